@@ -1,0 +1,46 @@
+// Turns resolved credentials and settings into a ready client: the one place that sets the
+// transport's defaults (timeouts, retries, proxy, user agent).
+import type { ResolvedCredentials } from '../config/credentials.js';
+import type { Env } from '../config/credentials.js';
+import { VERSION } from '../version.js';
+import { HedgeClient } from './client.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
+import { Transport, type Clock } from './transport.js';
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
+
+export function createClient(input: {
+  credentials: ResolvedCredentials;
+  env: Env;
+  clock: Clock;
+  deadline?: number;
+  signal?: AbortSignal;
+  requestTimeoutSeconds?: number;
+  retry?: Partial<RetryPolicy>;
+  log?: (line: string) => void;
+}): HedgeClient {
+  const { env } = input;
+  return new HedgeClient(
+    new Transport({
+      baseUrl: input.credentials.baseUrl,
+      apiKey: input.credentials.apiKey,
+      userAgent: `hedge-cli/${VERSION} (node ${process.version}; ${process.platform})`,
+      caFile: input.credentials.caFile,
+      nodeExtraCaCerts: env.NODE_EXTRA_CA_CERTS || undefined,
+      connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
+      requestTimeoutMs:
+        input.requestTimeoutSeconds !== undefined ? input.requestTimeoutSeconds * 1000 : DEFAULT_REQUEST_TIMEOUT_MS,
+      proxy: {
+        httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+        httpProxy: env.HTTP_PROXY ?? env.http_proxy,
+        noProxy: env.NO_PROXY ?? env.no_proxy,
+      },
+      retry: { ...DEFAULT_RETRY_POLICY, ...input.retry },
+      clock: input.clock,
+      deadline: input.deadline,
+      signal: input.signal,
+      log: input.log,
+    }),
+  );
+}

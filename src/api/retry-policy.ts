@@ -1,0 +1,38 @@
+// When and how long to wait before trying a request again. Writes are retried too: they carry an
+// Idempotency-Key that stays the same on every attempt, so the server acts at most once.
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** No retry is started once this much time has gone by since the first attempt. */
+  maxTotalMs: number;
+  /** A Retry-After longer than this is not waited out: the error is reported instead. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 300,
+  maxDelayMs: 5_000,
+  maxTotalMs: 30_000,
+  maxRetryAfterMs: 30_000,
+};
+
+/** Exponential backoff with "equal jitter": half fixed, half random, so clients spread out. */
+export function backoffDelayMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+  const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(exponential / 2 + random() * (exponential / 2));
+}
+
+/** Retry-After is delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfterMs(header: string | undefined, nowMs: number): number | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+export type RetryReason = 'network' | 'server-error' | 'rate-limited' | 'in-flight';

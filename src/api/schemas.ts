@@ -1,0 +1,116 @@
+// zod schemas for the envelope and every resource of the spec. Objects are loose: fields the spec
+// does not show (or a richer real service adds) are kept and passed through to the caller.
+import { z } from 'zod';
+
+export const SIDES = ['buy', 'sell'] as const;
+export const TENORS = [1, 3, 7] as const;
+export const HEDGE_STATUSES = ['submitting', 'submitted', 'filled', 'failed', 'closed'] as const;
+
+const money = z.number().finite();
+const timestamp = z.string();
+const perSide = z.looseObject({ buy: money, sell: money });
+
+export const errorBodySchema = z.looseObject({
+  code: z.string(),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).nullish(),
+});
+
+export const envelopeSchema = z.looseObject({
+  data: z.unknown(),
+  error: errorBodySchema.nullable(),
+  meta: z.record(z.string(), z.unknown()).nullish(),
+});
+
+export const marketSchema = z.looseObject({
+  market: z.string(),
+  status: z.string(),
+  price: money,
+  available_capacity_usd: perSide,
+  net_rate_daily_pct: perSide,
+});
+
+export const quoteSchema = z.looseObject({
+  market: z.string(),
+  side: z.enum(SIDES),
+  notional_usd: money,
+  tenor_days: z.number().int(),
+  maturity: timestamp,
+  pricing: z.looseObject({
+    market_price: money,
+    execution_price: money,
+    price_impact_usd: money,
+  }),
+  carry: z.looseObject({
+    daily_usdc: money,
+    daily_rate_pct: money,
+    total_usdc: money,
+    total_rate_pct: money,
+  }),
+  upfront: z.looseObject({
+    required_margin_usdc: money,
+    platform_fee_usdc: money,
+    total_upfront_usdc: money,
+  }),
+});
+
+export const hedgeSchema = z.looseObject({
+  id: z.string(),
+  client_reference: z.string().nullish(),
+  market: z.string(),
+  side: z.enum(SIDES),
+  notional_usd: money,
+  tenor_days: z.number().int(),
+  status: z.enum(HEDGE_STATUSES),
+  order_tx_hash: z.string().nullish(),
+  fill_tx_hash: z.string().nullish(),
+  struck_rate: money.nullish(),
+  units: money.nullish(),
+  order_key: z.string().nullish(),
+  opened_at: timestamp.nullish(),
+  filled_at: timestamp.nullish(),
+  maturity_at: timestamp.nullish(),
+});
+
+/** POST /hedges: `status`, `order_tx_hash` and `hedge_id` are all the spec promises. */
+export const openedHedgeSchema = z.looseObject({
+  hedge_id: z.string(),
+  status: z.enum(HEDGE_STATUSES),
+  order_tx_hash: z.string().nullish(),
+});
+
+/** POST /hedges/add|reduce|close: `submitted` with a transaction hash. */
+export const submittedActionSchema = z.looseObject({
+  status: z.enum(HEDGE_STATUSES),
+  order_tx_hash: z.string().nullish(),
+  hedge_id: z.string().nullish(),
+});
+
+// Positions, account and history: the spec names only these fields; the rest pass through.
+export const positionSchema = z.looseObject({
+  side: z.enum(SIDES),
+  market: z.string().nullish(),
+  net_margin_usd: money,
+});
+
+export const accountSchema = z.looseObject({
+  balance_usdc: money,
+  available_exposure_usd: money,
+});
+
+export const historyRecordSchema = z.looseObject({
+  net_pnl_usd: money,
+});
+
+export type Envelope = z.infer<typeof envelopeSchema>;
+export type Market = z.infer<typeof marketSchema>;
+export type Quote = z.infer<typeof quoteSchema>;
+export type Hedge = z.infer<typeof hedgeSchema>;
+export type OpenedHedge = z.infer<typeof openedHedgeSchema>;
+export type SubmittedAction = z.infer<typeof submittedActionSchema>;
+export type Position = z.infer<typeof positionSchema>;
+export type Account = z.infer<typeof accountSchema>;
+export type HistoryRecord = z.infer<typeof historyRecordSchema>;
+export type Side = (typeof SIDES)[number];
+export type Tenor = (typeof TENORS)[number];
+export type HedgeStatus = (typeof HEDGE_STATUSES)[number];

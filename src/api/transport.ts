@@ -1,0 +1,349 @@
+// HTTP on undici: one keep-alive dispatcher per process, timeouts, proxy from the environment,
+// optional extra CA, the envelope read off every answer, and the retry loop. Knows nothing of
+// hedges: endpoint methods live in client.ts.
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { scrubSecrets } from '../config/api-key.js';
+import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
+import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
+import { envelopeSchema } from './schemas.js';
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface ProxySettings {
+  httpsProxy?: string;
+  httpProxy?: string;
+  noProxy?: string;
+}
+
+export interface TransportConfig {
+  baseUrl: string;
+  apiKey: string;
+  userAgent: string;
+  /** PEM file trusted on top of the system roots (HEDGE_CA_FILE or the profile's ca_file). */
+  caFile?: string;
+  /** NODE_EXTRA_CA_CERTS, kept trusted when caFile replaces the default CA list. */
+  nodeExtraCaCerts?: string;
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  proxy: ProxySettings;
+  retry: RetryPolicy;
+  clock: Clock;
+  /** Absolute clock time after which nothing more is attempted (--timeout). */
+  deadline?: number;
+  signal?: AbortSignal;
+  /** --verbose lines; already free of secrets when called. */
+  log?: (line: string) => void;
+  random?: () => number;
+}
+
+export interface ApiRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  idempotencyKey?: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  data: unknown;
+  meta: Record<string, unknown>;
+  requestId?: string;
+  attempts: number;
+}
+
+const RETRYABLE_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const TLS_TRUST_CODES = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+let sharedDispatcher: { key: string; dispatcher: Dispatcher } | undefined;
+
+function dispatcherFor(config: TransportConfig): Dispatcher {
+  const key = JSON.stringify([config.caFile, config.connectTimeoutMs, config.proxy]);
+  if (sharedDispatcher?.key === key) return sharedDispatcher.dispatcher;
+  void sharedDispatcher?.dispatcher.close();
+  let ca: string[] | undefined;
+  if (config.caFile) {
+    // Passing `ca` replaces Node's default list, so the system roots and NODE_EXTRA_CA_CERTS go back in.
+    ca = [...rootCertificates, readFileSync(config.caFile, 'utf8')];
+    if (config.nodeExtraCaCerts) ca.push(readFileSync(config.nodeExtraCaCerts, 'utf8'));
+  }
+  const dispatcher = new EnvHttpProxyAgent({
+    httpsProxy: config.proxy.httpsProxy,
+    httpProxy: config.proxy.httpProxy,
+    noProxy: config.proxy.noProxy,
+    connect: { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) },
+  });
+  sharedDispatcher = { key, dispatcher };
+  return dispatcher;
+}
+
+/** Closes the process's keep-alive sockets so that the process can exit at once. */
+export async function closeTransport(): Promise<void> {
+  const current = sharedDispatcher;
+  sharedDispatcher = undefined;
+  await current?.dispatcher.destroy();
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function buildUrl(baseUrl: string, request: ApiRequest): string {
+  const url = new URL(baseUrl + request.path);
+  for (const [name, value] of Object.entries(request.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+  return url.toString();
+}
+
+interface AttemptOutcome {
+  response?: ApiResponse;
+  retry?: { reason: RetryReason; error: Error; retryAfterMs?: number };
+}
+
+export class Transport {
+  readonly config: TransportConfig;
+  readonly host: string;
+
+  constructor(config: TransportConfig) {
+    this.config = config;
+    this.host = new URL(config.baseUrl).host;
+  }
+
+  private log(line: string): void {
+    this.config.log?.(scrubSecrets(line));
+  }
+
+  async send(apiRequest: ApiRequest): Promise<ApiResponse> {
+    const { clock, retry: policy } = this.config;
+    const endpoint = `${apiRequest.method} ${apiRequest.path}`;
+    const started = clock.now();
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await this.attempt(apiRequest, endpoint, attempt);
+      if (outcome.response) return outcome.response;
+      const failure = outcome.retry!;
+      const delay = failure.retryAfterMs ?? backoffDelayMs(policy, attempt, this.config.random);
+      const elapsed = clock.now() - started;
+      const pastDeadline = this.config.deadline !== undefined && clock.now() + delay >= this.config.deadline;
+      const tooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs;
+      // An in-flight idempotency key is the server still working on our own earlier attempt:
+      // keep waiting for it within the time budget rather than the attempt count.
+      const outOfAttempts = failure.reason !== 'in-flight' && attempt >= policy.maxAttempts;
+      if (outOfAttempts || tooLong || pastDeadline || elapsed + delay > policy.maxTotalMs) {
+        throw this.giveUp(failure.error, apiRequest, attempt);
+      }
+      this.log(`  retry ${endpoint} in ${delay} ms (${failure.reason})`);
+      try {
+        await clock.sleep(delay, this.config.signal);
+      } catch {
+        throw new InterruptedError(`Interrupted while retrying ${endpoint}.`);
+      }
+    }
+  }
+
+  private giveUp(error: Error, apiRequest: ApiRequest, attempts: number): Error {
+    if (error instanceof NetworkError) {
+      const final = new NetworkError(`${error.message}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`, {
+        endpoint: error.endpoint,
+        attempts,
+        status: error.status,
+        code: error.code,
+        hint: apiRequest.idempotencyKey
+          ? `The outcome is unknown: the server may have acted. Run the same command again with --idempotency-key ${apiRequest.idempotencyKey} to resume safely; it cannot act twice.`
+          : error.hint ?? 'Check the network and the base URL, then try again.',
+        cause: error.cause,
+      });
+      final.idempotencyKey = apiRequest.idempotencyKey;
+      return final;
+    }
+    if (error instanceof ApiError) error.idempotencyKey = apiRequest.idempotencyKey;
+    return error;
+  }
+
+  private async attempt(apiRequest: ApiRequest, endpoint: string, attempt: number): Promise<AttemptOutcome> {
+    const config = this.config;
+    const clock = config.clock;
+    const remaining = config.deadline === undefined ? Infinity : config.deadline - clock.now();
+    const timeoutMs = Math.max(1, Math.min(config.requestTimeoutMs, remaining));
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${config.apiKey}`,
+      'user-agent': config.userAgent,
+      accept: 'application/json',
+    };
+    let body: string | undefined;
+    if (apiRequest.body !== undefined) {
+      body = JSON.stringify(apiRequest.body);
+      headers['content-type'] = 'application/json';
+    }
+    if (apiRequest.idempotencyKey) headers['idempotency-key'] = apiRequest.idempotencyKey;
+    const keyNote = apiRequest.idempotencyKey ? ` idempotency-key=${apiRequest.idempotencyKey}` : '';
+    this.log(`→ ${endpoint} attempt ${attempt}${keyNote}`);
+    const sentAt = clock.now();
+    let status: number;
+    let text: string;
+    let responseHeaders: Record<string, string | string[] | undefined>;
+    try {
+      const response = await request(buildUrl(config.baseUrl, apiRequest), {
+        method: apiRequest.method,
+        headers,
+        body,
+        dispatcher: dispatcherFor(config),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: config.signal,
+      });
+      status = response.statusCode;
+      responseHeaders = response.headers;
+      text = await response.body.text();
+    } catch (error) {
+      if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
+      const code = errorCode(error);
+      this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${code ?? (error as Error).message}`);
+      if (code && TLS_TRUST_CODES.has(code)) {
+        throw new NetworkError(`TLS: the certificate of ${this.host} is not trusted (${code}) on ${endpoint}.`, {
+          endpoint,
+          attempts: attempt,
+          code,
+          hint: 'For a sandbox with its own CA, point HEDGE_CA_FILE (or NODE_EXTRA_CA_CERTS) at the CA file it printed.',
+          cause: error,
+        });
+      }
+      const message =
+        code && TIMEOUT_CODES.has(code)
+          ? `No answer from ${this.host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`
+          : `Could not reach ${this.host} on ${endpoint}: ${code ?? (error as Error).message}.`;
+      const networkError = new NetworkError(message, { endpoint, attempts: attempt, code, cause: error });
+      if (code !== undefined && !RETRYABLE_NETWORK_CODES.has(code)) throw this.giveUp(networkError, apiRequest, attempt);
+      return { retry: { reason: 'network', error: networkError } };
+    }
+    const requestId = headerValue(responseHeaders, 'x-request-id');
+    this.log(
+      `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
+    );
+    return this.readEnvelope({ status, text, requestId, endpoint, attempt, retryAfter: headerValue(responseHeaders, 'retry-after') });
+  }
+
+  private readEnvelope(answer: {
+    status: number;
+    text: string;
+    requestId?: string;
+    endpoint: string;
+    attempt: number;
+    retryAfter?: string;
+  }): AttemptOutcome {
+    const { status, endpoint, requestId } = answer;
+    let parsed: unknown;
+    let envelopeError: string | undefined;
+    try {
+      parsed = JSON.parse(answer.text);
+    } catch {
+      envelopeError = answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON';
+    }
+    const envelope = envelopeError ? undefined : envelopeSchema.safeParse(parsed);
+    if (!envelope?.success) {
+      const what = envelopeError ?? 'JSON that is not the {data, error, meta} envelope';
+      const invalid = new InvalidResponseError(`${endpoint} answered HTTP ${status} with ${what}.`, {
+        endpoint,
+        status,
+        hint: 'The server or a proxy in between is misbehaving; try again later, or run with --verbose for details.',
+      });
+      if (status >= 500) {
+        return {
+          retry: {
+            reason: 'server-error',
+            error: new NetworkError(invalid.message, { endpoint, attempts: answer.attempt, status }),
+          },
+        };
+      }
+      throw invalid;
+    }
+    const { data, error, meta } = envelope.data;
+    if (error) {
+      const apiError = new ApiError({
+        status,
+        code: error.code,
+        message: error.message,
+        details: (error.details ?? {}) as Record<string, unknown>,
+        requestId,
+        endpoint,
+      });
+      if (status === 429) {
+        const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined;
+        return {
+          retry: {
+            reason: 'rate-limited',
+            retryAfterMs,
+            error: new NetworkError(`${endpoint} was rate limited (${error.code}): ${error.message}`, {
+              endpoint,
+              attempts: answer.attempt,
+              status,
+              code: error.code,
+              hint: 'Slow down: the API limits requests per key.',
+            }),
+          },
+        };
+      }
+      if (status >= 500) {
+        return {
+          retry: {
+            reason: 'server-error',
+            error: new NetworkError(`${endpoint} failed on the server: HTTP ${status} ${error.code}: ${error.message}`, {
+              endpoint,
+              attempts: answer.attempt,
+              status,
+              code: error.code,
+              hint: 'The service had a transient failure; try again in a moment.',
+            }),
+          },
+        };
+      }
+      if (status === 409 && error.code === 'idempotency_in_flight') return { retry: { reason: 'in-flight', error: apiError } };
+      throw apiError;
+    }
+    if (status < 200 || status >= 300) {
+      throw new InvalidResponseError(`${endpoint} answered HTTP ${status} without an error object.`, { endpoint, status });
+    }
+    return { response: { status, data, meta: (meta ?? {}) as Record<string, unknown>, requestId, attempts: answer.attempt } };
+  }
+}
+
+function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
+}

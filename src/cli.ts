@@ -1,0 +1,134 @@
+// Builds the commander program from the manifest, runs one command with its context, and turns
+// whatever it ends with into an exit code (the mapping itself lives in exit-codes.ts).
+import { Command, CommanderError, Option } from 'commander';
+import { COMMANDS, GLOBAL_OPTIONS, type CommandInput, type CommandSpec } from './commands/manifest.js';
+import { UsageError } from './errors.js';
+import { VERSION } from './version.js';
+import type { CommandContext, GlobalOptions, Io } from './context.js';
+
+export interface MainOverrides {
+  io?: Io;
+  env?: Record<string, string | undefined>;
+}
+
+interface Invocation {
+  spec: CommandSpec;
+  path: string[];
+  input: CommandInput;
+  globals: GlobalOptions;
+}
+
+function processIo(env: Record<string, string | undefined>): Io {
+  // HEDGE_FORCE_TTY=1 makes the human table output testable (and usable through `less -R`).
+  const forced = env.HEDGE_FORCE_TTY === '1' ? true : env.HEDGE_FORCE_TTY === '0' ? false : undefined;
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdoutIsTTY: forced ?? process.stdout.isTTY === true,
+    stderrIsTTY: forced ?? process.stderr.isTTY === true,
+    stdinIsTTY: process.stdin.isTTY === true,
+  };
+}
+
+function examplesText(spec: CommandSpec): string {
+  return `\nExamples:\n${spec.examples.map((example) => `  $ ${example}`).join('\n')}\n`;
+}
+
+function addCommand(parent: Command, spec: CommandSpec, path: string[], select: (invocation: Invocation) => void): void {
+  const command = parent.command(spec.name).summary(spec.summary).description(spec.summary);
+  for (const arg of spec.args ?? []) {
+    command.argument(arg.required ? `<${arg.name}>` : `[${arg.name}]`, arg.description);
+  }
+  for (const option of spec.options ?? []) command.addOption(new Option(option.flags, option.description));
+  command.addHelpText('after', examplesText(spec));
+  if (spec.subcommands) {
+    for (const sub of spec.subcommands) addCommand(command, sub, [...path, spec.name], select);
+    return;
+  }
+  command.action((...actionArgs: unknown[]) => {
+    const self = actionArgs[actionArgs.length - 1] as Command;
+    const values = actionArgs.slice(0, (spec.args ?? []).length) as Array<string | undefined>;
+    const args = Object.fromEntries((spec.args ?? []).map((arg, index) => [arg.name, values[index]]));
+    const all = self.optsWithGlobals();
+    select({
+      spec,
+      path: [...path, spec.name],
+      input: { args, options: self.opts() },
+      globals: parseGlobals(all),
+    });
+  });
+}
+
+function positiveSeconds(name: string, raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value) || value <= 0 || value > 86_400) {
+    throw new UsageError(`${name}: expected a number of seconds greater than 0 and at most 86400 (got "${String(raw)}").`);
+  }
+  return value;
+}
+
+function parseGlobals(all: Record<string, unknown>): GlobalOptions {
+  return {
+    json: all.json === true,
+    profile: typeof all.profile === 'string' ? all.profile : undefined,
+    demo: all.demo === true,
+    yes: all.yes === true,
+    input: all.input !== false,
+    color: all.color !== false,
+    verbose: all.verbose === true,
+    timeout: positiveSeconds('--timeout', all.timeout),
+    requestTimeout: positiveSeconds('--request-timeout', all.requestTimeout),
+  };
+}
+
+export function buildProgram(select: (invocation: Invocation) => void): Command {
+  const program = new Command('hedge')
+    .description('Quote, open and manage FX hedges on frontier-market currencies through the Hedging Partner API.')
+    .version(VERSION, '-V, --version')
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ hedge --demo quote USDTNGN buy 10000 --tenor 3\n  $ hedge open USDTNGN buy 10000 --tenor 3\n  $ hedge positions --json\n\nExit codes: hedge help exit-codes\n',
+    );
+  for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, option.description));
+  for (const spec of COMMANDS) addCommand(program, spec, [], select);
+  return program;
+}
+
+export async function main(argv: string[], overrides: MainOverrides = {}): Promise<number> {
+  const env = overrides.env ?? process.env;
+  const io = overrides.io ?? processIo(env);
+  if (argv[0] === 'help' && argv[1] === 'exit-codes') {
+    const { renderExitCodes } = await import('./ui/exit-code-table.js');
+    io.stdout.write(renderExitCodes());
+    return 0;
+  }
+  let invocation: Invocation | undefined;
+  const program = buildProgram((selected) => {
+    invocation = selected;
+  });
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+    outputError: (text, write) => write(`hedge: ${text.replace(/^error: /, '')}`),
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      return 2;
+    }
+    if (error instanceof UsageError) {
+      io.stderr.write(`hedge: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (!invocation) return 0;
+  const { runInvocation } = await import('./run.js');
+  return runInvocation(invocation.spec, invocation.input, invocation.globals, { io, env });
+}

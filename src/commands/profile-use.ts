@@ -1,0 +1,6 @@
+// PLACEHOLDER: replaced by the real command (work in progress).
+import type { CommandContext } from '../context.js';
+
+export async function run(_ctx: CommandContext): Promise<void> {
+  throw new Error('hedge profile-use: not built yet');
+}

@@ -1,0 +1,49 @@
+// Key validation, environment detection and redaction: the one place that decides what a key
+// looks like and how much of it may ever be shown.
+import { AuthError } from '../errors.js';
+
+export type Environment = 'live' | 'test';
+
+// `<prefix>_live_<rest>` or `<prefix>_test_<rest>` (spec §5). The rest's alphabet is not shown;
+// we accept the characters keys are commonly made of and refuse whitespace or quotes, which
+// usually mean a copy-paste accident.
+const KEY_SHAPE = /^([A-Za-z][A-Za-z0-9]{1,15})_(live|test)_([A-Za-z0-9_-]{8,200})$/;
+
+export function environmentOfKey(key: string): Environment | undefined {
+  const match = KEY_SHAPE.exec(key);
+  return match ? (match[2] as Environment) : undefined;
+}
+
+/** Throws AuthError (exit 4) before any request is made with a key of the wrong shape. */
+export function validateApiKey(key: string, source: string): Environment {
+  const environment = environmentOfKey(key);
+  if (!environment) {
+    throw new AuthError(
+      `The API key from ${source} is malformed: expected <prefix>_live_<...> or <prefix>_test_<...> (got ${redactKey(key)}).`,
+      { hint: 'Copy the key again from the settings area of the partner desk, then run `hedge login`.' },
+    );
+  }
+  return environment;
+}
+
+/** At most the first 8 and the last 4 characters; shorter keys show less. */
+export function redactKey(key: string): string {
+  if (key.length >= 20) return `${key.slice(0, 8)}…${key.slice(-4)}`;
+  if (key.length >= 10) return `${key.slice(0, 4)}…`;
+  return '…';
+}
+
+const knownSecrets = new Set<string>();
+
+/** Remembers a key so that `scrubSecrets` can remove it from any text leaving the process. */
+export function registerSecret(key: string): void {
+  if (key.length >= 8) knownSecrets.add(key);
+}
+
+export function scrubSecrets(text: string): string {
+  let scrubbed = text;
+  for (const secret of knownSecrets) {
+    if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(redactKey(secret));
+  }
+  return scrubbed;
+}

@@ -1,0 +1,106 @@
+// Where the key, base URL and profile come from: flag > environment > stored profile.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { checkBaseUrl } from '../api/base-url.js';
+import { AuthError, UsageError } from '../errors.js';
+import { registerSecret, validateApiKey, type Environment } from './api-key.js';
+import type { ProfileStore } from './profile-store.js';
+import { PROFILE_NAME } from './store-schema.js';
+
+export type Source = 'flag' | 'environment' | 'profile' | 'demo';
+
+export interface ResolvedCredentials {
+  apiKey: string;
+  baseUrl: string;
+  caFile?: string;
+  environment: Environment;
+  profileName?: string;
+  sources: { apiKey: Source; baseUrl: Source; profile?: Source; caFile?: Source };
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export function configDir(env: Env): string {
+  if (env.HEDGE_CONFIG_DIR) return env.HEDGE_CONFIG_DIR;
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'hedge');
+}
+
+/** --profile, then HEDGE_PROFILE; the store's current profile is looked up only when neither is set. */
+export function requestedProfile(flag: string | undefined, env: Env): { name: string; source: Source } | undefined {
+  const pick = flag !== undefined ? { name: flag, source: 'flag' as const } : env.HEDGE_PROFILE ? { name: env.HEDGE_PROFILE, source: 'environment' as const } : undefined;
+  if (pick && !PROFILE_NAME.test(pick.name)) {
+    throw new UsageError(
+      `--profile: "${pick.name}" is not a profile name (letters, digits, ".", "_" and "-", at most 64).`,
+    );
+  }
+  return pick;
+}
+
+export function resolveCredentials(input: {
+  profileFlag?: string;
+  env: Env;
+  store: () => ProfileStore;
+}): ResolvedCredentials {
+  const { env } = input;
+  const wanted = requestedProfile(input.profileFlag, env);
+  const envKey = env.HEDGE_API_KEY?.trim() || undefined;
+  const envBaseUrl = env.HEDGE_BASE_URL?.trim() || undefined;
+
+  // With both settings in the environment and no profile asked for, the store is not even opened.
+  const needStore = wanted !== undefined || !envKey || !envBaseUrl;
+  let profileName: string | undefined;
+  let profileSource: Source | undefined;
+  let profile: { base_url?: string; api_key?: string; ca_file?: string } | undefined;
+  if (needStore) {
+    const store = input.store();
+    const data = store.read();
+    if (wanted) {
+      profile = data.profiles[wanted.name];
+      if (!profile) {
+        const known = Object.keys(data.profiles);
+        throw new UsageError(
+          `--profile: no profile named "${wanted.name}"${known.length ? ` (profiles: ${known.join(', ')})` : ' (none saved yet)'}.`,
+        );
+      }
+      profileName = wanted.name;
+      profileSource = wanted.source;
+    } else if (data.current && data.profiles[data.current]) {
+      profileName = data.current;
+      profile = data.profiles[data.current];
+      profileSource = 'profile';
+    }
+  }
+
+  const apiKey = envKey ?? profile?.api_key;
+  const keySource: Source = envKey ? 'environment' : 'profile';
+  const rawBaseUrl = envBaseUrl ?? profile?.base_url;
+  const baseUrlSource: Source = envBaseUrl ? 'environment' : 'profile';
+  if (!apiKey) {
+    throw new AuthError(
+      profileName ? `Profile "${profileName}" has no API key (logged out).` : 'No API key is configured.',
+      { hint: 'Run `hedge login` (or set HEDGE_API_KEY and HEDGE_BASE_URL), or try it out with `hedge --demo markets`.' },
+    );
+  }
+  registerSecret(apiKey);
+  const environment = validateApiKey(apiKey, keySource === 'environment' ? 'HEDGE_API_KEY' : `profile "${profileName}"`);
+  if (!rawBaseUrl) {
+    throw new AuthError('No base URL is configured for the API.', {
+      hint: 'Run `hedge login --base-url https://…` or set HEDGE_BASE_URL (the partner desk gives the address).',
+    });
+  }
+  const baseUrl = checkBaseUrl(rawBaseUrl, baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${profileName}"`);
+  const caFile = env.HEDGE_CA_FILE || profile?.ca_file || undefined;
+  return {
+    apiKey,
+    baseUrl,
+    caFile,
+    environment,
+    profileName,
+    sources: {
+      apiKey: keySource,
+      baseUrl: baseUrlSource,
+      profile: profileSource,
+      caFile: env.HEDGE_CA_FILE ? 'environment' : profile?.ca_file ? 'profile' : undefined,
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export const profileSchema = z.looseObject({
+  base_url: z.string(),
+  api_key: z.string().optional(),
+  ca_file: z.string().optional(),
+  saved_at: z.string().optional(),
+});
+
+export const storeSchema = z.looseObject({
+  current: z.string().optional(),
+  profiles: z.record(z.string().regex(PROFILE_NAME), profileSchema).default({}),
+});
+
+export type StoredProfile = z.infer<typeof profileSchema>;
+export type StoreData = z.infer<typeof storeSchema>;

@@ -1,0 +1,97 @@
+// Checks of what the operator typed, before any request: each failure is one UsageError line
+// naming the argument and what is allowed (exit 2, nothing sent).
+import { UsageError } from '../errors.js';
+import type { HedgeStatus, Side } from '../api/schemas.js';
+
+const MARKET_SHAPE = /^[A-Z0-9]{3,20}$/;
+const HEDGE_ID_SHAPE = /^hdg_[A-Za-z0-9_-]{1,100}$/;
+const MAX_NOTIONAL_USD = 1e12;
+const MAX_ECHO = 40;
+
+/** Quotes what was typed, shortened so that a 10 kB argument does not flood the terminal. */
+export function echo(raw: string): string {
+  const shown = raw.length > MAX_ECHO ? `${raw.slice(0, MAX_ECHO)}… (${raw.length} characters)` : raw;
+  return JSON.stringify(shown);
+}
+
+function required(name: string, raw: string | undefined, allowed: string): string {
+  if (raw === undefined || raw.trim() === '') throw new UsageError(`${name}: missing; expected ${allowed}.`);
+  return raw;
+}
+
+/** Upper-cased and trimmed; the live markets list decides whether it is tradable. */
+export function parseMarket(raw: string | undefined): string {
+  const value = required('market', raw, 'a market such as USDTNGN').trim();
+  // eslint-disable-next-line no-control-regex
+  if (/[^\x20-\x7e]/.test(value)) {
+    throw new UsageError(`market: ${echo(value)} has characters outside plain ASCII letters and digits (a look-alike?); expected e.g. USDTNGN.`);
+  }
+  const market = value.toUpperCase();
+  if (!MARKET_SHAPE.test(market)) {
+    throw new UsageError(`market: ${echo(value)} is not a market name; expected 3 to 20 letters and digits such as USDTNGN.`);
+  }
+  return market;
+}
+
+export function parseSide(raw: string | undefined): Side {
+  const value = required('side', raw, 'buy or sell').trim().toLowerCase();
+  if (value !== 'buy' && value !== 'sell') throw new UsageError(`side: ${echo(raw!)} is not allowed; expected buy or sell.`);
+  return value;
+}
+
+/** 10000, 10_000, 10,000, 10k, 1.5m — positive, finite, at most 2 decimals once scaled. */
+export function parseNotional(raw: string | undefined, name = 'notional'): number {
+  const allowed = 'a positive USD amount such as 10000, 10_000, 10k or 1.5m';
+  const value = required(name, raw, allowed).trim();
+  const match = /^(\d+(?:[_,]\d{3})*(?:\.\d+)?|\.\d+)([kKmM]?)$/.exec(value);
+  if (!match) throw new UsageError(`${name}: ${echo(value)} is not allowed; expected ${allowed}.`);
+  const digits = match[1]!.replace(/[_,]/g, '');
+  const scale = match[2]!.toLowerCase() === 'k' ? 1e3 : match[2]!.toLowerCase() === 'm' ? 1e6 : 1;
+  const amount = Number(digits) * scale;
+  if (!Number.isFinite(amount) || amount <= 0) throw new UsageError(`${name}: ${echo(value)} is not allowed; expected ${allowed}.`);
+  if (amount > MAX_NOTIONAL_USD) throw new UsageError(`${name}: ${echo(value)} is more than 1,000,000,000,000 USD.`);
+  if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) {
+    throw new UsageError(`${name}: ${echo(value)} has more than 2 decimals (cents).`);
+  }
+  return Math.round(amount * 100) / 100;
+}
+
+export function parseTenor(raw: string | undefined): 1 | 3 | 7 {
+  const value = required('--tenor', raw, '1, 3 or 7 (days)').trim().replace(/d$/i, '');
+  if (value === '1' || value === '3' || value === '7') return Number(value) as 1 | 3 | 7;
+  throw new UsageError(`--tenor: ${echo(raw!)} is not allowed; expected 1, 3 or 7 (days).`);
+}
+
+export function parseLimit(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = String(raw).trim();
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 500) {
+    throw new UsageError(`--limit: ${echo(String(raw))} is not allowed; expected a whole number from 1 to 500.`);
+  }
+  return Number(value);
+}
+
+export function parseStatus(raw: unknown): HedgeStatus | undefined {
+  if (raw === undefined) return undefined;
+  const value = String(raw).trim().toLowerCase();
+  const statuses = ['submitting', 'submitted', 'filled', 'failed', 'closed'] as const;
+  const found = statuses.find((status) => status === value);
+  if (!found) throw new UsageError(`--status: ${echo(String(raw))} is not allowed; expected one of ${statuses.join(', ')}.`);
+  return found;
+}
+
+export function parseHedgeId(raw: string | undefined): string {
+  const value = required('id', raw, 'a hedge id such as hdg_…').trim();
+  if (!HEDGE_ID_SHAPE.test(value)) throw new UsageError(`id: ${echo(value)} is not a hedge id; expected hdg_ followed by letters and digits.`);
+  return value;
+}
+
+export function parseClientReference(raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  const value = String(raw);
+  // The spec shows no constraint; refuse only what cannot be a sensible deal id.
+  if (value.trim() === '' || value.length > 128 || /[\x00-\x1f\x7f]/.test(value)) {
+    throw new UsageError(`--ref: ${echo(value)} is not allowed; expected 1 to 128 printable characters.`);
+  }
+  return value;
+}

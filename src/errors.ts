@@ -1,0 +1,111 @@
+// Every failure a command can end with is one of these types; src/exit-codes.ts maps each type to
+// the process exit code in one place. A message is what the operator reads; `hint` is what to do next.
+
+export class HedgeError extends Error {
+  readonly hint?: string;
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.hint = options.hint;
+  }
+}
+
+/** Bad arguments or options: nothing was sent. */
+export class UsageError extends HedgeError {}
+
+/** Missing, malformed or refused API key, or no profile at all. */
+export class AuthError extends HedgeError {}
+
+/** The config store cannot be read or written. */
+export class ConfigError extends HedgeError {}
+
+/** A pre-trade check refused the action before anything was sent (same exit code as an API 4xx). */
+export class PreTradeCheckError extends HedgeError {
+  readonly code: string;
+  readonly details: Record<string, unknown>;
+  constructor(code: string, message: string, details: Record<string, unknown>, hint?: string) {
+    super(message, { hint });
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** The API answered with its error envelope. */
+export class ApiError extends HedgeError {
+  readonly status: number;
+  readonly code: string;
+  readonly details: Record<string, unknown>;
+  readonly requestId?: string;
+  readonly endpoint: string;
+  /** Set on state-changing calls so the operator can resume safely. */
+  idempotencyKey?: string;
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    details?: Record<string, unknown>;
+    requestId?: string;
+    endpoint: string;
+    hint?: string;
+  }) {
+    super(init.message, { hint: init.hint });
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details ?? {};
+    this.requestId = init.requestId;
+    this.endpoint = init.endpoint;
+  }
+}
+
+/** No usable answer after every retry: connection refused/reset, timeouts, 5xx, 429 exhausted. */
+export class NetworkError extends HedgeError {
+  readonly endpoint: string;
+  readonly attempts: number;
+  readonly status?: number;
+  readonly code?: string;
+  idempotencyKey?: string;
+  constructor(
+    message: string,
+    init: { endpoint: string; attempts: number; status?: number; code?: string; hint?: string; cause?: unknown },
+  ) {
+    super(message, { hint: init.hint, cause: init.cause });
+    this.endpoint = init.endpoint;
+    this.attempts = init.attempts;
+    this.status = init.status;
+    this.code = init.code;
+  }
+}
+
+/** The server answered, but not with the envelope the contract promises. */
+export class InvalidResponseError extends HedgeError {
+  readonly endpoint: string;
+  readonly status: number;
+  constructor(message: string, init: { endpoint: string; status: number; hint?: string; cause?: unknown }) {
+    super(message, { hint: init.hint, cause: init.cause });
+    this.endpoint = init.endpoint;
+    this.status = init.status;
+  }
+}
+
+/** The on-chain order did not land (`failed`): nothing was opened. */
+export class OrderFailedError extends HedgeError {
+  readonly hedgeId: string;
+  constructor(message: string, hedgeId: string, hint?: string) {
+    super(message, { hint });
+    this.hedgeId = hedgeId;
+  }
+}
+
+/** The wait ran out before the action resolved; the action itself stands. */
+export class StillPendingError extends HedgeError {
+  readonly resumeCommand: string;
+  readonly record?: unknown;
+  constructor(message: string, resumeCommand: string, record?: unknown) {
+    super(message, { hint: `Resume the wait with: ${resumeCommand}` });
+    this.resumeCommand = resumeCommand;
+    this.record = record;
+  }
+}
+
+/** Ctrl-C at a prompt or during a wait. */
+export class InterruptedError extends HedgeError {}

@@ -1,0 +1,483 @@
+// The book: every money movement and state transition of a hedge, applied to the engine state.
+// Routes decide whether an action is allowed; the book only carries it out, so that the
+// arithmetic (margin, fees, carry, P&L, balance) lives in one place and balances to the cent.
+
+import type {
+  AccountState,
+  ChangeAction,
+  CloseReason,
+  EngineState,
+  EventKind,
+  HedgeState,
+  PendingChange,
+  ScheduledEvent,
+} from './engine-state.js';
+import { activeHedgeKey } from './engine-state.js';
+import {
+  DAY_MS,
+  MARKET_MODEL,
+  type MarketDefinition,
+  type Side,
+  type SideAmounts,
+  carryUsdc,
+  decreaseExecutionPrice,
+  grossPnlUsd,
+  marketHeadroomUsd,
+  midPrice,
+  platformFeeUsdc,
+  quoteIncrease,
+  requiredMarginUsdc,
+  roundExecutionPrice,
+  roundMoney,
+  seedHash,
+} from './market-model.js';
+import { nextRandom } from './prng.js';
+
+export interface BookConfig {
+  seed: string;
+  fillDelayMs: number;
+  failRate: number;
+  exposureCapUsd: number;
+  markets: readonly MarketDefinition[];
+}
+
+export interface OpenRequest {
+  market: string;
+  side: Side;
+  notionalUsd: number;
+  tenorDays: number;
+  clientReference?: string;
+}
+
+const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+export type PastOutcome = { kind: 'settled' } | { kind: 'failed' } | { kind: 'closed'; closedAtMs: number };
+
+export const toIso = (timeMs: number): string => new Date(timeMs).toISOString();
+
+export class Book {
+  readonly seedHash: number;
+  private readonly marketsByName: Map<string, MarketDefinition>;
+
+  constructor(
+    readonly state: EngineState,
+    readonly config: BookConfig,
+  ) {
+    this.seedHash = seedHash(state.seed);
+    this.marketsByName = new Map(config.markets.map((definition) => [definition.market, definition]));
+  }
+
+  // ---- markets --------------------------------------------------------------------------
+
+  get markets(): readonly MarketDefinition[] {
+    return this.config.markets;
+  }
+
+  findMarket(market: string): MarketDefinition | undefined {
+    return this.marketsByName.get(market);
+  }
+
+  midPrice(definition: MarketDefinition, timeMs: number): number {
+    return midPrice(this.seedHash, definition, timeMs);
+  }
+
+  /** Background open interest plus everything the sandbox's accounts hold or have pending. */
+  totalOpenInterest(definition: MarketDefinition): SideAmounts {
+    const own = this.state.openInterestUsd[definition.market] ?? { buy: 0, sell: 0 };
+    return {
+      buy: definition.backgroundOpenInterestUsd.buy + own.buy,
+      sell: definition.backgroundOpenInterestUsd.sell + own.sell,
+    };
+  }
+
+  /** The spec: the lower of the market's headroom and the account's cap (not net of its positions). */
+  availableCapacityUsd(definition: MarketDefinition, side: Side): number {
+    return roundMoney(
+      Math.min(marketHeadroomUsd(this.totalOpenInterest(definition), side), this.config.exposureCapUsd),
+    );
+  }
+
+  private moveOpenInterest(market: string, side: Side, deltaUsd: number): void {
+    const own = (this.state.openInterestUsd[market] ??= { buy: 0, sell: 0 });
+    // Clamp float residue so an emptied side reads exactly zero.
+    own[side] = Math.max(0, roundMoney(own[side] + deltaUsd));
+  }
+
+  // ---- accounts -------------------------------------------------------------------------
+
+  account(accountId: string): AccountState {
+    let account = this.state.accounts[accountId];
+    if (!account) {
+      account = {
+        id: accountId,
+        balanceUsdc: MARKET_MODEL.startBalanceUsdc,
+        hedges: {},
+        activeHedgeIds: {},
+        history: [],
+      };
+      this.state.accounts[accountId] = account;
+    }
+    return account;
+  }
+
+  activeHedges(account: AccountState): HedgeState[] {
+    return Object.keys(account.activeHedgeIds)
+      .sort()
+      .map((key) => account.hedges[account.activeHedgeIds[key]]);
+  }
+
+  activeHedge(account: AccountState, market: string, side: Side): HedgeState | undefined {
+    const id = account.activeHedgeIds[activeHedgeKey(market, side)];
+    return id ? account.hedges[id] : undefined;
+  }
+
+  /** Notional counted against the cap: open and pending hedges plus pending adds. */
+  openExposureUsd(account: AccountState): number {
+    let exposure = 0;
+    for (const hedge of this.activeHedges(account)) {
+      exposure += hedge.notionalUsd;
+      if (hedge.pendingChange?.action === 'add') exposure += hedge.pendingChange.notionalUsd;
+    }
+    return roundMoney(exposure);
+  }
+
+  availableExposureUsd(account: AccountState): number {
+    return roundMoney(Math.max(0, this.config.exposureCapUsd - this.openExposureUsd(account)));
+  }
+
+  private credit(account: AccountState, amountUsdc: number): void {
+    account.balanceUsdc = roundMoney(account.balanceUsdc + amountUsdc);
+  }
+
+  // ---- randomness and identifiers --------------------------------------------------------
+
+  random(): number {
+    const { state, value } = nextRandom(this.state.prngState);
+    this.state.prngState = state;
+    return value;
+  }
+
+  /** 0x + 64 hex digits, the shape of an on-chain transaction hash or order key. */
+  hex64(): string {
+    let hex = '0x';
+    for (let i = 0; i < 8; i++) hex += Math.floor(this.random() * 0x1_0000_0000).toString(16).padStart(8, '0');
+    return hex;
+  }
+
+  private newHedgeId(): string {
+    // A sequence prefix keeps ids ordered by creation, which the list uses to break time ties.
+    let id = `hdg_${(++this.state.sequence).toString(36).padStart(6, '0')}`;
+    for (let i = 0; i < 18; i++) id += ALPHANUMERIC[Math.floor(this.random() * ALPHANUMERIC.length)];
+    return id;
+  }
+
+  // ---- scheduled events -----------------------------------------------------------------
+
+  private schedule(kind: EventKind, accountId: string, hedgeId: string, dueMs: number): void {
+    const event: ScheduledEvent = { dueMs, sequence: ++this.state.sequence, kind, accountId, hedgeId };
+    const { events } = this.state;
+    let low = 0;
+    let high = events.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const other = events[middle];
+      if (other.dueMs < dueMs || (other.dueMs === dueMs && other.sequence < event.sequence)) low = middle + 1;
+      else high = middle;
+    }
+    events.splice(low, 0, event);
+  }
+
+  /** Applies every fill, landing and maturity due by `nowMs`, each at its own due time. */
+  processDueEvents(nowMs: number): void {
+    const { events } = this.state;
+    while (events.length > 0 && events[0].dueMs <= nowMs) {
+      const event = events.shift() as ScheduledEvent;
+      const account = this.state.accounts[event.accountId];
+      const hedge = account?.hedges[event.hedgeId];
+      if (!hedge) continue;
+      if (event.kind === 'fill') this.resolveOpen(account, hedge, event.dueMs);
+      else if (event.kind === 'change') this.landChange(account, hedge, event.dueMs);
+      else if (hedge.status === 'filled') this.settleAtMaturity(account, hedge, event.dueMs);
+    }
+  }
+
+  // ---- open -----------------------------------------------------------------------------
+
+  /** Accepts an open: reserves margin and fee, counts the notional, schedules the fill. */
+  submitOpen(account: AccountState, request: OpenRequest, nowMs: number): HedgeState {
+    const hedge = this.createHedge(account, request, nowMs, this.random() < this.config.failRate);
+    account.activeHedgeIds[activeHedgeKey(hedge.market, hedge.side)] = hedge.id;
+    this.schedule('fill', account.id, hedge.id, nowMs + this.config.fillDelayMs);
+    return hedge;
+  }
+
+  /**
+   * Writes a hedge whose whole life lies in the past (bench and test fixtures): it goes through
+   * the same fill, close and settlement arithmetic as a live one, so its history record and its
+   * effect on the balance are consistent. It never becomes the side's active hedge.
+   */
+  recordPastHedge(account: AccountState, request: OpenRequest, openedAtMs: number, outcome: PastOutcome): HedgeState {
+    const hedge = this.createHedge(account, request, openedAtMs, outcome.kind === 'failed');
+    this.resolveOpen(account, hedge, openedAtMs + this.config.fillDelayMs);
+    if (outcome.kind === 'closed') {
+      this.accrueCarry(hedge, outcome.closedAtMs);
+      this.closeEarly(account, hedge, outcome.closedAtMs);
+    }
+    // A 'settled' hedge's maturity is already due: the next processDueEvents settles it.
+    return hedge;
+  }
+
+  private createHedge(account: AccountState, request: OpenRequest, nowMs: number, willFail: boolean): HedgeState {
+    const definition = this.findMarket(request.market) as MarketDefinition;
+    const quote = quoteIncrease(
+      this.seedHash,
+      definition,
+      this.totalOpenInterest(definition),
+      request.side,
+      request.notionalUsd,
+      nowMs,
+    );
+    const hedge: HedgeState = {
+      id: this.newHedgeId(),
+      market: request.market,
+      side: request.side,
+      notionalUsd: request.notionalUsd,
+      tenorDays: request.tenorDays,
+      status: 'submitted',
+      orderTxHash: this.hex64(),
+      orderKey: this.hex64(),
+      units: request.notionalUsd,
+      openedAtMs: nowMs,
+      maturityAtMs: nowMs + request.tenorDays * DAY_MS,
+      willFail,
+      marginUsdc: quote.requiredMarginUsdc,
+      dailyCarryRatePct: quote.dailyCarryRatePct,
+      accruedCarryUsdc: 0,
+      carryAccruedToMs: nowMs,
+      realizedGrossUsd: 0,
+      realizedCarryUsdc: 0,
+      feesPaidUsdc: quote.platformFeeUsdc,
+    };
+    if (request.clientReference !== undefined) hedge.clientReference = request.clientReference;
+    account.hedges[hedge.id] = hedge;
+    this.credit(account, -(quote.requiredMarginUsdc + quote.platformFeeUsdc));
+    this.moveOpenInterest(hedge.market, hedge.side, hedge.notionalUsd);
+    return hedge;
+  }
+
+  private resolveOpen(account: AccountState, hedge: HedgeState, timeMs: number): void {
+    if (hedge.status !== 'submitted') return;
+    if (hedge.willFail) {
+      // Nothing was opened on-chain: the reserved collateral and the fee come back.
+      hedge.status = 'failed';
+      this.credit(account, hedge.marginUsdc + hedge.feesPaidUsdc);
+      hedge.feesPaidUsdc = 0;
+      this.release(account, hedge);
+      return;
+    }
+    const definition = this.findMarket(hedge.market) as MarketDefinition;
+    const openInterestBefore = this.totalOpenInterest(definition);
+    openInterestBefore[hedge.side] -= hedge.notionalUsd;
+    const fill = quoteIncrease(this.seedHash, definition, openInterestBefore, hedge.side, hedge.notionalUsd, timeMs);
+    hedge.status = 'filled';
+    hedge.fillTxHash = this.hex64();
+    hedge.struckRate = fill.executionPrice;
+    hedge.entryPrice = fill.executionPrice;
+    hedge.filledAtMs = timeMs;
+    // Carry runs from the fill: before it nothing was held.
+    hedge.carryAccruedToMs = timeMs;
+    this.schedule('maturity', account.id, hedge.id, hedge.maturityAtMs);
+  }
+
+  // ---- add, reduce, close ---------------------------------------------------------------
+
+  submitChange(
+    account: AccountState,
+    hedge: HedgeState,
+    action: ChangeAction,
+    notionalUsd: number,
+    nowMs: number,
+  ): PendingChange {
+    const change: PendingChange = {
+      action,
+      notionalUsd,
+      orderTxHash: this.hex64(),
+      submittedAtMs: nowMs,
+      dueMs: nowMs + this.config.fillDelayMs,
+      reservedMarginUsdc: 0,
+      reservedFeeUsdc: 0,
+      dailyCarryRatePct: 0,
+    };
+    if (action === 'add') {
+      const definition = this.findMarket(hedge.market) as MarketDefinition;
+      const quote = quoteIncrease(
+        this.seedHash,
+        definition,
+        this.totalOpenInterest(definition),
+        hedge.side,
+        notionalUsd,
+        nowMs,
+      );
+      change.reservedMarginUsdc = quote.requiredMarginUsdc;
+      change.reservedFeeUsdc = quote.platformFeeUsdc;
+      change.dailyCarryRatePct = quote.dailyCarryRatePct;
+      this.credit(account, -(quote.requiredMarginUsdc + quote.platformFeeUsdc));
+      this.moveOpenInterest(hedge.market, hedge.side, notionalUsd);
+    }
+    hedge.pendingChange = change;
+    this.schedule('change', account.id, hedge.id, change.dueMs);
+    return change;
+  }
+
+  private landChange(account: AccountState, hedge: HedgeState, timeMs: number): void {
+    const change = hedge.pendingChange;
+    if (!change) return;
+    delete hedge.pendingChange;
+    if (hedge.status !== 'filled') {
+      // Settled at maturity before the change landed: an add never happened, so refund it.
+      if (change.action === 'add') {
+        this.credit(account, change.reservedMarginUsdc + change.reservedFeeUsdc);
+        this.moveOpenInterest(hedge.market, hedge.side, -change.notionalUsd);
+      }
+      return;
+    }
+    this.accrueCarry(hedge, timeMs);
+    if (change.action === 'add') this.landAdd(hedge, change, timeMs);
+    else if (change.action === 'close' || this.reduceClosesFully(hedge, change.notionalUsd)) {
+      this.closeEarly(account, hedge, timeMs);
+    } else this.landPartialReduce(account, hedge, change.notionalUsd, timeMs);
+  }
+
+  reduceClosesFully(hedge: HedgeState, notionalUsd: number): boolean {
+    return (
+      notionalUsd >= hedge.notionalUsd * MARKET_MODEL.fullReduceShare ||
+      hedge.notionalUsd - notionalUsd < MARKET_MODEL.minRemainingNotionalUsd
+    );
+  }
+
+  private landAdd(hedge: HedgeState, change: PendingChange, timeMs: number): void {
+    const definition = this.findMarket(hedge.market) as MarketDefinition;
+    const openInterestBefore = this.totalOpenInterest(definition);
+    openInterestBefore[hedge.side] -= change.notionalUsd;
+    const fill = quoteIncrease(this.seedHash, definition, openInterestBefore, hedge.side, change.notionalUsd, timeMs);
+    const combined = hedge.notionalUsd + change.notionalUsd;
+    // Weighting by notional keeps N×(M−E)/M additive across the open and the add.
+    hedge.entryPrice = roundExecutionPrice(
+      ((hedge.entryPrice as number) * hedge.notionalUsd + fill.executionPrice * change.notionalUsd) / combined,
+    );
+    hedge.dailyCarryRatePct =
+      (hedge.dailyCarryRatePct * hedge.notionalUsd + change.dailyCarryRatePct * change.notionalUsd) / combined;
+    hedge.notionalUsd = combined;
+    hedge.units = combined;
+    hedge.marginUsdc = roundMoney(hedge.marginUsdc + change.reservedMarginUsdc);
+    hedge.feesPaidUsdc = roundMoney(hedge.feesPaidUsdc + change.reservedFeeUsdc);
+  }
+
+  private landPartialReduce(account: AccountState, hedge: HedgeState, notionalUsd: number, timeMs: number): void {
+    const share = notionalUsd / hedge.notionalUsd;
+    const definition = this.findMarket(hedge.market) as MarketDefinition;
+    const exitPrice = decreaseExecutionPrice(
+      this.seedHash,
+      definition,
+      this.totalOpenInterest(definition),
+      hedge.side,
+      notionalUsd,
+      timeMs,
+    );
+    const gross = roundMoney(grossPnlUsd(hedge.side, notionalUsd, hedge.entryPrice as number, exitPrice));
+    const carry = roundMoney(hedge.accruedCarryUsdc * share);
+    const margin = roundMoney(hedge.marginUsdc * share);
+    const fee = platformFeeUsdc(notionalUsd);
+    this.credit(account, margin + gross - carry - fee);
+    hedge.accruedCarryUsdc -= carry;
+    hedge.marginUsdc = roundMoney(hedge.marginUsdc - margin);
+    hedge.realizedGrossUsd = roundMoney(hedge.realizedGrossUsd + gross);
+    hedge.realizedCarryUsdc = roundMoney(hedge.realizedCarryUsdc + carry);
+    hedge.feesPaidUsdc = roundMoney(hedge.feesPaidUsdc + fee);
+    hedge.notionalUsd -= notionalUsd;
+    hedge.units = hedge.notionalUsd;
+    this.moveOpenInterest(hedge.market, hedge.side, -notionalUsd);
+  }
+
+  private closeEarly(account: AccountState, hedge: HedgeState, timeMs: number): void {
+    const definition = this.findMarket(hedge.market) as MarketDefinition;
+    const exitPrice = decreaseExecutionPrice(
+      this.seedHash,
+      definition,
+      this.totalOpenInterest(definition),
+      hedge.side,
+      hedge.notionalUsd,
+      timeMs,
+    );
+    this.closeAt(account, hedge, exitPrice, platformFeeUsdc(hedge.notionalUsd), 'closed', timeMs);
+  }
+
+  private settleAtMaturity(account: AccountState, hedge: HedgeState, timeMs: number): void {
+    this.accrueCarry(hedge, timeMs);
+    // Settlement is against the reference rate itself: no impact and no close fee.
+    const referenceRate = this.midPrice(this.findMarket(hedge.market) as MarketDefinition, timeMs);
+    this.closeAt(account, hedge, referenceRate, 0, 'settled', timeMs);
+  }
+
+  private closeAt(
+    account: AccountState,
+    hedge: HedgeState,
+    exitPrice: number,
+    closeFeeUsdc: number,
+    reason: CloseReason,
+    timeMs: number,
+  ): void {
+    const gross = roundMoney(grossPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice as number, exitPrice));
+    const carry = roundMoney(hedge.accruedCarryUsdc);
+    this.credit(account, hedge.marginUsdc + gross - carry - closeFeeUsdc);
+
+    const grossTotal = roundMoney(hedge.realizedGrossUsd + gross);
+    const carryTotal = roundMoney(hedge.realizedCarryUsdc + carry);
+    const feesTotal = roundMoney(hedge.feesPaidUsdc + closeFeeUsdc);
+    hedge.realizedGrossUsd = grossTotal;
+    hedge.realizedCarryUsdc = carryTotal;
+    hedge.feesPaidUsdc = feesTotal;
+    hedge.accruedCarryUsdc = 0;
+    hedge.status = 'closed';
+    hedge.closedAtMs = timeMs;
+    this.release(account, hedge);
+    account.history.push({
+      hedge_id: hedge.id,
+      market: hedge.market,
+      side: hedge.side,
+      notional_usd: roundMoney(hedge.notionalUsd),
+      tenor_days: hedge.tenorDays,
+      ...(hedge.clientReference !== undefined ? { client_reference: hedge.clientReference } : {}),
+      opened_at: toIso(hedge.openedAtMs),
+      closed_at: toIso(timeMs),
+      close_reason: reason,
+      entry_price: hedge.entryPrice as number,
+      exit_price: exitPrice,
+      gross_pnl_usd: grossTotal,
+      carry_usdc: carryTotal,
+      fees_usdc: feesTotal,
+      net_pnl_usd: roundMoney(grossTotal - carryTotal - feesTotal),
+    });
+  }
+
+  /** Takes a hedge off its market side: it no longer counts as open interest or exposure. */
+  private release(account: AccountState, hedge: HedgeState): void {
+    this.moveOpenInterest(hedge.market, hedge.side, -hedge.notionalUsd);
+    const key = activeHedgeKey(hedge.market, hedge.side);
+    if (account.activeHedgeIds[key] === hedge.id) delete account.activeHedgeIds[key];
+  }
+
+  // ---- carry ----------------------------------------------------------------------------
+
+  private accrueCarry(hedge: HedgeState, timeMs: number): void {
+    if (timeMs <= hedge.carryAccruedToMs) return;
+    hedge.accruedCarryUsdc += carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, timeMs - hedge.carryAccruedToMs);
+    hedge.carryAccruedToMs = timeMs;
+  }
+
+  /** Carry accrued up to `timeMs` without booking it (for views). */
+  accruedCarryAt(hedge: HedgeState, timeMs: number): number {
+    const pending = Math.max(0, timeMs - hedge.carryAccruedToMs);
+    return hedge.accruedCarryUsdc + carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, pending);
+  }
+}

@@ -1,0 +1,52 @@
+// The response envelope and the error vocabulary of the sandbox (spec section 7 plus the wire
+// contract's additions). Handlers throw ApiError; the engine turns it into an envelope, so an
+// error can be raised from any depth without threading responses back by hand.
+
+export interface EnvelopeError {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface Envelope {
+  data: unknown;
+  error: EnvelopeError | null;
+  meta: Record<string, unknown>;
+}
+
+export interface EngineResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Envelope;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export function successResponse(data: unknown, meta: Record<string, unknown> = {}): EngineResponse {
+  return { status: 200, headers: {}, body: { data, error: null, meta } };
+}
+
+export function errorResponse(error: ApiError): EngineResponse {
+  const body: EnvelopeError = { code: error.code, message: error.message };
+  if (error.details) body.details = error.details;
+  return { status: error.status, headers: { ...error.headers }, body: { data: null, error: body, meta: {} } };
+}
+
+export function validationError(field: string, reason: string): ApiError {
+  return new ApiError(400, 'validation_error', `${field} ${reason}`, { field, reason });
+}
+
+export function notFoundError(path: string): ApiError {
+  return new ApiError(404, 'not_found', `no endpoint at ${path}`, { path });
+}

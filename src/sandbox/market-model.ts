@@ -1,0 +1,233 @@
+// The sandbox's market: a GMX-v2-like synthetic perpetual turned into fixed-tenor hedges.
+// The numbers are illustrative, not the real service's: they are chosen so that every effect
+// the CLI shows (impact, signed carry, fees, margin, capacity, settlement P&L) is visible and
+// moves in the direction a desk would expect. Everything here is a pure function of its inputs.
+
+import { hashInts, hashString, unitInterval } from './prng.js';
+
+export type Side = 'buy' | 'sell';
+export type MarketStatus = 'open' | 'disabled';
+
+export interface SideAmounts {
+  buy: number;
+  sell: number;
+}
+
+export interface MarketDefinition {
+  market: string;
+  status: MarketStatus;
+  /** Level the price path oscillates around, quote currency per USDT. */
+  basePrice: number;
+  /**
+   * Open interest held by the rest of the market (other venues' traders). It makes the book
+   * imbalanced from the start, so carry has a paying and an earning side and impact has a
+   * direction even before the sandbox's own accounts trade.
+   */
+  backgroundOpenInterestUsd: SideAmounts;
+}
+
+const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+
+export const MARKET_MODEL = {
+  /** Every new account starts with this much test money. */
+  startBalanceUsdc: 1_000_000,
+  /** Per-account aggregate exposure cap (the spec's "per-hedge limit"); options can override. */
+  defaultExposureCapUsd: 1_000_000,
+  /** Most open interest one side of a market can hold, all accounts plus background. */
+  marketCapacityPerSideUsd: 5_000_000,
+  /** Margin reserved from the balance, as a share of notional (10x leverage). */
+  marginRate: 0.1,
+  /** Fee charged on every notional that is opened, added, reduced or closed early. */
+  platformFeeRate: 0.0005,
+  tenorsDays: [1, 3, 7] as readonly number[],
+  /** A reduce this close to the whole notional closes the hedge instead of leaving dust. */
+  fullReduceShare: 0.995,
+  minRemainingNotionalUsd: 1,
+  impact: {
+    // GMX v2 prices impact as factor × (imbalance_before² − imbalance_after²). Trades that
+    // worsen the imbalance pay a higher factor than trades that heal it earn, which is what
+    // stops round trips from being free money.
+    negativeFactor: 1e-9,
+    positiveFactor: 5e-10,
+  },
+  carry: {
+    // Funding: the heavier side pays the lighter side, scaled by how lopsided the book is.
+    // At 5% imbalance this gives ~0.05%/day (~18%/year), the order of real NGN forward carry.
+    fundingDailyPctAtFullImbalance: 1,
+    // Borrowing: both sides pay for the pool capacity they use.
+    borrowDailyPctAtFullUse: 0.02,
+    // The lighter side shares the funding the heavier side pays; bound it so that a nearly
+    // empty side does not earn absurd rates.
+    maxEarningMultiple: 3,
+  },
+  pricePath: {
+    // Two waves give trends over days and intraday swings; hashed per-minute noise makes
+    // consecutive quotes differ slightly, so a fill's struck rate is not the quoted one.
+    slowWave: { amplitude: 0.012, periodMs: 11 * DAY_MS },
+    fastWave: { amplitude: 0.004, periodMs: 26 * HOUR_MS },
+    noise: { amplitude: 0.0005, bucketMs: 60_000 },
+  },
+  decimals: { midPrice: 3, executionPrice: 4, ratePct: 4, money: 2 },
+  markets: [
+    {
+      market: 'USDTNGN',
+      status: 'open',
+      basePrice: 1530,
+      backgroundOpenInterestUsd: { buy: 2_100_000, sell: 1_900_000 },
+    },
+  ] as readonly MarketDefinition[],
+} as const;
+
+function roundTo(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  const rounded = Math.round((value + Number.EPSILON * Math.sign(value)) * factor) / factor;
+  return Object.is(rounded, -0) ? 0 : rounded;
+}
+
+export const roundMoney = (value: number): number => roundTo(value, MARKET_MODEL.decimals.money);
+export const roundMidPrice = (value: number): number => roundTo(value, MARKET_MODEL.decimals.midPrice);
+export const roundExecutionPrice = (value: number): number =>
+  roundTo(value, MARKET_MODEL.decimals.executionPrice);
+export const roundRatePct = (value: number): number => roundTo(value, MARKET_MODEL.decimals.ratePct);
+
+export function oppositeSide(side: Side): Side {
+  return side === 'buy' ? 'sell' : 'buy';
+}
+
+/** Turns a seed (text or number) into the uint32 the price path hashes with. */
+export function seedHash(seed: string | number): number {
+  return hashString(String(seed));
+}
+
+/** Indicative mid rate at a sandbox time: the same seed and time always give the same price. */
+export function midPrice(seed: number, definition: MarketDefinition, timeMs: number): number {
+  const { slowWave, fastWave, noise } = MARKET_MODEL.pricePath;
+  const marketHash = hashString(definition.market);
+  const phase = (salt: number): number => unitInterval(hashInts(seed, marketHash, salt)) * 2 * Math.PI;
+  const wave = (spec: { amplitude: number; periodMs: number }, salt: number): number =>
+    spec.amplitude * Math.sin((2 * Math.PI * timeMs) / spec.periodMs + phase(salt));
+
+  // Noise is interpolated between per-minute anchors so the path is continuous: a price read
+  // twice a few milliseconds apart moves by a hair, not by a whole noise step.
+  const bucket = Math.floor(timeMs / noise.bucketMs);
+  const progress = timeMs / noise.bucketMs - bucket;
+  const anchor = (index: number): number => unitInterval(hashInts(seed, marketHash, 3, index)) * 2 - 1;
+  const smooth = progress * progress * (3 - 2 * progress);
+  const noiseShare = noise.amplitude * (anchor(bucket) + (anchor(bucket + 1) - anchor(bucket)) * smooth);
+
+  return roundMidPrice(definition.basePrice * (1 + wave(slowWave, 1) + wave(fastWave, 2) + noiseShare));
+}
+
+/**
+ * Impact in USD of moving one side's open interest by `deltaUsd` (positive opens or adds,
+ * negative reduces or closes). Positive means the trader gains, negative means the trader pays.
+ */
+export function priceImpactUsd(openInterest: SideAmounts, side: Side, deltaUsd: number): number {
+  const after = { ...openInterest, [side]: openInterest[side] + deltaUsd };
+  const imbalanceBefore = Math.abs(openInterest.buy - openInterest.sell);
+  const imbalanceAfter = Math.abs(after.buy - after.sell);
+  const factor =
+    imbalanceAfter < imbalanceBefore ? MARKET_MODEL.impact.positiveFactor : MARKET_MODEL.impact.negativeFactor;
+  return factor * (imbalanceBefore ** 2 - imbalanceAfter ** 2);
+}
+
+/**
+ * Price a trade executes at, given the direction the trader moves USDT. Buying USDT (opening a
+ * buy, closing a sell) with negative impact pays more naira per USDT; selling receives fewer.
+ */
+export function executionPrice(mid: number, tradeDirection: Side, impactUsd: number, sizeUsd: number): number {
+  const impactShare = impactUsd / sizeUsd;
+  const price = tradeDirection === 'buy' ? mid * (1 - impactShare) : mid * (1 + impactShare);
+  return roundExecutionPrice(price);
+}
+
+/** Signed daily carry of a side in percent: positive means the side pays, negative it earns. */
+export function dailyCarryRatePct(openInterest: SideAmounts, side: Side): number {
+  const { fundingDailyPctAtFullImbalance, borrowDailyPctAtFullUse, maxEarningMultiple } = MARKET_MODEL.carry;
+  const total = openInterest.buy + openInterest.sell;
+  const own = openInterest[side];
+  const other = openInterest[oppositeSide(side)];
+  const borrow = (borrowDailyPctAtFullUse * own) / MARKET_MODEL.marketCapacityPerSideUsd;
+  if (total <= 0) return roundRatePct(borrow);
+
+  const fundingPaidByHeavier = (fundingDailyPctAtFullImbalance * Math.abs(own - other)) / total;
+  let funding = 0;
+  if (own > other) funding = fundingPaidByHeavier;
+  else if (own < other) funding = -fundingPaidByHeavier * Math.min(other / Math.max(own, 1), maxEarningMultiple);
+  return roundRatePct(borrow + funding);
+}
+
+/** Carry in USDC for a notional over a span of time at a fixed daily rate. */
+export function carryUsdc(notionalUsd: number, dailyRatePct: number, durationMs: number): number {
+  return (notionalUsd * dailyRatePct * durationMs) / (100 * DAY_MS);
+}
+
+export function requiredMarginUsdc(notionalUsd: number): number {
+  return roundMoney(notionalUsd * MARKET_MODEL.marginRate);
+}
+
+export function platformFeeUsdc(notionalUsd: number): number {
+  return roundMoney(notionalUsd * MARKET_MODEL.platformFeeRate);
+}
+
+/** Room left on one side of the market before it reaches its capacity. */
+export function marketHeadroomUsd(openInterest: SideAmounts, side: Side): number {
+  return Math.max(0, MARKET_MODEL.marketCapacityPerSideUsd - openInterest[side]);
+}
+
+/**
+ * Price P&L in USD: a buy of N USD at entry E is N USDT bought for N×E naira; at mark M it is
+ * worth N×M naira, so N×(M−E) naira or N×(M−E)/M USD. A sell is the mirror image.
+ */
+export function grossPnlUsd(side: Side, notionalUsd: number, entryPrice: number, markPrice: number): number {
+  const buyPnl = (notionalUsd * (markPrice - entryPrice)) / markPrice;
+  return side === 'buy' ? buyPnl : -buyPnl;
+}
+
+export interface TradeQuote {
+  marketPrice: number;
+  executionPrice: number;
+  priceImpactUsd: number;
+  dailyCarryRatePct: number;
+  requiredMarginUsdc: number;
+  platformFeeUsdc: number;
+}
+
+/** What opening (or adding) `notionalUsd` on a side costs right now, given total open interest. */
+export function quoteIncrease(
+  seed: number,
+  definition: MarketDefinition,
+  openInterest: SideAmounts,
+  side: Side,
+  notionalUsd: number,
+  timeMs: number,
+): TradeQuote {
+  const mid = midPrice(seed, definition, timeMs);
+  const impact = priceImpactUsd(openInterest, side, notionalUsd);
+  const after = { ...openInterest, [side]: openInterest[side] + notionalUsd };
+  return {
+    marketPrice: mid,
+    executionPrice: executionPrice(mid, side, impact, notionalUsd),
+    priceImpactUsd: roundMoney(impact),
+    // The carry a new hedge locks in is the rate of the book it creates, so a big trade
+    // that deepens the imbalance also locks in a worse carry.
+    dailyCarryRatePct: dailyCarryRatePct(after, side),
+    requiredMarginUsdc: requiredMarginUsdc(notionalUsd),
+    platformFeeUsdc: platformFeeUsdc(notionalUsd),
+  };
+}
+
+/** Price at which removing `notionalUsd` from a side executes (closing is the opposite trade). */
+export function decreaseExecutionPrice(
+  seed: number,
+  definition: MarketDefinition,
+  openInterest: SideAmounts,
+  side: Side,
+  notionalUsd: number,
+  timeMs: number,
+): number {
+  const mid = midPrice(seed, definition, timeMs);
+  const impact = priceImpactUsd(openInterest, side, -notionalUsd);
+  return executionPrice(mid, oppositeSide(side), impact, notionalUsd);
+}

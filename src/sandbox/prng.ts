@@ -1,0 +1,53 @@
+// Deterministic randomness for the sandbox. The engine must replay identically from a saved
+// state, so its only source of randomness is a PRNG whose whole state is one uint32 kept in the
+// JSON state; the market model needs stateless noise, so it hashes (seed, time bucket) instead.
+
+/** Mixes a uint32 into a well-distributed uint32 (lowbias32 by Chris Wellons). */
+export function mix32(value: number): number {
+  let x = value >>> 0;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** FNV-1a over a string: turns a textual seed or market name into a uint32. */
+export function hashString(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return mix32(hash);
+}
+
+/** Hashes a list of integers (e.g. seed, market, minute) into a uint32. */
+export function hashInts(...values: number[]): number {
+  let hash = 0x9e3779b9;
+  for (const value of values) {
+    // Split so that numbers above 2^32 (minute indexes are fine, but be safe) still count.
+    hash = mix32(hash ^ (value >>> 0));
+    hash = mix32(hash ^ Math.floor(value / 0x1_0000_0000));
+  }
+  return hash;
+}
+
+/** A uint32 mapped to [0, 1). */
+export function unitInterval(uint32: number): number {
+  return uint32 / 0x1_0000_0000;
+}
+
+/**
+ * Mulberry32 step: returns the next state and a uniform value in [0, 1). Pure, so the caller
+ * decides where the state lives (the engine keeps it in its serialisable state).
+ */
+export function nextRandom(state: number): { state: number; value: number } {
+  const nextState = (state + 0x6d2b79f5) >>> 0;
+  let t = nextState;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  const value = ((t ^ (t >>> 14)) >>> 0) / 0x1_0000_0000;
+  return { state: nextState, value };
+}

@@ -1,0 +1,290 @@
+// The twelve endpoints: each reads and checks its input, asks the book to act, renders the
+// result. Business rules that refuse a request (cap, capacity, one hedge per side, pending
+// changes) live here, next to the error each one produces.
+
+import type { Book } from './book.js';
+import { toIso } from './book.js';
+import type { AccountState, ChangeAction, HedgeState } from './engine-state.js';
+import { ApiError, type EngineResponse, notFoundError, successResponse } from './envelope.js';
+import { type MarketDefinition, type Side, marketHeadroomUsd, platformFeeUsdc, requiredMarginUsdc, roundMoney } from './market-model.js';
+import {
+  type JsonObject,
+  readClientReference,
+  readLimit,
+  readMarket,
+  readNotional,
+  readSide,
+  readStatusFilter,
+  readTenor,
+  requireJsonObject,
+} from './validation.js';
+import { accountView, hedgeView, marketView, positionViews, quoteView } from './views.js';
+
+export interface EngineRequest {
+  method: string;
+  /** Path relative to the base path, e.g. `/hedges/hdg_…`. */
+  path: string;
+  query: Record<string, string>;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  /** Parsed JSON, `INVALID_JSON` when it did not parse, `undefined` when there was none. */
+  body: unknown;
+}
+
+export interface RouteContext {
+  book: Book;
+  account: AccountState;
+  request: EngineRequest;
+  params: string[];
+  nowMs: number;
+}
+
+type Handler = (context: RouteContext) => EngineResponse;
+
+interface Endpoint {
+  handle: Handler;
+  /** State-changing calls honour Idempotency-Key (spec section 7). */
+  idempotent: boolean;
+}
+
+const ONCHAIN_META = { source: 'onchain' };
+
+// ---- market checks ---------------------------------------------------------------------
+
+function requireListedMarket(book: Book, market: string): MarketDefinition {
+  const definition = book.findMarket(market);
+  if (!definition) {
+    throw new ApiError(400, 'market_not_available', `market ${market} is not available to this account`, {
+      market,
+      allowed_markets: book.markets.map((listed) => listed.market),
+    });
+  }
+  return definition;
+}
+
+function requireOpenMarket(book: Book, market: string): MarketDefinition {
+  const definition = requireListedMarket(book, market);
+  if (definition.status !== 'open') {
+    throw new ApiError(400, 'market_disabled', `market ${market} is ${definition.status}`, {
+      market,
+      status: definition.status,
+    });
+  }
+  return definition;
+}
+
+/** Cap first: a notional over the account's cap is `exposure_exceeded` whatever the market holds. */
+function requireRoomFor(book: Book, account: AccountState, definition: MarketDefinition, side: Side, notionalUsd: number): void {
+  const availableExposure = book.availableExposureUsd(account);
+  if (notionalUsd > availableExposure) {
+    throw new ApiError(400, 'exposure_exceeded', 'this would push the account over its aggregate exposure cap', {
+      available_exposure_usd: availableExposure,
+      requested_usd: notionalUsd,
+      exposure_cap_usd: book.config.exposureCapUsd,
+    });
+  }
+  if (notionalUsd > marketHeadroomUsd(book.totalOpenInterest(definition), side)) {
+    throw new ApiError(400, 'capacity_exceeded', `not enough ${side} capacity on ${definition.market}`, {
+      side,
+      available_capacity_usd: book.availableCapacityUsd(definition, side),
+      requested_usd: notionalUsd,
+    });
+  }
+  const upfront = roundMoney(requiredMarginUsdc(notionalUsd) + platformFeeUsdc(notionalUsd));
+  if (upfront > account.balanceUsdc) {
+    throw new ApiError(400, 'insufficient_balance', 'the balance does not cover margin plus fee', {
+      balance_usdc: account.balanceUsdc,
+      required_usdc: upfront,
+    });
+  }
+}
+
+function pendingHedgeError(hedge: HedgeState): ApiError {
+  return new ApiError(409, 'action_pending', `hedge ${hedge.id} has a change that has not landed yet`, {
+    hedge_id: hedge.id,
+  });
+}
+
+// ---- reads -----------------------------------------------------------------------------
+
+function getMarkets({ book, nowMs }: RouteContext): EngineResponse {
+  return successResponse(
+    book.markets.map((definition) => marketView(book, definition, nowMs)),
+    { ...ONCHAIN_META, allowed_markets: book.markets.map((definition) => definition.market) },
+  );
+}
+
+function getPrices({ book, request, nowMs }: RouteContext): EngineResponse {
+  const symbols = request.query.symbols;
+  const requested =
+    symbols === undefined
+      ? book.markets.map((definition) => definition.market)
+      : symbols.split(',').map((symbol) => symbol.trim()).filter((symbol) => symbol.length > 0);
+  const timestamp = toIso(nowMs);
+  const prices = requested.map((market) => ({
+    market,
+    price: book.midPrice(requireListedMarket(book, market), nowMs),
+    timestamp,
+  }));
+  return successResponse(prices, ONCHAIN_META);
+}
+
+function listHedges({ account, request }: RouteContext): EngineResponse {
+  const status = readStatusFilter(request.query);
+  const clientReference = request.query.client_reference;
+  const limit = readLimit(request.query);
+  const hedges = Object.values(account.hedges)
+    .filter((hedge) => status === undefined || hedge.status === status)
+    .filter((hedge) => clientReference === undefined || hedge.clientReference === clientReference)
+    .sort((a, b) => b.openedAtMs - a.openedAtMs || (a.id < b.id ? 1 : -1))
+    .slice(0, limit);
+  return successResponse(hedges.map(hedgeView));
+}
+
+function getHedge({ account, params }: RouteContext): EngineResponse {
+  const hedge = account.hedges[params[0]];
+  if (!hedge) throw new ApiError(404, 'hedge_not_found', `hedge ${params[0]} is not one of yours`, { hedge_id: params[0] });
+  return successResponse(hedgeView(hedge));
+}
+
+function getHistory({ account, request }: RouteContext): EngineResponse {
+  const limit = readLimit(request.query);
+  const records = [...account.history]
+    .sort((a, b) => (a.closed_at === b.closed_at ? (a.hedge_id < b.hedge_id ? 1 : -1) : a.closed_at < b.closed_at ? 1 : -1))
+    .slice(0, limit);
+  return successResponse(records);
+}
+
+function getPositions({ book, account, nowMs }: RouteContext): EngineResponse {
+  return successResponse(positionViews(book, account, nowMs));
+}
+
+function getAccount({ book, account, nowMs }: RouteContext): EngineResponse {
+  return successResponse(accountView(book, account, nowMs));
+}
+
+// ---- quote and writes ------------------------------------------------------------------
+
+function postQuote({ book, request, nowMs }: RouteContext): EngineResponse {
+  const body = requireJsonObject(request.body);
+  const market = readMarket(body);
+  const side = readSide(body);
+  const notionalUsd = readNotional(body);
+  const tenorDays = readTenor(body);
+  const definition = requireOpenMarket(book, market);
+  return successResponse(quoteView(book, { definition, side, notionalUsd, tenorDays }, nowMs), ONCHAIN_META);
+}
+
+function openHedge({ book, account, request, nowMs }: RouteContext): EngineResponse {
+  const body = requireJsonObject(request.body);
+  const market = readMarket(body);
+  const side = readSide(body);
+  const notionalUsd = readNotional(body);
+  const tenorDays = readTenor(body);
+  const clientReference = readClientReference(body);
+  const definition = requireOpenMarket(book, market);
+  const existing = book.activeHedge(account, market, side);
+  if (existing) {
+    throw new ApiError(409, 'hedge_already_open', `a ${side} hedge on ${market} is already open; use add`, {
+      hedge_id: existing.id,
+    });
+  }
+  requireRoomFor(book, account, definition, side, notionalUsd);
+  const hedge = book.submitOpen(account, { market, side, notionalUsd, tenorDays, clientReference }, nowMs);
+  return successResponse({ ...hedgeView(hedge), hedge_id: hedge.id });
+}
+
+function readChangeTarget(book: Book, account: AccountState, body: JsonObject, action: ChangeAction) {
+  const market = readMarket(body);
+  const side = readSide(body);
+  const notionalUsd = action === 'close' ? undefined : readNotional(body);
+  // Leaving a position must stay possible on a disabled market; growing one must not.
+  const definition = action === 'add' ? requireOpenMarket(book, market) : requireListedMarket(book, market);
+  const hedge = book.activeHedge(account, market, side);
+  if (!hedge) throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
+  if (hedge.status !== 'filled' || hedge.pendingChange) throw pendingHedgeError(hedge);
+  return { definition, side, hedge, notionalUsd: notionalUsd ?? hedge.notionalUsd };
+}
+
+function changeHedge(action: ChangeAction): Handler {
+  return ({ book, account, request, nowMs }) => {
+    const body = requireJsonObject(request.body);
+    const { definition, side, hedge, notionalUsd } = readChangeTarget(book, account, body, action);
+    if (action === 'add') requireRoomFor(book, account, definition, side, notionalUsd);
+    if (action === 'reduce' && notionalUsd > hedge.notionalUsd) {
+      throw new ApiError(400, 'notional_too_large', 'cannot reduce by more than the open notional', {
+        notional_usd: roundMoney(hedge.notionalUsd),
+      });
+    }
+    const change = book.submitChange(account, hedge, action, notionalUsd, nowMs);
+    return successResponse({
+      hedge_id: hedge.id,
+      action,
+      market: hedge.market,
+      side: hedge.side,
+      status: 'submitted',
+      order_tx_hash: change.orderTxHash,
+      notional_usd: roundMoney(notionalUsd),
+      submitted_at: toIso(nowMs),
+    });
+  };
+}
+
+// ---- routing ---------------------------------------------------------------------------
+
+interface Route {
+  pattern: string | RegExp;
+  methods: Record<string, Endpoint>;
+}
+
+const plain = (handle: Handler): Endpoint => ({ handle, idempotent: false });
+const stateChanging = (handle: Handler): Endpoint => ({ handle, idempotent: true });
+
+// Literal paths come before the `/hedges/{id}` pattern so `/hedges/history` is not an id.
+const ROUTES: Route[] = [
+  { pattern: '/markets', methods: { GET: plain(getMarkets) } },
+  { pattern: '/prices', methods: { GET: plain(getPrices) } },
+  { pattern: '/quotes', methods: { POST: plain(postQuote) } },
+  { pattern: '/hedges', methods: { GET: plain(listHedges), POST: stateChanging(openHedge) } },
+  { pattern: '/hedges/add', methods: { POST: stateChanging(changeHedge('add')) } },
+  { pattern: '/hedges/reduce', methods: { POST: stateChanging(changeHedge('reduce')) } },
+  { pattern: '/hedges/close', methods: { POST: stateChanging(changeHedge('close')) } },
+  { pattern: '/hedges/history', methods: { GET: plain(getHistory) } },
+  { pattern: /^\/hedges\/([^/]+)$/, methods: { GET: plain(getHedge) } },
+  { pattern: '/positions', methods: { GET: plain(getPositions) } },
+  { pattern: '/account', methods: { GET: plain(getAccount) } },
+];
+
+export interface MatchedRoute {
+  endpoint: Endpoint;
+  params: string[];
+}
+
+export function matchRoute(method: string, path: string): MatchedRoute {
+  for (const route of ROUTES) {
+    let params: string[];
+    if (typeof route.pattern === 'string') {
+      if (route.pattern !== path) continue;
+      params = [];
+    } else {
+      const match = route.pattern.exec(path);
+      if (!match) continue;
+      params = match.slice(1).map(decodePathSegment);
+    }
+    const endpoint = route.methods[method];
+    if (!endpoint) {
+      const allow = Object.keys(route.methods).join(', ');
+      throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${path}`, { allow }, { allow });
+    }
+    return { endpoint, params };
+  }
+  throw notFoundError(path);
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,100 @@
+// Input checks for request bodies and query strings. Each reader names the first field that is
+// wrong (`validation_error` with details {field, reason}) so a client can point at it.
+
+import { ApiError, validationError } from './envelope.js';
+import type { HedgeStatus } from './engine-state.js';
+import { MARKET_MODEL, type Side } from './market-model.js';
+
+/** Marks a request body that arrived but was not valid JSON (the server parses, the engine judges). */
+export const INVALID_JSON = Symbol('invalid-json');
+
+export type JsonObject = Record<string, unknown>;
+
+const MAX_CLIENT_REFERENCE_LENGTH = 128;
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const MAX_MARKET_LENGTH = 32;
+const HEDGE_STATUSES: readonly HedgeStatus[] = ['submitting', 'submitted', 'filled', 'failed', 'closed'];
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
+
+export function requireJsonObject(body: unknown): JsonObject {
+  if (body === INVALID_JSON) throw new ApiError(400, 'invalid_json', 'request body is not valid JSON');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError(400, 'invalid_json', 'request body must be a JSON object');
+  }
+  return body as JsonObject;
+}
+
+export function readMarket(body: JsonObject): string {
+  const market = body.market;
+  if (market === undefined) throw validationError('market', 'is required');
+  if (typeof market !== 'string' || market.length === 0 || market.length > MAX_MARKET_LENGTH) {
+    throw validationError('market', `must be a non-empty string of at most ${MAX_MARKET_LENGTH} characters`);
+  }
+  return market;
+}
+
+export function readSide(body: JsonObject): Side {
+  const side = body.side;
+  if (side === undefined) throw validationError('side', 'is required');
+  if (side !== 'buy' && side !== 'sell') throw validationError('side', 'must be buy or sell');
+  return side;
+}
+
+export function readNotional(body: JsonObject): number {
+  const notional = body.notional_usd;
+  if (notional === undefined) throw validationError('notional_usd', 'is required');
+  if (typeof notional !== 'number' || !Number.isFinite(notional) || notional <= 0) {
+    throw validationError('notional_usd', 'must be a positive finite number');
+  }
+  return notional;
+}
+
+export function readTenor(body: JsonObject): number {
+  const tenor = body.tenor_days;
+  if (tenor === undefined) throw validationError('tenor_days', 'is required');
+  if (typeof tenor !== 'number' || !MARKET_MODEL.tenorsDays.includes(tenor)) {
+    throw validationError('tenor_days', `must be one of ${MARKET_MODEL.tenorsDays.join(', ')}`);
+  }
+  return tenor;
+}
+
+export function readClientReference(body: JsonObject): string | undefined {
+  const reference = body.client_reference;
+  if (reference === undefined || reference === null) return undefined;
+  if (typeof reference !== 'string' || reference.length === 0 || reference.length > MAX_CLIENT_REFERENCE_LENGTH) {
+    throw validationError(
+      'client_reference',
+      `must be a non-empty string of at most ${MAX_CLIENT_REFERENCE_LENGTH} characters`,
+    );
+  }
+  return reference;
+}
+
+export function readIdempotencyKey(headers: Record<string, string | undefined>): string | undefined {
+  const key = headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw validationError('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  }
+  return key;
+}
+
+export function readLimit(query: Record<string, string>): number {
+  const raw = query.limit;
+  if (raw === undefined) return DEFAULT_PAGE_SIZE;
+  const limit = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(limit >= 1 && limit <= MAX_PAGE_SIZE)) {
+    throw validationError('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return limit;
+}
+
+export function readStatusFilter(query: Record<string, string>): HedgeStatus | undefined {
+  const status = query.status;
+  if (status === undefined) return undefined;
+  if (!HEDGE_STATUSES.includes(status as HedgeStatus)) {
+    throw validationError('status', `must be one of ${HEDGE_STATUSES.join(', ')}`);
+  }
+  return status as HedgeStatus;
+}

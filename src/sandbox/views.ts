@@ -1,0 +1,167 @@
+// Wire shapes of the resources (spec section 2 and src/api/wire-contract.md). Internal state is
+// camelCase and full precision; what leaves the sandbox is snake_case and rounded, with the
+// derived figures computed from the rounded parts so the contract's identities hold exactly.
+
+import type { Book } from './book.js';
+import { toIso } from './book.js';
+import type { AccountState, HedgeState } from './engine-state.js';
+import {
+  DAY_MS,
+  type MarketDefinition,
+  dailyCarryRatePct,
+  grossPnlUsd,
+  platformFeeUsdc,
+  quoteIncrease,
+  roundMoney,
+  roundRatePct,
+  type Side,
+} from './market-model.js';
+
+export function hedgeView(hedge: HedgeState): Record<string, unknown> {
+  const view: Record<string, unknown> = { id: hedge.id };
+  if (hedge.clientReference !== undefined) view.client_reference = hedge.clientReference;
+  Object.assign(view, {
+    market: hedge.market,
+    side: hedge.side,
+    notional_usd: roundMoney(hedge.notionalUsd),
+    tenor_days: hedge.tenorDays,
+    status: hedge.status,
+    order_tx_hash: hedge.orderTxHash,
+  });
+  if (hedge.fillTxHash !== undefined) view.fill_tx_hash = hedge.fillTxHash;
+  if (hedge.struckRate !== undefined) view.struck_rate = hedge.struckRate;
+  view.units = roundMoney(hedge.units);
+  view.order_key = hedge.orderKey;
+  view.opened_at = toIso(hedge.openedAtMs);
+  if (hedge.filledAtMs !== undefined) view.filled_at = toIso(hedge.filledAtMs);
+  view.maturity_at = toIso(hedge.maturityAtMs);
+  if (hedge.closedAtMs !== undefined) view.closed_at = toIso(hedge.closedAtMs);
+  return view;
+}
+
+export interface PositionView {
+  market: string;
+  side: Side;
+  hedge_id: string;
+  notional_usd: number;
+  units: number;
+  entry_price: number;
+  mark_price: number;
+  gross_pnl_usd: number;
+  accrued_carry_usdc: number;
+  net_pnl_usd: number;
+  close_fee_usdc: number;
+  margin_usdc: number;
+  net_margin_usd: number;
+  opened_at: string;
+  maturity_at: string;
+}
+
+/** Only a filled hedge is a position: a submitted one holds nothing on-chain yet. */
+export function positionViews(book: Book, account: AccountState, nowMs: number): PositionView[] {
+  const positions: PositionView[] = [];
+  for (const hedge of book.activeHedges(account)) {
+    if (hedge.status !== 'filled') continue;
+    const entry = hedge.entryPrice as number;
+    const mark = book.midPrice(book.findMarket(hedge.market) as MarketDefinition, nowMs);
+    const gross = roundMoney(grossPnlUsd(hedge.side, hedge.notionalUsd, entry, mark));
+    const carry = roundMoney(book.accruedCarryAt(hedge, nowMs));
+    const net = roundMoney(gross - carry);
+    const closeFee = platformFeeUsdc(hedge.notionalUsd);
+    positions.push({
+      market: hedge.market,
+      side: hedge.side,
+      hedge_id: hedge.id,
+      notional_usd: roundMoney(hedge.notionalUsd),
+      units: roundMoney(hedge.units),
+      entry_price: entry,
+      mark_price: mark,
+      gross_pnl_usd: gross,
+      accrued_carry_usdc: carry,
+      net_pnl_usd: net,
+      close_fee_usdc: closeFee,
+      margin_usdc: hedge.marginUsdc,
+      net_margin_usd: roundMoney(hedge.marginUsdc + net - closeFee),
+      opened_at: toIso(hedge.openedAtMs),
+      maturity_at: toIso(hedge.maturityAtMs),
+    });
+  }
+  return positions;
+}
+
+export function accountView(book: Book, account: AccountState, nowMs: number): Record<string, unknown> {
+  let marginInUse = 0;
+  for (const hedge of book.activeHedges(account)) {
+    marginInUse += hedge.marginUsdc;
+    if (hedge.pendingChange?.action === 'add') marginInUse += hedge.pendingChange.reservedMarginUsdc;
+  }
+  const positions = positionViews(book, account, nowMs);
+  return {
+    balance_usdc: account.balanceUsdc,
+    margin_in_use_usdc: roundMoney(marginInUse),
+    open_exposure_usd: book.openExposureUsd(account),
+    unrealized_pnl_usd: roundMoney(positions.reduce((sum, position) => sum + position.net_pnl_usd, 0)),
+    open_positions: positions.length,
+    available_exposure_usd: book.availableExposureUsd(account),
+    exposure_cap_usd: book.config.exposureCapUsd,
+  };
+}
+
+export function marketView(book: Book, definition: MarketDefinition, nowMs: number): Record<string, unknown> {
+  const openInterest = book.totalOpenInterest(definition);
+  return {
+    market: definition.market,
+    status: definition.status,
+    price: book.midPrice(definition, nowMs),
+    available_capacity_usd: {
+      buy: book.availableCapacityUsd(definition, 'buy'),
+      sell: book.availableCapacityUsd(definition, 'sell'),
+    },
+    net_rate_daily_pct: {
+      buy: dailyCarryRatePct(openInterest, 'buy'),
+      sell: dailyCarryRatePct(openInterest, 'sell'),
+    },
+  };
+}
+
+export interface QuoteInput {
+  definition: MarketDefinition;
+  side: Side;
+  notionalUsd: number;
+  tenorDays: number;
+}
+
+export function quoteView(book: Book, input: QuoteInput, nowMs: number): Record<string, unknown> {
+  const quote = quoteIncrease(
+    book.seedHash,
+    input.definition,
+    book.totalOpenInterest(input.definition),
+    input.side,
+    input.notionalUsd,
+    nowMs,
+  );
+  const dailyCarry = (input.notionalUsd * quote.dailyCarryRatePct) / 100;
+  return {
+    market: input.definition.market,
+    side: input.side,
+    notional_usd: input.notionalUsd,
+    tenor_days: input.tenorDays,
+    maturity: toIso(nowMs + input.tenorDays * DAY_MS),
+    pricing: {
+      market_price: quote.marketPrice,
+      execution_price: quote.executionPrice,
+      price_impact_usd: quote.priceImpactUsd,
+    },
+    carry: {
+      daily_usdc: roundMoney(dailyCarry),
+      daily_rate_pct: quote.dailyCarryRatePct,
+      total_usdc: roundMoney(dailyCarry * input.tenorDays),
+      total_rate_pct: roundRatePct(quote.dailyCarryRatePct * input.tenorDays),
+    },
+    upfront: {
+      required_margin_usdc: quote.requiredMarginUsdc,
+      platform_fee_usdc: quote.platformFeeUsdc,
+      total_upfront_usdc: roundMoney(quote.requiredMarginUsdc + quote.platformFeeUsdc),
+    },
+  };
+}

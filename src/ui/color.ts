@@ -1,0 +1,17 @@
+// Colour is decided once, here, for the whole process. chalk's own detection ignores NO_COLOR and
+// looks at process.stdout, not at the streams a command was handed.
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { Env } from '../config/credentials.js';
+
+export function colorEnabled(input: { flag: boolean | undefined; env: Env; stdoutIsTTY: boolean }): boolean {
+  if (input.flag === false) return false;
+  if (input.env.NO_COLOR !== undefined && input.env.NO_COLOR !== '') return false;
+  const force = input.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (input.env.TERM === 'dumb') return false;
+  return input.stdoutIsTTY;
+}
+
+export function makeChalk(enabled: boolean): ChalkInstance {
+  return new Chalk({ level: enabled ? 1 : 0 });
+}

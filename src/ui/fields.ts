@@ -1,0 +1,70 @@
+// What a field is, from what the spec names or, for fields it does not show, from its name:
+// `_usd`/`_usdc` are money, `_pct` percentages, `_at` times, `price`/`rate` rates.
+
+export type FieldKind = 'text' | 'money' | 'pnl' | 'rate' | 'percent' | 'time' | 'side' | 'status' | 'hash' | 'count' | 'json';
+
+export interface FieldSpec {
+  key: string;
+  label: string;
+  kind?: FieldKind;
+  /** Read the value from somewhere other than row[key] (nested fields). */
+  get?: (row: Record<string, unknown>) => unknown;
+  /** Server fields this column shows (e.g. one side of a nested object), so they are not repeated as extras. */
+  covers?: string[];
+}
+
+const ACRONYMS: Record<string, string> = { usd: 'USD', usdc: 'USDC', pnl: 'P&L', id: 'ID', tx: 'tx', pct: '%' };
+
+/** `accrued_carry_usdc` → "Accrued carry (USDC)", `gross_pnl_usd` → "Gross P&L (USD)". */
+export function labelFromName(name: string): string {
+  const words = name.split(/[_\s]+/).filter(Boolean);
+  let unit: string | undefined;
+  const last = words[words.length - 1]?.toLowerCase();
+  if (last === 'usd' || last === 'usdc' || last === 'pct') {
+    unit = ACRONYMS[last];
+    words.pop();
+  }
+  const text = words
+    .map((word, index) => {
+      const lower = word.toLowerCase();
+      const mapped = ACRONYMS[lower] ?? lower;
+      return index === 0 && mapped === lower ? mapped.charAt(0).toUpperCase() + mapped.slice(1) : mapped;
+    })
+    .join(' ');
+  return unit ? `${text || 'Value'} (${unit})` : text;
+}
+
+export function kindFromName(name: string, value: unknown): FieldKind {
+  const lower = name.toLowerCase();
+  if (value !== null && typeof value === 'object') return 'json';
+  if (typeof value === 'string') {
+    if (lower.endsWith('_at') || lower === 'maturity') return 'time';
+    if (lower.endsWith('_hash') || lower === 'order_key') return 'hash';
+    if (lower === 'side') return 'side';
+    if (lower === 'status') return 'status';
+    return 'text';
+  }
+  if (typeof value === 'number') {
+    if (lower.includes('pnl')) return 'pnl';
+    if (lower.endsWith('_usd') || lower.endsWith('_usdc')) return 'money';
+    if (lower.endsWith('_pct')) return 'percent';
+    if (lower.includes('price') || lower.includes('rate')) return 'rate';
+    return 'count';
+  }
+  return 'text';
+}
+
+/** Known fields first, in the order given, then every other field the server sent. */
+export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown>[]): FieldSpec[] {
+  const covered = new Set(known.flatMap((field) => [field.key, ...(field.covers ?? [])]));
+  const extra: FieldSpec[] = [];
+  for (const row of rows) {
+    for (const [key, value] of Object.entries(row)) {
+      if (covered.has(key)) continue;
+      covered.add(key);
+      extra.push({ key, label: labelFromName(key), kind: kindFromName(key, value) });
+    }
+  }
+  const present = known.filter((field) => field.get || rows.some((row) => row[field.key] !== undefined));
+  return [...present, ...extra];
+}

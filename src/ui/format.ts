@@ -1,0 +1,94 @@
+// How numbers, rates and times read on a desk: money with separators and 2 decimals, rates with
+// the precision their size needs, percentages signed, times in UTC with the local time beside.
+
+const moneyFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+export function formatMoney(value: number): string {
+  return moneyFormat.format(value);
+}
+
+export function formatSignedMoney(value: number): string {
+  const text = moneyFormat.format(Math.abs(value));
+  if (value > 0) return `+${text}`;
+  if (value < 0) return `-${text}`;
+  return text;
+}
+
+/** NGN per USDT (~1,500) wants 2 decimals; a rate near 1 wants 4; small ones more. */
+export function rateDecimals(value: number): number {
+  const size = Math.abs(value);
+  if (size >= 100) return 2;
+  if (size >= 1) return 4;
+  return 6;
+}
+
+export function formatRate(value: number, decimals = rateDecimals(value)): string {
+  return new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+}
+
+export function formatPercent(value: number, decimals = 4): string {
+  const text = Math.abs(value).toFixed(decimals);
+  if (value > 0) return `+${text}%`;
+  if (value < 0) return `-${text}%`;
+  return `${text}%`;
+}
+
+export function formatBps(value: number): string {
+  const text = Math.abs(value).toFixed(1);
+  if (value > 0) return `+${text} bps`;
+  if (value < 0) return `-${text} bps`;
+  return `${text} bps`;
+}
+
+/** "2026-11-25 08:00:00 UTC" */
+export function formatUtc(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** "2026-11-25 09:00 (local)" in the machine's time zone. */
+export function formatLocal(iso: string, timeZone?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).formatToParts(date);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
+}
+
+/** "in 2d 23h", "in 5m", "3h ago" */
+export function formatRelative(iso: string, nowMs: number): string {
+  const target = Date.parse(iso);
+  if (Number.isNaN(target)) return '';
+  const delta = target - nowMs;
+  const abs = Math.abs(delta);
+  const minutes = Math.floor(abs / 60_000);
+  const hours = Math.floor(minutes / 60);
+  const days = Math.floor(hours / 24);
+  let text: string;
+  if (days > 0) text = `${days}d ${hours % 24}h`;
+  else if (hours > 0) text = `${hours}h ${minutes % 60}m`;
+  else if (minutes > 0) text = `${minutes}m`;
+  else text = `${Math.floor(abs / 1000)}s`;
+  return delta >= 0 ? `in ${text}` : `${text} ago`;
+}
+
+export function formatDuration(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+}
+
+/** First 6 and last 4 of a 0x hash, for tables and spinners; details show it whole. */
+export function shortHash(hash: string): string {
+  return hash.length > 14 ? `${hash.slice(0, 6)}…${hash.slice(-4)}` : hash;
+}

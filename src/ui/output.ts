@@ -1,0 +1,170 @@
+// The one output layer every command writes through. Three modes:
+//   table — a person at a TTY: cli-table3 tables and cards, colour when enabled;
+//   plain — stdout is not a TTY: tab-separated rows, raw numbers, ISO times, no colour;
+//   json  — --json: exactly one JSON document (the envelope's data) on stdout.
+// Messages never go to stdout in plain or json mode.
+import type { ChalkInstance } from 'chalk';
+import Table from 'cli-table3';
+import { kindFromName, withExtraFields, type FieldKind, type FieldSpec } from './fields.js';
+import { formatLocal, formatMoney, formatPercent, formatRate, formatRelative, formatSignedMoney, formatUtc } from './format.js';
+
+export type OutputMode = 'table' | 'plain' | 'json';
+
+export interface OutputStreams {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+export class Output {
+  readonly mode: OutputMode;
+  readonly chalk: ChalkInstance;
+  private readonly streams: OutputStreams;
+  private readonly now: () => number;
+
+  constructor(init: { mode: OutputMode; chalk: ChalkInstance; streams: OutputStreams; now: () => number }) {
+    this.mode = init.mode;
+    this.chalk = init.chalk;
+    this.streams = init.streams;
+    this.now = init.now;
+  }
+
+  get isJson(): boolean {
+    return this.mode === 'json';
+  }
+
+  get isHuman(): boolean {
+    return this.mode === 'table';
+  }
+
+  /** Raw text to stdout (a completion script, a table already rendered). */
+  write(text: string): void {
+    this.streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  json(data: unknown): void {
+    this.streams.stdout.write(`${JSON.stringify(data ?? null, null, 2)}\n`);
+  }
+
+  /** A line for the operator, on stderr in every mode. */
+  note(text: string): void {
+    this.streams.stderr.write(`${text}\n`);
+  }
+
+  warn(text: string): void {
+    this.note(this.chalk.yellow(text));
+  }
+
+  success(text: string): void {
+    this.note(this.chalk.green(text));
+  }
+
+  /** A list of records: a table, TSV rows, or the array itself. */
+  list(rows: Record<string, unknown>[], known: FieldSpec[], options: { empty: string; title?: string }): void {
+    if (this.mode === 'json') {
+      this.json(rows);
+      return;
+    }
+    if (rows.length === 0) {
+      if (this.mode === 'table') this.write(this.chalk.dim(options.empty));
+      else this.note(options.empty);
+      return;
+    }
+    const fields = withExtraFields(known, rows);
+    if (this.mode === 'plain') {
+      for (const row of rows) this.write(fields.map((field) => plainValue(valueOf(field, row))).join('\t'));
+      return;
+    }
+    const table = new Table({
+      head: fields.map((field) => this.chalk.bold(field.label)),
+      style: { head: [], border: [] },
+    });
+    for (const row of rows) table.push(fields.map((field) => this.humanValue(field, valueOf(field, row))));
+    if (options.title) this.write(this.chalk.bold(options.title));
+    this.write(table.toString());
+  }
+
+  /** One record: a two-column card, `field<TAB>value` lines, or the object itself. */
+  record(record: Record<string, unknown>, known: FieldSpec[], options: { title?: string; footer?: string[] } = {}): void {
+    if (this.mode === 'json') {
+      this.json(record);
+      return;
+    }
+    const fields = withExtraFields(known, [record]);
+    if (this.mode === 'plain') {
+      for (const field of fields) this.write(`${field.key}\t${plainValue(valueOf(field, record))}`);
+      return;
+    }
+    this.write(this.card(fields.map((field) => [field.label, this.humanValue(field, valueOf(field, record))]), options.title));
+    for (const line of options.footer ?? []) this.write(line);
+  }
+
+  /** A card from label/value pairs already formatted for people. */
+  card(rows: Array<[string, string]>, title?: string): string {
+    const table = new Table({ style: { head: [], border: [] } });
+    if (title) table.push([{ colSpan: 2, content: this.chalk.bold(title) }]);
+    for (const [label, value] of rows) table.push([this.chalk.dim(label), value]);
+    return table.toString();
+  }
+
+  humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown): string {
+    if (value === undefined || value === null || value === '') return this.chalk.dim('—');
+    const kind: FieldKind = field.kind ?? kindFromName(field.key, value);
+    const c = this.chalk;
+    switch (kind) {
+      case 'money':
+        return typeof value === 'number' ? formatMoney(value) : String(value);
+      case 'pnl':
+        if (typeof value !== 'number') return String(value);
+        return value > 0 ? c.green(formatSignedMoney(value)) : value < 0 ? c.red(formatSignedMoney(value)) : formatSignedMoney(value);
+      case 'rate':
+        return typeof value === 'number' ? formatRate(value) : String(value);
+      case 'percent':
+        return typeof value === 'number' ? formatPercent(value) : String(value);
+      case 'time':
+        return typeof value === 'string' ? `${formatUtc(value)} ${c.dim(`(${formatRelative(value, this.now())})`)}` : String(value);
+      case 'side':
+        return value === 'buy' ? c.green('buy') : value === 'sell' ? c.magenta('sell') : String(value);
+      case 'status':
+        return colorStatus(c, String(value));
+      case 'json':
+        return JSON.stringify(value);
+      case 'count':
+        return typeof value === 'number' ? value.toLocaleString('en-US') : String(value);
+      default:
+        return String(value);
+    }
+  }
+
+  /** Human-readable `time (local, relative)` for cards like the quote's maturity. */
+  timeWithLocal(iso: string): string {
+    return `${formatUtc(iso)}\n${formatLocal(iso)} ${this.chalk.dim(`(${formatRelative(iso, this.now())})`)}`;
+  }
+}
+
+function valueOf(field: FieldSpec, row: Record<string, unknown>): unknown {
+  return field.get ? field.get(row) : row[field.key];
+}
+
+function plainValue(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value).replace(/[\t\n]/g, ' ');
+}
+
+function colorStatus(c: ChalkInstance, status: string): string {
+  switch (status) {
+    case 'filled':
+    case 'open':
+      return c.green(status);
+    case 'failed':
+    case 'disabled':
+      return c.red(status);
+    case 'submitted':
+    case 'submitting':
+      return c.yellow(status);
+    case 'closed':
+      return c.dim(status);
+    default:
+      return status;
+  }
+}

@@ -1,0 +1,74 @@
+// Runs the real binary (bin/hedge.js → dist/) as a child process, the way a shell script would:
+// no TTY, a private config dir, and only the environment the test gives it.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const HEDGE_BIN = join(ROOT, 'bin', 'hedge.js');
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+}
+
+export interface RunOptions {
+  /** Added on top of a minimal environment (PATH, HOME, HEDGE_CONFIG_DIR, NO_COLOR). */
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, then stdin is closed (stdin is never a TTY here). */
+  input?: string;
+  configDir?: string;
+  timeoutMs?: number;
+  /** Called once the process is started, e.g. to send it SIGINT later. */
+  onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+}
+
+export function tempDir(prefix = 'hedge-test-'): { path: string; remove: () => void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** The environment a test process starts from; NODE_EXTRA_CA_CERTS is left out (slow, and not needed on loopback). */
+export function baseEnv(configDir: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: configDir,
+    HEDGE_CONFIG_DIR: configDir,
+    NO_COLOR: '1',
+    TZ: 'UTC',
+    LANG: 'C.UTF-8',
+  };
+}
+
+export function runHedge(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const configDir = options.configDir ?? tempDir().path;
+  const env: Record<string, string> = { ...baseEnv(configDir) };
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [HEDGE_BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`hedge ${args.join(' ')} did not finish within ${options.timeoutMs ?? 20_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started });
+    });
+    child.stdin.end(options.input ?? '');
+    options.onSpawn?.(child);
+  });
+}
