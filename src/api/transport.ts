@@ -151,7 +151,13 @@ export class Transport {
     const endpoint = `${apiRequest.method} ${apiRequest.path}`;
     const started = clock.now();
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = await this.attempt(apiRequest, endpoint, attempt);
+      let outcome: AttemptOutcome;
+      try {
+        outcome = await this.attempt(apiRequest, endpoint, attempt);
+      } catch (error) {
+        if (error instanceof ApiError) error.idempotencyKey = apiRequest.idempotencyKey;
+        throw error;
+      }
       if (outcome.response) return outcome.response;
       const failure = outcome.retry!;
       const delay = failure.retryAfterMs ?? backoffDelayMs(policy, attempt, this.config.random);
@@ -214,22 +220,26 @@ export class Transport {
     let status: number;
     let text: string;
     let responseHeaders: Record<string, string | string[] | undefined>;
+    // undici's own timeouts tick at about one second; our own timer makes the bound exact and
+    // covers headers and body together.
+    const timeoutSignal = AbortSignal.timeout(timeoutMs);
+    const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
     try {
       const response = await request(buildUrl(config.baseUrl, apiRequest), {
         method: apiRequest.method,
         headers,
         body,
         dispatcher: dispatcherFor(config),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        signal: config.signal,
+        headersTimeout: timeoutMs + 1000,
+        bodyTimeout: timeoutMs + 1000,
+        signal,
       });
       status = response.statusCode;
       responseHeaders = response.headers;
       text = await response.body.text();
     } catch (error) {
       if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
-      const code = errorCode(error);
+      const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
       this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${code ?? (error as Error).message}`);
       if (code && TLS_TRUST_CODES.has(code)) {
         throw new NetworkError(`TLS: the certificate of ${this.host} is not trusted (${code}) on ${endpoint}.`, {

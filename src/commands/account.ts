@@ -1,6 +1,23 @@
-// PLACEHOLDER: replaced by the real command (work in progress).
+// `hedge account`: the balance and how much of the exposure cap is used. The spec names only
+// `balance_usdc` and `available_exposure_usd`; the other names follow the wire contract, and any
+// other field the server sends is shown after them.
 import type { CommandContext } from '../context.js';
+import type { FieldSpec } from '../ui/fields.js';
 
-export async function run(_ctx: CommandContext): Promise<void> {
-  throw new Error('hedge account: not built yet');
+const ACCOUNT_FIELDS: FieldSpec[] = [
+  { key: 'balance_usdc', label: 'Balance, free (USDC)', kind: 'money' },
+  { key: 'margin_in_use_usdc', label: 'Margin in use (USDC)', kind: 'money' },
+  { key: 'open_exposure_usd', label: 'Open exposure (USD)', kind: 'money' },
+  { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl' },
+  { key: 'open_positions', label: 'Open positions', kind: 'count' },
+  { key: 'available_exposure_usd', label: 'Available exposure (USD)', kind: 'money' },
+  { key: 'exposure_cap_usd', label: 'Exposure cap (USD)', kind: 'money' },
+];
+
+export async function run(ctx: CommandContext): Promise<void> {
+  const client = await ctx.client();
+  const account = await client.getAccount();
+  const environment = await ctx.environment();
+  const title = environment === 'live' ? `Account ${ctx.output.chalk.red.bold('LIVE')}` : 'Account (test funds)';
+  ctx.output.record(account, ACCOUNT_FIELDS, { title });
 }

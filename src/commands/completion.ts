@@ -1,6 +1,39 @@
-// PLACEHOLDER: replaced by the real command (work in progress).
+// hedge completion bash|zsh|fish — prints the script kept in completions/ (shipped next to dist/
+// in the package), so the installed script always matches the installed command tree.
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type { CommandContext } from '../context.js';
+import { ConfigError, UsageError } from '../errors.js';
+import { SHELL_VALUES, type CommandInput } from './manifest.js';
 
-export async function run(_ctx: CommandContext): Promise<void> {
-  throw new Error('hedge completion: not built yet');
+const FILE_FOR_SHELL: Record<(typeof SHELL_VALUES)[number], string> = {
+  bash: 'hedge.bash',
+  zsh: 'hedge.zsh',
+  fish: 'hedge.fish',
+};
+
+// The bundle's chunks sit in dist/ (→ ../completions); the source file sits in src/commands/
+// (→ ../../completions) when a test imports it directly.
+const CANDIDATE_DIRS = ['../completions/', '../../completions/'];
+
+export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+  const shell = input.args.shell ?? '';
+  if (!(SHELL_VALUES as readonly string[]).includes(shell)) {
+    throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);
+  }
+  const fileName = FILE_FOR_SHELL[shell as keyof typeof FILE_FOR_SHELL];
+  for (const dir of CANDIDATE_DIRS) {
+    const path = fileURLToPath(new URL(`${dir}${fileName}`, import.meta.url));
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch {
+      continue;
+    }
+    ctx.output.write(text);
+    return;
+  }
+  throw new ConfigError(`The ${shell} completion script (completions/${fileName}) is missing from this installation.`, {
+    hint: 'Reinstall hedge; the package ships the completions/ folder next to dist/.',
+  });
 }

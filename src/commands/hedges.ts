@@ -1,6 +1,79 @@
-// PLACEHOLDER: replaced by the real command (work in progress).
+// `hedge hedges [ID]`: the list, newest first, with the spec's filters; or one hedge in full
+// (every field, tx hashes whole), optionally waiting for it to reach a final state.
+import type { Hedge } from '../api/schemas.js';
 import type { CommandContext } from '../context.js';
+import { parseClientReference, parseHedgeId, parseLimit, parseStatus } from '../domain/input.js';
+import { OrderFailedError, UsageError } from '../errors.js';
+import type { FieldSpec } from '../ui/fields.js';
+import type { CommandInput } from './manifest.js';
 
-export async function run(_ctx: CommandContext): Promise<void> {
-  throw new Error('hedge hedges: not built yet');
+const LIST_FIELDS: FieldSpec[] = [
+  { key: 'id', label: 'ID' },
+  { key: 'client_reference', label: 'Ref' },
+  { key: 'market', label: 'Market' },
+  { key: 'side', label: 'Side', kind: 'side' },
+  { key: 'notional_usd', label: 'Notional (USD)', kind: 'money' },
+  { key: 'tenor_days', label: 'Tenor (days)', kind: 'count' },
+  { key: 'status', label: 'Status', kind: 'status' },
+  { key: 'struck_rate', label: 'Struck rate', kind: 'rate' },
+  { key: 'opened_at', label: 'Opened', kind: 'time' },
+  { key: 'maturity_at', label: 'Maturity', kind: 'time' },
+];
+
+/** Shown whole by `hedge hedges ID`; too wide for a list (a hash is 66 characters). */
+const DETAIL_ONLY = ['order_tx_hash', 'fill_tx_hash', 'order_key', 'units', 'filled_at', 'closed_at'];
+
+const DETAIL_FIELDS: FieldSpec[] = [
+  { key: 'id', label: 'ID' },
+  { key: 'client_reference', label: 'Client reference' },
+  { key: 'market', label: 'Market' },
+  { key: 'side', label: 'Side', kind: 'side' },
+  { key: 'notional_usd', label: 'Notional (USD)', kind: 'money' },
+  { key: 'tenor_days', label: 'Tenor (days)', kind: 'count' },
+  { key: 'status', label: 'Status', kind: 'status' },
+  { key: 'struck_rate', label: 'Struck rate', kind: 'rate' },
+  { key: 'units', label: 'Units', kind: 'count' },
+  { key: 'opened_at', label: 'Opened', kind: 'time' },
+  { key: 'filled_at', label: 'Filled', kind: 'time' },
+  { key: 'maturity_at', label: 'Maturity', kind: 'time' },
+  { key: 'closed_at', label: 'Closed', kind: 'time' },
+  { key: 'order_tx_hash', label: 'Order tx', kind: 'hash' },
+  { key: 'fill_tx_hash', label: 'Fill tx', kind: 'hash' },
+  { key: 'order_key', label: 'Order key', kind: 'hash' },
+];
+
+export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+  const { options } = input;
+  const id = input.args.id === undefined ? undefined : parseHedgeId(input.args.id);
+  const status = parseStatus(options.status);
+  const clientReference = parseClientReference(options.ref);
+  const limit = parseLimit(options.limit);
+  const wait = options.wait === true;
+  if (id === undefined) {
+    if (wait) throw new UsageError('--wait: needs a hedge ID to wait for, e.g. `hedge hedges hdg_… --wait`.');
+    const client = await ctx.client();
+    const hedges = await client.listHedges({ status, clientReference, limit });
+    const filtered = status !== undefined || clientReference !== undefined;
+    ctx.output.list(hedges, LIST_FIELDS, {
+      empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.',
+      omit: DETAIL_ONLY,
+    });
+    if (ctx.output.isHuman && hedges.length > 0) ctx.output.note(ctx.output.chalk.dim('Every field, tx hashes whole: hedge hedges <ID>'));
+    return;
+  }
+  const filter = status !== undefined ? '--status' : clientReference !== undefined ? '--ref' : limit !== undefined ? '--limit' : undefined;
+  if (filter) throw new UsageError(`${filter}: filters the list; it cannot be combined with a hedge ID.`);
+  const client = await ctx.client();
+  const startedAt = ctx.clock.now();
+  let hedge: Hedge = await client.getHedge(id);
+  if (wait) {
+    // Owned by the trading commands: polls GET /hedges/{id} at the spec's cadence, with a spinner
+    // on a TTY; a hedge already final is returned at once.
+    const { waitForHedgeStatus } = await import('../domain/wait.js');
+    hedge = await waitForHedgeStatus(ctx, id, { label: `Waiting for hedge ${id}`, initial: hedge, startedAt });
+  }
+  ctx.output.record(hedge, DETAIL_FIELDS, { title: `Hedge ${hedge.id}` });
+  if (wait && hedge.status === 'failed') {
+    throw new OrderFailedError(`Hedge ${hedge.id} failed on-chain: nothing was opened and its margin was released.`, hedge.id, 'Check `hedge markets` and `hedge account`, then open again.');
+  }
 }

@@ -1,6 +1,53 @@
-// PLACEHOLDER: replaced by the real command (work in progress).
+// `hedge history`: closed hedges with what they realized, newest first, and their totals.
+// The spec names only `net_pnl_usd`; the rest follows the wire contract and any other field the
+// server sends is shown after these.
+import type { HistoryRecord } from '../api/schemas.js';
 import type { CommandContext } from '../context.js';
+import { parseLimit } from '../domain/input.js';
+import type { FieldSpec } from '../ui/fields.js';
+import type { CommandInput } from './manifest.js';
 
-export async function run(_ctx: CommandContext): Promise<void> {
-  throw new Error('hedge history: not built yet');
+const HISTORY_FIELDS: FieldSpec[] = [
+  { key: 'hedge_id', label: 'Hedge ID' },
+  { key: 'client_reference', label: 'Ref' },
+  { key: 'market', label: 'Market' },
+  { key: 'side', label: 'Side', kind: 'side' },
+  { key: 'notional_usd', label: 'Notional (USD)', kind: 'money' },
+  { key: 'tenor_days', label: 'Tenor (days)', kind: 'count' },
+  { key: 'opened_at', label: 'Opened', kind: 'utc' },
+  { key: 'closed_at', label: 'Closed', kind: 'utc' },
+  { key: 'close_reason', label: 'How' },
+  { key: 'entry_price', label: 'Entry', kind: 'rate' },
+  { key: 'exit_price', label: 'Exit', kind: 'rate' },
+  { key: 'gross_pnl_usd', label: 'Gross P&L (USD)', kind: 'pnl' },
+  { key: 'carry_usdc', label: 'Carry paid (USDC)', kind: 'money' },
+  { key: 'fees_usdc', label: 'Fees (USDC)', kind: 'money' },
+  { key: 'net_pnl_usd', label: 'Net P&L (USD)', kind: 'pnl' },
+];
+
+const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
+
+/** Sums to the cent of the money columns every record carries as a number. */
+export function historyTotals(records: HistoryRecord[]): Record<string, number> {
+  const totals: Record<string, number> = {};
+  for (const key of SUMMED) {
+    if (!records.every((record) => typeof record[key] === 'number')) continue;
+    const cents = records.reduce((sum, record) => sum + Math.round((record[key] as number) * 100), 0);
+    totals[key] = cents / 100;
+  }
+  return totals;
+}
+
+export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+  const limit = parseLimit(input.options.limit);
+  const client = await ctx.client();
+  const records = await client.listHistory({ limit });
+  const count = records.length;
+  ctx.output.list(records, HISTORY_FIELDS, {
+    empty: 'No closed hedges yet.',
+    totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, row: historyTotals(records) },
+  });
+  if (ctx.output.isHuman && count > 0) {
+    ctx.output.note(ctx.output.chalk.dim('Net P&L = gross P&L - carry paid - fees (carry below zero was earned).'));
+  }
 }

@@ -1,6 +1,152 @@
-// PLACEHOLDER: replaced by the real command (work in progress).
+// hedge login [--profile NAME] [--base-url URL] [--ca-file FILE]
+// Asks on a terminal (the key hidden), reads the key from stdin otherwise; checks the key with one
+// GET /account against that base URL and saves the profile only when the server accepted it.
+import { checkBaseUrl } from '../api/base-url.js';
+import { environmentOfKey, redactKey, registerSecret, validateApiKey } from '../config/api-key.js';
+import { requestedProfile, type ResolvedCredentials, type Source } from '../config/credentials.js';
+import { checkKey } from '../config/key-check.js';
+import { checkCaFile, defaultBaseUrl, loginProfileName, readKeyFromStdin, saveLogin } from '../config/login.js';
+import { environmentLabel } from '../config/profile-view.js';
 import type { CommandContext } from '../context.js';
+import type { CommandInput } from './manifest.js';
+import { ApiError, AuthError, NetworkError, UsageError } from '../errors.js';
 
-export async function run(_ctx: CommandContext): Promise<void> {
-  throw new Error('hedge login: not built yet');
+const KEY_SHAPE_HINT = 'Expected <prefix>_live_… or <prefix>_test_… (copy it from the settings area of the partner desk).';
+
+function validationMessage(check: () => unknown): true | string {
+  try {
+    check();
+    return true;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+  if (ctx.globals.demo) {
+    throw new UsageError('--demo: the demo needs no login; run `hedge --demo <command>` directly.');
+  }
+  const requested = requestedProfile(ctx.globals.profile, ctx.env);
+  const store = await ctx.store();
+  // A store that cannot be read is reported before anything is asked.
+  const name = loginProfileName(requested, store.read());
+  const existing = store.profile(name);
+  const flagBaseUrl = typeof input.options.baseUrl === 'string' ? input.options.baseUrl : undefined;
+  const caFile = typeof input.options.caFile === 'string' ? checkCaFile(input.options.caFile) : undefined;
+  const offeredBaseUrl = defaultBaseUrl(flagBaseUrl, ctx.env, existing?.base_url);
+
+  let baseUrl: string;
+  let baseUrlSource: Source;
+  let apiKey: string;
+  if (ctx.globals.input && ctx.io.stdinIsTTY) {
+    const prompter = await ctx.prompter();
+    if (flagBaseUrl !== undefined) {
+      baseUrl = checkBaseUrl(flagBaseUrl, '--base-url');
+      baseUrlSource = 'flag';
+    } else {
+      const answer = await prompter.input({
+        message: 'Base URL of the API (https://…/v2)',
+        default: offeredBaseUrl,
+        // A key pasted here by mistake is neither echoed back nor kept: the key is asked next, hidden.
+        validate: (value) =>
+          environmentOfKey(value.trim())
+            ? 'That is an API key, not a URL: the key is asked next, hidden. Type the base URL here (https://…/v2).'
+            : validationMessage(() => checkBaseUrl(value, 'the answer')),
+      });
+      baseUrl = checkBaseUrl(answer, 'the answer');
+      baseUrlSource = 'profile';
+    }
+    apiKey = (
+      await prompter.password({
+        message: `API key for profile "${name}" (hidden)`,
+        validate: (value) => (environmentOfKey(value.trim()) ? true : KEY_SHAPE_HINT),
+      })
+    ).trim();
+  } else {
+    if (ctx.io.stdinIsTTY) {
+      throw new UsageError(
+        '--no-input: login cannot ask for the key; pipe it in instead: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
+      );
+    }
+    if (!offeredBaseUrl) {
+      throw new UsageError(
+        `--base-url: profile "${name}" has no base URL yet; pass --base-url https://…/v2 (the partner desk gives it) or set HEDGE_BASE_URL.`,
+      );
+    }
+    baseUrlSource = flagBaseUrl ? 'flag' : ctx.env.HEDGE_BASE_URL?.trim() ? 'environment' : 'profile';
+    const sourceName = baseUrlSource === 'flag' ? '--base-url' : baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${name}"`;
+    // The base URL is checked before the key is read, so a typo fails fast and reads nothing.
+    baseUrl = checkBaseUrl(offeredBaseUrl, sourceName);
+    apiKey = await readKeyFromStdin(ctx.io.stdin, ctx.signal);
+  }
+  registerSecret(apiKey);
+  const environment = validateApiKey(apiKey, ctx.io.stdinIsTTY ? 'the prompt' : 'stdin');
+
+  const credentials: ResolvedCredentials = {
+    apiKey,
+    baseUrl,
+    caFile: caFile ?? (ctx.env.HEDGE_CA_FILE || existing?.ca_file || undefined),
+    environment,
+    profileName: name,
+    sources: { apiKey: 'profile', baseUrl: baseUrlSource, profile: requested?.source ?? 'profile' },
+  };
+  const c = ctx.output.chalk;
+  if (!ctx.output.isJson) ctx.output.note(c.dim(`Checking the key against ${baseUrl} …`));
+  const check = await checkKey(ctx, credentials);
+  if (check.status === 'refused') {
+    throw new AuthError(`The server refused this key (${check.code}, ${redactKey(apiKey)}): nothing was saved.`, {
+      hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
+    });
+  }
+  if (check.error instanceof ApiError) {
+    const error = check.error;
+    throw new ApiError({
+      status: error.status,
+      code: error.code,
+      message: `${error.message} Nothing was saved.`,
+      details: error.details,
+      requestId: error.requestId,
+      endpoint: error.endpoint,
+      hint: 'Check the base URL: it is the API address the partner desk gives, ending in its version segment (…/v2).',
+    });
+  }
+  if (check.error instanceof NetworkError) {
+    throw new NetworkError(`${check.error.message} Nothing was saved.`, {
+      endpoint: check.error.endpoint,
+      attempts: check.error.attempts,
+      status: check.error.status,
+      code: check.error.code,
+      hint: check.error.hint ?? 'Check the base URL and the network, then run `hedge login` again.',
+      cause: check.error.cause,
+    });
+  }
+  if (check.status !== 'ok') throw check.error ?? new Error(`key check ended ${check.status}`);
+
+  const saved = saveLogin(store, { name, baseUrl, apiKey, caFile, savedAt: new Date(ctx.clock.now()).toISOString() });
+  const profile = saved.data.profiles[name]!;
+  if (ctx.output.isJson) {
+    ctx.output.json({
+      profile: name,
+      environment,
+      base_url: baseUrl,
+      api_key: redactKey(apiKey),
+      ca_file: profile.ca_file ?? null,
+      current: saved.current,
+    });
+  }
+  const label = environmentLabel(environment, c);
+  ctx.output.note(
+    environment === 'live'
+      ? `${label} ${c.red('key accepted: this profile trades in production, with real money.')}`
+      : c.green(`✓ Key accepted: a ${label} key (sandbox, test funds).`),
+  );
+  ctx.output.note(`Saved profile "${name}" (${baseUrl}, key ${redactKey(apiKey)}) in ${store.file}.`);
+  if (saved.current) ctx.output.note(`"${name}" is the current profile.`);
+  else if (saved.previousCurrent) {
+    ctx.output.note(`The current profile stays "${saved.previousCurrent}"; switch with: hedge profile use ${name}`);
+  }
+  if (ctx.env.HEDGE_API_KEY || ctx.env.HEDGE_BASE_URL) {
+    ctx.output.warn('HEDGE_API_KEY / HEDGE_BASE_URL are set in the environment and take precedence over stored profiles.');
+  }
+  return 0;
 }

@@ -1,6 +1,30 @@
-// PLACEHOLDER: replaced by the real command (work in progress).
+// hedge profile remove NAME — deletes a stored profile (key included). When it was the current
+// one, no profile is current afterwards: the next command asks the operator to choose.
+import { requireProfile } from '../config/profile-view.js';
 import type { CommandContext } from '../context.js';
+import type { CommandInput } from './manifest.js';
 
-export async function run(_ctx: CommandContext): Promise<void> {
-  throw new Error('hedge profile-remove: not built yet');
+export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+  const name = input.args.name ?? '';
+  const store = await ctx.store();
+  requireProfile(store.read(), name, 'name');
+  let wasCurrent = false;
+  const data = store.update((latest) => {
+    requireProfile(latest, name, 'name');
+    delete latest.profiles[name];
+    if (latest.current === name) {
+      wasCurrent = true;
+      delete latest.current;
+    }
+  });
+  if (ctx.output.isJson) ctx.output.json({ removed: name, current: data.current ?? null });
+  ctx.output.note(`Removed profile "${name}".`);
+  const others = Object.keys(data.profiles).sort();
+  if (wasCurrent) {
+    ctx.output.note(
+      others.length
+        ? `No profile is current now; choose one with: hedge profile use ${others[0]}  (profiles: ${others.join(', ')})`
+        : 'No profiles are left; run `hedge login` to add one.',
+    );
+  }
 }

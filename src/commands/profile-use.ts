@@ -1,6 +1,24 @@
-// PLACEHOLDER: replaced by the real command (work in progress).
+// hedge profile use NAME — makes a stored profile the current one.
+import { environmentLabel, profileRow, requireProfile } from '../config/profile-view.js';
 import type { CommandContext } from '../context.js';
+import type { CommandInput } from './manifest.js';
 
-export async function run(_ctx: CommandContext): Promise<void> {
-  throw new Error('hedge profile-use: not built yet');
+export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+  const name = input.args.name ?? '';
+  const store = await ctx.store();
+  requireProfile(store.read(), name, 'name');
+  const data = store.update((latest) => {
+    requireProfile(latest, name, 'name');
+    latest.current = name;
+  });
+  const row = profileRow(name, data.profiles[name]!, true);
+  if (ctx.output.isJson) ctx.output.json(row);
+  const c = ctx.output.chalk;
+  ctx.output.note(
+    `Now using profile "${name}": ${environmentLabel(row.environment, c)}, ${row.base_url}${row.api_key ? `, key ${row.api_key}` : c.dim(' (logged out)')}.`,
+  );
+  if (row.environment === 'live') ctx.output.note(c.red('LIVE: commands now trade in production, with real money.'));
+  if (ctx.env.HEDGE_PROFILE && ctx.env.HEDGE_PROFILE !== name) {
+    ctx.output.warn(`HEDGE_PROFILE=${ctx.env.HEDGE_PROFILE} is set in this environment and takes precedence over the current profile.`);
+  }
 }

@@ -1,6 +1,55 @@
-// PLACEHOLDER: replaced by the real command (work in progress).
+import { isLoopbackHost } from '../api/base-url.js';
 import type { CommandContext } from '../context.js';
+import { echo } from '../domain/input.js';
+import { UsageError } from '../errors.js';
+import type { CommandInput } from './manifest.js';
 
-export async function run(_ctx: CommandContext): Promise<void> {
-  throw new Error('hedge sandbox-serve: not built yet');
+function share(name: string, raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (String(raw).trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected a share from 0 to 1 (e.g. 0.2).`);
+  }
+  return value;
+}
+
+function wholeNumber(name: string, raw: unknown, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const text = String(raw).trim();
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected a whole number from ${min} to ${max}.`);
+  }
+  return Number(text);
+}
+
+function positive(name: string, raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (String(raw).trim() === '' || !Number.isFinite(value) || value <= 0 || value > 1e7) {
+    throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected a number greater than 0.`);
+  }
+  return value;
+}
+
+export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+  const o = input.options;
+  const host = o.host === undefined ? '127.0.0.1' : String(o.host);
+  // The simulator holds test keys and has no access control of its own: it never leaves this machine.
+  if (!isLoopbackHost(host)) throw new UsageError(`--host: ${echo(host)} is not allowed; expected a loopback address (127.0.0.1, ::1, localhost).`);
+  const options = {
+    host,
+    port: wholeNumber('--port', o.port, 0, 65535),
+    tls: o.tls === true,
+    fillDelayMs: wholeNumber('--fill-delay', o.fillDelay, 0, 3_600_000),
+    failRate: share('--fail-rate', o.failRate),
+    clockSpeed: positive('--clock-speed', o.clockSpeed),
+    seed: wholeNumber('--seed', o.seed, 0, 2 ** 31 - 1),
+    fault5xx: share('--fault-5xx', o.fault5xx),
+    fault429: share('--fault-429', o.fault429),
+    dropAfterCommit: share('--drop-after-commit', o.dropAfterCommit),
+    latencyMs: wholeNumber('--latency', o.latency, 0, 600_000),
+    rateLimit: wholeNumber('--rate-limit', o.rateLimit, 1, 1_000_000),
+  };
+  const { serveSandbox } = await import('../sandbox/serve.js');
+  await serveSandbox(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr });
 }

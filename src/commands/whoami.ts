@@ -1,6 +1,97 @@
-// PLACEHOLDER: replaced by the real command (work in progress).
+// hedge whoami — which profile, environment, base URL and key a command would use right now,
+// where each came from (flag > environment > profile), and whether the key works (one GET /account).
+// Exits 0 when the key works, 4 when the server refuses it, 5 when it cannot be reached.
+import { redactKey } from '../config/api-key.js';
+import type { Source } from '../config/credentials.js';
+import { checkKey, type KeyStatus } from '../config/key-check.js';
+import { environmentLabel } from '../config/profile-view.js';
 import type { CommandContext } from '../context.js';
 
-export async function run(_ctx: CommandContext): Promise<void> {
-  throw new Error('hedge whoami: not built yet');
+const EXIT_FOR_STATUS: Record<KeyStatus, number> = { ok: 0, refused: 4, unreachable: 5, error: 3 };
+
+/** JSON names where each setting came from; `current` is the store's current profile. */
+type ShownSource = 'flag' | 'environment' | 'profile' | 'current' | 'demo';
+
+function describeSource(source: ShownSource | null, variable: string, profile: string | undefined): string {
+  switch (source) {
+    case 'flag':
+      return variable === 'HEDGE_PROFILE' ? '--profile' : 'flag';
+    case 'environment':
+      return variable;
+    case 'current':
+      return 'the current profile';
+    case 'profile':
+      return profile ? `profile "${profile}"` : 'the profile';
+    case 'demo':
+      return '--demo';
+    default:
+      return '—';
+  }
+}
+
+export async function run(ctx: CommandContext): Promise<number> {
+  const credentials = await ctx.credentials();
+  const check = await checkKey(ctx, credentials);
+  const profileSource: ShownSource | null =
+    credentials.sources.profile === undefined ? null : credentials.sources.profile === 'profile' ? 'current' : credentials.sources.profile;
+  const sources: Record<string, ShownSource | null> = {
+    profile: profileSource,
+    api_key: credentials.sources.apiKey,
+    base_url: credentials.sources.baseUrl,
+    ca_file: (credentials.sources.caFile as Source | undefined) ?? null,
+  };
+  const keyCheck = {
+    status: check.status,
+    ...(check.code ? { code: check.code } : {}),
+    ...(check.message ? { message: check.message } : {}),
+  };
+  if (ctx.output.isJson) {
+    ctx.output.json({
+      profile: credentials.profileName ?? null,
+      environment: credentials.environment,
+      base_url: credentials.baseUrl,
+      api_key: redactKey(credentials.apiKey),
+      ca_file: credentials.caFile ?? null,
+      sources,
+      key_check: keyCheck,
+    });
+  } else {
+    const c = ctx.output.chalk;
+    const from = (key: string, variable: string) => describeSource(sources[key] ?? null, variable, credentials.profileName);
+    const statusText: Record<KeyStatus, string> = {
+      ok: c.green('ok — the server accepted the key'),
+      refused: c.red(`refused (${check.code}) — the server does not accept this key`),
+      unreachable: c.yellow(`unreachable — ${check.message ?? 'no answer'}`),
+      error: c.yellow(`error (${check.code}) — ${check.message ?? 'unexpected answer'}`),
+    };
+    if (ctx.output.isHuman) {
+      const rows: Array<[string, string]> = [
+        ['Profile', credentials.profileName ? `${credentials.profileName} ${c.dim(`(${from('profile', 'HEDGE_PROFILE')})`)}` : c.dim('— (none)')],
+        ['Environment', environmentLabel(credentials.environment, c)],
+        ['Base URL', `${credentials.baseUrl} ${c.dim(`(${from('base_url', 'HEDGE_BASE_URL')})`)}`],
+        ['API key', `${redactKey(credentials.apiKey)} ${c.dim(`(${from('api_key', 'HEDGE_API_KEY')})`)}`],
+      ];
+      if (credentials.caFile) rows.push(['CA file', `${credentials.caFile} ${c.dim(`(${from('ca_file', 'HEDGE_CA_FILE')})`)}`]);
+      rows.push(['Key check', statusText[check.status]]);
+      ctx.output.write(ctx.output.card(rows, 'hedge whoami'));
+      if (credentials.environment === 'live') ctx.output.note(c.red('LIVE: commands with this key trade in production, with real money.'));
+    } else {
+      // plain: field<TAB>value<TAB>source lines a script can cut.
+      const lines: Array<[string, string, string]> = [
+        ['profile', credentials.profileName ?? '', sources.profile ?? ''],
+        ['environment', credentials.environment, ''],
+        ['base_url', credentials.baseUrl, sources.base_url ?? ''],
+        ['api_key', redactKey(credentials.apiKey), sources.api_key ?? ''],
+        ['ca_file', credentials.caFile ?? '', sources.ca_file ?? ''],
+        ['key_check', check.status, check.code ?? ''],
+      ];
+      for (const line of lines) ctx.output.write(line.join('\t'));
+    }
+  }
+  if (check.status === 'refused') {
+    ctx.output.note(ctx.output.chalk.red('The server refused this key.') + ' → Check it, or save a new one with `hedge login`.');
+  } else if (check.status !== 'ok') {
+    ctx.output.note(`The key could not be checked: ${check.message ?? check.status}`);
+  }
+  return EXIT_FOR_STATUS[check.status];
 }

@@ -187,10 +187,12 @@ export class Book {
     events.splice(low, 0, event);
   }
 
-  /** Applies every fill, landing and maturity due by `nowMs`, each at its own due time. */
-  processDueEvents(nowMs: number): void {
+  /** Applies every fill, landing and maturity due by `nowMs`, each at its own due time; returns how many. */
+  processDueEvents(nowMs: number): number {
     const { events } = this.state;
+    let processed = 0;
     while (events.length > 0 && events[0].dueMs <= nowMs) {
+      processed++;
       const event = events.shift() as ScheduledEvent;
       const account = this.state.accounts[event.accountId];
       const hedge = account?.hedges[event.hedgeId];
@@ -199,6 +201,7 @@ export class Book {
       else if (event.kind === 'change') this.landChange(account, hedge, event.dueMs);
       else if (hedge.status === 'filled') this.settleAtMaturity(account, hedge, event.dueMs);
     }
+    return processed;
   }
 
   // ---- open -----------------------------------------------------------------------------

@@ -1,6 +1,26 @@
-// PLACEHOLDER: replaced once the sandbox exists.
+// `--demo`: the simulator in this very process, on a loopback port, with a built-in test key.
+// Its state lives in <configDir>/demo-state.json, so a position opened by one invocation is there
+// for the next (each CLI run is a fresh process). The HTTP path is the production one.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { DemoHandle } from '../context.js';
 
-export async function startDemo(_configDir: string): Promise<DemoHandle> {
-  throw new Error('demo not built yet');
+/** Not a secret: the demo sandbox accepts this one key and only on 127.0.0.1. */
+export const DEMO_API_KEY = 'hpk_test_DemoLocalSimulatorKey0001';
+export const DEMO_STATE_FILE = 'demo-state.json';
+/** Long enough to see `submitted` then `filled`, short enough not to bore anyone. */
+export const DEMO_FILL_DELAY_MS = 1500;
+
+export async function startDemo(configDir: string): Promise<DemoHandle> {
+  await mkdir(configDir, { recursive: true, mode: 0o700 });
+  // The sandbox is only ever loaded here, so commands without --demo never pay for it.
+  const { startSandbox } = await import('./server.js');
+  const sandbox = await startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    apiKeys: [DEMO_API_KEY],
+    stateFile: join(configDir, DEMO_STATE_FILE),
+    fillDelayMs: DEMO_FILL_DELAY_MS,
+  });
+  return { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, close: () => sandbox.close() };
 }

@@ -53,8 +53,8 @@ export const MARKET_MODEL = {
   },
   carry: {
     // Funding: the heavier side pays the lighter side, scaled by how lopsided the book is.
-    // At 5% imbalance this gives ~0.05%/day (~18%/year), the order of real NGN forward carry.
-    fundingDailyPctAtFullImbalance: 1,
+    // At 5% imbalance this gives ~0.03%/day (~11%/year), the order of real NGN forward carry.
+    fundingDailyPctAtFullImbalance: 0.6,
     // Borrowing: both sides pay for the pool capacity they use.
     borrowDailyPctAtFullUse: 0.02,
     // The lighter side shares the funding the heavier side pays; bound it so that a nearly

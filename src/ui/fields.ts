@@ -1,7 +1,19 @@
 // What a field is, from what the spec names or, for fields it does not show, from its name:
 // `_usd`/`_usdc` are money, `_pct` percentages, `_at` times, `price`/`rate` rates.
 
-export type FieldKind = 'text' | 'money' | 'pnl' | 'rate' | 'percent' | 'time' | 'side' | 'status' | 'hash' | 'count' | 'json';
+export type FieldKind =
+  | 'text'
+  | 'money'
+  | 'pnl'
+  | 'rate'
+  | 'percent'
+  | 'time'
+  | 'utc'
+  | 'side'
+  | 'status'
+  | 'hash'
+  | 'count'
+  | 'json';
 
 export interface FieldSpec {
   key: string;
@@ -54,9 +66,13 @@ export function kindFromName(name: string, value: unknown): FieldKind {
   return 'text';
 }
 
-/** Known fields first, in the order given, then every other field the server sent. */
-export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown>[]): FieldSpec[] {
-  const covered = new Set(known.flatMap((field) => [field.key, ...(field.covers ?? [])]));
+/**
+ * Known fields first, in the order given, then every other field the server sent. `omit` names
+ * fields the caller shows elsewhere on purpose (e.g. tx hashes, shown whole by `hedges ID`), so
+ * they are not appended as extras; a field nobody named is never left out.
+ */
+export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown>[], omit: readonly string[] = []): FieldSpec[] {
+  const covered = new Set([...known.flatMap((field) => [field.key, ...(field.covers ?? [])]), ...omit]);
   const extra: FieldSpec[] = [];
   for (const row of rows) {
     for (const [key, value] of Object.entries(row)) {

@@ -65,12 +65,13 @@ export function formatLocal(iso: string, timeZone?: string): string {
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
 }
 
-/** "in 2d 23h", "in 5m", "3h ago" */
+/** "in 2d 23h", "in 5m", "3h ago"; "now" within a second either way. */
 export function formatRelative(iso: string, nowMs: number): string {
   const target = Date.parse(iso);
   if (Number.isNaN(target)) return '';
   const delta = target - nowMs;
   const abs = Math.abs(delta);
+  if (abs < 1000) return 'now';
   const minutes = Math.floor(abs / 60_000);
   const hours = Math.floor(minutes / 60);
   const days = Math.floor(hours / 24);

@@ -15,6 +15,16 @@ export interface OutputStreams {
   stderr: NodeJS.WritableStream;
 }
 
+export interface ListOptions {
+  /** Said instead of a table when there are no rows (stdout in table mode, stderr in plain mode). */
+  empty: string;
+  title?: string;
+  /** Fields deliberately left out of the table and TSV (shown elsewhere); JSON keeps them. */
+  omit?: readonly string[];
+  /** A totals row keyed like the rows; `label` fills the first column. */
+  totals?: { label: string; row: Record<string, unknown> };
+}
+
 export class Output {
   readonly mode: OutputMode;
   readonly chalk: ChalkInstance;
@@ -58,8 +68,12 @@ export class Output {
     this.note(this.chalk.green(text));
   }
 
-  /** A list of records: a table, TSV rows, or the array itself. */
-  list(rows: Record<string, unknown>[], known: FieldSpec[], options: { empty: string; title?: string }): void {
+  /**
+   * A list of records: a table, TSV rows, or the array itself. `totals` (human modes only) is a
+   * row of sums keyed like the rows: the last table row in table mode; in plain mode a line on
+   * stderr, so that the TSV on stdout stays one record per line. JSON is the array alone.
+   */
+  list(rows: Record<string, unknown>[], known: FieldSpec[], options: ListOptions): void {
     if (this.mode === 'json') {
       this.json(rows);
       return;
@@ -69,9 +83,15 @@ export class Output {
       else this.note(options.empty);
       return;
     }
-    const fields = withExtraFields(known, rows);
+    const fields = withExtraFields(known, rows, options.omit);
     if (this.mode === 'plain') {
       for (const row of rows) this.write(fields.map((field) => plainValue(valueOf(field, row))).join('\t'));
+      if (options.totals) {
+        const sums = fields
+          .filter((field) => options.totals!.row[field.key] !== undefined)
+          .map((field) => `${field.key}=${plainValue(options.totals!.row[field.key])}`);
+        this.note([options.totals.label, ...sums].join('\t'));
+      }
       return;
     }
     const table = new Table({
@@ -79,6 +99,16 @@ export class Output {
       style: { head: [], border: [] },
     });
     for (const row of rows) table.push(fields.map((field) => this.humanValue(field, valueOf(field, row))));
+    if (options.totals) {
+      const { label, row } = options.totals;
+      table.push(
+        fields.map((field, index) => {
+          if (index === 0) return this.chalk.bold(label);
+          const value = row[field.key];
+          return value === undefined ? '' : this.chalk.bold(this.humanValue(field, value));
+        }),
+      );
+    }
     if (options.title) this.write(this.chalk.bold(options.title));
     this.write(table.toString());
   }
@@ -122,6 +152,8 @@ export class Output {
         return typeof value === 'number' ? formatPercent(value) : String(value);
       case 'time':
         return typeof value === 'string' ? `${formatUtc(value)} ${c.dim(`(${formatRelative(value, this.now())})`)}` : String(value);
+      case 'utc':
+        return typeof value === 'string' ? formatUtc(value) : String(value);
       case 'side':
         return value === 'buy' ? c.green('buy') : value === 'sell' ? c.magenta('sell') : String(value);
       case 'status':

@@ -1,0 +1,182 @@
+# fish completion for hedge
+#
+# Install:
+#   hedge completion fish > ~/.config/fish/completions/hedge.fish
+#
+# The command tree below is checked against src/commands/manifest.ts by
+# test/e2e/completion-sync.test.ts: a command or option added there without its completion
+# here fails the tests. Profile names are read from the store file at completion time (no
+# node process is started, so completing stays instant).
+
+# Subcommands of a command path ('' is the top level): the same tree as the complete lines below.
+function __hedge_subcommands
+    switch "$argv"
+        case ''
+            echo markets price quote open add reduce close hedges history positions account login logout profile whoami completion sandbox help
+        case profile
+            echo list use remove
+        case sandbox
+            echo serve
+        case help
+            echo exit-codes
+    end
+end
+
+# Options whose next word is their value.
+function __hedge_takes_value
+    contains -- $argv[1] --profile --timeout --request-timeout -t --tenor --ref --idempotency-key --status --limit \
+        --base-url --ca-file --port --host --fill-delay --fail-rate --clock-speed --seed \
+        --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit
+end
+
+# Prints the command path (one line, words separated by spaces) and the number of positional
+# arguments typed after it, from the words before the cursor.
+function __hedge_state
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l path
+    set -l index 0
+    set -l expecting 0
+    for token in $tokens
+        if test $expecting = 1
+            set expecting 0
+            continue
+        end
+        switch $token
+            case '--*=*'
+                continue
+            case '-*'
+                __hedge_takes_value $token; and set expecting 1
+                continue
+        end
+        if test $index = 0; and contains -- $token (string split ' ' -- (__hedge_subcommands "$path"))
+            set path $path $token
+        else
+            set index (math $index + 1)
+        end
+    end
+    echo "$path"
+    echo $index
+end
+
+# True when the words typed so far are exactly this command path (options and arguments may follow).
+function __hedge_path_is
+    set -l state (__hedge_state)
+    test "$state[1]" = "$argv"
+end
+
+# True when a subcommand of this command path comes next.
+function __hedge_command_at
+    set -l state (__hedge_state)
+    test "$state[1]" = "$argv"; and test "$state[2]" = 0
+end
+
+# True when the Nth positional argument (0-based) of this command path comes next.
+function __hedge_arg_at
+    set -l state (__hedge_state)
+    test "$state[1]" = "$argv[1]"; and test "$state[2]" = "$argv[2]"
+end
+
+# Stored profile names, straight from the store file that hedge writes (2-space indented JSON).
+function __hedge_profiles
+    set -l dir $HEDGE_CONFIG_DIR
+    if test -z "$dir"
+        if test -n "$XDG_CONFIG_HOME"
+            set dir $XDG_CONFIG_HOME/hedge
+        else
+            set dir $HOME/.config/hedge
+        end
+    end
+    test -r $dir/config.json; or return 0
+    command sed -n '/^  "profiles": {/,/^  }/s/^    "\([A-Za-z0-9][A-Za-z0-9_.-]*\)": {.*/\1/p' $dir/config.json 2>/dev/null
+end
+
+complete -c hedge -e
+# No file names unless an option asks for one (--ca-file).
+complete -c hedge -f
+
+# Commands and subcommands.
+complete -c hedge -n '__hedge_command_at' -f -a markets -d 'List the markets open to the account: status, price, capacity and daily carry per side'
+complete -c hedge -n '__hedge_command_at' -f -a price -d 'Show the indicative mid price of a market (every listed market without one)'
+complete -c hedge -n '__hedge_command_at' -f -a quote -d 'Quote a hedge: execution price, impact, carry, margin, fee and maturity (reserves nothing)'
+complete -c hedge -n '__hedge_command_at' -f -a open -d 'Open a hedge and wait for the fill (no arguments on a terminal starts a wizard)'
+complete -c hedge -n '__hedge_command_at' -f -a add -d 'Add notional to the open hedge on a market and side (same maturity)'
+complete -c hedge -n '__hedge_command_at' -f -a reduce -d 'Remove notional from the open hedge on a market and side (margin scales down with it)'
+complete -c hedge -n '__hedge_command_at' -f -a close -d 'Close the position on a market and side, and show what it returned'
+complete -c hedge -n '__hedge_command_at' -f -a hedges -d 'List hedges, newest first, or show one hedge in full'
+complete -c hedge -n '__hedge_command_at' -f -a history -d 'List closed hedges with realized P&L, carry and fees, with totals'
+complete -c hedge -n '__hedge_command_at' -f -a positions -d 'Show open positions per side: entry and mark, P&L, carry, fee to close, net margin'
+complete -c hedge -n '__hedge_command_at' -f -a account -d 'Show the account: balance, margin in use, exposure, unrealized P&L and headroom'
+complete -c hedge -n '__hedge_command_at' -f -a login -d 'Save a profile: base URL and API key (asked hidden on a terminal, read from stdin otherwise)'
+complete -c hedge -n '__hedge_command_at' -f -a logout -d 'Remove the stored API key of a profile (the current one by default)'
+complete -c hedge -n '__hedge_command_at' -f -a profile -d 'List, switch and remove stored profiles'
+complete -c hedge -n '__hedge_command_at' -f -a whoami -d 'Show the profile, environment, base URL and key in use, where each came from, and whether the key works'
+complete -c hedge -n '__hedge_command_at' -f -a completion -d 'Print the shell completion script for bash, zsh or fish'
+complete -c hedge -n '__hedge_command_at' -f -a sandbox -d 'Run the local simulator of the API'
+complete -c hedge -n '__hedge_command_at' -f -a help -d 'Show help for a command, or the exit codes (help exit-codes)'
+complete -c hedge -n '__hedge_command_at profile' -f -a list -d 'List profiles: name, environment, base URL, redacted key, which is current'
+complete -c hedge -n '__hedge_command_at profile' -f -a use -d 'Make a profile the current one'
+complete -c hedge -n '__hedge_command_at profile' -f -a remove -d 'Delete a stored profile'
+complete -c hedge -n '__hedge_command_at sandbox' -f -a serve -d 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first'
+complete -c hedge -n '__hedge_command_at help' -f -a exit-codes -d 'Print the table of exit codes'
+
+# Global options (valid after any command).
+complete -c hedge -l json -d 'print one JSON document on stdout (the API data); messages go to stderr'
+complete -c hedge -l profile -x -a '(__hedge_profiles)' -d 'use this stored profile (default: HEDGE_PROFILE, then the current one)'
+complete -c hedge -l demo -d 'run against a local simulator with a built-in test key (no account needed)'
+complete -c hedge -s y -l yes -d 'confirm state-changing commands on live keys without asking'
+complete -c hedge -l no-input -d 'never prompt; missing arguments are an error'
+complete -c hedge -l no-color -d 'no colour (also NO_COLOR=1 or TERM=dumb)'
+complete -c hedge -l verbose -d 'log each HTTP request to stderr (keys redacted)'
+complete -c hedge -l timeout -x -d 'give up after this long, waits included (exit 7 while waiting, 5 on a request)'
+complete -c hedge -l request-timeout -x -d 'bound each HTTP attempt (default 15)'
+complete -c hedge -s h -l help -d 'show help'
+complete -c hedge -s V -l version -d 'print the version'
+
+# Options of each command.
+complete -c hedge -n '__hedge_path_is quote' -s t -l tenor -x -a '1 3 7' -d 'tenor in days: 1, 3 or 7'
+complete -c hedge -n '__hedge_path_is open' -s t -l tenor -x -a '1 3 7' -d 'tenor in days: 1, 3 or 7'
+complete -c hedge -n '__hedge_path_is open' -l ref -x -d 'your own deal id, to find the hedge later with `hedge hedges --ref`'
+complete -c hedge -n '__hedge_path_is open' -l skip-checks -d 'skip the pre-trade checks and let the server decide'
+complete -c hedge -n '__hedge_path_is open' -l no-wait -d 'return at `submitted` instead of waiting for the result'
+complete -c hedge -n '__hedge_path_is open' -l idempotency-key -x -d 'resume an earlier run whose outcome is unknown (reuses its key)'
+complete -c hedge -n '__hedge_path_is open' -l dry-run -d 'print the exact request that would be sent, and send nothing'
+complete -c hedge -n '__hedge_path_is add' -l skip-checks -d 'skip the pre-trade checks and let the server decide'
+complete -c hedge -n '__hedge_path_is add' -l no-wait -d 'return at `submitted` instead of waiting for the result'
+complete -c hedge -n '__hedge_path_is add' -l idempotency-key -x -d 'resume an earlier run whose outcome is unknown (reuses its key)'
+complete -c hedge -n '__hedge_path_is add' -l dry-run -d 'print the exact request that would be sent, and send nothing'
+complete -c hedge -n '__hedge_path_is reduce' -l no-wait -d 'return at `submitted` instead of waiting for the result'
+complete -c hedge -n '__hedge_path_is reduce' -l idempotency-key -x -d 'resume an earlier run whose outcome is unknown (reuses its key)'
+complete -c hedge -n '__hedge_path_is reduce' -l dry-run -d 'print the exact request that would be sent, and send nothing'
+complete -c hedge -n '__hedge_path_is close' -l no-wait -d 'return at `submitted` instead of waiting for the result'
+complete -c hedge -n '__hedge_path_is close' -l idempotency-key -x -d 'resume an earlier run whose outcome is unknown (reuses its key)'
+complete -c hedge -n '__hedge_path_is close' -l dry-run -d 'print the exact request that would be sent, and send nothing'
+complete -c hedge -n '__hedge_path_is hedges' -l status -x -a 'submitting submitted filled failed closed' -d 'only hedges in this status'
+complete -c hedge -n '__hedge_path_is hedges' -l ref -x -d 'only hedges with this client reference'
+complete -c hedge -n '__hedge_path_is hedges' -l limit -x -d 'at most this many (1 to 500)'
+complete -c hedge -n '__hedge_path_is hedges' -l wait -d 'with an ID: poll until the hedge is filled, failed or closed'
+complete -c hedge -n '__hedge_path_is history' -l limit -x -d 'at most this many (1 to 500)'
+complete -c hedge -n '__hedge_path_is login' -l base-url -x -d 'the API base address, https://…/v2 (the partner desk gives it)'
+complete -c hedge -n '__hedge_path_is login' -l ca-file -r -F -d 'a PEM CA file to trust for this profile (self-signed sandboxes)'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l port -x -d 'port (default: any free port)'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l host -x -d 'loopback address to listen on (default 127.0.0.1)'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l tls -d 'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l fill-delay -x -d 'time from submitted to filled (default 2000)'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l fail-rate -x -d 'share of opens that fail on-chain, 0 to 1'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l clock-speed -x -d 'sandbox clock speed (e.g. 3600: an hour per second)'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l seed -x -d 'seed of the price path and faults'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l fault-5xx -x -d 'share of requests answered 500/503, 0 to 1'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l fault-429 -x -d 'share of requests answered 429, 0 to 1'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l drop-after-commit -x -d 'share of writes whose connection drops after they took effect'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l latency -x -d 'added latency per request'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l rate-limit -x -d 'requests per second per key before 429'
+
+# Fixed values of positional arguments.
+complete -c hedge -n '__hedge_arg_at quote 1' -a 'buy sell'
+complete -c hedge -n '__hedge_arg_at open 1' -a 'buy sell'
+complete -c hedge -n '__hedge_arg_at add 1' -a 'buy sell'
+complete -c hedge -n '__hedge_arg_at reduce 1' -a 'buy sell'
+complete -c hedge -n '__hedge_arg_at close 1' -a 'buy sell'
+complete -c hedge -n '__hedge_arg_at completion 0' -a 'bash zsh fish'
+complete -c hedge -n '__hedge_arg_at "profile use" 0' -a '(__hedge_profiles)'
+complete -c hedge -n '__hedge_arg_at "profile remove" 0' -a '(__hedge_profiles)'

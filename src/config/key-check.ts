@@ -1,0 +1,60 @@
+// "Does this key work against this base URL?" — one authenticated read (GET /account), used by
+// `hedge login` before it saves anything and by `hedge whoami`. The answer is one of four words a
+// script can branch on; the error behind it is kept so that login can report it in full.
+import type { Account } from '../api/schemas.js';
+import type { CommandContext } from '../context.js';
+import { ApiError, InvalidResponseError, NetworkError } from '../errors.js';
+import type { ResolvedCredentials } from './credentials.js';
+
+/**
+ * ok — the server accepted the key; refused — it answered 401/403; unreachable — no answer
+ * (connection, TLS, timeout, 5xx after retries); error — it answered, but not as the API would
+ * (e.g. 404 `not_found`: the base URL points somewhere else).
+ */
+export type KeyStatus = 'ok' | 'refused' | 'unreachable' | 'error';
+
+export interface KeyCheck {
+  status: KeyStatus;
+  /** The API's error.code, or the network error code, when not ok. */
+  code?: string;
+  message?: string;
+  account?: Account;
+  error?: Error;
+}
+
+// A check answers a person who is waiting: one retry for a blip, not the full trading budget.
+const CHECK_RETRY = { maxAttempts: 2, maxTotalMs: 5_000 };
+
+export async function checkKey(ctx: CommandContext, credentials: ResolvedCredentials): Promise<KeyCheck> {
+  const [{ createClient }, { closeTransport }] = await Promise.all([
+    import('../api/create-client.js'),
+    import('../api/transport.js'),
+  ]);
+  ctx.onDispose(closeTransport);
+  const client = createClient({
+    credentials,
+    env: ctx.env,
+    clock: ctx.clock,
+    deadline: ctx.deadline,
+    signal: ctx.signal,
+    requestTimeoutSeconds: ctx.globals.requestTimeout,
+    retry: CHECK_RETRY,
+    log: ctx.globals.verbose ? (line) => ctx.log(line) : undefined,
+  });
+  try {
+    const account = await client.getAccount();
+    return { status: 'ok', account };
+  } catch (error) {
+    if (error instanceof ApiError) {
+      const refused = error.status === 401 || error.status === 403;
+      return { status: refused ? 'refused' : 'error', code: error.code, message: error.message, error };
+    }
+    if (error instanceof NetworkError) {
+      return { status: 'unreachable', code: error.code, message: error.message, error };
+    }
+    if (error instanceof InvalidResponseError) {
+      return { status: 'error', code: 'invalid_response', message: error.message, error };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,112 @@
+// The pieces of `hedge login` that are not about the terminal: which profile and base URL it is
+// about, reading a key from a pipe, and writing the profile. A key only ever arrives here from
+// a hidden prompt or from stdin: there is no flag for it, so it never lands in shell history or `ps`.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AuthError, InterruptedError, UsageError } from '../errors.js';
+import type { Env } from './credentials.js';
+import type { ProfileStore } from './profile-store.js';
+import type { StoreData } from './store-schema.js';
+
+/** Profile `hedge login` (and `logout`) acts on when neither --profile nor HEDGE_PROFILE names one and none is current. */
+export const DEFAULT_PROFILE_NAME = 'default';
+
+/** A key is a line of at most a few hundred characters; more than this on stdin is not a key. */
+const MAX_KEY_INPUT_BYTES = 4096;
+
+/**
+ * --profile, then HEDGE_PROFILE, then the current profile, then "default": a bare `hedge login`
+ * renews the key of the profile in use instead of creating a second one beside it.
+ */
+export function loginProfileName(requested: { name: string } | undefined, data: StoreData): string {
+  if (requested) return requested.name;
+  if (data.current && data.profiles[data.current]) return data.current;
+  return DEFAULT_PROFILE_NAME;
+}
+
+/** The base URL to offer or use: --base-url, then HEDGE_BASE_URL, then what the profile has. */
+export function defaultBaseUrl(flag: string | undefined, env: Env, stored: string | undefined): string | undefined {
+  return flag?.trim() || env.HEDGE_BASE_URL?.trim() || stored || undefined;
+}
+
+/** Checks --ca-file now, so that a typo is a usage error instead of a TLS failure later. */
+export function checkCaFile(raw: string): string {
+  const path = resolve(raw);
+  if (!existsSync(path)) throw new UsageError(`--ca-file: no such file "${raw}".`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--ca-file: cannot read "${raw}" (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new UsageError(`--ca-file: "${raw}" is not a PEM certificate file (no BEGIN CERTIFICATE block).`);
+  }
+  return path;
+}
+
+/** Drops exactly one trailing line break (`echo` adds one); anything else stays and is validated. */
+export function trimOneNewline(text: string): string {
+  return text.replace(/\r?\n$/, '');
+}
+
+/** Reads the key from a pipe: `printf %s "$KEY" | hedge login …`. Empty input is refused (exit 4). */
+export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: AbortSignal): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const reading = (async () => {
+    for await (const chunk of stdin) {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += buffer.length;
+      if (size > MAX_KEY_INPUT_BYTES) {
+        throw new AuthError(`stdin holds more than ${MAX_KEY_INPUT_BYTES} bytes: that is not an API key.`, {
+          hint: 'Pipe in the key alone: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
+        });
+      }
+      chunks.push(buffer);
+    }
+  })();
+  reading.catch(() => undefined); // settled by the race below; never an unhandled rejection
+  const aborted = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(new InterruptedError('Interrupted while reading the key from stdin; nothing was saved.'));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  await Promise.race([reading, aborted]);
+  const key = trimOneNewline(Buffer.concat(chunks).toString('utf8'));
+  if (key === '') {
+    throw new AuthError('No API key on stdin: login reads the key from stdin when it cannot ask for it.', {
+      hint: 'Pipe the key in: printf %s "$KEY" | hedge login --profile NAME --base-url URL (or run it on a terminal to be asked).',
+    });
+  }
+  return key;
+}
+
+export interface SavedLogin {
+  name: string;
+  /** The profile is the current one after saving. */
+  current: boolean;
+  /** Another profile was current and stays so. */
+  previousCurrent?: string;
+  data: StoreData;
+}
+
+/**
+ * Writes the profile under the store's lock. It becomes current only when no usable profile is
+ * current: logging in to a second (perhaps live) profile never silently redirects the next trade.
+ */
+export function saveLogin(
+  store: ProfileStore,
+  input: { name: string; baseUrl: string; apiKey: string; caFile?: string; savedAt: string },
+): SavedLogin {
+  let previousCurrent: string | undefined;
+  const data = store.update((data) => {
+    const existing = data.profiles[input.name];
+    const profile = { ...existing, base_url: input.baseUrl, api_key: input.apiKey, saved_at: input.savedAt };
+    if (input.caFile) profile.ca_file = input.caFile;
+    data.profiles[input.name] = profile;
+    if (!data.current || !data.profiles[data.current]) data.current = input.name;
+    else if (data.current !== input.name) previousCurrent = data.current;
+  });
+  return { name: input.name, current: data.current === input.name, previousCurrent, data };
+}

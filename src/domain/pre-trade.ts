@@ -1,0 +1,102 @@
+// Pre-trade checks before open and add (design.md "Safety"): the market is listed and open, and
+// the notional fits both the side's capacity and the account's exposure headroom. A failed check
+// is a PreTradeCheckError (exit 3) with the numbers, and nothing is sent. The order of the checks
+// follows the service's own: the exposure cap before market capacity.
+import type { HedgeClient } from '../api/client.js';
+import type { Account, Market, Side } from '../api/schemas.js';
+import { PreTradeCheckError } from '../errors.js';
+import { formatMoney } from '../ui/format.js';
+
+export interface PreTradeRequest {
+  market: string;
+  side: Side;
+  notionalUsd: number;
+  /** "open" or "add": named in the messages. */
+  action: 'open' | 'add';
+}
+
+export interface PreTradeFacts {
+  markets: Market[];
+  account: Account;
+}
+
+const SKIP_HINT = 'Lower the notional, or pass --skip-checks to leave the decision to the server.';
+
+function usd(value: number): string {
+  return `${formatMoney(value)} USD`;
+}
+
+/** Reads what the checks need: the live markets list and the account summary, in parallel. */
+export async function fetchPreTradeFacts(client: HedgeClient): Promise<PreTradeFacts> {
+  const [list, account] = await Promise.all([client.listMarkets(), client.getAccount()]);
+  return { markets: list.markets, account };
+}
+
+export function findMarket(markets: Market[], market: string): Market | undefined {
+  return markets.find((entry) => entry.market.toUpperCase() === market.toUpperCase());
+}
+
+/** Only the market checks (listed, open): used before the notional is known (the wizard). */
+export function marketProblem(markets: Market[], market: string): PreTradeCheckError | undefined {
+  const found = findMarket(markets, market);
+  if (!found) {
+    const listed = markets.map((entry) => entry.market);
+    return new PreTradeCheckError(
+      'market_not_available',
+      `Market ${market} is not listed for this account (listed: ${listed.join(', ') || 'none'}).`,
+      { market, listed_markets: listed.join(', ') || 'none' },
+      'See `hedge markets` for the markets you can trade.',
+    );
+  }
+  if (found.status !== 'open') {
+    return new PreTradeCheckError(
+      'market_disabled',
+      `Market ${found.market} is ${found.status}, not open for trading.`,
+      { market: found.market, status: found.status },
+      'Try again later; `hedge markets` shows its status.',
+    );
+  }
+  return undefined;
+}
+
+/** The notional checks for one side of a listed market. */
+export function notionalProblem(
+  market: Market,
+  account: Account,
+  request: Pick<PreTradeRequest, 'side' | 'notionalUsd' | 'action'>,
+): PreTradeCheckError | undefined {
+  const { side, notionalUsd, action } = request;
+  const headroom = account.available_exposure_usd;
+  if (notionalUsd > headroom) {
+    return new PreTradeCheckError(
+      'exposure_exceeded',
+      `Pre-trade check: ${action === 'add' ? 'adding' : 'opening'} ${usd(notionalUsd)} would push the account over its exposure cap: ${usd(headroom)} of headroom left.`,
+      { requested_usd: notionalUsd, available_exposure_usd: headroom },
+      SKIP_HINT,
+    );
+  }
+  const capacity = (market.available_capacity_usd as { buy: number; sell: number })[side];
+  if (notionalUsd > capacity) {
+    return new PreTradeCheckError(
+      'capacity_exceeded',
+      `Pre-trade check: ${usd(notionalUsd)} is more than the ${side} capacity of ${market.market}: ${usd(capacity)} available.`,
+      { side, requested_usd: notionalUsd, available_capacity_usd: capacity },
+      SKIP_HINT,
+    );
+  }
+  return undefined;
+}
+
+export function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest): PreTradeCheckError | undefined {
+  const problem = marketProblem(facts.markets, request.market);
+  if (problem) return problem;
+  return notionalProblem(findMarket(facts.markets, request.market)!, facts.account, request);
+}
+
+/** Fetches the facts and throws the first failed check; returns the facts for later use. */
+export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRequest): Promise<PreTradeFacts> {
+  const facts = await fetchPreTradeFacts(client);
+  const problem = preTradeProblem(facts, request);
+  if (problem) throw problem;
+  return facts;
+}

@@ -1,0 +1,277 @@
+// Waiting for an asynchronous action to resolve (design.md "Asynchronous actions"). The service
+// pushes nothing, so we poll: the first poll comes one second after the submit (a fill is usually
+// seconds away, so waiting a whole interval would only add delay), then every 1.5 s. Every pause
+// goes through ctx.clock.sleep with ctx.signal, so a unit test drives the loop with a fake clock
+// and Ctrl-C stops the wait at once. Two requests to the same endpoint are never less than a
+// second apart: the spec advises one to two seconds.
+//
+// A wait never undoes anything: on time-out (--timeout) it throws StillPendingError (exit 7) with
+// the command that resumes it; on Ctrl-C it throws InterruptedError (exit 130) saying the action
+// stands and how to check it.
+import type { Hedge, HedgeStatus, HistoryRecord, Position, Side } from '../api/schemas.js';
+import type { CommandContext } from '../context.js';
+import { InterruptedError, InvalidResponseError, NetworkError, StillPendingError } from '../errors.js';
+import { startProgress } from '../ui/spinner.js';
+
+export interface PollCadence {
+  /** From the request that started the wait (the submit) to the first poll. */
+  firstDelayMs: number;
+  /** From the start of one poll to the start of the next. */
+  intervalMs: number;
+}
+
+/** Never below 1 000 ms: the spec advises polling no faster than every one to two seconds. */
+export const POLL_CADENCE: PollCadence = { firstDelayMs: 1_000, intervalMs: 1_500 };
+
+/** A hedge in one of these states will not change by itself any more (closed: nor by settlement). */
+export const FINAL_HEDGE_STATUSES: readonly HedgeStatus[] = ['filled', 'failed', 'closed'];
+
+/** Money compares to the cent: notionals are rounded to cents on the wire. */
+const NOTIONAL_EPSILON_USD = 0.005;
+
+export interface PollOptions<T> {
+  /** What is pending, for the spinner: "Submitted 0x12ab…6c1f, waiting for the fill". */
+  label: string;
+  /** Clock time when the request that started the wait was sent; the first poll is due firstDelayMs after it. */
+  startedAt: number;
+  poll(): Promise<T>;
+  isDone(value: T): boolean;
+  /** The error for a wait that ran past the deadline; `last` is the latest value seen, if any. */
+  timedOut(last: T | undefined, waitedMs: number): Error;
+  /** The error for Ctrl-C during the wait. */
+  interrupted(last: T | undefined): Error;
+  /** The command that shows the action's state, named when a poll fails for good. */
+  checkCommand: string;
+  cadence?: PollCadence;
+}
+
+function seconds(ms: number): string {
+  return `${Math.max(0, Math.round(ms / 1000))}s`;
+}
+
+/**
+ * Polls until `isDone`, within ctx.deadline, with a spinner on a terminal. The returned promise
+ * rejects with `timedOut(...)`, `interrupted(...)`, or the poll's own error once the transport
+ * has given up on it (with a hint saying that the action stands).
+ */
+export async function pollUntil<T>(ctx: CommandContext, options: PollOptions<T>): Promise<T> {
+  const { clock, signal, deadline } = ctx;
+  const cadence = options.cadence ?? POLL_CADENCE;
+  let lastPollAt = options.startedAt;
+  let delay = cadence.firstDelayMs;
+  let last: T | undefined;
+  const progress = await startProgress(ctx, options.label, options.startedAt);
+  const pause = async (ms: number) => {
+    if (ms <= 0) return;
+    try {
+      await clock.sleep(ms, signal);
+    } catch {
+      throw options.interrupted(last);
+    }
+  };
+  try {
+    for (;;) {
+      if (signal.aborted) throw options.interrupted(last);
+      const dueAt = lastPollAt + delay;
+      if (deadline !== undefined && dueAt >= deadline) {
+        // No further poll fits before the deadline: wait it out, then report the action as pending.
+        await pause(deadline - clock.now());
+        throw options.timedOut(last, clock.now() - options.startedAt);
+      }
+      await pause(dueAt - clock.now());
+      lastPollAt = clock.now();
+      try {
+        last = await options.poll();
+      } catch (error) {
+        if (signal.aborted || error instanceof InterruptedError) throw options.interrupted(last);
+        if (deadline !== undefined && clock.now() >= deadline) throw options.timedOut(last, clock.now() - options.startedAt);
+        throw withActionStands(error, options.checkCommand);
+      }
+      progress.refresh();
+      if (options.isDone(last)) return last;
+      delay = cadence.intervalMs;
+    }
+  } finally {
+    progress.stop();
+  }
+}
+
+/** A poll that failed after the transport's retries: the action itself still stands. */
+function withActionStands(error: unknown, checkCommand: string): unknown {
+  const hint = `The action was submitted and stands; only the wait failed. Check it with: ${checkCommand}`;
+  if (error instanceof NetworkError) {
+    const wrapped = new NetworkError(error.message, {
+      endpoint: error.endpoint,
+      attempts: error.attempts,
+      status: error.status,
+      code: error.code,
+      hint,
+      cause: error.cause,
+    });
+    return wrapped;
+  }
+  if (error instanceof InvalidResponseError) {
+    return new InvalidResponseError(error.message, { endpoint: error.endpoint, status: error.status, hint, cause: error.cause });
+  }
+  return error;
+}
+
+export interface HedgeWaitOptions {
+  label: string;
+  /** When the request that started the wait was sent (default: now, so the first poll is a second away). */
+  startedAt?: number;
+  /** A copy of the hedge already in hand: returned at once when it is already final. */
+  initial?: Hedge;
+}
+
+/**
+ * Polls GET /hedges/{id} until the hedge is filled, failed or closed and returns it (a failed
+ * hedge is returned, not thrown: the caller decides what `failed` means for it).
+ */
+export async function waitForHedgeStatus(ctx: CommandContext, hedgeId: string, options: HedgeWaitOptions): Promise<Hedge> {
+  if (options.initial && FINAL_HEDGE_STATUSES.includes(options.initial.status)) return options.initial;
+  const client = await ctx.client();
+  const resume = `hedge hedges ${hedgeId} --wait`;
+  return pollUntil<Hedge>(ctx, {
+    label: options.label,
+    startedAt: options.startedAt ?? ctx.clock.now(),
+    poll: () => client.getHedge(hedgeId),
+    isDone: (hedge) => FINAL_HEDGE_STATUSES.includes(hedge.status),
+    checkCommand: resume,
+    timedOut: (last, waitedMs) =>
+      new StillPendingError(
+        `Still ${last?.status ?? options.initial?.status ?? 'submitted'} after ${seconds(waitedMs)}: hedge ${hedgeId} has not resolved yet. The order stands.`,
+        resume,
+        last ?? options.initial,
+      ),
+    interrupted: () =>
+      new InterruptedError(`Stopped waiting. The order stands: hedge ${hedgeId} is still being processed.`, {
+        hint: `Check it with: ${resume}`,
+      }),
+  });
+}
+
+export interface ChangeWaitOptions {
+  label: string;
+  startedAt: number;
+  market: string;
+  side: Side;
+  /** The open notional before the change; the wait ends when it differs. */
+  baselineNotionalUsd: number;
+  /** The hedge the change applies to; without it, the positions list is watched instead. */
+  hedgeId?: string;
+  action: 'add' | 'reduce';
+}
+
+export interface ChangeOutcome {
+  /** The hedge after the change (when it could be read by id). */
+  hedge?: Hedge;
+  /** The side's position after the change; undefined when the side is gone (a whole reduce). */
+  position?: Position;
+  notionalUsd?: number;
+  closed: boolean;
+}
+
+export const POSITIONS_RESUME = 'hedge positions';
+
+function notionalOf(record: Record<string, unknown> | undefined): number | undefined {
+  const value = record?.notional_usd;
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+export function findPosition(positions: Position[], market: string, side: Side): Position | undefined {
+  return positions.find((position) => position.side === side && (position.market == null || position.market.toUpperCase() === market));
+}
+
+/**
+ * Waits until an add or reduce is visible: the hedge's notional moves away from the baseline, or
+ * the hedge is closed (a whole reduce), or — without a hedge id — the side's position changes.
+ */
+export async function waitForNotionalChange(ctx: CommandContext, options: ChangeWaitOptions): Promise<ChangeOutcome> {
+  const client = await ctx.client();
+  const changed = (notional: number | undefined) =>
+    notional !== undefined && Math.abs(notional - options.baselineNotionalUsd) >= NOTIONAL_EPSILON_USD;
+  const common = {
+    label: options.label,
+    startedAt: options.startedAt,
+    checkCommand: POSITIONS_RESUME,
+    timedOut: (_last: unknown, waitedMs: number) =>
+      new StillPendingError(
+        `The ${options.action} on the ${options.side} hedge of ${options.market} has not landed after ${seconds(waitedMs)}. It stands and will land.`,
+        POSITIONS_RESUME,
+      ),
+    interrupted: () =>
+      new InterruptedError(`Stopped waiting. The ${options.action} stands and will land on the ${options.side} hedge of ${options.market}.`, {
+        hint: `Check it with: ${POSITIONS_RESUME}`,
+      }),
+  };
+  if (options.hedgeId) {
+    const hedgeId = options.hedgeId;
+    const hedge = await pollUntil<Hedge>(ctx, {
+      ...common,
+      poll: () => client.getHedge(hedgeId),
+      isDone: (current) => current.status === 'closed' || current.status === 'failed' || changed(current.notional_usd),
+    });
+    return { hedge, notionalUsd: hedge.notional_usd, closed: hedge.status === 'closed' };
+  }
+  const positions = await pollUntil<Position[]>(ctx, {
+    ...common,
+    poll: () => client.listPositions(),
+    isDone: (current) => {
+      const position = findPosition(current, options.market, options.side);
+      return !position || changed(notionalOf(position));
+    },
+  });
+  const position = findPosition(positions, options.market, options.side);
+  return { position, notionalUsd: notionalOf(position), closed: !position };
+}
+
+/** Waits until the side no longer appears in GET /positions: the spec's confirmation of a close. */
+export async function waitForSideClosed(
+  ctx: CommandContext,
+  options: { label: string; startedAt: number; market: string; side: Side },
+): Promise<void> {
+  const client = await ctx.client();
+  await pollUntil<Position[]>(ctx, {
+    label: options.label,
+    startedAt: options.startedAt,
+    poll: () => client.listPositions(),
+    isDone: (positions) => !findPosition(positions, options.market, options.side),
+    checkCommand: POSITIONS_RESUME,
+    timedOut: (_last, waitedMs) =>
+      new StillPendingError(
+        `The ${options.side} position on ${options.market} is still open after ${seconds(waitedMs)}. The close stands and will land.`,
+        POSITIONS_RESUME,
+      ),
+    interrupted: () =>
+      new InterruptedError(`Stopped waiting. The close stands: the ${options.side} position on ${options.market} will close.`, {
+        hint: `Check it with: ${POSITIONS_RESUME}`,
+      }),
+  });
+}
+
+export const HISTORY_LOOKUP = { attempts: 3, pageSize: 20 } as const;
+
+/**
+ * Best effort: looks for a closed hedge's record in GET /hedges/history a few times at the polling
+ * cadence. Returns undefined — never throws — when it does not appear in time, the deadline is
+ * near, the request fails or Ctrl-C is pressed: the close itself is already confirmed.
+ */
+export async function findClosedRecord(ctx: CommandContext, hedgeId: string): Promise<HistoryRecord | undefined> {
+  const { clock, signal, deadline } = ctx;
+  try {
+    const client = await ctx.client();
+    for (let attempt = 1; attempt <= HISTORY_LOOKUP.attempts; attempt += 1) {
+      if (signal.aborted) return undefined;
+      const records = await client.listHistory({ limit: HISTORY_LOOKUP.pageSize });
+      const found = records.find((record) => record.hedge_id === hedgeId);
+      if (found) return found;
+      if (attempt === HISTORY_LOOKUP.attempts) break;
+      if (deadline !== undefined && clock.now() + POLL_CADENCE.intervalMs >= deadline) break;
+      await clock.sleep(POLL_CADENCE.intervalMs, signal);
+    }
+  } catch {
+    // Slow or unavailable history is not a failure of the close.
+  }
+  return undefined;
+}

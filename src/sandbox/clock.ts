@@ -1,0 +1,38 @@
+// Sandbox time: origin + real elapsed × speed + manual offset. A fast clock lets a 7-day tenor
+// settle during a demo; advance() lets a test jump to maturity without sleeping. The real time
+// source is injectable so tests can drive both axes deterministically.
+
+export interface SandboxClockOptions {
+  /** Real time source in ms (default Date.now). */
+  realNow?: () => number;
+  /** Sandbox milliseconds per real millisecond (default 1). */
+  speed?: number;
+  /** Sandbox time at start (default the real time at start). */
+  originMs?: number;
+}
+
+export interface SandboxClock {
+  now(): number;
+  /** Moves sandbox time forward by `ms` (never backwards). */
+  advance(ms: number): void;
+  readonly speed: number;
+  readonly realNow: () => number;
+}
+
+export function createClock(options: SandboxClockOptions = {}): SandboxClock {
+  const realNow = options.realNow ?? Date.now;
+  const speed = options.speed ?? 1;
+  if (!(speed > 0) || !Number.isFinite(speed)) throw new Error('clock speed must be a positive number');
+  const realStart = realNow();
+  const origin = options.originMs ?? realStart;
+  let offset = 0;
+  return {
+    speed,
+    realNow,
+    now: () => Math.floor(origin + (realNow() - realStart) * speed + offset),
+    advance(ms: number): void {
+      if (!(ms >= 0) || !Number.isFinite(ms)) throw new Error('advance() takes a non-negative number of ms');
+      offset += ms;
+    },
+  };
+}

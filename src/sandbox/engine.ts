@@ -1,0 +1,334 @@
+// The sandbox engine: request in, envelope out, against a JSON state. It does no I/O and never
+// reads the wall clock: the caller passes sandbox time, and time-driven events (fills, landed
+// changes, settlements) are applied lazily, in time order, at the start of each request. That
+// is what lets a state file reloaded hours later settle exactly as if the server had run.
+
+import { createHash } from 'node:crypto';
+
+import { Book } from './book.js';
+import type { AccountState, EngineState, IdempotencyRecord } from './engine-state.js';
+import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
+import { DAY_MS, MARKET_MODEL, type MarketDefinition, type MarketStatus, type SideAmounts } from './market-model.js';
+import { hashString } from './prng.js';
+import { type EngineRequest, type RouteContext, matchRoute } from './routes.js';
+import { INVALID_JSON, readIdempotencyKey } from './validation.js';
+
+export type { EngineRequest } from './routes.js';
+
+export interface ExtraMarket {
+  market: string;
+  status: MarketStatus;
+  basePrice: number;
+  backgroundOpenInterestUsd?: SideAmounts;
+}
+
+export interface EngineOptions {
+  /** Test keys this sandbox accepts; each one is its own account. */
+  apiKeys: readonly string[];
+  /** Seeds the price path and the PRNG of a fresh state (a loaded state keeps its own seed). */
+  seed?: string | number;
+  fillDelayMs?: number;
+  /** Share of opens that fail on-chain, 0..1. */
+  failRate?: number;
+  exposureCapUsd?: number;
+  extraMarkets?: readonly ExtraMarket[];
+  /** Requests per second per key; unset means unlimited. */
+  rateLimit?: number;
+}
+
+export interface HandleContext {
+  /** Real time for the rate limiter: a fast sandbox clock must not shrink the window. */
+  realTimeMs?: number;
+  /** Held by the server for this very request while it delays it (see acquireIdempotencyKey). */
+  lease?: IdempotencyLease;
+}
+
+export interface IdempotencyLease {
+  readonly scope: string;
+}
+
+export type PastHedgeStatus = 'closed' | 'failed';
+
+const TEST_KEY = /^[a-z]{2,8}_test_[A-Za-z0-9]{16,64}$/;
+const LIVE_KEY = /^[a-z]{2,8}_live_[A-Za-z0-9]{16,64}$/;
+/** Sandbox keys only ever address the test environment; live keys are refused. */
+const ENVIRONMENT = 'test';
+/** Like common payment APIs: a key can be replayed for a day, then it may be reused freely. */
+const IDEMPOTENCY_TTL_MS = DAY_MS;
+const DEFAULT_SEED = 'hedge-sandbox';
+const DEFAULT_FILL_DELAY_MS = 2000;
+
+export const isTestKey = (key: string): boolean => TEST_KEY.test(key);
+
+export function createEngineState(seed: string | number = DEFAULT_SEED): EngineState {
+  return {
+    version: 1,
+    seed: String(seed),
+    prngState: hashString(`prng:${seed}`),
+    sequence: 0,
+    nowMs: 0,
+    accounts: {},
+    openInterestUsd: {},
+    events: [],
+    idempotency: {},
+  };
+}
+
+interface Principal {
+  apiKey: string;
+  accountId: string;
+}
+
+interface TokenBucket {
+  tokens: number;
+  updatedMs: number;
+}
+
+export class SandboxEngine {
+  private readonly book: Book;
+  private readonly accountIdsByKey = new Map<string, string>();
+  private readonly inFlight = new Set<string>();
+  private readonly buckets = new Map<string, TokenBucket>();
+  private readonly rateLimit: number | undefined;
+  private mutations = 0;
+
+  constructor(options: EngineOptions, state: EngineState = createEngineState(options.seed)) {
+    if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
+    for (const key of options.apiKeys) {
+      if (!isTestKey(key)) throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
+      this.accountIdsByKey.set(key, `acct_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
+    }
+    const extraMarkets: MarketDefinition[] = (options.extraMarkets ?? []).map((extra) => ({
+      market: extra.market,
+      status: extra.status,
+      basePrice: extra.basePrice,
+      backgroundOpenInterestUsd: extra.backgroundOpenInterestUsd ?? { buy: 0, sell: 0 },
+    }));
+    this.rateLimit = options.rateLimit;
+    this.book = new Book(state, {
+      seed: state.seed,
+      fillDelayMs: options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS,
+      failRate: options.failRate ?? 0,
+      exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
+      markets: [...MARKET_MODEL.markets, ...extraMarkets],
+    });
+  }
+
+  get state(): EngineState {
+    return this.book.state;
+  }
+
+  /** Grows whenever the persistent state changed: the server saves the state file when it moves. */
+  get revision(): number {
+    return this.mutations;
+  }
+
+  handle(request: EngineRequest, nowMs: number, context: HandleContext = {}): EngineResponse {
+    try {
+      const { endpoint, params } = matchRoute(request.method, request.path);
+      const principal = this.authenticate(request.headers.authorization);
+      this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
+      const now = this.advanceTo(nowMs);
+      const routeContext: RouteContext = {
+        book: this.book,
+        account: this.accountOf(principal),
+        request,
+        params,
+        nowMs: now,
+      };
+      if (!endpoint.idempotent) return endpoint.handle(routeContext);
+      return this.handleStateChanging(endpoint.handle, routeContext, principal, context.lease);
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error);
+      const message = error instanceof Error ? error.message : String(error);
+      return errorResponse(new ApiError(500, 'internal_error', `sandbox error: ${message}`));
+    }
+  }
+
+  /**
+   * Marks a state-changing request's Idempotency-Key as in flight while the server holds the
+   * request (injected latency). Returns 'in-flight' when another request already holds it (the
+   * caller then answers at once; handle() produces the 409) and null when there is nothing to
+   * mark (not a state-changing call, no key, or not authenticated).
+   */
+  acquireIdempotencyKey(request: EngineRequest): IdempotencyLease | 'in-flight' | null {
+    try {
+      const { endpoint } = matchRoute(request.method, request.path);
+      if (!endpoint.idempotent) return null;
+      const principal = this.authenticate(request.headers.authorization);
+      const key = readIdempotencyKey(request.headers);
+      if (key === undefined) return null;
+      const scope = idempotencyScope(principal, key);
+      if (this.inFlight.has(scope)) return 'in-flight';
+      this.inFlight.add(scope);
+      return { scope };
+    } catch {
+      return null;
+    }
+  }
+
+  releaseIdempotencyKey(lease: IdempotencyLease): void {
+    this.inFlight.delete(lease.scope);
+  }
+
+  /** Applies every event due by `nowMs`; returns the effective time (never earlier than before). */
+  advanceTo(nowMs: number): number {
+    const now = Math.max(nowMs, this.state.nowMs);
+    if (this.book.processDueEvents(now) > 0) this.mutations++;
+    this.state.nowMs = now;
+    return now;
+  }
+
+  /**
+   * Test and bench helper: writes `count` hedges whose life already ended, newest first one
+   * hour apart, alternating sides and tenors. 'closed' mixes settled and early-closed hedges,
+   * each with a history record booked to the balance; 'failed' books nothing.
+   */
+  seedHedges(apiKey: string, count: number, status: PastHedgeStatus, nowMs: number): string[] {
+    const principal = this.authenticate(`Bearer ${apiKey}`);
+    const now = this.advanceTo(nowMs);
+    const account = this.accountOf(principal);
+    const market = this.book.markets.find((definition) => definition.status === 'open') ?? this.book.markets[0];
+    const ids: string[] = [];
+    for (let index = 0; index < count; index++) {
+      const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
+      const endMs = now - (index + 1) * 3_600_000;
+      const settled = status === 'closed' && index % 3 !== 2;
+      const openedAtMs = endMs - (settled ? tenorDays * DAY_MS : (tenorDays * DAY_MS) / 2);
+      const request = {
+        market: market.market,
+        side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
+        notionalUsd: 10_000 * (1 + Math.floor(this.book.random() * 25)),
+        tenorDays,
+        clientReference: `seed-${index + 1}`,
+      };
+      const outcome =
+        status === 'failed'
+          ? ({ kind: 'failed' } as const)
+          : settled
+            ? ({ kind: 'settled' } as const)
+            : ({ kind: 'closed', closedAtMs: endMs } as const);
+      ids.push(this.book.recordPastHedge(account, request, openedAtMs, outcome).id);
+    }
+    this.book.processDueEvents(now);
+    this.mutations++;
+    return ids;
+  }
+
+  private authenticate(authorization: string | undefined): Principal {
+    const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+    if (!match) throw new ApiError(401, 'unauthorized', 'missing or malformed Authorization: Bearer <API key>');
+    const apiKey = match[1];
+    const accountId = this.accountIdsByKey.get(apiKey);
+    if (accountId) return { apiKey, accountId };
+    if (LIVE_KEY.test(apiKey)) {
+      throw new ApiError(401, 'live_key_refused', 'the sandbox accepts test keys only');
+    }
+    throw new ApiError(401, 'unauthorized', 'unknown API key');
+  }
+
+  private accountOf(principal: Principal): AccountState {
+    if (!this.state.accounts[principal.accountId]) this.mutations++;
+    return this.book.account(principal.accountId);
+  }
+
+  /** Token bucket: bursts up to one second's worth, then `rateLimit` per second. */
+  private enforceRateLimit(apiKey: string, realTimeMs: number): void {
+    const limit = this.rateLimit;
+    if (limit === undefined || limit <= 0) return;
+    const bucket = this.buckets.get(apiKey) ?? { tokens: limit, updatedMs: realTimeMs };
+    const elapsed = Math.max(0, realTimeMs - bucket.updatedMs);
+    bucket.tokens = Math.min(limit, bucket.tokens + (elapsed * limit) / 1000);
+    bucket.updatedMs = realTimeMs;
+    this.buckets.set(apiKey, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return;
+    }
+    // The epsilon keeps float dust (0.6000000001 tokens missing) from adding a millisecond.
+    const retryAfterMs = Math.ceil(((1 - bucket.tokens) * 1000) / limit - 1e-6);
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `more than ${limit} requests per second for this key; retry later`,
+      { retry_after_ms: retryAfterMs },
+      { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+    );
+  }
+
+  private handleStateChanging(
+    handle: (context: RouteContext) => EngineResponse,
+    context: RouteContext,
+    principal: Principal,
+    lease: IdempotencyLease | undefined,
+  ): EngineResponse {
+    const key = readIdempotencyKey(context.request.headers);
+    if (key === undefined) return this.committed(handle(context));
+    const scope = idempotencyScope(principal, key);
+    if (this.inFlight.has(scope) && lease?.scope !== scope) {
+      throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
+        idempotency_key: key,
+      });
+    }
+    const fingerprint = requestFingerprint(context.request);
+    const existing = this.state.idempotency[scope];
+    if (existing && context.nowMs - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
+      if (existing.fingerprint !== fingerprint) {
+        throw new ApiError(409, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
+          idempotency_key: key,
+        });
+      }
+      return {
+        status: existing.status,
+        headers: { ...existing.headers, 'idempotent-replayed': 'true' },
+        body: structuredClone(existing.body),
+      };
+    }
+    const response = this.committed(handle(context));
+    // Only successes are remembered: a refused request did nothing, so retrying it may act.
+    if (response.status < 300) {
+      this.pruneIdempotency(context.nowMs);
+      const record: IdempotencyRecord = {
+        fingerprint,
+        createdAtMs: context.nowMs,
+        status: response.status,
+        headers: response.headers,
+        body: structuredClone(response.body),
+      };
+      this.state.idempotency[scope] = record;
+    }
+    return response;
+  }
+
+  private committed(response: EngineResponse): EngineResponse {
+    if (response.status < 300) this.mutations++;
+    return response;
+  }
+
+  private pruneIdempotency(nowMs: number): void {
+    for (const [scope, record] of Object.entries(this.state.idempotency)) {
+      if (nowMs - record.createdAtMs >= IDEMPOTENCY_TTL_MS) delete this.state.idempotency[scope];
+    }
+  }
+}
+
+function idempotencyScope(principal: Principal, key: string): string {
+  return `${ENVIRONMENT}:${principal.accountId}:${key}`;
+}
+
+/** Same method, path and JSON body (key order ignored) means "the same request". */
+function requestFingerprint(request: EngineRequest): string {
+  const body = request.body === INVALID_JSON ? '<invalid-json>' : canonicalJson(request.body);
+  return `${request.method} ${request.path} ${body}`;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value as Record<string, unknown>)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}

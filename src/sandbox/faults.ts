@@ -1,0 +1,155 @@
+// Fault injection for the sandbox server, so the CLI's retry, idempotency and timeout code is
+// exercised over real sockets. Shares are seeded-random (reproducible runs); countdowns
+// (`next…`) are exact, for tests that need "the next write fails once, then succeeds".
+
+import { hashString, nextRandom } from './prng.js';
+
+export type MalformedKind = 'html' | 'truncated' | 'wrong-types';
+export type StallMode = 'headers' | 'body';
+
+export interface RequestTarget {
+  method: string;
+  /** Path relative to the base path, e.g. `/hedges/add`. */
+  path: string;
+}
+
+/** Limits injected faults to some requests, e.g. `{ method: 'POST' }` to fault only writes. */
+export type FaultMatch = ((target: RequestTarget) => boolean) | { method?: string; path?: string | RegExp };
+
+export interface FaultSettings {
+  /** Share (0..1) of requests answered 500 or 503 without reaching the engine. */
+  fault5xx: number;
+  /** Share (0..1) of requests answered 429 with Retry-After without reaching the engine. */
+  fault429: number;
+  /** Share (0..1) of open/add/reduce/close requests the engine commits before the socket is destroyed. */
+  dropAfterCommit: number;
+  /** Delay before every request is handled; its Idempotency-Key is in flight meanwhile. */
+  latencyMs: number;
+  next5xx: number;
+  next429: number;
+  nextDropAfterCommit: number;
+  nextLatency: { count: number; ms: number } | null;
+  /** headers: never answer; body: send status, headers and part of the body, then hang. */
+  stall: StallMode | null;
+  nextMalformed: { count: number; kind: MalformedKind } | null;
+  match: FaultMatch | null;
+}
+
+export type FaultOutcome =
+  | { kind: 'none' }
+  | { kind: '5xx'; status: 500 | 503 }
+  | { kind: '429' }
+  | { kind: 'drop-after-commit' }
+  | { kind: 'stall'; mode: StallMode }
+  | { kind: 'malformed'; malformed: MalformedKind };
+
+export interface FaultPlan {
+  latencyMs: number;
+  outcome: FaultOutcome;
+}
+
+const NO_FAULTS: FaultSettings = {
+  fault5xx: 0,
+  fault429: 0,
+  dropAfterCommit: 0,
+  latencyMs: 0,
+  next5xx: 0,
+  next429: 0,
+  nextDropAfterCommit: 0,
+  nextLatency: null,
+  stall: null,
+  nextMalformed: null,
+  match: null,
+};
+
+const COMMITTING_WRITES = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
+
+export function isCommittingWrite(target: RequestTarget): boolean {
+  return target.method === 'POST' && COMMITTING_WRITES.has(target.path);
+}
+
+function matches(match: FaultMatch | null, target: RequestTarget): boolean {
+  if (match === null) return true;
+  if (typeof match === 'function') return match(target);
+  if (match.method !== undefined && match.method.toUpperCase() !== target.method) return false;
+  if (match.path === undefined) return true;
+  return typeof match.path === 'string' ? match.path === target.path : match.path.test(target.path);
+}
+
+export class FaultInjector {
+  private current: FaultSettings;
+  private prngState: number;
+
+  constructor(initial: Partial<FaultSettings>, seed: string) {
+    this.current = { ...NO_FAULTS };
+    this.update(initial);
+    this.prngState = hashString(`faults:${seed}`);
+  }
+
+  get settings(): Readonly<FaultSettings> {
+    return this.current;
+  }
+
+  update(partial: Partial<FaultSettings>): void {
+    const next = { ...this.current, ...partial };
+    for (const share of ['fault5xx', 'fault429', 'dropAfterCommit'] as const) {
+      if (!(next[share] >= 0 && next[share] <= 1)) throw new Error(`${share} must be a share between 0 and 1`);
+    }
+    this.current = next;
+  }
+
+  /** Decides (and consumes countdowns for) what happens to one request. */
+  plan(target: RequestTarget): FaultPlan {
+    const settings = this.current;
+    if (!matches(settings.match, target)) return { latencyMs: 0, outcome: { kind: 'none' } };
+    return { latencyMs: this.takeLatency(), outcome: this.takeOutcome(target) };
+  }
+
+  private takeLatency(): number {
+    const next = this.current.nextLatency;
+    if (next && next.count > 0) {
+      this.current.nextLatency = next.count > 1 ? { count: next.count - 1, ms: next.ms } : null;
+      return next.ms;
+    }
+    return this.current.latencyMs;
+  }
+
+  private takeOutcome(target: RequestTarget): FaultOutcome {
+    const settings = this.current;
+    if (settings.stall) return { kind: 'stall', mode: settings.stall };
+    if (settings.next5xx > 0) {
+      settings.next5xx--;
+      return { kind: '5xx', status: this.random() < 0.5 ? 500 : 503 };
+    }
+    if (settings.next429 > 0) {
+      settings.next429--;
+      return { kind: '429' };
+    }
+    const malformed = settings.nextMalformed;
+    if (malformed && malformed.count > 0) {
+      settings.nextMalformed = malformed.count > 1 ? { count: malformed.count - 1, kind: malformed.kind } : null;
+      return { kind: 'malformed', malformed: malformed.kind };
+    }
+    const committing = isCommittingWrite(target);
+    if (committing && settings.nextDropAfterCommit > 0) {
+      settings.nextDropAfterCommit--;
+      return { kind: 'drop-after-commit' };
+    }
+    // Draw only when a share is set, so turning shares on does not disturb other randomness.
+    if (settings.fault5xx > 0 || settings.fault429 > 0) {
+      const draw = this.random();
+      if (draw < settings.fault5xx) return { kind: '5xx', status: this.random() < 0.5 ? 500 : 503 };
+      if (draw < settings.fault5xx + settings.fault429) return { kind: '429' };
+    }
+    if (committing && settings.dropAfterCommit > 0 && this.random() < settings.dropAfterCommit) {
+      return { kind: 'drop-after-commit' };
+    }
+    return { kind: 'none' };
+  }
+
+  private random(): number {
+    const { state, value } = nextRandom(this.prngState);
+    this.prngState = state;
+    return value;
+  }
+}

@@ -1,0 +1,30 @@
+// Public surface of the sandbox: the server for tests, the demo and `hedge sandbox serve`; the
+// engine and model for unit tests that need no socket.
+
+export {
+  SANDBOX_BASE_PATH,
+  generateTestKey,
+  startSandbox,
+  type RequestLogEntry,
+  type RequestLogStatus,
+  type RunningSandbox,
+  type SandboxOptions,
+  type SeedHedgesOptions,
+} from './server.js';
+export { serveSandbox, type ServeIo } from './serve.js';
+export {
+  SandboxEngine,
+  createEngineState,
+  isTestKey,
+  type EngineOptions,
+  type EngineRequest,
+  type ExtraMarket,
+  type HandleContext,
+  type IdempotencyLease,
+} from './engine.js';
+export type { EngineState } from './engine-state.js';
+export type { Envelope, EngineResponse } from './envelope.js';
+export type { FaultMatch, FaultSettings, MalformedKind, RequestTarget, StallMode } from './faults.js';
+export { createClock, type SandboxClock, type SandboxClockOptions } from './clock.js';
+export { MARKET_MODEL } from './market-model.js';
+export { INVALID_JSON } from './validation.js';

@@ -1,0 +1,53 @@
+// `hedge sandbox serve`: runs the simulator in the foreground. Stdout carries only the settings a
+// shell or script needs (KEY=value lines, so `export` of them just works); everything meant for a
+// person goes to stderr.
+
+import { startSandbox, type SandboxOptions } from './server.js';
+
+export interface ServeIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Stops the server like SIGINT does (for embedding and tests). */
+  signal?: AbortSignal;
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promise<void> {
+  const sandbox = await startSandbox(options);
+  io.stdout.write(`HEDGE_BASE_URL=${sandbox.baseUrl}\n`);
+  io.stdout.write(`HEDGE_API_KEY=${sandbox.apiKey}\n`);
+  if (sandbox.caFile) io.stdout.write(`NODE_EXTRA_CA_CERTS=${sandbox.caFile}\n`);
+  io.stderr.write(describeSettings(options, sandbox.baseUrl));
+
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      for (const signal of STOP_SIGNALS) process.off(signal, stop);
+      io.signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    for (const signal of STOP_SIGNALS) process.once(signal, stop);
+    if (io.signal?.aborted) stop();
+    else io.signal?.addEventListener('abort', stop, { once: true });
+  });
+  await sandbox.close();
+  io.stderr.write('Sandbox stopped.\n');
+}
+
+function describeSettings(options: SandboxOptions, baseUrl: string): string {
+  const faults = [
+    options.fault5xx ? `5xx ${options.fault5xx}` : '',
+    options.fault429 ? `429 ${options.fault429}` : '',
+    options.dropAfterCommit ? `drop-after-commit ${options.dropAfterCommit}` : '',
+    options.latencyMs ? `latency ${options.latencyMs} ms` : '',
+  ].filter((fault) => fault !== '');
+  const lines = [
+    `Hedge sandbox listening on ${baseUrl} (test keys only, state in memory${options.stateFile ? ` and ${options.stateFile}` : ''}).`,
+    `Fill delay ${options.fillDelayMs ?? 2000} ms, fail rate ${options.failRate ?? 0}, clock speed ${options.clockSpeed ?? 1}x` +
+      `${options.seed !== undefined ? `, seed ${options.seed}` : ''}${options.rateLimit ? `, rate limit ${options.rateLimit}/s per key` : ''}.`,
+    `Injected faults: ${faults.length > 0 ? faults.join(', ') : 'none'}.`,
+    options.tls ? 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.' : '',
+    'Export the lines printed on stdout in another shell to point hedge at this sandbox. Press Ctrl-C to stop.',
+  ].filter((line) => line !== '');
+  return `${lines.join('\n')}\n`;
+}

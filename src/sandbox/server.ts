@@ -1,0 +1,447 @@
+// The sandbox over real HTTP(S): parses requests, injects faults, hands the rest to the engine and
+// writes its envelope. Everything here is transport; every business rule is in the engine, so
+// the same behaviour is reachable in unit tests without a socket.
+
+import { randomBytes, randomInt } from 'node:crypto';
+import { type IncomingMessage, type Server, type ServerResponse, createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { Socket } from 'node:net';
+
+import { type SandboxClock, createClock } from './clock.js';
+import { type EngineOptions, type ExtraMarket, type IdempotencyLease, SandboxEngine, createEngineState } from './engine.js';
+import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
+import { FaultInjector, type FaultOutcome, type FaultSettings } from './faults.js';
+import type { EngineRequest } from './routes.js';
+import { StateFileWriter, loadStateFile } from './state-file.js';
+import { type SandboxCertificates, generateCertificates } from './tls.js';
+import { INVALID_JSON } from './validation.js';
+
+export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const KEEP_ALIVE_TIMEOUT_MS = 5000;
+const DEFAULT_SEED = 'hedge-sandbox';
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export interface SandboxOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Serve HTTPS with a freshly minted local CA (see caFile). */
+  tls?: boolean;
+  /** Where to write the CA and server certificates; default a temp dir removed on close. */
+  tlsDir?: string;
+  fillDelayMs?: number;
+  failRate?: number;
+  /** Sandbox ms per real ms. */
+  clockSpeed?: number;
+  seed?: string | number;
+  fault5xx?: number;
+  fault429?: number;
+  dropAfterCommit?: number;
+  latencyMs?: number;
+  /** Requests per second per key. */
+  rateLimit?: number;
+  /** Test keys accepted (one account each); default one random `hpk_test_` key. */
+  apiKeys?: string[];
+  /** Load the state from here at start (if present) and save it after each change. */
+  stateFile?: string;
+  exposureCapUsd?: number;
+  extraMarkets?: ExtraMarket[];
+  /** Real time source (default Date.now). */
+  realNow?: () => number;
+  /** Oldest entries are dropped beyond this many (default 100,000) to bound memory in benches. */
+  requestLogLimit?: number;
+}
+
+export type RequestLogStatus = number | 'dropped' | 'stalled' | 'pending';
+
+export interface RequestLogEntry {
+  realTimeMs: number;
+  sandboxTimeMs: number;
+  method: string;
+  /** Relative to the base path (e.g. `/hedges`); the raw path when outside it. */
+  path: string;
+  query: Record<string, string>;
+  idempotencyKey: string | null;
+  /** Parsed JSON body, the raw text when it did not parse, null when empty. */
+  body: unknown;
+  /** 'pending' while the request is held (latency). */
+  status: RequestLogStatus;
+  errorCode: string | null;
+  /** Injected faults applied, joined by '+', e.g. 'latency+drop-after-commit'. */
+  fault: string | null;
+}
+
+export interface SeedHedgesOptions {
+  apiKey: string;
+  count: number;
+  status?: 'closed' | 'failed';
+}
+
+export interface RunningSandbox {
+  baseUrl: string;
+  /** The first of apiKeys. */
+  apiKey: string;
+  apiKeys: string[];
+  /** CA certificate to trust when tls is on. */
+  caFile?: string;
+  port: number;
+  requestLog: RequestLogEntry[];
+  clock: SandboxClock;
+  engine: SandboxEngine;
+  setFaults(partial: Partial<FaultSettings>): void;
+  /** Inserts `count` hedges whose life already ended; returns their ids. */
+  seedHedges(options: SeedHedgesOptions): string[];
+  close(): Promise<void>;
+}
+
+export function generateTestKey(): string {
+  let rest = '';
+  for (let i = 0; i < 24; i++) rest += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
+  return `hpk_test_${rest}`;
+}
+
+interface PendingHold {
+  timer: NodeJS.Timeout;
+  resolve: () => void;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [generateTestKey()];
+  const seed = options.seed ?? DEFAULT_SEED;
+  const realNow = options.realNow ?? Date.now;
+  const saved = options.stateFile ? await loadStateFile(options.stateFile) : undefined;
+  const clock = createClock({
+    realNow,
+    speed: options.clockSpeed ?? 1,
+    originMs: saved ? realNow() + saved.clockOffsetMs : undefined,
+  });
+  const engineOptions: EngineOptions = {
+    apiKeys,
+    seed,
+    fillDelayMs: options.fillDelayMs,
+    failRate: options.failRate,
+    exposureCapUsd: options.exposureCapUsd,
+    extraMarkets: options.extraMarkets,
+    rateLimit: options.rateLimit,
+  };
+  const engine = new SandboxEngine(engineOptions, saved?.engine ?? createEngineState(seed));
+  const faults = new FaultInjector(
+    {
+      fault5xx: options.fault5xx ?? 0,
+      fault429: options.fault429 ?? 0,
+      dropAfterCommit: options.dropAfterCommit ?? 0,
+      latencyMs: options.latencyMs ?? 0,
+    },
+    String(seed),
+  );
+  const stateWriter = options.stateFile
+    ? new StateFileWriter(options.stateFile, () => ({
+        version: 1,
+        clockOffsetMs: clock.now() - realNow(),
+        engine: engine.state,
+      }))
+    : undefined;
+  const certificates: SandboxCertificates | undefined = options.tls ? await generateCertificates(options.tlsDir) : undefined;
+
+  const requestLog: RequestLogEntry[] = [];
+  const requestLogLimit = options.requestLogLimit ?? 100_000;
+  const sockets = new Set<Socket>();
+  const holds = new Set<PendingHold>();
+  let closing = false;
+  let savedRevision = engine.revision;
+
+  const saveIfChanged = (): void => {
+    if (!stateWriter || engine.revision === savedRevision) return;
+    savedRevision = engine.revision;
+    // Errors surface on close() via flush(); a failed save must not fail the request.
+    void stateWriter.save();
+  };
+
+  const hold = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const pending: PendingHold = {
+        timer: setTimeout(() => {
+          holds.delete(pending);
+          resolve();
+        }, ms),
+        resolve,
+      };
+      holds.add(pending);
+    });
+
+  const log = (entry: RequestLogEntry): void => {
+    if (requestLog.length >= requestLogLimit) requestLog.splice(0, Math.ceil(requestLogLimit / 2));
+    requestLog.push(entry);
+  };
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader('x-request-id', `req_${randomBytes(8).toString('hex')}`);
+    const realTimeMs = realNow();
+    const sandboxTimeMs = clock.now();
+    const method = req.method ?? 'GET';
+    const { rawPath, query } = splitUrl(req.url ?? '/');
+    const underBase = rawPath.startsWith(`${SANDBOX_BASE_PATH}/`);
+    const path = underBase ? rawPath.slice(SANDBOX_BASE_PATH.length) : rawPath;
+
+    let rawBody: string;
+    try {
+      rawBody = await readBody(req);
+    } catch (error) {
+      if (error instanceof ApiError) sendEnvelope(res, errorResponse(error));
+      else req.socket.destroy();
+      return;
+    }
+    const body = parseBody(rawBody);
+    const headers = req.headers as Record<string, string | undefined>;
+    const entry: RequestLogEntry = {
+      realTimeMs,
+      sandboxTimeMs,
+      method,
+      path,
+      query,
+      idempotencyKey: headers['idempotency-key'] ?? null,
+      body: body === INVALID_JSON ? rawBody : (body ?? null),
+      status: 'pending',
+      errorCode: null,
+      fault: null,
+    };
+    log(entry);
+    const finish = (response: EngineResponse): void => {
+      entry.status = response.status;
+      entry.errorCode = response.body.error?.code ?? null;
+      sendEnvelope(res, response);
+    };
+
+    if (!underBase) {
+      finish(errorResponse(notFoundError(rawPath)));
+      return;
+    }
+    const request: EngineRequest = { method, path, query, headers, body };
+    const plan = faults.plan({ method, path });
+    const applied: string[] = [];
+    const noteFault = (name: string): void => {
+      applied.push(name);
+      entry.fault = applied.join('+');
+    };
+
+    let lease: IdempotencyLease | undefined;
+    if (plan.latencyMs > 0) {
+      noteFault('latency');
+      const acquired = engine.acquireIdempotencyKey(request);
+      // A same-key request already held elsewhere is answered now: handle() yields the 409.
+      if (acquired !== 'in-flight') {
+        lease = acquired ?? undefined;
+        await hold(plan.latencyMs);
+      }
+    }
+    try {
+      if (closing) {
+        req.socket.destroy();
+        return;
+      }
+      respond(plan.outcome);
+    } finally {
+      if (lease) engine.releaseIdempotencyKey(lease);
+    }
+
+    function respond(outcome: FaultOutcome): void {
+      switch (outcome.kind) {
+        case 'stall':
+          noteFault(`stall-${outcome.mode}`);
+          entry.status = 'stalled';
+          if (outcome.mode === 'body') stallBody(res, runEngine());
+          return;
+        case '5xx':
+          noteFault('5xx');
+          finish(injected5xx(outcome.status));
+          return;
+        case '429':
+          noteFault('429');
+          finish(errorResponse(new ApiError(429, 'rate_limited', 'rate limited (injected)', { retry_after_ms: 1000 }, { 'retry-after': '1' })));
+          return;
+        case 'malformed':
+          noteFault(`malformed-${outcome.malformed}`);
+          sendMalformed(outcome.malformed);
+          return;
+        case 'drop-after-commit':
+          noteFault('drop-after-commit');
+          runEngine();
+          entry.status = 'dropped';
+          req.socket.destroy();
+          return;
+        case 'none':
+          finish(runEngine());
+      }
+    }
+
+    function runEngine(): EngineResponse {
+      const response = engine.handle(request, clock.now(), { realTimeMs: realNow(), lease });
+      saveIfChanged();
+      return response;
+    }
+
+    function sendMalformed(kind: 'html' | 'truncated' | 'wrong-types'): void {
+      if (kind === 'html') {
+        entry.status = 502;
+        const html = '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
+        res.writeHead(502, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(html) });
+        res.end(html);
+        return;
+      }
+      const response = runEngine();
+      entry.errorCode = response.body.error?.code ?? null;
+      if (kind === 'truncated') {
+        const text = JSON.stringify(response.body);
+        const truncated = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
+        entry.status = 200;
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(truncated) });
+        res.end(truncated);
+        return;
+      }
+      entry.status = response.status;
+      const scrambled = { ...response.body, data: swapTypes(response.body.data), error: swapTypes(response.body.error), meta: [] };
+      const text = JSON.stringify(scrambled);
+      res.writeHead(response.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    }
+  }
+
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    onRequest(req, res).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
+      else res.destroy();
+    });
+  };
+  const server: Server = certificates
+    ? createHttpsServer({ key: certificates.key, cert: certificates.cert }, handler)
+    : createHttpServer(handler);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // For HTTPS these are the raw TCP sockets under TLS: destroying them ends handshakes too.
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    baseUrl: `${certificates ? 'https' : 'http'}://${urlHost}:${port}${SANDBOX_BASE_PATH}`,
+    apiKey: apiKeys[0],
+    apiKeys,
+    ...(certificates ? { caFile: certificates.caFile } : {}),
+    port,
+    requestLog,
+    clock,
+    engine,
+    setFaults: (partial) => faults.update(partial),
+    seedHedges: ({ apiKey, count, status }) => {
+      const ids = engine.seedHedges(apiKey, count, status ?? 'closed', clock.now());
+      saveIfChanged();
+      return ids;
+    },
+    close: async () => {
+      if (closing) return;
+      closing = true;
+      for (const pending of holds) {
+        clearTimeout(pending.timer);
+        pending.resolve();
+      }
+      holds.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      await stateWriter?.flush();
+      await certificates?.cleanup();
+    },
+  };
+}
+
+function splitUrl(url: string): { rawPath: string; query: Record<string, string> } {
+  const questionMark = url.indexOf('?');
+  if (questionMark < 0) return { rawPath: url, query: {} };
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(url.slice(questionMark + 1))) {
+    if (!(name in query)) query[name] = value;
+  }
+  return { rawPath: url.slice(0, questionMark), query };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new ApiError(413, 'payload_too_large', `request body over ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseBody(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return INVALID_JSON;
+  }
+}
+
+function sendEnvelope(res: ServerResponse, response: EngineResponse): void {
+  const text = JSON.stringify(response.body);
+  res.writeHead(response.status, {
+    ...response.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+function injected5xx(status: 500 | 503): EngineResponse {
+  return status === 500
+    ? errorResponse(new ApiError(500, 'internal_error', 'internal error (injected)'))
+    : errorResponse(new ApiError(503, 'service_unavailable', 'service unavailable (injected)'));
+}
+
+/** Status and headers go out, then half the body, then nothing: the client waits forever. */
+function stallBody(res: ServerResponse, response: EngineResponse): void {
+  const text = JSON.stringify(response.body);
+  res.writeHead(response.status, {
+    ...response.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.write(text.slice(0, Math.floor(text.length / 2)));
+}
+
+/** Numbers become strings and strings become numbers: well-formed JSON, wrong types everywhere. */
+function swapTypes(value: unknown): unknown {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return value.length;
+  if (Array.isArray(value)) return value.map(swapTypes);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, swapTypes(inner)]));
+  }
+  return value;
+}

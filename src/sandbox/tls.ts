@@ -1,0 +1,84 @@
+// Local HTTPS for the sandbox. The spec allows HTTPS only, so the CLI's TLS path must be testable
+// without disabling verification: we mint a throwaway CA and a loopback leaf signed by it, and a
+// client trusts the CA file (NODE_EXTRA_CA_CERTS or undici's connect.ca) like a real root.
+
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+const OPENSSL = 'openssl';
+const VALIDITY_DAYS = '30';
+const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+
+// One config carries both extension sets; a dedicated file avoids clashing with whatever the
+// system openssl.cnf adds by default.
+const OPENSSL_CONFIG = `[req]
+distinguished_name = dn
+prompt = no
+[dn]
+CN = hedge sandbox
+[ca_ext]
+basicConstraints = critical,CA:TRUE
+keyUsage = critical,keyCertSign,cRLSign
+subjectKeyIdentifier = hash
+[leaf_ext]
+basicConstraints = critical,CA:FALSE
+keyUsage = critical,digitalSignature,keyEncipherment
+extendedKeyUsage = serverAuth
+subjectAltName = DNS:localhost,IP:127.0.0.1,IP:::1
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+`;
+
+export interface SandboxCertificates {
+  /** PEM file of the CA a client must trust. */
+  caFile: string;
+  key: string;
+  cert: string;
+  /** Removes the directory when it was a temporary one made here. */
+  cleanup(): Promise<void>;
+}
+
+/** Generates a CA and a leaf for localhost, 127.0.0.1 and ::1 into `dir` (default a new temp dir). */
+export async function generateCertificates(dir?: string): Promise<SandboxCertificates> {
+  const ownsDir = dir === undefined;
+  const target = dir ?? (await mkdtemp(join(tmpdir(), 'hedge-sandbox-tls-')));
+  await mkdir(target, { recursive: true });
+  const path = (name: string): string => join(target, name);
+  try {
+    await writeFile(path('openssl.cnf'), OPENSSL_CONFIG);
+    const config = ['-config', path('openssl.cnf')];
+    await run(OPENSSL, [
+      'req', '-x509', '-new', ...EC_KEY, ...config, '-extensions', 'ca_ext',
+      '-subj', '/CN=hedge sandbox local CA', '-days', VALIDITY_DAYS,
+      '-keyout', path('ca-key.pem'), '-out', path('ca.pem'),
+    ]);
+    await run(OPENSSL, [
+      'req', '-new', ...EC_KEY, ...config, '-subj', '/CN=localhost',
+      '-keyout', path('server-key.pem'), '-out', path('server.csr'),
+    ]);
+    await run(OPENSSL, [
+      'x509', '-req', '-in', path('server.csr'), '-CA', path('ca.pem'), '-CAkey', path('ca-key.pem'),
+      '-set_serial', `0x${randomBytes(16).toString('hex')}`, '-days', VALIDITY_DAYS,
+      '-extfile', path('openssl.cnf'), '-extensions', 'leaf_ext', '-out', path('server.pem'),
+    ]);
+    const [key, cert] = await Promise.all([readFile(path('server-key.pem'), 'utf8'), readFile(path('server.pem'), 'utf8')]);
+    return {
+      caFile: path('ca.pem'),
+      key,
+      cert,
+      cleanup: async () => {
+        if (ownsDir) await rm(target, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    if (ownsDir) await rm(target, { recursive: true, force: true });
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new Error(`could not generate sandbox TLS certificates with openssl: ${detail}`);
+  }
+}

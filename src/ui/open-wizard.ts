@@ -1,0 +1,161 @@
+// `hedge open` on a terminal without (all of) its arguments: market → side → notional → tenor →
+// client reference → quote card → confirm (default No). Every choice is shown with the numbers it
+// depends on, and the notional is checked as it is typed against the side's capacity and the
+// account's headroom. Answers given on the command line are taken as they are and not asked again.
+// Ctrl-C at any prompt ends the run with exit 130 and nothing sent (the prompter maps it).
+import type { HedgeClient } from '../api/client.js';
+import type { Account, Market, Quote, Side, Tenor } from '../api/schemas.js';
+import type { CommandContext } from '../context.js';
+import { parseClientReference, parseNotional } from '../domain/input.js';
+import { confirmOrStop } from '../domain/live-guard.js';
+import { findMarket, marketProblem, notionalProblem } from '../domain/pre-trade.js';
+import { PreTradeCheckError, UsageError } from '../errors.js';
+import { formatMoney, formatPercent, formatUtc } from './format.js';
+import { Output } from './output.js';
+import { renderQuoteCard } from './quote-card.js';
+
+export interface WizardAnswers {
+  market?: string;
+  side?: Side;
+  notionalUsd?: number;
+  tenorDays?: Tenor;
+  clientReference?: string;
+}
+
+export interface WizardResult {
+  market: string;
+  side: Side;
+  notionalUsd: number;
+  tenorDays: Tenor;
+  clientReference?: string;
+  quote: Quote;
+}
+
+const DAY_MS = 86_400_000;
+const TENORS: readonly Tenor[] = [1, 3, 7];
+
+type PerSide = { buy: number; sell: number };
+
+function carryWords(rate: number): string {
+  if (rate > 0) return `${formatPercent(rate)}/day, you pay`;
+  if (rate < 0) return `${formatPercent(rate)}/day, you earn`;
+  return `${formatPercent(rate)}/day`;
+}
+
+function sideSummary(market: Market, side: Side): string {
+  const capacity = (market.available_capacity_usd as PerSide)[side];
+  const carry = (market.net_rate_daily_pct as PerSide)[side];
+  return `capacity ${formatMoney(capacity)} USD, carry ${carryWords(carry)}`;
+}
+
+function marketChoiceName(market: Market): string {
+  return `${market.market}  ${formatMoney(market.price)}  │ buy: ${sideSummary(market, 'buy')} │ sell: ${sideSummary(market, 'sell')}`;
+}
+
+/** Largest notional the checks allow on this side (both the side capacity and the account headroom). */
+function notionalCeiling(market: Market, side: Side, account: Account): number {
+  return Math.min((market.available_capacity_usd as PerSide)[side], account.available_exposure_usd);
+}
+
+export async function runOpenWizard(
+  ctx: CommandContext,
+  client: HedgeClient,
+  given: WizardAnswers,
+  options: { skipChecks: boolean; live: boolean },
+): Promise<WizardResult> {
+  const prompter = await ctx.prompter();
+  const c = ctx.output.chalk;
+  const [list, account] = await Promise.all([client.listMarkets(), client.getAccount()]);
+
+  let market: Market;
+  if (given.market) {
+    const problem = options.skipChecks ? undefined : marketProblem(list.markets, given.market);
+    if (problem) throw problem;
+    market = findMarket(list.markets, given.market) ?? ({ market: given.market } as Market);
+  } else {
+    const open = list.markets.filter((entry) => entry.status === 'open');
+    if (open.length === 0) {
+      const listed = list.markets.map((entry) => `${entry.market} (${entry.status})`).join(', ') || 'none';
+      throw new PreTradeCheckError('market_disabled', `No market is open for trading right now (listed: ${listed}).`, {}, 'Try again later; `hedge markets` shows their status.');
+    }
+    market = await prompter.select<Market>({
+      message: 'Market',
+      choices: open.map((entry) => ({ name: marketChoiceName(entry), value: entry })),
+    });
+  }
+  const known = market.available_capacity_usd !== undefined;
+
+  const side =
+    given.side ??
+    (await prompter.select<Side>({
+      message: 'Side',
+      choices: (['buy', 'sell'] as const).map((value) => ({
+        name: known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value,
+        value,
+      })),
+    }));
+
+  let notionalUsd = given.notionalUsd;
+  if (notionalUsd === undefined) {
+    const ceiling = known ? notionalCeiling(market, side, account) : undefined;
+    const typed = await prompter.input({
+      message: `Notional in USD${ceiling === undefined ? '' : ` (at most ${formatMoney(ceiling)})`}`,
+      validate: (raw) => {
+        let amount: number;
+        try {
+          amount = parseNotional(raw);
+        } catch (error) {
+          return error instanceof UsageError ? error.message : String(error);
+        }
+        if (options.skipChecks || !known) return true;
+        return notionalProblem(market, account, { side, notionalUsd: amount, action: 'open' })?.message ?? true;
+      },
+    });
+    notionalUsd = parseNotional(typed);
+  } else if (!options.skipChecks && known) {
+    const problem = notionalProblem(market, account, { side, notionalUsd, action: 'open' });
+    if (problem) throw problem;
+  }
+
+  const now = ctx.clock.now();
+  const tenorDays =
+    given.tenorDays ??
+    (await prompter.select<Tenor>({
+      message: 'Tenor',
+      choices: TENORS.map((days) => ({
+        name: `${days} day${days === 1 ? ' ' : 's'}  matures about ${formatUtc(new Date(now + days * DAY_MS).toISOString())}`,
+        value: days,
+      })),
+    }));
+
+  let clientReference = given.clientReference;
+  if (clientReference === undefined) {
+    const typed = await prompter.input({
+      message: 'Client reference (optional, Enter to skip)',
+      validate: (raw) => {
+        if (raw.trim() === '') return true;
+        try {
+          parseClientReference(raw);
+          return true;
+        } catch (error) {
+          return error instanceof UsageError ? error.message : String(error);
+        }
+      },
+    });
+    clientReference = typed.trim() === '' ? undefined : parseClientReference(typed);
+  }
+
+  const quote = await client.createQuote({ market: market.market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
+  // The card is for the person at the prompt: under --json it goes to stderr, stdout stays JSON only.
+  const cardOutput = ctx.output.isJson
+    ? new Output({ mode: 'table', chalk: c, streams: { stdout: ctx.io.stderr, stderr: ctx.io.stderr }, now: ctx.clock.now })
+    : ctx.output;
+  cardOutput.write(renderQuoteCard(cardOutput, quote, ctx.clock.now()));
+
+  const days = tenorDays === 1 ? '1 day' : `${tenorDays} days`;
+  const question =
+    `${options.live ? `${c.red.bold('LIVE')} ` : ''}Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}` +
+    `${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
+  await confirmOrStop(ctx, question);
+  return { market: market.market, side, notionalUsd, tenorDays, clientReference, quote };
+}

@@ -1,0 +1,125 @@
+// The quote as a desk operator reads it before deciding: what the market trades at and what this
+// size would execute at, what it costs to hold (carry) and what leaves the balance upfront, and
+// when it matures. Shared by `hedge quote` and the confirmation step of `hedge open`.
+import type { Quote } from '../api/schemas.js';
+import { kindFromName, labelFromName } from './fields.js';
+import { formatBps, formatLocal, formatMoney, formatPercent, formatRate, formatRelative, formatSignedMoney, formatUtc } from './format.js';
+import type { Output } from './output.js';
+
+export const QUOTE_INDICATIVE_NOTE = 'Indicative only: a quote reserves nothing and opens nothing; the execution price and carry can differ when you open.';
+
+/** The quote's own top-level fields and the fields of its three groups that the card names. */
+const KNOWN_TOP = ['market', 'side', 'notional_usd', 'tenor_days', 'maturity', 'pricing', 'carry', 'upfront'];
+const KNOWN_GROUPS: Record<string, string[]> = {
+  pricing: ['market_price', 'execution_price', 'price_impact_usd'],
+  carry: ['daily_usdc', 'daily_rate_pct', 'total_usdc', 'total_rate_pct'],
+  upfront: ['required_margin_usdc', 'platform_fee_usdc', 'total_upfront_usdc'],
+};
+
+/** Signed price impact in basis points of the notional (same sign as `price_impact_usd`). */
+export function impactBps(quote: Quote): number | undefined {
+  if (!(quote.notional_usd > 0)) return undefined;
+  return (quote.pricing.price_impact_usd / quote.notional_usd) * 10_000;
+}
+
+/** `USDTNGN` quotes naira per USDT; other shapes get no unit rather than a wrong one. */
+function priceUnit(market: string): string {
+  return /^USDT[A-Z]{3}$/.test(market) ? ` ${market.slice(4)} per USDT` : '';
+}
+
+/** Fields the server sent that the card does not name, as dotted paths (`pricing.spread_bps`). */
+function extraLeaves(quote: Quote): Array<[string, unknown]> {
+  const extras: Array<[string, unknown]> = [];
+  for (const [key, value] of Object.entries(quote)) {
+    if (!KNOWN_TOP.includes(key)) extras.push([key, value]);
+  }
+  for (const [group, known] of Object.entries(KNOWN_GROUPS)) {
+    const fields = (quote as Record<string, unknown>)[group];
+    if (!fields || typeof fields !== 'object') continue;
+    for (const [key, value] of Object.entries(fields as Record<string, unknown>)) {
+      if (!known.includes(key)) extras.push([`${group}.${key}`, value]);
+    }
+  }
+  return extras;
+}
+
+function plainValue(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value).replace(/[\t\n]/g, ' ');
+}
+
+/** Plain mode: `field<TAB>value` lines, raw numbers and ISO times, the same rows as the card. */
+function renderPlain(quote: Quote): string {
+  const bps = impactBps(quote);
+  const rows: Array<[string, unknown]> = [
+    ['market', quote.market],
+    ['side', quote.side],
+    ['notional_usd', quote.notional_usd],
+    ['tenor_days', quote.tenor_days],
+    ['pricing.market_price', quote.pricing.market_price],
+    ['pricing.execution_price', quote.pricing.execution_price],
+    ['pricing.price_impact_usd', quote.pricing.price_impact_usd],
+    ['price_impact_bps', bps === undefined ? undefined : Math.round(bps * 100) / 100],
+    ['carry.daily_usdc', quote.carry.daily_usdc],
+    ['carry.daily_rate_pct', quote.carry.daily_rate_pct],
+    ['carry.total_usdc', quote.carry.total_usdc],
+    ['carry.total_rate_pct', quote.carry.total_rate_pct],
+    ['upfront.required_margin_usdc', quote.upfront.required_margin_usdc],
+    ['upfront.platform_fee_usdc', quote.upfront.platform_fee_usdc],
+    ['upfront.total_upfront_usdc', quote.upfront.total_upfront_usdc],
+    ['maturity', quote.maturity],
+    ...extraLeaves(quote),
+  ];
+  return rows.map(([key, value]) => `${key}\t${plainValue(value)}`).join('\n');
+}
+
+/** Positive carry is paid by the account, negative carry is earned (spec: net_rate_daily_pct). */
+function carryText(output: Output, usdc: number, pct: number, per: string): string {
+  const who = usdc > 0 ? 'the account pays' : usdc < 0 ? 'the account earns' : 'nothing to pay';
+  const amount = `${formatMoney(Math.abs(usdc))} USDC${per}`;
+  const text = `${amount} (${formatPercent(pct)}), ${who}`;
+  return usdc > 0 ? output.chalk.red(text) : usdc < 0 ? output.chalk.green(text) : text;
+}
+
+function renderTable(output: Output, quote: Quote, nowMs: number): string {
+  const c = output.chalk;
+  const unit = priceUnit(quote.market);
+  const impact = quote.pricing.price_impact_usd;
+  const bps = impactBps(quote);
+  const impactText = `${formatSignedMoney(impact)} USD${bps === undefined ? '' : ` (${formatBps(bps)})`}`;
+  const days = quote.tenor_days === 1 ? '1 day' : `${quote.tenor_days} days`;
+  const rows: Array<[string, string]> = [
+    ['Market price', `${formatRate(quote.pricing.market_price)}${unit}`],
+    ['Execution price', `${formatRate(quote.pricing.execution_price)}${unit}`],
+    ['Price impact', impact < 0 ? c.red(impactText) : impact > 0 ? c.green(impactText) : impactText],
+    ['Carry per day', carryText(output, quote.carry.daily_usdc, quote.carry.daily_rate_pct, '/day')],
+    [`Carry over ${days}`, carryText(output, quote.carry.total_usdc, quote.carry.total_rate_pct, '')],
+    ['Required margin', `${formatMoney(quote.upfront.required_margin_usdc)} USDC`],
+    ['Platform fee', `${formatMoney(quote.upfront.platform_fee_usdc)} USDC`],
+    ['Total upfront', c.bold(`${formatMoney(quote.upfront.total_upfront_usdc)} USDC`)],
+    [
+      'Maturity',
+      `${formatUtc(quote.maturity)}\n${formatLocal(quote.maturity)} local, ${formatRelative(quote.maturity, nowMs)}`,
+    ],
+  ];
+  for (const [path, value] of extraLeaves(quote)) {
+    const leaf = path.slice(path.lastIndexOf('.') + 1);
+    const label = path.includes('.') ? `${labelFromName(path.slice(0, path.indexOf('.')))}: ${labelFromName(leaf)}` : labelFromName(leaf);
+    rows.push([label, output.humanValue({ key: leaf, kind: kindFromName(leaf, value) }, value)]);
+  }
+  const side = quote.side === 'buy' ? c.green('buy') : c.magenta('sell');
+  const title = `Quote ${quote.market} ${side} ${formatMoney(quote.notional_usd)} USD, ${days}`;
+  return `${output.card(rows, title)}\n${c.dim(QUOTE_INDICATIVE_NOTE)}`;
+}
+
+/**
+ * The quote for the output's mode: a card with the indicative note under it (table), TSV
+ * `field<TAB>value` lines with raw values (plain; the caller puts the note on stderr), or the
+ * quote as JSON (json). `nowMs` is when "time from now" is measured from.
+ */
+export function renderQuoteCard(output: Output, quote: Quote, nowMs: number): string {
+  if (output.mode === 'json') return JSON.stringify(quote, null, 2);
+  if (output.mode === 'plain') return renderPlain(quote);
+  return renderTable(output, quote, nowMs);
+}

@@ -1,0 +1,54 @@
+// Progress while an action is pending. A person at a terminal gets an ora spinner on stderr whose
+// text is refreshed every second (elapsed time); a script gets one plain line on stderr, and
+// --json gets nothing at all. ora is imported only when a spinner is actually shown.
+import type { CommandContext } from '../context.js';
+
+export interface Progress {
+  /** Re-reads the text now (it is also re-read every second while spinning). */
+  refresh(): void;
+  /** Clears the spinner line; a final message, if any, is the caller's to print. */
+  stop(): void;
+}
+
+const REFRESH_MS = 1000;
+
+const silent: Progress = { refresh() {}, stop() {} };
+
+/**
+ * `label` says what is pending ("Submitted 0x12ab…6c1f, waiting for the fill"); the spinner shows
+ * it with the seconds elapsed since `since` (clock time), which is how long the action has been pending.
+ */
+export async function startProgress(ctx: CommandContext, label: string, since: number): Promise<Progress> {
+  if (ctx.globals.json) return silent;
+  if (!ctx.io.stderrIsTTY) {
+    ctx.output.note(`${label}…`);
+    return silent;
+  }
+  const text = () => `${label} ${Math.max(0, Math.floor((ctx.clock.now() - since) / 1000))}s`;
+  const { default: ora } = await import('ora');
+  const spinner = ora({
+    text: text(),
+    stream: ctx.io.stderr,
+    color: ctx.output.chalk.level > 0 ? 'cyan' : false,
+    // Leave stdin alone: Ctrl-C must reach the process as SIGINT (run.ts turns it into an abort).
+    discardStdin: false,
+  }).start();
+  const timer = setInterval(() => {
+    spinner.text = text();
+  }, REFRESH_MS);
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    clearInterval(timer);
+    spinner.stop();
+  };
+  // Whatever way the command ends, the terminal line is cleaned up and no timer keeps it alive.
+  ctx.onDispose(stop);
+  return {
+    refresh() {
+      if (!stopped) spinner.text = text();
+    },
+    stop,
+  };
+}

@@ -1,0 +1,56 @@
+import { createClient } from '../../src/api/create-client.js';
+import type { HedgeClient } from '../../src/api/client.js';
+import type { RetryPolicy } from '../../src/api/retry-policy.js';
+import type { Clock } from '../../src/api/transport.js';
+import { registerSecret } from '../../src/config/api-key.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+
+export const realClock: Clock = {
+  now: Date.now,
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, ms);
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        reject(new Error('aborted'));
+      });
+    }),
+};
+
+/** A client pointed at a running sandbox, with a clock that records every backoff sleep. */
+export function clientFor(
+  sandbox: RunningSandbox,
+  options: { caFile?: string; requestTimeoutSeconds?: number; retry?: Partial<RetryPolicy>; deadline?: number; apiKey?: string } = {},
+): { client: HedgeClient; log: string[]; sleeps: number[] } {
+  const log: string[] = [];
+  const sleeps: number[] = [];
+  const apiKey = options.apiKey ?? sandbox.apiKey;
+  registerSecret(apiKey);
+  const client = createClient({
+    credentials: {
+      apiKey,
+      baseUrl: sandbox.baseUrl,
+      caFile: options.caFile,
+      environment: 'test',
+      sources: { apiKey: 'environment', baseUrl: 'environment' },
+    },
+    env: {},
+    clock: {
+      now: realClock.now,
+      sleep: (ms, signal) => {
+        sleeps.push(ms);
+        return realClock.sleep(ms, signal);
+      },
+    },
+    deadline: options.deadline,
+    requestTimeoutSeconds: options.requestTimeoutSeconds,
+    retry: { baseDelayMs: 50, maxDelayMs: 400, ...options.retry },
+    log: (line) => log.push(line),
+  });
+  return { client, log, sleeps };
+}
+
+/** Advances the sandbox clock until every pending fill and change has landed. */
+export function settle(sandbox: RunningSandbox, ms = 5_000): void {
+  sandbox.clock.advance(ms);
+}

@@ -1,0 +1,290 @@
+// The API client against a real sandbox server on loopback, over HTTP and HTTPS: no mocked fetch.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkBaseUrl } from '../../src/api/base-url.js';
+import { hedgeSchema } from '../../src/api/schemas.js';
+import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/errors.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { clientFor, settle } from './client-helpers.js';
+
+const BUY = { market: 'USDTNGN', side: 'buy' as const };
+
+function requestsTo(sandbox: RunningSandbox, method: string, path: string) {
+  return sandbox.requestLog.filter((entry) => entry.method === method && entry.path === path);
+}
+
+async function openFilled(sandbox: RunningSandbox, client: ReturnType<typeof clientFor>['client'], notional = 10_000) {
+  const opened = await client.openHedge({ ...BUY, notional_usd: notional, tenor_days: 3 }, crypto.randomUUID());
+  settle(sandbox);
+  return client.getHedge(opened.hedge_id);
+}
+
+for (const tls of [false, true]) {
+  describe(`every endpoint over ${tls ? 'HTTPS (CA file as HEDGE_CA_FILE passes it)' : 'HTTP'}`, () => {
+    let sandbox: RunningSandbox;
+    beforeAll(async () => {
+      sandbox = await startSandbox({ tls, fillDelayMs: 100, seed: 7 });
+    });
+    afterAll(() => sandbox.close());
+
+    it('calls and parses all 12 endpoints', async () => {
+      const { client } = clientFor(sandbox, { caFile: sandbox.caFile });
+      expect(sandbox.baseUrl.startsWith(tls ? 'https://' : 'http://')).toBe(true);
+
+      const list = await client.listMarkets();
+      expect(list.markets.map((m) => m.market)).toContain('USDTNGN');
+      expect(list.allowedMarkets).toContain('USDTNGN');
+      expect(list.source).toBe('onchain');
+
+      const prices = await client.getPrices(['USDTNGN']);
+      expect(prices[0]!.market).toBe('USDTNGN');
+      expect(prices[0]!.price).toBeGreaterThan(100);
+
+      const quote = await client.createQuote({ ...BUY, notional_usd: 10_000, tenor_days: 3 });
+      expect(quote.tenor_days).toBe(3);
+      expect(quote.upfront.total_upfront_usdc).toBeCloseTo(quote.upfront.required_margin_usdc + quote.upfront.platform_fee_usdc, 6);
+
+      const opened = await client.openHedge({ ...BUY, notional_usd: 10_000, tenor_days: 3, client_reference: 'DEAL-1' }, crypto.randomUUID());
+      expect(opened.status).toBe('submitted');
+      expect(opened.hedge_id).toMatch(/^hdg_/);
+      expect(opened.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+      settle(sandbox);
+      const hedge = await client.getHedge(opened.hedge_id);
+      expect(hedge.status).toBe('filled');
+      expect(hedge.struck_rate).toBeGreaterThan(0);
+
+      expect((await client.addToHedge({ ...BUY, notional_usd: 5_000 }, crypto.randomUUID())).status).toBe('submitted');
+      settle(sandbox);
+      expect((await client.getHedge(opened.hedge_id)).notional_usd).toBe(15_000);
+
+      expect((await client.reduceHedge({ ...BUY, notional_usd: 3_000 }, crypto.randomUUID())).status).toBe('submitted');
+      settle(sandbox);
+      expect((await client.getHedge(opened.hedge_id)).notional_usd).toBe(12_000);
+
+      const positions = await client.listPositions();
+      expect(positions).toHaveLength(1);
+      expect(positions[0]!.side).toBe('buy');
+      expect(typeof positions[0]!.net_margin_usd).toBe('number');
+
+      const account = await client.getAccount();
+      expect(account.available_exposure_usd).toBeGreaterThan(0);
+
+      const listed = await client.listHedges({ clientReference: 'DEAL-1', status: 'filled', limit: 10 });
+      expect(listed.map((h) => h.id)).toEqual([opened.hedge_id]);
+
+      expect((await client.closeHedge(BUY, crypto.randomUUID())).status).toBe('submitted');
+      settle(sandbox);
+      expect(await client.listPositions()).toEqual([]);
+      const history = await client.listHistory({ limit: 5 });
+      expect(history[0]!.hedge_id).toBe(opened.hedge_id);
+      expect(typeof history[0]!.net_pnl_usd).toBe('number');
+      // The page-size parameter is sent as `limit` (spec: name not shown).
+      expect(sandbox.requestLog.some((e) => e.path === '/hedges' && e.query.limit === '10')).toBe(true);
+    });
+  });
+}
+
+describe('errors and retries', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ fillDelayMs: 100, seed: 11, apiKeys: ['hpk_test_clientAAAAAAAAAAAAAAAAAAAA', 'hpk_test_clientBBBBBBBBBBBBBBBBBBBB', 'hpk_test_clientCCCCCCCCCCCCCCCCCCCC'], exposureCapUsd: 50_000 });
+  });
+  afterAll(() => sandbox.close());
+
+  it('maps every error code of the spec table to ApiError with status, code, message and details', async () => {
+    const { client } = clientFor(sandbox);
+    const caught = async (promise: Promise<unknown>) => {
+      try {
+        await promise;
+      } catch (error) {
+        return error as ApiError;
+      }
+      throw new Error('expected a failure');
+    };
+    const exposure = await caught(client.openHedge({ ...BUY, notional_usd: 60_000, tenor_days: 1 }, crypto.randomUUID()));
+    expect(exposure).toBeInstanceOf(ApiError);
+    expect([exposure.status, exposure.code]).toEqual([400, 'exposure_exceeded']);
+    expect(exposure.message.length).toBeGreaterThan(0);
+    expect(exposure.details).toBeTypeOf('object');
+    expect(exposure.requestId).toMatch(/^req_/);
+
+    const noOpen = await caught(client.addToHedge({ market: 'USDTNGN', side: 'sell', notional_usd: 100 }, crypto.randomUUID()));
+    expect([noOpen.status, noOpen.code]).toEqual([404, 'no_open_hedge']);
+
+    const notFound = await caught(client.getHedge('hdg_doesnotexist'));
+    expect([notFound.status, notFound.code]).toEqual([404, 'hedge_not_found']);
+
+    const key = crypto.randomUUID();
+    await client.openHedge({ ...BUY, notional_usd: 1_000, tenor_days: 1 }, key);
+    const reuse = await caught(client.openHedge({ ...BUY, notional_usd: 2_000, tenor_days: 1 }, key));
+    expect([reuse.status, reuse.code]).toEqual([409, 'idempotency_key_reuse']);
+    expect(reuse.idempotencyKey).toBe(key);
+
+    // A second client whose retries are exhausted at once sees the raw 429 and in-flight answers.
+    const { client: impatient } = clientFor(sandbox, { retry: { maxAttempts: 1, maxTotalMs: 0 } });
+    sandbox.setFaults({ next429: 1 });
+    const limited = (await caught(impatient.listMarkets())) as unknown as NetworkError;
+    expect(limited).toBeInstanceOf(NetworkError);
+    expect([limited.status, limited.code]).toEqual([429, 'rate_limited']);
+
+    sandbox.setFaults({ nextLatency: { count: 1, ms: 800 } });
+    const inFlightKey = crypto.randomUUID();
+    const slow = client.closeHedge(BUY, inFlightKey).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const inFlight = await caught(impatient.closeHedge(BUY, inFlightKey));
+    expect([inFlight.status, inFlight.code]).toEqual([409, 'idempotency_in_flight']);
+    await slow;
+  });
+
+  it('maps 401 for a key the server does not know', async () => {
+    const { client } = clientFor(sandbox, { apiKey: 'hpk_test_unknownXXXXXXXXXXXXXXXXXX' });
+    await expect(client.getAccount()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+  });
+
+  const actions = [
+    { name: 'open', path: '/hedges' },
+    { name: 'add', path: '/hedges/add' },
+    { name: 'reduce', path: '/hedges/reduce' },
+    { name: 'close', path: '/hedges/close' },
+  ] as const;
+  for (const action of actions) {
+    it(`drop after commit on ${action.name}: the retry reuses the Idempotency-Key and the server acts once`, async () => {
+      const apiKey = 'hpk_test_clientBBBBBBBBBBBBBBBBBBBB';
+      const { client } = clientFor(sandbox, { apiKey });
+      // Start each case flat, then set up what the action needs.
+      if ((await client.listPositions()).length > 0) {
+        await client.closeHedge(BUY, crypto.randomUUID());
+        settle(sandbox);
+      }
+      if (action.name !== 'open') await openFilled(sandbox, client);
+      const before = sandbox.requestLog.length;
+      sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path: action.path } });
+      const key = crypto.randomUUID();
+      const result =
+        action.name === 'open'
+          ? await client.openHedge({ ...BUY, notional_usd: 10_000, tenor_days: 3 }, key)
+          : action.name === 'add'
+            ? await client.addToHedge({ ...BUY, notional_usd: 4_000 }, key)
+            : action.name === 'reduce'
+              ? await client.reduceHedge({ ...BUY, notional_usd: 4_000 }, key)
+              : await client.closeHedge(BUY, key);
+      sandbox.setFaults({ match: null });
+      expect(result.status).toBe('submitted');
+      const attempts = sandbox.requestLog.slice(before).filter((e) => e.method === 'POST' && e.path === action.path);
+      expect(attempts.map((e) => e.status)).toEqual(['dropped', 200]);
+      expect(new Set(attempts.map((e) => e.idempotencyKey))).toEqual(new Set([key]));
+      settle(sandbox);
+      const hedges = await client.listHedges({ limit: 500 });
+      const live = hedges.filter((h) => h.status === 'filled');
+      if (action.name === 'open') expect(live.map((h) => h.notional_usd)).toEqual([10_000]);
+      if (action.name === 'add') expect(live.map((h) => h.notional_usd)).toEqual([14_000]);
+      if (action.name === 'reduce') expect(live.map((h) => h.notional_usd)).toEqual([6_000]);
+      if (action.name === 'close') expect(live).toEqual([]);
+    });
+  }
+
+  it('retries a burst of 5xx within the attempt bound, with growing backoff', async () => {
+    const { client, sleeps } = clientFor(sandbox);
+    const before = requestsTo(sandbox, 'GET', '/account').length;
+    sandbox.setFaults({ next5xx: 3 });
+    await expect(client.getAccount()).resolves.toMatchObject({ balance_usdc: expect.any(Number) });
+    expect(requestsTo(sandbox, 'GET', '/account').length - before).toBe(4);
+    expect(sleeps).toHaveLength(3);
+    // Equal jitter: each wait is between half and all of 50·2^(n-1) ms.
+    sleeps.forEach((ms, index) => {
+      const full = Math.min(400, 50 * 2 ** index);
+      expect(ms).toBeGreaterThanOrEqual(full / 2);
+      expect(ms).toBeLessThanOrEqual(full);
+    });
+  });
+
+  it('gives up after maxAttempts on a longer 5xx burst with a NetworkError', async () => {
+    const { client } = clientFor(sandbox, { retry: { maxAttempts: 3 } });
+    sandbox.setFaults({ next5xx: 5 });
+    const error = await client.getAccount().catch((e: unknown) => e as NetworkError);
+    sandbox.setFaults({ next5xx: 0 });
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.attempts).toBe(3);
+    expect(error.message).toContain('GET /account');
+  });
+
+  it('honours Retry-After on 429', async () => {
+    const { client, sleeps } = clientFor(sandbox);
+    sandbox.setFaults({ next429: 1 });
+    await client.listMarkets();
+    expect(sleeps).toEqual([1000]);
+  });
+
+  it('waits out idempotency_in_flight and then gets the one original result', async () => {
+    const apiKey = 'hpk_test_clientCCCCCCCCCCCCCCCCCCCC';
+    const { client } = clientFor(sandbox, { apiKey, requestTimeoutSeconds: 0.3 });
+    sandbox.setFaults({ nextLatency: { count: 1, ms: 900 }, match: { method: 'POST', path: '/hedges' } });
+    const key = crypto.randomUUID();
+    const opened = await client.openHedge({ ...BUY, notional_usd: 2_000, tenor_days: 1 }, key);
+    sandbox.setFaults({ match: null });
+    const attempts = requestsTo(sandbox, 'POST', '/hedges').filter((e) => e.idempotencyKey === key);
+    expect(attempts.some((e) => e.errorCode === 'idempotency_in_flight')).toBe(true);
+    expect(opened.status).toBe('submitted');
+    const mine = (await client.listHedges({ limit: 500 })).filter((h) => h.notional_usd === 2_000);
+    expect(mine).toHaveLength(1);
+  });
+
+  it('a stalled server fails with a timeout error within the configured bound', async () => {
+    const { client } = clientFor(sandbox, { requestTimeoutSeconds: 0.5, retry: { maxAttempts: 2 } });
+    for (const stall of ['headers', 'body'] as const) {
+      sandbox.setFaults({ stall });
+      const started = Date.now();
+      const error = await client.getAccount().catch((e: unknown) => e as NetworkError);
+      const elapsed = Date.now() - started;
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error.message).toMatch(/No answer from 127\.0\.0\.1:\d+ within 0\.5s/);
+      // Two attempts of 0.5 s and one short backoff; generous upper bound for a loaded machine.
+      expect(elapsed).toBeGreaterThanOrEqual(1000);
+      expect(elapsed).toBeLessThan(10_000);
+    }
+    sandbox.setFaults({ stall: null });
+  });
+
+  it('an answer that is not the envelope is a clear error naming the endpoint and status', async () => {
+    const { client } = clientFor(sandbox, { retry: { maxAttempts: 1 } });
+    sandbox.setFaults({ nextMalformed: { count: 1, kind: 'truncated' } });
+    await expect(client.getAccount()).rejects.toThrow(/GET \/account answered HTTP 200 with a body that is not JSON/);
+    sandbox.setFaults({ nextMalformed: { count: 1, kind: 'wrong-types' } });
+    await expect(client.listMarkets()).rejects.toBeInstanceOf(InvalidResponseError);
+    sandbox.setFaults({ nextMalformed: { count: 1, kind: 'html' } });
+    await expect(client.getAccount()).rejects.toThrow(/GET \/account answered HTTP 502 with a body that is not JSON/);
+  });
+
+  it('the verbose log of a whole run never holds the full key', async () => {
+    const { client, log } = clientFor(sandbox);
+    await client.listMarkets();
+    await client.getAccount();
+    await client.getHedge('hdg_nope').catch(() => undefined);
+    expect(log.length).toBeGreaterThan(4);
+    expect(log.join('\n')).not.toContain(sandbox.apiKey);
+    expect(log.join('\n')).toMatch(/→ GET \/markets attempt 1/);
+    expect(log.join('\n')).toMatch(/← 404 GET \/hedges\/hdg_nope \d+ ms attempt 1 request-id=req_/);
+  });
+
+  it('parses a hedge that carries fields the spec does not name and keeps them', () => {
+    const parsed = hedgeSchema.parse({ id: 'hdg_1', market: 'USDTNGN', side: 'buy', notional_usd: 1, tenor_days: 1, status: 'filled', venue: 'gmx' });
+    expect(parsed.venue).toBe('gmx');
+  });
+});
+
+describe('base URL rules', () => {
+  it('refuses http:// to a non-loopback host before any connection', () => {
+    expect(() => checkBaseUrl('http://api.example.com/partners/acme/v2', 'HEDGE_BASE_URL')).toThrow(UsageError);
+    expect(() => checkBaseUrl('http://10.0.0.5/v2', 'HEDGE_BASE_URL')).toThrow(/HTTPS only/);
+  });
+  it('allows http:// to loopback and https:// anywhere', () => {
+    expect(checkBaseUrl('http://127.0.0.1:4010/partners/sandbox/v2/', 'x')).toBe('http://127.0.0.1:4010/partners/sandbox/v2');
+    expect(checkBaseUrl('http://[::1]:4010/v2', 'x')).toBe('http://[::1]:4010/v2');
+    expect(checkBaseUrl('http://localhost:1/v2', 'x')).toBe('http://localhost:1/v2');
+    expect(checkBaseUrl('https://api.example.com/partners/acme/v2', 'x')).toBe('https://api.example.com/partners/acme/v2');
+  });
+  it('refuses a malformed base URL', () => {
+    expect(() => checkBaseUrl('not a url', 'HEDGE_BASE_URL')).toThrow(/is not a URL/);
+    expect(() => checkBaseUrl('ftp://example.com/v2', 'HEDGE_BASE_URL')).toThrow(/https/);
+    expect(() => checkBaseUrl('https://user:pw@example.com/v2', 'HEDGE_BASE_URL')).toThrow(/credentials/);
+  });
+});

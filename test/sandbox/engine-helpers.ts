@@ -1,0 +1,66 @@
+// Calls the engine the way the server does, with an explicit sandbox time, so engine tests read
+// like HTTP exchanges without any socket or clock.
+import { SandboxEngine, type EngineOptions } from '../../src/sandbox/engine.js';
+import type { Envelope, EngineResponse } from '../../src/sandbox/envelope.js';
+
+export const KEY_A = 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA';
+export const KEY_B = 'hpk_test_BBBBBBBBBBBBBBBBBBBBBBBB';
+export const DAY = 24 * 3_600_000;
+/** A fixed sandbox start time: 2026-11-22T08:00:00Z. */
+export const T0 = Date.UTC(2026, 10, 22, 8);
+
+export function makeEngine(options: Partial<EngineOptions> = {}): SandboxEngine {
+  return new SandboxEngine({ apiKeys: [KEY_A, KEY_B], fillDelayMs: 1000, seed: 'engine-tests', ...options });
+}
+
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  query?: Record<string, string>;
+  idempotencyKey?: string;
+  realTimeMs?: number;
+}
+
+export interface CallResult extends EngineResponse {
+  /** Test code reads arbitrary fields of the payload. */
+  data: any;
+  error: Envelope['error'];
+}
+
+export function call(
+  engine: SandboxEngine,
+  nowMs: number,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): CallResult {
+  const key = options.key === undefined ? KEY_A : options.key;
+  const headers: Record<string, string | undefined> = {};
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+  const response = engine.handle(
+    { method, path, query: options.query ?? {}, headers, body: options.body },
+    nowMs,
+    options.realTimeMs === undefined ? {} : { realTimeMs: options.realTimeMs },
+  );
+  return { ...response, data: response.body.data, error: response.body.error };
+}
+
+export function openBody(side: 'buy' | 'sell', notional: number, tenor = 7, extra: Record<string, unknown> = {}) {
+  return { market: 'USDTNGN', side, notional_usd: notional, tenor_days: tenor, ...extra };
+}
+
+/** Opens a hedge and moves time past its fill; returns the filled hedge and the time after. */
+export function openFilled(
+  engine: SandboxEngine,
+  nowMs: number,
+  side: 'buy' | 'sell',
+  notional: number,
+  options: { tenor?: number; key?: string } = {},
+) {
+  const opened = call(engine, nowMs, 'POST', '/hedges', { body: openBody(side, notional, options.tenor ?? 7), key: options.key });
+  if (opened.status !== 200) throw new Error(`open failed: ${JSON.stringify(opened.body)}`);
+  const after = nowMs + 1500;
+  const hedge = call(engine, after, 'GET', `/hedges/${opened.data.id}`, { key: options.key }).data;
+  return { hedge, openedAt: nowMs, now: after };
+}

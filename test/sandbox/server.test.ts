@@ -1,0 +1,341 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { startSandbox } from '../../src/sandbox/index.js';
+import { api, openBody, useSandboxes, waitFor } from './http-helpers.js';
+
+const REQUEST_ID = /^req_[0-9a-f]{16}$/;
+const start = useSandboxes();
+
+describe('sandbox server: endpoints over HTTP', () => {
+  it('answers every endpoint with the envelope and an x-request-id', async () => {
+    const sandbox = await start();
+    const opened = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 10_000), idempotencyKey: 'open-1' });
+    sandbox.clock.advance(100);
+    const calls: Array<[string, string, unknown?]> = [
+      ['GET', '/markets'],
+      ['GET', '/prices?symbols=USDTNGN'],
+      ['POST', '/quotes', openBody('sell', 5_000)],
+      ['GET', '/hedges?limit=10'],
+      ['GET', `/hedges/${opened.body.data.id}`],
+      ['GET', '/hedges/history'],
+      ['GET', '/positions'],
+      ['GET', '/account'],
+      ['POST', '/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 }],
+    ];
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('x-request-id')).toMatch(REQUEST_ID);
+    for (const [method, path, body] of calls) {
+      const response = await api(sandbox, method, path, { body });
+      expect(response.status, `${method} ${path}`).toBe(200);
+      expect(Object.keys(response.body).sort()).toEqual(['data', 'error', 'meta']);
+      expect(response.body.error).toBeNull();
+      expect(response.headers.get('x-request-id')).toMatch(REQUEST_ID);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    }
+    sandbox.clock.advance(100);
+    const reduced = await api(sandbox, 'POST', '/hedges/reduce', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 } });
+    expect(reduced.body.data.action).toBe('reduce');
+    sandbox.clock.advance(100);
+    const closed = await api(sandbox, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
+    expect(closed.body.data).toMatchObject({ action: 'close', status: 'submitted' });
+    const markets = await api(sandbox, 'GET', '/markets');
+    expect(markets.body.meta).toEqual({ source: 'onchain', allowed_markets: ['USDTNGN'] });
+  });
+
+  it('produces every error code of the spec’s table over HTTP', async () => {
+    const sandbox = await start({ exposureCapUsd: 100_000 });
+    const exposure = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 200_000) });
+    expect([exposure.status, exposure.body.error.code]).toEqual([400, 'exposure_exceeded']);
+
+    const noHedge = await api(sandbox, 'POST', '/hedges/reduce', { body: { market: 'USDTNGN', side: 'sell', notional_usd: 5 } });
+    expect([noHedge.status, noHedge.body.error.code]).toEqual([404, 'no_open_hedge']);
+
+    const notFound = await api(sandbox, 'GET', '/hedges/hdg_unknown');
+    expect([notFound.status, notFound.body.error.code]).toEqual([404, 'hedge_not_found']);
+
+    await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'reuse-me' });
+    const reuse = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 2_000), idempotencyKey: 'reuse-me' });
+    expect([reuse.status, reuse.body.error.code]).toEqual([409, 'idempotency_key_reuse']);
+
+    sandbox.setFaults({ nextLatency: { count: 1, ms: 300 } });
+    const held = api(sandbox, 'POST', '/hedges', { body: openBody('sell', 1_000), idempotencyKey: 'held' });
+    await waitFor(() => sandbox.requestLog.some((entry) => entry.idempotencyKey === 'held'));
+    const inFlight = await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 1_000), idempotencyKey: 'held' });
+    expect([inFlight.status, inFlight.body.error.code]).toEqual([409, 'idempotency_in_flight']);
+    expect((await held).status).toBe(200);
+
+    const limited = await start({ rateLimit: 1, realNow: () => 1_700_000_000_000 });
+    expect((await api(limited, 'GET', '/markets')).status).toBe(200);
+    const rateLimited = await api(limited, 'GET', '/markets');
+    expect([rateLimited.status, rateLimited.body.error.code]).toEqual([429, 'rate_limited']);
+    expect(rateLimited.headers.get('retry-after')).toBe('1');
+    expect(rateLimited.body.error.details.retry_after_ms).toBe(1000);
+  });
+
+  it('answers unknown paths with a 404 envelope and malformed JSON with a 400 envelope', async () => {
+    const sandbox = await start();
+    const unknown = await api(sandbox, 'GET', '/no-such-thing');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ data: null, error: { code: 'not_found' }, meta: {} });
+    const outside = await fetch(sandbox.baseUrl.replace('/partners/sandbox/v2', '/v1/markets'));
+    expect(outside.status).toBe(404);
+    expect((await outside.json()).error.code).toBe('not_found');
+    expect(outside.headers.get('x-request-id')).toMatch(REQUEST_ID);
+
+    const malformed = await api(sandbox, 'POST', '/hedges', { rawBody: '{"market": "USDTNGN",' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ data: null, error: { code: 'invalid_json' } });
+    const wrongMethod = await api(sandbox, 'PUT', '/markets');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('GET');
+    const noKey = await api(sandbox, 'GET', '/account', { key: null });
+    expect([noKey.status, noKey.body.error.code]).toEqual([401, 'unauthorized']);
+  });
+
+  it('logs every request with its outcome', async () => {
+    const sandbox = await start();
+    await api(sandbox, 'POST', '/hedges?x=1', { body: openBody('buy', 1_000), idempotencyKey: 'logged' });
+    await api(sandbox, 'GET', '/hedges/hdg_nope');
+    const [open, missing] = sandbox.requestLog;
+    expect(open).toMatchObject({
+      method: 'POST',
+      path: '/hedges',
+      query: { x: '1' },
+      idempotencyKey: 'logged',
+      body: openBody('buy', 1_000),
+      status: 200,
+      errorCode: null,
+      fault: null,
+    });
+    expect(open.sandboxTimeMs).toBeGreaterThan(0);
+    expect(open.realTimeMs).toBeGreaterThan(0);
+    expect(missing).toMatchObject({ method: 'GET', status: 404, errorCode: 'hedge_not_found', idempotencyKey: null, body: null });
+  });
+
+  it('seeds historical hedges for benches and tests', async () => {
+    const sandbox = await start();
+    const ids = sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 120 });
+    expect(ids).toHaveLength(120);
+    const history = await api(sandbox, 'GET', '/hedges/history?limit=500');
+    expect(history.body.data).toHaveLength(120);
+    const page = await api(sandbox, 'GET', '/hedges?status=closed&limit=100');
+    expect(page.body.data).toHaveLength(100);
+  });
+});
+
+describe('sandbox server: fault injection', () => {
+  it('next5xx answers 500/503 envelopes without acting, then recovers', async () => {
+    const sandbox = await start();
+    sandbox.setFaults({ next5xx: 2 });
+    for (let i = 0; i < 2; i++) {
+      const response = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000) });
+      expect([500, 503]).toContain(response.status);
+      expect(['internal_error', 'service_unavailable']).toContain(response.body.error.code);
+      expect(response.headers.get('x-request-id')).toMatch(REQUEST_ID);
+    }
+    expect((await api(sandbox, 'GET', '/hedges')).body.data).toEqual([]);
+    expect((await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000) })).status).toBe(200);
+    expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual(['5xx', '5xx', null, null]);
+  });
+
+  it('next429 answers rate_limited with Retry-After', async () => {
+    const sandbox = await start();
+    sandbox.setFaults({ next429: 1 });
+    const limited = await api(sandbox, 'GET', '/markets');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect(limited.body.error).toMatchObject({ code: 'rate_limited', details: { retry_after_ms: 1000 } });
+    expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
+  });
+
+  it('drop after commit: the fetch fails, the hedge exists exactly once, a same-key retry replays it', async () => {
+    const sandbox = await start();
+    sandbox.setFaults({ nextDropAfterCommit: 1 });
+    // Reads are never dropped: the countdown waits for a committing write.
+    expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
+    await expect(api(sandbox, 'POST', '/hedges', { body: openBody('sell', 25_000), idempotencyKey: 'drop-1' })).rejects.toThrow();
+    const listed = await api(sandbox, 'GET', '/hedges');
+    expect(listed.body.data).toHaveLength(1);
+    const retry = await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 25_000), idempotencyKey: 'drop-1' });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.data.id).toBe(listed.body.data[0].id);
+    expect((await api(sandbox, 'GET', '/hedges')).body.data).toHaveLength(1);
+    expect(sandbox.requestLog[1]).toMatchObject({ status: 'dropped', fault: 'drop-after-commit' });
+  });
+
+  it('shares given as options fault a seeded proportion of requests', async () => {
+    const sandbox = await start({ fault5xx: 1 });
+    expect((await api(sandbox, 'GET', '/markets')).status).toBeGreaterThanOrEqual(500);
+    sandbox.setFaults({ fault5xx: 0, fault429: 1 });
+    expect((await api(sandbox, 'GET', '/markets')).status).toBe(429);
+    sandbox.setFaults({ fault429: 0, dropAfterCommit: 1 });
+    expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
+    await expect(api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000) })).rejects.toThrow();
+    sandbox.setFaults({ dropAfterCommit: 0, fault5xx: 0.5 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await api(sandbox, 'GET', '/account')).status);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(5);
+    expect(statuses.filter((status) => status >= 500).length).toBeGreaterThan(5);
+    expect(() => sandbox.setFaults({ fault5xx: 2 })).toThrow(/share/);
+  });
+
+  it('faults can be limited to some methods or paths', async () => {
+    const sandbox = await start();
+    sandbox.setFaults({ next5xx: 1, match: { method: 'POST', path: '/quotes' } });
+    expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
+    expect((await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000) })).status).toBe(200);
+    expect((await api(sandbox, 'POST', '/quotes', { body: openBody('buy', 1_000) })).status).toBeGreaterThanOrEqual(500);
+    expect((await api(sandbox, 'POST', '/quotes', { body: openBody('buy', 1_000) })).status).toBe(200);
+    sandbox.setFaults({ next429: 1, match: (target) => target.path.startsWith('/hedges/') });
+    expect((await api(sandbox, 'GET', '/hedges')).status).toBe(200);
+    expect((await api(sandbox, 'GET', '/hedges/history')).status).toBe(429);
+  });
+
+  it('latency holds the request (key in flight), and the held request completes even if the client hung up', async () => {
+    const sandbox = await start();
+    sandbox.setFaults({ nextLatency: { count: 1, ms: 150 } });
+    const started = Date.now();
+    expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(sandbox.requestLog[0].fault).toBe('latency');
+
+    sandbox.setFaults({ latencyMs: 150, match: { method: 'POST' } });
+    const abort = new AbortController();
+    const hungUp = api(sandbox, 'POST', '/hedges', { body: openBody('buy', 2_000), idempotencyKey: 'gone', signal: abort.signal });
+    await waitFor(() => sandbox.requestLog.some((entry) => entry.idempotencyKey === 'gone'));
+    const entry = sandbox.requestLog.find((logged) => logged.idempotencyKey === 'gone');
+    expect(entry?.status).toBe('pending');
+    abort.abort();
+    await expect(hungUp).rejects.toThrow();
+    await waitFor(() => entry?.status === 200);
+    expect((await api(sandbox, 'GET', '/hedges')).body.data).toHaveLength(1);
+  });
+
+  it('stall headers never answers and stall body hangs mid-body; close() still returns', async () => {
+    const sandbox = await start();
+    sandbox.setFaults({ stall: 'headers' });
+    await expect(api(sandbox, 'GET', '/markets', { signal: AbortSignal.timeout(150) })).rejects.toThrow();
+    expect(sandbox.requestLog[0]).toMatchObject({ status: 'stalled', fault: 'stall-headers' });
+
+    sandbox.setFaults({ stall: 'body' });
+    const abort = new AbortController();
+    const response = await fetch(`${sandbox.baseUrl}/markets`, {
+      headers: { authorization: `Bearer ${sandbox.apiKey}` },
+      signal: abort.signal,
+    });
+    expect(response.status).toBe(200);
+    setTimeout(() => abort.abort(), 150);
+    await expect(response.text()).rejects.toThrow();
+    expect(sandbox.requestLog[1]).toMatchObject({ status: 'stalled', fault: 'stall-body' });
+
+    // One more stalled request left open on purpose: close() must cut it.
+    void fetch(`${sandbox.baseUrl}/markets`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } }).catch(() => undefined);
+    await waitFor(() => sandbox.requestLog.length === 3);
+    sandbox.setFaults({ stall: null });
+    expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
+    await sandbox.close();
+  });
+
+  it('malformed responses: an HTML 502 page, truncated JSON with 200, an envelope with wrong types', async () => {
+    const sandbox = await start();
+    sandbox.setFaults({ nextMalformed: { count: 1, kind: 'html' } });
+    const html = await fetch(`${sandbox.baseUrl}/markets`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } });
+    expect(html.status).toBe(502);
+    expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await html.text()).toMatch(/^<html>/);
+
+    sandbox.setFaults({ nextMalformed: { count: 1, kind: 'truncated' } });
+    const truncated = await fetch(`${sandbox.baseUrl}/markets`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } });
+    expect(truncated.status).toBe(200);
+    const text = await truncated.text();
+    expect(text.startsWith('{"data":')).toBe(true);
+    expect(() => JSON.parse(text)).toThrow();
+
+    sandbox.setFaults({ nextMalformed: { count: 1, kind: 'wrong-types' } });
+    const wrong = await api(sandbox, 'GET', '/markets');
+    expect(wrong.status).toBe(200);
+    expect(typeof wrong.body.data[0].price).toBe('string');
+    expect(typeof wrong.body.data[0].market).toBe('number');
+    expect(Array.isArray(wrong.body.meta)).toBe(true);
+    expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual(['malformed-html', 'malformed-truncated', 'malformed-wrong-types']);
+  });
+});
+
+describe('sandbox server: TLS', () => {
+  it('serves HTTPS that a client trusting the CA file accepts, and one without it refuses', async () => {
+    const sandbox = await start({ tls: true });
+    expect(sandbox.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2$/);
+    expect(sandbox.caFile && existsSync(sandbox.caFile)).toBe(true);
+    const script = `
+      const urls = process.argv.slice(1);
+      const key = urls.pop();
+      (async () => {
+        for (const url of urls) {
+          try {
+            const response = await fetch(url, { headers: { authorization: 'Bearer ' + key } });
+            console.log(response.status);
+          } catch (error) {
+            console.log('ERR ' + (error.cause && error.cause.code));
+          }
+        }
+      })();`;
+    const urls = [`${sandbox.baseUrl}/markets`, `https://localhost:${sandbox.port}/partners/sandbox/v2/markets`];
+    const run = (env: NodeJS.ProcessEnv) =>
+      promisify(execFile)(process.execPath, ['-e', script, '--', ...urls, sandbox.apiKey], { env });
+    const { NODE_EXTRA_CA_CERTS: _ignored, ...baseEnv } = process.env;
+    const trusted = await run({ ...baseEnv, NODE_EXTRA_CA_CERTS: sandbox.caFile });
+    expect(trusted.stdout.trim().split('\n')).toEqual(['200', '200']);
+    const untrusted = await run(baseEnv);
+    expect(untrusted.stdout.trim().split('\n').every((line) => line.startsWith('ERR '))).toBe(true);
+  });
+});
+
+describe('sandbox server: state file', () => {
+  let dir: string;
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('persists the state across a restart and keeps settling by sandbox time', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hedge-sandbox-state-'));
+    const stateFile = join(dir, 'state.json');
+    const apiKeys = ['hpk_test_PersistPersistPersist1234'];
+    const first = await startSandbox({ stateFile, apiKeys, fillDelayMs: 50 });
+    const opened = await api(first, 'POST', '/hedges', { body: openBody('buy', 40_000, 1), idempotencyKey: 'persisted' });
+    first.clock.advance(100);
+    expect((await api(first, 'GET', `/hedges/${opened.body.data.id}`)).body.data.status).toBe('filled');
+    const balance = (await api(first, 'GET', '/account')).body.data.balance_usdc;
+    await first.close();
+    expect(await readdir(dir)).toEqual(['state.json']);
+
+    const second = await startSandbox({ stateFile, apiKeys, fillDelayMs: 50 });
+    try {
+      const hedge = (await api(second, 'GET', `/hedges/${opened.body.data.id}`)).body.data;
+      expect(hedge.status).toBe('filled');
+      expect((await api(second, 'GET', '/account')).body.data.balance_usdc).toBe(balance);
+      // Idempotency survives too: the retry replays, nothing new is opened.
+      const replay = await api(second, 'POST', '/hedges', { body: openBody('buy', 40_000, 1), idempotencyKey: 'persisted' });
+      expect(replay.body.data.id).toBe(opened.body.data.id);
+      // The clock continues from where the first run left it, so maturity still comes.
+      second.clock.advance(24 * 3_600_000);
+      expect((await api(second, 'GET', `/hedges/${opened.body.data.id}`)).body.data.status).toBe('closed');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses to start on a state file that is not JSON', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hedge-sandbox-state-'));
+    const stateFile = join(dir, 'state.json');
+    await writeFile(stateFile, 'not json');
+    await expect(startSandbox({ stateFile })).rejects.toThrow(/not valid JSON/);
+  });
+});
