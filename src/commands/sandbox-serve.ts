@@ -51,5 +51,5 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<voi
     rateLimit: wholeNumber('--rate-limit', o.rateLimit, 1, 1_000_000),
   };
   const { serveSandbox } = await import('../sandbox/serve.js');
-  await serveSandbox(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr });
+  await serveSandbox(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr, signal: ctx.signal });
 }
