@@ -1,9 +1,18 @@
 #!/usr/bin/env node
-// Thin launcher: everything lives in the bundle built from src/ (npm run build).
-import module from 'node:module';
+// Thin launcher (CommonJS: see bin/package.json): everything lives in dist/, built from src/.
+'use strict';
 
-// Node >= 22.1 can cache compiled code between runs; Node 20 simply skips this.
-module.enableCompileCache?.();
+const argv = process.argv.slice(2);
 
-const { main } = await import('../dist/cli.js');
-process.exitCode = await main(process.argv.slice(2));
+// Scripts ask for the version often; answer before loading any code at all.
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${require('../package.json').version}\n`);
+} else {
+  // Node >= 22.1 can cache compiled code between runs; Node 20 simply skips this.
+  require('node:module').enableCompileCache?.();
+  require('../dist/cli.cjs')
+    .main(argv)
+    .then((code) => {
+      process.exitCode = code;
+    });
+}

@@ -87,7 +87,7 @@ _hedge() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     word=${COMP_WORDS[i]}
     if [[ $word == '=' && -n $option ]]; then
-      expecting=1 # --opt=value is split at '=' by COMP_WORDBREAKS
+      expecting=1 # an option's =value is split at '=' by COMP_WORDBREAKS
       continue
     fi
     if [[ -n $expecting ]]; then
@@ -126,9 +126,11 @@ _hedge() {
     return 0
   fi
   if [[ $cur == -* ]]; then
-    local own
-    _hedge_options "$path"
-    own=$REPLY
+    local own=''
+    if [[ -n $path ]]; then
+      _hedge_options "$path"
+      own=$REPLY
+    fi
     _hedge_options ''
     COMPREPLY=($(compgen -W "$own $REPLY" -- "$cur"))
     return 0

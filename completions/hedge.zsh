@@ -207,8 +207,11 @@ _hedge() {
     return
   fi
   if [[ $cur == -* ]]; then
-    _hedge_options "$cmdpath"
-    own=($reply)
+    own=()
+    if [[ -n $cmdpath ]]; then
+      _hedge_options "$cmdpath"
+      own=($reply)
+    fi
     _hedge_options ''
     _describe -t options 'option' own -- reply
     return

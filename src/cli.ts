@@ -2,6 +2,7 @@
 // whatever it ends with into an exit code (the mapping itself lives in exit-codes.ts).
 import { Command, CommanderError, Option } from 'commander';
 import { COMMANDS, GLOBAL_OPTIONS, type CommandInput, type CommandSpec } from './commands/manifest.js';
+import { scrubSecrets } from './config/api-key.js';
 import { UsageError } from './errors.js';
 import { VERSION } from './version.js';
 import type { CommandContext, GlobalOptions, Io } from './context.js';
@@ -83,6 +84,14 @@ function parseGlobals(all: Record<string, unknown>): GlobalOptions {
   };
 }
 
+/** Commander puts its suggestion on a second line; bad input is always exactly one line on stderr. */
+function oneLine(text: string): string {
+  return `${text
+    .trim()
+    .replace(/\s*\n\s*\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')
+    .replace(/\s*\n\s*/g, ' ')}\n`;
+}
+
 export function buildProgram(select: (invocation: Invocation) => void): Command {
   const program = new Command('hedge')
     .description('Quote, open and manage FX hedges on frontier-market currencies through the Hedging Partner API.')
@@ -109,12 +118,19 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   const program = buildProgram((selected) => {
     invocation = selected;
   });
-  program.exitOverride();
-  program.configureOutput({
-    writeOut: (text) => io.stdout.write(text),
-    writeErr: (text) => io.stderr.write(text),
-    outputError: (text, write) => write(`hedge: ${text.replace(/^error: /, '')}`),
-  });
+  // Subcommands copy these settings when they are created, which happened in buildProgram:
+  // apply them to every command, or an unknown option of a subcommand exits 1 past our streams.
+  const configure = (command: Command): void => {
+    command.exitOverride();
+    command.configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // A key typed as an option (`--api-key=…`) is echoed back by commander: never whole.
+      outputError: (text, write) => write(`hedge: ${scrubSecrets(oneLine(text.replace(/^error: /, '')))}`),
+    });
+    for (const sub of command.commands) configure(sub);
+  };
+  configure(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {

@@ -111,6 +111,8 @@ export class CommandContext {
 
   private async resolve(): Promise<ResolvedCredentials> {
     if (this.globals.demo) {
+      // Said when the simulator is actually used, so that bad input under --demo stays one line.
+      if (!this.globals.json) this.output.note(this.output.chalk.cyan(`DEMO — local simulator with test funds (state in ${this.configDir})`));
       const start = this.init.startDemo ?? (await import('./sandbox/demo.js')).startDemo;
       const demo = await start(this.configDir);
       this.onDispose(() => demo.close());
@@ -156,6 +158,7 @@ export class CommandContext {
       env: this.env,
       clock: this.clock,
       deadline: this.deadline,
+      timeoutSeconds: this.globals.timeout,
       signal: this.signal,
       requestTimeoutSeconds: this.globals.requestTimeout,
       log: this.globals.verbose ? (line) => this.log(line) : undefined,

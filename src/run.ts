@@ -57,7 +57,6 @@ export async function runInvocation(
     output,
   });
   try {
-    if (globals.demo && !globals.json) output.note(chalk.cyan(`DEMO — local simulator with test funds (state in ${ctx.configDir})`));
     const module = await spec.load!();
     const result = await module.run(ctx, input);
     return typeof result === 'number' ? result : 0;
@@ -65,6 +64,9 @@ export async function runInvocation(
     return reportError(error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose });
   } finally {
     process.off('SIGINT', onSigint);
+    // The command is over and only clean-up is left: a Ctrl-C now ends the process at once, with
+    // 130 like any other interrupt (not killed by the signal with no exit code).
+    process.once('SIGINT', () => process.exit(130));
     await ctx.dispose();
   }
 }

@@ -15,6 +15,8 @@ export function createClient(input: {
   env: Env;
   clock: Clock;
   deadline?: number;
+  /** The --timeout the deadline comes from, in seconds (named in timeout errors). */
+  timeoutSeconds?: number;
   signal?: AbortSignal;
   requestTimeoutSeconds?: number;
   retry?: Partial<RetryPolicy>;
@@ -39,6 +41,7 @@ export function createClient(input: {
       retry: { ...DEFAULT_RETRY_POLICY, ...input.retry },
       clock: input.clock,
       deadline: input.deadline,
+      deadlineTotalMs: input.timeoutSeconds !== undefined ? input.timeoutSeconds * 1000 : undefined,
       signal: input.signal,
       log: input.log,
     }),

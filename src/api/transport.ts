@@ -35,6 +35,8 @@ export interface TransportConfig {
   clock: Clock;
   /** Absolute clock time after which nothing more is attempted (--timeout). */
   deadline?: number;
+  /** The whole --timeout in ms, named in the error when the deadline is what cut an attempt short. */
+  deadlineTotalMs?: number;
   signal?: AbortSignal;
   /** --verbose lines; already free of secrets when called. */
   log?: (line: string) => void;
@@ -181,7 +183,9 @@ export class Transport {
 
   private giveUp(error: Error, apiRequest: ApiRequest, attempts: number): Error {
     if (error instanceof NetworkError) {
-      const final = new NetworkError(`${error.message}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`, {
+      // "… on GET /account (after 5 attempts)." — the count goes inside the sentence.
+      const message = attempts > 1 ? `${error.message.replace(/\.$/, '')} (after ${attempts} attempts).` : error.message;
+      const final = new NetworkError(message, {
         endpoint: error.endpoint,
         attempts,
         status: error.status,
@@ -203,6 +207,8 @@ export class Transport {
     const clock = config.clock;
     const remaining = config.deadline === undefined ? Infinity : config.deadline - clock.now();
     const timeoutMs = Math.max(1, Math.min(config.requestTimeoutMs, remaining));
+    // When --timeout (not --request-timeout) bounds this attempt, the error names --timeout's own value.
+    const cutByDeadline = remaining < config.requestTimeoutMs;
     const headers: Record<string, string> = {
       authorization: `Bearer ${config.apiKey}`,
       'user-agent': config.userAgent,
@@ -252,7 +258,9 @@ export class Transport {
       }
       const message =
         code && TIMEOUT_CODES.has(code)
-          ? `No answer from ${this.host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`
+          ? cutByDeadline && timeoutSignal.aborted
+            ? `No answer from ${this.host} on ${endpoint} before --timeout ran out${config.deadlineTotalMs !== undefined ? ` (${formatSeconds(config.deadlineTotalMs)})` : ''}.`
+            : `No answer from ${this.host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`
           : `Could not reach ${this.host} on ${endpoint}: ${code ?? (error as Error).message}.`;
       const networkError = new NetworkError(message, { endpoint, attempts: attempt, code, cause: error });
       if (code !== undefined && !RETRYABLE_NETWORK_CODES.has(code)) throw this.giveUp(networkError, apiRequest, attempt);

@@ -18,7 +18,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const market = parseMarket(input.args.market);
   const side = parseSide(input.args.side);
   const write = writeOptions(input.options, idempotencyKeyFor(input.options.idempotencyKey));
-  const guard = await guardLiveAction(ctx, { action: 'closing a position', dryRun: write.dryRun });
+  const guard = await guardLiveAction(ctx, { action: 'close a position', dryRun: write.dryRun });
   const client = await ctx.client();
   const request = { market, side };
   if (write.dryRun) {

@@ -60,7 +60,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     );
   }
   // Decided before any request, reads included: a refused live run sends nothing at all.
-  const guard = await guardLiveAction(ctx, { action: 'opening a hedge', dryRun: write.dryRun });
+  const guard = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: write.dryRun });
   const client = await ctx.client();
 
   if (missing.length > 0) {

@@ -40,10 +40,13 @@ export function registerSecret(key: string): void {
   if (key.length >= 8) knownSecrets.add(key);
 }
 
+// Anything shaped like a key, even one never registered (e.g. typed as an unknown flag).
+const KEY_SHAPE_ANYWHERE = /(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{1,15}_(?:live|test)_[A-Za-z0-9_-]{8,200}/g;
+
 export function scrubSecrets(text: string): string {
   let scrubbed = text;
   for (const secret of knownSecrets) {
     if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(redactKey(secret));
   }
-  return scrubbed;
+  return scrubbed.replace(KEY_SHAPE_ANYWHERE, (key) => redactKey(key));
 }

@@ -36,7 +36,7 @@ export async function runChange(ctx: CommandContext, input: CommandInput, action
   const write = writeOptions(input.options, idempotencyKeyFor(input.options.idempotencyKey));
   // A reduce cannot push exposure up, so only an add is checked before it is sent.
   const checked = action === 'add' && input.options.skipChecks !== true && !write.resumed;
-  const guard = await guardLiveAction(ctx, { action: action === 'add' ? 'adding to a hedge' : 'reducing a hedge', dryRun: write.dryRun });
+  const guard = await guardLiveAction(ctx, { action: action === 'add' ? 'add to a hedge' : 'reduce a hedge', dryRun: write.dryRun });
   const client = await ctx.client();
   const request: ChangeRequest = { market, side, notional_usd: notionalUsd };
   const plan = () => (action === 'add' ? client.planAdd(request, write.idempotencyKey) : client.planReduce(request, write.idempotencyKey));

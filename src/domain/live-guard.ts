@@ -20,13 +20,14 @@ export class NotConfirmedError extends InterruptedError {
   }
 }
 
+/** `action` completes "this will …" and "--yes is required to …": "open a hedge", "close a position". */
 export async function guardLiveAction(ctx: CommandContext, input: { action: string; dryRun: boolean }): Promise<LiveGuard> {
   const credentials = await ctx.credentials();
   const live = credentials.environment === 'live';
   if (live) {
     const c = ctx.output.chalk;
     ctx.output.note(
-      `${c.bgRed.white.bold(' LIVE ')} ${c.red.bold(`production key ${redactKey(credentials.apiKey)}: ${input.action} acts on real funds.`)}`,
+      `${c.bgRed.white.bold(' LIVE ')} ${c.red.bold(`production key ${redactKey(credentials.apiKey)}: this will ${input.action} with real funds.`)}`,
     );
   }
   const needsConfirmation = live && !input.dryRun && !ctx.globals.yes;

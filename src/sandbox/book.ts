@@ -20,13 +20,11 @@ import {
   type Side,
   type SideAmounts,
   carryUsdc,
-  decreaseExecutionPrice,
   grossPnlUsd,
   marketHeadroomUsd,
   midPrice,
   platformFeeUsdc,
   quoteIncrease,
-  requiredMarginUsdc,
   roundExecutionPrice,
   roundMoney,
   seedHash,
@@ -34,7 +32,6 @@ import {
 import { nextRandom } from './prng.js';
 
 export interface BookConfig {
-  seed: string;
   fillDelayMs: number;
   failRate: number;
   exposureCapUsd: number;
@@ -99,8 +96,9 @@ export class Book {
 
   private moveOpenInterest(market: string, side: Side, deltaUsd: number): void {
     const own = (this.state.openInterestUsd[market] ??= { buy: 0, sell: 0 });
-    // Clamp float residue so an emptied side reads exactly zero.
-    own[side] = Math.max(0, roundMoney(own[side] + deltaUsd));
+    const next = own[side] + deltaUsd;
+    // Float residue must not leave an emptied side at 1e-10 (or below zero).
+    own[side] = next < 1e-6 ? 0 : next;
   }
 
   // ---- accounts -------------------------------------------------------------------------
@@ -222,10 +220,7 @@ export class Book {
   recordPastHedge(account: AccountState, request: OpenRequest, openedAtMs: number, outcome: PastOutcome): HedgeState {
     const hedge = this.createHedge(account, request, openedAtMs, outcome.kind === 'failed');
     this.resolveOpen(account, hedge, openedAtMs + this.config.fillDelayMs);
-    if (outcome.kind === 'closed') {
-      this.accrueCarry(hedge, outcome.closedAtMs);
-      this.closeEarly(account, hedge, outcome.closedAtMs);
-    }
+    if (outcome.kind === 'closed') this.closeEarly(account, hedge, outcome.closedAtMs);
     // A 'settled' hedge's maturity is already due: the next processDueEvents settles it.
     return hedge;
   }
@@ -351,7 +346,7 @@ export class Book {
     } else this.landPartialReduce(account, hedge, change.notionalUsd, timeMs);
   }
 
-  reduceClosesFully(hedge: HedgeState, notionalUsd: number): boolean {
+  private reduceClosesFully(hedge: HedgeState, notionalUsd: number): boolean {
     return (
       notionalUsd >= hedge.notionalUsd * MARKET_MODEL.fullReduceShare ||
       hedge.notionalUsd - notionalUsd < MARKET_MODEL.minRemainingNotionalUsd
@@ -378,15 +373,7 @@ export class Book {
 
   private landPartialReduce(account: AccountState, hedge: HedgeState, notionalUsd: number, timeMs: number): void {
     const share = notionalUsd / hedge.notionalUsd;
-    const definition = this.findMarket(hedge.market) as MarketDefinition;
-    const exitPrice = decreaseExecutionPrice(
-      this.seedHash,
-      definition,
-      this.totalOpenInterest(definition),
-      hedge.side,
-      notionalUsd,
-      timeMs,
-    );
+    const exitPrice = this.midPrice(this.findMarket(hedge.market) as MarketDefinition, timeMs);
     const gross = roundMoney(grossPnlUsd(hedge.side, notionalUsd, hedge.entryPrice as number, exitPrice));
     const carry = roundMoney(hedge.accruedCarryUsdc * share);
     const margin = roundMoney(hedge.marginUsdc * share);
@@ -402,16 +389,10 @@ export class Book {
     this.moveOpenInterest(hedge.market, hedge.side, -notionalUsd);
   }
 
+  /** An early close executes at the mid, so it credits what the position showed as net_margin_usd. */
   private closeEarly(account: AccountState, hedge: HedgeState, timeMs: number): void {
-    const definition = this.findMarket(hedge.market) as MarketDefinition;
-    const exitPrice = decreaseExecutionPrice(
-      this.seedHash,
-      definition,
-      this.totalOpenInterest(definition),
-      hedge.side,
-      hedge.notionalUsd,
-      timeMs,
-    );
+    this.accrueCarry(hedge, timeMs);
+    const exitPrice = this.midPrice(this.findMarket(hedge.market) as MarketDefinition, timeMs);
     this.closeAt(account, hedge, exitPrice, platformFeeUsdc(hedge.notionalUsd), 'closed', timeMs);
   }
 

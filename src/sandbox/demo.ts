@@ -4,6 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DemoHandle } from '../context.js';
+import { ConfigError } from '../errors.js';
 
 /** Not a secret: the demo sandbox accepts this one key and only on 127.0.0.1. */
 export const DEMO_API_KEY = 'hpk_test_DemoLocalSimulatorKey0001';
@@ -15,12 +16,22 @@ export async function startDemo(configDir: string): Promise<DemoHandle> {
   await mkdir(configDir, { recursive: true, mode: 0o700 });
   // The sandbox is only ever loaded here, so commands without --demo never pay for it.
   const { startSandbox } = await import('./server.js');
-  const sandbox = await startSandbox({
-    host: '127.0.0.1',
-    port: 0,
-    apiKeys: [DEMO_API_KEY],
-    stateFile: join(configDir, DEMO_STATE_FILE),
-    fillDelayMs: DEMO_FILL_DELAY_MS,
-  });
+  const stateFile = join(configDir, DEMO_STATE_FILE);
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({
+      host: '127.0.0.1',
+      port: 0,
+      apiKeys: [DEMO_API_KEY],
+      stateFile,
+      fillDelayMs: DEMO_FILL_DELAY_MS,
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`The demo simulator could not start: ${reason}`, {
+      hint: `Delete ${stateFile} to start the demo afresh (it only holds demo test funds).`,
+      cause: error,
+    });
+  }
   return { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, close: () => sandbox.close() };
 }

@@ -56,7 +56,7 @@ const ENVIRONMENT = 'test';
 /** Like common payment APIs: a key can be replayed for a day, then it may be reused freely. */
 const IDEMPOTENCY_TTL_MS = DAY_MS;
 const DEFAULT_SEED = 'hedge-sandbox';
-const DEFAULT_FILL_DELAY_MS = 2000;
+export const DEFAULT_FILL_DELAY_MS = 2000;
 
 export const isTestKey = (key: string): boolean => TEST_KEY.test(key);
 
@@ -106,7 +106,6 @@ export class SandboxEngine {
     }));
     this.rateLimit = options.rateLimit;
     this.book = new Book(state, {
-      seed: state.seed,
       fillDelayMs: options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS,
       failRate: options.failRate ?? 0,
       exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,

@@ -120,8 +120,10 @@ export function midPrice(seed: number, definition: MarketDefinition, timeMs: num
 }
 
 /**
- * Impact in USD of moving one side's open interest by `deltaUsd` (positive opens or adds,
- * negative reduces or closes). Positive means the trader gains, negative means the trader pays.
+ * Impact in USD of moving one side's open interest by `deltaUsd`. Positive means the trader
+ * gains, negative means the trader pays. The sandbox charges it on opens and adds only: reduces
+ * and closes execute at the mid, so a position's `net_margin_usd` is exactly what closing at
+ * that moment credits (the wire contract's promise).
  */
 export function priceImpactUsd(openInterest: SideAmounts, side: Side, deltaUsd: number): number {
   const after = { ...openInterest, [side]: openInterest[side] + deltaUsd };
@@ -133,12 +135,12 @@ export function priceImpactUsd(openInterest: SideAmounts, side: Side, deltaUsd: 
 }
 
 /**
- * Price a trade executes at, given the direction the trader moves USDT. Buying USDT (opening a
- * buy, closing a sell) with negative impact pays more naira per USDT; selling receives fewer.
+ * Price at which adding `sizeUsd` to a side executes. Negative impact makes a buy pay more naira
+ * per USDT and a sell receive fewer; positive impact (healing the imbalance) does the opposite.
  */
-export function executionPrice(mid: number, tradeDirection: Side, impactUsd: number, sizeUsd: number): number {
+export function executionPrice(mid: number, side: Side, impactUsd: number, sizeUsd: number): number {
   const impactShare = impactUsd / sizeUsd;
-  const price = tradeDirection === 'buy' ? mid * (1 - impactShare) : mid * (1 + impactShare);
+  const price = side === 'buy' ? mid * (1 - impactShare) : mid * (1 + impactShare);
   return roundExecutionPrice(price);
 }
 
@@ -216,18 +218,4 @@ export function quoteIncrease(
     requiredMarginUsdc: requiredMarginUsdc(notionalUsd),
     platformFeeUsdc: platformFeeUsdc(notionalUsd),
   };
-}
-
-/** Price at which removing `notionalUsd` from a side executes (closing is the opposite trade). */
-export function decreaseExecutionPrice(
-  seed: number,
-  definition: MarketDefinition,
-  openInterest: SideAmounts,
-  side: Side,
-  notionalUsd: number,
-  timeMs: number,
-): number {
-  const mid = midPrice(seed, definition, timeMs);
-  const impact = priceImpactUsd(openInterest, side, -notionalUsd);
-  return executionPrice(mid, oppositeSide(side), impact, notionalUsd);
 }

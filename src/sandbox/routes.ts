@@ -6,7 +6,14 @@ import type { Book } from './book.js';
 import { toIso } from './book.js';
 import type { AccountState, ChangeAction, HedgeState } from './engine-state.js';
 import { ApiError, type EngineResponse, notFoundError, successResponse } from './envelope.js';
-import { type MarketDefinition, type Side, marketHeadroomUsd, platformFeeUsdc, requiredMarginUsdc, roundMoney } from './market-model.js';
+import {
+  type MarketDefinition,
+  type Side,
+  marketHeadroomUsd,
+  platformFeeUsdc,
+  requiredMarginUsdc,
+  roundMoney,
+} from './market-model.js';
 import {
   type JsonObject,
   readClientReference,
@@ -47,7 +54,7 @@ interface Endpoint {
   idempotent: boolean;
 }
 
-const ONCHAIN_META = { source: 'onchain' };
+const onchainMeta = (): Record<string, unknown> => ({ source: 'onchain' });
 
 // ---- market checks ---------------------------------------------------------------------
 
@@ -74,7 +81,13 @@ function requireOpenMarket(book: Book, market: string): MarketDefinition {
 }
 
 /** Cap first: a notional over the account's cap is `exposure_exceeded` whatever the market holds. */
-function requireRoomFor(book: Book, account: AccountState, definition: MarketDefinition, side: Side, notionalUsd: number): void {
+function requireRoomFor(
+  book: Book,
+  account: AccountState,
+  definition: MarketDefinition,
+  side: Side,
+  notionalUsd: number,
+): void {
   const availableExposure = book.availableExposureUsd(account);
   if (notionalUsd > availableExposure) {
     throw new ApiError(400, 'exposure_exceeded', 'this would push the account over its aggregate exposure cap', {
@@ -110,7 +123,7 @@ function pendingHedgeError(hedge: HedgeState): ApiError {
 function getMarkets({ book, nowMs }: RouteContext): EngineResponse {
   return successResponse(
     book.markets.map((definition) => marketView(book, definition, nowMs)),
-    { ...ONCHAIN_META, allowed_markets: book.markets.map((definition) => definition.market) },
+    { ...onchainMeta(), allowed_markets: book.markets.map((definition) => definition.market) },
   );
 }
 
@@ -126,7 +139,7 @@ function getPrices({ book, request, nowMs }: RouteContext): EngineResponse {
     price: book.midPrice(requireListedMarket(book, market), nowMs),
     timestamp,
   }));
-  return successResponse(prices, ONCHAIN_META);
+  return successResponse(prices, onchainMeta());
 }
 
 function listHedges({ account, request }: RouteContext): EngineResponse {
@@ -172,7 +185,7 @@ function postQuote({ book, request, nowMs }: RouteContext): EngineResponse {
   const notionalUsd = readNotional(body);
   const tenorDays = readTenor(body);
   const definition = requireOpenMarket(book, market);
-  return successResponse(quoteView(book, { definition, side, notionalUsd, tenorDays }, nowMs), ONCHAIN_META);
+  return successResponse(quoteView(book, { definition, side, notionalUsd, tenorDays }, nowMs), onchainMeta());
 }
 
 function openHedge({ book, account, request, nowMs }: RouteContext): EngineResponse {

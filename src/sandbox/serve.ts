@@ -2,6 +2,7 @@
 // shell or script needs (KEY=value lines, so `export` of them just works); everything meant for a
 // person goes to stderr.
 
+import { DEFAULT_FILL_DELAY_MS } from './engine.js';
 import { startSandbox, type SandboxOptions } from './server.js';
 
 export interface ServeIo {
@@ -41,10 +42,13 @@ function describeSettings(options: SandboxOptions, baseUrl: string): string {
     options.dropAfterCommit ? `drop-after-commit ${options.dropAfterCommit}` : '',
     options.latencyMs ? `latency ${options.latencyMs} ms` : '',
   ].filter((fault) => fault !== '');
+  const persistence = options.stateFile ? `memory and ${options.stateFile}` : 'memory';
+  const seed = options.seed !== undefined ? `, seed ${options.seed}` : '';
+  const rateLimit = options.rateLimit ? `, rate limit ${options.rateLimit}/s per key` : '';
   const lines = [
-    `Hedge sandbox listening on ${baseUrl} (test keys only, state in memory${options.stateFile ? ` and ${options.stateFile}` : ''}).`,
-    `Fill delay ${options.fillDelayMs ?? 2000} ms, fail rate ${options.failRate ?? 0}, clock speed ${options.clockSpeed ?? 1}x` +
-      `${options.seed !== undefined ? `, seed ${options.seed}` : ''}${options.rateLimit ? `, rate limit ${options.rateLimit}/s per key` : ''}.`,
+    `Hedge sandbox listening on ${baseUrl} (test keys only, state in ${persistence}).`,
+    `Fill delay ${options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS} ms, fail rate ${options.failRate ?? 0}, ` +
+      `clock speed ${options.clockSpeed ?? 1}x${seed}${rateLimit}.`,
     `Injected faults: ${faults.length > 0 ? faults.join(', ') : 'none'}.`,
     options.tls ? 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.' : '',
     'Export the lines printed on stdout in another shell to point hedge at this sandbox. Press Ctrl-C to stop.',

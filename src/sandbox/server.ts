@@ -11,6 +11,19 @@ import { type SandboxClock, createClock } from './clock.js';
 import { type EngineOptions, type ExtraMarket, type IdempotencyLease, SandboxEngine, createEngineState } from './engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { FaultInjector, type FaultOutcome, type FaultSettings } from './faults.js';
+import {
+  BAD_GATEWAY_PAGE,
+  JSON_TYPE,
+  injected429,
+  injected5xx,
+  parseBody,
+  readBody,
+  sendEnvelope,
+  sendText,
+  splitUrl,
+  stallBody,
+  swapTypes,
+} from './http-io.js';
 import type { EngineRequest } from './routes.js';
 import { StateFileWriter, loadStateFile } from './state-file.js';
 import { type SandboxCertificates, generateCertificates } from './tls.js';
@@ -18,7 +31,6 @@ import { INVALID_JSON } from './validation.js';
 
 export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
 
-const MAX_BODY_BYTES = 1024 * 1024;
 const KEEP_ALIVE_TIMEOUT_MS = 5000;
 const DEFAULT_SEED = 'hedge-sandbox';
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -260,7 +272,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           return;
         case '429':
           noteFault('429');
-          finish(errorResponse(new ApiError(429, 'rate_limited', 'rate limited (injected)', { retry_after_ms: 1000 }, { 'retry-after': '1' })));
+          finish(injected429());
           return;
         case 'malformed':
           noteFault(`malformed-${outcome.malformed}`);
@@ -286,26 +298,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     function sendMalformed(kind: 'html' | 'truncated' | 'wrong-types'): void {
       if (kind === 'html') {
         entry.status = 502;
-        const html = '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
-        res.writeHead(502, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(html) });
-        res.end(html);
+        sendText(res, 502, 'text/html', BAD_GATEWAY_PAGE);
         return;
       }
       const response = runEngine();
       entry.errorCode = response.body.error?.code ?? null;
       if (kind === 'truncated') {
         const text = JSON.stringify(response.body);
-        const truncated = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
         entry.status = 200;
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(truncated) });
-        res.end(truncated);
+        sendText(res, 200, JSON_TYPE, text.slice(0, Math.max(1, Math.floor(text.length / 2))));
         return;
       }
       entry.status = response.status;
-      const scrambled = { ...response.body, data: swapTypes(response.body.data), error: swapTypes(response.body.error), meta: [] };
-      const text = JSON.stringify(scrambled);
-      res.writeHead(response.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
+      const { data, error } = response.body;
+      sendText(res, response.status, JSON_TYPE, JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] }));
     }
   }
 
@@ -368,80 +374,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       await certificates?.cleanup();
     },
   };
-}
-
-function splitUrl(url: string): { rawPath: string; query: Record<string, string> } {
-  const questionMark = url.indexOf('?');
-  if (questionMark < 0) return { rawPath: url, query: {} };
-  const query: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(url.slice(questionMark + 1))) {
-    if (!(name in query)) query[name] = value;
-  }
-  return { rawPath: url.slice(0, questionMark), query };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new ApiError(413, 'payload_too_large', `request body over ${MAX_BODY_BYTES} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseBody(text: string): unknown {
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return INVALID_JSON;
-  }
-}
-
-function sendEnvelope(res: ServerResponse, response: EngineResponse): void {
-  const text = JSON.stringify(response.body);
-  res.writeHead(response.status, {
-    ...response.headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
-function injected5xx(status: 500 | 503): EngineResponse {
-  return status === 500
-    ? errorResponse(new ApiError(500, 'internal_error', 'internal error (injected)'))
-    : errorResponse(new ApiError(503, 'service_unavailable', 'service unavailable (injected)'));
-}
-
-/** Status and headers go out, then half the body, then nothing: the client waits forever. */
-function stallBody(res: ServerResponse, response: EngineResponse): void {
-  const text = JSON.stringify(response.body);
-  res.writeHead(response.status, {
-    ...response.headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.write(text.slice(0, Math.floor(text.length / 2)));
-}
-
-/** Numbers become strings and strings become numbers: well-formed JSON, wrong types everywhere. */
-function swapTypes(value: unknown): unknown {
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return value.length;
-  if (Array.isArray(value)) return value.map(swapTypes);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, swapTypes(inner)]));
-  }
-  return value;
 }

@@ -66,13 +66,19 @@ export function kindFromName(name: string, value: unknown): FieldKind {
   return 'text';
 }
 
+export interface ExtraFieldOptions {
+  /** Fields the caller shows elsewhere on purpose (e.g. tx hashes, shown whole by `hedges ID`): not appended as extras. */
+  omit?: readonly string[];
+  /** Keep a known field even when no row has it (TSV columns must not move with the data). */
+  keepAbsentKnown?: boolean;
+}
+
 /**
- * Known fields first, in the order given, then every other field the server sent. `omit` names
- * fields the caller shows elsewhere on purpose (e.g. tx hashes, shown whole by `hedges ID`), so
- * they are not appended as extras; a field nobody named is never left out.
+ * Known fields first, in the order given, then every other field the server sent, in the order
+ * first seen. A field nobody named is never left out.
  */
-export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown>[], omit: readonly string[] = []): FieldSpec[] {
-  const covered = new Set([...known.flatMap((field) => [field.key, ...(field.covers ?? [])]), ...omit]);
+export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown>[], options: ExtraFieldOptions = {}): FieldSpec[] {
+  const covered = new Set([...known.flatMap((field) => [field.key, ...(field.covers ?? [])]), ...(options.omit ?? [])]);
   const extra: FieldSpec[] = [];
   for (const row of rows) {
     for (const [key, value] of Object.entries(row)) {
@@ -81,6 +87,8 @@ export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown
       extra.push({ key, label: labelFromName(key), kind: kindFromName(key, value) });
     }
   }
-  const present = known.filter((field) => field.get || rows.some((row) => row[field.key] !== undefined));
+  const present = options.keepAbsentKnown
+    ? known
+    : known.filter((field) => field.get || rows.some((row) => row[field.key] !== undefined));
   return [...present, ...extra];
 }

@@ -8,6 +8,8 @@ import Table from 'cli-table3';
 import { kindFromName, withExtraFields, type FieldKind, type FieldSpec } from './fields.js';
 import { formatLocal, formatMoney, formatPercent, formatRate, formatRelative, formatSignedMoney, formatUtc } from './format.js';
 
+const CARD_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
 export type OutputMode = 'table' | 'plain' | 'json';
 
 export interface OutputStreams {
@@ -83,7 +85,7 @@ export class Output {
       else this.note(options.empty);
       return;
     }
-    const fields = withExtraFields(known, rows, options.omit);
+    const fields = withExtraFields(known, rows, { omit: options.omit, keepAbsentKnown: this.mode === 'plain' });
     if (this.mode === 'plain') {
       for (const row of rows) this.write(fields.map((field) => plainValue(valueOf(field, row))).join('\t'));
       if (options.totals) {
@@ -130,10 +132,10 @@ export class Output {
 
   /** A card from label/value pairs already formatted for people. */
   card(rows: Array<[string, string]>, title?: string): string {
-    const table = new Table({ style: { head: [], border: [] } });
-    if (title) table.push([{ colSpan: 2, content: this.chalk.bold(title) }]);
+    // No rule between rows: a card is read top to bottom, and multi-line values stay grouped.
+    const table = new Table({ chars: CARD_CHARS, style: { head: [], border: [] } });
     for (const [label, value] of rows) table.push([this.chalk.dim(label), value]);
-    return table.toString();
+    return title ? `${this.chalk.bold(title)}\n${table.toString()}` : table.toString();
   }
 
   humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown): string {

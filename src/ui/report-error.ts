@@ -5,6 +5,7 @@ import { guideFor } from '../api/error-guide.js';
 import { scrubSecrets } from '../config/api-key.js';
 import {
   ApiError,
+  ConfigError,
   HedgeError,
   InvalidResponseError,
   NetworkError,
@@ -52,6 +53,8 @@ export function errorAsJson(error: unknown): Record<string, unknown> {
   } else if (error instanceof OrderFailedError) {
     base.code = 'order_failed';
     base.details = { hedge_id: error.hedgeId };
+  } else if (error instanceof ConfigError) {
+    base.code = 'config';
   } else if (error instanceof StillPendingError) {
     base.code = 'still_pending';
     base.details = { resume: error.resumeCommand };

@@ -3,7 +3,7 @@
 // record with --no-wait). Everything goes through the output layer.
 import type { HistoryRecord, Quote } from '../api/schemas.js';
 import type { FieldSpec } from './fields.js';
-import { formatBps, formatMoney } from './format.js';
+import { formatBps } from './format.js';
 import type { Output } from './output.js';
 
 const HEDGE_FIELDS: FieldSpec[] = [
@@ -83,10 +83,12 @@ export function renderSubmitted(output: Output, submitted: Record<string, unknow
 
 const CLOSE_FIELDS: FieldSpec[] = [
   { key: 'hedge_id', label: 'Hedge' },
+  { key: 'client_reference', label: 'Client reference' },
   { key: 'status', label: 'Status', kind: 'status' },
   { key: 'market', label: 'Market' },
   { key: 'side', label: 'Side', kind: 'side' },
   { key: 'notional_usd', label: 'Notional (USD)', kind: 'money' },
+  { key: 'tenor_days', label: 'Tenor (days)', kind: 'count' },
   { key: 'order_tx_hash', label: 'Close tx', kind: 'hash' },
   { key: 'net_margin_usd', label: 'Returned (est., USD)', kind: 'money' },
   { key: 'entry_price', label: 'Entry price', kind: 'rate' },
@@ -95,7 +97,11 @@ const CLOSE_FIELDS: FieldSpec[] = [
   { key: 'carry_usdc', label: 'Carry (USDC)', kind: 'money' },
   { key: 'fees_usdc', label: 'Fees (USDC)', kind: 'money' },
   { key: 'net_pnl_usd', label: 'Net P&L (USD)', kind: 'pnl' },
+  { key: 'close_reason', label: 'Close reason' },
+  { key: 'opened_at', label: 'Opened', kind: 'time' },
+  { key: 'submitted_at', label: 'Close submitted', kind: 'time' },
   { key: 'closed_at', label: 'Closed', kind: 'time' },
+  { key: 'action', label: 'Action' },
 ];
 
 export interface ClosedSummary extends Record<string, unknown> {
@@ -126,7 +132,7 @@ export function renderClosed(output: Output, summary: ClosedSummary): void {
   const footer: string[] = [];
   if (output.isHuman) {
     if (typeof summary.net_margin_usd === 'number') {
-      footer.push(output.chalk.dim(`Returned (est.) is the position's net margin just before closing: ${formatMoney(summary.net_margin_usd)} USD.`));
+      footer.push(output.chalk.dim('Returned (est.) is the net margin the position showed just before the close; `hedge account` shows the balance.'));
     }
     if (!realized) footer.push(output.chalk.dim('The realized figures were not in the history yet; see `hedge history` in a moment.'));
   }

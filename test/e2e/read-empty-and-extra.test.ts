@@ -39,7 +39,7 @@ describe('empty lists', () => {
     [['positions'], 'No open positions.'],
   ];
 
-  it.each(cases)('%j: [] in JSON, a sentence for people, an empty stdout in plain mode', async (args, sentence) => {
+  it.each(cases.map(([args, sentence]) => [args.join(' '), args, sentence] as const))('%s: [] in JSON, a sentence for people, an empty stdout in plain mode', async (_name, args, sentence) => {
     const env = sandboxEnv(empty);
     const [json, plain, tty] = await Promise.all([
       runHedge([...args, '--json'], { env, configDir: config.path }),
@@ -67,7 +67,7 @@ describe('a field the CLI does not know', () => {
     ['account'],
   ];
 
-  it.each(commands)('%s shows it in the table, the TSV and the JSON', async (...args) => {
+  it.each(commands.map((args) => [args.join(' '), args] as const))('%s shows it in the table, the TSV and the JSON', async (_name, args) => {
     const env = sandboxEnv(proxy);
     const [json, plain, tty] = await Promise.all([
       runHedge([...args, '--json'], { env, configDir: config.path }),

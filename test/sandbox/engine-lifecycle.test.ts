@@ -262,6 +262,20 @@ describe('engine: add, reduce, close', () => {
     expect(call(engine, landed, 'GET', '/account').data.balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
   });
 
+  it('a close credits exactly the net_margin_usd the position shows at the moment it lands', () => {
+    // Two engines with the same seed and the same history: one closes, the twin only looks.
+    const [closing, twin] = [makeEngine({ seed: 'twin' }), makeEngine({ seed: 'twin' })];
+    const landsAt = T0 + 1500 + 2 * DAY + 1000;
+    for (const engine of [closing, twin]) openFilled(engine, T0, 'buy', 400_000);
+    call(closing, landsAt - 1000, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
+    const balanceBefore = call(twin, landsAt, 'GET', '/account').data.balance_usdc;
+    const [position] = call(twin, landsAt, 'GET', '/positions').data;
+    const balanceAfter = call(closing, landsAt, 'GET', '/account').data.balance_usdc;
+    expect(balanceAfter).toBeCloseTo(balanceBefore + position.net_margin_usd, 2);
+    const [record] = call(closing, landsAt, 'GET', '/hedges/history').data;
+    expect(record.exit_price).toBe(position.mark_price);
+  });
+
   it('history covers the whole lifecycle: open, add, reduce and close add up to the balance', () => {
     const engine = makeEngine({ seed: 'lifecycle' });
     const { hedge, now } = openFilled(engine, T0, 'sell', 100_000);

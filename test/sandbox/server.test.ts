@@ -86,7 +86,7 @@ describe('sandbox server: endpoints over HTTP', () => {
     expect(unknown.body).toMatchObject({ data: null, error: { code: 'not_found' }, meta: {} });
     const outside = await fetch(sandbox.baseUrl.replace('/partners/sandbox/v2', '/v1/markets'));
     expect(outside.status).toBe(404);
-    expect((await outside.json()).error.code).toBe('not_found');
+    expect(((await outside.json()) as { error: { code: string } }).error.code).toBe('not_found');
     expect(outside.headers.get('x-request-id')).toMatch(REQUEST_ID);
 
     const malformed = await api(sandbox, 'POST', '/hedges', { rawBody: '{"market": "USDTNGN",' });

@@ -1,0 +1,94 @@
+// Reading requests and writing responses for the sandbox server, including the deliberately
+// broken ones fault injection needs (a stalled body, an HTML gateway page, scrambled types).
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
+import { INVALID_JSON } from './validation.js';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const BAD_GATEWAY_PAGE =
+  '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
+
+export function splitUrl(url: string): { rawPath: string; query: Record<string, string> } {
+  const questionMark = url.indexOf('?');
+  if (questionMark < 0) return { rawPath: url, query: {} };
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(url.slice(questionMark + 1))) {
+    if (!(name in query)) query[name] = value;
+  }
+  return { rawPath: url.slice(0, questionMark), query };
+}
+
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new ApiError(413, 'payload_too_large', `request body over ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export function parseBody(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return INVALID_JSON;
+  }
+}
+
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export function sendEnvelope(res: ServerResponse, response: EngineResponse): void {
+  sendText(res, response.status, JSON_TYPE, JSON.stringify(response.body), response.headers);
+}
+
+export function injected5xx(status: 500 | 503): EngineResponse {
+  return status === 500
+    ? errorResponse(new ApiError(500, 'internal_error', 'internal error (injected)'))
+    : errorResponse(new ApiError(503, 'service_unavailable', 'service unavailable (injected)'));
+}
+
+export function injected429(): EngineResponse {
+  const details = { retry_after_ms: 1000 };
+  return errorResponse(new ApiError(429, 'rate_limited', 'rate limited (injected)', details, { 'retry-after': '1' }));
+}
+
+/** Status and headers go out, then half the body, then nothing: the client waits forever. */
+export function stallBody(res: ServerResponse, response: EngineResponse): void {
+  const text = JSON.stringify(response.body);
+  res.writeHead(response.status, { ...response.headers, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
+  res.write(text.slice(0, Math.floor(text.length / 2)));
+}
+
+/** Numbers become strings and strings become numbers: well-formed JSON, wrong types everywhere. */
+export function swapTypes(value: unknown): unknown {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return value.length;
+  if (Array.isArray(value)) return value.map(swapTypes);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, swapTypes(inner)]));
+  }
+  return value;
+}

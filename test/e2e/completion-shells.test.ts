@@ -1,0 +1,187 @@
+// The completion scripts at work: completions/hedge.bash sourced in a real bash, its completion
+// function called on partial command lines, and COMPREPLY read back — profile names included,
+// from a store written by the CLI's own ProfileStore. `hedge completion SHELL` prints the very
+// files, and another shell is a usage error. zsh and fish are exercised too where installed.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProfileStore } from '../../src/config/profile-store.js';
+import { ROOT, runHedge, tempDir } from '../helpers/hedge-cli.js';
+
+const BASH_FILE = join(ROOT, 'completions', 'hedge.bash');
+let store: { path: string; remove: () => void };
+
+beforeAll(() => {
+  store = tempDir('hedge-completion-');
+  new ProfileStore(store.path).update((data) => {
+    data.profiles.desk = { base_url: 'https://api.example.com/partners/acme/v2', api_key: 'hpk_live_CompletionKey000000000001' };
+    data.profiles['sandbox-2'] = { base_url: 'http://127.0.0.1:4010/partners/sandbox/v2' };
+    data.profiles['ops.eu'] = { base_url: 'https://api.example.com/partners/eu/v2' };
+    data.current = 'desk';
+  });
+});
+afterAll(() => store.remove());
+
+function shellAvailable(shell: string): boolean {
+  return spawnSync('bash', ['-c', `command -v ${shell}`]).status === 0;
+}
+
+/** Runs the bash completion function on each line (words split on spaces; a trailing space means an empty current word). */
+function bashComplete(lines: string[], env: Record<string, string> = { HEDGE_CONFIG_DIR: store.path }): string[][] {
+  const program = [
+    'source "$1"; shift',
+    'for line in "$@"; do',
+    '  read -r -a COMP_WORDS <<< "$line"',
+    '  [[ $line == *" " ]] && COMP_WORDS+=("")',
+    '  COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE=$line; COMP_POINT=${#line}',
+    '  COMPREPLY=(); _hedge',
+    '  printf "%s\\n" "${COMPREPLY[*]}"',
+    'done',
+  ].join('\n');
+  const output = execFileSync('bash', ['--norc', '--noprofile', '-c', program, 'bash', BASH_FILE, ...lines], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: store.path, ...env },
+  });
+  return output
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => line.split(' ').filter(Boolean));
+}
+
+describe('bash completion (a real bash)', () => {
+  it('registers itself for the hedge command', () => {
+    const output = execFileSync('bash', ['--norc', '-c', 'source "$1" && complete -p hedge', 'bash', BASH_FILE], { encoding: 'utf8' });
+    expect(output.trim()).toBe('complete -F _hedge hedge');
+  });
+
+  it('completes commands, arguments, option values and profile names', () => {
+    const cases: Array<[string, string[]]> = [
+      ['hedge qu', ['quote']],
+      ['hedge p', ['price', 'positions', 'profile']],
+      ['hedge quote USDTNGN ', ['buy', 'sell']],
+      ['hedge open USDTNGN s', ['sell']],
+      ['hedge quote USDTNGN buy 10k --tenor ', ['1', '3', '7']],
+      ['hedge quote USDTNGN buy 10k -t ', ['1', '3', '7']],
+      ['hedge hedges --status ', ['submitting', 'submitted', 'filled', 'failed', 'closed']],
+      ['hedge hedges --status f', ['filled', 'failed']],
+      ['hedge completion ', ['bash', 'zsh', 'fish']],
+      ['hedge profile ', ['list', 'use', 'remove']],
+      ['hedge profile use ', ['desk', 'ops.eu', 'sandbox-2']],
+      ['hedge profile remove s', ['sandbox-2']],
+      ['hedge --profile ', ['desk', 'ops.eu', 'sandbox-2']],
+      ['hedge --profile desk quote USDTNGN ', ['buy', 'sell']],
+      ['hedge help ', ['exit-codes']],
+      ['hedge sandbox ', ['serve']],
+      ['hedge sandbox serve --fa', ['--fail-rate', '--fault-5xx', '--fault-429']],
+      ['hedge hedges --w', ['--wait']],
+      ['hedge login --', ['--base-url', '--ca-file', '--json', '--profile', '--demo', '--yes', '--no-input', '--no-color', '--verbose', '--timeout', '--request-timeout', '--help', '--version']],
+      ['hedge quote USDTNGN buy 10k ', []],
+      ['hedge --ver', ['--verbose', '--version']],
+    ];
+    const results = bashComplete(cases.map(([line]) => line));
+    cases.forEach(([line, expected], index) => {
+      expect(results[index]?.slice().sort(), line).toEqual(expected.slice().sort());
+    });
+  });
+
+  it('completes --status=VALUE, which bash splits at "="', () => {
+    const program = [
+      'source "$1"',
+      'COMP_WORDS=(hedge hedges --status = fi); COMP_CWORD=4; _hedge; echo "${COMPREPLY[*]}"',
+      'COMP_WORDS=(hedge hedges --status =); COMP_CWORD=3; _hedge; echo "${COMPREPLY[*]}"',
+    ].join('\n');
+    const output = execFileSync('bash', ['--norc', '-c', program, 'bash', BASH_FILE], { encoding: 'utf8' }).split('\n');
+    expect(output[0]?.split(' ').sort()).toEqual(['filled']);
+    expect(output[1]?.split(' ').sort()).toEqual(['closed', 'failed', 'filled', 'submitted', 'submitting']);
+  });
+
+  it('with no store file there are no profile names, and no error', () => {
+    const empty = tempDir('hedge-completion-empty-');
+    try {
+      expect(bashComplete(['hedge profile use '], { HEDGE_CONFIG_DIR: empty.path })).toEqual([[]]);
+      // Without HEDGE_CONFIG_DIR the store is looked up under XDG_CONFIG_HOME, like the CLI does.
+      expect(bashComplete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([[]]);
+    } finally {
+      empty.remove();
+    }
+  });
+});
+
+describe('hedge completion SHELL', () => {
+  it.each(['bash', 'zsh', 'fish'])('prints completions/hedge.%s exactly', async (shell) => {
+    const result = await runHedge(['completion', shell]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(readFileSync(join(ROOT, 'completions', `hedge.${shell}`), 'utf8'));
+    expect(result.stderr).toBe('');
+  });
+
+  it('refuses another shell with exit 2 and one line naming the allowed ones', async () => {
+    const result = await runHedge(['completion', 'powershell']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('bash, zsh, fish');
+    expect(result.stdout).toBe('');
+  });
+
+  it('--help shows how to install each script', async () => {
+    const result = await runHedge(['completion', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('hedge completion bash > ~/.local/share/bash-completion/completions/hedge');
+    expect(result.stdout).toContain('hedge completion zsh > "${fpath[1]}/_hedge"');
+    expect(result.stdout).toContain('hedge completion fish > ~/.config/fish/completions/hedge.fish');
+  });
+
+  it('what it prints works when sourced in bash', async () => {
+    const printed = (await runHedge(['completion', 'bash'])).stdout;
+    const output = execFileSync(
+      'bash',
+      ['--norc', '-c', 'eval "$1"; COMP_WORDS=(hedge whoa); COMP_CWORD=1; _hedge; echo "${COMPREPLY[*]}"', 'bash', printed],
+      { encoding: 'utf8' },
+    );
+    expect(output.trim()).toBe('whoami');
+  });
+});
+
+describe('zsh and fish scripts (checked where the shell is installed)', () => {
+  it('zsh: parses, and completes the same lines as bash', () => {
+    const text = readFileSync(join(ROOT, 'completions', 'hedge.zsh'), 'utf8');
+    expect(text.startsWith('#compdef hedge\n')).toBe(true);
+    expect(text).toContain('compdef _hedge hedge');
+    if (!shellAvailable('zsh')) return;
+    expect(spawnSync('zsh', ['-n', join(ROOT, 'completions', 'hedge.zsh')]).status).toBe(0);
+    // compadd/_describe stubbed to print what they were given: the script's own logic, outside the completion system.
+    const program = [
+      'compdef() { :; }',
+      'source "$1"',
+      "compadd() { shift; print -r -- ${(P)1} }",
+      '_describe() { local a; local -a out; for a in "$@"; do [[ $a == (-t|options|commands|option|command|--) ]] && continue; out+=(${${(P)a}%%:*}); done; print -r -- $out }',
+      't() { words=("$@"); CURRENT=$#words; _hedge }',
+      "t hedge quote USDTNGN ''",
+      "t hedge hedges --status ''",
+      "t hedge profile use ''",
+      "t hedge profile ''",
+    ].join('\n');
+    const output = execFileSync('zsh', ['-f', '-c', program, 'zsh', join(ROOT, 'completions', 'hedge.zsh')], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HEDGE_CONFIG_DIR: store.path },
+    })
+      .split('\n')
+      .map((line) => line.split(' ').sort().join(' '));
+    expect(output.slice(0, 4)).toEqual(['buy sell', 'closed failed filled submitted submitting', 'desk ops.eu sandbox-2', 'list remove use']);
+  });
+
+  it('fish: parses, and completes the same lines as bash', () => {
+    const text = readFileSync(join(ROOT, 'completions', 'hedge.fish'), 'utf8');
+    expect(text).toContain('complete -c hedge');
+    if (!shellAvailable('fish')) return;
+    expect(spawnSync('fish', ['-n', join(ROOT, 'completions', 'hedge.fish')]).status).toBe(0);
+    const lines = ['hedge qu', 'hedge quote USDTNGN ', 'hedge quote USDTNGN buy 10k --tenor ', 'hedge profile use ', 'hedge completion '];
+    const program = `source $argv[1]; for line in $argv[2..-1]; complete -C "$line" | string replace -r '\\t.*' '' | sort | string join ' '; end`;
+    const output = execFileSync('fish', ['--no-config', '-c', program, join(ROOT, 'completions', 'hedge.fish'), ...lines], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: store.path, HEDGE_CONFIG_DIR: store.path },
+    }).split('\n');
+    expect(output.slice(0, lines.length)).toEqual(['quote', 'buy sell', '1 3 7', 'desk ops.eu sandbox-2', 'bash fish zsh']);
+  });
+});

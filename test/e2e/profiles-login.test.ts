@@ -1,0 +1,199 @@
+// `hedge login` without a terminal: the key comes from stdin, is checked with exactly one
+// GET /account against the sandbox, and only then saved (file 0600 in a 0700 folder). A malformed
+// key is refused before any request; a key the server refuses is reported and nothing is saved.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import {
+  KEY_A,
+  KEY_B,
+  LIVE_KEY,
+  UNKNOWN_KEY,
+  hedgeIn,
+  loginWith,
+  readStore,
+  requestsTo,
+  startKeySandbox,
+  storeFile,
+  tempDir,
+  writeStore,
+} from './profiles-support.js';
+
+let sandbox: RunningSandbox;
+let tmp: { path: string; remove: () => void };
+let configDir: string;
+
+beforeAll(async () => {
+  sandbox = await startKeySandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() => {
+  tmp = tempDir('hedge-login-');
+  // A folder that does not exist yet: login must create it, private.
+  configDir = join(tmp.path, 'nested', 'hedge');
+  sandbox.requestLog.length = 0;
+});
+afterEach(() => tmp.remove());
+
+describe('hedge login (key from stdin)', () => {
+  it('checks the key with one GET /account, saves the profile 0600 in a 0700 folder and makes it current', async () => {
+    const result = await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']);
+    expect(result.stderr).toContain('test key');
+    expect(result.code).toBe(0);
+    expect(requestsTo(sandbox, 'GET', '/account')).toBe(1);
+    expect(sandbox.requestLog).toHaveLength(1);
+
+    expect(statSync(storeFile(configDir)).mode & 0o777).toBe(0o600);
+    expect(statSync(configDir).mode & 0o777).toBe(0o700);
+    const store = readStore(configDir);
+    expect(store.current).toBe('desk');
+    expect(store.profiles.desk).toMatchObject({ base_url: sandbox.baseUrl, api_key: KEY_A });
+    // The trailing newline of `echo` is not part of the key.
+    expect(store.profiles.desk.api_key).toBe(KEY_A);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(KEY_A);
+
+    const whoami = await hedgeIn(configDir, ['whoami', '--json']);
+    expect(whoami.code).toBe(0);
+    expect(JSON.parse(whoami.stdout)).toMatchObject({ profile: 'desk', environment: 'test', key_check: { status: 'ok' } });
+  });
+
+  it('names the profile "default" when none is given and none exists', async () => {
+    const result = await loginWith(configDir, sandbox, KEY_A);
+    expect(result.code).toBe(0);
+    expect(readStore(configDir)).toMatchObject({ current: 'default', profiles: { default: { api_key: KEY_A } } });
+  });
+
+  it('--json prints the saved profile with the key redacted', async () => {
+    const result = await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--json']);
+    expect(result.code).toBe(0);
+    const saved = JSON.parse(result.stdout);
+    expect(saved).toMatchObject({ profile: 'desk', environment: 'test', base_url: sandbox.baseUrl, current: true });
+    expect(saved.api_key).not.toBe(KEY_A);
+    expect(KEY_A.startsWith(saved.api_key.split('…')[0])).toBe(true);
+    expect(result.stdout).not.toContain(KEY_A);
+  });
+
+  it('keeps the current profile when a second one is saved, and says how to switch', async () => {
+    expect((await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk'])).code).toBe(0);
+    const second = await loginWith(configDir, sandbox, KEY_B, ['--profile', 'other']);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain('hedge profile use other');
+    const store = readStore(configDir);
+    expect(store.current).toBe('desk');
+    expect(Object.keys(store.profiles).sort()).toEqual(['desk', 'other']);
+  });
+
+  it('a bare login renews the key of the current profile and keeps its base URL', async () => {
+    expect((await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk'])).code).toBe(0);
+    const renewed = await hedgeIn(configDir, ['login'], { input: KEY_B });
+    expect(renewed.code).toBe(0);
+    const store = readStore(configDir);
+    expect(Object.keys(store.profiles)).toEqual(['desk']);
+    expect(store.profiles.desk).toMatchObject({ api_key: KEY_B, base_url: sandbox.baseUrl });
+  });
+
+  it('refuses a malformed key with exit 4 before any request, and saves nothing', async () => {
+    for (const key of ['not-a-key', 'hpk_prod_abcdefghijklmnopqrstuvwx', `${KEY_A} trailing`]) {
+      const result = await loginWith(configDir, sandbox, key, ['--profile', 'desk']);
+      expect(result.code, key).toBe(4);
+      expect(result.stderr).toMatch(/malformed/);
+      expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    }
+    expect(sandbox.requestLog).toHaveLength(0);
+    expect(existsSync(storeFile(configDir))).toBe(false);
+  });
+
+  it('refuses a key the sandbox rejects (401) with exit 4, says so, and saves nothing', async () => {
+    const result = await loginWith(configDir, sandbox, UNKNOWN_KEY, ['--profile', 'desk']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('refused this key');
+    expect(result.stderr).toContain('hedge login');
+    expect(requestsTo(sandbox, 'GET', '/account')).toBe(1);
+    expect(sandbox.requestLog[0]?.status).toBe(401);
+    expect(existsSync(storeFile(configDir))).toBe(false);
+    expect(result.stderr).not.toContain(UNKNOWN_KEY);
+  });
+
+  it('a live key refused by the sandbox is exit 4 too, and a stored profile stays as it was', async () => {
+    writeStore(configDir, { current: 'desk', profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } } });
+    const result = await loginWith(configDir, sandbox, LIVE_KEY, ['--profile', 'desk']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('live_key_refused');
+    expect(readStore(configDir).profiles.desk.api_key).toBe(KEY_A);
+  });
+
+  it('refuses empty stdin with exit 4 and no request', async () => {
+    for (const input of ['', '\n']) {
+      const result = await hedgeIn(configDir, ['login', '--base-url', sandbox.baseUrl], { input });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain('No API key on stdin');
+    }
+    expect(sandbox.requestLog).toHaveLength(0);
+  });
+
+  it('refuses plain http:// to a non-loopback host and a missing base URL with exit 2, reading no key and sending nothing', async () => {
+    const remote = await hedgeIn(configDir, ['login', '--base-url', 'http://api.example.com/partners/x/v2'], { input: KEY_A });
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain('http://');
+    const missing = await hedgeIn(configDir, ['login', '--profile', 'desk'], { input: KEY_A });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--base-url');
+    expect(sandbox.requestLog).toHaveLength(0);
+    expect(existsSync(storeFile(configDir))).toBe(false);
+  });
+
+  it('takes the base URL from HEDGE_BASE_URL when --base-url is not given', async () => {
+    const result = await hedgeIn(configDir, ['login', '--profile', 'env'], { input: KEY_A, env: { HEDGE_BASE_URL: sandbox.baseUrl } });
+    expect(result.code).toBe(0);
+    expect(readStore(configDir).profiles.env.base_url).toBe(sandbox.baseUrl);
+  });
+
+  it('has no flag that takes a key, and never echoes one typed as a flag', async () => {
+    const separate = await hedgeIn(configDir, ['login', '--api-key', KEY_A, '--base-url', sandbox.baseUrl], { input: '' });
+    expect(separate.code).toBe(2);
+    expect(separate.stderr).toContain("unknown option '--api-key'");
+    const joined = await hedgeIn(configDir, ['login', `--key=${KEY_A}`, '--base-url', sandbox.baseUrl], { input: '' });
+    expect(joined.code).toBe(2);
+    expect(joined.stderr).toContain('unknown option');
+    expect(`${separate.stderr}${joined.stderr}`).not.toContain(KEY_A);
+    expect(sandbox.requestLog).toHaveLength(0);
+    expect(existsSync(storeFile(configDir))).toBe(false);
+  });
+
+  it('refuses a --ca-file that does not exist with exit 2', async () => {
+    const result = await loginWith(configDir, sandbox, KEY_A, ['--ca-file', join(tmp.path, 'missing.pem')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--ca-file');
+    expect(sandbox.requestLog).toHaveLength(0);
+  });
+});
+
+describe('hedge login --ca-file (an HTTPS sandbox with its own CA)', () => {
+  let tlsSandbox: RunningSandbox;
+  beforeAll(async () => {
+    tlsSandbox = await startSandbox({ tls: true, seed: 12, fillDelayMs: 100, apiKeys: [KEY_A] });
+  });
+  afterAll(async () => {
+    await tlsSandbox.close();
+  });
+
+  it('fails on an untrusted certificate without the CA, then trusts it with --ca-file and keeps it in the profile', async () => {
+    const untrusted = await loginWith(configDir, tlsSandbox, KEY_A, ['--profile', 'tls']);
+    expect(untrusted.code).toBe(5);
+    expect(untrusted.stderr).toContain('not trusted');
+    expect(untrusted.stderr).toContain('Nothing was saved');
+    expect(existsSync(storeFile(configDir))).toBe(false);
+
+    const trusted = await loginWith(configDir, tlsSandbox, KEY_A, ['--profile', 'tls', '--ca-file', tlsSandbox.caFile!]);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(readStore(configDir).profiles.tls).toMatchObject({ base_url: tlsSandbox.baseUrl, ca_file: tlsSandbox.caFile });
+
+    // Later commands use the profile's CA without being told again.
+    const whoami = await hedgeIn(configDir, ['whoami', '--json']);
+    expect(whoami.code, whoami.stderr).toBe(0);
+    expect(JSON.parse(whoami.stdout)).toMatchObject({ ca_file: tlsSandbox.caFile, sources: { ca_file: 'profile' }, key_check: { status: 'ok' } });
+  });
+});

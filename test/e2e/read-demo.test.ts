@@ -1,0 +1,91 @@
+// `--demo` on a fresh config dir with no configuration at all: every read command works against
+// the in-process simulator and says DEMO on stderr; its state survives between invocations
+// (open in one process, see the position in the next).
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { hedgeSchema, positionSchema, quoteSchema } from '../../src/api/schemas.js';
+import { runHedge, tempDir } from '../helpers/hedge-cli.js';
+
+const dirs: Array<{ path: string; remove: () => void }> = [];
+function freshConfigDir(): string {
+  const dir = tempDir('hedge-demo-');
+  dirs.push(dir);
+  return dir.path;
+}
+
+afterAll(() => {
+  for (const dir of dirs) dir.remove();
+});
+
+describe('--demo', () => {
+  it('every read command works on a fresh config dir and says DEMO on stderr', async () => {
+    const commands = [
+      ['markets'],
+      ['price'],
+      ['price', 'USDTNGN'],
+      ['quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
+      ['hedges'],
+      ['history'],
+      ['positions'],
+      ['account'],
+    ];
+    const results = await Promise.all(commands.map((args) => runHedge(['--demo', ...args], { configDir: freshConfigDir() })));
+    results.forEach((result, index) => {
+      const where = `hedge --demo ${commands[index].join(' ')}\n${result.stderr}`;
+      expect(result.code, where).toBe(0);
+      expect(result.stderr.split('\n')[0], where).toMatch(/^DEMO — local simulator with test funds/);
+    });
+    expect(results[3].stdout).toMatch(/^market\tUSDTNGN\n/);
+    expect(results[6].stderr).toContain('No open positions.');
+  });
+
+  it('the README example: --demo quote USDTNGN buy 10000 --tenor 3, as a card on a terminal and as JSON', async () => {
+    const [card, json] = await Promise.all([
+      runHedge(['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'], { configDir: freshConfigDir(), env: { HEDGE_FORCE_TTY: '1' } }),
+      runHedge(['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json'], { configDir: freshConfigDir() }),
+    ]);
+    expect(card.code, card.stderr).toBe(0);
+    expect(card.stderr).toContain('DEMO');
+    for (const label of ['Market price', 'Execution price', 'Price impact', 'Carry per day', 'Carry over 3 days', 'Required margin', 'Platform fee', 'Total upfront', 'Maturity']) {
+      expect(card.stdout).toContain(label);
+    }
+    expect(card.stdout).toContain('reserves nothing');
+    expect(json.code, json.stderr).toBe(0);
+    expect(quoteSchema.parse(JSON.parse(json.stdout))).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 });
+  });
+
+  it('state persists: a hedge opened by one invocation is a position in the next', async () => {
+    const configDir = freshConfigDir();
+    const opened = await runHedge(['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--ref', 'DEMO-1', '--json'], { configDir });
+    expect(opened.code, opened.stderr).toBe(0);
+    const hedge = hedgeSchema.parse(JSON.parse(opened.stdout));
+    expect(hedge.status).toBe('filled');
+    const stateFile = join(configDir, 'demo-state.json');
+    expect(statSync(stateFile).mode & 0o777).toBe(0o600);
+
+    const [positions, hedges, table] = await Promise.all([
+      runHedge(['--demo', 'positions', '--json'], { configDir }),
+      runHedge(['--demo', 'hedges', '--ref', 'DEMO-1', '--json'], { configDir }),
+      runHedge(['--demo', 'positions'], { configDir, env: { HEDGE_FORCE_TTY: '1' } }),
+    ]);
+    for (const result of [positions, hedges, table]) expect(result.code, result.stderr).toBe(0);
+    const [position, ...others] = positionSchema.array().parse(JSON.parse(positions.stdout));
+    expect(others).toEqual([]);
+    expect(position).toMatchObject({ market: 'USDTNGN', side: 'buy', hedge_id: hedge.id, notional_usd: 10_000 });
+    expect(hedgeSchema.array().parse(JSON.parse(hedges.stdout)).map((h) => h.id)).toEqual([hedge.id]);
+    expect(table.stdout).toContain(hedge.id);
+    expect(table.stderr).toContain('DEMO');
+  });
+
+  it('a damaged state file is named, with how to start afresh', async () => {
+    const configDir = freshConfigDir();
+    const stateFile = join(configDir, 'demo-state.json');
+    writeFileSync(stateFile, '{"version":1,"engine":');
+    const result = await runHedge(['--demo', 'positions'], { configDir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('The demo simulator could not start');
+    expect(result.stderr).toContain(`Delete ${stateFile} to start the demo afresh`);
+  });
+});

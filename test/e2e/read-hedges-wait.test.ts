@@ -1,0 +1,58 @@
+// `hedge hedges ID --wait`: polls until the hedge is final; a filled hedge exits 0, a failed one
+// exits 6 (order failed) with the hedge still printed. The sandboxes run on real time here so the
+// fill lands while the CLI waits.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hedgeSchema } from '../../src/api/schemas.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { runHedge, tempDir } from '../helpers/hedge-cli.js';
+import { api, sandboxEnv } from './read-support.js';
+
+let filling: RunningSandbox;
+let failing: RunningSandbox;
+let config: { path: string; remove: () => void };
+const order = { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 1 };
+
+beforeAll(async () => {
+  [filling, failing] = await Promise.all([
+    startSandbox({ seed: 7, fillDelayMs: 300 }),
+    startSandbox({ seed: 7, fillDelayMs: 300, failRate: 1 }),
+  ]);
+  config = tempDir();
+});
+
+afterAll(async () => {
+  await Promise.all([filling?.close(), failing?.close()]);
+  config?.remove();
+});
+
+describe('hedges ID --wait', () => {
+  it('waits for the fill (exit 0), and for a failure (exit 6, the hedge still on stdout)', async () => {
+    const [toFill, toFail] = await Promise.all([api(filling, 'POST', '/hedges', order), api(failing, 'POST', '/hedges', order)]);
+    expect([toFill.status, toFail.status]).toEqual(['submitted', 'submitted']);
+    const [filled, failed, failedPlain] = await Promise.all([
+      runHedge(['hedges', toFill.id, '--wait', '--json'], { env: sandboxEnv(filling), configDir: config.path }),
+      runHedge(['hedges', toFail.id, '--wait', '--json'], { env: sandboxEnv(failing), configDir: config.path }),
+      runHedge(['hedges', toFail.id, '--wait'], { env: sandboxEnv(failing), configDir: config.path }),
+    ]);
+    expect(filled.code, filled.stderr).toBe(0);
+    expect(hedgeSchema.parse(JSON.parse(filled.stdout))).toMatchObject({ id: toFill.id, status: 'filled' });
+
+    expect(failed.code, failed.stderr).toBe(6);
+    expect(hedgeSchema.parse(JSON.parse(failed.stdout))).toMatchObject({ id: toFail.id, status: 'failed' });
+    expect(JSON.parse(failed.stderr.trim())).toMatchObject({ error: { code: 'order_failed', details: { hedge_id: toFail.id } } });
+
+    expect(failedPlain.code).toBe(6);
+    expect(failedPlain.stdout).toContain('status\tfailed\n');
+    expect(failedPlain.stderr).toContain(`Hedge ${toFail.id} failed on-chain`);
+  });
+
+  it('a hedge already final is returned at once, with one request', async () => {
+    const hedge = await api(filling, 'POST', '/hedges', { ...order, side: 'sell' });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const before = filling.requestLog.length;
+    const result = await runHedge(['hedges', hedge.id, '--wait', '--json'], { env: sandboxEnv(filling), configDir: config.path });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
+    expect(filling.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual([`GET /hedges/${hedge.id}`]);
+  });
+});

@@ -1,0 +1,153 @@
+// hedge open, flag-driven, against a sandbox server over HTTP: filled, failed on-chain, --no-wait,
+// --timeout, --dry-run and missing arguments without a terminal. Each test checks the server's own
+// state or request log, not only what the CLI printed.
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTradingSandbox, type TradingSandbox } from './trading-helpers.js';
+
+let trading: TradingSandbox | undefined;
+
+afterEach(async () => {
+  await trading?.close();
+  trading = undefined;
+});
+
+describe('hedge open', () => {
+  it('quotes, submits once and waits for the fill: struck rate against the quote, hashes whole, maturity', async () => {
+    trading = await startTradingSandbox();
+    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10k', '--tenor', '3', '--ref', 'DEAL-42']);
+    expect(result.stderr).toContain('waiting for the fill');
+    expect(result.code).toBe(0);
+
+    const [hedge] = trading.hedges();
+    expect(trading.hedges()).toHaveLength(1);
+    expect(hedge).toMatchObject({ status: 'filled', notionalUsd: 10_000, tenorDays: 3, side: 'buy', clientReference: 'DEAL-42' });
+
+    const lines = Object.fromEntries(result.stdout.trim().split('\n').map((line) => line.split('\t') as [string, string]));
+    expect(lines.id).toBe(hedge!.id);
+    expect(lines.status).toBe('filled');
+    expect(Number(lines.struck_rate)).toBe(hedge!.struckRate);
+    expect(Number(lines.quoted_execution_price)).toBeGreaterThan(0);
+    const bps = ((hedge!.struckRate! - Number(lines.quoted_execution_price)) / Number(lines.quoted_execution_price)) * 10_000;
+    expect(Number(lines.slippage_bps)).toBeCloseTo(bps, 1);
+    expect(lines.order_tx_hash).toBe(hedge!.orderTxHash);
+    expect(lines.fill_tx_hash).toBe(hedge!.fillTxHash);
+    expect(lines.order_key).toBe(hedge!.orderKey);
+    expect(lines.maturity_at).toBe(new Date(hedge!.maturityAtMs).toISOString());
+    expect(lines.units).toBe('10000');
+
+    // Quote first, then exactly one POST /hedges carrying an Idempotency-Key; then polls of the hedge.
+    const log = trading.sandbox.requestLog.map((entry) => `${entry.method} ${entry.path}`);
+    expect(log.indexOf('POST /quotes')).toBeLessThan(log.indexOf('POST /hedges'));
+    const writes = trading.writes().filter((entry) => entry.path === '/hedges');
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(writes[0]!.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3, client_reference: 'DEAL-42' });
+    const polls = trading.sandbox.requestLog.filter((entry) => entry.method === 'GET' && entry.path === `/hedges/${hedge!.id}`);
+    expect(polls.length).toBeGreaterThanOrEqual(1);
+    expect(polls[0]!.realTimeMs - writes[0]!.realTimeMs).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('--json prints only the final hedge on stdout', async () => {
+    trading = await startTradingSandbox();
+    const result = await trading.hedge(['open', 'USDTNGN', 'sell', '2500', '--tenor', '1', '--json']);
+    expect(result.code).toBe(0);
+    const hedge = JSON.parse(result.stdout);
+    expect(hedge).toMatchObject({ id: trading.hedges()[0]!.id, status: 'filled', side: 'sell', notional_usd: 2500 });
+    expect(typeof hedge.struck_rate).toBe('number');
+    expect(result.stderr).not.toContain('waiting');
+  });
+
+  it('an order that fails on-chain exits 6 and says nothing was opened', async () => {
+    trading = await startTradingSandbox({ failRate: 1 });
+    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/failed on-chain: nothing was opened/);
+    const [hedge] = trading.hedges();
+    expect(hedge!.status).toBe('failed');
+    expect(result.stderr).toContain(hedge!.id);
+  });
+
+  it('--no-wait returns at submitted without polling the hedge', async () => {
+    trading = await startTradingSandbox({ fillDelayMs: 60_000 });
+    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']);
+    expect(result.code).toBe(0);
+    const submitted = JSON.parse(result.stdout);
+    expect(submitted.status).toBe('submitted');
+    expect(submitted.hedge_id).toBe(trading.hedges()[0]!.id);
+    expect(submitted.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(trading.sandbox.requestLog.some((entry) => entry.method === 'GET' && entry.path.startsWith('/hedges/'))).toBe(false);
+  });
+
+  it('times out with exit 7 and the command that resumes the wait; the order stands', async () => {
+    trading = await startTradingSandbox({ fillDelayMs: 60_000 });
+    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--timeout', '2']);
+    expect(result.code).toBe(7);
+    const [hedge] = trading.hedges();
+    expect(hedge!.status).toBe('submitted');
+    expect(result.stderr).toContain(`hedge hedges ${hedge!.id} --wait`);
+    expect(result.stderr).toMatch(/order stands/);
+    // Never two polls of the hedge under a second apart.
+    const polls = trading.sandbox.requestLog.filter((entry) => entry.path === `/hedges/${hedge!.id}`);
+    for (let i = 1; i < polls.length; i++) expect(polls[i]!.realTimeMs - polls[i - 1]!.realTimeMs).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('--dry-run prints the exact request with the key redacted and sends no write', async () => {
+    trading = await startTradingSandbox();
+    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--ref', 'D-1', '--dry-run', '--idempotency-key', 'resume-me-1']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`POST ${trading.sandbox.baseUrl}/hedges`);
+    expect(result.stdout).toContain('Idempotency-Key: resume-me-1');
+    expect(result.stdout).toMatch(/Authorization: Bearer hpk_test…[A-Za-z0-9]{4}/);
+    expect(result.stdout).not.toContain(trading.sandbox.apiKey);
+    expect(result.stdout).toContain('"notional_usd": 10000');
+    expect(result.stdout).toContain('"client_reference": "D-1"');
+    expect(result.stderr).toMatch(/NOT sent/);
+    expect(trading.writes()).toEqual([]);
+    expect(trading.hedges()).toEqual([]);
+  });
+
+  it('--dry-run --json is the planned request as one JSON document', async () => {
+    trading = await startTradingSandbox();
+    const result = await trading.hedge(['open', 'USDTNGN', 'sell', '1m', '--tenor', '1', '--dry-run', '--json', '--skip-checks']);
+    expect(result.code).toBe(0);
+    const planned = JSON.parse(result.stdout);
+    expect(planned).toMatchObject({
+      dry_run: true,
+      method: 'POST',
+      path: '/hedges',
+      body: { market: 'USDTNGN', side: 'sell', notional_usd: 1_000_000, tenor_days: 1 },
+    });
+    expect(planned.headers['Idempotency-Key']).toBe(planned.idempotency_key);
+    // --skip-checks: not even the read-only pre-trade requests.
+    expect(trading.sandbox.requestLog).toEqual([]);
+  });
+
+  it('without a terminal, missing arguments are a usage error naming them (exit 2), never a prompt', async () => {
+    trading = await startTradingSandbox();
+    const bare = await trading.hedge(['open']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('missing MARKET, SIDE, NOTIONAL, --tenor');
+    const noTenor = await trading.hedge(['open', 'USDTNGN', 'buy', '5000']);
+    expect(noTenor.code).toBe(2);
+    expect(noTenor.stderr).toMatch(/missing --tenor \(no terminal/);
+    expect(trading.sandbox.requestLog).toEqual([]);
+  });
+
+  it('bad input fails before any request: one line, exit 2', async () => {
+    trading = await startTradingSandbox();
+    for (const args of [
+      ['open', 'USDTNGN', 'hold', '1000', '--tenor', '3'],
+      ['open', 'USDTNGN', 'buy', '0', '--tenor', '3'],
+      ['open', 'USDTNGN', 'buy', '1000', '--tenor', '2'],
+      ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--idempotency-key', 'has space'],
+      ['add', 'USDTNGN', 'buy', 'abc'],
+      ['reduce', 'USDTNGN', 'sideways', '10'],
+      ['close', 'USDT NGN', 'buy'],
+    ]) {
+      const result = await trading.hedge(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+    expect(trading.sandbox.requestLog).toEqual([]);
+  });
+});

@@ -1,0 +1,161 @@
+// The `hedge open` wizard driven through a real pseudo-terminal (@lydell/node-pty), the built
+// binary on the other end and a sandbox server behind it: typed answers, the notional refused as
+// typed when over the headroom, the quote card, the confirmation, the spinner and the fill; and
+// Ctrl-C (or "No") at a prompt, which ends with exit 130 and nothing sent.
+import pty from '@lydell/node-pty';
+import { afterEach, describe, expect, it } from 'vitest';
+import { baseEnv, HEDGE_BIN, ROOT } from '../helpers/hedge-cli.js';
+import { startTradingSandbox, stripAnsi, type TradingSandbox } from './trading-helpers.js';
+
+const DOWN = '\x1b[B';
+const ENTER = '\r';
+const CTRL_C = '\x03';
+const BACKSPACE = '\x7f';
+
+interface Terminal {
+  /** Resolves once `text` appears on the screen after everything already waited for. */
+  waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
+  write(keys: string): void;
+  screen(): string;
+  exitCode: Promise<number>;
+  kill(): void;
+}
+
+function spawnInTerminal(trading: TradingSandbox, args: string[]): Terminal {
+  const env = { ...baseEnv(trading.configDir), ...trading.env, TERM: 'xterm-256color' };
+  const term = pty.spawn(process.execPath, [HEDGE_BIN, ...args], { name: 'xterm-256color', cols: 220, rows: 60, cwd: ROOT, env });
+  let raw = '';
+  let consumed = 0;
+  let exited = false;
+  term.onData((data) => {
+    raw += data;
+  });
+  const exitCode = new Promise<number>((resolve) =>
+    term.onExit(({ exitCode: code }) => {
+      exited = true;
+      resolve(code);
+    }),
+  );
+  return {
+    screen: () => stripAnsi(raw),
+    write: (keys) => term.write(keys),
+    exitCode,
+    kill: () => {
+      if (!exited) term.kill('SIGKILL');
+    },
+    async waitFor(text, timeoutMs = 15_000) {
+      const started = Date.now();
+      for (;;) {
+        const screen = stripAnsi(raw);
+        const rest = screen.slice(consumed);
+        const index = typeof text === 'string' ? rest.indexOf(text) : rest.search(text);
+        if (index >= 0) {
+          consumed += index + 1;
+          return;
+        }
+        if (exited || Date.now() - started > timeoutMs) {
+          throw new Error(`did not see ${String(text)} on the terminal${exited ? ' (process exited)' : ''}:\n${screen}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  };
+}
+
+let trading: TradingSandbox | undefined;
+let terminal: Terminal | undefined;
+
+afterEach(async () => {
+  terminal?.kill();
+  terminal = undefined;
+  await trading?.close();
+  trading = undefined;
+});
+
+describe('hedge open wizard (pseudo-terminal)', () => {
+  it('walks market, side, notional (checked as typed), tenor, reference, quote card, confirm, then waits for the fill', async () => {
+    trading = await startTradingSandbox({ exposureCapUsd: 100_000, fillDelayMs: 1_500 });
+    terminal = spawnInTerminal(trading, ['open']);
+
+    await terminal.waitFor('? Market');
+    await terminal.waitFor(/USDTNGN\s+[\d,.]+\s+│ buy: capacity 100,000\.00 USD, carry [+-]/);
+    terminal.write(ENTER);
+    await terminal.waitFor('? Side');
+    await terminal.waitFor('sell  capacity 100,000.00 USD');
+    terminal.write(ENTER);
+    await terminal.waitFor('? Notional in USD (at most 100,000.00)');
+    terminal.write(`150000${ENTER}`);
+    await terminal.waitFor('would push the account over its exposure cap: 100,000.00 USD of headroom left');
+    terminal.write(`${BACKSPACE.repeat(6)}25k${ENTER}`);
+    await terminal.waitFor('? Tenor');
+    await terminal.waitFor(/7 days\s+matures about \d{4}-\d\d-\d\d/);
+    terminal.write(`${DOWN}${ENTER}`);
+    await terminal.waitFor('? Client reference (optional, Enter to skip)');
+    terminal.write(`WIZ-7${ENTER}`);
+    await terminal.waitFor('Quote USDTNGN buy 25,000.00 USD, 3 days');
+    await terminal.waitFor('Execution price');
+    await terminal.waitFor('Total upfront');
+    await terminal.waitFor('? Open buy 25,000.00 USD on USDTNGN for 3 days (ref WIZ-7)');
+    await terminal.waitFor('(y/N)');
+    // Nothing is sent before the confirmation: only reads and the quote so far.
+    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
+    terminal.write(`y${ENTER}`);
+    await terminal.waitFor(/waiting for the fill \d+s/);
+    await terminal.waitFor('Hedge filled');
+    expect(await terminal.exitCode).toBe(0);
+
+    const [hedge] = trading.hedges();
+    expect(trading.hedges()).toHaveLength(1);
+    expect(hedge).toMatchObject({ status: 'filled', side: 'buy', notionalUsd: 25_000, tenorDays: 3, clientReference: 'WIZ-7' });
+    expect(terminal.screen()).toContain(hedge!.id);
+    expect(terminal.screen()).toContain(hedge!.fillTxHash!);
+  });
+
+  it('Ctrl-C at the first prompt exits 130 and nothing is sent', async () => {
+    trading = await startTradingSandbox();
+    terminal = spawnInTerminal(trading, ['open']);
+    await terminal.waitFor('? Market');
+    terminal.write(CTRL_C);
+    expect(await terminal.exitCode).toBe(130);
+    expect(terminal.screen()).toContain('nothing was sent');
+    expect(trading.writes()).toEqual([]);
+    expect(trading.hedges()).toEqual([]);
+  });
+
+  it('Ctrl-C at the notional prompt, with market and side given on the command line, exits 130 with nothing sent', async () => {
+    trading = await startTradingSandbox();
+    terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'sell']);
+    await terminal.waitFor('? Notional in USD');
+    expect(terminal.screen()).not.toContain('? Market');
+    terminal.write(`12${CTRL_C}`);
+    expect(await terminal.exitCode).toBe(130);
+    expect(trading.writes()).toEqual([]);
+  });
+
+  it('answering No (the default) at the confirmation exits 130 and opens nothing', async () => {
+    trading = await startTradingSandbox();
+    terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'buy', '5000', '--ref', 'NOPE']);
+    await terminal.waitFor('? Tenor');
+    terminal.write(ENTER);
+    await terminal.waitFor('Execution price');
+    await terminal.waitFor('(y/N)');
+    terminal.write(ENTER);
+    expect(await terminal.exitCode).toBe(130);
+    expect(terminal.screen()).toContain('Not confirmed; nothing was sent.');
+    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
+    expect(trading.hedges()).toEqual([]);
+  });
+
+  it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order stands and the way to check it is shown', async () => {
+    trading = await startTradingSandbox({ fillDelayMs: 60_000 });
+    terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'buy', '5000', '--tenor', '1']);
+    await terminal.waitFor('Execution price');
+    await terminal.waitFor(/waiting for the fill \d+s/);
+    terminal.write(CTRL_C);
+    expect(await terminal.exitCode).toBe(130);
+    const [hedge] = trading.hedges();
+    expect(hedge!.status).toBe('submitted');
+    expect(terminal.screen()).toContain('Stopped waiting. The order stands');
+    expect(terminal.screen()).toContain(`hedge hedges ${hedge!.id} --wait`);
+  });
+});

@@ -1,0 +1,215 @@
+// A server that never answers, and answers that are not the envelope: each ends in one clear
+// error that names the host or the endpoint and the bound that ran out, with the exit code for a
+// network or server failure (5) and no stack trace; a write whose answer was unreadable says its
+// outcome is unknown and how to resume, and resuming leaves exactly one hedge.
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.js';
+import { MARKET, ResultRecorder, STACK_FRAME, firstLine, resumeKeyFrom, startRig, type Rig } from './support.js';
+
+const results = new ResultRecorder(import.meta.url);
+afterAll(() => results.flush());
+
+async function withRig<T>(body: (rig: Rig) => Promise<T>): Promise<T> {
+  const rig = await startRig();
+  try {
+    return await body(rig);
+  } finally {
+    await rig.close();
+  }
+}
+
+describe('a server that never answers', () => {
+  it.concurrent('headers never come on a read: exit 5 within --timeout, naming the host and the timeout', async () => {
+    await results.track(
+      {
+        suite: 'fault',
+        order: 60,
+        name: 'Read never answered (headers stall)',
+        injected: 'GET /account accepted, no status line ever sent; `hedge account --timeout 2`',
+        expected: 'exit 5 in about 2 s (never past the timeout plus start-up); the message names the host and the 2 s; no stack trace',
+      },
+      async (observation) => {
+        await withRig(async (rig) => {
+          rig.sandbox.setFaults({ stall: 'headers', match: { method: 'GET', path: '/account' } });
+          const result = await rig.hedge(['account', '--timeout', '2']);
+          const host = new URL(rig.sandbox.baseUrl).host;
+          const attempts = rig.requests('GET', '/account');
+          observation.attempts = attempts.length;
+          observation.timings = `process ran ${result.durationMs} ms`;
+          observation.observed = `exit ${result.code}: "${firstLine(result.stderr)}"`;
+          expect(result.code, result.stderr).toBe(5);
+          expect(result.stderr).toContain(host);
+          expect(result.stderr).toMatch(/\b2s\b|--timeout 2\b/);
+          expect(result.stderr).not.toMatch(STACK_FRAME);
+          expect(result.stdout).toBe('');
+          // The deadline is 2 s from the start of the command; the process may add its own start-up.
+          expect(result.durationMs).toBeLessThan(2000 + 3000);
+          expect(result.durationMs).toBeGreaterThanOrEqual(2000);
+        });
+      },
+    );
+  });
+
+  it.concurrent('half a body then silence on a read: each attempt ends at --request-timeout, exit 5 after the retries, naming host and timeout', async () => {
+    await results.track(
+      {
+        suite: 'fault',
+        order: 61,
+        name: 'Read body never finished (body stall)',
+        injected: 'GET /positions sends status, headers and half the body, then hangs; `hedge positions --request-timeout 0.5`',
+        expected: `exit 5 after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts of 0.5 s each (retried: a read is safe); the message names the host, the 0.5 s and the attempts; no stack trace`,
+      },
+      async (observation) => {
+        await withRig(async (rig) => {
+          rig.sandbox.setFaults({ stall: 'body', match: { method: 'GET', path: '/positions' } });
+          const result = await rig.hedge(['positions', '--request-timeout', '0.5']);
+          const host = new URL(rig.sandbox.baseUrl).host;
+          const attempts = rig.requests('GET', '/positions');
+          observation.attempts = attempts.length;
+          observation.timings = `process ran ${result.durationMs} ms`;
+          observation.observed = `exit ${result.code} after ${attempts.length} attempts: "${firstLine(result.stderr)}"`;
+          expect(result.code, result.stderr).toBe(5);
+          expect(attempts).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts);
+          expect(attempts.every((entry) => entry.status === 'stalled')).toBe(true);
+          expect(result.stderr).toContain(host);
+          expect(result.stderr).toMatch(/0\.5s/);
+          expect(result.stderr).toMatch(new RegExp(`after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`));
+          expect(result.stderr).not.toMatch(STACK_FRAME);
+          // 5 attempts of 0.5 s plus the policy's backoffs, all within its total bound.
+          expect(attempts.at(-1)!.realTimeMs - attempts[0]!.realTimeMs).toBeLessThanOrEqual(DEFAULT_RETRY_POLICY.maxTotalMs);
+        });
+      },
+    );
+  });
+});
+
+interface MalformedCase {
+  name: string;
+  kind: 'html' | 'truncated' | 'wrong-types';
+  count: number;
+  method: 'GET' | 'POST';
+  path: string;
+  args: string[];
+  injected: string;
+  expected: string;
+  exit: number;
+  /** What the one error line must contain. */
+  mentions: RegExp;
+}
+
+const MALFORMED: MalformedCase[] = [
+  {
+    name: 'HTML error page from a proxy, once',
+    kind: 'html',
+    count: 1,
+    method: 'GET',
+    path: '/markets',
+    args: ['markets', '--json'],
+    injected: 'the next GET /markets answered 502 with an HTML page',
+    expected: 'a 5xx: retried; exit 0 on the next attempt',
+    exit: 0,
+    mentions: /^$/,
+  },
+  {
+    name: 'HTML error page, every attempt',
+    kind: 'html',
+    count: 100,
+    method: 'GET',
+    path: '/markets',
+    args: ['markets'],
+    injected: 'every GET /markets answered 502 with an HTML page',
+    expected: 'exit 5 after the retries; the message names GET /markets and says the body is not JSON; no stack trace',
+    exit: 5,
+    mentions: /GET \/markets answered HTTP 502 with a body that is not JSON/,
+  },
+  {
+    name: 'Truncated JSON',
+    kind: 'truncated',
+    count: 1,
+    method: 'GET',
+    path: '/account',
+    args: ['account'],
+    injected: 'GET /account answered 200 with the first half of its JSON',
+    expected: 'exit 5; the message names GET /account; no stack trace',
+    exit: 5,
+    mentions: /GET \/account/,
+  },
+  {
+    name: 'Well-formed JSON, wrong types',
+    kind: 'wrong-types',
+    count: 1,
+    method: 'GET',
+    path: '/positions',
+    args: ['positions', '--json'],
+    injected: 'GET /positions answered 200 with every number a string and every string a number, `meta` an array',
+    expected: 'exit 5; the message names GET /positions; no stack trace; nothing on stdout',
+    exit: 5,
+    mentions: /GET \/positions/,
+  },
+];
+
+describe('answers that are not the envelope', () => {
+  it.concurrent.each(MALFORMED)('$name', async (testCase) => {
+    await results.track(
+      {
+        suite: 'fault',
+        order: 70 + MALFORMED.indexOf(testCase),
+        name: testCase.name,
+        injected: testCase.injected,
+        expected: testCase.expected,
+      },
+      async (observation) => {
+        await withRig(async (rig) => {
+          rig.sandbox.setFaults({ nextMalformed: { count: testCase.count, kind: testCase.kind }, match: { method: testCase.method, path: testCase.path } });
+          const result = await rig.hedge(testCase.args);
+          const attempts = rig.requests(testCase.method, testCase.path);
+          observation.attempts = attempts.length;
+          observation.observed = `exit ${result.code} after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}${result.stderr ? `: "${firstLine(result.stderr)}"` : ''}`;
+          expect(result.code, result.stderr).toBe(testCase.exit);
+          expect(result.stderr).not.toMatch(STACK_FRAME);
+          if (testCase.exit === 0) {
+            expect(attempts).toHaveLength(2);
+            expect(Array.isArray(JSON.parse(result.stdout))).toBe(true);
+          } else {
+            expect(result.stderr.split('\n')[0]).toMatch(testCase.mentions);
+            expect(result.stdout).toBe('');
+          }
+        });
+      },
+    );
+  });
+
+  it.concurrent('a write answered with wrong types: exit 5, outcome unknown with the key; resuming with it leaves one hedge', async () => {
+    await results.track(
+      {
+        suite: 'fault',
+        order: 75,
+        name: 'Write answered with wrong types, then resumed',
+        injected: 'POST /hedges committed, answered with every type swapped; then the same command with `--idempotency-key`',
+        expected: 'exit 5 naming POST /hedges, "outcome is unknown" with the key, no stack trace; the resumed run exits 0 and the server holds one hedge',
+      },
+      async (observation) => {
+        await withRig(async (rig) => {
+          rig.sandbox.setFaults({ nextMalformed: { count: 1, kind: 'wrong-types' }, match: { method: 'POST', path: '/hedges' } });
+          const args = ['open', MARKET, 'buy', '2500', '--tenor', '3'];
+          const first = await rig.hedge(args);
+          const key = resumeKeyFrom(first.stderr);
+          observation.observed = `first run: exit ${first.code}: "${firstLine(first.stderr)}"`;
+          expect(first.code, first.stderr).toBe(5);
+          expect(first.stderr).toMatch(/POST \/hedges/);
+          expect(first.stderr).toMatch(/outcome (of this request )?is unknown/i);
+          expect(first.stderr).not.toMatch(STACK_FRAME);
+          expect(key).toBeDefined();
+          const resumed = await rig.hedge([...args, '--idempotency-key', key!, '--json']);
+          const posts = rig.requests('POST', '/hedges');
+          observation.attempts = posts.length;
+          observation.observed += `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges with one key; server: ${rig.hedges().length} hedge`;
+          expect(resumed.code, resumed.stderr).toBe(0);
+          expect(new Set(posts.map((entry) => entry.idempotencyKey))).toEqual(new Set([key]));
+          expect(rig.hedges()).toHaveLength(1);
+          expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 2500, status: 'filled' });
+        });
+      },
+    );
+  });
+});

@@ -1,0 +1,209 @@
+// Nothing is done twice: a connection dropped after the server committed a write, a request the
+// server is still working on (idempotency_in_flight), and a write whose answer never comes (then
+// resumed by hand with the key the CLI printed) each leave exactly one effect on the server.
+// Every count below is the server's own (engine state and request log), not the CLI's output.
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  FILL_DELAY_MS,
+  MARKET,
+  ResultRecorder,
+  STACK_FRAME,
+  firstLine,
+  resumeKeyFrom,
+  startRig,
+  type Rig,
+} from './support.js';
+
+const results = new ResultRecorder(import.meta.url);
+afterAll(() => results.flush());
+
+async function withRig<T>(options: Parameters<typeof startRig>[0], body: (rig: Rig) => Promise<T>): Promise<T> {
+  const rig = await startRig(options);
+  try {
+    return await body(rig);
+  } finally {
+    await rig.close();
+  }
+}
+
+function sameKey(entries: { idempotencyKey: string | null }[]): boolean {
+  return entries.length > 0 && entries[0]!.idempotencyKey !== null && entries.every((entry) => entry.idempotencyKey === entries[0]!.idempotencyKey);
+}
+
+interface DropCase {
+  action: 'open' | 'add' | 'reduce' | 'close';
+  path: string;
+  args: string[];
+  /** Open hedge (buy side) in place before the command, in USD. */
+  seeded?: number;
+  /** Open notional on the buy side the server must hold afterwards (0: none). */
+  expectedNotional: number;
+  expectedHistory: number;
+}
+
+const DROP_CASES: DropCase[] = [
+  { action: 'open', path: '/hedges', args: ['open', MARKET, 'buy', '1000', '--tenor', '3', '--json'], expectedNotional: 1000, expectedHistory: 0 },
+  { action: 'add', path: '/hedges/add', args: ['add', MARKET, 'buy', '500', '--json'], seeded: 1000, expectedNotional: 1500, expectedHistory: 0 },
+  { action: 'reduce', path: '/hedges/reduce', args: ['reduce', MARKET, 'buy', '300', '--json'], seeded: 1000, expectedNotional: 700, expectedHistory: 0 },
+  { action: 'close', path: '/hedges/close', args: ['close', MARKET, 'buy', '--json'], seeded: 1000, expectedNotional: 0, expectedHistory: 1 },
+];
+
+describe('connection dropped after the server committed the write', () => {
+  it.concurrent.each(DROP_CASES)('$action: retried with the same Idempotency-Key, exactly one effect', async (testCase) => {
+    await results.track(
+      {
+        suite: 'fault',
+        order: 10 + DROP_CASES.indexOf(testCase),
+        name: `Connection dropped after commit: \`${testCase.action}\``,
+        injected: `POST ${testCase.path} committed by the server, then the socket destroyed before the answer (once)`,
+        expected: `exit 0; a retry with the same Idempotency-Key; the server holds exactly one ${testCase.action}`,
+      },
+      async (observation) => {
+        await withRig({}, async (rig) => {
+          if (testCase.seeded) rig.seedOpen('buy', testCase.seeded);
+          rig.sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path: testCase.path } });
+          const result = await rig.hedge(testCase.args);
+          const posts = rig.requests('POST', testCase.path);
+          const active = rig.active('buy');
+          const notional = active.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+          const refused = rig.requests().filter((entry) => entry.errorCode !== null);
+          observation.attempts = posts.length;
+          observation.observed =
+            `exit ${result.code}; ${posts.length} × POST ${testCase.path} (${posts.map((entry) => entry.status).join(' → ')}), ` +
+            `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${rig.hedges().length} hedge, ${notional} USD open, ${rig.historyCount()} closed`;
+          expect(result.code, result.stderr).toBe(0);
+          expect(posts.map((entry) => entry.status)).toEqual(['dropped', 200]);
+          expect(sameKey(posts)).toBe(true);
+          expect(refused).toEqual([]);
+          expect(rig.hedges()).toHaveLength(1);
+          expect(notional).toBe(testCase.expectedNotional);
+          expect(active).toHaveLength(testCase.expectedNotional > 0 ? 1 : 0);
+          expect(rig.historyCount()).toBe(testCase.expectedHistory);
+          if (testCase.action === 'open') expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 1000 });
+        });
+      },
+    );
+  });
+});
+
+describe('idempotency_in_flight', () => {
+  it('the first attempt is held past --request-timeout: the retries meet 409 in flight, wait it out, one hedge', async () => {
+    await results.track(
+      {
+        suite: 'fault',
+        order: 20,
+        name: '`idempotency_in_flight`, then success',
+        injected: 'the first POST /hedges held 2.5 s by the server (key in flight); `--request-timeout 1`',
+        expected: 'the CLI times out the attempt, retries with the same key, waits out 409 `idempotency_in_flight`, exit 0, one hedge',
+      },
+      async (observation) => {
+        await withRig({}, async (rig) => {
+          rig.sandbox.setFaults({ nextLatency: { count: 1, ms: 2500 }, match: { method: 'POST', path: '/hedges' } });
+          const result = await rig.hedge(['open', MARKET, 'sell', '2000', '--tenor', '1', '--request-timeout', '1', '--json']);
+          const posts = rig.requests('POST', '/hedges');
+          const inFlight = posts.filter((entry) => entry.errorCode === 'idempotency_in_flight');
+          observation.attempts = posts.length;
+          observation.timings = `last attempt ${posts.at(-1)!.realTimeMs - posts[0]!.realTimeMs} ms after the first`;
+          observation.observed =
+            `exit ${result.code}; ${posts.length} × POST /hedges (${posts.map((entry) => entry.errorCode ?? entry.status).join(' → ')}), ` +
+            `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${rig.hedges().length} hedge`;
+          expect(result.code, result.stderr).toBe(0);
+          expect(inFlight.length).toBeGreaterThanOrEqual(1);
+          expect(sameKey(posts)).toBe(true);
+          expect(posts.at(-1)!.status).toBe(200);
+          expect(rig.hedges()).toHaveLength(1);
+          expect(rig.hedges()[0]).toMatchObject({ side: 'sell', notionalUsd: 2000, status: 'filled' });
+          expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 2000 });
+        });
+      },
+    );
+  });
+});
+
+describe('a write whose answer never comes, then resumed with --idempotency-key', () => {
+  it('open --skip-checks, server never sends headers: exit 5 within --timeout, outcome unknown, the key; resuming opens exactly one', async () => {
+    await results.track(
+      {
+        suite: 'fault',
+        order: 30,
+        name: 'Write never answered (headers stall), then resumed',
+        injected: 'POST /hedges never answered; `hedge open … --skip-checks --timeout 2`; then the same command with `--idempotency-key`',
+        expected: 'exit 5 naming the host and the timeout, "outcome is unknown" with the key; the resumed run exits 0 and the server holds one hedge',
+      },
+      async (observation) => {
+        await withRig({}, async (rig) => {
+          rig.sandbox.setFaults({ stall: 'headers', match: { method: 'POST', path: '/hedges' } });
+          const args = ['open', MARKET, 'buy', '4000', '--tenor', '7', '--skip-checks'];
+          const stalled = await rig.hedge([...args, '--timeout', '2']);
+          const key = resumeKeyFrom(stalled.stderr);
+          const host = new URL(rig.sandbox.baseUrl).host;
+          observation.observed = `first run: exit ${stalled.code} in ${stalled.durationMs} ms: "${firstLine(stalled.stderr)}"`;
+          expect(stalled.code, stalled.stderr).toBe(5);
+          expect(stalled.stderr).toContain(host);
+          expect(stalled.stderr).toMatch(/within 2(\.0)?s|--timeout 2|2 ?s/);
+          expect(stalled.stderr).toMatch(/outcome is unknown/i);
+          expect(key).toBeDefined();
+          expect(stalled.stderr).not.toMatch(STACK_FRAME);
+
+          rig.sandbox.setFaults({ stall: null, match: null });
+          const resumed = await rig.hedge([...args, '--idempotency-key', key!, '--json']);
+          const posts = rig.requests('POST', '/hedges');
+          observation.attempts = posts.length;
+          observation.observed +=
+            `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges, ${sameKey(posts) ? 'all with the printed key' : 'DIFFERENT keys'}; ` +
+            `server: ${rig.hedges().length} hedge`;
+          expect(resumed.code, resumed.stderr).toBe(0);
+          expect(sameKey(posts)).toBe(true);
+          expect(posts[0]!.idempotencyKey).toBe(key);
+          expect(rig.hedges()).toHaveLength(1);
+          expect(rig.hedges()[0]).toMatchObject({ notionalUsd: 4000, status: 'filled' });
+        });
+      },
+    );
+  });
+
+  it('add, server commits but the body never finishes: exit 5, outcome unknown; resuming adds exactly once', async () => {
+    await results.track(
+      {
+        suite: 'fault',
+        order: 31,
+        name: 'Write committed, body never finished (body stall), then resumed',
+        injected: 'POST /hedges/add committed, half the body sent, then silence; `hedge add … --request-timeout 1 --timeout 4`; then resumed with `--idempotency-key`',
+        expected: 'exit 5 naming the host and the timeout, "outcome is unknown" with the key; after resuming the hedge grew by the amount once',
+      },
+      async (observation) => {
+        await withRig({}, async (rig) => {
+          rig.seedOpen('buy', 1000);
+          rig.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
+          const args = ['add', MARKET, 'buy', '250'];
+          const stalled = await rig.hedge([...args, '--request-timeout', '1', '--timeout', '4']);
+          const key = resumeKeyFrom(stalled.stderr);
+          const host = new URL(rig.sandbox.baseUrl).host;
+          const stalledPosts = rig.requests('POST', '/hedges/add').length;
+          observation.observed = `first run: exit ${stalled.code} after ${stalledPosts} attempts: "${firstLine(stalled.stderr)}"`;
+          expect(stalled.code, stalled.stderr).toBe(5);
+          expect(stalled.stderr).toContain(host);
+          expect(stalled.stderr).toMatch(/within 1(\.0)?s/);
+          expect(stalled.stderr).toMatch(/outcome is unknown/i);
+          expect(key).toBeDefined();
+          expect(stalled.stderr).not.toMatch(STACK_FRAME);
+
+          rig.sandbox.setFaults({ stall: null, match: null });
+          const resumed = await rig.hedge([...args, '--idempotency-key', key!]);
+          rig.advance(FILL_DELAY_MS + 1);
+          const posts = rig.requests('POST', '/hedges/add');
+          const notional = rig.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+          observation.attempts = posts.length;
+          observation.observed +=
+            `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges/add, ${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; ` +
+            `server: ${notional} USD open (was 1000)`;
+          expect(resumed.code, resumed.stderr).toBe(0);
+          expect(sameKey(posts)).toBe(true);
+          expect(posts.filter((entry) => entry.errorCode !== null)).toEqual([]);
+          expect(rig.hedges()).toHaveLength(1);
+          expect(notional).toBe(1250);
+        });
+      },
+    );
+  });
+});

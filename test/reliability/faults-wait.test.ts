@@ -1,0 +1,246 @@
+// Waiting is safe to interrupt and polite to the server: Ctrl-C during a wait stops the wait, not
+// the action (exit 130, the server still shows it, the message says how to check on it); a second
+// Ctrl-C ends the process at once; Ctrl-C while the write itself is in flight names the key to
+// resume with; and the polls of a long wait are one to two seconds apart (from the request log).
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MARKET, ResultRecorder, STACK_FRAME, firstLine, gaps, resumeKeyFrom, startRig, until, type Rig } from './support.js';
+
+const results = new ResultRecorder(import.meta.url);
+afterAll(() => results.flush());
+
+const LONG_FILL_MS = 60_000;
+
+async function withRig<T>(options: Parameters<typeof startRig>[0], body: (rig: Rig) => Promise<T>): Promise<T> {
+  const rig = await startRig(options);
+  try {
+    return await body(rig);
+  } finally {
+    await rig.close();
+  }
+}
+
+/** Polls of `pollPath` the server has seen since the first POST to `submitPath` (the CLI's wait). */
+function pollsAfterSubmit(rig: Rig, submitPath: string, pollPath: RegExp) {
+  const submit = rig.requests('POST', submitPath)[0];
+  return submit ? rig.requests('GET', pollPath).filter((entry) => entry.realTimeMs >= submit.realTimeMs) : [];
+}
+
+/** Sends SIGINT once the CLI has polled `polls` times after its submit (it is waiting). */
+function interruptAfterPolls(rig: Rig, submitPath: string, pollPath: RegExp, polls: number, then?: (child: ChildProcess) => void) {
+  return (child: ChildProcess) => {
+    void until(() => pollsAfterSubmit(rig, submitPath, pollPath).length >= polls, 15_000, `${polls} polls of ${pollPath}`).then(
+      () => {
+        child.kill('SIGINT');
+        then?.(child);
+      },
+      () => child.kill('SIGKILL'),
+    );
+  };
+}
+
+interface InterruptCase {
+  action: 'open' | 'add' | 'close';
+  args: string[];
+  submitPath: string;
+  pollPath: RegExp;
+  /** The message says the action stands, and how to check it. */
+  stands: RegExp;
+  check: RegExp;
+  seeded?: number;
+}
+
+const INTERRUPTS: InterruptCase[] = [
+  {
+    action: 'open',
+    args: ['open', MARKET, 'buy', '1000', '--tenor', '3'],
+    submitPath: '/hedges',
+    pollPath: /^\/hedges\/hdg_/,
+    stands: /Stopped waiting\. The order stands: hedge hdg_\w+ is still being processed/,
+    check: /Check it with: hedge hedges hdg_\w+ --wait/,
+  },
+  {
+    action: 'add',
+    args: ['add', MARKET, 'buy', '400'],
+    submitPath: '/hedges/add',
+    pollPath: /^\/hedges\/hdg_/,
+    stands: /Stopped waiting\. The add stands/,
+    check: /Check it with: hedge positions/,
+    seeded: 1000,
+  },
+  {
+    action: 'close',
+    args: ['close', MARKET, 'buy'],
+    submitPath: '/hedges/close',
+    pollPath: /^\/positions$/,
+    stands: /Stopped waiting\. The close stands/,
+    check: /Check it with: hedge positions/,
+    seeded: 1000,
+  },
+];
+
+describe('Ctrl-C during a wait', () => {
+  it.concurrent.each(INTERRUPTS)('$action: exit 130, the action stands on the server, the message says how to check', async (testCase) => {
+    await results.track(
+      {
+        suite: 'fault',
+        order: 80 + INTERRUPTS.indexOf(testCase),
+        name: `Ctrl-C while \`${testCase.action}\` waits`,
+        injected: `fill delay of ${LONG_FILL_MS / 1000} s; SIGINT once the CLI has polled twice`,
+        expected: 'exit 130; the server still holds the action, which then lands; the message says it stands and how to check it',
+      },
+      async (observation) => {
+        // The seeded hedge must fill at once; the action under test must not.
+        await withRig({ fillDelayMs: LONG_FILL_MS }, async (rig) => {
+          if (testCase.seeded) {
+            rig.sandbox.engine.handle(
+              {
+                method: 'POST',
+                path: '/hedges',
+                query: {},
+                headers: { authorization: `Bearer ${rig.sandbox.apiKey}`, 'idempotency-key': `seed-${testCase.action}` },
+                body: { market: MARKET, side: 'buy', notional_usd: testCase.seeded, tenor_days: 7 },
+              },
+              rig.sandbox.clock.now(),
+            );
+            rig.advance(LONG_FILL_MS + 1);
+          }
+          const result = await rig.hedge(testCase.args, { onSpawn: interruptAfterPolls(rig, testCase.submitPath, testCase.pollPath, 2) });
+          const hedge = rig.hedges()[0];
+          const pendingOnServer =
+            testCase.action === 'open' ? hedge?.status === 'submitted' : hedge?.pendingChange?.action === testCase.action;
+          observation.observed = `exit ${result.code}${result.signal ? ` (${result.signal})` : ''}; server: ${testCase.action} ${pendingOnServer ? 'pending (stands)' : 'NOT pending'}; "${firstLine(result.stderr.split('\n').filter((line) => /Stopped/.test(line)).join('\n'))}"`;
+          expect(result.code, result.stderr).toBe(130);
+          expect(result.stderr).toMatch(testCase.stands);
+          expect(result.stderr).toMatch(testCase.check);
+          expect(result.stderr).not.toMatch(STACK_FRAME);
+          expect(rig.hedges()).toHaveLength(1);
+          expect(pendingOnServer).toBe(true);
+
+          // The action lands by itself: nothing was undone by the interrupt.
+          rig.advance(LONG_FILL_MS + 1);
+          const after = rig.hedges()[0]!;
+          if (testCase.action === 'open') expect(after.status).toBe('filled');
+          if (testCase.action === 'add') expect(after.notionalUsd).toBe(1400);
+          if (testCase.action === 'close') expect(after.status).toBe('closed');
+          observation.observed += `; after the fill delay: ${after.status}, ${after.notionalUsd} USD`;
+        });
+      },
+    );
+  });
+
+  it.concurrent('a second Ctrl-C right after the first ends the process at once with 130; the hedge stands', async () => {
+    await results.track(
+      {
+        suite: 'fault',
+        order: 84,
+        name: 'Second Ctrl-C',
+        injected: 'two SIGINTs 5 ms apart while `hedge open` waits for a fill',
+        expected: 'the process ends at once with 130 (never hangs, never a crash); the hedge stands on the server',
+      },
+      async (observation) => {
+        await withRig({ fillDelayMs: LONG_FILL_MS }, async (rig) => {
+          let secondSent = false;
+          const result = await rig.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1'], {
+            onSpawn: interruptAfterPolls(rig, '/hedges', /^\/hedges\/hdg_/, 1, (child) => {
+              setTimeout(() => {
+                secondSent = child.kill('SIGINT');
+              }, 5);
+            }),
+          });
+          observation.observed = `exit ${result.code ?? `by ${result.signal}`}; second SIGINT ${secondSent ? 'delivered' : 'found the process already gone'}; server: hedge ${rig.hedges()[0]?.status}`;
+          expect(result.code, result.stderr).toBe(130);
+          expect(result.signal).toBeNull();
+          expect(result.stderr).not.toMatch(STACK_FRAME);
+          expect(rig.hedges()).toHaveLength(1);
+          expect(rig.hedges()[0]!.status).toBe('submitted');
+        });
+      },
+    );
+  });
+
+  it.concurrent('Ctrl-C while the open request itself is in flight: exit 130, the key to resume with; resuming leaves one hedge', async () => {
+    await results.track(
+      {
+        suite: 'fault',
+        order: 85,
+        name: 'Ctrl-C during the write itself',
+        injected: 'POST /hedges held 1.5 s by the server; SIGINT while it is held; then the same command with the printed `--idempotency-key`',
+        expected: 'exit 130 with "outcome is unknown" and the key; the resumed run exits 0 and the server holds one hedge',
+      },
+      async (observation) => {
+        await withRig({}, async (rig) => {
+          rig.sandbox.setFaults({ nextLatency: { count: 1, ms: 1500 }, match: { method: 'POST', path: '/hedges' } });
+          const args = ['open', MARKET, 'buy', '1200', '--tenor', '3'];
+          const first = await rig.hedge(args, {
+            onSpawn: (child) =>
+              void until(() => rig.requests('POST', '/hedges').length >= 1, 15_000, 'the POST').then(() => child.kill('SIGINT')),
+          });
+          const key = resumeKeyFrom(first.stderr);
+          observation.observed = `first run: exit ${first.code}: "${firstLine(first.stderr)}"`;
+          expect(first.code, first.stderr).toBe(130);
+          expect(first.stderr).toMatch(/outcome .*is unknown/i);
+          expect(key).toBe(rig.requests('POST', '/hedges')[0]!.idempotencyKey);
+          expect(first.stderr).not.toMatch(STACK_FRAME);
+          // The server finishes what it was holding, whoever was still listening.
+          await until(() => rig.requests('POST', '/hedges')[0]!.status !== 'pending', 5_000, 'the held POST to finish');
+          const resumed = await rig.hedge([...args, '--idempotency-key', key!, '--json']);
+          const posts = rig.requests('POST', '/hedges');
+          observation.observed += `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges with one key; server: ${rig.hedges().length} hedge`;
+          expect(resumed.code, resumed.stderr).toBe(0);
+          expect(new Set(posts.map((entry) => entry.idempotencyKey)).size).toBe(1);
+          expect(rig.hedges()).toHaveLength(1);
+        });
+      },
+    );
+  });
+});
+
+describe('polling cadence', () => {
+  it.concurrent.each([
+    { action: 'open', args: ['open', MARKET, 'buy', '1000', '--tenor', '3'], pollPath: /^\/hedges\/hdg_/, submitPath: '/hedges', seeded: false },
+    { action: 'close', args: ['close', MARKET, 'buy'], pollPath: /^\/positions$/, submitPath: '/hedges/close', seeded: true },
+  ])('$action under a 6 s fill delay: every poll 1 to 2 s after the one before', async ({ action, args, pollPath, submitPath, seeded }) => {
+    await results.track(
+      {
+        suite: 'fault',
+        order: action === 'open' ? 90 : 91,
+        name: `Polling cadence while \`${action}\` waits`,
+        injected: 'fill delay of 6 s',
+        expected: 'the first poll at least 1 s after the submit; each next poll 1 to 2 s after the one before (the spec advises one to two seconds)',
+      },
+      async (observation) => {
+        await withRig({ fillDelayMs: 6000 }, async (rig) => {
+          if (seeded) {
+            rig.sandbox.engine.handle(
+              {
+                method: 'POST',
+                path: '/hedges',
+                query: {},
+                headers: { authorization: `Bearer ${rig.sandbox.apiKey}`, 'idempotency-key': 'seed-cadence' },
+                body: { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 7 },
+              },
+              rig.sandbox.clock.now(),
+            );
+            rig.advance(6001);
+          }
+          const result = await rig.hedge(args);
+          const submit = rig.requests('POST', submitPath)[0]!;
+          const polls = pollsAfterSubmit(rig, submitPath, pollPath);
+          const between = gaps(polls);
+          const first = polls[0]!.realTimeMs - submit.realTimeMs;
+          observation.attempts = polls.length;
+          observation.timings = `first poll ${first} ms after the submit, then gaps ${between.join(', ')} ms`;
+          observation.observed = `exit ${result.code}; ${polls.length} polls`;
+          expect(result.code, result.stderr).toBe(0);
+          expect(polls.length).toBeGreaterThanOrEqual(3);
+          expect(first).toBeGreaterThanOrEqual(1000);
+          for (const gap of between) {
+            expect(gap).toBeGreaterThanOrEqual(1000);
+            expect(gap).toBeLessThanOrEqual(2000);
+          }
+        });
+      },
+    );
+  });
+});

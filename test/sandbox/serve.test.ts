@@ -1,0 +1,51 @@
+import { PassThrough } from 'node:stream';
+
+import { describe, expect, it } from 'vitest';
+
+import { serveSandbox } from '../../src/sandbox/index.js';
+import { waitFor } from './http-helpers.js';
+
+function capture() {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  return { stream, text: () => text };
+}
+
+describe('serveSandbox', () => {
+  it('prints one KEY=value line per setting on stdout, notes on stderr, and stops cleanly', async () => {
+    const stdout = capture();
+    const stderr = capture();
+    const stop = new AbortController();
+    const serving = serveSandbox({ fillDelayMs: 50, tls: true }, { stdout: stdout.stream, stderr: stderr.stream, signal: stop.signal });
+    await waitFor(() => stdout.text().split('\n').length >= 4);
+
+    const lines = stdout.text().trimEnd().split('\n');
+    expect(lines.map((line) => line.split('=')[0])).toEqual(['HEDGE_BASE_URL', 'HEDGE_API_KEY', 'NODE_EXTRA_CA_CERTS']);
+    const settings = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    expect(settings.HEDGE_BASE_URL).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2$/);
+    expect(settings.HEDGE_API_KEY).toMatch(/^hpk_test_[A-Za-z0-9]{24}$/);
+    expect(stderr.text()).toMatch(/Ctrl-C/);
+
+    stop.abort();
+    await serving;
+    expect(stderr.text()).toMatch(/stopped/);
+  });
+
+  it('stops on SIGTERM and prints no CA line without TLS', async () => {
+    const stdout = capture();
+    const stderr = capture();
+    const serving = serveSandbox({ apiKeys: ['hpk_test_ServeServeServeServe1234'] }, { stdout: stdout.stream, stderr: stderr.stream });
+    await waitFor(() => stderr.text().includes('Ctrl-C'));
+    expect(stdout.text()).toMatch(/^HEDGE_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2\nHEDGE_API_KEY=hpk_test_ServeServeServeServe1234\n$/);
+    const response = await fetch(`${stdout.text().split('\n')[0].split('=')[1]}/markets`, {
+      headers: { authorization: 'Bearer hpk_test_ServeServeServeServe1234' },
+    });
+    expect(response.status).toBe(200);
+    process.emit('SIGTERM', 'SIGTERM');
+    await serving;
+    expect(process.listenerCount('SIGTERM')).toBe(0);
+  });
+});

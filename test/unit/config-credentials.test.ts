@@ -1,0 +1,81 @@
+// Precedence of the settings a command runs with: flag > environment > stored profile, and the
+// source of each as `hedge whoami` reports it. With nothing configured: AuthError with the hint.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveCredentials } from '../../src/config/credentials.js';
+import { ProfileStore } from '../../src/config/profile-store.js';
+import { AuthError, UsageError } from '../../src/errors.js';
+import { tempDir } from '../helpers/hedge-cli.js';
+
+const KEY_A = 'hpk_test_UnitCredsKeyAlpha000000001';
+const KEY_B = 'hpk_live_UnitCredsKeyBravo000000002';
+const KEY_ENV = 'hpk_test_UnitCredsKeyEnv00000000003';
+
+let tmp: { path: string; remove: () => void };
+let store: ProfileStore;
+beforeEach(() => {
+  tmp = tempDir('hedge-unit-creds-');
+  store = new ProfileStore(join(tmp.path, 'cfg'));
+  store.update((data) => {
+    data.profiles.alpha = { base_url: 'https://alpha.example/v2', api_key: KEY_A };
+    data.profiles.bravo = { base_url: 'https://bravo.example/v2', api_key: KEY_B, ca_file: '/bravo.pem' };
+    data.profiles.out = { base_url: 'https://out.example/v2' };
+    data.current = 'alpha';
+  });
+});
+afterEach(() => tmp.remove());
+
+const resolve = (env: Record<string, string> = {}, profileFlag?: string) => resolveCredentials({ env, profileFlag, store: () => store });
+
+describe('resolveCredentials', () => {
+  it('the current profile when nothing else is said', () => {
+    expect(resolve()).toMatchObject({
+      apiKey: KEY_A,
+      baseUrl: 'https://alpha.example/v2',
+      environment: 'test',
+      profileName: 'alpha',
+      sources: { apiKey: 'profile', baseUrl: 'profile', profile: 'profile' },
+    });
+  });
+
+  it('--profile beats HEDGE_PROFILE, which beats the current profile', () => {
+    expect(resolve({ HEDGE_PROFILE: 'bravo' })).toMatchObject({ profileName: 'bravo', environment: 'live', caFile: '/bravo.pem', sources: { profile: 'environment', caFile: 'profile' } });
+    expect(resolve({ HEDGE_PROFILE: 'bravo' }, 'alpha')).toMatchObject({ profileName: 'alpha', sources: { profile: 'flag' } });
+  });
+
+  it('HEDGE_API_KEY, HEDGE_BASE_URL and HEDGE_CA_FILE beat the profile one by one', () => {
+    expect(resolve({ HEDGE_API_KEY: KEY_ENV })).toMatchObject({ apiKey: KEY_ENV, baseUrl: 'https://alpha.example/v2', sources: { apiKey: 'environment', baseUrl: 'profile' } });
+    expect(resolve({ HEDGE_BASE_URL: 'https://env.example/v2/' }, 'bravo')).toMatchObject({ apiKey: KEY_B, baseUrl: 'https://env.example/v2', sources: { apiKey: 'profile', baseUrl: 'environment' } });
+    expect(resolve({ HEDGE_CA_FILE: '/env.pem' }, 'bravo')).toMatchObject({ caFile: '/env.pem', sources: { caFile: 'environment' } });
+  });
+
+  it('with both variables and no profile asked for, the store is never opened', () => {
+    const result = resolveCredentials({
+      env: { HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2' },
+      store: () => {
+        throw new Error('opened');
+      },
+    });
+    expect(result).toMatchObject({ profileName: undefined, sources: { apiKey: 'environment', baseUrl: 'environment' } });
+  });
+
+  it('a logged-out profile, or nothing at all, is an AuthError that says how to log in or try --demo', () => {
+    expect(() => resolve({}, 'out')).toThrow(AuthError);
+    expect(() => resolve({}, 'out')).toThrow(/logged out/);
+    const empty = new ProfileStore(join(tmp.path, 'empty'));
+    try {
+      resolveCredentials({ env: {}, store: () => empty });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(AuthError);
+      expect((error as AuthError).hint).toContain('hedge login');
+      expect((error as AuthError).hint).toContain('--demo');
+    }
+  });
+
+  it('an unknown or malformed profile name is a UsageError naming the profiles there are', () => {
+    expect(() => resolve({}, 'nope')).toThrow(UsageError);
+    expect(() => resolve({}, 'nope')).toThrow(/alpha, bravo, out/);
+    expect(() => resolve({ HEDGE_PROFILE: '../x' })).toThrow(/not a profile name/);
+  });
+});

@@ -1,0 +1,111 @@
+// What the operator may type, checked before any request (src/domain/input.ts).
+import { describe, expect, it } from 'vitest';
+import {
+  parseClientReference,
+  parseHedgeId,
+  parseLimit,
+  parseMarket,
+  parseNotional,
+  parseSide,
+  parseStatus,
+  parseTenor,
+} from '../../src/domain/input.js';
+import { UsageError } from '../../src/errors.js';
+
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    const message = (error as Error).message;
+    expect(message).not.toContain('\n');
+    return message;
+  }
+  throw new Error('expected a UsageError');
+}
+
+describe('market', () => {
+  it('is trimmed and upper-cased', () => {
+    expect(parseMarket(' usdtngn ')).toBe('USDTNGN');
+  });
+
+  it('refuses what cannot be a market name, naming the argument', () => {
+    expect(refusal(() => parseMarket('USD-NGN'))).toMatch(/^market: "USD-NGN" is not a market name/);
+    expect(refusal(() => parseMarket('US'))).toMatch(/^market: /);
+    expect(refusal(() => parseMarket(undefined))).toBe('market: missing; expected a market such as USDTNGN.');
+    expect(refusal(() => parseMarket('USDТNGN'))).toMatch(/outside plain ASCII/); // Cyrillic Т
+  });
+});
+
+describe('side', () => {
+  it('is buy or sell, in any case', () => {
+    expect(parseSide('buy')).toBe('buy');
+    expect(parseSide('SELL')).toBe('sell');
+    expect(refusal(() => parseSide('hold'))).toBe('side: "hold" is not allowed; expected buy or sell.');
+    expect(refusal(() => parseSide('long'))).toMatch(/^side: /);
+  });
+});
+
+describe('notional', () => {
+  it.each([
+    ['10000', 10_000],
+    ['10_000', 10_000],
+    ['10,000', 10_000],
+    ['10k', 10_000],
+    ['1.5m', 1_500_000],
+    ['2.5K', 2_500],
+    ['0.01', 0.01],
+    ['.5', 0.5],
+  ])('%s → %d', (raw, value) => {
+    expect(parseNotional(raw)).toBe(value);
+  });
+
+  it.each(['0', '-5', 'abc', '1e400', '1e5', 'Infinity', 'NaN', '', '10 000', '0.001', '2000000m'])('refuses %j', (raw) => {
+    expect(refusal(() => parseNotional(raw))).toMatch(/^notional: /);
+  });
+});
+
+describe('tenor', () => {
+  it('is 1, 3 or 7 days', () => {
+    expect(parseTenor('1')).toBe(1);
+    expect(parseTenor('3')).toBe(3);
+    expect(parseTenor('7d')).toBe(7);
+    expect(refusal(() => parseTenor('2'))).toBe('--tenor: "2" is not allowed; expected 1, 3 or 7 (days).');
+    expect(refusal(() => parseTenor(undefined))).toBe('--tenor: missing; expected 1, 3 or 7 (days).');
+    expect(refusal(() => parseTenor('30'))).toMatch(/^--tenor: /);
+  });
+});
+
+describe('limit', () => {
+  it('is a whole number from 1 to 500, or absent', () => {
+    expect(parseLimit(undefined)).toBeUndefined();
+    expect(parseLimit('1')).toBe(1);
+    expect(parseLimit('500')).toBe(500);
+    for (const raw of ['0', '501', '1.5', '-1', 'ten', '']) {
+      expect(refusal(() => parseLimit(raw))).toMatch(/^--limit: .* expected a whole number from 1 to 500\.$/);
+    }
+  });
+});
+
+describe('status', () => {
+  it('is one of the five hedge states', () => {
+    expect(parseStatus(undefined)).toBeUndefined();
+    expect(parseStatus('FILLED')).toBe('filled');
+    expect(refusal(() => parseStatus('open'))).toBe('--status: "open" is not allowed; expected one of submitting, submitted, filled, failed, closed.');
+  });
+});
+
+describe('hedge id and client reference', () => {
+  it('accepts hdg_ ids only', () => {
+    expect(parseHedgeId('hdg_0000084560jvkcy5rq90dq9k')).toBe('hdg_0000084560jvkcy5rq90dq9k');
+    expect(refusal(() => parseHedgeId('12345'))).toMatch(/^id: "12345" is not a hedge id/);
+    expect(refusal(() => parseHedgeId('hdg_../../account'))).toMatch(/^id: /);
+  });
+
+  it('accepts a printable client reference up to 128 characters', () => {
+    expect(parseClientReference('DEAL-42')).toBe('DEAL-42');
+    expect(parseClientReference(undefined)).toBeUndefined();
+    expect(refusal(() => parseClientReference('a\tb'))).toMatch(/^--ref: /);
+    expect(refusal(() => parseClientReference('x'.repeat(129)))).toMatch(/^--ref: .*\(129 characters\)/);
+  });
+});

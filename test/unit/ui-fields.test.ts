@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { kindFromName, labelFromName, withExtraFields, type FieldSpec } from '../../src/ui/fields.js';
+
+describe('labelFromName', () => {
+  it('reads snake_case as words, with units in brackets', () => {
+    expect(labelFromName('accrued_carry_usdc')).toBe('Accrued carry (USDC)');
+    expect(labelFromName('gross_pnl_usd')).toBe('Gross P&L (USD)');
+    expect(labelFromName('daily_rate_pct')).toBe('Daily rate (%)');
+    expect(labelFromName('hedge_id')).toBe('Hedge ID');
+    expect(labelFromName('desk_region')).toBe('Desk region');
+    expect(labelFromName('usd')).toBe('Value (USD)');
+  });
+});
+
+describe('kindFromName', () => {
+  it('infers how to show a field nobody named', () => {
+    expect(kindFromName('realized_pnl_usd', 12)).toBe('pnl');
+    expect(kindFromName('fee_usdc', 1)).toBe('money');
+    expect(kindFromName('funding_pct', 0.1)).toBe('percent');
+    expect(kindFromName('oracle_price', 1530)).toBe('rate');
+    expect(kindFromName('settled_at', '2026-03-02T10:00:00Z')).toBe('time');
+    expect(kindFromName('close_tx_hash', '0xab')).toBe('hash');
+    expect(kindFromName('legs', 3)).toBe('count');
+    expect(kindFromName('breakdown', { a: 1 })).toBe('json');
+    expect(kindFromName('note', 'x')).toBe('text');
+  });
+});
+
+describe('withExtraFields', () => {
+  const known: FieldSpec[] = [
+    { key: 'market', label: 'Market' },
+    { key: 'client_reference', label: 'Ref' },
+    { key: 'capacity_buy', label: 'Capacity buy', get: (row) => (row.available_capacity_usd as { buy: number }).buy, covers: ['available_capacity_usd'] },
+  ];
+  const rows = [
+    { market: 'USDTNGN', available_capacity_usd: { buy: 1, sell: 2 }, order_tx_hash: '0x1', desk_region: 'lagos' },
+    { market: 'USDTKES', available_capacity_usd: { buy: 3, sell: 4 }, risk_tier: 2 },
+  ];
+
+  it('puts known fields first, then every other field in the order first seen', () => {
+    expect(withExtraFields(known, rows).map((field) => field.key)).toEqual(['market', 'capacity_buy', 'order_tx_hash', 'desk_region', 'risk_tier']);
+  });
+
+  it('labels and kinds the extras from their names', () => {
+    const extras = withExtraFields(known, rows).slice(2);
+    expect(extras.map((field) => [field.label, field.kind])).toEqual([
+      ['Order tx hash', 'hash'],
+      ['Desk region', 'text'],
+      ['Risk tier', 'count'],
+    ]);
+  });
+
+  it('leaves out only what the caller omits on purpose', () => {
+    expect(withExtraFields(known, rows, { omit: ['order_tx_hash'] }).map((field) => field.key)).toEqual(['market', 'capacity_buy', 'desk_region', 'risk_tier']);
+  });
+
+  it('drops a known field no row has, unless asked to keep columns stable', () => {
+    expect(withExtraFields(known, rows).some((field) => field.key === 'client_reference')).toBe(false);
+    expect(withExtraFields(known, rows, { keepAbsentKnown: true }).map((field) => field.key).slice(0, 3)).toEqual(['market', 'client_reference', 'capacity_buy']);
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatBps,
+  formatDuration,
+  formatLocal,
+  formatMoney,
+  formatPercent,
+  formatRate,
+  formatRelative,
+  formatSignedMoney,
+  formatUtc,
+  rateDecimals,
+  shortHash,
+} from '../../src/ui/format.js';
+
+describe('money', () => {
+  it('has thousands separators and exactly 2 decimals', () => {
+    expect(formatMoney(1234567.891)).toBe('1,234,567.89');
+    expect(formatMoney(5)).toBe('5.00');
+    expect(formatMoney(-1005.5)).toBe('-1,005.50');
+  });
+
+  it('signs P&L explicitly, and zero has no sign', () => {
+    expect(formatSignedMoney(629.43)).toBe('+629.43');
+    expect(formatSignedMoney(-1413.6)).toBe('-1,413.60');
+    expect(formatSignedMoney(0)).toBe('0.00');
+  });
+});
+
+describe('rates', () => {
+  it('take the precision their size needs', () => {
+    expect(rateDecimals(1530.3312)).toBe(2);
+    expect(rateDecimals(1.08)).toBe(4);
+    expect(rateDecimals(0.00123)).toBe(6);
+    expect(formatRate(1530.3312)).toBe('1,530.33');
+    expect(formatRate(1.0834567)).toBe('1.0835');
+    expect(formatRate(1530.3312, 4)).toBe('1,530.3312');
+  });
+});
+
+describe('percentages and basis points', () => {
+  it('are signed', () => {
+    expect(formatPercent(0.0405)).toBe('+0.0405%');
+    expect(formatPercent(-0.0279)).toBe('-0.0279%');
+    expect(formatPercent(0)).toBe('0.0000%');
+    expect(formatBps(-4.4)).toBe('-4.4 bps');
+    expect(formatBps(12.345)).toBe('+12.3 bps');
+  });
+});
+
+describe('times', () => {
+  it('UTC with the zone said', () => {
+    expect(formatUtc('2026-03-05T10:00:00.000Z')).toBe('2026-03-05 10:00:00 UTC');
+    expect(formatUtc('not a time')).toBe('not a time');
+  });
+
+  it('local in a given zone', () => {
+    expect(formatLocal('2026-03-05T10:00:00.000Z', 'Africa/Lagos')).toBe('2026-03-05 11:00 GMT+1');
+    expect(formatLocal('2026-03-05T10:00:00.000Z', 'UTC')).toBe('2026-03-05 10:00 UTC');
+  });
+
+  it('relative to now, in the largest two units', () => {
+    const now = Date.parse('2026-03-02T10:00:00.000Z');
+    expect(formatRelative('2026-03-05T10:00:00.000Z', now)).toBe('in 3d 0h');
+    expect(formatRelative('2026-03-05T09:59:00.000Z', now)).toBe('in 2d 23h');
+    expect(formatRelative('2026-03-02T09:00:00.000Z', now)).toBe('1h 0m ago');
+    expect(formatRelative('2026-03-02T09:55:00.000Z', now)).toBe('5m ago');
+    expect(formatRelative('2026-03-02T10:00:30.000Z', now)).toBe('in 30s');
+    expect(formatRelative('2026-03-02T10:00:00.400Z', now)).toBe('now');
+    expect(formatRelative('2026-03-02T09:59:59.500Z', now)).toBe('now');
+    expect(formatRelative('garbage', now)).toBe('');
+  });
+
+  it('durations', () => {
+    expect(formatDuration(4_200)).toBe('4s');
+    expect(formatDuration(125_000)).toBe('2m 5s');
+  });
+});
+
+describe('hashes', () => {
+  it('are shortened for tables only when long', () => {
+    expect(shortHash(`0x${'ab'.repeat(32)}`)).toBe('0xabab…abab');
+    expect(shortHash('0x1234')).toBe('0x1234');
+  });
+});

@@ -1,0 +1,118 @@
+// The output layer on fake streams: what each mode puts on stdout and stderr.
+import { describe, expect, it } from 'vitest';
+import { makeChalk } from '../../src/ui/color.js';
+import type { FieldSpec } from '../../src/ui/fields.js';
+import { Output, type OutputMode } from '../../src/ui/output.js';
+
+const NOW = Date.parse('2026-03-02T10:00:00.000Z');
+
+function collector() {
+  let text = '';
+  return { stream: { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream, text: () => text };
+}
+
+function output(mode: OutputMode, color = false) {
+  const stdout = collector();
+  const stderr = collector();
+  const out = new Output({ mode, chalk: makeChalk(color), streams: { stdout: stdout.stream, stderr: stderr.stream }, now: () => NOW });
+  return { out, stdout: stdout.text, stderr: stderr.text };
+}
+
+const FIELDS: FieldSpec[] = [
+  { key: 'hedge_id', label: 'Hedge ID' },
+  { key: 'client_reference', label: 'Ref' },
+  { key: 'net_pnl_usd', label: 'Net P&L (USD)', kind: 'pnl' },
+  { key: 'closed_at', label: 'Closed', kind: 'time' },
+];
+const ROWS = [
+  { hedge_id: 'hdg_1', net_pnl_usd: 1234.5, closed_at: '2026-03-02T09:00:00.000Z', desk_region: 'lagos' },
+  { hedge_id: 'hdg_2', net_pnl_usd: -20, closed_at: '2026-03-01T10:00:00.000Z', desk_region: 'abuja' },
+];
+const TOTALS = { label: 'Total (2 hedges)', row: { net_pnl_usd: 1214.5 } };
+
+describe('list', () => {
+  it('json: the array itself and nothing else, totals left out', () => {
+    const { out, stdout, stderr } = output('json');
+    out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
+    expect(JSON.parse(stdout())).toEqual(ROWS);
+    expect(stderr()).toBe('');
+  });
+
+  it('plain: one TSV line per row with raw values and every known column; totals on stderr', () => {
+    const { out, stdout, stderr } = output('plain');
+    out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
+    expect(stdout()).toBe(
+      'hdg_1\t\t1234.5\t2026-03-02T09:00:00.000Z\tlagos\n' + 'hdg_2\t\t-20\t2026-03-01T10:00:00.000Z\tabuja\n',
+    );
+    expect(stderr()).toBe('Total (2 hedges)\tnet_pnl_usd=1214.5\n');
+  });
+
+  it('table: labels, formatted values, extras labelled from their names, a totals row', () => {
+    const { out, stdout } = output('table');
+    out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
+    const text = stdout();
+    expect(text).toContain('Hedge ID');
+    expect(text).not.toContain('Ref'); // no row has a reference: no empty column for people
+    expect(text).toContain('Desk region');
+    expect(text).toContain('+1,234.50');
+    expect(text).toContain('-20.00');
+    expect(text).toContain('2026-03-02 09:00:00 UTC (1h 0m ago)');
+    expect(text).toMatch(/Total \(2 hedges\)\s+│\s+\+1,214\.50/);
+  });
+
+  it('omit leaves a field out of table and TSV but not out of JSON', () => {
+    const rows = [{ hedge_id: 'hdg_1', order_tx_hash: `0x${'a'.repeat(64)}` }];
+    for (const mode of ['table', 'plain'] as const) {
+      const { out, stdout } = output(mode);
+      out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
+      expect(stdout()).not.toContain('0xaaaa');
+    }
+    const { out, stdout } = output('json');
+    out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
+    expect(JSON.parse(stdout())).toEqual(rows);
+  });
+
+  it('empty: [] for scripts, the sentence on stdout for people, on stderr in plain mode', () => {
+    const json = output('json');
+    json.out.list([], FIELDS, { empty: 'No closed hedges yet.', totals: TOTALS });
+    expect(json.stdout()).toBe('[]\n');
+    const table = output('table');
+    table.out.list([], FIELDS, { empty: 'No closed hedges yet.' });
+    expect(table.stdout()).toBe('No closed hedges yet.\n');
+    const plain = output('plain');
+    plain.out.list([], FIELDS, { empty: 'No closed hedges yet.' });
+    expect(plain.stdout()).toBe('');
+    expect(plain.stderr()).toBe('No closed hedges yet.\n');
+  });
+});
+
+describe('record', () => {
+  it('plain: key<TAB>value lines, nested values as JSON', () => {
+    const { out, stdout } = output('plain');
+    out.record({ balance_usdc: 1000.5, limits: { a: 1 } }, [{ key: 'balance_usdc', label: 'Balance', kind: 'money' }]);
+    expect(stdout()).toBe('balance_usdc\t1000.5\nlimits\t{"a":1}\n');
+  });
+
+  it('table: a titled card with the footer after it', () => {
+    const { out, stdout } = output('table');
+    out.record({ balance_usdc: 1000.5 }, [{ key: 'balance_usdc', label: 'Balance', kind: 'money' }], { title: 'Account', footer: ['after'] });
+    expect(stdout()).toMatch(/Account[\s\S]*Balance\s+│ 1,000\.50[\s\S]*\nafter\n$/);
+  });
+});
+
+describe('human values', () => {
+  it('P&L is green when positive and red when negative, only with colour on', () => {
+    const colored = output('table', true).out;
+    expect(colored.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, 5)).toBe('\u001b[32m+5.00\u001b[39m');
+    expect(colored.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, -5)).toBe('\u001b[31m-5.00\u001b[39m');
+    const plain = output('table', false).out;
+    expect(plain.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, -5)).toBe('-5.00');
+  });
+
+  it('missing values show a dash; utc times have no relative part', () => {
+    const { out } = output('table');
+    expect(out.humanValue({ key: 'x' }, undefined)).toBe('—');
+    expect(out.humanValue({ key: 'closed_at', kind: 'utc' }, '2026-03-02T09:00:00.000Z')).toBe('2026-03-02 09:00:00 UTC');
+    expect(out.humanValue({ key: 'maturity_at', kind: 'time' }, '2026-03-05T10:00:00.000Z')).toBe('2026-03-05 10:00:00 UTC (in 3d 0h)');
+  });
+});

@@ -1,0 +1,81 @@
+// The quote card every mode: people get the card and the "indicative" line, scripts raw values.
+import { describe, expect, it } from 'vitest';
+import type { Quote } from '../../src/api/schemas.js';
+import { makeChalk } from '../../src/ui/color.js';
+import { Output, type OutputMode } from '../../src/ui/output.js';
+import { impactBps, renderQuoteCard } from '../../src/ui/quote-card.js';
+
+const NOW = Date.parse('2026-03-02T10:00:00.000Z');
+const sink = { write: () => true } as unknown as NodeJS.WritableStream;
+const output = (mode: OutputMode, color = false) => new Output({ mode, chalk: makeChalk(color), streams: { stdout: sink, stderr: sink }, now: () => NOW });
+
+const QUOTE: Quote = {
+  market: 'USDTNGN',
+  side: 'buy',
+  notional_usd: 10_000,
+  tenor_days: 3,
+  maturity: '2026-03-05T10:00:00.000Z',
+  pricing: { market_price: 1529.85, execution_price: 1530.5219, price_impact_usd: -4.4 },
+  carry: { daily_usdc: 4.19, daily_rate_pct: 0.0419, total_usdc: 12.57, total_rate_pct: 0.1257 },
+  upfront: { required_margin_usdc: 1000, platform_fee_usdc: 5, total_upfront_usdc: 1005 },
+};
+
+describe('renderQuoteCard', () => {
+  it('table: every figure a desk needs, and that the quote reserves nothing', () => {
+    const card = renderQuoteCard(output('table'), QUOTE, NOW);
+    for (const expected of [
+      'Quote USDTNGN buy 10,000.00 USD, 3 days',
+      'Market price      │ 1,529.85 NGN per USDT',
+      'Execution price   │ 1,530.52 NGN per USDT',
+      'Price impact      │ -4.40 USD (-4.4 bps)',
+      'Carry per day     │ 4.19 USDC/day (+0.0419%), the account pays',
+      'Carry over 3 days │ 12.57 USDC (+0.1257%), the account pays',
+      'Required margin   │ 1,000.00 USDC',
+      'Platform fee      │ 5.00 USDC',
+      'Total upfront     │ 1,005.00 USDC',
+      'Maturity          │ 2026-03-05 10:00:00 UTC',
+      'local, in 3d 0h',
+    ]) {
+      expect(card).toContain(expected);
+    }
+    expect(card.split('\n').at(-1)).toMatch(/^Indicative only: a quote reserves nothing/);
+  });
+
+  it('negative carry is earned, and a 1-day tenor reads "1 day"', () => {
+    const earning: Quote = { ...QUOTE, tenor_days: 1, carry: { daily_usdc: -2.79, daily_rate_pct: -0.0279, total_usdc: -2.79, total_rate_pct: -0.0279 } };
+    const card = renderQuoteCard(output('table'), earning, NOW);
+    expect(card).toContain('2.79 USDC/day (-0.0279%), the account earns');
+    expect(card).toContain('Carry over 1 day');
+  });
+
+  it('shows fields it does not know, at the top level and inside the groups', () => {
+    const richer = { ...QUOTE, quote_id: 'q_1', pricing: { ...QUOTE.pricing, spread_bps: 3 } } as Quote;
+    const card = renderQuoteCard(output('table'), richer, NOW);
+    expect(card).toMatch(/Quote ID\s+│ q_1/);
+    expect(card).toMatch(/Pricing: Spread bps\s+│ 3/);
+    expect(renderQuoteCard(output('plain'), richer, NOW)).toContain('pricing.spread_bps\t3');
+  });
+
+  it('colours impact and carry when colour is on', () => {
+    const card = renderQuoteCard(output('table', true), QUOTE, NOW);
+    expect(card).toContain('\u001b[31m-4.40 USD (-4.4 bps)\u001b[39m');
+  });
+
+  it('plain: field<TAB>value rows with raw numbers and the ISO maturity', () => {
+    const lines = renderQuoteCard(output('plain'), QUOTE, NOW).split('\n');
+    expect(lines).toContain('pricing.execution_price\t1530.5219');
+    expect(lines).toContain('price_impact_bps\t-4.4');
+    expect(lines).toContain('upfront.total_upfront_usdc\t1005');
+    expect(lines).toContain('maturity\t2026-03-05T10:00:00.000Z');
+    expect(lines.join('\n')).not.toMatch(/reserves nothing|│/);
+  });
+
+  it('json: the quote itself', () => {
+    expect(JSON.parse(renderQuoteCard(output('json'), QUOTE, NOW))).toEqual(QUOTE);
+  });
+
+  it('impact in bps is signed like the USD impact', () => {
+    expect(impactBps(QUOTE)).toBeCloseTo(-4.4, 10);
+    expect(impactBps({ ...QUOTE, pricing: { ...QUOTE.pricing, price_impact_usd: 2 } })).toBeCloseTo(2, 10);
+  });
+});
