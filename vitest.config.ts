@@ -3,7 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/helpers/global-setup.ts'],
+    // The second one gives the reliability suite a results folder and, after the run, regenerates
+    // the README's "Reliability" section from those results (scripts/reliability-report.mjs).
+    globalSetup: ['test/helpers/global-setup.ts', 'test/reliability/global-report.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

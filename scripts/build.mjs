@@ -1,84 +1,111 @@
 // Builds dist/ from src/ in two parts, chosen by measurement (bench/results.md):
 //
-//   dist/cli.cjs  the front door: argument parsing, --help and --version. CommonJS, commander
-//                 bundled in, nothing else: a CommonJS entry skips the start-up of Node's ESM
+//   dist/cli.cjs  the front door: argument parsing, --help and --version. CommonJS, with commander
+//                 bundled in and nothing else: a CommonJS entry skips the start-up of Node's ESM
 //                 loader, which on Node 20 costs about as much as everything else `hedge --help`
 //                 does.
 //   dist/*.js     what a command runs: one ESM entry per module the front imports lazily (the
-//                 runner and each command), with every dependency bundled in and shared code
-//                 split into chunk-*.js, so a command loads a few files instead of hundreds.
+//                 runner and each command), with every dependency bundled in and shared code split
+//                 into chunk-*.js, so a command loads a few files instead of hundreds.
 //
 // The front only ever hands data (the parsed command, its input and globals) to the ESM side,
-// so it is fine that the few small modules both sides use (errors, version) exist in each.
+// so it does not matter that the few small modules both use (errors, version) exist in each.
+//
+// `node scripts/build.mjs` builds dist/; bench/ imports buildDist() to rebuild variants.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
-import { basename, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { realpathSync, rmSync } from 'node:fs';
+import { basename, isAbsolute, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const outdir = 'dist';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The only package the front may contain; anything else belongs behind a lazy import. */
 const FRONT_PACKAGES = ['commander'];
+/** Bundled CommonJS dependencies call require(); in an ES module it has to be made. */
+export const CREATE_REQUIRE_BANNER =
+  "import { createRequire as __hedgeCreateRequire } from 'node:module'; const require = __hedgeCreateRequire(import.meta.url);";
 
-const common = {
-  absWorkingDir: root,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  sourcemap: 'linked',
-  logLevel: 'warning',
-  metafile: true,
-};
+/**
+ * @param {object} [options]
+ * @param {string} [options.outdir]  relative to the repository, or absolute (default dist)
+ * @param {boolean} [options.lazyChildProcess]  load node:child_process on commander's first use of it (default true)
+ */
+export async function buildDist({ outdir = 'dist', lazyChildProcess = true } = {}) {
+  const out = isAbsolute(outdir) ? outdir : join(ROOT, outdir);
+  rmSync(out, { recursive: true, force: true });
+  const common = {
+    absWorkingDir: ROOT,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    metafile: true,
+  };
 
-rmSync(`${root}/${outdir}`, { recursive: true, force: true });
+  const lazyEntries = new Set();
+  const front = await build({
+    ...common,
+    entryPoints: ['src/cli.ts'],
+    outfile: join(out, 'cli.cjs'),
+    format: 'cjs',
+    plugins: [lazyImportsStayOutside(lazyEntries), ...(lazyChildProcess ? [childProcessOnFirstUse] : [])],
+  });
+  const strays = [...new Set(Object.keys(front.metafile.inputs).flatMap(packageOf))].filter((name) => !FRONT_PACKAGES.includes(name));
+  if (strays.length > 0) {
+    throw new Error(`dist/cli.cjs must stay small, but it bundles ${strays.join(', ')}: import these lazily.`);
+  }
 
-// Every `import('./x.js')` in the front becomes an entry of the ESM build, at dist/x.js.
-const lazyEntries = new Set();
-const lazyImportsStayOutside = {
-  name: 'lazy-imports-stay-outside',
+  await build({
+    ...common,
+    entryPoints: [...lazyEntries].sort(),
+    outdir: out,
+    entryNames: '[name]',
+    chunkNames: 'chunk-[hash]',
+    splitting: true,
+    format: 'esm',
+    banner: { js: CREATE_REQUIRE_BANNER },
+  });
+}
+
+/** Every `import('./x.js')` in the front becomes an entry of the ESM build, at dist/x.js. */
+function lazyImportsStayOutside(entries) {
+  return {
+    name: 'lazy-imports-stay-outside',
+    setup(builder) {
+      builder.onResolve({ filter: /^\.\.?\// }, async (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        const resolved = await builder.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir });
+        if (resolved.errors.length > 0) return { errors: resolved.errors };
+        entries.add(relative(ROOT, resolved.path));
+        return { path: `./${basename(resolved.path).replace(/\.ts$/, '.js')}`, external: true };
+      });
+    },
+  };
+}
+
+/**
+ * commander requires node:child_process at load, for executable subcommands, which hedge does
+ * not have; loading it costs ~2 ms of every `hedge --help`. This hands commander a stand-in
+ * that loads the real module the first time anything on it is used.
+ */
+const childProcessOnFirstUse = {
+  name: 'child-process-on-first-use',
   setup(builder) {
-    builder.onResolve({ filter: /^\.\.?\// }, async (args) => {
-      if (args.kind !== 'dynamic-import') return undefined;
-      const resolved = await builder.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir });
-      if (resolved.errors.length > 0) return { errors: resolved.errors };
-      lazyEntries.add(relative(root, resolved.path));
-      return { path: `./${basename(resolved.path).replace(/\.ts$/, '.js')}`, external: true };
-    });
+    builder.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'on-first-use' } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'on-first-use' }, () => ({
+      contents: "let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_process'))[key] });",
+      loader: 'js',
+    }));
   },
 };
 
-const front = await build({
-  ...common,
-  entryPoints: ['src/cli.ts'],
-  outfile: `${outdir}/cli.cjs`,
-  format: 'cjs',
-  plugins: [lazyImportsStayOutside],
-});
-const frontPackages = new Set(
-  Object.keys(front.metafile.inputs)
-    .filter((input) => input.includes('node_modules/'))
-    .map((input) => packageName(input)),
-);
-const strays = [...frontPackages].filter((name) => !FRONT_PACKAGES.includes(name));
-if (strays.length > 0) {
-  throw new Error(`dist/cli.cjs must stay small, but it bundles ${strays.join(', ')}: import these lazily.`);
+function packageOf(input) {
+  const at = input.lastIndexOf('node_modules/');
+  if (at < 0) return [];
+  const path = input.slice(at + 'node_modules/'.length).split('/');
+  return [path[0].startsWith('@') ? `${path[0]}/${path[1]}` : path[0]];
 }
 
-await build({
-  ...common,
-  entryPoints: [...lazyEntries].sort(),
-  outdir,
-  entryNames: '[name]',
-  chunkNames: 'chunk-[hash]',
-  splitting: true,
-  format: 'esm',
-  // Bundled CommonJS dependencies call require(); in an ES module it has to be made.
-  banner: {
-    js: "import { createRequire as __hedgeCreateRequire } from 'node:module'; const require = __hedgeCreateRequire(import.meta.url);",
-  },
-});
-
-function packageName(input) {
-  const path = input.slice(input.lastIndexOf('node_modules/') + 'node_modules/'.length).split('/');
-  return path[0].startsWith('@') ? `${path[0]}/${path[1]}` : path[0];
-}
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) await buildDist();

@@ -1,21 +1,23 @@
 // The builds the bench runs, each in a private directory so that a test run rebuilding dist/
 // meanwhile cannot disturb it:
-//   current      a copy of what `npm run build` just made (bin/, dist/, package.json);
-//   earlier ones rebuilt from today's src/ with an earlier build configuration, to measure
-//   what each step of issue 8 bought, side by side in the same run:
-//     esm-external  the first build: ESM launcher, dist/cli.js + chunks, packages from node_modules;
-//     esm-bundled   step 1: the same, with the dependencies bundled into the chunks;
-//     cjs-front     step 2: the CommonJS front door (scripts/build.mjs), without the launcher's
-//                   --version shortcut (step 3);
-//     code-cache    tried, not adopted: the front door compiled through vm.Script with a V8 code
-//                   cache (Node 20 has no module.enableCompileCache).
+//   current        a copy of what `npm run build` just made (bin/, dist/, package.json);
+//   and, rebuilt from today's src/ with earlier build configurations, the steps of issue 8, to
+//   measure what each bought side by side in the same run:
+//     esm-external   the first build: ESM launcher, dist/cli.js + chunks, packages from node_modules;
+//     esm-bundled    step 1: the same with the dependencies bundled into the chunks;
+//     cjs-front      step 2: the CommonJS front door dist/cli.cjs (scripts/build.mjs), commander
+//                    loading node:child_process itself;
+//     cjs-front-lazy step 3: + node:child_process loaded on first use (the current dist/);
+//     (current       step 4: + `--version` answered by the launcher;)
+//     no-liftoff     the current build with src/run.ts's V8 flag --liftoff-only made a no-op, to
+//                    measure what that flag buys;
+//     code-cache     tried, not adopted: the current front door compiled through vm.Script with a
+//                    V8 code cache (Node 20 has no module.enableCompileCache).
 // Also the sandbox, bundled from src/sandbox/index.ts for bench/lib/sandbox-host.mjs.
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-const CREATE_REQUIRE_BANNER =
-  "import { createRequire as __hedgeCreateRequire } from 'node:module'; const require = __hedgeCreateRequire(import.meta.url);";
+import { CREATE_REQUIRE_BANNER, buildDist } from '../../scripts/build.mjs';
 
 /** The launcher as it was before issue 8 (an ES module importing dist/cli.js). */
 const ESM_LAUNCHER = `#!/usr/bin/env node
@@ -27,6 +29,13 @@ process.exitCode = await main(process.argv.slice(2));
 
 const CJS_LAUNCHER_WITHOUT_SHORTCUT = `#!/usr/bin/env node
 'use strict';
+require('../dist/cli.cjs').main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+`;
+
+/** The current launcher, but v8.setFlagsFromString does nothing (src/run.ts imports it later). */
+const LAUNCHER_WITHOUT_V8_FLAGS = `#!/usr/bin/env node
+'use strict';
+require('node:v8').setFlagsFromString = () => {};
 require('../dist/cli.cjs').main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 `;
 
@@ -80,11 +89,21 @@ async function esmBuild(root, dir, bundleDependencies) {
 }
 
 /**
- * @returns {Promise<Record<'current'|'esm-external'|'esm-bundled'|'cjs-front'|'code-cache', {dir: string, bin: string}> & {sandbox: string}>}
+ * @returns {Promise<Record<string, {dir: string, bin: string}> & {sandbox: string}>}
  */
 export async function prepareBuilds(root, tmp, { variants = true } = {}) {
   const builds = {};
   const bin = (dir) => join(dir, 'bin', 'hedge.js');
+  /** A package directory with bin/hedge.js = `launcher`, and dist/ copied from the repository's. */
+  const withLauncher = (name, launcher, dist = join(root, 'dist')) => {
+    const dir = join(tmp, name);
+    packageDir(root, dir);
+    cpSync(join(root, 'bin', 'package.json'), join(dir, 'bin', 'package.json'));
+    if (dist) cpSync(dist, join(dir, 'dist'), { recursive: true });
+    writeFileSync(bin(dir), launcher);
+    builds[name] = { dir, bin: bin(dir) };
+    return dir;
+  };
 
   const current = join(tmp, 'current');
   packageDir(root, current);
@@ -101,19 +120,12 @@ export async function prepareBuilds(root, tmp, { variants = true } = {}) {
       await esmBuild(root, dir, bundled);
       builds[name] = { dir, bin: bin(dir) };
     }
-    const front = join(tmp, 'cjs-front');
-    packageDir(root, front);
-    cpSync(join(root, 'bin', 'package.json'), join(front, 'bin', 'package.json'));
-    cpSync(join(root, 'dist'), join(front, 'dist'), { recursive: true });
-    writeFileSync(bin(front), CJS_LAUNCHER_WITHOUT_SHORTCUT);
-    builds['cjs-front'] = { dir: front, bin: bin(front) };
-
+    const front = withLauncher('cjs-front', CJS_LAUNCHER_WITHOUT_SHORTCUT, null);
+    await buildDist({ outdir: join(front, 'dist'), lazyChildProcess: false });
+    withLauncher('cjs-front-lazy', CJS_LAUNCHER_WITHOUT_SHORTCUT);
+    withLauncher('no-liftoff', LAUNCHER_WITHOUT_V8_FLAGS);
     const cached = join(tmp, 'code-cache');
-    packageDir(root, cached);
-    cpSync(join(root, 'bin', 'package.json'), join(cached, 'bin', 'package.json'));
-    cpSync(join(root, 'dist'), join(cached, 'dist'), { recursive: true });
-    writeFileSync(bin(cached), codeCacheLauncher(join(cached, 'cli.cjs.v8-cache')));
-    builds['code-cache'] = { dir: cached, bin: bin(cached) };
+    withLauncher('code-cache', codeCacheLauncher(join(cached, 'cli.cjs.v8-cache')));
   }
 
   builds.sandbox = join(tmp, 'sandbox.mjs');

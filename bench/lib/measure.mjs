@@ -23,9 +23,13 @@ const RSS_PROBE = fileURLToPath(new URL('./rss-probe.cjs', import.meta.url));
  * @property {number | null} code
  * @property {string} stdout
  * @property {string} stderr
+ * @property {number | undefined} firstStdoutAt
  */
 
-/** Runs once. With `rssFile`, the child reports its own peak RSS there as it exits. */
+/**
+ * Runs once. With `rssFile`, the child reports its own peak RSS there as it exits.
+ * `firstStdoutAt` is the wall-clock time (Date.now) when the first bytes of stdout arrived.
+ */
 export function runOnce(command, { rssFile } = {}) {
   const argv = rssFile ? ['--require', RSS_PROBE, ...command.argv] : command.argv;
   const env = rssFile ? { ...command.env, BENCH_RSS_FILE: rssFile } : command.env;
@@ -34,7 +38,11 @@ export function runOnce(command, { rssFile } = {}) {
     const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    let firstStdoutAt;
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      firstStdoutAt ??= Date.now();
+      stdout += chunk;
+    });
     child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
@@ -44,7 +52,7 @@ export function runOnce(command, { rssFile } = {}) {
         maxRssKiB = Number(readFileSync(rssFile, 'utf8'));
         rmSync(rssFile, { force: true });
       }
-      resolve({ wallMs, maxRssKiB, code, stdout, stderr });
+      resolve({ wallMs, maxRssKiB, code, stdout, stderr, firstStdoutAt });
     });
   });
 }

@@ -1,7 +1,7 @@
 // Profiles kept with conf, validated with zod on every read. The file is 0600 in a 0700 folder,
 // written by write-then-rename (conf uses `atomically`), and every read-modify-write holds a lock
 // file so that two `hedge login` at once cannot lose each other's profile.
-import { chmodSync, closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { ConfigError } from '../errors.js';
@@ -90,7 +90,14 @@ export class ProfileStore {
     const started = Date.now();
     for (;;) {
       try {
-        closeSync(openSync(lockFile, 'wx', 0o600));
+        // The owner's pid goes in the lock, so that a process killed while holding it (kill -9, a
+        // crash) does not block every later login until the lock goes stale by age.
+        const fd = openSync(lockFile, 'wx', 0o600);
+        try {
+          writeSync(fd, String(process.pid));
+        } finally {
+          closeSync(fd);
+        }
         return () => {
           try {
             unlinkSync(lockFile);
@@ -119,11 +126,24 @@ export class ProfileStore {
   }
 }
 
+/** Held by a process that no longer runs, or (pid unknown) older than LOCK_STALE_MS. */
 function isStale(lockFile: string): boolean {
   try {
+    const owner = Number(readFileSync(lockFile, 'utf8').trim());
+    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && !isRunning(owner)) return true;
     return Date.now() - statSync(lockFile).mtimeMs > LOCK_STALE_MS;
   } catch {
     return false;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

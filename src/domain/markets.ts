@@ -3,13 +3,22 @@ import type { Market } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { echo } from './input.js';
 
-/** The live list decides what is tradable: an unlisted market names the listed ones (exit 2). */
+export function findMarket(markets: Market[], market: string): Market | undefined {
+  return markets.find((entry) => entry.market.toUpperCase() === market.toUpperCase());
+}
+
+/**
+ * The live list decides what is tradable. A market that is not on it is bad input like any other
+ * (exit 2, nothing sent past the list), and the message names the listed ones.
+ */
+export function unlistedMarketError(markets: Market[], market: string): UsageError {
+  const listed = markets.map((entry) => entry.market);
+  return new UsageError(`market: ${echo(market)} is not listed for this account; listed: ${listed.join(', ') || 'none'}.`);
+}
+
 export async function requireListedMarket(client: HedgeClient, market: string): Promise<{ market: Market; list: MarketList }> {
   const list = await client.listMarkets();
-  const found = list.markets.find((entry) => entry.market.toUpperCase() === market);
-  if (!found) {
-    const listed = list.markets.map((entry) => entry.market);
-    throw new UsageError(`market: ${echo(market)} is not listed for this account; listed: ${listed.join(', ') || 'none'}.`);
-  }
+  const found = findMarket(list.markets, market);
+  if (!found) throw unlistedMarketError(list.markets, market);
   return { market: found, list };
 }

@@ -1,10 +1,12 @@
-// Pre-trade checks before open and add (design.md "Safety"): the market is listed and open, and
+// Pre-trade checks before open and add (design.md "Safety"): the market is listed (else bad input,
+// exit 2) and open, and
 // the notional fits both the side's capacity and the account's exposure headroom. A failed check
 // is a PreTradeCheckError (exit 3) with the numbers, and nothing is sent. The order of the checks
 // follows the service's own: the exposure cap before market capacity.
 import type { HedgeClient } from '../api/client.js';
 import type { Account, Market, Side } from '../api/schemas.js';
-import { PreTradeCheckError } from '../errors.js';
+import { PreTradeCheckError, type UsageError } from '../errors.js';
+import { findMarket, unlistedMarketError } from './markets.js';
 import { formatMoney } from '../ui/format.js';
 
 export interface PreTradeRequest {
@@ -32,22 +34,10 @@ export async function fetchPreTradeFacts(client: HedgeClient): Promise<PreTradeF
   return { markets: list.markets, account };
 }
 
-export function findMarket(markets: Market[], market: string): Market | undefined {
-  return markets.find((entry) => entry.market.toUpperCase() === market.toUpperCase());
-}
-
 /** Only the market checks (listed, open): used before the notional is known (the wizard). */
-export function marketProblem(markets: Market[], market: string): PreTradeCheckError | undefined {
+export function marketProblem(markets: Market[], market: string): PreTradeCheckError | UsageError | undefined {
   const found = findMarket(markets, market);
-  if (!found) {
-    const listed = markets.map((entry) => entry.market);
-    return new PreTradeCheckError(
-      'market_not_available',
-      `Market ${market} is not listed for this account (listed: ${listed.join(', ') || 'none'}).`,
-      { market, listed_markets: listed.join(', ') || 'none' },
-      'See `hedge markets` for the markets you can trade.',
-    );
-  }
+  if (!found) return unlistedMarketError(markets, market);
   if (found.status !== 'open') {
     return new PreTradeCheckError(
       'market_disabled',
@@ -87,7 +77,7 @@ export function notionalProblem(
   return undefined;
 }
 
-export function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest): PreTradeCheckError | undefined {
+export function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest): PreTradeCheckError | UsageError | undefined {
   const problem = marketProblem(facts.markets, request.market);
   if (problem) return problem;
   return notionalProblem(findMarket(facts.markets, request.market)!, facts.account, request);

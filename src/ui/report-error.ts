@@ -7,6 +7,7 @@ import {
   ApiError,
   ConfigError,
   HedgeError,
+  InterruptedError,
   InvalidResponseError,
   NetworkError,
   OrderFailedError,
@@ -87,6 +88,12 @@ export function reportError(
     if (error.requestId) write(c.dim(`  request id: ${error.requestId}`));
     if (error.idempotencyKey) write(c.dim(`  idempotency key: ${error.idempotencyKey}`));
     write(`  → ${error.hint ?? guide.next}`);
+    return exitCode;
+  }
+  if (error instanceof InterruptedError) {
+    // Stopping on request is not a failure: say what stands, without alarm.
+    write(c.yellow(error.message));
+    if (error.hint) write(`  → ${error.hint}`);
     return exitCode;
   }
   if (error instanceof HedgeError) {

@@ -55,8 +55,8 @@ describe('pre-trade checks', () => {
   it('a market that is not listed is refused before sending', async () => {
     trading = await startTradingSandbox();
     const result = await trading.hedge(['open', 'USDTKES', 'buy', '1000', '--tenor', '1']);
-    expect(result.code).toBe(3);
-    expect(result.stderr).toContain('Market USDTKES is not listed for this account (listed: USDTNGN');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('market: "USDTKES" is not listed for this account; listed: USDTNGN');
     expect(trading.writes()).toEqual([]);
   });
 });

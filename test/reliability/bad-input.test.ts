@@ -50,7 +50,7 @@ const ROWS: BadRow[] = [
   { label: 'quote USDTNGN buy 1000 5000 --tenor 3', args: ['quote', 'USDTNGN', 'buy', '1000', '5000', '--tenor', '3'], mentions: /^hedge: too many arguments for 'quote'/ },
   { label: 'quote USDTNGN buy', args: ['quote', 'USDTNGN', 'buy'], mentions: /^hedge: missing required argument 'notional'/ },
   { label: `quote ${CYRILLIC_T} buy 1000 --tenor 3 (Cyrillic Т)`, args: ['quote', CYRILLIC_T, 'buy', '1000', '--tenor', '3'], mentions: /^hedge: market: .*look-alike/ },
-  { label: 'quote USDTNGN buy 1 followed by 9 999 zeros --tenor 3', args: ['quote', 'USDTNGN', 'buy', LONG_NUMBER, '--tenor', '3'], mentions: /^hedge: notional: .*\(10000 characters\)/ },
+  { label: 'quote USDTNGN buy 1000…000 --tenor 3 (a notional of 10 000 digits)', args: ['quote', 'USDTNGN', 'buy', LONG_NUMBER, '--tenor', '3'], mentions: /^hedge: notional: .*\(10000 characters\)/ },
   // open
   { label: 'open USDTNGN long 1000 --tenor 3', args: ['open', 'USDTNGN', 'long', '1000', '--tenor', '3'], mentions: /^hedge: side: "long"/ },
   { label: 'open USDTNGN buy 1000 --tenor 30', args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '30'], mentions: /^hedge: --tenor: "30"/ },
@@ -59,8 +59,8 @@ const ROWS: BadRow[] = [
   { label: 'open (no arguments, no terminal)', args: ['open'], mentions: /^hedge: missing MARKET, SIDE, NOTIONAL, --tenor/ },
   { label: `open ${CYRILLIC_S} buy 1000 --tenor 3 (Cyrillic Ѕ)`, args: ['open', CYRILLIC_S, 'buy', '1000', '--tenor', '3'], mentions: /^hedge: market: .*look-alike/ },
   { label: 'open USDTNGN buy 1000 --tenor 3 --ref ""', args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', ''], mentions: /^hedge: --ref: ""/ },
-  { label: 'open USDTNGN buy 1000 --tenor 3 --ref "A"×10 000', args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', LONG], mentions: /^hedge: --ref: .*\(10000 characters\)/ },
-  { label: 'open USDTNGN buy 1000 --tenor 3 --ref with a line break', args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL\n42'], mentions: /^hedge: --ref: "DEAL\\n42"/ },
+  { label: 'open USDTNGN buy 1000 --tenor 3 --ref AAA…A (10 000 characters)', args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', LONG], mentions: /^hedge: --ref: .*\(10000 characters\)/ },
+  { label: 'open USDTNGN buy 1000 --tenor 3 --ref $\'DEAL\\n42\' (a line break)', args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL\n42'], mentions: /^hedge: --ref: "DEAL\\n42"/ },
   { label: 'open USDTNGN buy 1000 --tenor 3 --idempotency-key "not a key"', args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--idempotency-key', 'not a key'], mentions: /^hedge: --idempotency-key: "not a key"/ },
   // add, reduce, close
   { label: 'add USDTNGN buy -1', args: ['add', 'USDTNGN', 'buy', '-1'], mentions: /^hedge: notional: "-1"/ },
@@ -90,7 +90,7 @@ const ROWS: BadRow[] = [
   // price, positions, account, markets
   { label: `price ${CYRILLIC_T} (Cyrillic Т)`, args: ['price', CYRILLIC_T], mentions: /^hedge: market: .*look-alike/ },
   { label: 'price "USD NGN"', args: ['price', 'USD NGN'], mentions: /^hedge: market: "USD NGN"/ },
-  { label: 'price "A"×10 000', args: ['price', LONG], mentions: /^hedge: market: .*\(10000 characters\)/ },
+  { label: 'price AAA…A (10 000 characters)', args: ['price', LONG], mentions: /^hedge: market: .*\(10000 characters\)/ },
   { label: 'price USDTNGN extra', args: ['price', 'USDTNGN', 'extra'], mentions: /^hedge: too many arguments for 'price'/ },
   { label: 'positions --limit 5', args: ['positions', '--limit', '5'], mentions: /^hedge: unknown option '--limit'/ },
   { label: 'account extra', args: ['account', 'extra'], mentions: /^hedge: too many arguments for 'account'/ },
@@ -116,7 +116,7 @@ const ROWS: BadRow[] = [
   { label: 'login --base-url http://api.example.com/v2 (key on stdin)', args: ['login', '--profile', 'x', '--base-url', 'http://api.example.com/v2'], input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n', mentions: /Refusing plain http:\/\/ to api\.example\.com/ },
   { label: 'login --base-url not-a-url (key on stdin)', args: ['login', '--profile', 'x', '--base-url', 'not-a-url'], input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n', mentions: /--base-url is not a URL/ },
   { label: 'login --ca-file /nonexistent.pem', args: ['login', '--base-url', 'https://127.0.0.1/v2', '--ca-file', '/nonexistent.pem'], input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n', mentions: /^hedge: --ca-file: no such file/ },
-  { label: 'login --api-key … (keys are never a flag)', args: ['login', '--api-key', 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA'], mentions: /^hedge: unknown option '--api-key=?/ },
+  { label: 'login --api-key hpk_test_… (keys are never a flag)', args: ['login', '--api-key', 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA'], mentions: /^hedge: unknown option '--api-key=?/ },
   { label: 'whoami extra', args: ['whoami', 'extra'], mentions: /^hedge: too many arguments for 'whoami'/ },
   { label: 'logout extra', args: ['logout', 'extra'], mentions: /^hedge: too many arguments for 'logout'/ },
   { label: 'completion tcsh', args: ['completion', 'tcsh'], mentions: /^hedge: shell: .*bash, zsh, fish/ },
@@ -126,6 +126,12 @@ const ROWS: BadRow[] = [
   { label: 'sandbox serve --host 0.0.0.0', args: ['sandbox', 'serve', '--host', '0.0.0.0'], mentions: /^hedge: --host: "0\.0\.0\.0" .*loopback/ },
 ];
 
+/** "quote … (a note)" → the command as typed, and the note shown beside it in the table. */
+function splitLabel(label: string): { command: string; note: string } {
+  const match = /^(.*?)(?: \(([^()]*)\))?$/.exec(label)!;
+  return { command: match[1]!, note: match[2] ?? '' };
+}
+
 function writeDeskProfile(rig: Rig): void {
   mkdirSync(rig.configDir, { recursive: true, mode: 0o700 });
   const store = { current: 'desk', profiles: { desk: { base_url: rig.sandbox.baseUrl, api_key: rig.sandbox.apiKey } } };
@@ -134,12 +140,13 @@ function writeDeskProfile(rig: Rig): void {
 
 describe('bad input: exit 2, one line on stderr, nothing sent', () => {
   it.concurrent.each(ROWS.map((row, index) => ({ ...row, index })))('$label', async (row) => {
+    const { command, note } = splitLabel(row.label);
     await results.track(
       {
         suite: 'bad-input',
         order: row.index,
-        name: row.label,
-        injected: row.env ? Object.entries(row.env).map(([name, value]) => `${name}=${value}`).join(' ') : '',
+        name: command,
+        injected: [note, ...Object.entries(row.env ?? {}).map(([name, value]) => `${name}=${value}`)].filter(Boolean).join('; '),
         expected: 'exit 2; one line on stderr; nothing on stdout; 0 requests',
       },
       async (observation) => {
@@ -149,7 +156,8 @@ describe('bad input: exit 2, one line on stderr, nothing sent', () => {
           const result = await rig.hedge(row.args, { env: row.env, input: row.input });
           const stderrLines = lines(result.stderr);
           const requests = rig.sandbox.requestLog.length;
-          observation.observed = `exit ${result.code}; ${stderrLines.length} line${stderrLines.length === 1 ? '' : 's'}; ${requests} requests: ${stderrLines.join(' ⏎ ')}`;
+          observation.observed = `exit ${result.code}, ${stderrLines.length} line${stderrLines.length === 1 ? '' : 's'}, ${requests} requests`;
+          observation.output = stderrLines.join(' ⏎ ');
           expect(result.code, result.stderr).toBe(2);
           expect(stderrLines, result.stderr).toHaveLength(1);
           expect(result.stderr.endsWith('\n')).toBe(true);
@@ -211,12 +219,13 @@ const NORMALISED: GoodRow[] = [
 
 describe('input that looks odd but is fine: normalised and sent', () => {
   it.concurrent.each(NORMALISED.map((row, index) => ({ ...row, index })))('$label', async (row) => {
+    const { command, note } = splitLabel(row.label);
     await results.track(
       {
         suite: 'bad-input',
         order: 1000 + row.index,
-        name: row.label,
-        injected: '',
+        name: command,
+        injected: note,
         expected: `exit 0; the server receives the normalised request ${JSON.stringify(row.expected)}`,
       },
       async (observation) => {

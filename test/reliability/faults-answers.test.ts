@@ -4,7 +4,7 @@
 // outcome is unknown and how to resume, and resuming leaves exactly one hedge.
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.js';
-import { MARKET, ResultRecorder, STACK_FRAME, firstLine, resumeKeyFrom, startRig, type Rig } from './support.js';
+import { MARKET, ResultRecorder, STACK_FRAME, errorLine, resumeKeyFrom, startRig, type Rig } from './support.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
@@ -36,7 +36,7 @@ describe('a server that never answers', () => {
           const attempts = rig.requests('GET', '/account');
           observation.attempts = attempts.length;
           observation.timings = `process ran ${result.durationMs} ms`;
-          observation.observed = `exit ${result.code}: "${firstLine(result.stderr)}"`;
+          observation.observed = `exit ${result.code}: "${errorLine(result.stderr)}"`;
           expect(result.code, result.stderr).toBe(5);
           expect(result.stderr).toContain(host);
           expect(result.stderr).toMatch(/\b2s\b|--timeout 2\b/);
@@ -67,7 +67,7 @@ describe('a server that never answers', () => {
           const attempts = rig.requests('GET', '/positions');
           observation.attempts = attempts.length;
           observation.timings = `process ran ${result.durationMs} ms`;
-          observation.observed = `exit ${result.code} after ${attempts.length} attempts: "${firstLine(result.stderr)}"`;
+          observation.observed = `exit ${result.code} after ${attempts.length} attempts: "${errorLine(result.stderr)}"`;
           expect(result.code, result.stderr).toBe(5);
           expect(attempts).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts);
           expect(attempts.every((entry) => entry.status === 'stalled')).toBe(true);
@@ -164,7 +164,7 @@ describe('answers that are not the envelope', () => {
           const result = await rig.hedge(testCase.args);
           const attempts = rig.requests(testCase.method, testCase.path);
           observation.attempts = attempts.length;
-          observation.observed = `exit ${result.code} after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}${result.stderr ? `: "${firstLine(result.stderr)}"` : ''}`;
+          observation.observed = `exit ${result.code} after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}${result.stderr ? `: "${errorLine(result.stderr)}"` : ''}`;
           expect(result.code, result.stderr).toBe(testCase.exit);
           expect(result.stderr).not.toMatch(STACK_FRAME);
           if (testCase.exit === 0) {
@@ -194,7 +194,7 @@ describe('answers that are not the envelope', () => {
           const args = ['open', MARKET, 'buy', '2500', '--tenor', '3'];
           const first = await rig.hedge(args);
           const key = resumeKeyFrom(first.stderr);
-          observation.observed = `first run: exit ${first.code}: "${firstLine(first.stderr)}"`;
+          observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
           expect(first.code, first.stderr).toBe(5);
           expect(first.stderr).toMatch(/POST \/hedges/);
           expect(first.stderr).toMatch(/outcome (of this request )?is unknown/i);

@@ -8,7 +8,7 @@ import {
   MARKET,
   ResultRecorder,
   STACK_FRAME,
-  firstLine,
+  errorLine,
   resumeKeyFrom,
   startRig,
   type Rig,
@@ -137,7 +137,7 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
           const stalled = await rig.hedge([...args, '--timeout', '2']);
           const key = resumeKeyFrom(stalled.stderr);
           const host = new URL(rig.sandbox.baseUrl).host;
-          observation.observed = `first run: exit ${stalled.code} in ${stalled.durationMs} ms: "${firstLine(stalled.stderr)}"`;
+          observation.observed = `first run: exit ${stalled.code} in ${stalled.durationMs} ms: "${errorLine(stalled.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
           expect(stalled.code, stalled.stderr).toBe(5);
           expect(stalled.stderr).toContain(host);
           expect(stalled.stderr).toMatch(/within 2(\.0)?s|--timeout 2|2 ?s/);
@@ -180,7 +180,7 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
           const key = resumeKeyFrom(stalled.stderr);
           const host = new URL(rig.sandbox.baseUrl).host;
           const stalledPosts = rig.requests('POST', '/hedges/add').length;
-          observation.observed = `first run: exit ${stalled.code} after ${stalledPosts} attempts: "${firstLine(stalled.stderr)}"`;
+          observation.observed = `first run: exit ${stalled.code} after ${stalledPosts} attempts: "${errorLine(stalled.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
           expect(stalled.code, stalled.stderr).toBe(5);
           expect(stalled.stderr).toContain(host);
           expect(stalled.stderr).toMatch(/within 1(\.0)?s/);

@@ -3,7 +3,7 @@
 // tight per-key rate limit. Attempts are counted and delays measured on the server's request log.
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/api/retry-policy.js';
-import { MARKET, ResultRecorder, STACK_FRAME, firstLine, gaps, resumeKeyFrom, startRig, type Rig } from './support.js';
+import { MARKET, ResultRecorder, STACK_FRAME, errorLine, gaps, resumeKeyFrom, startRig, type Rig } from './support.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
@@ -86,7 +86,7 @@ describe('5xx bursts', () => {
           const between = gaps(attempts);
           observation.attempts = attempts.length;
           observation.timings = describeGaps(between);
-          observation.observed = `exit ${result.code}; ${attempts.length} attempts; "${firstLine(result.stderr)}"; server: ${rig.hedges().length} hedges`;
+          observation.observed = `exit ${result.code}; ${attempts.length} attempts; "${errorLine(result.stderr)}"; server: ${rig.hedges().length} hedges`;
           expect(result.code, result.stderr).toBe(5);
           expect(attempts).toHaveLength(POLICY.maxAttempts);
           expectWithinPolicy(between);
@@ -155,7 +155,7 @@ describe('429 with Retry-After', () => {
           for (let run = 1; run <= 50; run++) {
             const result = await rig.hedge(['account', '--json'], { onSpawn: run <= 3 ? () => void drainUntilRead() : undefined });
             if (result.code !== 0 || typeof JSON.parse(result.stdout || 'null')?.balance_usdc !== 'number') {
-              failures.push(`run ${run}: exit ${result.code} ${firstLine(result.stderr)}`);
+              failures.push(`run ${run}: exit ${result.code} ${errorLine(result.stderr)}`);
             }
           }
           const reads = rig.requests('GET', '/account');

@@ -4,7 +4,7 @@
 // resume with; and the polls of a long wait are one to two seconds apart (from the request log).
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MARKET, ResultRecorder, STACK_FRAME, firstLine, gaps, resumeKeyFrom, startRig, until, type Rig } from './support.js';
+import { MARKET, ResultRecorder, STACK_FRAME, errorLine, gaps, resumeKeyFrom, startRig, until, type Rig } from './support.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
@@ -109,7 +109,7 @@ describe('Ctrl-C during a wait', () => {
           const hedge = rig.hedges()[0];
           const pendingOnServer =
             testCase.action === 'open' ? hedge?.status === 'submitted' : hedge?.pendingChange?.action === testCase.action;
-          observation.observed = `exit ${result.code}${result.signal ? ` (${result.signal})` : ''}; server: ${testCase.action} ${pendingOnServer ? 'pending (stands)' : 'NOT pending'}; "${firstLine(result.stderr.split('\n').filter((line) => /Stopped/.test(line)).join('\n'))}"`;
+          observation.observed = `exit ${result.code}${result.signal ? ` (${result.signal})` : ''}; server: ${testCase.action} ${pendingOnServer ? 'pending (stands)' : 'NOT pending'}; "${errorLine(result.stderr)}"`;
           expect(result.code, result.stderr).toBe(130);
           expect(result.stderr).toMatch(testCase.stands);
           expect(result.stderr).toMatch(testCase.check);
@@ -177,7 +177,7 @@ describe('Ctrl-C during a wait', () => {
               void until(() => rig.requests('POST', '/hedges').length >= 1, 15_000, 'the POST').then(() => child.kill('SIGINT')),
           });
           const key = resumeKeyFrom(first.stderr);
-          observation.observed = `first run: exit ${first.code}: "${firstLine(first.stderr)}"`;
+          observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
           expect(first.code, first.stderr).toBe(130);
           expect(first.stderr).toMatch(/outcome .*is unknown/i);
           expect(key).toBe(rig.requests('POST', '/hedges')[0]!.idempotencyKey);

@@ -11,13 +11,6 @@ import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { startSandbox, type RequestLogEntry, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { ROOT, runHedge, tempDir, type RunOptions, type RunResult } from '../helpers/hedge-cli.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** Where this run's result files go (set by test/reliability/global-report.ts). */
-    reliabilityResultsDir: string;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Results
 
@@ -37,6 +30,8 @@ export interface CaseMeta {
 export interface CaseObservation {
   /** What actually happened, in a few words (exit code, server-side counts…). */
   observed?: string;
+  /** What the CLI printed that the table shows verbatim (the one stderr line of a bad-input row). */
+  output?: string;
   attempts?: number;
   /** Timings worth publishing, e.g. "gaps 212, 431, 905 ms". */
   timings?: string;
@@ -198,6 +193,12 @@ export function resumeKeyFrom(stderr: string): string | undefined {
 /** Gaps in ms between consecutive log entries. */
 export function gaps(entries: RequestLogEntry[]): number[] {
   return entries.slice(1).map((entry, index) => entry.realTimeMs - entries[index]!.realTimeMs);
+}
+
+/** The line that reports the failure ("error: …", "hedge: …" or the JSON error), else the first line. */
+export function errorLine(text: string, max = 200): string {
+  const found = lines(text).find((line) => /^(error:|hedge:|\{"error")/.test(line));
+  return found ? firstLine(found, max) : firstLine(text, max);
 }
 
 export function firstLine(text: string, max = 160): string {

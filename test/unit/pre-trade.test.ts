@@ -2,8 +2,8 @@
 // that a notional exactly at a limit passes.
 import { describe, expect, it } from 'vitest';
 import type { Account, Market } from '../../src/api/schemas.js';
-import { preTradeProblem, type PreTradeFacts } from '../../src/domain/pre-trade.js';
-import { PreTradeCheckError } from '../../src/errors.js';
+import { preTradeProblem as anyPreTradeProblem, type PreTradeFacts, type PreTradeRequest } from '../../src/domain/pre-trade.js';
+import { PreTradeCheckError, UsageError } from '../../src/errors.js';
 import { exitCodeFor } from '../../src/exit-codes.js';
 
 function facts(overrides: { status?: string; buy?: number; sell?: number; headroom?: number } = {}): PreTradeFacts {
@@ -18,6 +18,13 @@ function facts(overrides: { status?: string; buy?: number; sell?: number; headro
   return { markets: [market], account };
 }
 
+/** The notional checks give PreTradeCheckError (exit 3); only an unlisted market is a UsageError. */
+function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest): PreTradeCheckError | undefined {
+  const problem = anyPreTradeProblem(facts, request);
+  if (problem instanceof UsageError) throw problem;
+  return problem;
+}
+
 describe('preTradeProblem', () => {
   it('passes a notional within both limits, and one exactly at the tighter limit', () => {
     expect(preTradeProblem(facts(), { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, action: 'open' })).toBeUndefined();
@@ -25,12 +32,11 @@ describe('preTradeProblem', () => {
     expect(preTradeProblem(facts(), { market: 'USDTNGN', side: 'buy', notionalUsd: 600_000, action: 'add' })).toBeUndefined();
   });
 
-  it('refuses a market that is not listed, naming the listed ones (exit 3)', () => {
-    const problem = preTradeProblem(facts(), { market: 'USDTKES', side: 'buy', notionalUsd: 1, action: 'open' });
-    expect(problem).toBeInstanceOf(PreTradeCheckError);
-    expect(problem!.code).toBe('market_not_available');
+  it('refuses a market that is not listed as bad input, naming the listed ones (exit 2)', () => {
+    const problem = anyPreTradeProblem(facts(), { market: 'USDTKES', side: 'buy', notionalUsd: 1, action: 'open' });
+    expect(problem).toBeInstanceOf(UsageError);
     expect(problem!.message).toContain('USDTNGN');
-    expect(exitCodeFor(problem)).toBe(3);
+    expect(exitCodeFor(problem)).toBe(2);
   });
 
   it('refuses a disabled market', () => {

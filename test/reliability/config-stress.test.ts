@@ -1,0 +1,242 @@
+// The config store under stress: logins racing each other on one store, a config folder that
+// cannot be written or does not exist, and logins killed at random moments. The store must always
+// parse, keep every profile that was saved, and a folder that cannot be used must be one clear
+// error naming the path (exit 1), never a stack trace.
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { storeSchema } from '../../src/config/store-schema.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { runHedge, tempDir, type RunOptions, type RunResult } from '../helpers/hedge-cli.js';
+import { ResultRecorder, STACK_FRAME, firstLine, lines, until } from './support.js';
+
+const results = new ResultRecorder(import.meta.url);
+afterAll(() => results.flush());
+
+const KEYS = Array.from({ length: 3 }, (_, index) => `hpk_test_ReliabilityStoreKey00000${index}`);
+const IS_ROOT = process.getuid?.() === 0;
+
+function login(configDir: string, sandbox: RunningSandbox, profile: string, key: string, onSpawn?: RunOptions['onSpawn']): Promise<RunResult> {
+  // HEDGE_CONFIG_DIR is the store; no key or base URL in the environment: login reads the key from stdin.
+  return runHedge(['login', '--profile', profile, '--base-url', sandbox.baseUrl], { configDir, input: `${key}\n`, onSpawn });
+}
+
+/** The store as the CLI will read it next time: parsed and validated, or the reason it is not. */
+function readStore(configDir: string): { ok: true; data: ReturnType<typeof storeSchema.parse> } | { ok: false; reason: string } {
+  const file = join(configDir, 'config.json');
+  if (!existsSync(file)) return { ok: false, reason: 'no config.json' };
+  try {
+    return { ok: true, data: storeSchema.parse(JSON.parse(readFileSync(file, 'utf8'))) };
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message.split('\n')[0]! };
+  }
+}
+
+/** Anything in the folder besides the store itself (temp files of a write, a lock left behind). */
+function leftovers(configDir: string): string[] {
+  return readdirSync(configDir).filter((name) => name !== 'config.json');
+}
+
+async function withSandbox<T>(body: (sandbox: RunningSandbox, dir: string) => Promise<T>): Promise<T> {
+  const sandbox = await startSandbox({ apiKeys: KEYS, seed: 'reliability-store' });
+  const dir = tempDir('hedge-reliability-store-');
+  try {
+    return await body(sandbox, dir.path);
+  } finally {
+    await sandbox.close();
+    chmodSync(dir.path, 0o700);
+    dir.remove();
+  }
+}
+
+describe('logins racing on one store', () => {
+  it('3 logins at once, 4 rounds on the same store: every profile kept, the store always valid, nothing left over', async () => {
+    await results.track(
+      {
+        suite: 'config',
+        order: 1,
+        name: 'Concurrent `hedge login`',
+        injected: '3 `hedge login --profile …` processes at once (keys on stdin) on one config folder, 4 rounds',
+        expected: 'all exit 0; after each round the store parses, validates and holds every profile saved so far with its own key; no temp or lock file left',
+      },
+      async (observation) => {
+        await withSandbox(async (sandbox, configDir) => {
+          const saved: Record<string, string> = {};
+          const problems: string[] = [];
+          for (let round = 1; round <= 4; round++) {
+            const names = KEYS.map((_, index) => `desk-${round}-${index}`);
+            const runs = await Promise.all(names.map((name, index) => login(configDir, sandbox, name, KEYS[index]!)));
+            runs.forEach((run, index) => {
+              if (run.code === 0) saved[names[index]!] = KEYS[index]!;
+              else problems.push(`round ${round} ${names[index]}: exit ${run.code} ${firstLine(run.stderr)}`);
+            });
+            const store = readStore(configDir);
+            if (!store.ok) problems.push(`round ${round}: store ${store.reason}`);
+            else {
+              for (const [name, key] of Object.entries(saved)) {
+                if (store.data.profiles[name]?.api_key !== key) problems.push(`round ${round}: profile ${name} lost or wrong`);
+              }
+              if (!store.data.current || !store.data.profiles[store.data.current]) problems.push(`round ${round}: no valid current profile`);
+            }
+            const extra = leftovers(configDir);
+            if (extra.length) problems.push(`round ${round}: left over ${extra.join(', ')}`);
+          }
+          const final = readStore(configDir);
+          observation.observed = `${Object.keys(saved).length}/12 logins exit 0; store ${final.ok ? `valid with ${Object.keys(final.data.profiles).length} profiles, current "${final.data.current}"` : final.reason}; ${problems.length} problems${problems.length ? `: ${problems.slice(0, 3).join('; ')}` : ''}`;
+          expect(problems).toEqual([]);
+          expect(final.ok && Object.keys(final.data.profiles).sort()).toEqual(Object.keys(saved).sort());
+          expect(Object.keys(saved)).toHaveLength(12);
+          expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
+        });
+      },
+    );
+  }, 60_000);
+});
+
+describe('a config folder that cannot be used', () => {
+  it('not writable: login fails with exit 1 naming the path, no stack trace, nothing half-made', async () => {
+    const how = IS_ROOT
+      ? 'HEDGE_CONFIG_DIR under a regular file, so creating it fails with ENOTDIR (the tests run as root, where chmod 0500 does not stop writes)'
+      : 'HEDGE_CONFIG_DIR chmod 0500 (read-only)';
+    await results.track(
+      {
+        suite: 'config',
+        order: 2,
+        name: 'Config folder not writable',
+        injected: how,
+        expected: 'exit 1; the error names the store path and what to do; no stack trace; stdout empty',
+      },
+      async (observation) => {
+        await withSandbox(async (sandbox, dir) => {
+          let configDir: string;
+          if (IS_ROOT) {
+            writeFileSync(join(dir, 'a-file'), 'not a folder\n');
+            configDir = join(dir, 'a-file', 'hedge');
+          } else {
+            configDir = join(dir, 'read-only');
+            mkdirSync(configDir, { mode: 0o700 });
+            chmodSync(configDir, 0o500);
+          }
+          const result = await login(configDir, sandbox, 'desk', KEYS[0]!);
+          observation.observed = `exit ${result.code}: "${firstLine(result.stderr.split('\n').filter((line) => /error/.test(line)).join('\n'))}"`;
+          expect(result.code, result.stderr).toBe(1);
+          expect(result.stderr).toContain(configDir);
+          expect(result.stderr).toMatch(/^error: Cannot (read|write) the config store .*: (ENOTDIR|permission denied)/m);
+          expect(result.stderr).toMatch(/→ .*HEDGE_CONFIG_DIR/);
+          expect(result.stderr).not.toMatch(STACK_FRAME);
+          expect(result.stdout).toBe('');
+          if (!IS_ROOT) expect(readdirSync(configDir)).toEqual([]);
+        });
+      },
+    );
+  });
+
+  it('not usable for a read either: `hedge profile list` is the same clear error', async () => {
+    await results.track(
+      {
+        suite: 'config',
+        order: 3,
+        name: 'Config folder not readable (`profile list`)',
+        injected: 'HEDGE_CONFIG_DIR under a regular file (ENOTDIR)',
+        expected: 'exit 1; one error naming the store path, with what to do; no stack trace',
+      },
+      async (observation) => {
+        await withSandbox(async (_sandbox, dir) => {
+          writeFileSync(join(dir, 'a-file'), 'not a folder\n');
+          const configDir = join(dir, 'a-file', 'hedge');
+          const result = await runHedge(['profile', 'list'], { configDir });
+          observation.observed = `exit ${result.code}: "${firstLine(result.stderr)}"`;
+          expect(result.code, result.stderr).toBe(1);
+          expect(result.stderr).toContain(join(configDir, 'config.json'));
+          expect(lines(result.stderr)).toHaveLength(2);
+          expect(result.stderr).not.toMatch(STACK_FRAME);
+        });
+      },
+    );
+  });
+
+  it('missing: login creates it (0700, store 0600); a read without a key says to log in (exit 4)', async () => {
+    await results.track(
+      {
+        suite: 'config',
+        order: 4,
+        name: 'Config folder missing',
+        injected: 'HEDGE_CONFIG_DIR points at a folder that does not exist (its parent does)',
+        expected: '`hedge account` with no key: exit 4, "No API key is configured", how to log in; `hedge login`: exit 0, the folder created 0700 and the store 0600',
+      },
+      async (observation) => {
+        await withSandbox(async (sandbox, dir) => {
+          const readDir = join(dir, 'missing-for-read', 'hedge');
+          const read = await runHedge(['account'], { configDir: readDir });
+          const loginDir = join(dir, 'missing-for-login', 'hedge');
+          const created = await login(loginDir, sandbox, 'desk', KEYS[1]!);
+          const store = readStore(loginDir);
+          observation.observed = `account: exit ${read.code} "${firstLine(read.stderr)}"; login: exit ${created.code}, folder ${existsSync(loginDir) ? (statSync(loginDir).mode & 0o777).toString(8) : 'absent'}, store ${store.ok ? 'valid' : store.reason}`;
+          expect(read.code, read.stderr).toBe(4);
+          expect(read.stderr).toMatch(/No API key is configured/);
+          expect(read.stderr).toMatch(/hedge login/);
+          expect(read.stderr).not.toMatch(STACK_FRAME);
+          expect(created.code, created.stderr).toBe(0);
+          expect(statSync(loginDir).mode & 0o777).toBe(0o700);
+          expect(statSync(join(loginDir, 'config.json')).mode & 0o777).toBe(0o600);
+          expect(store.ok && store.data.profiles.desk?.api_key).toBe(KEYS[1]);
+        });
+      },
+    );
+  });
+});
+
+describe('logins killed mid-way', () => {
+  it('SIGKILL at random moments around the write, 12 times: the store always parses and keeps what was saved; the next login is not blocked', async () => {
+    await results.track(
+      {
+        suite: 'config',
+        order: 5,
+        name: 'Login killed mid-way (SIGKILL), 12 times',
+        injected: 'each `hedge login` killed with SIGKILL 0–40 ms after the server answered its key check (when it writes the store)',
+        expected: 'after every kill the store parses and validates and holds every profile saved before; then a normal login succeeds at once and nothing half-written remains',
+      },
+      async (observation) => {
+        await withSandbox(async (sandbox, configDir) => {
+          const first = await login(configDir, sandbox, 'base', KEYS[0]!);
+          expect(first.code, first.stderr).toBe(0);
+          const problems: string[] = [];
+          let killed = 0;
+          let completed = 0;
+          for (let round = 0; round < 12; round++) {
+            const checksBefore = sandbox.requestLog.length;
+            const delay = (round * 7) % 41;
+            const run = await login(configDir, sandbox, `victim-${round}`, KEYS[round % KEYS.length]!, (child) => {
+              void until(() => sandbox.requestLog.length > checksBefore, 10_000, 'the key check').then(
+                () => setTimeout(() => child.kill('SIGKILL'), delay),
+                () => child.kill('SIGKILL'),
+              );
+            });
+            if (run.signal === 'SIGKILL') killed++;
+            else if (run.code === 0) completed++;
+            else problems.push(`round ${round}: exit ${run.code} ${firstLine(run.stderr)}`);
+            const store = readStore(configDir);
+            if (!store.ok) problems.push(`round ${round}: store ${store.reason}`);
+            else if (store.data.profiles.base?.api_key !== KEYS[0]) problems.push(`round ${round}: profile "base" lost`);
+          }
+          // A run killed while holding the lock must not block the next one.
+          const started = Date.now();
+          const after = await login(configDir, sandbox, 'after', KEYS[2]!);
+          const tookMs = Date.now() - started;
+          const store = readStore(configDir);
+          const remaining = leftovers(configDir);
+          observation.timings = `the login after the kills took ${tookMs} ms`;
+          observation.observed =
+            `${killed} killed, ${completed} finished first; store ${store.ok ? `valid (${Object.keys(store.data.profiles).length} profiles)` : store.reason} after every kill: ${problems.length === 0 ? 'yes' : problems.slice(0, 2).join('; ')}; ` +
+            `next login exit ${after.code}${after.code === 0 ? '' : ` "${firstLine(after.stderr.split('\n').filter((line) => /error/.test(line)).join('\n'))}"`}; left over: ${remaining.length ? remaining.join(', ') : 'nothing'}`;
+          expect(problems).toEqual([]);
+          expect(killed).toBeGreaterThanOrEqual(6);
+          expect(after.code, after.stderr).toBe(0);
+          expect(store.ok && store.data.profiles.after?.api_key).toBe(KEYS[2]);
+          // The write is a rename: a kill can leave a temp file of its own, never a half-written store.
+          expect(remaining.filter((name) => !/^config\.json\.tmp-/.test(name))).toEqual([]);
+        });
+      },
+    );
+  }, 90_000);
+});

@@ -1,0 +1,27 @@
+// Global setup of the reliability suite: gives this run its own results folder (so concurrent
+// runs never mix), and after the whole run turns the results into the README's "Reliability"
+// section (scripts/reliability-report.mjs; only when every reliability file reported).
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export default function setup(project: TestProject): () => Promise<void> {
+  const resultsDir = join(ROOT, '.tmp', 'reliability', `run-${process.pid}-${Date.now()}`);
+  mkdirSync(resultsDir, { recursive: true });
+  project.provide('reliabilityResultsDir', resultsDir);
+  return async () => {
+    try {
+      // @ts-expect-error -- a plain .mjs script without type declarations
+      const { generateReport } = (await import('../../scripts/reliability-report.mjs')) as {
+        generateReport(options: { results: string; policy: typeof DEFAULT_RETRY_POLICY }): string;
+      };
+      console.log(`\n${generateReport({ results: resultsDir, policy: DEFAULT_RETRY_POLICY })}`);
+    } finally {
+      rmSync(resultsDir, { recursive: true, force: true });
+    }
+  };
+}

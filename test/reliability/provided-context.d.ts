@@ -1,0 +1,9 @@
+// Values the reliability global setup hands to the test files (vitest `provide` / `inject`).
+import 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where this run's result files go (set by test/reliability/global-report.ts). */
+    reliabilityResultsDir: string;
+  }
+}
