@@ -4,43 +4,8 @@ import type { Hedge } from '../api/schemas.js';
 import type { CommandContext } from '../context.js';
 import { parseClientReference, parseHedgeId, parseLimit, parseStatus } from '../domain/input.js';
 import { OrderFailedError, UsageError } from '../errors.js';
-import type { FieldSpec } from '../ui/fields.js';
+import { HEDGE_DETAIL_ONLY, HEDGE_FIELDS, HEDGE_LIST_FIELDS } from '../ui/resource-fields.js';
 import type { CommandInput } from './manifest.js';
-
-const LIST_FIELDS: FieldSpec[] = [
-  { key: 'id', label: 'ID' },
-  { key: 'client_reference', label: 'Ref' },
-  { key: 'market', label: 'Market' },
-  { key: 'side', label: 'Side', kind: 'side' },
-  { key: 'notional_usd', label: 'Notional (USD)', kind: 'money' },
-  { key: 'tenor_days', label: 'Tenor (days)', kind: 'count' },
-  { key: 'status', label: 'Status', kind: 'status' },
-  { key: 'struck_rate', label: 'Struck rate', kind: 'rate' },
-  { key: 'opened_at', label: 'Opened', kind: 'time' },
-  { key: 'maturity_at', label: 'Maturity', kind: 'time' },
-];
-
-/** Shown whole by `hedge hedges ID`; too wide for a list (a hash is 66 characters). */
-const DETAIL_ONLY = ['order_tx_hash', 'fill_tx_hash', 'order_key', 'units', 'filled_at', 'closed_at'];
-
-const DETAIL_FIELDS: FieldSpec[] = [
-  { key: 'id', label: 'ID' },
-  { key: 'client_reference', label: 'Client reference' },
-  { key: 'market', label: 'Market' },
-  { key: 'side', label: 'Side', kind: 'side' },
-  { key: 'notional_usd', label: 'Notional (USD)', kind: 'money' },
-  { key: 'tenor_days', label: 'Tenor (days)', kind: 'count' },
-  { key: 'status', label: 'Status', kind: 'status' },
-  { key: 'struck_rate', label: 'Struck rate', kind: 'rate' },
-  { key: 'units', label: 'Units', kind: 'count' },
-  { key: 'opened_at', label: 'Opened', kind: 'time' },
-  { key: 'filled_at', label: 'Filled', kind: 'time' },
-  { key: 'maturity_at', label: 'Maturity', kind: 'time' },
-  { key: 'closed_at', label: 'Closed', kind: 'time' },
-  { key: 'order_tx_hash', label: 'Order tx', kind: 'hash' },
-  { key: 'fill_tx_hash', label: 'Fill tx', kind: 'hash' },
-  { key: 'order_key', label: 'Order key', kind: 'hash' },
-];
 
 export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
   const { options } = input;
@@ -54,9 +19,9 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<voi
     const client = await ctx.client();
     const hedges = await client.listHedges({ status, clientReference, limit });
     const filtered = status !== undefined || clientReference !== undefined;
-    ctx.output.list(hedges, LIST_FIELDS, {
+    ctx.output.list(hedges, HEDGE_LIST_FIELDS, {
       empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.',
-      omit: DETAIL_ONLY,
+      omit: HEDGE_DETAIL_ONLY,
     });
     if (ctx.output.isHuman && hedges.length > 0) ctx.output.note(ctx.output.chalk.dim('Every field, tx hashes whole: hedge hedges <ID>'));
     return;
@@ -72,7 +37,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<voi
     const { waitForHedgeStatus } = await import('../domain/wait.js');
     hedge = await waitForHedgeStatus(ctx, id, { label: `Waiting for hedge ${id}`, initial: hedge, startedAt });
   }
-  ctx.output.record(hedge, DETAIL_FIELDS, { title: `Hedge ${hedge.id}` });
+  ctx.output.record(hedge, HEDGE_FIELDS, { title: `Hedge ${hedge.id}` });
   if (wait && hedge.status === 'failed') {
     throw new OrderFailedError(`Hedge ${hedge.id} failed on-chain: nothing was opened and its margin was released.`, hedge.id, 'Check `hedge markets` and `hedge account`, then open again.');
   }

@@ -4,26 +4,9 @@
 import type { HistoryRecord } from '../api/schemas.js';
 import type { CommandContext } from '../context.js';
 import { parseLimit } from '../domain/input.js';
-import type { FieldSpec } from '../ui/fields.js';
+import { HISTORY_FIELDS } from '../ui/resource-fields.js';
 import type { CommandInput } from './manifest.js';
 
-const HISTORY_FIELDS: FieldSpec[] = [
-  { key: 'hedge_id', label: 'Hedge ID' },
-  { key: 'client_reference', label: 'Ref' },
-  { key: 'market', label: 'Market' },
-  { key: 'side', label: 'Side', kind: 'side' },
-  { key: 'notional_usd', label: 'Notional (USD)', kind: 'money' },
-  { key: 'tenor_days', label: 'Tenor (days)', kind: 'count' },
-  { key: 'opened_at', label: 'Opened', kind: 'utc' },
-  { key: 'closed_at', label: 'Closed', kind: 'utc' },
-  { key: 'close_reason', label: 'How' },
-  { key: 'entry_price', label: 'Entry', kind: 'rate' },
-  { key: 'exit_price', label: 'Exit', kind: 'rate' },
-  { key: 'gross_pnl_usd', label: 'Gross P&L (USD)', kind: 'pnl' },
-  { key: 'carry_usdc', label: 'Carry paid (USDC)', kind: 'money' },
-  { key: 'fees_usdc', label: 'Fees (USDC)', kind: 'money' },
-  { key: 'net_pnl_usd', label: 'Net P&L (USD)', kind: 'pnl' },
-];
 
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 

@@ -3,33 +3,20 @@
 // record with --no-wait). Everything goes through the output layer.
 import type { HistoryRecord, Quote } from '../api/schemas.js';
 import type { FieldSpec } from './fields.js';
+import { HEDGE_FIELDS, insertAfter, REALIZED_FIELDS } from './resource-fields.js';
 import { formatBps } from './format.js';
 import type { Output } from './output.js';
 
-const HEDGE_FIELDS: FieldSpec[] = [
-  { key: 'id', label: 'Hedge' },
-  { key: 'client_reference', label: 'Client reference' },
-  { key: 'status', label: 'Status', kind: 'status' },
-  { key: 'market', label: 'Market' },
-  { key: 'side', label: 'Side', kind: 'side' },
-  { key: 'notional_usd', label: 'Notional (USD)', kind: 'money' },
-  { key: 'tenor_days', label: 'Tenor (days)', kind: 'count' },
-  { key: 'struck_rate', label: 'Struck rate', kind: 'rate' },
+
+/** The hedge as opened, with the quote's execution price and the slippage beside the struck rate. */
+const OPENED_FIELDS: FieldSpec[] = insertAfter(HEDGE_FIELDS, 'struck_rate', [
   { key: 'quoted_execution_price', label: 'Quoted price', kind: 'rate' },
   { key: 'slippage_bps', label: 'Slippage vs quote', kind: 'text' },
-  { key: 'units', label: 'Units', kind: 'money' },
-  { key: 'order_key', label: 'Order key', kind: 'hash' },
-  { key: 'order_tx_hash', label: 'Order tx', kind: 'hash' },
-  { key: 'fill_tx_hash', label: 'Fill tx', kind: 'hash' },
-  { key: 'opened_at', label: 'Opened', kind: 'time' },
-  { key: 'filled_at', label: 'Filled', kind: 'time' },
-  { key: 'maturity_at', label: 'Maturity', kind: 'time' },
-  { key: 'closed_at', label: 'Closed', kind: 'time' },
-];
+]);
 
 const SUBMITTED_FIELDS: FieldSpec[] = [
-  { key: 'hedge_id', label: 'Hedge' },
-  { key: 'id', label: 'Hedge' },
+  { key: 'hedge_id', label: 'Hedge ID' },
+  { key: 'id', label: 'Hedge ID' },
   { key: 'action', label: 'Action' },
   { key: 'status', label: 'Status', kind: 'status' },
   { key: 'market', label: 'Market' },
@@ -68,7 +55,7 @@ export function renderHedge(output: Output, hedge: Record<string, unknown>, opti
     const bps = slippageBps(struck, quoted);
     record.slippage_bps = output.isHuman ? slippageText(bps, hedge.side) : Math.round(bps * 100) / 100;
   }
-  output.record(record, HEDGE_FIELDS, { title: options.title, footer: options.footer });
+  output.record(record, OPENED_FIELDS, { title: options.title, footer: options.footer });
 }
 
 /** `--no-wait`: the record the write returned, status `submitted`. */
@@ -82,7 +69,7 @@ export function renderSubmitted(output: Output, submitted: Record<string, unknow
 }
 
 const CLOSE_FIELDS: FieldSpec[] = [
-  { key: 'hedge_id', label: 'Hedge' },
+  { key: 'hedge_id', label: 'Hedge ID' },
   { key: 'client_reference', label: 'Client reference' },
   { key: 'status', label: 'Status', kind: 'status' },
   { key: 'market', label: 'Market' },
@@ -91,12 +78,7 @@ const CLOSE_FIELDS: FieldSpec[] = [
   { key: 'tenor_days', label: 'Tenor (days)', kind: 'count' },
   { key: 'order_tx_hash', label: 'Close tx', kind: 'hash' },
   { key: 'net_margin_usd', label: 'Returned (est., USD)', kind: 'money' },
-  { key: 'entry_price', label: 'Entry price', kind: 'rate' },
-  { key: 'exit_price', label: 'Exit price', kind: 'rate' },
-  { key: 'gross_pnl_usd', label: 'Gross P&L (USD)', kind: 'pnl' },
-  { key: 'carry_usdc', label: 'Carry (USDC)', kind: 'money' },
-  { key: 'fees_usdc', label: 'Fees (USDC)', kind: 'money' },
-  { key: 'net_pnl_usd', label: 'Net P&L (USD)', kind: 'pnl' },
+  ...REALIZED_FIELDS,
   { key: 'close_reason', label: 'Close reason' },
   { key: 'opened_at', label: 'Opened', kind: 'time' },
   { key: 'submitted_at', label: 'Close submitted', kind: 'time' },

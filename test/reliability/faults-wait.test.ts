@@ -149,8 +149,10 @@ describe('Ctrl-C during a wait', () => {
             }),
           });
           observation.observed = `exit ${result.code ?? `by ${result.signal}`}; second SIGINT ${secondSent ? 'delivered' : 'found the process already gone'}; server: hedge ${rig.hedges()[0]?.status}`;
-          expect(result.code, result.stderr).toBe(130);
-          expect(result.signal).toBeNull();
+          // 130 from the CLI's own handler. A second SIGINT that lands while Node is already tearing
+          // the process down (its exit code set, signal handlers released) ends it by the signal
+          // itself, which a shell reports as 130 too.
+          expect(result.code === 130 || (result.code === null && result.signal === 'SIGINT'), `${result.code} ${result.signal}\n${result.stderr}`).toBe(true);
           expect(result.stderr).not.toMatch(STACK_FRAME);
           expect(rig.hedges()).toHaveLength(1);
           expect(rig.hedges()[0]!.status).toBe('submitted');
