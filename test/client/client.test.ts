@@ -4,6 +4,7 @@ import { checkBaseUrl } from '../../src/api/base-url.js';
 import { hedgeSchema } from '../../src/api/schemas.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/errors.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startFieldProxy } from '../helpers/field-proxy.js';
 import { clientFor, settle } from './client-helpers.js';
 
 const BUY = { market: 'USDTNGN', side: 'buy' as const };
@@ -265,7 +266,23 @@ describe('errors and retries', () => {
     expect(log.join('\n')).toMatch(/← 404 GET \/hedges\/hdg_nope \d+ ms attempt 1 request-id=req_/);
   });
 
-  it('parses a hedge that carries fields the spec does not name and keeps them', () => {
+  it('passes fields the spec does not name through to the caller, on every resource', async () => {
+    const proxy = await startFieldProxy(sandbox, 'venue', 'gmx-v2');
+    try {
+      const { client } = clientFor({ ...sandbox, baseUrl: proxy.baseUrl });
+      const opened = await client.openHedge({ market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 }, crypto.randomUUID());
+      expect(opened.venue).toBe('gmx-v2');
+      settle(sandbox);
+      expect((await client.getHedge(opened.hedge_id)).venue).toBe('gmx-v2');
+      expect((await client.listMarkets()).markets[0]!.venue).toBe('gmx-v2');
+      expect((await client.createQuote({ market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 })).venue).toBe('gmx-v2');
+      expect((await client.listPositions())[0]!.venue).toBe('gmx-v2');
+      expect((await client.getAccount()).venue).toBe('gmx-v2');
+      expect((await client.listHedges({ limit: 1 }))[0]!.venue).toBe('gmx-v2');
+    } finally {
+      await proxy.close();
+    }
+    // And the schema itself keeps them (zod loose objects).
     const parsed = hedgeSchema.parse({ id: 'hdg_1', market: 'USDTNGN', side: 'buy', notional_usd: 1, tenor_days: 1, status: 'filled', venue: 'gmx' });
     expect(parsed.venue).toBe('gmx');
   });

@@ -1,0 +1,61 @@
+// A real HTTP server in front of a sandbox that adds a field to every answer: how a test sees a
+// service richer than the contract without mocking anything.
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SANDBOX_BASE_PATH, type RunningSandbox } from '../../src/sandbox/index.js';
+
+export interface FieldProxy {
+  baseUrl: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real HTTP server in front of the sandbox that adds `field: value` to the `data` object, or to
+ * every object of the `data` array, of each successful answer: a richer service than the contract.
+ */
+export async function startFieldProxy(sandbox: RunningSandbox, field: string, value: unknown): Promise<FieldProxy> {
+  const target = new URL(sandbox.baseUrl);
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => {
+            const envelope = JSON.parse(Buffer.concat(parts).toString('utf8'));
+            const add = (item: unknown) => {
+              if (item && typeof item === 'object' && !Array.isArray(item)) (item as Record<string, unknown>)[field] = value;
+            };
+            if (Array.isArray(envelope.data)) envelope.data.forEach(add);
+            else add(envelope.data);
+            const text = JSON.stringify(envelope);
+            res.writeHead(answer.statusCode ?? 502, {
+              'content-type': 'application/json; charset=utf-8',
+              'content-length': Buffer.byteLength(text),
+              ...(answer.headers['x-request-id'] ? { 'x-request-id': answer.headers['x-request-id'] } : {}),
+            });
+            res.end(text);
+          });
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      upstream.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}${SANDBOX_BASE_PATH}`,
+    apiKey: sandbox.apiKey,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
