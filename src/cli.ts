@@ -5,7 +5,7 @@ import { COMMANDS, GLOBAL_OPTIONS, type CommandInput, type CommandSpec } from '.
 import { scrubSecrets } from './config/api-key.js';
 import { UsageError } from './errors.js';
 import { VERSION } from './version.js';
-import type { CommandContext, GlobalOptions, Io } from './context.js';
+import type { GlobalOptions, Io } from './context.js';
 
 export interface MainOverrides {
   io?: Io;

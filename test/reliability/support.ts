@@ -195,10 +195,13 @@ export function gaps(entries: RequestLogEntry[]): number[] {
   return entries.slice(1).map((entry, index) => entry.realTimeMs - entries[index]!.realTimeMs);
 }
 
-/** The line that reports the failure ("error: …", "hedge: …" or the JSON error), else the first line. */
+/**
+ * The line that reports how the command ended: the last one not indented (the report's details
+ * and its "→ what to do" are indented; progress notes come before it).
+ */
 export function errorLine(text: string, max = 200): string {
-  const found = lines(text).find((line) => /^(error:|hedge:|\{"error")/.test(line));
-  return found ? firstLine(found, max) : firstLine(text, max);
+  const found = lines(text).filter((line) => !/^\s/.test(line)).at(-1);
+  return found ? firstLine(found, max) : '';
 }
 
 export function firstLine(text: string, max = 160): string {
