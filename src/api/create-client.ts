@@ -33,10 +33,11 @@ export function createClient(input: {
       connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
       requestTimeoutMs:
         input.requestTimeoutSeconds !== undefined ? input.requestTimeoutSeconds * 1000 : DEFAULT_REQUEST_TIMEOUT_MS,
+      // '' rather than undefined: undici would otherwise read process.env behind the context's back.
       proxy: {
-        httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
-        httpProxy: env.HTTP_PROXY ?? env.http_proxy,
-        noProxy: env.NO_PROXY ?? env.no_proxy,
+        httpsProxy: env.HTTPS_PROXY ?? env.https_proxy ?? '',
+        httpProxy: env.HTTP_PROXY ?? env.http_proxy ?? '',
+        noProxy: env.NO_PROXY ?? env.no_proxy ?? '',
       },
       retry: { ...DEFAULT_RETRY_POLICY, ...input.retry },
       clock: input.clock,

@@ -100,6 +100,8 @@ function dispatcherFor(config: TransportConfig): Dispatcher {
     httpProxy: config.proxy.httpProxy,
     noProxy: config.proxy.noProxy,
     connect: { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) },
+    // Through a proxy, the TLS session to the API runs inside the tunnel and takes its own options.
+    requestTls: { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) },
   });
   sharedDispatcher = { key, dispatcher };
   return dispatcher;

@@ -20,7 +20,14 @@ export const realClock: Clock = {
 /** A client pointed at a running sandbox, with a clock that records every backoff sleep. */
 export function clientFor(
   sandbox: RunningSandbox,
-  options: { caFile?: string; requestTimeoutSeconds?: number; retry?: Partial<RetryPolicy>; deadline?: number; apiKey?: string } = {},
+  options: {
+    caFile?: string;
+    requestTimeoutSeconds?: number;
+    retry?: Partial<RetryPolicy>;
+    deadline?: number;
+    apiKey?: string;
+    env?: Record<string, string>;
+  } = {},
 ): { client: HedgeClient; log: string[]; sleeps: number[] } {
   const log: string[] = [];
   const sleeps: number[] = [];
@@ -34,7 +41,7 @@ export function clientFor(
       environment: 'test',
       sources: { apiKey: 'environment', baseUrl: 'environment' },
     },
-    env: {},
+    env: options.env ?? {},
     clock: {
       now: realClock.now,
       sleep: (ms, signal) => {

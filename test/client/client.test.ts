@@ -1,7 +1,10 @@
 // The API client against a real sandbox server on loopback, over HTTP and HTTPS: no mocked fetch.
+import { createServer, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBaseUrl } from '../../src/api/base-url.js';
 import { hedgeSchema } from '../../src/api/schemas.js';
+import { closeTransport } from '../../src/api/transport.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/errors.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { startFieldProxy } from '../helpers/field-proxy.js';
@@ -285,6 +288,41 @@ describe('errors and retries', () => {
     // And the schema itself keeps them (zod loose objects).
     const parsed = hedgeSchema.parse({ id: 'hdg_1', market: 'USDTNGN', side: 'buy', notional_usd: 1, tenor_days: 1, status: 'filled', venue: 'gmx' });
     expect(parsed.venue).toBe('gmx');
+  });
+});
+
+describe('proxy from the environment', () => {
+  it('sends through HTTPS_PROXY/HTTP_PROXY (a CONNECT tunnel) unless NO_PROXY names the host', async () => {
+    const sandbox = await startSandbox({ tls: true });
+    const tunnels: string[] = [];
+    const proxy = createServer();
+    proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+      tunnels.push(req.url ?? '');
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const proxied = clientFor(sandbox, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxyUrl } });
+      await proxied.client.listMarkets();
+      expect(tunnels).toEqual([`127.0.0.1:${sandbox.port}`]);
+      await closeTransport();
+      const bypassed = clientFor(sandbox, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+      await bypassed.client.listMarkets();
+      expect(tunnels).toHaveLength(1);
+    } finally {
+      await closeTransport();
+      proxy.closeAllConnections?.();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await sandbox.close();
+    }
   });
 });
 
