@@ -5,6 +5,13 @@
 
 const argv = process.argv.slice(2);
 
+// `hedge … | head` closes the pipe early: the reader has what it wanted, so leave quietly
+// instead of crashing with a stack trace, as Unix tools do.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 // Scripts ask for the version often; answer it before loading any code at all.
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);

@@ -13,7 +13,7 @@
 //
 // `node scripts/build.mjs` builds dist/; bench/ imports buildDist() to rebuild variants.
 import { build } from 'esbuild';
-import { realpathSync, rmSync } from 'node:fs';
+import { realpathSync, renameSync, rmSync } from 'node:fs';
 import { basename, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -30,8 +30,27 @@ export const CREATE_REQUIRE_BANNER =
  * @param {boolean} [options.lazyChildProcess]  load node:child_process on commander's first use of it (default true)
  */
 export async function buildDist({ outdir = 'dist', lazyChildProcess = true } = {}) {
-  const out = isAbsolute(outdir) ? outdir : join(ROOT, outdir);
+  const target = isAbsolute(outdir) ? outdir : join(ROOT, outdir);
+  // Built beside the target and swapped in at the end, so that a hedge process started meanwhile
+  // (another test run, a shell) never finds dist/ half-written or missing.
+  const out = `${target}.building-${process.pid}`;
   rmSync(out, { recursive: true, force: true });
+  try {
+    await buildInto(out, lazyChildProcess);
+    const old = `${target}.old-${process.pid}`;
+    try {
+      renameSync(target, old);
+    } catch (error) {
+      if (error.code !== 'ENOENT') throw error;
+    }
+    renameSync(out, target);
+    rmSync(old, { recursive: true, force: true });
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+async function buildInto(out, lazyChildProcess) {
   const common = {
     absWorkingDir: ROOT,
     bundle: true,

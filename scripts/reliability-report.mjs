@@ -75,6 +75,11 @@ function code(text) {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
+/** "HEDGE_PROFILE=nope account" → "HEDGE_PROFILE=nope hedge account": variables first, as typed in a shell. */
+function shellLine(name) {
+  return name.replace(/^((?:[A-Z_]+=\S* )*)/, '$1hedge ');
+}
+
 const verdict = (test) => (test.pass ? 'pass' : '**FAIL**');
 
 function table(header, rows) {
@@ -131,10 +136,10 @@ export function renderSection(cases, meta) {
   out.push('');
   out.push(
     table(
-      ['#', 'command', 'note / environment', 'stderr', 'observed', 'result'],
+      ['#', 'command', 'note', 'stderr', 'observed', 'result'],
       refused.map((test, index) => [
         index + 1,
-        cell(code(`hedge ${test.name}`)),
+        cell(code(shellLine(test.name))),
         cell(test.injected),
         cell(test.output ? code(test.output) : '', 260),
         cell(test.observed, 200),
@@ -148,7 +153,7 @@ export function renderSection(cases, meta) {
   out.push(
     table(
       ['command', 'note', 'expected', 'observed', 'result'],
-      normalised.map((test) => [cell(code(`hedge ${test.name}`)), cell(test.injected), cell(test.expected), cell(test.observed), verdict(test)]),
+      normalised.map((test) => [cell(code(shellLine(test.name))), cell(test.injected), cell(test.expected), cell(test.observed), verdict(test)]),
     ),
   );
   out.push('');

@@ -1,5 +1,6 @@
 // Builds the commander program from the manifest, runs one command with its context, and turns
 // whatever it ends with into an exit code (the mapping itself lives in exit-codes.ts).
+import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import { COMMANDS, GLOBAL_OPTIONS, type CommandInput, type CommandSpec } from './commands/manifest.js';
 import { scrubSecrets } from './config/api-key.js';
@@ -25,10 +26,15 @@ function processIo(env: Record<string, string | undefined>): Io {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // Made on first use: creating process.stdin loads Node's file streams and readline, ~2 ms
+    // that `hedge --help` and most commands never need (bench/results.md). isatty(0) is what
+    // process.stdin.isTTY would say, without creating the stream.
+    get stdin() {
+      return process.stdin;
+    },
     stdoutIsTTY: forced ?? process.stdout.isTTY === true,
     stderrIsTTY: forced ?? process.stderr.isTTY === true,
-    stdinIsTTY: process.stdin.isTTY === true,
+    stdinIsTTY: isatty(0),
   };
 }
 

@@ -28,9 +28,10 @@ function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
 /**
  * undici parses HTTP with a WebAssembly module, which V8 compiles twice: quickly (Liftoff), then
  * again with its optimising compiler in the background. A CLI run making a few requests never
- * profits from the second, which costs ~60 ms of CPU and ~35 MB of peak memory per run
- * (bench/results.md). Set here, not in the launcher: changing a V8 flag makes Node recompile
- * its own modules loaded afterwards, which `hedge --help` should not pay.
+ * profits from the second, which costs ~60 ms of CPU and ~35 MB of peak memory, and holds the
+ * exit back ~90 ms after the last output (bench/results.md). Set here, not in the launcher:
+ * changing a V8 flag makes Node recompile its own modules loaded afterwards, which `hedge --help`
+ * should not pay.
  */
 function compileWebAssemblyForShortRuns(): void {
   setFlagsFromString('--liftoff-only');

@@ -5,7 +5,7 @@ import { checkBaseUrl } from '../api/base-url.js';
 import { AuthError, UsageError } from '../errors.js';
 import { registerSecret, validateApiKey, type Environment } from './api-key.js';
 import type { ProfileStore } from './profile-store.js';
-import { PROFILE_NAME } from './store-schema.js';
+import { PROFILE_NAME } from './profile-name.js';
 
 export type Source = 'flag' | 'environment' | 'profile' | 'demo';
 

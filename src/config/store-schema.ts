@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { PROFILE_NAME } from './profile-name.js';
 
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export const profileSchema = z.looseObject({
   base_url: z.string(),

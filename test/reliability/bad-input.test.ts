@@ -113,9 +113,9 @@ const ROWS: BadRow[] = [
   { label: 'profile use', args: ['profile', 'use'], mentions: /^hedge: missing required argument 'name'/ },
   { label: 'profile remove nope (store has "desk")', args: ['profile', 'remove', 'nope'], withProfile: true, mentions: /no profile named "nope"/ },
   { label: 'profile bogus', args: ['profile', 'bogus'], mentions: /^hedge: unknown command 'bogus'/ },
-  { label: 'login --base-url http://api.example.com/v2 (key on stdin)', args: ['login', '--profile', 'x', '--base-url', 'http://api.example.com/v2'], input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n', mentions: /Refusing plain http:\/\/ to api\.example\.com/ },
-  { label: 'login --base-url not-a-url (key on stdin)', args: ['login', '--profile', 'x', '--base-url', 'not-a-url'], input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n', mentions: /--base-url is not a URL/ },
-  { label: 'login --ca-file /nonexistent.pem', args: ['login', '--base-url', 'https://127.0.0.1/v2', '--ca-file', '/nonexistent.pem'], input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n', mentions: /^hedge: --ca-file: no such file/ },
+  { label: 'login --profile x --base-url http://api.example.com/v2 (key on stdin)', args: ['login', '--profile', 'x', '--base-url', 'http://api.example.com/v2'], input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n', mentions: /Refusing plain http:\/\/ to api\.example\.com/ },
+  { label: 'login --profile x --base-url not-a-url (key on stdin)', args: ['login', '--profile', 'x', '--base-url', 'not-a-url'], input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n', mentions: /--base-url is not a URL/ },
+  { label: 'login --base-url https://127.0.0.1/v2 --ca-file /nonexistent.pem (key on stdin)', args: ['login', '--base-url', 'https://127.0.0.1/v2', '--ca-file', '/nonexistent.pem'], input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n', mentions: /^hedge: --ca-file: no such file/ },
   { label: 'login --api-key hpk_test_… (keys are never a flag)', args: ['login', '--api-key', 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA'], mentions: /^hedge: unknown option '--api-key=?/ },
   { label: 'whoami extra', args: ['whoami', 'extra'], mentions: /^hedge: too many arguments for 'whoami'/ },
   { label: 'logout extra', args: ['logout', 'extra'], mentions: /^hedge: too many arguments for 'logout'/ },
@@ -146,7 +146,8 @@ describe('bad input: exit 2, one line on stderr, nothing sent', () => {
         suite: 'bad-input',
         order: row.index,
         name: command,
-        injected: [note, ...Object.entries(row.env ?? {}).map(([name, value]) => `${name}=${value}`)].filter(Boolean).join('; '),
+        // The label starts with the environment it sets (VAR=value command), as a shell line would.
+        injected: note,
         expected: 'exit 2; one line on stderr; nothing on stdout; 0 requests',
       },
       async (observation) => {

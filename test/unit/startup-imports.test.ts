@@ -115,9 +115,9 @@ describe('the bundle', () => {
 });
 
 describe('a real start', () => {
-  it.each([['--version'], ['-V'], ['--help'], ['quote', '--help'], ['sandbox', 'serve', '--help']])(
+  it.each([['--version'], ['-V'], ['--help'], ['quote', '--help'], ['sandbox', 'serve', '--help']].map((args) => [args.join(' '), args]))(
     'hedge %s loads the front door only',
-    (...args) => {
+    (_name, args) => {
       const loaded = loadedBy(args);
       expect(loaded.code).toBe(0);
       expect(loaded.stdout).toMatch(/^(\d+\.\d+\.\d+\n|Usage: hedge)/);
