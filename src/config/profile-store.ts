@@ -9,6 +9,7 @@ import { storeSchema, type StoreData, type StoredProfile } from './store-schema.
 
 const LOCK_WAIT_MS = 5_000;
 const LOCK_STALE_MS = 15_000;
+const EMPTY_LOCK_STALE_MS = 1_000;
 
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -126,12 +127,18 @@ export class ProfileStore {
   }
 }
 
-/** Held by a process that no longer runs, or (pid unknown) older than LOCK_STALE_MS. */
+/**
+ * Held by a process that no longer runs; or empty for longer than writing a pid takes (its owner
+ * died between creating and writing it); or older than LOCK_STALE_MS.
+ */
 function isStale(lockFile: string): boolean {
   try {
-    const owner = Number(readFileSync(lockFile, 'utf8').trim());
+    const text = readFileSync(lockFile, 'utf8').trim();
+    const age = Date.now() - statSync(lockFile).mtimeMs;
+    if (text === '') return age > EMPTY_LOCK_STALE_MS;
+    const owner = Number(text);
     if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && !isRunning(owner)) return true;
-    return Date.now() - statSync(lockFile).mtimeMs > LOCK_STALE_MS;
+    return age > LOCK_STALE_MS;
   } catch {
     return false;
   }

@@ -1,7 +1,7 @@
 // Global setup of the reliability suite: gives this run its own results folder (so concurrent
 // runs never mix), and after the whole run turns the results into the README's "Reliability"
 // section (scripts/reliability-report.mjs; only when every reliability file reported).
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
@@ -9,8 +9,19 @@ import { DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Folders of runs that never reached their teardown (interrupted) are removed after an hour. */
+function removeAbandonedRuns(parent: string): void {
+  for (const name of readdirSync(parent)) {
+    const path = join(parent, name);
+    if (Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+  }
+}
+
 export default function setup(project: TestProject): () => Promise<void> {
-  const resultsDir = join(ROOT, '.tmp', 'reliability', `run-${process.pid}-${Date.now()}`);
+  const parent = join(ROOT, '.tmp', 'reliability');
+  mkdirSync(parent, { recursive: true });
+  removeAbandonedRuns(parent);
+  const resultsDir = join(parent, `run-${process.pid}-${Date.now()}`);
   mkdirSync(resultsDir, { recursive: true });
   project.provide('reliabilityResultsDir', resultsDir);
   return async () => {
