@@ -1,6 +1,6 @@
 // The profile store on disk: 0600 file in a 0700 folder, a corrupted file reported (naming it)
 // and never overwritten, and fields the CLI does not know kept on every write.
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/config/profile-store.js';
@@ -71,4 +71,30 @@ describe('ProfileStore', () => {
       profiles: { desk: { base_url: 'https://x/v2', team: 'fx' } },
     });
   });
+
+  it('takes over a lock left by a dead process, or left empty by one killed before it wrote its pid', () => {
+    const store = new ProfileStore(tmp.path);
+    mkdirSync(tmp.path, { recursive: true });
+    const lock = join(tmp.path, 'config.json.lock');
+    writeFileSync(lock, '999999999');
+    store.update((data) => {
+      data.current = 'a';
+    });
+    writeFileSync(lock, '');
+    utimesSync(lock, new Date(Date.now() - 5_000), new Date(Date.now() - 5_000));
+    // Were it not taken over, update() would wait out the lock and throw ConfigError.
+    store.update((data) => {
+      data.current = 'b';
+    });
+    expect(store.read().current).toBe('b');
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('waits for a live holder and then says the store is locked', () => {
+    const store = new ProfileStore(tmp.path);
+    mkdirSync(tmp.path, { recursive: true });
+    writeFileSync(join(tmp.path, 'config.json.lock'), String(process.ppid));
+    expect(() => store.update(() => undefined)).toThrow(/locked by another hedge process/);
+  });
 });
+
