@@ -46,7 +46,9 @@ export function baseEnv(configDir: string): Record<string, string> {
 }
 
 export function runHedge(args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const configDir = options.configDir ?? tempDir().path;
+  // A run without a config dir of its own gets a private one that goes away with it.
+  const ownDir = options.configDir === undefined ? tempDir() : undefined;
+  const configDir = options.configDir ?? ownDir!.path;
   const env: Record<string, string> = { ...baseEnv(configDir) };
   for (const [name, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[name];
@@ -66,6 +68,7 @@ export function runHedge(args: string[], options: RunOptions = {}): Promise<RunR
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      ownDir?.remove();
       resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started });
     });
     child.stdin.end(options.input ?? '');

@@ -9,9 +9,8 @@ const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
 
 const POLICY = DEFAULT_RETRY_POLICY;
-/** The shortest and longest backoff the policy allows before attempt n+1 (jitter at 0 and at 1). */
+/** The shortest backoff the policy allows before attempt n+1 (jitter at 0). */
 const minBackoff = (attempt: number) => backoffDelayMs(POLICY, attempt, () => 0);
-const maxBackoff = (attempt: number) => backoffDelayMs(POLICY, attempt, () => 1);
 
 async function withRig<T>(options: Parameters<typeof startRig>[0], body: (rig: Rig) => Promise<T>): Promise<T> {
   const rig = await startRig(options);
