@@ -81,7 +81,7 @@ export async function runOpenWizard(
     }
     market = await prompter.select<Market>({
       message: 'Market',
-      choices: open.map((entry) => ({ name: marketChoiceName(entry), value: entry })),
+      choices: open.map((entry) => ({ name: marketChoiceName(entry), short: entry.market, value: entry })),
     });
   }
   const known = market.available_capacity_usd !== undefined;
@@ -92,6 +92,7 @@ export async function runOpenWizard(
       message: 'Side',
       choices: (['buy', 'sell'] as const).map((value) => ({
         name: known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value,
+        short: value,
         value,
       })),
     }));
@@ -125,6 +126,7 @@ export async function runOpenWizard(
       message: 'Tenor',
       choices: TENORS.map((days) => ({
         name: `${days} day${days === 1 ? ' ' : 's'}  matures about ${formatUtc(new Date(now + days * DAY_MS).toISOString())}`,
+        short: `${days} day${days === 1 ? '' : 's'}`,
         value: days,
       })),
     }));

@@ -5,6 +5,8 @@ import type { Io } from '../context.js';
 
 export interface Choice<T> {
   name: string;
+  /** What the answered prompt shows once chosen (default: name). */
+  short?: string;
   value: T;
   description?: string;
 }
