@@ -87,8 +87,9 @@ export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown
       extra.push({ key, label: labelFromName(key), kind: kindFromName(key, value) });
     }
   }
-  const present = options.keepAbsentKnown
-    ? known
-    : known.filter((field) => field.get || rows.some((row) => row[field.key] !== undefined));
+  const omitted = new Set(options.omit ?? []);
+  const present = known.filter(
+    (field) => !omitted.has(field.key) && (options.keepAbsentKnown || field.get || rows.some((row) => row[field.key] !== undefined)),
+  );
   return [...present, ...extra];
 }

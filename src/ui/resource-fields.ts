@@ -51,20 +51,23 @@ export const HEDGE_LIST_FIELDS: FieldSpec[] = [
 export const POSITION_FIELDS: FieldSpec[] = [
   market,
   side,
-  notional,
+  { key: 'notional_usd', label: 'Notional', kind: 'money' },
   { key: 'entry_price', label: 'Entry', kind: 'rate' },
   { key: 'mark_price', label: 'Mark', kind: 'rate' },
-  { key: 'gross_pnl_usd', label: 'Gross P&L (USD)', kind: 'pnl' },
-  { key: 'accrued_carry_usdc', label: 'Carry accrued (USDC)', kind: 'money' },
-  { key: 'net_pnl_usd', label: 'Net P&L (USD)', kind: 'pnl' },
-  { key: 'close_fee_usdc', label: 'Fee to close (USDC)', kind: 'money' },
+  { key: 'gross_pnl_usd', label: 'Gross P&L', kind: 'pnl' },
+  { key: 'accrued_carry_usdc', label: 'Carry', kind: 'money' },
+  { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' },
+  { key: 'close_fee_usdc', label: 'Close fee', kind: 'money' },
   { key: 'margin_usdc', label: 'Margin (USDC)', kind: 'money' },
-  { key: 'net_margin_usd', label: 'Net margin (USD)', kind: 'money' },
-  { key: 'maturity_at', label: 'Maturity', kind: 'time' },
+  { key: 'net_margin_usd', label: 'Net margin', kind: 'money' },
+  { key: 'maturity_at', label: 'Maturity', kind: 'utc' },
   { key: 'hedge_id', label: 'Hedge ID' },
   { key: 'units', label: 'Units', kind: 'count' },
   { key: 'opened_at', label: 'Opened', kind: 'utc' },
 ];
+
+/** Left out of the terminal table only, so that it fits a terminal; TSV and JSON keep them. */
+export const POSITION_TABLE_OMITS = ['margin_usdc', 'hedge_id', 'units', 'opened_at'];
 
 /** What a closed hedge realized; the spec names only `net_pnl_usd`. */
 export const REALIZED_FIELDS: FieldSpec[] = [
