@@ -4,7 +4,7 @@
 import type { HistoryRecord } from '../api/schemas.js';
 import type { CommandContext } from '../context.js';
 import { parseLimit } from '../domain/input.js';
-import { HISTORY_FIELDS } from '../ui/resource-fields.js';
+import { HISTORY_FIELDS, HISTORY_TABLE_OMITS } from '../ui/resource-fields.js';
 import type { CommandInput } from './manifest.js';
 
 
@@ -28,6 +28,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<voi
   const count = records.length;
   ctx.output.list(records, HISTORY_FIELDS, {
     empty: 'No closed hedges yet.',
+    omit: ctx.output.isHuman ? HISTORY_TABLE_OMITS : undefined,
     totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, row: historyTotals(records) },
   });
   if (ctx.output.isHuman && count > 0) {

@@ -8,6 +8,18 @@ import Table from 'cli-table3';
 import { kindFromName, withExtraFields, type FieldKind, type FieldSpec } from './fields.js';
 import { formatLocal, formatMoney, formatPercent, formatRate, formatRelative, formatSignedMoney, formatUtc } from './format.js';
 
+const LIST_CHARS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
+};
+
+/** Columns a cell takes on screen: colour codes take none. */
+function visibleWidth(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*m/g, '').length;
+}
+
 const CARD_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
 export type OutputMode = 'table' | 'plain' | 'json';
@@ -96,23 +108,30 @@ export class Output {
       }
       return;
     }
-    const table = new Table({
-      head: fields.map((field) => this.chalk.bold(field.label)),
-      style: { head: [], border: [] },
-    });
-    for (const row of rows) table.push(fields.map((field) => this.humanValue(field, valueOf(field, row))));
-    if (options.totals) {
-      const { label, row } = options.totals;
-      table.push(
-        fields.map((field, index) => {
-          if (index === 0) return this.chalk.bold(label);
-          const value = row[field.key];
+    // A list reads as columns under a ruled header, without boxes: narrower, and easy on the eye
+    // when it is long.
+    const head = fields.map((field) => this.chalk.bold(field.label));
+    const body = rows.map((row) => fields.map((field) => this.humanValue(field, valueOf(field, row))));
+    const totals = options.totals
+      ? fields.map((field, index) => {
+          if (index === 0) return this.chalk.bold(options.totals!.label);
+          const value = options.totals!.row[field.key];
           return value === undefined ? '' : this.chalk.bold(this.humanValue(field, value));
-        }),
-      );
-    }
+        })
+      : undefined;
+    const widths = fields.map((_, column) => Math.max(...[head, ...body, ...(totals ? [totals] : [])].map((cells) => visibleWidth(cells[column]!))));
+    const rule = widths.map((width) => this.chalk.dim('─'.repeat(width)));
+    const table = new Table({ chars: LIST_CHARS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 } });
+    table.push(head, rule, ...body);
+    if (totals) table.push(rule, totals);
     if (options.title) this.write(this.chalk.bold(options.title));
-    this.write(table.toString());
+    this.write(
+      table
+        .toString()
+        .split('\n')
+        .map((line) => line.trimEnd())
+        .join('\n'),
+    );
   }
 
   /** One record: a two-column card, `field<TAB>value` lines, or the object itself. */

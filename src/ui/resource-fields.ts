@@ -92,6 +92,9 @@ export const HISTORY_FIELDS: FieldSpec[] = [
   ...REALIZED_FIELDS,
 ];
 
+/** Left out of the terminal table only (it is wide); TSV and JSON keep them. */
+export const HISTORY_TABLE_OMITS = ['opened_at', 'tenor_days'];
+
 /** `fields` with `extra` inserted right after the field named `after`. */
 export function insertAfter(fields: FieldSpec[], after: string, extra: FieldSpec[]): FieldSpec[] {
   const index = fields.findIndex((field) => field.key === after);

@@ -57,7 +57,16 @@ describe('list', () => {
     expect(text).toContain('+1,234.50');
     expect(text).toContain('-20.00');
     expect(text).toContain('2026-03-02 09:00:00 UTC (1h 0m ago)');
-    expect(text).toMatch(/Total \(2 hedges\)\s+│\s+\+1,214\.50/);
+    // Columns under a ruled header, the totals under a rule of their own, no boxes.
+    const lines = text.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/^─+  ─+  ─+  ─+$/);
+    expect(lines.at(-2)).toBe(lines[1]);
+    expect(lines.at(-1)).toMatch(/^Total \(2 hedges\)\s+\+1,214\.50$/);
+    expect(text).not.toMatch(/[│┌└┼]/);
+    // Every cell of a column starts at the same place as its header.
+    const column = lines[0]!.indexOf('Net P&L (USD)');
+    expect(lines[2]!.indexOf('+1,234.50')).toBe(column);
+    expect(lines.at(-1)!.indexOf('+1,214.50')).toBe(column);
   });
 
   it('omit leaves a field out of table and TSV but not out of JSON', () => {
