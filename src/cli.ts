@@ -70,7 +70,8 @@ function addCommand(parent: Command, spec: CommandSpec, path: string[], select: 
 function positiveSeconds(name: string, raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value) || value <= 0 || value > 86_400) {
+  // Plain decimals only: Number() would also take "0x10" or "1e3".
+  if (typeof raw !== 'string' || !/^\s*\d*\.?\d+\s*$/.test(raw) || value <= 0 || value > 86_400) {
     throw new UsageError(`${name}: expected a number of seconds greater than 0 and at most 86400 (got "${String(raw)}").`);
   }
   return value;
@@ -124,6 +125,13 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   const program = buildProgram((selected) => {
     invocation = selected;
   });
+  // Bad input is reported before the command runs, so --json is read off argv here: a script
+  // gets the same {"error":…} line as for any other failure.
+  const json = argv.includes('--json');
+  const usageLine = (message: string): string =>
+    json
+      ? `${JSON.stringify({ error: { code: 'usage', message: message.trim(), details: {}, status: null } })}\n`
+      : `hedge: ${message}`;
   // Subcommands copy these settings when they are created, which happened in buildProgram:
   // apply them to every command, or an unknown option of a subcommand exits 1 past our streams.
   const configure = (command: Command): void => {
@@ -132,7 +140,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
       // A key typed as an option (`--api-key=…`) is echoed back by commander: never whole.
-      outputError: (text, write) => write(`hedge: ${scrubSecrets(oneLine(text.replace(/^error: /, '')))}`),
+      outputError: (text, write) => write(usageLine(scrubSecrets(oneLine(text.replace(/^error: /, ''))))),
     });
     for (const sub of command.commands) configure(sub);
   };
@@ -145,7 +153,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
       return 2;
     }
     if (error instanceof UsageError) {
-      io.stderr.write(`hedge: ${error.message}\n`);
+      io.stderr.write(usageLine(`${scrubSecrets(error.message)}\n`));
       return 2;
     }
     throw error;

@@ -83,6 +83,9 @@ const TLS_TRUST_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
+/** Less than this left before --timeout, and a write is not started. */
+const MIN_WRITE_BUDGET_MS = 1_000;
+
 let sharedDispatcher: { key: string; dispatcher: Dispatcher } | undefined;
 
 function dispatcherFor(config: TransportConfig): Dispatcher {
@@ -184,6 +187,15 @@ export class Transport {
   }
 
   private giveUp(error: Error, apiRequest: ApiRequest, attempts: number): Error {
+    if (error instanceof ApiError && error.code === 'idempotency_in_flight') {
+      // Our own earlier attempt is still being processed and may yet succeed: not a refusal.
+      error = new NetworkError(`${error.endpoint} was still being processed by the server when the retries ran out.`, {
+        endpoint: error.endpoint,
+        attempts,
+        status: error.status,
+        code: error.code,
+      });
+    }
     if (error instanceof NetworkError) {
       // "… on GET /account (after 5 attempts)." — the count goes inside the sentence.
       const message = attempts > 1 ? `${error.message.replace(/\.$/, '')} (after ${attempts} attempts).` : error.message;
@@ -208,7 +220,15 @@ export class Transport {
     const config = this.config;
     const clock = config.clock;
     const remaining = config.deadline === undefined ? Infinity : config.deadline - clock.now();
-    const timeoutMs = Math.max(1, Math.min(config.requestTimeoutMs, remaining));
+    // A write sent with no time left to hear the answer would leave its outcome unknown for
+    // nothing: refuse to start it (and a read with none left at all).
+    if (remaining < (apiRequest.idempotencyKey ? MIN_WRITE_BUDGET_MS : 1)) {
+      throw new NetworkError(
+        `--timeout ran out before ${endpoint} was ${attempt === 1 ? 'sent; nothing was sent' : 'sent again'}.`,
+        { endpoint, attempts: attempt - 1, hint: 'Run it again with a longer --timeout (or none).' },
+      );
+    }
+    const timeoutMs = Math.min(config.requestTimeoutMs, remaining);
     // When --timeout (not --request-timeout) bounds this attempt, the error names --timeout's own value.
     const cutByDeadline = remaining < config.requestTimeoutMs;
     const headers: Record<string, string> = {
@@ -364,6 +384,7 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** 2000 → "2s", 150 → "0.15s", 1234.5 → "1.235s". */
 function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
+  return `${Number((ms / 1000).toFixed(3))}s`;
 }

@@ -3,7 +3,7 @@
 import type { Hedge } from '../api/schemas.js';
 import type { CommandContext } from '../context.js';
 import { parseClientReference, parseHedgeId, parseLimit, parseStatus } from '../domain/input.js';
-import { OrderFailedError, UsageError } from '../errors.js';
+import { OrderFailedError, StillPendingError, UsageError } from '../errors.js';
 import { HEDGE_DETAIL_ONLY, HEDGE_FIELDS, HEDGE_LIST_FIELDS } from '../ui/resource-fields.js';
 import type { CommandInput } from './manifest.js';
 
@@ -35,7 +35,13 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<voi
     // Owned by the trading commands: polls GET /hedges/{id} at the spec's cadence, with a spinner
     // on a TTY; a hedge already final is returned at once.
     const { waitForHedgeStatus } = await import('../domain/wait.js');
-    hedge = await waitForHedgeStatus(ctx, id, { label: `Waiting for hedge ${id}`, initial: hedge, startedAt });
+    try {
+      hedge = await waitForHedgeStatus(ctx, id, { label: `Waiting for hedge ${id}`, initial: hedge, startedAt });
+    } catch (error) {
+      // Like open: a script still gets the hedge's last known state when the wait runs out.
+      if (error instanceof StillPendingError && ctx.output.isJson) ctx.output.json(error.record ?? hedge);
+      throw error;
+    }
   }
   ctx.output.record(hedge, HEDGE_FIELDS, { title: `Hedge ${hedge.id}` });
   if (wait && hedge.status === 'failed') {

@@ -77,7 +77,10 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     const sourceName = baseUrlSource === 'flag' ? '--base-url' : baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${name}"`;
     // The base URL is checked before the key is read, so a typo fails fast and reads nothing.
     baseUrl = checkBaseUrl(offeredBaseUrl, sourceName);
-    apiKey = await readKeyFromStdin(ctx.io.stdin, ctx.signal);
+    // --timeout bounds the wait for a key too: a pipe that never closes must not hang a script.
+    const signal =
+      ctx.deadline === undefined ? ctx.signal : AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(0, ctx.deadline - ctx.clock.now()))]);
+    apiKey = await readKeyFromStdin(ctx.io.stdin, signal);
   }
   registerSecret(apiKey);
   const environment = validateApiKey(apiKey, ctx.io.stdinIsTTY ? 'the prompt' : 'stdin');

@@ -253,7 +253,11 @@ export const COMMANDS: CommandSpec[] = [
           { flags: '--latency <ms>', description: 'added latency per request' },
           { flags: '--rate-limit <n>', description: 'requests per second per key before 429' },
         ],
-        examples: ['hedge sandbox serve', 'eval "$(hedge sandbox serve --port 4010 &)"', 'hedge sandbox serve --tls --fault-5xx 0.2'],
+        examples: [
+          'hedge sandbox serve',
+          'hedge sandbox serve --port 4010 > sandbox.env & sleep 1; set -a; . ./sandbox.env; set +a',
+          'hedge sandbox serve --tls --fault-5xx 0.2',
+        ],
         load: () => import('./sandbox-serve.js'),
       },
     ],

@@ -1,4 +1,5 @@
-// Where the key, base URL and profile come from: flag > environment > stored profile.
+// Where the key, base URL and profile come from: flag > environment > stored profile. An explicit
+// --profile takes that profile's settings whole.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { checkBaseUrl } from '../api/base-url.js';
@@ -43,8 +44,12 @@ export function resolveCredentials(input: {
 }): ResolvedCredentials {
   const { env } = input;
   const wanted = requestedProfile(input.profileFlag, env);
-  const envKey = env.HEDGE_API_KEY?.trim() || undefined;
-  const envBaseUrl = env.HEDGE_BASE_URL?.trim() || undefined;
+  // `--profile NAME` on the command line is the strongest word there is: that profile's key, URL
+  // and CA are used whole, so an exported HEDGE_API_KEY can never be sent to another profile's host.
+  const explicit = wanted?.source === 'flag';
+  const envKey = explicit ? undefined : env.HEDGE_API_KEY?.trim() || undefined;
+  const envBaseUrl = explicit ? undefined : env.HEDGE_BASE_URL?.trim() || undefined;
+  const envCaFile = explicit ? undefined : env.HEDGE_CA_FILE || undefined;
 
   // With both settings in the environment and no profile asked for, the store is not even opened.
   const needStore = wanted !== undefined || !envKey || !envBaseUrl;
@@ -89,7 +94,7 @@ export function resolveCredentials(input: {
     });
   }
   const baseUrl = checkBaseUrl(rawBaseUrl, baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${profileName}"`);
-  const caFile = env.HEDGE_CA_FILE || profile?.ca_file || undefined;
+  const caFile = envCaFile ?? (profile?.ca_file || undefined);
   return {
     apiKey,
     baseUrl,
@@ -100,7 +105,7 @@ export function resolveCredentials(input: {
       apiKey: keySource,
       baseUrl: baseUrlSource,
       profile: profileSource,
-      caFile: env.HEDGE_CA_FILE ? 'environment' : profile?.ca_file ? 'profile' : undefined,
+      caFile: envCaFile ? 'environment' : profile?.ca_file ? 'profile' : undefined,
     },
   };
 }

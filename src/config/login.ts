@@ -68,7 +68,17 @@ export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: Abo
   })();
   reading.catch(() => undefined); // settled by the race below; never an unhandled rejection
   const aborted = new Promise<never>((_, reject) => {
-    const onAbort = () => reject(new InterruptedError('Interrupted while reading the key from stdin; nothing was saved.'));
+    const onAbort = () => {
+      // A pipe that stays open would keep the process alive after we stop reading it.
+      (stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      reject(
+        signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError'
+          ? new AuthError('No API key arrived on stdin before --timeout ran out; nothing was saved.', {
+              hint: 'Pipe the key in and close the pipe: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
+            })
+          : new InterruptedError('Interrupted while reading the key from stdin; nothing was saved.'),
+      );
+    };
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });

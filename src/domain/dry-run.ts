@@ -45,9 +45,7 @@ export async function printDryRun(ctx: CommandContext, request: ApiRequest): Pro
   for (const [name, value] of Object.entries(rendered.headers)) lines.push(`${name}: ${value}`);
   if (rendered.body !== null) lines.push('', JSON.stringify(rendered.body, null, 2));
   ctx.output.write(lines.join('\n'));
-  if (rendered.idempotency_key) {
-    ctx.output.note(
-      ctx.output.chalk.dim(`To send exactly this request, run the same command without --dry-run and with --idempotency-key ${rendered.idempotency_key}.`),
-    );
-  }
+  // No advice to reuse the key: --idempotency-key means "resume an earlier run", which skips the
+  // pre-trade checks; a real run makes its own key.
+  ctx.output.note(ctx.output.chalk.dim('Dry run: nothing was sent. Run the same command without --dry-run to send it (with its own key).'));
 }

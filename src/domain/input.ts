@@ -43,10 +43,13 @@ export function parseSide(raw: string | undefined): Side {
 export function parseNotional(raw: string | undefined, name = 'notional'): number {
   const allowed = 'a positive USD amount such as 10000, 10_000, 10k or 1.5m';
   const value = required(name, raw, allowed).trim();
-  const match = /^(\d+(?:[_,]\d{3})*(?:\.\d+)?|\.\d+)([kKmM]?)$/.exec(value);
+  // Groups of three after a 1-3 digit head, one separator kind throughout: `1000,000` (a
+  // European 1000.000?) and `1,000_000` are refused rather than read 1000 times too big.
+  const match = /^((?:\d{1,3}(?:([_,])\d{3})(?:\2\d{3})*|\d+)(?:\.\d+)?|\.\d+)([kKmM]?)$/.exec(value);
   if (!match) throw new UsageError(`${name}: ${echo(value)} is not allowed; expected ${allowed}.`);
   const digits = match[1]!.replace(/[_,]/g, '');
-  const scale = match[2]!.toLowerCase() === 'k' ? 1e3 : match[2]!.toLowerCase() === 'm' ? 1e6 : 1;
+  const suffix = match[3]!.toLowerCase();
+  const scale = suffix === 'k' ? 1e3 : suffix === 'm' ? 1e6 : 1;
   const amount = Number(digits) * scale;
   if (!Number.isFinite(amount) || amount <= 0) throw new UsageError(`${name}: ${echo(value)} is not allowed; expected ${allowed}.`);
   if (amount > MAX_NOTIONAL_USD) throw new UsageError(`${name}: ${echo(value)} is more than 1,000,000,000,000 USD.`);

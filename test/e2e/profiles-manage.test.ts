@@ -82,8 +82,12 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     expect(keyOnly).toMatchObject({ profile: 'alpha', sources: { api_key: 'environment', base_url: 'profile' } });
     expect(keyOnly.api_key).toBe(`${KEY_C.slice(0, 8)}…${KEY_C.slice(-4)}`);
 
-    const prodWithEnvUrl = await whoami({ HEDGE_BASE_URL: sandbox.baseUrl }, ['--profile', 'bravo']);
+    const prodWithEnvUrl = await whoami({ HEDGE_BASE_URL: sandbox.baseUrl, HEDGE_PROFILE: 'bravo' });
     expect(prodWithEnvUrl).toMatchObject({ profile: 'bravo', sources: { api_key: 'profile', base_url: 'environment' } });
+
+    // An explicit --profile takes that profile whole, whatever the environment says.
+    const explicit = await whoami({ HEDGE_API_KEY: KEY_C, HEDGE_BASE_URL: 'https://elsewhere.example/v2' }, ['--profile', 'bravo']);
+    expect(explicit).toMatchObject({ profile: 'bravo', sources: { api_key: 'profile', base_url: 'profile' } });
 
     const both = await whoami({ HEDGE_API_KEY: KEY_C, HEDGE_BASE_URL: sandbox.baseUrl });
     expect(both.sources).toMatchObject({ api_key: 'environment', base_url: 'environment' });

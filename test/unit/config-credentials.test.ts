@@ -45,8 +45,16 @@ describe('resolveCredentials', () => {
 
   it('HEDGE_API_KEY, HEDGE_BASE_URL and HEDGE_CA_FILE beat the profile one by one', () => {
     expect(resolve({ HEDGE_API_KEY: KEY_ENV })).toMatchObject({ apiKey: KEY_ENV, baseUrl: 'https://alpha.example/v2', sources: { apiKey: 'environment', baseUrl: 'profile' } });
-    expect(resolve({ HEDGE_BASE_URL: 'https://env.example/v2/' }, 'bravo')).toMatchObject({ apiKey: KEY_B, baseUrl: 'https://env.example/v2', sources: { apiKey: 'profile', baseUrl: 'environment' } });
-    expect(resolve({ HEDGE_CA_FILE: '/env.pem' }, 'bravo')).toMatchObject({ caFile: '/env.pem', sources: { caFile: 'environment' } });
+    expect(resolve({ HEDGE_BASE_URL: 'https://env.example/v2/', HEDGE_PROFILE: 'bravo' })).toMatchObject({ apiKey: KEY_B, baseUrl: 'https://env.example/v2', sources: { apiKey: 'profile', baseUrl: 'environment' } });
+    expect(resolve({ HEDGE_CA_FILE: '/env.pem', HEDGE_PROFILE: 'bravo' })).toMatchObject({ caFile: '/env.pem', sources: { caFile: 'environment' } });
+  });
+
+  it('an explicit --profile takes that profile whole: no environment key is sent to its host', () => {
+    const picked = resolve({ HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2', HEDGE_CA_FILE: '/env.pem' }, 'bravo');
+    expect(picked).toMatchObject({ apiKey: KEY_B, profileName: 'bravo', sources: { apiKey: 'profile', baseUrl: 'profile', profile: 'flag' } });
+    expect(picked.baseUrl).not.toBe('https://env.example/v2');
+    expect(picked.caFile).toBe(store.profile('bravo')?.ca_file);
+    expect(picked.caFile).not.toBe('/env.pem');
   });
 
   it('with both variables and no profile asked for, the store is never opened', () => {
