@@ -70,10 +70,6 @@ export class HedgeClient {
     this.transport = transport;
   }
 
-  get baseUrl(): string {
-    return this.transport.config.baseUrl;
-  }
-
   private parse<S extends z.ZodType>(schema: S, response: ApiResponse, endpoint: string): z.infer<S> {
     const result = schema.safeParse(response.data);
     if (!result.success) {

@@ -2,9 +2,9 @@
 // does not show (or a richer real service adds) are kept and passed through to the caller.
 import { z } from 'zod';
 
-export const SIDES = ['buy', 'sell'] as const;
-export const TENORS = [1, 3, 7] as const;
-export const HEDGE_STATUSES = ['submitting', 'submitted', 'filled', 'failed', 'closed'] as const;
+import { HEDGE_STATUSES, SIDES } from './vocabulary.js';
+
+export { HEDGE_STATUSES, SIDES, TENORS, type HedgeStatus, type Side, type Tenor } from './vocabulary.js';
 
 const money = z.number().finite();
 const timestamp = z.string();
@@ -120,6 +120,3 @@ export type SubmittedAction = z.infer<typeof submittedActionSchema>;
 export type Position = z.infer<typeof positionSchema>;
 export type Account = z.infer<typeof accountSchema>;
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;
-export type Side = (typeof SIDES)[number];
-export type Tenor = (typeof TENORS)[number];
-export type HedgeStatus = (typeof HEDGE_STATUSES)[number];

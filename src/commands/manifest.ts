@@ -1,10 +1,11 @@
 // The command tree, declared as data: commander is built from it (src/cli.ts), the completion
 // files are checked against it (test), and each command's code is imported only when it runs.
+import { HEDGE_STATUSES, SIDES, TENORS } from '../api/vocabulary.js';
 import type { CommandContext } from '../context.js';
 
-export const SIDE_VALUES = ['buy', 'sell'] as const;
-export const TENOR_VALUES = ['1', '3', '7'] as const;
-export const STATUS_VALUES = ['submitting', 'submitted', 'filled', 'failed', 'closed'] as const;
+export const SIDE_VALUES = SIDES;
+export const TENOR_VALUES: readonly string[] = TENORS.map(String);
+export const STATUS_VALUES = HEDGE_STATUSES;
 export const SHELL_VALUES = ['bash', 'zsh', 'fish'] as const;
 
 export interface CommandInput {

@@ -4,30 +4,21 @@
 // of the whole notional). One module for both: they differ only in the endpoint, the pre-trade
 // checks (an add grows exposure, a reduce cannot) and the words.
 import type { ChangeRequest } from '../api/client.js';
-import type { Position, SubmittedAction } from '../api/schemas.js';
+import type { SubmittedAction } from '../api/schemas.js';
 import type { CommandContext } from '../context.js';
 import type { CommandInput } from '../commands/manifest.js';
 import { StillPendingError } from '../errors.js';
-import { formatMoney, shortHash } from '../ui/format.js';
+import { formatUsd, shortHash } from '../ui/format.js';
 import { renderHedge, renderSubmitted } from '../ui/trade-result.js';
 import { printDryRun } from './dry-run.js';
 import { idempotencyKeyFor } from './idempotency.js';
 import { parseMarket, parseNotional, parseSide } from './input.js';
 import { guardLiveAction } from './live-guard.js';
 import { runPreTradeChecks } from './pre-trade.js';
-import { findPosition, POSITIONS_RESUME, waitForNotionalChange } from './wait.js';
+import { findPosition, notionalOf, POSITIONS_RESUME, waitForNotionalChange } from './wait.js';
 import { sendWrite, writeOptions } from './write.js';
 
 export type ChangeAction = 'add' | 'reduce';
-
-function usd(value: number): string {
-  return `${formatMoney(value)} USD`;
-}
-
-function notionalOf(position: Position | undefined): number | undefined {
-  const value = position?.notional_usd;
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
 
 export async function runChange(ctx: CommandContext, input: CommandInput, action: ChangeAction): Promise<number> {
   const market = parseMarket(input.args.market);
@@ -54,8 +45,8 @@ export async function runChange(ctx: CommandContext, input: CommandInput, action
 
   await guard.confirm(
     action === 'add'
-      ? `Add ${usd(notionalUsd)} to the ${side} hedge on ${market}?`
-      : `Remove ${usd(notionalUsd)} from the ${side} hedge on ${market}?`,
+      ? `Add ${formatUsd(notionalUsd)} to the ${side} hedge on ${market}?`
+      : `Remove ${formatUsd(notionalUsd)} from the ${side} hedge on ${market}?`,
   );
   const submitted: SubmittedAction = await sendWrite(ctx, write.idempotencyKey, () =>
     action === 'add' ? client.addToHedge(request, write.idempotencyKey) : client.reduceHedge(request, write.idempotencyKey),
@@ -99,11 +90,11 @@ export async function runChange(ctx: CommandContext, input: CommandInput, action
   }
 
   if (!ctx.output.isJson) {
-    const done = action === 'add' ? `Added ${usd(notionalUsd)}` : `Reduced by ${usd(notionalUsd)}`;
+    const done = action === 'add' ? `Added ${formatUsd(notionalUsd)}` : `Reduced by ${formatUsd(notionalUsd)}`;
     const now = outcome.closed
       ? 'is now closed'
       : outcome.notionalUsd !== undefined
-        ? `is now ${usd(outcome.notionalUsd)} (was ${usd(baseline)})`
+        ? `is now ${formatUsd(outcome.notionalUsd)} (was ${formatUsd(baseline)})`
         : 'has changed';
     ctx.output.success(`${done}: the ${side} hedge on ${market} ${now}.`);
   }

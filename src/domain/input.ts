@@ -1,7 +1,8 @@
 // Checks of what the operator typed, before any request: each failure is one UsageError line
 // naming the argument and what is allowed (exit 2, nothing sent).
 import { UsageError } from '../errors.js';
-import type { HedgeStatus, Side } from '../api/schemas.js';
+import { MAX_PAGE_SIZE } from '../api/unspecified.js';
+import { HEDGE_STATUSES, type HedgeStatus, type Side } from '../api/vocabulary.js';
 
 const MARKET_SHAPE = /^[A-Z0-9]{3,20}$/;
 const HEDGE_ID_SHAPE = /^hdg_[A-Za-z0-9_-]{1,100}$/;
@@ -68,8 +69,8 @@ export function parseTenor(raw: string | undefined): 1 | 3 | 7 {
 export function parseLimit(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   const value = String(raw).trim();
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 500) {
-    throw new UsageError(`--limit: ${echo(String(raw))} is not allowed; expected a whole number from 1 to 500.`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGE_SIZE) {
+    throw new UsageError(`--limit: ${echo(String(raw))} is not allowed; expected a whole number from 1 to ${MAX_PAGE_SIZE}.`);
   }
   return Number(value);
 }
@@ -77,7 +78,7 @@ export function parseLimit(raw: unknown): number | undefined {
 export function parseStatus(raw: unknown): HedgeStatus | undefined {
   if (raw === undefined) return undefined;
   const value = String(raw).trim().toLowerCase();
-  const statuses = ['submitting', 'submitted', 'filled', 'failed', 'closed'] as const;
+  const statuses = HEDGE_STATUSES;
   const found = statuses.find((status) => status === value);
   if (!found) throw new UsageError(`--status: ${echo(String(raw))} is not allowed; expected one of ${statuses.join(', ')}.`);
   return found;

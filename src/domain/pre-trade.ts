@@ -7,7 +7,7 @@ import type { HedgeClient } from '../api/client.js';
 import type { Account, Market, Side } from '../api/schemas.js';
 import { PreTradeCheckError, type UsageError } from '../errors.js';
 import { findMarket, unlistedMarketError } from './markets.js';
-import { formatMoney } from '../ui/format.js';
+import { formatUsd } from '../ui/format.js';
 
 export interface PreTradeRequest {
   market: string;
@@ -23,10 +23,6 @@ export interface PreTradeFacts {
 }
 
 const SKIP_HINT = 'Lower the notional, or pass --skip-checks to leave the decision to the server.';
-
-function usd(value: number): string {
-  return `${formatMoney(value)} USD`;
-}
 
 /** Reads what the checks need: the live markets list and the account summary, in parallel. */
 export async function fetchPreTradeFacts(client: HedgeClient): Promise<PreTradeFacts> {
@@ -60,16 +56,16 @@ export function notionalProblem(
   if (notionalUsd > headroom) {
     return new PreTradeCheckError(
       'exposure_exceeded',
-      `Pre-trade check: ${action === 'add' ? 'adding' : 'opening'} ${usd(notionalUsd)} would push the account over its exposure cap: ${usd(headroom)} of headroom left.`,
+      `Pre-trade check: ${action === 'add' ? 'adding' : 'opening'} ${formatUsd(notionalUsd)} would push the account over its exposure cap: ${formatUsd(headroom)} of headroom left.`,
       { requested_usd: notionalUsd, available_exposure_usd: headroom },
       SKIP_HINT,
     );
   }
-  const capacity = (market.available_capacity_usd as { buy: number; sell: number })[side];
+  const capacity = market.available_capacity_usd[side];
   if (notionalUsd > capacity) {
     return new PreTradeCheckError(
       'capacity_exceeded',
-      `Pre-trade check: ${usd(notionalUsd)} is more than the ${side} capacity of ${market.market}: ${usd(capacity)} available.`,
+      `Pre-trade check: ${formatUsd(notionalUsd)} is more than the ${side} capacity of ${market.market}: ${formatUsd(capacity)} available.`,
       { side, requested_usd: notionalUsd, available_capacity_usd: capacity },
       SKIP_HINT,
     );

@@ -174,7 +174,7 @@ export interface ChangeOutcome {
 
 export const POSITIONS_RESUME = 'hedge positions';
 
-function notionalOf(record: Record<string, unknown> | undefined): number | undefined {
+export function notionalOf(record: Record<string, unknown> | undefined): number | undefined {
   const value = record?.notional_usd;
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }

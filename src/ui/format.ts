@@ -13,6 +13,11 @@ export function formatMoney(value: number): string {
   return moneyFormat().format(value);
 }
 
+/** "12,345.00 USD" */
+export function formatUsd(value: number): string {
+  return `${formatMoney(value)} USD`;
+}
+
 export function formatSignedMoney(value: number): string {
   const text = moneyFormat().format(Math.abs(value));
   if (value > 0) return `+${text}`;

@@ -5,6 +5,7 @@
 // Ctrl-C at any prompt ends the run with exit 130 and nothing sent (the prompter maps it).
 import type { HedgeClient } from '../api/client.js';
 import type { Account, Market, Quote, Side, Tenor } from '../api/schemas.js';
+import { TENORS } from '../api/vocabulary.js';
 import type { CommandContext } from '../context.js';
 import { parseClientReference, parseNotional } from '../domain/input.js';
 import { confirmOrStop } from '../domain/live-guard.js';
@@ -33,9 +34,6 @@ export interface WizardResult {
 }
 
 const DAY_MS = 86_400_000;
-const TENORS: readonly Tenor[] = [1, 3, 7];
-
-type PerSide = { buy: number; sell: number };
 
 function carryWords(rate: number): string {
   if (rate > 0) return `${formatPercent(rate)}/day, you pay`;
@@ -44,8 +42,8 @@ function carryWords(rate: number): string {
 }
 
 function sideSummary(market: Market, side: Side): string {
-  const capacity = (market.available_capacity_usd as PerSide)[side];
-  const carry = (market.net_rate_daily_pct as PerSide)[side];
+  const capacity = market.available_capacity_usd[side];
+  const carry = market.net_rate_daily_pct[side];
   return `capacity ${formatMoney(capacity)} USD, carry ${carryWords(carry)}`;
 }
 
@@ -55,7 +53,7 @@ function marketChoiceName(market: Market): string {
 
 /** Largest notional the checks allow on this side (both the side capacity and the account headroom). */
 function notionalCeiling(market: Market, side: Side, account: Account): number {
-  return Math.min((market.available_capacity_usd as PerSide)[side], account.available_exposure_usd);
+  return Math.min(market.available_capacity_usd[side], account.available_exposure_usd);
 }
 
 export async function runOpenWizard(

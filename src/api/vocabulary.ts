@@ -1,0 +1,9 @@
+// The spec's fixed values, in one zod-free place: the schemas, the input checks and the command
+// manifest (which --help loads) all read them from here.
+export const SIDES = ['buy', 'sell'] as const;
+export const TENORS = [1, 3, 7] as const;
+export const HEDGE_STATUSES = ['submitting', 'submitted', 'filled', 'failed', 'closed'] as const;
+
+export type Side = (typeof SIDES)[number];
+export type Tenor = (typeof TENORS)[number];
+export type HedgeStatus = (typeof HEDGE_STATUSES)[number];
