@@ -2,65 +2,15 @@
 // (offering the profile's current one) and for the key hidden as it is typed, checks it, and
 // saves. The typed key never shows on the screen; a key pasted into the URL prompt is not echoed
 // back in the error; and with --no-input on a terminal it refuses instead of asking.
-import pty from '@lydell/node-pty';
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { baseEnv, HEDGE_BIN, ROOT } from '../helpers/hedge-cli.js';
+import { KEYS, spawnInTerminal as spawnTerminal, type Terminal } from '../helpers/pseudo-terminal.js';
 import { KEY_A, KEY_B, readStore, startKeySandbox, storeFile, tempDir, writeStore } from './profiles-support.js';
 
-const ENTER = '\r';
+const { ENTER } = KEYS;
 
-// eslint-disable-next-line no-control-regex
-const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
-
-interface Terminal {
-  waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
-  write(keys: string): void;
-  screen(): string;
-  exitCode: Promise<number>;
-  kill(): void;
-}
-
-function spawnInTerminal(configDir: string, args: string[]): Terminal {
-  const env = { ...baseEnv(configDir), TERM: 'xterm-256color' };
-  const term = pty.spawn(process.execPath, [HEDGE_BIN, ...args], { name: 'xterm-256color', cols: 200, rows: 50, cwd: ROOT, env });
-  let raw = '';
-  let consumed = 0;
-  let exited = false;
-  term.onData((data) => {
-    raw += data;
-  });
-  const exitCode = new Promise<number>((resolve) =>
-    term.onExit(({ exitCode: code }) => {
-      exited = true;
-      resolve(code);
-    }),
-  );
-  return {
-    screen: () => stripAnsi(raw),
-    write: (keys) => term.write(keys),
-    exitCode,
-    kill: () => {
-      if (!exited) term.kill('SIGKILL');
-    },
-    async waitFor(text, timeoutMs = 15_000) {
-      const started = Date.now();
-      for (;;) {
-        const rest = stripAnsi(raw).slice(consumed);
-        const index = typeof text === 'string' ? rest.indexOf(text) : rest.search(text);
-        if (index >= 0) {
-          consumed += index + 1;
-          return;
-        }
-        if (exited || Date.now() - started > timeoutMs) {
-          throw new Error(`did not see ${String(text)} on the terminal${exited ? ' (process exited)' : ''}:\n${stripAnsi(raw)}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
-  };
-}
+const spawnInTerminal = (configDir: string, args: string[]): Terminal => spawnTerminal({ configDir, args, cols: 200, rows: 50 });
 
 let sandbox: RunningSandbox;
 let tmp: { path: string; remove: () => void };

@@ -44,12 +44,5 @@ export async function openFilled(trading: TradingSandbox, side: 'buy' | 'sell', 
   return hedge.id;
 }
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b[78]|\r/g;
-
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
-}
-
 /** A key of the live shape: refused by the sandbox, so any request it made would show in the log. */
 export const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';

@@ -2,65 +2,15 @@
 // binary on the other end and a sandbox server behind it: typed answers, the notional refused as
 // typed when over the headroom, the quote card, the confirmation, the spinner and the fill; and
 // Ctrl-C (or "No") at a prompt, which ends with exit 130 and nothing sent.
-import pty from '@lydell/node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseEnv, HEDGE_BIN, ROOT } from '../helpers/hedge-cli.js';
-import { startTradingSandbox, stripAnsi, type TradingSandbox } from './trading-helpers.js';
+import { spawnInTerminal as spawnTerminal, type Terminal } from '../helpers/pseudo-terminal.js';
+import { startTradingSandbox, type TradingSandbox } from './trading-helpers.js';
+import { KEYS } from '../helpers/pseudo-terminal.js';
 
-const DOWN = '\x1b[B';
-const ENTER = '\r';
-const CTRL_C = '\x03';
-const BACKSPACE = '\x7f';
+const { DOWN, ENTER, CTRL_C, BACKSPACE } = KEYS;
 
-interface Terminal {
-  /** Resolves once `text` appears on the screen after everything already waited for. */
-  waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
-  write(keys: string): void;
-  screen(): string;
-  exitCode: Promise<number>;
-  kill(): void;
-}
-
-function spawnInTerminal(trading: TradingSandbox, args: string[]): Terminal {
-  const env = { ...baseEnv(trading.configDir), ...trading.env, TERM: 'xterm-256color' };
-  const term = pty.spawn(process.execPath, [HEDGE_BIN, ...args], { name: 'xterm-256color', cols: 220, rows: 60, cwd: ROOT, env });
-  let raw = '';
-  let consumed = 0;
-  let exited = false;
-  term.onData((data) => {
-    raw += data;
-  });
-  const exitCode = new Promise<number>((resolve) =>
-    term.onExit(({ exitCode: code }) => {
-      exited = true;
-      resolve(code);
-    }),
-  );
-  return {
-    screen: () => stripAnsi(raw),
-    write: (keys) => term.write(keys),
-    exitCode,
-    kill: () => {
-      if (!exited) term.kill('SIGKILL');
-    },
-    async waitFor(text, timeoutMs = 15_000) {
-      const started = Date.now();
-      for (;;) {
-        const screen = stripAnsi(raw);
-        const rest = screen.slice(consumed);
-        const index = typeof text === 'string' ? rest.indexOf(text) : rest.search(text);
-        if (index >= 0) {
-          consumed += index + 1;
-          return;
-        }
-        if (exited || Date.now() - started > timeoutMs) {
-          throw new Error(`did not see ${String(text)} on the terminal${exited ? ' (process exited)' : ''}:\n${screen}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
-  };
-}
+const spawnInTerminal = (trading: TradingSandbox, args: string[]): Terminal =>
+  spawnTerminal({ configDir: trading.configDir, env: trading.env, args });
 
 let trading: TradingSandbox | undefined;
 let terminal: Terminal | undefined;
