@@ -3,6 +3,8 @@
 
 export class HedgeError extends Error {
   readonly hint?: string;
+  /** Set when a write failed: the key that resumes it safely (--idempotency-key). */
+  idempotencyKey?: string;
   constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
@@ -37,8 +39,6 @@ export class ApiError extends HedgeError {
   readonly details: Record<string, unknown>;
   readonly requestId?: string;
   readonly endpoint: string;
-  /** Set on state-changing calls so the operator can resume safely. */
-  idempotencyKey?: string;
   constructor(init: {
     status: number;
     code: string;
@@ -63,7 +63,6 @@ export class NetworkError extends HedgeError {
   readonly attempts: number;
   readonly status?: number;
   readonly code?: string;
-  idempotencyKey?: string;
   constructor(
     message: string,
     init: { endpoint: string; attempts: number; status?: number; code?: string; hint?: string; cause?: unknown },

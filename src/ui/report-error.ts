@@ -61,6 +61,7 @@ export function errorAsJson(error: unknown): Record<string, unknown> {
     base.details = { resume: error.resumeCommand };
   }
   if (error instanceof HedgeError && error.hint) base.hint = error.hint;
+  if (error instanceof HedgeError && error.idempotencyKey) base.idempotency_key = error.idempotencyKey;
   return base;
 }
 
@@ -93,6 +94,7 @@ export function reportError(
   if (error instanceof InterruptedError) {
     // Stopping on request is not a failure: say what stands, without alarm.
     write(c.yellow(error.message));
+    if (error.idempotencyKey) write(c.dim(`  idempotency key: ${error.idempotencyKey}`));
     if (error.hint) write(`  → ${error.hint}`);
     return exitCode;
   }
