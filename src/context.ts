@@ -4,7 +4,7 @@
 import type { HedgeClient } from './api/client.js';
 import type { Clock } from './api/transport.js';
 import type { Environment } from './config/api-key.js';
-import { configDir, resolveCredentials, type Env, type ResolvedCredentials } from './config/credentials.js';
+import { configDir, needsProfileStore, resolveCredentials, type Env, type ResolvedCredentials } from './config/credentials.js';
 import type { ProfileStore } from './config/profile-store.js';
 import type { Prompter } from './ui/prompter.js';
 import type { Output } from './ui/output.js';
@@ -126,11 +126,8 @@ export class CommandContext {
         sources: { apiKey: 'demo', baseUrl: 'demo', profile: 'demo' },
       };
     }
-    // Opening the store is only needed when the environment does not carry everything.
-    let store: ProfileStore | undefined = this.storeInstance;
-    if (!store && !(this.env.HEDGE_API_KEY && this.env.HEDGE_BASE_URL && !this.globals.profile && !this.env.HEDGE_PROFILE)) {
-      store = await this.store();
-    }
+    // The store module (conf) is loaded only when resolving will read it.
+    const store = needsProfileStore(this.globals.profile, this.env) ? await this.store() : undefined;
     return resolveCredentials({
       profileFlag: this.globals.profile,
       env: this.env,

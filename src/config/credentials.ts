@@ -37,6 +37,11 @@ export function requestedProfile(flag: string | undefined, env: Env): { name: st
   return pick;
 }
 
+/** With key and base URL both in the environment and no profile asked for, the store is not even opened. */
+export function needsProfileStore(profileFlag: string | undefined, env: Env): boolean {
+  return profileFlag !== undefined || Boolean(env.HEDGE_PROFILE) || !env.HEDGE_API_KEY?.trim() || !env.HEDGE_BASE_URL?.trim();
+}
+
 export function resolveCredentials(input: {
   profileFlag?: string;
   env: Env;
@@ -51,8 +56,7 @@ export function resolveCredentials(input: {
   const envBaseUrl = explicit ? undefined : env.HEDGE_BASE_URL?.trim() || undefined;
   const envCaFile = explicit ? undefined : env.HEDGE_CA_FILE || undefined;
 
-  // With both settings in the environment and no profile asked for, the store is not even opened.
-  const needStore = wanted !== undefined || !envKey || !envBaseUrl;
+  const needStore = needsProfileStore(input.profileFlag, env);
   let profileName: string | undefined;
   let profileSource: Source | undefined;
   let profile: { base_url?: string; api_key?: string; ca_file?: string } | undefined;
