@@ -31,10 +31,11 @@ export function errorAsJson(error: unknown): Record<string, unknown> {
       status: error.status,
       request_id: error.requestId,
       idempotency_key: error.idempotencyKey,
+      hint: error.hint ?? guideFor(error.code, error.status).next,
     };
   }
   if (error instanceof PreTradeCheckError) {
-    return { code: error.code, message: error.message, details: error.details, status: null };
+    return { code: error.code, message: error.message, details: error.details, status: null, hint: error.hint };
   }
   const base: Record<string, unknown> = {
     code: errorName(exitCode),
