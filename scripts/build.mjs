@@ -8,13 +8,15 @@
 //                 runner and each command), with every dependency bundled in and shared code split
 //                 into chunk-*.js, so a command loads a few files instead of hundreds.
 //
-// The front only ever hands data (the parsed command, its input and globals) to the ESM side,
-// so it does not matter that the few small modules both use (errors, version) exist in each.
+// Every local module exists exactly once in dist/: the ESM side reaches the front's few modules
+// (the manifest, the vocabulary, the version) through dist/cli.cjs itself, so both halves share
+// one instance, and the build fails if a module lands in both (checkNoModuleTwice). The front
+// holds no state: error classes and the secret registry live on the ESM side only.
 //
 // `node scripts/build.mjs` builds dist/; bench/ imports buildDist() to rebuild variants.
 import { build } from 'esbuild';
 import { realpathSync, renameSync, rmSync } from 'node:fs';
-import { basename, isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -64,7 +66,7 @@ async function buildInto(out, lazyChildProcess) {
   const lazyEntries = new Set();
   const front = await build({
     ...common,
-    entryPoints: ['src/cli.ts'],
+    entryPoints: ['src/cli/main.ts'],
     outfile: join(out, 'cli.cjs'),
     format: 'cjs',
     plugins: [lazyImportsStayOutside(lazyEntries), ...(lazyChildProcess ? [childProcessOnFirstUse] : [])],
@@ -74,16 +76,63 @@ async function buildInto(out, lazyChildProcess) {
     throw new Error(`dist/cli.cjs must stay small, but it bundles ${strays.join(', ')}: import these lazily.`);
   }
 
-  await build({
+  const frontModules = localInputs(front.metafile);
+  const strayLocals = [...frontModules].filter((path) => !FRONT_MODULES.some((allowed) => path.startsWith(allowed)));
+  if (strayLocals.length > 0) {
+    throw new Error(`dist/cli.cjs must hold no state, but it bundles ${strayLocals.join(', ')}: import these lazily.`);
+  }
+  const lazy = await build({
     ...common,
-    entryPoints: [...lazyEntries].sort(),
+    entryPoints: Object.fromEntries([...lazyEntries].sort().map((path) => [entryName(path), path])),
     outdir: out,
-    entryNames: '[name]',
     chunkNames: 'chunk-[hash]',
     splitting: true,
     format: 'esm',
     banner: { js: CREATE_REQUIRE_BANNER },
+    plugins: [frontModulesFromFront(frontModules)],
   });
+  checkNoModuleTwice(frontModules, localInputs(lazy.metafile));
+}
+
+/** Local source files the front may contain: stateless data and the argument parsing. */
+const FRONT_MODULES = ['src/cli/main.ts', 'src/cli/manifest.ts', 'src/cli/command-spec.ts', 'src/cli/globals.ts', 'src/domain/vocabulary.ts', 'src/version.ts'];
+
+/** `src/commands/login.ts` → `commands-login`: flat in dist/ (so `./cli.cjs` resolves from every file) and unique. */
+export function entryName(path) {
+  return relative('src', path).replace(/\.ts$/, '').split(/[\\/]/).join('-');
+}
+
+function localInputs(metafile) {
+  return new Set(Object.keys(metafile.inputs).filter((input) => input.startsWith('src/')));
+}
+
+/** The build check: a module in both halves would exist twice at run time (two registries, two classes). */
+export function checkNoModuleTwice(front, lazy) {
+  const twice = [...lazy].filter((path) => front.has(path));
+  if (twice.length > 0) throw new Error(`These modules would exist twice in dist/ (front and chunks): ${twice.join(', ')}.`);
+}
+
+/**
+ * An ESM module importing one of the front's modules gets it from the loaded dist/cli.cjs (which
+ * re-exports them), through `require` so that it is the very instance the launcher loaded.
+ */
+function frontModulesFromFront(frontModules) {
+  return {
+    name: 'front-modules-from-front',
+    setup(builder) {
+      builder.onResolve({ filter: /^\.\.?\// }, async (args) => {
+        // The inner resolve below comes back through here: let esbuild answer it.
+        if (args.pluginData === 'front-check' || args.namespace === 'front') return undefined;
+        if (args.path === './cli.cjs') return { path: './cli.cjs', external: true };
+        const resolved = await builder.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'front-check' });
+        if (resolved.errors.length > 0) return undefined;
+        const path = relative(ROOT, resolved.path);
+        return frontModules.has(path) ? { path, namespace: 'front' } : undefined;
+      });
+      builder.onLoad({ filter: /.*/, namespace: 'front' }, () => ({ contents: "module.exports = require('./cli.cjs');", loader: 'js' }));
+      builder.onResolve({ filter: /^\.\/cli\.cjs$/, namespace: 'front' }, () => ({ path: './cli.cjs', external: true }));
+    },
+  };
 }
 
 /** Every `import('./x.js')` in the front becomes an entry of the ESM build, at dist/x.js. */
@@ -95,8 +144,9 @@ function lazyImportsStayOutside(entries) {
         if (args.kind !== 'dynamic-import') return undefined;
         const resolved = await builder.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
-        entries.add(relative(ROOT, resolved.path));
-        return { path: `./${basename(resolved.path).replace(/\.ts$/, '.js')}`, external: true };
+        const path = relative(ROOT, resolved.path);
+        entries.add(path);
+        return { path: `./${entryName(path)}.js`, external: true };
       });
     },
   };

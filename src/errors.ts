@@ -1,5 +1,5 @@
 // Every failure a command can end with is one of these types; src/exit-codes.ts maps each type to
-// the process exit code in one place. A message is what the operator reads; `hint` is what to do next.
+// its exit code, JSON code and hint in one place (describeError). A message is what the operator reads; `hint` is what to do next.
 
 export class HedgeError extends Error {
   readonly hint?: string;
@@ -106,5 +106,30 @@ export class StillPendingError extends HedgeError {
   }
 }
 
-/** Ctrl-C at a prompt or during a wait. */
-export class InterruptedError extends HedgeError {}
+/** Ctrl-C (130), SIGTERM (143) or SIGHUP (129) at a prompt or during a wait. */
+export class InterruptedError extends HedgeError {
+  readonly exitCode: 129 | 130 | 143;
+  constructor(message: string, options: { hint?: string; cause?: unknown; exitCode?: 129 | 130 | 143 } = {}) {
+    super(message, options);
+    this.exitCode = options.exitCode ?? 130;
+  }
+}
+
+/** A "No" at a confirmation: nothing was sent. */
+export class DeclinedError extends HedgeError {}
+
+/**
+ * A write whose answer does not say what happened (the connection dropped after sending, an
+ * answer that is both data and error, a 2xx carrying an error, Ctrl-C while it was out): the
+ * server may have acted. Never "rejected": the way to resume with the same key is the hint.
+ */
+export class OutcomeUnknownError extends HedgeError {
+  readonly details: Record<string, unknown>;
+  readonly status?: number;
+  constructor(message: string, init: { idempotencyKey: string; hint: string; details?: Record<string, unknown>; status?: number; cause?: unknown }) {
+    super(message, { hint: init.hint, cause: init.cause });
+    this.idempotencyKey = init.idempotencyKey;
+    this.details = init.details ?? {};
+    this.status = init.status;
+  }
+}

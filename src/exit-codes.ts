@@ -1,11 +1,18 @@
+// The one mapping from a failure to what the process says about it: its exit code, the JSON
+// `code` a script routes on, the hint (what to do next) and the details. Every reporter (the
+// terminal, --json, the agent interface) reads `describeError`, never the error classes.
+import { guideFor } from './api/error-guide.js';
 import {
   ApiError,
   AuthError,
   ConfigError,
+  DeclinedError,
+  HedgeError,
   InterruptedError,
   InvalidResponseError,
   NetworkError,
   OrderFailedError,
+  OutcomeUnknownError,
   PreTradeCheckError,
   StillPendingError,
   UsageError,
@@ -18,28 +25,89 @@ export const EXIT_CODES = [
   { code: 2, name: 'usage', meaning: 'usage or invalid input; nothing was sent' },
   { code: 3, name: 'rejected', meaning: 'rejected by the API or a pre-trade check (4xx such as exposure_exceeded, no_open_hedge)' },
   { code: 4, name: 'auth', meaning: 'authentication: missing, malformed or refused API key' },
-  { code: 5, name: 'network', meaning: 'network or server failure after retries (5xx, 429, timeouts, not the envelope)' },
+  { code: 5, name: 'network', meaning: 'network or server failure after retries, or the outcome of a write is unknown (key printed)' },
   { code: 6, name: 'order-failed', meaning: 'the order failed on-chain (status failed); nothing was opened' },
-  { code: 7, name: 'pending', meaning: 'still pending when the wait timed out; the action stands' },
-  { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C)' },
+  { code: 7, name: 'pending', meaning: 'still pending when the wait ran out; the action stands (resume command printed)' },
+  { code: 8, name: 'declined', meaning: 'declined at a confirmation; nothing was sent' },
+  { code: 9, name: 'changes', meaning: '`hedge plan`: the account is not at the target (changes are needed)' },
+  { code: 10, name: 'alert', meaning: '`--watch --exit-on-alert`: an alert fired' },
+  { code: 129, name: 'hangup', meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal' },
+  { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C); an unresolved action stays in the journal' },
+  { code: 143, name: 'terminated', meaning: 'stopped by SIGTERM; an unresolved action stays in the journal' },
 ] as const;
 
 export type ExitCode = (typeof EXIT_CODES)[number]['code'];
 
-export function exitCodeFor(error: unknown): ExitCode {
-  if (error instanceof UsageError) return 2;
-  if (error instanceof AuthError) return 4;
-  if (error instanceof PreTradeCheckError) return 3;
+export interface ErrorDescription {
+  exitCode: ExitCode;
+  /** The API's error.code when it came from the API; otherwise our own stable word. */
+  code: string;
+  /** The class of failure (the exit code's name): usage, rejected, auth, network, … */
+  kind: string;
+  message: string;
+  hint?: string;
+  details: Record<string, unknown>;
+  status: number | null;
+  requestId?: string;
+  idempotencyKey?: string;
+  /** For API errors: the guide's plain sentence about what the code means. */
+  sentence?: string;
+}
+
+function nameOf(code: ExitCode): string {
+  return EXIT_CODES.find((entry) => entry.code === code)!.name;
+}
+
+export function describeError(error: unknown): ErrorDescription {
+  const message = error instanceof Error ? error.message : String(error);
+  const base = (exitCode: ExitCode, code: string, extra: Partial<ErrorDescription> = {}): ErrorDescription => ({
+    exitCode,
+    code,
+    kind: nameOf(exitCode),
+    message,
+    hint: error instanceof HedgeError ? error.hint : undefined,
+    details: {},
+    status: null,
+    idempotencyKey: error instanceof HedgeError ? error.idempotencyKey : undefined,
+    ...extra,
+  });
+  if (error instanceof UsageError) return base(2, 'usage');
+  if (error instanceof AuthError) return base(4, 'auth');
+  if (error instanceof PreTradeCheckError) return base(3, error.code, { details: error.details });
   if (error instanceof ApiError) {
-    if (error.status === 401 || error.status === 403) return 4;
-    if (error.status >= 500 || error.status === 429) return 5;
-    return 3;
+    const guide = guideFor(error.code, error.status);
+    const exitCode: ExitCode = error.status === 401 || error.status === 403 ? 4 : error.status >= 500 || error.status === 429 ? 5 : 3;
+    return base(exitCode, error.code, {
+      details: error.details,
+      status: error.status,
+      requestId: error.requestId,
+      hint: error.hint ?? guide.next,
+      sentence: guide.sentence,
+    });
   }
-  if (error instanceof NetworkError) return 5;
-  if (error instanceof InvalidResponseError) return 5;
-  if (error instanceof OrderFailedError) return 6;
-  if (error instanceof StillPendingError) return 7;
-  if (error instanceof InterruptedError) return 130;
-  if (error instanceof ConfigError) return 1;
-  return 1;
+  if (error instanceof OutcomeUnknownError) return base(5, 'outcome_unknown', { details: error.details, status: error.status ?? null });
+  if (error instanceof NetworkError) {
+    return base(5, error.code ?? 'network', { status: error.status ?? null, details: { endpoint: error.endpoint, attempts: error.attempts } });
+  }
+  if (error instanceof InvalidResponseError) return base(5, 'invalid_response', { status: error.status, details: { endpoint: error.endpoint } });
+  if (error instanceof OrderFailedError) return base(6, 'order_failed', { details: { hedge_id: error.hedgeId } });
+  if (error instanceof StillPendingError) return base(7, 'still_pending', { details: { resume: error.resumeCommand } });
+  if (error instanceof DeclinedError) return base(8, 'declined');
+  if (error instanceof InterruptedError) return base(error.exitCode, nameOf(error.exitCode));
+  if (error instanceof ConfigError) return base(1, 'config');
+  return base(1, 'unexpected', { hint: 'Run again with --verbose for the stack trace, and report it.' });
+}
+
+/** The JSON a script reads on stderr under --json (and an agent as a tool error). */
+export function errorAsJson(description: ErrorDescription): Record<string, unknown> {
+  return {
+    code: description.code,
+    class: description.kind,
+    message: description.message,
+    details: description.details,
+    status: description.status,
+    ...(description.requestId ? { request_id: description.requestId } : {}),
+    ...(description.idempotencyKey ? { idempotency_key: description.idempotencyKey } : {}),
+    ...(description.hint ? { hint: description.hint } : {}),
+  };
 }

@@ -23,7 +23,9 @@ import {
   type SubmittedAction,
 } from './schemas.js';
 import type { ApiRequest, ApiResponse, Transport } from './transport.js';
-import { changeNotionalBody, PAGE_SIZE_PARAM, parsePrices, PRICE_SYMBOLS_SEPARATOR, type PriceQuote } from './unspecified.js';
+import { ApiError } from '../errors.js';
+import { changeNotionalBody, DEFAULT_WIRE_SETTINGS, parsePrices, PRICE_SYMBOLS_SEPARATOR, WIRE_SETTING_SOURCES, type PriceQuote, type WireSettings } from './unspecified.js';
+import { numberOf } from './read-position.js';
 
 export interface QuoteRequest {
   market: string;
@@ -63,11 +65,58 @@ export interface PlannedRequest extends ApiRequest {
   url: string;
 }
 
+export interface ClientOptions {
+  wire?: WireSettings;
+  /** Something odd about an answer the user should know (a list longer than asked, trimmed). */
+  warn?: (text: string) => void;
+}
+
 export class HedgeClient {
   readonly transport: Transport;
+  readonly wire: WireSettings;
+  private readonly warn: (text: string) => void;
 
-  constructor(transport: Transport) {
+  constructor(transport: Transport, options: ClientOptions = {}) {
     this.transport = transport;
+    this.wire = options.wire ?? DEFAULT_WIRE_SETTINGS;
+    this.warn = options.warn ?? (() => {});
+  }
+
+  /** A list call: the page size under its setting's name; longer than asked is trimmed (and said); a refusal names the setting. */
+  private async list<S extends z.ZodType>(schema: S, path: string, query: Record<string, string | number | undefined>, limit?: number): Promise<Array<z.infer<S>>> {
+    const request: ApiRequest = { method: 'GET', path, query: { ...query, [this.wire.pageSizeParam]: limit } };
+    let items: Array<z.infer<S>>;
+    try {
+      items = (await this.call(schema.array(), request)) as Array<z.infer<S>>;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400 && limit !== undefined) {
+        const { env, profileKey } = WIRE_SETTING_SOURCES.pageSizeParam;
+        throw new ApiError({
+          status: error.status,
+          code: error.code,
+          message: error.message,
+          details: error.details,
+          requestId: error.requestId,
+          endpoint: error.endpoint,
+          hint: `The server refused the page-size parameter \`${this.wire.pageSizeParam}\` (its name is not shown in the spec). Set ${env} (or the profile's wire.${profileKey}) to the name it expects.`,
+        });
+      }
+      throw error;
+    }
+    if (limit !== undefined && items.length > limit) {
+      this.warn(`${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${this.wire.pageSizeParam}\` (set ${WIRE_SETTING_SOURCES.pageSizeParam.env}); showing the first ${limit}.`);
+      items = items.slice(0, limit);
+    }
+    return items;
+  }
+
+  /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the notional field's name. */
+  changeRequestFromBody(body: Record<string, unknown>): ChangeRequest {
+    return {
+      market: String(body.market),
+      side: body.side as Side,
+      notional_usd: numberOf(body[this.wire.changeNotionalField]) ?? numberOf(body.notional_usd) ?? 0,
+    };
   }
 
   private parse<S extends z.ZodType>(schema: S, response: ApiResponse, endpoint: string): z.infer<S> {
@@ -104,7 +153,7 @@ export class HedgeClient {
 
   /** GET /prices?symbols=… — the response shape is not shown; see unspecified.ts. */
   async getPrices(markets: readonly string[]): Promise<PriceQuote[]> {
-    const query = markets.length ? { symbols: markets.join(PRICE_SYMBOLS_SEPARATOR) } : undefined;
+    const query = markets.length ? { [this.wire.pricesParam]: markets.join(PRICE_SYMBOLS_SEPARATOR) } : undefined;
     const response = await this.transport.send({ method: 'GET', path: '/prices', query });
     const prices = parsePrices(response.data, markets);
     if (!prices) {
@@ -131,7 +180,7 @@ export class HedgeClient {
   }
 
   planAdd(body: ChangeRequest, idempotencyKey: string): ApiRequest {
-    return { method: 'POST', path: '/hedges/add', body: changeNotionalBody(body.market, body.side, body.notional_usd), idempotencyKey };
+    return { method: 'POST', path: '/hedges/add', body: changeNotionalBody(this.wire, body.market, body.side, body.notional_usd), idempotencyKey };
   }
 
   addToHedge(body: ChangeRequest, idempotencyKey: string): Promise<SubmittedAction> {
@@ -142,7 +191,7 @@ export class HedgeClient {
     return {
       method: 'POST',
       path: '/hedges/reduce',
-      body: changeNotionalBody(body.market, body.side, body.notional_usd),
+      body: changeNotionalBody(this.wire, body.market, body.side, body.notional_usd),
       idempotencyKey,
     };
   }
@@ -161,11 +210,7 @@ export class HedgeClient {
 
   /** GET /hedges — newest first. */
   listHedges(query: ListHedgesQuery = {}): Promise<Hedge[]> {
-    return this.call(hedgeSchema.array(), {
-      method: 'GET',
-      path: '/hedges',
-      query: { status: query.status, client_reference: query.clientReference, [PAGE_SIZE_PARAM]: query.limit },
-    });
+    return this.list(hedgeSchema, '/hedges', { status: query.status, client_reference: query.clientReference }, query.limit);
   }
 
   /** GET /hedges/{id} */
@@ -175,11 +220,7 @@ export class HedgeClient {
 
   /** GET /hedges/history — newest first. */
   listHistory(query: { limit?: number } = {}): Promise<HistoryRecord[]> {
-    return this.call(historyRecordSchema.array(), {
-      method: 'GET',
-      path: '/hedges/history',
-      query: { [PAGE_SIZE_PARAM]: query.limit },
-    });
+    return this.list(historyRecordSchema, '/hedges/history', {}, query.limit);
   }
 
   /** GET /positions — at most one line per market and side; empty when flat. */

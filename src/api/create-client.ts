@@ -6,6 +6,7 @@ import { VERSION } from '../version.js';
 import { HedgeClient } from './client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { Transport, type Clock } from './transport.js';
+import type { WireSettings } from './unspecified.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
@@ -21,6 +22,8 @@ export function createClient(input: {
   requestTimeoutSeconds?: number;
   retry?: Partial<RetryPolicy>;
   log?: (line: string) => void;
+  wire?: WireSettings;
+  warn?: (text: string) => void;
 }): HedgeClient {
   const { env } = input;
   return new HedgeClient(
@@ -46,5 +49,6 @@ export function createClient(input: {
       signal: input.signal,
       log: input.log,
     }),
+    { wire: input.wire, warn: input.warn },
   );
 }

@@ -2,9 +2,9 @@
 // does not show (or a richer real service adds) are kept and passed through to the caller.
 import { z } from 'zod';
 
-import { HEDGE_STATUSES, SIDES } from './vocabulary.js';
+import { HEDGE_STATUSES, SIDES } from '../domain/vocabulary.js';
 
-export { HEDGE_STATUSES, SIDES, TENORS, type HedgeStatus, type Side, type Tenor } from './vocabulary.js';
+export { HEDGE_STATUSES, SIDES, TENORS, type HedgeStatus, type Side, type Tenor } from '../domain/vocabulary.js';
 
 const money = z.number().finite();
 const timestamp = z.string();
@@ -95,10 +95,9 @@ export const submittedActionSchema = z.looseObject({
   hedge_id: z.string().nullish(),
 });
 
-// Positions, account and history: the spec names only these fields; the rest pass through.
+// Positions, account and history: the spec names only these fields; the rest pass through and
+// are read tolerantly (read-position.ts, read-history.ts), never required.
 export const positionSchema = z.looseObject({
-  side: z.enum(SIDES),
-  market: z.string().nullish(),
   net_margin_usd: money,
 });
 

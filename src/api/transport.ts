@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { scrubSecrets } from '../config/api-key.js';
+import { scrubSecrets } from '../security/secrets.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { envelopeSchema } from './schemas.js';

@@ -1,17 +1,62 @@
-// The spec marks these "not shown". Each has exactly one default, here, and is named in the README
-// ("Where the spec is silent"); the sandbox serves the same (src/api/wire-contract.md).
-import type { Side } from './schemas.js';
+// The spec marks these "not shown". What the client SENDS is a guess, so each guess is a setting
+// with one default, here — overridable per profile (`wire` in the profile) and by environment
+// variable, listed by `hedge whoami` and in the README. What the client READS is taken tolerantly
+// (parsePrices below, read-position.ts, read-history.ts). src/api/wire-contract.md has our defaults.
 
-/** GET /hedges and GET /hedges/history page size: the parameter's name (upper bound 500 is shown). */
-export const PAGE_SIZE_PARAM = 'limit';
+/** The page size's upper bound is shown (500); its parameter's name is not. */
 export const MAX_PAGE_SIZE = 500;
 
-/** GET /prices takes several markets comma-separated in `symbols`. */
+/** GET /prices takes several markets comma-separated. */
 export const PRICE_SYMBOLS_SEPARATOR = ',';
 
-/** POST /hedges/add and /hedges/reduce: the body mirrors the open call's field names. */
-export function changeNotionalBody(market: string, side: Side, notionalUsd: number): Record<string, unknown> {
-  return { market, side, notional_usd: notionalUsd };
+export interface WireSettings {
+  /** GET /hedges and GET /hedges/history: the page-size query parameter. */
+  pageSizeParam: string;
+  /** POST /hedges/add and /hedges/reduce: the body's notional field (market and side are as for open). */
+  changeNotionalField: string;
+  /** GET /prices: the query parameter naming the market (the spec shows `symbols`). */
+  pricesParam: string;
+}
+
+export const DEFAULT_WIRE_SETTINGS: WireSettings = { pageSizeParam: 'limit', changeNotionalField: 'notional_usd', pricesParam: 'symbols' };
+
+/** Each setting's environment variable and its key in a profile's `wire` object. */
+export const WIRE_SETTING_SOURCES: Record<keyof WireSettings, { env: string; profileKey: string }> = {
+  pageSizeParam: { env: 'HEDGE_WIRE_PAGE_SIZE_PARAM', profileKey: 'page_size_param' },
+  changeNotionalField: { env: 'HEDGE_WIRE_NOTIONAL_FIELD', profileKey: 'notional_field' },
+  pricesParam: { env: 'HEDGE_WIRE_PRICES_PARAM', profileKey: 'prices_param' },
+};
+
+const WIRE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+
+export type WireSource = 'default' | 'profile' | 'environment';
+
+/** Environment over profile over default; a malformed name is refused with the setting named. */
+export function resolveWireSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  profileWire: Readonly<Record<string, unknown>> = {},
+): { settings: WireSettings; sources: Record<keyof WireSettings, WireSource>; problem?: string } {
+  const settings = { ...DEFAULT_WIRE_SETTINGS };
+  const sources = { pageSizeParam: 'default', changeNotionalField: 'default', pricesParam: 'default' } as Record<keyof WireSettings, WireSource>;
+  for (const key of Object.keys(WIRE_SETTING_SOURCES) as Array<keyof WireSettings>) {
+    const { env: variable, profileKey } = WIRE_SETTING_SOURCES[key];
+    const fromEnv = env[variable]?.trim();
+    const fromProfile = profileWire[profileKey];
+    const [value, source]: [unknown, WireSource] = fromEnv ? [fromEnv, 'environment'] : fromProfile !== undefined ? [fromProfile, 'profile'] : [undefined, 'default'];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || !WIRE_NAME.test(value)) {
+      const where = source === 'environment' ? variable : `the profile's wire.${profileKey}`;
+      return { settings, sources, problem: `${where}: ${JSON.stringify(value)} is not a field or parameter name (letters, digits, "_", "." and "-", at most 64).` };
+    }
+    settings[key] = value;
+    sources[key] = source;
+  }
+  return { settings, sources };
+}
+
+/** POST /hedges/add and /hedges/reduce: `market`, `side` and the notional under its setting's name. */
+export function changeNotionalBody(wire: WireSettings, market: string, side: string, notionalUsd: number): Record<string, unknown> {
+  return { market, side, [wire.changeNotionalField]: notionalUsd };
 }
 
 export interface PriceQuote {

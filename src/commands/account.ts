@@ -1,7 +1,7 @@
 // `hedge account`: the balance and how much of the exposure cap is used. The spec names only
 // `balance_usdc` and `available_exposure_usd`; the other names follow the wire contract, and any
 // other field the server sends is shown after them.
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../runtime/context.js';
 import type { FieldSpec } from '../ui/fields.js';
 
 const ACCOUNT_FIELDS: FieldSpec[] = [

@@ -1,9 +1,10 @@
-// hedge add MARKET SIDE NOTIONAL — grows the open hedge on that side (same maturity); pre-trade
-// checked like an open, then waited until the new notional is visible. See domain/change.ts.
-import type { CommandContext } from '../context.js';
-import { runChange } from '../domain/change.js';
-import type { CommandInput } from './manifest.js';
+// hedge add MARKET SIDE NOTIONAL — add notional to the open hedge on a side (same maturity), then
+// wait until the positions list shows it.
+import type { InputOf } from '../cli/command-spec.js';
+import type { ADD } from '../cli/manifest.js';
+import type { CommandContext } from '../runtime/context.js';
+import { runChangeCommand } from './change-command.js';
 
-export function run(ctx: CommandContext, input: CommandInput): Promise<number> {
-  return runChange(ctx, input, 'add');
+export function run(ctx: CommandContext, input: InputOf<typeof ADD>): Promise<number> {
+  return runChangeCommand(ctx, 'add', input.args, input.options);
 }

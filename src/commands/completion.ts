@@ -2,9 +2,10 @@
 // in the package), so the installed script always matches the installed command tree.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../runtime/context.js';
 import { ConfigError, UsageError } from '../errors.js';
-import { SHELL_VALUES, type CommandInput } from './manifest.js';
+import type { InputOf } from '../cli/command-spec.js';
+import { SHELL_VALUES, type COMPLETION } from '../cli/manifest.js';
 
 const FILE_FOR_SHELL: Record<(typeof SHELL_VALUES)[number], string> = {
   bash: 'hedge.bash',
@@ -16,7 +17,7 @@ const FILE_FOR_SHELL: Record<(typeof SHELL_VALUES)[number], string> = {
 // (→ ../../completions) when a test imports it directly.
 const CANDIDATE_DIRS = ['../completions/', '../../completions/'];
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Promise<void> {
   const shell = input.args.shell ?? '';
   if (!(SHELL_VALUES as readonly string[]).includes(shell)) {
     throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);

@@ -1,13 +1,14 @@
 // `hedge hedges [ID]`: the list, newest first, with the spec's filters; or one hedge in full
 // (every field, tx hashes whole), optionally waiting for it to reach a final state.
 import type { Hedge } from '../api/schemas.js';
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../runtime/context.js';
 import { parseClientReference, parseHedgeId, parseLimit, parseStatus } from '../domain/input.js';
 import { OrderFailedError, StillPendingError, UsageError } from '../errors.js';
 import { HEDGE_DETAIL_ONLY, HEDGE_FIELDS, HEDGE_LIST_FIELDS } from '../ui/resource-fields.js';
-import type { CommandInput } from './manifest.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { HEDGES } from '../cli/manifest.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): Promise<void> {
   const { options } = input;
   const id = input.args.id === undefined ? undefined : parseHedgeId(input.args.id);
   const status = parseStatus(options.status);
@@ -34,7 +35,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<voi
   if (wait) {
     // Owned by the trading commands: polls GET /hedges/{id} at the spec's cadence, with a spinner
     // on a TTY; a hedge already final is returned at once.
-    const { waitForHedgeStatus } = await import('../domain/wait.js');
+    const { waitForHedgeStatus } = await import('../flows/wait.js');
     try {
       hedge = await waitForHedgeStatus(ctx, id, { label: `Waiting for hedge ${id}`, initial: hedge, startedAt });
     } catch (error) {

@@ -2,10 +2,11 @@
 // The spec names only `net_pnl_usd`; the rest follows the wire contract and any other field the
 // server sends is shown after these.
 import type { HistoryRecord } from '../api/schemas.js';
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../runtime/context.js';
 import { parseLimit } from '../domain/input.js';
 import { HISTORY_FIELDS, HISTORY_TABLE_OMITS } from '../ui/resource-fields.js';
-import type { CommandInput } from './manifest.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { HISTORY } from '../cli/manifest.js';
 
 
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
@@ -21,7 +22,7 @@ export function historyTotals(records: HistoryRecord[]): Record<string, number> 
   return totals;
 }
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): Promise<void> {
   const limit = parseLimit(input.options.limit);
   const client = await ctx.client();
   const records = await client.listHistory({ limit });

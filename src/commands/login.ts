@@ -1,14 +1,15 @@
 // hedge login [--profile NAME] [--base-url URL] [--ca-file FILE]
 // Asks on a terminal (the key hidden), reads the key from stdin otherwise; checks the key with one
 // GET /account against that base URL and saves the profile only when the server accepted it.
-import { checkBaseUrl } from '../api/base-url.js';
-import { environmentOfKey, redactKey, registerSecret, validateApiKey } from '../config/api-key.js';
+import { checkBaseUrl } from '../security/base-url.js';
+import { environmentOfKey, redactKey, registerSecret, validateApiKey } from '../security/secrets.js';
 import { requestedProfile, type ResolvedCredentials, type Source } from '../config/credentials.js';
-import { checkKey } from '../config/key-check.js';
-import { checkCaFile, defaultBaseUrl, loginProfileName, readKeyFromStdin, saveLogin } from '../config/login.js';
+import { checkKey } from '../flows/key-check.js';
+import { checkCaFile, defaultBaseUrl, loginProfileName, readKeyFromStdin, saveLogin } from '../config/login-profile.js';
 import { environmentLabel } from '../config/profile-view.js';
-import type { CommandContext } from '../context.js';
-import type { CommandInput } from './manifest.js';
+import type { CommandContext } from '../runtime/context.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { LOGIN } from '../cli/manifest.js';
 import { ApiError, AuthError, NetworkError, UsageError } from '../errors.js';
 
 const KEY_SHAPE_HINT = 'Expected <prefix>_live_… or <prefix>_test_… (copy it from the settings area of the partner desk).';
@@ -22,7 +23,7 @@ function validationMessage(check: () => unknown): true | string {
   }
 }
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>): Promise<number> {
   if (ctx.globals.demo) {
     throw new UsageError('--demo: the demo needs no login; run `hedge --demo <command>` directly.');
   }

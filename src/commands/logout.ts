@@ -2,7 +2,7 @@
 // (base URL, CA file), so that `hedge login --profile NAME` only asks for a new key.
 import { requestedProfile } from '../config/credentials.js';
 import { requireProfile } from '../config/profile-view.js';
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../runtime/context.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const requested = requestedProfile(ctx.globals.profile, ctx.env);

@@ -1,4 +1,4 @@
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../runtime/context.js';
 import type { FieldSpec } from '../ui/fields.js';
 import { formatPercent } from '../ui/format.js';
 

@@ -1,7 +1,7 @@
 // `hedge positions`: one line per open market and side. The spec names only `net_margin_usd`
 // (what closing now would return); the other names follow the wire contract, and any other field
 // the server sends is shown after them.
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../runtime/context.js';
 import { POSITION_FIELDS, POSITION_TABLE_OMITS } from '../ui/resource-fields.js';
 
 export async function run(ctx: CommandContext): Promise<void> {

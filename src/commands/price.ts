@@ -1,10 +1,11 @@
 // `hedge price [MARKET]`: the indicative mid rate (GET /prices). It is a reference, not what a
 // hedge executes at — that comes from `hedge quote`.
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../runtime/context.js';
 import { parseMarket } from '../domain/input.js';
-import { requireListedMarket } from '../domain/markets.js';
+import { requireListedMarket } from '../flows/markets.js';
 import type { FieldSpec } from '../ui/fields.js';
-import type { CommandInput } from './manifest.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { PRICE } from '../cli/manifest.js';
 
 const PRICE_FIELDS: FieldSpec[] = [
   { key: 'market', label: 'Market' },
@@ -12,7 +13,7 @@ const PRICE_FIELDS: FieldSpec[] = [
   { key: 'timestamp', label: 'As of', kind: 'time' },
 ];
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>): Promise<void> {
   const market = input.args.market === undefined ? undefined : parseMarket(input.args.market);
   const client = await ctx.client();
   // The live markets list decides what exists: an unlisted market is named against it (exit 2),

@@ -2,7 +2,7 @@
 // current one marked. --json gives the same rows as an array (never a whole key).
 import { profileRows } from '../config/profile-view.js';
 import { environmentLabel } from '../config/profile-view.js';
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../runtime/context.js';
 import type { FieldSpec } from '../ui/fields.js';
 
 export async function run(ctx: CommandContext): Promise<void> {

@@ -1,10 +1,11 @@
 // hedge profile remove NAME — deletes a stored profile (key included). When it was the current
 // one, no profile is current afterwards: the next command asks the operator to choose.
 import { requireProfile } from '../config/profile-view.js';
-import type { CommandContext } from '../context.js';
-import type { CommandInput } from './manifest.js';
+import type { CommandContext } from '../runtime/context.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { PROFILE_REMOVE } from '../cli/manifest.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REMOVE>): Promise<void> {
   const name = input.args.name ?? '';
   const store = await ctx.store();
   requireProfile(store.read(), name, 'name');

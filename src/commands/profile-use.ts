@@ -1,9 +1,10 @@
 // hedge profile use NAME — makes a stored profile the current one.
 import { environmentLabel, profileRow, requireProfile } from '../config/profile-view.js';
-import type { CommandContext } from '../context.js';
-import type { CommandInput } from './manifest.js';
+import type { CommandContext } from '../runtime/context.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { PROFILE_USE } from '../cli/manifest.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE>): Promise<void> {
   const name = input.args.name ?? '';
   const store = await ctx.store();
   requireProfile(store.read(), name, 'name');

@@ -1,12 +1,13 @@
 // `hedge quote MARKET SIDE NOTIONAL --tenor D`: an indicative quote (POST /quotes). Everything
 // typed is checked before the first request; the market is then checked against the live list.
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../runtime/context.js';
 import { parseMarket, parseNotional, parseSide, parseTenor } from '../domain/input.js';
-import { requireListedMarket } from '../domain/markets.js';
+import { requireListedMarket } from '../flows/markets.js';
 import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../ui/quote-card.js';
-import type { CommandInput } from './manifest.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { QUOTE } from '../cli/manifest.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>): Promise<void> {
   const market = parseMarket(input.args.market);
   const side = parseSide(input.args.side);
   const notional = parseNotional(input.args.notional);

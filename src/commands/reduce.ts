@@ -1,9 +1,10 @@
-// hedge reduce MARKET SIDE NOTIONAL — shrinks the open hedge on that side (margin scales down with
-// it; about the whole notional closes it), then waits until the change is visible. See domain/change.ts.
-import type { CommandContext } from '../context.js';
-import { runChange } from '../domain/change.js';
-import type { CommandInput } from './manifest.js';
+// hedge reduce MARKET SIDE NOTIONAL — remove notional from the open hedge on a side (margin scales
+// down with it), then wait until the positions list shows it (or the side is gone).
+import type { InputOf } from '../cli/command-spec.js';
+import type { REDUCE } from '../cli/manifest.js';
+import type { CommandContext } from '../runtime/context.js';
+import { runChangeCommand } from './change-command.js';
 
-export function run(ctx: CommandContext, input: CommandInput): Promise<number> {
-  return runChange(ctx, input, 'reduce');
+export function run(ctx: CommandContext, input: InputOf<typeof REDUCE>): Promise<number> {
+  return runChangeCommand(ctx, 'reduce', input.args, { ...input.options, skipChecks: true });
 }

@@ -1,8 +1,9 @@
-import { isLoopbackHost } from '../api/base-url.js';
-import type { CommandContext } from '../context.js';
+import { isLoopbackHost } from '../security/base-url.js';
+import type { CommandContext } from '../runtime/context.js';
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
-import type { CommandInput } from './manifest.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { SANDBOX_SERVE } from '../cli/manifest.js';
 
 function share(name: string, raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
@@ -31,7 +32,7 @@ function positive(name: string, raw: unknown): number | undefined {
   return value;
 }
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SERVE>): Promise<void> {
   const o = input.options;
   const host = o.host === undefined ? '127.0.0.1' : String(o.host);
   // The simulator holds test keys and has no access control of its own: it never leaves this machine.

@@ -1,11 +1,11 @@
 // hedge whoami — which profile, environment, base URL and key a command would use right now,
 // where each came from (flag > environment > profile), and whether the key works (one GET /account).
 // Exits 0 when the key works, 4 when the server refuses it, 5 when it cannot be reached.
-import { redactKey } from '../config/api-key.js';
+import { redactKey } from '../security/secrets.js';
 import type { Source } from '../config/credentials.js';
-import { checkKey, type KeyStatus } from '../config/key-check.js';
+import { checkKey, type KeyStatus } from '../flows/key-check.js';
 import { environmentLabel } from '../config/profile-view.js';
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../runtime/context.js';
 
 const EXIT_FOR_STATUS: Record<KeyStatus, number> = { ok: 0, refused: 4, unreachable: 5, error: 3 };
 

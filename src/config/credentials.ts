@@ -2,9 +2,9 @@
 // --profile takes that profile's settings whole.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { checkBaseUrl } from '../api/base-url.js';
+import { checkBaseUrl } from '../security/base-url.js';
 import { AuthError, UsageError } from '../errors.js';
-import { registerSecret, validateApiKey, type Environment } from './api-key.js';
+import { registerSecret, validateApiKey, type Environment } from '../security/secrets.js';
 import type { ProfileStore } from './profile-store.js';
 import { PROFILE_NAME } from './profile-name.js';
 
@@ -14,6 +14,8 @@ export interface ResolvedCredentials {
   apiKey: string;
   baseUrl: string;
   caFile?: string;
+  /** The profile's answers to the spec's "not shown" request names (api/unspecified.ts). */
+  profileWire?: Record<string, string>;
   environment: Environment;
   profileName?: string;
   sources: { apiKey: Source; baseUrl: Source; profile?: Source; caFile?: Source };
@@ -59,7 +61,7 @@ export function resolveCredentials(input: {
   const needStore = needsProfileStore(input.profileFlag, env);
   let profileName: string | undefined;
   let profileSource: Source | undefined;
-  let profile: { base_url?: string; api_key?: string; ca_file?: string } | undefined;
+  let profile: { base_url?: string; api_key?: string; ca_file?: string; wire?: Record<string, string> } | undefined;
   if (needStore) {
     const store = input.store();
     const data = store.read();
@@ -103,6 +105,7 @@ export function resolveCredentials(input: {
     apiKey,
     baseUrl,
     caFile,
+    profileWire: profile?.wire,
     environment,
     profileName,
     sources: {

@@ -2,7 +2,7 @@
 // the key always redacted and a live key always marked LIVE.
 import type { ChalkInstance } from 'chalk';
 import { UsageError } from '../errors.js';
-import { environmentOfKey, redactKey, type Environment } from './api-key.js';
+import { environmentOfKey, redactKey, type Environment } from '../security/secrets.js';
 import type { StoreData, StoredProfile } from './store-schema.js';
 
 export interface ProfileRow {

@@ -6,6 +6,8 @@ export const profileSchema = z.looseObject({
   base_url: z.string(),
   api_key: z.string().optional(),
   ca_file: z.string().optional(),
+  /** Answers to the spec's "not shown" request names for this server (api/unspecified.ts). */
+  wire: z.record(z.string(), z.string()).optional(),
   saved_at: z.string().optional(),
 });
 

@@ -2,7 +2,7 @@
 // naming the argument and what is allowed (exit 2, nothing sent).
 import { UsageError } from '../errors.js';
 import { MAX_PAGE_SIZE } from '../api/unspecified.js';
-import { HEDGE_STATUSES, type HedgeStatus, type Side } from '../api/vocabulary.js';
+import { HEDGE_STATUSES, type HedgeStatus, type Side } from './vocabulary.js';
 
 const MARKET_SHAPE = /^[A-Z0-9]{3,20}$/;
 const HEDGE_ID_SHAPE = /^hdg_[A-Za-z0-9_-]{1,100}$/;

@@ -1,4 +1,3 @@
-import type { HedgeClient, MarketList } from '../api/client.js';
 import type { Market } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { echo } from './input.js';
@@ -16,9 +15,3 @@ export function unlistedMarketError(markets: Market[], market: string): UsageErr
   return new UsageError(`market: ${echo(market)} is not listed for this account; listed: ${listed.join(', ') || 'none'}.`);
 }
 
-export async function requireListedMarket(client: HedgeClient, market: string): Promise<{ market: Market; list: MarketList }> {
-  const list = await client.listMarkets();
-  const found = findMarket(list.markets, market);
-  if (!found) throw unlistedMarketError(list.markets, market);
-  return { market: found, list };
-}

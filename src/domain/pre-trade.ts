@@ -3,11 +3,10 @@
 // the notional fits both the side's capacity and the account's exposure headroom. A failed check
 // is a PreTradeCheckError (exit 3) with the numbers, and nothing is sent. The order of the checks
 // follows the service's own: the exposure cap before market capacity.
-import type { HedgeClient } from '../api/client.js';
 import type { Account, Market, Side } from '../api/schemas.js';
 import { PreTradeCheckError, type UsageError } from '../errors.js';
 import { findMarket, unlistedMarketError } from './markets.js';
-import { formatUsd } from '../ui/format.js';
+import { formatUsd } from './money.js';
 
 export interface PreTradeRequest {
   market: string;
@@ -23,12 +22,6 @@ export interface PreTradeFacts {
 }
 
 const SKIP_HINT = 'Lower the notional, or pass --skip-checks to leave the decision to the server.';
-
-/** Reads what the checks need: the live markets list and the account summary, in parallel. */
-export async function fetchPreTradeFacts(client: HedgeClient): Promise<PreTradeFacts> {
-  const [list, account] = await Promise.all([client.listMarkets(), client.getAccount()]);
-  return { markets: list.markets, account };
-}
 
 /** Only the market checks (listed, open): used before the notional is known (the wizard). */
 export function marketProblem(markets: Market[], market: string): PreTradeCheckError | UsageError | undefined {
@@ -79,10 +72,3 @@ export function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest):
   return notionalProblem(findMarket(facts.markets, request.market)!, facts.account, request);
 }
 
-/** Fetches the facts and throws the first failed check; returns the facts for later use. */
-export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRequest): Promise<PreTradeFacts> {
-  const facts = await fetchPreTradeFacts(client);
-  const problem = preTradeProblem(facts, request);
-  if (problem) throw problem;
-  return facts;
-}

@@ -9,10 +9,12 @@ import type {
   EngineState,
   EventKind,
   HedgeState,
+  HistoryRecord,
   PendingChange,
   ScheduledEvent,
 } from './engine-state.js';
-import { activeHedgeKey } from './engine-state.js';
+import { activeHedgeKey, compareHistoryRecords } from './engine-state.js';
+import { popDueEvent, pushEvent } from './event-queue.js';
 import {
   DAY_MS,
   MARKET_MODEL,
@@ -25,6 +27,7 @@ import {
   midPrice,
   platformFeeUsdc,
   quoteIncrease,
+  reductionClosesFully,
   roundExecutionPrice,
   roundMoney,
   seedHash,
@@ -52,9 +55,20 @@ export type PastOutcome = { kind: 'settled' } | { kind: 'failed' } | { kind: 'cl
 
 export const toIso = (timeMs: number): string => new Date(timeMs).toISOString();
 
+/** The list order of hedges, oldest first: by opened_at, ties by id (ids grow with creation). */
+function openedBefore(a: HedgeState, b: HedgeState): boolean {
+  return a.openedAtMs < b.openedAtMs || (a.openedAtMs === b.openedAtMs && a.id < b.id);
+}
+
 export class Book {
   readonly seedHash: number;
   private readonly marketsByName: Map<string, MarketDefinition>;
+  /**
+   * Account id → its hedge ids in list order, oldest first, so a page is read from the end
+   * instead of sorting every hedge per request. Built on first use (a loaded state has none) and
+   * kept up to date by createHedge; memory only, as it is derived from the state.
+   */
+  private readonly hedgeOrder = new Map<string, string[]>();
 
   constructor(
     readonly state: EngineState,
@@ -111,6 +125,7 @@ export class Book {
         balanceUsdc: MARKET_MODEL.startBalanceUsdc,
         hedges: {},
         activeHedgeIds: {},
+        activeHedgeStacks: {},
         history: [],
       };
       this.state.accounts[accountId] = account;
@@ -118,15 +133,54 @@ export class Book {
     return account;
   }
 
+  /** Every submitted or filled hedge, by market and side, oldest first within a side. */
   activeHedges(account: AccountState): HedgeState[] {
-    return Object.keys(account.activeHedgeIds)
+    return Object.keys(account.activeHedgeStacks)
       .sort()
-      .map((key) => account.hedges[account.activeHedgeIds[key]]);
+      .flatMap((key) => account.activeHedgeStacks[key].map((id) => account.hedges[id]));
   }
 
+  /** The newest submitted or filled hedge on a side. */
   activeHedge(account: AccountState, market: string, side: Side): HedgeState | undefined {
     const id = account.activeHedgeIds[activeHedgeKey(market, side)];
     return id ? account.hedges[id] : undefined;
+  }
+
+  /** Every submitted or filled hedge on a side, oldest first. */
+  sideHedges(account: AccountState, market: string, side: Side): HedgeState[] {
+    return (account.activeHedgeStacks[activeHedgeKey(market, side)] ?? []).map((id) => account.hedges[id]);
+  }
+
+  /** The account's hedges newest first (opened_at, ties by id), read lazily so a page stops early. */
+  *hedgesNewestFirst(account: AccountState): Generator<HedgeState> {
+    const order = this.hedgeOrderOf(account);
+    for (let index = order.length - 1; index >= 0; index--) yield account.hedges[order[index]];
+  }
+
+  private hedgeOrderOf(account: AccountState): string[] {
+    let order = this.hedgeOrder.get(account.id);
+    if (!order) {
+      order = Object.values(account.hedges)
+        .sort((a, b) => (openedBefore(a, b) ? -1 : openedBefore(b, a) ? 1 : 0))
+        .map((hedge) => hedge.id);
+      this.hedgeOrder.set(account.id, order);
+    }
+    return order;
+  }
+
+  /** New hedges are the newest, so this appends; a past hedge (fixtures) is placed by search. */
+  private placeInOrder(account: AccountState, hedge: HedgeState): void {
+    const order = this.hedgeOrder.get(account.id);
+    if (!order) return;
+    let low = 0;
+    let high = order.length;
+    if (high > 0 && openedBefore(account.hedges[order[high - 1]], hedge)) low = high;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (openedBefore(account.hedges[order[middle]], hedge)) low = middle + 1;
+      else high = middle;
+    }
+    order.splice(low, 0, hedge.id);
   }
 
   /** Notional counted against the cap: open and pending hedges plus pending adds. */
@@ -173,25 +227,14 @@ export class Book {
 
   private schedule(kind: EventKind, accountId: string, hedgeId: string, dueMs: number): void {
     const event: ScheduledEvent = { dueMs, sequence: ++this.state.sequence, kind, accountId, hedgeId };
-    const { events } = this.state;
-    let low = 0;
-    let high = events.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const other = events[middle];
-      if (other.dueMs < dueMs || (other.dueMs === dueMs && other.sequence < event.sequence)) low = middle + 1;
-      else high = middle;
-    }
-    events.splice(low, 0, event);
+    pushEvent(this.state.events, event);
   }
 
   /** Applies every fill, landing and maturity due by `nowMs`, each at its own due time; returns how many. */
   processDueEvents(nowMs: number): number {
-    const { events } = this.state;
     let processed = 0;
-    while (events.length > 0 && events[0].dueMs <= nowMs) {
+    for (let event = popDueEvent(this.state.events, nowMs); event; event = popDueEvent(this.state.events, nowMs)) {
       processed++;
-      const event = events.shift() as ScheduledEvent;
       const account = this.state.accounts[event.accountId];
       const hedge = account?.hedges[event.hedgeId];
       if (!hedge) continue;
@@ -207,7 +250,9 @@ export class Book {
   /** Accepts an open: reserves margin and fee, counts the notional, schedules the fill. */
   submitOpen(account: AccountState, request: OpenRequest, nowMs: number): HedgeState {
     const hedge = this.createHedge(account, request, nowMs, this.random() < this.config.failRate);
-    account.activeHedgeIds[activeHedgeKey(hedge.market, hedge.side)] = hedge.id;
+    const key = activeHedgeKey(hedge.market, hedge.side);
+    (account.activeHedgeStacks[key] ??= []).push(hedge.id);
+    account.activeHedgeIds[key] = hedge.id;
     this.schedule('fill', account.id, hedge.id, nowMs + this.config.fillDelayMs);
     return hedge;
   }
@@ -258,6 +303,7 @@ export class Book {
     };
     if (request.clientReference !== undefined) hedge.clientReference = request.clientReference;
     account.hedges[hedge.id] = hedge;
+    this.placeInOrder(account, hedge);
     this.credit(account, -(quote.requiredMarginUsdc + quote.platformFeeUsdc));
     this.moveOpenInterest(hedge.market, hedge.side, hedge.notionalUsd);
     return hedge;
@@ -341,16 +387,9 @@ export class Book {
     }
     this.accrueCarry(hedge, timeMs);
     if (change.action === 'add') this.landAdd(hedge, change, timeMs);
-    else if (change.action === 'close' || this.reduceClosesFully(hedge, change.notionalUsd)) {
+    else if (change.action === 'close' || reductionClosesFully(hedge.notionalUsd, change.notionalUsd)) {
       this.closeEarly(account, hedge, timeMs);
     } else this.landPartialReduce(account, hedge, change.notionalUsd, timeMs);
-  }
-
-  private reduceClosesFully(hedge: HedgeState, notionalUsd: number): boolean {
-    return (
-      notionalUsd >= hedge.notionalUsd * MARKET_MODEL.fullReduceShare ||
-      hedge.notionalUsd - notionalUsd < MARKET_MODEL.minRemainingNotionalUsd
-    );
   }
 
   private landAdd(hedge: HedgeState, change: PendingChange, timeMs: number): void {
@@ -424,8 +463,9 @@ export class Book {
     hedge.accruedCarryUsdc = 0;
     hedge.status = 'closed';
     hedge.closedAtMs = timeMs;
+    hedge.closeReason = reason;
     this.release(account, hedge);
-    account.history.push({
+    insertHistoryRecord(account.history, {
       hedge_id: hedge.id,
       market: hedge.market,
       side: hedge.side,
@@ -448,7 +488,15 @@ export class Book {
   private release(account: AccountState, hedge: HedgeState): void {
     this.moveOpenInterest(hedge.market, hedge.side, -hedge.notionalUsd);
     const key = activeHedgeKey(hedge.market, hedge.side);
-    if (account.activeHedgeIds[key] === hedge.id) delete account.activeHedgeIds[key];
+    const stack = account.activeHedgeStacks[key];
+    const index = stack ? stack.indexOf(hedge.id) : -1;
+    if (index < 0) return;
+    stack.splice(index, 1);
+    if (stack.length > 0) account.activeHedgeIds[key] = stack[stack.length - 1];
+    else {
+      delete account.activeHedgeStacks[key];
+      delete account.activeHedgeIds[key];
+    }
   }
 
   // ---- carry ----------------------------------------------------------------------------
@@ -464,4 +512,17 @@ export class Book {
     const pending = Math.max(0, timeMs - hedge.carryAccruedToMs);
     return hedge.accruedCarryUsdc + carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, pending);
   }
+}
+
+/** Closes happen in time order, so this nearly always appends; fixtures in the past are placed by search. */
+function insertHistoryRecord(history: HistoryRecord[], record: HistoryRecord): void {
+  let low = 0;
+  let high = history.length;
+  if (high > 0 && compareHistoryRecords(history[high - 1], record) <= 0) low = high;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareHistoryRecords(history[middle], record) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  history.splice(low, 0, record);
 }

@@ -2,6 +2,7 @@
 // between CLI invocations and reloads it later, so nothing here may be a class, Map or Date.
 // Times are sandbox-time milliseconds; money is kept to the cent once it is booked.
 
+import { DEFAULT_DIALECT, type SandboxDialect } from './dialects.js';
 import type { Envelope } from './envelope.js';
 import type { Side, SideAmounts } from './market-model.js';
 
@@ -40,6 +41,8 @@ export interface HedgeState {
   filledAtMs?: number;
   maturityAtMs: number;
   closedAtMs?: number;
+  /** Why it closed: an early close (or full reduce) or settlement at maturity. */
+  closeReason?: CloseReason;
   /** Decided at open from the seeded PRNG, so a replayed state fails the same orders. */
   willFail: boolean;
   /** Notional-weighted entry across the open and every add. */
@@ -78,8 +81,14 @@ export interface AccountState {
   id: string;
   balanceUsdc: number;
   hedges: Record<string, HedgeState>;
-  /** `market:side` → id of the hedge that is `submitted` or `filled` there (at most one). */
+  /** `market:side` → id of the newest hedge that is `submitted` or `filled` there (what add acts on). */
   activeHedgeIds: Record<string, string>;
+  /**
+   * `market:side` → every hedge that is `submitted` or `filled` there, oldest first: one, except
+   * in a dialect that allows several hedges per side. Its last id is the one in activeHedgeIds.
+   */
+  activeHedgeStacks: Record<string, string[]>;
+  /** Oldest first by (closed_at, hedge_id), so the newest page is read from the end. */
   history: HistoryRecord[];
 }
 
@@ -106,12 +115,17 @@ export interface EngineState {
   seed: string;
   prngState: number;
   sequence: number;
+  /** Wire dialect the sandbox speaks; a state keeps it, as hedges opened under one may not suit another. */
+  dialect: SandboxDialect;
   /** Latest sandbox time the engine has seen; time never runs backwards for the state. */
   nowMs: number;
   accounts: Record<string, AccountState>;
   /** Notional reserved by the sandbox's own accounts per market (background OI is added on top). */
   openInterestUsd: Record<string, SideAmounts>;
-  /** Future fills, landings and maturities, sorted by (dueMs, sequence). */
+  /**
+   * Future fills, landings and maturities: a binary min-heap on (dueMs, sequence) (event-queue.ts).
+   * A sorted array is a valid heap, so states saved when this was a sorted list load as they are.
+   */
   events: ScheduledEvent[];
   /** Keyed by `environment:account:Idempotency-Key` (spec section 5.4 and 7). */
   idempotency: Record<string, IdempotencyRecord>;
@@ -119,4 +133,29 @@ export interface EngineState {
 
 export function activeHedgeKey(market: string, side: Side): string {
   return `${market}:${side}`;
+}
+
+export function compareHistoryRecords(a: HistoryRecord, b: HistoryRecord): number {
+  if (a.closed_at !== b.closed_at) return a.closed_at < b.closed_at ? -1 : 1;
+  return a.hedge_id < b.hedge_id ? -1 : a.hedge_id > b.hedge_id ? 1 : 0;
+}
+
+/**
+ * Brings a state saved by an earlier sandbox up to date in place: fields added since version 1
+ * was first written get the value that matches how that sandbox behaved (the reference dialect,
+ * one hedge per side), and history is put in the order the list endpoint reads it in.
+ */
+export function upgradeState(state: EngineState): void {
+  const saved = state as Partial<EngineState>;
+  saved.dialect ??= DEFAULT_DIALECT;
+  for (const account of Object.values(state.accounts)) {
+    const stacks = (account as Partial<AccountState>).activeHedgeStacks;
+    if (stacks === undefined) {
+      account.activeHedgeStacks = Object.fromEntries(
+        Object.entries(account.activeHedgeIds).map(([key, id]) => [key, [id]]),
+      );
+    }
+    // Already sorted in every state this sandbox writes: then this is one linear pass.
+    account.history.sort(compareHistoryRecords);
+  }
 }

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 
 import { Book } from './book.js';
-import type { AccountState, EngineState, IdempotencyRecord } from './engine-state.js';
+import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
+import { type AccountState, type EngineState, type IdempotencyRecord, upgradeState } from './engine-state.js';
 import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
 import { DAY_MS, MARKET_MODEL, type MarketDefinition, type MarketStatus, type SideAmounts } from './market-model.js';
 import { hashString } from './prng.js';
@@ -34,6 +35,11 @@ export interface EngineOptions {
   extraMarkets?: readonly ExtraMarket[];
   /** Requests per second per key; unset means unlimited. */
   rateLimit?: number;
+  /**
+   * How the open questions of the wire format are answered (dialects.ts); default 'reference'.
+   * A loaded state keeps the dialect it was made with; asking for another one is an error.
+   */
+  dialect?: SandboxDialect;
 }
 
 export interface HandleContext {
@@ -60,12 +66,13 @@ export const DEFAULT_FILL_DELAY_MS = 2000;
 
 export const isTestKey = (key: string): boolean => TEST_KEY.test(key);
 
-export function createEngineState(seed: string | number = DEFAULT_SEED): EngineState {
+export function createEngineState(seed: string | number = DEFAULT_SEED, dialect: SandboxDialect = DEFAULT_DIALECT): EngineState {
   return {
     version: 1,
     seed: String(seed),
     prngState: hashString(`prng:${seed}`),
     sequence: 0,
+    dialect,
     nowMs: 0,
     accounts: {},
     openInterestUsd: {},
@@ -84,16 +91,44 @@ interface TokenBucket {
   updatedMs: number;
 }
 
+/** An idempotency record in the expiry queue; `createdAtMs` tells a stale entry from a renewed key. */
+interface ExpiryEntry {
+  scope: string;
+  createdAtMs: number;
+}
+
+/** The expiry queue drops its consumed head in one slice once it is this long and half used. */
+const EXPIRY_COMPACTION_MIN = 1024;
+
 export class SandboxEngine {
   private readonly book: Book;
   private readonly accountIdsByKey = new Map<string, string>();
   private readonly inFlight = new Set<string>();
   private readonly buckets = new Map<string, TokenBucket>();
   private readonly rateLimit: number | undefined;
+  private readonly wire: WireDialect;
+  /**
+   * Idempotency records in creation order, which is expiry order since sandbox time never runs
+   * backwards: expiring them costs only the records that expire, not a walk over a day of keys.
+   */
+  private expiryQueue: ExpiryEntry[];
+  private expiryHead = 0;
   private mutations = 0;
 
-  constructor(options: EngineOptions, state: EngineState = createEngineState(options.seed)) {
+  constructor(options: EngineOptions, state: EngineState = createEngineState(options.seed, options.dialect)) {
     if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
+    const requested = options.dialect === undefined ? undefined : parseDialect(options.dialect);
+    upgradeState(state);
+    if (requested !== undefined && requested !== state.dialect) {
+      throw new Error(
+        `this sandbox state speaks the ${state.dialect} dialect, not ${requested}; ` +
+          'start without a dialect to keep it, or from a fresh state for another',
+      );
+    }
+    this.wire = wireDialect(state.dialect);
+    this.expiryQueue = Object.entries(state.idempotency)
+      .map(([scope, record]) => ({ scope, createdAtMs: record.createdAtMs }))
+      .sort((a, b) => a.createdAtMs - b.createdAtMs);
     for (const key of options.apiKeys) {
       if (!isTestKey(key)) throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
       this.accountIdsByKey.set(key, `acct_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
@@ -117,6 +152,14 @@ export class SandboxEngine {
     return this.book.state;
   }
 
+  get dialect(): SandboxDialect {
+    return this.wire.name;
+  }
+
+  get fillDelayMs(): number {
+    return this.book.config.fillDelayMs;
+  }
+
   /** Grows whenever the persistent state changed: the server saves the state file when it moves. */
   get revision(): number {
     return this.mutations;
@@ -134,6 +177,7 @@ export class SandboxEngine {
         request,
         params,
         nowMs: now,
+        dialect: this.wire,
       };
       if (!endpoint.idempotent) return endpoint.handle(routeContext);
       return this.handleStateChanging(endpoint.handle, routeContext, principal, context.lease);
@@ -170,10 +214,14 @@ export class SandboxEngine {
     this.inFlight.delete(lease.scope);
   }
 
-  /** Applies every event due by `nowMs`; returns the effective time (never earlier than before). */
+  /**
+   * Applies every event due by `nowMs` and forgets idempotency records a day old; returns the
+   * effective time (never earlier than before).
+   */
   advanceTo(nowMs: number): number {
     const now = Math.max(nowMs, this.state.nowMs);
     if (this.book.processDueEvents(now) > 0) this.mutations++;
+    if (this.expireIdempotency(now) > 0) this.mutations++;
     this.state.nowMs = now;
     return now;
   }
@@ -286,7 +334,6 @@ export class SandboxEngine {
     const response = this.committed(handle(context));
     // Only successes are remembered: a refused request did nothing, so retrying it may act.
     if (response.status < 300) {
-      this.pruneIdempotency(context.nowMs);
       const record: IdempotencyRecord = {
         fingerprint,
         createdAtMs: context.nowMs,
@@ -295,6 +342,7 @@ export class SandboxEngine {
         body: structuredClone(response.body),
       };
       this.state.idempotency[scope] = record;
+      this.expiryQueue.push({ scope, createdAtMs: record.createdAtMs });
     }
     return response;
   }
@@ -304,10 +352,23 @@ export class SandboxEngine {
     return response;
   }
 
-  private pruneIdempotency(nowMs: number): void {
-    for (const [scope, record] of Object.entries(this.state.idempotency)) {
-      if (nowMs - record.createdAtMs >= IDEMPOTENCY_TTL_MS) delete this.state.idempotency[scope];
+  /** Deletes the records at least a day old, oldest first; returns how many. */
+  private expireIdempotency(nowMs: number): number {
+    const queue = this.expiryQueue;
+    let expired = 0;
+    while (this.expiryHead < queue.length && nowMs - queue[this.expiryHead].createdAtMs >= IDEMPOTENCY_TTL_MS) {
+      const { scope, createdAtMs } = queue[this.expiryHead++];
+      // A key reused after it expired has a newer record (and a later entry): leave that one.
+      if (this.state.idempotency[scope]?.createdAtMs === createdAtMs) {
+        delete this.state.idempotency[scope];
+        expired++;
+      }
     }
+    if (this.expiryHead >= EXPIRY_COMPACTION_MIN && this.expiryHead * 2 >= queue.length) {
+      this.expiryQueue = queue.slice(this.expiryHead);
+      this.expiryHead = 0;
+    }
+    return expired;
   }
 }
 

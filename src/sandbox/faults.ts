@@ -4,7 +4,13 @@
 
 import { hashString, nextRandom } from './prng.js';
 
-export type MalformedKind = 'html' | 'truncated' | 'wrong-types';
+/**
+ * html: a proxy's 502 page; truncated: half the JSON, status 200; wrong-types: numbers and strings
+ * swapped. The ambiguous ones answer after the engine acted (a write has taken effect):
+ * error-in-200: 200 with data null and an error; data-and-error: the answer plus an error;
+ * data-in-400: 400 with the answer's data and a null error.
+ */
+export type MalformedKind = 'html' | 'truncated' | 'wrong-types' | 'error-in-200' | 'data-and-error' | 'data-in-400';
 export type StallMode = 'headers' | 'body';
 
 export interface RequestTarget {
@@ -29,6 +35,12 @@ export interface FaultSettings {
   next429: number;
   nextDropAfterCommit: number;
   nextLatency: { count: number; ms: number } | null;
+  /** 503 `service_unavailable` with this Retry-After value sent verbatim: seconds ('2') or an HTTP-date. */
+  next503RetryAfter: { count: number; retryAfter: string } | null;
+  /** The next matched GETs are answered for real, padded to `bytes` bytes (streamed, never held whole). */
+  nextOversized: { count: number; bytes: number } | null;
+  /** Terminal escapes and bidi/zero-width characters in server strings (hostile-text.ts). */
+  hostileText: boolean;
   /** headers: never answer; body: send status, headers and part of the body, then hang. */
   stall: StallMode | null;
   nextMalformed: { count: number; kind: MalformedKind } | null;
@@ -39,6 +51,8 @@ export type FaultOutcome =
   | { kind: 'none' }
   | { kind: '5xx'; status: 500 | 503 }
   | { kind: '429' }
+  | { kind: '503-retry-after'; retryAfter: string }
+  | { kind: 'oversized'; bytes: number }
   | { kind: 'drop-after-commit' }
   | { kind: 'stall'; mode: StallMode }
   | { kind: 'malformed'; malformed: MalformedKind };
@@ -46,6 +60,7 @@ export type FaultOutcome =
 export interface FaultPlan {
   latencyMs: number;
   outcome: FaultOutcome;
+  hostileText: boolean;
 }
 
 const NO_FAULTS: FaultSettings = {
@@ -57,6 +72,9 @@ const NO_FAULTS: FaultSettings = {
   next429: 0,
   nextDropAfterCommit: 0,
   nextLatency: null,
+  next503RetryAfter: null,
+  nextOversized: null,
+  hostileText: false,
   stall: null,
   nextMalformed: null,
   match: null,
@@ -95,14 +113,21 @@ export class FaultInjector {
     for (const share of ['fault5xx', 'fault429', 'dropAfterCommit'] as const) {
       if (!(next[share] >= 0 && next[share] <= 1)) throw new Error(`${share} must be a share between 0 and 1`);
     }
+    // Node refuses a header value with control characters only when the answer is written.
+    if (next.next503RetryAfter && !/^[\x20-\x7e]+$/.test(next.next503RetryAfter.retryAfter)) {
+      throw new Error('next503RetryAfter.retryAfter must be printable ASCII, e.g. "2" or an HTTP-date');
+    }
+    if (next.nextOversized && !(Number.isSafeInteger(next.nextOversized.bytes) && next.nextOversized.bytes > 0)) {
+      throw new Error('nextOversized.bytes must be a positive whole number');
+    }
     this.current = next;
   }
 
   /** Decides (and consumes countdowns for) what happens to one request. */
   plan(target: RequestTarget): FaultPlan {
     const settings = this.current;
-    if (!matches(settings.match, target)) return { latencyMs: 0, outcome: { kind: 'none' } };
-    return { latencyMs: this.takeLatency(), outcome: this.takeOutcome(target) };
+    if (!matches(settings.match, target)) return { latencyMs: 0, outcome: { kind: 'none' }, hostileText: false };
+    return { latencyMs: this.takeLatency(), outcome: this.takeOutcome(target), hostileText: settings.hostileText };
   }
 
   private takeLatency(): number {
@@ -121,6 +146,11 @@ export class FaultInjector {
       settings.next5xx--;
       return { kind: '5xx', status: this.random() < 0.5 ? 500 : 503 };
     }
+    const retryAfter503 = settings.next503RetryAfter;
+    if (retryAfter503 && retryAfter503.count > 0) {
+      settings.next503RetryAfter = retryAfter503.count > 1 ? { ...retryAfter503, count: retryAfter503.count - 1 } : null;
+      return { kind: '503-retry-after', retryAfter: retryAfter503.retryAfter };
+    }
     if (settings.next429 > 0) {
       settings.next429--;
       return { kind: '429' };
@@ -129,6 +159,12 @@ export class FaultInjector {
     if (malformed && malformed.count > 0) {
       settings.nextMalformed = malformed.count > 1 ? { count: malformed.count - 1, kind: malformed.kind } : null;
       return { kind: 'malformed', malformed: malformed.kind };
+    }
+    // Only reads are padded: the countdown waits for a GET, as drop-after-commit waits for a write.
+    const oversized = settings.nextOversized;
+    if (target.method === 'GET' && oversized && oversized.count > 0) {
+      settings.nextOversized = oversized.count > 1 ? { ...oversized, count: oversized.count - 1 } : null;
+      return { kind: 'oversized', bytes: oversized.bytes };
     }
     const committing = isCommittingWrite(target);
     if (committing && settings.nextDropAfterCommit > 0) {

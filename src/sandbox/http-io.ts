@@ -1,9 +1,11 @@
 // Reading requests and writing responses for the sandbox server, including the deliberately
-// broken ones fault injection needs (a stalled body, an HTML gateway page, scrambled types).
+// broken ones fault injection needs (a stalled body, an HTML gateway page, scrambled types,
+// ambiguous envelopes, an oversized body).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
+import { ApiError, type EngineResponse, type EnvelopeError, errorResponse } from './envelope.js';
+import type { MalformedKind } from './faults.js';
 import { INVALID_JSON } from './validation.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -70,6 +72,12 @@ export function injected5xx(status: 500 | 503): EngineResponse {
     : errorResponse(new ApiError(503, 'service_unavailable', 'service unavailable (injected)'));
 }
 
+export function injected503WithRetryAfter(retryAfter: string): EngineResponse {
+  return errorResponse(
+    new ApiError(503, 'service_unavailable', 'service unavailable (injected)', { retry_after: retryAfter }, { 'retry-after': retryAfter }),
+  );
+}
+
 export function injected429(): EngineResponse {
   const details = { retry_after_ms: 1000 };
   return errorResponse(new ApiError(429, 'rate_limited', 'rate limited (injected)', details, { 'retry-after': '1' }));
@@ -91,4 +99,57 @@ export function swapTypes(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, swapTypes(inner)]));
   }
   return value;
+}
+
+const AMBIGUOUS_ERROR: EnvelopeError = {
+  code: 'internal_error',
+  message: 'an error was reported after the request was processed (injected)',
+};
+
+export type AmbiguousKind = Extract<MalformedKind, 'error-in-200' | 'data-and-error' | 'data-in-400'>;
+
+/** The engine's real answer, contradicted: its envelope no longer says clearly whether it worked. */
+export function ambiguousResponse(kind: AmbiguousKind, response: EngineResponse): EngineResponse {
+  const { data, error, meta } = response.body;
+  switch (kind) {
+    case 'error-in-200':
+      return { status: 200, headers: response.headers, body: { data: null, error: error ?? AMBIGUOUS_ERROR, meta } };
+    case 'data-and-error':
+      return { status: response.status, headers: response.headers, body: { data, error: error ?? AMBIGUOUS_ERROR, meta } };
+    case 'data-in-400':
+      return { status: 400, headers: response.headers, body: { data, error: null, meta } };
+  }
+}
+
+const PADDING_CHUNK = Buffer.alloc(64 * 1024, 'x');
+
+/**
+ * A valid envelope of exactly `bytes` bytes (or the bare envelope if that is longer): the answer
+ * with `meta.padding` holding as many "x" as it takes. The padding is written chunk by chunk as
+ * the socket drains, so a huge answer costs the server one 64 kB buffer, and stops when the
+ * client hangs up (as a client with a size cap does).
+ */
+export function sendPadded(res: ServerResponse, response: EngineResponse, bytes: number): void {
+  const { data, error, meta } = response.body;
+  // `padding` is the last key of the last object, so the text ends `"padding":""}}`.
+  const text = JSON.stringify({ data, error, meta: { ...meta, padding: '' } });
+  const head = text.slice(0, -3);
+  const tail = text.slice(-3);
+  const textBytes = Buffer.byteLength(text);
+  let left = Math.max(0, bytes - textBytes);
+  res.writeHead(response.status, { ...response.headers, 'content-type': JSON_TYPE, 'content-length': textBytes + left });
+  res.write(head);
+  const pump = (): void => {
+    while (left > 0) {
+      if (res.destroyed) return;
+      const size = Math.min(left, PADDING_CHUNK.length);
+      left -= size;
+      if (!res.write(size === PADDING_CHUNK.length ? PADDING_CHUNK : PADDING_CHUNK.subarray(0, size))) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    res.end(tail);
+  };
+  pump();
 }

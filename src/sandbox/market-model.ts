@@ -169,6 +169,14 @@ export function requiredMarginUsdc(notionalUsd: number): number {
   return roundMoney(notionalUsd * MARKET_MODEL.marginRate);
 }
 
+/** The spec: "a reduction covering roughly the whole position closes it fully" (no dust left). */
+export function reductionClosesFully(openNotionalUsd: number, reductionUsd: number): boolean {
+  return (
+    reductionUsd >= openNotionalUsd * MARKET_MODEL.fullReduceShare ||
+    openNotionalUsd - reductionUsd < MARKET_MODEL.minRemainingNotionalUsd
+  );
+}
+
 export function platformFeeUsdc(notionalUsd: number): number {
   return roundMoney(notionalUsd * MARKET_MODEL.platformFeeRate);
 }

@@ -1,9 +1,11 @@
 // The twelve endpoints: each reads and checks its input, asks the book to act, renders the
 // result. Business rules that refuse a request (cap, capacity, one hedge per side, pending
-// changes) live here, next to the error each one produces.
+// changes) live here, next to the error each one produces. Where the spec leaves the wire open,
+// the request is read and the answer written the way the dialect says (dialects.ts).
 
 import type { Book } from './book.js';
 import { toIso } from './book.js';
+import { type WireDialect, renameFields, renderPrices } from './dialects.js';
 import type { AccountState, ChangeAction, HedgeState } from './engine-state.js';
 import { ApiError, type EngineResponse, notFoundError, successResponse } from './envelope.js';
 import {
@@ -11,21 +13,23 @@ import {
   type Side,
   marketHeadroomUsd,
   platformFeeUsdc,
+  reductionClosesFully,
   requiredMarginUsdc,
   roundMoney,
 } from './market-model.js';
 import {
-  type JsonObject,
+  readChangeNotional,
   readClientReference,
-  readLimit,
   readMarket,
   readNotional,
+  readPageSize,
   readSide,
   readStatusFilter,
   readTenor,
+  refuseUnknownQuery,
   requireJsonObject,
 } from './validation.js';
-import { accountView, hedgeView, marketView, positionViews, quoteView } from './views.js';
+import { accountView, hedgeView, marketView, positionViews, quoteView, wireStatus } from './views.js';
 
 export interface EngineRequest {
   method: string;
@@ -44,6 +48,7 @@ export interface RouteContext {
   request: EngineRequest;
   params: string[];
   nowMs: number;
+  dialect: WireDialect;
 }
 
 type Handler = (context: RouteContext) => EngineResponse;
@@ -127,7 +132,7 @@ function getMarkets({ book, nowMs }: RouteContext): EngineResponse {
   );
 }
 
-function getPrices({ book, request, nowMs }: RouteContext): EngineResponse {
+function getPrices({ book, request, nowMs, dialect }: RouteContext): EngineResponse {
   const symbols = request.query.symbols;
   const requested =
     symbols === undefined
@@ -139,41 +144,54 @@ function getPrices({ book, request, nowMs }: RouteContext): EngineResponse {
     price: book.midPrice(requireListedMarket(book, market), nowMs),
     timestamp,
   }));
-  return successResponse(prices, onchainMeta());
+  return successResponse(renderPrices(prices, dialect.pricesShape), onchainMeta());
 }
 
-function listHedges({ account, request }: RouteContext): EngineResponse {
+/** A strict dialect refuses what it does not know; the others ignore it. */
+function checkListQuery(request: EngineRequest, dialect: WireDialect, known: readonly string[]): void {
+  if (dialect.unknownListQuery === 'refused') refuseUnknownQuery(request.query, [...known, dialect.pageSizeParameter]);
+}
+
+/** Newest first; the filters scan from the newest hedge and stop once the page is full. */
+function listHedges({ book, account, request, dialect }: RouteContext): EngineResponse {
+  checkListQuery(request, dialect, ['status', 'client_reference']);
   const status = readStatusFilter(request.query);
   const clientReference = request.query.client_reference;
-  const limit = readLimit(request.query);
-  const hedges = Object.values(account.hedges)
-    .filter((hedge) => status === undefined || hedge.status === status)
-    .filter((hedge) => clientReference === undefined || hedge.clientReference === clientReference)
-    .sort((a, b) => b.openedAtMs - a.openedAtMs || (a.id < b.id ? 1 : -1))
-    .slice(0, limit);
-  return successResponse(hedges.map(hedgeView));
+  const pageSize = readPageSize(request.query, dialect.pageSizeParameter);
+  const page: Array<Record<string, unknown>> = [];
+  for (const hedge of book.hedgesNewestFirst(account)) {
+    if (page.length === pageSize) break;
+    if (status !== undefined && wireStatus(hedge, dialect) !== status) continue;
+    if (clientReference !== undefined && hedge.clientReference !== clientReference) continue;
+    page.push(hedgeView(hedge, dialect));
+  }
+  return successResponse(page);
 }
 
-function getHedge({ account, params }: RouteContext): EngineResponse {
+function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
   const hedge = account.hedges[params[0]];
   if (!hedge) throw new ApiError(404, 'hedge_not_found', `hedge ${params[0]} is not one of yours`, { hedge_id: params[0] });
-  return successResponse(hedgeView(hedge));
+  return successResponse(hedgeView(hedge, dialect));
 }
 
-function getHistory({ account, request }: RouteContext): EngineResponse {
-  const limit = readLimit(request.query);
-  const records = [...account.history]
-    .sort((a, b) => (a.closed_at === b.closed_at ? (a.hedge_id < b.hedge_id ? 1 : -1) : a.closed_at < b.closed_at ? 1 : -1))
-    .slice(0, limit);
-  return successResponse(records);
+/** The history is kept oldest first, so the newest page is its tail, read backwards. */
+function getHistory({ account, request, dialect }: RouteContext): EngineResponse {
+  checkListQuery(request, dialect, []);
+  const pageSize = readPageSize(request.query, dialect.pageSizeParameter);
+  const { history } = account;
+  const page: Array<Record<string, unknown>> = [];
+  for (let index = history.length - 1; index >= 0 && page.length < pageSize; index--) {
+    page.push(renameFields(history[index], dialect.historyFields));
+  }
+  return successResponse(page);
 }
 
-function getPositions({ book, account, nowMs }: RouteContext): EngineResponse {
-  return successResponse(positionViews(book, account, nowMs));
+function getPositions({ book, account, nowMs, dialect }: RouteContext): EngineResponse {
+  return successResponse(positionViews(book, account, nowMs).map((line) => renameFields(line, dialect.positionFields)));
 }
 
-function getAccount({ book, account, nowMs }: RouteContext): EngineResponse {
-  return successResponse(accountView(book, account, nowMs));
+function getAccount({ book, account, nowMs, dialect }: RouteContext): EngineResponse {
+  return successResponse(renameFields(accountView(book, account, nowMs), dialect.accountFields));
 }
 
 // ---- quote and writes ------------------------------------------------------------------
@@ -188,7 +206,7 @@ function postQuote({ book, request, nowMs }: RouteContext): EngineResponse {
   return successResponse(quoteView(book, { definition, side, notionalUsd, tenorDays }, nowMs), onchainMeta());
 }
 
-function openHedge({ book, account, request, nowMs }: RouteContext): EngineResponse {
+function openHedge({ book, account, request, nowMs, dialect }: RouteContext): EngineResponse {
   const body = requireJsonObject(request.body);
   const market = readMarket(body);
   const side = readSide(body);
@@ -197,47 +215,85 @@ function openHedge({ book, account, request, nowMs }: RouteContext): EngineRespo
   const clientReference = readClientReference(body);
   const definition = requireOpenMarket(book, market);
   const existing = book.activeHedge(account, market, side);
-  if (existing) {
+  if (existing && dialect.hedgesPerSide === 'one') {
     throw new ApiError(409, 'hedge_already_open', `a ${side} hedge on ${market} is already open; use add`, {
       hedge_id: existing.id,
     });
   }
   requireRoomFor(book, account, definition, side, notionalUsd);
   const hedge = book.submitOpen(account, { market, side, notionalUsd, tenorDays, clientReference }, nowMs);
-  return successResponse({ ...hedgeView(hedge), hedge_id: hedge.id });
+  return successResponse({ ...hedgeView(hedge, dialect), hedge_id: hedge.id });
 }
 
-function readChangeTarget(book: Book, account: AccountState, body: JsonObject, action: ChangeAction) {
-  const market = readMarket(body);
-  const side = readSide(body);
-  const notionalUsd = action === 'close' ? undefined : readNotional(body);
-  // Leaving a position must stay possible on a disabled market; growing one must not.
-  const definition = action === 'add' ? requireOpenMarket(book, market) : requireListedMarket(book, market);
-  const hedge = book.activeHedge(account, market, side);
-  if (!hedge) throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
-  if (hedge.status !== 'filled' || hedge.pendingChange) throw pendingHedgeError(hedge);
-  return { definition, side, hedge, notionalUsd: notionalUsd ?? hedge.notionalUsd };
+interface ChangePart {
+  hedge: HedgeState;
+  notionalUsd: number;
 }
 
+/**
+ * What each hedge on the side gives up, newest first. A reduction of about the whole side closes
+ * every hedge there (the spec's "roughly the whole position"); otherwise it takes from the newest
+ * hedge first. With one hedge per side this is that hedge and the requested notional.
+ */
+function allocateReduction(hedges: readonly HedgeState[], reductionUsd: number, sideNotionalUsd: number): ChangePart[] {
+  const newestFirst = [...hedges].reverse();
+  if (hedges.length > 1 && reductionClosesFully(sideNotionalUsd, reductionUsd)) {
+    return newestFirst.map((hedge) => ({ hedge, notionalUsd: hedge.notionalUsd }));
+  }
+  const parts: ChangePart[] = [];
+  let left = reductionUsd;
+  for (const hedge of newestFirst) {
+    if (left <= 0) break;
+    const taken = Math.min(left, hedge.notionalUsd);
+    parts.push({ hedge, notionalUsd: taken });
+    left -= taken;
+  }
+  return parts;
+}
+
+/**
+ * Add acts on the newest hedge of the side; reduce takes from the newest first; close closes
+ * every hedge there. One hedge per side (most dialects) makes each of these that one hedge.
+ */
 function changeHedge(action: ChangeAction): Handler {
-  return ({ book, account, request, nowMs }) => {
+  return ({ book, account, request, nowMs, dialect }) => {
     const body = requireJsonObject(request.body);
-    const { definition, side, hedge, notionalUsd } = readChangeTarget(book, account, body, action);
-    if (action === 'add') requireRoomFor(book, account, definition, side, notionalUsd);
-    if (action === 'reduce' && notionalUsd > hedge.notionalUsd) {
-      throw new ApiError(400, 'notional_too_large', 'cannot reduce by more than the open notional', {
-        notional_usd: roundMoney(hedge.notionalUsd),
-      });
+    const market = readMarket(body);
+    const side = readSide(body);
+    const requested =
+      action === 'close' ? undefined : readChangeNotional(body, dialect.changeNotionalField, dialect.refusedNotionalFields);
+    // Leaving a position must stay possible on a disabled market; growing one must not.
+    const definition = action === 'add' ? requireOpenMarket(book, market) : requireListedMarket(book, market);
+    const hedges = book.sideHedges(account, market, side);
+    if (hedges.length === 0) throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
+    const newest = hedges[hedges.length - 1];
+    for (const hedge of action === 'add' ? [newest] : [...hedges].reverse()) {
+      if (hedge.status !== 'filled' || hedge.pendingChange) throw pendingHedgeError(hedge);
     }
-    const change = book.submitChange(account, hedge, action, notionalUsd, nowMs);
+    const sideNotionalUsd = hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+    let parts: ChangePart[];
+    if (action === 'add') {
+      requireRoomFor(book, account, definition, side, requested as number);
+      parts = [{ hedge: newest, notionalUsd: requested as number }];
+    } else if (action === 'reduce') {
+      if ((requested as number) > sideNotionalUsd) {
+        throw new ApiError(400, 'notional_too_large', 'cannot reduce by more than the open notional', {
+          notional_usd: roundMoney(sideNotionalUsd),
+        });
+      }
+      parts = allocateReduction(hedges, requested as number, sideNotionalUsd);
+    } else {
+      parts = [...hedges].reverse().map((hedge) => ({ hedge, notionalUsd: hedge.notionalUsd }));
+    }
+    const changes = parts.map((part) => book.submitChange(account, part.hedge, action, part.notionalUsd, nowMs));
     return successResponse({
-      hedge_id: hedge.id,
+      hedge_id: parts[0].hedge.id,
       action,
-      market: hedge.market,
-      side: hedge.side,
+      market: newest.market,
+      side: newest.side,
       status: 'submitted',
-      order_tx_hash: change.orderTxHash,
-      notional_usd: roundMoney(notionalUsd),
+      order_tx_hash: changes[0].orderTxHash,
+      notional_usd: roundMoney(requested ?? sideNotionalUsd),
       submitted_at: toIso(nowMs),
     });
   };

@@ -2,8 +2,12 @@
 // shell or script needs (KEY=value lines, so `export` of them just works); everything meant for a
 // person goes to stderr.
 
+import type { SandboxDialect } from './dialects.js';
 import { DEFAULT_FILL_DELAY_MS } from './engine.js';
 import { startSandbox, type SandboxOptions } from './server.js';
+
+/** The names `hedge sandbox serve --dialect` accepts (re-exported so the command loads one module). */
+export { SANDBOX_DIALECTS, type SandboxDialect } from './dialects.js';
 
 export interface ServeIo {
   stdout: NodeJS.WritableStream;
@@ -19,7 +23,7 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promis
   io.stdout.write(`HEDGE_BASE_URL=${sandbox.baseUrl}\n`);
   io.stdout.write(`HEDGE_API_KEY=${sandbox.apiKey}\n`);
   if (sandbox.caFile) io.stdout.write(`NODE_EXTRA_CA_CERTS=${sandbox.caFile}\n`);
-  io.stderr.write(describeSettings(options, sandbox.baseUrl));
+  io.stderr.write(describeSettings(options, sandbox.baseUrl, sandbox.engine.dialect));
 
   await new Promise<void>((resolve) => {
     const stop = (): void => {
@@ -35,12 +39,13 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promis
   io.stderr.write('Sandbox stopped.\n');
 }
 
-function describeSettings(options: SandboxOptions, baseUrl: string): string {
+function describeSettings(options: SandboxOptions, baseUrl: string, dialect: SandboxDialect): string {
   const faults = [
     options.fault5xx ? `5xx ${options.fault5xx}` : '',
     options.fault429 ? `429 ${options.fault429}` : '',
     options.dropAfterCommit ? `drop-after-commit ${options.dropAfterCommit}` : '',
     options.latencyMs ? `latency ${options.latencyMs} ms` : '',
+    options.hostileText ? 'hostile text' : '',
   ].filter((fault) => fault !== '');
   const persistence = options.stateFile ? `memory and ${options.stateFile}` : 'memory';
   const seed = options.seed !== undefined ? `, seed ${options.seed}` : '';
@@ -48,7 +53,7 @@ function describeSettings(options: SandboxOptions, baseUrl: string): string {
   const lines = [
     `Hedge sandbox listening on ${baseUrl} (test keys only, state in ${persistence}).`,
     `Fill delay ${options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS} ms, fail rate ${options.failRate ?? 0}, ` +
-      `clock speed ${options.clockSpeed ?? 1}x${seed}${rateLimit}.`,
+      `clock speed ${options.clockSpeed ?? 1}x${seed}${rateLimit}, ${dialect} wire dialect.`,
     `Injected faults: ${faults.length > 0 ? faults.join(', ') : 'none'}.`,
     options.tls ? 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.' : '',
     'Export the lines printed on stdout in another shell to point hedge at this sandbox. Press Ctrl-C to stop.',

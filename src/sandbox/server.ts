@@ -8,17 +8,22 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 
 import { type SandboxClock, createClock } from './clock.js';
+import type { SandboxDialect } from './dialects.js';
 import { type EngineOptions, type ExtraMarket, type IdempotencyLease, SandboxEngine, createEngineState } from './engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
-import { FaultInjector, type FaultOutcome, type FaultSettings } from './faults.js';
+import { FaultInjector, type FaultOutcome, type FaultSettings, type MalformedKind } from './faults.js';
+import { withHostileText } from './hostile-text.js';
 import {
   BAD_GATEWAY_PAGE,
   JSON_TYPE,
+  ambiguousResponse,
   injected429,
+  injected503WithRetryAfter,
   injected5xx,
   parseBody,
   readBody,
   sendEnvelope,
+  sendPadded,
   sendText,
   splitUrl,
   stallBody,
@@ -65,6 +70,10 @@ export interface SandboxOptions {
   realNow?: () => number;
   /** Oldest entries are dropped beyond this many (default 100,000) to bound memory in benches. */
   requestLogLimit?: number;
+  /** Wire dialect (dialects.ts, DIALECTS.md); default 'reference', or the one a state file was made with. */
+  dialect?: SandboxDialect;
+  /** Terminal escapes and bidi/zero-width characters in server strings (hostile-text.ts). */
+  hostileText?: boolean;
 }
 
 export type RequestLogStatus = number | 'dropped' | 'stalled' | 'pending';
@@ -138,14 +147,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     exposureCapUsd: options.exposureCapUsd,
     extraMarkets: options.extraMarkets,
     rateLimit: options.rateLimit,
+    dialect: options.dialect,
   };
-  const engine = new SandboxEngine(engineOptions, saved?.engine ?? createEngineState(seed));
+  const engine = new SandboxEngine(engineOptions, saved?.engine ?? createEngineState(seed, options.dialect));
   const faults = new FaultInjector(
     {
       fault5xx: options.fault5xx ?? 0,
       fault429: options.fault429 ?? 0,
       dropAfterCommit: options.dropAfterCommit ?? 0,
       latencyMs: options.latencyMs ?? 0,
+      hostileText: options.hostileText ?? false,
     },
     String(seed),
   );
@@ -233,6 +244,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     const request: EngineRequest = { method, path, query, headers, body };
     const plan = faults.plan({ method, path });
+    const dress = (response: EngineResponse): EngineResponse => (plan.hostileText ? withHostileText(response, path) : response);
     const applied: string[] = [];
     const noteFault = (name: string): void => {
       applied.push(name);
@@ -268,12 +280,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           return;
         case '5xx':
           noteFault('5xx');
-          finish(injected5xx(outcome.status));
+          finish(dress(injected5xx(outcome.status)));
+          return;
+        case '503-retry-after':
+          noteFault('503-retry-after');
+          finish(dress(injected503WithRetryAfter(outcome.retryAfter)));
           return;
         case '429':
           noteFault('429');
-          finish(injected429());
+          finish(dress(injected429()));
           return;
+        case 'oversized': {
+          noteFault('oversized');
+          const response = runEngine();
+          entry.status = response.status;
+          entry.errorCode = response.body.error?.code ?? null;
+          sendPadded(res, response, outcome.bytes);
+          return;
+        }
         case 'malformed':
           noteFault(`malformed-${outcome.malformed}`);
           sendMalformed(outcome.malformed);
@@ -292,10 +316,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     function runEngine(): EngineResponse {
       const response = engine.handle(request, clock.now(), { realTimeMs: realNow(), lease });
       saveIfChanged();
-      return response;
+      return dress(response);
     }
 
-    function sendMalformed(kind: 'html' | 'truncated' | 'wrong-types'): void {
+    function sendMalformed(kind: MalformedKind): void {
       if (kind === 'html') {
         entry.status = 502;
         sendText(res, 502, 'text/html', BAD_GATEWAY_PAGE);
@@ -303,15 +327,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       }
       const response = runEngine();
       entry.errorCode = response.body.error?.code ?? null;
-      if (kind === 'truncated') {
-        const text = JSON.stringify(response.body);
-        entry.status = 200;
-        sendText(res, 200, JSON_TYPE, text.slice(0, Math.max(1, Math.floor(text.length / 2))));
-        return;
+      switch (kind) {
+        case 'truncated': {
+          const text = JSON.stringify(response.body);
+          entry.status = 200;
+          sendText(res, 200, JSON_TYPE, text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+          return;
+        }
+        case 'wrong-types': {
+          entry.status = response.status;
+          const { data, error } = response.body;
+          sendText(res, response.status, JSON_TYPE, JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] }));
+          return;
+        }
+        default: {
+          // The log keeps the engine's own error code (what really happened) and the status sent.
+          const ambiguous = ambiguousResponse(kind, response);
+          entry.status = ambiguous.status;
+          sendEnvelope(res, ambiguous);
+        }
       }
-      entry.status = response.status;
-      const { data, error } = response.body;
-      sendText(res, response.status, JSON_TYPE, JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] }));
     }
   }
 

@@ -42,12 +42,28 @@ export function readSide(body: JsonObject): Side {
 }
 
 export function readNotional(body: JsonObject): number {
-  const notional = body.notional_usd;
-  if (notional === undefined) throw validationError('notional_usd', 'is required');
-  if (typeof notional !== 'number' || !Number.isFinite(notional) || notional <= 0) {
-    throw validationError('notional_usd', 'must be a positive finite number');
+  return readPositiveAmount(body, 'notional_usd');
+}
+
+/**
+ * The notional of an add or reduce under the dialect's field name. A strict dialect also refuses
+ * a body carrying another dialect's name, even next to its own, naming the field it expects.
+ */
+export function readChangeNotional(body: JsonObject, field: string, refusedFields: readonly string[]): number {
+  const foreign = refusedFields.find((name) => body[name] !== undefined);
+  if (foreign !== undefined) {
+    throw validationError(field, `carries the notional on this server; ${foreign} is not accepted`);
   }
-  return notional;
+  return readPositiveAmount(body, field);
+}
+
+function readPositiveAmount(body: JsonObject, field: string): number {
+  const amount = body[field];
+  if (amount === undefined) throw validationError(field, 'is required');
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) {
+    throw validationError(field, 'must be a positive finite number');
+  }
+  return amount;
 }
 
 export function readTenor(body: JsonObject): number {
@@ -80,14 +96,23 @@ export function readIdempotencyKey(headers: Record<string, string | undefined>):
   return key;
 }
 
-export function readLimit(query: Record<string, string>): number {
-  const raw = query.limit;
+/** The page size under the dialect's parameter name (`limit` in the reference dialect). */
+export function readPageSize(query: Record<string, string>, parameter: string): number {
+  const raw = query[parameter];
   if (raw === undefined) return DEFAULT_PAGE_SIZE;
-  const limit = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(limit >= 1 && limit <= MAX_PAGE_SIZE)) {
-    throw validationError('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  const size = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(size >= 1 && size <= MAX_PAGE_SIZE)) {
+    throw validationError(parameter, `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   }
-  return limit;
+  return size;
+}
+
+/** A strict server's answer to a query parameter it does not know: 400 naming it. */
+export function refuseUnknownQuery(query: Record<string, string>, known: readonly string[]): void {
+  const unknown = Object.keys(query).find((name) => !known.includes(name));
+  if (unknown !== undefined) {
+    throw validationError(unknown, `is not a query parameter of this endpoint (known: ${known.join(', ')})`);
+  }
 }
 
 export function readStatusFilter(query: Record<string, string>): HedgeStatus | undefined {

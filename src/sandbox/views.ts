@@ -1,10 +1,13 @@
 // Wire shapes of the resources (spec section 2 and src/api/wire-contract.md). Internal state is
 // camelCase and full precision; what leaves the sandbox is snake_case and rounded, with the
 // derived figures computed from the rounded parts so the contract's identities hold exactly.
+// Positions, the account and history are built under the reference names; routes rename them
+// for the dialect (dialects.ts).
 
 import type { Book } from './book.js';
 import { toIso } from './book.js';
-import type { AccountState, HedgeState } from './engine-state.js';
+import type { WireDialect } from './dialects.js';
+import type { AccountState, HedgeState, HedgeStatus } from './engine-state.js';
 import {
   DAY_MS,
   type MarketDefinition,
@@ -12,12 +15,25 @@ import {
   grossPnlUsd,
   platformFeeUsdc,
   quoteIncrease,
+  roundExecutionPrice,
   roundMoney,
   roundRatePct,
   type Side,
 } from './market-model.js';
 
-export function hedgeView(hedge: HedgeState): Record<string, unknown> {
+/** A state saved before closeReason existed: settlement is the close that lands at maturity. */
+function closedEarly(hedge: HedgeState): boolean {
+  return (hedge.closeReason ?? (hedge.closedAtMs === hedge.maturityAtMs ? 'settled' : 'closed')) === 'closed';
+}
+
+/** The status a client sees: in some dialects an early close leaves the hedge `filled`. */
+export function wireStatus(hedge: HedgeState, dialect: WireDialect): HedgeStatus {
+  if (hedge.status === 'closed' && closedEarly(hedge)) return dialect.statusAfterEarlyClose;
+  return hedge.status;
+}
+
+export function hedgeView(hedge: HedgeState, dialect: WireDialect): Record<string, unknown> {
+  const status = wireStatus(hedge, dialect);
   const view: Record<string, unknown> = { id: hedge.id };
   if (hedge.clientReference !== undefined) view.client_reference = hedge.clientReference;
   Object.assign(view, {
@@ -25,7 +41,7 @@ export function hedgeView(hedge: HedgeState): Record<string, unknown> {
     side: hedge.side,
     notional_usd: roundMoney(hedge.notionalUsd),
     tenor_days: hedge.tenorDays,
-    status: hedge.status,
+    status,
     order_tx_hash: hedge.orderTxHash,
   });
   if (hedge.fillTxHash !== undefined) view.fill_tx_hash = hedge.fillTxHash;
@@ -35,7 +51,8 @@ export function hedgeView(hedge: HedgeState): Record<string, unknown> {
   view.opened_at = toIso(hedge.openedAtMs);
   if (hedge.filledAtMs !== undefined) view.filled_at = toIso(hedge.filledAtMs);
   view.maturity_at = toIso(hedge.maturityAtMs);
-  if (hedge.closedAtMs !== undefined) view.closed_at = toIso(hedge.closedAtMs);
+  // A hedge shown as still filled after its close carries no closing time either.
+  if (hedge.closedAtMs !== undefined && status === 'closed') view.closed_at = toIso(hedge.closedAtMs);
   return view;
 }
 
@@ -57,39 +74,89 @@ export interface PositionView {
   maturity_at: string;
 }
 
-/** Only a filled hedge is a position: a submitted one holds nothing on-chain yet. */
+/**
+ * One line per open side (spec: "aggregated per side"). Only a filled hedge is a position: a
+ * submitted one holds nothing on-chain yet.
+ */
 export function positionViews(book: Book, account: AccountState, nowMs: number): PositionView[] {
-  const positions: PositionView[] = [];
+  const linesBySide = new Map<string, PositionView[]>();
   for (const hedge of book.activeHedges(account)) {
     if (hedge.status !== 'filled') continue;
-    const entry = hedge.entryPrice as number;
-    const mark = book.midPrice(book.findMarket(hedge.market) as MarketDefinition, nowMs);
-    const gross = roundMoney(grossPnlUsd(hedge.side, hedge.notionalUsd, entry, mark));
-    const carry = roundMoney(book.accruedCarryAt(hedge, nowMs));
-    const net = roundMoney(gross - carry);
-    const closeFee = platformFeeUsdc(hedge.notionalUsd);
-    positions.push({
-      market: hedge.market,
-      side: hedge.side,
-      hedge_id: hedge.id,
-      notional_usd: roundMoney(hedge.notionalUsd),
-      units: roundMoney(hedge.units),
-      entry_price: entry,
-      mark_price: mark,
-      gross_pnl_usd: gross,
-      accrued_carry_usdc: carry,
-      net_pnl_usd: net,
-      close_fee_usdc: closeFee,
-      margin_usdc: hedge.marginUsdc,
-      net_margin_usd: roundMoney(hedge.marginUsdc + net - closeFee),
-      opened_at: toIso(hedge.openedAtMs),
-      maturity_at: toIso(hedge.maturityAtMs),
-    });
+    const key = `${hedge.market}:${hedge.side}`;
+    const lines = linesBySide.get(key) ?? [];
+    lines.push(hedgeLine(book, hedge, nowMs));
+    linesBySide.set(key, lines);
   }
-  return positions;
+  return [...linesBySide.values()].map(aggregateSide);
 }
 
-export function accountView(book: Book, account: AccountState, nowMs: number): Record<string, unknown> {
+function hedgeLine(book: Book, hedge: HedgeState, nowMs: number): PositionView {
+  const entry = hedge.entryPrice as number;
+  const mark = book.midPrice(book.findMarket(hedge.market) as MarketDefinition, nowMs);
+  const gross = roundMoney(grossPnlUsd(hedge.side, hedge.notionalUsd, entry, mark));
+  const carry = roundMoney(book.accruedCarryAt(hedge, nowMs));
+  const net = roundMoney(gross - carry);
+  const closeFee = platformFeeUsdc(hedge.notionalUsd);
+  return {
+    market: hedge.market,
+    side: hedge.side,
+    hedge_id: hedge.id,
+    notional_usd: roundMoney(hedge.notionalUsd),
+    units: roundMoney(hedge.units),
+    entry_price: entry,
+    mark_price: mark,
+    gross_pnl_usd: gross,
+    accrued_carry_usdc: carry,
+    net_pnl_usd: net,
+    close_fee_usdc: closeFee,
+    margin_usdc: hedge.marginUsdc,
+    net_margin_usd: roundMoney(hedge.marginUsdc + net - closeFee),
+    opened_at: toIso(hedge.openedAtMs),
+    maturity_at: toIso(hedge.maturityAtMs),
+  };
+}
+
+/**
+ * Several hedges on one side (dialects that allow it) make one line: amounts summed from each
+ * hedge's rounded figures, so `net_margin_usd` is still exactly what closing them all returns;
+ * entry weighted by notional; the identity (id, times) of the newest hedge, the one add acts on.
+ */
+function aggregateSide(lines: PositionView[]): PositionView {
+  if (lines.length === 1) return lines[0];
+  const newest = lines[lines.length - 1];
+  const total = (pick: (line: PositionView) => number): number => roundMoney(lines.reduce((sum, line) => sum + pick(line), 0));
+  const notional = total((line) => line.notional_usd);
+  const gross = total((line) => line.gross_pnl_usd);
+  const carry = total((line) => line.accrued_carry_usdc);
+  const net = roundMoney(gross - carry);
+  const closeFee = total((line) => line.close_fee_usdc);
+  const margin = total((line) => line.margin_usdc);
+  const weightedEntry = lines.reduce((sum, line) => sum + line.entry_price * line.notional_usd, 0) / notional;
+  return {
+    ...newest,
+    notional_usd: notional,
+    units: total((line) => line.units),
+    entry_price: roundExecutionPrice(weightedEntry),
+    gross_pnl_usd: gross,
+    accrued_carry_usdc: carry,
+    net_pnl_usd: net,
+    close_fee_usdc: closeFee,
+    margin_usdc: margin,
+    net_margin_usd: roundMoney(margin + net - closeFee),
+  };
+}
+
+export interface AccountView {
+  balance_usdc: number;
+  margin_in_use_usdc: number;
+  open_exposure_usd: number;
+  unrealized_pnl_usd: number;
+  open_positions: number;
+  available_exposure_usd: number;
+  exposure_cap_usd: number;
+}
+
+export function accountView(book: Book, account: AccountState, nowMs: number): AccountView {
   let marginInUse = 0;
   for (const hedge of book.activeHedges(account)) {
     marginInUse += hedge.marginUsdc;

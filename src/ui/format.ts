@@ -1,25 +1,12 @@
 // How numbers, rates and times read on a desk: money with separators and 2 decimals, rates with
 // the precision their size needs, percentages signed, times in UTC with the local time beside.
 
-// Made on first use, not at import: the first Intl formatter of a process costs ~10 ms (ICU data),
-// and --json output never formats money (bench/results.md).
-let moneyFormatter: Intl.NumberFormat | undefined;
-function moneyFormat(): Intl.NumberFormat {
-  moneyFormatter ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return moneyFormatter;
-}
+import { formatMoney } from '../domain/money.js';
 
-export function formatMoney(value: number): string {
-  return moneyFormat().format(value);
-}
-
-/** "12,345.00 USD" */
-export function formatUsd(value: number): string {
-  return `${formatMoney(value)} USD`;
-}
+export { formatMoney, formatUsd } from '../domain/money.js';
 
 export function formatSignedMoney(value: number): string {
-  const text = moneyFormat().format(Math.abs(value));
+  const text = formatMoney(Math.abs(value));
   if (value > 0) return `+${text}`;
   if (value < 0) return `-${text}`;
   return text;

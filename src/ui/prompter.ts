@@ -1,7 +1,7 @@
 // Prompts behind an interface so that a unit test can script the answers; the real one is
 // @inquirer/prompts on the context's own streams. Ctrl-C at a prompt becomes InterruptedError.
 import { InterruptedError } from '../errors.js';
-import type { Io } from '../context.js';
+import type { Io } from './terminal.js';
 
 export interface Choice<T> {
   name: string;

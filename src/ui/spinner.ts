@@ -1,7 +1,18 @@
 // Progress while an action is pending. A person at a terminal gets an ora spinner on stderr whose
 // text is refreshed every second (elapsed time); a script gets one plain line on stderr, and
 // --json gets nothing at all. ora is imported only when a spinner is actually shown.
-import type { CommandContext } from '../context.js';
+import type { Output } from './output.js';
+
+/** What a spinner needs from the running command (the flows hand it over; ui knows no context). */
+export interface ProgressHost {
+  /** --json: no progress at all. */
+  quiet: boolean;
+  stderrIsTTY: boolean;
+  stderr: NodeJS.WritableStream;
+  output: Output;
+  now(): number;
+  onDispose(stop: () => void): void;
+}
 
 export interface Progress {
   /** Re-reads the text now (it is also re-read every second while spinning). */
@@ -18,17 +29,17 @@ const silent: Progress = { refresh() {}, stop() {} };
  * `label` says what is pending ("Submitted 0x12ab…6c1f, waiting for the fill"); the spinner shows
  * it with the seconds elapsed since `since` (clock time), which is how long the action has been pending.
  */
-export async function startProgress(ctx: CommandContext, label: string, since: number): Promise<Progress> {
-  if (ctx.globals.json) return silent;
-  if (!ctx.io.stderrIsTTY) {
+export async function startProgress(ctx: ProgressHost, label: string, since: number): Promise<Progress> {
+  if (ctx.quiet) return silent;
+  if (!ctx.stderrIsTTY) {
     ctx.output.note(`${label}…`);
     return silent;
   }
-  const text = () => `${label} ${Math.max(0, Math.floor((ctx.clock.now() - since) / 1000))}s`;
+  const text = () => `${label} ${Math.max(0, Math.floor((ctx.now() - since) / 1000))}s`;
   const { default: ora } = await import('ora');
   const spinner = ora({
     text: text(),
-    stream: ctx.io.stderr,
+    stream: ctx.stderr,
     color: ctx.output.chalk.level > 0 ? 'cyan' : false,
     // Leave stdin alone: Ctrl-C must reach the process as SIGINT (run.ts turns it into an abort).
     discardStdin: false,

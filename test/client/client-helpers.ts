@@ -2,7 +2,7 @@ import { createClient } from '../../src/api/create-client.js';
 import type { HedgeClient } from '../../src/api/client.js';
 import type { RetryPolicy } from '../../src/api/retry-policy.js';
 import type { Clock } from '../../src/api/transport.js';
-import { registerSecret } from '../../src/config/api-key.js';
+import { registerSecret } from '../../src/security/secrets.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 
 export const realClock: Clock = {

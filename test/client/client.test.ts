@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkBaseUrl } from '../../src/api/base-url.js';
+import { checkBaseUrl } from '../../src/security/base-url.js';
 import { hedgeSchema } from '../../src/api/schemas.js';
 import { closeTransport } from '../../src/api/transport.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/errors.js';

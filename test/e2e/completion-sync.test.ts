@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, GLOBAL_OPTIONS, type ArgSpec, type CommandSpec, type OptionSpec } from '../../src/commands/manifest.js';
+import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/manifest.js';
+import type { ArgSpec, CommandSpec, OptionSpec } from '../../src/cli/command-spec.js';
 import { ROOT } from '../helpers/hedge-cli.js';
 
 /** What each script knows per command path ('' is the top level: global options, top commands). */
@@ -35,7 +36,7 @@ function manifestTree(): Tree {
     subcommands: [...COMMANDS.map((command) => command.name), ...BUILTIN_COMMANDS.map(([name]) => name)],
     options: [...GLOBAL_OPTIONS.flatMap(flagsOf), ...BUILTIN_OPTIONS],
   });
-  const walk = (commands: CommandSpec[], prefix: string[]) => {
+  const walk = (commands: readonly CommandSpec[], prefix: string[]) => {
     for (const command of commands) {
       const path = [...prefix, command.name];
       tree.set(path.join(' '), {
@@ -55,7 +56,7 @@ function manifestTree(): Tree {
 
 function allOptions(): OptionSpec[] {
   const options: OptionSpec[] = [...GLOBAL_OPTIONS];
-  const walk = (commands: CommandSpec[]) => {
+  const walk = (commands: readonly CommandSpec[]) => {
     for (const command of commands) {
       options.push(...(command.options ?? []));
       if (command.subcommands) walk(command.subcommands);
@@ -67,7 +68,7 @@ function allOptions(): OptionSpec[] {
 
 function allArgs(): ArgSpec[] {
   const args: ArgSpec[] = [];
-  const walk = (commands: CommandSpec[]) => {
+  const walk = (commands: readonly CommandSpec[]) => {
     for (const command of commands) {
       args.push(...(command.args ?? []));
       if (command.subcommands) walk(command.subcommands);

@@ -1,6 +1,6 @@
 // What a key may look like and how much of it may ever be shown.
 import { describe, expect, it } from 'vitest';
-import { environmentOfKey, redactKey, registerSecret, scrubSecrets, validateApiKey } from '../../src/config/api-key.js';
+import { environmentOfKey, redactKey, registerSecret, scrubSecrets, validateApiKey } from '../../src/security/secrets.js';
 import { AuthError } from '../../src/errors.js';
 
 describe('environmentOfKey / validateApiKey', () => {

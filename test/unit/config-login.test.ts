@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthError, InterruptedError, UsageError } from '../../src/errors.js';
-import { checkCaFile, defaultBaseUrl, loginProfileName, readKeyFromStdin, saveLogin, trimOneNewline } from '../../src/config/login.js';
+import { checkCaFile, defaultBaseUrl, loginProfileName, readKeyFromStdin, saveLogin, trimOneNewline } from '../../src/config/login-profile.js';
 import { ProfileStore } from '../../src/config/profile-store.js';
 import { tempDir } from '../helpers/hedge-cli.js';
 

@@ -3,12 +3,13 @@
 // (made once, or taken from --idempotency-key and checked), and the dry-run rendering.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { CommandContext } from '../../src/context.js';
-import { describePlannedRequest } from '../../src/domain/dry-run.js';
+import { CommandContext } from '../../src/runtime/context.js';
+import { describePlannedRequest } from '../../src/flows/dry-run.js';
 import { idempotencyKeyFor, parseIdempotencyKey } from '../../src/domain/idempotency.js';
-import { guardLiveAction, NotConfirmedError } from '../../src/domain/live-guard.js';
+import { guardLiveAction, NotConfirmedError } from '../../src/flows/live-guard.js';
 import { UsageError } from '../../src/errors.js';
-import { exitCodeFor } from '../../src/exit-codes.js';
+import { describeError } from '../../src/exit-codes.js';
+const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
 import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
 import type { Prompter } from '../../src/ui/prompter.js';

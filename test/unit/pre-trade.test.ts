@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Account, Market } from '../../src/api/schemas.js';
 import { preTradeProblem as anyPreTradeProblem, type PreTradeFacts, type PreTradeRequest } from '../../src/domain/pre-trade.js';
 import { PreTradeCheckError, UsageError } from '../../src/errors.js';
-import { exitCodeFor } from '../../src/exit-codes.js';
+import { describeError } from '../../src/exit-codes.js';
+const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
 
 function facts(overrides: { status?: string; buy?: number; sell?: number; headroom?: number } = {}): PreTradeFacts {
   const market: Market = {

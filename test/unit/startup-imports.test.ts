@@ -102,8 +102,8 @@ describe('the bundle', () => {
 
   it('reaches each command only through import() of a dist/ file', () => {
     const imported = [...front.matchAll(/\bimport\("([^"]+)"\)/g)].map((match) => match[1]);
-    expect(imported).toContain('./run.js');
-    expect(imported).toContain('./markets.js');
+    expect(imported).toContain('./cli-run.js');
+    expect(imported).toContain('./commands-markets.js');
     const distFiles = new Set(readdirSync(DIST));
     for (const specifier of imported) expect(distFiles.has(specifier.slice(2)), specifier).toBe(true);
   });
@@ -129,12 +129,12 @@ describe('a real start', () => {
   it('sees what a command loads lazily (positive control)', () => {
     const exitCodes = loadedBy(['help', 'exit-codes']);
     expect(exitCodes.code).toBe(0);
-    expect(exitCodes.distFiles).toContain('exit-code-table.js');
+    expect(exitCodes.distFiles).toContain('ui-exit-code-table.js');
 
     // No key anywhere: the command fails on credentials, after loading the runner and zod.
     const markets = loadedBy(['markets', '--json']);
     expect(markets.code).not.toBe(0);
-    expect(markets.distFiles).toContain('run.js');
+    expect(markets.distFiles).toContain('cli-run.js');
     expect(has(markets.packages, 'zod')).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/api/client.js';
 import type { Hedge, HistoryRecord, Position } from '../../src/api/schemas.js';
-import { CommandContext } from '../../src/context.js';
+import { CommandContext } from '../../src/runtime/context.js';
 import {
   findClosedRecord,
   POLL_CADENCE,
@@ -13,9 +13,10 @@ import {
   waitForHedgeStatus,
   waitForNotionalChange,
   waitForSideClosed,
-} from '../../src/domain/wait.js';
+} from '../../src/flows/wait.js';
 import { InterruptedError, StillPendingError } from '../../src/errors.js';
-import { exitCodeFor } from '../../src/exit-codes.js';
+import { describeError } from '../../src/exit-codes.js';
+const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
 import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
 
@@ -260,37 +261,48 @@ describe('waitForHedgeStatus', () => {
 });
 
 describe('waitForNotionalChange and waitForSideClosed', () => {
-  it('an add is visible when the hedge notional moves away from the baseline', async () => {
+  // The spec confirms a change by the positions list, whatever the hedge's own status says.
+  it('an add is visible when the position notional moves away from the baseline', async () => {
     const clock = fakeClock();
     const notionals = [10_000, 10_000, 15_000];
     let polls = 0;
-    const { ctx } = makeContext({ clock, client: { getHedge: async () => hedge('filled', notionals[polls++]!) } });
+    const position = (notional: number) => ({ market: 'USDTNGN', side: 'buy', net_margin_usd: 1000, notional_usd: notional }) as Position;
+    const { ctx } = makeContext({ clock, client: { listPositions: async () => [position(notionals[polls++]!)] } });
     const outcome = await waitForNotionalChange(ctx, {
       label: 'add',
       startedAt: clock.now(),
       market: 'USDTNGN',
       side: 'buy',
       baselineNotionalUsd: 10_000,
-      hedgeId: 'hdg_test1',
       action: 'add',
     });
     expect(polls).toBe(3);
     expect(outcome).toMatchObject({ notionalUsd: 15_000, closed: false });
   });
 
-  it('a whole reduce is visible when the hedge is closed', async () => {
+  it('a whole reduce is visible when the side leaves the positions list, though its hedge still says filled', async () => {
     const clock = fakeClock();
-    const { ctx } = makeContext({ clock, client: { getHedge: async () => hedge('closed', 10_000) } });
+    let hedgeReads = 0;
+    const { ctx } = makeContext({
+      clock,
+      client: {
+        listPositions: async () => [],
+        getHedge: async () => {
+          hedgeReads += 1;
+          return hedge('filled', 10_000);
+        },
+      },
+    });
     const outcome = await waitForNotionalChange(ctx, {
       label: 'reduce',
       startedAt: clock.now(),
       market: 'USDTNGN',
       side: 'buy',
       baselineNotionalUsd: 10_000,
-      hedgeId: 'hdg_test1',
       action: 'reduce',
     });
     expect(outcome.closed).toBe(true);
+    expect(hedgeReads).toBe(0);
   });
 
   it('without a hedge id, watches the side in GET /positions; time-out names `hedge positions`', async () => {

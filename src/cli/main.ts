@@ -1,12 +1,21 @@
-// Builds the commander program from the manifest, runs one command with its context, and turns
-// whatever it ends with into an exit code (the mapping itself lives in exit-codes.ts).
+// The front door (dist/cli.cjs): builds the commander program from the manifest, parses argv, and
+// hands the chosen command — as data — to the lazily loaded runner (run.ts), which owns every
+// outcome and its exit code. This file holds no state and no error classes (scripts/build.mjs
+// checks it): whatever the lazily loaded side needs from here it gets through this module's exports.
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
-import { COMMANDS, GLOBAL_OPTIONS, type CommandInput, type CommandSpec } from './commands/manifest.js';
-import { scrubSecrets } from './config/api-key.js';
-import { UsageError } from './errors.js';
-import { VERSION } from './version.js';
-import type { GlobalOptions, Io } from './context.js';
+import type { CommandSpec, RawInput } from './command-spec.js';
+import { parseGlobals } from './globals.js';
+import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
+import { VERSION } from '../version.js';
+import type { GlobalOptions } from '../runtime/globals.js';
+import type { Io } from '../ui/terminal.js';
+
+// The modules the lazily loaded side shares with the front, re-exported so that they exist once.
+export * from './command-spec.js';
+export * from './manifest.js';
+export * from '../domain/vocabulary.js';
+export * from '../version.js';
 
 export interface MainOverrides {
   io?: Io;
@@ -16,7 +25,7 @@ export interface MainOverrides {
 interface Invocation {
   spec: CommandSpec;
   path: string[];
-  input: CommandInput;
+  input: RawInput;
   globals: GlobalOptions;
 }
 
@@ -42,6 +51,11 @@ function examplesText(spec: CommandSpec): string {
   return `\nExamples:\n${spec.examples.map((example) => `  $ ${example}`).join('\n')}\n`;
 }
 
+/** A bad global option, found while commander runs the action: reported like commander's own errors. */
+class GlobalsProblem {
+  constructor(readonly message: string) {}
+}
+
 function addCommand(parent: Command, spec: CommandSpec, path: string[], select: (invocation: Invocation) => void): void {
   const command = parent.command(spec.name).summary(spec.summary).description(spec.summary);
   for (const arg of spec.args ?? []) {
@@ -57,38 +71,10 @@ function addCommand(parent: Command, spec: CommandSpec, path: string[], select: 
     const self = actionArgs[actionArgs.length - 1] as Command;
     const values = actionArgs.slice(0, (spec.args ?? []).length) as Array<string | undefined>;
     const args = Object.fromEntries((spec.args ?? []).map((arg, index) => [arg.name, values[index]]));
-    const all = self.optsWithGlobals();
-    select({
-      spec,
-      path: [...path, spec.name],
-      input: { args, options: self.opts() },
-      globals: parseGlobals(all),
-    });
+    const parsed = parseGlobals(self.optsWithGlobals());
+    if ('problem' in parsed) throw new GlobalsProblem(parsed.problem);
+    select({ spec, path: [...path, spec.name], input: { args, options: self.opts() }, globals: parsed.globals });
   });
-}
-
-function positiveSeconds(name: string, raw: unknown): number | undefined {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  // Plain decimals only: Number() would also take "0x10" or "1e3".
-  if (typeof raw !== 'string' || !/^\s*\d*\.?\d+\s*$/.test(raw) || value <= 0 || value > 86_400) {
-    throw new UsageError(`${name}: expected a number of seconds greater than 0 and at most 86400 (got "${String(raw)}").`);
-  }
-  return value;
-}
-
-function parseGlobals(all: Record<string, unknown>): GlobalOptions {
-  return {
-    json: all.json === true,
-    profile: typeof all.profile === 'string' ? all.profile : undefined,
-    demo: all.demo === true,
-    yes: all.yes === true,
-    input: all.input !== false,
-    color: all.color !== false,
-    verbose: all.verbose === true,
-    timeout: positiveSeconds('--timeout', all.timeout),
-    requestTimeout: positiveSeconds('--request-timeout', all.requestTimeout),
-  };
 }
 
 /** Commander puts its suggestion on a second line; bad input is always exactly one line on stderr. */
@@ -99,8 +85,11 @@ function oneLine(text: string): string {
     .replace(/\s*\n\s*/g, ' ')}\n`;
 }
 
-export function buildProgram(select: (invocation: Invocation) => void): Command {
+export function buildProgram(select: (invocation: Invocation) => void, width = 80): Command {
   const program = new Command('hedge')
+    // Wrapped at word boundaries to the terminal; every command's help lists the global options
+    // too (gh's "inherited flags"). Set before the subcommands are made: they copy it.
+    .configureHelp({ helpWidth: width, showGlobalOptions: true })
     .description('Quote, open and manage FX hedges on frontier-market currencies through the Hedging Partner API.')
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true)
@@ -116,22 +105,23 @@ export function buildProgram(select: (invocation: Invocation) => void): Command 
 export async function main(argv: string[], overrides: MainOverrides = {}): Promise<number> {
   const env = overrides.env ?? process.env;
   const io = overrides.io ?? processIo(env);
-  if (argv[0] === 'help' && argv[1] === 'exit-codes') {
-    const { renderExitCodes } = await import('./ui/exit-code-table.js');
-    io.stdout.write(renderExitCodes());
+  const json = argv.includes('--json');
+  const words = argv.filter((word) => !word.startsWith('-'));
+  if (words[0] === 'help' && words[1] === 'exit-codes') {
+    const { renderExitCodes } = await import('../ui/exit-code-table.js');
+    io.stdout.write(renderExitCodes({ json }));
     return 0;
   }
   let invocation: Invocation | undefined;
   const program = buildProgram((selected) => {
     invocation = selected;
-  });
-  // Bad input is reported before the command runs, so --json is read off argv here: a script
-  // gets the same {"error":…} line as for any other failure.
-  const json = argv.includes('--json');
-  const usageLine = (message: string): string =>
-    json
-      ? `${JSON.stringify({ error: { code: 'usage', message: message.trim(), details: {}, status: null } })}\n`
-      : `hedge: ${message}`;
+  }, helpWidth(io, env));
+  if (argv.length === 0) {
+    // `hedge` alone: the short help, as a success.
+    io.stdout.write(program.helpInformation());
+    return 0;
+  }
+  let usageProblem: string | undefined;
   // Subcommands copy these settings when they are created, which happened in buildProgram:
   // apply them to every command, or an unknown option of a subcommand exits 1 past our streams.
   const configure = (command: Command): void => {
@@ -139,8 +129,10 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     command.configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      // A key typed as an option (`--api-key=…`) is echoed back by commander: never whole.
-      outputError: (text, write) => write(usageLine(scrubSecrets(oneLine(text.replace(/^error: /, ''))))),
+      // Reported by the runner's one error reporter (it redacts a key typed as an option).
+      outputError: (text) => {
+        usageProblem = oneLine(text.replace(/^error: /, ''));
+      },
     });
     for (const sub of command.commands) configure(sub);
   };
@@ -149,16 +141,30 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-      return 2;
+      if (HELP_CODES.has(error.code)) return 0;
+      usageProblem ??= oneLine(error.message.replace(/^error: /, ''));
+    } else if (error instanceof GlobalsProblem) {
+      usageProblem = error.message;
+    } else {
+      throw error;
     }
-    if (error instanceof UsageError) {
-      io.stderr.write(usageLine(`${scrubSecrets(error.message)}\n`));
-      return 2;
-    }
-    throw error;
+  }
+  if (usageProblem !== undefined) {
+    const { reportUsageProblem } = await import('./run.js');
+    return reportUsageProblem(usageProblem, { io, json });
   }
   if (!invocation) return 0;
   const { runInvocation } = await import('./run.js');
   return runInvocation(invocation.spec, invocation.input, invocation.globals, { io, env });
+}
+
+/** Commander's ways of saying "help (or the version) was printed": each a success. */
+const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
+
+/** Help fits the terminal: its width on a terminal, COLUMNS otherwise, 80 when unknown. */
+function helpWidth(io: Io, env: Record<string, string | undefined>): number {
+  const columns = io.stdoutIsTTY ? (io.stdout as { columns?: number }).columns : undefined;
+  const fromEnv = Number(env.COLUMNS);
+  const width = columns ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 80);
+  return Math.max(40, Math.min(width, 200));
 }

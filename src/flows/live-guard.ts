@@ -1,8 +1,8 @@
 // Live keys are unmistakable: every state-changing command on a `*_live_*` key shows a red LIVE
 // banner on stderr and asks before it sends; without a terminal it needs --yes. The decision is
 // taken before the first request of the command (even a read), so a refused run sends nothing.
-import { redactKey } from '../config/api-key.js';
-import type { CommandContext } from '../context.js';
+import { redactKey } from '../security/secrets.js';
+import type { CommandContext } from '../runtime/context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 
 export interface LiveGuard {

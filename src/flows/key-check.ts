@@ -2,9 +2,9 @@
 // `hedge login` before it saves anything and by `hedge whoami`. The answer is one of four words a
 // script can branch on; the error behind it is kept so that login can report it in full.
 import type { Account } from '../api/schemas.js';
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../runtime/context.js';
 import { ApiError, InvalidResponseError, NetworkError } from '../errors.js';
-import type { ResolvedCredentials } from './credentials.js';
+import type { ResolvedCredentials } from '../config/credentials.js';
 
 /**
  * ok — the server accepted the key; refused — it answered 401/403; unreachable — no answer

@@ -5,16 +5,16 @@
 // Ctrl-C at any prompt ends the run with exit 130 and nothing sent (the prompter maps it).
 import type { HedgeClient } from '../api/client.js';
 import type { Account, Market, Quote, Side, Tenor } from '../api/schemas.js';
-import { TENORS } from '../api/vocabulary.js';
-import type { CommandContext } from '../context.js';
+import { TENORS } from '../domain/vocabulary.js';
+import type { CommandContext } from '../runtime/context.js';
 import { parseClientReference, parseNotional } from '../domain/input.js';
-import { confirmOrStop } from '../domain/live-guard.js';
+import { confirmOrStop } from './live-guard.js';
 import { findMarket } from '../domain/markets.js';
 import { marketProblem, notionalProblem } from '../domain/pre-trade.js';
 import { PreTradeCheckError, UsageError } from '../errors.js';
-import { formatMoney, formatPercent, formatUtc } from './format.js';
-import { Output } from './output.js';
-import { renderQuoteCard } from './quote-card.js';
+import { formatMoney, formatPercent, formatUtc } from '../ui/format.js';
+import { Output } from '../ui/output.js';
+import { renderQuoteCard } from '../ui/quote-card.js';
 
 export interface WizardAnswers {
   market?: string;

@@ -3,7 +3,7 @@
 // for the next (each CLI run is a fresh process). The HTTP path is the production one.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DemoHandle } from '../context.js';
+import type { DemoHandle } from '../runtime/context.js';
 import { ConfigError } from '../errors.js';
 
 /** Not a secret: the demo sandbox accepts this one key and only on 127.0.0.1. */
@@ -15,7 +15,7 @@ export const DEMO_FILL_DELAY_MS = 1500;
 export async function startDemo(configDir: string): Promise<DemoHandle> {
   await mkdir(configDir, { recursive: true, mode: 0o700 });
   // The sandbox is only ever loaded here, so commands without --demo never pay for it.
-  const { startSandbox } = await import('./server.js');
+  const { startSandbox } = await import('../sandbox/server.js');
   const stateFile = join(configDir, DEMO_STATE_FILE);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {

@@ -8,8 +8,9 @@
 // A wait never undoes anything: on time-out (--timeout) it throws StillPendingError (exit 7) with
 // the command that resumes it; on Ctrl-C it throws InterruptedError (exit 130) saying the action
 // stands and how to check it.
-import type { Hedge, HedgeStatus, HistoryRecord, Position, Side } from '../api/schemas.js';
-import type { CommandContext } from '../context.js';
+import type { Hedge, HedgeStatus, HistoryRecord, Side } from '../api/schemas.js';
+import type { CommandContext } from '../runtime/context.js';
+import { findSide, readBook, type BookPosition } from './positions.js';
 import { InterruptedError, InvalidResponseError, NetworkError, StillPendingError } from '../errors.js';
 import { startProgress } from '../ui/spinner.js';
 
@@ -55,12 +56,18 @@ function seconds(ms: number): string {
  * has given up on it (with a hint saying that the action stands).
  */
 export async function pollUntil<T>(ctx: CommandContext, options: PollOptions<T>): Promise<T> {
-  const { clock, signal, deadline } = ctx;
+  const { clock, signal } = ctx;
+  // Every wait is bounded: --timeout, or the default bound (none only with --timeout 0).
+  const deadline = ctx.waitDeadline(options.startedAt);
   const cadence = options.cadence ?? POLL_CADENCE;
   let lastPollAt = options.startedAt;
   let delay = cadence.firstDelayMs;
   let last: T | undefined;
-  const progress = await startProgress(ctx, options.label, options.startedAt);
+  const progress = await startProgress(
+    { quiet: ctx.globals.json, stderrIsTTY: ctx.io.stderrIsTTY, stderr: ctx.io.stderr, output: ctx.output, now: ctx.clock.now, onDispose: (stop) => ctx.onDispose(stop) },
+    options.label,
+    options.startedAt,
+  );
   const pause = async (ms: number) => {
     if (ms <= 0) return;
     try {
@@ -131,7 +138,7 @@ export interface HedgeWaitOptions {
 export async function waitForHedgeStatus(ctx: CommandContext, hedgeId: string, options: HedgeWaitOptions): Promise<Hedge> {
   if (options.initial && FINAL_HEDGE_STATUSES.includes(options.initial.status)) return options.initial;
   const client = await ctx.client();
-  const resume = `hedge hedges ${hedgeId} --wait`;
+  const resume = ctx.hedgeCommand('hedges', hedgeId, '--wait');
   return pollUntil<Hedge>(ctx, {
     label: options.label,
     startedAt: options.startedAt ?? ctx.clock.now(),
@@ -147,6 +154,7 @@ export async function waitForHedgeStatus(ctx: CommandContext, hedgeId: string, o
     interrupted: () =>
       new InterruptedError(`Stopped waiting. The order stands: hedge ${hedgeId} is still being processed.`, {
         hint: `Check it with: ${resume}`,
+        exitCode: ctx.stopExitCode,
       }),
   });
 }
@@ -156,74 +164,55 @@ export interface ChangeWaitOptions {
   startedAt: number;
   market: string;
   side: Side;
-  /** The open notional before the change; the wait ends when it differs. */
+  /** The open notional before the change; the wait ends when the positions list shows another. */
   baselineNotionalUsd: number;
-  /** The hedge the change applies to; without it, the positions list is watched instead. */
-  hedgeId?: string;
   action: 'add' | 'reduce';
 }
 
 export interface ChangeOutcome {
-  /** The hedge after the change (when it could be read by id). */
-  hedge?: Hedge;
   /** The side's position after the change; undefined when the side is gone (a whole reduce). */
-  position?: Position;
+  position?: BookPosition;
   notionalUsd?: number;
   closed: boolean;
 }
-
-export const POSITIONS_RESUME = 'hedge positions';
 
 export function notionalOf(record: Record<string, unknown> | undefined): number | undefined {
   const value = record?.notional_usd;
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-export function findPosition(positions: Position[], market: string, side: Side): Position | undefined {
-  return positions.find((position) => position.side === side && (position.market == null || position.market.toUpperCase() === market));
-}
-
 /**
- * Waits until an add or reduce is visible: the hedge's notional moves away from the baseline, or
- * the hedge is closed (a whole reduce), or — without a hedge id — the side's position changes.
+ * Waits until an add or reduce shows in GET /positions — the spec's confirmation: the side's
+ * notional moved away from the baseline, or the side left the list (a whole reduce). The hedge's
+ * own status is not consulted: a server may leave a closed hedge `filled`.
  */
 export async function waitForNotionalChange(ctx: CommandContext, options: ChangeWaitOptions): Promise<ChangeOutcome> {
   const client = await ctx.client();
+  const check = ctx.hedgeCommand('positions');
   const changed = (notional: number | undefined) =>
     notional !== undefined && Math.abs(notional - options.baselineNotionalUsd) >= NOTIONAL_EPSILON_USD;
-  const common = {
+  const book = await pollUntil<BookPosition[]>(ctx, {
     label: options.label,
     startedAt: options.startedAt,
-    checkCommand: POSITIONS_RESUME,
-    timedOut: (_last: unknown, waitedMs: number) =>
+    checkCommand: check,
+    poll: () => readBook({ client, log: (line) => ctx.log(line) }),
+    isDone: (current) => {
+      const position = findSide(current, options.market, options.side);
+      return !position || changed(position.notionalUsd);
+    },
+    timedOut: (_last, waitedMs) =>
       new StillPendingError(
-        `The ${options.action} on the ${options.side} hedge of ${options.market} has not landed after ${seconds(waitedMs)}. It stands and will land.`,
-        POSITIONS_RESUME,
+        `The ${options.action} on the ${options.side} hedge of ${options.market} was accepted but has not shown in the positions list after ${seconds(waitedMs)}.`,
+        check,
       ),
     interrupted: () =>
-      new InterruptedError(`Stopped waiting. The ${options.action} stands and will land on the ${options.side} hedge of ${options.market}.`, {
-        hint: `Check it with: ${POSITIONS_RESUME}`,
+      new InterruptedError(`Stopped waiting. The ${options.action} was accepted; it has not shown in the positions list yet.`, {
+        hint: `Check it with: ${check}`,
+        exitCode: ctx.stopExitCode,
       }),
-  };
-  if (options.hedgeId) {
-    const hedgeId = options.hedgeId;
-    const hedge = await pollUntil<Hedge>(ctx, {
-      ...common,
-      poll: () => client.getHedge(hedgeId),
-      isDone: (current) => current.status === 'closed' || current.status === 'failed' || changed(current.notional_usd),
-    });
-    return { hedge, notionalUsd: hedge.notional_usd, closed: hedge.status === 'closed' };
-  }
-  const positions = await pollUntil<Position[]>(ctx, {
-    ...common,
-    poll: () => client.listPositions(),
-    isDone: (current) => {
-      const position = findPosition(current, options.market, options.side);
-      return !position || changed(notionalOf(position));
-    },
   });
-  const position = findPosition(positions, options.market, options.side);
-  return { position, notionalUsd: notionalOf(position), closed: !position };
+  const position = findSide(book, options.market, options.side);
+  return { position, notionalUsd: position?.notionalUsd, closed: !position };
 }
 
 /** Waits until the side no longer appears in GET /positions: the spec's confirmation of a close. */
@@ -232,20 +221,22 @@ export async function waitForSideClosed(
   options: { label: string; startedAt: number; market: string; side: Side },
 ): Promise<void> {
   const client = await ctx.client();
-  await pollUntil<Position[]>(ctx, {
+  const check = ctx.hedgeCommand('positions');
+  await pollUntil<BookPosition[]>(ctx, {
     label: options.label,
     startedAt: options.startedAt,
-    poll: () => client.listPositions(),
-    isDone: (positions) => !findPosition(positions, options.market, options.side),
-    checkCommand: POSITIONS_RESUME,
+    poll: () => readBook({ client, log: (line) => ctx.log(line) }),
+    isDone: (book) => !findSide(book, options.market, options.side),
+    checkCommand: check,
     timedOut: (_last, waitedMs) =>
       new StillPendingError(
-        `The ${options.side} position on ${options.market} is still open after ${seconds(waitedMs)}. The close stands and will land.`,
-        POSITIONS_RESUME,
+        `The close was accepted, but the ${options.side} position on ${options.market} is still in the positions list after ${seconds(waitedMs)}.`,
+        check,
       ),
     interrupted: () =>
-      new InterruptedError(`Stopped waiting. The close stands: the ${options.side} position on ${options.market} will close.`, {
-        hint: `Check it with: ${POSITIONS_RESUME}`,
+      new InterruptedError(`Stopped waiting. The close was accepted; the ${options.side} position on ${options.market} is still listed.`, {
+        hint: `Check it with: ${check}`,
+        exitCode: ctx.stopExitCode,
       }),
   });
 }

@@ -1,11 +1,14 @@
-// Runs one parsed command: builds its context from the process, installs the Ctrl-C handling,
-// reports the outcome and releases what the command opened.
+// Runs one parsed command: builds its context from the process, installs the Ctrl-C / SIGTERM /
+// SIGHUP handling, reports the outcome through the one error description and releases what the
+// command opened. Loaded lazily by main.ts, also to report bad usage.
 import { setFlagsFromString } from 'node:v8';
-import { CommandContext, type GlobalOptions, type Io } from './context.js';
-import type { CommandInput, CommandSpec } from './commands/manifest.js';
-import { colorEnabled, makeChalk } from './ui/color.js';
-import { Output } from './ui/output.js';
-import { reportError } from './ui/report-error.js';
+import { describeError } from '../exit-codes.js';
+import { UsageError } from '../errors.js';
+import { CommandContext, StopSignal, type GlobalOptions, type Io } from '../runtime/context.js';
+import { colorEnabled, makeChalk } from '../ui/color.js';
+import { Output } from '../ui/output.js';
+import { reportError } from '../ui/report-error.js';
+import type { CommandModule, CommandSpec, RawInput } from './command-spec.js';
 
 function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -37,9 +40,22 @@ function compileWebAssemblyForShortRuns(): void {
   setFlagsFromString('--liftoff-only');
 }
 
+/** Bad usage found by the parser (main.ts): one line, or the JSON error under --json; exit 2. */
+export function reportUsageProblem(message: string, out: { io: Io; json: boolean }): number {
+  const error = new UsageError(message.trim());
+  return reportError(describeError(error), error, { stderr: out.io.stderr, chalk: makeChalk(false), json: out.json, verbose: false });
+}
+
+/** The signals that stop a wait or a prompt (the action itself stands), with their exit codes. */
+const STOP_SIGNALS = [
+  { signal: 'SIGINT', exitCode: 130 },
+  { signal: 'SIGTERM', exitCode: 143 },
+  { signal: 'SIGHUP', exitCode: 129 },
+] as const;
+
 export async function runInvocation(
   spec: CommandSpec,
-  input: CommandInput,
+  input: RawInput,
   globals: GlobalOptions,
   process_: { io: Io; env: Record<string, string | undefined> },
 ): Promise<number> {
@@ -53,15 +69,19 @@ export async function runInvocation(
     streams: io,
     now: Date.now,
   });
-  // The first Ctrl-C aborts what the command is doing (a wait, a prompt); a second one exits at once.
+  // The first signal aborts what the command is doing (a wait, a prompt) and is reported with its
+  // own exit code; a second one exits at once.
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts += 1;
-    if (interrupts > 1) process.exit(130);
-    controller.abort(new Error('interrupted'));
-  };
-  process.on('SIGINT', onSigint);
+  let stops = 0;
+  const handlers = STOP_SIGNALS.map(({ signal, exitCode }) => {
+    const handler = () => {
+      stops += 1;
+      if (stops > 1) process.exit(exitCode);
+      controller.abort(new StopSignal(signal, exitCode));
+    };
+    process.on(signal, handler);
+    return { signal, handler };
+  });
   const ctx = new CommandContext({
     io,
     env,
@@ -71,16 +91,17 @@ export async function runInvocation(
     output,
   });
   try {
-    const module = await spec.load!();
+    const module = (await spec.load!()) as CommandModule<RawInput>;
     const result = await module.run(ctx, input);
     return typeof result === 'number' ? result : 0;
   } catch (error) {
-    return reportError(error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose });
+    return reportError(describeError(error), error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose });
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const { signal, handler } of handlers) process.off(signal, handler);
     // The command is over and only clean-up is left: a Ctrl-C now ends the process at once, with
     // 130 like any other interrupt (not killed by the signal with no exit code).
     process.once('SIGINT', () => process.exit(130));
     await ctx.dispose();
   }
 }
+

@@ -1,38 +1,20 @@
 // Everything a command touches comes from here, so a test can run any command with fake streams,
 // TTY on or off, a fake clock and a scripted prompter. Heavy pieces (the config store, the API
 // client, the prompter, the demo sandbox) are built on first use only.
-import type { HedgeClient } from './api/client.js';
-import type { Clock } from './api/transport.js';
-import type { Environment } from './config/api-key.js';
-import { configDir, needsProfileStore, resolveCredentials, type Env, type ResolvedCredentials } from './config/credentials.js';
-import type { ProfileStore } from './config/profile-store.js';
-import type { Prompter } from './ui/prompter.js';
-import type { Output } from './ui/output.js';
+import type { HedgeClient } from '../api/client.js';
+import type { Clock } from '../api/transport.js';
+import type { Environment } from '../security/secrets.js';
+import { configDir, needsProfileStore, resolveCredentials, type Env, type ResolvedCredentials } from '../config/credentials.js';
+import type { ProfileStore } from '../config/profile-store.js';
+import type { Prompter } from '../ui/prompter.js';
+import type { Output } from '../ui/output.js';
+import type { GlobalOptions } from './globals.js';
+import type { Io } from '../ui/terminal.js';
+import type { Journal } from '../journal/index.js';
 
-export interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdin: NodeJS.ReadableStream;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
-  stdinIsTTY: boolean;
-}
+export type { Io } from '../ui/terminal.js';
 
-export interface GlobalOptions {
-  json: boolean;
-  profile?: string;
-  demo: boolean;
-  yes: boolean;
-  /** false with --no-input */
-  input: boolean;
-  /** false with --no-color */
-  color: boolean;
-  verbose: boolean;
-  /** --timeout in seconds: bounds the whole command, waits included. */
-  timeout?: number;
-  /** --request-timeout in seconds: bounds each HTTP attempt. */
-  requestTimeout?: number;
-}
+export type { GlobalOptions } from './globals.js';
 
 export interface DemoHandle {
   baseUrl: string;
@@ -51,7 +33,14 @@ export interface ContextInit {
   prompter?: Prompter;
   store?: ProfileStore;
   startDemo?: (configDir: string) => Promise<DemoHandle>;
+  /** The client seam: a unit test runs a command in-process against a fake client. */
+  client?: HedgeClient;
+  credentials?: ResolvedCredentials;
+  journal?: Journal;
 }
+
+/** How long a wait lasts when --timeout does not say (`--timeout 0` means no bound at all). */
+export const DEFAULT_WAIT_BOUND_MS = 120_000;
 
 export class CommandContext {
   readonly io: Io;
@@ -67,6 +56,7 @@ export class CommandContext {
   private credentialsPromise?: Promise<ResolvedCredentials>;
   private clientPromise?: Promise<HedgeClient>;
   private prompterInstance?: Prompter;
+  private journalInstance?: Journal;
   private readonly disposers: Array<() => Promise<void> | void> = [];
 
   constructor(init: ContextInit) {
@@ -77,9 +67,49 @@ export class CommandContext {
     this.clock = init.clock;
     this.signal = init.signal;
     this.output = init.output;
-    this.deadline = init.globals.timeout === undefined ? undefined : init.clock.now() + init.globals.timeout * 1000;
+    const timeout = init.globals.timeout;
+    this.deadline = timeout === undefined || timeout === 0 ? undefined : init.clock.now() + timeout * 1000;
     this.storeInstance = init.store;
     this.prompterInstance = init.prompter;
+    if (init.client) this.clientPromise = Promise.resolve(init.client);
+    if (init.credentials) this.credentialsPromise = Promise.resolve(init.credentials);
+    this.journalInstance = init.journal;
+  }
+
+  /**
+   * When a wait that starts now must give up: --timeout's deadline when given, no bound with
+   * `--timeout 0`, otherwise DEFAULT_WAIT_BOUND_MS from now (a wait is never unbounded by default).
+   */
+  waitDeadline(startedAt: number): number | undefined {
+    if (this.globals.timeout === 0) return undefined;
+    return this.deadline ?? startedAt + DEFAULT_WAIT_BOUND_MS;
+  }
+
+  /** The flags that chose the environment, to repeat in every hint: `--demo`, `--profile NAME`. */
+  get environmentFlags(): string[] {
+    if (this.globals.demo) return ['--demo'];
+    if (this.globals.profile !== undefined) return ['--profile', this.globals.profile];
+    return [];
+  }
+
+  /** A command line to suggest, with the flags that chose the environment: `hedge --demo hedges hdg_1 --wait`. */
+  hedgeCommand(...words: string[]): string {
+    return ['hedge', ...this.environmentFlags, ...words].join(' ');
+  }
+
+  /** The action journal (state folder, or beside the config when HEDGE_CONFIG_DIR is set). */
+  async journal(): Promise<Journal> {
+    if (!this.journalInstance) {
+      const { openJournal, journalDir } = await import('../journal/index.js');
+      this.journalInstance = openJournal({ dir: journalDir(this.env), now: this.clock.now });
+    }
+    return this.journalInstance;
+  }
+
+  /** The exit code of the signal that stopped the command (130 for Ctrl-C when nothing says otherwise). */
+  get stopExitCode(): 129 | 130 | 143 {
+    const reason: unknown = this.signal.reason;
+    return reason instanceof StopSignal ? reason.exitCode : 130;
   }
 
   /** Prompts are allowed only with a TTY on both ends and without --no-input. */
@@ -98,7 +128,7 @@ export class CommandContext {
 
   async store(): Promise<ProfileStore> {
     if (!this.storeInstance) {
-      const { ProfileStore } = await import('./config/profile-store.js');
+      const { ProfileStore } = await import('../config/profile-store.js');
       this.storeInstance = new ProfileStore(this.configDir);
     }
     return this.storeInstance;
@@ -113,10 +143,10 @@ export class CommandContext {
     if (this.globals.demo) {
       // Said when the simulator is actually used, so that bad input under --demo stays one line.
       if (!this.globals.json) this.output.note(this.output.chalk.cyan(`DEMO — local simulator with test funds (state in ${this.configDir})`));
-      const start = this.init.startDemo ?? (await import('./sandbox/demo.js')).startDemo;
+      const start = this.init.startDemo ?? (await import('../demo/start-demo.js')).startDemo;
       const demo = await start(this.configDir);
       this.onDispose(() => demo.close());
-      const { registerSecret } = await import('./config/api-key.js');
+      const { registerSecret } = await import('../security/secrets.js');
       registerSecret(demo.apiKey);
       return {
         apiKey: demo.apiKey,
@@ -149,8 +179,16 @@ export class CommandContext {
 
   private async buildClient(): Promise<HedgeClient> {
     const credentials = await this.credentials();
-    const { createClient } = await import('./api/create-client.js');
+    const [{ createClient }, { resolveWireSettings }, { UsageError }] = await Promise.all([
+      import('../api/create-client.js'),
+      import('../api/unspecified.js'),
+      import('../errors.js'),
+    ]);
+    const wire = resolveWireSettings(this.env, credentials.profileWire);
+    if (wire.problem) throw new UsageError(wire.problem);
     const client = createClient({
+      wire: wire.settings,
+      warn: (text) => this.output.warn(text),
       credentials,
       env: this.env,
       clock: this.clock,
@@ -160,14 +198,14 @@ export class CommandContext {
       requestTimeoutSeconds: this.globals.requestTimeout,
       log: this.globals.verbose ? (line) => this.log(line) : undefined,
     });
-    const { closeTransport } = await import('./api/transport.js');
+    const { closeTransport } = await import('../api/transport.js');
     this.onDispose(closeTransport);
     return client;
   }
 
   async prompter(): Promise<Prompter> {
     if (!this.prompterInstance) {
-      const { createInquirerPrompter } = await import('./ui/prompter.js');
+      const { createInquirerPrompter } = await import('../ui/prompter.js');
       this.prompterInstance = createInquirerPrompter(this.io, this.signal);
     }
     return this.prompterInstance;
@@ -186,5 +224,15 @@ export class CommandContext {
       }
     }
     this.disposers.length = 0;
+  }
+}
+
+/** The abort reason when a signal stopped the command; its exit code is the signal's (130, 143, 129). */
+export class StopSignal extends Error {
+  constructor(
+    readonly signal: string,
+    readonly exitCode: 129 | 130 | 143,
+  ) {
+    super(`stopped by ${signal}`);
   }
 }

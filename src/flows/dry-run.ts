@@ -3,8 +3,8 @@
 // would use, so `--dry-run --idempotency-key K` followed by `--idempotency-key K` sends this request.
 import type { PlannedRequest } from '../api/client.js';
 import type { ApiRequest } from '../api/transport.js';
-import { redactKey } from '../config/api-key.js';
-import type { CommandContext } from '../context.js';
+import { redactKey } from '../security/secrets.js';
+import type { CommandContext } from '../runtime/context.js';
 
 export interface RenderedDryRun {
   dry_run: true;

@@ -1,0 +1,187 @@
+// Tolerant reading of closed-hedge records (GET /hedges/history) and of open positions' P&L.
+// The spec names only `net_pnl_usd`; every other field name is "not shown", so each fact is looked
+// up under a list of plausible names, kept in one table here. Names match whatever their spelling
+// style (`closed_at`, `closedAt`, `CLOSED-AT` are one name) and the first name with a usable value
+// wins, so the order of each list is the order of preference.
+import { InvalidResponseError } from '../errors.js';
+
+export interface HistoryFacts {
+  /** The spec's bottom line of a closed hedge: what it did to the balance. */
+  netPnlUsd: number;
+  grossPnlUsd?: number;
+  /** Positive = paid by the account, negative = earned (the wire contract's sign). */
+  carryUsd?: number;
+  /** Positive = paid by the account. */
+  feesUsd?: number;
+  notionalUsd?: number;
+  side?: 'buy' | 'sell';
+  tenorDays?: number;
+  market?: string;
+  hedgeId?: string;
+  /** ISO 8601 UTC, normalised (`2026-11-22T08:00:00.000Z`). */
+  openedAt?: string;
+  /** ISO 8601 UTC, normalised. */
+  closedAt?: string;
+}
+
+type Fact = keyof HistoryFacts;
+
+/**
+ * Names a closed-hedge record may give each fact, most likely first. The first of each list is what
+ * our simulator serves (src/api/wire-contract.md, src/sandbox/views.ts).
+ */
+export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> = {
+  netPnlUsd: ['net_pnl_usd', 'net_pnl_usdc', 'net_pnl', 'net_realized_pnl_usd', 'realized_net_pnl_usd', 'pnl_net_usd', 'net_profit_usd'],
+  grossPnlUsd: [
+    'gross_pnl_usd',
+    'gross_pnl_usdc',
+    'realized_pnl_usd',
+    'realized_gross_pnl_usd',
+    'gross_realized_pnl_usd',
+    'pnl_gross_usd',
+    'gross_pnl',
+    'price_pnl_usd',
+  ],
+  carryUsd: ['carry_usdc', 'carry_paid_usdc', 'carry_usd', 'carry_paid_usd', 'total_carry_usdc', 'accrued_carry_usdc', 'carry'],
+  feesUsd: ['fees_usdc', 'fees_usd', 'fee_usd', 'fee_usdc', 'total_fees_usdc', 'total_fees_usd', 'fees_paid_usdc', 'fees', 'fee'],
+  notionalUsd: ['notional_usd', 'notional_usdc', 'notional', 'size_usd', 'size_usdc', 'amount_usd', 'size'],
+  side: ['side', 'direction', 'position_side'],
+  tenorDays: ['tenor_days', 'tenor', 'tenor_d', 'duration_days'],
+  market: ['market', 'symbol', 'pair', 'instrument'],
+  hedgeId: ['hedge_id', 'id', 'hedge', 'position_id'],
+  openedAt: ['opened_at', 'open_time', 'opened_time', 'entry_time', 'entered_at', 'created_at'],
+  closedAt: ['closed_at', 'close_time', 'closed_time', 'exit_time', 'exited_at', 'settled_at', 'settlement_time'],
+};
+
+/** Names an open position may give its unrealized net P&L (price plus carry), most likely first. */
+export const POSITION_PNL_SYNONYMS: readonly string[] = [
+  'net_pnl_usd',
+  'net_pnl_usdc',
+  'unrealized_net_pnl_usd',
+  'net_unrealized_pnl_usd',
+  'unrealized_pnl_usd',
+  'unrealised_pnl_usd',
+  'pnl_net_usd',
+  'upnl_usd',
+  'net_pnl',
+  'unrealized_pnl',
+];
+
+/** `closed_at`, `closedAt` and `Closed-At` are one name. */
+function nameKey(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+type Reader<T> = (value: unknown) => T | undefined;
+
+function firstUsable<T>(raw: Record<string, unknown>, names: readonly string[], read: Reader<T>): T | undefined {
+  const byKey = new Map<string, unknown>();
+  for (const [name, value] of Object.entries(raw)) {
+    const key = nameKey(name);
+    if (!byKey.has(key)) byKey.set(key, value);
+  }
+  for (const name of names) {
+    const found = read(byKey.get(nameKey(name)));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+const NUMERIC_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** A finite number, or a plain numeric string (`"-12.5"`, as some services send money). */
+export function readNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string' || !NUMERIC_TEXT.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
+
+function readText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** A nested `{id: …}` (e.g. `hedge: {id}`) is read as its id. */
+function readId(value: unknown): string | undefined {
+  if (value && typeof value === 'object' && !Array.isArray(value)) return readText((value as Record<string, unknown>).id);
+  return readText(value);
+}
+
+// `long`/`short` are read as buy/sell: buying USDT against the quote currency is the long side.
+const SIDE_WORDS: Record<string, 'buy' | 'sell'> = { buy: 'buy', long: 'buy', sell: 'sell', short: 'sell' };
+
+function readSide(value: unknown): 'buy' | 'sell' | undefined {
+  return typeof value === 'string' ? SIDE_WORDS[value.trim().toLowerCase()] : undefined;
+}
+
+/** `7`, `"7"`, `"7d"`, `"7 days"`. */
+function readTenor(value: unknown): number | undefined {
+  const text = typeof value === 'string' ? value.trim().toLowerCase().replace(/\s*d(ays?)?$/, '') : value;
+  const days = readNumber(text);
+  return days !== undefined && Number.isInteger(days) && days > 0 ? days : undefined;
+}
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
+// Epoch numbers under this are seconds, over it milliseconds (1e11 s is the year 5138).
+const EPOCH_SECONDS_BELOW = 1e11;
+
+/**
+ * An ISO 8601 timestamp (the spec: UTC; one without a zone is read as UTC, never as local time)
+ * or an epoch number (or numeric string) in seconds or milliseconds → normalised ISO string.
+ */
+export function readTimestamp(value: unknown): string | undefined {
+  let ms: number | undefined;
+  const epoch = readNumber(value);
+  if (epoch !== undefined) {
+    ms = Math.abs(epoch) < EPOCH_SECONDS_BELOW ? epoch * 1000 : epoch;
+  } else if (typeof value === 'string' && ISO_TIMESTAMP.test(value.trim())) {
+    const text = value.trim().replace(' ', 'T');
+    const zoned = text.length === 10 || HAS_ZONE.test(text) ? text : `${text}Z`;
+    ms = Date.parse(zoned);
+  }
+  if (ms === undefined || !Number.isFinite(ms)) return undefined;
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+const FACT_READERS: { [F in Fact]-?: Reader<NonNullable<HistoryFacts[F]>> } = {
+  netPnlUsd: readNumber,
+  grossPnlUsd: readNumber,
+  carryUsd: readNumber,
+  feesUsd: readNumber,
+  notionalUsd: readNumber,
+  side: readSide,
+  tenorDays: readTenor,
+  market: readText,
+  hedgeId: readId,
+  openedAt: readTimestamp,
+  closedAt: readTimestamp,
+};
+
+/**
+ * One closed-hedge record → its facts. Facts that cannot be found are left out (unknown), never
+ * guessed as 0. A record without a net P&L is off the contract (the spec names `net_pnl_usd`).
+ */
+export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
+  const facts: Partial<Record<Fact, unknown>> = {};
+  for (const fact of Object.keys(FACT_READERS) as Fact[]) {
+    const value = firstUsable(raw, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>);
+    if (value !== undefined) facts[fact] = value;
+  }
+  if (facts.netPnlUsd === undefined) {
+    const id = typeof facts.hedgeId === 'string' ? ` (${facts.hedgeId})` : '';
+    throw new InvalidResponseError(`A closed-hedge record${id} has no net P&L (net_pnl_usd).`, {
+      endpoint: 'GET /hedges/history',
+      status: 200,
+      hint: 'The P&L report needs net_pnl_usd on every closed hedge; see the raw records with `hedge history --json`.',
+    });
+  }
+  return facts as HistoryFacts;
+}
+
+/** Unrealized net P&L of an open position, or undefined when the position does not say. */
+export function readPositionPnl(raw: Record<string, unknown>): number | undefined {
+  return firstUsable(raw, POSITION_PNL_SYNONYMS, readNumber);
+}

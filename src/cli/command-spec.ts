@@ -1,0 +1,93 @@
+// The command contract. A command declares its arguments and options once, as data (the manifest),
+// and its code receives an object typed from that declaration: reading an option the manifest does
+// not declare, or declaring one the code reads under another name, fails the typecheck. The runtime
+// half (commander built from the same data) lives in main.ts; test/unit/command-spec.test.ts checks
+// that each declared `key` is the name commander gives the flag.
+import type { CommandContext } from '../runtime/context.js';
+
+export interface ArgSpec {
+  readonly name: string;
+  readonly required: boolean;
+  readonly description: string;
+  /** Fixed values, for help and completion. `profile` completes stored profile names. */
+  readonly values?: readonly string[] | 'profile' | 'market';
+}
+
+/**
+ * `value`: takes a value (`--tenor <days>`); `flag`: present or not (`--dry-run`);
+ * `negatable`: on unless `--no-…` is given (`--no-wait` → `wait: false`).
+ */
+export type OptionKind = 'value' | 'flag' | 'negatable';
+
+export interface OptionSpec {
+  readonly flags: string;
+  /** The property the value arrives under (commander's camelCase of the long flag). */
+  readonly key: string;
+  readonly kind: OptionKind;
+  readonly description: string;
+  readonly values?: readonly string[] | 'profile';
+}
+
+/** How much an agent may do with a command (hedge mcp): read, write (moves money) or local only. */
+export type CommandTier = 'read' | 'write' | 'local';
+
+export interface CommandSpec {
+  readonly name: string;
+  readonly summary: string;
+  readonly args?: readonly ArgSpec[];
+  readonly options?: readonly OptionSpec[];
+  readonly examples: readonly string[];
+  readonly subcommands?: readonly CommandSpec[];
+  readonly tier?: CommandTier;
+  /** Loads the command's code; only leaves of the tree have it. */
+  readonly load?: () => Promise<CommandModule<never>>;
+}
+
+type ArgValue<A extends ArgSpec> = A['required'] extends true ? string : string | undefined;
+type OptionValue<O extends OptionSpec> = O['kind'] extends 'value'
+  ? string | undefined
+  : O['kind'] extends 'negatable'
+    ? boolean
+    : boolean | undefined;
+
+export type ArgsOf<S extends CommandSpec> = S['args'] extends readonly ArgSpec[]
+  ? { [A in S['args'][number] as A['name']]: ArgValue<A> }
+  : Record<never, never>;
+
+export type OptionsOf<S extends CommandSpec> = S['options'] extends readonly OptionSpec[]
+  ? { [O in S['options'][number] as O['key']]: OptionValue<O> }
+  : Record<never, never>;
+
+/** What a command's `run` receives: its own arguments and options, typed from its declaration. */
+export interface InputOf<S extends CommandSpec> {
+  args: ArgsOf<S>;
+  options: OptionsOf<S>;
+}
+
+export interface CommandModule<I> {
+  /** Resolves to the exit code (0 when nothing is returned). */
+  run(ctx: CommandContext, input: I): Promise<number | void>;
+}
+
+/** Untyped input as the parser hands it over; only main.ts and the agent interface see it. */
+export interface RawInput {
+  args: Record<string, string | undefined>;
+  options: Record<string, unknown>;
+}
+
+/**
+ * Ties a declaration to the module that runs it: `load` must resolve to a module whose `run`
+ * takes exactly `InputOf<typeof spec>`.
+ */
+export function command<const S extends Omit<CommandSpec, 'load'>>(spec: S, load: () => Promise<CommandModule<InputOf<S>>>): S & CommandSpec {
+  return { ...spec, load: load as unknown as () => Promise<CommandModule<never>> };
+}
+
+/** A command declaration (no code of its own to load yet: a group, or one whose code is added later). */
+export function declare<const S extends Omit<CommandSpec, 'load'>>(spec: S): S {
+  return spec;
+}
+
+export function runnable(spec: CommandSpec): spec is CommandSpec & { load: NonNullable<CommandSpec['load']> } {
+  return typeof spec.load === 'function';
+}

@@ -1,0 +1,270 @@
+// The command tree, declared as data: commander is built from it (main.ts), the completion files
+// are checked against it (test), the agent interface describes itself from it, and each command's
+// code is imported only when it runs. Each declaration is a named constant so that its command
+// file can type its input from it (`InputOf<typeof QUOTE>`, see command-spec.ts).
+import { HEDGE_STATUSES, SIDES, TENORS } from '../domain/vocabulary.js';
+import { command, declare, type ArgSpec, type CommandSpec, type OptionSpec } from './command-spec.js';
+
+export const SIDE_VALUES = SIDES;
+export const TENOR_VALUES: readonly string[] = TENORS.map(String);
+export const STATUS_VALUES = HEDGE_STATUSES;
+export const SHELL_VALUES = ['bash', 'zsh', 'fish'] as const;
+
+/** Options of every command that sends a write: how it is waited, resumed or only shown. */
+const WRITE_OPTIONS = [
+  { flags: '--no-wait', key: 'wait', kind: 'negatable', description: 'return at `submitted` instead of waiting for the result' },
+  { flags: '--idempotency-key <key>', key: 'idempotencyKey', kind: 'value', description: 'resume an earlier run whose outcome is unknown (reuses its key)' },
+  { flags: '--new', key: 'new', kind: 'flag', description: 'start a fresh action even if the same one is unresolved in the journal' },
+  { flags: '--dry-run', key: 'dryRun', kind: 'flag', description: 'print the exact request that would be sent, and send nothing' },
+] as const satisfies readonly OptionSpec[];
+
+const SKIP_CHECKS = { flags: '--skip-checks', key: 'skipChecks', kind: 'flag', description: 'skip the pre-trade checks and let the server decide' } as const;
+const TENOR_OPTION = { flags: '-t, --tenor <days>', key: 'tenor', kind: 'value', description: 'tenor in days: 1, 3 or 7', values: TENOR_VALUES } as const;
+
+const MARKET_ARG = { name: 'market', required: true, description: 'market, e.g. USDTNGN (from `hedge markets`)', values: 'market' } as const satisfies ArgSpec;
+const SIDE_ARG = { name: 'side', required: true, description: 'buy or sell', values: SIDE_VALUES } as const satisfies ArgSpec;
+const notionalArg = <const W extends string>(what: W) =>
+  ({ name: 'notional', required: true, description: `${what} in USD: 10000, 10_000, 10k or 1.5m` }) as const;
+const optional = <const A extends ArgSpec>(arg: A): Omit<A, 'required'> & { readonly required: false } => ({ ...arg, required: false });
+
+export const GLOBAL_OPTIONS = [
+  { flags: '--json', key: 'json', kind: 'flag', description: 'print one JSON document on stdout (the API data); messages go to stderr' },
+  { flags: '--profile <name>', key: 'profile', kind: 'value', description: 'use this stored profile (default: HEDGE_PROFILE, then the current one)', values: 'profile' },
+  { flags: '--demo', key: 'demo', kind: 'flag', description: 'run against a local simulator with a built-in test key (no account needed)' },
+  { flags: '-y, --yes', key: 'yes', kind: 'flag', description: 'confirm state-changing commands on live keys without asking' },
+  { flags: '--no-input', key: 'input', kind: 'negatable', description: 'never prompt; missing arguments are an error' },
+  { flags: '--no-color', key: 'color', kind: 'negatable', description: 'no colour (also NO_COLOR=1 or TERM=dumb)' },
+  { flags: '--verbose', key: 'verbose', kind: 'flag', description: 'log each HTTP request to stderr (keys redacted)' },
+  { flags: '--timeout <seconds>', key: 'timeout', kind: 'value', description: 'give up after this long, waits included (exit 7 while waiting, 5 on a request)' },
+  { flags: '--request-timeout <seconds>', key: 'requestTimeout', kind: 'value', description: 'bound each HTTP attempt (default 15)' },
+] as const satisfies readonly OptionSpec[];
+
+export const MARKETS = declare({
+  name: 'markets',
+  summary: 'List the markets open to the account: status, price, capacity and daily carry per side',
+  tier: 'read',
+  examples: ['hedge markets', 'hedge markets --json | jq ".[].market"'],
+});
+
+export const PRICE = declare({
+  name: 'price',
+  summary: 'Show the indicative mid price of a market (every listed market without one)',
+  tier: 'read',
+  args: [optional(MARKET_ARG)],
+  examples: ['hedge price USDTNGN', 'hedge price --json'],
+});
+
+export const QUOTE = declare({
+  name: 'quote',
+  summary: 'Quote a hedge: execution price, impact, carry, margin, fee and maturity (reserves nothing)',
+  tier: 'read',
+  args: [MARKET_ARG, SIDE_ARG, notionalArg('size')],
+  options: [TENOR_OPTION],
+  examples: ['hedge quote USDTNGN buy 10000 --tenor 3', 'hedge quote USDTNGN sell 1.5m --tenor 7 --json'],
+});
+
+export const OPEN = declare({
+  name: 'open',
+  summary: 'Open a hedge and wait for the fill (no arguments on a terminal starts a wizard)',
+  tier: 'write',
+  args: [optional(MARKET_ARG), optional(SIDE_ARG), optional(notionalArg('size'))],
+  options: [
+    TENOR_OPTION,
+    { flags: '--ref <client_reference>', key: 'ref', kind: 'value', description: 'your own deal id, to find the hedge later with `hedge hedges --ref`' },
+    { flags: '--allow-duplicate-ref', key: 'allowDuplicateRef', kind: 'flag', description: 'open even if an active hedge already carries this --ref' },
+    SKIP_CHECKS,
+    ...WRITE_OPTIONS,
+  ],
+  examples: [
+    'hedge open USDTNGN buy 10000 --tenor 3 --ref DEAL-42',
+    'hedge open',
+    'hedge open USDTNGN sell 25k --tenor 7 --no-wait --json',
+  ],
+});
+
+export const ADD = declare({
+  name: 'add',
+  summary: 'Add notional to the open hedge on a market and side (same maturity)',
+  tier: 'write',
+  args: [MARKET_ARG, SIDE_ARG, notionalArg('notional to add')],
+  options: [SKIP_CHECKS, ...WRITE_OPTIONS],
+  examples: ['hedge add USDTNGN buy 5000'],
+});
+
+export const REDUCE = declare({
+  name: 'reduce',
+  summary: 'Remove notional from the open hedge on a market and side (margin scales down with it)',
+  tier: 'write',
+  args: [MARKET_ARG, SIDE_ARG, notionalArg('notional to remove')],
+  options: [...WRITE_OPTIONS],
+  examples: ['hedge reduce USDTNGN buy 2500'],
+});
+
+export const CLOSE = declare({
+  name: 'close',
+  summary: 'Close the position on a market and side, and show what it returned',
+  tier: 'write',
+  args: [MARKET_ARG, SIDE_ARG],
+  options: [...WRITE_OPTIONS],
+  examples: ['hedge close USDTNGN buy', 'hedge close USDTNGN sell --yes --json'],
+});
+
+export const HEDGES = declare({
+  name: 'hedges',
+  summary: 'List hedges, newest first, or show one hedge in full',
+  tier: 'read',
+  args: [{ name: 'id', required: false, description: 'a hedge id (hdg_…) to show in full' }],
+  options: [
+    { flags: '--status <status>', key: 'status', kind: 'value', description: 'only hedges in this status', values: STATUS_VALUES },
+    { flags: '--ref <client_reference>', key: 'ref', kind: 'value', description: 'only hedges with this client reference' },
+    { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' },
+    { flags: '--wait', key: 'wait', kind: 'flag', description: 'with an ID: poll until the hedge is filled, failed or closed' },
+  ],
+  examples: ['hedge hedges --status filled --limit 20', 'hedge hedges hdg_01HX… --wait', 'hedge hedges --ref DEAL-42 --json'],
+});
+
+export const HISTORY = declare({
+  name: 'history',
+  summary: 'List closed hedges with realized P&L, carry and fees, with totals',
+  tier: 'read',
+  options: [{ flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' }],
+  examples: ['hedge history', 'hedge history --json | jq "map(.net_pnl_usd) | add"'],
+});
+
+export const POSITIONS = declare({
+  name: 'positions',
+  summary: 'Show open positions per side: entry and mark, P&L, carry, fee to close, net margin',
+  tier: 'read',
+  examples: ['hedge positions', 'hedge positions --json'],
+});
+
+export const ACCOUNT = declare({
+  name: 'account',
+  summary: 'Show the account: balance, margin in use, exposure, unrealized P&L and headroom',
+  tier: 'read',
+  examples: ['hedge account', 'hedge account --json | jq .available_exposure_usd'],
+});
+
+export const LOGIN = declare({
+  name: 'login',
+  summary: 'Save a profile: base URL and API key (asked hidden on a terminal, read from stdin otherwise)',
+  tier: 'local',
+  options: [
+    { flags: '--base-url <url>', key: 'baseUrl', kind: 'value', description: 'the API base address, https://…/v2 (the partner desk gives it)' },
+    { flags: '--ca-file <file>', key: 'caFile', kind: 'value', description: 'a PEM CA file to trust for this profile (self-signed sandboxes)' },
+  ],
+  examples: [
+    'hedge login --profile desk',
+    'printf %s "$HEDGE_KEY" | hedge login --profile desk --base-url https://api.example.com/partners/acme/v2',
+  ],
+});
+
+export const LOGOUT = declare({
+  name: 'logout',
+  summary: 'Remove the stored API key of a profile (the current one by default)',
+  tier: 'local',
+  examples: ['hedge logout', 'hedge logout --profile desk'],
+});
+
+const PROFILE_NAME_ARG = { name: 'name', required: true, description: 'a stored profile', values: 'profile' } as const;
+
+export const PROFILE_LIST = declare({
+  name: 'list',
+  summary: 'List profiles: name, environment, base URL, redacted key, which is current',
+  tier: 'local',
+  examples: ['hedge profile list'],
+});
+
+export const PROFILE_USE = declare({
+  name: 'use',
+  summary: 'Make a profile the current one',
+  tier: 'local',
+  args: [PROFILE_NAME_ARG],
+  examples: ['hedge profile use desk'],
+});
+
+export const PROFILE_REMOVE = declare({
+  name: 'remove',
+  summary: 'Delete a stored profile',
+  tier: 'local',
+  args: [PROFILE_NAME_ARG],
+  examples: ['hedge profile remove old-desk'],
+});
+
+export const WHOAMI = declare({
+  name: 'whoami',
+  summary: 'Show the profile, environment, base URL and key in use, where each came from, and whether the key works',
+  tier: 'read',
+  examples: ['hedge whoami', 'HEDGE_PROFILE=desk hedge whoami --json'],
+});
+
+export const COMPLETION = declare({
+  name: 'completion',
+  summary: 'Print the shell completion script for bash, zsh or fish',
+  tier: 'local',
+  args: [{ name: 'shell', required: true, description: 'bash, zsh or fish', values: SHELL_VALUES }],
+  examples: [
+    'hedge completion bash > ~/.local/share/bash-completion/completions/hedge',
+    'hedge completion zsh > "${fpath[1]}/_hedge"',
+    'hedge completion fish > ~/.config/fish/completions/hedge.fish',
+  ],
+});
+
+export const SANDBOX_SERVE = declare({
+  name: 'serve',
+  summary: 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first',
+  tier: 'local',
+  options: [
+    { flags: '--port <n>', key: 'port', kind: 'value', description: 'port (default: any free port)' },
+    { flags: '--host <host>', key: 'host', kind: 'value', description: 'loopback address to listen on (default 127.0.0.1)' },
+    { flags: '--tls', key: 'tls', kind: 'flag', description: 'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)' },
+    { flags: '--fill-delay <ms>', key: 'fillDelay', kind: 'value', description: 'time from submitted to filled (default 2000)' },
+    { flags: '--fail-rate <share>', key: 'failRate', kind: 'value', description: 'share of opens that fail on-chain, 0 to 1' },
+    { flags: '--clock-speed <x>', key: 'clockSpeed', kind: 'value', description: 'sandbox clock speed (e.g. 3600: an hour per second)' },
+    { flags: '--seed <n>', key: 'seed', kind: 'value', description: 'seed of the price path and faults' },
+    { flags: '--fault-5xx <share>', key: 'fault5xx', kind: 'value', description: 'share of requests answered 500/503, 0 to 1' },
+    { flags: '--fault-429 <share>', key: 'fault429', kind: 'value', description: 'share of requests answered 429, 0 to 1' },
+    { flags: '--drop-after-commit <share>', key: 'dropAfterCommit', kind: 'value', description: 'share of writes whose connection drops after they took effect' },
+    { flags: '--latency <ms>', key: 'latency', kind: 'value', description: 'added latency per request' },
+    { flags: '--rate-limit <n>', key: 'rateLimit', kind: 'value', description: 'requests per second per key before 429' },
+  ],
+  examples: [
+    'hedge sandbox serve',
+    'hedge sandbox serve --port 4010 > sandbox.env & sleep 1; set -a; . ./sandbox.env; set +a',
+    'hedge sandbox serve --tls --fault-5xx 0.2',
+  ],
+});
+
+export const COMMANDS: readonly CommandSpec[] = [
+  command(MARKETS, () => import('../commands/markets.js')),
+  command(PRICE, () => import('../commands/price.js')),
+  command(QUOTE, () => import('../commands/quote.js')),
+  command(OPEN, () => import('../commands/open.js')),
+  command(ADD, () => import('../commands/add.js')),
+  command(REDUCE, () => import('../commands/reduce.js')),
+  command(CLOSE, () => import('../commands/close.js')),
+  command(HEDGES, () => import('../commands/hedges.js')),
+  command(HISTORY, () => import('../commands/history.js')),
+  command(POSITIONS, () => import('../commands/positions.js')),
+  command(ACCOUNT, () => import('../commands/account.js')),
+  command(LOGIN, () => import('../commands/login.js')),
+  command(LOGOUT, () => import('../commands/logout.js')),
+  {
+    name: 'profile',
+    summary: 'List, switch and remove stored profiles',
+    examples: ['hedge profile list', 'hedge profile use desk'],
+    subcommands: [
+      command(PROFILE_LIST, () => import('../commands/profile-list.js')),
+      command(PROFILE_USE, () => import('../commands/profile-use.js')),
+      command(PROFILE_REMOVE, () => import('../commands/profile-remove.js')),
+    ],
+  },
+  command(WHOAMI, () => import('../commands/whoami.js')),
+  command(COMPLETION, () => import('../commands/completion.js')),
+  {
+    name: 'sandbox',
+    summary: 'Run the local simulator of the API',
+    examples: ['hedge sandbox serve --port 4010'],
+    subcommands: [command(SANDBOX_SERVE, () => import('../commands/sandbox-serve.js'))],
+  },
+];

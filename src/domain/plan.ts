@@ -1,0 +1,285 @@
+// The plan of `hedge plan` / `hedge apply`: from a target file and the live book (positions,
+// markets, account headroom) to the actions that reach the target, in the order they will be sent,
+// with the pre-trade checks simulated over the whole sequence. Pure: no client, no clock, no
+// rendering; problems are data for the caller to word and format.
+import type { Side, Tenor } from './vocabulary.js';
+import type { TargetRow } from './target-file.js';
+
+export type PlanAction = 'open' | 'add' | 'reduce' | 'close';
+
+/**
+ * Facts about a step that do not stop it:
+ * - tenor_differs: an add keeps the open position's maturity, whatever tenor the row names (roll
+ *   is not implied);
+ * - market_disabled / market_not_listed: a reduce or close on a market that is not open for new
+ *   exposure; taking risk off is still allowed.
+ */
+export type PlanStepNote = 'tenor_differs' | 'market_disabled' | 'market_not_listed';
+
+export interface PlanStep {
+  action: PlanAction;
+  market: string;
+  side: Side;
+  currentUsd: number;
+  targetUsd: number;
+  /** targetUsd − currentUsd: positive for open and add, negative for reduce and close. */
+  deltaUsd: number;
+  /** Only on open: the row's tenor (add, reduce and close keep the position's maturity). */
+  tenorDays?: Tenor;
+  /** Only on open: the spec takes a client reference at open only. */
+  clientReference?: string;
+  /** The tenor of the position already open on this side, when the positions list shows one. */
+  currentTenorDays?: number;
+  /** The target file's line (CSV) or item (JSON). */
+  line: number;
+  notes: PlanStepNote[];
+}
+
+interface StepProblemBase {
+  /** Index into `steps`, which are in execution order. */
+  stepIndex: number;
+  line: number;
+  action: PlanAction;
+  market: string;
+  side: Side;
+}
+
+export type PlanProblem =
+  | (StepProblemBase & { code: 'exposure_exceeded'; details: { requiredUsd: number; availableExposureUsd: number } })
+  | (StepProblemBase & { code: 'capacity_exceeded'; details: { requiredUsd: number; availableCapacityUsd: number } })
+  | (StepProblemBase & { code: 'market_not_listed'; details: Record<string, never> })
+  | (StepProblemBase & { code: 'market_disabled'; details: { status: string } });
+
+export type PlanProblemCode = PlanProblem['code'];
+
+export interface PlanPosition {
+  market: string;
+  side: Side;
+  notionalUsd: number;
+  tenorDays?: number;
+  hedgeId?: string;
+}
+
+export interface PlanMarket {
+  market: string;
+  status: string;
+  available_capacity_usd: { buy: number; sell: number };
+}
+
+export interface PlanInput {
+  targets: TargetRow[];
+  positions: PlanPosition[];
+  markets: PlanMarket[];
+  /** The account's headroom under its aggregate exposure cap, before the plan runs. */
+  availableExposureUsd: number;
+  /** A side whose notional is within this many USD of its target counts as at target. */
+  toleranceUsd: number;
+}
+
+/** A target row that needs no action: shown as current → target with nothing to do. */
+export interface PlanRowAtTarget {
+  market: string;
+  side: Side;
+  currentUsd: number;
+  targetUsd: number;
+  line: number;
+}
+
+export interface Plan {
+  /** In execution order (see applyOrder). */
+  steps: PlanStep[];
+  atTarget: boolean;
+  problems: PlanProblem[];
+  unchanged: PlanRowAtTarget[];
+  /** Positions on sides the file does not name: left alone (see computePlan). */
+  untouched: PlanPosition[];
+}
+
+export function computePlan(input: PlanInput): Plan {
+  if (!Number.isFinite(input.toleranceUsd) || input.toleranceUsd < 0) {
+    throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${input.toleranceUsd}`);
+  }
+  const book = bookBySide(input.positions);
+  const unsorted: PlanStep[] = [];
+  const unchanged: PlanRowAtTarget[] = [];
+  for (const row of input.targets) {
+    const held = book.get(sideKey(row.market, row.side));
+    const currentUsd = held?.notionalUsd ?? 0;
+    if (cents(Math.abs(row.notionalUsd - currentUsd)) <= input.toleranceUsd) {
+      unchanged.push({ market: row.market, side: row.side, currentUsd, targetUsd: row.notionalUsd, line: row.line });
+    } else {
+      unsorted.push(stepFor(row, currentUsd, held?.tenors ?? [], findMarket(input.markets, row.market)));
+    }
+  }
+  const steps = applyOrder(unsorted);
+  const problems = simulateChecks(steps, input.markets, input.availableExposureUsd);
+
+  // The file describes the sides it names and nothing more: a side it does not mention is left as
+  // it is, so a file about one market cannot close the book on another by omission. To flatten a
+  // side, the file says so with a 0 row.
+  const named = new Set(input.targets.map((row) => sideKey(row.market, row.side)));
+  const untouched = input.positions.filter(
+    (position) => position.notionalUsd > 0 && !named.has(sideKey(position.market, position.side)),
+  );
+  return { steps, atTarget: steps.length === 0, problems, unchanged, untouched };
+}
+
+export function planNeedsChanges(plan: Pick<Plan, 'steps'>): boolean {
+  return plan.steps.length > 0;
+}
+
+/**
+ * The order in which the steps are sent: closes and reduces first, then adds and opens, each group
+ * by file line. Taking exposure off first frees headroom under the account's aggregate cap before
+ * any step uses it, so a rebalance that fits overall is not refused half-way with
+ * `exposure_exceeded` (and a failure mid-way leaves the book with less risk, not more).
+ */
+export function applyOrder<T extends Pick<PlanStep, 'action' | 'line'>>(steps: readonly T[]): T[] {
+  return [...steps].sort((a, b) => executionGroup(a.action) - executionGroup(b.action) || a.line - b.line);
+}
+
+function executionGroup(action: PlanAction): number {
+  return addsExposure(action) ? 1 : 0;
+}
+
+function addsExposure(action: PlanAction): boolean {
+  return action === 'open' || action === 'add';
+}
+
+interface HeldSide {
+  notionalUsd: number;
+  /** The distinct tenors the positions list shows on this side (none when it does not say). */
+  tenors: number[];
+}
+
+/** The spec aggregates positions per side; summing also covers a server listing several per side. */
+function bookBySide(positions: readonly PlanPosition[]): Map<string, HeldSide> {
+  const book = new Map<string, HeldSide>();
+  for (const position of positions) {
+    if (!(position.notionalUsd > 0)) continue;
+    const key = sideKey(position.market, position.side);
+    const held = book.get(key) ?? { notionalUsd: 0, tenors: [] };
+    held.notionalUsd = cents(held.notionalUsd + position.notionalUsd);
+    if (position.tenorDays !== undefined && !held.tenors.includes(position.tenorDays)) held.tenors.push(position.tenorDays);
+    book.set(key, held);
+  }
+  return book;
+}
+
+function stepFor(row: TargetRow, currentUsd: number, heldTenors: readonly number[], market: PlanMarket | undefined): PlanStep {
+  const base = {
+    market: row.market,
+    side: row.side,
+    currentUsd,
+    targetUsd: row.notionalUsd,
+    deltaUsd: cents(row.notionalUsd - currentUsd),
+    line: row.line,
+    ...(heldTenors.length === 1 ? { currentTenorDays: heldTenors[0] } : {}),
+  };
+  if (currentUsd === 0) {
+    return {
+      ...base,
+      action: 'open',
+      ...(row.tenorDays === undefined ? {} : { tenorDays: row.tenorDays }),
+      ...(row.clientReference === undefined ? {} : { clientReference: row.clientReference }),
+      notes: [],
+    };
+  }
+  if (row.notionalUsd < currentUsd) {
+    return { ...base, action: row.notionalUsd === 0 ? 'close' : 'reduce', notes: marketNotes(market) };
+  }
+  const tenorDiffers = row.tenorDays !== undefined && heldTenors.some((tenor) => tenor !== row.tenorDays);
+  return { ...base, action: 'add', notes: tenorDiffers ? ['tenor_differs'] : [] };
+}
+
+/** Taking exposure off is allowed on any market; the notes say when it is not open. */
+function marketNotes(market: PlanMarket | undefined): PlanStepNote[] {
+  if (!market) return ['market_not_listed'];
+  return market.status === 'open' ? [] : ['market_disabled'];
+}
+
+function findMarket(markets: readonly PlanMarket[], name: string): PlanMarket | undefined {
+  return markets.find((entry) => entry.market.toUpperCase() === name.toUpperCase());
+}
+
+/**
+ * Walks the steps in execution order as the server would see them: headroom starts at the
+ * account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses
+ * it; capacity per side shrinks with each open or add on that side. A step with a problem would be
+ * refused, so it neither frees nor uses anything and later steps are checked without it. The
+ * checks run in the service's own order: market, exposure cap, capacity.
+ */
+function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], availableExposureUsd: number): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  let headroomUsd = availableExposureUsd;
+  const usedCapacityUsd = new Map<string, number>();
+  steps.forEach((step, stepIndex) => {
+    const base: StepProblemBase = { stepIndex, line: step.line, action: step.action, market: step.market, side: step.side };
+    if (!addsExposure(step.action)) {
+      headroomUsd = cents(headroomUsd + step.currentUsd - step.targetUsd);
+      return;
+    }
+    const market = findMarket(markets, step.market);
+    const stepProblems: PlanProblem[] = [];
+    if (!market) stepProblems.push({ ...base, code: 'market_not_listed', details: {} });
+    else if (market.status !== 'open') stepProblems.push({ ...base, code: 'market_disabled', details: { status: market.status } });
+    const requiredUsd = step.deltaUsd;
+    if (requiredUsd > headroomUsd) {
+      stepProblems.push({ ...base, code: 'exposure_exceeded', details: { requiredUsd, availableExposureUsd: headroomUsd } });
+    }
+    const key = sideKey(step.market, step.side);
+    if (market) {
+      const availableCapacityUsd = cents(market.available_capacity_usd[step.side] - (usedCapacityUsd.get(key) ?? 0));
+      if (requiredUsd > availableCapacityUsd) {
+        stepProblems.push({ ...base, code: 'capacity_exceeded', details: { requiredUsd, availableCapacityUsd } });
+      }
+    }
+    if (stepProblems.length > 0) {
+      problems.push(...stepProblems);
+      return;
+    }
+    headroomUsd = cents(headroomUsd - requiredUsd);
+    usedCapacityUsd.set(key, cents((usedCapacityUsd.get(key) ?? 0) + requiredUsd));
+  });
+  return problems;
+}
+
+/** A plain sentence for logs and agents; amounts as plain numbers (the UI formats currency). */
+export function describePlanProblem(problem: PlanProblem): string {
+  const what = `${problem.action} ${problem.market} ${problem.side}`;
+  switch (problem.code) {
+    case 'exposure_exceeded':
+      return `${what} needs ${problem.details.requiredUsd} USD of exposure headroom; ${problem.details.availableExposureUsd} USD is left at that point of the plan.`;
+    case 'capacity_exceeded':
+      return `${what} needs ${problem.details.requiredUsd} USD of ${problem.side} capacity; ${problem.details.availableCapacityUsd} USD is available.`;
+    case 'market_not_listed':
+      return `${what}: market ${problem.market} is not listed for this account.`;
+    case 'market_disabled':
+      return `${what}: market ${problem.market} is ${problem.details.status}, not open for new exposure.`;
+  }
+}
+
+/** A plain sentence for a step's note. */
+export function describePlanStepNote(note: PlanStepNote, step: PlanStep): string {
+  switch (note) {
+    case 'tenor_differs':
+      return `the open ${step.market} ${step.side} position has ${heldTenor(step)} than the row; add keeps its maturity (roll is not implied).`;
+    case 'market_disabled':
+      return `market ${step.market} is not open; taking exposure off is still attempted.`;
+    case 'market_not_listed':
+      return `market ${step.market} is not listed for this account; taking exposure off is still attempted.`;
+  }
+}
+
+function heldTenor(step: PlanStep): string {
+  return step.currentTenorDays === undefined ? 'another tenor' : `a different tenor (${step.currentTenorDays} days)`;
+}
+
+function sideKey(market: string, side: Side): string {
+  return `${market.toUpperCase()} ${side}`;
+}
+
+/** Amounts are USD with cents: keep sums and differences from drifting by float error. */
+function cents(amount: number): number {
+  return Math.round(amount * 100) / 100;
+}

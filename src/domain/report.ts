@@ -1,0 +1,308 @@
+// The P&L report (`hedge report`): closed hedges grouped by time, side, tenor or market, with
+// totals, the open positions' unrealized P&L on its own line, and the cumulative net P&L over time.
+// Pure: records and options in, a plain JSON-ready object out. Money is added in integer cents
+// (each value rounded to the cent once) so the groups sum exactly to the totals and the totals
+// equal the sum of the records' `net_pnl_usd`.
+import type { HistoryFacts } from '../api/read-history.js';
+
+export const REPORT_GROUPINGS = ['day', 'week', 'month', 'side', 'tenor', 'market'] as const;
+export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
+
+export interface ReportOptions {
+  by: ReportGrouping;
+  /** Inclusive, on the close time. */
+  since?: Date;
+  /** Exclusive, on the close time. */
+  until?: Date;
+}
+
+/**
+ * A figure the records do not give is unknown, not 0. Rule: a group's optional figure (notional,
+ * gross, carry, fees) is the sum over its records that give it, and `null` when none of them does;
+ * `Report.missing` counts the records that left each one out, so a partly known sum can be flagged.
+ * `net_pnl_usd` is always known (every record has it).
+ */
+export interface ReportFigures {
+  count: number;
+  notional_usd: number | null;
+  gross_pnl_usd: number | null;
+  /** Positive = paid by the account. */
+  carry_usd: number | null;
+  /** Positive = paid by the account. */
+  fees_usd: number | null;
+  net_pnl_usd: number;
+}
+
+export interface ReportGroup extends ReportFigures {
+  key: string;
+  label: string;
+}
+
+export interface Report {
+  by: ReportGrouping;
+  since: string | null;
+  until: string | null;
+  groups: ReportGroup[];
+  totals: ReportFigures;
+  /** Open positions: their unrealized net P&L, never mixed into the realized figures. */
+  unrealized: { positions: number; net_pnl_usd: number | null };
+  /** Realized net P&L after each close time, in time order (records with a close time only). */
+  cumulative: Array<{ at: string; net_pnl_usd: number }>;
+  /** Records left out because they have no usable close time while filtering or grouping by time. */
+  excluded: number;
+  /** Records in the report without a close time (in the groups and totals, not in `cumulative`). */
+  undated: number;
+  /** Per optional figure, how many reported records do not give it. */
+  missing: { notional_usd: number; gross_pnl_usd: number; carry_usd: number; fees_usd: number };
+}
+
+/** Group key of records that do not give the grouped fact (side, tenor or market). */
+export const UNKNOWN_GROUP_KEY = 'unknown';
+
+const TIME_GROUPINGS: ReadonlySet<ReportGrouping> = new Set(['day', 'week', 'month']);
+const DAY_MS = 86_400_000;
+
+/** Rounded half away from zero at the decimal the value was meant to have (1.005 → 101 cents). */
+export function toCents(value: number): number {
+  const cents = Math.round(Number((Math.abs(value) * 100).toPrecision(15)));
+  return value < 0 && cents !== 0 ? -cents : cents;
+}
+
+const fromCents = (cents: number): number => cents / 100;
+
+interface Tally {
+  count: number;
+  net: number;
+  notional: number | null;
+  gross: number | null;
+  carry: number | null;
+  fees: number | null;
+}
+
+const emptyTally = (): Tally => ({ count: 0, net: 0, notional: null, gross: null, carry: null, fees: null });
+
+const addKnown = (sum: number | null, value: number | undefined): number | null =>
+  value === undefined ? sum : (sum ?? 0) + toCents(value);
+
+function addRecord(tally: Tally, record: HistoryFacts): void {
+  tally.count += 1;
+  tally.net += toCents(record.netPnlUsd);
+  tally.notional = addKnown(tally.notional, record.notionalUsd);
+  tally.gross = addKnown(tally.gross, record.grossPnlUsd);
+  tally.carry = addKnown(tally.carry, record.carryUsd);
+  tally.fees = addKnown(tally.fees, record.feesUsd);
+}
+
+const dollars = (cents: number | null): number | null => (cents === null ? null : fromCents(cents));
+
+function figures(tally: Tally): ReportFigures {
+  return {
+    count: tally.count,
+    notional_usd: dollars(tally.notional),
+    gross_pnl_usd: dollars(tally.gross),
+    carry_usd: dollars(tally.carry),
+    fees_usd: dollars(tally.fees),
+    net_pnl_usd: fromCents(tally.net),
+  };
+}
+
+const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
+
+export function utcDayKey(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function utcMonthKey(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 7);
+}
+
+/** ISO 8601 week (weeks start on Monday; week 1 holds the year's first Thursday): `2026-W47`. */
+export function isoWeekKey(ms: number): string {
+  const dayStart = Math.floor(ms / DAY_MS) * DAY_MS;
+  const mondayBased = (new Date(dayStart).getUTCDay() + 6) % 7;
+  const thursday = new Date(dayStart + (3 - mondayBased) * DAY_MS);
+  const year = thursday.getUTCFullYear();
+  const dayOfYear = Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / DAY_MS);
+  return `${pad(year, 4)}-W${pad(Math.floor(dayOfYear / 7) + 1)}`;
+}
+
+interface GroupIdentity {
+  key: string;
+  label: string;
+}
+
+const UNKNOWN_GROUP: GroupIdentity = { key: UNKNOWN_GROUP_KEY, label: 'Unknown' };
+
+function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportGrouping): GroupIdentity {
+  const same = (key: string): GroupIdentity => ({ key, label: key });
+  switch (by) {
+    case 'day':
+      return same(utcDayKey(closedMs as number));
+    case 'week':
+      return same(isoWeekKey(closedMs as number));
+    case 'month':
+      return same(utcMonthKey(closedMs as number));
+    case 'side':
+      return record.side === undefined ? UNKNOWN_GROUP : same(record.side);
+    case 'tenor':
+      return record.tenorDays === undefined
+        ? UNKNOWN_GROUP
+        : { key: String(record.tenorDays), label: `${record.tenorDays} ${record.tenorDays === 1 ? 'day' : 'days'}` };
+    case 'market':
+      return record.market === undefined ? UNKNOWN_GROUP : same(record.market);
+  }
+}
+
+/** By key; tenors by their number of days; the unknown group last. */
+function compareKeys(by: ReportGrouping): (a: string, b: string) => number {
+  return (a, b) => {
+    if (a === b) return 0;
+    if (a === UNKNOWN_GROUP_KEY) return 1;
+    if (b === UNKNOWN_GROUP_KEY) return -1;
+    if (by === 'tenor') return Number(a) - Number(b);
+    return a < b ? -1 : 1;
+  };
+}
+
+function closeTimeMs(record: HistoryFacts): number | undefined {
+  if (record.closedAt === undefined) return undefined;
+  const ms = Date.parse(record.closedAt);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+function cumulativeNet(dated: Array<{ record: HistoryFacts; closedMs: number }>): Report['cumulative'] {
+  const ordered = [...dated].sort(
+    (a, b) => a.closedMs - b.closedMs || (a.record.hedgeId ?? '').localeCompare(b.record.hedgeId ?? ''),
+  );
+  const points: Report['cumulative'] = [];
+  let runningCents = 0;
+  for (const { record, closedMs } of ordered) {
+    runningCents += toCents(record.netPnlUsd);
+    const at = new Date(closedMs).toISOString();
+    const last = points[points.length - 1];
+    if (last && last.at === at) last.net_pnl_usd = fromCents(runningCents);
+    else points.push({ at, net_pnl_usd: fromCents(runningCents) });
+  }
+  return points;
+}
+
+function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>): Report['unrealized'] {
+  let cents: number | null = openPositions.length === 0 ? 0 : null;
+  for (const position of openPositions) cents = addKnown(cents, position.netPnlUsd);
+  return { positions: openPositions.length, net_pnl_usd: dollars(cents) };
+}
+
+export function buildReport(
+  records: readonly HistoryFacts[],
+  openPositions: ReadonlyArray<{ netPnlUsd?: number }>,
+  options: ReportOptions,
+): Report {
+  const sinceMs = options.since?.getTime();
+  const untilMs = options.until?.getTime();
+  const needsCloseTime = sinceMs !== undefined || untilMs !== undefined || TIME_GROUPINGS.has(options.by);
+
+  const totals = emptyTally();
+  const groups = new Map<string, { identity: GroupIdentity; tally: Tally }>();
+  const dated: Array<{ record: HistoryFacts; closedMs: number }> = [];
+  const missing = { notional_usd: 0, gross_pnl_usd: 0, carry_usd: 0, fees_usd: 0 };
+  let excluded = 0;
+  let undated = 0;
+
+  for (const record of records) {
+    const closedMs = closeTimeMs(record);
+    if (closedMs === undefined && needsCloseTime) {
+      excluded += 1;
+      continue;
+    }
+    if (closedMs !== undefined && sinceMs !== undefined && closedMs < sinceMs) continue;
+    if (closedMs !== undefined && untilMs !== undefined && closedMs >= untilMs) continue;
+
+    const identity = groupOf(record, closedMs, options.by);
+    let group = groups.get(identity.key);
+    if (!group) {
+      group = { identity, tally: emptyTally() };
+      groups.set(identity.key, group);
+    }
+    addRecord(group.tally, record);
+    addRecord(totals, record);
+    if (closedMs !== undefined) dated.push({ record, closedMs });
+    else undated += 1;
+    if (record.notionalUsd === undefined) missing.notional_usd += 1;
+    if (record.grossPnlUsd === undefined) missing.gross_pnl_usd += 1;
+    if (record.carryUsd === undefined) missing.carry_usd += 1;
+    if (record.feesUsd === undefined) missing.fees_usd += 1;
+  }
+
+  const order = compareKeys(options.by);
+  return {
+    by: options.by,
+    since: options.since ? options.since.toISOString() : null,
+    until: options.until ? options.until.toISOString() : null,
+    groups: [...groups.values()]
+      .sort((a, b) => order(a.identity.key, b.identity.key))
+      .map(({ identity, tally }) => ({ key: identity.key, label: identity.label, ...figures(tally) })),
+    totals: figures(totals),
+    unrealized: unrealizedOf(openPositions),
+    cumulative: cumulativeNet(dated),
+    excluded,
+    undated,
+    missing,
+  };
+}
+
+// ---- --since / --until ----------------------------------------------------------------------
+
+export type ReportDateResult = { ok: true; date: Date } | { ok: false; message: string };
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i;
+const TIME_AGO = /^(\d{1,4})([dwm])$/i;
+
+export const REPORT_DATE_FORMS =
+  'a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1m: days, weeks, months)';
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** `now` minus whole calendar months, the day kept or clamped to the month's end (Mar 31 − 1m = Feb 28). */
+function monthsBefore(now: Date, months: number): Date {
+  const target = new Date(now.getTime());
+  const day = now.getUTCDate();
+  target.setUTCDate(1);
+  target.setUTCMonth(target.getUTCMonth() - months);
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(day, lastDay));
+  return target;
+}
+
+/** Parses a `--since`/`--until` value; `now` is the injected clock for the relative forms. */
+export function parseReportDate(text: string, now: Date): ReportDateResult {
+  const value = text.trim();
+  const refuse = (): ReportDateResult => ({ ok: false, message: `"${text}" is not allowed; expected ${REPORT_DATE_FORMS}.` });
+
+  const ago = TIME_AGO.exec(value);
+  if (ago) {
+    const count = Number(ago[1]);
+    const unit = ago[2].toLowerCase();
+    if (unit === 'm') return { ok: true, date: monthsBefore(now, count) };
+    return { ok: true, date: new Date(now.getTime() - count * (unit === 'w' ? 7 : 1) * DAY_MS) };
+  }
+  const parts = DATE_ONLY.exec(value) ?? TIMESTAMP.exec(value);
+  if (!parts || !isCalendarDate(Number(parts[1]), Number(parts[2]), Number(parts[3]))) return refuse();
+  if (parts[4] !== undefined && (Number(parts[4]) > 23 || Number(parts[5]) > 59 || Number(parts[6] ?? 0) > 59)) {
+    return refuse();
+  }
+  const zoned = parts[4] === undefined || parts[7] !== undefined ? value : `${value}Z`;
+  const ms = Date.parse(zoned.toUpperCase());
+  return Number.isFinite(ms) ? { ok: true, date: new Date(ms) } : refuse();
+}
+
+/** A period that can hold nothing is a usage error, said before anything is fetched. */
+export function reportPeriodProblem(since: Date | undefined, until: Date | undefined): string | undefined {
+  if (since && until && since.getTime() >= until.getTime()) {
+    return `--since (${since.toISOString()}) must be before --until (${until.toISOString()}); --until is exclusive.`;
+  }
+  return undefined;
+}

@@ -1,0 +1,57 @@
+// The open book as the flows need it: each position's side and notional, whatever names the
+// server gives them. A field the position does not carry under any known name is taken from the
+// hedge it belongs to (GET /hedges/{id}); the raw records stay untouched for display and --json.
+import type { HedgeClient } from '../api/client.js';
+import { readPosition, type PositionFacts } from '../api/read-position.js';
+import type { Position } from '../api/schemas.js';
+import type { Side } from '../domain/vocabulary.js';
+
+export interface BookPosition extends PositionFacts {
+  raw: Position;
+}
+
+export interface BookReader {
+  client: HedgeClient;
+  /** --verbose: an oddity of the answer, said once. */
+  log?: (line: string) => void;
+}
+
+const noted = new Set<string>();
+
+/** GET /positions, each line completed from its hedge where the line itself is silent. */
+export async function readBook(reader: BookReader): Promise<BookPosition[]> {
+  const raws = await reader.client.listPositions();
+  return Promise.all(
+    raws.map(async (raw) => {
+      const facts = readPosition(raw);
+      for (const name of facts.synonymsUsed) noteOnce(reader, `positions: read "${name}" (a name the spec does not show)`);
+      if ((facts.side === undefined || facts.notionalUsd === undefined || facts.market === undefined) && facts.hedgeId) {
+        const hedge = await reader.client.getHedge(facts.hedgeId).catch(() => undefined);
+        if (hedge) {
+          noteOnce(reader, 'positions: side, market or notional missing on a position; taken from its hedge');
+          facts.side ??= hedge.side;
+          facts.market ??= hedge.market.toUpperCase();
+          // Several hedges may make up one side: the hedge's notional is the side's only when nothing better is known.
+          facts.notionalUsd ??= hedge.notional_usd;
+          facts.maturityAt ??= hedge.maturity_at ?? undefined;
+        }
+      }
+      return { ...facts, raw };
+    }),
+  );
+}
+
+function noteOnce(reader: BookReader, line: string): void {
+  if (noted.has(line)) return;
+  noted.add(line);
+  reader.log?.(line);
+}
+
+/** The position on a market and side; a line without a market is taken as the account's only market. */
+export function findSide(book: BookPosition[], market: string, side: Side): BookPosition | undefined {
+  const lines = book.filter((position) => position.side === side && (position.market === undefined || position.market === market.toUpperCase()));
+  if (lines.length <= 1) return lines[0];
+  // Positions are "aggregated per side"; should a server still list several lines, they add up.
+  const notional = lines.every((line) => line.notionalUsd !== undefined) ? lines.reduce((sum, line) => sum + line.notionalUsd!, 0) : undefined;
+  return { ...lines[0]!, notionalUsd: notional };
+}

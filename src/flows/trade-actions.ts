@@ -1,0 +1,210 @@
+// The four state-changing actions of the API as data for the one write flow (write-flow.ts): how
+// each is planned, sent, waited for and shown. Commands, `hedge resume`, roll, apply and the agent
+// interface all build their writes from these.
+import type { ChangeRequest, HedgeClient, OpenRequest, SideRequest } from '../api/client.js';
+import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
+import { formatMoney, formatUsd } from '../domain/money.js';
+import { OrderFailedError } from '../errors.js';
+import type { CommandContext } from '../runtime/context.js';
+import { shortHash } from '../ui/format.js';
+import { renderClosed, renderHedge, renderSubmitted } from '../ui/trade-result.js';
+import { findSide, readBook } from './positions.js';
+import { findClosedRecord, waitForHedgeStatus, waitForNotionalChange, waitForSideClosed, type ChangeOutcome } from './wait.js';
+import type { WriteAction } from './write-flow.js';
+
+export type TradeCommand = 'open' | 'add' | 'reduce' | 'close';
+
+/** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal. */
+export interface ActionExtras {
+  check?: () => Promise<void>;
+  preview?: () => Promise<void>;
+  argv: string[];
+  group?: string;
+  leg?: string;
+  /** The quote shown before an open: its execution price is compared with the struck rate. */
+  quote?: Quote;
+}
+
+function txNote(hash: unknown): string {
+  return typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : '';
+}
+
+export function openAction(ctx: CommandContext, client: HedgeClient, request: OpenRequest, extras: ActionExtras): WriteAction<OpenedHedge, Hedge> {
+  const days = request.tenor_days === 1 ? '1 day' : `${request.tenor_days} days`;
+  return {
+    command: 'open',
+    verb: 'open a hedge',
+    argv: extras.argv,
+    group: extras.group,
+    leg: extras.leg,
+    plan: (key) => client.planOpen(request, key),
+    check: extras.check,
+    preview: extras.preview,
+    question: () =>
+      `Open ${request.side} ${formatMoney(request.notional_usd)} USD on ${request.market} for ${days}` +
+      (extras.quote ? ` at about ${extras.quote.pricing.execution_price}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?` : '?'),
+    send: (key) => client.openHedge(request, key),
+    submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
+    wait: (answer, { startedAt }) =>
+      waitForHedgeStatus(ctx, answer.hedge_id, { label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`, startedAt }),
+    outcome: (hedge) => (hedge.status === 'failed' ? 'failed' : 'filled'),
+    renderSubmitted: (answer) => {
+      const follow = ctx.hedgeCommand('hedges', answer.hedge_id, '--wait');
+      renderSubmitted(ctx.output, answer, { title: 'Hedge submitted', footer: [`Follow it with: ${follow}`] });
+      if (!ctx.output.isHuman && !ctx.output.isJson) ctx.output.note(`Submitted ${answer.hedge_id}; follow it with: ${follow}`);
+    },
+    renderResolved: (hedge) => {
+      if (hedge.status === 'failed') {
+        renderHedge(ctx.output, hedge, { title: 'Order failed', quote: extras.quote });
+        throw new OrderFailedError(
+          `The order for hedge ${hedge.id} failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
+          hedge.id,
+          `Check the market with \`${ctx.hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
+        );
+      }
+      if (hedge.status === 'closed') ctx.output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
+      else if (!ctx.output.isJson) ctx.output.success(`Filled: hedge ${hedge.id}.`);
+      renderHedge(ctx.output, hedge, { title: hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled', quote: extras.quote });
+    },
+  };
+}
+
+/** Add or reduce: the same shape, other endpoint, checks and words. */
+export function changeAction(
+  ctx: CommandContext,
+  client: HedgeClient,
+  action: 'add' | 'reduce',
+  request: ChangeRequest,
+  extras: ActionExtras,
+): WriteAction<SubmittedAction, ChangeOutcome | undefined> {
+  const { market, side, notional_usd: notionalUsd } = request;
+  const check = ctx.hedgeCommand('positions');
+  return {
+    command: action,
+    verb: action === 'add' ? 'add to a hedge' : 'reduce a hedge',
+    argv: extras.argv,
+    group: extras.group,
+    leg: extras.leg,
+    plan: (key) => (action === 'add' ? client.planAdd(request, key) : client.planReduce(request, key)),
+    check: extras.check,
+    preview: extras.preview,
+    // The notional before the change, read before the send and journaled: the wait (and a resumed
+    // one) ends when the positions list shows another.
+    before: async () => {
+      const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side);
+      return position?.notionalUsd === undefined ? undefined : { baseline_notional_usd: position.notionalUsd };
+    },
+    question: () =>
+      action === 'add' ? `Add ${formatUsd(notionalUsd)} to the ${side} hedge on ${market}?` : `Remove ${formatUsd(notionalUsd)} from the ${side} hedge on ${market}?`,
+    send: (key) => (action === 'add' ? client.addToHedge(request, key) : client.reduceHedge(request, key)),
+    submitted: (answer) => ({ hedge_id: answer.hedge_id ?? undefined, order_tx_hash: answer.order_tx_hash ?? undefined }),
+    wait: async (answer, { startedAt, before }) => {
+      const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
+      if (baseline === undefined) {
+        ctx.output.note(`The ${side} position on ${market} was not in the positions list before the ${action}, so its landing cannot be watched. Check it with: ${check}`);
+        return undefined;
+      }
+      return waitForNotionalChange(ctx, {
+        label: `Submitted ${action}${txNote(answer.order_tx_hash)}, waiting for it to land`,
+        startedAt,
+        market,
+        side,
+        baselineNotionalUsd: baseline,
+        action,
+      });
+    },
+    outcome: () => 'done',
+    renderSubmitted: (answer) => renderSubmitted(ctx.output, answer, { title: `${action === 'add' ? 'Add' : 'Reduce'} submitted`, footer: [`Check it with: ${check}`] }),
+    renderResolved: (outcome, answer, run) => {
+      if (!outcome) {
+        renderSubmitted(ctx.output, answer, { title: `${action === 'add' ? 'Add' : 'Reduce'} submitted`, footer: [`Check it with: ${check}`] });
+        return;
+      }
+      const baseline = run.entry?.context?.baseline_notional_usd;
+      if (!ctx.output.isJson) {
+        const done = action === 'add' ? `Added ${formatUsd(notionalUsd)}` : `Reduced by ${formatUsd(notionalUsd)}`;
+        const now = outcome.closed
+          ? 'is now closed'
+          : outcome.notionalUsd !== undefined
+            ? `is now ${formatUsd(outcome.notionalUsd)}${typeof baseline === 'number' ? ` (was ${formatUsd(baseline)})` : ''}`
+            : 'has changed';
+        ctx.output.success(`${done}: the ${side} hedge on ${market} ${now}.`);
+      }
+      if (outcome.position) renderHedge(ctx.output, outcome.position.raw, { title: `Position after the ${action}` });
+      else renderSubmitted(ctx.output, { ...answer, status: 'closed' }, { title: 'Position closed' });
+    },
+  };
+}
+
+export interface CloseResult {
+  estimate?: number;
+  hedgeId?: string;
+  realized?: HistoryRecord;
+}
+
+export function closeAction(ctx: CommandContext, client: HedgeClient, request: SideRequest, extras: ActionExtras): WriteAction<SubmittedAction, CloseResult> {
+  const { market, side } = request;
+  let estimate: number | undefined;
+  let hedgeBefore: string | undefined;
+  return {
+    command: 'close',
+    verb: 'close a position',
+    argv: extras.argv,
+    group: extras.group,
+    leg: extras.leg,
+    plan: (key) => client.planClose(request, key),
+    check: extras.check,
+    preview: extras.preview,
+    // What closing is expected to return is the position's net margin right before the close.
+    before: async () => {
+      const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side);
+      estimate = position?.netMarginUsd;
+      hedgeBefore = position?.hedgeId;
+      return { ...(estimate === undefined ? {} : { net_margin_usd: estimate }), ...(hedgeBefore ? { hedge_id: hedgeBefore } : {}) };
+    },
+    question: () => `Close the ${side} position on ${market}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,
+    send: (key) => client.closeHedge(request, key),
+    submitted: (answer) => ({ hedge_id: answer.hedge_id ?? hedgeBefore, order_tx_hash: answer.order_tx_hash ?? undefined }),
+    wait: async (answer, { startedAt, before }) => {
+      await waitForSideClosed(ctx, { label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`, startedAt, market, side });
+      const kept = before ?? {};
+      const hedgeId = answer.hedge_id ?? (typeof kept.hedge_id === 'string' ? kept.hedge_id : undefined);
+      const realized = hedgeId ? await findClosedRecord(ctx, hedgeId) : undefined;
+      return { estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined, hedgeId, realized };
+    },
+    outcome: () => 'done',
+    renderSubmitted: (answer) => renderSubmitted(ctx.output, answer, { title: 'Close submitted', footer: [`Check it with: ${ctx.hedgeCommand('positions')}`] }),
+    renderResolved: (result, answer) => {
+      if (!ctx.output.isJson) ctx.output.success(`Closed: the ${side} position on ${market} is no longer open.`);
+      renderClosed(ctx.output, {
+        ...answer,
+        ...(result.hedgeId ? { hedge_id: result.hedgeId } : {}),
+        status: 'closed',
+        net_margin_usd: result.estimate ?? null,
+        realized: result.realized ?? null,
+      });
+    },
+  };
+}
+
+/** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */
+export function actionFromJournal(
+  ctx: CommandContext,
+  client: HedgeClient,
+  command: string,
+  body: Record<string, unknown>,
+  argv: string[],
+): WriteAction<unknown, unknown> | undefined {
+  const extras = { argv };
+  switch (command as TradeCommand) {
+    case 'open':
+      return openAction(ctx, client, body as unknown as OpenRequest, extras) as WriteAction<unknown, unknown>;
+    case 'add':
+    case 'reduce':
+      return changeAction(ctx, client, command as 'add' | 'reduce', client.changeRequestFromBody(body), extras) as WriteAction<unknown, unknown>;
+    case 'close':
+      return closeAction(ctx, client, body as unknown as SideRequest, extras) as WriteAction<unknown, unknown>;
+    default:
+      return undefined;
+  }
+}

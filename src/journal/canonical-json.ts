@@ -1,0 +1,17 @@
+// One text per JSON value, whatever the key order: how "the same request body" is decided.
+
+/** JSON with object keys sorted at every depth; numbers as JSON writes them (10000 and 1e4 agree). */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value)) ?? 'null';
+}
+
+function sortKeys(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  // The same conversions JSON.stringify makes (a Date becomes its ISO text).
+  const plain = typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value;
+  if (typeof plain !== 'object' || plain === null) return plain;
+  if (Array.isArray(plain)) return plain.map(sortKeys);
+  const sorted: Record<string, unknown> = {};
+  for (const name of Object.keys(plain).sort()) sorted[name] = sortKeys((plain as Record<string, unknown>)[name]);
+  return sorted;
+}

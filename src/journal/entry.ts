@@ -1,0 +1,127 @@
+// What a journal entry is, and how the file's events fold into entries. Pure: no file access.
+
+export type JournalEnvironment = 'live' | 'test';
+
+export const OUTCOMES = ['pending', 'submitted', 'filled', 'done', 'failed', 'rejected', 'unknown', 'abandoned'] as const;
+
+/**
+ * pending: journaled, not yet answered · submitted: accepted, not yet resolved · filled / done:
+ * resolved success (done is one that is not a fill, e.g. a confirmed close) · failed: failed
+ * on-chain · rejected: a clear 4xx refusal, nothing happened · unknown: ambiguous answer,
+ * interrupted or killed · abandoned: the user started a fresh action over this one (--new).
+ */
+export type Outcome = (typeof OUTCOMES)[number];
+
+const UNRESOLVED: ReadonlySet<Outcome> = new Set<Outcome>(['pending', 'submitted', 'unknown']);
+
+export interface JournalRequest {
+  method: string;
+  path: string;
+  /** The normalised body, as sent. */
+  body: unknown;
+}
+
+export interface JournalEntry {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  profile?: string;
+  environment: JournalEnvironment;
+  base_url_host: string;
+  /** keyFingerprint(apiKey): never the key itself. */
+  key_id: string;
+  account?: string;
+  command: string;
+  /** The command as the user could type it again (shown by `hedge resume`). */
+  argv?: string[];
+  request: JournalRequest;
+  idempotency_key: string;
+  /** The id of the parent action when one action has several legs (roll, apply). */
+  group?: string;
+  leg?: string;
+  /** Facts the caller read before sending that a resumed wait needs (e.g. the notional before an add). */
+  context?: Record<string, unknown>;
+  outcome: Outcome;
+  hedge_id?: string;
+  order_tx_hash?: string;
+  error_code?: string;
+  /** Sanitised by the caller; stored as given. */
+  message?: string;
+  resolved_at?: string;
+}
+
+/** What `begin` needs: everything the caller knows before the request leaves. */
+export type BeginFields = Omit<
+  JournalEntry,
+  'id' | 'created_at' | 'updated_at' | 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at'
+>;
+
+/** What an update may change: the outcome and what the answer told us. */
+export type JournalPatch = Partial<
+  Pick<JournalEntry, 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'account'>
+>;
+
+export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>): boolean {
+  return UNRESOLVED.has(entry.outcome);
+}
+
+export function isOutcome(value: unknown): value is Outcome {
+  return typeof value === 'string' && (OUTCOMES as readonly string[]).includes(value);
+}
+
+export interface SkippedLine {
+  /** 1-based line number in journal.jsonl. */
+  line: number;
+  reason: string;
+}
+
+/**
+ * The entries of a journal file's text, in creation order. An entry is the fold of its events in
+ * file order (later fields win). A line that is not a JSON event (a crash mid-write, a hand edit)
+ * is skipped and reported; so is an entry whose first event is not a creation event.
+ */
+export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = () => {}): JournalEntry[] {
+  const folded = new Map<string, { firstLine: number; fields: Record<string, unknown> }>();
+  const lines = text.split('\n');
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    const event = parseEvent(line);
+    if (typeof event === 'string') {
+      // The text after the last newline is a write still under way or cut short by a crash.
+      const unterminated = index === lines.length - 1;
+      onSkip({ line: index + 1, reason: unterminated ? `incomplete last line (${event})` : event });
+      return;
+    }
+    const { at, ...fields } = event;
+    const entry = folded.get(event.id);
+    if (entry) Object.assign(entry.fields, fields, { updated_at: at });
+    else folded.set(event.id, { firstLine: index + 1, fields: { ...fields, created_at: at, updated_at: at } });
+  });
+  const entries: JournalEntry[] = [];
+  for (const { firstLine, fields } of folded.values()) {
+    if (isEntry(fields)) entries.push(fields);
+    else onSkip({ line: firstLine, reason: `entry ${String(fields.id)} has no creation event` });
+  }
+  return entries;
+}
+
+type Event = { id: string; at: string } & Record<string, unknown>;
+
+/** The event on this line, or why it is not one. */
+function parseEvent(line: string): Event | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return 'not valid JSON';
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  const record = value as Record<string, unknown>;
+  if (typeof record.id !== 'string' || record.id === '') return 'no id';
+  if (typeof record.at !== 'string') return 'no time (at)';
+  return record as Event;
+}
+
+function isEntry(fields: Record<string, unknown>): fields is JournalEntry & Record<string, unknown> {
+  return typeof fields.command === 'string' && isOutcome(fields.outcome) && typeof fields.request === 'object' && fields.request !== null;
+}

@@ -1,0 +1,30 @@
+// The journal never holds an API key: entries carry a fingerprint, and every event is checked
+// for anything shaped like a key before it is written.
+import { createHash } from 'node:crypto';
+
+const KEY_SHAPED = /[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/;
+
+/** First 12 hex digits of the key's sha256: tells keys apart without revealing them. */
+export function keyFingerprint(apiKey: string): string {
+  return createHash('sha256').update(apiKey, 'utf8').digest('hex').slice(0, 12);
+}
+
+/** Where in the value (a property path) a key-shaped string sits, property names included. */
+export function findKeyShapedString(value: unknown, path = '$'): string | undefined {
+  if (typeof value === 'string') return KEY_SHAPED.test(value) ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const found = findKeyShapedString(value[index], `${path}[${index}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const [name, child] of Object.entries(value)) {
+    // The name goes into the path only when it is safe to show.
+    if (KEY_SHAPED.test(name)) return `${path} (a property name)`;
+    const found = findKeyShapedString(child, `${path}.${name}`);
+    if (found) return found;
+  }
+  return undefined;
+}

@@ -1,0 +1,16 @@
+// Where the journal lives. The environment is passed in, never read from process.env here.
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+
+export const JOURNAL_FILE_NAME = 'journal.jsonl';
+
+/**
+ * $HEDGE_CONFIG_DIR itself when set (beside the config: tests, portable set-ups); else
+ * $XDG_STATE_HOME/hedge; else ~/.local/state/hedge.
+ */
+export function journalDir(env: Readonly<Record<string, string | undefined>>): string {
+  if (env.HEDGE_CONFIG_DIR) return env.HEDGE_CONFIG_DIR;
+  // The XDG base-directory spec says a relative value is invalid and must be ignored.
+  if (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) return join(env.XDG_STATE_HOME, 'hedge');
+  return join(env.HOME || homedir(), '.local', 'state', 'hedge');
+}

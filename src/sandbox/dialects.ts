@@ -1,0 +1,186 @@
+// The wire dialects of the sandbox. The spec leaves parts of the wire format "not shown"; a
+// client that only ever met one guess could break on a server that guessed otherwise. Every
+// dialect keeps each rule the spec states (envelope, statuses, error codes, idempotency, the
+// Hedge, Market and Quote fields, `net_margin_usd`, `balance_usdc`, `available_exposure_usd`,
+// `net_pnl_usd`) and answers each open question its own way. This module holds every difference,
+// one row per question and one column per dialect: routes and views read these tables and
+// nothing else, so the business logic stays single. DIALECTS.md describes them for people.
+
+import type { HistoryRecord } from './engine-state.js';
+import type { AccountView, PositionView } from './views.js';
+
+export const SANDBOX_DIALECTS = ['reference', 'alpha', 'beta'] as const;
+export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
+export const DEFAULT_DIALECT: SandboxDialect = 'reference';
+
+type Row<T> = readonly [reference: T, alpha: T, beta: T];
+const COLUMN: Record<SandboxDialect, 0 | 1 | 2> = { reference: 0, alpha: 1, beta: 2 };
+
+/** list: `[{market, price, timestamp}]`; keyed: `{MARKET: {mid, ts}}`; symbol-rate: `[{symbol, rate}]`. */
+export type PricesShape = 'list' | 'keyed' | 'symbol-rate';
+
+interface DialectRules {
+  pricesShape: PricesShape;
+  /** Query parameter of GET /hedges and /hedges/history that sets the page size. */
+  pageSizeParameter: string;
+  /** What a list endpoint does with a query parameter it does not know. */
+  unknownListQuery: 'ignored' | 'refused';
+  /** Body field of POST /hedges/add and /hedges/reduce that carries the change. */
+  changeNotionalField: string;
+  /** What add and reduce do with another dialect's notional field in the body. */
+  otherNotionalField: 'ignored' | 'refused';
+  /** Status a hedge shows after an early close or a full reduce (settlement is `closed` in all). */
+  statusAfterEarlyClose: 'closed' | 'filled';
+  /** 'several': a second open on an open side opens another hedge instead of a 409. */
+  hedgesPerSide: 'one' | 'several';
+}
+
+// prettier-ignore
+const RULES: { readonly [K in keyof DialectRules]: Row<DialectRules[K]> } = {
+  //                      reference        alpha          beta
+  pricesShape:           ['list',         'keyed',       'symbol-rate'],
+  pageSizeParameter:     ['limit',        'page_size',   'per_page'],
+  unknownListQuery:      ['ignored',      'ignored',     'refused'],
+  changeNotionalField:   ['notional_usd', 'amount_usd',  'delta_usd'],
+  otherNotionalField:    ['ignored',      'refused',     'refused'],
+  statusAfterEarlyClose: ['closed',       'filled',      'closed'],
+  hedgesPerSide:         ['one',          'several',     'one'],
+};
+
+/** Wire name of each field per dialect; null leaves the field out. */
+type FieldTable<T> = { readonly [K in keyof T]-?: Row<string | null> };
+export type FieldNames<T> = { readonly [K in keyof T]-?: string | null };
+
+// The keys are the reference names, which the views produce.
+// prettier-ignore
+const POSITION_FIELDS: FieldTable<PositionView> = {
+  //                    reference              alpha                   beta
+  market:             ['market',              'market',               'market'],
+  side:               ['side',                'direction',            null],
+  hedge_id:           ['hedge_id',            'hedge_id',             'hedge_id'],
+  notional_usd:       ['notional_usd',        'size_usd',             'notional'],
+  units:              ['units',               'units',                'qty'],
+  entry_price:        ['entry_price',         'entry_rate',           'avg_entry_price'],
+  mark_price:         ['mark_price',          'mark_rate',            'current_price'],
+  gross_pnl_usd:      ['gross_pnl_usd',       'pnl_gross_usd',        'price_pnl_usd'],
+  accrued_carry_usdc: ['accrued_carry_usdc',  'carry_accrued_usdc',   'funding_usdc'],
+  net_pnl_usd:        ['net_pnl_usd',         'pnl_usd',              'total_pnl_usd'],
+  close_fee_usdc:     ['close_fee_usdc',      'exit_fee_usdc',        'fee_to_close_usdc'],
+  margin_usdc:        ['margin_usdc',         'collateral_usdc',      'locked_margin_usdc'],
+  net_margin_usd:     ['net_margin_usd',      'net_margin_usd',       'net_margin_usd'],
+  opened_at:          ['opened_at',           'open_time',            'created_at'],
+  maturity_at:        ['maturity_at',         'maturity_time',        'expires_at'],
+};
+
+// prettier-ignore
+const ACCOUNT_FIELDS: FieldTable<AccountView> = {
+  //                        reference                  alpha                     beta
+  balance_usdc:           ['balance_usdc',            'balance_usdc',           'balance_usdc'],
+  margin_in_use_usdc:     ['margin_in_use_usdc',      'used_margin_usdc',       'margin_locked_usdc'],
+  open_exposure_usd:      ['open_exposure_usd',       'exposure_usd',           'gross_exposure_usd'],
+  unrealized_pnl_usd:     ['unrealized_pnl_usd',      'upnl_usd',               'floating_pnl_usd'],
+  open_positions:         ['open_positions',          'open_position_count',    'num_positions'],
+  available_exposure_usd: ['available_exposure_usd',  'available_exposure_usd', 'available_exposure_usd'],
+  exposure_cap_usd:       ['exposure_cap_usd',        'exposure_limit_usd',     'max_exposure_usd'],
+};
+
+// prettier-ignore
+const HISTORY_FIELDS: FieldTable<HistoryRecord> = {
+  //                  reference            alpha               beta
+  hedge_id:         ['hedge_id',          'hedge',            'id'],
+  market:           ['market',            'market',           'market'],
+  side:             ['side',              'direction',        'side'],
+  notional_usd:     ['notional_usd',      'size_usd',         'notional'],
+  tenor_days:       ['tenor_days',        'tenor',            'tenor_days'],
+  client_reference: ['client_reference',  'client_ref',       'reference'],
+  opened_at:        ['opened_at',         'entry_time',       'opened'],
+  closed_at:        ['closed_at',         'exit_time',        'closed'],
+  close_reason:     ['close_reason',      'exit_reason',      'reason'],
+  entry_price:      ['entry_price',       'entry_rate',       'open_price'],
+  exit_price:       ['exit_price',        'exit_rate',        'close_price'],
+  gross_pnl_usd:    ['gross_pnl_usd',     'pnl_gross_usd',    'realized_pnl_usd'],
+  carry_usdc:       ['carry_usdc',        'carry_paid_usdc',  'funding_usdc'],
+  fees_usdc:        ['fees_usdc',         'fees_paid_usdc',   'total_fees_usdc'],
+  net_pnl_usd:      ['net_pnl_usd',       'net_pnl_usd',      'net_pnl_usd'],
+};
+
+export interface WireDialect extends DialectRules {
+  name: SandboxDialect;
+  /** Other dialects' notional fields, refused in an add or reduce body (empty when ignored). */
+  refusedNotionalFields: readonly string[];
+  positionFields: FieldNames<PositionView>;
+  accountFields: FieldNames<AccountView>;
+  historyFields: FieldNames<HistoryRecord>;
+}
+
+function columnOf<T extends object>(table: FieldTable<T>, dialect: SandboxDialect): FieldNames<T> {
+  const names: Partial<Record<keyof T, string | null>> = {};
+  for (const key of Object.keys(table) as Array<keyof T>) names[key] = table[key][COLUMN[dialect]];
+  return names as FieldNames<T>;
+}
+
+function buildDialect(name: SandboxDialect): WireDialect {
+  const column = COLUMN[name];
+  const rules = Object.fromEntries(Object.entries(RULES).map(([rule, row]) => [rule, row[column]])) as unknown as DialectRules;
+  const allNotionalFields = [...new Set(RULES.changeNotionalField)];
+  return {
+    name,
+    ...rules,
+    refusedNotionalFields:
+      rules.otherNotionalField === 'refused'
+        ? allNotionalFields.filter((field) => field !== rules.changeNotionalField)
+        : [],
+    positionFields: columnOf(POSITION_FIELDS, name),
+    accountFields: columnOf(ACCOUNT_FIELDS, name),
+    historyFields: columnOf(HISTORY_FIELDS, name),
+  };
+}
+
+const DIALECTS: Readonly<Record<SandboxDialect, WireDialect>> = {
+  reference: buildDialect('reference'),
+  alpha: buildDialect('alpha'),
+  beta: buildDialect('beta'),
+};
+
+export function isSandboxDialect(name: unknown): name is SandboxDialect {
+  return typeof name === 'string' && (SANDBOX_DIALECTS as readonly string[]).includes(name);
+}
+
+/** Checks a dialect name that came from outside the type system (options, a state file). */
+export function parseDialect(name: unknown): SandboxDialect {
+  if (!isSandboxDialect(name)) {
+    throw new Error(`unknown sandbox dialect ${JSON.stringify(name)}; expected one of ${SANDBOX_DIALECTS.join(', ')}`);
+  }
+  return name;
+}
+
+export function wireDialect(name: SandboxDialect): WireDialect {
+  return DIALECTS[parseDialect(name)];
+}
+
+/** Copies `value` under the dialect's field names, in the same order, leaving out null names. */
+export function renameFields<T extends object>(value: T, names: FieldNames<T>): Record<string, unknown> {
+  const renamed: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    // A field the table does not know goes out under its own name rather than vanishing.
+    const name = Object.hasOwn(names, key) ? names[key as keyof T] : key;
+    if (name !== null) renamed[name] = field;
+  }
+  return renamed;
+}
+
+export interface PriceReading {
+  market: string;
+  price: number;
+  timestamp: string;
+}
+
+const PRICE_SHAPES: Readonly<Record<PricesShape, (prices: readonly PriceReading[]) => unknown>> = {
+  list: (prices) => prices.map(({ market, price, timestamp }) => ({ market, price, timestamp })),
+  keyed: (prices) => Object.fromEntries(prices.map(({ market, price, timestamp }) => [market, { mid: price, ts: timestamp }])),
+  'symbol-rate': (prices) => prices.map(({ market, price }) => ({ symbol: market, rate: price })),
+};
+
+export function renderPrices(prices: readonly PriceReading[], shape: PricesShape): unknown {
+  return PRICE_SHAPES[shape](prices);
+}

@@ -1,0 +1,39 @@
+// Hostile server text, for testing that a client never lets a server drive its terminal: a
+// window-title escape, a clear-screen, a clipboard write (OSC 52), a right-to-left override and a
+// zero-width space. Markets keep a valid status (a client must still work) and gain a field whose
+// name and value both carry the sequences; error messages carry them too. Client references need
+// nothing here: the sandbox stores and echoes whatever string the client sent.
+
+import type { EngineResponse } from './envelope.js';
+
+export const HOSTILE_SEQUENCES = [
+  '\u001b]0;pwned\u0007',
+  '\u001b[2J',
+  '\u001b]52;c;ZXZpbA==\u0007',
+  '\u202e',
+  '\u200b',
+] as const;
+
+export const HOSTILE_TEXT = HOSTILE_SEQUENCES.join('');
+/** Name of the extra field on every market. */
+export const HOSTILE_FIELD_NAME = `note${HOSTILE_TEXT}`;
+export const HOSTILE_FIELD_VALUE = `sandbox note ${HOSTILE_TEXT}end`;
+
+/** A copy of the response with hostile text added (path relative to the base path). */
+export function withHostileText(response: EngineResponse, path: string): EngineResponse {
+  const { data, error, meta } = response.body;
+  const markets =
+    path === '/markets' && Array.isArray(data)
+      ? data.map((market: unknown) =>
+          market !== null && typeof market === 'object' ? { ...market, [HOSTILE_FIELD_NAME]: HOSTILE_FIELD_VALUE } : market,
+        )
+      : data;
+  return {
+    ...response,
+    body: {
+      data: markets,
+      error: error ? { ...error, message: `${error.message} ${HOSTILE_TEXT}` } : error,
+      meta,
+    },
+  };
+}

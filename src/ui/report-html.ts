@@ -1,0 +1,543 @@
+// `hedge report --html FILE`: the P&L report as one self-contained HTML page — inline CSS and SVG,
+// nothing fetched (no script, font, image, stylesheet or link), readable on screen and printable
+// on A4. Every string that came from the server or the user is made visible (safeText) and then
+// HTML-escaped; only this module's own markup is raw.
+import type { Report, ReportFigures } from '../domain/report.js';
+import { safeText } from './safe-text.js';
+
+export interface ReportHtmlRecord {
+  hedgeId?: string;
+  market?: string;
+  side?: string;
+  tenorDays?: number;
+  notionalUsd?: number;
+  closedAt?: string;
+  netPnlUsd: number;
+  grossPnlUsd?: number;
+  carryUsd?: number;
+  feesUsd?: number;
+}
+
+export interface ReportHtmlMeta {
+  account: string;
+  environment: 'live' | 'test';
+  /** ISO 8601; also the right end of the cumulative chart when the period runs past the last close. */
+  generatedAt: string;
+  /** The closed hedges the report covers; listed in close-time order. */
+  records: ReportHtmlRecord[];
+}
+
+// ---- text ---------------------------------------------------------------------------------
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  // Not needed by HTML itself, as untrusted text never goes into a URL, style or script: they keep
+  // a value like `https://…`, `url(…)` or `@import` from reading as a reference to anyone or
+  // anything scanning the file for one, so "the file references nothing" holds whatever the data.
+  '/': '&#47;',
+  ':': '&#58;',
+  '(': '&#40;',
+  '@': '&#64;',
+};
+
+/** Any untrusted string → safe text content or attribute value (quoted with "). */
+export function escapeHtml(value: string): string {
+  return safeText(value).replace(/[&<>"'/:(@]/g, (char) => HTML_ESCAPES[char]);
+}
+
+const DASH = '—';
+
+let moneyFormatter: Intl.NumberFormat | undefined;
+function money(value: number): string {
+  moneyFormatter ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return moneyFormatter.format(value);
+}
+
+/** `+1,234.50` / `-0.30` / `0.00`: the sign is written, so P&L reads right in black and white. */
+function signedMoney(value: number): string {
+  const text = money(Math.abs(value));
+  return value > 0 ? `+${text}` : value < 0 ? `-${text}` : text;
+}
+
+const isNumber = (value: number | null | undefined): value is number => typeof value === 'number' && Number.isFinite(value);
+
+const UNKNOWN_TITLE = 'not given by the server';
+
+function moneyCell(value: number | null | undefined, tag: 'td' | 'th' = 'td'): string {
+  if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
+  return `<${tag} class="num">${money(value)}</${tag}>`;
+}
+
+function pnlClass(value: number): string {
+  return value > 0 ? 'pos' : value < 0 ? 'neg' : 'zero';
+}
+
+function pnlCell(value: number | null | undefined, tag: 'td' | 'th' = 'td'): string {
+  if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
+  return `<${tag} class="num ${pnlClass(value)}">${signedMoney(value)}</${tag}>`;
+}
+
+/** `2026-11-22 08:00 UTC`; a string that is not a time is shown as it is (escaped). */
+function utcMinute(iso: string): string {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return escapeHtml(iso);
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+const GROUP_COLUMN_TITLES: Record<Report['by'], string> = {
+  day: 'Day (UTC)',
+  week: 'ISO week',
+  month: 'Month (UTC)',
+  side: 'Side',
+  tenor: 'Tenor',
+  market: 'Market',
+};
+
+const GROUPING_TITLES: Record<Report['by'], string> = {
+  day: 'day (UTC)',
+  week: 'ISO week (Monday to Sunday, UTC)',
+  month: 'month (UTC)',
+  side: 'side',
+  tenor: 'tenor',
+  market: 'market',
+};
+
+function periodText(report: Report): string {
+  const since = report.since === null ? undefined : utcMinute(report.since);
+  const until = report.until === null ? undefined : utcMinute(report.until);
+  if (since && until) return `${since} to ${until} (end excluded)`;
+  if (since) return `from ${since}`;
+  if (until) return `before ${until}`;
+  return 'all history';
+}
+
+const plural = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
+
+// ---- chart geometry -----------------------------------------------------------------------
+
+const CHART = { width: 720, height: 270, left: 78, right: 16, top: 16, bottom: 46 } as const;
+const PLOT_WIDTH = CHART.width - CHART.left - CHART.right;
+const PLOT_BOTTOM = CHART.height - CHART.bottom;
+const PLOT_HEIGHT = PLOT_BOTTOM - CHART.top;
+
+interface Scale {
+  low: number;
+  high: number;
+  ticks: number[];
+  step: number;
+}
+
+/** Round tick values (1, 2 or 5 × 10ⁿ apart) covering [min, max] and always 0. */
+export function niceScale(min: number, max: number, target = 5): Scale {
+  const low = Math.min(0, min);
+  let high = Math.max(0, max);
+  if (high === low) high = low + 1;
+  const rough = (high - low) / target;
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = ([1, 2, 5, 10].find((multiple) => multiple * magnitude >= rough) ?? 10) * magnitude;
+  // The tolerance keeps float noise (0.3 / 0.1 = 2.9999999999999996) from adding a step.
+  const first = Math.floor(low / step + 1e-9);
+  const last = Math.ceil(high / step - 1e-9);
+  const ticks: number[] = [];
+  for (let index = first; index <= last; index += 1) ticks.push(Number((index * step).toPrecision(12)));
+  return { low: ticks[0], high: ticks[ticks.length - 1], ticks, step };
+}
+
+function tickLabel(value: number, step: number): string {
+  const decimals = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step)));
+  const text = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(Math.abs(value));
+  return value < 0 ? `-${text}` : text;
+}
+
+const fixed = (value: number): string => value.toFixed(1);
+
+/** [min, max] by a loop: Math.min(...values) overflows the call stack on a very long series. */
+function extent(values: readonly number[]): [number, number] {
+  let low = values[0];
+  let high = values[0];
+  for (const value of values) {
+    if (value < low) low = value;
+    if (value > high) high = value;
+  }
+  return [low, high];
+}
+
+function yOf(scale: Scale, value: number): number {
+  return PLOT_BOTTOM - ((value - scale.low) / (scale.high - scale.low)) * PLOT_HEIGHT;
+}
+
+/** The value axis: grid lines, tick labels, the zero line drawn stronger, and the axis title. */
+function valueAxis(scale: Scale, title: string): string {
+  const lines = scale.ticks.map((tick) => {
+    const y = fixed(yOf(scale, tick));
+    const grid = tick === 0 ? 'zero-line' : 'grid';
+    return (
+      `<line class="${grid}" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y}" y2="${y}"/>` +
+      `<text class="tick" x="${CHART.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${tickLabel(tick, scale.step)}</text>`
+    );
+  });
+  const titleY = CHART.top + PLOT_HEIGHT / 2;
+  return (
+    lines.join('') +
+    `<text class="axis-title" x="14" y="${fixed(titleY)}" text-anchor="middle" transform="rotate(-90 14 ${fixed(titleY)})">${title}</text>`
+  );
+}
+
+function svgOpen(label: string): string {
+  return `<svg class="chart" viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${escapeHtml(label)}"><title>${escapeHtml(label)}</title>`;
+}
+
+// ---- cumulative net P&L -------------------------------------------------------------------
+
+function timeTickLabel(ms: number, spanMs: number): string {
+  const iso = new Date(ms).toISOString();
+  return spanMs >= 3 * 86_400_000 ? iso.slice(0, 10) : `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
+}
+
+function cumulativeChart(report: Report, generatedAt: string): string {
+  const points = report.cumulative.map((point) => ({ ms: Date.parse(point.at), value: point.net_pnl_usd }));
+  if (points.length === 0) return '<p class="empty">No closed hedges with a close time in this period.</p>';
+
+  const first = points[0].ms;
+  const last = points[points.length - 1].ms;
+  const sinceMs = report.since === null ? undefined : Date.parse(report.since);
+  const untilMs = report.until === null ? undefined : Date.parse(report.until);
+  const generatedMs = Date.parse(generatedAt);
+  let start = sinceMs !== undefined && sinceMs <= first ? sinceMs : first;
+  // The line runs on to the end of the period, but not past the moment the report was made.
+  let end = Math.max(last, Math.min(untilMs ?? last, Number.isFinite(generatedMs) ? generatedMs : last));
+  if (end === start) {
+    start -= 43_200_000;
+    end += 43_200_000;
+  }
+  const xOf = (ms: number): number => CHART.left + ((ms - start) / (end - start)) * PLOT_WIDTH;
+  const scale = niceScale(...extent(points.map((point) => point.value)));
+
+  // Realized P&L moves only at a close: a step line, flat between closes, from 0 at the start.
+  let path = `M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`;
+  for (const point of points) path += ` H${fixed(xOf(point.ms))} V${fixed(yOf(scale, point.value))}`;
+  path += ` H${fixed(xOf(end))}`;
+
+  const tickCount = 5;
+  const timeTicks = Array.from({ length: tickCount }, (_, index) => start + ((end - start) * index) / (tickCount - 1));
+  const xLabels = timeTicks
+    .map((ms, index) => {
+      const anchor = index === 0 ? 'start' : index === tickCount - 1 ? 'end' : 'middle';
+      const x = fixed(xOf(ms));
+      return (
+        `<line class="tick-mark" x1="${x}" x2="${x}" y1="${PLOT_BOTTOM}" y2="${PLOT_BOTTOM + 4}"/>` +
+        `<text class="tick" x="${x}" y="${PLOT_BOTTOM + 18}" text-anchor="${anchor}">${timeTickLabel(ms, end - start)}</text>`
+      );
+    })
+    .join('');
+  const dots =
+    points.length <= 60
+      ? points.map((point) => `<circle class="dot ${pnlClass(point.value)}" cx="${fixed(xOf(point.ms))}" cy="${fixed(yOf(scale, point.value))}" r="2.5"/>`).join('')
+      : '';
+  const final = points[points.length - 1].value;
+  return (
+    svgOpen(`Cumulative net P&L, ending at ${signedMoney(final)} USD`) +
+    valueAxis(scale, 'Net P&amp;L (USD)') +
+    `<line class="axis" x1="${CHART.left}" x2="${CHART.left}" y1="${CHART.top}" y2="${PLOT_BOTTOM}"/>` +
+    `<path class="line" d="${path}"/>` +
+    dots +
+    xLabels +
+    `<text class="axis-title" x="${CHART.left + PLOT_WIDTH / 2}" y="${CHART.height - 6}" text-anchor="middle">Close time (UTC)</text>` +
+    '</svg>'
+  );
+}
+
+// ---- net P&L by group -----------------------------------------------------------------------
+
+const APPROX_CHAR_WIDTH = 6.2;
+const VALUE_LABEL_ROOM = 0.12;
+
+function compactMoney(value: number): string {
+  const size = Math.abs(value);
+  const sign = value > 0 ? '+' : value < 0 ? '-' : '';
+  if (size >= 1e6) return `${sign}${(size / 1e6).toFixed(1)}M`;
+  if (size >= 1e4) return `${sign}${(size / 1e3).toFixed(1)}k`;
+  return `${sign}${money(size)}`;
+}
+
+function groupChart(report: Report): string {
+  const groups = report.groups;
+  if (groups.length === 0) return '<p class="empty">No closed hedges in this period.</p>';
+  const values = groups.map((group) => group.net_pnl_usd);
+  const showValues = groups.length <= 14;
+  const [low, high] = extent(values);
+  // Head-room for the value written past the end of the longest bar.
+  const room = showValues ? VALUE_LABEL_ROOM : 0;
+  const scale = niceScale(low * (1 + room), high * (1 + room));
+  const slot = PLOT_WIDTH / groups.length;
+  const barWidth = Math.min(56, Math.max(1, slot * 0.7));
+  const labels = groups.map((group) => safeText(group.label));
+  const longest = extent(labels.map((label) => label.length))[1];
+  const labelEvery = Math.max(1, Math.ceil(((longest * APPROX_CHAR_WIDTH + 10) * groups.length) / PLOT_WIDTH));
+  const zeroY = yOf(scale, 0);
+
+  const bars = groups
+    .map((group, index) => {
+      const value = group.net_pnl_usd;
+      const center = CHART.left + slot * (index + 0.5);
+      const y = yOf(scale, value);
+      const top = Math.min(y, zeroY);
+      const height = Math.max(value === 0 ? 0 : 1, Math.abs(zeroY - y));
+      const tooltip = `${labels[index]}: ${signedMoney(value)} USD, ${plural(group.count, 'hedge')}`;
+      let markup =
+        `<rect class="bar ${pnlClass(value)}" x="${fixed(center - barWidth / 2)}" y="${fixed(top)}" width="${fixed(barWidth)}" height="${fixed(height)}">` +
+        `<title>${escapeHtml(tooltip)}</title></rect>`;
+      if (showValues) {
+        const valueY = value < 0 ? top + height + 12 : top - 4;
+        markup += `<text class="value ${pnlClass(value)}" x="${fixed(center)}" y="${fixed(valueY)}" text-anchor="middle">${compactMoney(value)}</text>`;
+      }
+      if (index % labelEvery === 0) {
+        markup += `<text class="tick" x="${fixed(center)}" y="${PLOT_BOTTOM + 16}" text-anchor="middle">${escapeHtml(labels[index])}</text>`;
+      }
+      return markup;
+    })
+    .join('');
+  return (
+    svgOpen(`Net P&L by ${GROUPING_TITLES[report.by]}`) +
+    valueAxis(scale, 'Net P&amp;L (USD)') +
+    `<line class="axis" x1="${CHART.left}" x2="${CHART.left}" y1="${CHART.top}" y2="${PLOT_BOTTOM}"/>` +
+    bars +
+    `<line class="zero-line" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${fixed(zeroY)}" y2="${fixed(zeroY)}"/>` +
+    `<text class="axis-title" x="${CHART.left + PLOT_WIDTH / 2}" y="${CHART.height - 6}" text-anchor="middle">${escapeHtml(capitalise(GROUPING_TITLES[report.by]))}</text>` +
+    '</svg>'
+  );
+}
+
+const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+// ---- sections -----------------------------------------------------------------------------
+
+/** `data-total` names the report's JSON field, so a script can read the figures back. */
+function card(label: string, field: string, body: string, extraClass = ''): string {
+  return `<div class="card ${extraClass}"><div class="card-label">${label}</div><div class="card-value" data-total="${field}">${body}</div></div>`;
+}
+
+function figureText(value: number | null, signed: boolean): string {
+  if (value === null) return `<span class="unknown" title="${UNKNOWN_TITLE}">${DASH}</span>`;
+  return signed ? `<span class="${pnlClass(value)}">${signedMoney(value)}</span>` : money(value);
+}
+
+function totalsSection(report: Report): string {
+  const totals = report.totals;
+  const unrealized = report.unrealized;
+  const unrealizedText =
+    unrealized.positions === 0
+      ? 'No open positions.'
+      : `${plural(unrealized.positions, 'open position')}: unrealized net P&amp;L ${figureText(unrealized.net_pnl_usd, true)} USD (price plus carry, before the fee to close), not included above.`;
+  return (
+    '<section class="totals"><h2>Totals</h2><div class="cards">' +
+    card('Net P&amp;L (USD)', 'net_pnl_usd', figureText(totals.net_pnl_usd, true), 'headline') +
+    card('Gross P&amp;L (USD)', 'gross_pnl_usd', figureText(totals.gross_pnl_usd, true)) +
+    card('Carry paid (USD)', 'carry_usd', figureText(totals.carry_usd, false)) +
+    card('Fees (USD)', 'fees_usd', figureText(totals.fees_usd, false)) +
+    card('Closed hedges', 'count', String(totals.count)) +
+    card('Notional (USD)', 'notional_usd', figureText(totals.notional_usd, false)) +
+    `</div><p class="unrealized">${unrealizedText}</p></section>`
+  );
+}
+
+const MISSING_LABELS: Record<keyof Report['missing'], string> = {
+  notional_usd: 'notional',
+  gross_pnl_usd: 'gross P&amp;L',
+  carry_usd: 'carry',
+  fees_usd: 'fees',
+};
+
+function notes(report: Report): string {
+  const lines = [
+    'Amounts in USD. Net P&amp;L = gross P&amp;L − carry paid − fees; carry and fees are positive when paid (negative carry was earned). Sums are to the cent.',
+  ];
+  if (report.excluded > 0) {
+    lines.push(`${plural(report.excluded, 'closed hedge')} without a usable close time ${report.excluded === 1 ? 'is' : 'are'} left out of this report.`);
+  }
+  if (report.undated > 0) {
+    const verb = report.undated === 1 ? 'is' : 'are';
+    lines.push(`${plural(report.undated, 'closed hedge')} without a close time ${verb} in the totals but not in the cumulative chart.`);
+  }
+  for (const key of Object.keys(MISSING_LABELS) as Array<keyof Report['missing']>) {
+    const count = report.missing[key];
+    if (count > 0) lines.push(`The ${MISSING_LABELS[key]} of ${plural(count, 'hedge')} is not given; sums cover the others (${DASH} where none is given).`);
+  }
+  return `<ul class="notes">${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
+}
+
+function figuresRow(label: string, figures: ReportFigures, tag: 'td' | 'th'): string {
+  return (
+    `<tr><${tag} class="label">${label}</${tag}><${tag} class="num">${figures.count}</${tag}>` +
+    moneyCell(figures.notional_usd, tag) +
+    pnlCell(figures.gross_pnl_usd, tag) +
+    moneyCell(figures.carry_usd, tag) +
+    moneyCell(figures.fees_usd, tag) +
+    pnlCell(figures.net_pnl_usd, tag) +
+    '</tr>'
+  );
+}
+
+function groupTable(report: Report): string {
+  const head =
+    `<thead><tr><th>${GROUP_COLUMN_TITLES[report.by]}</th><th class="num">Hedges</th><th class="num">Notional</th>` +
+    '<th class="num">Gross P&amp;L</th><th class="num">Carry paid</th><th class="num">Fees</th><th class="num">Net P&amp;L</th></tr></thead>';
+  const rows = report.groups.map((group) => figuresRow(escapeHtml(group.label), group, 'td')).join('');
+  return `<table class="figures">${head}<tbody>${rows}</tbody><tfoot>${figuresRow('Total', report.totals, 'th')}</tfoot></table>`;
+}
+
+function closedHedgesTable(records: readonly ReportHtmlRecord[]): string {
+  if (records.length === 0) return '<p class="empty">No closed hedges in this period.</p>';
+  const ordered = records
+    .map((record, index) => ({ record, index, ms: record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt) }))
+    .sort((a, b) => {
+      const aDated = Number.isFinite(a.ms);
+      const bDated = Number.isFinite(b.ms);
+      if (aDated !== bDated) return aDated ? -1 : 1;
+      return (aDated ? a.ms - b.ms : 0) || a.index - b.index;
+    });
+  const text = (value: string | undefined): string => (value === undefined ? DASH : escapeHtml(value));
+  const rows = ordered
+    .map(({ record }) => {
+      const tenor = isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH;
+      return (
+        '<tr>' +
+        `<td class="time">${record.closedAt === undefined ? DASH : utcMinute(record.closedAt).replace(' UTC', '')}</td>` +
+        `<td class="id">${text(record.hedgeId)}</td>` +
+        `<td class="text">${text(record.market)}</td>` +
+        `<td class="text">${text(record.side)}</td>` +
+        `<td class="num">${tenor}</td>` +
+        moneyCell(record.notionalUsd) +
+        pnlCell(record.grossPnlUsd) +
+        moneyCell(record.carryUsd) +
+        moneyCell(record.feesUsd) +
+        pnlCell(record.netPnlUsd) +
+        '</tr>'
+      );
+    })
+    .join('');
+  const head =
+    '<thead><tr><th>Closed (UTC)</th><th>Hedge</th><th>Market</th><th>Side</th><th class="num">Tenor</th><th class="num">Notional</th>' +
+    '<th class="num">Gross P&amp;L</th><th class="num">Carry paid</th><th class="num">Fees</th><th class="num">Net P&amp;L</th></tr></thead>';
+  return `<table class="hedges">${head}<tbody>${rows}</tbody></table>`;
+}
+
+// ---- page ---------------------------------------------------------------------------------
+
+// System fonts only: nothing is fetched, and a printed copy looks like the screen.
+const STYLE = `
+:root { --pos: #17663a; --neg: #b3261e; --ink: #1b1f24; --muted: #5b6470; --rule: #d7dce2; --soft: #f4f6f8; }
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body { margin: 0 auto; max-width: 960px; padding: 28px 32px 48px; color: var(--ink); background: #fff;
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+header { display: flex; justify-content: space-between; align-items: flex-start; gap: 16px; border-bottom: 2px solid var(--ink); padding-bottom: 12px; }
+h1 { font-size: 24px; margin: 0 0 4px; }
+h2 { font-size: 16px; margin: 28px 0 10px; }
+.subtitle { color: var(--muted); margin: 0; }
+.env { font-weight: 700; letter-spacing: 0.06em; padding: 4px 10px; border-radius: 4px; border: 2px solid; white-space: nowrap; }
+.env.live { color: #fff; background: var(--neg); border-color: var(--neg); }
+.env.test { color: var(--muted); border-color: var(--muted); }
+dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 3px 16px; margin: 12px 0 0; }
+dl.meta dt { color: var(--muted); }
+dl.meta dd { margin: 0; overflow-wrap: anywhere; }
+.cards { display: grid; grid-template-columns: repeat(3, 1fr); gap: 10px; }
+.card { border: 1px solid var(--rule); border-radius: 6px; padding: 10px 12px; background: var(--soft); }
+.card-label { color: var(--muted); font-size: 12px; }
+.card-value { font-size: 18px; font-weight: 600; font-variant-numeric: tabular-nums; }
+.card.headline .card-value { font-size: 22px; }
+.unrealized { margin: 10px 0 0; }
+.notes { color: var(--muted); font-size: 12px; margin: 10px 0 0; padding-left: 18px; }
+.pos { color: var(--pos); }
+.neg { color: var(--neg); }
+.unknown { color: var(--muted); }
+.empty { color: var(--muted); font-style: italic; }
+svg.chart { display: block; width: 100%; height: auto; border: 1px solid var(--rule); border-radius: 6px; }
+svg.chart text { font-size: 11px; fill: var(--muted); font-family: inherit; }
+svg.chart text.axis-title { font-size: 11px; fill: var(--ink); }
+svg.chart text.value { font-size: 10px; font-weight: 600; }
+svg.chart text.value.pos { fill: var(--pos); }
+svg.chart text.value.neg { fill: var(--neg); }
+svg.chart .grid { stroke: var(--rule); stroke-width: 1; }
+svg.chart .zero-line { stroke: var(--ink); stroke-width: 1.5; }
+svg.chart .axis, svg.chart .tick-mark { stroke: var(--muted); stroke-width: 1; }
+svg.chart .line { fill: none; stroke: #1f4e99; stroke-width: 2; }
+svg.chart .dot { fill: #1f4e99; }
+svg.chart .bar.pos { fill: var(--pos); }
+svg.chart .bar.neg { fill: var(--neg); }
+table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { padding: 4px 6px; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
+thead th { border-bottom: 2px solid var(--ink); font-size: 12px; color: var(--muted); font-weight: 600; }
+tfoot th { border-top: 2px solid var(--ink); border-bottom: none; }
+.num { text-align: right; white-space: nowrap; }
+table.hedges { font-size: 12px; }
+table.figures { margin-top: 12px; }
+table.hedges td.id { white-space: nowrap; }
+table.hedges td.text { overflow-wrap: anywhere; }
+table.hedges td.time { white-space: nowrap; }
+@page { size: A4; margin: 14mm 12mm; }
+@media print {
+  body { max-width: none; padding: 0; font-size: 10pt; }
+  h2 { margin: 16px 0 6px; break-after: avoid; page-break-after: avoid; }
+  .card { padding: 6px 10px; }
+  .card-value { font-size: 15px; }
+  .card.headline .card-value { font-size: 18px; }
+  svg.chart { width: 90%; margin: 0 auto; }
+  table.hedges td { padding: 2px 6px; }
+  .cards, svg.chart, tr, header { break-inside: avoid; page-break-inside: avoid; }
+  thead { display: table-header-group; }
+  tfoot { display: table-row-group; }
+  table.hedges { font-size: 8pt; }
+  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
+`;
+
+export function renderReportHtml(report: Report, meta: ReportHtmlMeta): string {
+  const environment =
+    meta.environment === 'live'
+      ? '<div class="env live" title="production: real funds">LIVE</div>'
+      : '<div class="env test" title="sandbox: test funds">TEST</div>';
+  const title = `P&L report, ${meta.account}`;
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    '<header><div>',
+    '<h1>P&amp;L report</h1>',
+    `<p class="subtitle">Closed hedges by ${escapeHtml(GROUPING_TITLES[report.by])}</p>`,
+    '<dl class="meta">',
+    `<dt>Account</dt><dd>${escapeHtml(meta.account)}</dd>`,
+    `<dt>Environment</dt><dd>${meta.environment === 'live' ? 'live (production, real funds)' : 'test (sandbox, test funds)'}</dd>`,
+    `<dt>Period (close time)</dt><dd>${periodText(report)}</dd>`,
+    `<dt>Generated</dt><dd>${utcMinute(meta.generatedAt)}</dd>`,
+    '</dl>',
+    `</div>${environment}</header>`,
+    '<main>',
+    totalsSection(report),
+    notes(report),
+    '<section><h2>Cumulative net P&amp;L</h2>',
+    cumulativeChart(report, meta.generatedAt),
+    '</section>',
+    `<section><h2>Net P&amp;L by ${escapeHtml(GROUPING_TITLES[report.by])}</h2>`,
+    groupChart(report),
+    groupTable(report),
+    '</section>',
+    `<section><h2>Closed hedges (${meta.records.length})</h2>`,
+    closedHedgesTable(meta.records),
+    '</section>',
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,68 @@
+// Charts made of characters for a terminal: a sparkline of a series and signed bars for a table
+// column. Plain strings with no colour (the caller colours), readable in monochrome: a negative bar
+// sits left of the axis and is drawn with a different character from a positive one.
+
+const SPARK_LEVELS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'] as const;
+/** All values equal: a flat line in the middle, so it reads as "level", not as "lowest". */
+const SPARK_FLAT = '▄';
+/** A value that is not a finite number: a gap. */
+const SPARK_GAP = ' ';
+
+export const BAR_POSITIVE = '█';
+export const BAR_NEGATIVE = '▒';
+export const BAR_AXIS = '│';
+
+/** The mean of each of `width` equal slices of the series, so its shape survives down-sampling. */
+function downSample(values: readonly number[], width: number): number[] {
+  if (values.length <= width) return [...values];
+  const slices: number[] = [];
+  for (let slice = 0; slice < width; slice += 1) {
+    const start = Math.floor((slice * values.length) / width);
+    const end = Math.floor(((slice + 1) * values.length) / width);
+    const finite = values.slice(start, end).filter(Number.isFinite);
+    slices.push(finite.length === 0 ? Number.NaN : finite.reduce((sum, value) => sum + value, 0) / finite.length);
+  }
+  return slices;
+}
+
+/** `sparkline([1, 5, 3])` → `▁█▄`; at most `width` characters when given (a positive integer). */
+export function sparkline(values: readonly number[], width?: number): string {
+  const series = width !== undefined && width >= 1 ? downSample(values, Math.floor(width)) : [...values];
+  const finite = series.filter(Number.isFinite);
+  if (finite.length === 0) return SPARK_GAP.repeat(series.length);
+  // A loop, not Math.min(...values): a spread of a very long series overflows the call stack.
+  let low = finite[0];
+  let high = finite[0];
+  for (const value of finite) {
+    if (value < low) low = value;
+    if (value > high) high = value;
+  }
+  return series
+    .map((value) => {
+      if (!Number.isFinite(value)) return SPARK_GAP;
+      if (high === low) return SPARK_FLAT;
+      const level = Math.round(((value - low) / (high - low)) * (SPARK_LEVELS.length - 1));
+      return SPARK_LEVELS[level];
+    })
+    .join('');
+}
+
+/**
+ * A signed bar exactly `width` characters wide (at least 3): the axis in the middle, positive
+ * values growing right with `█`, negative ones growing left with `▒`, the length proportional to
+ * |value| / maxAbs (clamped). A value that is not zero shows at least one cell.
+ */
+export function bar(value: number, maxAbs: number, width: number): string {
+  const total = Math.max(3, Math.floor(width));
+  const left = Math.floor((total - 1) / 2);
+  const right = total - 1 - left;
+  const usable = Number.isFinite(value) && Number.isFinite(maxAbs) && maxAbs > 0 && value !== 0;
+  const share = usable ? Math.min(1, Math.abs(value) / maxAbs) : 0;
+  const cells = (room: number): number => (usable ? Math.max(1, Math.round(share * room)) : 0);
+  if (usable && value < 0) {
+    const length = cells(left);
+    return `${' '.repeat(left - length)}${BAR_NEGATIVE.repeat(length)}${BAR_AXIS}${' '.repeat(right)}`;
+  }
+  const length = cells(right);
+  return `${' '.repeat(left)}${BAR_AXIS}${BAR_POSITIVE.repeat(length)}${' '.repeat(right - length)}`;
+}

@@ -1,0 +1,340 @@
+// The journal store in-process, on a real folder under the temp dir with an injected clock: what
+// goes into journal.jsonl, how events fold into entries, listing and lookup, the "same request"
+// rule, the key guard, and reading a file a crash left with a torn line.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  canonicalJson,
+  isUnresolved,
+  journalDir,
+  JournalError,
+  keyFingerprint,
+  openJournal,
+  OUTCOMES,
+  type BeginFields,
+  type SkippedLine,
+} from '../../src/journal/index.js';
+
+const T0 = Date.UTC(2025, 0, 15, 9, 30, 0);
+const KEY_ID = keyFingerprint('hpk_test_JournalUnitKey0000001');
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function tempFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'hedge-journal-unit-'));
+  folders.push(folder);
+  return folder;
+}
+
+function setUp(options: { dir?: string } = {}) {
+  const dir = options.dir ?? join(tempFolder(), 'state');
+  let time = T0;
+  const skipped: SkippedLine[] = [];
+  const journal = openJournal({ dir, now: () => time, onSkip: (skip) => skipped.push(skip) });
+  return {
+    dir,
+    journal,
+    skipped,
+    setTime(ms: number) {
+      time = ms;
+    },
+    fileText: () => readFileSync(journal.file, 'utf8'),
+  };
+}
+
+function openFields(overrides: Partial<BeginFields> = {}): BeginFields {
+  return {
+    profile: 'desk',
+    environment: 'test',
+    base_url_host: 'partner.example:8443',
+    key_id: KEY_ID,
+    command: 'open',
+    argv: ['hedge', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
+    request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 } },
+    idempotency_key: 'idem-0001',
+    ...overrides,
+  };
+}
+
+describe('journalDir', () => {
+  it('is HEDGE_CONFIG_DIR itself, else $XDG_STATE_HOME/hedge, else ~/.local/state/hedge', () => {
+    expect(journalDir({ HEDGE_CONFIG_DIR: '/cfg/hedge', XDG_STATE_HOME: '/state', HOME: '/home/ada' })).toBe('/cfg/hedge');
+    expect(journalDir({ XDG_STATE_HOME: '/state', HOME: '/home/ada' })).toBe('/state/hedge');
+    expect(journalDir({ HOME: '/home/ada' })).toBe('/home/ada/.local/state/hedge');
+    expect(journalDir({ HEDGE_CONFIG_DIR: '', XDG_STATE_HOME: '', HOME: '/home/ada' })).toBe('/home/ada/.local/state/hedge');
+  });
+
+  it('ignores a relative XDG_STATE_HOME, as the XDG spec asks', () => {
+    expect(journalDir({ XDG_STATE_HOME: 'state', HOME: '/home/ada' })).toBe('/home/ada/.local/state/hedge');
+  });
+});
+
+describe('helpers', () => {
+  it('keyFingerprint is the first 12 hex digits of sha256', () => {
+    // sha256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+    expect(keyFingerprint('abc')).toBe('ba7816bf8f01');
+  });
+
+  it('canonicalJson sorts keys at every depth, keeps array order and writes numbers as JSON does', () => {
+    expect(canonicalJson({ side: 'buy', market: 'USDTNGN', nested: { b: 1, a: [3, { z: 1, y: 2 }] } })).toBe(
+      '{"market":"USDTNGN","nested":{"a":[3,{"y":2,"z":1}],"b":1},"side":"buy"}',
+    );
+    expect(canonicalJson({ notional_usd: 1e4 })).toBe(canonicalJson({ notional_usd: 10000 }));
+    expect(canonicalJson({ notional_usd: '10000' })).not.toBe(canonicalJson({ notional_usd: 10000 }));
+    expect(canonicalJson({ a: undefined, b: null })).toBe('{"b":null}');
+    expect(canonicalJson(undefined)).toBe('null');
+  });
+
+  it('isUnresolved holds for pending, submitted and unknown only', () => {
+    expect(OUTCOMES.filter((outcome) => isUnresolved({ outcome }))).toEqual(['pending', 'submitted', 'unknown']);
+  });
+});
+
+describe('begin and update', () => {
+  it('round trip: begin writes one snake_case line and returns the entry get() reads back', async () => {
+    const { journal, fileText } = setUp();
+    const entry = await journal.begin(openFields({ group: 'a_parent', leg: 'open', account: 'acct-7' }));
+
+    expect(entry.id).toMatch(/^a_[0-9a-z]{12}$/);
+    expect(entry.id.slice(2, 10)).toBe(T0.toString(36));
+    expect(entry).toEqual({
+      id: entry.id,
+      created_at: '2025-01-15T09:30:00.000Z',
+      updated_at: '2025-01-15T09:30:00.000Z',
+      ...openFields({ group: 'a_parent', leg: 'open', account: 'acct-7' }),
+      outcome: 'pending',
+    });
+    expect(fileText()).toBe(
+      `${JSON.stringify({ id: entry.id, at: '2025-01-15T09:30:00.000Z', ...openFields({ group: 'a_parent', leg: 'open', account: 'acct-7' }), outcome: 'pending' })}\n`,
+    );
+    expect(await journal.get(entry.id)).toEqual(entry);
+  });
+
+  it('an entry is the fold of its events: later fields win, resolved_at is stamped on a final outcome', async () => {
+    const { journal, setTime, fileText } = setUp();
+    const begun = await journal.begin(openFields());
+
+    setTime(T0 + 1_000);
+    const submitted = await journal.update(begun.id, { outcome: 'submitted', hedge_id: 'hdg_1', order_tx_hash: '0xabc', message: 'accepted' });
+    expect(submitted).toEqual({ ...begun, updated_at: '2025-01-15T09:30:01.000Z', outcome: 'submitted', hedge_id: 'hdg_1', order_tx_hash: '0xabc', message: 'accepted' });
+
+    setTime(T0 + 2_500);
+    const filled = await journal.update(begun.id, { outcome: 'filled', message: 'filled at 1534.2' });
+    expect(filled).toEqual({
+      ...submitted,
+      updated_at: '2025-01-15T09:30:02.500Z',
+      outcome: 'filled',
+      message: 'filled at 1534.2',
+      resolved_at: '2025-01-15T09:30:02.500Z',
+    });
+    expect(await journal.get(begun.id)).toEqual(filled);
+    expect(fileText().split('\n')).toHaveLength(4);
+  });
+
+  it('keeps a resolved_at the caller gives', async () => {
+    const { journal } = setUp();
+    const begun = await journal.begin(openFields());
+    const done = await journal.update(begun.id, { outcome: 'done', resolved_at: '2025-01-15T09:29:59.000Z' });
+    expect(done.resolved_at).toBe('2025-01-15T09:29:59.000Z');
+  });
+
+  it('refuses to update an entry that does not exist, and writes nothing', async () => {
+    const { journal, fileText } = setUp();
+    await journal.begin(openFields());
+    const before = fileText();
+    await expect(journal.update('a_nothere', { outcome: 'filled' })).rejects.toThrow(new JournalError('No journal entry a_nothere to update.'));
+    expect(fileText()).toBe(before);
+  });
+
+  it('refuses fields a reader needs when they are missing', async () => {
+    const { journal, dir } = setUp();
+    await expect(journal.begin({ ...openFields(), key_id: '', environment: 'prod' as 'live' })).rejects.toThrow(
+      'Cannot journal this action: environment must be live or test; key_id is required.',
+    );
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('the key guard', () => {
+  const KEY = 'hpk_live_Sup3rSecretKeyValue_99';
+
+  it('refuses a new entry carrying an API-key-shaped string, names where, never the key, and writes nothing', async () => {
+    const { journal, dir } = setUp();
+    const attempt = journal.begin(openFields({ argv: ['hedge', 'open', '--api-key', KEY] }));
+    await expect(attempt).rejects.toBeInstanceOf(JournalError);
+    await expect(attempt).rejects.toThrow('(at $.argv[3])');
+    await attempt.catch((error: Error) => expect(error.message).not.toContain('Sup3rSecret'));
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('finds a key anywhere: a nested body value, a property name', async () => {
+    const { journal, dir } = setUp();
+    await expect(journal.begin(openFields({ request: { method: 'POST', path: '/hedges', body: { note: `Bearer ${KEY}` } } }))).rejects.toThrow(
+      '(at $.request.body.note)',
+    );
+    await expect(journal.begin(openFields({ request: { method: 'POST', path: '/hedges', body: { [KEY]: 1 } } }))).rejects.toThrow(
+      '(at $.request.body (a property name))',
+    );
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('refuses an update carrying one and leaves the file as it was', async () => {
+    const { journal, fileText } = setUp();
+    const begun = await journal.begin(openFields());
+    const before = fileText();
+    await expect(journal.update(begun.id, { outcome: 'rejected', message: `401 for key ${KEY}` })).rejects.toThrow('(at $.message)');
+    expect(fileText()).toBe(before);
+  });
+});
+
+describe('list and get', () => {
+  async function threeEntries() {
+    const setup = setUp();
+    const { journal, setTime } = setup;
+    const first = await journal.begin(openFields({ idempotency_key: 'k1' }));
+    setTime(T0 + 60_000);
+    const second = await journal.begin(openFields({ idempotency_key: 'k2', command: 'close' }));
+    setTime(T0 + 120_000);
+    const third = await journal.begin(openFields({ idempotency_key: 'k3', command: 'add' }));
+    setTime(T0 + 180_000);
+    await journal.update(second.id, { outcome: 'done' });
+    await journal.update(third.id, { outcome: 'unknown' });
+    return { ...setup, ids: [first.id, second.id, third.id] };
+  }
+
+  it('lists newest first, by creation', async () => {
+    const { journal, ids } = await threeEntries();
+    expect((await journal.list()).map((entry) => entry.id)).toEqual([ids[2], ids[1], ids[0]]);
+  });
+
+  it('--pending keeps the unresolved ones; --since keeps those created at or after; limit keeps the newest', async () => {
+    const { journal, ids } = await threeEntries();
+    expect((await journal.list({ pending: true })).map((entry) => [entry.id, entry.outcome])).toEqual([
+      [ids[2], 'unknown'],
+      [ids[0], 'pending'],
+    ]);
+    expect((await journal.list({ since: T0 + 60_000 })).map((entry) => entry.id)).toEqual([ids[2], ids[1]]);
+    expect((await journal.list({ since: T0 + 60_001 })).map((entry) => entry.id)).toEqual([ids[2]]);
+    expect((await journal.list({ limit: 2 })).map((entry) => entry.id)).toEqual([ids[2], ids[1]]);
+    expect((await journal.list({ pending: true, since: T0, limit: 1 })).map((entry) => entry.id)).toEqual([ids[2]]);
+    expect(await journal.list({ limit: 0 })).toEqual([]);
+  });
+
+  it('get takes a full id or a unique prefix (any case); an ambiguous prefix names the candidates', async () => {
+    const { journal } = setUp();
+    // Same clock time: the ids share their first 10 characters and differ in the random tail.
+    const entries = [await journal.begin(openFields()), await journal.begin(openFields()), await journal.begin(openFields())];
+    const ids = entries.map((entry) => entry.id);
+    const shared = `a_${T0.toString(36)}`;
+    expect(ids.every((id) => id.startsWith(shared))).toBe(true);
+
+    expect((await journal.get(ids[1]!))?.id).toBe(ids[1]);
+    const unique = (id: string) => {
+      for (let length = shared.length + 1; ; length++) {
+        const prefix = id.slice(0, length);
+        if (ids.filter((other) => other.startsWith(prefix)).length === 1) return prefix;
+      }
+    };
+    expect((await journal.get(unique(ids[0]!).toUpperCase()))?.id).toBe(ids[0]);
+    await expect(journal.get(shared)).rejects.toMatchObject({
+      name: 'JournalError',
+      message: `"${shared}" matches 3 journal entries: ${[ids[2], ids[1], ids[0]].join(', ')}.`,
+      hint: 'Type more of the id.',
+    });
+    expect(await journal.get('a_zzzzzzzzzzzz')).toBeUndefined();
+    expect(await journal.get('')).toBeUndefined();
+  });
+
+  it('reading a journal that does not exist yet is an empty journal and creates nothing', async () => {
+    const { journal, dir } = setUp();
+    expect(await journal.list()).toEqual([]);
+    expect(await journal.get('a_')).toBeUndefined();
+    expect(await journal.findUnresolvedMatch({ environment: 'test', base_url_host: 'h', key_id: KEY_ID, command: 'open', body: {} })).toBeUndefined();
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('findUnresolvedMatch: the same request rule', () => {
+  const body = { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 };
+  const same = { environment: 'test' as const, base_url_host: 'partner.example:8443', key_id: KEY_ID, command: 'open', body };
+
+  it('matches the newest unresolved entry with the same identity, command and body (any key order)', async () => {
+    const { journal, setTime } = setUp();
+    const older = await journal.begin(openFields());
+    setTime(T0 + 1_000);
+    const newer = await journal.begin(openFields({ idempotency_key: 'idem-0002' }));
+    await journal.update(newer.id, { outcome: 'unknown' });
+    const reordered = { tenor_days: 3, notional_usd: 10000, side: 'buy', market: 'USDTNGN' };
+    expect((await journal.findUnresolvedMatch({ ...same, body: reordered }))?.id).toBe(newer.id);
+
+    await journal.update(newer.id, { outcome: 'abandoned' });
+    expect((await journal.findUnresolvedMatch(same))?.id).toBe(older.id);
+    await journal.update(older.id, { outcome: 'rejected' });
+    expect(await journal.findUnresolvedMatch(same)).toBeUndefined();
+  });
+
+  it('does not match across environment, host, key, command or body', async () => {
+    const { journal } = setUp();
+    await journal.begin(openFields());
+    expect(await journal.findUnresolvedMatch({ ...same, environment: 'live' })).toBeUndefined();
+    expect(await journal.findUnresolvedMatch({ ...same, base_url_host: 'other.example' })).toBeUndefined();
+    expect(await journal.findUnresolvedMatch({ ...same, key_id: keyFingerprint('hpk_test_AnotherKey000000') })).toBeUndefined();
+    expect(await journal.findUnresolvedMatch({ ...same, command: 'add' })).toBeUndefined();
+    expect(await journal.findUnresolvedMatch({ ...same, body: { ...body, notional_usd: 10000.01 } })).toBeUndefined();
+    expect(await journal.findUnresolvedMatch(same)).toBeDefined();
+  });
+
+  it('compares group and leg only when given', async () => {
+    const { journal } = setUp();
+    const leg = await journal.begin(openFields({ group: 'a_roll1', leg: 'open' }));
+    expect((await journal.findUnresolvedMatch(same))?.id).toBe(leg.id);
+    expect((await journal.findUnresolvedMatch({ ...same, group: 'a_roll1', leg: 'open' }))?.id).toBe(leg.id);
+    expect(await journal.findUnresolvedMatch({ ...same, group: 'a_roll2' })).toBeUndefined();
+    expect(await journal.findUnresolvedMatch({ ...same, group: 'a_roll1', leg: 'close' })).toBeUndefined();
+  });
+});
+
+describe('a file a crash or a hand edit damaged', () => {
+  it('skips lines that are not events and says which; an append after a torn last line starts a fresh line', async () => {
+    const { journal, dir, skipped, fileText } = setUp({ dir: tempFolder() });
+    const good = JSON.stringify({ id: 'a_good', at: '2025-01-15T09:00:00.000Z', ...openFields(), outcome: 'submitted' });
+    const orphan = JSON.stringify({ id: 'a_orphan', at: '2025-01-15T09:00:01.000Z', outcome: 'filled' });
+    writeFileSync(join(dir, 'journal.jsonl'), `${good}\n[1,2]\n${orphan}\n{"id":"a_torn","at":"2025-01-15T09:0`);
+
+    expect((await journal.list()).map((entry) => entry.id)).toEqual(['a_good']);
+    expect(skipped).toEqual([
+      { line: 2, reason: 'not a JSON object' },
+      { line: 4, reason: 'incomplete last line (not valid JSON)' },
+      { line: 3, reason: 'entry a_orphan has no creation event' },
+    ]);
+
+    const next = await journal.begin(openFields());
+    expect(fileText().split('\n').slice(3)).toEqual(['{"id":"a_torn","at":"2025-01-15T09:0', expect.stringContaining(`{"id":"${next.id}"`), '']);
+    skipped.length = 0;
+    expect((await journal.list()).map((entry) => entry.id)).toEqual([next.id, 'a_good']);
+    expect(skipped.map((skip) => [skip.line, skip.reason])).toEqual([
+      [2, 'not a JSON object'],
+      [4, 'not valid JSON'],
+      [3, 'entry a_orphan has no creation event'],
+    ]);
+  });
+});
+
+describe('the lock', () => {
+  it('takes over a lock left by a process that died holding it, once the lock is stale', async () => {
+    const { journal, dir } = setUp({ dir: tempFolder() });
+    const lock = join(dir, 'journal.jsonl.lock');
+    mkdirSync(lock);
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(lock, anHourAgo, anHourAgo);
+
+    const entry = await journal.begin(openFields());
+    expect((await journal.list()).map((listed) => listed.id)).toEqual([entry.id]);
+    expect(readdirSync(dir)).toEqual(['journal.jsonl']);
+  });
+});

@@ -1,0 +1,303 @@
+// The plan diff (src/domain/plan.ts): target rows against the live book, the actions in execution
+// order, and the pre-trade checks simulated over the whole sequence.
+import { describe, expect, it } from 'vitest';
+import {
+  applyOrder,
+  computePlan,
+  describePlanProblem,
+  describePlanStepNote,
+  planNeedsChanges,
+  type PlanInput,
+  type PlanMarket,
+  type PlanPosition,
+} from '../../src/domain/plan.js';
+import { parseTargetFile } from '../../src/domain/target-file.js';
+import type { TargetRow } from '../../src/domain/target-file.js';
+
+const NGN: PlanMarket = { market: 'USDTNGN', status: 'open', available_capacity_usd: { buy: 1_000_000, sell: 1_000_000 } };
+const GHS: PlanMarket = { market: 'USDTGHS', status: 'open', available_capacity_usd: { buy: 1_000_000, sell: 1_000_000 } };
+
+function plan(overrides: Partial<PlanInput> & Pick<PlanInput, 'targets'>) {
+  return computePlan({ positions: [], markets: [NGN, GHS], availableExposureUsd: 1_000_000, toleranceUsd: 0, ...overrides });
+}
+
+function row(market: string, side: 'buy' | 'sell', notionalUsd: number, line: number, extra: Partial<TargetRow> = {}): TargetRow {
+  return { market, side, notionalUsd, line, ...(notionalUsd > 0 ? { tenorDays: 3 as const } : {}), ...extra };
+}
+
+describe('the actions that reach the target', () => {
+  it('opens, adds, reduces and closes per side, leaving at-target rows and unnamed sides alone', () => {
+    const positions: PlanPosition[] = [
+      { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 3, hedgeId: 'hdg_a' },
+      { market: 'USDTNGN', side: 'sell', notionalUsd: 20_000, tenorDays: 7, hedgeId: 'hdg_b' },
+      { market: 'USDTGHS', side: 'buy', notionalUsd: 5_000, tenorDays: 1, hedgeId: 'hdg_c' },
+      { market: 'USDTGHS', side: 'sell', notionalUsd: 8_000, tenorDays: 3, hedgeId: 'hdg_d' },
+    ];
+    const result = plan({
+      positions,
+      targets: [
+        row('USDTNGN', 'buy', 15_000, 2),
+        row('USDTNGN', 'sell', 12_500, 3),
+        row('USDTGHS', 'buy', 0, 4),
+        row('USDTKES', 'buy', 2_000, 5, { tenorDays: 7, clientReference: 'DEAL-9' }),
+        row('USDTGHS', 'sell', 8_000, 6),
+      ],
+      markets: [NGN, GHS, { market: 'USDTKES', status: 'open', available_capacity_usd: { buy: 50_000, sell: 50_000 } }],
+    });
+    expect(result.steps).toEqual([
+      { action: 'reduce', market: 'USDTNGN', side: 'sell', currentUsd: 20_000, targetUsd: 12_500, deltaUsd: -7_500, currentTenorDays: 7, line: 3, notes: [] },
+      { action: 'close', market: 'USDTGHS', side: 'buy', currentUsd: 5_000, targetUsd: 0, deltaUsd: -5_000, currentTenorDays: 1, line: 4, notes: [] },
+      { action: 'add', market: 'USDTNGN', side: 'buy', currentUsd: 10_000, targetUsd: 15_000, deltaUsd: 5_000, currentTenorDays: 3, line: 2, notes: [] },
+      {
+        action: 'open',
+        market: 'USDTKES',
+        side: 'buy',
+        currentUsd: 0,
+        targetUsd: 2_000,
+        deltaUsd: 2_000,
+        tenorDays: 7,
+        clientReference: 'DEAL-9',
+        line: 5,
+        notes: [],
+      },
+    ]);
+    expect(result.unchanged).toEqual([{ market: 'USDTGHS', side: 'sell', currentUsd: 8_000, targetUsd: 8_000, line: 6 }]);
+    expect(result.untouched).toEqual([]);
+    expect(result.problems).toEqual([]);
+    expect(result.atTarget).toBe(false);
+    expect(planNeedsChanges(result)).toBe(true);
+  });
+
+  it('leaves a position on a side the file does not name untouched, and reports it', () => {
+    const sell: PlanPosition = { market: 'USDTNGN', side: 'sell', notionalUsd: 20_000, tenorDays: 7, hedgeId: 'hdg_b' };
+    const result = plan({
+      positions: [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000 }, sell],
+      targets: [row('USDTNGN', 'buy', 10_000, 2)],
+    });
+    expect(result.steps).toEqual([]);
+    expect(result.untouched).toEqual([sell]);
+    expect(result.atTarget).toBe(true);
+    expect(planNeedsChanges(result)).toBe(false);
+  });
+
+  it('notes an add whose row names another tenor than the open position: add keeps the maturity', () => {
+    const result = plan({
+      positions: [
+        { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 7 },
+        { market: 'USDTNGN', side: 'sell', notionalUsd: 10_000, tenorDays: 3 },
+        { market: 'USDTGHS', side: 'buy', notionalUsd: 10_000 },
+      ],
+      targets: [row('USDTNGN', 'buy', 20_000, 2), row('USDTNGN', 'sell', 20_000, 3), row('USDTGHS', 'buy', 20_000, 4)],
+    });
+    expect(result.steps.map((step) => [step.action, step.line, step.tenorDays, step.currentTenorDays, step.notes])).toEqual([
+      ['add', 2, undefined, 7, ['tenor_differs']],
+      ['add', 3, undefined, 3, []],
+      // The positions list does not say the tenor: nothing to compare.
+      ['add', 4, undefined, undefined, []],
+    ]);
+    expect(describePlanStepNote('tenor_differs', result.steps[0]!)).toBe(
+      'the open USDTNGN buy position has a different tenor (7 days) than the row; add keeps its maturity (roll is not implied).',
+    );
+  });
+
+  it('sums a side the server lists as several hedges', () => {
+    const result = plan({
+      positions: [
+        { market: 'USDTNGN', side: 'buy', notionalUsd: 0.1, tenorDays: 3 },
+        { market: 'usdtngn', side: 'buy', notionalUsd: 0.2, tenorDays: 3 },
+      ],
+      targets: [row('USDTNGN', 'buy', 0.3, 2)],
+    });
+    expect(result.unchanged).toEqual([{ market: 'USDTNGN', side: 'buy', currentUsd: 0.3, targetUsd: 0.3, line: 2 }]);
+  });
+});
+
+describe('tolerance', () => {
+  const positions: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 3 }];
+
+  it('treats a difference of exactly the tolerance as at target, and one cent more as a change', () => {
+    expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 10_100, 2)] }).atTarget).toBe(true);
+    expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 9_900, 2)] }).atTarget).toBe(true);
+    expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 10_100.01, 2)] }).steps).toEqual([
+      expect.objectContaining({ action: 'add', deltaUsd: 100.01 }),
+    ]);
+    expect(plan({ positions, toleranceUsd: 100, targets: [row('USDTNGN', 'buy', 9_899.99, 2)] }).steps).toEqual([
+      expect.objectContaining({ action: 'reduce', deltaUsd: -100.01 }),
+    ]);
+  });
+
+  it('applies to opens and closes too', () => {
+    expect(plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50, 2)] }).atTarget).toBe(true);
+    expect(plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50.01, 2)] }).steps[0]!.action).toBe('open');
+    const small: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 50 }];
+    expect(plan({ positions: small, toleranceUsd: 50, targets: [row('USDTNGN', 'buy', 0, 2)] }).atTarget).toBe(true);
+    expect(plan({ positions: small, toleranceUsd: 49.99, targets: [row('USDTNGN', 'buy', 0, 2)] }).steps[0]!.action).toBe('close');
+  });
+
+  it('is exact at 0: only an equal notional is at target', () => {
+    expect(plan({ positions, targets: [row('USDTNGN', 'buy', 10_000, 2)] }).atTarget).toBe(true);
+    expect(plan({ positions, targets: [row('USDTNGN', 'buy', 10_000.01, 2)] }).atTarget).toBe(false);
+  });
+
+  it('refuses a negative tolerance as a programming error', () => {
+    expect(() => plan({ toleranceUsd: -1, targets: [row('USDTNGN', 'buy', 1, 2)] })).toThrow(RangeError);
+  });
+});
+
+describe('execution order', () => {
+  it('sends closes and reduces first, then adds and opens, each by file line', () => {
+    const steps = [
+      { action: 'open' as const, line: 2 },
+      { action: 'reduce' as const, line: 7 },
+      { action: 'add' as const, line: 3 },
+      { action: 'close' as const, line: 5 },
+      { action: 'open' as const, line: 1 },
+    ];
+    expect(applyOrder(steps)).toEqual([
+      { action: 'close', line: 5 },
+      { action: 'reduce', line: 7 },
+      { action: 'open', line: 1 },
+      { action: 'open', line: 2 },
+      { action: 'add', line: 3 },
+    ]);
+    expect(steps[0]).toEqual({ action: 'open', line: 2 }); // the input is not reordered in place
+  });
+});
+
+describe('pre-trade checks over the whole plan', () => {
+  const book: PlanPosition[] = [{ market: 'USDTNGN', side: 'sell', notionalUsd: 40_000, tenorDays: 3 }];
+
+  it('passes a plan that only fits because the reduction runs before the open', () => {
+    // The open is on an earlier line, but 30k of headroom only exists once the sell side is cut by 25k.
+    const result = plan({
+      positions: book,
+      availableExposureUsd: 5_000,
+      targets: [row('USDTNGN', 'buy', 30_000, 2), row('USDTNGN', 'sell', 15_000, 3)],
+    });
+    expect(result.steps.map((step) => step.action)).toEqual(['reduce', 'open']);
+    expect(result.problems).toEqual([]);
+  });
+
+  it('fails on the step that goes over the cap, with the headroom left at that point', () => {
+    const result = plan({
+      positions: book,
+      availableExposureUsd: 5_000,
+      targets: [
+        row('USDTNGN', 'buy', 20_000, 2),
+        row('USDTGHS', 'buy', 15_000.5, 3),
+        row('USDTNGN', 'sell', 15_000, 4),
+        row('USDTGHS', 'sell', 9_999.5, 5),
+      ],
+    });
+    // Headroom: 5,000 + 25,000 (reduce) = 30,000; open buy 20,000 → 10,000 left; open GHS buy
+    // 15,000.50 is over; refused, it uses nothing, so GHS sell 9,999.50 still fits.
+    expect(result.steps.map((step) => `${step.action} ${step.market} ${step.side}`)).toEqual([
+      'reduce USDTNGN sell',
+      'open USDTNGN buy',
+      'open USDTGHS buy',
+      'open USDTGHS sell',
+    ]);
+    expect(result.problems).toEqual([
+      {
+        code: 'exposure_exceeded',
+        stepIndex: 2,
+        line: 3,
+        action: 'open',
+        market: 'USDTGHS',
+        side: 'buy',
+        details: { requiredUsd: 15_000.5, availableExposureUsd: 10_000 },
+      },
+    ]);
+    expect(describePlanProblem(result.problems[0]!)).toBe(
+      'open USDTGHS buy needs 15000.5 USD of exposure headroom; 10000 USD is left at that point of the plan.',
+    );
+  });
+
+  it('checks the side capacity of each add or open', () => {
+    const thin: PlanMarket = { market: 'USDTNGN', status: 'open', available_capacity_usd: { buy: 12_000, sell: 500_000 } };
+    const result = plan({
+      markets: [thin],
+      positions: [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000 }],
+      targets: [row('USDTNGN', 'buy', 22_000.01, 2), row('USDTNGN', 'sell', 12_000.01, 3)],
+    });
+    expect(result.problems).toEqual([
+      {
+        code: 'capacity_exceeded',
+        stepIndex: 0,
+        line: 2,
+        action: 'add',
+        market: 'USDTNGN',
+        side: 'buy',
+        details: { requiredUsd: 12_000.01, availableCapacityUsd: 12_000 },
+      },
+    ]);
+    expect(describePlanProblem(result.problems[0]!)).toBe('add USDTNGN buy needs 12000.01 USD of buy capacity; 12000 USD is available.');
+  });
+
+  it('refuses new exposure on a market that is not listed or not open, and lets exposure off with a note', () => {
+    const disabled: PlanMarket = { market: 'USDTNGN', status: 'disabled', available_capacity_usd: { buy: 0, sell: 0 } };
+    const result = plan({
+      markets: [disabled],
+      availableExposureUsd: 0,
+      positions: [
+        { market: 'USDTNGN', side: 'sell', notionalUsd: 10_000 },
+        { market: 'USDTOLD', side: 'buy', notionalUsd: 3_000 },
+      ],
+      targets: [
+        row('USDTNGN', 'buy', 1_000, 2),
+        row('USDTNGN', 'sell', 0, 3),
+        row('USDTXYZ', 'sell', 500, 4),
+        row('USDTOLD', 'buy', 1_000, 5),
+      ],
+    });
+    expect(result.steps.map((step) => [step.action, step.market, step.notes])).toEqual([
+      ['close', 'USDTNGN', ['market_disabled']],
+      ['reduce', 'USDTOLD', ['market_not_listed']],
+      ['open', 'USDTNGN', []],
+      ['open', 'USDTXYZ', []],
+    ]);
+    // 12,000 of headroom freed by the two reductions: only the market checks fail, and the disabled
+    // market's capacity of 0 besides.
+    expect(result.problems.map((problem) => [problem.code, problem.stepIndex, problem.line, problem.details])).toEqual([
+      ['market_disabled', 2, 2, { status: 'disabled' }],
+      ['capacity_exceeded', 2, 2, { requiredUsd: 1_000, availableCapacityUsd: 0 }],
+      ['market_not_listed', 3, 4, {}],
+    ]);
+    expect(result.problems.map(describePlanProblem)).toEqual([
+      'open USDTNGN buy: market USDTNGN is disabled, not open for new exposure.',
+      'open USDTNGN buy needs 1000 USD of buy capacity; 0 USD is available.',
+      'open USDTXYZ sell: market USDTXYZ is not listed for this account.',
+    ]);
+  });
+});
+
+describe('from a target file to a plan', () => {
+  it('reads the rows a CSV file gives and diffs them against the book', () => {
+    const parsed = parseTargetFile(
+      'market,side,notional_usd,tenor_days,client_reference\r\nusdtngn,buy,25k,3,DEAL-1\r\n# flatten\r\nUSDTNGN,sell,0,,\r\n',
+      { sourceName: 'book.csv' },
+    );
+    if (!('rows' in parsed)) throw new Error(JSON.stringify(parsed.problems));
+    const result = plan({
+      targets: parsed.rows,
+      availableExposureUsd: 0,
+      positions: [{ market: 'USDTNGN', side: 'sell', notionalUsd: 25_000, tenorDays: 7 }],
+    });
+    expect(result.steps).toEqual([
+      { action: 'close', market: 'USDTNGN', side: 'sell', currentUsd: 25_000, targetUsd: 0, deltaUsd: -25_000, currentTenorDays: 7, line: 4, notes: [] },
+      {
+        action: 'open',
+        market: 'USDTNGN',
+        side: 'buy',
+        currentUsd: 0,
+        targetUsd: 25_000,
+        deltaUsd: 25_000,
+        tenorDays: 3,
+        clientReference: 'DEAL-1',
+        line: 2,
+        notes: [],
+      },
+    ]);
+    expect(result.problems).toEqual([]);
+  });
+});

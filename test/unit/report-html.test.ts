@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import type { HistoryFacts } from '../../src/api/read-history.js';
+import { type Report, type ReportGrouping, buildReport } from '../../src/domain/report.js';
+import { escapeHtml, niceScale, renderReportHtml } from '../../src/ui/report-html.js';
+
+const HOSTILE = 'USDT<script>alert("x")</script>\u001b]0;x\u0007\u202eNGN';
+
+function records(): HistoryFacts[] {
+  const list: HistoryFacts[] = [];
+  for (let index = 0; index < 30; index += 1) {
+    const gross = ((index * 37) % 19) * 10.01 - 60.5;
+    list.push({
+      hedgeId: `hdg_${index}`,
+      market: index % 5 === 0 ? HOSTILE : 'USDTNGN',
+      side: index % 2 === 0 ? 'buy' : 'sell',
+      tenorDays: [1, 3, 7][index % 3],
+      notionalUsd: 1000 + index * 250.5,
+      grossPnlUsd: gross,
+      carryUsd: index % 4 === 0 ? -0.7 : 1.1,
+      feesUsd: 0.8,
+      netPnlUsd: Number((gross - (index % 4 === 0 ? -0.7 : 1.1) - 0.8).toFixed(2)),
+      closedAt: new Date(Date.UTC(2026, 10, 1) + index * 20 * 3_600_000).toISOString(),
+    });
+  }
+  return list;
+}
+
+function render(by: ReportGrouping, overrides: Partial<Parameters<typeof renderReportHtml>[1]> = {}): { report: Report; html: string } {
+  const facts = records();
+  const report = buildReport(facts, [{ netPnlUsd: 12.34 }, { netPnlUsd: -2 }], {
+    by,
+    since: new Date('2026-11-01T00:00:00Z'),
+    until: new Date('2026-12-01T00:00:00Z'),
+  });
+  const html = renderReportHtml(report, {
+    account: 'desk',
+    environment: 'test',
+    generatedAt: '2026-11-30T12:00:00.000Z',
+    records: facts,
+    ...overrides,
+  });
+  return { report, html };
+}
+
+/** The figure a totals card shows, read back as a number (`+1,234.50` → 1234.5). */
+function totalShown(html: string, field: string): string {
+  const match = new RegExp(`data-total="${field}">(.*?)</div>`).exec(html);
+  if (!match) throw new Error(`no total ${field}`);
+  return match[1].replace(/<[^>]+>/g, '');
+}
+
+const asNumber = (text: string): number => Number(text.replace(/[,+]/g, ''));
+
+/** Anything that makes a browser fetch, run or reference something outside the file. */
+const EXTERNAL = /<script|<img|<link|<iframe|<object|<embed|<video|<audio|<source|@import|@font-face|url\(|https?:|\/\/|\bsrc\s*=|\bhref\s*=|xlink:|xmlns/i;
+
+describe('renderReportHtml', () => {
+  for (const by of ['week', 'day', 'side', 'tenor', 'market'] as const) {
+    it(`--by ${by}: the totals shown are the report's totals`, () => {
+      const { report, html } = render(by);
+      expect(report.totals.count).toBe(30);
+      for (const field of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usd', 'fees_usd', 'notional_usd', 'count'] as const) {
+        expect(asNumber(totalShown(html, field)), field).toBe(report.totals[field]);
+      }
+      expect(html).toContain(`<th class="num ${report.totals.net_pnl_usd < 0 ? 'neg' : 'pos'}">${totalShown(html, 'net_pnl_usd')}</th>`);
+    });
+  }
+
+  it('signs P&L and writes money with separators and 2 decimals', () => {
+    const report = buildReport([{ netPnlUsd: -1234.5, grossPnlUsd: 1000000, closedAt: '2026-11-02T00:00:00Z' }], [], { by: 'month' });
+    const html = renderReportHtml(report, { account: 'a', environment: 'test', generatedAt: '2026-11-03T00:00:00Z', records: [] });
+    expect(totalShown(html, 'net_pnl_usd')).toBe('-1,234.50');
+    expect(totalShown(html, 'gross_pnl_usd')).toBe('+1,000,000.00');
+    expect(totalShown(html, 'carry_usd')).toBe('—');
+  });
+
+  it('references nothing outside the file: no script, link, image, font, import or URL', () => {
+    for (const by of ['week', 'market'] as const) {
+      const { html } = render(by, { account: 'desk https://evil.example//x' });
+      expect(html.match(EXTERNAL), by).toBeNull();
+    }
+  });
+
+  it('has inline CSS for A4 print and two inline SVG charts', () => {
+    const { html } = render('week');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('@page { size: A4;');
+    expect(html).toContain('@media print');
+    expect(html.match(/<svg /g)).toHaveLength(2);
+    expect(html).toContain('class="zero-line"');
+    expect(html).toContain('Close time (UTC)');
+  });
+
+  it('escapes hostile server text wherever it appears: table, chart labels, account', () => {
+    const { html } = render('market', { account: '<b>desk</b> & co' });
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+    const escaped = 'USDT&lt;script&gt;alert&#40;&quot;x&quot;)&lt;&#47;script&gt;\\x1b]0;x\\x07\\u202eNGN';
+    expect(html).toContain(`<td class="text">${escaped}</td>`);
+    expect(html).toContain(`text-anchor="middle">${escaped}</text>`);
+    expect(html).toContain('<dd>&lt;b&gt;desk&lt;&#47;b&gt; &amp; co</dd>');
+    expect(html).not.toContain('<b>desk');
+  });
+
+  it('escapes the five HTML characters, and the ones that could read as a reference', () => {
+    expect(escapeHtml(`a&b<c>d"e'f`)).toBe('a&amp;b&lt;c&gt;d&quot;e&#39;f');
+    expect(escapeHtml('https://x.example/a.css url(y) @import')).toBe('https&#58;&#47;&#47;x.example&#47;a.css url&#40;y) &#64;import');
+  });
+
+  it('shows the environment, the period and the unrealized line', () => {
+    const { html } = render('week', { environment: 'live' });
+    expect(html).toContain('<div class="env live" title="production: real funds">LIVE</div>');
+    expect(html).toContain('<dd>2026-11-01 00:00 UTC to 2026-12-01 00:00 UTC (end excluded)</dd>');
+    expect(html).toContain('2 open positions: unrealized net P&amp;L <span class="pos">+10.34</span> USD');
+  });
+
+  it('lists every closed hedge in close-time order', () => {
+    const { html } = render('week');
+    const ids = [...html.matchAll(/<td class="id">(hdg_\d+)<\/td>/g)].map((match) => match[1]);
+    expect(ids).toEqual(Array.from({ length: 30 }, (_, index) => `hdg_${index}`));
+  });
+
+  it('renders an empty period without charts', () => {
+    const report = buildReport([], [], { by: 'day' });
+    const html = renderReportHtml(report, { account: 'desk', environment: 'test', generatedAt: '2026-11-30T12:00:00Z', records: [] });
+    expect(html).not.toContain('<svg');
+    expect(html).toContain('No closed hedges with a close time in this period.');
+    expect(totalShown(html, 'net_pnl_usd')).toBe('0.00');
+    expect(html).toContain('<dd>all history</dd>');
+  });
+
+  it('says when some records do not give a figure or have no close time', () => {
+    const report = buildReport([{ netPnlUsd: 1, carryUsd: 1, closedAt: '2026-11-02T00:00:00Z' }, { netPnlUsd: 2 }], [], { by: 'side' });
+    const html = renderReportHtml(report, { account: 'desk', environment: 'test', generatedAt: '2026-11-30T12:00:00Z', records: [] });
+    expect(html).toContain('<li>1 closed hedge without a close time is in the totals but not in the cumulative chart.</li>');
+    expect(html).toContain('<li>The carry of 1 hedge is not given; sums cover the others (— where none is given).</li>');
+  });
+});
+
+describe('niceScale', () => {
+  it('covers the range and zero with round steps', () => {
+    expect(niceScale(-973.75, 387.75)).toEqual({ low: -1000, high: 500, step: 500, ticks: [-1000, -500, 0, 500] });
+    expect(niceScale(0.1, 0.3)).toEqual({ low: 0, high: 0.3, step: 0.1, ticks: [0, 0.1, 0.2, 0.3] });
+    expect(niceScale(0, 0).ticks).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+  });
+});

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { HISTORY_FIELD_SYNONYMS, readHistoryRecord, readPositionPnl, readTimestamp } from '../../src/api/read-history.js';
+import { InvalidResponseError } from '../../src/errors.js';
+
+// One closed hedge, as our simulator writes it (src/api/wire-contract.md) …
+const SIMULATOR_STYLE = {
+  hedge_id: 'hdg_7f3a',
+  market: 'USDTNGN',
+  side: 'sell',
+  notional_usd: 25000,
+  tenor_days: 7,
+  client_reference: 'DEAL-42',
+  opened_at: '2026-11-15T08:00:00.000Z',
+  closed_at: '2026-11-22T08:00:00.000Z',
+  close_reason: 'settled',
+  entry_price: 1530.25,
+  exit_price: 1522.1,
+  gross_pnl_usd: 133.16,
+  carry_usdc: -12.4,
+  fees_usdc: 20,
+  net_pnl_usd: 125.56,
+};
+
+// … as another service might (other names, numbers as strings, an epoch close time) …
+const OTHER_NAMES = {
+  hedge: { id: 'hdg_7f3a' },
+  symbol: 'USDTNGN',
+  direction: 'SHORT',
+  size_usd: '25000.00',
+  tenor: '7d',
+  open_time: '2026-11-15 08:00:00',
+  exit_time: 1795334400,
+  realized_pnl_usd: '133.16',
+  carry_paid_usdc: '-12.40',
+  fee_usd: 20,
+  net_pnl_usd: '125.56',
+};
+
+// … and in camelCase.
+const CAMEL_CASE = {
+  hedgeId: 'hdg_7f3a',
+  market: 'USDTNGN',
+  side: 'Sell',
+  notionalUsd: 25000,
+  tenorDays: 7,
+  openedAt: '2026-11-15T09:00:00+01:00',
+  closedAt: '2026-11-22T08:00:00Z',
+  grossPnlUsd: 133.16,
+  carryUsdc: -12.4,
+  feesUsdc: 20,
+  netPnlUsd: 125.56,
+};
+
+const FACTS = {
+  hedgeId: 'hdg_7f3a',
+  market: 'USDTNGN',
+  side: 'sell',
+  notionalUsd: 25000,
+  tenorDays: 7,
+  openedAt: '2026-11-15T08:00:00.000Z',
+  closedAt: '2026-11-22T08:00:00.000Z',
+  grossPnlUsd: 133.16,
+  carryUsd: -12.4,
+  feesUsd: 20,
+  netPnlUsd: 125.56,
+};
+
+describe('readHistoryRecord', () => {
+  it('reads the same facts from three naming styles', () => {
+    expect(readHistoryRecord(SIMULATOR_STYLE)).toEqual(FACTS);
+    expect(readHistoryRecord(OTHER_NAMES)).toEqual(FACTS);
+    expect(readHistoryRecord(CAMEL_CASE)).toEqual(FACTS);
+  });
+
+  it("lists the simulator's own names first", () => {
+    expect(HISTORY_FIELD_SYNONYMS.netPnlUsd[0]).toBe('net_pnl_usd');
+    expect(HISTORY_FIELD_SYNONYMS.carryUsd[0]).toBe('carry_usdc');
+    expect(HISTORY_FIELD_SYNONYMS.feesUsd[0]).toBe('fees_usdc');
+    expect(HISTORY_FIELD_SYNONYMS.closedAt[0]).toBe('closed_at');
+    expect(HISTORY_FIELD_SYNONYMS.hedgeId[0]).toBe('hedge_id');
+  });
+
+  it('leaves out what it cannot read, and never guesses 0', () => {
+    expect(readHistoryRecord({ net_pnl_usd: -3.5, carry_usdc: 'n/a', fees_usdc: null, side: 'both', tenor_days: 2.5, closed_at: 'yesterday' })).toEqual({
+      netPnlUsd: -3.5,
+    });
+  });
+
+  it('takes the first synonym with a usable value', () => {
+    expect(readHistoryRecord({ net_pnl_usd: 1, closed_at: null, settled_at: '2026-11-22T08:00:00Z' }).closedAt).toBe(
+      '2026-11-22T08:00:00.000Z',
+    );
+    expect(readHistoryRecord({ net_pnl_usd: 1, gross_pnl_usd: 2, realized_pnl_usd: 3 }).grossPnlUsd).toBe(2);
+  });
+
+  it('refuses a record without a net P&L, naming it', () => {
+    expect(() => readHistoryRecord({ hedge_id: 'hdg_1', gross_pnl_usd: 3 })).toThrow(InvalidResponseError);
+    expect(() => readHistoryRecord({ hedge_id: 'hdg_1', net_pnl_usd: 'lots' })).toThrow(
+      'A closed-hedge record (hdg_1) has no net P&L (net_pnl_usd).',
+    );
+  });
+});
+
+describe('readTimestamp', () => {
+  it('reads ISO 8601 (UTC when no zone is written) and epoch seconds or milliseconds', () => {
+    expect(readTimestamp('2026-11-22T08:00:00Z')).toBe('2026-11-22T08:00:00.000Z');
+    expect(readTimestamp('2026-11-22T08:00:00')).toBe('2026-11-22T08:00:00.000Z');
+    expect(readTimestamp('2026-11-22T09:00:00+0100')).toBe('2026-11-22T08:00:00.000Z');
+    expect(readTimestamp('2026-11-22')).toBe('2026-11-22T00:00:00.000Z');
+    expect(readTimestamp(1795334400)).toBe('2026-11-22T08:00:00.000Z');
+    expect(readTimestamp(1795334400000)).toBe('2026-11-22T08:00:00.000Z');
+    expect(readTimestamp('1795334400')).toBe('2026-11-22T08:00:00.000Z');
+  });
+
+  it('refuses what is not a time', () => {
+    for (const value of ['Nov 22 2026', '2026-13-40T00:00:00Z', '', true, {}, Number.NaN]) expect(readTimestamp(value), String(value)).toBeUndefined();
+  });
+});
+
+describe('readPositionPnl', () => {
+  it("reads an open position's unrealized net P&L under its plausible names", () => {
+    expect(readPositionPnl({ side: 'buy', gross_pnl_usd: 10, accrued_carry_usdc: 2, net_pnl_usd: 8 })).toBe(8);
+    expect(readPositionPnl({ unrealized_pnl_usd: '-12.5' })).toBe(-12.5);
+    expect(readPositionPnl({ unrealizedNetPnlUsd: 3 })).toBe(3);
+    expect(readPositionPnl({ net_margin_usd: 500 })).toBeUndefined();
+  });
+});

@@ -1,0 +1,397 @@
+import { describe, expect, it } from 'vitest';
+import type { HistoryFacts } from '../../src/api/read-history.js';
+import {
+  REPORT_GROUPINGS,
+  type Report,
+  type ReportFigures,
+  buildReport,
+  isoWeekKey,
+  parseReportDate,
+  reportPeriodProblem,
+  toCents,
+} from '../../src/domain/report.js';
+
+const DAY_MS = 86_400_000;
+
+/** A small deterministic generator (mulberry32), so the "random" set is the same on every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Each money figure is an exact number of cents written the awkward ways money arrives as floats:
+ * a sum of two tenths-and-hundredths (0.1 + 0.2 = 0.30000000000000004), a quotient, or a value with
+ * a sub-cent tail that rounds to the intended cent. The intended cents are kept alongside.
+ */
+function awkward(cents: number, random: () => number): number {
+  const style = Math.floor(random() * 3);
+  if (style === 0) {
+    const part = Math.floor(random() * 1000) - 500;
+    return part / 100 + (cents - part) / 100;
+  }
+  if (style === 1) return (cents * 3) / 300;
+  return cents / 100 + (random() < 0.5 ? 0.001 : -0.004);
+}
+
+interface Generated {
+  records: HistoryFacts[];
+  netCents: number[];
+}
+
+function generate(count: number, seed: number): Generated {
+  const random = seededRandom(seed);
+  const start = Date.UTC(2026, 9, 20);
+  const records: HistoryFacts[] = [];
+  const netCents: number[] = [];
+  const markets = ['USDTNGN', 'USDTKES', 'USDTGHS'];
+  for (let index = 0; index < count; index += 1) {
+    const gross = Math.floor(random() * 400_000) - 200_000;
+    const carry = Math.floor(random() * 20_000) - 5_000;
+    const fees = Math.floor(random() * 3_000);
+    const net = gross - carry - fees;
+    netCents.push(net);
+    records.push({
+      hedgeId: `hdg_${index}`,
+      market: markets[index % 3],
+      side: random() < 0.5 ? 'buy' : 'sell',
+      tenorDays: [1, 3, 7][index % 3],
+      notionalUsd: awkward(Math.floor(random() * 5_000_000) + 100, random),
+      grossPnlUsd: awkward(gross, random),
+      carryUsd: awkward(carry, random),
+      feesUsd: awkward(fees, random),
+      netPnlUsd: awkward(net, random),
+      closedAt: new Date(start + Math.floor(random() * 120 * DAY_MS)).toISOString(),
+    });
+  }
+  return { records, netCents };
+}
+
+const cents = (value: number | null): number => (value === null ? 0 : Math.round(value * 100));
+const FIGURES: Array<keyof Omit<ReportFigures, 'count'>> = ['notional_usd', 'gross_pnl_usd', 'carry_usd', 'fees_usd', 'net_pnl_usd'];
+
+function expectGroupsSumToTotals(report: Report): void {
+  expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.totals.count);
+  for (const figure of FIGURES) {
+    const groupCents = report.groups.reduce((sum, group) => sum + cents(group[figure]), 0);
+    expect(groupCents, figure).toBe(cents(report.totals[figure]));
+  }
+}
+
+describe('reconciliation to the cent', () => {
+  const { records, netCents } = generate(200, 18);
+  const exactNetCents = netCents.reduce((sum, value) => sum + value, 0);
+
+  it('uses a set where adding the floats does not give the cents', () => {
+    const floatSum = records.reduce((sum, record) => sum + record.netPnlUsd, 0);
+    expect(floatSum).not.toBe(exactNetCents / 100);
+    expect(toCents(0.1 + 0.2)).toBe(30);
+    expect(toCents(1.005)).toBe(101);
+    expect(toCents(-2.675)).toBe(-268);
+    expect(toCents(-0.004)).toBe(0);
+  });
+
+  for (const by of REPORT_GROUPINGS) {
+    it(`--by ${by}: groups sum exactly to the totals, and the totals to the records' net P&L`, () => {
+      const report = buildReport(records, [], { by });
+      expect(report.excluded).toBe(0);
+      expect(report.totals.count).toBe(200);
+      expect(report.totals.net_pnl_usd).toBe(exactNetCents / 100);
+      expectGroupsSumToTotals(report);
+      expect(report.cumulative[report.cumulative.length - 1].net_pnl_usd).toBe(exactNetCents / 100);
+    });
+  }
+
+  it('keeps the identities inside a period too', () => {
+    const since = new Date(Date.UTC(2026, 10, 1));
+    const until = new Date(Date.UTC(2026, 11, 1));
+    const inPeriod = records
+      .map((record, index) => ({ record, net: netCents[index] }))
+      .filter(({ record }) => record.closedAt! >= since.toISOString() && record.closedAt! < until.toISOString());
+    for (const by of REPORT_GROUPINGS) {
+      const report = buildReport(records, [], { by, since, until });
+      expect(report.totals.count).toBe(inPeriod.length);
+      expect(report.totals.net_pnl_usd).toBe(inPeriod.reduce((sum, { net }) => sum + net, 0) / 100);
+      expectGroupsSumToTotals(report);
+    }
+  });
+});
+
+function closedAt(iso: string, netPnlUsd = 1, extra: Partial<HistoryFacts> = {}): HistoryFacts {
+  return { netPnlUsd, closedAt: iso, ...extra };
+}
+
+const keysAndCounts = (report: Report): Array<[string, number]> => report.groups.map((group) => [group.key, group.count]);
+
+describe('period', () => {
+  const since = new Date('2026-11-01T00:00:00.000Z');
+  const until = new Date('2026-11-08T00:00:00.000Z');
+  const records = [
+    closedAt('2026-10-31T23:59:59.999Z', 1),
+    closedAt('2026-11-01T00:00:00.000Z', 2),
+    closedAt('2026-11-07T23:59:59.999Z', 4),
+    closedAt('2026-11-08T00:00:00.000Z', 8),
+  ];
+
+  it('--since is inclusive and --until exclusive, on the close time', () => {
+    const report = buildReport(records, [], { by: 'day', since, until });
+    expect(report.totals.count).toBe(2);
+    expect(report.totals.net_pnl_usd).toBe(6);
+    expect(keysAndCounts(report)).toEqual([
+      ['2026-11-01', 1],
+      ['2026-11-07', 1],
+    ]);
+    expect(report.since).toBe('2026-11-01T00:00:00.000Z');
+    expect(report.until).toBe('2026-11-08T00:00:00.000Z');
+  });
+
+  it('either bound alone', () => {
+    expect(buildReport(records, [], { by: 'side', since }).totals.net_pnl_usd).toBe(14);
+    expect(buildReport(records, [], { by: 'side', until }).totals.net_pnl_usd).toBe(7);
+    expect(buildReport(records, [], { by: 'side' }).since).toBeNull();
+  });
+});
+
+describe('time groups (UTC)', () => {
+  it('ISO weeks: Sunday closes week 47, Monday opens week 48', () => {
+    const report = buildReport(
+      [closedAt('2026-11-22T23:59:59.999Z'), closedAt('2026-11-23T00:00:00.000Z'), closedAt('2026-11-16T00:00:00.000Z')],
+      [],
+      { by: 'week' },
+    );
+    expect(keysAndCounts(report)).toEqual([
+      ['2026-W47', 2],
+      ['2026-W48', 1],
+    ]);
+    expect(report.groups[0].label).toBe('2026-W47');
+  });
+
+  it('ISO weeks across the year boundary: 2026 has a week 53 that holds 2027-01-01', () => {
+    const report = buildReport(
+      [
+        closedAt('2026-12-31T12:00:00Z'),
+        closedAt('2027-01-01T00:00:00Z'),
+        closedAt('2027-01-03T23:59:59Z'),
+        closedAt('2027-01-04T00:00:00Z'),
+        closedAt('2025-12-29T00:00:00Z'),
+        closedAt('2025-12-28T23:00:00Z'),
+      ],
+      [],
+      { by: 'week' },
+    );
+    expect(keysAndCounts(report)).toEqual([
+      ['2025-W52', 1],
+      ['2026-W01', 1],
+      ['2026-W53', 3],
+      ['2027-W01', 1],
+    ]);
+    expect(isoWeekKey(Date.parse('2021-01-03T00:00:00Z'))).toBe('2020-W53');
+    expect(isoWeekKey(Date.parse('2024-12-30T00:00:00Z'))).toBe('2025-W01');
+  });
+
+  it('days and months are UTC whatever offset the close time was written with', () => {
+    const record = closedAt('2026-11-30T23:30:00-05:00');
+    expect(keysAndCounts(buildReport([record], [], { by: 'day' }))).toEqual([['2026-12-01', 1]]);
+    expect(keysAndCounts(buildReport([record], [], { by: 'month' }))).toEqual([['2026-12', 1]]);
+  });
+
+  it('groups are sorted by key', () => {
+    const report = buildReport(
+      [closedAt('2027-01-02T00:00:00Z'), closedAt('2026-12-30T00:00:00Z'), closedAt('2026-02-01T00:00:00Z')],
+      [],
+      { by: 'month' },
+    );
+    expect(report.groups.map((group) => group.key)).toEqual(['2026-02', '2026-12', '2027-01']);
+  });
+});
+
+describe('records without a usable close time', () => {
+  const records: HistoryFacts[] = [closedAt('2026-11-02T00:00:00Z', 5, { side: 'buy' }), { netPnlUsd: 7, side: 'sell' }];
+
+  it('are excluded (and counted) when grouping by time', () => {
+    for (const by of ['day', 'week', 'month'] as const) {
+      const report = buildReport(records, [], { by });
+      expect(report.excluded).toBe(1);
+      expect(report.totals.net_pnl_usd).toBe(5);
+    }
+  });
+
+  it('are excluded when a period is given', () => {
+    const report = buildReport(records, [], { by: 'side', since: new Date('2026-01-01T00:00:00Z') });
+    expect(report.excluded).toBe(1);
+    expect(report.totals.count).toBe(1);
+  });
+
+  it('are kept otherwise, in the totals but not in the cumulative series', () => {
+    const report = buildReport(records, [], { by: 'side' });
+    expect(report.excluded).toBe(0);
+    expect(report.undated).toBe(1);
+    expect(report.totals.net_pnl_usd).toBe(12);
+    expect(report.cumulative).toEqual([{ at: '2026-11-02T00:00:00.000Z', net_pnl_usd: 5 }]);
+  });
+
+  it('an unparseable close time counts as none', () => {
+    const report = buildReport([{ netPnlUsd: 1, closedAt: 'soon' }], [], { by: 'day' });
+    expect(report.excluded).toBe(1);
+    expect(report.groups).toEqual([]);
+  });
+});
+
+describe('groups by side, tenor and market', () => {
+  const records: HistoryFacts[] = [
+    { netPnlUsd: 1, side: 'sell', tenorDays: 14, market: 'USDTKES' },
+    { netPnlUsd: 2, side: 'buy', tenorDays: 3, market: 'USDTNGN' },
+    { netPnlUsd: 4, tenorDays: 1 },
+    { netPnlUsd: 8, side: 'buy', tenorDays: 7, market: 'USDTGHS' },
+    { netPnlUsd: 16, side: 'sell' },
+  ];
+
+  it('side: buy, sell, then the unknown group', () => {
+    const report = buildReport(records, [], { by: 'side' });
+    expect(report.groups.map((group) => [group.key, group.label, group.net_pnl_usd])).toEqual([
+      ['buy', 'buy', 10],
+      ['sell', 'sell', 17],
+      ['unknown', 'Unknown', 4],
+    ]);
+  });
+
+  it('tenor: by number of days, labelled in days', () => {
+    const report = buildReport(records, [], { by: 'tenor' });
+    expect(report.groups.map((group) => [group.key, group.label])).toEqual([
+      ['1', '1 day'],
+      ['3', '3 days'],
+      ['7', '7 days'],
+      ['14', '14 days'],
+      ['unknown', 'Unknown'],
+    ]);
+  });
+
+  it('market', () => {
+    const report = buildReport(records, [], { by: 'market' });
+    expect(keysAndCounts(report)).toEqual([
+      ['USDTGHS', 1],
+      ['USDTKES', 1],
+      ['USDTNGN', 1],
+      ['unknown', 2],
+    ]);
+  });
+});
+
+describe('figures a record does not give are unknown, not 0', () => {
+  const records: HistoryFacts[] = [
+    { netPnlUsd: -1.5, side: 'buy', grossPnlUsd: 1, feesUsd: 2.5, notionalUsd: 1000 },
+    { netPnlUsd: 3, side: 'buy', grossPnlUsd: 4, carryUsd: 1, notionalUsd: 2000 },
+    { netPnlUsd: 0.25, side: 'sell', grossPnlUsd: 0.25, notionalUsd: 500 },
+  ];
+  const report = buildReport(records, [], { by: 'side' });
+
+  it('a group where no record gives carry shows null carry; a partial one sums what is given', () => {
+    const [buy, sell] = report.groups;
+    expect(buy).toEqual({
+      key: 'buy',
+      label: 'buy',
+      count: 2,
+      notional_usd: 3000,
+      gross_pnl_usd: 5,
+      carry_usd: 1,
+      fees_usd: 2.5,
+      net_pnl_usd: 1.5,
+    });
+    expect(sell.carry_usd).toBeNull();
+    expect(sell.fees_usd).toBeNull();
+    expect(report.totals.carry_usd).toBe(1);
+  });
+
+  it('counts the records that leave each figure out', () => {
+    expect(report.missing).toEqual({ notional_usd: 0, gross_pnl_usd: 0, carry_usd: 2, fees_usd: 2 });
+  });
+
+  it('totals are null when no record gives the figure', () => {
+    const bare = buildReport([{ netPnlUsd: 1 }, { netPnlUsd: 2 }], [], { by: 'side' });
+    expect(bare.totals).toEqual({ count: 2, notional_usd: null, gross_pnl_usd: null, carry_usd: null, fees_usd: null, net_pnl_usd: 3 });
+  });
+});
+
+describe('unrealized P&L of open positions', () => {
+  it('is summed to the cent on its own line', () => {
+    const report = buildReport([], [{ netPnlUsd: 0.1 }, { netPnlUsd: 0.2 }], { by: 'day' });
+    expect(report.unrealized).toEqual({ positions: 2, net_pnl_usd: 0.3 });
+    expect(report.totals.net_pnl_usd).toBe(0);
+  });
+
+  it('is 0 with nothing open and null when no position says', () => {
+    expect(buildReport([], [], { by: 'day' }).unrealized).toEqual({ positions: 0, net_pnl_usd: 0 });
+    expect(buildReport([], [{}], { by: 'day' }).unrealized).toEqual({ positions: 1, net_pnl_usd: null });
+  });
+});
+
+describe('cumulative net P&L', () => {
+  it('runs in close-time order and merges closes at the same instant', () => {
+    const report = buildReport(
+      [
+        closedAt('2026-11-03T00:00:00Z', 0.2, { hedgeId: 'b' }),
+        closedAt('2026-11-01T00:00:00Z', 0.1),
+        closedAt('2026-11-03T00:00:00Z', -1, { hedgeId: 'a' }),
+      ],
+      [],
+      { by: 'day' },
+    );
+    expect(report.cumulative).toEqual([
+      { at: '2026-11-01T00:00:00.000Z', net_pnl_usd: 0.1 },
+      { at: '2026-11-03T00:00:00.000Z', net_pnl_usd: -0.7 },
+    ]);
+  });
+});
+
+describe('parseReportDate', () => {
+  const now = new Date('2026-03-31T12:34:56.000Z');
+  const parsed = (text: string): string => {
+    const result = parseReportDate(text, now);
+    if (!result.ok) throw new Error(result.message);
+    return result.date.toISOString();
+  };
+
+  it('reads a date as midnight UTC and a timestamp as written (UTC when it has no zone)', () => {
+    expect(parsed('2026-11-01')).toBe('2026-11-01T00:00:00.000Z');
+    expect(parsed(' 2026-11-01T08:30:00Z ')).toBe('2026-11-01T08:30:00.000Z');
+    expect(parsed('2026-11-01T08:30')).toBe('2026-11-01T08:30:00.000Z');
+    expect(parsed('2026-11-01T09:30:00.250+01:00')).toBe('2026-11-01T08:30:00.250Z');
+  });
+
+  it('reads days, weeks and calendar months ago from the injected now', () => {
+    expect(parsed('7d')).toBe('2026-03-24T12:34:56.000Z');
+    expect(parsed('0d')).toBe('2026-03-31T12:34:56.000Z');
+    expect(parsed('2W')).toBe('2026-03-17T12:34:56.000Z');
+    expect(parsed('1m')).toBe('2026-02-28T12:34:56.000Z');
+    expect(parsed('3m')).toBe('2025-12-31T12:34:56.000Z');
+    expect(parsed('14m')).toBe('2025-01-31T12:34:56.000Z');
+  });
+
+  it('refuses anything else with a message naming the allowed forms', () => {
+    for (const text of ['yesterday', '2026-02-30', '2026-13-01', '2026-11-01T24:00', '7x', '-7d', '', '1.5d', '2026/11/01']) {
+      const result = parseReportDate(text, now);
+      expect(result.ok, text).toBe(false);
+      if (!result.ok) {
+        expect(result.message).toBe(
+          `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp ` +
+            '(2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1m: days, weeks, months).',
+        );
+      }
+    }
+  });
+
+  it('a period that holds nothing is named', () => {
+    const day = new Date('2026-11-01T00:00:00Z');
+    expect(reportPeriodProblem(day, day)).toBe(
+      '--since (2026-11-01T00:00:00.000Z) must be before --until (2026-11-01T00:00:00.000Z); --until is exclusive.',
+    );
+    expect(reportPeriodProblem(day, new Date('2026-11-02T00:00:00Z'))).toBeUndefined();
+    expect(reportPeriodProblem(undefined, day)).toBeUndefined();
+  });
+});

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { hasUnsafeText, safeDeep, safeJson, safeMultiline, safeText } from '../../src/ui/safe-text.js';
+
+describe('safeText: escape sequences are shown, never obeyed', () => {
+  it('writes a window-title OSC escaped, ESC and BEL included', () => {
+    expect(safeText('\u001b]0;pwned\u0007')).toBe('\\x1b]0;pwned\\x07');
+  });
+
+  it('writes a clear-screen CSI escaped', () => {
+    expect(safeText('\u001b[2J')).toBe('\\x1b[2J');
+    expect(safeText('ok\u001b[1A\u001b[2Kfilled')).toBe('ok\\x1b[1A\\x1b[2Kfilled');
+  });
+
+  it('writes an OSC 52 clipboard write escaped', () => {
+    expect(safeText('\u001b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u0007')).toBe('\\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\\x07');
+    expect(safeText('\u001b]52;c;aGk=\u001b\\')).toBe('\\x1b]52;c;aGk=\\x1b\\');
+  });
+
+  it('writes the 8-bit CSI and the other C1 controls escaped', () => {
+    expect(safeText('\u009b2J')).toBe('\\x9b2J');
+    expect(safeText('a\u0080b\u009fc')).toBe('a\\x80b\\x9fc');
+  });
+
+  it('escapes every C0 control, TAB, LF and CR included, and DEL', () => {
+    expect(safeText('\u0000')).toBe('\\x00');
+    expect(safeText('a\tb')).toBe('a\\x09b');
+    expect(safeText('line1\nline2')).toBe('line1\\x0aline2');
+    expect(safeText('paid\rREFUND')).toBe('paid\\x0dREFUND');
+    expect(safeText('\u001f\u007f')).toBe('\\x1f\\x7f');
+  });
+});
+
+describe('safeText: invisible characters are made visible', () => {
+  it('shows a right-to-left override', () => {
+    expect(safeText('DEAL-\u202e24-LAED')).toBe('DEAL-\\u202e24-LAED');
+  });
+
+  it('shows every bidi control', () => {
+    expect(safeText('\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069')).toBe(
+      '\\u061c\\u200e\\u200f\\u202a\\u202b\\u202c\\u202d\\u202e\\u2066\\u2067\\u2068\\u2069',
+    );
+  });
+
+  it('shows a zero-width space', () => {
+    expect(safeText('USDT\u200bNGN')).toBe('USDT\\u200bNGN');
+  });
+
+  it('shows every zero-width and invisible character, the soft hyphen as \\u too', () => {
+    expect(safeText('\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u00ad')).toBe(
+      '\\u200c\\u200d\\u2060\\u2061\\u2062\\u2063\\u2064\\ufeff\\u180e\\u00ad',
+    );
+  });
+
+  it('shows the line and paragraph separators (a cell is one line)', () => {
+    expect(safeText('a\u2028b\u2029c')).toBe('a\\u2028b\\u2029c');
+  });
+
+  it('shows lone surrogates but keeps a proper pair', () => {
+    expect(safeText('x\ud83dy')).toBe('x\\ud83dy');
+    expect(safeText('x\ude00y')).toBe('x\\ude00y');
+    expect(safeText('\ude00\ud83d')).toBe('\\ude00\\ud83d');
+    expect(safeText('\ud83d\ude00')).toBe('😀');
+  });
+
+  it('leaves a backslash already in the input as it is', () => {
+    expect(safeText('C:\\path\\x1b')).toBe('C:\\path\\x1b');
+  });
+});
+
+describe('safeText: clean text passes untouched', () => {
+  it('returns the very same string for ordinary Unicode', () => {
+    for (const clean of ['', 'USDTNGN', '₦1,530.33', 'Crème brûlée', '東京 市場', '😀 👍🏽 🇳🇬', '👩‍👩‍👧', 'a\\nb', 'x: "y"']) {
+      expect(safeText(clean)).toBe(clean);
+      expect(safeMultiline(clean)).toBe(clean);
+      expect(hasUnsafeText(clean)).toBe(false);
+    }
+  });
+
+  it('keeps a zero-width joiner inside an emoji, escapes one anywhere else', () => {
+    expect(safeText('👩\u200d💻 🏳\ufe0f\u200d🌈 👨🏽\u200d💻')).toBe('👩\u200d💻 🏳\ufe0f\u200d🌈 👨🏽\u200d💻');
+    expect(safeText('USDT\u200dNGN')).toBe('USDT\\u200dNGN');
+    expect(safeText('👩\u200dx')).toBe('👩\\u200dx');
+    expect(safeText('\u200d👩')).toBe('\\u200d👩');
+    expect(hasUnsafeText('👩\u200d💻')).toBe(false);
+  });
+});
+
+describe('safeMultiline', () => {
+  it('keeps LF and escapes everything else, CR included', () => {
+    expect(safeMultiline('first\nsecond\u001b[2J\r\tend\u202e')).toBe('first\nsecond\\x1b[2J\\x0d\\x09end\\u202e');
+  });
+});
+
+describe('hasUnsafeText', () => {
+  it('refuses controls, bidi, zero-width and lone surrogates', () => {
+    for (const bad of ['a\u001bb', 'a\tb', 'a\nb', 'a\u009bb', 'DEAL\u202e', 'DEAL\u200b', 'x\u00ady', 'x\ud800']) {
+      expect(hasUnsafeText(bad)).toBe(true);
+    }
+  });
+});
+
+// Everything a hostile server could put in a value or a key.
+const NASTY = {
+  'name\u202e': 'title \u001b]0;pwned\u0007 clear \u001b[2J',
+  'zero\u200bwidth': ['\u009b2J', '\u007f', '\u0085 next line', 'sep\u2028ara\u2029tor', '\ufeffbom', 'shy\u00ad'],
+  nested: { '\u2066iso\u2069': { lone: 'x\ud800y', pair: '😀', naira: '₦1,530.33', nul: '\u0000', tab: 'a\tb' } },
+  numbers: [0, -1.5, 1e21],
+  flags: [true, false, null],
+  __proto__key: { ['__proto__']: 'stays data' },
+};
+
+describe('safeJson', () => {
+  it('is valid JSON that parses back to the same value, keys included', () => {
+    for (const space of [undefined, 2]) {
+      expect(JSON.parse(safeJson(NASTY, space))).toEqual(NASTY);
+    }
+  });
+
+  it('leaves none of the raw characters JSON.stringify would', () => {
+    const json = safeJson(NASTY);
+    expect(JSON.stringify(NASTY)).toMatch(/[\u007f-\u009f\u00ad\u2028\u2029\u200b\u202e\u2066\u2069\ufeff]/);
+    expect(json).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/);
+    expect(json).toContain('"name\\u202e"');
+    expect(json).toContain('"\\u009b2J"');
+    expect(json).toContain('"\\u007f"');
+    expect(json).toContain('"sep\\u2028ara\\u2029tor"');
+    expect(json).toContain('"x\\ud800y"');
+    expect(json).toContain('"₦1,530.33"');
+    expect(json).toContain('"😀"');
+  });
+
+  it('writes the same as JSON.stringify for clean values, indentation included', () => {
+    const clean = { market: 'USDTNGN', price: 1530.33, sides: ['buy', 'sell'], note: 'Crème ₦ 東京' };
+    expect(safeJson(clean)).toBe(JSON.stringify(clean));
+    expect(safeJson(clean, 2)).toBe(JSON.stringify(clean, null, 2));
+  });
+
+  it('writes null for what JSON cannot hold at the top level', () => {
+    expect(safeJson(undefined)).toBe('null');
+    expect(safeJson(null)).toBe('null');
+  });
+});
+
+describe('safeDeep', () => {
+  it('escapes every string and every key, and keeps the rest', () => {
+    expect(safeDeep(NASTY)).toEqual({
+      'name\\u202e': 'title \\x1b]0;pwned\\x07 clear \\x1b[2J',
+      'zero\\u200bwidth': ['\\x9b2J', '\\x7f', '\\x85 next line', 'sep\\u2028ara\\u2029tor', '\\ufeffbom', 'shy\\u00ad'],
+      nested: { '\\u2066iso\\u2069': { lone: 'x\\ud800y', pair: '😀', naira: '₦1,530.33', nul: '\\x00', tab: 'a\\x09b' } },
+      numbers: [0, -1.5, 1e21],
+      flags: [true, false, null],
+      __proto__key: { ['__proto__']: 'stays data' },
+    });
+  });
+
+  it('returns a copy and leaves the input as it was', () => {
+    const input = { list: [{ a: 'x\u001by' }] };
+    const output = safeDeep(input);
+    expect(output).not.toBe(input);
+    expect(output.list).not.toBe(input.list);
+    expect(input.list[0].a).toBe('x\u001by');
+    expect(output.list[0].a).toBe('x\\x1by');
+  });
+
+  it('keeps a __proto__ key from the server as data, not as the prototype', () => {
+    const parsed = JSON.parse('{"__proto__": {"polluted": "yes"}, "ok": "\\u001b"}') as Record<string, unknown>;
+    const output = safeDeep(parsed);
+    expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
+    expect(Object.keys(output)).toEqual(['__proto__', 'ok']);
+    expect((output as { polluted?: string }).polluted).toBeUndefined();
+    expect(output.ok).toBe('\\x1b');
+  });
+
+  it('passes scalars through', () => {
+    expect(safeDeep(42)).toBe(42);
+    expect(safeDeep(null)).toBe(null);
+    expect(safeDeep('\u202e')).toBe('\\u202e');
+  });
+});

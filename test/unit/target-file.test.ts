@@ -1,0 +1,204 @@
+// The target file of `hedge plan` / `hedge apply` (src/domain/target-file.ts): checked whole before
+// anything is read from the server, every problem listed with the line it is on.
+import { describe, expect, it } from 'vitest';
+import { parseTargetFile, type TargetFileResult } from '../../src/domain/target-file.js';
+
+const HEADER = 'market,side,notional_usd,tenor_days';
+
+function csv(text: string): TargetFileResult {
+  return parseTargetFile(text, { sourceName: 'targets.csv' });
+}
+
+function problemsOf(result: TargetFileResult): Array<{ line: number; message: string }> {
+  if (!('problems' in result)) throw new Error(`expected problems, got rows: ${JSON.stringify(result)}`);
+  return result.problems;
+}
+
+function rowsOf(result: TargetFileResult) {
+  if (!('rows' in result)) throw new Error(`expected rows, got problems: ${JSON.stringify(result)}`);
+  return result.rows;
+}
+
+describe('CSV target files', () => {
+  it('reads every notional form the CLI takes, 0 for flat, and the optional client reference', () => {
+    const text = [
+      'market,side,notional_usd,tenor_days,client_reference',
+      'usdtngn,BUY,10k,3,DEAL-1',
+      'USDTNGN,sell,0,,',
+      'USDTGHS,buy,"10,000",7,',
+      'USDTGHS,sell,1.5m,1d,  DEAL#2  ',
+      'USDTKES,buy,10_000.50,3,',
+      'USDTKES,sell,0.00,7,',
+    ].join('\n');
+    expect(rowsOf(csv(text))).toEqual([
+      { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 3, clientReference: 'DEAL-1', line: 2 },
+      { market: 'USDTNGN', side: 'sell', notionalUsd: 0, line: 3 },
+      { market: 'USDTGHS', side: 'buy', notionalUsd: 10_000, tenorDays: 7, line: 4 },
+      { market: 'USDTGHS', side: 'sell', notionalUsd: 1_500_000, tenorDays: 1, clientReference: 'DEAL#2', line: 5 },
+      { market: 'USDTKES', side: 'buy', notionalUsd: 10_000.5, tenorDays: 3, line: 6 },
+      { market: 'USDTKES', side: 'sell', notionalUsd: 0, tenorDays: 7, line: 7 },
+    ]);
+  });
+
+  it('takes the columns in any order, with a BOM, CRLF, blank and comment lines counted in the line numbers', () => {
+    const text = '\ufeff# book for Monday\r\n TENOR_DAYS , notional_usd,side,Market\r\n\r\n3,25k,sell,USDTNGN\r\n# a note\r\n,,,\r\n7,5000,buy,USDTNGN\r\n';
+    expect(rowsOf(csv(text))).toEqual([
+      { market: 'USDTNGN', side: 'sell', notionalUsd: 25_000, tenorDays: 3, line: 4 },
+      { market: 'USDTNGN', side: 'buy', notionalUsd: 5_000, tenorDays: 7, line: 7 },
+    ]);
+  });
+
+  it('lists every problem of several bad rows with the file line of each (CRLF, blank and comment lines between)', () => {
+    const text = [
+      '# targets',
+      HEADER + ',client_reference',
+      'USDTNGN,buy,-5,3,',
+      '',
+      'X,hold,10k,,',
+      '# flat the sell side',
+      'USDTNGN,sell,0,5,',
+      '   ',
+      'USDTNGN,buy,20k,3,',
+      'USDTGHS,buy,10k,,DEAL\u0007',
+      'USDTGHS,sell,1.234,3,',
+      'USDTGHS,sell,1k,3,',
+      'USDTKES,buy,10k,3',
+      'USDTKES,sell,10k,3,OK-1',
+    ].join('\r\n');
+    expect(problemsOf(csv(text))).toEqual([
+      { line: 3, message: 'notional_usd: "-5" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.' },
+      { line: 5, message: 'market: "X" is not a market name; expected 3 to 20 letters and digits such as USDTNGN.' },
+      { line: 5, message: 'side: "hold" is not allowed; expected buy or sell.' },
+      { line: 5, message: 'tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).' },
+      { line: 7, message: 'tenor_days: "5" is not allowed; expected 1, 3 or 7 (days).' },
+      { line: 9, message: 'USDTNGN buy repeats line 3; one row per market and side.' },
+      { line: 10, message: 'tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).' },
+      { line: 10, message: 'client_reference: "DEAL\\u0007" is not allowed; expected 1 to 128 printable characters.' },
+      { line: 11, message: 'notional_usd: "1.234" has more than 2 decimals (cents).' },
+      { line: 12, message: 'USDTGHS sell repeats line 11; one row per market and side.' },
+      { line: 13, message: 'expected 5 fields as in the header, found 4.' },
+    ]);
+  });
+
+  it('names the line a row starts on when a quoted field spans lines', () => {
+    const text = `${HEADER},client_reference\nUSDTNGN,buy,10k,3,"two\nlines"\nUSDTNGN,sell,abc,3,\n`;
+    expect(problemsOf(csv(text))).toEqual([
+      { line: 2, message: 'client_reference: "two\\nlines" is not allowed; expected 1 to 128 printable characters.' },
+      { line: 4, message: 'notional_usd: "abc" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.' },
+    ]);
+    expect(problemsOf(csv(`${HEADER},client_reference\nUSDTNGN,buy,"1\n0k",3,\n`))).toEqual([
+      { line: 2, message: 'notional_usd: "1\\n0k" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.' },
+    ]);
+  });
+
+  it('stops at a broken quote, keeping the problems of the rows before it', () => {
+    const text = [HEADER, 'USDTNGN,buy,nope,3', 'USDTNGN,sell,"10k"x,3', 'USDTGHS,buy,bad,3'].join('\n');
+    expect(problemsOf(csv(text))).toEqual([
+      { line: 2, message: 'notional_usd: "nope" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.' },
+      { line: 3, message: 'not valid CSV: a closing quote is followed by something other than a comma or the end of the line.' },
+    ]);
+  });
+
+  it('refuses a header with unknown, repeated or missing columns', () => {
+    expect(problemsOf(csv('market,side,notional,tenor_days,side\nUSDTNGN,buy,10k,3,buy\n'))).toEqual([
+      { line: 1, message: 'unknown column "notional"; the columns are market, side, notional_usd, tenor_days and optionally client_reference.' },
+      { line: 1, message: 'column side appears more than once.' },
+      { line: 1, message: 'the header lacks notional_usd; it must name market, side, notional_usd, tenor_days and optionally client_reference, in any order.' },
+    ]);
+    // Every required column present: an extra one is a problem, and the rows are still checked.
+    expect(problemsOf(csv(`# c\n${HEADER},desk\nUSDTNGN,buy,10k,9,fx\n`))).toEqual([
+      { line: 2, message: 'unknown column "desk"; the columns are market, side, notional_usd, tenor_days and optionally client_reference.' },
+      { line: 3, message: 'tenor_days: "9" is not allowed; expected 1, 3 or 7 (days).' },
+    ]);
+  });
+
+  it('refuses an empty file and a header with no rows', () => {
+    expect(problemsOf(csv(''))).toEqual([
+      {
+        line: 0,
+        message:
+          'targets.csv is empty; expected a header row naming market, side, notional_usd, tenor_days and optionally client_reference, then one row per market and side.',
+      },
+    ]);
+    expect(problemsOf(csv('\ufeff\n# only a comment\n\n'))).toHaveLength(1);
+    expect(problemsOf(csv(`${HEADER}\r\n\r\n`))).toEqual([
+      { line: 0, message: 'targets.csv has no target rows; expected one row per market and side.' },
+    ]);
+  });
+
+  it('refuses a client reference longer than the CLI allows, naming the column', () => {
+    const long = 'R'.repeat(129);
+    const [problem] = problemsOf(csv(`${HEADER},client_reference\nUSDTNGN,buy,10k,3,${long}\n`));
+    expect(problem!.line).toBe(2);
+    expect(problem!.message).toMatch(/^client_reference: "R{40}… \(129 characters\)" is not allowed; expected 1 to 128 printable characters\.$/);
+  });
+
+  it('is read as CSV when the format says so, whatever the first character', () => {
+    expect(problemsOf(parseTargetFile('[market],side\n', { format: 'csv', sourceName: 'stdin' }))[0]!.message).toBe(
+      'unknown column "[market]"; the columns are market, side, notional_usd, tenor_days and optionally client_reference.',
+    );
+    const [problem, ...more] = problemsOf(parseTargetFile(`${HEADER}\n`, { format: 'json', sourceName: 'stdin' }));
+    expect(more).toEqual([]);
+    expect(problem!.line).toBe(0);
+    // The reason is V8's; the input it quotes is left out.
+    expect(problem!.message).toMatch(/^stdin is not valid JSON: [^"]+\.$/);
+  });
+});
+
+describe('JSON target files', () => {
+  function json(text: string): TargetFileResult {
+    return parseTargetFile(text, { sourceName: 'targets.json' });
+  }
+
+  it('reads an array of objects with the CSV keys, numbers or strings, line = item number', () => {
+    const text = JSON.stringify([
+      { market: 'usdtngn', side: 'Buy', notional_usd: 10000, tenor_days: 3, client_reference: 'DEAL-7' },
+      { market: 'USDTNGN', side: 'sell', notional_usd: 0 },
+      { market: 'USDTGHS', side: 'sell', notional_usd: '2.5k', tenor_days: '7', client_reference: null },
+    ]);
+    expect(rowsOf(json(`  \n${text}`))).toEqual([
+      { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, tenorDays: 3, clientReference: 'DEAL-7', line: 1 },
+      { market: 'USDTNGN', side: 'sell', notionalUsd: 0, line: 2 },
+      { market: 'USDTGHS', side: 'sell', notionalUsd: 2_500, tenorDays: 7, line: 3 },
+    ]);
+  });
+
+  it('accepts the { "targets": [...] } wrapper', () => {
+    const text = '\ufeff{ "targets": [ { "market": "USDTNGN", "side": "buy", "notional_usd": 1500.25, "tenor_days": 1 } ] }';
+    expect(rowsOf(json(text))).toEqual([{ market: 'USDTNGN', side: 'buy', notionalUsd: 1_500.25, tenorDays: 1, line: 1 }]);
+  });
+
+  it('lists every problem, each message naming its item', () => {
+    const text = JSON.stringify([
+      { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 },
+      { market: 'USDTNGN', side: 'buy', notional_usd: true, tenor_days: 3, desk: 'fx' },
+      'USDTNGN,sell,0',
+      { market: 'USDTGHS', side: 'short', notional_usd: 0.001, tenor_days: [3] },
+      { side: 'sell', notional_usd: -1 },
+    ]);
+    expect(problemsOf(json(text))).toEqual([
+      { line: 2, message: 'item 2: notional_usd: expected a string or a number, found a boolean.' },
+      { line: 2, message: 'item 2: unknown key "desk"; the keys are market, side, notional_usd, tenor_days and optionally client_reference.' },
+      { line: 2, message: 'item 2: USDTNGN buy repeats item 1; one row per market and side.' },
+      { line: 3, message: 'item 3: expected an object with market, side, notional_usd, tenor_days and optionally client_reference.' },
+      { line: 4, message: 'item 4: tenor_days: expected a string or a number, found an array.' },
+      { line: 4, message: 'item 4: side: "short" is not allowed; expected buy or sell.' },
+      { line: 4, message: 'item 4: notional_usd: "0.001" has more than 2 decimals (cents).' },
+      { line: 5, message: 'item 5: market: missing; expected a market such as USDTNGN.' },
+      { line: 5, message: 'item 5: notional_usd: "-1" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.' },
+    ]);
+  });
+
+  it('refuses what is not JSON or not a list of targets, as a problem of the whole file', () => {
+    const [syntax, ...more] = problemsOf(json('[{"market": "USDTNGN"},]'));
+    expect(more).toEqual([]);
+    expect(syntax!.line).toBe(0);
+    expect(syntax!.message).toMatch(/^targets\.json is not valid JSON: [^"]*']'[^"]*\.$/);
+    expect(problemsOf(json('{ "rows": [] }'))).toEqual([
+      { line: 0, message: 'targets.json: expected an array of targets or an object { "targets": [...] }.' },
+    ]);
+    expect(problemsOf(json('[]'))).toEqual([
+      { line: 0, message: 'targets.json has no target rows; expected one row per market and side.' },
+    ]);
+  });
+});

@@ -1,0 +1,270 @@
+import { describe, expect, it } from 'vitest';
+import {
+  displayWidth,
+  fitColumns,
+  shortenMiddle,
+  terminalColumns,
+  truncateEnd,
+  wrapWords,
+  type ColumnDemand,
+} from '../../src/ui/width.js';
+
+const RED = '\u001b[31m';
+const FG_OFF = '\u001b[39m';
+const BOLD = '\u001b[1m';
+const BOLD_OFF = '\u001b[22m';
+const RESET = '\u001b[0m';
+
+/** The visible text: escape sequences removed. */
+const plain = (text: string): string =>
+  // eslint-disable-next-line no-control-regex
+  text.replace(/\u001b\[[0-9;:]*m|\u001b\][^\u0007]*\u0007/g, '');
+
+describe('terminalColumns', () => {
+  it("takes the terminal's own width when stdout is one", () => {
+    expect(terminalColumns({ isTTY: true, columns: 132, env: { COLUMNS: '100' } })).toBe(132);
+  });
+
+  it('takes COLUMNS when stdout is not a terminal, or a terminal without a width', () => {
+    expect(terminalColumns({ isTTY: false, columns: undefined, env: { COLUMNS: '100' } })).toBe(100);
+    expect(terminalColumns({ isTTY: undefined, columns: undefined, env: { COLUMNS: ' 64 ' } })).toBe(64);
+    expect(terminalColumns({ isTTY: true, columns: 0, env: { COLUMNS: '72' } })).toBe(72);
+    expect(terminalColumns({ isTTY: false, columns: 132, env: { COLUMNS: '90' } })).toBe(90);
+  });
+
+  it('falls back to 80 when COLUMNS is absent or not a positive integer', () => {
+    for (const COLUMNS of [undefined, '', '0', '-5', '80.5', 'wide', '1e2']) {
+      expect(terminalColumns({ isTTY: false, columns: undefined, env: { COLUMNS } })).toBe(80);
+    }
+  });
+
+  it('clamps to 20..500', () => {
+    expect(terminalColumns({ isTTY: true, columns: 8, env: {} })).toBe(20);
+    expect(terminalColumns({ isTTY: false, columns: undefined, env: { COLUMNS: '9999' } })).toBe(500);
+    expect(terminalColumns({ isTTY: true, columns: 500, env: {} })).toBe(500);
+    expect(terminalColumns({ isTTY: true, columns: 20, env: {} })).toBe(20);
+  });
+});
+
+describe('displayWidth', () => {
+  it('ignores colour codes and counts wide characters as two', () => {
+    expect(displayWidth('USDTNGN')).toBe(7);
+    expect(displayWidth(`${RED}buy${FG_OFF}`)).toBe(3);
+    expect(displayWidth('₦1,530.33')).toBe(9);
+    expect(displayWidth('東京')).toBe(4);
+    expect(displayWidth('😀')).toBe(2);
+    expect(displayWidth('👩‍💻')).toBe(2);
+    expect(displayWidth('')).toBe(0);
+  });
+});
+
+describe('truncateEnd', () => {
+  it('returns text that fits as it is', () => {
+    expect(truncateEnd('filled', 6)).toBe('filled');
+    expect(truncateEnd(`${RED}filled${FG_OFF}`, 6)).toBe(`${RED}filled${FG_OFF}`);
+  });
+
+  it('cuts to the width with an ellipsis', () => {
+    expect(truncateEnd('submitting', 6)).toBe('submi…');
+    expect(truncateEnd('submitting', 1)).toBe('…');
+    expect(truncateEnd('submitting', 0)).toBe('');
+  });
+
+  it('never splits a wide character over the limit', () => {
+    expect(truncateEnd('東京市場', 6)).toBe('東京…');
+    expect(truncateEnd('東京市場', 5)).toBe('東京…');
+    expect(truncateEnd('東京市場', 4)).toBe('東…');
+  });
+
+  it('keeps colour codes, so the colour is still closed', () => {
+    expect(truncateEnd(`${RED}submitting${FG_OFF} now`, 6)).toBe(`${RED}submi…${FG_OFF}`);
+    expect(truncateEnd(`ab${BOLD}cdef${BOLD_OFF}gh`, 4)).toBe(`ab${BOLD}c…${BOLD_OFF}`);
+  });
+});
+
+describe('shortenMiddle', () => {
+  it('keeps the start and the end of a hash', () => {
+    expect(shortenMiddle(HASH, 11)).toBe('0x5f12…157b');
+    expect(displayWidth(shortenMiddle(HASH, 20))).toBe(20);
+    expect(shortenMiddle(HASH, 20)).toBe('0x5f12a9c0d4…1e2157b');
+  });
+
+  it('returns text that fits as it is, and handles tiny widths', () => {
+    expect(shortenMiddle('hdg_42', 6)).toBe('hdg_42');
+    expect(shortenMiddle(HASH, 1)).toBe('…');
+    expect(shortenMiddle(HASH, 2)).toBe('0…');
+    expect(shortenMiddle(HASH, 0)).toBe('');
+  });
+
+  it('keeps colour codes around the cut', () => {
+    expect(shortenMiddle(`${RED}${HASH}${FG_OFF}`, 11)).toBe(`${RED}0x5f12…157b${FG_OFF}`);
+  });
+
+  it('counts wide characters', () => {
+    const out = shortenMiddle('東京市場東京市場', 9);
+    expect(out).toBe('東京…市場');
+    expect(displayWidth(out)).toBe(9);
+  });
+});
+
+const HASH = '0x5f12a9c0d4e8b7f6a1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2157b';
+const PROSE =
+  'Opens a hedge on MARKET for NOTIONAL USD on SIDE, waits for the fill and shows the struck rate, ' +
+  'the margin reserved and the maturity. With no arguments on a terminal it starts the wizard, which ' +
+  'asks for each value in turn and shows a quote card before anything is sent. ' +
+  `Order ${HASH} was submitted.`;
+
+describe('wrapWords', () => {
+  for (const width of [80, 40]) {
+    it(`at ${width} columns keeps every line within the width and every word whole`, () => {
+      const out = wrapWords(PROSE, width);
+      const lines = out.split('\n');
+      expect(lines.length).toBeGreaterThan(2);
+      for (const line of lines) {
+        expect(displayWidth(line)).toBeLessThanOrEqual(width);
+        expect(line).not.toMatch(/^ | $/);
+      }
+      // Joining the lines gives the text back: every break was at a space, except inside the one
+      // word wider than 40 (the 66-character hash), which is cut at exactly the width.
+      const expected = HASH.length <= width ? PROSE : PROSE.replace(HASH, `${HASH.slice(0, width)} ${HASH.slice(width)}`);
+      expect(lines.join(' ')).toBe(expected);
+      // The lines are full: the next word would not have fitted on the line before it.
+      lines.slice(1).forEach((line, index) => {
+        expect(displayWidth(lines[index]) + 1 + displayWidth(line.split(' ')[0])).toBeGreaterThan(width);
+      });
+    });
+
+    it(`at ${width} columns breaks coloured text where it breaks the same text uncoloured`, () => {
+      const coloured = PROSE.replace('the margin reserved and the maturity', `${RED}$&${FG_OFF}`).replace(HASH, `${BOLD}$&${BOLD_OFF}`);
+      const lines = wrapWords(coloured, width).split('\n');
+      expect(lines.map(plain)).toEqual(wrapWords(PROSE, width).split('\n'));
+      for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+    });
+  }
+
+  it('breaks at the last space that fits', () => {
+    expect(wrapWords('aaa bbb ccc ddd', 7)).toBe('aaa bbb\nccc ddd');
+    expect(wrapWords('aaa bbb ccc ddd', 8)).toBe('aaa bbb\nccc ddd');
+    expect(wrapWords('aaa bbb ccc ddd', 11)).toBe('aaa bbb ccc\nddd');
+  });
+
+  it('hard-breaks only a word longer than the width, starting it on its own line', () => {
+    expect(wrapWords('id 0123456789abcdef end', 8)).toBe('id\n01234567\n89abcdef\nend');
+  });
+
+  it('keeps existing newlines and blank lines, and the leading spaces of a line', () => {
+    expect(wrapWords('first line\n\n  second  part here', 10)).toBe('first line\n\n  second\npart here');
+  });
+
+  it('indents every line, and continuation lines by the hanging indent as well', () => {
+    expect(wrapWords('one two three four five', 12, { indent: 2 })).toBe('  one two\n  three four\n  five');
+    expect(wrapWords('--tenor D  one two three four', 20, { hangingIndent: 11 })).toBe(
+      '--tenor D  one two\n           three\n           four',
+    );
+    expect(wrapWords('alpha\nbeta', 20, { indent: 1, hangingIndent: 3 })).toBe(' alpha\n    beta');
+  });
+
+  it('counts wide characters', () => {
+    const out = wrapWords('東京 市場 東京 市場', 9);
+    expect(out).toBe('東京 市場\n東京 市場');
+    for (const line of out.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(9);
+  });
+
+  it('ignores colour codes when measuring, and reopens a colour after a break', () => {
+    const out = wrapWords(`status ${RED}failed on chain${FG_OFF} retry`, 13);
+    expect(out).toBe(`status ${RED}failed${RESET}\n${RED}on chain${FG_OFF}\nretry`);
+    for (const line of out.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(13);
+  });
+
+  it('reopens the colour after the indent, not before it', () => {
+    expect(wrapWords(`${BOLD}${RED}aaa bbb${RESET}`, 5, { indent: 2 })).toBe(`  ${BOLD}${RED}aaa${RESET}\n  \u001b[1;31mbbb${RESET}`);
+  });
+
+  it('returns an empty string for empty text', () => {
+    expect(wrapWords('', 40)).toBe('');
+  });
+});
+
+describe('fitColumns', () => {
+  const table: ColumnDemand[] = [
+    { key: 'id', priority: 0, width: 12 },
+    { key: 'market', priority: 1, width: 7 },
+    { key: 'side', priority: 0, width: 4 },
+    { key: 'notional', priority: 1, width: 10 },
+    { key: 'status', priority: 2, width: 10 },
+    { key: 'tx', priority: 3, width: 66, minWidth: 11, shrink: 'middle' },
+    { key: 'ref', priority: 3, width: 20, minWidth: 8, shrink: 'truncate' },
+  ];
+  const natural = table.map(({ key, width }) => ({ key, width }));
+  // 12+7+4+10+10+66+20 = 129 columns of cells, 6 gaps of 2.
+  const fullWidth = 129 + 12;
+
+  it('keeps every column at full width when they fit', () => {
+    expect(fitColumns(table, fullWidth)).toEqual({ keep: natural, dropped: [] });
+    expect(fitColumns(table, 200)).toEqual({ keep: natural, dropped: [] });
+  });
+
+  it('shrinks shrinkable columns before dropping any, most important keeping its room first', () => {
+    // 2 columns short: taken from the later of the two equal-priority shrinkable columns.
+    expect(fitColumns(table, fullWidth - 2).keep).toEqual([...natural.slice(0, 6), { key: 'ref', width: 18 }]);
+    // The floor of both: 12+7+4+10+10+11+8 + 12 = 74.
+    expect(fitColumns(table, 74)).toEqual({
+      keep: [...natural.slice(0, 5), { key: 'tx', width: 11 }, { key: 'ref', width: 8 }],
+      dropped: [],
+    });
+    const at80 = fitColumns(table, 80);
+    expect(at80.dropped).toEqual([]);
+    expect(at80.keep).toEqual([...natural.slice(0, 5), { key: 'tx', width: 17 }, { key: 'ref', width: 8 }]);
+    expect(at80.keep.reduce((sum, column) => sum + column.width, 0) + 2 * 6).toBe(80);
+  });
+
+  it('drops the least important column when shrinking is not enough, then gives the room back', () => {
+    // 73 < 74: drop a priority 3 column; of the two, the rightmost (ref). tx grows back into the room.
+    expect(fitColumns(table, 73)).toEqual({
+      keep: [...natural.slice(0, 5), { key: 'tx', width: 73 - (12 + 7 + 4 + 10 + 10) - 2 * 5 }],
+      dropped: ['ref'],
+    });
+  });
+
+  it('breaks ties between equal priorities by dropping the rightmost first', () => {
+    const ties: ColumnDemand[] = [
+      { key: 'a', priority: 0, width: 10 },
+      { key: 'b', priority: 2, width: 10 },
+      { key: 'c', priority: 2, width: 10 },
+      { key: 'd', priority: 1, width: 10 },
+    ];
+    expect(fitColumns(ties, 40)).toEqual({ keep: [{ key: 'a', width: 10 }, { key: 'b', width: 10 }, { key: 'd', width: 10 }], dropped: ['c'] });
+    expect(fitColumns(ties, 22)).toEqual({ keep: [{ key: 'a', width: 10 }, { key: 'd', width: 10 }], dropped: ['b', 'c'] });
+    expect(fitColumns(ties, 21)).toEqual({ keep: [{ key: 'a', width: 10 }], dropped: ['b', 'c', 'd'] });
+  });
+
+  it('never drops a priority 0 column, even when the rest cannot fit', () => {
+    const result = fitColumns(table, 10);
+    expect(result.keep).toEqual([
+      { key: 'id', width: 12 },
+      { key: 'side', width: 4 },
+    ]);
+    expect(result.dropped).toEqual(['market', 'notional', 'status', 'tx', 'ref']);
+  });
+
+  it('does not shrink a column marked none or without a shrink mode', () => {
+    const columns: ColumnDemand[] = [
+      { key: 'a', priority: 0, width: 30, minWidth: 5 },
+      { key: 'b', priority: 1, width: 30, minWidth: 5, shrink: 'none' },
+    ];
+    expect(fitColumns(columns, 50)).toEqual({ keep: [{ key: 'a', width: 30 }], dropped: ['b'] });
+  });
+
+  it('uses the gap it is given', () => {
+    const columns: ColumnDemand[] = [
+      { key: 'a', priority: 0, width: 10 },
+      { key: 'b', priority: 1, width: 10 },
+    ];
+    expect(fitColumns(columns, 21, 1).dropped).toEqual([]);
+    expect(fitColumns(columns, 21).dropped).toEqual(['b']);
+  });
+
+  it('is deterministic', () => {
+    expect(fitColumns(table, 60)).toEqual(fitColumns([...table], 60));
+  });
+});
