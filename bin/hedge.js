@@ -18,7 +18,18 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 } else {
   // Node >= 22.1 can cache compiled code between runs; Node 20 simply skips this.
   require('node:module').enableCompileCache?.();
-  require('../dist/cli.cjs')
+  let front;
+  try {
+    front = require('../dist/cli.cjs');
+  } catch (error) {
+    // A checkout that was never built: say what to do instead of a stack trace.
+    if (error && error.code === 'MODULE_NOT_FOUND' && String(error.message).includes('dist/cli.cjs')) {
+      process.stderr.write(`hedge is not built yet: run \`npm run build\` in ${require('node:path').resolve(__dirname, '..')} first.\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  front
     .main(argv)
     .then(
       (code) => {

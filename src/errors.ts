@@ -39,6 +39,8 @@ export class ApiError extends HedgeError {
   readonly details: Record<string, unknown>;
   readonly requestId?: string;
   readonly endpoint: string;
+  /** The answer also carried data, or came with a 2xx: it does not say whether the server acted. */
+  readonly ambiguous: boolean;
   constructor(init: {
     status: number;
     code: string;
@@ -47,8 +49,10 @@ export class ApiError extends HedgeError {
     requestId?: string;
     endpoint: string;
     hint?: string;
+    ambiguous?: boolean;
   }) {
     super(init.message, { hint: init.hint });
+    this.ambiguous = init.ambiguous === true;
     this.status = init.status;
     this.code = init.code;
     this.details = init.details ?? {};

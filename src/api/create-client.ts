@@ -48,7 +48,14 @@ export function createClient(input: {
       deadlineTotalMs: input.timeoutSeconds !== undefined ? input.timeoutSeconds * 1000 : undefined,
       signal: input.signal,
       log: input.log,
+      maxAnswerBytes: maxAnswerBytes(env),
     }),
     { wire: input.wire, warn: input.warn },
   );
+}
+
+/** HEDGE_MAX_ANSWER_MB: the answer size cap in MiB (default 64). */
+function maxAnswerBytes(env: Env): number | undefined {
+  const mb = Number(env.HEDGE_MAX_ANSWER_MB);
+  return Number.isFinite(mb) && mb > 0 ? mb * 1024 * 1024 : undefined;
 }

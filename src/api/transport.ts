@@ -38,6 +38,8 @@ export interface TransportConfig {
   /** The whole --timeout in ms, named in the error when the deadline is what cut an attempt short. */
   deadlineTotalMs?: number;
   signal?: AbortSignal;
+  /** The answer size cap in bytes (DEFAULT_MAX_ANSWER_BYTES). */
+  maxAnswerBytes?: number;
   /** --verbose lines; already free of secrets when called. */
   log?: (line: string) => void;
   random?: () => number;
@@ -82,6 +84,43 @@ const TLS_TRUST_CODES = new Set([
   'CERT_HAS_EXPIRED',
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
+
+/** Answers larger than this are refused while they are read (HEDGE_MAX_ANSWER_MB overrides it). */
+export const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** An answer over the size cap: not retried (the same request would bring the same answer). */
+class AnswerTooLargeError extends Error {
+  constructor(
+    readonly endpoint: string,
+    readonly capBytes: number,
+  ) {
+    super(`${endpoint} answered with more than ${Math.round(capBytes / 1024 / 1024)} MiB; reading stopped there.`);
+  }
+
+  asNetworkError(attempts: number): NetworkError {
+    return new NetworkError(this.message, {
+      endpoint: this.endpoint,
+      attempts,
+      code: 'answer_too_large',
+      hint: 'Ask for less (e.g. --limit), or raise the cap with HEDGE_MAX_ANSWER_MB if the answer is expected to be this large.',
+    });
+  }
+}
+
+/** Reads a body as text, stopping (and dropping the connection) as soon as it passes the cap. */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }, capBytes: number, endpoint: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > capBytes) {
+      body.destroy();
+      throw new AnswerTooLargeError(endpoint, capBytes);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
 
 /** Less than this left before --timeout, and a write is not started. */
 const MIN_WRITE_BUDGET_MS = 1_000;
@@ -264,9 +303,10 @@ export class Transport {
       });
       status = response.statusCode;
       responseHeaders = response.headers;
-      text = await response.body.text();
+      text = await readCapped(response.body, config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, endpoint);
     } catch (error) {
       if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
+      if (error instanceof AnswerTooLargeError) throw this.giveUp(error.asNetworkError(attempt), apiRequest, attempt);
       const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
       this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${code ?? (error as Error).message}`);
       if (code && TLS_TRUST_CODES.has(code)) {
@@ -323,6 +363,7 @@ export class Transport {
         return {
           retry: {
             reason: 'server-error',
+            retryAfterMs: parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined,
             error: new NetworkError(invalid.message, { endpoint, attempts: answer.attempt, status }),
           },
         };
@@ -338,6 +379,9 @@ export class Transport {
         details: (error.details ?? {}) as Record<string, unknown>,
         requestId,
         endpoint,
+        // Data beside an error, or an error on a 2xx: the answer contradicts itself, so a write's
+        // outcome is unknown (never "rejected").
+        ambiguous: (data !== null && data !== undefined) || (status >= 200 && status < 300),
       });
       if (status === 429) {
         const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined;
@@ -359,6 +403,8 @@ export class Transport {
         return {
           retry: {
             reason: 'server-error',
+            // A 503's Retry-After is honoured like a 429's (seconds or an HTTP date), within the budget.
+            retryAfterMs: parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined,
             error: new NetworkError(`${endpoint} failed on the server: HTTP ${status} ${error.code}: ${error.message}`, {
               endpoint,
               attempts: answer.attempt,

@@ -39,6 +39,8 @@ export interface CommandSpec {
   readonly examples: readonly string[];
   readonly subcommands?: readonly CommandSpec[];
   readonly tier?: CommandTier;
+  /** The subcommand run when its group is called alone (`hedge journal` = `hedge journal list`). */
+  readonly isDefault?: boolean;
   /** Loads the command's code; only leaves of the tree have it. */
   readonly load?: () => Promise<CommandModule<never>>;
 }

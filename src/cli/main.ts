@@ -57,7 +57,7 @@ class GlobalsProblem {
 }
 
 function addCommand(parent: Command, spec: CommandSpec, path: string[], select: (invocation: Invocation) => void): void {
-  const command = parent.command(spec.name).summary(spec.summary).description(spec.summary);
+  const command = parent.command(spec.name, { isDefault: spec.isDefault === true }).summary(spec.summary).description(spec.summary);
   for (const arg of spec.args ?? []) {
     command.argument(arg.required ? `<${arg.name}>` : `[${arg.name}]`, arg.description);
   }

@@ -127,7 +127,11 @@ export const HISTORY = declare({
   name: 'history',
   summary: 'List closed hedges with realized P&L, carry and fees, with totals',
   tier: 'read',
-  options: [{ flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' }],
+  options: [
+    { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' },
+    { flags: '--since <date>', key: 'since', kind: 'value', description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago' },
+    { flags: '--until <date>', key: 'until', kind: 'value', description: 'closed before this date (same forms)' },
+  ],
   examples: ['hedge history', 'hedge history --json | jq "map(.net_pnl_usd) | add"'],
 });
 
@@ -235,6 +239,78 @@ export const SANDBOX_SERVE = declare({
   ],
 });
 
+export const JOURNAL_LIST = declare({
+  name: 'list',
+  summary: 'List the journal of actions, newest first: every write, by which profile, when, with what outcome',
+  tier: 'read',
+  isDefault: true,
+  options: [
+    { flags: '--pending', key: 'pending', kind: 'flag', description: 'only actions whose outcome is not known yet (pending, submitted, unknown)' },
+    { flags: '--since <when>', key: 'since', kind: 'value', description: 'only actions from this time: 2026-11-20, an ISO time, or 2h / 3d / 1w ago' },
+    { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (default 50)' },
+  ],
+  examples: ['hedge journal', 'hedge journal --pending', 'hedge journal --since 1d --json'],
+});
+
+export const JOURNAL_SHOW = declare({
+  name: 'show',
+  summary: 'Show one journal entry in full: request, idempotency key, outcome',
+  tier: 'read',
+  args: [{ name: 'id', required: true, description: 'a journal id (a_…) or a unique prefix of one' }],
+  examples: ['hedge journal show a_mwrrf5p1'],
+});
+
+export const RESUME = declare({
+  name: 'resume',
+  summary: 'Finish an unresolved action from the journal with its own key (the newest one without an ID)',
+  tier: 'write',
+  args: [{ name: 'id', required: false, description: 'a journal id (a_…) or a unique prefix; default: the newest unresolved action' }],
+  options: [{ flags: '--no-wait', key: 'wait', kind: 'negatable', description: 'return once the server answered, without waiting for the result' }],
+  examples: ['hedge resume', 'hedge resume a_mwrrf5p1'],
+});
+
+export const DEMO_RESET = declare({
+  name: 'reset',
+  summary: 'Start the --demo simulator afresh (deletes its state: test funds only)',
+  tier: 'local',
+  examples: ['hedge demo reset'],
+});
+
+export const PLAN = declare({
+  name: 'plan',
+  summary: 'Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing',
+  tier: 'read',
+  args: [{ name: 'file', required: true, description: 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin' }],
+  options: [{ flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' }],
+  examples: ['hedge plan target.csv', 'hedge plan target.csv --json', 'cat target.csv | hedge plan -'],
+});
+
+export const APPLY = declare({
+  name: 'apply',
+  summary: 'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
+  tier: 'write',
+  args: [{ name: 'file', required: true, description: 'the target file, or - for stdin' }],
+  options: [
+    { flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' },
+    { flags: '--dry-run', key: 'dryRun', kind: 'flag', description: 'the same as `hedge plan`: show, send nothing' },
+  ],
+  examples: ['hedge apply target.csv', 'hedge apply target.csv --yes --json'],
+});
+
+export const REPORT = declare({
+  name: 'report',
+  summary: 'P&L by day, week, month, side, tenor or market from history, with unrealized P&L; CSV; --html FILE',
+  tier: 'read',
+  options: [
+    { flags: '--since <date>', key: 'since', kind: 'value', description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago' },
+    { flags: '--until <date>', key: 'until', kind: 'value', description: 'closed before this date (same forms)' },
+    { flags: '--by <group>', key: 'by', kind: 'value', description: 'group by day, week, month, side, tenor or market (default day)', values: ['day', 'week', 'month', 'side', 'tenor', 'market'] },
+    { flags: '--format <format>', key: 'format', kind: 'value', description: 'table (default on a terminal), csv, or json', values: ['table', 'csv', 'json'] },
+    { flags: '--html <file>', key: 'html', kind: 'value', description: 'also write a self-contained HTML report (charts, A4 printable) to this file' },
+  ],
+  examples: ['hedge report --by week', 'hedge report --since 2026-11-01 --format csv > november.csv', 'hedge report --by month --html report.html'],
+});
+
 export const COMMANDS: readonly CommandSpec[] = [
   command(MARKETS, () => import('../commands/markets.js')),
   command(PRICE, () => import('../commands/price.js')),
@@ -260,6 +336,22 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   command(WHOAMI, () => import('../commands/whoami.js')),
+  command(PLAN, () => import('../commands/plan.js')),
+  command(APPLY, () => import('../commands/apply.js')),
+  command(REPORT, () => import('../commands/report.js')),
+  {
+    name: 'journal',
+    summary: 'The local record of every action: list, show one',
+    examples: ['hedge journal', 'hedge journal --pending', 'hedge journal show a_mwrrf5p1'],
+    subcommands: [command(JOURNAL_LIST, () => import('../commands/journal-list.js')), command(JOURNAL_SHOW, () => import('../commands/journal-show.js'))],
+  },
+  command(RESUME, () => import('../commands/resume.js')),
+  {
+    name: 'demo',
+    summary: 'The --demo simulator',
+    examples: ['hedge demo reset'],
+    subcommands: [command(DEMO_RESET, () => import('../commands/demo-reset.js'))],
+  },
   command(COMPLETION, () => import('../commands/completion.js')),
   {
     name: 'sandbox',

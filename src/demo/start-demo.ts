@@ -3,7 +3,6 @@
 // for the next (each CLI run is a fresh process). The HTTP path is the production one.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DemoHandle } from '../runtime/context.js';
 import { ConfigError } from '../errors.js';
 
 /** Not a secret: the demo sandbox accepts this one key and only on 127.0.0.1. */
@@ -11,6 +10,13 @@ export const DEMO_API_KEY = 'hpk_test_DemoLocalSimulatorKey0001';
 export const DEMO_STATE_FILE = 'demo-state.json';
 /** Long enough to see `submitted` then `filled`, short enough not to bore anyone. */
 export const DEMO_FILL_DELAY_MS = 1500;
+
+/** The running demo simulator, as the runtime context uses it. */
+export interface DemoHandle {
+  baseUrl: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
 
 export async function startDemo(configDir: string): Promise<DemoHandle> {
   await mkdir(configDir, { recursive: true, mode: 0o700 });

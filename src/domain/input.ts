@@ -1,6 +1,7 @@
 // Checks of what the operator typed, before any request: each failure is one UsageError line
 // naming the argument and what is allowed (exit 2, nothing sent).
 import { UsageError } from '../errors.js';
+import { hasUnsafeText } from '../security/safe-text.js';
 import { MAX_PAGE_SIZE } from '../api/unspecified.js';
 import { HEDGE_STATUSES, type HedgeStatus, type Side } from './vocabulary.js';
 
@@ -94,8 +95,10 @@ export function parseClientReference(raw: unknown): string | undefined {
   if (raw === undefined) return undefined;
   const value = String(raw);
   // The spec shows no constraint; refuse only what cannot be a sensible deal id.
-  if (value.trim() === '' || value.length > 128 || /[\x00-\x1f\x7f]/.test(value)) {
-    throw new UsageError(`--ref: ${echo(value)} is not allowed; expected 1 to 128 printable characters.`);
+  if (value.trim() === '' || value.length > 128 || hasUnsafeText(value)) {
+    throw new UsageError(
+      `--ref: ${echo(value)} is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).`,
+    );
   }
   return value;
 }

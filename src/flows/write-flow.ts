@@ -141,7 +141,9 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
 
 /** A clear refusal: the server looked at the request and did nothing (4xx with only an error). */
 function isRejection(error: unknown): error is ApiError {
-  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429 && error.code !== 'idempotency_in_flight';
+  return (
+    error instanceof ApiError && !error.ambiguous && error.status >= 400 && error.status < 500 && error.status !== 429 && error.code !== 'idempotency_in_flight'
+  );
 }
 
 export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions): Promise<WriteResult<S, R>> {

@@ -11,16 +11,13 @@ import type { Output } from '../ui/output.js';
 import type { GlobalOptions } from './globals.js';
 import type { Io } from '../ui/terminal.js';
 import type { Journal } from '../journal/index.js';
+import type { DemoHandle } from '../demo/start-demo.js';
+
+export type { DemoHandle } from '../demo/start-demo.js';
 
 export type { Io } from '../ui/terminal.js';
 
 export type { GlobalOptions } from './globals.js';
-
-export interface DemoHandle {
-  baseUrl: string;
-  apiKey: string;
-  close(): Promise<void>;
-}
 
 export interface ContextInit {
   io: Io;

@@ -39,7 +39,7 @@ export interface GrowthResult {
   /** Sandbox time after the last close landed. */
   nowMs: number;
   writes: number;
-  /** Every hedge opened, in order. */
+  /** Every hedge opened, in order; the n-th (from 1) has client_reference `grow-<n>`. */
   hedgeIds: string[];
   /** The Idempotency-Key each write used, in order (`grow-<n>`). */
   idempotencyKeys: string[];
@@ -92,7 +92,8 @@ export function growHedges(engine: SandboxEngine, options: GrowthOptions): Growt
   while (result.hedgeIds.length < options.hedges) {
     const sides = SIDES.slice(0, Math.min(SIDES.length, options.hedges - result.hedgeIds.length));
     for (const side of sides) {
-      const opened = write('/hedges', { market, side, notional_usd: notionalUsd, tenor_days: 7 });
+      const reference = `grow-${result.hedgeIds.length + 1}`;
+      const opened = write('/hedges', { market, side, notional_usd: notionalUsd, tenor_days: 7, client_reference: reference });
       result.hedgeIds.push((opened.body.data as { id: string }).id);
     }
     result.nowMs += stepMs;

@@ -1,3 +1,5 @@
+import { safeText } from '../security/safe-text.js';
+
 // What a field is, from what the spec names or, for fields it does not show, from its name:
 // `_usd`/`_usdc` are money, `_pct` percentages, `_at` times, `price`/`rate` rates.
 
@@ -84,7 +86,7 @@ export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown
     for (const [key, value] of Object.entries(row)) {
       if (covered.has(key)) continue;
       covered.add(key);
-      extra.push({ key, label: labelFromName(key), kind: kindFromName(key, value) });
+      extra.push({ key, label: safeText(labelFromName(key)), kind: kindFromName(key, value) });
     }
   }
   const omitted = new Set(options.omit ?? []);

@@ -7,6 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import { kindFromName, withExtraFields, type FieldKind, type FieldSpec } from './fields.js';
 import { formatLocal, formatMoney, formatPercent, formatRate, formatRelative, formatSignedMoney, formatUtc } from './format.js';
+import { safeJson, safeStyled, safeText } from '../security/safe-text.js';
 
 const LIST_CHARS = {
   top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
@@ -61,17 +62,20 @@ export class Output {
   }
 
   /** Raw text to stdout (a completion script, a table already rendered). */
+  /** Every string leaving here passes the untrusted-text filter: our colours pass, nothing else acts on a terminal. */
   write(text: string): void {
-    this.streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    const safe = safeStyled(text);
+    this.streams.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
   }
 
+  /** The data as it came, as valid JSON whose invisible or control characters are written as escapes. */
   json(data: unknown): void {
-    this.streams.stdout.write(`${JSON.stringify(data ?? null, null, 2)}\n`);
+    this.streams.stdout.write(`${safeJson(data ?? null, 2)}\n`);
   }
 
   /** A line for the operator, on stderr in every mode. */
   note(text: string): void {
-    this.streams.stderr.write(`${text}\n`);
+    this.streams.stderr.write(`${safeStyled(text)}\n`);
   }
 
   warn(text: string): void {
@@ -142,7 +146,7 @@ export class Output {
     }
     const fields = withExtraFields(known, [record]);
     if (this.mode === 'plain') {
-      for (const field of fields) this.write(`${field.key}\t${plainValue(valueOf(field, record))}`);
+      for (const field of fields) this.write(`${safeText(field.key)}\t${plainValue(valueOf(field, record))}`);
       return;
     }
     this.write(this.card(fields.map((field) => [field.label, this.humanValue(field, valueOf(field, record))]), options.title));
@@ -159,6 +163,8 @@ export class Output {
 
   humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown): string {
     if (value === undefined || value === null || value === '') return this.chalk.dim('—');
+    // Server text is made harmless before it is measured, coloured or printed.
+    if (typeof value === 'string') value = safeText(value);
     const kind: FieldKind = field.kind ?? kindFromName(field.key, value);
     const c = this.chalk;
     switch (kind) {
@@ -180,11 +186,11 @@ export class Output {
       case 'status':
         return colorStatus(c, String(value));
       case 'json':
-        return JSON.stringify(value);
+        return safeText(JSON.stringify(value));
       case 'count':
         return typeof value === 'number' ? value.toLocaleString('en-US') : String(value);
       default:
-        return String(value);
+        return safeText(String(value));
     }
   }
 
@@ -198,10 +204,11 @@ function valueOf(field: FieldSpec, row: Record<string, unknown>): unknown {
   return field.get ? field.get(row) : row[field.key];
 }
 
+/** TSV cells: one line each, tabs and newlines included shown escaped, like every control character. */
 function plainValue(value: unknown): string {
   if (value === undefined || value === null) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value).replace(/[\t\n]/g, ' ');
+  if (typeof value === 'object') return safeText(JSON.stringify(value));
+  return safeText(String(value));
 }
 
 function colorStatus(c: ChalkInstance, status: string): string {

@@ -4,7 +4,7 @@
 import type { ChalkInstance } from 'chalk';
 import { errorAsJson, type ErrorDescription } from '../exit-codes.js';
 import { scrubSecrets } from '../security/secrets.js';
-import { safeJson, safeMultiline, safeText } from './safe-text.js';
+import { safeJson, safeMultiline, safeText } from '../security/safe-text.js';
 
 export interface ErrorOut {
   stderr: NodeJS.WritableStream;

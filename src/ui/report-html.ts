@@ -3,7 +3,7 @@
 // on A4. Every string that came from the server or the user is made visible (safeText) and then
 // HTML-escaped; only this module's own markup is raw.
 import type { Report, ReportFigures } from '../domain/report.js';
-import { safeText } from './safe-text.js';
+import { safeText } from '../security/safe-text.js';
 
 export interface ReportHtmlRecord {
   hedgeId?: string;

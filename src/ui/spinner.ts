@@ -2,6 +2,7 @@
 // text is refreshed every second (elapsed time); a script gets one plain line on stderr, and
 // --json gets nothing at all. ora is imported only when a spinner is actually shown.
 import type { Output } from './output.js';
+import { safeStyled } from '../security/safe-text.js';
 
 /** What a spinner needs from the running command (the flows hand it over; ui knows no context). */
 export interface ProgressHost {
@@ -29,7 +30,8 @@ const silent: Progress = { refresh() {}, stop() {} };
  * `label` says what is pending ("Submitted 0x12ab…6c1f, waiting for the fill"); the spinner shows
  * it with the seconds elapsed since `since` (clock time), which is how long the action has been pending.
  */
-export async function startProgress(ctx: ProgressHost, label: string, since: number): Promise<Progress> {
+export async function startProgress(ctx: ProgressHost, rawLabel: string, since: number): Promise<Progress> {
+  const label = safeStyled(rawLabel);
   if (ctx.quiet) return silent;
   if (!ctx.stderrIsTTY) {
     ctx.output.note(`${label}…`);

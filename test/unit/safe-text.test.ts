@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasUnsafeText, safeDeep, safeJson, safeMultiline, safeText } from '../../src/ui/safe-text.js';
+import { hasUnsafeText, safeDeep, safeJson, safeMultiline, safeText } from '../../src/security/safe-text.js';
 
 describe('safeText: escape sequences are shown, never obeyed', () => {
   it('writes a window-title OSC escaped, ESC and BEL included', () => {

@@ -126,3 +126,22 @@ function sanitiseValue(value: unknown): unknown {
   }
   return value;
 }
+
+// Select Graphic Rendition only (colour, bold): what chalk writes. Every other escape sequence —
+// OSC (window title, clipboard), cursor moves, screen clears — is shown escaped.
+const SGR = /\u001b\[[0-9;]*m/g;
+
+/**
+ * For text we compose and colour ourselves (tables, cards, notes) that may carry server strings:
+ * colour codes pass, everything else that could act on a terminal is made visible; newlines stay.
+ */
+export function safeStyled(value: string): string {
+  if (!MULTILINE_TEST.test(value)) return value;
+  let out = '';
+  let last = 0;
+  for (const match of value.matchAll(SGR)) {
+    out += safeMultiline(value.slice(last, match.index)) + match[0];
+    last = match.index + match[0].length;
+  }
+  return out + safeMultiline(value.slice(last));
+}

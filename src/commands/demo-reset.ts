@@ -1,0 +1,16 @@
+// hedge demo reset — the --demo simulator starts afresh: its state file (test funds only) is
+// removed, so the next `hedge --demo …` opens a new account with a new seed balance.
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { InputOf } from '../cli/command-spec.js';
+import type { DEMO_RESET } from '../cli/manifest.js';
+import { DEMO_STATE_FILE } from '../demo/start-demo.js';
+import type { CommandContext } from '../runtime/context.js';
+
+export async function run(ctx: CommandContext, _input: InputOf<typeof DEMO_RESET>): Promise<number> {
+  const file = join(ctx.configDir, DEMO_STATE_FILE);
+  await rm(file, { force: true });
+  if (ctx.output.isJson) ctx.output.json({ reset: true, state_file: file });
+  else ctx.output.success(`The demo starts afresh: ${file} removed (test funds only).`);
+  return 0;
+}
