@@ -7,6 +7,10 @@ import { parseLimit } from '../domain/input.js';
 import { HISTORY_FIELDS, HISTORY_TABLE_OMITS } from '../ui/resource-fields.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { HISTORY } from '../cli/manifest.js';
+import { parseReportDate, reportPeriodProblem } from '../domain/report.js';
+import { UsageError } from '../errors.js';
+import { filterByCloseTime, historyMayBeIncomplete, incompleteWarning } from '../flows/report.js';
+import { MAX_PAGE_SIZE } from '../api/unspecified.js';
 
 
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
@@ -22,13 +26,38 @@ export function historyTotals(records: HistoryRecord[]): Record<string, number> 
   return totals;
 }
 
+function closeTimeOption(option: '--since' | '--until', raw: string | undefined, now: Date): Date | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = parseReportDate(raw, now);
+  if (!parsed.ok) throw new UsageError(`${option}: ${parsed.message}`);
+  return parsed.date;
+}
+
 export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): Promise<void> {
   const limit = parseLimit(input.options.limit);
+  const now = new Date(ctx.clock.now());
+  const since = closeTimeOption('--since', input.options.since, now);
+  const until = closeTimeOption('--until', input.options.until, now);
+  const period = reportPeriodProblem(since, until);
+  if (period) throw new UsageError(period);
+  const filtering = since !== undefined || until !== undefined;
   const client = await ctx.client();
-  const records = await client.listHistory({ limit });
+  let records: HistoryRecord[];
+  if (!filtering) {
+    records = await client.listHistory({ limit });
+  } else {
+    // The filter runs on what one page holds: the largest page, then --limit on what is kept.
+    const fetched = await client.listHistory({ limit: MAX_PAGE_SIZE });
+    const { kept, unreadable } = filterByCloseTime(fetched, { since, until });
+    if (historyMayBeIncomplete(fetched.length)) ctx.output.warn(incompleteWarning(fetched.length));
+    if (unreadable > 0) {
+      ctx.output.warn(`${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`);
+    }
+    records = limit === undefined ? kept : kept.slice(0, limit);
+  }
   const count = records.length;
   ctx.output.list(records, HISTORY_FIELDS, {
-    empty: 'No closed hedges yet.',
+    empty: filtering ? 'No closed hedges in this period.' : 'No closed hedges yet.',
     omit: ctx.output.isHuman ? HISTORY_TABLE_OMITS : undefined,
     totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, row: historyTotals(records) },
   });

@@ -5,6 +5,7 @@ import { redactKey } from '../security/secrets.js';
 import type { Source } from '../config/credentials.js';
 import { checkKey, type KeyStatus } from '../flows/key-check.js';
 import { environmentLabel } from '../config/profile-view.js';
+import { resolveWireSettings, WIRE_SETTING_SOURCES, type WireSettings } from '../api/unspecified.js';
 import type { CommandContext } from '../runtime/context.js';
 
 const EXIT_FOR_STATUS: Record<KeyStatus, number> = { ok: 0, refused: 4, unreachable: 5, error: 3 };
@@ -40,6 +41,14 @@ export async function run(ctx: CommandContext): Promise<number> {
     base_url: credentials.sources.baseUrl,
     ca_file: (credentials.sources.caFile as Source | undefined) ?? null,
   };
+  // The answers to the spec's "not shown" request names in use, and where each came from.
+  const wire = resolveWireSettings(ctx.env, credentials.profileWire);
+  const wireRows = (Object.keys(WIRE_SETTING_SOURCES) as Array<keyof WireSettings>).map((key) => ({
+    setting: key,
+    value: wire.settings[key],
+    source: wire.sources[key],
+    variable: WIRE_SETTING_SOURCES[key].env,
+  }));
   const keyCheck = {
     status: check.status,
     ...(check.code ? { code: check.code } : {}),
@@ -53,6 +62,7 @@ export async function run(ctx: CommandContext): Promise<number> {
       api_key: redactKey(credentials.apiKey),
       ca_file: credentials.caFile ?? null,
       sources,
+      wire: Object.fromEntries(wireRows.map((row) => [row.setting, { value: row.value, source: row.source, env: row.variable }])),
       key_check: keyCheck,
     });
   } else {
@@ -72,6 +82,7 @@ export async function run(ctx: CommandContext): Promise<number> {
         ['API key', `${redactKey(credentials.apiKey)} ${c.dim(`(${from('api_key', 'HEDGE_API_KEY')})`)}`],
       ];
       if (credentials.caFile) rows.push(['CA file', `${credentials.caFile} ${c.dim(`(${from('ca_file', 'HEDGE_CA_FILE')})`)}`]);
+      for (const row of wireRows) rows.push([`Wire ${row.setting}`, `${row.value} ${c.dim(`(${row.source}; ${row.variable})`)}`]);
       rows.push(['Key check', statusText[check.status]]);
       ctx.output.write(ctx.output.card(rows, 'hedge whoami'));
       if (credentials.environment === 'live') ctx.output.note(c.red('LIVE: commands with this key trade in production, with real money.'));
@@ -83,6 +94,7 @@ export async function run(ctx: CommandContext): Promise<number> {
         ['base_url', credentials.baseUrl, sources.base_url ?? ''],
         ['api_key', redactKey(credentials.apiKey), sources.api_key ?? ''],
         ['ca_file', credentials.caFile ?? '', sources.ca_file ?? ''],
+        ...wireRows.map((row): [string, string, string] => [`wire.${row.setting}`, row.value, row.source]),
         ['key_check', check.status, check.code ?? ''],
       ];
       for (const line of lines) ctx.output.write(line.join('\t'));

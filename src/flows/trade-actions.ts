@@ -76,7 +76,7 @@ export function changeAction(
   action: 'add' | 'reduce',
   request: ChangeRequest,
   extras: ActionExtras,
-): WriteAction<SubmittedAction, ChangeOutcome | undefined> {
+): WriteAction<SubmittedAction, (ChangeOutcome & { hedge?: Hedge }) | undefined> {
   const { market, side, notional_usd: notionalUsd } = request;
   const check = ctx.hedgeCommand('positions');
   return {
@@ -92,7 +92,8 @@ export function changeAction(
     // one) ends when the positions list shows another.
     before: async () => {
       const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side);
-      return position?.notionalUsd === undefined ? undefined : { baseline_notional_usd: position.notionalUsd };
+      if (position?.notionalUsd === undefined) return undefined;
+      return { baseline_notional_usd: position.notionalUsd, ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}) };
     },
     question: () =>
       action === 'add' ? `Add ${formatUsd(notionalUsd)} to the ${side} hedge on ${market}?` : `Remove ${formatUsd(notionalUsd)} from the ${side} hedge on ${market}?`,
@@ -104,7 +105,7 @@ export function changeAction(
         ctx.output.note(`The ${side} position on ${market} was not in the positions list before the ${action}, so its landing cannot be watched. Check it with: ${check}`);
         return undefined;
       }
-      return waitForNotionalChange(ctx, {
+      const outcome = await waitForNotionalChange(ctx, {
         label: `Submitted ${action}${txNote(answer.order_tx_hash)}, waiting for it to land`,
         startedAt,
         market,
@@ -112,6 +113,10 @@ export function changeAction(
         baselineNotionalUsd: baseline,
         action,
       });
+      // Confirmed by the positions list; the hedge itself is read once more to show it whole.
+      const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
+      const hedge = hedgeId ? await client.getHedge(hedgeId).catch(() => undefined) : undefined;
+      return { ...outcome, hedge };
     },
     outcome: () => 'done',
     renderSubmitted: (answer) => renderSubmitted(ctx.output, answer, { title: `${action === 'add' ? 'Add' : 'Reduce'} submitted`, footer: [`Check it with: ${check}`] }),
@@ -130,7 +135,8 @@ export function changeAction(
             : 'has changed';
         ctx.output.success(`${done}: the ${side} hedge on ${market} ${now}.`);
       }
-      if (outcome.position) renderHedge(ctx.output, outcome.position.raw, { title: `Position after the ${action}` });
+      if (outcome.hedge) renderHedge(ctx.output, outcome.hedge, { title: outcome.closed ? 'Hedge (closed)' : `Hedge after the ${action}` });
+      else if (outcome.position) renderHedge(ctx.output, outcome.position.raw, { title: `Position after the ${action}` });
       else renderSubmitted(ctx.output, { ...answer, status: 'closed' }, { title: 'Position closed' });
     },
   };

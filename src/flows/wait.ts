@@ -206,7 +206,7 @@ export async function waitForNotionalChange(ctx: CommandContext, options: Change
         check,
       ),
     interrupted: () =>
-      new InterruptedError(`Stopped waiting. The ${options.action} was accepted; it has not shown in the positions list yet.`, {
+      new InterruptedError(`Stopped waiting. The ${options.action} stands: it has not shown in the positions list yet.`, {
         hint: `Check it with: ${check}`,
         exitCode: ctx.stopExitCode,
       }),
@@ -234,7 +234,7 @@ export async function waitForSideClosed(
         check,
       ),
     interrupted: () =>
-      new InterruptedError(`Stopped waiting. The close was accepted; the ${options.side} position on ${options.market} is still listed.`, {
+      new InterruptedError(`Stopped waiting. The close stands: the ${options.side} position on ${options.market} is still listed.`, {
         hint: `Check it with: ${check}`,
         exitCode: ctx.stopExitCode,
       }),

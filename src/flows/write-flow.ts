@@ -171,7 +171,8 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
     await printDryRun(ctx, action.plan(run.key));
     return { kind: 'dry-run' };
   }
-  const before = run.entry?.context ?? (await action.before?.(run));
+  // Read only for the wait: --no-wait sends nothing more than the action needs.
+  const before = run.entry?.context ?? (options.wait ? await action.before?.(run) : undefined);
   if (!run.resumed) {
     await action.preview?.();
     if (!action.confirmed) await guard.confirm(action.question());
@@ -233,9 +234,11 @@ async function recordSendFailure(ctx: CommandContext, journal: Journal, entry: J
   await journal.update(entry.id, { outcome: 'unknown', error_code: error instanceof ApiError ? error.code : undefined, message });
   const hint = resumeHint(ctx, entry);
   if (error instanceof InterruptedError || error instanceof DeclinedError) {
-    return new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, { hint, exitCode: ctx.stopExitCode });
+    const interrupted = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, { hint, exitCode: ctx.stopExitCode });
+    interrupted.idempotencyKey = entry.idempotency_key;
+    return interrupted;
   }
-  return new OutcomeUnknownError(`The outcome of this ${entry.command} is unknown: ${message}`, {
+  return new OutcomeUnknownError(`The ${entry.command} was sent, but its outcome is unknown: ${message}`, {
     idempotencyKey: entry.idempotency_key,
     hint,
     status: error instanceof ApiError ? error.status : undefined,
@@ -248,12 +251,20 @@ async function recordSendFailure(ctx: CommandContext, journal: Journal, entry: J
 async function recordWaitFailure(ctx: CommandContext, journal: Journal, entry: JournalEntry, error: unknown): Promise<unknown> {
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
   const resume = ctx.hedgeCommand('resume', entry.id);
+  // The errors made here carry the key too: the report prints it (the action stands under it).
   if (error instanceof StillPendingError) {
     await journal.update(entry.id, { message: error.message });
-    return new StillPendingError(error.message, resume, error.record);
+    // The wait's own resume command stays the hint; the journal's way to finish it is said too.
+    return withKey(new StillPendingError(`${error.message} (journal ${entry.id}: \`${resume}\` also finishes it)`, error.resumeCommand, error.record), entry);
   }
   if (error instanceof InterruptedError) {
-    return new InterruptedError(error.message, { hint: `The action stands. Pick up the wait with: ${resume}`, exitCode: ctx.stopExitCode });
+    const hint = `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resume}`;
+    return withKey(new InterruptedError(error.message, { hint, exitCode: ctx.stopExitCode }), entry);
   }
+  return error;
+}
+
+function withKey<E extends HedgeError>(error: E, entry: Pick<JournalEntry, 'idempotency_key'>): E {
+  error.idempotencyKey = entry.idempotency_key;
   return error;
 }

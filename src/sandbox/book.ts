@@ -65,8 +65,8 @@ export class Book {
   private readonly marketsByName: Map<string, MarketDefinition>;
   /**
    * Account id → its hedge ids in list order, oldest first, so a page is read from the end
-   * instead of sorting every hedge per request. Built on first use (a loaded state has none) and
-   * kept up to date by createHedge; memory only, as it is derived from the state.
+   * instead of sorting every hedge per request. Derived from the state (so memory only): built
+   * once when a state is loaded, then kept up to date by createHedge.
    */
   private readonly hedgeOrder = new Map<string, string[]>();
 
@@ -76,6 +76,7 @@ export class Book {
   ) {
     this.seedHash = seedHash(state.seed);
     this.marketsByName = new Map(config.markets.map((definition) => [definition.market, definition]));
+    for (const account of Object.values(state.accounts)) this.buildHedgeOrder(account);
   }
 
   // ---- markets --------------------------------------------------------------------------
@@ -129,6 +130,7 @@ export class Book {
         history: [],
       };
       this.state.accounts[accountId] = account;
+      this.hedgeOrder.set(accountId, []);
     }
     return account;
   }
@@ -153,25 +155,26 @@ export class Book {
 
   /** The account's hedges newest first (opened_at, ties by id), read lazily so a page stops early. */
   *hedgesNewestFirst(account: AccountState): Generator<HedgeState> {
-    const order = this.hedgeOrderOf(account);
+    const order = this.hedgeOrder.get(account.id) ?? this.buildHedgeOrder(account);
     for (let index = order.length - 1; index >= 0; index--) yield account.hedges[order[index]];
   }
 
-  private hedgeOrderOf(account: AccountState): string[] {
-    let order = this.hedgeOrder.get(account.id);
-    if (!order) {
-      order = Object.values(account.hedges)
-        .sort((a, b) => (openedBefore(a, b) ? -1 : openedBefore(b, a) ? 1 : 0))
-        .map((hedge) => hedge.id);
-      this.hedgeOrder.set(account.id, order);
-    }
+  private buildHedgeOrder(account: AccountState): string[] {
+    const order = Object.values(account.hedges)
+      .sort((a, b) => (openedBefore(a, b) ? -1 : openedBefore(b, a) ? 1 : 0))
+      .map((hedge) => hedge.id);
+    this.hedgeOrder.set(account.id, order);
     return order;
   }
 
   /** New hedges are the newest, so this appends; a past hedge (fixtures) is placed by search. */
   private placeInOrder(account: AccountState, hedge: HedgeState): void {
     const order = this.hedgeOrder.get(account.id);
-    if (!order) return;
+    // An account added to the state behind the book's back: its order, built now, has the hedge.
+    if (!order) {
+      this.buildHedgeOrder(account);
+      return;
+    }
     let low = 0;
     let high = order.length;
     if (high > 0 && openedBefore(account.hedges[order[high - 1]], hedge)) low = high;

@@ -25,9 +25,9 @@ export {
 export type { EngineState } from './engine-state.js';
 export type { Envelope, EngineResponse } from './envelope.js';
 export type { FaultMatch, FaultSettings, MalformedKind, RequestTarget, StallMode } from './faults.js';
-export { SANDBOX_DIALECTS, type SandboxDialect } from './dialects.js';
+export { SANDBOX_DIALECTS, type SandboxDialect, type WireDialect, wireDialect } from './dialects.js';
 export { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_SEQUENCES, HOSTILE_TEXT } from './hostile-text.js';
-export { growHedges, type GrowthCheckpoint, type GrowthOptions, type GrowthResult } from './growth.js';
+export { growHedges, type GrowthOptions, type GrowthResult } from './growth.js';
 export { createClock, type SandboxClock, type SandboxClockOptions } from './clock.js';
 export { MARKET_MODEL } from './market-model.js';
 export { INVALID_JSON } from './validation.js';

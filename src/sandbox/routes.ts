@@ -230,18 +230,23 @@ interface ChangePart {
   notionalUsd: number;
 }
 
+const sideNotional = (hedges: readonly HedgeState[]): number => hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+
 /**
- * What each hedge on the side gives up, newest first. A reduction of about the whole side closes
- * every hedge there (the spec's "roughly the whole position"); otherwise it takes from the newest
- * hedge first. With one hedge per side this is that hedge and the requested notional.
+ * What each hedge on the side (oldest first) takes part in a change with, newest first: add acts
+ * on the newest hedge; close closes every one; reduce takes from the newest first, and one of
+ * about the whole side closes them all (the spec's "roughly the whole position"; with a single
+ * hedge the landing applies that rule itself). One hedge per side makes each of these that hedge.
  */
-function allocateReduction(hedges: readonly HedgeState[], reductionUsd: number, sideNotionalUsd: number): ChangePart[] {
+function changeParts(action: ChangeAction, hedges: readonly HedgeState[], requestedUsd: number): ChangePart[] {
   const newestFirst = [...hedges].reverse();
-  if (hedges.length > 1 && reductionClosesFully(sideNotionalUsd, reductionUsd)) {
-    return newestFirst.map((hedge) => ({ hedge, notionalUsd: hedge.notionalUsd }));
+  const whole = (hedge: HedgeState): ChangePart => ({ hedge, notionalUsd: hedge.notionalUsd });
+  if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];
+  if (action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd))) {
+    return newestFirst.map(whole);
   }
   const parts: ChangePart[] = [];
-  let left = reductionUsd;
+  let left = requestedUsd;
   for (const hedge of newestFirst) {
     if (left <= 0) break;
     const taken = Math.min(left, hedge.notionalUsd);
@@ -251,10 +256,7 @@ function allocateReduction(hedges: readonly HedgeState[], reductionUsd: number, 
   return parts;
 }
 
-/**
- * Add acts on the newest hedge of the side; reduce takes from the newest first; close closes
- * every hedge there. One hedge per side (most dialects) makes each of these that one hedge.
- */
+/** Add, reduce and close resolve the side's hedges server-side (no id is sent), per changeParts. */
 function changeHedge(action: ChangeAction): Handler {
   return ({ book, account, request, nowMs, dialect }) => {
     const body = requireJsonObject(request.body);
@@ -266,34 +268,28 @@ function changeHedge(action: ChangeAction): Handler {
     const definition = action === 'add' ? requireOpenMarket(book, market) : requireListedMarket(book, market);
     const hedges = book.sideHedges(account, market, side);
     if (hedges.length === 0) throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
-    const newest = hedges[hedges.length - 1];
-    for (const hedge of action === 'add' ? [newest] : [...hedges].reverse()) {
+    const involved = action === 'add' ? hedges.slice(-1) : [...hedges].reverse();
+    for (const hedge of involved) {
       if (hedge.status !== 'filled' || hedge.pendingChange) throw pendingHedgeError(hedge);
     }
-    const sideNotionalUsd = hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
-    let parts: ChangePart[];
-    if (action === 'add') {
-      requireRoomFor(book, account, definition, side, requested as number);
-      parts = [{ hedge: newest, notionalUsd: requested as number }];
-    } else if (action === 'reduce') {
-      if ((requested as number) > sideNotionalUsd) {
-        throw new ApiError(400, 'notional_too_large', 'cannot reduce by more than the open notional', {
-          notional_usd: roundMoney(sideNotionalUsd),
-        });
-      }
-      parts = allocateReduction(hedges, requested as number, sideNotionalUsd);
-    } else {
-      parts = [...hedges].reverse().map((hedge) => ({ hedge, notionalUsd: hedge.notionalUsd }));
+    const openUsd = sideNotional(hedges);
+    const changeUsd = requested ?? openUsd;
+    if (action === 'add') requireRoomFor(book, account, definition, side, changeUsd);
+    if (action === 'reduce' && changeUsd > openUsd) {
+      throw new ApiError(400, 'notional_too_large', 'cannot reduce by more than the open notional', {
+        notional_usd: roundMoney(openUsd),
+      });
     }
+    const parts = changeParts(action, hedges, changeUsd);
     const changes = parts.map((part) => book.submitChange(account, part.hedge, action, part.notionalUsd, nowMs));
     return successResponse({
       hedge_id: parts[0].hedge.id,
       action,
-      market: newest.market,
-      side: newest.side,
+      market,
+      side,
       status: 'submitted',
       order_tx_hash: changes[0].orderTxHash,
-      notional_usd: roundMoney(requested ?? sideNotionalUsd),
+      notional_usd: roundMoney(changeUsd),
       submitted_at: toIso(nowMs),
     });
   };

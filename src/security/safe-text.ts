@@ -137,11 +137,13 @@ const SGR = /\u001b\[[0-9;]*m/g;
  */
 export function safeStyled(value: string): string {
   if (!MULTILINE_TEST.test(value)) return value;
+  // Tabs and newlines are our own structure here (TSV, lines); values were filtered cell by cell.
+  const keepTabs = (part: string) => part.split('\t').map(safeMultiline).join('\t');
   let out = '';
   let last = 0;
   for (const match of value.matchAll(SGR)) {
-    out += safeMultiline(value.slice(last, match.index)) + match[0];
+    out += keepTabs(value.slice(last, match.index)) + match[0];
     last = match.index + match[0].length;
   }
-  return out + safeMultiline(value.slice(last));
+  return out + keepTabs(value.slice(last));
 }

@@ -63,7 +63,8 @@ const INTERRUPTS: InterruptCase[] = [
     action: 'add',
     args: ['add', MARKET, 'buy', '400'],
     submitPath: '/hedges/add',
-    pollPath: /^\/hedges\/hdg_/,
+    // An add is confirmed by the positions list (the spec's way), so that is what the wait polls.
+    pollPath: /^\/positions$/,
     stands: /Stopped waiting\. The add stands/,
     check: /Check it with: hedge positions/,
     seeded: 1000,

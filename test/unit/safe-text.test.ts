@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasUnsafeText, safeDeep, safeJson, safeMultiline, safeText } from '../../src/security/safe-text.js';
+import { hasUnsafeText, safeDeep, safeJson, safeMultiline, safeStyled, safeText } from '../../src/security/safe-text.js';
 
 describe('safeText: escape sequences are shown, never obeyed', () => {
   it('writes a window-title OSC escaped, ESC and BEL included', () => {
@@ -175,5 +175,18 @@ describe('safeDeep', () => {
     expect(safeDeep(42)).toBe(42);
     expect(safeDeep(null)).toBe(null);
     expect(safeDeep('\u202e')).toBe('\\u202e');
+  });
+});
+
+describe('safeStyled (our own coloured, tab-separated text carrying server strings)', () => {
+  it('keeps colour codes, tabs and newlines, and shows every other escape sequence escaped', () => {
+    const hostile = 'hdg_1\u001b]0;pwned\u0007\u001b[2J';
+    const composed = `\u001b[32mFilled\u001b[39m\t${hostile}\nnext`;
+    expect(safeStyled(composed)).toBe('\u001b[32mFilled\u001b[39m\thdg_1\\x1b]0;pwned\\x07\\x1b[2J\nnext');
+  });
+
+  it('returns clean text as the same string', () => {
+    const clean = '\u001b[1mTitle\u001b[22m\ta\tb';
+    expect(safeStyled(clean)).toBe(clean);
   });
 });

@@ -1,0 +1,196 @@
+// `hedge apply FILE`: bring the book to a target file. First every unresolved action of an earlier
+// apply (killed or cut off) is finished with its own key; then the plan is computed anew from live
+// state and shown, confirmed once, and carried out step by step through the one write flow — each
+// step journaled (one group per run, one leg per step) and waited to resolution. A second apply at
+// target sends nothing. `--dry-run` is `hedge plan`.
+import type { HedgeClient } from '../api/client.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { APPLY } from '../cli/manifest.js';
+import type { PlanStep } from '../domain/plan.js';
+import { OrderFailedError, UsageError } from '../errors.js';
+import { describeError } from '../exit-codes.js';
+import { confirmOrStop, guardLiveAction } from '../flows/live-guard.js';
+import { buildTargetPlan, exitCodeNamed, parseTolerance, planCheckError, readTargetFile, type TargetPlanOptions } from '../flows/target-plan.js';
+import { actionFromJournal, changeAction, closeAction, openAction } from '../flows/trade-actions.js';
+import { runWrite, type WriteAction, type WriteOptions } from '../flows/write-flow.js';
+import type { JournalEntry } from '../journal/index.js';
+import type { CommandContext } from '../runtime/context.js';
+import { safeText } from '../security/safe-text.js';
+import { describeStep, renderApplyReport, renderPlan, type ApplyReportRow } from '../ui/plan-view.js';
+import { outputColumns, runPlan } from './plan.js';
+
+export interface ApplyOptions extends TargetPlanOptions {
+  dryRun: boolean;
+}
+
+/** Every apply run's journal group starts with this; a later apply finishes what one left open. */
+export const APPLY_GROUP_PREFIX = 'apply-';
+
+export function parseApplyOptions(input: InputOf<typeof APPLY>): ApplyOptions {
+  return { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance), dryRun: input.options.dryRun === true };
+}
+
+/** Each step (and each resumed action) is sent once, waited to its end, and shown only in the run's report. */
+const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
+
+/** The one confirmation of the run covered every action; their own results are shown in the report. */
+function asStep<S, R>(action: WriteAction<S, R>): WriteAction<S, R> {
+  return { ...action, check: undefined, preview: undefined, confirmed: true, renderSubmitted: () => {}, renderResolved: () => {} };
+}
+
+function actionFor(ctx: CommandContext, client: HedgeClient, step: PlanStep, group: string, leg: string): WriteAction<unknown, unknown> {
+  const { market, side } = step;
+  const amount = Math.abs(step.deltaUsd);
+  switch (step.action) {
+    case 'open': {
+      if (step.tenorDays === undefined) throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
+      const request = {
+        market,
+        side,
+        notional_usd: amount,
+        tenor_days: step.tenorDays,
+        ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
+      };
+      const argv = ['open', market, side, String(amount), '--tenor', String(step.tenorDays), ...(step.clientReference ? ['--ref', step.clientReference] : [])];
+      return openAction(ctx, client, request, { argv, group, leg }) as WriteAction<unknown, unknown>;
+    }
+    case 'add':
+    case 'reduce':
+      return changeAction(ctx, client, step.action, { market, side, notional_usd: amount }, { argv: [step.action, market, side, String(amount)], group, leg }) as WriteAction<
+        unknown,
+        unknown
+      >;
+    case 'close':
+      return closeAction(ctx, client, { market, side }, { argv: ['close', market, side], group, leg }) as WriteAction<unknown, unknown>;
+  }
+}
+
+async function identity(ctx: CommandContext): Promise<{ environment: string; host: string; keyId: string }> {
+  const credentials = await ctx.credentials();
+  const { keyFingerprint } = await import('../journal/index.js');
+  return {
+    environment: credentials.environment,
+    // As the write flow records it: the demo's port changes every run.
+    host: credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host,
+    keyId: keyFingerprint(credentials.apiKey),
+  };
+}
+
+/**
+ * Finishes every unresolved action an earlier apply left in the journal for this environment,
+ * oldest first, each with its own key: the server replays what it already did or acts once. Runs
+ * before planning, so the plan starts from a book where nothing is in flight.
+ */
+async function resumeUnfinished(ctx: CommandContext, client: HedgeClient): Promise<number> {
+  const journal = await ctx.journal();
+  const self = await identity(ctx);
+  const unresolved = (await journal.list({ pending: true }))
+    .filter(
+      (entry) =>
+        entry.group?.startsWith(APPLY_GROUP_PREFIX) === true &&
+        entry.environment === self.environment &&
+        entry.base_url_host === self.host &&
+        entry.key_id === self.keyId,
+    )
+    .reverse();
+  for (const entry of unresolved) {
+    const body = (entry.request.body ?? {}) as Record<string, unknown>;
+    const action = actionFromJournal(ctx, client, entry.command, body, entry.argv ?? []);
+    const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();
+    if (!action) {
+      ctx.output.warn(`Journal ${entry.id} (${safeText(entry.command)}) is not an action apply can finish; see \`${ctx.hedgeCommand('resume', entry.id)}\`.`);
+      continue;
+    }
+    ctx.output.note(`Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`);
+    const result = await runWrite(ctx, asStep(action), { ...SEND_AND_WAIT, idempotencyKey: entry.idempotency_key });
+    const outcome = result.kind === 'dry-run' ? 'unknown' : result.entry.outcome;
+    ctx.output.note(
+      outcome === 'failed'
+        ? `Journal ${entry.id}: the ${what} failed on-chain (nothing was opened); the plan below starts from the book as it is.`
+        : `Journal ${entry.id}: the ${what} is ${outcome}.`,
+    );
+  }
+  return unresolved.length;
+}
+
+function groupId(ctx: CommandContext): string {
+  return `${APPLY_GROUP_PREFIX}${new Date(ctx.clock.now()).toISOString().replace(/[-:.]/g, '')}`;
+}
+
+function reportRow(index: number, step: PlanStep, entry: Pick<JournalEntry, 'id' | 'outcome' | 'hedge_id'> | undefined, outcome?: string): ApplyReportRow {
+  return {
+    step: index + 1,
+    action: step.action,
+    market: step.market,
+    side: step.side,
+    delta_usd: step.deltaUsd,
+    outcome: outcome ?? entry?.outcome ?? 'not_run',
+    hedge_id: entry?.hedge_id ?? null,
+    journal_id: entry?.id ?? null,
+  };
+}
+
+export async function runApply(ctx: CommandContext, opts: ApplyOptions): Promise<number> {
+  if (opts.dryRun) return runPlan(ctx, opts);
+  // The file first (exit 2 with nothing read), then the live guard (a refused live run sends nothing).
+  const target = await readTargetFile(ctx, opts.file);
+  const guard = await guardLiveAction(ctx, { action: 'apply a target book', dryRun: false });
+  const client = await ctx.client();
+
+  await resumeUnfinished(ctx, client);
+
+  const quoted = await buildTargetPlan(ctx, client, target, opts.toleranceUsd);
+  const { steps } = quoted.plan;
+  if (!ctx.output.isJson) renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), preview: true });
+  if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted);
+  if (steps.length === 0) {
+    if (ctx.output.isJson) renderApplyReport(ctx.output, []);
+    return exitCodeNamed('ok');
+  }
+
+  // One confirmation for the whole run: on a terminal unless --yes (the guard already required
+  // --yes for a live key without one); without a terminal on a test key, none.
+  if (ctx.interactive && !ctx.globals.yes) {
+    const live = guard.live ? `${ctx.output.chalk.red.bold('LIVE')} ` : '';
+    await confirmOrStop(ctx, `${live}Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`);
+  }
+
+  const group = groupId(ctx);
+  const journal = await ctx.journal();
+  const rows: ApplyReportRow[] = [];
+  for (const [index, step] of steps.entries()) {
+    const leg = `step-${index + 1}`;
+    const label = `[${index + 1}/${steps.length}] ${describeStep(step)}`;
+    try {
+      const result = await runWrite(ctx, asStep(actionFor(ctx, client, step, group, leg)), SEND_AND_WAIT);
+      const entry = result.kind === 'dry-run' ? undefined : result.entry;
+      rows.push(reportRow(index, step, entry));
+      if (entry?.outcome === 'failed') {
+        throw new OrderFailedError(
+          `Step ${index + 1} (${describeStep(step)}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
+          entry.hedge_id ?? '',
+          `Check the market with \`${ctx.hedgeCommand('markets')}\`, then run \`${ctx.hedgeCommand('apply', opts.file)}\` again: it plans anew from the book as it is.`,
+        );
+      }
+      ctx.output.note(`${label} … ${entry?.outcome ?? 'done'}${entry?.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`);
+    } catch (error) {
+      const description = describeError(error);
+      if (rows.length === index) {
+        const entry = (await journal.list()).find((candidate) => candidate.group === group && candidate.leg === leg);
+        rows.push(reportRow(index, step, entry, entry ? undefined : 'not_sent'));
+      }
+      ctx.output.note(ctx.output.chalk.red(`${label} … ${rows[index]!.outcome} (${safeText(description.code)})`));
+      for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest, undefined));
+      renderApplyReport(ctx.output, rows);
+      ctx.output.warn(`Apply stopped at step ${index + 1} of ${steps.length}; ${steps.length - index - 1} step${steps.length - index - 1 === 1 ? '' : 's'} not run. Running \`${ctx.hedgeCommand('apply', opts.file)}\` again finishes what is unresolved and plans anew.`);
+      throw error;
+    }
+  }
+  renderApplyReport(ctx.output, rows);
+  ctx.output.success(`Applied ${steps.length} action${steps.length === 1 ? '' : 's'}: the book is at the target of ${safeText(target.sourceName)}.`);
+  return exitCodeNamed('ok');
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof APPLY>): Promise<number> {
+  return runApply(ctx, parseApplyOptions(input));
+}

@@ -1,0 +1,68 @@
+// `hedge journal`: the action journal, newest first — every write this machine sent, by which
+// profile, when, and with what outcome. Filters: --pending (unresolved only), --since, --limit.
+import type { InputOf } from '../cli/command-spec.js';
+import type { JOURNAL_LIST } from '../cli/manifest.js';
+import { echo } from '../domain/input.js';
+import { UsageError } from '../errors.js';
+import type { CommandContext } from '../runtime/context.js';
+import { renderJournalList } from '../ui/journal-fields.js';
+
+export interface JournalListOptions {
+  pending: boolean;
+  /** Entries created at or after this time (ms since the epoch). */
+  since?: number;
+  limit: number;
+}
+
+export const DEFAULT_JOURNAL_LIMIT = 50;
+
+const RELATIVE_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const SINCE_FORMS = 'a date (2026-11-20), an ISO time (2026-11-20T08:00:00Z) or a time ago (30m, 2h, 3d, 1w)';
+
+/** --since: YYYY-MM-DD (UTC midnight), an ISO time, or `2h` / `3d` / `1w` before now. */
+export function parseSince(raw: string | undefined, nowMs: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = raw.trim();
+  const relative = /^(\d{1,6})\s*([mhdw])$/i.exec(value);
+  if (relative) return nowMs - Number(relative[1]) * RELATIVE_UNITS_MS[relative[2]!.toLowerCase()]!;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const time = Date.parse(`${value}T00:00:00Z`);
+    if (!Number.isNaN(time) && new Date(time).toISOString().startsWith(value)) return time;
+  } else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) {
+    const time = Date.parse(value);
+    if (!Number.isNaN(time)) return time;
+  }
+  throw new UsageError(`--since: ${echo(raw)} is not allowed; expected ${SINCE_FORMS}.`);
+}
+
+export function parseJournalLimit(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_JOURNAL_LIMIT;
+  const value = raw.trim();
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`--limit: ${echo(raw)} is not allowed; expected a whole number of 1 or more.`);
+  }
+  return Number(value);
+}
+
+export function parseJournalListOptions(options: InputOf<typeof JOURNAL_LIST>['options'], nowMs: number): JournalListOptions {
+  return {
+    pending: options.pending === true,
+    since: parseSince(options.since, nowMs),
+    limit: parseJournalLimit(options.limit),
+  };
+}
+
+export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIST>): Promise<void> {
+  const options = parseJournalListOptions(input.options, ctx.clock.now());
+  const journal = await ctx.journal();
+  const entries = await journal.list({ pending: options.pending, since: options.since, limit: options.limit });
+  const filtered = options.pending || options.since !== undefined;
+  renderJournalList(ctx.output, entries, {
+    empty: filtered ? 'No journal entries match these filters.' : 'The journal is empty: no action has been sent from this machine yet.',
+    now: ctx.clock.now(),
+  });
+  if (ctx.output.isHuman && entries.length > 0) {
+    ctx.output.note(ctx.output.chalk.dim(`One entry in full: ${ctx.hedgeCommand('journal', 'show', '<ID>')}`));
+    if (entries.length === options.limit) ctx.output.note(ctx.output.chalk.dim(`Showing the newest ${options.limit}; more with --limit.`));
+  }
+}

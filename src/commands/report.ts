@@ -1,0 +1,116 @@
+// `hedge report`: P&L of closed hedges by day, week, month, side, tenor or market, with totals and
+// the open positions' unrealized P&L on its own line; a table (bars, sparkline) on a terminal,
+// tab-separated rows in a pipe, --format csv, --json / --format json, and --html FILE.
+import type { InputOf } from '../cli/command-spec.js';
+import type { REPORT } from '../cli/manifest.js';
+import { echo } from '../domain/input.js';
+import { REPORT_GROUPINGS, parseReportDate, reportPeriodProblem, type ReportGrouping } from '../domain/report.js';
+import { UsageError } from '../errors.js';
+import { gatherReport, htmlTarget, incompleteWarning, writeReportFile } from '../flows/report.js';
+import type { CommandContext } from '../runtime/context.js';
+import { renderReportHtml } from '../ui/report-html.js';
+import { renderReportTable, reportCsv, reportNotes, reportPlainRows, reportPlainTotals } from '../ui/report-view.js';
+import { terminalColumns } from '../ui/width.js';
+
+const FORMATS = ['table', 'csv', 'json'] as const;
+type ReportFormat = (typeof FORMATS)[number];
+
+export interface ReportCommandOptions {
+  by: ReportGrouping;
+  since?: Date;
+  until?: Date;
+  /** `plain`: off a terminal with no --format (tab-separated rows). */
+  format: ReportFormat | 'plain';
+  /** Absolute path of the HTML file to write. */
+  html?: string;
+}
+
+function oneOf<const T extends string>(option: string, raw: string, allowed: readonly T[]): T {
+  const value = raw.trim().toLowerCase();
+  const found = allowed.find((candidate) => candidate === value);
+  if (!found) throw new UsageError(`${option}: ${echo(raw)} is not allowed; expected one of ${allowed.join(', ')}.`);
+  return found;
+}
+
+function date(option: string, raw: string | undefined, now: Date): Date | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = parseReportDate(raw, now);
+  if (!parsed.ok) throw new UsageError(`${option}: ${parsed.message}`);
+  return parsed.date;
+}
+
+/** Every option checked before anything is sent: a bad one is a UsageError (exit 2) naming it. */
+export function parseReportOptions(
+  input: InputOf<typeof REPORT>,
+  context: { now: Date; json: boolean; stdoutIsTTY: boolean },
+): ReportCommandOptions {
+  const { options } = input;
+  const by = options.by === undefined ? 'day' : oneOf('--by', options.by, REPORT_GROUPINGS);
+  const since = date('--since', options.since, context.now);
+  const until = date('--until', options.until, context.now);
+  const period = reportPeriodProblem(since, until);
+  if (period) throw new UsageError(period);
+  const asked = options.format === undefined ? undefined : oneOf('--format', options.format, FORMATS);
+  if (context.json && asked !== undefined && asked !== 'json') {
+    throw new UsageError(`--json and --format ${asked} ask for two outputs; give one of them.`);
+  }
+  const format = context.json ? 'json' : (asked ?? (context.stdoutIsTTY ? 'table' : 'plain'));
+  let html: string | undefined;
+  if (options.html !== undefined) {
+    const target = htmlTarget(options.html);
+    if ('problem' in target) throw new UsageError(`--html: ${target.problem}`);
+    html = target.path;
+  }
+  return { by, since, until, format, html };
+}
+
+function accountName(credentials: { profileName?: string; baseUrl: string }): string {
+  let host: string;
+  try {
+    host = new URL(credentials.baseUrl).host;
+  } catch {
+    host = 'unknown host';
+  }
+  return `${credentials.profileName ?? 'key from HEDGE_API_KEY'} @ ${host}`;
+}
+
+export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): Promise<void> {
+  const options = parseReportOptions(input, { now: new Date(ctx.clock.now()), json: ctx.globals.json, stdoutIsTTY: ctx.io.stdoutIsTTY });
+  const client = await ctx.client();
+  const gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until });
+  const { report } = gathered;
+
+  if (!gathered.complete) ctx.output.warn(incompleteWarning(gathered.fetched));
+  for (const note of reportNotes(report)) ctx.output.note(ctx.output.chalk.dim(note));
+
+  switch (options.format) {
+    case 'json':
+      ctx.output.json({ ...report, complete: gathered.complete });
+      break;
+    case 'csv':
+      ctx.output.write(reportCsv(report));
+      break;
+    case 'plain':
+      if (report.groups.length === 0) ctx.output.note('No closed hedges in this period.');
+      for (const row of reportPlainRows(report)) ctx.output.write(row);
+      ctx.output.note(reportPlainTotals(report));
+      break;
+    case 'table': {
+      const columns = terminalColumns({ isTTY: ctx.io.stdoutIsTTY, columns: (ctx.io.stdout as { columns?: number }).columns, env: ctx.env });
+      ctx.output.write(renderReportTable(report, { chalk: ctx.output.chalk, columns }));
+      break;
+    }
+  }
+
+  if (options.html !== undefined) {
+    const credentials = await ctx.credentials();
+    const html = renderReportHtml(report, {
+      account: accountName(credentials),
+      environment: credentials.environment,
+      generatedAt: new Date(ctx.clock.now()).toISOString(),
+      records: gathered.records,
+    });
+    await writeReportFile(options.html, html);
+    ctx.output.note(`HTML report written to ${options.html}`);
+  }
+}

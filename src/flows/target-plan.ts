@@ -1,0 +1,237 @@
+// The flow of `hedge plan` and the planning half of `hedge apply`: read the target file (a path or
+// stdin), check it whole before anything is read from the server, read the live book (markets,
+// account, positions), compute the plan (domain/plan.ts: actions in execution order with the
+// pre-trade checks simulated over the whole sequence), and quote each open and add for its cost.
+import { readFile } from 'node:fs/promises';
+import type { HedgeClient } from '../api/client.js';
+import { numberOf } from '../api/read-position.js';
+import type { Quote } from '../api/schemas.js';
+import { computePlan, describePlanProblem, type Plan, type PlanPosition, type PlanProblem, type PlanStep } from '../domain/plan.js';
+import { parseTargetFile, type TargetRow } from '../domain/target-file.js';
+import { TENORS, type Tenor } from '../domain/vocabulary.js';
+import { ApiError, PreTradeCheckError, UsageError } from '../errors.js';
+import { EXIT_CODES, type ExitCode } from '../exit-codes.js';
+import type { CommandContext } from '../runtime/context.js';
+import { safeText } from '../security/safe-text.js';
+import { readBook } from './positions.js';
+
+/** What `plan` and `apply` share: where the target comes from and how close counts as there. */
+export interface TargetPlanOptions {
+  /** A path, or `-` for stdin. */
+  file: string;
+  toleranceUsd: number;
+}
+
+export interface TargetFile {
+  /** How problems and messages name the file: the path as given, or `stdin`. */
+  sourceName: string;
+  rows: TargetRow[];
+}
+
+/** The cost of an open or add, from POST /quotes (indicative). */
+export interface StepQuote {
+  quote?: Quote;
+  /** Set when the quote could not be had (the step itself may still be fine). */
+  error?: { code: string; message: string };
+}
+
+export interface QuotedPlan {
+  plan: Plan;
+  /** Parallel to plan.steps; undefined for reduce and close (nothing to quote). */
+  quotes: Array<StepQuote | undefined>;
+  totals: PlanTotals;
+  source: string;
+}
+
+export interface PlanTotals {
+  actions: number;
+  /** Notional added by opens and adds, USD. */
+  added_usd: number;
+  /** Notional taken off by reduces and closes, USD (positive). */
+  removed_usd: number;
+  required_margin_usdc: number;
+  platform_fee_usdc: number;
+  total_upfront_usdc: number;
+  carry_total_usdc: number;
+  /** Steps whose cost is not in the sums (their quote failed). */
+  unquoted: number;
+}
+
+const TOLERANCE_SHAPE = /^\s*\d+(?:\.\d+)?\s*$/;
+
+/** `--tolerance USD`: a plain amount of 0 or more (default 0). */
+export function parseTolerance(raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  if (!TOLERANCE_SHAPE.test(raw) || !Number.isFinite(Number(raw))) {
+    throw new UsageError(`--tolerance: ${JSON.stringify(raw)} is not an amount; expected a number of USD of 0 or more, e.g. 100 or 0.5.`);
+  }
+  return Number(raw);
+}
+
+/** The exit code named in src/exit-codes.ts (`changes` for a plan that is not at target). */
+export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']): ExitCode {
+  return EXIT_CODES.find((entry) => entry.name === name)!.code;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Reads and checks the target file. Every problem is listed as `file:LINE: message` in one
+ * UsageError (exit 2): nothing has been read from or sent to the server at that point.
+ */
+export async function readTargetFile(ctx: CommandContext, file: string): Promise<TargetFile> {
+  const fromStdin = file === '-';
+  const sourceName = fromStdin ? 'stdin' : file;
+  let text: string;
+  if (fromStdin) {
+    if (ctx.io.stdinIsTTY) {
+      throw new UsageError('the target file is - (stdin), but stdin is a terminal; pipe the file in (`cat target.csv | hedge plan -`) or name it.');
+    }
+    text = await readAll(ctx.io.stdin);
+  } else {
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
+      throw new UsageError(`cannot read the target file ${safeText(file)}: ${why}.`);
+    }
+  }
+  const parsed = parseTargetFile(text, { sourceName });
+  if ('problems' in parsed) {
+    const shown = safeText(sourceName);
+    const lines = parsed.problems.map((problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`);
+    const count = parsed.problems.length;
+    throw new UsageError(`${shown}: ${count} problem${count === 1 ? '' : 's'}; nothing was read or sent.\n${lines.join('\n')}`, {
+      hint: 'Fix every line listed, then run the command again. Columns: market,side,notional_usd,tenor_days[,client_reference].',
+    });
+  }
+  return { sourceName, rows: parsed.rows };
+}
+
+/** The positions as the plan needs them; a line that names no market is the only listed market's. */
+function planPositions(book: Awaited<ReturnType<typeof readBook>>, onlyMarket: string | undefined, log: (line: string) => void): PlanPosition[] {
+  const positions: PlanPosition[] = [];
+  for (const line of book) {
+    const market = line.market ?? onlyMarket;
+    if (line.side === undefined || line.notionalUsd === undefined || market === undefined) {
+      log('positions: a line without a readable side, notional or market is left out of the plan');
+      continue;
+    }
+    const tenor = numberOf(line.raw.tenor_days);
+    positions.push({
+      market,
+      side: line.side,
+      notionalUsd: line.notionalUsd,
+      ...(tenor === undefined ? {} : { tenorDays: tenor }),
+      ...(line.hedgeId ? { hedgeId: line.hedgeId } : {}),
+    });
+  }
+  return positions;
+}
+
+/** The tenor an add is quoted at: the open position's when it is a valid one, else the row's. */
+function quoteTenor(step: PlanStep, rows: readonly TargetRow[]): Tenor | undefined {
+  if (step.tenorDays !== undefined) return step.tenorDays;
+  const held = TENORS.find((tenor) => tenor === step.currentTenorDays);
+  if (held !== undefined) return held;
+  return rows.find((row) => row.line === step.line)?.tenorDays;
+}
+
+async function quoteStep(client: HedgeClient, step: PlanStep, rows: readonly TargetRow[], blocked: boolean): Promise<StepQuote | undefined> {
+  if (step.action !== 'open' && step.action !== 'add') return undefined;
+  // A step the checks refuse is not quoted: the server would refuse the quote for the same reason.
+  if (blocked) return { error: { code: 'not_quoted', message: 'not quoted: the step fails a check' } };
+  const tenor = quoteTenor(step, rows);
+  if (tenor === undefined) return { error: { code: 'no_tenor', message: 'not quoted: no tenor known for this side' } };
+  try {
+    const quote = await client.createQuote({ market: step.market, side: step.side, notional_usd: step.deltaUsd, tenor_days: tenor });
+    return { quote };
+  } catch (error) {
+    if (error instanceof ApiError) return { error: { code: error.code, message: error.message } };
+    throw error;
+  }
+}
+
+function cents(amount: number): number {
+  return Math.round(amount * 100) / 100;
+}
+
+export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefined>): PlanTotals {
+  const totals: PlanTotals = {
+    actions: plan.steps.length,
+    added_usd: 0,
+    removed_usd: 0,
+    required_margin_usdc: 0,
+    platform_fee_usdc: 0,
+    total_upfront_usdc: 0,
+    carry_total_usdc: 0,
+    unquoted: 0,
+  };
+  plan.steps.forEach((step, index) => {
+    if (step.deltaUsd > 0) totals.added_usd = cents(totals.added_usd + step.deltaUsd);
+    else totals.removed_usd = cents(totals.removed_usd - step.deltaUsd);
+    const priced = quotes[index];
+    if (!priced) return;
+    if (!priced.quote) {
+      totals.unquoted += 1;
+      return;
+    }
+    const { upfront, carry } = priced.quote;
+    totals.required_margin_usdc = cents(totals.required_margin_usdc + upfront.required_margin_usdc);
+    totals.platform_fee_usdc = cents(totals.platform_fee_usdc + upfront.platform_fee_usdc);
+    totals.total_upfront_usdc = cents(totals.total_upfront_usdc + upfront.total_upfront_usdc);
+    totals.carry_total_usdc = cents(totals.carry_total_usdc + carry.total_usdc);
+  });
+  return totals;
+}
+
+/** Reads the live book and computes the plan with a quote for each open and add. Sends no write. */
+export async function buildTargetPlan(ctx: CommandContext, client: HedgeClient, target: TargetFile, toleranceUsd: number): Promise<QuotedPlan> {
+  const log = (line: string): void => ctx.log(line);
+  const [marketList, account, book] = await Promise.all([client.listMarkets(), client.getAccount(), readBook({ client, log })]);
+  const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0]!.market.toUpperCase() : undefined;
+  const plan = computePlan({
+    targets: target.rows,
+    positions: planPositions(book, onlyMarket, log),
+    markets: marketList.markets,
+    availableExposureUsd: account.available_exposure_usd,
+    toleranceUsd,
+  });
+  const blocked = new Set(plan.problems.map((problem) => problem.stepIndex));
+  const quotes: Array<StepQuote | undefined> = [];
+  // One at a time: a plan is a handful of rows, and a burst of quotes could meet a rate limit.
+  for (const [index, step] of plan.steps.entries()) quotes.push(await quoteStep(client, step, target.rows, blocked.has(index)));
+  return { plan, quotes, totals: planTotals(plan, quotes), source: target.sourceName };
+}
+
+export function problemAsData(problem: PlanProblem): Record<string, unknown> {
+  return {
+    code: problem.code,
+    step: problem.stepIndex + 1,
+    line: problem.line,
+    action: problem.action,
+    market: problem.market,
+    side: problem.side,
+    message: describePlanProblem(problem),
+    details: problem.details,
+  };
+}
+
+/** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
+export function planCheckError(ctx: CommandContext, quoted: QuotedPlan): PreTradeCheckError {
+  const { problems } = quoted.plan;
+  const source = safeText(quoted.source);
+  const lines = problems.map((problem) => `${source}:${problem.line}: ${safeText(describePlanProblem(problem))} (${problem.code})`);
+  return new PreTradeCheckError(
+    'plan_check_failed',
+    `The plan fails ${problems.length} pre-trade check${problems.length === 1 ? '' : 's'}; nothing was sent.\n${lines.join('\n')}`,
+    // Under --json the problems travel as data; on a terminal they are the lines of the message.
+    ctx.output.isJson ? { problems: problems.map(problemAsData) } : {},
+    `Lower the targets named above (see \`${ctx.hedgeCommand('account')}\` and \`${ctx.hedgeCommand('markets')}\` for headroom and capacity), then plan again.`,
+  );
+}

@@ -1,0 +1,330 @@
+// How a plan (hedge plan / hedge apply) and an apply run read: a table that fits the terminal
+// (80 columns included) on a TTY, tab-separated rows when piped, one JSON document under --json.
+// Messages (checks, notes, totals in plain mode) go to stderr. Renders only: no API calls.
+import type { Quote } from '../api/schemas.js';
+import { describePlanProblem, describePlanStepNote, type Plan, type PlanStep } from '../domain/plan.js';
+import { safeText } from '../security/safe-text.js';
+import { formatMoney, formatSignedMoney, formatUsd } from './format.js';
+import type { FieldSpec } from './fields.js';
+import type { Output } from './output.js';
+import { displayWidth, fitColumns, truncateEnd, type ColumnDemand } from './width.js';
+
+/** What the view needs of a quoted plan (flows/target-plan.ts builds it). */
+export interface PlanViewInput {
+  plan: Plan;
+  quotes: ReadonlyArray<{ quote?: Quote; error?: { code: string; message: string } } | undefined>;
+  totals: {
+    actions: number;
+    added_usd: number;
+    removed_usd: number;
+    required_margin_usdc: number;
+    platform_fee_usdc: number;
+    total_upfront_usdc: number;
+    carry_total_usdc: number;
+    unquoted: number;
+  };
+  source: string;
+}
+
+/** One line of the plan as data: a step (numbered, in execution order) or a side already at target. */
+interface PlanLine {
+  step?: number;
+  market: string;
+  side: string;
+  current_usd: number;
+  target_usd: number;
+  action: string;
+  delta_usd: number;
+  tenor_days?: number;
+  margin_usdc?: number;
+  fee_usdc?: number;
+  carry_usdc?: number;
+  line: number;
+}
+
+function linesOf(input: PlanViewInput): PlanLine[] {
+  const steps = input.plan.steps.map((step, index): PlanLine => {
+    const quote = input.quotes[index]?.quote;
+    return {
+      step: index + 1,
+      market: step.market,
+      side: step.side,
+      current_usd: step.currentUsd,
+      target_usd: step.targetUsd,
+      action: step.action,
+      delta_usd: step.deltaUsd,
+      tenor_days: quote?.tenor_days ?? step.tenorDays,
+      margin_usdc: quote?.upfront.required_margin_usdc,
+      fee_usdc: quote?.upfront.platform_fee_usdc,
+      carry_usdc: quote?.carry.total_usdc,
+      line: step.line,
+    };
+  });
+  const unchanged = input.plan.unchanged.map(
+    (row): PlanLine => ({
+      market: row.market,
+      side: row.side,
+      current_usd: row.currentUsd,
+      target_usd: row.targetUsd,
+      action: 'none',
+      delta_usd: 0,
+      line: row.line,
+    }),
+  );
+  return [...steps, ...unchanged];
+}
+
+/** `--json`: the plan as data. */
+export function planAsData(input: PlanViewInput): Record<string, unknown> {
+  const { plan } = input;
+  return {
+    source: input.source,
+    at_target: plan.atTarget,
+    steps: plan.steps.map((step, index) => {
+      const priced = input.quotes[index];
+      return {
+        step: index + 1,
+        action: step.action,
+        market: step.market,
+        side: step.side,
+        current_usd: step.currentUsd,
+        target_usd: step.targetUsd,
+        delta_usd: step.deltaUsd,
+        ...(step.tenorDays === undefined ? {} : { tenor_days: step.tenorDays }),
+        ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
+        ...(step.currentTenorDays === undefined ? {} : { current_tenor_days: step.currentTenorDays }),
+        line: step.line,
+        notes: step.notes.map((note) => ({ code: note, message: describePlanStepNote(note, step) })),
+        quote: priced?.quote ?? null,
+        ...(priced?.error ? { quote_error: priced.error } : {}),
+      };
+    }),
+    unchanged: plan.unchanged.map((row) => ({ market: row.market, side: row.side, current_usd: row.currentUsd, target_usd: row.targetUsd, line: row.line })),
+    untouched: plan.untouched.map((position) => ({
+      market: position.market,
+      side: position.side,
+      notional_usd: position.notionalUsd,
+      ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}),
+    })),
+    problems: plan.problems.map((problem) => ({
+      code: problem.code,
+      step: problem.stepIndex + 1,
+      line: problem.line,
+      action: problem.action,
+      market: problem.market,
+      side: problem.side,
+      message: describePlanProblem(problem),
+      details: problem.details,
+    })),
+    totals: input.totals,
+  };
+}
+
+// ---- the table ----
+
+interface Column {
+  key: string;
+  label: string;
+  priority: number;
+  align: 'left' | 'right';
+  cell(line: PlanLine): string;
+}
+
+const money = (value: number | undefined): string => (value === undefined ? '—' : formatMoney(value));
+
+function planColumns(output: Output): Column[] {
+  const c = output.chalk;
+  const actionColour = (action: string): string => {
+    switch (action) {
+      case 'open':
+      case 'add':
+        return c.green(action);
+      case 'reduce':
+      case 'close':
+        return c.yellow(action);
+      default:
+        return c.dim(action);
+    }
+  };
+  return [
+    { key: 'step', label: '#', priority: 3, align: 'right', cell: (line) => (line.step === undefined ? '' : String(line.step)) },
+    { key: 'market', label: 'Market', priority: 0, align: 'left', cell: (line) => safeText(line.market) },
+    { key: 'side', label: 'Side', priority: 0, align: 'left', cell: (line) => line.side },
+    { key: 'current', label: 'Current', priority: 2, align: 'right', cell: (line) => formatMoney(line.current_usd) },
+    { key: 'target', label: 'Target', priority: 0, align: 'right', cell: (line) => formatMoney(line.target_usd) },
+    { key: 'action', label: 'Action', priority: 0, align: 'left', cell: (line) => actionColour(line.action) },
+    { key: 'change', label: 'Change', priority: 1, align: 'right', cell: (line) => (line.action === 'none' ? '' : formatSignedMoney(line.delta_usd)) },
+    { key: 'days', label: 'Days', priority: 5, align: 'right', cell: (line) => (line.tenor_days === undefined ? '' : String(line.tenor_days)) },
+    { key: 'margin', label: 'Margin', priority: 2, align: 'right', cell: (line) => (isPriced(line) ? money(line.margin_usdc) : '') },
+    { key: 'fee', label: 'Fee', priority: 4, align: 'right', cell: (line) => (isPriced(line) ? money(line.fee_usdc) : '') },
+    { key: 'carry', label: 'Carry', priority: 3, align: 'right', cell: (line) => (isPriced(line) ? money(line.carry_usdc) : '') },
+  ];
+}
+
+function isPriced(line: PlanLine): boolean {
+  return line.action === 'open' || line.action === 'add';
+}
+
+function pad(text: string, width: number, align: 'left' | 'right'): string {
+  const shown = displayWidth(text) > width ? truncateEnd(text, width) : text;
+  const room = ' '.repeat(Math.max(0, width - displayWidth(shown)));
+  return align === 'right' ? room + shown : shown + room;
+}
+
+/** A table of columns under a ruled header, cut to `width` by dropping the least needed columns. */
+function renderTable(output: Output, columns: Column[], lines: PlanLine[], width: number): string {
+  const cells = lines.map((line) => columns.map((column) => column.cell(line)));
+  const demands: ColumnDemand[] = columns.map((column, index) => ({
+    key: column.key,
+    priority: column.priority,
+    width: Math.max(displayWidth(column.label), ...cells.map((row) => displayWidth(row[index]!))),
+  }));
+  const fit = fitColumns(demands, width);
+  const kept = fit.keep.map((kept) => ({ index: columns.findIndex((column) => column.key === kept.key), width: kept.width }));
+  const c = output.chalk;
+  const row = (texts: string[]): string =>
+    kept
+      .map(({ index, width: columnWidth }) => pad(texts[index]!, columnWidth, columns[index]!.align))
+      .join('  ')
+      .trimEnd();
+  const head = row(columns.map((column) => c.bold(column.label)));
+  const rule = kept.map(({ width: columnWidth }) => c.dim('─'.repeat(columnWidth))).join('  ');
+  return [head, rule, ...cells.map(row)].join('\n');
+}
+
+export interface PlanRenderOptions {
+  /** The terminal's width (80 when unknown). */
+  columns: number;
+  /** The command that carries the plan out, for the closing hint (`hedge apply target.csv`). */
+  applyCommand?: string;
+  /** In `apply`, the plan is a preview: in plain mode it goes to stderr, stdout keeps the run's report. */
+  preview?: boolean;
+}
+
+/** The plan on stdout (table or TSV), with checks, notes and totals as messages. */
+export function renderPlan(output: Output, input: PlanViewInput, options: PlanRenderOptions): void {
+  const lines = linesOf(input);
+  const { plan, totals } = input;
+  const c = output.chalk;
+  if (output.isHuman) {
+    output.write(renderTable(output, planColumns(output), lines, options.columns));
+    output.write(totalsLines(input).join('\n'));
+  } else if (options.preview) {
+    for (const line of lines) output.note(`${line.step === undefined ? '-' : `step ${line.step}`}: ${describeLine(line)}`);
+    output.note(totalsLines(input).join('\n'));
+  } else {
+    // TSV through the one output layer: fixed columns (PLAN_TSV_FIELDS), totals on stderr.
+    output.list(lines as unknown as Record<string, unknown>[], PLAN_TSV_FIELDS, { empty: 'No target rows.' });
+    output.note(
+      [
+        'totals:',
+        `actions=${totals.actions}`,
+        `added_usd=${totals.added_usd}`,
+        `removed_usd=${totals.removed_usd}`,
+        `required_margin_usdc=${totals.required_margin_usdc}`,
+        `platform_fee_usdc=${totals.platform_fee_usdc}`,
+        `total_upfront_usdc=${totals.total_upfront_usdc}`,
+        `carry_total_usdc=${totals.carry_total_usdc}`,
+      ].join(' '),
+    );
+  }
+  plan.steps.forEach((step, index) => {
+    for (const note of step.notes) output.note(c.dim(`note: step ${index + 1}: ${safeText(describePlanStepNote(note, step))}`));
+    const error = input.quotes[index]?.error;
+    if (error && error.code !== 'not_quoted') output.warn(`step ${index + 1}: no quote (${safeText(error.code)}): ${safeText(error.message)}`);
+  });
+  for (const position of plan.untouched) {
+    output.note(
+      c.dim(`left alone: ${safeText(position.market)} ${position.side} ${formatUsd(position.notionalUsd)} (not in ${safeText(input.source)}; add a row with 0 to close it)`),
+    );
+  }
+  // Failed checks are listed by the error that ends the command (after this plan).
+  if (plan.atTarget) output.success('At target: nothing to do.');
+  else if (plan.problems.length === 0) {
+    const next = options.applyCommand ? ` Apply them with: ${options.applyCommand}` : '';
+    output.note(`${totals.actions} action${totals.actions === 1 ? '' : 's'} needed to reach the target.${next}`);
+  }
+}
+
+function totalsLines(input: PlanViewInput): string[] {
+  const { totals } = input;
+  const lines = [
+    `Actions: ${totals.actions} · adds ${formatUsd(totals.added_usd)} · takes off ${formatUsd(totals.removed_usd)}`,
+  ];
+  if (totals.actions > 0 && totals.added_usd > 0) {
+    lines.push(
+      `Upfront: margin ${formatMoney(totals.required_margin_usdc)} + fee ${formatMoney(totals.platform_fee_usdc)} = ${formatMoney(totals.total_upfront_usdc)} USDC · carry over the tenor ${formatMoney(totals.carry_total_usdc)} USDC (indicative)` +
+        (totals.unquoted > 0 ? ` · ${totals.unquoted} step${totals.unquoted === 1 ? '' : 's'} not quoted` : ''),
+    );
+  }
+  return lines;
+}
+
+/** The TSV columns of `hedge plan` when piped, in this order (a blank step: a side already at target). */
+export const PLAN_TSV_FIELDS: FieldSpec[] = [
+  'step',
+  'market',
+  'side',
+  'current_usd',
+  'target_usd',
+  'action',
+  'delta_usd',
+  'tenor_days',
+  'margin_usdc',
+  'fee_usdc',
+  'carry_usdc',
+  'line',
+].map((key) => ({ key, label: key }));
+
+function describeLine(line: PlanLine): string {
+  const what = `${safeText(line.market)} ${line.side} ${formatMoney(line.current_usd)} → ${formatMoney(line.target_usd)}`;
+  return line.action === 'none' ? `${what} (at target)` : `${what}: ${line.action} ${formatSignedMoney(line.delta_usd)}`;
+}
+
+/** How a step reads in the progress lines of `apply`: "add 5,000.00 USD to buy USDTNGN". */
+export function describeStep(step: Pick<PlanStep, 'action' | 'market' | 'side' | 'deltaUsd' | 'currentUsd' | 'tenorDays'>): string {
+  const market = safeText(step.market);
+  const amount = formatUsd(Math.abs(step.deltaUsd));
+  switch (step.action) {
+    case 'open':
+      return `open ${amount} ${step.side} ${market}${step.tenorDays === undefined ? '' : ` (${step.tenorDays === 1 ? '1 day' : `${step.tenorDays} days`})`}`;
+    case 'add':
+      return `add ${amount} to ${step.side} ${market}`;
+    case 'reduce':
+      return `reduce ${step.side} ${market} by ${amount}`;
+    case 'close':
+      return `close ${step.side} ${market} (${formatUsd(step.currentUsd)})`;
+  }
+}
+
+// ---- the report of an apply run ----
+
+export interface ApplyReportRow {
+  step: number;
+  action: string;
+  market: string;
+  side: string;
+  delta_usd: number;
+  /** filled / done / failed / rejected / unknown / pending / not_run. */
+  outcome: string;
+  hedge_id: string | null;
+  journal_id: string | null;
+}
+
+export function renderApplyReport(output: Output, rows: ApplyReportRow[]): void {
+  if (output.isJson) {
+    output.json(rows);
+    return;
+  }
+  if (rows.length === 0) return;
+  output.list(rows as unknown as Record<string, unknown>[], [
+    { key: 'step', label: '#', kind: 'count' },
+    { key: 'action', label: 'Action' },
+    { key: 'market', label: 'Market' },
+    { key: 'side', label: 'Side', kind: 'side' },
+    { key: 'delta_usd', label: 'Change (USD)', kind: 'pnl' },
+    { key: 'outcome', label: 'Outcome', kind: 'status' },
+    { key: 'hedge_id', label: 'Hedge' },
+    { key: 'journal_id', label: 'Journal' },
+  ], { empty: 'No actions.', title: 'Apply report' });
+}

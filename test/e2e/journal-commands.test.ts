@@ -1,0 +1,178 @@
+// `hedge journal`, `hedge journal show ID` and the refusals of `hedge resume`, over a journal file
+// written by hand (no server needed: none of these sends anything). Hand-written entries also
+// carry hostile text, which must reach the screen as visible escapes.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runHedge, tempDir } from '../helpers/hedge-cli.js';
+import { keyFingerprint } from '../../src/journal/index.js';
+
+const KEY = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
+const OTHER_KEY = 'hpk_test_ZyXwVuTsRqPoNmLkJiHgFeDc';
+// Port 9 (discard): nothing listens, so any request would fail the test loudly.
+const BASE_URL = 'http://127.0.0.1:9/partners/sandbox/v2';
+const ENV = { HEDGE_API_KEY: KEY, HEDGE_BASE_URL: BASE_URL };
+const HOSTILE = 'evil\u001b]0;pwned\u0007\u202emsg';
+
+let dir: { path: string; remove: () => void };
+
+beforeEach(() => {
+  dir = tempDir('hedge-journal-');
+});
+afterEach(() => dir.remove());
+
+const now = Date.now();
+const ago = (ms: number) => new Date(now - ms).toISOString();
+
+function entry(id: string, at: string, fields: Record<string, unknown>): Record<string, unknown> {
+  return {
+    id,
+    at,
+    environment: 'test',
+    base_url_host: '127.0.0.1:9',
+    key_id: keyFingerprint(KEY),
+    command: 'add',
+    argv: ['add', 'USDTNGN', 'buy', '500'],
+    request: { method: 'POST', path: '/hedges/add', body: { market: 'USDTNGN', side: 'buy', notional_usd: 500 } },
+    idempotency_key: `key-${id}`,
+    outcome: 'pending',
+    ...fields,
+  };
+}
+
+/** Three entries, oldest first: a filled open (10 days ago), an unknown add (3 h ago), a submitted close (1 min ago). */
+function writeJournal(): void {
+  mkdirSync(dir.path, { recursive: true });
+  const lines = [
+    entry('a_open0001', ago(10 * 86_400_000), {
+      command: 'open',
+      argv: ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
+      request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 } },
+      profile: 'desk',
+    }),
+    { id: 'a_open0001', at: ago(10 * 86_400_000 - 5000), outcome: 'filled', hedge_id: 'hdg_1', resolved_at: ago(10 * 86_400_000 - 5000) },
+    entry('a_add00002', ago(3 * 3_600_000), {}),
+    { id: 'a_add00002', at: ago(3 * 3_600_000 - 1000), outcome: 'unknown', message: HOSTILE },
+    entry('a_close003', ago(60_000), {
+      command: 'close',
+      argv: ['close', 'USDTNGN', 'buy'],
+      request: { method: 'POST', path: '/hedges/close', body: { market: 'USDTNGN', side: 'buy' } },
+      key_id: keyFingerprint(OTHER_KEY),
+      profile: 'ops',
+    }),
+    { id: 'a_close003', at: ago(59_000), outcome: 'submitted', hedge_id: `hdg_${HOSTILE}` },
+  ];
+  writeFileSync(join(dir.path, 'journal.jsonl'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+}
+
+const hedge = (args: string[]) => runHedge(args, { configDir: dir.path, env: ENV });
+
+describe('hedge journal', () => {
+  it('--json prints the entries as stored, newest first; --pending only the unresolved ones', async () => {
+    writeJournal();
+    const all = await hedge(['journal', '--json']);
+    expect(all.code, all.stderr).toBe(0);
+    const entries = JSON.parse(all.stdout) as Array<Record<string, unknown>>;
+    expect(entries.map((e) => e.id)).toEqual(['a_close003', 'a_add00002', 'a_open0001']);
+    expect(entries[2]).toMatchObject({ outcome: 'filled', hedge_id: 'hdg_1', profile: 'desk', request: { path: '/hedges' } });
+    expect(entries[1]!.message).toBe(HOSTILE);
+
+    const pending = await hedge(['journal', '--pending', '--json']);
+    expect((JSON.parse(pending.stdout) as Array<{ id: string; outcome: string }>).map((e) => [e.id, e.outcome])).toEqual([
+      ['a_close003', 'submitted'],
+      ['a_add00002', 'unknown'],
+    ]);
+  });
+
+  it('--since takes a date, an ISO time or a time ago; --limit keeps the newest; a bad --since is exit 2 naming the forms', async () => {
+    writeJournal();
+    const ids = async (...flags: string[]) => (JSON.parse((await hedge(['journal', '--json', ...flags])).stdout) as Array<{ id: string }>).map((e) => e.id);
+    expect(await ids('--since', '1d')).toEqual(['a_close003', 'a_add00002']);
+    expect(await ids('--since', '2h')).toEqual(['a_close003']);
+    expect(await ids('--since', '2w')).toHaveLength(3);
+    expect(await ids('--since', ago(3 * 3_600_000 + 1000))).toEqual(['a_close003', 'a_add00002']);
+    expect(await ids('--since', new Date(now + 2 * 86_400_000).toISOString().slice(0, 10))).toEqual([]);
+    expect(await ids('--limit', '1')).toEqual(['a_close003']);
+
+    const bad = await hedge(['journal', '--since', 'yesterday']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--since');
+    expect(bad.stderr).toMatch(/2h/);
+    expect(bad.stdout).toBe('');
+    expect((await hedge(['journal', '--limit', '0'])).code).toBe(2);
+  });
+
+  it('piped: one row per entry, the raw values in a fixed column order; journal text is escaped', async () => {
+    writeJournal();
+    const result = await hedge(['journal']);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    // Columns: id, time, command, market, side, notional, outcome, hedge id, where.
+    const cells = lines.map((line) => line.split(/\t|\\x09/));
+    expect(cells[2]).toEqual(['a_open0001', ago(10 * 86_400_000), 'open', 'USDTNGN', 'buy', '10000', 'filled', 'hdg_1', 'test · desk']);
+    expect(cells[0]!.slice(0, 7)).toEqual(['a_close003', ago(60_000), 'close', 'USDTNGN', 'buy', '', 'submitted']);
+    expect(result.stdout).not.toContain('\u001b');
+    expect(result.stdout).not.toContain('\u202e');
+    expect(result.stdout).toContain('\\x1b]0;pwned');
+  });
+
+  it('an empty journal says so on stderr, stdout stays empty', async () => {
+    const result = await hedge(['journal']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('journal is empty');
+  });
+});
+
+describe('hedge journal show', () => {
+  it('shows one entry by a unique prefix: JSON as stored, field lines when piped with text escaped', async () => {
+    writeJournal();
+    const json = await hedge(['journal', 'show', 'a_add', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: 'a_add00002', outcome: 'unknown', idempotency_key: 'key-a_add00002', message: HOSTILE });
+
+    const plain = await hedge(['journal', 'show', 'a_add00002']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/^idempotency_key(\t|\\x09)key-a_add00002$/m);
+    expect(plain.stdout).toMatch(/^body(\t|\\x09)\{"market":"USDTNGN","side":"buy","notional_usd":500\}$/m);
+    expect(plain.stdout).not.toContain('\u001b');
+    expect(plain.stdout).toContain('\\x1b]0;pwned');
+  });
+
+  it('an unknown id and an ambiguous prefix are exit 2 naming what was typed (and the candidates)', async () => {
+    writeJournal();
+    const unknown = await hedge(['journal', 'show', 'a_nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('a_nope');
+    const ambiguous = await hedge(['journal', 'show', 'a_']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('a_close003');
+    expect(ambiguous.stderr).toContain('a_open0001');
+  });
+});
+
+describe('hedge resume refusals (nothing is sent)', () => {
+  it('a resolved entry is exit 2 saying its outcome', async () => {
+    writeJournal();
+    const result = await hedge(['resume', 'a_open0001']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('outcome is filled');
+  });
+
+  it('an entry sent with other credentials is exit 2 naming its profile', async () => {
+    writeJournal();
+    // Without an ID: the newest unresolved one, the close sent with another key under profile ops.
+    const result = await hedge(['resume']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('a_close003');
+    expect(result.stderr).toContain('key fingerprint');
+    expect(result.stderr).toContain('hedge --profile ops resume a_close003');
+  });
+
+  it('no unresolved entry: a sentence on stderr, exit 0', async () => {
+    const result = await hedge(['resume']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('Nothing to resume');
+  });
+});

@@ -1,0 +1,293 @@
+// Killed writes, then the same command (or `hedge resume`) again: every action happens exactly once
+// on the server. Each kill is timed by the simulator's own request log (a write held mid-answer, a
+// read held by latency, the wait's polls), never by a sleep. What is asserted is the server's state
+// and its log: one idempotency key per action, one hedge, the notional moved once.
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunResult } from '../helpers/hedge-cli.js';
+import { startTradingSandbox, type TradingSandbox } from './trading-helpers.js';
+
+let trading: TradingSandbox | undefined;
+
+afterEach(async () => {
+  await trading?.close();
+  trading = undefined;
+});
+
+/** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
+const LAND_MS = 3_600_000;
+
+interface Entry {
+  id: string;
+  command: string;
+  outcome: string;
+  idempotency_key: string;
+  hedge_id?: string;
+}
+
+/** Polls `ready` until it holds; fails at once if the process ended first (it never got there). */
+async function until(ready: () => boolean, running: Promise<RunResult>, what: string): Promise<void> {
+  let ended: RunResult | undefined;
+  void running.then((result) => (ended = result)).catch(() => undefined);
+  while (!ready()) {
+    if (ended) throw new Error(`the process ended before ${what} (exit ${ended.code}):\n${ended.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Runs the command and sends `signal` once `ready` holds; resolves with how the process ended. */
+async function runAndStop(t: TradingSandbox, args: string[], ready: () => boolean, what: string, signal: NodeJS.Signals = 'SIGKILL'): Promise<RunResult> {
+  let child: ChildProcess | undefined;
+  const running = t.hedge(args, { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 });
+  await until(ready, running, what);
+  child!.kill(signal);
+  return running;
+}
+
+function posts(t: TradingSandbox, path: string) {
+  return t.writes().filter((entry) => entry.path === path);
+}
+
+/** Idempotency keys the server answered with 200 for this endpoint. */
+function keysAnswered(t: TradingSandbox, path: string): string[] {
+  return [...new Set(posts(t, path).filter((entry) => entry.status === 200).map((entry) => entry.idempotencyKey!))];
+}
+
+/** The write on `path` was answered and the wait has polled `poll` after it. */
+function waitingAfter(t: TradingSandbox, path: string, poll: (entryPath: string) => boolean): () => boolean {
+  return () => {
+    const log = t.sandbox.requestLog;
+    const sent = log.findIndex((entry) => entry.method === 'POST' && entry.path === path && entry.status === 200);
+    return sent >= 0 && log.slice(sent + 1).some((entry) => entry.method === 'GET' && poll(entry.path) && entry.status === 200);
+  };
+}
+
+async function journal(t: TradingSandbox, ...flags: string[]): Promise<Entry[]> {
+  const result = await t.hedge(['journal', '--json', ...flags]);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Entry[];
+}
+
+/** A filled hedge to change: opened without waiting, then the clock moved past its fill. */
+async function filledHedge(t: TradingSandbox, side: 'buy' | 'sell', notional: string): Promise<string> {
+  const opened = await t.hedge(['open', 'USDTNGN', side, notional, '--tenor', '7', '--no-wait', '--json']);
+  expect(opened.code, opened.stderr).toBe(0);
+  t.sandbox.clock.advance(LAND_MS);
+  const id = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
+  const listed = await t.hedge(['hedges', id, '--json']);
+  expect(JSON.parse(listed.stdout)).toMatchObject({ status: 'filled' });
+  return id;
+}
+
+function serverHedge(t: TradingSandbox, id: string) {
+  return t.hedges().find((hedge) => hedge.id === id)!;
+}
+
+describe('kill -9, then the same command again: the action happens once', () => {
+  it('open killed after the server committed, before its answer arrived: the re-run resumes, one hedge', async () => {
+    trading = await startTradingSandbox();
+    const t = trading;
+    // The answer's status line and half its body are sent, then the socket hangs: the engine has acted.
+    t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
+    const killed = await runAndStop(
+      t,
+      ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
+      () => posts(t, '/hedges').some((entry) => entry.status === 'stalled'),
+      'the open was committed and held',
+    );
+    expect(killed.signal).toBe('SIGKILL');
+    expect(t.hedges()).toHaveLength(1);
+    const [left] = await journal(t, '--pending');
+    expect(left).toMatchObject({ command: 'open', outcome: 'pending' });
+
+    t.sandbox.setFaults({ stall: null, match: null });
+    const again = await t.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`Resuming the open started`);
+    expect(again.stderr).toContain(left!.idempotency_key);
+    expect(t.hedges()).toHaveLength(1);
+    expect(JSON.parse(again.stdout)).toMatchObject({ id: t.hedges()[0]!.id, status: 'filled' });
+    // Every POST /hedges carried the one key; the engine created one hedge for it.
+    expect(new Set(posts(t, '/hedges').map((entry) => entry.idempotencyKey))).toEqual(new Set([left!.idempotency_key]));
+    const entries = await journal(t);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ id: left!.id, outcome: 'filled', hedge_id: t.hedges()[0]!.id });
+  });
+
+  it('add killed during its wait: the re-run resumes with the same key and the notional grows once', async () => {
+    trading = await startTradingSandbox({ fillDelayMs: LAND_MS });
+    const t = trading;
+    const id = await filledHedge(t, 'buy', '10000');
+    const killed = await runAndStop(t, ['add', 'USDTNGN', 'buy', '500'], waitingAfter(t, '/hedges/add', (path) => path === '/positions'), 'the add was waiting');
+    expect(killed.signal).toBe('SIGKILL');
+    expect(serverHedge(t, id).pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
+
+    t.sandbox.clock.advance(LAND_MS);
+    const again = await t.hedge(['add', 'USDTNGN', 'buy', '500', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('Resuming the add started');
+    expect(serverHedge(t, id).notionalUsd).toBe(10_500);
+    expect(serverHedge(t, id).pendingChange).toBeUndefined();
+    expect(keysAnswered(t, '/hedges/add')).toHaveLength(1);
+    expect(new Set(posts(t, '/hedges/add').map((entry) => entry.idempotencyKey)).size).toBe(1);
+    const adds = (await journal(t)).filter((entry) => entry.command === 'add');
+    expect(adds).toHaveLength(1);
+    expect(adds[0]!.outcome).toBe('done');
+  });
+
+  it('reduce killed during its wait: reduced once', async () => {
+    trading = await startTradingSandbox({ fillDelayMs: LAND_MS });
+    const t = trading;
+    const id = await filledHedge(t, 'sell', '20000');
+    await runAndStop(t, ['reduce', 'USDTNGN', 'sell', '5000'], waitingAfter(t, '/hedges/reduce', (path) => path === '/positions'), 'the reduce was waiting');
+    t.sandbox.clock.advance(LAND_MS);
+    const again = await t.hedge(['reduce', 'USDTNGN', 'sell', '5000']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('Resuming the reduce started');
+    expect(serverHedge(t, id)).toMatchObject({ notionalUsd: 15_000, status: 'filled' });
+    expect(keysAnswered(t, '/hedges/reduce')).toHaveLength(1);
+    expect(new Set(posts(t, '/hedges/reduce').map((entry) => entry.idempotencyKey)).size).toBe(1);
+  });
+
+  it('close killed during its wait: closed once, one realized record', async () => {
+    trading = await startTradingSandbox({ fillDelayMs: LAND_MS });
+    const t = trading;
+    const id = await filledHedge(t, 'buy', '8000');
+    await runAndStop(t, ['close', 'USDTNGN', 'buy'], waitingAfter(t, '/hedges/close', (path) => path === '/positions'), 'the close was waiting');
+    t.sandbox.clock.advance(LAND_MS);
+    const again = await t.hedge(['close', 'USDTNGN', 'buy', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('Resuming the close started');
+    expect(serverHedge(t, id).status).toBe('closed');
+    const account = Object.values(t.sandbox.engine.state.accounts)[0]!;
+    expect(account.history.map((record) => record.hedge_id)).toEqual([id]);
+    expect(keysAnswered(t, '/hedges/close')).toHaveLength(1);
+    expect(new Set(posts(t, '/hedges/close').map((entry) => entry.idempotencyKey)).size).toBe(1);
+  });
+
+  it('killed before the send (held at a pre-trade read): nothing was journaled or sent, the re-run is one fresh action', async () => {
+    trading = await startTradingSandbox();
+    const t = trading;
+    t.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET' } });
+    const killed = await runAndStop(
+      t,
+      ['open', 'USDTNGN', 'sell', '2000', '--tenor', '3'],
+      () => t.sandbox.requestLog.some((entry) => entry.method === 'GET' && entry.status === 'pending' && entry.fault === 'latency'),
+      'a pre-trade read was held',
+    );
+    expect(killed.signal).toBe('SIGKILL');
+    expect(t.writes()).toEqual([]);
+    expect(await journal(t)).toEqual([]);
+
+    t.sandbox.setFaults({ nextLatency: null, match: null });
+    const again = await t.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '3']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('Resuming');
+    expect(t.hedges()).toHaveLength(1);
+    expect(posts(t, '/hedges')).toHaveLength(1);
+    expect(await journal(t)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
+  });
+});
+
+describe('hedge resume', () => {
+  it('finishes a killed open once, updating the same journal entry; resuming it again is refused (exit 2)', async () => {
+    trading = await startTradingSandbox();
+    const t = trading;
+    t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
+    await runAndStop(t, ['open', 'USDTNGN', 'buy', '7000', '--tenor', '1'], () => posts(t, '/hedges').some((entry) => entry.status === 'stalled'), 'the open was held');
+    t.sandbox.setFaults({ stall: null, match: null });
+    const [left] = await journal(t, '--pending');
+
+    const resumed = await t.hedge(['resume', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`Resuming the open started \\d\\d:\\d\\d:\\d\\d UTC with key ${left!.idempotency_key}`));
+    expect(t.hedges()).toHaveLength(1);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ id: t.hedges()[0]!.id, status: 'filled' });
+    expect(new Set(posts(t, '/hedges').map((entry) => entry.idempotencyKey))).toEqual(new Set([left!.idempotency_key]));
+    const entries = await journal(t);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ id: left!.id, outcome: 'filled' });
+
+    const twice = await t.hedge(['resume', left!.id]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('outcome is filled');
+    const nothing = await t.hedge(['resume']);
+    expect(nothing.code, nothing.stderr).toBe(0);
+    expect(nothing.stderr).toContain('Nothing to resume');
+    expect(posts(t, '/hedges')).toHaveLength(2);
+  });
+
+  it('resume ID of an add killed in its wait re-sends its key, then waits for the landing as add would', async () => {
+    trading = await startTradingSandbox({ fillDelayMs: LAND_MS });
+    const t = trading;
+    const id = await filledHedge(t, 'buy', '10000');
+    await runAndStop(t, ['add', 'USDTNGN', 'buy', '500'], waitingAfter(t, '/hedges/add', (path) => path === '/positions'), 'the add was waiting');
+    const [left] = await journal(t, '--pending');
+    expect(left).toMatchObject({ command: 'add' });
+
+    const before = t.sandbox.requestLog.length;
+    let child: ChildProcess | undefined;
+    const running = t.hedge(['resume', left!.id, '--json'], { onSpawn: (spawned) => (child = spawned) });
+    // The resumed run is waiting (polling the positions after its replayed add); only now does the add land.
+    await until(
+      () => {
+        const log = t.sandbox.requestLog.slice(before);
+        const sent = log.findIndex((entry) => entry.path === '/hedges/add' && entry.status === 200);
+        return sent >= 0 && log.slice(sent + 1).some((entry) => entry.path === '/positions' && entry.status === 200);
+      },
+      running,
+      'the resumed add was waiting',
+    );
+    expect(child).toBeDefined();
+    t.sandbox.clock.advance(LAND_MS);
+    const resumed = await running;
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 10_500 });
+    expect(serverHedge(t, id).notionalUsd).toBe(10_500);
+    expect(keysAnswered(t, '/hedges/add')).toEqual([left!.idempotency_key]);
+    expect((await journal(t)).find((entry) => entry.id === left!.id)).toMatchObject({ outcome: 'done' });
+  });
+});
+
+describe('stopped by a signal during the wait', () => {
+  it('SIGTERM → exit 143, names the resume command and the key; the entry stays unresolved and the key is never in the journal', async () => {
+    trading = await startTradingSandbox({ fillDelayMs: LAND_MS });
+    const t = trading;
+    await filledHedge(t, 'buy', '10000');
+    const stopped = await runAndStop(t, ['add', 'USDTNGN', 'buy', '500'], waitingAfter(t, '/hedges/add', (path) => path === '/positions'), 'the add was waiting', 'SIGTERM');
+    expect(stopped.code, stopped.stderr).toBe(143);
+    const pending = await journal(t, '--pending');
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ command: 'add', outcome: 'submitted' });
+    expect(stopped.stderr).toContain(`hedge resume ${pending[0]!.id}`);
+    expect(stopped.stderr).toContain(pending[0]!.idempotency_key);
+
+    // --pending lists exactly the unresolved ones: the open is resolved, the add is not.
+    const all = await journal(t);
+    expect(all.map((entry) => [entry.command, entry.outcome])).toEqual([
+      ['add', 'submitted'],
+      ['open', 'done'],
+    ]);
+    expect(readFileSync(join(t.configDir, 'journal.jsonl'), 'utf8')).not.toContain(t.sandbox.apiKey);
+  });
+
+  it('SIGHUP during the wait for a fill → exit 129; the open stays unresolved', async () => {
+    trading = await startTradingSandbox({ fillDelayMs: LAND_MS });
+    const t = trading;
+    const stopped = await runAndStop(
+      t,
+      ['open', 'USDTNGN', 'sell', '3000', '--tenor', '3'],
+      waitingAfter(t, '/hedges', (path) => path.startsWith('/hedges/hdg_')),
+      'the open was waiting for its fill',
+      'SIGHUP',
+    );
+    expect(stopped.code, stopped.stderr).toBe(129);
+    const pending = await journal(t, '--pending');
+    expect(pending).toMatchObject([{ command: 'open', outcome: 'submitted' }]);
+    expect(stopped.stderr).toContain(`hedge resume ${pending[0]!.id}`);
+    expect(t.hedges()).toHaveLength(1);
+    expect(readFileSync(join(t.configDir, 'journal.jsonl'), 'utf8')).not.toContain(t.sandbox.apiKey);
+  });
+});

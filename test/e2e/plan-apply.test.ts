@@ -1,0 +1,198 @@
+// hedge plan / hedge apply against a sandbox server: the target reached from an empty book, a
+// second apply that sends nothing, an apply killed mid-way (SIGKILL while its first write is held
+// by the server) that converges when run again with every action once on the server, a plan over
+// the exposure cap (exit 3, nothing sent), a file with bad rows (exit 2, no request at all), and
+// the plan's exit codes (0 at target, 9 with changes). Asserts on the server's own state and log.
+import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTradingSandbox, type TradingSandbox } from './trading-helpers.js';
+
+let trading: TradingSandbox | undefined;
+
+afterEach(async () => {
+  await trading?.close();
+  trading = undefined;
+});
+
+const HEADER = 'market,side,notional_usd,tenor_days';
+
+function targetFile(rig: TradingSandbox, name: string, rows: string[]): string {
+  const path = join(rig.configDir, name);
+  writeFileSync(path, `${[HEADER, ...rows].join('\n')}\n`);
+  return path;
+}
+
+/** Open (filled) notional per side, from the server's own state. */
+function book(rig: TradingSandbox): Record<string, number> {
+  const sides: Record<string, number> = {};
+  for (const hedge of rig.hedges()) {
+    if (hedge.status !== 'filled') continue;
+    const key = `${hedge.market} ${hedge.side}`;
+    sides[key] = (sides[key] ?? 0) + hedge.notionalUsd;
+  }
+  return sides;
+}
+
+const WRITE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
+
+function trades(rig: TradingSandbox) {
+  return rig.writes().filter((entry) => WRITE_PATHS.has(entry.path));
+}
+
+describe('hedge apply', () => {
+  it('from an empty book opens both sides; the server holds the target', async () => {
+    trading = await startTradingSandbox();
+    const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5k,7']);
+    const result = await trading.hedge(['apply', file, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(book(trading)).toEqual({ 'USDTNGN buy': 10_000, 'USDTNGN sell': 5_000 });
+    const report = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(report).toHaveLength(2);
+    expect(report.map((row) => [row.step, row.action, row.side, row.delta_usd, row.outcome])).toEqual([
+      [1, 'open', 'buy', 10_000, 'filled'],
+      [2, 'open', 'sell', 5_000, 'filled'],
+    ]);
+    for (const row of report) {
+      expect(row.hedge_id).toMatch(/^hdg_/);
+      expect(row.journal_id).toMatch(/^a_/);
+    }
+    expect(result.stderr).toContain('[1/2] open 10,000.00 USD buy USDTNGN (3 days) … filled');
+    expect(result.stderr).toContain('[2/2] open 5,000.00 USD sell USDTNGN (7 days) … filled');
+    const opens = trades(trading);
+    expect(opens.map((entry) => entry.body)).toEqual([
+      { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 },
+      { market: 'USDTNGN', side: 'sell', notional_usd: 5_000, tenor_days: 7 },
+    ]);
+    expect(new Set(opens.map((entry) => entry.idempotencyKey)).size).toBe(2);
+  });
+
+  it('twice: the second run is at target and sends no POST at all', async () => {
+    trading = await startTradingSandbox();
+    const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,8000,1', 'USDTNGN,sell,3000,3']);
+    const first = await trading.hedge(['apply', file]);
+    expect(first.code, first.stderr).toBe(0);
+    const postsBefore = trading.writes().length;
+    const second = await trading.hedge(['apply', file, '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toEqual([]);
+    expect(trading.writes().length).toBe(postsBefore);
+    expect(book(trading)).toEqual({ 'USDTNGN buy': 8_000, 'USDTNGN sell': 3_000 });
+  });
+
+  it('rebalances: closes and reduces first, then adds; the server ends at the target', async () => {
+    trading = await startTradingSandbox();
+    const start = targetFile(trading, 'start.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5000,3']);
+    expect((await trading.hedge(['apply', start])).code).toBe(0);
+    const next = targetFile(trading, 'next.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,0,']);
+    const result = await trading.hedge(['apply', next, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(report.map((row) => [row.action, row.side, row.delta_usd])).toEqual([
+      ['close', 'sell', -5_000],
+      ['add', 'buy', 2_000],
+    ]);
+    expect(book(trading)).toEqual({ 'USDTNGN buy': 12_000 });
+  });
+
+  it('killed with SIGKILL while its first write is held, then run again: the target is reached, every action once on the server', async () => {
+    trading = await startTradingSandbox();
+    const rig = trading;
+    const file = targetFile(rig, 'target.csv', ['USDTNGN,buy,7000,3', 'USDTNGN,sell,4000,7']);
+    // The server holds the first open (its key in flight) while the client is killed.
+    rig.sandbox.setFaults({ nextLatency: { count: 1, ms: 1500 }, match: { method: 'POST', path: '/hedges' } });
+    let child: ChildProcess | undefined;
+    const killed = rig.hedge(['apply', file], { onSpawn: (spawned) => (child = spawned) });
+    for (;;) {
+      if (trades(rig).length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    child!.kill('SIGKILL');
+    const first = await killed;
+    expect(first.signal).toBe('SIGKILL');
+    expect(trades(rig)).toHaveLength(1);
+
+    const again = await rig.hedge(['apply', file, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('of an earlier apply');
+    expect(book(rig)).toEqual({ 'USDTNGN buy': 7_000, 'USDTNGN sell': 4_000 });
+    expect(rig.hedges()).toHaveLength(2);
+
+    // Every action has one key, and the server acted once per key (a repeat with the same key replays).
+    const accepted = trades(rig).filter((entry) => typeof entry.status === 'number' && entry.status >= 200 && entry.status < 300);
+    const bodiesByKey = new Map<string, Set<string>>();
+    for (const entry of accepted) {
+      const bodies = bodiesByKey.get(entry.idempotencyKey!) ?? new Set<string>();
+      bodies.add(JSON.stringify(entry.body));
+      bodiesByKey.set(entry.idempotencyKey!, bodies);
+    }
+    expect(bodiesByKey.size).toBe(2);
+    for (const bodies of bodiesByKey.values()) expect(bodies.size).toBe(1);
+    const keysPerSide = new Map<string, Set<string>>();
+    for (const entry of accepted) {
+      const side = (entry.body as { side: string }).side;
+      keysPerSide.set(side, (keysPerSide.get(side) ?? new Set()).add(entry.idempotencyKey!));
+    }
+    expect([...keysPerSide.values()].map((keys) => keys.size)).toEqual([1, 1]);
+
+    // And a third run is at target: nothing more is sent.
+    const writes = rig.writes().length;
+    const third = await rig.hedge(['apply', file]);
+    expect(third.code, third.stderr).toBe(0);
+    expect(rig.writes().length).toBe(writes);
+  });
+
+  it('over the exposure cap: exit 3 listing the check, nothing sent', async () => {
+    trading = await startTradingSandbox({ exposureCapUsd: 20_000 });
+    const file = targetFile(trading, 'big.csv', ['USDTNGN,buy,30000,3']);
+    const apply = await trading.hedge(['apply', file, '--yes']);
+    expect(apply.code).toBe(3);
+    expect(apply.stderr).toContain('exposure_exceeded');
+    expect(apply.stderr).toContain('big.csv:2:');
+    const plan = await trading.hedge(['plan', file, '--json']);
+    expect(plan.code).toBe(3);
+    // The sandbox also bounds a side's capacity by the cap: both checks are listed.
+    expect(JSON.parse(plan.stdout).problems).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'exposure_exceeded', line: 2, step: 1 })]));
+    expect(JSON.parse(plan.stderr).error).toMatchObject({ code: 'plan_check_failed', class: 'rejected' });
+    expect(trading.writes()).toEqual([]);
+    expect(trading.hedges()).toEqual([]);
+  });
+});
+
+describe('hedge plan', () => {
+  it('a file with several bad rows: exit 2 naming every line, and no request at all', async () => {
+    trading = await startTradingSandbox();
+    const file = targetFile(trading, 'bad.csv', ['USDTNGN,up,10000,3', 'USDTNGN,sell,5k,7', 'usd-ngn,sell,5k,7', 'USDTNGN,buy,10000,2']);
+    for (const command of ['plan', 'apply']) {
+      const result = await trading.hedge([command, file]);
+      expect(result.code, result.stderr).toBe(2);
+      for (const line of [2, 4, 5]) expect(result.stderr).toContain(`bad.csv:${line}: `);
+      expect(result.stderr).not.toContain('bad.csv:3:');
+      expect(result.stdout).toBe('');
+    }
+    expect(trading.sandbox.requestLog).toEqual([]);
+  });
+
+  it('exit 9 when changes are needed, 0 at target; reads and quotes only', async () => {
+    trading = await startTradingSandbox();
+    const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,6000,3']);
+    const changes = await trading.hedge(['plan', file, '--json']);
+    expect(changes.code, changes.stderr).toBe(9);
+    const plan = JSON.parse(changes.stdout);
+    expect(plan).toMatchObject({ at_target: false, totals: { actions: 1, added_usd: 6_000 } });
+    expect(plan.steps[0]).toMatchObject({ step: 1, action: 'open', market: 'USDTNGN', side: 'buy', current_usd: 0, target_usd: 6_000, delta_usd: 6_000 });
+    expect(plan.steps[0].quote.upfront.required_margin_usdc).toBeGreaterThan(0);
+    expect(trades(trading)).toEqual([]);
+    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
+
+    expect((await trading.hedge(['apply', file])).code).toBe(0);
+    const atTarget = await trading.hedge(['plan', file]);
+    expect(atTarget.code, atTarget.stderr).toBe(0);
+    expect(atTarget.stderr).toContain('At target: nothing to do.');
+    // Within --tolerance counts as at target.
+    const near = targetFile(trading, 'near.csv', ['USDTNGN,buy,6050,3']);
+    expect((await trading.hedge(['plan', near])).code).toBe(9);
+    expect((await trading.hedge(['plan', near, '--tolerance', '100'])).code).toBe(0);
+  });
+});

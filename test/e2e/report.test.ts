@@ -1,0 +1,326 @@
+// `hedge report` and `hedge history --since/--until` end to end: the binary against a simulator
+// whose closed hedges come from real opens and closes (through the CLI and the API) and from an
+// automatic settlement at maturity, on a clock that moves only by advance(). Every figure is
+// checked against the simulator's own state and GET /hedges/history, to the cent.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HistoryRecord } from '../../src/sandbox/engine-state.js';
+import { displayWidth } from '../../src/ui/width.js';
+import { tempDir } from '../helpers/hedge-cli.js';
+import { startTradingSandbox, type TradingSandbox } from './trading-helpers.js';
+
+/** Monday 2 March 2026, 09:00 UTC; the simulator's clock moves only by advance(). */
+const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+let trading: TradingSandbox;
+let files: { path: string; remove: () => void };
+let idempotency = 0;
+
+async function api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${trading.sandbox.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${trading.sandbox.apiKey}`,
+      'content-type': 'application/json',
+      ...(method === 'POST' ? { 'idempotency-key': `report-e2e-${(idempotency += 1)}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await response.json()) as { data: any; error: unknown };
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(envelope.error)}`);
+  return envelope.data;
+}
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  return trading.hedge(args, { env });
+}
+
+async function cliOk(args: string[]): Promise<string> {
+  const result = await cli(args);
+  if (result.code !== 0) throw new Error(`hedge ${args.join(' ')} → ${result.code}: ${result.stderr}`);
+  return result.stdout;
+}
+
+const advance = (ms: number): void => trading.sandbox.clock.advance(ms);
+
+/** The simulator's own closed-hedge records (oldest first). */
+function engineHistory(): HistoryRecord[] {
+  return Object.values(trading.sandbox.engine.state.accounts).flatMap((account) => account.history);
+}
+
+const cents = (value: number): number => Math.round(value * 100);
+const sumCents = (values: number[]): number => values.reduce((sum, value) => sum + cents(value), 0);
+
+interface ReportJson {
+  by: string;
+  groups: Array<{ key: string; count: number; net_pnl_usd: number; notional_usd: number | null; fees_usd: number | null }>;
+  totals: { count: number; net_pnl_usd: number; notional_usd: number | null; gross_pnl_usd: number | null; carry_usd: number | null; fees_usd: number | null };
+  unrealized: { positions: number; net_pnl_usd: number | null };
+  cumulative: Array<{ at: string; net_pnl_usd: number }>;
+  complete: boolean;
+}
+
+async function reportJson(args: string[]): Promise<ReportJson> {
+  return JSON.parse(await cliOk(['report', ...args, '--json'])) as ReportJson;
+}
+
+beforeAll(async () => {
+  trading = await startTradingSandbox({ fillDelayMs: 100, realNow: () => START_MS, seed: 'report-e2e' });
+  files = tempDir('hedge-report-');
+
+  // A: opened and closed early through the CLI on Monday 2 March (ISO week 10).
+  await cliOk(['open', 'USDTNGN', 'buy', '10000', '--tenor', '1', '--no-wait', '--json']);
+  advance(1000);
+  advance(2 * HOUR);
+  await cliOk(['close', 'USDTNGN', 'buy', '--no-wait', '--json']);
+  advance(1000);
+
+  // B: a 1-day sell left to settle by itself at maturity (Tuesday 3 March).
+  await api('POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 20_000, tenor_days: 1 });
+  advance(1000);
+  advance(DAY + HOUR);
+
+  // C: a week later (ISO week 11), opened and closed early through the CLI.
+  advance(7 * DAY);
+  await cliOk(['open', 'USDTNGN', 'buy', '15000', '--tenor', '3', '--no-wait', '--json']);
+  advance(1000);
+  advance(HOUR / 2);
+  await cliOk(['close', 'USDTNGN', 'buy', '--no-wait', '--json']);
+  advance(1000);
+
+  // D: a month later (April), opened and closed early through the API.
+  advance(30 * DAY);
+  await api('POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 5000, tenor_days: 3 });
+  advance(1000);
+  advance(HOUR);
+  await api('POST', '/hedges/close', { market: 'USDTNGN', side: 'sell' });
+  advance(1000);
+
+  // Still open: its unrealized P&L has a line of its own, outside the realized figures.
+  await api('POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 7000, tenor_days: 7 });
+  advance(1000);
+  advance(HOUR);
+}, 60_000);
+
+afterAll(async () => {
+  await trading?.close();
+  files?.remove();
+});
+
+describe('hedge report', () => {
+  it('the seeded history is what the simulator holds: four closed hedges, one of them settled', async () => {
+    const history = engineHistory();
+    expect(history).toHaveLength(4);
+    expect(history.map((record) => record.close_reason).sort()).toEqual(['closed', 'closed', 'closed', 'settled']);
+    expect(await api('GET', '/hedges/history?limit=500')).toHaveLength(4);
+  });
+
+  const keyOf: Record<string, (record: HistoryRecord) => string> = {
+    day: (record) => record.closed_at.slice(0, 10),
+    month: (record) => record.closed_at.slice(0, 7),
+    side: (record) => record.side,
+    tenor: (record) => String(record.tenor_days),
+    market: (record) => record.market,
+  };
+
+  for (const by of ['day', 'week', 'month', 'side', 'tenor', 'market']) {
+    it(`--by ${by}: groups sum to the totals, and the totals equal GET /hedges/history to the cent`, async () => {
+      const before = trading.sandbox.requestLog.length;
+      const report = await reportJson(['--by', by]);
+      const wire = (await api('GET', '/hedges/history?limit=500')) as Array<Record<string, number>>;
+      const history = engineHistory();
+
+      expect(report.by).toBe(by);
+      expect(report.complete).toBe(true);
+      expect(report.totals.count).toBe(wire.length);
+      expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(wire.map((record) => record.net_pnl_usd)));
+      expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(history.map((record) => record.net_pnl_usd)));
+      expect(cents(report.totals.fees_usd!)).toBe(sumCents(history.map((record) => record.fees_usdc)));
+      expect(cents(report.totals.carry_usd!)).toBe(sumCents(history.map((record) => record.carry_usdc)));
+      expect(cents(report.totals.gross_pnl_usd!)).toBe(sumCents(history.map((record) => record.gross_pnl_usd)));
+      expect(cents(report.totals.notional_usd!)).toBe(sumCents(history.map((record) => record.notional_usd)));
+      expect(sumCents(report.groups.map((group) => group.net_pnl_usd))).toBe(cents(report.totals.net_pnl_usd));
+      expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.totals.count);
+
+      // Each group holds exactly the simulator's records with that key.
+      const expected = new Map<string, number[]>();
+      if (by === 'week') {
+        expect(report.groups.map((group) => [group.key, group.count])).toEqual([['2026-W10', 2], ['2026-W11', 1], ['2026-W15', 1]]);
+      } else {
+        for (const record of history) expected.set(keyOf[by](record), [...(expected.get(keyOf[by](record)) ?? []), record.net_pnl_usd]);
+        expect(report.groups.map((group) => group.key)).toEqual([...expected.keys()].sort((a, b) => (by === 'tenor' ? Number(a) - Number(b) : a < b ? -1 : 1)));
+        for (const group of report.groups) expect(cents(group.net_pnl_usd), group.key).toBe(sumCents(expected.get(group.key)!));
+      }
+
+      // The open position is on its own line: the account's unrealized P&L, not in the totals.
+      const positions = (await api('GET', '/positions')) as Array<{ net_pnl_usd: number }>;
+      expect(report.unrealized).toEqual({ positions: 1, net_pnl_usd: positions[0].net_pnl_usd });
+
+      // The CLI's two requests: reads only, history asking for the largest page.
+      const cliRequests = trading.sandbox.requestLog.slice(before, before + 2);
+      expect(cliRequests.map((entry) => `${entry.method} ${entry.path}`).sort()).toEqual(['GET /hedges/history', 'GET /positions']);
+      expect(cliRequests.find((entry) => entry.path === '/hedges/history')?.query).toEqual({ limit: '500' });
+    });
+  }
+
+  it('--since (inclusive) and --until (exclusive) filter on the close time', async () => {
+    const history = engineHistory(); // oldest first: A, B, C, D
+    const [, b, c, d] = history;
+    const report = await reportJson(['--by', 'side', '--since', b.closed_at, '--until', d.closed_at]);
+    expect(report.totals.count).toBe(2);
+    expect(cents(report.totals.net_pnl_usd)).toBe(sumCents([b.net_pnl_usd, c.net_pnl_usd]));
+    expect(report.cumulative.map((point) => point.at)).toEqual([b.closed_at, c.closed_at].map((at) => new Date(at).toISOString()));
+
+    const fromTenth = await reportJson(['--since', '2026-03-10']);
+    expect(fromTenth.totals.count).toBe(2);
+    expect(cents(fromTenth.totals.net_pnl_usd)).toBe(sumCents([c.net_pnl_usd, d.net_pnl_usd]));
+  });
+
+  it('history --since/--until lists exactly the closed hedges of the period', async () => {
+    const [a, b, c, d] = engineHistory();
+    const ids = (stdout: string): string[] => (JSON.parse(stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id);
+    expect(ids(await cliOk(['history', '--since', b.closed_at, '--until', d.closed_at, '--json']))).toEqual([c.hedge_id, b.hedge_id]);
+    expect(ids(await cliOk(['history', '--until', '2026-03-03', '--json']))).toEqual([a.hedge_id]);
+    expect(ids(await cliOk(['history', '--since', '2026-03-10T00:00:00Z', '--limit', '1', '--json']))).toEqual([d.hedge_id]);
+    const plain = await cli(['history', '--since', '2026-04-01']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout.trim().split('\n')).toHaveLength(1);
+    expect(plain.stdout).toContain(d.hedge_id);
+  });
+
+  it('--format csv: the documented header, then one row per group matching the JSON', async () => {
+    const report = await reportJson(['--by', 'tenor']);
+    const csv = await cliOk(['report', '--by', 'tenor', '--format', 'csv']);
+    const [header, ...rows] = csv.trimEnd().split('\n');
+    expect(header).toBe('group,count,notional_usd,gross_pnl_usd,carry_usd,fees_usd,net_pnl_usd');
+    expect(rows).toHaveLength(report.groups.length);
+    const cells = rows.map((row) => row.split(','));
+    expect(cells.map((row) => row[0])).toEqual(report.groups.map((group) => group.key));
+    expect(cells.map((row) => Number(row[1]))).toEqual(report.groups.map((group) => group.count));
+    expect(cells.map((row) => cents(Number(row[6])))).toEqual(report.groups.map((group) => cents(group.net_pnl_usd)));
+    expect(sumCents(cells.map((row) => Number(row[6])))).toBe(sumCents(engineHistory().map((record) => record.net_pnl_usd)));
+    for (const row of cells) for (const money of row.slice(2)) expect(money).toMatch(/^-?\d+\.\d{2}$/);
+  });
+
+  it('--html FILE: one self-contained page whose totals are the JSON totals', async () => {
+    const path = join(files.path, 'report.html');
+    const result = await cli(['report', '--by', 'month', '--html', path, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as ReportJson;
+    expect(result.stderr).toContain(path);
+    const html = readFileSync(path, 'utf8');
+    const total = (field: string): number => {
+      const match = new RegExp(`data-total="${field}">(.*?)</div>`).exec(html);
+      if (!match) throw new Error(`no data-total="${field}"`);
+      return Number(match[1].replace(/<[^>]+>/g, '').replace(/[,+]/g, ''));
+    };
+    expect(cents(total('net_pnl_usd'))).toBe(cents(report.totals.net_pnl_usd));
+    expect(cents(total('gross_pnl_usd'))).toBe(cents(report.totals.gross_pnl_usd!));
+    expect(cents(total('carry_usd'))).toBe(cents(report.totals.carry_usd!));
+    expect(cents(total('fees_usd'))).toBe(cents(report.totals.fees_usd!));
+    expect(cents(total('notional_usd'))).toBe(cents(report.totals.notional_usd!));
+    expect(total('count')).toBe(report.totals.count);
+    for (const external of ['http:', 'https:', '//', 'url(', '@import', '<script', '<img', '<link']) {
+      expect(html.toLowerCase(), external).not.toContain(external);
+    }
+    // The account and environment are named; the key never is.
+    expect(html).toContain('TEST');
+    expect(html).toContain(String(trading.sandbox.port));
+    expect(html).not.toContain(trading.sandbox.apiKey);
+    expect(html).not.toContain(trading.sandbox.apiKey.slice(-12));
+  });
+
+  it('on an 80-column terminal: a table that fits, a bar per group and a sparkline', async () => {
+    const result = await cli(['report', '--by', 'day'], { HEDGE_FORCE_TTY: '1', COLUMNS: '80' });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    const report = await reportJson(['--by', 'day']);
+    for (const group of report.groups) {
+      const row = lines.find((line) => line.startsWith(group.key));
+      expect(row, group.key).toBeDefined();
+      expect(row).toMatch(/│/);
+      expect(row).toMatch(group.net_pnl_usd > 0 ? /│█/ : /▒│/);
+    }
+    expect(lines.some((line) => line.startsWith('Total'))).toBe(true);
+    expect(lines.find((line) => line.startsWith('Unrealized'))).toContain('1 open position');
+    expect(lines.find((line) => line.startsWith('Cumulative net P&L'))).toMatch(/[▁▂▃▄▅▆▇█]{2,}/);
+  });
+
+  it('bad --by, --since, --until or --format: exit 2 naming the option and its forms, nothing sent', async () => {
+    const before = trading.sandbox.requestLog.length;
+    const cases: Array<[string[], RegExp]> = [
+      [['report', '--by', 'year'], /--by: "year" is not allowed; expected one of day, week, month, side, tenor, market/],
+      [['report', '--since', 'yesterday'], /--since: "yesterday" is not allowed; expected a date \(2026-11-01/],
+      [['report', '--until', '2026-02-30'], /--until: "2026-02-30" is not allowed/],
+      [['report', '--since', '2026-03-10', '--until', '2026-03-01'], /--since .* must be before --until/],
+      [['report', '--format', 'xml'], /--format: "xml" is not allowed; expected one of table, csv, json/],
+      [['report', '--format', 'csv', '--json'], /--json and --format csv/],
+      [['report', '--html', join(files.path, 'missing-folder', 'r.html')], /--html: the folder .* does not exist/],
+      [['history', '--since', '3 days ago'], /--since: "3 days ago" is not allowed/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.stdout).toBe('');
+    }
+    expect(trading.sandbox.requestLog.length).toBe(before);
+  });
+});
+
+describe('hedge report on a full page of history', () => {
+  it('exactly 500 closed hedges back: a warning on stderr and "complete": false', async () => {
+    const full = await startTradingSandbox({ realNow: () => START_MS, seed: 'report-e2e-full' });
+    try {
+      full.sandbox.seedHedges({ apiKey: full.sandbox.apiKey, count: 501 });
+      const result = await full.hedge(['report', '--by', 'month', '--json']);
+      expect(result.code, result.stderr).toBe(0);
+      const report = JSON.parse(result.stdout) as ReportJson;
+      expect(report.complete).toBe(false);
+      expect(report.totals.count).toBe(500);
+      expect(result.stderr).toMatch(/returned 500 closed hedges.*may be incomplete/s);
+      const page = (full.sandbox.requestLog.find((entry) => entry.path === '/hedges/history')!).query;
+      expect(page).toEqual({ limit: '500' });
+    } finally {
+      await full.close();
+    }
+  });
+});
+
+describe('closed hedges without a readable close time', () => {
+  it('are left out (and counted on stderr) when filtering or grouping by time, kept otherwise', async () => {
+    const odd = await startTradingSandbox({ realNow: () => START_MS, seed: 'report-e2e-undated' });
+    try {
+      odd.sandbox.seedHedges({ apiKey: odd.sandbox.apiKey, count: 3 });
+      const [account] = Object.values(odd.sandbox.engine.state.accounts);
+      const undated = account.history[1] as Partial<HistoryRecord>;
+      delete undated.closed_at;
+
+      const all = await odd.hedge(['history', '--json']);
+      expect(JSON.parse(all.stdout)).toHaveLength(3);
+      const filtered = await odd.hedge(['history', '--since', '2000-01-01', '--json']);
+      expect(filtered.code, filtered.stderr).toBe(0);
+      expect((JSON.parse(filtered.stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id)).not.toContain(undated.hedge_id);
+      expect(JSON.parse(filtered.stdout)).toHaveLength(2);
+      expect(filtered.stderr).toMatch(/1 closed hedge left out: no readable close time/);
+
+      const bySide = await odd.hedge(['report', '--by', 'side', '--json']);
+      const sideReport = JSON.parse(bySide.stdout) as ReportJson & { undated: number; excluded: number };
+      expect(sideReport.totals.count).toBe(3);
+      expect(sideReport.undated).toBe(1);
+      expect(cents(sideReport.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
+
+      const byDay = await odd.hedge(['report', '--by', 'day', '--json']);
+      const dayReport = JSON.parse(byDay.stdout) as ReportJson & { excluded: number };
+      expect(dayReport.totals.count).toBe(2);
+      expect(dayReport.excluded).toBe(1);
+      expect(byDay.stderr).toMatch(/1 closed hedge left out: no readable close time/);
+    } finally {
+      await odd.close();
+    }
+  });
+});

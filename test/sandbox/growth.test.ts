@@ -1,0 +1,164 @@
+// The simulator at 10,000 hedges, grown through real engine writes: order, pages, idempotency
+// replay and expiry must hold at that size. Timings are the self-check script's business
+// (test/sandbox/growth-check.mjs); nothing here depends on how fast the machine is.
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import type { EngineState, ScheduledEvent } from '../../src/sandbox/engine-state.js';
+import { popDueEvent, pushEvent } from '../../src/sandbox/event-queue.js';
+import { type GrowthResult, SandboxEngine, growHedges } from '../../src/sandbox/index.js';
+import { DAY, KEY_A, T0, call, makeEngine, openBody, openFilled } from './engine-helpers.js';
+
+const HEDGES = 10_000;
+
+describe('growing the simulator to 10,000 hedges through real writes', () => {
+  let engine: SandboxEngine;
+  let grown: GrowthResult;
+  let idsOldestFirst: string[];
+  beforeAll(() => {
+    engine = makeEngine();
+    grown = growHedges(engine, { apiKey: KEY_A, hedges: HEDGES, startMs: T0 });
+    idsOldestFirst = grown.hedgeIds;
+  });
+  const ids = (response: { data: Array<{ id: string }> }) => response.data.map((hedge) => hedge.id);
+
+  it('leaves every hedge opened and closed, with one history record each', () => {
+    const account = Object.values(engine.state.accounts)[0];
+    expect(grown.writes).toBe(2 * HEDGES);
+    expect(new Set(idsOldestFirst).size).toBe(HEDGES);
+    expect(Object.keys(account.hedges)).toHaveLength(HEDGES);
+    expect(Object.values(account.hedges).every((hedge) => hedge.status === 'closed')).toBe(true);
+    expect(account.history).toHaveLength(HEDGES);
+    expect(grown.idempotencyKeys.slice(0, 3)).toEqual(['grow-1', 'grow-2', 'grow-3']);
+  });
+
+  it('pages hedges newest first at any page size and after filters', () => {
+    const now = grown.nowMs;
+    const newestFirst = [...idsOldestFirst].reverse();
+    expect(ids(call(engine, now, 'GET', '/hedges', { query: { limit: '1' } }))).toEqual(newestFirst.slice(0, 1));
+    expect(ids(call(engine, now, 'GET', '/hedges', { query: { limit: '500' } }))).toEqual(newestFirst.slice(0, 500));
+    expect(ids(call(engine, now, 'GET', '/hedges'))).toEqual(newestFirst.slice(0, 50));
+    // The oldest hedge is found by a scan that runs to the end of the book.
+    expect(ids(call(engine, now, 'GET', '/hedges', { query: { client_reference: 'grow-1' } }))).toEqual([idsOldestFirst[0]]);
+    expect(call(engine, now, 'GET', '/hedges', { query: { status: 'filled' } }).data).toEqual([]);
+    expect(ids(call(engine, now, 'GET', '/hedges', { query: { status: 'closed', limit: '3' } }))).toEqual(newestFirst.slice(0, 3));
+  });
+
+  it('pages history newest first: closes landing together are ordered by hedge id, descending', () => {
+    const history = call(engine, grown.nowMs, 'GET', '/hedges/history', { query: { limit: '4' } }).data;
+    expect(history.map((record: { hedge_id: string }) => record.hedge_id)).toEqual([...idsOldestFirst].reverse().slice(0, 4));
+    expect(history[0].closed_at).toBe(history[1].closed_at);
+    expect(history[1].closed_at > history[2].closed_at).toBe(true);
+  });
+
+  it('still replays the first and the last write by their keys, acting on nothing', () => {
+    const now = grown.nowMs;
+    const market = 'USDTNGN';
+    const first = call(engine, now, 'POST', '/hedges', {
+      body: { market, side: 'buy', notional_usd: 1_000, tenor_days: 7, client_reference: 'grow-1' },
+      idempotencyKey: grown.idempotencyKeys[0],
+    });
+    expect([first.status, first.headers['idempotent-replayed'], first.data.id]).toEqual([200, 'true', idsOldestFirst[0]]);
+    const last = call(engine, now, 'POST', '/hedges/close', { body: { market, side: 'sell' }, idempotencyKey: grown.idempotencyKeys.at(-1) });
+    expect([last.status, last.headers['idempotent-replayed'], last.data.hedge_id]).toEqual([200, 'true', idsOldestFirst.at(-1)]);
+    expect(Object.keys(Object.values(engine.state.accounts)[0].hedges)).toHaveLength(HEDGES);
+    expect(Object.keys(engine.state.idempotency)).toHaveLength(2 * HEDGES);
+  });
+
+  it('a state reloaded from JSON pages and replays the same', () => {
+    const reloaded = new SandboxEngine({ apiKeys: [KEY_A], fillDelayMs: 1000 }, JSON.parse(JSON.stringify(engine.state)) as EngineState);
+    expect(call(reloaded, grown.nowMs, 'GET', '/hedges', { query: { limit: '7' } }).data).toEqual(
+      call(engine, grown.nowMs, 'GET', '/hedges', { query: { limit: '7' } }).data,
+    );
+    const replay = call(reloaded, grown.nowMs, 'POST', '/hedges/close', {
+      body: { market: 'USDTNGN', side: 'sell' },
+      idempotencyKey: grown.idempotencyKeys.at(-1),
+    });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    // The reloaded engine rebuilt its expiry queue: a day after the last write every key is gone.
+    call(reloaded, grown.nowMs + DAY, 'GET', '/account');
+    expect(reloaded.state.idempotency).toEqual({});
+  });
+
+  it('expires idempotency records by sandbox time: those a day old are really gone, the rest kept', () => {
+    const records = Object.values(engine.state.idempotency);
+    const cutoff = T0 + 3_600_000;
+    const keptBefore = records.filter((record) => record.createdAtMs > cutoff).length;
+    expect(keptBefore).toBeGreaterThan(0);
+    expect(keptBefore).toBeLessThan(records.length);
+    call(engine, cutoff + DAY, 'GET', '/markets');
+    const kept = Object.values(engine.state.idempotency);
+    expect(kept).toHaveLength(keptBefore);
+    expect(kept.every((record) => record.createdAtMs > cutoff)).toBe(true);
+
+    // The first key is free again: a new body acts instead of answering idempotency_key_reuse.
+    const reused = call(engine, cutoff + DAY, 'POST', '/hedges', { body: openBody('buy', 2_000), idempotencyKey: grown.idempotencyKeys[0] });
+    expect([reused.status, reused.headers['idempotent-replayed']]).toEqual([200, undefined]);
+    call(engine, grown.nowMs + DAY, 'GET', '/markets');
+    expect(Object.keys(engine.state.idempotency)).toEqual([`test:${Object.keys(engine.state.accounts)[0]}:${grown.idempotencyKeys[0]}`]);
+  });
+});
+
+describe('idempotency expiry queue', () => {
+  it('a key reused after it expired keeps its new record until that one is a day old', () => {
+    const engine = makeEngine();
+    call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'k' });
+    const renewed = call(engine, T0 + DAY, 'POST', '/hedges', { body: openBody('sell', 1_000), idempotencyKey: 'k' });
+    expect(renewed.headers['idempotent-replayed']).toBeUndefined();
+    const replay = call(engine, T0 + DAY + 10, 'POST', '/hedges', { body: openBody('sell', 1_000), idempotencyKey: 'k' });
+    expect([replay.headers['idempotent-replayed'], replay.data.id]).toEqual(['true', renewed.data.id]);
+    call(engine, T0 + 2 * DAY - 1, 'GET', '/markets');
+    expect(Object.keys(engine.state.idempotency)).toHaveLength(1);
+    call(engine, T0 + 2 * DAY, 'GET', '/markets');
+    expect(engine.state.idempotency).toEqual({});
+  });
+});
+
+describe('hedge list order', () => {
+  it('places hedges written in the past (fixtures) among live ones by opened_at, ties by id', () => {
+    const engine = makeEngine();
+    const { hedge: live, now } = openFilled(engine, T0, 'buy', 10_000);
+    expect(call(engine, now, 'GET', '/hedges').data.map((hedge: { id: string }) => hedge.id)).toEqual([live.id]);
+    engine.seedHedges(KEY_A, 12, 'closed', now);
+    call(engine, now + 10, 'POST', '/hedges', { body: openBody('sell', 10_000) });
+    const listed = call(engine, now + 10, 'GET', '/hedges', { query: { limit: '500' } }).data as Array<{ id: string; opened_at: string }>;
+    expect(listed).toHaveLength(14);
+    const sorted = [...listed].sort((a, b) => (a.opened_at === b.opened_at ? (a.id < b.id ? 1 : -1) : a.opened_at < b.opened_at ? 1 : -1));
+    expect(listed.map((hedge) => hedge.id)).toEqual(sorted.map((hedge) => hedge.id));
+    expect(listed[0].opened_at).toBe(new Date(now + 10).toISOString());
+  });
+});
+
+describe('event queue', () => {
+  it('pops events in (dueMs, sequence) order, only once due', () => {
+    const heap: ScheduledEvent[] = [];
+    const dues = [50, 10, 30, 10, 70, 20, 30, 60, 10, 40];
+    dues.forEach((dueMs, index) => pushEvent(heap, { dueMs, sequence: index + 1, kind: 'fill', accountId: 'a', hedgeId: `h${index}` }));
+    expect(popDueEvent(heap, 9)).toBeUndefined();
+    const popped: Array<[number, number]> = [];
+    for (let event = popDueEvent(heap, 40); event; event = popDueEvent(heap, 40)) popped.push([event.dueMs, event.sequence]);
+    expect(popped).toEqual([[10, 2], [10, 4], [10, 9], [20, 6], [30, 3], [30, 7], [40, 10]]);
+    expect(heap.map((event) => event.dueMs).sort((a, b) => a - b)).toEqual([50, 60, 70]);
+  });
+});
+
+describe('states saved before dialects', () => {
+  it('load as the reference dialect with their open hedge, and close it', () => {
+    const engine = makeEngine();
+    const { hedge, now } = openFilled(engine, T0, 'buy', 20_000);
+    engine.seedHedges(KEY_A, 3, 'closed', now);
+    const saved = JSON.parse(JSON.stringify(engine.state)) as Record<string, unknown> & EngineState;
+    delete (saved as Partial<EngineState>).dialect;
+    for (const account of Object.values(saved.accounts)) {
+      delete (account as { activeHedgeStacks?: unknown }).activeHedgeStacks;
+      account.history.reverse();
+    }
+    const reloaded = new SandboxEngine({ apiKeys: [KEY_A], fillDelayMs: 1000 }, saved);
+    expect(reloaded.dialect).toBe('reference');
+    expect(call(reloaded, now, 'GET', '/positions').data.map((line: { hedge_id: string }) => line.hedge_id)).toEqual([hedge.id]);
+    const before = call(reloaded, now, 'GET', '/hedges/history').data.map((record: { closed_at: string }) => record.closed_at);
+    expect(before).toEqual([...before].sort().reverse());
+    call(reloaded, now, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
+    expect(call(reloaded, now + 1000, 'GET', '/positions').data).toEqual([]);
+    expect(call(reloaded, now + 1000, 'GET', '/hedges/history', { query: { limit: '1' } }).data[0].hedge_id).toBe(hedge.id);
+  });
+});

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+
+import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_SEQUENCES, type MalformedKind } from '../../src/sandbox/index.js';
+import { api, openBody, useSandboxes } from './http-helpers.js';
+
+const start = useSandboxes();
+const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+
+describe('sandbox faults: 503 with Retry-After', () => {
+  it('answers 503 with the Retry-After value in seconds, acting on nothing, then recovers', async () => {
+    const sandbox = await start();
+    sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '2' } });
+    const refused = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'r-1' });
+    expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '2']);
+    expect(refused.body).toEqual({
+      data: null,
+      error: { code: 'service_unavailable', message: 'service unavailable (injected)', details: { retry_after: '2' } },
+      meta: {},
+    });
+    expect(sandbox.engine.state.accounts).toEqual({});
+    const retried = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'r-1' });
+    expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, null]);
+    expect(sandbox.requestLog.map((entry) => [entry.status, entry.fault])).toEqual([
+      [503, '503-retry-after'],
+      [200, null],
+    ]);
+  });
+
+  it('sends an HTTP-date verbatim, counts down exactly, and follows the match', async () => {
+    const sandbox = await start();
+    const date = 'Sun, 22 Nov 2026 08:00:05 GMT';
+    sandbox.setFaults({ next503RetryAfter: { count: 2, retryAfter: date }, match: { path: '/account' } });
+    expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await api(sandbox, 'GET', '/account');
+      expect([response.status, response.headers.get('retry-after')]).toEqual([503, date]);
+    }
+    expect((await api(sandbox, 'GET', '/account')).status).toBe(200);
+    expect(() => sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '2\r\nx: y' } })).toThrow(/printable/);
+  });
+});
+
+describe('sandbox faults: ambiguous answers after a write took effect', () => {
+  const cases: Array<{ kind: MalformedKind; status: number; data: boolean; error: boolean }> = [
+    { kind: 'error-in-200', status: 200, data: false, error: true },
+    { kind: 'data-and-error', status: 200, data: true, error: true },
+    { kind: 'data-in-400', status: 400, data: true, error: false },
+  ];
+  it.each(cases)('$kind: the hedge exists once and a same-key retry replays the real answer', async ({ kind, status, data, error }) => {
+    const sandbox = await start();
+    sandbox.setFaults({ nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } });
+    expect((await api(sandbox, 'GET', '/hedges')).body.data).toEqual([]);
+    const answer = await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 5_000), idempotencyKey: `amb-${kind}` });
+    const [hedge] = (await api(sandbox, 'GET', '/hedges')).body.data;
+    expect(hedge.status).toBe('submitted');
+    expect(answer.status).toBe(status);
+    expect(Object.keys(answer.body)).toEqual(['data', 'error', 'meta']);
+    expect(answer.body.data === null ? null : answer.body.data.id).toBe(data ? hedge.id : null);
+    expect(answer.body.error === null ? null : answer.body.error.code).toBe(error ? 'internal_error' : null);
+
+    const retry = await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 5_000), idempotencyKey: `amb-${kind}` });
+    expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.data.id, retry.body.error]).toEqual([200, 'true', hedge.id, null]);
+    expect((await api(sandbox, 'GET', '/hedges')).body.data).toHaveLength(1);
+    expect(sandbox.requestLog[1]).toMatchObject({ status, errorCode: null, fault: `malformed-${kind}` });
+  });
+});
+
+describe('sandbox faults: oversized answer', () => {
+  it('pads a matched GET to exactly the size asked, as a valid envelope; writes are never padded', async () => {
+    const sandbox = await start();
+    const bytes = 3_000_000;
+    sandbox.setFaults({ nextOversized: { count: 1, bytes } });
+    expect((await api(sandbox, 'POST', '/quotes', { body: openBody('buy', 1_000) })).status).toBe(200);
+    const response = await fetch(`${sandbox.baseUrl}/markets`, { headers: auth(sandbox.apiKey) });
+    expect([response.status, response.headers.get('content-length')]).toEqual([200, String(bytes)]);
+    const text = await response.text();
+    expect(Buffer.byteLength(text)).toBe(bytes);
+    const envelope = JSON.parse(text) as { data: Array<{ market: string }>; error: null; meta: Record<string, string> };
+    expect(envelope.data.map((market) => market.market)).toEqual(['USDTNGN']);
+    expect(envelope.error).toBeNull();
+    expect(Object.keys(envelope.meta)).toEqual(['source', 'allowed_markets', 'padding']);
+    expect(/^x+$/.test(envelope.meta.padding)).toBe(true);
+    expect((await api(sandbox, 'GET', '/markets')).headers.get('content-length')).not.toBe(String(bytes));
+    expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual([null, 'oversized', null]);
+  });
+
+  it('streams a huge answer and stops when the client hangs up; the server keeps serving', async () => {
+    const sandbox = await start();
+    const bytes = 2 ** 31;
+    sandbox.setFaults({ nextOversized: { count: 1, bytes }, match: { path: '/positions' } });
+    const abort = new AbortController();
+    const response = await fetch(`${sandbox.baseUrl}/positions`, { headers: auth(sandbox.apiKey), signal: abort.signal });
+    expect(response.headers.get('content-length')).toBe(String(bytes));
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let received = 0;
+    while (received < 1_000_000) received += ((await reader.read()).value as Uint8Array).length;
+    abort.abort();
+    await reader.cancel().catch(() => undefined);
+    const after = await api(sandbox, 'GET', '/positions');
+    expect([after.status, after.body.data]).toEqual([200, []]);
+    expect(() => sandbox.setFaults({ nextOversized: { count: 1, bytes: 0 } })).toThrow(/positive whole number/);
+  });
+});
+
+describe('sandbox faults: hostile text', () => {
+  it('markets keep a valid status and gain a field whose name and value carry escapes; error messages too', async () => {
+    const sandbox = await start({ hostileText: true });
+    const [market] = (await api(sandbox, 'GET', '/markets')).body.data;
+    expect(market.status).toBe('open');
+    expect(market[HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
+    for (const sequence of HOSTILE_SEQUENCES) {
+      expect(HOSTILE_FIELD_NAME.includes(sequence) && HOSTILE_FIELD_VALUE.includes(sequence)).toBe(true);
+    }
+    expect(HOSTILE_SEQUENCES).toEqual(['\u001b]0;pwned\u0007', '\u001b[2J', '\u001b]52;c;ZXZpbA==\u0007', '\u202e', '\u200b']);
+    const missing = await api(sandbox, 'GET', '/hedges/hdg_nope');
+    expect(missing.body.error.code).toBe('hedge_not_found');
+    expect(missing.body.error.message).toBe(`hedge hdg_nope is not one of yours ${HOSTILE_SEQUENCES.join('')}`);
+
+    sandbox.setFaults({ hostileText: false });
+    const [plain] = (await api(sandbox, 'GET', '/markets')).body.data;
+    expect(Object.keys(plain)).toEqual(['market', 'status', 'price', 'available_capacity_usd', 'net_rate_daily_pct']);
+  });
+
+  it('stores and echoes any client_reference, control characters included', async () => {
+    const sandbox = await start();
+    const reference = `deal\u001b]0;pwned\u0007\u001b[2J\u202e\u200b\u0000\t-42`;
+    const opened = await api(sandbox, 'POST', '/hedges', { body: { ...openBody('buy', 2_000), client_reference: reference } });
+    expect(opened.body.data.client_reference).toBe(reference);
+    const filtered = await api(sandbox, 'GET', `/hedges?client_reference=${encodeURIComponent(reference)}`);
+    expect(filtered.body.data.map((hedge: { id: string }) => hedge.id)).toEqual([opened.body.data.id]);
+    sandbox.clock.advance(100);
+    await api(sandbox, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
+    sandbox.clock.advance(100);
+    expect((await api(sandbox, 'GET', '/hedges/history')).body.data[0].client_reference).toBe(reference);
+  });
+});
