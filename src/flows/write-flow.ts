@@ -108,7 +108,7 @@ function timeOf(iso: string): string {
 
 /** The hint on every unresolved write: the way to finish it with its own key. */
 export function resumeHint(ctx: CommandContext, entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string {
-  return `The server may have acted. Finish it safely with \`${ctx.hedgeCommand('resume', entry.id)}\` (or run the same command again): it reuses key ${entry.idempotency_key}, so it cannot act twice.`;
+  return `The server may have acted. Finish it safely with \`${ctx.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
 }
 
 /**
