@@ -98,7 +98,8 @@ const ROWS: BadRow[] = [
   { label: 'bogus (unknown command)', args: ['bogus'], mentions: /^hedge: unknown command 'bogus'/ },
   // global options and environment
   { label: '--timeout -3 account', args: ['--timeout', '-3', 'account'], mentions: /^hedge: --timeout: .*"-3"/ },
-  { label: '--timeout 0 account', args: ['--timeout', '0', 'account'], mentions: /^hedge: --timeout: .*"0"/ },
+  // `--timeout 0` means "no bound" (issue 12); a negative number is the bad value now.
+  { label: '--timeout -1 account', args: ['--timeout=-1', 'account'], mentions: /^hedge: --timeout: .*"-1"/ },
   { label: '--timeout abc account', args: ['--timeout', 'abc', 'account'], mentions: /^hedge: --timeout: .*"abc"/ },
   { label: '--request-timeout -1 account', args: ['--request-timeout', '-1', 'account'], mentions: /^hedge: --request-timeout: .*"-1"/ },
   { label: '--profile nope account (store has "desk")', args: ['--profile', 'nope', 'account'], withProfile: true, mentions: /^hedge: --profile: no profile named "nope" \(profiles: desk\)/ },
