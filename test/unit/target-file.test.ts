@@ -73,7 +73,7 @@ describe('CSV target files', () => {
       { line: 7, message: 'tenor_days: "5" is not allowed; expected 1, 3 or 7 (days).' },
       { line: 9, message: 'USDTNGN buy repeats line 3; one row per market and side.' },
       { line: 10, message: 'tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).' },
-      { line: 10, message: 'client_reference: "DEAL\\u0007" is not allowed; expected 1 to 128 printable characters.' },
+      { line: 10, message: 'client_reference: "DEAL\\u0007" is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).' },
       { line: 11, message: 'notional_usd: "1.234" has more than 2 decimals (cents).' },
       { line: 12, message: 'USDTGHS sell repeats line 11; one row per market and side.' },
       { line: 13, message: 'expected 5 fields as in the header, found 4.' },
@@ -83,7 +83,7 @@ describe('CSV target files', () => {
   it('names the line a row starts on when a quoted field spans lines', () => {
     const text = `${HEADER},client_reference\nUSDTNGN,buy,10k,3,"two\nlines"\nUSDTNGN,sell,abc,3,\n`;
     expect(problemsOf(csv(text))).toEqual([
-      { line: 2, message: 'client_reference: "two\\nlines" is not allowed; expected 1 to 128 printable characters.' },
+      { line: 2, message: 'client_reference: "two\\nlines" is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).' },
       { line: 4, message: 'notional_usd: "abc" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.' },
     ]);
     expect(problemsOf(csv(`${HEADER},client_reference\nUSDTNGN,buy,"1\n0k",3,\n`))).toEqual([
