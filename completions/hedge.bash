@@ -12,8 +12,10 @@
 # Subcommands of a command path ('' is the top level).
 _hedge_subcommands() {
   case "$1" in
-    '') REPLY='markets price quote open add reduce close hedges history positions account login logout profile whoami completion sandbox help' ;;
+    '') REPLY='markets price quote open add reduce close hedges history positions account login logout profile whoami plan apply report journal resume demo completion sandbox help' ;;
     'profile') REPLY='list use remove' ;;
+    'journal') REPLY='list show' ;;
+    'demo') REPLY='reset' ;;
     'sandbox') REPLY='serve' ;;
     'help') REPLY='exit-codes' ;;
     *) REPLY='' ;;
@@ -25,12 +27,17 @@ _hedge_options() {
   case "$1" in
     '') REPLY='--json --profile --demo -y --yes --no-input --no-color --verbose --timeout --request-timeout -h --help -V --version' ;;
     'quote') REPLY='-t --tenor' ;;
-    'open') REPLY='-t --tenor --ref --skip-checks --no-wait --idempotency-key --dry-run' ;;
-    'add') REPLY='--skip-checks --no-wait --idempotency-key --dry-run' ;;
-    'reduce') REPLY='--no-wait --idempotency-key --dry-run' ;;
-    'close') REPLY='--no-wait --idempotency-key --dry-run' ;;
+    'open') REPLY='-t --tenor --ref --allow-duplicate-ref --skip-checks --no-wait --idempotency-key --new --dry-run' ;;
+    'add') REPLY='--skip-checks --no-wait --idempotency-key --new --dry-run' ;;
+    'reduce') REPLY='--no-wait --idempotency-key --new --dry-run' ;;
+    'close') REPLY='--no-wait --idempotency-key --new --dry-run' ;;
     'hedges') REPLY='--status --ref --limit --wait' ;;
-    'history') REPLY='--limit' ;;
+    'history') REPLY='--limit --since --until' ;;
+    'plan') REPLY='--tolerance' ;;
+    'apply') REPLY='--tolerance --dry-run' ;;
+    'report') REPLY='--since --until --by --format --html' ;;
+    'journal list') REPLY='--pending --since --limit' ;;
+    'resume') REPLY='--no-wait' ;;
     'login') REPLY='--base-url --ca-file' ;;
     'sandbox serve') REPLY='--port --host --tls --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit' ;;
     *) REPLY='' ;;
@@ -41,6 +48,7 @@ _hedge_options() {
 _hedge_takes_value() {
   case "$1" in
     --profile | --timeout | --request-timeout | -t | --tenor | --ref | --idempotency-key | --status | --limit | \
+      --since | --until | --tolerance | --by | --format | --html | \
       --base-url | --ca-file | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
       --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit)
       return 0 ;;
@@ -63,7 +71,9 @@ _hedge_option_values() {
     --profile) _hedge_profiles ;;
     -t | --tenor) REPLY='1 3 7' ;;
     --status) REPLY='submitting submitted filled failed closed' ;;
-    --ca-file) return 1 ;;
+    --by) REPLY='day week month side tenor market' ;;
+    --format) REPLY='table csv json' ;;
+    --ca-file | --html) return 1 ;;
   esac
   return 0
 }

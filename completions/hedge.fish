@@ -12,9 +12,13 @@
 function __hedge_subcommands
     switch "$argv"
         case ''
-            echo markets price quote open add reduce close hedges history positions account login logout profile whoami completion sandbox help
+            echo markets price quote open add reduce close hedges history positions account login logout profile whoami plan apply report journal resume demo completion sandbox help
         case profile
             echo list use remove
+        case journal
+            echo list show
+        case demo
+            echo reset
         case sandbox
             echo serve
         case help
@@ -25,6 +29,7 @@ end
 # Options whose next word is their value.
 function __hedge_takes_value
     contains -- $argv[1] --profile --timeout --request-timeout -t --tenor --ref --idempotency-key --status --limit \
+        --since --until --tolerance --by --format --html \
         --base-url --ca-file --port --host --fill-delay --fail-rate --clock-speed --seed \
         --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit
 end
@@ -114,6 +119,15 @@ complete -c hedge -n '__hedge_command_at' -f -a whoami -d 'Show the profile, env
 complete -c hedge -n '__hedge_command_at' -f -a completion -d 'Print the shell completion script for bash, zsh or fish'
 complete -c hedge -n '__hedge_command_at' -f -a sandbox -d 'Run the local simulator of the API'
 complete -c hedge -n '__hedge_command_at' -f -a help -d 'Show help for a command, or the exit codes (help exit-codes)'
+complete -c hedge -n '__hedge_command_at' -f -a plan -d 'Show the actions that bring the book to a target file; sends nothing'
+complete -c hedge -n '__hedge_command_at' -f -a apply -d 'Bring the book to a target file through the journal'
+complete -c hedge -n '__hedge_command_at' -f -a report -d 'P&L report by day, week, month, side, tenor or market'
+complete -c hedge -n '__hedge_command_at' -f -a journal -d 'The local record of every action: list, show one'
+complete -c hedge -n '__hedge_command_at' -f -a resume -d 'Finish an unresolved action from the journal with its own key'
+complete -c hedge -n '__hedge_command_at' -f -a demo -d 'The --demo simulator'
+complete -c hedge -n '__hedge_command_at journal' -f -a list -d 'List the journal of actions, newest first'
+complete -c hedge -n '__hedge_command_at journal' -f -a show -d 'Show one journal entry in full'
+complete -c hedge -n '__hedge_command_at demo' -f -a reset -d 'Start the --demo simulator afresh'
 complete -c hedge -n '__hedge_command_at profile' -f -a list -d 'List profiles: name, environment, base URL, redacted key, which is current'
 complete -c hedge -n '__hedge_command_at profile' -f -a use -d 'Make a profile the current one'
 complete -c hedge -n '__hedge_command_at profile' -f -a remove -d 'Delete a stored profile'
@@ -156,6 +170,25 @@ complete -c hedge -n '__hedge_path_is hedges' -l ref -x -d 'only hedges with thi
 complete -c hedge -n '__hedge_path_is hedges' -l limit -x -d 'at most this many (1 to 500)'
 complete -c hedge -n '__hedge_path_is hedges' -l wait -d 'with an ID: poll until the hedge is filled, failed or closed'
 complete -c hedge -n '__hedge_path_is history' -l limit -x -d 'at most this many (1 to 500)'
+complete -c hedge -n '__hedge_path_is open' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
+complete -c hedge -n '__hedge_path_is add' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
+complete -c hedge -n '__hedge_path_is reduce' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
+complete -c hedge -n '__hedge_path_is close' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
+complete -c hedge -n '__hedge_path_is open' -l allow-duplicate-ref -d 'open even if an active hedge already carries this --ref'
+complete -c hedge -n '__hedge_path_is history' -l since -x -d 'closed on or after this date'
+complete -c hedge -n '__hedge_path_is history' -l until -x -d 'closed before this date'
+complete -c hedge -n '__hedge_path_is plan' -l tolerance -x -d 'treat differences up to this many USD as at target'
+complete -c hedge -n '__hedge_path_is apply' -l tolerance -x -d 'treat differences up to this many USD as at target'
+complete -c hedge -n '__hedge_path_is apply' -l dry-run -d 'the same as hedge plan: show, send nothing'
+complete -c hedge -n '__hedge_path_is report' -l since -x -d 'closed on or after this date'
+complete -c hedge -n '__hedge_path_is report' -l until -x -d 'closed before this date'
+complete -c hedge -n '__hedge_path_is report' -l by -x -a 'day week month side tenor market' -d 'group by'
+complete -c hedge -n '__hedge_path_is report' -l format -x -a 'table csv json' -d 'table, csv or json'
+complete -c hedge -n '__hedge_path_is report' -l html -r -F -d 'also write a self-contained HTML report to this file'
+complete -c hedge -n '__hedge_path_is journal list' -l pending -d 'only unresolved actions'
+complete -c hedge -n '__hedge_path_is journal list' -l since -x -d 'only actions from this time'
+complete -c hedge -n '__hedge_path_is journal list' -l limit -x -d 'at most this many (default 50)'
+complete -c hedge -n '__hedge_path_is resume' -l no-wait -d 'return once the server answered'
 complete -c hedge -n '__hedge_path_is login' -l base-url -x -d 'the API base address, https://…/v2 (the partner desk gives it)'
 complete -c hedge -n '__hedge_path_is login' -l ca-file -r -F -d 'a PEM CA file to trust for this profile (self-signed sandboxes)'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l port -x -d 'port (default: any free port)'

@@ -29,6 +29,12 @@ _hedge_subcommands() {
       'logout:Remove the stored API key of a profile (the current one by default)'
       'profile:List, switch and remove stored profiles'
       'whoami:Show the profile, environment, base URL and key in use, where each came from, and whether the key works'
+      'plan:Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing'
+      'apply:Bring the book to a target file: plan, confirm once, then each action through the journal'
+      'report:P&L by day, week, month, side, tenor or market from history, with unrealized P&L; CSV; --html FILE'
+      'journal:The local record of every action: list, show one'
+      'resume:Finish an unresolved action from the journal with its own key'
+      'demo:The --demo simulator'
       'completion:Print the shell completion script for bash, zsh or fish'
       'sandbox:Run the local simulator of the API'
       'help:Show help for a command, or the exit codes (help exit-codes)'
@@ -37,6 +43,13 @@ _hedge_subcommands() {
       'list:List profiles: name, environment, base URL, redacted key, which is current'
       'use:Make a profile the current one'
       'remove:Delete a stored profile'
+    ) ;;
+    (journal) reply=(
+      'list:List the journal of actions, newest first'
+      'show:Show one journal entry in full: request, idempotency key, outcome'
+    ) ;;
+    (demo) reply=(
+      'reset:Start the --demo simulator afresh (deletes its state: test funds only)'
     ) ;;
     (sandbox) reply=(
       'serve:Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first'
@@ -75,25 +88,30 @@ _hedge_options() {
       '-t:tenor in days: 1, 3 or 7'
       '--tenor:tenor in days: 1, 3 or 7'
       '--ref:your own deal id, to find the hedge later with `hedge hedges --ref`'
+      '--allow-duplicate-ref:open even if an active hedge already carries this --ref'
       '--skip-checks:skip the pre-trade checks and let the server decide'
       '--no-wait:return at `submitted` instead of waiting for the result'
       '--idempotency-key:resume an earlier run whose outcome is unknown (reuses its key)'
+      '--new:start a fresh action even if the same one is unresolved in the journal'
       '--dry-run:print the exact request that would be sent, and send nothing'
     ) ;;
     (add) reply=(
       '--skip-checks:skip the pre-trade checks and let the server decide'
       '--no-wait:return at `submitted` instead of waiting for the result'
       '--idempotency-key:resume an earlier run whose outcome is unknown (reuses its key)'
+      '--new:start a fresh action even if the same one is unresolved in the journal'
       '--dry-run:print the exact request that would be sent, and send nothing'
     ) ;;
     (reduce) reply=(
       '--no-wait:return at `submitted` instead of waiting for the result'
       '--idempotency-key:resume an earlier run whose outcome is unknown (reuses its key)'
+      '--new:start a fresh action even if the same one is unresolved in the journal'
       '--dry-run:print the exact request that would be sent, and send nothing'
     ) ;;
     (close) reply=(
       '--no-wait:return at `submitted` instead of waiting for the result'
       '--idempotency-key:resume an earlier run whose outcome is unknown (reuses its key)'
+      '--new:start a fresh action even if the same one is unresolved in the journal'
       '--dry-run:print the exact request that would be sent, and send nothing'
     ) ;;
     (hedges) reply=(
@@ -104,6 +122,30 @@ _hedge_options() {
     ) ;;
     (history) reply=(
       '--limit:at most this many (1 to 500)'
+      '--since:closed on or after this date'
+      '--until:closed before this date'
+    ) ;;
+    (plan) reply=(
+      '--tolerance:treat differences up to this many USD as at target'
+    ) ;;
+    (apply) reply=(
+      '--tolerance:treat differences up to this many USD as at target'
+      '--dry-run:the same as hedge plan: show, send nothing'
+    ) ;;
+    (report) reply=(
+      '--since:closed on or after this date'
+      '--until:closed before this date'
+      '--by:group by day, week, month, side, tenor or market'
+      '--format:table, csv or json'
+      '--html:also write a self-contained HTML report to this file'
+    ) ;;
+    ('journal list') reply=(
+      '--pending:only actions whose outcome is not known yet'
+      '--since:only actions from this time'
+      '--limit:at most this many (default 50)'
+    ) ;;
+    (resume) reply=(
+      '--no-wait:return once the server answered, without waiting for the result'
     ) ;;
     (login) reply=(
       '--base-url:the API base address, https://…/v2 (the partner desk gives it)'
@@ -130,7 +172,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case $1 in
-    (--profile|--timeout|--request-timeout|-t|--tenor|--ref|--idempotency-key|--status|--limit|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit)
+    (--profile|--timeout|--request-timeout|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit)
       return 0 ;;
   esac
   return 1
@@ -151,6 +193,8 @@ _hedge_option_values() {
     (--profile) _hedge_profiles ;;
     (-t|--tenor) reply=(1 3 7) ;;
     (--status) reply=(submitting submitted filled failed closed) ;;
+    (--by) reply=(day week month side tenor market) ;;
+    (--format) reply=(table csv json) ;;
   esac
 }
 
@@ -198,7 +242,7 @@ _hedge() {
   fi
 
   if [[ -n $expecting ]]; then
-    if [[ $option == --ca-file ]]; then
+    if [[ $option == --ca-file || $option == --html ]]; then
       _files
       return
     fi

@@ -58,7 +58,7 @@ describe('bash completion (a real bash)', () => {
   it('completes commands, arguments, option values and profile names', () => {
     const cases: Array<[string, string[]]> = [
       ['hedge qu', ['quote']],
-      ['hedge p', ['price', 'positions', 'profile']],
+      ['hedge p', ['price', 'positions', 'profile', 'plan']],
       ['hedge quote USDTNGN ', ['buy', 'sell']],
       ['hedge open USDTNGN s', ['sell']],
       ['hedge quote USDTNGN buy 10k --tenor ', ['1', '3', '7']],
