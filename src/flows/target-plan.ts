@@ -43,19 +43,9 @@ export interface QuotedPlan {
   source: string;
 }
 
-export interface PlanTotals {
-  actions: number;
-  /** Notional added by opens and adds, USD. */
-  added_usd: number;
-  /** Notional taken off by reduces and closes, USD (positive). */
-  removed_usd: number;
-  required_margin_usdc: number;
-  platform_fee_usdc: number;
-  total_upfront_usdc: number;
-  carry_total_usdc: number;
-  /** Steps whose cost is not in the sums (their quote failed). */
-  unquoted: number;
-}
+import type { PlanTotals } from '../ui/plan-view.js';
+
+export type { PlanTotals } from '../ui/plan-view.js';
 
 const TOLERANCE_SHAPE = /^\s*\d+(?:\.\d+)?\s*$/;
 

@@ -13,16 +13,7 @@ import { displayWidth, fitColumns, truncateEnd, type ColumnDemand } from './widt
 export interface PlanViewInput {
   plan: Plan;
   quotes: ReadonlyArray<{ quote?: Quote; error?: { code: string; message: string } } | undefined>;
-  totals: {
-    actions: number;
-    added_usd: number;
-    removed_usd: number;
-    required_margin_usdc: number;
-    platform_fee_usdc: number;
-    total_upfront_usdc: number;
-    carry_total_usdc: number;
-    unquoted: number;
-  };
+  totals: PlanTotals;
   source: string;
 }
 
@@ -327,4 +318,19 @@ export function renderApplyReport(output: Output, rows: ApplyReportRow[]): void 
     { key: 'hedge_id', label: 'Hedge' },
     { key: 'journal_id', label: 'Journal' },
   ], { empty: 'No actions.', title: 'Apply report' });
+}
+
+/** The plan's sums (flows/target-plan.ts computes them). */
+export interface PlanTotals {
+  actions: number;
+  /** Notional added by opens and adds, USD. */
+  added_usd: number;
+  /** Notional taken off by reduces and closes, USD (positive). */
+  removed_usd: number;
+  required_margin_usdc: number;
+  platform_fee_usdc: number;
+  total_upfront_usdc: number;
+  carry_total_usdc: number;
+  /** Steps whose cost is not in the sums (their quote failed). */
+  unquoted: number;
 }

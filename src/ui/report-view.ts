@@ -131,8 +131,8 @@ function pad(text: string, width: number, align: 'left' | 'right'): string {
 /** The terminal report: title, table (groups, then totals), unrealized P&L, cumulative sparkline. */
 export function renderReportTable(report: Report, options: ReportViewOptions): string {
   const { chalk: c, columns: width } = options;
-  const fit = (line: string): string => (displayWidth(line) > width ? truncateEnd(line, width) : line);
-  const lines: string[] = [fit(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report)}`))];
+  const fitLine = (line: string): string => (displayWidth(line) > width ? truncateEnd(line, width) : line);
+  const lines: string[] = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report)}`))];
 
   if (report.groups.length === 0) {
     lines.push(c.dim('No closed hedges in this period.'));
@@ -140,7 +140,7 @@ export function renderReportTable(report: Report, options: ReportViewOptions): s
     lines.push(...table(report, options));
   }
   lines.push(wrapWords(unrealizedLine(report, c), width));
-  lines.push(fit(cumulativeLine(report, c, width)));
+  lines.push(fitLine(cumulativeLine(report, c, width)));
   return lines.map((line) => line.trimEnd()).join('\n');
 }
 
