@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The second one gives the reliability suite a results folder and, after the run, regenerates
     // the README's "Reliability" section from those results (scripts/reliability-report.mjs).
-    globalSetup: ['test/helpers/global-setup.ts', 'test/reliability/global-report.ts'],
+    globalSetup: ['test/support/global-setup.ts', 'test/support/reliability-report.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -15,9 +15,10 @@ export interface ArgSpec {
 
 /**
  * `value`: takes a value (`--tenor <days>`); `flag`: present or not (`--dry-run`);
- * `negatable`: on unless `--no-…` is given (`--no-wait` → `wait: false`).
+ * `negatable`: on unless `--no-…` is given (`--no-wait` → `wait: false`);
+ * `optional-value`: present alone (`true`) or with a value (`--watch` / `--watch 5`).
  */
-export type OptionKind = 'value' | 'flag' | 'negatable';
+export type OptionKind = 'value' | 'flag' | 'negatable' | 'optional-value';
 
 export interface OptionSpec {
   readonly flags: string;
@@ -50,7 +51,9 @@ type OptionValue<O extends OptionSpec> = O['kind'] extends 'value'
   ? string | undefined
   : O['kind'] extends 'negatable'
     ? boolean
-    : boolean | undefined;
+    : O['kind'] extends 'optional-value'
+      ? string | true | undefined
+      : boolean | undefined;
 
 export type ArgsOf<S extends CommandSpec> = S['args'] extends readonly ArgSpec[]
   ? { [A in S['args'][number] as A['name']]: ArgValue<A> }

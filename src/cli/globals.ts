@@ -1,6 +1,8 @@
 // The global options as the front reads them. Bad values are returned as a problem sentence,
 // not thrown: the front holds no error classes (they live once, on the lazily loaded side).
-import type { GlobalOptions } from '../runtime/globals.js';
+import type { GlobalOptions, OutputFormat } from '../runtime/globals.js';
+
+const FORMATS: readonly OutputFormat[] = ['table', 'tsv', 'csv', 'json', 'ndjson'];
 
 export type GlobalsResult = { globals: GlobalOptions } | { problem: string };
 
@@ -19,10 +21,29 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
   const requestTimeout = positiveSeconds('--request-timeout', all.requestTimeout);
   if (typeof timeout === 'string') return { problem: timeout };
   if (typeof requestTimeout === 'string') return { problem: requestTimeout };
+  const format = all.format === undefined ? undefined : String(all.format);
+  if (format !== undefined && !FORMATS.includes(format as OutputFormat)) {
+    return { problem: `--format: "${format}" is not allowed; expected one of ${FORMATS.join(', ')}.` };
+  }
+  if (all.json === true && format !== undefined && format !== 'json') {
+    return { problem: `--json and --format ${format} disagree; give one of them.` };
+  }
+  const fields = typeof all.fields === 'string' ? all.fields.split(',').map((field) => field.trim()).filter((field) => field !== '') : undefined;
+  if (fields !== undefined && fields.length === 0) return { problem: '--fields: expected field names separated by commas, e.g. market,side,notional_usd.' };
+  const query = typeof all.query === 'string' ? all.query : undefined;
+  if (query !== undefined && query.trim() === '') return { problem: '--query: expected a JMESPath expression, e.g. "[?side==\'buy\'].market".' };
+  if (query !== undefined && format !== undefined && format !== 'json' && format !== 'ndjson') {
+    return { problem: `--query applies to JSON output; --format ${format} cannot carry it (use --format json or ndjson).` };
+  }
+  const chosen: OutputFormat | undefined = format !== undefined ? (format as OutputFormat) : all.json === true || query !== undefined ? 'json' : undefined;
   if (requestTimeout === 0) return { problem: '--request-timeout: expected a number of seconds greater than 0 and at most 86400 (got "0").' };
   return {
     globals: {
-      json: all.json === true,
+      json: chosen === 'json' || chosen === 'ndjson',
+      format: chosen,
+      fields,
+      query,
+      header: all.header !== false,
       profile: typeof all.profile === 'string' ? all.profile : undefined,
       demo: all.demo === true,
       yes: all.yes === true,

@@ -9,6 +9,8 @@ export const SIDE_VALUES = SIDES;
 export const TENOR_VALUES: readonly string[] = TENORS.map(String);
 export const STATUS_VALUES = HEDGE_STATUSES;
 export const SHELL_VALUES = ['bash', 'zsh', 'fish'] as const;
+export const FORMAT_VALUES = ['table', 'tsv', 'csv', 'json', 'ndjson'] as const;
+export const DIALECT_VALUES = ['reference', 'alpha', 'beta'] as const;
 
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
 const WRITE_OPTIONS = [
@@ -37,6 +39,18 @@ export const GLOBAL_OPTIONS = [
   { flags: '--verbose', key: 'verbose', kind: 'flag', description: 'log each HTTP request to stderr (keys redacted)' },
   { flags: '--timeout <seconds>', key: 'timeout', kind: 'value', description: 'give up after this long, waits included (exit 7 while waiting, 5 on a request)' },
   { flags: '--request-timeout <seconds>', key: 'requestTimeout', kind: 'value', description: 'bound each HTTP attempt (default 15)' },
+  { flags: '--format <format>', key: 'format', kind: 'value', description: 'table (default on a terminal), tsv (default in a pipe), csv, json or ndjson', values: FORMAT_VALUES },
+  { flags: '--fields <list>', key: 'fields', kind: 'value', description: 'only these fields, in this order: --fields market,side,notional_usd' },
+  { flags: '--query <expr>', key: 'query', kind: 'value', description: 'a JMESPath expression applied to the JSON data (implies --format json)' },
+  { flags: '--no-header', key: 'header', kind: 'negatable', description: 'tsv and csv without their header row' },
+] as const satisfies readonly OptionSpec[];
+
+/** Options of the commands that can keep a view live (`--watch`). */
+const WATCH_OPTIONS = [
+  { flags: '--watch [seconds]', key: 'watch', kind: 'optional-value', description: 'refresh every few seconds (default 2, at least 1); NDJSON when not a terminal' },
+  { flags: '--alert-pnl <usd>', key: 'alertPnl', kind: 'value', description: 'with --watch: alert when net P&L is at or below this many USD (e.g. -500)' },
+  { flags: '--alert-maturity <duration>', key: 'alertMaturity', kind: 'value', description: 'with --watch: alert when a hedge matures within this long (e.g. 6h, 1d)' },
+  { flags: '--exit-on-alert', key: 'exitOnAlert', kind: 'flag', description: 'with --watch: end at the first alert with exit code 10' },
 ] as const satisfies readonly OptionSpec[];
 
 export const MARKETS = declare({
@@ -51,7 +65,8 @@ export const PRICE = declare({
   summary: 'Show the indicative mid price of a market (every listed market without one)',
   tier: 'read',
   args: [optional(MARKET_ARG)],
-  examples: ['hedge price USDTNGN', 'hedge price --json'],
+  options: [...WATCH_OPTIONS],
+  examples: ['hedge price USDTNGN', 'hedge price --json', 'hedge price USDTNGN --watch'],
 });
 
 export const QUOTE = declare({
@@ -119,6 +134,7 @@ export const HEDGES = declare({
     { flags: '--ref <client_reference>', key: 'ref', kind: 'value', description: 'only hedges with this client reference' },
     { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' },
     { flags: '--wait', key: 'wait', kind: 'flag', description: 'with an ID: poll until the hedge is filled, failed or closed' },
+    ...WATCH_OPTIONS,
   ],
   examples: ['hedge hedges --status filled --limit 20', 'hedge hedges hdg_01HX… --wait', 'hedge hedges --ref DEAL-42 --json'],
 });
@@ -139,14 +155,16 @@ export const POSITIONS = declare({
   name: 'positions',
   summary: 'Show open positions per side: entry and mark, P&L, carry, fee to close, net margin',
   tier: 'read',
-  examples: ['hedge positions', 'hedge positions --json'],
+  options: [...WATCH_OPTIONS],
+  examples: ['hedge positions', 'hedge positions --json', 'hedge positions --watch 5 --alert-pnl -500'],
 });
 
 export const ACCOUNT = declare({
   name: 'account',
   summary: 'Show the account: balance, margin in use, exposure, unrealized P&L and headroom',
   tier: 'read',
-  examples: ['hedge account', 'hedge account --json | jq .available_exposure_usd'],
+  options: [...WATCH_OPTIONS],
+  examples: ['hedge account', 'hedge account --json | jq .available_exposure_usd', 'hedge account --watch'],
 });
 
 export const LOGIN = declare({
@@ -231,6 +249,8 @@ export const SANDBOX_SERVE = declare({
     { flags: '--drop-after-commit <share>', key: 'dropAfterCommit', kind: 'value', description: 'share of writes whose connection drops after they took effect' },
     { flags: '--latency <ms>', key: 'latency', kind: 'value', description: 'added latency per request' },
     { flags: '--rate-limit <n>', key: 'rateLimit', kind: 'value', description: 'requests per second per key before 429' },
+    { flags: '--dialect <name>', key: 'dialect', kind: 'value', description: 'how the server answers what the spec leaves open: reference, alpha or beta', values: DIALECT_VALUES },
+    { flags: '--hostile-text', key: 'hostileText', kind: 'flag', description: 'seed names, references and messages with terminal escape sequences' },
   ],
   examples: [
     'hedge sandbox serve',
@@ -305,10 +325,43 @@ export const REPORT = declare({
     { flags: '--since <date>', key: 'since', kind: 'value', description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago' },
     { flags: '--until <date>', key: 'until', kind: 'value', description: 'closed before this date (same forms)' },
     { flags: '--by <group>', key: 'by', kind: 'value', description: 'group by day, week, month, side, tenor or market (default day)', values: ['day', 'week', 'month', 'side', 'tenor', 'market'] },
-    { flags: '--format <format>', key: 'format', kind: 'value', description: 'table (default on a terminal), csv, or json', values: ['table', 'csv', 'json'] },
     { flags: '--html <file>', key: 'html', kind: 'value', description: 'also write a self-contained HTML report (charts, A4 printable) to this file' },
   ],
   examples: ['hedge report --by week', 'hedge report --since 2026-11-01 --format csv > november.csv', 'hedge report --by month --html report.html'],
+});
+
+export const MATURITIES = declare({
+  name: 'maturities',
+  summary: 'Upcoming settlements grouped by day: market, side, notional, maturity and countdown, mark P&L, carry',
+  tier: 'read',
+  options: [{ flags: '--within <duration>', key: 'within', kind: 'value', description: 'only hedges maturing within this long: 12h, 3d, 2w (default: all)' }],
+  examples: ['hedge maturities', 'hedge maturities --within 3d --json'],
+});
+
+export const ROLL = declare({
+  name: 'roll',
+  summary: "Keep a side covered past its maturity: close the open hedge and open the same notional for a new tenor",
+  tier: 'write',
+  args: [MARKET_ARG, SIDE_ARG],
+  options: [TENOR_OPTION, SKIP_CHECKS, ...WRITE_OPTIONS],
+  examples: ['hedge roll USDTNGN buy --tenor 7', 'hedge roll USDTNGN sell --tenor 3 --dry-run'],
+});
+
+export const MCP = declare({
+  name: 'mcp',
+  summary: 'Serve the commands as Model Context Protocol tools over stdio, for an AI agent',
+  tier: 'local',
+  options: [
+    { flags: '--allow-live', key: 'allowLive', kind: 'flag', description: 'offer write tools on a live key too (each write then needs a confirmation token)' },
+  ],
+  examples: ['hedge mcp --demo', 'hedge mcp --profile desk', 'hedge mcp --profile live-desk --allow-live'],
+});
+
+export const TOOLS = declare({
+  name: 'tools',
+  summary: 'Describe the commands an agent may call: names, argument schemas and safety tiers',
+  tier: 'local',
+  examples: ['hedge tools --json'],
 });
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -323,6 +376,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   command(HISTORY, () => import('../commands/history.js')),
   command(POSITIONS, () => import('../commands/positions.js')),
   command(ACCOUNT, () => import('../commands/account.js')),
+  command(MATURITIES, () => import('../commands/maturities.js')),
+  command(ROLL, () => import('../commands/roll.js')),
   command(LOGIN, () => import('../commands/login.js')),
   command(LOGOUT, () => import('../commands/logout.js')),
   {
@@ -352,6 +407,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['hedge demo reset'],
     subcommands: [command(DEMO_RESET, () => import('../commands/demo-reset.js'))],
   },
+  command(MCP, () => import('../commands/mcp.js')),
+  command(TOOLS, () => import('../commands/tools.js')),
   command(COMPLETION, () => import('../commands/completion.js')),
   {
     name: 'sandbox',

@@ -8,11 +8,12 @@ import { REPORT_GROUPINGS, parseReportDate, reportPeriodProblem, type ReportGrou
 import { UsageError } from '../errors.js';
 import { gatherReport, htmlTarget, incompleteWarning, writeReportFile } from '../flows/report.js';
 import type { CommandContext } from '../runtime/context.js';
+import type { OutputFormat } from '../runtime/globals.js';
 import { renderReportHtml } from '../ui/report-html.js';
 import { renderReportTable, reportCsv, reportNotes, reportPlainRows, reportPlainTotals } from '../ui/report-view.js';
 import { terminalColumns } from '../ui/width.js';
 
-const FORMATS = ['table', 'csv', 'json'] as const;
+const FORMATS = ['table', 'csv', 'json', 'plain'] as const;
 type ReportFormat = (typeof FORMATS)[number];
 
 export interface ReportCommandOptions {
@@ -42,7 +43,7 @@ function date(option: string, raw: string | undefined, now: Date): Date | undefi
 /** Every option checked before anything is sent: a bad one is a UsageError (exit 2) naming it. */
 export function parseReportOptions(
   input: InputOf<typeof REPORT>,
-  context: { now: Date; json: boolean; stdoutIsTTY: boolean },
+  context: { now: Date; format: OutputFormat | undefined; stdoutIsTTY: boolean },
 ): ReportCommandOptions {
   const { options } = input;
   const by = options.by === undefined ? 'day' : oneOf('--by', options.by, REPORT_GROUPINGS);
@@ -50,11 +51,9 @@ export function parseReportOptions(
   const until = date('--until', options.until, context.now);
   const period = reportPeriodProblem(since, until);
   if (period) throw new UsageError(period);
-  const asked = options.format === undefined ? undefined : oneOf('--format', options.format, FORMATS);
-  if (context.json && asked !== undefined && asked !== 'json') {
-    throw new UsageError(`--json and --format ${asked} ask for two outputs; give one of them.`);
-  }
-  const format = context.json ? 'json' : (asked ?? (context.stdoutIsTTY ? 'table' : 'plain'));
+  // The global --format: a report is a table, CSV, JSON, or (tsv, and in a pipe) plain lines.
+  const asked = context.format;
+  const format = asked === 'json' || asked === 'ndjson' ? 'json' : asked === 'csv' || asked === 'table' ? asked : asked === 'tsv' ? 'plain' : context.stdoutIsTTY ? 'table' : 'plain';
   let html: string | undefined;
   if (options.html !== undefined) {
     const target = htmlTarget(options.html);
@@ -75,7 +74,7 @@ function accountName(credentials: { profileName?: string; baseUrl: string }): st
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): Promise<void> {
-  const options = parseReportOptions(input, { now: new Date(ctx.clock.now()), json: ctx.globals.json, stdoutIsTTY: ctx.io.stdoutIsTTY });
+  const options = parseReportOptions(input, { now: new Date(ctx.clock.now()), format: ctx.globals.format, stdoutIsTTY: ctx.io.stdoutIsTTY });
   const client = await ctx.client();
   const gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until });
   const { report } = gathered;

@@ -1,6 +1,17 @@
 // The global options, once parsed (src/cli/globals.ts reads them off the command line).
+export type OutputFormat = 'table' | 'tsv' | 'csv' | 'json' | 'ndjson';
+
 export interface GlobalOptions {
+  /** true with --json, --format json, --format ndjson or --query: data on stdout is JSON. */
   json: boolean;
+  /** --format as typed (--json alone is `json`); undefined: table on a terminal, tsv in a pipe. */
+  format?: OutputFormat;
+  /** --fields, split on commas, in the order given. */
+  fields?: string[];
+  /** --query: a JMESPath expression applied to the JSON data. */
+  query?: string;
+  /** false with --no-header: tsv and csv without their header row. */
+  header: boolean;
   profile?: string;
   demo: boolean;
   yes: boolean;

@@ -7,8 +7,8 @@ import { hedgeSchema } from '../../src/api/schemas.js';
 import { closeTransport } from '../../src/api/transport.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/errors.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { startFieldProxy } from '../helpers/field-proxy.js';
-import { clientFor, settle } from './client-helpers.js';
+import { startFieldProxy } from '../support/field-proxy.js';
+import { clientFor, settle } from '../support/client.js';
 
 const BUY = { market: 'USDTNGN', side: 'buy' as const };
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/config/profile-store.js';
-import { ROOT, runHedge, tempDir } from '../helpers/hedge-cli.js';
+import { ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
 
 const BASH_FILE = join(ROOT, 'completions', 'hedge.bash');
 let store: { path: string; remove: () => void };

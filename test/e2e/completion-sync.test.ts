@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/manifest.js';
 import type { ArgSpec, CommandSpec, OptionSpec } from '../../src/cli/command-spec.js';
-import { ROOT } from '../helpers/hedge-cli.js';
+import { ROOT } from '../support/hedge-cli.js';
 
 /** What each script knows per command path ('' is the top level: global options, top commands). */
 interface Node {

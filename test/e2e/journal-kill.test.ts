@@ -6,8 +6,8 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunResult } from '../helpers/hedge-cli.js';
-import { startTradingSandbox, type TradingSandbox } from './trading-helpers.js';
+import type { RunResult } from '../support/hedge-cli.js';
+import { startTradingSandbox, type TradingSandbox } from '../support/trading.js';
 
 let trading: TradingSandbox | undefined;
 

@@ -1,7 +1,7 @@
 // `hedge … | head`: the reader closing the pipe early is not an error.
 import { spawn } from 'node:child_process';
 import { expect, it } from 'vitest';
-import { baseEnv, HEDGE_BIN, tempDir } from '../helpers/hedge-cli.js';
+import { baseEnv, HEDGE_BIN, tempDir } from '../support/hedge-cli.js';
 
 it('exits 0 without a stack trace when stdout is closed early', async () => {
   const config = tempDir();

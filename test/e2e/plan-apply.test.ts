@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTradingSandbox, type TradingSandbox } from './trading-helpers.js';
+import { startTradingSandbox, type TradingSandbox } from '../support/trading.js';
 
 let trading: TradingSandbox | undefined;
 

@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { KEYS, spawnInTerminal as spawnTerminal, type Terminal } from '../helpers/pseudo-terminal.js';
-import { KEY_A, KEY_B, readStore, startKeySandbox, storeFile, tempDir, writeStore } from './profiles-support.js';
+import { KEYS, spawnInTerminal as spawnTerminal, type Terminal } from '../support/pseudo-terminal.js';
+import { KEY_A, KEY_B, readStore, startKeySandbox, storeFile, tempDir, writeStore } from '../support/profiles.js';
 
 const { ENTER } = KEYS;
 

@@ -18,7 +18,7 @@ import {
   storeFile,
   tempDir,
   writeStore,
-} from './profiles-support.js';
+} from '../support/profiles.js';
 
 let sandbox: RunningSandbox;
 let tmp: { path: string; remove: () => void };

@@ -15,7 +15,7 @@ import {
   startKeySandbox,
   tempDir,
   writeStore,
-} from './profiles-support.js';
+} from '../support/profiles.js';
 
 let sandbox: RunningSandbox;
 let tmp: { path: string; remove: () => void };

@@ -3,8 +3,8 @@
 // full key, which must not appear anywhere on stdout or stderr. The redacted form may.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import type { RunResult } from '../helpers/hedge-cli.js';
-import { KEY_A, KEY_B, UNKNOWN_KEY, hedgeIn, loginWith, startKeySandbox, tempDir } from './profiles-support.js';
+import type { RunResult } from '../support/hedge-cli.js';
+import { KEY_A, KEY_B, UNKNOWN_KEY, hedgeIn, loginWith, startKeySandbox, tempDir } from '../support/profiles.js';
 
 let sandbox: RunningSandbox;
 let tmp: { path: string; remove: () => void };

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { KEY_A, hedgeIn, startKeySandbox, storeFile, tempDir, writeStore } from './profiles-support.js';
+import { KEY_A, hedgeIn, startKeySandbox, storeFile, tempDir, writeStore } from '../support/profiles.js';
 
 let sandbox: RunningSandbox;
 let tmp: { path: string; remove: () => void };

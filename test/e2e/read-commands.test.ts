@@ -13,8 +13,8 @@ import {
   quoteSchema,
 } from '../../src/api/schemas.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runHedge, tempDir, type RunResult } from '../helpers/hedge-cli.js';
-import { api, lines, sandboxEnv, startFrozenSandbox, TEST_KEY } from './read-support.js';
+import { runHedge, tempDir, type RunResult } from '../support/hedge-cli.js';
+import { api, lines, sandboxEnv, startFrozenSandbox, TEST_KEY } from '../support/read.js';
 
 const priceSchema = z.looseObject({ market: z.string(), price: z.number(), timestamp: z.string() });
 const wireHistorySchema = historyRecordSchema.extend({

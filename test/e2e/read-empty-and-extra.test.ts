@@ -3,8 +3,8 @@
 // the CLI has never heard of (it must appear in the table, the TSV and the JSON).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runHedge, tempDir } from '../helpers/hedge-cli.js';
-import { api, sandboxEnv, startFieldProxy, startFrozenSandbox, TEST_KEY, type FieldProxy } from './read-support.js';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { api, sandboxEnv, startFieldProxy, startFrozenSandbox, TEST_KEY, type FieldProxy } from '../support/read.js';
 
 let empty: RunningSandbox;
 let rich: RunningSandbox;

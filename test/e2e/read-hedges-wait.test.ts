@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hedgeSchema } from '../../src/api/schemas.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { runHedge, tempDir } from '../helpers/hedge-cli.js';
-import { api, sandboxEnv } from './read-support.js';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { api, sandboxEnv } from '../support/read.js';
 
 let filling: RunningSandbox;
 let failing: RunningSandbox;

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quoteSchema } from '../../src/api/schemas.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runHedge, tempDir } from '../helpers/hedge-cli.js';
-import { sandboxEnv, startFrozenSandbox } from './read-support.js';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { sandboxEnv, startFrozenSandbox } from '../support/read.js';
 
 let sandbox: RunningSandbox;
 let config: { path: string; remove: () => void };

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/sandbox/engine-state.js';
 import { displayWidth } from '../../src/ui/width.js';
-import { tempDir } from '../helpers/hedge-cli.js';
-import { startTradingSandbox, type TradingSandbox } from './trading-helpers.js';
+import { tempDir } from '../support/hedge-cli.js';
+import { startTradingSandbox, type TradingSandbox } from '../support/trading.js';
 
 /** Monday 2 March 2026, 09:00 UTC; the simulator's clock moves only by advance(). */
 const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
@@ -257,7 +257,7 @@ describe('hedge report', () => {
       [['report', '--since', 'yesterday'], /--since: "yesterday" is not allowed; expected a date \(2026-11-01/],
       [['report', '--until', '2026-02-30'], /--until: "2026-02-30" is not allowed/],
       [['report', '--since', '2026-03-10', '--until', '2026-03-01'], /--since .* must be before --until/],
-      [['report', '--format', 'xml'], /--format: "xml" is not allowed; expected one of table, csv, json/],
+      [['report', '--format', 'xml'], /--format: "xml" is not allowed; expected one of table, tsv, csv, json, ndjson/],
       [['report', '--format', 'csv', '--json'], /--json and --format csv/],
       [['report', '--html', join(files.path, 'missing-folder', 'r.html')], /--html: the folder .* does not exist/],
       [['history', '--since', '3 days ago'], /--since: "3 days ago" is not allowed/],

@@ -1,7 +1,7 @@
 // The binary against an HTTPS sandbox, trusting its CA the two ways a user would.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { runHedge } from '../helpers/hedge-cli.js';
+import { runHedge } from '../support/hedge-cli.js';
 
 describe('HTTPS sandbox', () => {
   let sandbox: RunningSandbox;

@@ -1,7 +1,7 @@
 // add, reduce (partial and whole) and close against a sandbox server, each waited until the change
 // is visible, with the server's state checked afterwards; no_open_hedge is a clear exit 3.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openFilled, startTradingSandbox, type TradingSandbox } from './trading-helpers.js';
+import { openFilled, startTradingSandbox, type TradingSandbox } from '../support/trading.js';
 
 let trading: TradingSandbox | undefined;
 

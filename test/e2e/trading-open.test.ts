@@ -2,7 +2,7 @@
 // --timeout, --dry-run and missing arguments without a terminal. Each test checks the server's own
 // state or request log, not only what the CLI printed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTradingSandbox, type TradingSandbox } from './trading-helpers.js';
+import { startTradingSandbox, type TradingSandbox } from '../support/trading.js';
 
 let trading: TradingSandbox | undefined;
 

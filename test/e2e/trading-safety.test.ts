@@ -3,7 +3,7 @@
 // that are refused without a terminal or --yes before any request at all, and an automatic retry
 // after a dropped connection that leaves exactly one hedge.
 import { afterEach, describe, expect, it } from 'vitest';
-import { LIVE_KEY, openFilled, startTradingSandbox, type TradingSandbox } from './trading-helpers.js';
+import { LIVE_KEY, openFilled, startTradingSandbox, type TradingSandbox } from '../support/trading.js';
 
 let trading: TradingSandbox | undefined;
 

@@ -3,9 +3,9 @@
 // typed when over the headroom, the quote card, the confirmation, the spinner and the fill; and
 // Ctrl-C (or "No") at a prompt, which ends with exit 130 and nothing sent.
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnInTerminal as spawnTerminal, type Terminal } from '../helpers/pseudo-terminal.js';
-import { startTradingSandbox, type TradingSandbox } from './trading-helpers.js';
-import { KEYS } from '../helpers/pseudo-terminal.js';
+import { spawnInTerminal as spawnTerminal, type Terminal } from '../support/pseudo-terminal.js';
+import { startTradingSandbox, type TradingSandbox } from '../support/trading.js';
+import { KEYS } from '../support/pseudo-terminal.js';
 
 const { DOWN, ENTER, CTRL_C, BACKSPACE } = KEYS;
 

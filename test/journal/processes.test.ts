@@ -1,6 +1,6 @@
 // The journal across real processes: ten CLIs appending at once, a writer killed with SIGKILL in
 // the middle of its appends, and the file modes under umask 000. The children run the journal
-// module bundled here with esbuild (test/journal/child-writer.cjs loads it).
+// module bundled here with esbuild (test/support/journal-writer.cjs loads it).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal, type JournalEntry, type SkippedLine } from '../../src/journal/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CHILD = fileURLToPath(new URL('./child-writer.cjs', import.meta.url));
+const CHILD = fileURLToPath(new URL('../support/journal-writer.cjs', import.meta.url));
 /** Short, so that a lock left by a killed writer is taken over quickly (the minimum the lock allows). */
 const LOCK_STALE_MS = 2_000;
 

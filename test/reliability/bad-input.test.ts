@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ResultRecorder, lines, startRig, type Rig } from './support.js';
+import { ResultRecorder, lines, startRig, type Rig } from '../support/reliability.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());

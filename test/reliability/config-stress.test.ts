@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeSchema } from '../../src/config/store-schema.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { runHedge, tempDir, type RunOptions, type RunResult } from '../helpers/hedge-cli.js';
-import { ResultRecorder, STACK_FRAME, firstLine, lines } from './support.js';
+import { runHedge, tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
+import { ResultRecorder, STACK_FRAME, firstLine, lines } from '../support/reliability.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());

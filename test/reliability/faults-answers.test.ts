@@ -4,7 +4,7 @@
 // outcome is unknown and how to resume, and resuming leaves exactly one hedge.
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.js';
-import { MARKET, ResultRecorder, STACK_FRAME, errorLine, resumeKeyFrom, startRig, type Rig } from './support.js';
+import { MARKET, ResultRecorder, STACK_FRAME, errorLine, resumeKeyFrom, startRig, type Rig } from '../support/reliability.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());

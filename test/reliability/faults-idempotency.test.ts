@@ -12,7 +12,7 @@ import {
   resumeKeyFrom,
   startRig,
   type Rig,
-} from './support.js';
+} from '../support/reliability.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());

@@ -3,7 +3,7 @@
 // tight per-key rate limit. Attempts are counted and delays measured on the server's request log.
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/api/retry-policy.js';
-import { MARKET, ResultRecorder, STACK_FRAME, errorLine, gaps, resumeKeyFrom, startRig, type Rig } from './support.js';
+import { MARKET, ResultRecorder, STACK_FRAME, errorLine, gaps, resumeKeyFrom, startRig, type Rig } from '../support/reliability.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());

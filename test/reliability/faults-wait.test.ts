@@ -4,7 +4,7 @@
 // resume with; and the polls of a long wait are one to two seconds apart (from the request log).
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MARKET, ResultRecorder, STACK_FRAME, errorLine, gaps, resumeKeyFrom, startRig, until, type Rig } from './support.js';
+import { MARKET, ResultRecorder, STACK_FRAME, errorLine, gaps, resumeKeyFrom, startRig, until, type Rig } from '../support/reliability.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { SANDBOX_DIALECTS, type SandboxDialect, serveSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { SANDBOX_DIALECTS as SERVE_DIALECTS } from '../../src/sandbox/serve.js';
-import { api, openBody, useSandboxes, waitFor } from './http-helpers.js';
+import { api, openBody, useSandboxes, waitFor } from '../support/http.js';
 
 const start = useSandboxes();
 /** Sandbox time moves only when a test advances it, so every figure read is exact. */

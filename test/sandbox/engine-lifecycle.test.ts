@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { createEngineState, SandboxEngine } from '../../src/sandbox/engine.js';
 import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model.js';
-import { DAY, KEY_A, T0, call, makeEngine, openBody, openFilled } from './engine-helpers.js';
+import { DAY, KEY_A, T0, call, makeEngine, openBody, openFilled } from '../support/engine.js';
 
 const HEX_64 = /^0x[0-9a-f]{64}$/;
 const USDTNGN = MARKET_MODEL.markets[0];

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineState, ScheduledEvent } from '../../src/sandbox/engine-state.js';
 import { popDueEvent, pushEvent } from '../../src/sandbox/event-queue.js';
 import { type GrowthResult, SandboxEngine, growHedges } from '../../src/sandbox/index.js';
-import { DAY, KEY_A, T0, call, makeEngine, openBody, openFilled } from './engine-helpers.js';
+import { DAY, KEY_A, T0, call, makeEngine, openBody, openFilled } from '../support/engine.js';
 
 const HEDGES = 10_000;
 

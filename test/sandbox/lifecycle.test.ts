@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { api, openBody, useSandboxes } from './http-helpers.js';
+import { api, openBody, useSandboxes } from '../support/http.js';
 
 const DAY = 24 * 3_600_000;
 const start = useSandboxes();

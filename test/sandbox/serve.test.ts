@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 
 import { serveSandbox } from '../../src/sandbox/index.js';
-import { waitFor } from './http-helpers.js';
+import { waitFor } from '../support/http.js';
 
 function capture() {
   const stream = new PassThrough();

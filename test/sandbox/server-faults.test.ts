@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_SEQUENCES, type MalformedKind } from '../../src/sandbox/index.js';
-import { api, openBody, useSandboxes } from './http-helpers.js';
+import { api, openBody, useSandboxes } from '../support/http.js';
 
 const start = useSandboxes();
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startSandbox } from '../../src/sandbox/index.js';
-import { api, openBody, useSandboxes, waitFor } from './http-helpers.js';
+import { api, openBody, useSandboxes, waitFor } from '../support/http.js';
 
 const REQUEST_ID = /^req_[0-9a-f]{16}$/;
 const start = useSandboxes();

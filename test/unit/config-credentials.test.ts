@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveCredentials } from '../../src/config/credentials.js';
 import { ProfileStore } from '../../src/config/profile-store.js';
 import { AuthError, UsageError } from '../../src/errors.js';
-import { tempDir } from '../helpers/hedge-cli.js';
+import { tempDir } from '../support/hedge-cli.js';
 
 const KEY_A = 'hpk_test_UnitCredsKeyAlpha000000001';
 const KEY_B = 'hpk_live_UnitCredsKeyBravo000000002';

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthError, InterruptedError, UsageError } from '../../src/errors.js';
 import { checkCaFile, defaultBaseUrl, loginProfileName, readKeyFromStdin, saveLogin, trimOneNewline } from '../../src/config/login-profile.js';
 import { ProfileStore } from '../../src/config/profile-store.js';
-import { tempDir } from '../helpers/hedge-cli.js';
+import { tempDir } from '../support/hedge-cli.js';
 
 const KEY = 'hpk_test_UnitLoginKey0000000000001';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/config/profile-store.js';
 import { ConfigError } from '../../src/errors.js';
-import { tempDir } from '../helpers/hedge-cli.js';
+import { tempDir } from '../support/hedge-cli.js';
 
 let tmp: { path: string; remove: () => void };
 beforeEach(() => {

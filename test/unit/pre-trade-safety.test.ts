@@ -41,7 +41,7 @@ function context(options: { key: string; tty: boolean; yes?: boolean; input?: bo
   const ctx = new CommandContext({
     io,
     env: { HEDGE_API_KEY: options.key, HEDGE_BASE_URL: 'http://127.0.0.1:9/partners/sandbox/v2' },
-    globals: { json: false, demo: false, yes: options.yes ?? false, input: options.input ?? true, color: false, verbose: false },
+    globals: { json: false, header: true, demo: false, yes: options.yes ?? false, input: options.input ?? true, color: false, verbose: false },
     clock: { now: () => 0, sleep: async () => {} },
     signal: new AbortController().signal,
     output: new Output({ mode: options.tty ? 'table' : 'plain', chalk: makeChalk(false), streams: io, now: () => 0 }),

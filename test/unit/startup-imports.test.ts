@@ -11,7 +11,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HEDGE_BIN, ROOT, baseEnv, tempDir } from '../helpers/hedge-cli.js';
+import { HEDGE_BIN, ROOT, baseEnv, tempDir } from '../support/hedge-cli.js';
 
 const DIST = join(ROOT, 'dist');
 // @inquirer/prompts itself only re-exports, so its code in a bundle is that of @inquirer/*.

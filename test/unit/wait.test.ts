@@ -68,7 +68,7 @@ function makeContext(options: { clock: FakeClock; timeoutSeconds?: number; clien
   const ctx = new TestContext({
     io,
     env: {},
-    globals: { json: false, demo: false, yes: false, input: true, color: false, verbose: false, timeout: options.timeoutSeconds },
+    globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false, timeout: options.timeoutSeconds },
     clock: options.clock,
     signal: controller.signal,
     output: new Output({ mode: 'plain', chalk: makeChalk(false), streams: io, now: options.clock.now }),

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { runHedge, tempDir, type RunOptions, type RunResult } from '../helpers/hedge-cli.js';
+import { runHedge, tempDir, type RunOptions, type RunResult } from './hedge-cli.js';
 
 export const KEY_A = 'hpk_test_ProfilesKeyAlpha000000000001';
 export const KEY_B = 'hpk_test_ProfilesKeyBravo000000000002';

@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { inject } from 'vitest';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { startSandbox, type RequestLogEntry, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { ROOT, runHedge, tempDir, type RunOptions, type RunResult } from '../helpers/hedge-cli.js';
+import { ROOT, runHedge, tempDir, type RunOptions, type RunResult } from './hedge-cli.js';
 
 // ---------------------------------------------------------------------------------------------
 // Results

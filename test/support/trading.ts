@@ -3,7 +3,7 @@
 // log), which is what the tests assert on — never the CLI's word alone.
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { runHedge, tempDir, type RunOptions, type RunResult } from '../helpers/hedge-cli.js';
+import { runHedge, tempDir, type RunOptions, type RunResult } from './hedge-cli.js';
 
 export interface TradingSandbox {
   sandbox: RunningSandbox;

@@ -8,7 +8,7 @@ import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sr
 export const FROZEN_START_MS = Date.parse('2026-03-02T09:00:00.000Z');
 export const TEST_KEY = 'hpk_test_ReadCommandsE2eKey00000001';
 
-const FROZEN_CLOCK_PRELOAD = pathToFileURL(new URL('./read-frozen-clock.mjs', import.meta.url).pathname).href;
+const FROZEN_CLOCK_PRELOAD = pathToFileURL(new URL('./frozen-clock.mjs', import.meta.url).pathname).href;
 
 export async function startFrozenSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   return startSandbox({ seed: 7, fillDelayMs: 100, apiKeys: [TEST_KEY], realNow: () => FROZEN_START_MS, ...options });
@@ -36,7 +36,7 @@ export async function api(sandbox: RunningSandbox, method: 'GET' | 'POST', path:
   return envelope.data;
 }
 
-export { startFieldProxy, type FieldProxy } from '../helpers/field-proxy.js';
+export { startFieldProxy, type FieldProxy } from './field-proxy.js';
 
 /** Lines of a text, without the trailing empty one. */
 export function lines(text: string): string[] {

@@ -1,0 +1,8 @@
+// PLACEHOLDER — replaced by the agent interface work (issue 19).
+import type { CommandContext } from '../runtime/context.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { MCP } from '../cli/manifest.js';
+
+export async function run(_ctx: CommandContext, _input: InputOf<typeof MCP>): Promise<number> {
+  throw new Error('PLACEHOLDER: hedge mcp is not built yet');
+}

@@ -1,0 +1,8 @@
+// PLACEHOLDER — replaced by the maturities/roll work (issue 16).
+import type { CommandContext } from '../runtime/context.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { ROLL } from '../cli/manifest.js';
+
+export async function run(_ctx: CommandContext, _input: InputOf<typeof ROLL>): Promise<number> {
+  throw new Error('PLACEHOLDER: hedge roll is not built yet');
+}
