@@ -12,7 +12,7 @@
 # Subcommands of a command path ('' is the top level).
 _hedge_subcommands() {
   case "$1" in
-    '') REPLY='markets price quote open add reduce close hedges history positions account login logout profile whoami plan apply report journal resume demo completion sandbox help' ;;
+    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply report journal resume demo mcp tools completion sandbox help' ;;
     'profile') REPLY='list use remove' ;;
     'journal') REPLY='list show' ;;
     'demo') REPLY='reset' ;;
@@ -25,21 +25,27 @@ _hedge_subcommands() {
 # Options of a command path; '' holds the global options, valid after any command.
 _hedge_options() {
   case "$1" in
-    '') REPLY='--json --profile --demo -y --yes --no-input --no-color --verbose --timeout --request-timeout -h --help -V --version' ;;
+    '') REPLY='--json --profile --demo -y --yes --no-input --no-color --verbose --timeout --request-timeout --format --fields --query --no-header -h --help -V --version' ;;
     'quote') REPLY='-t --tenor' ;;
     'open') REPLY='-t --tenor --ref --allow-duplicate-ref --skip-checks --no-wait --idempotency-key --new --dry-run' ;;
     'add') REPLY='--skip-checks --no-wait --idempotency-key --new --dry-run' ;;
     'reduce') REPLY='--no-wait --idempotency-key --new --dry-run' ;;
     'close') REPLY='--no-wait --idempotency-key --new --dry-run' ;;
-    'hedges') REPLY='--status --ref --limit --wait' ;;
+    'price') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert' ;;
+    'hedges') REPLY='--status --ref --limit --wait --watch --alert-pnl --alert-maturity --exit-on-alert' ;;
+    'positions') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert' ;;
+    'account') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert' ;;
+    'maturities') REPLY='--within' ;;
+    'roll') REPLY='-t --tenor --skip-checks --no-wait --idempotency-key --new --dry-run' ;;
+    'mcp') REPLY='--allow-live' ;;
     'history') REPLY='--limit --since --until' ;;
     'plan') REPLY='--tolerance' ;;
     'apply') REPLY='--tolerance --dry-run' ;;
-    'report') REPLY='--since --until --by --format --html' ;;
+    'report') REPLY='--since --until --by --html' ;;
     'journal list') REPLY='--pending --since --limit' ;;
     'resume') REPLY='--no-wait' ;;
     'login') REPLY='--base-url --ca-file' ;;
-    'sandbox serve') REPLY='--port --host --tls --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit' ;;
+    'sandbox serve') REPLY='--port --host --tls --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --hostile-text' ;;
     *) REPLY='' ;;
   esac
 }
@@ -48,9 +54,10 @@ _hedge_options() {
 _hedge_takes_value() {
   case "$1" in
     --profile | --timeout | --request-timeout | -t | --tenor | --ref | --idempotency-key | --status | --limit | \
-      --since | --until | --tolerance | --by | --format | --html | \
+      --since | --until | --tolerance | --by | --format | --fields | --query | --html | \
+      --watch | --alert-pnl | --alert-maturity | --within | \
       --base-url | --ca-file | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
-      --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit)
+      --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect)
       return 0 ;;
   esac
   return 1
@@ -72,7 +79,8 @@ _hedge_option_values() {
     -t | --tenor) REPLY='1 3 7' ;;
     --status) REPLY='submitting submitted filled failed closed' ;;
     --by) REPLY='day week month side tenor market' ;;
-    --format) REPLY='table csv json' ;;
+    --format) REPLY='table tsv csv json ndjson' ;;
+    --dialect) REPLY='reference alpha beta' ;;
     --ca-file | --html) return 1 ;;
   esac
   return 0
@@ -82,7 +90,7 @@ _hedge_option_values() {
 _hedge_arg_values() {
   REPLY=''
   case "$1:$2" in
-    'quote:1' | 'open:1' | 'add:1' | 'reduce:1' | 'close:1') REPLY='buy sell' ;;
+    'quote:1' | 'open:1' | 'add:1' | 'reduce:1' | 'close:1' | 'roll:1') REPLY='buy sell' ;;
     'completion:0') REPLY='bash zsh fish' ;;
     'profile use:0' | 'profile remove:0') _hedge_profiles ;;
   esac

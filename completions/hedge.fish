@@ -12,7 +12,7 @@
 function __hedge_subcommands
     switch "$argv"
         case ''
-            echo markets price quote open add reduce close hedges history positions account login logout profile whoami plan apply report journal resume demo completion sandbox help
+            echo markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply report journal resume demo mcp tools completion sandbox help
         case profile
             echo list use remove
         case journal
@@ -29,7 +29,8 @@ end
 # Options whose next word is their value.
 function __hedge_takes_value
     contains -- $argv[1] --profile --timeout --request-timeout -t --tenor --ref --idempotency-key --status --limit \
-        --since --until --tolerance --by --format --html \
+        --since --until --tolerance --by --format --fields --query --html \
+        --watch --alert-pnl --alert-maturity --within --dialect \
         --base-url --ca-file --port --host --fill-delay --fail-rate --clock-speed --seed \
         --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit
 end
@@ -125,6 +126,10 @@ complete -c hedge -n '__hedge_command_at' -f -a report -d 'P&L report by day, we
 complete -c hedge -n '__hedge_command_at' -f -a journal -d 'The local record of every action: list, show one'
 complete -c hedge -n '__hedge_command_at' -f -a resume -d 'Finish an unresolved action from the journal with its own key'
 complete -c hedge -n '__hedge_command_at' -f -a demo -d 'The --demo simulator'
+complete -c hedge -n '__hedge_command_at' -f -a maturities -d 'Upcoming settlements grouped by day, with countdown, mark P&L and carry'
+complete -c hedge -n '__hedge_command_at' -f -a roll -d 'Keep a side covered past its maturity: close, then open the same notional for a new tenor'
+complete -c hedge -n '__hedge_command_at' -f -a mcp -d 'Serve the commands as Model Context Protocol tools over stdio, for an AI agent'
+complete -c hedge -n '__hedge_command_at' -f -a tools -d 'Describe the commands an agent may call: names, argument schemas and safety tiers'
 complete -c hedge -n '__hedge_command_at journal' -f -a list -d 'List the journal of actions, newest first'
 complete -c hedge -n '__hedge_command_at journal' -f -a show -d 'Show one journal entry in full'
 complete -c hedge -n '__hedge_command_at demo' -f -a reset -d 'Start the --demo simulator afresh'
@@ -144,6 +149,10 @@ complete -c hedge -l no-color -d 'no colour (also NO_COLOR=1 or TERM=dumb)'
 complete -c hedge -l verbose -d 'log each HTTP request to stderr (keys redacted)'
 complete -c hedge -l timeout -x -d 'give up after this long, waits included (exit 7 while waiting, 5 on a request)'
 complete -c hedge -l request-timeout -x -d 'bound each HTTP attempt (default 15)'
+complete -c hedge -l format -x -a 'table tsv csv json ndjson' -d 'table, tsv, csv, json or ndjson'
+complete -c hedge -l fields -x -d 'only these fields, in this order (comma-separated)'
+complete -c hedge -l query -x -d 'a JMESPath expression applied to the JSON data'
+complete -c hedge -l no-header -d 'tsv and csv without their header row'
 complete -c hedge -s h -l help -d 'show help'
 complete -c hedge -s V -l version -d 'print the version'
 
@@ -183,7 +192,6 @@ complete -c hedge -n '__hedge_path_is apply' -l dry-run -d 'the same as hedge pl
 complete -c hedge -n '__hedge_path_is report' -l since -x -d 'closed on or after this date'
 complete -c hedge -n '__hedge_path_is report' -l until -x -d 'closed before this date'
 complete -c hedge -n '__hedge_path_is report' -l by -x -a 'day week month side tenor market' -d 'group by'
-complete -c hedge -n '__hedge_path_is report' -l format -x -a 'table csv json' -d 'table, csv or json'
 complete -c hedge -n '__hedge_path_is report' -l html -r -F -d 'also write a self-contained HTML report to this file'
 complete -c hedge -n '__hedge_path_is journal list' -l pending -d 'only unresolved actions'
 complete -c hedge -n '__hedge_path_is journal list' -l since -x -d 'only actions from this time'
@@ -203,6 +211,32 @@ complete -c hedge -n '__hedge_path_is sandbox serve' -l fault-429 -x -d 'share o
 complete -c hedge -n '__hedge_path_is sandbox serve' -l drop-after-commit -x -d 'share of writes whose connection drops after they took effect'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l latency -x -d 'added latency per request'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l rate-limit -x -d 'requests per second per key before 429'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l dialect -x -a 'reference alpha beta' -d 'how the server answers what the spec leaves open'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l hostile-text -d 'seed names, references and messages with terminal escape sequences'
+complete -c hedge -n '__hedge_path_is price' -l watch -x -d 'refresh every few seconds (default 2); NDJSON when not a terminal'
+complete -c hedge -n '__hedge_path_is price' -l alert-pnl -x -d 'with --watch: alert when net P&L is at or below this many USD'
+complete -c hedge -n '__hedge_path_is price' -l alert-maturity -x -d 'with --watch: alert when a hedge matures within this long'
+complete -c hedge -n '__hedge_path_is price' -l exit-on-alert -d 'with --watch: end at the first alert with exit code 10'
+complete -c hedge -n '__hedge_path_is hedges' -l watch -x -d 'refresh every few seconds (default 2); NDJSON when not a terminal'
+complete -c hedge -n '__hedge_path_is hedges' -l alert-pnl -x -d 'with --watch: alert when net P&L is at or below this many USD'
+complete -c hedge -n '__hedge_path_is hedges' -l alert-maturity -x -d 'with --watch: alert when a hedge matures within this long'
+complete -c hedge -n '__hedge_path_is hedges' -l exit-on-alert -d 'with --watch: end at the first alert with exit code 10'
+complete -c hedge -n '__hedge_path_is positions' -l watch -x -d 'refresh every few seconds (default 2); NDJSON when not a terminal'
+complete -c hedge -n '__hedge_path_is positions' -l alert-pnl -x -d 'with --watch: alert when net P&L is at or below this many USD'
+complete -c hedge -n '__hedge_path_is positions' -l alert-maturity -x -d 'with --watch: alert when a hedge matures within this long'
+complete -c hedge -n '__hedge_path_is positions' -l exit-on-alert -d 'with --watch: end at the first alert with exit code 10'
+complete -c hedge -n '__hedge_path_is account' -l watch -x -d 'refresh every few seconds (default 2); NDJSON when not a terminal'
+complete -c hedge -n '__hedge_path_is account' -l alert-pnl -x -d 'with --watch: alert when net P&L is at or below this many USD'
+complete -c hedge -n '__hedge_path_is account' -l alert-maturity -x -d 'with --watch: alert when a hedge matures within this long'
+complete -c hedge -n '__hedge_path_is account' -l exit-on-alert -d 'with --watch: end at the first alert with exit code 10'
+complete -c hedge -n '__hedge_path_is maturities' -l within -x -d 'only hedges maturing within this long: 12h, 3d, 2w'
+complete -c hedge -n '__hedge_path_is roll' -s t -l tenor -x -a '1 3 7' -d 'tenor in days: 1, 3 or 7'
+complete -c hedge -n '__hedge_path_is roll' -l skip-checks -d 'skip the pre-trade checks and let the server decide'
+complete -c hedge -n '__hedge_path_is roll' -l no-wait -d 'return at `submitted` instead of waiting for the result'
+complete -c hedge -n '__hedge_path_is roll' -l idempotency-key -x -d 'resume an earlier run whose outcome is unknown (reuses its key)'
+complete -c hedge -n '__hedge_path_is roll' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
+complete -c hedge -n '__hedge_path_is roll' -l dry-run -d 'print the exact request that would be sent, and send nothing'
+complete -c hedge -n '__hedge_path_is mcp' -l allow-live -d 'offer write tools on a live key too (each write needs a confirmation token)'
 
 # Fixed values of positional arguments.
 complete -c hedge -n '__hedge_arg_at quote 1' -a 'buy sell'
@@ -210,6 +244,7 @@ complete -c hedge -n '__hedge_arg_at open 1' -a 'buy sell'
 complete -c hedge -n '__hedge_arg_at add 1' -a 'buy sell'
 complete -c hedge -n '__hedge_arg_at reduce 1' -a 'buy sell'
 complete -c hedge -n '__hedge_arg_at close 1' -a 'buy sell'
+complete -c hedge -n '__hedge_arg_at roll 1' -a 'buy sell'
 complete -c hedge -n '__hedge_arg_at completion 0' -a 'bash zsh fish'
 complete -c hedge -n '__hedge_arg_at "profile use" 0' -a '(__hedge_profiles)'
 complete -c hedge -n '__hedge_arg_at "profile remove" 0' -a '(__hedge_profiles)'

@@ -25,6 +25,8 @@ _hedge_subcommands() {
       'history:List closed hedges with realized P&L, carry and fees, with totals'
       'positions:Show open positions per side: entry and mark, P&L, carry, fee to close, net margin'
       'account:Show the account: balance, margin in use, exposure, unrealized P&L and headroom'
+      'maturities:Upcoming settlements grouped by day, with countdown, mark P&L and carry'
+      'roll:Keep a side covered past its maturity: close and open the same notional for a new tenor'
       'login:Save a profile: base URL and API key (asked hidden on a terminal, read from stdin otherwise)'
       'logout:Remove the stored API key of a profile (the current one by default)'
       'profile:List, switch and remove stored profiles'
@@ -35,6 +37,8 @@ _hedge_subcommands() {
       'journal:The local record of every action: list, show one'
       'resume:Finish an unresolved action from the journal with its own key'
       'demo:The --demo simulator'
+      'mcp:Serve the commands as Model Context Protocol tools over stdio, for an AI agent'
+      'tools:Describe the commands an agent may call: names, argument schemas and safety tiers'
       'completion:Print the shell completion script for bash, zsh or fish'
       'sandbox:Run the local simulator of the API'
       'help:Show help for a command, or the exit codes (help exit-codes)'
@@ -75,6 +79,10 @@ _hedge_options() {
       '--verbose:log each HTTP request to stderr (keys redacted)'
       '--timeout:give up after this long, waits included (exit 7 while waiting, 5 on a request)'
       '--request-timeout:bound each HTTP attempt (default 15)'
+      '--format:table, tsv, csv, json or ndjson'
+      '--fields:only these fields, in this order (comma-separated)'
+      '--query:a JMESPath expression applied to the JSON data'
+      '--no-header:tsv and csv without their header row'
       '-h:show help'
       '--help:show help'
       '-V:print the version'
@@ -119,6 +127,31 @@ _hedge_options() {
       '--ref:only hedges with this client reference'
       '--limit:at most this many (1 to 500)'
       '--wait:with an ID: poll until the hedge is filled, failed or closed'
+      '--watch:refresh every few seconds (default 2); NDJSON when not a terminal'
+      '--alert-pnl:with --watch: alert when net P&L is at or below this many USD'
+      '--alert-maturity:with --watch: alert when a hedge matures within this long'
+      '--exit-on-alert:with --watch: end at the first alert with exit code 10'
+    ) ;;
+    (price|positions|account) reply=(
+      '--watch:refresh every few seconds (default 2); NDJSON when not a terminal'
+      '--alert-pnl:with --watch: alert when net P&L is at or below this many USD'
+      '--alert-maturity:with --watch: alert when a hedge matures within this long'
+      '--exit-on-alert:with --watch: end at the first alert with exit code 10'
+    ) ;;
+    (maturities) reply=(
+      '--within:only hedges maturing within this long: 12h, 3d, 2w'
+    ) ;;
+    (roll) reply=(
+      '-t:tenor in days: 1, 3 or 7'
+      '--tenor:tenor in days: 1, 3 or 7'
+      '--skip-checks:skip the pre-trade checks and let the server decide'
+      '--no-wait:return at `submitted` instead of waiting for the result'
+      '--idempotency-key:resume an earlier run whose outcome is unknown (reuses its key)'
+      '--new:start a fresh action even if the same one is unresolved in the journal'
+      '--dry-run:print the exact request that would be sent, and send nothing'
+    ) ;;
+    (mcp) reply=(
+      '--allow-live:offer write tools on a live key too (each write needs a confirmation token)'
     ) ;;
     (history) reply=(
       '--limit:at most this many (1 to 500)'
@@ -136,7 +169,6 @@ _hedge_options() {
       '--since:closed on or after this date'
       '--until:closed before this date'
       '--by:group by day, week, month, side, tenor or market'
-      '--format:table, csv or json'
       '--html:also write a self-contained HTML report to this file'
     ) ;;
     ('journal list') reply=(
@@ -164,6 +196,8 @@ _hedge_options() {
       '--drop-after-commit:share of writes whose connection drops after they took effect'
       '--latency:added latency per request'
       '--rate-limit:requests per second per key before 429'
+      '--dialect:how the server answers what the spec leaves open: reference, alpha or beta'
+      '--hostile-text:seed names, references and messages with terminal escape sequences'
     ) ;;
     (*) reply=() ;;
   esac
@@ -172,7 +206,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case $1 in
-    (--profile|--timeout|--request-timeout|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit)
+    (--profile|--timeout|--request-timeout|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--dialect|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit)
       return 0 ;;
   esac
   return 1
@@ -194,7 +228,8 @@ _hedge_option_values() {
     (-t|--tenor) reply=(1 3 7) ;;
     (--status) reply=(submitting submitted filled failed closed) ;;
     (--by) reply=(day week month side tenor market) ;;
-    (--format) reply=(table csv json) ;;
+    (--format) reply=(table tsv csv json ndjson) ;;
+    (--dialect) reply=(reference alpha beta) ;;
   esac
 }
 
@@ -202,7 +237,7 @@ _hedge_option_values() {
 _hedge_arg_values() {
   reply=()
   case "$1:$2" in
-    ('quote:1'|'open:1'|'add:1'|'reduce:1'|'close:1') reply=(buy sell) ;;
+    ('quote:1'|'open:1'|'add:1'|'reduce:1'|'close:1'|'roll:1') reply=(buy sell) ;;
     ('completion:0') reply=(bash zsh fish) ;;
     ('profile use:0'|'profile remove:0') _hedge_profiles ;;
   esac
