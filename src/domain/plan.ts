@@ -283,3 +283,17 @@ function sideKey(market: string, side: Side): string {
 function cents(amount: number): number {
   return Math.round(amount * 100) / 100;
 }
+
+/** A problem as the JSON output carries it (plan's `problems`, apply's refusal). */
+export function problemAsData(problem: PlanProblem): Record<string, unknown> {
+  return {
+    code: problem.code,
+    step: problem.stepIndex + 1,
+    line: problem.line,
+    action: problem.action,
+    market: problem.market,
+    side: problem.side,
+    message: describePlanProblem(problem),
+    details: problem.details,
+  };
+}

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { HedgeClient } from '../api/client.js';
 import { numberOf } from '../api/read-position.js';
 import type { Quote } from '../api/schemas.js';
-import { computePlan, describePlanProblem, type Plan, type PlanPosition, type PlanProblem, type PlanStep } from '../domain/plan.js';
+import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanPosition, type PlanStep } from '../domain/plan.js';
 import { parseTargetFile, type TargetRow } from '../domain/target-file.js';
 import { TENORS, type Tenor } from '../domain/vocabulary.js';
 import { ApiError, PreTradeCheckError, UsageError } from '../errors.js';
@@ -199,18 +199,6 @@ export async function buildTargetPlan(ctx: CommandContext, client: HedgeClient, 
   return { plan, quotes, totals: planTotals(plan, quotes), source: target.sourceName };
 }
 
-export function problemAsData(problem: PlanProblem): Record<string, unknown> {
-  return {
-    code: problem.code,
-    step: problem.stepIndex + 1,
-    line: problem.line,
-    action: problem.action,
-    market: problem.market,
-    side: problem.side,
-    message: describePlanProblem(problem),
-    details: problem.details,
-  };
-}
 
 /** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
 export function planCheckError(ctx: CommandContext, quoted: QuotedPlan): PreTradeCheckError {

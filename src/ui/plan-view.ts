@@ -2,7 +2,7 @@
 // (80 columns included) on a TTY, tab-separated rows when piped, one JSON document under --json.
 // Messages (checks, notes, totals in plain mode) go to stderr. Renders only: no API calls.
 import type { Quote } from '../api/schemas.js';
-import { describePlanProblem, describePlanStepNote, type Plan, type PlanStep } from '../domain/plan.js';
+import { describePlanStepNote, problemAsData, type Plan, type PlanStep } from '../domain/plan.js';
 import { safeText } from '../security/safe-text.js';
 import { formatMoney, formatSignedMoney, formatUsd } from './format.js';
 import type { FieldSpec } from './fields.js';
@@ -97,16 +97,7 @@ export function planAsData(input: PlanViewInput): Record<string, unknown> {
       notional_usd: position.notionalUsd,
       ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}),
     })),
-    problems: plan.problems.map((problem) => ({
-      code: problem.code,
-      step: problem.stepIndex + 1,
-      line: problem.line,
-      action: problem.action,
-      market: problem.market,
-      side: problem.side,
-      message: describePlanProblem(problem),
-      details: problem.details,
-    })),
+    problems: plan.problems.map(problemAsData),
     totals: input.totals,
   };
 }
