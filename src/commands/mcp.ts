@@ -1,8 +1,36 @@
-// PLACEHOLDER — replaced by the agent interface work (issue 19).
-import type { CommandContext } from '../runtime/context.js';
+// hedge mcp [--allow-live] — the commands as Model Context Protocol tools over stdio, for an AI
+// agent. The global options and HEDGE_* are read once, here, like any command: the key (and so the
+// safety tier) is resolved before the first message, and --demo's simulator starts once and serves
+// every call. stdout carries the protocol only; messages go to stderr.
 import type { InputOf } from '../cli/command-spec.js';
 import type { MCP } from '../cli/manifest.js';
+import { closeTransport } from '../api/transport.js';
+import { ConfirmationTokens, tokenTtlSeconds } from '../agent/confirmation.js';
+import { AgentToolbox } from '../agent/toolbox.js';
+import type { CommandContext } from '../runtime/context.js';
+import { redactKey } from '../security/secrets.js';
 
-export async function run(_ctx: CommandContext, _input: InputOf<typeof MCP>): Promise<number> {
-  throw new Error('PLACEHOLDER: hedge mcp is not built yet');
+export async function run(ctx: CommandContext, input: InputOf<typeof MCP>): Promise<number> {
+  const ttlSeconds = tokenTtlSeconds(ctx.env);
+  const credentials = await ctx.credentials();
+  const allowLive = input.options.allowLive === true;
+  const tokens = new ConfirmationTokens(ttlSeconds, ctx.clock.now);
+  const toolbox = new AgentToolbox(
+    { env: ctx.env, globals: ctx.globals, clock: ctx.clock, credentials, log: (text) => ctx.io.stderr.write(`${text}\n`) },
+    tokens,
+    { allowLive },
+  );
+  const c = ctx.output.chalk;
+  const tier =
+    toolbox.access === 'direct'
+      ? 'read and write tools (test key)'
+      : toolbox.access === 'token'
+        ? `${c.red.bold('LIVE')}: read tools, and write tools that each need a confirmation token (valid ${ttlSeconds} s)`
+        : `${c.red.bold('LIVE')}: read tools only (write tools need --allow-live)`;
+  ctx.output.note(`hedge mcp: serving ${toolbox.list().length} tools over stdio with key ${redactKey(credentials.apiKey)} — ${tier}.`);
+  // The calls share the process's keep-alive sockets; they are closed once, when the server ends.
+  ctx.onDispose(closeTransport);
+  const { serveStdio } = await import('../agent/mcp-server.js');
+  await serveStdio(toolbox, { stdin: ctx.io.stdin, stdout: ctx.io.stdout }, ctx.signal);
+  return ctx.signal.aborted ? ctx.stopExitCode : 0;
 }

@@ -1,8 +1,52 @@
-// PLACEHOLDER — replaced by the agent interface work (issue 19).
-import type { CommandContext } from '../runtime/context.js';
+// hedge tools [--json] — the catalogue `hedge mcp` serves, for agents that call the CLI directly:
+// each tool's name, command, safety tier, whether it is offered on the current key (as `hedge mcp`
+// without --allow-live would), description and JSON Schema of its arguments. Sends nothing; with
+// --demo the simulator is not even started (its key is a test key).
 import type { InputOf } from '../cli/command-spec.js';
 import type { TOOLS } from '../cli/manifest.js';
+import { agentTools, catalogueEntry, writeAccess } from '../agent/catalogue.js';
+import { tokenTtlSeconds } from '../agent/confirmation.js';
+import { HedgeError } from '../errors.js';
+import type { CommandContext } from '../runtime/context.js';
+import type { Environment } from '../security/secrets.js';
 
-export async function run(_ctx: CommandContext, _input: InputOf<typeof TOOLS>): Promise<number> {
-  throw new Error('PLACEHOLDER: hedge tools is not built yet');
+async function environment(ctx: CommandContext): Promise<Environment | undefined> {
+  if (ctx.globals.demo) return 'test';
+  try {
+    return await ctx.environment();
+  } catch (error) {
+    if (!(error instanceof HedgeError)) throw error;
+    ctx.output.warn(`No usable API key: ${error.message} Write tools are shown as not offered.`);
+    return undefined;
+  }
+}
+
+export async function run(ctx: CommandContext, _input: InputOf<typeof TOOLS>): Promise<void> {
+  const access = writeAccess(await environment(ctx), false);
+  const entries = agentTools().map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
+  if (ctx.output.isJson) {
+    ctx.output.json(entries);
+    return;
+  }
+  const rows = entries.map((entry) => {
+    const required = (entry.input_schema.required as string[] | undefined) ?? [];
+    const optional = Object.keys(entry.input_schema.properties as Record<string, unknown>).length - required.length;
+    return {
+      name: entry.name,
+      tier: entry.tier,
+      offered: entry.offered ? 'yes' : 'no',
+      arguments: [...required, ...(optional > 0 ? [`(+${optional} optional)`] : [])].join(' '),
+    };
+  });
+  ctx.output.list(
+    rows,
+    [
+      { key: 'name', label: 'Tool' },
+      { key: 'tier', label: 'Tier' },
+      { key: 'offered', label: 'Offered' },
+      { key: 'arguments', label: 'Arguments' },
+    ],
+    { empty: 'No tools.' },
+  );
+  if (ctx.output.isHuman) ctx.output.note(ctx.output.chalk.dim(`Schemas and descriptions: ${ctx.hedgeCommand('tools', '--json')}. Serve them to an agent: ${ctx.hedgeCommand('mcp')}.`));
 }

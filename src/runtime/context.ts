@@ -34,6 +34,12 @@ export interface ContextInit {
   client?: HedgeClient;
   credentials?: ResolvedCredentials;
   journal?: Journal;
+  /**
+   * The agent server (hedge mcp) runs many commands, some at once, in one process: closing the
+   * process's shared keep-alive sockets when one of them ends would cut the others off. It closes
+   * them once, when it stops.
+   */
+  keepTransportOpen?: boolean;
 }
 
 /** How long a wait lasts when --timeout does not say (`--timeout 0` means no bound at all). */
@@ -195,8 +201,10 @@ export class CommandContext {
       requestTimeoutSeconds: this.globals.requestTimeout,
       log: this.globals.verbose ? (line) => this.log(line) : undefined,
     });
-    const { closeTransport } = await import('../api/transport.js');
-    this.onDispose(closeTransport);
+    if (!this.init.keepTransportOpen) {
+      const { closeTransport } = await import('../api/transport.js');
+      this.onDispose(closeTransport);
+    }
     return client;
   }
 

@@ -1,0 +1,98 @@
+// A tool call's arguments → the input the command's own `run` takes, as commander would hand it
+// over (strings, flags as true). Only the JSON shape is checked here (known names, types, what is
+// required); the values themselves are checked by the command's own parsers, so an agent meets
+// the same rules and words as a person. Every refusal is a UsageError naming the argument.
+import type { RawInput } from '../cli/command-spec.js';
+import { echo } from '../domain/input.js';
+import { UsageError } from '../errors.js';
+import { CONFIRMATION_TOKEN, type AgentArgument, type AgentTool } from './catalogue.js';
+
+/** What was given instead, in a few words: `true`, `5`, `"abc"`, `an object`. */
+function shown(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object' && value !== null) return 'an object';
+  return typeof value === 'string' ? echo(value) : String(value);
+}
+
+function expected(argument: AgentArgument): string {
+  switch (argument.accepts) {
+    case 'string':
+      return 'a string';
+    case 'number-or-string':
+      return 'a number or a string';
+    case 'boolean':
+      return 'true or false';
+    case 'boolean-or-string':
+      return 'true, false or a string';
+  }
+}
+
+function typeFits(argument: AgentArgument, value: unknown): boolean {
+  switch (argument.accepts) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number-or-string':
+      return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'boolean-or-string':
+      return typeof value === 'boolean' || typeof value === 'string';
+  }
+}
+
+/** The arguments a call gave, without the confirmation token (what a token is bound to). */
+export function callArguments(given: Record<string, unknown> | undefined): Record<string, unknown> {
+  const { [CONFIRMATION_TOKEN]: _token, ...rest } = given ?? {};
+  return rest;
+}
+
+export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): RawInput {
+  const byName = new Map(tool.arguments.map((argument) => [argument.name, argument]));
+  for (const name of Object.keys(given)) {
+    if (!byName.has(name)) {
+      const known = tool.arguments.map((argument) => argument.name);
+      throw new UsageError(`${name}: not an argument of ${tool.name}; ${known.length > 0 ? `expected ${known.join(', ')}` : 'it takes none'}.`);
+    }
+  }
+  const input: RawInput = { args: {}, options: {} };
+  for (const argument of tool.arguments) {
+    const value = given[argument.name];
+    if (value === undefined || value === null) {
+      if (argument.required) throw new UsageError(`${argument.name}: missing; expected ${argument.schema.description ?? expected(argument)}.`);
+      // Commander's defaults: a `--no-…` option is on, anything else absent.
+      if (argument.target.kind === 'negatable') input.options[argument.target.key] = true;
+      continue;
+    }
+    if (!typeFits(argument, value)) throw new UsageError(`${argument.name}: expected ${expected(argument)}, got ${shown(value)}.`);
+    const { target } = argument;
+    if (target.kind === 'positional') {
+      if (argument.name === 'file' && value === '-') throw new UsageError('file: - (stdin) is not available to a tool call; give the path of the file.');
+      input.args[target.name] = String(value);
+    } else if (target.kind === 'flag') {
+      // Absent and false read the same to a command (commander leaves an unused flag undefined).
+      if (value === true) input.options[target.key] = true;
+    } else if (target.kind === 'negatable') {
+      input.options[target.key] = value;
+    } else if (target.kind === 'optional-value') {
+      if (value !== false) input.options[target.key] = value;
+    } else {
+      input.options[target.key] = String(value);
+    }
+  }
+  return input;
+}
+
+/**
+ * A command's refusal names the argument as the CLI does (`--tenor: …`); an agent gave `tenor`.
+ * Returns the argument's tool name and the message in its words, when the message names one.
+ */
+export function namedArgument(tool: AgentTool, message: string, given: Record<string, unknown> = {}): { argument: string; message: string } | undefined {
+  const match = /^(--[a-z0-9-]+|[A-Za-z0-9_]+):\s/.exec(message);
+  if (!match) return undefined;
+  const named = match[1]!;
+  const argument = tool.arguments.find((candidate) => candidate.cliName === named || candidate.name === named);
+  if (argument) return { argument: argument.name, message: `${argument.name}:${message.slice(named.length + 1)}` };
+  // An argument the tool does not have, or the confirmation token.
+  if (named === CONFIRMATION_TOKEN || Object.hasOwn(given, named)) return { argument: named, message };
+  return undefined;
+}

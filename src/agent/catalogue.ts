@@ -1,0 +1,211 @@
+// The agent's catalogue, generated from the command manifest (the one source of truth): every
+// leaf command of tier `read` or `write` becomes a tool named like its command path (`quote`,
+// `journal_list`), with one argument per positional argument and option, named like the CLI's
+// (`market`, `notional`, `tenor`; an option's long flag with dashes as underscores: `skip_checks`,
+// `dry_run`; a `--no-…` option under its positive name: `wait`), and a JSON Schema for them.
+// Pure data: `hedge tools` prints it without loading the MCP SDK.
+import type { ArgSpec, CommandSpec, OptionKind, OptionSpec } from '../cli/command-spec.js';
+import { COMMANDS } from '../cli/manifest.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+/** How a value reaches the command: a positional argument or an option (by its key). */
+export type ArgumentTarget = { kind: 'positional'; name: string } | { kind: OptionKind; key: string };
+
+export interface AgentArgument {
+  /** The tool argument's name. */
+  name: string;
+  target: ArgumentTarget;
+  /** As the CLI names it in its messages: `market`, `--tenor`. */
+  cliName: string;
+  required: boolean;
+  /** What JSON types the argument takes (the command's own parser checks the value). */
+  accepts: 'string' | 'number-or-string' | 'boolean' | 'boolean-or-string';
+  schema: JsonSchema;
+}
+
+export interface AgentTool {
+  name: string;
+  /** `hedge journal list`. */
+  command: string;
+  tier: 'read' | 'write';
+  spec: CommandSpec & { load: NonNullable<CommandSpec['load']> };
+  arguments: AgentArgument[];
+}
+
+/**
+ * Options a tool call cannot use: a `--watch` view streams until it is stopped (a tool call has
+ * one answer), and `--html FILE` writes a file on the server's machine wherever it is told.
+ */
+const LEFT_OUT_OPTIONS = new Set(['watch', 'alertPnl', 'alertMaturity', 'exitOnAlert', 'html']);
+
+/**
+ * What the CLI finds out by asking on a terminal, an agent has to give: `hedge open` without its
+ * arguments starts a wizard, which a tool call cannot answer; a quote needs its tenor.
+ */
+const REQUIRED_FOR_AGENTS: Record<string, readonly string[]> = {
+  open: ['market', 'side', 'notional', 'tenor'],
+  quote: ['tenor'],
+};
+
+/** Placeholders of options whose value is a number (`--limit <n>`): a JSON number is taken too. */
+const NUMERIC_PLACEHOLDERS = new Set(['n', 'usd', 'days', 'seconds', 'ms', 'share']);
+
+/** Positional arguments whose value is an amount (`notional`: 10000, "10k", "1.5m"). */
+const NUMERIC_ARGUMENTS = new Set(['notional']);
+
+export const CONFIRMATION_TOKEN = 'confirmation_token';
+
+function longFlag(option: OptionSpec): string {
+  const match = /--([a-z0-9-]+)/.exec(option.flags);
+  if (!match) throw new Error(`manifest option without a long flag: ${option.flags}`);
+  return match[1]!;
+}
+
+function placeholder(option: OptionSpec): string | undefined {
+  return /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1];
+}
+
+/** `--skip-checks` → skip_checks; `--no-wait` → wait (true unless given false). */
+function optionArgumentName(option: OptionSpec): string {
+  const flag = longFlag(option);
+  const positive = option.kind === 'negatable' ? flag.replace(/^no-/, '') : flag;
+  return positive.replace(/-/g, '_');
+}
+
+function enumSchema(values: readonly string[], numeric: boolean, description: string): JsonSchema {
+  // Numeric choices (tenor: 1, 3, 7) are taken as numbers or as the CLI's strings.
+  if (numeric && values.every((value) => /^\d+$/.test(value))) {
+    return { description, anyOf: [{ type: 'integer', enum: values.map(Number) }, { type: 'string', enum: [...values] }] };
+  }
+  return { type: 'string', enum: [...values], description };
+}
+
+function positionalArgument(arg: ArgSpec, required: boolean): AgentArgument {
+  const numeric = NUMERIC_ARGUMENTS.has(arg.name);
+  const description = arg.description;
+  const schema: JsonSchema = Array.isArray(arg.values)
+    ? enumSchema(arg.values, numeric, description)
+    : numeric
+      ? { description, anyOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'string' }] }
+      : { type: 'string', description };
+  return { name: arg.name, target: { kind: 'positional', name: arg.name }, cliName: arg.name, required, accepts: numeric ? 'number-or-string' : 'string', schema };
+}
+
+function optionArgument(option: OptionSpec, required: boolean): AgentArgument {
+  const name = optionArgumentName(option);
+  const cliName = `--${longFlag(option)}`;
+  const target = { kind: option.kind, key: option.key } as const;
+  const description = option.description;
+  switch (option.kind) {
+    case 'flag':
+      return { name, target, cliName, required, accepts: 'boolean', schema: { type: 'boolean', default: false, description } };
+    case 'negatable':
+      return { name, target, cliName, required, accepts: 'boolean', schema: { type: 'boolean', default: true, description } };
+    case 'optional-value':
+      return { name, target, cliName, required, accepts: 'boolean-or-string', schema: { description, anyOf: [{ type: 'boolean' }, { type: 'string' }] } };
+    case 'value': {
+      const numeric = NUMERIC_PLACEHOLDERS.has(placeholder(option) ?? '');
+      const schema: JsonSchema = Array.isArray(option.values)
+        ? enumSchema(option.values, numeric, description)
+        : numeric
+          ? { description, anyOf: [{ type: 'number' }, { type: 'string' }] }
+          : { type: 'string', description };
+      return { name, target, cliName, required, accepts: numeric ? 'number-or-string' : 'string', schema };
+    }
+  }
+}
+
+function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
+  if ((spec.tier !== 'read' && spec.tier !== 'write') || typeof spec.load !== 'function') return undefined;
+  const name = path.join('_');
+  const required = new Set(REQUIRED_FOR_AGENTS[name] ?? []);
+  const args: AgentArgument[] = [
+    ...(spec.args ?? []).map((arg) => positionalArgument(arg, arg.required || required.has(arg.name))),
+    ...(spec.options ?? []).filter((option) => !LEFT_OUT_OPTIONS.has(option.key)).map((option) => optionArgument(option, required.has(optionArgumentName(option)))),
+  ];
+  return { name, command: ['hedge', ...path].join(' '), tier: spec.tier, spec: spec as AgentTool['spec'], arguments: args };
+}
+
+/** Every tool, in the manifest's order. */
+export function agentTools(commands: readonly CommandSpec[] = COMMANDS): AgentTool[] {
+  const tools: AgentTool[] = [];
+  const visit = (spec: CommandSpec, parents: string[]): void => {
+    const path = [...parents, spec.name];
+    if (spec.subcommands) {
+      for (const sub of spec.subcommands) visit(sub, path);
+      return;
+    }
+    const tool = toolFor(spec, path);
+    if (tool) tools.push(tool);
+  };
+  for (const spec of commands) visit(spec, []);
+  return tools;
+}
+
+/** Whether a write tool on this key sends at once, needs a confirmation token, or is not offered. */
+export type WriteAccess = 'direct' | 'token' | 'none';
+
+/**
+ * The safety tiers: read tools always; write tools at once on a test key (and --demo); on a live
+ * key only with `--allow-live`, and then each write needs a confirmation token.
+ */
+export function writeAccess(environment: 'live' | 'test' | undefined, allowLive: boolean): WriteAccess {
+  if (environment === 'test') return 'direct';
+  if (environment === 'live' && allowLive) return 'token';
+  return 'none';
+}
+
+export function offered(tool: AgentTool, access: WriteAccess): boolean {
+  return tool.tier === 'read' || access !== 'none';
+}
+
+export function inputSchema(tool: AgentTool, access: WriteAccess): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const argument of tool.arguments) properties[argument.name] = argument.schema;
+  if (tool.tier === 'write' && access === 'token') {
+    properties[CONFIRMATION_TOKEN] = {
+      type: 'string',
+      description: 'the token a first call without it returned (with its preview); only a call carrying it sends',
+    };
+  }
+  const required = tool.arguments.filter((argument) => argument.required).map((argument) => argument.name);
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+}
+
+export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number): string {
+  const lines = [`${tool.spec.summary}.`, `The same as \`${tool.command} … --json\`: the result is that JSON; an error is {"error": {code, class, message, hint}}.`];
+  if (tool.tier === 'write') {
+    lines.push('State-changing: journaled, and waited until it resolves unless wait is false.');
+    if (access === 'token') {
+      lines.push(
+        `LIVE key: a call without ${CONFIRMATION_TOKEN} sends nothing and returns a preview (the quote and the exact request) with a one-time ${CONFIRMATION_TOKEN}; ` +
+          `only a second call with the same arguments and that token, within ${tokenTtlSeconds} s, sends it.`,
+      );
+    }
+  }
+  const example = tool.spec.examples[0];
+  if (example) lines.push(`CLI example: ${example}`);
+  return lines.join(' ');
+}
+
+/** The catalogue entry `hedge tools --json` prints for each tool. */
+export interface CatalogueEntry {
+  name: string;
+  command: string;
+  tier: 'read' | 'write';
+  offered: boolean;
+  description: string;
+  input_schema: JsonSchema;
+}
+
+export function catalogueEntry(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number): CatalogueEntry {
+  return {
+    name: tool.name,
+    command: tool.command,
+    tier: tool.tier,
+    offered: offered(tool, access),
+    description: toolDescription(tool, access, tokenTtlSeconds),
+    input_schema: inputSchema(tool, access),
+  };
+}

@@ -1,0 +1,101 @@
+// One-time confirmation tokens: on a live key (with `hedge mcp --allow-live`) a write tool's first
+// call sends nothing and returns a preview with a token bound to that exact tool and those exact
+// arguments; only a second call carrying it, before it expires, sends. The token stands in for the
+// terminal's "are you sure?": it proves the agent saw the preview of what it now sends.
+import { randomBytes } from 'node:crypto';
+import { canonicalJson } from '../journal/canonical-json.js';
+import { UsageError } from '../errors.js';
+import { CONFIRMATION_TOKEN } from './catalogue.js';
+
+/** How long a token lasts when HEDGE_MCP_TOKEN_TTL_SECONDS does not say. */
+export const DEFAULT_TOKEN_TTL_SECONDS = 120;
+const MAX_TOKEN_TTL_SECONDS = 3600;
+/** How many spent tokens are remembered (to say "used" or "expired" rather than "unknown"). */
+const REMEMBERED_SPENT = 1000;
+
+/** HEDGE_MCP_TOKEN_TTL_SECONDS: 0 to 3600 (0: every token has expired by the time it comes back). */
+export function tokenTtlSeconds(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.HEDGE_MCP_TOKEN_TTL_SECONDS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_TOKEN_TTL_SECONDS;
+  const value = Number(raw);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || value > MAX_TOKEN_TTL_SECONDS) {
+    throw new UsageError(`HEDGE_MCP_TOKEN_TTL_SECONDS: expected a number of seconds from 0 to ${MAX_TOKEN_TTL_SECONDS} (got ${JSON.stringify(raw)}).`);
+  }
+  return value;
+}
+
+interface Issued {
+  tool: string;
+  /** The call's arguments as canonical JSON (key order does not matter; values do, exactly). */
+  bound: string;
+  expiresAt: number;
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: number;
+}
+
+export class ConfirmationTokens {
+  private readonly issued = new Map<string, Issued>();
+  /** Redeemed or expired tokens, to say so instead of "unknown". */
+  private readonly spent = new Map<string, 'used' | 'expired'>();
+
+  constructor(
+    readonly ttlSeconds: number,
+    private readonly now: () => number,
+    private readonly makeToken: () => string = () => `hct_${randomBytes(18).toString('base64url')}`,
+  ) {}
+
+  issue(tool: string, args: Record<string, unknown>): IssuedToken {
+    this.forgetExpired();
+    const token = this.makeToken();
+    const expiresAt = this.now() + this.ttlSeconds * 1000;
+    this.issued.set(token, { tool, bound: canonicalJson(args), expiresAt });
+    return { token, expiresAt };
+  }
+
+  /**
+   * Takes the token for this call, or throws (nothing is sent then). A token for other arguments
+   * stays valid for its own; a redeemed one is gone, whatever happens to the write it allowed.
+   */
+  redeem(token: unknown, tool: string, args: Record<string, unknown>): void {
+    const again = `Call ${tool} without ${CONFIRMATION_TOKEN} for a new preview and token`;
+    if (typeof token !== 'string' || token === '') throw new UsageError(`${CONFIRMATION_TOKEN}: expected the string a preview returned; nothing was sent. ${again}.`);
+    const entry = this.issued.get(token);
+    if (!entry) {
+      const spent = this.spent.get(token);
+      const why = spent === 'used' ? 'has been used already (each token sends once)' : spent === 'expired' ? 'has expired' : 'is not one this server issued';
+      throw new UsageError(`${CONFIRMATION_TOKEN}: this token ${why}; nothing was sent. ${again}.`);
+    }
+    const now = this.now();
+    if (now >= entry.expiresAt) {
+      this.issued.delete(token);
+      this.remember(token, 'expired');
+      throw new UsageError(
+        `${CONFIRMATION_TOKEN}: this token has expired (a token lasts ${this.ttlSeconds} s); nothing was sent. ${again}.`,
+      );
+    }
+    if (entry.tool !== tool || entry.bound !== canonicalJson(args)) {
+      const other = entry.tool !== tool ? `the ${entry.tool} tool` : 'other arguments';
+      throw new UsageError(`${CONFIRMATION_TOKEN}: this token was issued for ${other}; nothing was sent. Send exactly what was previewed, or call ${tool} without ${CONFIRMATION_TOKEN} for a preview of this.`);
+    }
+    this.issued.delete(token);
+    this.remember(token, 'used');
+  }
+
+  private remember(token: string, how: 'used' | 'expired'): void {
+    this.spent.set(token, how);
+    if (this.spent.size > REMEMBERED_SPENT) this.spent.delete(this.spent.keys().next().value!);
+  }
+
+  private forgetExpired(): void {
+    const now = this.now();
+    for (const [token, entry] of this.issued) {
+      if (now >= entry.expiresAt) {
+        this.issued.delete(token);
+        this.remember(token, 'expired');
+      }
+    }
+  }
+}

@@ -1,0 +1,107 @@
+// Runs one command in-process, the way `hedge <command> --json --no-input` runs it in a pipe: its
+// own `run` with a CommandContext whose stdout and stderr are captured, output in JSON, no TTY and
+// no prompts. So a tool call goes through the same parsers, checks, live guard, write flow and
+// journal as the command typed by a person; only the streams differ.
+import { PassThrough, Writable } from 'node:stream';
+import type { Clock } from '../api/transport.js';
+import type { CommandModule, RawInput } from '../cli/command-spec.js';
+import type { Env, ResolvedCredentials } from '../config/credentials.js';
+import { describeError, EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
+import { CommandContext, type ContextInit, type GlobalOptions, type Io } from '../runtime/context.js';
+import { makeChalk } from '../ui/color.js';
+import { Output } from '../ui/output.js';
+import type { AgentTool } from './catalogue.js';
+
+/** What every call of one server shares: parsed once when `hedge mcp` starts. */
+export interface AgentSession {
+  env: Env;
+  /** The server's own global options (--profile, --demo, --timeout, --verbose …). */
+  globals: GlobalOptions;
+  clock: Clock;
+  credentials: ResolvedCredentials;
+  /** Where --verbose copies what each command said on stderr (the server's stderr). */
+  log?: (text: string) => void;
+  /** The context seam: a test runs calls against its own client. */
+  createContext?: (init: ContextInit) => CommandContext;
+}
+
+export interface CommandRun {
+  exitCode: number;
+  /** What the command printed on stdout: its --json document. */
+  stdout: string;
+  /** What it said on stderr (notes, warnings), already made safe by the output layer. */
+  messages: string;
+  /** Set when the command failed: the one description every reporter reads. */
+  error?: ErrorDescription;
+}
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    done();
+  }
+}
+
+/** The server's globals as a command run for an agent sees them: JSON out, never a prompt. */
+function callGlobals(server: GlobalOptions, yes: boolean): GlobalOptions {
+  return {
+    ...server,
+    json: true,
+    format: 'json',
+    fields: undefined,
+    query: undefined,
+    header: true,
+    input: false,
+    color: false,
+    // Only a redeemed confirmation token stands in for --yes; the server's own --yes does not.
+    yes,
+  };
+}
+
+export async function runInProcess(session: AgentSession, tool: AgentTool, input: RawInput, call: { signal: AbortSignal; yes: boolean }): Promise<CommandRun> {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const stdin = new PassThrough();
+  stdin.end();
+  const io: Io = { stdout, stderr, stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const init: ContextInit = {
+    io,
+    env: session.env,
+    globals: callGlobals(session.globals, call.yes),
+    clock: session.clock,
+    signal: call.signal,
+    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now }),
+    credentials: session.credentials,
+    keepTransportOpen: true,
+  };
+  const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
+  let exitCode = 0;
+  let error: ErrorDescription | undefined;
+  try {
+    const module = (await tool.spec.load()) as CommandModule<RawInput>;
+    const result = await module.run(ctx, input);
+    exitCode = typeof result === 'number' ? result : 0;
+  } catch (failure) {
+    error = describeError(failure);
+    exitCode = error.exitCode;
+  } finally {
+    await ctx.dispose();
+  }
+  if (session.globals.verbose && stderr.text !== '') session.log?.(prefixed(tool.name, stderr.text));
+  return { exitCode, stdout: stdout.text, messages: stderr.text.trimEnd(), error };
+}
+
+function prefixed(name: string, text: string): string {
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `[${name}] ${line}`)
+    .join('\n');
+}
+
+/** `9 (changes): …` — what a non-zero exit code without an error means. */
+export function exitCodeMeaning(code: number): string {
+  const entry = EXIT_CODES.find((candidate) => candidate.code === code);
+  return entry ? `exit code ${code} (${entry.name}): ${entry.meaning}` : `exit code ${code}`;
+}

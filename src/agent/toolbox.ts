@@ -1,0 +1,166 @@
+// The agent interface without its transport: which tools are offered on this key, and what a call
+// does — check the arguments' shape, apply the safety tier (a write on a live key: a preview and a
+// confirmation token first), run the command in-process, and answer with its --json document or
+// its error as `--json` reports it (code, class, message, hint), plus the exit code.
+import type { RawInput } from '../cli/command-spec.js';
+import { UsageError } from '../errors.js';
+import { describeError, errorAsJson, type ErrorDescription } from '../exit-codes.js';
+import { scrubSecrets } from '../security/secrets.js';
+import { safeJson } from '../security/safe-text.js';
+import { callArguments, namedArgument, rawInputFor } from './arguments.js';
+import { agentTools, CONFIRMATION_TOKEN, inputSchema, offered, toolDescription, writeAccess, type AgentTool, type JsonSchema, type WriteAccess } from './catalogue.js';
+import type { ConfirmationTokens } from './confirmation.js';
+import { exitCodeMeaning, runInProcess, type AgentSession, type CommandRun } from './invoke.js';
+
+export interface ToolListing {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean };
+}
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  isError?: boolean;
+}
+
+function text(value: string): { type: 'text'; text: string } {
+  return { type: 'text', text: value };
+}
+
+export class AgentToolbox {
+  readonly access: WriteAccess;
+  private readonly tools: AgentTool[];
+
+  constructor(
+    private readonly session: AgentSession,
+    private readonly tokens: ConfirmationTokens,
+    options: { allowLive: boolean; tools?: AgentTool[] },
+  ) {
+    this.access = writeAccess(session.credentials.environment, options.allowLive);
+    this.tools = options.tools ?? agentTools();
+  }
+
+  list(): ToolListing[] {
+    return this.tools
+      .filter((tool) => offered(tool, this.access))
+      .map((tool) => ({
+        name: tool.name,
+        title: tool.command,
+        description: toolDescription(tool, this.access, this.tokens.ttlSeconds),
+        inputSchema: inputSchema(tool, this.access),
+        annotations: { title: tool.command, readOnlyHint: tool.tier === 'read', destructiveHint: tool.tier === 'write', idempotentHint: tool.tier === 'read' },
+      }));
+  }
+
+  /** Undefined for a name that is no tool at all (a protocol error for the server to answer). */
+  async call(name: string, given: Record<string, unknown> | undefined, signal: AbortSignal): Promise<ToolResult | undefined> {
+    const tool = this.tools.find((candidate) => candidate.name === name);
+    if (!tool) return undefined;
+    const args = callArguments(given);
+    try {
+      if (tool.tier === 'write' && !offered(tool, this.access)) {
+        throw new UsageError(
+          `${tool.name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
+        );
+      }
+      const tokenGiven = given !== undefined && Object.hasOwn(given, CONFIRMATION_TOKEN);
+      const needsToken = tool.tier === 'write' && this.access === 'token';
+      // Only a write on a live key takes a token: anywhere else it is an argument the tool lacks.
+      const input = rawInputFor(tool, needsToken ? args : (given ?? {}));
+      if (needsToken && input.options.dryRun !== true) {
+        if (!tokenGiven) return await this.preview(tool, args, input, signal);
+        this.tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
+        return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: true }));
+      }
+      return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: false }));
+    } catch (error) {
+      return this.failure(tool, args, describeError(error), '');
+    }
+  }
+
+  /**
+   * A write on a live key, first call: the command's own --dry-run (the exact request; for apply
+   * the plan), the quote for an open, and a token bound to this tool and these arguments.
+   */
+  private async preview(tool: AgentTool, args: Record<string, unknown>, input: RawInput, signal: AbortSignal): Promise<ToolResult> {
+    const preview: Record<string, unknown> = {};
+    const messages: string[] = [];
+    const step = async (key: string, stepTool: AgentTool, stepInput: RawInput): Promise<ToolResult | undefined> => {
+      const run = await runInProcess(this.session, stepTool, stepInput, { signal, yes: false });
+      if (run.error) return this.failure(tool, args, run.error, run.messages);
+      preview[key] = parseJson(run.stdout);
+      if (run.messages) messages.push(run.messages);
+      return undefined;
+    };
+    const failed = await this.previewSteps(tool, input, step);
+    if (failed) return failed;
+    const issued = this.tokens.issue(tool.name, args);
+    const seconds = this.tokens.ttlSeconds;
+    const answer = {
+      sent: false,
+      tool: tool.name,
+      arguments: args,
+      preview,
+      [CONFIRMATION_TOKEN]: issued.token,
+      expires_at: new Date(issued.expiresAt).toISOString(),
+      expires_in_seconds: seconds,
+      next: `Nothing was sent. To send exactly this, call ${tool.name} again with the same arguments plus ${CONFIRMATION_TOKEN} within ${seconds} s; the token works once.`,
+    };
+    return { content: [text(safeJson(answer, 2)), ...(messages.length > 0 ? [text(messages.join('\n'))] : [])] };
+  }
+
+  private async previewSteps(
+    tool: AgentTool,
+    input: RawInput,
+    step: (key: string, stepTool: AgentTool, stepInput: RawInput) => Promise<ToolResult | undefined>,
+  ): Promise<ToolResult | undefined> {
+    if (tool.arguments.some((argument) => argument.target.kind === 'flag' && argument.target.key === 'dryRun')) {
+      const failed = await step('dry_run', tool, { args: input.args, options: { ...input.options, dryRun: true } });
+      if (failed) return failed;
+      // An open is previewed with its quote, as the terminal shows the quote card before asking.
+      const quote = this.tools.find((candidate) => candidate.name === 'quote');
+      const { market, side, notional } = input.args;
+      const tenor = input.options.tenor;
+      if (quote && market && side && notional && typeof tenor === 'string') return step('quote', quote, { args: { market, side, notional }, options: { tenor } });
+      return undefined;
+    }
+    if (tool.name === 'resume') {
+      // `resume` has no dry run: the preview is the journal entry it would finish. Named, so that
+      // the token is bound to that entry, not to whichever is newest when the second call comes.
+      const id = input.args.id;
+      if (!id) throw new UsageError('id: on a LIVE key, name the journal entry to resume (a_…; journal_list with pending true lists them), so that the confirmation is bound to it.');
+      const show = this.tools.find((candidate) => candidate.name === 'journal_show');
+      if (show) return step('journal_entry', show, { args: { id }, options: {} });
+    }
+    return undefined;
+  }
+
+  private answer(tool: AgentTool, args: Record<string, unknown>, run: CommandRun): ToolResult {
+    if (run.error) return this.failure(tool, args, run.error, run.messages);
+    const said = [...(run.exitCode !== 0 ? [exitCodeMeaning(run.exitCode)] : []), ...(run.messages ? [run.messages] : [])];
+    return { content: [text(run.stdout.trimEnd() || 'null'), ...(said.length > 0 ? [text(said.join('\n'))] : [])] };
+  }
+
+  private failure(tool: AgentTool, args: Record<string, unknown>, description: ErrorDescription, messages: string): ToolResult {
+    const error = errorAsJson(description);
+    if (description.kind === 'usage') {
+      const named = namedArgument(tool, description.message, args);
+      if (named) Object.assign(error, { message: named.message, argument: named.argument });
+    }
+    const body = scrubSecrets(safeJson({ error, exit_code: description.exitCode }, 2));
+    return { isError: true, content: [text(body), ...(messages ? [text(scrubSecrets(messages))] : [])] };
+  }
+}
+
+function parseJson(stdout: string): unknown {
+  const trimmed = stdout.trim();
+  if (trimmed === '') return null;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return trimmed;
+  }
+}

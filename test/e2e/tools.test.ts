@@ -1,0 +1,56 @@
+// `hedge tools`: the catalogue `hedge mcp` serves, for agents that call the CLI directly — the same
+// names and JSON Schemas, the safety tier, and whether each tool is offered on the current key.
+// It reads no server: the simulator's request log stays empty.
+import { describe, expect, it } from 'vitest';
+import { agentTools, inputSchema } from '../../src/agent/catalogue.js';
+import { runHedge } from '../support/hedge-cli.js';
+import { useSimulators } from '../support/simulator.js';
+
+const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
+const startSimulator = useSimulators();
+const tools = agentTools();
+
+describe('hedge tools', () => {
+  it('--json on a test key: every tool with its schema, tier and offered, and no request', async () => {
+    const simulator = await startSimulator();
+    const result = await simulator.hedge(['tools', '--json']);
+    expect(result.code).toBe(0);
+    const catalogue = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(catalogue.map((entry) => [entry.name, entry.tier, entry.offered])).toEqual(tools.map((tool) => [tool.name, tool.tier, true]));
+    const quote = catalogue.find((entry) => entry.name === 'quote')!;
+    expect(quote).toMatchObject({ command: 'hedge quote', input_schema: inputSchema(tools.find((tool) => tool.name === 'quote')!, 'direct') });
+    expect(quote.description).toMatch(/^Quote a hedge: .*CLI example: hedge quote USDTNGN buy 10000 --tenor 3$/);
+    expect(simulator.sandbox.requestLog).toEqual([]);
+  });
+
+  it('on a live key the write tools are not offered (as `hedge mcp` without --allow-live)', async () => {
+    const simulator = await startSimulator();
+    const result = await simulator.hedge(['tools', '--json'], { env: { HEDGE_API_KEY: LIVE_KEY } });
+    expect(result.code).toBe(0);
+    const catalogue = JSON.parse(result.stdout) as Array<{ name: string; tier: string; offered: boolean }>;
+    expect(catalogue.filter((entry) => entry.offered).map((entry) => entry.name)).toEqual(tools.filter((tool) => tool.tier === 'read').map((tool) => tool.name));
+    expect(result.stderr).toBe('');
+    expect(simulator.sandbox.requestLog).toEqual([]);
+  });
+
+  it('without --json a short table: tool, tier, offered, required arguments', async () => {
+    const simulator = await startSimulator();
+    const result = await simulator.hedge(['tools'], { env: { HEDGE_API_KEY: LIVE_KEY } });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines).toContain('quote\tread\tyes\tmarket side notional tenor');
+    expect(lines).toContain('open\twrite\tno\tmarket side notional tenor (+7 optional)');
+    expect(lines).toContain('markets\tread\tyes\t');
+  });
+
+  it('without any key it still answers (writes not offered) and says why on stderr; --demo is a test key', async () => {
+    const bare = await runHedge(['tools', '--json']);
+    expect(bare.code).toBe(0);
+    expect((JSON.parse(bare.stdout) as Array<{ tier: string; offered: boolean }>).every((entry) => entry.offered === (entry.tier === 'read'))).toBe(true);
+    expect(bare.stderr).toMatch(/^No usable API key: .* Write tools are shown as not offered\.\n$/);
+
+    const demo = await runHedge(['--demo', 'tools', '--json']);
+    expect(demo.code).toBe(0);
+    expect((JSON.parse(demo.stdout) as Array<{ offered: boolean }>).every((entry) => entry.offered)).toBe(true);
+  });
+});

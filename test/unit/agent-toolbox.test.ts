@@ -1,0 +1,161 @@
+// The agent's tool calls in-process, on a live-shaped key: the toolbox believes the key is live
+// (credentials say so), while its client talks to the simulator with the simulator's own test key
+// (the context seam), so that a live write confirmed with its token really lands — and everything
+// is asserted on the simulator's state and request log, and on the journal on disk.
+import { afterAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/create-client.js';
+import { closeTransport } from '../../src/api/transport.js';
+import { ConfirmationTokens } from '../../src/agent/confirmation.js';
+import { AgentToolbox, type ToolResult } from '../../src/agent/toolbox.js';
+import { openJournal } from '../../src/journal/index.js';
+import { CommandContext } from '../../src/runtime/context.js';
+import { registerSecret } from '../../src/security/secrets.js';
+import { realClock } from '../support/client.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+
+const LIVE_KEY = 'hpk_live_AgentToolboxLiveKey0001';
+registerSecret(LIVE_KEY);
+const startSimulator = useSimulators();
+afterAll(closeTransport);
+
+const READ_TOOLS = ['markets', 'price', 'quote', 'hedges', 'history', 'positions', 'account', 'maturities', 'whoami', 'plan', 'report', 'journal_list', 'journal_show'];
+
+function liveToolbox(simulator: Simulator, options: { allowLive: boolean }) {
+  let tokenNow = 1_000_000;
+  const tokens = new ConfirmationTokens(120, () => tokenNow);
+  const toolbox = new AgentToolbox(
+    {
+      env: { HEDGE_CONFIG_DIR: simulator.configDir },
+      globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
+      clock: realClock,
+      credentials: { apiKey: LIVE_KEY, baseUrl: simulator.baseUrl, environment: 'live', sources: { apiKey: 'environment', baseUrl: 'environment' } },
+      createContext: (init) =>
+        new CommandContext({
+          ...init,
+          client: createClient({
+            credentials: { apiKey: simulator.apiKey, baseUrl: simulator.baseUrl, environment: 'test', sources: { apiKey: 'environment', baseUrl: 'environment' } },
+            env: {},
+            clock: init.clock,
+            signal: init.signal,
+          }),
+        }),
+    },
+    tokens,
+    options,
+  );
+  const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => (await toolbox.call(name, args, new AbortController().signal))!;
+  return { toolbox, call, expireTokens: () => (tokenNow += 120_000) };
+}
+
+function data(result: ToolResult): any {
+  return JSON.parse(result.content[0]!.text);
+}
+
+const OPEN_ARGS = { market: MARKET, side: 'buy', notional: '10k', tenor: 3, ref: 'DEAL-7' };
+
+describe('a live key without --allow-live', () => {
+  it('offers read tools only; a write tool called anyway is refused and nothing at all is sent', async () => {
+    const simulator = await startSimulator();
+    const { toolbox, call } = liveToolbox(simulator, { allowLive: false });
+    expect(toolbox.list().map((tool) => tool.name)).toEqual(READ_TOOLS);
+    const result = await call('open', OPEN_ARGS);
+    expect(result.isError).toBe(true);
+    expect(data(result)).toEqual({
+      error: {
+        code: 'usage',
+        class: 'usage',
+        message: 'open is a write tool, and write tools are not offered on a LIVE key unless the server runs with `hedge mcp --allow-live`; nothing was sent.',
+        details: {},
+        status: null,
+      },
+      exit_code: 2,
+    });
+    expect(simulator.requests()).toEqual([]);
+  });
+});
+
+describe('a live key with --allow-live', () => {
+  it('the first call sends nothing and previews the quote and the exact request; the token sends it once, journaled', async () => {
+    const simulator = await startSimulator();
+    const { toolbox, call } = liveToolbox(simulator, { allowLive: true });
+    expect(toolbox.list().find((tool) => tool.name === 'open')?.inputSchema).toMatchObject({ properties: { confirmation_token: { type: 'string' } } });
+
+    const first = await call('open', OPEN_ARGS);
+    expect(first.isError).toBeUndefined();
+    const preview = data(first);
+    expect(preview).toMatchObject({ sent: false, tool: 'open', arguments: OPEN_ARGS });
+    expect(preview.preview.dry_run).toMatchObject({
+      dry_run: true,
+      method: 'POST',
+      path: '/hedges',
+      url: `${simulator.baseUrl}/hedges`,
+      body: { market: MARKET, side: 'buy', notional_usd: 10000, tenor_days: 3, client_reference: 'DEAL-7' },
+    });
+    expect(preview.preview.dry_run.headers.Authorization).toBe('Bearer hpk_live…0001');
+    expect(preview.preview.quote).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10000, tenor_days: 3 });
+    expect(preview.confirmation_token).toMatch(/^hct_[A-Za-z0-9_-]{24}$/);
+    expect(preview.expires_in_seconds).toBe(120);
+    expect(preview.expires_at).toBe(new Date(1_000_000 + 120_000).toISOString());
+    expect(first.content[1]!.text).toContain(' LIVE  production key hpk_live…0001: this will open a hedge with real funds.');
+    // Reads only (the pre-trade checks and the quote): no write reached the server, none was journaled.
+    expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes']);
+    expect(simulator.hedges()).toEqual([]);
+    const journal = openJournal({ dir: simulator.configDir });
+    expect(await journal.list()).toEqual([]);
+
+    const confirmed = await call('open', { ...OPEN_ARGS, confirmation_token: preview.confirmation_token });
+    expect(confirmed.isError).toBeUndefined();
+    const hedge = data(confirmed);
+    expect(hedge).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10000, status: 'filled' });
+    expect(simulator.hedges().map((state) => [state.id, state.status, state.notionalUsd, state.clientReference])).toEqual([[hedge.id, 'filled', 10000, 'DEAL-7']]);
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+    const entries = await journal.list();
+    expect(entries.map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id])).toEqual([['open', 'live', 'filled', hedge.id]]);
+
+    const again = await call('open', { ...OPEN_ARGS, confirmation_token: preview.confirmation_token });
+    expect(again.isError).toBe(true);
+    expect(data(again).error).toMatchObject({ code: 'usage', argument: 'confirmation_token' });
+    expect(data(again).error.message).toMatch(/^confirmation_token: this token has been used already/);
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+  });
+
+  it('a wrong token, a token for other arguments and an expired token send nothing', async () => {
+    const simulator = await startSimulator();
+    const { call, expireTokens } = liveToolbox(simulator, { allowLive: true });
+    const { confirmation_token: token } = data(await call('open', OPEN_ARGS));
+
+    const wrong = await call('open', { ...OPEN_ARGS, confirmation_token: 'hct_notissuedbythisserver000' });
+    expect(data(wrong).error.message).toMatch(/^confirmation_token: this token is not one this server issued; nothing was sent\./);
+    const other = await call('open', { ...OPEN_ARGS, notional: '20k', confirmation_token: token });
+    expect(data(other).error.message).toMatch(/^confirmation_token: this token was issued for other arguments; nothing was sent\./);
+    expireTokens();
+    const expired = await call('open', { ...OPEN_ARGS, confirmation_token: token });
+    expect(expired.isError).toBe(true);
+    expect(data(expired)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
+    expect(data(expired).error.message).toMatch(/^confirmation_token: this token has expired \(a token lasts 120 s\); nothing was sent\./);
+
+    expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes']);
+    expect(simulator.hedges()).toEqual([]);
+  });
+
+  it('a bad argument is refused by the command parser, naming it, with no token and nothing sent', async () => {
+    const simulator = await startSimulator();
+    const { call } = liveToolbox(simulator, { allowLive: true });
+    const result = await call('open', { ...OPEN_ARGS, tenor: 2 });
+    expect(result.isError).toBe(true);
+    expect(data(result)).toEqual({
+      error: { code: 'usage', class: 'usage', message: 'tenor: "2" is not allowed; expected 1, 3 or 7 (days).', details: {}, status: null, argument: 'tenor' },
+      exit_code: 2,
+    });
+    expect(result.content.map((part) => part.text).join('\n')).not.toContain('confirmation_token":');
+    expect(simulator.requests()).toEqual([]);
+  });
+
+  it('resume needs the journal id it is to finish, so that the token is bound to that entry', async () => {
+    const simulator = await startSimulator();
+    const { call } = liveToolbox(simulator, { allowLive: true });
+    const result = await call('resume', {});
+    expect(data(result).error).toMatchObject({ code: 'usage', argument: 'id' });
+    expect(simulator.requests()).toEqual([]);
+  });
+});
