@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The second one gives the reliability suite a results folder and, after the run, regenerates
-    // the README's "Reliability" section from those results (scripts/reliability-report.mjs).
+    // The second one gives the reliability suite a results folder and, after the run, summarises
+    // it; only `npm run reliability-report` regenerates the README's "Reliability" section.
     globalSetup: ['test/support/global-setup.ts', 'test/support/reliability-report.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

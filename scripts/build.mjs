@@ -27,18 +27,23 @@ export const CREATE_REQUIRE_BANNER =
   "import { createRequire as __hedgeCreateRequire } from 'node:module'; const require = __hedgeCreateRequire(import.meta.url);";
 
 /**
+ * The slimming steps of issue 15 can each be turned off, so that bench/ can rebuild what each
+ * bought (bench/lib/builds.mjs); `npm run build` uses the defaults.
  * @param {object} [options]
  * @param {string} [options.outdir]  relative to the repository, or absolute (default dist)
  * @param {boolean} [options.lazyChildProcess]  load node:child_process on commander's first use of it (default true)
+ * @param {boolean} [options.slimUndici]  bundle only the pieces of undici hedge uses (default true)
+ * @param {boolean} [options.zodLocales]  keep zod's 60-odd locales (default false: English only)
+ * @param {import('esbuild').Plugin[]} [options.plugins]  more plugins for the ESM side (bench/ rebuilds earlier states of src/ with them)
  */
-export async function buildDist({ outdir = 'dist', lazyChildProcess = true } = {}) {
+export async function buildDist({ outdir = 'dist', lazyChildProcess = true, slimUndici = true, zodLocales = false, plugins = [] } = {}) {
   const target = isAbsolute(outdir) ? outdir : join(ROOT, outdir);
   // Built beside the target and swapped in at the end, so that a hedge process started meanwhile
   // (another test run, a shell) never finds dist/ half-written or missing.
   const out = `${target}.building-${process.pid}`;
   rmSync(out, { recursive: true, force: true });
   try {
-    await buildInto(out, lazyChildProcess);
+    await buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugins });
     const old = `${target}.old-${process.pid}`;
     try {
       renameSync(target, old);
@@ -52,7 +57,7 @@ export async function buildDist({ outdir = 'dist', lazyChildProcess = true } = {
   }
 }
 
-async function buildInto(out, lazyChildProcess) {
+async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugins }) {
   const common = {
     absWorkingDir: ROOT,
     bundle: true,
@@ -89,9 +94,15 @@ async function buildInto(out, lazyChildProcess) {
     splitting: true,
     format: 'esm',
     banner: { js: CREATE_REQUIRE_BANNER },
-    plugins: [frontModulesFromFront(frontModules)],
+    plugins: [
+      frontModulesFromFront(frontModules),
+      ...(slimUndici ? [undiciSlice(), undiciHttp2OnFirstUse, undiciWithoutFormData, undiciAssertOnFailure] : []),
+      ...(zodLocales ? [] : [zodEnglishOnly]),
+      ...plugins,
+    ],
   });
   checkNoModuleTwice(frontModules, localInputs(lazy.metafile));
+  if (slimUndici && !zodLocales) checkNothingUnused(Object.keys(lazy.metafile.inputs));
 }
 
 /** Local source files the front may contain: stateless data and the argument parsing. */
@@ -169,6 +180,183 @@ const childProcessOnFirstUse = {
     }));
   },
 };
+
+// ---- issue 15: load only what is used ----------------------------------------------------------
+
+const UNDICI_DIR = join(ROOT, 'node_modules', 'undici');
+
+/**
+ * `import … from 'undici'` in src/ gets this slice of undici instead of its index.js, which loads
+ * everything the package offers: fetch, WebSocket, EventSource, the cache and cookie APIs, the mock
+ * agents, every interceptor. hedge uses `request` and `EnvHttpProxyAgent` (with the Agent, Pool,
+ * Client and ProxyAgent behind it). The same GET in a script costs ~3× the CPU of a `node:http`
+ * one with undici whole, ~1.5× with this slice (bench/results.md); and undici's cookies module
+ * reads `globalThis.Headers`, which makes Node load its own internal copy of undici too.
+ *
+ * `request` is index.js's `makeDispatcher(api.request)` rewritten here (it is not exported on its
+ * own). The named exports are explicit: importing anything else from 'undici' in src/ fails the
+ * build ("No matching export") instead of quietly getting undefined. The files named here are
+ * undici's own; an update that moves them fails the build too, never a run.
+ *
+ * It also sets V8's `--liftoff-only` just before the first request: undici parses HTTP with a
+ * WebAssembly build of llhttp, compiled on the first connection, which V8 would compile a second
+ * time with its optimising compiler in background threads (~60 ms of CPU and ~35 MiB of peak
+ * memory, and the exit waits for it). Set any earlier, the flag costs more than it saves: V8
+ * rejects Node's cached code for its own modules once a flag has changed, so every Node module
+ * loaded after it is compiled from source (~30 ms for those undici needs).
+ */
+const UNDICI_SLICE = `
+import Dispatcher from './lib/dispatcher/dispatcher.js';
+import api from './lib/api/index.js';
+import util from './lib/core/util.js';
+import errors from './lib/core/errors.js';
+import EnvHttpProxyAgent from './lib/dispatcher/env-http-proxy-agent.js';
+import { setFlagsFromString } from 'node:v8';
+
+// As undici's index.js does: dispatchers get request/stream/pipeline/connect/upgrade as methods
+// (ProxyAgent tunnels HTTPS through a proxy with \`connect\`).
+Object.assign(Dispatcher.prototype, api);
+
+let liftoffOnly = false;
+
+export function request(url, opts, handler) {
+  if (!liftoffOnly) {
+    liftoffOnly = true;
+    setFlagsFromString('--liftoff-only');
+  }
+  if (typeof opts === 'function') {
+    handler = opts;
+    opts = null;
+  }
+  if (!url || (typeof url !== 'string' && typeof url !== 'object' && !(url instanceof URL))) {
+    throw new errors.InvalidArgumentError('invalid url');
+  }
+  if (opts != null && typeof opts !== 'object') throw new errors.InvalidArgumentError('invalid opts');
+  if (opts && opts.path != null) {
+    if (typeof opts.path !== 'string') throw new errors.InvalidArgumentError('invalid opts.path');
+    const path = opts.path.startsWith('/') ? opts.path : '/' + opts.path;
+    url = new URL(util.parseOrigin(url).origin + path);
+  } else {
+    if (!opts) opts = typeof url === 'object' ? url : {};
+    url = util.parseURL(url);
+  }
+  if (opts.agent) throw new errors.InvalidArgumentError('unsupported opts.agent. Did you mean opts.client?');
+  const dispatcher = opts.dispatcher ?? require('./lib/global.js').getGlobalDispatcher();
+  return api.request.call(
+    dispatcher,
+    { ...opts, origin: url.origin, path: url.search ? url.pathname + url.search : url.pathname, method: opts.method || (opts.body ? 'PUT' : 'GET') },
+    handler,
+  );
+}
+
+export { EnvHttpProxyAgent };
+`;
+
+/** For `import … from 'undici'` in files under `importers` (src/; bench/ builds scripts of its own with it). */
+export function undiciSlice(importers = join(ROOT, 'src')) {
+  return {
+    name: 'undici-slice',
+    setup(builder) {
+      builder.onResolve({ filter: /^undici$/ }, (args) => (args.importer.startsWith(importers) ? { path: 'undici', namespace: 'undici-slice' } : undefined));
+      builder.onLoad({ filter: /.*/, namespace: 'undici-slice' }, () => ({ contents: UNDICI_SLICE, loader: 'js', resolveDir: UNDICI_DIR }));
+    },
+  };
+}
+
+/**
+ * undici's HTTP/2 client requires node:http2 (which loads tls and crypto) as it loads, for
+ * servers that speak HTTP/2 when `allowH2` is set, which hedge never sets. Its one export (a
+ * function) is handed over as a stand-in that loads the real module when it is first called.
+ */
+export const undiciHttp2OnFirstUse = {
+  name: 'undici-http2-on-first-use',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      args.importer === join(UNDICI_DIR, 'lib/dispatcher/client.js')
+        ? { path: join(UNDICI_DIR, 'lib/dispatcher/client-h2.js'), namespace: 'undici-h2-stand-in' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'undici-h2-stand-in' }, () => ({
+      contents: "let real; module.exports = function connectH2(...args) { return (real ??= require('./client-h2.js'))(...args); };",
+      loader: 'js',
+      resolveDir: join(UNDICI_DIR, 'lib/dispatcher'),
+    }));
+    // The stand-in's own require is the real file.
+    builder.onResolve({ filter: /^\.\/client-h2\.js$/, namespace: 'undici-h2-stand-in' }, () => ({ path: join(UNDICI_DIR, 'lib/dispatcher/client-h2.js') }));
+  },
+};
+
+/**
+ * undici checks its invariants with `assert(value)` (the only form it uses), and loading node:assert
+ * costs ~2 ms (its error classes, diffing and colours). The stand-in loads it only when a check fails,
+ * to throw the very same AssertionError.
+ */
+export const undiciAssertOnFailure = {
+  name: 'undici-assert-on-failure',
+  setup(builder) {
+    builder.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+      args.importer.startsWith(join(UNDICI_DIR, 'lib/')) ? { path: 'assert', namespace: 'undici-assert-on-failure' } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'undici-assert-on-failure' }, () => ({
+      contents: "module.exports = function assert(value, message) { if (!value) require('node:assert')(value, message); };",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * The HTTP/1 and HTTP/2 clients reach into fetch's body code only to send a FormData body, which
+ * hedge never sends (its bodies are JSON strings); bundled, it would bring fetch's machinery along.
+ */
+export const undiciWithoutFormData = {
+  name: 'undici-without-form-data',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/web\/fetch\/body\.js$/ }, (args) =>
+      args.importer.startsWith(join(UNDICI_DIR, 'lib/dispatcher/')) ? { path: 'form-data-body', namespace: 'undici-no-form-data' } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'undici-no-form-data' }, () => ({
+      contents: "exports.extractBody = () => { throw new Error('hedge sends no FormData bodies (scripts/build.mjs)'); };",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * zod ships 60-odd locales of its error messages (~370 KB, ~7 ms per run) and `import { z }`
+ * bundles every one of them. hedge's messages are English: only `en` is kept, which zod itself
+ * installs as it loads. `z.locales.de` and the like are undefined in the build.
+ */
+export const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes('/node_modules/zod/') ? { path: 'locales', namespace: 'zod-english-only', pluginData: args.resolveDir } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: "export { default as en } from '../locales/en.js';",
+      loader: 'js',
+      resolveDir: args.pluginData,
+    }));
+  },
+};
+
+/** What the slimming above leaves out; the build fails if any of it comes back. */
+const UNUSED_INPUTS = [
+  /node_modules\/undici\/lib\/web\//,
+  /node_modules\/undici\/lib\/mock\//,
+  /node_modules\/undici\/lib\/cache\//,
+  /node_modules\/undici\/lib\/interceptor\//,
+  /node_modules\/undici\/index\.js$/,
+  /node_modules\/zod\/v4\/locales\/(?!en\.js$)/,
+];
+
+/** The build check for issue 15: fetch, WebSocket, caches, cookies, mocks and zod's other locales stay out. */
+export function checkNothingUnused(inputs) {
+  const back = inputs.filter((input) => UNUSED_INPUTS.some((pattern) => pattern.test(input)));
+  if (back.length > 0) {
+    throw new Error(`dist/ must not bundle what hedge does not use, but it bundles ${back.slice(0, 5).join(', ')}${back.length > 5 ? ` and ${back.length - 5} more` : ''}: see scripts/build.mjs.`);
+  }
+}
 
 function packageOf(input) {
   const at = input.lastIndexOf('node_modules/');

@@ -67,6 +67,8 @@ export class NetworkError extends HedgeError {
   readonly attempts: number;
   readonly status?: number;
   readonly code?: string;
+  /** The last answer's Retry-After (a 429 or 5xx), in ms: when the server asked to be called again. */
+  retryAfterMs?: number;
   constructor(
     message: string,
     init: { endpoint: string; attempts: number; status?: number; code?: string; hint?: string; cause?: unknown },

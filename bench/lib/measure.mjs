@@ -1,12 +1,13 @@
-// Timing primitives: run a command as a child process and time it from spawn to exit; run
-// several commands alternately (A B C A B C …) so that whatever the machine does meanwhile
-// falls on all of them alike; summarise by the median.
+// Measuring primitives: run a command as a child process, with its wall time from spawn to exit
+// and its own CPU time (user + system, from bench/lib/usage-probe.cjs); run several commands
+// alternately (A B C A B C …) so that whatever the machine does meanwhile falls on all of them
+// alike; summarise by the median.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const RSS_PROBE = fileURLToPath(new URL('./rss-probe.cjs', import.meta.url));
+const USAGE_PROBE = fileURLToPath(new URL('./usage-probe.cjs', import.meta.url));
 
 /**
  * @typedef {object} Command
@@ -19,47 +20,42 @@ const RSS_PROBE = fileURLToPath(new URL('./rss-probe.cjs', import.meta.url));
 /**
  * @typedef {object} RunResult
  * @property {number} wallMs
- * @property {number | undefined} maxRssKiB
+ * @property {number} cpuMs     user + system of the child
+ * @property {number} maxRssKiB
  * @property {number | null} code
  * @property {string} stdout
  * @property {string} stderr
- * @property {number | undefined} firstStdoutAt
  */
 
-/**
- * Runs once. With `rssFile`, the child reports its own peak RSS there as it exits.
- * `firstStdoutAt` is the wall-clock time (Date.now) when the first bytes of stdout arrived.
- */
-export function runOnce(command, { rssFile } = {}) {
-  const argv = rssFile ? ['--require', RSS_PROBE, ...command.argv] : command.argv;
-  const env = rssFile ? { ...command.env, BENCH_RSS_FILE: rssFile } : command.env;
+/** Runs once, the usage probe preloaded: it writes the child's own resource usage to `usageFile` as it exits. */
+export function runOnce(command, { usageFile }) {
+  const argv = ['--require', USAGE_PROBE, ...command.argv];
+  const env = { ...command.env, BENCH_USAGE_FILE: usageFile };
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    let firstStdoutAt;
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      firstStdoutAt ??= Date.now();
-      stdout += chunk;
-    });
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-      let maxRssKiB;
-      if (rssFile) {
-        maxRssKiB = Number(readFileSync(rssFile, 'utf8'));
-        rmSync(rssFile, { force: true });
+      let usage = { userMs: NaN, systemMs: NaN, maxRssKiB: NaN };
+      try {
+        usage = JSON.parse(readFileSync(usageFile, 'utf8'));
+      } catch {
+        // A process killed before its exit handlers ran: reported by checkedRun as a failed run.
       }
-      resolve({ wallMs, maxRssKiB, code, stdout, stderr, firstStdoutAt });
+      rmSync(usageFile, { force: true });
+      resolve({ wallMs, cpuMs: usage.userMs + usage.systemMs, maxRssKiB: usage.maxRssKiB, code, stdout, stderr });
     });
   });
 }
 
 async function checkedRun(command, options) {
   const run = await runOnce(command, options);
-  const problem = run.code !== 0 ? `exit ${run.code}` : command.check?.(run);
+  const problem = run.code !== 0 ? `exit ${run.code}` : Number.isNaN(run.cpuMs) ? 'no resource usage written' : command.check?.(run);
   if (problem) {
     throw new Error(`${command.label}: ${problem}\nstdout: ${run.stdout.slice(0, 500)}\nstderr: ${run.stderr.slice(0, 500)}`);
   }
@@ -67,18 +63,21 @@ async function checkedRun(command, options) {
 }
 
 /**
- * Runs `commands` alternately: `warmup` rounds thrown away, then `runs` rounds kept.
- * Returns, per command, the kept wall times (and peak RSS with `rss`).
+ * Runs `commands` alternately: `warmup` rounds thrown away, then `runs` rounds kept. The order
+ * within a round turns by one each round, so that no command always runs right after another.
+ * @returns {Array<{wallMs: number[], cpuMs: number[], maxRssKiB: number[]}>} per command
  */
-export async function alternate(commands, { runs, warmup = 1, rss = false, tmpDir }) {
-  const results = commands.map(() => ({ wallMs: [], maxRssKiB: [] }));
+export async function alternate(commands, { runs, warmup = 1, tmpDir }) {
+  const results = commands.map(() => ({ wallMs: [], cpuMs: [], maxRssKiB: [] }));
+  const usageFile = join(tmpDir, `usage-${process.pid}.json`);
   for (let round = 0; round < warmup + runs; round++) {
-    for (const [index, command] of commands.entries()) {
-      const rssFile = rss ? join(tmpDir, `rss-${process.pid}-${index}`) : undefined;
-      const run = await checkedRun(command, { rssFile });
+    for (let step = 0; step < commands.length; step++) {
+      const index = (step + round) % commands.length;
+      const run = await checkedRun(commands[index], { usageFile });
       if (round < warmup) continue;
       results[index].wallMs.push(run.wallMs);
-      if (rss) results[index].maxRssKiB.push(run.maxRssKiB);
+      results[index].cpuMs.push(run.cpuMs);
+      results[index].maxRssKiB.push(run.maxRssKiB);
     }
   }
   return results;

@@ -1,5 +1,5 @@
-// The floor for one API request from Node, to compare `hedge` with: undici (from node_modules,
-// as any script would import it), one GET, the body printed. Key and base URL from the env.
+// A minimal undici script, for reference beside the node:http floor: undici from node_modules
+// (as any script would import it: index.js, the whole package), one GET, the body printed.
 import { request } from 'undici';
 
 const path = process.argv[2] ?? '/markets';

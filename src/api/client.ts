@@ -129,7 +129,9 @@ export class HedgeClient {
         { endpoint, status: response.status, hint: 'The service changed or a proxy altered the answer; run with --verbose and report it.' },
       );
     }
-    return result.data;
+    // The server's data itself, not zod's copy: a loose object's copy puts the named fields first,
+    // and --json prints the data in the order it came. (The resource schemas only check; none transforms.)
+    return response.data as z.infer<S>;
   }
 
   private async call<S extends z.ZodType>(schema: S, request: ApiRequest): Promise<z.infer<S>> {
@@ -153,16 +155,21 @@ export class HedgeClient {
 
   /** GET /prices?symbols=… — the response shape is not shown; see unspecified.ts. */
   async getPrices(markets: readonly string[]): Promise<PriceQuote[]> {
+    return (await this.readPrices(markets)).quotes;
+  }
+
+  /** GET /prices: `data` as the server sent it (for --json) and the prices read from it (for people). */
+  async readPrices(markets: readonly string[]): Promise<{ data: unknown; quotes: PriceQuote[] }> {
     const query = markets.length ? { [this.wire.pricesParam]: markets.join(PRICE_SYMBOLS_SEPARATOR) } : undefined;
     const response = await this.transport.send({ method: 'GET', path: '/prices', query });
-    const prices = parsePrices(response.data, markets);
-    if (!prices) {
+    const quotes = parsePrices(response.data, markets);
+    if (!quotes) {
       throw new InvalidResponseError(`GET /prices answered HTTP ${response.status} with no price that could be read.`, {
         endpoint: 'GET /prices',
         status: response.status,
       });
     }
-    return prices;
+    return { data: response.data, quotes };
   }
 
   /** POST /quotes — indicative; opens and stores nothing. */

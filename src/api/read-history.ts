@@ -4,6 +4,7 @@
 // style (`closed_at`, `closedAt`, `CLOSED-AT` are one name) and the first name with a usable value
 // wins, so the order of each list is the order of preference.
 import { InvalidResponseError } from '../errors.js';
+import { showUnderKnownNames } from './unspecified.js';
 
 export interface HistoryFacts {
   /** The spec's bottom line of a closed hedge: what it did to the balance. */
@@ -42,15 +43,15 @@ export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> =
     'gross_pnl',
     'price_pnl_usd',
   ],
-  carryUsd: ['carry_usdc', 'carry_paid_usdc', 'carry_usd', 'carry_paid_usd', 'total_carry_usdc', 'accrued_carry_usdc', 'carry'],
+  carryUsd: ['carry_usdc', 'carry_paid_usdc', 'carry_usd', 'carry_paid_usd', 'total_carry_usdc', 'accrued_carry_usdc', 'carry', 'funding_usdc', 'funding_usd'],
   feesUsd: ['fees_usdc', 'fees_usd', 'fee_usd', 'fee_usdc', 'total_fees_usdc', 'total_fees_usd', 'fees_paid_usdc', 'fees', 'fee'],
   notionalUsd: ['notional_usd', 'notional_usdc', 'notional', 'size_usd', 'size_usdc', 'amount_usd', 'size'],
   side: ['side', 'direction', 'position_side'],
   tenorDays: ['tenor_days', 'tenor', 'tenor_d', 'duration_days'],
   market: ['market', 'symbol', 'pair', 'instrument'],
   hedgeId: ['hedge_id', 'id', 'hedge', 'position_id'],
-  openedAt: ['opened_at', 'open_time', 'opened_time', 'entry_time', 'entered_at', 'created_at'],
-  closedAt: ['closed_at', 'close_time', 'closed_time', 'exit_time', 'exited_at', 'settled_at', 'settlement_time'],
+  openedAt: ['opened_at', 'open_time', 'opened_time', 'entry_time', 'entered_at', 'created_at', 'opened'],
+  closedAt: ['closed_at', 'close_time', 'closed_time', 'exit_time', 'exited_at', 'settled_at', 'settlement_time', 'closed'],
 };
 
 /** Names an open position may give its unrealized net P&L (price plus carry), most likely first. */
@@ -65,6 +66,8 @@ export const POSITION_PNL_SYNONYMS: readonly string[] = [
   'upnl_usd',
   'net_pnl',
   'unrealized_pnl',
+  'total_pnl_usd',
+  'pnl_usd',
 ];
 
 /** `closed_at`, `closedAt` and `Closed-At` are one name. */
@@ -74,12 +77,18 @@ function nameKey(name: string): string {
 
 type Reader<T> = (value: unknown) => T | undefined;
 
-function firstUsable<T>(raw: Record<string, unknown>, names: readonly string[], read: Reader<T>): T | undefined {
+/** A record's fields by their normalised name (the first of two that normalise alike wins). */
+function fieldsByKey(raw: Record<string, unknown>): Map<string, unknown> {
   const byKey = new Map<string, unknown>();
   for (const [name, value] of Object.entries(raw)) {
     const key = nameKey(name);
     if (!byKey.has(key)) byKey.set(key, value);
   }
+  return byKey;
+}
+
+// `byKey` lets a caller that reads many facts of one record build the map once.
+function firstUsable<T>(raw: Record<string, unknown>, names: readonly string[], read: Reader<T>, byKey = fieldsByKey(raw)): T | undefined {
   for (const name of names) {
     const found = read(byKey.get(nameKey(name)));
     if (found !== undefined) return found;
@@ -166,8 +175,9 @@ const FACT_READERS: { [F in Fact]-?: Reader<NonNullable<HistoryFacts[F]>> } = {
  */
 export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
   const facts: Partial<Record<Fact, unknown>> = {};
+  const byKey = fieldsByKey(raw);
   for (const fact of Object.keys(FACT_READERS) as Fact[]) {
-    const value = firstUsable(raw, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>);
+    const value = firstUsable(raw, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>, byKey);
     if (value !== undefined) facts[fact] = value;
   }
   if (facts.netPnlUsd === undefined) {
@@ -184,4 +194,18 @@ export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
 /** Unrealized net P&L of an open position, or undefined when the position does not say. */
 export function readPositionPnl(raw: Record<string, unknown>): number | undefined {
   return firstUsable(raw, POSITION_PNL_SYNONYMS, readNumber);
+}
+
+/**
+ * A closed-hedge record for the human table: each fact read under another name (`hedge`,
+ * `direction`, `size_usd`) shown under ours, the first of its synonyms. --json and TSV keep the record as sent.
+ */
+export function historyRecordForPeople(raw: Record<string, unknown>): Record<string, unknown> {
+  const byKey = fieldsByKey(raw);
+  const facts = (Object.keys(FACT_READERS) as Fact[]).map((fact) => ({
+    known: HISTORY_FIELD_SYNONYMS[fact][0]!,
+    value: firstUsable(raw, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>, byKey),
+    synonyms: HISTORY_FIELD_SYNONYMS[fact],
+  }));
+  return showUnderKnownNames(raw, facts);
 }

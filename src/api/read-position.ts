@@ -11,11 +11,12 @@ export const POSITION_FIELD_SYNONYMS = {
   market: ['market', 'symbol', 'pair'],
   notionalUsd: ['notional_usd', 'size_usd', 'notional', 'amount_usd', 'exposure_usd', 'position_usd'],
   hedgeId: ['hedge_id', 'id', 'hedge'],
-  netPnlUsd: ['net_pnl_usd', 'pnl_usd', 'pnl_net_usd', 'unrealized_pnl_usd', 'net_pnl'],
-  maturityAt: ['maturity_at', 'maturity', 'expires_at', 'settles_at'],
-  markPrice: ['mark_price', 'mark_rate', 'mark'],
-  entryPrice: ['entry_price', 'entry_rate', 'entry'],
-  accruedCarryUsdc: ['accrued_carry_usdc', 'carry_accrued_usdc', 'carry_usdc', 'accrued_carry'],
+  netPnlUsd: ['net_pnl_usd', 'pnl_usd', 'pnl_net_usd', 'unrealized_pnl_usd', 'net_pnl', 'total_pnl_usd'],
+  maturityAt: ['maturity_at', 'maturity', 'expires_at', 'settles_at', 'maturity_time'],
+  markPrice: ['mark_price', 'mark_rate', 'mark', 'current_price'],
+  entryPrice: ['entry_price', 'entry_rate', 'entry', 'avg_entry_price'],
+  accruedCarryUsdc: ['accrued_carry_usdc', 'carry_accrued_usdc', 'carry_usdc', 'accrued_carry', 'funding_usdc'],
+  marginUsdc: ['margin_usdc', 'collateral_usdc', 'locked_margin_usdc', 'margin'],
 } as const;
 
 export interface PositionFacts {
@@ -29,6 +30,8 @@ export interface PositionFacts {
   markPrice?: number;
   entryPrice?: number;
   accruedCarryUsdc?: number;
+  /** Margin locked in the position (add and reduce show it before and after). */
+  marginUsdc?: number;
   /** Names of the fields read under a synonym rather than our default name (for --verbose). */
   synonymsUsed: string[];
 }
@@ -70,6 +73,7 @@ export function readPosition(raw: Record<string, unknown>): PositionFacts {
     markPrice: pick(raw, names.markPrice, numberOf, used),
     entryPrice: pick(raw, names.entryPrice, numberOf, used),
     accruedCarryUsdc: pick(raw, names.accruedCarryUsdc, numberOf, used),
+    marginUsdc: pick(raw, names.marginUsdc, numberOf, used),
     synonymsUsed: used,
   };
 }

@@ -1,6 +1,6 @@
 // zod schemas for the envelope and every resource of the spec. Objects are loose: fields the spec
 // does not show (or a richer real service adds) are kept and passed through to the caller.
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { HEDGE_STATUSES, SIDES } from '../domain/vocabulary.js';
 

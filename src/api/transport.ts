@@ -2,7 +2,7 @@
 // optional extra CA, the envelope read off every answer, and the retry loop. Knows nothing of
 // hedges: endpoint methods live in client.ts.
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
+import { createRequire } from 'node:module';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { scrubSecrets } from '../security/secrets.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
@@ -127,6 +127,15 @@ const MIN_WRITE_BUDGET_MS = 1_000;
 
 let sharedDispatcher: { key: string; dispatcher: Dispatcher } | undefined;
 
+/**
+ * node:tls (and the crypto it loads, ~5 ms) only when a CA file is given: undici loads it itself
+ * on the first HTTPS connection, and plain HTTP (the sandbox, a local proxy) never needs it.
+ */
+const requireBuiltin = createRequire(import.meta.url);
+function systemRootCertificates(): readonly string[] {
+  return (requireBuiltin('node:tls') as typeof import('node:tls')).rootCertificates;
+}
+
 function dispatcherFor(config: TransportConfig): Dispatcher {
   const key = JSON.stringify([config.caFile, config.connectTimeoutMs, config.proxy]);
   if (sharedDispatcher?.key === key) return sharedDispatcher.dispatcher;
@@ -134,7 +143,7 @@ function dispatcherFor(config: TransportConfig): Dispatcher {
   let ca: string[] | undefined;
   if (config.caFile) {
     // Passing `ca` replaces Node's default list, so the system roots and NODE_EXTRA_CA_CERTS go back in.
-    ca = [...rootCertificates, readFileSync(config.caFile, 'utf8')];
+    ca = [...systemRootCertificates(), readFileSync(config.caFile, 'utf8')];
     if (config.nodeExtraCaCerts) ca.push(readFileSync(config.nodeExtraCaCerts, 'utf8'));
   }
   const dispatcher = new EnvHttpProxyAgent({
@@ -214,7 +223,10 @@ export class Transport {
       // keep waiting for it within the time budget rather than the attempt count.
       const outOfAttempts = failure.reason !== 'in-flight' && attempt >= policy.maxAttempts;
       if (outOfAttempts || tooLong || pastDeadline || elapsed + delay > policy.maxTotalMs) {
-        throw this.giveUp(failure.error, apiRequest, attempt);
+        const final = this.giveUp(failure.error, apiRequest, attempt);
+        // Kept for a caller that retries on its own schedule (the --watch loop delays its next tick).
+        if (final instanceof NetworkError && failure.retryAfterMs !== undefined) final.retryAfterMs = failure.retryAfterMs;
+        throw final;
       }
       this.log(`  retry ${endpoint} in ${delay} ms (${failure.reason})`);
       try {

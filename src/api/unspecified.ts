@@ -115,3 +115,28 @@ export function parsePrices(data: unknown, requested: readonly string[]): PriceQ
   if (typeof data === 'number' && requested.length === 1) return [{ market: requested[0], price: data }];
   return undefined;
 }
+
+/** `closed_at`, `closedAt` and `Closed-At` are one name. */
+const nameKey = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * A record for the human table: each fact the tolerant reader found under another name (or
+ * elsewhere, e.g. a position's side from its hedge) is shown under our known name, and the field it
+ * was read from is dropped so it is not shown twice. Everything else stays as sent, to be labelled
+ * from its own name. JSON and TSV never get this view: they carry the server's data as it came.
+ */
+export function showUnderKnownNames(
+  raw: Record<string, unknown>,
+  facts: ReadonlyArray<{ known: string; value: unknown; synonyms: readonly string[] }>,
+): Record<string, unknown> {
+  const row: Record<string, unknown> = { ...raw };
+  for (const { known, value, synonyms } of facts) {
+    if (value === undefined || row[known] !== undefined) continue;
+    const names = new Set(synonyms.map(nameKey));
+    const same = (field: unknown) => field !== null && typeof field !== 'object' && String(field).toLowerCase() === String(value).toLowerCase();
+    const source = Object.keys(row).find((name) => names.has(nameKey(name)) && same(row[name]));
+    if (source !== undefined) delete row[source];
+    row[known] = value;
+  }
+  return row;
+}

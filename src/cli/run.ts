@@ -1,12 +1,13 @@
 // Runs one parsed command: builds its context from the process, installs the Ctrl-C / SIGTERM /
 // SIGHUP handling, reports the outcome through the one error description and releases what the
 // command opened. Loaded lazily by main.ts, also to report bad usage.
-import { setFlagsFromString } from 'node:v8';
 import { describeError } from '../exit-codes.js';
 import { UsageError } from '../errors.js';
 import { CommandContext, StopSignal, type GlobalOptions, type Io } from '../runtime/context.js';
 import { colorEnabled, makeChalk } from '../ui/color.js';
 import { Output } from '../ui/output.js';
+import { terminalColumns } from '../ui/width.js';
+import type { ChalkInstance } from 'chalk';
 import { reportError } from '../ui/report-error.js';
 import type { CommandModule, CommandSpec, RawInput } from './command-spec.js';
 
@@ -28,22 +29,32 @@ function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/**
- * undici parses HTTP with a WebAssembly module, which V8 compiles twice: quickly (Liftoff), then
- * again with its optimising compiler in the background. A CLI run making a few requests never
- * profits from the second, which costs ~60 ms of CPU and ~35 MB of peak memory, and holds the
- * exit back ~90 ms after the last output (bench/results.md). Set here, not in the launcher:
- * changing a V8 flag makes Node recompile its own modules loaded afterwards, which `hedge --help`
- * should not pay.
- */
-function compileWebAssemblyForShortRuns(): void {
-  setFlagsFromString('--liftoff-only');
-}
-
 /** Bad usage found by the parser (main.ts): one line, or the JSON error under --json; exit 2. */
 export function reportUsageProblem(message: string, out: { io: Io; json: boolean }): number {
   const error = new UsageError(message.trim());
   return reportError(describeError(error), error, { stderr: out.io.stderr, chalk: makeChalk(false), json: out.json, verbose: false });
+}
+
+/**
+ * The one output layer, from the global options: the format (table on a terminal, tsv in a pipe),
+ * the width to fit, --fields, --no-header, and --query compiled before anything is sent. The
+ * JMESPath and CSV libraries are loaded only when asked for.
+ */
+async function buildOutput(globals: GlobalOptions, io: Io, env: Record<string, string | undefined>, chalk: ChalkInstance): Promise<Output> {
+  const format = globals.format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
+  const query = globals.query === undefined ? undefined : (await import('../ui/query.js')).compileQuery(globals.query);
+  const csv = format === 'csv' ? (await import('../ui/csv.js')).csvText : undefined;
+  return new Output({
+    format,
+    chalk,
+    streams: io,
+    now: Date.now,
+    columns: terminalColumns({ isTTY: io.stdoutIsTTY, columns: (io.stdout as { columns?: number }).columns, env }),
+    fields: globals.fields,
+    query,
+    header: globals.header,
+    csv,
+  });
 }
 
 /** The signals that stop a wait or a prompt (the action itself stands), with their exit codes. */
@@ -60,15 +71,15 @@ export async function runInvocation(
   process_: { io: Io; env: Record<string, string | undefined> },
 ): Promise<number> {
   const { io, env } = process_;
-  compileWebAssemblyForShortRuns();
+  // V8's --liftoff-only is set by the build's undici slice, just before the first request (scripts/build.mjs).
   const color = colorEnabled({ flag: globals.color, env, stdoutIsTTY: io.stdoutIsTTY });
   const chalk = makeChalk(color);
-  const output = new Output({
-    mode: globals.json ? 'json' : io.stdoutIsTTY ? 'table' : 'plain',
-    chalk,
-    streams: io,
-    now: Date.now,
-  });
+  let output: Output;
+  try {
+    output = await buildOutput(globals, io, env, chalk);
+  } catch (error) {
+    return reportError(describeError(error), error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose });
+  }
   // The first signal aborts what the command is doing (a wait, a prompt) and is reported with its
   // own exit code; a second one exits at once.
   const controller = new AbortController();

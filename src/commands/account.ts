@@ -2,6 +2,9 @@
 // `balance_usdc` and `available_exposure_usd`; the other names follow the wire contract, and any
 // other field the server sends is shown after them.
 import type { CommandContext } from '../runtime/context.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { ACCOUNT } from '../cli/manifest.js';
+import { runWatch, watchAsked } from '../flows/watch.js';
 import type { FieldSpec } from '../ui/fields.js';
 
 const ACCOUNT_FIELDS: FieldSpec[] = [
@@ -14,7 +17,8 @@ const ACCOUNT_FIELDS: FieldSpec[] = [
   { key: 'exposure_cap_usd', label: 'Exposure cap (USD)', kind: 'money' },
 ];
 
-export async function run(ctx: CommandContext): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof ACCOUNT>): Promise<number | void> {
+  if (watchAsked(input.options)) return runWatch(ctx, { kind: 'account' }, input.options);
   const client = await ctx.client();
   const account = await client.getAccount();
   const environment = await ctx.environment();

@@ -1,5 +1,6 @@
-// hedge add MARKET SIDE NOTIONAL — add notional to the open hedge on a side (same maturity), then
-// wait until the positions list shows it.
+// hedge add MARKET SIDE NOTIONAL — add notional to the open hedge on a side (same maturity): the
+// added notional is quoted first (execution price, margin, fee), then sent and waited for until the
+// positions list shows it; the position before → after is shown (flows/trade-actions.ts).
 import type { InputOf } from '../cli/command-spec.js';
 import type { ADD } from '../cli/manifest.js';
 import type { CommandContext } from '../runtime/context.js';

@@ -2,14 +2,16 @@
 // (every field, tx hashes whole), optionally waiting for it to reach a final state.
 import type { Hedge } from '../api/schemas.js';
 import type { CommandContext } from '../runtime/context.js';
+import { runWatch, watchAsked } from '../flows/watch.js';
 import { parseClientReference, parseHedgeId, parseLimit, parseStatus } from '../domain/input.js';
 import { OrderFailedError, StillPendingError, UsageError } from '../errors.js';
-import { HEDGE_DETAIL_ONLY, HEDGE_FIELDS, HEDGE_LIST_FIELDS } from '../ui/resource-fields.js';
+import { HEDGE_FIELDS, HEDGE_LIST_FIELDS } from '../ui/resource-fields.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { HEDGES } from '../cli/manifest.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): Promise<number | void> {
   const { options } = input;
+  if (watchAsked(options)) return runWatch(ctx, { kind: 'hedge', id: input.args.id, filters: options }, options);
   const id = input.args.id === undefined ? undefined : parseHedgeId(input.args.id);
   const status = parseStatus(options.status);
   const clientReference = parseClientReference(options.ref);
@@ -20,11 +22,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): P
     const client = await ctx.client();
     const hedges = await client.listHedges({ status, clientReference, limit });
     const filtered = status !== undefined || clientReference !== undefined;
-    ctx.output.list(hedges, HEDGE_LIST_FIELDS, {
-      empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.',
-      omit: HEDGE_DETAIL_ONLY,
-    });
-    if (ctx.output.isHuman && hedges.length > 0) ctx.output.note(ctx.output.chalk.dim('Every field, tx hashes whole: hedge hedges <ID>'));
+    ctx.output.list(hedges, HEDGE_LIST_FIELDS, { empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.' });
+    if (ctx.output.isHuman && hedges.length > 0) ctx.output.note(ctx.output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
     return;
   }
   const filter = status !== undefined ? '--status' : clientReference !== undefined ? '--ref' : limit !== undefined ? '--limit' : undefined;
@@ -44,7 +43,10 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): P
       throw error;
     }
   }
-  ctx.output.record(hedge, HEDGE_FIELDS, { title: `Hedge ${hedge.id}` });
+  ctx.output.record(hedge, HEDGE_FIELDS, {
+    title: `Hedge ${hedge.id}`,
+    footer: ctx.output.isHuman ? [ctx.output.chalk.dim('Hashes are shortened on screen; whole with --format tsv, csv or json.')] : undefined,
+  });
   if (wait && hedge.status === 'failed') {
     throw new OrderFailedError(`Hedge ${hedge.id} failed on-chain: nothing was opened and its margin was released.`, hedge.id, 'Check `hedge markets` and `hedge account`, then open again.');
   }

@@ -4,13 +4,14 @@
 import type { HistoryRecord } from '../api/schemas.js';
 import type { CommandContext } from '../runtime/context.js';
 import { parseLimit } from '../domain/input.js';
-import { HISTORY_FIELDS, HISTORY_TABLE_OMITS } from '../ui/resource-fields.js';
+import { HISTORY_FIELDS } from '../ui/resource-fields.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { HISTORY } from '../cli/manifest.js';
 import { parseReportDate, reportPeriodProblem } from '../domain/report.js';
 import { UsageError } from '../errors.js';
 import { filterByCloseTime, historyMayBeIncomplete, incompleteWarning } from '../flows/report.js';
 import { MAX_PAGE_SIZE } from '../api/unspecified.js';
+import { historyRecordForPeople } from '../api/read-history.js';
 
 
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
@@ -56,9 +57,10 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): 
     records = limit === undefined ? kept : kept.slice(0, limit);
   }
   const count = records.length;
+  // People see the facts under the known names however the server names them; TSV and JSON stay as sent.
+  if (ctx.output.isHuman) records = records.map(historyRecordForPeople) as HistoryRecord[];
   ctx.output.list(records, HISTORY_FIELDS, {
     empty: filtering ? 'No closed hedges in this period.' : 'No closed hedges yet.',
-    omit: ctx.output.isHuman ? HISTORY_TABLE_OMITS : undefined,
     totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, row: historyTotals(records) },
   });
   if (ctx.output.isHuman && count > 0) {

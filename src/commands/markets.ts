@@ -1,14 +1,19 @@
 import type { CommandContext } from '../runtime/context.js';
+import { toAccountSide } from '../domain/money.js';
 import type { FieldSpec } from '../ui/fields.js';
 import { formatPercent } from '../ui/format.js';
 
 type PerSide = { buy: number; sell: number };
 
-/** Positive carry: the account pays; negative: it earns. Said in words on the table. */
+/**
+ * Carry on the account's side (README "Sign convention"): the server's positive rate is paid by
+ * the account, so it reads "-0.0405% pay"; a rate the account earns reads "+0.0279% earn".
+ */
 function carryText(rate: number): string {
-  if (rate > 0) return `${formatPercent(rate)} pays`;
-  if (rate < 0) return `${formatPercent(rate)} earns`;
-  return formatPercent(rate);
+  const forAccount = toAccountSide(rate);
+  if (forAccount < 0) return `${formatPercent(forAccount)} pay`;
+  if (forAccount > 0) return `${formatPercent(forAccount)} earn`;
+  return formatPercent(0);
 }
 
 export async function run(ctx: CommandContext): Promise<void> {
@@ -17,30 +22,34 @@ export async function run(ctx: CommandContext): Promise<void> {
   const human = ctx.output.isHuman;
   const capacity = (side: keyof PerSide): FieldSpec => ({
     key: `capacity_${side}_usd`,
-    label: `Capacity ${side} (USD)`,
+    label: `Capacity ${side}`,
+    unit: 'USD',
     kind: 'money',
+    decimals: 0,
+    priority: 3,
     covers: ['available_capacity_usd'],
-    get: (m) => (m.available_capacity_usd as PerSide)[side],
+    get: (m) => (m.available_capacity_usd as PerSide | undefined)?.[side],
   });
   const carry = (side: keyof PerSide): FieldSpec => ({
     key: `carry_${side}_daily_pct`,
     label: `Carry/day ${side}`,
     kind: human ? 'text' : 'percent',
+    priority: 1,
     covers: ['net_rate_daily_pct'],
     get: (m) => {
-      const rate = (m.net_rate_daily_pct as PerSide)[side];
-      return human ? carryText(rate) : rate;
+      const rate = (m.net_rate_daily_pct as PerSide | undefined)?.[side];
+      return human && typeof rate === 'number' ? carryText(rate) : rate;
     },
   });
   const fields: FieldSpec[] = [
-    { key: 'market', label: 'Market' },
-    { key: 'status', label: 'Status', kind: 'status' },
-    { key: 'price', label: 'Price', kind: 'rate' },
+    { key: 'market', label: 'Market', priority: 0 },
+    { key: 'status', label: 'Status', kind: 'status', priority: 2 },
+    { key: 'price', label: 'Price', unit: 'rate', kind: 'rate', priority: 0 },
     capacity('buy'),
     capacity('sell'),
     carry('buy'),
     carry('sell'),
   ];
   ctx.output.list(markets, fields, { empty: 'No markets are available to this account.' });
-  if (human && markets.length > 0) ctx.output.note(ctx.output.chalk.dim('Carry: positive = the account pays, negative = it earns.'));
+  if (human && markets.length > 0) ctx.output.note(ctx.output.chalk.dim('Carry per day of the notional, on the account\'s side: - you pay, + you earn.'));
 }

@@ -1,8 +1,42 @@
-// PLACEHOLDER — replaced by the maturities/roll work (issue 16).
-import type { CommandContext } from '../runtime/context.js';
+// `hedge maturities [--within 3d]`: what settles when. Reads the positions list (what is open, with
+// mark, P&L and carry; tolerant of its field names) and the filled hedges (each one's maturity),
+// then shows them soonest first, grouped by UTC day; `--json` is the flat list (each item carries
+// its `day`).
 import type { InputOf } from '../cli/command-spec.js';
 import type { MATURITIES } from '../cli/manifest.js';
+import { collectMaturities, groupByDay, parseWithin } from '../domain/maturities.js';
+import { readBook } from '../flows/positions.js';
+import type { CommandContext } from '../runtime/context.js';
+import { renderMaturities } from '../ui/maturities-view.js';
+import { terminalColumns } from '../ui/width.js';
 
-export async function run(_ctx: CommandContext, _input: InputOf<typeof MATURITIES>): Promise<number> {
-  throw new Error('PLACEHOLDER: hedge maturities is not built yet');
+export interface MaturitiesOptions {
+  /** --within in milliseconds; undefined: every open hedge. */
+  withinMs?: number;
+  /** --within as typed, for the "nothing within" sentence. */
+  within?: string;
+}
+
+export function parseMaturitiesOptions(input: InputOf<typeof MATURITIES>): MaturitiesOptions {
+  const raw = input.options.within;
+  return { withinMs: parseWithin(raw), within: raw?.trim() };
+}
+
+export async function runMaturities(ctx: CommandContext, opts: MaturitiesOptions): Promise<number> {
+  const client = await ctx.client();
+  // The status filter is a spec'd query; a server that ignores it is filtered again in the domain.
+  const [book, hedges] = await Promise.all([readBook({ client, log: (line) => ctx.log(line) }), client.listHedges({ status: 'filled' })]);
+  const nowMs = ctx.clock.now();
+  const { maturities, undated } = collectMaturities(book, hedges, nowMs, opts.withinMs);
+  renderMaturities(ctx.output, groupByDay(maturities), {
+    columns: terminalColumns({ isTTY: ctx.io.stdoutIsTTY, columns: (ctx.io.stdout as { columns?: number }).columns, env: ctx.env }),
+    nowMs,
+    empty: book.length === 0 ? 'No open hedges: nothing to settle.' : `Nothing matures within ${opts.within}.`,
+    undated,
+  });
+  return 0;
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof MATURITIES>): Promise<number> {
+  return runMaturities(ctx, parseMaturitiesOptions(input));
 }

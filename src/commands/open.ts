@@ -8,7 +8,7 @@ import type { OPEN } from '../cli/manifest.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import { refuseDuplicateReference } from '../flows/duplicate-reference.js';
-import { runPreTradeChecks } from '../flows/pre-trade.js';
+import { noteIfSideOpen, runPreTradeChecks } from '../flows/pre-trade.js';
 import { openAction } from '../flows/trade-actions.js';
 import { runWrite, writeOptionsFrom, type WriteOptions } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -100,6 +100,8 @@ async function submit(ctx: CommandContext, client: HedgeClient, request: OpenReq
     preview: given.quote
       ? undefined
       : async () => {
+          // Before the quote: a side that is already open gets a note pointing to `hedge add`.
+          await noteIfSideOpen(ctx, client, { market: request.market, side: request.side, notionalUsd: request.notional_usd });
           quote = await client.createQuote({ market: request.market, side: request.side, notional_usd: request.notional_usd, tenor_days: request.tenor_days });
           if (ctx.output.isHuman) {
             const { renderQuoteCard } = await import('../ui/quote-card.js');

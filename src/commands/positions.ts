@@ -2,21 +2,23 @@
 // (what closing now would return); the other names follow the wire contract, and any other field
 // the server sends is shown after them.
 import type { CommandContext } from '../runtime/context.js';
-import { POSITION_FIELDS, POSITION_TABLE_OMITS } from '../ui/resource-fields.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { POSITIONS } from '../cli/manifest.js';
+import { runWatch, watchAsked } from '../flows/watch.js';
+import { POSITION_FIELDS } from '../ui/resource-fields.js';
+import { positionForPeople, readBook } from '../flows/positions.js';
 
-export async function run(ctx: CommandContext): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>): Promise<number | void> {
+  if (watchAsked(input.options)) return runWatch(ctx, { kind: 'positions' }, input.options);
   const client = await ctx.client();
-  const positions = await client.listPositions();
-  // The terminal table keeps to what a desk watches; TSV and JSON carry every field.
-  ctx.output.list(positions, POSITION_FIELDS, {
-    empty: 'No open positions.',
-    omit: ctx.output.isHuman ? POSITION_TABLE_OMITS : undefined,
-  });
+  // People see the side and notional under the known names however the server names them (or
+  // from the hedge); TSV and JSON stay as sent.
+  const positions = ctx.output.isHuman
+    ? (await readBook({ client, log: (line) => ctx.log(line) })).map(positionForPeople)
+    : await client.listPositions();
+  // The terminal table keeps what fits, most important first; TSV, CSV and JSON carry every field.
+  ctx.output.list(positions, POSITION_FIELDS, { empty: 'No open positions.' });
   if (ctx.output.isHuman && positions.length > 0) {
-    ctx.output.note(
-      ctx.output.chalk.dim(
-        'Amounts in USD (carry and fee in USDC). Net margin: what closing now would return (margin + net P&L − close fee). All fields: --json.',
-      ),
-    );
+    ctx.output.note(ctx.output.chalk.dim('Net margin: what closing now would return (margin + net P&L − close fee).'));
   }
 }

@@ -1,6 +1,7 @@
 // `hedge price [MARKET]`: the indicative mid rate (GET /prices). It is a reference, not what a
 // hedge executes at — that comes from `hedge quote`.
 import type { CommandContext } from '../runtime/context.js';
+import { runWatch, watchAsked } from '../flows/watch.js';
 import { parseMarket } from '../domain/input.js';
 import { requireListedMarket } from '../flows/markets.js';
 import type { FieldSpec } from '../ui/fields.js';
@@ -8,24 +9,29 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { PRICE } from '../cli/manifest.js';
 
 const PRICE_FIELDS: FieldSpec[] = [
-  { key: 'market', label: 'Market' },
-  { key: 'price', label: 'Mid price', kind: 'rate' },
-  { key: 'timestamp', label: 'As of', kind: 'time' },
+  { key: 'market', label: 'Market', priority: 0 },
+  { key: 'price', label: 'Mid price', unit: 'rate', kind: 'rate', priority: 0 },
+  { key: 'timestamp', label: 'As of', kind: 'time', priority: 1 },
 ];
 
-export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>): Promise<void> {
+export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>): Promise<number | void> {
+  if (watchAsked(input.options)) return runWatch(ctx, { kind: 'price', market: input.args.market }, input.options);
   const market = input.args.market === undefined ? undefined : parseMarket(input.args.market);
   const client = await ctx.client();
   // The live markets list decides what exists: an unlisted market is named against it (exit 2),
   // and "every market" means every listed one, even on a server that needs `symbols`.
   if (market) {
     await requireListedMarket(client, market);
-    const [price] = await client.getPrices([market]);
-    ctx.output.record(price!, PRICE_FIELDS, { title: `${market} indicative mid price` });
+    const { data, quotes } = await client.readPrices([market]);
+    // --json is the server's data as it came, whatever its shape (a list, or keyed by market).
+    if (ctx.output.isJson) return ctx.output.json(data);
+    ctx.output.record(quotes[0]!, PRICE_FIELDS, { title: `${market} indicative mid price` });
     if (ctx.output.isHuman) ctx.output.note(ctx.output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'));
     return;
   }
   const { markets } = await client.listMarkets();
-  const prices = markets.length === 0 ? [] : await client.getPrices(markets.map((entry) => entry.market));
+  if (markets.length === 0) return ctx.output.list([], PRICE_FIELDS, { empty: 'No markets are available to this account.' });
+  const { data, quotes: prices } = await client.readPrices(markets.map((entry) => entry.market));
+  if (ctx.output.isJson) return ctx.output.json(data);
   ctx.output.list(prices, PRICE_FIELDS, { empty: 'No markets are available to this account.' });
 }

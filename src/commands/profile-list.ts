@@ -10,31 +10,26 @@ export async function run(ctx: CommandContext): Promise<void> {
   const rows = profileRows(store.read());
   const human = ctx.output.isHuman;
   const c = ctx.output.chalk;
-  const fields: FieldSpec[] = human
-    ? [
-        { key: 'current', label: '', get: (row) => (row.current ? c.bold('*') : ' ') },
-        { key: 'name', label: 'Profile', get: (row) => (row.current ? c.bold(String(row.name)) : row.name) },
-        {
-          key: 'environment',
-          label: 'Environment',
-          get: (row) => environmentLabel(row.environment as 'live' | 'test' | null, c),
-        },
-        { key: 'base_url', label: 'Base URL' },
-        { key: 'api_key', label: 'API key', get: (row) => row.api_key ?? c.dim('logged out') },
-        { key: 'ca_file', label: 'CA file', get: (row) => row.ca_file ?? '' },
-        { key: 'saved_at', label: 'Saved', kind: 'time' },
-      ]
-    : [
-        { key: 'name', label: 'Profile' },
-        { key: 'current', label: 'Current' },
-        { key: 'environment', label: 'Environment' },
-        { key: 'base_url', label: 'Base URL' },
-        { key: 'api_key', label: 'API key' },
-        { key: 'ca_file', label: 'CA file' },
-        { key: 'saved_at', label: 'Saved' },
-      ];
+  // One column order in every format; on screen the current profile is marked and LIVE is red.
+  const fields: FieldSpec[] = [
+    { key: 'name', label: 'Profile', priority: 0, style: (text, row) => (row.current ? c.bold(`* ${text}`) : `  ${text}`) },
+    { key: 'current', label: 'Current', priority: 9 },
+    {
+      key: 'environment',
+      label: 'Environment',
+      priority: 0,
+      get: (row) => (human ? (row.environment ?? 'none') : row.environment),
+      style: (text, row) => (row.environment === null ? environmentLabel(null, c) : environmentLabel(row.environment as 'live' | 'test', c)),
+    },
+    { key: 'base_url', label: 'Base URL', kind: 'text', priority: 2 },
+    { key: 'api_key', label: 'API key', priority: 1, get: (row) => (human ? (row.api_key ?? 'logged out') : row.api_key), style: (text, row) => (row.api_key ? text : c.dim(text)) },
+    { key: 'ca_file', label: 'CA file', kind: 'text', priority: 4 },
+    { key: 'saved_at', label: 'Saved', kind: 'time', priority: 3 },
+  ];
   ctx.output.list(rows as unknown as Record<string, unknown>[], fields, {
     empty: 'No profiles saved yet. Run `hedge login` to add one (or try `hedge --demo markets`).',
+    // The table marks the current profile with `*` instead.
+    omit: ['current'],
   });
   if (human && rows.some((row) => row.environment === 'live')) {
     ctx.output.note(c.red('LIVE profiles trade in production, with real money.'));

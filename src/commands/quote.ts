@@ -1,8 +1,9 @@
-// `hedge quote MARKET SIDE NOTIONAL --tenor D`: an indicative quote (POST /quotes). Everything
-// typed is checked before the first request; the market is then checked against the live list.
+// `hedge quote MARKET SIDE NOTIONAL --tenor D`: an indicative quote (POST /quotes), one request.
+// Everything typed is checked before it; whether the market is listed (and open) only the server
+// knows, so the live list is asked for only to explain a refusal (flows/markets.ts).
 import type { CommandContext } from '../runtime/context.js';
 import { parseMarket, parseNotional, parseSide, parseTenor } from '../domain/input.js';
-import { requireListedMarket } from '../flows/markets.js';
+import { explainMarketRefusal } from '../flows/markets.js';
 import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../ui/quote-card.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { QUOTE } from '../cli/manifest.js';
@@ -13,8 +14,9 @@ export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>): Pr
   const notional = parseNotional(input.args.notional);
   const tenor = parseTenor(input.options.tenor === undefined ? undefined : String(input.options.tenor));
   const client = await ctx.client();
-  await requireListedMarket(client, market);
-  const quote = await client.createQuote({ market, side, notional_usd: notional, tenor_days: tenor });
+  const quote = await client.createQuote({ market, side, notional_usd: notional, tenor_days: tenor }).catch(async (error: unknown) => {
+    throw await explainMarketRefusal(client, market, error);
+  });
   if (ctx.output.isJson) {
     ctx.output.json(quote);
     return;

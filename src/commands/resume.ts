@@ -6,6 +6,7 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { RESUME } from '../cli/manifest.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
 import { UsageError } from '../errors.js';
+import { resumeRoll, ROLL_GROUP_PREFIX } from '../flows/roll.js';
 import { actionFromJournal } from '../flows/trade-actions.js';
 import { runWrite } from '../flows/write-flow.js';
 import { isUnresolved, keyFingerprint, type JournalEntry } from '../journal/index.js';
@@ -71,6 +72,11 @@ export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>): P
   if (!entry) {
     ctx.output.note(`Nothing to resume: every action in the journal is resolved. See them with \`${ctx.hedgeCommand('journal')}\`.`);
     return 0;
+  }
+  // A leg of a roll is finished with the whole roll: the close (if still due), then the open, once.
+  if (entry.group?.startsWith(ROLL_GROUP_PREFIX)) {
+    await checkSameCredentials(ctx, entry);
+    return resumeRoll(ctx, entry, { wait: options.wait });
   }
   if (!isUnresolved(entry)) {
     const when = entry.resolved_at ? ` at ${safeText(entry.resolved_at)}` : '';

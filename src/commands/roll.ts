@@ -1,8 +1,25 @@
-// PLACEHOLDER — replaced by the maturities/roll work (issue 16).
-import type { CommandContext } from '../runtime/context.js';
+// hedge roll MARKET SIDE --tenor D — keeps the side covered past its maturity: closes the open
+// hedge and opens the same notional for the new tenor (or opens it anew when the side has just
+// settled). One confirmation for both legs; both journaled as one action (flows/roll.ts), so an
+// interrupted roll is finished by `hedge resume` or by the same command again.
 import type { InputOf } from '../cli/command-spec.js';
 import type { ROLL } from '../cli/manifest.js';
+import { parseMarket, parseSide, parseTenor } from '../domain/input.js';
+import { runRoll, type RollRequest } from '../flows/roll.js';
+import { writeOptionsFrom } from '../flows/write-flow.js';
+import type { CommandContext } from '../runtime/context.js';
 
-export async function run(_ctx: CommandContext, _input: InputOf<typeof ROLL>): Promise<number> {
-  throw new Error('PLACEHOLDER: hedge roll is not built yet');
+export function parseRollOptions(input: InputOf<typeof ROLL>): RollRequest {
+  const { args, options } = input;
+  return {
+    market: parseMarket(args.market),
+    side: parseSide(args.side),
+    tenorDays: parseTenor(options.tenor),
+    skipChecks: options.skipChecks === true,
+    write: writeOptionsFrom(options),
+  };
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof ROLL>): Promise<number> {
+  return runRoll(ctx, parseRollOptions(input));
 }

@@ -3,7 +3,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { SANDBOX_SERVE } from '../cli/manifest.js';
+import { DIALECT_VALUES, type SANDBOX_SERVE } from '../cli/manifest.js';
 
 function share(name: string, raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
@@ -32,6 +32,16 @@ function positive(name: string, raw: unknown): number | undefined {
   return value;
 }
 
+/** The names the sandbox accepts; the manifest lists the same ones for help and completion. */
+function dialect(raw: unknown): (typeof DIALECT_VALUES)[number] | undefined {
+  if (raw === undefined) return undefined;
+  const name = String(raw).trim();
+  if (!(DIALECT_VALUES as readonly string[]).includes(name)) {
+    throw new UsageError(`--dialect: ${echo(String(raw))} is not allowed; expected ${DIALECT_VALUES.join(', ')}.`);
+  }
+  return name as (typeof DIALECT_VALUES)[number];
+}
+
 export async function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SERVE>): Promise<void> {
   const o = input.options;
   const host = o.host === undefined ? '127.0.0.1' : String(o.host);
@@ -50,6 +60,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SER
     dropAfterCommit: share('--drop-after-commit', o.dropAfterCommit),
     latencyMs: wholeNumber('--latency', o.latency, 0, 600_000),
     rateLimit: wholeNumber('--rate-limit', o.rateLimit, 1, 1_000_000),
+    dialect: dialect(o.dialect),
+    hostileText: o.hostileText === true,
   };
   const { serveSandbox } = await import('../sandbox/serve.js');
   await serveSandbox(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr, signal: ctx.signal });

@@ -87,17 +87,25 @@ export async function run(ctx: CommandContext): Promise<number> {
       ctx.output.write(ctx.output.card(rows, 'hedge whoami'));
       if (credentials.environment === 'live') ctx.output.note(c.red('LIVE: commands with this key trade in production, with real money.'));
     } else {
-      // plain: field<TAB>value<TAB>source lines a script can cut.
-      const lines: Array<[string, string, string]> = [
-        ['profile', credentials.profileName ?? '', sources.profile ?? ''],
-        ['environment', credentials.environment, ''],
-        ['base_url', credentials.baseUrl, sources.base_url ?? ''],
-        ['api_key', redactKey(credentials.apiKey), sources.api_key ?? ''],
-        ['ca_file', credentials.caFile ?? '', sources.ca_file ?? ''],
-        ...wireRows.map((row): [string, string, string] => [`wire.${row.setting}`, row.value, row.source]),
-        ['key_check', check.status, check.code ?? ''],
-      ];
-      for (const line of lines) ctx.output.write(line.join('\t'));
+      // TSV/CSV: one record, a header row of keys; each setting's source in the column after it.
+      const record: Record<string, unknown> = {
+        profile: credentials.profileName ?? null,
+        profile_source: sources.profile,
+        environment: credentials.environment,
+        base_url: credentials.baseUrl,
+        base_url_source: sources.base_url,
+        api_key: redactKey(credentials.apiKey),
+        api_key_source: sources.api_key,
+        ca_file: credentials.caFile ?? null,
+        ca_file_source: sources.ca_file,
+      };
+      for (const row of wireRows) {
+        record[`wire.${row.setting}`] = row.value;
+        record[`wire.${row.setting}_source`] = row.source;
+      }
+      record.key_check = check.status;
+      record.key_check_code = check.code ?? null;
+      ctx.output.record(record, Object.keys(record).map((key) => ({ key, label: key })));
     }
   }
   if (check.status === 'refused') {

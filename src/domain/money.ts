@@ -17,3 +17,69 @@ export function formatUsd(value: number): string {
   return `${formatMoney(value)} USD`;
 }
 
+
+// ---- The one sign convention for people (README "Sign convention") ------------------------------
+// A signed figure a person reads is from the account's side: + is money to the account or a price
+// in its favour, - is money from it or a price against it, and words always say which ("you pay",
+// "you earn"; "better/worse than quoted"). The server signs carry and fees the other way (positive
+// = the account pays, spec: net_rate_daily_pct), so they are turned round here, once. JSON, TSV and
+// CSV keep the server's numbers as sent.
+
+/** "+1,234.56", "-1,234.56", "0.00" (to the cent, so a figure that rounds to zero carries no sign). */
+export function formatSignedAmount(value: number): string {
+  const text = formatMoney(Math.abs(value));
+  if (text === formatMoney(0)) return text;
+  return value > 0 ? `+${text}` : `-${text}`;
+}
+
+/** A carry or fee as the server signs it (positive = the account pays) → the account's side (positive = it earns). */
+export function toAccountSide(paidByAccount: number): number {
+  return paidByAccount === 0 ? 0 : -paidByAccount;
+}
+
+/** Who pays, for a figure on the account's side: "you pay", "you earn" ("you paid", "you earned" once realized). */
+export function payWords(forAccount: number, realized = false): string {
+  if (forAccount === 0) return 'nothing to pay';
+  if (forAccount < 0) return realized ? 'you paid' : 'you pay';
+  return realized ? 'you earned' : 'you earn';
+}
+
+/**
+ * "-4.19 USDC/day, you pay", "+2.79 USDC, you earned": an amount on the account's side with the
+ * words that say who pays. `realized` words it in the past tense (a closed hedge's carry and fees).
+ */
+export function payOrEarn(forAccount: number, unit: string, options: { per?: string; realized?: boolean } = {}): string {
+  const signed = formatSignedAmount(forAccount);
+  const shown = signed === formatMoney(0) ? 0 : forAccount;
+  return `${signed} ${unit}${options.per ?? ''}, ${payWords(shown, options.realized)}`;
+}
+
+/**
+ * How much better (+) or worse (-) a price is for the account than a reference, in basis points of
+ * the reference: a buy is better when it pays fewer units of the quote currency, a sell when it gets more.
+ */
+export function priceFavourBps(side: 'buy' | 'sell', price: number, reference: number): number {
+  if (!(reference > 0)) return 0;
+  const favour = side === 'buy' ? reference - price : price - reference;
+  return (favour / reference) * 10_000;
+}
+
+/** "better than quoted", "worse than the market price", or `same` when it rounds to nothing. */
+export function betterOrWorse(forAccount: number, than: string, same: string): string {
+  if (forAccount === 0) return same;
+  return `${forAccount > 0 ? 'better' : 'worse'} than ${than}`;
+}
+
+/**
+ * The price an addition executed at, implied by the position's entry before and after: the entry
+ * of a side is its notional-weighted average price, so the added notional's share of the new
+ * weighted total is what it cost. Undefined when nothing was added.
+ */
+export function impliedAdditionPrice(
+  before: { notionalUsd: number; entryPrice: number },
+  after: { notionalUsd: number; entryPrice: number },
+): number | undefined {
+  const added = after.notionalUsd - before.notionalUsd;
+  if (!(added > 0)) return undefined;
+  return (after.entryPrice * after.notionalUsd - before.entryPrice * before.notionalUsd) / added;
+}

@@ -4,6 +4,7 @@
 // is a PreTradeCheckError (exit 3) with the numbers, and nothing is sent. The order of the checks
 // follows the service's own: the exposure cap before market capacity.
 import type { Account, Market, Side } from '../api/schemas.js';
+import { TENORS, type Tenor } from './vocabulary.js';
 import { PreTradeCheckError, type UsageError } from '../errors.js';
 import { findMarket, unlistedMarketError } from './markets.js';
 import { formatUsd } from './money.js';
@@ -72,3 +73,38 @@ export function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest):
   return notionalProblem(findMarket(facts.markets, request.market)!, facts.account, request);
 }
 
+
+/**
+ * Said (not refused) before quoting an open on a side the positions list already shows: the real
+ * service may allow several hedges per side, or answer 409; adding keeps one hedge and its maturity.
+ */
+export function sideAlreadyOpenNote(open: { market: string; side: Side; notionalUsd?: number; hedgeId?: string }, addCommand: string): string {
+  const size = open.notionalUsd === undefined ? '' : `${formatUsd(open.notionalUsd)}`;
+  const hedge = open.hedgeId ? `hedge ${open.hedgeId}` : '';
+  const detail = [size, hedge].filter(Boolean).join(', ');
+  return (
+    `Note: the ${open.side} side of ${open.market} is already open${detail ? ` (${detail})` : ''}. ` +
+    `To add to that hedge (same maturity): ${addCommand}. Opening anyway asks the service for another hedge on the same side, which it may refuse.`
+  );
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The tenor to quote an addition with. A quote needs one of the supported tenors while an addition
+ * keeps the open hedge's maturity, so the quote takes the shortest tenor that covers the time left
+ * (the longest when more is left); without a maturity, the hedge's own tenor, else the shortest.
+ * Price, margin and fee do not depend on it; carry is shown per day.
+ */
+export function additionQuoteTenor(maturityAt: string | undefined, nowMs: number, hedgeTenor?: number): Tenor {
+  const maturityMs = maturityAt === undefined ? Number.NaN : Date.parse(maturityAt);
+  if (Number.isNaN(maturityMs)) return (TENORS as readonly number[]).includes(hedgeTenor ?? 0) ? (hedgeTenor as Tenor) : TENORS[0];
+  const daysLeft = (maturityMs - nowMs) / DAY_MS;
+  return TENORS.find((tenor) => tenor >= daysLeft) ?? TENORS[TENORS.length - 1]!;
+}
+
+/** Days (fractional, never below zero) from now to a maturity; undefined when it cannot be read. */
+export function daysUntil(maturityAt: string | undefined, nowMs: number): number | undefined {
+  const maturityMs = maturityAt === undefined ? Number.NaN : Date.parse(maturityAt);
+  return Number.isNaN(maturityMs) ? undefined : Math.max(0, (maturityMs - nowMs) / DAY_MS);
+}

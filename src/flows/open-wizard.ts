@@ -1,7 +1,8 @@
 // `hedge open` on a terminal without (all of) its arguments: market → side → notional → tenor →
 // client reference → quote card → confirm (default No). Every choice is shown with the numbers it
-// depends on, and the notional is checked as it is typed against the side's capacity and the
-// account's headroom. Answers given on the command line are taken as they are and not asked again.
+// depends on (a side already open is marked, and noted again before the quote), and the notional
+// is checked as it is typed against the side's capacity and the account's headroom. Answers given
+// on the command line are taken as they are and not asked again.
 // Ctrl-C at any prompt ends the run with exit 130 and nothing sent (the prompter maps it).
 import type { HedgeClient } from '../api/client.js';
 import type { Account, Market, Quote, Side, Tenor } from '../api/schemas.js';
@@ -12,7 +13,10 @@ import { confirmOrStop } from './live-guard.js';
 import { findMarket } from '../domain/markets.js';
 import { marketProblem, notionalProblem } from '../domain/pre-trade.js';
 import { PreTradeCheckError, UsageError } from '../errors.js';
-import { formatMoney, formatPercent, formatUtc } from '../ui/format.js';
+import { formatMoney, formatPercent, formatUsd, formatUtc } from '../ui/format.js';
+import { payWords, toAccountSide } from '../domain/money.js';
+import { findSide, readBook } from './positions.js';
+import { noteIfSideOpen } from './pre-trade.js';
 import { Output } from '../ui/output.js';
 import { renderQuoteCard } from '../ui/quote-card.js';
 
@@ -35,10 +39,11 @@ export interface WizardResult {
 
 const DAY_MS = 86_400_000;
 
+/** The side's daily carry rate on the account's side (README "Sign convention"): "-0.0384%/day, you pay". */
 function carryWords(rate: number): string {
-  if (rate > 0) return `${formatPercent(rate)}/day, you pay`;
-  if (rate < 0) return `${formatPercent(rate)}/day, you earn`;
-  return `${formatPercent(rate)}/day`;
+  const forAccount = toAccountSide(rate);
+  if (forAccount === 0) return `${formatPercent(0)}/day`;
+  return `${formatPercent(forAccount)}/day, ${payWords(forAccount)}`;
 }
 
 function sideSummary(market: Market, side: Side): string {
@@ -64,7 +69,16 @@ export async function runOpenWizard(
 ): Promise<WizardResult> {
   const prompter = await ctx.prompter();
   const c = ctx.output.chalk;
-  const [list, account] = await Promise.all([client.listMarkets(), client.getAccount()]);
+  // The positions mark the sides already open; without them the wizard still works, unmarked.
+  const [list, account, book] = await Promise.all([
+    client.listMarkets(),
+    client.getAccount(),
+    readBook({ client, log: (line) => ctx.log(line) }).catch((error: unknown) => {
+      if (ctx.signal.aborted) throw error;
+      ctx.log(`positions: not read for the wizard (${error instanceof Error ? error.message : String(error)})`);
+      return undefined;
+    }),
+  ]);
 
   let market: Market;
   if (given.market) {
@@ -88,11 +102,11 @@ export async function runOpenWizard(
     given.side ??
     (await prompter.select<Side>({
       message: 'Side',
-      choices: (['buy', 'sell'] as const).map((value) => ({
-        name: known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value,
-        short: value,
-        value,
-      })),
+      choices: (['buy', 'sell'] as const).map((value) => {
+        const open = book ? findSide(book, market.market, value) : undefined;
+        const mark = open ? ` — already open${open.notionalUsd === undefined ? '' : `: ${formatUsd(open.notionalUsd)}`}` : '';
+        return { name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`, short: value, value };
+      }),
     }));
 
   let notionalUsd = given.notionalUsd;
@@ -146,6 +160,7 @@ export async function runOpenWizard(
     clientReference = typed.trim() === '' ? undefined : parseClientReference(typed);
   }
 
+  if (book) await noteIfSideOpen(ctx, client, { market: market.market, side, notionalUsd }, book);
   const quote = await client.createQuote({ market: market.market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
   // The card is for the person at the prompt: under --json it goes to stderr, stdout stays JSON only.
   const cardOutput = ctx.output.isJson

@@ -2,8 +2,9 @@
 // server gives them. A field the position does not carry under any known name is taken from the
 // hedge it belongs to (GET /hedges/{id}); the raw records stay untouched for display and --json.
 import type { HedgeClient } from '../api/client.js';
-import { readPosition, type PositionFacts } from '../api/read-position.js';
+import { POSITION_FIELD_SYNONYMS, readPosition, type PositionFacts } from '../api/read-position.js';
 import type { Position } from '../api/schemas.js';
+import { showUnderKnownNames } from '../api/unspecified.js';
 import type { Side } from '../domain/vocabulary.js';
 
 export interface BookPosition extends PositionFacts {
@@ -54,4 +55,16 @@ export function findSide(book: BookPosition[], market: string, side: Side): Book
   // Positions are "aggregated per side"; should a server still list several lines, they add up.
   const notional = lines.every((line) => line.notionalUsd !== undefined) ? lines.reduce((sum, line) => sum + line.notionalUsd!, 0) : undefined;
   return { ...lines[0]!, notionalUsd: notional };
+}
+
+/**
+ * A position for the human table: what was read under another name (`direction`, `size_usd`) or
+ * taken from the hedge (a position with no side) is shown under the known name, so the side and
+ * notional columns are filled whatever the server calls them. --json and TSV keep the raw records.
+ */
+export function positionForPeople(position: BookPosition): Record<string, unknown> {
+  const facts = (Object.entries(POSITION_FIELD_SYNONYMS) as Array<[keyof typeof POSITION_FIELD_SYNONYMS, readonly string[]]>).map(
+    ([fact, synonyms]) => ({ known: synonyms[0]!, value: position[fact], synonyms }),
+  );
+  return showUnderKnownNames(position.raw, facts);
 }

@@ -4,11 +4,12 @@
 import type { ChangeRequest, HedgeClient, OpenRequest, SideRequest } from '../api/client.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import { formatMoney, formatUsd } from '../domain/money.js';
+import { additionQuoteTenor, daysUntil } from '../domain/pre-trade.js';
 import { OrderFailedError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
-import { shortHash } from '../ui/format.js';
-import { renderClosed, renderHedge, renderSubmitted } from '../ui/trade-result.js';
-import { findSide, readBook } from './positions.js';
+import { formatRate, shortHash } from '../ui/format.js';
+import { renderAdditionQuote, renderClosed, renderHedge, renderPositionChange, renderSubmitted } from '../ui/trade-result.js';
+import { findSide, readBook, type BookPosition } from './positions.js';
 import { findClosedRecord, waitForHedgeStatus, waitForNotionalChange, waitForSideClosed, type ChangeOutcome } from './wait.js';
 import type { WriteAction } from './write-flow.js';
 
@@ -69,16 +70,63 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
   };
 }
 
-/** Add or reduce: the same shape, other endpoint, checks and words. */
+/** What an add or reduce waited for: the positions list's answer, the hedge, and what a reduce realized. */
+export type ChangeResult = ChangeOutcome & {
+  hedge?: Hedge;
+  /** reduce: the account's balance once the change landed (compared with the one read before). */
+  balanceAfterUsdc?: number;
+  /** A reduce that closed the position: its history record, when it came in time. */
+  realized?: HistoryRecord;
+};
+
+/**
+ * Add or reduce: the same shape, other endpoint, checks and words. An add is quoted before it is
+ * confirmed (POST /quotes for the added notional) and shows the position before → after; a reduce
+ * shows what it realized: the reduced share of the position's figures just before it (a reduction
+ * is proportional) and the balance before → after — the answer of a reduce carries none of this.
+ */
 export function changeAction(
   ctx: CommandContext,
   client: HedgeClient,
   action: 'add' | 'reduce',
   request: ChangeRequest,
   extras: ActionExtras,
-): WriteAction<SubmittedAction, (ChangeOutcome & { hedge?: Hedge }) | undefined> {
+): WriteAction<SubmittedAction, ChangeResult | undefined> {
   const { market, side, notional_usd: notionalUsd } = request;
   const check = ctx.hedgeCommand('positions');
+  // Read once, by whichever needs it first (the wait's baseline, or the add's quote).
+  let sidePromise: Promise<BookPosition | undefined> | undefined;
+  const positionBefore = () => (sidePromise ??= readBook({ client, log: (line) => ctx.log(line) }).then((book) => findSide(book, market, side)));
+  let seenBefore: BookPosition | undefined;
+  let balanceBefore: number | undefined;
+  let quote: Quote | undefined;
+  const readBalance = () =>
+    client.getAccount().then(
+      (account) => account.balance_usdc,
+      (error: unknown) => {
+        if (ctx.signal.aborted) throw error;
+        return undefined;
+      },
+    );
+
+  const preview =
+    action === 'add'
+      ? async () => {
+          await extras.preview?.();
+          const position = await positionBefore();
+          if (!position) {
+            ctx.output.note(`No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${check}\`).`);
+            return;
+          }
+          // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
+          const hedge = position.maturityAt === undefined && position.hedgeId ? await client.getHedge(position.hedgeId).catch(() => undefined) : undefined;
+          const maturityAt = position.maturityAt ?? hedge?.maturity_at ?? undefined;
+          const now = ctx.clock.now();
+          quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days) });
+          renderAdditionQuote(ctx.output, quote, { maturityAt, daysLeft: daysUntil(maturityAt, now), position });
+        }
+      : extras.preview;
+
   return {
     command: action,
     verb: action === 'add' ? 'add to a hedge' : 'reduce a hedge',
@@ -87,16 +135,22 @@ export function changeAction(
     leg: extras.leg,
     plan: (key) => (action === 'add' ? client.planAdd(request, key) : client.planReduce(request, key)),
     check: extras.check,
-    preview: extras.preview,
+    preview,
     // The notional before the change, read before the send and journaled: the wait (and a resumed
     // one) ends when the positions list shows another.
     before: async () => {
-      const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side);
+      const [position, balance] = await Promise.all([positionBefore(), action === 'reduce' ? readBalance() : undefined]);
+      seenBefore = position;
+      balanceBefore = balance;
       if (position?.notionalUsd === undefined) return undefined;
       return { baseline_notional_usd: position.notionalUsd, ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}) };
     },
-    question: () =>
-      action === 'add' ? `Add ${formatUsd(notionalUsd)} to the ${side} hedge on ${market}?` : `Remove ${formatUsd(notionalUsd)} from the ${side} hedge on ${market}?`,
+    question: () => {
+      const cost = quote ? ` at about ${formatRate(quote.pricing.execution_price)}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront` : '';
+      return action === 'add'
+        ? `Add ${formatUsd(notionalUsd)} to the ${side} hedge on ${market}${cost}?`
+        : `Remove ${formatUsd(notionalUsd)} from the ${side} hedge on ${market}?`;
+    },
     send: (key) => (action === 'add' ? client.addToHedge(request, key) : client.reduceHedge(request, key)),
     submitted: (answer) => ({ hedge_id: answer.hedge_id ?? undefined, order_tx_hash: answer.order_tx_hash ?? undefined }),
     wait: async (answer, { startedAt, before }) => {
@@ -115,8 +169,13 @@ export function changeAction(
       });
       // Confirmed by the positions list; the hedge itself is read once more to show it whole.
       const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
-      const hedge = hedgeId ? await client.getHedge(hedgeId).catch(() => undefined) : undefined;
-      return { ...outcome, hedge };
+      const [hedge, balanceAfterUsdc, realized] = await Promise.all([
+        hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
+        balanceBefore !== undefined ? readBalance() : undefined,
+        // A reduce of about the whole position closed it: its record says what it realized.
+        outcome.closed && hedgeId && ctx.output.isHuman ? findClosedRecord(ctx, hedgeId) : undefined,
+      ]);
+      return { ...outcome, hedge, balanceAfterUsdc, realized };
     },
     outcome: () => 'done',
     renderSubmitted: (answer) => renderSubmitted(ctx.output, answer, { title: `${action === 'add' ? 'Add' : 'Reduce'} submitted`, footer: [`Check it with: ${check}`] }),
@@ -134,6 +193,41 @@ export function changeAction(
             ? `is now ${formatUsd(outcome.notionalUsd)}${typeof baseline === 'number' ? ` (was ${formatUsd(baseline)})` : ''}`
             : 'has changed';
         ctx.output.success(`${done}: the ${side} hedge on ${market} ${now}.`);
+      }
+      const hedgeId = outcome.hedge?.id ?? answer.hedge_id ?? seenBefore?.hedgeId;
+      const inFull = hedgeId ? [`The hedge in full: ${ctx.hedgeCommand('hedges', hedgeId)}`] : [];
+      if (outcome.closed) {
+        // A reduce of about the whole position closes it: shown as a close (JSON: the hedge as today).
+        if (ctx.output.isHuman) {
+          renderClosed(ctx.output, {
+            ...answer,
+            ...(hedgeId ? { hedge_id: hedgeId } : {}),
+            status: 'closed',
+            net_margin_usd: seenBefore?.netMarginUsd ?? null,
+            realized: outcome.realized ?? null,
+          });
+          return;
+        }
+      } else {
+        // People get the position before → after instead of the whole hedge; other modes keep the
+        // hedge on stdout as the server sent it, with the same figures in a line on stderr.
+        renderPositionChange(
+          ctx.output,
+          {
+            action,
+            market,
+            side,
+            changeUsd: notionalUsd,
+            before: seenBefore,
+            after: outcome.position,
+            orderTxHash: answer.order_tx_hash ?? undefined,
+            quotedPrice: quote?.pricing.execution_price,
+            balanceBeforeUsdc: balanceBefore,
+            balanceAfterUsdc: outcome.balanceAfterUsdc,
+          },
+          inFull,
+        );
+        if (ctx.output.isHuman) return;
       }
       if (outcome.hedge) renderHedge(ctx.output, outcome.hedge, { title: outcome.closed ? 'Hedge (closed)' : `Hedge after the ${action}` });
       else if (outcome.position) renderHedge(ctx.output, outcome.position.raw, { title: `Position after the ${action}` });

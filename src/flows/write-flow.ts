@@ -76,6 +76,8 @@ export interface WriteAction<S, R> {
   argv: string[];
   /** The caller already asked (the open wizard confirms with the quote in view). */
   confirmed?: boolean;
+  /** How to finish this action when its outcome is unknown; default resumeHint (a leg of several says how its whole action is finished). */
+  resumeHint?(entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string;
 }
 
 export type WriteResult<S, R> =
@@ -83,14 +85,15 @@ export type WriteResult<S, R> =
   | { kind: 'submitted'; answer: S; entry: JournalEntry }
   | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry };
 
-interface Identity {
+export interface Identity {
   profile?: string;
   environment: 'live' | 'test';
   host: string;
   keyId: string;
 }
 
-async function identityOf(ctx: CommandContext): Promise<Identity> {
+/** Where the current credentials send, in the journal's own terms. */
+export async function identityOf(ctx: CommandContext): Promise<Identity> {
   const credentials = await ctx.credentials();
   const { keyFingerprint } = await import('../journal/index.js');
   return {
@@ -119,7 +122,8 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
   if (options.idempotencyKey) {
     const entries = await journal.list({ pending: true });
     const entry = entries.find((candidate) => candidate.idempotency_key === options.idempotencyKey);
-    return { key: options.idempotencyKey, resumed: true, entry };
+    // A planned leg was never sent: nothing of it can have happened yet.
+    return { key: options.idempotencyKey, resumed: entry?.outcome !== 'planned', entry };
   }
   const pending = await journal.findUnresolvedMatch(match);
   if (pending && !options.fresh) {
@@ -140,7 +144,7 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
 }
 
 /** A clear refusal: the server looked at the request and did nothing (4xx with only an error). */
-function isRejection(error: unknown): error is ApiError {
+export function isRejection(error: unknown): error is ApiError {
   return (
     error instanceof ApiError && !error.ambiguous && error.status >= 400 && error.status < 500 && error.status !== 429 && error.code !== 'idempotency_in_flight'
   );
@@ -195,12 +199,14 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
       context: before,
     }));
   const current: WriteRun = { ...run, entry };
+  // Write-ahead as for a new entry: once this is on disk the request may leave.
+  if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
 
   let answer: S;
   try {
     answer = await action.send(run.key);
   } catch (error) {
-    throw await recordSendFailure(ctx, journal, entry, error);
+    throw await recordSendFailure(ctx, journal, entry, error, action.resumeHint?.bind(action));
   }
   const startedAt = ctx.clock.now();
   const ids = action.submitted(answer);
@@ -223,8 +229,39 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
   return { kind: 'resolved', answer, result, entry: recorded };
 }
 
+/**
+ * Journals an action that a multi-leg action will send later (outcome planned), before any of its
+ * legs is sent: a run killed at any point then leaves a record of every leg still to come.
+ * `runWrite` with the same key sends it later (planned turns pending on disk right before the send).
+ */
+export async function journalAhead<S, R>(ctx: CommandContext, action: WriteAction<S, R>, key: string, context?: Record<string, unknown>): Promise<JournalEntry> {
+  const journal = await ctx.journal();
+  const identity = await identityOf(ctx);
+  const request = action.plan(key);
+  return journal.begin({
+    profile: identity.profile,
+    environment: identity.environment,
+    base_url_host: identity.host,
+    key_id: identity.keyId,
+    command: action.command,
+    argv: action.argv,
+    request: { method: request.method, path: request.path, body: request.body ?? null },
+    idempotency_key: key,
+    group: action.group,
+    leg: action.leg,
+    context,
+    outcome: 'planned',
+  });
+}
+
 /** The send failed: a clear refusal is journaled as rejected; anything else leaves the outcome unknown. */
-async function recordSendFailure(ctx: CommandContext, journal: Journal, entry: JournalEntry, error: unknown): Promise<unknown> {
+async function recordSendFailure(
+  ctx: CommandContext,
+  journal: Journal,
+  entry: JournalEntry,
+  error: unknown,
+  hintFor: (entry: JournalEntry) => string = (unresolved) => resumeHint(ctx, unresolved),
+): Promise<unknown> {
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
   if (isRejection(error)) {
     await journal.update(entry.id, { outcome: 'rejected', error_code: error.code, message: error.message, resolved_at: new Date(ctx.clock.now()).toISOString() });
@@ -232,7 +269,7 @@ async function recordSendFailure(ctx: CommandContext, journal: Journal, entry: J
   }
   const message = error instanceof Error ? error.message : String(error);
   await journal.update(entry.id, { outcome: 'unknown', error_code: error instanceof ApiError ? error.code : undefined, message });
-  const hint = resumeHint(ctx, entry);
+  const hint = hintFor(entry);
   if (error instanceof InterruptedError || error instanceof DeclinedError) {
     const interrupted = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, { hint, exitCode: ctx.stopExitCode });
     interrupted.idempotencyKey = entry.idempotency_key;

@@ -2,17 +2,19 @@
 
 export type JournalEnvironment = 'live' | 'test';
 
-export const OUTCOMES = ['pending', 'submitted', 'filled', 'done', 'failed', 'rejected', 'unknown', 'abandoned'] as const;
+export const OUTCOMES = ['planned', 'pending', 'submitted', 'filled', 'done', 'failed', 'rejected', 'unknown', 'abandoned'] as const;
 
 /**
- * pending: journaled, not yet answered · submitted: accepted, not yet resolved · filled / done:
+ * planned: a later leg of a multi-leg action (roll), journaled before the action's first request
+ * and certainly not sent yet (it turns pending, on disk, right before its send) · pending:
+ * journaled, not yet answered · submitted: accepted, not yet resolved · filled / done:
  * resolved success (done is one that is not a fill, e.g. a confirmed close) · failed: failed
  * on-chain · rejected: a clear 4xx refusal, nothing happened · unknown: ambiguous answer,
  * interrupted or killed · abandoned: the user started a fresh action over this one (--new).
  */
 export type Outcome = (typeof OUTCOMES)[number];
 
-const UNRESOLVED: ReadonlySet<Outcome> = new Set<Outcome>(['pending', 'submitted', 'unknown']);
+const UNRESOLVED: ReadonlySet<Outcome> = new Set<Outcome>(['planned', 'pending', 'submitted', 'unknown']);
 
 export interface JournalRequest {
   method: string;
@@ -54,7 +56,10 @@ export interface JournalEntry {
 export type BeginFields = Omit<
   JournalEntry,
   'id' | 'created_at' | 'updated_at' | 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at'
->;
+> & {
+  /** pending (the default): about to be sent; planned: a later leg, journaled ahead of the action's first send. */
+  outcome?: 'pending' | 'planned';
+};
 
 /** What an update may change: the outcome and what the answer told us. */
 export type JournalPatch = Partial<

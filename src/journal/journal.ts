@@ -22,7 +22,7 @@ export interface OpenJournalOptions {
 }
 
 export interface ListOptions {
-  /** Only entries still unresolved (pending, submitted, unknown). */
+  /** Only entries still unresolved (planned, pending, submitted, unknown). */
   pending?: boolean;
   /** Only entries created at or after this time (ms since the epoch). */
   since?: number;
@@ -46,7 +46,7 @@ export interface SameRequest {
 export interface Journal {
   readonly dir: string;
   readonly file: string;
-  /** Records a new action (outcome pending); resolves once the record is on disk. */
+  /** Records a new action (outcome pending, or planned when asked); resolves once the record is on disk. */
   begin(fields: BeginFields): Promise<JournalEntry>;
   /** Records what became of an action; returns the entry with every event folded in. */
   update(id: string, patch: JournalPatch): Promise<JournalEntry>;
@@ -85,7 +85,7 @@ export function openJournal(options: OpenJournalOptions): Journal {
           while (current.includes(`{"id":"${id}"`)) id = newEntryId(time);
           const stamp = { id, at: new Date(time).toISOString() };
           // Stamped again after the fields, so that nothing in them can replace the id or time.
-          event = JSON.stringify(Object.assign({ ...stamp }, fields, stamp, { outcome: 'pending' }));
+          event = JSON.stringify(Object.assign({ ...stamp }, fields, stamp, { outcome: fields.outcome === 'planned' ? 'planned' : 'pending' }));
           return event;
         },
         { lockStaleMs },
@@ -137,6 +137,8 @@ export function openJournal(options: OpenJournalOptions): Journal {
       return newestFirst().find(
         (entry) =>
           isUnresolved(entry) &&
+          // A planned leg is sent by its own multi-leg action (or `hedge resume`), never by a lone command.
+          (entry.outcome !== 'planned' || match.group !== undefined) &&
           entry.environment === match.environment &&
           entry.base_url_host === match.base_url_host &&
           entry.key_id === match.key_id &&

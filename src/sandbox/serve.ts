@@ -2,7 +2,7 @@
 // shell or script needs (KEY=value lines, so `export` of them just works); everything meant for a
 // person goes to stderr.
 
-import type { SandboxDialect } from './dialects.js';
+import { type SandboxDialect, wireDialect } from './dialects.js';
 import { DEFAULT_FILL_DELAY_MS } from './engine.js';
 import { startSandbox, type SandboxOptions } from './server.js';
 
@@ -23,6 +23,7 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promis
   io.stdout.write(`HEDGE_BASE_URL=${sandbox.baseUrl}\n`);
   io.stdout.write(`HEDGE_API_KEY=${sandbox.apiKey}\n`);
   if (sandbox.caFile) io.stdout.write(`NODE_EXTRA_CA_CERTS=${sandbox.caFile}\n`);
+  for (const [name, value] of Object.entries(clientWireSettings(sandbox.engine.dialect))) io.stdout.write(`${name}=${value}\n`);
   io.stderr.write(describeSettings(options, sandbox.baseUrl, sandbox.engine.dialect));
 
   await new Promise<void>((resolve) => {
@@ -37,6 +38,29 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promis
   });
   await sandbox.close();
   io.stderr.write('Sandbox stopped.\n');
+}
+
+/**
+ * The client's wire settings (HEDGE_WIRE_*, src/api/unspecified.ts) that match this dialect. All
+ * of them, the reference dialect's too: sourcing the file then also undoes another dialect's
+ * values left in the shell. The sandbox reads `symbols` on GET /prices in every dialect.
+ */
+export function clientWireSettings(dialect: SandboxDialect): Record<string, string> {
+  const wire = wireDialect(dialect);
+  return {
+    HEDGE_WIRE_PAGE_SIZE_PARAM: wire.pageSizeParameter,
+    HEDGE_WIRE_NOTIONAL_FIELD: wire.changeNotionalField,
+    HEDGE_WIRE_PRICES_PARAM: 'symbols',
+  };
+}
+
+function describeWire(dialect: SandboxDialect): string {
+  const wire = wireDialect(dialect);
+  return (
+    `Wire: page size as ${wire.pageSizeParameter}, add/reduce notional as ${wire.changeNotionalField}, ` +
+    `${wire.hedgesPerSide === 'one' ? 'one hedge' : 'several hedges'} per side, early close leaves a hedge ${wire.statusAfterEarlyClose} ` +
+    '(the HEDGE_WIRE_* lines on stdout set the client to match; see src/sandbox/DIALECTS.md).'
+  );
 }
 
 function describeSettings(options: SandboxOptions, baseUrl: string, dialect: SandboxDialect): string {
@@ -56,6 +80,7 @@ function describeSettings(options: SandboxOptions, baseUrl: string, dialect: San
       `clock speed ${options.clockSpeed ?? 1}x${seed}${rateLimit}, ${dialect} wire dialect.`,
     `Injected faults: ${faults.length > 0 ? faults.join(', ') : 'none'}.`,
     options.tls ? 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.' : '',
+    describeWire(dialect),
     'Export the lines printed on stdout in another shell to point hedge at this sandbox. Press Ctrl-C to stop.',
   ].filter((line) => line !== '');
   return `${lines.join('\n')}\n`;

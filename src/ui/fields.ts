@@ -5,12 +5,14 @@ import { safeText } from '../security/safe-text.js';
 
 export type FieldKind =
   | 'text'
+  | 'id'
   | 'money'
   | 'pnl'
   | 'rate'
   | 'percent'
   | 'time'
   | 'utc'
+  | 'countdown'
   | 'side'
   | 'status'
   | 'hash'
@@ -18,14 +20,53 @@ export type FieldKind =
   | 'json';
 
 export interface FieldSpec {
+  /** The name in TSV/CSV headers, in --fields and (for server fields) in the JSON. */
   key: string;
+  /** What people read in table headers and on cards, without the unit. */
   label: string;
   kind?: FieldKind;
+  /**
+   * Said after the label on screen ("Notional USD" in a table, "Notional (USD)" on a card).
+   * 'rate' is the market's price unit (NGN/USDT for USDTNGN), when every row is of one market.
+   */
+  unit?: string;
+  /** Fixed decimals on screen for a number (money has 2, a rate what its size needs). */
+  decimals?: number;
+  /**
+   * How much the column matters when the terminal is too narrow: 0 is never dropped, higher
+   * numbers go first. Known fields default to 5, fields the server sent that nobody named to 8.
+   */
+  priority?: number;
   /** Read the value from somewhere other than row[key] (nested fields). */
   get?: (row: Record<string, unknown>) => unknown;
   /** Server fields this column shows (e.g. one side of a nested object), so they are not repeated as extras. */
   covers?: string[];
+  /** A view for people only (e.g. time to maturity): in the table and on cards, never in TSV, CSV or JSON. */
+  screenOnly?: boolean;
+  /** For a time: whether the row still counts down to it (a closed hedge's maturity does not). */
+  relativeWhen?: (row: Record<string, unknown>) => boolean;
+  /** Colour or mark the text shown for this value on screen (it is already made harmless). */
+  style?: (text: string, row: Record<string, unknown>) => string;
 }
+
+/** The priority a known field gets when it does not say, and the one of fields nobody named. */
+export const DEFAULT_PRIORITY = 5;
+export const EXTRA_PRIORITY = 8;
+
+/**
+ * The label with its unit: "Notional USD", "Struck NGN/USDT", "Maturity UTC" in a table header;
+ * "Notional (USD)" on a card (a card's times say UTC themselves). A rate without a known market
+ * unit goes without one rather than with a wrong one.
+ */
+export function fieldLabel(field: Pick<FieldSpec, 'label' | 'unit'>, style: 'header' | 'card', context: { kind?: FieldKind; rateUnit?: string } = {}): string {
+  let unit = field.unit === 'rate' ? context.rateUnit : field.unit;
+  if (unit === undefined && style === 'header' && (context.kind === 'time' || context.kind === 'utc')) unit = 'UTC';
+  if (unit === undefined) return field.label;
+  return style === 'header' ? `${field.label} ${unit}` : `${field.label} (${unit})`;
+}
+
+/** Kinds whose values are numbers: right-aligned, with one number of decimals per column. */
+export const NUMERIC_KINDS: ReadonlySet<FieldKind> = new Set(['money', 'pnl', 'rate', 'percent', 'count']);
 
 const ACRONYMS: Record<string, string> = { usd: 'USD', usdc: 'USDC', pnl: 'P&L', id: 'ID', tx: 'tx', pct: '%' };
 
@@ -54,6 +95,7 @@ export function kindFromName(name: string, value: unknown): FieldKind {
   if (typeof value === 'string') {
     if (lower.endsWith('_at') || lower === 'maturity') return 'time';
     if (lower.endsWith('_hash') || lower === 'order_key') return 'hash';
+    if (lower === 'id' || lower.endsWith('_id')) return 'id';
     if (lower === 'side') return 'side';
     if (lower === 'status') return 'status';
     return 'text';
@@ -76,22 +118,48 @@ export interface ExtraFieldOptions {
 }
 
 /**
- * Known fields first, in the order given, then every other field the server sent, in the order
- * first seen. A field nobody named is never left out.
+ * Known fields first, in the order given, then every other field the server sent, sorted by name
+ * (a stable column order whatever order the server writes its keys in). A field nobody named is
+ * never left out.
  */
 export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown>[], options: ExtraFieldOptions = {}): FieldSpec[] {
-  const covered = new Set([...known.flatMap((field) => [field.key, ...(field.covers ?? [])]), ...(options.omit ?? [])]);
-  const extra: FieldSpec[] = [];
+  const covered = new Set<string>(options.omit ?? []);
+  for (const field of known) {
+    covered.add(field.key);
+    for (const key of field.covers ?? []) covered.add(key);
+  }
+  const extra = new Map<string, FieldSpec>();
   for (const row of rows) {
-    for (const [key, value] of Object.entries(row)) {
-      if (covered.has(key)) continue;
-      covered.add(key);
-      extra.push({ key, label: safeText(labelFromName(key)), kind: kindFromName(key, value) });
+    for (const key in row) {
+      if (covered.has(key) || extra.has(key) || !Object.prototype.hasOwnProperty.call(row, key)) continue;
+      // Kind from the first value that says something (a null says nothing).
+      const value = row[key];
+      if (value === undefined) continue;
+      extra.set(key, { key, label: safeText(labelFromName(key)), kind: kindFromName(key, value), priority: EXTRA_PRIORITY });
     }
   }
   const omitted = new Set(options.omit ?? []);
-  const present = known.filter(
-    (field) => !omitted.has(field.key) && (options.keepAbsentKnown || field.get || rows.some((row) => row[field.key] !== undefined)),
-  );
-  return [...present, ...extra];
+  const present = known.filter((field) => !omitted.has(field.key) && (options.keepAbsentKnown || field.get || rows.some((row) => row[field.key] !== undefined)));
+  const extras = [...extra.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return [...present, ...extras];
+}
+
+/**
+ * The fields --fields asked for, in the order asked; an unknown name is `problem`, naming it and
+ * every name there is. `available` is what the caller could show.
+ */
+export function pickFields(available: readonly FieldSpec[], wanted: readonly string[]): { fields: FieldSpec[] } | { problem: string } {
+  const byKey = new Map(available.map((field) => [field.key, field]));
+  const picked: FieldSpec[] = [];
+  for (const name of wanted) {
+    const field = byKey.get(name);
+    if (!field) return { problem: unknownFieldProblem(name, available.map((candidate) => candidate.key)) };
+    if (!picked.includes(field)) picked.push(field);
+  }
+  return { fields: picked };
+}
+
+export function unknownFieldProblem(name: string, available: readonly string[]): string {
+  const names = [...new Set(available)];
+  return `--fields: "${safeText(name)}" is not a field here; available: ${names.length > 0 ? names.map(safeText).join(', ') : '(none)'}.`;
 }

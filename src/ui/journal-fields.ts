@@ -1,20 +1,12 @@
-// How journal entries are shown: `hedge journal` (a table, TSV rows, or the entries as stored) and
-// `hedge journal show ID` (a card, `field<TAB>value` lines, or the entry as stored). Every string
+// How journal entries are shown: `hedge journal` (a table, TSV/CSV rows, or the entries as stored)
+// and `hedge journal show ID` (a card, a header and one row, or the entry as stored); outcomes are
+// coloured like statuses by the output layer. Every string
 // that came from the journal file passes safeText before it reaches the screen: the file is local,
 // but it holds what the server answered (messages, hedge ids) and can be edited by hand.
-import type { ChalkInstance } from 'chalk';
-import Table from 'cli-table3';
-import type { JournalEntry, Outcome } from '../journal/index.js';
+import type { JournalEntry } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';
-import { formatMoney, formatRelative, formatUtc } from './format.js';
 import type { Output } from './output.js';
-
-const LIST_CHARS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
-};
 
 /** A string for the screen, or undefined when the value is absent or not text. */
 function text(value: unknown): string | undefined {
@@ -32,26 +24,6 @@ function whereOf(entry: JournalEntry): string {
   return [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part !== '').join(' · ');
 }
 
-export function colorOutcome(c: ChalkInstance, outcome: Outcome | string): string {
-  const shown = safeText(String(outcome));
-  switch (outcome) {
-    case 'filled':
-    case 'done':
-      return c.green(shown);
-    case 'failed':
-    case 'rejected':
-      return c.red(shown);
-    case 'pending':
-    case 'submitted':
-    case 'unknown':
-      return c.yellow.bold(shown);
-    case 'abandoned':
-      return c.dim(shown);
-    default:
-      return shown;
-  }
-}
-
 /** The list's columns, in order; the row values are the raw (sanitised) ones for TSV. */
 interface ListRow {
   id: string;
@@ -65,16 +37,17 @@ interface ListRow {
   environment: string;
 }
 
+/** The list's columns, in this order in every format (the table drops from the right end first). */
 const LIST_FIELDS: FieldSpec[] = [
-  { key: 'id', label: 'ID' },
-  { key: 'created_at', label: 'Time' },
-  { key: 'command', label: 'Command' },
-  { key: 'market', label: 'Market' },
-  { key: 'side', label: 'Side' },
-  { key: 'notional_usd', label: 'Notional (USD)' },
-  { key: 'outcome', label: 'Outcome' },
-  { key: 'hedge_id', label: 'Hedge ID' },
-  { key: 'environment', label: 'Where' },
+  { key: 'id', label: 'ID', kind: 'id', priority: 0 },
+  { key: 'created_at', label: 'Time', kind: 'time', priority: 1 },
+  { key: 'command', label: 'Command', priority: 0 },
+  { key: 'market', label: 'Market', priority: 3 },
+  { key: 'side', label: 'Side', kind: 'side', priority: 3 },
+  { key: 'notional_usd', label: 'Notional', unit: 'USD', kind: 'money', priority: 2 },
+  { key: 'outcome', label: 'Outcome', kind: 'status', priority: 0 },
+  { key: 'hedge_id', label: 'Hedge ID', kind: 'id', priority: 4 },
+  { key: 'environment', label: 'Where', priority: 5 },
 ];
 
 function listRow(entry: JournalEntry): ListRow {
@@ -93,51 +66,15 @@ function listRow(entry: JournalEntry): ListRow {
 }
 
 /**
- * The journal, newest first: the entries exactly as stored under --json; one TSV row per entry
- * when piped (columns as LIST_FIELDS, empty cells kept); a ruled table on a terminal.
+ * The journal, newest first: the entries exactly as stored under --json; rows under a header of
+ * keys in TSV/CSV (columns as LIST_FIELDS, empty cells kept); a table fitted to the terminal.
  */
-export function renderJournalList(output: Output, entries: JournalEntry[], options: { empty: string; now: number }): void {
+export function renderJournalList(output: Output, entries: JournalEntry[], options: { empty: string; now?: number }): void {
   if (output.isJson) {
     output.json(entries);
     return;
   }
-  if (entries.length === 0) {
-    if (output.isHuman) output.write(output.chalk.dim(options.empty));
-    else output.note(options.empty);
-    return;
-  }
-  const rows = entries.map(listRow);
-  if (!output.isHuman) {
-    for (const row of rows) {
-      const record = row as unknown as Record<string, unknown>;
-      output.write(LIST_FIELDS.map((field) => cell(record[field.key])).join('\t'));
-    }
-    return;
-  }
-  const c = output.chalk;
-  const dash = c.dim('—');
-  const head = LIST_FIELDS.map((field) => c.bold(field.label));
-  const body = rows.map((row) => [
-    row.id,
-    `${formatUtc(row.created_at)} ${c.dim(`(${formatRelative(row.created_at, options.now)})`)}`,
-    row.command,
-    row.market ?? dash,
-    row.side === 'buy' ? c.green('buy') : row.side === 'sell' ? c.magenta('sell') : (row.side ?? dash),
-    row.notional_usd === undefined ? dash : formatMoney(row.notional_usd),
-    colorOutcome(c, row.outcome),
-    row.hedge_id ?? dash,
-    row.environment || dash,
-  ]);
-  const widths = LIST_FIELDS.map((_, column) => Math.max(...[head, ...body].map((cells) => visibleWidth(cells[column]!))));
-  const table = new Table({ chars: LIST_CHARS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 } });
-  table.push(head, widths.map((width) => c.dim('─'.repeat(width))), ...body);
-  output.write(
-    table
-      .toString()
-      .split('\n')
-      .map((line) => line.trimEnd())
-      .join('\n'),
-  );
+  output.list(entries.map(listRow) as unknown as Record<string, unknown>[], LIST_FIELDS, { empty: options.empty });
 }
 
 /** One entry's fields, in the order a person reads them; absent ones are left out of the card. */
@@ -169,36 +106,19 @@ function detailOf(entry: JournalEntry): Array<[key: string, label: string, value
   ];
 }
 
-/** One entry: as stored under --json, `field<TAB>value` lines when piped, a card on a terminal. */
-export function renderJournalEntry(output: Output, entry: JournalEntry, options: { now: number; footer?: string[] }): void {
+/** One entry: as stored under --json, a header of keys and one row in TSV/CSV, a card on a terminal. */
+export function renderJournalEntry(output: Output, entry: JournalEntry, options: { now?: number; footer?: string[] }): void {
   if (output.isJson) {
     output.json(entry);
     return;
   }
-  const fields = detailOf(entry);
-  if (!output.isHuman) {
-    for (const [key, , value] of fields) if (value !== undefined) output.write(`${key}\t${value}`);
-    return;
-  }
-  const c = output.chalk;
-  const rows: Array<[string, string]> = fields
-    .filter((field): field is [string, string, string] => field[2] !== undefined)
-    .map(([key, label, value]) => {
-      if (key === 'outcome') return [label, colorOutcome(c, entry.outcome)];
-      if (key.endsWith('_at')) return [label, `${formatUtc(value)} ${c.dim(`(${formatRelative(value, options.now)})`)}`];
-      return [label, value];
-    });
-  output.write(output.card(rows, `Journal ${safeText(entry.id)}`));
-  for (const line of options.footer ?? []) output.write(line);
-}
-
-function cell(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  return safeText(String(value));
-}
-
-/** Columns a cell takes on screen: colour codes take none. */
-function visibleWidth(value: string): number {
-  // eslint-disable-next-line no-control-regex
-  return value.replace(/\u001b\[[0-9;]*m/g, '').length;
+  const detail = detailOf(entry);
+  const record: Record<string, unknown> = {};
+  for (const [key, , value] of detail) record[key] = value;
+  const fields: FieldSpec[] = detail.map(([key, label]) => ({
+    key,
+    label,
+    kind: key === 'outcome' ? 'status' : key.endsWith('_at') ? 'time' : 'text',
+  }));
+  output.record(record, fields, { title: `Journal ${safeText(entry.id)}`, footer: options.footer });
 }

@@ -3,8 +3,10 @@
 // when it matures. Shared by `hedge quote` and the confirmation step of `hedge open`.
 import type { Quote } from '../api/schemas.js';
 import { kindFromName, labelFromName } from './fields.js';
-import { formatBps, formatLocal, formatMoney, formatPercent, formatRate, formatRelative, formatSignedMoney, formatUtc } from './format.js';
+import { betterOrWorse, formatSignedAmount, payWords, priceFavourBps, toAccountSide } from '../domain/money.js';
+import { formatBps, formatLocal, formatMoney, formatPercent, formatRate, formatRelative, formatUtc } from './format.js';
 import type { Output } from './output.js';
+import { wrapWords } from './width.js';
 
 export const QUOTE_INDICATIVE_NOTE = 'Indicative only: a quote reserves nothing and opens nothing; the execution price and carry can differ when you open.';
 
@@ -23,7 +25,7 @@ export function impactBps(quote: Quote): number | undefined {
 }
 
 /** `USDTNGN` quotes naira per USDT; other shapes get no unit rather than a wrong one. */
-function priceUnit(market: string): string {
+export function priceUnit(market: string): string {
   return /^USDT[A-Z]{3}$/.test(market) ? ` ${market.slice(4)} per USDT` : '';
 }
 
@@ -43,14 +45,8 @@ function extraLeaves(quote: Quote): Array<[string, unknown]> {
   return extras;
 }
 
-function plainValue(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value).replace(/[\t\n]/g, ' ');
-}
-
-/** Plain mode: `field<TAB>value` lines, raw numbers and ISO times, the same rows as the card. */
-function renderPlain(quote: Quote): string {
+/** TSV/CSV: a header row of keys (group fields dotted: `pricing.market_price`) and one row of raw values. */
+function renderPlain(output: Output, quote: Quote): string {
   const bps = impactBps(quote);
   const rows: Array<[string, unknown]> = [
     ['market', quote.market],
@@ -71,23 +67,37 @@ function renderPlain(quote: Quote): string {
     ['maturity', quote.maturity],
     ...extraLeaves(quote),
   ];
-  return rows.map(([key, value]) => `${key}\t${plainValue(value)}`).join('\n');
+  return output.recordText(Object.fromEntries(rows), rows.map(([key]) => ({ key, label: key })));
 }
 
-/** Positive carry is paid by the account, negative carry is earned (spec: net_rate_daily_pct). */
+/**
+ * Carry on the account's side (README "Sign convention"): the server's positive carry is paid by
+ * the account, so it reads "-4.19 USDC/day (-0.0419%), you pay"; earned carry is "+…, you earn".
+ */
 function carryText(output: Output, usdc: number, pct: number, per: string): string {
-  const who = usdc > 0 ? 'the account pays' : usdc < 0 ? 'the account earns' : 'nothing to pay';
-  const amount = `${formatMoney(Math.abs(usdc))} USDC${per}`;
-  const text = `${amount} (${formatPercent(pct)}), ${who}`;
-  return usdc > 0 ? output.chalk.red(text) : usdc < 0 ? output.chalk.green(text) : text;
+  const forAccount = toAccountSide(usdc);
+  const text = `${formatSignedAmount(forAccount)} USDC${per} (${formatPercent(toAccountSide(pct))}), ${payWords(forAccount)}`;
+  return forAccount < 0 ? output.chalk.red(text) : forAccount > 0 ? output.chalk.green(text) : text;
+}
+
+/**
+ * Price impact on the account's side: + when this size executes at a better price than the market
+ * price, - when worse. Which it is comes from the two prices (the spec names both); the server's
+ * own sign of `price_impact_usd` decides only when the prices agree to a tenth of a basis point.
+ */
+export function impactForAccount(quote: Quote): { usd: number; bps?: number } {
+  const { execution_price: execution, market_price: market, price_impact_usd: impact } = quote.pricing;
+  const favour = priceFavourBps(quote.side, execution, market);
+  const sign = Math.round(favour * 10) !== 0 ? Math.sign(favour) : Math.sign(impact);
+  const bps = impactBps(quote);
+  return { usd: sign * Math.abs(impact), bps: bps === undefined ? undefined : sign * Math.abs(bps) };
 }
 
 function renderTable(output: Output, quote: Quote, nowMs: number): string {
   const c = output.chalk;
   const unit = priceUnit(quote.market);
-  const impact = quote.pricing.price_impact_usd;
-  const bps = impactBps(quote);
-  const impactText = `${formatSignedMoney(impact)} USD${bps === undefined ? '' : ` (${formatBps(bps)})`}`;
+  const { usd: impact, bps } = impactForAccount(quote);
+  const impactText = `${formatSignedAmount(impact)} USD${bps === undefined ? '' : ` (${formatBps(bps)})`}, ${betterOrWorse(impact, 'the market price', 'none')}`;
   const days = quote.tenor_days === 1 ? '1 day' : `${quote.tenor_days} days`;
   const rows: Array<[string, string]> = [
     ['Market price', `${formatRate(quote.pricing.market_price)}${unit}`],
@@ -110,16 +120,16 @@ function renderTable(output: Output, quote: Quote, nowMs: number): string {
   }
   const side = quote.side === 'buy' ? c.green('buy') : c.magenta('sell');
   const title = `Quote ${quote.market} ${side} ${formatMoney(quote.notional_usd)} USD, ${days}`;
-  return `${output.card(rows, title)}\n${c.dim(QUOTE_INDICATIVE_NOTE)}`;
+  return `${output.card(rows, title)}\n${c.dim(wrapWords(QUOTE_INDICATIVE_NOTE, output.columns))}`;
 }
 
 /**
- * The quote for the output's mode: a card with the indicative note under it (table), TSV
- * `field<TAB>value` lines with raw values (plain; the caller puts the note on stderr), or the
+ * The quote for the output's mode: a card with the indicative note under it (table), a header of
+ * keys and one row of raw values (TSV/CSV; the caller puts the note on stderr), or the
  * quote as JSON (json). `nowMs` is when "time from now" is measured from.
  */
 export function renderQuoteCard(output: Output, quote: Quote, nowMs: number): string {
   if (output.mode === 'json') return JSON.stringify(quote, null, 2);
-  if (output.mode === 'plain') return renderPlain(quote);
+  if (output.mode === 'plain') return renderPlain(output, quote);
   return renderTable(output, quote, nowMs);
 }

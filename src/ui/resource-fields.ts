@@ -3,97 +3,87 @@
 // is shown after these by the output layer.
 import type { FieldSpec } from './fields.js';
 
-const hedgeId: FieldSpec = { key: 'id', label: 'Hedge ID' };
-const market: FieldSpec = { key: 'market', label: 'Market' };
-const side: FieldSpec = { key: 'side', label: 'Side', kind: 'side' };
-const notional: FieldSpec = { key: 'notional_usd', label: 'Notional (USD)', kind: 'money' };
-const tenor: FieldSpec = { key: 'tenor_days', label: 'Tenor (days)', kind: 'count' };
-const status: FieldSpec = { key: 'status', label: 'Status', kind: 'status' };
-const struckRate: FieldSpec = { key: 'struck_rate', label: 'Struck rate', kind: 'rate' };
+// Priorities say what a narrow terminal keeps (0 never goes; higher numbers go first); units go
+// after the label on screen ("Notional USD" in a table, "Notional (USD)" on a card).
+const market: FieldSpec = { key: 'market', label: 'Market', priority: 0 };
+const side: FieldSpec = { key: 'side', label: 'Side', kind: 'side', priority: 0 };
+const notional: FieldSpec = { key: 'notional_usd', label: 'Notional', unit: 'USD', kind: 'money', priority: 1 };
+const tenor: FieldSpec = { key: 'tenor_days', label: 'Tenor', unit: 'days', kind: 'count', priority: 6 };
 
-/** A hedge in full, tx hashes whole (`hedge hedges ID`, the result of open). */
+/** Hedges still able to mature: the others show no countdown. */
+const STILL_RUNNING = new Set(['submitted', 'filled']);
+const runningHedge = (row: Record<string, unknown>): boolean => typeof row.status !== 'string' || STILL_RUNNING.has(row.status);
+
+/**
+ * A hedge, in the one column order of `hedge hedges` (list and ID; TSV, CSV and table alike):
+ * what identifies it and what it is, then times, then the on-chain details (hashes whole in TSV,
+ * CSV and JSON; shortened on screen).
+ */
 export const HEDGE_FIELDS: FieldSpec[] = [
-  hedgeId,
-  { key: 'client_reference', label: 'Client reference' },
-  status,
+  { key: 'id', label: 'Hedge ID', kind: 'id', priority: 0 },
+  { key: 'client_reference', label: 'Ref', kind: 'text', priority: 4 },
   market,
   side,
   notional,
   tenor,
-  struckRate,
-  { key: 'units', label: 'Units', kind: 'count' },
-  { key: 'order_key', label: 'Order key', kind: 'hash' },
-  { key: 'order_tx_hash', label: 'Order tx', kind: 'hash' },
-  { key: 'fill_tx_hash', label: 'Fill tx', kind: 'hash' },
-  { key: 'opened_at', label: 'Opened', kind: 'time' },
-  { key: 'filled_at', label: 'Filled', kind: 'time' },
-  { key: 'maturity_at', label: 'Maturity', kind: 'time' },
-  { key: 'closed_at', label: 'Closed', kind: 'time' },
+  { key: 'status', label: 'Status', kind: 'status', priority: 0 },
+  { key: 'struck_rate', label: 'Struck', unit: 'rate', kind: 'rate', priority: 3 },
+  { key: 'opened_at', label: 'Opened', kind: 'time', priority: 7, relativeWhen: runningHedge },
+  { key: 'maturity_at', label: 'Maturity', kind: 'time', priority: 2, relativeWhen: runningHedge },
+  { key: 'filled_at', label: 'Filled', kind: 'time', priority: 7, relativeWhen: () => false },
+  { key: 'closed_at', label: 'Closed', kind: 'time', priority: 7, relativeWhen: () => false },
+  { key: 'units', label: 'Units', kind: 'count', priority: 8 },
+  { key: 'order_key', label: 'Order key', kind: 'hash', priority: 8 },
+  { key: 'order_tx_hash', label: 'Order tx', kind: 'hash', priority: 8 },
+  { key: 'fill_tx_hash', label: 'Fill tx', kind: 'hash', priority: 8 },
 ];
 
-/** Shown whole by `hedge hedges ID`; too wide for a list (a hash is 66 characters). */
-export const HEDGE_DETAIL_ONLY = ['order_tx_hash', 'fill_tx_hash', 'order_key', 'units', 'filled_at', 'closed_at'];
-
-export const HEDGE_LIST_FIELDS: FieldSpec[] = [
-  hedgeId,
-  { key: 'client_reference', label: 'Ref' },
-  market,
-  side,
-  notional,
-  tenor,
-  status,
-  struckRate,
-  { key: 'opened_at', label: 'Opened', kind: 'time' },
-  { key: 'maturity_at', label: 'Maturity', kind: 'time' },
-];
+/** The list shows the same fields as the detail, in the same order. */
+export const HEDGE_LIST_FIELDS: FieldSpec[] = HEDGE_FIELDS;
 
 /** The spec names only `net_margin_usd`: what closing now would return. */
 export const POSITION_FIELDS: FieldSpec[] = [
   market,
   side,
-  { key: 'notional_usd', label: 'Notional', kind: 'money' },
-  { key: 'entry_price', label: 'Entry', kind: 'rate' },
-  { key: 'mark_price', label: 'Mark', kind: 'rate' },
-  { key: 'gross_pnl_usd', label: 'Gross P&L', kind: 'pnl' },
-  { key: 'accrued_carry_usdc', label: 'Carry', kind: 'money' },
-  { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' },
-  { key: 'close_fee_usdc', label: 'Close fee', kind: 'money' },
-  { key: 'margin_usdc', label: 'Margin (USDC)', kind: 'money' },
-  { key: 'net_margin_usd', label: 'Net margin', kind: 'money' },
-  { key: 'maturity_at', label: 'Maturity', kind: 'utc' },
-  { key: 'hedge_id', label: 'Hedge ID' },
-  { key: 'units', label: 'Units', kind: 'count' },
-  { key: 'opened_at', label: 'Opened', kind: 'utc' },
+  notional,
+  { key: 'entry_price', label: 'Entry', unit: 'rate', kind: 'rate', priority: 4 },
+  { key: 'mark_price', label: 'Mark', unit: 'rate', kind: 'rate', priority: 3 },
+  { key: 'gross_pnl_usd', label: 'Gross P&L', unit: 'USD', kind: 'pnl', priority: 5 },
+  { key: 'accrued_carry_usdc', label: 'Carry', unit: 'USDC', kind: 'money', priority: 5 },
+  { key: 'net_pnl_usd', label: 'Net P&L', unit: 'USD', kind: 'pnl', priority: 1 },
+  { key: 'close_fee_usdc', label: 'Close fee', unit: 'USDC', kind: 'money', priority: 6 },
+  { key: 'margin_usdc', label: 'Margin', unit: 'USDC', kind: 'money', priority: 6 },
+  { key: 'net_margin_usd', label: 'Net margin', unit: 'USD', kind: 'money', priority: 3 },
+  // Time to maturity, for people: the table's view of maturity_at.
+  { key: 'matures_in', label: 'Matures in', kind: 'countdown', priority: 1, screenOnly: true, get: (row) => row.maturity_at },
+  { key: 'maturity_at', label: 'Maturity', kind: 'utc', priority: 6 },
+  { key: 'hedge_id', label: 'Hedge ID', kind: 'id', priority: 2 },
+  { key: 'units', label: 'Units', kind: 'count', priority: 8 },
+  { key: 'opened_at', label: 'Opened', kind: 'utc', priority: 8 },
 ];
-
-/** Left out of the terminal table only, so that it fits a terminal; TSV and JSON keep them. */
-export const POSITION_TABLE_OMITS = ['margin_usdc', 'hedge_id', 'units', 'opened_at'];
 
 /** What a closed hedge realized; the spec names only `net_pnl_usd`. */
 export const REALIZED_FIELDS: FieldSpec[] = [
-  { key: 'entry_price', label: 'Entry', kind: 'rate' },
-  { key: 'exit_price', label: 'Exit', kind: 'rate' },
-  { key: 'gross_pnl_usd', label: 'Gross P&L (USD)', kind: 'pnl' },
-  { key: 'carry_usdc', label: 'Carry paid (USDC)', kind: 'money' },
-  { key: 'fees_usdc', label: 'Fees (USDC)', kind: 'money' },
-  { key: 'net_pnl_usd', label: 'Net P&L (USD)', kind: 'pnl' },
+  { key: 'entry_price', label: 'Entry', unit: 'rate', kind: 'rate', priority: 5 },
+  { key: 'exit_price', label: 'Exit', unit: 'rate', kind: 'rate', priority: 5 },
+  { key: 'gross_pnl_usd', label: 'Gross P&L', unit: 'USD', kind: 'pnl', priority: 4 },
+  { key: 'carry_usdc', label: 'Carry paid', unit: 'USDC', kind: 'money', priority: 6 },
+  { key: 'fees_usdc', label: 'Fees', unit: 'USDC', kind: 'money', priority: 6 },
+  { key: 'net_pnl_usd', label: 'Net P&L', unit: 'USD', kind: 'pnl', priority: 0 },
 ];
 
 export const HISTORY_FIELDS: FieldSpec[] = [
-  { key: 'hedge_id', label: 'Hedge ID' },
-  { key: 'client_reference', label: 'Ref' },
+  { key: 'hedge_id', label: 'Hedge ID', kind: 'id', priority: 0 },
+  { key: 'client_reference', label: 'Ref', kind: 'text', priority: 4 },
   market,
   side,
   notional,
   tenor,
-  { key: 'opened_at', label: 'Opened', kind: 'utc' },
-  { key: 'closed_at', label: 'Closed', kind: 'utc' },
-  { key: 'close_reason', label: 'How' },
+  { key: 'opened_at', label: 'Opened', kind: 'utc', priority: 7 },
+  { key: 'closed_at', label: 'Closed', kind: 'utc', priority: 2 },
+  { key: 'close_reason', label: 'How', kind: 'text', priority: 3 },
   ...REALIZED_FIELDS,
 ];
-
-/** Left out of the terminal table only (it is wide); TSV and JSON keep them. */
-export const HISTORY_TABLE_OMITS = ['opened_at', 'tenor_days'];
 
 /** `fields` with `extra` inserted right after the field named `after`. */
 export function insertAfter(fields: FieldSpec[], after: string, extra: FieldSpec[]): FieldSpec[] {

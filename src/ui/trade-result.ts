@@ -1,11 +1,15 @@
 // How the outcome of open, add, reduce and close reads: a card on a terminal, `field<TAB>value`
 // lines in plain mode, and under --json exactly one document (the final hedge, or the submitted
 // record with --no-wait). Everything goes through the output layer.
+import type { PositionFacts } from '../api/read-position.js';
 import type { HistoryRecord, Quote } from '../api/schemas.js';
+import { betterOrWorse, formatSignedAmount, impliedAdditionPrice, payOrEarn, priceFavourBps, toAccountSide } from '../domain/money.js';
 import type { FieldSpec } from './fields.js';
 import { HEDGE_FIELDS, insertAfter, REALIZED_FIELDS } from './resource-fields.js';
-import { formatBps } from './format.js';
+import { formatBps, formatMoney, formatPercent, formatRate } from './format.js';
 import type { Output } from './output.js';
+import { impactForAccount, priceUnit } from './quote-card.js';
+import { wrapWords } from './width.js';
 
 
 /** The hedge as opened, with the quote's execution price and the slippage beside the struck rate. */
@@ -27,18 +31,18 @@ const SUBMITTED_FIELDS: FieldSpec[] = [
 ];
 
 /**
- * Slippage of the fill against the quote, in basis points of the quoted price: positive when the
- * struck rate is above the quote. For a buy that is against the operator, for a sell in their favour.
+ * Slippage of a fill against the quote, in basis points of the quoted price, on the account's side
+ * (README "Sign convention"): positive when the fill is better than quoted (a buy struck below the
+ * quote, a sell above it), negative when worse. Rounded to a hundredth of a basis point.
  */
-export function slippageBps(struckRate: number, quotedPrice: number): number {
-  return ((struckRate - quotedPrice) / quotedPrice) * 10_000;
+export function slippageBps(side: 'buy' | 'sell', filledPrice: number, quotedPrice: number): number {
+  return Math.round(priceFavourBps(side, filledPrice, quotedPrice) * 100) / 100;
 }
 
-function slippageText(bps: number, side: unknown): string {
+/** "-3.2 bps, worse than quoted", "0.0 bps, as quoted" */
+function slippageText(bps: number): string {
   const rounded = Math.round(bps * 10) / 10;
-  if (rounded === 0) return `${formatBps(0)} (as quoted)`;
-  const against = side === 'buy' ? rounded > 0 : rounded < 0;
-  return `${formatBps(rounded)} (${against ? 'worse' : 'better'} than quoted)`;
+  return `${formatBps(rounded)}, ${betterOrWorse(rounded, 'quoted', 'as quoted')}`;
 }
 
 /** The hedge, with the quote's execution price and the slippage beside the struck rate. */
@@ -51,9 +55,9 @@ export function renderHedge(output: Output, hedge: Record<string, unknown>, opti
   const struck = hedge.struck_rate;
   const quoted = options.quote?.pricing.execution_price;
   if (typeof quoted === 'number') record.quoted_execution_price = quoted;
-  if (typeof struck === 'number' && typeof quoted === 'number' && quoted > 0) {
-    const bps = slippageBps(struck, quoted);
-    record.slippage_bps = output.isHuman ? slippageText(bps, hedge.side) : Math.round(bps * 100) / 100;
+  if (typeof struck === 'number' && typeof quoted === 'number' && quoted > 0 && (hedge.side === 'buy' || hedge.side === 'sell')) {
+    const bps = slippageBps(hedge.side, struck, quoted);
+    record.slippage_bps = output.isHuman ? slippageText(bps) : bps;
   }
   output.record(record, OPENED_FIELDS, { title: options.title, footer: options.footer });
 }
@@ -112,11 +116,180 @@ export function renderClosed(output: Output, summary: ClosedSummary): void {
     }
   }
   const footer: string[] = [];
+  let fields = CLOSE_FIELDS;
   if (output.isHuman) {
+    // Carry and fees on the account's side, with words (README "Sign convention"); the record
+    // signs them as paid-positive, and plain/JSON keep that.
+    const worded = (field: FieldSpec, label: string): FieldSpec => ({ ...field, label, kind: 'text', unit: undefined });
+    fields = CLOSE_FIELDS.map((field) => (field.key === 'carry_usdc' ? worded(field, 'Carry') : field.key === 'fees_usdc' ? worded(field, 'Fees') : field));
+    for (const key of ['carry_usdc', 'fees_usdc']) {
+      const value = record[key];
+      if (typeof value === 'number') record[key] = payOrEarn(toAccountSide(value), 'USDC', { realized: true });
+    }
     if (typeof summary.net_margin_usd === 'number') {
       footer.push(output.chalk.dim('Returned (est.) is the net margin the position showed just before the close; `hedge account` shows the balance.'));
     }
     if (!realized) footer.push(output.chalk.dim('The realized figures were not in the history yet; see `hedge history` in a moment.'));
   }
-  output.record(record, CLOSE_FIELDS, { title: 'Position closed', footer });
+  output.record(record, fields, { title: 'Position closed', footer });
+}
+
+// ---- add and reduce: the quote for the addition, and the position before and after -----------
+
+/** What a position showed, read tolerantly from the positions list (api/read-position.ts). */
+export type PositionFigures = Pick<PositionFacts, 'notionalUsd' | 'entryPrice' | 'marginUsdc' | 'netMarginUsd' | 'netPnlUsd' | 'accruedCarryUsdc' | 'hedgeId' | 'maturityAt'>;
+
+function daysText(days: number): string {
+  return days === 1 ? '1 day' : `${Math.round(days * 10) / 10} days`;
+}
+
+/**
+ * Before an add is confirmed: what the added notional costs, from a quote for that size. The
+ * addition keeps the hedge's maturity, so carry is per day and, when the maturity is known, to it.
+ * People get a card on stdout; other modes a line on stderr (stdout keeps only the final data).
+ */
+export function renderAdditionQuote(output: Output, quote: Quote, context: { maturityAt?: string; daysLeft?: number; position?: PositionFigures }): void {
+  const unit = priceUnit(quote.market);
+  const days = context.daysLeft;
+  const carryPerDay = toAccountSide(quote.carry.daily_usdc);
+  const fee = toAccountSide(quote.upfront.platform_fee_usdc);
+  if (!output.isHuman) {
+    output.note(
+      `Quote for the addition (indicative): execution ${formatRate(quote.pricing.execution_price)}${unit}, margin ${formatMoney(quote.upfront.required_margin_usdc)} USDC, ` +
+        `fee ${payOrEarn(fee, 'USDC')}, carry ${payOrEarn(carryPerDay, 'USDC', { per: '/day' })}.`,
+    );
+    return;
+  }
+  const c = output.chalk;
+  const { usd: impact, bps } = impactForAccount(quote);
+  const impactText = `${formatSignedAmount(impact)} USD${bps === undefined ? '' : ` (${formatBps(bps)})`}, ${betterOrWorse(impact, 'the market price', 'none')}`;
+  const entry = context.position?.entryPrice;
+  const rows: Array<[string, string]> = [
+    ['Market price', `${formatRate(quote.pricing.market_price)}${unit}`],
+    ['Execution price', `${formatRate(quote.pricing.execution_price)}${unit}${entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)}`],
+    ['Price impact', impact < 0 ? c.red(impactText) : impact > 0 ? c.green(impactText) : impactText],
+    ['Required margin', `${formatMoney(quote.upfront.required_margin_usdc)} USDC`],
+    ['Platform fee', payOrEarn(fee, 'USDC')],
+    ['Total upfront', c.bold(`${formatMoney(quote.upfront.total_upfront_usdc)} USDC`)],
+    ['Carry per day', payOrEarn(carryPerDay, 'USDC', { per: '/day' })],
+  ];
+  if (days !== undefined) {
+    rows.push([`Carry to maturity (est.)`, `${payOrEarn(carryPerDay * days, 'USDC')} ${c.dim(`(${daysText(days)} left)`)}`]);
+  }
+  if (context.maturityAt) rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, context.maturityAt)]);
+  const title = `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${context.position?.notionalUsd === undefined ? '' : ` (now ${formatMoney(context.position.notionalUsd)} USD)`}`;
+  output.write(`${output.card(rows, title)}\n${c.dim(wrapWords('Indicative only: the addition executes at the price when it lands.', output.columns))}`);
+}
+
+/** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
+export interface PositionChange {
+  action: 'add' | 'reduce';
+  market: string;
+  side: 'buy' | 'sell';
+  changeUsd: number;
+  before?: PositionFigures;
+  after?: PositionFigures;
+  orderTxHash?: string;
+  /** add: the execution price of the quote shown before, compared with the price the entries imply. */
+  quotedPrice?: number;
+  /** reduce: `balance_usdc` of the account before the send and after the change landed. */
+  balanceBeforeUsdc?: number;
+  balanceAfterUsdc?: number;
+}
+
+function beforeAfter(before: number | undefined, after: number | undefined, format: (value: number) => string, unit: string): string | undefined {
+  if (before === undefined && after === undefined) return undefined;
+  if (before === undefined) return `${format(after!)} ${unit}`;
+  if (after === undefined) return `${format(before)} ${unit} → —`;
+  if (format(before) === format(after)) return `${format(after)} ${unit} (unchanged)`;
+  return `${format(before)} → ${format(after)} ${unit}`;
+}
+
+/** The figures a change implies, by the rules the spec states (a reduction is proportional). */
+function derived(change: PositionChange): { addedAt?: number; share?: number; returned?: number; realizedNet?: number; realizedCarry?: number; balance?: number } {
+  const { before, after } = change;
+  const result: ReturnType<typeof derived> = {};
+  if (change.action === 'add') {
+    if (before?.notionalUsd !== undefined && before.entryPrice !== undefined && after?.notionalUsd !== undefined && after.entryPrice !== undefined) {
+      result.addedAt = impliedAdditionPrice(before as Required<Pick<PositionFigures, 'notionalUsd' | 'entryPrice'>>, after as Required<Pick<PositionFigures, 'notionalUsd' | 'entryPrice'>>);
+    }
+    return result;
+  }
+  if (before?.notionalUsd !== undefined && before.notionalUsd > 0) {
+    const share = Math.min(1, change.changeUsd / before.notionalUsd);
+    result.share = share;
+    if (before.netMarginUsd !== undefined) result.returned = before.netMarginUsd * share;
+    if (before.netPnlUsd !== undefined) result.realizedNet = before.netPnlUsd * share;
+    if (before.accruedCarryUsdc !== undefined) result.realizedCarry = toAccountSide(before.accruedCarryUsdc * share);
+  }
+  if (change.balanceBeforeUsdc !== undefined && change.balanceAfterUsdc !== undefined) result.balance = change.balanceAfterUsdc - change.balanceBeforeUsdc;
+  return result;
+}
+
+/**
+ * After an add or a partial reduce landed: the position before → after (notional, entry, margin)
+ * and, for a reduce, what it realized. A card for people; a line on stderr otherwise (the caller
+ * prints the data itself: the hedge as the server sent it).
+ */
+export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []): void {
+  const { before, after } = change;
+  const unit = priceUnit(change.market);
+  const figures = derived(change);
+  const notional = beforeAfter(before?.notionalUsd, after?.notionalUsd, formatMoney, 'USD');
+  const entry = beforeAfter(before?.entryPrice, after?.entryPrice, (value) => formatRate(value), unit.trim());
+  const margin = beforeAfter(before?.marginUsdc, after?.marginUsdc, formatMoney, 'USDC');
+  const slippage = figures.addedAt !== undefined && change.quotedPrice !== undefined ? slippageBps(change.side, figures.addedAt, change.quotedPrice) : undefined;
+  const slippageWords = slippage === undefined ? '' : slippageText(slippage);
+
+  if (!output.isHuman) {
+    const parts = [
+      notional && `notional ${notional}`,
+      entry && `entry ${entry}`,
+      margin && `margin ${margin}`,
+      figures.addedAt !== undefined && `added at about ${formatRate(figures.addedAt)}${slippageWords ? ` (${slippageWords})` : ''}`,
+      figures.returned !== undefined && `returned (est.) ${formatSignedAmount(figures.returned)} USD`,
+      figures.realizedNet !== undefined && `realized net P&L (est.) ${formatSignedAmount(figures.realizedNet)} USD`,
+      figures.realizedCarry !== undefined && `carry (est.) ${payOrEarn(figures.realizedCarry, 'USDC', { realized: true })}`,
+      figures.balance !== undefined && `balance ${formatSignedAmount(figures.balance)} USDC`,
+    ].filter(Boolean);
+    if (parts.length > 0) output.note(`Position after the ${change.action}: ${parts.join('; ')}.`);
+    return;
+  }
+
+  const c = output.chalk;
+  const pnl = (value: number) => output.humanValue({ key: 'pnl', kind: 'pnl' }, value);
+  const rows: Array<[string, string | undefined]> = [
+    ['Hedge ID', (after ?? before)?.hedgeId],
+    ['Notional', notional],
+    ['Entry', entry],
+    [
+      'Added at (implied)',
+      figures.addedAt === undefined
+        ? undefined
+        : `${formatRate(figures.addedAt)}${unit}${slippageWords ? `, ${slippageWords}` : ''}${change.quotedPrice === undefined ? '' : c.dim(` (quoted ${formatRate(change.quotedPrice)})`)}`,
+    ],
+    ['Margin', margin],
+    ['Returned (est.)', figures.returned === undefined ? undefined : `${formatSignedAmount(figures.returned)} USD to your balance`],
+    ['Realized net P&L (est.)', figures.realizedNet === undefined ? undefined : `${pnl(figures.realizedNet)} USD`],
+    ['Carry in it (est.)', figures.realizedCarry === undefined ? undefined : payOrEarn(figures.realizedCarry, 'USDC', { realized: true })],
+    [
+      'Balance change',
+      figures.balance === undefined
+        ? undefined
+        : `${pnl(figures.balance)} USDC ${c.dim(`(${formatMoney(change.balanceBeforeUsdc!)} → ${formatMoney(change.balanceAfterUsdc!)})`)}`,
+    ],
+    ['Net margin now', after?.netMarginUsd === undefined ? undefined : `${formatMoney(after.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`],
+    ['Maturity (unchanged)', (after ?? before)?.maturityAt === undefined ? undefined : output.humanValue({ key: 'maturity_at', kind: 'time' }, (after ?? before)!.maturityAt)],
+    [`${change.action === 'add' ? 'Add' : 'Reduce'} tx`, change.orderTxHash === undefined ? undefined : output.humanValue({ key: 'order_tx_hash', kind: 'hash' }, change.orderTxHash)],
+  ];
+  const shown = rows.filter((row): row is [string, string] => row[1] !== undefined);
+  const notes = [...footer];
+  if (figures.share !== undefined && (figures.returned !== undefined || figures.realizedNet !== undefined)) {
+    notes.push(
+      `(est.) is ${formatPercent(figures.share * 100, 1).replace(/^\+/, '')} (${formatMoney(change.changeUsd)} of ${formatMoney(before!.notionalUsd!)} USD) of what the position showed just before the reduce; a reduction is proportional.`,
+    );
+  }
+  if (figures.balance !== undefined) notes.push('Balance change is `balance_usdc` before and after: other activity on the account in between counts too.');
+  output.write(output.card(shown, `Position after the ${change.action}: ${change.market} ${change.side}`));
+  for (const line of notes) output.write(c.dim(wrapWords(line, output.columns)));
 }

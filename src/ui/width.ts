@@ -3,8 +3,9 @@
 // Everything here measures what the eye sees: ANSI colour codes take no columns and survive every
 // cut, CJK and emoji take two.
 //
-// A leaf module: Node built-ins and string-width only.
-import stringWidth from 'string-width';
+// A leaf module: Node built-ins only. Widths follow string-width's rules (test/unit/width.test.ts
+// checks that they agree), measured here without loading it: its import builds an Intl.Segmenter,
+// ~5-10 ms of CPU that a table of plain text never needs.
 
 const DEFAULT_COLUMNS = 80;
 // Below 20 nothing readable fits; above 500 a value is more likely garbage than a real terminal.
@@ -41,9 +42,37 @@ function isPositiveInteger(value: number | undefined): value is number {
   return value !== undefined && Number.isSafeInteger(value) && value > 0;
 }
 
+// Nearly every cell of a table is printable ASCII, our colour codes and a few narrow symbols of our
+// own (— … ─ │ · → −): those are measured by their length. Anything else is cut into graphemes
+// (Intl.Segmenter, made on first need) and measured one by one.
+// eslint-disable-next-line no-control-regex
+const OUR_SGR = /\u001b\[[0-9;]*m/g;
+const ONE_COLUMN_EACH = /^[\x20-\x7e\u00b7\u2014\u2026\u2192\u2212\u2500\u2502]*$/;
+
 /** Columns the text takes on screen: ANSI codes none, wide (CJK, emoji) characters two. */
 export function displayWidth(text: string): number {
-  return stringWidth(text);
+  if (ONE_COLUMN_EACH.test(text)) return text.length;
+  if (text.includes('\u001b')) {
+    const bare = text.replace(OUR_SGR, '');
+    if (ONE_COLUMN_EACH.test(bare)) return bare.length;
+  }
+  let width = 0;
+  for (const piece of pieces(text)) if (piece.kind === 'grapheme') width += piece.width;
+  return width;
+}
+
+/** Characters of the East Asian Wide and Fullwidth blocks: two columns. */
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe10-\ufe19\ufe30-\ufe6f\uff00-\uff60\uffe0-\uffe6\u{1b000}-\u{1b2ff}\u{1f200}-\u{1f2ff}\u{20000}-\u{3fffd}]/u;
+/** A grapheme shown as an emoji: two columns. */
+const EMOJI = /\p{Extended_Pictographic}|\p{Emoji_Presentation}|\u20e3/u;
+/** Marks, format characters (zero-width space and joiners, bidi marks) and controls: no column. */
+const NO_COLUMN = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]/u;
+
+/** One grapheme's columns, by string-width's rules: emoji and East Asian wide characters two, marks and invisible characters none. */
+function graphemeWidth(grapheme: string): number {
+  if (EMOJI.test(grapheme)) return 2;
+  if (NO_COLUMN.test(grapheme)) return 0;
+  return WIDE.test(grapheme) ? 2 : 1;
 }
 
 // --- Pieces: the text cut into escape sequences (zero width) and graphemes (with their width) ---
@@ -61,11 +90,16 @@ const SGR_RESET = '\u001b[0m';
 let graphemeSegmenter: Intl.Segmenter | undefined;
 
 function pieces(text: string): Piece[] {
-  graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   const result: Piece[] = [];
   const addGraphemes = (chunk: string): void => {
-    for (const { segment } of graphemeSegmenter!.segment(chunk)) {
-      result.push({ kind: 'grapheme', text: segment, width: stringWidth(segment) });
+    // Plain text (nearly all of it) is one column per character: no segmenter needed.
+    if (ONE_COLUMN_EACH.test(chunk)) {
+      for (const char of chunk) result.push({ kind: 'grapheme', text: char, width: 1 });
+      return;
+    }
+    graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    for (const { segment } of graphemeSegmenter.segment(chunk)) {
+      result.push({ kind: 'grapheme', text: segment, width: graphemeWidth(segment) });
     }
   };
   let last = 0;
@@ -396,4 +430,36 @@ function leastImportant(columns: readonly ColumnDemand[], kept: readonly boolean
 /** Column indexes, most important first, the leftmost of equals first. */
 function byImportance(columns: readonly ColumnDemand[]): number[] {
   return columns.map((_, index) => index).sort((a, b) => columns[a].priority - columns[b].priority || a - b);
+}
+
+/**
+ * Like fitColumns, but room is handed out in order of importance (priority, then left to right):
+ * each column gets its full width when that fits in what is left, else what is left when that is
+ * at least its `minWidth` (shrinkable columns only), else it is dropped — and the next, less
+ * important column may still fit. So a column is shortened only when every more important one is
+ * whole, and narrow columns fill room a wide one could not use. Priority 0 columns are always
+ * kept (at their floor when nothing is left).
+ */
+export function allotColumns(columns: readonly ColumnDemand[], available: number, gap = 2): ColumnFit {
+  const widths = new Array<number | undefined>(columns.length);
+  let left = available;
+  let kept = 0;
+  for (const index of byImportance(columns)) {
+    const column = columns[index];
+    const room = left - (kept > 0 ? gap : 0);
+    const floor = floorWidth(column);
+    const width = Math.max(0, column.width);
+    let given: number | undefined;
+    if (room >= width) given = width;
+    else if (room >= floor && floor < width) given = room;
+    else if (column.priority <= 0) given = floor;
+    if (given === undefined) continue;
+    widths[index] = given;
+    left = room - given;
+    kept += 1;
+  }
+  return {
+    keep: columns.flatMap((column, index) => (widths[index] === undefined ? [] : [{ key: column.key, width: widths[index]! }])),
+    dropped: columns.filter((_, index) => widths[index] === undefined).map((column) => column.key),
+  };
 }

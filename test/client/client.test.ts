@@ -6,11 +6,14 @@ import { checkBaseUrl } from '../../src/security/base-url.js';
 import { hedgeSchema } from '../../src/api/schemas.js';
 import { closeTransport } from '../../src/api/transport.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/errors.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { startFieldProxy } from '../support/field-proxy.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { clientFor, settle } from '../support/client.js';
+import { startFieldProxy } from '../support/field-proxy.js';
+import { until } from '../support/polling.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
 
 const BUY = { market: 'USDTNGN', side: 'buy' as const };
+const FROZEN_REAL_TIME = Date.UTC(2026, 10, 22, 8);
 
 function requestsTo(sandbox: RunningSandbox, method: string, path: string) {
   return sandbox.requestLog.filter((entry) => entry.method === method && entry.path === path);
@@ -24,11 +27,14 @@ async function openFilled(sandbox: RunningSandbox, client: ReturnType<typeof cli
 
 for (const tls of [false, true]) {
   describe(`every endpoint over ${tls ? 'HTTPS (CA file as HEDGE_CA_FILE passes it)' : 'HTTP'}`, () => {
+    let simulator: Simulator;
     let sandbox: RunningSandbox;
     beforeAll(async () => {
-      sandbox = await startSandbox({ tls, fillDelayMs: 100, seed: 7 });
+      // Real time stands still (the clock moves only by settle()), so every price is the same on each run.
+      simulator = await startSimulator({ tls, seed: 7, realNow: () => FROZEN_REAL_TIME });
+      sandbox = simulator.sandbox;
     });
-    afterAll(() => sandbox.close());
+    afterAll(() => simulator.close());
 
     it('calls and parses all 12 endpoints', async () => {
       const { client } = clientFor(sandbox, { caFile: sandbox.caFile });
@@ -54,7 +60,7 @@ for (const tls of [false, true]) {
       settle(sandbox);
       const hedge = await client.getHedge(opened.hedge_id);
       expect(hedge.status).toBe('filled');
-      expect(hedge.struck_rate).toBeGreaterThan(0);
+      expect(hedge.struck_rate).toBe(1548.1565);
 
       expect((await client.addToHedge({ ...BUY, notional_usd: 5_000 }, crypto.randomUUID())).status).toBe('submitted');
       settle(sandbox);
@@ -70,7 +76,8 @@ for (const tls of [false, true]) {
       expect(typeof positions[0]!.net_margin_usd).toBe('number');
 
       const account = await client.getAccount();
-      expect(account.available_exposure_usd).toBeGreaterThan(0);
+      // The default 1,000,000 USD cap less the 12,000 open.
+      expect(account.available_exposure_usd).toBe(988_000);
 
       const listed = await client.listHedges({ clientReference: 'DEAL-1', status: 'filled', limit: 10 });
       expect(listed.map((h) => h.id)).toEqual([opened.hedge_id]);
@@ -88,11 +95,13 @@ for (const tls of [false, true]) {
 }
 
 describe('errors and retries', () => {
+  let simulator: Simulator;
   let sandbox: RunningSandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ fillDelayMs: 100, seed: 11, apiKeys: ['hpk_test_clientAAAAAAAAAAAAAAAAAAAA', 'hpk_test_clientBBBBBBBBBBBBBBBBBBBB', 'hpk_test_clientCCCCCCCCCCCCCCCCCCCC'], exposureCapUsd: 50_000 });
+    simulator = await startSimulator({ seed: 11, apiKeys: ['hpk_test_clientAAAAAAAAAAAAAAAAAAAA', 'hpk_test_clientBBBBBBBBBBBBBBBBBBBB', 'hpk_test_clientCCCCCCCCCCCCCCCCCCCC'], exposureCapUsd: 50_000 });
+    sandbox = simulator.sandbox;
   });
-  afterAll(() => sandbox.close());
+  afterAll(() => simulator.close());
 
   it('maps every error code of the spec table to ApiError with status, code, message and details', async () => {
     const { client } = clientFor(sandbox);
@@ -107,7 +116,7 @@ describe('errors and retries', () => {
     const exposure = await caught(client.openHedge({ ...BUY, notional_usd: 60_000, tenor_days: 1 }, crypto.randomUUID()));
     expect(exposure).toBeInstanceOf(ApiError);
     expect([exposure.status, exposure.code]).toEqual([400, 'exposure_exceeded']);
-    expect(exposure.message.length).toBeGreaterThan(0);
+    expect(exposure.message).toBe('this would push the account over its aggregate exposure cap');
     expect(exposure.details).toBeTypeOf('object');
     expect(exposure.requestId).toMatch(/^req_/);
 
@@ -130,10 +139,12 @@ describe('errors and retries', () => {
     expect(limited).toBeInstanceOf(NetworkError);
     expect([limited.status, limited.code]).toEqual([429, 'rate_limited']);
 
-    sandbox.setFaults({ nextLatency: { count: 1, ms: 800 } });
+    // Held 2 s, and the second request sent only once the server holds the first (no sleep that
+    // a loaded machine could outlast).
+    sandbox.setFaults({ nextLatency: { count: 1, ms: 2000 } });
     const inFlightKey = crypto.randomUUID();
     const slow = client.closeHedge(BUY, inFlightKey).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await until(() => sandbox.requestLog.some((entry) => entry.idempotencyKey === inFlightKey && entry.status === 'pending'), 'the held close');
     const inFlight = await caught(impatient.closeHedge(BUY, inFlightKey));
     expect([inFlight.status, inFlight.code]).toEqual([409, 'idempotency_in_flight']);
     await slow;
@@ -221,7 +232,8 @@ describe('errors and retries', () => {
   it('waits out idempotency_in_flight and then gets the one original result', async () => {
     const apiKey = 'hpk_test_clientCCCCCCCCCCCCCCCCCCCC';
     const { client } = clientFor(sandbox, { apiKey, requestTimeoutSeconds: 0.3 });
-    sandbox.setFaults({ nextLatency: { count: 1, ms: 900 }, match: { method: 'POST', path: '/hedges' } });
+    // Held well past the 0.3 s attempt timeout, so the retries meet the key still in flight.
+    sandbox.setFaults({ nextLatency: { count: 1, ms: 2000 }, match: { method: 'POST', path: '/hedges' } });
     const key = crypto.randomUUID();
     const opened = await client.openHedge({ ...BUY, notional_usd: 2_000, tenor_days: 1 }, key);
     sandbox.setFaults({ match: null });
@@ -233,17 +245,24 @@ describe('errors and retries', () => {
   });
 
   it('a stalled server fails with a timeout error within the configured bound', async () => {
-    const { client } = clientFor(sandbox, { requestTimeoutSeconds: 0.5, retry: { maxAttempts: 2 } });
     for (const stall of ['headers', 'body'] as const) {
+      const { client, sleeps } = clientFor(sandbox, { requestTimeoutSeconds: 0.5, retry: { maxAttempts: 2 } });
+      const before = requestsTo(sandbox, 'GET', '/account').length;
       sandbox.setFaults({ stall });
       const started = Date.now();
       const error = await client.getAccount().catch((e: unknown) => e as NetworkError);
       const elapsed = Date.now() - started;
       expect(error).toBeInstanceOf(NetworkError);
       expect(error.message).toMatch(/No answer from 127\.0\.0\.1:\d+ within 0\.5s/);
-      // Two attempts of 0.5 s and one short backoff; generous upper bound for a loaded machine.
+      // The bound is the client's own: two attempts of 0.5 s each (the server saw both stall) and
+      // one backoff between them (the clock's record). How long the machine took beyond that is not
+      // the client's doing, so the wall clock is only checked from below.
+      expect(requestsTo(sandbox, 'GET', '/account').slice(before).map((entry) => entry.status)).toEqual(['stalled', 'stalled']);
+      expect(error.attempts).toBe(2);
+      expect(sleeps).toHaveLength(1);
+      expect(sleeps[0]).toBeGreaterThanOrEqual(25);
+      expect(sleeps[0]).toBeLessThanOrEqual(50);
       expect(elapsed).toBeGreaterThanOrEqual(1000);
-      expect(elapsed).toBeLessThan(10_000);
     }
     sandbox.setFaults({ stall: null });
   });
@@ -263,7 +282,15 @@ describe('errors and retries', () => {
     await client.listMarkets();
     await client.getAccount();
     await client.getHedge('hdg_nope').catch(() => undefined);
-    expect(log.length).toBeGreaterThan(4);
+    // Durations and request ids vary; everything else is exact.
+    expect(log.map((line) => line.replace(/ \d+ ms /, ' N ms ').replace(/req_[0-9a-f]{16}/, 'req_ID'))).toEqual([
+      '→ GET /markets attempt 1',
+      '← 200 GET /markets N ms attempt 1 request-id=req_ID',
+      '→ GET /account attempt 1',
+      '← 200 GET /account N ms attempt 1 request-id=req_ID',
+      '→ GET /hedges/hdg_nope attempt 1',
+      '← 404 GET /hedges/hdg_nope N ms attempt 1 request-id=req_ID',
+    ]);
     expect(log.join('\n')).not.toContain(sandbox.apiKey);
     expect(log.join('\n')).toMatch(/→ GET \/markets attempt 1/);
     expect(log.join('\n')).toMatch(/← 404 GET \/hedges\/hdg_nope \d+ ms attempt 1 request-id=req_/);
@@ -293,7 +320,8 @@ describe('errors and retries', () => {
 
 describe('proxy from the environment', () => {
   it('sends through HTTPS_PROXY/HTTP_PROXY (a CONNECT tunnel) unless NO_PROXY names the host', async () => {
-    const sandbox = await startSandbox({ tls: true });
+    const simulator = await startSimulator({ preset: 'plain', tls: true });
+    const sandbox = simulator.sandbox;
     const tunnels: string[] = [];
     const proxy = createServer();
     proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
@@ -321,7 +349,7 @@ describe('proxy from the environment', () => {
       await closeTransport();
       proxy.closeAllConnections?.();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
-      await sandbox.close();
+      await simulator.close();
     }
   });
 });

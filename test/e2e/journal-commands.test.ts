@@ -102,11 +102,12 @@ describe('hedge journal', () => {
     expect((await hedge(['journal', '--limit', '0'])).code).toBe(2);
   });
 
-  it('piped: one row per entry, the raw values in a fixed column order; journal text is escaped', async () => {
+  it('piped: a header row of keys, then one row per entry, the raw values in a fixed column order; journal text is escaped', async () => {
     writeJournal();
     const result = await hedge(['journal']);
     expect(result.code, result.stderr).toBe(0);
-    const lines = result.stdout.trimEnd().split('\n');
+    const [header, ...lines] = result.stdout.trimEnd().split('\n');
+    expect(header).toBe('id\tcreated_at\tcommand\tmarket\tside\tnotional_usd\toutcome\thedge_id\tenvironment');
     expect(lines).toHaveLength(3);
     // Columns: id, time, command, market, side, notional, outcome, hedge id, where.
     const cells = lines.map((line) => line.split(/\t|\\x09/));
@@ -117,10 +118,11 @@ describe('hedge journal', () => {
     expect(result.stdout).toContain('\\x1b]0;pwned');
   });
 
-  it('an empty journal says so on stderr, stdout stays empty', async () => {
+  it('an empty journal says so on stderr, stdout holds the header row alone (nothing with --no-header)', async () => {
     const result = await hedge(['journal']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('');
+    expect(result.stdout).toBe('id\tcreated_at\tcommand\tmarket\tside\tnotional_usd\toutcome\thedge_id\tenvironment\n');
+    expect((await hedge(['journal', '--no-header'])).stdout).toBe('');
     expect(result.stderr).toContain('journal is empty');
   });
 });
@@ -134,8 +136,12 @@ describe('hedge journal show', () => {
 
     const plain = await hedge(['journal', 'show', 'a_add00002']);
     expect(plain.code, plain.stderr).toBe(0);
-    expect(plain.stdout).toMatch(/^idempotency_key(\t|\\x09)key-a_add00002$/m);
-    expect(plain.stdout).toMatch(/^body(\t|\\x09)\{"market":"USDTNGN","side":"buy","notional_usd":500\}$/m);
+    // One record: a header row of keys and one row (a tab inside a value is written \x09).
+    const [keys, values, ...more] = plain.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    expect(more).toEqual([]);
+    const shown = Object.fromEntries(keys!.map((key, index) => [key, values![index]]));
+    expect(shown.idempotency_key).toBe('key-a_add00002');
+    expect(shown.body).toBe('{"market":"USDTNGN","side":"buy","notional_usd":500}');
     expect(plain.stdout).not.toContain('\u001b');
     expect(plain.stdout).toContain('\\x1b]0;pwned');
   });

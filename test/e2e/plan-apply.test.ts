@@ -1,31 +1,28 @@
 // hedge plan / hedge apply against a sandbox server: the target reached from an empty book, a
-// second apply that sends nothing, an apply killed mid-way (SIGKILL while its first write is held
-// by the server) that converges when run again with every action once on the server, a plan over
-// the exposure cap (exit 3, nothing sent), a file with bad rows (exit 2, no request at all), and
-// the plan's exit codes (0 at target, 9 with changes). Asserts on the server's own state and log.
+// second apply that sends nothing, an apply killed mid-way (SIGKILL while the server has not
+// finished answering its first write) that converges when run again with every action once on
+// the server, a plan over the exposure cap (exit 3, nothing sent), a file with bad rows (exit 2,
+// no request at all), and the plan's exit codes (0 at target, 9 with changes). Asserts on the
+// server's own state and log.
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTradingSandbox, type TradingSandbox } from '../support/trading.js';
+import { describe, expect, it } from 'vitest';
+import { until } from '../support/polling.js';
+import { useSimulators, type Simulator } from '../support/simulator.js';
 
-let trading: TradingSandbox | undefined;
-
-afterEach(async () => {
-  await trading?.close();
-  trading = undefined;
-});
+const startTrading = useSimulators();
 
 const HEADER = 'market,side,notional_usd,tenor_days';
 
-function targetFile(rig: TradingSandbox, name: string, rows: string[]): string {
+function targetFile(rig: Simulator, name: string, rows: string[]): string {
   const path = join(rig.configDir, name);
   writeFileSync(path, `${[HEADER, ...rows].join('\n')}\n`);
   return path;
 }
 
 /** Open (filled) notional per side, from the server's own state. */
-function book(rig: TradingSandbox): Record<string, number> {
+function book(rig: Simulator): Record<string, number> {
   const sides: Record<string, number> = {};
   for (const hedge of rig.hedges()) {
     if (hedge.status !== 'filled') continue;
@@ -37,13 +34,13 @@ function book(rig: TradingSandbox): Record<string, number> {
 
 const WRITE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
 
-function trades(rig: TradingSandbox) {
+function trades(rig: Simulator) {
   return rig.writes().filter((entry) => WRITE_PATHS.has(entry.path));
 }
 
 describe('hedge apply', () => {
   it('from an empty book opens both sides; the server holds the target', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5k,7']);
     const result = await trading.hedge(['apply', file, '--json']);
     expect(result.code, result.stderr).toBe(0);
@@ -69,7 +66,7 @@ describe('hedge apply', () => {
   });
 
   it('twice: the second run is at target and sends no POST at all', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,8000,1', 'USDTNGN,sell,3000,3']);
     const first = await trading.hedge(['apply', file]);
     expect(first.code, first.stderr).toBe(0);
@@ -82,7 +79,7 @@ describe('hedge apply', () => {
   });
 
   it('rebalances: closes and reduces first, then adds; the server ends at the target', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const start = targetFile(trading, 'start.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5000,3']);
     expect((await trading.hedge(['apply', start])).code).toBe(0);
     const next = targetFile(trading, 'next.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,0,']);
@@ -97,21 +94,20 @@ describe('hedge apply', () => {
   });
 
   it('killed with SIGKILL while its first write is held, then run again: the target is reached, every action once on the server', async () => {
-    trading = await startTradingSandbox();
-    const rig = trading;
+    const rig = await startTrading();
     const file = targetFile(rig, 'target.csv', ['USDTNGN,buy,7000,3', 'USDTNGN,sell,4000,7']);
-    // The server holds the first open (its key in flight) while the client is killed.
-    rig.sandbox.setFaults({ nextLatency: { count: 1, ms: 1500 }, match: { method: 'POST', path: '/hedges' } });
+    // The server commits the first open but never finishes its answer, so the kill lands while that
+    // write is in flight however slow the machine is (a hold of fixed length would race the kill).
+    rig.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
     let child: ChildProcess | undefined;
     const killed = rig.hedge(['apply', file], { onSpawn: (spawned) => (child = spawned) });
-    for (;;) {
-      if (trades(rig).length > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await until(() => trades(rig).length > 0, 'the first write');
     child!.kill('SIGKILL');
     const first = await killed;
     expect(first.signal).toBe('SIGKILL');
     expect(trades(rig)).toHaveLength(1);
+    expect(rig.hedges()).toHaveLength(1);
+    rig.sandbox.setFaults({ stall: null, match: null });
 
     const again = await rig.hedge(['apply', file, '--json']);
     expect(again.code, again.stderr).toBe(0);
@@ -144,7 +140,7 @@ describe('hedge apply', () => {
   });
 
   it('over the exposure cap: exit 3 listing the check, nothing sent', async () => {
-    trading = await startTradingSandbox({ exposureCapUsd: 20_000 });
+    const trading = await startTrading({ exposureCapUsd: 20_000 });
     const file = targetFile(trading, 'big.csv', ['USDTNGN,buy,30000,3']);
     const apply = await trading.hedge(['apply', file, '--yes']);
     expect(apply.code).toBe(3);
@@ -162,7 +158,7 @@ describe('hedge apply', () => {
 
 describe('hedge plan', () => {
   it('a file with several bad rows: exit 2 naming every line, and no request at all', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const file = targetFile(trading, 'bad.csv', ['USDTNGN,up,10000,3', 'USDTNGN,sell,5k,7', 'usd-ngn,sell,5k,7', 'USDTNGN,buy,10000,2']);
     for (const command of ['plan', 'apply']) {
       const result = await trading.hedge([command, file]);
@@ -175,14 +171,15 @@ describe('hedge plan', () => {
   });
 
   it('exit 9 when changes are needed, 0 at target; reads and quotes only', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,6000,3']);
     const changes = await trading.hedge(['plan', file, '--json']);
     expect(changes.code, changes.stderr).toBe(9);
     const plan = JSON.parse(changes.stdout);
     expect(plan).toMatchObject({ at_target: false, totals: { actions: 1, added_usd: 6_000 } });
     expect(plan.steps[0]).toMatchObject({ step: 1, action: 'open', market: 'USDTNGN', side: 'buy', current_usd: 0, target_usd: 6_000, delta_usd: 6_000 });
-    expect(plan.steps[0].quote.upfront.required_margin_usdc).toBeGreaterThan(0);
+    // The quote's margin: 10% of the 6,000 USD to open.
+    expect(plan.steps[0].quote.upfront.required_margin_usdc).toBe(600);
     expect(trades(trading)).toEqual([]);
     expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
 

@@ -6,21 +6,26 @@ import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { KEYS, spawnInTerminal as spawnTerminal, type Terminal } from '../support/pseudo-terminal.js';
-import { KEY_A, KEY_B, readStore, startKeySandbox, storeFile, tempDir, writeStore } from '../support/profiles.js';
+import { tempDir } from '../support/hedge-cli.js';
+import { readStore, storeFile, writeStore } from '../support/config-store.js';
+import { KEY_A, KEY_B } from '../support/keys.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
 
 const { ENTER } = KEYS;
 
 const spawnInTerminal = (configDir: string, args: string[]): Terminal => spawnTerminal({ configDir, args, cols: 200, rows: 50 });
 
+let simulator: Simulator;
 let sandbox: RunningSandbox;
 let tmp: { path: string; remove: () => void };
 let terminal: Terminal | undefined;
 
 beforeAll(async () => {
-  sandbox = await startKeySandbox();
+  simulator = await startSimulator({ preset: 'keys' });
+  sandbox = simulator.sandbox;
 });
 afterAll(async () => {
-  await sandbox.close();
+  await simulator.close();
 });
 beforeEach(() => {
   tmp = tempDir('hedge-login-tty-');

@@ -4,31 +4,23 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import {
-  KEY_A,
-  KEY_B,
-  LIVE_KEY,
-  UNKNOWN_KEY,
-  hedgeIn,
-  loginWith,
-  readStore,
-  requestsTo,
-  startKeySandbox,
-  storeFile,
-  tempDir,
-  writeStore,
-} from '../support/profiles.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { hedgeIn, tempDir } from '../support/hedge-cli.js';
+import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
+import { KEY_A, KEY_B, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
 
+let simulator: Simulator;
 let sandbox: RunningSandbox;
 let tmp: { path: string; remove: () => void };
 let configDir: string;
 
 beforeAll(async () => {
-  sandbox = await startKeySandbox();
+  simulator = await startSimulator({ preset: 'keys' });
+  sandbox = simulator.sandbox;
 });
 afterAll(async () => {
-  await sandbox.close();
+  await simulator.close();
 });
 beforeEach(() => {
   tmp = tempDir('hedge-login-');
@@ -43,7 +35,7 @@ describe('hedge login (key from stdin)', () => {
     const result = await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']);
     expect(result.stderr).toContain('test key');
     expect(result.code).toBe(0);
-    expect(requestsTo(sandbox, 'GET', '/account')).toBe(1);
+    expect(simulator.requests('GET', '/account')).toHaveLength(1);
     expect(sandbox.requestLog).toHaveLength(1);
 
     expect(statSync(storeFile(configDir)).mode & 0o777).toBe(0o600);
@@ -111,7 +103,7 @@ describe('hedge login (key from stdin)', () => {
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('refused this key');
     expect(result.stderr).toContain('hedge login');
-    expect(requestsTo(sandbox, 'GET', '/account')).toBe(1);
+    expect(simulator.requests('GET', '/account')).toHaveLength(1);
     expect(sandbox.requestLog[0]?.status).toBe(401);
     expect(existsSync(storeFile(configDir))).toBe(false);
     expect(result.stderr).not.toContain(UNKNOWN_KEY);
@@ -172,12 +164,14 @@ describe('hedge login (key from stdin)', () => {
 });
 
 describe('hedge login --ca-file (an HTTPS sandbox with its own CA)', () => {
+  let tlsSimulator: Simulator;
   let tlsSandbox: RunningSandbox;
   beforeAll(async () => {
-    tlsSandbox = await startSandbox({ tls: true, seed: 12, fillDelayMs: 100, apiKeys: [KEY_A] });
+    tlsSimulator = await startSimulator({ preset: 'keys', tls: true, seed: 12, apiKeys: [KEY_A] });
+    tlsSandbox = tlsSimulator.sandbox;
   });
   afterAll(async () => {
-    await tlsSandbox.close();
+    await tlsSimulator.close();
   });
 
   it('fails on an untrusted certificate without the CA, then trusts it with --ca-file and keeps it in the profile', async () => {

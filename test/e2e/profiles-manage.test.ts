@@ -3,28 +3,21 @@
 // configured at all.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import {
-  KEY_A,
-  KEY_B,
-  KEY_C,
-  LIVE_KEY,
-  UNKNOWN_KEY,
-  hedgeIn,
-  readStore,
-  requestsTo,
-  startKeySandbox,
-  tempDir,
-  writeStore,
-} from '../support/profiles.js';
+import { hedgeIn, tempDir } from '../support/hedge-cli.js';
+import { readStore, writeStore } from '../support/config-store.js';
+import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
 
+let simulator: Simulator;
 let sandbox: RunningSandbox;
 let tmp: { path: string; remove: () => void };
 
 beforeAll(async () => {
-  sandbox = await startKeySandbox();
+  simulator = await startSimulator({ preset: 'keys' });
+  sandbox = simulator.sandbox;
 });
 afterAll(async () => {
-  await sandbox.close();
+  await simulator.close();
 });
 beforeEach(() => {
   tmp = tempDir('hedge-profiles-');
@@ -64,7 +57,7 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
       key_check: { status: 'ok' },
     });
     expect(shown.api_key).toBe(`${KEY_A.slice(0, 8)}…${KEY_A.slice(-4)}`);
-    expect(requestsTo(sandbox, 'GET', '/account')).toBe(1);
+    expect(simulator.requests('GET', '/account')).toHaveLength(1);
   });
 
   it('HEDGE_PROFILE picks another profile; --profile beats it', async () => {
@@ -143,7 +136,8 @@ describe('profile list / use / remove', () => {
     expect(table.stdout).toMatch(/gone.*logged out/);
 
     const plain = await hedgeIn(tmp.path, ['profile', 'list']);
-    expect(plain.stdout.split('\n')[0]).toMatch(/^alpha\ttrue\ttest\t/);
+    expect(plain.stdout.split('\n')[0]).toBe('name\tcurrent\tenvironment\tbase_url\tapi_key\tca_file\tsaved_at');
+    expect(plain.stdout.split('\n')[1]).toMatch(/^alpha\ttrue\ttest\t/);
     expect(sandbox.requestLog).toHaveLength(0);
   });
 

@@ -3,17 +3,21 @@
 // full key, which must not appear anywhere on stdout or stderr. The redacted form may.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import type { RunResult } from '../support/hedge-cli.js';
-import { KEY_A, KEY_B, UNKNOWN_KEY, hedgeIn, loginWith, startKeySandbox, tempDir } from '../support/profiles.js';
+import { hedgeIn, type RunResult, tempDir } from '../support/hedge-cli.js';
+import { loginWith } from '../support/config-store.js';
+import { KEY_A, KEY_B, UNKNOWN_KEY } from '../support/keys.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
 
+let simulator: Simulator;
 let sandbox: RunningSandbox;
 let tmp: { path: string; remove: () => void };
 
 beforeAll(async () => {
-  sandbox = await startKeySandbox();
+  simulator = await startSimulator({ preset: 'keys' });
+  sandbox = simulator.sandbox;
 });
 afterAll(async () => {
-  await sandbox.close();
+  await simulator.close();
 });
 beforeEach(() => {
   tmp = tempDir('hedge-redaction-');

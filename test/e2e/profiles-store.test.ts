@@ -4,16 +4,21 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { KEY_A, hedgeIn, startKeySandbox, storeFile, tempDir, writeStore } from '../support/profiles.js';
+import { hedgeIn, tempDir } from '../support/hedge-cli.js';
+import { storeFile, writeStore } from '../support/config-store.js';
+import { KEY_A } from '../support/keys.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
 
+let simulator: Simulator;
 let sandbox: RunningSandbox;
 let tmp: { path: string; remove: () => void };
 
 beforeAll(async () => {
-  sandbox = await startKeySandbox();
+  simulator = await startSimulator({ preset: 'keys' });
+  sandbox = simulator.sandbox;
 });
 afterAll(async () => {
-  await sandbox.close();
+  await simulator.close();
 });
 beforeEach(() => {
   tmp = tempDir('hedge-store-');

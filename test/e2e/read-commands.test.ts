@@ -1,6 +1,7 @@
 // Every read command against one sandbox with a known history, in the three output modes:
 // --json parses, matches the schema and equals what the API answered (nothing dropped); plain
-// (no TTY) has the expected tab-separated rows; the forced-TTY table matches a reviewed snapshot.
+// (no TTY) has a header row of keys over the expected tab-separated rows; the forced-TTY table (80
+// columns) matches a reviewed snapshot.
 // The sandbox's clock is frozen and the CLI's clock pinned to it, so the snapshots are stable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -14,7 +15,9 @@ import {
 } from '../../src/api/schemas.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runHedge, tempDir, type RunResult } from '../support/hedge-cli.js';
-import { api, lines, sandboxEnv, startFrozenSandbox, TEST_KEY } from '../support/read.js';
+import { FROZEN_KEY } from '../support/keys.js';
+import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
+import { printedLines as lines } from '../support/text.js';
 
 const priceSchema = z.looseObject({ market: z.string(), price: z.number(), timestamp: z.string() });
 const wireHistorySchema = historyRecordSchema.extend({
@@ -27,6 +30,7 @@ const wireHistorySchema = historyRecordSchema.extend({
   closed_at: z.string(),
 });
 
+let simulator: Simulator;
 let sandbox: RunningSandbox;
 let config: { path: string; remove: () => void };
 let buyId: string;
@@ -40,7 +44,7 @@ interface Modes {
 
 /** The same command three ways, concurrently. */
 async function inAllModes(args: string[]): Promise<Modes> {
-  const env = sandboxEnv(sandbox, true);
+  const env = { ...simulator.env, ...pinnedClockEnv(simulator) };
   const [json, plain, tty] = await Promise.all([
     runHedge([...args, '--json'], { env, configDir: config.path }),
     runHedge(args, { env, configDir: config.path }),
@@ -57,20 +61,27 @@ function parsed<S extends z.ZodType>(schema: S, result: RunResult): z.infer<S> {
   return value as z.infer<S>;
 }
 
+/** TSV as records: the header row's keys over each row's cells (formats: a header row of field keys). */
+function tsvRecords(text: string): Array<Record<string, string>> {
+  const [header, ...rows] = lines(text).map((line) => line.split('\t'));
+  return rows.map((cells) => Object.fromEntries(header!.map((key, index) => [key, cells[index]!])));
+}
+
 beforeAll(async () => {
-  sandbox = await startFrozenSandbox();
+  simulator = await startSimulator({ preset: 'frozen' });
+  sandbox = simulator.sandbox;
   // Three closed (settled and closed early) and one failed hedge, all in the past.
-  sandbox.seedHedges({ apiKey: TEST_KEY, count: 3, status: 'closed' });
-  sandbox.seedHedges({ apiKey: TEST_KEY, count: 1, status: 'failed' });
-  buyId = (await api(sandbox, 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 25_000, tenor_days: 7, client_reference: 'DEAL-42' })).id;
+  sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
+  sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
+  buyId = (await apiData(sandbox, 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 25_000, tenor_days: 7, client_reference: 'DEAL-42' })).id;
   // An hour later the buy has filled and carried; the sell submitted now stays `submitted` (frozen clock).
   sandbox.clock.advance(3_600_000);
-  sellId = (await api(sandbox, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 })).id;
+  sellId = (await apiData(sandbox, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 })).id;
   config = tempDir();
 });
 
 afterAll(async () => {
-  await sandbox?.close();
+  await simulator?.close();
   config?.remove();
 });
 
@@ -78,9 +89,10 @@ describe('read commands in every output mode', () => {
   it('markets', async () => {
     const { json, plain, tty } = await inAllModes(['markets']);
     const markets = parsed(marketSchema.array(), json);
-    expect(markets).toEqual(await api(sandbox, 'GET', '/markets'));
+    expect(markets).toEqual(await apiData(sandbox, 'GET', '/markets'));
     const [m] = markets;
     expect(lines(plain.stdout)).toEqual([
+      'market\tstatus\tprice\tcapacity_buy_usd\tcapacity_sell_usd\tcarry_buy_daily_pct\tcarry_sell_daily_pct',
       [m.market, m.status, m.price, m.available_capacity_usd.buy, m.available_capacity_usd.sell, m.net_rate_daily_pct.buy, m.net_rate_daily_pct.sell].join('\t'),
     ]);
     expect(tty.stdout).toMatchSnapshot();
@@ -89,26 +101,30 @@ describe('read commands in every output mode', () => {
   it('price without a market lists every listed market', async () => {
     const { json, plain, tty } = await inAllModes(['price']);
     const prices = parsed(priceSchema.array(), json);
-    expect(prices).toEqual(await api(sandbox, 'GET', '/prices?symbols=USDTNGN'));
+    expect(prices).toEqual(await apiData(sandbox, 'GET', '/prices?symbols=USDTNGN'));
     expect(prices.map((p) => p.market)).toEqual(['USDTNGN']);
-    expect(lines(plain.stdout)).toEqual([`USDTNGN\t${prices[0].price}\t${prices[0].timestamp}`]);
+    expect(lines(plain.stdout)).toEqual(['market\tprice\ttimestamp', `USDTNGN\t${prices[0].price}\t${prices[0].timestamp}`]);
     expect(plain.stdout).toMatch(/\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\n$/);
     expect(tty.stdout).toMatchSnapshot();
   });
 
   it('price of one market', async () => {
     const { json, plain, tty } = await inAllModes(['price', 'USDTNGN']);
-    const price = parsed(priceSchema, json);
-    expect([price]).toEqual(await api(sandbox, 'GET', '/prices?symbols=USDTNGN'));
-    expect(lines(plain.stdout)).toEqual([`market\tUSDTNGN`, `price\t${price.price}`, `timestamp\t${price.timestamp}`]);
+    // --json is the server's data as it came: the list GET /prices answered, of one market here.
+    const [price, ...others] = parsed(priceSchema.array(), json);
+    expect([price, ...others]).toEqual(await apiData(sandbox, 'GET', '/prices?symbols=USDTNGN'));
+    expect(others).toEqual([]);
+    // One record: a header row of keys and one row.
+    expect(lines(plain.stdout)).toEqual(['market\tprice\ttimestamp', `USDTNGN\t${price.price}\t${price.timestamp}`]);
     expect(tty.stdout).toMatchSnapshot();
   });
 
   it('quote USDTNGN buy 10000 --tenor 3 (the example, exactly as typed)', async () => {
     const { json, plain, tty } = await inAllModes(['quote', 'USDTNGN', 'buy', '10000', '--tenor', '3']);
     const quote = parsed(quoteSchema, json);
-    expect(quote).toEqual(await api(sandbox, 'POST', '/quotes', { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 }));
-    const rows = Object.fromEntries(lines(plain.stdout).map((line) => line.split('\t') as [string, string]));
+    expect(quote).toEqual(await apiData(sandbox, 'POST', '/quotes', { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 }));
+    const [rows, ...more] = tsvRecords(plain.stdout);
+    expect(more).toEqual([]);
     expect(rows).toMatchObject({
       market: 'USDTNGN',
       side: 'buy',
@@ -122,21 +138,40 @@ describe('read commands in every output mode', () => {
       'upfront.total_upfront_usdc': String(quote.upfront.total_upfront_usdc),
       maturity: quote.maturity,
     });
-    expect(Number(rows.price_impact_bps)).toBeCloseTo((quote.pricing.price_impact_usd / 10_000) * 10_000, 2);
+    expect(Number(rows!.price_impact_bps)).toBeCloseTo((quote.pricing.price_impact_usd / 10_000) * 10_000, 2);
     expect(plain.stderr).toContain('reserves nothing');
     expect(json.stderr).toBe('');
     expect(tty.stdout).toContain('reserves nothing');
     expect(tty.stdout).toMatchSnapshot();
   });
 
-  it('hedges lists newest first, without the detail-only fields', async () => {
+  it('hedges lists newest first, every field in the documented column order (hashes whole)', async () => {
     const { json, plain, tty } = await inAllModes(['hedges']);
     const hedges = parsed(hedgeSchema.array(), json);
-    expect(hedges).toEqual(await api(sandbox, 'GET', '/hedges'));
+    expect(hedges).toEqual(await apiData(sandbox, 'GET', '/hedges'));
     expect(hedges).toHaveLength(6);
     expect(hedges.slice(0, 2).map((h) => h.id)).toEqual([sellId, buyId]);
-    const rows = lines(plain.stdout).map((line) => line.split('\t'));
+    const [header, ...rows] = lines(plain.stdout).map((line) => line.split('\t'));
+    expect(header).toEqual([
+      'id',
+      'client_reference',
+      'market',
+      'side',
+      'notional_usd',
+      'tenor_days',
+      'status',
+      'struck_rate',
+      'opened_at',
+      'maturity_at',
+      'filled_at',
+      'closed_at',
+      'units',
+      'order_key',
+      'order_tx_hash',
+      'fill_tx_hash',
+    ]);
     expect(rows.map((row) => row[0])).toEqual(hedges.map((h) => h.id));
+    const buy = hedges[1];
     expect(rows[1]).toEqual([
       buyId,
       'DEAL-42',
@@ -145,36 +180,50 @@ describe('read commands in every output mode', () => {
       '25000',
       '7',
       'filled',
-      String(hedges[1].struck_rate),
-      hedges[1].opened_at,
-      hedges[1].maturity_at,
+      String(buy.struck_rate),
+      buy.opened_at,
+      buy.maturity_at,
+      buy.filled_at,
+      '',
+      String(buy.units),
+      buy.order_key,
+      buy.order_tx_hash,
+      buy.fill_tx_hash,
     ]);
-    expect(plain.stdout).not.toContain(hedges[1].order_tx_hash!);
+    expect(buy.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    // On screen the hash is shortened (0x5f12…157b), or its column left out at 80 columns.
+    expect(tty.stdout).not.toContain(buy.order_tx_hash!);
     expect(tty.stdout).toMatchSnapshot();
   });
 
-  it('hedges ID shows one hedge in full, tx hashes whole', async () => {
+  it('hedges ID shows one hedge in full: tx hashes whole in TSV, shortened on screen', async () => {
     const { json, plain, tty } = await inAllModes(['hedges', buyId]);
     const hedge = parsed(hedgeSchema, json);
-    expect(hedge).toEqual(await api(sandbox, 'GET', `/hedges/${buyId}`));
-    const rows = Object.fromEntries(lines(plain.stdout).map((line) => line.split('\t') as [string, string]));
-    expect(Object.keys(rows).sort()).toEqual(Object.keys(hedge).sort());
-    expect(rows.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(rows.fill_tx_hash).toBe(hedge.fill_tx_hash);
-    expect(tty.stdout).toContain(hedge.order_tx_hash!);
-    expect(tty.stdout).toContain(hedge.fill_tx_hash!);
-    expect(tty.stdout).toContain(hedge.order_key!);
+    expect(hedge).toEqual(await apiData(sandbox, 'GET', `/hedges/${buyId}`));
+    const [rows, ...more] = tsvRecords(plain.stdout);
+    expect(more).toEqual([]);
+    // Every field the hedge has, and the known ones it lacks as empty cells (closed_at: still open).
+    expect(Object.keys(rows!).sort()).toEqual([...Object.keys(hedge), 'closed_at'].sort());
+    for (const [key, value] of Object.entries(hedge)) expect(rows![key]).toBe(String(value));
+    expect(rows!.closed_at).toBe('');
+    expect(rows!.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(rows!.fill_tx_hash).toBe(hedge.fill_tx_hash);
+    for (const hash of [hedge.order_tx_hash!, hedge.fill_tx_hash!, hedge.order_key!]) {
+      expect(tty.stdout).not.toContain(hash);
+      expect(tty.stdout).toContain(`${hash.slice(0, 6)}…${hash.slice(-4)}`);
+    }
     expect(tty.stdout).toMatchSnapshot();
   });
 
   it('history with realized P&L and totals (a row in the table, stderr in plain mode, absent from JSON)', async () => {
     const { json, plain, tty } = await inAllModes(['history']);
     const records = parsed(wireHistorySchema.array(), json);
-    expect(records).toEqual(await api(sandbox, 'GET', '/hedges/history'));
+    expect(records).toEqual(await apiData(sandbox, 'GET', '/hedges/history'));
     expect(records).toHaveLength(3);
     const rows = lines(plain.stdout);
-    expect(rows).toHaveLength(3);
-    expect(rows.map((row) => row.split('\t')[0])).toEqual(records.map((r) => r.hedge_id));
+    expect(rows).toHaveLength(4);
+    expect(rows[0]!.split('\t').slice(0, 2)).toEqual(['hedge_id', 'client_reference']);
+    expect(rows.slice(1).map((row) => row.split('\t')[0])).toEqual(records.map((r) => r.hedge_id));
     expect(plain.stdout).not.toMatch(/total/i);
     const netTotal = Math.round(records.reduce((sum, r) => sum + r.net_pnl_usd * 100, 0)) / 100;
     expect(plain.stderr).toContain(`Total (3 hedges)\t`);
@@ -186,23 +235,24 @@ describe('read commands in every output mode', () => {
   it('positions: one line per open side (the submitted sell is not a position)', async () => {
     const { json, plain, tty } = await inAllModes(['positions']);
     const positions = parsed(positionSchema.array(), json);
-    expect(positions).toEqual(await api(sandbox, 'GET', '/positions'));
+    expect(positions).toEqual(await apiData(sandbox, 'GET', '/positions'));
     expect(positions.map((p) => [p.market, p.side, p.hedge_id])).toEqual([['USDTNGN', 'buy', buyId]]);
-    const [row] = lines(plain.stdout).map((line) => line.split('\t'));
+    const [header, row] = lines(plain.stdout).map((line) => line.split('\t'));
     const p = positions[0] as Record<string, unknown>;
-    expect(row.slice(0, 11)).toEqual(
-      ['market', 'side', 'notional_usd', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd', 'close_fee_usdc', 'margin_usdc', 'net_margin_usd'].map((k) => String(p[k])),
-    );
-    expect(lines(plain.stdout)).toHaveLength(1);
+    const order = ['market', 'side', 'notional_usd', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd', 'close_fee_usdc', 'margin_usdc', 'net_margin_usd', 'maturity_at', 'hedge_id', 'units', 'opened_at'];
+    expect(header).toEqual(order);
+    expect(row).toEqual(order.map((k) => String(p[k])));
+    expect(lines(plain.stdout)).toHaveLength(2);
     expect(tty.stdout).toMatchSnapshot();
   });
 
   it('account', async () => {
     const { json, plain, tty } = await inAllModes(['account']);
     const account = parsed(accountSchema, json);
-    expect(account).toEqual(await api(sandbox, 'GET', '/account'));
-    const rows = lines(plain.stdout).map((line) => line.split('\t'));
-    expect(rows.map((row) => row[0])).toEqual([
+    expect(account).toEqual(await apiData(sandbox, 'GET', '/account'));
+    const [header, row, ...more] = lines(plain.stdout).map((line) => line.split('\t'));
+    expect(more).toEqual([]);
+    expect(header).toEqual([
       'balance_usdc',
       'margin_in_use_usdc',
       'open_exposure_usd',
@@ -211,8 +261,8 @@ describe('read commands in every output mode', () => {
       'available_exposure_usd',
       'exposure_cap_usd',
     ]);
-    expect(rows[0][1]).toBe(String(account.balance_usdc));
-    expect(rows[4][1]).toBe('1');
+    expect(row![0]).toBe(String(account.balance_usdc));
+    expect(row![4]).toBe('1');
     expect(tty.stdout).toMatchSnapshot();
   });
 });

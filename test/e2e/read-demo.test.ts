@@ -36,7 +36,7 @@ describe('--demo', () => {
       expect(result.code, where).toBe(0);
       expect(result.stderr.split('\n')[0], where).toMatch(/^DEMO — local simulator with test funds/);
     });
-    expect(results[3].stdout).toMatch(/^market\tUSDTNGN\n/);
+    expect(results[3].stdout).toMatch(/^market\tside\tnotional_usd\ttenor_days\t.*\nUSDTNGN\tbuy\t10000\t3\t/);
     expect(results[6].stderr).toContain('No open positions.');
   });
 

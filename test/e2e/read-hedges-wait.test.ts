@@ -1,21 +1,20 @@
 // `hedge hedges ID --wait`: polls until the hedge is final; a filled hedge exits 0, a failed one
 // exits 6 (order failed) with the hedge still printed. The sandboxes run on real time here so the
-// fill lands while the CLI waits.
+// fill lands while the CLI waits (300 ms after the open, well before its first poll a second later).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hedgeSchema } from '../../src/api/schemas.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
-import { api, sandboxEnv } from '../support/read.js';
+import { apiData, startSimulator, type Simulator } from '../support/simulator.js';
 
-let filling: RunningSandbox;
-let failing: RunningSandbox;
+let filling: Simulator;
+let failing: Simulator;
 let config: { path: string; remove: () => void };
 const order = { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 1 };
 
 beforeAll(async () => {
   [filling, failing] = await Promise.all([
-    startSandbox({ seed: 7, fillDelayMs: 300 }),
-    startSandbox({ seed: 7, fillDelayMs: 300, failRate: 1 }),
+    startSimulator({ seed: 7, fillDelayMs: 300 }),
+    startSimulator({ seed: 7, fillDelayMs: 300, failRate: 1 }),
   ]);
   config = tempDir();
 });
@@ -27,12 +26,12 @@ afterAll(async () => {
 
 describe('hedges ID --wait', () => {
   it('waits for the fill (exit 0), and for a failure (exit 6, the hedge still on stdout)', async () => {
-    const [toFill, toFail] = await Promise.all([api(filling, 'POST', '/hedges', order), api(failing, 'POST', '/hedges', order)]);
+    const [toFill, toFail] = await Promise.all([apiData(filling, 'POST', '/hedges', order), apiData(failing, 'POST', '/hedges', order)]);
     expect([toFill.status, toFail.status]).toEqual(['submitted', 'submitted']);
     const [filled, failed, failedPlain] = await Promise.all([
-      runHedge(['hedges', toFill.id, '--wait', '--json'], { env: sandboxEnv(filling), configDir: config.path }),
-      runHedge(['hedges', toFail.id, '--wait', '--json'], { env: sandboxEnv(failing), configDir: config.path }),
-      runHedge(['hedges', toFail.id, '--wait'], { env: sandboxEnv(failing), configDir: config.path }),
+      runHedge(['hedges', toFill.id, '--wait', '--json'], { env: filling.env, configDir: config.path }),
+      runHedge(['hedges', toFail.id, '--wait', '--json'], { env: failing.env, configDir: config.path }),
+      runHedge(['hedges', toFail.id, '--wait'], { env: failing.env, configDir: config.path }),
     ]);
     expect(filled.code, filled.stderr).toBe(0);
     expect(hedgeSchema.parse(JSON.parse(filled.stdout))).toMatchObject({ id: toFill.id, status: 'filled' });
@@ -42,17 +41,19 @@ describe('hedges ID --wait', () => {
     expect(JSON.parse(failed.stderr.trim())).toMatchObject({ error: { code: 'order_failed', details: { hedge_id: toFail.id } } });
 
     expect(failedPlain.code).toBe(6);
-    expect(failedPlain.stdout).toContain('status\tfailed\n');
+    const [keys, values] = failedPlain.stdout.split('\n').map((line) => line.split('\t'));
+    expect(values![keys!.indexOf('status')]).toBe('failed');
     expect(failedPlain.stderr).toContain(`Hedge ${toFail.id} failed on-chain`);
   });
 
   it('a hedge already final is returned at once, with one request', async () => {
-    const hedge = await api(filling, 'POST', '/hedges', { ...order, side: 'sell' });
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    const before = filling.requestLog.length;
-    const result = await runHedge(['hedges', hedge.id, '--wait', '--json'], { env: sandboxEnv(filling), configDir: config.path });
+    const hedge = await apiData(filling, 'POST', '/hedges', { ...order, side: 'sell' });
+    // Past its fill on the simulator's clock (no sleep): the hedge is final before the CLI asks.
+    filling.advance(300);
+    const before = filling.sandbox.requestLog.length;
+    const result = await runHedge(['hedges', hedge.id, '--wait', '--json'], { env: filling.env, configDir: config.path });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
-    expect(filling.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual([`GET /hedges/${hedge.id}`]);
+    expect(filling.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual([`GET /hedges/${hedge.id}`]);
   });
 });

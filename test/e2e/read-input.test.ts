@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quoteSchema } from '../../src/api/schemas.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
-import { sandboxEnv, startFrozenSandbox } from '../support/read.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
 
+let simulator: Simulator;
 let sandbox: RunningSandbox;
 let config: { path: string; remove: () => void };
 
@@ -33,18 +34,19 @@ const REFUSED_BEFORE_ANY_REQUEST: Array<[string[], RegExp]> = [
 ];
 
 beforeAll(async () => {
-  sandbox = await startFrozenSandbox();
+  simulator = await startSimulator({ preset: 'frozen' });
+  sandbox = simulator.sandbox;
   config = tempDir();
 });
 
 afterAll(async () => {
-  await sandbox?.close();
+  await simulator?.close();
   config?.remove();
 });
 
 describe('bad input on the read commands', () => {
   it('each bad value exits 2 with one line on stderr, and the server receives nothing', async () => {
-    const env = sandboxEnv(sandbox);
+    const env = simulator.env;
     const results = [];
     // A few at a time: they are independent, but the test machine has two cores.
     for (let start = 0; start < REFUSED_BEFORE_ANY_REQUEST.length; start += 6) {
@@ -64,7 +66,7 @@ describe('bad input on the read commands', () => {
   });
 
   it('under --json a bad value is one JSON error line on stderr, stdout empty', async () => {
-    const result = await runHedge([...quote('USDTNGN', 'buy', '10000', '--tenor', '2'), '--json'], { env: sandboxEnv(sandbox), configDir: config.path });
+    const result = await runHedge([...quote('USDTNGN', 'buy', '10000', '--tenor', '2'), '--json'], { env: simulator.env, configDir: config.path });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     const errorLines = result.stderr.trimEnd().split('\n');
@@ -73,9 +75,9 @@ describe('bad input on the read commands', () => {
     expect(sandbox.requestLog).toEqual([]);
   });
 
-  it('an unlisted market names the listed ones; only the markets list was asked for', async () => {
+  it('an unlisted market names the listed ones; quote asks for the list only after the refusal (quote-requests.test.ts)', async () => {
     const before = sandbox.requestLog.length;
-    const env = sandboxEnv(sandbox);
+    const env = simulator.env;
     const [quoted, priced] = await Promise.all([
       runHedge(quote('eurngn', 'buy', '10000', '--tenor', '3'), { env, configDir: config.path }),
       runHedge(['price', 'EURNGN'], { env, configDir: config.path }),
@@ -85,17 +87,18 @@ describe('bad input on the read commands', () => {
       expect(result.stdout).toBe('');
       expect(result.stderr.trimEnd().split('\n')).toEqual(['hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN.']);
     }
-    expect(sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /markets', 'GET /markets']);
+    // The two ran at once, so their requests interleave: counted, not ordered.
+    expect(sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`).sort()).toEqual(['GET /markets', 'GET /markets', 'POST /quotes']);
   });
 
   it('a lower-case market and a 10k notional are normalised and work', async () => {
     const before = sandbox.requestLog.length;
-    const result = await runHedge(quote('usdtngn', 'BUY', '10k', '--tenor', '3', '--json'), { env: sandboxEnv(sandbox), configDir: config.path });
+    const result = await runHedge(quote('usdtngn', 'BUY', '10k', '--tenor', '3', '--json'), { env: simulator.env, configDir: config.path });
     expect(result.code, result.stderr).toBe(0);
     const parsed = quoteSchema.parse(JSON.parse(result.stdout));
     expect(parsed).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 });
     const sent = sandbox.requestLog.slice(before);
-    expect(sent.map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /markets', 'POST /quotes']);
-    expect(sent[1].body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 });
+    expect(sent.map((entry) => `${entry.method} ${entry.path}`)).toEqual(['POST /quotes']);
+    expect(sent[0].body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 });
   });
 });

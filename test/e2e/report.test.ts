@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/sandbox/engine-state.js';
 import { displayWidth } from '../../src/ui/width.js';
 import { tempDir } from '../support/hedge-cli.js';
-import { startTradingSandbox, type TradingSandbox } from '../support/trading.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
 
 /** Monday 2 March 2026, 09:00 UTC; the simulator's clock moves only by advance(). */
 const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-let trading: TradingSandbox;
+let trading: Simulator;
 let files: { path: string; remove: () => void };
 let idempotency = 0;
 
@@ -68,7 +68,7 @@ async function reportJson(args: string[]): Promise<ReportJson> {
 }
 
 beforeAll(async () => {
-  trading = await startTradingSandbox({ fillDelayMs: 100, realNow: () => START_MS, seed: 'report-e2e' });
+  trading = await startSimulator({ fillDelayMs: 100, realNow: () => START_MS, seed: 'report-e2e' });
   files = tempDir('hedge-report-');
 
   // A: opened and closed early through the CLI on Monday 2 March (ISO week 10).
@@ -187,8 +187,11 @@ describe('hedge report', () => {
     expect(ids(await cliOk(['history', '--since', '2026-03-10T00:00:00Z', '--limit', '1', '--json']))).toEqual([d.hedge_id]);
     const plain = await cli(['history', '--since', '2026-04-01']);
     expect(plain.code).toBe(0);
-    expect(plain.stdout.trim().split('\n')).toHaveLength(1);
-    expect(plain.stdout).toContain(d.hedge_id);
+    // A header row of keys, then the one closed hedge of the period.
+    const [header, ...rows] = plain.stdout.trim().split('\n');
+    expect(header!.split('\t')[0]).toBe('hedge_id');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.split('\t')[0]).toBe(d.hedge_id);
   });
 
   it('--format csv: the documented header, then one row per group matching the JSON', async () => {
@@ -274,7 +277,7 @@ describe('hedge report', () => {
 
 describe('hedge report on a full page of history', () => {
   it('exactly 500 closed hedges back: a warning on stderr and "complete": false', async () => {
-    const full = await startTradingSandbox({ realNow: () => START_MS, seed: 'report-e2e-full' });
+    const full = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-full' });
     try {
       full.sandbox.seedHedges({ apiKey: full.sandbox.apiKey, count: 501 });
       const result = await full.hedge(['report', '--by', 'month', '--json']);
@@ -293,7 +296,7 @@ describe('hedge report on a full page of history', () => {
 
 describe('closed hedges without a readable close time', () => {
   it('are left out (and counted on stderr) when filtering or grouping by time, kept otherwise', async () => {
-    const odd = await startTradingSandbox({ realNow: () => START_MS, seed: 'report-e2e-undated' });
+    const odd = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-undated' });
     try {
       odd.sandbox.seedHedges({ apiKey: odd.sandbox.apiKey, count: 3 });
       const [account] = Object.values(odd.sandbox.engine.state.accounts);

@@ -1,19 +1,15 @@
 // hedge open, flag-driven, against a sandbox server over HTTP: filled, failed on-chain, --no-wait,
 // --timeout, --dry-run and missing arguments without a terminal. Each test checks the server's own
 // state or request log, not only what the CLI printed.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTradingSandbox, type TradingSandbox } from '../support/trading.js';
+import { describe, expect, it } from 'vitest';
+import { useSimulators } from '../support/simulator.js';
+import { IDEMPOTENCY_KEY } from '../support/text.js';
 
-let trading: TradingSandbox | undefined;
-
-afterEach(async () => {
-  await trading?.close();
-  trading = undefined;
-});
+const startTrading = useSimulators();
 
 describe('hedge open', () => {
   it('quotes, submits once and waits for the fill: struck rate against the quote, hashes whole, maturity', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10k', '--tenor', '3', '--ref', 'DEAL-42']);
     expect(result.stderr).toContain('waiting for the fill');
     expect(result.code).toBe(0);
@@ -22,12 +18,17 @@ describe('hedge open', () => {
     expect(trading.hedges()).toHaveLength(1);
     expect(hedge).toMatchObject({ status: 'filled', notionalUsd: 10_000, tenorDays: 3, side: 'buy', clientReference: 'DEAL-42' });
 
-    const lines = Object.fromEntries(result.stdout.trim().split('\n').map((line) => line.split('\t') as [string, string]));
+    // A record in TSV: a header row of keys and one row of values.
+    const [keys, values] = result.stdout.trim().split('\n').map((line) => line.split('\t'));
+    const lines = Object.fromEntries(keys!.map((key, index) => [key, values![index]!]));
     expect(lines.id).toBe(hedge!.id);
     expect(lines.status).toBe('filled');
     expect(Number(lines.struck_rate)).toBe(hedge!.struckRate);
-    expect(Number(lines.quoted_execution_price)).toBeGreaterThan(0);
-    const bps = ((hedge!.struckRate! - Number(lines.quoted_execution_price)) / Number(lines.quoted_execution_price)) * 10_000;
+    // The quote's price, not the fill's: the simulator's market moves with real time between the
+    // two, by far less than 0.1% in the seconds of a test.
+    expect(Math.abs(hedge!.struckRate! - Number(lines.quoted_execution_price)) / Number(lines.quoted_execution_price)).toBeLessThan(0.001);
+    // On the account's side (README "Sign convention"): a buy struck below the quote is positive.
+    const bps = ((Number(lines.quoted_execution_price) - hedge!.struckRate!) / Number(lines.quoted_execution_price)) * 10_000;
     expect(Number(lines.slippage_bps)).toBeCloseTo(bps, 1);
     expect(lines.order_tx_hash).toBe(hedge!.orderTxHash);
     expect(lines.fill_tx_hash).toBe(hedge!.fillTxHash);
@@ -40,15 +41,16 @@ describe('hedge open', () => {
     expect(log.indexOf('POST /quotes')).toBeLessThan(log.indexOf('POST /hedges'));
     const writes = trading.writes().filter((entry) => entry.path === '/hedges');
     expect(writes).toHaveLength(1);
-    expect(writes[0]!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(writes[0]!.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
     expect(writes[0]!.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3, client_reference: 'DEAL-42' });
     const polls = trading.sandbox.requestLog.filter((entry) => entry.method === 'GET' && entry.path === `/hedges/${hedge!.id}`);
-    expect(polls.length).toBeGreaterThanOrEqual(1);
+    // The fill lands 100 ms after the open, so the first poll (a second later) already sees it.
+    expect(polls).toHaveLength(1);
     expect(polls[0]!.realTimeMs - writes[0]!.realTimeMs).toBeGreaterThanOrEqual(1000);
   });
 
   it('--json prints only the final hedge on stdout', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const result = await trading.hedge(['open', 'USDTNGN', 'sell', '2500', '--tenor', '1', '--json']);
     expect(result.code).toBe(0);
     const hedge = JSON.parse(result.stdout);
@@ -58,7 +60,7 @@ describe('hedge open', () => {
   });
 
   it('an order that fails on-chain exits 6 and says nothing was opened', async () => {
-    trading = await startTradingSandbox({ failRate: 1 });
+    const trading = await startTrading({ failRate: 1 });
     const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3']);
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/failed on-chain: nothing was opened/);
@@ -68,7 +70,7 @@ describe('hedge open', () => {
   });
 
   it('--no-wait returns at submitted without polling the hedge', async () => {
-    trading = await startTradingSandbox({ fillDelayMs: 60_000 });
+    const trading = await startTrading({ fillDelayMs: 60_000 });
     const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']);
     expect(result.code).toBe(0);
     const submitted = JSON.parse(result.stdout);
@@ -79,9 +81,13 @@ describe('hedge open', () => {
   });
 
   it('times out with exit 7 and the command that resumes the wait; the order stands', async () => {
-    trading = await startTradingSandbox({ fillDelayMs: 60_000 });
-    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--timeout', '2']);
-    expect(result.code).toBe(7);
+    const trading = await startTrading({ fillDelayMs: 60_000 });
+    // --timeout counts from the start of the command, and a write needs a second of it left to be
+    // sent at all: 4 s leaves the start-up, the quote and the pre-trade reads seconds to spare on a
+    // loaded machine (2 s left them under one), so the run always reaches the wait it times out in.
+    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--timeout', '4']);
+    expect(result.code, result.stderr).toBe(7);
+    expect(trading.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
     const [hedge] = trading.hedges();
     expect(hedge!.status).toBe('submitted');
     expect(result.stderr).toContain(`hedge hedges ${hedge!.id} --wait`);
@@ -92,7 +98,7 @@ describe('hedge open', () => {
   });
 
   it('--dry-run prints the exact request with the key redacted and sends no write', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--ref', 'D-1', '--dry-run', '--idempotency-key', 'resume-me-1']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`POST ${trading.sandbox.baseUrl}/hedges`);
@@ -107,7 +113,7 @@ describe('hedge open', () => {
   });
 
   it('--dry-run --json is the planned request as one JSON document', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const result = await trading.hedge(['open', 'USDTNGN', 'sell', '1m', '--tenor', '1', '--dry-run', '--json', '--skip-checks']);
     expect(result.code).toBe(0);
     const planned = JSON.parse(result.stdout);
@@ -123,7 +129,7 @@ describe('hedge open', () => {
   });
 
   it('without a terminal, missing arguments are a usage error naming them (exit 2), never a prompt', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const bare = await trading.hedge(['open']);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toContain('missing MARKET, SIDE, NOTIONAL, --tenor');
@@ -134,7 +140,7 @@ describe('hedge open', () => {
   });
 
   it('bad input fails before any request: one line, exit 2', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     for (const args of [
       ['open', 'USDTNGN', 'hold', '1000', '--tenor', '3'],
       ['open', 'USDTNGN', 'buy', '0', '--tenor', '3'],

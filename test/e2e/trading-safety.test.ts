@@ -2,20 +2,16 @@
 // that stop a write before it is sent (and the server's own refusal with --skip-checks), live keys
 // that are refused without a terminal or --yes before any request at all, and an automatic retry
 // after a dropped connection that leaves exactly one hedge.
-import { afterEach, describe, expect, it } from 'vitest';
-import { LIVE_KEY, openFilled, startTradingSandbox, type TradingSandbox } from '../support/trading.js';
+import { describe, expect, it } from 'vitest';
+import { LIVE_KEY } from '../support/keys.js';
+import { openFilledThroughCli, useSimulators } from '../support/simulator.js';
 
-let trading: TradingSandbox | undefined;
-
-afterEach(async () => {
-  await trading?.close();
-  trading = undefined;
-});
+const startTrading = useSimulators();
 
 describe('pre-trade checks', () => {
   it('exposure over the account headroom is caught before sending: exit 3, the numbers, no POST', async () => {
-    trading = await startTradingSandbox({ exposureCapUsd: 50_000 });
-    await openFilled(trading, 'buy', '40000');
+    const trading = await startTrading({ exposureCapUsd: 50_000 });
+    await openFilledThroughCli(trading, 'buy', '40000');
     const writesBefore = trading.writes().length;
     const result = await trading.hedge(['open', 'USDTNGN', 'sell', '20000', '--tenor', '3']);
     expect(result.code).toBe(3);
@@ -32,8 +28,8 @@ describe('pre-trade checks', () => {
   });
 
   it('with --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3)', async () => {
-    trading = await startTradingSandbox({ exposureCapUsd: 50_000 });
-    await openFilled(trading, 'buy', '40000');
+    const trading = await startTrading({ exposureCapUsd: 50_000 });
+    await openFilledThroughCli(trading, 'buy', '40000');
     const result = await trading.hedge(['open', 'USDTNGN', 'sell', '20000', '--tenor', '3', '--skip-checks']);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('(exposure_exceeded, HTTP 400)');
@@ -45,7 +41,7 @@ describe('pre-trade checks', () => {
   });
 
   it('a notional over the side capacity is caught before sending', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const result = await trading.hedge(['open', 'USDTNGN', 'buy', '900m', '--tenor', '1']);
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/would push the account over its exposure cap|more than the buy capacity/);
@@ -53,7 +49,7 @@ describe('pre-trade checks', () => {
   });
 
   it('a market that is not listed is refused before sending', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const result = await trading.hedge(['open', 'USDTKES', 'buy', '1000', '--tenor', '1']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('market: "USDTKES" is not listed for this account; listed: USDTNGN');
@@ -63,7 +59,7 @@ describe('pre-trade checks', () => {
 
 describe('live keys', () => {
   it('without a terminal and without --yes: exit 2, the LIVE banner, and no request at all (not even a read)', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     for (const args of [
       ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3'],
       ['add', 'USDTNGN', 'buy', '1000'],
@@ -81,7 +77,7 @@ describe('live keys', () => {
   });
 
   it('with --yes the command goes ahead (and the sandbox, which accepts test keys only, refuses it: exit 4)', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const result = await trading.hedge(['close', 'USDTNGN', 'buy', '--yes'], { env: { HEDGE_API_KEY: LIVE_KEY } });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(' LIVE ');
@@ -89,7 +85,7 @@ describe('live keys', () => {
   });
 
   it('--dry-run needs no --yes: it sends nothing', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const result = await trading.hedge(['close', 'USDTNGN', 'sell', '--dry-run'], { env: { HEDGE_API_KEY: LIVE_KEY } });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('POST ');
@@ -101,7 +97,7 @@ describe('live keys', () => {
 
 describe('idempotency under faults', () => {
   it('a connection dropped after the server committed the open is retried with the same key: exactly one hedge', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     trading.sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
     const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json']);
     expect(result.code).toBe(0);
@@ -114,8 +110,8 @@ describe('idempotency under faults', () => {
   });
 
   it('a dropped close is retried with the same key and closes once', async () => {
-    trading = await startTradingSandbox();
-    const id = await openFilled(trading, 'sell', '5000');
+    const trading = await startTrading();
+    const id = await openFilledThroughCli(trading, 'sell', '5000');
     trading.sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path: '/hedges/close' } });
     const result = await trading.hedge(['close', 'USDTNGN', 'sell', '--json']);
     expect(result.code).toBe(0);
@@ -128,7 +124,7 @@ describe('idempotency under faults', () => {
   });
 
   it('--idempotency-key resumes an open whose outcome was unknown: the server replays it, nothing doubles', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     const first = await trading.hedge(['open', 'USDTNGN', 'buy', '3000', '--tenor', '3', '--json', '--idempotency-key', 'desk-run-77']);
     expect(first.code).toBe(0);
     const again = await trading.hedge(['open', 'USDTNGN', 'buy', '3000', '--tenor', '3', '--json', '--idempotency-key', 'desk-run-77']);

@@ -3,28 +3,26 @@
 // typed when over the headroom, the quote card, the confirmation, the spinner and the fill; and
 // Ctrl-C (or "No") at a prompt, which ends with exit 130 and nothing sent.
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnInTerminal as spawnTerminal, type Terminal } from '../support/pseudo-terminal.js';
-import { startTradingSandbox, type TradingSandbox } from '../support/trading.js';
-import { KEYS } from '../support/pseudo-terminal.js';
+import { KEYS, spawnInTerminal as spawnTerminal, type Terminal } from '../support/pseudo-terminal.js';
+import { useSimulators, type Simulator } from '../support/simulator.js';
 
 const { DOWN, ENTER, CTRL_C, BACKSPACE } = KEYS;
 
-const spawnInTerminal = (trading: TradingSandbox, args: string[]): Terminal =>
+const spawnInTerminal = (trading: Simulator, args: string[]): Terminal =>
   spawnTerminal({ configDir: trading.configDir, env: trading.env, args });
 
-let trading: TradingSandbox | undefined;
+// Registered before the afterEach below, so it runs after it: the terminal is gone before its simulator.
+const startTrading = useSimulators();
 let terminal: Terminal | undefined;
 
-afterEach(async () => {
+afterEach(() => {
   terminal?.kill();
   terminal = undefined;
-  await trading?.close();
-  trading = undefined;
 });
 
 describe('hedge open wizard (pseudo-terminal)', () => {
   it('walks market, side, notional (checked as typed), tenor, reference, quote card, confirm, then waits for the fill', async () => {
-    trading = await startTradingSandbox({ exposureCapUsd: 100_000, fillDelayMs: 1_500 });
+    const trading = await startTrading({ exposureCapUsd: 100_000, fillDelayMs: 1_500 });
     terminal = spawnInTerminal(trading, ['open']);
 
     await terminal.waitFor('? Market');
@@ -58,11 +56,14 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     expect(trading.hedges()).toHaveLength(1);
     expect(hedge).toMatchObject({ status: 'filled', side: 'buy', notionalUsd: 25_000, tenorDays: 3, clientReference: 'WIZ-7' });
     expect(terminal.screen()).toContain(hedge!.id);
-    expect(terminal.screen()).toContain(hedge!.fillTxHash!);
+    // On screen the hash is shortened in the middle (whole in --json, TSV and CSV).
+    const fill = hedge!.fillTxHash!;
+    expect(terminal.screen()).toContain(`${fill.slice(0, 6)}…${fill.slice(-4)}`);
+    expect(terminal.screen()).not.toContain(fill);
   });
 
   it('Ctrl-C at the first prompt exits 130 and nothing is sent', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     terminal = spawnInTerminal(trading, ['open']);
     await terminal.waitFor('? Market');
     terminal.write(CTRL_C);
@@ -73,7 +74,7 @@ describe('hedge open wizard (pseudo-terminal)', () => {
   });
 
   it('Ctrl-C at the notional prompt, with market and side given on the command line, exits 130 with nothing sent', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'sell']);
     await terminal.waitFor('? Notional in USD');
     expect(terminal.screen()).not.toContain('? Market');
@@ -83,7 +84,7 @@ describe('hedge open wizard (pseudo-terminal)', () => {
   });
 
   it('answering No (the default) at the confirmation exits 130 and opens nothing', async () => {
-    trading = await startTradingSandbox();
+    const trading = await startTrading();
     terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'buy', '5000', '--ref', 'NOPE']);
     await terminal.waitFor('? Tenor');
     terminal.write(ENTER);
@@ -97,7 +98,7 @@ describe('hedge open wizard (pseudo-terminal)', () => {
   });
 
   it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order stands and the way to check it is shown', async () => {
-    trading = await startTradingSandbox({ fillDelayMs: 60_000 });
+    const trading = await startTrading({ fillDelayMs: 60_000 });
     terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'buy', '5000', '--tenor', '1']);
     await terminal.waitFor('Execution price');
     await terminal.waitFor(/waiting for the fill \d+s/);

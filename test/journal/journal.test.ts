@@ -90,8 +90,8 @@ describe('helpers', () => {
     expect(canonicalJson(undefined)).toBe('null');
   });
 
-  it('isUnresolved holds for pending, submitted and unknown only', () => {
-    expect(OUTCOMES.filter((outcome) => isUnresolved({ outcome }))).toEqual(['pending', 'submitted', 'unknown']);
+  it('isUnresolved holds for planned, pending, submitted and unknown only', () => {
+    expect(OUTCOMES.filter((outcome) => isUnresolved({ outcome }))).toEqual(['planned', 'pending', 'submitted', 'unknown']);
   });
 });
 
@@ -280,13 +280,13 @@ describe('findUnresolvedMatch: the same request rule', () => {
 
   it('does not match across environment, host, key, command or body', async () => {
     const { journal } = setUp();
-    await journal.begin(openFields());
+    const begun = await journal.begin(openFields());
     expect(await journal.findUnresolvedMatch({ ...same, environment: 'live' })).toBeUndefined();
     expect(await journal.findUnresolvedMatch({ ...same, base_url_host: 'other.example' })).toBeUndefined();
     expect(await journal.findUnresolvedMatch({ ...same, key_id: keyFingerprint('hpk_test_AnotherKey000000') })).toBeUndefined();
     expect(await journal.findUnresolvedMatch({ ...same, command: 'add' })).toBeUndefined();
     expect(await journal.findUnresolvedMatch({ ...same, body: { ...body, notional_usd: 10000.01 } })).toBeUndefined();
-    expect(await journal.findUnresolvedMatch(same)).toBeDefined();
+    expect((await journal.findUnresolvedMatch(same))?.id).toBe(begun.id);
   });
 
   it('compares group and leg only when given', async () => {

@@ -5,7 +5,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ResultRecorder, lines, startRig, type Rig } from '../support/reliability.js';
+import { ResultRecorder } from '../support/reliability-recorder.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
+import { lines } from '../support/text.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
@@ -133,10 +135,10 @@ function splitLabel(label: string): { command: string; note: string } {
   return { command: match[1]!, note: match[2] ?? '' };
 }
 
-function writeDeskProfile(rig: Rig): void {
-  mkdirSync(rig.configDir, { recursive: true, mode: 0o700 });
-  const store = { current: 'desk', profiles: { desk: { base_url: rig.sandbox.baseUrl, api_key: rig.sandbox.apiKey } } };
-  writeFileSync(join(rig.configDir, 'config.json'), `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
+function writeDeskProfile(sim: Simulator): void {
+  mkdirSync(sim.configDir, { recursive: true, mode: 0o700 });
+  const store = { current: 'desk', profiles: { desk: { base_url: sim.sandbox.baseUrl, api_key: sim.sandbox.apiKey } } };
+  writeFileSync(join(sim.configDir, 'config.json'), `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
 }
 
 describe('bad input: exit 2, one line on stderr, nothing sent', () => {
@@ -152,12 +154,12 @@ describe('bad input: exit 2, one line on stderr, nothing sent', () => {
         expected: 'exit 2; one line on stderr; nothing on stdout; 0 requests',
       },
       async (observation) => {
-        const rig = await startRig();
+        const sim = await startSimulator({ preset: 'reliability' });
         try {
-          if (row.withProfile) writeDeskProfile(rig);
-          const result = await rig.hedge(row.args, { env: row.env, input: row.input });
+          if (row.withProfile) writeDeskProfile(sim);
+          const result = await sim.hedge(row.args, { env: row.env, input: row.input });
           const stderrLines = lines(result.stderr);
-          const requests = rig.sandbox.requestLog.length;
+          const requests = sim.sandbox.requestLog.length;
           observation.observed = `exit ${result.code}, ${stderrLines.length} line${stderrLines.length === 1 ? '' : 's'}, ${requests} requests`;
           observation.output = stderrLines.join(' ⏎ ');
           expect(result.code, result.stderr).toBe(2);
@@ -167,7 +169,7 @@ describe('bad input: exit 2, one line on stderr, nothing sent', () => {
           expect(result.stdout).toBe('');
           expect(requests).toBe(0);
         } finally {
-          await rig.close();
+          await sim.close();
         }
       },
     );
@@ -231,16 +233,16 @@ describe('input that looks odd but is fine: normalised and sent', () => {
         expected: `exit 0; the server receives the normalised request ${JSON.stringify(row.expected)}`,
       },
       async (observation) => {
-        const rig = await startRig();
+        const sim = await startSimulator({ preset: 'reliability' });
         try {
-          const result = await rig.hedge(row.args);
-          const sent = rig.requests(row.method, row.path);
+          const result = await sim.hedge(row.args);
+          const sent = sim.requests(row.method, row.path);
           observation.observed = `exit ${result.code}; ${row.method} ${row.path} received ${sent.length ? JSON.stringify(row.received(sent[0]!)) : 'nothing'}`;
           expect(result.code, result.stderr).toBe(0);
           expect(sent).toHaveLength(1);
           expect(row.received(sent[0]!)).toEqual(row.expected);
         } finally {
-          await rig.close();
+          await sim.close();
         }
       },
     );

@@ -6,9 +6,11 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, 
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeSchema } from '../../src/config/store-schema.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runHedge, tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
-import { ResultRecorder, STACK_FRAME, firstLine, lines } from '../support/reliability.js';
+import { ResultRecorder } from '../support/reliability-recorder.js';
+import { withSimulator } from '../support/simulator.js';
+import { STACK_FRAME, firstLine, lines } from '../support/text.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
@@ -37,16 +39,17 @@ function leftovers(configDir: string): string[] {
   return readdirSync(configDir).filter((name) => name !== 'config.json');
 }
 
+/** A simulator that accepts KEYS, and a folder of the test's own (its modes are what is under test). */
 async function withSandbox<T>(body: (sandbox: RunningSandbox, dir: string) => Promise<T>): Promise<T> {
-  const sandbox = await startSandbox({ apiKeys: KEYS, seed: 'reliability-store' });
-  const dir = tempDir('hedge-reliability-store-');
-  try {
-    return await body(sandbox, dir.path);
-  } finally {
-    await sandbox.close();
-    chmodSync(dir.path, 0o700);
-    dir.remove();
-  }
+  return withSimulator({ preset: 'plain', apiKeys: KEYS, seed: 'reliability-store' }, async (simulator) => {
+    const dir = tempDir('hedge-reliability-store-');
+    try {
+      return await body(simulator.sandbox, dir.path);
+    } finally {
+      chmodSync(dir.path, 0o700);
+      dir.remove();
+    }
+  });
 }
 
 describe('logins racing on one store', () => {

@@ -3,7 +3,9 @@
 // tight per-key rate limit. Attempts are counted and delays measured on the server's request log.
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/api/retry-policy.js';
-import { MARKET, ResultRecorder, STACK_FRAME, errorLine, gaps, resumeKeyFrom, startRig, type Rig } from '../support/reliability.js';
+import { ResultRecorder } from '../support/reliability-recorder.js';
+import { MARKET, gaps, withSimulator } from '../support/simulator.js';
+import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
@@ -12,14 +14,6 @@ const POLICY = DEFAULT_RETRY_POLICY;
 /** The shortest backoff the policy allows before attempt n+1 (jitter at 0). */
 const minBackoff = (attempt: number) => backoffDelayMs(POLICY, attempt, () => 0);
 
-async function withRig<T>(options: Parameters<typeof startRig>[0], body: (rig: Rig) => Promise<T>): Promise<T> {
-  const rig = await startRig(options);
-  try {
-    return await body(rig);
-  } finally {
-    await rig.close();
-  }
-}
 
 function describeGaps(values: number[]): string {
   return values.length === 0 ? 'no retries' : `gaps ${values.join(', ')} ms (total ${values.reduce((a, b) => a + b, 0)} ms)`;
@@ -45,15 +39,15 @@ describe('5xx bursts', () => {
         expected: `exit 0 after 4 attempts (at most ${POLICY.maxAttempts}); each wait at least the policy's backoff, all within ${POLICY.maxTotalMs / 1000} s; one hedge for the write`,
       },
       async (observation) => {
-        await withRig({}, async (rig) => {
-          rig.sandbox.setFaults({ next5xx: 3, match: { method, path } });
-          const result = await rig.hedge(args);
-          const attempts = rig.requests(method, path);
+        await withSimulator({ preset: 'reliability' }, async (sim) => {
+          sim.sandbox.setFaults({ next5xx: 3, match: { method, path } });
+          const result = await sim.hedge(args);
+          const attempts = sim.requests(method, path);
           const between = gaps(attempts);
           observation.attempts = attempts.length;
           observation.timings = describeGaps(between);
           observation.observed = `exit ${result.code}; ${attempts.length} attempts (${attempts.map((entry) => entry.status).join(' → ')})`;
-          if (what === 'write') observation.observed += `; server: ${rig.hedges().length} hedge, ${new Set(attempts.map((entry) => entry.idempotencyKey)).size} key`;
+          if (what === 'write') observation.observed += `; server: ${sim.hedges().length} hedge, ${new Set(attempts.map((entry) => entry.idempotencyKey)).size} key`;
           expect(result.code, result.stderr).toBe(0);
           expect(attempts).toHaveLength(4);
           expect(attempts.slice(0, 3).every((entry) => entry.status === 500 || entry.status === 503)).toBe(true);
@@ -61,7 +55,7 @@ describe('5xx bursts', () => {
           expectWithinPolicy(between);
           if (what === 'write') {
             expect(new Set(attempts.map((entry) => entry.idempotencyKey)).size).toBe(1);
-            expect(rig.hedges()).toHaveLength(1);
+            expect(sim.hedges()).toHaveLength(1);
           }
         });
       },
@@ -78,21 +72,21 @@ describe('5xx bursts', () => {
         expected: `exit 5 after exactly ${POLICY.maxAttempts} attempts, within ${POLICY.maxTotalMs / 1000} s; the message gives the idempotency key; no hedge`,
       },
       async (observation) => {
-        await withRig({}, async (rig) => {
-          rig.sandbox.setFaults({ next5xx: 100, match: { method: 'POST', path: '/hedges' } });
-          const result = await rig.hedge(['open', MARKET, 'buy', '3000', '--tenor', '3', '--skip-checks']);
-          const attempts = rig.requests('POST', '/hedges');
+        await withSimulator({ preset: 'reliability' }, async (sim) => {
+          sim.sandbox.setFaults({ next5xx: 100, match: { method: 'POST', path: '/hedges' } });
+          const result = await sim.hedge(['open', MARKET, 'buy', '3000', '--tenor', '3', '--skip-checks']);
+          const attempts = sim.requests('POST', '/hedges');
           const between = gaps(attempts);
           observation.attempts = attempts.length;
           observation.timings = describeGaps(between);
-          observation.observed = `exit ${result.code}; ${attempts.length} attempts; "${errorLine(result.stderr)}"; server: ${rig.hedges().length} hedges`;
+          observation.observed = `exit ${result.code}; ${attempts.length} attempts; "${errorLine(result.stderr)}"; server: ${sim.hedges().length} hedges`;
           expect(result.code, result.stderr).toBe(5);
           expect(attempts).toHaveLength(POLICY.maxAttempts);
           expectWithinPolicy(between);
           expect(result.stderr).toMatch(new RegExp(`after ${POLICY.maxAttempts} attempts`));
           expect(resumeKeyFrom(result.stderr)).toBe(attempts[0]!.idempotencyKey);
           expect(result.stderr).not.toMatch(STACK_FRAME);
-          expect(rig.hedges()).toEqual([]);
+          expect(sim.hedges()).toEqual([]);
         });
       },
     );
@@ -113,10 +107,10 @@ describe('429 with Retry-After', () => {
         expected: 'exit 0; the retry at least 1 000 ms after the 429',
       },
       async (observation) => {
-        await withRig({}, async (rig) => {
-          rig.sandbox.setFaults({ next429: 1, match: { method, path } });
-          const result = await rig.hedge(args);
-          const attempts = rig.requests(method, path);
+        await withSimulator({ preset: 'reliability' }, async (sim) => {
+          sim.sandbox.setFaults({ next429: 1, match: { method, path } });
+          const result = await sim.hedge(args);
+          const attempts = sim.requests(method, path);
           const between = gaps(attempts);
           observation.attempts = attempts.length;
           observation.timings = `retry ${between[0]} ms after the 429`;
@@ -124,7 +118,7 @@ describe('429 with Retry-After', () => {
           expect(result.code, result.stderr).toBe(0);
           expect(attempts.map((entry) => entry.status)).toEqual([429, 200]);
           expect(between[0]).toBeGreaterThanOrEqual(1000);
-          if (what === 'write') expect(rig.hedges()).toHaveLength(1);
+          if (what === 'write') expect(sim.hedges()).toHaveLength(1);
         });
       },
     );
@@ -140,24 +134,24 @@ describe('429 with Retry-After', () => {
         expected: '50 × exit 0 with the account on stdout; every 429 followed by a retry at least Retry-After (1 s) later',
       },
       async (observation) => {
-        await withRig({ rateLimit: 2 }, async (rig) => {
+        await withSimulator({ preset: 'reliability', rateLimit: 2 }, async (sim) => {
           // Another user of the same key keeps its budget empty (GET /markets, told apart in the
           // log) until this run's own GET /account has arrived, so that run meets a 429 for sure.
           const drainUntilRead = async () => {
-            const readsBefore = rig.requests('GET', '/account').length;
-            while (rig.requests('GET', '/account').length === readsBefore) {
-              await fetch(`${rig.sandbox.baseUrl}/markets`, { headers: { authorization: `Bearer ${rig.sandbox.apiKey}` } }).then((r) => r.text());
+            const readsBefore = sim.requests('GET', '/account').length;
+            while (sim.requests('GET', '/account').length === readsBefore) {
+              await fetch(`${sim.sandbox.baseUrl}/markets`, { headers: { authorization: `Bearer ${sim.sandbox.apiKey}` } }).then((r) => r.text());
               await new Promise((resolve) => setTimeout(resolve, 50));
             }
           };
           const failures: string[] = [];
           for (let run = 1; run <= 50; run++) {
-            const result = await rig.hedge(['account', '--json'], { onSpawn: run <= 3 ? () => void drainUntilRead() : undefined });
+            const result = await sim.hedge(['account', '--json'], { onSpawn: run <= 3 ? () => void drainUntilRead() : undefined });
             if (result.code !== 0 || typeof JSON.parse(result.stdout || 'null')?.balance_usdc !== 'number') {
               failures.push(`run ${run}: exit ${result.code} ${errorLine(result.stderr)}`);
             }
           }
-          const reads = rig.requests('GET', '/account');
+          const reads = sim.requests('GET', '/account');
           const limited = reads.filter((entry) => entry.status === 429);
           const waits = reads.flatMap((entry, index) => (entry.status === 429 && reads[index + 1] ? [reads[index + 1]!.realTimeMs - entry.realTimeMs] : []));
           observation.attempts = reads.length;

@@ -5,11 +5,15 @@ import { PassThrough } from 'node:stream';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { SANDBOX_DIALECTS, type SandboxDialect, serveSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { SANDBOX_DIALECTS, type SandboxDialect, serveSandbox } from '../../src/sandbox/index.js';
 import { SANDBOX_DIALECTS as SERVE_DIALECTS } from '../../src/sandbox/serve.js';
-import { api, openBody, useSandboxes, waitFor } from '../support/http.js';
+import { openBody } from '../support/engine.js';
+import { until } from '../support/polling.js';
+import { api, startSimulator, useSimulators, type SimulatorOptions } from '../support/simulator.js';
 
-const start = useSandboxes();
+const simulators = useSimulators();
+/** A simulator's server, closed after the test: these tests talk to the server itself. */
+const start = async (options: SimulatorOptions = {}) => (await simulators({ preset: 'quick', ...options })).sandbox;
 /** Sandbox time moves only when a test advances it, so every figure read is exact. */
 const FROZEN_REAL_TIME = Date.UTC(2026, 10, 22, 8);
 const FILL_DELAY_MS = 50;
@@ -275,24 +279,24 @@ describe('sandbox dialects: choosing and remembering one', () => {
     dir = await mkdtemp(join(tmpdir(), 'hedge-sandbox-dialect-'));
     const stateFile = join(dir, 'state.json');
     const apiKeys = ['hpk_test_DialectDialectDialect1234'];
-    const first = await startSandbox({ stateFile, apiKeys, dialect: 'beta' });
+    const first = await startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'beta' });
     await api(first, 'POST', '/hedges', { body: openBody('buy', 10_000) });
     await first.close();
 
-    const second = await startSandbox({ stateFile, apiKeys });
+    const second = await startSimulator({ preset: 'plain', stateFile, apiKeys });
     try {
-      expect(second.engine.dialect).toBe('beta');
+      expect(second.sandbox.engine.dialect).toBe('beta');
       expect((await api(second, 'GET', '/prices')).body.data[0]).toHaveProperty('symbol', 'USDTNGN');
     } finally {
       await second.close();
     }
-    await expect(startSandbox({ stateFile, apiKeys, dialect: 'alpha' })).rejects.toThrow(/beta dialect, not alpha/);
+    await expect(startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'alpha' })).rejects.toThrow(/beta dialect, not alpha/);
   });
 
   it('refuses an unknown dialect and lists the names', async () => {
     expect(SANDBOX_DIALECTS).toEqual(['reference', 'alpha', 'beta']);
     expect(SERVE_DIALECTS).toBe(SANDBOX_DIALECTS);
-    await expect(startSandbox({ dialect: 'gamma' as SandboxDialect })).rejects.toThrow(/unknown sandbox dialect "gamma".*reference, alpha, beta/);
+    await expect(startSimulator({ preset: 'plain', dialect: 'gamma' as SandboxDialect })).rejects.toThrow(/unknown sandbox dialect "gamma".*reference, alpha, beta/);
   });
 
   it('serveSandbox passes the dialect on and names it on stderr', async () => {
@@ -305,7 +309,7 @@ describe('sandbox dialects: choosing and remembering one', () => {
     const stop = new AbortController();
     const apiKey = 'hpk_test_ServeDialectServeDialect12';
     const serving = serveSandbox({ dialect: 'alpha', apiKeys: [apiKey] }, { stdout, stderr, signal: stop.signal });
-    await waitFor(() => err.includes('Ctrl-C'));
+    await until(() => err.includes('Ctrl-C'));
     expect(err).toMatch(/alpha wire dialect/);
     const baseUrl = out.split('\n')[0].split('=')[1];
     const prices = await fetch(`${baseUrl}/prices`, { headers: { authorization: `Bearer ${apiKey}` } });

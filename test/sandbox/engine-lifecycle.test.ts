@@ -63,7 +63,8 @@ describe('engine: hedge state machine', () => {
   it('submitted → failed releases the reserved collateral and fee and frees the side', () => {
     const engine = makeEngine({ failRate: 1 });
     const { id } = call(engine, T0, 'POST', '/hedges', { body: openBody('sell', 50_000) }).data;
-    expect(call(engine, T0, 'GET', '/account').data.balance_usdc).toBeLessThan(1_000_000);
+    // Reserved while submitted: the 10% margin (5,000) and the 0.05% fee (25).
+    expect(call(engine, T0, 'GET', '/account').data.balance_usdc).toBe(1_000_000 - 5_000 - 25);
 
     const hedge = call(engine, T0 + 1000, 'GET', `/hedges/${id}`).data;
     expect(hedge.status).toBe('failed');

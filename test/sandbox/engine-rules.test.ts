@@ -74,8 +74,8 @@ describe('engine: idempotency', () => {
       body: openBody('sell', 10_000),
     };
     const lease = engine.acquireIdempotencyKey(request);
-    expect(lease).not.toBeNull();
-    expect(lease).not.toBe('in-flight');
+    // A lease (not null: the request is idempotent; not 'in-flight': nobody holds the key yet), scoped to the account and key.
+    expect(lease).toEqual({ scope: 'test:acct_2e11952c4def8e17:k-held' });
     expect(engine.acquireIdempotencyKey(request)).toBe('in-flight');
 
     const concurrent = engine.handle(request, T0);

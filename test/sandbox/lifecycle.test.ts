@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { api, openBody, useSandboxes } from '../support/http.js';
+import { openBody } from '../support/engine.js';
+import { api, useSimulators, type SimulatorOptions } from '../support/simulator.js';
 
 const DAY = 24 * 3_600_000;
-const start = useSandboxes();
+const simulators = useSimulators();
+/** A simulator's server, closed after the test: these tests talk to the server itself. */
+const start = async (options: SimulatorOptions = {}) => (await simulators({ preset: 'quick', ...options })).sandbox;
 
 describe('sandbox lifecycle over HTTP', () => {
   it('markets → quote → open → filled → add → reduce → close → history → balance', async () => {

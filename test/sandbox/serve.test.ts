@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 
 import { serveSandbox } from '../../src/sandbox/index.js';
-import { waitFor } from '../support/http.js';
+import { until } from '../support/polling.js';
 
 function capture() {
   const stream = new PassThrough();
@@ -20,10 +20,17 @@ describe('serveSandbox', () => {
     const stderr = capture();
     const stop = new AbortController();
     const serving = serveSandbox({ fillDelayMs: 50, tls: true }, { stdout: stdout.stream, stderr: stderr.stream, signal: stop.signal });
-    await waitFor(() => stdout.text().split('\n').length >= 4);
+    await until(() => stdout.text().split('\n').length >= 7);
 
     const lines = stdout.text().trimEnd().split('\n');
-    expect(lines.map((line) => line.split('=')[0])).toEqual(['HEDGE_BASE_URL', 'HEDGE_API_KEY', 'NODE_EXTRA_CA_CERTS']);
+    expect(lines.map((line) => line.split('=')[0])).toEqual([
+      'HEDGE_BASE_URL',
+      'HEDGE_API_KEY',
+      'NODE_EXTRA_CA_CERTS',
+      'HEDGE_WIRE_PAGE_SIZE_PARAM',
+      'HEDGE_WIRE_NOTIONAL_FIELD',
+      'HEDGE_WIRE_PRICES_PARAM',
+    ]);
     const settings = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
     expect(settings.HEDGE_BASE_URL).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2$/);
     expect(settings.HEDGE_API_KEY).toMatch(/^hpk_test_[A-Za-z0-9]{24}$/);
@@ -38,8 +45,10 @@ describe('serveSandbox', () => {
     const stdout = capture();
     const stderr = capture();
     const serving = serveSandbox({ apiKeys: ['hpk_test_ServeServeServeServe1234'] }, { stdout: stdout.stream, stderr: stderr.stream });
-    await waitFor(() => stderr.text().includes('Ctrl-C'));
-    expect(stdout.text()).toMatch(/^HEDGE_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2\nHEDGE_API_KEY=hpk_test_ServeServeServeServe1234\n$/);
+    await until(() => stderr.text().includes('Ctrl-C'));
+    expect(stdout.text()).toMatch(
+      /^HEDGE_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2\nHEDGE_API_KEY=hpk_test_ServeServeServeServe1234\nHEDGE_WIRE_PAGE_SIZE_PARAM=limit\nHEDGE_WIRE_NOTIONAL_FIELD=notional_usd\nHEDGE_WIRE_PRICES_PARAM=symbols\n$/,
+    );
     const response = await fetch(`${stdout.text().split('\n')[0].split('=')[1]}/markets`, {
       headers: { authorization: 'Bearer hpk_test_ServeServeServeServe1234' },
     });

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_SEQUENCES, type MalformedKind } from '../../src/sandbox/index.js';
-import { api, openBody, useSandboxes } from '../support/http.js';
+import { openBody } from '../support/engine.js';
+import { api, useSimulators, type SimulatorOptions } from '../support/simulator.js';
 
-const start = useSandboxes();
+const simulators = useSimulators();
+/** A simulator's server, closed after the test: these tests talk to the server itself. */
+const start = async (options: SimulatorOptions = {}) => (await simulators({ preset: 'quick', ...options })).sandbox;
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
 describe('sandbox faults: 503 with Retry-After', () => {

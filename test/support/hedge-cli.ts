@@ -75,3 +75,8 @@ export function runHedge(args: string[], options: RunOptions = {}): Promise<RunR
     options.onSpawn?.(child);
   });
 }
+
+/** Runs hedge with that config dir, and no key or base URL in the environment unless given. */
+export function hedgeIn(configDir: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return runHedge(args, { ...options, configDir });
+}

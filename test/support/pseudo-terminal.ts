@@ -14,6 +14,8 @@ export interface Terminal {
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
   write(keys: string): void;
   screen(): string;
+  /** Every byte the program wrote to the terminal, escape sequences included. */
+  raw(): string;
   exitCode: Promise<number>;
   kill(): void;
 }
@@ -41,6 +43,7 @@ export function spawnInTerminal(options: { configDir: string; args: string[]; en
   );
   return {
     screen: () => stripAnsi(raw),
+    raw: () => raw,
     write: (keys) => term.write(keys),
     exitCode,
     kill: () => {

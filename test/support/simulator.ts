@@ -2,31 +2,29 @@
 // the real binary pointed at it, and the server's own view of what happened (engine state and
 // request log) — what tests assert on, never the CLI's word alone. Presets name the few set-ups
 // the suite needs; any SandboxOptions given on top win. `useSimulators()` closes every simulator
-// a test started after that test, so no server outlives it.
+// a test started after that test, and `withSimulator()` closes its one when its body ends (for
+// `it.concurrent`), so no server outlives its test. Tests of the server itself take `.sandbox`.
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { afterEach } from 'vitest';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { startSandbox, type RequestLogEntry, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { runHedge, tempDir, type RunOptions, type RunResult } from './hedge-cli.js';
+import { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
+
+export { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
 
 export const MARKET = 'USDTNGN';
 export const FILL_DELAY_MS = 100;
 
 /** Monday 2 March 2026, 09:00 UTC: a `frozen` simulator starts at this instant and only moves by advance(). */
 export const FROZEN_START_MS = Date.parse('2026-03-02T09:00:00.000Z');
-export const FROZEN_KEY = 'hpk_test_ReadCommandsE2eKey00000001';
-/** Three test keys a `keys` simulator accepts (profiles, login). */
-export const PROFILE_KEYS = [
-  'hpk_test_ProfilesKeyAlpha000000000001',
-  'hpk_test_ProfilesKeyBravo000000000002',
-  'hpk_test_ProfilesKeyCharlie00000000003',
-] as const;
 
 /**
  * trading: fills 100 ms after an open. reliability: the same on the fixed seed the reliability
  * cases were written against. frozen: a known seed on a clock stopped at FROZEN_START_MS (prices,
  * ids and hashes the same on every run). keys: accepts PROFILE_KEYS. quick: fills after 50 ms.
+ * plain: the simulator's own defaults (2 s fill delay, one random key), as `hedge sandbox serve` starts it.
  */
 export const SIMULATOR_PRESETS = {
   trading: { fillDelayMs: FILL_DELAY_MS },
@@ -34,6 +32,7 @@ export const SIMULATOR_PRESETS = {
   frozen: { seed: 7, fillDelayMs: FILL_DELAY_MS, apiKeys: [FROZEN_KEY], realNow: () => FROZEN_START_MS },
   keys: { seed: 11, fillDelayMs: FILL_DELAY_MS, apiKeys: [...PROFILE_KEYS] },
   quick: { fillDelayMs: 50 },
+  plain: {},
 } as const satisfies Record<string, SandboxOptions>;
 
 export type SimulatorPreset = keyof typeof SIMULATOR_PRESETS;
@@ -86,6 +85,53 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
+/** Where a client sends requests: a simulator, its sandbox, or a proxy in front of one. */
+export interface ApiTarget {
+  baseUrl: string;
+  apiKey: string;
+}
+
+/** The environment that points the binary at a server (a simulator, or a proxy in front of one) with its key. */
+export function envFor(target: ApiTarget): Record<string, string> {
+  return { HEDGE_BASE_URL: target.baseUrl, HEDGE_API_KEY: target.apiKey };
+}
+
+/** The API as another client would use it (plain fetch): status, headers and the parsed envelope. */
+export async function api(target: ApiTarget, method: string, path: string, call: ApiCall = {}): Promise<ApiResult> {
+  const headers: Record<string, string> = {};
+  const key = call.key === undefined ? target.apiKey : call.key;
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
+  let body: string | undefined;
+  if (call.rawBody !== undefined) body = call.rawBody;
+  else if (call.body !== undefined) body = JSON.stringify(call.body);
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${target.baseUrl}${path}`, { method, headers, body, signal: call.signal });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** The `data` of a successful answer, for setting up state a test then reads; any error answer throws. */
+export async function apiData(target: ApiTarget, method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> {
+  const answer = await api(target, method, path, { body });
+  if (answer.status < 200 || answer.status >= 300) throw new Error(`${method} ${path} → ${answer.status} ${JSON.stringify(answer.body?.error)}`);
+  return answer.body.data;
+}
+
+/** Gaps in ms between consecutive request-log entries (when the server received each). */
+export function gaps(entries: RequestLogEntry[]): number[] {
+  return entries.slice(1).map((entry, index) => entry.realTimeMs - entries[index]!.realTimeMs);
+}
+
+/** Opens a hedge through the CLI itself (`open … --json`, waiting for the fill) and returns its id. */
+export async function openFilledThroughCli(simulator: Simulator, side: 'buy' | 'sell', notional: string): Promise<string> {
+  const result = await simulator.hedge(['open', MARKET, side, notional, '--tenor', '3', '--json']);
+  if (result.code !== 0) throw new Error(`open failed (${result.code}): ${result.stderr}`);
+  const hedge = JSON.parse(result.stdout) as { id: string; status: string };
+  if (hedge.status !== 'filled') throw new Error(`open ended ${hedge.status}`);
+  return hedge.id;
+}
+
 const FROZEN_CLOCK_PRELOAD = pathToFileURL(new URL('./frozen-clock.mjs', import.meta.url).pathname).href;
 
 /** Env that pins the CLI's own clock to the simulator's time (for frozen simulators). */
@@ -98,7 +144,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const sandboxOptions: SandboxOptions = { ...SIMULATOR_PRESETS[preset], ...overrides };
   const sandbox = await startSandbox(sandboxOptions);
   const dir = tempDir('hedge-sim-');
-  const env = { HEDGE_BASE_URL: sandbox.baseUrl, HEDGE_API_KEY: sandbox.apiKey };
+  const env = envFor(sandbox);
   const hedges = () => Object.values(sandbox.engine.state.accounts).flatMap((account) => Object.values(account.hedges));
   const advance = (ms: number) => {
     sandbox.clock.advance(ms);
@@ -123,19 +169,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     historyCount: () => Object.values(sandbox.engine.state.accounts).reduce((sum, account) => sum + account.history.length, 0),
     requests,
     writes: () => requests('POST'),
-    api: async (method, path, call = {}) => {
-      const headers: Record<string, string> = {};
-      const key = call.key === undefined ? sandbox.apiKey : call.key;
-      if (key !== null) headers.authorization = `Bearer ${key}`;
-      if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
-      let body: string | undefined;
-      if (call.rawBody !== undefined) body = call.rawBody;
-      else if (call.body !== undefined) body = JSON.stringify(call.body);
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(`${sandbox.baseUrl}${path}`, { method, headers, body, signal: call.signal });
-      const text = await response.text();
-      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-    },
+    api: (method, path, call) => api(sandbox, method, path, call),
     seedOpen: (side, notionalUsd, market = MARKET) => {
       const response = sandbox.engine.handle(
         {
@@ -160,6 +194,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       dir.remove();
     },
   };
+}
+
+/**
+ * Runs `body` with a simulator of its own and closes it after, whatever happens: for tests that run
+ * concurrently (`it.concurrent`), where an afterEach of one test would close another's simulator.
+ */
+export async function withSimulator<T>(options: SimulatorOptions, body: (simulator: Simulator) => Promise<T>): Promise<T> {
+  const simulator = await startSimulator(options);
+  try {
+    return await body(simulator);
+  } finally {
+    await simulator.close();
+  }
 }
 
 /** Starts simulators that are closed after each test of the file that calls it. */

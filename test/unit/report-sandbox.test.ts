@@ -3,8 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHistoryRecord, readPositionPnl } from '../../src/api/read-history.js';
 import { REPORT_GROUPINGS, buildReport } from '../../src/domain/report.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
 
+let simulator: Simulator | undefined;
 let sandbox: RunningSandbox;
 
 async function get(path: string): Promise<Array<Record<string, unknown>>> {
@@ -18,7 +20,8 @@ beforeAll(async () => {
   // Real time frozen: the simulator's clock moves only by advance(), so carry cannot accrue between
   // two reads of the same position.
   const frozenRealTime = Date.UTC(2026, 10, 22, 8);
-  sandbox = await startSandbox({ fillDelayMs: 50, seed: 'report-test', realNow: () => frozenRealTime });
+  simulator = await startSimulator({ preset: 'quick', seed: 'report-test', realNow: () => frozenRealTime });
+  sandbox = simulator.sandbox;
   sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 120 });
   const opened = await fetch(`${sandbox.baseUrl}/hedges`, {
     method: 'POST',
@@ -30,7 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await sandbox?.close();
+  await simulator?.close();
 });
 
 describe('report over the simulator', () => {

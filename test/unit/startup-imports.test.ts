@@ -5,13 +5,18 @@
 //   - a real run: a loader hook records every file the process loads, and each dist/ file is
 //     mapped to the packages bundled in it (esbuild marks each bundled file with a comment).
 // A positive control proves the recording sees lazily imported chunks and their packages.
+// And what a request loads (issue 15): only the pieces of undici and zod hedge uses are bundled
+// (scripts/build.mjs), and a real `markets --json` never makes Node load its own internal undici
+// (fetch), HTTP/2 or TLS for a plain-HTTP server.
 // Structure only: nothing here measures time (that is `npm run bench`).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HEDGE_BIN, ROOT, baseEnv, tempDir } from '../support/hedge-cli.js';
+import { checkNothingUnused } from '../../scripts/build.mjs';
+import { HEDGE_BIN, ROOT, baseEnv, runHedge, tempDir } from '../support/hedge-cli.js';
+import { startSimulator } from '../support/simulator.js';
 
 const DIST = join(ROOT, 'dist');
 // @inquirer/prompts itself only re-exports, so its code in a bundle is that of @inquirer/*.
@@ -20,6 +25,11 @@ const has = (packages: Set<string>, name: string): boolean =>
   name.endsWith('/*') ? [...packages].some((found) => found.startsWith(name.slice(0, -1))) : packages.has(name);
 const work = tempDir('hedge-startup-');
 afterAll(() => work.remove());
+
+/** The package files esbuild bundled into a dist/ file, from its `// node_modules/x/…` markers. */
+function bundledFiles(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(/^\/\/ (?:.*?\/)?(node_modules\/\S+)$/gm)].map((match) => match[1]);
+}
 
 /** The packages whose files esbuild bundled into a dist/ file, from its `// …/node_modules/x/…` markers. */
 function bundledPackages(file: string): Set<string> {
@@ -111,6 +121,44 @@ describe('the bundle', () => {
   it('bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
     const all = new Set(readdirSync(DIST).filter((file) => file.endsWith('.js')).flatMap((file) => [...bundledPackages(join(DIST, file))]));
     for (const name of HEAVY) expect(has(all, name), name).toBe(true);
+  });
+});
+
+describe('what a request loads (issue 15)', () => {
+  const jsFiles = readdirSync(DIST).filter((file) => file.endsWith('.js'));
+  const bundled = jsFiles.flatMap((file) => bundledFiles(join(DIST, file)));
+
+  it("bundles undici's request path and proxy agent, but not fetch, WebSocket, caches, cookies, mocks or zod's other locales", () => {
+    expect(bundled).toContain('node_modules/undici/lib/api/api-request.js');
+    expect(bundled).toContain('node_modules/undici/lib/dispatcher/env-http-proxy-agent.js');
+    expect(bundled).toContain('node_modules/zod/v4/locales/en.js');
+    expect(bundled.filter((file) => /undici\/(index\.js|lib\/(web|mock|cache|interceptor)\/)/.test(file))).toEqual([]);
+    expect(bundled.filter((file) => /zod\/v4\/locales\/(?!en\.js)/.test(file))).toEqual([]);
+  });
+
+  it('the build check names what came back', () => {
+    expect(() => checkNothingUnused(['node_modules/undici/lib/web/fetch/index.js', 'src/cli/run.ts'])).toThrow(
+      /must not bundle what hedge does not use, but it bundles node_modules\/undici\/lib\/web\/fetch\/index\.js:/,
+    );
+    expect(() => checkNothingUnused(['node_modules/zod/v4/locales/de.js'])).toThrow(/zod\/v4\/locales\/de\.js/);
+    expect(() => checkNothingUnused(['node_modules/zod/v4/locales/en.js', 'node_modules/undici/lib/api/api-request.js'])).not.toThrow();
+  });
+
+  it('`markets --json` against a server loads neither Node\'s internal undici nor HTTP/2 nor TLS', async () => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    try {
+      const list = join(work.path, 'builtins.txt');
+      const probe = join(work.path, 'builtins-probe.cjs');
+      writeFileSync(probe, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+      const result = await runHedge(['markets', '--json'], { env: { ...simulator.env, NODE_OPTIONS: `--require ${probe}` }, configDir: work.path });
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+      const builtins = readFileSync(list, 'utf8').split('\n');
+      expect(builtins).toContain('NativeModule http');
+      expect(builtins.filter((name) => /^NativeModule (internal\/deps\/undici\/undici|http2|tls)$/.test(name))).toEqual([]);
+    } finally {
+      await simulator.close();
+    }
   });
 });
 

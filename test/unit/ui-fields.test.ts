@@ -37,15 +37,16 @@ describe('withExtraFields', () => {
     { market: 'USDTKES', available_capacity_usd: { buy: 3, sell: 4 }, risk_tier: 2 },
   ];
 
-  it('puts known fields first, then every other field in the order first seen', () => {
-    expect(withExtraFields(known, rows).map((field) => field.key)).toEqual(['market', 'capacity_buy', 'order_tx_hash', 'desk_region', 'risk_tier']);
+  it('puts known fields first, then every other field sorted by name (whatever order the server sent them in)', () => {
+    expect(withExtraFields(known, rows).map((field) => field.key)).toEqual(['market', 'capacity_buy', 'desk_region', 'order_tx_hash', 'risk_tier']);
+    expect(withExtraFields(known, [...rows].reverse()).map((field) => field.key)).toEqual(['market', 'capacity_buy', 'desk_region', 'order_tx_hash', 'risk_tier']);
   });
 
   it('labels and kinds the extras from their names', () => {
     const extras = withExtraFields(known, rows).slice(2);
     expect(extras.map((field) => [field.label, field.kind])).toEqual([
-      ['Order tx hash', 'hash'],
       ['Desk region', 'text'],
+      ['Order tx hash', 'hash'],
       ['Risk tier', 'count'],
     ]);
   });

@@ -2,13 +2,17 @@ import { describe, expect, it } from 'vitest';
 import {
   formatBps,
   formatDuration,
+  formatFixed,
   formatLocal,
   formatMoney,
   formatPercent,
   formatRate,
   formatRelative,
   formatSignedMoney,
+  formatTimeLeft,
   formatUtc,
+  formatUtcMinutes,
+  fractionDigits,
   rateDecimals,
   shortHash,
 } from '../../src/ui/format.js';
@@ -81,5 +85,45 @@ describe('hashes', () => {
   it('are shortened for tables only when long', () => {
     expect(shortHash(`0x${'ab'.repeat(32)}`)).toBe('0xabab…abab');
     expect(shortHash('0x1234')).toBe('0x1234');
+  });
+});
+
+describe('table cells', () => {
+  it('fixed decimals with separators, one formatter per precision', () => {
+    expect(formatFixed(1530.3291, 2)).toBe('1,530.33');
+    expect(formatFixed(1530.3291, 4)).toBe('1,530.3291');
+    expect(formatFixed(25000, 0)).toBe('25,000');
+    expect(formatFixed(-0.5, 2)).toBe('-0.50');
+  });
+
+  it('rounds exactly as Intl.NumberFormat does (half away from zero on the shortest decimal), separators included', () => {
+    let seed = 7;
+    const next = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const values = [0, -0, 0.5, 1.005, 2.675, 0.125, -0.125, 999.995, -999.995, 99.9999, 1e14 + 0.5, 1e-7, 1e21, 1234567.891, -0.0049];
+    for (let index = 0; index < 2000; index++) values.push((next() - 0.5) * 10 ** Math.floor(next() * 14), Math.round(next() * 1e6) / 1e4 - 50);
+    for (const value of values) {
+      for (const decimals of [0, 1, 2, 4, 6]) {
+        const intl = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+        expect(formatFixed(value, decimals), `${value} to ${decimals}`).toBe(intl);
+      }
+    }
+  });
+
+  it('the decimals a number has, up to 6', () => {
+    expect(fractionDigits(3)).toBe(0);
+    expect(fractionDigits(12.5)).toBe(1);
+    expect(fractionDigits(1530.3291)).toBe(4);
+    expect(fractionDigits(0.1 + 0.2)).toBe(1);
+    expect(fractionDigits(1 / 3)).toBe(6);
+  });
+
+  it('UTC to the minute, and time left until a moment', () => {
+    const now = Date.parse('2026-03-02T10:00:00.000Z');
+    expect(formatUtcMinutes('2026-03-05T10:00:59.000Z')).toBe('2026-03-05 10:00');
+    expect(formatUtcMinutes('garbage')).toBe('garbage');
+    expect(formatTimeLeft('2026-03-05T09:59:00.000Z', now)).toBe('2d 23h');
+    expect(formatTimeLeft('2026-03-02T10:05:00.000Z', now)).toBe('5m');
+    expect(formatTimeLeft('2026-03-02T09:00:00.000Z', now)).toBe('due');
+    expect(formatTimeLeft('garbage', now)).toBe('');
   });
 });

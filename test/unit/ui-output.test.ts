@@ -38,11 +38,13 @@ describe('list', () => {
     expect(stderr()).toBe('');
   });
 
-  it('plain: one TSV line per row with raw values and every known column; totals on stderr', () => {
+  it('plain: a header row of keys, then one TSV line per row with raw values and every known column; totals on stderr', () => {
     const { out, stdout, stderr } = output('plain');
     out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
     expect(stdout()).toBe(
-      'hdg_1\t\t1234.5\t2026-03-02T09:00:00.000Z\tlagos\n' + 'hdg_2\t\t-20\t2026-03-01T10:00:00.000Z\tabuja\n',
+      'hedge_id\tclient_reference\tnet_pnl_usd\tclosed_at\tdesk_region\n' +
+        'hdg_1\t\t1234.5\t2026-03-02T09:00:00.000Z\tlagos\n' +
+        'hdg_2\t\t-20\t2026-03-01T10:00:00.000Z\tabuja\n',
     );
     expect(stderr()).toBe('Total (2 hedges)\tnet_pnl_usd=1214.5\n');
   });
@@ -56,32 +58,37 @@ describe('list', () => {
     expect(text).toContain('Desk region');
     expect(text).toContain('+1,234.50');
     expect(text).toContain('-20.00');
-    expect(text).toContain('2026-03-02 09:00:00 UTC (1h 0m ago)');
+    // Times in a table: UTC to the minute (the header says UTC), with how long ago.
+    expect(text).toContain('Closed UTC');
+    expect(text).toContain('2026-03-02 09:00 (1h 0m ago)');
     // Columns under a ruled header, the totals under a rule of their own, no boxes.
     const lines = text.trimEnd().split('\n');
     expect(lines[1]).toMatch(/^─+  ─+  ─+  ─+$/);
     expect(lines.at(-2)).toBe(lines[1]);
     expect(lines.at(-1)).toMatch(/^Total \(2 hedges\)\s+\+1,214\.50$/);
     expect(text).not.toMatch(/[│┌└┼]/);
-    // Every cell of a column starts at the same place as its header.
-    const column = lines[0]!.indexOf('Net P&L (USD)');
-    expect(lines[2]!.indexOf('+1,234.50')).toBe(column);
-    expect(lines.at(-1)!.indexOf('+1,214.50')).toBe(column);
+    // Numbers are right-aligned: every cell of the column ends where its header ends.
+    const end = lines[0]!.indexOf('Net P&L (USD)') + 'Net P&L (USD)'.length;
+    expect(lines[2]!.indexOf('+1,234.50') + '+1,234.50'.length).toBe(end);
+    expect(lines[3]!.indexOf('-20.00') + '-20.00'.length).toBe(end);
+    expect(lines.at(-1)!.indexOf('+1,214.50') + '+1,214.50'.length).toBe(end);
   });
 
-  it('omit leaves a field out of table and TSV but not out of JSON', () => {
-    const rows = [{ hedge_id: 'hdg_1', order_tx_hash: `0x${'a'.repeat(64)}` }];
-    for (const mode of ['table', 'plain'] as const) {
-      const { out, stdout } = output(mode);
-      out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
-      expect(stdout()).not.toContain('0xaaaa');
-    }
+  it('omit leaves a field out of the table only: TSV and JSON keep it', () => {
+    const hash = `0x${'a'.repeat(64)}`;
+    const rows = [{ hedge_id: 'hdg_1', order_tx_hash: hash }];
+    const table = output('table');
+    table.out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
+    expect(table.stdout()).not.toContain('0xaaaa');
+    const plain = output('plain');
+    plain.out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
+    expect(plain.stdout().split('\n')[1]).toContain(hash);
     const { out, stdout } = output('json');
     out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
     expect(JSON.parse(stdout())).toEqual(rows);
   });
 
-  it('empty: [] for scripts, the sentence on stdout for people, on stderr in plain mode', () => {
+  it('empty: [] for scripts, the sentence on stdout for people; in plain mode the header alone, the sentence on stderr', () => {
     const json = output('json');
     json.out.list([], FIELDS, { empty: 'No closed hedges yet.', totals: TOTALS });
     expect(json.stdout()).toBe('[]\n');
@@ -90,16 +97,16 @@ describe('list', () => {
     expect(table.stdout()).toBe('No closed hedges yet.\n');
     const plain = output('plain');
     plain.out.list([], FIELDS, { empty: 'No closed hedges yet.' });
-    expect(plain.stdout()).toBe('');
+    expect(plain.stdout()).toBe('hedge_id\tclient_reference\tnet_pnl_usd\tclosed_at\n');
     expect(plain.stderr()).toBe('No closed hedges yet.\n');
   });
 });
 
 describe('record', () => {
-  it('plain: key<TAB>value lines, nested values as JSON', () => {
+  it('plain: a header row of keys and one row, nested values as JSON', () => {
     const { out, stdout } = output('plain');
     out.record({ balance_usdc: 1000.5, limits: { a: 1 } }, [{ key: 'balance_usdc', label: 'Balance', kind: 'money' }]);
-    expect(stdout()).toBe('balance_usdc\t1000.5\nlimits\t{"a":1}\n');
+    expect(stdout()).toBe('balance_usdc\tlimits\n1000.5\t{"a":1}\n');
   });
 
   it('table: a titled card with the footer after it', () => {

@@ -27,9 +27,9 @@ describe('renderQuoteCard', () => {
       'Quote USDTNGN buy 10,000.00 USD, 3 days',
       'Market price      │ 1,529.85 NGN per USDT',
       'Execution price   │ 1,530.52 NGN per USDT',
-      'Price impact      │ -4.40 USD (-4.4 bps)',
-      'Carry per day     │ 4.19 USDC/day (+0.0419%), the account pays',
-      'Carry over 3 days │ 12.57 USDC (+0.1257%), the account pays',
+      'Price impact      │ -4.40 USD (-4.4 bps), worse than the market price',
+      'Carry per day     │ -4.19 USDC/day (-0.0419%), you pay',
+      'Carry over 3 days │ -12.57 USDC (-0.1257%), you pay',
       'Required margin   │ 1,000.00 USDC',
       'Platform fee      │ 5.00 USDC',
       'Total upfront     │ 1,005.00 USDC',
@@ -38,13 +38,16 @@ describe('renderQuoteCard', () => {
     ]) {
       expect(card).toContain(expected);
     }
-    expect(card.split('\n').at(-1)).toMatch(/^Indicative only: a quote reserves nothing/);
+    // The note under the card, wrapped at word boundaries to the width (80 when not said).
+    const note = card.slice(card.lastIndexOf('┘') + 1).trim();
+    expect(note).toMatch(/^Indicative only: a quote reserves nothing/);
+    expect(note.split('\n').map((line) => line.length)).toEqual([80, 35]);
   });
 
   it('negative carry is earned, and a 1-day tenor reads "1 day"', () => {
     const earning: Quote = { ...QUOTE, tenor_days: 1, carry: { daily_usdc: -2.79, daily_rate_pct: -0.0279, total_usdc: -2.79, total_rate_pct: -0.0279 } };
     const card = renderQuoteCard(output('table'), earning, NOW);
-    expect(card).toContain('2.79 USDC/day (-0.0279%), the account earns');
+    expect(card).toContain('+2.79 USDC/day (+0.0279%), you earn');
     expect(card).toContain('Carry over 1 day');
   });
 
@@ -53,21 +56,29 @@ describe('renderQuoteCard', () => {
     const card = renderQuoteCard(output('table'), richer, NOW);
     expect(card).toMatch(/Quote ID\s+│ q_1/);
     expect(card).toMatch(/Pricing: Spread bps\s+│ 3/);
-    expect(renderQuoteCard(output('plain'), richer, NOW)).toContain('pricing.spread_bps\t3');
+    const [header, row] = renderQuoteCard(output('plain'), richer, NOW).split('\n');
+    const plain = Object.fromEntries(header!.split('\t').map((key, index) => [key, row!.split('\t')[index]]));
+    expect(plain).toMatchObject({ 'pricing.spread_bps': '3', quote_id: 'q_1' });
   });
 
   it('colours impact and carry when colour is on', () => {
     const card = renderQuoteCard(output('table', true), QUOTE, NOW);
-    expect(card).toContain('\u001b[31m-4.40 USD (-4.4 bps)\u001b[39m');
+    expect(card).toContain('\u001b[31m-4.40 USD (-4.4 bps), worse than the market price\u001b[39m');
   });
 
-  it('plain: field<TAB>value rows with raw numbers and the ISO maturity', () => {
-    const lines = renderQuoteCard(output('plain'), QUOTE, NOW).split('\n');
-    expect(lines).toContain('pricing.execution_price\t1530.5219');
-    expect(lines).toContain('price_impact_bps\t-4.4');
-    expect(lines).toContain('upfront.total_upfront_usdc\t1005');
-    expect(lines).toContain('maturity\t2026-03-05T10:00:00.000Z');
-    expect(lines.join('\n')).not.toMatch(/reserves nothing|│/);
+  it('plain: a header row of keys and one row of raw numbers and the ISO maturity', () => {
+    const text = renderQuoteCard(output('plain'), QUOTE, NOW);
+    const [header, row, ...rest] = text.split('\n');
+    expect(rest).toEqual([]);
+    const plain = Object.fromEntries(header!.split('\t').map((key, index) => [key, row!.split('\t')[index]]));
+    expect(header!.split('\t').slice(0, 5)).toEqual(['market', 'side', 'notional_usd', 'tenor_days', 'pricing.market_price']);
+    expect(plain).toMatchObject({
+      'pricing.execution_price': '1530.5219',
+      price_impact_bps: '-4.4',
+      'upfront.total_upfront_usdc': '1005',
+      maturity: '2026-03-05T10:00:00.000Z',
+    });
+    expect(text).not.toMatch(/reserves nothing|│/);
   });
 
   it('json: the quote itself', () => {

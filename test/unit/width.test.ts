@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import stringWidth from 'string-width';
 import {
+  allotColumns,
   displayWidth,
   fitColumns,
   shortenMiddle,
@@ -115,11 +117,14 @@ const PROSE =
   `Order ${HASH} was submitted.`;
 
 describe('wrapWords', () => {
-  for (const width of [80, 40]) {
+  for (const [width, lineCount] of [
+    [80, 6],
+    [40, 11],
+  ] as const) {
     it(`at ${width} columns keeps every line within the width and every word whole`, () => {
       const out = wrapWords(PROSE, width);
       const lines = out.split('\n');
-      expect(lines.length).toBeGreaterThan(2);
+      expect(lines).toHaveLength(lineCount);
       for (const line of lines) {
         expect(displayWidth(line)).toBeLessThanOrEqual(width);
         expect(line).not.toMatch(/^ | $/);
@@ -266,5 +271,75 @@ describe('fitColumns', () => {
 
   it('is deterministic', () => {
     expect(fitColumns(table, 60)).toEqual(fitColumns([...table], 60));
+  });
+});
+
+describe('displayWidth on what tables hold', () => {
+  it('counts ASCII, our colours and our narrow symbols as one column each, and the rest as string-width does', () => {
+    expect(displayWidth('1,530.33')).toBe(8);
+    expect(displayWidth(`${RED}-8.35${FG_OFF}`)).toBe(5);
+    expect(displayWidth('0x5f12…157b — ─│·')).toBe(17);
+    expect(displayWidth('取引')).toBe(4);
+    expect(displayWidth(`${BOLD}取引${BOLD_OFF}`)).toBe(4);
+    expect(displayWidth('👩‍💻')).toBe(2);
+  });
+});
+
+describe('allotColumns', () => {
+  const columns: ColumnDemand[] = [
+    { key: 'id', priority: 0, width: 28, minWidth: 13, shrink: 'middle' },
+    { key: 'ref', priority: 4, width: 7, minWidth: 7, shrink: 'truncate' },
+    { key: 'market', priority: 0, width: 7 },
+    { key: 'notional', priority: 1, width: 12 },
+    { key: 'maturity', priority: 2, width: 28 },
+    { key: 'units', priority: 8, width: 6 },
+  ];
+
+  it('keeps everything whole when it fits', () => {
+    const result = allotColumns(columns, 200);
+    expect(result.dropped).toEqual([]);
+    expect(result.keep.map((column) => column.width)).toEqual([28, 7, 7, 12, 28, 6]);
+  });
+
+  it('a column that does not fit is dropped and a narrower, less important one may still take the room', () => {
+    // 28 + 7 + 12 + gaps = 51; maturity (28) no longer fits in 70, ref (7) and units (6) do.
+    const result = allotColumns(columns, 70);
+    expect(result.dropped).toEqual(['maturity']);
+    expect(result.keep).toEqual([
+      { key: 'id', width: 28 },
+      { key: 'ref', width: 7 },
+      { key: 'market', width: 7 },
+      { key: 'notional', width: 12 },
+      { key: 'units', width: 6 },
+    ]);
+  });
+
+  it('shortens a shrinkable column only when the more important ones leave it less than its width', () => {
+    const result = allotColumns(columns, 40);
+    expect(result.keep).toEqual([
+      { key: 'id', width: 28 },
+      { key: 'market', width: 7 },
+    ]);
+    const tight = allotColumns(columns, 30);
+    expect(tight.keep).toEqual([
+      { key: 'id', width: 28 },
+      { key: 'market', width: 7 },
+    ]);
+    const shrunk = allotColumns([{ key: 'a', priority: 0, width: 10 }, { key: 'id', priority: 1, width: 28, minWidth: 13, shrink: 'middle' }], 30);
+    expect(shrunk.keep).toEqual([
+      { key: 'a', width: 10 },
+      { key: 'id', width: 18 },
+    ]);
+  });
+
+  it('never drops a priority 0 column', () => {
+    expect(allotColumns(columns, 10).keep.map((column) => column.key)).toEqual(['id', 'market']);
+  });
+});
+
+describe('widths by string-width\'s rules, without loading it', () => {
+  it('agree with string-width on plain, accented, East Asian, emoji, joined and invisible text', () => {
+    const samples = ['USDTNGN', 'Crédit Agricole', 'e\u0301', '取引 ok', 'ｆｕｌｌ', '한국어', '👍', '👩‍💻 dev', '🇳🇬', 'a\u200bb', '\u202eabc', '©', '✔', '⌚', '#️⃣', '↔', `${RED}赤${FG_OFF}`];
+    for (const sample of samples) expect(displayWidth(sample), JSON.stringify(sample)).toBe(stringWidth(sample));
   });
 });

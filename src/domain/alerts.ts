@@ -1,0 +1,116 @@
+// The alerts of `--watch` as pure rules: which conditions hold for one snapshot of the book, and
+// which of them fire now. An alert fires once, when its condition starts to hold, and again only
+// after it has cleared (a P&L back above the threshold, a hedge no longer listed); a refresh that
+// failed says nothing either way, so the caller simply does not ask then.
+import { UsageError } from '../errors.js';
+import { echo } from './input.js';
+
+export interface AlertRules {
+  /** --alert-pnl: net P&L at or below this many USD. */
+  pnlAtOrBelowUsd?: number;
+  /** --alert-maturity: a hedge maturing within this many ms (one already past maturity included). */
+  maturityWithinMs?: number;
+  /** --alert-maturity as typed (normalised), for the alert record: "6h". */
+  maturityWithinText?: string;
+}
+
+/** What a snapshot says that an alert can be about. */
+export interface AlertFacts {
+  /** Net P&L in USD: the positions' net P&L summed, or the account's unrealized P&L; undefined when unknown. */
+  netPnlUsd?: number;
+  /** Everything with a known maturity (a position side, or the hedge watched). */
+  maturities: MaturityFact[];
+}
+
+export interface MaturityFact {
+  /** Stable while it is the same thing: its hedge id, else market and side. */
+  key: string;
+  maturityAt: string;
+  market?: string;
+  side?: string;
+  hedgeId?: string;
+}
+
+export type Alert =
+  | { kind: 'pnl'; key: string; netPnlUsd: number; thresholdUsd: number }
+  | {
+      kind: 'maturity';
+      key: string;
+      maturityAt: string;
+      /** Whole seconds until maturity; 0 when it is already past. */
+      secondsLeft: number;
+      within: string;
+      market?: string;
+      side?: string;
+      hedgeId?: string;
+    };
+
+/** Every alert condition that holds for these facts at `nowMs`. */
+export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: number): Alert[] {
+  const holding: Alert[] = [];
+  if (rules.pnlAtOrBelowUsd !== undefined && facts.netPnlUsd !== undefined && facts.netPnlUsd <= rules.pnlAtOrBelowUsd) {
+    holding.push({ kind: 'pnl', key: 'pnl', netPnlUsd: facts.netPnlUsd, thresholdUsd: rules.pnlAtOrBelowUsd });
+  }
+  if (rules.maturityWithinMs !== undefined) {
+    for (const fact of facts.maturities) {
+      const at = Date.parse(fact.maturityAt);
+      if (Number.isNaN(at)) continue;
+      const left = at - nowMs;
+      if (left > rules.maturityWithinMs) continue;
+      holding.push({
+        kind: 'maturity',
+        key: `maturity:${fact.key}`,
+        maturityAt: fact.maturityAt,
+        secondsLeft: Math.max(0, Math.floor(left / 1000)),
+        within: rules.maturityWithinText ?? `${Math.round(rules.maturityWithinMs / 1000)}s`,
+        ...(fact.market !== undefined ? { market: fact.market } : {}),
+        ...(fact.side !== undefined ? { side: fact.side } : {}),
+        ...(fact.hedgeId !== undefined ? { hedgeId: fact.hedgeId } : {}),
+      });
+    }
+  }
+  return holding;
+}
+
+/**
+ * The alerts that fire now: those holding that did not hold at the previous snapshot. `active`
+ * is what to pass as `previous` next time (a condition that stopped holding is cleared).
+ */
+export function fireAlerts(previous: ReadonlySet<string>, holding: readonly Alert[]): { fired: Alert[]; active: Set<string> } {
+  return {
+    fired: holding.filter((alert) => !previous.has(alert.key)),
+    active: new Set(holding.map((alert) => alert.key)),
+  };
+}
+
+// ---- Parsing the options ----------------------------------------------------------------------
+
+const PNL_ALLOWED = 'a USD amount, signed, such as -500, -1,000, -2.5k or 0';
+
+/** --alert-pnl: a signed USD amount (`-500`, `-1_000`, `-2.5k`, `0`). */
+export function parseAlertPnl(raw: string): number {
+  const value = raw.trim();
+  const match = /^([+-]?)(\d{1,3}(?:([_,])\d{3})(?:\3\d{3})*|\d+)?(\.\d+)?([kKmM]?)$/.exec(value);
+  if (!match || (match[2] === undefined && match[4] === undefined)) throw new UsageError(`--alert-pnl: ${echo(raw)} is not allowed; expected ${PNL_ALLOWED}.`);
+  const digits = `${(match[2] ?? '0').replace(/[_,]/g, '')}${match[4] ?? ''}`;
+  const scale = match[5]!.toLowerCase() === 'k' ? 1e3 : match[5]!.toLowerCase() === 'm' ? 1e6 : 1;
+  const amount = Number(digits) * scale * (match[1] === '-' ? -1 : 1);
+  if (!Number.isFinite(amount) || Math.abs(amount) > 1e12) throw new UsageError(`--alert-pnl: ${echo(raw)} is not allowed; expected ${PNL_ALLOWED}.`);
+  // -0 is 0: "at or below 0" either way, and it prints without a sign.
+  return amount === 0 ? 0 : Math.round(amount * 100) / 100;
+}
+
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const DURATION_ALLOWED = 'a duration such as 30m, 6h, 1d, 1d12h or 2w (m, h, d, w)';
+/** Hedges run for at most 7 days; a few weeks leaves room for longer tenors. */
+const MAX_DURATION_MS = 366 * 86_400_000;
+
+/** --alert-maturity: `30m`, `6h`, `1d`, `1d12h`, `2w`. Returns the length in ms and the text as normalised. */
+export function parseAlertDuration(raw: string): { ms: number; text: string } {
+  const value = raw.trim().toLowerCase().replace(/\s+/g, '');
+  if (!/^(\d+(\.\d+)?[mhdw])+$/.test(value)) throw new UsageError(`--alert-maturity: ${echo(raw)} is not allowed; expected ${DURATION_ALLOWED}.`);
+  let ms = 0;
+  for (const [, amount, unit] of value.matchAll(/(\d+(?:\.\d+)?)([mhdw])/g)) ms += Number(amount) * UNIT_MS[unit!]!;
+  if (!(ms > 0) || ms > MAX_DURATION_MS) throw new UsageError(`--alert-maturity: ${echo(raw)} is not allowed; expected ${DURATION_ALLOWED}, more than 0 and at most 366d.`);
+  return { ms: Math.round(ms), text: value };
+}

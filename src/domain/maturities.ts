@@ -1,0 +1,201 @@
+// What settles when: the open hedges as dated settlements, grouped by day, from the positions list
+// (mark, P&L, carry) and the hedges list (one maturity per hedge). Pure: the caller reads the
+// server and hands the facts in, with the time.
+import { UsageError } from '../errors.js';
+import { echo } from './input.js';
+import type { Side } from './vocabulary.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const WITHIN_UNITS: Record<string, { ms: number; word: string }> = {
+  h: { ms: HOUR_MS, word: 'hour' },
+  d: { ms: DAY_MS, word: 'day' },
+  w: { ms: 7 * DAY_MS, word: 'week' },
+};
+/** Longer than any tenor by far; a bigger number is a typo, not a horizon. */
+const MAX_WITHIN_MS = 366 * DAY_MS;
+
+/** `--within`: 12h, 3d, 2w (also 1.5d); undefined when not given. Anything else is exit 2, naming the option. */
+export function parseWithin(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([hdw])\s*$/i.exec(raw);
+  const amount = match ? Number(match[1]) : NaN;
+  const unit = match ? WITHIN_UNITS[match[2]!.toLowerCase()]! : undefined;
+  if (!unit || !(amount > 0)) {
+    throw new UsageError(`--within: ${echo(raw)} is not allowed; expected a positive number of hours, days or weeks such as 12h, 3d or 2w.`);
+  }
+  const ms = amount * unit.ms;
+  if (ms > MAX_WITHIN_MS) throw new UsageError(`--within: ${echo(raw)} is more than a year; expected something like 12h, 3d or 2w.`);
+  return ms;
+}
+
+/** A line of the positions list, as the tolerant reader made it (api/read-position.ts). */
+export interface MaturityPosition {
+  market?: string;
+  side?: Side;
+  hedgeId?: string;
+  notionalUsd?: number;
+  maturityAt?: string;
+  markPrice?: number;
+  netPnlUsd?: number;
+  accruedCarryUsdc?: number;
+}
+
+/** A hedge of the hedges list (the spec's Hedge; only what maturities need). */
+export interface MaturityHedge {
+  id: string;
+  market: string;
+  side: Side;
+  notional_usd: number;
+  tenor_days?: number;
+  status: string;
+  maturity_at?: string | null;
+  client_reference?: string | null;
+}
+
+/** One settlement to come. The JSON of `hedge maturities` is a list of these, soonest first. */
+export interface Maturity {
+  /** The UTC date of the maturity, YYYY-MM-DD: the group it is shown under. */
+  day: string;
+  maturity_at: string;
+  /** Seconds from now to the maturity; negative once it is due and not settled yet. */
+  matures_in_seconds: number;
+  market: string;
+  side: Side;
+  hedge_id: string | null;
+  client_reference: string | null;
+  notional_usd: number | null;
+  tenor_days: number | null;
+  mark_price: number | null;
+  /** Net P&L at the mark (price and carry), as the positions list shows it. Null when the side holds several hedges: the list shows their sum only. */
+  net_pnl_usd: number | null;
+  /** Carry accrued to date (USDC); null as for the P&L. */
+  accrued_carry_usdc: number | null;
+}
+
+export interface MaturityDay {
+  day: string;
+  maturities: Maturity[];
+  notional_usd: number;
+}
+
+export interface CollectedMaturities {
+  maturities: Maturity[];
+  /** Open positions for which no maturity could be read at all (shown as a note). */
+  undated: number;
+}
+
+function sideKey(market: string, side: string): string {
+  return `${market.toUpperCase()}:${side}`;
+}
+
+function validTime(value: string | null | undefined): string | undefined {
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
+}
+
+/**
+ * The open hedges as settlements. The positions list says what is open (one line per side) and
+ * carries the mark, P&L and carry; the hedges list gives each filled hedge's own maturity. A
+ * filled hedge whose side is not in the positions list has ended (some servers leave an early
+ * close `filled`) and is left out; a position whose hedge is not in the list stands on its own.
+ * `withinMs` keeps those maturing no later than that from now (due ones included).
+ */
+export function collectMaturities(
+  positions: readonly MaturityPosition[],
+  hedges: readonly MaturityHedge[],
+  nowMs: number,
+  withinMs?: number,
+): CollectedMaturities {
+  // A position without a market is the account's only market (as flows/positions.ts reads it).
+  const positionFor = (market: string, side: Side): MaturityPosition | undefined =>
+    positions.find((position) => position.side === side && (position.market === undefined || position.market === market.toUpperCase()));
+  const active = hedges.filter((hedge) => hedge.status === 'filled' && positionFor(hedge.market, hedge.side) !== undefined);
+  const hedgesBySide = new Map<string, MaturityHedge[]>();
+  for (const hedge of active) {
+    const key = sideKey(hedge.market, hedge.side);
+    hedgesBySide.set(key, [...(hedgesBySide.get(key) ?? []), hedge]);
+  }
+
+  const found: Array<Omit<Maturity, 'day' | 'matures_in_seconds'>> = [];
+  let undated = 0;
+  for (const hedge of active) {
+    const position = positionFor(hedge.market, hedge.side)!;
+    const alone = hedgesBySide.get(sideKey(hedge.market, hedge.side))!.length === 1;
+    const maturity = validTime(hedge.maturity_at) ?? (alone ? validTime(position.maturityAt) : undefined);
+    if (!maturity) {
+      undated += 1;
+      continue;
+    }
+    found.push({
+      maturity_at: maturity,
+      market: hedge.market.toUpperCase(),
+      side: hedge.side,
+      hedge_id: hedge.id,
+      client_reference: hedge.client_reference ?? null,
+      notional_usd: alone ? (position.notionalUsd ?? hedge.notional_usd) : hedge.notional_usd,
+      tenor_days: hedge.tenor_days ?? null,
+      mark_price: position.markPrice ?? null,
+      net_pnl_usd: alone ? (position.netPnlUsd ?? null) : null,
+      accrued_carry_usdc: alone ? (position.accruedCarryUsdc ?? null) : null,
+    });
+  }
+  for (const position of positions) {
+    if (position.side === undefined) {
+      undated += 1;
+      continue;
+    }
+    const side = position.side;
+    if (active.some((hedge) => hedge.side === side && (position.market === undefined || hedge.market.toUpperCase() === position.market))) continue;
+    const maturity = validTime(position.maturityAt);
+    if (!maturity || position.market === undefined) {
+      undated += 1;
+      continue;
+    }
+    found.push({
+      maturity_at: maturity,
+      market: position.market,
+      side,
+      hedge_id: position.hedgeId ?? null,
+      client_reference: null,
+      notional_usd: position.notionalUsd ?? null,
+      tenor_days: null,
+      mark_price: position.markPrice ?? null,
+      net_pnl_usd: position.netPnlUsd ?? null,
+      accrued_carry_usdc: position.accruedCarryUsdc ?? null,
+    });
+  }
+
+  const maturities = found
+    .map((item): Maturity => {
+      const at = Date.parse(item.maturity_at);
+      return {
+        day: new Date(at).toISOString().slice(0, 10),
+        maturity_at: new Date(at).toISOString(),
+        matures_in_seconds: Math.round((at - nowMs) / 1000),
+        ...withoutTime(item),
+      };
+    })
+    .filter((item) => withinMs === undefined || item.matures_in_seconds * 1000 <= withinMs)
+    .sort((a, b) => a.matures_in_seconds - b.matures_in_seconds || a.market.localeCompare(b.market) || a.side.localeCompare(b.side));
+  return { maturities, undated };
+}
+
+function withoutTime(item: Omit<Maturity, 'day' | 'matures_in_seconds'>): Omit<Maturity, 'day' | 'matures_in_seconds' | 'maturity_at'> {
+  const { maturity_at: _time, ...rest } = item;
+  return rest;
+}
+
+/** Settlements grouped by their UTC day, in order; each day with its total notional. */
+export function groupByDay(maturities: readonly Maturity[]): MaturityDay[] {
+  const days: MaturityDay[] = [];
+  for (const maturity of maturities) {
+    let day = days[days.length - 1];
+    if (day?.day !== maturity.day) {
+      day = { day: maturity.day, maturities: [], notional_usd: 0 };
+      days.push(day);
+    }
+    day.maturities.push(maturity);
+    day.notional_usd = Math.round((day.notional_usd + (maturity.notional_usd ?? 0)) * 100) / 100;
+  }
+  return days;
+}

@@ -1,0 +1,486 @@
+// `hedge roll MARKET SIDE --tenor D`: keeps a side covered past its maturity — close the open
+// hedge, then open the same notional for the new tenor (or, when the side has already settled,
+// open it anew with the notional of the hedge that ended). Both legs go through the one write flow
+// and are journaled as one action: two entries of one journal group (`roll-…`), legs `close` and
+// `open`, each with its own Idempotency-Key.
+//
+// The open leg is journaled first, as `planned` (certainly not sent), before anything is sent; the
+// close leg is journaled as any write, right before its own send. So a run killed at any point
+// leaves the whole roll in the journal, and `hedge resume` or the same roll again finishes it:
+// an unresolved close is re-sent with its key (the server replays it or acts once) and waited
+// until the side leaves the positions list; a planned open is sent only when the server shows the
+// side flat (no position, no hedge being opened) — otherwise it is abandoned, never sent twice;
+// an open that may have been sent is re-sent with its own key.
+import { randomBytes } from 'node:crypto';
+import type { HedgeClient, OpenRequest } from '../api/client.js';
+import { numberOf } from '../api/read-position.js';
+import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
+import { makeIdempotencyKey } from '../domain/idempotency.js';
+import { preTradeProblem, type PreTradeFacts } from '../domain/pre-trade.js';
+import type { Side, Tenor } from '../domain/vocabulary.js';
+import { ApiError, InvalidResponseError, OrderFailedError, PreTradeCheckError, UsageError } from '../errors.js';
+import { isUnresolved, type JournalEntry } from '../journal/index.js';
+import type { CommandContext } from '../runtime/context.js';
+import { safeText } from '../security/safe-text.js';
+import { renderRoll, renderRollDryRun, renderRollPreview, type RollView } from '../ui/roll-view.js';
+import { describePlannedRequest } from './dry-run.js';
+import { guardLiveAction } from './live-guard.js';
+import { findSide, readBook, type BookPosition } from './positions.js';
+import { fetchPreTradeFacts } from './pre-trade.js';
+import { closeAction, openAction, type CloseResult } from './trade-actions.js';
+import { identityOf, isRejection, journalAhead, runWrite, type WriteAction, type WriteOptions } from './write-flow.js';
+
+/** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
+export const ROLL_GROUP_PREFIX = 'roll-';
+/** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
+export const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
+
+export interface RollRequest {
+  market: string;
+  side: Side;
+  tenorDays: Tenor;
+  skipChecks: boolean;
+  write: WriteOptions;
+}
+
+/** One roll as the journal holds it. */
+interface RollLegs {
+  group: string;
+  /** The new hedge. */
+  request: OpenRequest;
+  /** Whether the roll closes an open position first (false: the side had settled, it only opens). */
+  closes: boolean;
+  rolledHedgeId?: string;
+  /** Journaled ahead (planned) until it is sent. */
+  open: JournalEntry;
+  /** Journaled right before the close is sent; absent before that, and when nothing is closed. */
+  close?: JournalEntry;
+  /** The close's expected return, kept with the open leg for a resumed run's report. */
+  netMarginUsd?: number;
+}
+
+/** What the legs came to in this run. */
+interface Carried {
+  close?: { entry?: JournalEntry; result?: CloseResult; answer?: SubmittedAction; settled?: boolean };
+  open: { entry: JournalEntry; hedge?: Hedge; answer?: OpenedHedge };
+}
+
+function rollArgv(request: Pick<OpenRequest, 'market' | 'side' | 'tenor_days'>): string[] {
+  return ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
+}
+
+function days(tenor: number): string {
+  return tenor === 1 ? '1 day' : `${tenor} days`;
+}
+
+function newGroup(ctx: CommandContext): string {
+  return `${ROLL_GROUP_PREFIX}${new Date(ctx.clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+}
+
+function unfinished(legs: RollLegs): boolean {
+  return isUnresolved(legs.open) || (legs.close !== undefined && isUnresolved(legs.close));
+}
+
+function bodyOf(entry: JournalEntry): Record<string, unknown> {
+  const body = entry.request?.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+/** A leg of the roll: confirmed once for both, rendered once for both, and its failures say how the whole roll is finished. */
+function asLeg<S, R>(ctx: CommandContext, action: WriteAction<S, R>, argv: string[]): WriteAction<S, R> {
+  return {
+    ...action,
+    check: undefined,
+    preview: undefined,
+    confirmed: true,
+    renderSubmitted: () => {},
+    renderResolved: () => {},
+    resumeHint: (entry) =>
+      `The roll stopped part way. Finish it safely with \`${ctx.hedgeCommand('resume', entry.id)}\`, or run \`${ctx.hedgeCommand(...argv)}\` again: each leg reuses its own key, and the side is never opened twice.`,
+  };
+}
+
+function legActions(ctx: CommandContext, client: HedgeClient, group: string, request: OpenRequest, quote?: Quote) {
+  const argv = rollArgv(request);
+  return {
+    close: asLeg(ctx, closeAction(ctx, client, { market: request.market, side: request.side }, { argv, group, leg: 'close' }), argv),
+    open: asLeg(ctx, openAction(ctx, client, request, { argv, group, leg: 'open', quote }), argv),
+  };
+}
+
+/** The roll a journal group holds (any of its entries names the group). */
+async function legsOf(ctx: CommandContext, group: string): Promise<RollLegs> {
+  const entries = (await (await ctx.journal()).list()).filter((entry) => entry.group === group);
+  const open = entries.find((entry) => entry.leg === 'open');
+  const close = entries.find((entry) => entry.leg === 'close');
+  const body = open ? bodyOf(open) : {};
+  const notional = numberOf(body.notional_usd);
+  const tenor = numberOf(body.tenor_days);
+  if (!open || typeof body.market !== 'string' || (body.side !== 'buy' && body.side !== 'sell') || notional === undefined || tenor === undefined) {
+    throw new UsageError(`Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ctx.hedgeCommand('journal')}\`.`);
+  }
+  const context = open.context ?? {};
+  return {
+    group,
+    request: { market: body.market, side: body.side, notional_usd: notional, tenor_days: tenor },
+    closes: context.roll_closes === true,
+    rolledHedgeId: typeof context.rolled_hedge_id === 'string' ? context.rolled_hedge_id : undefined,
+    netMarginUsd: numberOf(context.net_margin_usd),
+    open,
+    close,
+  };
+}
+
+/** The newest roll of this market and side with a leg still unresolved, sent with the current credentials. */
+async function unfinishedGroup(ctx: CommandContext, market: string, side: Side): Promise<string | undefined> {
+  const self = await identityOf(ctx);
+  const pending = await (await ctx.journal()).list({ pending: true });
+  return pending.find(
+    (entry) =>
+      entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
+      entry.environment === self.environment &&
+      entry.base_url_host === self.host &&
+      entry.key_id === self.keyId &&
+      bodyOf(entry).market === market &&
+      bodyOf(entry).side === side,
+  )?.group;
+}
+
+function describeLegs(legs: RollLegs): string {
+  const close = legs.close
+    ? `close ${legs.close.outcome} (journal ${legs.close.id})`
+    : legs.closes
+      ? 'close not sent yet'
+      : 'nothing to close';
+  return `${close}; open ${legs.open.outcome} (journal ${legs.open.id}, key ${legs.open.idempotency_key})`;
+}
+
+/**
+ * An earlier roll of the same side this run must finish instead of starting another: the one
+ * --idempotency-key names, or the newest unfinished one (set aside with --new).
+ */
+async function earlierRoll(ctx: CommandContext, req: RollRequest): Promise<RollLegs | undefined> {
+  const journal = await ctx.journal();
+  const key = req.write.idempotencyKey;
+  if (key !== undefined) {
+    const entry = (await journal.list()).find((candidate) => candidate.idempotency_key === key);
+    if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX)) {
+      throw new UsageError(
+        `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${ctx.hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
+      );
+    }
+    const legs = await legsOf(ctx, entry.group);
+    if (legs.request.market !== req.market || legs.request.side !== req.side) {
+      throw new UsageError(`--idempotency-key: ${key} is a leg of the roll of ${safeText(legs.request.market)} ${legs.request.side} (journal ${entry.id}), not of ${req.market} ${req.side}.`);
+    }
+    if (!unfinished(legs)) {
+      throw new UsageError(`--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${ctx.hedgeCommand('journal', 'show', entry.id)}\`.`);
+    }
+    return legs;
+  }
+  const group = await unfinishedGroup(ctx, req.market, req.side);
+  if (!group) return undefined;
+  const legs = await legsOf(ctx, group);
+  if (req.write.fresh) {
+    ctx.output.warn(
+      `--new: the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)}) is set aside; this run is a new roll with new keys.`,
+    );
+    for (const leg of [legs.close, legs.open]) if (leg && isUnresolved(leg)) await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
+    return undefined;
+  }
+  if (legs.request.tenor_days !== req.tenorDays) {
+    throw new UsageError(
+      `An unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} is in the journal (group ${safeText(group)}: ${describeLegs(legs)}); finish it with \`${ctx.hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
+    );
+  }
+  return legs;
+}
+
+/** What a fresh roll finds on the server: the position to close, or the hedge that already ended. */
+interface RollPlan {
+  notionalUsd: number;
+  closing?: BookPosition;
+  ended?: Hedge;
+}
+
+async function planRoll(ctx: CommandContext, client: HedgeClient, req: RollRequest): Promise<RollPlan> {
+  const { market, side } = req;
+  const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side);
+  if (position) {
+    if (position.notionalUsd === undefined) {
+      throw new InvalidResponseError(
+        `GET /positions shows the ${side} position on ${market} without a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
+        { endpoint: 'GET /positions', status: 200, hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.' },
+      );
+    }
+    return { notionalUsd: position.notionalUsd, closing: position };
+  }
+  const hedges = (await client.listHedges()).filter((hedge) => hedge.market.toUpperCase() === market && hedge.side === side);
+  const opening = hedges.find((hedge) => hedge.status === 'submitted' || hedge.status === 'submitting');
+  if (opening) {
+    throw new PreTradeCheckError(
+      'hedge_not_filled',
+      `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${opening.status}: there is no filled hedge to roll yet. Nothing was sent.`,
+      { market, side, hedge_id: opening.id, status: opening.status },
+      `Wait for its fill with \`${ctx.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
+    );
+  }
+  // Newest first: the side's latest hedge that has ended (settled, closed, or left the positions list).
+  const since = ctx.clock.now() - ROLL_RECENT_MS;
+  const ended = hedges.find(
+    (hedge) => (hedge.status === 'closed' || hedge.status === 'filled') && typeof hedge.maturity_at === 'string' && Date.parse(hedge.maturity_at) >= since,
+  );
+  if (!ended) {
+    throw new PreTradeCheckError(
+      'nothing_to_roll',
+      `Nothing to roll: no ${side} hedge is open on ${market}, and none matured in the last 7 days. Nothing was sent.`,
+      { market, side },
+      `Open one with \`${ctx.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(req.tenorDays))}\`.`,
+    );
+  }
+  return { notionalUsd: ended.notional_usd, ended };
+}
+
+/** The checks of an open, counted as after the close: its notional is back in the headroom and the side's capacity. */
+async function checkRoll(client: HedgeClient, req: RollRequest, plan: RollPlan): Promise<void> {
+  const facts = await fetchPreTradeFacts(client);
+  const freed = plan.closing ? plan.notionalUsd : 0;
+  const after: PreTradeFacts =
+    freed === 0
+      ? facts
+      : {
+          markets: facts.markets.map((market) =>
+            market.market.toUpperCase() === req.market
+              ? { ...market, available_capacity_usd: { ...market.available_capacity_usd, [req.side]: market.available_capacity_usd[req.side] + freed } }
+              : market,
+          ),
+          account: { ...facts.account, available_exposure_usd: facts.account.available_exposure_usd + freed },
+        };
+  const problem = preTradeProblem(after, { market: req.market, side: req.side, notionalUsd: plan.notionalUsd, action: 'open' });
+  if (problem) throw problem;
+}
+
+/** What already covers the side on the server: its position, or a hedge still being opened. */
+async function sideCover(ctx: CommandContext, client: HedgeClient, market: string, side: Side): Promise<{ hedgeId?: string; notionalUsd?: number; status: string } | undefined> {
+  const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side);
+  if (position) return { hedgeId: position.hedgeId, notionalUsd: position.notionalUsd, status: 'open' };
+  const opening = (await client.listHedges()).find(
+    (hedge) => hedge.market.toUpperCase() === market && hedge.side === side && (hedge.status === 'submitted' || hedge.status === 'submitting'),
+  );
+  return opening ? { hedgeId: opening.id, notionalUsd: opening.notional_usd, status: opening.status } : undefined;
+}
+
+/** Carries the legs out from wherever the journal says they are. */
+async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs, options: { wait: boolean; positionOpen?: boolean; quote?: Quote }): Promise<Carried> {
+  const journal = await ctx.journal();
+  const { market, side } = legs.request;
+  const actions = legActions(ctx, client, legs.group, legs.request, options.quote);
+  const { open } = legs;
+  let close: Carried['close'];
+
+  // The close phase is over once the open has left `planned` (it is sent only after the close).
+  if (open.outcome === 'planned' && legs.closes) {
+    if (legs.close && !isUnresolved(legs.close)) {
+      // An earlier run's close refused with no_open_hedge found the side already settled.
+      close = legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge' ? { settled: true } : { entry: legs.close };
+    } else if (!legs.close && options.positionOpen !== true && !findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side)) {
+      ctx.output.note(`The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`);
+      close = { settled: true };
+    } else {
+      try {
+        const result = await runWrite(ctx, actions.close, { wait: true, dryRun: false, fresh: false, idempotencyKey: legs.close?.idempotency_key });
+        if (result.kind === 'resolved') close = { entry: result.entry, result: result.result, answer: result.answer };
+        else if (result.kind === 'submitted') close = { entry: result.entry, answer: result.answer };
+      } catch (error) {
+        if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
+          ctx.output.note(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
+          close = { settled: true };
+        } else {
+          // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
+          if (isRejection(error)) await journal.update(open.id, { outcome: 'abandoned', message: `not sent: the close was rejected (${error.code})` });
+          throw error;
+        }
+      }
+    }
+  }
+
+  if (open.outcome === 'planned') {
+    const cover = await sideCover(ctx, client, market, side);
+    if (cover) {
+      const by = cover.hedgeId ? ` by ${safeText(cover.hedgeId)}` : '';
+      await journal.update(open.id, { outcome: 'abandoned', message: `not sent: the side was already covered${by} (${cover.status})` });
+      throw new PreTradeCheckError(
+        'side_already_open',
+        `The ${side} side of ${market} is already covered${by} (${cover.status}${cover.notionalUsd === undefined ? '' : `, ${safeText(String(cover.notionalUsd))} USD`}): the roll's new hedge was not opened, so the side is not opened twice.`,
+        { market, side, hedge_id: cover.hedgeId ?? null, status: cover.status, journal_id: open.id },
+        `See it with \`${ctx.hedgeCommand('positions')}\`.`,
+      );
+    }
+  }
+  if (!isUnresolved(open)) return { close, open: { entry: open } };
+  try {
+    const result = await runWrite(ctx, actions.open, { wait: options.wait, dryRun: false, fresh: false, idempotencyKey: open.idempotency_key });
+    if (result.kind === 'resolved') return { close, open: { entry: result.entry, hedge: result.result, answer: result.answer } };
+    if (result.kind === 'submitted') return { close, open: { entry: result.entry, answer: result.answer } };
+    return { close, open: { entry: open } };
+  } catch (error) {
+    if (close?.entry && !close.settled && isRejection(error)) {
+      ctx.output.warn(`The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`);
+    }
+    throw error;
+  }
+}
+
+/** Shows what the roll did, then fails when the new hedge failed on-chain. */
+function report(ctx: CommandContext, legs: RollLegs, carried: Carried, quote?: Quote): number {
+  const { market, side } = legs.request;
+  const hedge = carried.open.hedge ?? carried.open.answer;
+  const closeEntry = carried.close?.entry ?? legs.close;
+  const result = carried.close?.result;
+  const view: RollView = {
+    market,
+    side,
+    notional_usd: legs.request.notional_usd,
+    tenor_days: legs.request.tenor_days,
+    rolled_hedge_id: legs.rolledHedgeId ?? null,
+    journal_group: legs.group,
+    close:
+      !legs.closes || carried.close?.settled
+        ? null
+        : {
+            journal_id: closeEntry?.id ?? null,
+            outcome: closeEntry?.outcome ?? 'not sent',
+            hedge_id: result?.hedgeId ?? closeEntry?.hedge_id ?? legs.rolledHedgeId ?? null,
+            order_tx_hash: carried.close?.answer?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
+            net_margin_usd: result?.estimate ?? numberOf(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
+            realized: (result?.realized as Record<string, unknown> | undefined) ?? null,
+          },
+    open: {
+      journal_id: carried.open.entry.id,
+      outcome: carried.open.entry.outcome,
+      hedge_id: carried.open.hedge?.id ?? carried.open.answer?.hedge_id ?? carried.open.entry.hedge_id ?? null,
+      hedge: (hedge as Record<string, unknown> | undefined) ?? null,
+      quote: quote ?? null,
+    },
+  };
+  const newId = view.open.hedge_id ? safeText(view.open.hedge_id) : 'the new hedge';
+  if (carried.open.hedge?.status === 'failed') {
+    renderRoll(ctx.output, view);
+    throw new OrderFailedError(
+      `The new ${days(legs.request.tenor_days)} hedge ${newId} failed on-chain: nothing was opened${view.close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
+      carried.open.hedge.id,
+      `Open it again with \`${ctx.hedgeCommand('open', market, side, String(legs.request.notional_usd), '--tenor', String(legs.request.tenor_days))}\` (a new key).`,
+    );
+  }
+  if (!ctx.output.isJson) {
+    if (carried.open.hedge) {
+      const until = typeof carried.open.hedge.maturity_at === 'string' ? ` until ${carried.open.hedge.maturity_at.slice(0, 16).replace('T', ' ')} UTC` : '';
+      ctx.output.success(`Rolled: the ${side} side of ${market} is covered by ${newId} (${days(legs.request.tenor_days)})${until}.`);
+    } else if (carried.open.answer) {
+      ctx.output.note(`Submitted ${newId}; follow it with: ${ctx.hedgeCommand('hedges', carried.open.answer.hedge_id, '--wait')}`);
+    }
+  }
+  renderRoll(ctx.output, view);
+  return 0;
+}
+
+/** Finishes an unfinished roll from the journal (the same roll again, or `hedge resume`). */
+async function finishRoll(ctx: CommandContext, client: HedgeClient, legs: RollLegs, options: { wait: boolean }): Promise<number> {
+  ctx.output.note(
+    ctx.output.chalk.yellow(
+      `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${legs.open.created_at.slice(11, 19)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`,
+    ),
+  );
+  const carried = await carryOut(ctx, client, legs, { wait: options.wait });
+  return report(ctx, legs, carried);
+}
+
+/** `hedge resume ID` of any entry of a roll: finishes the whole roll. */
+export async function resumeRoll(ctx: CommandContext, entry: JournalEntry, options: { wait: boolean }): Promise<number> {
+  const legs = await legsOf(ctx, entry.group!);
+  if (!unfinished(legs)) {
+    throw new UsageError(
+      `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${describeLegs(legs)}); see \`${ctx.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
+    );
+  }
+  // Decided before any request, reads included: a refused live run sends nothing at all.
+  await guardLiveAction(ctx, { action: 'finish a roll', dryRun: false });
+  return finishRoll(ctx, await ctx.client(), legs, options);
+}
+
+/** The dry run of a roll still to finish: its legs with the keys the journal holds. */
+async function printUnfinishedDryRun(ctx: CommandContext, client: HedgeClient, legs: RollLegs): Promise<number> {
+  const credentials = await ctx.credentials();
+  const describe = (entry: JournalEntry) =>
+    describePlannedRequest(
+      { method: entry.request.method as 'POST', path: entry.request.path, body: entry.request.body ?? undefined, idempotencyKey: entry.idempotency_key },
+      credentials.baseUrl,
+      credentials.apiKey,
+    );
+  ctx.output.note(`An unfinished roll of ${legs.request.market} ${legs.request.side} is in the journal (group ${safeText(legs.group)}: ${describeLegs(legs)}); without --dry-run this command finishes it.`);
+  const shown: Parameters<typeof renderRollDryRun>[1] = [];
+  if (legs.open.outcome === 'planned' && legs.closes) {
+    if (legs.close && isUnresolved(legs.close)) shown.push({ leg: 'close', request: describe(legs.close), note: `resumed, journal ${legs.close.id}` });
+    else if (!legs.close) shown.push({ leg: 'close', request: describePlannedRequest(client.planClose(legs.request, makeIdempotencyKey()), credentials.baseUrl, credentials.apiKey), note: 'if the side is still open' });
+  }
+  if (isUnresolved(legs.open)) shown.push({ leg: 'open', request: describe(legs.open), note: `journal ${legs.open.id}, ${legs.open.outcome}` });
+  renderRollDryRun(ctx.output, shown);
+  return 0;
+}
+
+/** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one. */
+export async function runRoll(ctx: CommandContext, req: RollRequest): Promise<number> {
+  const guard = await guardLiveAction(ctx, { action: 'roll a hedge (close it, then open a new one)', dryRun: req.write.dryRun });
+  const client = await ctx.client();
+  const earlier = await earlierRoll(ctx, req);
+  if (earlier) return req.write.dryRun ? printUnfinishedDryRun(ctx, client, earlier) : finishRoll(ctx, client, earlier, { wait: req.write.wait });
+
+  const plan = await planRoll(ctx, client, req);
+  if (!req.skipChecks) await checkRoll(client, req, plan);
+  const request: OpenRequest = { market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays };
+  if (req.write.dryRun) {
+    const credentials = await ctx.credentials();
+    const shown: Parameters<typeof renderRollDryRun>[1] = [];
+    if (plan.closing) shown.push({ leg: 'close', request: describePlannedRequest(client.planClose(request, makeIdempotencyKey()), credentials.baseUrl, credentials.apiKey) });
+    shown.push({
+      leg: 'open',
+      request: describePlannedRequest(client.planOpen(request, makeIdempotencyKey()), credentials.baseUrl, credentials.apiKey),
+      note: plan.closing ? 'sent once the close has landed' : `nothing to close: ${safeText(plan.ended!.id)} is ${safeText(plan.ended!.status)}`,
+    });
+    renderRollDryRun(ctx.output, shown);
+    return 0;
+  }
+
+  const quote = await client.createQuote({ market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays });
+  const closing = plan.closing ? { hedgeId: plan.closing.hedgeId, netMarginUsd: plan.closing.netMarginUsd, maturityAt: plan.closing.maturityAt } : undefined;
+  renderRollPreview(
+    ctx.output,
+    {
+      market: req.market,
+      side: req.side,
+      notionalUsd: plan.notionalUsd,
+      tenorDays: req.tenorDays,
+      closing,
+      ended: plan.ended ? { id: plan.ended.id, maturityAt: plan.ended.maturity_at, status: plan.ended.status } : undefined,
+      quote,
+    },
+    ctx.clock.now(),
+  );
+  const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${closing.netMarginUsd.toFixed(2)} USD)`;
+  await guard.confirm(
+    `Roll ${req.side} ${req.market}: ${closing ? `close the position${returns}, then ` : ''}open ${plan.notionalUsd} USD for ${days(req.tenorDays)}, about ${quote.upfront.total_upfront_usdc.toFixed(2)} USDC upfront?`,
+  );
+
+  const group = newGroup(ctx);
+  const actions = legActions(ctx, client, group, request, quote);
+  const rolledHedgeId = plan.closing?.hedgeId ?? plan.ended?.id;
+  // Before anything is sent: from here on the journal holds the whole roll.
+  const openEntry = await journalAhead(ctx, actions.open, makeIdempotencyKey(), {
+    roll_closes: plan.closing !== undefined,
+    ...(rolledHedgeId ? { rolled_hedge_id: rolledHedgeId } : {}),
+    ...(closing?.netMarginUsd === undefined ? {} : { net_margin_usd: closing.netMarginUsd }),
+  });
+  const legs: RollLegs = { group, request, closes: plan.closing !== undefined, rolledHedgeId, open: openEntry, netMarginUsd: closing?.netMarginUsd };
+  const carried = await carryOut(ctx, client, legs, { wait: req.write.wait, positionOpen: plan.closing !== undefined, quote });
+  return report(ctx, legs, carried, quote);
+}

@@ -1,0 +1,520 @@
+// `--watch` on positions, account, price and `hedges ID`: read the same thing again at a steady
+// cadence until Ctrl-C (or --timeout), and show it — redrawn in place on a terminal
+// (ui/watch-view.ts), or as one JSON document per refresh (NDJSON) for a script.
+//
+// The loop:
+//   - Cadence: every --watch seconds (default 2, at least 1: the spec advises polling no faster
+//     than every one to two seconds), start to start, so a slow answer does not stretch it — but a
+//     refresh never starts less than a second after the previous answer arrived, so that the server
+//     never sees two refreshes under a second apart (with --watch 1 the cadence is 1 s plus the
+//     answer's time). Every pause goes through ctx.clock with ctx.signal: a unit test drives it
+//     with a fake clock, and Ctrl-C ends it at once (exit 0: nothing is pending in a watch).
+//   - A refresh that fails for a passing reason (network, 5xx, 429, an unreadable answer) marks the
+//     view stale and the loop keeps going; a Retry-After delays the next refresh. Inside one
+//     refresh the client retries once only (WATCH_RETRY_POLICY): the next refresh is the real retry,
+//     and a refresh must not hang on for half a minute of backoff.
+//   - Authentication errors (401/403), and any other refusal, end the watch with the usual exit code.
+//   - --timeout bounds the whole watch: at the bound it ends with exit 0 and a note.
+//   - Alerts (domain/alerts.ts) fire once per condition until it clears; --exit-on-alert ends at the
+//     first one with exit 10 (`alert` in src/exit-codes.ts).
+import { HedgeClient } from '../api/client.js';
+import { numberOf } from '../api/read-position.js';
+import type { RetryPolicy } from '../api/retry-policy.js';
+import type { Hedge } from '../api/schemas.js';
+import { Transport } from '../api/transport.js';
+import { alertConditions, fireAlerts, parseAlertDuration, parseAlertPnl, type Alert, type AlertFacts, type AlertRules, type MaturityFact } from '../domain/alerts.js';
+import { echo, parseHedgeId, parseMarket } from '../domain/input.js';
+import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
+import { describeError, EXIT_CODES } from '../exit-codes.js';
+import type { CommandContext } from '../runtime/context.js';
+import { safeJson } from '../security/safe-text.js';
+import { kindFromName, labelFromName, type FieldSpec } from '../ui/fields.js';
+import { HEDGE_FIELDS, POSITION_FIELDS } from '../ui/resource-fields.js';
+import type { LiveView, WatchField, WatchModel } from '../ui/watch-view.js';
+import { terminalColumns } from '../ui/width.js';
+import { requireListedMarket } from './markets.js';
+import { readBook } from './positions.js';
+
+/** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
+export interface WatchOptionValues {
+  watch?: string | true;
+  alertPnl?: string;
+  alertMaturity?: string;
+  exitOnAlert?: boolean;
+}
+
+/** What is watched: the command's own reading, with its arguments. */
+export type WatchTarget =
+  | { kind: 'positions' }
+  | { kind: 'account' }
+  | { kind: 'price'; market?: string }
+  | { kind: 'hedge'; id?: string; filters: { status?: string; ref?: string; limit?: string; wait?: boolean } };
+
+export const DEFAULT_WATCH_SECONDS = 2;
+export const MIN_WATCH_SECONDS = 1;
+export const MAX_WATCH_SECONDS = 3600;
+/** A Retry-After longer than this is not waited out in full: the watch tries again after this long. */
+export const MAX_RETRY_AFTER_MS = 600_000;
+
+/**
+ * One retry inside a refresh, quickly; a Retry-After is never waited out inside it (the loop
+ * delays its next refresh instead). The transport's other settings (timeouts, --timeout) stay.
+ */
+export const WATCH_RETRY_POLICY: Partial<RetryPolicy> = { maxAttempts: 2, baseDelayMs: 500, maxDelayMs: 1_000, maxTotalMs: 2_000, maxRetryAfterMs: 0 };
+
+/** The account's unrealized P&L: its name is not shown in the spec; the first of these that is a number. */
+export const ACCOUNT_PNL_FIELDS = ['unrealized_pnl_usd', 'upnl_usd', 'floating_pnl_usd', 'unrealized_pnl', 'net_pnl_usd', 'pnl_usd'] as const;
+
+/** True when any watch option was given: the command hands over to runWatch (which refuses alerts without --watch). */
+export function watchAsked(options: WatchOptionValues): boolean {
+  return options.watch !== undefined || options.alertPnl !== undefined || options.alertMaturity !== undefined || options.exitOnAlert === true;
+}
+
+/** --watch's value: `true` alone (the default), else seconds from 1 to 3600. Returns ms. */
+export function parseWatchInterval(raw: string | true): number {
+  if (raw === true) return DEFAULT_WATCH_SECONDS * 1000;
+  const value = raw.trim();
+  const allowed = `a number of seconds from ${MIN_WATCH_SECONDS} to ${MAX_WATCH_SECONDS} (default ${DEFAULT_WATCH_SECONDS})`;
+  if (!/^\d*\.?\d+$/.test(value)) {
+    // `hedge price --watch USDTNGN`: the optional value took the argument.
+    throw new UsageError(`--watch: ${echo(raw)} is not ${allowed}; put --watch after the arguments, or give seconds (--watch 5).`);
+  }
+  const seconds = Number(value);
+  if (seconds < MIN_WATCH_SECONDS || seconds > MAX_WATCH_SECONDS) throw new UsageError(`--watch: ${echo(raw)} is not allowed; expected ${allowed}.`);
+  return Math.round(seconds * 1000);
+}
+
+export interface WatchSettings {
+  intervalMs: number;
+  rules: AlertRules;
+  exitOnAlert: boolean;
+}
+
+/** Every option checked before anything is sent (exit 2 on the first problem). */
+export function parseWatchSettings(ctx: CommandContext, target: WatchTarget, options: WatchOptionValues): WatchSettings {
+  const given = options.alertPnl !== undefined ? '--alert-pnl' : options.alertMaturity !== undefined ? '--alert-maturity' : options.exitOnAlert ? '--exit-on-alert' : undefined;
+  if (options.watch === undefined) throw new UsageError(`${given}: only with --watch; add --watch to \`${ctx.hedgeCommand(commandWords(target))}\`.`);
+  const intervalMs = parseWatchInterval(options.watch);
+  const format = ctx.globals.format;
+  if (format === 'csv' || format === 'tsv') {
+    throw new UsageError(`--format ${format}: --watch writes a live view on a terminal, or NDJSON (one JSON document per refresh); use --format ndjson or leave --format out.`);
+  }
+  if (target.kind === 'hedge') {
+    if (target.id === undefined) throw new UsageError('--watch: on `hedges` it watches one hedge; give its ID, e.g. `hedge hedges hdg_… --watch`.');
+    const { status, ref, limit, wait } = target.filters;
+    const other = status !== undefined ? '--status' : ref !== undefined ? '--ref' : limit !== undefined ? '--limit' : wait ? '--wait' : undefined;
+    if (other) throw new UsageError(`${other}: cannot be combined with --watch.`);
+  }
+  const rules: AlertRules = {};
+  if (options.alertPnl !== undefined) {
+    if (target.kind === 'price' || target.kind === 'hedge') throw new UsageError(`--alert-pnl: \`${commandWords(target)}\` shows no P&L; use it with positions or account.`);
+    rules.pnlAtOrBelowUsd = parseAlertPnl(options.alertPnl);
+  }
+  if (options.alertMaturity !== undefined) {
+    if (target.kind === 'price' || target.kind === 'account') throw new UsageError(`--alert-maturity: \`${commandWords(target)}\` shows no maturity; use it with positions or hedges ID.`);
+    const within = parseAlertDuration(options.alertMaturity);
+    rules.maturityWithinMs = within.ms;
+    rules.maturityWithinText = within.text;
+  }
+  if (options.exitOnAlert && rules.pnlAtOrBelowUsd === undefined && rules.maturityWithinMs === undefined) {
+    throw new UsageError('--exit-on-alert: needs an alert to wait for (--alert-pnl or --alert-maturity).');
+  }
+  return { intervalMs, rules, exitOnAlert: options.exitOnAlert === true };
+}
+
+function commandWords(target: WatchTarget): string {
+  switch (target.kind) {
+    case 'hedge':
+      return target.id === undefined ? 'hedges' : `hedges ${target.id}`;
+    case 'price':
+      return target.market === undefined ? 'price' : `price ${target.market}`;
+    default:
+      return target.kind;
+  }
+}
+
+// ---- What one refresh reads ----------------------------------------------------------------
+
+/** One successful refresh: the data as --json prints it, what alerts look at, what the view shows. */
+export interface WatchSnapshot {
+  data: unknown;
+  /** The fields the command's --json knows for this data (what --fields may name beyond the data's own keys). */
+  known?: FieldSpec[];
+  facts: AlertFacts;
+  model: WatchModel;
+}
+
+export interface WatchSource {
+  read(client: HedgeClient): Promise<WatchSnapshot>;
+}
+
+function positionsSource(ctx: CommandContext, needMaturity: boolean): WatchSource {
+  // A maturity the position line does not carry is read once from its hedge (it never changes).
+  const maturityOfHedge = new Map<string, string | undefined>();
+  const fields: WatchField[] = [
+    { key: 'market', label: 'Market', priority: 0 },
+    { key: 'side', label: 'Side', kind: 'side', priority: 0 },
+    { key: 'notional_usd', label: 'Notional', kind: 'money', priority: 3 },
+    { key: 'mark_price', label: 'Mark', kind: 'rate', priority: 1 },
+    { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl', priority: 0 },
+    { key: 'accrued_carry_usdc', label: 'Carry', kind: 'money', priority: 5 },
+    { key: 'net_margin_usd', label: 'Net margin', kind: 'money', priority: 4 },
+  ];
+  return {
+    async read(client) {
+      const book = await readBook({ client, log: (line) => ctx.log(line) });
+      for (const position of book) {
+        if (position.maturityAt !== undefined || !needMaturity || position.hedgeId === undefined) continue;
+        if (!maturityOfHedge.has(position.hedgeId)) {
+          const hedge = await client.getHedge(position.hedgeId).catch(() => undefined);
+          maturityOfHedge.set(position.hedgeId, hedge?.maturity_at ?? undefined);
+        }
+        position.maturityAt = maturityOfHedge.get(position.hedgeId);
+      }
+      const known = book.every((position) => position.netPnlUsd !== undefined);
+      const total = known ? book.reduce((sum, position) => sum + position.netPnlUsd!, 0) : undefined;
+      const rounded = total === undefined ? undefined : Math.round(total * 100) / 100;
+      return {
+        data: book.map((position) => position.raw),
+        known: POSITION_FIELDS,
+        facts: {
+          netPnlUsd: rounded,
+          maturities: book.flatMap((position, index): MaturityFact[] =>
+            position.maturityAt === undefined
+              ? []
+              : [{ key: position.hedgeId ?? `${position.market}:${position.side ?? index}`, maturityAt: position.maturityAt, market: position.market, side: position.side, hedgeId: position.hedgeId }],
+          ),
+        },
+        model: {
+          title: 'Positions',
+          layout: 'table',
+          fields,
+          rows: book.map((position, index) => ({
+            key: `${position.market ?? ''}:${position.side ?? position.hedgeId ?? index}`,
+            values: {
+              market: position.market,
+              side: position.side,
+              notional_usd: position.notionalUsd,
+              mark_price: position.markPrice,
+              net_pnl_usd: position.netPnlUsd,
+              accrued_carry_usdc: position.accruedCarryUsdc,
+              net_margin_usd: position.netMarginUsd,
+            },
+            maturityAt: position.maturityAt,
+            trend: position.markPrice,
+          })),
+          empty: 'No open positions.',
+          countdown: { label: 'Matures in', priority: 2 },
+          trend: { label: 'Mark trend', priority: 3 },
+          total: { label: 'Net P&L', value: rounded },
+        },
+      };
+    },
+  };
+}
+
+function accountSource(): WatchSource {
+  return {
+    async read(client) {
+      const account = await client.getAccount();
+      const pnlField = ACCOUNT_PNL_FIELDS.find((name) => numberOf(account[name]) !== undefined);
+      const pnl = pnlField === undefined ? undefined : numberOf(account[pnlField]);
+      const fields: WatchField[] = Object.entries(account).map(([key, value], index) => ({
+        key,
+        label: labelFromName(key),
+        kind: kindFromName(key, value),
+        priority: index,
+      }));
+      return {
+        data: account,
+        facts: { netPnlUsd: pnl, maturities: [] },
+        model: {
+          title: 'Account',
+          layout: 'card',
+          fields,
+          rows: [{ key: 'account', values: account, trend: pnl }],
+          empty: 'No account data.',
+          trend: { label: 'P&L trend', priority: 0 },
+        },
+      };
+    },
+  };
+}
+
+function priceSource(market: string | undefined): WatchSource {
+  let listedChecked = false;
+  const fields: WatchField[] = [
+    { key: 'market', label: 'Market', priority: 0 },
+    { key: 'price', label: 'Mid price', kind: 'rate', priority: 0 },
+    { key: 'timestamp', label: 'As of', kind: 'utc', priority: 2 },
+  ];
+  return {
+    async read(client) {
+      let markets: string[];
+      if (market !== undefined) {
+        // The live list decides whether the market exists (exit 2 when not); asked once.
+        if (!listedChecked) await requireListedMarket(client, market);
+        listedChecked = true;
+        markets = [market];
+      } else {
+        markets = (await client.listMarkets()).markets.map((entry) => entry.market);
+      }
+      // --json prints GET /prices' data as the server sent it; the view reads the prices out of it.
+      const { data, quotes: prices } = markets.length === 0 ? { data: [], quotes: [] } : await client.readPrices(markets);
+      return {
+        data,
+        facts: { maturities: [] },
+        model: {
+          title: market !== undefined ? `${market} indicative mid price` : 'Indicative mid prices',
+          layout: 'table',
+          fields,
+          rows: prices.map((price) => ({ key: price.market, values: price, trend: price.price })),
+          empty: 'No markets are available to this account.',
+          trend: { label: 'Price trend', priority: 1 },
+        },
+      };
+    },
+  };
+}
+
+/** A hedge in one of these states can still mature. */
+const LIVE_HEDGE_STATUSES = new Set(['submitted', 'filled']);
+
+function hedgeSource(id: string): WatchSource {
+  const fields: WatchField[] = HEDGE_FIELDS.map((field, index) => ({ key: field.key, label: field.label, kind: field.kind, priority: index }));
+  return {
+    async read(client) {
+      const hedge: Hedge = await client.getHedge(id);
+      const extra: WatchField[] = Object.entries(hedge)
+        .filter(([key]) => !fields.some((field) => field.key === key))
+        .map(([key, value], index) => ({ key, label: labelFromName(key), kind: kindFromName(key, value), priority: fields.length + index }));
+      const maturityAt = typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status) ? hedge.maturity_at : undefined;
+      return {
+        data: hedge,
+        known: HEDGE_FIELDS,
+        facts: {
+          maturities: maturityAt === undefined ? [] : [{ key: hedge.id, maturityAt, market: hedge.market, side: hedge.side, hedgeId: hedge.id }],
+        },
+        model: {
+          title: `Hedge ${hedge.id}`,
+          layout: 'card',
+          fields: [...fields, ...extra],
+          rows: [{ key: hedge.id, values: hedge, maturityAt }],
+          empty: 'No hedge data.',
+          countdown: { label: 'Matures in', priority: 0 },
+        },
+      };
+    },
+  };
+}
+
+function sourceFor(ctx: CommandContext, target: WatchTarget, settings: WatchSettings): WatchSource {
+  switch (target.kind) {
+    case 'positions':
+      return positionsSource(ctx, settings.rules.maturityWithinMs !== undefined);
+    case 'account':
+      return accountSource();
+    case 'price':
+      return priceSource(target.market === undefined ? undefined : parseMarket(target.market));
+    case 'hedge':
+      return hedgeSource(parseHedgeId(target.id));
+  }
+}
+
+// ---- Where each refresh goes ---------------------------------------------------------------
+
+/** The record of an alert in NDJSON: snake_case like the API's data. */
+export function alertRecord(alert: Alert): Record<string, unknown> {
+  if (alert.kind === 'pnl') return { kind: 'pnl', net_pnl_usd: alert.netPnlUsd, threshold_usd: alert.thresholdUsd };
+  return {
+    kind: 'maturity',
+    ...(alert.market !== undefined ? { market: alert.market } : {}),
+    ...(alert.side !== undefined ? { side: alert.side } : {}),
+    ...(alert.hedgeId !== undefined ? { hedge_id: alert.hedgeId } : {}),
+    maturity_at: alert.maturityAt,
+    seconds_left: alert.secondsLeft,
+    within: alert.within,
+  };
+}
+
+interface WatchSink {
+  fresh(snapshot: WatchSnapshot, at: number): void;
+  stale(error: unknown, at: number, nextAt: number): void;
+  /** `fired`: new this refresh (a record each, one bell); `holding`: every alert whose condition holds. */
+  alerts(fired: Alert[], holding: Array<{ alert: Alert; at: number }>, at: number): void;
+  /** Between refreshes, about every second (the terminal's countdown). */
+  tick(): void;
+  close(): void;
+}
+
+/**
+ * One JSON document per line on stdout: `{time, data}`, `{time, stale, error}`, `{time, alert}`.
+ * `data` is what --json prints for the same command, --fields and --query applied.
+ */
+function ndjsonSink(ctx: CommandContext): WatchSink {
+  let lastGood: string | null = null;
+  const line = (record: Record<string, unknown>) => ctx.io.stdout.write(`${safeJson(record)}\n`);
+  const iso = (at: number) => new Date(at).toISOString();
+  return {
+    fresh(snapshot, at) {
+      lastGood = iso(at);
+      line({ time: lastGood, data: ctx.output.shapeJson(snapshot.data, snapshot.known) });
+    },
+    stale(error, at, nextAt) {
+      const description = describeError(error);
+      line({ time: iso(at), stale: true, error: { code: description.code, message: description.message }, last_good: lastGood, next_at: iso(nextAt) });
+    },
+    alerts(fired, _holding, at) {
+      for (const alert of fired) line({ time: iso(at), alert: alertRecord(alert) });
+      // The bell goes where it cannot break the data: stderr, and only when a person is there.
+      if (fired.length > 0 && ctx.io.stderrIsTTY) ctx.io.stderr.write('\u0007');
+    },
+    tick() {},
+    close() {},
+  };
+}
+
+async function liveSink(ctx: CommandContext, intervalMs: number): Promise<WatchSink> {
+  const { clockTimeIn, openLiveView } = await import('../ui/watch-view.js');
+  const stdout = ctx.io.stdout as NodeJS.WritableStream & { columns?: number };
+  const view: LiveView = await openLiveView({
+    stream: ctx.io.stdout,
+    chalk: ctx.output.chalk,
+    intervalMs,
+    now: ctx.clock.now,
+    columns: () => terminalColumns({ isTTY: ctx.io.stdoutIsTTY, columns: stdout.columns, env: ctx.env }),
+    format: (field, value) => ctx.output.humanValue(field, value),
+    // The environment's TZ as the command was given it (the process's own zone otherwise).
+    clockTime: clockTimeIn(ctx.env.TZ),
+  });
+  // Whatever way the command ends, the terminal is left usable (cursor shown, screen kept).
+  ctx.onDispose(() => view.close());
+  return {
+    fresh: (snapshot, at) => view.fresh(snapshot.model, at),
+    stale: (error, at, nextAt) => {
+      const description = describeError(error);
+      view.stale(at, `${description.code}: ${description.message}`, nextAt);
+    },
+    alerts: (fired, holding) => view.alerts(holding, fired.length > 0),
+    tick: () => view.render(),
+    close: () => view.close(),
+  };
+}
+
+// ---- The loop ------------------------------------------------------------------------------
+
+/** A refresh that failed for a reason that may pass: the watch goes on, stale. */
+export function isPassingFailure(error: unknown): boolean {
+  if (error instanceof AuthError) return false;
+  if (error instanceof NetworkError || error instanceof InvalidResponseError) return true;
+  return error instanceof ApiError && (error.status >= 500 || error.status === 429);
+}
+
+/** The same client with the watch's own retry budget; a client that is not over a Transport (a test's fake) as it is. */
+function watchClient(ctx: CommandContext, client: HedgeClient): HedgeClient {
+  if (!(client.transport instanceof Transport)) return client;
+  const config = client.transport.config;
+  return new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
+    wire: client.wire,
+    warn: (text) => ctx.output.warn(text),
+  });
+}
+
+/** Start to start at the interval, and never sooner than MIN_WATCH_SECONDS after the answer. */
+export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs: number): number {
+  return Math.max(startedAt + intervalMs, answeredAt + MIN_WATCH_SECONDS * 1000);
+}
+
+const ALERT_EXIT_CODE = EXIT_CODES.find((entry) => entry.name === 'alert')!.code;
+
+/**
+ * Runs the watch until Ctrl-C (exit 0), --timeout (exit 0, with a note), the first alert with
+ * --exit-on-alert (exit 10) or an error that is not passing (its own exit code, thrown).
+ */
+export async function runWatch(ctx: CommandContext, target: WatchTarget, options: WatchOptionValues): Promise<number> {
+  const settings = parseWatchSettings(ctx, target, options);
+  const source = sourceFor(ctx, target, settings);
+  const { clock, signal } = ctx;
+  const live = ctx.io.stdoutIsTTY && !ctx.globals.json;
+  // --timeout bounds the watch; without it (or with --timeout 0) it runs until stopped, unlike a wait.
+  const deadline = ctx.deadline;
+  const client = watchClient(ctx, await ctx.client());
+  const sink = live ? await liveSink(ctx, settings.intervalMs) : ndjsonSink(ctx);
+  const alerting = settings.rules.pnlAtOrBelowUsd !== undefined || settings.rules.maturityWithinMs !== undefined;
+  let active = new Set<string>();
+  const firedAt = new Map<string, number>();
+  let nextAt = clock.now();
+
+  /** Sleeps until `at` (in steps of at most a second on a terminal, redrawing): how it ended. */
+  const pauseUntil = async (at: number): Promise<'due' | 'stopped' | 'deadline'> => {
+    for (;;) {
+      if (signal.aborted) return 'stopped';
+      const now = clock.now();
+      if (deadline !== undefined && now >= deadline) return 'deadline';
+      if (now >= at) return 'due';
+      const until = Math.min(at, deadline ?? Infinity);
+      // On the second, so that a countdown moves in step with the clock on the wall.
+      const step = live ? Math.min(until - now, 1000 - (now % 1000)) : until - now;
+      try {
+        await clock.sleep(Math.max(1, step), signal);
+      } catch {
+        return 'stopped';
+      }
+      sink.tick();
+    }
+  };
+
+  let ended: 'stopped' | 'deadline';
+  try {
+    for (;;) {
+      const state = await pauseUntil(nextAt);
+      if (state !== 'due') {
+        ended = state;
+        break;
+      }
+      const startedAt = clock.now();
+      let snapshot: WatchSnapshot;
+      try {
+        snapshot = await source.read(client);
+      } catch (error) {
+        nextAt = nextRefreshAt(startedAt, clock.now(), settings.intervalMs);
+        if (signal.aborted || error instanceof InterruptedError) {
+          ended = 'stopped';
+          break;
+        }
+        if (deadline !== undefined && clock.now() >= deadline && isPassingFailure(error)) {
+          ended = 'deadline';
+          break;
+        }
+        if (!isPassingFailure(error)) throw error;
+        const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
+        if (retryAfterMs !== undefined) nextAt = Math.max(nextAt, clock.now() + Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+        sink.stale(error, clock.now(), nextAt);
+        continue;
+      }
+      const at = clock.now();
+      nextAt = nextRefreshAt(startedAt, at, settings.intervalMs);
+      sink.fresh(snapshot, at);
+      const holding = alertConditions(snapshot.facts, settings.rules, at);
+      const { fired, active: nowActive } = fireAlerts(active, holding);
+      active = nowActive;
+      for (const key of [...firedAt.keys()]) if (!active.has(key)) firedAt.delete(key);
+      for (const alert of fired) firedAt.set(alert.key, at);
+      if (alerting) sink.alerts(fired, holding.map((alert) => ({ alert, at: firedAt.get(alert.key) ?? at })), at);
+      if (fired.length > 0 && settings.exitOnAlert) {
+        sink.close();
+        const { describeAlert } = await import('../ui/watch-view.js');
+        ctx.output.note(ctx.output.chalk.red(`Alert: ${describeAlert(fired[0]!, at)}. Ended by --exit-on-alert (exit ${ALERT_EXIT_CODE}).`));
+        return ALERT_EXIT_CODE;
+      }
+    }
+  } finally {
+    sink.close();
+  }
+  if (ended === 'deadline') {
+    ctx.output.note(ctx.output.chalk.dim(`Watch ended: --timeout ${ctx.globals.timeout}s reached.`));
+    return 0;
+  }
+  // Ctrl-C is how a watch is meant to end; SIGTERM and SIGHUP keep their own codes for supervisors.
+  return ctx.stopExitCode === 130 ? 0 : ctx.stopExitCode;
+}

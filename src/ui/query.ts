@@ -1,0 +1,49 @@
+// --query: a JMESPath expression (the JMESPath Community implementation) applied to the JSON data
+// a command prints. Loaded only when --query is given. The expression is compiled, and the
+// functions it calls checked, before the command runs: a typo is bad usage (exit 2) with nothing
+// sent. What only the data can reveal (an argument of the wrong type) is reported the same way.
+import { compile, getRegisteredFunctions, TreeInterpreter, type JSONValue } from '@jmespath-community/jmespath';
+import { UsageError } from '../errors.js';
+import { safeText } from '../security/safe-text.js';
+
+type Node = { type?: string; name?: string; [key: string]: unknown };
+
+/** Every function the expression calls, from its syntax tree. */
+function calledFunctions(node: unknown, found: Set<string>): Set<string> {
+  if (Array.isArray(node)) {
+    for (const child of node) calledFunctions(child, found);
+  } else if (node !== null && typeof node === 'object') {
+    const typed = node as Node;
+    if (typed.type === 'Function' && typeof typed.name === 'string') found.add(typed.name);
+    for (const value of Object.values(typed)) if (value !== null && typeof value === 'object') calledFunctions(value, found);
+  }
+  return found;
+}
+
+function problem(expression: string, error: unknown): UsageError {
+  const reason = (error instanceof Error ? error.message : String(error)).replace(/\.\s*$/, '');
+  return new UsageError(`--query ${JSON.stringify(safeText(expression))}: ${safeText(reason)}.`, {
+    hint: 'JMESPath syntax: https://jmespath.site — e.g. --query "[?side==\'buy\'].hedge_id"',
+  });
+}
+
+/** The expression as a function of the data; throws UsageError when it cannot be run. */
+export function compileQuery(expression: string): (data: unknown) => unknown {
+  let ast: ReturnType<typeof compile>;
+  try {
+    ast = compile(expression);
+  } catch (error) {
+    throw problem(expression, error);
+  }
+  const known = new Set(getRegisteredFunctions());
+  for (const name of calledFunctions(ast, new Set())) {
+    if (!known.has(name)) throw problem(expression, new Error(`unknown function ${name}()`));
+  }
+  return (data) => {
+    try {
+      return TreeInterpreter.search(ast, data as JSONValue);
+    } catch (error) {
+      throw problem(expression, error);
+    }
+  };
+}

@@ -1,0 +1,168 @@
+// How `hedge roll` reads: the two legs before the confirmation (what the close returns, what the
+// new hedge costs), the dry run's two requests, and the result — one card (or one TSV record) for
+// people and scripts, one JSON document with both legs under --json. Renders only.
+import type { Quote } from '../api/schemas.js';
+import { safeText } from '../security/safe-text.js';
+import type { FieldSpec } from './fields.js';
+import { formatMoney, formatRate, formatRelative, formatUtc } from './format.js';
+import type { Output } from './output.js';
+
+/** The roll as data (`--json`): both legs, each with its journal entry. */
+export interface RollView {
+  market: string;
+  side: string;
+  notional_usd: number;
+  tenor_days: number;
+  /** The hedge being rolled: the one closed, or the one that had already settled. */
+  rolled_hedge_id: string | null;
+  journal_group: string;
+  /** null when nothing was open to close (the side had settled: the roll opened anew). */
+  close: {
+    journal_id: string | null;
+    outcome: string;
+    hedge_id: string | null;
+    order_tx_hash: string | null;
+    /** What closing was expected to return: the position's net margin just before the close. */
+    net_margin_usd: number | null;
+    /** The closed hedge's history record, when it appeared in time. */
+    realized: Record<string, unknown> | null;
+  } | null;
+  open: {
+    journal_id: string;
+    outcome: string;
+    hedge_id: string | null;
+    /** The new hedge as the server sent it (filled), or the submit answer with --no-wait. */
+    hedge: Record<string, unknown> | null;
+    /** The quote shown before the confirmation (null when the roll was resumed). */
+    quote: Quote | null;
+  };
+}
+
+/** A request as the dry run shows it (flows/dry-run.ts describePlannedRequest makes it). */
+export interface PlannedRequestView {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** What the confirmation shows of each leg. */
+export interface RollPreview {
+  market: string;
+  side: string;
+  notionalUsd: number;
+  tenorDays: number;
+  closing?: { hedgeId?: string; netMarginUsd?: number; maturityAt?: string };
+  /** The hedge that already settled, when there is nothing to close. */
+  ended?: { id: string; maturityAt?: string | null; status: string };
+  quote: Quote;
+}
+
+function days(tenor: number): string {
+  return tenor === 1 ? '1 day' : `${tenor} days`;
+}
+
+/** On a terminal: a card of both legs. Otherwise one line on stderr. */
+export function renderRollPreview(output: Output, preview: RollPreview, nowMs: number): void {
+  const { quote } = preview;
+  const market = safeText(preview.market);
+  const c = output.chalk;
+  const closeText = preview.closing
+    ? `close ${preview.side} ${market}${preview.closing.hedgeId ? ` (${safeText(preview.closing.hedgeId)})` : ''}${preview.closing.netMarginUsd === undefined ? '' : `, returns about ${formatMoney(preview.closing.netMarginUsd)} USD`}`
+    : `nothing to close (${preview.ended ? `${safeText(preview.ended.id)} is ${safeText(preview.ended.status)}` : 'already settled'})`;
+  const openText = `open ${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${days(preview.tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront`;
+  if (!output.isHuman) {
+    output.note(`Roll: ${closeText}; then ${openText}.`);
+    return;
+  }
+  const rows: Array<[string, string]> = [];
+  if (preview.closing) {
+    rows.push(['1. Close', `${preview.side} ${market}${preview.closing.hedgeId ? ` · ${safeText(preview.closing.hedgeId)}` : ''}`]);
+    if (preview.closing.maturityAt) rows.push(['   Matures', `${formatUtc(preview.closing.maturityAt)} ${c.dim(`(${formatRelative(preview.closing.maturityAt, nowMs)})`)}`]);
+    rows.push(['   Returns (est.)', preview.closing.netMarginUsd === undefined ? c.dim('unknown (no net margin in the positions list)') : `${formatMoney(preview.closing.netMarginUsd)} USD`]);
+  } else {
+    const ended = preview.ended;
+    rows.push(['1. Close', c.dim(`nothing open${ended ? `: ${safeText(ended.id)} is ${safeText(ended.status)}${ended.maturityAt ? ` (matured ${formatUtc(ended.maturityAt)})` : ''}` : ''}`)]);
+  }
+  rows.push(['2. Open', `${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${days(preview.tenorDays)}`]);
+  rows.push(['   Matures', `${formatUtc(quote.maturity)} ${c.dim(`(${formatRelative(quote.maturity, nowMs)})`)}`]);
+  rows.push(['   Price (indicative)', formatRate(quote.pricing.execution_price)]);
+  rows.push([
+    '   Upfront',
+    `${formatMoney(quote.upfront.total_upfront_usdc)} USDC ${c.dim(`(margin ${formatMoney(quote.upfront.required_margin_usdc)} + fee ${formatMoney(quote.upfront.platform_fee_usdc)})`)}`,
+  ]);
+  rows.push(['   Carry over the tenor', `${formatMoney(quote.carry.total_usdc)} USDC`]);
+  output.write(output.card(rows, `Roll ${market} ${preview.side} to ${days(preview.tenorDays)}`));
+}
+
+/** `--dry-run`: both requests, in the order they would be sent; one JSON document under --json. */
+export function renderRollDryRun(output: Output, legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>): void {
+  output.note(output.chalk.yellow('Dry run: these requests were NOT sent.'));
+  if (output.isJson) {
+    output.json({ dry_run: true, legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note ? { note } : {}) })) });
+    return;
+  }
+  const blocks = legs.map(({ leg, request, note }, index) => {
+    const lines = [`# ${index + 1}. ${leg}${note ? ` (${note})` : ''}`, `${request.method} ${request.url}`];
+    for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
+    if (request.body !== null) lines.push('', JSON.stringify(request.body, null, 2));
+    return lines.join('\n');
+  });
+  output.write(blocks.join('\n\n'));
+  output.note(output.chalk.dim('Dry run: nothing was sent. Run the same command without --dry-run to roll (each leg with its own key).'));
+}
+
+/** The result's card and TSV columns, in this order. */
+export const ROLL_FIELDS: FieldSpec[] = [
+  { key: 'market', label: 'Market' },
+  { key: 'side', label: 'Side', kind: 'side' },
+  { key: 'notional_usd', label: 'Notional (USD)', kind: 'money' },
+  { key: 'rolled_hedge_id', label: 'Rolled hedge' },
+  { key: 'close_outcome', label: 'Close' },
+  { key: 'close_tx_hash', label: 'Close tx', kind: 'hash' },
+  { key: 'returned_usd', label: 'Returned (est., USD)', kind: 'money' },
+  { key: 'realized_net_pnl_usd', label: 'Realized net P&L (USD)', kind: 'pnl' },
+  { key: 'hedge_id', label: 'New hedge' },
+  { key: 'status', label: 'Status', kind: 'status' },
+  { key: 'tenor_days', label: 'Tenor (days)', kind: 'count' },
+  { key: 'struck_rate', label: 'Struck rate', kind: 'rate' },
+  { key: 'quoted_execution_price', label: 'Quoted price', kind: 'rate' },
+  { key: 'upfront_usdc', label: 'Upfront (quoted, USDC)', kind: 'money' },
+  { key: 'maturity_at', label: 'Maturity', kind: 'time' },
+  { key: 'order_tx_hash', label: 'Order tx', kind: 'hash' },
+  { key: 'journal_group', label: 'Journal group' },
+];
+
+function flat(view: RollView): Record<string, unknown> {
+  const hedge = view.open.hedge ?? {};
+  const realizedNet = view.close?.realized?.net_pnl_usd;
+  return {
+    market: view.market,
+    side: view.side,
+    notional_usd: view.notional_usd,
+    rolled_hedge_id: view.rolled_hedge_id,
+    close_outcome: view.close ? view.close.outcome : 'nothing to close (settled)',
+    close_tx_hash: view.close?.order_tx_hash ?? null,
+    returned_usd: view.close?.net_margin_usd ?? null,
+    realized_net_pnl_usd: typeof realizedNet === 'number' ? realizedNet : null,
+    hedge_id: view.open.hedge_id,
+    status: typeof hedge.status === 'string' ? hedge.status : view.open.outcome,
+    tenor_days: view.tenor_days,
+    struck_rate: hedge.struck_rate ?? null,
+    quoted_execution_price: view.open.quote?.pricing.execution_price ?? null,
+    upfront_usdc: view.open.quote?.upfront.total_upfront_usdc ?? null,
+    maturity_at: hedge.maturity_at ?? null,
+    order_tx_hash: hedge.order_tx_hash ?? null,
+    journal_group: view.journal_group,
+  };
+}
+
+/** The roll's result: one JSON document, one TSV record, or one card. */
+export function renderRoll(output: Output, view: RollView): void {
+  if (output.isJson) {
+    output.json(view);
+    return;
+  }
+  const title = view.open.outcome === 'filled' ? `Rolled ${safeText(view.market)} ${view.side} to ${days(view.tenor_days)}` : `Roll of ${safeText(view.market)} ${view.side}`;
+  output.record(flat(view), ROLL_FIELDS, { title });
+}

@@ -1,0 +1,215 @@
+// The whole lifecycle through the real binary against every wire dialect of the sandbox (servers
+// that keep the spec's rules but answer its "not shown" questions differently, DIALECTS.md), in
+// the table, plain (TSV) and --json output: open, add, reduce, full reduce, open again, close,
+// then the lists, the hedge, history, positions, account and price. The client gets the wire
+// settings `hedge sandbox serve` prints for the dialect. Assertions are on the server's own state
+// and request log; --json must be the server's data as it came (compared with a direct GET, the
+// fields that move with the clock masked).
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { WIRE_SETTING_SOURCES } from '../../src/api/unspecified.js';
+import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, SANDBOX_DIALECTS, wireDialect, type SandboxDialect } from '../../src/sandbox/index.js';
+import { clientWireSettings } from '../../src/sandbox/serve.js';
+import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
+import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
+
+type Mode = 'table' | 'plain' | 'json';
+const MODES: readonly Mode[] = ['table', 'plain', 'json'];
+
+/** Table mode without a pseudo-terminal: HEDGE_FORCE_TTY; `--format table` once formats are in. */
+const MODE_ARGS: Record<Mode, string[]> = { table: ['--format', 'table'], plain: [], json: ['--json'] };
+const MODE_ENV: Record<Mode, Record<string, string>> = { table: { HEDGE_FORCE_TTY: '1', COLUMNS: '400' }, plain: {}, json: {} };
+
+/** Fields whose values move with the sandbox clock (price path, carry): compared by type only. */
+function movingFields(dialect: SandboxDialect): Set<string> {
+  const wire = wireDialect(dialect);
+  const position = wire.positionFields;
+  return new Set(
+    [
+      position.mark_price,
+      position.gross_pnl_usd,
+      position.accrued_carry_usdc,
+      position.net_pnl_usd,
+      position.net_margin_usd,
+      position.close_fee_usdc,
+      wire.accountFields.unrealized_pnl_usd,
+      // GET /prices in every shape: reference price/timestamp, alpha mid/ts, beta rate.
+      'price',
+      'timestamp',
+      'mid',
+      'ts',
+      'rate',
+    ].filter((name): name is string => typeof name === 'string'),
+  );
+}
+
+/** The value with moving fields replaced by their type, as JSON text: key order counts too. */
+function masked(value: unknown, moving: ReadonlySet<string>): string {
+  const mask = (item: unknown): unknown => {
+    if (Array.isArray(item)) return item.map(mask);
+    if (item !== null && typeof item === 'object') {
+      return Object.fromEntries(Object.entries(item).map(([key, field]) => [key, moving.has(key) ? `<${typeof field}>` : mask(field)]));
+    }
+    return item;
+  };
+  return JSON.stringify(mask(value), null, 1);
+}
+
+async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mode): Promise<void> {
+  const wire = wireDialect(dialect);
+  const moving = movingFields(dialect);
+  const env = { ...clientWireSettings(dialect), ...MODE_ENV[mode] };
+  const where = `${dialect} dialect, ${mode} output`;
+  const hedge = async (...args: string[]) => {
+    const result = await simulator.hedge([...args, ...MODE_ARGS[mode]], { env });
+    expect(result.code, `${where}: hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
+    return result;
+  };
+  const json = (stdout: string): any => (mode === 'json' ? JSON.parse(stdout) : undefined);
+  /** The server's own data for the same read (a plain GET, no CLI). */
+  const server = async (path: string) => {
+    const answer = await simulator.api('GET', path);
+    expect(answer.status, `${where}: GET ${path}`).toBe(200);
+    return answer.body.data;
+  };
+  const hedgeState = (id: string) => simulator.hedges().find((entry) => entry.id === id)!;
+  const account = () => Object.values(simulator.sandbox.engine.state.accounts)[0]!;
+  const opened = async (args: string[]): Promise<string> => {
+    const before = new Set(simulator.hedges().map((entry) => entry.id));
+    const opens = simulator.requests('POST', '/hedges').length;
+    const result = await hedge(...args);
+    // One hedge per open: one POST, one new hedge on the server.
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(opens + 1);
+    const created = simulator.hedges().filter((entry) => !before.has(entry.id));
+    expect(created, where).toHaveLength(1);
+    if (mode === 'json') expect(json(result.stdout)).toMatchObject({ id: created[0]!.id });
+    return created[0]!.id;
+  };
+  const lastChangeBody = (path: string) => simulator.requests('POST', path).at(-1)!.body;
+
+  // open
+  const reference = `lifecycle-${dialect}-${mode}`;
+  const buyId = await opened(['open', MARKET, 'buy', '10000', '--tenor', '3', '--ref', reference, '--yes']);
+  expect(hedgeState(buyId)).toMatchObject({ status: 'filled', side: 'buy', notionalUsd: 10_000, clientReference: reference });
+
+  // add: the body carries the notional under the dialect's name, and nothing under another
+  await hedge('add', MARKET, 'buy', '5000', '--yes');
+  expect(lastChangeBody('/hedges/add')).toEqual({ market: MARKET, side: 'buy', [wire.changeNotionalField]: 5000 });
+  expect(hedgeState(buyId)).toMatchObject({ status: 'filled', notionalUsd: 15_000 });
+  expect(hedgeState(buyId).pendingChange).toBeUndefined();
+
+  // reduce
+  await hedge('reduce', MARKET, 'buy', '3000', '--yes');
+  expect(lastChangeBody('/hedges/reduce')).toEqual({ market: MARKET, side: 'buy', [wire.changeNotionalField]: 3000 });
+  expect(hedgeState(buyId)).toMatchObject({ status: 'filled', notionalUsd: 12_000 });
+  expect(hedgeState(buyId).pendingChange).toBeUndefined();
+
+  // positions and account with a position open
+  const positions = await hedge('positions');
+  if (mode === 'json') expect(masked(json(positions.stdout), moving)).toBe(masked(await server('/positions'), moving));
+  // Every dialect's side and notional, whatever the server names them (beta sends no side at all).
+  if (mode === 'table') expect(positions.stdout).toMatch(new RegExp(`${MARKET}\\s+buy\\s+12,000\\.00`));
+  if (mode === 'plain') expect(positions.stdout).toContain('12000');
+  const openAccount = await hedge('account');
+  if (mode === 'json') expect(masked(json(openAccount.stdout), moving)).toBe(masked(await server('/account'), moving));
+
+  // full reduce: the side is flat, whatever status the dialect gives the hedge
+  await hedge('reduce', MARKET, 'buy', '12000', '--yes');
+  expect(hedgeState(buyId).status).toBe('closed');
+  expect(simulator.active('buy')).toEqual([]);
+  expect(account().history.map((record) => record.hedge_id)).toContain(buyId);
+
+  // open again, then close
+  const sellId = await opened(['open', MARKET, 'sell', '8000', '--tenor', '1', '--yes']);
+  expect(hedgeState(sellId)).toMatchObject({ status: 'filled', side: 'sell', notionalUsd: 8000 });
+  const close = await hedge('close', MARKET, 'sell', '--yes');
+  if (mode === 'json') expect(json(close.stdout)).toMatchObject({ hedge_id: sellId, market: MARKET, side: 'sell' });
+  expect(hedgeState(sellId).status).toBe('closed');
+  expect(simulator.active('sell')).toEqual([]);
+  expect(account().activeHedgeStacks).toEqual({});
+
+  // the lists page with the dialect's parameter (beta refuses any other)
+  const list = await hedge('hedges', '--limit', '20');
+  expect(simulator.requests('GET', '/hedges').at(-1)!.query).toEqual({ [wire.pageSizeParameter]: '20' });
+  if (mode === 'json') expect(masked(json(list.stdout), moving)).toBe(masked(await server(`/hedges?${wire.pageSizeParameter}=20`), moving));
+  else expect(list.stdout).toContain(sellId);
+
+  const one = await hedge('hedges', sellId);
+  if (mode === 'json') expect(masked(json(one.stdout), moving)).toBe(masked(await server(`/hedges/${sellId}`), moving));
+  else expect(one.stdout).toContain(sellId);
+
+  const history = await hedge('history', '--limit', '20');
+  expect(simulator.requests('GET', '/hedges/history').at(-1)!.query).toEqual({ [wire.pageSizeParameter]: '20' });
+  if (mode === 'json') expect(masked(json(history.stdout), moving)).toBe(masked(await server(`/hedges/history?${wire.pageSizeParameter}=20`), moving));
+  // TSV carries every field; the table is fitted to the terminal and may shorten the reference.
+  if (mode === 'plain') expect(history.stdout).toContain(reference);
+  if (mode === 'table') expect(history.stdout).toMatch(new RegExp(`${MARKET}\\s+sell[^\\n]*\\n[^\\n]*${MARKET}\\s+buy`));
+
+  const flat = await hedge('positions');
+  if (mode === 'json') expect(json(flat.stdout)).toEqual([]);
+  else expect(`${flat.stdout}${flat.stderr}`).toContain('No open positions.');
+
+  const price = await hedge('price', MARKET);
+  if (mode === 'json') expect(masked(json(price.stdout), moving)).toBe(masked(await server(`/prices?symbols=${MARKET}`), moving));
+  else expect(price.stdout).toContain(MARKET);
+}
+
+describe.concurrent('the lifecycle against every wire dialect', () => {
+  it.each(SANDBOX_DIALECTS)('%s: table, plain and --json', async (dialect) => {
+    // One simulator per dialect; the modes run one after another on it, each from a flat book.
+    const simulator = await startSimulator({ dialect, fillDelayMs: 20 });
+    try {
+      for (const mode of MODES) await lifecycle(simulator, dialect, mode);
+      // No request of the whole run was refused for a name the dialect does not know.
+      expect(simulator.sandbox.requestLog.filter((entry) => entry.errorCode !== null)).toEqual([]);
+    } finally {
+      await simulator.close();
+    }
+  }, 180_000);
+});
+
+describe('hedge sandbox serve --dialect', () => {
+  it('prints the wire settings the dialect needs; sourced, they let the CLI page and read it', async () => {
+    const config = tempDir('hedge-serve-');
+    const server = spawn(process.execPath, [HEDGE_BIN, 'sandbox', 'serve', '--dialect', 'beta', '--hostile-text', '--fill-delay', '20'], {
+      cwd: ROOT,
+      env: baseEnv(config.path),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
+    let stdout = '';
+    let stderr = '';
+    server.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const check = () => (stderr.includes('Ctrl-C') ? resolve() : undefined);
+        server.stderr.on('data', check);
+        server.on('close', () => reject(new Error(`serve exited early:\n${stderr}`)));
+      });
+      const settings = Object.fromEntries(stdout.trimEnd().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+      expect(Object.keys(settings)).toEqual(['HEDGE_BASE_URL', 'HEDGE_API_KEY', ...Object.values(WIRE_SETTING_SOURCES).map((source) => source.env)]);
+      expect(settings).toMatchObject({ HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page', HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd', HEDGE_WIRE_PRICES_PARAM: 'symbols' });
+      expect(stderr).toContain('beta wire dialect');
+      expect(stderr).toContain('Injected faults: hostile text.');
+      // beta refuses a page-size parameter it does not know: this only works with the printed setting.
+      const hedges = await runHedge(['hedges', '--limit', '5', '--json'], { env: settings, configDir: config.path });
+      expect(hedges.code, hedges.stderr).toBe(0);
+      expect(JSON.parse(hedges.stdout)).toEqual([]);
+      const markets = await runHedge(['markets', '--json'], { env: settings, configDir: config.path });
+      expect(markets.code, markets.stderr).toBe(0);
+      expect(JSON.parse(markets.stdout)[0][HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
+    } finally {
+      server.kill('SIGTERM');
+      await exited;
+      config.remove();
+    }
+  });
+
+  it('an unknown dialect is a usage error naming --dialect and the allowed values', async () => {
+    const result = await runHedge(['sandbox', 'serve', '--dialect', 'gamma']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('hedge: --dialect: "gamma" is not allowed; expected reference, alpha, beta.\n');
+  });
+});

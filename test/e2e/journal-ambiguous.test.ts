@@ -1,0 +1,76 @@
+// An ambiguous answer to a write — a 200 carrying an error, data and an error at once, a 400
+// carrying data — says nothing certain about what the server did: `hedge open` ends with exit 5
+// (outcome unknown) and prints the key, never "rejected"; the journal entry stays unresolved, and
+// the same command again reuses its key, so the server holds one hedge. The simulator's engine acts
+// before the fault rewrites its answer, so the hedge really is open each time.
+import { describe, expect, it } from 'vitest';
+import { useSimulators, type Simulator } from '../support/simulator.js';
+
+const startSimulator = useSimulators();
+
+const OPEN = ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'];
+
+interface Entry {
+  id: string;
+  command: string;
+  outcome: string;
+  idempotency_key: string;
+  hedge_id?: string;
+}
+
+async function journal(simulator: Simulator, ...flags: string[]): Promise<Entry[]> {
+  const result = await simulator.hedge(['journal', '--json', ...flags]);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Entry[];
+}
+
+function opens(simulator: Simulator) {
+  return simulator.writes().filter((entry) => entry.path === '/hedges');
+}
+
+describe('an ambiguous answer to POST /hedges', () => {
+  it('200 with an error: exit 5 with the key, the entry unresolved; the same command again reuses the key — one hedge', async () => {
+    const simulator = await startSimulator();
+    simulator.sandbox.setFaults({ nextMalformed: { count: 1, kind: 'error-in-200' }, match: { method: 'POST', path: '/hedges' } });
+
+    const first = await simulator.hedge(OPEN);
+    expect(first.code, first.stderr).toBe(5);
+    const [sent] = opens(simulator);
+    expect(opens(simulator)).toHaveLength(1);
+    expect(sent!.status).toBe(200);
+    expect(sent!.fault).toBe('malformed-error-in-200');
+    const key = sent!.idempotencyKey!;
+    expect(first.stderr).toContain(key);
+    expect(first.stderr).not.toMatch(/rejected/i);
+    expect(simulator.hedges()).toHaveLength(1);
+
+    const [pending] = await journal(simulator, '--pending');
+    expect(pending).toMatchObject({ command: 'open', outcome: 'unknown', idempotency_key: key });
+    expect(first.stderr).toContain(`hedge resume ${pending!.id}`);
+
+    const again = await simulator.hedge([...OPEN, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`Resuming the open started`);
+    expect(again.stderr).toContain(key);
+    expect(opens(simulator).map((entry) => [entry.idempotencyKey, entry.status])).toEqual([
+      [key, 200],
+      [key, 200],
+    ]);
+    expect(simulator.hedges()).toHaveLength(1);
+    expect(JSON.parse(again.stdout)).toMatchObject({ id: simulator.hedges()[0]!.id, status: 'filled' });
+    const entries = await journal(simulator);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ id: pending!.id, outcome: 'filled', hedge_id: simulator.hedges()[0]!.id });
+  });
+
+  it.each(['data-and-error', 'data-in-400'] as const)('%s: exit 5 with the key (JSON error outcome_unknown), the entry unresolved, the hedge open once', async (kind) => {
+    const simulator = await startSimulator();
+    simulator.sandbox.setFaults({ nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } });
+    const result = await simulator.hedge([...OPEN, '--json']);
+    expect(result.code, result.stderr).toBe(5);
+    const key = opens(simulator)[0]!.idempotencyKey!;
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 'outcome_unknown', idempotency_key: key } });
+    expect(await journal(simulator, '--pending')).toMatchObject([{ command: 'open', outcome: 'unknown', idempotency_key: key }]);
+    expect(simulator.hedges()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,137 @@
+// hedge maturities against a frozen simulator (the CLI's clock pinned to it): settlements soonest
+// first with the server's own mark, P&L and carry, grouped by UTC day on a terminal table that fits
+// 80 columns, --within, bad input, and servers that name positions differently (dialects).
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { apiData, FILL_DELAY_MS, FROZEN_START_MS, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
+
+const startSimulator = useSimulators();
+
+async function open(simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string): Promise<string> {
+  const body = { market: 'USDTNGN', side, notional_usd: notional, tenor_days: tenor, ...(ref ? { client_reference: ref } : {}) };
+  return (await apiData(simulator, 'POST', '/hedges', body)).hedge_id as string;
+}
+
+function maturities(simulator: Simulator, ...args: string[]) {
+  return simulator.hedge(['maturities', ...args], { env: { ...pinnedClockEnv(simulator), COLUMNS: '80' } });
+}
+
+/** A buy for 1 day and a sell for 3 days, opened at the frozen start and filled. */
+async function twoSides(simulator: Simulator): Promise<{ buy: string; sell: string }> {
+  const buy = await open(simulator, 'buy', 10_000, 1, 'DEAL-7');
+  const sell = await open(simulator, 'sell', 5_000, 3);
+  simulator.advance(FILL_DELAY_MS + 1);
+  return { buy, sell };
+}
+
+describe('hedge maturities', () => {
+  it('--json: one settlement per open hedge, soonest first, with its day and the positions list’s mark, P&L and carry', async () => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    const { buy, sell } = await twoSides(simulator);
+    const positions = (await apiData(simulator, 'GET', '/positions')) as Array<Record<string, unknown>>;
+    const line = (side: string) => positions.find((position) => position.side === side)!;
+    const now = FROZEN_START_MS + FILL_DELAY_MS + 1;
+
+    const result = await maturities(simulator, '--json');
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([
+      {
+        day: '2026-03-03',
+        maturity_at: '2026-03-03T09:00:00.000Z',
+        matures_in_seconds: Math.round((Date.parse('2026-03-03T09:00:00.000Z') - now) / 1000),
+        market: 'USDTNGN',
+        side: 'buy',
+        hedge_id: buy,
+        client_reference: 'DEAL-7',
+        notional_usd: 10_000,
+        tenor_days: 1,
+        mark_price: line('buy').mark_price,
+        net_pnl_usd: line('buy').net_pnl_usd,
+        accrued_carry_usdc: line('buy').accrued_carry_usdc,
+      },
+      {
+        day: '2026-03-05',
+        maturity_at: '2026-03-05T09:00:00.000Z',
+        matures_in_seconds: Math.round((Date.parse('2026-03-05T09:00:00.000Z') - now) / 1000),
+        market: 'USDTNGN',
+        side: 'sell',
+        hedge_id: sell,
+        client_reference: null,
+        notional_usd: 5_000,
+        tenor_days: 3,
+        mark_price: line('sell').mark_price,
+        net_pnl_usd: line('sell').net_pnl_usd,
+        accrued_carry_usdc: line('sell').accrued_carry_usdc,
+      },
+    ]);
+  });
+
+  it('on a terminal: one table fitting 80 columns, a line per UTC day above its settlements', async () => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    await twoSides(simulator);
+    const result = await maturities(simulator, '--format', 'table');
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.every((text) => stringWidth(text) <= 80)).toBe(true);
+    const buyDay = lines.indexOf('Tue 03 Mar 2026 · 1 hedge · 10,000.00 USD');
+    const sellDay = lines.indexOf('Thu 05 Mar 2026 · 1 hedge · 5,000.00 USD');
+    expect(buyDay).toBe(2);
+    expect(sellDay).toBe(4);
+    expect(lines[buyDay + 1]).toMatch(/^09:00 +23h 59m +USDTNGN +buy +10,000\.00 /);
+    expect(lines[sellDay + 1]).toMatch(/^09:00 +2d 23h +USDTNGN +sell +5,000\.00 /);
+    expect(lines[0]).toMatch(/^UTC +Left +Market +Side +Notional USD +P&L USD +Carry USDC/);
+  });
+
+  it('--within keeps what matures within it; nothing within is said, not an error', async () => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    const { buy, sell } = await twoSides(simulator);
+    const twoDays = await maturities(simulator, '--within', '2d', '--json');
+    expect(twoDays.code, twoDays.stderr).toBe(0);
+    expect(JSON.parse(twoDays.stdout).map((item: { hedge_id: string }) => item.hedge_id)).toEqual([buy]);
+    const threeDays = await maturities(simulator, '--within', '3d', '--json');
+    expect(JSON.parse(threeDays.stdout).map((item: { hedge_id: string }) => item.hedge_id)).toEqual([buy, sell]);
+
+    const none = await maturities(simulator, '--within', '12h', '--format', 'table');
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout.trim()).toBe('Nothing matures within 12h.');
+  });
+
+  it('no open hedges: an empty list, exit 0', async () => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    const result = await maturities(simulator, '--json');
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([]);
+  });
+
+  it.each(['3x', '0d', '3'])('--within %s is bad input: exit 2 naming --within, nothing sent', async (within) => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    const result = await maturities(simulator, '--within', within);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--within: "${within}" is not allowed`);
+    expect(simulator.requests()).toEqual([]);
+  });
+
+  it('several hedges on one side (dialect alpha): each listed with its own notional and maturity, the side’s P&L left to `positions`', async () => {
+    const simulator = await startSimulator({ preset: 'frozen', dialect: 'alpha' });
+    const short = await open(simulator, 'buy', 10_000, 1);
+    const long = await open(simulator, 'buy', 3_000, 7);
+    simulator.advance(FILL_DELAY_MS + 1);
+    const result = await maturities(simulator, '--json');
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject([
+      { hedge_id: short, side: 'buy', notional_usd: 10_000, day: '2026-03-03', net_pnl_usd: null, accrued_carry_usdc: null },
+      { hedge_id: long, side: 'buy', notional_usd: 3_000, day: '2026-03-09', net_pnl_usd: null, accrued_carry_usdc: null },
+    ]);
+  });
+
+  it('positions that carry only their hedge id (dialect beta): side, notional and maturity come from the hedge', async () => {
+    const simulator = await startSimulator({ preset: 'frozen', dialect: 'beta' });
+    const { buy, sell } = await twoSides(simulator);
+    const result = await maturities(simulator, '--json');
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject([
+      { hedge_id: buy, side: 'buy', notional_usd: 10_000, day: '2026-03-03', tenor_days: 1 },
+      { hedge_id: sell, side: 'sell', notional_usd: 5_000, day: '2026-03-05', tenor_days: 3 },
+    ]);
+  });
+});

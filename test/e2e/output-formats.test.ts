@@ -1,0 +1,165 @@
+// Every list resource through the real binary against one frozen simulator, in every format a
+// script uses: --json is what the API answered; tsv and csv carry a header row of field keys in the
+// documented column order with the same values; ndjson is the JSON one element per line; --fields
+// picks and orders columns (tsv, csv, json); --query (JMESPath) reshapes the JSON. Bad --fields and
+// --query are exit 2; a bad --query is refused before any request.
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runHedge, tempDir, type RunResult } from '../support/hedge-cli.js';
+import { FROZEN_KEY } from '../support/keys.js';
+import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
+
+let simulator: Simulator;
+let config: { path: string; remove: () => void };
+
+/** The documented column order of each list (README "Output formats"). */
+const COLUMNS: Record<string, string[]> = {
+  markets: ['market', 'status', 'price', 'capacity_buy_usd', 'capacity_sell_usd', 'carry_buy_daily_pct', 'carry_sell_daily_pct'],
+  price: ['market', 'price', 'timestamp'],
+  hedges: [
+    'id', 'client_reference', 'market', 'side', 'notional_usd', 'tenor_days', 'status', 'struck_rate', 'opened_at', 'maturity_at',
+    'filled_at', 'closed_at', 'units', 'order_key', 'order_tx_hash', 'fill_tx_hash',
+  ],
+  history: [
+    'hedge_id', 'client_reference', 'market', 'side', 'notional_usd', 'tenor_days', 'opened_at', 'closed_at', 'close_reason',
+    'entry_price', 'exit_price', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd',
+  ],
+  positions: [
+    'market', 'side', 'notional_usd', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd',
+    'close_fee_usdc', 'margin_usdc', 'net_margin_usd', 'maturity_at', 'hedge_id', 'units', 'opened_at',
+  ],
+};
+
+/** The API path each list reads, to compare --json with what the server answers. */
+const PATHS: Record<string, string> = {
+  markets: '/markets',
+  price: '/prices?symbols=USDTNGN',
+  hedges: '/hedges',
+  history: '/hedges/history',
+  positions: '/positions',
+};
+
+/** A cell as TSV/CSV write the value: raw numbers, ISO times, empty when absent. */
+function cell(value: unknown): string {
+  return value === undefined || value === null ? '' : String(value);
+}
+
+/** The value of a column for a record: markets flatten their per-side objects into columns. */
+function columnValue(record: Record<string, any>, key: string): unknown {
+  const side = /^(capacity|carry)_(buy|sell)_/.exec(key);
+  if (side) return (side[1] === 'capacity' ? record.available_capacity_usd : record.net_rate_daily_pct)[side[2]!];
+  return record[key];
+}
+
+function hedge(args: string[]): Promise<RunResult> {
+  return runHedge(args, { env: { ...simulator.env, ...pinnedClockEnv(simulator) }, configDir: config.path });
+}
+
+async function ok(args: string[]): Promise<string> {
+  const result = await hedge(args);
+  expect(result.code, `hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
+  return result.stdout;
+}
+
+beforeAll(async () => {
+  simulator = await startSimulator({ preset: 'frozen' });
+  simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
+  simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
+  await apiData(simulator, 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 25_000, tenor_days: 7, client_reference: 'DEAL, "42"' });
+  simulator.sandbox.clock.advance(3_600_000);
+  config = tempDir();
+});
+
+afterAll(async () => {
+  await simulator?.close();
+  config?.remove();
+});
+
+describe.each(Object.keys(COLUMNS))('%s', (command) => {
+  it('json is the data as the API answered; tsv, csv and ndjson carry the same records in the documented columns', async () => {
+    const [json, tsv, csv, ndjson, bare] = await Promise.all([
+      ok([command, '--json']),
+      ok([command]),
+      ok([command, '--format', 'csv']),
+      ok([command, '--format', 'ndjson']),
+      ok([command, '--format', 'tsv', '--no-header']),
+    ]);
+    const records = JSON.parse(json) as Array<Record<string, unknown>>;
+    expect(records).toEqual(await apiData(simulator, 'GET', PATHS[command]!));
+    expect(records.length).toBe(command === 'history' ? 3 : command === 'hedges' ? 5 : 1);
+
+    const expected = records.map((record) => COLUMNS[command]!.map((key) => cell(columnValue(record, key))));
+    const tsvRows = tsv.trimEnd().split('\n').map((line) => line.split('\t'));
+    expect(tsvRows[0]).toEqual(COLUMNS[command]);
+    expect(tsvRows.slice(1)).toEqual(expected);
+    expect(bare.trimEnd().split('\n').map((line) => line.split('\t'))).toEqual(expected);
+
+    const csvRows = parse(csv) as string[][];
+    expect(csvRows).toEqual([COLUMNS[command], ...expected]);
+
+    const lines = ndjson.trimEnd().split('\n');
+    expect(lines).toHaveLength(records.length);
+    expect(lines.map((line) => JSON.parse(line))).toEqual(records);
+  });
+
+  it('--fields picks and orders columns in tsv, csv and json; --query reshapes the JSON', async () => {
+    const [second, first] = [COLUMNS[command]![2]!, COLUMNS[command]![0]!];
+    const [json, tsv, csv, fieldsJson, query, queryNd] = await Promise.all([
+      ok([command, '--json']),
+      ok([command, '--fields', `${second},${first}`]),
+      ok([command, '--fields', `${second},${first}`, '--format', 'csv', '--no-header']),
+      ok([command, '--fields', `${second},${first}`, '--json']),
+      ok([command, '--query', `[].${first}`]),
+      ok([command, '--query', `[].{a: ${first}}`, '--format', 'ndjson']),
+    ]);
+    const records = JSON.parse(json) as Array<Record<string, unknown>>;
+    const pairs = records.map((record) => [cell(columnValue(record, second)), cell(columnValue(record, first))]);
+    expect(tsv.trimEnd().split('\n').map((line) => line.split('\t'))).toEqual([[second, first], ...pairs]);
+    expect(parse(csv)).toEqual(pairs);
+    const picked = JSON.parse(fieldsJson) as Array<Record<string, unknown>>;
+    expect(picked.map((record) => Object.keys(record))).toEqual(records.map(() => [second, first]));
+    expect(picked.map((record) => [cell(record[second]), cell(record[first])])).toEqual(pairs);
+    expect(JSON.parse(query)).toEqual(records.map((record) => record[first]));
+    expect(queryNd.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(records.map((record) => ({ a: record[first] })));
+  });
+});
+
+describe('refusals', () => {
+  it('an unknown --fields name is exit 2 naming it and the fields there are; stdout stays empty', async () => {
+    for (const format of ['tsv', 'csv', 'json', 'table']) {
+      const result = await hedge(['hedges', '--fields', 'id,nope', '--format', format]);
+      expect(result.code, format).toBe(2);
+      expect(result.stdout).toBe('');
+      // Under --format json the error is JSON on stderr too.
+      const message = format === 'json' ? (JSON.parse(result.stderr) as { error: { message: string } }).error.message : result.stderr;
+      expect(message).toContain('--fields: "nope" is not a field here; available: id, client_reference, market, side,');
+    }
+  });
+
+  it('a bad --query is exit 2 naming --query, before any request', async () => {
+    const before = simulator.sandbox.requestLog.length;
+    const [syntax, unknownFunction] = await Promise.all([hedge(['hedges', '--query', '[?status==']), hedge(['positions', '--query', 'nosuch(@)'])]);
+    for (const result of [syntax, unknownFunction]) {
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+    }
+    expect(JSON.parse(syntax.stderr).error).toMatchObject({ code: 'usage' });
+    expect(JSON.parse(syntax.stderr).error.message).toMatch(/^--query "\[\?status==": /);
+    expect(JSON.parse(unknownFunction.stderr).error.message).toBe('--query "nosuch(@)": unknown function nosuch().');
+    expect(simulator.sandbox.requestLog.length).toBe(before);
+  });
+
+  it('a record in tsv and csv is a header row of keys and one row: `hedges ID`, account', async () => {
+    const [hedges, account] = await Promise.all([ok(['hedges', '--json']), ok(['account', '--json'])]);
+    const id = (JSON.parse(hedges) as Array<{ id: string; order_tx_hash: string }>).find((entry) => entry.order_tx_hash)!;
+    const [one, accountCsv] = await Promise.all([ok(['hedges', id.id, '--format', 'csv']), ok(['account', '--format', 'csv'])]);
+    const [header, row, ...more] = parse(one) as string[][];
+    expect(more).toEqual([]);
+    expect(header).toEqual(COLUMNS.hedges);
+    expect(row![header!.indexOf('order_tx_hash')]).toBe(id.order_tx_hash);
+    const [accountHeader, accountRow] = parse(accountCsv) as string[][];
+    const expected = JSON.parse(account) as Record<string, unknown>;
+    expect(accountHeader!.slice(0, 2)).toEqual(['balance_usdc', 'margin_in_use_usdc']);
+    expect(accountRow).toEqual(accountHeader!.map((key) => cell(expected[key])));
+  });
+});

@@ -1,0 +1,106 @@
+// Set-up as a new user meets it: `npm pack` (its prepack is the one build), then
+// `npm install -g ./hedge-*.tgz` into a temporary prefix gives a working `hedge` on that prefix's
+// bin/; and an unbuilt checkout run as `node bin/hedge.js` says to run the build instead of a stack
+// trace. Nothing here changes a tracked file: the tarball and the prefix live in a temp folder.
+//
+// The install resolves the package's dependencies like any user's install: from npm's cache when
+// they are there (--prefer-offline), else from the registry. dist/ bundles every dependency, so
+// the installed copy would run without them; they are still declared (and installed) by package.json.
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { baseEnv, ROOT, tempDir } from '../support/hedge-cli.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs ?? 90_000, maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/**
+ * What git sees of the paths npm pack could touch: the manifest and lockfile, what the package
+ * ships (bin/, completions/; dist/ is built and ignored), and a tarball left in the checkout. The
+ * rest of the tree is not compared, so that someone editing it while the suite runs does not read
+ * as a change made by npm pack.
+ */
+async function workTreeStatus(): Promise<string> {
+  const paths = ['package.json', 'package-lock.json', 'bin', 'completions', 'dist', '*.tgz'];
+  const status = await run('git', ['status', '--porcelain', '--untracked-files=all', '--', ...paths], { cwd: ROOT });
+  expect(status.code).toBe(0);
+  return status.stdout;
+}
+
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+describe('installing from the packed tarball', () => {
+  it('npm pack, then npm install -g of the tarball into a temp prefix: `hedge --version` and `hedge --demo markets --json` work', { timeout: 180_000 }, async () => {
+    const statusBefore = await workTreeStatus();
+    const dir = tempDir('hedge-pack-');
+    try {
+      const pack = await run('npm', ['pack', '--pack-destination', dir.path, '--json'], { cwd: ROOT });
+      expect(pack.code, pack.stderr).toBe(0);
+      const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+      const files = packed!.files.map((file) => file.path);
+      expect(files).toContain('bin/hedge.js');
+      expect(files).toContain('dist/cli.cjs');
+      expect(files.filter((path) => /^(src|test|scripts|bench)\//.test(path))).toEqual([]);
+      const tarball = join(dir.path, packed!.filename);
+      expect(existsSync(tarball)).toBe(true);
+      expect(existsSync(join(ROOT, packed!.filename))).toBe(false);
+
+      const prefix = join(dir.path, 'prefix');
+      const install = await run('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: dir.path });
+      expect(install.code, install.stderr).toBe(0);
+
+      // The command a user gets on PATH is the installed copy, not this checkout.
+      const hedge = join(prefix, 'bin', 'hedge');
+      expect(realpathSync(hedge)).toBe(join(realpathSync(prefix), 'lib', 'node_modules', 'hedge', 'bin', 'hedge.js'));
+      const configDir = join(dir.path, 'config');
+      mkdirSync(configDir);
+      const env = { ...baseEnv(configDir), PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}` };
+
+      const version = await run('hedge', ['--version'], { cwd: dir.path, env });
+      expect(version).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+
+      const markets = await run('hedge', ['--demo', 'markets', '--json'], { cwd: dir.path, env });
+      expect(markets.code, markets.stderr).toBe(0);
+      const list = JSON.parse(markets.stdout) as Array<{ market: string; status: string }>;
+      expect(list.map((market) => [market.market, market.status])).toEqual([['USDTNGN', 'open']]);
+    } finally {
+      dir.remove();
+    }
+    expect(await workTreeStatus()).toBe(statusBefore);
+  });
+});
+
+describe('an unbuilt checkout', () => {
+  it('`node bin/hedge.js` says to run the build (exit 1, no stack trace); --version still answers', async () => {
+    const dir = tempDir('hedge-unbuilt-');
+    try {
+      cpSync(join(ROOT, 'bin'), join(dir.path, 'bin'), { recursive: true });
+      cpSync(join(ROOT, 'package.json'), join(dir.path, 'package.json'));
+      const env = baseEnv(dir.path);
+      const markets = await run(process.execPath, ['bin/hedge.js', 'markets'], { cwd: dir.path, env });
+      expect(markets).toEqual({ code: 1, stdout: '', stderr: `hedge is not built yet: run \`npm run build\` in ${dir.path} first.\n` });
+      const version = await run(process.execPath, ['bin/hedge.js', '--version'], { cwd: dir.path, env });
+      expect(version).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    } finally {
+      dir.remove();
+    }
+  });
+});

@@ -1,0 +1,280 @@
+// hedge roll against the simulator: one close, then one open of the same notional for the new
+// tenor; a side that already settled is opened anew; nothing to roll; --dry-run; the live guard;
+// and a roll killed (SIGKILL) between its legs, finished by `hedge resume` or the same command
+// again — exactly one close and one open on the server overall. Each kill is timed by the
+// simulator's own request log, never by a sleep; what is asserted is the server's state and log.
+import type { ChildProcess } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../support/hedge-cli.js';
+import { LIVE_KEY } from '../support/keys.js';
+import { until } from '../support/polling.js';
+import { useSimulators, type Simulator } from '../support/simulator.js';
+
+const startSimulator = useSimulators();
+
+const DAY_MS = 86_400_000;
+/** Sandbox time for a fill or a close to land when a test holds them: nothing lands by itself. */
+const LAND_MS = 3_600_000;
+
+interface Entry {
+  id: string;
+  command: string;
+  outcome: string;
+  idempotency_key: string;
+  group?: string;
+  leg?: string;
+  hedge_id?: string;
+}
+
+function posts(simulator: Simulator, path: string) {
+  return simulator.writes().filter((entry) => entry.path === path);
+}
+
+/** Idempotency keys the server answered with 200 on this endpoint. */
+function keysAnswered(simulator: Simulator, path: string): string[] {
+  return [...new Set(posts(simulator, path).filter((entry) => entry.status === 200).map((entry) => entry.idempotencyKey!))];
+}
+
+async function journal(simulator: Simulator, ...flags: string[]): Promise<Entry[]> {
+  const result = await simulator.hedge(['journal', '--json', ...flags]);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Entry[];
+}
+
+/** Runs the command and kills it (SIGKILL) once `ready` holds; fails if it ended before. */
+async function killWhen(simulator: Simulator, args: string[], ready: () => boolean, what: string): Promise<RunResult> {
+  let child: ChildProcess | undefined;
+  let ended: RunResult | undefined;
+  const running = simulator.hedge(args, { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 });
+  void running.then((result) => (ended = result)).catch(() => undefined);
+  await until(() => {
+    if (ended) throw new Error(`the process ended before ${what} (exit ${ended.code}):\n${ended.stderr}`);
+    return ready();
+  }, what);
+  child!.kill('SIGKILL');
+  return running;
+}
+
+describe('hedge roll', () => {
+  it('closes the open hedge, then opens the same notional for the new tenor: one close, one open, one journal group', async () => {
+    const simulator = await startSimulator();
+    const old = simulator.seedOpen('buy', 10_000);
+    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+
+    // The server: the old hedge closed, exactly one new hedge on the side, same notional, new tenor.
+    expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
+    const [fresh] = simulator.active('buy');
+    expect(simulator.active('buy')).toHaveLength(1);
+    expect(fresh).toMatchObject({ notionalUsd: 10_000, tenorDays: 3, status: 'filled' });
+
+    // The log: the close first, then (once the side left the positions list) the open; each its own key.
+    const legs = simulator.writes().filter((entry) => entry.path === '/hedges/close' || entry.path === '/hedges');
+    expect(legs.map((entry) => [entry.path, entry.status])).toEqual([
+      ['/hedges/close', 200],
+      ['/hedges', 200],
+    ]);
+    expect(legs[0]!.body).toEqual({ market: 'USDTNGN', side: 'buy' });
+    expect(legs[1]!.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 });
+    expect(legs[0]!.idempotencyKey).not.toBe(legs[1]!.idempotencyKey);
+    const log = simulator.sandbox.requestLog;
+    const between = log.slice(log.indexOf(legs[0]!) + 1, log.indexOf(legs[1]!));
+    expect(between.some((entry) => entry.method === 'GET' && entry.path === '/positions')).toBe(true);
+
+    // --json: both legs, each with its journal entry.
+    const rolled = JSON.parse(result.stdout);
+    expect(rolled).toMatchObject({
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 10_000,
+      tenor_days: 3,
+      rolled_hedge_id: old.id,
+      close: { outcome: 'done', hedge_id: old.id, order_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), realized: { hedge_id: old.id } },
+      open: { outcome: 'filled', hedge_id: fresh!.id, hedge: { id: fresh!.id, status: 'filled', tenor_days: 3 } },
+    });
+    expect(rolled.open.quote).toMatchObject({ notional_usd: 10_000, tenor_days: 3 });
+
+    const entries = await journal(simulator);
+    expect(entries.map((entry) => [entry.command, entry.leg, entry.outcome, entry.group, entry.idempotency_key])).toEqual([
+      ['close', 'close', 'done', rolled.journal_group, legs[0]!.idempotencyKey],
+      ['open', 'open', 'filled', rolled.journal_group, legs[1]!.idempotencyKey],
+    ]);
+    expect(rolled.close.journal_id).toBe(entries[0]!.id);
+    expect(rolled.open.journal_id).toBe(entries[1]!.id);
+  });
+
+  it('a side that has already settled is opened anew with the notional of the hedge that matured; nothing is closed', async () => {
+    const simulator = await startSimulator();
+    const old = simulator.seedOpen('sell', 4_000);
+    simulator.advance(7 * DAY_MS + 1);
+    expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
+
+    const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(posts(simulator, '/hedges/close')).toEqual([]);
+    expect(posts(simulator, '/hedges').map((entry) => entry.body)).toEqual([{ market: 'USDTNGN', side: 'sell', notional_usd: 4_000, tenor_days: 1 }]);
+    expect(simulator.active('sell')).toMatchObject([{ notionalUsd: 4_000, tenorDays: 1, status: 'filled' }]);
+    expect(JSON.parse(result.stdout)).toMatchObject({ rolled_hedge_id: old.id, close: null, open: { outcome: 'filled' } });
+  });
+
+  it('nothing open and nothing matured lately: exit 3 with a sentence, nothing sent or journaled', async () => {
+    const simulator = await startSimulator();
+    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('Nothing to roll: no buy hedge is open on USDTNGN, and none matured in the last 7 days.');
+    expect(simulator.writes()).toEqual([]);
+    expect(await journal(simulator)).toEqual([]);
+  });
+
+  it('--dry-run prints both requests, in order, and sends nothing', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 10_000);
+    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--dry-run', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const shown = JSON.parse(result.stdout);
+    expect(shown.dry_run).toBe(true);
+    expect(shown.legs.map((leg: { leg: string; method: string; path: string; body: unknown }) => [leg.leg, leg.method, leg.path, leg.body])).toEqual([
+      ['close', 'POST', '/hedges/close', { market: 'USDTNGN', side: 'buy' }],
+      ['open', 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 7 }],
+    ]);
+    expect(result.stderr).toContain('Dry run: these requests were NOT sent.');
+    expect(simulator.writes()).toEqual([]);
+    expect(await journal(simulator)).toEqual([]);
+  });
+
+  it('a live key without --yes and no terminal is refused before any request (exit 2)', async () => {
+    const simulator = await startSimulator();
+    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7'], { env: { HEDGE_API_KEY: LIVE_KEY } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--yes is required to roll a hedge');
+    expect(simulator.requests()).toEqual([]);
+  });
+});
+
+describe('hedge roll killed between its legs', () => {
+  it('killed while the close waits: `hedge resume` finishes the close with its key, then opens once', async () => {
+    const simulator = await startSimulator({ fillDelayMs: LAND_MS });
+    const old = simulator.seedOpen('buy', 10_000);
+    await killWhen(
+      simulator,
+      ['roll', 'USDTNGN', 'buy', '--tenor', '3'],
+      () => {
+        const log = simulator.sandbox.requestLog;
+        const sent = log.findIndex((entry) => entry.path === '/hedges/close' && entry.status === 200);
+        return sent >= 0 && log.slice(sent + 1).some((entry) => entry.path === '/positions' && entry.status === 200);
+      },
+      'the close was sent and waited for',
+    );
+    const pending = await journal(simulator, '--pending');
+    expect(pending.map((entry) => [entry.leg, entry.outcome])).toEqual([
+      ['close', 'submitted'],
+      ['open', 'planned'],
+    ]);
+    expect(posts(simulator, '/hedges')).toEqual([]);
+
+    simulator.advance(LAND_MS);
+    const resumed = await simulator.hedge(['resume', '--no-wait', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('Resuming the roll of USDTNGN buy to 3 days');
+    simulator.advance(LAND_MS);
+
+    // One close (its one key, replayed), one open (the key journaled before anything was sent).
+    expect(keysAnswered(simulator, '/hedges/close')).toEqual([pending[0]!.idempotency_key]);
+    expect(posts(simulator, '/hedges').map((entry) => entry.idempotencyKey)).toEqual([pending[1]!.idempotency_key]);
+    expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
+    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 10_000, tenorDays: 3, status: 'filled' }]);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ close: { journal_id: pending[0]!.id, outcome: 'done' }, open: { journal_id: pending[1]!.id } });
+    expect(await journal(simulator, '--pending')).toEqual([]);
+  });
+
+  it('killed after the close landed, before the open was sent: the same roll again opens once', async () => {
+    const simulator = await startSimulator();
+    const old = simulator.seedOpen('buy', 10_000);
+    // The roll reads GET /hedges only to see the side flat right before its open: hold that read.
+    simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET', path: '/hedges' } });
+    await killWhen(
+      simulator,
+      ['roll', 'USDTNGN', 'buy', '--tenor', '7'],
+      () => simulator.requests('GET', '/hedges').some((entry) => entry.status === 'pending'),
+      'the roll was about to open',
+    );
+    simulator.sandbox.setFaults({ nextLatency: null, match: null });
+    expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
+    const [planned] = await journal(simulator, '--pending');
+    expect(planned).toMatchObject({ command: 'open', leg: 'open', outcome: 'planned' });
+
+    const again = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('Resuming the roll of USDTNGN buy to 7 days');
+    expect(posts(simulator, '/hedges/close')).toHaveLength(1);
+    expect(posts(simulator, '/hedges').map((entry) => entry.idempotencyKey)).toEqual([planned!.idempotency_key]);
+    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 10_000, tenorDays: 7, status: 'filled' }]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ rolled_hedge_id: old.id, close: { outcome: 'done' }, open: { journal_id: planned!.id, outcome: 'filled' } });
+    expect(await journal(simulator, '--pending')).toEqual([]);
+  });
+
+  it('an unfinished roll comes first: another tenor is refused, --dry-run shows what is left, --new sets it aside', async () => {
+    const simulator = await startSimulator();
+    const old = simulator.seedOpen('buy', 8_000);
+    simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET', path: '/hedges' } });
+    await killWhen(
+      simulator,
+      ['roll', 'USDTNGN', 'buy', '--tenor', '7'],
+      () => simulator.requests('GET', '/hedges').some((entry) => entry.status === 'pending'),
+      'the roll was about to open',
+    );
+    simulator.sandbox.setFaults({ nextLatency: null, match: null });
+    const [planned] = await journal(simulator, '--pending');
+    const writes = simulator.writes().length;
+
+    const other = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '1']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('An unfinished roll of USDTNGN buy to 7 days is in the journal');
+    expect(other.stderr).toContain(`hedge resume ${planned!.id}`);
+
+    const dry = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout).legs).toMatchObject([
+      { leg: 'open', path: '/hedges', idempotency_key: planned!.idempotency_key, body: { market: 'USDTNGN', side: 'buy', notional_usd: 8_000, tenor_days: 7 } },
+    ]);
+
+    const unknownKey = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--idempotency-key', 'not-a-roll-key']);
+    expect(unknownKey.code).toBe(2);
+    expect(unknownKey.stderr).toContain('--idempotency-key: not-a-roll-key is not the key of a roll leg');
+    expect(simulator.writes()).toHaveLength(writes);
+
+    // Set aside, the old roll is abandoned; the new one finds the side flat (its hedge just closed) and opens it anew.
+    const fresh = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '1', '--new', '--json']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stderr).toContain('--new: the unfinished roll of USDTNGN buy to 7 days');
+    const opened = posts(simulator, '/hedges');
+    expect(opened).toHaveLength(1);
+    expect(opened[0]!.idempotencyKey).not.toBe(planned!.idempotency_key);
+    expect(opened[0]!.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 8_000, tenor_days: 1 });
+    expect(JSON.parse(fresh.stdout)).toMatchObject({ rolled_hedge_id: old.id, close: null });
+    expect((await journal(simulator)).find((entry) => entry.id === planned!.id)).toMatchObject({ outcome: 'abandoned' });
+    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 8_000, tenorDays: 1 }]);
+  });
+
+  it('a side opened by someone else in between is never opened twice: the open leg is abandoned (exit 3)', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('sell', 6_000);
+    simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET', path: '/hedges' } });
+    await killWhen(
+      simulator,
+      ['roll', 'USDTNGN', 'sell', '--tenor', '3'],
+      () => simulator.requests('GET', '/hedges').some((entry) => entry.status === 'pending'),
+      'the roll was about to open',
+    );
+    simulator.sandbox.setFaults({ nextLatency: null, match: null });
+    const other = simulator.seedOpen('sell', 2_000);
+
+    const resumed = await simulator.hedge(['resume']);
+    expect(resumed.code).toBe(3);
+    expect(resumed.stderr).toContain(`The sell side of USDTNGN is already covered by ${other.id}`);
+    expect(posts(simulator, '/hedges')).toEqual([]);
+    expect(simulator.active('sell').map((hedge) => hedge.id)).toEqual([other.id]);
+    expect((await journal(simulator)).find((entry) => entry.leg === 'open')).toMatchObject({ outcome: 'abandoned' });
+    expect(await journal(simulator, '--pending')).toEqual([]);
+  });
+});

@@ -1,0 +1,135 @@
+// The pure rules of `hedge maturities`: --within, which hedges are settlements to come (from the
+// positions list and the hedges list together), their order and their grouping by UTC day.
+import { describe, expect, it } from 'vitest';
+import { collectMaturities, groupByDay, parseWithin, type MaturityHedge, type MaturityPosition } from '../../src/domain/maturities.js';
+import { UsageError } from '../../src/errors.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const NOW = Date.parse('2026-03-02T09:00:00.000Z');
+const at = (ms: number) => new Date(NOW + ms).toISOString();
+
+function hedge(id: string, side: 'buy' | 'sell', notional: number, maturesInMs: number, extra: Partial<MaturityHedge> = {}): MaturityHedge {
+  return { id, market: 'USDTNGN', side, notional_usd: notional, tenor_days: 7, status: 'filled', maturity_at: at(maturesInMs), ...extra };
+}
+
+describe('parseWithin', () => {
+  it.each([
+    ['12h', 12 * HOUR],
+    ['3d', 3 * DAY],
+    ['2w', 14 * DAY],
+    ['1.5d', 36 * HOUR],
+    [' 6H ', 6 * HOUR],
+  ])('%s is %d ms', (raw, ms) => {
+    expect(parseWithin(raw)).toBe(ms);
+  });
+
+  it('is undefined when not given', () => {
+    expect(parseWithin(undefined)).toBeUndefined();
+  });
+
+  it.each(['3', 'd', '0d', '-1d', '3m', '2 days', '', '400d'])('%j is refused, naming --within', (raw) => {
+    expect(() => parseWithin(raw)).toThrow(UsageError);
+    expect(() => parseWithin(raw)).toThrow(/^--within: /);
+  });
+});
+
+describe('collectMaturities', () => {
+  const positions: MaturityPosition[] = [
+    { market: 'USDTNGN', side: 'buy', hedgeId: 'hdg_b', notionalUsd: 10_000, markPrice: 1520.5, netPnlUsd: -12.34, accruedCarryUsdc: 1.5 },
+    { market: 'USDTNGN', side: 'sell', hedgeId: 'hdg_s', notionalUsd: 5_000, markPrice: 1520.5, netPnlUsd: 3.21, accruedCarryUsdc: -0.4 },
+  ];
+
+  it('one settlement per open hedge, soonest first, with the position’s mark, P&L and carry', () => {
+    const { maturities, undated } = collectMaturities(positions, [hedge('hdg_s', 'sell', 5_000, 3 * DAY, { tenor_days: 3 }), hedge('hdg_b', 'buy', 10_000, DAY + HOUR, { tenor_days: 1 })], NOW);
+    expect(undated).toBe(0);
+    expect(maturities).toEqual([
+      {
+        day: '2026-03-03',
+        maturity_at: '2026-03-03T10:00:00.000Z',
+        matures_in_seconds: 90_000,
+        market: 'USDTNGN',
+        side: 'buy',
+        hedge_id: 'hdg_b',
+        client_reference: null,
+        notional_usd: 10_000,
+        tenor_days: 1,
+        mark_price: 1520.5,
+        net_pnl_usd: -12.34,
+        accrued_carry_usdc: 1.5,
+      },
+      {
+        day: '2026-03-05',
+        maturity_at: '2026-03-05T09:00:00.000Z',
+        matures_in_seconds: 259_200,
+        market: 'USDTNGN',
+        side: 'sell',
+        hedge_id: 'hdg_s',
+        client_reference: null,
+        notional_usd: 5_000,
+        tenor_days: 3,
+        mark_price: 1520.5,
+        net_pnl_usd: 3.21,
+        accrued_carry_usdc: -0.4,
+      },
+    ]);
+  });
+
+  it('--within keeps what matures no later than that (a due one included)', () => {
+    const hedges = [hedge('hdg_b', 'buy', 10_000, -5 * 60_000), hedge('hdg_s', 'sell', 5_000, 3 * DAY)];
+    const { maturities } = collectMaturities(positions, hedges, NOW, 2 * DAY);
+    expect(maturities.map((item) => [item.hedge_id, item.matures_in_seconds])).toEqual([['hdg_b', -300]]);
+    expect(collectMaturities(positions, hedges, NOW, 3 * DAY).maturities.map((item) => item.hedge_id)).toEqual(['hdg_b', 'hdg_s']);
+  });
+
+  it('a side holding several hedges lists each with its own notional and maturity, P&L and carry left to the side', () => {
+    const side: MaturityPosition[] = [{ market: 'USDTNGN', side: 'buy', hedgeId: 'hdg_2', notionalUsd: 15_000, markPrice: 1500, netPnlUsd: 9, accruedCarryUsdc: 2 }];
+    const { maturities } = collectMaturities(side, [hedge('hdg_2', 'buy', 5_000, 7 * DAY), hedge('hdg_1', 'buy', 10_000, DAY)], NOW);
+    expect(maturities.map((item) => [item.hedge_id, item.notional_usd, item.mark_price, item.net_pnl_usd, item.accrued_carry_usdc])).toEqual([
+      ['hdg_1', 10_000, 1500, null, null],
+      ['hdg_2', 5_000, 1500, null, null],
+    ]);
+  });
+
+  it('leaves out hedges that are not open: failed, closed, or filled but no longer in the positions list', () => {
+    const hedges = [
+      hedge('hdg_b', 'buy', 10_000, DAY),
+      hedge('hdg_f', 'buy', 1_000, DAY, { status: 'failed' }),
+      hedge('hdg_c', 'buy', 1_000, DAY, { status: 'closed' }),
+      hedge('hdg_gone', 'sell', 2_000, DAY, { market: 'USDTKES' }),
+    ];
+    expect(collectMaturities([positions[0]!], hedges, NOW).maturities.map((item) => item.hedge_id)).toEqual(['hdg_b']);
+  });
+
+  it('a position whose hedge is not in the list stands on its own; one without a readable maturity is counted, not listed', () => {
+    const lines: MaturityPosition[] = [
+      { market: 'USDTNGN', side: 'buy', hedgeId: 'hdg_x', notionalUsd: 7_000, maturityAt: at(2 * DAY), netPnlUsd: 1 },
+      { market: 'USDTNGN', side: 'sell', notionalUsd: 3_000 },
+    ];
+    const { maturities, undated } = collectMaturities(lines, [], NOW);
+    expect(undated).toBe(1);
+    expect(maturities).toMatchObject([{ hedge_id: 'hdg_x', side: 'buy', notional_usd: 7_000, tenor_days: null, net_pnl_usd: 1, accrued_carry_usdc: null, day: '2026-03-04' }]);
+  });
+
+  it('a position without a market is the account’s only market', () => {
+    const { maturities } = collectMaturities([{ side: 'buy', notionalUsd: 10_000, netPnlUsd: 4 }], [hedge('hdg_b', 'buy', 10_000, DAY)], NOW);
+    expect(maturities).toMatchObject([{ hedge_id: 'hdg_b', net_pnl_usd: 4 }]);
+  });
+});
+
+describe('groupByDay', () => {
+  it('groups by UTC day in order, with each day’s notional', () => {
+    const positions: MaturityPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 30_000.5 }];
+    const hedges = [hedge('a', 'buy', 10_000.25, 15 * HOUR), hedge('b', 'buy', 20_000.25, 14 * HOUR + 59 * 60_000), hedge('c', 'buy', 1, 2 * DAY)];
+    const days = groupByDay(collectMaturities(positions, hedges, NOW).maturities);
+    expect(days.map((day) => [day.day, day.maturities.map((item) => item.hedge_id), day.notional_usd])).toEqual([
+      ['2026-03-02', ['b'], 20_000.25],
+      ['2026-03-03', ['a'], 10_000.25],
+      ['2026-03-04', ['c'], 1],
+    ]);
+  });
+
+  it('no settlements, no days', () => {
+    expect(groupByDay([])).toEqual([]);
+  });
+});

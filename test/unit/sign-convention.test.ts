@@ -1,0 +1,239 @@
+// The one sign convention (README "Sign convention"): a signed figure a person reads is from the
+// account's side (+ money to it or a price in its favour, - against it) and always carries words —
+// "you pay" / "you earn" for carry and fees, "better / worse than quoted" for slippage and impact.
+// Also the pure rules behind add and reduce: the tenor an addition is quoted with, the price an
+// addition implies, and the "already open" note.
+import { describe, expect, it } from 'vitest';
+import type { Quote } from '../../src/api/schemas.js';
+import {
+  betterOrWorse,
+  formatSignedAmount,
+  impliedAdditionPrice,
+  payOrEarn,
+  payWords,
+  priceFavourBps,
+  toAccountSide,
+} from '../../src/domain/money.js';
+import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/domain/pre-trade.js';
+import { makeChalk } from '../../src/ui/color.js';
+import { Output, type OutputMode } from '../../src/ui/output.js';
+import { impactForAccount, renderQuoteCard } from '../../src/ui/quote-card.js';
+import { renderAdditionQuote, renderClosed, renderHedge, renderPositionChange, slippageBps } from '../../src/ui/trade-result.js';
+
+const NOW = Date.parse('2026-03-02T10:00:00.000Z');
+
+function capture(mode: OutputMode): { output: Output; stdout: () => string; stderr: () => string } {
+  let out = '';
+  let err = '';
+  const stdout = { write: (chunk: string) => ((out += chunk), true) } as unknown as NodeJS.WritableStream;
+  const stderr = { write: (chunk: string) => ((err += chunk), true) } as unknown as NodeJS.WritableStream;
+  const output = new Output({ mode, chalk: makeChalk(false), streams: { stdout, stderr }, now: () => NOW, columns: 200 });
+  return { output, stdout: () => out, stderr: () => err };
+}
+
+const BUY_QUOTE: Quote = {
+  market: 'USDTNGN',
+  side: 'buy',
+  notional_usd: 5_000,
+  tenor_days: 3,
+  maturity: '2026-03-05T10:00:00.000Z',
+  pricing: { market_price: 1529.85, execution_price: 1530.5219, price_impact_usd: -2.2 },
+  carry: { daily_usdc: 2.1, daily_rate_pct: 0.042, total_usdc: 6.3, total_rate_pct: 0.126 },
+  upfront: { required_margin_usdc: 500, platform_fee_usdc: 2.5, total_upfront_usdc: 502.5 },
+};
+
+describe('money words', () => {
+  it('signs an amount to the cent: a figure that rounds to zero has no sign', () => {
+    expect(formatSignedAmount(1234.5)).toBe('+1,234.50');
+    expect(formatSignedAmount(-0.456)).toBe('-0.46');
+    expect(formatSignedAmount(-0.004)).toBe('0.00');
+    expect(formatSignedAmount(0)).toBe('0.00');
+  });
+
+  it('turns the server sign of carry and fees (positive = the account pays) to the account side', () => {
+    expect(toAccountSide(4.19)).toBe(-4.19);
+    expect(toAccountSide(-2.79)).toBe(2.79);
+    expect(Object.is(toAccountSide(0), 0)).toBe(true);
+  });
+
+  it('says who pays, now or once realized', () => {
+    expect(payOrEarn(-4.19, 'USDC', { per: '/day' })).toBe('-4.19 USDC/day, you pay');
+    expect(payOrEarn(2.79, 'USDC')).toBe('+2.79 USDC, you earn');
+    expect(payOrEarn(-12.5, 'USDC', { realized: true })).toBe('-12.50 USDC, you paid');
+    expect(payOrEarn(0.5, 'USDC', { realized: true })).toBe('+0.50 USDC, you earned');
+    expect(payOrEarn(-0.001, 'USDC')).toBe('0.00 USDC, nothing to pay');
+    expect(payWords(0)).toBe('nothing to pay');
+  });
+
+  it('a price is better for a buy when lower and for a sell when higher, in bps of the reference', () => {
+    expect(priceFavourBps('buy', 1499.85, 1500)).toBeCloseTo(1, 10);
+    expect(priceFavourBps('buy', 1500.15, 1500)).toBeCloseTo(-1, 10);
+    expect(priceFavourBps('sell', 1500.15, 1500)).toBeCloseTo(1, 10);
+    expect(priceFavourBps('sell', 1499.85, 1500)).toBeCloseTo(-1, 10);
+    expect(betterOrWorse(0.3, 'quoted', 'as quoted')).toBe('better than quoted');
+    expect(betterOrWorse(-0.3, 'the market price', 'none')).toBe('worse than the market price');
+    expect(betterOrWorse(0, 'quoted', 'as quoted')).toBe('as quoted');
+  });
+
+  it('slippage of a fill is signed the same way for both sides', () => {
+    expect(slippageBps('buy', 1530.67, 1530.52)).toBeCloseTo(-0.98, 2);
+    expect(slippageBps('sell', 1530.67, 1530.52)).toBeCloseTo(0.98, 2);
+  });
+});
+
+describe('the quote card in that convention', () => {
+  it('carry reads "-… you pay" and impact "worse than the market price" for a buy executing above it', () => {
+    const card = renderQuoteCard(capture('table').output, { ...BUY_QUOTE, notional_usd: 10_000, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: -4.4 } }, NOW);
+    expect(card).toContain('-4.40 USD (-4.4 bps), worse than the market price');
+    expect(card).toContain('-2.10 USDC/day (-0.0420%), you pay');
+    expect(card).toContain('-6.30 USDC (-0.1260%), you pay');
+  });
+
+  it('earned carry is "+…, you earn"; a sell executing above the market price is better', () => {
+    const sell: Quote = {
+      ...BUY_QUOTE,
+      side: 'sell',
+      pricing: { market_price: 1529.85, execution_price: 1530.5, price_impact_usd: 1.1 },
+      carry: { daily_usdc: -1.2, daily_rate_pct: -0.024, total_usdc: -3.6, total_rate_pct: -0.072 },
+    };
+    const card = renderQuoteCard(capture('table').output, sell, NOW);
+    expect(card).toContain('+1.10 USD (+2.2 bps), better than the market price');
+    expect(card).toContain('+1.20 USDC/day (+0.0240%), you earn');
+  });
+
+  it('the direction of impact comes from the two prices; the server sign only breaks a tie', () => {
+    // A server that signs impact the other way round (positive = paid) still reads "worse" for this buy.
+    expect(impactForAccount({ ...BUY_QUOTE, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: 2.2 } }).usd).toBe(-2.2);
+    const flat = { ...BUY_QUOTE, pricing: { market_price: 1500, execution_price: 1500, price_impact_usd: 0.4 } };
+    expect(impactForAccount(flat).usd).toBe(0.4);
+  });
+
+  it('plain output keeps the server numbers as sent', () => {
+    const [header, row] = renderQuoteCard(capture('plain').output, BUY_QUOTE, NOW).split('\n').map((line) => line.split('\t'));
+    expect(row![header!.indexOf('carry.daily_usdc')]).toBe('2.1');
+    expect(row![header!.indexOf('pricing.price_impact_usd')]).toBe('-2.2');
+  });
+});
+
+describe('results of open, add, reduce and close', () => {
+  it('open: slippage against the quote with words on a card, signed the same in TSV', () => {
+    const hedge = { id: 'hdg_1', status: 'filled', market: 'USDTNGN', side: 'buy', notional_usd: 5000, tenor_days: 3, struck_rate: 1530.6749 };
+    const human = capture('table');
+    renderHedge(human.output, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
+    expect(human.stdout()).toMatch(/Slippage vs quote\s+│ -1\.0 bps, worse than quoted/);
+    const plain = capture('plain');
+    renderHedge(plain.output, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
+    const [header, row] = plain.stdout().trim().split('\n').map((line) => line.split('\t'));
+    expect(Number(row![header!.indexOf('slippage_bps')])).toBe(slippageBps('buy', 1530.6749, 1530.5219));
+  });
+
+  it('add: the quote for the addition on a card (people) or one line on stderr (scripts), carry per day and to maturity', () => {
+    const human = capture('table');
+    renderAdditionQuote(human.output, BUY_QUOTE, { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2, position: { notionalUsd: 10_000, entryPrice: 1530.1 } });
+    const card = human.stdout();
+    expect(card).toContain('Adding 5,000.00 USD to USDTNGN buy (now 10,000.00 USD)');
+    expect(card).toMatch(/Execution price\s+│ 1,530\.52 NGN per USDT \(position entry 1,530\.10\)/);
+    expect(card).toMatch(/Required margin\s+│ 500\.00 USDC/);
+    expect(card).toMatch(/Platform fee\s+│ -2\.50 USDC, you pay/);
+    expect(card).toMatch(/Carry per day\s+│ -2\.10 USDC\/day, you pay/);
+    expect(card).toMatch(/Carry to maturity \(est\.\)\s+│ -4\.20 USDC, you pay \(2 days left\)/);
+    expect(human.stderr()).toBe('');
+
+    const script = capture('json');
+    renderAdditionQuote(script.output, BUY_QUOTE, { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2 });
+    expect(script.stdout()).toBe('');
+    expect(script.stderr()).toBe(
+      'Quote for the addition (indicative): execution 1,530.52 NGN per USDT, margin 500.00 USDC, fee -2.50 USDC, you pay, carry -2.10 USDC/day, you pay.\n',
+    );
+  });
+
+  it('add: the position before → after, and the price the entries imply against the quote', () => {
+    const human = capture('table');
+    const change = {
+      action: 'add' as const,
+      market: 'USDTNGN',
+      side: 'buy' as const,
+      changeUsd: 5_000,
+      before: { notionalUsd: 10_000, entryPrice: 1530, marginUsdc: 1000, hedgeId: 'hdg_1' },
+      after: { notionalUsd: 15_000, entryPrice: 1530.2, marginUsdc: 1500, netMarginUsd: 1490.12, hedgeId: 'hdg_1' },
+      quotedPrice: 1530.55,
+    };
+    renderPositionChange(human.output, change);
+    const card = human.stdout();
+    expect(card).toMatch(/Notional\s+│ 10,000\.00 → 15,000\.00 USD/);
+    expect(card).toMatch(/Entry\s+│ 1,530\.00 → 1,530\.20 NGN per USDT/);
+    // (1530.2 × 15,000 − 1530 × 10,000) / 5,000 = 1530.6: 0.3 bps above the quote, worse for a buy.
+    expect(impliedAdditionPrice(change.before, change.after)).toBeCloseTo(1530.6, 9);
+    expect(card).toMatch(/Added at \(implied\)\s+│ 1,530\.60 NGN per USDT, -0\.3 bps, worse than quoted \(quoted 1,530\.55\)/);
+    expect(card).toMatch(/Margin\s+│ 1,000\.00 → 1,500\.00 USDC/);
+    const script = capture('plain');
+    renderPositionChange(script.output, change);
+    expect(script.stdout()).toBe('');
+    expect(script.stderr()).toContain('Position after the add: notional 10,000.00 → 15,000.00 USD; entry 1,530.00 → 1,530.20 NGN per USDT; margin 1,000.00 → 1,500.00 USDC');
+  });
+
+  it('reduce: the reduced share of the figures before (proportional) and the balance before → after', () => {
+    const human = capture('table');
+    renderPositionChange(human.output, {
+      action: 'reduce',
+      market: 'USDTNGN',
+      side: 'sell',
+      changeUsd: 5_000,
+      before: { notionalUsd: 20_000, entryPrice: 1530, marginUsdc: 2000, netMarginUsd: 2010, netPnlUsd: 16, accruedCarryUsdc: 4 },
+      after: { notionalUsd: 15_000, entryPrice: 1530, marginUsdc: 1500 },
+      balanceBeforeUsdc: 10_000,
+      balanceAfterUsdc: 10_502.49,
+    });
+    const card = human.stdout();
+    expect(card).toMatch(/Entry\s+│ 1,530\.00 NGN per USDT \(unchanged\)/);
+    expect(card).toMatch(/Returned \(est\.\)\s+│ \+502\.50 USD to your balance/);
+    expect(card).toMatch(/Realized net P&L \(est\.\)\s+│ \+4\.00 USD/);
+    expect(card).toMatch(/Carry in it \(est\.\)\s+│ -1\.00 USDC, you paid/);
+    expect(card).toMatch(/Balance change\s+│ \+502\.49 USDC \(10,000\.00 → 10,502\.49\)/);
+    expect(card).toContain('(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce');
+  });
+
+  it('close: carry and fees on the account side with words; plain keeps the record as sent', () => {
+    const summary = {
+      hedge_id: 'hdg_1',
+      status: 'closed' as const,
+      market: 'USDTNGN',
+      side: 'buy',
+      net_margin_usd: 1001.5,
+      realized: { hedge_id: 'hdg_1', net_pnl_usd: 2.3, gross_pnl_usd: 20, carry_usdc: 7.7, fees_usdc: 10, entry_price: 1530, exit_price: 1533 },
+    };
+    const human = capture('table');
+    renderClosed(human.output, summary);
+    expect(human.stdout()).toMatch(/Carry\s+│ -7\.70 USDC, you paid/);
+    expect(human.stdout()).toMatch(/Fees\s+│ -10\.00 USDC, you paid/);
+    expect(human.stdout()).toMatch(/Net P&L \(USD\)\s+│ \+2\.30/);
+    const plain = capture('plain');
+    renderClosed(plain.output, summary);
+    const [header, row] = plain.stdout().trim().split('\n').map((line) => line.split('\t'));
+    expect(row![header!.indexOf('carry_usdc')]).toBe('7.7');
+    expect(row![header!.indexOf('fees_usdc')]).toBe('10');
+  });
+});
+
+describe('add and open rules', () => {
+  it('an addition is quoted with the shortest tenor covering the time to maturity', () => {
+    const inDays = (days: number) => new Date(NOW + days * 86_400_000).toISOString();
+    expect(additionQuoteTenor(inDays(0.5), NOW)).toBe(1);
+    expect(additionQuoteTenor(inDays(1), NOW)).toBe(1);
+    expect(additionQuoteTenor(inDays(2.9), NOW)).toBe(3);
+    expect(additionQuoteTenor(inDays(6.99), NOW)).toBe(7);
+    expect(additionQuoteTenor(inDays(9), NOW)).toBe(7);
+    expect(additionQuoteTenor(undefined, NOW, 3)).toBe(3);
+    expect(additionQuoteTenor(undefined, NOW, 5)).toBe(1);
+    expect(daysUntil(inDays(2.5), NOW)).toBeCloseTo(2.5, 10);
+    expect(daysUntil(inDays(-1), NOW)).toBe(0);
+    expect(daysUntil('not a time', NOW)).toBeUndefined();
+  });
+
+  it('the "already open" note names the position and the add command, and refuses nothing', () => {
+    expect(sideAlreadyOpenNote({ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, hedgeId: 'hdg_7' }, 'hedge --demo add USDTNGN buy 5000')).toBe(
+      'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_7). To add to that hedge (same maturity): hedge --demo add USDTNGN buy 5000. ' +
+        'Opening anyway asks the service for another hedge on the same side, which it may refuse.',
+    );
+  });
+});

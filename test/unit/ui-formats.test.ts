@@ -1,0 +1,280 @@
+// The output formats on fake streams: tsv/csv headers and quoting, --no-header, ndjson, --fields in
+// every format (and its refusals), --query, and tables fitted to the width.
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { makeChalk } from '../../src/ui/color.js';
+import { csvText, spreadsheetSafe } from '../../src/ui/csv.js';
+import type { FieldSpec } from '../../src/ui/fields.js';
+import { Output, type DataFormat, type OutputInit } from '../../src/ui/output.js';
+import { compileQuery } from '../../src/ui/query.js';
+import { HEDGE_FIELDS, POSITION_FIELDS } from '../../src/ui/resource-fields.js';
+import { displayWidth } from '../../src/ui/width.js';
+
+const NOW = Date.parse('2026-03-02T10:00:00.000Z');
+
+function collector() {
+  let text = '';
+  return { stream: { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream, text: () => text };
+}
+
+function output(format: DataFormat, init: Partial<OutputInit> = {}) {
+  const stdout = collector();
+  const stderr = collector();
+  const out = new Output({
+    format,
+    chalk: makeChalk(false),
+    streams: { stdout: stdout.stream, stderr: stderr.stream },
+    now: () => NOW,
+    csv: csvText,
+    ...init,
+  });
+  return { out, stdout: stdout.text, stderr: stderr.text };
+}
+
+const FIELDS: FieldSpec[] = [
+  { key: 'id', label: 'ID', kind: 'id', priority: 0 },
+  { key: 'market', label: 'Market', priority: 0 },
+  { key: 'notional_usd', label: 'Notional', unit: 'USD', kind: 'money', priority: 1 },
+  // Computed from a nested object: a column of its own in TSV/CSV.
+  { key: 'capacity_buy_usd', label: 'Capacity buy', unit: 'USD', kind: 'money', covers: ['capacity'], get: (row) => (row.capacity as { buy: number }).buy },
+];
+const ROWS = [
+  { id: 'hdg_1', market: 'USDTNGN', notional_usd: 25000, capacity: { buy: 1, sell: 2 }, zeta: 'z1', alpha: 'a1' },
+  { id: 'hdg_2', market: 'USDTNGN', notional_usd: 10000.5, capacity: { buy: 3, sell: 4 }, alpha: 'a2' },
+];
+
+describe('tsv and csv', () => {
+  it('tsv: a header row of keys, known fields first in their order, then extras sorted by name', () => {
+    const { out, stdout } = output('tsv');
+    out.list(ROWS, FIELDS, { empty: 'none' });
+    expect(stdout()).toBe(
+      ['id\tmarket\tnotional_usd\tcapacity_buy_usd\talpha\tzeta', 'hdg_1\tUSDTNGN\t25000\t1\ta1\tz1', 'hdg_2\tUSDTNGN\t10000.5\t3\ta2\t'].join('\n') + '\n',
+    );
+  });
+
+  it('--no-header drops the header row in tsv and csv', () => {
+    for (const format of ['tsv', 'csv'] as const) {
+      const { out, stdout } = output(format, { header: false });
+      out.list(ROWS, FIELDS, { empty: 'none' });
+      expect(stdout().split('\n')[0]).toMatch(/^hdg_1[\t,]USDTNGN/);
+    }
+  });
+
+  it('csv: RFC 4180 quoting of commas, quotes and (escaped) line breaks; no totals anywhere', () => {
+    const rows = [{ id: 'hdg_1', market: 'USDTNGN', notional_usd: 5, capacity: { buy: 1 }, note: 'a, "b"\nc' }];
+    const { out, stdout, stderr } = output('csv');
+    out.list(rows, FIELDS, { empty: 'none', totals: { label: 'Total', row: { notional_usd: 5 } } });
+    expect(stdout()).toBe('id,market,notional_usd,capacity_buy_usd,note\nhdg_1,USDTNGN,5,1,"a, ""b""\\x0ac"\n');
+    expect(stderr()).toBe('');
+  });
+
+  it('a record is a header row and one row, absent known fields kept as empty cells', () => {
+    const { out, stdout } = output('csv');
+    out.record({ id: 'hdg_1', market: 'USDTNGN', capacity: { buy: 7 } }, FIELDS);
+    expect(stdout()).toBe('id,market,notional_usd,capacity_buy_usd\nhdg_1,USDTNGN,,7\n');
+  });
+
+  it('hashes stay whole in TSV; screen-only fields are not columns', () => {
+    const hash = `0x${'ab'.repeat(32)}`;
+    const { out, stdout } = output('tsv');
+    out.list([{ market: 'USDTNGN', side: 'buy', maturity_at: '2026-03-05T10:00:00.000Z', hedge_id: 'hdg_1', order_tx_hash: hash }], POSITION_FIELDS, { empty: 'none' });
+    const [header, row] = stdout().split('\n');
+    expect(header!.split('\t')).not.toContain('matures_in');
+    expect(header!.split('\t').slice(0, 3)).toEqual(['market', 'side', 'notional_usd']);
+    expect(row).toContain(hash);
+  });
+});
+
+describe('--fields', () => {
+  it('picks and orders columns in tsv, csv and the table', () => {
+    const tsv = output('tsv', { fields: ['capacity_buy_usd', 'id'] });
+    tsv.out.list(ROWS, FIELDS, { empty: 'none' });
+    expect(tsv.stdout()).toBe('capacity_buy_usd\tid\n1\thdg_1\n3\thdg_2\n');
+    const table = output('table', { fields: ['alpha', 'id'] });
+    table.out.list(ROWS, FIELDS, { empty: 'none' });
+    expect(table.stdout().split('\n')[0]).toMatch(/^Alpha\s+ID$/);
+  });
+
+  it('json: objects with only those keys, in that order; a computed field is computed, an absent one null', () => {
+    const { out, stdout } = output('json', { fields: ['zeta', 'id', 'capacity_buy_usd'] });
+    out.list(ROWS, FIELDS, { empty: 'none' });
+    const printed = JSON.parse(stdout()) as Array<Record<string, unknown>>;
+    expect(printed).toEqual([
+      { zeta: 'z1', id: 'hdg_1', capacity_buy_usd: 1 },
+      { zeta: null, id: 'hdg_2', capacity_buy_usd: 3 },
+    ]);
+    expect(Object.keys(printed[0]!)).toEqual(['zeta', 'id', 'capacity_buy_usd']);
+  });
+
+  it('an unknown name is a UsageError naming it and the names there are, in every format', () => {
+    for (const format of ['table', 'tsv', 'csv', 'json', 'ndjson'] as const) {
+      const { out, stdout } = output(format, { fields: ['id', 'nope'] });
+      let caught: unknown;
+      try {
+        out.list(ROWS, FIELDS, { empty: 'none' });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, format).toBeInstanceOf(UsageError);
+      expect((caught as Error).message).toMatch(/^--fields: "nope" is not a field here; available: id, market, notional_usd, capacity_buy_usd, /);
+      expect(stdout()).toBe('');
+    }
+  });
+
+  it('a list of zero rows accepts the known names (and refuses others)', () => {
+    const ok = output('tsv', { fields: ['market', 'id'] });
+    ok.out.list([], FIELDS, { empty: 'No hedges yet.' });
+    expect(ok.stdout()).toBe('market\tid\n');
+    expect(ok.stderr()).toBe('No hedges yet.\n');
+    const json = output('json', { fields: ['notional_usd'] });
+    json.out.list([], FIELDS, { empty: 'none' });
+    expect(json.stdout()).toBe('[]\n');
+    expect(() => output('tsv', { fields: ['nope'] }).out.list([], FIELDS, { empty: 'none' })).toThrow(/"nope" is not a field here/);
+  });
+
+  it('applies to records, and to JSON the command prints directly', () => {
+    const card = output('table', { fields: ['market'] });
+    card.out.record({ id: 'hdg_1', market: 'USDTNGN' }, FIELDS);
+    expect(card.stdout()).toContain('│ Market │ USDTNGN │');
+    expect(card.stdout()).not.toContain('hdg_1');
+    const json = output('json', { fields: ['b'] });
+    json.out.json({ a: 1, b: { c: 2 } });
+    expect(JSON.parse(json.stdout())).toEqual({ b: { c: 2 } });
+    expect(() => output('json', { fields: ['a'] }).out.json([1, 2])).toThrow(UsageError);
+  });
+});
+
+describe('ndjson and --query', () => {
+  it('ndjson: one compact document per element of a list, one line for a record, nothing for []', () => {
+    const list = output('ndjson');
+    list.out.list(ROWS, FIELDS, { empty: 'none' });
+    expect(list.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line))).toEqual(ROWS);
+    expect(list.stdout().split('\n')).toHaveLength(3);
+    const record = output('ndjson');
+    record.out.record({ a: 1 }, []);
+    expect(record.stdout()).toBe('{"a":1}\n');
+    const empty = output('ndjson');
+    empty.out.list([], FIELDS, { empty: 'none' });
+    expect(empty.stdout()).toBe('');
+  });
+
+  it('--query reshapes the JSON data after --fields', () => {
+    const { out, stdout } = output('json', { query: compileQuery("[?notional_usd > `20000`].id"), fields: ['id', 'notional_usd'] });
+    out.list(ROWS, FIELDS, { empty: 'none' });
+    expect(JSON.parse(stdout())).toEqual(['hdg_1']);
+    const nd = output('ndjson', { query: compileQuery('[].{m: market, n: notional_usd}') });
+    nd.out.list(ROWS, FIELDS, { empty: 'none' });
+    expect(nd.stdout()).toBe('{"m":"USDTNGN","n":25000}\n{"m":"USDTNGN","n":10000.5}\n');
+  });
+
+  it('a bad expression or an unknown function is a UsageError naming --query before any data; a type error when the data shows it', () => {
+    expect(() => compileQuery('[?')).toThrow(UsageError);
+    expect(() => compileQuery('[?')).toThrow(/^--query "\[\?": Syntax error/);
+    expect(() => compileQuery('nosuch(@)')).toThrow(/^--query "nosuch\(@\)": unknown function nosuch\(\)\.$/);
+    const run = compileQuery('abs(@)');
+    expect(() => run('text')).toThrow(UsageError);
+    expect(() => run('text')).toThrow(/^--query "abs\(@\)": Invalid type/);
+  });
+});
+
+describe('tables fitted to the width', () => {
+  const hedges = Array.from({ length: 3 }, (_, index) => ({
+    id: `hdg_00000000000000000000000${index}`,
+    client_reference: `DEAL-${index}`,
+    market: 'USDTNGN',
+    side: index === 1 ? 'sell' : 'buy',
+    notional_usd: 1000 * (index + 1) + 0.5,
+    tenor_days: 7,
+    status: index === 2 ? 'closed' : 'filled',
+    struck_rate: 1530.3291 + index,
+    opened_at: '2026-03-02T09:00:00.000Z',
+    maturity_at: '2026-03-09T09:00:00.000Z',
+    order_tx_hash: `0x5f12${'0'.repeat(56)}157b`,
+  }));
+
+  for (const columns of [80, 120, 200]) {
+    it(`no line wider than ${columns} columns; what was left out is named in one note`, () => {
+      const { out, stdout, stderr } = output('table', { columns });
+      out.list(hedges, HEDGE_FIELDS, { empty: 'none' });
+      const lines = stdout().trimEnd().split('\n');
+      for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
+      expect(lines[0]).toMatch(/^Hedge ID\s+/);
+      if (columns < 200) expect(stderr()).toMatch(new RegExp(`^Hidden at ${columns} columns: [a-z_,\\s]+ — see --format tsv or\\s--fields\\.\\n$`));
+      for (const line of stderr().trimEnd().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
+    });
+  }
+
+  it('wide enough: hashes shortened in the middle, numbers right-aligned with one number of decimals, units in headers, no countdown once closed', () => {
+    const { out, stdout, stderr } = output('table', { columns: 300 });
+    out.list(hedges, HEDGE_FIELDS, { empty: 'none' });
+    const text = stdout();
+    expect(stderr()).toBe('');
+    expect(text).toContain('0x5f12…157b');
+    expect(text).not.toContain('0'.repeat(56));
+    const [head, , ...rows] = text.trimEnd().split('\n');
+    expect(head).toContain('Notional USD');
+    expect(head).toContain('Struck NGN/USDT');
+    expect(head).toContain('Maturity UTC');
+    const end = head!.indexOf('Notional USD') + 'Notional USD'.length;
+    expect(rows.map((row) => row.slice(end - 8, end))).toEqual(['1,000.50', '2,000.50', '3,000.50']);
+    // Rates near 1,500 show 2 decimals, all of the column alike.
+    expect(text).toContain('1,530.33');
+    expect(text).toContain('1,532.33');
+    expect(rows[0]).toContain('2026-03-09 09:00 (in 6d 23h)');
+    expect(rows[2]).toContain('2026-03-09 09:00');
+    expect(rows[2]).not.toContain('(in 6d 23h)');
+  });
+
+  it('at 80 columns the id stays whole and the least important columns go first', () => {
+    const { out, stdout, stderr } = output('table', { columns: 80 });
+    out.list(hedges, HEDGE_FIELDS, { empty: 'none' });
+    expect(stdout()).toContain('hdg_000000000000000000000000');
+    expect(stdout().split('\n')[0]).toMatch(/^Hedge ID\s+Ref\s+Market\s+Side\s+Notional USD\s+Status$/);
+    expect(stderr()).toContain('order_tx_hash');
+  });
+
+  it('an id is shortened in the middle only when more important columns leave it no room', () => {
+    const rows = [{ market: 'USDTNGN', side: 'buy', notional_usd: 25000, net_pnl_usd: -8.35, maturity_at: '2026-03-09T09:00:00.000Z', hedge_id: 'hdg_0000084560jvkcy5rq90dq9k' }];
+    const narrow = output('table', { columns: 80 });
+    narrow.out.list(rows, POSITION_FIELDS, { empty: 'none' });
+    const line = narrow.stdout().split('\n')[2]!;
+    expect(line).toMatch(/^USDTNGN\s+buy\s+25,000\.00\s+-8\.35\s+6d 23h\s+hdg_0000084560j…y5rq90dq9k$/);
+    expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    const wide = output('table', { columns: 120 });
+    wide.out.list(rows, POSITION_FIELDS, { empty: 'none' });
+    expect(wide.stdout()).toContain('hdg_0000084560jvkcy5rq90dq9k');
+  });
+
+  it('cards fit the width: long values wrap at word boundaries, hashes are shortened', () => {
+    const { out, stdout } = output('table', { columns: 40 });
+    out.record({ id: 'hdg_1', note: 'a long remark that cannot fit on one line of a narrow card', order_tx_hash: `0x${'cd'.repeat(32)}` }, [{ key: 'id', label: 'Hedge ID' }]);
+    const lines = stdout().trimEnd().split('\n');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+    expect(stdout()).toContain('0xcdcd…cdcd');
+    expect(lines.filter((line) => line.startsWith('│')).length).toBeGreaterThan(3);
+  });
+
+  it('notes wrap at word boundaries on a terminal, not in a pipe', () => {
+    const sentence = 'word '.repeat(30).trim();
+    const table = output('table', { columns: 40 });
+    table.out.note(sentence);
+    expect(table.stderr().trimEnd().split('\n').every((line) => line.length <= 40 && !line.endsWith(' '))).toBe(true);
+    const tsv = output('tsv', { columns: 40 });
+    tsv.out.note(sentence);
+    expect(tsv.stderr()).toBe(`${sentence}\n`);
+  });
+});
+
+describe('CSV cells a spreadsheet would run as formulas', () => {
+  it('get a leading quote; numbers, signed ones included, stay as they are', () => {
+    expect(spreadsheetSafe('=HYPERLINK("http://x","y")')).toBe('\'=HYPERLINK("http://x","y")');
+    expect(spreadsheetSafe('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(spreadsheetSafe('+1+cmd')).toBe("'+1+cmd");
+    expect(spreadsheetSafe('-2+3')).toBe("'-2+3");
+    expect(spreadsheetSafe('-12.5')).toBe('-12.5');
+    expect(spreadsheetSafe('+3')).toBe('+3');
+    expect(spreadsheetSafe('1e-5')).toBe('1e-5');
+    expect(spreadsheetSafe('DEAL-42')).toBe('DEAL-42');
+    expect(csvText([['ref', 'pnl'], ['=1+1', '-4.5']])).toBe("ref,pnl\n'=1+1,-4.5\n");
+  });
+});

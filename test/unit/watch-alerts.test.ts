@@ -1,0 +1,113 @@
+// The alert rules of --watch (domain/alerts.ts): which conditions hold for a snapshot, that an
+// alert fires once per condition until it clears, and how --alert-pnl / --alert-maturity are read.
+import { describe, expect, it } from 'vitest';
+import { alertConditions, fireAlerts, parseAlertDuration, parseAlertPnl, type AlertFacts } from '../../src/domain/alerts.js';
+import { UsageError } from '../../src/errors.js';
+
+const NOW = Date.parse('2026-03-02T09:00:00.000Z');
+const HOUR = 3_600_000;
+
+function facts(netPnlUsd: number | undefined, maturities: AlertFacts['maturities'] = []): AlertFacts {
+  return { netPnlUsd, maturities };
+}
+
+describe('alertConditions', () => {
+  it('holds a P&L alert at or below the threshold, not above it, and not when the P&L is unknown', () => {
+    const rules = { pnlAtOrBelowUsd: -500 };
+    expect(alertConditions(facts(-500), rules, NOW)).toEqual([{ kind: 'pnl', key: 'pnl', netPnlUsd: -500, thresholdUsd: -500 }]);
+    expect(alertConditions(facts(-612.4), rules, NOW)).toEqual([{ kind: 'pnl', key: 'pnl', netPnlUsd: -612.4, thresholdUsd: -500 }]);
+    expect(alertConditions(facts(-499.99), rules, NOW)).toEqual([]);
+    expect(alertConditions(facts(undefined), rules, NOW)).toEqual([]);
+  });
+
+  it('holds a maturity alert for each hedge maturing within the window, a past maturity included', () => {
+    const rules = { maturityWithinMs: 6 * HOUR, maturityWithinText: '6h' };
+    const list = facts(undefined, [
+      { key: 'hdg_a', maturityAt: new Date(NOW + 5 * HOUR).toISOString(), market: 'USDTNGN', side: 'buy', hedgeId: 'hdg_a' },
+      { key: 'hdg_b', maturityAt: new Date(NOW + 7 * HOUR).toISOString(), market: 'USDTNGN', side: 'sell', hedgeId: 'hdg_b' },
+      { key: 'hdg_c', maturityAt: new Date(NOW - 1000).toISOString(), hedgeId: 'hdg_c' },
+      { key: 'bad', maturityAt: 'not a time' },
+    ]);
+    expect(alertConditions(list, rules, NOW)).toEqual([
+      {
+        kind: 'maturity',
+        key: 'maturity:hdg_a',
+        maturityAt: new Date(NOW + 5 * HOUR).toISOString(),
+        secondsLeft: 5 * 3600,
+        within: '6h',
+        market: 'USDTNGN',
+        side: 'buy',
+        hedgeId: 'hdg_a',
+      },
+      { kind: 'maturity', key: 'maturity:hdg_c', maturityAt: new Date(NOW - 1000).toISOString(), secondsLeft: 0, within: '6h', hedgeId: 'hdg_c' },
+    ]);
+  });
+
+  it('holds nothing without rules', () => {
+    expect(alertConditions(facts(-1e9, [{ key: 'x', maturityAt: new Date(NOW).toISOString() }]), {}, NOW)).toEqual([]);
+  });
+});
+
+describe('fireAlerts', () => {
+  it('fires once when a condition starts to hold, stays quiet while it holds, and fires again after it cleared', () => {
+    const rules = { pnlAtOrBelowUsd: 0 };
+    const series = [5, -1, -2, -3, 4, -6];
+    let active = new Set<string>();
+    const firedPerTick: number[] = [];
+    for (const pnl of series) {
+      const result = fireAlerts(active, alertConditions(facts(pnl), rules, NOW));
+      firedPerTick.push(result.fired.length);
+      active = result.active;
+    }
+    expect(firedPerTick).toEqual([0, 1, 0, 0, 0, 1]);
+  });
+
+  it('keeps each hedge maturity alert apart: a new hedge in the window fires, the one already alerted does not', () => {
+    const rules = { maturityWithinMs: HOUR };
+    const soon = new Date(NOW + 60_000).toISOString();
+    const first = fireAlerts(new Set(), alertConditions(facts(undefined, [{ key: 'a', maturityAt: soon }]), rules, NOW));
+    const second = fireAlerts(first.active, alertConditions(facts(undefined, [{ key: 'a', maturityAt: soon }, { key: 'b', maturityAt: soon }]), rules, NOW));
+    expect(first.fired.map((alert) => alert.key)).toEqual(['maturity:a']);
+    expect(second.fired.map((alert) => alert.key)).toEqual(['maturity:b']);
+    expect([...second.active]).toEqual(['maturity:a', 'maturity:b']);
+  });
+});
+
+describe('parseAlertPnl', () => {
+  it.each([
+    ['-500', -500],
+    ['-1,000', -1000],
+    ['-1_000.5', -1000.5],
+    ['-2.5k', -2500],
+    ['0', 0],
+    ['-0', 0],
+    ['+250', 250],
+    ['1m', 1_000_000],
+    ['-.5', -0.5],
+  ])('%s → %d', (raw, expected) => {
+    expect(parseAlertPnl(raw)).toBe(expected);
+  });
+
+  it.each(['', '-', 'abc', '--5', '5 usd', '1,00', '1e3', '-500x'])('refuses %j naming --alert-pnl', (raw) => {
+    expect(() => parseAlertPnl(raw)).toThrow(UsageError);
+    expect(() => parseAlertPnl(raw)).toThrow(/^--alert-pnl: .* is not allowed; expected a USD amount, signed/);
+  });
+});
+
+describe('parseAlertDuration', () => {
+  it.each([
+    ['30m', 30 * 60_000, '30m'],
+    ['6h', 6 * HOUR, '6h'],
+    ['1d', 24 * HOUR, '1d'],
+    ['1d12h', 36 * HOUR, '1d12h'],
+    ['2W', 14 * 24 * HOUR, '2w'],
+    ['1.5h', 1.5 * HOUR, '1.5h'],
+  ])('%s → %d ms', (raw, ms, text) => {
+    expect(parseAlertDuration(raw)).toEqual({ ms, text });
+  });
+
+  it.each(['', '6', 'h', '6x', '0h', '-1d', '400d', '6 hours'])('refuses %j naming --alert-maturity', (raw) => {
+    expect(() => parseAlertDuration(raw)).toThrow(UsageError);
+    expect(() => parseAlertDuration(raw)).toThrow(/^--alert-maturity: /);
+  });
+});

@@ -1,0 +1,183 @@
+// The --watch screen (ui/watch-view.ts), rendered without a terminal: what changed since the last
+// refresh is marked (inverse video with colour, `*` without), the countdown ticks with the clock,
+// sparklines grow over the session, stale and alert lines, and every line fits the width.
+import { describe, expect, it } from 'vitest';
+import { makeChalk } from '../../src/ui/color.js';
+import { Output } from '../../src/ui/output.js';
+import { applyFresh, clockTimeIn, describeAlert, emptyWatchState, formatCountdown, renderWatchScreen, type WatchModel } from '../../src/ui/watch-view.js';
+import { displayWidth } from '../../src/ui/width.js';
+import { PassThrough } from 'node:stream';
+
+const START = Date.parse('2026-03-02T09:00:00.000Z');
+const utc = clockTimeIn('UTC');
+
+function formatter(colour: boolean) {
+  const streams = { stdout: new PassThrough(), stderr: new PassThrough() };
+  const output = new Output({ mode: 'table', chalk: makeChalk(colour), streams, now: () => START });
+  return (field: { key: string; kind?: any }, value: unknown) => output.humanValue(field, value);
+}
+
+function positionsModel(mark: number, pnl: number): WatchModel {
+  return {
+    title: 'Positions',
+    layout: 'table',
+    fields: [
+      { key: 'market', label: 'Market', priority: 0 },
+      { key: 'side', label: 'Side', kind: 'side', priority: 0 },
+      { key: 'notional_usd', label: 'Notional', kind: 'money', priority: 3 },
+      { key: 'mark_price', label: 'Mark', kind: 'rate', priority: 1 },
+      { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl', priority: 0 },
+      { key: 'accrued_carry_usdc', label: 'Carry', kind: 'money', priority: 5 },
+    ],
+    rows: [
+      {
+        key: 'USDTNGN:buy',
+        values: { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, mark_price: mark, net_pnl_usd: pnl, accrued_carry_usdc: 1.25 },
+        maturityAt: new Date(START + 2 * 86_400_000 + 3_723_000).toISOString(),
+        trend: mark,
+      },
+    ],
+    empty: 'No open positions.',
+    countdown: { label: 'Matures in', priority: 2 },
+    trend: { label: 'Mark trend', priority: 3 },
+    total: { label: 'Net P&L', value: pnl },
+  };
+}
+
+describe('renderWatchScreen', () => {
+  it('marks the values that changed since the previous refresh with `*` without colour, and only those', () => {
+    const state = emptyWatchState(2000);
+    applyFresh(state, positionsModel(1530, 10), START);
+    applyFresh(state, positionsModel(1531, 10), START + 2000);
+    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 2000, format: formatter(false), clockTime: utc });
+    expect(lines).toEqual([
+      'Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop',
+      'Market    Side    Notional       Mark  Net P&L  Carry   Matures in  Mark trend',
+      '────────  ────  ──────────  ─────────  ───────  ─────  ───────────  ──────────',
+      'USDTNGN   buy   10,000.00   1,531.00*  +10.00   1.25   2d 01:02:01  ▁█',
+      'Net P&L  +10.00  ▄▄',
+    ]);
+  });
+
+  it('does not mark a move below the shown precision, nor a value that did not change', () => {
+    const state = emptyWatchState(2000);
+    applyFresh(state, positionsModel(1530.001, 10), START);
+    applyFresh(state, positionsModel(1530.004, 10), START + 2000);
+    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 2000, format: formatter(false), clockTime: utc });
+    expect(lines[3]).toBe('USDTNGN   buy   10,000.00   1,530.00   +10.00   1.25   2d 01:02:01  ▁█');
+  });
+
+  it('shows a change in inverse video with colour, and nothing else inverted', () => {
+    const state = emptyWatchState(2000);
+    applyFresh(state, positionsModel(1530, 10), START);
+    applyFresh(state, positionsModel(1530, -4), START + 2000);
+    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(true), now: START + 2000, format: formatter(true), clockTime: utc });
+    const row = lines[3]!;
+    // SGR 7 is inverse: around the P&L only.
+    expect(row.match(/\u001b\[7m/g)).toHaveLength(1);
+    expect(row).toMatch(/\u001b\[7m[^\u001b]*(\u001b\[31m)?-4\.00/);
+    expect(lines[0]).not.toContain('* changed');
+  });
+
+  it('ticks the countdown with the clock between refreshes', () => {
+    const state = emptyWatchState(5000);
+    applyFresh(state, positionsModel(1530, 10), START);
+    const at = (ms: number) => renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + ms, format: formatter(false), clockTime: utc })[3]!;
+    expect(at(0)).toContain('2d 01:02:03');
+    expect(at(1000)).toContain('2d 01:02:02');
+    expect(at(3000)).toContain('2d 01:02:00');
+  });
+
+  it('fits 40 columns by dropping the least important columns, never the market, side or P&L', () => {
+    const state = emptyWatchState(2000);
+    applyFresh(state, positionsModel(1530, 10), START);
+    const lines = renderWatchScreen(state, { columns: 40, chalk: makeChalk(false), now: START, format: formatter(false), clockTime: utc });
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+    expect(lines[1]).toMatch(/^Market +Side +.*Net P&L/);
+    expect(lines[1]).not.toContain('Carry');
+    expect(lines[3]).toMatch(/^USDTNGN +buy .*\+10\.00/);
+  });
+
+  it('grows a sparkline over the session', () => {
+    const state = emptyWatchState(1000);
+    for (const [index, mark] of [1500, 1510, 1505, 1520].entries()) applyFresh(state, positionsModel(mark, 0), START + index * 1000);
+    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 3000, format: formatter(false), clockTime: utc });
+    expect(lines[3]).toMatch(/ ▁▅▃█$/);
+  });
+
+  it('says stale since when, why and when the next try is, over the last good data', () => {
+    const state = emptyWatchState(2000);
+    applyFresh(state, positionsModel(1530, 10), START);
+    state.stale = { since: START + 2000, reason: 'service_unavailable: HTTP 503', nextAt: START + 7000 };
+    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 4000, format: formatter(false), clockTime: utc });
+    expect(lines[0]).toContain('last good refresh 09:00:00');
+    expect(lines[3]).toMatch(/^USDTNGN/);
+    expect(lines[lines.length - 1]).toBe('STALE since 09:00:02 (service_unavailable: HTTP 503) · next try in 3s');
+  });
+
+  it('lists the alerts that hold, with the time each fired; server text is made harmless', () => {
+    const state = emptyWatchState(2000);
+    applyFresh(state, positionsModel(1530, -600), START);
+    state.alerts = [
+      { alert: { kind: 'pnl', key: 'pnl', netPnlUsd: -600, thresholdUsd: -500 }, at: START },
+      {
+        alert: { kind: 'maturity', key: 'maturity:x', maturityAt: new Date(START + 3_600_000).toISOString(), secondsLeft: 3600, within: '6h', market: 'USD\u001b[2JNGN', side: 'buy', hedgeId: 'hdg_x' },
+        at: START,
+      },
+    ];
+    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START, format: formatter(false), clockTime: utc });
+    expect(lines.slice(-2)).toEqual([
+      'ALERT 09:00:00 net P&L -600.00 USD is at or below -500.00 USD',
+      'ALERT 09:00:00 USD\\x1b[2JNGN buy (hdg_x) matures in 01:00:00 (--alert-maturity 6h)',
+    ]);
+  });
+
+  it('shows a card (account, one hedge) with its trend line, and an empty list as its sentence', () => {
+    const state = emptyWatchState(2000);
+    const card = (pnl: number): WatchModel => ({
+      title: 'Account',
+      layout: 'card',
+      fields: [
+        { key: 'balance_usdc', label: 'Balance (USDC)', kind: 'money', priority: 0 },
+        { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl', priority: 1 },
+      ],
+      rows: [{ key: 'account', values: { balance_usdc: 1000, unrealized_pnl_usd: pnl }, trend: pnl }],
+      empty: '',
+      trend: { label: 'P&L trend', priority: 0 },
+    });
+    applyFresh(state, card(5), START);
+    applyFresh(state, card(-5), START + 2000);
+    const lines = renderWatchScreen(state, { columns: 80, chalk: makeChalk(false), now: START + 2000, format: formatter(false), clockTime: utc });
+    expect(lines.slice(1)).toEqual(['Balance (USDC)        1,000.00 ', 'Unrealized P&L (USD)  -5.00*', 'P&L trend             █▁']);
+    const empty = emptyWatchState(2000);
+    applyFresh(empty, { ...positionsModel(1, 1), rows: [], total: undefined }, START);
+    expect(renderWatchScreen(empty, { columns: 80, chalk: makeChalk(false), now: START, format: formatter(false), clockTime: utc }).slice(1)).toEqual(['No open positions.']);
+  });
+});
+
+describe('formatCountdown and describeAlert', () => {
+  it.each([
+    [0, 'matured'],
+    [-5000, 'matured'],
+    [999, '00:00:00'],
+    [59_000, '00:00:59'],
+    [3_600_000, '01:00:00'],
+    [86_400_000 + 61_000, '1d 00:01:01'],
+  ])('%d ms → %s', (ms, text) => {
+    expect(formatCountdown(ms)).toBe(text);
+  });
+
+  it('says a maturity already past has been reached', () => {
+    expect(describeAlert({ kind: 'maturity', key: 'k', maturityAt: new Date(START - 1).toISOString(), secondsLeft: 0, within: '1h' }, START)).toBe(
+      'a hedge has reached maturity (--alert-maturity 1h)',
+    );
+  });
+});
+
+describe('clockTimeIn', () => {
+  it('shows the time of day in the given zone, and falls back to the local one for a bad zone', () => {
+    expect(clockTimeIn('UTC')(START)).toBe('09:00:00');
+    expect(clockTimeIn('Africa/Lagos')(START)).toBe('10:00:00');
+    expect(clockTimeIn('Not/AZone')(START)).toBe(new Date(START).toTimeString().slice(0, 8));
+  });
+});
