@@ -59,6 +59,12 @@ export class ApiError extends HedgeError {
     this.requestId = init.requestId;
     this.endpoint = init.endpoint;
   }
+
+  /** The same refusal with another next step (the caller knows better what to do about it). */
+  withHint(hint: string): ApiError {
+    const { status, code, message, details, requestId, endpoint, ambiguous } = this;
+    return new ApiError({ status, code, message, details, requestId, endpoint, ambiguous, hint });
+  }
 }
 
 /** No usable answer after every retry: connection refused/reset, timeouts, 5xx, 429 exhausted. */

@@ -91,15 +91,9 @@ export class HedgeClient {
     } catch (error) {
       if (error instanceof ApiError && error.status === 400 && limit !== undefined) {
         const { env, profileKey } = WIRE_SETTING_SOURCES.pageSizeParam;
-        throw new ApiError({
-          status: error.status,
-          code: error.code,
-          message: error.message,
-          details: error.details,
-          requestId: error.requestId,
-          endpoint: error.endpoint,
-          hint: `The server refused the page-size parameter \`${this.wire.pageSizeParam}\` (its name is not shown in the spec). Set ${env} (or the profile's wire.${profileKey}) to the name it expects.`,
-        });
+        throw error.withHint(
+          `The server refused the page-size parameter \`${this.wire.pageSizeParam}\` (its name is not shown in the spec). Set ${env} (or the profile's wire.${profileKey}) to the name it expects.`,
+        );
       }
       throw error;
     }

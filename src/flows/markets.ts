@@ -37,13 +37,5 @@ export async function explainMarketRefusal(client: HedgeClient, market: string, 
   if (!found) return unlistedMarketError(list.markets, market);
   if (found.status === 'open') return error;
   const open = list.markets.filter((entry) => entry.status === 'open').map((entry) => entry.market);
-  return new ApiError({
-    status: error.status,
-    code: error.code,
-    message: error.message,
-    details: error.details,
-    requestId: error.requestId,
-    endpoint: error.endpoint,
-    hint: `${found.market} is ${found.status} on the markets list; open now: ${open.join(', ') || 'none'}.`,
-  });
+  return error.withHint(`${found.market} is ${found.status} on the markets list; open now: ${open.join(', ') || 'none'}.`);
 }

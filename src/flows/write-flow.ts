@@ -185,19 +185,7 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
   const request = action.plan(run.key);
   const entry =
     run.entry ??
-    (await journal.begin({
-      profile: identity.profile,
-      environment: identity.environment,
-      base_url_host: identity.host,
-      key_id: identity.keyId,
-      command: action.command,
-      argv: action.argv,
-      request: { method: request.method, path: request.path, body: request.body ?? null },
-      idempotency_key: run.key,
-      group: action.group,
-      leg: action.leg,
-      context: before,
-    }));
+    (await journal.begin(entryFields(identity, action, request, run.key, before)));
   const current: WriteRun = { ...run, entry };
   // Write-ahead as for a new entry: once this is on disk the request may leave.
   if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
@@ -229,16 +217,15 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
   return { kind: 'resolved', answer, result, entry: recorded };
 }
 
-/**
- * Journals an action that a multi-leg action will send later (outcome planned), before any of its
- * legs is sent: a run killed at any point then leaves a record of every leg still to come.
- * `runWrite` with the same key sends it later (planned turns pending on disk right before the send).
- */
-export async function journalAhead<S, R>(ctx: CommandContext, action: WriteAction<S, R>, key: string, context?: Record<string, unknown>): Promise<JournalEntry> {
-  const journal = await ctx.journal();
-  const identity = await identityOf(ctx);
-  const request = action.plan(key);
-  return journal.begin({
+/** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
+function entryFields<S, R>(
+  identity: Awaited<ReturnType<typeof identityOf>>,
+  action: WriteAction<S, R>,
+  request: ReturnType<WriteAction<S, R>['plan']>,
+  key: string,
+  context: Record<string, unknown> | undefined,
+) {
+  return {
     profile: identity.profile,
     environment: identity.environment,
     base_url_host: identity.host,
@@ -250,8 +237,19 @@ export async function journalAhead<S, R>(ctx: CommandContext, action: WriteActio
     group: action.group,
     leg: action.leg,
     context,
-    outcome: 'planned',
-  });
+  };
+}
+
+/**
+ * Journals an action that a multi-leg action will send later (outcome planned), before any of its
+ * legs is sent: a run killed at any point then leaves a record of every leg still to come.
+ * `runWrite` with the same key sends it later (planned turns pending on disk right before the send).
+ */
+export async function journalAhead<S, R>(ctx: CommandContext, action: WriteAction<S, R>, key: string, context?: Record<string, unknown>): Promise<JournalEntry> {
+  const journal = await ctx.journal();
+  const identity = await identityOf(ctx);
+  const request = action.plan(key);
+  return journal.begin({ ...entryFields(identity, action, request, key, context), outcome: 'planned' });
 }
 
 /** The send failed: a clear refusal is journaled as rejected; anything else leaves the outcome unknown. */

@@ -1,4 +1,6 @@
-// Set-up as a new user meets it: `npm pack` (its prepack is the one build), then
+// Set-up as a new user meets it: `npm pack` (for a user its prepack is the one build; here the
+// suite's global set-up has just run that same build, and `--ignore-scripts` keeps npm pack from
+// rebuilding dist/ under the test files running beside this one), then
 // `npm install -g ./hedge-*.tgz` into a temporary prefix gives a working `hedge` on that prefix's
 // bin/; and an unbuilt checkout run as `node bin/hedge.js` says to run the build instead of a stack
 // trace. Nothing here changes a tracked file: the tarball and the prefix live in a temp folder.
@@ -52,7 +54,7 @@ describe('installing from the packed tarball', () => {
     const statusBefore = await workTreeStatus();
     const dir = tempDir('hedge-pack-');
     try {
-      const pack = await run('npm', ['pack', '--pack-destination', dir.path, '--json'], { cwd: ROOT });
+      const pack = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir.path, '--json'], { cwd: ROOT });
       expect(pack.code, pack.stderr).toBe(0);
       const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
       const files = packed!.files.map((file) => file.path);
