@@ -575,6 +575,7 @@ function colorStatus(c: ChalkInstance, status: string): string {
     case 'submitted':
     case 'submitting':
     case 'pending':
+    case 'planned':
       return c.yellow(status);
     case 'unknown':
       return c.yellow.bold(status);
