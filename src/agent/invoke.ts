@@ -74,6 +74,7 @@ export async function runInProcess(session: AgentSession, tool: AgentTool, input
     output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now }),
     credentials: session.credentials,
     keepTransportOpen: true,
+    origin: 'agent',
   };
   const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
   let exitCode = 0;

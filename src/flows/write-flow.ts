@@ -90,6 +90,8 @@ export interface Identity {
   environment: 'live' | 'test';
   host: string;
   keyId: string;
+  /** Set when the write came through `hedge mcp`. */
+  via?: 'agent';
 }
 
 /** Where the current credentials send, in the journal's own terms. */
@@ -102,6 +104,7 @@ export async function identityOf(ctx: CommandContext): Promise<Identity> {
     // The demo's port changes every run; its journal entries must still match across runs.
     host: credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host,
     keyId: keyFingerprint(credentials.apiKey),
+    via: ctx.origin === 'agent' ? 'agent' : undefined,
   };
 }
 
@@ -230,6 +233,7 @@ function entryFields<S, R>(
     environment: identity.environment,
     base_url_host: identity.host,
     key_id: identity.keyId,
+    ...(identity.via ? { via: identity.via } : {}),
     command: action.command,
     argv: action.argv,
     request: { method: request.method, path: request.path, body: request.body ?? null },

@@ -41,6 +41,8 @@ export interface JournalEntry {
   /** The id of the parent action when one action has several legs (roll, apply). */
   group?: string;
   leg?: string;
+  /** `agent` when the write came through `hedge mcp` (absent: the CLI). */
+  via?: 'agent';
   /** Facts the caller read before sending that a resumed wait needs (e.g. the notional before an add). */
   context?: Record<string, unknown>;
   outcome: Outcome;

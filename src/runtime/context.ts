@@ -40,6 +40,8 @@ export interface ContextInit {
    * them once, when it stops.
    */
   keepTransportOpen?: boolean;
+  /** Who asked for the command: a person or script at the CLI (default), or an agent through `hedge mcp`. */
+  origin?: 'cli' | 'agent';
 }
 
 /** How long a wait lasts when --timeout does not say (`--timeout 0` means no bound at all). */
@@ -55,6 +57,8 @@ export class CommandContext {
   /** Absolute clock time when --timeout runs out. */
   readonly deadline?: number;
   private readonly init: ContextInit;
+  /** Recorded with every write in the journal, the desk's audit log. */
+  readonly origin: 'cli' | 'agent';
   private storeInstance?: ProfileStore;
   private credentialsPromise?: Promise<ResolvedCredentials>;
   private clientPromise?: Promise<HedgeClient>;
@@ -64,6 +68,7 @@ export class CommandContext {
 
   constructor(init: ContextInit) {
     this.init = init;
+    this.origin = init.origin ?? 'cli';
     this.io = init.io;
     this.env = init.env;
     this.globals = init.globals;

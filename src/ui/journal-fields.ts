@@ -92,6 +92,7 @@ function detailOf(entry: JournalEntry): Array<[key: string, label: string, value
     ['profile', 'Profile', text(entry.profile)],
     ['base_url_host', 'Host', text(entry.base_url_host)],
     ['key_id', 'Key fingerprint', text(entry.key_id)],
+    ['via', 'Via', entry.via === 'agent' ? 'an agent (hedge mcp)' : undefined],
     ['account', 'Account', text(entry.account)],
     ['request', 'Request', text(`${String(request.method)} ${String(request.path)}`)],
     ['body', 'Body', text(request.body)],

@@ -83,9 +83,9 @@ describe('hedge mcp on a test key', () => {
     expect(simulator.writes().map((entry) => entry.path).filter((path) => path !== '/quotes')).toEqual(['/hedges', '/hedges/close']);
 
     const journal = await openJournal({ dir: simulator.configDir }).list();
-    expect(journal.map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id])).toEqual([
-      ['close', 'test', 'done', hedge.id],
-      ['open', 'test', 'filled', hedge.id],
+    expect(journal.map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id, entry.via])).toEqual([
+      ['close', 'test', 'done', hedge.id, 'agent'],
+      ['open', 'test', 'filled', hedge.id, 'agent'],
     ]);
   });
 
