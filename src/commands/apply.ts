@@ -95,7 +95,7 @@ async function resumeUnfinished(ctx: CommandContext, client: HedgeClient): Promi
     .reverse();
   for (const entry of unresolved) {
     const body = (entry.request.body ?? {}) as Record<string, unknown>;
-    const action = actionFromJournal(ctx, client, entry.command, body, entry.argv ?? []);
+    const action = actionFromJournal(ctx, client, entry.command, body, entry.argv ?? [], { group: entry.group, leg: entry.leg });
     const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();
     if (!action) {
       ctx.output.warn(`Journal ${entry.id} (${safeText(entry.command)}) is not an action apply can finish; see \`${ctx.hedgeCommand('resume', entry.id)}\`.`);

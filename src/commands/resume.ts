@@ -89,7 +89,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>): P
   }
   const client = await ctx.client();
   const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
-  const action = actionFromJournal(ctx, client, entry.command, body as Record<string, unknown>, argv);
+  const action = actionFromJournal(ctx, client, entry.command, body as Record<string, unknown>, argv, { group: entry.group, leg: entry.leg });
   if (!action) {
     throw new UsageError(`Journal ${entry.id} is a ${safeText(entry.command)}, which \`hedge resume\` cannot send again.`, {
       hint: `Run the original command again: it reuses the key of its unresolved journal entry.`,

@@ -2,6 +2,7 @@
 // naming the argument and what is allowed (exit 2, nothing sent).
 import { UsageError } from '../errors.js';
 import { hasUnsafeText } from '../security/safe-text.js';
+import { containsKeyShape } from '../security/secrets.js';
 import { MAX_PAGE_SIZE } from '../api/unspecified.js';
 import { HEDGE_STATUSES, type HedgeStatus, type Side } from './vocabulary.js';
 
@@ -99,6 +100,10 @@ export function parseClientReference(raw: unknown): string | undefined {
     throw new UsageError(
       `--ref: ${echo(value)} is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).`,
     );
+  }
+  // A reference is stored on the server, in the journal and in every listing: it must never be a key.
+  if (containsKeyShape(value)) {
+    throw new UsageError('--ref: the reference looks like an API key (<prefix>_live_… or <prefix>_test_…), which is never sent as data; use a deal id such as DEAL-42.');
   }
   return value;
 }

@@ -181,6 +181,13 @@ async function earlierRoll(ctx: CommandContext, req: RollRequest): Promise<RollL
   const group = await unfinishedGroup(ctx, req.market, req.side);
   if (!group) return undefined;
   const legs = await legsOf(ctx, group);
+  if (req.write.fresh && req.write.dryRun) {
+    // A dry run changes nothing, the journal included: it only says what --new would set aside.
+    ctx.output.warn(
+      `--new would set aside the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)}); this dry run leaves it as it is.`,
+    );
+    return undefined;
+  }
   if (req.write.fresh) {
     ctx.output.warn(
       `--new: the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)}) is set aside; this run is a new roll with new keys.`,

@@ -294,8 +294,10 @@ export function actionFromJournal(
   command: string,
   body: Record<string, unknown>,
   argv: string[],
+  // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
+  from: { group?: string; leg?: string } = {},
 ): WriteAction<unknown, unknown> | undefined {
-  const extras = { argv };
+  const extras = { argv, group: from.group, leg: from.leg };
   switch (command as TradeCommand) {
     case 'open':
       return openAction(ctx, client, body as unknown as OpenRequest, extras) as WriteAction<unknown, unknown>;

@@ -9,8 +9,8 @@
 // point leaves a record whose key the next run (or `hedge resume`) reuses: the server answers a
 // repeated key with the original result, and the action happens once.
 import type { ApiRequest } from '../api/transport.js';
-import { ApiError, DeclinedError, HedgeError, InterruptedError, OutcomeUnknownError, StillPendingError } from '../errors.js';
-import type { JournalEntry, Journal, SameRequest } from '../journal/index.js';
+import { ApiError, DeclinedError, HedgeError, InterruptedError, NetworkError, OutcomeUnknownError, StillPendingError, UsageError } from '../errors.js';
+import { isUnresolved, matchesRequest, type JournalEntry, type Journal, type SameRequest } from '../journal/index.js';
 import { makeIdempotencyKey, parseIdempotencyKey } from '../domain/idempotency.js';
 import type { CommandContext } from '../runtime/context.js';
 import { printDryRun } from './dry-run.js';
@@ -42,6 +42,8 @@ export interface WriteRun {
   /** True when this run continues an earlier one (its key): checks are skipped, a change may have landed. */
   resumed: boolean;
   entry?: JournalEntry;
+  /** --idempotency-key named a key this journal does not know: nothing says it was confirmed here. */
+  unverified?: boolean;
 }
 
 /** One state-changing action, as data and hooks. `S` is the submit answer, `R` the resolution. */
@@ -123,10 +125,22 @@ export function resumeHint(ctx: CommandContext, entry: Pick<JournalEntry, 'id' |
  */
 async function chooseKey(ctx: CommandContext, journal: Journal, match: SameRequest, options: WriteOptions): Promise<WriteRun> {
   if (options.idempotencyKey) {
-    const entries = await journal.list({ pending: true });
-    const entry = entries.find((candidate) => candidate.idempotency_key === options.idempotencyKey);
+    const key = options.idempotencyKey;
+    const known = (await journal.list()).find((candidate) => candidate.idempotency_key === key);
+    if (known === undefined) return { key, resumed: true, unverified: true };
+    // A key stands for one request: sent with another body (or by another account) it would be
+    // refused at best, and the journal would credit this run to the earlier action.
+    const resume = `\`${ctx.hedgeCommand('resume', known.id)}\``;
+    if (!matchesRequest(known, match)) {
+      throw new UsageError(
+        `--idempotency-key: that key belongs to journal ${known.id} (a ${known.command} started ${timeOf(known.created_at)} UTC) with another request, account or environment; a key is reused only for the same request (${resume} finishes that one).`,
+      );
+    }
+    if (known.group !== undefined && known.group !== match.group) {
+      throw new UsageError(`--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`);
+    }
     // A planned leg was never sent: nothing of it can have happened yet.
-    return { key: options.idempotencyKey, resumed: entry?.outcome !== 'planned', entry };
+    return { key, resumed: known.outcome !== 'planned', entry: isUnresolved(known) ? known : undefined };
   }
   const pending = await journal.findUnresolvedMatch(match);
   if (pending && !options.fresh) {
@@ -180,7 +194,7 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
   }
   // Read only for the wait: --no-wait sends nothing more than the action needs.
   const before = run.entry?.context ?? (options.wait ? await action.before?.(run) : undefined);
-  if (!run.resumed) {
+  if (!run.resumed || run.unverified) {
     await action.preview?.();
     if (!action.confirmed) await guard.confirm(action.question());
   }
@@ -197,7 +211,7 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
   try {
     answer = await action.send(run.key);
   } catch (error) {
-    throw await recordSendFailure(ctx, journal, entry, error, action.resumeHint?.bind(action));
+    throw await recordSendFailure(ctx, journal, entry, error, { earlier: run.entry !== undefined && run.entry.outcome !== 'planned', hintFor: action.resumeHint?.bind(action) });
   }
   const startedAt = ctx.clock.now();
   const ids = action.submitted(answer);
@@ -262,9 +276,20 @@ async function recordSendFailure(
   journal: Journal,
   entry: JournalEntry,
   error: unknown,
-  hintFor: (entry: JournalEntry) => string = (unresolved) => resumeHint(ctx, unresolved),
+  options: { earlier: boolean; hintFor?: (entry: JournalEntry) => string },
 ): Promise<unknown> {
+  const hintFor = options.hintFor ?? ((unresolved: JournalEntry) => resumeHint(ctx, unresolved));
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
+  // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
+  if (options.earlier && error instanceof ApiError && error.code === 'idempotency_key_reuse') {
+    await journal.update(entry.id, { error_code: error.code, message: error.message });
+    return error;
+  }
+  // Refused before anything left the machine (no time left under --timeout): this run did nothing.
+  if (error instanceof NetworkError && error.attempts === 0) {
+    if (!options.earlier) await journal.update(entry.id, { outcome: 'abandoned', message: `not sent: ${error.message}`, resolved_at: new Date(ctx.clock.now()).toISOString() });
+    return error;
+  }
   if (isRejection(error)) {
     await journal.update(entry.id, { outcome: 'rejected', error_code: error.code, message: error.message, resolved_at: new Date(ctx.clock.now()).toISOString() });
     return error;

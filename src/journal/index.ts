@@ -11,7 +11,7 @@ export {
   type Outcome,
   type SkippedLine,
 } from './entry.js';
-export { openJournal, type Journal, type ListOptions, type OpenJournalOptions, type SameRequest } from './journal.js';
+export { matchesRequest, openJournal, type Journal, type ListOptions, type OpenJournalOptions, type SameRequest } from './journal.js';
 export { JournalError } from './journal-error.js';
 export { keyFingerprint } from './key-guard.js';
 export { JOURNAL_FILE_NAME, journalDir } from './location.js';

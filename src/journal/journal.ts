@@ -133,22 +133,28 @@ export function openJournal(options: OpenJournalOptions): Journal {
     },
 
     async findUnresolvedMatch(match) {
-      const body = canonicalJson(match.body);
       return newestFirst().find(
         (entry) =>
           isUnresolved(entry) &&
           // A planned leg is sent by its own multi-leg action (or `hedge resume`), never by a lone command.
           (entry.outcome !== 'planned' || match.group !== undefined) &&
-          entry.environment === match.environment &&
-          entry.base_url_host === match.base_url_host &&
-          entry.key_id === match.key_id &&
-          entry.command === match.command &&
-          (match.group === undefined || entry.group === match.group) &&
-          (match.leg === undefined || entry.leg === match.leg) &&
-          canonicalJson(entry.request.body) === body,
+          matchesRequest(entry, match),
       );
     },
   };
+}
+
+/** The entry was made for this request: same environment, host, key, command and normalised body. */
+export function matchesRequest(entry: JournalEntry, match: SameRequest): boolean {
+  return (
+    entry.environment === match.environment &&
+    entry.base_url_host === match.base_url_host &&
+    entry.key_id === match.key_id &&
+    entry.command === match.command &&
+    (match.group === undefined || entry.group === match.group) &&
+    (match.leg === undefined || entry.leg === match.leg) &&
+    canonicalJson(entry.request.body) === canonicalJson(match.body)
+  );
 }
 
 /** The file's text; an absent file is an empty journal. */

@@ -9,6 +9,11 @@ export type Environment = 'live' | 'test';
 // usually mean a copy-paste accident.
 const KEY_SHAPE = /^([A-Za-z][A-Za-z0-9]{1,15})_(live|test)_([A-Za-z0-9_-]{8,200})$/;
 
+/** Text that holds something shaped like an API key anywhere in it (never stored or shown as data). */
+export function containsKeyShape(text: string): boolean {
+  return /[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/.test(text);
+}
+
 export function environmentOfKey(key: string): Environment | undefined {
   const match = KEY_SHAPE.exec(key);
   return match ? (match[2] as Environment) : undefined;
