@@ -41,11 +41,12 @@ const LEFT_OUT_OPTIONS = new Set(['watch', 'alertPnl', 'alertMaturity', 'exitOnA
 
 /**
  * What the CLI finds out by asking on a terminal, an agent has to give: `hedge open` without its
- * arguments starts a wizard, which a tool call cannot answer; a quote needs its tenor.
+ * arguments starts a wizard, which a tool call cannot answer; a quote and a roll need their tenor.
  */
 const REQUIRED_FOR_AGENTS: Record<string, readonly string[]> = {
   open: ['market', 'side', 'notional', 'tenor'],
   quote: ['tenor'],
+  roll: ['tenor'],
 };
 
 /** Placeholders of options whose value is a number (`--limit <n>`): a JSON number is taken too. */

@@ -89,7 +89,8 @@ export function buildProgram(select: (invocation: Invocation) => void, width = 8
   const program = new Command('hedge')
     // Wrapped at word boundaries to the terminal; every command's help lists the global options
     // too (gh's "inherited flags"). Set before the subcommands are made: they copy it.
-    .configureHelp({ helpWidth: width, showGlobalOptions: true })
+    // commander leaves a description column narrower than 40 unwrapped; ours is ~30 at 80 columns.
+    .configureHelp({ helpWidth: width, minWidthToWrap: 20, showGlobalOptions: true })
     .description('Quote, open and manage FX hedges on frontier-market currencies through the Hedging Partner API.')
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true)
@@ -109,7 +110,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   const words = argv.filter((word) => !word.startsWith('-'));
   if (words[0] === 'help' && words[1] === 'exit-codes') {
     const { renderExitCodes } = await import('../ui/exit-code-table.js');
-    io.stdout.write(renderExitCodes({ json }));
+    io.stdout.write(renderExitCodes({ json, width: helpWidth(io, env) }));
     return 0;
   }
   let invocation: Invocation | undefined;

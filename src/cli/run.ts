@@ -106,7 +106,11 @@ export async function runInvocation(
     const result = await module.run(ctx, input);
     return typeof result === 'number' ? result : 0;
   } catch (error) {
-    return reportError(describeError(error), error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose });
+    const described = describeError(error);
+    // A hint names commands to run next: they must reach the same environment (--demo, --profile).
+    const flags = ctx.environmentFlags;
+    if (described.hint && flags.length > 0) described.hint = withEnvironmentFlags(described.hint, flags);
+    return reportError(described, error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose });
   } finally {
     for (const { signal, handler } of handlers) process.off(signal, handler);
     // The command is over and only clean-up is left: a Ctrl-C now ends the process at once, with
@@ -116,3 +120,8 @@ export async function runInvocation(
   }
 }
 
+/** Every `hedge …` command quoted in a hint, with the flags that chose the environment (once). */
+export function withEnvironmentFlags(hint: string, flags: readonly string[]): string {
+  const prefix = `hedge ${flags.join(' ')}`;
+  return hint.replace(/`hedge (?!--demo\b|--profile\b)/g, `\`${prefix} `);
+}

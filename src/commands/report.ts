@@ -10,7 +10,7 @@ import { gatherReport, htmlTarget, incompleteWarning, writeReportFile } from '..
 import type { CommandContext } from '../runtime/context.js';
 import type { OutputFormat } from '../runtime/globals.js';
 import { renderReportHtml } from '../ui/report-html.js';
-import { renderReportTable, reportCsv, reportNotes, reportPlainRows, reportPlainTotals } from '../ui/report-view.js';
+import { REPORT_CSV_COLUMNS, renderReportTable, reportCsv, reportNotes, reportPlainRows, reportPlainTotals, type ReportColumn } from '../ui/report-view.js';
 import { terminalColumns } from '../ui/width.js';
 
 const FORMATS = ['table', 'csv', 'json', 'plain'] as const;
@@ -24,6 +24,8 @@ export interface ReportCommandOptions {
   format: ReportFormat | 'plain';
   /** Absolute path of the HTML file to write. */
   html?: string;
+  /** --fields for tsv and csv: the report's own columns, in the order given. */
+  columns?: ReportColumn[];
 }
 
 function oneOf<const T extends string>(option: string, raw: string, allowed: readonly T[]): T {
@@ -43,7 +45,7 @@ function date(option: string, raw: string | undefined, now: Date): Date | undefi
 /** Every option checked before anything is sent: a bad one is a UsageError (exit 2) naming it. */
 export function parseReportOptions(
   input: InputOf<typeof REPORT>,
-  context: { now: Date; format: OutputFormat | undefined; stdoutIsTTY: boolean },
+  context: { now: Date; format: OutputFormat | undefined; stdoutIsTTY: boolean; fields?: readonly string[] },
 ): ReportCommandOptions {
   const { options } = input;
   const by = options.by === undefined ? 'day' : oneOf('--by', options.by, REPORT_GROUPINGS);
@@ -60,7 +62,15 @@ export function parseReportOptions(
     if ('problem' in target) throw new UsageError(`--html: ${target.problem}`);
     html = target.path;
   }
-  return { by, since, until, format, html };
+  let columns: ReportColumn[] | undefined;
+  if (context.fields !== undefined && (format === 'csv' || format === 'plain')) {
+    const unknown = context.fields.filter((field) => !(REPORT_CSV_COLUMNS as readonly string[]).includes(field));
+    if (unknown.length > 0) {
+      throw new UsageError(`--fields: ${unknown.map((field) => echo(field)).join(', ')} is not a report column; expected some of ${REPORT_CSV_COLUMNS.join(', ')}.`);
+    }
+    columns = context.fields as ReportColumn[];
+  }
+  return { by, since, until, format, html, columns };
 }
 
 function accountName(credentials: { profileName?: string; baseUrl: string }): string {
@@ -74,7 +84,7 @@ function accountName(credentials: { profileName?: string; baseUrl: string }): st
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): Promise<void> {
-  const options = parseReportOptions(input, { now: new Date(ctx.clock.now()), format: ctx.globals.format, stdoutIsTTY: ctx.io.stdoutIsTTY });
+  const options = parseReportOptions(input, { now: new Date(ctx.clock.now()), format: ctx.globals.format, stdoutIsTTY: ctx.io.stdoutIsTTY, fields: ctx.globals.fields });
   const client = await ctx.client();
   const gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until });
   const { report } = gathered;
@@ -87,11 +97,11 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
       ctx.output.json({ ...report, complete: gathered.complete });
       break;
     case 'csv':
-      ctx.output.write(reportCsv(report));
+      ctx.output.write(reportCsv(report, { columns: options.columns, header: ctx.globals.header }).replace(/\n$/, ''));
       break;
     case 'plain':
       if (report.groups.length === 0) ctx.output.note('No closed hedges in this period.');
-      for (const row of reportPlainRows(report)) ctx.output.write(row);
+      for (const row of reportPlainRows(report, { columns: options.columns, header: ctx.globals.header })) ctx.output.write(row);
       ctx.output.note(reportPlainTotals(report));
       break;
     case 'table': {

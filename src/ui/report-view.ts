@@ -36,13 +36,30 @@ function rowValues(key: string, figures: ReportFigures): string[] {
   ];
 }
 
-export function reportCsv(report: Report): string {
-  return stringify([[...REPORT_CSV_COLUMNS], ...report.groups.map((group) => rowValues(group.key, group))], { record_delimiter: 'unix' });
+export type ReportColumn = (typeof REPORT_CSV_COLUMNS)[number];
+
+/** Which columns, in which order, tsv and csv print: --fields, or all of them. */
+export interface ReportColumns {
+  columns?: readonly ReportColumn[];
+  /** false with --no-header. */
+  header?: boolean;
 }
 
-/** Off a terminal without --format: the CSV columns tab-separated, no header (like every list). */
-export function reportPlainRows(report: Report): string[] {
-  return report.groups.map((group) => rowValues(safeText(group.key), group).map((cell) => cell.replace(/[\t\n]/g, ' ')).join('\t'));
+function pick(cells: string[], columns: readonly ReportColumn[]): string[] {
+  return columns.map((column) => cells[REPORT_CSV_COLUMNS.indexOf(column)]!);
+}
+
+export function reportCsv(report: Report, options: ReportColumns = {}): string {
+  const columns = options.columns ?? REPORT_CSV_COLUMNS;
+  const rows = report.groups.map((group) => pick(rowValues(group.key, group), columns));
+  return stringify(options.header === false ? rows : [[...columns], ...rows], { record_delimiter: 'unix' });
+}
+
+/** Off a terminal, or --format tsv: a header row of the column names, then the rows tab-separated (like every list). */
+export function reportPlainRows(report: Report, options: ReportColumns = {}): string[] {
+  const columns = options.columns ?? REPORT_CSV_COLUMNS;
+  const rows = report.groups.map((group) => pick(rowValues(safeText(group.key), group), columns).map((cell) => cell.replace(/[\t\n]/g, ' ')).join('\t'));
+  return options.header === false ? rows : [columns.join('\t'), ...rows];
 }
 
 /** The totals, for stderr next to the plain rows. */

@@ -208,6 +208,20 @@ describe('hedge report', () => {
     for (const row of cells) for (const money of row.slice(2)) expect(money).toMatch(/^-?\d+\.\d{2}$/);
   });
 
+  it('tsv (in a pipe): the header row, then the rows; --fields picks report columns in tsv and csv; --no-header drops the header', async () => {
+    const report = await reportJson(['--by', 'side']);
+    const [header, ...rows] = (await cliOk(['report', '--by', 'side'])).trimEnd().split('\n');
+    expect(header).toBe('group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_usd\tfees_usd\tnet_pnl_usd');
+    expect(rows.map((row) => row.split('\t')[0])).toEqual(report.groups.map((group) => group.key));
+    const picked = (await cliOk(['report', '--by', 'side', '--format', 'csv', '--fields', 'net_pnl_usd,group'])).trimEnd().split('\n');
+    expect(picked).toEqual(['net_pnl_usd,group', ...report.groups.map((group) => `${group.net_pnl_usd!.toFixed(2)},${group.key}`)]);
+    const bare = (await cliOk(['report', '--by', 'side', '--fields', 'group', '--no-header'])).trimEnd().split('\n');
+    expect(bare).toEqual(report.groups.map((group) => group.key));
+    const bad = await cli(['report', '--format', 'csv', '--fields', 'group,bogus']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--fields: "bogus" is not a report column; expected some of group, count, notional_usd');
+  });
+
   it('--html FILE: one self-contained page whose totals are the JSON totals', async () => {
     const path = join(files.path, 'report.html');
     const result = await cli(['report', '--by', 'month', '--html', path, '--json']);

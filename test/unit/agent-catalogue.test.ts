@@ -75,6 +75,11 @@ describe('tools from the manifest', () => {
     expect(schema.properties.dry_run).toMatchObject({ type: 'boolean', default: false });
   });
 
+  it('roll and quote: the tenor the CLI refuses to go without is required', () => {
+    expect((inputSchema(tool('roll'), 'direct') as { required: string[] }).required).toEqual(['market', 'side', 'tenor']);
+    expect((inputSchema(tool('quote'), 'direct') as { required: string[] }).required).toEqual(['market', 'side', 'notional', 'tenor']);
+  });
+
   it('--watch views and --html files are left out; hedges keeps its bounded --wait', () => {
     expect(Object.keys((inputSchema(tool('positions'), 'direct') as { properties: object }).properties)).toEqual([]);
     expect(Object.keys((inputSchema(tool('report'), 'direct') as { properties: object }).properties)).toEqual(['since', 'until', 'by']);
