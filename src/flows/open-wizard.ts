@@ -19,6 +19,7 @@ import { findSide, readBook } from './positions.js';
 import { noteIfSideOpen } from './pre-trade.js';
 import { Output } from '../ui/output.js';
 import { renderQuoteCard } from '../ui/quote-card.js';
+import { displayWidth, truncateEnd, wrapWords } from '../ui/width.js';
 
 export interface WizardAnswers {
   market?: string;
@@ -52,8 +53,20 @@ function sideSummary(market: Market, side: Side): string {
   return `capacity ${formatMoney(capacity)} USD, carry ${carryWords(carry)}`;
 }
 
-function marketChoiceName(market: Market): string {
-  return `${market.market}  ${formatMoney(market.price)}  │ buy: ${sideSummary(market, 'buy')} │ sell: ${sideSummary(market, 'sell')}`;
+/** Room for a choice's text: the terminal's width less the prompt's pointer and a margin. */
+function choiceRoom(ctx: CommandContext): number {
+  return Math.max(20, ctx.output.columns - 4);
+}
+
+/**
+ * A market as one line when the terminal is wide enough; else its name and price, with both sides'
+ * figures as the highlighted choice's description (wrapped), so nothing is cut mid-word.
+ */
+function marketChoice(market: Market, room: number): { name: string; description?: string } {
+  const full = `${market.market}  ${formatMoney(market.price)}  │ buy: ${sideSummary(market, 'buy')} │ sell: ${sideSummary(market, 'sell')}`;
+  if (displayWidth(full) <= room) return { name: full };
+  const sides = ['buy', 'sell'].map((side) => wrapWords(`${side}: ${sideSummary(market, side as Side)}`, room, { hangingIndent: 2 })).join('\n');
+  return { name: `${market.market}  ${formatMoney(market.price)}`, description: sides };
 }
 
 /** Largest notional the checks allow on this side (both the side capacity and the account headroom). */
@@ -93,7 +106,7 @@ export async function runOpenWizard(
     }
     market = await prompter.select<Market>({
       message: 'Market',
-      choices: open.map((entry) => ({ name: marketChoiceName(entry), short: entry.market, value: entry })),
+      choices: open.map((entry) => ({ ...marketChoice(entry, choiceRoom(ctx)), short: entry.market, value: entry })),
     });
   }
   const known = market.available_capacity_usd !== undefined;
@@ -105,7 +118,8 @@ export async function runOpenWizard(
       choices: (['buy', 'sell'] as const).map((value) => {
         const open = book ? findSide(book, market.market, value) : undefined;
         const mark = open ? ` — already open${open.notionalUsd === undefined ? '' : `: ${formatUsd(open.notionalUsd)}`}` : '';
-        return { name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`, short: value, value };
+        const name = `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`;
+        return { name: truncateEnd(name, choiceRoom(ctx)), short: value, value };
       }),
     }));
 

@@ -214,7 +214,7 @@ export class Output {
     // --fields names any column there is (one left out of the table by default included).
     const fields = this.fields ? this.pick(withExtraFields(known, rows, { keepAbsentKnown: true })) : withExtraFields(known, rows, { omit: options.omit });
     if (rows.length === 0) {
-      this.write(this.chalk.dim(options.empty));
+      this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
       return;
     }
     if (options.title) this.write(this.chalk.bold(options.title));

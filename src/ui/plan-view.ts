@@ -7,7 +7,7 @@ import { safeText } from '../security/safe-text.js';
 import { formatMoney, formatSignedMoney, formatUsd } from './format.js';
 import type { FieldSpec } from './fields.js';
 import type { Output } from './output.js';
-import { displayWidth, fitColumns, truncateEnd, type ColumnDemand } from './width.js';
+import { displayWidth, fitColumns, truncateEnd, wrapWords, type ColumnDemand } from './width.js';
 
 /** What the view needs of a quoted plan (flows/target-plan.ts builds it). */
 export interface PlanViewInput {
@@ -190,7 +190,7 @@ export function renderPlan(output: Output, input: PlanViewInput, options: PlanRe
   const c = output.chalk;
   if (output.isHuman) {
     output.write(renderTable(output, planColumns(output), lines, options.columns));
-    output.write(totalsLines(input).join('\n'));
+    output.write(totalsLines(input).map((line) => wrapWords(line, options.columns, { hangingIndent: 2 })).join('\n'));
   } else if (options.preview) {
     for (const line of lines) output.note(`${line.step === undefined ? '-' : `step ${line.step}`}: ${describeLine(line)}`);
     output.note(totalsLines(input).join('\n'));

@@ -3,7 +3,8 @@
 // typed when over the headroom, the quote card, the confirmation, the spinner and the fill; and
 // Ctrl-C (or "No") at a prompt, which ends with exit 130 and nothing sent.
 import { afterEach, describe, expect, it } from 'vitest';
-import { KEYS, spawnInTerminal as spawnTerminal, type Terminal } from '../support/pseudo-terminal.js';
+import { KEYS, spawnInTerminal as spawnTerminal, stripAnsi, type Terminal } from '../support/pseudo-terminal.js';
+import { displayWidth } from '../../src/ui/width.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 
 const { DOWN, ENTER, CTRL_C, BACKSPACE } = KEYS;
@@ -21,6 +22,22 @@ afterEach(() => {
 });
 
 describe('hedge open wizard (pseudo-terminal)', () => {
+  it('fits an 80-column terminal: the market choice is its name and price, both sides as its description; no line wider', async () => {
+    const trading = await startTrading({ exposureCapUsd: 100_000 });
+    terminal = spawnTerminal({ configDir: trading.configDir, env: trading.env, args: ['open'], cols: 80 });
+    await terminal.waitFor('? Market');
+    await terminal.waitFor(/buy: capacity 100,000\.00 USD, carry [+-]/);
+    await terminal.waitFor(/sell: capacity 100,000\.00 USD, carry [+-]/);
+    terminal.write(ENTER);
+    await terminal.waitFor('? Side');
+    await terminal.waitFor('sell  capacity 100,000.00 USD');
+    const lines = stripAnsi(terminal.screen()).split('\n');
+    expect(lines.filter((line) => displayWidth(line) > 80)).toEqual([]);
+    terminal.write(CTRL_C);
+    expect(await terminal.exitCode).toBe(130);
+    expect(trading.writes()).toHaveLength(0);
+  });
+
   it('walks market, side, notional (checked as typed), tenor, reference, quote card, confirm, then waits for the fill', async () => {
     const trading = await startTrading({ exposureCapUsd: 100_000, fillDelayMs: 1_500 });
     terminal = spawnInTerminal(trading, ['open']);
