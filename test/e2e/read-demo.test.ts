@@ -19,6 +19,23 @@ afterAll(() => {
 });
 
 describe('--demo', () => {
+  it('`hedge demo reset` starts the simulator afresh: a second reset says there was no state, and the open position is gone', async () => {
+    const configDir = freshConfigDir();
+    const opened = await runHedge(['--demo', 'open', 'USDTNGN', 'buy', '2000', '--tenor', '3', '--json'], { configDir });
+    expect(opened.code, opened.stderr).toBe(0);
+    const before = await runHedge(['--demo', 'positions', '--json'], { configDir });
+    expect((JSON.parse(before.stdout) as Array<{ side: string }>).map((position) => position.side)).toEqual(['buy']);
+
+    const reset = await runHedge(['demo', 'reset', '--json'], { configDir });
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(JSON.parse(reset.stdout)).toEqual({ reset: true, state_file: join(configDir, 'demo-state.json'), removed: true });
+    const again = await runHedge(['demo', 'reset'], { configDir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout + again.stderr).toContain('it had no state yet');
+    const after = await runHedge(['--demo', 'positions', '--json'], { configDir });
+    expect(JSON.parse(after.stdout)).toEqual([]);
+  });
+
   it('every read command works on a fresh config dir and says DEMO on stderr', async () => {
     const commands = [
       ['markets'],
