@@ -392,12 +392,25 @@ function report(ctx: CommandContext, legs: RollLegs, carried: Carried, quote?: Q
 }
 
 /** Finishes an unfinished roll from the journal (the same roll again, or `hedge resume`). */
-async function finishRoll(ctx: CommandContext, client: HedgeClient, legs: RollLegs, options: { wait: boolean }): Promise<number> {
+async function finishRoll(
+  ctx: CommandContext,
+  client: HedgeClient,
+  legs: RollLegs,
+  options: { wait: boolean },
+  guard: Awaited<ReturnType<typeof guardLiveAction>>,
+): Promise<number> {
   ctx.output.note(
     ctx.output.chalk.yellow(
       `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${legs.open.created_at.slice(11, 19)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`,
     ),
   );
+  // A leg never sent is a new request to the server: on a live key it is confirmed like one.
+  if (legs.open.outcome === 'planned') {
+    const closeToSend = legs.closes && (legs.close === undefined || legs.close.outcome === 'planned');
+    await guard.confirm(
+      `Finish the roll of ${legs.request.side} ${safeText(legs.request.market)}: ${closeToSend ? 'close the position, then ' : ''}open ${legs.request.notional_usd} USD for ${days(legs.request.tenor_days)}?`,
+    );
+  }
   const carried = await carryOut(ctx, client, legs, { wait: options.wait });
   return report(ctx, legs, carried);
 }
@@ -411,8 +424,8 @@ export async function resumeRoll(ctx: CommandContext, entry: JournalEntry, optio
     );
   }
   // Decided before any request, reads included: a refused live run sends nothing at all.
-  await guardLiveAction(ctx, { action: 'finish a roll', dryRun: false });
-  return finishRoll(ctx, await ctx.client(), legs, options);
+  const guard = await guardLiveAction(ctx, { action: 'finish a roll', dryRun: false });
+  return finishRoll(ctx, await ctx.client(), legs, options, guard);
 }
 
 /** The dry run of a roll still to finish: its legs with the keys the journal holds. */
@@ -440,7 +453,7 @@ export async function runRoll(ctx: CommandContext, req: RollRequest): Promise<nu
   const guard = await guardLiveAction(ctx, { action: 'roll a hedge (close it, then open a new one)', dryRun: req.write.dryRun });
   const client = await ctx.client();
   const earlier = await earlierRoll(ctx, req);
-  if (earlier) return req.write.dryRun ? printUnfinishedDryRun(ctx, client, earlier) : finishRoll(ctx, client, earlier, { wait: req.write.wait });
+  if (earlier) return req.write.dryRun ? printUnfinishedDryRun(ctx, client, earlier) : finishRoll(ctx, client, earlier, { wait: req.write.wait }, guard);
 
   const plan = await planRoll(ctx, client, req);
   if (!req.skipChecks) await checkRoll(client, req, plan);
