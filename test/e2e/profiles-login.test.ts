@@ -102,7 +102,8 @@ describe('hedge login (key from stdin)', () => {
     const result = await loginWith(configDir, sandbox, UNKNOWN_KEY, ['--profile', 'desk']);
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('refused this key');
-    expect(result.stderr).toContain('hedge login');
+    // The hint repeats the flag that chose the profile.
+    expect(result.stderr).toContain('run `hedge --profile desk login` again');
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
     expect(sandbox.requestLog[0]?.status).toBe(401);
     expect(existsSync(storeFile(configDir))).toBe(false);
