@@ -10,7 +10,7 @@
 // repeated key with the original result, and the action happens once.
 import type { ApiRequest } from '../api/transport.js';
 import { ApiError, DeclinedError, HedgeError, InterruptedError, NetworkError, OutcomeUnknownError, StillPendingError, UsageError } from '../errors.js';
-import { isUnresolved, matchesRequest, type JournalEntry, type Journal, type SameRequest } from '../journal/index.js';
+import { isUnresolved, JournalError, matchesRequest, type JournalEntry, type Journal, type SameRequest } from '../journal/index.js';
 import { makeIdempotencyKey, parseIdempotencyKey } from '../domain/idempotency.js';
 import type { CommandContext } from '../runtime/context.js';
 import { printDryRun } from './dry-run.js';
@@ -207,18 +207,23 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
   // Write-ahead as for a new entry: once this is on disk the request may leave.
   if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
 
+  // From here on the request has left the machine: a journal that cannot be written must not hide
+  // that, nor the key (the entry on disk stays resumable).
+  const afterSend = <T>(write: () => Promise<T>) => journalAfterSend(ctx, entry, write, action.resumeHint?.bind(action));
   let answer: S;
   try {
     answer = await action.send(run.key);
   } catch (error) {
-    throw await recordSendFailure(ctx, journal, entry, error, { earlier: run.entry !== undefined && run.entry.outcome !== 'planned', hintFor: action.resumeHint?.bind(action) });
+    throw await afterSend(() =>
+      recordSendFailure(ctx, journal, entry, error, { earlier: run.entry !== undefined && run.entry.outcome !== 'planned', hintFor: action.resumeHint?.bind(action) }),
+    );
   }
   const startedAt = ctx.clock.now();
   const ids = action.submitted(answer);
-  let recorded = await journal.update(entry.id, { outcome: 'submitted', ...ids });
+  let recorded = await afterSend(() => journal.update(entry.id, { outcome: 'submitted', ...ids }));
 
   if (!options.wait) {
-    recorded = await journal.update(entry.id, { outcome: 'done', message: 'submitted; not waited (--no-wait)', resolved_at: new Date(ctx.clock.now()).toISOString() });
+    recorded = await afterSend(() => journal.update(entry.id, { outcome: 'done', message: 'submitted; not waited (--no-wait)', resolved_at: new Date(ctx.clock.now()).toISOString() }));
     action.renderSubmitted(answer, current);
     return { kind: 'submitted', answer, entry: recorded };
   }
@@ -226,10 +231,10 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
   try {
     result = await action.wait(answer, { startedAt, before, run: current });
   } catch (error) {
-    throw await recordWaitFailure(ctx, journal, entry, error);
+    throw await afterSend(() => recordWaitFailure(ctx, journal, entry, error));
   }
   const outcome = action.outcome(result);
-  recorded = await journal.update(entry.id, { outcome, resolved_at: new Date(ctx.clock.now()).toISOString() });
+  recorded = await afterSend(() => journal.update(entry.id, { outcome, resolved_at: new Date(ctx.clock.now()).toISOString() }));
   action.renderResolved(result, answer, current);
   return { kind: 'resolved', answer, result, entry: recorded };
 }
@@ -268,6 +273,30 @@ export async function journalAhead<S, R>(ctx: CommandContext, action: WriteActio
   const identity = await identityOf(ctx);
   const request = action.plan(key);
   return journal.begin({ ...entryFields(identity, action, request, key, context), outcome: 'planned' });
+}
+
+/**
+ * Runs a journal write made after the request left. If the journal cannot be written (disk full,
+ * a lock held too long), the report is "sent, outcome not recorded" with the key and the way to
+ * finish it, never a bare journal error that would hide that the server may have acted.
+ */
+async function journalAfterSend<T>(
+  ctx: CommandContext,
+  entry: JournalEntry,
+  write: () => Promise<T>,
+  hintFor: (entry: JournalEntry) => string = (unresolved) => resumeHint(ctx, unresolved),
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof JournalError)) throw error;
+    throw new OutcomeUnknownError(`The ${entry.command} was sent, but the journal could not record what happened next: ${error.message}`, {
+      idempotencyKey: entry.idempotency_key,
+      hint: hintFor(entry),
+      details: { journal_id: entry.id },
+      cause: error,
+    });
+  }
 }
 
 /** The send failed: a clear refusal is journaled as rejected; anything else leaves the outcome unknown. */

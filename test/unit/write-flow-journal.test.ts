@@ -1,0 +1,87 @@
+// The write flow when the journal cannot be written after the request left the machine (a full
+// disk, a lock held too long): the command must still say that the action was sent, with its key
+// and the way to finish it — exit 5, outcome unknown — never a bare journal error (exit 1) that
+// hides that the server may have acted. In-process, with a journal that fails on update and an
+// action whose send is counted: the point is the flow, not the network.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { OutcomeUnknownError } from '../../src/errors.js';
+import { describeError } from '../../src/exit-codes.js';
+import { runWrite, type WriteAction } from '../../src/flows/write-flow.js';
+import { JournalError, type Journal, type JournalEntry } from '../../src/journal/index.js';
+import { CommandContext } from '../../src/runtime/context.js';
+import { makeChalk } from '../../src/ui/color.js';
+import { Output } from '../../src/ui/output.js';
+
+const KEY = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
+
+function failingJournal(): { journal: Journal; begun: JournalEntry[] } {
+  const begun: JournalEntry[] = [];
+  const journal: Journal = {
+    dir: '/nowhere',
+    file: '/nowhere/journal.jsonl',
+    async begin(fields) {
+      const entry = { ...fields, id: `a_test${begun.length}`, created_at: '2026-11-22T10:00:00.000Z', updated_at: '2026-11-22T10:00:00.000Z', outcome: 'pending' } as JournalEntry;
+      begun.push(entry);
+      return entry;
+    },
+    async update() {
+      throw new JournalError('Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).');
+    },
+    list: async () => [],
+    get: async () => undefined,
+    findUnresolvedMatch: async () => undefined,
+  };
+  return { journal, begun };
+}
+
+function context(journal: Journal): CommandContext {
+  const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  return new CommandContext({
+    io,
+    env: { HEDGE_API_KEY: KEY, HEDGE_BASE_URL: 'http://127.0.0.1:9/partners/sandbox/v2' },
+    globals: { json: false, header: true, demo: false, profile: undefined, yes: false, input: false, color: false, verbose: false },
+    clock: { now: () => Date.parse('2026-11-22T10:00:00.000Z'), sleep: async () => {} },
+    signal: new AbortController().signal,
+    output: new Output({ mode: 'plain', chalk: makeChalk(false), streams: io, now: () => 0 }),
+    journal,
+  });
+}
+
+function closeAction(sent: string[]): WriteAction<{ status: string }, { status: string }> {
+  return {
+    command: 'close',
+    verb: 'close a position',
+    argv: ['close', 'USDTNGN', 'buy'],
+    plan: (key) => ({ method: 'POST', path: '/hedges/close', body: { market: 'USDTNGN', side: 'buy' }, idempotencyKey: key }),
+    question: () => 'Close?',
+    send: async (key) => {
+      sent.push(key);
+      return { status: 'submitted' };
+    },
+    submitted: () => ({ order_tx_hash: '0xabc' }),
+    wait: async () => ({ status: 'closed' }),
+    outcome: () => 'done',
+    renderSubmitted: () => {},
+    renderResolved: () => {},
+  };
+}
+
+describe('a journal that cannot be written after the send', () => {
+  it('reports the action as sent with its key and the way to finish it (exit 5), never as a journal error', async () => {
+    const { journal, begun } = failingJournal();
+    const sent: string[] = [];
+    const error = await runWrite(context(journal), closeAction(sent), { wait: true, dryRun: false, fresh: false }).catch((failure: unknown) => failure);
+
+    expect(sent).toHaveLength(1);
+    expect(begun.map((entry) => entry.idempotency_key)).toEqual(sent);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    const described = describeError(error);
+    expect(described.exitCode).toBe(5);
+    expect((error as OutcomeUnknownError).idempotencyKey).toBe(sent[0]);
+    expect((error as OutcomeUnknownError).message).toBe(
+      'The close was sent, but the journal could not record what happened next: Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).',
+    );
+    expect(described.hint).toContain('hedge resume a_test0');
+  });
+});
