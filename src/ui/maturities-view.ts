@@ -6,7 +6,7 @@ import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';
 import { formatMoney, formatRate, formatRelative, formatSignedMoney } from './format.js';
 import type { Output } from './output.js';
-import { displayWidth, fitColumns, shortenMiddle, truncateEnd, type ColumnDemand } from './width.js';
+import { displayWidth, fitColumns, padCell, truncateEnd, type ColumnDemand } from './width.js';
 
 /** The columns of the list in TSV, CSV and JSON --fields, in this order. */
 export const MATURITY_FIELDS: FieldSpec[] = [
@@ -80,16 +80,6 @@ function countdown(item: Maturity, nowMs: number): string {
   return item.matures_in_seconds <= 0 || relative === 'now' ? 'due' : relative.replace(/^in /, '');
 }
 
-function fit(text: string, width: number, column: Column): string {
-  if (displayWidth(text) <= width) return text;
-  return column.shrink?.mode === 'middle' ? shortenMiddle(text, width) : truncateEnd(text, width);
-}
-
-function pad(text: string, width: number, align: 'left' | 'right'): string {
-  const room = ' '.repeat(Math.max(0, width - displayWidth(text)));
-  return align === 'right' ? room + text : text + room;
-}
-
 /** "Tue 03 Mar 2026 · 2 hedges · 15,000.00 USD" */
 function dayLine(day: MaturityDay): string {
   const date = new Date(`${day.day}T00:00:00Z`);
@@ -151,7 +141,7 @@ function renderTable(output: Output, days: readonly MaturityDay[], options: Matu
   const kept = fitted.keep.map(({ key, width }) => ({ index: columns.findIndex((column) => column.key === key), width }));
   const row = (texts: readonly string[]): string =>
     kept
-      .map(({ index, width }) => pad(fit(texts[index]!, width, columns[index]!), width, columns[index]!.align))
+      .map(({ index, width }) => padCell(texts[index]!, width, columns[index]!.align, columns[index]!.shrink?.mode))
       .join('  ')
       .trimEnd();
   const lines = [row(columns.map((column) => c.bold(column.label))), kept.map(({ width }) => c.dim('─'.repeat(width))).join('  ')];

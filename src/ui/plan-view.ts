@@ -7,7 +7,7 @@ import { safeText } from '../security/safe-text.js';
 import { formatMoney, formatSignedMoney, formatUsd } from './format.js';
 import type { FieldSpec } from './fields.js';
 import type { Output } from './output.js';
-import { displayWidth, fitColumns, truncateEnd, wrapWords, type ColumnDemand } from './width.js';
+import { displayWidth, fitColumns, padCell, wrapWords, type ColumnDemand } from './width.js';
 
 /** What the view needs of a quoted plan (flows/target-plan.ts builds it). */
 export interface PlanViewInput {
@@ -147,12 +147,6 @@ function isPriced(line: PlanLine): boolean {
   return line.action === 'open' || line.action === 'add';
 }
 
-function pad(text: string, width: number, align: 'left' | 'right'): string {
-  const shown = displayWidth(text) > width ? truncateEnd(text, width) : text;
-  const room = ' '.repeat(Math.max(0, width - displayWidth(shown)));
-  return align === 'right' ? room + shown : shown + room;
-}
-
 /** A table of columns under a ruled header, cut to `width` by dropping the least needed columns. */
 function renderTable(output: Output, columns: Column[], lines: PlanLine[], width: number): string {
   const cells = lines.map((line) => columns.map((column) => column.cell(line)));
@@ -166,7 +160,7 @@ function renderTable(output: Output, columns: Column[], lines: PlanLine[], width
   const c = output.chalk;
   const row = (texts: string[]): string =>
     kept
-      .map(({ index, width: columnWidth }) => pad(texts[index]!, columnWidth, columns[index]!.align))
+      .map(({ index, width: columnWidth }) => padCell(texts[index]!, columnWidth, columns[index]!.align))
       .join('  ')
       .trimEnd();
   const head = row(columns.map((column) => c.bold(column.label)));

@@ -8,7 +8,7 @@ import type { Report, ReportFigures, ReportGroup, ReportGrouping } from '../doma
 import { safeText } from '../security/safe-text.js';
 import { formatMoney, formatSignedMoney } from './format.js';
 import { bar, sparkline } from './text-charts.js';
-import { displayWidth, fitColumns, truncateEnd, wrapWords, type ColumnDemand } from './width.js';
+import { displayWidth, fitColumns, padCell, truncateEnd, wrapWords, type ColumnDemand } from './width.js';
 
 // ---- CSV and plain rows ---------------------------------------------------------------------
 
@@ -139,12 +139,6 @@ export interface ReportViewOptions {
   columns: number;
 }
 
-function pad(text: string, width: number, align: 'left' | 'right'): string {
-  const fitted = displayWidth(text) > width ? truncateEnd(text, width) : text;
-  const room = Math.max(0, width - displayWidth(fitted));
-  return align === 'right' ? ' '.repeat(room) + fitted : fitted + ' '.repeat(room);
-}
-
 /** The terminal report: title, table (groups, then totals), unrealized P&L, cumulative sparkline. */
 export function renderReportTable(report: Report, options: ReportViewOptions): string {
   const { chalk: c, columns: width } = options;
@@ -202,7 +196,7 @@ function table(report: Report, options: ReportViewOptions): string[] {
 
   const maxAbs = report.groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
   const line = (cells: Record<string, Cell>): string =>
-    kept.map(({ key, width: columnWidth }) => pad(cells[key]?.text ?? '', columnWidth, cells[key]?.align ?? 'left')).join(' '.repeat(GAP));
+    kept.map(({ key, width: columnWidth }) => padCell(cells[key]?.text ?? '', columnWidth, cells[key]?.align ?? 'left')).join(' '.repeat(GAP));
   const cellsOf = (row: Record<string, string>, extra: Record<string, Cell> = {}, bold = false): Record<string, Cell> => {
     const cells: Record<string, Cell> = {};
     for (const { key, def } of kept) if (key !== 'bar') cells[key] = { text: bold ? c.bold(row[key]) : row[key], align: def.align };

@@ -126,6 +126,16 @@ export function truncateEnd(text: string, width: number): string {
  * `0x5f12…157b`. The start gets three fifths of the room: it holds what people read and type
  * (prefixes such as `0x` or `hdg_`), the end is there to tell similar values apart.
  */
+/**
+ * A table cell at exactly `width` columns: cut when wider (at the end, or in the middle for ids and
+ * hashes: `shrink: 'middle'`), then padded on the side `align` leaves open.
+ */
+export function padCell(text: string, width: number, align: 'left' | 'right', shrink: ShrinkMode = 'truncate'): string {
+  const shown = displayWidth(text) <= width ? text : shrink === 'middle' ? shortenMiddle(text, width) : truncateEnd(text, width);
+  const room = ' '.repeat(Math.max(0, width - displayWidth(shown)));
+  return align === 'right' ? room + shown : shown + room;
+}
+
 export function shortenMiddle(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   if (width < ELLIPSIS_WIDTH) return '';

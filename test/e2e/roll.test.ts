@@ -55,7 +55,45 @@ async function killWhen(simulator: Simulator, args: string[], ready: () => boole
   return running;
 }
 
+/**
+ * Runs `hedge roll MARKET SIDE --tenor D` and kills it (SIGKILL) after the close landed, right before
+ * the open: the roll reads GET /hedges only to see the side flat before it opens, and that read is held.
+ */
+async function killBeforeTheOpen(simulator: Simulator, side: 'buy' | 'sell', tenor: string): Promise<void> {
+  simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET', path: '/hedges' } });
+  await killWhen(
+    simulator,
+    ['roll', 'USDTNGN', side, '--tenor', tenor],
+    () => simulator.requests('GET', '/hedges').some((entry) => entry.status === 'pending'),
+    'the roll was about to open',
+  );
+  simulator.sandbox.setFaults({ nextLatency: null, match: null });
+}
+
 describe('hedge roll', () => {
+  it('against a server whose positions carry only a hedge id (dialect beta): side and notional come from the hedge; one close, one open', async () => {
+    const simulator = await startSimulator({ dialect: 'beta' });
+    const old = simulator.seedOpen('sell', 4_000);
+    const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json'], { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(posts(simulator, '/hedges/close')).toHaveLength(1);
+    expect(posts(simulator, '/hedges')).toHaveLength(1);
+    expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
+    expect(simulator.active('sell')).toMatchObject([{ notionalUsd: 4_000, tenorDays: 1, status: 'filled' }]);
+    expect(JSON.parse(result.stdout)).toMatchObject({ market: 'USDTNGN', side: 'sell', notional_usd: 4_000, tenor_days: 1, rolled_hedge_id: old.id });
+  });
+
+  it('several hedges on one side (dialect alpha): the side is closed whole and its summed notional opened once', async () => {
+    const simulator = await startSimulator({ dialect: 'alpha' });
+    simulator.seedOpen('buy', 3_000);
+    simulator.seedOpen('buy', 2_000);
+    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--json'], { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(posts(simulator, '/hedges/close')).toHaveLength(1);
+    expect(posts(simulator, '/hedges')).toHaveLength(1);
+    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 5_000, tenorDays: 3, status: 'filled' }]);
+  });
+
   it('closes the open hedge, then opens the same notional for the new tenor: one close, one open, one journal group', async () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('buy', 10_000);
@@ -190,15 +228,7 @@ describe('hedge roll killed between its legs', () => {
   it('killed after the close landed, before the open was sent: the same roll again opens once', async () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('buy', 10_000);
-    // The roll reads GET /hedges only to see the side flat right before its open: hold that read.
-    simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET', path: '/hedges' } });
-    await killWhen(
-      simulator,
-      ['roll', 'USDTNGN', 'buy', '--tenor', '7'],
-      () => simulator.requests('GET', '/hedges').some((entry) => entry.status === 'pending'),
-      'the roll was about to open',
-    );
-    simulator.sandbox.setFaults({ nextLatency: null, match: null });
+    await killBeforeTheOpen(simulator, 'buy', '7');
     expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
     const [planned] = await journal(simulator, '--pending');
     expect(planned).toMatchObject({ command: 'open', leg: 'open', outcome: 'planned' });
@@ -216,14 +246,7 @@ describe('hedge roll killed between its legs', () => {
   it('an unfinished roll comes first: another tenor is refused, --dry-run shows what is left, --new sets it aside', async () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('buy', 8_000);
-    simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET', path: '/hedges' } });
-    await killWhen(
-      simulator,
-      ['roll', 'USDTNGN', 'buy', '--tenor', '7'],
-      () => simulator.requests('GET', '/hedges').some((entry) => entry.status === 'pending'),
-      'the roll was about to open',
-    );
-    simulator.sandbox.setFaults({ nextLatency: null, match: null });
+    await killBeforeTheOpen(simulator, 'buy', '7');
     const [planned] = await journal(simulator, '--pending');
     const writes = simulator.writes().length;
 
@@ -259,14 +282,7 @@ describe('hedge roll killed between its legs', () => {
   it('a side opened by someone else in between is never opened twice: the open leg is abandoned (exit 3)', async () => {
     const simulator = await startSimulator();
     simulator.seedOpen('sell', 6_000);
-    simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET', path: '/hedges' } });
-    await killWhen(
-      simulator,
-      ['roll', 'USDTNGN', 'sell', '--tenor', '3'],
-      () => simulator.requests('GET', '/hedges').some((entry) => entry.status === 'pending'),
-      'the roll was about to open',
-    );
-    simulator.sandbox.setFaults({ nextLatency: null, match: null });
+    await killBeforeTheOpen(simulator, 'sell', '3');
     const other = simulator.seedOpen('sell', 2_000);
 
     const resumed = await simulator.hedge(['resume']);

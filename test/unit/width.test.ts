@@ -4,6 +4,7 @@ import {
   allotColumns,
   displayWidth,
   fitColumns,
+  padCell,
   shortenMiddle,
   terminalColumns,
   truncateEnd,
@@ -341,5 +342,15 @@ describe('widths by string-width\'s rules, without loading it', () => {
   it('agree with string-width on plain, accented, East Asian, emoji, joined and invisible text', () => {
     const samples = ['USDTNGN', 'Crédit Agricole', 'e\u0301', '取引 ok', 'ｆｕｌｌ', '한국어', '👍', '👩‍💻 dev', '🇳🇬', 'a\u200bb', '\u202eabc', '©', '✔', '⌚', '#️⃣', '↔', `${RED}赤${FG_OFF}`];
     for (const sample of samples) expect(displayWidth(sample), JSON.stringify(sample)).toBe(stringWidth(sample));
+  });
+});
+
+describe('padCell', () => {
+  it('pads to the width on the side the alignment leaves open, and cuts wider text at the end or in the middle', () => {
+    expect(padCell('12.50', 8, 'right')).toBe('   12.50');
+    expect(padCell('USDTNGN', 9, 'left')).toBe('USDTNGN  ');
+    expect(padCell('a reference too long', 10, 'left')).toBe('a referen…');
+    expect(padCell('hdg_0123456789abcdef', 11, 'left', 'middle')).toBe('hdg_01…cdef');
+    expect(padCell('hdg_0123456789abcdef', 30, 'left', 'middle')).toBe(`hdg_0123456789abcdef${' '.repeat(10)}`);
   });
 });
