@@ -106,7 +106,7 @@ async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugin
 }
 
 /** Local source files the front may contain: stateless data and the argument parsing. */
-const FRONT_MODULES = ['src/cli/main.ts', 'src/cli/manifest.ts', 'src/cli/command-spec.ts', 'src/cli/globals.ts', 'src/domain/vocabulary.ts', 'src/version.ts'];
+const FRONT_MODULES = ['src/cli/main.ts', 'src/cli/manifest.ts', 'src/cli/command-spec.ts', 'src/cli/globals.ts', 'src/cli/help.ts', 'src/domain/vocabulary.ts', 'src/version.ts'];
 
 /** `src/commands/login.ts` → `commands-login`: flat in dist/ (so `./cli.cjs` resolves from every file) and unique. */
 export function entryName(path) {

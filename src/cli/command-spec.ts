@@ -32,9 +32,25 @@ export interface OptionSpec {
 /** How much an agent may do with a command (hedge mcp): read, write (moves money) or local only. */
 export type CommandTier = 'read' | 'write' | 'local';
 
+/** Where `hedge --help` lists a top-level command (gh's grouping: what a person comes to do). */
+export type CommandGroup = 'trading' | 'book' | 'automation' | 'setup';
+
+/** The groups of `hedge --help` and the man page, in the order they are shown. */
+export const COMMAND_GROUPS: readonly { readonly id: CommandGroup; readonly heading: string }[] = [
+  { id: 'trading', heading: 'Core trading' },
+  { id: 'book', heading: 'The book' },
+  { id: 'automation', heading: 'Automation' },
+  { id: 'setup', heading: 'Setup and agents' },
+];
+
 export interface CommandSpec {
   readonly name: string;
+  /** One line in the command lists of `hedge --help` (fits 80 columns beside the name). */
   readonly summary: string;
+  /** The longer text of the command's own help, the man page and the agent catalogue (default: summary). */
+  readonly description?: string;
+  /** Top-level commands only: the `hedge --help` group it is listed under. */
+  readonly group?: CommandGroup;
   readonly args?: readonly ArgSpec[];
   readonly options?: readonly OptionSpec[];
   readonly examples: readonly string[];

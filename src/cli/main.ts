@@ -6,6 +6,7 @@ import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import type { CommandSpec, RawInput } from './command-spec.js';
 import { parseGlobals } from './globals.js';
+import { commandHelpEnd, overview, rootHelp } from './help.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 import { VERSION } from '../version.js';
 import type { GlobalOptions } from '../runtime/globals.js';
@@ -47,24 +48,23 @@ function processIo(env: Record<string, string | undefined>): Io {
   };
 }
 
-function examplesText(spec: CommandSpec): string {
-  return `\nExamples:\n${spec.examples.map((example) => `  $ ${example}`).join('\n')}\n`;
-}
-
 /** A bad global option, found while commander runs the action: reported like commander's own errors. */
 class GlobalsProblem {
   constructor(readonly message: string) {}
 }
 
-function addCommand(parent: Command, spec: CommandSpec, path: string[], select: (invocation: Invocation) => void): void {
-  const command = parent.command(spec.name, { isDefault: spec.isDefault === true }).summary(spec.summary).description(spec.summary);
+function addCommand(parent: Command, spec: CommandSpec, path: string[], select: (invocation: Invocation) => void, width: number): void {
+  const command = parent
+    .command(spec.name, { isDefault: spec.isDefault === true })
+    .summary(spec.summary)
+    .description(spec.description ?? spec.summary);
   for (const arg of spec.args ?? []) {
     command.argument(arg.required ? `<${arg.name}>` : `[${arg.name}]`, arg.description);
   }
   for (const option of spec.options ?? []) command.addOption(new Option(option.flags, option.description));
-  command.addHelpText('after', examplesText(spec));
+  command.addHelpText('after', commandHelpEnd(spec, GLOBAL_OPTIONS, width));
   if (spec.subcommands) {
-    for (const sub of spec.subcommands) addCommand(command, sub, [...path, spec.name], select);
+    for (const sub of spec.subcommands) addCommand(command, sub, [...path, spec.name], select, width);
     return;
   }
   command.action((...actionArgs: unknown[]) => {
@@ -87,19 +87,18 @@ function oneLine(text: string): string {
 
 export function buildProgram(select: (invocation: Invocation) => void, width = 80): Command {
   const program = new Command('hedge')
-    // Wrapped at word boundaries to the terminal; every command's help lists the global options
-    // too (gh's "inherited flags"). Set before the subcommands are made: they copy it.
-    // commander leaves a description column narrower than 40 unwrapped; ours is ~30 at 80 columns.
-    .configureHelp({ helpWidth: width, minWidthToWrap: 20, showGlobalOptions: true })
-    .description('Quote, open and manage FX hedges on frontier-market currencies through the Hedging Partner API.')
+    // Wrapped at word boundaries to the terminal. Set before the subcommands are made: they copy
+    // it. A command's help names the global options and leaves their meaning to `hedge --help`
+    // (gh's "inherited flags"), so that it fits one screen. commander leaves a description column
+    // narrower than 40 unwrapped; ours is ~30 at 80 columns.
+    .configureHelp({ helpWidth: width, minWidthToWrap: 20, showGlobalOptions: false })
+    .description('Quote, open and manage FX hedges through the Hedging Partner API.')
     .version(VERSION, '-V, --version')
-    .showSuggestionAfterError(true)
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ hedge --demo quote USDTNGN buy 10000 --tenor 3\n  $ hedge open USDTNGN buy 10000 --tenor 3\n  $ hedge positions --json\n\nExit codes: hedge help exit-codes\n',
-    );
+    .showSuggestionAfterError(true);
   for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, option.description));
-  for (const spec of COMMANDS) addCommand(program, spec, [], select);
+  for (const spec of COMMANDS) addCommand(program, spec, [], select, width);
+  // The program's own help is the grouped list (set after the subcommands, which keep commander's layout).
+  program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(COMMANDS, GLOBAL_OPTIONS, width) });
   return program;
 }
 
@@ -118,8 +117,8 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     invocation = selected;
   }, helpWidth(io, env));
   if (argv.length === 0) {
-    // `hedge` alone: the short help, as a success.
-    io.stdout.write(program.helpInformation());
+    // `hedge` alone: one screen on what it is and where to start, as a success.
+    io.stdout.write(overview(helpWidth(io, env)));
     return 0;
   }
   let usageProblem: string | undefined;
@@ -152,7 +151,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   }
   if (usageProblem !== undefined) {
     const { reportUsageProblem } = await import('./run.js');
-    return reportUsageProblem(usageProblem, { io, json });
+    return reportUsageProblem(usageProblem, { io, json, env });
   }
   if (!invocation) return 0;
   const { runInvocation } = await import('./run.js');

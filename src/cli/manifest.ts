@@ -30,18 +30,18 @@ const notionalArg = <const W extends string>(what: W) =>
 const optional = <const A extends ArgSpec>(arg: A): Omit<A, 'required'> & { readonly required: false } => ({ ...arg, required: false });
 
 export const GLOBAL_OPTIONS = [
-  { flags: '--json', key: 'json', kind: 'flag', description: 'print one JSON document on stdout (the API data); messages go to stderr' },
-  { flags: '--profile <name>', key: 'profile', kind: 'value', description: 'use this stored profile (default: HEDGE_PROFILE, then the current one)', values: 'profile' },
-  { flags: '--demo', key: 'demo', kind: 'flag', description: 'run against a local simulator with a built-in test key (no account needed)' },
-  { flags: '-y, --yes', key: 'yes', kind: 'flag', description: 'confirm state-changing commands on live keys without asking' },
-  { flags: '--no-input', key: 'input', kind: 'negatable', description: 'never prompt; missing arguments are an error' },
-  { flags: '--no-color', key: 'color', kind: 'negatable', description: 'no colour (also NO_COLOR=1 or TERM=dumb)' },
-  { flags: '--verbose', key: 'verbose', kind: 'flag', description: 'log each HTTP request to stderr (keys redacted)' },
-  { flags: '--timeout <seconds>', key: 'timeout', kind: 'value', description: 'give up after this long, waits included (exit 7 while waiting, 5 on a request)' },
+  { flags: '--json', key: 'json', kind: 'flag', description: 'one JSON document on stdout; messages on stderr' },
+  { flags: '--profile <name>', key: 'profile', kind: 'value', description: 'a stored profile (default: the current one)', values: 'profile' },
+  { flags: '--demo', key: 'demo', kind: 'flag', description: 'a local simulator with test funds: no account' },
+  { flags: '-y, --yes', key: 'yes', kind: 'flag', description: 'confirm writes on a live key without asking' },
+  { flags: '--no-input', key: 'input', kind: 'negatable', description: 'never prompt; a missing argument is an error' },
+  { flags: '--no-color', key: 'color', kind: 'negatable', description: 'no colour (also NO_COLOR=1)' },
+  { flags: '--verbose', key: 'verbose', kind: 'flag', description: 'log each HTTP request on stderr (keys redacted)' },
+  { flags: '--timeout <seconds>', key: 'timeout', kind: 'value', description: 'bound the whole command, waits included' },
   { flags: '--request-timeout <seconds>', key: 'requestTimeout', kind: 'value', description: 'bound each HTTP attempt (default 15)' },
-  { flags: '--format <format>', key: 'format', kind: 'value', description: 'table (default on a terminal), tsv (default in a pipe), csv, json or ndjson', values: FORMAT_VALUES },
-  { flags: '--fields <list>', key: 'fields', kind: 'value', description: 'only these fields, in this order: --fields market,side,notional_usd' },
-  { flags: '--query <expr>', key: 'query', kind: 'value', description: 'a JMESPath expression applied to the JSON data (implies --format json)' },
+  { flags: '--format <format>', key: 'format', kind: 'value', description: 'table, tsv (in a pipe), csv, json or ndjson', values: FORMAT_VALUES },
+  { flags: '--fields <list>', key: 'fields', kind: 'value', description: 'only these fields, in this order (a,b,c)' },
+  { flags: '--query <expr>', key: 'query', kind: 'value', description: 'a JMESPath expression on the JSON data' },
   { flags: '--no-header', key: 'header', kind: 'negatable', description: 'tsv and csv without their header row' },
 ] as const satisfies readonly OptionSpec[];
 
@@ -55,14 +55,18 @@ const WATCH_OPTIONS = [
 
 export const MARKETS = declare({
   name: 'markets',
-  summary: 'List the markets open to the account: status, price, capacity and daily carry per side',
+  summary: 'Markets: status, price, capacity and daily carry per side',
+  description: 'List the markets open to the account: status, price, capacity and daily carry per side',
+  group: 'trading',
   tier: 'read',
   examples: ['hedge markets', 'hedge markets --json | jq ".[].market"'],
 });
 
 export const PRICE = declare({
   name: 'price',
-  summary: 'Show the indicative mid price of a market (every listed market without one)',
+  summary: 'The indicative mid price of a market, or of every one',
+  description: 'Show the indicative mid price of a market (every listed market without one)',
+  group: 'trading',
   tier: 'read',
   args: [optional(MARKET_ARG)],
   options: [...WATCH_OPTIONS],
@@ -71,7 +75,9 @@ export const PRICE = declare({
 
 export const QUOTE = declare({
   name: 'quote',
-  summary: 'Quote a hedge: execution price, impact, carry, margin, fee and maturity (reserves nothing)',
+  summary: 'Quote a hedge: price, impact, carry, margin and fee',
+  description: 'Quote a hedge: execution price, impact, carry, margin, fee and maturity (reserves nothing)',
+  group: 'trading',
   tier: 'read',
   args: [MARKET_ARG, SIDE_ARG, notionalArg('size')],
   options: [TENOR_OPTION],
@@ -80,7 +86,9 @@ export const QUOTE = declare({
 
 export const OPEN = declare({
   name: 'open',
-  summary: 'Open a hedge and wait for the fill (no arguments on a terminal starts a wizard)',
+  summary: 'Open a hedge and wait for the fill (a wizard on a terminal)',
+  description: 'Open a hedge and wait for the fill (no arguments on a terminal starts a wizard)',
+  group: 'trading',
   tier: 'write',
   args: [optional(MARKET_ARG), optional(SIDE_ARG), optional(notionalArg('size'))],
   options: [
@@ -99,7 +107,9 @@ export const OPEN = declare({
 
 export const ADD = declare({
   name: 'add',
-  summary: 'Add notional to the open hedge on a market and side (same maturity)',
+  summary: "Add notional to a side's open hedge (same maturity)",
+  description: 'Add notional to the open hedge on a market and side (same maturity)',
+  group: 'trading',
   tier: 'write',
   args: [MARKET_ARG, SIDE_ARG, notionalArg('notional to add')],
   options: [SKIP_CHECKS, ...WRITE_OPTIONS],
@@ -108,7 +118,9 @@ export const ADD = declare({
 
 export const REDUCE = declare({
   name: 'reduce',
-  summary: 'Remove notional from the open hedge on a market and side (margin scales down with it)',
+  summary: "Remove notional from a side's open hedge",
+  description: 'Remove notional from the open hedge on a market and side (margin scales down with it)',
+  group: 'trading',
   tier: 'write',
   args: [MARKET_ARG, SIDE_ARG, notionalArg('notional to remove')],
   options: [...WRITE_OPTIONS],
@@ -117,7 +129,9 @@ export const REDUCE = declare({
 
 export const CLOSE = declare({
   name: 'close',
-  summary: 'Close the position on a market and side, and show what it returned',
+  summary: "Close a side's position and show what it returned",
+  description: 'Close the position on a market and side, and show what it returned',
+  group: 'trading',
   tier: 'write',
   args: [MARKET_ARG, SIDE_ARG],
   options: [...WRITE_OPTIONS],
@@ -126,7 +140,9 @@ export const CLOSE = declare({
 
 export const HEDGES = declare({
   name: 'hedges',
-  summary: 'List hedges, newest first, or show one hedge in full',
+  summary: 'List hedges, newest first, or show one in full',
+  description: 'List hedges, newest first, or show one hedge in full',
+  group: 'book',
   tier: 'read',
   args: [{ name: 'id', required: false, description: 'a hedge id (hdg_…) to show in full' }],
   options: [
@@ -141,7 +157,9 @@ export const HEDGES = declare({
 
 export const HISTORY = declare({
   name: 'history',
-  summary: 'List closed hedges with realized P&L, carry and fees, with totals',
+  summary: 'Closed hedges: realized P&L, carry and fees, with totals',
+  description: 'List closed hedges with realized P&L, carry and fees, with totals',
+  group: 'book',
   tier: 'read',
   options: [
     { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' },
@@ -153,7 +171,9 @@ export const HISTORY = declare({
 
 export const POSITIONS = declare({
   name: 'positions',
-  summary: 'Show open positions per side: entry and mark, P&L, carry, fee to close, net margin',
+  summary: 'Open positions: entry, mark, P&L, carry, time to maturity',
+  description: 'Show open positions per side: entry and mark, P&L, carry, fee to close, net margin',
+  group: 'book',
   tier: 'read',
   options: [...WATCH_OPTIONS],
   examples: ['hedge positions', 'hedge positions --json', 'hedge positions --watch 5 --alert-pnl -500'],
@@ -161,7 +181,9 @@ export const POSITIONS = declare({
 
 export const ACCOUNT = declare({
   name: 'account',
-  summary: 'Show the account: balance, margin in use, exposure, unrealized P&L and headroom',
+  summary: 'Balance, margin in use, exposure, unrealized P&L, headroom',
+  description: 'Show the account: balance, margin in use, exposure, unrealized P&L and headroom',
+  group: 'book',
   tier: 'read',
   options: [...WATCH_OPTIONS],
   examples: ['hedge account', 'hedge account --json | jq .available_exposure_usd', 'hedge account --watch'],
@@ -169,7 +191,9 @@ export const ACCOUNT = declare({
 
 export const LOGIN = declare({
   name: 'login',
-  summary: 'Save a profile: base URL and API key (asked hidden on a terminal, read from stdin otherwise)',
+  summary: 'Save a profile: base URL and API key',
+  description: 'Save a profile: base URL and API key (asked hidden on a terminal, read from stdin otherwise)',
+  group: 'setup',
   tier: 'local',
   options: [
     { flags: '--base-url <url>', key: 'baseUrl', kind: 'value', description: 'the API base address, https://…/v2 (the partner desk gives it)' },
@@ -183,7 +207,9 @@ export const LOGIN = declare({
 
 export const LOGOUT = declare({
   name: 'logout',
-  summary: 'Remove the stored API key of a profile (the current one by default)',
+  summary: "Remove a profile's stored API key",
+  description: 'Remove the stored API key of a profile (the current one by default)',
+  group: 'setup',
   tier: 'local',
   examples: ['hedge logout', 'hedge logout --profile desk'],
 });
@@ -192,7 +218,8 @@ const PROFILE_NAME_ARG = { name: 'name', required: true, description: 'a stored 
 
 export const PROFILE_LIST = declare({
   name: 'list',
-  summary: 'List profiles: name, environment, base URL, redacted key, which is current',
+  summary: 'List profiles: name, environment, base URL, which is current',
+  description: 'List profiles: name, environment, base URL, redacted key, which is current',
   tier: 'local',
   examples: ['hedge profile list'],
 });
@@ -215,14 +242,18 @@ export const PROFILE_REMOVE = declare({
 
 export const WHOAMI = declare({
   name: 'whoami',
-  summary: 'Show the profile, environment, base URL and key in use, where each came from, and whether the key works',
+  summary: 'The profile, environment and key in use, and whether it works',
+  description: 'Show the profile, environment, base URL and key in use, where each came from, and whether the key works',
+  group: 'setup',
   tier: 'read',
   examples: ['hedge whoami', 'HEDGE_PROFILE=desk hedge whoami --json'],
 });
 
 export const COMPLETION = declare({
   name: 'completion',
-  summary: 'Print the shell completion script for bash, zsh or fish',
+  summary: 'Print the shell completion script (bash, zsh or fish)',
+  description: 'Print the shell completion script for bash, zsh or fish',
+  group: 'setup',
   tier: 'local',
   args: [{ name: 'shell', required: true, description: 'bash, zsh or fish', values: SHELL_VALUES }],
   examples: [
@@ -234,7 +265,8 @@ export const COMPLETION = declare({
 
 export const SANDBOX_SERVE = declare({
   name: 'serve',
-  summary: 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first',
+  summary: 'Serve the simulator over HTTP(S) on loopback',
+  description: 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first',
   tier: 'local',
   options: [
     { flags: '--port <n>', key: 'port', kind: 'value', description: 'port (default: any free port)' },
@@ -261,7 +293,8 @@ export const SANDBOX_SERVE = declare({
 
 export const JOURNAL_LIST = declare({
   name: 'list',
-  summary: 'List the journal of actions, newest first: every write, by which profile, when, with what outcome',
+  summary: 'List the journal of actions, newest first',
+  description: 'List the journal of actions, newest first: every write, by which profile, when, with what outcome',
   tier: 'read',
   isDefault: true,
   options: [
@@ -274,7 +307,8 @@ export const JOURNAL_LIST = declare({
 
 export const JOURNAL_SHOW = declare({
   name: 'show',
-  summary: 'Show one journal entry in full: request, idempotency key, outcome',
+  summary: 'Show one journal entry in full',
+  description: 'Show one journal entry in full: request, idempotency key, outcome',
   tier: 'read',
   args: [{ name: 'id', required: true, description: 'a journal id (a_…) or a unique prefix of one' }],
   examples: ['hedge journal show a_mwrrf5p1'],
@@ -282,7 +316,9 @@ export const JOURNAL_SHOW = declare({
 
 export const RESUME = declare({
   name: 'resume',
-  summary: 'Finish an unresolved action from the journal with its own key (the newest one without an ID)',
+  summary: 'Finish an unresolved action with its own idempotency key',
+  description: 'Finish an unresolved action from the journal with its own key (the newest one without an ID)',
+  group: 'automation',
   tier: 'write',
   args: [{ name: 'id', required: false, description: 'a journal id (a_…) or a unique prefix; default: the newest unresolved action' }],
   options: [{ flags: '--no-wait', key: 'wait', kind: 'negatable', description: 'return once the server answered, without waiting for the result' }],
@@ -298,7 +334,9 @@ export const DEMO_RESET = declare({
 
 export const PLAN = declare({
   name: 'plan',
-  summary: 'Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing',
+  summary: 'The actions that bring the book to a target file; sends nothing',
+  description: 'Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing',
+  group: 'automation',
   tier: 'read',
   args: [{ name: 'file', required: true, description: 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin' }],
   options: [{ flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' }],
@@ -307,7 +345,9 @@ export const PLAN = declare({
 
 export const APPLY = declare({
   name: 'apply',
-  summary: 'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
+  summary: 'Bring the book to a target file, each action journaled',
+  description: 'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
+  group: 'automation',
   tier: 'write',
   args: [{ name: 'file', required: true, description: 'the target file, or - for stdin' }],
   options: [
@@ -319,7 +359,9 @@ export const APPLY = declare({
 
 export const REPORT = declare({
   name: 'report',
-  summary: 'P&L by day, week, month, side, tenor or market from history, with unrealized P&L; CSV; --html FILE',
+  summary: 'P&L by day, week, month, side, tenor or market; CSV, HTML',
+  description: 'P&L by day, week, month, side, tenor or market from history, with unrealized P&L; CSV; --html FILE',
+  group: 'book',
   tier: 'read',
   options: [
     { flags: '--since <date>', key: 'since', kind: 'value', description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago' },
@@ -332,7 +374,9 @@ export const REPORT = declare({
 
 export const MATURITIES = declare({
   name: 'maturities',
-  summary: 'Upcoming settlements grouped by day: market, side, notional, maturity and countdown, mark P&L, carry',
+  summary: 'What settles when, grouped by day, with countdowns',
+  description: 'Upcoming settlements grouped by day: market, side, notional, maturity and countdown, mark P&L, carry',
+  group: 'book',
   tier: 'read',
   options: [{ flags: '--within <duration>', key: 'within', kind: 'value', description: 'only hedges maturing within this long: 12h, 3d, 2w (default: all)' }],
   examples: ['hedge maturities', 'hedge maturities --within 3d --json'],
@@ -340,7 +384,9 @@ export const MATURITIES = declare({
 
 export const ROLL = declare({
   name: 'roll',
-  summary: "Keep a side covered past its maturity: close the open hedge and open the same notional for a new tenor",
+  summary: "Close a side's hedge and open it again for a new tenor",
+  description: "Keep a side covered past its maturity: close the open hedge and open the same notional for a new tenor",
+  group: 'trading',
   tier: 'write',
   args: [MARKET_ARG, SIDE_ARG],
   options: [TENOR_OPTION, SKIP_CHECKS, ...WRITE_OPTIONS],
@@ -349,7 +395,9 @@ export const ROLL = declare({
 
 export const MCP = declare({
   name: 'mcp',
-  summary: 'Serve the commands as Model Context Protocol tools over stdio, for an AI agent',
+  summary: 'Serve the commands as MCP tools over stdio, for an AI agent',
+  description: 'Serve the commands as Model Context Protocol tools over stdio, for an AI agent',
+  group: 'setup',
   tier: 'local',
   options: [
     { flags: '--allow-live', key: 'allowLive', kind: 'flag', description: 'offer write tools on a live key too (each write then needs a confirmation token)' },
@@ -359,7 +407,9 @@ export const MCP = declare({
 
 export const TOOLS = declare({
   name: 'tools',
-  summary: 'Describe the commands an agent may call: names, argument schemas and safety tiers',
+  summary: 'The tools an agent may call: schemas and safety tiers',
+  description: 'Describe the commands an agent may call: names, argument schemas and safety tiers',
+  group: 'setup',
   tier: 'local',
   examples: ['hedge tools --json'],
 });
@@ -383,6 +433,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'profile',
     summary: 'List, switch and remove stored profiles',
+    group: 'setup',
     examples: ['hedge profile list', 'hedge profile use desk'],
     subcommands: [
       command(PROFILE_LIST, () => import('../commands/profile-list.js')),
@@ -397,13 +448,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'journal',
     summary: 'The local record of every action: list, show one',
+    group: 'book',
     examples: ['hedge journal', 'hedge journal --pending', 'hedge journal show a_mwrrf5p1'],
     subcommands: [command(JOURNAL_LIST, () => import('../commands/journal-list.js')), command(JOURNAL_SHOW, () => import('../commands/journal-show.js'))],
   },
   command(RESUME, () => import('../commands/resume.js')),
   {
     name: 'demo',
-    summary: 'The --demo simulator',
+    summary: 'The --demo simulator: start it afresh',
+    group: 'setup',
     examples: ['hedge demo reset'],
     subcommands: [command(DEMO_RESET, () => import('../commands/demo-reset.js'))],
   },
@@ -412,7 +465,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   command(COMPLETION, () => import('../commands/completion.js')),
   {
     name: 'sandbox',
-    summary: 'Run the local simulator of the API',
+    summary: 'Run the simulator of the API as a local server',
+    group: 'setup',
     examples: ['hedge sandbox serve --port 4010'],
     subcommands: [command(SANDBOX_SERVE, () => import('../commands/sandbox-serve.js'))],
   },

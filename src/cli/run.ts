@@ -29,10 +29,16 @@ function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Bad usage found by the parser (main.ts): one line, or the JSON error under --json; exit 2. */
-export function reportUsageProblem(message: string, out: { io: Io; json: boolean }): number {
+/** Bad usage found by the parser (main.ts): one line (wrapped on a terminal), or the JSON error under --json; exit 2. */
+export function reportUsageProblem(message: string, out: { io: Io; json: boolean; env?: Record<string, string | undefined> }): number {
   const error = new UsageError(message.trim());
-  return reportError(describeError(error), error, { stderr: out.io.stderr, chalk: makeChalk(false), json: out.json, verbose: false });
+  return reportError(describeError(error), error, { stderr: out.io.stderr, chalk: makeChalk(false), json: out.json, verbose: false, columns: stderrColumns(out.io, out.env ?? {}) });
+}
+
+/** The width messages on stderr are wrapped to when stderr is a terminal; undefined in a pipe (one line per message). */
+function stderrColumns(io: Io, env: Record<string, string | undefined>): number | undefined {
+  if (!io.stderrIsTTY) return undefined;
+  return terminalColumns({ isTTY: true, columns: (io.stderr as { columns?: number }).columns, env });
 }
 
 /**
@@ -78,7 +84,7 @@ export async function runInvocation(
   try {
     output = await buildOutput(globals, io, env, chalk);
   } catch (error) {
-    return reportError(describeError(error), error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose });
+    return reportError(describeError(error), error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });
   }
   // The first signal aborts what the command is doing (a wait, a prompt) and is reported with its
   // own exit code; a second one exits at once.
@@ -110,7 +116,7 @@ export async function runInvocation(
     // A hint names commands to run next: they must reach the same environment (--demo, --profile).
     const flags = ctx.environmentFlags;
     if (described.hint && flags.length > 0) described.hint = withEnvironmentFlags(described.hint, flags);
-    return reportError(described, error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose });
+    return reportError(described, error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });
   } finally {
     for (const { signal, handler } of handlers) process.off(signal, handler);
     // The command is over and only clean-up is left: a Ctrl-C now ends the process at once, with

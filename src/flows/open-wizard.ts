@@ -3,7 +3,8 @@
 // depends on (a side already open is marked, and noted again before the quote), and the notional
 // is checked as it is typed against the side's capacity and the account's headroom. Answers given
 // on the command line are taken as they are and not asked again.
-// Ctrl-C at any prompt ends the run with exit 130 and nothing sent (the prompter maps it).
+// Ctrl-C at any prompt ends the run with exit 130 and nothing sent (the prompter maps it); a No at
+// the confirmation with exit 8 (declined).
 import type { HedgeClient } from '../api/client.js';
 import type { Account, Market, Quote, Side, Tenor } from '../api/schemas.js';
 import { TENORS } from '../domain/vocabulary.js';
@@ -19,7 +20,7 @@ import { findSide, readBook } from './positions.js';
 import { noteIfSideOpen } from './pre-trade.js';
 import { Output } from '../ui/output.js';
 import { renderQuoteCard } from '../ui/quote-card.js';
-import { displayWidth, truncateEnd, wrapWords } from '../ui/width.js';
+import { displayWidth, wrapWords } from '../ui/width.js';
 
 export interface WizardAnswers {
   market?: string;
@@ -40,7 +41,7 @@ export interface WizardResult {
 
 const DAY_MS = 86_400_000;
 
-/** The side's daily carry rate on the account's side (README "Sign convention"): "-0.0384%/day, you pay". */
+/** The side's daily carry rate on the account's side (docs/output-reference.md "Sign convention"): "-0.0384%/day, you pay". */
 function carryWords(rate: number): string {
   const forAccount = toAccountSide(rate);
   if (forAccount === 0) return `${formatPercent(0)}/day`;
@@ -118,8 +119,8 @@ export async function runOpenWizard(
       choices: (['buy', 'sell'] as const).map((value) => {
         const open = book ? findSide(book, market.market, value) : undefined;
         const mark = open ? ` — already open${open.notionalUsd === undefined ? '' : `: ${formatUsd(open.notionalUsd)}`}` : '';
-        const name = `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`;
-        return { name: truncateEnd(name, choiceRoom(ctx)), short: value, value };
+        // The prompter wraps a line too long for the terminal at its spaces (nothing is cut off).
+        return { name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`, short: value, value };
       }),
     }));
 

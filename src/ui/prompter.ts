@@ -1,7 +1,14 @@
 // Prompts behind an interface so that a unit test can script the answers; the real one is
 // @inquirer/prompts on the context's own streams. Ctrl-C at a prompt becomes InterruptedError.
+//
+// @inquirer breaks a line that is wider than the terminal at the last column, in the middle of a
+// word ("1,507.50 USDC u|pfront? (y/N)"). So every text is fitted here before it is handed over:
+// wrapped at spaces to one column less than the terminal (the width @inquirer measures: its output
+// stream's), leaving room on the first line for what the prompt puts before the text and on the
+// last line for what it puts after (the default, the answer, what is typed).
 import { InterruptedError } from '../errors.js';
 import type { Io } from './terminal.js';
+import { wrapWords } from './width.js';
 
 export interface Choice<T> {
   name: string;
@@ -26,25 +33,85 @@ function interrupted(error: unknown): never {
   throw error;
 }
 
+/** Stands in for columns that are taken before or after the text; never part of our own text. */
+const HELD = '\ue000';
+const HELD_RUN = new RegExp(`${HELD}+`, 'g');
+
+/** What @inquirer puts before a text: the prompt's "? " (or "✔ "), a choice's pointer "❯ ", an error's "> ". */
+const LEAD = 2;
+/** Columns kept free at the end of a question: " (y/N) " and the answer; a short typed value. */
+const CONFIRM_TAIL = 7;
+const INPUT_TAIL = 16;
+
+export interface FitOptions {
+  /** Columns taken on the first line before the text. */
+  lead?: number;
+  /** Columns kept free after the text's last word (its last line moves down whole if need be). */
+  tail?: number;
+  /** Spaces before every line after the first. */
+  hangingIndent?: number;
+}
+
+/**
+ * The text wrapped at spaces so that, with `lead` columns before it and `tail` after it, no line
+ * reaches the terminal's last column. Words stay whole; newlines in the text are kept.
+ */
+export function fitToTerminal(text: string, columns: number, options: FitOptions = {}): string {
+  const lead = options.lead ?? 0;
+  const tail = options.tail ?? 0;
+  // The lead and the tail are glued to the first and last word, so they move with them.
+  const held = HELD.repeat(lead) + text + HELD.repeat(tail);
+  const wrapped = wrapWords(held, Math.max(10, columns - 1), { hangingIndent: options.hangingIndent ?? 0 });
+  return wrapped.replace(HELD_RUN, '');
+}
+
+/** The terminal's width as @inquirer reads it (cli-width on the prompt's output stream), 80 when unknown. */
+function promptColumns(io: Io): number {
+  const columns = (io.stderr as { columns?: unknown }).columns;
+  return typeof columns === 'number' && columns > 0 ? columns : 80;
+}
+
 export function createInquirerPrompter(io: Io, signal: AbortSignal): Prompter {
   const context = { input: io.stdin, output: io.stderr, signal };
   const load = () => import('@inquirer/prompts');
+  const fit = (text: string, options: FitOptions) => fitToTerminal(text, promptColumns(io), { hangingIndent: LEAD, ...options });
+  const fitError = (result: true | string): true | string => (result === true ? true : fit(result, { lead: LEAD }));
   return {
     async select(options) {
       const { select } = await load();
-      return select({ message: options.message, choices: options.choices, default: options.default }, context).catch(interrupted);
+      const longestShort = Math.max(0, ...options.choices.map((choice) => (choice.short ?? choice.name).length));
+      const choices = options.choices.map((choice) => ({
+        ...choice,
+        name: fit(choice.name, { lead: LEAD }),
+        description: choice.description === undefined ? undefined : fit(choice.description, { hangingIndent: 0 }),
+      }));
+      const message = fit(options.message, { lead: LEAD, tail: Math.min(longestShort + 1, INPUT_TAIL) });
+      return select({ message, choices, default: options.default }, context).catch(interrupted);
     },
     async input(options) {
       const { input } = await load();
-      return input({ message: options.message, default: options.default, validate: options.validate }, context).catch(interrupted);
+      const validate = options.validate;
+      const tail = INPUT_TAIL + (options.default === undefined ? 0 : options.default.length + 3);
+      return input(
+        {
+          message: fit(options.message, { lead: LEAD, tail }),
+          default: options.default,
+          validate: validate && (async (value: string) => fitError(await validate(value))),
+        },
+        context,
+      ).catch(interrupted);
     },
     async password(options) {
       const { password } = await load();
-      return password({ message: options.message, mask: '*', validate: options.validate }, context).catch(interrupted);
+      const validate = options.validate;
+      return password(
+        { message: fit(options.message, { lead: LEAD, tail: INPUT_TAIL }), mask: '*', validate: validate && ((value: string) => fitError(validate(value))) },
+        context,
+      ).catch(interrupted);
     },
     async confirm(options) {
       const { confirm } = await load();
-      return confirm({ message: options.message, default: options.default ?? false }, context).catch(interrupted);
+      return confirm({ message: fit(options.message, { lead: LEAD, tail: CONFIRM_TAIL }), default: options.default ?? false }, context).catch(interrupted);
     },
   };
 }

@@ -5,16 +5,36 @@ import type { ChalkInstance } from 'chalk';
 import { errorAsJson, type ErrorDescription } from '../exit-codes.js';
 import { scrubSecrets } from '../security/secrets.js';
 import { safeJson, safeMultiline, safeText } from '../security/safe-text.js';
+import { wrapWords } from './width.js';
 
 export interface ErrorOut {
   stderr: NodeJS.WritableStream;
   chalk: ChalkInstance;
   json: boolean;
   verbose: boolean;
+  /**
+   * The terminal's width when stderr is a terminal: each line is then wrapped at word boundaries
+   * (its continuation under its text), so the terminal never breaks a word. In a pipe a message
+   * stays one line, for scripts.
+   */
+  columns?: number;
+}
+
+/** Spaces that continue a wrapped line under its text: `  → hint` continues under the hint. */
+function hangingIndentOf(line: string): number {
+  return /^ *(?:→ )?/.exec(line.replace(/\u001b\[[0-9;]*m/g, ''))![0].length;
 }
 
 export function reportError(description: ErrorDescription, error: unknown, out: ErrorOut): number {
-  const write = (text: string) => out.stderr.write(`${scrubSecrets(text)}\n`);
+  const columns = out.json ? undefined : out.columns;
+  const fit = (text: string): string =>
+    columns === undefined
+      ? text
+      : text
+          .split('\n')
+          .map((line) => wrapWords(line, columns, { hangingIndent: hangingIndentOf(line) }))
+          .join('\n');
+  const write = (text: string) => out.stderr.write(`${fit(scrubSecrets(text))}\n`);
   if (out.json) {
     write(safeJson({ error: errorAsJson(description) }));
     if (out.verbose && description.exitCode === 1 && error instanceof Error && error.stack) write(safeMultiline(error.stack));

@@ -3,7 +3,7 @@
 // --json gets nothing at all. ora is imported only when a spinner is actually shown.
 import type { Output } from './output.js';
 import { safeStyled } from '../security/safe-text.js';
-import { truncateEnd } from './width.js';
+import { displayWidth, wrapWords } from './width.js';
 
 /** What a spinner needs from the running command (the flows hand it over; ui knows no context). */
 export interface ProgressHost {
@@ -39,9 +39,16 @@ export async function startProgress(ctx: ProgressHost, rawLabel: string, since: 
     return silent;
   }
   // One line, always: a spinner line that wraps leaves a copy of itself behind at every redraw.
+  // A label too long for that is written once above it, wrapped at word boundaries (never cut
+  // mid-word), and the spinner only counts.
   const columns = (ctx.stderr as { columns?: number }).columns ?? ctx.output.columns;
-  const fitted = truncateEnd(label, Math.max(10, columns - 2 - ' 9999s'.length - 1));
-  const text = () => `${fitted} ${Math.max(0, Math.floor((ctx.now() - since) / 1000))}s`;
+  const room = Math.max(10, columns - 2 - ' 9999s'.length - 1);
+  let shown = label;
+  if (displayWidth(label) > room) {
+    ctx.stderr.write(`${wrapWords(label, columns)}\n`);
+    shown = 'waiting';
+  }
+  const text = () => `${shown} ${Math.max(0, Math.floor((ctx.now() - since) / 1000))}s`;
   const { default: ora } = await import('ora');
   const spinner = ora({
     text: text(),

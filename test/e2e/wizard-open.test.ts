@@ -1,9 +1,11 @@
 // The `hedge open` wizard driven through a real pseudo-terminal (@lydell/node-pty), the built
 // binary on the other end and a sandbox server behind it: typed answers, the notional refused as
-// typed when over the headroom, the quote card, the confirmation, the spinner and the fill; and
-// Ctrl-C (or "No") at a prompt, which ends with exit 130 and nothing sent.
+// typed when over the headroom, the quote card, the confirmation, the spinner and the fill; Ctrl-C
+// at a prompt, which ends with exit 130 and nothing sent, and "No" at the confirmation, exit 8
+// (declined). At 80 columns every line is drawn whole: no line wider than the terminal and no word
+// split at a line end, prompts and the message after an interrupted wait included.
 import { afterEach, describe, expect, it } from 'vitest';
-import { KEYS, spawnInTerminal as spawnTerminal, stripAnsi, type Terminal } from '../support/pseudo-terminal.js';
+import { KEYS, spawnInTerminal as spawnTerminal, stripAnsi, wordsSplitAtLineEnd, type DrawnLine, type Terminal } from '../support/pseudo-terminal.js';
 import { displayWidth } from '../../src/ui/width.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 
@@ -11,6 +13,16 @@ const { DOWN, ENTER, CTRL_C, BACKSPACE } = KEYS;
 
 const spawnInTerminal = (trading: Simulator, args: string[]): Terminal =>
   spawnTerminal({ configDir: trading.configDir, env: trading.env, args });
+
+/**
+ * The drawn screen as one line of text, its lines joined by a space: what a person reads. A word
+ * split at a line end reads as two words here, so a sentence found whole was broken at spaces only.
+ */
+const readAsText = (lines: readonly DrawnLine[]): string =>
+  lines
+    .map((line) => line.text.trim())
+    .join(' ')
+    .replace(/ +/g, ' ');
 
 // Registered before the afterEach below, so it runs after it: the terminal is gone before its simulator.
 const startTrading = useSimulators();
@@ -100,7 +112,7 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     expect(trading.writes()).toEqual([]);
   });
 
-  it('answering No (the default) at the confirmation exits 130 and opens nothing', async () => {
+  it('answering No (the default) at the confirmation exits 8 (declined) and opens nothing', async () => {
     const trading = await startTrading();
     terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'buy', '5000', '--ref', 'NOPE']);
     await terminal.waitFor('? Tenor');
@@ -108,22 +120,68 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     await terminal.waitFor('Execution price');
     await terminal.waitFor('(y/N)');
     terminal.write(ENTER);
-    expect(await terminal.exitCode).toBe(130);
+    expect(await terminal.exitCode).toBe(8);
     expect(terminal.screen()).toContain('Not confirmed; nothing was sent.');
     expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
     expect(trading.hedges()).toEqual([]);
   });
 
-  it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order stands and the way to check it is shown', async () => {
+  it('at 80 columns: a side already open, a refused notional, the reference and the confirmation, each drawn whole (no word split); No exits 8', async () => {
+    const trading = await startTrading({ exposureCapUsd: 100_000 });
+    trading.seedOpen('buy', 10_000);
+    terminal = spawnTerminal({ configDir: trading.configDir, env: trading.env, args: ['open'], cols: 80 });
+    // Each prompt is redrawn in place once answered: the screen is read while it is up.
+    const screens: DrawnLine[][] = [];
+    await terminal.waitFor('? Market');
+    terminal.write(ENTER);
+    await terminal.waitFor('? Side');
+    await terminal.waitFor('sell');
+    screens.push(await terminal.drawn());
+    expect(readAsText(screens.at(-1)!)).toMatch(/buy capacity [\d,.]+ USD, carry [+-][\d.]+%\/day, you (pay|earn) — already open: 10,000\.00 USD/);
+    terminal.write(ENTER);
+    await terminal.waitFor('? Notional in USD');
+    terminal.write(`1O_000${ENTER}`);
+    await terminal.waitFor('1.5m.');
+    screens.push(await terminal.drawn());
+    expect(readAsText(screens.at(-1)!)).toContain('notional: "1O_000" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.');
+    terminal.write(`${BACKSPACE.repeat(6)}10_000${ENTER}`);
+    await terminal.waitFor('? Tenor');
+    terminal.write(ENTER);
+    await terminal.waitFor('? Client reference');
+    terminal.write(`DEAL-2026-000042${ENTER}`);
+    await terminal.waitFor('Total upfront');
+    await terminal.waitFor('(y/N)');
+    screens.push(await terminal.drawn());
+    expect(readAsText(screens.at(-1)!)).toMatch(/Open buy 10,000\.00 USD on USDTNGN for 1 day \(ref DEAL-2026-000042\), [\d,.]+ USDC upfront\? \(y\/N\)/);
+    terminal.write(`n${ENTER}`);
+    expect(await terminal.exitCode).toBe(8);
+    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
+    screens.push(await terminal.drawn());
+    expect(readAsText(screens.at(-1)!)).toContain('Not confirmed; nothing was sent.');
+
+    for (const screen of screens) {
+      expect(screen.filter((line) => displayWidth(line.text) > 80)).toEqual([]);
+      expect(wordsSplitAtLineEnd(screen)).toEqual([]);
+    }
+  });
+
+  it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order stands and the way to check it is shown, wrapped at 80 columns', async () => {
     const trading = await startTrading({ fillDelayMs: 60_000 });
-    terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'buy', '5000', '--tenor', '1']);
+    terminal = spawnTerminal({ configDir: trading.configDir, env: trading.env, args: ['open', 'USDTNGN', 'buy', '5000', '--tenor', '1'], cols: 80 });
     await terminal.waitFor('Execution price');
-    await terminal.waitFor(/waiting for the fill \d+s/);
+    // Too long for one spinner line at 80 columns: the label is written whole above a counting spinner.
+    await terminal.waitFor('waiting for the fill');
+    await terminal.waitFor(/waiting \d+s/);
     terminal.write(CTRL_C);
     expect(await terminal.exitCode).toBe(130);
     const [hedge] = trading.hedges();
     expect(hedge!.status).toBe('submitted');
-    expect(terminal.screen()).toContain('Stopped waiting. The order stands');
-    expect(terminal.screen()).toContain(`hedge hedges ${hedge!.id} --wait`);
+    const drawn = await terminal.drawn();
+    const text = readAsText(drawn);
+    expect(text).toContain(`Submitted ${hedge!.id} (tx 0x`);
+    expect(text).toContain(`Stopped waiting. The order stands: hedge ${hedge!.id} is still being processed.`);
+    expect(text).toContain(`hedge hedges ${hedge!.id} --wait`);
+    expect(drawn.filter((line) => displayWidth(line.text) > 80)).toEqual([]);
+    expect(wordsSplitAtLineEnd(drawn)).toEqual([]);
   });
 });

@@ -1,0 +1,141 @@
+// The short ways in, laid out for the terminal's width at word boundaries (commander's own
+// wrapping, so the front loads nothing more): the overview `hedge` prints alone, the grouped
+// command list of `hedge --help` (gh's layout: a command's name, then one line), and the parts
+// each command's help ends with (its examples, and the global options by name only).
+// Part of the front door (dist/cli.cjs): data and text only.
+import { Help } from 'commander';
+import { COMMAND_GROUPS, type CommandSpec, type OptionSpec } from './command-spec.js';
+
+const INDENT = '  ';
+const GAP = 2;
+/** Below this many columns beside a term, its description goes on the lines under it instead. */
+const MIN_DESCRIPTION_ROOM = 24;
+
+function wrapper(): Help {
+  const help = new Help();
+  // boxWrap leaves text unwrapped below this width; ours decides that itself.
+  help.minWidthToWrap = 1;
+  return help;
+}
+
+/** Plain text wrapped at spaces to `width`, every line after the first indented by `hanging`. */
+export function wrapText(text: string, width: number, hanging = 0): string {
+  const lines = wrapper().boxWrap(text, Math.max(10, width - hanging)).split('\n');
+  return lines.map((line, index) => (index === 0 || line === '' ? line : ' '.repeat(hanging) + line)).join('\n');
+}
+
+/**
+ * Two columns: each term, then its description wrapped beside it; when the terminal leaves too
+ * little room beside the widest term, each description goes under its term instead.
+ */
+export function itemList(items: readonly (readonly [string, string])[], width: number): string[] {
+  const termWidth = Math.max(0, ...items.map(([term]) => term.length));
+  const room = width - INDENT.length - termWidth - GAP;
+  if (room < MIN_DESCRIPTION_ROOM) {
+    return items.flatMap(([term, description]) => [INDENT + term, ...wrapText(description, width - 6).split('\n').map((line) => `      ${line}`)]);
+  }
+  const lead = INDENT.length + termWidth + GAP;
+  return items.map(([term, description]) => {
+    const [first = '', ...rest] = wrapper().boxWrap(description, room).split('\n');
+    return [INDENT + term.padEnd(termWidth + GAP) + first, ...rest.map((line) => ' '.repeat(lead) + line)].join('\n');
+  });
+}
+
+/**
+ * A shell command shown as an example, at most `width` columns: broken only at spaces, with the
+ * shell's own continuation (` \`) so that a copied example still runs.
+ */
+export function exampleLines(example: string, width: number): string[] {
+  const first = `${INDENT}$ `;
+  const next = '      ';
+  const words = example.split(' ');
+  const lines: string[] = [];
+  let line = first;
+  let lineHasWord = false;
+  for (const word of words) {
+    const lead = lines.length === 0 ? first : next;
+    // Room for the word and, unless it is the last one, the ` \` that would follow it.
+    if (lineHasWord && line.length + 1 + word.length + 2 > width) {
+      lines.push(`${line} \\`);
+      line = next + word;
+    } else {
+      line = lineHasWord ? `${line} ${word}` : lead + word;
+    }
+    lineHasWord = true;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** What every command's help ends with: its examples, then the global options by name. */
+export function commandHelpEnd(spec: CommandSpec, globals: readonly OptionSpec[], width: number): string {
+  const examples = spec.examples.flatMap((example) => exampleLines(example, width));
+  const names = globals.map((option) => option.flags.split(/[\s,]+/).find((part) => part.startsWith('--'))!).join(' ');
+  const inherited = wrapText(`Global options (hedge --help says what each does): ${names}`, width, 2);
+  return `\nExamples:\n${examples.join('\n')}\n\n${inherited}\n`;
+}
+
+/** `hedge` alone: what it is, the first commands to run, and where help is. At most 24 lines. */
+export function overview(width: number): string {
+  const intro = wrapText(
+    'hedge is a command-line desk for the Hedging Partner API: quote, open, watch and close FX hedges on frontier-market currencies, from a terminal, a script (--json) or an AI agent (hedge mcp).',
+    width,
+  );
+  return [
+    intro,
+    '',
+    'Try it with no account (a local simulator with test funds):',
+    ...itemList(
+      [
+        ['hedge --demo markets', 'what can be hedged now'],
+        ['hedge --demo quote USDTNGN buy 10000 --tenor 3', 'price a hedge; sends nothing'],
+        ['hedge --demo open', 'a wizard that opens a hedge'],
+        ['hedge --demo positions', 'your book: entry, mark, P&L'],
+        ['hedge --demo close USDTNGN buy', 'close the buy side'],
+      ],
+      width,
+    ),
+    '',
+    'With your own key:',
+    ...itemList(
+      [
+        ['hedge login --profile desk', 'save the base URL and key (asked hidden)'],
+        ['hedge whoami', 'check the key works'],
+      ],
+      width,
+    ),
+    '',
+    'Help:',
+    ...itemList(
+      [
+        ['hedge --help', 'every command, grouped'],
+        ['hedge COMMAND --help', 'one command: arguments, options, examples'],
+        ['hedge help exit-codes', 'what each exit code means'],
+      ],
+      width,
+    ),
+    '',
+  ].join('\n');
+}
+
+/** `hedge --help`: the commands by group, one line each, then the options every command takes. */
+export function rootHelp(commands: readonly CommandSpec[], globals: readonly OptionSpec[], width: number): string {
+  const out: string[] = [
+    'Usage: hedge <command> [arguments] [options]',
+    '',
+    wrapText('Quote, open and manage FX hedges through the Hedging Partner API.', width),
+    '',
+  ];
+  const grouped = [
+    ...COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: commands.filter((spec) => spec.group === id) })),
+    // A command nobody grouped yet is still listed (a test asks every command for its group).
+    { heading: 'Other commands', members: commands.filter((spec) => spec.group === undefined) },
+  ].filter(({ members }) => members.length > 0);
+  const nameWidth = Math.max(...commands.map((spec) => spec.name.length));
+  for (const { heading, members } of grouped) {
+    out.push(`${heading}:`, ...itemList(members.map((spec) => [spec.name.padEnd(nameWidth), spec.summary] as const), width), '');
+  }
+  out.push('Options for every command:', ...itemList(globals.map((option) => [option.flags, option.description] as const), width), '');
+  out.push(wrapText('Learn more: hedge COMMAND --help · hedge help exit-codes · man hedge', width), '');
+  return out.join('\n');
+}
