@@ -2,9 +2,11 @@
 import type { Plugin } from 'esbuild';
 
 export const CREATE_REQUIRE_BANNER: string;
-export function buildDist(options?: { outdir?: string; lazyChildProcess?: boolean; slimUndici?: boolean; zodLocales?: boolean; plugins?: Plugin[] }): Promise<void>;
+export function buildDist(options?: { outdir?: string; lazyChildProcess?: boolean; slimUndici?: boolean; zodLocales?: boolean; plugins?: Plugin[]; manPage?: boolean }): Promise<void>;
 export function entryName(path: string): string;
 export function checkNoModuleTwice(front: Set<string>, lazy: Set<string>): void;
+/** Throws, naming them, when an output of the build would import or require a package at run time. */
+export function checkNoPackageAtRunTime(metafiles: Array<{ outputs: Record<string, { imports: Array<{ path: string; external?: boolean }> }> }>): void;
 /** Throws, naming them, when esbuild inputs include what the build leaves out (fetch, WebSocket, caches, cookies, mocks, zod's other locales). */
 export function checkNothingUnused(inputs: string[]): void;
 export function undiciSlice(importers?: string): Plugin;

@@ -7,6 +7,10 @@
 //   dist/*.js     what a command runs: one ESM entry per module the front imports lazily (the
 //                 runner and each command), with every dependency bundled in and shared code split
 //                 into chunk-*.js, so a command loads a few files instead of hundreds.
+//   dist/hedge.1  the manual page, generated from the command specs (scripts/man-page.mjs).
+//
+// Nothing in dist/ loads a package at run time (checkNoPackageAtRunTime): the tarball declares no
+// dependency, so `npm install -g` of it downloads nothing.
 //
 // Every local module exists exactly once in dist/: the ESM side reaches the front's few modules
 // (the manifest, the vocabulary, the version) through dist/cli.cjs itself, so both halves share
@@ -15,6 +19,8 @@
 //
 // `node scripts/build.mjs` builds dist/; bench/ imports buildDist() to rebuild variants.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
 import { realpathSync, renameSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,7 +42,7 @@ export const CREATE_REQUIRE_BANNER =
  * @param {boolean} [options.zodLocales]  keep zod's 60-odd locales (default false: English only)
  * @param {import('esbuild').Plugin[]} [options.plugins]  more plugins for the ESM side (bench/ rebuilds earlier states of src/ with them)
  */
-export async function buildDist({ outdir = 'dist', lazyChildProcess = true, slimUndici = true, zodLocales = false, plugins = [] } = {}) {
+export async function buildDist({ outdir = 'dist', lazyChildProcess = true, slimUndici = true, zodLocales = false, plugins = [], manPage = true } = {}) {
   const target = isAbsolute(outdir) ? outdir : join(ROOT, outdir);
   // Built beside the target and swapped in at the end, so that a hedge process started meanwhile
   // (another test run, a shell) never finds dist/ half-written or missing.
@@ -44,6 +50,9 @@ export async function buildDist({ outdir = 'dist', lazyChildProcess = true, slim
   rmSync(out, { recursive: true, force: true });
   try {
     await buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugins });
+    // In a process of its own: it loads the built front and exit-code table, which must not stay
+    // cached here (bench/ builds several variants in one process).
+    if (manPage) execFileSync(process.execPath, [join(ROOT, 'scripts', 'man-page.mjs'), out], { stdio: 'inherit' });
     const old = `${target}.old-${process.pid}`;
     try {
       renameSync(target, old);
@@ -102,7 +111,25 @@ async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugin
     ],
   });
   checkNoModuleTwice(frontModules, localInputs(lazy.metafile));
+  checkNoPackageAtRunTime([front.metafile, lazy.metafile]);
   if (slimUndici && !zodLocales) checkNothingUnused(Object.keys(lazy.metafile.inputs));
+}
+
+/**
+ * Every import or require left in the output (not bundled) names a Node built-in or a file of
+ * dist/ itself: a package required at run time would need the tarball to declare it.
+ */
+export function checkNoPackageAtRunTime(metafiles) {
+  const strays = new Set();
+  for (const metafile of metafiles) {
+    for (const output of Object.values(metafile.outputs)) {
+      for (const { path, external } of output.imports) {
+        if (!external || path.startsWith('node:') || path.startsWith('./') || path.startsWith('../') || builtinModules.includes(path)) continue;
+        strays.add(path);
+      }
+    }
+  }
+  if (strays.size > 0) throw new Error(`dist/ would load these packages at run time instead of bundling them: ${[...strays].join(', ')}.`);
 }
 
 /** Local source files the front may contain: stateless data and the argument parsing. */

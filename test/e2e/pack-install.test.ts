@@ -5,11 +5,10 @@
 // bin/; and an unbuilt checkout run as `node bin/hedge.js` says to run the build instead of a stack
 // trace. Nothing here changes a tracked file: the tarball and the prefix live in a temp folder.
 //
-// The install resolves the package's dependencies like any user's install: from npm's cache when
-// they are there (--prefer-offline), else from the registry. dist/ bundles every dependency, so
-// the installed copy would run without them; they are still declared (and installed) by package.json.
+// dist/ bundles every dependency and the package declares none, so the install needs nothing from
+// a registry: it runs --offline, and installs exactly one package (hedge itself, with its manual page).
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, ROOT, tempDir } from '../support/hedge-cli.js';
@@ -50,7 +49,7 @@ async function workTreeStatus(): Promise<string> {
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 describe('installing from the packed tarball', () => {
-  it('npm pack, then npm install -g of the tarball into a temp prefix: `hedge --version` and `hedge --demo markets --json` work', { timeout: 180_000 }, async () => {
+  it('npm pack, then npm install -g of the tarball into a temp prefix, offline, installs hedge alone: `hedge --version`, `hedge --demo markets --json` and its man page work', { timeout: 180_000 }, async () => {
     const statusBefore = await workTreeStatus();
     const dir = tempDir('hedge-pack-');
     try {
@@ -60,14 +59,24 @@ describe('installing from the packed tarball', () => {
       const files = packed!.files.map((file) => file.path);
       expect(files).toContain('bin/hedge.js');
       expect(files).toContain('dist/cli.cjs');
+      expect(files).toContain('dist/hedge.1');
       expect(files.filter((path) => /^(src|test|scripts|bench)\//.test(path))).toEqual([]);
       const tarball = join(dir.path, packed!.filename);
       expect(existsSync(tarball)).toBe(true);
       expect(existsSync(join(ROOT, packed!.filename))).toBe(false);
 
       const prefix = join(dir.path, 'prefix');
-      const install = await run('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: dir.path });
+      const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+      expect(manifest.dependencies).toBeUndefined();
+      const install = await run('npm', ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], { cwd: dir.path });
       expect(install.code, install.stderr).toBe(0);
+      // Nothing but hedge: no dependency fetched, none installed beside it.
+      expect(install.stdout).toMatch(/\badded 1 package\b/);
+      const installed = join(prefix, 'lib', 'node_modules');
+      expect(readdirSync(installed)).toEqual(['hedge']);
+      expect(existsSync(join(installed, 'hedge', 'node_modules'))).toBe(false);
+      // npm links the manual page where `man` looks under the prefix.
+      expect(readFileSync(join(prefix, 'share', 'man', 'man1', 'hedge.1'), 'utf8')).toMatch(/^\.TH HEDGE 1 /m);
 
       // The command a user gets on PATH is the installed copy, not this checkout.
       const hedge = join(prefix, 'bin', 'hedge');

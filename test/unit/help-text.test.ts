@@ -1,0 +1,101 @@
+// The short ways in, read at 80 columns as a new user meets them: `hedge` alone is one screen,
+// `hedge --help` lists every command once under its group, and every command's own help fits a
+// screen. Run in-process through the real front (main), with its output captured.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { COMMANDS } from '../../src/cli/manifest.js';
+import { COMMAND_GROUPS, type CommandSpec } from '../../src/cli/command-spec.js';
+import { displayWidth } from '../../src/ui/width.js';
+
+async function printed(argv: string[], columns = 80): Promise<{ code: number; lines: string[] }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let text = '';
+  stdout.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  const io = { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const code = await main(argv, { io, env: { COLUMNS: String(columns) } });
+  return { code, lines: text.replace(/\n$/, '').split('\n') };
+}
+
+/** Every command path: `quote`, `profile`, `profile list`, … */
+function commandPaths(specs: readonly CommandSpec[], prefix: string[] = []): string[][] {
+  return specs.flatMap((spec) => [[...prefix, spec.name], ...commandPaths(spec.subcommands ?? [], [...prefix, spec.name])]);
+}
+
+const tooWide = (lines: string[], columns: number) => lines.filter((line) => displayWidth(line) > columns);
+
+describe('hedge alone', () => {
+  it('prints one screen (at most 24 lines at 80 columns): what it is, first commands, where help is; exit 0', async () => {
+    const { code, lines } = await printed([]);
+    expect(code).toBe(0);
+    expect(lines.length).toBeLessThanOrEqual(24);
+    expect(tooWide(lines, 80)).toEqual([]);
+    const text = lines.join('\n');
+    expect(text).toContain('Hedging Partner API');
+    for (const command of ['hedge --demo markets', 'hedge --demo quote', 'hedge --demo open', 'hedge login', 'hedge --help', 'hedge help exit-codes']) {
+      expect(text).toContain(command);
+    }
+  });
+
+  it('still fits a 60-column terminal', async () => {
+    const { lines } = await printed([], 60);
+    expect(tooWide(lines, 60)).toEqual([]);
+  });
+});
+
+describe('hedge --help', () => {
+  it('lists every top-level command once, under its group, in at most 60 lines at 80 columns', async () => {
+    const { code, lines } = await printed(['--help']);
+    expect(code).toBe(0);
+    expect(lines.length).toBeLessThanOrEqual(60);
+    expect(tooWide(lines, 80)).toEqual([]);
+    const listed = new Map<string, string>();
+    let heading = '';
+    for (const line of lines) {
+      if (/^\S.*:$/.test(line)) heading = line.slice(0, -1);
+      const match = /^ {2}([a-z][a-z-]*) {2,}\S/.exec(line);
+      if (match && !line.startsWith('  --')) {
+        expect(listed.has(match[1]!), `${match[1]} listed twice`).toBe(false);
+        listed.set(match[1]!, heading);
+      }
+    }
+    const headingOf = new Map(COMMAND_GROUPS.map((group) => [group.id, group.heading]));
+    expect(Object.fromEntries(listed)).toEqual(Object.fromEntries(COMMANDS.map((spec) => [spec.name, headingOf.get(spec.group!)])));
+  });
+
+  it('every top-level command has a group and a one-line summary (one line beside its name at 80 columns)', () => {
+    const nameWidth = Math.max(...COMMANDS.map((spec) => spec.name.length));
+    for (const spec of COMMANDS) {
+      expect(spec.group, `${spec.name} has no group`).toBeDefined();
+      expect(2 + nameWidth + 2 + spec.summary.length, spec.name).toBeLessThanOrEqual(80);
+    }
+  });
+
+  it('`hedge help` prints the same', async () => {
+    expect((await printed(['help'])).lines).toEqual((await printed(['--help'])).lines);
+  });
+});
+
+describe("each command's help", () => {
+  const paths = commandPaths(COMMANDS);
+
+  it.each(paths.map((path) => [path.join(' '), path]))('hedge %s --help: at most 45 lines, none wider than 80 columns', async (_name, path) => {
+    const { code, lines } = await printed([...path, '--help']);
+    expect(code).toBe(0);
+    expect(lines[0]).toMatch(new RegExp(`^Usage: hedge ${path.join(' ')}\\b`));
+    expect(lines.length).toBeLessThanOrEqual(45);
+    expect(tooWide(lines, 80)).toEqual([]);
+    expect(lines.join('\n')).toContain('Global options');
+  });
+
+  it('an example too long for the terminal continues on the next line with the shell\'s " \\"', async () => {
+    const { lines } = await printed(['login', '--help']);
+    const at = lines.findIndex((line) => line.includes('printf %s "$HEDGE_KEY"'));
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at]).toMatch(/ \\$/);
+    expect(lines[at + 1]).toMatch(/^ {6}\S/);
+  });
+});
