@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The second one gives the reliability suite a results folder and, after the run, summarises
-    // it; only `npm run reliability-report` regenerates the README's "Reliability" section.
+    // it; only `npm run reliability-report` regenerates docs/reliability.md.
     globalSetup: ['test/support/global-setup.ts', 'test/support/reliability-report.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 // Turns the results the reliability suite recorded (one JSON file per test file under
-// test/reliability/, written in each file's afterAll) into the README's "Reliability" section,
-// between <!-- reliability:start --> and <!-- reliability:end -->. Run by the suite's global
-// teardown after `npm test`; it rewrites the README only when every reliability test file
-// reported, so a partial run (one file, a -t filter that skips a whole file) never publishes a
-// partial table. The merged results are also kept in .tmp/reliability-results.json.
+// test/reliability/, written in each file's afterAll) into docs/reliability.md, between
+// <!-- reliability:start --> and <!-- reliability:end -->. Run by the suite's global teardown:
+// after `npm test` it only says whether the file is up to date; `npm run reliability-report`
+// rewrites it, and only when every reliability test file reported, so a partial run (one file, a
+// -t filter that skips a whole file) never publishes a partial table. The merged results are also
+// kept in .tmp/reliability-results.json.
 //
-//   node scripts/reliability-report.mjs --results DIR [--readme README.md] [--check]
+//   node scripts/reliability-report.mjs --results DIR [--doc docs/reliability.md] [--check]
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const START = '<!-- reliability:start -->';
 const END = '<!-- reliability:end -->';
-const HEADING = '## Reliability';
-const INSERT_BEFORE = '## Where the spec is silent';
+const DOC = join(ROOT, 'docs', 'reliability.md');
 
 function parseArgs(argv) {
-  const args = { results: undefined, readme: join(ROOT, 'README.md'), check: false };
+  const args = { results: undefined, doc: DOC, check: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--results') args.results = resolve(argv[++i]);
-    else if (argv[i] === '--readme') args.readme = resolve(argv[++i]);
+    else if (argv[i] === '--doc') args.doc = resolve(argv[++i]);
     else if (argv[i] === '--check') args.check = true;
     else throw new Error(`unknown argument ${argv[i]}`);
   }
@@ -47,7 +47,7 @@ function loadResults(dir) {
 // ------------------------------------------------------------------------------------------
 // Markdown
 
-/** Values that change from run to run (ports, temp folders, keys, ids) would churn the README. */
+/** Values that change from run to run (ports, temp folders, keys, ids) would churn the document. */
 function tidy(text) {
   return String(text ?? '')
     .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
@@ -168,21 +168,20 @@ export function renderSection(cases, meta) {
   return out.join('\n');
 }
 
-export function spliceReadme(readme, section) {
+/** The document with the generated section replaced (or added at its end when it has none yet). */
+export function spliceSection(doc, section) {
   const block = `${START}\n${section}\n${END}`;
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start >= 0 && end > start) return `${readme.slice(0, start)}${block}${readme.slice(end + END.length)}`;
-  const anchor = readme.indexOf(`\n${INSERT_BEFORE}`);
-  if (anchor < 0) throw new Error(`README has neither the reliability markers nor a "${INSERT_BEFORE}" heading to put them before`);
-  return `${readme.slice(0, anchor + 1)}${HEADING}\n\n${block}\n\n${readme.slice(anchor + 1)}`;
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  if (start >= 0 && end > start) return `${doc.slice(0, start)}${block}${doc.slice(end + END.length)}`;
+  return `${doc.replace(/\n*$/, '')}\n\n${block}\n`;
 }
 
 /**
  * Merges the result files in `results`, keeps them in .tmp/reliability-results.json and, when every
- * reliability test file reported, rewrites the README section. Returns a one-line summary.
+ * reliability test file reported, rewrites the section of docs/reliability.md. Returns a one-line summary.
  */
-export function generateReport({ results, readme = join(ROOT, 'README.md'), check = false, policy = readRetryPolicy() }) {
+export function generateReport({ results, doc = DOC, check = false, policy = readRetryPolicy() }) {
   const files = loadResults(results);
   const reported = new Set(files.map((file) => file.file));
   const missing = expectedFiles().filter((name) => !reported.has(name));
@@ -194,13 +193,13 @@ export function generateReport({ results, readme = join(ROOT, 'README.md'), chec
 
   const passed = cases.filter((test) => test.pass).length;
   if (missing.length > 0) {
-    return `reliability report: ${passed}/${cases.length} cases passed; README not updated (no results from ${missing.join(', ')}: run the whole suite with npm test).`;
+    return `reliability report: ${passed}/${cases.length} cases passed; ${relative(ROOT, doc)} not updated (no results from ${missing.join(', ')}: run the whole suite with npm test).`;
   }
-  const current = readFileSync(readme, 'utf8');
-  const next = spliceReadme(current, renderSection(cases, meta));
-  if (check) return next === current ? 'reliability report: README is up to date.' : 'reliability report: README would change.';
-  if (next !== current) writeFileSync(readme, next);
-  return `reliability report: ${passed}/${cases.length} cases passed; README section "Reliability" regenerated (${basename(readme)}).`;
+  const current = readFileSync(doc, 'utf8');
+  const next = spliceSection(current, renderSection(cases, meta));
+  if (check) return next === current ? `reliability report: ${relative(ROOT, doc)} is up to date.` : `reliability report: ${relative(ROOT, doc)} would change.`;
+  if (next !== current) writeFileSync(doc, next);
+  return `reliability report: ${passed}/${cases.length} cases passed; ${relative(ROOT, doc)} regenerated.`;
 }
 
 /** The retry policy's numbers, read from its one source file (this script runs without a TS loader). */

@@ -18,7 +18,7 @@ import {
   UsageError,
 } from './errors.js';
 
-/** The one table of exit codes: printed by `hedge help exit-codes` and copied into the README. */
+/** The one table of exit codes: printed by `hedge help exit-codes`, the man page and docs/exit-codes.md (a test compares them). */
 export const EXIT_CODES = [
   { code: 0, name: 'ok', meaning: 'the command did what was asked' },
   { code: 1, name: 'unexpected', meaning: 'an unexpected error (a bug, or a config store that cannot be used)' },

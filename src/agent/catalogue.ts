@@ -175,7 +175,7 @@ export function inputSchema(tool: AgentTool, access: WriteAccess): JsonSchema {
 }
 
 export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number): string {
-  const lines = [`${tool.spec.summary}.`, `The same as \`${tool.command} … --json\`: the result is that JSON; an error is {"error": {code, class, message, hint}}.`];
+  const lines = [`${tool.spec.description ?? tool.spec.summary}.`, `The same as \`${tool.command} … --json\`: the result is that JSON; an error is {"error": {code, class, message, hint}}.`];
   if (tool.tier === 'write') {
     lines.push('State-changing: journaled, and waited until it resolves unless wait is false.');
     if (access === 'token') {

@@ -1,6 +1,6 @@
 // The spec marks these "not shown". What the client SENDS is a guess, so each guess is a setting
 // with one default, here — overridable per profile (`wire` in the profile) and by environment
-// variable, listed by `hedge whoami` and in the README. What the client READS is taken tolerantly
+// variable, listed by `hedge whoami` and in docs/configuration.md. What the client READS is taken tolerantly
 // (parsePrices below, read-position.ts, read-history.ts). src/api/wire-contract.md has our defaults.
 
 /** The page size's upper bound is shown (500); its parameter's name is not. */

@@ -6,7 +6,7 @@ import { formatPercent } from '../ui/format.js';
 type PerSide = { buy: number; sell: number };
 
 /**
- * Carry on the account's side (README "Sign convention"): the server's positive rate is paid by
+ * Carry on the account's side (docs/output-reference.md "Sign convention"): the server's positive rate is paid by
  * the account, so it reads "-0.0405% pay"; a rate the account earns reads "+0.0279% earn".
  */
 function carryText(rate: number): string {

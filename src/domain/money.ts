@@ -18,7 +18,7 @@ export function formatUsd(value: number): string {
 }
 
 
-// ---- The one sign convention for people (README "Sign convention") ------------------------------
+// ---- The one sign convention for people (docs/output-reference.md "Sign convention") ------------------------------
 // A signed figure a person reads is from the account's side: + is money to the account or a price
 // in its favour, - is money from it or a price against it, and words always say which ("you pay",
 // "you earn"; "better/worse than quoted"). The server signs carry and fees the other way (positive

@@ -71,7 +71,7 @@ function renderPlain(output: Output, quote: Quote): string {
 }
 
 /**
- * Carry on the account's side (README "Sign convention"): the server's positive carry is paid by
+ * Carry on the account's side (docs/output-reference.md "Sign convention"): the server's positive carry is paid by
  * the account, so it reads "-4.19 USDC/day (-0.0419%), you pay"; earned carry is "+…, you earn".
  */
 function carryText(output: Output, usdc: number, pct: number, per: string): string {

@@ -12,7 +12,7 @@ import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../supp
 let simulator: Simulator;
 let config: { path: string; remove: () => void };
 
-/** The documented column order of each list (README "Output formats"). */
+/** The documented column order of each list (docs/output-reference.md "Column order"). */
 const COLUMNS: Record<string, string[]> = {
   markets: ['market', 'status', 'price', 'capacity_buy_usd', 'capacity_sell_usd', 'carry_buy_daily_pct', 'carry_sell_daily_pct'],
   price: ['market', 'price', 'timestamp'],

@@ -27,7 +27,7 @@ describe('hedge open', () => {
     // The quote's price, not the fill's: the simulator's market moves with real time between the
     // two, by far less than 0.1% in the seconds of a test.
     expect(Math.abs(hedge!.struckRate! - Number(lines.quoted_execution_price)) / Number(lines.quoted_execution_price)).toBeLessThan(0.001);
-    // On the account's side (README "Sign convention"): a buy struck below the quote is positive.
+    // On the account's side (docs/output-reference.md "Sign convention"): a buy struck below the quote is positive.
     const bps = ((Number(lines.quoted_execution_price) - hedge!.struckRate!) / Number(lines.quoted_execution_price)) * 10_000;
     expect(Number(lines.slippage_bps)).toBeCloseTo(bps, 1);
     expect(lines.order_tx_hash).toBe(hedge!.orderTxHash);

@@ -1,7 +1,7 @@
 // Global setup of the reliability suite: gives this run its own results folder (so concurrent
 // runs never mix), and after the whole run summarises the results. `npm test` never writes a
 // tracked file: only `npm run reliability-report` (HEDGE_WRITE_RELIABILITY_REPORT=1) regenerates
-// the README's "Reliability" section (scripts/reliability-report.mjs).
+// docs/reliability.md (scripts/reliability-report.mjs).
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,0 +1,136 @@
+// The documentation holds together: README.md is a front door of at most 300 lines whose set-up
+// commands are exactly what CI runs (.ci/run); every relative link in README.md and docs/ points at
+// a file that exists and, with a #fragment, at a heading of it; every top-level command is
+// documented in docs/commands.md; and docs/exit-codes.md is the table of src/exit-codes.ts.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/manifest.js';
+import { EXIT_CODES } from '../../src/exit-codes.js';
+import { ROOT } from '../support/hedge-cli.js';
+
+const DOCS = join(ROOT, 'docs');
+const FILES = [join(ROOT, 'README.md'), ...readdirSync(DOCS).filter((name) => name.endsWith('.md')).map((name) => join(DOCS, name))];
+const read = (path: string) => readFileSync(path, 'utf8');
+
+/** The text outside fenced code blocks and inline code, where a link is a link. */
+function prose(markdown: string): string {
+  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes; repeats get -1, -2. */
+function anchorsOf(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  const withoutCode = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+  for (const [, heading] of withoutCode.matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
+    const base = heading!
+      .toLowerCase()
+      .replace(/<[^>]+>/g, '')
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/ /g, '-');
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    anchors.add(count === 0 ? base : `${base}-${count}`);
+  }
+  return anchors;
+}
+
+function links(path: string): Array<{ target: string; line: number }> {
+  const found: Array<{ target: string; line: number }> = [];
+  prose(read(path))
+    .split('\n')
+    .forEach((text, index) => {
+      for (const match of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) found.push({ target: match[1]!, line: index + 1 });
+    });
+  return found;
+}
+
+describe('README.md', () => {
+  const readme = read(join(ROOT, 'README.md'));
+
+  it('is a front door of at most 300 lines', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+  });
+
+  it('gives the set-up as the two commands .ci/run runs, in the same order', () => {
+    const setUp = /^## Set-up\n[\s\S]*?^```sh\n([\s\S]*?)^```/m.exec(readme)?.[1];
+    expect(setUp).toBeDefined();
+    const commands = (text: string) =>
+      text
+        .split('\n')
+        .map((line) => line.replace(/\s+#.*$/, '').trim())
+        .filter((line) => line !== '' && !line.startsWith('#'));
+    const ci = commands(read(join(ROOT, '.ci', 'run'))).filter((line) => !/^(set |cd )/.test(line));
+    expect(commands(setUp!)).toEqual(ci);
+    expect(ci).toEqual(['npm ci && npm run build', 'npm test']);
+  });
+
+  it('spells a command the way that works after the set-up: `npx hedge`, never a bare `hedge` at a prompt', () => {
+    const blocks = [...readme.matchAll(/^```(sh|console)\n([\s\S]*?)^```/gm)].map((match) => match[2]!);
+    const bare = blocks.flatMap((block) => block.split('\n')).filter((line) => /^(\$ )?hedge\b/.test(line) || /[|;&]\s*hedge\b/.test(line));
+    // The tarball install line names `hedge` only in its comment (after installing, it is on PATH).
+    expect(bare).toEqual([]);
+  });
+});
+
+describe('links in README.md and docs/', () => {
+  it.each(FILES.map((path) => [relative(ROOT, path), path]))('%s: every relative link resolves to a file, and a #fragment to a heading', (_name, path) => {
+    const broken: string[] = [];
+    for (const { target, line } of links(path)) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:
+      const [file, fragment] = target.split('#') as [string, string | undefined];
+      const destination = file === '' ? path : resolve(dirname(path), decodeURIComponent(file));
+      if (!existsSync(destination)) {
+        broken.push(`line ${line}: ${target} (no such file)`);
+        continue;
+      }
+      if (fragment !== undefined && fragment !== '') {
+        if (statSync(destination).isDirectory() || !destination.endsWith('.md')) {
+          broken.push(`line ${line}: ${target} (a fragment into something that is not a Markdown file)`);
+        } else if (!anchorsOf(read(destination)).has(fragment)) {
+          broken.push(`line ${line}: ${target} (no heading #${fragment} there)`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('the anchors follow GitHub: punctuation dropped, spaces to dashes, repeats numbered', () => {
+    expect([...anchorsOf('# Watching the book live: `--watch`\n## Sign convention\n## Sign convention\n')]).toEqual([
+      'watching-the-book-live---watch',
+      'sign-convention',
+      'sign-convention-1',
+    ]);
+  });
+
+  it('README.md links every file of docs/', () => {
+    const linked = new Set(links(join(ROOT, 'README.md')).map(({ target }) => target.split('#')[0]));
+    const missing = readdirSync(DOCS)
+      .filter((name) => name.endsWith('.md'))
+      .filter((name) => !linked.has(`docs/${name}`));
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('docs/commands.md', () => {
+  it('documents every top-level command', () => {
+    const text = read(join(DOCS, 'commands.md'));
+    const missing = COMMANDS.map((spec) => spec.name).filter((name) => !text.includes(`hedge ${name}`));
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('docs/exit-codes.md', () => {
+  it('holds the table of src/exit-codes.ts, row for row', () => {
+    const table = [
+      '| code | name | meaning |',
+      '|---:|---|---|',
+      ...EXIT_CODES.map(({ code, name, meaning }) => `| ${code} | \`${name}\` | ${meaning.replace(/\|/g, '\\|')} |`),
+    ].join('\n');
+    const text = read(join(DOCS, 'exit-codes.md'));
+    const block = /<!-- exit-codes:start -->\n([\s\S]*?)\n<!-- exit-codes:end -->/.exec(text)?.[1];
+    // On a difference, the expected table is the one to paste between the markers.
+    expect(block).toBe(table);
+  });
+});
