@@ -56,6 +56,7 @@ async function buildOutput(globals: GlobalOptions, io: Io, env: Record<string, s
     streams: io,
     now: Date.now,
     columns: terminalColumns({ isTTY: io.stdoutIsTTY, columns: (io.stdout as { columns?: number }).columns, env }),
+    stderrColumns: stderrColumns(io, env),
     fields: globals.fields,
     query,
     header: globals.header,

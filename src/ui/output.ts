@@ -57,6 +57,8 @@ export interface OutputInit {
   now: () => number;
   /** The width to fit on screen (ui/width.ts terminalColumns); 80 when not said. */
   columns?: number;
+  /** The terminal's width when stderr is one: notes are wrapped to it in every format. */
+  stderrColumns?: number;
   /** --fields, in the order given. */
   fields?: readonly string[];
   /** --query, compiled (ui/query.ts). */
@@ -116,6 +118,7 @@ export class Output {
   /** The width human output fits. */
   readonly columns: number;
   private readonly streams: OutputStreams;
+  private readonly stderrColumns?: number;
   private readonly now: () => number;
   private readonly fields?: readonly string[];
   private readonly query?: (data: unknown) => unknown;
@@ -127,6 +130,7 @@ export class Output {
     this.mode = this.format === 'table' ? 'table' : this.format === 'json' || this.format === 'ndjson' ? 'json' : 'plain';
     this.chalk = init.chalk;
     this.streams = init.streams;
+    this.stderrColumns = init.stderrColumns;
     this.now = init.now;
     const streamColumns = (init.streams.stdout as { columns?: unknown }).columns;
     this.columns = init.columns ?? (typeof streamColumns === 'number' && streamColumns > 0 ? streamColumns : 80);
@@ -175,9 +179,13 @@ export class Output {
     return this.query ? this.query(picked) : picked;
   }
 
-  /** A line for the operator, on stderr in every format; wrapped at word boundaries on a terminal. */
+  /**
+   * A line for the operator, on stderr in every format; wrapped at word boundaries when a person
+   * reads it (a table on stdout, or stderr a terminal); one line per message for a script.
+   */
   note(text: string): void {
-    const shown = this.format === 'table' ? wrapWords(text, this.columns) : text;
+    const width = this.stderrColumns ?? (this.format === 'table' ? this.columns : undefined);
+    const shown = width === undefined ? text : wrapWords(text, width);
     this.streams.stderr.write(`${safeStyled(shown)}\n`);
   }
 

@@ -1,0 +1,100 @@
+// Every line a person reads is wrapped to the terminal at word boundaries: prompt texts before the
+// prompt library gets them (it would break them at the last column, mid-word), the error report
+// when stderr is a terminal, and notes on a terminal's stderr in every format. A script (a pipe)
+// still gets one line per message.
+import { PassThrough } from 'node:stream';
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { describeError } from '../../src/exit-codes.js';
+import { InterruptedError } from '../../src/errors.js';
+import { Output } from '../../src/ui/output.js';
+import { fitToTerminal } from '../../src/ui/prompter.js';
+import { reportError } from '../../src/ui/report-error.js';
+import { displayWidth } from '../../src/ui/width.js';
+
+const QUESTION = 'Open buy 10,000.00 USD on USDTNGN for 3 days (ref DEAL-2026-000042), 1,507.50 USDC upfront?';
+const words = (text: string) => text.split(/\s+/).filter((word) => word !== '');
+
+function captured(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  return { stream, text: () => text };
+}
+
+describe('fitToTerminal (prompt texts)', () => {
+  it('leaves room for the prompt\'s "? " on the first line and for " (y/N) " after the last word, one column spare', () => {
+    const fitted = fitToTerminal(QUESTION, 80, { lead: 2, tail: 7, hangingIndent: 2 });
+    const lines = fitted.split('\n');
+    expect(lines.length).toBe(2);
+    expect(2 + displayWidth(lines[0]!)).toBeLessThanOrEqual(79);
+    expect(displayWidth(lines[1]!) + 7).toBeLessThanOrEqual(79);
+    expect(lines[1]).toMatch(/^ {2}\S/);
+    // Nothing lost, no word cut: the same words in the same order.
+    expect(words(fitted)).toEqual(words(QUESTION));
+  });
+
+  it('moves the last word down with its tail rather than leaving the tail past the edge', () => {
+    // 70 columns of text then "upfront?": the tail does not fit after it on the first line.
+    const text = `${'x'.repeat(68)} upfront?`;
+    const fitted = fitToTerminal(text, 80, { lead: 2, tail: 7 });
+    expect(fitted.split('\n')).toEqual(['x'.repeat(68), 'upfront?']);
+  });
+
+  it('keeps colour codes and the text\'s own line breaks', () => {
+    const red = new Chalk({ level: 1 }).red('LIVE');
+    const fitted = fitToTerminal(`${red} ${QUESTION}\nsecond line`, 60, { lead: 2 });
+    expect(fitted).toContain('\u001b[31mLIVE\u001b[39m');
+    expect(fitted.split('\n').at(-1)).toBe('second line');
+    expect(fitted.split('\n').every((line) => displayWidth(line) <= 59)).toBe(true);
+  });
+});
+
+describe('reportError', () => {
+  const interrupted = new InterruptedError('Stopped waiting. The order stands: hedge hdg_000001avyhmzx1xu6r26d644 is still being processed.', {
+    hint: 'Check it with `hedge hedges hdg_000001avyhmzx1xu6r26d644 --wait`; or pick up the wait with: hedge resume a_mwrrf5p1',
+  });
+
+  it('on a terminal wraps each line at spaces to its width, the hint continuing under its text', () => {
+    const err = captured();
+    const code = reportError(describeError(interrupted), interrupted, { stderr: err.stream, chalk: new Chalk({ level: 0 }), json: false, verbose: false, columns: 60 });
+    expect(code).toBe(130);
+    const lines = err.text().trimEnd().split('\n');
+    expect(lines.every((line) => displayWidth(line) <= 60)).toBe(true);
+    expect(lines.length).toBeGreaterThan(2);
+    const hintAt = lines.findIndex((line) => line.startsWith('  → '));
+    expect(lines.slice(hintAt + 1).every((line) => line.startsWith('    '))).toBe(true);
+    expect(words(err.text())).toEqual(words(`${interrupted.message} → ${interrupted.hint}`));
+  });
+
+  it('in a pipe (no width) or under --json, one line per message', () => {
+    const plain = captured();
+    reportError(describeError(interrupted), interrupted, { stderr: plain.stream, chalk: new Chalk({ level: 0 }), json: false, verbose: false });
+    expect(plain.text().trimEnd().split('\n')).toHaveLength(2);
+    const json = captured();
+    reportError(describeError(interrupted), interrupted, { stderr: json.stream, chalk: new Chalk({ level: 0 }), json: true, verbose: false, columns: 40 });
+    expect(JSON.parse(json.text())).toMatchObject({ error: { code: 'interrupted', message: interrupted.message } });
+  });
+});
+
+describe('Output.note', () => {
+  const note = 'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_000001avyhmzx1xu6r26d644). To add to that hedge: hedge add USDTNGN buy 2500.';
+  const output = (format: 'json' | 'tsv', stderrColumns?: number) => {
+    const err = captured();
+    const out = new Output({ format, chalk: new Chalk({ level: 0 }), streams: { stdout: new PassThrough(), stderr: err.stream }, now: () => 0, columns: 80, stderrColumns });
+    out.note(note);
+    return err.text().trimEnd().split('\n');
+  };
+
+  it('is wrapped to a terminal\'s stderr under --json too', () => {
+    const lines = output('json', 50);
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.every((line) => displayWidth(line) <= 50)).toBe(true);
+  });
+
+  it('stays one line when stderr is not a terminal', () => {
+    expect(output('tsv')).toEqual([note]);
+  });
+});
