@@ -50,7 +50,8 @@ describe('sandbox faults: ambiguous answers after a write took effect', () => {
     { kind: 'data-in-400', status: 400, data: true, error: false },
   ];
   it.each(cases)('$kind: the hedge exists once and a same-key retry replays the real answer', async ({ kind, status, data, error }) => {
-    const sandbox = await start();
+    // The hedge is read while still `submitted`: no fill within the test, however slow the machine.
+    const sandbox = await start({ fillDelayMs: 3_600_000 });
     sandbox.setFaults({ nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } });
     expect((await api(sandbox, 'GET', '/hedges')).body.data).toEqual([]);
     const answer = await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 5_000), idempotencyKey: `amb-${kind}` });
