@@ -15,6 +15,23 @@ export class HedgeError extends Error {
 /** Bad arguments or options: nothing was sent. */
 export class UsageError extends HedgeError {}
 
+/** Who holds an action or a lock: a live process, named so the operator can find it. */
+export interface HolderInfo {
+  pid: number;
+  host: string;
+  since: string;
+  session?: string;
+}
+
+/** Another live process holds the action or the lock this run needs; this run did not act (exit 11). */
+export class HeldError extends HedgeError {
+  readonly holder?: HolderInfo;
+  constructor(message: string, options: { hint?: string; cause?: unknown; holder?: HolderInfo } = {}) {
+    super(message, options);
+    this.holder = options.holder;
+  }
+}
+
 /** Missing, malformed or refused API key, or no profile at all. */
 export class AuthError extends HedgeError {}
 

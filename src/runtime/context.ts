@@ -65,6 +65,11 @@ export class CommandContext {
   private prompterInstance?: Prompter;
   private journalInstance?: Journal;
   private readonly disposers: Array<() => Promise<void> | void> = [];
+  /**
+   * Set by a long-running command that handles stop signals itself (`hedge keep` finishes its
+   * step on SIGTERM and re-reads its file on SIGHUP): returns true when it took the signal.
+   */
+  signalInterceptor?: (signal: string) => boolean;
 
   constructor(init: ContextInit) {
     this.init = init;
@@ -112,6 +117,27 @@ export class CommandContext {
       this.journalInstance = openJournal({ dir: journalDir(this.env), now: this.clock.now });
     }
     return this.journalInstance;
+  }
+
+  /**
+   * A context for one step of a long-running command: its own abort signal (and output and
+   * options where given), the same credentials, journal, clock and streams. Its client is built
+   * anew against that signal; the shared connections stay open until this context is disposed.
+   */
+  derive(overrides: { signal: AbortSignal; output?: Output; globals?: Partial<GlobalOptions> }): CommandContext {
+    const child = new CommandContext({
+      ...this.init,
+      signal: overrides.signal,
+      output: overrides.output ?? this.output,
+      globals: { ...this.globals, ...overrides.globals },
+      client: undefined,
+      keepTransportOpen: true,
+      journal: this.journalInstance,
+    });
+    child.storeInstance = this.storeInstance;
+    child.credentialsPromise = this.credentials();
+    child.prompterInstance = this.prompterInstance;
+    return child;
   }
 
   /** The exit code of the signal that stopped the command (130 for Ctrl-C when nothing says otherwise). */
