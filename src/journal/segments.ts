@@ -90,7 +90,8 @@ export function ensureDir(dir: string): void {
 /** Opens a journal file to append (created 0600), never through a symbolic link. */
 export function openForAppend(file: string): number {
   try {
-    const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    // Read access too: a rotation checks an archive's last byte through the same descriptor.
+    const fd = openSync(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
     try {
       fchmodSync(fd, 0o600);
     } catch (error) {
