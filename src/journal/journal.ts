@@ -74,7 +74,7 @@ export interface Journal {
   get(idOrPrefix: string): Promise<JournalEntry | undefined>;
   /** The newest unresolved entry for the same request, if any. */
   findUnresolvedMatch(match: SameRequest): Promise<JournalEntry | undefined>;
-  /** Take hold of an existing unresolved entry (to resume it). */
+  /** Take hold of an existing unresolved entry (to resume it); an entry resolved meanwhile is not taken (held: false, its last holder). */
   hold(id: string): Promise<{ held: true; hold: Hold } | { held: false; holder: Holder }>;
   /** The live holder of an entry, or undefined (finished, or its process died). */
   holderOf(id: string): Promise<Holder | undefined>;
@@ -247,6 +247,10 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
           (current) => {
             const entry = foldJournal(current).find((candidate) => candidate.id === id);
             if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);
+            // Finished meanwhile: there is nothing left to resume; its last holder is who finished it.
+            if (!isUnresolved(entry)) {
+              throw new HeldBy(isRecordedHolder(entry.holder) ? publicHolder(entry.holder) : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' });
+            }
             const holder = holderIn(entry);
             if (holder && holder.session !== session) throw new HeldBy(publicHolder(holder));
             return JSON.stringify({ id, at: at(), holder: currentHolder(now(), session) });
