@@ -114,7 +114,20 @@ export class CommandContext {
   async journal(): Promise<Journal> {
     if (!this.journalInstance) {
       const { openJournal, journalDir } = await import('../journal/index.js');
-      this.journalInstance = openJournal({ dir: journalDir(this.env), now: this.clock.now });
+      const warned = new Set<string>();
+      this.journalInstance = openJournal({
+        dir: journalDir(this.env),
+        now: this.clock.now,
+        // A damaged line (a crash mid-write, a hand edit) is skipped, and said once per run.
+        onSkip: (skip) => {
+          // The last line may be another process's write under way; once a line follows it, it is said.
+          if (skip.reason.startsWith('incomplete last line')) return;
+          const where = `${skip.file ?? 'journal'}:${skip.line}`;
+          if (warned.has(where)) return;
+          warned.add(where);
+          this.output.warn(`Journal line skipped: ${where} (${skip.reason}).`);
+        },
+      });
     }
     return this.journalInstance;
   }

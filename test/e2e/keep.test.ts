@@ -66,7 +66,7 @@ async function eventAfter(run: KeeperRun, from: number, match: (event: Record<st
 }
 
 function activeNotional(simulator: Simulator, side: 'buy' | 'sell'): number {
-  return simulator.active(side).reduce((sum, hedge) => sum + hedge.notional_usd, 0);
+  return simulator.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 }
 
 function filledActive(simulator: Simulator, side: 'buy' | 'sell') {
