@@ -71,10 +71,15 @@ export async function runKeep(ctx: CommandContext, options: KeepOptions): Promis
   const journal = await ctx.journal();
   const identity = await identityOf(ctx);
   const reporter: KeepReporter = await chooseReporter(ctx);
+  // Hooks run beside the keeper; each is bounded, and the keeper waits for them before it exits.
+  const alerts = new Set<Promise<void>>();
   const event = (fields: Omit<KeepEvent, 'at'> & { at?: string }) => {
     const full = { at: new Date(ctx.clock.now()).toISOString(), ...fields } as KeepEvent;
     reporter.event(full);
-    if ((full.event === 'error' || full.event === 'drift') && options.alertCommand) void runAlertCommand(ctx, options.alertCommand, full);
+    if ((full.event === 'error' || full.event === 'drift') && options.alertCommand) {
+      const running = runAlertCommand(ctx, options.alertCommand, full).finally(() => alerts.delete(running));
+      alerts.add(running);
+    }
     return full;
   };
 
@@ -174,6 +179,7 @@ export async function runKeep(ctx: CommandContext, options: KeepOptions): Promis
     return options.once || options.dryRun ? (firstError ?? 0) : 0;
   } finally {
     ctx.signalInterceptor = undefined;
+    await Promise.all(alerts);
     reporter.close();
     await releaseLock?.().catch(() => {});
     // The steps' contexts keep the shared connections open; the keeper is the last to use them.
@@ -292,6 +298,7 @@ async function runCycle(ctx: CommandContext, rows: readonly KeepRow[], deps: Cyc
     const base = { market: row.market, side: row.side };
     const status: KeepRowStatus = {
       ...base,
+      ...(row.clientReference ? { client_reference: row.clientReference } : {}),
       target_usd: row.notionalUsd,
       current_usd: view.position?.notionalUsd ?? null,
       state: describeDecision(decision),

@@ -24,6 +24,7 @@ export interface KeepEvent {
 export interface KeepRowStatus {
   market: string;
   side: string;
+  client_reference?: string;
   target_usd: number;
   current_usd: number | null;
   state: string;
@@ -95,9 +96,10 @@ export function renderKeepStatus(status: KeepStatus, recent: readonly string[], 
   lines.push(fit(chalk.bold(`hedge keep ${safeText(status.file)}`) + chalk.dim(` · ${lastCycle}${next ? ` · ${next}` : ''}${status.stopping ? ' · stopping' : ''}`)));
   lines.push('');
   for (const row of status.rows) {
-    const current = row.current_usd === null ? 'flat' : `${formatUsd(row.current_usd)} USD`;
-    const action = row.next_action ? `${row.next_action}${row.next_action_at ? ` at ${clock(row.next_action_at)}` : ''}` : '';
-    lines.push(fit(`${safeText(row.market)} ${row.side.padEnd(4)} target ${formatUsd(row.target_usd)} · now ${current} · ${safeText(row.state)}${action ? ` · next: ${action}` : ''}`));
+    const current = row.current_usd === null ? 'flat' : formatUsd(row.current_usd);
+    const action = row.next_action ? ` · ${row.next_action}${row.next_action_at ? ` ${minute(row.next_action_at)}` : ''}` : '';
+    const ref = row.client_reference ? ` ${safeText(row.client_reference)}` : '';
+    lines.push(fit(`${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUsd(row.target_usd)} USD · ${safeText(row.state)}${action}`));
   }
   if (recent.length > 0) {
     lines.push('');
@@ -113,6 +115,11 @@ export function describeEvent(event: KeepEvent): string {
   const ids = Array.isArray(event.hedge_ids) && event.hedge_ids.length > 0 ? ` ${event.hedge_ids.map((id) => safeText(String(id))).join(' → ')}` : '';
   const message = typeof event.message === 'string' ? `: ${safeText(event.message)}` : '';
   return `${clock(event.at)} ${event.event}${where}${amount}${ids}${message}`;
+}
+
+/** When a next action is due: to the minute. */
+function minute(iso: string): string {
+  return `${iso.slice(5, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
 function clock(iso: string): string {

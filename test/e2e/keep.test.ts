@@ -3,7 +3,7 @@
 // Every assertion is on the server's own state (its hedges, its request log) or on the events the
 // keeper printed, each of which must be valid JSON.
 import type { ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../support/hedge-cli.js';
@@ -223,6 +223,9 @@ describe('hedge keep', () => {
     await until(() => filledActive(simulator, 'buy').length === 1, 'the buy fill');
     expect(activeNotional(simulator, 'buy')).toBe(1000);
     expect(simulator.active('sell')).toHaveLength(0);
+    // The hook got the error event as one JSON line on its stdin.
+    const alerted = lines(readFileSync(join(simulator.configDir, 'alerts.ndjson'), 'utf8'));
+    expect(alerted).toEqual([expect.objectContaining({ event: 'error', side: 'sell', code: 'exposure_exceeded' })]);
   });
 
   it('SIGTERM during a roll lets the roll finish: exit 0, nothing unresolved, the side covered', async () => {
