@@ -12,7 +12,7 @@
 # Subcommands of a command path ('' is the top level).
 _hedge_subcommands() {
   case "$1" in
-    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply report journal resume demo mcp tools completion sandbox help' ;;
+    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply keep report journal resume demo mcp tools completion sandbox help' ;;
     'profile') REPLY='list use remove' ;;
     'journal') REPLY='list show' ;;
     'demo') REPLY='reset' ;;
@@ -41,6 +41,7 @@ _hedge_options() {
     'history') REPLY='--limit --since --until' ;;
     'plan') REPLY='--tolerance' ;;
     'apply') REPLY='--tolerance --dry-run' ;;
+    'keep') REPLY='--once --interval --converge --tolerance --alert-cmd --dry-run' ;;
     'report') REPLY='--since --until --by --html' ;;
     'journal list') REPLY='--pending --since --limit' ;;
     'resume') REPLY='--no-wait' ;;

@@ -12,7 +12,7 @@
 function __hedge_subcommands
     switch "$argv"
         case ''
-            echo markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply report journal resume demo mcp tools completion sandbox help
+            echo markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply keep report journal resume demo mcp tools completion sandbox help
         case profile
             echo list use remove
         case journal
@@ -122,6 +122,7 @@ complete -c hedge -n '__hedge_command_at' -f -a sandbox -d 'Run the local simula
 complete -c hedge -n '__hedge_command_at' -f -a help -d 'Show help for a command, or the exit codes (help exit-codes)'
 complete -c hedge -n '__hedge_command_at' -f -a plan -d 'Show the actions that bring the book to a target file; sends nothing'
 complete -c hedge -n '__hedge_command_at' -f -a apply -d 'Bring the book to a target file through the journal'
+complete -c hedge -n '__hedge_command_at' -f -a keep -d 'Hold the book at a target file through maturities'
 complete -c hedge -n '__hedge_command_at' -f -a report -d 'P&L report by day, week, month, side, tenor or market'
 complete -c hedge -n '__hedge_command_at' -f -a journal -d 'The local record of every action: list, show one'
 complete -c hedge -n '__hedge_command_at' -f -a resume -d 'Finish an unresolved action from the journal with its own key'
@@ -189,6 +190,12 @@ complete -c hedge -n '__hedge_path_is history' -l until -x -d 'closed before thi
 complete -c hedge -n '__hedge_path_is plan' -l tolerance -x -d 'treat differences up to this many USD as at target'
 complete -c hedge -n '__hedge_path_is apply' -l tolerance -x -d 'treat differences up to this many USD as at target'
 complete -c hedge -n '__hedge_path_is apply' -l dry-run -d 'the same as hedge plan: show, send nothing'
+complete -c hedge -n '__hedge_path_is keep' -l once -d 'run one cycle and exit'
+complete -c hedge -n '__hedge_path_is keep' -l interval -x -d 'seconds between cycles'
+complete -c hedge -n '__hedge_path_is keep' -l converge -d 'bring a drifted side back to its target'
+complete -c hedge -n '__hedge_path_is keep' -l tolerance -x -d 'treat differences up to this many USD as at target'
+complete -c hedge -n '__hedge_path_is keep' -l alert-cmd -x -d 'run this command with error and drift events on stdin'
+complete -c hedge -n '__hedge_path_is keep' -l dry-run -d 'print what one cycle would do, send nothing'
 complete -c hedge -n '__hedge_path_is report' -l since -x -d 'closed on or after this date'
 complete -c hedge -n '__hedge_path_is report' -l until -x -d 'closed before this date'
 complete -c hedge -n '__hedge_path_is report' -l by -x -a 'day week month side tenor market' -d 'group by'

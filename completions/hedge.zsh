@@ -33,6 +33,7 @@ _hedge_subcommands() {
       'whoami:Show the profile, environment, base URL and key in use, where each came from, and whether the key works'
       'plan:Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing'
       'apply:Bring the book to a target file: plan, confirm once, then each action through the journal'
+      'keep:Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift'
       'report:P&L by day, week, month, side, tenor or market from history, with unrealized P&L; CSV; --html FILE'
       'journal:The local record of every action: list, show one'
       'resume:Finish an unresolved action from the journal with its own key'
@@ -164,6 +165,14 @@ _hedge_options() {
     (apply) reply=(
       '--tolerance:treat differences up to this many USD as at target'
       '--dry-run:the same as hedge plan: show, send nothing'
+    ) ;;
+    (keep) reply=(
+      '--once:run one cycle and exit'
+      '--interval:seconds between cycles'
+      '--converge:bring a drifted side back to its target'
+      '--tolerance:treat differences up to this many USD as at target'
+      '--alert-cmd:run this command with error and drift events on stdin'
+      '--dry-run:print what one cycle would do, send nothing'
     ) ;;
     (report) reply=(
       '--since:closed on or after this date'

@@ -145,3 +145,50 @@ export class OutcomeUnknownError extends HedgeError {
     this.status = init.status;
   }
 }
+
+/** Who holds an action or a lock (the journal's Holder, repeated here so that errors import nothing). */
+export interface HolderFacts {
+  pid: number;
+  host: string;
+  since: string;
+  session: string;
+}
+
+/**
+ * Another live process holds this action (an in-flight journal entry) or the account lock this
+ * command needs, or the run only observed another process's action: this run did not act (exit 11).
+ */
+export class HeldError extends HedgeError {
+  readonly holder?: HolderFacts;
+  readonly details: Record<string, unknown>;
+  constructor(message: string, init: { holder?: HolderFacts; hint?: string; details?: Record<string, unknown> } = {}) {
+    super(message, { hint: init.hint });
+    this.holder = init.holder;
+    this.details = { ...(init.holder ? { holder: { pid: init.holder.pid, host: init.holder.host, since: init.holder.since } } : {}), ...init.details };
+  }
+}
+
+/**
+ * The outcome of an earlier action cannot be told (older than the key lifetime, the book
+ * inconclusive), and there is no terminal to ask on: nothing was resent (exit 12).
+ */
+export class UnresolvedError extends HedgeError {
+  readonly details: Record<string, unknown>;
+  constructor(message: string, init: { hint: string; details?: Record<string, unknown> }) {
+    super(message, { hint: init.hint });
+    this.details = init.details ?? {};
+  }
+}
+
+/**
+ * Local state cannot be used — the journal (or another local store) is unwritable, unreadable, a
+ * symbolic link, or corrupt beyond use (exit 13). `path` names it (a store URL with its password
+ * redacted); the hint says what to do.
+ */
+export class StateError extends HedgeError {
+  readonly path?: string;
+  constructor(message: string, options: { path?: string; hint?: string; cause?: unknown } = {}) {
+    super(message, { hint: options.hint, cause: options.cause });
+    this.path = options.path;
+  }
+}

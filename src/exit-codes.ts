@@ -8,13 +8,16 @@ import {
   ConfigError,
   DeclinedError,
   HedgeError,
+  HeldError,
   InterruptedError,
   InvalidResponseError,
   NetworkError,
   OrderFailedError,
   OutcomeUnknownError,
   PreTradeCheckError,
+  StateError,
   StillPendingError,
+  UnresolvedError,
   UsageError,
 } from './errors.js';
 
@@ -31,6 +34,17 @@ export const EXIT_CODES = [
   { code: 8, name: 'declined', meaning: 'declined at a confirmation; nothing was sent' },
   { code: 9, name: 'changes', meaning: '`hedge plan`: the account is not at the target (changes are needed)' },
   { code: 10, name: 'alert', meaning: '`--watch --exit-on-alert`: an alert fired' },
+  {
+    code: 11,
+    name: 'held',
+    meaning: 'another live process holds this action or the account lock (pid, host and since named), or this run only observed its action; this run did not act',
+  },
+  {
+    code: 12,
+    name: 'unresolved',
+    meaning: 'an earlier action\'s outcome cannot be told (older than the key lifetime); nothing was resent: `hedge journal resolve ID --landed|--not-landed`',
+  },
+  { code: 13, name: 'state', meaning: 'local state (the journal) cannot be used: unwritable, a symlink or corrupt; nothing was sent; the path is named' },
   { code: 129, name: 'hangup', meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C); an unresolved action stays in the journal' },
   { code: 143, name: 'terminated', meaning: 'stopped by SIGTERM; an unresolved action stays in the journal' },
@@ -93,6 +107,9 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof OrderFailedError) return base(6, 'order_failed', { details: { hedge_id: error.hedgeId } });
   if (error instanceof StillPendingError) return base(7, 'still_pending', { details: { resume: error.resumeCommand } });
   if (error instanceof DeclinedError) return base(8, 'declined');
+  if (error instanceof HeldError) return base(11, 'held', { details: error.details });
+  if (error instanceof UnresolvedError) return base(12, 'unresolved', { details: error.details });
+  if (error instanceof StateError) return base(13, 'state', { details: error.path ? { path: error.path } : {} });
   if (error instanceof InterruptedError) return base(error.exitCode, nameOf(error.exitCode));
   if (error instanceof ConfigError) return base(1, 'config');
   return base(1, 'unexpected', { hint: 'Run again with --verbose for the stack trace, and report it.' });

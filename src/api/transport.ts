@@ -191,6 +191,8 @@ interface AttemptOutcome {
 export class Transport {
   readonly config: TransportConfig;
   readonly host: string;
+  /** The server's Date header minus our clock when it arrived, from the latest answer that had one. */
+  private serverOffsetMs?: number;
 
   constructor(config: TransportConfig) {
     this.config = config;
@@ -199,6 +201,14 @@ export class Transport {
 
   private log(line: string): void {
     this.config.log?.(scrubSecrets(line));
+  }
+
+  /**
+   * The server's time now, estimated from the Date header of its latest answer (to the second);
+   * undefined before any answer carried one. Maturities are the server's: a keeper compares with this.
+   */
+  serverNow(): number | undefined {
+    return this.serverOffsetMs === undefined ? undefined : this.config.clock.now() + this.serverOffsetMs;
   }
 
   async send(apiRequest: ApiRequest): Promise<ApiResponse> {
@@ -341,6 +351,8 @@ export class Transport {
       return { retry: { reason: 'network', error: networkError } };
     }
     const requestId = headerValue(responseHeaders, 'x-request-id');
+    const serverDate = Date.parse(headerValue(responseHeaders, 'date') ?? '');
+    if (Number.isFinite(serverDate)) this.serverOffsetMs = serverDate - clock.now();
     this.log(
       `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
     );

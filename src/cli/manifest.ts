@@ -357,6 +357,23 @@ export const APPLY = declare({
   examples: ['hedge apply target.csv', 'hedge apply target.csv --yes --json'],
 });
 
+export const KEEP = declare({
+  name: 'keep',
+  summary: 'Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift',
+  // A long-running process, not an agent's tool: started by a person, cron or systemd.
+  tier: 'local',
+  args: [{ name: 'file', required: true, description: 'the target file of plan/apply, with optional until and roll_before columns' }],
+  options: [
+    { flags: '--once', key: 'once', kind: 'flag', description: 'run one cycle and exit (for cron or a systemd timer)' },
+    { flags: '--interval <seconds>', key: 'interval', kind: 'value', description: 'seconds between cycles (default 60, at least 2)' },
+    { flags: '--converge', key: 'converge', kind: 'flag', description: 'bring a drifted side back to its target (add, reduce or close); default: report only' },
+    { flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' },
+    { flags: '--alert-cmd <command>', key: 'alertCmd', kind: 'value', description: 'run this shell command with each error or drift event as JSON on its stdin' },
+    { flags: '--dry-run', key: 'dryRun', kind: 'flag', description: 'print what one cycle would do, and send nothing' },
+  ],
+  examples: ['hedge keep target.csv', 'hedge keep target.csv --once --json', 'hedge keep target.csv --interval 300 --alert-cmd "notify-desk"'],
+});
+
 export const REPORT = declare({
   name: 'report',
   summary: 'P&L by day, week, month, side, tenor or market; CSV, HTML',
@@ -444,6 +461,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   command(WHOAMI, () => import('../commands/whoami.js')),
   command(PLAN, () => import('../commands/plan.js')),
   command(APPLY, () => import('../commands/apply.js')),
+  command(KEEP, () => import('../commands/keep.js')),
   command(REPORT, () => import('../commands/report.js')),
   {
     name: 'journal',

@@ -88,18 +88,9 @@ export async function runInvocation(
     return reportError(describeError(error), error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });
   }
   // The first signal aborts what the command is doing (a wait, a prompt) and is reported with its
-  // own exit code; a second one exits at once.
+  // own exit code; a second one exits at once. A command that handles signals itself (keep) is
+  // asked first.
   const controller = new AbortController();
-  let stops = 0;
-  const handlers = STOP_SIGNALS.map(({ signal, exitCode }) => {
-    const handler = () => {
-      stops += 1;
-      if (stops > 1) process.exit(exitCode);
-      controller.abort(new StopSignal(signal, exitCode));
-    };
-    process.on(signal, handler);
-    return { signal, handler };
-  });
   const ctx = new CommandContext({
     io,
     env,
@@ -107,6 +98,17 @@ export async function runInvocation(
     clock: { now: Date.now, sleep: realSleep },
     signal: controller.signal,
     output,
+  });
+  let stops = 0;
+  const handlers = STOP_SIGNALS.map(({ signal, exitCode }) => {
+    const handler = () => {
+      if (ctx.signalInterceptor?.(signal)) return;
+      stops += 1;
+      if (stops > 1) process.exit(exitCode);
+      controller.abort(new StopSignal(signal, exitCode));
+    };
+    process.on(signal, handler);
+    return { signal, handler };
   });
   try {
     const module = (await spec.load!()) as CommandModule<RawInput>;

@@ -7,13 +7,14 @@ import type { HedgeClient } from '../api/client.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { APPLY } from '../cli/manifest.js';
 import type { PlanStep } from '../domain/plan.js';
-import { OrderFailedError, UsageError } from '../errors.js';
+import { HeldError, OrderFailedError, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
+import { withAccountLock } from '../flows/account-lock.js';
 import { confirmOrStop, guardLiveAction } from '../flows/live-guard.js';
 import { buildTargetPlan, exitCodeNamed, parseTolerance, planCheckError, readTargetFile, type TargetPlanOptions } from '../flows/target-plan.js';
 import { actionFromJournal, changeAction, closeAction, openAction } from '../flows/trade-actions.js';
 import { runWrite, type WriteAction, type WriteOptions } from '../flows/write-flow.js';
-import type { JournalEntry } from '../journal/index.js';
+import { describeHolder, type Holder, type JournalEntry } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { describeStep, renderApplyReport, renderPlan, type ApplyReportRow } from '../ui/plan-view.js';
@@ -136,14 +137,34 @@ export async function runApply(ctx: CommandContext, opts: ApplyOptions): Promise
   const target = await readTargetFile(ctx, opts.file);
   const guard = await guardLiveAction(ctx, { action: 'apply a target book', dryRun: false });
   const client = await ctx.client();
+  // Read the book, decide, send and see it land under one lock: a second apply (or roll) of this
+  // account waits, then plans from the book as the first one left it.
+  return withAccountLock(ctx, 'the book of this account', ['book'], async ({ waitedFor }) => {
+    const resumed = await resumeUnfinished(ctx, client);
+    return applyPlan(ctx, client, opts, target, guard, { waitedFor, resumed });
+  });
+}
 
-  await resumeUnfinished(ctx, client);
-
+async function applyPlan(
+  ctx: CommandContext,
+  client: HedgeClient,
+  opts: ApplyOptions,
+  target: Awaited<ReturnType<typeof readTargetFile>>,
+  guard: Awaited<ReturnType<typeof guardLiveAction>>,
+  locked: { waitedFor?: Holder; resumed: number },
+): Promise<number> {
   const quoted = await buildTargetPlan(ctx, client, target, opts.toleranceUsd);
   const { steps } = quoted.plan;
   if (!ctx.output.isJson) renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), preview: true });
   if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted);
   if (steps.length === 0) {
+    if (locked.waitedFor && locked.resumed === 0) {
+      // Exit 0 of a write means this command's action happened: here another process's did.
+      throw new HeldError(
+        `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(locked.waitedFor))}): there was nothing left to do, and this run sent nothing.`,
+        { holder: locked.waitedFor, hint: `See what it did with \`${ctx.hedgeCommand('journal')}\`; the book is at the target.` },
+      );
+    }
     if (ctx.output.isJson) renderApplyReport(ctx.output, []);
     return exitCodeNamed('ok');
   }

@@ -24,7 +24,7 @@ export async function findJournalEntry(ctx: CommandContext, journal: Journal, id
     throw error;
   }
   if (!entry) {
-    throw new UsageError(`No journal entry ${echo(id)} in ${journal.file}.`, { hint: `List the journal with \`${ctx.hedgeCommand('journal')}\`.` });
+    throw new UsageError(`No journal entry ${echo(id)} in ${journal.location}.`, { hint: `List the journal with \`${ctx.hedgeCommand('journal')}\`.` });
   }
   return entry;
 }

@@ -7,11 +7,13 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { OPEN } from '../cli/manifest.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../domain/input.js';
 import { UsageError } from '../errors.js';
+import { withAccountLock } from '../flows/account-lock.js';
 import { refuseDuplicateReference } from '../flows/duplicate-reference.js';
 import { noteIfSideOpen, runPreTradeChecks } from '../flows/pre-trade.js';
 import { openAction } from '../flows/trade-actions.js';
 import { runWrite, writeOptionsFrom, type WriteOptions } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
+import { safeText } from '../security/safe-text.js';
 
 export interface OpenOptions {
   market?: string;
@@ -112,7 +114,15 @@ async function submit(ctx: CommandContext, client: HedgeClient, request: OpenReq
       return quote;
     },
   });
-  await runWrite(ctx, { ...action, confirmed: given.confirmed }, opts.write);
+  const send = () => runWrite(ctx, { ...action, confirmed: given.confirmed }, opts.write);
+  const reference = request.client_reference;
+  if (reference === undefined || opts.allowDuplicateRef || opts.write.dryRun) {
+    await send();
+    return;
+  }
+  // The duplicate-reference check and the open it allows run under one lock per reference: a second
+  // `open --ref` of the same deal waits, then checks the book as the first left it.
+  await withAccountLock(ctx, `client reference ${JSON.stringify(safeText(reference))}`, ['ref', reference], send);
 }
 
 export function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Promise<number> {

@@ -8,8 +8,8 @@ import type { ResolvedCredentials } from '../config/credentials.js';
 import { UsageError } from '../errors.js';
 import { resumeRoll, ROLL_GROUP_PREFIX } from '../flows/roll.js';
 import { actionFromJournal } from '../flows/trade-actions.js';
-import { runWrite } from '../flows/write-flow.js';
-import { isUnresolved, keyFingerprint, type JournalEntry } from '../journal/index.js';
+import { heldError, runWrite } from '../flows/write-flow.js';
+import { isUnresolved, keyFingerprint, type Holder, type JournalEntry } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { findJournalEntry } from './journal-show.js';
@@ -59,11 +59,22 @@ async function checkSameCredentials(ctx: CommandContext, entry: JournalEntry): P
   );
 }
 
+/**
+ * The entry named, or the newest unresolved one that no live process is carrying out (an action in
+ * flight is not crashed: it is never resumed from under its process).
+ */
 async function chooseEntry(ctx: CommandContext, id: string | undefined): Promise<JournalEntry | undefined> {
   const journal = await ctx.journal();
   if (id !== undefined) return findJournalEntry(ctx, journal, id);
-  const [newest] = await journal.list({ pending: true, limit: 1 });
-  return newest;
+  let held: { entry: JournalEntry; holder: Holder } | undefined;
+  for (const entry of await journal.list({ pending: true })) {
+    // A planned leg belongs to its roll; the roll is resumed through any of its entries.
+    const holder = await journal.holderOf(entry.id);
+    if (!holder) return entry;
+    held ??= { entry, holder };
+  }
+  if (held) throw heldError(ctx, held.entry, held.holder, ' (every unresolved action in the journal is held by a live process)');
+  return undefined;
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>): Promise<number> {
@@ -83,6 +94,9 @@ export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>): P
     throw new UsageError(`Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}${when}. Only pending, submitted or unknown actions can be resumed; see it with \`${ctx.hedgeCommand('journal', 'show', entry.id)}\`.`);
   }
   await checkSameCredentials(ctx, entry);
+  // In flight in another process: not resumed from under it (runWrite's hold would refuse it too; said before any note).
+  const holder = await (await ctx.journal()).holderOf(entry.id);
+  if (holder) throw heldError(ctx, entry, holder);
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new UsageError(`Journal ${entry.id} has no request body to send again; it cannot be resumed.`);

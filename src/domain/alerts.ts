@@ -3,6 +3,7 @@
 // after it has cleared (a P&L back above the threshold, a hedge no longer listed); a refresh that
 // failed says nothing either way, so the caller simply does not ask then.
 import { UsageError } from '../errors.js';
+import { parseDuration, type Duration } from './duration.js';
 import { echo } from './input.js';
 
 export interface AlertRules {
@@ -100,17 +101,11 @@ export function parseAlertPnl(raw: string): number {
   return amount === 0 ? 0 : Math.round(amount * 100) / 100;
 }
 
-const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-const DURATION_ALLOWED = 'a duration such as 30m, 6h, 1d, 1d12h or 2w (m, h, d, w)';
-/** Hedges run for at most 7 days; a few weeks leaves room for longer tenors. */
-const MAX_DURATION_MS = 366 * 86_400_000;
-
 /** --alert-maturity: `30m`, `6h`, `1d`, `1d12h`, `2w`. Returns the length in ms and the text as normalised. */
-export function parseAlertDuration(raw: string): { ms: number; text: string } {
-  const value = raw.trim().toLowerCase().replace(/\s+/g, '');
-  if (!/^(\d+(\.\d+)?[mhdw])+$/.test(value)) throw new UsageError(`--alert-maturity: ${echo(raw)} is not allowed; expected ${DURATION_ALLOWED}.`);
-  let ms = 0;
-  for (const [, amount, unit] of value.matchAll(/(\d+(?:\.\d+)?)([mhdw])/g)) ms += Number(amount) * UNIT_MS[unit!]!;
-  if (!(ms > 0) || ms > MAX_DURATION_MS) throw new UsageError(`--alert-maturity: ${echo(raw)} is not allowed; expected ${DURATION_ALLOWED}, more than 0 and at most 366d.`);
-  return { ms: Math.round(ms), text: value };
+export function parseAlertDuration(raw: string): Duration {
+  try {
+    return parseDuration(raw, '--alert-maturity');
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

@@ -6,6 +6,7 @@
 // lines counted), the line where the row starts. In JSON, `line` is the 1-based position of the
 // element in the array, and the message says "item N". `line` 0 means the file as a whole.
 import { parse as parseCsv } from 'csv-parse/sync';
+import { parseDuration } from './duration.js';
 import { echo, parseClientReference, parseMarket, parseNotional, parseSide } from './input.js';
 import { TENORS, type Side, type Tenor } from './vocabulary.js';
 
@@ -18,6 +19,10 @@ export interface TargetRow {
   /** Required when notionalUsd > 0; used only when the plan opens the side. */
   tenorDays?: Tenor;
   clientReference?: string;
+  /** `hedge keep`: when the exposure ends (ms since the epoch); a hedge maturing at or after it is not renewed. */
+  untilMs?: number;
+  /** `hedge keep`: how long before maturity the side is rolled (ms); the keeper's default when absent. */
+  rollBeforeMs?: number;
   line: number;
 }
 
@@ -36,7 +41,7 @@ export interface TargetFileOptions {
 }
 
 const REQUIRED_COLUMNS = ['market', 'side', 'notional_usd', 'tenor_days'] as const;
-const OPTIONAL_COLUMNS = ['client_reference'] as const;
+const OPTIONAL_COLUMNS = ['client_reference', 'until', 'roll_before'] as const;
 const COLUMNS: readonly string[] = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS];
 type Column = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
 
@@ -300,6 +305,8 @@ function checkRow(raw: RawRow): CheckedRow {
   const notionalUsd = field('notional_usd', parseTargetNotional);
   const tenorDays = field('tenor_days', (value) => parseTargetTenor(value, notionalUsd));
   const clientReference = field('client_reference', parseTargetClientReference);
+  const untilMs = field('until', parseUntil);
+  const rollBeforeMs = field('roll_before', (value) => (value === undefined || value.trim() === '' ? undefined : parseDuration(value, 'roll_before', 'smhdw').ms));
 
   const complete = market !== undefined && side !== undefined && notionalUsd !== undefined && problems.length === 0;
   const row: TargetRow | undefined = complete
@@ -309,6 +316,8 @@ function checkRow(raw: RawRow): CheckedRow {
         notionalUsd,
         ...(tenorDays === undefined ? {} : { tenorDays }),
         ...(clientReference === undefined ? {} : { clientReference }),
+        ...(untilMs === undefined ? {} : { untilMs }),
+        ...(rollBeforeMs === undefined ? {} : { rollBeforeMs }),
         line: raw.line,
       }
     : undefined;
@@ -348,4 +357,21 @@ function parseTargetClientReference(raw: string | undefined): string | undefined
     const message = error instanceof Error ? error.message : String(error);
     throw new Error(message.replace(/^--ref:/, 'client_reference:'));
   }
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Optional per row: the day (UTC midnight) or instant the exposure ends, ISO 8601. A timestamp
+ * must say its zone (Z or an offset): a keeper on a server in another zone must read it the same.
+ */
+function parseUntil(raw: string | undefined): number | undefined {
+  const value = raw?.trim() ?? '';
+  if (value === '') return undefined;
+  const ms = DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) : TIMESTAMP.test(value) ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(ms)) {
+    throw new Error(`until: ${echo(value)} is not allowed; expected a date (2026-12-31, midnight UTC) or a timestamp with its zone (2026-12-31T17:00:00Z).`);
+  }
+  return ms;
 }

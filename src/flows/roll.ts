@@ -18,8 +18,9 @@ import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.
 import { makeIdempotencyKey } from '../domain/idempotency.js';
 import { preTradeProblem, type PreTradeFacts } from '../domain/pre-trade.js';
 import type { Side, Tenor } from '../domain/vocabulary.js';
-import { ApiError, InvalidResponseError, OrderFailedError, PreTradeCheckError, UsageError } from '../errors.js';
-import { isUnresolved, type JournalEntry } from '../journal/index.js';
+import { ApiError, HeldError, InvalidResponseError, OrderFailedError, PreTradeCheckError, UsageError } from '../errors.js';
+import { describeHolder, isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
+import { withAccountLock } from './account-lock.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { renderRoll, renderRollDryRun, renderRollPreview, type RollView } from '../ui/roll-view.js';
@@ -298,6 +299,7 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
         const result = await runWrite(ctx, actions.close, { wait: true, dryRun: false, fresh: false, idempotencyKey: legs.close?.idempotency_key });
         if (result.kind === 'resolved') close = { entry: result.entry, result: result.result, answer: result.answer };
         else if (result.kind === 'submitted') close = { entry: result.entry, answer: result.answer };
+        else if (result.kind === 'recorded') close = { entry: result.entry };
       } catch (error) {
         if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
           ctx.output.note(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
@@ -329,6 +331,7 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
     const result = await runWrite(ctx, actions.open, { wait: options.wait, dryRun: false, fresh: false, idempotencyKey: open.idempotency_key });
     if (result.kind === 'resolved') return { close, open: { entry: result.entry, hedge: result.result, answer: result.answer } };
     if (result.kind === 'submitted') return { close, open: { entry: result.entry, answer: result.answer } };
+    if (result.kind === 'recorded') return { close, open: { entry: result.entry } };
     return { close, open: { entry: open } };
   } catch (error) {
     if (close?.entry && !close.settled && isRejection(error)) {
@@ -425,7 +428,18 @@ export async function resumeRoll(ctx: CommandContext, entry: JournalEntry, optio
   }
   // Decided before any request, reads included: a refused live run sends nothing at all.
   const guard = await guardLiveAction(ctx, { action: 'finish a roll', dryRun: false });
-  return finishRoll(ctx, await ctx.client(), legs, options, guard);
+  const client = await ctx.client();
+  return withAccountLock(ctx, 'the book of this account', ['book'], async () => {
+    // Read again under the lock: the roll may have been finished while this run waited.
+    const now = await legsOf(ctx, entry.group!);
+    if (!unfinished(now)) {
+      throw new HeldError(`The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${describeLegs(now)}). This run sent nothing.`, {
+        details: { journal_group: now.group },
+        hint: `See it with \`${ctx.hedgeCommand('journal', 'show', now.open.id)}\`.`,
+      });
+    }
+    return finishRoll(ctx, client, now, options, guard);
+  });
 }
 
 /** The dry run of a roll still to finish: its legs with the keys the journal holds. */
@@ -448,10 +462,51 @@ async function printUnfinishedDryRun(ctx: CommandContext, client: HedgeClient, l
   return 0;
 }
 
-/** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one. */
+/**
+ * After waiting for the book lock: a roll of the same side that another process finished while
+ * this run waited is that process's action, not this one's — this run says so and sends nothing
+ * (exit 11), instead of rolling the side's brand-new hedge a second time.
+ */
+async function refuseIfRolledMeanwhile(ctx: CommandContext, req: RollRequest, waitingSince: number, holder: Holder): Promise<void> {
+  const self = await identityOf(ctx);
+  const rolled = (await (await ctx.journal()).list({ limit: 200 })).find(
+    (entry) =>
+      entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
+      entry.leg === 'open' &&
+      (entry.outcome === 'filled' || entry.outcome === 'done') &&
+      entry.resolved_at !== undefined &&
+      Date.parse(entry.resolved_at) >= waitingSince &&
+      entry.environment === self.environment &&
+      entry.base_url_host === self.host &&
+      entry.key_id === self.keyId &&
+      bodyOf(entry).market === req.market &&
+      bodyOf(entry).side === req.side,
+  );
+  if (!rolled) return;
+  const tenor = numberOf(bodyOf(rolled).tenor_days);
+  throw new HeldError(
+    `The ${req.side} side of ${req.market} was rolled${tenor === undefined ? '' : ` to ${days(tenor)}`} by another hedge process while this run waited for it (${safeText(describeHolder(holder))}): journal group ${safeText(rolled.group!)}, new hedge ${safeText(rolled.hedge_id ?? '?')}. This run sent nothing.`,
+    {
+      holder,
+      details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
+      hint: `See it with \`${ctx.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
+    },
+  );
+}
+
+/** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
 export async function runRoll(ctx: CommandContext, req: RollRequest): Promise<number> {
   const guard = await guardLiveAction(ctx, { action: 'roll a hedge (close it, then open a new one)', dryRun: req.write.dryRun });
   const client = await ctx.client();
+  if (req.write.dryRun) return rollHoldingTheBook(ctx, req, guard, client);
+  const waitingSince = ctx.clock.now();
+  return withAccountLock(ctx, 'the book of this account', ['book'], async ({ waitedFor }) => {
+    if (waitedFor) await refuseIfRolledMeanwhile(ctx, req, waitingSince, waitedFor);
+    return rollHoldingTheBook(ctx, req, guard, client);
+  });
+}
+
+async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: Awaited<ReturnType<typeof guardLiveAction>>, client: HedgeClient): Promise<number> {
   const earlier = await earlierRoll(ctx, req);
   if (earlier) return req.write.dryRun ? printUnfinishedDryRun(ctx, client, earlier) : finishRoll(ctx, client, earlier, { wait: req.write.wait }, guard);
 

@@ -97,7 +97,7 @@ export async function readTargetFile(ctx: CommandContext, file: string): Promise
     const lines = parsed.problems.map((problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`);
     const count = parsed.problems.length;
     throw new UsageError(`${shown}: ${count} problem${count === 1 ? '' : 's'}; nothing was read or sent.\n${lines.join('\n')}`, {
-      hint: 'Fix every line listed, then run the command again. Columns: market,side,notional_usd,tenor_days[,client_reference].',
+      hint: 'Fix every line listed, then run the command again. Columns: market,side,notional_usd,tenor_days[,client_reference,until,roll_before].',
     });
   }
   return { sourceName, rows: parsed.rows };

@@ -11,6 +11,7 @@ import { formatRate, shortHash } from '../ui/format.js';
 import { renderAdditionQuote, renderClosed, renderHedge, renderPositionChange, renderSubmitted } from '../ui/trade-result.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 import { findClosedRecord, waitForHedgeStatus, waitForNotionalChange, waitForSideClosed, type ChangeOutcome } from './wait.js';
+import { reconcileChange, reconcileClose, reconcileOpen } from './reconcile.js';
 import type { WriteAction } from './write-flow.js';
 
 export type TradeCommand = 'open' | 'add' | 'reduce' | 'close';
@@ -45,6 +46,7 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
       `Open ${request.side} ${formatMoney(request.notional_usd)} USD on ${request.market} for ${days}` +
       (extras.quote ? ` at about ${extras.quote.pricing.execution_price}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?` : '?'),
     send: (key) => client.openHedge(request, key),
+    reconcile: async (entry) => (await reconcileOpen(client, entry)) as Awaited<ReturnType<NonNullable<WriteAction<OpenedHedge, Hedge>['reconcile']>>>,
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
     wait: (answer, { startedAt }) =>
       waitForHedgeStatus(ctx, answer.hedge_id, { label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`, startedAt }),
@@ -152,6 +154,8 @@ export function changeAction(
         : `Remove ${formatUsd(notionalUsd)} from the ${side} hedge on ${market}?`;
     },
     send: (key) => (action === 'add' ? client.addToHedge(request, key) : client.reduceHedge(request, key)),
+    reconcile: async (entry) =>
+      (await reconcileChange(ctx, client, entry, { action, market, side, notionalUsd })) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, ChangeResult | undefined>['reconcile']>>>,
     submitted: (answer) => ({ hedge_id: answer.hedge_id ?? undefined, order_tx_hash: answer.order_tx_hash ?? undefined }),
     wait: async (answer, { startedAt, before }) => {
       const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
@@ -264,6 +268,7 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
     },
     question: () => `Close the ${side} position on ${market}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,
     send: (key) => client.closeHedge(request, key),
+    reconcile: async (entry) => (await reconcileClose(ctx, client, entry, request)) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>>,
     submitted: (answer) => ({ hedge_id: answer.hedge_id ?? hedgeBefore, order_tx_hash: answer.order_tx_hash ?? undefined }),
     wait: async (answer, { startedAt, before }) => {
       await waitForSideClosed(ctx, { label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`, startedAt, market, side });

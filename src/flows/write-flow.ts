@@ -9,8 +9,10 @@
 // point leaves a record whose key the next run (or `hedge resume`) reuses: the server answers a
 // repeated key with the original result, and the action happens once.
 import type { ApiRequest } from '../api/transport.js';
-import { ApiError, DeclinedError, HedgeError, InterruptedError, NetworkError, OutcomeUnknownError, StillPendingError, UsageError } from '../errors.js';
-import { isUnresolved, JournalError, matchesRequest, type JournalEntry, type Journal, type SameRequest } from '../journal/index.js';
+import { ApiError, DeclinedError, HedgeError, HeldError, InterruptedError, NetworkError, OutcomeUnknownError, StillPendingError, UnresolvedError, UsageError } from '../errors.js';
+import { describeHolder, isUnresolved, JournalError, matchesRequest, type Hold, type Holder, type JournalEntry, type Journal, type SameRequest } from '../journal/index.js';
+import { safeText } from '../security/safe-text.js';
+import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
 import { makeIdempotencyKey, parseIdempotencyKey } from '../domain/idempotency.js';
 import type { CommandContext } from '../runtime/context.js';
 import { printDryRun } from './dry-run.js';
@@ -44,6 +46,8 @@ export interface WriteRun {
   entry?: JournalEntry;
   /** --idempotency-key named a key this journal does not know: nothing says it was confirmed here. */
   unverified?: boolean;
+  /** This run's hold of the earlier entry it resumes (let go when the run ends without resolving it). */
+  hold?: Hold;
 }
 
 /** One state-changing action, as data and hooks. `S` is the submit answer, `R` the resolution. */
@@ -78,12 +82,19 @@ export interface WriteAction<S, R> {
   argv: string[];
   /** The caller already asked (the open wizard confirms with the quote in view). */
   confirmed?: boolean;
+  /**
+   * What the book shows about an earlier send of this action, against what its entry recorded
+   * before it (used before sending again once the entry is older than the key lifetime).
+   */
+  reconcile?(entry: JournalEntry): Promise<Reconciliation<S>>;
   /** How to finish this action when its outcome is unknown; default resumeHint (a leg of several says how its whole action is finished). */
   resumeHint?(entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string;
 }
 
 export type WriteResult<S, R> =
   | { kind: 'dry-run' }
+  /** Recorded without sending (an earlier send confirmed landed at a prompt). */
+  | { kind: 'recorded'; entry: JournalEntry }
   | { kind: 'submitted'; answer: S; entry: JournalEntry }
   | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry };
 
@@ -119,9 +130,43 @@ export function resumeHint(ctx: CommandContext, entry: Pick<JournalEntry, 'id' |
   return `The server may have acted. Finish it safely with \`${ctx.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
 }
 
+/** The refusal of a run that found its action carried out by another live process: it sends nothing (exit 11). */
+export function heldError(ctx: CommandContext, entry: JournalEntry, holder: Holder, more = ''): HeldError {
+  const what = `${safeText(entry.command)}${entry.leg ? ` (${safeText(entry.leg)} of ${safeText(entry.group ?? '')})` : ''}`;
+  return new HeldError(
+    `The same ${what} (journal ${entry.id}, started ${timeOf(entry.created_at)} UTC) is being carried out by another hedge process: ${safeText(describeHolder(holder))}. This run sent nothing${more}.`,
+    {
+      holder,
+      details: { journal_id: entry.id },
+      hint: `Its outcome shows in \`${ctx.hedgeCommand('journal', 'show', entry.id)}\` once that process is done (\`${ctx.hedgeCommand('resume', entry.id)}\` finishes it should that process die first); to send a separate ${safeText(entry.command)} anyway, run the command again with --new.`,
+    },
+  );
+}
+
+/** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
+async function holdToResume(ctx: CommandContext, journal: Journal, entry: JournalEntry): Promise<Hold> {
+  const answer = await journal.hold(entry.id);
+  if (answer.held) return answer.hold;
+  const now = await journal.get(entry.id);
+  if (now && !isUnresolved(now)) {
+    // Another process finished it between our look and our hold: this run only saw its action.
+    throw new HeldError(
+      `The same ${safeText(entry.command)} (journal ${entry.id}, started ${timeOf(entry.created_at)} UTC) was carried out meanwhile by another hedge process (${safeText(describeHolder(answer.holder))}); its outcome is ${safeText(now.outcome)}. This run sent nothing.`,
+      {
+        holder: answer.holder.pid > 0 ? answer.holder : undefined,
+        details: { journal_id: entry.id, outcome: now.outcome },
+        hint: `See it with \`${ctx.hedgeCommand('journal', 'show', entry.id)}\`; run the command again for another ${safeText(entry.command)}.`,
+      },
+    );
+  }
+  throw heldError(ctx, entry, answer.holder);
+}
+
 /**
  * Decides the key: --idempotency-key as given; else an unresolved journal entry for the same
- * request (resumed, and said so); else a fresh one. With --new, the pending one is shown and set aside.
+ * request (resumed, and said so) — unless a live process holds it: in flight is not crashed, and
+ * this run stops (exit 11); else a fresh one. With --new, the pending one is shown and set aside
+ * (or, when a live process is still carrying it, left to that process).
  */
 async function chooseKey(ctx: CommandContext, journal: Journal, match: SameRequest, options: WriteOptions): Promise<WriteRun> {
   if (options.idempotencyKey) {
@@ -139,23 +184,33 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
     if (known.group !== undefined && known.group !== match.group) {
       throw new UsageError(`--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`);
     }
+    if (!isUnresolved(known)) return { key, resumed: known.outcome !== 'planned' };
+    const hold = await holdToResume(ctx, journal, known);
     // A planned leg was never sent: nothing of it can have happened yet.
-    return { key, resumed: known.outcome !== 'planned', entry: isUnresolved(known) ? known : undefined };
+    return { key, resumed: known.outcome !== 'planned', entry: known, hold };
   }
   const pending = await journal.findUnresolvedMatch(match);
   if (pending && !options.fresh) {
+    const hold = await holdToResume(ctx, journal, pending);
     ctx.output.note(
       ctx.output.chalk.yellow(
-        `Resuming the ${pending.command} started ${timeOf(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: the server returns its original result or acts once.`,
+        `Resuming the ${pending.command} started ${timeOf(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the server returns its original result or acts once.`,
       ),
     );
-    return { key: pending.idempotency_key, resumed: true, entry: pending };
+    return { key: pending.idempotency_key, resumed: true, entry: pending, hold };
   }
   if (pending && options.fresh) {
-    ctx.output.warn(
-      `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
-    );
-    await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
+    const holder = await journal.holderOf(pending.id);
+    if (holder) {
+      ctx.output.warn(
+        `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`,
+      );
+    } else {
+      ctx.output.warn(
+        `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
+      );
+      await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
+    }
   }
   return { key: makeIdempotencyKey(), resumed: false };
 }
@@ -182,16 +237,44 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
     group: action.group,
     leg: action.leg,
   };
-  const run = options.dryRun
+  const run: WriteRun = options.dryRun
     ? { key: options.idempotencyKey ?? makeIdempotencyKey(), resumed: options.idempotencyKey !== undefined }
     : await chooseKey(ctx, journal, match, options);
+  let begun: JournalEntry | undefined;
+  try {
+    return await carryOutWrite(ctx, action, options, { guard, journal, identity, run, onBegun: (entry) => (begun = entry) });
+  } catch (error) {
+    // A run that ends with its action unresolved lets go of it, so that a long-lived process
+    // (`hedge mcp`) does not keep it from being resumed; a process that exits lets go by exiting.
+    if (run.hold) await run.hold.release();
+    else if (begun && ctx.origin === 'agent') {
+      const own = await journal.hold(begun.id).catch(() => undefined);
+      if (own?.held) await own.hold.release();
+    }
+    throw error;
+  }
+}
 
+interface WriteSetting {
+  guard: Awaited<ReturnType<typeof guardLiveAction>>;
+  journal: Journal;
+  identity: Identity;
+  run: WriteRun;
+  onBegun(entry: JournalEntry): void;
+}
+
+async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions, setting: WriteSetting): Promise<WriteResult<S, R>> {
+  const { guard, journal, identity, run } = setting;
   if (!run.resumed) await action.check?.();
   else ctx.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
   if (options.dryRun) {
     await printDryRun(ctx, action.plan(run.key));
     return { kind: 'dry-run' };
   }
+  // An earlier send older than the key lifetime is never sent again on the key alone.
+  const reconciled = run.entry && run.resumed ? await reconcileEarlier(ctx, journal, action, run.entry) : undefined;
+  if (reconciled?.kind === 'recorded') return reconciled;
+
   // Read only for the wait: --no-wait sends nothing more than the action needs.
   const before = run.entry?.context ?? (options.wait ? await action.before?.(run) : undefined);
   if (!run.resumed || run.unverified) {
@@ -200,9 +283,17 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
   }
 
   const request = action.plan(run.key);
-  const entry =
-    run.entry ??
-    (await journal.begin(entryFields(identity, action, request, run.key, before)));
+  let entry: JournalEntry;
+  if (run.entry) entry = run.entry;
+  else {
+    try {
+      entry = await journal.begin(entryFields(identity, action, request, run.key, before));
+    } catch (error) {
+      if (error instanceof JournalError) throw new JournalError(`${error.message} Nothing was sent.`, { path: error.path, hint: error.hint, cause: error });
+      throw error;
+    }
+    setting.onBegun(entry);
+  }
   const current: WriteRun = { ...run, entry };
   // Write-ahead as for a new entry: once this is on disk the request may leave.
   if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
@@ -211,12 +302,15 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
   // that, nor the key (the entry on disk stays resumable).
   const afterSend = <T>(write: () => Promise<T>) => journalAfterSend(ctx, entry, write, action.resumeHint?.bind(action));
   let answer: S;
-  try {
-    answer = await action.send(run.key);
-  } catch (error) {
-    throw await afterSend(() =>
-      recordSendFailure(ctx, journal, entry, error, { earlier: run.entry !== undefined && run.entry.outcome !== 'planned', hintFor: action.resumeHint?.bind(action) }),
-    );
+  if (reconciled?.kind === 'landed') answer = reconciled.answer;
+  else {
+    try {
+      answer = await action.send(run.key);
+    } catch (error) {
+      throw await afterSend(() =>
+        recordSendFailure(ctx, journal, entry, error, { earlier: run.entry !== undefined && run.entry.outcome !== 'planned', hintFor: action.resumeHint?.bind(action) }),
+      );
+    }
   }
   const startedAt = ctx.clock.now();
   const ids = action.submitted(answer);
@@ -237,6 +331,62 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
   recorded = await afterSend(() => journal.update(entry.id, { outcome, resolved_at: new Date(ctx.clock.now()).toISOString() }));
   action.renderResolved(result, answer, current);
   return { kind: 'resolved', answer, result, entry: recorded };
+}
+
+/** `hedge journal resolve ID --landed|--not-landed`, with the flags that chose the environment. */
+export function resolveCommands(ctx: CommandContext, entry: Pick<JournalEntry, 'id'>): string {
+  return `\`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
+}
+
+/**
+ * Resume reconciles before it resends. Within the key lifetime the key decides (nothing to do here).
+ * Past it: landed → the answer to wait on (nothing is sent); certainly not landed → send with the
+ * key; cannot tell → ask on a terminal, else stop with exit 12 and the command that resolves it.
+ */
+async function reconcileEarlier<S, R>(
+  ctx: CommandContext,
+  journal: Journal,
+  action: WriteAction<S, R>,
+  entry: JournalEntry,
+): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry } | undefined> {
+  if (entry.outcome === 'planned' || !action.reconcile) return undefined;
+  const lifetime = keyLifetimeMs(ctx.env);
+  const age = ctx.clock.now() - Date.parse(entry.created_at);
+  if (!(age > lifetime)) return undefined;
+  const found = await action.reconcile(entry);
+  const past = `Journal ${entry.id} (the ${safeText(entry.command)} started ${entry.created_at.slice(0, 10)} ${timeOf(entry.created_at)} UTC) is ${describeAge(age)} old, past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
+  if (found.verdict === 'landed' && found.answer !== undefined) {
+    ctx.output.note(ctx.output.chalk.yellow(`${past} The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`));
+    return { kind: 'landed', answer: found.answer };
+  }
+  if (found.verdict === 'not-landed') {
+    ctx.output.note(ctx.output.chalk.yellow(`${past} The book shows it did not land: ${found.evidence}. Sending it again with its key.`));
+    return undefined;
+  }
+  const question = `${past} The book cannot tell whether it landed: ${found.evidence}.`;
+  if (ctx.interactive) {
+    ctx.output.note(ctx.output.chalk.yellow(question));
+    const prompter = await ctx.prompter();
+    const choice = await prompter.select<'landed' | 'not-landed' | 'stop'>({
+      message: `Did the ${safeText(entry.command)} of journal ${entry.id} land?`,
+      choices: [
+        { name: 'It landed: record it as done, send nothing', value: 'landed' },
+        { name: 'It did not land: send it again with its key', value: 'not-landed' },
+        { name: 'Stop: decide later', value: 'stop' },
+      ],
+      default: 'stop',
+    });
+    if (choice === 'not-landed') return undefined;
+    if (choice === 'landed') {
+      const recorded = await journal.update(entry.id, { outcome: 'done', message: 'resolved at the prompt: landed' });
+      ctx.output.success(`Journal ${entry.id} recorded as landed (done); nothing was sent.`);
+      return { kind: 'recorded', entry: recorded };
+    }
+  }
+  throw new UnresolvedError(`${question} Nothing was sent.`, {
+    details: { journal_id: entry.id, age_ms: age, key_lifetime_ms: lifetime },
+    hint: `Look at the book (\`${ctx.hedgeCommand('positions')}\`, \`${ctx.hedgeCommand('hedges')}\`), then record what happened: ${resolveCommands(ctx, entry)} (after --not-landed, run the command again for a new action).`,
+  });
 }
 
 /** What the journal records of an action before it is sent (never the API key: only its fingerprint). */

@@ -1,4 +1,5 @@
 // What a journal entry is, and how the file's events fold into entries. Pure: no file access.
+import type { Holder } from './holder.js';
 
 export type JournalEnvironment = 'live' | 'test';
 
@@ -45,6 +46,10 @@ export interface JournalEntry {
   via?: 'agent';
   /** Facts the caller read before sending that a resumed wait needs (e.g. the notional before an add). */
   context?: Record<string, unknown>;
+  /** The machine that began it (os.hostname()). */
+  host?: string;
+  /** The process holding it while unresolved (as recorded at begin, or by the last hold); null once let go. */
+  holder?: Holder | null;
   outcome: Outcome;
   hedge_id?: string;
   order_tx_hash?: string;
@@ -57,7 +62,7 @@ export interface JournalEntry {
 /** What `begin` needs: everything the caller knows before the request leaves. */
 export type BeginFields = Omit<
   JournalEntry,
-  'id' | 'created_at' | 'updated_at' | 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at'
+  'id' | 'created_at' | 'updated_at' | 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'host' | 'holder'
 > & {
   /** pending (the default): about to be sent; planned: a later leg, journaled ahead of the action's first send. */
   outcome?: 'pending' | 'planned';

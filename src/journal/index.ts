@@ -11,7 +11,19 @@ export {
   type Outcome,
   type SkippedLine,
 } from './entry.js';
-export { matchesRequest, openJournal, type Journal, type ListOptions, type OpenJournalOptions, type SameRequest } from './journal.js';
+export { describeHolder, type Holder } from './holder.js';
+export {
+  lockHolder,
+  matchesRequest,
+  openJournal,
+  type Hold,
+  type Journal,
+  type ListOptions,
+  type LocalJournal,
+  type OpenJournalOptions,
+  type SameRequest,
+} from './journal.js';
 export { JournalError } from './journal-error.js';
 export { keyFingerprint } from './key-guard.js';
 export { JOURNAL_FILE_NAME, journalDir } from './location.js';
+export { ARCHIVE_DIR_NAME } from './segments.js';

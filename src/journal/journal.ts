@@ -1,24 +1,38 @@
-// The action journal: a local, append-only record of every state-changing action, written before
-// the request leaves and updated when its outcome is known. It is also the desk's audit log.
-import { readFileSync } from 'node:fs';
+// The action journal: a record of every state-changing action, written before the request leaves
+// and updated when its outcome is known; also the desk's audit log. `Journal` is what every store
+// implements (this local file, or a shared database for a team); `openJournal` is the local file.
+//
+// An entry is held by the process that began it (or took hold of it to resume it) until its final
+// outcome or that process's end: a second process never resumes an action a live one is still
+// carrying out (holder.ts says how liveness is told). Account locks serialise "read the book →
+// decide → send → see it land" across processes (account-locks.ts).
 import { join } from 'node:path';
+import { claimLock, dropLock, readLock, lockFile, removeOnExit } from './account-locks.js';
 import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
 import { foldJournal, isOutcome, isUnresolved, type BeginFields, type JournalEntry, type JournalEnvironment, type JournalPatch, type SkippedLine } from './entry.js';
+import { currentHolder, isAlive, isRecordedHolder, newSession, publicHolder, type Holder, type RecordedHolder } from './holder.js';
 import { JournalError } from './journal-error.js';
 import { findKeyShapedString } from './key-guard.js';
 import { JOURNAL_FILE_NAME } from './location.js';
-import { asJournalError, lockedAppend } from './locked-append.js';
+import { lockedAppend, withJournalLock, DEFAULT_LOCK_STALE_MS } from './locked-append.js';
+import { archiveFiles, readSegment } from './segments.js';
+
+export type { Holder } from './holder.js';
 
 export interface OpenJournalOptions {
   /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
   dir: string;
   /** Milliseconds since the epoch; Date.now by default. */
   now?: () => number;
-  /** Told about every line a read had to skip (a crash mid-write, a hand edit). */
-  onSkip?: (skip: SkippedLine) => void;
+  /** Told about every line a read had to skip (a crash mid-write, a hand edit), with its file. */
+  onSkip?: (skip: SkippedLine & { file?: string }) => void;
   /** See LockedAppendOptions; tests shorten it. */
   lockStaleMs?: number;
+  /** The active segment is rotated past this size (bytes); tests lower it. */
+  rotateBytes?: number;
+  /** Resolved entries kept in the active segment at a rotation. */
+  keepResolved?: number;
 }
 
 export interface ListOptions {
@@ -26,6 +40,8 @@ export interface ListOptions {
   pending?: boolean;
   /** Only entries created at or after this time (ms since the epoch). */
   since?: number;
+  /** Only entries created before this time (ms since the epoch). */
+  until?: number;
   /** At most this many, the newest. */
   limit?: number;
 }
@@ -43,12 +59,14 @@ export interface SameRequest {
   leg?: string;
 }
 
+export type Hold = { release(): Promise<void> };
+
 export interface Journal {
-  readonly dir: string;
-  readonly file: string;
-  /** Records a new action (outcome pending, or planned when asked); resolves once the record is on disk. */
+  /** For messages: the file path, or the store URL with any password redacted. */
+  readonly location: string;
+  /** Records a new action (outcome pending, or planned when asked), held by this process; resolves once the record is on disk. */
   begin(fields: BeginFields): Promise<JournalEntry>;
-  /** Records what became of an action; returns the entry with every event folded in. */
+  /** Records what became of an action; a final outcome ends this process's hold. Returns the entry with every event folded in. */
   update(id: string, patch: JournalPatch): Promise<JournalEntry>;
   /** Newest first. */
   list(options?: ListOptions): Promise<JournalEntry[]>;
@@ -56,22 +74,97 @@ export interface Journal {
   get(idOrPrefix: string): Promise<JournalEntry | undefined>;
   /** The newest unresolved entry for the same request, if any. */
   findUnresolvedMatch(match: SameRequest): Promise<JournalEntry | undefined>;
+  /** Take hold of an existing unresolved entry (to resume it); an entry resolved meanwhile is not taken (held: false, its last holder). */
+  hold(id: string): Promise<{ held: true; hold: Hold } | { held: false; holder: Holder }>;
+  /** The live holder of an entry, or undefined (finished, or its process died). */
+  holderOf(id: string): Promise<Holder | undefined>;
+  /**
+   * A per-account lock (scope e.g. `${environment}|${host}|${keyId}|apply`), released when the
+   * process dies; waits up to waitMs (0: answer at once).
+   */
+  lock(scope: string, options: { waitMs: number }): Promise<{ held: true; hold: Hold } | { held: false; holder: Holder }>;
+  close?(): Promise<void>;
+}
+
+/** The local file journal: the Journal, plus where its files are. */
+export interface LocalJournal extends Journal {
+  readonly dir: string;
+  /** The active segment (journal.jsonl). */
+  readonly file: string;
 }
 
 const FINAL_OUTCOMES = new Set(['filled', 'done', 'failed', 'rejected', 'abandoned']);
 const MAX_CANDIDATES_NAMED = 10;
+/** How often a wait for an account lock looks again (each look takes the journal lock briefly). */
+const LOCK_POLL_MS = 100;
 
-export function openJournal(options: OpenJournalOptions): Journal {
-  const { dir, now = Date.now, onSkip, lockStaleMs } = options;
+/** Thrown inside the journal lock to leave it with a holder to report. */
+class HeldBy {
+  constructor(readonly holder: Holder) {}
+}
+
+export function openJournal(options: OpenJournalOptions): LocalJournal {
+  const { dir, now = Date.now, onSkip, lockStaleMs, rotateBytes, keepResolved } = options;
   const file = join(dir, JOURNAL_FILE_NAME);
   const at = (): string => new Date(now()).toISOString();
+  const session = newSession();
+  const appendOptions = { lockStaleMs, rotateBytes, keepResolved, now };
+  const skipIn = (path: string) => (skip: SkippedLine) => onSkip?.({ ...skip, file: path });
 
-  const readEntries = (): JournalEntry[] => foldJournal(readJournalText(file), onSkip);
-  const newestFirst = (): JournalEntry[] => readEntries().reverse();
+  /** The active segment's entries, in creation order. */
+  const activeEntries = (): JournalEntry[] => foldJournal(readSegment(file) ?? '', skipIn(file));
 
-  return {
+  /** Every entry (archives and active folded together: an entry caught mid-rotation is in both), newest first. */
+  const allEntries = (filter: { since?: number; until?: number; limit?: number; pending?: boolean } = {}): JournalEntry[] => {
+    const active = activeEntries();
+    if (filter.pending) return newestFirst(active);
+    const sinceDay = filter.since === undefined ? undefined : new Date(filter.since).toISOString().slice(0, 10);
+    const untilDay = filter.until === undefined ? undefined : new Date(filter.until).toISOString().slice(0, 10);
+    const archives = archiveFiles(dir)
+      .filter((archive) => (sinceDay === undefined || archive.day >= sinceDay) && (untilDay === undefined || archive.day <= untilDay))
+      .reverse();
+    const byId = new Map<string, JournalEntry>(active.map((entry) => [entry.id, entry]));
+    const chosen = (entry: JournalEntry) => inRange(entry, filter);
+    for (const archive of archives) {
+      if (filter.limit !== undefined) {
+        // Archives are by creation day: once `limit` entries are newer than this archive's whole day, it cannot add any.
+        const sorted = newestFirst([...byId.values()].filter(chosen));
+        const cut = sorted[filter.limit - 1];
+        if (cut !== undefined && cut.created_at.slice(0, 10) > archive.day) break;
+      }
+      for (const entry of foldJournal(readSegment(archive.path) ?? '', skipIn(archive.path))) {
+        // The active segment's copy is the newer one (it may hold events added after a crash mid-rotation).
+        if (!byId.has(entry.id)) byId.set(entry.id, entry);
+      }
+    }
+    return newestFirst([...byId.values()]);
+  };
+
+  const holderIn = (entry: JournalEntry | undefined): RecordedHolder | undefined => {
+    if (!entry || !isUnresolved(entry)) return undefined;
+    const holder = entry.holder;
+    return isRecordedHolder(holder) && isAlive(holder) ? holder : undefined;
+  };
+
+  const release = (id: string) => async () => {
+    await lockedAppend(
+      file,
+      (current) => {
+        const entry = foldJournal(current).find((candidate) => candidate.id === id);
+        // Only our own hold is let go; a resolved entry is held by nobody already.
+        if (!entry || !isUnresolved(entry) || !isRecordedHolder(entry.holder) || entry.holder.session !== session) return '';
+        return JSON.stringify({ id, at: at(), holder: null });
+      },
+      appendOptions,
+    ).catch(() => {
+      // Letting go is a courtesy: a hold of a process that ends is let go by its end anyway.
+    });
+  };
+
+  const journal: LocalJournal = {
     dir,
     file,
+    location: file,
 
     async begin(fields) {
       checkBeginFields(fields);
@@ -84,11 +177,14 @@ export function openJournal(options: OpenJournalOptions): Journal {
           let id = newEntryId(time);
           while (current.includes(`{"id":"${id}"`)) id = newEntryId(time);
           const stamp = { id, at: new Date(time).toISOString() };
-          // Stamped again after the fields, so that nothing in them can replace the id or time.
-          event = JSON.stringify(Object.assign({ ...stamp }, fields, stamp, { outcome: fields.outcome === 'planned' ? 'planned' : 'pending' }));
+          const holder = currentHolder(time, session);
+          // Stamped again after the fields, so that nothing in them can replace the id, time or holder.
+          event = JSON.stringify(
+            Object.assign({ ...stamp }, fields, stamp, { host: holder.host, holder, outcome: fields.outcome === 'planned' ? 'planned' : 'pending' }),
+          );
           return event;
         },
-        { lockStaleMs },
+        appendOptions,
       );
       return foldJournal(event)[0]!;
     },
@@ -99,28 +195,29 @@ export function openJournal(options: OpenJournalOptions): Journal {
       const text = await lockedAppend(
         file,
         (current) => {
-          if (!foldJournal(current).some((entry) => entry.id === id)) throw new JournalError(`No journal entry ${id} to update.`);
+          if (!current.includes(`{"id":"${id}"`) && !foldJournal(current).some((entry) => entry.id === id)) throw new JournalError(`No journal entry ${id} to update.`);
           const time = at();
           const resolvedAt = patch.outcome && FINAL_OUTCOMES.has(patch.outcome) && patch.resolved_at === undefined ? { resolved_at: time } : {};
           const stamp = { id, at: time };
           return JSON.stringify(Object.assign({ ...stamp }, patch, stamp, resolvedAt));
         },
-        { lockStaleMs },
+        appendOptions,
       );
       return foldJournal(text).find((entry) => entry.id === id)!;
     },
 
-    async list({ pending, since, limit } = {}) {
-      const chosen = newestFirst().filter(
-        (entry) => (!pending || isUnresolved(entry)) && (since === undefined || Date.parse(entry.created_at) >= since),
-      );
+    async list({ pending, since, until, limit } = {}) {
+      const chosen = allEntries({ pending, since, until, limit }).filter((entry) => (!pending || isUnresolved(entry)) && inRange(entry, { since, until }));
       return limit === undefined ? chosen : chosen.slice(0, Math.max(0, limit));
     },
 
     async get(idOrPrefix) {
       const wanted = idOrPrefix.trim().toLowerCase();
       if (wanted === '') return undefined;
-      const entries = newestFirst();
+      const active = newestFirst(activeEntries());
+      const quick = active.find((entry) => entry.id === wanted);
+      if (quick) return quick;
+      const entries = allEntries();
       const exact = entries.find((entry) => entry.id === wanted);
       if (exact) return exact;
       const candidates = entries.filter((entry) => entry.id.startsWith(wanted));
@@ -133,7 +230,8 @@ export function openJournal(options: OpenJournalOptions): Journal {
     },
 
     async findUnresolvedMatch(match) {
-      return newestFirst().find(
+      // Unresolved entries never leave the active segment.
+      return newestFirst(activeEntries()).find(
         (entry) =>
           isUnresolved(entry) &&
           // A planned leg is sent by its own multi-leg action (or `hedge resume`), never by a lone command.
@@ -141,7 +239,77 @@ export function openJournal(options: OpenJournalOptions): Journal {
           matchesRequest(entry, match),
       );
     },
+
+    async hold(id) {
+      try {
+        await lockedAppend(
+          file,
+          (current) => {
+            const entry = foldJournal(current).find((candidate) => candidate.id === id);
+            if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);
+            // Finished meanwhile: there is nothing left to resume; its last holder is who finished it.
+            if (!isUnresolved(entry)) {
+              throw new HeldBy(isRecordedHolder(entry.holder) ? publicHolder(entry.holder) : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' });
+            }
+            const holder = holderIn(entry);
+            if (holder && holder.session !== session) throw new HeldBy(publicHolder(holder));
+            return JSON.stringify({ id, at: at(), holder: currentHolder(now(), session) });
+          },
+          appendOptions,
+        );
+      } catch (error) {
+        if (error instanceof HeldBy) return { held: false, holder: error.holder };
+        throw error;
+      }
+      return { held: true, hold: { release: release(id) } };
+    },
+
+    async holderOf(id) {
+      const entry = activeEntries().find((candidate) => candidate.id === id);
+      const holder = holderIn(entry);
+      return holder ? publicHolder(holder) : undefined;
+    },
+
+    async lock(scope, { waitMs }) {
+      const staleMs = lockStaleMs ?? DEFAULT_LOCK_STALE_MS;
+      const holder = currentHolder(now(), session);
+      removeOnExit(session);
+      // Bounded in real time: this is a wait for another process, whatever clock the caller runs on.
+      const started = Date.now();
+      for (;;) {
+        const answer = await withJournalLock(file, staleMs, () => claimLock(dir, scope, holder));
+        if (answer.held) {
+          return {
+            held: true,
+            hold: { release: () => withJournalLock(file, staleMs, () => dropLock(dir, scope, session)).catch(() => undefined) },
+          };
+        }
+        const left = waitMs - (Date.now() - started);
+        if (left <= 0) return answer;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(LOCK_POLL_MS, left)));
+      }
+    },
   };
+  return journal;
+}
+
+/** The live holder of an account lock, read without taking it (for messages). */
+export function lockHolder(dir: string, scope: string): Holder | undefined {
+  const record = readLock(lockFile(dir, scope));
+  return record && isAlive(record.holder) ? publicHolder(record.holder) : undefined;
+}
+
+function inRange(entry: JournalEntry, { since, until }: { since?: number; until?: number }): boolean {
+  const created = Date.parse(entry.created_at);
+  return (since === undefined || created >= since) && (until === undefined || created < until);
+}
+
+/** Newest first by creation time; entries made at the same instant keep their file order, reversed. */
+function newestFirst(entries: JournalEntry[]): JournalEntry[] {
+  return entries
+    .map((entry, index) => ({ entry, index, time: Date.parse(entry.created_at) }))
+    .sort((a, b) => b.time - a.time || b.index - a.index)
+    .map(({ entry }) => entry);
 }
 
 /** The entry was made for this request: same environment, host, key, command and normalised body. */
@@ -155,16 +323,6 @@ export function matchesRequest(entry: JournalEntry, match: SameRequest): boolean
     (match.leg === undefined || entry.leg === match.leg) &&
     canonicalJson(entry.request.body) === canonicalJson(match.body)
   );
-}
-
-/** The file's text; an absent file is an empty journal. */
-function readJournalText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return '';
-    throw asJournalError(error, file, 'read');
-  }
 }
 
 function refuseKeys(event: object): void {

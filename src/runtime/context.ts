@@ -65,6 +65,11 @@ export class CommandContext {
   private prompterInstance?: Prompter;
   private journalInstance?: Journal;
   private readonly disposers: Array<() => Promise<void> | void> = [];
+  /**
+   * Set by a long-running command that handles stop signals itself (`hedge keep` finishes its
+   * step on SIGTERM and re-reads its file on SIGHUP): returns true when it took the signal.
+   */
+  signalInterceptor?: (signal: string) => boolean;
 
   constructor(init: ContextInit) {
     this.init = init;
@@ -109,9 +114,43 @@ export class CommandContext {
   async journal(): Promise<Journal> {
     if (!this.journalInstance) {
       const { openJournal, journalDir } = await import('../journal/index.js');
-      this.journalInstance = openJournal({ dir: journalDir(this.env), now: this.clock.now });
+      const warned = new Set<string>();
+      this.journalInstance = openJournal({
+        dir: journalDir(this.env),
+        now: this.clock.now,
+        // A damaged line (a crash mid-write, a hand edit) is skipped, and said once per run.
+        onSkip: (skip) => {
+          // The last line may be another process's write under way; once a line follows it, it is said.
+          if (skip.reason.startsWith('incomplete last line')) return;
+          const where = `${skip.file ?? 'journal'}:${skip.line}`;
+          if (warned.has(where)) return;
+          warned.add(where);
+          this.output.warn(`Journal line skipped: ${where} (${skip.reason}).`);
+        },
+      });
     }
     return this.journalInstance;
+  }
+
+  /**
+   * A context for one step of a long-running command: its own abort signal (and output and
+   * options where given), the same credentials, journal, clock and streams. Its client is built
+   * anew against that signal; the shared connections stay open until this context is disposed.
+   */
+  derive(overrides: { signal: AbortSignal; output?: Output; globals?: Partial<GlobalOptions> }): CommandContext {
+    const child = new CommandContext({
+      ...this.init,
+      signal: overrides.signal,
+      output: overrides.output ?? this.output,
+      globals: { ...this.globals, ...overrides.globals },
+      client: undefined,
+      keepTransportOpen: true,
+      journal: this.journalInstance,
+    });
+    child.storeInstance = this.storeInstance;
+    child.credentialsPromise = this.credentials();
+    child.prompterInstance = this.prompterInstance;
+    return child;
   }
 
   /** The exit code of the signal that stopped the command (130 for Ctrl-C when nothing says otherwise). */

@@ -204,6 +204,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     res.setHeader('x-request-id', `req_${randomBytes(8).toString('hex')}`);
     const realTimeMs = realNow();
     const sandboxTimeMs = clock.now();
+    // The server's own time, as a real server's Date header gives it: with a fast or advanced clock
+    // it is the sandbox's, so a client that acts on maturities (hedge keep) sees the same time.
+    res.setHeader('date', new Date(sandboxTimeMs).toUTCString());
     const method = req.method ?? 'GET';
     const { rawPath, query } = splitUrl(req.url ?? '/');
     const underBase = rawPath.startsWith(`${SANDBOX_BASE_PATH}/`);

@@ -2,7 +2,7 @@
 // goes into journal.jsonl, how events fold into entries, listing and lookup, the "same request"
 // rule, the key guard, and reading a file a crash left with a torn line.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -102,16 +102,27 @@ describe('begin and update', () => {
 
     expect(entry.id).toMatch(/^a_[0-9a-z]{12}$/);
     expect(entry.id.slice(2, 10)).toBe(T0.toString(36));
+    // Held by this process from its creation: the host and the holder are recorded with it.
+    const holder = { pid: process.pid, host: hostname(), since: '2025-01-15T09:30:00.000Z', session: expect.stringMatching(/^[0-9a-f]{12}$/) };
     expect(entry).toEqual({
       id: entry.id,
       created_at: '2025-01-15T09:30:00.000Z',
       updated_at: '2025-01-15T09:30:00.000Z',
       ...openFields({ group: 'a_parent', leg: 'open', account: 'acct-7' }),
+      host: hostname(),
+      holder: expect.objectContaining(holder),
       outcome: 'pending',
     });
-    expect(fileText()).toBe(
-      `${JSON.stringify({ id: entry.id, at: '2025-01-15T09:30:00.000Z', ...openFields({ group: 'a_parent', leg: 'open', account: 'acct-7' }), outcome: 'pending' })}\n`,
-    );
+    expect(fileText().endsWith('\n')).toBe(true);
+    expect(fileText().split('\n')).toHaveLength(2);
+    expect(JSON.parse(fileText())).toEqual({
+      id: entry.id,
+      at: '2025-01-15T09:30:00.000Z',
+      ...openFields({ group: 'a_parent', leg: 'open', account: 'acct-7' }),
+      host: hostname(),
+      holder: expect.objectContaining(holder),
+      outcome: 'pending',
+    });
     expect(await journal.get(entry.id)).toEqual(entry);
   });
 
@@ -307,10 +318,11 @@ describe('a file a crash or a hand edit damaged', () => {
     writeFileSync(join(dir, 'journal.jsonl'), `${good}\n[1,2]\n${orphan}\n{"id":"a_torn","at":"2025-01-15T09:0`);
 
     expect((await journal.list()).map((entry) => entry.id)).toEqual(['a_good']);
+    const file = join(dir, 'journal.jsonl');
     expect(skipped).toEqual([
-      { line: 2, reason: 'not a JSON object' },
-      { line: 4, reason: 'incomplete last line (not valid JSON)' },
-      { line: 3, reason: 'entry a_orphan has no creation event' },
+      { file, line: 2, reason: 'not a JSON object' },
+      { file, line: 4, reason: 'incomplete last line (not valid JSON)' },
+      { file, line: 3, reason: 'entry a_orphan has no creation event' },
     ]);
 
     const next = await journal.begin(openFields());

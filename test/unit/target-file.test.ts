@@ -101,13 +101,13 @@ describe('CSV target files', () => {
 
   it('refuses a header with unknown, repeated or missing columns', () => {
     expect(problemsOf(csv('market,side,notional,tenor_days,side\nUSDTNGN,buy,10k,3,buy\n'))).toEqual([
-      { line: 1, message: 'unknown column "notional"; the columns are market, side, notional_usd, tenor_days and optionally client_reference.' },
+      { line: 1, message: 'unknown column "notional"; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.' },
       { line: 1, message: 'column side appears more than once.' },
-      { line: 1, message: 'the header lacks notional_usd; it must name market, side, notional_usd, tenor_days and optionally client_reference, in any order.' },
+      { line: 1, message: 'the header lacks notional_usd; it must name market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before, in any order.' },
     ]);
     // Every required column present: an extra one is a problem, and the rows are still checked.
     expect(problemsOf(csv(`# c\n${HEADER},desk\nUSDTNGN,buy,10k,9,fx\n`))).toEqual([
-      { line: 2, message: 'unknown column "desk"; the columns are market, side, notional_usd, tenor_days and optionally client_reference.' },
+      { line: 2, message: 'unknown column "desk"; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.' },
       { line: 3, message: 'tenor_days: "9" is not allowed; expected 1, 3 or 7 (days).' },
     ]);
   });
@@ -117,7 +117,7 @@ describe('CSV target files', () => {
       {
         line: 0,
         message:
-          'targets.csv is empty; expected a header row naming market, side, notional_usd, tenor_days and optionally client_reference, then one row per market and side.',
+          'targets.csv is empty; expected a header row naming market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before, then one row per market and side.',
       },
     ]);
     expect(problemsOf(csv('\ufeff\n# only a comment\n\n'))).toHaveLength(1);
@@ -135,7 +135,7 @@ describe('CSV target files', () => {
 
   it('is read as CSV when the format says so, whatever the first character', () => {
     expect(problemsOf(parseTargetFile('[market],side\n', { format: 'csv', sourceName: 'stdin' }))[0]!.message).toBe(
-      'unknown column "[market]"; the columns are market, side, notional_usd, tenor_days and optionally client_reference.',
+      'unknown column "[market]"; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
     );
     const [problem, ...more] = problemsOf(parseTargetFile(`${HEADER}\n`, { format: 'json', sourceName: 'stdin' }));
     expect(more).toEqual([]);
@@ -178,9 +178,9 @@ describe('JSON target files', () => {
     ]);
     expect(problemsOf(json(text))).toEqual([
       { line: 2, message: 'item 2: notional_usd: expected a string or a number, found a boolean.' },
-      { line: 2, message: 'item 2: unknown key "desk"; the keys are market, side, notional_usd, tenor_days and optionally client_reference.' },
+      { line: 2, message: 'item 2: unknown key "desk"; the keys are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.' },
       { line: 2, message: 'item 2: USDTNGN buy repeats item 1; one row per market and side.' },
-      { line: 3, message: 'item 3: expected an object with market, side, notional_usd, tenor_days and optionally client_reference.' },
+      { line: 3, message: 'item 3: expected an object with market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.' },
       { line: 4, message: 'item 4: tenor_days: expected a string or a number, found an array.' },
       { line: 4, message: 'item 4: side: "short" is not allowed; expected buy or sell.' },
       { line: 4, message: 'item 4: notional_usd: "0.001" has more than 2 decimals (cents).' },

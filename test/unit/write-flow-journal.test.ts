@@ -18,8 +18,7 @@ const KEY = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 function failingJournal(): { journal: Journal; begun: JournalEntry[] } {
   const begun: JournalEntry[] = [];
   const journal: Journal = {
-    dir: '/nowhere',
-    file: '/nowhere/journal.jsonl',
+    location: '/nowhere/journal.jsonl',
     async begin(fields) {
       const entry = { ...fields, id: `a_test${begun.length}`, created_at: '2026-11-22T10:00:00.000Z', updated_at: '2026-11-22T10:00:00.000Z', outcome: 'pending' } as JournalEntry;
       begun.push(entry);
@@ -31,6 +30,9 @@ function failingJournal(): { journal: Journal; begun: JournalEntry[] } {
     list: async () => [],
     get: async () => undefined,
     findUnresolvedMatch: async () => undefined,
+    hold: async () => ({ held: true, hold: { release: async () => {} } }),
+    holderOf: async () => undefined,
+    lock: async () => ({ held: true, hold: { release: async () => {} } }),
   };
   return { journal, begun };
 }

@@ -1,0 +1,39 @@
+// hedge keep FILE — a long-running keeper that holds the book at a target file through
+// maturities (flows/keep.ts): rolls what matures within roll_before, re-opens a side that settled,
+// reports drift (and with --converge brings it back), leaves a row past its `until` to mature.
+import type { InputOf } from '../cli/command-spec.js';
+import type { KEEP } from '../cli/manifest.js';
+import { UsageError } from '../errors.js';
+import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS, runKeep, type KeepOptions } from '../flows/keep.js';
+import { parseTolerance } from '../flows/target-plan.js';
+import type { CommandContext } from '../runtime/context.js';
+import { echo } from '../domain/input.js';
+
+const INTERVAL_SHAPE = /^\s*\d+(\.\d+)?\s*$/;
+
+export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
+  const { args, options } = input;
+  let intervalMs = DEFAULT_INTERVAL_MS;
+  if (options.interval !== undefined) {
+    const seconds = Number(options.interval);
+    if (!INTERVAL_SHAPE.test(options.interval) || !(seconds * 1000 >= MIN_INTERVAL_MS) || seconds > 86_400) {
+      throw new UsageError(`--interval: ${echo(options.interval)} is not allowed; expected a number of seconds from ${MIN_INTERVAL_MS / 1000} (the API's polling advice) to 86400.`);
+    }
+    intervalMs = Math.round(seconds * 1000);
+  }
+  const alertCommand = options.alertCmd?.trim();
+  if (options.alertCmd !== undefined && !alertCommand) throw new UsageError('--alert-cmd: empty; expected a shell command, e.g. --alert-cmd "notify-desk".');
+  return {
+    file: args.file,
+    once: options.once === true,
+    intervalMs,
+    dryRun: options.dryRun === true,
+    converge: options.converge === true,
+    toleranceUsd: parseTolerance(options.tolerance),
+    alertCommand,
+  };
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof KEEP>): Promise<number> {
+  return runKeep(ctx, parseKeepOptions(input));
+}

@@ -1,0 +1,58 @@
+// Check and act under one lock. `apply`, `roll` and `open --ref` read the book, decide, send and see
+// the action land while holding a per-account lock of the journal (scope: environment, base-URL
+// host, key fingerprint, and what is guarded: `book` for apply and roll, `ref|REF` for a client
+// reference), so two processes never both decide from the same book. A second process waits —
+// bounded by --timeout, or the default wait bound — and then reads the book afresh; still held at
+// the bound, it stops with exit 11 naming the holder. The lock dies with its holder (kill -9 too).
+import { DEFAULT_WAIT_BOUND_MS, type CommandContext } from '../runtime/context.js';
+import { HeldError } from '../errors.js';
+import { describeHolder, type Holder } from '../journal/index.js';
+import { safeText } from '../security/safe-text.js';
+import { identityOf } from './write-flow.js';
+
+export interface LockedRun {
+  /** Set when another process held the lock first: this run waited for it, so the book may have changed under it. */
+  waitedFor?: Holder;
+}
+
+/** The account-lock scope for the current credentials: `${environment}|${host}|${keyId}|…parts`. */
+export async function accountScope(ctx: CommandContext, ...parts: string[]): Promise<string> {
+  const identity = await identityOf(ctx);
+  return [identity.environment, identity.host, identity.keyId, ...parts].join('|');
+}
+
+/** Runs `body` holding the account lock `parts` names; `what` says in messages what is guarded ("the book of this account"). */
+export async function withAccountLock<T>(ctx: CommandContext, what: string, parts: string[], body: (run: LockedRun) => Promise<T>): Promise<T> {
+  const journal = await ctx.journal();
+  const scope = await accountScope(ctx, ...parts);
+  let answer = await journal.lock(scope, { waitMs: 0 });
+  let waitedFor: Holder | undefined;
+  if (!answer.held) {
+    waitedFor = answer.holder;
+    const now = ctx.clock.now();
+    const deadline = ctx.waitDeadline(now);
+    const waitMs = deadline === undefined ? Number.MAX_SAFE_INTEGER : Math.max(0, deadline - now);
+    const bound = deadline === undefined ? 'no bound (--timeout 0)' : `at most ${Math.ceil(waitMs / 1000)} s`;
+    ctx.output.note(`Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`);
+    answer = await journal.lock(scope, { waitMs });
+    if (!answer.held) {
+      throw new HeldError(
+        `${capitalised(what)} is still held by another hedge process (${safeText(describeHolder(answer.holder))}); this run stopped waiting and sent nothing.`,
+        {
+          holder: answer.holder,
+          details: { scope: parts.join('|') },
+          hint: `Run it again once that process is done${deadline === undefined ? '' : `, or wait longer with --timeout SECONDS (now ${Math.ceil(waitMs / 1000)} s; the default is ${DEFAULT_WAIT_BOUND_MS / 1000} s)`}.`,
+        },
+      );
+    }
+  }
+  try {
+    return await body({ waitedFor });
+  } finally {
+    await answer.hold.release();
+  }
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,159 @@
+// Before an earlier action is sent again, the book is compared with what its journal entry recorded
+// before it was first sent: the hedge (by id or by reference) for an open, the side's notional for
+// an add or a reduce, the side's presence for a close. Within the key lifetime the key decides (the
+// server answers a repeated key with the original result), so this matters once the entry is older
+// than the lifetime: then a resend could act twice, and only the book can say what happened.
+//
+// The key lifetime is not in the spec. HEDGE_KEY_LIFETIME (hours) sets it; 12 by default, below the
+// simulator's 24 h so that hedge gives up on a key well before a server of that kind forgets it.
+import type { HedgeClient } from '../api/client.js';
+import type { Hedge } from '../api/schemas.js';
+import type { Side } from '../domain/vocabulary.js';
+import { formatUsd } from '../domain/money.js';
+import { UsageError } from '../errors.js';
+import type { JournalEntry } from '../journal/index.js';
+import type { CommandContext } from '../runtime/context.js';
+import { safeText } from '../security/safe-text.js';
+import { findSide, readBook } from './positions.js';
+
+export const DEFAULT_KEY_LIFETIME_HOURS = 12;
+const HOUR_MS = 3_600_000;
+/** Notionals are cents on the wire. */
+const CENT = 0.005;
+/** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * landed: the book shows the action's effect (record it done, send nothing) · not-landed: the book
+ * certainly does not (send it again with its key) · unknown: the book cannot tell.
+ */
+export type Verdict = 'landed' | 'not-landed' | 'unknown';
+
+export interface Reconciliation<S> {
+  verdict: Verdict;
+  /** What the book shows, in a sentence (untrusted values already sanitised). */
+  evidence: string;
+  /** For landed: the submit answer as the server would have given it, to wait on and render. */
+  answer?: S;
+}
+
+/** HEDGE_KEY_LIFETIME in hours (a positive number), in ms; the default when unset. */
+export function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.HEDGE_KEY_LIFETIME;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;
+  const hours = Number(raw.trim());
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !Number.isFinite(hours) || hours <= 0 || hours > 24 * 365) {
+    throw new UsageError(`HEDGE_KEY_LIFETIME: ${JSON.stringify(safeText(raw))} is not allowed; expected a number of hours above 0 (e.g. 12 or 0.5), at most a year.`);
+  }
+  return hours * HOUR_MS;
+}
+
+export function describeAge(ms: number): string {
+  const hours = ms / HOUR_MS;
+  if (hours >= 48) return `${Math.floor(hours / 24)} days`;
+  if (hours >= 1) return `${Math.floor(hours)} h`;
+  return `${Math.max(0, Math.round(ms / 60_000))} min`;
+}
+
+function bodyOf(entry: JournalEntry): Record<string, unknown> {
+  const body = entry.request?.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+function near(a: number, b: number): boolean {
+  return Math.abs(a - b) < CENT;
+}
+
+/** An open: the hedge by its id (when the answer gave one), else by its client reference. */
+export async function reconcileOpen(client: HedgeClient, entry: JournalEntry): Promise<Reconciliation<{ hedge_id: string; order_tx_hash?: string; status: string }>> {
+  if (entry.hedge_id) {
+    const hedge = await client.getHedge(entry.hedge_id).catch(() => undefined);
+    if (hedge) {
+      return {
+        verdict: 'landed',
+        evidence: `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`,
+        answer: { hedge_id: hedge.id, order_tx_hash: hedge.order_tx_hash ?? entry.order_tx_hash, status: hedge.status },
+      };
+    }
+    return { verdict: 'unknown', evidence: `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read` };
+  }
+  const body = bodyOf(entry);
+  const market = String(body.market ?? '').toUpperCase();
+  const side = body.side;
+  const from = Date.parse(entry.created_at) - CLOCK_SKEW_MS;
+  const since = (hedge: Hedge) => hedge.market.toUpperCase() === market && hedge.side === side && Date.parse(String(hedge.opened_at ?? '')) >= from;
+  const reference = typeof body.client_reference === 'string' && body.client_reference !== '' ? body.client_reference : undefined;
+  if (reference) {
+    const carrying = (await client.listHedges({ clientReference: reference })).filter((hedge) => hedge.client_reference === reference && since(hedge));
+    const hedge = carrying[0];
+    if (hedge) {
+      return {
+        verdict: 'landed',
+        evidence: `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
+        answer: { hedge_id: hedge.id, order_tx_hash: hedge.order_tx_hash ?? undefined, status: hedge.status },
+      };
+    }
+    // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
+    return { verdict: 'not-landed', evidence: `no hedge carrying reference ${safeText(reference)} was opened since the entry was made` };
+  }
+  const opened = (await client.listHedges()).filter(since);
+  const named = opened
+    .slice(0, 3)
+    .map((hedge) => `${safeText(hedge.id)} (${formatUsd(hedge.notional_usd)}, opened ${safeText(String(hedge.opened_at))})`)
+    .join(', ');
+  return {
+    verdict: 'unknown',
+    evidence:
+      opened.length === 0
+        ? `no ${safeText(String(side))} hedge on ${safeText(market)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`
+        : `${opened.length} ${safeText(String(side))} hedge${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(market)} since the entry was made: ${named}; any of them may be this one`,
+  };
+}
+
+/** An add or a reduce: the side's notional now, against the one recorded before the send. */
+export async function reconcileChange(
+  ctx: CommandContext,
+  client: HedgeClient,
+  entry: JournalEntry,
+  change: { action: 'add' | 'reduce'; market: string; side: Side; notionalUsd: number },
+): Promise<Reconciliation<{ status: string; hedge_id?: string; order_tx_hash?: string }>> {
+  const answer = { status: 'submitted', ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}), ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}) };
+  const baseline = entry.context?.baseline_notional_usd;
+  const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), change.market, change.side);
+  const now = position?.notionalUsd;
+  const shown = position === undefined ? `no ${change.side} position on ${change.market}` : now === undefined ? `a ${change.side} position without a readable notional` : `the ${change.side} side is ${formatUsd(now)}`;
+  if (typeof baseline !== 'number') {
+    return { verdict: 'unknown', evidence: `${shown} now, and the side was not in the positions list before the ${change.action} was sent, so there is nothing to compare with` };
+  }
+  const before = entry.context?.hedge_id;
+  if (typeof before === 'string' && position?.hedgeId !== undefined && position.hedgeId !== before) {
+    return { verdict: 'unknown', evidence: `${shown} now, under another hedge (${safeText(position.hedgeId)}) than before the ${change.action} (${safeText(before)})` };
+  }
+  const expected = change.action === 'add' ? baseline + change.notionalUsd : baseline - change.notionalUsd;
+  const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${change.action} was sent, and would be ${expected > CENT ? formatUsd(expected) : 'closed'} after it`;
+  // Only an entry never answered can be said certainly not to have landed: an accepted one that never showed may have failed, or be showing late.
+  const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
+  if (now !== undefined && near(now, expected)) return { verdict: 'landed', evidence, answer };
+  if (change.action === 'reduce' && position === undefined && expected <= baseline * 0.01) return { verdict: 'landed', evidence, answer };
+  if (now !== undefined && near(now, baseline) && neverAnswered) return { verdict: 'not-landed', evidence, answer };
+  return { verdict: 'unknown', evidence };
+}
+
+/** A close: the side's presence in the positions list. */
+export async function reconcileClose(
+  ctx: CommandContext,
+  client: HedgeClient,
+  entry: JournalEntry,
+  request: { market: string; side: Side },
+): Promise<Reconciliation<{ status: string; hedge_id?: string; order_tx_hash?: string }>> {
+  const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), request.market, request.side);
+  const answer = { status: 'submitted', ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}), ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}) };
+  if (!position) return { verdict: 'landed', evidence: `the ${request.side} side of ${request.market} is no longer in the positions list`, answer };
+  const before = entry.context?.hedge_id;
+  if (typeof before === 'string' && position.hedgeId !== undefined && position.hedgeId !== before) {
+    return { verdict: 'unknown', evidence: `the ${request.side} side of ${request.market} is open under another hedge (${safeText(position.hedgeId)}) than the one it was to close (${safeText(before)})` };
+  }
+  const evidence = `the ${request.side} side of ${request.market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
+  if (entry.outcome === 'pending' || entry.outcome === 'unknown') return { verdict: 'not-landed', evidence };
+  return { verdict: 'unknown', evidence };
+}

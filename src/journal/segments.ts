@@ -1,0 +1,283 @@
+// The journal's files. `journal.jsonl` is the active segment: every unresolved entry, every entry
+// of a group (a roll, an apply) that still has one, and the newest resolved ones. Once it grows past
+// a size bound, the other resolved entries are moved, whole, into dated archive files
+// (`journal-archive/journal-YYYY-MM-DD.jsonl`, by the UTC day the entry was created), so an append
+// costs the same whatever the journal's history: it reads only the bounded active segment.
+//
+// No file of the journal is ever opened through a symbolic link (O_NOFOLLOW): a journal path that
+// is a link is refused, since following it would write wherever it points.
+import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, readSync, fstatSync, renameSync, writeSync, chmodSync, fchmodSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { foldJournal, isUnresolved, type JournalEntry } from './entry.js';
+import { JournalError } from './journal-error.js';
+
+export const ARCHIVE_DIR_NAME = 'journal-archive';
+const ARCHIVE_FILE = /^journal-(\d{4}-\d{2}-\d{2})\.jsonl$/;
+
+/** The active segment is rotated once it is larger than this. */
+export const DEFAULT_ROTATE_BYTES = 1024 * 1024;
+/** Resolved entries kept in the active segment at a rotation (the newest), besides the unresolved ones. */
+export const DEFAULT_KEEP_RESOLVED = 200;
+
+export interface ArchiveFile {
+  /** UTC day of the entries in it, YYYY-MM-DD. */
+  day: string;
+  path: string;
+}
+
+/** The folder's archive files, oldest day first. */
+export function archiveFiles(dir: string): ArchiveFile[] {
+  const folder = join(dir, ARCHIVE_DIR_NAME);
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw asJournalError(error, folder, 'read');
+  }
+  return names
+    .map((name) => ARCHIVE_FILE.exec(name))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => ({ day: match[1]!, path: join(folder, match[0]) }))
+    .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+}
+
+/** A file's text, never through a symbolic link; undefined when it does not exist. */
+export function readSegment(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw asJournalError(error, file, 'read');
+  }
+  try {
+    const chunks: Buffer[] = [];
+    const size = fstatSync(fd).size;
+    let buffer = Buffer.allocUnsafe(Math.max(size, 4096));
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        chunks.push(buffer);
+        buffer = Buffer.allocUnsafe(buffer.length);
+        length = 0;
+      }
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    chunks.push(buffer.subarray(0, length));
+    return Buffer.concat(chunks).toString('utf8');
+  } catch (error) {
+    throw asJournalError(error, file, 'read');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function ensureDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // The mode given to mkdir is reduced by the umask; chmod is not.
+    chmodSync(dir, 0o700);
+  } catch (error) {
+    throw asJournalError(error, dir, 'write');
+  }
+}
+
+/** Opens a journal file to append (created 0600), never through a symbolic link. */
+export function openForAppend(file: string): number {
+  try {
+    // Read access too: a rotation checks an archive's last byte through the same descriptor.
+    const fd = openSync(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    try {
+      fchmodSync(fd, 0o600);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    return fd;
+  } catch (error) {
+    throw asJournalError(error, file, 'write');
+  }
+}
+
+/** Writes all of `bytes` (a short write, e.g. on a full disk, is finished or fails). */
+export function writeAll(fd: number, bytes: Buffer, file: string): void {
+  try {
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+  } catch (error) {
+    throw asJournalError(error, file, 'write');
+  }
+}
+
+export function syncFile(fd: number, file: string): void {
+  try {
+    fsyncSync(fd);
+  } catch (error) {
+    throw asJournalError(error, file, 'write');
+  }
+}
+
+/** A new file's name is durable only once its folder is synced too. */
+export function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems cannot sync a folder; the file's own data is already on disk.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+export interface RotateOptions {
+  keepResolved: number;
+  /** UTC day for lines that are not events (kept, in that day's archive). */
+  today: string;
+}
+
+/**
+ * Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a
+ * group with an unresolved entry) into the archive of their creation day, then replaces the active
+ * segment with what stays. Runs under the journal lock. The archives are written and synced before
+ * the active segment is replaced, so a crash in between leaves an entry in both places (readers
+ * fold the two), never in neither.
+ */
+export function rotate(file: string, text: string, options: RotateOptions): { kept: number; archived: number } {
+  const dir = dirname(file);
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const linesOf = new Map<string, string[]>();
+  const stray: string[] = [];
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const id = idOf(line);
+    if (id === undefined) stray.push(line);
+    else (linesOf.get(id) ?? linesOf.set(id, []).get(id)!).push(line);
+  }
+  const entries = foldJournal(text);
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  const openGroups = new Set(entries.filter((entry) => isUnresolved(entry) && entry.group !== undefined).map((entry) => entry.group!));
+  const newestResolved = new Set(
+    entries
+      .filter((entry) => !isUnresolved(entry))
+      .slice(-options.keepResolved)
+      .map((entry) => entry.id),
+  );
+  const keep = (entry: JournalEntry | undefined): boolean =>
+    entry !== undefined && (isUnresolved(entry) || newestResolved.has(entry.id) || (entry.group !== undefined && openGroups.has(entry.group)));
+
+  const kept: string[] = [];
+  const archived = new Map<string, string[]>();
+  const toArchive = (day: string, more: string[]) => (archived.get(day) ?? archived.set(day, []).get(day)!).push(...more);
+  let archivedEntries = 0;
+  for (const [id, idLines] of linesOf) {
+    const entry = byId.get(id);
+    if (keep(entry)) kept.push(...idLines);
+    else {
+      // An entry without a creation event (its lines damaged) goes with the stray lines of today.
+      toArchive(entry ? entry.created_at.slice(0, 10) : options.today, idLines);
+      archivedEntries += 1;
+    }
+  }
+  if (stray.length > 0) toArchive(options.today, stray);
+  if (archived.size === 0) return { kept: linesOf.size, archived: 0 };
+
+  const folder = join(dir, ARCHIVE_DIR_NAME);
+  ensureDir(folder);
+  for (const [day, dayLines] of archived) {
+    const path = join(folder, `journal-${/^\d{4}-\d{2}-\d{2}$/.test(day) ? day : options.today}.jsonl`);
+    const fd = openForAppend(path);
+    try {
+      const existing = fstatSync(fd).size;
+      // A torn last line in the archive (a crash mid-rotation) must not swallow the first one added.
+      const lead = existing > 0 && !endsWithNewline(fd, existing) ? '\n' : '';
+      writeAll(fd, Buffer.from(`${lead}${dayLines.join('\n')}\n`, 'utf8'), path);
+      syncFile(fd, path);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  syncDir(folder);
+
+  const temporary = join(dir, `.${basename(file)}.rotating-${process.pid}`);
+  try {
+    unlinkSync(temporary);
+  } catch {
+    // Not there: the usual case.
+  }
+  let fd: number;
+  try {
+    fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  } catch (error) {
+    throw asJournalError(error, temporary, 'write');
+  }
+  try {
+    fchmodSync(fd, 0o600);
+    writeAll(fd, Buffer.from(kept.length > 0 ? `${kept.join('\n')}\n` : '', 'utf8'), temporary);
+    syncFile(fd, temporary);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temporary, file);
+  } catch (error) {
+    throw asJournalError(error, file, 'write');
+  }
+  syncDir(dir);
+  return { kept: linesOf.size - archivedEntries, archived: archivedEntries };
+}
+
+function endsWithNewline(fd: number, size: number): boolean {
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] === 0x0a;
+}
+
+/** The id of an event line, without parsing all of it when it starts as the journal writes it. */
+function idOf(line: string): string | undefined {
+  const fast = /^\{"id":"([^"\\]+)"/.exec(line);
+  if (fast) return fast[1];
+  try {
+    const value = JSON.parse(line) as { id?: unknown };
+    return typeof value?.id === 'string' && value.id !== '' ? value.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function asJournalError(error: unknown, path: string, action: 'read' | 'write'): JournalError {
+  if (error instanceof JournalError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') {
+    return new JournalError(`The action journal ${path} is a symbolic link; hedge does not follow it (it would ${action === 'write' ? 'write' : 'read'} wherever it points).`, {
+      path,
+      hint: `Replace the link with a regular file (or remove it), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a folder of your own.`,
+      cause: error,
+    });
+  }
+  const reason =
+    code === 'EACCES' || code === 'EPERM'
+      ? 'permission denied'
+      : code === 'EROFS'
+        ? 'the file system is read-only'
+        : code === 'ENOSPC'
+          ? 'no space left on the disk'
+          : code === 'ENOTDIR'
+            ? 'a part of the path is not a folder'
+            : code === 'EISDIR'
+              ? 'it is a folder'
+              : (code ?? (error as Error).message);
+  return new JournalError(`Cannot ${action} the action journal ${path}: ${reason}.`, {
+    path,
+    hint:
+      action === 'write'
+        ? `Make ${path} writable by this user (or free the disk), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a writable folder.`
+        : `Check that this user can read ${path}.`,
+    cause: error,
+  });
+}

@@ -1,0 +1,131 @@
+// What `hedge keep` shows: on a terminal, one live status screen redrawn in place (the target
+// rows, each row's state and next action, the last events); otherwise NDJSON, one event a line,
+// for a supervisor's log, a pager hook or a script. Renders only: the flow hands it events.
+import type { ChalkInstance } from 'chalk';
+import { safeText } from '../security/safe-text.js';
+import { truncateEnd } from './width.js';
+
+/** One thing the keeper did or saw; `event` is its kind. Printed as one JSON line. */
+export interface KeepEvent {
+  event: 'start' | 'cycle' | 'roll' | 'reopen' | 'drift' | 'converge' | 'skip' | 'error' | 'stop';
+  /** Our clock, ISO 8601 UTC. */
+  at: string;
+  /** The server's clock as its Date header said (what maturities are compared with). */
+  server_time?: string;
+  market?: string;
+  side?: string;
+  notional_usd?: number;
+  hedge_ids?: string[];
+  journal_id?: string;
+  [field: string]: unknown;
+}
+
+/** A target row as the status screen shows it. */
+export interface KeepRowStatus {
+  market: string;
+  side: string;
+  client_reference?: string;
+  target_usd: number;
+  current_usd: number | null;
+  state: string;
+  next_action: string | null;
+  next_action_at: string | null;
+}
+
+export interface KeepStatus {
+  file: string;
+  rows: KeepRowStatus[];
+  last_cycle_at?: string;
+  next_cycle_at?: string;
+  stopping: boolean;
+}
+
+export interface KeepReporter {
+  event(event: KeepEvent): void;
+  status(status: KeepStatus): void;
+  close(): void;
+}
+
+/** NDJSON on a stream: every event, nothing else (the status is in the `cycle` events). */
+export function ndjsonReporter(stdout: NodeJS.WritableStream): KeepReporter {
+  return {
+    event: (event) => {
+      stdout.write(`${JSON.stringify(event)}\n`);
+    },
+    status: () => {},
+    close: () => {},
+  };
+}
+
+const EVENTS_SHOWN = 6;
+
+/** The live status on a terminal (log-update), fitted to `columns`. */
+export async function liveReporter(stdout: NodeJS.WritableStream, columns: () => number, chalk: ChalkInstance): Promise<KeepReporter> {
+  const { createLogUpdate } = await import('log-update');
+  const draw = createLogUpdate(stdout, { showCursor: true });
+  const recent: string[] = [];
+  let last: KeepStatus | undefined;
+  const render = () => {
+    if (!last) return;
+    draw(renderKeepStatus(last, recent, columns(), chalk));
+  };
+  return {
+    event(event) {
+      if (event.event === 'cycle') return;
+      recent.push(describeEvent(event));
+      if (recent.length > EVENTS_SHOWN) recent.shift();
+      render();
+    },
+    status(status) {
+      last = status;
+      render();
+    },
+    close() {
+      render();
+      draw.done();
+    },
+  };
+}
+
+/** The screen: a title line, one line per row, then the latest events; no line wider than `width`. */
+export function renderKeepStatus(status: KeepStatus, recent: readonly string[], width: number, chalk: ChalkInstance): string {
+  const fit = (line: string) => truncateEnd(line, Math.max(20, width));
+  const lines: string[] = [];
+  const next = status.next_cycle_at ? `next cycle ${clock(status.next_cycle_at)}` : '';
+  const lastCycle = status.last_cycle_at ? `last cycle ${clock(status.last_cycle_at)}` : 'first cycle running';
+  lines.push(fit(chalk.bold(`hedge keep ${safeText(status.file)}`) + chalk.dim(` · ${lastCycle}${next ? ` · ${next}` : ''}${status.stopping ? ' · stopping' : ''}`)));
+  lines.push('');
+  for (const row of status.rows) {
+    const current = row.current_usd === null ? 'flat' : formatUsd(row.current_usd);
+    const action = row.next_action ? ` · ${row.next_action}${row.next_action_at ? ` ${minute(row.next_action_at)}` : ''}` : '';
+    const ref = row.client_reference ? ` ${safeText(row.client_reference)}` : '';
+    lines.push(fit(`${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUsd(row.target_usd)} USD · ${safeText(row.state)}${action}`));
+  }
+  if (recent.length > 0) {
+    lines.push('');
+    for (const line of recent) lines.push(fit(chalk.dim(line)));
+  }
+  return lines.join('\n');
+}
+
+/** One event as a line for people: time, kind, what, ids. */
+export function describeEvent(event: KeepEvent): string {
+  const where = event.market ? ` ${safeText(String(event.market))} ${safeText(String(event.side ?? ''))}` : '';
+  const amount = typeof event.notional_usd === 'number' ? ` ${formatUsd(event.notional_usd)} USD` : '';
+  const ids = Array.isArray(event.hedge_ids) && event.hedge_ids.length > 0 ? ` ${event.hedge_ids.map((id) => safeText(String(id))).join(' → ')}` : '';
+  const message = typeof event.message === 'string' ? `: ${safeText(event.message)}` : '';
+  return `${clock(event.at)} ${event.event}${where}${amount}${ids}${message}`;
+}
+
+/** When a next action is due: to the minute. */
+function minute(iso: string): string {
+  return `${iso.slice(5, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+function clock(iso: string): string {
+  return `${iso.slice(5, 10)} ${iso.slice(11, 19)} UTC`;
+}
+
+function formatUsd(amount: number): string {
+  return amount.toLocaleString('en-US', { maximumFractionDigits: 2 });
+}

@@ -1,0 +1,265 @@
+// hedge keep against the simulator, as real processes: the keeper's clock is the server's (its Date
+// header), and the test moves the server's clock with advance() instead of waiting for maturities.
+// Every assertion is on the server's own state (its hedges, its request log) or on the events the
+// keeper printed, each of which must be valid JSON.
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../support/hedge-cli.js';
+import { until } from '../support/polling.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+
+const startSimulator = useSimulators();
+const HOUR = 3_600_000;
+
+interface KeeperRun {
+  events: Array<Record<string, any>>;
+  child: () => ChildProcess;
+  done: Promise<RunResult>;
+  ended: () => RunResult | undefined;
+}
+
+function writeTarget(simulator: Simulator, rows: string[], name = 'target.csv'): string {
+  const file = join(simulator.configDir, name);
+  writeFileSync(file, ['market,side,notional_usd,tenor_days,until,roll_before', ...rows].join('\n') + '\n');
+  return file;
+}
+
+/** Starts `hedge keep FILE` (NDJSON on stdout: not a terminal); every line is parsed as it comes. */
+function startKeeper(simulator: Simulator, file: string, extra: string[] = [], configDir?: string): KeeperRun {
+  const events: Array<Record<string, any>> = [];
+  let child: ChildProcess | undefined;
+  let ended: RunResult | undefined;
+  let buffer = '';
+  const done = simulator.hedge(['keep', file, '--interval', '2', ...extra], {
+    timeoutMs: 120_000,
+    configDir,
+    onSpawn: (spawned) => {
+      child = spawned;
+      spawned.stdout!.on('data', (chunk: string) => {
+        buffer += chunk;
+        const lines = buffer.split('\n');
+        buffer = lines.pop()!;
+        for (const line of lines) if (line.trim() !== '') events.push(JSON.parse(line));
+      });
+    },
+  });
+  void done.then((result) => (ended = result)).catch(() => undefined);
+  return { events, child: () => child!, done, ended: () => ended };
+}
+
+/** Waits until the keeper printed an event matching `match` (after `from` events); fails at once if it exited. */
+async function eventAfter(run: KeeperRun, from: number, match: (event: Record<string, any>) => boolean, what: string): Promise<Record<string, any>> {
+  let found: Record<string, any> | undefined;
+  await until(
+    () => {
+      const result = run.ended();
+      found = run.events.slice(from).find(match);
+      if (!found && result) throw new Error(`the keeper exited (${result.code}) before ${what}:\n${result.stderr}\n${result.stdout}`);
+      return found !== undefined;
+    },
+    what,
+    60_000,
+  );
+  return found!;
+}
+
+function activeNotional(simulator: Simulator, side: 'buy' | 'sell'): number {
+  return simulator.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+}
+
+function filledActive(simulator: Simulator, side: 'buy' | 'sell') {
+  return simulator.active(side).filter((hedge) => hedge.status === 'filled');
+}
+
+function lines(text: string): Array<Record<string, any>> {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+}
+
+describe('hedge keep', () => {
+  it('holds a 1-day sell of 2,000 through a roll and a settlement, then stops on SIGTERM with exit 0', async () => {
+    const simulator = await startSimulator();
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+    const keeper = startKeeper(simulator, file);
+
+    const opened = await eventAfter(keeper, 0, (event) => event.event === 'reopen', 'the first open');
+    await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
+    expect(activeNotional(simulator, 'sell')).toBe(2000);
+    const first = filledActive(simulator, 'sell')[0]!;
+    expect(opened.hedge_ids).toEqual([first.id]);
+    expect(opened.journal_id).toMatch(/^[0-9a-z]/);
+
+    // 19 h on, the 1-day hedge matures within roll_before (6 h): the next cycle rolls it.
+    const beforeRoll = keeper.events.length;
+    simulator.advance(19 * HOUR);
+    const rolled = await eventAfter(keeper, beforeRoll, (event) => event.event === 'roll', 'the roll');
+    await until(() => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== first.id, 'the rolled hedge filled');
+    const second = filledActive(simulator, 'sell')[0]!;
+    expect(rolled.hedge_ids).toEqual([first.id, second.id]);
+    expect(rolled.journal_id).toMatch(/^roll-/);
+    expect(activeNotional(simulator, 'sell')).toBe(2000);
+    expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).not.toBe('filled');
+
+    // Past the second maturity at once: it settles on the server; the keeper re-opens the side.
+    const beforeSettle = keeper.events.length;
+    simulator.advance(30 * HOUR);
+    await eventAfter(keeper, beforeSettle, (event) => event.event === 'reopen', 'the re-open after the settlement');
+    await until(() => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== second.id, 'the re-opened hedge filled');
+    expect(activeNotional(simulator, 'sell')).toBe(2000);
+    expect(simulator.historyCount()).toBeGreaterThanOrEqual(2);
+
+    keeper.child().kill('SIGTERM');
+    const result = await keeper.done;
+    expect(result.code, result.stderr).toBe(0);
+    const events = lines(result.stdout);
+    expect(events.at(-1)!.event).toBe('stop');
+    expect(events.filter((event) => event.event === 'cycle').length).toBeGreaterThanOrEqual(3);
+    for (const event of events) expect(typeof event.at).toBe('string');
+    // Nothing is left half-done in the journal.
+    const pending = await simulator.hedge(['journal', '--pending', '--json']);
+    expect(JSON.parse(pending.stdout)).toEqual([]);
+  });
+
+  it('a second keeper on the same account refuses to start, naming the first one (exit 11)', async () => {
+    const simulator = await startSimulator();
+    const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
+    const first = startKeeper(simulator, file);
+    await eventAfter(first, 0, (event) => event.event === 'cycle', 'the first cycle');
+    const second = await simulator.hedge(['keep', file, '--once']);
+    expect(second.code, second.stderr).toBe(11);
+    expect(second.stderr).toContain(`pid ${first.child().pid}`);
+    first.child().kill('SIGTERM');
+    expect((await first.done).code).toBe(0);
+    // The lock died with the first keeper: a new one starts.
+    const third = await simulator.hedge(['keep', file, '--once']);
+    expect(third.code, third.stderr).toBe(0);
+    expect(activeNotional(simulator, 'buy')).toBe(1000);
+  });
+
+  for (const moment of ['after the close was sent', 'after the new open was sent'] as const) {
+    it(`a keeper killed with -9 mid-roll (${moment}) and started again keeps 2,000, never 4,000`, async () => {
+      const simulator = await startSimulator();
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const seeded = simulator.seedOpen('sell', 2000);
+      const closesBefore = simulator.requests('POST', '/hedges/close').length;
+      const opensBefore = simulator.requests('POST', '/hedges').length;
+      // The seeded hedge is a 7-day one: 5 h before its maturity, within roll_before.
+      simulator.advance(7 * 24 * HOUR - 5 * HOUR);
+      const keeper = startKeeper(simulator, file);
+      await until(() => {
+        if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
+        return moment === 'after the close was sent'
+          ? simulator.requests('POST', '/hedges/close').length > closesBefore
+          : simulator.requests('POST', '/hedges').length > opensBefore;
+      }, moment, 60_000);
+      keeper.child().kill('SIGKILL');
+      await keeper.done;
+
+      const again = await simulator.hedge(['keep', file, '--once'], { timeoutMs: 60_000 });
+      expect(again.code, again.stderr).toBe(0);
+      await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'every sell hedge resolved');
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      expect(simulator.active('sell')).toHaveLength(1);
+      expect(simulator.active('sell')[0]!.id).not.toBe(seeded.id);
+      const events = lines(again.stdout);
+      expect(events.some((event) => event.event === 'roll' && event.resumed === true)).toBe(true);
+    });
+  }
+
+  it('--once run cron-style gives the same book: open, roll, re-open after a settlement', async () => {
+    const simulator = await startSimulator();
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+    const once = async (expected: string) => {
+      const result = await simulator.hedge(['keep', file, '--once'], { timeoutMs: 60_000 });
+      expect(result.code, result.stderr).toBe(0);
+      expect(lines(result.stdout).map((event) => event.event)).toContain(expected);
+      await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+    };
+    await once('reopen');
+    simulator.advance(19 * HOUR);
+    await once('roll');
+    simulator.advance(30 * HOUR);
+    await once('reopen');
+    // At target and far from maturity: a cycle sends nothing.
+    const writes = simulator.writes().length;
+    const quiet = await simulator.hedge(['keep', file, '--once']);
+    expect(quiet.code).toBe(0);
+    expect(simulator.writes().length).toBe(writes);
+  });
+
+  it('a row past `until` is left to mature and not renewed', async () => {
+    const simulator = await startSimulator();
+    const until_ = new Date(simulator.sandbox.clock.now() + 10 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,${until_},6h`]);
+    const first = await simulator.hedge(['keep', file, '--once']);
+    expect(first.code, first.stderr).toBe(0);
+    await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
+    simulator.advance(19 * HOUR);
+    const due = await simulator.hedge(['keep', file, '--once']);
+    expect(due.code, due.stderr).toBe(0);
+    expect(lines(due.stdout).find((event) => event.event === 'skip')?.reason).toMatch(/until/);
+    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
+    simulator.advance(10 * HOUR);
+    const after = await simulator.hedge(['keep', file, '--once']);
+    expect(after.code, after.stderr).toBe(0);
+    expect(simulator.active('sell')).toHaveLength(0);
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+  });
+
+  it('a refused open (the exposure cap) is an error event; the other rows go on, and --once exits with its code', async () => {
+    const simulator = await startSimulator({ exposureCapUsd: 50_000 });
+    const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
+    const result = await simulator.hedge(['keep', file, '--once', '--alert-cmd', `cat >> ${join(simulator.configDir, 'alerts.ndjson')}`]);
+    expect(result.code, result.stderr).toBe(3);
+    const events = lines(result.stdout);
+    const error = events.find((event) => event.event === 'error')!;
+    expect(error).toMatchObject({ market: MARKET, side: 'sell', action: 'reopen', exit_code: 3, failures: 1 });
+    expect(events.some((event) => event.event === 'reopen' && event.side === 'buy')).toBe(true);
+    await until(() => filledActive(simulator, 'buy').length === 1, 'the buy fill');
+    expect(activeNotional(simulator, 'buy')).toBe(1000);
+    expect(simulator.active('sell')).toHaveLength(0);
+    // The hook got the error event as one JSON line on its stdin.
+    const alerted = lines(readFileSync(join(simulator.configDir, 'alerts.ndjson'), 'utf8'));
+    expect(alerted).toEqual([expect.objectContaining({ event: 'error', side: 'sell', code: 'exposure_exceeded' })]);
+  });
+
+  it('SIGTERM during a roll lets the roll finish: exit 0, nothing unresolved, the side covered', async () => {
+    const simulator = await startSimulator();
+    const file = writeTarget(simulator, [`${MARKET},buy,1500,3,,6h`]);
+    simulator.seedOpen('buy', 1500);
+    simulator.advance(7 * 24 * HOUR - 3 * HOUR);
+    const closesBefore = simulator.requests('POST', '/hedges/close').length;
+    const keeper = startKeeper(simulator, file);
+    await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, 'the roll\'s close', 60_000);
+    keeper.child().kill('SIGTERM');
+    const result = await keeper.done;
+    expect(result.code, result.stderr).toBe(0);
+    const events = lines(result.stdout);
+    expect(events.some((event) => event.event === 'roll')).toBe(true);
+    expect(events.at(-1)!.event).toBe('stop');
+    await until(() => filledActive(simulator, 'buy').length === 1, 'the new hedge filled');
+    expect(activeNotional(simulator, 'buy')).toBe(1500);
+    const pending = await simulator.hedge(['journal', '--pending', '--json']);
+    expect(JSON.parse(pending.stdout)).toEqual([]);
+  });
+
+  it('--dry-run says what a cycle would do and sends nothing; bad input is one line, exit 2', async () => {
+    const simulator = await startSimulator();
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
+    const dry = await simulator.hedge(['keep', file, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(lines(dry.stdout).find((event) => event.event === 'reopen')).toMatchObject({ dry_run: true, notional_usd: 2000 });
+    expect(simulator.writes()).toHaveLength(0);
+    const requests = simulator.requests().length;
+    const bad = await simulator.hedge(['keep', file, '--interval', '0.5']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toContain('--interval: "0.5" is not allowed');
+    expect(simulator.requests()).toHaveLength(requests);
+  });
+});

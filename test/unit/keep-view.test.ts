@@ -1,0 +1,31 @@
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { describeEvent, renderKeepStatus } from '../../src/ui/keep-view.js';
+import { displayWidth } from '../../src/ui/width.js';
+
+const chalk = new Chalk({ level: 0 });
+const status = {
+  file: '/etc/hedge/a-rather-long-target-file-name-for-the-treasury-book.csv',
+  rows: [
+    { market: 'USDTNGN', side: 'sell', client_reference: 'DEAL-7', target_usd: 2000, current_usd: 2000, state: 'covered', next_action: 'roll', next_action_at: '2026-03-03T08:00:00.000Z' },
+    { market: 'USDTKES', side: 'buy', client_reference: 'X\u001b]52;c;bad\u0007', target_usd: 1_500_000, current_usd: null, state: 'the exposure ended (until 2026-03-01 00:00 UTC): the side is not re-opened', next_action: null, next_action_at: null },
+  ],
+  last_cycle_at: '2026-03-02T09:00:00.000Z',
+  next_cycle_at: '2026-03-02T09:01:00.000Z',
+  stopping: false,
+};
+
+describe('the keeper status screen', () => {
+  it.each([40, 80, 120])('fits %i columns and shows no raw escape from the file or the server', (width) => {
+    const screen = renderKeepStatus(status, [describeEvent({ event: 'roll', at: '2026-03-02T09:00:00.000Z', market: 'USDTNGN', side: 'sell', notional_usd: 2000, hedge_ids: ['hdg_1', 'hdg_2'] })], width, chalk);
+    for (const line of screen.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+    expect(screen).not.toContain('\u001b');
+    expect(screen).toContain('USDTNGN sell DEAL-7 2,000 of 2,000 USD');
+  });
+
+  it('an event line names the time, the kind, the side, the amount and the hedges old → new', () => {
+    expect(describeEvent({ event: 'roll', at: '2026-03-02T09:00:00.000Z', market: 'USDTNGN', side: 'sell', notional_usd: 2000, hedge_ids: ['hdg_1', 'hdg_2'] })).toBe(
+      '03-02 09:00:00 UTC roll USDTNGN sell 2,000 USD hdg_1 → hdg_2',
+    );
+  });
+});
