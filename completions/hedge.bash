@@ -56,7 +56,7 @@ _hedge_takes_value() {
   case "$1" in
     --profile | --timeout | --request-timeout | -t | --tenor | --ref | --idempotency-key | --status | --limit | \
       --since | --until | --tolerance | --by | --format | --fields | --query | --html | \
-      --watch | --alert-pnl | --alert-maturity | --within | \
+      --watch | --alert-pnl | --alert-maturity | --within | --interval | --alert-cmd | \
       --base-url | --ca-file | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
       --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect)
       return 0 ;;

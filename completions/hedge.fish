@@ -30,7 +30,7 @@ end
 function __hedge_takes_value
     contains -- $argv[1] --profile --timeout --request-timeout -t --tenor --ref --idempotency-key --status --limit \
         --since --until --tolerance --by --format --fields --query --html \
-        --watch --alert-pnl --alert-maturity --within --dialect \
+        --watch --alert-pnl --alert-maturity --within --interval --alert-cmd --dialect \
         --base-url --ca-file --port --host --fill-delay --fail-rate --clock-speed --seed \
         --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit
 end

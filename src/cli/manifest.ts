@@ -359,7 +359,9 @@ export const APPLY = declare({
 
 export const KEEP = declare({
   name: 'keep',
-  summary: 'Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift',
+  group: 'automation',
+  summary: 'Hold a target book through maturities',
+  description: 'Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift',
   // A long-running process, not an agent's tool: started by a person, cron or systemd.
   tier: 'local',
   args: [{ name: 'file', required: true, description: 'the target file of plan/apply, with optional until and roll_before columns' }],
