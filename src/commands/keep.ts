@@ -4,7 +4,7 @@
 import type { InputOf } from '../cli/command-spec.js';
 import type { KEEP } from '../cli/manifest.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS, runKeep, type KeepOptions } from '../flows/keep.js';
+import { DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS, MIN_INTERVAL_MS, runKeep, type KeepOptions } from '../flows/keep.js';
 import { parseTolerance } from '../flows/target-plan.js';
 import type { CommandContext } from '../runtime/context.js';
 import { echo } from '../domain/input.js';
@@ -16,8 +16,8 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
   let intervalMs = DEFAULT_INTERVAL_MS;
   if (options.interval !== undefined) {
     const seconds = Number(options.interval);
-    if (!INTERVAL_SHAPE.test(options.interval) || !(seconds * 1000 >= MIN_INTERVAL_MS) || seconds > 86_400) {
-      throw new UsageError(`--interval: ${echo(options.interval)} is not allowed; expected a number of seconds from ${MIN_INTERVAL_MS / 1000} (the API's polling advice) to 86400.`);
+    if (!INTERVAL_SHAPE.test(options.interval) || !(seconds * 1000 >= MIN_INTERVAL_MS) || seconds * 1000 > MAX_INTERVAL_MS) {
+      throw new UsageError(`--interval: ${echo(options.interval)} is not allowed; expected a number of seconds from ${MIN_INTERVAL_MS / 1000} (the API's polling advice) to ${MAX_INTERVAL_MS / 1000}.`);
     }
     intervalMs = Math.round(seconds * 1000);
   }

@@ -8,6 +8,7 @@
 //   being opened (submitted/submitting)       → hold: never open a side twice
 //   flat (settled, closed, never opened)      → reopen the target notional, unless past until → skip
 //   covered with another notional             → drift (reported; brought back only with --converge)
+//   a target of 0                             → never rolled or re-opened; a position left there is drift
 import type { Side, Tenor } from './vocabulary.js';
 
 /** The keeper's roll_before when a row does not give one. */
@@ -35,7 +36,7 @@ export type KeepDecision =
   | { kind: 'hold'; reason: string; nextActionAtMs?: number; nextAction?: 'roll' }
   | { kind: 'roll'; notionalUsd: number; hedgeId?: string; maturityAtMs: number }
   | { kind: 'reopen'; notionalUsd: number }
-  | { kind: 'drift'; currentUsd: number; targetUsd: number; change: 'add' | 'reduce' | 'close' | 'open'; amountUsd: number; alsoRollDue: boolean }
+  | { kind: 'drift'; currentUsd: number; targetUsd: number; change: 'add' | 'reduce' | 'close'; amountUsd: number; alsoRollDue: boolean }
   | { kind: 'skip'; reason: string };
 
 export interface KeepRules {
@@ -61,16 +62,19 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: Ke
   }
   const current = position.notionalUsd;
   const maturity = position.maturityAtMs;
-  const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs;
+  // A side is renewed only while the target holds something and the exposure outlasts this hedge.
+  const untilBlocks = row.untilMs !== undefined && maturity !== undefined && row.untilMs <= maturity;
+  const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs && row.notionalUsd > 0 && !untilBlocks;
   if (current !== undefined && Math.abs(current - row.notionalUsd) > rules.toleranceUsd) {
     const change = row.notionalUsd === 0 ? 'close' : current < row.notionalUsd ? 'add' : 'reduce';
     return { kind: 'drift', currentUsd: current, targetUsd: row.notionalUsd, change, amountUsd: Math.abs(row.notionalUsd - current), alsoRollDue: rollDue };
   }
   if (maturity === undefined) return { kind: 'hold', reason: 'covered; the server shows no maturity to roll at' };
-  if (!rollDue) return { kind: 'hold', reason: 'covered', nextAction: 'roll', nextActionAtMs: maturity - rollBeforeMs };
-  if (row.untilMs !== undefined && row.untilMs <= maturity) {
-    return { kind: 'skip', reason: `the exposure ends (until ${iso(row.untilMs)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed` };
+  if (untilBlocks && maturity - rollBeforeMs <= nowMs) {
+    return { kind: 'skip', reason: `the exposure ends (until ${iso(row.untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed` };
   }
+  if (untilBlocks) return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(row.untilMs!)})` };
+  if (!rollDue) return { kind: 'hold', reason: 'covered', nextAction: 'roll', nextActionAtMs: maturity - rollBeforeMs };
   return { kind: 'roll', notionalUsd: current ?? row.notionalUsd, hedgeId: position.hedgeId, maturityAtMs: maturity };
 }
 

@@ -21,10 +21,26 @@ export async function accountScope(ctx: CommandContext, ...parts: string[]): Pro
   return [identity.environment, identity.host, identity.keyId, ...parts].join('|');
 }
 
+/**
+ * The scopes this process holds now, with how many bodies run under each: a step that already holds
+ * the book (a keeper re-reading a side before it rolls it) runs an inner check-and-act (the roll's own
+ * lock) under the same hold instead of waiting for itself.
+ */
+const heldHere = new Map<string, number>();
+
 /** Runs `body` holding the account lock `parts` names; `what` says in messages what is guarded ("the book of this account"). */
 export async function withAccountLock<T>(ctx: CommandContext, what: string, parts: string[], body: (run: LockedRun) => Promise<T>): Promise<T> {
   const journal = await ctx.journal();
   const scope = await accountScope(ctx, ...parts);
+  const depth = heldHere.get(scope) ?? 0;
+  if (depth > 0) {
+    heldHere.set(scope, depth + 1);
+    try {
+      return await body({});
+    } finally {
+      heldHere.set(scope, (heldHere.get(scope) ?? 1) - 1);
+    }
+  }
   let answer = await journal.lock(scope, { waitMs: 0 });
   let waitedFor: Holder | undefined;
   if (!answer.held) {
@@ -46,9 +62,11 @@ export async function withAccountLock<T>(ctx: CommandContext, what: string, part
       );
     }
   }
+  heldHere.set(scope, 1);
   try {
     return await body({ waitedFor });
   } finally {
+    heldHere.delete(scope);
     await answer.hold.release();
   }
 }

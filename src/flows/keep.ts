@@ -1,29 +1,35 @@
-// `hedge keep FILE`: holds the book at a target file through maturities. Each cycle reads the
-// book, asks domain/keep.ts what each row needs at the server's time, and carries it out through
-// the flows every write already uses: a roll is `hedge roll` (its own journal group, the close
-// then the open), a re-open is an open through the one write flow (a `keep-…` group), a
-// convergence an add/reduce/close. Nothing here sends a request of its own.
+// `hedge keep FILE`: holds the book at a target file through maturities. Each cycle finishes what
+// the journal shows unfinished, reads the book, asks domain/keep.ts what each row needs at the
+// server's time, and carries it out through the flows every write already uses: a roll is
+// `hedge roll` (its own journal group, the close then the open), a re-open is an open through the
+// one write flow (a `keep-…` group), a convergence an add/reduce/close. Nothing here sends a
+// request of its own.
 //
 // Safety, in order:
 //  - one keeper per account: the journal's `keep` lock, held for the keeper's life, dies with it;
-//  - a keeper started again first finishes what the journal shows unfinished (by key, reconciled);
-//  - it acts only on what it read this cycle: a side it cannot see is never opened;
+//  - before every cycle, what the journal shows unfinished for this account (a roll, a keeper's
+//    action) is finished by its own key; a side with an action still unresolved (or one another
+//    live process is running) is left alone until it resolves: never a second action with a new key;
+//  - each action is decided again under the account's `book` lock on a fresh read of its side
+//    (the lock apply, roll and open --ref take): never on a read a colleague's action made stale;
+//  - a side it cannot see is never opened;
 //  - SIGTERM/SIGINT let the current step finish (its journal entries resolved) and exit 0; a
-//    second one stops the step's wait (the journal keeps the action unresolved) and exits at once;
-//    SIGHUP re-reads the target file before the next cycle.
+//    second one stops the step's wait (the journal keeps the action unresolved) and exits with the
+//    signal's code; SIGHUP re-reads the target file before the next cycle.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { OpenRequest } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
-import { backoffMs, decideRow, rowKey, type KeepDecision, type KeepRow, type SideView } from '../domain/keep.js';
+import { backoffMs, DEFAULT_ROLL_BEFORE_MS, decideRow, rowKey, type KeepDecision, type KeepRow, type SideView } from '../domain/keep.js';
 import { HedgeError, HeldError, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
-import { safeText } from '../security/safe-text.js';
+import { safeJson, safeText } from '../security/safe-text.js';
 import { liveReporter, ndjsonReporter, type KeepEvent, type KeepReporter, type KeepRowStatus } from '../ui/keep-view.js';
 import { Output } from '../ui/output.js';
+import { withAccountLock } from './account-lock.js';
 import { guardLiveAction } from './live-guard.js';
 import { findSide, readBook } from './positions.js';
 import { resumeRoll, ROLL_GROUP_PREFIX, runRoll } from './roll.js';
@@ -36,8 +42,14 @@ export const KEEP_GROUP_PREFIX = 'keep-';
 /** The spec advises polling no faster than every one to two seconds: a cycle is at least this apart. */
 export const MIN_INTERVAL_MS = 2_000;
 export const DEFAULT_INTERVAL_MS = 60_000;
-/** An --alert-cmd that has not finished by then is stopped: a hook must never hold the keeper up. */
+export const MAX_INTERVAL_MS = 86_400_000;
+/** An --alert-cmd that has not finished by then is stopped (its whole process group): a hook must never hold the keeper up. */
 const ALERT_COMMAND_BOUND_MS = 10_000;
+/** At most this many hooks run at once; an event past that is not sent to the hook (it is still in the events). */
+const ALERTS_AT_ONCE = 4;
+/** A server clock further than this from ours is said once (the keeper still acts on the server's: maturities are its). */
+const SKEW_WORTH_SAYING_MS = 5 * 60_000;
+const DAY_MS = 86_400_000;
 
 export interface KeepOptions {
   file: string;
@@ -50,6 +62,7 @@ export interface KeepOptions {
 }
 
 const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
+const QUIETLY = { renderSubmitted: () => {}, renderResolved: () => {}, confirmed: true } as const;
 
 /** What the keeper remembers between cycles about one row. */
 interface RowMemory {
@@ -57,9 +70,90 @@ interface RowMemory {
   retryAtMs: number;
   lastSkip?: string;
   lastDrift?: string;
+  lastHeld?: string;
 }
 
+type EventFields = Omit<KeepEvent, 'at'>;
+
 export async function runKeep(ctx: CommandContext, options: KeepOptions): Promise<number> {
+  // Signals first, before anything is awaited: the first SIGTERM/SIGINT ends the loop after the
+  // current step; a second one is left to the runner (it aborts the step's wait); SIGHUP re-reads.
+  const signals = installSignals(ctx);
+  try {
+    return await keep(ctx, options, signals);
+  } finally {
+    signals.uninstall();
+  }
+}
+
+interface KeeperSignals {
+  readonly stopping: boolean;
+  /** True once a second stop signal interrupted the step in progress. */
+  readonly interrupted: boolean;
+  takeReload(): boolean;
+  /** Sleeps until `ms` passed, a stop, or a SIGHUP. */
+  sleep(ms: number): Promise<void>;
+  /** Aborted by a second stop signal only: what the steps run under. */
+  readonly stepSignal: AbortSignal;
+  /** Told when the first stop signal arrives (the keeper says it will stop after the current step). */
+  onStopRequested?: (signal: string) => void;
+  uninstall(): void;
+}
+
+function installSignals(ctx: CommandContext): KeeperSignals {
+  const steps = new AbortController();
+  // A signal that came before the keeper started listening was the runner's first: a graceful stop.
+  let stopping = ctx.signal.aborted;
+  let reload = false;
+  let wake: (() => void) | undefined;
+  ctx.signalInterceptor = (signal) => {
+    if (signal === 'SIGHUP') {
+      reload = true;
+      wake?.();
+      return true;
+    }
+    if (stopping) return false;
+    stopping = true;
+    wake?.();
+    handle.onStopRequested?.(signal);
+    return true;
+  };
+  const onAbort = () => steps.abort(ctx.signal.reason);
+  if (!ctx.signal.aborted) ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const handle: KeeperSignals = {
+    get stopping() {
+      return stopping;
+    },
+    get interrupted() {
+      return steps.signal.aborted;
+    },
+    takeReload() {
+      const asked = reload;
+      reload = false;
+      return asked;
+    },
+    sleep(ms) {
+      if (stopping) return Promise.resolve();
+      return new Promise((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        }
+        wake = done;
+      });
+    },
+    stepSignal: steps.signal,
+    uninstall() {
+      ctx.signalInterceptor = undefined;
+      ctx.signal.removeEventListener('abort', onAbort);
+    },
+  };
+  return handle;
+}
+
+async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSignals): Promise<number> {
   if (options.file === '-' && !options.once && !options.dryRun) {
     throw new UsageError('FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.');
   }
@@ -71,15 +165,11 @@ export async function runKeep(ctx: CommandContext, options: KeepOptions): Promis
   const journal = await ctx.journal();
   const identity = await identityOf(ctx);
   const reporter: KeepReporter = await chooseReporter(ctx);
-  // Hooks run beside the keeper; each is bounded, and the keeper waits for them before it exits.
-  const alerts = new Set<Promise<void>>();
-  const event = (fields: Omit<KeepEvent, 'at'> & { at?: string }) => {
+  const alerts = alertHook(ctx, options.alertCommand);
+  const event = (fields: EventFields): KeepEvent => {
     const full = { at: new Date(ctx.clock.now()).toISOString(), ...fields } as KeepEvent;
     reporter.event(full);
-    if ((full.event === 'error' || full.event === 'drift') && options.alertCommand) {
-      const running = runAlertCommand(ctx, options.alertCommand, full).finally(() => alerts.delete(running));
-      alerts.add(running);
-    }
+    if (full.event === 'error' || full.event === 'drift') alerts.send(full, (problem) => reporter.event({ at: full.at, event: 'error', code: 'alert_cmd', message: problem }));
     return full;
   };
 
@@ -98,61 +188,45 @@ export async function runKeep(ctx: CommandContext, options: KeepOptions): Promis
     releaseLock = () => taken.hold.release();
   }
 
-  // Signals: the first SIGTERM/SIGINT ends the loop after the current step; SIGHUP re-reads the file.
-  const stepController = new AbortController();
-  let stopping = false;
-  let reload = false;
-  let wake: (() => void) | undefined;
-  const stopRequests = new Set<string>();
-  ctx.signalInterceptor = (signal) => {
-    if (signal === 'SIGHUP') {
-      reload = true;
-      wake?.();
-      return true;
-    }
-    if (stopRequests.has('stop')) return false;
-    stopRequests.add('stop');
-    stopping = true;
-    wake?.();
-    return true;
-  };
-  // A second stop signal aborts the outer context: the running step's wait stops (its entry stays unresolved).
-  ctx.signal.addEventListener('abort', () => stepController.abort(ctx.signal.reason), { once: true });
-
   const messages: string[] = [];
   const quiet = quietOutput(ctx, messages);
   const memory = new Map<string, RowMemory>();
   let confirmed = !guard.needsConfirmation;
-  const stepContext = () => ctx.derive({ signal: stepController.signal, output: quiet, globals: confirmed ? { yes: true } : {} });
+  const stepContext = () => ctx.derive({ signal: signals.stepSignal, output: quiet, globals: confirmed ? { yes: true } : {} });
   let firstError: number | undefined;
-  const noteError = (error: unknown, fields: Omit<KeepEvent, 'at' | 'event'>): void => {
+  const noteError = (error: unknown, fields: Omit<EventFields, 'event'>): void => {
     const described = describeError(error);
     firstError ??= described.exitCode;
+    const journalId = described.details.journal_id;
     event({
       event: 'error',
       ...fields,
+      ...(typeof journalId === 'string' && fields.journal_id === undefined ? { journal_id: journalId } : {}),
       code: described.code,
       exit_code: described.exitCode,
       message: described.message,
       ...(described.hint ? { hint: described.hint } : {}),
+      ...(described.idempotencyKey ? { idempotency_key: described.idempotencyKey } : {}),
       ...drainMessages(messages),
     });
   };
+  signals.onStopRequested = (signal) =>
+    event({ event: 'stop', phase: 'requested', message: `${signal}: stopping after the current step (a second ${signal} interrupts it)` });
+  const deps: CycleDeps = { options, memory, event, noteError, messages, identity, clockNotes: new Set() };
 
   try {
     event({ event: 'start', file: options.file, rows: rows.length, dry_run: options.dryRun, pid: process.pid, interval_s: options.intervalMs / 1000, environment: identity.environment });
-    if (!confirmed) {
-      const preview = await readSides(stepContext(), rows);
+    if (!confirmed && !signals.stopping) {
+      const preview = await readSides(stepContext(), rows, deps);
       const due = rows.map((row) => ({ row, decision: decideRow(row, preview.views.get(rowKey(row)) ?? {}, preview.nowMs, options) }));
       const lines = due.map(({ row, decision }) => `${row.market} ${row.side} ${row.notionalUsd} USD: ${describeDecision(decision)}`);
       await guard.confirm(`Keep ${rows.length} row${rows.length === 1 ? '' : 's'} at target from now on (${lines.join('; ')})?`);
       confirmed = true;
     }
-    if (!options.dryRun) await finishUnfinished(stepContext(), identity, { event, noteError, messages });
 
-    for (let cycle = 1; ; cycle += 1) {
-      if (reload) {
-        reload = false;
+    let lastCycleStart = 0;
+    for (let cycle = 1; !signals.stopping; cycle += 1) {
+      if (signals.takeReload()) {
         try {
           rows = toKeepRows((await readTargetFile(ctx, options.file)).rows, options.file);
           event({ event: 'start', file: options.file, rows: rows.length, reloaded: true });
@@ -160,26 +234,25 @@ export async function runKeep(ctx: CommandContext, options: KeepOptions): Promis
           noteError(error, { phase: 'reload', message: 'the target file could not be re-read; the previous target stays' });
         }
       }
-      const statuses = await runCycle(stepContext(), rows, { options, memory, event, noteError, messages, isStopping: () => stopping });
-      const nextAt = options.once || options.dryRun || stopping ? undefined : new Date(ctx.clock.now() + options.intervalMs).toISOString();
-      reporter.status({ file: options.file, rows: statuses.rows, last_cycle_at: new Date(ctx.clock.now()).toISOString(), next_cycle_at: nextAt, stopping });
+      lastCycleStart = ctx.clock.now();
+      const unresolved = options.dryRun ? new Map<string, string>() : await finishUnfinished(stepContext(), deps);
+      const statuses = await runCycle(stepContext(), rows, deps, { unresolved, isStopping: () => signals.stopping });
+      const nextAt = options.once || options.dryRun || signals.stopping ? undefined : new Date(lastCycleStart + options.intervalMs).toISOString();
+      reporter.status({ file: options.file, rows: statuses.rows, last_cycle_at: new Date(ctx.clock.now()).toISOString(), next_cycle_at: nextAt, stopping: signals.stopping });
       event({ event: 'cycle', cycle, server_time: statuses.serverTime, rows: statuses.rows, ...(nextAt ? { next_cycle_at: nextAt } : {}) });
-      if (options.once || options.dryRun || stopping) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.intervalMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-      if (stopping) break;
+      if (options.once || options.dryRun) break;
+      // A SIGHUP wakes the sleep to re-read the file, but cycles stay at least the polling advice apart.
+      do await signals.sleep(Math.max(0, lastCycleStart + options.intervalMs - ctx.clock.now()));
+      while (!signals.stopping && ctx.clock.now() - lastCycleStart < MIN_INTERVAL_MS);
     }
-    if (stopping) event({ event: 'stop', message: 'stopped by a signal after finishing the current step' });
+    if (signals.interrupted) {
+      event({ event: 'stop', message: 'stopped by a second signal: the step in progress was interrupted; its journal entries stay unresolved and the next start finishes them' });
+      return ctx.stopExitCode;
+    }
+    if (signals.stopping) event({ event: 'stop', message: 'stopped by a signal after finishing the current step' });
     return options.once || options.dryRun ? (firstError ?? 0) : 0;
   } finally {
-    ctx.signalInterceptor = undefined;
-    await Promise.all(alerts);
+    await alerts.settle();
     reporter.close();
     await releaseLock?.().catch(() => {});
     // The steps' contexts keep the shared connections open; the keeper is the last to use them.
@@ -190,8 +263,12 @@ export async function runKeep(ctx: CommandContext, options: KeepOptions): Promis
 
 function toKeepRows(rows: Awaited<ReturnType<typeof readTargetFile>>['rows'], file: string): KeepRow[] {
   return rows.map((row) => {
-    if (row.notionalUsd > 0 && row.tenorDays === undefined) {
-      throw new UsageError(`${safeText(file)}:${row.line}: tenor_days is required for a row the keeper holds open.`);
+    const where = `${safeText(file)}:${row.line}`;
+    if (row.notionalUsd > 0 && row.tenorDays === undefined) throw new UsageError(`${where}: tenor_days is required for a row the keeper holds open.`);
+    const rollBeforeMs = row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS;
+    // A roll_before as long as the tenor would roll every new hedge at once, every cycle, paying each time.
+    if (row.tenorDays !== undefined && rollBeforeMs >= row.tenorDays * DAY_MS) {
+      throw new UsageError(`${where}: roll_before must be shorter than the tenor (${row.tenorDays} day${row.tenorDays === 1 ? '' : 's'}); a hedge would be rolled as soon as it is opened.`);
     }
     return {
       market: row.market,
@@ -214,7 +291,7 @@ async function chooseReporter(ctx: CommandContext): Promise<KeepReporter> {
 /** The output the steps render into: nothing reaches the screen; what they say is kept for the events. */
 function quietOutput(ctx: CommandContext, messages: string[]): Output {
   const sink = new Writable({
-    write(chunk, _encoding, done) {
+    write(_chunk, _encoding, done) {
       done();
     },
   });
@@ -242,7 +319,7 @@ interface SideReading {
 }
 
 /** The book as the rows need it, at the server's time (its Date header), read fresh. */
-async function readSides(ctx: CommandContext, rows: readonly KeepRow[]): Promise<SideReading> {
+async function readSides(ctx: CommandContext, rows: readonly KeepRow[], deps: Pick<CycleDeps, 'event' | 'clockNotes'>): Promise<SideReading> {
   const client = await ctx.client();
   const book = await readBook({ client, log: (line) => ctx.log(line) });
   const hedges = await client.listHedges();
@@ -258,8 +335,20 @@ async function readSides(ctx: CommandContext, rows: readonly KeepRow[]): Promise
       ...(opening && !position ? { opening: { hedgeId: opening.id, status: opening.status } } : {}),
     });
   }
-  const nowMs = serverNow ?? ctx.clock.now();
-  return { views, nowMs, serverTime: serverNow === undefined ? undefined : new Date(serverNow).toISOString() };
+  const local = ctx.clock.now();
+  if (serverNow === undefined) {
+    sayOnce(deps, 'no-date', 'The server sends no Date header: maturities are compared with this machine\'s clock.');
+  } else if (Math.abs(serverNow - local) > SKEW_WORTH_SAYING_MS) {
+    const minutes = Math.round((serverNow - local) / 60_000);
+    sayOnce(deps, 'skew', `The server's clock is ${Math.abs(minutes)} min ${minutes > 0 ? 'ahead of' : 'behind'} this machine's: maturities are compared with the server's.`);
+  }
+  return { views, nowMs: serverNow ?? local, serverTime: serverNow === undefined ? undefined : new Date(serverNow).toISOString() };
+}
+
+function sayOnce(deps: Pick<CycleDeps, 'event' | 'clockNotes'>, what: string, message: string): void {
+  if (deps.clockNotes.has(what)) return;
+  deps.clockNotes.add(what);
+  deps.event({ event: 'notice', code: what === 'skew' ? 'clock_skew' : 'server_time_unknown', message });
 }
 
 /** Statuses after which a hedge is no longer being opened; anything else (unknown ones too) is in progress. */
@@ -272,21 +361,29 @@ function sameSide(hedge: Hedge, row: KeepRow): boolean {
 interface CycleDeps {
   options: KeepOptions;
   memory: Map<string, RowMemory>;
-  event: (fields: Omit<KeepEvent, 'at'>) => KeepEvent;
-  noteError: (error: unknown, fields: Omit<KeepEvent, 'at' | 'event'>) => void;
+  event: (fields: EventFields) => KeepEvent;
+  noteError: (error: unknown, fields: Omit<EventFields, 'event'>) => void;
   messages: string[];
-  isStopping: () => boolean;
+  identity: Awaited<ReturnType<typeof identityOf>>;
+  clockNotes: Set<string>;
 }
 
-async function runCycle(ctx: CommandContext, rows: readonly KeepRow[], deps: CycleDeps): Promise<{ rows: KeepRowStatus[]; serverTime?: string }> {
+type Actionable = Exclude<KeepDecision, { kind: 'hold' | 'skip' }>;
+
+async function runCycle(
+  ctx: CommandContext,
+  rows: readonly KeepRow[],
+  deps: CycleDeps,
+  state: { unresolved: Map<string, string>; isStopping: () => boolean },
+): Promise<{ rows: KeepRowStatus[]; serverTime?: string }> {
   const { options, memory, event, noteError } = deps;
   let reading: SideReading;
   try {
-    reading = await readSides(ctx, rows);
+    reading = await readSides(ctx, rows, deps);
   } catch (error) {
     // Nothing is done on a book that could not be read: a side it cannot see is never opened.
-    noteError(error, { phase: 'read', message: undefined });
-    return { rows: rows.map((row) => ({ market: row.market, side: row.side, target_usd: row.notionalUsd, current_usd: null, state: 'unknown (book not read)', next_action: null, next_action_at: null })) };
+    noteError(error, { phase: 'read' });
+    return { rows: rows.map((row) => rowStatus(row, undefined, 'unknown (the book could not be read)')) };
   }
   const statuses: KeepRowStatus[] = [];
   for (const row of rows) {
@@ -294,17 +391,18 @@ async function runCycle(ctx: CommandContext, rows: readonly KeepRow[], deps: Cyc
     const view = reading.views.get(key) ?? {};
     const remembered = memory.get(key) ?? { failures: 0, retryAtMs: 0 };
     memory.set(key, remembered);
-    const decision = decideRow(row, view, reading.nowMs, options);
     const base = { market: row.market, side: row.side };
-    const status: KeepRowStatus = {
-      ...base,
-      ...(row.clientReference ? { client_reference: row.clientReference } : {}),
-      target_usd: row.notionalUsd,
-      current_usd: view.position?.notionalUsd ?? null,
-      state: describeDecision(decision),
-      next_action: decision.kind === 'hold' && decision.nextAction ? decision.nextAction : null,
-      next_action_at: decision.kind === 'hold' && decision.nextActionAtMs !== undefined ? new Date(decision.nextActionAtMs).toISOString() : null,
-    };
+    const unresolved = state.unresolved.get(key);
+    if (unresolved) {
+      // An action of this side whose outcome is not known yet: nothing new is sent until it resolves.
+      statuses.push(rowStatus(row, view, unresolved));
+      if (remembered.lastHeld !== unresolved) event({ event: 'skip', ...base, reason: unresolved });
+      remembered.lastHeld = unresolved;
+      continue;
+    }
+    remembered.lastHeld = undefined;
+    const decision = decideRow(row, view, reading.nowMs, options);
+    const status = rowStatus(row, view, describeDecision(decision), decision);
     statuses.push(status);
     if (decision.kind === 'hold') {
       remembered.lastSkip = undefined;
@@ -316,7 +414,7 @@ async function runCycle(ctx: CommandContext, rows: readonly KeepRow[], deps: Cyc
       continue;
     }
     remembered.lastSkip = undefined;
-    if (deps.isStopping()) {
+    if (state.isStopping()) {
       status.state = 'stopping: not started';
       continue;
     }
@@ -327,20 +425,58 @@ async function runCycle(ctx: CommandContext, rows: readonly KeepRow[], deps: Cyc
       continue;
     }
     try {
-      await act(ctx, row, decision, view, deps);
+      if (options.dryRun) await act(ctx, row, decision, view, deps);
+      else await decideAgainAndAct(ctx, row, decision, deps);
       remembered.failures = 0;
       remembered.retryAtMs = 0;
     } catch (error) {
       remembered.failures += 1;
       remembered.retryAtMs = ctx.clock.now() + backoffMs(remembered.failures, options.intervalMs);
-      noteError(error, { ...base, notional_usd: row.notionalUsd, action: decision.kind, failures: remembered.failures, retry_at: new Date(remembered.retryAtMs).toISOString() });
+      noteError(error, {
+        ...base,
+        notional_usd: row.notionalUsd,
+        action: decision.kind,
+        hedge_ids: view.position?.hedgeId ? [view.position.hedgeId] : [],
+        failures: remembered.failures,
+        retry_at: new Date(remembered.retryAtMs).toISOString(),
+      });
       status.state = `${decision.kind} failed; retrying`;
     }
   }
   return { rows: statuses, serverTime: reading.serverTime };
 }
 
-async function act(ctx: CommandContext, row: KeepRow, decision: Exclude<KeepDecision, { kind: 'hold' | 'skip' }>, view: SideView, deps: CycleDeps): Promise<void> {
+function rowStatus(row: KeepRow, view: SideView | undefined, state: string, decision?: KeepDecision): KeepRowStatus {
+  const next = decision?.kind === 'hold' ? decision : undefined;
+  return {
+    market: row.market,
+    side: row.side,
+    ...(row.clientReference ? { client_reference: row.clientReference } : {}),
+    target_usd: row.notionalUsd,
+    current_usd: view?.position?.notionalUsd ?? null,
+    state,
+    next_action: next?.nextAction ?? null,
+    next_action_at: next?.nextActionAtMs !== undefined ? new Date(next.nextActionAtMs).toISOString() : null,
+  };
+}
+
+/**
+ * Under the account's book lock (the one apply, roll and open --ref take), the side is read afresh
+ * and decided again: a colleague's roll or apply since the cycle's read is seen, never doubled.
+ * The roll's own lock is the same one, taken by this process already.
+ */
+async function decideAgainAndAct(ctx: CommandContext, row: KeepRow, first: Actionable, deps: CycleDeps): Promise<void> {
+  await withAccountLock(ctx, 'the book of this account', ['book'], async () => {
+    const fresh = await readSides(ctx, [row], deps);
+    const view = fresh.views.get(rowKey(row)) ?? {};
+    const decision = decideRow(row, view, fresh.nowMs, deps.options);
+    if (decision.kind === 'hold' || decision.kind === 'skip') return;
+    if (decision.kind !== first.kind) ctx.log(`keep: ${rowKey(row)} is now ${decision.kind} (was ${first.kind} at the cycle's read)`);
+    await act(ctx, row, decision, view, deps);
+  });
+}
+
+async function act(ctx: CommandContext, row: KeepRow, decision: Actionable, view: SideView, deps: CycleDeps): Promise<void> {
   const { options, event, memory } = deps;
   const base = { market: row.market, side: row.side };
   const remembered = memory.get(rowKey(row))!;
@@ -364,7 +500,9 @@ async function act(ctx: CommandContext, row: KeepRow, decision: Exclude<KeepDeci
         event({ event: 'converge', ...base, notional_usd: decision.amountUsd, action: decision.change, journal_id: entry.id, hedge_ids: entry.hedge_id ? [entry.hedge_id] : [], ...drainMessages(deps.messages) });
       }
       if (decision.alsoRollDue && view.position?.maturityAtMs !== undefined && !options.dryRun) {
-        await act(ctx, row, { kind: 'roll', notionalUsd: decision.targetUsd, hedgeId: view.position.hedgeId, maturityAtMs: view.position.maturityAtMs }, view, deps);
+        // What the side holds now: the target once converged, the drifted notional otherwise.
+        const notionalUsd = converging ? decision.targetUsd : decision.currentUsd;
+        await act(ctx, row, { kind: 'roll', notionalUsd, hedgeId: view.position.hedgeId, maturityAtMs: view.position.maturityAtMs }, view, deps);
       }
       return;
     }
@@ -374,19 +512,10 @@ async function act(ctx: CommandContext, row: KeepRow, decision: Exclude<KeepDeci
         event({ event: 'roll', ...base, notional_usd: decision.notionalUsd, hedge_ids: decision.hedgeId ? [decision.hedgeId] : [], dry_run: true, maturity_at: new Date(decision.maturityAtMs).toISOString(), tenor_days: row.tenorDays });
         return;
       }
-      const startedAt = new Date(ctx.clock.now()).toISOString();
+      const startedAt = ctx.clock.now();
       await runRoll(ctx, { market: row.market, side: row.side, tenorDays: row.tenorDays!, skipChecks: false, write: SEND_AND_WAIT });
       const legs = await newestGroup(ctx, ROLL_GROUP_PREFIX, row, startedAt);
-      const opened = legs.find((entry) => entry.leg === 'open');
-      event({
-        event: 'roll',
-        ...base,
-        notional_usd: decision.notionalUsd,
-        hedge_ids: [decision.hedgeId, opened?.hedge_id].filter((id): id is string => typeof id === 'string'),
-        journal_id: opened?.group,
-        tenor_days: row.tenorDays,
-        ...drainMessages(deps.messages),
-      });
+      event({ event: 'roll', ...base, tenor_days: row.tenorDays, ...rollFacts(legs, decision.hedgeId, decision.notionalUsd), ...drainMessages(deps.messages) });
       return;
     }
     case 'reopen': {
@@ -405,33 +534,52 @@ async function act(ctx: CommandContext, row: KeepRow, decision: Exclude<KeepDeci
       const client = await ctx.client();
       const group = newGroup(ctx);
       const argv = ['open', row.market, row.side, String(decision.notionalUsd), '--tenor', String(row.tenorDays), ...(row.clientReference ? ['--ref', row.clientReference] : [])];
-      const result = await runWrite(ctx, { ...openAction(ctx, client, request, { argv, group, leg: 'reopen' }), renderSubmitted: () => {}, renderResolved: () => {}, confirmed: true }, SEND_AND_WAIT);
+      const result = await runWrite(ctx, { ...openAction(ctx, client, request, { argv, group, leg: 'reopen' }), ...QUIETLY }, SEND_AND_WAIT);
       if (result.kind === 'dry-run') return;
       const hedge = result.kind === 'resolved' ? result.result : undefined;
       if (hedge?.status === 'failed') throw new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`);
-      event({ event: 'reopen', ...base, notional_usd: decision.notionalUsd, tenor_days: row.tenorDays, hedge_ids: result.entry.hedge_id ? [result.entry.hedge_id] : [], journal_id: result.entry.id, ...drainMessages(deps.messages) });
+      event({
+        event: 'reopen',
+        ...base,
+        notional_usd: decision.notionalUsd,
+        tenor_days: row.tenorDays,
+        hedge_ids: result.entry.hedge_id ? [result.entry.hedge_id] : [],
+        journal_id: result.entry.id,
+        journal_group: group,
+        ...drainMessages(deps.messages),
+      });
       return;
     }
   }
+}
+
+/** A roll's event fields from its journal group: the hedges old → new, the open leg's journal id (resume takes it), the group. */
+function rollFacts(legs: JournalEntry[], oldHedgeId: string | undefined, notionalUsd: number | undefined): Record<string, unknown> {
+  const opened = legs.find((entry) => entry.leg === 'open');
+  const closed = legs.find((entry) => entry.leg === 'close');
+  const body = (opened?.request.body ?? {}) as Record<string, unknown>;
+  const rolled = typeof opened?.context?.rolled_hedge_id === 'string' ? opened.context.rolled_hedge_id : undefined;
+  return {
+    notional_usd: typeof body.notional_usd === 'number' ? body.notional_usd : notionalUsd,
+    hedge_ids: [oldHedgeId ?? rolled ?? closed?.hedge_id, opened?.hedge_id].filter((id): id is string => typeof id === 'string'),
+    ...(opened ? { journal_id: opened.id, journal_group: opened.group } : {}),
+  };
 }
 
 /** --converge: one add, reduce or close through the write flow, journaled in a keep group. */
 async function converge(ctx: CommandContext, row: KeepRow, decision: Extract<KeepDecision, { kind: 'drift' }>): Promise<JournalEntry> {
   const client = await ctx.client();
   const group = newGroup(ctx);
-  const quietly = { renderSubmitted: () => {}, renderResolved: () => {}, confirmed: true } as const;
   const { market, side } = row;
   const result =
     decision.change === 'close'
-      ? await runWrite(ctx, { ...closeAction(ctx, client, { market, side }, { argv: ['close', market, side], group, leg: 'converge' }), ...quietly }, SEND_AND_WAIT)
-      : decision.change === 'open'
-        ? undefined
-        : await runWrite(
-            ctx,
-            { ...changeAction(ctx, client, decision.change, { market, side, notional_usd: decision.amountUsd }, { argv: [decision.change, market, side, String(decision.amountUsd)], group, leg: 'converge' }), ...quietly },
-            SEND_AND_WAIT,
-          );
-  if (!result || result.kind === 'dry-run') throw new HedgeError('Nothing was sent for the convergence.');
+      ? await runWrite(ctx, { ...closeAction(ctx, client, { market, side }, { argv: ['close', market, side], group, leg: 'converge' }), ...QUIETLY }, SEND_AND_WAIT)
+      : await runWrite(
+          ctx,
+          { ...changeAction(ctx, client, decision.change, { market, side, notional_usd: decision.amountUsd }, { argv: [decision.change, market, side, String(decision.amountUsd)], group, leg: 'converge' }), ...QUIETLY },
+          SEND_AND_WAIT,
+        );
+  if (result.kind === 'dry-run') throw new HedgeError('Nothing was sent for the convergence.');
   return result.entry;
 }
 
@@ -439,9 +587,9 @@ function newGroup(ctx: CommandContext): string {
   return `${KEEP_GROUP_PREFIX}${new Date(ctx.clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
 }
 
-/** The entries of the newest journal group with this prefix for the row's side, made since `since`. */
-async function newestGroup(ctx: CommandContext, prefix: string, row: KeepRow, since: string): Promise<JournalEntry[]> {
-  const entries = await (await ctx.journal()).list({ since: Date.parse(since) - 1000 });
+/** The entries of the newest journal group with this prefix for the row's side, made since `sinceMs`. */
+async function newestGroup(ctx: CommandContext, prefix: string, row: KeepRow, sinceMs: number): Promise<JournalEntry[]> {
+  const entries = await (await ctx.journal()).list({ since: sinceMs - 1000 });
   const mine = entries.filter((entry) => entry.group?.startsWith(prefix) && bodyField(entry, 'market') === row.market && bodyField(entry, 'side') === row.side);
   const group = mine[0]?.group;
   return group ? mine.filter((entry) => entry.group === group) : [];
@@ -453,46 +601,61 @@ function bodyField(entry: JournalEntry, name: string): unknown {
 }
 
 /**
- * Before the first cycle: every roll or keeper action this account left unresolved (a keeper
- * killed mid-step) is finished with its own keys, the book reconciled first by the write flow.
+ * Before every cycle: each roll or keeper action this account left unresolved (a keeper killed
+ * mid-step, an answer lost) is finished with its own keys, the book reconciled first by the write
+ * flow. Returns, per side, why it must be left alone this cycle: an action still unresolved after
+ * the attempt, or any unresolved action of that side (a colleague's add whose answer was lost, an
+ * action another live process is running) — a new action with a new key could double it.
  */
-async function finishUnfinished(
-  ctx: CommandContext,
-  identity: Awaited<ReturnType<typeof identityOf>>,
-  deps: Pick<CycleDeps, 'event' | 'noteError' | 'messages'>,
-): Promise<void> {
+async function finishUnfinished(ctx: CommandContext, deps: CycleDeps): Promise<Map<string, string>> {
   const journal = await ctx.journal();
-  const pending = (await journal.list({ pending: true })).filter(
-    (entry) =>
-      (entry.group?.startsWith(ROLL_GROUP_PREFIX) || entry.group?.startsWith(KEEP_GROUP_PREFIX)) &&
-      entry.environment === identity.environment &&
-      entry.base_url_host === identity.host &&
-      entry.key_id === identity.keyId,
-  );
+  const { identity } = deps;
+  const mine = (entry: JournalEntry) => entry.environment === identity.environment && entry.base_url_host === identity.host && entry.key_id === identity.keyId;
+  const pending = (await journal.list({ pending: true })).filter(mine);
   const done = new Set<string>();
-  for (const entry of pending.reverse()) {
-    if (done.has(entry.group!)) continue;
-    done.add(entry.group!);
-    const base = { market: String(bodyField(entry, 'market') ?? ''), side: String(bodyField(entry, 'side') ?? ''), journal_id: entry.group, resumed: true };
+  for (const entry of [...pending].reverse()) {
+    const group = entry.group;
+    if (!group || !(group.startsWith(ROLL_GROUP_PREFIX) || group.startsWith(KEEP_GROUP_PREFIX)) || done.has(group)) continue;
+    done.add(group);
+    const base = { market: String(bodyField(entry, 'market') ?? ''), side: String(bodyField(entry, 'side') ?? ''), resumed: true };
     try {
-      if (entry.group!.startsWith(ROLL_GROUP_PREFIX)) {
+      if (group.startsWith(ROLL_GROUP_PREFIX)) {
         await resumeRoll(ctx, entry, { wait: true });
-        const legs = (await journal.list()).filter((candidate) => candidate.group === entry.group);
-        deps.event({ event: 'roll', ...base, hedge_ids: legs.map((leg) => leg.hedge_id).filter((id): id is string => typeof id === 'string'), ...drainMessages(deps.messages) });
+        const legs = (await journal.list()).filter((candidate) => candidate.group === group);
+        deps.event({ event: 'roll', ...base, tenor_days: bodyField(legs.find((leg) => leg.leg === 'open') ?? entry, 'tenor_days'), ...rollFacts(legs, undefined, undefined), ...drainMessages(deps.messages) });
       } else if (isUnresolved(entry)) {
         const client = await ctx.client();
         const body = (entry.request.body ?? {}) as Record<string, unknown>;
         const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
         const action = actionFromJournal(ctx, client, entry.command, body, argv, { group: entry.group, leg: entry.leg });
         if (!action) continue;
-        const result = await runWrite(ctx, { ...action, renderSubmitted: () => {}, renderResolved: () => {}, confirmed: true }, { ...SEND_AND_WAIT, idempotencyKey: entry.idempotency_key });
+        const result = await runWrite(ctx, { ...action, ...QUIETLY }, { ...SEND_AND_WAIT, idempotencyKey: entry.idempotency_key });
         const kind = entry.leg === 'reopen' ? 'reopen' : 'converge';
-        if (result.kind !== 'dry-run') deps.event({ event: kind, ...base, journal_id: result.entry.id, hedge_ids: result.entry.hedge_id ? [result.entry.hedge_id] : [], ...drainMessages(deps.messages) });
+        if (result.kind !== 'dry-run') {
+          deps.event({ event: kind, ...base, notional_usd: bodyField(entry, 'notional_usd') ?? bodyField(entry, 'amount_usd'), journal_id: result.entry.id, journal_group: group, hedge_ids: result.entry.hedge_id ? [result.entry.hedge_id] : [], ...drainMessages(deps.messages) });
+        }
       }
     } catch (error) {
-      deps.noteError(error, { ...base, phase: 'resume' });
+      // Another live process running it is not a failure of this keeper: the side just waits for it.
+      if (!(error instanceof HeldError)) deps.noteError(error, { ...base, phase: 'resume', journal_id: entry.id });
     }
   }
+  const still = new Map<string, string>();
+  for (const entry of (await journal.list({ pending: true })).filter(mine)) {
+    const market = bodyField(entry, 'market');
+    const side = bodyField(entry, 'side');
+    if (typeof market !== 'string' || typeof side !== 'string') continue;
+    const key = `${market.toUpperCase()} ${side}`;
+    if (still.has(key)) continue;
+    const holder = await journal.holderOf(entry.id);
+    still.set(
+      key,
+      holder
+        ? `${entry.command} in progress by another process (pid ${holder.pid} on ${safeText(holder.host)}, journal ${entry.id}): left alone until it resolves`
+        : `the ${entry.command} of journal ${entry.id} is unresolved (${entry.outcome}): left alone until it is finished by its key`,
+    );
+  }
+  return still;
 }
 
 function describeDecision(decision: KeepDecision): string {
@@ -510,21 +673,60 @@ function describeDecision(decision: KeepDecision): string {
   }
 }
 
-/** --alert-cmd: the event as JSON on the command's stdin; bounded, and never fatal to the keeper. */
-function runAlertCommand(ctx: CommandContext, command: string, event: KeepEvent): Promise<void> {
+interface AlertHook {
+  send(event: KeepEvent, onProblem: (message: string) => void): void;
+  /** Waits for the hooks still running (each bounded). */
+  settle(): Promise<void>;
+}
+
+/**
+ * --alert-cmd: each error and drift event as JSON on the command's stdin, through /bin/sh. Bounded
+ * (its whole process group is killed at the bound), a few at once, a streak of the same error sent
+ * once, and never fatal to the keeper: a problem with the hook is an event of its own.
+ */
+function alertHook(ctx: CommandContext, command: string | undefined): AlertHook {
+  const running = new Set<Promise<void>>();
+  let lastErrorCode: string | undefined;
+  return {
+    send(event, onProblem) {
+      if (!command) return;
+      if (event.event === 'error') {
+        const streak = `${String(event.code)}|${String(event.market ?? '')}|${String(event.side ?? '')}|${String(event.phase ?? '')}`;
+        if (streak === lastErrorCode) return;
+        lastErrorCode = streak;
+      }
+      if (running.size >= ALERTS_AT_ONCE) {
+        onProblem(`--alert-cmd: ${ALERTS_AT_ONCE} hooks are still running; this ${event.event} event was not sent to it.`);
+        return;
+      }
+      const hook = runAlertCommand(command, event, onProblem).finally(() => running.delete(hook));
+      running.add(hook);
+    },
+    async settle() {
+      await Promise.all(running);
+    },
+  };
+}
+
+function runAlertCommand(command: string, event: KeepEvent, onProblem: (message: string) => void): Promise<void> {
   return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', command], { stdio: ['pipe', 'ignore', 'ignore'], detached: false });
-    const timer = setTimeout(() => child.kill('SIGKILL'), ALERT_COMMAND_BOUND_MS);
-    child.on('error', (error) => {
-      ctx.output.warn(`--alert-cmd could not run: ${safeText(error.message)}`);
-    });
+    const child = spawn('/bin/sh', ['-c', command], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    const timer = setTimeout(() => {
+      try {
+        // detached: the shell leads its own process group, so everything it started stops too.
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+      onProblem(`--alert-cmd did not finish within ${ALERT_COMMAND_BOUND_MS / 1000} s and was stopped.`);
+    }, ALERT_COMMAND_BOUND_MS);
+    child.on('error', (error) => onProblem(`--alert-cmd could not run: ${safeText(error.message)}`));
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (code !== 0 && code !== null) ctx.output.warn(`--alert-cmd exited ${code} for a ${event.event} event.`);
+      if (code !== 0 && code !== null) onProblem(`--alert-cmd exited ${code} for a ${event.event} event.`);
       resolve();
     });
     child.stdin?.on('error', () => {});
-    child.stdin?.end(`${JSON.stringify(event)}\n`);
+    child.stdin?.end(`${safeJson(event)}\n`);
   });
 }
-

@@ -2,12 +2,12 @@
 // rows, each row's state and next action, the last events); otherwise NDJSON, one event a line,
 // for a supervisor's log, a pager hook or a script. Renders only: the flow hands it events.
 import type { ChalkInstance } from 'chalk';
-import { safeText } from '../security/safe-text.js';
+import { safeJson, safeText } from '../security/safe-text.js';
 import { truncateEnd } from './width.js';
 
 /** One thing the keeper did or saw; `event` is its kind. Printed as one JSON line. */
 export interface KeepEvent {
-  event: 'start' | 'cycle' | 'roll' | 'reopen' | 'drift' | 'converge' | 'skip' | 'error' | 'stop';
+  event: 'start' | 'cycle' | 'roll' | 'reopen' | 'drift' | 'converge' | 'skip' | 'notice' | 'error' | 'stop';
   /** Our clock, ISO 8601 UTC. */
   at: string;
   /** The server's clock as its Date header said (what maturities are compared with). */
@@ -46,11 +46,11 @@ export interface KeepReporter {
   close(): void;
 }
 
-/** NDJSON on a stream: every event, nothing else (the status is in the `cycle` events). */
+/** NDJSON on a stream: every event, nothing else (the status is in the `cycle` events); control and bidi characters escaped. */
 export function ndjsonReporter(stdout: NodeJS.WritableStream): KeepReporter {
   return {
     event: (event) => {
-      stdout.write(`${JSON.stringify(event)}\n`);
+      stdout.write(`${safeJson(event)}\n`);
     },
     status: () => {},
     close: () => {},

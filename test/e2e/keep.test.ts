@@ -100,7 +100,8 @@ describe('hedge keep', () => {
     await until(() => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== first.id, 'the rolled hedge filled');
     const second = filledActive(simulator, 'sell')[0]!;
     expect(rolled.hedge_ids).toEqual([first.id, second.id]);
-    expect(rolled.journal_id).toMatch(/^roll-/);
+    expect(rolled.journal_group).toMatch(/^roll-/);
+    expect(rolled.journal_id).not.toBe(rolled.journal_group);
     expect(activeNotional(simulator, 'sell')).toBe(2000);
     expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).not.toBe('filled');
 
@@ -202,7 +203,7 @@ describe('hedge keep', () => {
     simulator.advance(19 * HOUR);
     const due = await simulator.hedge(['keep', file, '--once']);
     expect(due.code, due.stderr).toBe(0);
-    expect(lines(due.stdout).find((event) => event.event === 'skip')?.reason).toMatch(/until/);
+    expect(lines(due.stdout).find((event) => event.event === 'skip' && event.side === 'sell')?.reason).toMatch(/until/);
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
     simulator.advance(10 * HOUR);
     const after = await simulator.hedge(['keep', file, '--once']);
@@ -248,6 +249,86 @@ describe('hedge keep', () => {
     expect(JSON.parse(pending.stdout)).toEqual([]);
   });
 
+  it('an add whose answer was lost is finished by its own key on the next cycles, never sent again with a new one', async () => {
+    // The add lands only when the test moves the server's clock: until then the book still shows 1,500.
+    const simulator = await startSimulator({ fillDelayMs: HOUR });
+    simulator.seedOpen('sell', 1500);
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+    const lost = await simulator.hedge(['keep', file, '--once', '--converge', '--timeout', '5']);
+    expect(lost.code, lost.stderr).toBe(5);
+    expect(lines(lost.stdout).find((event) => event.event === 'error')).toMatchObject({ action: 'drift', code: 'outcome_unknown' });
+    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+
+    // Still 1,500 on the book: the keeper finishes the add by its key (still pending) and adds nothing new.
+    const pending = await simulator.hedge(['keep', file, '--once', '--converge', '--timeout', '4']);
+    expect(pending.code, pending.stderr).toBe(7);
+    const held = lines(pending.stdout).find((event) => event.event === 'skip' && event.side === 'sell');
+    expect(held?.reason).toMatch(/unresolved|left alone/);
+    const addKeys = () => new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
+    expect(addKeys().size).toBe(1);
+
+    simulator.advance(HOUR + 1);
+    const done = await simulator.hedge(['keep', file, '--once', '--converge']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(addKeys().size).toBe(1);
+    expect(activeNotional(simulator, 'sell')).toBe(2000);
+    expect(lines(done.stdout).some((event) => event.event === 'converge' && event.resumed === true)).toBe(true);
+  });
+
+  it('a second SIGTERM stops the step in progress: exit 143, its open left unresolved and finished by the next start', async () => {
+    const simulator = await startSimulator({ fillDelayMs: HOUR });
+    const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
+    const keeper = startKeeper(simulator, file);
+    await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open', 60_000);
+    keeper.child().kill('SIGTERM');
+    // Two signals sent at once may reach the process as one: the second goes once the first was taken.
+    await eventAfter(keeper, 0, (event) => event.event === 'stop' && event.phase === 'requested', 'the first signal taken');
+    expect(keeper.ended()).toBeUndefined();
+    keeper.child().kill('SIGTERM');
+    const result = await keeper.done;
+    expect(result.code, result.stderr).toBe(143);
+    expect(lines(result.stdout).at(-1)).toMatchObject({ event: 'stop' });
+    const pendingAfter = JSON.parse((await simulator.hedge(['journal', '--pending', '--json'])).stdout) as unknown[];
+    expect(pendingAfter).toHaveLength(1);
+
+    simulator.advance(HOUR + 1);
+    const again = await simulator.hedge(['keep', file, '--once']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(new Set(simulator.requests('POST', '/hedges').map((entry) => entry.idempotencyKey)).size).toBe(1);
+    expect(activeNotional(simulator, 'buy')).toBe(1000);
+  });
+
+  it('SIGTERM at a random moment of start-up or the first cycle never leaves a hang or a doubled side', async () => {
+    const simulator = await startSimulator();
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+    const delays = [0, 1, 2].map(() => Math.floor(Math.random() * 900));
+    for (const delay of delays) {
+      const keeper = startKeeper(simulator, file);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      keeper.child().kill('SIGTERM');
+      const result = await keeper.done;
+      // Killed by the signal before Node set up its handlers, or stopped cleanly by the keeper.
+      expect([result.code === 0, result.code === null && result.signal === 'SIGTERM'], `delay ${delay} ms: ${result.stderr}`).toContain(true);
+    }
+    const final = await simulator.hedge(['keep', file, '--once']);
+    expect(final.code, final.stderr).toBe(0);
+    await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
+    expect(activeNotional(simulator, 'sell'), `delays ${delays.join(', ')} ms`).toBe(2000);
+  });
+
+  it('a target of 0 closes what is left (--converge) and never renews it, even at maturity', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 1000);
+    simulator.advance(7 * 24 * HOUR - HOUR / 2);
+    const file = writeTarget(simulator, [`${MARKET},buy,0,,,`]);
+    const result = await simulator.hedge(['keep', file, '--once', '--converge']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(lines(result.stdout).find((event) => event.event === 'converge')).toMatchObject({ action: 'close' });
+    await until(() => simulator.active('buy').length === 0, 'the side closed');
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(0);
+  });
+
   it('--dry-run says what a cycle would do and sends nothing; bad input is one line, exit 2', async () => {
     const simulator = await startSimulator();
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
@@ -255,6 +336,10 @@ describe('hedge keep', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(lines(dry.stdout).find((event) => event.event === 'reopen')).toMatchObject({ dry_run: true, notional_usd: 2000 });
     expect(simulator.writes()).toHaveLength(0);
+    const long = writeTarget(simulator, [`${MARKET},sell,2000,1,,1d`], 'long.csv');
+    const tooEarly = await simulator.hedge(['keep', long, '--once']);
+    expect(tooEarly.code).toBe(2);
+    expect(tooEarly.stderr).toContain('long.csv:2: roll_before must be shorter than the tenor');
     const requests = simulator.requests().length;
     const bad = await simulator.hedge(['keep', file, '--interval', '0.5']);
     expect(bad.code).toBe(2);

@@ -46,6 +46,17 @@ describe('decideRow', () => {
     expect(decideRow({ ...row, notionalUsd: 0 }, view(100), NOW, rules)).toMatchObject({ kind: 'drift', change: 'close' });
   });
 
+  it('a target of 0 is never rolled: a position left there is drift to close, even when it matures soon', () => {
+    const view = { position: { notionalUsd: 1000, hedgeId: 'hdg_1', maturityAtMs: NOW + HOUR / 2 } };
+    expect(decideRow({ ...row, notionalUsd: 0 }, view, NOW, rules)).toMatchObject({ kind: 'drift', change: 'close', alsoRollDue: false });
+  });
+
+  it('drift past `until` is reported, and the side is not rolled with it', () => {
+    const view = { position: { notionalUsd: 1000, hedgeId: 'hdg_1', maturityAtMs: NOW + HOUR / 2 } };
+    expect(decideRow({ ...row, untilMs: NOW + HOUR / 4 }, view, NOW, rules)).toMatchObject({ kind: 'drift', alsoRollDue: false });
+    expect(decideRow(row, view, NOW, rules)).toMatchObject({ kind: 'drift', alsoRollDue: true });
+  });
+
   it('a flat target with nothing open holds', () => {
     expect(decideRow({ ...row, notionalUsd: 0, tenorDays: undefined }, {}, NOW, rules).kind).toBe('hold');
   });
