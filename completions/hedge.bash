@@ -37,7 +37,7 @@ _hedge_options() {
     'account') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert' ;;
     'maturities') REPLY='--within' ;;
     'roll') REPLY='-t --tenor --skip-checks --no-wait --idempotency-key --new --dry-run' ;;
-    'mcp') REPLY='--allow-live' ;;
+    'mcp') REPLY='--allow-live --root' ;;
     'history') REPLY='--limit --since --until' ;;
     'plan') REPLY='--tolerance' ;;
     'apply') REPLY='--tolerance --dry-run' ;;
@@ -57,7 +57,7 @@ _hedge_takes_value() {
       --since | --until | --tolerance | --by | --format | --fields | --query | --html | \
       --watch | --alert-pnl | --alert-maturity | --within | \
       --base-url | --ca-file | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
-      --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect)
+      --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --root)
       return 0 ;;
   esac
   return 1
@@ -81,7 +81,7 @@ _hedge_option_values() {
     --by) REPLY='day week month side tenor market' ;;
     --format) REPLY='table tsv csv json ndjson' ;;
     --dialect) REPLY='reference alpha beta' ;;
-    --ca-file | --html) return 1 ;;
+    --ca-file | --html | --root) return 1 ;;
   esac
   return 0
 }

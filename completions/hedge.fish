@@ -32,7 +32,7 @@ function __hedge_takes_value
         --since --until --tolerance --by --format --fields --query --html \
         --watch --alert-pnl --alert-maturity --within --dialect \
         --base-url --ca-file --port --host --fill-delay --fail-rate --clock-speed --seed \
-        --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit
+        --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --root
 end
 
 # Prints the command path (one line, words separated by spaces) and the number of positional
@@ -237,6 +237,7 @@ complete -c hedge -n '__hedge_path_is roll' -l idempotency-key -x -d 'resume an 
 complete -c hedge -n '__hedge_path_is roll' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
 complete -c hedge -n '__hedge_path_is roll' -l dry-run -d 'print the exact request that would be sent, and send nothing'
 complete -c hedge -n '__hedge_path_is mcp' -l allow-live -d 'offer write tools on a live key too (each write needs a confirmation token)'
+complete -c hedge -n '__hedge_path_is mcp' -l root -x -a '(__fish_complete_directories)' -d 'a directory plan and apply may read target files from (repeatable)'
 
 # Fixed values of positional arguments.
 complete -c hedge -n '__hedge_arg_at quote 1' -a 'buy sell'

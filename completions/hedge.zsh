@@ -152,6 +152,7 @@ _hedge_options() {
     ) ;;
     (mcp) reply=(
       '--allow-live:offer write tools on a live key too (each write needs a confirmation token)'
+      '--root:a directory plan and apply may read target files from (repeatable)'
     ) ;;
     (history) reply=(
       '--limit:at most this many (1 to 500)'
@@ -206,7 +207,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case $1 in
-    (--profile|--timeout|--request-timeout|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--dialect|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit)
+    (--profile|--timeout|--request-timeout|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--dialect|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root)
       return 0 ;;
   esac
   return 1
@@ -277,6 +278,10 @@ _hedge() {
   fi
 
   if [[ -n $expecting ]]; then
+    if [[ $option == --root ]]; then
+      _files -/
+      return
+    fi
     if [[ $option == --ca-file || $option == --html ]]; then
       _files
       return

@@ -353,8 +353,14 @@ export const MCP = declare({
   tier: 'local',
   options: [
     { flags: '--allow-live', key: 'allowLive', kind: 'flag', description: 'offer write tools on a live key too (each write then needs a confirmation token)' },
+    {
+      flags: '--root <dir>',
+      key: 'root',
+      kind: 'list',
+      description: 'a directory plan and apply may read target files from (repeatable; default the working directory)',
+    },
   ],
-  examples: ['hedge mcp --demo', 'hedge mcp --profile desk', 'hedge mcp --profile live-desk --allow-live'],
+  examples: ['hedge mcp --demo', 'hedge mcp --profile desk', 'hedge mcp --profile live-desk --allow-live', 'hedge mcp --profile desk --root ~/books'],
 });
 
 export const TOOLS = declare({
