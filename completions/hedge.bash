@@ -31,10 +31,10 @@ _hedge_options() {
     'add') REPLY='--skip-checks --no-wait --idempotency-key --new --dry-run' ;;
     'reduce') REPLY='--no-wait --idempotency-key --new --dry-run' ;;
     'close') REPLY='--no-wait --idempotency-key --new --dry-run' ;;
-    'price') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert' ;;
-    'hedges') REPLY='--status --ref --limit --wait --watch --alert-pnl --alert-maturity --exit-on-alert' ;;
-    'positions') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert' ;;
-    'account') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert' ;;
+    'price') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count' ;;
+    'hedges') REPLY='--status --ref --limit --wait --watch --alert-pnl --alert-maturity --exit-on-alert --count' ;;
+    'positions') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count' ;;
+    'account') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count' ;;
     'maturities') REPLY='--within' ;;
     'roll') REPLY='-t --tenor --skip-checks --no-wait --idempotency-key --new --dry-run' ;;
     'mcp') REPLY='--allow-live --root' ;;
@@ -55,7 +55,7 @@ _hedge_takes_value() {
   case "$1" in
     --profile | --timeout | --request-timeout | -t | --tenor | --ref | --idempotency-key | --status | --limit | \
       --since | --until | --tolerance | --by | --format | --fields | --query | --html | \
-      --watch | --alert-pnl | --alert-maturity | --within | \
+      --watch | --alert-pnl | --alert-maturity | --within | --count | \
       --base-url | --ca-file | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
       --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --root)
       return 0 ;;

@@ -131,12 +131,14 @@ _hedge_options() {
       '--alert-pnl:with --watch: alert when net P&L is at or below this many USD'
       '--alert-maturity:with --watch: alert when a hedge matures within this long'
       '--exit-on-alert:with --watch: end at the first alert with exit code 10'
+      '--count:with --watch: stop after this many refreshes'
     ) ;;
     (price|positions|account) reply=(
       '--watch:refresh every few seconds (default 2); NDJSON when not a terminal'
       '--alert-pnl:with --watch: alert when net P&L is at or below this many USD'
       '--alert-maturity:with --watch: alert when a hedge matures within this long'
       '--exit-on-alert:with --watch: end at the first alert with exit code 10'
+      '--count:with --watch: stop after this many refreshes'
     ) ;;
     (maturities) reply=(
       '--within:only hedges maturing within this long: 12h, 3d, 2w'
@@ -207,7 +209,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case $1 in
-    (--profile|--timeout|--request-timeout|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--dialect|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root)
+    (--profile|--timeout|--request-timeout|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--count|--dialect|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root)
       return 0 ;;
   esac
   return 1

@@ -40,7 +40,7 @@ export interface AgentTool {
  * Options a tool call cannot use: a `--watch` view streams until it is stopped (a tool call has
  * one answer), and `--html FILE` writes a file on the server's machine wherever it is told.
  */
-const LEFT_OUT_OPTIONS = new Set(['watch', 'alertPnl', 'alertMaturity', 'exitOnAlert', 'html']);
+const LEFT_OUT_OPTIONS = new Set(['watch', 'alertPnl', 'alertMaturity', 'exitOnAlert', 'count', 'html']);
 
 /**
  * What the CLI finds out by asking on a terminal, an agent has to give: `hedge open` without its

@@ -51,6 +51,7 @@ const WATCH_OPTIONS = [
   { flags: '--alert-pnl <usd>', key: 'alertPnl', kind: 'value', description: 'with --watch: alert when net P&L is at or below this many USD (e.g. -500)' },
   { flags: '--alert-maturity <duration>', key: 'alertMaturity', kind: 'value', description: 'with --watch: alert when a hedge matures within this long (e.g. 6h, 1d)' },
   { flags: '--exit-on-alert', key: 'exitOnAlert', kind: 'flag', description: 'with --watch: end at the first alert with exit code 10' },
+  { flags: '--count <n>', key: 'count', kind: 'value', description: 'with --watch: stop after this many refreshes (exit 0)' },
 ] as const satisfies readonly OptionSpec[];
 
 export const MARKETS = declare({
