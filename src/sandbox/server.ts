@@ -146,6 +146,7 @@ function usesEngine(outcome: FaultOutcome): boolean {
     case '5xx':
     case '503-retry-after':
     case '429':
+    case 'error':
       return false;
     default:
       return true;
@@ -349,6 +350,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         case '429':
           noteFault('429');
           finish(dress(injected429()));
+          return;
+        case 'error':
+          noteFault(`error-${outcome.status}`);
+          finish(dress(errorResponse(new ApiError(outcome.status, outcome.code, outcome.message))));
           return;
         case 'oversized': {
           noteFault('oversized');
