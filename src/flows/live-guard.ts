@@ -3,7 +3,7 @@
 // taken before the first request of the command (even a read), so a refused run sends nothing.
 import { redactKey } from '../security/secrets.js';
 import type { CommandContext } from '../runtime/context.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { DeclinedError, UsageError } from '../errors.js';
 
 export interface LiveGuard {
   live: boolean;
@@ -13,8 +13,8 @@ export interface LiveGuard {
   confirm(question: string): Promise<void>;
 }
 
-/** Declining a confirmation ends the run like Ctrl-C at the prompt: exit 130, nothing sent. */
-export class NotConfirmedError extends InterruptedError {
+/** Declining a confirmation ends the run with exit 8 (`declined` in src/exit-codes.ts), nothing sent. */
+export class NotConfirmedError extends DeclinedError {
   constructor() {
     super('Not confirmed; nothing was sent.');
   }

@@ -1,7 +1,7 @@
 // The `hedge open` wizard driven through a real pseudo-terminal (@lydell/node-pty), the built
 // binary on the other end and a sandbox server behind it: typed answers, the notional refused as
 // typed when over the headroom, the quote card, the confirmation, the spinner and the fill; and
-// Ctrl-C (or "No") at a prompt, which ends with exit 130 and nothing sent.
+// Ctrl-C at a prompt (exit 130) or "No" at the confirmation (exit 8, declined), with nothing sent.
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYS, spawnInTerminal as spawnTerminal, stripAnsi, type Terminal } from '../support/pseudo-terminal.js';
 import { displayWidth } from '../../src/ui/width.js';
@@ -100,7 +100,7 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     expect(trading.writes()).toEqual([]);
   });
 
-  it('answering No (the default) at the confirmation exits 130 and opens nothing', async () => {
+  it('answering No (the default) at the confirmation exits 8 (declined) and opens nothing', async () => {
     const trading = await startTrading();
     terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'buy', '5000', '--ref', 'NOPE']);
     await terminal.waitFor('? Tenor');
@@ -108,7 +108,7 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     await terminal.waitFor('Execution price');
     await terminal.waitFor('(y/N)');
     terminal.write(ENTER);
-    expect(await terminal.exitCode).toBe(130);
+    expect(await terminal.exitCode).toBe(8);
     expect(terminal.screen()).toContain('Not confirmed; nothing was sent.');
     expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
     expect(trading.hedges()).toEqual([]);

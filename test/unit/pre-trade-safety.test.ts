@@ -69,13 +69,13 @@ describe('live key guard', () => {
     await expect(guardLiveAction(ctx, { action: 'close a position', dryRun: false })).rejects.toThrow(/--no-input forbids asking/);
   });
 
-  it('on a terminal it asks, defaulting to No; No ends the run with exit 130 and nothing sent', async () => {
+  it('on a terminal it asks, defaulting to No; No ends the run with exit 8 (declined) and nothing sent', async () => {
     const { ctx, questions } = context({ key: LIVE, tty: true, answer: false });
     const guard = await guardLiveAction(ctx, { action: 'close a position', dryRun: false });
     expect(guard).toMatchObject({ live: true, needsConfirmation: true });
     const error = await guard.confirm('Close the buy position on USDTNGN?').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotConfirmedError);
-    expect(exitCodeFor(error)).toBe(130);
+    expect(exitCodeFor(error)).toBe(8);
     expect(questions).toEqual([{ message: 'LIVE Close the buy position on USDTNGN?', default: false }]);
   });
 
