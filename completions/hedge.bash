@@ -31,13 +31,13 @@ _hedge_options() {
     'add') REPLY='--skip-checks --no-wait --idempotency-key --new --dry-run' ;;
     'reduce') REPLY='--no-wait --idempotency-key --new --dry-run' ;;
     'close') REPLY='--no-wait --idempotency-key --new --dry-run' ;;
-    'price') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert' ;;
-    'hedges') REPLY='--status --ref --limit --wait --watch --alert-pnl --alert-maturity --exit-on-alert' ;;
-    'positions') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert' ;;
-    'account') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert' ;;
+    'price') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count' ;;
+    'hedges') REPLY='--status --ref --limit --wait --watch --alert-pnl --alert-maturity --exit-on-alert --count' ;;
+    'positions') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count' ;;
+    'account') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count' ;;
     'maturities') REPLY='--within' ;;
     'roll') REPLY='-t --tenor --skip-checks --no-wait --idempotency-key --new --dry-run' ;;
-    'mcp') REPLY='--allow-live' ;;
+    'mcp') REPLY='--allow-live --root' ;;
     'history') REPLY='--limit --since --until' ;;
     'plan') REPLY='--tolerance' ;;
     'apply') REPLY='--tolerance --dry-run' ;;
@@ -56,9 +56,9 @@ _hedge_takes_value() {
   case "$1" in
     --profile | --timeout | --request-timeout | -t | --tenor | --ref | --idempotency-key | --status | --limit | \
       --since | --until | --tolerance | --by | --format | --fields | --query | --html | \
-      --watch | --alert-pnl | --alert-maturity | --within | --interval | --alert-cmd | \
+      --watch | --alert-pnl | --alert-maturity | --within | --interval | --alert-cmd | --count | \
       --base-url | --ca-file | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
-      --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect)
+      --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --root)
       return 0 ;;
   esac
   return 1
@@ -82,7 +82,7 @@ _hedge_option_values() {
     --by) REPLY='day week month side tenor market' ;;
     --format) REPLY='table tsv csv json ndjson' ;;
     --dialect) REPLY='reference alpha beta' ;;
-    --ca-file | --html) return 1 ;;
+    --ca-file | --html | --root) return 1 ;;
   esac
   return 0
 }

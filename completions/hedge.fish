@@ -30,9 +30,9 @@ end
 function __hedge_takes_value
     contains -- $argv[1] --profile --timeout --request-timeout -t --tenor --ref --idempotency-key --status --limit \
         --since --until --tolerance --by --format --fields --query --html \
-        --watch --alert-pnl --alert-maturity --within --interval --alert-cmd --dialect \
+        --watch --alert-pnl --alert-maturity --within --interval --alert-cmd --count --dialect \
         --base-url --ca-file --port --host --fill-delay --fail-rate --clock-speed --seed \
-        --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit
+        --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --root
 end
 
 # Prints the command path (one line, words separated by spaces) and the number of positional
@@ -224,18 +224,22 @@ complete -c hedge -n '__hedge_path_is price' -l watch -x -d 'refresh every few s
 complete -c hedge -n '__hedge_path_is price' -l alert-pnl -x -d 'with --watch: alert when net P&L is at or below this many USD'
 complete -c hedge -n '__hedge_path_is price' -l alert-maturity -x -d 'with --watch: alert when a hedge matures within this long'
 complete -c hedge -n '__hedge_path_is price' -l exit-on-alert -d 'with --watch: end at the first alert with exit code 10'
+complete -c hedge -n '__hedge_path_is price' -l count -x -d 'with --watch: stop after this many refreshes'
 complete -c hedge -n '__hedge_path_is hedges' -l watch -x -d 'refresh every few seconds (default 2); NDJSON when not a terminal'
 complete -c hedge -n '__hedge_path_is hedges' -l alert-pnl -x -d 'with --watch: alert when net P&L is at or below this many USD'
 complete -c hedge -n '__hedge_path_is hedges' -l alert-maturity -x -d 'with --watch: alert when a hedge matures within this long'
 complete -c hedge -n '__hedge_path_is hedges' -l exit-on-alert -d 'with --watch: end at the first alert with exit code 10'
+complete -c hedge -n '__hedge_path_is hedges' -l count -x -d 'with --watch: stop after this many refreshes'
 complete -c hedge -n '__hedge_path_is positions' -l watch -x -d 'refresh every few seconds (default 2); NDJSON when not a terminal'
 complete -c hedge -n '__hedge_path_is positions' -l alert-pnl -x -d 'with --watch: alert when net P&L is at or below this many USD'
 complete -c hedge -n '__hedge_path_is positions' -l alert-maturity -x -d 'with --watch: alert when a hedge matures within this long'
 complete -c hedge -n '__hedge_path_is positions' -l exit-on-alert -d 'with --watch: end at the first alert with exit code 10'
+complete -c hedge -n '__hedge_path_is positions' -l count -x -d 'with --watch: stop after this many refreshes'
 complete -c hedge -n '__hedge_path_is account' -l watch -x -d 'refresh every few seconds (default 2); NDJSON when not a terminal'
 complete -c hedge -n '__hedge_path_is account' -l alert-pnl -x -d 'with --watch: alert when net P&L is at or below this many USD'
 complete -c hedge -n '__hedge_path_is account' -l alert-maturity -x -d 'with --watch: alert when a hedge matures within this long'
 complete -c hedge -n '__hedge_path_is account' -l exit-on-alert -d 'with --watch: end at the first alert with exit code 10'
+complete -c hedge -n '__hedge_path_is account' -l count -x -d 'with --watch: stop after this many refreshes'
 complete -c hedge -n '__hedge_path_is maturities' -l within -x -d 'only hedges maturing within this long: 12h, 3d, 2w'
 complete -c hedge -n '__hedge_path_is roll' -s t -l tenor -x -a '1 3 7' -d 'tenor in days: 1, 3 or 7'
 complete -c hedge -n '__hedge_path_is roll' -l skip-checks -d 'skip the pre-trade checks and let the server decide'
@@ -244,6 +248,7 @@ complete -c hedge -n '__hedge_path_is roll' -l idempotency-key -x -d 'resume an 
 complete -c hedge -n '__hedge_path_is roll' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
 complete -c hedge -n '__hedge_path_is roll' -l dry-run -d 'print the exact request that would be sent, and send nothing'
 complete -c hedge -n '__hedge_path_is mcp' -l allow-live -d 'offer write tools on a live key too (each write needs a confirmation token)'
+complete -c hedge -n '__hedge_path_is mcp' -l root -x -a '(__fish_complete_directories)' -d 'a directory plan and apply may read target files from (repeatable)'
 
 # Fixed values of positional arguments.
 complete -c hedge -n '__hedge_arg_at quote 1' -a 'buy sell'

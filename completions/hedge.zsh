@@ -132,12 +132,14 @@ _hedge_options() {
       '--alert-pnl:with --watch: alert when net P&L is at or below this many USD'
       '--alert-maturity:with --watch: alert when a hedge matures within this long'
       '--exit-on-alert:with --watch: end at the first alert with exit code 10'
+      '--count:with --watch: stop after this many refreshes'
     ) ;;
     (price|positions|account) reply=(
       '--watch:refresh every few seconds (default 2); NDJSON when not a terminal'
       '--alert-pnl:with --watch: alert when net P&L is at or below this many USD'
       '--alert-maturity:with --watch: alert when a hedge matures within this long'
       '--exit-on-alert:with --watch: end at the first alert with exit code 10'
+      '--count:with --watch: stop after this many refreshes'
     ) ;;
     (maturities) reply=(
       '--within:only hedges maturing within this long: 12h, 3d, 2w'
@@ -153,6 +155,7 @@ _hedge_options() {
     ) ;;
     (mcp) reply=(
       '--allow-live:offer write tools on a live key too (each write needs a confirmation token)'
+      '--root:a directory plan and apply may read target files from (repeatable)'
     ) ;;
     (history) reply=(
       '--limit:at most this many (1 to 500)'
@@ -215,7 +218,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case $1 in
-    (--profile|--timeout|--request-timeout|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--interval|--alert-cmd|--dialect|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit)
+    (--profile|--timeout|--request-timeout|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--interval|--alert-cmd|--count|--dialect|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root)
       return 0 ;;
   esac
   return 1
@@ -286,6 +289,10 @@ _hedge() {
   fi
 
   if [[ -n $expecting ]]; then
+    if [[ $option == --root ]]; then
+      _files -/
+      return
+    fi
     if [[ $option == --ca-file || $option == --html ]]; then
       _files
       return

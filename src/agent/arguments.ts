@@ -5,7 +5,7 @@
 import type { RawInput } from '../cli/command-spec.js';
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
-import { CONFIRMATION_TOKEN, type AgentArgument, type AgentTool } from './catalogue.js';
+import { CONFIRMATION_TOKEN, INLINE_ROWS, type AgentArgument, type AgentTool } from './catalogue.js';
 
 /** What was given instead, in a few words: `true`, `5`, `"abc"`, `an object`. */
 function shown(value: unknown): string {
@@ -24,6 +24,10 @@ function expected(argument: AgentArgument): string {
       return 'true or false';
     case 'boolean-or-string':
       return 'true, false or a string';
+    case 'string-list':
+      return 'an array of strings';
+    case 'rows':
+      return 'an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference)';
   }
 }
 
@@ -37,6 +41,11 @@ function typeFits(argument: AgentArgument, value: unknown): boolean {
       return typeof value === 'boolean';
     case 'boolean-or-string':
       return typeof value === 'boolean' || typeof value === 'string';
+    case 'string-list':
+      return Array.isArray(value) && value.every((item) => typeof item === 'string');
+    case 'rows':
+      // Each row's shape and values are the target file parser's to check, item by item.
+      return Array.isArray(value);
   }
 }
 
@@ -55,6 +64,13 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): Ra
     }
   }
   const input: RawInput = { args: {}, options: {} };
+  const inline = tool.arguments.some((argument) => argument.target.kind === 'inline-rows');
+  if (inline) {
+    const hasFile = given.file !== undefined && given.file !== null;
+    const hasRows = given[INLINE_ROWS] !== undefined && given[INLINE_ROWS] !== null;
+    if (hasFile && hasRows) throw new UsageError(`${INLINE_ROWS}: give the target as a file or as rows, not both.`);
+    if (!hasFile && !hasRows) throw new UsageError('file: missing; expected the path of a target file under the roots this server reads from, or the target inline as rows.');
+  }
   for (const argument of tool.arguments) {
     const value = given[argument.name];
     if (value === undefined || value === null) {
@@ -65,7 +81,10 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): Ra
     }
     if (!typeFits(argument, value)) throw new UsageError(`${argument.name}: expected ${expected(argument)}, got ${shown(value)}.`);
     const { target } = argument;
-    if (target.kind === 'positional') {
+    if (target.kind === 'inline-rows') {
+      // The command reads its `file` through the call's TargetFileSource, which serves the rows under this name.
+      input.args.file = INLINE_ROWS;
+    } else if (target.kind === 'positional') {
       if (argument.name === 'file' && value === '-') throw new UsageError('file: - (stdin) is not available to a tool call; give the path of the file.');
       input.args[target.name] = String(value);
     } else if (target.kind === 'flag') {
@@ -75,6 +94,8 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): Ra
       input.options[target.key] = value;
     } else if (target.kind === 'optional-value') {
       if (value !== false) input.options[target.key] = value;
+    } else if (target.kind === 'list') {
+      input.options[target.key] = [...(value as string[])];
     } else {
       input.options[target.key] = String(value);
     }

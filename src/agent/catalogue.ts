@@ -9,8 +9,11 @@ import { COMMANDS } from '../cli/manifest.js';
 
 export type JsonSchema = Record<string, unknown>;
 
-/** How a value reaches the command: a positional argument or an option (by its key). */
-export type ArgumentTarget = { kind: 'positional'; name: string } | { kind: OptionKind; key: string };
+/**
+ * How a value reaches the command: a positional argument, an option (by its key), or the target
+ * of plan/apply given inline (file-access.ts reads it instead of a file).
+ */
+export type ArgumentTarget = { kind: 'positional'; name: string } | { kind: OptionKind; key: string } | { kind: 'inline-rows' };
 
 export interface AgentArgument {
   /** The tool argument's name. */
@@ -20,7 +23,7 @@ export interface AgentArgument {
   cliName: string;
   required: boolean;
   /** What JSON types the argument takes (the command's own parser checks the value). */
-  accepts: 'string' | 'number-or-string' | 'boolean' | 'boolean-or-string';
+  accepts: 'string' | 'number-or-string' | 'boolean' | 'boolean-or-string' | 'string-list' | 'rows';
   schema: JsonSchema;
 }
 
@@ -37,7 +40,7 @@ export interface AgentTool {
  * Options a tool call cannot use: a `--watch` view streams until it is stopped (a tool call has
  * one answer), and `--html FILE` writes a file on the server's machine wherever it is told.
  */
-const LEFT_OUT_OPTIONS = new Set(['watch', 'alertPnl', 'alertMaturity', 'exitOnAlert', 'html']);
+const LEFT_OUT_OPTIONS = new Set(['watch', 'alertPnl', 'alertMaturity', 'exitOnAlert', 'count', 'html']);
 
 /**
  * What the CLI finds out by asking on a terminal, an agent has to give: `hedge open` without its
@@ -56,6 +59,38 @@ const NUMERIC_PLACEHOLDERS = new Set(['n', 'usd', 'days', 'seconds', 'ms', 'shar
 const NUMERIC_ARGUMENTS = new Set(['notional']);
 
 export const CONFIRMATION_TOKEN = 'confirmation_token';
+
+/** The argument that carries a target inline, on the tools whose command reads a target `file`. */
+export const INLINE_ROWS = 'rows';
+
+/** The target file's columns as a JSON Schema of one row (the file's own parser checks the values). */
+const TARGET_ROW_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    market: { type: 'string', description: 'market, e.g. USDTNGN' },
+    side: { type: 'string', enum: ['buy', 'sell'] },
+    notional_usd: { description: 'what the side should hold in USD; 0 for flat', anyOf: [{ type: 'number', minimum: 0 }, { type: 'string' }] },
+    tenor_days: { description: 'tenor for an open: 1, 3 or 7 (required above 0)', anyOf: [{ type: 'integer', enum: [1, 3, 7] }, { type: 'string' }] },
+    client_reference: { type: 'string', description: 'your deal id, for an open' },
+  },
+  required: ['market', 'side', 'notional_usd'],
+  additionalProperties: false,
+};
+
+function inlineRowsArgument(): AgentArgument {
+  return {
+    name: INLINE_ROWS,
+    target: { kind: 'inline-rows' },
+    cliName: INLINE_ROWS,
+    required: false,
+    accepts: 'rows',
+    schema: {
+      type: 'array',
+      description: 'the target inline instead of a file: one row per market and side, with the columns of a target file; give rows or file',
+      items: TARGET_ROW_SCHEMA,
+    },
+  };
+}
 
 function longFlag(option: OptionSpec): string {
   const match = /--([a-z0-9-]+)/.exec(option.flags);
@@ -105,6 +140,8 @@ function optionArgument(option: OptionSpec, required: boolean): AgentArgument {
       return { name, target, cliName, required, accepts: 'boolean', schema: { type: 'boolean', default: true, description } };
     case 'optional-value':
       return { name, target, cliName, required, accepts: 'boolean-or-string', schema: { description, anyOf: [{ type: 'boolean' }, { type: 'string' }] } };
+    case 'list':
+      return { name, target, cliName, required, accepts: 'string-list', schema: { type: 'array', items: { type: 'string' }, description } };
     case 'value': {
       const numeric = NUMERIC_PLACEHOLDERS.has(placeholder(option) ?? '');
       const schema: JsonSchema = Array.isArray(option.values)
@@ -121,8 +158,14 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
   if ((spec.tier !== 'read' && spec.tier !== 'write') || typeof spec.load !== 'function') return undefined;
   const name = path.join('_');
   const required = new Set(REQUIRED_FOR_AGENTS[name] ?? []);
+  // A target `file` is read only under the server's roots, or given inline as `rows`: one of the two.
+  const positionals = (spec.args ?? []).flatMap((arg) =>
+    arg.name === 'file'
+      ? [{ ...positionalArgument(arg, false), schema: { type: 'string', description: `${arg.description}, under the roots the server reads from; or give rows` } }, inlineRowsArgument()]
+      : [positionalArgument(arg, arg.required || required.has(arg.name))],
+  );
   const args: AgentArgument[] = [
-    ...(spec.args ?? []).map((arg) => positionalArgument(arg, arg.required || required.has(arg.name))),
+    ...positionals,
     ...(spec.options ?? []).filter((option) => !LEFT_OUT_OPTIONS.has(option.key)).map((option) => optionArgument(option, required.has(optionArgumentName(option)))),
   ];
   return { name, command: ['hedge', ...path].join(' '), tier: spec.tier, spec: spec as AgentTool['spec'], arguments: args };

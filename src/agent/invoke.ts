@@ -11,6 +11,7 @@ import { CommandContext, type ContextInit, type GlobalOptions, type Io } from '.
 import { makeChalk } from '../ui/color.js';
 import { Output } from '../ui/output.js';
 import type { AgentTool } from './catalogue.js';
+import { FileAccess } from './file-access.js';
 
 /** What every call of one server shares: parsed once when `hedge mcp` starts. */
 export interface AgentSession {
@@ -23,6 +24,8 @@ export interface AgentSession {
   log?: (text: string) => void;
   /** The context seam: a test runs calls against its own client. */
   createContext?: (init: ContextInit) => CommandContext;
+  /** What plan/apply may read (the server's roots, the client's); without it, rows inline only. */
+  files?: FileAccess;
 }
 
 export interface CommandRun {
@@ -59,7 +62,12 @@ function callGlobals(server: GlobalOptions, yes: boolean): GlobalOptions {
   };
 }
 
-export async function runInProcess(session: AgentSession, tool: AgentTool, input: RawInput, call: { signal: AbortSignal; yes: boolean }): Promise<CommandRun> {
+export async function runInProcess(
+  session: AgentSession,
+  tool: AgentTool,
+  input: RawInput,
+  call: { signal: AbortSignal; yes: boolean; rows?: unknown },
+): Promise<CommandRun> {
   const stdout = new Capture();
   const stderr = new Capture();
   const stdin = new PassThrough();
@@ -75,6 +83,7 @@ export async function runInProcess(session: AgentSession, tool: AgentTool, input
     credentials: session.credentials,
     keepTransportOpen: true,
     origin: 'agent',
+    targetFiles: (session.files ?? FileAccess.none()).sourceFor(call.rows, call.signal),
   };
   const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
   let exitCode = 0;

@@ -9,7 +9,11 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 import { VERSION } from '../version.js';
+import { clientRootPaths, type FileAccess } from './file-access.js';
 import type { AgentToolbox } from './toolbox.js';
+
+/** How long the client has to answer roots/list before a file read is refused. */
+const LIST_ROOTS_TIMEOUT_MS = 10_000;
 
 const INSTRUCTIONS =
   'Tools of the hedge CLI (FX hedges through the Hedging Partner API), one per command, with the same arguments. ' +
@@ -37,7 +41,12 @@ export function createMcpServer(toolbox: AgentToolbox, track: (call: Promise<unk
  * running then are stopped like an interrupted command (what they sent stands, in the journal)
  * and awaited, so that their journal entries are complete before the process ends.
  */
-export async function serveStdio(toolbox: AgentToolbox, streams: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream }, signal: AbortSignal): Promise<void> {
+export async function serveStdio(
+  toolbox: AgentToolbox,
+  streams: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream },
+  signal: AbortSignal,
+  files?: FileAccess,
+): Promise<void> {
   const stopping = new AbortController();
   const running = new Set<Promise<unknown>>();
   const track = (call: Promise<unknown>) => {
@@ -45,6 +54,15 @@ export async function serveStdio(toolbox: AgentToolbox, streams: { stdin: NodeJS
     void call.finally(() => running.delete(call)).catch(() => {});
   };
   const server = createMcpServer(toolbox, track, stopping.signal);
+  // A client that declares roots has them honoured too: asked on each file read (so a change the
+  // client makes applies at once), and a file must be under one of them as well as the server's.
+  server.server.oninitialized = () => {
+    if (!files || !server.server.getClientCapabilities()?.roots) return;
+    files.useClientRoots(async (callSignal) => {
+      const listed = await server.server.listRoots(undefined, { signal: callSignal, timeout: LIST_ROOTS_TIMEOUT_MS });
+      return clientRootPaths(listed.roots.map((root) => root.uri));
+    });
+  };
   const stdin = streams.stdin as Readable;
   const transport = new StdioServerTransport(stdin, streams.stdout as Writable);
   const closed = new Promise<void>((resolve) => {

@@ -8,7 +8,7 @@ import { describeError, errorAsJson, type ErrorDescription } from '../exit-codes
 import { scrubSecrets } from '../security/secrets.js';
 import { safeJson } from '../security/safe-text.js';
 import { callArguments, namedArgument, rawInputFor } from './arguments.js';
-import { agentTools, CONFIRMATION_TOKEN, inputSchema, offered, toolDescription, writeAccess, type AgentTool, type JsonSchema, type WriteAccess } from './catalogue.js';
+import { agentTools, CONFIRMATION_TOKEN, INLINE_ROWS, inputSchema, offered, toolDescription, writeAccess, type AgentTool, type JsonSchema, type WriteAccess } from './catalogue.js';
 import type { ConfirmationTokens } from './confirmation.js';
 import { exitCodeMeaning, runInProcess, type AgentSession, type CommandRun } from './invoke.js';
 
@@ -70,12 +70,13 @@ export class AgentToolbox {
       const needsToken = tool.tier === 'write' && this.access === 'token';
       // Only a write on a live key takes a token: anywhere else it is an argument the tool lacks.
       const input = rawInputFor(tool, needsToken ? args : (given ?? {}));
+      const rows = args[INLINE_ROWS] ?? undefined;
       if (needsToken && input.options.dryRun !== true) {
-        if (!tokenGiven) return await this.preview(tool, args, input, signal);
+        if (!tokenGiven) return await this.preview(tool, args, input, signal, rows);
         this.tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
-        return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: true }));
+        return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: true, rows }));
       }
-      return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: false }));
+      return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: false, rows }));
     } catch (error) {
       return this.failure(tool, args, describeError(error), '');
     }
@@ -85,11 +86,11 @@ export class AgentToolbox {
    * A write on a live key, first call: the command's own --dry-run (the exact request; for apply
    * the plan), the quote for an open, and a token bound to this tool and these arguments.
    */
-  private async preview(tool: AgentTool, args: Record<string, unknown>, input: RawInput, signal: AbortSignal): Promise<ToolResult> {
+  private async preview(tool: AgentTool, args: Record<string, unknown>, input: RawInput, signal: AbortSignal, rows: unknown): Promise<ToolResult> {
     const preview: Record<string, unknown> = {};
     const messages: string[] = [];
     const step = async (key: string, stepTool: AgentTool, stepInput: RawInput): Promise<ToolResult | undefined> => {
-      const run = await runInProcess(this.session, stepTool, stepInput, { signal, yes: false });
+      const run = await runInProcess(this.session, stepTool, stepInput, { signal, yes: false, rows });
       if (run.error) return this.failure(tool, args, run.error, run.messages);
       preview[key] = parseJson(run.stdout);
       if (run.messages) messages.push(run.messages);

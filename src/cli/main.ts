@@ -61,7 +61,12 @@ function addCommand(parent: Command, spec: CommandSpec, path: string[], select: 
   for (const arg of spec.args ?? []) {
     command.argument(arg.required ? `<${arg.name}>` : `[${arg.name}]`, arg.description);
   }
-  for (const option of spec.options ?? []) command.addOption(new Option(option.flags, option.description));
+  for (const option of spec.options ?? []) {
+    const added = new Option(option.flags, option.description);
+    // Commander keeps the last value of a repeated option; a list keeps them all.
+    if (option.kind === 'list') added.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+    command.addOption(added);
+  }
   command.addHelpText('after', commandHelpEnd(spec, GLOBAL_OPTIONS, width));
   if (spec.subcommands) {
     for (const sub of spec.subcommands) addCommand(command, sub, [...path, spec.name], select, width);

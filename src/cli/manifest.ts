@@ -51,6 +51,7 @@ const WATCH_OPTIONS = [
   { flags: '--alert-pnl <usd>', key: 'alertPnl', kind: 'value', description: 'with --watch: alert when net P&L is at or below this many USD (e.g. -500)' },
   { flags: '--alert-maturity <duration>', key: 'alertMaturity', kind: 'value', description: 'with --watch: alert when a hedge matures within this long (e.g. 6h, 1d)' },
   { flags: '--exit-on-alert', key: 'exitOnAlert', kind: 'flag', description: 'with --watch: end at the first alert with exit code 10' },
+  { flags: '--count <n>', key: 'count', kind: 'value', description: 'with --watch: stop after this many refreshes (exit 0)' },
 ] as const satisfies readonly OptionSpec[];
 
 export const MARKETS = declare({
@@ -420,8 +421,14 @@ export const MCP = declare({
   tier: 'local',
   options: [
     { flags: '--allow-live', key: 'allowLive', kind: 'flag', description: 'offer write tools on a live key too (each write then needs a confirmation token)' },
+    {
+      flags: '--root <dir>',
+      key: 'root',
+      kind: 'list',
+      description: 'a directory plan and apply may read target files from (repeatable; default the working directory)',
+    },
   ],
-  examples: ['hedge mcp --demo', 'hedge mcp --profile desk', 'hedge mcp --profile live-desk --allow-live'],
+  examples: ['hedge mcp --demo', 'hedge mcp --profile desk', 'hedge mcp --profile live-desk --allow-live', 'hedge mcp --profile desk --root ~/books'],
 });
 
 export const TOOLS = declare({

@@ -6,6 +6,8 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { MCP } from '../cli/manifest.js';
 import { closeTransport } from '../api/transport.js';
 import { ConfirmationTokens, tokenTtlSeconds } from '../agent/confirmation.js';
+import { resolve } from 'node:path';
+import { FileAccess, serverRoots } from '../agent/file-access.js';
 import { AgentToolbox } from '../agent/toolbox.js';
 import type { CommandContext } from '../runtime/context.js';
 import { redactKey } from '../security/secrets.js';
@@ -15,8 +17,11 @@ export async function run(ctx: CommandContext, input: InputOf<typeof MCP>): Prom
   const credentials = await ctx.credentials();
   const allowLive = input.options.allowLive === true;
   const tokens = new ConfirmationTokens(ttlSeconds, ctx.clock.now);
+  // Relative --root values and file paths start from the directory the server was started in.
+  const cwd = resolve('.');
+  const files = new FileAccess(await serverRoots(input.options.root, cwd), cwd);
   const toolbox = new AgentToolbox(
-    { env: ctx.env, globals: ctx.globals, clock: ctx.clock, credentials, log: (text) => ctx.io.stderr.write(`${text}\n`) },
+    { env: ctx.env, globals: ctx.globals, clock: ctx.clock, credentials, log: (text) => ctx.io.stderr.write(`${text}\n`), files },
     tokens,
     { allowLive },
   );
@@ -28,9 +33,14 @@ export async function run(ctx: CommandContext, input: InputOf<typeof MCP>): Prom
         ? `${c.red.bold('LIVE')}: read tools, and write tools that each need a confirmation token (valid ${ttlSeconds} s)`
         : `${c.red.bold('LIVE')}: read tools only (write tools need --allow-live)`;
   ctx.output.note(`hedge mcp: serving ${toolbox.list().length} tools over stdio with key ${redactKey(credentials.apiKey)} — ${tier}.`);
+  ctx.output.note(
+    files.roots.length > 0
+      ? `hedge mcp: plan and apply read target files under ${files.roots.map((root) => root.path).join(', ')} (and the client's roots, where it sends them), or take rows inline.`
+      : 'hedge mcp: no root to read target files from (started in the file system root; use --root DIR): plan and apply take rows inline only.',
+  );
   // The calls share the process's keep-alive sockets; they are closed once, when the server ends.
   ctx.onDispose(closeTransport);
   const { serveStdio } = await import('../agent/mcp-server.js');
-  await serveStdio(toolbox, { stdin: ctx.io.stdin, stdout: ctx.io.stdout }, ctx.signal);
+  await serveStdio(toolbox, { stdin: ctx.io.stdin, stdout: ctx.io.stdout }, ctx.signal, files);
   return ctx.signal.aborted ? ctx.stopExitCode : 0;
 }

@@ -1,6 +1,7 @@
 // `--demo`: the simulator in this very process, on a loopback port, with a built-in test key.
 // Its state lives in <configDir>/demo-state.json, so a position opened by one invocation is there
-// for the next (each CLI run is a fresh process). The HTTP path is the production one.
+// for the next (each CLI run is a fresh process), and several runs at once share it safely: each
+// request reloads, acts and saves under a lock (state-lock.ts). The HTTP path is the production one.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
@@ -21,7 +22,7 @@ export interface DemoHandle {
 export async function startDemo(configDir: string): Promise<DemoHandle> {
   await mkdir(configDir, { recursive: true, mode: 0o700 });
   // The sandbox is only ever loaded here, so commands without --demo never pay for it.
-  const { startSandbox } = await import('../sandbox/server.js');
+  const [{ startSandbox }, { lockDemoState }] = await Promise.all([import('../sandbox/server.js'), import('./state-lock.js')]);
   const stateFile = join(configDir, DEMO_STATE_FILE);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
@@ -30,6 +31,7 @@ export async function startDemo(configDir: string): Promise<DemoHandle> {
       port: 0,
       apiKeys: [DEMO_API_KEY],
       stateFile,
+      stateFileLock: lockDemoState,
       fillDelayMs: DEMO_FILL_DELAY_MS,
     });
   } catch (error) {

@@ -17,6 +17,17 @@ export function echo(raw: string): string {
   return JSON.stringify(shown);
 }
 
+/** What echo() produced: a JSON string literal. */
+const ECHOED = /"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * A message of these parsers with the value left out, for values that must never be repeated
+ * back: a target file's content (it may be any file an agent named, secrets included).
+ */
+export function withoutEcho(message: string): string {
+  return message.replace(ECHOED, 'the value');
+}
+
 function required(name: string, raw: string | undefined, allowed: string): string {
   if (raw === undefined || raw.trim() === '') throw new UsageError(`${name}: missing; expected ${allowed}.`);
   return raw;

@@ -2,12 +2,16 @@
 // notional that side should hold. It is checked whole before anything is read from the server, and
 // every problem is collected (not just the first) so that one edit fixes them all.
 //
+// A problem never repeats the file's content: it names the line (or item) and the column, and
+// what is allowed — not what was found. The file may be any file at all (an agent can name one),
+// and its text must not come back in an error, to a terminal or to an agent.
+//
 // Line numbers: in CSV, `line` is the file's own line (header included, blank and `#` comment
 // lines counted), the line where the row starts. In JSON, `line` is the 1-based position of the
 // element in the array, and the message says "item N". `line` 0 means the file as a whole.
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parseDuration } from './duration.js';
-import { echo, parseClientReference, parseMarket, parseNotional, parseSide } from './input.js';
+import { parseClientReference, parseMarket, parseNotional, parseSide, withoutEcho } from './input.js';
 import { TENORS, type Side, type Tenor } from './vocabulary.js';
 
 export interface TargetRow {
@@ -158,28 +162,31 @@ function recordStartLine(fields: string[], endLine: number): number {
   return endLine - breaks;
 }
 
+/** csv-parse's own messages quote the field they stopped at: only the kind of problem is said. */
 function csvErrorReason(error: { code?: string; message: string }): string {
   switch (error.code) {
     case 'CSV_INVALID_CLOSING_QUOTE':
       return 'a closing quote is followed by something other than a comma or the end of the line.';
     case 'CSV_QUOTE_NOT_CLOSED':
       return 'a quoted field is never closed.';
+    case 'CSV_INVALID_OPENING_QUOTE':
+      return 'a quote opens in the middle of a field.';
     default:
-      return error.message;
+      return `the reader stopped here (${error.code ?? 'unknown reason'}).`;
   }
 }
 
 function checkHeader(columns: string[], line: number): { problems: TargetFileProblem[]; missingRequired: boolean } {
   const problems: TargetFileProblem[] = [];
   const seen = new Set<string>();
-  for (const name of columns) {
+  columns.forEach((name, index) => {
     if (!isColumn(name)) {
-      problems.push({ line, message: `unknown column ${echo(name)}; the columns are ${COLUMNS_EXPECTED}.` });
+      problems.push({ line, message: `column ${index + 1} of the header is not a known column; the columns are ${COLUMNS_EXPECTED}.` });
     } else if (seen.has(name)) {
       problems.push({ line, message: `column ${name} appears more than once.` });
     }
     seen.add(name);
-  }
+  });
   const missing = REQUIRED_COLUMNS.filter((name) => !seen.has(name));
   if (missing.length > 0) {
     problems.push({
@@ -202,7 +209,7 @@ function readJson(content: string, sourceName: string): ReadResult {
   try {
     document = JSON.parse(content);
   } catch (error) {
-    return { rows: [], problems: [{ line: 0, message: `${sourceName} is not valid JSON: ${jsonErrorReason(error)}` }] };
+    return { rows: [], problems: [{ line: 0, message: `${sourceName} is not valid JSON: ${jsonErrorReason(error, content)}` }] };
   }
   const items = Array.isArray(document) ? document : targetsOf(document);
   if (!items) {
@@ -223,7 +230,7 @@ function readJson(content: string, sourceName: string): ReadResult {
     const row: RawRow = { line, unit: 'item', label, cells: {}, reported: new Set() };
     for (const [key, value] of Object.entries(item)) {
       if (!isColumn(key)) {
-        problems.push({ line, message: `${label}unknown key ${echo(key)}; the keys are ${COLUMNS_EXPECTED}.` });
+        problems.push({ line, message: `${label}a key that is not known; the keys are ${COLUMNS_EXPECTED}.` });
       } else if (typeof value === 'string') {
         row.cells[key] = value;
       } else if (typeof value === 'number') {
@@ -244,11 +251,24 @@ function targetsOf(document: unknown): unknown[] | undefined {
   return Array.isArray(targets) ? targets : undefined;
 }
 
-/** V8's message quotes (part of) the input after the reason; keep only the reason. */
-function jsonErrorReason(error: unknown): string {
+/**
+ * V8's reason, where it is in its own words with a position (`Unterminated string in JSON at
+ * position 5`); its "Unexpected token" quotes the input, so only where it stopped is said.
+ */
+function jsonErrorReason(error: unknown, content: string): string {
   const message = error instanceof Error ? error.message : String(error);
-  const reason = message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '');
-  return reason.endsWith('.') ? reason : `${reason}.`;
+  if (/^Unexpected end of JSON input/.test(message)) return 'it ends before the JSON is complete.';
+  const positioned = /^(.*?) in JSON at position (\d+)/.exec(message);
+  if (positioned && !/["'`]/.test(positioned[1]!.replace(/'[}\]:,]'/g, ''))) {
+    return `${positioned[1]} (${where(content, Number(positioned[2]))}).`;
+  }
+  return 'a character that JSON does not allow there.';
+}
+
+/** `line 3, column 7` for a 0-based offset into the text. */
+function where(content: string, offset: number): string {
+  const before = content.slice(0, offset).split('\n');
+  return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
 }
 
 function describeJsonValue(value: unknown): string {
@@ -271,7 +291,7 @@ function checkRows(rawRows: RawRow[]): { rows: TargetRow[]; problems: TargetFile
       if (earlier) {
         problems.push({
           line: raw.line,
-          message: `${raw.label}${key} repeats ${earlier.unit} ${earlier.line}; one row per market and side.`,
+          message: `${raw.label}the same market and side as ${earlier.unit} ${earlier.line}; one row per market and side.`,
         });
       } else {
         firstLineOf.set(key, raw);
@@ -296,7 +316,7 @@ function checkRow(raw: RawRow): CheckedRow {
     try {
       return check(raw.cells[column]);
     } catch (error) {
-      problems.push(error instanceof Error ? error.message : String(error));
+      problems.push(withoutEcho(error instanceof Error ? error.message : String(error)));
       return undefined;
     }
   };
@@ -306,7 +326,7 @@ function checkRow(raw: RawRow): CheckedRow {
   const tenorDays = field('tenor_days', (value) => parseTargetTenor(value, notionalUsd));
   const clientReference = field('client_reference', parseTargetClientReference);
   const untilMs = field('until', parseUntil);
-  const rollBeforeMs = field('roll_before', (value) => (value === undefined || value.trim() === '' ? undefined : parseDuration(value, 'roll_before', 'smhdw').ms));
+  const rollBeforeMs = field('roll_before', parseRollBefore);
 
   const complete = market !== undefined && side !== undefined && notionalUsd !== undefined && problems.length === 0;
   const row: TargetRow | undefined = complete
@@ -343,7 +363,7 @@ function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefin
     throw new Error('tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).');
   }
   const tenor = TENORS.find((allowed) => String(allowed) === value);
-  if (tenor === undefined) throw new Error(`tenor_days: ${echo(raw!.trim())} is not allowed; expected 1, 3 or 7 (days).`);
+  if (tenor === undefined) throw new Error('tenor_days: the value is not allowed; expected 1, 3 or 7 (days).');
   return tenor;
 }
 
@@ -371,7 +391,17 @@ function parseUntil(raw: string | undefined): number | undefined {
   if (value === '') return undefined;
   const ms = DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) : TIMESTAMP.test(value) ? Date.parse(value) : Number.NaN;
   if (!Number.isFinite(ms)) {
-    throw new Error(`until: ${echo(value)} is not allowed; expected a date (2026-12-31, midnight UTC) or a timestamp with its zone (2026-12-31T17:00:00Z).`);
+    throw new Error('until: the value is not allowed; expected a date (2026-12-31, midnight UTC) or a timestamp with its zone (2026-12-31T17:00:00Z).');
   }
   return ms;
+}
+
+/** Optional per row: how long before maturity `hedge keep` rolls; the message never repeats the cell. */
+function parseRollBefore(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  try {
+    return parseDuration(raw, 'roll_before', 'smhdw').ms;
+  } catch {
+    throw new Error('roll_before: the value is not allowed; expected a duration such as 30m, 2h or 1d (s, m, h, d, w), more than 0.');
+  }
 }

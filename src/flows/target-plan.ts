@@ -74,23 +74,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
  * UsageError (exit 2): nothing has been read from or sent to the server at that point.
  */
 export async function readTargetFile(ctx: CommandContext, file: string): Promise<TargetFile> {
-  const fromStdin = file === '-';
-  const sourceName = fromStdin ? 'stdin' : file;
-  let text: string;
-  if (fromStdin) {
-    if (ctx.io.stdinIsTTY) {
-      throw new UsageError('the target file is - (stdin), but stdin is a terminal; pipe the file in (`cat target.csv | hedge plan -`) or name it.');
-    }
-    text = await readAll(ctx.io.stdin);
-  } else {
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-      throw new UsageError(`cannot read the target file ${safeText(file)}: ${why}.`);
-    }
-  }
+  const { text, sourceName } = ctx.targetFiles ? await ctx.targetFiles.read(file) : await readFromCli(ctx, file);
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
     const shown = safeText(sourceName);
@@ -101,6 +85,23 @@ export async function readTargetFile(ctx: CommandContext, file: string): Promise
     });
   }
   return { sourceName, rows: parsed.rows };
+}
+
+/** The CLI's way: the path as given (relative to the working directory), or stdin for `-`. */
+async function readFromCli(ctx: CommandContext, file: string): Promise<{ text: string; sourceName: string }> {
+  if (file === '-') {
+    if (ctx.io.stdinIsTTY) {
+      throw new UsageError('the target file is - (stdin), but stdin is a terminal; pipe the file in (`cat target.csv | hedge plan -`) or name it.');
+    }
+    return { text: await readAll(ctx.io.stdin), sourceName: 'stdin' };
+  }
+  try {
+    return { text: await readFile(file, 'utf8'), sourceName: file };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
+    throw new UsageError(`cannot read the target file ${safeText(file)}: ${why}.`);
+  }
 }
 
 /** The positions as the plan needs them; a line that names no market is the only listed market's. */

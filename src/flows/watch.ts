@@ -14,7 +14,9 @@
 //     refresh the client retries once only (WATCH_RETRY_POLICY): the next refresh is the real retry,
 //     and a refresh must not hang on for half a minute of backoff.
 //   - Authentication errors (401/403), and any other refusal, end the watch with the usual exit code.
-//   - --timeout bounds the whole watch: at the bound it ends with exit 0 and a note.
+//   - --timeout bounds the whole watch: at the bound it ends with exit 0 and a note. --count N ends
+//     it after N refreshes (good or stale), exit 0: what a script or a test that wants a number of
+//     records asks for, whatever the clock does.
 //   - Alerts (domain/alerts.ts) fire once per condition until it clears; --exit-on-alert ends at the
 //     first one with exit 10 (`alert` in src/exit-codes.ts).
 import { HedgeClient } from '../api/client.js';
@@ -41,6 +43,7 @@ export interface WatchOptionValues {
   alertPnl?: string;
   alertMaturity?: string;
   exitOnAlert?: boolean;
+  count?: string;
 }
 
 /** What is watched: the command's own reading, with its arguments. */
@@ -53,6 +56,7 @@ export type WatchTarget =
 export const DEFAULT_WATCH_SECONDS = 2;
 export const MIN_WATCH_SECONDS = 1;
 export const MAX_WATCH_SECONDS = 3600;
+export const MAX_WATCH_COUNT = 1_000_000;
 /** A Retry-After longer than this is not waited out in full: the watch tries again after this long. */
 export const MAX_RETRY_AFTER_MS = 600_000;
 
@@ -67,7 +71,9 @@ export const ACCOUNT_PNL_FIELDS = ['unrealized_pnl_usd', 'upnl_usd', 'floating_p
 
 /** True when any watch option was given: the command hands over to runWatch (which refuses alerts without --watch). */
 export function watchAsked(options: WatchOptionValues): boolean {
-  return options.watch !== undefined || options.alertPnl !== undefined || options.alertMaturity !== undefined || options.exitOnAlert === true;
+  return (
+    options.watch !== undefined || options.alertPnl !== undefined || options.alertMaturity !== undefined || options.exitOnAlert === true || options.count !== undefined
+  );
 }
 
 /** --watch's value: `true` alone (the default), else seconds from 1 to 3600. Returns ms. */
@@ -86,15 +92,27 @@ export function parseWatchInterval(raw: string | true): number {
 
 export interface WatchSettings {
   intervalMs: number;
+  /** Refreshes to make before ending (exit 0); unset: until stopped or --timeout. */
+  count?: number;
   rules: AlertRules;
   exitOnAlert: boolean;
 }
 
 /** Every option checked before anything is sent (exit 2 on the first problem). */
 export function parseWatchSettings(ctx: CommandContext, target: WatchTarget, options: WatchOptionValues): WatchSettings {
-  const given = options.alertPnl !== undefined ? '--alert-pnl' : options.alertMaturity !== undefined ? '--alert-maturity' : options.exitOnAlert ? '--exit-on-alert' : undefined;
+  const given =
+    options.alertPnl !== undefined
+      ? '--alert-pnl'
+      : options.alertMaturity !== undefined
+        ? '--alert-maturity'
+        : options.exitOnAlert
+          ? '--exit-on-alert'
+          : options.count !== undefined
+            ? '--count'
+            : undefined;
   if (options.watch === undefined) throw new UsageError(`${given}: only with --watch; add --watch to \`${ctx.hedgeCommand(commandWords(target))}\`.`);
   const intervalMs = parseWatchInterval(options.watch);
+  const count = options.count === undefined ? undefined : parseWatchCount(options.count);
   const format = ctx.globals.format;
   if (format === 'csv' || format === 'tsv') {
     throw new UsageError(`--format ${format}: --watch writes a live view on a terminal, or NDJSON (one JSON document per refresh); use --format ndjson or leave --format out.`);
@@ -119,7 +137,16 @@ export function parseWatchSettings(ctx: CommandContext, target: WatchTarget, opt
   if (options.exitOnAlert && rules.pnlAtOrBelowUsd === undefined && rules.maturityWithinMs === undefined) {
     throw new UsageError('--exit-on-alert: needs an alert to wait for (--alert-pnl or --alert-maturity).');
   }
-  return { intervalMs, rules, exitOnAlert: options.exitOnAlert === true };
+  return { intervalMs, rules, exitOnAlert: options.exitOnAlert === true, ...(count === undefined ? {} : { count }) };
+}
+
+/** --count: a whole number of refreshes, at least 1. */
+export function parseWatchCount(raw: string): number {
+  const value = raw.trim();
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_WATCH_COUNT) {
+    throw new UsageError(`--count: ${echo(raw)} is not allowed; expected a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}.`);
+  }
+  return Number(value);
 }
 
 function commandWords(target: WatchTarget): string {
@@ -444,6 +471,7 @@ export async function runWatch(ctx: CommandContext, target: WatchTarget, options
   let active = new Set<string>();
   const firedAt = new Map<string, number>();
   let nextAt = clock.now();
+  let refreshes = 0;
 
   /** Sleeps until `at` (in steps of at most a second on a terminal, redrawing): how it ended. */
   const pauseUntil = async (at: number): Promise<'due' | 'stopped' | 'deadline'> => {
@@ -464,15 +492,20 @@ export async function runWatch(ctx: CommandContext, target: WatchTarget, options
     }
   };
 
-  let ended: 'stopped' | 'deadline';
+  let ended: 'stopped' | 'deadline' | 'count';
   try {
     for (;;) {
+      if (settings.count !== undefined && refreshes >= settings.count) {
+        ended = 'count';
+        break;
+      }
       const state = await pauseUntil(nextAt);
       if (state !== 'due') {
         ended = state;
         break;
       }
       const startedAt = clock.now();
+      refreshes += 1;
       let snapshot: WatchSnapshot;
       try {
         snapshot = await source.read(client);
@@ -513,6 +546,10 @@ export async function runWatch(ctx: CommandContext, target: WatchTarget, options
   }
   if (ended === 'deadline') {
     ctx.output.note(ctx.output.chalk.dim(`Watch ended: --timeout ${ctx.globals.timeout}s reached.`));
+    return 0;
+  }
+  if (ended === 'count') {
+    ctx.output.note(ctx.output.chalk.dim(`Watch ended: --count ${settings.count} refresh${settings.count === 1 ? '' : 'es'} made.`));
     return 0;
   }
   // Ctrl-C is how a watch is meant to end; SIGTERM and SIGHUP keep their own codes for supervisors.

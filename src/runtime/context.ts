@@ -19,6 +19,15 @@ export type { Io } from '../ui/terminal.js';
 
 export type { GlobalOptions } from './globals.js';
 
+/**
+ * Where `plan` and `apply` get their target file's text. Unset: the file system (or stdin for
+ * `-`), as the CLI reads it. `hedge mcp` sets one per call that reads only under its roots, or
+ * takes the target inline (src/agent/file-access.ts).
+ */
+export interface TargetFileSource {
+  read(file: string): Promise<{ text: string; sourceName: string }>;
+}
+
 export interface ContextInit {
   io: Io;
   env: Env;
@@ -42,6 +51,7 @@ export interface ContextInit {
   keepTransportOpen?: boolean;
   /** Who asked for the command: a person or script at the CLI (default), or an agent through `hedge mcp`. */
   origin?: 'cli' | 'agent';
+  targetFiles?: TargetFileSource;
 }
 
 /** How long a wait lasts when --timeout does not say (`--timeout 0` means no bound at all). */
@@ -59,6 +69,8 @@ export class CommandContext {
   private readonly init: ContextInit;
   /** Recorded with every write in the journal, the desk's audit log. */
   readonly origin: 'cli' | 'agent';
+  /** Set for an agent's call: target files only under its roots, or inline (see TargetFileSource). */
+  readonly targetFiles?: TargetFileSource;
   private storeInstance?: ProfileStore;
   private credentialsPromise?: Promise<ResolvedCredentials>;
   private clientPromise?: Promise<HedgeClient>;
@@ -74,6 +86,7 @@ export class CommandContext {
   constructor(init: ContextInit) {
     this.init = init;
     this.origin = init.origin ?? 'cli';
+    this.targetFiles = init.targetFiles;
     this.io = init.io;
     this.env = init.env;
     this.globals = init.globals;

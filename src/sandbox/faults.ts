@@ -44,7 +44,20 @@ export interface FaultSettings {
   /** headers: never answer; body: send status, headers and part of the body, then hang. */
   stall: StallMode | null;
   nextMalformed: { count: number; kind: MalformedKind } | null;
+  /**
+   * The next matched requests are answered with this HTTP status and error code, without reaching
+   * the engine: answers the simulator has no rule for (a 403 from a gateway or a permission the
+   * spec does not show), so a client's handling of them can be driven end to end.
+   */
+  nextError: InjectedError | null;
   match: FaultMatch | null;
+}
+
+export interface InjectedError {
+  count: number;
+  status: number;
+  code: string;
+  message?: string;
 }
 
 export type FaultOutcome =
@@ -55,7 +68,8 @@ export type FaultOutcome =
   | { kind: 'oversized'; bytes: number }
   | { kind: 'drop-after-commit' }
   | { kind: 'stall'; mode: StallMode }
-  | { kind: 'malformed'; malformed: MalformedKind };
+  | { kind: 'malformed'; malformed: MalformedKind }
+  | { kind: 'error'; status: number; code: string; message: string };
 
 export interface FaultPlan {
   latencyMs: number;
@@ -77,6 +91,7 @@ const NO_FAULTS: FaultSettings = {
   hostileText: false,
   stall: null,
   nextMalformed: null,
+  nextError: null,
   match: null,
 };
 
@@ -117,6 +132,9 @@ export class FaultInjector {
     if (next.next503RetryAfter && !/^[\x20-\x7e]+$/.test(next.next503RetryAfter.retryAfter)) {
       throw new Error('next503RetryAfter.retryAfter must be printable ASCII, e.g. "2" or an HTTP-date');
     }
+    if (next.nextError && !(Number.isInteger(next.nextError.status) && next.nextError.status >= 400 && next.nextError.status <= 599)) {
+      throw new Error('nextError.status must be an HTTP error status (400 to 599)');
+    }
     if (next.nextOversized && !(Number.isSafeInteger(next.nextOversized.bytes) && next.nextOversized.bytes > 0)) {
       throw new Error('nextOversized.bytes must be a positive whole number');
     }
@@ -154,6 +172,11 @@ export class FaultInjector {
     if (settings.next429 > 0) {
       settings.next429--;
       return { kind: '429' };
+    }
+    const injected = settings.nextError;
+    if (injected && injected.count > 0) {
+      settings.nextError = injected.count > 1 ? { ...injected, count: injected.count - 1 } : null;
+      return { kind: 'error', status: injected.status, code: injected.code, message: injected.message ?? `${injected.code} (injected)` };
     }
     const malformed = settings.nextMalformed;
     if (malformed && malformed.count > 0) {

@@ -24,7 +24,7 @@ export {
 } from './engine.js';
 export type { EngineState } from './engine-state.js';
 export type { Envelope, EngineResponse } from './envelope.js';
-export type { FaultMatch, FaultSettings, MalformedKind, RequestTarget, StallMode } from './faults.js';
+export type { FaultMatch, FaultSettings, InjectedError, MalformedKind, RequestTarget, StallMode } from './faults.js';
 export { SANDBOX_DIALECTS, type SandboxDialect, type WireDialect, wireDialect } from './dialects.js';
 export { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_SEQUENCES, HOSTILE_TEXT } from './hostile-text.js';
 export { growHedges, type GrowthOptions, type GrowthResult } from './growth.js';

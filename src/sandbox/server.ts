@@ -30,7 +30,14 @@ import {
   swapTypes,
 } from './http-io.js';
 import type { EngineRequest } from './routes.js';
-import { StateFileWriter, loadStateFile } from './state-file.js';
+import {
+  SharedStateFile,
+  StateFileBusyError,
+  type StateFileContents,
+  type StateFileLock,
+  StateFileWriter,
+  loadStateFile,
+} from './state-file.js';
 import { type SandboxCertificates, generateCertificates } from './tls.js';
 import { INVALID_JSON } from './validation.js';
 
@@ -64,6 +71,11 @@ export interface SandboxOptions {
   apiKeys?: string[];
   /** Load the state from here at start (if present) and save it after each change. */
   stateFile?: string;
+  /**
+   * Set when other processes use the same stateFile at once (the demo): each request then reloads
+   * the file if another process saved it, acts and saves under this lock (state-file.ts).
+   */
+  stateFileLock?: StateFileLock;
   exposureCapUsd?: number;
   extraMarkets?: ExtraMarket[];
   /** Real time source (default Date.now). */
@@ -124,6 +136,23 @@ export function generateTestKey(): string {
   return `hpk_test_${rest}`;
 }
 
+/** Whether answering this outcome runs the engine (the others answer without touching state). */
+function usesEngine(outcome: FaultOutcome): boolean {
+  switch (outcome.kind) {
+    case 'stall':
+      return outcome.mode === 'body';
+    case 'malformed':
+      return outcome.malformed !== 'html';
+    case '5xx':
+    case '503-retry-after':
+    case '429':
+    case 'error':
+      return false;
+    default:
+      return true;
+  }
+}
+
 interface PendingHold {
   timer: NodeJS.Timeout;
   resolve: () => void;
@@ -133,7 +162,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [generateTestKey()];
   const seed = options.seed ?? DEFAULT_SEED;
   const realNow = options.realNow ?? Date.now;
-  const saved = options.stateFile ? await loadStateFile(options.stateFile) : undefined;
+  let shared: SharedStateFile | undefined;
+  let savedRevision = 0;
+  if (options.stateFile && options.stateFileLock) {
+    shared = new SharedStateFile(options.stateFile, options.stateFileLock, {
+      adopt: (contents) => adopt(contents),
+      snapshot: () => snapshot(),
+      changed: (): boolean => engine.revision !== savedRevision,
+      saved: () => {
+        savedRevision = engine.revision;
+      },
+    });
+  }
+  const saved: StateFileContents | undefined = options.stateFile ? await (shared ? shared.load() : loadStateFile(options.stateFile)) : undefined;
   const clock = createClock({
     realNow,
     speed: options.clockSpeed ?? 1,
@@ -149,7 +190,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     rateLimit: options.rateLimit,
     dialect: options.dialect,
   };
-  const engine = new SandboxEngine(engineOptions, saved?.engine ?? createEngineState(seed, options.dialect));
+  let engine: SandboxEngine = new SandboxEngine(engineOptions, saved?.engine ?? createEngineState(seed, options.dialect));
+  savedRevision = engine.revision;
+  const snapshot = (): StateFileContents => ({ version: 1, clockOffsetMs: clock.now() - realNow(), engine: engine.state });
+  /** Another process saved the shared file (or removed it): continue from what it holds. */
+  const adopt = (contents: StateFileContents | undefined): void => {
+    engine = new SandboxEngine(engineOptions, contents?.engine ?? createEngineState(seed, options.dialect));
+    savedRevision = engine.revision;
+    // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
+    const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;
+    if (behind > 0) clock.advance(behind);
+  };
   const faults = new FaultInjector(
     {
       fault5xx: options.fault5xx ?? 0,
@@ -160,13 +211,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     },
     String(seed),
   );
-  const stateWriter = options.stateFile
-    ? new StateFileWriter(options.stateFile, () => ({
-        version: 1,
-        clockOffsetMs: clock.now() - realNow(),
-        engine: engine.state,
-      }))
-    : undefined;
+  const stateWriter = options.stateFile && !shared ? new StateFileWriter(options.stateFile, snapshot) : undefined;
   const certificates: SandboxCertificates | undefined = options.tls ? await generateCertificates(options.tlsDir) : undefined;
 
   const requestLog: RequestLogEntry[] = [];
@@ -174,7 +219,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const sockets = new Set<Socket>();
   const holds = new Set<PendingHold>();
   let closing = false;
-  let savedRevision = engine.revision;
 
   const saveIfChanged = (): void => {
     if (!stateWriter || engine.revision === savedRevision) return;
@@ -255,6 +299,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     };
 
     let lease: IdempotencyLease | undefined;
+    const leasedBy = engine;
     if (plan.latencyMs > 0) {
       noteFault('latency');
       const acquired = engine.acquireIdempotencyKey(request);
@@ -264,14 +309,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         await hold(plan.latencyMs);
       }
     }
+    /** With a shared state file, the engine's answer is computed and saved under the lock first. */
+    let answered: EngineResponse | undefined;
     try {
       if (closing) {
         req.socket.destroy();
         return;
       }
+      if (shared && usesEngine(plan.outcome)) {
+        try {
+          answered = await shared.transact(() => engine.handle(request, clock.now(), { realTimeMs: realNow(), lease }));
+        } catch (error) {
+          if (!(error instanceof StateFileBusyError)) throw error;
+          // Nothing was done: the client may retry, with the same Idempotency-Key.
+          finish(errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })));
+          return;
+        }
+        if (closing) {
+          req.socket.destroy();
+          return;
+        }
+      }
       respond(plan.outcome);
     } finally {
-      if (lease) engine.releaseIdempotencyKey(lease);
+      if (lease) leasedBy.releaseIdempotencyKey(lease);
     }
 
     function respond(outcome: FaultOutcome): void {
@@ -292,6 +353,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         case '429':
           noteFault('429');
           finish(dress(injected429()));
+          return;
+        case 'error':
+          noteFault(`error-${outcome.status}`);
+          finish(dress(errorResponse(new ApiError(outcome.status, outcome.code, outcome.message))));
           return;
         case 'oversized': {
           noteFault('oversized');
@@ -317,7 +382,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
 
     function runEngine(): EngineResponse {
-      const response = engine.handle(request, clock.now(), { realTimeMs: realNow(), lease });
+      if (shared && !answered) throw new Error('shared state: the engine ran outside its lock');
+      const response = answered ?? engine.handle(request, clock.now(), { realTimeMs: realNow(), lease });
       saveIfChanged();
       return dress(response);
     }
@@ -390,9 +456,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     port,
     requestLog,
     clock,
-    engine,
+    get engine() {
+      return engine;
+    },
     setFaults: (partial) => faults.update(partial),
     seedHedges: ({ apiKey, count, status }) => {
+      if (shared) throw new Error('seedHedges is for a sandbox that owns its state (no stateFileLock)');
       const ids = engine.seedHedges(apiKey, count, status ?? 'closed', clock.now());
       saveIfChanged();
       return ids;
@@ -409,6 +478,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       for (const socket of sockets) socket.destroy();
       await closed;
       await stateWriter?.flush();
+      await shared?.flush();
       await certificates?.cleanup();
     },
   };

@@ -10,10 +10,54 @@ import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { clientFor, settle } from '../support/client.js';
 import { startFieldProxy } from '../support/field-proxy.js';
 import { until } from '../support/polling.js';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
+import { SPEC_ERROR_TABLE, type SpecErrorCode } from '../support/spec-errors.js';
 
 const BUY = { market: 'USDTNGN', side: 'buy' as const };
 const FROZEN_REAL_TIME = Date.UTC(2026, 10, 22, 8);
+
+/** The error a call failed with (the test fails if it succeeded). */
+async function caught(promise: Promise<unknown>): Promise<ApiError | NetworkError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ApiError | NetworkError;
+  }
+  throw new Error('expected a failure');
+}
+
+type Client = ReturnType<typeof clientFor>['client'];
+
+/** One scenario per row of the spec's error table (test/support/spec-errors.ts): a call that meets it. */
+const SPEC_ERROR_SCENARIOS: Record<SpecErrorCode, (sandbox: RunningSandbox, client: Client) => Promise<unknown>> = {
+  // The simulator's cap is 50,000 (set where the scenarios run).
+  exposure_exceeded: (_sandbox, client) => client.openHedge({ ...BUY, notional_usd: 60_000, tenor_days: 1 }, crypto.randomUUID()),
+  no_open_hedge: (_sandbox, client) => client.addToHedge({ market: 'USDTNGN', side: 'sell', notional_usd: 100 }, crypto.randomUUID()),
+  hedge_not_found: (_sandbox, client) => client.getHedge('hdg_doesnotexist'),
+  idempotency_key_reuse: async (_sandbox, client) => {
+    const key = crypto.randomUUID();
+    await client.openHedge({ ...BUY, notional_usd: 1_000, tenor_days: 1 }, key);
+    return client.openHedge({ ...BUY, notional_usd: 2_000, tenor_days: 1 }, key);
+  },
+  idempotency_in_flight: async (sandbox) => {
+    // The first request is held by the server (10 min, released when the simulator closes); the
+    // second, with the same key, is sent only once the server holds the first: no sleep a loaded
+    // machine could outlast. A client out of retries at once sees the raw answer.
+    sandbox.setFaults({ nextLatency: { count: 1, ms: 600_000 } });
+    const key = crypto.randomUUID();
+    const { client: first } = clientFor(sandbox);
+    void first.closeHedge(BUY, key).catch(() => undefined);
+    await until(() => sandbox.requestLog.some((entry) => entry.idempotencyKey === key && entry.status === 'pending'), 'the held close');
+    const { client: impatient } = clientFor(sandbox, { retry: { maxAttempts: 1, maxTotalMs: 0 } });
+    return impatient.closeHedge(BUY, key);
+  },
+  rate_limited: (sandbox) => {
+    // A 429 that never clears: every attempt is refused until the retries run out.
+    sandbox.setFaults({ fault429: 1 });
+    const { client: brief } = clientFor(sandbox, { retry: { maxAttempts: 3, maxRetryAfterMs: 0 } });
+    return brief.listMarkets();
+  },
+};
 
 function requestsTo(sandbox: RunningSandbox, method: string, path: string) {
   return sandbox.requestLog.filter((entry) => entry.method === method && entry.path === path);
@@ -103,51 +147,29 @@ describe('errors and retries', () => {
   });
   afterAll(() => simulator.close());
 
-  it('maps every error code of the spec table to ApiError with status, code, message and details', async () => {
-    const { client } = clientFor(sandbox);
-    const caught = async (promise: Promise<unknown>) => {
-      try {
-        await promise;
-      } catch (error) {
-        return error as ApiError;
+  it.each(SPEC_ERROR_TABLE)('maps $status $code ($condition) to an error with that status and code, as the server answered it', async (row) => {
+    // Each row on a simulator of its own, so that no row's set-up leans on another's.
+    await withSimulator({ seed: 11, exposureCapUsd: 50_000 }, async ({ sandbox: own }) => {
+      const { client } = clientFor(own);
+      const error = await caught(SPEC_ERROR_SCENARIOS[row.code](own, client));
+      expect([error.status, error.code]).toEqual([row.status, row.code]);
+      expect(error.message).not.toBe('');
+      // What the client reports is what the server said: its own log has that status and code.
+      const answered = own.requestLog.filter((entry) => entry.status === row.status && entry.errorCode === row.code);
+      expect(answered.length).toBeGreaterThan(0);
+      // 4xx refusals are ApiErrors with the server's details; 429 and in-flight, which the client
+      // retries, end as NetworkErrors carrying the last answer's status and code.
+      if (row.code === 'rate_limited' || row.code === 'idempotency_in_flight') expect(error).toBeInstanceOf(NetworkError);
+      else {
+        expect(error).toBeInstanceOf(ApiError);
+        expect((error as ApiError).details).toBeTypeOf('object');
+        expect((error as ApiError).requestId).toMatch(/^req_/);
       }
-      throw new Error('expected a failure');
-    };
-    const exposure = await caught(client.openHedge({ ...BUY, notional_usd: 60_000, tenor_days: 1 }, crypto.randomUUID()));
-    expect(exposure).toBeInstanceOf(ApiError);
-    expect([exposure.status, exposure.code]).toEqual([400, 'exposure_exceeded']);
-    expect(exposure.message).toBe('this would push the account over its aggregate exposure cap');
-    expect(exposure.details).toBeTypeOf('object');
-    expect(exposure.requestId).toMatch(/^req_/);
+    });
+  });
 
-    const noOpen = await caught(client.addToHedge({ market: 'USDTNGN', side: 'sell', notional_usd: 100 }, crypto.randomUUID()));
-    expect([noOpen.status, noOpen.code]).toEqual([404, 'no_open_hedge']);
-
-    const notFound = await caught(client.getHedge('hdg_doesnotexist'));
-    expect([notFound.status, notFound.code]).toEqual([404, 'hedge_not_found']);
-
-    const key = crypto.randomUUID();
-    await client.openHedge({ ...BUY, notional_usd: 1_000, tenor_days: 1 }, key);
-    const reuse = await caught(client.openHedge({ ...BUY, notional_usd: 2_000, tenor_days: 1 }, key));
-    expect([reuse.status, reuse.code]).toEqual([409, 'idempotency_key_reuse']);
-    expect(reuse.idempotencyKey).toBe(key);
-
-    // A second client whose retries are exhausted at once sees the raw 429 and in-flight answers.
-    const { client: impatient } = clientFor(sandbox, { retry: { maxAttempts: 1, maxTotalMs: 0 } });
-    sandbox.setFaults({ next429: 1 });
-    const limited = (await caught(impatient.listMarkets())) as unknown as NetworkError;
-    expect(limited).toBeInstanceOf(NetworkError);
-    expect([limited.status, limited.code]).toEqual([429, 'rate_limited']);
-
-    // Held 2 s, and the second request sent only once the server holds the first (no sleep that
-    // a loaded machine could outlast).
-    sandbox.setFaults({ nextLatency: { count: 1, ms: 2000 } });
-    const inFlightKey = crypto.randomUUID();
-    const slow = client.closeHedge(BUY, inFlightKey).catch((error: unknown) => error);
-    await until(() => sandbox.requestLog.some((entry) => entry.idempotencyKey === inFlightKey && entry.status === 'pending'), 'the held close');
-    const inFlight = await caught(impatient.closeHedge(BUY, inFlightKey));
-    expect([inFlight.status, inFlight.code]).toEqual([409, 'idempotency_in_flight']);
-    await slow;
+  it('has a scenario for every row of the spec\'s error table, and none for a code it lacks', () => {
+    expect(Object.keys(SPEC_ERROR_SCENARIOS).sort()).toEqual(SPEC_ERROR_TABLE.map((row) => row.code).sort());
   });
 
   it('maps 401 for a key the server does not know', async () => {

@@ -8,6 +8,8 @@ const simulators = useSimulators();
 /** A simulator's server, closed after the test: these tests talk to the server itself. */
 const start = async (options: SimulatorOptions = {}) => (await simulators({ preset: 'quick', ...options })).sandbox;
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+/** A real-time source that never moves: sandbox time then moves only by clock.advance(). */
+const STOPPED_AT_MS = Date.parse('2026-03-02T09:00:00.000Z');
 
 describe('sandbox faults: 503 with Retry-After', () => {
   it('answers 503 with the Retry-After value in seconds, acting on nothing, then recovers', async () => {
@@ -43,6 +45,27 @@ describe('sandbox faults: 503 with Retry-After', () => {
   });
 });
 
+describe('sandbox faults: an error the simulator has no rule for (nextError)', () => {
+  it('answers matched requests with the status and code asked, acting on nothing, counting down exactly', async () => {
+    const sandbox = await start();
+    sandbox.setFaults({ nextError: { count: 2, status: 403, code: 'forbidden' }, match: { method: 'POST' } });
+    expect((await api(sandbox, 'GET', '/account')).status).toBe(200);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const refused = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: `f-${attempt}` });
+      expect([refused.status, refused.body]).toEqual([403, { data: null, error: { code: 'forbidden', message: 'forbidden (injected)' }, meta: {} }]);
+    }
+    expect(Object.values(sandbox.engine.state.accounts).flatMap((account) => Object.keys(account.hedges))).toEqual([]);
+    expect((await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'f-2' })).status).toBe(200);
+    expect(sandbox.requestLog.map((entry) => [entry.method, entry.status, entry.fault])).toEqual([
+      ['GET', 200, null],
+      ['POST', 403, 'error-403'],
+      ['POST', 403, 'error-403'],
+      ['POST', 200, null],
+    ]);
+    expect(() => sandbox.setFaults({ nextError: { count: 1, status: 302, code: 'moved' } })).toThrow(/400 to 599/);
+  });
+});
+
 describe('sandbox faults: ambiguous answers after a write took effect', () => {
   const cases: Array<{ kind: MalformedKind; status: number; data: boolean; error: boolean }> = [
     { kind: 'error-in-200', status: 200, data: false, error: true },
@@ -50,8 +73,8 @@ describe('sandbox faults: ambiguous answers after a write took effect', () => {
     { kind: 'data-in-400', status: 400, data: true, error: false },
   ];
   it.each(cases)('$kind: the hedge exists once and a same-key retry replays the real answer', async ({ kind, status, data, error }) => {
-    // The hedge is read while still `submitted`: no fill within the test, however slow the machine.
-    const sandbox = await start({ fillDelayMs: 3_600_000 });
+    // The clock stands still: the hedge is still `submitted` when it is read, however slow the machine.
+    const sandbox = await start({ realNow: () => STOPPED_AT_MS });
     sandbox.setFaults({ nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } });
     expect((await api(sandbox, 'GET', '/hedges')).body.data).toEqual([]);
     const answer = await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 5_000), idempotencyKey: `amb-${kind}` });

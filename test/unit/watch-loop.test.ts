@@ -137,6 +137,27 @@ describe('--watch cadence', () => {
     expect(h.stderr()).toContain('Watch ended: --timeout 5s reached.');
   });
 
+  it('--count N ends after N refreshes (stale ones count too) with exit 0 and a note, without a last pause', async () => {
+    const clock = fakeClock();
+    const answers: Array<Error | Position[]> = [[position()], serverDown(), [position()]];
+    const h = harness({
+      clock,
+      client: {
+        listPositions: async () => {
+          const answer = answers.shift();
+          if (answer === undefined) throw new Error('read after --count was reached');
+          if (answer instanceof Error) throw answer;
+          return answer;
+        },
+      },
+    });
+    expect(await watch(h, { kind: 'positions' }, { watch: '1', count: '3' })).toBe(0);
+    expect(h.records().map((record) => ('data' in record ? 'fresh' : 'stale'))).toEqual(['fresh', 'stale', 'fresh']);
+    expect(answers).toEqual([]);
+    expect(clock.now() - START).toBe(2000);
+    expect(h.stderr()).toContain('Watch ended: --count 3 refreshes made.');
+  });
+
   it('carries the data as --json would print it: --fields and --query applied', async () => {
     const clock = fakeClock();
     const picked = harness({ clock, globals: { timeout: 1 }, shape: { fields: ['market', 'net_pnl_usd'] }, client: { listPositions: async () => [position()] } });
@@ -216,6 +237,9 @@ describe('--watch option checks (exit 2, nothing sent)', () => {
     ['hedges ID with --wait', { kind: 'hedge', id: 'hdg_1', filters: { wait: true } }, { watch: true }, {}, /^--wait: cannot be combined with --watch\.$/],
     ['--format csv', { kind: 'positions' }, { watch: true }, { format: 'csv' }, /^--format csv: --watch writes a live view on a terminal, or NDJSON/],
     ['a bad --alert-pnl', { kind: 'positions' }, { watch: true, alertPnl: 'lots' }, {}, /^--alert-pnl: "lots" is not allowed/],
+    ['--count without --watch', { kind: 'positions' }, { count: '3' }, {}, /^--count: only with --watch; add --watch to `hedge positions`\.$/],
+    ['--count 0', { kind: 'positions' }, { watch: true, count: '0' }, {}, /^--count: "0" is not allowed; expected a whole number of refreshes from 1 to 1,000,000\.$/],
+    ['--count 2.5', { kind: 'account' }, { watch: true, count: '2.5' }, {}, /^--count: "2.5" is not allowed/],
   ];
   it.each(cases)('%s', async (_name, target, options, globals, message) => {
     let sent = 0;

@@ -1,0 +1,186 @@
+// What an agent's plan/apply may read. A tool call names a path, and a prompt injection can make
+// an agent name any path (/etc/shadow, a key file), so the server reads target files only:
+//   - under the roots it was started with (`hedge mcp --root DIR`, repeatable; the working
+//     directory by default, unless that is the file system's root);
+//   - and, when the MCP client declares roots, under one of the client's roots as well;
+//   - judged on the real path (symbolic links resolved), opened without following a link, and only
+//     a regular file of at most MAX_TARGET_FILE_BYTES;
+// or takes the target inline (`rows`), which reads no file at all. A refusal names the path the
+// agent gave and the roots, never anything read; and the target-file parser's own problems never
+// repeat content either (src/domain/target-file.ts), so nothing of a file comes back in an error.
+import { constants } from 'node:fs';
+import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { echo } from '../domain/input.js';
+import { UsageError } from '../errors.js';
+import type { TargetFileSource } from '../runtime/context.js';
+import { INLINE_ROWS } from './catalogue.js';
+
+/** A target file is a few rows; anything bigger is not one. */
+export const MAX_TARGET_FILE_BYTES = 1024 * 1024;
+
+export interface Root {
+  /** As given (resolved to an absolute path), for messages. */
+  path: string;
+  /** With every symbolic link resolved: what paths are judged against. */
+  real: string;
+}
+
+/** The client's roots as directories (file:// URIs only), or undefined when the client declares none. */
+export type ClientRoots = (signal: AbortSignal) => Promise<readonly string[] | undefined>;
+
+const inside = (path: string, root: string): boolean => {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+};
+
+async function realRoot(path: string): Promise<Root> {
+  const absolute = resolve(path);
+  return { path: absolute, real: await realpath(absolute).catch(() => absolute) };
+}
+
+/**
+ * The server's roots: each --root must be a directory. Without any, the working directory — but
+ * not when that is the file system's root (MCP clients often start servers there): then there is
+ * no root, and plan/apply take rows inline only.
+ */
+export async function serverRoots(dirs: readonly string[] | undefined, cwd: string): Promise<Root[]> {
+  if (!dirs || dirs.length === 0) {
+    const absolute = resolve(cwd);
+    return parse(absolute).root === absolute ? [] : [await realRoot(absolute)];
+  }
+  const roots: Root[] = [];
+  for (const dir of dirs) {
+    const absolute = resolve(cwd, dir);
+    const stats = await stat(absolute).catch(() => undefined);
+    if (!stats?.isDirectory()) throw new UsageError(`--root: ${echo(dir)} is not a directory; expected a directory plan and apply may read target files from.`);
+    roots.push(await realRoot(absolute));
+  }
+  return roots;
+}
+
+/** file:///home/desk/books → /home/desk/books; other schemes are not directories here. */
+export function clientRootPaths(uris: readonly string[]): string[] {
+  return uris.flatMap((uri) => {
+    try {
+      return uri.startsWith('file:') ? [fileURLToPath(uri)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+export class FileAccess {
+  private clientRoots: ClientRoots = async () => undefined;
+
+  constructor(
+    readonly roots: readonly Root[],
+    /** Where a relative path starts from: the server's working directory. */
+    private readonly cwd: string,
+  ) {}
+
+  /** Reads nothing from any file: rows inline only (a toolbox made without roots). */
+  static none(): FileAccess {
+    return new FileAccess([], '/');
+  }
+
+  /** Set once the MCP client has said it has roots (roots/list is asked on each read). */
+  useClientRoots(source: ClientRoots): void {
+    this.clientRoots = source;
+  }
+
+  /** How one call's command reads its target: the rows given inline, or a file under the roots. */
+  sourceFor(rows: unknown, signal: AbortSignal): TargetFileSource {
+    return {
+      read: async (file) => {
+        if (rows !== undefined) return { text: JSON.stringify({ targets: rows }), sourceName: INLINE_ROWS };
+        return { text: await this.readUnderRoots(file, signal), sourceName: file };
+      },
+    };
+  }
+
+  private async readUnderRoots(file: string, signal: AbortSignal): Promise<string> {
+    const client = await this.listClientRoots(signal);
+    const allowed = (path: string): boolean =>
+      this.roots.some((root) => inside(path, root.real) || inside(path, root.path)) &&
+      (client === undefined || client.some((root) => inside(path, root.real) || inside(path, root.path)));
+    const realAllowed = (path: string): boolean =>
+      this.roots.some((root) => inside(path, root.real)) && (client === undefined || client.some((root) => inside(path, root.real)));
+    const shown = echo(file);
+    const where = this.describeRoots(client);
+    const absolute = resolve(this.cwd, file);
+    // Judged on the path as given first, so that a path outside is refused without touching it.
+    if (!allowed(absolute)) throw new UsageError(`file: ${shown} is outside the roots this server reads from (${where}); nothing was read. Give a file under them, or the target inline as rows.`);
+    let real: string;
+    try {
+      real = await realpath(absolute);
+    } catch (error) {
+      throw new UsageError(`file: ${shown} cannot be read: ${reason(error)}.`);
+    }
+    if (!realAllowed(real)) {
+      throw new UsageError(`file: ${shown} leads outside the roots this server reads from (${where}) through a symbolic link; nothing was read.`);
+    }
+    // Only a regular file: a FIFO would block the open, a device would never end.
+    const before = await lstat(real).catch((error: unknown) => {
+      throw new UsageError(`file: ${shown} cannot be read: ${reason(error)}.`);
+    });
+    if (!before.isFile()) throw new UsageError(`file: ${shown} is not a regular file; expected a target file (CSV or JSON).`);
+    if (before.size > MAX_TARGET_FILE_BYTES) throw new UsageError(`file: ${shown} is larger than ${MAX_TARGET_FILE_BYTES / 1024} KiB; a target file is a few rows.`);
+    let handle;
+    try {
+      // No link followed at the last step, and the file opened is the one judged (same inode).
+      handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      throw new UsageError(`file: ${shown} cannot be read: ${reason(error)}.`);
+    }
+    try {
+      const opened = await handle.stat();
+      if (!opened.isFile() || opened.ino !== before.ino || opened.dev !== before.dev) {
+        throw new UsageError(`file: ${shown} changed while it was being opened; nothing was read.`);
+      }
+      const buffer = Buffer.alloc(MAX_TARGET_FILE_BYTES + 1);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      if (bytesRead > MAX_TARGET_FILE_BYTES) throw new UsageError(`file: ${shown} is larger than ${MAX_TARGET_FILE_BYTES / 1024} KiB; a target file is a few rows.`);
+      return buffer.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The client's roots, resolved like the server's; undefined when the client declares none. */
+  private async listClientRoots(signal: AbortSignal): Promise<Root[] | undefined> {
+    let paths: readonly string[] | undefined;
+    try {
+      paths = await this.clientRoots(signal);
+    } catch (error) {
+      // Fail closed: a client that declares roots but cannot list them grants nothing.
+      const message = error instanceof Error ? error.message : String(error);
+      throw new UsageError(`file: the MCP client did not list its roots (${message}); nothing was read. Give the target inline as rows.`);
+    }
+    return paths === undefined ? undefined : Promise.all(paths.map((path) => realRoot(path)));
+  }
+
+  private describeRoots(client: readonly Root[] | undefined): string {
+    const server = this.roots.length > 0 ? this.roots.map((root) => root.path).join(', ') : 'none: start hedge mcp with --root DIR';
+    if (client === undefined) return server;
+    return `${server}; and the client's: ${client.length > 0 ? client.map((root) => root.path).join(', ') : 'none'}`;
+  }
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ELOOP':
+      return 'a symbolic link where a file was expected';
+    case 'EISDIR':
+      return 'it is a directory';
+    default:
+      return String(code ?? 'unknown error');
+  }
+}

@@ -1,0 +1,158 @@
+// Parallel `hedge --demo` runs on one config dir share demo-state.json. Each run is its own
+// process with the simulator in it; each request reloads, acts and saves under a lock, so no run's
+// save overwrites another's (before: 10 parallel adds on a 1,000 position all exited 0 and the
+// position ended at 1,014–1,020 instead of the sum). What the runs did is checked on the state file as the
+// simulator itself reads it (a simulator started on that file, its clock stepped past every fill).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_API_KEY, DEMO_FILL_DELAY_MS, DEMO_STATE_FILE } from '../../src/demo/start-demo.js';
+import { lockDemoState } from '../../src/demo/state-lock.js';
+import { runHedge, tempDir, type RunResult } from '../support/hedge-cli.js';
+import { startSimulator } from '../support/simulator.js';
+
+const dirs: Array<{ remove: () => void }> = [];
+afterAll(() => dirs.forEach((dir) => dir.remove()));
+function configDir(): string {
+  const dir = tempDir('hedge-demo-parallel-');
+  dirs.push(dir);
+  return dir.path;
+}
+
+interface Side {
+  side: string;
+  notional_usd: number;
+  hedge_id: string;
+}
+
+/** The demo's book as the simulator reads demo-state.json, once everything submitted has landed. */
+async function demoBook(dir: string): Promise<{ positions: Side[]; hedgeIds: string[] }> {
+  const simulator = await startSimulator({ preset: 'plain', apiKeys: [DEMO_API_KEY], fillDelayMs: DEMO_FILL_DELAY_MS, stateFile: join(dir, DEMO_STATE_FILE), stateFileLock: lockDemoState });
+  try {
+    simulator.advance(DEMO_FILL_DELAY_MS + 1);
+    const positions = (await simulator.api('GET', '/positions')).body.data as Side[];
+    const hedges = (await simulator.api('GET', '/hedges')).body.data as Array<{ id: string }>;
+    return { positions, hedgeIds: hedges.map((hedge) => hedge.id).sort() };
+  } finally {
+    await simulator.close();
+  }
+}
+
+/** A filled buy position of `notionalUsd` in a fresh demo state, written by the simulator itself. */
+async function seedDemoPosition(dir: string, notionalUsd: number): Promise<void> {
+  const simulator = await startSimulator({ preset: 'plain', apiKeys: [DEMO_API_KEY], fillDelayMs: DEMO_FILL_DELAY_MS, stateFile: join(dir, DEMO_STATE_FILE), stateFileLock: lockDemoState });
+  try {
+    const opened = await simulator.api('POST', '/hedges', { body: { market: 'USDTNGN', side: 'buy', notional_usd: notionalUsd, tenor_days: 3 }, idempotencyKey: 'seed' });
+    expect(opened.status).toBe(200);
+    simulator.advance(DEMO_FILL_DELAY_MS + 1);
+    expect((await simulator.api('GET', `/hedges/${opened.body.data.id}`)).body.data.status).toBe('filled');
+  } finally {
+    await simulator.close();
+  }
+}
+
+const errorCode = (result: RunResult): string | undefined => (JSON.parse(result.stderr.trim().split('\n').at(-1)!) as { error?: { code?: string } }).error?.code;
+
+/** The state file is whole JSON, and no temp file or lock is left beside it. */
+function expectStateFileWhole(dir: string): void {
+  expect(() => JSON.parse(readFileSync(join(dir, DEMO_STATE_FILE), 'utf8'))).not.toThrow();
+  expect(readdirSync(dir).filter((name) => name.startsWith(DEMO_STATE_FILE))).toEqual([DEMO_STATE_FILE]);
+}
+
+describe('--demo runs side by side on one state file', () => {
+  it('10 parallel adds: every add the simulator accepted is in its state; the others were refused, not lost', async () => {
+    const dir = configDir();
+    await seedDemoPosition(dir, 1_000);
+
+    // --no-wait: exit 0 means the simulator accepted the add (what it then holds is checked below,
+    // landings stepped by the reader); ten processes that also waited 1.5 s each for their landing
+    // would only make the run longer on a loaded machine, not the check stronger.
+    const notionals = Array.from({ length: 10 }, (_, index) => 11 + index);
+    const adds = await Promise.all(
+      notionals.map((notional) => runHedge(['--demo', 'add', 'USDTNGN', 'buy', String(notional), '--no-wait', '--json'], { configDir: dir })),
+    );
+
+    let accepted = 0;
+    adds.forEach((result, index) => {
+      const where = `add ${notionals[index]}: exit ${result.code}\n${result.stderr}`;
+      // The simulator takes one change per side at a time: a later one is refused (409
+      // action_pending, exit 3, nothing done) until the earlier one has landed.
+      expect([0, 3], where).toContain(result.code);
+      if (result.code === 0) accepted += notionals[index];
+      else expect(errorCode(result), where).toBe('action_pending');
+    });
+    expect(accepted).toBeGreaterThan(0);
+
+    const { positions } = await demoBook(dir);
+    expect(positions.map((position) => [position.side, position.notional_usd])).toEqual([['buy', 1_000 + accepted]]);
+    // And hedge itself reads the same book.
+    const read = await runHedge(['--demo', 'positions', '--json'], { configDir: dir });
+    expect((JSON.parse(read.stdout) as Side[]).map((position) => position.notional_usd)).toEqual([1_000 + accepted]);
+    expectStateFileWhole(dir);
+  });
+
+  it('parallel opens, then closes and reduces, with reads between, keep the file whole and the book what the exit codes say', async () => {
+    const dir = configDir();
+    const opens = [
+      ['buy', '1000', 'PAR-1'],
+      ['buy', '1500', 'PAR-2'],
+      ['sell', '2000', 'PAR-3'],
+      ['sell', '2500', 'PAR-4'],
+    ] as const;
+    const reads = [['positions', '--json'], ['account', '--json'], ['hedges', '--json']];
+    const first = await Promise.all([
+      ...opens.map(([side, notional, ref]) => runHedge(['--demo', 'open', 'USDTNGN', side, notional, '--tenor', '3', '--ref', ref, '--no-wait', '--json'], { configDir: dir })),
+      ...reads.map((args) => runHedge(['--demo', ...args], { configDir: dir })),
+    ]);
+    const openResults = first.slice(0, opens.length);
+    first.slice(opens.length).forEach((result) => expect(result.code, result.stderr).toBe(0));
+    const openedIds: string[] = [];
+    const openedNotional: Record<string, number> = {};
+    openResults.forEach((result, index) => {
+      const where = `open ${opens[index].join(' ')}: exit ${result.code}\n${result.stderr}`;
+      expect([0, 3], where).toContain(result.code);
+      if (result.code === 0) {
+        const hedge = JSON.parse(result.stdout) as { id: string; status: string };
+        expect(hedge.status, where).toBe('submitted');
+        openedIds.push(hedge.id);
+        openedNotional[opens[index][0]] = Number(opens[index][1]);
+      }
+    });
+    // One hedge per side on this server: exactly one open of each side went through.
+    expect(Object.keys(openedNotional).sort()).toEqual(['buy', 'sell']);
+    // The reader steps the clock past the fills and saves that: the changes below find them filled.
+    const afterOpens = await demoBook(dir);
+    expect(afterOpens.hedgeIds).toEqual(openedIds.sort());
+    expect(afterOpens.positions.map((position) => [position.side, position.notional_usd]).sort()).toEqual([
+      ['buy', openedNotional.buy],
+      ['sell', openedNotional.sell],
+    ]);
+    expectStateFileWhole(dir);
+
+    const changes = [
+      ['close', 'USDTNGN', 'buy'],
+      ['close', 'USDTNGN', 'sell'],
+      ['reduce', 'USDTNGN', 'buy', '100'],
+      ['reduce', 'USDTNGN', 'sell', '100'],
+    ];
+    const second = await Promise.all([
+      ...changes.map((args) => runHedge(['--demo', ...args, '--no-wait', '--json'], { configDir: dir })),
+      ...reads.map((args) => runHedge(['--demo', ...args], { configDir: dir })),
+    ]);
+    second.slice(changes.length).forEach((result) => expect(result.code, result.stderr).toBe(0));
+    second.slice(0, changes.length).forEach((result, index) => expect([0, 3], `${changes[index].join(' ')}\n${result.stderr}`).toContain(result.code));
+
+    // Exit 0 of a --no-wait change: the simulator accepted it; one change per side at a time.
+    const { positions } = await demoBook(dir);
+    for (const [sideIndex, side] of ['buy', 'sell'].entries()) {
+      const closed = second[sideIndex].code === 0;
+      const reduced = second[2 + sideIndex].code === 0;
+      const position = positions.find((line) => line.side === side);
+      const where = `${side}: close exit ${second[sideIndex].code}, reduce exit ${second[2 + sideIndex].code}`;
+      if (closed) expect(position, where).toBeUndefined();
+      else expect(position?.notional_usd, where).toBe(openedNotional[side] - (reduced ? 100 : 0));
+    }
+    expectStateFileWhole(dir);
+    expect(existsSync(join(dir, `${DEMO_STATE_FILE}.lock`))).toBe(false);
+  });
+});

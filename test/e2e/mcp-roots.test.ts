@@ -1,0 +1,194 @@
+// What `hedge mcp`'s plan and apply may read, through a real server process and the official SDK's
+// client: only files under the server's roots (the working directory by default, `--root DIR`
+// repeatable) and, when the client declares roots, under the client's too; a symbolic link that
+// leads out is refused on its real path; the target can come inline as `rows`; and no answer ever
+// carries anything read from a file (a refusal names the path and the roots; a bad file, its lines
+// and columns). Before: plan on /etc/passwd answered with its first line in the error.
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { HEDGE_BIN, baseEnv, runHedge, tempDir } from '../support/hedge-cli.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+
+const SECRET = 'hpk_live_SecretThatMustNeverLeave77';
+const startSimulator = useSimulators();
+const transports: StdioClientTransport[] = [];
+afterEach(async () => {
+  await Promise.all(transports.splice(0).map((transport) => transport.close()));
+});
+
+// A desk's folder the server is started in, another root, and a place outside both with secrets.
+const desk = tempDir('hedge-mcp-desk-');
+const books = tempDir('hedge-mcp-books-');
+const elsewhere = tempDir('hedge-mcp-elsewhere-');
+afterAll(() => [desk, books, elsewhere].forEach((dir) => dir.remove()));
+const secretsFile = join(elsewhere.path, 'secrets.env');
+writeFileSync(secretsFile, `API_KEY=${SECRET}\nDB_PASSWORD=${SECRET}\n`);
+// A real target file outside the roots too: valid, so only the roots can stop it.
+const targetOutside = join(elsewhere.path, 'target.csv');
+writeFileSync(targetOutside, `market,side,notional_usd,tenor_days\n${MARKET},buy,5000,3\n`);
+writeFileSync(join(desk.path, 'target.csv'), `market,side,notional_usd,tenor_days\n${MARKET},buy,5000,3\n`);
+writeFileSync(join(desk.path, 'not-a-target.txt'), `# a note\nuser=${SECRET}\n`);
+mkdirSync(join(desk.path, 'sub'));
+symlinkSync(secretsFile, join(desk.path, 'sub', 'innocent.csv'));
+symlinkSync(elsewhere.path, join(desk.path, 'linked-dir'));
+symlinkSync(join(desk.path, 'target.csv'), join(desk.path, 'alias.csv'));
+writeFileSync(join(books.path, 'book.json'), JSON.stringify([{ market: MARKET, side: 'sell', notional_usd: 2000, tenor_days: 7 }]));
+
+interface Answer {
+  isError?: boolean;
+  content: Array<{ type: string; text: string }>;
+}
+
+async function serve(simulator: Simulator, options: { args?: string[]; cwd?: string; clientRoots?: string[] } = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [HEDGE_BIN, 'mcp', ...(options.args ?? [])],
+    env: { ...baseEnv(simulator.configDir), ...simulator.env },
+    cwd: options.cwd ?? desk.path,
+    stderr: 'pipe',
+  });
+  transports.push(transport);
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const roots = options.clientRoots;
+  const client = new Client({ name: 'hedge-e2e-roots', version: '1.0.0' }, roots ? { capabilities: { roots: { listChanged: true } } } : {});
+  let rootsAsked = 0;
+  if (roots) {
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      rootsAsked += 1;
+      return { roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })) };
+    });
+  }
+  await client.connect(transport);
+  return {
+    call: async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Answer,
+    rootsAsked: () => rootsAsked,
+    stderr: async () => {
+      await client.close();
+      return stderr;
+    },
+  };
+}
+
+/** The POSTs that act (a plan's quotes are POSTs too, and act on nothing). */
+const trades = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
+const json = (answer: Answer): any => JSON.parse(answer.content[0]!.text);
+const everything = (answer: Answer): string => answer.content.map((part) => part.text).join('\n');
+
+/** A refusal of `file`: usage, exit 2, naming the argument, with nothing of any file in it. */
+function expectRefused(answer: Answer, message: RegExp): void {
+  expect(answer.isError, everything(answer)).toBe(true);
+  expect(json(answer)).toMatchObject({ error: { code: 'usage', class: 'usage', argument: 'file' }, exit_code: 2 });
+  expect(json(answer).error.message).toMatch(message);
+  expectNoSecret(answer);
+}
+
+function expectNoSecret(answer: Answer): void {
+  const text = everything(answer);
+  for (let start = 0; start + 10 <= SECRET.length; start++) expect(text).not.toContain(SECRET.slice(start, start + 10));
+  expect(text).not.toMatch(/API_KEY|DB_PASSWORD|root:x:0/);
+}
+
+describe('hedge mcp: plan and apply read only under the roots', () => {
+  it('by default the working directory: a file in it plans; /etc/passwd, a secrets file and links out of it are refused, nothing read', async () => {
+    const simulator = await startSimulator();
+    const { call, stderr } = await serve(simulator);
+
+    const inside = await call('plan', { file: 'target.csv' });
+    expect(inside.isError, everything(inside)).toBeFalsy();
+    expect(json(inside)).toMatchObject({ source: 'target.csv', steps: [{ action: 'open', market: MARKET, side: 'buy', target_usd: 5000, line: 2 }] });
+    // A link that stays inside is fine: it is judged on where it leads.
+    expect(json(await call('plan', { file: 'alias.csv' })).steps).toHaveLength(1);
+    const readsForTwoPlans = simulator.requests().length;
+    expect(readsForTwoPlans).toBeGreaterThan(0);
+
+    expectRefused(await call('plan', { file: '/etc/passwd' }), /^file: "\/etc\/passwd" is outside the roots this server reads from \(.+\); nothing was read\./);
+    expectRefused(await call('plan', { file: secretsFile }), /is outside the roots this server reads from/);
+    expectRefused(await call('plan', { file: targetOutside }), /is outside the roots this server reads from/);
+    expectRefused(await call('plan', { file: '../' + elsewhere.path.split('/').at(-1) + '/target.csv' }), /is outside the roots/);
+    expectRefused(await call('plan', { file: 'sub/innocent.csv' }), /^file: "sub\/innocent.csv" leads outside the roots this server reads from \(.+\) through a symbolic link; nothing was read\.$/);
+    expectRefused(await call('apply', { file: 'linked-dir/target.csv' }), /leads outside the roots .* through a symbolic link/);
+    expectRefused(await call('plan', { file: 'sub' }), /is not a regular file/);
+    expectRefused(await call('plan', { file: 'missing.csv' }), /^file: "missing.csv" cannot be read: no such file\.$/);
+    // Nothing was asked of the server for any refused call, and apply sent nothing.
+    expect(simulator.requests()).toHaveLength(readsForTwoPlans);
+    expect(trades(simulator)).toEqual([]);
+
+    // A file inside that is not a target file: its problems by line and column, not its content.
+    const notTarget = await call('plan', { file: 'not-a-target.txt' });
+    expect(notTarget.isError).toBe(true);
+    expect(json(notTarget)).toMatchObject({ error: { code: 'usage' }, exit_code: 2 });
+    expect(json(notTarget).error.message).toContain('not-a-target.txt:2: column 1 of the header is not a known column');
+    expectNoSecret(notTarget);
+
+    const said = await stderr();
+    expect(said).toContain(`plan and apply read target files under ${desk.path}`);
+    expect(said).not.toContain(SECRET.slice(9));
+  });
+
+  it('the target inline as rows: plan and apply work without any file; bad rows are named by item and column', async () => {
+    const simulator = await startSimulator();
+    const { call } = await serve(simulator);
+    const rows = [
+      { market: MARKET, side: 'buy', notional_usd: 4000, tenor_days: 3, client_reference: 'INLINE-1' },
+      { market: MARKET, side: 'sell', notional_usd: '0' },
+    ];
+    const planned = await call('plan', { rows });
+    expect(planned.isError, everything(planned)).toBeFalsy();
+    expect(json(planned)).toMatchObject({ source: 'rows', steps: [{ action: 'open', side: 'buy', target_usd: 4000, line: 1, client_reference: 'INLINE-1' }] });
+    expect(trades(simulator)).toEqual([]);
+
+    const applied = await call('apply', { rows });
+    expect(applied.isError, everything(applied)).toBeFalsy();
+    expect(simulator.active('buy').map((hedge) => [hedge.notionalUsd, hedge.clientReference])).toEqual([[4000, 'INLINE-1']]);
+
+    const bad = await call('plan', { rows: [{ market: MARKET, side: SECRET, notional_usd: 1000, tenor_days: 3 }, { market: MARKET, side: 'buy', notional_usd: SECRET, tenor_days: 9 }] });
+    expect(json(bad)).toMatchObject({ error: { code: 'usage', argument: 'rows' }, exit_code: 2 });
+    const message: string = json(bad).error.message;
+    expect(message).toContain('rows:1: item 1: side: the value is not allowed; expected buy or sell.');
+    expect(message).toContain('rows:2: item 2: notional_usd: the value is not allowed');
+    expect(message).toContain('rows:2: item 2: tenor_days: the value is not allowed; expected 1, 3 or 7 (days).');
+    expectNoSecret(bad);
+
+    const both = await call('plan', { file: 'target.csv', rows });
+    expect(json(both).error).toMatchObject({ argument: 'rows', message: 'rows: give the target as a file or as rows, not both.' });
+    const neither = await call('plan', {});
+    expect(json(neither).error).toMatchObject({ argument: 'file' });
+    expect(json(neither).error.message).toMatch(/^file: missing; expected the path of a target file under the roots this server reads from, or the target inline as rows\.$/);
+  });
+
+  it('--root replaces the working directory, and is repeatable; a --root that is no directory stops the server (exit 2)', async () => {
+    const simulator = await startSimulator();
+    const { call } = await serve(simulator, { args: ['--root', books.path, '--root', join(desk.path, 'sub')] });
+    const planned = await call('plan', { file: join(books.path, 'book.json') });
+    expect(planned.isError, everything(planned)).toBeFalsy();
+    expect(json(planned).steps).toMatchObject([{ action: 'open', side: 'sell', target_usd: 2000 }]);
+    // The working directory is no longer a root; a link in a root that leads out is still refused.
+    expectRefused(await call('plan', { file: 'target.csv' }), /is outside the roots this server reads from \(.*books.*\)/);
+    expectRefused(await call('plan', { file: join(desk.path, 'sub', 'innocent.csv') }), /through a symbolic link/);
+
+    const missing = await runHedge(['mcp', '--demo', '--root', join(elsewhere.path, 'nope')], { configDir: simulator.configDir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--root: ');
+    expect(missing.stderr).toContain('is not a directory');
+    expect(missing.stdout).toBe('');
+  });
+
+  it("the client's roots are honoured too: a file must be under one of the server's and one of the client's", async () => {
+    const simulator = await startSimulator();
+    const { call, rootsAsked } = await serve(simulator, { args: ['--root', desk.path, '--root', books.path], clientRoots: [books.path, elsewhere.path] });
+    const planned = await call('plan', { file: join(books.path, 'book.json') });
+    expect(planned.isError, everything(planned)).toBeFalsy();
+    // In the server's roots but not the client's.
+    expectRefused(await call('plan', { file: 'target.csv' }), /and the client's: .*books/);
+    // In the client's roots but not the server's.
+    expectRefused(await call('plan', { file: secretsFile }), /is outside the roots/);
+    expect(rootsAsked()).toBeGreaterThanOrEqual(3);
+    expect(trades(simulator)).toEqual([]);
+  });
+});

@@ -1,0 +1,114 @@
+// Several simulator processes on one state file (what parallel `hedge --demo` runs are): with a
+// stateFileLock each request reloads what another saved, acts and saves under the lock, so no
+// save overwrites another's. Two servers in this process stand for two processes: each has its
+// own memory, and only the file joins them. Their clocks are stopped (realNow fixed) and stepped.
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { lockDemoState } from '../../src/demo/state-lock.js';
+import type { StateFileLock } from '../../src/sandbox/state-file.js';
+import { openBody } from '../support/engine.js';
+import { api, startSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
+
+const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
+const KEYS = Array.from({ length: 10 }, (_, index) => `hpk_test_SharedStateAccount${String(index).padStart(4, '0')}`);
+
+let dir: string | undefined;
+const started: Simulator[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((simulator) => simulator.close()));
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+async function twoProcesses(options: Partial<SimulatorOptions> = {}): Promise<{ a: Simulator; b: Simulator; stateFile: string }> {
+  dir = await mkdtemp(join(tmpdir(), 'hedge-shared-state-'));
+  const stateFile = join(dir, 'state.json');
+  const common: SimulatorOptions = { preset: 'quick', apiKeys: KEYS, stateFile, stateFileLock: lockDemoState, realNow: () => START_MS, ...options };
+  // Both start before either acts: each holds the (empty) state in memory, as parallel runs do.
+  const [a, b] = await Promise.all([startSimulator(common), startSimulator(common)]);
+  started.push(a, b);
+  return { a, b, stateFile };
+}
+
+/** The hedges the file holds, per account key index, as a fresh simulator would read them. */
+function hedgesInFile(stateFile: string): Array<{ side: string; notionalUsd: number; status: string }> {
+  const contents = JSON.parse(readFileSync(stateFile, 'utf8')) as { engine: { accounts: Record<string, { hedges: Record<string, any> }> } };
+  return Object.values(contents.engine.accounts).flatMap((account) => Object.values(account.hedges));
+}
+
+describe('sandbox state file shared by several processes', () => {
+  it('a write through one process is seen by the other, and the other\'s save keeps it', async () => {
+    const { a, b, stateFile } = await twoProcesses();
+    const opened = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'open-a' });
+    expect(opened.status).toBe(200);
+    // b loaded the state before a acted; it reloads under the lock, so it knows the hedge.
+    expect((await b.api('GET', `/hedges/${opened.body.data.id}`)).status).toBe(200);
+    const sold = await b.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'open-b' });
+    expect(sold.status).toBe(200);
+    expect(hedgesInFile(stateFile).map((hedge) => `${hedge.side} ${hedge.notionalUsd}`).sort()).toEqual(['buy 1000', 'sell 2000']);
+
+    // One pending change per side, across processes: b's add is pending when a asks for another.
+    a.sandbox.clock.advance(100);
+    b.sandbox.clock.advance(100);
+    expect((await b.api('POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 11 }, idempotencyKey: 'add-b' })).status).toBe(200);
+    const refused = await a.api('POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 12 }, idempotencyKey: 'add-a' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('action_pending');
+    // The same key replayed through the other process is the same action, not a second one.
+    const replay = await a.api('POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 11 }, idempotencyKey: 'add-b' });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    a.sandbox.clock.advance(100);
+    const positions = await a.api('GET', '/positions');
+    expect(positions.body.data.find((position: { side: string }) => position.side === 'buy').notional_usd).toBe(1_011);
+    expect(hedgesInFile(stateFile).find((hedge) => hedge.side === 'buy')?.notionalUsd).toBe(1_011);
+  });
+
+  it('a burst of writes through both processes at once all land in the file', async () => {
+    const { a, b, stateFile } = await twoProcesses();
+    const answers = await Promise.all(
+      KEYS.map((key, index) =>
+        api(index % 2 === 0 ? a : b, 'POST', '/hedges', { key, body: openBody(index % 4 < 2 ? 'buy' : 'sell', 1_000 + index, 3), idempotencyKey: `burst-${index}` }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(KEYS.map(() => 200));
+    const notionals = hedgesInFile(stateFile).map((hedge) => hedge.notionalUsd).sort((x, y) => x - y);
+    expect(notionals).toEqual(KEYS.map((_, index) => 1_000 + index));
+    // What each process holds agrees with the file once it reloads.
+    for (const process of [a, b]) {
+      const seen = await Promise.all(KEYS.map((key) => api(process, 'GET', '/hedges', { key })));
+      expect(seen.map((answer) => answer.body.data.length)).toEqual(KEYS.map(() => 1));
+    }
+    expect((await readdir(dir!)).sort()).toEqual(['state.json']);
+  });
+
+  it('a state file removed meanwhile (demo reset) is a fresh state for the next request', async () => {
+    const { a, b, stateFile } = await twoProcesses();
+    expect((await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'before-reset' })).status).toBe(200);
+    await rm(stateFile);
+    expect((await b.api('GET', '/hedges')).body.data).toEqual([]);
+    expect((await a.api('GET', '/hedges')).body.data).toEqual([]);
+    expect(hedgesInFile(stateFile)).toEqual([]);
+  });
+
+  it('a lock that cannot be taken answers 503 with Retry-After and acts on nothing', async () => {
+    const busy: StateFileLock = async () => {
+      throw Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' });
+    };
+    const { a, stateFile } = await twoProcesses({ stateFileLock: busy });
+    const answer = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'while-busy' });
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(answer.body.error.code).toBe('sandbox_state_busy');
+    expect(answer.body.error.message).toContain(stateFile);
+    expect(Object.keys(a.sandbox.engine.state.accounts)).toEqual([]);
+    expect(existsSync(stateFile)).toBe(false);
+    // Answers that do not touch the state need no lock.
+    a.sandbox.setFaults({ fault5xx: 1 });
+    expect((await a.api('GET', '/positions')).status).toBeGreaterThanOrEqual(500);
+  });
+});
