@@ -149,7 +149,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     rateLimit: options.rateLimit,
     dialect: options.dialect,
   };
-  const engine = new SandboxEngine(engineOptions, saved?.engine ?? createEngineState(seed, options.dialect));
+  // Unseeded, ids get a random part of their own: two simulators never hand out the same ids.
+  const engine = new SandboxEngine(
+    engineOptions,
+    saved?.engine ?? createEngineState(seed, options.dialect, options.seed === undefined ? randomInt(0x1_0000_0000) : undefined),
+  );
   const faults = new FaultInjector(
     {
       fault5xx: options.fault5xx ?? 0,
