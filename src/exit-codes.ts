@@ -15,6 +15,7 @@ import {
   OutcomeUnknownError,
   PreTradeCheckError,
   StillPendingError,
+  UntilNotMetError,
   UsageError,
 } from './errors.js';
 
@@ -31,6 +32,7 @@ export const EXIT_CODES = [
   { code: 8, name: 'declined', meaning: 'declined at a confirmation; nothing was sent' },
   { code: 9, name: 'changes', meaning: '`hedge plan`: the account is not at the target (changes are needed)' },
   { code: 10, name: 'alert', meaning: '`--watch --exit-on-alert`: an alert fired' },
+  { code: 124, name: 'until', meaning: '`--until EXPR`: the condition never became true within the time bound (--timeout, default 120 s); under --json the last data is on stdout' },
   { code: 129, name: 'hangup', meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C); an unresolved action stays in the journal' },
   { code: 143, name: 'terminated', meaning: 'stopped by SIGTERM; an unresolved action stays in the journal' },
@@ -93,6 +95,7 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof OrderFailedError) return base(6, 'order_failed', { details: { hedge_id: error.hedgeId } });
   if (error instanceof StillPendingError) return base(7, 'still_pending', { details: { resume: error.resumeCommand } });
   if (error instanceof DeclinedError) return base(8, 'declined');
+  if (error instanceof UntilNotMetError) return base(124, 'until_not_met', { details: { until: error.expression, polls: error.polls, waited_ms: error.waitedMs } });
   if (error instanceof InterruptedError) return base(error.exitCode, nameOf(error.exitCode));
   if (error instanceof ConfigError) return base(1, 'config');
   return base(1, 'unexpected', { hint: 'Run again with --verbose for the stack trace, and report it.' });

@@ -4,7 +4,7 @@
 // journal as the command typed by a person; only the streams differ.
 import { PassThrough, Writable } from 'node:stream';
 import type { Clock } from '../api/transport.js';
-import type { CommandModule, RawInput } from '../cli/command-spec.js';
+import type { RawInput } from '../cli/command-spec.js';
 import type { Env, ResolvedCredentials } from '../config/credentials.js';
 import { describeError, EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
 import { CommandContext, type ContextInit, type GlobalOptions, type Io } from '../runtime/context.js';
@@ -80,9 +80,9 @@ export async function runInProcess(session: AgentSession, tool: AgentTool, input
   let exitCode = 0;
   let error: ErrorDescription | undefined;
   try {
-    const module = (await tool.spec.load()) as CommandModule<RawInput>;
-    const result = await module.run(ctx, input);
-    exitCode = typeof result === 'number' ? result : 0;
+    // Through the one runner: a tool call's `until` polls as the CLI's --until does.
+    const { runCommand } = await import('../cli/run-command.js');
+    exitCode = await runCommand(ctx, tool.spec, input);
   } catch (failure) {
     error = describeError(failure);
     exitCode = error.exitCode;

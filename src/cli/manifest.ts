@@ -53,10 +53,29 @@ const WATCH_OPTIONS = [
   { flags: '--exit-on-alert', key: 'exitOnAlert', kind: 'flag', description: 'with --watch: end at the first alert with exit code 10' },
 ] as const satisfies readonly OptionSpec[];
 
+/**
+ * `--until EXPR` on every read command (flows/until.ts runs the command again until the condition
+ * holds). On `history` and `report`, where `--until` was already the close-date bound, a value that
+ * reads as a date stays that bound and anything else is a condition (no date is valid JMESPath).
+ */
+export const UNTIL_OPTION = {
+  flags: '--until <expr>',
+  key: 'until',
+  kind: 'value',
+  description: 'poll until this JMESPath condition over the --json data holds, e.g. "status==\'filled\'" (exit 124 at --timeout, default 120 s)',
+} as const satisfies OptionSpec;
+const UNTIL_DATE_OR_CONDITION = {
+  flags: '--until <date|expr>',
+  key: 'until',
+  kind: 'value',
+  description: 'closed before this date (same forms as --since); anything else is a condition to poll until, as on every read',
+} as const satisfies OptionSpec;
+
 export const MARKETS = declare({
   name: 'markets',
   summary: 'List the markets open to the account: status, price, capacity and daily carry per side',
   tier: 'read',
+  options: [UNTIL_OPTION],
   examples: ['hedge markets', 'hedge markets --json | jq ".[].market"'],
 });
 
@@ -65,7 +84,7 @@ export const PRICE = declare({
   summary: 'Show the indicative mid price of a market (every listed market without one)',
   tier: 'read',
   args: [optional(MARKET_ARG)],
-  options: [...WATCH_OPTIONS],
+  options: [...WATCH_OPTIONS, UNTIL_OPTION],
   examples: ['hedge price USDTNGN', 'hedge price --json', 'hedge price USDTNGN --watch'],
 });
 
@@ -74,7 +93,7 @@ export const QUOTE = declare({
   summary: 'Quote a hedge: execution price, impact, carry, margin, fee and maturity (reserves nothing)',
   tier: 'read',
   args: [MARKET_ARG, SIDE_ARG, notionalArg('size')],
-  options: [TENOR_OPTION],
+  options: [TENOR_OPTION, UNTIL_OPTION],
   examples: ['hedge quote USDTNGN buy 10000 --tenor 3', 'hedge quote USDTNGN sell 1.5m --tenor 7 --json'],
 });
 
@@ -135,6 +154,7 @@ export const HEDGES = declare({
     { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' },
     { flags: '--wait', key: 'wait', kind: 'flag', description: 'with an ID: poll until the hedge is filled, failed or closed' },
     ...WATCH_OPTIONS,
+    UNTIL_OPTION,
   ],
   examples: ['hedge hedges --status filled --limit 20', 'hedge hedges hdg_01HX… --wait', 'hedge hedges --ref DEAL-42 --json'],
 });
@@ -146,7 +166,7 @@ export const HISTORY = declare({
   options: [
     { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' },
     { flags: '--since <date>', key: 'since', kind: 'value', description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago' },
-    { flags: '--until <date>', key: 'until', kind: 'value', description: 'closed before this date (same forms)' },
+    UNTIL_DATE_OR_CONDITION,
   ],
   examples: ['hedge history', 'hedge history --json | jq "map(.net_pnl_usd) | add"'],
 });
@@ -155,7 +175,7 @@ export const POSITIONS = declare({
   name: 'positions',
   summary: 'Show open positions per side: entry and mark, P&L, carry, fee to close, net margin',
   tier: 'read',
-  options: [...WATCH_OPTIONS],
+  options: [...WATCH_OPTIONS, UNTIL_OPTION],
   examples: ['hedge positions', 'hedge positions --json', 'hedge positions --watch 5 --alert-pnl -500'],
 });
 
@@ -163,7 +183,7 @@ export const ACCOUNT = declare({
   name: 'account',
   summary: 'Show the account: balance, margin in use, exposure, unrealized P&L and headroom',
   tier: 'read',
-  options: [...WATCH_OPTIONS],
+  options: [...WATCH_OPTIONS, UNTIL_OPTION],
   examples: ['hedge account', 'hedge account --json | jq .available_exposure_usd', 'hedge account --watch'],
 });
 
@@ -217,6 +237,7 @@ export const WHOAMI = declare({
   name: 'whoami',
   summary: 'Show the profile, environment, base URL and key in use, where each came from, and whether the key works',
   tier: 'read',
+  options: [UNTIL_OPTION],
   examples: ['hedge whoami', 'HEDGE_PROFILE=desk hedge whoami --json'],
 });
 
@@ -268,6 +289,7 @@ export const JOURNAL_LIST = declare({
     { flags: '--pending', key: 'pending', kind: 'flag', description: 'only actions whose outcome is not known yet (pending, submitted, unknown)' },
     { flags: '--since <when>', key: 'since', kind: 'value', description: 'only actions from this time: 2026-11-20, an ISO time, or 2h / 3d / 1w ago' },
     { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (default 50)' },
+    UNTIL_OPTION,
   ],
   examples: ['hedge journal', 'hedge journal --pending', 'hedge journal --since 1d --json'],
 });
@@ -276,6 +298,7 @@ export const JOURNAL_SHOW = declare({
   name: 'show',
   summary: 'Show one journal entry in full: request, idempotency key, outcome',
   tier: 'read',
+  options: [UNTIL_OPTION],
   args: [{ name: 'id', required: true, description: 'a journal id (a_…) or a unique prefix of one' }],
   examples: ['hedge journal show a_mwrrf5p1'],
 });
@@ -301,7 +324,7 @@ export const PLAN = declare({
   summary: 'Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing',
   tier: 'read',
   args: [{ name: 'file', required: true, description: 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin' }],
-  options: [{ flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' }],
+  options: [{ flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' }, UNTIL_OPTION],
   examples: ['hedge plan target.csv', 'hedge plan target.csv --json', 'cat target.csv | hedge plan -'],
 });
 
@@ -323,7 +346,7 @@ export const REPORT = declare({
   tier: 'read',
   options: [
     { flags: '--since <date>', key: 'since', kind: 'value', description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago' },
-    { flags: '--until <date>', key: 'until', kind: 'value', description: 'closed before this date (same forms)' },
+    UNTIL_DATE_OR_CONDITION,
     { flags: '--by <group>', key: 'by', kind: 'value', description: 'group by day, week, month, side, tenor or market (default day)', values: ['day', 'week', 'month', 'side', 'tenor', 'market'] },
     { flags: '--html <file>', key: 'html', kind: 'value', description: 'also write a self-contained HTML report (charts, A4 printable) to this file' },
   ],
@@ -334,7 +357,7 @@ export const MATURITIES = declare({
   name: 'maturities',
   summary: 'Upcoming settlements grouped by day: market, side, notional, maturity and countdown, mark P&L, carry',
   tier: 'read',
-  options: [{ flags: '--within <duration>', key: 'within', kind: 'value', description: 'only hedges maturing within this long: 12h, 3d, 2w (default: all)' }],
+  options: [{ flags: '--within <duration>', key: 'within', kind: 'value', description: 'only hedges maturing within this long: 12h, 3d, 2w (default: all)' }, UNTIL_OPTION],
   examples: ['hedge maturities', 'hedge maturities --within 3d --json'],
 });
 

@@ -42,6 +42,8 @@ export interface ContextInit {
   keepTransportOpen?: boolean;
   /** Who asked for the command: a person or script at the CLI (default), or an agent through `hedge mcp`. */
   origin?: 'cli' | 'agent';
+  /** Absolute clock time when --timeout runs out, when it must be another context's (derive()). */
+  deadline?: number;
 }
 
 /** How long a wait lasts when --timeout does not say (`--timeout 0` means no bound at all). */
@@ -65,6 +67,8 @@ export class CommandContext {
   private prompterInstance?: Prompter;
   private journalInstance?: Journal;
   private readonly disposers: Array<() => Promise<void> | void> = [];
+  /** Set on a derived context: the credentials, client, journal and store are its parent's. */
+  private parent?: CommandContext;
 
   constructor(init: ContextInit) {
     this.init = init;
@@ -76,7 +80,7 @@ export class CommandContext {
     this.signal = init.signal;
     this.output = init.output;
     const timeout = init.globals.timeout;
-    this.deadline = timeout === undefined || timeout === 0 ? undefined : init.clock.now() + timeout * 1000;
+    this.deadline = init.deadline ?? (timeout === undefined || timeout === 0 ? undefined : init.clock.now() + timeout * 1000);
     this.storeInstance = init.store;
     this.prompterInstance = init.prompter;
     if (init.client) this.clientPromise = Promise.resolve(init.client);
@@ -105,8 +109,20 @@ export class CommandContext {
     return ['hedge', ...this.environmentFlags, ...words].join(' ');
   }
 
+  /**
+   * The same command's context with another output (and globals): it shares this context's
+   * credentials, client, journal and store (each still built once, when first asked for), its
+   * deadline and its signal. `--until` runs each poll of a command through one.
+   */
+  derive(changes: { output: Output; globals?: Partial<GlobalOptions> }): CommandContext {
+    const child = new CommandContext({ ...this.init, output: changes.output, globals: { ...this.globals, ...changes.globals }, deadline: this.deadline });
+    child.parent = this;
+    return child;
+  }
+
   /** The action journal (state folder, or beside the config when HEDGE_CONFIG_DIR is set). */
   async journal(): Promise<Journal> {
+    if (this.parent) return this.parent.journal();
     if (!this.journalInstance) {
       const { openJournal, journalDir } = await import('../journal/index.js');
       this.journalInstance = openJournal({ dir: journalDir(this.env), now: this.clock.now });
@@ -135,6 +151,7 @@ export class CommandContext {
   }
 
   async store(): Promise<ProfileStore> {
+    if (this.parent) return this.parent.store();
     if (!this.storeInstance) {
       const { ProfileStore } = await import('../config/profile-store.js');
       this.storeInstance = new ProfileStore(this.configDir);
@@ -143,7 +160,7 @@ export class CommandContext {
   }
 
   credentials(): Promise<ResolvedCredentials> {
-    this.credentialsPromise ??= this.resolve();
+    this.credentialsPromise ??= this.parent ? this.parent.credentials() : this.resolve();
     return this.credentialsPromise;
   }
 
@@ -181,7 +198,7 @@ export class CommandContext {
   }
 
   client(): Promise<HedgeClient> {
-    this.clientPromise ??= this.buildClient();
+    this.clientPromise ??= this.parent ? this.parent.client() : this.buildClient();
     return this.clientPromise;
   }
 
