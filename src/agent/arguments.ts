@@ -24,6 +24,8 @@ function expected(argument: AgentArgument): string {
       return 'true or false';
     case 'boolean-or-string':
       return 'true, false or a string';
+    case 'string-list':
+      return 'a list of strings';
   }
 }
 
@@ -37,6 +39,8 @@ function typeFits(argument: AgentArgument, value: unknown): boolean {
       return typeof value === 'boolean';
     case 'boolean-or-string':
       return typeof value === 'boolean' || typeof value === 'string';
+    case 'string-list':
+      return Array.isArray(value) && value.every((item) => typeof item === 'string');
   }
 }
 
@@ -75,6 +79,8 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): Ra
       input.options[target.key] = value;
     } else if (target.kind === 'optional-value') {
       if (value !== false) input.options[target.key] = value;
+    } else if (target.kind === 'repeatable') {
+      input.options[target.key] = (value as string[]).map(String);
     } else {
       input.options[target.key] = String(value);
     }

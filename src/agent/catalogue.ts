@@ -20,7 +20,7 @@ export interface AgentArgument {
   cliName: string;
   required: boolean;
   /** What JSON types the argument takes (the command's own parser checks the value). */
-  accepts: 'string' | 'number-or-string' | 'boolean' | 'boolean-or-string';
+  accepts: 'string' | 'number-or-string' | 'boolean' | 'boolean-or-string' | 'string-list';
   schema: JsonSchema;
 }
 
@@ -105,6 +105,8 @@ function optionArgument(option: OptionSpec, required: boolean): AgentArgument {
       return { name, target, cliName, required, accepts: 'boolean', schema: { type: 'boolean', default: true, description } };
     case 'optional-value':
       return { name, target, cliName, required, accepts: 'boolean-or-string', schema: { description, anyOf: [{ type: 'boolean' }, { type: 'string' }] } };
+    case 'repeatable':
+      return { name, target, cliName, required, accepts: 'string-list', schema: { type: 'array', items: { type: 'string' }, description } };
     case 'value': {
       const numeric = NUMERIC_PLACEHOLDERS.has(placeholder(option) ?? '');
       const schema: JsonSchema = Array.isArray(option.values)

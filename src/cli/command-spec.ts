@@ -16,9 +16,10 @@ export interface ArgSpec {
 /**
  * `value`: takes a value (`--tenor <days>`); `flag`: present or not (`--dry-run`);
  * `negatable`: on unless `--no-…` is given (`--no-wait` → `wait: false`);
- * `optional-value`: present alone (`true`) or with a value (`--watch` / `--watch 5`).
+ * `optional-value`: present alone (`true`) or with a value (`--watch` / `--watch 5`);
+ * `repeatable`: a value given any number of times, collected in order (`-f a=1 -f b=2`).
  */
-export type OptionKind = 'value' | 'flag' | 'negatable' | 'optional-value';
+export type OptionKind = 'value' | 'flag' | 'negatable' | 'optional-value' | 'repeatable';
 
 export interface OptionSpec {
   readonly flags: string;
@@ -53,7 +54,9 @@ type OptionValue<O extends OptionSpec> = O['kind'] extends 'value'
     ? boolean
     : O['kind'] extends 'optional-value'
       ? string | true | undefined
-      : boolean | undefined;
+      : O['kind'] extends 'repeatable'
+        ? string[] | undefined
+        : boolean | undefined;
 
 export type ArgsOf<S extends CommandSpec> = S['args'] extends readonly ArgSpec[]
   ? { [A in S['args'][number] as A['name']]: ArgValue<A> }

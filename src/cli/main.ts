@@ -61,7 +61,12 @@ function addCommand(parent: Command, spec: CommandSpec, path: string[], select: 
   for (const arg of spec.args ?? []) {
     command.argument(arg.required ? `<${arg.name}>` : `[${arg.name}]`, arg.description);
   }
-  for (const option of spec.options ?? []) command.addOption(new Option(option.flags, option.description));
+  for (const option of spec.options ?? []) {
+    const made = new Option(option.flags, option.description);
+    // Each occurrence adds to the list, in the order typed.
+    if (option.kind === 'repeatable') made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+    command.addOption(made);
+  }
   command.addHelpText('after', examplesText(spec));
   if (spec.subcommands) {
     for (const sub of spec.subcommands) addCommand(command, sub, [...path, spec.name], select);
@@ -71,10 +76,18 @@ function addCommand(parent: Command, spec: CommandSpec, path: string[], select: 
     const self = actionArgs[actionArgs.length - 1] as Command;
     const values = actionArgs.slice(0, (spec.args ?? []).length) as Array<string | undefined>;
     const args = Object.fromEntries((spec.args ?? []).map((arg, index) => [arg.name, values[index]]));
-    const parsed = parseGlobals(self.optsWithGlobals());
+    // A command option named like a global one (`hedge api --input FILE` beside `--no-input`)
+    // shadows it in optsWithGlobals: the program's own values win for the globals.
+    const parsed = parseGlobals({ ...self.optsWithGlobals(), ...rootOf(self).opts() });
     if ('problem' in parsed) throw new GlobalsProblem(parsed.problem);
     select({ spec, path: [...path, spec.name], input: { args, options: self.opts() }, globals: parsed.globals });
   });
+}
+
+function rootOf(command: Command): Command {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root;
 }
 
 /** Commander puts its suggestion on a second line; bad input is always exactly one line on stderr. */

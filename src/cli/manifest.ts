@@ -387,6 +387,36 @@ export const TOOLS = declare({
   examples: ['hedge tools --json'],
 });
 
+export const API_METHOD_VALUES = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export const API = declare({
+  name: 'api',
+  summary: "Call any endpoint with the profile's key, as `gh api` does; prints the whole envelope; writes are journaled",
+  // Not an agent tool: agents get the typed tools, which the caps and the market allowlist govern.
+  tier: 'local',
+  args: [{ name: 'path', required: true, description: 'relative to the base URL: /hedges, hedges/hdg_…, /hedges?status=filled' }],
+  options: [
+    { flags: '-X, --method <method>', key: 'method', kind: 'value', description: 'GET (the default, even with fields), POST, PUT, PATCH or DELETE; every method but GET is a journaled write', values: API_METHOD_VALUES },
+    { flags: '-f, --raw-field <key=value>', key: 'rawField', kind: 'repeatable', description: 'a string parameter: the query string of a GET, the JSON body otherwise (repeat it)' },
+    { flags: '-F, --field <key=value>', key: 'field', kind: 'repeatable', description: 'a typed parameter: numbers, true, false, null, @file (its text, @- stdin); key[sub]=… and key[]=… nest' },
+    { flags: '-H, --header <name:value>', key: 'header', kind: 'repeatable', description: 'an extra request header (never Authorization)' },
+    { flags: '--input <file>', key: 'input', kind: 'value', description: 'the JSON body from this file (- for stdin); -f/-F then go in the query string' },
+    { flags: '--paginate', key: 'paginate', kind: 'flag', description: 'GET every page of a list and print one envelope of all its rows' },
+    { flags: '-i, --include', key: 'include', kind: 'flag', description: 'print the HTTP status line and the response headers before the body' },
+    WRITE_OPTIONS[1],
+    WRITE_OPTIONS[2],
+    WRITE_OPTIONS[3],
+    UNTIL_OPTION,
+  ],
+  examples: [
+    'hedge api /markets',
+    'hedge api /hedges -f status=filled -F limit=5 --query "data[].id"',
+    'hedge api -X POST /hedges/close -f market=USDTNGN -f side=buy',
+    'hedge api /hedges --paginate --query "length(data)"',
+    'hedge api -i /account',
+  ],
+});
+
 export const COMMANDS: readonly CommandSpec[] = [
   command(MARKETS, () => import('../commands/markets.js')),
   command(PRICE, () => import('../commands/price.js')),
@@ -432,6 +462,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   command(MCP, () => import('../commands/mcp.js')),
   command(TOOLS, () => import('../commands/tools.js')),
+  command(API, () => import('../commands/api.js')),
   command(COMPLETION, () => import('../commands/completion.js')),
   {
     name: 'sandbox',

@@ -39,9 +39,10 @@ export async function runCommand(ctx: CommandContext, spec: CommandSpec & { load
     const value = input.options[key];
     if (value !== undefined && value !== false) throw new UsageError(`${flag} cannot be combined with --until (--until already reads again until the condition holds).`);
   }
-  // The command itself never sees the condition (history and report would read it as a date).
+  // History and report would read the condition as a date: they never see it. Others may check
+  // it (`hedge api` allows it on a GET only).
   const { until: _condition, ...options } = input.options;
-  const own: RawInput = { args: input.args, options };
+  const own: RawInput = until.dateToo ? { args: input.args, options } : input;
   const { runUntil } = await import('../flows/until.js');
   return runUntil(ctx, until, (context) => module.run(context, own));
 }
