@@ -14,7 +14,7 @@
 // its own exit code. Every pause goes through ctx.clock with ctx.signal: a unit test steps a fake
 // clock, and Ctrl-C ends the wait at once.
 import { InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../errors.js';
-import type { CommandContext } from '../runtime/context.js';
+import { DEFAULT_WAIT_BOUND_MS, type CommandContext } from '../runtime/context.js';
 import { RecordingOutput } from '../ui/recording-output.js';
 import { compileQuery, isTruthy } from '../ui/query.js';
 import { safeText } from '../security/safe-text.js';
@@ -79,9 +79,9 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
     if (deadline !== undefined) await pauseUntil(deadline);
     if (last && ctx.output.isJson) last.playOnto(ctx.output);
     const waited = clock.now() - startedAt;
-    const bound = ctx.globals.timeout === undefined ? ' (the default bound; --timeout SECONDS changes it)' : '';
+    const bound = ctx.globals.timeout === undefined ? `the default bound of ${seconds(DEFAULT_WAIT_BOUND_MS)} (--timeout SECONDS changes it)` : `--timeout ${ctx.globals.timeout}s`;
     throw new UntilNotMetError(
-      `--until ${JSON.stringify(safeText(options.expression))} did not hold within ${seconds(waited)}${bound}: ${polls} ${polls === 1 ? 'read' : 'reads'}, ${last ? 'the condition was false on each' : 'none answered'}.`,
+      `--until ${JSON.stringify(safeText(options.expression))} did not hold within ${bound}: ${polls} ${polls === 1 ? 'read' : 'reads'}, ${last ? `the condition false on ${polls === 1 ? 'it' : 'each'}` : 'none answered'}.`,
       {
         expression: options.expression,
         polls,
