@@ -59,6 +59,31 @@ function callGlobals(server: GlobalOptions, yes: boolean): GlobalOptions {
   };
 }
 
+/**
+ * Runs `work` with a context like a tool call's (JSON, no prompts, the session's key), for what the
+ * agent interface reads itself (the agent's limits: the book, a plan, the journal). Disposed after.
+ */
+export async function withCallContext<T>(session: AgentSession, signal: AbortSignal, work: (ctx: CommandContext) => Promise<T>): Promise<T> {
+  const io: Io = { stdout: new Capture(), stderr: new Capture(), stdin: new PassThrough().end(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const init: ContextInit = {
+    io,
+    env: session.env,
+    globals: callGlobals(session.globals, false),
+    clock: session.clock,
+    signal,
+    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now }),
+    credentials: session.credentials,
+    keepTransportOpen: true,
+    origin: 'agent',
+  };
+  const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
+  try {
+    return await work(ctx);
+  } finally {
+    await ctx.dispose();
+  }
+}
+
 export async function runInProcess(session: AgentSession, tool: AgentTool, input: RawInput, call: { signal: AbortSignal; yes: boolean }): Promise<CommandRun> {
   const stdout = new Capture();
   const stderr = new Capture();

@@ -376,15 +376,21 @@ export const MCP = declare({
   tier: 'local',
   options: [
     { flags: '--allow-live', key: 'allowLive', kind: 'flag', description: 'offer write tools on a live key too (each write then needs a confirmation token)' },
+    { flags: '--max-notional <usd>', key: 'maxNotional', kind: 'value', description: 'refuse a write tool call that trades more than this many USD (nothing sent)' },
+    { flags: '--max-daily-notional <usd>', key: 'maxDailyNotional', kind: 'value', description: "refuse a write that would take the agent's trades of the last 24 h (journal, via agent) past this many USD" },
+    { flags: '--markets <list>', key: 'markets', kind: 'value', description: 'the only markets write tools may trade, comma-separated: USDTNGN,USDTKES' },
   ],
-  examples: ['hedge mcp --demo', 'hedge mcp --profile desk', 'hedge mcp --profile live-desk --allow-live'],
+  examples: ['hedge mcp --demo', 'hedge mcp --profile desk --max-notional 25k --max-daily-notional 100k --markets USDTNGN', 'hedge mcp --profile live-desk --allow-live'],
 });
 
 export const TOOLS = declare({
   name: 'tools',
-  summary: 'Describe the commands an agent may call: names, argument schemas and safety tiers',
+  summary: 'Describe the commands an agent may call: names, argument schemas, risk tiers and the errors each can return',
   tier: 'local',
-  examples: ['hedge tools --json'],
+  options: [
+    { flags: '--errors', key: 'errors', kind: 'flag', description: 'print the error catalogue instead: every error code, its exit code, whether and how to retry, what to do' },
+  ],
+  examples: ['hedge tools --json', 'hedge tools --errors --json'],
 });
 
 export const API_METHOD_VALUES = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

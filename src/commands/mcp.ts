@@ -7,18 +7,21 @@ import type { MCP } from '../cli/manifest.js';
 import { closeTransport } from '../api/transport.js';
 import { ConfirmationTokens, tokenTtlSeconds } from '../agent/confirmation.js';
 import { AgentToolbox } from '../agent/toolbox.js';
+import { describeLimits, hasLimits, parseAgentLimits } from '../agent/guardrails.js';
 import type { CommandContext } from '../runtime/context.js';
 import { redactKey } from '../security/secrets.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof MCP>): Promise<number> {
   const ttlSeconds = tokenTtlSeconds(ctx.env);
+  // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.
+  const limits = parseAgentLimits(input.options);
   const credentials = await ctx.credentials();
   const allowLive = input.options.allowLive === true;
   const tokens = new ConfirmationTokens(ttlSeconds, ctx.clock.now);
   const toolbox = new AgentToolbox(
     { env: ctx.env, globals: ctx.globals, clock: ctx.clock, credentials, log: (text) => ctx.io.stderr.write(`${text}\n`) },
     tokens,
-    { allowLive },
+    { allowLive, limits },
   );
   const c = ctx.output.chalk;
   const tier =
@@ -28,6 +31,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof MCP>): Prom
         ? `${c.red.bold('LIVE')}: read tools, and write tools that each need a confirmation token (valid ${ttlSeconds} s)`
         : `${c.red.bold('LIVE')}: read tools only (write tools need --allow-live)`;
   ctx.output.note(`hedge mcp: serving ${toolbox.list().length} tools over stdio with key ${redactKey(credentials.apiKey)} — ${tier}.`);
+  if (hasLimits(limits)) ctx.output.note(`hedge mcp: write limits — ${describeLimits(limits)}.`);
   // The calls share the process's keep-alive sockets; they are closed once, when the server ends.
   ctx.onDispose(closeTransport);
   const { serveStdio } = await import('../agent/mcp-server.js');
