@@ -156,7 +156,7 @@ export const HEDGES = declare({
     ...WATCH_OPTIONS,
     UNTIL_OPTION,
   ],
-  examples: ['hedge hedges --status filled --limit 20', 'hedge hedges hdg_01HX… --wait', 'hedge hedges --ref DEAL-42 --json'],
+  examples: ['hedge hedges --status filled --limit 20', 'hedge hedges hdg_01HX… --wait', 'hedge hedges hdg_01HX… --until "status==\'filled\'" --json', 'hedge hedges --ref DEAL-42 --json'],
 });
 
 export const HISTORY = declare({
