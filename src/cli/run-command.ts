@@ -21,6 +21,9 @@ async function untilCondition(spec: CommandSpec, input: RawInput, now: number): 
   if (!option || typeof value !== 'string') return undefined;
   const dateToo = option.flags.includes('<date');
   if (dateToo) {
+    // Every date form starts with a digit (2026-11-01, 7d) and no JMESPath expression does: a
+    // value that does is the command's date — a malformed one gets the command's own refusal.
+    if (/^\s*\d/.test(value)) return undefined;
     const { parseReportDate } = await import('../domain/report.js');
     if (parseReportDate(value, new Date(now)).ok) return undefined;
   }

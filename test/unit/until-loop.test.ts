@@ -265,10 +265,16 @@ describe('--until on history and report: a date is the close-date bound, anythin
     expect(seen[0]).toEqual({ args: {}, options: { limit: '5' } });
   });
 
+  it('a malformed date (it starts with a digit) gets the command\'s own date refusal', async () => {
+    const { spec, seen } = spy(HISTORY);
+    await runCommand(harness({ clock: fakeClock(), client: {} }).ctx, spec, { args: {}, options: { until: '2026-13-45' } });
+    expect(seen).toEqual([{ args: {}, options: { until: '2026-13-45' } }]);
+  });
+
   it('neither a date nor a condition: one line naming both forms', async () => {
     const { spec, seen } = spy(HISTORY);
-    const error = await runCommand(harness({ clock: fakeClock(), client: {} }).ctx, spec, { args: {}, options: { until: '2026-13-45' } }).catch((caught: unknown) => caught);
-    expect((error as Error).message).toMatch(/^--until: "2026-13-45" is neither a date \(2026-11-01, an ISO time, or 7d \/ 2w \/ 1m ago\) nor a JMESPath condition \(/);
+    const error = await runCommand(harness({ clock: fakeClock(), client: {} }).ctx, spec, { args: {}, options: { until: 'yesterday[' } }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toMatch(/^--until: "yesterday\[" is neither a date \(2026-11-01, an ISO time, or 7d \/ 2w \/ 1m ago\) nor a JMESPath condition \(/);
     expect(seen).toEqual([]);
   });
 });
