@@ -12,7 +12,7 @@
 # Subcommands of a command path ('' is the top level).
 _hedge_subcommands() {
   case "$1" in
-    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply keep report journal resume demo mcp tools completion sandbox help' ;;
+    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply keep report journal resume demo mcp tools api completion sandbox help' ;;
     'profile') REPLY='list use remove' ;;
     'journal') REPLY='list show' ;;
     'demo') REPLY='reset' ;;
@@ -26,27 +26,32 @@ _hedge_subcommands() {
 _hedge_options() {
   case "$1" in
     '') REPLY='--json --profile --demo -y --yes --no-input --no-color --verbose --timeout --request-timeout --format --fields --query --no-header -h --help -V --version' ;;
-    'quote') REPLY='-t --tenor' ;;
+    'quote') REPLY='-t --tenor --until' ;;
     'open') REPLY='-t --tenor --ref --allow-duplicate-ref --skip-checks --no-wait --idempotency-key --new --dry-run' ;;
     'add') REPLY='--skip-checks --no-wait --idempotency-key --new --dry-run' ;;
     'reduce') REPLY='--no-wait --idempotency-key --new --dry-run' ;;
     'close') REPLY='--no-wait --idempotency-key --new --dry-run' ;;
-    'price') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count' ;;
-    'hedges') REPLY='--status --ref --limit --wait --watch --alert-pnl --alert-maturity --exit-on-alert --count' ;;
-    'positions') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count' ;;
-    'account') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count' ;;
-    'maturities') REPLY='--within' ;;
+    'price') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
+    'hedges') REPLY='--status --ref --limit --wait --watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
+    'positions') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
+    'account') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
+    'maturities') REPLY='--within --until' ;;
     'roll') REPLY='-t --tenor --skip-checks --no-wait --idempotency-key --new --dry-run' ;;
-    'mcp') REPLY='--allow-live --root' ;;
+    'mcp') REPLY='--allow-live --root --max-notional --max-daily-notional --markets' ;;
     'history') REPLY='--limit --since --until' ;;
-    'plan') REPLY='--tolerance' ;;
+    'plan') REPLY='--tolerance --until' ;;
     'apply') REPLY='--tolerance --dry-run' ;;
     'keep') REPLY='--once --interval --converge --tolerance --alert-cmd --dry-run' ;;
     'report') REPLY='--since --until --by --html' ;;
-    'journal list') REPLY='--pending --since --limit' ;;
+    'journal list') REPLY='--pending --since --limit --until' ;;
     'resume') REPLY='--no-wait' ;;
     'login') REPLY='--base-url --ca-file' ;;
     'sandbox serve') REPLY='--port --host --tls --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --hostile-text' ;;
+    'markets') REPLY='--until' ;;
+    'whoami') REPLY='--until' ;;
+    'journal show') REPLY='--until' ;;
+    'tools') REPLY='--errors' ;;
+    'api') REPLY='-X --method -f --raw-field -F --field -H --header --input --paginate -i --include --idempotency-key --new --dry-run --until' ;;
     *) REPLY='' ;;
   esac
 }
@@ -56,6 +61,8 @@ _hedge_takes_value() {
   case "$1" in
     --profile | --timeout | --request-timeout | -t | --tenor | --ref | --idempotency-key | --status | --limit | \
       --since | --until | --tolerance | --by | --format | --fields | --query | --html | \
+      -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | \
+      --max-notional | --max-daily-notional | --markets | \
       --watch | --alert-pnl | --alert-maturity | --within | --interval | --alert-cmd | --count | \
       --base-url | --ca-file | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
       --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --root)
@@ -82,7 +89,8 @@ _hedge_option_values() {
     --by) REPLY='day week month side tenor market' ;;
     --format) REPLY='table tsv csv json ndjson' ;;
     --dialect) REPLY='reference alpha beta' ;;
-    --ca-file | --html | --root) return 1 ;;
+    -X | --method) REPLY='GET POST PUT PATCH DELETE' ;;
+    --ca-file | --html | --input | --root) return 1 ;;
   esac
   return 0
 }

@@ -12,7 +12,7 @@
 function __hedge_subcommands
     switch "$argv"
         case ''
-            echo markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply keep report journal resume demo mcp tools completion sandbox help
+            echo markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply keep report journal resume demo mcp tools api completion sandbox help
         case profile
             echo list use remove
         case journal
@@ -28,7 +28,8 @@ end
 
 # Options whose next word is their value.
 function __hedge_takes_value
-    contains -- $argv[1] --profile --timeout --request-timeout -t --tenor --ref --idempotency-key --status --limit \
+    contains -- $argv[1] --profile --timeout --request-timeout -X --method -f --raw-field -F --field -H --header --input \
+        --max-notional --max-daily-notional --markets -t --tenor --ref --idempotency-key --status --limit \
         --since --until --tolerance --by --format --fields --query --html \
         --watch --alert-pnl --alert-maturity --within --interval --alert-cmd --count --dialect \
         --base-url --ca-file --port --host --fill-delay --fail-rate --clock-speed --seed \
@@ -130,6 +131,7 @@ complete -c hedge -n '__hedge_command_at' -f -a demo -d 'The --demo simulator'
 complete -c hedge -n '__hedge_command_at' -f -a maturities -d 'Upcoming settlements grouped by day, with countdown, mark P&L and carry'
 complete -c hedge -n '__hedge_command_at' -f -a roll -d 'Keep a side covered past its maturity: close, then open the same notional for a new tenor'
 complete -c hedge -n '__hedge_command_at' -f -a mcp -d 'Serve the commands as Model Context Protocol tools over stdio, for an AI agent'
+complete -c hedge -n '__hedge_command_at' -f -a api -d 'Call any endpoint with the profile\'s key, as gh api does; prints the whole envelope; writes journaled'
 complete -c hedge -n '__hedge_command_at' -f -a tools -d 'Describe the commands an agent may call: names, argument schemas and safety tiers'
 complete -c hedge -n '__hedge_command_at journal' -f -a list -d 'List the journal of actions, newest first'
 complete -c hedge -n '__hedge_command_at journal' -f -a show -d 'Show one journal entry in full'
@@ -186,7 +188,7 @@ complete -c hedge -n '__hedge_path_is reduce' -l new -d 'start a fresh action ev
 complete -c hedge -n '__hedge_path_is close' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
 complete -c hedge -n '__hedge_path_is open' -l allow-duplicate-ref -d 'open even if an active hedge already carries this --ref'
 complete -c hedge -n '__hedge_path_is history' -l since -x -d 'closed on or after this date'
-complete -c hedge -n '__hedge_path_is history' -l until -x -d 'closed before this date'
+complete -c hedge -n '__hedge_path_is history' -l until -x -d 'closed before this date, or a condition to poll until'
 complete -c hedge -n '__hedge_path_is plan' -l tolerance -x -d 'treat differences up to this many USD as at target'
 complete -c hedge -n '__hedge_path_is apply' -l tolerance -x -d 'treat differences up to this many USD as at target'
 complete -c hedge -n '__hedge_path_is apply' -l dry-run -d 'the same as hedge plan: show, send nothing'
@@ -197,7 +199,7 @@ complete -c hedge -n '__hedge_path_is keep' -l tolerance -x -d 'treat difference
 complete -c hedge -n '__hedge_path_is keep' -l alert-cmd -x -d 'run this command with error and drift events on stdin'
 complete -c hedge -n '__hedge_path_is keep' -l dry-run -d 'print what one cycle would do, send nothing'
 complete -c hedge -n '__hedge_path_is report' -l since -x -d 'closed on or after this date'
-complete -c hedge -n '__hedge_path_is report' -l until -x -d 'closed before this date'
+complete -c hedge -n '__hedge_path_is report' -l until -x -d 'closed before this date, or a condition to poll until'
 complete -c hedge -n '__hedge_path_is report' -l by -x -a 'day week month side tenor market' -d 'group by'
 complete -c hedge -n '__hedge_path_is report' -l html -r -F -d 'also write a self-contained HTML report to this file'
 complete -c hedge -n '__hedge_path_is journal list' -l pending -d 'only unresolved actions'
@@ -249,6 +251,33 @@ complete -c hedge -n '__hedge_path_is roll' -l new -d 'start a fresh action even
 complete -c hedge -n '__hedge_path_is roll' -l dry-run -d 'print the exact request that would be sent, and send nothing'
 complete -c hedge -n '__hedge_path_is mcp' -l allow-live -d 'offer write tools on a live key too (each write needs a confirmation token)'
 complete -c hedge -n '__hedge_path_is mcp' -l root -x -a '(__fish_complete_directories)' -d 'a directory plan and apply may read target files from (repeatable)'
+
+complete -c hedge -n '__hedge_path_is markets' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
+complete -c hedge -n '__hedge_path_is price' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
+complete -c hedge -n '__hedge_path_is quote' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
+complete -c hedge -n '__hedge_path_is hedges' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
+complete -c hedge -n '__hedge_path_is positions' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
+complete -c hedge -n '__hedge_path_is account' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
+complete -c hedge -n '__hedge_path_is whoami' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
+complete -c hedge -n '__hedge_path_is journal list' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
+complete -c hedge -n '__hedge_path_is journal show' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
+complete -c hedge -n '__hedge_path_is plan' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
+complete -c hedge -n '__hedge_path_is maturities' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
+complete -c hedge -n '__hedge_path_is mcp' -l max-notional -x -d 'refuse a write tool call that trades more than this many USD'
+complete -c hedge -n '__hedge_path_is mcp' -l max-daily-notional -x -d 'refuse a write past the agent's trades of the last 24 h plus this call'
+complete -c hedge -n '__hedge_path_is mcp' -l markets -x -d 'the only markets write tools may trade, comma-separated'
+complete -c hedge -n '__hedge_path_is tools' -l errors -d 'print the error catalogue: every error code, its exit code, whether and how to retry'
+complete -c hedge -n '__hedge_path_is api' -s X -l method -x -a 'GET POST PUT PATCH DELETE' -d 'GET (default), POST, PUT, PATCH or DELETE; every method but GET is a journaled write'
+complete -c hedge -n '__hedge_path_is api' -s f -l raw-field -x -d 'a string parameter: query string of a GET, JSON body otherwise'
+complete -c hedge -n '__hedge_path_is api' -s F -l field -x -d 'a typed parameter: numbers, true, false, null, @file; key[sub]= and key[]= nest'
+complete -c hedge -n '__hedge_path_is api' -s H -l header -x -d 'an extra request header (never Authorization)'
+complete -c hedge -n '__hedge_path_is api' -l input -r -F -d 'the JSON body from this file (- for stdin)'
+complete -c hedge -n '__hedge_path_is api' -l paginate -d 'GET every page of a list into one envelope'
+complete -c hedge -n '__hedge_path_is api' -s i -l include -d 'print the HTTP status line and response headers before the body'
+complete -c hedge -n '__hedge_path_is api' -l idempotency-key -x -d 'resume an earlier run whose outcome is unknown (reuses its key)'
+complete -c hedge -n '__hedge_path_is api' -l new -d 'start a fresh action even if the same one is unresolved in the journal'
+complete -c hedge -n '__hedge_path_is api' -l dry-run -d 'print the exact request that would be sent, and send nothing'
+complete -c hedge -n '__hedge_path_is api' -l until -x -d 'poll a GET until this JMESPath condition over the envelope holds'
 
 # Fixed values of positional arguments.
 complete -c hedge -n '__hedge_arg_at quote 1' -a 'buy sell'

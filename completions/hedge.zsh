@@ -40,6 +40,7 @@ _hedge_subcommands() {
       'demo:The --demo simulator'
       'mcp:Serve the commands as Model Context Protocol tools over stdio, for an AI agent'
       'tools:Describe the commands an agent may call: names, argument schemas and safety tiers'
+      'api:Call any endpoint with the profile's key, as gh api does; prints the whole envelope; writes journaled'
       'completion:Print the shell completion script for bash, zsh or fish'
       'sandbox:Run the local simulator of the API'
       'help:Show help for a command, or the exit codes (help exit-codes)'
@@ -92,6 +93,7 @@ _hedge_options() {
     (quote) reply=(
       '-t:tenor in days: 1, 3 or 7'
       '--tenor:tenor in days: 1, 3 or 7'
+      '--until:poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
     ) ;;
     (open) reply=(
       '-t:tenor in days: 1, 3 or 7'
@@ -133,6 +135,7 @@ _hedge_options() {
       '--alert-maturity:with --watch: alert when a hedge matures within this long'
       '--exit-on-alert:with --watch: end at the first alert with exit code 10'
       '--count:with --watch: stop after this many refreshes'
+      '--until:poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
     ) ;;
     (price|positions|account) reply=(
       '--watch:refresh every few seconds (default 2); NDJSON when not a terminal'
@@ -140,9 +143,14 @@ _hedge_options() {
       '--alert-maturity:with --watch: alert when a hedge matures within this long'
       '--exit-on-alert:with --watch: end at the first alert with exit code 10'
       '--count:with --watch: stop after this many refreshes'
+      '--until:poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
     ) ;;
     (maturities) reply=(
       '--within:only hedges maturing within this long: 12h, 3d, 2w'
+      '--until:poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
+    ) ;;
+    (markets|whoami|'journal show') reply=(
+      '--until:poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
     ) ;;
     (roll) reply=(
       '-t:tenor in days: 1, 3 or 7'
@@ -156,14 +164,39 @@ _hedge_options() {
     (mcp) reply=(
       '--allow-live:offer write tools on a live key too (each write needs a confirmation token)'
       '--root:a directory plan and apply may read target files from (repeatable)'
+      '--max-notional:refuse a write tool call that trades more than this many USD'
+      '--max-daily-notional:refuse a write past the agent's trades of the last 24 h plus this call'
+      '--markets:the only markets write tools may trade, comma-separated'
+    ) ;;
+    (tools) reply=(
+      '--errors:print the error catalogue: every error code, its exit code, whether and how to retry'
+    ) ;;
+    (api) reply=(
+      '-X:GET (default), POST, PUT, PATCH or DELETE; every method but GET is a journaled write'
+      '--method:GET (default), POST, PUT, PATCH or DELETE; every method but GET is a journaled write'
+      '-f:a string parameter: query string of a GET, JSON body otherwise'
+      '--raw-field:a string parameter: query string of a GET, JSON body otherwise'
+      '-F:a typed parameter: numbers, true, false, null, @file; key[sub]= and key[]= nest'
+      '--field:a typed parameter: numbers, true, false, null, @file; key[sub]= and key[]= nest'
+      '-H:an extra request header (never Authorization)'
+      '--header:an extra request header (never Authorization)'
+      '--input:the JSON body from this file (- for stdin)'
+      '--paginate:GET every page of a list into one envelope'
+      '-i:print the HTTP status line and response headers before the body'
+      '--include:print the HTTP status line and response headers before the body'
+      '--idempotency-key:resume an earlier run whose outcome is unknown (reuses its key)'
+      '--new:start a fresh action even if the same one is unresolved in the journal'
+      '--dry-run:print the exact request that would be sent, and send nothing'
+      '--until:poll a GET until this JMESPath condition over the envelope holds'
     ) ;;
     (history) reply=(
       '--limit:at most this many (1 to 500)'
       '--since:closed on or after this date'
-      '--until:closed before this date'
+      '--until:closed before this date, or a condition to poll until'
     ) ;;
     (plan) reply=(
       '--tolerance:treat differences up to this many USD as at target'
+      '--until:poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
     ) ;;
     (apply) reply=(
       '--tolerance:treat differences up to this many USD as at target'
@@ -187,6 +220,7 @@ _hedge_options() {
       '--pending:only actions whose outcome is not known yet'
       '--since:only actions from this time'
       '--limit:at most this many (default 50)'
+      '--until:poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
     ) ;;
     (resume) reply=(
       '--no-wait:return once the server answered, without waiting for the result'
@@ -218,7 +252,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case $1 in
-    (--profile|--timeout|--request-timeout|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--interval|--alert-cmd|--count|--dialect|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root)
+    (--profile|--timeout|--request-timeout|-X|--method|-f|--raw-field|-F|--field|-H|--header|--input|--max-notional|--max-daily-notional|--markets|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--interval|--alert-cmd|--count|--dialect|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root)
       return 0 ;;
   esac
   return 1
@@ -242,6 +276,7 @@ _hedge_option_values() {
     (--by) reply=(day week month side tenor market) ;;
     (--format) reply=(table tsv csv json ndjson) ;;
     (--dialect) reply=(reference alpha beta) ;;
+    (-X|--method) reply=(GET POST PUT PATCH DELETE) ;;
   esac
 }
 

@@ -192,3 +192,16 @@ export class StateError extends HedgeError {
     this.path = options.path;
   }
 }
+
+/** `--until EXPR` never held within the time bound: the reads were fine, the condition was not met. */
+export class UntilNotMetError extends HedgeError {
+  readonly expression: string;
+  readonly polls: number;
+  readonly waitedMs: number;
+  constructor(message: string, init: { expression: string; polls: number; waitedMs: number; hint?: string }) {
+    super(message, { hint: init.hint });
+    this.expression = init.expression;
+    this.polls = init.polls;
+    this.waitedMs = init.waitedMs;
+  }
+}

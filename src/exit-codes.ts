@@ -18,6 +18,7 @@ import {
   StateError,
   StillPendingError,
   UnresolvedError,
+  UntilNotMetError,
   UsageError,
 } from './errors.js';
 
@@ -45,6 +46,7 @@ export const EXIT_CODES = [
     meaning: 'an earlier action\'s outcome cannot be told (older than the key lifetime); nothing was resent: `hedge journal resolve ID --landed|--not-landed`',
   },
   { code: 13, name: 'state', meaning: 'local state (the journal) cannot be used: unwritable, a symlink or corrupt; nothing was sent; the path is named' },
+  { code: 124, name: 'until', meaning: '`--until EXPR`: the condition never became true within the time bound (--timeout, default 120 s); under --json the last data is on stdout' },
   { code: 129, name: 'hangup', meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C); an unresolved action stays in the journal' },
   { code: 143, name: 'terminated', meaning: 'stopped by SIGTERM; an unresolved action stays in the journal' },
@@ -110,6 +112,7 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof HeldError) return base(11, 'held', { details: error.details });
   if (error instanceof UnresolvedError) return base(12, 'unresolved', { details: error.details });
   if (error instanceof StateError) return base(13, 'state', { details: error.path ? { path: error.path } : {} });
+  if (error instanceof UntilNotMetError) return base(124, 'until_not_met', { details: { until: error.expression, polls: error.polls, waited_ms: error.waitedMs } });
   if (error instanceof InterruptedError) return base(error.exitCode, nameOf(error.exitCode));
   if (error instanceof ConfigError) return base(1, 'config');
   return base(1, 'unexpected', { hint: 'Run again with --verbose for the stack trace, and report it.' });

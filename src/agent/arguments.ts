@@ -94,8 +94,8 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): Ra
       input.options[target.key] = value;
     } else if (target.kind === 'optional-value') {
       if (value !== false) input.options[target.key] = value;
-    } else if (target.kind === 'list') {
-      input.options[target.key] = [...(value as string[])];
+    } else if (target.kind === 'repeatable') {
+      input.options[target.key] = (value as string[]).map(String);
     } else {
       input.options[target.key] = String(value);
     }

@@ -6,6 +6,7 @@
 // Pure data: `hedge tools` prints it without loading the MCP SDK.
 import type { ArgSpec, CommandSpec, OptionKind, OptionSpec } from '../cli/command-spec.js';
 import { COMMANDS } from '../cli/manifest.js';
+import { errorCatalogue, errorsOfTool, type ErrorCatalogueEntry } from './error-catalogue.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -140,7 +141,7 @@ function optionArgument(option: OptionSpec, required: boolean): AgentArgument {
       return { name, target, cliName, required, accepts: 'boolean', schema: { type: 'boolean', default: true, description } };
     case 'optional-value':
       return { name, target, cliName, required, accepts: 'boolean-or-string', schema: { description, anyOf: [{ type: 'boolean' }, { type: 'string' }] } };
-    case 'list':
+    case 'repeatable':
       return { name, target, cliName, required, accepts: 'string-list', schema: { type: 'array', items: { type: 'string' }, description } };
     case 'value': {
       const numeric = NUMERIC_PLACEHOLDERS.has(placeholder(option) ?? '');
@@ -233,23 +234,51 @@ export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSe
   return lines.join(' ');
 }
 
+/** What a tool can do to the account, for an agent deciding how carefully to call it. */
+export interface ToolRisk {
+  /** low: reads only; high: moves money. */
+  level: 'low' | 'high';
+  moves_money: boolean;
+  /** Recorded in the journal before it is sent (via: agent). */
+  journaled: boolean;
+  /** What stands between a call and the account. */
+  guard: string;
+}
+
 /** The catalogue entry `hedge tools --json` prints for each tool. */
 export interface CatalogueEntry {
   name: string;
   command: string;
   tier: 'read' | 'write';
+  risk: ToolRisk;
   offered: boolean;
   description: string;
   input_schema: JsonSchema;
+  /** The error codes the tool can end with, with retry guidance (agent/error-catalogue.ts). */
+  errors: ErrorCatalogueEntry[];
 }
 
-export function catalogueEntry(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number): CatalogueEntry {
+export function toolRisk(tool: AgentTool): ToolRisk {
+  if (tool.tier === 'read') return { level: 'low', moves_money: false, journaled: false, guard: 'none needed: sends reads only' };
+  return {
+    level: 'high',
+    moves_money: true,
+    journaled: true,
+    guard:
+      'one idempotency key per action; not offered on a LIVE key without --allow-live, and then each call needs a confirmation token after a preview; ' +
+      'the server\'s --max-notional, --max-daily-notional and --markets refuse larger or other trades before anything is sent',
+  };
+}
+
+export function catalogueEntry(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number, errors: readonly ErrorCatalogueEntry[] = errorCatalogue()): CatalogueEntry {
   return {
     name: tool.name,
     command: tool.command,
     tier: tool.tier,
+    risk: toolRisk(tool),
     offered: offered(tool, access),
     description: toolDescription(tool, access, tokenTtlSeconds),
     input_schema: inputSchema(tool, access),
+    errors: errorsOfTool(errors, tool),
   };
 }

@@ -4,7 +4,7 @@
 // journal as the command typed by a person; only the streams differ.
 import { PassThrough, Writable } from 'node:stream';
 import type { Clock } from '../api/transport.js';
-import type { CommandModule, RawInput } from '../cli/command-spec.js';
+import type { RawInput } from '../cli/command-spec.js';
 import type { Env, ResolvedCredentials } from '../config/credentials.js';
 import { describeError, EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
 import { CommandContext, type ContextInit, type GlobalOptions, type Io } from '../runtime/context.js';
@@ -62,6 +62,31 @@ function callGlobals(server: GlobalOptions, yes: boolean): GlobalOptions {
   };
 }
 
+/**
+ * Runs `work` with a context like a tool call's (JSON, no prompts, the session's key), for what the
+ * agent interface reads itself (the agent's limits: the book, a plan, the journal). Disposed after.
+ */
+export async function withCallContext<T>(session: AgentSession, signal: AbortSignal, work: (ctx: CommandContext) => Promise<T>): Promise<T> {
+  const io: Io = { stdout: new Capture(), stderr: new Capture(), stdin: new PassThrough().end(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const init: ContextInit = {
+    io,
+    env: session.env,
+    globals: callGlobals(session.globals, false),
+    clock: session.clock,
+    signal,
+    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now }),
+    credentials: session.credentials,
+    keepTransportOpen: true,
+    origin: 'agent',
+  };
+  const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
+  try {
+    return await work(ctx);
+  } finally {
+    await ctx.dispose();
+  }
+}
+
 export async function runInProcess(
   session: AgentSession,
   tool: AgentTool,
@@ -89,9 +114,9 @@ export async function runInProcess(
   let exitCode = 0;
   let error: ErrorDescription | undefined;
   try {
-    const module = (await tool.spec.load()) as CommandModule<RawInput>;
-    const result = await module.run(ctx, input);
-    exitCode = typeof result === 'number' ? result : 0;
+    // Through the one runner: a tool call's `until` polls as the CLI's --until does.
+    const { runCommand } = await import('../cli/run-command.js');
+    exitCode = await runCommand(ctx, tool.spec, input);
   } catch (failure) {
     error = describeError(failure);
     exitCode = error.exitCode;

@@ -10,6 +10,8 @@ import { safeJson } from '../security/safe-text.js';
 import { callArguments, namedArgument, rawInputFor } from './arguments.js';
 import { agentTools, CONFIRMATION_TOKEN, INLINE_ROWS, inputSchema, offered, toolDescription, writeAccess, type AgentTool, type JsonSchema, type WriteAccess } from './catalogue.js';
 import type { ConfirmationTokens } from './confirmation.js';
+import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type LimitsView } from './guardrails.js';
+import { previewTradeNumbers } from './write-preview.js';
 import { exitCodeMeaning, runInProcess, type AgentSession, type CommandRun } from './invoke.js';
 
 export interface ToolListing {
@@ -34,13 +36,17 @@ export class AgentToolbox {
   readonly access: WriteAccess;
   private readonly tools: AgentTool[];
 
+  /** The operator's limits on write calls (--max-notional, --max-daily-notional, --markets). */
+  private readonly guardrails?: AgentGuardrails;
+
   constructor(
     private readonly session: AgentSession,
     private readonly tokens: ConfirmationTokens,
-    options: { allowLive: boolean; tools?: AgentTool[] },
+    options: { allowLive: boolean; tools?: AgentTool[]; limits?: AgentLimits },
   ) {
     this.access = writeAccess(session.credentials.environment, options.allowLive);
     this.tools = options.tools ?? agentTools();
+    if (options.limits && hasLimits(options.limits)) this.guardrails = new AgentGuardrails(options.limits, session);
   }
 
   list(): ToolListing[] {
@@ -49,10 +55,17 @@ export class AgentToolbox {
       .map((tool) => ({
         name: tool.name,
         title: tool.command,
-        description: toolDescription(tool, this.access, this.tokens.ttlSeconds),
+        description: this.describe(tool),
         inputSchema: inputSchema(tool, this.access),
         annotations: { title: tool.command, readOnlyHint: tool.tier === 'read', destructiveHint: tool.tier === 'write', idempotentHint: tool.tier === 'read' },
       }));
+  }
+
+  /** The catalogue's description, with the operator's limits on a write tool. */
+  private describe(tool: AgentTool): string {
+    const description = toolDescription(tool, this.access, this.tokens.ttlSeconds);
+    if (tool.tier !== 'write' || !this.guardrails) return description;
+    return `${description} Limits set by the operator: ${describeLimits(this.guardrails.limits)} (notional traded; close counts the side's notional, roll twice it); a call over them is refused before anything is sent (max_notional_exceeded, max_daily_notional_exceeded, market_not_allowed).`;
   }
 
   /** Undefined for a name that is no tool at all (a protocol error for the server to answer). */
@@ -71,12 +84,20 @@ export class AgentToolbox {
       // Only a write on a live key takes a token: anywhere else it is an argument the tool lacks.
       const input = rawInputFor(tool, needsToken ? args : (given ?? {}));
       const rows = args[INLINE_ROWS] ?? undefined;
-      if (needsToken && input.options.dryRun !== true) {
-        if (!tokenGiven) return await this.preview(tool, args, input, signal, rows);
-        this.tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
-        return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: true, rows }));
+      const send = async (limits?: LimitsView): Promise<ToolResult> => {
+        if (needsToken && input.options.dryRun !== true) {
+          if (!tokenGiven) return await this.preview(tool, args, input, signal, rows, limits);
+          this.tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
+          return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: true, rows }));
+        }
+        return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: false, rows }));
+      };
+      // The operator's limits come before anything is sent (a preview included); a dry run sends nothing.
+      const guardrails = this.guardrails;
+      if (tool.tier === 'write' && guardrails && input.options.dryRun !== true) {
+        return await guardrails.exclusive(async () => send(await guardrails.check(tool, input, signal)));
       }
-      return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: false, rows }));
+      return await send();
     } catch (error) {
       return this.failure(tool, args, describeError(error), '');
     }
@@ -86,8 +107,9 @@ export class AgentToolbox {
    * A write on a live key, first call: the command's own --dry-run (the exact request; for apply
    * the plan), the quote for an open, and a token bound to this tool and these arguments.
    */
-  private async preview(tool: AgentTool, args: Record<string, unknown>, input: RawInput, signal: AbortSignal, rows: unknown): Promise<ToolResult> {
+  private async preview(tool: AgentTool, args: Record<string, unknown>, input: RawInput, signal: AbortSignal, rows: unknown, limits?: LimitsView): Promise<ToolResult> {
     const preview: Record<string, unknown> = {};
+    if (limits) preview.limits = limits;
     const messages: string[] = [];
     const step = async (key: string, stepTool: AgentTool, stepInput: RawInput): Promise<ToolResult | undefined> => {
       const run = await runInProcess(this.session, stepTool, stepInput, { signal, yes: false, rows });
@@ -96,7 +118,18 @@ export class AgentToolbox {
       if (run.messages) messages.push(run.messages);
       return undefined;
     };
-    const failed = await this.previewSteps(tool, input, step);
+    // A number that cannot be read is shown as such (null, and its error beside it).
+    const lookUp = async (key: string, stepTool: AgentTool, stepInput: RawInput): Promise<ToolResult | undefined> => {
+      const run = await runInProcess(this.session, stepTool, stepInput, { signal, yes: false });
+      if (run.error) {
+        preview[key] = null;
+        preview[`${key}_error`] = errorAsJson(run.error);
+        return undefined;
+      }
+      preview[key] = parseJson(run.stdout);
+      return undefined;
+    };
+    const failed = await this.previewSteps(tool, input, step, preview, lookUp);
     if (failed) return failed;
     const issued = this.tokens.issue(tool.name, args);
     const seconds = this.tokens.ttlSeconds;
@@ -117,16 +150,14 @@ export class AgentToolbox {
     tool: AgentTool,
     input: RawInput,
     step: (key: string, stepTool: AgentTool, stepInput: RawInput) => Promise<ToolResult | undefined>,
+    preview: Record<string, unknown>,
+    lookUp: (key: string, stepTool: AgentTool, stepInput: RawInput) => Promise<ToolResult | undefined>,
   ): Promise<ToolResult | undefined> {
     if (tool.arguments.some((argument) => argument.target.kind === 'flag' && argument.target.key === 'dryRun')) {
       const failed = await step('dry_run', tool, { args: input.args, options: { ...input.options, dryRun: true } });
       if (failed) return failed;
-      // An open is previewed with its quote, as the terminal shows the quote card before asking.
-      const quote = this.tools.find((candidate) => candidate.name === 'quote');
-      const { market, side, notional } = input.args;
-      const tenor = input.options.tenor;
-      if (quote && market && side && notional && typeof tenor === 'string') return step('quote', quote, { args: { market, side, notional }, options: { tenor } });
-      return undefined;
+      // The numbers a person sees before confirming: the quote, the position (agent/write-preview.ts).
+      return previewTradeNumbers(tool, input, { tools: this.tools, now: this.session.clock.now, step, lookUp, preview });
     }
     if (tool.name === 'resume') {
       // `resume` has no dry run: the preview is the journal entry it would finish. Named, so that

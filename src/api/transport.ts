@@ -45,12 +45,24 @@ export interface TransportConfig {
   random?: () => number;
 }
 
+/** What one attempt was answered with, as it came (`hedge api --include` prints it). */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
 export interface ApiRequest {
-  method: 'GET' | 'POST';
+  /** The endpoints of the spec use GET and POST; `hedge api` may send the others. */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   idempotencyKey?: string;
+  /** Extra headers (`hedge api -H`); never Authorization or Idempotency-Key, which are set here last. */
+  headers?: Record<string, string>;
+  /** Told about every answer an attempt got, before it is read as the envelope. */
+  onAnswer?: (answer: RawAnswer) => void;
 }
 
 export interface ApiResponse {
@@ -293,9 +305,10 @@ export class Transport {
     // When --timeout (not --request-timeout) bounds this attempt, the error names --timeout's own value.
     const cutByDeadline = remaining < config.requestTimeoutMs;
     const headers: Record<string, string> = {
-      authorization: `Bearer ${config.apiKey}`,
       'user-agent': config.userAgent,
       accept: 'application/json',
+      ...lowerCased(apiRequest.headers),
+      authorization: `Bearer ${config.apiKey}`,
     };
     let body: string | undefined;
     if (apiRequest.body !== undefined) {
@@ -350,6 +363,7 @@ export class Transport {
       if (code !== undefined && !RETRYABLE_NETWORK_CODES.has(code)) throw this.giveUp(networkError, apiRequest, attempt);
       return { retry: { reason: 'network', error: networkError } };
     }
+    apiRequest.onAnswer?.({ status, headers: responseHeaders, text });
     const requestId = headerValue(responseHeaders, 'x-request-id');
     const serverDate = Date.parse(headerValue(responseHeaders, 'date') ?? '');
     if (Number.isFinite(serverDate)) this.serverOffsetMs = serverDate - clock.now();
@@ -447,6 +461,12 @@ export class Transport {
     }
     return { response: { status, data, meta: (meta ?? {}) as Record<string, unknown>, requestId, attempts: answer.attempt } };
   }
+}
+
+function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
+  return out;
 }
 
 function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

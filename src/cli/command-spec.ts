@@ -17,9 +17,9 @@ export interface ArgSpec {
  * `value`: takes a value (`--tenor <days>`); `flag`: present or not (`--dry-run`);
  * `negatable`: on unless `--no-…` is given (`--no-wait` → `wait: false`);
  * `optional-value`: present alone (`true`) or with a value (`--watch` / `--watch 5`);
- * `list`: takes a value and may be repeated, every value kept (`--root a --root b` → ['a', 'b']).
+ * `repeatable`: a value given any number of times, collected in order (`-f a=1 -f b=2`).
  */
-export type OptionKind = 'value' | 'flag' | 'negatable' | 'optional-value' | 'list';
+export type OptionKind = 'value' | 'flag' | 'negatable' | 'optional-value' | 'repeatable';
 
 export interface OptionSpec {
   readonly flags: string;
@@ -70,7 +70,7 @@ type OptionValue<O extends OptionSpec> = O['kind'] extends 'value'
     ? boolean
     : O['kind'] extends 'optional-value'
       ? string | true | undefined
-      : O['kind'] extends 'list'
+      : O['kind'] extends 'repeatable'
         ? string[] | undefined
         : boolean | undefined;
 

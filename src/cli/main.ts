@@ -62,10 +62,10 @@ function addCommand(parent: Command, spec: CommandSpec, path: string[], select: 
     command.argument(arg.required ? `<${arg.name}>` : `[${arg.name}]`, arg.description);
   }
   for (const option of spec.options ?? []) {
-    const added = new Option(option.flags, option.description);
-    // Commander keeps the last value of a repeated option; a list keeps them all.
-    if (option.kind === 'list') added.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
-    command.addOption(added);
+    const made = new Option(option.flags, option.description);
+    // Each occurrence adds to the list, in the order typed.
+    if (option.kind === 'repeatable') made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+    command.addOption(made);
   }
   command.addHelpText('after', commandHelpEnd(spec, GLOBAL_OPTIONS, width));
   if (spec.subcommands) {
@@ -76,10 +76,18 @@ function addCommand(parent: Command, spec: CommandSpec, path: string[], select: 
     const self = actionArgs[actionArgs.length - 1] as Command;
     const values = actionArgs.slice(0, (spec.args ?? []).length) as Array<string | undefined>;
     const args = Object.fromEntries((spec.args ?? []).map((arg, index) => [arg.name, values[index]]));
-    const parsed = parseGlobals(self.optsWithGlobals());
+    // A command option named like a global one (`hedge api --input FILE` beside `--no-input`)
+    // shadows it in optsWithGlobals: the program's own values win for the globals.
+    const parsed = parseGlobals({ ...self.optsWithGlobals(), ...rootOf(self).opts() });
     if ('problem' in parsed) throw new GlobalsProblem(parsed.problem);
     select({ spec, path: [...path, spec.name], input: { args, options: self.opts() }, globals: parsed.globals });
   });
+}
+
+function rootOf(command: Command): Command {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root;
 }
 
 /** Commander puts its suggestion on a second line; bad input is always exactly one line on stderr. */

@@ -54,12 +54,31 @@ const WATCH_OPTIONS = [
   { flags: '--count <n>', key: 'count', kind: 'value', description: 'with --watch: stop after this many refreshes (exit 0)' },
 ] as const satisfies readonly OptionSpec[];
 
+/**
+ * `--until EXPR` on every read command (flows/until.ts runs the command again until the condition
+ * holds). On `history` and `report`, where `--until` was already the close-date bound, a value that
+ * reads as a date stays that bound and anything else is a condition (no date is valid JMESPath).
+ */
+export const UNTIL_OPTION = {
+  flags: '--until <expr>',
+  key: 'until',
+  kind: 'value',
+  description: 'poll until this JMESPath condition over the --json data holds, e.g. "status==\'filled\'" (exit 124 at --timeout, default 120 s)',
+} as const satisfies OptionSpec;
+const UNTIL_DATE_OR_CONDITION = {
+  flags: '--until <date|expr>',
+  key: 'until',
+  kind: 'value',
+  description: 'closed before this date (same forms as --since); anything else is a condition to poll until, as on every read',
+} as const satisfies OptionSpec;
+
 export const MARKETS = declare({
   name: 'markets',
   summary: 'Markets: status, price, capacity and daily carry per side',
   description: 'List the markets open to the account: status, price, capacity and daily carry per side',
   group: 'trading',
   tier: 'read',
+  options: [UNTIL_OPTION],
   examples: ['hedge markets', 'hedge markets --json | jq ".[].market"'],
 });
 
@@ -70,7 +89,7 @@ export const PRICE = declare({
   group: 'trading',
   tier: 'read',
   args: [optional(MARKET_ARG)],
-  options: [...WATCH_OPTIONS],
+  options: [...WATCH_OPTIONS, UNTIL_OPTION],
   examples: ['hedge price USDTNGN', 'hedge price --json', 'hedge price USDTNGN --watch'],
 });
 
@@ -81,7 +100,7 @@ export const QUOTE = declare({
   group: 'trading',
   tier: 'read',
   args: [MARKET_ARG, SIDE_ARG, notionalArg('size')],
-  options: [TENOR_OPTION],
+  options: [TENOR_OPTION, UNTIL_OPTION],
   examples: ['hedge quote USDTNGN buy 10000 --tenor 3', 'hedge quote USDTNGN sell 1.5m --tenor 7 --json'],
 });
 
@@ -152,8 +171,9 @@ export const HEDGES = declare({
     { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' },
     { flags: '--wait', key: 'wait', kind: 'flag', description: 'with an ID: poll until the hedge is filled, failed or closed' },
     ...WATCH_OPTIONS,
+    UNTIL_OPTION,
   ],
-  examples: ['hedge hedges --status filled --limit 20', 'hedge hedges hdg_01HX… --wait', 'hedge hedges --ref DEAL-42 --json'],
+  examples: ['hedge hedges --status filled --limit 20', 'hedge hedges hdg_01HX… --wait', 'hedge hedges hdg_01HX… --until "status==\'filled\'" --json', 'hedge hedges --ref DEAL-42 --json'],
 });
 
 export const HISTORY = declare({
@@ -165,7 +185,7 @@ export const HISTORY = declare({
   options: [
     { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' },
     { flags: '--since <date>', key: 'since', kind: 'value', description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago' },
-    { flags: '--until <date>', key: 'until', kind: 'value', description: 'closed before this date (same forms)' },
+    UNTIL_DATE_OR_CONDITION,
   ],
   examples: ['hedge history', 'hedge history --json | jq "map(.net_pnl_usd) | add"'],
 });
@@ -176,7 +196,7 @@ export const POSITIONS = declare({
   description: 'Show open positions per side: entry and mark, P&L, carry, fee to close, net margin',
   group: 'book',
   tier: 'read',
-  options: [...WATCH_OPTIONS],
+  options: [...WATCH_OPTIONS, UNTIL_OPTION],
   examples: ['hedge positions', 'hedge positions --json', 'hedge positions --watch 5 --alert-pnl -500'],
 });
 
@@ -186,7 +206,7 @@ export const ACCOUNT = declare({
   description: 'Show the account: balance, margin in use, exposure, unrealized P&L and headroom',
   group: 'book',
   tier: 'read',
-  options: [...WATCH_OPTIONS],
+  options: [...WATCH_OPTIONS, UNTIL_OPTION],
   examples: ['hedge account', 'hedge account --json | jq .available_exposure_usd', 'hedge account --watch'],
 });
 
@@ -247,6 +267,7 @@ export const WHOAMI = declare({
   description: 'Show the profile, environment, base URL and key in use, where each came from, and whether the key works',
   group: 'setup',
   tier: 'read',
+  options: [UNTIL_OPTION],
   examples: ['hedge whoami', 'HEDGE_PROFILE=desk hedge whoami --json'],
 });
 
@@ -302,6 +323,7 @@ export const JOURNAL_LIST = declare({
     { flags: '--pending', key: 'pending', kind: 'flag', description: 'only actions whose outcome is not known yet (pending, submitted, unknown)' },
     { flags: '--since <when>', key: 'since', kind: 'value', description: 'only actions from this time: 2026-11-20, an ISO time, or 2h / 3d / 1w ago' },
     { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (default 50)' },
+    UNTIL_OPTION,
   ],
   examples: ['hedge journal', 'hedge journal --pending', 'hedge journal --since 1d --json'],
 });
@@ -311,6 +333,7 @@ export const JOURNAL_SHOW = declare({
   summary: 'Show one journal entry in full',
   description: 'Show one journal entry in full: request, idempotency key, outcome',
   tier: 'read',
+  options: [UNTIL_OPTION],
   args: [{ name: 'id', required: true, description: 'a journal id (a_…) or a unique prefix of one' }],
   examples: ['hedge journal show a_mwrrf5p1'],
 });
@@ -340,7 +363,7 @@ export const PLAN = declare({
   group: 'automation',
   tier: 'read',
   args: [{ name: 'file', required: true, description: 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin' }],
-  options: [{ flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' }],
+  options: [{ flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' }, UNTIL_OPTION],
   examples: ['hedge plan target.csv', 'hedge plan target.csv --json', 'cat target.csv | hedge plan -'],
 });
 
@@ -385,7 +408,7 @@ export const REPORT = declare({
   tier: 'read',
   options: [
     { flags: '--since <date>', key: 'since', kind: 'value', description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago' },
-    { flags: '--until <date>', key: 'until', kind: 'value', description: 'closed before this date (same forms)' },
+    UNTIL_DATE_OR_CONDITION,
     { flags: '--by <group>', key: 'by', kind: 'value', description: 'group by day, week, month, side, tenor or market (default day)', values: ['day', 'week', 'month', 'side', 'tenor', 'market'] },
     { flags: '--html <file>', key: 'html', kind: 'value', description: 'also write a self-contained HTML report (charts, A4 printable) to this file' },
   ],
@@ -398,7 +421,7 @@ export const MATURITIES = declare({
   description: 'Upcoming settlements grouped by day: market, side, notional, maturity and countdown, mark P&L, carry',
   group: 'book',
   tier: 'read',
-  options: [{ flags: '--within <duration>', key: 'within', kind: 'value', description: 'only hedges maturing within this long: 12h, 3d, 2w (default: all)' }],
+  options: [{ flags: '--within <duration>', key: 'within', kind: 'value', description: 'only hedges maturing within this long: 12h, 3d, 2w (default: all)' }, UNTIL_OPTION],
   examples: ['hedge maturities', 'hedge maturities --within 3d --json'],
 });
 
@@ -424,20 +447,58 @@ export const MCP = declare({
     {
       flags: '--root <dir>',
       key: 'root',
-      kind: 'list',
+      kind: 'repeatable',
       description: 'a directory plan and apply may read target files from (repeatable; default the working directory)',
     },
+    { flags: '--max-notional <usd>', key: 'maxNotional', kind: 'value', description: 'refuse a write tool call that trades more than this many USD (nothing sent)' },
+    { flags: '--max-daily-notional <usd>', key: 'maxDailyNotional', kind: 'value', description: "refuse a write that would take the agent's trades of the last 24 h (journal, via agent) past this many USD" },
+    { flags: '--markets <list>', key: 'markets', kind: 'value', description: 'the only markets write tools may trade, comma-separated: USDTNGN,USDTKES' },
   ],
-  examples: ['hedge mcp --demo', 'hedge mcp --profile desk', 'hedge mcp --profile live-desk --allow-live', 'hedge mcp --profile desk --root ~/books'],
+  examples: ['hedge mcp --demo', 'hedge mcp --profile desk --max-notional 25k --max-daily-notional 100k --markets USDTNGN', 'hedge mcp --profile desk --root ~/books'],
 });
 
 export const TOOLS = declare({
   name: 'tools',
-  summary: 'The tools an agent may call: schemas and safety tiers',
-  description: 'Describe the commands an agent may call: names, argument schemas and safety tiers',
+  summary: 'The tools an agent may call: schemas, risk tiers, errors',
+  description: 'Describe the commands an agent may call: names, argument schemas, risk tiers and the errors each can return',
   group: 'setup',
   tier: 'local',
-  examples: ['hedge tools --json'],
+  options: [
+    { flags: '--errors', key: 'errors', kind: 'flag', description: 'print the error catalogue instead: every error code, its exit code, whether and how to retry, what to do' },
+  ],
+  examples: ['hedge tools --json', 'hedge tools --errors --json'],
+});
+
+export const API_METHOD_VALUES = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export const API = declare({
+  name: 'api',
+  group: 'automation',
+  summary: "Call any endpoint with the profile's key (as gh api)",
+  description: "Call any endpoint with the profile's key, as `gh api` does; prints the whole envelope; writes are journaled",
+  // Not an agent tool: agents get the typed tools, which the caps and the market allowlist govern.
+  tier: 'local',
+  args: [{ name: 'path', required: true, description: 'relative to the base URL: /hedges, hedges/hdg_…, /hedges?status=filled' }],
+  options: [
+    { flags: '-X, --method <method>', key: 'method', kind: 'value', description: 'GET (the default, even with fields), POST, PUT, PATCH or DELETE; every method but GET is a journaled write', values: API_METHOD_VALUES },
+    { flags: '-f, --raw-field <key=value>', key: 'rawField', kind: 'repeatable', description: 'a string parameter: the query string of a GET, the JSON body otherwise (repeat it)' },
+    { flags: '-F, --field <key=value>', key: 'field', kind: 'repeatable', description: 'a typed parameter: numbers, true, false, null, @file (its text, @- stdin); key[sub]=… and key[]=… nest' },
+    { flags: '-H, --header <name:value>', key: 'header', kind: 'repeatable', description: 'an extra request header (never Authorization)' },
+    { flags: '--input <file>', key: 'input', kind: 'value', description: 'the JSON body from this file (- for stdin); -f/-F then go in the query string' },
+    { flags: '--paginate', key: 'paginate', kind: 'flag', description: 'GET every page of a list and print one envelope of all its rows' },
+    { flags: '-i, --include', key: 'include', kind: 'flag', description: 'print the HTTP status line and the response headers before the body' },
+    WRITE_OPTIONS[1],
+    WRITE_OPTIONS[2],
+    WRITE_OPTIONS[3],
+    UNTIL_OPTION,
+  ],
+  examples: [
+    'hedge api /markets',
+    'hedge api /hedges -f status=filled -F limit=5 --query "data[].id"',
+    'hedge api -X POST /hedges/close -f market=USDTNGN -f side=buy',
+    'hedge api /hedges --paginate --query "length(data)"',
+    'hedge api -i /account',
+  ],
 });
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -489,6 +550,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   command(MCP, () => import('../commands/mcp.js')),
   command(TOOLS, () => import('../commands/tools.js')),
+  command(API, () => import('../commands/api.js')),
   command(COMPLETION, () => import('../commands/completion.js')),
   {
     name: 'sandbox',

@@ -9,7 +9,7 @@ import { Output } from '../ui/output.js';
 import { terminalColumns } from '../ui/width.js';
 import type { ChalkInstance } from 'chalk';
 import { reportError } from '../ui/report-error.js';
-import type { CommandModule, CommandSpec, RawInput } from './command-spec.js';
+import type { CommandSpec, RawInput } from './command-spec.js';
 
 function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -111,9 +111,8 @@ export async function runInvocation(
     return { signal, handler };
   });
   try {
-    const module = (await spec.load!()) as CommandModule<RawInput>;
-    const result = await module.run(ctx, input);
-    return typeof result === 'number' ? result : 0;
+    const { runCommand } = await import('./run-command.js');
+    return await runCommand(ctx, spec as CommandSpec & { load: NonNullable<CommandSpec['load']> }, input);
   } catch (error) {
     const described = describeError(error);
     // A hint names commands to run next: they must reach the same environment (--demo, --profile).

@@ -9,11 +9,14 @@ import { ConfirmationTokens, tokenTtlSeconds } from '../agent/confirmation.js';
 import { resolve } from 'node:path';
 import { FileAccess, serverRoots } from '../agent/file-access.js';
 import { AgentToolbox } from '../agent/toolbox.js';
+import { describeLimits, hasLimits, parseAgentLimits } from '../agent/guardrails.js';
 import type { CommandContext } from '../runtime/context.js';
 import { redactKey } from '../security/secrets.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof MCP>): Promise<number> {
   const ttlSeconds = tokenTtlSeconds(ctx.env);
+  // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.
+  const limits = parseAgentLimits(input.options);
   const credentials = await ctx.credentials();
   const allowLive = input.options.allowLive === true;
   const tokens = new ConfirmationTokens(ttlSeconds, ctx.clock.now);
@@ -23,7 +26,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof MCP>): Prom
   const toolbox = new AgentToolbox(
     { env: ctx.env, globals: ctx.globals, clock: ctx.clock, credentials, log: (text) => ctx.io.stderr.write(`${text}\n`), files },
     tokens,
-    { allowLive },
+    { allowLive, limits },
   );
   const c = ctx.output.chalk;
   const tier =
@@ -38,6 +41,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof MCP>): Prom
       ? `hedge mcp: plan and apply read target files under ${files.roots.map((root) => root.path).join(', ')} (and the client's roots, where it sends them), or take rows inline.`
       : 'hedge mcp: no root to read target files from (started in the file system root; use --root DIR): plan and apply take rows inline only.',
   );
+  if (hasLimits(limits)) ctx.output.note(`hedge mcp: write limits — ${describeLimits(limits)}.`);
   // The calls share the process's keep-alive sockets; they are closed once, when the server ends.
   ctx.onDispose(closeTransport);
   const { serveStdio } = await import('../agent/mcp-server.js');

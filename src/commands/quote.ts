@@ -21,6 +21,11 @@ export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>): Pr
     ctx.output.json(quote);
     return;
   }
+  // --fields on a terminal: a card of just those fields (dotted names reach into the groups).
+  if (ctx.output.isHuman && ctx.globals.fields) {
+    ctx.output.record(quote as unknown as Record<string, unknown>, [], { title: `Quote ${quote.market} ${quote.side}` });
+    return;
+  }
   ctx.output.write(renderQuoteCard(ctx.output, quote, ctx.clock.now()));
   if (ctx.output.mode === 'plain') ctx.output.note(QUOTE_INDICATIVE_NOTE);
 }

@@ -13,6 +13,7 @@ import { isUnresolved, keyFingerprint, type Holder, type JournalEntry } from '..
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { findJournalEntry } from './journal-show.js';
+import { API_COMMAND_PREFIX } from '../flows/api-call.js';
 
 export interface ResumeOptions {
   /** A journal id or unique prefix; undefined: the newest unresolved entry. */
@@ -97,6 +98,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>): P
   // In flight in another process: not resumed from under it (runWrite's hold would refuse it too; said before any note).
   const holder = await (await ctx.journal()).holderOf(entry.id);
   if (holder) throw heldError(ctx, entry, holder);
+  // A `hedge api` write: its method, path and body as journaled, sent again with its key.
+  if (entry.command.startsWith(API_COMMAND_PREFIX)) return resumeApiWrite(ctx, entry, options);
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new UsageError(`Journal ${entry.id} has no request body to send again; it cannot be resumed.`);
@@ -109,6 +112,20 @@ export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>): P
       hint: `Run the original command again: it reuses the key of its unresolved journal entry.`,
     });
   }
+  ctx.output.note(
+    ctx.output.chalk.yellow(
+      `Resuming the ${safeText(entry.command)} started ${entry.created_at.slice(11, 19)} UTC with key ${safeText(entry.idempotency_key)} (journal ${entry.id}, outcome ${entry.outcome}): the server returns its original result or acts once.`,
+    ),
+  );
+  await runWrite(ctx, action, { wait: options.wait, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false });
+  return 0;
+}
+
+/** Resumes a `hedge api` write (flows/api-call.ts): the answer is printed as `hedge api` prints it. */
+async function resumeApiWrite(ctx: CommandContext, entry: JournalEntry, options: ResumeOptions): Promise<number> {
+  const [{ apiActionFromJournal }, { printAnswers }] = await Promise.all([import('../flows/api-call.js'), import('../ui/api-answer.js')]);
+  const client = await ctx.client();
+  const action = apiActionFromJournal(client, entry, (answer) => printAnswers(ctx.output, [answer], { include: false, failed: false }))!;
   ctx.output.note(
     ctx.output.chalk.yellow(
       `Resuming the ${safeText(entry.command)} started ${entry.created_at.slice(11, 19)} UTC with key ${safeText(entry.idempotency_key)} (journal ${entry.id}, outcome ${entry.outcome}): the server returns its original result or acts once.`,

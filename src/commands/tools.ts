@@ -6,6 +6,7 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { TOOLS } from '../cli/manifest.js';
 import { agentTools, catalogueEntry, writeAccess } from '../agent/catalogue.js';
 import { tokenTtlSeconds } from '../agent/confirmation.js';
+import { errorCatalogue } from '../agent/error-catalogue.js';
 import { HedgeError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { Environment } from '../security/secrets.js';
@@ -21,7 +22,34 @@ async function environment(ctx: CommandContext): Promise<Environment | undefined
   }
 }
 
-export async function run(ctx: CommandContext, _input: InputOf<typeof TOOLS>): Promise<void> {
+/** `--errors`: the error catalogue (agent/error-catalogue.ts), whole. */
+function printErrorCatalogue(ctx: CommandContext): void {
+  const entries = errorCatalogue();
+  if (ctx.output.isJson) {
+    ctx.output.json(entries);
+    return;
+  }
+  ctx.output.list(
+    entries.map((entry) => ({ ...entry, applies_to: Array.isArray(entry.applies_to) ? entry.applies_to.join(' ') : entry.applies_to, retryable: entry.retryable ? 'yes' : 'no' })),
+    [
+      { key: 'code', label: 'Code', priority: 0 },
+      { key: 'exit_code', label: 'Exit', kind: 'count', priority: 0 },
+      { key: 'class', label: 'Class', priority: 1 },
+      { key: 'retryable', label: 'Retry?', priority: 1 },
+      { key: 'retry', label: 'How', priority: 2 },
+      { key: 'what_to_do', label: 'What to do', priority: 3 },
+      { key: 'retry_after', label: 'When', priority: 6 },
+      { key: 'applies_to', label: 'Tools', priority: 7 },
+    ],
+    { empty: 'No error codes.' },
+  );
+}
+
+export async function run(ctx: CommandContext, input: InputOf<typeof TOOLS>): Promise<void> {
+  if (input.options.errors === true) {
+    printErrorCatalogue(ctx);
+    return;
+  }
   const access = writeAccess(await environment(ctx), false);
   const entries = agentTools().map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
   if (ctx.output.isJson) {

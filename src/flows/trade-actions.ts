@@ -264,7 +264,13 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
       const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side);
       estimate = position?.netMarginUsd;
       hedgeBefore = position?.hedgeId;
-      return { ...(estimate === undefined ? {} : { net_margin_usd: estimate }), ...(hedgeBefore ? { hedge_id: hedgeBefore } : {}) };
+      // The notional closed, journaled too: an agent's daily cap counts it (agent/guardrails.ts).
+      const notional = position?.notionalUsd;
+      return {
+        ...(estimate === undefined ? {} : { net_margin_usd: estimate }),
+        ...(hedgeBefore ? { hedge_id: hedgeBefore } : {}),
+        ...(notional === undefined ? {} : { notional_usd: notional }),
+      };
     },
     question: () => `Close the ${side} position on ${market}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,
     send: (key) => client.closeHedge(request, key),

@@ -52,6 +52,8 @@ export interface ContextInit {
   /** Who asked for the command: a person or script at the CLI (default), or an agent through `hedge mcp`. */
   origin?: 'cli' | 'agent';
   targetFiles?: TargetFileSource;
+  /** Absolute clock time when --timeout runs out, when it must be another context's (derive()). */
+  deadline?: number;
 }
 
 /** How long a wait lasts when --timeout does not say (`--timeout 0` means no bound at all). */
@@ -82,6 +84,10 @@ export class CommandContext {
    * step on SIGTERM and re-reads its file on SIGHUP): returns true when it took the signal.
    */
   signalInterceptor?: (signal: string) => boolean;
+  /** Set on a derived context: the credentials, client, journal and store are its parent's. */
+  private parent?: CommandContext;
+  /** A derived context with a signal of its own builds its own client (requests stop with that signal). */
+  private ownClient = false;
 
   constructor(init: ContextInit) {
     this.init = init;
@@ -94,7 +100,7 @@ export class CommandContext {
     this.signal = init.signal;
     this.output = init.output;
     const timeout = init.globals.timeout;
-    this.deadline = timeout === undefined || timeout === 0 ? undefined : init.clock.now() + timeout * 1000;
+    this.deadline = init.deadline ?? (timeout === undefined || timeout === 0 ? undefined : init.clock.now() + timeout * 1000);
     this.storeInstance = init.store;
     this.prompterInstance = init.prompter;
     if (init.client) this.clientPromise = Promise.resolve(init.client);
@@ -123,8 +129,33 @@ export class CommandContext {
     return ['hedge', ...this.environmentFlags, ...words].join(' ');
   }
 
+  /**
+   * The same command's context with another output (and globals): it shares this context's
+   * credentials, journal and store (each still built once, when first asked for). Without a
+   * signal of its own it shares the client, the deadline and the signal too: `--until` runs each
+   * poll of a command through one. With one (a step of `hedge keep`), its client is built anew
+   * against that signal and its deadline starts now; the shared connections stay open.
+   */
+  derive(changes: { output?: Output; globals?: Partial<GlobalOptions>; signal?: AbortSignal }): CommandContext {
+    const own = changes.signal !== undefined;
+    const child = new CommandContext({
+      ...this.init,
+      output: changes.output ?? this.output,
+      globals: { ...this.globals, ...changes.globals },
+      signal: changes.signal ?? this.signal,
+      deadline: own ? undefined : this.deadline,
+      // An injected client (a unit test's) serves every derived context; otherwise each is built on first use.
+      client: this.init.client,
+      keepTransportOpen: own ? true : this.init.keepTransportOpen,
+    });
+    child.parent = this;
+    child.ownClient = own;
+    return child;
+  }
+
   /** The action journal (state folder, or beside the config when HEDGE_CONFIG_DIR is set). */
   async journal(): Promise<Journal> {
+    if (this.parent) return this.parent.journal();
     if (!this.journalInstance) {
       const { openJournal, journalDir } = await import('../journal/index.js');
       const warned = new Set<string>();
@@ -143,27 +174,6 @@ export class CommandContext {
       });
     }
     return this.journalInstance;
-  }
-
-  /**
-   * A context for one step of a long-running command: its own abort signal (and output and
-   * options where given), the same credentials, journal, clock and streams. Its client is built
-   * anew against that signal; the shared connections stay open until this context is disposed.
-   */
-  derive(overrides: { signal: AbortSignal; output?: Output; globals?: Partial<GlobalOptions> }): CommandContext {
-    const child = new CommandContext({
-      ...this.init,
-      signal: overrides.signal,
-      output: overrides.output ?? this.output,
-      globals: { ...this.globals, ...overrides.globals },
-      client: undefined,
-      keepTransportOpen: true,
-      journal: this.journalInstance,
-    });
-    child.storeInstance = this.storeInstance;
-    child.credentialsPromise = this.credentials();
-    child.prompterInstance = this.prompterInstance;
-    return child;
   }
 
   /** The exit code of the signal that stopped the command (130 for Ctrl-C when nothing says otherwise). */
@@ -187,6 +197,7 @@ export class CommandContext {
   }
 
   async store(): Promise<ProfileStore> {
+    if (this.parent) return this.parent.store();
     if (!this.storeInstance) {
       const { ProfileStore } = await import('../config/profile-store.js');
       this.storeInstance = new ProfileStore(this.configDir);
@@ -195,7 +206,7 @@ export class CommandContext {
   }
 
   credentials(): Promise<ResolvedCredentials> {
-    this.credentialsPromise ??= this.resolve();
+    this.credentialsPromise ??= this.parent ? this.parent.credentials() : this.resolve();
     return this.credentialsPromise;
   }
 
@@ -233,7 +244,7 @@ export class CommandContext {
   }
 
   client(): Promise<HedgeClient> {
-    this.clientPromise ??= this.buildClient();
+    this.clientPromise ??= this.parent && !this.ownClient ? this.parent.client() : this.buildClient();
     return this.clientPromise;
   }
 

@@ -50,6 +50,8 @@ export interface OpenRequest {
 }
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const ID_RANDOM_CHARS = 10;
+const ID_MAIN_DRAWS = 18;
 
 export type PastOutcome = { kind: 'settled' } | { kind: 'failed' } | { kind: 'closed'; closedAtMs: number };
 
@@ -219,11 +221,30 @@ export class Book {
     return hex;
   }
 
-  private newHedgeId(): string {
-    // A sequence prefix keeps ids ordered by creation, which the list uses to break time ties.
-    let id = `hdg_${(++this.state.sequence).toString(36).padStart(6, '0')}`;
-    for (let i = 0; i < 18; i++) id += ALPHANUMERIC[Math.floor(this.random() * ALPHANUMERIC.length)];
+  /**
+   * `hdg_` + the sandbox time of the open (9 base-36 digits) + a sequence (5) + 10 random
+   * characters. The time and sequence keep ids sorted by creation (the list breaks time ties by
+   * id); the random part comes from its own generator (idState), seeded at random when the
+   * simulator starts without --seed, so two simulators never hand out the same ids — and the
+   * price path, hashes and failures, drawn from the main generator, stay those of the seed.
+   */
+  private newHedgeId(nowMs: number): string {
+    const time = Math.max(0, Math.floor(nowMs)).toString(36).padStart(9, '0');
+    const sequence = ((++this.state.sequence) % 36 ** 5).toString(36).padStart(5, '0');
+    let id = `hdg_${time}${sequence}`;
+    // Ids always took eighteen draws of the main generator: they still do, so that every seeded
+    // value drawn after an id (fixture notionals, hashes, on-chain failures) stays what it was.
+    for (let i = 0; i < ID_MAIN_DRAWS; i++) {
+      const draw = this.random();
+      if (i < ID_RANDOM_CHARS) id += ALPHANUMERIC[Math.floor(((draw + this.idRandom()) % 1) * ALPHANUMERIC.length)];
+    }
     return id;
+  }
+
+  private idRandom(): number {
+    const { state, value } = nextRandom(this.state.idState ?? this.state.prngState);
+    this.state.idState = state;
+    return value;
   }
 
   // ---- scheduled events -----------------------------------------------------------------
@@ -284,7 +305,7 @@ export class Book {
       nowMs,
     );
     const hedge: HedgeState = {
-      id: this.newHedgeId(),
+      id: this.newHedgeId(nowMs),
       market: request.market,
       side: request.side,
       notionalUsd: request.notionalUsd,

@@ -114,6 +114,11 @@ export interface EngineState {
   version: 1;
   seed: string;
   prngState: number;
+  /**
+   * The generator of the random part of hedge ids: seeded from --seed, else at random when the
+   * simulator starts, so ids differ across restarts. Absent in states saved before it existed.
+   */
+  idState?: number;
   sequence: number;
   /** Wire dialect the sandbox speaks; a state keeps it, as hedges opened under one may not suit another. */
   dialect: SandboxDialect;

@@ -66,11 +66,20 @@ export const DEFAULT_FILL_DELAY_MS = 2000;
 
 export const isTestKey = (key: string): boolean => TEST_KEY.test(key);
 
-export function createEngineState(seed: string | number = DEFAULT_SEED, dialect: SandboxDialect = DEFAULT_DIALECT): EngineState {
+/**
+ * A fresh state. The random part of hedge ids follows `idSeed` (default: the seed, so a seeded
+ * engine repeats itself); a server started without a seed passes a random one (server.ts).
+ */
+export function createEngineState(
+  seed: string | number = DEFAULT_SEED,
+  dialect: SandboxDialect = DEFAULT_DIALECT,
+  idSeed: number = hashString(`ids:${seed}`),
+): EngineState {
   return {
     version: 1,
     seed: String(seed),
     prngState: hashString(`prng:${seed}`),
+    idState: idSeed >>> 0,
     sequence: 0,
     dialect,
     nowMs: 0,

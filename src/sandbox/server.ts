@@ -190,12 +190,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     rateLimit: options.rateLimit,
     dialect: options.dialect,
   };
-  let engine: SandboxEngine = new SandboxEngine(engineOptions, saved?.engine ?? createEngineState(seed, options.dialect));
+  // Unseeded, ids get a random part of their own: two simulators never hand out the same ids.
+  const idSalt = options.seed === undefined ? randomInt(0x1_0000_0000) : undefined;
+  let engine: SandboxEngine = new SandboxEngine(engineOptions, saved?.engine ?? createEngineState(seed, options.dialect, idSalt));
   savedRevision = engine.revision;
   const snapshot = (): StateFileContents => ({ version: 1, clockOffsetMs: clock.now() - realNow(), engine: engine.state });
   /** Another process saved the shared file (or removed it): continue from what it holds. */
   const adopt = (contents: StateFileContents | undefined): void => {
-    engine = new SandboxEngine(engineOptions, contents?.engine ?? createEngineState(seed, options.dialect));
+    engine = new SandboxEngine(engineOptions, contents?.engine ?? createEngineState(seed, options.dialect, idSalt));
     savedRevision = engine.revision;
     // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
     const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;

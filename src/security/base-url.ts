@@ -34,3 +34,32 @@ export function checkBaseUrl(raw: string, source: string): string {
   }
   return url.toString().replace(/\/+$/, '');
 }
+
+/**
+ * `hedge api PATH`: the path, relative to the base URL, as the request will carry it (the base's
+ * own path prefix left out, query kept). Refused (exit 2, nothing sent) when it could take the key
+ * anywhere but the base URL: an absolute URL (`https://…`, `mailto:`), a scheme-relative `//host`,
+ * backslashes, encoded slashes (`%2f`, `%5c`, which a server may decode into a path of its own),
+ * control characters or spaces, a fragment, or `..` segments that climb out of the base path.
+ */
+export function resolveApiPath(baseUrl: string, raw: string): string {
+  const refuse = (why: string) =>
+    new UsageError(`PATH: ${JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')} ${why}; nothing was sent. Give a path relative to the base URL, e.g. /hedges or hedges/hdg_….`);
+  if (raw.trim() === '') throw refuse('is empty');
+  if (/[\u0000-\u0020\u007f-\u009f]/.test(raw)) throw refuse('has spaces or control characters');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) throw refuse('is an absolute URL (the key is only sent to the profile\'s base URL)');
+  if (raw.startsWith('//')) throw refuse('would name another host (//host)');
+  if (raw.includes('\\')) throw refuse('has a backslash');
+  if (raw.includes('#')) throw refuse('has a fragment (#)');
+  const questionMark = raw.indexOf('?');
+  const pathPart = questionMark < 0 ? raw : raw.slice(0, questionMark);
+  if (/%(2f|5c)/i.test(pathPart)) throw refuse('has an encoded slash or backslash');
+  if (/%(?![0-9a-f]{2})/i.test(raw)) throw refuse('has a % that is not an escape (%XX)');
+  const base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
+  const relative = raw.replace(/^\/+/, '');
+  const url = new URL(relative, base);
+  if (url.origin !== base.origin || url.username !== '' || url.password !== '') throw refuse('would reach another host');
+  if (!url.pathname.startsWith(base.pathname)) throw refuse('climbs out of the base path with ..');
+  const inside = url.pathname.slice(base.pathname.length - 1);
+  return `${inside === '/' ? '' : inside}${url.search}`;
+}

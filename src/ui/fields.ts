@@ -90,6 +90,17 @@ export function labelFromName(name: string): string {
 }
 
 export function kindFromName(name: string, value: unknown): FieldKind {
+  // A dotted name (`available_capacity_usd.buy`): the innermost part that says something about
+  // the value, so `.buy` of a USD object is money and `pricing.market_price` a rate.
+  if (name.includes('.')) {
+    const parts = name.split('.');
+    const plain = typeof value === 'number' ? 'count' : 'text';
+    for (let index = parts.length - 1; index >= 0; index--) {
+      const kind = kindFromName(parts[index]!, value);
+      if (kind !== plain) return kind;
+    }
+    return plain;
+  }
   const lower = name.toLowerCase();
   if (value !== null && typeof value === 'object') return 'json';
   if (typeof value === 'string') {
@@ -145,14 +156,60 @@ export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown
 }
 
 /**
- * The fields --fields asked for, in the order asked; an unknown name is `problem`, naming it and
- * every name there is. `available` is what the caller could show.
+ * The value at a dotted path (`pricing.market_price`): each segment a key of an object, or the
+ * index of a list element (`legs.0.side`); undefined where the path leads nowhere.
  */
-export function pickFields(available: readonly FieldSpec[], wanted: readonly string[]): { fields: FieldSpec[] } | { problem: string } {
+export function valueAtPath(record: unknown, path: string): unknown {
+  let value: unknown = record;
+  for (const segment of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    if (Array.isArray(value)) {
+      if (!/^\d+$/.test(segment)) return undefined;
+      value = value[Number(segment)];
+    } else {
+      if (!Object.prototype.hasOwnProperty.call(value, segment)) return undefined;
+      value = (value as Record<string, unknown>)[segment];
+    }
+  }
+  return value;
+}
+
+/** A column for a dotted name reaching into a nested value: headed by the dotted name itself. */
+export function dottedField(name: string): FieldSpec {
+  return { key: name, label: safeText(name), get: (row) => valueAtPath(row, name) };
+}
+
+/**
+ * Whether a dotted name reaches into what there is: its first part is a field there is (or was
+ * declared), or some record has a value at the whole path.
+ */
+export function dottedNameExists(name: string, availableKeys: ReadonlySet<string>, records: readonly unknown[]): boolean {
+  const dot = name.indexOf('.');
+  if (dot <= 0 || dot === name.length - 1) return false;
+  return availableKeys.has(name.slice(0, dot)) || records.some((record) => valueAtPath(record, name) !== undefined);
+}
+
+/**
+ * The fields --fields asked for, in the order asked; an unknown name is `problem`, naming it and
+ * every name there is. `available` is what the caller could show; a dotted name that is not one of
+ * them (`pricing.market_price`) reaches into a nested value of `records` (its column is headed by
+ * the dotted name).
+ */
+export function pickFields(
+  available: readonly FieldSpec[],
+  wanted: readonly string[],
+  records: readonly unknown[] = [],
+): { fields: FieldSpec[] } | { problem: string } {
   const byKey = new Map(available.map((field) => [field.key, field]));
+  const keys = new Set<string>(byKey.keys());
+  for (const field of available) for (const key of field.covers ?? []) keys.add(key);
   const picked: FieldSpec[] = [];
   for (const name of wanted) {
-    const field = byKey.get(name);
+    let field = byKey.get(name);
+    if (!field && dottedNameExists(name, keys, records)) {
+      field = dottedField(name);
+      byKey.set(name, field);
+    }
     if (!field) return { problem: unknownFieldProblem(name, available.map((candidate) => candidate.key)) };
     if (!picked.includes(field)) picked.push(field);
   }

@@ -11,10 +11,12 @@ import type { ChalkInstance } from 'chalk';
 import { UsageError } from '../errors.js';
 import {
   DEFAULT_PRIORITY,
+  dottedNameExists,
   kindFromName,
   NUMERIC_KINDS,
   pickFields,
   unknownFieldProblem,
+  valueAtPath,
   withExtraFields,
   fieldLabel,
   type FieldKind,
@@ -208,7 +210,7 @@ export class Output {
       return;
     }
     if (this.mode === 'plain') {
-      const fields = this.pick(withExtraFields(known, rows, { keepAbsentKnown: true }).filter((field) => !field.screenOnly));
+      const fields = this.pick(withExtraFields(known, rows, { keepAbsentKnown: true }).filter((field) => !field.screenOnly), rows);
       // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
       this.writeRows(fields, rows);
       if (rows.length === 0) this.note(options.empty);
@@ -220,7 +222,7 @@ export class Output {
       return;
     }
     // --fields names any column there is (one left out of the table by default included).
-    const fields = this.fields ? this.pick(withExtraFields(known, rows, { keepAbsentKnown: true })) : withExtraFields(known, rows, { omit: options.omit });
+    const fields = this.fields ? this.pick(withExtraFields(known, rows, { keepAbsentKnown: true }), rows) : withExtraFields(known, rows, { omit: options.omit });
     if (rows.length === 0) {
       this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
       return;
@@ -244,7 +246,7 @@ export class Output {
       return;
     }
     const all = withExtraFields(known, [record]);
-    const fields = this.fields ? this.pick(withExtraFields(known, [record], { keepAbsentKnown: true })) : all;
+    const fields = this.fields ? this.pick(withExtraFields(known, [record], { keepAbsentKnown: true }), [record]) : all;
     const unit = rateUnitOf([record]);
     const rows: Array<[string, string]> = fields.map((field) => {
       const format = numberFormatOf(field, [record], unit);
@@ -257,7 +259,7 @@ export class Output {
 
   /** A record as TSV or CSV text: a header row of keys (unless --no-header) and one row. */
   recordText(record: Record<string, unknown>, known: FieldSpec[]): string {
-    const fields = this.pick(withExtraFields(known, [record], { keepAbsentKnown: true }).filter((field) => !field.screenOnly));
+    const fields = this.pick(withExtraFields(known, [record], { keepAbsentKnown: true }).filter((field) => !field.screenOnly), [record]);
     return this.rowsText(fields, [record]);
   }
 
@@ -319,10 +321,10 @@ export class Output {
     return table.map((cells) => cells.join('\t')).join('\n');
   }
 
-  /** --fields applied to the columns there are; an unknown name is bad usage (exit 2). */
-  private pick(available: FieldSpec[]): FieldSpec[] {
+  /** --fields applied to the columns there are (dotted names reach into `records`); an unknown name is bad usage (exit 2). */
+  private pick(available: FieldSpec[], records: readonly Record<string, unknown>[]): FieldSpec[] {
     if (!this.fields) return available;
-    const picked = pickFields(available, this.fields);
+    const picked = pickFields(available, this.fields, records);
     if ('problem' in picked) throw new UsageError(picked.problem);
     return picked.fields;
   }
@@ -542,7 +544,9 @@ function plainValue(value: unknown): string {
 
 /**
  * --fields on JSON data: each record keeps only the named keys, in that order (a key a record
- * lacks is null). Names are the record's own keys, or a known field (computed ones included).
+ * lacks is null). Names are the record's own keys, or a known field (computed ones included). A
+ * dotted name that is neither (`pricing.market_price`) keeps its value where it was, nested:
+ * `{"pricing": {"market_price": …}}`.
  */
 function projectFields(data: unknown, wanted: readonly string[], known: readonly FieldSpec[]): unknown {
   const records = Array.isArray(data) ? data : [data];
@@ -552,13 +556,17 @@ function projectFields(data: unknown, wanted: readonly string[], known: readonly
   const computed = new Map(known.filter((field) => !field.screenOnly).map((field) => [field.key, field]));
   const available = new Set<string>(computed.keys());
   for (const record of records as Record<string, unknown>[]) for (const key of Object.keys(record)) available.add(key);
+  const nested = new Set<string>();
   for (const name of wanted) {
-    if (!available.has(name)) throw new UsageError(unknownFieldProblem(name, [...available]));
+    if (available.has(name)) continue;
+    if (!dottedNameExists(name, available, records)) throw new UsageError(unknownFieldProblem(name, [...available]));
+    nested.add(name);
   }
   const project = (record: Record<string, unknown>): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const name of wanted) {
-      if (Object.prototype.hasOwnProperty.call(record, name)) out[name] = record[name];
+      if (nested.has(name)) setAtPath(out, name.split('.'), valueAtPath(record, name) ?? null);
+      else if (Object.prototype.hasOwnProperty.call(record, name)) out[name] = record[name];
       else {
         const field = computed.get(name);
         const value = field ? valueOf(field, record) : undefined;
@@ -568,6 +576,18 @@ function projectFields(data: unknown, wanted: readonly string[], known: readonly
     return out;
   };
   return Array.isArray(data) ? (data as Record<string, unknown>[]).map(project) : project(data as Record<string, unknown>);
+}
+
+/** Sets `value` at the path inside `target`, making the objects on the way (a dotted --fields name in JSON). */
+function setAtPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target;
+  for (const segment of path.slice(0, -1)) {
+    const next = node[segment];
+    // A copy: an object taken whole from the record (`--fields pricing,pricing.x`) is the server's own.
+    node[segment] = next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as Record<string, unknown>) } : {};
+    node = node[segment] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]!] = value;
 }
 
 function colorStatus(c: ChalkInstance, status: string): string {

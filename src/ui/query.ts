@@ -20,30 +20,44 @@ function calledFunctions(node: unknown, found: Set<string>): Set<string> {
   return found;
 }
 
-function problem(expression: string, error: unknown): UsageError {
+function problem(expression: string, error: unknown, option: string): UsageError {
   const reason = (error instanceof Error ? error.message : String(error)).replace(/\.\s*$/, '');
-  return new UsageError(`--query ${JSON.stringify(safeText(expression))}: ${safeText(reason)}.`, {
-    hint: 'JMESPath syntax: https://jmespath.site — e.g. --query "[?side==\'buy\'].hedge_id"',
+  return new UsageError(`${option} ${JSON.stringify(safeText(expression))}: ${safeText(reason)}.`, {
+    hint: `JMESPath syntax: https://jmespath.site — e.g. ${option === '--until' ? `--until "status=='filled'"` : `--query "[?side=='buy'].hedge_id"`}`,
   });
 }
 
-/** The expression as a function of the data; throws UsageError when it cannot be run. */
-export function compileQuery(expression: string): (data: unknown) => unknown {
+/**
+ * The expression as a function of the data; throws UsageError when it cannot be run, naming
+ * `option` (--query, or --until for a condition).
+ */
+export function compileQuery(expression: string, option = '--query'): (data: unknown) => unknown {
   let ast: ReturnType<typeof compile>;
   try {
     ast = compile(expression);
   } catch (error) {
-    throw problem(expression, error);
+    throw problem(expression, error, option);
   }
   const known = new Set(getRegisteredFunctions());
   for (const name of calledFunctions(ast, new Set())) {
-    if (!known.has(name)) throw problem(expression, new Error(`unknown function ${name}()`));
+    if (!known.has(name)) throw problem(expression, new Error(`unknown function ${name}()`), option);
   }
   return (data) => {
     try {
       return TreeInterpreter.search(ast, data as JSONValue);
     } catch (error) {
-      throw problem(expression, error);
+      throw problem(expression, error, option);
     }
   };
+}
+
+/**
+ * JMESPath's own truth (as in a `[?…]` filter): false, null, an empty string, list or object are
+ * false; anything else — every number, 0 included — is true.
+ */
+export function isTruthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
 }

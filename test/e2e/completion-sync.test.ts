@@ -204,7 +204,7 @@ function valuedFlags(shell: 'bash' | 'zsh' | 'fish'): string[] {
   const text = script(shell);
   if (shell === 'fish') {
     const body = functionBody(text.replace(/\nend\n/g, '\n}\n'), /^function __hedge_takes_value$/m);
-    return sorted((body.match(/(?<![\w-])-{1,2}[a-z0-9][a-z0-9-]*/g) ?? []).filter((flag) => KNOWN_FLAGS.has(flag)));
+    return sorted((body.match(/(?<![\w-])-{1,2}[a-zA-Z0-9][a-z0-9-]*/g) ?? []).filter((flag) => KNOWN_FLAGS.has(flag)));
   }
   const body = functionBody(text, /^_hedge_takes_value\(\) \{/m);
   const list = /case \S+ in\s*\(?([\s\S]*?)\)\s*\n\s*return 0/.exec(body)?.[1] ?? '';

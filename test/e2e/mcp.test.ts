@@ -99,7 +99,7 @@ describe('hedge mcp on a test key', () => {
       ['open', { market: MARKET, side: 'buy', notional: -5, tenor: 3 }, 'notional', 'notional: "-5" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.'],
       ['close', { side: 'buy' }, 'market', 'market: missing; expected market, e.g. USDTNGN (from `hedge markets`).'],
       ['hedges', { limit: 0 }, 'limit', 'limit: "0" is not allowed; expected a whole number from 1 to 500.'],
-      ['positions', { watch: true }, 'watch', 'watch: not an argument of positions; it takes none.'],
+      ['positions', { watch: true }, 'watch', 'watch: not an argument of positions; expected until.'],
     ];
     for (const [name, args, argument, message] of cases) {
       const result = await call(name, args);
@@ -144,19 +144,25 @@ describe('hedge mcp on a live key', () => {
       expires_in_seconds: 120,
     });
     const token: string = shown.confirmation_token;
-    expect(simulator.sandbox.requestLog).toEqual([]);
+    // The preview reads the side's position (what closing returns); this simulator refuses live
+    // keys, so the preview says it could not, and stands. Nothing was written.
+    expect(shown.preview).toMatchObject({ position: null, position_error: { code: 'live_key_refused' } });
+    expect(simulator.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', '/positions']]);
 
     const wrong = await call('close', { market: MARKET, side: 'buy', confirmation_token: 'hct_madeup' });
     expect(json(wrong).error).toMatchObject({ code: 'usage', argument: 'confirmation_token' });
     const otherSide = await call('close', { market: MARKET, side: 'sell', confirmation_token: token });
     expect(json(otherSide).error.message).toMatch(/^confirmation_token: this token was issued for other arguments; nothing was sent\./);
-    expect(simulator.sandbox.requestLog).toEqual([]);
+    expect(simulator.requests()).toHaveLength(1);
 
     // The token lets the close go ahead; the simulator, which takes test keys only, refuses the key.
     const confirmed = await call('close', { market: MARKET, side: 'buy', confirmation_token: token });
     expect(json(confirmed)).toMatchObject({ error: { code: 'live_key_refused', class: 'auth', status: 401 }, exit_code: 4 });
     const afterConfirm = simulator.requests().map((entry) => [entry.method, entry.path, entry.errorCode]);
-    expect(afterConfirm).toEqual([['GET', '/positions', 'live_key_refused']]);
+    expect(afterConfirm).toEqual([
+      ['GET', '/positions', 'live_key_refused'],
+      ['GET', '/positions', 'live_key_refused'],
+    ]);
 
     const reused = await call('close', { market: MARKET, side: 'buy', confirmation_token: token });
     expect(json(reused).error.message).toMatch(/^confirmation_token: this token has been used already/);
@@ -172,6 +178,7 @@ describe('hedge mcp on a live key', () => {
     expect(expired.isError).toBe(true);
     expect(json(expired)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
     expect(json(expired).error.message).toMatch(/^confirmation_token: this token has expired \(a token lasts 0 s\); nothing was sent\./);
-    expect(simulator.sandbox.requestLog).toEqual([]);
+    // Only the preview's read of the position reached the server.
+    expect(simulator.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', '/positions']]);
   });
 });

@@ -38,9 +38,9 @@ describe('hedge tools', () => {
     const result = await simulator.hedge(['tools'], { env: { HEDGE_API_KEY: LIVE_KEY } });
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n');
-    expect(lines).toContain('quote\tread\tyes\tmarket side notional tenor');
+    expect(lines).toContain('quote\tread\tyes\tmarket side notional tenor (+1 optional)');
     expect(lines).toContain('open\twrite\tno\tmarket side notional tenor (+7 optional)');
-    expect(lines).toContain('markets\tread\tyes\t');
+    expect(lines).toContain('markets\tread\tyes\t(+1 optional)');
   });
 
   it('without any key it still answers (writes not offered) and says why on stderr; --demo is a test key', async () => {

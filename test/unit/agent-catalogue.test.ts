@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { callArguments, namedArgument, rawInputFor } from '../../src/agent/arguments.js';
 import { agentTools, catalogueEntry, inputSchema, offered, writeAccess, type AgentTool } from '../../src/agent/catalogue.js';
 import { ConfirmationTokens, DEFAULT_TOKEN_TTL_SECONDS, tokenTtlSeconds } from '../../src/agent/confirmation.js';
+import { UNTIL_OPTION } from '../../src/cli/manifest.js';
 import { UsageError } from '../../src/errors.js';
 
 const tools = agentTools();
@@ -61,6 +62,7 @@ describe('tools from the manifest', () => {
             { type: 'string', enum: ['1', '3', '7'] },
           ],
         },
+        until: { type: 'string', description: UNTIL_OPTION.description },
       },
       required: ['market', 'side', 'notional', 'tenor'],
       additionalProperties: false,
@@ -80,10 +82,10 @@ describe('tools from the manifest', () => {
     expect((inputSchema(tool('quote'), 'direct') as { required: string[] }).required).toEqual(['market', 'side', 'notional', 'tenor']);
   });
 
-  it('--watch views and --html files are left out; hedges keeps its bounded --wait', () => {
-    expect(Object.keys((inputSchema(tool('positions'), 'direct') as { properties: object }).properties)).toEqual([]);
+  it('--watch views and --html files are left out; hedges keeps its bounded --wait; reads take a bounded until', () => {
+    expect(Object.keys((inputSchema(tool('positions'), 'direct') as { properties: object }).properties)).toEqual(['until']);
     expect(Object.keys((inputSchema(tool('report'), 'direct') as { properties: object }).properties)).toEqual(['since', 'until', 'by']);
-    expect(Object.keys((inputSchema(tool('hedges'), 'direct') as { properties: object }).properties)).toEqual(['id', 'status', 'ref', 'limit', 'wait']);
+    expect(Object.keys((inputSchema(tool('hedges'), 'direct') as { properties: object }).properties)).toEqual(['id', 'status', 'ref', 'limit', 'wait', 'until']);
   });
 
   it('a confirmation_token argument only on write tools that need one (live key with --allow-live)', () => {
@@ -124,7 +126,7 @@ describe('arguments → the command input', () => {
 
   it('refusals name the argument: unknown, wrong type, missing, stdin as a file', () => {
     expect(refusal(() => rawInputFor(tool('quote'), { market: 'USDTNGN', side: 'buy', notional: 1, tenor: 3, size: 5 }))).toBe(
-      'size: not an argument of quote; expected market, side, notional, tenor.',
+      'size: not an argument of quote; expected market, side, notional, tenor, until.',
     );
     expect(refusal(() => rawInputFor(tool('quote'), { market: 'USDTNGN', side: 'buy', notional: true, tenor: 3 }))).toBe(
       'notional: expected a number or a string, got true.',
@@ -133,7 +135,7 @@ describe('arguments → the command input', () => {
     expect(refusal(() => rawInputFor(tool('open'), { market: 'USDTNGN', side: 'buy', notional: 1 }))).toBe('tenor: missing; expected tenor in days: 1, 3 or 7.');
     expect(refusal(() => rawInputFor(tool('close'), { market: 'USDTNGN', side: 'buy', dry_run: 'yes' }))).toBe('dry_run: expected true or false, got "yes".');
     expect(refusal(() => rawInputFor(tool('plan'), { file: '-' }))).toBe('file: - (stdin) is not available to a tool call; give the path of the file.');
-    expect(refusal(() => rawInputFor(tool('markets'), { market: 'USDTNGN' }))).toBe('market: not an argument of markets; it takes none.');
+    expect(refusal(() => rawInputFor(tool('markets'), { market: 'USDTNGN' }))).toBe('market: not an argument of markets; expected until.');
   });
 
   it("a command's own refusal is said with the tool's argument name", () => {

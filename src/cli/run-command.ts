@@ -1,0 +1,51 @@
+// Runs one command's code on its context: at once, or — with `--until EXPR` — again and again until
+// the condition holds (flows/until.ts). The CLI (run.ts) and the agent interface (agent/invoke.ts)
+// both come through here, so `--until` means the same to a script and to an agent.
+import { UsageError } from '../errors.js';
+import type { CommandContext } from '../runtime/context.js';
+import type { CommandModule, CommandSpec, RawInput } from './command-spec.js';
+
+/** Options that cannot share a run with --until: a live view, and `hedges ID --wait` (its own wait). */
+const NOT_WITH_UNTIL: ReadonlyArray<{ key: string; flag: string }> = [
+  { key: 'watch', flag: '--watch' },
+  { key: 'wait', flag: '--wait' },
+];
+
+/**
+ * The --until condition of this run, when it has one. On a command whose --until also takes a date
+ * (`--until <date|expr>`: history, report), a value that reads as one of its dates is that date.
+ */
+async function untilCondition(spec: CommandSpec, input: RawInput, now: number): Promise<{ expression: string; dateToo: boolean } | undefined> {
+  const option = spec.options?.find((candidate) => candidate.key === 'until');
+  const value = input.options.until;
+  if (!option || typeof value !== 'string') return undefined;
+  const dateToo = option.flags.includes('<date');
+  if (dateToo) {
+    // Every date form starts with a digit (2026-11-01, 7d) and no JMESPath expression does: a
+    // value that does is the command's date — a malformed one gets the command's own refusal.
+    if (/^\s*\d/.test(value)) return undefined;
+    const { parseReportDate } = await import('../domain/report.js');
+    if (parseReportDate(value, new Date(now)).ok) return undefined;
+  }
+  if (value.trim() === '') throw new UsageError(`--until: expected a JMESPath condition, e.g. "status=='filled'".`);
+  return { expression: value, dateToo };
+}
+
+export async function runCommand(ctx: CommandContext, spec: CommandSpec & { load: NonNullable<CommandSpec['load']> }, input: RawInput): Promise<number> {
+  const module = (await spec.load()) as CommandModule<RawInput>;
+  const until = await untilCondition(spec, input, ctx.clock.now());
+  if (!until) {
+    const result = await module.run(ctx, input);
+    return typeof result === 'number' ? result : 0;
+  }
+  for (const { key, flag } of NOT_WITH_UNTIL) {
+    const value = input.options[key];
+    if (value !== undefined && value !== false) throw new UsageError(`${flag} cannot be combined with --until (--until already reads again until the condition holds).`);
+  }
+  // History and report would read the condition as a date: they never see it. Others may check
+  // it (`hedge api` allows it on a GET only).
+  const { until: _condition, ...options } = input.options;
+  const own: RawInput = until.dateToo ? { args: input.args, options } : input;
+  const { runUntil } = await import('../flows/until.js');
+  return runUntil(ctx, until, (context) => module.run(context, own));
+}

@@ -1,0 +1,135 @@
+// `hedge api` parameters, as `gh api` takes them: `-f key=value` is a string, `-F key=value` is
+// typed (true, false, null and numbers become JSON literals; `@file` is the file's text, `@-`
+// stdin's); `key[sub]=…` nests an object and `key[]=…` appends to a list. Pure: reading a file is
+// the caller's (a reader is passed in). Refusals are usage errors naming the flag and the value.
+import { UsageError } from '../errors.js';
+import { echo } from './input.js';
+
+export type ParamValue = string | number | boolean | null | ParamValue[] | { [key: string]: ParamValue };
+export type Params = Record<string, ParamValue>;
+
+export interface ParamInput {
+  /** As typed after the flag: `market=USDTNGN`. */
+  raw: string;
+  /** -F (typed) or -f (string). */
+  typed: boolean;
+}
+
+const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+const KEY = /^([^[\]=]+)((?:\[[^[\]=]*\])*)$/;
+
+function flagOf(typed: boolean): string {
+  return typed ? '-F' : '-f';
+}
+
+/** `a[b][]` → ['a', 'b', '']: the key's path, '' meaning "append to a list". */
+function keyPath(key: string, flag: string, raw: string): string[] {
+  const match = KEY.exec(key);
+  if (!match) throw new UsageError(`${flag}: ${echo(raw)} has no usable key; expected key=value, key[sub]=value or key[]=value.`);
+  const rest = [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((part) => part[1]!);
+  if (rest.slice(0, -1).includes('')) throw new UsageError(`${flag}: ${echo(raw)}: [] may only come last in a key.`);
+  return [match[1]!, ...rest];
+}
+
+/** The value of a typed (-F) parameter: literals and numbers as JSON, `@file` read by `readFile`. */
+function typedValue(text: string, readFile: (path: string) => string, raw: string): ParamValue {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  if (text === 'null') return null;
+  if (NUMBER.test(text)) {
+    const value = Number(text);
+    if (Number.isFinite(value)) return value;
+  }
+  if (text.startsWith('@')) {
+    const path = text.slice(1);
+    if (path === '') throw new UsageError(`-F: ${echo(raw)}: @ needs a file name (or @- for stdin).`);
+    return readFile(path);
+  }
+  return text;
+}
+
+function place(target: Params, path: string[], value: ParamValue, flag: string, raw: string): void {
+  let node: Record<string, ParamValue> | ParamValue[] = target;
+  for (let index = 0; index < path.length; index++) {
+    const segment = path[index]!;
+    const last = index === path.length - 1;
+    const nextIsList = !last && path[index + 1] === '';
+    if (Array.isArray(node)) {
+      // `key[]` is last by construction: append.
+      node.push(value);
+      return;
+    }
+    if (last) {
+      if (Object.prototype.hasOwnProperty.call(node, segment)) throw new UsageError(`${flag}: ${echo(raw)} sets ${segment} a second time.`);
+      node[segment] = value;
+      return;
+    }
+    const existing: ParamValue | undefined = node[segment];
+    if (existing === undefined) node[segment] = nextIsList ? [] : {};
+    else if (nextIsList ? !Array.isArray(existing) : existing === null || typeof existing !== 'object' || Array.isArray(existing)) {
+      throw new UsageError(`${flag}: ${echo(raw)} mixes a ${nextIsList ? 'list' : 'group'} with another value under ${segment}.`);
+    }
+    node = node[segment] as Record<string, ParamValue> | ParamValue[];
+  }
+}
+
+/** Every -f/-F parameter, in the order typed, as one object. */
+export function buildParams(inputs: readonly ParamInput[], readFile: (path: string) => string): Params {
+  const params: Params = {};
+  for (const { raw, typed } of inputs) {
+    const flag = flagOf(typed);
+    const equals = raw.indexOf('=');
+    if (equals <= 0) throw new UsageError(`${flag}: ${echo(raw)} is not key=value.`);
+    const path = keyPath(raw.slice(0, equals), flag, raw);
+    const text = raw.slice(equals + 1);
+    place(params, path, typed ? typedValue(text, readFile, raw) : text, flag, raw);
+  }
+  return params;
+}
+
+/** Parameters of a GET as a query string (`a=1&b=x&l=1&l=2`); a nested group cannot go there. */
+export function queryStringOf(params: Params): string {
+  const search = new URLSearchParams();
+  const scalar = (key: string, value: ParamValue): string => {
+    if (value !== null && typeof value === 'object') throw new UsageError(`-f/-F: ${key} is a group (key[sub]=…); a GET carries its parameters in the query string, which has no groups.`);
+    return value === null ? '' : String(value);
+  };
+  for (const [key, value] of Object.entries(params)) {
+    if (Array.isArray(value)) for (const item of value) search.append(key, scalar(key, item));
+    else search.append(key, scalar(key, value));
+  }
+  return search.toString();
+}
+
+const FORBIDDEN_HEADERS = new Map<string, string>([
+  ['authorization', 'the API key is sent from the profile, never from the command line'],
+  ['proxy-authorization', 'credentials do not go on the command line'],
+  ['cookie', 'credentials do not go on the command line'],
+  ['idempotency-key', 'hedge makes the key of a write itself and journals it; --idempotency-key resumes a known one'],
+  ['host', 'the host is the base URL\'s'],
+  ['content-length', 'the length is the body\'s'],
+  ['transfer-encoding', 'the body is sent whole'],
+  ['connection', 'the connection is hedge\'s'],
+]);
+
+/** `-H "Name: value"` → [name, value]; refused: a malformed one, and headers that are hedge's to set. */
+export function parseHeader(raw: string): [string, string] {
+  const colon = raw.indexOf(':');
+  const name = colon < 0 ? '' : raw.slice(0, colon).trim();
+  const value = colon < 0 ? '' : raw.slice(colon + 1).trim();
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`-H: ${echo(raw)} is not "Name: value".`);
+  if (/[\r\n\u0000]/.test(value)) throw new UsageError(`-H: the value of ${name} has a line break or NUL.`);
+  const why = FORBIDDEN_HEADERS.get(name.toLowerCase());
+  if (why) throw new UsageError(`-H: ${name} cannot be set (${why}); nothing was sent.`);
+  return [name, value];
+}
+
+export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type ApiMethod = (typeof API_METHODS)[number];
+
+export function parseApiMethod(raw: string | undefined): ApiMethod {
+  if (raw === undefined) return 'GET';
+  const upper = raw.trim().toUpperCase();
+  if ((API_METHODS as readonly string[]).includes(upper)) return upper as ApiMethod;
+  throw new UsageError(`-X: ${echo(raw)} is not allowed; expected ${API_METHODS.join(', ')}.`);
+}

@@ -1,0 +1,181 @@
+// `hedge api`: any endpoint with the profile's key. A GET is sent like every read (retries,
+// Retry-After), page after page with --paginate; a write (POST, PUT, PATCH, DELETE) is an action
+// of the one write flow — live guard, an Idempotency-Key journaled before it leaves, resumable by
+// running the same command again or `hedge resume` — whose "wait" is only its answer: the raw API
+// has no resolution to wait for. What comes back is kept whole (status, headers, body) for printing.
+import { readFile } from 'node:fs/promises';
+import type { HedgeClient } from '../api/client.js';
+import { nextPagePath } from '../api/next-page.js';
+import type { ApiRequest, RawAnswer } from '../api/transport.js';
+import type { ApiMethod } from '../domain/api-params.js';
+import { UsageError } from '../errors.js';
+import type { JournalEntry } from '../journal/index.js';
+import type { CommandContext } from '../runtime/context.js';
+import { safeText } from '../security/safe-text.js';
+import type { WriteAction } from './write-flow.js';
+
+/** Journal commands of `hedge api` writes: `api POST /hedges/close`. */
+export const API_COMMAND_PREFIX = 'api ';
+
+/** Most pages --paginate reads before it stops and says so (a server whose cursor never ends). */
+export const MAX_PAGES = 1_000;
+
+export interface ApiCall {
+  method: ApiMethod;
+  /** Relative to the base URL, query included (security/base-url.ts resolveApiPath). */
+  path: string;
+  /** JSON body of a write; undefined: none. */
+  body?: unknown;
+  headers: Record<string, string>;
+  /** The command as typed again (journal). */
+  argv: string[];
+}
+
+/** One answer as it came: what `--include` prints, and the body read as JSON when it is JSON. */
+export interface ApiAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed body (the envelope); undefined when the body is not JSON. */
+  body: unknown;
+  text: string;
+  /** The path this answer is for. */
+  path: string;
+}
+
+export function isWriteMethod(method: string): boolean {
+  return method !== 'GET';
+}
+
+export function journalCommand(call: Pick<ApiCall, 'method' | 'path'>): string {
+  return `${API_COMMAND_PREFIX}${call.method} ${call.path}`;
+}
+
+function asAnswer(raw: RawAnswer, path: string): ApiAnswer {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.text);
+  } catch {
+    body = undefined;
+  }
+  return { status: raw.status, headers: raw.headers, body, text: raw.text, path };
+}
+
+function request(call: ApiCall, path: string, key: string | undefined, seen: (answer: RawAnswer) => void): ApiRequest {
+  return {
+    method: call.method,
+    path,
+    ...(call.body === undefined ? {} : { body: call.body }),
+    ...(key ? { idempotencyKey: key } : {}),
+    headers: call.headers,
+    onAnswer: seen,
+  };
+}
+
+/** The last answer an attempt got, kept for printing even when the transport threw on it. */
+export class AnswerLog {
+  last?: ApiAnswer;
+  record(path: string): (raw: RawAnswer) => void {
+    return (raw) => (this.last = asAnswer(raw, path));
+  }
+}
+
+/**
+ * A GET: one answer, or with `paginate` every page (the next one found by api/next-page.ts), each
+ * answer handed to `onPage` as it comes.
+ */
+export async function readApi(ctx: CommandContext, client: HedgeClient, call: ApiCall, options: { paginate: boolean; log: AnswerLog; onPage: (answer: ApiAnswer) => void }): Promise<number> {
+  const credentials = await ctx.credentials();
+  let path: string | undefined = call.path;
+  const seen = new Set<string>();
+  let pages = 0;
+  while (path !== undefined) {
+    if (pages >= MAX_PAGES) throw new UsageError(`--paginate: stopped after ${MAX_PAGES} pages; narrow the list with filters.`);
+    if (seen.has(path)) throw new UsageError(`--paginate: the server pointed back to a page already read (${safeText(path)}); stopped.`);
+    seen.add(path);
+    const response = await client.transport.send(request(call, path, undefined, options.log.record(path)));
+    pages += 1;
+    const answer = options.log.last!;
+    options.onPage(answer);
+    if (!options.paginate) break;
+    path = nextPagePath(credentials.baseUrl, path, { meta: response.meta, headers: answer.headers });
+  }
+  return pages;
+}
+
+/** Journal fields of a write's answer: the hedge it names, when it names one. */
+function idsOf(answer: ApiAnswer): { hedge_id?: string; order_tx_hash?: string } {
+  const data = (answer.body as { data?: unknown } | undefined)?.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return {};
+  const record = data as Record<string, unknown>;
+  const hedgeId = typeof record.hedge_id === 'string' ? record.hedge_id : typeof record.id === 'string' && record.id.startsWith('hdg_') ? record.id : undefined;
+  return { ...(hedgeId ? { hedge_id: hedgeId } : {}), ...(typeof record.order_tx_hash === 'string' ? { order_tx_hash: record.order_tx_hash } : {}) };
+}
+
+/**
+ * A write as an action of the one write flow. Its wait is its answer (a 2xx is `done`); `show`
+ * prints it. The journal command carries the method and path, so "the same request" is the same
+ * method, path and body.
+ */
+export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLog, show: (answer: ApiAnswer) => void): WriteAction<ApiAnswer, ApiAnswer> {
+  const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
+  return {
+    command: journalCommand(call),
+    verb: `send ${call.method} ${call.path}`,
+    argv: call.argv,
+    plan: (key) => request(call, call.path, key, log.record(call.path)),
+    question: () => `Send ${call.method} ${call.path}${body.length > 200 ? ` ${body.slice(0, 200)}…` : body}?`,
+    send: async (key) => {
+      await client.transport.send(request(call, call.path, key, log.record(call.path)));
+      return log.last!;
+    },
+    submitted: idsOf,
+    wait: async (answer) => answer,
+    outcome: () => 'done',
+    renderSubmitted: show,
+    renderResolved: (answer) => show(answer),
+  };
+}
+
+/** An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`). */
+export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry, show: (answer: ApiAnswer) => void): WriteAction<ApiAnswer, ApiAnswer> | undefined {
+  if (!entry.command.startsWith(API_COMMAND_PREFIX)) return undefined;
+  const method = entry.request.method as ApiMethod;
+  const call: ApiCall = {
+    method,
+    path: entry.request.path,
+    ...(entry.request.body === null || entry.request.body === undefined ? {} : { body: entry.request.body }),
+    // Extra -H headers are not journaled (they may carry anything); the resend goes without them.
+    headers: {},
+    argv: Array.isArray(entry.argv) ? entry.argv.map(String) : ['api', '-X', method, entry.request.path],
+  };
+  return apiWriteAction(client, call, new AnswerLog(), show);
+}
+
+/** --input FILE (or - for stdin): a JSON body, refused when it is not JSON. */
+export async function readInputBody(ctx: CommandContext, file: string): Promise<unknown> {
+  let text: string;
+  if (file === '-') {
+    if (ctx.io.stdinIsTTY) throw new UsageError('--input: - reads the body from stdin, but stdin is a terminal; pipe it in or name a file.');
+    const chunks: Buffer[] = [];
+    for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    text = Buffer.concat(chunks).toString('utf8');
+  } else {
+    text = await readText('--input', file);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--input: ${file === '-' ? 'stdin' : safeText(file)} is not JSON (${(error as Error).message}); the API takes JSON bodies only.`);
+  }
+}
+
+/** A file's text for `-F key=@file`, or a usage error naming the flag and the file. */
+export async function readText(flag: string, file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
+    throw new UsageError(`${flag}: cannot read ${safeText(file)}: ${why}.`);
+  }
+}

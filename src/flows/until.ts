@@ -1,0 +1,130 @@
+// `--until EXPR` on every read command: run the command again and again until a JMESPath condition
+// over its JSON data (what `--json` prints, before --fields and --query) is true, then print that
+// data as the command would, and exit with the command's own code. At the time bound — --timeout,
+// else DEFAULT_WAIT_BOUND_MS, none with --timeout 0 — exit 124 (`until`), with the last data on
+// stdout under --json.
+//
+// Each poll runs the command itself through a derived context (same client, credentials, journal,
+// clock and signal) whose output only records (ui/recording-output.ts), so a poll that does not
+// meet the condition prints nothing. Cadence: the first read at once, then one every
+// POLL_CADENCE.intervalMs start to start, never sooner than a second after the previous answer
+// (the spec advises one to two seconds), and never sooner than a Retry-After asked. A read that
+// fails for a reason that may pass (network, 5xx, 429, an unreadable answer) is said on stderr and
+// tried again at the next turn; any other error (a refusal, authentication, bad input) ends it with
+// its own exit code. Every pause goes through ctx.clock with ctx.signal: a unit test steps a fake
+// clock, and Ctrl-C ends the wait at once.
+import { InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../errors.js';
+import { DEFAULT_WAIT_BOUND_MS, type CommandContext } from '../runtime/context.js';
+import { RecordingOutput } from '../ui/recording-output.js';
+import { compileQuery, isTruthy } from '../ui/query.js';
+import { safeText } from '../security/safe-text.js';
+import { POLL_CADENCE } from './wait.js';
+import { isPassingFailure, MAX_RETRY_AFTER_MS, nextRefreshAt } from './watch.js';
+
+export interface UntilOptions {
+  /** The JMESPath condition, as typed. */
+  expression: string;
+  /** The command also takes a date under --until (history, report): said when the value is neither. */
+  dateToo?: boolean;
+  /** Start to start between polls; POLL_CADENCE.intervalMs unless a test says otherwise. */
+  intervalMs?: number;
+}
+
+/** One run of the command on the context it is given; resolves to its exit code. */
+export type CommandRun = (ctx: CommandContext) => Promise<number | void>;
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** The condition as a function, checked before anything is sent (exit 2 for a malformed one). */
+export function compileCondition(options: UntilOptions): (data: unknown) => unknown {
+  try {
+    return compileQuery(options.expression, '--until');
+  } catch (error) {
+    if (options.dateToo && error instanceof UsageError) {
+      throw new UsageError(
+        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (2026-11-01, an ISO time, or 7d / 2w / 1m ago) nor a JMESPath condition (${error.message.replace(/^--until "[^"]*": /, '').replace(/\.$/, '')}).`,
+        { hint: error.hint },
+      );
+    }
+    throw error;
+  }
+}
+
+export async function runUntil(ctx: CommandContext, options: UntilOptions, runOnce: CommandRun): Promise<number> {
+  const condition = compileCondition(options);
+  const { clock, signal } = ctx;
+  const intervalMs = Math.max(1_000, options.intervalMs ?? POLL_CADENCE.intervalMs);
+  const startedAt = clock.now();
+  const deadline = ctx.waitDeadline(startedAt);
+  let polls = 0;
+  let last: RecordingOutput | undefined;
+  let nextAt = startedAt;
+
+  const interrupted = () =>
+    new InterruptedError(`--until stopped before ${JSON.stringify(safeText(options.expression))} held.`, { exitCode: ctx.stopExitCode });
+  const pauseUntil = async (at: number): Promise<void> => {
+    const ms = at - clock.now();
+    if (signal.aborted) throw interrupted();
+    if (ms <= 0) return;
+    try {
+      await clock.sleep(ms, signal);
+    } catch {
+      throw interrupted();
+    }
+  };
+  const notMet = async (): Promise<never> => {
+    // The bound is the bound: wait it out, so that `--timeout 30` means thirty seconds of trying.
+    if (deadline !== undefined) await pauseUntil(deadline);
+    if (last && ctx.output.isJson) last.playOnto(ctx.output);
+    const waited = clock.now() - startedAt;
+    const bound = ctx.globals.timeout === undefined ? `the default bound of ${seconds(DEFAULT_WAIT_BOUND_MS)} (--timeout SECONDS changes it)` : `--timeout ${ctx.globals.timeout}s`;
+    throw new UntilNotMetError(
+      `--until ${JSON.stringify(safeText(options.expression))} did not hold within ${bound}: ${polls} ${polls === 1 ? 'read' : 'reads'}, ${last ? `the condition false on ${polls === 1 ? 'it' : 'each'}` : 'none answered'}.`,
+      {
+        expression: options.expression,
+        polls,
+        waitedMs: waited,
+        hint: last && ctx.output.isJson ? 'The last data read is on stdout. Run it again, with a longer --timeout if it should take longer.' : 'Run it again with a longer --timeout, or check the condition against --json.',
+      },
+    );
+  };
+
+  for (;;) {
+    await pauseUntil(nextAt);
+    const pollStartedAt = clock.now();
+    const recorder = new RecordingOutput({ chalk: ctx.output.chalk, columns: ctx.output.columns, now: clock.now });
+    // What the condition sees is what --json prints: the command's data, before --fields and --query.
+    const child = ctx.derive({ output: recorder, globals: { json: true, format: 'json', fields: undefined, query: undefined } });
+    let code: number | void;
+    try {
+      polls += 1;
+      code = await runOnce(child);
+    } catch (error) {
+      if (signal.aborted || error instanceof InterruptedError) throw interrupted();
+      if (!isPassingFailure(error)) throw error;
+      const now = clock.now();
+      const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
+      nextAt = nextRefreshAt(pollStartedAt, now, intervalMs);
+      if (retryAfterMs !== undefined) nextAt = Math.max(nextAt, now + Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+      ctx.output.warn(`--until: this read failed (${error instanceof Error ? error.message : String(error)}); trying again in ${seconds(nextAt - now)}.`);
+      if (deadline !== undefined && nextAt >= deadline) return notMet();
+      continue;
+    } finally {
+      await child.dispose();
+    }
+    last = recorder;
+    if (isTruthy(condition(recorder.data ?? null))) {
+      if (recorder.playableAs(ctx.output)) {
+        recorder.playOnto(ctx.output);
+        return typeof code === 'number' ? code : 0;
+      }
+      // A view drawn from more than the data (a quote card, a report table): drawn by one more run.
+      const shown = await runOnce(ctx);
+      return typeof shown === 'number' ? shown : 0;
+    }
+    nextAt = nextRefreshAt(pollStartedAt, clock.now(), intervalMs);
+    if (deadline !== undefined && nextAt >= deadline) return notMet();
+  }
+}

@@ -1,0 +1,197 @@
+// `hedge api PATH` end to end against the simulator: reads, writes through the journal, refusals
+// that send nothing (asserted on the server's own request log), and a write killed mid-answer that
+// the same command finishes once.
+import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../support/hedge-cli.js';
+import { LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
+import { until } from '../support/polling.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+
+const start = useSimulators();
+
+async function journal(t: Simulator, ...flags: string[]): Promise<Array<Record<string, any>>> {
+  const result = await t.hedge(['journal', '--json', ...flags]);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+describe('hedge api: reads', () => {
+  it('GET prints the whole envelope; --query applies to it; one request with the profile key', async () => {
+    const t = await start();
+    const listed = await t.hedge(['api', '/markets']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const envelope = JSON.parse(listed.stdout);
+    expect(Object.keys(envelope)).toEqual(['data', 'error', 'meta']);
+    expect(envelope.data.map((market: { market: string }) => market.market)).toContain(MARKET);
+    expect(envelope.meta.allowed_markets).toContain(MARKET);
+    expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/markets', 200]]);
+
+    const queried = await t.hedge(['api', 'markets', '--query', 'data[0].market']);
+    expect(JSON.parse(queried.stdout)).toBe(MARKET);
+  });
+
+  it('-f and -F on a GET go to the query string (typed values as text there); a GET is never turned into a write', async () => {
+    const t = await start();
+    t.seedOpen('buy', 10_000);
+    const result = await t.hedge(['api', '/hedges', '-f', 'status=filled', '-F', 'limit=5']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).data).toHaveLength(1);
+    expect(t.requests().map((entry) => [entry.method, entry.path, entry.query])).toEqual([['GET', '/hedges', { status: 'filled', limit: '5' }]]);
+    expect(t.writes()).toEqual([]);
+  });
+
+  it('--include prints the status line and the headers before the body', async () => {
+    const t = await start();
+    const result = await t.hedge(['api', '-i', '/account']);
+    expect(result.code, result.stderr).toBe(0);
+    const [head, body] = result.stdout.split('\n\n');
+    expect(head!.split('\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(head).toMatch(/^x-request-id: req_[0-9a-f]{16}$/m);
+    expect(head).toMatch(/^content-type: application\/json/m);
+    expect(JSON.parse(body!).data).toHaveProperty('balance_usdc');
+  });
+
+  it('404: the error envelope on stdout, the refusal on stderr, exit 3', async () => {
+    const t = await start();
+    const result = await t.hedge(['api', '/hedges/hdg_missing', '--json']);
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stdout)).toMatchObject({ data: null, error: { code: 'hedge_not_found' } });
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 'hedge_not_found', class: 'rejected', status: 404 } });
+    expect(t.requests().map((entry) => [entry.path, entry.status])).toEqual([['/hedges/hdg_missing', 404]]);
+  });
+
+  it('a refused key is exit 4', async () => {
+    const t = await start();
+    const result = await t.hedge(['api', '/account'], { env: { HEDGE_API_KEY: UNKNOWN_KEY } });
+    expect(result.code).toBe(4);
+    expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'unauthorized' } });
+  });
+});
+
+describe('hedge api: the key never leaves for another host', () => {
+  it.each([
+    ['//evil.example/hedges', /would name another host/],
+    ['http://evil.example/hedges', /is an absolute URL/],
+    ['https://evil.example/v2/markets', /is an absolute URL/],
+    ['/../../../markets', /climbs out of the base path/],
+    ['/%2e%2e/%2e%2e/markets', /climbs out of the base path/],
+    ['/hedges%2f..%2f..%2fx', /encoded slash/],
+    ['\\\\evil.example\\x', /backslash/],
+  ])('%s is refused (exit 2) and nothing is sent', async (path, why) => {
+    const t = await start();
+    const result = await t.hedge(['api', path]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(why);
+    expect(result.stderr).toContain('nothing was sent');
+    expect(t.requests()).toEqual([]);
+  });
+
+  it('-H Authorization is refused (exit 2), nothing sent; other headers reach the server', async () => {
+    const t = await start();
+    const refused = await t.hedge(['api', '/account', '-H', 'Authorization: Bearer hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^hedge: -H: Authorization cannot be set/m);
+    expect(t.requests()).toEqual([]);
+    const other = await t.hedge(['api', '/account', '-H', 'X-Desk: fx-1']);
+    expect(other.code, other.stderr).toBe(0);
+    expect(t.requests()).toHaveLength(1);
+  });
+});
+
+describe('hedge api: writes go through the journal', () => {
+  it('POST: sent once with an Idempotency-Key, journaled as api POST …, the server acted', async () => {
+    const t = await start();
+    const hedge = t.seedOpen('buy', 10_000);
+    const result = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ data: { status: 'submitted' }, error: null });
+    const [post] = t.writes();
+    expect(post).toMatchObject({ path: '/hedges/close', body: { market: MARKET, side: 'buy' }, status: 200 });
+    expect(post!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    t.advance(3_600_000);
+    expect(t.hedges().find((one) => one.id === hedge.id)!.status).toBe('closed');
+    expect(await journal(t)).toMatchObject([{ command: 'api POST /hedges/close', outcome: 'done', idempotency_key: post!.idempotencyKey, request: { method: 'POST', path: '/hedges/close', body: { market: MARKET, side: 'buy' } } }]);
+  });
+
+  it('-F types the body (numbers, booleans, null, @file); --input sends a JSON file', async () => {
+    const t = await start();
+    const file = join(t.configDir, 'ref.txt');
+    writeFileSync(file, 'DEAL-7');
+    const typed = await t.hedge(['api', '-X', 'POST', '/quotes', '-f', 'market=USDTNGN', '-f', 'side=sell', '-F', 'notional_usd=2500.5', '-F', 'tenor_days=3', '-F', `note=@${file}`, '-F', 'flag=true', '-F', 'none=null']);
+    expect(typed.code, typed.stderr).toBe(0);
+    expect(t.writes()[0]!.body).toEqual({ market: MARKET, side: 'sell', notional_usd: 2500.5, tenor_days: 3, note: 'DEAL-7', flag: true, none: null });
+    const body = join(t.configDir, 'quote.json');
+    writeFileSync(body, JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }));
+    const input = await t.hedge(['api', '-X', 'POST', '/quotes', '--input', body]);
+    expect(input.code, input.stderr).toBe(0);
+    expect(t.writes()[1]!.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 });
+  });
+
+  it('a refused write is exit 3, journaled as rejected; --dry-run sends nothing', async () => {
+    const t = await start();
+    const refused = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy']);
+    expect(refused.code).toBe(3);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'no_open_hedge' } });
+    expect(await journal(t)).toMatchObject([{ command: 'api POST /hedges/close', outcome: 'rejected', error_code: 'no_open_hedge' }]);
+    const dry = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=sell', '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, method: 'POST', path: '/hedges/close', body: { market: MARKET, side: 'sell' } });
+    expect(t.writes()).toHaveLength(1);
+  });
+
+  it('on a LIVE key without a terminal a write needs --yes: refused, nothing sent', async () => {
+    const t = await start();
+    const result = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy'], { env: { HEDGE_API_KEY: LIVE_KEY } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--yes is required to send POST /hedges/close with a LIVE key');
+    expect(t.requests()).toEqual([]);
+  });
+
+  it('killed -9 while the answer was held: running it again resumes with the same key, one action on the server', async () => {
+    const t = await start({ fillDelayMs: 3_600_000 });
+    const hedge = t.seedOpen('buy', 10_000);
+    t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/close' } });
+    const args = ['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy'];
+    let child: ChildProcess | undefined;
+    const running: Promise<RunResult> = t.hedge(args, { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 });
+    await until(() => t.writes().some((entry) => entry.status === 'stalled'), 'the close was committed and held');
+    child!.kill('SIGKILL');
+    expect((await running).signal).toBe('SIGKILL');
+    const [left] = await journal(t, '--pending');
+    expect(left).toMatchObject({ command: 'api POST /hedges/close', outcome: 'pending' });
+
+    t.sandbox.setFaults({ stall: null, match: null });
+    const again = await t.hedge(args);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('Resuming the api POST /hedges/close started');
+    expect(again.stderr).toContain(left!.idempotency_key);
+    expect(JSON.parse(again.stdout)).toMatchObject({ data: { status: 'submitted' }, error: null });
+    // Both sends carried the one key; the server replayed the first answer and acted once.
+    expect(t.writes().map((entry) => entry.idempotencyKey)).toEqual([left!.idempotency_key, left!.idempotency_key]);
+    t.advance(3_600_000);
+    expect(t.hedges().find((one) => one.id === hedge.id)!.status).toBe('closed');
+    expect(t.historyCount()).toBe(1);
+    expect(await journal(t)).toMatchObject([{ id: left!.id, outcome: 'done' }]);
+  });
+
+  it('hedge resume finishes a killed api write the same way', async () => {
+    const t = await start();
+    t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
+    let child: ChildProcess | undefined;
+    const running = t.hedge(['api', '-X', 'POST', '/hedges', '-f', 'market=USDTNGN', '-f', 'side=sell', '-F', 'notional_usd=3000', '-F', 'tenor_days=1'], { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 });
+    await until(() => t.writes().some((entry) => entry.status === 'stalled'), 'the open was committed and held');
+    child!.kill('SIGKILL');
+    await running;
+    t.sandbox.setFaults({ stall: null, match: null });
+    const resumed = await t.hedge(['resume', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('Resuming the api POST /hedges started');
+    expect(t.hedges()).toHaveLength(1);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ data: { id: t.hedges()[0]!.id } });
+    expect(new Set(t.writes().map((entry) => entry.idempotencyKey)).size).toBe(1);
+    expect(await journal(t)).toMatchObject([{ outcome: 'done', hedge_id: t.hedges()[0]!.id }]);
+  });
+});

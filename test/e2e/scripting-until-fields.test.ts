@@ -1,0 +1,120 @@
+// `--until EXPR` and dotted `--fields` end to end against the simulator. What is asserted is the
+// exit code, what was printed and the server's request log; a fill is made to happen by moving the
+// simulator's clock once the CLI is seen polling (never by waiting on the wall clock). The exact
+// cadence and bound are pinned on a fake clock in unit/until-loop.test.ts.
+import type { ChildProcess } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../support/hedge-cli.js';
+import { until } from '../support/polling.js';
+import { gaps, MARKET, useSimulators } from '../support/simulator.js';
+
+const start = useSimulators();
+const LAND_MS = 3_600_000;
+
+describe('--until', () => {
+  it('true at once: exit 0, the data printed, one request', async () => {
+    const t = await start();
+    const result = await t.hedge(['account', '--until', 'balance_usdc > `0`', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveProperty('balance_usdc');
+    expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', '/account']]);
+  });
+
+  it('never true: exit 124 at the bound, the last data on stdout under --json, reads at least a second apart', async () => {
+    const t = await start();
+    const result = await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '2', '--json']);
+    expect(result.code).toBe(124);
+    expect(JSON.parse(result.stdout)).toEqual([]);
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 'until_not_met', class: 'until', details: { until: 'length(@) > `0`' } } });
+    const reads = t.requests('GET', '/positions');
+    expect(reads.length).toBeGreaterThanOrEqual(1);
+    for (const gap of gaps(reads)) expect(gap).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('never true in a pipe (TSV): exit 124 and nothing on stdout', async () => {
+    const t = await start();
+    const result = await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '1']);
+    expect(result.code).toBe(124);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: --until "length\(@\) > `0`" did not hold within --timeout 1s: \d+ reads?, /m);
+  });
+
+  it("hedges ID --until \"status=='filled'\": polls while submitted, prints the filled hedge once the fill lands", async () => {
+    const t = await start({ fillDelayMs: LAND_MS });
+    const opened = await t.hedge(['open', MARKET, 'buy', '10000', '--tenor', '3', '--no-wait', '--json']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const id = JSON.parse(opened.stdout).hedge_id as string;
+    let child: ChildProcess | undefined;
+    const running: Promise<RunResult> = t.hedge(['hedges', id, '--until', "status=='filled'", '--json'], { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 });
+    await until(() => t.requests('GET', `/hedges/${id}`).some((entry) => entry.status === 200), 'the CLI polling the submitted hedge');
+    expect(t.hedges()[0]!.status).toBe('submitted');
+    t.advance(LAND_MS);
+    const result = await running;
+    expect(child).toBeDefined();
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ id, status: 'filled' });
+    // Printed once: the poll that met the condition, not the ones before it.
+    expect(result.stdout.trim().split('\n')[0]).toBe('{');
+    expect(result.stdout.match(/"status"/g)).toHaveLength(1);
+    expect(t.requests('GET', `/hedges/${id}`).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('an unknown hedge ends it at once (exit 3); a malformed condition sends nothing (exit 2)', async () => {
+    const t = await start();
+    const unknown = await t.hedge(['hedges', 'hdg_missing', '--until', "status=='filled'"]);
+    expect(unknown.code).toBe(3);
+    expect(t.requests()).toHaveLength(1);
+    const malformed = await t.hedge(['positions', '--until', '[?side==']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(/^hedge: --until "\[\?side==": /m);
+    expect(t.requests()).toHaveLength(1);
+  });
+
+  it('hedge api GET takes --until too; a write refuses it (nothing sent)', async () => {
+    const t = await start();
+    const read = await t.hedge(['api', '/account', '--until', 'data.balance_usdc > `0`', '--query', 'data.balance_usdc']);
+    expect(read.code, read.stderr).toBe(0);
+    expect(typeof JSON.parse(read.stdout)).toBe('number');
+    const write = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy', '--until', 'data']);
+    expect(write.code).toBe(2);
+    expect(t.writes()).toEqual([]);
+  });
+});
+
+describe('dotted --fields', () => {
+  it('quote: nested in JSON, flattened in CSV, the dotted names on the card; the values are the server\'s', async () => {
+    const t = await start({ preset: 'frozen' });
+    const fields = ['--fields', 'market,pricing.market_price,carry.total_usdc'];
+    const args = ['quote', MARKET, 'buy', '10000', '--tenor', '3', ...fields];
+    const direct = (await t.api('POST', '/quotes', { body: { market: MARKET, side: 'buy', notional_usd: 10_000, tenor_days: 3 } })).body.data;
+
+    const json = await t.hedge([...args, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ market: MARKET, pricing: { market_price: direct.pricing.market_price }, carry: { total_usdc: direct.carry.total_usdc } });
+
+    const csv = await t.hedge([...args, '--format', 'csv']);
+    expect(csv.stdout).toBe(`market,pricing.market_price,carry.total_usdc\n${MARKET},${direct.pricing.market_price},${direct.carry.total_usdc}\n`);
+
+    const table = await t.hedge([...args, '--format', 'table'], { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '80' } });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/│ pricing\.market_price\s+│ [\d,]+\.\d+\s+│/);
+    expect(table.stdout).toMatch(/│ carry\.total_usdc\s+│ [\d,]+\.\d\d\s+│/);
+    expect(table.stdout).not.toContain('Execution price');
+  });
+
+  it('markets: a nested side in every format; an unknown path is exit 2 naming it', async () => {
+    const t = await start();
+    const tsv = await t.hedge(['markets', '--fields', 'market,available_capacity_usd.buy']);
+    const [header, row] = tsv.stdout.trim().split('\n');
+    expect(header).toBe('market\tavailable_capacity_usd.buy');
+    const market = (await t.api('GET', '/markets')).body.data[0];
+    expect(row).toBe(`${market.market}\t${market.available_capacity_usd.buy}`);
+    const json = await t.hedge(['markets', '--json', '--fields', 'market,net_rate_daily_pct.sell']);
+    expect(JSON.parse(json.stdout)[0]).toEqual({ market: market.market, net_rate_daily_pct: { sell: market.net_rate_daily_pct.sell } });
+    const table = await t.hedge(['markets', '--format', 'table', '--fields', 'market,available_capacity_usd.sell'], { env: { HEDGE_FORCE_TTY: '1' } });
+    expect(table.stdout.split('\n')[0]).toMatch(/^Market\s+available_capacity_usd\.sell$/);
+    const unknown = await t.hedge(['markets', '--fields', 'market,nothing.here']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--fields: "nothing\.here" is not a field here/);
+  });
+});

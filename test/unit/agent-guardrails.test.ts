@@ -1,0 +1,173 @@
+// The operator's limits on an agent (hedge mcp --max-notional, --max-daily-notional, --markets),
+// in-process against the simulator: a call over a limit is a tool error of the documented code and
+// nothing is written to the server (its request log) or the journal; the daily cap counts only the
+// agent's own journal entries; and a live write's confirmation step previews the numbers.
+import { afterAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/create-client.js';
+import { closeTransport } from '../../src/api/transport.js';
+import { ConfirmationTokens } from '../../src/agent/confirmation.js';
+import { parseAgentLimits, type AgentLimits } from '../../src/agent/guardrails.js';
+import { AgentToolbox, type ToolResult } from '../../src/agent/toolbox.js';
+import { UsageError } from '../../src/errors.js';
+import { openJournal } from '../../src/journal/index.js';
+import { CommandContext } from '../../src/runtime/context.js';
+import { registerSecret } from '../../src/security/secrets.js';
+import { realClock } from '../support/client.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+
+const LIVE_KEY = 'hpk_live_AgentGuardrailsLiveKey01';
+registerSecret(LIVE_KEY);
+const startSimulator = useSimulators();
+afterAll(closeTransport);
+
+/** A toolbox on the simulator: a test key (writes direct), or a live-shaped one whose calls reach the simulator. */
+function toolbox(simulator: Simulator, limits: AgentLimits, options: { live?: boolean } = {}) {
+  const environment = options.live ? 'live' : 'test';
+  const box = new AgentToolbox(
+    {
+      env: { HEDGE_CONFIG_DIR: simulator.configDir },
+      globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
+      clock: realClock,
+      credentials: { apiKey: options.live ? LIVE_KEY : simulator.apiKey, baseUrl: simulator.baseUrl, environment, sources: { apiKey: 'environment', baseUrl: 'environment' } },
+      createContext: (init) =>
+        new CommandContext({
+          ...init,
+          client: createClient({
+            credentials: { apiKey: simulator.apiKey, baseUrl: simulator.baseUrl, environment: 'test', sources: { apiKey: 'environment', baseUrl: 'environment' } },
+            env: {},
+            clock: init.clock,
+            signal: init.signal,
+          }),
+        }),
+    },
+    new ConfirmationTokens(120, () => 1_000_000),
+    { allowLive: options.live === true, limits },
+  );
+  const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => (await box.call(name, args, new AbortController().signal))!;
+  return { box, call };
+}
+
+const data = (result: ToolResult): any => JSON.parse(result.content[0]!.text);
+const open = (notional: number | string, side = 'buy', market = MARKET) => ({ market, side, notional, tenor: 3 });
+
+describe('--max-notional', () => {
+  it('refuses an open over the cap with max_notional_exceeded, nothing sent or journaled; one under it goes through', async () => {
+    const simulator = await startSimulator();
+    const { call, box } = toolbox(simulator, { maxNotionalUsd: 5_000 });
+    const refused = await call('open', open('10k'));
+    expect(refused.isError).toBe(true);
+    expect(data(refused)).toMatchObject({
+      error: { code: 'max_notional_exceeded', class: 'rejected', details: { this_call_usd: 10_000, max_notional_usd: 5_000 } },
+      exit_code: 3,
+    });
+    expect(data(refused).error.message).toBe("open: this call trades 10,000.00 USD, over this agent's cap of 5,000.00 USD per call (hedge mcp --max-notional); nothing was sent.");
+    expect(simulator.requests()).toEqual([]);
+    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+
+    const allowed = await call('open', open(4_000));
+    expect(allowed.isError).toBeFalsy();
+    expect(data(allowed)).toMatchObject({ notional_usd: 4_000, status: 'filled' });
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+    // The tool's description tells the agent.
+    expect(box.list().find((tool) => tool.name === 'open')!.description).toContain('Limits set by the operator: at most 5,000.00 USD per call');
+  });
+
+  it('counts the side\'s notional for close and twice it for roll (read from the book, nothing written)', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 10_000);
+    const { call } = toolbox(simulator, { maxNotionalUsd: 15_000 });
+    const roll = await call('roll', { market: MARKET, side: 'buy', tenor: 7 });
+    expect(data(roll).error).toMatchObject({ code: 'max_notional_exceeded', details: { this_call_usd: 20_000 } });
+    expect(simulator.writes()).toEqual([]);
+    expect(simulator.requests('GET', '/positions').length).toBeGreaterThan(0);
+    const close = await call('close', { market: MARKET, side: 'buy' });
+    expect(close.isError).toBeFalsy();
+    expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
+  });
+
+  it('a dry run is never refused (it sends nothing)', async () => {
+    const simulator = await startSimulator();
+    const { call } = toolbox(simulator, { maxNotionalUsd: 1_000 });
+    const dry = await call('open', { ...open(50_000), dry_run: true });
+    expect(dry.isError).toBeFalsy();
+    expect(data(dry)).toMatchObject({ dry_run: true, body: { notional_usd: 50_000 } });
+    expect(simulator.writes()).toEqual([]);
+  });
+});
+
+describe('--max-daily-notional', () => {
+  it("counts the agent's journal entries of the last 24 h (not the CLI's); refuses past the cap with when it frees", async () => {
+    const simulator = await startSimulator();
+    const cli = await simulator.hedge(['open', MARKET, 'sell', '20000', '--tenor', '3', '--json']);
+    expect(cli.code, cli.stderr).toBe(0);
+    const { call } = toolbox(simulator, { maxDailyNotionalUsd: 15_000 });
+    expect((await call('open', open(10_000))).isError).toBeFalsy();
+    const before = simulator.writes().length;
+
+    const refused = await call('add', { market: MARKET, side: 'buy', notional: 6_000 });
+    expect(data(refused)).toMatchObject({
+      error: { code: 'max_daily_notional_exceeded', class: 'rejected', details: { this_call_usd: 6_000, used_last_24h_usd: 10_000, max_daily_notional_usd: 15_000, room_usd: 5_000 } },
+      exit_code: 3,
+    });
+    const agentEntry = (await openJournal({ dir: simulator.configDir }).list()).find((entry) => entry.via === 'agent')!;
+    expect(data(refused).error.details.frees_at).toBe(new Date(Date.parse(agentEntry.created_at) + 86_400_000).toISOString());
+    expect(simulator.writes()).toHaveLength(before);
+
+    // Exactly up to the cap is allowed.
+    const fits = await call('add', { market: MARKET, side: 'buy', notional: 5_000 });
+    expect(fits.isError, fits.content[0]!.text).toBeFalsy();
+    const entries = await openJournal({ dir: simulator.configDir }).list();
+    expect(entries.filter((entry) => entry.via === 'agent').map((entry) => entry.command)).toEqual(['add', 'open']);
+  });
+
+  it('two calls at once cannot both pass on the same headroom', async () => {
+    const simulator = await startSimulator();
+    const { call } = toolbox(simulator, { maxDailyNotionalUsd: 15_000 });
+    const results = await Promise.all([call('open', open(10_000, 'buy')), call('open', open(10_000, 'sell'))]);
+    expect(results.filter((result) => !result.isError)).toHaveLength(1);
+    expect(results.filter((result) => result.isError).map((result) => data(result).error.code)).toEqual(['max_daily_notional_exceeded']);
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+  });
+});
+
+describe('--markets', () => {
+  it('refuses a write on another market with market_not_allowed (nothing sent); reads are not limited', async () => {
+    const simulator = await startSimulator({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
+    const { call } = toolbox(simulator, { markets: ['USDTKES'] });
+    const refused = await call('open', open(1_000));
+    expect(data(refused)).toMatchObject({ error: { code: 'market_not_allowed', details: { market: MARKET, allowed_markets: ['USDTKES'] } }, exit_code: 3 });
+    expect(simulator.requests()).toEqual([]);
+    expect((await call('quote', { market: MARKET, side: 'buy', notional: 1_000, tenor: 1 })).isError).toBeFalsy();
+    const allowed = await call('open', open(1_000, 'buy', 'usdtkes'));
+    expect(allowed.isError, allowed.content[0]!.text).toBeFalsy();
+    expect(simulator.requests('POST', '/hedges').map((entry) => (entry.body as { market: string }).market)).toEqual(['USDTKES']);
+  });
+
+  it('limits are checked when the server starts: bad values are usage errors', () => {
+    expect(parseAgentLimits({ maxNotional: '25k', maxDailyNotional: '1.5m', markets: 'usdtngn, USDTKES,usdtngn' })).toEqual({ maxNotionalUsd: 25_000, maxDailyNotionalUsd: 1_500_000, markets: ['USDTNGN', 'USDTKES'] });
+    expect(() => parseAgentLimits({ maxNotional: 'lots' })).toThrow(UsageError);
+    expect(() => parseAgentLimits({ maxDailyNotional: '-5' })).toThrow(/^--max-daily-notional: /);
+    expect(() => parseAgentLimits({ markets: ' , ' })).toThrow(/^--markets: /);
+  });
+});
+
+describe('the confirmation step of a live write previews the numbers', () => {
+  it('add: the limits, the position and the quote of the addition; close: the position (what it returns); nothing sent', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 10_000);
+    const { call } = toolbox(simulator, { maxNotionalUsd: 50_000 }, { live: true });
+    const add = data(await call('add', { market: MARKET, side: 'buy', notional: 2_500 }));
+    expect(add).toMatchObject({ sent: false, tool: 'add' });
+    expect(add.preview.limits).toEqual({ this_call_usd: 2_500, max_notional_usd: 50_000 });
+    expect(add.preview.dry_run).toMatchObject({ method: 'POST', path: '/hedges/add' });
+    expect(add.preview.position).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10_000 });
+    expect(add.preview.quote).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 2_500, tenor_days: 7 });
+
+    const reduce = data(await call('reduce', { market: MARKET, side: 'buy', notional: 2_500 }));
+    expect(reduce.preview).toMatchObject({ share_of_position: 0.25, position: { notional_usd: 10_000 } });
+    const close = data(await call('close', { market: MARKET, side: 'buy' }));
+    expect(close.preview.limits).toEqual({ this_call_usd: 10_000, max_notional_usd: 50_000 });
+    expect(typeof close.preview.position.net_margin_usd).toBe('number');
+    expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes']);
+  });
+});

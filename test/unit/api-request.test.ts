@@ -1,0 +1,110 @@
+// The pure parts of `hedge api`: the path rule (security/base-url.ts), -f/-F parameters and -H
+// headers (domain/api-params.ts), and where the next page is (api/next-page.ts).
+import { describe, expect, it } from 'vitest';
+import { nextPagePath, linkNext, withQueryParam } from '../../src/api/next-page.js';
+import { buildParams, parseApiMethod, parseHeader, queryStringOf } from '../../src/domain/api-params.js';
+import { UsageError } from '../../src/errors.js';
+import { resolveApiPath } from '../../src/security/base-url.js';
+
+const BASE = 'https://api.example.com/partners/acme/v2';
+
+describe('resolveApiPath: relative to the base URL, never another host', () => {
+  it.each([
+    ['/hedges', '/hedges'],
+    ['hedges/hdg_1', '/hedges/hdg_1'],
+    ['/hedges?status=filled&limit=5', '/hedges?status=filled&limit=5'],
+    ['/hedges/../markets', '/markets'],
+    ['/', ''],
+    ['/@evil.example/x', '/@evil.example/x'],
+  ])('%s → %s', (raw, path) => {
+    expect(resolveApiPath(BASE, raw)).toBe(path);
+  });
+
+  it.each([
+    ['https://evil.example/v2/hedges', 'is an absolute URL'],
+    ['HTTP://api.example.com/partners/acme/v2/hedges', 'is an absolute URL'],
+    ['mailto:x@example.com', 'is an absolute URL'],
+    ['//evil.example/hedges', 'would name another host'],
+    ['/../../v1/hedges', 'climbs out of the base path'],
+    ['..', 'climbs out of the base path'],
+    ['/a/%2E%2e/%2e%2e/x', 'climbs out of the base path'],
+    ['/hedges%2F..%2F..%2Fv1', 'has an encoded slash'],
+    ['/hedges\\..\\x', 'has a backslash'],
+    ['/hedges#x', 'has a fragment'],
+    ['/hedges x', 'has spaces or control characters'],
+    ['/hedges\u001b[2J', 'has spaces or control characters'],
+    ['/hedges/%zz', 'is not an escape'],
+    ['', 'is empty'],
+  ])('%j is refused: %s', (raw, why) => {
+    expect(() => resolveApiPath(BASE, raw)).toThrow(UsageError);
+    expect(() => resolveApiPath(BASE, raw)).toThrow(why);
+  });
+});
+
+describe('-f / -F parameters', () => {
+  it('-f is a string; -F types literals and numbers, reads @file; keys nest and append', () => {
+    const files: Record<string, string> = { 'ref.txt': 'DEAL-9' };
+    const params = buildParams(
+      [
+        { raw: 'market=USDTNGN', typed: false },
+        { raw: 'notional_usd=10000', typed: false },
+        { raw: 'tenor_days=3', typed: true },
+        { raw: 'rate=-1.5e2', typed: true },
+        { raw: 'ok=true', typed: true },
+        { raw: 'none=null', typed: true },
+        { raw: 'ref=@ref.txt', typed: true },
+        { raw: 'plain=a=b', typed: true },
+        { raw: 'leg[side]=buy', typed: false },
+        { raw: 'leg[size]=5', typed: true },
+        { raw: 'tags[]=a', typed: false },
+        { raw: 'tags[]=b', typed: false },
+      ],
+      (file) => files[file]!,
+    );
+    expect(params).toEqual({ market: 'USDTNGN', notional_usd: '10000', tenor_days: 3, rate: -150, ok: true, none: null, ref: 'DEAL-9', plain: 'a=b', leg: { side: 'buy', size: 5 }, tags: ['a', 'b'] });
+  });
+
+  it('refuses what is not key=value, a key set twice, and a group in a query string', () => {
+    expect(() => buildParams([{ raw: 'market', typed: false }], () => '')).toThrow('-f: "market" is not key=value.');
+    expect(() => buildParams([{ raw: '=x', typed: true }], () => '')).toThrow('-F: "=x" is not key=value.');
+    expect(() => buildParams([{ raw: 'a=1', typed: false }, { raw: 'a=2', typed: false }], () => '')).toThrow(/sets a a second time/);
+    expect(() => buildParams([{ raw: 'a[]x=1', typed: false }], () => '')).toThrow(/no usable key/);
+    expect(queryStringOf({ status: 'filled', limit: 5, tags: ['a', 'b'] })).toBe('status=filled&limit=5&tags=a&tags=b');
+    expect(() => queryStringOf({ leg: { side: 'buy' } })).toThrow(/a GET carries its parameters in the query string/);
+  });
+
+  it('-H: "Name: value"; Authorization and the headers hedge sets are refused', () => {
+    expect(parseHeader('X-Desk:  fx-1 ')).toEqual(['X-Desk', 'fx-1']);
+    for (const name of ['Authorization', 'authorization', 'Idempotency-Key', 'Host', 'Cookie', 'Content-Length']) {
+      expect(() => parseHeader(`${name}: x`)).toThrow(new RegExp(`^-H: ${name} cannot be set`));
+    }
+    expect(() => parseHeader('no colon')).toThrow(/is not "Name: value"/);
+    expect(() => parseHeader('X-A: b\r\nX-B: c')).toThrow(/line break/);
+    expect(parseApiMethod(undefined)).toBe('GET');
+    expect(parseApiMethod('post')).toBe('POST');
+    expect(() => parseApiMethod('TRACE')).toThrow('-X: "TRACE" is not allowed; expected GET, POST, PUT, PATCH, DELETE.');
+  });
+});
+
+describe('the next page', () => {
+  const answer = (meta: Record<string, unknown>, link?: string) => ({ meta, headers: link ? { link } : {} });
+
+  it('a cursor in meta is sent back as cursor=, replacing the last one; has_more false or no cursor ends it', () => {
+    expect(nextPagePath(BASE, '/hedges?limit=2', answer({ next_cursor: 'c2', has_more: true }))).toBe('/hedges?limit=2&cursor=c2');
+    expect(nextPagePath(BASE, '/hedges?limit=2&cursor=c2', answer({ next_cursor: 'c4' }))).toBe('/hedges?limit=2&cursor=c4');
+    expect(nextPagePath(BASE, '/hedges', answer({ cursor: { next: 'n1' } }))).toBe('/hedges?cursor=n1');
+    expect(nextPagePath(BASE, '/hedges', answer({ next_cursor: 'c', has_more: false }))).toBeUndefined();
+    expect(nextPagePath(BASE, '/hedges', answer({ next_cursor: null }))).toBeUndefined();
+    expect(nextPagePath(BASE, '/hedges', answer({}))).toBeUndefined();
+  });
+
+  it('a Link header or a next link in meta, as a path under the base; elsewhere is refused', () => {
+    expect(linkNext('<https://x/a?p=1>; rel="prev", <https://x/a?p=3>; rel="next"')).toBe('https://x/a?p=3');
+    expect(nextPagePath(BASE, '/hedges', answer({}, `<${BASE}/hedges?page=2>; rel="next"`))).toBe('/hedges?page=2');
+    expect(nextPagePath(BASE, '/hedges', answer({ next: '/partners/acme/v2/hedges?page=3' }))).toBe('/hedges?page=3');
+    expect(nextPagePath(BASE, '/hedges', answer({ links: { next: `${BASE}/hedges?page=4` } }))).toBe('/hedges?page=4');
+    expect(() => nextPagePath(BASE, '/hedges', answer({}, '<https://evil.example/partners/acme/v2/hedges?page=2>; rel="next"'))).toThrow(/leads outside the base URL/);
+    expect(() => nextPagePath(BASE, '/hedges', answer({ next: 'https://api.example.com/other/v2/hedges' }))).toThrow(/leads outside the base URL/);
+    expect(withQueryParam('/hedges?a=1', 'cursor', 'x y')).toBe('/hedges?a=1&cursor=x+y');
+  });
+});

@@ -1,0 +1,99 @@
+// Dotted --fields (`pricing.market_price`) in every format: nested values kept nested in JSON,
+// flattened under the dotted name in TSV, CSV and the table; refused when they reach nothing.
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { makeChalk } from '../../src/ui/color.js';
+import { csvText } from '../../src/ui/csv.js';
+import { kindFromName, valueAtPath, type FieldSpec } from '../../src/ui/fields.js';
+import { Output, type DataFormat } from '../../src/ui/output.js';
+
+function output(format: DataFormat, fields: string[]) {
+  let out = '';
+  let err = '';
+  const stream = (append: (text: string) => void) => ({ write: (chunk: string) => (append(chunk), true) }) as unknown as NodeJS.WritableStream;
+  const o = new Output({
+    format,
+    chalk: makeChalk(false),
+    streams: { stdout: stream((text) => (out += text)), stderr: stream((text) => (err += text)) },
+    now: () => 0,
+    csv: csvText,
+    fields,
+    columns: 120,
+  });
+  return { o, stdout: () => out, stderr: () => err };
+}
+
+const QUOTE = {
+  market: 'USDTNGN',
+  side: 'buy',
+  pricing: { market_price: 1512.95, execution_price: 1513.6, price_impact_usd: -4.3 },
+  carry: { daily_usdc: 3.99, total_usdc: 11.97 },
+  legs: [{ side: 'sell' }],
+};
+const MARKETS = [
+  { market: 'USDTNGN', available_capacity_usd: { buy: 1_000_000, sell: 900_000 }, net_rate_daily_pct: { buy: 0.04, sell: -0.0256 } },
+  { market: 'USDTKES', available_capacity_usd: { buy: 5_000, sell: 0 } },
+];
+/** A known field that flattens a nested object, as `markets` has: the nested object is covered. */
+const MARKET_FIELDS: FieldSpec[] = [
+  { key: 'market', label: 'Market' },
+  { key: 'capacity_buy_usd', label: 'Capacity buy', kind: 'money', covers: ['available_capacity_usd'], get: (row) => (row.available_capacity_usd as { buy: number }).buy },
+];
+
+describe('dotted --fields', () => {
+  it('JSON keeps the nesting, in the order asked; a record without the path gets null there', () => {
+    const one = output('json', ['market', 'pricing.market_price', 'carry.total_usdc', 'pricing.price_impact_usd']);
+    one.o.record(QUOTE, []);
+    expect(JSON.parse(one.stdout())).toEqual({ market: 'USDTNGN', pricing: { market_price: 1512.95, price_impact_usd: -4.3 }, carry: { total_usdc: 11.97 } });
+    expect(Object.keys(JSON.parse(one.stdout()))).toEqual(['market', 'pricing', 'carry']);
+
+    const list = output('json', ['market', 'net_rate_daily_pct.sell']);
+    list.o.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+    expect(JSON.parse(list.stdout())).toEqual([
+      { market: 'USDTNGN', net_rate_daily_pct: { sell: -0.0256 } },
+      { market: 'USDTKES', net_rate_daily_pct: { sell: null } },
+    ]);
+  });
+
+  it('JSON: a group asked whole and one of its fields leaves the server data untouched', () => {
+    const record = structuredClone(QUOTE);
+    const both = output('json', ['pricing', 'pricing.market_price']);
+    both.o.record(record, []);
+    expect(JSON.parse(both.stdout())).toEqual({ pricing: QUOTE.pricing });
+    expect(record).toEqual(QUOTE);
+  });
+
+  it('TSV and CSV: a column headed by the dotted name, raw values', () => {
+    const tsv = output('tsv', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
+    tsv.o.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+    expect(tsv.stdout()).toBe('market\tavailable_capacity_usd.buy\tnet_rate_daily_pct.sell\nUSDTNGN\t1000000\t-0.0256\nUSDTKES\t5000\t\n');
+    const csv = output('csv', ['legs.0.side', 'pricing.market_price']);
+    csv.o.record(QUOTE, []);
+    expect(csv.stdout()).toBe('legs.0.side,pricing.market_price\nsell,1512.95\n');
+  });
+
+  it('table: the dotted name as the header, the value formatted by what its parts say', () => {
+    const table = output('table', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
+    table.o.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+    const [header, , first] = table.stdout().split('\n');
+    expect(header).toMatch(/^Market\s+available_capacity_usd\.buy\s+net_rate_daily_pct\.sell$/);
+    expect(first).toMatch(/^USDTNGN\s+1,000,000\.00\s+-0\.0256%$/);
+    expect(kindFromName('available_capacity_usd.buy', 5)).toBe('money');
+    expect(kindFromName('pricing.market_price', 5)).toBe('rate');
+    expect(kindFromName('carry.total_usdc', 5)).toBe('money');
+  });
+
+  it.each(['json', 'tsv', 'table'] as const)('%s: a dotted name that reaches nothing is bad usage naming it', (format) => {
+    const out = output(format, ['market', 'pricing.nothing.here', 'nope.x']);
+    expect(() => out.o.record(QUOTE, [])).toThrow(UsageError);
+    expect(() => out.o.record(QUOTE, [])).toThrow(/--fields: "nope\.x" is not a field here/);
+  });
+
+  it('valueAtPath follows objects by key and lists by index, nothing else', () => {
+    expect(valueAtPath(QUOTE, 'pricing.market_price')).toBe(1512.95);
+    expect(valueAtPath(QUOTE, 'legs.0.side')).toBe('sell');
+    expect(valueAtPath(QUOTE, 'legs.x')).toBeUndefined();
+    expect(valueAtPath(QUOTE, 'market.length')).toBeUndefined();
+    expect(valueAtPath(QUOTE, 'pricing.toString')).toBeUndefined();
+  });
+});
