@@ -478,11 +478,11 @@ export const API = declare({
   description: "Call any endpoint with the profile's key, as `gh api` does; prints the whole envelope; writes are journaled",
   // Not an agent tool: agents get the typed tools, which the caps and the market allowlist govern.
   tier: 'local',
-  args: [{ name: 'path', required: true, description: 'relative to the base URL: /hedges, hedges/hdg_…, /hedges?status=filled' }],
+  args: [{ name: 'path', required: true, description: 'relative to the base URL: /hedges, /hedges?status=filled' }],
   options: [
-    { flags: '-X, --method <method>', key: 'method', kind: 'value', description: 'GET (the default, even with fields), POST, PUT, PATCH or DELETE; every method but GET is a journaled write', values: API_METHOD_VALUES },
-    { flags: '-f, --raw-field <key=value>', key: 'rawField', kind: 'repeatable', description: 'a string parameter: the query string of a GET, the JSON body otherwise (repeat it)' },
-    { flags: '-F, --field <key=value>', key: 'field', kind: 'repeatable', description: 'a typed parameter: numbers, true, false, null, @file (its text, @- stdin); key[sub]=… and key[]=… nest' },
+    { flags: '-X, --method <method>', key: 'method', kind: 'value', description: 'GET (default), POST, PUT, PATCH or DELETE; all but GET are journaled writes', values: API_METHOD_VALUES },
+    { flags: '-f, --raw-field <key=value>', key: 'rawField', kind: 'repeatable', description: 'a string parameter: query string of a GET, JSON body otherwise' },
+    { flags: '-F, --field <key=value>', key: 'field', kind: 'repeatable', description: 'a typed parameter: numbers, true, false, null, @file; key[sub]= nests' },
     { flags: '-H, --header <name:value>', key: 'header', kind: 'repeatable', description: 'an extra request header (never Authorization)' },
     { flags: '--input <file>', key: 'input', kind: 'value', description: 'the JSON body from this file (- for stdin); -f/-F then go in the query string' },
     { flags: '--paginate', key: 'paginate', kind: 'flag', description: 'GET every page of a list and print one envelope of all its rows' },
@@ -497,7 +497,6 @@ export const API = declare({
     'hedge api /hedges -f status=filled -F limit=5 --query "data[].id"',
     'hedge api -X POST /hedges/close -f market=USDTNGN -f side=buy',
     'hedge api /hedges --paginate --query "length(data)"',
-    'hedge api -i /account',
   ],
 });
 
