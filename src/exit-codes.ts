@@ -31,6 +31,7 @@ export const EXIT_CODES = [
   { code: 8, name: 'declined', meaning: 'declined at a confirmation; nothing was sent' },
   { code: 9, name: 'changes', meaning: '`hedge plan`: the account is not at the target (changes are needed)' },
   { code: 10, name: 'alert', meaning: '`--watch --exit-on-alert`: an alert fired' },
+  { code: 14, name: 'unreadable', meaning: 'the server answered in a way hedge could not read (the field and what came are named); not a network failure' },
   { code: 129, name: 'hangup', meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C); an unresolved action stays in the journal' },
   { code: 143, name: 'terminated', meaning: 'stopped by SIGTERM; an unresolved action stays in the journal' },
@@ -89,7 +90,12 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof NetworkError) {
     return base(5, error.code ?? 'network', { status: error.status ?? null, details: { endpoint: error.endpoint, attempts: error.attempts } });
   }
-  if (error instanceof InvalidResponseError) return base(5, 'invalid_response', { status: error.status, details: { endpoint: error.endpoint } });
+  if (error instanceof InvalidResponseError) {
+    return base(14, 'unreadable', {
+      status: error.status,
+      details: { endpoint: error.endpoint, ...(error.field ? { field: error.field } : {}), ...(error.received !== undefined ? { received: error.received } : {}) },
+    });
+  }
   if (error instanceof OrderFailedError) return base(6, 'order_failed', { details: { hedge_id: error.hedgeId } });
   if (error instanceof StillPendingError) return base(7, 'still_pending', { details: { resume: error.resumeCommand } });
   if (error instanceof DeclinedError) return base(8, 'declined');

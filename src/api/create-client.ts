@@ -3,7 +3,7 @@
 import type { ResolvedCredentials } from '../config/credentials.js';
 import type { Env } from '../config/credentials.js';
 import { VERSION } from '../version.js';
-import { HedgeClient } from './client.js';
+import { HedgeClient, type LearnedWire } from './client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { Transport, type Clock } from './transport.js';
 import type { WireSettings } from './unspecified.js';
@@ -24,6 +24,8 @@ export function createClient(input: {
   log?: (line: string) => void;
   wire?: WireSettings;
   warn?: (text: string) => void;
+  /** A wire name learned from the server: kept by the runtime (config/learned-wire.ts). */
+  learn?: (learned: LearnedWire) => void;
 }): HedgeClient {
   const { env } = input;
   return new HedgeClient(
@@ -50,7 +52,7 @@ export function createClient(input: {
       log: input.log,
       maxAnswerBytes: maxAnswerBytes(env),
     }),
-    { wire: input.wire, warn: input.warn },
+    { wire: input.wire, warn: input.warn, learn: input.learn, log: input.log },
   );
 }
 

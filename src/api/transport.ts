@@ -59,6 +59,10 @@ export interface ApiResponse {
   meta: Record<string, unknown>;
   requestId?: string;
   attempts: number;
+  /** The answer's headers, names in lower case (a `Link` to the next page, `Date`, rate limits). */
+  headers: Record<string, string>;
+  /** The URL asked (a relative next link is resolved against it). */
+  url: string;
 }
 
 const RETRYABLE_NETWORK_CODES = new Set([
@@ -175,7 +179,7 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-function buildUrl(baseUrl: string, request: ApiRequest): string {
+export function buildUrl(baseUrl: string, request: ApiRequest): string {
   const url = new URL(baseUrl + request.path);
   for (const [name, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
@@ -344,7 +348,16 @@ export class Transport {
     this.log(
       `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
     );
-    return this.readEnvelope({ status, text, requestId, endpoint, attempt, retryAfter: headerValue(responseHeaders, 'retry-after') });
+    return this.readEnvelope({
+      status,
+      text,
+      requestId,
+      endpoint,
+      attempt,
+      retryAfter: headerValue(responseHeaders, 'retry-after'),
+      headers: flatHeaders(responseHeaders),
+      url: buildUrl(config.baseUrl, apiRequest),
+    });
   }
 
   private readEnvelope(answer: {
@@ -354,6 +367,8 @@ export class Transport {
     endpoint: string;
     attempt: number;
     retryAfter?: string;
+    headers: Record<string, string>;
+    url: string;
   }): AttemptOutcome {
     const { status, endpoint, requestId } = answer;
     let parsed: unknown;
@@ -433,8 +448,17 @@ export class Transport {
     if (status < 200 || status >= 300) {
       throw new InvalidResponseError(`${endpoint} answered HTTP ${status} without an error object.`, { endpoint, status });
     }
-    return { response: { status, data, meta: (meta ?? {}) as Record<string, unknown>, requestId, attempts: answer.attempt } };
+    return { response: { status, data, meta: meta ?? {}, requestId, attempts: answer.attempt, headers: answer.headers, url: answer.url } };
   }
+}
+
+/** Header names in lower case, repeated headers joined with ", " (as HTTP allows). */
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
 }
 
 function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

@@ -10,7 +10,7 @@ export const TENOR_VALUES: readonly string[] = TENORS.map(String);
 export const STATUS_VALUES = HEDGE_STATUSES;
 export const SHELL_VALUES = ['bash', 'zsh', 'fish'] as const;
 export const FORMAT_VALUES = ['table', 'tsv', 'csv', 'json', 'ndjson'] as const;
-export const DIALECT_VALUES = ['reference', 'alpha', 'beta'] as const;
+export const DIALECT_VALUES = ['reference', 'alpha', 'beta', 'gamma'] as const;
 
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
 const WRITE_OPTIONS = [
@@ -249,7 +249,8 @@ export const SANDBOX_SERVE = declare({
     { flags: '--drop-after-commit <share>', key: 'dropAfterCommit', kind: 'value', description: 'share of writes whose connection drops after they took effect' },
     { flags: '--latency <ms>', key: 'latency', kind: 'value', description: 'added latency per request' },
     { flags: '--rate-limit <n>', key: 'rateLimit', kind: 'value', description: 'requests per second per key before 429' },
-    { flags: '--dialect <name>', key: 'dialect', kind: 'value', description: 'how the server answers what the spec leaves open: reference, alpha or beta', values: DIALECT_VALUES },
+    { flags: '--dialect <name>', key: 'dialect', kind: 'value', description: 'how the server answers what the spec leaves open: reference, alpha, beta or gamma', values: DIALECT_VALUES },
+    { flags: '--clock-skew <seconds>', key: 'clockSkew', kind: 'value', description: "run the Date header this many seconds off this machine's clock (negative: behind)" },
     { flags: '--hostile-text', key: 'hostileText', kind: 'flag', description: 'seed names, references and messages with terminal escape sequences' },
   ],
   examples: [
