@@ -12,8 +12,8 @@
 # Subcommands of a command path ('' is the top level).
 _hedge_subcommands() {
   case "$1" in
-    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply report journal resume demo mcp tools completion sandbox help' ;;
-    'profile') REPLY='list use remove' ;;
+    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami doctor plan apply report journal resume demo mcp tools completion sandbox help' ;;
+    'profile') REPLY='list use remove reset-wire' ;;
     'journal') REPLY='list show' ;;
     'demo') REPLY='reset' ;;
     'sandbox') REPLY='serve' ;;
@@ -45,7 +45,8 @@ _hedge_options() {
     'journal list') REPLY='--pending --since --limit' ;;
     'resume') REPLY='--no-wait' ;;
     'login') REPLY='--base-url --ca-file' ;;
-    'sandbox serve') REPLY='--port --host --tls --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --hostile-text' ;;
+    'profile reset-wire') REPLY='--all' ;;
+    'sandbox serve') REPLY='--port --host --tls --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --hostile-text' ;;
     *) REPLY='' ;;
   esac
 }
@@ -57,7 +58,7 @@ _hedge_takes_value() {
       --since | --until | --tolerance | --by | --format | --fields | --query | --html | \
       --watch | --alert-pnl | --alert-maturity | --within | \
       --base-url | --ca-file | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
-      --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect)
+      --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --clock-skew)
       return 0 ;;
   esac
   return 1
@@ -80,7 +81,7 @@ _hedge_option_values() {
     --status) REPLY='submitting submitted filled failed closed' ;;
     --by) REPLY='day week month side tenor market' ;;
     --format) REPLY='table tsv csv json ndjson' ;;
-    --dialect) REPLY='reference alpha beta' ;;
+    --dialect) REPLY='reference alpha beta gamma' ;;
     --ca-file | --html) return 1 ;;
   esac
   return 0

@@ -42,6 +42,8 @@ export interface TransportConfig {
   maxAnswerBytes?: number;
   /** --verbose lines; already free of secrets when called. */
   log?: (line: string) => void;
+  /** Sees every answer that came back, whatever it held (`hedge doctor` reads Date and rate-limit headers). */
+  observe?: (answer: ObservedAnswer) => void;
   random?: () => number;
 }
 
@@ -51,6 +53,17 @@ export interface ApiRequest {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   idempotencyKey?: string;
+}
+
+/** One answer as it arrived, before its envelope is read. */
+export interface ObservedAnswer {
+  endpoint: string;
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  /** Clock times the request left and its headers came back. */
+  sentAt: number;
+  receivedAt: number;
 }
 
 export interface ApiResponse {
@@ -344,6 +357,8 @@ export class Transport {
       if (code !== undefined && !RETRYABLE_NETWORK_CODES.has(code)) throw this.giveUp(networkError, apiRequest, attempt);
       return { retry: { reason: 'network', error: networkError } };
     }
+    const answerHeaders = flatHeaders(responseHeaders);
+    config.observe?.({ endpoint, status, headers: answerHeaders, sentAt, receivedAt: clock.now() });
     const requestId = headerValue(responseHeaders, 'x-request-id');
     this.log(
       `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
@@ -355,7 +370,7 @@ export class Transport {
       endpoint,
       attempt,
       retryAfter: headerValue(responseHeaders, 'retry-after'),
-      headers: flatHeaders(responseHeaders),
+      headers: answerHeaders,
       url: buildUrl(config.baseUrl, apiRequest),
     });
   }

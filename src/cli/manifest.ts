@@ -213,6 +213,21 @@ export const PROFILE_REMOVE = declare({
   examples: ['hedge profile remove old-desk'],
 });
 
+export const PROFILE_RESET_WIRE = declare({
+  name: 'reset-wire',
+  summary: 'Forget the wire names hedge learned from the server (page-size parameter, add/reduce amount) for the profile or server in use',
+  tier: 'local',
+  options: [{ flags: '--all', key: 'all', kind: 'flag', description: 'forget them for every profile and server' }],
+  examples: ['hedge profile reset-wire', 'hedge --profile desk profile reset-wire', 'hedge profile reset-wire --all'],
+});
+
+export const DOCTOR = declare({
+  name: 'doctor',
+  summary: "Check the set-up against the server: key, base URL and TLS, clock, every read, the wire it speaks, rate limits — with next steps; sends no write",
+  tier: 'read',
+  examples: ['hedge doctor', 'hedge --profile desk doctor --json', 'hedge --demo doctor'],
+});
+
 export const WHOAMI = declare({
   name: 'whoami',
   summary: 'Show the profile, environment, base URL and key in use, where each came from, and whether the key works',
@@ -383,15 +398,17 @@ export const COMMANDS: readonly CommandSpec[] = [
   command(LOGOUT, () => import('../commands/logout.js')),
   {
     name: 'profile',
-    summary: 'List, switch and remove stored profiles',
-    examples: ['hedge profile list', 'hedge profile use desk'],
+    summary: 'List, switch and remove stored profiles; forget learned wire names',
+    examples: ['hedge profile list', 'hedge profile use desk', 'hedge profile reset-wire'],
     subcommands: [
       command(PROFILE_LIST, () => import('../commands/profile-list.js')),
       command(PROFILE_USE, () => import('../commands/profile-use.js')),
       command(PROFILE_REMOVE, () => import('../commands/profile-remove.js')),
+      command(PROFILE_RESET_WIRE, () => import('../commands/profile-reset-wire.js')),
     ],
   },
   command(WHOAMI, () => import('../commands/whoami.js')),
+  command(DOCTOR, () => import('../commands/doctor.js')),
   command(PLAN, () => import('../commands/plan.js')),
   command(APPLY, () => import('../commands/apply.js')),
   command(REPORT, () => import('../commands/report.js')),

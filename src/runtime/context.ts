@@ -93,6 +93,11 @@ export class CommandContext {
     return this.deadline ?? startedAt + DEFAULT_WAIT_BOUND_MS;
   }
 
+  /** The agent server keeps the process's keep-alive sockets open for its other commands. */
+  get keepsTransportOpen(): boolean {
+    return this.init.keepTransportOpen === true;
+  }
+
   /** The flags that chose the environment, to repeat in every hint: `--demo`, `--profile NAME`. */
   get environmentFlags(): string[] {
     if (this.globals.demo) return ['--demo'];
@@ -205,7 +210,7 @@ export class CommandContext {
   }
 
   /** Keeps a wire name the client learned, and says so once (the next run starts with it). */
-  private async keepLearned(scope: import('../config/learned-wire.js').LearnedScope, learned: import('../api/client.js').LearnedWire): Promise<void> {
+  async keepLearned(scope: import('../config/learned-wire.js').LearnedScope, learned: import('../api/client.js').LearnedWire): Promise<void> {
     const [{ saveLearned, describeScope }, { WIRE_SETTING_SOURCES }] = await Promise.all([import('../config/learned-wire.js'), import('../api/unspecified.js')]);
     const { env, profileKey } = WIRE_SETTING_SOURCES[learned.setting];
     const what = learned.setting === 'pageSizeParam' ? (learned.value === 'none' ? 'lists take no page-size parameter' : `the page size goes as \`${learned.value}\``) : `the add/reduce amount goes as \`${learned.value}\``;
