@@ -369,7 +369,16 @@ export class HedgeClient {
    */
   async readPrices(markets: readonly string[]): Promise<{ data: unknown; quotes: PriceQuote[]; problem?: InvalidResponseError }> {
     const query = markets.length ? { [this.wireSettings.pricesParam]: markets.join(PRICE_SYMBOLS_SEPARATOR) } : undefined;
-    const response = await this.transport.send({ method: 'GET', path: '/prices', query });
+    let response: ApiResponse;
+    try {
+      response = await this.transport.send({ method: 'GET', path: '/prices', query });
+    } catch (error) {
+      // A refusal naming the market parameter is about its name (not shown beyond `symbols`).
+      if (error instanceof ApiError && error.status === 400 && query && refusedField(error) === this.wireSettings.pricesParam) {
+        throw error.withHint(`The server refused the prices parameter \`${this.wireSettings.pricesParam}\`. ${wireHint('pricesParam')}`);
+      }
+      throw error;
+    }
     const quotes = parsePrices(response.data, markets);
     return quotes ? { data: response.data, quotes } : { data: response.data, quotes: [], problem: unreadablePrices(response.status, response.data) };
   }

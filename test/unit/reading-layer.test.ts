@@ -13,6 +13,7 @@ import { learnedScopeOf, readLearned, resetLearned, saveLearned } from '../../sr
 import { ProfileStore } from '../../src/config/profile-store.js';
 import { asSent, rememberSent } from '../../src/domain/as-sent.js';
 import { clockCheck, describeShape, rateLimitCheck } from '../../src/flows/doctor.js';
+import { questionWithUnchecked } from '../../src/flows/pre-trade.js';
 
 const LIST_URL = 'https://api.example.com/partners/acme/v2/hedges?limit=100';
 const read = (data: unknown, meta: Record<string, unknown> = {}, linkHeader?: string) => readPage({ data, meta, linkHeader }, { query: { status: 'filled' }, listUrl: LIST_URL });
@@ -165,5 +166,15 @@ describe('doctor: clock, rate limits, shapes', () => {
     expect(describeShape([{ market: 'X', price: 1 }])).toBe('a list of {market, price}');
     expect(describeShape({ USDTNGN: { mid: 1, ts: 'x' } })).toBe('an object keyed by market of {mid, ts}');
     expect(describeShape({ rates: [{ pair: 'X', bid: '1', ask: '2' }] })).toBe('{rates: a list of {pair, bid, ask}}');
+  });
+});
+
+describe('optional checks in a live confirmation', () => {
+  it('the question names what could not be checked', () => {
+    const unchecked = { items: ['the exposure headroom', 'the duplicate reference'], warn: () => {} };
+    expect(questionWithUnchecked('Open buy 10,000.00 USD on USDTKES for 3 days?', unchecked)).toBe(
+      'Open buy 10,000.00 USD on USDTKES for 3 days — not checked: the exposure headroom, the duplicate reference?',
+    );
+    expect(questionWithUnchecked('Close the sell position on USDTKES?', { items: [], warn: () => {} })).toBe('Close the sell position on USDTKES?');
   });
 });
