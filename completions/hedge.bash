@@ -12,8 +12,8 @@
 # Subcommands of a command path ('' is the top level).
 _hedge_subcommands() {
   case "$1" in
-    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply keep report journal resume demo mcp tools api completion sandbox help' ;;
-    'profile') REPLY='list use remove' ;;
+    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami doctor plan apply keep report journal resume demo mcp tools api completion sandbox help' ;;
+    'profile') REPLY='list use remove reset-wire' ;;
     'journal') REPLY='list show' ;;
     'demo') REPLY='reset' ;;
     'sandbox') REPLY='serve' ;;
@@ -46,7 +46,8 @@ _hedge_options() {
     'journal list') REPLY='--pending --since --limit --until' ;;
     'resume') REPLY='--no-wait' ;;
     'login') REPLY='--base-url --ca-file' ;;
-    'sandbox serve') REPLY='--port --host --tls --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --hostile-text' ;;
+    'profile reset-wire') REPLY='--all' ;;
+    'sandbox serve') REPLY='--port --host --tls --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --hostile-text' ;;
     'markets') REPLY='--until' ;;
     'whoami') REPLY='--until' ;;
     'journal show') REPLY='--until' ;;
@@ -65,7 +66,7 @@ _hedge_takes_value() {
       --max-notional | --max-daily-notional | --markets | \
       --watch | --alert-pnl | --alert-maturity | --within | --interval | --alert-cmd | --count | \
       --base-url | --ca-file | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
-      --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --root)
+      --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --root | --clock-skew)
       return 0 ;;
   esac
   return 1
@@ -88,7 +89,7 @@ _hedge_option_values() {
     --status) REPLY='submitting submitted filled failed closed' ;;
     --by) REPLY='day week month side tenor market' ;;
     --format) REPLY='table tsv csv json ndjson' ;;
-    --dialect) REPLY='reference alpha beta' ;;
+    --dialect) REPLY='reference alpha beta gamma' ;;
     -X | --method) REPLY='GET POST PUT PATCH DELETE' ;;
     --ca-file | --html | --input | --root) return 1 ;;
   esac

@@ -12,9 +12,9 @@
 function __hedge_subcommands
     switch "$argv"
         case ''
-            echo markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply keep report journal resume demo mcp tools api completion sandbox help
+            echo markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami doctor plan apply keep report journal resume demo mcp tools api completion sandbox help
         case profile
-            echo list use remove
+            echo list use remove reset-wire
         case journal
             echo list show
         case demo
@@ -33,7 +33,7 @@ function __hedge_takes_value
         --since --until --tolerance --by --format --fields --query --html \
         --watch --alert-pnl --alert-maturity --within --interval --alert-cmd --count --dialect \
         --base-url --ca-file --port --host --fill-delay --fail-rate --clock-speed --seed \
-        --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --root
+        --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --root --clock-skew
 end
 
 # Prints the command path (one line, words separated by spaces) and the number of positional
@@ -116,8 +116,9 @@ complete -c hedge -n '__hedge_command_at' -f -a positions -d 'Show open position
 complete -c hedge -n '__hedge_command_at' -f -a account -d 'Show the account: balance, margin in use, exposure, unrealized P&L and headroom'
 complete -c hedge -n '__hedge_command_at' -f -a login -d 'Save a profile: base URL and API key (asked hidden on a terminal, read from stdin otherwise)'
 complete -c hedge -n '__hedge_command_at' -f -a logout -d 'Remove the stored API key of a profile (the current one by default)'
-complete -c hedge -n '__hedge_command_at' -f -a profile -d 'List, switch and remove stored profiles'
+complete -c hedge -n '__hedge_command_at' -f -a profile -d 'List, switch and remove stored profiles; forget learned wire names'
 complete -c hedge -n '__hedge_command_at' -f -a whoami -d 'Show the profile, environment, base URL and key in use, where each came from, and whether the key works'
+complete -c hedge -n '__hedge_command_at' -f -a doctor -d 'Check the set-up against the server: key, URL, TLS, clock, every read, the wire, rate limits'
 complete -c hedge -n '__hedge_command_at' -f -a completion -d 'Print the shell completion script for bash, zsh or fish'
 complete -c hedge -n '__hedge_command_at' -f -a sandbox -d 'Run the local simulator of the API'
 complete -c hedge -n '__hedge_command_at' -f -a help -d 'Show help for a command, or the exit codes (help exit-codes)'
@@ -139,6 +140,7 @@ complete -c hedge -n '__hedge_command_at demo' -f -a reset -d 'Start the --demo 
 complete -c hedge -n '__hedge_command_at profile' -f -a list -d 'List profiles: name, environment, base URL, redacted key, which is current'
 complete -c hedge -n '__hedge_command_at profile' -f -a use -d 'Make a profile the current one'
 complete -c hedge -n '__hedge_command_at profile' -f -a remove -d 'Delete a stored profile'
+complete -c hedge -n '__hedge_command_at profile' -f -a reset-wire -d 'Forget the wire names hedge learned from the server'
 complete -c hedge -n '__hedge_command_at sandbox' -f -a serve -d 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first'
 complete -c hedge -n '__hedge_command_at help' -f -a exit-codes -d 'Print the table of exit codes'
 
@@ -220,7 +222,9 @@ complete -c hedge -n '__hedge_path_is sandbox serve' -l fault-429 -x -d 'share o
 complete -c hedge -n '__hedge_path_is sandbox serve' -l drop-after-commit -x -d 'share of writes whose connection drops after they took effect'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l latency -x -d 'added latency per request'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l rate-limit -x -d 'requests per second per key before 429'
-complete -c hedge -n '__hedge_path_is sandbox serve' -l dialect -x -a 'reference alpha beta' -d 'how the server answers what the spec leaves open'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l dialect -x -a 'reference alpha beta gamma' -d 'how the server answers what the spec leaves open'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l clock-skew -x -d "run the Date header this many seconds off this machine's clock"
+complete -c hedge -n '__hedge_path_is profile reset-wire' -l all -d 'forget them for every profile and server'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l hostile-text -d 'seed names, references and messages with terminal escape sequences'
 complete -c hedge -n '__hedge_path_is price' -l watch -x -d 'refresh every few seconds (default 2); NDJSON when not a terminal'
 complete -c hedge -n '__hedge_path_is price' -l alert-pnl -x -d 'with --watch: alert when net P&L is at or below this many USD'

@@ -29,8 +29,9 @@ _hedge_subcommands() {
       'roll:Keep a side covered past its maturity: close and open the same notional for a new tenor'
       'login:Save a profile: base URL and API key (asked hidden on a terminal, read from stdin otherwise)'
       'logout:Remove the stored API key of a profile (the current one by default)'
-      'profile:List, switch and remove stored profiles'
+      'profile:List, switch and remove stored profiles; forget learned wire names'
       'whoami:Show the profile, environment, base URL and key in use, where each came from, and whether the key works'
+      'doctor:Check the set-up against the server: key, base URL and TLS, clock, every read, the wire it speaks, rate limits'
       'plan:Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing'
       'apply:Bring the book to a target file: plan, confirm once, then each action through the journal'
       'keep:Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift'
@@ -49,6 +50,7 @@ _hedge_subcommands() {
       'list:List profiles: name, environment, base URL, redacted key, which is current'
       'use:Make a profile the current one'
       'remove:Delete a stored profile'
+      'reset-wire:Forget the wire names hedge learned from the server'
     ) ;;
     (journal) reply=(
       'list:List the journal of actions, newest first'
@@ -229,6 +231,9 @@ _hedge_options() {
       '--base-url:the API base address, https://…/v2 (the partner desk gives it)'
       '--ca-file:a PEM CA file to trust for this profile (self-signed sandboxes)'
     ) ;;
+    ('profile reset-wire') reply=(
+      '--all:forget them for every profile and server'
+    ) ;;
     ('sandbox serve') reply=(
       '--port:port (default: any free port)'
       '--host:loopback address to listen on (default 127.0.0.1)'
@@ -242,7 +247,8 @@ _hedge_options() {
       '--drop-after-commit:share of writes whose connection drops after they took effect'
       '--latency:added latency per request'
       '--rate-limit:requests per second per key before 429'
-      '--dialect:how the server answers what the spec leaves open: reference, alpha or beta'
+      '--dialect:how the server answers what the spec leaves open: reference, alpha, beta or gamma'
+      '--clock-skew:run the Date header this many seconds off the local clock (negative: behind)'
       '--hostile-text:seed names, references and messages with terminal escape sequences'
     ) ;;
     (*) reply=() ;;
@@ -252,7 +258,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case $1 in
-    (--profile|--timeout|--request-timeout|-X|--method|-f|--raw-field|-F|--field|-H|--header|--input|--max-notional|--max-daily-notional|--markets|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--interval|--alert-cmd|--count|--dialect|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root)
+    (--profile|--timeout|--request-timeout|-X|--method|-f|--raw-field|-F|--field|-H|--header|--input|--max-notional|--max-daily-notional|--markets|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--interval|--alert-cmd|--count|--dialect|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root|--clock-skew)
       return 0 ;;
   esac
   return 1
@@ -275,7 +281,7 @@ _hedge_option_values() {
     (--status) reply=(submitting submitted filled failed closed) ;;
     (--by) reply=(day week month side tenor market) ;;
     (--format) reply=(table tsv csv json ndjson) ;;
-    (--dialect) reply=(reference alpha beta) ;;
+    (--dialect) reply=(reference alpha beta gamma) ;;
     (-X|--method) reply=(GET POST PUT PATCH DELETE) ;;
   esac
 }

@@ -87,16 +87,30 @@ export class NetworkError extends HedgeError {
   }
 }
 
-/** The server answered, but not with the envelope the contract promises. */
+/**
+ * The server answered in a way hedge could not read (exit 14 `unreadable`, never "network
+ * failure"): not JSON, not the envelope, or a field hedge needs to act safely that is missing or
+ * of another kind. Names the field and what came when it can.
+ */
 export class InvalidResponseError extends HedgeError {
   readonly endpoint: string;
   readonly status: number;
-  constructor(message: string, init: { endpoint: string; status: number; hint?: string; cause?: unknown }) {
-    super(message, { hint: init.hint, cause: init.cause });
+  /** Where in the answer: `data[0].side`. */
+  readonly field?: string;
+  /** What came there, shortened and shown as JSON: `"long"`, `5`, `missing`. */
+  readonly received?: string;
+  constructor(message: string, init: { endpoint: string; status: number; hint?: string; cause?: unknown; field?: string; received?: string }) {
+    super(message, { hint: init.hint ?? UNREADABLE_HINT, cause: init.cause });
     this.endpoint = init.endpoint;
     this.status = init.status;
+    this.field = init.field;
+    this.received = init.received;
   }
 }
+
+/** The next step for an answer hedge could not read. */
+export const UNREADABLE_HINT =
+  'Nothing was changed by this read. Run `hedge doctor` to see which answers hedge can read, and report this with the output of --verbose.';
 
 /** The on-chain order did not land (`failed`): nothing was opened. */
 export class OrderFailedError extends HedgeError {

@@ -46,6 +46,7 @@ export const EXIT_CODES = [
     meaning: 'an earlier action\'s outcome cannot be told (older than the key lifetime); nothing was resent: `hedge journal resolve ID --landed|--not-landed`',
   },
   { code: 13, name: 'state', meaning: 'local state (the journal) cannot be used: unwritable, a symlink or corrupt; nothing was sent; the path is named' },
+  { code: 14, name: 'unreadable', meaning: 'the server answered in a way hedge could not read (the field and what came are named); not a network failure' },
   { code: 124, name: 'until', meaning: '`--until EXPR`: the condition never became true within the time bound (--timeout, default 120 s); under --json the last data is on stdout' },
   { code: 129, name: 'hangup', meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C); an unresolved action stays in the journal' },
@@ -105,7 +106,12 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof NetworkError) {
     return base(5, error.code ?? 'network', { status: error.status ?? null, details: { endpoint: error.endpoint, attempts: error.attempts } });
   }
-  if (error instanceof InvalidResponseError) return base(5, 'invalid_response', { status: error.status, details: { endpoint: error.endpoint } });
+  if (error instanceof InvalidResponseError) {
+    return base(14, 'unreadable', {
+      status: error.status,
+      details: { endpoint: error.endpoint, ...(error.field ? { field: error.field } : {}), ...(error.received !== undefined ? { received: error.received } : {}) },
+    });
+  }
   if (error instanceof OrderFailedError) return base(6, 'order_failed', { details: { hedge_id: error.hedgeId } });
   if (error instanceof StillPendingError) return base(7, 'still_pending', { details: { resume: error.resumeCommand } });
   if (error instanceof DeclinedError) return base(8, 'declined');

@@ -1,19 +1,25 @@
-// One typed method per endpoint of the spec (§4). Each reads the envelope through the transport
-// and validates `data` with zod; what a schema does not name passes through untouched.
+// One typed method per endpoint of the spec (§4): the one reading layer. Each reads the envelope
+// through the transport and checks `data` with zod (schemas.ts: what hedge needs to act safely,
+// the rest leniently); the flows get the checked copy, the output layer the server's own data
+// (domain/as-sent.ts). Lists are paged by detection (paging.ts) up to the asked limit. Where the
+// client must guess a name the spec does not show (the page-size parameter, the add/reduce
+// notional field), a refusal naming the server's own name teaches it (see `learnWire`).
 import type { z } from 'zod';
-import { InvalidResponseError } from '../errors.js';
+import { rememberSent } from '../domain/as-sent.js';
+import { ApiError, InvalidResponseError } from '../errors.js';
+import { PAGE_SIZE_NAMES, readPage, type PageReading } from './paging.js';
 import {
   accountSchema,
   hedgeSchema,
   historyRecordSchema,
   marketSchema,
+  NUMERIC_TEXT,
   openedHedgeSchema,
   positionSchema,
   quoteSchema,
   submittedActionSchema,
   type Account,
   type Hedge,
-  type HedgeStatus,
   type HistoryRecord,
   type Market,
   type OpenedHedge,
@@ -23,8 +29,17 @@ import {
   type SubmittedAction,
 } from './schemas.js';
 import type { ApiRequest, ApiResponse, Transport } from './transport.js';
-import { ApiError } from '../errors.js';
-import { changeNotionalBody, DEFAULT_WIRE_SETTINGS, parsePrices, PRICE_SYMBOLS_SEPARATOR, WIRE_SETTING_SOURCES, type PriceQuote, type WireSettings } from './unspecified.js';
+import {
+  changeNotionalBody,
+  DEFAULT_WIRE_SETTINGS,
+  MAX_PAGE_SIZE,
+  NO_PAGE_SIZE,
+  parsePrices,
+  PRICE_SYMBOLS_SEPARATOR,
+  wireHint,
+  type PriceQuote,
+  type WireSettings,
+} from './unspecified.js';
 import { numberOf } from './read-position.js';
 
 export interface QuoteRequest {
@@ -48,7 +63,8 @@ export interface ChangeRequest extends SideRequest {
 }
 
 export interface ListHedgesQuery {
-  status?: HedgeStatus;
+  /** One of the spec's five, or a status the server has beyond them. */
+  status?: string;
   clientReference?: string;
   limit?: number;
 }
@@ -65,79 +81,271 @@ export interface PlannedRequest extends ApiRequest {
   url: string;
 }
 
+/** A list read across pages, and what the server said about the rest. */
+export interface ListResult<T> {
+  items: T[];
+  /** The server signals more rows than were read (the list stopped at the limit, or at one page without one). */
+  more: boolean;
+  /** Requests made. */
+  pages: number;
+  /** How the pages were followed, when they were ("meta.next_cursor, sent back as cursor"). */
+  paging?: string;
+}
+
+/** A wire name hedge learned from the server: a refusal that named it, or its answers. */
+export interface LearnedWire {
+  setting: keyof WireSettings;
+  value: string;
+  /** refused: a 4xx named the server's own name; detected: its answers showed it and a request confirmed it. */
+  how: 'refused' | 'detected';
+  /** One sentence: what the server said or showed. */
+  evidence: string;
+}
+
 export interface ClientOptions {
   wire?: WireSettings;
   /** Something odd about an answer the user should know (a list longer than asked, trimmed). */
   warn?: (text: string) => void;
+  /** Called when a wire name is learned (the runtime keeps it in the profile and says so once). */
+  learn?: (learned: LearnedWire) => void;
+  /** --verbose lines. */
+  log?: (line: string) => void;
 }
+
+/** Every element of a list answer is checked with the element schema; a bad one names its index. */
+interface Described {
+  field: string;
+  received: string;
+  expected: string;
+}
+
+/** Body fields of add/reduce that are not the amount. */
+const CHANGE_BODY_FIELDS = new Set(['market', 'side']);
+/** A field name that can carry an amount of USD (what an add or reduce sends besides market and side). */
+const AMOUNT_NAME = /(usd|usdc|amount|notional|size|delta|qty|quantity|value|change)/i;
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 export class HedgeClient {
   readonly transport: Transport;
-  readonly wire: WireSettings;
+  private wireSettings: WireSettings;
   private readonly warn: (text: string) => void;
+  private readonly learnCallback?: (learned: LearnedWire) => void;
+  private readonly log: (line: string) => void;
+  private readonly learned = new Set<string>();
 
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.transport = transport;
-    this.wire = options.wire ?? DEFAULT_WIRE_SETTINGS;
+    this.wireSettings = { ...(options.wire ?? DEFAULT_WIRE_SETTINGS) };
     this.warn = options.warn ?? (() => {});
+    this.learnCallback = options.learn;
+    this.log = options.log ?? (() => {});
   }
 
-  /** A list call: the page size under its setting's name; longer than asked is trimmed (and said); a refusal names the setting. */
-  private async list<S extends z.ZodType>(schema: S, path: string, query: Record<string, string | number | undefined>, limit?: number): Promise<Array<z.infer<S>>> {
-    const request: ApiRequest = { method: 'GET', path, query: { ...query, [this.wire.pageSizeParam]: limit } };
-    let items: Array<z.infer<S>>;
-    try {
-      items = (await this.call(schema.array(), request)) as Array<z.infer<S>>;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 400 && limit !== undefined) {
-        const { env, profileKey } = WIRE_SETTING_SOURCES.pageSizeParam;
-        throw error.withHint(
-          `The server refused the page-size parameter \`${this.wire.pageSizeParam}\` (its name is not shown in the spec). Set ${env} (or the profile's wire.${profileKey}) to the name it expects.`,
-        );
-      }
-      throw error;
-    }
-    if (limit !== undefined && items.length > limit) {
-      this.warn(`${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${this.wire.pageSizeParam}\` (set ${WIRE_SETTING_SOURCES.pageSizeParam.env}); showing the first ${limit}.`);
-      items = items.slice(0, limit);
-    }
-    return items;
+  /** The wire settings in use now (learned names included). */
+  get wire(): WireSettings {
+    return this.wireSettings;
   }
 
-  /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the notional field's name. */
-  changeRequestFromBody(body: Record<string, unknown>): ChangeRequest {
-    return {
-      market: String(body.market),
-      side: body.side as Side,
-      notional_usd: numberOf(body[this.wire.changeNotionalField]) ?? numberOf(body.notional_usd) ?? 0,
-    };
+  /** Uses a learned name from now on, and hands it to the runtime to keep (once per name). */
+  learnWire(learned: LearnedWire): void {
+    this.wireSettings = { ...this.wireSettings, [learned.setting]: learned.value };
+    const key = `${learned.setting}=${learned.value}`;
+    if (this.learned.has(key)) return;
+    this.learned.add(key);
+    this.learnCallback?.(learned);
   }
 
-  private parse<S extends z.ZodType>(schema: S, response: ApiResponse, endpoint: string): z.infer<S> {
-    const result = schema.safeParse(response.data);
+  // ---- reading ----------------------------------------------------------------------------
+
+  /**
+   * The checked copy of `data` (numeric strings read as numbers), linked to the server's own data
+   * for output; a field hedge needs that cannot be read is an InvalidResponseError (exit 14).
+   */
+  private parse<S extends z.ZodType>(schema: S, data: unknown, response: Pick<ApiResponse, 'status'>, endpoint: string, at = 'data'): z.infer<S> {
+    const result = schema.safeParse(data);
     if (!result.success) {
       const issue = result.error.issues[0];
-      const where = issue?.path.length ? ` at data.${issue.path.join('.')}` : '';
+      const described = describeIssue(data, issue, at);
       throw new InvalidResponseError(
-        `${endpoint} answered HTTP ${response.status} with data that does not match the contract${where}: ${issue?.message ?? 'invalid'}.`,
-        { endpoint, status: response.status, hint: 'The service changed or a proxy altered the answer; run with --verbose and report it.' },
+        `${endpoint} answered HTTP ${response.status} with data hedge cannot read: ${described.field} is ${described.received}, where ${described.expected} is expected.`,
+        { endpoint, status: response.status, field: described.field, received: described.received },
       );
     }
-    // The server's data itself, not zod's copy: a loose object's copy puts the named fields first,
-    // and --json prints the data in the order it came. (The resource schemas only check; none transforms.)
-    return response.data as z.infer<S>;
+    return rememberSent(result.data, data) as z.infer<S>;
+  }
+
+  /** The rows of a list answer (an array, or the one array an object carries), each checked. */
+  private rows<S extends z.ZodType>(schema: S, response: ApiResponse, endpoint: string, reading = readPage({ data: response.data, meta: response.meta }, { query: {}, listUrl: response.url })): Array<z.infer<S>> {
+    if (!reading.rows) {
+      throw new InvalidResponseError(`${endpoint} answered HTTP ${response.status} with data hedge cannot read: data is ${received(response.data)}, where a list is expected.`, {
+        endpoint,
+        status: response.status,
+        field: 'data',
+        received: received(response.data),
+      });
+    }
+    return this.parse(schema.array(), reading.rows, response, endpoint, reading.rowsAt);
   }
 
   private async call<S extends z.ZodType>(schema: S, request: ApiRequest): Promise<z.infer<S>> {
     const response = await this.transport.send(request);
-    return this.parse(schema, response, `${request.method} ${request.path}`);
+    return this.parse(schema, response.data, response, `${request.method} ${request.path}`);
   }
+
+  // ---- lists ------------------------------------------------------------------------------
+
+  /**
+   * A list endpoint read page by page until `limit` rows (one page without a limit): the page
+   * size under its setting's name, the next page found in the answer (a cursor, a next link, page
+   * numbers, an offset). A server that refuses the page-size parameter (400 naming it) is asked
+   * again without it, or with the name its refusal gives (learned). More rows than asked are
+   * trimmed, and said.
+   */
+  private async list<S extends z.ZodType>(schema: S, path: string, filters: Record<string, string | undefined>, limit?: number): Promise<ListResult<z.infer<S>>> {
+    const endpoint = `GET ${path}`;
+    const base = Object.fromEntries(Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const items: Array<z.infer<S>> = [];
+    let query: Record<string, string> = { ...base };
+    let pages = 0;
+    let paging: string | undefined;
+    let reading: PageReading | undefined;
+    let refusedOnce = false;
+    /** A page-size name an answer stated, tried on the next page; learned once an answer confirms it. */
+    let candidate: string | undefined;
+    const seen = new Set<string>();
+    for (;;) {
+      const remaining = limit === undefined ? undefined : limit - items.length;
+      const pageQuery = this.withPageSize(query, remaining);
+      let response: ApiResponse;
+      try {
+        response = await this.transport.send({ method: 'GET', path, query: pageQuery });
+      } catch (error) {
+        const retry = refusedOnce ? undefined : this.afterPageSizeRefusal(error, pageQuery, endpoint);
+        if (retry === undefined) throw this.withWireHint(error, pageQuery);
+        refusedOnce = true;
+        continue;
+      }
+      pages += 1;
+      reading = readPage({ data: response.data, meta: response.meta, linkHeader: response.headers.link }, { query, listUrl: response.url, cursorParam: this.wireSettings.cursorParam || undefined });
+      const rows = this.rows(schema, response, endpoint, reading);
+      items.push(...rows);
+      if (refusedOnce && pages === 1 && this.wireSettings.pageSizeParam !== NO_PAGE_SIZE) {
+        // The name the refusal gave worked: keep it.
+        this.learnWire({ setting: 'pageSizeParam', value: this.wireSettings.pageSizeParam, how: 'refused', evidence: `${endpoint} refused the page-size parameter hedge sent and named \`${this.wireSettings.pageSizeParam}\`` });
+      }
+      candidate = this.confirmPageSize(reading, pageQuery, candidate, endpoint);
+      if (reading.next) paging = reading.next.how;
+      const full = limit !== undefined && items.length >= limit;
+      const last = reading.more === false || !reading.next || (reading.total !== undefined && items.length >= reading.total);
+      if (full || last || limit === undefined) break;
+      // A server that hands out the same next page again would loop for ever.
+      const key = JSON.stringify(reading.next!.query);
+      if (seen.has(key)) break;
+      seen.add(key);
+      query = reading.next!.query;
+    }
+    let more = reading?.more === true || (reading?.total !== undefined && items.length < reading.total);
+    if (limit !== undefined && items.length > limit) {
+      if (pages === 1 && this.wireSettings.pageSizeParam !== NO_PAGE_SIZE) {
+        this.warn(
+          `${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${this.wireSettings.pageSizeParam}\`; showing the first ${limit}. ${wireHint('pageSizeParam')}`,
+        );
+      }
+      items.length = limit;
+      more = true;
+    }
+    return { items, more, pages, paging };
+  }
+
+  /** The page size to ask for under the setting's name (none when the server takes none). */
+  private withPageSize(query: Record<string, string>, remaining: number | undefined): Record<string, string | number> {
+    const name = this.wireSettings.pageSizeParam;
+    if (remaining === undefined || name === NO_PAGE_SIZE || name in query) return query;
+    return { ...query, [name]: Math.max(1, Math.min(MAX_PAGE_SIZE, remaining)) };
+  }
+
+  /**
+   * A page-size name an answer states (`meta.page_size: 20`) other than ours is tried on the next
+   * page; an answer that states it back with the size asked confirms it, and it is learned.
+   * Returns the candidate still being tried.
+   */
+  private confirmPageSize(reading: PageReading, sent: Record<string, string | number>, candidate: string | undefined, endpoint: string): string | undefined {
+    const stated = reading.statedPageSize;
+    if (!stated) return candidate;
+    if (candidate && stated.name === candidate && String(sent[candidate]) === String(stated.value)) {
+      this.learnWire({ setting: 'pageSizeParam', value: candidate, how: 'detected', evidence: `${endpoint} states its page size as \`${candidate}\` and honoured it` });
+      return undefined;
+    }
+    if (stated.name === this.wireSettings.pageSizeParam || candidate) return candidate;
+    // Not ours: ask the next page with it (the one after confirms it).
+    this.log(`${endpoint}: the answer states its page size as ${stated.name}=${stated.value}; trying ${stated.name} for the next page`);
+    this.wireSettings = { ...this.wireSettings, pageSizeParam: stated.name };
+    return stated.name;
+  }
+
+  /**
+   * After a 400 naming the page-size parameter hedge sent: the name to use instead (taken from
+   * the refusal's details when it lists a known page-size name), or none; undefined when the
+   * refusal is about something else.
+   */
+  private afterPageSizeRefusal(error: unknown, sent: Record<string, string | number>, endpoint: string): string | undefined {
+    const name = this.wireSettings.pageSizeParam;
+    if (!(error instanceof ApiError) || error.status !== 400 || error.ambiguous || !(name in sent)) return undefined;
+    if (refusedField(error) !== name) return undefined;
+    const offered = namesIn(error.details).find((candidate) => candidate !== name && (PAGE_SIZE_NAMES as readonly string[]).includes(candidate));
+    if (offered) {
+      this.log(`${endpoint} refused ${name} and names ${offered}: asking again with it`);
+      this.wireSettings = { ...this.wireSettings, pageSizeParam: offered };
+      return offered;
+    }
+    this.log(`${endpoint} refused ${name} and names no other page-size parameter: asking again without one`);
+    this.learnWire({ setting: 'pageSizeParam', value: NO_PAGE_SIZE, how: 'refused', evidence: `${endpoint} refused the page-size parameter \`${name}\` and named no other` });
+    return NO_PAGE_SIZE;
+  }
+
+  /** A refusal of a list's parameters names the settings that change them, and `hedge doctor`. */
+  private withWireHint(error: unknown, sent: Record<string, string | number>): unknown {
+    if (!(error instanceof ApiError) || error.status !== 400) return error;
+    const field = refusedField(error);
+    if (field === undefined || !(field in sent) || field !== this.wireSettings.pageSizeParam) return error;
+    return error.withHint(`The server refused the page-size parameter \`${field}\` (its name is not shown in the spec). ${wireHint('pageSizeParam')}`);
+  }
+
+  // ---- the add/reduce notional --------------------------------------------------------------
+
+  /**
+   * The server's own name for the add/reduce amount, when a refusal gives one: a 4xx
+   * `validation_error` (or any 400) that certainly did nothing, naming a field hedge did not send
+   * whose name can carry an amount (`amount_usd`, `delta_usd`, …). Undefined otherwise.
+   */
+  notionalFieldFrom(error: unknown, sentBody: unknown): string | undefined {
+    if (!(error instanceof ApiError) || error.ambiguous || error.status < 400 || error.status >= 500 || error.status === 401 || error.status === 403 || error.status === 404 || error.status === 409 || error.status === 429) {
+      return undefined;
+    }
+    const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as Record<string, unknown>) : {};
+    const field = refusedField(error);
+    if (field === undefined || !FIELD_NAME.test(field) || CHANGE_BODY_FIELDS.has(field) || field in body || !AMOUNT_NAME.test(field)) return undefined;
+    return field;
+  }
+
+  /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
+  changeRequestFromBody(body: Record<string, unknown>): ChangeRequest {
+    const amountKey = [this.wireSettings.changeNotionalField, 'notional_usd', ...Object.keys(body).filter((key) => !CHANGE_BODY_FIELDS.has(key))].find(
+      (key) => numberOf(body[key]) !== undefined,
+    );
+    return {
+      market: String(body.market),
+      side: body.side as Side,
+      notional_usd: amountKey === undefined ? 0 : numberOf(body[amountKey])!,
+    };
+  }
+
+  // ---- endpoints ----------------------------------------------------------------------------
 
   /** GET /markets */
   async listMarkets(): Promise<MarketList> {
-    const request: ApiRequest = { method: 'GET', path: '/markets' };
-    const response = await this.transport.send(request);
-    const markets = this.parse(marketSchema.array(), response, 'GET /markets');
+    const response = await this.transport.send({ method: 'GET', path: '/markets' });
+    const markets = this.rows(marketSchema, response, 'GET /markets');
     const allowed = response.meta.allowed_markets;
     return {
       markets,
@@ -149,21 +357,30 @@ export class HedgeClient {
 
   /** GET /prices?symbols=… — the response shape is not shown; see unspecified.ts. */
   async getPrices(markets: readonly string[]): Promise<PriceQuote[]> {
-    return (await this.readPrices(markets)).quotes;
+    const { quotes, problem } = await this.readPrices(markets);
+    if (problem) throw problem;
+    return quotes;
   }
 
-  /** GET /prices: `data` as the server sent it (for --json) and the prices read from it (for people). */
-  async readPrices(markets: readonly string[]): Promise<{ data: unknown; quotes: PriceQuote[] }> {
-    const query = markets.length ? { [this.wire.pricesParam]: markets.join(PRICE_SYMBOLS_SEPARATOR) } : undefined;
-    const response = await this.transport.send({ method: 'GET', path: '/prices', query });
-    const quotes = parsePrices(response.data, markets);
-    if (!quotes) {
-      throw new InvalidResponseError(`GET /prices answered HTTP ${response.status} with no price that could be read.`, {
-        endpoint: 'GET /prices',
-        status: response.status,
-      });
+  /**
+   * GET /prices: `data` as the server sent it (for --json) and the prices read from it (for
+   * people). When no price can be read from its shape, `quotes` is empty and `problem` says so:
+   * the caller shows the data as it came, then reports the problem (exit 14).
+   */
+  async readPrices(markets: readonly string[]): Promise<{ data: unknown; quotes: PriceQuote[]; problem?: InvalidResponseError }> {
+    const query = markets.length ? { [this.wireSettings.pricesParam]: markets.join(PRICE_SYMBOLS_SEPARATOR) } : undefined;
+    let response: ApiResponse;
+    try {
+      response = await this.transport.send({ method: 'GET', path: '/prices', query });
+    } catch (error) {
+      // A refusal naming the market parameter is about its name (not shown beyond `symbols`).
+      if (error instanceof ApiError && error.status === 400 && query && refusedField(error) === this.wireSettings.pricesParam) {
+        throw error.withHint(`The server refused the prices parameter \`${this.wireSettings.pricesParam}\`. ${wireHint('pricesParam')}`);
+      }
+      throw error;
     }
-    return { data: response.data, quotes };
+    const quotes = parsePrices(response.data, markets);
+    return quotes ? { data: response.data, quotes } : { data: response.data, quotes: [], problem: unreadablePrices(response.status, response.data) };
   }
 
   /** POST /quotes — indicative; opens and stores nothing. */
@@ -181,7 +398,7 @@ export class HedgeClient {
   }
 
   planAdd(body: ChangeRequest, idempotencyKey: string): ApiRequest {
-    return { method: 'POST', path: '/hedges/add', body: changeNotionalBody(this.wire, body.market, body.side, body.notional_usd), idempotencyKey };
+    return { method: 'POST', path: '/hedges/add', body: changeNotionalBody(this.wireSettings, body.market, body.side, body.notional_usd), idempotencyKey };
   }
 
   addToHedge(body: ChangeRequest, idempotencyKey: string): Promise<SubmittedAction> {
@@ -192,7 +409,7 @@ export class HedgeClient {
     return {
       method: 'POST',
       path: '/hedges/reduce',
-      body: changeNotionalBody(this.wire, body.market, body.side, body.notional_usd),
+      body: changeNotionalBody(this.wireSettings, body.market, body.side, body.notional_usd),
       idempotencyKey,
     };
   }
@@ -209,8 +426,13 @@ export class HedgeClient {
     return this.call(submittedActionSchema, this.planClose(body, idempotencyKey));
   }
 
-  /** GET /hedges — newest first. */
-  listHedges(query: ListHedgesQuery = {}): Promise<Hedge[]> {
+  /** GET /hedges — newest first, up to `limit` (across pages). */
+  async listHedges(query: ListHedgesQuery = {}): Promise<Hedge[]> {
+    return (await this.readHedges(query)).items;
+  }
+
+  /** GET /hedges with what the server said about the rest (`more`). */
+  readHedges(query: ListHedgesQuery = {}): Promise<ListResult<Hedge>> {
     return this.list(hedgeSchema, '/hedges', { status: query.status, client_reference: query.clientReference }, query.limit);
   }
 
@@ -219,14 +441,20 @@ export class HedgeClient {
     return this.call(hedgeSchema, { method: 'GET', path: `/hedges/${encodeURIComponent(id)}` });
   }
 
-  /** GET /hedges/history — newest first. */
-  listHistory(query: { limit?: number } = {}): Promise<HistoryRecord[]> {
+  /** GET /hedges/history — newest first, up to `limit` (across pages). */
+  async listHistory(query: { limit?: number } = {}): Promise<HistoryRecord[]> {
+    return (await this.readHistory(query)).items;
+  }
+
+  /** GET /hedges/history with what the server said about the rest (`more`). */
+  readHistory(query: { limit?: number } = {}): Promise<ListResult<HistoryRecord>> {
     return this.list(historyRecordSchema, '/hedges/history', {}, query.limit);
   }
 
   /** GET /positions — at most one line per market and side; empty when flat. */
-  listPositions(): Promise<Position[]> {
-    return this.call(positionSchema.array(), { method: 'GET', path: '/positions' });
+  async listPositions(): Promise<Position[]> {
+    const response = await this.transport.send({ method: 'GET', path: '/positions' });
+    return this.rows(positionSchema, response, 'GET /positions');
   }
 
   /** GET /account */
@@ -237,4 +465,67 @@ export class HedgeClient {
 
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** The field a validation refusal names: `details.field` (or `param`, `parameter`, `name`). */
+export function refusedField(error: ApiError): string | undefined {
+  for (const key of ['field', 'param', 'parameter', 'name', 'path']) {
+    const value = error.details[key];
+    if (typeof value === 'string' && value !== '') return value;
+    if (Array.isArray(value) && typeof value[value.length - 1] === 'string') return value[value.length - 1] as string;
+  }
+  return undefined;
+}
+
+/** Names a refusal's details offer (`allowed: [...]`, `expected: "per_page"`), never its message. */
+function namesIn(details: Record<string, unknown>): string[] {
+  const names: string[] = [];
+  for (const [key, value] of Object.entries(details)) {
+    if (key === 'field') continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) if (typeof item === 'string' && FIELD_NAME.test(item)) names.push(item);
+    // A reason like "… (known: status, per_page)" lists the names in its own words.
+    if (typeof value === 'string') for (const word of value.split(/[^A-Za-z0-9_.-]+/)) if (FIELD_NAME.test(word)) names.push(word);
+  }
+  return names;
+}
+
+/** A value as an error shows it: short JSON and its kind (`"long" (text)`, `5 (a number)`, missing). */
+export function received(value: unknown): string {
+  if (value === undefined) return 'missing';
+  const json = JSON.stringify(value) ?? String(value);
+  const shown = json.length > 60 ? `${json.slice(0, 57)}…` : json;
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : typeof value === 'string' ? 'text' : `a ${typeof value}`;
+  return value === null ? 'null' : `${shown} (${kind})`;
+}
+
+/** zod's first issue as the field, what came there, and what hedge expected. */
+function describeIssue(data: unknown, issue: z.core.$ZodIssue | undefined, at: string): Described {
+  const path = issue?.path ?? [];
+  let value: unknown = data;
+  for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined;
+  const field = path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`), at);
+  let expected = 'something else';
+  if (issue?.code === 'invalid_type') {
+    const words: Record<string, string> = { number: 'a number', string: 'text', object: 'an object', array: 'a list', boolean: 'true or false' };
+    expected = words[String(issue.expected)] ?? String(issue.expected);
+    if (expected === 'a number' && typeof value === 'string' && !NUMERIC_TEXT.test(value)) expected = 'a number (or a numeric string)';
+  } else if (issue?.code === 'invalid_value') {
+    expected = `one of ${issue.values.map((option) => JSON.stringify(option)).join(', ')}`;
+  } else if (issue?.code === 'too_small' && typeof value === 'string') {
+    expected = 'non-empty text';
+  } else if (issue) {
+    expected = issue.message;
+  }
+  return { field, received: received(value), expected };
+}
+
+function unreadablePrices(status: number, data: unknown): InvalidResponseError {
+  return new InvalidResponseError(`GET /prices answered HTTP ${status} with no price hedge could read: data is ${received(data)}.`, {
+    endpoint: 'GET /prices',
+    status,
+    field: 'data',
+    received: received(data),
+    hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --json\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
+  });
 }

@@ -3,9 +3,9 @@
 import type { ResolvedCredentials } from '../config/credentials.js';
 import type { Env } from '../config/credentials.js';
 import { VERSION } from '../version.js';
-import { HedgeClient } from './client.js';
+import { HedgeClient, type LearnedWire } from './client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
-import { Transport, type Clock } from './transport.js';
+import { Transport, type Clock, type ObservedAnswer } from './transport.js';
 import type { WireSettings } from './unspecified.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
@@ -24,6 +24,10 @@ export function createClient(input: {
   log?: (line: string) => void;
   wire?: WireSettings;
   warn?: (text: string) => void;
+  /** A wire name learned from the server: kept by the runtime (config/learned-wire.ts). */
+  learn?: (learned: LearnedWire) => void;
+  /** Sees every answer (`hedge doctor`). */
+  observe?: (answer: ObservedAnswer) => void;
 }): HedgeClient {
   const { env } = input;
   return new HedgeClient(
@@ -48,9 +52,10 @@ export function createClient(input: {
       deadlineTotalMs: input.timeoutSeconds !== undefined ? input.timeoutSeconds * 1000 : undefined,
       signal: input.signal,
       log: input.log,
+      observe: input.observe,
       maxAnswerBytes: maxAnswerBytes(env),
     }),
-    { wire: input.wire, warn: input.warn },
+    { wire: input.wire, warn: input.warn, learn: input.learn, log: input.log },
   );
 }
 

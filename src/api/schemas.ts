@@ -1,13 +1,31 @@
-// zod schemas for the envelope and every resource of the spec. Objects are loose: fields the spec
-// does not show (or a richer real service adds) are kept and passed through to the caller.
+// zod schemas for the envelope and every resource of the spec. They check what hedge needs to act
+// safely — ids, sides, and the fields the spec names with their types — and read the rest
+// leniently (design.md "Reading the real service"):
+//   - a numeric string where a number is expected is read as that number ("99889.00" → 99889);
+//     the client keeps the server's own data for display and --json (domain/as-sent.ts);
+//   - a status outside the spec's five is kept as it came (not final where hedge waits);
+//   - objects are loose: fields the spec does not show are kept and passed through.
+// What still fails is a reading problem (exit 14 `unreadable`), naming the field and what came.
 import * as z from 'zod';
 
-import { HEDGE_STATUSES, SIDES } from '../domain/vocabulary.js';
+import { SIDES } from '../domain/vocabulary.js';
 
 export { HEDGE_STATUSES, SIDES, TENORS, type HedgeStatus, type Side, type Tenor } from '../domain/vocabulary.js';
 
-const money = z.number().finite();
+/** `12`, `-3.10`, `.5`, `1e3`: what a server may send as a decimal string. */
+export const NUMERIC_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** A numeric string read as its number; anything else is left for the schema to judge. */
+const numericText = (value: unknown): unknown => (typeof value === 'string' && NUMERIC_TEXT.test(value) ? Number(value) : value);
+
+/** A finite number, or a numeric string read as one. */
+const money = z.preprocess(numericText, z.number().finite());
+const integer = z.preprocess(numericText, z.number().int());
 const timestamp = z.string();
+/** `buy`/`sell` in any case: what hedge acts on must be one of the two. */
+const side = z.preprocess((value) => (typeof value === 'string' ? value.toLowerCase() : value), z.enum(SIDES));
+/** The spec lists five statuses; a server may have more (a transient one while a close settles). */
+const status = z.string().min(1);
 const perSide = z.looseObject({ buy: money, sell: money });
 
 export const errorBodySchema = z.looseObject({
@@ -25,12 +43,15 @@ export const errorBodySchema = z.looseObject({
 export const envelopeSchema = z.looseObject({
   data: z.unknown(),
   error: errorBodySchema.nullish(),
-  meta: z.record(z.string(), z.unknown()).nullish(),
+  // Request context only: a meta that is not an object is read as none rather than refused.
+  meta: z
+    .unknown()
+    .transform((meta): Record<string, unknown> => (meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {})),
 });
 
 export const marketSchema = z.looseObject({
   market: z.string(),
-  status: z.string(),
+  status,
   price: money,
   available_capacity_usd: perSide,
   net_rate_daily_pct: perSide,
@@ -38,9 +59,9 @@ export const marketSchema = z.looseObject({
 
 export const quoteSchema = z.looseObject({
   market: z.string(),
-  side: z.enum(SIDES),
+  side,
   notional_usd: money,
-  tenor_days: z.number().int(),
+  tenor_days: integer,
   maturity: timestamp,
   pricing: z.looseObject({
     market_price: money,
@@ -64,10 +85,10 @@ export const hedgeSchema = z.looseObject({
   id: z.string(),
   client_reference: z.string().nullish(),
   market: z.string(),
-  side: z.enum(SIDES),
+  side,
   notional_usd: money,
-  tenor_days: z.number().int(),
-  status: z.enum(HEDGE_STATUSES),
+  tenor_days: integer,
+  status,
   order_tx_hash: z.string().nullish(),
   fill_tx_hash: z.string().nullish(),
   struck_rate: money.nullish(),

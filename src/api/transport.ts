@@ -42,6 +42,8 @@ export interface TransportConfig {
   maxAnswerBytes?: number;
   /** --verbose lines; already free of secrets when called. */
   log?: (line: string) => void;
+  /** Sees every answer that came back, whatever it held (`hedge doctor` reads Date and rate-limit headers). */
+  observe?: (answer: ObservedAnswer) => void;
   random?: () => number;
 }
 
@@ -65,12 +67,27 @@ export interface ApiRequest {
   onAnswer?: (answer: RawAnswer) => void;
 }
 
+/** One answer as it arrived, before its envelope is read. */
+export interface ObservedAnswer {
+  endpoint: string;
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  /** Clock times the request left and its headers came back. */
+  sentAt: number;
+  receivedAt: number;
+}
+
 export interface ApiResponse {
   status: number;
   data: unknown;
   meta: Record<string, unknown>;
   requestId?: string;
   attempts: number;
+  /** The answer's headers, names in lower case (a `Link` to the next page, `Date`, rate limits). */
+  headers: Record<string, string>;
+  /** The URL asked (a relative next link is resolved against it). */
+  url: string;
 }
 
 const RETRYABLE_NETWORK_CODES = new Set([
@@ -187,7 +204,7 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-function buildUrl(baseUrl: string, request: ApiRequest): string {
+export function buildUrl(baseUrl: string, request: ApiRequest): string {
   const url = new URL(baseUrl + request.path);
   for (const [name, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
@@ -363,6 +380,8 @@ export class Transport {
       if (code !== undefined && !RETRYABLE_NETWORK_CODES.has(code)) throw this.giveUp(networkError, apiRequest, attempt);
       return { retry: { reason: 'network', error: networkError } };
     }
+    const answerHeaders = flatHeaders(responseHeaders);
+    config.observe?.({ endpoint, status, headers: answerHeaders, sentAt, receivedAt: clock.now() });
     apiRequest.onAnswer?.({ status, headers: responseHeaders, text });
     const requestId = headerValue(responseHeaders, 'x-request-id');
     const serverDate = Date.parse(headerValue(responseHeaders, 'date') ?? '');
@@ -370,7 +389,16 @@ export class Transport {
     this.log(
       `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
     );
-    return this.readEnvelope({ status, text, requestId, endpoint, attempt, retryAfter: headerValue(responseHeaders, 'retry-after') });
+    return this.readEnvelope({
+      status,
+      text,
+      requestId,
+      endpoint,
+      attempt,
+      retryAfter: headerValue(responseHeaders, 'retry-after'),
+      headers: answerHeaders,
+      url: buildUrl(config.baseUrl, apiRequest),
+    });
   }
 
   private readEnvelope(answer: {
@@ -380,6 +408,8 @@ export class Transport {
     endpoint: string;
     attempt: number;
     retryAfter?: string;
+    headers: Record<string, string>;
+    url: string;
   }): AttemptOutcome {
     const { status, endpoint, requestId } = answer;
     let parsed: unknown;
@@ -459,7 +489,7 @@ export class Transport {
     if (status < 200 || status >= 300) {
       throw new InvalidResponseError(`${endpoint} answered HTTP ${status} without an error object.`, { endpoint, status });
     }
-    return { response: { status, data, meta: (meta ?? {}) as Record<string, unknown>, requestId, attempts: answer.attempt } };
+    return { response: { status, data, meta: meta ?? {}, requestId, attempts: answer.attempt, headers: answer.headers, url: answer.url } };
   }
 }
 
@@ -467,6 +497,15 @@ function lowerCased(headers: Record<string, string> | undefined): Record<string,
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
   return out;
+}
+
+/** Header names in lower case, repeated headers joined with ", " (as HTTP allows). */
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
 }
 
 function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

@@ -10,7 +10,7 @@ export const TENOR_VALUES: readonly string[] = TENORS.map(String);
 export const STATUS_VALUES = HEDGE_STATUSES;
 export const SHELL_VALUES = ['bash', 'zsh', 'fish'] as const;
 export const FORMAT_VALUES = ['table', 'tsv', 'csv', 'json', 'ndjson'] as const;
-export const DIALECT_VALUES = ['reference', 'alpha', 'beta'] as const;
+export const DIALECT_VALUES = ['reference', 'alpha', 'beta', 'gamma'] as const;
 
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
 const WRITE_OPTIONS = [
@@ -261,6 +261,25 @@ export const PROFILE_REMOVE = declare({
   examples: ['hedge profile remove old-desk'],
 });
 
+export const PROFILE_RESET_WIRE = declare({
+  name: 'reset-wire',
+  group: 'setup',
+  summary: 'Forget the wire names learned from the server',
+  description: 'Forget the wire names hedge learned from the server (page-size parameter, add/reduce amount) for the profile or server in use',
+  tier: 'local',
+  options: [{ flags: '--all', key: 'all', kind: 'flag', description: 'forget them for every profile and server' }],
+  examples: ['hedge profile reset-wire', 'hedge --profile desk profile reset-wire', 'hedge profile reset-wire --all'],
+});
+
+export const DOCTOR = declare({
+  name: 'doctor',
+  group: 'setup',
+  summary: 'Check key, URL, clock and every read; sends no write',
+  description: "Check the set-up against the server: key, base URL and TLS, clock, every read, the wire it speaks, rate limits — with next steps; sends no write",
+  tier: 'read',
+  examples: ['hedge doctor', 'hedge --profile desk doctor --json', 'hedge --demo doctor'],
+});
+
 export const WHOAMI = declare({
   name: 'whoami',
   summary: 'The profile, environment and key in use, and whether it works',
@@ -303,7 +322,8 @@ export const SANDBOX_SERVE = declare({
     { flags: '--drop-after-commit <share>', key: 'dropAfterCommit', kind: 'value', description: 'share of writes whose connection drops after they took effect' },
     { flags: '--latency <ms>', key: 'latency', kind: 'value', description: 'added latency per request' },
     { flags: '--rate-limit <n>', key: 'rateLimit', kind: 'value', description: 'requests per second per key before 429' },
-    { flags: '--dialect <name>', key: 'dialect', kind: 'value', description: 'how the server answers what the spec leaves open: reference, alpha or beta', values: DIALECT_VALUES },
+    { flags: '--dialect <name>', key: 'dialect', kind: 'value', description: 'how the server answers what the spec leaves open: reference, alpha, beta or gamma', values: DIALECT_VALUES },
+    { flags: '--clock-skew <seconds>', key: 'clockSkew', kind: 'value', description: "run the Date header this many seconds off this machine's clock (negative: behind)" },
     { flags: '--hostile-text', key: 'hostileText', kind: 'flag', description: 'seed names, references and messages with terminal escape sequences' },
   ],
   examples: [
@@ -518,16 +538,18 @@ export const COMMANDS: readonly CommandSpec[] = [
   command(LOGOUT, () => import('../commands/logout.js')),
   {
     name: 'profile',
-    summary: 'List, switch and remove stored profiles',
+    summary: 'List, switch and remove stored profiles; forget learned wire names',
     group: 'setup',
-    examples: ['hedge profile list', 'hedge profile use desk'],
+    examples: ['hedge profile list', 'hedge profile use desk', 'hedge profile reset-wire'],
     subcommands: [
       command(PROFILE_LIST, () => import('../commands/profile-list.js')),
       command(PROFILE_USE, () => import('../commands/profile-use.js')),
       command(PROFILE_REMOVE, () => import('../commands/profile-remove.js')),
+      command(PROFILE_RESET_WIRE, () => import('../commands/profile-reset-wire.js')),
     ],
   },
   command(WHOAMI, () => import('../commands/whoami.js')),
+  command(DOCTOR, () => import('../commands/doctor.js')),
   command(PLAN, () => import('../commands/plan.js')),
   command(APPLY, () => import('../commands/apply.js')),
   command(KEEP, () => import('../commands/keep.js')),

@@ -8,6 +8,8 @@ import { OrderFailedError, StillPendingError, UsageError } from '../errors.js';
 import { HEDGE_FIELDS, HEDGE_LIST_FIELDS } from '../ui/resource-fields.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { HEDGES } from '../cli/manifest.js';
+import { moreNote } from '../ui/list-notes.js';
+import { MAX_PAGE_SIZE } from '../api/unspecified.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): Promise<number | void> {
   const { options } = input;
@@ -20,9 +22,13 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): P
   if (id === undefined) {
     if (wait) throw new UsageError('--wait: needs a hedge ID to wait for, e.g. `hedge hedges hdg_… --wait`.');
     const client = await ctx.client();
-    const hedges = await client.listHedges({ status, clientReference, limit });
+    const list = await client.readHedges({ status, clientReference, limit });
+    const hedges = list.items;
     const filtered = status !== undefined || clientReference !== undefined;
     ctx.output.list(hedges, HEDGE_LIST_FIELDS, { empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.' });
+    // Never fewer rows without a word: said on stderr in every format.
+    const short = moreNote(list, limit, 'hedges', ctx.hedgeCommand('hedges', '--limit', String(MAX_PAGE_SIZE)));
+    if (short) ctx.output.warn(short);
     if (ctx.output.isHuman && hedges.length > 0) ctx.output.note(ctx.output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
     return;
   }

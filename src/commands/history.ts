@@ -11,17 +11,18 @@ import { parseReportDate, reportPeriodProblem } from '../domain/report.js';
 import { UsageError } from '../errors.js';
 import { filterByCloseTime, historyMayBeIncomplete, incompleteWarning } from '../flows/report.js';
 import { MAX_PAGE_SIZE } from '../api/unspecified.js';
-import { historyRecordForPeople } from '../api/read-history.js';
+import { historyRecordForPeople, readNumber } from '../api/read-history.js';
+import { moreNote } from '../ui/list-notes.js';
 
 
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
-/** Sums to the cent of the money columns every record carries as a number. */
+/** Sums to the cent of the money columns every record carries as a number (or a decimal string). */
 export function historyTotals(records: HistoryRecord[]): Record<string, number> {
   const totals: Record<string, number> = {};
   for (const key of SUMMED) {
-    if (!records.every((record) => typeof record[key] === 'number')) continue;
-    const cents = records.reduce((sum, record) => sum + Math.round((record[key] as number) * 100), 0);
+    if (!records.every((record) => readNumber(record[key]) !== undefined)) continue;
+    const cents = records.reduce((sum, record) => sum + Math.round(readNumber(record[key])! * 100), 0);
     totals[key] = cents / 100;
   }
   return totals;
@@ -45,7 +46,11 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): 
   const client = await ctx.client();
   let records: HistoryRecord[];
   if (!filtering) {
-    records = await client.listHistory({ limit });
+    const list = await client.readHistory({ limit });
+    records = list.items;
+    // Never fewer rows without a word: said on stderr in every format.
+    const short = moreNote(list, limit, 'closed hedges', ctx.hedgeCommand('history', '--limit', String(MAX_PAGE_SIZE)));
+    if (short) ctx.output.warn(short);
   } else {
     // The filter runs on what one page holds: the largest page, then --limit on what is kept.
     const fetched = await client.listHistory({ limit: MAX_PAGE_SIZE });

@@ -9,7 +9,7 @@ import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor
 import { UsageError } from '../errors.js';
 import { withAccountLock } from '../flows/account-lock.js';
 import { refuseDuplicateReference } from '../flows/duplicate-reference.js';
-import { noteIfSideOpen, runPreTradeChecks } from '../flows/pre-trade.js';
+import { noteIfSideOpen, questionWithUnchecked, runPreTradeChecks, uncheckedList } from '../flows/pre-trade.js';
 import { openAction } from '../flows/trade-actions.js';
 import { runWrite, writeOptionsFrom, type WriteOptions } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -91,12 +91,14 @@ export async function runOpen(ctx: CommandContext, opts: OpenOptions): Promise<n
 
 async function submit(ctx: CommandContext, client: HedgeClient, request: OpenRequest, opts: OpenOptions, given: { quote?: Quote; confirmed?: boolean }): Promise<void> {
   let quote = given.quote;
+  // The checks are optional safety: what they could not read is said, and named in a live confirmation.
+  const unchecked = uncheckedList(ctx);
   const action = openAction(ctx, client, request, {
     argv: ['open', request.market, request.side, String(request.notional_usd), '--tenor', String(request.tenor_days), ...(request.client_reference ? ['--ref', request.client_reference] : [])],
     check: async () => {
-      if (request.client_reference && !opts.allowDuplicateRef) await refuseDuplicateReference(ctx, client, request.client_reference);
+      if (request.client_reference && !opts.allowDuplicateRef) await refuseDuplicateReference(ctx, client, request.client_reference, unchecked);
       if (!opts.skipChecks && !given.confirmed) {
-        await runPreTradeChecks(client, { market: request.market, side: request.side, notionalUsd: request.notional_usd, action: 'open' });
+        await runPreTradeChecks(client, { market: request.market, side: request.side, notionalUsd: request.notional_usd, action: 'open' }, unchecked);
       }
     },
     preview: given.quote
@@ -114,7 +116,7 @@ async function submit(ctx: CommandContext, client: HedgeClient, request: OpenReq
       return quote;
     },
   });
-  const send = () => runWrite(ctx, { ...action, confirmed: given.confirmed }, opts.write);
+  const send = () => runWrite(ctx, { ...action, confirmed: given.confirmed, question: () => questionWithUnchecked(action.question(), unchecked) }, opts.write);
   const reference = request.client_reference;
   if (reference === undefined || opts.allowDuplicateRef || opts.write.dryRun) {
     await send();

@@ -22,16 +22,28 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>): Pr
   // and "every market" means every listed one, even on a server that needs `symbols`.
   if (market) {
     await requireListedMarket(client, market);
-    const { data, quotes } = await client.readPrices([market]);
+    const { data, quotes, problem } = await client.readPrices([market]);
     // --json is the server's data as it came, whatever its shape (a list, or keyed by market).
     if (ctx.output.isJson) return ctx.output.json(data);
+    if (problem) return showUnread(ctx, data, problem);
     ctx.output.record(quotes[0]!, PRICE_FIELDS, { title: `${market} indicative mid price` });
     if (ctx.output.isHuman) ctx.output.note(ctx.output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'));
     return;
   }
   const { markets } = await client.listMarkets();
   if (markets.length === 0) return ctx.output.list([], PRICE_FIELDS, { empty: 'No markets are available to this account.' });
-  const { data, quotes: prices } = await client.readPrices(markets.map((entry) => entry.market));
+  const { data, quotes: prices, problem } = await client.readPrices(markets.map((entry) => entry.market));
   if (ctx.output.isJson) return ctx.output.json(data);
+  if (problem) return showUnread(ctx, data, problem);
   ctx.output.list(prices, PRICE_FIELDS, { empty: 'No markets are available to this account.' });
+}
+
+/**
+ * A prices shape hedge cannot read is shown as it came (an unknown shape is shown, not refused),
+ * then reported: no price could be read from it (exit 14).
+ */
+function showUnread(ctx: CommandContext, data: unknown, problem: Error): never {
+  const shown = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { data };
+  ctx.output.record(shown, [], { title: 'GET /prices, as the server sent it' });
+  throw problem;
 }

@@ -32,6 +32,16 @@ function positive(name: string, raw: unknown): number | undefined {
   return value;
 }
 
+/** Whole seconds, signed, at most a day either way. */
+function skewSeconds(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const text = String(raw).trim();
+  if (!/^[+-]?\d+$/.test(text) || Math.abs(Number(text)) > 86_400) {
+    throw new UsageError(`--clock-skew: ${echo(String(raw))} is not allowed; expected whole seconds from -86400 to 86400 (e.g. 300 or -120).`);
+  }
+  return Number(text) * 1000;
+}
+
 /** The names the sandbox accepts; the manifest lists the same ones for help and completion. */
 function dialect(raw: unknown): (typeof DIALECT_VALUES)[number] | undefined {
   if (raw === undefined) return undefined;
@@ -61,6 +71,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SER
     latencyMs: wholeNumber('--latency', o.latency, 0, 600_000),
     rateLimit: wholeNumber('--rate-limit', o.rateLimit, 1, 1_000_000),
     dialect: dialect(o.dialect),
+    dateSkewMs: skewSeconds(o.clockSkew),
     hostileText: o.hostileText === true,
   };
   const { serveSandbox } = await import('../sandbox/serve.js');

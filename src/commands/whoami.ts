@@ -41,14 +41,21 @@ export async function run(ctx: CommandContext): Promise<number> {
     base_url: credentials.sources.baseUrl,
     ca_file: (credentials.sources.caFile as Source | undefined) ?? null,
   };
-  // The answers to the spec's "not shown" request names in use, and where each came from.
-  const wire = resolveWireSettings(ctx.env, credentials.profileWire);
+  // The answers to the spec's "not shown" request names in use, and where each came from: our
+  // guess (default), learned from the server (kept for this profile or server), or set by you.
+  const learned = await ctx.learnedWire();
+  const { describeScope } = await import('../config/learned-wire.js');
+  const learnedFor = describeScope(learned.scope);
+  const wire = resolveWireSettings(ctx.env, credentials.profileWire, learned.names);
   const wireRows = (Object.keys(WIRE_SETTING_SOURCES) as Array<keyof WireSettings>).map((key) => ({
     setting: key,
     value: wire.settings[key],
     source: wire.sources[key],
     variable: WIRE_SETTING_SOURCES[key].env,
   }));
+  const sourceText = (row: (typeof wireRows)[number]): string =>
+    row.source === 'default' ? 'guessed: the spec does not show it' : row.source === 'learned' ? `learned from the server, kept for ${learnedFor}` : row.source;
+  const shownValue = (row: (typeof wireRows)[number]): string => (row.setting === 'cursorParam' && row.value === '' ? '(from the answer: next_cursor → cursor)' : row.value);
   const keyCheck = {
     status: check.status,
     ...(check.code ? { code: check.code } : {}),
@@ -62,7 +69,9 @@ export async function run(ctx: CommandContext): Promise<number> {
       api_key: redactKey(credentials.apiKey),
       ca_file: credentials.caFile ?? null,
       sources,
-      wire: Object.fromEntries(wireRows.map((row) => [row.setting, { value: row.value, source: row.source, env: row.variable }])),
+      wire: Object.fromEntries(
+        wireRows.map((row) => [row.setting, { value: row.value, source: row.source, env: row.variable, ...(row.source === 'learned' ? { learned_for: learnedFor } : {}) }]),
+      ),
       key_check: keyCheck,
     });
   } else {
@@ -82,7 +91,7 @@ export async function run(ctx: CommandContext): Promise<number> {
         ['API key', `${redactKey(credentials.apiKey)} ${c.dim(`(${from('api_key', 'HEDGE_API_KEY')})`)}`],
       ];
       if (credentials.caFile) rows.push(['CA file', `${credentials.caFile} ${c.dim(`(${from('ca_file', 'HEDGE_CA_FILE')})`)}`]);
-      for (const row of wireRows) rows.push([`Wire ${row.setting}`, `${row.value} ${c.dim(`(${row.source}; ${row.variable})`)}`]);
+      for (const row of wireRows) rows.push([`Wire ${row.setting}`, `${shownValue(row)} ${c.dim(`(${sourceText(row)}; ${row.variable})`)}`]);
       rows.push(['Key check', statusText[check.status]]);
       ctx.output.write(ctx.output.card(rows, 'hedge whoami'));
       if (credentials.environment === 'live') ctx.output.note(c.red('LIVE: commands with this key trade in production, with real money.'));
@@ -107,6 +116,9 @@ export async function run(ctx: CommandContext): Promise<number> {
       record.key_check_code = check.code ?? null;
       ctx.output.record(record, Object.keys(record).map((key) => ({ key, label: key })));
     }
+  }
+  if (ctx.output.isHuman && wireRows.some((row) => row.source === 'learned')) {
+    ctx.output.note(ctx.output.chalk.dim(`Forget what was learned with \`${ctx.hedgeCommand('profile', 'reset-wire')}\`; \`${ctx.hedgeCommand('doctor')}\` shows what the server answers now.`));
   }
   if (check.status === 'refused') {
     ctx.output.note(ctx.output.chalk.red('The server refused this key.') + ' → Check it, or save a new one with `hedge login`.');

@@ -8,12 +8,16 @@ export const profileSchema = z.looseObject({
   ca_file: z.string().optional(),
   /** Answers to the spec's "not shown" request names for this server (api/unspecified.ts). */
   wire: z.record(z.string(), z.string()).optional(),
+  /** The same answers, learned from the server itself (config/learned-wire.ts); `wire` wins over them. */
+  wire_learned: z.record(z.string(), z.string()).optional(),
   saved_at: z.string().optional(),
 });
 
 export const storeSchema = z.looseObject({
   current: z.string().optional(),
   profiles: z.record(z.string().regex(PROFILE_NAME), profileSchema).default({}),
+  /** Wire names learned per server for credentials not taken whole from a profile: base URL (or `demo`) → names. */
+  learned_wire: z.record(z.string(), z.record(z.string(), z.string())).optional(),
 });
 
 export type StoredProfile = z.infer<typeof profileSchema>;

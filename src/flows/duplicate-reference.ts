@@ -1,15 +1,36 @@
 // `open --ref REF`: a client reference names one deal. Before opening, the hedges already carrying
 // it are looked up (GET /hedges?client_reference=), and an active one (submitting, submitted or
-// filled) refuses the open — nothing is sent — unless --allow-duplicate-ref says it is meant.
+// filled) refuses the open — nothing is sent — unless --allow-duplicate-ref says it is meant. The
+// lookup is an optional check: when it cannot be made (the list fails, or cannot be read) that is
+// a warning naming what was not checked, and the open goes on. A status the spec does not list is
+// shown, and not counted as active.
 import type { HedgeClient } from '../api/client.js';
+import { HEDGE_STATUSES } from '../domain/vocabulary.js';
 import { PreTradeCheckError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
+import { mustStop, type Unchecked } from './pre-trade.js';
 
 const ACTIVE = new Set(['submitting', 'submitted', 'filled']);
+const KNOWN = new Set<string>(HEDGE_STATUSES);
 
-export async function refuseDuplicateReference(ctx: CommandContext, client: HedgeClient, reference: string): Promise<void> {
-  const hedges = await client.listHedges({ clientReference: reference, limit: 20 });
-  const active = hedges.filter((hedge) => hedge.client_reference === reference && ACTIVE.has(hedge.status));
+export async function refuseDuplicateReference(ctx: CommandContext, client: HedgeClient, reference: string, unchecked?: Unchecked): Promise<void> {
+  let hedges;
+  try {
+    hedges = await client.listHedges({ clientReference: reference, limit: 20 });
+  } catch (error) {
+    if (!unchecked || mustStop(error)) throw error;
+    unchecked.items.push('the duplicate reference');
+    unchecked.warn(
+      `Could not check whether an active hedge already carries client reference ${JSON.stringify(reference)} (GET /hedges: ${error instanceof Error ? error.message : String(error)}); the open goes on.`,
+    );
+    return;
+  }
+  const carrying = hedges.filter((hedge) => hedge.client_reference === reference);
+  const unknown = carrying.filter((hedge) => !KNOWN.has(hedge.status));
+  if (unknown.length > 0) {
+    ctx.output.note(`Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`);
+  }
+  const active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
   if (active.length === 0) return;
   const first = active[0]!;
   throw new PreTradeCheckError(

@@ -1,9 +1,15 @@
 // The pre-trade checks against live facts: reads the markets list and the account (in parallel)
-// and throws the first problem the pure rules (domain/pre-trade.ts) find. Nothing is sent. Also
-// the "already open" note said before an open is quoted.
+// and throws the first problem the pure rules (domain/pre-trade.ts) find. Nothing is sent. The
+// checks are optional safety, never a gate of their own: a read that fails (the server down for
+// one endpoint, an answer hedge cannot read) turns into a warning naming what could not be
+// checked, the rest is still checked, and the write goes on — the server decides (on a live key
+// the confirmation shows what was not checked). Also the "already open" note said before an open.
 import type { HedgeClient } from '../api/client.js';
-import { preTradeProblem, sideAlreadyOpenNote, type PreTradeFacts, type PreTradeRequest } from '../domain/pre-trade.js';
+import type { Account, Market } from '../api/schemas.js';
+import { notionalProblem, marketProblem, preTradeProblem, sideAlreadyOpenNote, type PreTradeFacts, type PreTradeRequest } from '../domain/pre-trade.js';
+import { findMarket } from '../domain/markets.js';
 import type { Side } from '../domain/vocabulary.js';
+import { ApiError, AuthError, InterruptedError, UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 
@@ -13,12 +19,77 @@ export async function fetchPreTradeFacts(client: HedgeClient): Promise<PreTradeF
   return { markets: list.markets, account };
 }
 
-/** Fetches the facts and throws the first failed check; returns the facts for later use. */
-export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRequest): Promise<PreTradeFacts> {
-  const facts = await fetchPreTradeFacts(client);
-  const problem = preTradeProblem(facts, request);
+/** What the optional checks could not check, said before the write (and in a live confirmation). */
+export interface Unchecked {
+  /** Short names: "the exposure headroom", "the duplicate reference". */
+  items: string[];
+  warn(text: string): void;
+}
+
+export function uncheckedList(ctx: CommandContext): Unchecked {
+  const items: string[] = [];
+  return { items, warn: (text) => ctx.output.warn(text) };
+}
+
+/** A live confirmation question that says what was not checked. */
+export function questionWithUnchecked(question: string, unchecked: Unchecked): string {
+  if (unchecked.items.length === 0) return question;
+  return `${question.replace(/\?$/, '')} — not checked: ${unchecked.items.join(', ')}?`;
+}
+
+/**
+ * A failed read that must still stop the command: the key refused (the write would be too), a
+ * Ctrl-C, bad input. Anything else (a network failure, a 5xx, an answer hedge cannot read) only
+ * leaves a check undone.
+ */
+export function mustStop(error: unknown): boolean {
+  return (
+    error instanceof AuthError ||
+    error instanceof InterruptedError ||
+    error instanceof UsageError ||
+    (error instanceof ApiError && (error.status === 401 || error.status === 403))
+  );
+}
+
+const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Headroom and capacity without a limit: the check that needs them is skipped. */
+const NO_LIMIT = Number.POSITIVE_INFINITY;
+
+/**
+ * Fetches the facts and throws the first failed check; returns the facts that could be read. A
+ * read that fails is a warning on `unchecked` (naming what could not be checked), and the checks
+ * that need it are skipped.
+ */
+export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRequest, unchecked?: Unchecked): Promise<Partial<PreTradeFacts>> {
+  if (!unchecked) {
+    const facts = await fetchPreTradeFacts(client);
+    const problem = preTradeProblem(facts, request);
+    if (problem) throw problem;
+    return facts;
+  }
+  const [listRead, accountRead] = await Promise.allSettled([client.listMarkets(), client.getAccount()]);
+  for (const read of [listRead, accountRead]) if (read.status === 'rejected' && mustStop(read.reason)) throw read.reason;
+  const markets = listRead.status === 'fulfilled' ? listRead.value.markets : undefined;
+  const account = accountRead.status === 'fulfilled' ? accountRead.value : undefined;
+  const verb = request.action === 'add' ? 'add' : 'open';
+  if (!markets) {
+    unchecked.items.push('the market status', 'the side capacity');
+    unchecked.warn(`Pre-trade check: the market's status and ${request.side} capacity could not be checked (GET /markets: ${reason((listRead as PromiseRejectedResult).reason)}); the ${verb} goes on and the server decides.`);
+  }
+  if (!account) {
+    unchecked.items.push('the exposure headroom');
+    unchecked.warn(`Pre-trade check: the account's exposure headroom could not be checked (GET /account: ${reason((accountRead as PromiseRejectedResult).reason)}); the ${verb} goes on and the server decides.`);
+  }
+  if (markets) {
+    const problem = marketProblem(markets, request.market);
+    if (problem) throw problem;
+  }
+  const market: Market = (markets && findMarket(markets, request.market)) ?? ({ market: request.market, available_capacity_usd: { buy: NO_LIMIT, sell: NO_LIMIT } } as Market);
+  const headroom: Account = account ?? ({ available_exposure_usd: NO_LIMIT } as Account);
+  const problem = notionalProblem(market, headroom, request);
   if (problem) throw problem;
-  return facts;
+  return { markets, account };
 }
 
 /**

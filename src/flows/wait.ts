@@ -24,8 +24,11 @@ export interface PollCadence {
 /** Never below 1 000 ms: the spec advises polling no faster than every one to two seconds. */
 export const POLL_CADENCE: PollCadence = { firstDelayMs: 1_000, intervalMs: 1_500 };
 
-/** A hedge in one of these states will not change by itself any more (closed: nor by settlement). */
-export const FINAL_HEDGE_STATUSES: readonly HedgeStatus[] = ['filled', 'failed', 'closed'];
+/**
+ * A hedge in one of these states will not change by itself any more (closed: nor by settlement).
+ * A status the spec does not list (a server's own, e.g. while a close settles) is not final.
+ */
+export const FINAL_HEDGE_STATUSES: readonly string[] = ['filled', 'failed', 'closed'] satisfies readonly HedgeStatus[];
 
 /** Money compares to the cent: notionals are rounded to cents on the wire. */
 const NOTIONAL_EPSILON_USD = 0.005;

@@ -287,7 +287,8 @@ function priceSource(market: string | undefined): WatchSource {
         markets = (await client.listMarkets()).markets.map((entry) => entry.market);
       }
       // --json prints GET /prices' data as the server sent it; the view reads the prices out of it.
-      const { data, quotes: prices } = markets.length === 0 ? { data: [], quotes: [] } : await client.readPrices(markets);
+      const { data, quotes: prices, problem } = markets.length === 0 ? { data: [], quotes: [], problem: undefined } : await client.readPrices(markets);
+      if (problem) throw problem;
       return {
         data,
         facts: { maturities: [] },

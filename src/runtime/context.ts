@@ -117,6 +117,11 @@ export class CommandContext {
     return this.deadline ?? startedAt + DEFAULT_WAIT_BOUND_MS;
   }
 
+  /** The agent server keeps the process's keep-alive sockets open for its other commands. */
+  get keepsTransportOpen(): boolean {
+    return this.init.keepTransportOpen === true;
+  }
+
   /** The flags that chose the environment, to repeat in every hint: `--demo`, `--profile NAME`. */
   get environmentFlags(): string[] {
     if (this.globals.demo) return ['--demo'];
@@ -248,6 +253,41 @@ export class CommandContext {
     return this.clientPromise;
   }
 
+  /**
+   * The wire names hedge learned from this server before (config/learned-wire.ts), and where they
+   * are kept. Read only when a config store exists; a store that cannot be read teaches nothing.
+   */
+  async learnedWire(): Promise<{ scope: import('../config/learned-wire.js').LearnedScope; names: Record<string, string> }> {
+    const credentials = await this.credentials();
+    const { learnedScopeOf, readLearned } = await import('../config/learned-wire.js');
+    const scope = learnedScopeOf(credentials);
+    const { existsSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    if (!existsSync(join(this.configDir, 'config.json'))) return { scope, names: {} };
+    try {
+      return { scope, names: readLearned((await this.store()).read(), scope) };
+    } catch (error) {
+      this.log(`learned wire names not read: ${error instanceof Error ? error.message : String(error)}`);
+      return { scope, names: {} };
+    }
+  }
+
+  /** Keeps a wire name the client learned, and says so once (the next run starts with it). */
+  async keepLearned(scope: import('../config/learned-wire.js').LearnedScope, learned: import('../api/client.js').LearnedWire): Promise<void> {
+    const [{ saveLearned, describeScope }, { WIRE_SETTING_SOURCES }] = await Promise.all([import('../config/learned-wire.js'), import('../api/unspecified.js')]);
+    const { env, profileKey } = WIRE_SETTING_SOURCES[learned.setting];
+    const what = learned.setting === 'pageSizeParam' ? (learned.value === 'none' ? 'lists take no page-size parameter' : `the page size goes as \`${learned.value}\``) : `the add/reduce amount goes as \`${learned.value}\``;
+    let kept = `kept for ${describeScope(scope)}`;
+    try {
+      saveLearned(await this.store(), scope, profileKey, learned.value);
+    } catch (error) {
+      kept = `not kept (${error instanceof Error ? error.message : String(error)}); set ${env}=${learned.value} to keep it`;
+    }
+    this.output.note(
+      this.output.chalk.cyan(`Learned from the server: ${what} (${learned.evidence}); ${kept}. \`${this.hedgeCommand('whoami')}\` lists it, \`${this.hedgeCommand('profile', 'reset-wire')}\` forgets it, ${env} overrides it.`),
+    );
+  }
+
   private async buildClient(): Promise<HedgeClient> {
     const credentials = await this.credentials();
     const [{ createClient }, { resolveWireSettings }, { UsageError }] = await Promise.all([
@@ -255,10 +295,15 @@ export class CommandContext {
       import('../api/unspecified.js'),
       import('../errors.js'),
     ]);
-    const wire = resolveWireSettings(this.env, credentials.profileWire);
+    const learned = await this.learnedWire();
+    const wire = resolveWireSettings(this.env, credentials.profileWire, learned.names);
     if (wire.problem) throw new UsageError(wire.problem);
     const client = createClient({
       wire: wire.settings,
+      learn: (found) => {
+        const keeping = this.keepLearned(learned.scope, found);
+        this.onDispose(() => keeping);
+      },
       warn: (text) => this.output.warn(text),
       credentials,
       env: this.env,

@@ -7,22 +7,46 @@
 // nothing else, so the business logic stays single. DIALECTS.md describes them for people.
 
 import type { HistoryRecord } from './engine-state.js';
+import type { MarketStatus } from './market-model.js';
 import type { AccountView, PositionView } from './views.js';
 
-export const SANDBOX_DIALECTS = ['reference', 'alpha', 'beta'] as const;
+export const SANDBOX_DIALECTS = ['reference', 'alpha', 'beta', 'gamma'] as const;
 export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
 export const DEFAULT_DIALECT: SandboxDialect = 'reference';
 
-type Row<T> = readonly [reference: T, alpha: T, beta: T];
-const COLUMN: Record<SandboxDialect, 0 | 1 | 2> = { reference: 0, alpha: 1, beta: 2 };
+type Row<T> = readonly [reference: T, alpha: T, beta: T, gamma: T];
+const COLUMN: Record<SandboxDialect, 0 | 1 | 2 | 3> = { reference: 0, alpha: 1, beta: 2, gamma: 3 };
 
-/** list: `[{market, price, timestamp}]`; keyed: `{MARKET: {mid, ts}}`; symbol-rate: `[{symbol, rate}]`. */
-export type PricesShape = 'list' | 'keyed' | 'symbol-rate';
+/**
+ * list: `[{market, price, timestamp}]`; keyed: `{MARKET: {mid, ts}}`; symbol-rate: `[{symbol, rate}]`;
+ * pair-bid-ask: `{rates: [{pair, bid, ask, as_of}]}` with bid and ask as decimal strings (the mid is between them).
+ */
+export type PricesShape = 'list' | 'keyed' | 'symbol-rate' | 'pair-bid-ask';
+
+/** A market a dialect lists, and its status there (base price and background come from MARKET_MODEL). */
+export interface ListedMarket {
+  market: string;
+  status: MarketStatus;
+}
+
+const NGN_ONLY: readonly ListedMarket[] = [{ market: 'USDTNGN', status: 'open' }];
+const FRONTIER: readonly ListedMarket[] = [
+  { market: 'USDTNGN', status: 'disabled' },
+  { market: 'USDTKES', status: 'open' },
+  { market: 'USDTGHS', status: 'open' },
+];
 
 interface DialectRules {
   pricesShape: PricesShape;
   /** Query parameter of GET /hedges and /hedges/history that sets the page size. */
   pageSizeParameter: string;
+  /** The page size when the request does not set one. */
+  defaultPageSize: number;
+  /**
+   * 'none': one page, the newest; 'cursor': `meta.next_cursor` names the next page (null on the
+   * last), sent back as the `cursor` query parameter; `meta.page_size` says the page size used.
+   */
+  paging: 'none' | 'cursor';
   /** What a list endpoint does with a query parameter it does not know. */
   unknownListQuery: 'ignored' | 'refused';
   /** Body field of POST /hedges/add and /hedges/reduce that carries the change. */
@@ -33,18 +57,29 @@ interface DialectRules {
   statusAfterEarlyClose: 'closed' | 'filled';
   /** 'several': a second open on an open side opens another hedge instead of a 409. */
   hedgesPerSide: 'one' | 'several';
+  /** A status outside the spec's five that a hedge shows while its close (or full reduce) lands; null: none. */
+  closingStatus: string | null;
+  /** Amounts the spec gives no type (positions, account, history) sent as decimal strings ("99889.00"). */
+  amountsAsText: boolean;
+  /** The markets listed, in order, with their status. */
+  markets: readonly ListedMarket[];
 }
 
 // prettier-ignore
 const RULES: { readonly [K in keyof DialectRules]: Row<DialectRules[K]> } = {
-  //                      reference        alpha          beta
-  pricesShape:           ['list',         'keyed',       'symbol-rate'],
-  pageSizeParameter:     ['limit',        'page_size',   'per_page'],
-  unknownListQuery:      ['ignored',      'ignored',     'refused'],
-  changeNotionalField:   ['notional_usd', 'amount_usd',  'delta_usd'],
-  otherNotionalField:    ['ignored',      'refused',     'refused'],
-  statusAfterEarlyClose: ['closed',       'filled',      'closed'],
-  hedgesPerSide:         ['one',          'several',     'one'],
+  //                      reference        alpha          beta           gamma
+  pricesShape:           ['list',         'keyed',       'symbol-rate', 'pair-bid-ask'],
+  pageSizeParameter:     ['limit',        'page_size',   'per_page',    'page_size'],
+  defaultPageSize:       [50,             50,            50,            20],
+  paging:                ['none',         'none',        'none',        'cursor'],
+  unknownListQuery:      ['ignored',      'ignored',     'refused',     'ignored'],
+  changeNotionalField:   ['notional_usd', 'amount_usd',  'delta_usd',   'notional_change_usd'],
+  otherNotionalField:    ['ignored',      'refused',     'refused',     'refused'],
+  statusAfterEarlyClose: ['closed',       'filled',      'closed',      'closed'],
+  hedgesPerSide:         ['one',          'several',     'one',         'one'],
+  closingStatus:         [null,           null,          null,          'settling'],
+  amountsAsText:         [false,          false,         false,         true],
+  markets:               [NGN_ONLY,       NGN_ONLY,      NGN_ONLY,      FRONTIER],
 };
 
 /** Wire name of each field per dialect; null leaves the field out. */
@@ -54,54 +89,54 @@ export type FieldNames<T> = { readonly [K in keyof T]-?: string | null };
 // The keys are the reference names, which the views produce.
 // prettier-ignore
 const POSITION_FIELDS: FieldTable<PositionView> = {
-  //                    reference              alpha                   beta
-  market:             ['market',              'market',               'market'],
-  side:               ['side',                'direction',            null],
-  hedge_id:           ['hedge_id',            'hedge_id',             'hedge_id'],
-  notional_usd:       ['notional_usd',        'size_usd',             'notional'],
-  units:              ['units',               'units',                'qty'],
-  entry_price:        ['entry_price',         'entry_rate',           'avg_entry_price'],
-  mark_price:         ['mark_price',          'mark_rate',            'current_price'],
-  gross_pnl_usd:      ['gross_pnl_usd',       'pnl_gross_usd',        'price_pnl_usd'],
-  accrued_carry_usdc: ['accrued_carry_usdc',  'carry_accrued_usdc',   'funding_usdc'],
-  net_pnl_usd:        ['net_pnl_usd',         'pnl_usd',              'total_pnl_usd'],
-  close_fee_usdc:     ['close_fee_usdc',      'exit_fee_usdc',        'fee_to_close_usdc'],
-  margin_usdc:        ['margin_usdc',         'collateral_usdc',      'locked_margin_usdc'],
-  net_margin_usd:     ['net_margin_usd',      'net_margin_usd',       'net_margin_usd'],
-  opened_at:          ['opened_at',           'open_time',            'created_at'],
-  maturity_at:        ['maturity_at',         'maturity_time',        'expires_at'],
+  //                    reference             alpha                 beta                  gamma
+  market:             ['market',             'market',             'market',             'market'],
+  side:               ['side',               'direction',          null,                 'side'],
+  hedge_id:           ['hedge_id',           'hedge_id',           'hedge_id',           'hedge_id'],
+  notional_usd:       ['notional_usd',       'size_usd',           'notional',           'notional_usd'],
+  units:              ['units',              'units',              'qty',                'units'],
+  entry_price:        ['entry_price',        'entry_rate',         'avg_entry_price',    'entry_price'],
+  mark_price:         ['mark_price',         'mark_rate',          'current_price',      'mark_price'],
+  gross_pnl_usd:      ['gross_pnl_usd',      'pnl_gross_usd',      'price_pnl_usd',      'gross_pnl_usd'],
+  accrued_carry_usdc: ['accrued_carry_usdc', 'carry_accrued_usdc', 'funding_usdc',       'accrued_carry_usdc'],
+  net_pnl_usd:        ['net_pnl_usd',        'pnl_usd',            'total_pnl_usd',      'net_pnl_usd'],
+  close_fee_usdc:     ['close_fee_usdc',     'exit_fee_usdc',      'fee_to_close_usdc',  'close_fee_usdc'],
+  margin_usdc:        ['margin_usdc',        'collateral_usdc',    'locked_margin_usdc', 'margin_usdc'],
+  net_margin_usd:     ['net_margin_usd',     'net_margin_usd',     'net_margin_usd',     'net_margin_usd'],
+  opened_at:          ['opened_at',          'open_time',          'created_at',         'opened_at'],
+  maturity_at:        ['maturity_at',        'maturity_time',      'expires_at',         'maturity_at'],
 };
 
 // prettier-ignore
 const ACCOUNT_FIELDS: FieldTable<AccountView> = {
-  //                        reference                  alpha                     beta
-  balance_usdc:           ['balance_usdc',            'balance_usdc',           'balance_usdc'],
-  margin_in_use_usdc:     ['margin_in_use_usdc',      'used_margin_usdc',       'margin_locked_usdc'],
-  open_exposure_usd:      ['open_exposure_usd',       'exposure_usd',           'gross_exposure_usd'],
-  unrealized_pnl_usd:     ['unrealized_pnl_usd',      'upnl_usd',               'floating_pnl_usd'],
-  open_positions:         ['open_positions',          'open_position_count',    'num_positions'],
-  available_exposure_usd: ['available_exposure_usd',  'available_exposure_usd', 'available_exposure_usd'],
-  exposure_cap_usd:       ['exposure_cap_usd',        'exposure_limit_usd',     'max_exposure_usd'],
+  //                        reference                 alpha                     beta                      gamma
+  balance_usdc:           ['balance_usdc',           'balance_usdc',           'balance_usdc',           'balance_usdc'],
+  margin_in_use_usdc:     ['margin_in_use_usdc',     'used_margin_usdc',       'margin_locked_usdc',     'margin_in_use_usdc'],
+  open_exposure_usd:      ['open_exposure_usd',      'exposure_usd',           'gross_exposure_usd',     'open_exposure_usd'],
+  unrealized_pnl_usd:     ['unrealized_pnl_usd',     'upnl_usd',               'floating_pnl_usd',       'unrealized_pnl_usd'],
+  open_positions:         ['open_positions',         'open_position_count',    'num_positions',          'open_positions'],
+  available_exposure_usd: ['available_exposure_usd', 'available_exposure_usd', 'available_exposure_usd', 'available_exposure_usd'],
+  exposure_cap_usd:       ['exposure_cap_usd',       'exposure_limit_usd',     'max_exposure_usd',       'exposure_cap_usd'],
 };
 
 // prettier-ignore
 const HISTORY_FIELDS: FieldTable<HistoryRecord> = {
-  //                  reference            alpha               beta
-  hedge_id:         ['hedge_id',          'hedge',            'id'],
-  market:           ['market',            'market',           'market'],
-  side:             ['side',              'direction',        'side'],
-  notional_usd:     ['notional_usd',      'size_usd',         'notional'],
-  tenor_days:       ['tenor_days',        'tenor',            'tenor_days'],
-  client_reference: ['client_reference',  'client_ref',       'reference'],
-  opened_at:        ['opened_at',         'entry_time',       'opened'],
-  closed_at:        ['closed_at',         'exit_time',        'closed'],
-  close_reason:     ['close_reason',      'exit_reason',      'reason'],
-  entry_price:      ['entry_price',       'entry_rate',       'open_price'],
-  exit_price:       ['exit_price',        'exit_rate',        'close_price'],
-  gross_pnl_usd:    ['gross_pnl_usd',     'pnl_gross_usd',    'realized_pnl_usd'],
-  carry_usdc:       ['carry_usdc',        'carry_paid_usdc',  'funding_usdc'],
-  fees_usdc:        ['fees_usdc',         'fees_paid_usdc',   'total_fees_usdc'],
-  net_pnl_usd:      ['net_pnl_usd',       'net_pnl_usd',      'net_pnl_usd'],
+  //                  reference           alpha              beta                gamma
+  hedge_id:         ['hedge_id',         'hedge',           'id',               'hedge_id'],
+  market:           ['market',           'market',          'market',           'market'],
+  side:             ['side',             'direction',       'side',             'side'],
+  notional_usd:     ['notional_usd',     'size_usd',        'notional',         'notional_usd'],
+  tenor_days:       ['tenor_days',       'tenor',           'tenor_days',       'tenor_days'],
+  client_reference: ['client_reference', 'client_ref',      'reference',        'client_reference'],
+  opened_at:        ['opened_at',        'entry_time',      'opened',           'opened_at'],
+  closed_at:        ['closed_at',        'exit_time',       'closed',           'closed_at'],
+  close_reason:     ['close_reason',     'exit_reason',     'reason',           'close_reason'],
+  entry_price:      ['entry_price',      'entry_rate',      'open_price',       'entry_price'],
+  exit_price:       ['exit_price',       'exit_rate',       'close_price',      'exit_price'],
+  gross_pnl_usd:    ['gross_pnl_usd',    'pnl_gross_usd',   'realized_pnl_usd', 'gross_pnl_usd'],
+  carry_usdc:       ['carry_usdc',       'carry_paid_usdc', 'funding_usdc',     'carry_usdc'],
+  fees_usdc:        ['fees_usdc',        'fees_paid_usdc',  'total_fees_usdc',  'fees_usdc'],
+  net_pnl_usd:      ['net_pnl_usd',      'net_pnl_usd',     'net_pnl_usd',      'net_pnl_usd'],
 };
 
 export interface WireDialect extends DialectRules {
@@ -140,6 +175,7 @@ const DIALECTS: Readonly<Record<SandboxDialect, WireDialect>> = {
   reference: buildDialect('reference'),
   alpha: buildDialect('alpha'),
   beta: buildDialect('beta'),
+  gamma: buildDialect('gamma'),
 };
 
 export function isSandboxDialect(name: unknown): name is SandboxDialect {
@@ -179,8 +215,32 @@ const PRICE_SHAPES: Readonly<Record<PricesShape, (prices: readonly PriceReading[
   list: (prices) => prices.map(({ market, price, timestamp }) => ({ market, price, timestamp })),
   keyed: (prices) => Object.fromEntries(prices.map(({ market, price, timestamp }) => [market, { mid: price, ts: timestamp }])),
   'symbol-rate': (prices) => prices.map(({ market, price }) => ({ symbol: market, rate: price })),
+  'pair-bid-ask': (prices) => ({
+    rates: prices.map(({ market, price, timestamp }) => {
+      // A symmetric spread of 5 bp around the mid, at the mid's own precision.
+      const half = price * 0.00025;
+      return { pair: market, bid: (price - half).toFixed(3), ask: (price + half).toFixed(3), as_of: timestamp };
+    }),
+  }),
 };
 
 export function renderPrices(prices: readonly PriceReading[], shape: PricesShape): unknown {
   return PRICE_SHAPES[shape](prices);
+}
+
+/** Counts stay numbers even where amounts go out as text. */
+const COUNT_FIELDS = new Set(['open_positions', 'open_position_count', 'num_positions', 'tenor_days', 'tenor']);
+
+/**
+ * A record as the dialect writes amounts: unchanged, or (amountsAsText) each number as a decimal
+ * string — money (`_usd`, `_usdc`) to the cent ("99889.00"), prices and units as they are ("1532.418").
+ */
+export function wireAmounts(record: Record<string, unknown>, dialect: Pick<DialectRules, 'amountsAsText'>): Record<string, unknown> {
+  if (!dialect.amountsAsText) return record;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (typeof value !== 'number' || COUNT_FIELDS.has(key)) out[key] = value;
+    else out[key] = /_usdc?$/.test(key) ? value.toFixed(2) : String(value);
+  }
+  return out;
 }

@@ -153,7 +153,7 @@ export class SandboxEngine {
       fillDelayMs: options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS,
       failRate: options.failRate ?? 0,
       exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
-      markets: [...MARKET_MODEL.markets, ...extraMarkets],
+      markets: [...listedMarkets(this.wire).filter((listed) => !extraMarkets.some((extra) => extra.market === listed.market)), ...extraMarkets],
     });
   }
 
@@ -178,7 +178,7 @@ export class SandboxEngine {
     try {
       const { endpoint, params } = matchRoute(request.method, request.path);
       const principal = this.authenticate(request.headers.authorization);
-      this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
+      const rateHeaders = this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
       const now = this.advanceTo(nowMs);
       const routeContext: RouteContext = {
         book: this.book,
@@ -188,8 +188,11 @@ export class SandboxEngine {
         nowMs: now,
         dialect: this.wire,
       };
-      if (!endpoint.idempotent) return endpoint.handle(routeContext);
-      return this.handleStateChanging(endpoint.handle, routeContext, principal, context.lease);
+      const response = endpoint.idempotent
+        ? this.handleStateChanging(endpoint.handle, routeContext, principal, context.lease)
+        : endpoint.handle(routeContext);
+      // A copy: a remembered idempotent answer keeps its own headers.
+      return rateHeaders ? { ...response, headers: { ...response.headers, ...rateHeaders } } : response;
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
       const message = error instanceof Error ? error.message : String(error);
@@ -288,10 +291,13 @@ export class SandboxEngine {
     return this.book.account(principal.accountId);
   }
 
-  /** Token bucket: bursts up to one second's worth, then `rateLimit` per second. */
-  private enforceRateLimit(apiKey: string, realTimeMs: number): void {
+  /**
+   * Token bucket: bursts up to one second's worth, then `rateLimit` per second. Returns the
+   * rate-limit headers of an allowed request (`x-ratelimit-limit`, `x-ratelimit-remaining`).
+   */
+  private enforceRateLimit(apiKey: string, realTimeMs: number): Record<string, string> | undefined {
     const limit = this.rateLimit;
-    if (limit === undefined || limit <= 0) return;
+    if (limit === undefined || limit <= 0) return undefined;
     const bucket = this.buckets.get(apiKey) ?? { tokens: limit, updatedMs: realTimeMs };
     const elapsed = Math.max(0, realTimeMs - bucket.updatedMs);
     bucket.tokens = Math.min(limit, bucket.tokens + (elapsed * limit) / 1000);
@@ -299,7 +305,7 @@ export class SandboxEngine {
     this.buckets.set(apiKey, bucket);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
-      return;
+      return { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(Math.floor(bucket.tokens)) };
     }
     // The epsilon keeps float dust (0.6000000001 tokens missing) from adding a millisecond.
     const retryAfterMs = Math.ceil(((1 - bucket.tokens) * 1000) / limit - 1e-6);
@@ -308,7 +314,7 @@ export class SandboxEngine {
       'rate_limited',
       `more than ${limit} requests per second for this key; retry later`,
       { retry_after_ms: retryAfterMs },
-      { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+      { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))), 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0' },
     );
   }
 
@@ -379,6 +385,15 @@ export class SandboxEngine {
     }
     return expired;
   }
+}
+
+/** The dialect's markets with the catalogue's model parameters (base price, background interest). */
+function listedMarkets(wire: WireDialect): MarketDefinition[] {
+  return wire.markets.map(({ market, status }) => {
+    const model = MARKET_MODEL.catalogue.find((definition) => definition.market === market);
+    if (!model) throw new Error(`the ${wire.name} dialect lists ${market}, which MARKET_MODEL.catalogue does not define`);
+    return { ...model, status };
+  });
 }
 
 function idempotencyScope(principal: Principal, key: string): string {

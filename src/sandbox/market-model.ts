@@ -77,6 +77,12 @@ export const MARKET_MODEL = {
       backgroundOpenInterestUsd: { buy: 2_100_000, sell: 1_900_000 },
     },
   ] as readonly MarketDefinition[],
+  /** Every market a dialect may list (dialects.ts says which, and their status there). */
+  catalogue: [
+    { market: 'USDTNGN', status: 'open', basePrice: 1530, backgroundOpenInterestUsd: { buy: 2_100_000, sell: 1_900_000 } },
+    { market: 'USDTKES', status: 'open', basePrice: 129.4, backgroundOpenInterestUsd: { buy: 1_400_000, sell: 1_250_000 } },
+    { market: 'USDTGHS', status: 'open', basePrice: 15.45, backgroundOpenInterestUsd: { buy: 900_000, sell: 1_000_000 } },
+  ] as readonly MarketDefinition[],
 } as const;
 
 function roundTo(value: number, decimals: number): number {

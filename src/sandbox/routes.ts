@@ -5,7 +5,7 @@
 
 import type { Book } from './book.js';
 import { toIso } from './book.js';
-import { type WireDialect, renameFields, renderPrices } from './dialects.js';
+import { type WireDialect, renameFields, renderPrices, wireAmounts } from './dialects.js';
 import type { AccountState, ChangeAction, HedgeState } from './engine-state.js';
 import { ApiError, type EngineResponse, notFoundError, successResponse } from './envelope.js';
 import {
@@ -18,6 +18,8 @@ import {
   roundMoney,
 } from './market-model.js';
 import {
+  decodeCursor,
+  encodeCursor,
   readChangeNotional,
   readClientReference,
   readMarket,
@@ -149,23 +151,55 @@ function getPrices({ book, request, nowMs, dialect }: RouteContext): EngineRespo
 
 /** A strict dialect refuses what it does not know; the others ignore it. */
 function checkListQuery(request: EngineRequest, dialect: WireDialect, known: readonly string[]): void {
-  if (dialect.unknownListQuery === 'refused') refuseUnknownQuery(request.query, [...known, dialect.pageSizeParameter]);
+  const paging = dialect.paging === 'cursor' ? ['cursor'] : [];
+  if (dialect.unknownListQuery === 'refused') refuseUnknownQuery(request.query, [...known, dialect.pageSizeParameter, ...paging]);
+}
+
+/**
+ * One page of a list read newest first: `skip` items are passed over (a cursor's position), then
+ * up to `pageSize` kept; one more is looked for to know whether a next page exists. Returns the
+ * page and, for a paging dialect, its meta (`next_cursor`, `page_size`).
+ */
+function page<T>(
+  items: Iterable<T>,
+  request: EngineRequest,
+  dialect: WireDialect,
+): { page: T[]; meta: Record<string, unknown> } {
+  const pageSize = readPageSize(request.query, dialect.pageSizeParameter, dialect.defaultPageSize);
+  const skip = dialect.paging === 'cursor' ? decodeCursor(request.query.cursor) : 0;
+  const kept: T[] = [];
+  let seen = 0;
+  let more = false;
+  for (const item of items) {
+    if (seen++ < skip) continue;
+    if (kept.length === pageSize) {
+      more = true;
+      break;
+    }
+    kept.push(item);
+  }
+  if (dialect.paging !== 'cursor') return { page: kept, meta: {} };
+  return { page: kept, meta: { page_size: pageSize, next_cursor: more ? encodeCursor(skip + kept.length) : null } };
+}
+
+function* filtered<T>(items: Iterable<T>, keep: (item: T) => boolean): Generator<T> {
+  for (const item of items) if (keep(item)) yield item;
 }
 
 /** Newest first; the filters scan from the newest hedge and stop once the page is full. */
 function listHedges({ book, account, request, dialect }: RouteContext): EngineResponse {
   checkListQuery(request, dialect, ['status', 'client_reference']);
-  const status = readStatusFilter(request.query);
+  const status = readStatusFilter(request.query, dialect.closingStatus === null ? [] : [dialect.closingStatus]);
   const clientReference = request.query.client_reference;
-  const pageSize = readPageSize(request.query, dialect.pageSizeParameter);
-  const page: Array<Record<string, unknown>> = [];
-  for (const hedge of book.hedgesNewestFirst(account)) {
-    if (page.length === pageSize) break;
-    if (status !== undefined && wireStatus(hedge, dialect) !== status) continue;
-    if (clientReference !== undefined && hedge.clientReference !== clientReference) continue;
-    page.push(hedgeView(hedge, dialect));
-  }
-  return successResponse(page);
+  const matching = filtered(
+    book.hedgesNewestFirst(account),
+    (hedge) => (status === undefined || wireStatus(hedge, dialect) === status) && (clientReference === undefined || hedge.clientReference === clientReference),
+  );
+  const { page: hedges, meta } = page(matching, request, dialect);
+  return successResponse(
+    hedges.map((hedge) => hedgeView(hedge, dialect)),
+    meta,
+  );
 }
 
 function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
@@ -177,21 +211,23 @@ function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
 /** The history is kept oldest first, so the newest page is its tail, read backwards. */
 function getHistory({ account, request, dialect }: RouteContext): EngineResponse {
   checkListQuery(request, dialect, []);
-  const pageSize = readPageSize(request.query, dialect.pageSizeParameter);
   const { history } = account;
-  const page: Array<Record<string, unknown>> = [];
-  for (let index = history.length - 1; index >= 0 && page.length < pageSize; index--) {
-    page.push(renameFields(history[index], dialect.historyFields));
+  function* newestFirst(): Generator<(typeof history)[number]> {
+    for (let index = history.length - 1; index >= 0; index--) yield history[index];
   }
-  return successResponse(page);
+  const { page: records, meta } = page(newestFirst(), request, dialect);
+  return successResponse(
+    records.map((record) => wireAmounts(renameFields(record, dialect.historyFields), dialect)),
+    meta,
+  );
 }
 
 function getPositions({ book, account, nowMs, dialect }: RouteContext): EngineResponse {
-  return successResponse(positionViews(book, account, nowMs).map((line) => renameFields(line, dialect.positionFields)));
+  return successResponse(positionViews(book, account, nowMs).map((line) => wireAmounts(renameFields(line, dialect.positionFields), dialect)));
 }
 
 function getAccount({ book, account, nowMs, dialect }: RouteContext): EngineResponse {
-  return successResponse(renameFields(accountView(book, account, nowMs), dialect.accountFields));
+  return successResponse(wireAmounts(renameFields(accountView(book, account, nowMs), dialect.accountFields), dialect));
 }
 
 // ---- quote and writes ------------------------------------------------------------------

@@ -43,7 +43,8 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promis
 /**
  * The client's wire settings (HEDGE_WIRE_*, src/api/unspecified.ts) that match this dialect. All
  * of them, the reference dialect's too: sourcing the file then also undoes another dialect's
- * values left in the shell. The sandbox reads `symbols` on GET /prices in every dialect.
+ * values left in the shell. The sandbox reads `symbols` on GET /prices in every dialect. (hedge
+ * needs none of them: it learns the names from the server; they save it the first refusals.)
  */
 export function clientWireSettings(dialect: SandboxDialect): Record<string, string> {
   const wire = wireDialect(dialect);
@@ -51,15 +52,24 @@ export function clientWireSettings(dialect: SandboxDialect): Record<string, stri
     HEDGE_WIRE_PAGE_SIZE_PARAM: wire.pageSizeParameter,
     HEDGE_WIRE_NOTIONAL_FIELD: wire.changeNotionalField,
     HEDGE_WIRE_PRICES_PARAM: 'symbols',
+    // Only a paging dialect reads it; the others never hand out a cursor.
+    HEDGE_WIRE_CURSOR_PARAM: 'cursor',
   };
 }
 
 function describeWire(dialect: SandboxDialect): string {
   const wire = wireDialect(dialect);
+  const extras = [
+    wire.paging === 'cursor' ? `cursor pages (meta.next_cursor, ${wire.defaultPageSize} by default)` : '',
+    wire.closingStatus ? `a hedge shows ${wire.closingStatus} while its close lands` : '',
+    wire.amountsAsText ? 'untyped amounts as decimal strings' : '',
+    `markets ${wire.markets.map((listed) => (listed.status === 'open' ? listed.market : `${listed.market} (${listed.status})`)).join(', ')}`,
+  ].filter((part) => part !== '');
   return (
     `Wire: page size as ${wire.pageSizeParameter}, add/reduce notional as ${wire.changeNotionalField}, ` +
-    `${wire.hedgesPerSide === 'one' ? 'one hedge' : 'several hedges'} per side, early close leaves a hedge ${wire.statusAfterEarlyClose} ` +
-    '(the HEDGE_WIRE_* lines on stdout set the client to match; see src/sandbox/DIALECTS.md).'
+    `${wire.hedgesPerSide === 'one' ? 'one hedge' : 'several hedges'} per side, early close leaves a hedge ${wire.statusAfterEarlyClose}, ` +
+    `${extras.join(', ')} ` +
+    '(the HEDGE_WIRE_* lines on stdout set the client to match; hedge also learns them on its own; see src/sandbox/DIALECTS.md).'
   );
 }
 
@@ -70,6 +80,7 @@ function describeSettings(options: SandboxOptions, baseUrl: string, dialect: San
     options.dropAfterCommit ? `drop-after-commit ${options.dropAfterCommit}` : '',
     options.latencyMs ? `latency ${options.latencyMs} ms` : '',
     options.hostileText ? 'hostile text' : '',
+    options.dateSkewMs ? `Date header ${options.dateSkewMs > 0 ? '+' : ''}${options.dateSkewMs / 1000} s off` : '',
   ].filter((fault) => fault !== '');
   const persistence = options.stateFile ? `memory and ${options.stateFile}` : 'memory';
   const seed = options.seed !== undefined ? `, seed ${options.seed}` : '';

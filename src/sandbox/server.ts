@@ -86,6 +86,11 @@ export interface SandboxOptions {
   dialect?: SandboxDialect;
   /** Terminal escapes and bidi/zero-width characters in server strings (hostile-text.ts). */
   hostileText?: boolean;
+  /**
+   * The `Date` header runs this many ms ahead of the real clock (negative: behind), as on a server
+   * whose clock is off (`hedge doctor` checks the skew). Unset: Node's own Date header.
+   */
+  dateSkewMs?: number;
 }
 
 export type RequestLogStatus = number | 'dropped' | 'stalled' | 'pending';
@@ -249,6 +254,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('x-request-id', `req_${randomBytes(8).toString('hex')}`);
     const realTimeMs = realNow();
+    if (options.dateSkewMs) res.setHeader('date', new Date(realTimeMs + options.dateSkewMs).toUTCString());
     const sandboxTimeMs = clock.now();
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock
     // it is the sandbox's, so a client that acts on maturities (hedge keep) sees the same time.

@@ -97,9 +97,9 @@ export function readIdempotencyKey(headers: Record<string, string | undefined>):
 }
 
 /** The page size under the dialect's parameter name (`limit` in the reference dialect). */
-export function readPageSize(query: Record<string, string>, parameter: string): number {
+export function readPageSize(query: Record<string, string>, parameter: string, defaultSize = DEFAULT_PAGE_SIZE): number {
   const raw = query[parameter];
-  if (raw === undefined) return DEFAULT_PAGE_SIZE;
+  if (raw === undefined) return defaultSize;
   const size = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(size >= 1 && size <= MAX_PAGE_SIZE)) {
     throw validationError(parameter, `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
@@ -111,15 +111,34 @@ export function readPageSize(query: Record<string, string>, parameter: string): 
 export function refuseUnknownQuery(query: Record<string, string>, known: readonly string[]): void {
   const unknown = Object.keys(query).find((name) => !known.includes(name));
   if (unknown !== undefined) {
-    throw validationError(unknown, `is not a query parameter of this endpoint (known: ${known.join(', ')})`);
+    const reason = `is not a query parameter of this endpoint (known: ${known.join(', ')})`;
+    throw new ApiError(400, 'validation_error', `${unknown} ${reason}`, { field: unknown, reason, allowed: [...known] });
   }
 }
 
-export function readStatusFilter(query: Record<string, string>): HedgeStatus | undefined {
+/** The status filter: the spec's five, and the dialect's own extra statuses. */
+export function readStatusFilter(query: Record<string, string>, extra: readonly string[] = []): string | undefined {
   const status = query.status;
   if (status === undefined) return undefined;
-  if (!HEDGE_STATUSES.includes(status as HedgeStatus)) {
-    throw validationError('status', `must be one of ${HEDGE_STATUSES.join(', ')}`);
+  const allowed = [...HEDGE_STATUSES, ...extra];
+  if (!allowed.includes(status)) {
+    throw validationError('status', `must be one of ${allowed.join(', ')}`);
   }
-  return status as HedgeStatus;
+  return status;
+}
+
+const CURSOR_PREFIX = 'c1.';
+
+/** An opaque page cursor: the position of the next page's first item in the list. */
+export function encodeCursor(position: number): string {
+  return CURSOR_PREFIX + Buffer.from(`at:${position}`).toString('base64url');
+}
+
+/** The position a cursor stands for (0 without one); a cursor this server did not make is refused. */
+export function decodeCursor(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  const text = cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8') : '';
+  const match = /^at:(\d{1,9})$/.exec(text);
+  if (!match) throw validationError('cursor', 'is not a cursor this server gave out');
+  return Number(match[1]);
 }

@@ -15,6 +15,7 @@ import {
   grossPnlUsd,
   platformFeeUsdc,
   quoteIncrease,
+  reductionClosesFully,
   roundExecutionPrice,
   roundMoney,
   roundRatePct,
@@ -27,9 +28,17 @@ function closedEarly(hedge: HedgeState): boolean {
 }
 
 /** The status a client sees: in some dialects an early close leaves the hedge `filled`. */
-export function wireStatus(hedge: HedgeState, dialect: WireDialect): HedgeStatus {
+export function wireStatus(hedge: HedgeState, dialect: WireDialect): HedgeStatus | string {
   if (hedge.status === 'closed' && closedEarly(hedge)) return dialect.statusAfterEarlyClose;
+  if (hedge.status === 'filled' && dialect.closingStatus !== null && isClosing(hedge)) return dialect.closingStatus;
   return hedge.status;
+}
+
+/** A close, or a reduce of about the whole notional, has been accepted and has not landed yet. */
+function isClosing(hedge: HedgeState): boolean {
+  const change = hedge.pendingChange;
+  if (!change) return false;
+  return change.action === 'close' || (change.action === 'reduce' && reductionClosesFully(hedge.notionalUsd, change.notionalUsd));
 }
 
 export function hedgeView(hedge: HedgeState, dialect: WireDialect): Record<string, unknown> {

@@ -50,6 +50,16 @@ const LIST_FIELDS: FieldSpec[] = [
   { key: 'environment', label: 'Where', priority: 5 },
 ];
 
+/**
+ * The action's notional: `notional_usd`, or the one number an add/reduce body carries under the
+ * server's own name for it (learned from the server: `amount_usd`, `delta_usd`, …).
+ */
+function amountOf(body: Record<string, unknown>): number | undefined {
+  if (typeof body.notional_usd === 'number') return body.notional_usd;
+  const amounts = Object.entries(body).filter(([key, value]) => key !== 'tenor_days' && typeof value === 'number');
+  return amounts.length === 1 ? (amounts[0]![1] as number) : undefined;
+}
+
 function listRow(entry: JournalEntry): ListRow {
   const body = bodyOf(entry);
   return {
@@ -58,7 +68,7 @@ function listRow(entry: JournalEntry): ListRow {
     command: text(entry.command) ?? '',
     market: text(body.market),
     side: text(body.side),
-    notional_usd: typeof body.notional_usd === 'number' ? body.notional_usd : undefined,
+    notional_usd: amountOf(body),
     outcome: text(entry.outcome) ?? '',
     hedge_id: text(entry.hedge_id),
     environment: safeText(whereOf(entry)),

@@ -36,6 +36,7 @@ import {
 } from './format.js';
 import { allotColumns, displayWidth, shortenMiddle, truncateEnd, wrapWords, type ColumnDemand } from './width.js';
 import { safeJson, safeStyled, safeText } from '../security/safe-text.js';
+import { asSent } from '../domain/as-sent.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
 export type OutputMode = 'table' | 'plain' | 'json';
@@ -177,7 +178,9 @@ export class Output {
 
   /** The data shaped as json() shapes it (--fields, then --query), for a caller that wraps it (`--watch` records). */
   shapeJson(data: unknown, known: readonly FieldSpec[] = []): unknown {
-    const picked = this.fields ? projectFields(data, this.fields, known) : data;
+    // The server's own data (its decimal text, field order and shape), not hedge's reading of it.
+    const sent = asSent(data);
+    const picked = this.fields ? projectFields(sent, this.fields, known) : sent;
     return this.query ? this.query(picked) : picked;
   }
 
@@ -205,6 +208,7 @@ export class Output {
    * nobody named, sorted; the same order in every format.
    */
   list(rows: Record<string, unknown>[], known: FieldSpec[], options: ListOptions): void {
+    rows = asSent(rows);
     if (this.mode === 'json') {
       this.json(options.json ?? rows, known);
       return;
@@ -237,6 +241,7 @@ export class Output {
 
   /** One record: a card, a header row of keys and one row (TSV/CSV), or the object itself. */
   record(record: Record<string, unknown>, known: FieldSpec[], options: RecordOptions = {}): void {
+    record = asSent(record);
     if (this.mode === 'json') {
       this.json(options.json ?? record, known);
       return;
@@ -442,6 +447,15 @@ export class Output {
         default:
           text = String(value);
       }
+    } else if (typeof value === 'string' && NUMERIC_KINDS.has(kind) && DECIMAL_TEXT.test(value)) {
+      // A server's decimal string ("99889.00"): its own digits, grouped like our numbers; signed and coloured as P&L.
+      text = groupDecimalText(value);
+      if (kind === 'pnl') {
+        const negative = value.trim().startsWith('-');
+        const zero = !/[1-9]/.test(value);
+        if (!negative && !zero) text = `+${text}`;
+        styled = negative ? c.red(text) : zero ? text : c.green(text);
+      }
     } else if (typeof value === 'string') {
       const safe = safeText(value);
       switch (kind) {
@@ -483,6 +497,18 @@ export class Output {
     styled = field.style(styled, row);
     return { text, styled, width: displayWidth(styled) };
   }
+}
+
+/** A plain decimal as some servers send money: `-1234.50`, `99889.00`. */
+const DECIMAL_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
+
+/** `-1234567.50` → `-1,234,567.50`: thousands grouped, the digits as sent. */
+function groupDecimalText(value: string): string {
+  const [whole, fraction] = value.trim().replace(/^\+/, '').split('.');
+  const sign = whole!.startsWith('-') ? '-' : '';
+  const digits = sign ? whole!.slice(1) : whole!;
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${sign}${grouped}${fraction !== undefined ? `.${fraction}` : ''}`;
 }
 
 function valueOf(field: FieldSpec, row: Record<string, unknown>): unknown {

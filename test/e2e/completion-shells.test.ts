@@ -66,7 +66,7 @@ describe('bash completion (a real bash)', () => {
       ['hedge hedges --status ', ['submitting', 'submitted', 'filled', 'failed', 'closed']],
       ['hedge hedges --status f', ['filled', 'failed']],
       ['hedge completion ', ['bash', 'zsh', 'fish']],
-      ['hedge profile ', ['list', 'use', 'remove']],
+      ['hedge profile ', ['list', 'use', 'remove', 'reset-wire']],
       ['hedge profile use ', ['desk', 'ops.eu', 'sandbox-2']],
       ['hedge profile remove s', ['sandbox-2']],
       ['hedge --profile ', ['desk', 'ops.eu', 'sandbox-2']],

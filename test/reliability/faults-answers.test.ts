@@ -1,6 +1,7 @@
 // A server that never answers, and answers that are not the envelope: each ends in one clear
 // error that names the host or the endpoint and the bound that ran out, with the exit code for a
-// network or server failure (5) and no stack trace; a write whose answer was unreadable says its
+// network or server failure (5) — or, for an answer that came but cannot be read, the unreadable
+// class (14) naming what came — and no stack trace; a write whose answer was unreadable says its
 // outcome is unknown and how to resume, and resuming leaves exactly one hedge.
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.js';
@@ -125,21 +126,21 @@ const MALFORMED: MalformedCase[] = [
     path: '/account',
     args: ['account'],
     injected: 'GET /account answered 200 with the first half of its JSON',
-    expected: 'exit 5; the message names GET /account; no stack trace',
-    exit: 5,
-    mentions: /GET \/account/,
+    expected: 'exit 14 (unreadable, not a network failure); the message names GET /account; no stack trace',
+    exit: 14,
+    mentions: /GET \/account answered HTTP 200 with a body that is not JSON/,
   },
   {
     name: 'Well-formed JSON, wrong types',
     kind: 'wrong-types',
     count: 1,
     method: 'GET',
-    path: '/positions',
-    args: ['positions', '--json'],
-    injected: 'GET /positions answered 200 with every number a string and every string a number, `meta` an array',
-    expected: 'exit 5; the message names GET /positions; no stack trace; nothing on stdout',
-    exit: 5,
-    mentions: /GET \/positions/,
+    path: '/markets',
+    args: ['markets', '--json'],
+    injected: 'GET /markets answered 200 with every number a string and every string a number, `meta` an array',
+    expected: 'exit 14 (unreadable); the message names GET /markets, the field and what came; no stack trace; nothing on stdout',
+    exit: 14,
+    mentions: /GET \/markets answered HTTP 200 with data hedge cannot read: data\[0\]\.market is 7 \(a number\), where text is expected/,
   },
 ];
 

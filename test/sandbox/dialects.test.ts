@@ -27,6 +27,10 @@ interface Expected {
   pageSize: string;
   notionalField: string;
   statusAfterEarlyClose: 'closed' | 'filled';
+  /** The market the tests trade (gamma lists USDTNGN disabled). */
+  market: string;
+  /** Amounts of positions, account and history as decimal strings. */
+  amountsAsText: boolean;
 }
 
 // Written out by hand (not read from dialects.ts) so a change to the table shows up here.
@@ -39,6 +43,8 @@ const EXPECTED: Record<SandboxDialect, Expected> = {
     pageSize: 'limit',
     notionalField: 'notional_usd',
     statusAfterEarlyClose: 'closed',
+    market: 'USDTNGN',
+    amountsAsText: false,
   },
   alpha: {
     positionKeys: ['market', 'direction', 'hedge_id', 'size_usd', 'units', 'entry_rate', 'mark_rate', 'pnl_gross_usd', 'carry_accrued_usdc', 'pnl_usd', 'exit_fee_usdc', 'collateral_usdc', 'net_margin_usd', 'open_time', 'maturity_time'],
@@ -48,6 +54,8 @@ const EXPECTED: Record<SandboxDialect, Expected> = {
     pageSize: 'page_size',
     notionalField: 'amount_usd',
     statusAfterEarlyClose: 'filled',
+    market: 'USDTNGN',
+    amountsAsText: false,
   },
   beta: {
     positionKeys: ['market', 'hedge_id', 'notional', 'qty', 'avg_entry_price', 'current_price', 'price_pnl_usd', 'funding_usdc', 'total_pnl_usd', 'fee_to_close_usdc', 'locked_margin_usdc', 'net_margin_usd', 'created_at', 'expires_at'],
@@ -57,48 +65,66 @@ const EXPECTED: Record<SandboxDialect, Expected> = {
     pageSize: 'per_page',
     notionalField: 'delta_usd',
     statusAfterEarlyClose: 'closed',
+    market: 'USDTNGN',
+    amountsAsText: false,
+  },
+  gamma: {
+    positionKeys: ['market', 'side', 'hedge_id', 'notional_usd', 'units', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd', 'close_fee_usdc', 'margin_usdc', 'net_margin_usd', 'opened_at', 'maturity_at'],
+    accountKeys: ['balance_usdc', 'margin_in_use_usdc', 'open_exposure_usd', 'unrealized_pnl_usd', 'open_positions', 'available_exposure_usd', 'exposure_cap_usd'],
+    historyKeys: ['hedge_id', 'market', 'side', 'notional_usd', 'tenor_days', 'opened_at', 'closed_at', 'close_reason', 'entry_price', 'exit_price', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'],
+    historyHedgeId: 'hedge_id',
+    pageSize: 'page_size',
+    notionalField: 'notional_change_usd',
+    statusAfterEarlyClose: 'closed',
+    market: 'USDTKES',
+    amountsAsText: true,
   },
 };
 
-const change = (side: 'buy' | 'sell', field: string, notional: number) => ({ market: 'USDTNGN', side, [field]: notional });
-const closeBody = (side: 'buy' | 'sell') => ({ market: 'USDTNGN', side });
+const change = (side: 'buy' | 'sell', field: string, notional: number, market = 'USDTNGN') => ({ market, side, [field]: notional });
+const closeBody = (side: 'buy' | 'sell', market = 'USDTNGN') => ({ market, side });
+/** A money amount as the dialect writes it: a number, or its decimal text to the cent. */
+const amount = (expected: Expected, value: number) => (expected.amountsAsText ? value.toFixed(2) : value);
 const startDialect = (dialect: SandboxDialect) =>
   start({ dialect, fillDelayMs: FILL_DELAY_MS, realNow: () => FROZEN_REAL_TIME });
 
 describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
   const expected = EXPECTED[dialect];
   const otherNotionalField = dialect === 'reference' ? 'amount_usd' : 'notional_usd';
+  const market = expected.market;
+  const open = (side: 'buy' | 'sell', notional: number) => openBody(side, notional, 7, { market });
+  const changeOf = (side: 'buy' | 'sell', field: string, notional: number) => change(side, field, notional, market);
 
   it('open → fill, add, reduce, full reduce: bodies, positions, account and history in its own names', async () => {
     const sandbox = await startDialect(dialect);
     expect(sandbox.engine.state.dialect).toBe(dialect);
-    const opened = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 100_000), idempotencyKey: 'd-open' });
+    const opened = await api(sandbox, 'POST', '/hedges', { body: open('buy', 100_000), idempotencyKey: 'd-open' });
     expect([opened.status, opened.body.data.status]).toEqual([200, 'submitted']);
     const id = opened.body.data.hedge_id;
     sandbox.clock.advance(FILL_DELAY_MS);
     expect((await api(sandbox, 'GET', `/hedges/${id}`)).body.data.status).toBe('filled');
 
     // Another dialect's field name alone is refused, naming the field this dialect expects.
-    const wrongName = await api(sandbox, 'POST', '/hedges/add', { body: change('buy', otherNotionalField, 50_000) });
+    const wrongName = await api(sandbox, 'POST', '/hedges/add', { body: changeOf('buy', otherNotionalField, 50_000) });
     expect([wrongName.status, wrongName.body.error.code, wrongName.body.error.details.field]).toEqual([400, 'validation_error', expected.notionalField]);
-    const added = await api(sandbox, 'POST', '/hedges/add', { body: change('buy', expected.notionalField, 50_000), idempotencyKey: 'd-add' });
+    const added = await api(sandbox, 'POST', '/hedges/add', { body: changeOf('buy', expected.notionalField, 50_000), idempotencyKey: 'd-add' });
     expect(added.body.data).toMatchObject({ hedge_id: id, action: 'add', status: 'submitted', notional_usd: 50_000 });
     sandbox.clock.advance(FILL_DELAY_MS);
     expect((await api(sandbox, 'GET', `/hedges/${id}`)).body.data.notional_usd).toBe(150_000);
 
-    const reduced = await api(sandbox, 'POST', '/hedges/reduce', { body: change('buy', expected.notionalField, 50_000) });
+    const reduced = await api(sandbox, 'POST', '/hedges/reduce', { body: changeOf('buy', expected.notionalField, 50_000) });
     expect(reduced.body.data).toMatchObject({ hedge_id: id, action: 'reduce', notional_usd: 50_000 });
     sandbox.clock.advance(FILL_DELAY_MS);
 
     const [position] = (await api(sandbox, 'GET', '/positions')).body.data;
     expect(Object.keys(position)).toEqual(expected.positionKeys);
     expect(position.hedge_id).toBe(id);
-    expect(position.net_margin_usd).toBeTypeOf('number');
+    expect(position.net_margin_usd).toBeTypeOf(expected.amountsAsText ? 'string' : 'number');
     const account = (await api(sandbox, 'GET', '/account')).body.data;
     expect(Object.keys(account)).toEqual(expected.accountKeys);
-    expect(account.available_exposure_usd).toBe(1_000_000 - 100_000);
+    expect(account.available_exposure_usd).toBe(amount(expected, 1_000_000 - 100_000));
 
-    const fullReduce = await api(sandbox, 'POST', '/hedges/reduce', { body: change('buy', expected.notionalField, 100_000) });
+    const fullReduce = await api(sandbox, 'POST', '/hedges/reduce', { body: changeOf('buy', expected.notionalField, 100_000) });
     expect(fullReduce.status).toBe(200);
     sandbox.clock.advance(FILL_DELAY_MS);
     expect((await api(sandbox, 'GET', '/positions')).body.data).toEqual([]);
@@ -111,18 +137,18 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     const [record] = (await api(sandbox, 'GET', '/hedges/history')).body.data;
     expect(Object.keys(record)).toEqual(expected.historyKeys);
     expect(record[expected.historyHedgeId]).toBe(id);
-    expect(record.net_pnl_usd).toBeTypeOf('number');
+    expect(record.net_pnl_usd).toBeTypeOf(expected.amountsAsText ? 'string' : 'number');
     const flat = (await api(sandbox, 'GET', '/account')).body.data;
-    expect(flat.available_exposure_usd).toBe(1_000_000);
+    expect(flat.available_exposure_usd).toBe(amount(expected, 1_000_000));
     expect(flat[expected.accountKeys[4]]).toBe(0);
     expect(sandbox.requestLog.filter((entry) => entry.errorCode === 'validation_error').map((entry) => entry.path)).toEqual(['/hedges/add']);
   });
 
   it('early close: the side leaves the positions list; the hedge shows its dialect’s status', async () => {
     const sandbox = await startDialect(dialect);
-    const opened = await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 40_000) });
+    const opened = await api(sandbox, 'POST', '/hedges', { body: open('sell', 40_000) });
     sandbox.clock.advance(FILL_DELAY_MS);
-    const closed = await api(sandbox, 'POST', '/hedges/close', { body: closeBody('sell'), idempotencyKey: 'd-close' });
+    const closed = await api(sandbox, 'POST', '/hedges/close', { body: closeBody('sell', market), idempotencyKey: 'd-close' });
     expect(closed.body.data).toMatchObject({ hedge_id: opened.body.data.id, action: 'close', status: 'submitted', notional_usd: 40_000 });
     sandbox.clock.advance(FILL_DELAY_MS);
     expect((await api(sandbox, 'GET', '/positions')).body.data).toEqual([]);
@@ -136,12 +162,12 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     const sandbox = await startDialect(dialect);
     const ids: string[] = [];
     for (const side of ['buy', 'sell'] as const) {
-      ids.push((await api(sandbox, 'POST', '/hedges', { body: openBody(side, 10_000) })).body.data.id);
+      ids.push((await api(sandbox, 'POST', '/hedges', { body: open(side, 10_000) })).body.data.id);
       sandbox.clock.advance(FILL_DELAY_MS);
-      await api(sandbox, 'POST', '/hedges/close', { body: closeBody(side) });
+      await api(sandbox, 'POST', '/hedges/close', { body: closeBody(side, market) });
       sandbox.clock.advance(FILL_DELAY_MS);
     }
-    ids.push((await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 10_000) })).body.data.id);
+    ids.push((await api(sandbox, 'POST', '/hedges', { body: open('buy', 10_000) })).body.data.id);
 
     const page = await api(sandbox, 'GET', `/hedges?${expected.pageSize}=2`);
     expect(page.body.data.map((hedge: { id: string }) => hedge.id)).toEqual([ids[2], ids[1]]);
@@ -159,6 +185,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     } else {
       expect(withForeign.body.data).toHaveLength(3);
     }
+    expect(page.body.meta).toEqual(dialect === 'gamma' ? { page_size: 2, next_cursor: expect.any(String) } : {});
   });
 
   it('serves prices in its own shape', async () => {
@@ -166,11 +193,14 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     const markets = (await api(sandbox, 'GET', '/markets')).body.data;
     const price = markets[0].price;
     const timestamp = new Date(sandbox.clock.now()).toISOString();
-    const prices = await api(sandbox, 'GET', '/prices?symbols=USDTNGN');
+    const listed = markets[0].market;
+    const prices = await api(sandbox, 'GET', `/prices?symbols=${listed}`);
+    const half = price * 0.00025;
     const shapes: Record<SandboxDialect, unknown> = {
       reference: [{ market: 'USDTNGN', price, timestamp }],
       alpha: { USDTNGN: { mid: price, ts: timestamp } },
       beta: [{ symbol: 'USDTNGN', rate: price }],
+      gamma: { rates: [{ pair: 'USDTNGN', bid: (price - half).toFixed(3), ask: (price + half).toFixed(3), as_of: timestamp }] },
     };
     expect(prices.body.data).toEqual(shapes[dialect]);
     expect(prices.body.meta).toEqual({ source: 'onchain' });
@@ -178,12 +208,12 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
 
   it('keeps the stated rules: a second open on a side and the spec’s errors', async () => {
     const sandbox = await startDialect(dialect);
-    const noHedge = await api(sandbox, 'POST', '/hedges/add', { body: change('buy', expected.notionalField, 1_000) });
+    const noHedge = await api(sandbox, 'POST', '/hedges/add', { body: changeOf('buy', expected.notionalField, 1_000) });
     expect([noHedge.status, noHedge.body.error.code]).toEqual([404, 'no_open_hedge']);
-    await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'same' });
-    const reuse = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 2_000), idempotencyKey: 'same' });
+    await api(sandbox, 'POST', '/hedges', { body: open('buy', 1_000), idempotencyKey: 'same' });
+    const reuse = await api(sandbox, 'POST', '/hedges', { body: open('buy', 2_000), idempotencyKey: 'same' });
     expect([reuse.status, reuse.body.error.code]).toEqual([409, 'idempotency_key_reuse']);
-    const second = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 2_000) });
+    const second = await api(sandbox, 'POST', '/hedges', { body: open('buy', 2_000) });
     if (dialect === 'alpha') expect(second.status).toBe(200);
     else expect([second.status, second.body.error.code]).toEqual([409, 'hedge_already_open']);
   });
@@ -268,6 +298,63 @@ describe('sandbox dialect alpha: several hedges per side', () => {
   });
 });
 
+describe('sandbox dialect gamma: more markets, a closing status, cursor pages, amounts as text', () => {
+  it('lists USDTKES and USDTGHS open and USDTNGN disabled; an open on USDTNGN is refused', async () => {
+    const sandbox = await startDialect('gamma');
+    const markets = (await api(sandbox, 'GET', '/markets')).body;
+    expect(markets.data.map((entry: { market: string; status: string }) => [entry.market, entry.status])).toEqual([
+      ['USDTNGN', 'disabled'],
+      ['USDTKES', 'open'],
+      ['USDTGHS', 'open'],
+    ]);
+    expect(markets.meta.allowed_markets).toEqual(['USDTNGN', 'USDTKES', 'USDTGHS']);
+    const refused = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 10_000) });
+    expect([refused.status, refused.body.error.code]).toEqual([400, 'market_disabled']);
+    expect(sandbox.engine.state.accounts[Object.keys(sandbox.engine.state.accounts)[0]!]!.hedges).toEqual({});
+  });
+
+  it('shows `settling` while a close lands, then `closed`; the filter knows the word', async () => {
+    const sandbox = await startDialect('gamma');
+    const id = (await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 20_000, 3, { market: 'USDTKES' }) })).body.data.id;
+    sandbox.clock.advance(FILL_DELAY_MS);
+    await api(sandbox, 'POST', '/hedges/close', { body: closeBody('sell', 'USDTKES') });
+    expect((await api(sandbox, 'GET', `/hedges/${id}`)).body.data.status).toBe('settling');
+    expect((await api(sandbox, 'GET', '/hedges?status=settling')).body.data.map((hedge: { id: string }) => hedge.id)).toEqual([id]);
+    // Still a position until the close lands.
+    expect((await api(sandbox, 'GET', '/positions')).body.data).toHaveLength(1);
+    sandbox.clock.advance(FILL_DELAY_MS);
+    expect((await api(sandbox, 'GET', `/hedges/${id}`)).body.data.status).toBe('closed');
+    expect((await api(sandbox, 'GET', '/positions')).body.data).toEqual([]);
+    const unknown = await api(sandbox, 'GET', '/hedges?status=pending');
+    expect([unknown.status, unknown.body.error.details.field]).toEqual([400, 'status']);
+  });
+
+  it('pages by cursor: 20 by default, meta.next_cursor to the next page, null on the last; every hedge once', async () => {
+    const sandbox = await startDialect('gamma');
+    const ids = sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 47 });
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? '/hedges?limit=100' : `/hedges?limit=100&cursor=${encodeURIComponent(cursor)}`;
+      const answer = (await api(sandbox, 'GET', query)).body;
+      sizes.push(answer.data.length);
+      seen.push(...answer.data.map((hedge: { id: string }) => hedge.id));
+      expect(answer.meta.page_size).toBe(20);
+      cursor = answer.meta.next_cursor;
+    } while (cursor !== null);
+    expect(sizes).toEqual([20, 20, 7]);
+    expect(seen).toHaveLength(47);
+    expect(new Set(seen)).toEqual(new Set(ids));
+    const history = (await api(sandbox, 'GET', '/hedges/history?page_size=50')).body;
+    expect(history.data).toHaveLength(47);
+    expect(history.meta).toEqual({ page_size: 50, next_cursor: null });
+    expect(history.data[0].net_pnl_usd).toMatch(/^-?\d+\.\d\d$/);
+    const bad = await api(sandbox, 'GET', '/hedges?cursor=nope');
+    expect([bad.status, bad.body.error.details.field]).toEqual([400, 'cursor']);
+  });
+});
+
 describe('sandbox dialects: choosing and remembering one', () => {
   let dir: string | undefined;
   afterEach(async () => {
@@ -294,9 +381,9 @@ describe('sandbox dialects: choosing and remembering one', () => {
   });
 
   it('refuses an unknown dialect and lists the names', async () => {
-    expect(SANDBOX_DIALECTS).toEqual(['reference', 'alpha', 'beta']);
+    expect(SANDBOX_DIALECTS).toEqual(['reference', 'alpha', 'beta', 'gamma']);
     expect(SERVE_DIALECTS).toBe(SANDBOX_DIALECTS);
-    await expect(startSimulator({ preset: 'plain', dialect: 'gamma' as SandboxDialect })).rejects.toThrow(/unknown sandbox dialect "gamma".*reference, alpha, beta/);
+    await expect(startSimulator({ preset: 'plain', dialect: 'delta' as SandboxDialect })).rejects.toThrow(/unknown sandbox dialect "delta".*reference, alpha, beta, gamma/);
   });
 
   it('serveSandbox passes the dialect on and names it on stderr', async () => {

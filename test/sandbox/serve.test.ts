@@ -20,7 +20,7 @@ describe('serveSandbox', () => {
     const stderr = capture();
     const stop = new AbortController();
     const serving = serveSandbox({ fillDelayMs: 50, tls: true }, { stdout: stdout.stream, stderr: stderr.stream, signal: stop.signal });
-    await until(() => stdout.text().split('\n').length >= 7);
+    await until(() => stdout.text().split('\n').length >= 8);
 
     const lines = stdout.text().trimEnd().split('\n');
     expect(lines.map((line) => line.split('=')[0])).toEqual([
@@ -30,6 +30,7 @@ describe('serveSandbox', () => {
       'HEDGE_WIRE_PAGE_SIZE_PARAM',
       'HEDGE_WIRE_NOTIONAL_FIELD',
       'HEDGE_WIRE_PRICES_PARAM',
+      'HEDGE_WIRE_CURSOR_PARAM',
     ]);
     const settings = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
     expect(settings.HEDGE_BASE_URL).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2$/);
@@ -47,7 +48,7 @@ describe('serveSandbox', () => {
     const serving = serveSandbox({ apiKeys: ['hpk_test_ServeServeServeServe1234'] }, { stdout: stdout.stream, stderr: stderr.stream });
     await until(() => stderr.text().includes('Ctrl-C'));
     expect(stdout.text()).toMatch(
-      /^HEDGE_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2\nHEDGE_API_KEY=hpk_test_ServeServeServeServe1234\nHEDGE_WIRE_PAGE_SIZE_PARAM=limit\nHEDGE_WIRE_NOTIONAL_FIELD=notional_usd\nHEDGE_WIRE_PRICES_PARAM=symbols\n$/,
+      /^HEDGE_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2\nHEDGE_API_KEY=hpk_test_ServeServeServeServe1234\nHEDGE_WIRE_PAGE_SIZE_PARAM=limit\nHEDGE_WIRE_NOTIONAL_FIELD=notional_usd\nHEDGE_WIRE_PRICES_PARAM=symbols\nHEDGE_WIRE_CURSOR_PARAM=cursor\n$/,
     );
     const response = await fetch(`${stdout.text().split('\n')[0].split('=')[1]}/markets`, {
       headers: { authorization: 'Bearer hpk_test_ServeServeServeServe1234' },

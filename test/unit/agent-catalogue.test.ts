@@ -38,6 +38,7 @@ describe('tools from the manifest', () => {
       ['maturities', 'read'],
       ['roll', 'write'],
       ['whoami', 'read'],
+      ['doctor', 'read'],
       ['plan', 'read'],
       ['apply', 'write'],
       ['report', 'read'],

@@ -277,7 +277,7 @@ describe('--watch failures', () => {
       last_good: new Date(START).toISOString(),
       next_at: new Date(START + 4000).toISOString(),
     });
-    expect(records[2].error).toEqual({ code: 'invalid_response', message: 'GET /positions answered HTTP 502 with a body that is not JSON.' });
+    expect(records[2].error).toEqual({ code: 'unreadable', message: 'GET /positions answered HTTP 502 with a body that is not JSON.' });
     expect(records[3].data[0].net_pnl_usd).toBe(14);
   });
 

@@ -1,0 +1,176 @@
+// Pagination by detection. The spec shows a page-size parameter (bound 500) but not its name, its
+// default, nor how a next page is asked for; servers answer that in a handful of common ways. This
+// module reads one answer of a list endpoint and says what it holds: the rows (a bare array, or an
+// array inside `data`), whether the server signals more, and how to ask for the next page — a next
+// link (meta, body or the `Link` header), a cursor (`next_cursor`, `next_page_token`, …), a page
+// number, or an offset. The client (client.ts) follows it up to the asked limit.
+
+/** Names a page-size query parameter goes by, most common first (the first is our default guess). */
+export const PAGE_SIZE_NAMES = ['limit', 'page_size', 'per_page', 'pageSize', 'perPage', 'size', 'page_limit', 'max_results', 'maxResults', 'count'] as const;
+
+/** Where a list hides inside an object `data`, most likely first. */
+const LIST_KEYS = ['items', 'data', 'results', 'records', 'rows', 'entries', 'list', 'hedges', 'history', 'positions', 'markets'];
+/** Objects that may hold paging facts, inside meta or beside the list. */
+const CONTAINERS = ['pagination', 'paging', 'page_info', 'pageInfo', 'page', 'cursor', 'links', '_links'];
+const NEXT_LINK_KEYS = ['next', 'next_url', 'nextUrl', 'next_page_url', 'nextPageUrl', 'next_link', 'nextLink', 'href'];
+const CURSOR_KEYS = ['next_cursor', 'nextCursor', 'next_page_token', 'nextPageToken', 'next_token', 'nextToken', 'end_cursor', 'endCursor', 'after'];
+const MORE_KEYS = ['has_more', 'hasMore', 'has_next', 'hasNext', 'has_next_page', 'hasNextPage', 'more'];
+const PAGE_KEYS = ['page', 'current_page', 'currentPage', 'page_number', 'pageNumber'];
+const PAGES_KEYS = ['total_pages', 'totalPages', 'page_count', 'pageCount', 'last_page', 'lastPage', 'pages'];
+const TOTAL_KEYS = ['total', 'total_count', 'totalCount', 'total_items', 'totalItems', 'total_results', 'count'];
+
+export interface NextPage {
+  /** The query of the next request (replaces the list's query; the page size is added when absent). */
+  query: Record<string, string>;
+  /** How it was found, for --verbose and `hedge doctor`: "meta.next_cursor as cursor", "Link header", … */
+  how: string;
+}
+
+export interface PageReading {
+  /** The rows of this page; undefined when the answer holds no list hedge can find. */
+  rows?: unknown[];
+  /** Where the rows were: "data", "data.items". */
+  rowsAt: string;
+  /** true: the server says more exist; false: it says this is the last; undefined: it says nothing. */
+  more?: boolean;
+  next?: NextPage;
+  /** A page-size name and value the answer states (`meta.page_size: 20`): the parameter the server reads, likely. */
+  statedPageSize?: { name: string; value: number };
+  /** A total the answer states (rows across every page). */
+  total?: number;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The rows of a list answer: the array itself, or the one array an object `data` carries. */
+export function findRows(data: unknown): { rows?: unknown[]; at: string; rest: Json } {
+  if (Array.isArray(data)) return { rows: data, at: 'data', rest: {} };
+  if (!isObject(data)) return { at: 'data', rest: {} };
+  const arrays = Object.entries(data).filter(([, value]) => Array.isArray(value));
+  const named = LIST_KEYS.map((key) => arrays.find(([name]) => name === key)).find((entry) => entry !== undefined);
+  const found = named ?? (arrays.length === 1 ? arrays[0] : undefined);
+  if (!found) return { at: 'data', rest: data };
+  const rest = { ...data };
+  delete rest[found[0]];
+  return { rows: found[1] as unknown[], at: `data.${found[0]}`, rest };
+}
+
+/** The places paging facts may be: meta, what `data` carries beside the rows, and objects inside either. */
+function places(meta: Json, rest: Json): Array<{ at: string; value: Json }> {
+  const found: Array<{ at: string; value: Json }> = [
+    { at: 'meta', value: meta },
+    { at: 'data', value: rest },
+  ];
+  for (const { at, value } of [...found]) {
+    for (const key of CONTAINERS) if (isObject(value[key])) found.push({ at: `${at}.${key}`, value: value[key] as Json });
+  }
+  return found;
+}
+
+function firstOf<T>(sources: Array<{ at: string; value: Json }>, keys: readonly string[], read: (value: unknown) => T | undefined): { at: string; key: string; value: T } | undefined {
+  for (const source of sources) {
+    for (const key of keys) {
+      if (!(key in source.value)) continue;
+      const value = read(source.value[key]);
+      if (value !== undefined) return { at: source.at, key, value };
+    }
+  }
+  return undefined;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+const whole = (value: unknown): number | undefined => {
+  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+  return number !== undefined && Number.isInteger(number) && number >= 0 ? number : undefined;
+};
+const flag = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : undefined);
+/** A key present with null (or '') says "no next page". */
+const present = (sources: Array<{ at: string; value: Json }>, keys: readonly string[]): boolean =>
+  sources.some((source) => keys.some((key) => key in source.value && (source.value[key] === null || source.value[key] === '')));
+
+/** `<https://…?cursor=x>; rel="next", <…>; rel="prev"` → the next URL. */
+export function nextFromLinkHeader(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(',')) {
+    const match = /<([^>]*)>\s*;(.*)/.exec(part.trim());
+    if (match && /\brel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2]!)) return match[1];
+  }
+  return undefined;
+}
+
+/** The query of a next link (absolute, or relative to the list's URL). */
+function queryOfLink(link: string, listUrl: string): Record<string, string> | undefined {
+  try {
+    const url = new URL(link, listUrl);
+    return Object.fromEntries(url.searchParams.entries());
+  } catch {
+    return undefined;
+  }
+}
+
+/** `next_cursor` → `cursor`, `nextPageToken` → `pageToken`, `end_cursor` / `after` → `after`. */
+export function cursorParameterFor(key: string): string {
+  if (key === 'end_cursor' || key === 'endCursor' || key === 'after') return 'after';
+  const stripped = key.replace(/^next_?/i, '');
+  return stripped.charAt(0).toLowerCase() + stripped.slice(1);
+}
+
+/**
+ * Reads one answer of a list endpoint. `query` is what was asked (the next page keeps its filters),
+ * `listUrl` the URL it was asked at (a relative next link is resolved against it), `cursorParam`
+ * a configured name to send a cursor back under (else it is derived from the answer's key).
+ */
+export function readPage(answer: { data: unknown; meta: Json; linkHeader?: string }, request: { query: Record<string, string>; listUrl: string; cursorParam?: string }): PageReading {
+  const { rows, at, rest } = findRows(answer.data);
+  const sources = places(answer.meta, rest);
+  const reading: PageReading = { rows, rowsAt: at };
+
+  const stated = firstOf(sources, PAGE_SIZE_NAMES.filter((name) => name !== 'count'), whole);
+  if (stated && stated.value > 0) reading.statedPageSize = { name: stated.key, value: stated.value };
+  const total = firstOf(sources, TOTAL_KEYS, whole);
+  if (total) reading.total = total.value;
+  const more = firstOf(sources, MORE_KEYS, flag);
+  if (more) reading.more = more.value;
+
+  // 1. A next link: the server's own word for the next request.
+  const link = firstOf(sources, NEXT_LINK_KEYS, text);
+  const header = nextFromLinkHeader(answer.linkHeader);
+  const linkQuery = link ? queryOfLink(link.value, request.listUrl) : header ? queryOfLink(header, request.listUrl) : undefined;
+  if (linkQuery && Object.keys(linkQuery).length > 0) {
+    reading.next = { query: linkQuery, how: link ? `${link.at}.${link.key} (a next link)` : 'the Link header (rel="next")' };
+    reading.more ??= true;
+    return reading;
+  }
+  // 2. A cursor.
+  const cursor = firstOf(sources, CURSOR_KEYS, text);
+  if (cursor && reading.more !== false) {
+    const parameter = request.cursorParam ?? cursorParameterFor(cursor.key);
+    reading.next = { query: { ...request.query, [parameter]: cursor.value }, how: `${cursor.at}.${cursor.key}, sent back as ${parameter}` };
+    reading.more ??= true;
+    return reading;
+  }
+  // 3. Page numbers.
+  const page = firstOf(sources, PAGE_KEYS, whole);
+  const pages = firstOf(sources, PAGES_KEYS, whole);
+  const nextPage = firstOf(sources, ['next_page', 'nextPage'], whole);
+  if (nextPage || (page && pages && page.value < pages.value)) {
+    const number = nextPage?.value ?? page!.value + 1;
+    const parameter = page?.key === 'current_page' || page?.key === 'currentPage' ? 'page' : (page?.key ?? 'page');
+    reading.next = { query: { ...request.query, [parameter]: String(number) }, how: `page numbers (${parameter}=${number})` };
+    reading.more ??= true;
+    return reading;
+  }
+  if (page && pages && page.value >= pages.value) reading.more ??= false;
+  // 4. An offset.
+  const offset = firstOf(sources, ['offset', 'skip', 'start'], whole);
+  if (offset && rows && rows.length > 0 && (reading.more === true || (reading.total !== undefined && offset.value + rows.length < reading.total))) {
+    reading.next = { query: { ...request.query, [offset.key]: String(offset.value + rows.length) }, how: `${offset.at}.${offset.key} (an offset)` };
+    reading.more = true;
+    return reading;
+  }
+  // A cursor key present and empty, or a total reached, says this was the last page.
+  if (reading.more === undefined && present(sources, CURSOR_KEYS)) reading.more = false;
+  return reading;
+}

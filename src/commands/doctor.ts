@@ -1,0 +1,60 @@
+// hedge doctor — checks the set-up against the server and says what to do next (flows/doctor.ts).
+// A line per check: ✓ passed, ! a warning, ✗ failed, – not asked, · what was detected; the next
+// step under it. Plain output: one row per check (id, status, title, detail, next, for_writes);
+// --json: {ready, exit_code, checks}. Exit 0 only when everything a write needs works; otherwise
+// the class of the first failed check a write needs: 4 key, 5 network or server (the clock too),
+// 14 an answer hedge cannot read, 2 a setting that cannot be used. It sends no write.
+import type { CheckStatus, DoctorReport } from '../flows/doctor.js';
+import type { CommandContext } from '../runtime/context.js';
+import { wrapWords } from '../ui/width.js';
+
+const MARKS: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '–', info: '·' };
+
+export async function run(ctx: CommandContext): Promise<number> {
+  const { runDoctor } = await import('../flows/doctor.js');
+  const report = await runDoctor(ctx);
+  render(ctx, report);
+  return report.exitCode;
+}
+
+function render(ctx: CommandContext, report: DoctorReport): void {
+  const { output } = ctx;
+  if (output.isJson) {
+    output.json({
+      ready: report.ready,
+      exit_code: report.exitCode,
+      checks: report.checks.map((check) => ({
+        check: check.id,
+        status: check.status,
+        title: check.title,
+        detail: check.detail,
+        next: check.next ?? null,
+        for_writes: check.forWrites,
+      })),
+    });
+  } else if (!output.isHuman) {
+    output.list(
+      report.checks.map((check) => ({ check: check.id, status: check.status, title: check.title, detail: check.detail, next: check.next ?? null, for_writes: check.forWrites })),
+      ['check', 'status', 'title', 'detail', 'next', 'for_writes'].map((key) => ({ key, label: key, kind: 'text' as const })),
+      { empty: 'No checks.' },
+    );
+  } else {
+    const c = output.chalk;
+    const colour: Record<CheckStatus, (text: string) => string> = { ok: c.green, warn: c.yellow, fail: c.red, skip: c.dim, info: c.dim };
+    const width = Math.max(...report.checks.map((check) => check.title.length));
+    const lines: string[] = [c.bold('hedge doctor')];
+    for (const check of report.checks) {
+      const head = `${colour[check.status](MARKS[check.status])} ${check.title.padEnd(width)}  `;
+      lines.push(wrapWords(`${head}${check.detail}`, output.columns, { hangingIndent: width + 4 }));
+      if (check.next) lines.push(wrapWords(`${' '.repeat(width + 4)}→ ${check.next}`, output.columns, { hangingIndent: width + 6 }));
+    }
+    output.write(lines.join('\n'));
+  }
+  const failed = report.checks.filter((check) => check.status === 'fail');
+  const sentence = report.ready
+    ? failed.length === 0
+      ? 'Ready: everything a write needs works.'
+      : `Ready for writes; ${failed.length} other check${failed.length === 1 ? '' : 's'} failed (see above).`
+    : `Not ready: ${failed.filter((check) => check.forWrites).map((check) => check.title.toLowerCase()).join(', ')} — a write would fail. Fix the first ✗, then run \`${ctx.hedgeCommand('doctor')}\` again.`;
+  output.note(report.ready ? output.chalk.green(sentence) : output.chalk.red(sentence));
+}

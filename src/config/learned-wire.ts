@@ -1,0 +1,64 @@
+// Wire names hedge learned from a server (api/client.ts `learnWire`): kept so that the next run
+// sends the server's own name at once. A profile keeps what its own server taught in
+// `wire_learned`; credentials that do not come whole from a profile (HEDGE_BASE_URL, the demo)
+// keep theirs per server in the store's `learned_wire`, keyed by base URL (`demo` for the demo,
+// whose port changes every run). What you set yourself (`wire` in a profile, HEDGE_WIRE_*) always
+// wins over what was learned; `hedge profile reset-wire` forgets what was learned.
+import type { ResolvedCredentials } from './credentials.js';
+import type { ProfileStore } from './profile-store.js';
+import type { StoreData } from './store-schema.js';
+
+export type LearnedScope = { kind: 'profile'; name: string } | { kind: 'server'; key: string };
+
+/** Where the learned names of these credentials live. */
+export function learnedScopeOf(credentials: Pick<ResolvedCredentials, 'sources' | 'profileName' | 'baseUrl'>): LearnedScope {
+  if (credentials.sources.baseUrl === 'demo') return { kind: 'server', key: 'demo' };
+  if (credentials.sources.baseUrl === 'profile' && credentials.profileName) return { kind: 'profile', name: credentials.profileName };
+  return { kind: 'server', key: credentials.baseUrl.replace(/\/+$/, '') };
+}
+
+/** For messages: `profile "desk"`, `the demo`, `https://api.example.com/partners/acme/v2`. */
+export function describeScope(scope: LearnedScope): string {
+  if (scope.kind === 'profile') return `profile "${scope.name}"`;
+  return scope.key === 'demo' ? 'the demo' : scope.key;
+}
+
+export function readLearned(data: StoreData, scope: LearnedScope): Record<string, string> {
+  const found = scope.kind === 'profile' ? data.profiles[scope.name]?.wire_learned : data.learned_wire?.[scope.key];
+  return { ...(found ?? {}) };
+}
+
+/** Keeps `key = value` (a profile `wire` key, e.g. `notional_field`) for the scope. */
+export function saveLearned(store: ProfileStore, scope: LearnedScope, key: string, value: string): void {
+  store.update((data) => {
+    if (scope.kind === 'profile') {
+      const profile = data.profiles[scope.name];
+      if (!profile) return;
+      profile.wire_learned = { ...(profile.wire_learned ?? {}), [key]: value };
+    } else {
+      data.learned_wire = { ...(data.learned_wire ?? {}), [scope.key]: { ...(data.learned_wire?.[scope.key] ?? {}), [key]: value } };
+    }
+  });
+}
+
+/** Forgets what was learned for the scope (or everywhere); returns the names forgotten, as `where: key=value`. */
+export function resetLearned(store: ProfileStore, scope: LearnedScope | 'all'): string[] {
+  const forgotten: string[] = [];
+  const note = (where: string, names: Record<string, string> | undefined) => {
+    for (const [key, value] of Object.entries(names ?? {})) forgotten.push(`${where}: ${key}=${value}`);
+  };
+  store.update((data) => {
+    for (const [name, profile] of Object.entries(data.profiles)) {
+      if (scope !== 'all' && !(scope.kind === 'profile' && scope.name === name)) continue;
+      note(describeScope({ kind: 'profile', name }), profile.wire_learned);
+      delete profile.wire_learned;
+    }
+    for (const key of Object.keys(data.learned_wire ?? {})) {
+      if (scope !== 'all' && !(scope.kind === 'server' && scope.key === key)) continue;
+      note(describeScope({ kind: 'server', key }), data.learned_wire![key]);
+      delete data.learned_wire![key];
+    }
+    if (data.learned_wire && Object.keys(data.learned_wire).length === 0) delete data.learned_wire;
+  });
+  return forgotten;
+}

@@ -1,0 +1,41 @@
+// What the server sent, beside what hedge read from it. The reading layer (api/client.ts) hands
+// the flows a checked copy of each answer in which a numeric string is a number ("99889.00" →
+// 99889), so the rules can compute with it; the output layer prints the server's own data — its
+// field order, its decimal text, its shape — in every format (design.md: --json stays the server's
+// data as sent). This registry links the two: the copy is the key, the original the value. A
+// WeakMap, so neither outlives the objects themselves.
+
+const sent = new WeakMap<object, unknown>();
+
+/** Records that `read` was read from `original` (each element too, for lists). */
+export function rememberSent<T>(read: T, original: unknown): T {
+  if (read === null || typeof read !== 'object' || read === original) return read;
+  sent.set(read, original);
+  if (Array.isArray(read) && Array.isArray(original) && read.length === original.length) {
+    read.forEach((item, index) => rememberSent(item, original[index]));
+  }
+  return read;
+}
+
+/**
+ * The server's own data behind a value the reading layer returned, wherever it sits: a list built
+ * from read records (filtered, several pages) and an object of ours that carries one (a close's
+ * `realized` record) show each as sent. Values with nothing read inside come back as they are.
+ */
+export function asSent<T>(value: T, depth = 0): T {
+  if (value === null || typeof value !== 'object') return value;
+  const original = sent.get(value);
+  if (original !== undefined) return original as T;
+  if (depth > 4) return value;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => asSent(item, depth + 1));
+    return (items.some((item, index) => item !== value[index]) ? items : value) as T;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const shown = asSent(inner, depth + 1);
+    if (shown !== inner) (copy ??= { ...(value as Record<string, unknown>) })[key] = shown;
+  }
+  return (copy ?? value) as T;
+}

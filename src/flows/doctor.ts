@@ -1,0 +1,494 @@
+// `hedge doctor`: what a desk runs on day one and whenever something looks off. Every check is a
+// line with its outcome and the next step; nothing is written (GET requests, and one POST /quotes,
+// which opens and stores nothing). The checks, in order:
+//   key and environment · base URL and TLS · the key accepted · clock skew against the server's
+//   Date header · each read endpoint answered and readable (markets, prices, a quote, account,
+//   positions, hedges, one hedge, history) · the wire choices detected (prices shape, page-size
+//   parameter, list paging, position fields, the add/reduce amount, statuses) · rate-limit headers.
+// Ready (exit 0) means every check a write needs passed; the report says which those are.
+import type { HedgeClient, LearnedWire } from '../api/client.js';
+import { readPage, type PageReading } from '../api/paging.js';
+import { readPosition } from '../api/read-position.js';
+import type { ObservedAnswer } from '../api/transport.js';
+import { NO_PAGE_SIZE, WIRE_SETTING_SOURCES, resolveWireSettings } from '../api/unspecified.js';
+import type { ResolvedCredentials } from '../config/credentials.js';
+import { asSent } from '../domain/as-sent.js';
+import { formatMoney } from '../domain/money.js';
+import { HEDGE_STATUSES, TENORS } from '../domain/vocabulary.js';
+import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
+import { describeError } from '../exit-codes.js';
+import type { CommandContext } from '../runtime/context.js';
+import { redactKey } from '../security/secrets.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
+/** What a failed check is, as the exit code says it: a key problem, the network or server, an answer hedge cannot read, bad set-up. */
+export type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage';
+
+export interface DoctorCheck {
+  /** Stable id a script can route on: key, base_url, auth, clock, markets, prices, quote, account, positions, hedges, hedge, history, wire.*, rate_limits. */
+  id: string;
+  title: string;
+  status: CheckStatus;
+  detail: string;
+  next?: string;
+  /** A write needs this to work: `doctor` exits 0 only when all of these pass. */
+  forWrites: boolean;
+  failure?: FailureClass;
+}
+
+export interface DoctorReport {
+  checks: DoctorCheck[];
+  ready: boolean;
+  exitCode: 0 | 2 | 4 | 5 | 14;
+}
+
+/** A clock this far from the server's is a warning; further, a failure. */
+export const CLOCK_WARN_MS = 5_000;
+export const CLOCK_FAIL_MS = 30_000;
+/** A check answers a person who is waiting: one retry for a blip, not the full trading budget. */
+const CHECK_RETRY = { maxAttempts: 2, maxTotalMs: 5_000 };
+const QUOTE_PROBE_USD = 1_000;
+const EXIT_OF: Record<FailureClass, DoctorReport['exitCode']> = { auth: 4, network: 5, unreadable: 14, usage: 2 };
+
+/** The command that reads each endpoint (named in a next step). */
+const COMMAND_OF: Record<string, string[]> = {
+  '/markets': ['markets'],
+  '/prices': ['price'],
+  '/quotes': ['quote', 'MARKET', 'buy', '1000', '--tenor', '1'],
+  '/account': ['account'],
+  '/positions': ['positions'],
+  '/hedges': ['hedges'],
+  '/hedges/ID': ['hedges', 'ID'],
+  '/hedges/history': ['history'],
+};
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
+  const checks: DoctorCheck[] = [];
+  const add = (check: DoctorCheck): DoctorCheck => (checks.push(check), check);
+  const finish = (): DoctorReport => {
+    const failed = checks.find((check) => check.forWrites && check.status === 'fail');
+    return { checks, ready: failed === undefined, exitCode: failed ? EXIT_OF[failed.failure ?? 'network'] : 0 };
+  };
+
+  // ---- key, environment, base URL (local: nothing sent) --------------------------------------
+  let credentials: ResolvedCredentials;
+  try {
+    credentials = await ctx.credentials();
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    const described = describeError(error);
+    add({ id: 'key', title: 'Key and base URL', status: 'fail', detail: described.message, next: described.hint, forWrites: true, failure: described.exitCode === 2 ? 'usage' : 'auth' });
+    add({ id: 'server', title: 'Server', status: 'skip', detail: 'not asked: no usable key and base URL', forWrites: true });
+    return finish();
+  }
+  const environment = credentials.environment === 'live' ? 'LIVE key: production, real funds' : 'test key: the sandbox, test funds';
+  add({ id: 'key', title: 'Key', status: 'ok', detail: `${redactKey(credentials.apiKey)} — ${environment} (from ${sourceName(credentials.sources.apiKey, 'HEDGE_API_KEY', credentials.profileName)})`, forWrites: true });
+  const url = new URL(credentials.baseUrl);
+  const transportNote = url.protocol === 'https:' ? `HTTPS${credentials.caFile ? `, trusting ${credentials.caFile} beside the system roots` : ''}` : 'plain HTTP, allowed on loopback only (a local sandbox)';
+  const versioned = /\/v\d+$/.test(url.pathname);
+  const baseUrl = add({
+    id: 'base_url',
+    title: 'Base URL',
+    status: versioned ? 'ok' : 'warn',
+    detail: `${credentials.baseUrl} — ${transportNote} (from ${sourceName(credentials.sources.baseUrl, 'HEDGE_BASE_URL', credentials.profileName)})${versioned ? '' : '; it does not end with a version segment (…/v2) as the spec says it does'}`,
+    next: versioned ? undefined : 'Check the address the partner desk gave: it ends with the version, e.g. https://…/partners/NAME/v2.',
+    forWrites: true,
+  });
+
+  // ---- a client that sees every answer ---------------------------------------------------------
+  const answers: ObservedAnswer[] = [];
+  const notes: string[] = [];
+  const learned: LearnedWire[] = [];
+  const known = await ctx.learnedWire();
+  const wire = resolveWireSettings(ctx.env, credentials.profileWire, known.names);
+  const { createClient } = await import('../api/create-client.js');
+  const client = createClient({
+    credentials,
+    env: ctx.env,
+    clock: ctx.clock,
+    deadline: ctx.deadline,
+    signal: ctx.signal,
+    requestTimeoutSeconds: ctx.globals.requestTimeout,
+    retry: CHECK_RETRY,
+    log: ctx.globals.verbose ? (line) => ctx.log(line) : undefined,
+    wire: wire.problem ? undefined : wire.settings,
+    warn: (text) => notes.push(text),
+    learn: (found) => {
+      learned.push(found);
+      const keeping = ctx.keepLearned(known.scope, found);
+      ctx.onDispose(() => keeping);
+    },
+    observe: (answer) => answers.push(answer),
+  });
+  if (!ctx.keepsTransportOpen) {
+    const { closeTransport } = await import('../api/transport.js');
+    ctx.onDispose(closeTransport);
+  }
+
+  // ---- reach, TLS, the key accepted: the first request tells ----------------------------------
+  let markets: Awaited<ReturnType<HedgeClient['listMarkets']>> | undefined;
+  const started = ctx.clock.now();
+  try {
+    markets = await client.listMarkets();
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    const stop = firstRequestFailure(ctx, error, credentials, baseUrl);
+    if (stop) {
+      if (stop !== baseUrl) add(stop);
+      add({ id: 'reads', title: 'Reads', status: 'skip', detail: 'not asked: the server could not be used', forWrites: true });
+      return finish();
+    }
+  }
+  const firstAnswer = answers[0];
+  add({
+    id: 'auth',
+    title: 'Key accepted',
+    status: 'ok',
+    detail: `the server accepted the key (${firstAnswer ? `${firstAnswer.endpoint} answered ${firstAnswer.status} in ${Math.max(0, firstAnswer.receivedAt - firstAnswer.sentAt)} ms` : `answered in ${ctx.clock.now() - started} ms`})`,
+    forWrites: true,
+  });
+  add(clockCheck(answers));
+
+  // ---- each read ---------------------------------------------------------------------------
+  const readFailure = (id: string, title: string, endpoint: string, error: unknown, forWrites: boolean): DoctorCheck => {
+    if (error instanceof InterruptedError) throw error;
+    const described = describeError(error);
+    const failure: FailureClass = error instanceof InvalidResponseError ? 'unreadable' : error instanceof ApiError && (error.status === 401 || error.status === 403) ? 'auth' : 'network';
+    const command = COMMAND_OF[endpoint.replace(/^(GET|POST) /, '').replace(/^\/hedges\/(?!history).+$/, '/hedges/ID')];
+    const next =
+      failure === 'unreadable'
+        ? `hedge cannot read this answer (${String(described.details.field ?? 'data')}: ${String(described.details.received ?? '?')}); report it with the output of \`${ctx.hedgeCommand(...(command ?? ['markets']), '--verbose')}\`.`
+        : described.hint;
+    return add({ id, title, status: 'fail', detail: described.message, next, forWrites, failure });
+  };
+
+  if (markets) {
+    const open = markets.markets.filter((entry) => entry.status === 'open').map((entry) => entry.market);
+    const other = markets.markets.filter((entry) => entry.status !== 'open').map((entry) => `${entry.market} (${entry.status})`);
+    add({
+      id: 'markets',
+      title: 'Markets',
+      status: open.length > 0 ? 'ok' : 'warn',
+      detail: `${markets.markets.length} listed; open: ${open.join(', ') || 'none'}${other.length > 0 ? `; also ${other.join(', ')}` : ''}`,
+      next: open.length > 0 ? undefined : 'No market is open right now: opens and adds will be refused until one is.',
+      forWrites: true,
+    });
+  }
+  const listed = markets?.markets.map((entry) => entry.market) ?? [];
+  const tradable = markets?.markets.find((entry) => entry.status === 'open')?.market;
+
+  // prices
+  let pricesShape: string | undefined;
+  if (listed.length > 0) {
+    try {
+      const { data, quotes, problem } = await client.readPrices(listed.slice(0, 1));
+      pricesShape = describeShape(data);
+      if (problem) throw problem;
+      add({ id: 'prices', title: 'Prices', status: 'ok', detail: `${quotes[0]!.market} ${quotes[0]!.price} (GET /prices, read from ${pricesShape})`, forWrites: false });
+    } catch (error) {
+      readFailure('prices', 'Prices', 'GET /prices', error, false);
+    }
+  }
+
+  // a quote (indicative: opens and stores nothing)
+  if (tradable) {
+    try {
+      const quote = await client.createQuote({ market: tradable, side: 'buy', notional_usd: QUOTE_PROBE_USD, tenor_days: TENORS[0] });
+      add({
+        id: 'quote',
+        title: 'Quote',
+        status: 'ok',
+        detail: `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${quote.pricing.execution_price}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`,
+        forWrites: true,
+      });
+    } catch (error) {
+      readFailure('quote', 'Quote', 'POST /quotes', error, true);
+    }
+  } else {
+    add({ id: 'quote', title: 'Quote', status: 'skip', detail: 'no open market to quote', forWrites: false });
+  }
+
+  // account
+  try {
+    const account = await client.getAccount();
+    add({
+      id: 'account',
+      title: 'Account',
+      status: 'ok',
+      detail: `balance ${formatMoney(account.balance_usdc)} USDC, headroom ${formatMoney(account.available_exposure_usd)} USD${sentAsText(account) ? ' (amounts sent as decimal strings, read as numbers)' : ''}`,
+      forWrites: true,
+    });
+  } catch (error) {
+    readFailure('account', 'Account', 'GET /account', error, true);
+  }
+
+  // positions
+  let positionFields = 'no open position to read its field names from';
+  try {
+    const positions = await client.listPositions();
+    if (positions.length > 0) positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
+    add({ id: 'positions', title: 'Positions', status: 'ok', detail: `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`, forWrites: true });
+  } catch (error) {
+    readFailure('positions', 'Positions', 'GET /positions', error, true);
+  }
+
+  // hedges, and one hedge
+  let statuses: string[] = [];
+  let newest: string | undefined;
+  try {
+    const list = await client.readHedges({ limit: 20 });
+    statuses = [...new Set(list.items.map((hedge) => hedge.status))];
+    newest = list.items[0]?.id;
+    add({ id: 'hedges', title: 'Hedges', status: 'ok', detail: `GET /hedges readable (${list.items.length} read${list.more ? ', more on the server' : ''})`, forWrites: true });
+  } catch (error) {
+    readFailure('hedges', 'Hedges', 'GET /hedges', error, true);
+  }
+  if (newest) {
+    try {
+      const hedge = await client.getHedge(newest);
+      add({ id: 'hedge', title: 'One hedge', status: 'ok', detail: `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`, forWrites: true });
+    } catch (error) {
+      readFailure('hedge', 'One hedge', `GET /hedges/${newest}`, error, true);
+    }
+  }
+
+  // history
+  try {
+    const history = await client.readHistory({ limit: 20 });
+    add({ id: 'history', title: 'History', status: 'ok', detail: `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`, forWrites: false });
+  } catch (error) {
+    readFailure('history', 'History', 'GET /hedges/history', error, false);
+  }
+
+  // ---- the wire choices -------------------------------------------------------------------
+  add({ id: 'wire.prices', title: 'Prices shape', status: 'info', detail: pricesShape ?? 'not seen', forWrites: false });
+  for (const check of await pageSizeChecks(client, wire.settings.pageSizeParam)) add(check);
+  add({ id: 'wire.positions', title: 'Position fields', status: 'info', detail: positionFields, forWrites: false });
+  const amount = wire.sources.changeNotionalField;
+  add({
+    id: 'wire.amount',
+    title: 'Add/reduce amount',
+    status: 'info',
+    detail:
+      `\`${client.wire.changeNotionalField}\` (${amount === 'default' ? 'guessed: the spec does not show it' : amount === 'learned' ? 'learned from the server' : `set in the ${amount}`}); ` +
+      'only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name',
+    forWrites: false,
+  });
+  const unknown = statuses.filter((status) => !(HEDGE_STATUSES as readonly string[]).includes(status));
+  add({
+    id: 'wire.statuses',
+    title: 'Statuses',
+    status: 'info',
+    detail: statuses.length === 0 ? 'no hedge to read statuses from' : `seen: ${statuses.join(', ')}${unknown.length > 0 ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
+    forWrites: false,
+  });
+  for (const found of learned) {
+    add({ id: `wire.learned.${found.setting}`, title: 'Learned', status: 'info', detail: `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`, forWrites: false });
+  }
+  if (wire.problem) add({ id: 'wire.settings', title: 'Wire settings', status: 'fail', detail: wire.problem, next: 'Fix or unset that setting.', forWrites: true, failure: 'usage' });
+
+  // ---- rate limits ----------------------------------------------------------------------------
+  add(rateLimitCheck(answers));
+  for (const note of notes) add({ id: 'note', title: 'Note', status: 'info', detail: note, forWrites: false });
+  return finish();
+}
+
+function sourceName(source: string, variable: string, profile: string | undefined): string {
+  if (source === 'environment') return variable;
+  if (source === 'demo') return '--demo';
+  if (source === 'flag') return 'a flag';
+  return profile ? `profile "${profile}"` : 'the profile';
+}
+
+/**
+ * The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer
+ * at all, a 404 (the base URL points elsewhere) and a refused key each name their next step.
+ * Undefined when the failure is about that endpoint only (the other reads still run).
+ */
+function firstRequestFailure(ctx: CommandContext, error: unknown, credentials: ResolvedCredentials, baseUrl: DoctorCheck): DoctorCheck | undefined {
+  if (error instanceof NetworkError) {
+    const tls = /TLS|certificate/i.test(error.message);
+    baseUrl.status = 'fail';
+    baseUrl.failure = 'network';
+    baseUrl.next = tls
+      ? 'Trust the server\'s CA: point HEDGE_CA_FILE (or the profile\'s ca_file, `hedge login --ca-file`) at its PEM file.'
+      : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ctx.hedgeCommand('whoami')}\` shows where it came from.`;
+    baseUrl.detail = `${credentials.baseUrl} — ${tls ? 'TLS failed' : 'no usable answer'}: ${error.message}`;
+    return baseUrl;
+  }
+  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+    return {
+      id: 'auth',
+      title: 'Key accepted',
+      status: 'fail',
+      detail: `the server refused the key: ${error.endpoint} answered ${error.status} ${error.code} (${error.message})`,
+      next: `Check the key (a ${credentials.environment} key for this server?) and save the right one with \`${ctx.hedgeCommand('login')}\`.`,
+      forWrites: true,
+      failure: 'auth',
+    };
+  }
+  if (error instanceof ApiError && error.status === 404) {
+    baseUrl.status = 'fail';
+    baseUrl.failure = 'network';
+    baseUrl.detail = `${credentials.baseUrl} — ${error.endpoint} answered 404 ${error.code}: this address does not serve the API`;
+    baseUrl.next = 'Check the base URL: it is the partner-scoped address ending with the version segment (https://…/partners/NAME/v2), without /markets.';
+    return baseUrl;
+  }
+  if (error instanceof InvalidResponseError && error.field === undefined) {
+    baseUrl.status = 'fail';
+    baseUrl.failure = 'unreadable';
+    baseUrl.detail = `${credentials.baseUrl} — ${error.message}`;
+    baseUrl.next = 'Something answers at this address, but not with the API\'s JSON envelope: check the base URL (and any proxy in between).';
+    return baseUrl;
+  }
+  return undefined;
+}
+
+/** The server's Date header against this machine's clock, at the middle of each exchange; the median of what was seen. */
+export function clockCheck(answers: readonly ObservedAnswer[]): DoctorCheck {
+  const skews = answers
+    .map((answer) => {
+      const date = answer.headers.date ? Date.parse(answer.headers.date) : Number.NaN;
+      // Date has whole seconds: its second started up to 1 s before the answer; half a second is the middle.
+      return Number.isFinite(date) ? date + 500 - (answer.sentAt + answer.receivedAt) / 2 : undefined;
+    })
+    .filter((skew): skew is number => skew !== undefined)
+    .sort((a, b) => a - b);
+  if (skews.length === 0) {
+    return { id: 'clock', title: 'Clock', status: 'warn', detail: 'the server sent no Date header: skew unknown', next: 'Keep this machine on NTP; times and countdowns are read against its clock.', forWrites: false };
+  }
+  const skew = skews[Math.floor(skews.length / 2)]!;
+  const size = Math.abs(skew);
+  const words = size < 1_000 ? 'within a second of the server' : `${formatDuration(size)} ${skew > 0 ? 'behind the server' : 'ahead of the server'}`;
+  const detail = `this machine's clock is ${words} (its Date header)`;
+  if (size <= CLOCK_WARN_MS) return { id: 'clock', title: 'Clock', status: 'ok', detail, forWrites: true };
+  const next = "Set this machine's clock right (NTP: `timedatectl set-ntp true`, or your OS's time settings); if it is right, the server's clock is off: tell the provider. Maturities, countdowns and --since/--until are read against these clocks.";
+  if (size <= CLOCK_FAIL_MS) return { id: 'clock', title: 'Clock', status: 'warn', detail, next, forWrites: true };
+  return { id: 'clock', title: 'Clock', status: 'fail', detail: `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`, next, forWrites: true, failure: 'network' };
+}
+
+function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 120) return `${minutes} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** Rate-limit headers seen on any answer (the spec does not show the threshold). */
+export function rateLimitCheck(answers: readonly ObservedAnswer[]): DoctorCheck {
+  const names = new Map<string, string>();
+  for (const answer of answers) {
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (/^(x-)?ratelimit|^retry-after$/i.test(name)) names.set(name, value);
+    }
+  }
+  if (names.size === 0) {
+    return { id: 'rate_limits', title: 'Rate limits', status: 'info', detail: `no rate-limit headers seen on ${answers.length} answers; hedge backs off on 429 and honours Retry-After`, forWrites: false };
+  }
+  return { id: 'rate_limits', title: 'Rate limits', status: 'info', detail: [...names].map(([name, value]) => `${name}: ${value}`).join(', '), forWrites: false };
+}
+
+/** A short picture of a JSON shape: `a list of {market, price, timestamp}`, `{rates: a list of {pair, bid, ask}}`. */
+export function describeShape(data: unknown, depth = 0): string {
+  if (Array.isArray(data)) return data.length === 0 ? 'an empty list' : `a list of ${describeShape(data[0], depth + 1)}`;
+  if (data !== null && typeof data === 'object') {
+    const entries = Object.entries(data);
+    if (depth >= 2) return `{${entries.map(([key]) => key).join(', ')}}`;
+    const keyedByMarket = entries.length > 0 && entries.every(([key]) => /^[A-Z0-9]{5,}$/.test(key));
+    if (keyedByMarket) return `an object keyed by market of ${describeShape(entries[0]![1], depth + 1)}`;
+    return `{${entries.map(([key, value]) => (value !== null && typeof value === 'object' ? `${key}: ${describeShape(value, depth + 1)}` : key)).join(', ')}}`;
+  }
+  return typeof data === 'string' ? 'text' : typeof data;
+}
+
+/** Whether the server sent any amount of this record as a decimal string. */
+function sentAsText(record: object): boolean {
+  return Object.values(asSent(record)).some((value) => typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value));
+}
+
+function describePositionFields(positions: Array<Record<string, unknown>>): string {
+  const raw = positions[0]!;
+  const facts = readPosition(raw);
+  const named = (fact: string, value: unknown, names: readonly string[]) => {
+    if (value === undefined) return `${fact}: not on the line (taken from its hedge)`;
+    const found = names.find((name) => raw[name] !== undefined);
+    return `${fact} from \`${found ?? '?'}\``;
+  };
+  return [
+    named('side', facts.side, ['side', 'direction', 'position_side', 'hedge_side']),
+    named('notional', facts.notionalUsd, ['notional_usd', 'size_usd', 'notional', 'amount_usd', 'exposure_usd', 'position_usd']),
+    `net margin from \`net_margin_usd\`${typeof raw.net_margin_usd === 'string' ? ' (a decimal string)' : ''}`,
+  ].join(', ');
+}
+
+/**
+ * The page-size parameter and how lists page: one hedge asked for under the name in use. Fewer
+ * rows than asked, or exactly one, says the name is honoured; more says it is ignored — then a
+ * page-size name the answer states (`meta.page_size`) is tried, and learned when honoured. A
+ * refusal naming it teaches the client (the read is asked again the way the refusal says).
+ */
+async function pageSizeChecks(client: HedgeClient, name: string): Promise<DoctorCheck[]> {
+  const probe = async (parameter: string): Promise<{ rows: number; reading: PageReading }> => {
+    const response = await client.transport.send({ method: 'GET', path: '/hedges', query: parameter === NO_PAGE_SIZE ? {} : { [parameter]: 1 } });
+    const reading = readPage({ data: response.data, meta: response.meta, linkHeader: response.headers.link }, { query: {}, listUrl: response.url });
+    return { rows: reading.rows?.length ?? 0, reading };
+  };
+  const paging = (reading: PageReading): DoctorCheck => ({
+    id: 'wire.paging',
+    title: 'List paging',
+    status: 'info',
+    detail: reading.next ? `${reading.next.how}; hedge follows it up to --limit` : reading.more === true ? 'the server says more exist but gives no way to ask for them' : 'no next page in the answer (the list fit one page, or the server does not page)',
+    forWrites: false,
+  });
+  const check = (status: CheckStatus, detail: string, next?: string): DoctorCheck => ({ id: 'wire.page_size', title: 'Page size', status, detail, next, forWrites: false });
+  /** One row asked: the answer honours it when it states that size back, or gives one row of several. */
+  const honours = (answer: { rows: number; reading: PageReading }, parameter: string): boolean | undefined => {
+    const stated = answer.reading.statedPageSize;
+    if (stated?.name === parameter) return stated.value === 1;
+    if (answer.rows > 1) return false;
+    const several = answer.reading.more === true || answer.reading.next !== undefined || (answer.reading.total ?? 0) > 1;
+    return answer.rows === 1 && several ? true : undefined;
+  };
+  if (name === NO_PAGE_SIZE) {
+    try {
+      const { reading } = await probe(name);
+      return [check('info', 'none sent (this server takes no page-size parameter)'), paging(reading)];
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      return [check('warn', `GET /hedges: ${message(error)}`)];
+    }
+  }
+  let first: { rows: number; reading: PageReading };
+  try {
+    first = await probe(name);
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    // Refused: the list reader asks again the way the refusal says, and learns the name.
+    try {
+      await client.readHedges({ limit: 1 });
+      const now = client.wire.pageSizeParam;
+      return [check('ok', `the server refused \`${name}\`; ${now === NO_PAGE_SIZE ? 'lists go without one' : `it takes \`${now}\``} (learned)`)];
+    } catch (again) {
+      if (again instanceof InterruptedError) throw again;
+      return [check('warn', `GET /hedges refused \`${name}\`: ${message(again)}`, `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the name the server expects.`)];
+    }
+  }
+  const verdict = honours(first, name);
+  if (verdict === true) return [check('ok', `\`${name}\` honoured (1 asked, 1 came)`), paging(first.reading)];
+  const stated = first.reading.statedPageSize?.name;
+  if (stated && stated !== name) {
+    const second = await probe(stated);
+    if (honours(second, stated) !== false) {
+      client.learnWire({ setting: 'pageSizeParam', value: stated, how: 'detected', evidence: `GET /hedges ignores \`${name}\` and states its page size as \`${stated}\`, which it honoured` });
+      return [check('ok', `\`${stated}\`: the answer states it and honoured it (\`${name}\` is ignored) — learned`), paging(second.reading)];
+    }
+  }
+  if (verdict === undefined) return [check('info', `\`${name}\` not confirmed: too few hedges to page`), paging(first.reading)];
+  return [
+    check('warn', `\`${name}\` is ignored (1 asked, ${first.rows} came); hedge trims lists to --limit and follows the server's pages`, `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the server's name if you know it.`),
+    paging(first.reading),
+  ];
+}

@@ -1,0 +1,23 @@
+// What a list says when it holds fewer rows than the server has: never fewer rows without a word.
+// Said on stderr in every format (--json included), so a script's stdout stays the data.
+
+export interface ListShape {
+  items: readonly unknown[];
+  /** The server signals more rows than were read. */
+  more: boolean;
+}
+
+/**
+ * The warning for a list that stopped short of what was asked while the server signals more, or
+ * that is one page of more (no --limit); undefined when the list is whole or as long as asked.
+ * `moreCommand` is the command that asks for more.
+ */
+export function moreNote(list: ListShape, limit: number | undefined, noun: string, moreCommand: string): string | undefined {
+  if (!list.more) return undefined;
+  const count = list.items.length;
+  if (limit === undefined) {
+    return `The server has more ${noun} than the ${count} shown (one page); ask for more with \`${moreCommand}\`.`;
+  }
+  if (count >= limit) return undefined;
+  return `Only ${count} of the ${limit} ${noun} asked could be read: the server says more exist but gave no way to ask for the next page. \`hedge doctor\` shows how it pages.`;
+}

@@ -1,0 +1,235 @@
+// The first day on a real service (issue 25), end to end against the simulator with no wire
+// setting: the add/reduce amount's name learned from the first refusal (journaled as a refused
+// entry and a new one, kept in the config store, shown by whoami, forgotten by reset-wire), lists
+// that never lose rows across pages, optional checks that warn instead of blocking, a status the
+// spec does not list, and exit 14 for an answer hedge cannot read. Every assertion that involves
+// the server is made on its own state and request log.
+import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { readStore, storeFile } from '../support/config-store.js';
+import { startFieldProxy } from '../support/field-proxy.js';
+import { until } from '../support/polling.js';
+import { STACK_FRAME } from '../support/text.js';
+import { envFor, useSimulators, type Simulator } from '../support/simulator.js';
+
+const start = useSimulators();
+const KES = 'USDTKES';
+
+/** What the config store keeps as learned per server (undefined when there is no store at all). */
+const learnedIn = (configDir: string): unknown => (existsSync(storeFile(configDir)) ? readStore(configDir).learned_wire : undefined);
+
+/** Opens a filled hedge on a market through the engine (no HTTP, nothing in the log). */
+function seedOn(simulator: Simulator, market: string, side: 'buy' | 'sell', notional: number) {
+  return simulator.seedOpen(side, notional, market);
+}
+
+describe('learning the add/reduce amount from the server', () => {
+  it('gamma: the first add is refused for its field name and sent again once under a new key; the second add sends one request', async () => {
+    const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
+    const hedge = seedOn(simulator, KES, 'buy', 10_000);
+
+    const first = await simulator.hedge(['add', KES, 'buy', '5000', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const adds = simulator.requests('POST', '/hedges/add');
+    expect(adds.map((entry) => [entry.status, entry.errorCode, Object.keys(entry.body as object).sort()])).toEqual([
+      [400, 'validation_error', ['market', 'notional_usd', 'side']],
+      [200, null, ['market', 'notional_change_usd', 'side']],
+    ]);
+    // A new key for the second send: the refused one stands for a request that did nothing.
+    expect(adds[0]!.idempotencyKey).not.toBe(adds[1]!.idempotencyKey);
+    expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.notionalUsd).toBe(15_000);
+    expect(first.stderr).toMatch(/Learned from the server: the add\/reduce amount goes as `notional_change_usd`/);
+
+    // Journaled as such: the refused entry rejected (naming the retry), a new entry done.
+    const journal = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as Array<Record<string, any>>;
+    const [retry, refused] = journal.filter((entry) => entry.command === 'add');
+    expect(refused).toMatchObject({ outcome: 'rejected', error_code: 'validation_error', idempotency_key: adds[0]!.idempotencyKey });
+    expect(refused!.message).toContain(`sent again as ${retry!.id}`);
+    expect(retry).toMatchObject({ outcome: 'done', idempotency_key: adds[1]!.idempotencyKey, context: { retry_of: refused!.id, learned: { notional_field: 'notional_change_usd' } } });
+    expect(retry!.request.body).toEqual({ market: KES, side: 'buy', notional_change_usd: 5000 });
+
+    // Kept for this server (credentials from the environment: keyed by base URL).
+    expect(learnedIn(simulator.configDir)).toEqual({ [simulator.baseUrl]: { notional_field: 'notional_change_usd' } });
+    const whoami = JSON.parse((await simulator.hedge(['whoami', '--json'])).stdout);
+    expect(whoami.wire.changeNotionalField).toEqual({ value: 'notional_change_usd', source: 'learned', env: 'HEDGE_WIRE_NOTIONAL_FIELD', learned_for: simulator.baseUrl });
+    expect(whoami.wire.pageSizeParam).toMatchObject({ value: 'limit', source: 'default' });
+
+    // The second add: one request, the server's own name at once, nothing said about learning.
+    const second = await simulator.hedge(['add', KES, 'buy', '1000', '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(simulator.requests('POST', '/hedges/add').slice(2).map((entry) => [entry.status, entry.body])).toEqual([[200, { market: KES, side: 'buy', notional_change_usd: 1000 }]]);
+    expect(second.stderr).not.toMatch(/Learned/);
+
+    // reset-wire forgets it; a setting you give yourself always wins over what was learned.
+    const reset = await simulator.hedge(['profile', 'reset-wire', '--json']);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(JSON.parse(reset.stdout)).toEqual({ scope: simulator.baseUrl, forgotten: [`${simulator.baseUrl}: notional_field=notional_change_usd`] });
+    expect(learnedIn(simulator.configDir)).toBeUndefined();
+    const forced = await simulator.hedge(['reduce', KES, 'buy', '1000', '--json'], { env: { HEDGE_WIRE_NOTIONAL_FIELD: 'notional_change_usd' } });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(simulator.requests('POST', '/hedges/reduce').map((entry) => entry.status)).toEqual([200]);
+  });
+
+  it('a run resuming a given key is never changed behind the user: the refusal stands, its hint names the setting and hedge doctor', async () => {
+    const simulator = await start({ dialect: 'alpha', fillDelayMs: 20 });
+    simulator.seedOpen('buy', 10_000);
+    const key = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
+    const result = await simulator.hedge(['add', 'USDTNGN', 'buy', '1000', '--idempotency-key', key, '--json']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.idempotencyKey])).toEqual([[400, key]]);
+    const { error } = JSON.parse(result.stderr.trim().split('\n').at(-1)!);
+    expect(error).toMatchObject({ code: 'validation_error', class: 'rejected', details: { field: 'amount_usd' } });
+    expect(error.hint).toMatch(/HEDGE_WIRE_NOTIONAL_FIELD/);
+    expect(error.hint).toMatch(/hedge doctor/);
+    expect(learnedIn(simulator.configDir)).toBeUndefined();
+  });
+});
+
+describe('lists never lose rows', () => {
+  it('gamma (cursor pages of 20, its own page-size name): 47 hedges with --limit 100 are all read, and the history too', async () => {
+    const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
+    const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
+    const hedges = await simulator.hedge(['hedges', '--limit', '100', '--json']);
+    expect(hedges.code, hedges.stderr).toBe(0);
+    const listed = (JSON.parse(hedges.stdout) as Array<{ id: string }>).map((hedge) => hedge.id);
+    expect(listed).toHaveLength(47);
+    expect(new Set(listed)).toEqual(new Set(ids));
+    const pages = simulator.requests('GET', '/hedges');
+    // Newest first, as the server orders them, page after page.
+    const server = (await simulator.api('GET', '/hedges?page_size=100')).body.data.map((hedge: { id: string }) => hedge.id);
+    expect(listed).toEqual(server);
+    // hedge's guess `limit` is ignored; the answer states `page_size`, tried on the next page, honoured: learned.
+    expect(pages.map((entry) => entry.query)).toEqual([{ limit: '100' }, { cursor: expect.any(String), page_size: '80' }]);
+    expect(hedges.stderr).toMatch(/Learned from the server: the page size goes as `page_size`/);
+    expect(hedges.stderr).not.toMatch(/more/);
+
+    const history = await simulator.hedge(['history', '--limit', '100', '--format', 'tsv']);
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stdout.trim().split('\n')).toHaveLength(1 + 47);
+    // Learned: the next run sends the server's name at once, one request.
+    expect(simulator.requests('GET', '/hedges/history').map((entry) => entry.query)).toEqual([{ page_size: '100' }]);
+  });
+
+  it('without --limit a list is one page, and says on stderr (in --json too) that the server has more', async () => {
+    const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
+    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
+    const result = await simulator.hedge(['hedges', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveLength(20);
+    expect(result.stderr).toMatch(/The server has more hedges than the 20 shown \(one page\); ask for more with `hedge hedges --limit 500`/);
+  });
+
+  it('beta (refuses any page-size name but its own, and names it): 47 hedges with --limit 100, no setting given', async () => {
+    const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
+    const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
+    const result = await simulator.hedge(['hedges', '--limit', '100', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
+    expect(simulator.requests('GET', '/hedges').map((entry) => [entry.status, entry.query])).toEqual([
+      [400, { limit: '100' }],
+      [200, { per_page: '100' }],
+    ]);
+    expect(learnedIn(simulator.configDir)).toEqual({ [simulator.baseUrl]: { page_size_param: 'per_page' } });
+  });
+});
+
+describe('optional checks never block a write', () => {
+  it('open --ref on a server whose hedge list fails: a warning names what was not checked, and the hedge is opened', async () => {
+    const simulator = await start({ fillDelayMs: 20 });
+    simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/hedges' } });
+    const result = await simulator.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '1', '--ref', 'deal-77', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/Could not check whether an active hedge already carries client reference "deal-77"/);
+    expect(simulator.requests('GET', '/hedges').every((entry) => entry.fault === '5xx')).toBe(true);
+    expect(simulator.hedges().map((hedge) => [hedge.clientReference, hedge.status])).toEqual([['deal-77', 'filled']]);
+  });
+
+  it('add with the account unreadable: the headroom is named as not checked, the add goes on', async () => {
+    const simulator = await start({ fillDelayMs: 20 });
+    const hedge = simulator.seedOpen('sell', 10_000);
+    simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/account' } });
+    const result = await simulator.hedge(['add', 'USDTNGN', 'sell', '2000', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/exposure headroom could not be checked \(GET \/account: /);
+    expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.notionalUsd).toBe(12_000);
+  });
+});
+
+describe('what the spec does not list is shown, not refused', () => {
+  it('gamma: a hedge `settling` while its close lands is shown as sent, and waited on as not final', async () => {
+    const simulator = await start({ dialect: 'gamma', fillDelayMs: 60_000 });
+    const hedge = seedOn(simulator, KES, 'sell', 10_000);
+    const closed = await simulator.hedge(['close', KES, 'sell', '--no-wait', '--json']);
+    expect(closed.code, closed.stderr).toBe(0);
+    const shown = await simulator.hedge(['hedges', hedge.id, '--format', 'tsv']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/\tsettling\t/);
+    const list = await simulator.hedge(['hedges', '--limit', '1', '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)[0]).toMatchObject({ id: hedge.id, status: 'settling' });
+    // --wait does not stop at an unknown status: it ends when the close lands.
+    const waiting = simulator.hedge(['hedges', hedge.id, '--wait', '--json']);
+    await until(() => simulator.requests('GET', `/hedges/${hedge.id}`).length >= 3, 'the wait to poll the settling hedge');
+    simulator.advance(60_000);
+    const waited = await waiting;
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(JSON.parse(waited.stdout)).toMatchObject({ id: hedge.id, status: 'closed' });
+  });
+
+  it('gamma: numeric strings are numbers — account, positions and history in every format, --json as sent', async () => {
+    const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
+    seedOn(simulator, KES, 'buy', 25_000);
+    const account = await simulator.hedge(['account', '--json']);
+    expect(account.code, account.stderr).toBe(0);
+    const sent = (await simulator.api('GET', '/account')).body.data;
+    expect(JSON.parse(account.stdout).balance_usdc).toBe(sent.balance_usdc);
+    expect(typeof sent.balance_usdc).toBe('string');
+    const table = await simulator.hedge(['account', '--format', 'table'], { env: { COLUMNS: '200' } });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toContain(Number(sent.balance_usdc).toLocaleString('en-US', { minimumFractionDigits: 2 }));
+    const positions = await simulator.hedge(['positions', '--format', 'tsv']);
+    expect(positions.code, positions.stderr).toBe(0);
+    expect(positions.stdout).toMatch(/USDTKES\tbuy\t25000\.00\t/);
+  });
+});
+
+describe('an answer hedge cannot read is its own exit class (14), naming the field and what came', () => {
+  it('a hedge whose side is neither buy nor sell: exit 14, the field and the value named, never "network"', async () => {
+    const simulator = await start({ fillDelayMs: 20 });
+    const hedge = simulator.seedOpen('buy', 10_000);
+    const proxy = await startFieldProxy(simulator.sandbox, 'side', 'long');
+    try {
+      const result = await simulator.hedge(['hedges', hedge.id], { env: envFor(proxy) });
+      expect(result.code).toBe(14);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/GET \/hedges\/hdg_\w+ answered HTTP 200 with data hedge cannot read: data\.side is "long" \(text\), where one of "buy", "sell" is expected/);
+      expect(result.stderr).toMatch(/hedge doctor/);
+      expect(result.stderr).not.toMatch(/network/i);
+      expect(result.stderr).not.toMatch(STACK_FRAME);
+      const json = await simulator.hedge(['hedges', hedge.id, '--json'], { env: envFor(proxy) });
+      expect(json.code).toBe(14);
+      expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!).error).toMatchObject({ code: 'unreadable', class: 'unreadable', details: { field: 'data.side', received: '"long" (text)' } });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('prices in a shape hedge cannot read: the data is shown as it came, then exit 14 naming GET /prices', async () => {
+    // beta's prices are [{symbol, rate}]: a rate that is no number leaves no price to read.
+    const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
+    const proxy = await startFieldProxy(simulator.sandbox, 'rate', 'n/a');
+    try {
+      const result = await simulator.hedge(['price', 'USDTNGN', '--format', 'tsv'], { env: envFor(proxy) });
+      expect(result.code, result.stderr).toBe(14);
+      expect(result.stdout).toContain('n/a');
+      expect(result.stderr).toMatch(/GET \/prices answered HTTP 200 with no price hedge could read/);
+      const json = await simulator.hedge(['price', 'USDTNGN', '--json'], { env: envFor(proxy) });
+      // --json never needed to read it: the server's data as sent.
+      expect(json.code, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout)[0]).toEqual({ symbol: 'USDTNGN', rate: 'n/a' });
+    } finally {
+      await proxy.close();
+    }
+  });
+});

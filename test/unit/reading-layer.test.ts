@@ -1,0 +1,180 @@
+// The pieces of the tolerant reading layer, in-process: paging detection on the forms servers use,
+// the prices shapes, the server's own data kept beside hedge's reading of it, the precedence of
+// wire names (set > learned > guessed), where learned names are kept, and doctor's clock and
+// rate-limit lines.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cursorParameterFor, findRows, nextFromLinkHeader, readPage } from '../../src/api/paging.js';
+import { hedgeSchema } from '../../src/api/schemas.js';
+import { parsePrices, resolveWireSettings } from '../../src/api/unspecified.js';
+import { learnedScopeOf, readLearned, resetLearned, saveLearned } from '../../src/config/learned-wire.js';
+import { ProfileStore } from '../../src/config/profile-store.js';
+import { asSent, rememberSent } from '../../src/domain/as-sent.js';
+import { clockCheck, describeShape, rateLimitCheck } from '../../src/flows/doctor.js';
+import { questionWithUnchecked } from '../../src/flows/pre-trade.js';
+
+const LIST_URL = 'https://api.example.com/partners/acme/v2/hedges?limit=100';
+const read = (data: unknown, meta: Record<string, unknown> = {}, linkHeader?: string) => readPage({ data, meta, linkHeader }, { query: { status: 'filled' }, listUrl: LIST_URL });
+
+describe('paging by detection', () => {
+  it('a bare array with nothing said: one page, no word on more', () => {
+    const page = read([{ id: 'a' }]);
+    expect(page).toMatchObject({ rows: [{ id: 'a' }], rowsAt: 'data' });
+    expect(page.more).toBeUndefined();
+    expect(page.next).toBeUndefined();
+  });
+
+  it('meta.next_cursor: sent back as `cursor` with the filters kept; null says it was the last page', () => {
+    const page = read([{ id: 'a' }], { next_cursor: 'c1.xyz', page_size: 20 });
+    expect(page.next).toEqual({ query: { status: 'filled', cursor: 'c1.xyz' }, how: 'meta.next_cursor, sent back as cursor' });
+    expect(page.more).toBe(true);
+    expect(page.statedPageSize).toEqual({ name: 'page_size', value: 20 });
+    expect(read([{ id: 'a' }], { next_cursor: null }).more).toBe(false);
+  });
+
+  it('a list inside data with a page token beside it; a configured cursor name wins', () => {
+    const page = readPage({ data: { items: [{ id: 'a' }, { id: 'b' }], nextPageToken: 'tok' }, meta: {} }, { query: {}, listUrl: LIST_URL, cursorParam: 'after' });
+    expect(page.rows).toHaveLength(2);
+    expect(page.rowsAt).toBe('data.items');
+    expect(page.next?.query).toEqual({ after: 'tok' });
+    expect(cursorParameterFor('next_page_token')).toBe('page_token');
+    expect(cursorParameterFor('nextPageToken')).toBe('pageToken');
+    expect(cursorParameterFor('end_cursor')).toBe('after');
+  });
+
+  it('next links: in meta (absolute or relative) and in a Link header', () => {
+    expect(read([], { links: { next: '/partners/acme/v2/hedges?page=2&limit=100' } }).next?.query).toEqual({ page: '2', limit: '100' });
+    expect(read([], { next: 'https://api.example.com/partners/acme/v2/hedges?after=hdg_9' }).next?.query).toEqual({ after: 'hdg_9' });
+    const header = '<https://api.example.com/partners/acme/v2/hedges?cursor=abc>; rel="next", <https://api.example.com/x?cursor=zz>; rel="prev"';
+    expect(nextFromLinkHeader(header)).toBe('https://api.example.com/partners/acme/v2/hedges?cursor=abc');
+    expect(read([], {}, header).next).toEqual({ query: { cursor: 'abc' }, how: 'the Link header (rel="next")' });
+  });
+
+  it('page numbers, an offset, has_more and totals', () => {
+    expect(read([{}], { pagination: { page: 1, total_pages: 3 } }).next?.query).toEqual({ status: 'filled', page: '2' });
+    expect(read([{}], { pagination: { page: 3, total_pages: 3 } }).more).toBe(false);
+    expect(read([{}, {}], { offset: 10, total: 40 }).next?.query).toEqual({ status: 'filled', offset: '12' });
+    const hasMore = read([{ id: 'a' }], { has_more: true });
+    expect([hasMore.more, hasMore.next]).toEqual([true, undefined]);
+    expect(read([{}], { total_count: 47 }).total).toBe(47);
+  });
+
+  it('an object with no list in it has no rows (the client names it unreadable)', () => {
+    expect(findRows({ balance: 1 }).rows).toBeUndefined();
+    expect(findRows({ data: [1], other: [2] }).rows).toEqual([1]);
+  });
+});
+
+describe('prices in any plausible shape', () => {
+  it('reads lists, keyed objects, wrappers, bid/ask and decimal strings', () => {
+    expect(parsePrices([{ market: 'USDTKES', price: 130.2 }], ['USDTKES'])).toEqual([{ market: 'USDTKES', price: 130.2 }]);
+    expect(parsePrices({ USDTKES: { mid: '130.2' } }, ['USDTKES'])![0]).toMatchObject({ market: 'USDTKES', price: 130.2 });
+    const wrapped = parsePrices({ rates: [{ pair: 'USDTKES', bid: '130.0', ask: '130.4', as_of: '2026-11-22T08:00:00.000Z' }] }, ['USDTKES']);
+    expect(wrapped).toEqual([{ pair: 'USDTKES', bid: '130.0', ask: '130.4', as_of: '2026-11-22T08:00:00.000Z', market: 'USDTKES', price: 130.2, timestamp: '2026-11-22T08:00:00.000Z' }]);
+    expect(parsePrices([{ symbol: 'USDTNGN', rate: 'n/a' }], ['USDTNGN'])).toBeUndefined();
+    expect(parsePrices({ note: 'closed' }, ['USDTNGN'])).toBeUndefined();
+  });
+});
+
+describe("the server's own data beside hedge's reading", () => {
+  it('a numeric string is a number for the rules; asSent gives back the text, in lists and inside our own objects', () => {
+    const sent = { id: 'hdg_1', market: 'USDTKES', side: 'BUY', notional_usd: '10000.00', tenor_days: '3', status: 'settling' };
+    const parsed = rememberSent(hedgeSchema.parse(sent), sent);
+    expect(parsed).toMatchObject({ side: 'buy', notional_usd: 10_000, tenor_days: 3, status: 'settling' });
+    expect(asSent(parsed)).toBe(sent);
+    expect(asSent([parsed])).toEqual([sent]);
+    expect(asSent({ closed: true, realized: parsed })).toEqual({ closed: true, realized: sent });
+    const plain = { a: 1 };
+    expect(asSent(plain)).toBe(plain);
+    expect(() => hedgeSchema.parse({ ...sent, side: 'long' })).toThrow();
+    expect(() => hedgeSchema.parse({ ...sent, notional_usd: 'ten' })).toThrow();
+  });
+});
+
+describe('wire names: set > learned > guessed', () => {
+  it('environment over the profile over what was learned over the default', () => {
+    const learned = { notional_field: 'amount_usd', page_size_param: 'per_page' };
+    expect(resolveWireSettings({}, {}, learned)).toMatchObject({
+      settings: { changeNotionalField: 'amount_usd', pageSizeParam: 'per_page', pricesParam: 'symbols', cursorParam: '' },
+      sources: { changeNotionalField: 'learned', pageSizeParam: 'learned', pricesParam: 'default', cursorParam: 'default' },
+    });
+    const set = resolveWireSettings({ HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' }, { page_size_param: 'size' }, learned);
+    expect(set.sources).toMatchObject({ changeNotionalField: 'environment', pageSizeParam: 'profile' });
+    // A learned name gone bad is dropped, never an error: nobody typed it.
+    const bad = resolveWireSettings({}, {}, { notional_field: 'bad name!' });
+    expect([bad.settings.changeNotionalField, bad.sources.changeNotionalField, bad.problem]).toEqual(['notional_usd', 'default', undefined]);
+  });
+
+  describe('where learned names are kept', () => {
+    let dir: string | undefined;
+    afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
+
+    it('in the profile that gives the base URL; per server for environment credentials; `demo` for the demo; reset forgets', () => {
+      dir = mkdtempSync(join(tmpdir(), 'hedge-learned-'));
+      const store = new ProfileStore(dir);
+      store.update((data) => {
+        data.profiles.desk = { base_url: 'https://api.example.com/partners/acme/v2', api_key: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA' };
+      });
+      const profile = learnedScopeOf({ sources: { apiKey: 'profile', baseUrl: 'profile' }, profileName: 'desk', baseUrl: 'https://api.example.com/partners/acme/v2' });
+      const server = learnedScopeOf({ sources: { apiKey: 'environment', baseUrl: 'environment' }, baseUrl: 'http://127.0.0.1:4010/partners/sandbox/v2/' });
+      const demo = learnedScopeOf({ sources: { apiKey: 'demo', baseUrl: 'demo' }, baseUrl: 'http://127.0.0.1:5555/partners/sandbox/v2' });
+      expect([profile, server, demo]).toEqual([
+        { kind: 'profile', name: 'desk' },
+        { kind: 'server', key: 'http://127.0.0.1:4010/partners/sandbox/v2' },
+        { kind: 'server', key: 'demo' },
+      ]);
+      saveLearned(store, profile, 'notional_field', 'amount_usd');
+      saveLearned(store, server, 'page_size_param', 'per_page');
+      saveLearned(store, demo, 'notional_field', 'delta_usd');
+      const data = store.read();
+      expect(data.profiles.desk!.wire_learned).toEqual({ notional_field: 'amount_usd' });
+      expect(readLearned(data, server)).toEqual({ page_size_param: 'per_page' });
+      expect(resetLearned(store, profile)).toEqual(['profile "desk": notional_field=amount_usd']);
+      expect(readLearned(store.read(), demo)).toEqual({ notional_field: 'delta_usd' });
+      expect(resetLearned(store, 'all')).toEqual(['http://127.0.0.1:4010/partners/sandbox/v2: page_size_param=per_page', 'the demo: notional_field=delta_usd']);
+      expect(store.read().learned_wire).toBeUndefined();
+    });
+  });
+});
+
+describe('doctor: clock, rate limits, shapes', () => {
+  const answer = (date: string | undefined, sentAt: number, headers: Record<string, string> = {}) => ({
+    endpoint: 'GET /markets',
+    status: 200,
+    headers: { ...(date ? { date } : {}), ...headers },
+    sentAt,
+    receivedAt: sentAt + 100,
+  });
+  const at = Date.parse('2026-11-22T08:00:00.000Z');
+
+  it('the skew is the median of the Date headers against the middle of each exchange', () => {
+    expect(clockCheck([answer(new Date(at).toUTCString(), at - 450)])).toMatchObject({ status: 'ok', detail: "this machine's clock is within a second of the server (its Date header)" });
+    // Sent at +450 ms, answered at +550 ms: the middle of the exchange is the middle of the Date's second.
+    expect(clockCheck([answer(new Date(at + 600_000).toUTCString(), at + 450)])).toMatchObject({ status: 'fail', detail: "this machine's clock is 10 min behind the server (its Date header): more than 30 s apart" });
+    expect(clockCheck([answer(new Date(at - 10_000).toUTCString(), at + 450)])).toMatchObject({ status: 'warn', detail: "this machine's clock is 10 s ahead of the server (its Date header)" });
+    expect(clockCheck([answer(undefined, at)])).toMatchObject({ status: 'warn', forWrites: false });
+  });
+
+  it('rate-limit headers are named when seen', () => {
+    expect(rateLimitCheck([answer(undefined, at, { 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '19' })]).detail).toBe('x-ratelimit-limit: 20, x-ratelimit-remaining: 19');
+    expect(rateLimitCheck([answer(undefined, at)]).detail).toMatch(/^no rate-limit headers seen on 1 answers/);
+  });
+
+  it('shapes are described in a few words', () => {
+    expect(describeShape([{ market: 'X', price: 1 }])).toBe('a list of {market, price}');
+    expect(describeShape({ USDTNGN: { mid: 1, ts: 'x' } })).toBe('an object keyed by market of {mid, ts}');
+    expect(describeShape({ rates: [{ pair: 'X', bid: '1', ask: '2' }] })).toBe('{rates: a list of {pair, bid, ask}}');
+  });
+});
+
+describe('optional checks in a live confirmation', () => {
+  it('the question names what could not be checked', () => {
+    const unchecked = { items: ['the exposure headroom', 'the duplicate reference'], warn: () => {} };
+    expect(questionWithUnchecked('Open buy 10,000.00 USD on USDTKES for 3 days?', unchecked)).toBe(
+      'Open buy 10,000.00 USD on USDTKES for 3 days — not checked: the exposure headroom, the duplicate reference?',
+    );
+    expect(questionWithUnchecked('Close the sell position on USDTKES?', { items: [], warn: () => {} })).toBe('Close the sell position on USDTKES?');
+  });
+});
