@@ -14,7 +14,7 @@ _hedge_subcommands() {
   case "$1" in
     '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply report journal resume demo mcp tools completion sandbox help' ;;
     'profile') REPLY='list use remove' ;;
-    'journal') REPLY='list show' ;;
+    'journal') REPLY='list show resolve' ;;
     'demo') REPLY='reset' ;;
     'sandbox') REPLY='serve' ;;
     'help') REPLY='exit-codes' ;;
@@ -43,6 +43,7 @@ _hedge_options() {
     'apply') REPLY='--tolerance --dry-run' ;;
     'report') REPLY='--since --until --by --html' ;;
     'journal list') REPLY='--pending --since --limit' ;;
+    'journal resolve') REPLY='--landed --not-landed' ;;
     'resume') REPLY='--no-wait' ;;
     'login') REPLY='--base-url --ca-file' ;;
     'sandbox serve') REPLY='--port --host --tls --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --hostile-text' ;;
