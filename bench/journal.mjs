@@ -14,7 +14,7 @@
 //
 // BENCH_RUNS (default 7) rounds are kept after one warm-up round.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -165,12 +165,13 @@ async function parallelWriters(target) {
   return ms;
 }
 
-/** A build of another commit, for BENCH_BEFORE: its tree, this checkout's node_modules, its own build. */
+/** A build of another commit, for BENCH_BEFORE: its tree, this checkout's node_modules (hard links), its own build. */
 async function checkout(commit) {
   const dir = join(tmp, `tree-${commit.slice(0, 7)}`);
   mkdirSync(dir);
   execFileSync('sh', ['-c', `git -C "${ROOT}" archive "${commit}" | tar -x -C "${dir}"`]);
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  // Hard links, not a symlink: the build resolves dependencies by their real path under the tree.
+  execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(dir, 'node_modules')]);
   log(`bench: building ${commit}`);
   execFileSync(process.execPath, [join(dir, 'scripts', 'build.mjs')], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   return dir;
