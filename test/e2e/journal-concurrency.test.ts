@@ -197,3 +197,37 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     expect(t.hedges()).toHaveLength(1);
   });
 });
+
+describe('killed at a random moment, then run again three at a time', () => {
+  // The kill point is the k-th request the server sees (k drawn at random each round and printed),
+  // so it falls anywhere from before the journal entry to after the landing — never on a timer.
+  it('every add that landed on the server is an exit-0 run or one the killed run finished itself; each once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const t = await start();
+      t.seedOpen('sell', 1_000);
+      // An uninterrupted add makes about 6 requests (markets, account, positions, quote, add, polls).
+      const k = 1 + Math.floor(Math.random() * 7);
+      let child: ChildProcess | undefined;
+      const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], { onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
+      let ended = false;
+      void killed.then(() => (ended = true));
+      await until(() => ended || t.sandbox.requestLog.length >= k, `request ${k} of the add (round ${round})`);
+      child!.kill('SIGKILL');
+      const first = await killed;
+
+      const runs = await Promise.all(Array.from({ length: 3 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'], { timeoutMs: 90_000 })));
+      const entries = JSON.parse((await t.hedge(['journal', '--json'])).stdout) as Array<{ command: string; outcome: string; idempotency_key: string }>;
+      const done = entries.filter((entry) => entry.command === 'add' && entry.outcome === 'done');
+      const ok = runs.filter((run) => run.code === 0).length + (first.code === 0 ? 1 : 0);
+      const context = `round ${round}, killed at request ${k} (${first.signal ?? `exit ${first.code}`}); exits ${runs.map((run) => run.code).join(', ')}`;
+      // The killed run may have finished its add before the kill reached it: then its entry is done without an exit 0.
+      expect(done.length - ok, context).toBeGreaterThanOrEqual(0);
+      expect(done.length - ok, context).toBeLessThanOrEqual(1);
+      expect(sideNotional(t, 'sell'), context).toBe(1_000 + 100 * done.length);
+      expect(acceptedAddKeys(t).sort(), context).toEqual(done.map((entry) => entry.idempotency_key).sort());
+      for (const run of runs.filter((candidate) => candidate.code !== 0)) saysWhy(run);
+      expect(entries.filter((entry) => entry.command === 'add' && ['pending', 'submitted', 'unknown'].includes(entry.outcome)), context).toEqual([]);
+      await t.close();
+    }
+  });
+});
