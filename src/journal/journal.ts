@@ -203,7 +203,7 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
         },
         appendOptions,
       );
-      return foldJournal(text).find((entry) => entry.id === id)!;
+      return foldJournal(linesOf(text, id)).find((entry) => entry.id === id)!;
     },
 
     async list({ pending, since, until, limit } = {}) {
@@ -297,6 +297,15 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
 export function lockHolder(dir: string, scope: string): Holder | undefined {
   const record = readLock(lockFile(dir, scope));
   return record && isAlive(record.holder) ? publicHolder(record.holder) : undefined;
+}
+
+/** The event lines of one entry (what folding it needs), without parsing the others. */
+function linesOf(text: string, id: string): string {
+  const marker = `"id":"${id}"`;
+  return text
+    .split('\n')
+    .filter((line) => line.includes(marker))
+    .join('\n');
 }
 
 function inRange(entry: JournalEntry, { since, until }: { since?: number; until?: number }): boolean {
