@@ -274,8 +274,8 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
       const staleMs = lockStaleMs ?? DEFAULT_LOCK_STALE_MS;
       const holder = currentHolder(now(), session);
       removeOnExit(session);
-      // Bounded in real time: this is a wait for another process, whatever clock the caller runs on.
-      const started = Date.now();
+      // Bounded in real (monotonic) time: this is a wait for another process, whatever clock the caller runs on.
+      const started = performance.now();
       for (;;) {
         const answer = await withJournalLock(file, staleMs, () => claimLock(dir, scope, holder));
         if (answer.held) {
@@ -284,7 +284,7 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
             hold: { release: () => withJournalLock(file, staleMs, () => dropLock(dir, scope, session)).catch(() => undefined) },
           };
         }
-        const left = waitMs - (Date.now() - started);
+        const left = waitMs - (performance.now() - started);
         if (left <= 0) return answer;
         await new Promise((resolve) => setTimeout(resolve, Math.min(LOCK_POLL_MS, left)));
       }
