@@ -44,7 +44,11 @@ export const EXIT_CODES = [
     name: 'unresolved',
     meaning: 'an earlier action\'s outcome cannot be told (older than the key lifetime); nothing was resent: `hedge journal resolve ID --landed|--not-landed`',
   },
-  { code: 13, name: 'state', meaning: 'local state (the journal) cannot be used: unwritable, a symlink or corrupt; nothing was sent; the path is named' },
+  {
+    code: 13,
+    name: 'state',
+    meaning: 'local state (the journal, the demo state, a team store) cannot be used: unwritable, unreachable, a symlink or corrupt; nothing was sent; the path is named',
+  },
   { code: 129, name: 'hangup', meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C); an unresolved action stays in the journal' },
   { code: 143, name: 'terminated', meaning: 'stopped by SIGTERM; an unresolved action stays in the journal' },

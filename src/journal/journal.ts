@@ -7,7 +7,7 @@
 // carrying out (holder.ts says how liveness is told). Account locks serialise "read the book →
 // decide → send → see it land" across processes (account-locks.ts).
 import { join } from 'node:path';
-import { claimLock, dropLock, readLock, lockFile, removeOnExit } from './account-locks.js';
+import { claimLock, dropLock, removeOnExit } from './account-locks.js';
 import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
 import { foldJournal, isOutcome, isUnresolved, type BeginFields, type JournalEntry, type JournalEnvironment, type JournalPatch, type SkippedLine } from './entry.js';
@@ -291,12 +291,6 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
     },
   };
   return journal;
-}
-
-/** The live holder of an account lock, read without taking it (for messages). */
-export function lockHolder(dir: string, scope: string): Holder | undefined {
-  const record = readLock(lockFile(dir, scope));
-  return record && isAlive(record.holder) ? publicHolder(record.holder) : undefined;
 }
 
 /** The event lines of one entry (what folding it needs), without parsing the others. */

@@ -33,6 +33,31 @@ function sideNotional(t: Simulator, side: 'buy' | 'sell'): number {
   return t.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 }
 
+/**
+ * Runs `count` copies of `args` at once on a simulator whose actions land only when its clock is
+ * moved: once one of them has sent `path` (it holds the lock and waits for the landing) and every
+ * other one has said it is waiting for the lock, the clock is moved until all have ended. So the
+ * others surely meet the lock held — whatever the machine's load — and are let go only after.
+ */
+async function sideBySideUnderLock(t: Simulator, args: string[], count: number, path: string): Promise<RunResult[]> {
+  const waiting = new Set<number>();
+  let ended = 0;
+  const runs = Array.from({ length: count }, (_, index) =>
+    t
+      .hedge(args, {
+        timeoutMs: 90_000,
+        onSpawn: (child) => child.stderr!.on('data', (chunk: Buffer | string) => String(chunk).includes('Waiting for the book') && waiting.add(index)),
+      })
+      .finally(() => (ended += 1)),
+  );
+  await until(() => waiting.size === count - 1 && t.writes().some((entry) => entry.path === path), `one run sending ${path} and ${count - 1} waiting`);
+  while (ended < count) {
+    t.advance(HOUR_MS);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Promise.all(runs);
+}
+
 function saysWhy(run: RunResult): void {
   expect(run.stderr, `exit ${run.code}`).toMatch(/^error: \S/m);
   if (run.code === 11) expect(run.stderr).toMatch(/pid \d+ on \S+ since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
@@ -90,10 +115,10 @@ describe('identical writes side by side', () => {
 
 describe('check and act under one lock (several hedges per side: dialect alpha)', () => {
   it('3 parallel `apply target.csv` (sell 2,000) reach the target once: one run acts, the others wait, find it reached, and exit 11', async () => {
-    const t = await start({ dialect: 'alpha' });
+    const t = await start({ dialect: 'alpha', fillDelayMs: HOUR_MS });
     const file = join(t.configDir, 'target.csv');
     writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,sell,2000,7\n');
-    const runs = await Promise.all(Array.from({ length: 3 }, () => t.hedge(['apply', file], { timeoutMs: 90_000 })));
+    const runs = await sideBySideUnderLock(t, ['apply', file], 3, '/hedges');
     expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([2_000]);
     expect(t.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
     expect(runs.map((run) => run.code).sort()).toEqual([0, 11, 11]);
@@ -115,6 +140,26 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
       expect(run.stderr).toContain(carrying[0]!.id);
       expect(run.stderr).toContain('Nothing was sent');
     }
+  });
+});
+
+describe('roll under the book lock', () => {
+  it('2 parallel `roll USDTNGN buy --tenor 7`: one rolls; the other waits, sees the side rolled meanwhile, and exits 11 without rolling the new hedge again', async () => {
+    const t = await start({ fillDelayMs: HOUR_MS });
+    const seeded = t.seedOpen('buy', 1_000);
+    const runs = await sideBySideUnderLock(t, ['roll', 'USDTNGN', 'buy', '--tenor', '7'], 2, '/hedges/close');
+    expect(runs.map((run) => run.code).sort()).toEqual([0, 11]);
+    const waited = runs.find((run) => run.code === 11)!;
+    expect(waited.stderr).toContain('Waiting for the book of this account');
+    expect(waited.stderr).toContain('was rolled to 7 days by another hedge process');
+    saysWhy(waited);
+    expect(t.writes().filter((entry) => entry.path === '/hedges/close')).toHaveLength(1);
+    expect(t.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    const active = t.active('buy');
+    expect(active).toHaveLength(1);
+    expect(active[0]!.id).not.toBe(seeded.id);
+    expect(active[0]!.tenorDays).toBe(7);
+    expect(waited.stderr).toContain(active[0]!.id);
   });
 });
 
