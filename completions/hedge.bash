@@ -14,7 +14,7 @@ _hedge_subcommands() {
   case "$1" in
     '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami doctor plan apply keep report journal resume demo mcp tools api completion sandbox help' ;;
     'profile') REPLY='list use remove reset-wire' ;;
-    'journal') REPLY='list show' ;;
+    'journal') REPLY='list show resolve' ;;
     'demo') REPLY='reset' ;;
     'sandbox') REPLY='serve' ;;
     'help') REPLY='exit-codes' ;;
@@ -44,6 +44,7 @@ _hedge_options() {
     'keep') REPLY='--once --interval --converge --tolerance --alert-cmd --dry-run' ;;
     'report') REPLY='--since --until --by --html' ;;
     'journal list') REPLY='--pending --since --limit --until' ;;
+    'journal resolve') REPLY='--landed --not-landed' ;;
     'resume') REPLY='--no-wait' ;;
     'login') REPLY='--base-url --ca-file' ;;
     'profile reset-wire') REPLY='--all' ;;

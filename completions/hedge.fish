@@ -16,7 +16,7 @@ function __hedge_subcommands
         case profile
             echo list use remove reset-wire
         case journal
-            echo list show
+            echo list show resolve
         case demo
             echo reset
         case sandbox
@@ -126,7 +126,7 @@ complete -c hedge -n '__hedge_command_at' -f -a plan -d 'Show the actions that b
 complete -c hedge -n '__hedge_command_at' -f -a apply -d 'Bring the book to a target file through the journal'
 complete -c hedge -n '__hedge_command_at' -f -a keep -d 'Hold the book at a target file through maturities'
 complete -c hedge -n '__hedge_command_at' -f -a report -d 'P&L report by day, week, month, side, tenor or market'
-complete -c hedge -n '__hedge_command_at' -f -a journal -d 'The local record of every action: list, show one'
+complete -c hedge -n '__hedge_command_at' -f -a journal -d 'The local record of every action: list, show one, resolve one by hand'
 complete -c hedge -n '__hedge_command_at' -f -a resume -d 'Finish an unresolved action from the journal with its own key'
 complete -c hedge -n '__hedge_command_at' -f -a demo -d 'The --demo simulator'
 complete -c hedge -n '__hedge_command_at' -f -a maturities -d 'Upcoming settlements grouped by day, with countdown, mark P&L and carry'
@@ -136,6 +136,7 @@ complete -c hedge -n '__hedge_command_at' -f -a api -d 'Call any endpoint with t
 complete -c hedge -n '__hedge_command_at' -f -a tools -d 'Describe the commands an agent may call: names, argument schemas and safety tiers'
 complete -c hedge -n '__hedge_command_at journal' -f -a list -d 'List the journal of actions, newest first'
 complete -c hedge -n '__hedge_command_at journal' -f -a show -d 'Show one journal entry in full'
+complete -c hedge -n '__hedge_command_at journal' -f -a resolve -d 'Record by hand whether an unresolved action landed'
 complete -c hedge -n '__hedge_command_at demo' -f -a reset -d 'Start the --demo simulator afresh'
 complete -c hedge -n '__hedge_command_at profile' -f -a list -d 'List profiles: name, environment, base URL, redacted key, which is current'
 complete -c hedge -n '__hedge_command_at profile' -f -a use -d 'Make a profile the current one'
@@ -207,6 +208,8 @@ complete -c hedge -n '__hedge_path_is report' -l html -r -F -d 'also write a sel
 complete -c hedge -n '__hedge_path_is journal list' -l pending -d 'only unresolved actions'
 complete -c hedge -n '__hedge_path_is journal list' -l since -x -d 'only actions from this time'
 complete -c hedge -n '__hedge_path_is journal list' -l limit -x -d 'at most this many (default 50)'
+complete -c hedge -n '__hedge_path_is journal resolve' -l landed -d 'it happened on the server: record it as done'
+complete -c hedge -n '__hedge_path_is journal resolve' -l not-landed -d 'it did not happen: set it aside'
 complete -c hedge -n '__hedge_path_is resume' -l no-wait -d 'return once the server answered'
 complete -c hedge -n '__hedge_path_is login' -l base-url -x -d 'the API base address, https://…/v2 (the partner desk gives it)'
 complete -c hedge -n '__hedge_path_is login' -l ca-file -r -F -d 'a PEM CA file to trust for this profile (self-signed sandboxes)'

@@ -36,7 +36,7 @@ _hedge_subcommands() {
       'apply:Bring the book to a target file: plan, confirm once, then each action through the journal'
       'keep:Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift'
       'report:P&L by day, week, month, side, tenor or market from history, with unrealized P&L; CSV; --html FILE'
-      'journal:The local record of every action: list, show one'
+      'journal:The local record of every action: list, show one, resolve one by hand'
       'resume:Finish an unresolved action from the journal with its own key'
       'demo:The --demo simulator'
       'mcp:Serve the commands as Model Context Protocol tools over stdio, for an AI agent'
@@ -55,6 +55,7 @@ _hedge_subcommands() {
     (journal) reply=(
       'list:List the journal of actions, newest first'
       'show:Show one journal entry in full: request, idempotency key, outcome'
+      'resolve:Record by hand whether an unresolved action landed'
     ) ;;
     (demo) reply=(
       'reset:Start the --demo simulator afresh (deletes its state: test funds only)'
@@ -223,6 +224,10 @@ _hedge_options() {
       '--since:only actions from this time'
       '--limit:at most this many (default 50)'
       '--until:poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
+    ) ;;
+    ('journal resolve') reply=(
+      '--landed:it happened on the server: record it as done'
+      '--not-landed:it did not happen: set it aside'
     ) ;;
     (resume) reply=(
       '--no-wait:return once the server answered, without waiting for the result'

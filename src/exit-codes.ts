@@ -45,7 +45,11 @@ export const EXIT_CODES = [
     name: 'unresolved',
     meaning: 'an earlier action\'s outcome cannot be told (older than the key lifetime); nothing was resent: `hedge journal resolve ID --landed|--not-landed`',
   },
-  { code: 13, name: 'state', meaning: 'local state (the journal) cannot be used: unwritable, a symlink or corrupt; nothing was sent; the path is named' },
+  {
+    code: 13,
+    name: 'state',
+    meaning: 'local state (the journal, the demo state, a team store) cannot be used: unwritable, unreachable, a symlink or corrupt; nothing was sent; the path is named',
+  },
   { code: 14, name: 'unreadable', meaning: 'the server answered in a way hedge could not read (the field and what came are named); not a network failure' },
   { code: 124, name: 'until', meaning: '`--until EXPR`: the condition never became true within the time bound (--timeout, default 120 s); under --json the last data is on stdout' },
   { code: 129, name: 'hangup', meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal' },

@@ -358,6 +358,20 @@ export const JOURNAL_SHOW = declare({
   examples: ['hedge journal show a_mwrrf5p1'],
 });
 
+export const JOURNAL_RESOLVE = declare({
+  name: 'resolve',
+  group: 'book',
+  summary: 'Record by hand whether an action landed',
+  description: 'Record by hand whether an unresolved action landed (when hedge cannot tell); sends nothing',
+  tier: 'local',
+  args: [{ name: 'id', required: true, description: 'a journal id (a_…) or a unique prefix of one' }],
+  options: [
+    { flags: '--landed', key: 'landed', kind: 'flag', description: 'it happened on the server: record it as done' },
+    { flags: '--not-landed', key: 'notLanded', kind: 'flag', description: 'it did not happen: set it aside (run the command again for a new action)' },
+  ],
+  examples: ['hedge journal resolve a_mwrrf5p1 --landed', 'hedge journal resolve a_mwrrf5p1 --not-landed'],
+});
+
 export const RESUME = declare({
   name: 'resume',
   summary: 'Finish an unresolved action with its own idempotency key',
@@ -556,10 +570,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   command(REPORT, () => import('../commands/report.js')),
   {
     name: 'journal',
-    summary: 'The local record of every action: list, show one',
+    summary: 'The record of every action: list, show, resolve by hand',
     group: 'book',
-    examples: ['hedge journal', 'hedge journal --pending', 'hedge journal show a_mwrrf5p1'],
-    subcommands: [command(JOURNAL_LIST, () => import('../commands/journal-list.js')), command(JOURNAL_SHOW, () => import('../commands/journal-show.js'))],
+    examples: ['hedge journal', 'hedge journal --pending', 'hedge journal show a_mwrrf5p1', 'hedge journal resolve a_mwrrf5p1 --landed'],
+    subcommands: [
+      command(JOURNAL_LIST, () => import('../commands/journal-list.js')),
+      command(JOURNAL_SHOW, () => import('../commands/journal-show.js')),
+      command(JOURNAL_RESOLVE, () => import('../commands/journal-resolve.js')),
+    ],
   },
   command(RESUME, () => import('../commands/resume.js')),
   {

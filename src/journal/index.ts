@@ -13,7 +13,6 @@ export {
 } from './entry.js';
 export { describeHolder, type Holder } from './holder.js';
 export {
-  lockHolder,
   matchesRequest,
   openJournal,
   type Hold,

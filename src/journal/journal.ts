@@ -7,7 +7,7 @@
 // carrying out (holder.ts says how liveness is told). Account locks serialise "read the book →
 // decide → send → see it land" across processes (account-locks.ts).
 import { join } from 'node:path';
-import { claimLock, dropLock, readLock, lockFile, removeOnExit } from './account-locks.js';
+import { claimLock, dropLock, removeOnExit } from './account-locks.js';
 import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
 import { foldJournal, isOutcome, isUnresolved, type BeginFields, type JournalEntry, type JournalEnvironment, type JournalPatch, type SkippedLine } from './entry.js';
@@ -203,7 +203,7 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
         },
         appendOptions,
       );
-      return foldJournal(text).find((entry) => entry.id === id)!;
+      return foldJournal(linesOf(text, id)).find((entry) => entry.id === id)!;
     },
 
     async list({ pending, since, until, limit } = {}) {
@@ -274,8 +274,8 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
       const staleMs = lockStaleMs ?? DEFAULT_LOCK_STALE_MS;
       const holder = currentHolder(now(), session);
       removeOnExit(session);
-      // Bounded in real time: this is a wait for another process, whatever clock the caller runs on.
-      const started = Date.now();
+      // Bounded in real (monotonic) time: this is a wait for another process, whatever clock the caller runs on.
+      const started = performance.now();
       for (;;) {
         const answer = await withJournalLock(file, staleMs, () => claimLock(dir, scope, holder));
         if (answer.held) {
@@ -284,7 +284,7 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
             hold: { release: () => withJournalLock(file, staleMs, () => dropLock(dir, scope, session)).catch(() => undefined) },
           };
         }
-        const left = waitMs - (Date.now() - started);
+        const left = waitMs - (performance.now() - started);
         if (left <= 0) return answer;
         await new Promise((resolve) => setTimeout(resolve, Math.min(LOCK_POLL_MS, left)));
       }
@@ -293,10 +293,13 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
   return journal;
 }
 
-/** The live holder of an account lock, read without taking it (for messages). */
-export function lockHolder(dir: string, scope: string): Holder | undefined {
-  const record = readLock(lockFile(dir, scope));
-  return record && isAlive(record.holder) ? publicHolder(record.holder) : undefined;
+/** The event lines of one entry (what folding it needs), without parsing the others. */
+function linesOf(text: string, id: string): string {
+  const marker = `"id":"${id}"`;
+  return text
+    .split('\n')
+    .filter((line) => line.includes(marker))
+    .join('\n');
 }
 
 function inRange(entry: JournalEntry, { since, until }: { since?: number; until?: number }): boolean {

@@ -62,9 +62,14 @@ export async function lockedAppend(file: string, compose: (current: string) => s
       writeAll(appendFd, Buffer.from(added, 'utf8'), file);
       if (current === undefined) syncDir(dirname(file));
       const after = `${current ?? ''}${added}`;
-      if (fstatSync(appendFd).size > (options.rotateBytes ?? DEFAULT_ROTATE_BYTES)) {
+      const rotateBytes = options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
+      if (fstatSync(appendFd).size > rotateBytes) {
         // The line is in the page cache, so the rotation carries it; the rotation syncs what it writes.
-        rotate(file, after, { keepResolved: options.keepResolved ?? DEFAULT_KEEP_RESOLVED, today: new Date((options.now ?? Date.now)()).toISOString().slice(0, 10) });
+        rotate(file, after, {
+          keepResolved: options.keepResolved ?? DEFAULT_KEEP_RESOLVED,
+          keepBytes: Math.floor(rotateBytes / 2),
+          today: new Date((options.now ?? Date.now)()).toISOString().slice(0, 10),
+        });
       }
       return { fd: appendFd, text: after };
     } catch (error) {

@@ -136,6 +136,8 @@ export function syncDir(dir: string): void {
 
 export interface RotateOptions {
   keepResolved: number;
+  /** The resolved entries kept take at most this many bytes (so a rotation always leaves room to grow). */
+  keepBytes: number;
   /** UTC day for lines that are not events (kept, in that day's archive). */
   today: string;
 }
@@ -162,12 +164,16 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
   const entries = foldJournal(text);
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const openGroups = new Set(entries.filter((entry) => isUnresolved(entry) && entry.group !== undefined).map((entry) => entry.group!));
-  const newestResolved = new Set(
-    entries
-      .filter((entry) => !isUnresolved(entry))
-      .slice(-options.keepResolved)
-      .map((entry) => entry.id),
-  );
+  // The newest resolved entries stay (the journal's default listing reads only the active segment),
+  // within a count and a size: the segment left after a rotation is well below the size that starts one.
+  const newestResolved = new Set<string>();
+  let keptBytes = 0;
+  for (const entry of entries.filter((candidate) => !isUnresolved(candidate)).reverse()) {
+    const size = (linesOf.get(entry.id) ?? []).reduce((sum, line) => sum + line.length + 1, 0);
+    if (newestResolved.size >= options.keepResolved || keptBytes + size > options.keepBytes) break;
+    newestResolved.add(entry.id);
+    keptBytes += size;
+  }
   const keep = (entry: JournalEntry | undefined): boolean =>
     entry !== undefined && (isUnresolved(entry) || newestResolved.has(entry.id) || (entry.group !== undefined && openGroups.has(entry.group)));
 

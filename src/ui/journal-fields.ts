@@ -4,6 +4,7 @@
 // that came from the journal file passes safeText before it reaches the screen: the file is local,
 // but it holds what the server answered (messages, hedge ids) and can be edited by hand.
 import type { JournalEntry } from '../journal/index.js';
+import { isUnresolved } from '../journal/entry.js';
 import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';
 import type { Output } from './output.js';
@@ -103,6 +104,9 @@ function detailOf(entry: JournalEntry): Array<[key: string, label: string, value
     ['base_url_host', 'Host', text(entry.base_url_host)],
     ['key_id', 'Key fingerprint', text(entry.key_id)],
     ['via', 'Via', entry.via === 'agent' ? 'an agent (hedge mcp)' : undefined],
+    ['host', 'Machine', text(entry.host)],
+    // Who carried it last (a live holder is carrying it now; `hedge resume` says which).
+    ['holder', 'Held by', entry.holder && isUnresolved(entry) ? safeText(`pid ${String(entry.holder.pid)} on ${String(entry.holder.host)} since ${String(entry.holder.since)}`) : undefined],
     ['account', 'Account', text(entry.account)],
     ['request', 'Request', text(`${String(request.method)} ${String(request.path)}`)],
     ['body', 'Body', text(request.body)],

@@ -118,6 +118,14 @@ describe('holds: an entry is held by the live process that carries it', () => {
     expect(await openJournal({ dir }).holderOf('a_reused000001')).toBeUndefined();
   });
 
+  it('an entry finished meanwhile is not taken: hold answers with the process that finished it', async () => {
+    const dir = join(tempFolder(), 'state');
+    const first = openJournal({ dir, now: () => T0 });
+    const entry = await first.begin(fields());
+    await first.update(entry.id, { outcome: 'done' });
+    expect(await openJournal({ dir }).hold(entry.id)).toEqual({ held: false, holder: { pid: process.pid, host: hostname(), since: new Date(T0).toISOString(), session: entry.holder!.session } });
+  });
+
   it('a holder on another host cannot be checked from here and counts as live', async () => {
     const dir = join(tempFolder(), 'state');
     heldEntryFile(dir, 'a_remote000001', { pid: 1, host: 'another-desk.example' });
@@ -151,6 +159,13 @@ describe('account locks', () => {
     expect(waited).toBe(false);
     if (taken.held) await taken.hold.release();
     expect((await waiting).held).toBe(true);
+  });
+
+  it('a wait ends at its bound with the holder named, the lock untaken', async () => {
+    const dir = join(tempFolder(), 'state');
+    const taken = await openJournal({ dir }).lock('scope', { waitMs: 0 });
+    expect(taken.held).toBe(true);
+    expect(await openJournal({ dir }).lock('scope', { waitMs: 250 })).toMatchObject({ held: false, holder: { pid: process.pid } });
   });
 
   it('a lock whose holder was killed (SIGKILL) is taken at once', async () => {

@@ -49,7 +49,7 @@ interface Writer {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-function startWriter(options: { dir: string; writer: number; count: number | null; umask?: number }): Writer {
+function startWriter(options: { dir: string; writer: number; count: number | null; umask?: number; rotateBytes?: number }): Writer {
   const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle, lockStaleMs: LOCK_STALE_MS, ...options })], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -126,6 +126,28 @@ describe('several processes at once', () => {
     expect(writers.flatMap((writer) => idsReported(writer.output(), 'begun')).sort()).toEqual(entries.map((entry) => entry.id).sort());
     // Every lock was released: nothing but the journal is left in the folder.
     expect(readdirSync(dir)).toEqual(['journal.jsonl']);
+  });
+});
+
+describe('several processes at once while the active segment is rotated into archives', () => {
+  it('10 writers × 50 entries with a small active segment: all 500 present exactly once across the segment and the archives', async () => {
+    const dir = freshDir('rotating');
+    const writers = Array.from({ length: 10 }, (_, writer) => startWriter({ dir, writer, count: 50, rotateBytes: 24 * 1024 }));
+    const results = await Promise.all(writers.map((writer) => writer.exited));
+    expect(results.map(({ code, stderr }) => ({ code, stderr }))).toEqual(Array.from({ length: 10 }, () => ({ code: 0, stderr: '' })));
+    expect(readdirSync(join(dir, 'journal-archive')).length).toBeGreaterThanOrEqual(1);
+    // What a rotation leaves is at most half the bound; appends after the last one add at most the bound again.
+    expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8').length).toBeLessThanOrEqual(24 * 1024 + 2 * 1024);
+
+    const { entries, skipped } = await loadJournal(dir);
+    expect(skipped).toEqual([]);
+    expect(entries).toHaveLength(500);
+    expect(new Set(entries.map((entry) => entry.id)).size).toBe(500);
+    for (const entry of entries) {
+      const [, writer, index] = entry.idempotency_key.split('-');
+      expect([entry.outcome, entry.hedge_id]).toEqual(['filled', `hdg_${writer}_${index}`]);
+    }
+    expect(writers.flatMap((writer) => idsReported(writer.output(), 'begun')).sort()).toEqual(entries.map((entry) => entry.id).sort());
   });
 });
 

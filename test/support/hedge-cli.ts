@@ -26,6 +26,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Called once the process is started, e.g. to send it SIGINT later. */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+  /** Run as this user and group (a test run as root uses it to meet a file it may not write). */
+  user?: { uid: number; gid: number };
 }
 
 export function tempDir(prefix = 'hedge-test-'): { path: string; remove: () => void } {
@@ -56,7 +58,7 @@ export function runHedge(args: string[], options: RunOptions = {}): Promise<RunR
   }
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HEDGE_BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [HEDGE_BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], ...(options.user ?? {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

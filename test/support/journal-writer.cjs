@@ -1,6 +1,6 @@
 // A separate hedge process writing to the journal, for test/journal/processes.test.ts. Plain
 // CommonJS: it loads the journal module bundled by the test (esbuild) from the path it is given.
-// Argument: JSON { bundle, dir, writer, count (null: until killed), lockStaleMs, umask }.
+// Argument: JSON { bundle, dir, writer, count (null: until killed), lockStaleMs, rotateBytes, umask }.
 // Prints "begun <id>" once an entry's creation is on disk and "updated <id>" once its update is.
 'use strict';
 
@@ -9,7 +9,7 @@ if (options.umask !== undefined) process.umask(options.umask);
 const { openJournal } = require(options.bundle);
 
 async function main() {
-  const journal = openJournal({ dir: options.dir, lockStaleMs: options.lockStaleMs });
+  const journal = openJournal({ dir: options.dir, lockStaleMs: options.lockStaleMs, rotateBytes: options.rotateBytes });
   for (let index = 0; options.count === null || index < options.count; index++) {
     const entry = await journal.begin({
       profile: 'desk',

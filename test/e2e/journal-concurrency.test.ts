@@ -1,0 +1,278 @@
+// Money across processes and across time, with real processes side by side on one config dir and
+// one simulator, asserting on the server's own state and request log:
+// - N identical adds at once: the notional added is 100 × the number of exit-0 runs; every other
+//   run says why (an in-flight action is never "resumed" by a second process);
+// - an add held in flight: identical runs stop with exit 11 naming its process, send nothing; once
+//   it is killed (SIGKILL), the next run resumes it and it lands once;
+// - 3 applies at once (several hedges per side, dialect alpha) reach the target once;
+// - 3 `open --ref DEAL-7` at once make one hedge; the others are refused naming it;
+// - an add killed after the server acted, resumed 30 simulated hours later (past the key lifetime,
+//   when the simulator has forgotten the key): it lands once; an open that cannot be told is never
+//   resent (exit 12) and `hedge journal resolve` records the operator's word.
+import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../support/hedge-cli.js';
+import { until } from '../support/polling.js';
+import { pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
+
+const start = useSimulators();
+const HOUR_MS = 3_600_000;
+
+function adds(t: Simulator) {
+  return t.writes().filter((entry) => entry.path === '/hedges/add');
+}
+
+/** Keys of the adds the server accepted (answered 200). */
+function acceptedAddKeys(t: Simulator): string[] {
+  return [...new Set(adds(t).filter((entry) => entry.status === 200).map((entry) => entry.idempotencyKey!))];
+}
+
+function sideNotional(t: Simulator, side: 'buy' | 'sell'): number {
+  return t.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+}
+
+/**
+ * Runs `count` copies of `args` at once on a simulator whose actions land only when its clock is
+ * moved: once one of them has sent `path` (it holds the lock and waits for the landing) and every
+ * other one has said it is waiting for the lock, the clock is moved until all have ended. So the
+ * others surely meet the lock held — whatever the machine's load — and are let go only after.
+ */
+async function sideBySideUnderLock(t: Simulator, args: string[], count: number, path: string): Promise<RunResult[]> {
+  const waiting = new Set<number>();
+  let ended = 0;
+  const runs = Array.from({ length: count }, (_, index) =>
+    t
+      .hedge(args, {
+        timeoutMs: 90_000,
+        onSpawn: (child) => child.stderr!.on('data', (chunk: Buffer | string) => String(chunk).includes('Waiting for the book') && waiting.add(index)),
+      })
+      .finally(() => (ended += 1)),
+  );
+  await until(() => waiting.size === count - 1 && t.writes().some((entry) => entry.path === path), `one run sending ${path} and ${count - 1} waiting`);
+  while (ended < count) {
+    t.advance(HOUR_MS);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Promise.all(runs);
+}
+
+function saysWhy(run: RunResult): void {
+  expect(run.stderr, `exit ${run.code}`).toMatch(/^error: \S/m);
+  if (run.code === 11) expect(run.stderr).toMatch(/pid \d+ on \S+ since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+}
+
+describe('identical writes side by side', () => {
+  it('8 parallel `add USDTNGN sell 100` on one config dir: the notional added is 100 × the exit-0 runs; every other run says why', async () => {
+    const t = await start();
+    t.seedOpen('sell', 1_000);
+    const runs = await Promise.all(Array.from({ length: 8 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'], { timeoutMs: 90_000 })));
+    const succeeded = runs.filter((run) => run.code === 0);
+    expect(succeeded.length).toBeGreaterThanOrEqual(1);
+    // Every add that reported success is on the server once, and nothing else was added.
+    expect(sideNotional(t, 'sell')).toBe(1_000 + 100 * succeeded.length);
+    expect(acceptedAddKeys(t)).toHaveLength(succeeded.length);
+    for (const run of runs.filter((candidate) => candidate.code !== 0)) {
+      expect([3, 11], run.stderr).toContain(run.code);
+      saysWhy(run);
+    }
+    for (const run of succeeded) expect(run.stderr).toContain('Added 100.00 USD');
+  });
+
+  it('an add in flight is not taken for a crashed one: identical runs stop (exit 11) naming its pid and send nothing; killed, it is resumed and lands once', async () => {
+    const t = await start();
+    t.seedOpen('sell', 1_000);
+    // The server acts on the add, then its answer hangs: the first process is still carrying it.
+    t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
+    let child: ChildProcess | undefined;
+    const first = t.hedge(['add', 'USDTNGN', 'sell', '100', '--request-timeout', '120'], { onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
+    await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the first add was held by the server');
+
+    const others = await Promise.all(Array.from({ length: 3 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'])));
+    for (const run of others) {
+      expect(run.code, run.stderr).toBe(11);
+      expect(run.stderr).toContain(`pid ${child!.pid} on`);
+      expect(run.stderr).toContain('This run sent nothing');
+      saysWhy(run);
+    }
+    expect(adds(t)).toHaveLength(1);
+    const journal = JSON.parse((await t.hedge(['journal', '--pending', '--json'])).stdout) as Array<{ id: string; holder?: { pid: number } }>;
+    expect(journal).toHaveLength(1);
+    expect(journal[0]!.holder?.pid).toBe(child!.pid);
+    expect(others[0]!.stderr).toContain(journal[0]!.id);
+
+    child!.kill('SIGKILL');
+    expect((await first).signal).toBe('SIGKILL');
+    t.sandbox.setFaults({ stall: null, match: null });
+    const again = await t.hedge(['add', 'USDTNGN', 'sell', '100']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('Resuming the add started');
+    expect(sideNotional(t, 'sell')).toBe(1_100);
+    expect(new Set(adds(t).map((entry) => entry.idempotencyKey)).size).toBe(1);
+  });
+});
+
+describe('check and act under one lock (several hedges per side: dialect alpha)', () => {
+  it('3 parallel `apply target.csv` (sell 2,000) reach the target once: one run acts, the others wait, find it reached, and exit 11', async () => {
+    const t = await start({ dialect: 'alpha', fillDelayMs: HOUR_MS });
+    const file = join(t.configDir, 'target.csv');
+    writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,sell,2000,7\n');
+    const runs = await sideBySideUnderLock(t, ['apply', file], 3, '/hedges');
+    expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([2_000]);
+    expect(t.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    expect(runs.map((run) => run.code).sort()).toEqual([0, 11, 11]);
+    for (const run of runs.filter((candidate) => candidate.code === 11)) {
+      expect(run.stderr).toContain('Waiting for the book of this account');
+      expect(run.stderr).toContain('reached the target');
+      saysWhy(run);
+    }
+  });
+
+  it('3 parallel `open … --ref DEAL-7` make one hedge; the others are refused with its id', async () => {
+    const t = await start({ dialect: 'alpha' });
+    const runs = await Promise.all(Array.from({ length: 3 }, () => t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'], { timeoutMs: 90_000 })));
+    const carrying = t.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
+    expect(carrying).toHaveLength(1);
+    expect(t.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    expect(runs.map((run) => run.code).sort()).toEqual([0, 3, 3]);
+    for (const run of runs.filter((candidate) => candidate.code === 3)) {
+      expect(run.stderr).toContain(carrying[0]!.id);
+      expect(run.stderr).toContain('Nothing was sent');
+    }
+  });
+});
+
+describe('roll under the book lock', () => {
+  it('2 parallel `roll USDTNGN buy --tenor 7`: one rolls; the other waits, sees the side rolled meanwhile, and exits 11 without rolling the new hedge again', async () => {
+    const t = await start({ fillDelayMs: HOUR_MS });
+    const seeded = t.seedOpen('buy', 1_000);
+    const runs = await sideBySideUnderLock(t, ['roll', 'USDTNGN', 'buy', '--tenor', '7'], 2, '/hedges/close');
+    expect(runs.map((run) => run.code).sort()).toEqual([0, 11]);
+    const waited = runs.find((run) => run.code === 11)!;
+    expect(waited.stderr).toContain('Waiting for the book of this account');
+    expect(waited.stderr).toContain('was rolled to 7 days by another hedge process');
+    saysWhy(waited);
+    expect(t.writes().filter((entry) => entry.path === '/hedges/close')).toHaveLength(1);
+    expect(t.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    const active = t.active('buy');
+    expect(active).toHaveLength(1);
+    expect(active[0]!.id).not.toBe(seeded.id);
+    expect(active[0]!.tenorDays).toBe(7);
+    expect(waited.stderr).toContain(active[0]!.id);
+  });
+});
+
+describe('resume reconciles before it resends (the CLI clock pinned to the simulator, which only moves when told)', () => {
+  it('an add killed after the server acted, resumed 30 simulated hours later (the key forgotten): it landed, nothing is sent again', async () => {
+    const t = await start({ preset: 'frozen' });
+    t.seedOpen('sell', 1_000);
+    t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
+    let child: ChildProcess | undefined;
+    const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], { env: pinnedClockEnv(t), onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
+    await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the add was committed and held');
+    child!.kill('SIGKILL');
+    await killed;
+    t.sandbox.setFaults({ stall: null, match: null });
+
+    // 30 hours on the server: the add has landed, and the simulator forgets keys after 24 h.
+    t.advance(30 * HOUR_MS);
+    expect(sideNotional(t, 'sell')).toBe(1_100);
+    const resumed = await t.hedge(['add', 'USDTNGN', 'sell', '100'], { env: pinnedClockEnv(t) });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('past the key lifetime of 12 h');
+    expect(resumed.stderr).toContain('The book shows it landed');
+    expect(resumed.stderr).toContain('nothing was sent');
+    expect(sideNotional(t, 'sell')).toBe(1_100);
+    expect(adds(t)).toHaveLength(1);
+    const [entry] = JSON.parse((await t.hedge(['journal', '--json'], { env: pinnedClockEnv(t) })).stdout) as Array<{ command: string; outcome: string }>;
+    expect(entry).toMatchObject({ command: 'add', outcome: 'done' });
+  });
+
+  it('an add that certainly did not land (the server never got it), 30 hours later, is sent again with its key: it lands once', async () => {
+    const t = await start({ preset: 'frozen' });
+    t.seedOpen('sell', 1_000);
+    // Held before the engine sees it (no status line, the engine never runs): killed there, the add never reached the book.
+    t.sandbox.setFaults({ stall: 'headers', match: { method: 'POST', path: '/hedges/add' } });
+    let child: ChildProcess | undefined;
+    const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], { env: pinnedClockEnv(t), onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
+    await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the add was held before the engine');
+    child!.kill('SIGKILL');
+    await killed;
+    t.sandbox.setFaults({ stall: null, match: null });
+    expect(sideNotional(t, 'sell')).toBe(1_000);
+    t.advance(30 * HOUR_MS);
+
+    const resuming = t.hedge(['add', 'USDTNGN', 'sell', '100'], { env: pinnedClockEnv(t), timeoutMs: 60_000 });
+    // The resent add is accepted; it lands once the simulator's clock moves on.
+    await until(() => adds(t).some((entry) => entry.status === 200), 'the add was sent again');
+    t.advance(HOUR_MS);
+    const resumed = await resuming;
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('The book shows it did not land');
+    expect(sideNotional(t, 'sell')).toBe(1_100);
+    expect(new Set(adds(t).map((entry) => entry.idempotencyKey)).size).toBe(1);
+  });
+
+  it('an open that cannot be told (no id, no reference) past the key lifetime is never resent: exit 12 with the resolve command; resolved by hand, it stays sent once', async () => {
+    const t = await start({ preset: 'frozen' });
+    t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
+    let child: ChildProcess | undefined;
+    const killed = t.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], { env: pinnedClockEnv(t), onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
+    await until(() => t.writes().some((entry) => entry.path === '/hedges' && entry.status === 'stalled'), 'the open was committed and held');
+    child!.kill('SIGKILL');
+    await killed;
+    t.sandbox.setFaults({ stall: null, match: null });
+    t.advance(30 * HOUR_MS);
+
+    const again = await t.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], { env: pinnedClockEnv(t) });
+    expect(again.code, again.stderr).toBe(12);
+    const [entry] = JSON.parse((await t.hedge(['journal', '--pending', '--json'], { env: pinnedClockEnv(t) })).stdout) as Array<{ id: string }>;
+    expect(again.stderr).toContain('The book cannot tell whether it landed');
+    expect(again.stderr).toContain(`hedge journal resolve ${entry!.id} --landed`);
+    expect(again.stderr).toContain(`hedge journal resolve ${entry!.id} --not-landed`);
+    expect(t.writes().filter((write) => write.path === '/hedges')).toHaveLength(1);
+
+    const resolved = await t.hedge(['journal', 'resolve', entry!.id, '--landed'], { env: pinnedClockEnv(t) });
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(resolved.stderr).toContain('recorded as landed');
+    const shown = JSON.parse((await t.hedge(['journal', 'show', entry!.id, '--json'])).stdout) as { outcome: string; message: string };
+    expect(shown).toMatchObject({ outcome: 'done', message: 'resolved by hand: landed' });
+    expect(t.writes().filter((write) => write.path === '/hedges')).toHaveLength(1);
+    expect(t.hedges()).toHaveLength(1);
+  });
+});
+
+describe('killed at a random moment, then run again three at a time', () => {
+  // The kill point is the k-th request the server sees (k drawn at random each round and printed),
+  // so it falls anywhere from before the journal entry to after the landing — never on a timer.
+  it('every add that landed on the server is an exit-0 run or one the killed run finished itself; each once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const t = await start();
+      t.seedOpen('sell', 1_000);
+      // An uninterrupted add makes about 6 requests (markets, account, positions, quote, add, polls).
+      const k = 1 + Math.floor(Math.random() * 7);
+      let child: ChildProcess | undefined;
+      const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], { onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
+      let ended = false;
+      void killed.then(() => (ended = true));
+      await until(() => ended || t.sandbox.requestLog.length >= k, `request ${k} of the add (round ${round})`);
+      child!.kill('SIGKILL');
+      const first = await killed;
+
+      const runs = await Promise.all(Array.from({ length: 3 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'], { timeoutMs: 90_000 })));
+      const entries = JSON.parse((await t.hedge(['journal', '--json'])).stdout) as Array<{ command: string; outcome: string; idempotency_key: string }>;
+      const done = entries.filter((entry) => entry.command === 'add' && entry.outcome === 'done');
+      const ok = runs.filter((run) => run.code === 0).length + (first.code === 0 ? 1 : 0);
+      const context = `round ${round}, killed at request ${k} (${first.signal ?? `exit ${first.code}`}); exits ${runs.map((run) => run.code).join(', ')}`;
+      // The killed run may have finished its add before the kill reached it: then its entry is done without an exit 0.
+      expect(done.length - ok, context).toBeGreaterThanOrEqual(0);
+      expect(done.length - ok, context).toBeLessThanOrEqual(1);
+      expect(sideNotional(t, 'sell'), context).toBe(1_000 + 100 * done.length);
+      expect(acceptedAddKeys(t).sort(), context).toEqual(done.map((entry) => entry.idempotency_key).sort());
+      for (const run of runs.filter((candidate) => candidate.code !== 0)) saysWhy(run);
+      expect(entries.filter((entry) => entry.command === 'add' && ['pending', 'submitted', 'unknown'].includes(entry.outcome)), context).toEqual([]);
+      await t.close();
+    }
+  });
+});

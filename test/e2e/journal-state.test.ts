@@ -1,0 +1,74 @@
+// Local state that cannot be used, through the real binary: a journal that is a symbolic link, a
+// journal this user may not write, and a damaged line. Each write is refused before anything leaves
+// the machine (exit 13, the path named, the server's request log without a write); a damaged line
+// is skipped with a warning naming its file and line.
+import { chmodSync, chownSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useSimulators } from '../support/simulator.js';
+
+const start = useSimulators();
+
+describe('a journal that cannot be used is exit 13, naming its path; nothing is sent', () => {
+  it('a journal.jsonl that is a symbolic link is refused; the file it points to is untouched', async () => {
+    const t = await start();
+    const target = join(t.configDir, 'elsewhere.txt');
+    writeFileSync(target, 'someone else\'s file\n');
+    chmodSync(target, 0o644);
+    symlinkSync(target, join(t.configDir, 'journal.jsonl'));
+
+    const open = await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']);
+    expect(open.code, open.stderr).toBe(13);
+    expect(open.stderr).toContain(`${join(t.configDir, 'journal.jsonl')} is a symbolic link`);
+    expect(open.stderr).not.toMatch(/unexpected/i);
+    expect(t.writes()).toEqual([]);
+    expect(readFileSync(target, 'utf8')).toBe('someone else\'s file\n');
+    expect(lstatSync(target).mode & 0o777).toBe(0o644);
+
+    const listed = await t.hedge(['journal', '--json']);
+    expect(listed.code).toBe(13);
+    expect(JSON.parse(listed.stderr)).toMatchObject({ error: { code: 'state', class: 'state', details: { path: join(t.configDir, 'journal.jsonl') } } });
+  });
+
+  it('a read-only journal: exit 13 with the path and what to do, not "unexpected"; nothing sent', async () => {
+    const t = await start();
+    const first = await t.hedge(['open', 'USDTNGN', 'sell', '1000', '--tenor', '3']);
+    expect(first.code, first.stderr).toBe(0);
+    const journal = join(t.configDir, 'journal.jsonl');
+    chmodSync(journal, 0o444);
+    // Root may write any file: run the CLI as another user who owns the folder (as a desk user would).
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+    if (asUser) {
+      chownSync(t.configDir, asUser.uid, asUser.gid);
+      chownSync(journal, asUser.uid, asUser.gid);
+    }
+    // The add's quote (POST /quotes) is a read: what must not leave is the add itself.
+    const adds = () => t.writes().filter((entry) => entry.path === '/hedges/add');
+    const add = await t.hedge(['add', 'USDTNGN', 'sell', '100'], { user: asUser });
+    expect(add.code, add.stderr).toBe(13);
+    expect(add.stderr).toContain(`Cannot write the action journal ${journal}: permission denied.`);
+    expect(add.stderr).toContain('Nothing was sent.');
+    expect(add.stderr).toContain(`Make ${journal} writable`);
+    expect(add.stderr).not.toMatch(/unexpected|report it/i);
+    expect(adds()).toEqual([]);
+  });
+});
+
+describe('a damaged journal line', () => {
+  it('is skipped with a warning naming its file and line; the entries around it still count', async () => {
+    const t = await start();
+    const opened = await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const journal = join(t.configDir, 'journal.jsonl');
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    writeFileSync(journal, [lines[0], '{"id": "a_cut', ...lines.slice(1)].join('\n'));
+    const listed = await t.hedge(['journal', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stderr).toContain(`Journal line skipped: ${journal}:2 (not valid JSON).`);
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
+    // A write still works, and says it once.
+    const closed = await t.hedge(['close', 'USDTNGN', 'buy']);
+    expect(closed.code, closed.stderr).toBe(0);
+    expect(closed.stderr.split(`${journal}:2`).length - 1).toBe(1);
+  });
+});
