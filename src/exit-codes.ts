@@ -17,6 +17,7 @@ import {
   StillPendingError,
   UsageError,
 } from './errors.js';
+import { JournalStoreError } from './journal/store-error.js';
 
 /** The one table of exit codes: printed by `hedge help exit-codes` and copied into the README. */
 export const EXIT_CODES = [
@@ -31,6 +32,7 @@ export const EXIT_CODES = [
   { code: 8, name: 'declined', meaning: 'declined at a confirmation; nothing was sent' },
   { code: 9, name: 'changes', meaning: '`hedge plan`: the account is not at the target (changes are needed)' },
   { code: 10, name: 'alert', meaning: '`--watch --exit-on-alert`: an alert fired' },
+  { code: 13, name: 'state', meaning: 'local state cannot be used (the journal or the team journal store is unwritable or unreachable); nothing was sent' },
   { code: 129, name: 'hangup', meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C); an unresolved action stays in the journal' },
   { code: 143, name: 'terminated', meaning: 'stopped by SIGTERM; an unresolved action stays in the journal' },
@@ -95,6 +97,7 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof DeclinedError) return base(8, 'declined');
   if (error instanceof InterruptedError) return base(error.exitCode, nameOf(error.exitCode));
   if (error instanceof ConfigError) return base(1, 'config');
+  if (error instanceof JournalStoreError) return base(13, 'state', { details: { store: error.store } });
   return base(1, 'unexpected', { hint: 'Run again with --verbose for the stack trace, and report it.' });
 }
 

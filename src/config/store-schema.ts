@@ -9,6 +9,8 @@ export const profileSchema = z.looseObject({
   /** Answers to the spec's "not shown" request names for this server (api/unspecified.ts). */
   wire: z.record(z.string(), z.string()).optional(),
   saved_at: z.string().optional(),
+  /** The team journal store (postgres://…), shared by every machine of the desk. */
+  journal_url: z.string().optional(),
 });
 
 export const storeSchema = z.looseObject({

@@ -23,6 +23,17 @@ export interface JournalRequest {
   body: unknown;
 }
 
+/** The process that holds an entry or a lock: enough for an operator on another machine to find it. */
+export interface Holder {
+  pid: number;
+  /** The machine's hostname. */
+  host: string;
+  /** ISO time the hold was taken. */
+  since: string;
+  /** A random id of the holding process (a pid alone is reused, and means nothing on another machine). */
+  session: string;
+}
+
 export interface JournalEntry {
   id: string;
   created_at: string;
@@ -52,6 +63,16 @@ export interface JournalEntry {
   /** Sanitised by the caller; stored as given. */
   message?: string;
   resolved_at?: string;
+  /** The machine (hostname) that began the action. */
+  host?: string;
+  /** Who held the entry when it was begun (a live holder is asked for with `holderOf`). */
+  holder?: Holder;
+  /**
+   * Set on a local record written because the team store failed after the request was sent: the
+   * team entry it completes (its id, and the store's redacted address). `hedge journal migrate`
+   * merges it into that entry.
+   */
+  fallback_for?: { id: string; store: string };
 }
 
 /** What `begin` needs: everything the caller knows before the request leaves. */
