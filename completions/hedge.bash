@@ -14,7 +14,7 @@ _hedge_subcommands() {
   case "$1" in
     '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami plan apply report journal resume demo mcp tools completion sandbox help' ;;
     'profile') REPLY='list use remove' ;;
-    'journal') REPLY='list show' ;;
+    'journal') REPLY='list show migrate' ;;
     'demo') REPLY='reset' ;;
     'sandbox') REPLY='serve' ;;
     'help') REPLY='exit-codes' ;;
@@ -44,7 +44,7 @@ _hedge_options() {
     'report') REPLY='--since --until --by --html' ;;
     'journal list') REPLY='--pending --since --limit' ;;
     'resume') REPLY='--no-wait' ;;
-    'login') REPLY='--base-url --ca-file' ;;
+    'login') REPLY='--base-url --ca-file --journal-url' ;;
     'sandbox serve') REPLY='--port --host --tls --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --hostile-text' ;;
     *) REPLY='' ;;
   esac
@@ -56,7 +56,7 @@ _hedge_takes_value() {
     --profile | --timeout | --request-timeout | -t | --tenor | --ref | --idempotency-key | --status | --limit | \
       --since | --until | --tolerance | --by | --format | --fields | --query | --html | \
       --watch | --alert-pnl | --alert-maturity | --within | \
-      --base-url | --ca-file | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
+      --base-url | --ca-file | --journal-url | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
       --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect)
       return 0 ;;
   esac

@@ -16,7 +16,7 @@ function __hedge_subcommands
         case profile
             echo list use remove
         case journal
-            echo list show
+            echo list show migrate
         case demo
             echo reset
         case sandbox
@@ -31,7 +31,7 @@ function __hedge_takes_value
     contains -- $argv[1] --profile --timeout --request-timeout -t --tenor --ref --idempotency-key --status --limit \
         --since --until --tolerance --by --format --fields --query --html \
         --watch --alert-pnl --alert-maturity --within --dialect \
-        --base-url --ca-file --port --host --fill-delay --fail-rate --clock-speed --seed \
+        --base-url --ca-file --journal-url --port --host --fill-delay --fail-rate --clock-speed --seed \
         --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit
 end
 
@@ -123,7 +123,7 @@ complete -c hedge -n '__hedge_command_at' -f -a help -d 'Show help for a command
 complete -c hedge -n '__hedge_command_at' -f -a plan -d 'Show the actions that bring the book to a target file; sends nothing'
 complete -c hedge -n '__hedge_command_at' -f -a apply -d 'Bring the book to a target file through the journal'
 complete -c hedge -n '__hedge_command_at' -f -a report -d 'P&L report by day, week, month, side, tenor or market'
-complete -c hedge -n '__hedge_command_at' -f -a journal -d 'The local record of every action: list, show one'
+complete -c hedge -n '__hedge_command_at' -f -a journal -d 'The record of every action: list, show one, migrate'
 complete -c hedge -n '__hedge_command_at' -f -a resume -d 'Finish an unresolved action from the journal with its own key'
 complete -c hedge -n '__hedge_command_at' -f -a demo -d 'The --demo simulator'
 complete -c hedge -n '__hedge_command_at' -f -a maturities -d 'Upcoming settlements grouped by day, with countdown, mark P&L and carry'
@@ -132,6 +132,7 @@ complete -c hedge -n '__hedge_command_at' -f -a mcp -d 'Serve the commands as Mo
 complete -c hedge -n '__hedge_command_at' -f -a tools -d 'Describe the commands an agent may call: names, argument schemas and safety tiers'
 complete -c hedge -n '__hedge_command_at journal' -f -a list -d 'List the journal of actions, newest first'
 complete -c hedge -n '__hedge_command_at journal' -f -a show -d 'Show one journal entry in full'
+complete -c hedge -n '__hedge_command_at journal' -f -a migrate -d 'Move the local journal into the team store'
 complete -c hedge -n '__hedge_command_at demo' -f -a reset -d 'Start the --demo simulator afresh'
 complete -c hedge -n '__hedge_command_at profile' -f -a list -d 'List profiles: name, environment, base URL, redacted key, which is current'
 complete -c hedge -n '__hedge_command_at profile' -f -a use -d 'Make a profile the current one'
@@ -199,6 +200,7 @@ complete -c hedge -n '__hedge_path_is journal list' -l limit -x -d 'at most this
 complete -c hedge -n '__hedge_path_is resume' -l no-wait -d 'return once the server answered'
 complete -c hedge -n '__hedge_path_is login' -l base-url -x -d 'the API base address, https://…/v2 (the partner desk gives it)'
 complete -c hedge -n '__hedge_path_is login' -l ca-file -r -F -d 'a PEM CA file to trust for this profile (self-signed sandboxes)'
+complete -c hedge -n '__hedge_path_is login' -l journal-url -x -d 'the team journal store, postgres://USER@HOST:PORT/DB'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l port -x -d 'port (default: any free port)'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l host -x -d 'loopback address to listen on (default 127.0.0.1)'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l tls -d 'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)'

@@ -34,7 +34,7 @@ _hedge_subcommands() {
       'plan:Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing'
       'apply:Bring the book to a target file: plan, confirm once, then each action through the journal'
       'report:P&L by day, week, month, side, tenor or market from history, with unrealized P&L; CSV; --html FILE'
-      'journal:The local record of every action: list, show one'
+      'journal:The record of every action: list, show one, migrate'
       'resume:Finish an unresolved action from the journal with its own key'
       'demo:The --demo simulator'
       'mcp:Serve the commands as Model Context Protocol tools over stdio, for an AI agent'
@@ -51,6 +51,7 @@ _hedge_subcommands() {
     (journal) reply=(
       'list:List the journal of actions, newest first'
       'show:Show one journal entry in full: request, idempotency key, outcome'
+      'migrate:Move the local journal into the team store'
     ) ;;
     (demo) reply=(
       'reset:Start the --demo simulator afresh (deletes its state: test funds only)'
@@ -182,6 +183,7 @@ _hedge_options() {
     (login) reply=(
       '--base-url:the API base address, https://…/v2 (the partner desk gives it)'
       '--ca-file:a PEM CA file to trust for this profile (self-signed sandboxes)'
+      '--journal-url:the team journal store, postgres://USER@HOST:PORT/DB'
     ) ;;
     ('sandbox serve') reply=(
       '--port:port (default: any free port)'
@@ -206,7 +208,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case $1 in
-    (--profile|--timeout|--request-timeout|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--dialect|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit)
+    (--profile|--timeout|--request-timeout|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--dialect|--html|--base-url|--ca-file|--journal-url|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit)
       return 0 ;;
   esac
   return 1

@@ -174,9 +174,16 @@ export const LOGIN = declare({
   options: [
     { flags: '--base-url <url>', key: 'baseUrl', kind: 'value', description: 'the API base address, https://…/v2 (the partner desk gives it)' },
     { flags: '--ca-file <file>', key: 'caFile', kind: 'value', description: 'a PEM CA file to trust for this profile (self-signed sandboxes)' },
+    {
+      flags: '--journal-url <url>',
+      key: 'journalUrl',
+      kind: 'value',
+      description: "the desk's shared journal store, postgres://USER@HOST:PORT/DB (password from ~/.pgpass or PGPASSWORD); `local` for this machine's file",
+    },
   ],
   examples: [
     'hedge login --profile desk',
+    'printf %s "$HEDGE_KEY" | hedge login --profile desk --journal-url postgres://desk@db.internal:5432/hedge',
     'printf %s "$HEDGE_KEY" | hedge login --profile desk --base-url https://api.example.com/partners/acme/v2',
   ],
 });
@@ -278,6 +285,13 @@ export const JOURNAL_SHOW = declare({
   tier: 'read',
   args: [{ name: 'id', required: true, description: 'a journal id (a_…) or a unique prefix of one' }],
   examples: ['hedge journal show a_mwrrf5p1'],
+});
+
+export const JOURNAL_MIGRATE = declare({
+  name: 'migrate',
+  summary: "Move this machine's journal (and fallback records) into the team store; running it again adds nothing",
+  tier: 'local',
+  examples: ['HEDGE_JOURNAL_URL=postgres://desk@db.internal:5432/hedge hedge journal migrate', 'hedge journal migrate --profile desk --json'],
 });
 
 export const RESUME = declare({
@@ -396,9 +410,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   command(REPORT, () => import('../commands/report.js')),
   {
     name: 'journal',
-    summary: 'The local record of every action: list, show one',
-    examples: ['hedge journal', 'hedge journal --pending', 'hedge journal show a_mwrrf5p1'],
-    subcommands: [command(JOURNAL_LIST, () => import('../commands/journal-list.js')), command(JOURNAL_SHOW, () => import('../commands/journal-show.js'))],
+    summary: "The record of every action (this machine's, or the team's store): list, show one, migrate",
+    examples: ['hedge journal', 'hedge journal --pending', 'hedge journal show a_mwrrf5p1', 'hedge journal migrate'],
+    subcommands: [
+      command(JOURNAL_LIST, () => import('../commands/journal-list.js')),
+      command(JOURNAL_SHOW, () => import('../commands/journal-show.js')),
+      command(JOURNAL_MIGRATE, () => import('../commands/journal-migrate.js')),
+    ],
   },
   command(RESUME, () => import('../commands/resume.js')),
   {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { isStoreUrl, redactStoreUrl, storeUrlSecrets, REDACTED } from '../security/store-url.js';
 import { registerSecret } from '../security/secrets.js';
-import { requestedProfile, type Env } from './credentials.js';
+import { needsProfileStore, requestedProfile, type Env } from './credentials.js';
 import type { ProfileStore } from './profile-store.js';
 
 export type JournalStoreChoice =
@@ -24,7 +24,7 @@ export type JournalStoreChoice =
 /**
  * The store, by the usual precedence: an explicit --profile is taken whole (its journal_url, or the
  * local file when it has none); otherwise HEDGE_JOURNAL_URL, then the profile in use (HEDGE_PROFILE
- * or the current one). --demo always keeps the local file: a demo's simulator is this machine's own,
+ * or the current one, when the credentials come from it). --demo always keeps the local file: a demo's simulator is this machine's own,
  * and its actions mean nothing to another machine.
  */
 export async function chooseJournalStore(input: {
@@ -38,7 +38,10 @@ export async function chooseJournalStore(input: {
   const wanted = requestedProfile(input.profileFlag, input.env);
   const fromEnv = input.env.HEDGE_JOURNAL_URL?.trim();
   if (wanted?.source !== 'flag' && fromEnv) return postgresChoice(fromEnv, 'HEDGE_JOURNAL_URL');
-  // The profile store is opened only when there is one: a machine without profiles pays nothing.
+  // A profile's journal_url counts only when that profile is the one in use: with the key and base
+  // URL both in the environment the store is not even opened (as for the credentials).
+  if (!needsProfileStore(input.profileFlag, input.env)) return { kind: 'file' };
+  // A machine without profiles pays nothing.
   if (!existsSync(join(input.configDir, 'config.json'))) return { kind: 'file' };
   const data = (await input.store()).read();
   const name = wanted?.name ?? (data.current && data.profiles[data.current] ? data.current : undefined);
