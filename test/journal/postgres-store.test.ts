@@ -255,6 +255,19 @@ describeWithPostgres('the PostgreSQL journal', (server) => {
     expect(afterKill.held).toBe(true);
   });
 
+  it("a keeper on one machine blocks a keeper on another: the second is told who holds the account's keep lock, and gets it once the first is killed", async () => {
+    const url = await server().createDatabase();
+    const scope = 'test|127.0.0.1:9|0123456789ab|keep';
+    const [first, second] = [otherProcess(url), otherProcess(url)];
+    expect(await first.ask({ do: 'lock', scope, name: 'keep' })).toMatchObject({ held: true });
+    const blocked = await second.ask({ do: 'lock', scope, name: 'keep' });
+    expect(blocked).toMatchObject({ held: false, holder: { pid: first.child.pid, host: hostname(), session: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    expect(Date.parse(blocked.holder.since)).not.toBeNaN();
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(await second.ask({ do: 'lock', scope, name: 'keep', waitMs: 20_000 })).toMatchObject({ held: true });
+  });
+
   it('a store that cannot be reached: a state error (exit 13) naming the store without its password, and what to do', async () => {
     const url = `postgres://hedge:hunter2-secret@127.0.0.1:${await closedPort()}/nothing`;
     const journal = new PostgresJournal({ url, shown: 'postgres://hedge:***@127.0.0.1/nothing', source: 'HEDGE_JOURNAL_URL', fallbackDir: scratch });
