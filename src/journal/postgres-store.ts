@@ -252,6 +252,9 @@ export class PostgresJournal implements TeamJournal {
   }
 
   async findUnresolvedMatch(match: SameRequest): Promise<JournalEntry | undefined> {
+    // Only a write asks this, and a write's begin needs the lock session too: it connects meanwhile.
+    // (Its failure is reported by begin, which asks for it again.)
+    this.locks().catch(() => undefined);
     const data = await this.data();
     const result = await this.run<{ entry: JournalEntry }>(data, {
       text: `SELECT entry FROM ${SCHEMA}.entries
