@@ -109,6 +109,9 @@ describeWithPostgres('the team journal store, three machines', (server) => {
     expect(values![keys!.indexOf('host')]).toBe(hostname());
     expect(values![keys!.indexOf('holder')]).toBe(`pid ${seen[1]!.holder!.pid} on ${hostname()}, session ${seen[1]!.holder!.session}`);
 
+    // --verbose says which store, its password redacted.
+    const verbose = await team.c.hedge(['journal', '--json', '--verbose']);
+    expect(verbose.stderr).toContain(`journal: team store ${team.url.replace(server().password, '***')} (from HEDGE_JOURNAL_URL)`);
     const whoami = await team.c.hedge(['whoami', '--json']);
     expect(JSON.parse(whoami.stdout).journal).toEqual({ store: 'postgres', location: team.url.replace(server().password, '***'), source: 'HEDGE_JOURNAL_URL' });
     for (const output of team.outputs) expect(output).not.toContain(server().password);
@@ -194,6 +197,11 @@ describeWithPostgres('the team journal store, three machines', (server) => {
     expect(joined.code, joined.stderr).toBe(0);
     expect(joined.stderr).toContain(`Its journal is the team store ${team.urlWithoutPassword}`);
     expect(readStore(team.a.dir).profiles.solo.journal_url).toBe(team.urlWithoutPassword);
+    const profiles = JSON.parse((await team.a.hedge(['profile', 'list', '--json'])).stdout) as Array<{ name: string; journal_url: string | null }>;
+    expect(profiles.map((row) => [row.name, row.journal_url])).toEqual([
+      ['desk-a', team.urlWithoutPassword],
+      ['solo', team.urlWithoutPassword],
+    ]);
     expect(await journalOf(solo)).toEqual([]);
 
     const first = await solo.hedge(['journal', 'migrate', '--json']);
