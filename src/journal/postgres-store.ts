@@ -28,6 +28,7 @@ import type { Hold, HoldResult, ImportOutcome, StoreListOptions, TeamJournal, Te
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
+const CLOSE_BOUND_MS = 2_000;
 const FINAL_OUTCOMES = new Set(['filled', 'done', 'failed', 'rejected', 'abandoned']);
 const UNRESOLVED_SQL = `('planned', 'pending', 'submitted', 'unknown')`;
 const MAX_CANDIDATES_NAMED = 10;
@@ -285,20 +286,32 @@ export class PostgresJournal implements TeamJournal {
     return this.take(lockScope(scope), Math.max(0, options.waitMs));
   }
 
-  /** Ends both sessions: every hold and lock of this process goes with them. */
+  /**
+   * Ends both sessions: every hold and lock of this process goes with them. Bounded: a store that
+   * stopped answering has its sockets destroyed after CLOSE_BOUND_MS (the server ends the sessions
+   * when it notices), so that the command still ends.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
-    if (this.holds.size > 0 && this.lockConnection) {
-      // Tidy: the rows would name nobody anyway once the session ends.
-      await this.lockConnection
-        .then(({ client }) => client.query(`DELETE FROM ${SCHEMA}.holders WHERE session = $1`, [PROCESS_SESSION]))
-        .catch(() => undefined);
-    }
+    const clients = await Promise.all([
+      this.dataConnection?.catch(() => undefined),
+      this.lockConnection?.then((connection) => connection.client).catch(() => undefined),
+    ]);
+    const holdsLeft = this.holds.size > 0;
     this.closed = true;
-    const ends: Array<Promise<unknown>> = [];
-    if (this.dataConnection) ends.push(this.dataConnection.then((client) => client.end()));
-    if (this.lockConnection) ends.push(this.lockConnection.then((connection) => connection.client.end()));
-    await Promise.allSettled(ends);
+    const ending = (async () => {
+      // Tidy: the rows would name nobody anyway once the session ends.
+      if (holdsLeft) await clients[1]?.query(`DELETE FROM ${SCHEMA}.holders WHERE session = $1`, [PROCESS_SESSION]).catch(() => undefined);
+      await Promise.allSettled(clients.map((client) => client?.end()));
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), CLOSE_BOUND_MS);
+    });
+    if ((await Promise.race([ending, bound])) === 'timeout') {
+      for (const client of clients) (client as unknown as { connection?: { stream?: { destroy(): void } } } | undefined)?.connection?.stream?.destroy();
+    }
+    clearTimeout(timer);
   }
 
   // ---- the team store's own ----------------------------------------------------------------------
