@@ -10,7 +10,8 @@
 //
 // PostgreSQL is a throwaway server on loopback (test/support/postgres-server.ts, run as the
 // `postgres` user when this runs as root), so these figures are the floor: a store across a
-// network adds its round trips (about six per write from cold, three with sessions open).
+// network adds its round trips (about a dozen on the critical path of a write from cold, about six
+// with sessions open).
 // Written to bench/journal-store.md (and stdout). Environment: BENCH_RUNS (CLI runs kept, default
 // 15), BENCH_WRITES (in-process writes, default 200).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

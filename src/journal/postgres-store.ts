@@ -515,10 +515,15 @@ export class PostgresJournal implements TeamJournal {
     if (count === 1) this.holds.delete(scope);
     else this.holds.set(scope, count - 1);
     try {
-      await this.unlockAdvisory(scope);
-      if (count === 1) {
+      if (count > 1) await this.unlockAdvisory(scope);
+      else {
+        // The last hold: the row goes in the same round trip as the lock.
         const { client } = await this.locks();
-        await client.query(`DELETE FROM ${SCHEMA}.holders WHERE scope = $1 AND session = $2`, [scope, PROCESS_SESSION]);
+        await client.query(
+          `WITH gone AS (DELETE FROM ${SCHEMA}.holders WHERE scope = $1 AND session = $2 RETURNING scope)
+           SELECT pg_advisory_unlock(hashtextextended($3, 0)) AS unlocked, (SELECT count(*) FROM gone) AS rows`,
+          [scope, PROCESS_SESSION, advisoryText(scope)],
+        );
       }
     } catch (error) {
       // The lock session is gone, and every lock of it with it: nothing is left held.
