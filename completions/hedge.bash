@@ -14,7 +14,7 @@ _hedge_subcommands() {
   case "$1" in
     '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami doctor plan apply keep report journal resume demo mcp tools api completion sandbox help' ;;
     'profile') REPLY='list use remove reset-wire' ;;
-    'journal') REPLY='list show resolve' ;;
+    'journal') REPLY='list show resolve migrate' ;;
     'demo') REPLY='reset' ;;
     'sandbox') REPLY='serve' ;;
     'help') REPLY='exit-codes' ;;
@@ -46,7 +46,7 @@ _hedge_options() {
     'journal list') REPLY='--pending --since --limit --until' ;;
     'journal resolve') REPLY='--landed --not-landed' ;;
     'resume') REPLY='--no-wait' ;;
-    'login') REPLY='--base-url --ca-file' ;;
+    'login') REPLY='--base-url --ca-file --journal-url' ;;
     'profile reset-wire') REPLY='--all' ;;
     'sandbox serve') REPLY='--port --host --tls --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --hostile-text' ;;
     'markets') REPLY='--until' ;;
@@ -66,7 +66,7 @@ _hedge_takes_value() {
       -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | \
       --max-notional | --max-daily-notional | --markets | \
       --watch | --alert-pnl | --alert-maturity | --within | --interval | --alert-cmd | --count | \
-      --base-url | --ca-file | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
+      --base-url | --ca-file | --journal-url | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
       --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --root | --clock-skew)
       return 0 ;;
   esac

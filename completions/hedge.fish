@@ -16,7 +16,7 @@ function __hedge_subcommands
         case profile
             echo list use remove reset-wire
         case journal
-            echo list show resolve
+            echo list show resolve migrate
         case demo
             echo reset
         case sandbox
@@ -32,7 +32,7 @@ function __hedge_takes_value
         --max-notional --max-daily-notional --markets -t --tenor --ref --idempotency-key --status --limit \
         --since --until --tolerance --by --format --fields --query --html \
         --watch --alert-pnl --alert-maturity --within --interval --alert-cmd --count --dialect \
-        --base-url --ca-file --port --host --fill-delay --fail-rate --clock-speed --seed \
+        --base-url --ca-file --journal-url --port --host --fill-delay --fail-rate --clock-speed --seed \
         --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --root --clock-skew
 end
 
@@ -137,6 +137,7 @@ complete -c hedge -n '__hedge_command_at' -f -a tools -d 'Describe the commands 
 complete -c hedge -n '__hedge_command_at journal' -f -a list -d 'List the journal of actions, newest first'
 complete -c hedge -n '__hedge_command_at journal' -f -a show -d 'Show one journal entry in full'
 complete -c hedge -n '__hedge_command_at journal' -f -a resolve -d 'Record by hand whether an unresolved action landed'
+complete -c hedge -n '__hedge_command_at journal' -f -a migrate -d 'Move the local journal into the team store'
 complete -c hedge -n '__hedge_command_at demo' -f -a reset -d 'Start the --demo simulator afresh'
 complete -c hedge -n '__hedge_command_at profile' -f -a list -d 'List profiles: name, environment, base URL, redacted key, which is current'
 complete -c hedge -n '__hedge_command_at profile' -f -a use -d 'Make a profile the current one'
@@ -213,6 +214,7 @@ complete -c hedge -n '__hedge_path_is journal resolve' -l not-landed -d 'it did 
 complete -c hedge -n '__hedge_path_is resume' -l no-wait -d 'return once the server answered'
 complete -c hedge -n '__hedge_path_is login' -l base-url -x -d 'the API base address, https://…/v2 (the partner desk gives it)'
 complete -c hedge -n '__hedge_path_is login' -l ca-file -r -F -d 'a PEM CA file to trust for this profile (self-signed sandboxes)'
+complete -c hedge -n '__hedge_path_is login' -l journal-url -x -d 'the team journal store, postgres://USER@HOST:PORT/DB'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l port -x -d 'port (default: any free port)'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l host -x -d 'loopback address to listen on (default 127.0.0.1)'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l tls -d 'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)'

@@ -56,6 +56,7 @@ _hedge_subcommands() {
       'list:List the journal of actions, newest first'
       'show:Show one journal entry in full: request, idempotency key, outcome'
       'resolve:Record by hand whether an unresolved action landed'
+      'migrate:Move the local journal into the team store'
     ) ;;
     (demo) reply=(
       'reset:Start the --demo simulator afresh (deletes its state: test funds only)'
@@ -235,6 +236,7 @@ _hedge_options() {
     (login) reply=(
       '--base-url:the API base address, https://…/v2 (the partner desk gives it)'
       '--ca-file:a PEM CA file to trust for this profile (self-signed sandboxes)'
+      '--journal-url:the team journal store, postgres://USER@HOST:PORT/DB'
     ) ;;
     ('profile reset-wire') reply=(
       '--all:forget them for every profile and server'
@@ -263,7 +265,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case $1 in
-    (--profile|--timeout|--request-timeout|-X|--method|-f|--raw-field|-F|--field|-H|--header|--input|--max-notional|--max-daily-notional|--markets|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--interval|--alert-cmd|--count|--dialect|--html|--base-url|--ca-file|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root|--clock-skew)
+    (--profile|--timeout|--request-timeout|-X|--method|-f|--raw-field|-F|--field|-H|--header|--input|--max-notional|--max-daily-notional|--markets|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--interval|--alert-cmd|--count|--dialect|--html|--base-url|--ca-file|--journal-url|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root|--clock-skew)
       return 0 ;;
   esac
   return 1

@@ -21,6 +21,7 @@ import {
   UntilNotMetError,
   UsageError,
 } from './errors.js';
+import { JournalStoreError } from './journal/store-error.js';
 
 /** The one table of exit codes: printed by `hedge help exit-codes`, the man page and docs/exit-codes.md (a test compares them). */
 export const EXIT_CODES = [
@@ -125,6 +126,7 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof UntilNotMetError) return base(124, 'until_not_met', { details: { until: error.expression, polls: error.polls, waited_ms: error.waitedMs } });
   if (error instanceof InterruptedError) return base(error.exitCode, nameOf(error.exitCode));
   if (error instanceof ConfigError) return base(1, 'config');
+  if (error instanceof JournalStoreError) return base(13, 'state', { details: { store: error.store } });
   return base(1, 'unexpected', { hint: 'Run again with --verbose for the stack trace, and report it.' });
 }
 

@@ -219,9 +219,16 @@ export const LOGIN = declare({
   options: [
     { flags: '--base-url <url>', key: 'baseUrl', kind: 'value', description: 'the API base address, https://…/v2 (the partner desk gives it)' },
     { flags: '--ca-file <file>', key: 'caFile', kind: 'value', description: 'a PEM CA file to trust for this profile (self-signed sandboxes)' },
+    {
+      flags: '--journal-url <url>',
+      key: 'journalUrl',
+      kind: 'value',
+      description: "the desk's shared journal store, postgres://USER@HOST:PORT/DB (password from ~/.pgpass or PGPASSWORD); `local` for this machine's file",
+    },
   ],
   examples: [
     'hedge login --profile desk',
+    'printf %s "$HEDGE_KEY" | hedge login --profile desk --journal-url postgres://desk@db.internal:5432/hedge',
     'printf %s "$HEDGE_KEY" | hedge login --profile desk --base-url https://api.example.com/partners/acme/v2',
   ],
 });
@@ -370,6 +377,15 @@ export const JOURNAL_RESOLVE = declare({
     { flags: '--not-landed', key: 'notLanded', kind: 'flag', description: 'it did not happen: set it aside (run the command again for a new action)' },
   ],
   examples: ['hedge journal resolve a_mwrrf5p1 --landed', 'hedge journal resolve a_mwrrf5p1 --not-landed'],
+});
+
+export const JOURNAL_MIGRATE = declare({
+  name: 'migrate',
+  group: 'book',
+  summary: "Move this machine's journal into the team store",
+  description: "Move this machine's journal (and fallback records) into the team store; running it again adds nothing",
+  tier: 'local',
+  examples: ['HEDGE_JOURNAL_URL=postgres://desk@db.internal:5432/hedge hedge journal migrate', 'hedge journal migrate --profile desk --json'],
 });
 
 export const RESUME = declare({
@@ -570,13 +586,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   command(REPORT, () => import('../commands/report.js')),
   {
     name: 'journal',
-    summary: 'The record of every action: list, show, resolve by hand',
+    summary: 'The record of every action (this machine or the team store)',
+    description: "The record of every action (this machine's, or the team's store): list, show one, resolve one by hand, migrate",
     group: 'book',
-    examples: ['hedge journal', 'hedge journal --pending', 'hedge journal show a_mwrrf5p1', 'hedge journal resolve a_mwrrf5p1 --landed'],
+    examples: ['hedge journal', 'hedge journal --pending', 'hedge journal show a_mwrrf5p1', 'hedge journal resolve a_mwrrf5p1 --landed', 'hedge journal migrate'],
     subcommands: [
       command(JOURNAL_LIST, () => import('../commands/journal-list.js')),
       command(JOURNAL_SHOW, () => import('../commands/journal-show.js')),
       command(JOURNAL_RESOLVE, () => import('../commands/journal-resolve.js')),
+      command(JOURNAL_MIGRATE, () => import('../commands/journal-migrate.js')),
     ],
   },
   command(RESUME, () => import('../commands/resume.js')),

@@ -1,5 +1,5 @@
-// `hedge journal`: the action journal, newest first — every write this machine sent, by which
-// profile, when, and with what outcome. Filters: --pending (unresolved only), --since, --limit.
+// `hedge journal`: the action journal, newest first — every write this machine sent (or, with a team
+// store, every machine of the desk), by which profile and host, when, and with what outcome. Filters: --pending (unresolved only), --since, --limit.
 import type { InputOf } from '../cli/command-spec.js';
 import type { JOURNAL_LIST } from '../cli/manifest.js';
 import { echo } from '../domain/input.js';
@@ -57,8 +57,11 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
   const journal = await ctx.journal();
   const entries = await journal.list({ pending: options.pending, since: options.since, limit: options.limit });
   const filtered = options.pending || options.since !== undefined;
+  const choice = await ctx.journalChoice();
+  const empty =
+    choice.kind === 'file' ? 'The journal is empty: no action has been sent from this machine yet.' : `The team journal ${choice.shown} is empty: no machine has recorded an action there yet.`;
   renderJournalList(ctx.output, entries, {
-    empty: filtered ? 'No journal entries match these filters.' : 'The journal is empty: no action has been sent from this machine yet.',
+    empty: filtered ? 'No journal entries match these filters.' : empty,
     now: ctx.clock.now(),
   });
   if (ctx.output.isHuman && entries.length > 0) {

@@ -5,12 +5,13 @@ import { checkBaseUrl } from '../security/base-url.js';
 import { environmentOfKey, redactKey, registerSecret, validateApiKey } from '../security/secrets.js';
 import { requestedProfile, type ResolvedCredentials, type Source } from '../config/credentials.js';
 import { checkKey } from '../flows/key-check.js';
-import { checkCaFile, defaultBaseUrl, loginProfileName, readKeyFromStdin, saveLogin } from '../config/login-profile.js';
+import { checkCaFile, checkJournalUrl, defaultBaseUrl, loginProfileName, readKeyFromStdin, saveLogin } from '../config/login-profile.js';
 import { environmentLabel } from '../config/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { LOGIN } from '../cli/manifest.js';
-import { ApiError, AuthError, NetworkError, UsageError } from '../errors.js';
+import { ApiError, AuthError, HedgeError, NetworkError, UsageError } from '../errors.js';
+import { redactStoreUrl } from '../security/store-url.js';
 
 const KEY_SHAPE_HINT = 'Expected <prefix>_live_… or <prefix>_test_… (copy it from the settings area of the partner desk).';
 
@@ -34,6 +35,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>): Pr
   const existing = store.profile(name);
   const flagBaseUrl = typeof input.options.baseUrl === 'string' ? input.options.baseUrl : undefined;
   const caFile = typeof input.options.caFile === 'string' ? checkCaFile(input.options.caFile) : undefined;
+  // undefined: keep what the profile has; null: back to the local file.
+  const journalUrl = typeof input.options.journalUrl === 'string' ? checkJournalUrl(input.options.journalUrl) : undefined;
   const offeredBaseUrl = defaultBaseUrl(flagBaseUrl, ctx.env, existing?.base_url);
 
   let baseUrl: string;
@@ -125,8 +128,23 @@ export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>): Pr
     });
   }
   if (check.status !== 'ok') throw check.error ?? new Error(`key check ended ${check.status}`);
+  // The team store is checked like the key: reached, and its schema made, before anything is saved.
+  const journalShown = journalUrl ? redactStoreUrl(journalUrl) : undefined;
+  if (journalUrl) {
+    const { journalDir } = await import('../journal/index.js');
+    const { openTeamJournal } = await import('../journal/store.js');
+    const team = await openTeamJournal({ url: journalUrl, shown: journalShown!, source: '--journal-url', fallbackDir: journalDir(ctx.env), now: ctx.clock.now, log: (line) => ctx.log(line) });
+    try {
+      await team.migrateSchema();
+    } catch (error) {
+      if (error instanceof HedgeError) error.message = `${error.message} Nothing was saved.`;
+      throw error;
+    } finally {
+      await team.close?.();
+    }
+  }
 
-  const saved = saveLogin(store, { name, baseUrl, apiKey, caFile, savedAt: new Date(ctx.clock.now()).toISOString() });
+  const saved = saveLogin(store, { name, baseUrl, apiKey, caFile, journalUrl, savedAt: new Date(ctx.clock.now()).toISOString() });
   const profile = saved.data.profiles[name]!;
   if (ctx.output.isJson) {
     ctx.output.json({
@@ -135,6 +153,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>): Pr
       base_url: baseUrl,
       api_key: redactKey(apiKey),
       ca_file: profile.ca_file ?? null,
+      journal_url: profile.journal_url ? redactStoreUrl(profile.journal_url) : null,
       current: saved.current,
     });
   }
@@ -145,6 +164,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>): Pr
       : c.green(`✓ Key accepted: a ${label} key (sandbox, test funds).`),
   );
   ctx.output.note(`Saved profile "${name}" (${baseUrl}, key ${redactKey(apiKey)}) in ${store.file}.`);
+  if (journalShown) ctx.output.note(`Its journal is the team store ${journalShown}: every machine using it sees and guards the same actions.`);
+  else if (journalUrl === null) ctx.output.note(`Its journal is this machine's local file again.`);
   if (saved.current) ctx.output.note(`"${name}" is the current profile.`);
   else if (saved.previousCurrent) {
     ctx.output.note(`The current profile stays "${saved.previousCurrent}"; switch with: hedge profile use ${name}`);

@@ -24,6 +24,7 @@ export async function run(ctx: CommandContext): Promise<void> {
     { key: 'base_url', label: 'Base URL', kind: 'text', priority: 2 },
     { key: 'api_key', label: 'API key', priority: 1, get: (row) => (human ? (row.api_key ?? 'logged out') : row.api_key), style: (text, row) => (row.api_key ? text : c.dim(text)) },
     { key: 'ca_file', label: 'CA file', kind: 'text', priority: 4 },
+    { key: 'journal_url', label: 'Journal store', kind: 'text', priority: 5 },
     { key: 'saved_at', label: 'Saved', kind: 'time', priority: 3 },
   ];
   ctx.output.list(rows as unknown as Record<string, unknown>[], fields, {

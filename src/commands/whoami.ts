@@ -7,6 +7,8 @@ import { checkKey, type KeyStatus } from '../flows/key-check.js';
 import { environmentLabel } from '../config/profile-view.js';
 import { resolveWireSettings, WIRE_SETTING_SOURCES, type WireSettings } from '../api/unspecified.js';
 import type { CommandContext } from '../runtime/context.js';
+import { journalDir } from '../journal/location.js';
+import { safeText } from '../security/safe-text.js';
 
 const EXIT_FOR_STATUS: Record<KeyStatus, number> = { ok: 0, refused: 4, unreachable: 5, error: 3 };
 
@@ -56,6 +58,12 @@ export async function run(ctx: CommandContext): Promise<number> {
   const sourceText = (row: (typeof wireRows)[number]): string =>
     row.source === 'default' ? 'guessed: the spec does not show it' : row.source === 'learned' ? `learned from the server, kept for ${learnedFor}` : row.source;
   const shownValue = (row: (typeof wireRows)[number]): string => (row.setting === 'cursorParam' && row.value === '' ? '(from the answer: next_cursor → cursor)' : row.value);
+  // Which journal guards this command's writes: this machine's file, or the team's store.
+  const choice = await ctx.journalChoice();
+  const journal =
+    choice.kind === 'file'
+      ? { store: 'file', location: journalDir(ctx.env), source: null }
+      : { store: 'postgres', location: choice.shown, source: choice.source };
   const keyCheck = {
     status: check.status,
     ...(check.code ? { code: check.code } : {}),
@@ -72,6 +80,7 @@ export async function run(ctx: CommandContext): Promise<number> {
       wire: Object.fromEntries(
         wireRows.map((row) => [row.setting, { value: row.value, source: row.source, env: row.variable, ...(row.source === 'learned' ? { learned_for: learnedFor } : {}) }]),
       ),
+      journal,
       key_check: keyCheck,
     });
   } else {
@@ -92,6 +101,10 @@ export async function run(ctx: CommandContext): Promise<number> {
       ];
       if (credentials.caFile) rows.push(['CA file', `${credentials.caFile} ${c.dim(`(${from('ca_file', 'HEDGE_CA_FILE')})`)}`]);
       for (const row of wireRows) rows.push([`Wire ${row.setting}`, `${shownValue(row)} ${c.dim(`(${sourceText(row)}; ${row.variable})`)}`]);
+      rows.push([
+        'Journal',
+        journal.store === 'file' ? `${safeText(journal.location)} ${c.dim('(this machine)')}` : `team store ${safeText(journal.location)} ${c.dim(`(${journal.source})`)}`,
+      ]);
       rows.push(['Key check', statusText[check.status]]);
       ctx.output.write(ctx.output.card(rows, 'hedge whoami'));
       if (credentials.environment === 'live') ctx.output.note(c.red('LIVE: commands with this key trade in production, with real money.'));
@@ -112,6 +125,8 @@ export async function run(ctx: CommandContext): Promise<number> {
         record[`wire.${row.setting}`] = row.value;
         record[`wire.${row.setting}_source`] = row.source;
       }
+      record.journal = journal.location;
+      record.journal_source = journal.source ?? 'this machine';
       record.key_check = check.status;
       record.key_check_code = check.code ?? null;
       ctx.output.record(record, Object.keys(record).map((key) => ({ key, label: key })));

@@ -7,6 +7,8 @@ import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import type { Env } from './credentials.js';
 import type { ProfileStore } from './profile-store.js';
 import type { StoreData } from './store-schema.js';
+import { registerSecret } from '../security/secrets.js';
+import { isStoreUrl, redactStoreUrl, REDACTED, storeUrlHasPassword, storeUrlSecrets } from '../security/store-url.js';
 
 /** Profile `hedge login` (and `logout`) acts on when neither --profile nor HEDGE_PROFILE names one and none is current. */
 export const DEFAULT_PROFILE_NAME = 'default';
@@ -43,6 +45,26 @@ export function checkCaFile(raw: string): string {
     throw new UsageError(`--ca-file: "${raw}" is not a PEM certificate file (no BEGIN CERTIFICATE block).`);
   }
   return path;
+}
+
+/**
+ * Checks --journal-url: a postgres:// URL without a password (a command line is seen by `ps` and
+ * kept in shell history; the password comes from ~/.pgpass or PGPASSWORD), or `local` to go back
+ * to this machine's file. Returns the URL to save, or null for `local`.
+ */
+export function checkJournalUrl(raw: string): string | null {
+  const value = raw.trim();
+  if (value === 'local') return null;
+  if (!isStoreUrl(value)) {
+    throw new UsageError(`--journal-url: ${redactStoreUrl(value)} is not allowed; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…), or \`local\` for this machine's file.`);
+  }
+  if (storeUrlHasPassword(value)) {
+    for (const secret of storeUrlSecrets(value)) registerSecret(secret, REDACTED);
+    throw new UsageError(
+      `--journal-url: ${redactStoreUrl(value)} carries a password, which a command line shows to \`ps\` and keeps in shell history; nothing was saved. Leave it out and put it in ~/.pgpass or PGPASSWORD (or set HEDGE_JOURNAL_URL in the environment instead).`,
+    );
+  }
+  return value;
 }
 
 /** Drops exactly one trailing line break (`echo` adds one); anything else stays and is validated. */
@@ -107,13 +129,15 @@ export interface SavedLogin {
  */
 export function saveLogin(
   store: ProfileStore,
-  input: { name: string; baseUrl: string; apiKey: string; caFile?: string; savedAt: string },
+  input: { name: string; baseUrl: string; apiKey: string; caFile?: string; savedAt: string; /** A team store to use; null: back to the local file. */ journalUrl?: string | null },
 ): SavedLogin {
   let previousCurrent: string | undefined;
   const data = store.update((data) => {
     const existing = data.profiles[input.name];
     const profile = { ...existing, base_url: input.baseUrl, api_key: input.apiKey, saved_at: input.savedAt };
     if (input.caFile) profile.ca_file = input.caFile;
+    if (input.journalUrl === null) delete profile.journal_url;
+    else if (input.journalUrl !== undefined) profile.journal_url = input.journalUrl;
     data.profiles[input.name] = profile;
     if (!data.current || !data.profiles[data.current]) data.current = input.name;
     else if (data.current !== input.name) previousCurrent = data.current;

@@ -3,6 +3,7 @@
 import type { ChalkInstance } from 'chalk';
 import { UsageError } from '../errors.js';
 import { environmentOfKey, redactKey, type Environment } from '../security/secrets.js';
+import { redactStoreUrl } from '../security/store-url.js';
 import type { StoreData, StoredProfile } from './store-schema.js';
 
 export interface ProfileRow {
@@ -14,6 +15,8 @@ export interface ProfileRow {
   /** Redacted; null when logged out. */
   api_key: string | null;
   ca_file: string | null;
+  /** The team journal store, password redacted; null: this machine's local file. */
+  journal_url: string | null;
   saved_at: string | null;
 }
 
@@ -25,6 +28,7 @@ export function profileRow(name: string, profile: StoredProfile, current: boolea
     base_url: profile.base_url,
     api_key: profile.api_key ? redactKey(profile.api_key) : null,
     ca_file: profile.ca_file ?? null,
+    journal_url: profile.journal_url ? redactStoreUrl(profile.journal_url) : null,
     saved_at: profile.saved_at ?? null,
   };
 }

@@ -11,6 +11,8 @@ export const profileSchema = z.looseObject({
   /** The same answers, learned from the server itself (config/learned-wire.ts); `wire` wins over them. */
   wire_learned: z.record(z.string(), z.string()).optional(),
   saved_at: z.string().optional(),
+  /** The team journal store (postgres://…), shared by every machine of the desk. */
+  journal_url: z.string().optional(),
 });
 
 export const storeSchema = z.looseObject({

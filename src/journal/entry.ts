@@ -1,6 +1,8 @@
 // What a journal entry is, and how the file's events fold into entries. Pure: no file access.
 import type { Holder } from './holder.js';
 
+export type { Holder } from './holder.js';
+
 export type JournalEnvironment = 'live' | 'test';
 
 export const OUTCOMES = ['planned', 'pending', 'submitted', 'filled', 'done', 'failed', 'rejected', 'unknown', 'abandoned'] as const;
@@ -57,6 +59,12 @@ export interface JournalEntry {
   /** Sanitised by the caller; stored as given. */
   message?: string;
   resolved_at?: string;
+  /**
+   * Set on a local record written because the team store failed after the request was sent: the
+   * team entry it completes (its id, and the store's redacted address). `hedge journal migrate`
+   * merges it into that entry.
+   */
+  fallback_for?: { id: string; store: string };
 }
 
 /** What `begin` needs: everything the caller knows before the request leaves. */

@@ -11,6 +11,7 @@ import type { Output } from '../ui/output.js';
 import type { GlobalOptions } from './globals.js';
 import type { Io } from '../ui/terminal.js';
 import type { Journal } from '../journal/index.js';
+import type { JournalStoreChoice } from '../config/journal-store.js';
 import type { DemoHandle } from '../demo/start-demo.js';
 
 export type { DemoHandle } from '../demo/start-demo.js';
@@ -77,7 +78,8 @@ export class CommandContext {
   private credentialsPromise?: Promise<ResolvedCredentials>;
   private clientPromise?: Promise<HedgeClient>;
   private prompterInstance?: Prompter;
-  private journalInstance?: Journal;
+  private journalPromise?: Promise<Journal>;
+  private journalChoicePromise?: Promise<JournalStoreChoice>;
   private readonly disposers: Array<() => Promise<void> | void> = [];
   /**
    * Set by a long-running command that handles stop signals itself (`hedge keep` finishes its
@@ -105,7 +107,7 @@ export class CommandContext {
     this.prompterInstance = init.prompter;
     if (init.client) this.clientPromise = Promise.resolve(init.client);
     if (init.credentials) this.credentialsPromise = Promise.resolve(init.credentials);
-    this.journalInstance = init.journal;
+    if (init.journal) this.journalPromise = Promise.resolve(init.journal);
   }
 
   /**
@@ -158,13 +160,32 @@ export class CommandContext {
     return child;
   }
 
-  /** The action journal (state folder, or beside the config when HEDGE_CONFIG_DIR is set). */
-  async journal(): Promise<Journal> {
+  /**
+   * The action journal: the local file (state folder, or beside the config when HEDGE_CONFIG_DIR is
+   * set), or the team's PostgreSQL store when HEDGE_JOURNAL_URL or the profile's journal_url names
+   * one (config/journal-store.ts). The store's client is loaded only then, and its sessions (and so
+   * its locks) end when the command does.
+   */
+  journal(): Promise<Journal> {
     if (this.parent) return this.parent.journal();
-    if (!this.journalInstance) {
-      const { openJournal, journalDir } = await import('../journal/index.js');
+    this.journalPromise ??= this.openJournal();
+    return this.journalPromise;
+  }
+
+  /** Which journal store this command uses, and where that came from. */
+  journalChoice(): Promise<JournalStoreChoice> {
+    this.journalChoicePromise ??= import('../config/journal-store.js').then(({ chooseJournalStore }) =>
+      chooseJournalStore({ demo: this.globals.demo, profileFlag: this.globals.profile, env: this.env, configDir: this.configDir, store: () => this.store() }),
+    );
+    return this.journalChoicePromise;
+  }
+
+  private async openJournal(): Promise<Journal> {
+    const choice = await this.journalChoice();
+    const { openJournal, journalDir } = await import('../journal/index.js');
+    if (choice.kind === 'file') {
       const warned = new Set<string>();
-      this.journalInstance = openJournal({
+      return openJournal({
         dir: journalDir(this.env),
         now: this.clock.now,
         // A damaged line (a crash mid-write, a hand edit) is skipped, and said once per run.
@@ -178,7 +199,18 @@ export class CommandContext {
         },
       });
     }
-    return this.journalInstance;
+    const { openTeamJournal } = await import('../journal/store.js');
+    const team = await openTeamJournal({
+      url: choice.url,
+      shown: choice.shown,
+      source: choice.source,
+      fallbackDir: journalDir(this.env),
+      now: this.clock.now,
+      log: (line) => this.log(line),
+    });
+    this.onDispose(() => team.close?.());
+    // The team store offers the file journal's surface, and the interface's holds and locks on top.
+    return team;
   }
 
   /** The exit code of the signal that stopped the command (130 for Ctrl-C when nothing says otherwise). */

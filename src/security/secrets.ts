@@ -38,11 +38,17 @@ export function redactKey(key: string): string {
   return '…';
 }
 
-const knownSecrets = new Set<string>();
+/** Each secret met so far, and what is shown in its place. */
+const knownSecrets = new Map<string, string>();
 
-/** Remembers a key so that `scrubSecrets` can remove it from any text leaving the process. */
-export function registerSecret(key: string): void {
-  if (key.length >= 8) knownSecrets.add(key);
+/**
+ * Remembers a secret so that `scrubSecrets` can remove it from any text leaving the process. A key
+ * is shown redacted (its first and last characters); anything else, e.g. a database password, as
+ * `shownAs`, with nothing of it left.
+ */
+export function registerSecret(key: string, shownAs?: string): void {
+  // A password of a few characters still must not show; a key is never that short.
+  if (key.length >= 8 || (shownAs !== undefined && key.length >= 3)) knownSecrets.set(key, shownAs ?? redactKey(key));
 }
 
 // Anything shaped like a key, even one never registered (e.g. typed as an unknown flag).
@@ -50,8 +56,9 @@ const KEY_SHAPE_ANYWHERE = /(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{1,15}_(?:live|te
 
 export function scrubSecrets(text: string): string {
   let scrubbed = text;
-  for (const secret of knownSecrets) {
-    if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(redactKey(secret));
+  // Longest first: a secret inside another is replaced as part of the longer one.
+  for (const [secret, shown] of [...knownSecrets].sort(([a], [b]) => b.length - a.length)) {
+    if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(shown);
   }
   return scrubbed.replace(KEY_SHAPE_ANYWHERE, (key) => redactKey(key));
 }

@@ -36,6 +36,8 @@ interface ListRow {
   outcome: string;
   hedge_id?: string;
   environment: string;
+  /** The machine that began it (a team store holds several machines' actions). */
+  host?: string;
 }
 
 /** The list's columns, in this order in every format (the table drops from the right end first). */
@@ -49,6 +51,7 @@ const LIST_FIELDS: FieldSpec[] = [
   { key: 'outcome', label: 'Outcome', kind: 'status', priority: 0 },
   { key: 'hedge_id', label: 'Hedge ID', kind: 'id', priority: 4 },
   { key: 'environment', label: 'Where', priority: 5 },
+  { key: 'host', label: 'Host', priority: 6 },
 ];
 
 /**
@@ -73,6 +76,7 @@ function listRow(entry: JournalEntry): ListRow {
     outcome: text(entry.outcome) ?? '',
     hedge_id: text(entry.hedge_id),
     environment: safeText(whereOf(entry)),
+    host: text(entry.host),
   };
 }
 
@@ -101,7 +105,9 @@ function detailOf(entry: JournalEntry): Array<[key: string, label: string, value
     ['resolved_at', 'Resolved', text(entry.resolved_at)],
     ['environment', 'Environment', text(entry.environment)],
     ['profile', 'Profile', text(entry.profile)],
-    ['base_url_host', 'Host', text(entry.base_url_host)],
+    ['base_url_host', 'API host', text(entry.base_url_host)],
+    ['host', 'Host', text(entry.host)],
+    ['holder', 'Begun by', entry.holder ? text(`pid ${entry.holder.pid} on ${entry.holder.host}, session ${entry.holder.session}`) : undefined],
     ['key_id', 'Key fingerprint', text(entry.key_id)],
     ['via', 'Via', entry.via === 'agent' ? 'an agent (hedge mcp)' : undefined],
     ['host', 'Machine', text(entry.host)],

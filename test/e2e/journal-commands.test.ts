@@ -107,9 +107,9 @@ describe('hedge journal', () => {
     const result = await hedge(['journal']);
     expect(result.code, result.stderr).toBe(0);
     const [header, ...lines] = result.stdout.trimEnd().split('\n');
-    expect(header).toBe('id\tcreated_at\tcommand\tmarket\tside\tnotional_usd\toutcome\thedge_id\tenvironment');
+    expect(header).toBe('id\tcreated_at\tcommand\tmarket\tside\tnotional_usd\toutcome\thedge_id\tenvironment\thost');
     expect(lines).toHaveLength(3);
-    // Columns: id, time, command, market, side, notional, outcome, hedge id, where.
+    // Columns: id, time, command, market, side, notional, outcome, hedge id, where (then host: empty here, trimmed).
     const cells = lines.map((line) => line.split(/\t|\\x09/));
     expect(cells[2]).toEqual(['a_open0001', ago(10 * 86_400_000), 'open', 'USDTNGN', 'buy', '10000', 'filled', 'hdg_1', 'test · desk']);
     expect(cells[0]!.slice(0, 7)).toEqual(['a_close003', ago(60_000), 'close', 'USDTNGN', 'buy', '', 'submitted']);
@@ -121,7 +121,7 @@ describe('hedge journal', () => {
   it('an empty journal says so on stderr, stdout holds the header row alone (nothing with --no-header)', async () => {
     const result = await hedge(['journal']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('id\tcreated_at\tcommand\tmarket\tside\tnotional_usd\toutcome\thedge_id\tenvironment\n');
+    expect(result.stdout).toBe('id\tcreated_at\tcommand\tmarket\tside\tnotional_usd\toutcome\thedge_id\tenvironment\thost\n');
     expect((await hedge(['journal', '--no-header'])).stdout).toBe('');
     expect(result.stderr).toContain('journal is empty');
   });

@@ -92,6 +92,12 @@ describe('installing from the packed tarball', () => {
       expect(markets.code, markets.stderr).toBe(0);
       const list = JSON.parse(markets.stdout) as Array<{ market: string; status: string }>;
       expect(list.map((market) => [market.market, market.status])).toEqual([['USDTNGN', 'open']]);
+
+      // The team store's client (bundled, loaded on first use) runs from the installed copy too: a
+      // store nobody listens on is refused as such (exit 13), not as a missing module.
+      const store = await run('hedge', ['journal', '--json'], { cwd: dir.path, env: { ...env, HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' } });
+      expect(store.code, store.stderr).toBe(13);
+      expect(JSON.parse(store.stderr).error).toMatchObject({ code: 'state', message: expect.stringContaining('postgres://desk@127.0.0.1:9/hedge cannot be reached') });
     } finally {
       dir.remove();
     }

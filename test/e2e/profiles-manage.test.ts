@@ -136,7 +136,7 @@ describe('profile list / use / remove', () => {
     expect(table.stdout).toMatch(/gone.*logged out/);
 
     const plain = await hedgeIn(tmp.path, ['profile', 'list']);
-    expect(plain.stdout.split('\n')[0]).toBe('name\tcurrent\tenvironment\tbase_url\tapi_key\tca_file\tsaved_at');
+    expect(plain.stdout.split('\n')[0]).toBe('name\tcurrent\tenvironment\tbase_url\tapi_key\tca_file\tjournal_url\tsaved_at');
     expect(plain.stdout.split('\n')[1]).toMatch(/^alpha\ttrue\ttest\t/);
     expect(sandbox.requestLog).toHaveLength(0);
   });

@@ -74,10 +74,10 @@ interface Loaded {
 }
 
 let runs = 0;
-function loadedBy(args: string[]): Loaded {
+function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Loaded {
   const log = join(work.path, `load-${(runs += 1)}.log`);
   writeFileSync(log, '');
-  const env = { ...baseEnv(work.path), HEDGE_LOAD_LOG: log };
+  const env = { ...baseEnv(work.path), ...extraEnv, HEDGE_LOAD_LOG: log };
   const child = spawnSync(process.execPath, ['--import', pathToFileURL(registerFile).href, HEDGE_BIN, ...args], {
     env,
     cwd: ROOT,
@@ -173,6 +173,17 @@ describe('a real start', () => {
       for (const name of HEAVY) expect(has(loaded.packages, name), name).toBe(false);
     },
   );
+
+  it('the PostgreSQL client is loaded only when a team journal store is configured (issue 30)', () => {
+    const local = loadedBy(['journal', '--json']);
+    expect(local.code).toBe(0);
+    expect(local.stdout).toBe('[]\n');
+    expect(local.packages.has('pg')).toBe(false);
+    // Positive control: with a store named (nothing listens on port 9 of loopback), the client is loaded and the store refused.
+    const team = loadedBy(['journal', '--json'], { HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' });
+    expect(team.code).toBe(13);
+    expect(team.packages.has('pg')).toBe(true);
+  });
 
   it('sees what a command loads lazily (positive control)', () => {
     const exitCodes = loadedBy(['help', 'exit-codes']);

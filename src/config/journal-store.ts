@@ -1,0 +1,60 @@
+// Which journal store a command uses: the local file (the default), or the team's PostgreSQL store
+// named by HEDGE_JOURNAL_URL or by the profile's journal_url. No network and no database client
+// here: only which one, and where the choice came from.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { isStoreUrl, redactStoreUrl, storeUrlSecrets, REDACTED } from '../security/store-url.js';
+import { registerSecret } from '../security/secrets.js';
+import { needsProfileStore, requestedProfile, type Env } from './credentials.js';
+import type { ProfileStore } from './profile-store.js';
+
+export type JournalStoreChoice =
+  | { kind: 'file' }
+  | {
+      kind: 'postgres';
+      /** The full URL, password included: handed to the database client, never printed. */
+      url: string;
+      /** For messages: the URL with its password redacted. */
+      shown: string;
+      /** HEDGE_JOURNAL_URL, or `profile "desk"`. */
+      source: string;
+    };
+
+/**
+ * The store, by the usual precedence: an explicit --profile is taken whole (its journal_url, or the
+ * local file when it has none); otherwise HEDGE_JOURNAL_URL, then the profile in use (HEDGE_PROFILE
+ * or the current one, when the credentials come from it). --demo always keeps the local file: a demo's simulator is this machine's own,
+ * and its actions mean nothing to another machine.
+ */
+export async function chooseJournalStore(input: {
+  demo: boolean;
+  profileFlag?: string;
+  env: Env;
+  configDir: string;
+  store: () => Promise<ProfileStore>;
+}): Promise<JournalStoreChoice> {
+  if (input.demo) return { kind: 'file' };
+  const wanted = requestedProfile(input.profileFlag, input.env);
+  const fromEnv = input.env.HEDGE_JOURNAL_URL?.trim();
+  if (wanted?.source !== 'flag' && fromEnv) return postgresChoice(fromEnv, 'HEDGE_JOURNAL_URL');
+  // A profile's journal_url counts only when that profile is the one in use: with the key and base
+  // URL both in the environment the store is not even opened (as for the credentials).
+  if (!needsProfileStore(input.profileFlag, input.env)) return { kind: 'file' };
+  // A machine without profiles pays nothing.
+  if (!existsSync(join(input.configDir, 'config.json'))) return { kind: 'file' };
+  const data = (await input.store()).read();
+  const name = wanted?.name ?? (data.current && data.profiles[data.current] ? data.current : undefined);
+  // An unknown --profile is reported by the credentials, with the names there are.
+  const url = name === undefined ? undefined : data.profiles[name]?.journal_url?.trim();
+  return url ? postgresChoice(url, `profile "${name}"`) : { kind: 'file' };
+}
+
+function postgresChoice(url: string, source: string): JournalStoreChoice {
+  for (const secret of storeUrlSecrets(url)) registerSecret(secret, REDACTED);
+  const shown = redactStoreUrl(url);
+  if (!isStoreUrl(url)) {
+    throw new UsageError(`${source}: ${shown} is not a journal store; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…).`);
+  }
+  return { kind: 'postgres', url, shown, source };
+}

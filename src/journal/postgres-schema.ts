@@ -1,0 +1,126 @@
+// The team store's schema, managed by hedge: created on first use, versioned in a migration table,
+// each migration run once, under a transaction-level advisory lock so that several machines using
+// a fresh database at the same moment create it once (the others wait, then find it done).
+import type { ClientBase } from 'pg';
+
+/** Everything hedge keeps lives in this schema of the database the URL names. */
+export const SCHEMA = 'hedge';
+
+/** The advisory lock key (in `hashtextextended(text, 0)` terms) held while migrating. */
+export const MIGRATION_LOCK = 'hedge:schema-migration';
+
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+/**
+ * In order; a migration, once released, is never edited (a new one follows it). Version 1:
+ *
+ * - entries: one row per journal entry. `entry` is the entry as JSON, every field (the file
+ *   journal's fold, lenient to fields a later hedge adds); the columns beside it are copies of
+ *   what queries filter and sort on. `body_canonical` is the request body as canonical JSON, the
+ *   "same request" rule of findUnresolvedMatch. `origin` says where a row came from: `store`
+ *   (written here), `migrated` (by `hedge journal migrate` from a local file).
+ * - holders: who holds an entry (`entry:<id>`) or a per-account lock (`lock:<scope>`): pid, host,
+ *   session, since, and the PostgreSQL backend pid of the holder's lock connection. A row says who
+ *   *took* the hold; whether it is still held is the advisory lock's business (pg_locks), so a row
+ *   left by a killed process names nobody.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'journal entries and holders',
+    sql: `
+CREATE TABLE ${SCHEMA}.entries (
+  id              text PRIMARY KEY,
+  created_at      timestamptz NOT NULL,
+  updated_at      timestamptz NOT NULL,
+  outcome         text NOT NULL,
+  environment     text NOT NULL,
+  base_url_host   text NOT NULL,
+  key_id          text NOT NULL,
+  command         text NOT NULL,
+  idempotency_key text NOT NULL,
+  group_id        text,
+  leg             text,
+  body_canonical  text NOT NULL,
+  host            text,
+  profile         text,
+  origin          text NOT NULL DEFAULT 'store',
+  entry           jsonb NOT NULL
+);
+CREATE INDEX entries_newest ON ${SCHEMA}.entries (created_at DESC, id DESC);
+CREATE INDEX entries_unresolved ON ${SCHEMA}.entries (key_id, command, base_url_host, environment)
+  WHERE outcome IN ('planned', 'pending', 'submitted', 'unknown');
+CREATE INDEX entries_idempotency_key ON ${SCHEMA}.entries (idempotency_key);
+CREATE TABLE ${SCHEMA}.holders (
+  scope       text PRIMARY KEY,
+  pid         integer NOT NULL,
+  host        text NOT NULL,
+  session     text NOT NULL,
+  since       timestamptz NOT NULL,
+  backend_pid integer NOT NULL
+);
+`,
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** The schema's version as the database has it; 0 when hedge never ran there. */
+export async function schemaVersion(client: ClientBase): Promise<number> {
+  const present = await client.query<{ present: boolean }>(`SELECT to_regclass('${SCHEMA}.schema_migrations') IS NOT NULL AS present`);
+  if (!present.rows[0]?.present) return 0;
+  const result = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${SCHEMA}.schema_migrations`);
+  return result.rows[0]?.version ?? 0;
+}
+
+export class SchemaTooNewError extends Error {
+  constructor(readonly found: number) {
+    super(`schema version ${found} is newer than this hedge knows (${LATEST_VERSION})`);
+  }
+}
+
+/**
+ * Brings the schema to LATEST_VERSION; returns the versions it applied (none when it was current).
+ * Safe to run from several processes at once: the work is done under one advisory lock, in one
+ * transaction, and re-checked after the lock is taken.
+ */
+export async function migrateSchema(client: ClientBase, appliedBy: string): Promise<number[]> {
+  const before = await schemaVersion(client);
+  if (before > LATEST_VERSION) throw new SchemaTooNewError(before);
+  if (before === LATEST_VERSION) return [];
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [MIGRATION_LOCK]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${SCHEMA}.schema_migrations (
+         version     integer PRIMARY KEY,
+         description text NOT NULL,
+         applied_at  timestamptz NOT NULL DEFAULT now(),
+         applied_by  text NOT NULL
+       )`,
+    );
+    const current = await schemaVersion(client);
+    if (current > LATEST_VERSION) throw new SchemaTooNewError(current);
+    const applied: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      await client.query(migration.sql);
+      await client.query(`INSERT INTO ${SCHEMA}.schema_migrations (version, description, applied_by) VALUES ($1, $2, $3)`, [
+        migration.version,
+        migration.description,
+        appliedBy,
+      ]);
+      applied.push(migration.version);
+    }
+    await client.query('COMMIT');
+    return applied;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

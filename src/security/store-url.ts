@@ -1,0 +1,66 @@
+// The team journal store's address (HEDGE_JOURNAL_URL, a profile's journal_url) is a secret when it
+// carries a password, like an API key: this is the one place that decides how it is shown. The
+// password (in the user-info part, or as a `password=` query parameter) is never shown, not even in
+// part; the user, host, port and database are, because an operator needs them to fix a set-up.
+// A leaf module: Node built-ins only.
+
+/** The schemes that choose the PostgreSQL store. */
+export const STORE_URL_SCHEMES = ['postgres:', 'postgresql:'] as const;
+
+/** Query parameters of a libpq connection string whose value is a secret. */
+const SECRET_PARAMETERS = new Set(['password', 'sslpassword']);
+
+export const REDACTED = '***';
+
+/** True when the text is a postgres:// or postgresql:// URL. */
+export function isStoreUrl(raw: string): boolean {
+  const scheme = /^([a-z][a-z0-9+.-]*:)/i.exec(raw.trim())?.[1]?.toLowerCase();
+  return scheme !== undefined && (STORE_URL_SCHEMES as readonly string[]).includes(scheme);
+}
+
+/**
+ * The URL fit to print: `postgres://desk:***@db.example:5432/hedge`. Text that does not parse as a
+ * URL is shown as its scheme alone, since where a password sits in it cannot be told.
+ */
+export function redactStoreUrl(raw: string): string {
+  const text = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    const scheme = /^([a-z][a-z0-9+.-]*:)/i.exec(text)?.[1];
+    return scheme ? `${scheme}//… (not a URL)` : '(not a URL)';
+  }
+  if (url.password) url.password = REDACTED;
+  for (const name of [...url.searchParams.keys()]) {
+    if (SECRET_PARAMETERS.has(name.toLowerCase())) url.searchParams.set(name, REDACTED);
+  }
+  // URLSearchParams percent-encodes the asterisks; the point is to read them.
+  return url.toString().replace(/%2A%2A%2A/g, REDACTED);
+}
+
+/** The secret parts of the URL (to register with the scrubber, so they never leave the process). */
+export function storeUrlSecrets(raw: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return [];
+  }
+  const secrets: string[] = [];
+  if (url.password) {
+    secrets.push(url.password);
+    try {
+      secrets.push(decodeURIComponent(url.password));
+    } catch {
+      // Not percent-encoded text: the raw form is enough.
+    }
+  }
+  for (const [name, value] of url.searchParams) if (SECRET_PARAMETERS.has(name.toLowerCase()) && value) secrets.push(value);
+  return [...new Set(secrets)];
+}
+
+/** Whether the URL itself carries a password (which does not belong on a command line). */
+export function storeUrlHasPassword(raw: string): boolean {
+  return storeUrlSecrets(raw).length > 0;
+}

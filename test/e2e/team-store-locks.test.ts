@@ -1,0 +1,62 @@
+// Check and act under one lock, across machines (issue 30 with issue 24's locks): three machines on
+// one team store and one account on a server that allows several hedges per side (dialect alpha).
+// The per-account locks of `open --ref`, `apply` and the keeper are the store's advisory locks
+// (journal.lock), so three machines at once act once. What is asserted is the server's own state:
+// one hedge for the reference, the target reached once.
+//
+// These need the write flow to take journal.lock around "read the book → decide → send → see it
+// land" (issue 24's wiring); the store's side of it (a lock held by one machine's process refuses or
+// waits out another's, and dies with its process) is tested at the interface level in
+// test/journal/postgres-store.test.ts.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { describeWithPostgres } from '../support/postgres.js';
+import { useSimulators, type Simulator } from '../support/simulator.js';
+import { teamOf, type Team } from '../support/team.js';
+
+const TRADE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
+
+function trades(t: Simulator) {
+  return t.writes().filter((entry) => TRADE_PATHS.has(entry.path));
+}
+
+/** Open (submitted or filled) notional on a side, from the server's own state. */
+function sideNotional(t: Simulator, side: 'buy' | 'sell'): number {
+  return t.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+}
+
+const teams: Team[] = [];
+afterEach(() => teams.splice(0).forEach((team) => team.remove()));
+
+describeWithPostgres('check and act under one lock, across machines', (server) => {
+  const startSimulator = useSimulators();
+
+  async function desk(): Promise<{ t: Simulator; team: Team }> {
+    const t = await startSimulator({ dialect: 'alpha' });
+    const team = await teamOf(t, server());
+    teams.push(team);
+    return { t, team };
+  }
+
+  it('3 machines `open --ref DEAL-7` at once: one hedge carries DEAL-7, the others are refused naming it', async () => {
+    const { t, team } = await desk();
+    const runs = await Promise.all([team.a, team.b, team.c].map((machine) => machine.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'])));
+    const withRef = t.hedges().filter((hedge) => (hedge as { clientReference?: string }).clientReference === 'DEAL-7');
+    expect(withRef).toHaveLength(1);
+    expect(trades(t)).toHaveLength(1);
+    expect(runs.filter((run) => run.code === 0)).toHaveLength(1);
+    for (const run of runs.filter((candidate) => candidate.code !== 0)) expect(run.stderr).toContain(withRef[0]!.id);
+  });
+
+  it('3 machines `apply` one target at once: the server reaches it once', async () => {
+    const { t, team } = await desk();
+    const file = join(team.a.dir, 'target.csv');
+    writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,sell,2000,3\n');
+    const runs = await Promise.all([team.a, team.b, team.c].map((machine) => machine.hedge(['apply', file, '--yes'])));
+    expect(sideNotional(t, 'sell')).toBe(2_000);
+    expect(trades(t)).toHaveLength(1);
+    // The one that acted exits 0; the others did not act (they found the target reached, or were held).
+    expect(runs.filter((run) => run.code === 0).length).toBeGreaterThanOrEqual(1);
+  });
+});

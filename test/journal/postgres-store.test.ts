@@ -1,0 +1,354 @@
+// The PostgreSQL journal at the interface level, against a real server (test/support/postgres.ts):
+// begin/update/list/get/findUnresolvedMatch, the schema made on first use (once, however many
+// start at the same moment), holds and locks held by another real process and released when that
+// process is killed, a store that cannot be reached, and the fallback record when the store fails
+// after a send. The other processes run the module bundled here with esbuild
+// (test/support/team-store-process.cjs).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { describeError } from '../../src/exit-codes.js';
+import { openJournal, type BeginFields, type JournalEntry } from '../../src/journal/index.js';
+import { JournalError } from '../../src/journal/journal-error.js';
+import { LATEST_VERSION } from '../../src/journal/postgres-schema.js';
+import { PostgresJournal } from '../../src/journal/postgres-store.js';
+import { JournalStoreError } from '../../src/journal/store-error.js';
+import { describeWithPostgres } from '../support/postgres.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CHILD = fileURLToPath(new URL('../support/team-store-process.cjs', import.meta.url));
+
+let scratch: string;
+let bundle: string;
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'hedge-team-store-'));
+  bundle = join(scratch, 'postgres-store.cjs');
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['src/journal/postgres-store.ts'],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+});
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const journals: PostgresJournal[] = [];
+const children = new Set<ChildProcess>();
+afterEach(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  children.clear();
+  await Promise.all(journals.splice(0).map((journal) => journal.close()));
+});
+
+function fields(overrides: Partial<BeginFields> = {}): BeginFields {
+  return {
+    profile: 'desk-a',
+    environment: 'test',
+    base_url_host: '127.0.0.1:9',
+    key_id: '0123456789ab',
+    command: 'add',
+    argv: ['add', 'USDTNGN', 'buy', '500'],
+    request: { method: 'POST', path: '/hedges/add', body: { market: 'USDTNGN', side: 'buy', notional_usd: 500 } },
+    idempotency_key: `key-${Math.random().toString(36).slice(2)}`,
+    ...overrides,
+  };
+}
+
+function journalAt(url: string, options: { now?: () => number; fallbackDir?: string } = {}): PostgresJournal {
+  const journal = new PostgresJournal({
+    url,
+    shown: 'postgres://hedge:***@127.0.0.1/test',
+    source: 'HEDGE_JOURNAL_URL',
+    fallbackDir: options.fallbackDir ?? join(scratch, 'fallback-unused'),
+    now: options.now,
+  });
+  journals.push(journal);
+  return journal;
+}
+
+/** Another process with the team store open, driven one command at a time. */
+interface Other {
+  child: ChildProcess;
+  ask(command: Record<string, unknown>): Promise<any>;
+  exited: Promise<void>;
+}
+
+function otherProcess(url: string): Other {
+  const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle, url, fallbackDir: join(scratch, 'other-fallback') })], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  children.add(child);
+  const waiting = new Map<number, (answer: any) => void>();
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    const answer = JSON.parse(line);
+    waiting.get(answer.seq)?.(answer);
+    waiting.delete(answer.seq);
+  });
+  let seq = 0;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    exited,
+    ask(command) {
+      seq += 1;
+      const answer = new Promise<any>((resolve, reject) => {
+        waiting.set(seq, resolve);
+        void exited.then(() => reject(new Error(`the other process ended before answering ${JSON.stringify(command)}`)));
+      });
+      child.stdin!.write(`${JSON.stringify({ seq, ...command })}\n`);
+      return answer;
+    },
+  };
+}
+
+/** Asks `question` until `answered` holds (the server ends a killed client's session on its own time); counted, not timed. */
+async function eventually<T>(question: () => Promise<T>, answered: (value: T) => boolean, what: string): Promise<T> {
+  for (let attempt = 0; attempt < 400; attempt++) {
+    const value = await question();
+    if (answered(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+describeWithPostgres('the PostgreSQL journal', (server) => {
+  it('creates its schema on first use, once, however many processes start on a fresh database at the same moment', async () => {
+    const url = await server().createDatabase();
+    const firsts = Array.from({ length: 6 }, () => journalAt(url));
+    const lists = await Promise.all(firsts.map((journal) => journal.list()));
+    expect(lists).toEqual(firsts.map(() => []));
+    const migrations = await server().query(new URL(url).pathname.slice(1), 'SELECT version, description, applied_by FROM hedge.schema_migrations');
+    expect(migrations.rows).toHaveLength(LATEST_VERSION);
+    expect(migrations.rows[0]).toMatchObject({ version: 1, description: 'journal entries and holders' });
+    expect(migrations.rows[0].applied_by).toContain(hostname());
+    // Running it again applies nothing.
+    expect(await journalAt(url).migrateSchema()).toEqual([]);
+  });
+
+  it('begin commits the entry before it returns, held by this process; a final update releases it', async () => {
+    const url = await server().createDatabase();
+    const database = new URL(url).pathname.slice(1);
+    const journal = journalAt(url);
+    const entry = await journal.begin(fields());
+    // Seen from another session: committed, not merely sent.
+    const stored = await server().query(database, 'SELECT outcome, host, profile, entry FROM hedge.entries WHERE id = $1', [entry.id]);
+    expect(stored.rows).toEqual([{ outcome: 'pending', host: hostname(), profile: 'desk-a', entry }]);
+    expect(entry).toMatchObject({ outcome: 'pending', host: hostname(), holder: { pid: process.pid, host: hostname() } });
+    expect(entry.holder!.session).toMatch(/^[0-9a-f]{16}$/);
+
+    const holder = await journalAt(url).holderOf(entry.id);
+    expect(holder).toEqual(entry.holder);
+
+    const submitted = await journal.update(entry.id, { outcome: 'submitted', hedge_id: 'hdg_1' });
+    expect(submitted).toMatchObject({ outcome: 'submitted', hedge_id: 'hdg_1' });
+    expect(submitted.resolved_at).toBeUndefined();
+    expect(await journalAt(url).holderOf(entry.id)).toEqual(entry.holder);
+
+    const done = await journal.update(entry.id, { outcome: 'done' });
+    expect(done.resolved_at).toBe(done.updated_at);
+    expect(await journalAt(url).holderOf(entry.id)).toBeUndefined();
+    const rows = await server().query(database, 'SELECT scope FROM hedge.holders');
+    expect(rows.rows).toEqual([]);
+    await expect(journal.update('a_nothere0000', { outcome: 'done' })).rejects.toThrow(/No journal entry a_nothere0000/);
+  });
+
+  it('lists newest first with --pending, since, until and limit; gets by id or unique prefix', async () => {
+    const url = await server().createDatabase();
+    let now = Date.parse('2026-03-02T09:00:00Z');
+    const journal = journalAt(url, { now: () => now });
+    const made: JournalEntry[] = [];
+    for (let index = 0; index < 4; index++) {
+      made.push(await journal.begin(fields({ request: { method: 'POST', path: '/hedges/add', body: { notional_usd: index } } })));
+      now += 60_000;
+    }
+    await journal.update(made[1]!.id, { outcome: 'filled' });
+    expect((await journal.list()).map((entry) => entry.id)).toEqual(made.map((entry) => entry.id).reverse());
+    expect((await journal.list({ pending: true })).map((entry) => entry.id)).toEqual([made[3]!.id, made[2]!.id, made[0]!.id]);
+    expect((await journal.list({ since: Date.parse(made[2]!.created_at) })).map((entry) => entry.id)).toEqual([made[3]!.id, made[2]!.id]);
+    expect((await journal.list({ until: Date.parse(made[2]!.created_at) })).map((entry) => entry.id)).toEqual([made[1]!.id, made[0]!.id]);
+    expect((await journal.list({ limit: 1 })).map((entry) => entry.id)).toEqual([made[3]!.id]);
+
+    expect((await journal.get(made[2]!.id))!.id).toBe(made[2]!.id);
+    expect((await journal.get(made[2]!.id.slice(0, -2).toUpperCase()))!.id).toBe(made[2]!.id);
+    expect(await journal.get('a_zzzz')).toBeUndefined();
+    const error = await journal.get('a_').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(JournalError);
+    expect((error as Error).message).toMatch(/"a_" matches 4 journal entries: a_/);
+  });
+
+  it('findUnresolvedMatch: the same request (body in any key order), not another, and never a planned leg alone', async () => {
+    const url = await server().createDatabase();
+    const journal = journalAt(url);
+    const body = { market: 'USDTNGN', side: 'buy', notional_usd: 500 };
+    const entry = await journal.begin(fields({ request: { method: 'POST', path: '/hedges/add', body } }));
+    const match = { environment: 'test' as const, base_url_host: '127.0.0.1:9', key_id: '0123456789ab', command: 'add' };
+    expect((await journal.findUnresolvedMatch({ ...match, body: { notional_usd: 500, side: 'buy', market: 'USDTNGN' } }))!.id).toBe(entry.id);
+    expect(await journal.findUnresolvedMatch({ ...match, body: { ...body, notional_usd: 501 } })).toBeUndefined();
+    expect(await journal.findUnresolvedMatch({ ...match, key_id: 'another00000', body })).toBeUndefined();
+    await journal.update(entry.id, { outcome: 'done' });
+    expect(await journal.findUnresolvedMatch({ ...match, body })).toBeUndefined();
+
+    const planned = await journal.begin(fields({ outcome: 'planned', group: 'r_1', leg: 'open', request: { method: 'POST', path: '/hedges/add', body } }));
+    expect(await journal.findUnresolvedMatch({ ...match, body })).toBeUndefined();
+    expect((await journal.findUnresolvedMatch({ ...match, body, group: 'r_1', leg: 'open' }))!.id).toBe(planned.id);
+  });
+
+  it("another process's entry: holderOf names it across sessions, hold is refused; killed, its hold is gone and the entry can be taken", async () => {
+    const url = await server().createDatabase();
+    const other = otherProcess(url);
+    const { id } = await other.ask({ do: 'begin', fields: fields() });
+    const journal = journalAt(url);
+    const holder = await journal.holderOf(id);
+    expect(holder).toMatchObject({ pid: other.child.pid, host: hostname() });
+    const refused = await journal.hold(id);
+    expect(refused).toEqual({ held: false, holder });
+
+    other.child.kill('SIGKILL');
+    await other.exited;
+    await eventually(() => journal.holderOf(id), (found) => found === undefined, 'the killed holder is let go');
+    const taken = await journal.hold(id);
+    expect(taken.held).toBe(true);
+    expect(await journalAt(url).holderOf(id)).toMatchObject({ pid: process.pid });
+    if (taken.held) await taken.hold.release();
+    expect(await journalAt(url).holderOf(id)).toBeUndefined();
+  });
+
+  it('a per-account lock: refused at once or after a bounded wait while another process holds it, taken when it lets go or dies', async () => {
+    const url = await server().createDatabase();
+    const scope = 'test|127.0.0.1:9|0123456789ab|apply';
+    const other = otherProcess(url);
+    expect(await other.ask({ do: 'lock', scope, name: 'apply' })).toMatchObject({ held: true });
+    const journal = journalAt(url);
+
+    const now = await journal.lock(scope, { waitMs: 0 });
+    expect(now).toMatchObject({ held: false, holder: { pid: other.child.pid, host: hostname() } });
+    const waited = await journal.lock(scope, { waitMs: 200 });
+    expect(waited).toMatchObject({ held: false, holder: { pid: other.child.pid } });
+    // Another scope is another lock.
+    const roll = await journal.lock('test|127.0.0.1:9|0123456789ab|roll', { waitMs: 0 });
+    expect(roll.held).toBe(true);
+
+    // A wait that the holder's release ends.
+    const waiting = journal.lock(scope, { waitMs: 20_000 });
+    await other.ask({ do: 'release', name: 'apply' });
+    const got = await waiting;
+    expect(got.held).toBe(true);
+    expect(await other.ask({ do: 'lock', scope, name: 'apply' })).toMatchObject({ held: false, holder: { pid: process.pid } });
+    if (got.held) await got.hold.release();
+
+    // Held by a process that is then killed: the server ends its session, and the lock with it.
+    expect(await other.ask({ do: 'lock', scope, name: 'apply' })).toMatchObject({ held: true });
+    other.child.kill('SIGKILL');
+    await other.exited;
+    const afterKill = await journal.lock(scope, { waitMs: 20_000 });
+    expect(afterKill.held).toBe(true);
+  });
+
+  it("a keeper on one machine blocks a keeper on another: the second is told who holds the account's keep lock, and gets it once the first is killed", async () => {
+    const url = await server().createDatabase();
+    const scope = 'test|127.0.0.1:9|0123456789ab|keep';
+    const [first, second] = [otherProcess(url), otherProcess(url)];
+    expect(await first.ask({ do: 'lock', scope, name: 'keep' })).toMatchObject({ held: true });
+    const blocked = await second.ask({ do: 'lock', scope, name: 'keep' });
+    expect(blocked).toMatchObject({ held: false, holder: { pid: first.child.pid, host: hostname(), session: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    expect(Date.parse(blocked.holder.since)).not.toBeNaN();
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(await second.ask({ do: 'lock', scope, name: 'keep', waitMs: 20_000 })).toMatchObject({ held: true });
+  });
+
+  it('a store that cannot be reached: a state error (exit 13) naming the store without its password, and what to do', async () => {
+    const url = `postgres://hedge:hunter2-secret@127.0.0.1:${await closedPort()}/nothing`;
+    const journal = new PostgresJournal({ url, shown: 'postgres://hedge:***@127.0.0.1/nothing', source: 'HEDGE_JOURNAL_URL', fallbackDir: scratch });
+    journals.push(journal);
+    const error = await journal.begin(fields()).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(JournalStoreError);
+    expect((error as Error).message).toBe('The team journal store postgres://hedge:***@127.0.0.1/nothing cannot be reached: connection refused (while connecting).');
+    const described = describeError(error);
+    expect(described).toMatchObject({ exitCode: 13, code: 'state', kind: 'state', details: { store: 'postgres://hedge:***@127.0.0.1/nothing' } });
+    expect(described.hint).toMatch(/refuses writes before sending anything; reads of the API .* still work/);
+    expect(JSON.stringify(described)).not.toContain('hunter2');
+  });
+
+  it('the store failing after a send: the update is kept in the local file as a fallback record, and migrating merges it once', async () => {
+    const url = await server().createDatabase();
+    const fallbackDir = join(scratch, `fallback-${Date.now()}`);
+    const journal = journalAt(url, { fallbackDir });
+    const entry = await journal.begin(fields());
+    await journal.update(entry.id, { outcome: 'submitted', hedge_id: 'hdg_9' });
+    await server().stop();
+    try {
+      const error = await journal.update(entry.id, { outcome: 'done' }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(JournalStoreError);
+      expect((error as Error).message).toMatch(
+        new RegExp(`cannot be reached: .* what happened to ${entry.id} is kept in the local journal ${fallbackDir}/journal\\.jsonl \\(fallback record a_\\w+\\): \`hedge journal migrate\` merges it`),
+      );
+      // A later update of the same run goes to the same fallback record.
+      await expect(journal.update(entry.id, { message: 'seen again' })).rejects.toThrow(/fallback record/);
+    } finally {
+      await server().start();
+    }
+    const local = await openJournal({ dir: fallbackDir }).list();
+    expect(local).toHaveLength(1);
+    expect(local[0]).toMatchObject({
+      fallback_for: { id: entry.id, store: 'postgres://hedge:***@127.0.0.1/test' },
+      idempotency_key: entry.idempotency_key,
+      outcome: 'done',
+      hedge_id: 'hdg_9',
+      message: 'seen again',
+    });
+
+    const team = journalAt(url);
+    expect(await team.importEntry(local[0]!)).toEqual({ outcome: 'merged', id: entry.id });
+    expect(await team.get(entry.id)).toMatchObject({ id: entry.id, outcome: 'done', hedge_id: 'hdg_9', message: 'seen again', idempotency_key: entry.idempotency_key });
+    expect(await team.importEntry(local[0]!)).toEqual({ outcome: 'present', id: entry.id });
+    expect(await team.list()).toHaveLength(1);
+  });
+
+  it('importing a local entry: added once, present the second time, a conflict when another action has its id; a final outcome is never taken back', async () => {
+    const url = await server().createDatabase();
+    const dir = join(scratch, `local-${Date.now()}`);
+    const local = openJournal({ dir });
+    const first = await local.begin(fields({ profile: 'laptop' }));
+    const pending = await local.begin(fields());
+    await local.update(first.id, { outcome: 'filled', hedge_id: 'hdg_2' });
+    const [pendingEntry, filledEntry] = await local.list();
+    const team = journalAt(url);
+    expect(await team.importEntry(filledEntry!)).toEqual({ outcome: 'added', id: first.id });
+    expect(await team.importEntry(pendingEntry!)).toEqual({ outcome: 'added', id: pending.id });
+    expect(await team.importEntry(filledEntry!)).toEqual({ outcome: 'present', id: first.id });
+    expect(await team.get(first.id)).toMatchObject({ outcome: 'filled', hedge_id: 'hdg_2', profile: 'laptop', host: hostname() });
+    const origin = await server().query(new URL(url).pathname.slice(1), 'SELECT id, origin FROM hedge.entries ORDER BY id');
+    expect(origin.rows.map((row) => row.origin)).toEqual(['migrated', 'migrated']);
+
+    // The team finished the pending one meanwhile: the older local record does not undo that.
+    await team.update(pending.id, { outcome: 'done' });
+    expect(await team.importEntry(pendingEntry!)).toEqual({ outcome: 'present', id: pending.id });
+    expect((await team.get(pending.id))!.outcome).toBe('done');
+
+    expect(await team.importEntry({ ...filledEntry!, idempotency_key: 'another-action' })).toEqual({ outcome: 'conflict', id: first.id });
+    expect(await team.list()).toHaveLength(2);
+  });
+});
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,52 @@
+// Another process using the team store, for test/journal/postgres-store.test.ts: it opens the
+// PostgreSQL journal (bundled by the test with esbuild, path given) and obeys one JSON command per
+// line on stdin, answering one JSON line each on stdout. Killing it (SIGKILL) is how a test shows
+// that its holds and locks die with it.
+// Argument: JSON { bundle, url, fallbackDir }.
+'use strict';
+
+const options = JSON.parse(process.argv[2]);
+const { PostgresJournal } = require(options.bundle);
+const readline = require('node:readline');
+
+const journal = new PostgresJournal({ url: options.url, shown: 'the test store', source: 'the test', fallbackDir: options.fallbackDir });
+const holds = new Map();
+
+async function obey(command) {
+  switch (command.do) {
+    case 'begin': {
+      const entry = await journal.begin(command.fields);
+      return { id: entry.id, entry };
+    }
+    case 'update':
+      return { entry: await journal.update(command.id, command.patch) };
+    case 'hold':
+    case 'lock': {
+      const result = command.do === 'hold' ? await journal.hold(command.id) : await journal.lock(command.scope, { waitMs: command.waitMs ?? 0 });
+      if (result.held) holds.set(command.name ?? command.id ?? command.scope, result.hold);
+      return result.held ? { held: true } : { held: false, holder: result.holder };
+    }
+    case 'release':
+      await holds.get(command.name).release();
+      holds.delete(command.name);
+      return { released: true };
+    case 'holderOf':
+      return { holder: (await journal.holderOf(command.id)) ?? null };
+    case 'pid':
+      return { pid: process.pid };
+    default:
+      throw new Error(`unknown command ${command.do}`);
+  }
+}
+
+const lines = readline.createInterface({ input: process.stdin });
+lines.on('line', (line) => {
+  const command = JSON.parse(line);
+  obey(command).then(
+    (answer) => process.stdout.write(`${JSON.stringify({ seq: command.seq, ...answer })}\n`),
+    (error) => process.stdout.write(`${JSON.stringify({ seq: command.seq, error: error.message, name: error.name })}\n`),
+  );
+});
+lines.on('close', () => {
+  journal.close().then(() => process.exit(0));
+});

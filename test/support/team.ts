@@ -1,0 +1,73 @@
+// A desk of three "machines" sharing one team journal store: three config dirs (each its own local
+// journal and profile store), one PostgreSQL database, one account on one simulator. A and B log
+// in with a profile whose journal_url has no password (PGPASSWORD gives it, as ~/.pgpass would);
+// C has no profile and takes everything from the environment, HEDGE_JOURNAL_URL with its password.
+import { tempDir, runHedge, type RunOptions, type RunResult } from './hedge-cli.js';
+import { writeStore } from './config-store.js';
+import type { PostgresServer } from './postgres.js';
+import type { Simulator } from './simulator.js';
+
+export interface Machine {
+  name: 'a' | 'b' | 'c';
+  /** Its config dir (and local journal). */
+  dir: string;
+  /** The profile it uses, if any. */
+  profile?: string;
+  env: Record<string, string>;
+  hedge(args: string[], options?: RunOptions): Promise<RunResult>;
+}
+
+export interface Team {
+  a: Machine;
+  b: Machine;
+  c: Machine;
+  /** The store's URL with its password. */
+  url: string;
+  /** The same without the password, as A's and B's profiles keep it. */
+  urlWithoutPassword: string;
+  database: string;
+  /** Every output any machine printed, for checking that the password never shows. */
+  outputs: string[];
+  remove(): void;
+}
+
+export function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  parsed.password = '';
+  return parsed.toString();
+}
+
+export async function teamOf(simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>, server: PostgresServer, options: { profileStore?: boolean } = {}): Promise<Team> {
+  const url = await server.createDatabase();
+  const urlWithoutPassword = withoutPassword(url);
+  const outputs: string[] = [];
+  const dirs = [tempDir('hedge-machine-a-'), tempDir('hedge-machine-b-'), tempDir('hedge-machine-c-')];
+  const machine = (name: Machine['name'], dir: string, env: Record<string, string>, profile?: string): Machine => ({
+    name,
+    dir,
+    profile,
+    env,
+    async hedge(args, runOptions = {}) {
+      const result = await runHedge(args, { ...runOptions, configDir: dir, env: { ...env, ...runOptions.env } });
+      outputs.push(result.stdout, result.stderr);
+      return result;
+    },
+  });
+  const withProfile = (dir: string, name: string) => {
+    if (options.profileStore === false) return;
+    writeStore(dir, { current: name, profiles: { [name]: { base_url: simulator.baseUrl, api_key: simulator.apiKey, journal_url: urlWithoutPassword } } });
+  };
+  withProfile(dirs[0]!.path, 'desk-a');
+  withProfile(dirs[1]!.path, 'desk-b');
+  const profileEnv = { PGPASSWORD: server.password };
+  return {
+    a: machine('a', dirs[0]!.path, profileEnv, 'desk-a'),
+    b: machine('b', dirs[1]!.path, profileEnv, 'desk-b'),
+    c: machine('c', dirs[2]!.path, { HEDGE_BASE_URL: simulator.baseUrl, HEDGE_API_KEY: simulator.apiKey, HEDGE_JOURNAL_URL: url }),
+    url,
+    urlWithoutPassword,
+    database: new URL(url).pathname.slice(1),
+    outputs,
+    remove: () => dirs.forEach((dir) => dir.remove()),
+  };
+}

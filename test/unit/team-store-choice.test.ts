@@ -1,0 +1,72 @@
+// Which journal store a command uses, and how its address is shown: the URL's password never
+// leaves the process (redacted in messages, scrubbed from anything printed), and the store follows
+// the credentials' precedence (an explicit --profile taken whole; HEDGE_JOURNAL_URL; the profile in use).
+import { afterEach, describe, expect, it } from 'vitest';
+import { chooseJournalStore } from '../../src/config/journal-store.js';
+import { checkJournalUrl } from '../../src/config/login-profile.js';
+import { ProfileStore } from '../../src/config/profile-store.js';
+import { scrubSecrets } from '../../src/security/secrets.js';
+import { isStoreUrl, redactStoreUrl, storeUrlSecrets } from '../../src/security/store-url.js';
+import { writeStore } from '../support/config-store.js';
+import { tempDir } from '../support/hedge-cli.js';
+
+const dirs: Array<{ remove(): void }> = [];
+afterEach(() => dirs.splice(0).forEach((dir) => dir.remove()));
+
+describe('the store URL', () => {
+  it('is shown with its password redacted, in the user part and as a query parameter', () => {
+    expect(redactStoreUrl('postgres://desk:s3cr3t-pw@db.example:5432/hedge')).toBe('postgres://desk:***@db.example:5432/hedge');
+    expect(redactStoreUrl('postgresql://desk@db/hedge?sslmode=require&password=abc123')).toBe('postgresql://desk@db/hedge?sslmode=require&password=***');
+    expect(redactStoreUrl('postgres://desk@db/hedge')).toBe('postgres://desk@db/hedge');
+    expect(redactStoreUrl('postgres://desk:pw@[::1')).toBe('postgres://… (not a URL)');
+    expect(storeUrlSecrets('postgres://desk:p%40ss@db/x')).toEqual(['p%40ss', 'p@ss']);
+    expect(isStoreUrl('POSTGRES://x')).toBe(true);
+    expect(isStoreUrl('mysql://x')).toBe(false);
+  });
+
+  it('HEDGE_JOURNAL_URL: chosen, its password registered with the scrubber so no output can carry it', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const env = { HEDGE_JOURNAL_URL: 'postgres://desk:correct-horse-battery@db.internal:5432/hedge' };
+    const choice = await chooseJournalStore({ demo: false, env, configDir: dir.path, store: async () => new ProfileStore(dir.path) });
+    expect(choice).toEqual({ kind: 'postgres', url: env.HEDGE_JOURNAL_URL, shown: 'postgres://desk:***@db.internal:5432/hedge', source: 'HEDGE_JOURNAL_URL' });
+    expect(scrubSecrets('connect failed for correct-horse-battery')).toBe('connect failed for ***');
+    await expect(chooseJournalStore({ demo: false, env: { HEDGE_JOURNAL_URL: 'mysql://desk:pw1@db/x' }, configDir: dir.path, store: async () => new ProfileStore(dir.path) })).rejects.toThrow(
+      'HEDGE_JOURNAL_URL: mysql://desk:***@db/x is not a journal store; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…).',
+    );
+  });
+
+  it('precedence: --demo keeps the file; an explicit --profile is taken whole; else HEDGE_JOURNAL_URL, then the profile in use', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    writeStore(dir.path, {
+      current: 'desk',
+      profiles: { desk: { base_url: 'https://api.example/v2', journal_url: 'postgres://desk@team-db/hedge' }, solo: { base_url: 'https://api.example/v2' } },
+    });
+    const choose = (env: Record<string, string>, profileFlag?: string, demo = false) =>
+      chooseJournalStore({ demo, profileFlag, env, configDir: dir.path, store: async () => new ProfileStore(dir.path) });
+    const teamEnv = { HEDGE_JOURNAL_URL: 'postgres://ops@env-db/hedge' };
+    expect(await choose(teamEnv, undefined, true)).toEqual({ kind: 'file' });
+    expect(await choose({})).toMatchObject({ kind: 'postgres', url: 'postgres://desk@team-db/hedge', source: 'profile "desk"' });
+    expect(await choose(teamEnv)).toMatchObject({ kind: 'postgres', url: 'postgres://ops@env-db/hedge', source: 'HEDGE_JOURNAL_URL' });
+    expect(await choose(teamEnv, 'desk')).toMatchObject({ url: 'postgres://desk@team-db/hedge' });
+    expect(await choose(teamEnv, 'solo')).toEqual({ kind: 'file' });
+    expect(await choose({ HEDGE_PROFILE: 'solo' })).toEqual({ kind: 'file' });
+    // Key and base URL both from the environment: no profile is in use, its store is not even read.
+    expect(await choose({ HEDGE_API_KEY: 'sk_test_abcdefgh1234', HEDGE_BASE_URL: 'https://api.example/v2' })).toEqual({ kind: 'file' });
+  });
+
+  it('--journal-url: a postgres URL without a password, or `local`; a password on the command line is refused and not echoed', () => {
+    expect(checkJournalUrl(' postgres://desk@db:5432/hedge ')).toBe('postgres://desk@db:5432/hedge');
+    expect(checkJournalUrl('local')).toBeNull();
+    expect(() => checkJournalUrl('https://db/hedge')).toThrow(/--journal-url: https:\/\/db\/hedge is not allowed; expected postgres:\/\//);
+    let message = '';
+    try {
+      checkJournalUrl('postgres://desk:tr0ub4dor-3@db/hedge');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('--journal-url: postgres://desk:***@db/hedge carries a password');
+    expect(message).not.toContain('tr0ub4dor');
+  });
+});
