@@ -20,7 +20,7 @@ import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
 import { isOutcome, isUnresolved, type BeginFields, type Holder, type JournalEntry, type JournalPatch } from './entry.js';
 import { JournalError } from './journal-error.js';
-import { matchesRequest, openJournal, type Journal, type LocalJournal, type SameRequest } from './journal.js';
+import { matchesRequest, openJournal, type LocalJournal, type SameRequest } from './journal.js';
 import { findKeyShapedString } from './key-guard.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
 import { JournalStoreError } from './store-error.js';
