@@ -107,6 +107,7 @@ async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugin
       frontModulesFromFront(frontModules),
       ...(slimUndici ? [undiciSlice(), undiciHttp2OnFirstUse, undiciWithoutFormData, undiciAssertOnFailure] : []),
       ...(zodLocales ? [] : [zodEnglishOnly]),
+      pgNativeNeverLoaded,
       ...plugins,
     ],
   });
@@ -131,6 +132,22 @@ export function checkNoPackageAtRunTime(metafiles) {
   }
   if (strays.size > 0) throw new Error(`dist/ would load these packages at run time instead of bundling them: ${[...strays].join(', ')}.`);
 }
+
+/**
+ * pg (the team store's client) offers a libpq binding behind its `native` getter, which requires
+ * the optional package pg-native inside a try. hedge never asks for it: the bundle gets a stand-in
+ * that fails the way a missing package would, so nothing is left to load at run time.
+ */
+const pgNativeNeverLoaded = {
+  name: 'pg-native-never-loaded',
+  setup(builder) {
+    builder.onResolve({ filter: /^pg-native$/ }, () => ({ path: 'pg-native', namespace: 'absent' }));
+    builder.onLoad({ filter: /.*/, namespace: 'absent' }, () => ({
+      contents: "throw Object.assign(new Error('pg-native is not part of hedge'), { code: 'MODULE_NOT_FOUND' });",
+      loader: 'js',
+    }));
+  },
+};
 
 /** Local source files the front may contain: stateless data and the argument parsing. */
 const FRONT_MODULES = ['src/cli/main.ts', 'src/cli/manifest.ts', 'src/cli/command-spec.ts', 'src/cli/globals.ts', 'src/cli/help.ts', 'src/domain/vocabulary.ts', 'src/version.ts'];
