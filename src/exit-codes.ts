@@ -122,11 +122,12 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof DeclinedError) return base(8, 'declined');
   if (error instanceof HeldError) return base(11, 'held', { details: error.details });
   if (error instanceof UnresolvedError) return base(12, 'unresolved', { details: error.details });
+  // A team store's error is a state error too, and names the store (redacted) rather than a path.
+  if (error instanceof JournalStoreError) return base(13, 'state', { details: { store: error.store } });
   if (error instanceof StateError) return base(13, 'state', { details: error.path ? { path: error.path } : {} });
   if (error instanceof UntilNotMetError) return base(124, 'until_not_met', { details: { until: error.expression, polls: error.polls, waited_ms: error.waitedMs } });
   if (error instanceof InterruptedError) return base(error.exitCode, nameOf(error.exitCode));
   if (error instanceof ConfigError) return base(1, 'config');
-  if (error instanceof JournalStoreError) return base(13, 'state', { details: { store: error.store } });
   return base(1, 'unexpected', { hint: 'Run again with --verbose for the stack trace, and report it.' });
 }
 

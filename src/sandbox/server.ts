@@ -88,7 +88,7 @@ export interface SandboxOptions {
   hostileText?: boolean;
   /**
    * The `Date` header runs this many ms ahead of the real clock (negative: behind), as on a server
-   * whose clock is off (`hedge doctor` checks the skew). Unset: Node's own Date header.
+   * whose clock is off (`hedge doctor` checks the skew). Unset: the sandbox's own time.
    */
   dateSkewMs?: number;
 }
@@ -254,11 +254,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('x-request-id', `req_${randomBytes(8).toString('hex')}`);
     const realTimeMs = realNow();
-    if (options.dateSkewMs) res.setHeader('date', new Date(realTimeMs + options.dateSkewMs).toUTCString());
     const sandboxTimeMs = clock.now();
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock
     // it is the sandbox's, so a client that acts on maturities (hedge keep) sees the same time.
-    res.setHeader('date', new Date(sandboxTimeMs).toUTCString());
+    // dateSkewMs sets it off from the time the sandbox acts on (`hedge doctor`'s clock check).
+    res.setHeader('date', new Date(sandboxTimeMs + (options.dateSkewMs ?? 0)).toUTCString());
     const method = req.method ?? 'GET';
     const { rawPath, query } = splitUrl(req.url ?? '/');
     const underBase = rawPath.startsWith(`${SANDBOX_BASE_PATH}/`);

@@ -107,12 +107,12 @@ function detailOf(entry: JournalEntry): Array<[key: string, label: string, value
     ['profile', 'Profile', text(entry.profile)],
     ['base_url_host', 'API host', text(entry.base_url_host)],
     ['host', 'Host', text(entry.host)],
-    ['holder', 'Begun by', entry.holder ? text(`pid ${entry.holder.pid} on ${entry.holder.host}, session ${entry.holder.session}`) : undefined],
     ['key_id', 'Key fingerprint', text(entry.key_id)],
     ['via', 'Via', entry.via === 'agent' ? 'an agent (hedge mcp)' : undefined],
-    ['host', 'Machine', text(entry.host)],
-    // Who carried it last (a live holder is carrying it now; `hedge resume` says which).
-    ['holder', 'Held by', entry.holder && isUnresolved(entry) ? safeText(`pid ${String(entry.holder.pid)} on ${String(entry.holder.host)} since ${String(entry.holder.since)}`) : undefined],
+    // Who carries it while unresolved (a live holder is carrying it now; `hedge resume` says which), else who began it.
+    entry.holder && isUnresolved(entry)
+      ? ['holder', 'Held by', safeText(`pid ${String(entry.holder.pid)} on ${String(entry.holder.host)} since ${String(entry.holder.since)}`)]
+      : ['holder', 'Begun by', entry.holder ? text(`pid ${entry.holder.pid} on ${entry.holder.host}, session ${entry.holder.session}`) : undefined],
     ['account', 'Account', text(entry.account)],
     ['request', 'Request', text(`${String(request.method)} ${String(request.path)}`)],
     ['body', 'Body', text(request.body)],

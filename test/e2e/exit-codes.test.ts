@@ -10,7 +10,7 @@ import { EXIT_CODES } from '../../src/exit-codes.js';
 import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { KEYS, spawnInTerminal } from '../support/pseudo-terminal.js';
-import { MARKET, apiData, useSimulators, type Simulator, type SimulatorOptions } from '../support/simulator.js';
+import { MARKET, apiData, pinnedClockEnv, useSimulators, type Simulator, type SimulatorOptions } from '../support/simulator.js';
 import { SPEC_ERROR_TABLE, type SpecErrorCode } from '../support/spec-errors.js';
 
 const startSimulator = useSimulators();
@@ -334,6 +334,97 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         simulator.seedOpen('buy', 10_000);
         const result = await simulator.hedge(['positions', '--watch', '1', '--alert-maturity', '8d', '--exit-on-alert', '--json']);
         expect(result.stdout.trim().split('\n').map((line) => Object.keys(JSON.parse(line) as object).sort().join(','))).toEqual(['data,time', 'alert,time']);
+        return outcomeOf(result);
+      },
+    },
+  ],
+  11: [
+    {
+      name: 'a second keeper while another holds the account (the holder named, nothing done)',
+      errorCode: 'held',
+      run: async (start) => {
+        const simulator = await start();
+        const file = join(simulator.configDir, 'target.csv');
+        writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
+        let first: import('node:child_process').ChildProcess | undefined;
+        let printed = '';
+        const running = simulator.hedge(['keep', file, '--interval', '2'], {
+          timeoutMs: 60_000,
+          onSpawn: (spawned) => {
+            first = spawned;
+            spawned.stdout!.on('data', (chunk: string) => (printed += chunk));
+          },
+        });
+        await until(() => printed.includes('"event":"cycle"'), "the first keeper's first cycle", 30_000);
+        const writes = simulator.writes().length;
+        const second = await simulator.hedge(['keep', file, '--once', '--json']);
+        expect(second.stderr).toContain(`pid ${first!.pid}`);
+        expect(simulator.writes()).toHaveLength(writes);
+        first!.kill('SIGTERM');
+        expect((await running).code).toBe(0);
+        return outcomeOf(second);
+      },
+    },
+  ],
+  12: [
+    {
+      name: 'an open killed with its answer lost, run again past the key lifetime: the book cannot tell, nothing resent',
+      errorCode: 'unresolved',
+      run: async (start) => {
+        const simulator = await start({ preset: 'frozen' });
+        simulator.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
+        let child: import('node:child_process').ChildProcess | undefined;
+        const args = ['open', MARKET, 'buy', '2000', '--tenor', '1'];
+        const killed = simulator.hedge(args, { env: pinnedClockEnv(simulator), onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
+        await until(() => simulator.writes().some((entry) => entry.path === '/hedges' && entry.status === 'stalled'), 'the open committed and held');
+        child!.kill('SIGKILL');
+        await killed;
+        simulator.sandbox.setFaults({ stall: null, match: null });
+        simulator.advance(30 * 3_600_000);
+        const opens = simulator.requests('POST', '/hedges').length;
+        const outcome = outcomeOf(await simulator.hedge([...args, '--json'], { env: pinnedClockEnv(simulator) }));
+        expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
+        return outcome;
+      },
+    },
+  ],
+  13: [
+    {
+      name: 'a journal that is a symbolic link: refused before anything is sent',
+      errorCode: 'state',
+      run: async (start) => {
+        const simulator = await start();
+        const { symlinkSync } = await import('node:fs');
+        // HEDGE_CONFIG_DIR holds the journal too.
+        const journalDir = simulator.configDir;
+        const elsewhere = join(simulator.configDir, 'elsewhere.jsonl');
+        writeFileSync(elsewhere, '');
+        symlinkSync(elsewhere, join(journalDir, 'journal.jsonl'));
+        const outcome = outcomeOf(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--json']));
+        expect(simulator.writes()).toEqual([]);
+        return outcome;
+      },
+    },
+  ],
+  14: [
+    {
+      name: 'an account answer cut off half-way (HTTP 200, half the JSON): an answer came, but not one hedge can read',
+      errorCode: 'unreadable',
+      run: async (start) => {
+        const simulator = await start();
+        simulator.sandbox.setFaults({ nextMalformed: { count: 1, kind: 'truncated' }, match: { method: 'GET', path: '/account' } });
+        return outcomeOf(await simulator.hedge(['account', '--json']));
+      },
+    },
+  ],
+  124: [
+    {
+      name: '--until over positions that never holds within --timeout: the last data on stdout',
+      errorCode: 'until_not_met',
+      run: async (start) => {
+        const simulator = await start();
+        const result = await simulator.hedge(['positions', '--json', '--until', 'length(@) > `0`', '--timeout', '2']);
+        expect(JSON.parse(result.stdout)).toEqual([]);
         return outcomeOf(result);
       },
     },
