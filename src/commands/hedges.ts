@@ -5,7 +5,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { runWatch, watchAsked } from '../flows/watch.js';
 import { parseClientReference, parseHedgeId, parseLimit, parseStatus } from '../domain/input.js';
 import { OrderFailedError, StillPendingError, UsageError } from '../errors.js';
-import { HEDGE_FIELDS, HEDGE_LIST_FIELDS } from '../ui/resource-fields.js';
+import { HEDGE_FIELDS, HEDGE_RESOURCE } from '../ui/resource-fields.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { HEDGES } from '../cli/manifest.js';
 
@@ -22,7 +22,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): P
     const client = await ctx.client();
     const hedges = await client.listHedges({ status, clientReference, limit });
     const filtered = status !== undefined || clientReference !== undefined;
-    ctx.output.list(hedges, HEDGE_LIST_FIELDS, { empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.' });
+    await ctx.output.list(hedges, HEDGE_RESOURCE, { empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.' });
     if (ctx.output.isHuman && hedges.length > 0) ctx.output.note(ctx.output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
     return;
   }

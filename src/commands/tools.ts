@@ -9,6 +9,7 @@ import { tokenTtlSeconds } from '../agent/confirmation.js';
 import { HedgeError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { Environment } from '../security/secrets.js';
+import { TOOL_RESOURCE } from '../ui/resource-fields.js';
 
 async function environment(ctx: CommandContext): Promise<Environment | undefined> {
   if (ctx.globals.demo) return 'test';
@@ -38,15 +39,6 @@ export async function run(ctx: CommandContext, _input: InputOf<typeof TOOLS>): P
       arguments: [...required, ...(optional > 0 ? [`(+${optional} optional)`] : [])].join(' '),
     };
   });
-  ctx.output.list(
-    rows,
-    [
-      { key: 'name', label: 'Tool' },
-      { key: 'tier', label: 'Tier' },
-      { key: 'offered', label: 'Offered' },
-      { key: 'arguments', label: 'Arguments' },
-    ],
-    { empty: 'No tools.' },
-  );
+  await ctx.output.list(rows, TOOL_RESOURCE, { empty: 'No tools.' });
   if (ctx.output.isHuman) ctx.output.note(ctx.output.chalk.dim(`Schemas and descriptions: ${ctx.hedgeCommand('tools', '--json')}. Serve them to an agent: ${ctx.hedgeCommand('mcp')}.`));
 }

@@ -7,6 +7,7 @@ import type { JournalEntry } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';
 import type { Output } from './output.js';
+import { JOURNAL_RESOURCE } from './resource-fields.js';
 
 /** A string for the screen, or undefined when the value is absent or not text. */
 function text(value: unknown): string | undefined {
@@ -24,31 +25,20 @@ function whereOf(entry: JournalEntry): string {
   return [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part !== '').join(' · ');
 }
 
-/** The list's columns, in order; the row values are the raw (sanitised) ones for TSV. */
+/** A row of the list (columns: JOURNAL_RESOURCE); the values are the raw (sanitised) ones for TSV. */
 interface ListRow {
   id: string;
   created_at: string;
   command: string;
   market?: string;
   side?: string;
+  /** The deal reference the action was sent with (`--ref`). */
+  client_reference?: string;
   notional_usd?: number;
   outcome: string;
   hedge_id?: string;
   environment: string;
 }
-
-/** The list's columns, in this order in every format (the table drops from the right end first). */
-const LIST_FIELDS: FieldSpec[] = [
-  { key: 'id', label: 'ID', kind: 'id', priority: 0 },
-  { key: 'created_at', label: 'Time', kind: 'time', priority: 1 },
-  { key: 'command', label: 'Command', priority: 0 },
-  { key: 'market', label: 'Market', priority: 3 },
-  { key: 'side', label: 'Side', kind: 'side', priority: 3 },
-  { key: 'notional_usd', label: 'Notional', unit: 'USD', kind: 'money', priority: 2 },
-  { key: 'outcome', label: 'Outcome', kind: 'status', priority: 0 },
-  { key: 'hedge_id', label: 'Hedge ID', kind: 'id', priority: 4 },
-  { key: 'environment', label: 'Where', priority: 5 },
-];
 
 function listRow(entry: JournalEntry): ListRow {
   const body = bodyOf(entry);
@@ -58,6 +48,7 @@ function listRow(entry: JournalEntry): ListRow {
     command: text(entry.command) ?? '',
     market: text(body.market),
     side: text(body.side),
+    client_reference: text(body.client_reference),
     notional_usd: typeof body.notional_usd === 'number' ? body.notional_usd : undefined,
     outcome: text(entry.outcome) ?? '',
     hedge_id: text(entry.hedge_id),
@@ -67,14 +58,20 @@ function listRow(entry: JournalEntry): ListRow {
 
 /**
  * The journal, newest first: the entries exactly as stored under --json; rows under a header of
- * keys in TSV/CSV (columns as LIST_FIELDS, empty cells kept); a table fitted to the terminal.
+ * keys in TSV/CSV (columns as JOURNAL_RESOURCE, empty cells kept); a table fitted to the terminal.
  */
-export function renderJournalList(output: Output, entries: JournalEntry[], options: { empty: string; now?: number }): void {
+export async function renderJournalList(output: Output, entries: JournalEntry[], options: { empty: string; now?: number }): Promise<void> {
   if (output.isJson) {
     output.json(entries);
     return;
   }
-  output.list(entries.map(listRow) as unknown as Record<string, unknown>[], LIST_FIELDS, { empty: options.empty });
+  await output.list(entries.map(listRow) as unknown as Record<string, unknown>[], JOURNAL_RESOURCE, { empty: options.empty });
+}
+
+/** The deal reference an entry's action was sent with, if any. */
+export function journalReference(entry: JournalEntry): string | undefined {
+  const reference = bodyOf(entry).client_reference;
+  return typeof reference === 'string' && reference !== '' ? reference : undefined;
 }
 
 /** One entry's fields, in the order a person reads them; absent ones are left out of the card. */
