@@ -29,7 +29,16 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
   const book = await readBook({ client, log: (line) => ctx.log(line) });
   // JSON stays the server's data as sent: the reference is joined only where it is shown or asked for.
   const joined = !ctx.output.isJson || options.ref !== undefined || (ctx.globals.fields ?? []).includes('client_reference');
-  const references = joined ? await positionReferences(client, book) : [];
+  let references: Array<string | undefined> = [];
+  if (joined) {
+    try {
+      references = await positionReferences(client, book);
+    } catch (error) {
+      // The reference is joined from GET /hedges: without --ref, the positions are still worth showing.
+      if (options.ref !== undefined) throw error;
+      ctx.output.warn(`Deal references not shown: GET /hedges failed (${error instanceof Error ? error.message : String(error)}).`);
+    }
+  }
   // People see the side and notional under the known names however the server names them (or
   // from the hedge); TSV and JSON stay as sent.
   const rows = book.flatMap((position, index) => {

@@ -171,7 +171,7 @@ function soleMarket(markets: ReadonlyArray<string | undefined>): string | undefi
   return distinct.size === 1 ? markets[0] : undefined;
 }
 
-function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string | undefined): WatchSource {
+function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string | undefined, live: boolean): WatchSource {
   // A maturity the position line does not carry is read once from its hedge (it never changes).
   const maturityOfHedge = new Map<string, string | undefined>();
   // The deal references, joined from the hedges list when a position appears that was not seen yet.
@@ -189,8 +189,16 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
         }
         position.maturityAt = maturityOfHedge.get(position.hedgeId);
       }
-      if (book.some((position, index) => !referenceOf.has(identity(position, index)))) {
-        const references = await positionReferences(client, book);
+      // Asked once per position seen: for the live view's Ref column, and for --ref (NDJSON is the data as sent).
+      if ((live || ref !== undefined) && book.some((position, index) => !referenceOf.has(identity(position, index)))) {
+        let references: Array<string | undefined> = [];
+        try {
+          references = await positionReferences(client, book);
+        } catch (error) {
+          // The column is a help, not the data: without --ref the view goes on without it.
+          if (ref !== undefined) throw error;
+          ctx.log(`positions: deal references not read (${error instanceof Error ? error.message : String(error)})`);
+        }
         book.forEach((position, index) => referenceOf.set(identity(position, index), references[index]));
       }
       const shown = ref === undefined ? book : book.filter((position, index) => (referenceOf.get(identity(position, index)) ?? '').split(', ').includes(ref));
@@ -334,7 +342,7 @@ function hedgeSource(id: string): WatchSource {
 function sourceFor(ctx: CommandContext, target: WatchTarget, settings: WatchSettings): WatchSource {
   switch (target.kind) {
     case 'positions':
-      return positionsSource(ctx, settings.rules.maturityWithinMs !== undefined, parseClientReference(target.ref));
+      return positionsSource(ctx, settings.rules.maturityWithinMs !== undefined, parseClientReference(target.ref), ctx.io.stdoutIsTTY && !ctx.globals.json);
     case 'account':
       return accountSource();
     case 'price':

@@ -149,7 +149,11 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[] } {
     const headerWidth = displayWidth(column.header);
     let width = Math.max(headerWidth, column.drawn?.width ?? 0);
     for (const cell of column.cells) if (cell.width > width) width = cell.width;
-    if (input.totals) width = Math.max(width, input.totals.cells[input.columns.indexOf(column)]?.width ?? 0);
+    if (input.totals) {
+      const index = input.columns.indexOf(column);
+      // The totals label stands in the first column shown: the first column makes room for it.
+      width = Math.max(width, index === 0 ? displayWidth(input.totals.label) : (input.totals.cells[index]?.width ?? 0));
+    }
     const shrinks = column.drawn !== undefined || column.shrink !== undefined;
     const minWidth = shrinks ? Math.max(headerWidth, column.drawn?.minWidth ?? column.minWidth ?? width) : width;
     return { key: column.key, width, minWidth };

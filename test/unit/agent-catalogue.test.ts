@@ -81,8 +81,9 @@ describe('tools from the manifest', () => {
   });
 
   it('--watch views and --html files are left out; hedges keeps its bounded --wait', () => {
-    expect(Object.keys((inputSchema(tool('positions'), 'direct') as { properties: object }).properties)).toEqual([]);
-    expect(Object.keys((inputSchema(tool('report'), 'direct') as { properties: object }).properties)).toEqual(['since', 'until', 'by']);
+    // --ref (a filter wherever a list is shown) stays; --watch's options and --html go.
+    expect(Object.keys((inputSchema(tool('positions'), 'direct') as { properties: object }).properties)).toEqual(['ref']);
+    expect(Object.keys((inputSchema(tool('report'), 'direct') as { properties: object }).properties)).toEqual(['since', 'until', 'by', 'ref']);
     expect(Object.keys((inputSchema(tool('hedges'), 'direct') as { properties: object }).properties)).toEqual(['id', 'status', 'ref', 'limit', 'wait']);
   });
 
