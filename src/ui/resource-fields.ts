@@ -208,7 +208,7 @@ export const MATURITY_RESOURCE: Resource = {
     { key: 'left', label: 'Left', kind: 'countdown', screenOnly: true, get: (row) => row.maturity_at },
   ],
   table: ['time', 'left', 'market', 'side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'accrued_carry_usdc', 'mark_price', 'tenor_days', 'hedge_id'],
-  priority: ['time', 'side', 'client_reference', 'notional_usd', 'left', 'net_pnl_usd', 'market', 'hedge_id', 'accrued_carry_usdc', 'mark_price', 'tenor_days'],
+  priority: ['time', 'side', 'client_reference', 'notional_usd', 'left', 'net_pnl_usd', 'market', 'accrued_carry_usdc', 'hedge_id', 'mark_price', 'tenor_days'],
 };
 
 // ---- account, prices, markets ----------------------------------------------------------------

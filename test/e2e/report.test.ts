@@ -56,8 +56,8 @@ const sumCents = (values: number[]): number => values.reduce((sum, value) => sum
 
 interface ReportJson {
   by: string;
-  groups: Array<{ key: string; count: number; net_pnl_usd: number; notional_usd: number | null; fees_usd: number | null }>;
-  totals: { count: number; net_pnl_usd: number; notional_usd: number | null; gross_pnl_usd: number | null; carry_usd: number | null; fees_usd: number | null };
+  groups: Array<{ key: string; count: number; net_pnl_usd: number; notional_usd: number | null; fees_usdc: number | null }>;
+  totals: { count: number; net_pnl_usd: number; notional_usd: number | null; gross_pnl_usd: number | null; carry_usdc: number | null; fees_usdc: number | null };
   unrealized: { positions: number; net_pnl_usd: number | null };
   cumulative: Array<{ at: string; net_pnl_usd: number }>;
   complete: boolean;
@@ -138,8 +138,8 @@ describe('hedge report', () => {
       expect(report.totals.count).toBe(wire.length);
       expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(wire.map((record) => record.net_pnl_usd)));
       expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(history.map((record) => record.net_pnl_usd)));
-      expect(cents(report.totals.fees_usd!)).toBe(sumCents(history.map((record) => record.fees_usdc)));
-      expect(cents(report.totals.carry_usd!)).toBe(sumCents(history.map((record) => record.carry_usdc)));
+      expect(cents(report.totals.fees_usdc!)).toBe(sumCents(history.map((record) => record.fees_usdc)));
+      expect(cents(report.totals.carry_usdc!)).toBe(sumCents(history.map((record) => record.carry_usdc)));
       expect(cents(report.totals.gross_pnl_usd!)).toBe(sumCents(history.map((record) => record.gross_pnl_usd)));
       expect(cents(report.totals.notional_usd!)).toBe(sumCents(history.map((record) => record.notional_usd)));
       expect(sumCents(report.groups.map((group) => group.net_pnl_usd))).toBe(cents(report.totals.net_pnl_usd));
@@ -198,7 +198,7 @@ describe('hedge report', () => {
     const report = await reportJson(['--by', 'tenor']);
     const csv = await cliOk(['report', '--by', 'tenor', '--format', 'csv']);
     const [header, ...rows] = csv.trimEnd().split('\n');
-    expect(header).toBe('group,count,notional_usd,gross_pnl_usd,carry_usd,fees_usd,net_pnl_usd');
+    expect(header).toBe('group,count,notional_usd,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd');
     expect(rows).toHaveLength(report.groups.length);
     const cells = rows.map((row) => row.split(','));
     expect(cells.map((row) => row[0])).toEqual(report.groups.map((group) => group.key));
@@ -211,7 +211,7 @@ describe('hedge report', () => {
   it('tsv (in a pipe): the header row, then the rows; --fields picks report columns in tsv and csv; --no-header drops the header', async () => {
     const report = await reportJson(['--by', 'side']);
     const [header, ...rows] = (await cliOk(['report', '--by', 'side'])).trimEnd().split('\n');
-    expect(header).toBe('group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_usd\tfees_usd\tnet_pnl_usd');
+    expect(header).toBe('group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_usdc\tfees_usdc\tnet_pnl_usd');
     expect(rows.map((row) => row.split('\t')[0])).toEqual(report.groups.map((group) => group.key));
     const picked = (await cliOk(['report', '--by', 'side', '--format', 'csv', '--fields', 'net_pnl_usd,group'])).trimEnd().split('\n');
     expect(picked).toEqual(['net_pnl_usd,group', ...report.groups.map((group) => `${group.net_pnl_usd!.toFixed(2)},${group.key}`)]);
@@ -229,23 +229,25 @@ describe('hedge report', () => {
     const report = JSON.parse(result.stdout) as ReportJson;
     expect(result.stderr).toContain(path);
     const html = readFileSync(path, 'utf8');
+    // Each totals card names its JSON field and holds its number as the JSON has it (data-value).
     const total = (field: string): number => {
-      const match = new RegExp(`data-total="${field}">(.*?)</div>`).exec(html);
+      const match = new RegExp(`data-total="${field}" data-value="([^"]*)"`).exec(html);
       if (!match) throw new Error(`no data-total="${field}"`);
-      return Number(match[1].replace(/<[^>]+>/g, '').replace(/[,+]/g, ''));
+      return Number(match[1]);
     };
     expect(cents(total('net_pnl_usd'))).toBe(cents(report.totals.net_pnl_usd));
     expect(cents(total('gross_pnl_usd'))).toBe(cents(report.totals.gross_pnl_usd!));
-    expect(cents(total('carry_usd'))).toBe(cents(report.totals.carry_usd!));
-    expect(cents(total('fees_usd'))).toBe(cents(report.totals.fees_usd!));
+    expect(cents(total('carry_usdc'))).toBe(cents(report.totals.carry_usdc!));
+    expect(cents(total('fees_usdc'))).toBe(cents(report.totals.fees_usdc!));
     expect(cents(total('notional_usd'))).toBe(cents(report.totals.notional_usd!));
     expect(total('count')).toBe(report.totals.count);
     for (const external of ['http:', 'https:', '//', 'url(', '@import', '<script', '<img', '<link']) {
       expect(html.toLowerCase(), external).not.toContain(external);
     }
-    // The account and environment are named; the key never is.
+    // The account and environment are named — a simulator on this machine, not its temporary port; the key never is.
     expect(html).toContain('TEST');
-    expect(html).toContain(String(trading.sandbox.port));
+    expect(html).toContain('a simulator on this machine');
+    expect(html).not.toContain(String(trading.sandbox.port));
     expect(html).not.toContain(trading.sandbox.apiKey);
     expect(html).not.toContain(trading.sandbox.apiKey.slice(-12));
   });
