@@ -182,6 +182,23 @@ const BY_WORDS: Record<ReportGrouping, string> = {
   hedge: 'closed hedge',
 };
 
+/** How the note under the table names a column it had to leave out. */
+const COLUMN_WORDS: Record<string, string> = {
+  count: 'hedges',
+  notional_usd: 'notional',
+  gross_pnl_usd: 'gross P&L',
+  carry_usdc: 'carry',
+  fees_usdc: 'fees',
+  bar: 'bars',
+  client_reference: 'reference',
+  side: 'side',
+  market: 'market',
+  closed_at: 'close time',
+  entry_price: 'entry rate',
+  exit_price: 'exit rate',
+  quote_amount_locked: 'amount locked',
+};
+
 const BAR_WIDTH = 21;
 const BAR_MIN_WIDTH = 9;
 
@@ -301,9 +318,9 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
       key,
       header: headerOf(field, report, rateUnit),
       align: ['text', 'side', 'utc'].includes(field.kind ?? 'text') || key === 'market' ? 'left' : 'right',
-      // A hedge id is cut in the middle, a group's name or a reference at the end.
+      // A group's name or a reference may be cut at the end; a hedge id is kept whole (cut in the middle only when it is all that fits).
       shrink: key === 'group' ? (report.by === 'hedge' ? 'middle' : 'end') : key === 'client_reference' ? 'end' : undefined,
-      minWidth: key === 'group' ? (report.by === 'hedge' ? 13 : 10) : key === 'client_reference' ? 8 : undefined,
+      minWidth: key === 'group' && report.by !== 'hedge' ? 10 : key === 'client_reference' ? 8 : undefined,
       cells: report.groups.map(cell),
     };
   });
@@ -340,7 +357,7 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
     ),
   );
   if (hidden.length > 0) {
-    const words = hidden.map((key) => (key === 'bar' ? 'bars' : (fieldsByKey.get(key)?.label.toLowerCase() ?? key))).join(', ');
+    const words = hidden.map((key) => COLUMN_WORDS[key] ?? key).join(', ');
     out.push(c.dim(wrapWords(`Not shown at ${width} columns: ${words} (all in --format csv and --json).`, width)));
   }
   return out;
