@@ -80,6 +80,7 @@ function detailOf(entry: JournalEntry): Array<[key: string, label: string, value
   return [
     ['id', 'Journal ID', text(entry.id)],
     ['command', 'Command', text(entry.command)],
+    ['client_reference', 'Ref', text(bodyOf(entry).client_reference)],
     ['argv', 'As typed', Array.isArray(entry.argv) ? safeText(['hedge', ...entry.argv.map(String)].join(' ')) : undefined],
     ['outcome', 'Outcome', text(entry.outcome)],
     ['created_at', 'Started', text(entry.created_at)],

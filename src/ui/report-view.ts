@@ -8,6 +8,7 @@
 // Carry and fees: in TSV, CSV and JSON as the server signs them (positive: the account paid), as
 // `hedge history` does; on screen from the account's side (-: you paid, +: you earned).
 import type { ChalkInstance } from 'chalk';
+import { quoteCurrencyOf } from '../domain/markets.js';
 import type { Report, ReportFigures, ReportGroup, ReportGrouping } from '../domain/report.js';
 import { safeText } from '../security/safe-text.js';
 import { formatCell } from './cells.js';
@@ -281,7 +282,8 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
   const context = { chalk: c, nowMs: options.nowMs ?? Date.now(), where: 'table' as const };
   const markets = new Set(report.groups.map((group) => group.deal?.market ?? null));
   const market = markets.size === 1 ? [...markets][0] : null;
-  const rateUnit = market && /^USDT[A-Z]{3}$/.test(market) ? `${market.slice(4)}/USDT` : undefined;
+  const currency = market === null ? undefined : quoteCurrencyOf(market);
+  const rateUnit = currency === undefined ? undefined : `${currency}/USDT`;
   const maxAbs = report.groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
   const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
   // Rates: one number of decimals for the whole column (what the smallest needs).
