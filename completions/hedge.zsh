@@ -141,7 +141,14 @@ _hedge_options() {
       '--count:with --watch: stop after this many refreshes'
       '--until:poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
     ) ;;
-    (price|positions|account) reply=(
+    (positions) reply=(
+      '--ref:only what carries this client reference (your deal id)'
+      '--watch:refresh every few seconds (default 2); NDJSON when not a terminal'
+      '--alert-pnl:with --watch: alert when net P&L is at or below this many USD'
+      '--alert-maturity:with --watch: alert when a hedge matures within this long'
+      '--exit-on-alert:with --watch: end at the first alert with exit code 10'
+    ) ;;
+    (price|account) reply=(
       '--watch:refresh every few seconds (default 2); NDJSON when not a terminal'
       '--alert-pnl:with --watch: alert when net P&L is at or below this many USD'
       '--alert-maturity:with --watch: alert when a hedge matures within this long'
@@ -151,6 +158,7 @@ _hedge_options() {
     ) ;;
     (maturities) reply=(
       '--within:only hedges maturing within this long: 12h, 3d, 2w'
+      '--ref:only what carries this client reference (your deal id)'
       '--until:poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
     ) ;;
     (markets|whoami|'journal show') reply=(
@@ -197,6 +205,7 @@ _hedge_options() {
       '--limit:at most this many (1 to 500)'
       '--since:closed on or after this date'
       '--until:closed before this date, or a condition to poll until'
+      '--ref:only what carries this client reference (your deal id)'
     ) ;;
     (plan) reply=(
       '--tolerance:treat differences up to this many USD as at target'
@@ -217,13 +226,15 @@ _hedge_options() {
     (report) reply=(
       '--since:closed on or after this date'
       '--until:closed before this date'
-      '--by:group by day, week, month, side, tenor or market'
+      '--by:group by day, week, month, side, tenor, market or hedge'
+      '--ref:only what carries this client reference (your deal id)'
       '--html:also write a self-contained HTML report to this file'
     ) ;;
     ('journal list') reply=(
       '--pending:only actions whose outcome is not known yet'
       '--since:only actions from this time'
       '--limit:at most this many (default 50)'
+      '--ref:only what carries this client reference (your deal id)'
       '--until:poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
     ) ;;
     ('journal resolve') reply=(
@@ -286,7 +297,7 @@ _hedge_option_values() {
     (--profile) _hedge_profiles ;;
     (-t|--tenor) reply=(1 3 7) ;;
     (--status) reply=(submitting submitted filled failed closed) ;;
-    (--by) reply=(day week month side tenor market) ;;
+    (--by) reply=(day week month side tenor market hedge) ;;
     (--format) reply=(table tsv csv json ndjson) ;;
     (--dialect) reply=(reference alpha beta gamma) ;;
     (-X|--method) reply=(GET POST PUT PATCH DELETE) ;;

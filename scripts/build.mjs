@@ -105,6 +105,7 @@ async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugin
     banner: { js: CREATE_REQUIRE_BANNER },
     plugins: [
       frontModulesFromFront(frontModules),
+      cliTable3MeasuresLikeUs,
       ...(slimUndici ? [undiciSlice(), undiciHttp2OnFirstUse, undiciWithoutFormData, undiciAssertOnFailure] : []),
       ...(zodLocales ? [] : [zodEnglishOnly]),
       pgNativeNeverLoaded,
@@ -221,6 +222,27 @@ const childProcessOnFirstUse = {
     builder.onLoad({ filter: /.*/, namespace: 'on-first-use' }, () => ({
       contents: "let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_process'))[key] });",
       loader: 'js',
+    }));
+  },
+};
+
+/**
+ * cli-table3 (src/ui/table.ts draws every terminal table with it) measures each cell with
+ * string-width@4, which builds a new RegExp on every call and follows older rules than
+ * src/ui/width.ts. In dist/ it measures with width.ts's displayWidth instead, so the Table's layout
+ * (ours) and its drawing (cli-table3's) agree on every width, and a cell costs one measure, not a
+ * regular expression's construction.
+ */
+const cliTable3MeasuresLikeUs = {
+  name: 'cli-table3-measures-like-us',
+  setup(builder) {
+    builder.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.importer.includes('/node_modules/cli-table3/') ? { path: 'string-width', namespace: 'cli-table3-width' } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'cli-table3-width' }, () => ({
+      contents: `module.exports = require(${JSON.stringify(join(ROOT, 'src', 'ui', 'width.ts'))}).displayWidth;`,
+      loader: 'js',
+      resolveDir: ROOT,
     }));
   },
 };

@@ -19,6 +19,12 @@ export interface HistoryFacts {
   tenorDays?: number;
   market?: string;
   hedgeId?: string;
+  /** The caller's deal id (the spec's `client_reference`). */
+  clientReference?: string;
+  /** The rate the hedge was struck at (quote currency per USDT). */
+  entryPrice?: number;
+  /** The rate it closed or settled at. */
+  exitPrice?: number;
   /** ISO 8601 UTC, normalised (`2026-11-22T08:00:00.000Z`). */
   openedAt?: string;
   /** ISO 8601 UTC, normalised. */
@@ -50,6 +56,9 @@ export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> =
   tenorDays: ['tenor_days', 'tenor', 'tenor_d', 'duration_days'],
   market: ['market', 'symbol', 'pair', 'instrument'],
   hedgeId: ['hedge_id', 'id', 'hedge', 'position_id'],
+  clientReference: ['client_reference', 'client_ref', 'reference', 'clientReference'],
+  entryPrice: ['entry_price', 'entry_rate', 'open_price', 'struck_rate', 'avg_entry_price'],
+  exitPrice: ['exit_price', 'exit_rate', 'close_price', 'settlement_price', 'settlement_rate'],
   openedAt: ['opened_at', 'open_time', 'opened_time', 'entry_time', 'entered_at', 'created_at', 'opened'],
   closedAt: ['closed_at', 'close_time', 'closed_time', 'exit_time', 'exited_at', 'settled_at', 'settlement_time', 'closed'],
 };
@@ -165,6 +174,9 @@ const FACT_READERS: { [F in Fact]-?: Reader<NonNullable<HistoryFacts[F]>> } = {
   tenorDays: readTenor,
   market: readText,
   hedgeId: readId,
+  clientReference: readText,
+  entryPrice: readNumber,
+  exitPrice: readNumber,
   openedAt: readTimestamp,
   closedAt: readTimestamp,
 };

@@ -1,8 +1,9 @@
 // The global options as the front reads them. Bad values are returned as a problem sentence,
 // not thrown: the front holds no error classes (they live once, on the lazily loaded side).
-import type { GlobalOptions, OutputFormat } from '../runtime/globals.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../domain/vocabulary.js';
+import type { GlobalOptions } from '../runtime/globals.js';
 
-const FORMATS: readonly OutputFormat[] = ['table', 'tsv', 'csv', 'json', 'ndjson'];
+const FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS;
 
 export type GlobalsResult = { globals: GlobalOptions } | { problem: string };
 

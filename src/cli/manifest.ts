@@ -2,14 +2,14 @@
 // are checked against it (test), the agent interface describes itself from it, and each command's
 // code is imported only when it runs. Each declaration is a named constant so that its command
 // file can type its input from it (`InputOf<typeof QUOTE>`, see command-spec.ts).
-import { HEDGE_STATUSES, SIDES, TENORS } from '../domain/vocabulary.js';
+import { HEDGE_STATUSES, OUTPUT_FORMATS, SIDES, TENORS } from '../domain/vocabulary.js';
 import { command, declare, type ArgSpec, type CommandSpec, type OptionSpec } from './command-spec.js';
 
 export const SIDE_VALUES = SIDES;
 export const TENOR_VALUES: readonly string[] = TENORS.map(String);
 export const STATUS_VALUES = HEDGE_STATUSES;
 export const SHELL_VALUES = ['bash', 'zsh', 'fish'] as const;
-export const FORMAT_VALUES = ['table', 'tsv', 'csv', 'json', 'ndjson'] as const;
+export const FORMAT_VALUES = OUTPUT_FORMATS;
 export const DIALECT_VALUES = ['reference', 'alpha', 'beta', 'gamma'] as const;
 
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
@@ -44,6 +44,9 @@ export const GLOBAL_OPTIONS = [
   { flags: '--query <expr>', key: 'query', kind: 'value', description: 'a JMESPath expression on the JSON data' },
   { flags: '--no-header', key: 'header', kind: 'negatable', description: 'tsv and csv without their header row' },
 ] as const satisfies readonly OptionSpec[];
+
+/** `--ref`: wherever a list is shown, only what carries this deal reference (the spec's client_reference). */
+const REF_FILTER = { flags: '--ref <client_reference>', key: 'ref', kind: 'value', description: 'only what carries this client reference (your deal id)' } as const satisfies OptionSpec;
 
 /** Options of the commands that can keep a view live (`--watch`). */
 const WATCH_OPTIONS = [
@@ -167,7 +170,7 @@ export const HEDGES = declare({
   args: [{ name: 'id', required: false, description: 'a hedge id (hdg_…) to show in full' }],
   options: [
     { flags: '--status <status>', key: 'status', kind: 'value', description: 'only hedges in this status', values: STATUS_VALUES },
-    { flags: '--ref <client_reference>', key: 'ref', kind: 'value', description: 'only hedges with this client reference' },
+    REF_FILTER,
     { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' },
     { flags: '--wait', key: 'wait', kind: 'flag', description: 'with an ID: poll until the hedge is filled, failed or closed' },
     ...WATCH_OPTIONS,
@@ -186,6 +189,7 @@ export const HISTORY = declare({
     { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' },
     { flags: '--since <date>', key: 'since', kind: 'value', description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago' },
     UNTIL_DATE_OR_CONDITION,
+    REF_FILTER,
   ],
   examples: ['hedge history', 'hedge history --json | jq "map(.net_pnl_usd) | add"'],
 });
@@ -196,7 +200,7 @@ export const POSITIONS = declare({
   description: 'Show open positions per side: entry and mark, P&L, carry, fee to close, net margin',
   group: 'book',
   tier: 'read',
-  options: [...WATCH_OPTIONS, UNTIL_OPTION],
+  options: [REF_FILTER, ...WATCH_OPTIONS, UNTIL_OPTION],
   examples: ['hedge positions', 'hedge positions --json', 'hedge positions --watch 5 --alert-pnl -500'],
 });
 
@@ -350,6 +354,7 @@ export const JOURNAL_LIST = declare({
     { flags: '--pending', key: 'pending', kind: 'flag', description: 'only actions whose outcome is not known yet (pending, submitted, unknown)' },
     { flags: '--since <when>', key: 'since', kind: 'value', description: 'only actions from this time: 2026-11-20, an ISO time, or 2h / 3d / 1w ago' },
     { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (default 50)' },
+    REF_FILTER,
     UNTIL_OPTION,
   ],
   examples: ['hedge journal', 'hedge journal --pending', 'hedge journal --since 1d --json'],
@@ -459,7 +464,8 @@ export const REPORT = declare({
   options: [
     { flags: '--since <date>', key: 'since', kind: 'value', description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago' },
     UNTIL_DATE_OR_CONDITION,
-    { flags: '--by <group>', key: 'by', kind: 'value', description: 'group by day, week, month, side, tenor or market (default day)', values: ['day', 'week', 'month', 'side', 'tenor', 'market'] },
+    { flags: '--by <group>', key: 'by', kind: 'value', description: 'group by day, week, month, side, tenor, market or hedge (a line per deal; default day)', values: ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge'] },
+    REF_FILTER,
     { flags: '--html <file>', key: 'html', kind: 'value', description: 'also write a self-contained HTML report (charts, A4 printable) to this file' },
   ],
   examples: ['hedge report --by week', 'hedge report --since 2026-11-01 --format csv > november.csv', 'hedge report --by month --html report.html'],
@@ -471,7 +477,7 @@ export const MATURITIES = declare({
   description: 'Upcoming settlements grouped by day: market, side, notional, maturity and countdown, mark P&L, carry',
   group: 'book',
   tier: 'read',
-  options: [{ flags: '--within <duration>', key: 'within', kind: 'value', description: 'only hedges maturing within this long: 12h, 3d, 2w (default: all)' }, UNTIL_OPTION],
+  options: [{ flags: '--within <duration>', key: 'within', kind: 'value', description: 'only hedges maturing within this long: 12h, 3d, 2w (default: all)' }, REF_FILTER, UNTIL_OPTION],
   examples: ['hedge maturities', 'hedge maturities --within 3d --json'],
 });
 

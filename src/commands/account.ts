@@ -5,17 +5,7 @@ import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { ACCOUNT } from '../cli/manifest.js';
 import { runWatch, watchAsked } from '../flows/watch.js';
-import type { FieldSpec } from '../ui/fields.js';
-
-const ACCOUNT_FIELDS: FieldSpec[] = [
-  { key: 'balance_usdc', label: 'Balance, free (USDC)', kind: 'money' },
-  { key: 'margin_in_use_usdc', label: 'Margin in use (USDC)', kind: 'money' },
-  { key: 'open_exposure_usd', label: 'Open exposure (USD)', kind: 'money' },
-  { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl' },
-  { key: 'open_positions', label: 'Open positions', kind: 'count' },
-  { key: 'available_exposure_usd', label: 'Available exposure (USD)', kind: 'money' },
-  { key: 'exposure_cap_usd', label: 'Exposure cap (USD)', kind: 'money' },
-];
+import { ACCOUNT_FIELDS } from '../ui/resource-fields.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof ACCOUNT>): Promise<number | void> {
   if (watchAsked(input.options)) return runWatch(ctx, { kind: 'account' }, input.options);

@@ -155,7 +155,7 @@ async function applyPlan(
 ): Promise<number> {
   const quoted = await buildTargetPlan(ctx, client, target, opts.toleranceUsd);
   const { steps } = quoted.plan;
-  if (!ctx.output.isJson) renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), preview: true });
+  if (!ctx.output.isJson) await renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), preview: true });
   if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted);
   if (steps.length === 0) {
     if (locked.waitedFor && locked.resumed === 0) {
@@ -165,7 +165,7 @@ async function applyPlan(
         { holder: locked.waitedFor, hint: `See what it did with \`${ctx.hedgeCommand('journal')}\`; the book is at the target.` },
       );
     }
-    if (ctx.output.isJson) renderApplyReport(ctx.output, []);
+    if (ctx.output.isJson) await renderApplyReport(ctx.output, []);
     return exitCodeNamed('ok');
   }
 
@@ -202,12 +202,12 @@ async function applyPlan(
       }
       ctx.output.note(ctx.output.chalk.red(`${label} … ${rows[index]!.outcome} (${safeText(description.code)})`));
       for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest, undefined));
-      renderApplyReport(ctx.output, rows);
+      await renderApplyReport(ctx.output, rows);
       ctx.output.warn(`Apply stopped at step ${index + 1} of ${steps.length}; ${steps.length - index - 1} step${steps.length - index - 1 === 1 ? '' : 's'} not run. Running \`${ctx.hedgeCommand('apply', opts.file)}\` again finishes what is unresolved and plans anew.`);
       throw error;
     }
   }
-  renderApplyReport(ctx.output, rows);
+  await renderApplyReport(ctx.output, rows);
   ctx.output.success(`Applied ${steps.length} action${steps.length === 1 ? '' : 's'}: the book is at the target of ${safeText(target.sourceName)}.`);
   return exitCodeNamed('ok');
 }

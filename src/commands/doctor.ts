@@ -13,11 +13,11 @@ const MARKS: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', 
 export async function run(ctx: CommandContext): Promise<number> {
   const { runDoctor } = await import('../flows/doctor.js');
   const report = await runDoctor(ctx);
-  render(ctx, report);
+  await render(ctx, report);
   return report.exitCode;
 }
 
-function render(ctx: CommandContext, report: DoctorReport): void {
+async function render(ctx: CommandContext, report: DoctorReport): Promise<void> {
   const { output } = ctx;
   if (output.isJson) {
     output.json({
@@ -33,7 +33,7 @@ function render(ctx: CommandContext, report: DoctorReport): void {
       })),
     });
   } else if (!output.isHuman) {
-    output.list(
+    await output.list(
       report.checks.map((check) => ({ check: check.id, status: check.status, title: check.title, detail: check.detail, next: check.next ?? null, for_writes: check.forWrites })),
       ['check', 'status', 'title', 'detail', 'next', 'for_writes'].map((key) => ({ key, label: key, kind: 'text' as const })),
       { empty: 'No checks.' },

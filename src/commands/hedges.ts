@@ -5,7 +5,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { runWatch, watchAsked } from '../flows/watch.js';
 import { parseClientReference, parseHedgeId, parseLimit, parseStatus } from '../domain/input.js';
 import { OrderFailedError, StillPendingError, UsageError } from '../errors.js';
-import { HEDGE_FIELDS, HEDGE_LIST_FIELDS } from '../ui/resource-fields.js';
+import { HEDGE_FIELDS, HEDGE_RESOURCE } from '../ui/resource-fields.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { HEDGES } from '../cli/manifest.js';
 import { moreNote } from '../ui/list-notes.js';
@@ -25,7 +25,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): P
     const list = await client.readHedges({ status, clientReference, limit });
     const hedges = list.items;
     const filtered = status !== undefined || clientReference !== undefined;
-    ctx.output.list(hedges, HEDGE_LIST_FIELDS, { empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.' });
+    await ctx.output.list(hedges, HEDGE_RESOURCE, { empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.' });
     // Never fewer rows without a word: said on stderr in every format.
     const short = moreNote(list, limit, 'hedges', ctx.hedgeCommand('hedges', '--limit', String(MAX_PAGE_SIZE)));
     if (short) ctx.output.warn(short);

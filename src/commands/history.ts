@@ -3,17 +3,16 @@
 // server sends is shown after these.
 import type { HistoryRecord } from '../api/schemas.js';
 import type { CommandContext } from '../runtime/context.js';
-import { parseLimit } from '../domain/input.js';
-import { HISTORY_FIELDS } from '../ui/resource-fields.js';
+import { parseClientReference, parseLimit } from '../domain/input.js';
+import { HISTORY_RESOURCE } from '../ui/resource-fields.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { HISTORY } from '../cli/manifest.js';
 import { parseReportDate, reportPeriodProblem } from '../domain/report.js';
 import { UsageError } from '../errors.js';
 import { filterByCloseTime, historyMayBeIncomplete, incompleteWarning } from '../flows/report.js';
 import { MAX_PAGE_SIZE } from '../api/unspecified.js';
-import { historyRecordForPeople, readNumber } from '../api/read-history.js';
+import { historyRecordForPeople, readHistoryRecord, readNumber } from '../api/read-history.js';
 import { moreNote } from '../ui/list-notes.js';
-
 
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
@@ -42,7 +41,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): 
   const until = closeTimeOption('--until', input.options.until, now);
   const period = reportPeriodProblem(since, until);
   if (period) throw new UsageError(period);
-  const filtering = since !== undefined || until !== undefined;
+  const reference = parseClientReference(input.options.ref);
+  const filtering = since !== undefined || until !== undefined || reference !== undefined;
   const client = await ctx.client();
   let records: HistoryRecord[];
   if (!filtering) {
@@ -52,23 +52,39 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): 
     const short = moreNote(list, limit, 'closed hedges', ctx.hedgeCommand('history', '--limit', String(MAX_PAGE_SIZE)));
     if (short) ctx.output.warn(short);
   } else {
-    // The filter runs on what one page holds: the largest page, then --limit on what is kept.
+    // The spec shows no filter on GET /hedges/history: the filters run on what one page holds (the
+    // largest page), then --limit on what is kept.
     const fetched = await client.listHistory({ limit: MAX_PAGE_SIZE });
-    const { kept, unreadable } = filterByCloseTime(fetched, { since, until });
-    if (historyMayBeIncomplete(fetched.length)) ctx.output.warn(incompleteWarning(fetched.length));
-    if (unreadable > 0) {
-      ctx.output.warn(`${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`);
+    let kept = fetched;
+    if (since !== undefined || until !== undefined) {
+      const filtered = filterByCloseTime(fetched, { since, until });
+      kept = filtered.kept;
+      if (filtered.unreadable > 0) {
+        ctx.output.warn(`${filtered.unreadable} closed ${filtered.unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`);
+      }
     }
+    if (reference !== undefined) kept = kept.filter((record) => referenceOf(record) === reference);
+    if (historyMayBeIncomplete(fetched.length)) ctx.output.warn(incompleteWarning(fetched.length));
     records = limit === undefined ? kept : kept.slice(0, limit);
   }
   const count = records.length;
   // People see the facts under the known names however the server names them; TSV and JSON stay as sent.
   if (ctx.output.isHuman) records = records.map(historyRecordForPeople) as HistoryRecord[];
-  ctx.output.list(records, HISTORY_FIELDS, {
-    empty: filtering ? 'No closed hedges in this period.' : 'No closed hedges yet.',
+  await ctx.output.list(records, HISTORY_RESOURCE, {
+    empty: reference !== undefined ? `No closed hedge carries the reference ${reference}.` : filtering ? 'No closed hedges in this period.' : 'No closed hedges yet.',
     totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, row: historyTotals(records) },
   });
   if (ctx.output.isHuman && count > 0) {
-    ctx.output.note(ctx.output.chalk.dim('Net P&L = gross P&L - carry paid - fees (carry below zero was earned).'));
+    ctx.output.note(ctx.output.chalk.dim('Net P&L = gross P&L + carry + fees, each from your side: - you paid, + you earned.'));
+  }
+}
+
+/** A record's deal reference, read under any of its known names (api/read-history.ts). */
+function referenceOf(record: HistoryRecord): string | undefined {
+  try {
+    return readHistoryRecord(record).clientReference;
+  } catch {
+    // A record without a net P&L still lists (history shows what the server sends); its reference is read alone.
+    return typeof record.client_reference === 'string' ? record.client_reference : undefined;
   }
 }

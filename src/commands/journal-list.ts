@@ -2,16 +2,18 @@
 // store, every machine of the desk), by which profile and host, when, and with what outcome. Filters: --pending (unresolved only), --since, --limit.
 import type { InputOf } from '../cli/command-spec.js';
 import type { JOURNAL_LIST } from '../cli/manifest.js';
-import { echo } from '../domain/input.js';
+import { echo, parseClientReference } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
-import { renderJournalList } from '../ui/journal-fields.js';
+import { journalReference, renderJournalList } from '../ui/journal-fields.js';
 
 export interface JournalListOptions {
   pending: boolean;
   /** Entries created at or after this time (ms since the epoch). */
   since?: number;
   limit: number;
+  /** --ref: only actions sent with this deal reference. */
+  ref?: string;
 }
 
 export const DEFAULT_JOURNAL_LIMIT = 50;
@@ -49,19 +51,23 @@ export function parseJournalListOptions(options: InputOf<typeof JOURNAL_LIST>['o
     pending: options.pending === true,
     since: parseSince(options.since, nowMs),
     limit: parseJournalLimit(options.limit),
+    ref: parseClientReference(options.ref),
   };
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIST>): Promise<void> {
   const options = parseJournalListOptions(input.options, ctx.clock.now());
   const journal = await ctx.journal();
-  const entries = await journal.list({ pending: options.pending, since: options.since, limit: options.limit });
-  const filtered = options.pending || options.since !== undefined;
+  // The journal knows no reference filter: with --ref every entry in the window is read, then kept or not.
+  const listed = await journal.list({ pending: options.pending, since: options.since, limit: options.ref === undefined ? options.limit : undefined });
+  const entries = options.ref === undefined ? listed : listed.filter((entry) => journalReference(entry) === options.ref).slice(0, options.limit);
+  const filtered = options.pending || options.since !== undefined || options.ref !== undefined;
   const choice = await ctx.journalChoice();
   const empty =
     choice.kind === 'file' ? 'The journal is empty: no action has been sent from this machine yet.' : `The team journal ${choice.shown} is empty: no machine has recorded an action there yet.`;
-  renderJournalList(ctx.output, entries, {
+  await renderJournalList(ctx.output, entries, {
     empty: filtered ? 'No journal entries match these filters.' : empty,
+    team: choice.kind !== 'file',
     now: ctx.clock.now(),
   });
   if (ctx.output.isHuman && entries.length > 0) {

@@ -6,7 +6,7 @@ import { environmentOfKey, redactKey, registerSecret, validateApiKey } from '../
 import { requestedProfile, type ResolvedCredentials, type Source } from '../config/credentials.js';
 import { checkKey } from '../flows/key-check.js';
 import { checkCaFile, checkJournalUrl, defaultBaseUrl, loginProfileName, readKeyFromStdin, saveLogin } from '../config/login-profile.js';
-import { environmentLabel } from '../config/profile-view.js';
+import { environmentLabel } from '../ui/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { LOGIN } from '../cli/manifest.js';

@@ -4,22 +4,24 @@
 // its `day`).
 import type { InputOf } from '../cli/command-spec.js';
 import type { MATURITIES } from '../cli/manifest.js';
+import { parseClientReference } from '../domain/input.js';
 import { collectMaturities, groupByDay, parseWithin } from '../domain/maturities.js';
 import { readBook } from '../flows/positions.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderMaturities } from '../ui/maturities-view.js';
-import { terminalColumns } from '../ui/width.js';
 
 export interface MaturitiesOptions {
   /** --within in milliseconds; undefined: every open hedge. */
   withinMs?: number;
   /** --within as typed, for the "nothing within" sentence. */
   within?: string;
+  /** --ref: only the hedges that carry this reference. */
+  ref?: string;
 }
 
 export function parseMaturitiesOptions(input: InputOf<typeof MATURITIES>): MaturitiesOptions {
   const raw = input.options.within;
-  return { withinMs: parseWithin(raw), within: raw?.trim() };
+  return { withinMs: parseWithin(raw), within: raw?.trim(), ref: parseClientReference(input.options.ref) };
 }
 
 export async function runMaturities(ctx: CommandContext, opts: MaturitiesOptions): Promise<number> {
@@ -27,13 +29,15 @@ export async function runMaturities(ctx: CommandContext, opts: MaturitiesOptions
   // The status filter is a spec'd query; a server that ignores it is filtered again in the domain.
   const [book, hedges] = await Promise.all([readBook({ client, log: (line) => ctx.log(line) }), client.listHedges({ status: 'filled' })]);
   const nowMs = ctx.clock.now();
-  const { maturities, undated } = collectMaturities(book, hedges, nowMs, opts.withinMs);
-  renderMaturities(ctx.output, groupByDay(maturities), {
-    columns: terminalColumns({ isTTY: ctx.io.stdoutIsTTY, columns: (ctx.io.stdout as { columns?: number }).columns, env: ctx.env }),
-    nowMs,
-    empty: book.length === 0 ? 'No open hedges: nothing to settle.' : `Nothing matures within ${opts.within}.`,
-    undated,
-  });
+  const collected = collectMaturities(book, hedges, nowMs, opts.withinMs);
+  const maturities = opts.ref === undefined ? collected.maturities : collected.maturities.filter((item) => item.client_reference === opts.ref);
+  const empty =
+    book.length === 0
+      ? 'No open hedges: nothing to settle.'
+      : opts.ref !== undefined
+        ? `No open hedge carries the reference ${opts.ref}${opts.within === undefined ? '' : ` and matures within ${opts.within}`}.`
+        : `Nothing matures within ${opts.within}.`;
+  await renderMaturities(ctx.output, groupByDay(maturities), { empty, undated: collected.undated });
   return 0;
 }
 

@@ -29,7 +29,7 @@ export async function runPlan(ctx: CommandContext, opts: PlanOptions, applyWords
   if (ctx.output.isJson) ctx.output.json(planAsData(quoted));
   else {
     const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
-    renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance) });
+    await renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance) });
   }
   if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted);
   return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');

@@ -4,15 +4,10 @@ import type { CommandContext } from '../runtime/context.js';
 import { runWatch, watchAsked } from '../flows/watch.js';
 import { parseMarket } from '../domain/input.js';
 import { requireListedMarket } from '../flows/markets.js';
-import type { FieldSpec } from '../ui/fields.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { PRICE } from '../cli/manifest.js';
 
-const PRICE_FIELDS: FieldSpec[] = [
-  { key: 'market', label: 'Market', priority: 0 },
-  { key: 'price', label: 'Mid price', unit: 'rate', kind: 'rate', priority: 0 },
-  { key: 'timestamp', label: 'As of', kind: 'time', priority: 1 },
-];
+import { PRICE_RESOURCE } from '../ui/resource-fields.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>): Promise<number | void> {
   if (watchAsked(input.options)) return runWatch(ctx, { kind: 'price', market: input.args.market }, input.options);
@@ -26,16 +21,16 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>): Pr
     // --json is the server's data as it came, whatever its shape (a list, or keyed by market).
     if (ctx.output.isJson) return ctx.output.json(data);
     if (problem) return showUnread(ctx, data, problem);
-    ctx.output.record(quotes[0]!, PRICE_FIELDS, { title: `${market} indicative mid price` });
+    ctx.output.record(quotes[0]!, PRICE_RESOURCE.fields, { title: `${market} indicative mid price` });
     if (ctx.output.isHuman) ctx.output.note(ctx.output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'));
     return;
   }
   const { markets } = await client.listMarkets();
-  if (markets.length === 0) return ctx.output.list([], PRICE_FIELDS, { empty: 'No markets are available to this account.' });
+  if (markets.length === 0) return ctx.output.list([], PRICE_RESOURCE, { empty: 'No markets are available to this account.' });
   const { data, quotes: prices, problem } = await client.readPrices(markets.map((entry) => entry.market));
   if (ctx.output.isJson) return ctx.output.json(data);
   if (problem) return showUnread(ctx, data, problem);
-  ctx.output.list(prices, PRICE_FIELDS, { empty: 'No markets are available to this account.' });
+  await ctx.output.list(prices, PRICE_RESOURCE, { empty: 'No markets are available to this account.' });
 }
 
 /**

@@ -1,5 +1,6 @@
 // hedge profile use NAME — makes a stored profile the current one.
-import { environmentLabel, profileRow, requireProfile } from '../config/profile-view.js';
+import { profileRow, requireProfile } from '../config/profile-view.js';
+import { environmentLabel } from '../ui/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { PROFILE_USE } from '../cli/manifest.js';

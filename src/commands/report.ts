@@ -3,14 +3,14 @@
 // tab-separated rows in a pipe, --format csv, --json / --format json, and --html FILE.
 import type { InputOf } from '../cli/command-spec.js';
 import type { REPORT } from '../cli/manifest.js';
-import { echo } from '../domain/input.js';
+import { echo, parseClientReference } from '../domain/input.js';
 import { REPORT_GROUPINGS, parseReportDate, reportPeriodProblem, type ReportGrouping } from '../domain/report.js';
 import { UsageError } from '../errors.js';
 import { gatherReport, htmlTarget, incompleteWarning, writeReportFile } from '../flows/report.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { OutputFormat } from '../runtime/globals.js';
 import { renderReportHtml } from '../ui/report-html.js';
-import { REPORT_CSV_COLUMNS, renderReportTable, reportCsv, reportNotes, reportPlainRows, reportPlainTotals, type ReportColumn } from '../ui/report-view.js';
+import { renderReportTable, reportColumns, reportCsv, reportNotes, reportPlainRows, reportPlainTotals, type ReportColumn } from '../ui/report-view.js';
 import { terminalColumns } from '../ui/width.js';
 
 const FORMATS = ['table', 'csv', 'json', 'plain'] as const;
@@ -26,6 +26,8 @@ export interface ReportCommandOptions {
   html?: string;
   /** --fields for tsv and csv: the report's own columns, in the order given. */
   columns?: ReportColumn[];
+  /** --ref: only the closed hedges that carry this reference. */
+  ref?: string;
 }
 
 function oneOf<const T extends string>(option: string, raw: string, allowed: readonly T[]): T {
@@ -64,29 +66,39 @@ export function parseReportOptions(
   }
   let columns: ReportColumn[] | undefined;
   if (context.fields !== undefined && (format === 'csv' || format === 'plain')) {
-    const unknown = context.fields.filter((field) => !(REPORT_CSV_COLUMNS as readonly string[]).includes(field));
+    const allowed = reportColumns(by) as readonly string[];
+    const unknown = context.fields.filter((field) => !allowed.includes(field));
     if (unknown.length > 0) {
-      throw new UsageError(`--fields: ${unknown.map((field) => echo(field)).join(', ')} is not a report column; expected some of ${REPORT_CSV_COLUMNS.join(', ')}.`);
+      throw new UsageError(`--fields: ${unknown.map((field) => echo(field)).join(', ')} is not a report column; expected some of ${allowed.join(', ')}.`);
     }
     columns = context.fields as ReportColumn[];
   }
-  return { by, since, until, format, html, columns };
+  return { by, since, until, format, html, columns, ref: parseClientReference(options.ref) };
 }
 
-function accountName(credentials: { profileName?: string; baseUrl: string }): string {
+/**
+ * Whose report it is, for its header: the profile (or "key from HEDGE_API_KEY") and the service's
+ * host. A loopback host (the --demo simulator, `hedge sandbox serve`) is a temporary port on this
+ * machine, not an account: it is named for what it is instead.
+ */
+export function accountName(credentials: { profileName?: string; baseUrl: string; sources?: { profile?: string } }): string {
+  if (credentials.sources?.profile === 'demo') return 'demo (the built-in simulator, test funds)';
+  const who = credentials.profileName ?? 'key from HEDGE_API_KEY';
+  let hostname: string;
   let host: string;
   try {
-    host = new URL(credentials.baseUrl).host;
+    ({ hostname, host } = new URL(credentials.baseUrl));
   } catch {
-    host = 'unknown host';
+    return `${who} @ unknown host`;
   }
-  return `${credentials.profileName ?? 'key from HEDGE_API_KEY'} @ ${host}`;
+  const loopback = hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
+  return loopback ? `${who} (a simulator on this machine)` : `${who} @ ${host}`;
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): Promise<void> {
   const options = parseReportOptions(input, { now: new Date(ctx.clock.now()), format: ctx.globals.format, stdoutIsTTY: ctx.io.stdoutIsTTY, fields: ctx.globals.fields });
   const client = await ctx.client();
-  const gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until });
+  const gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until, ref: options.ref });
   const { report } = gathered;
 
   if (!gathered.complete) ctx.output.warn(incompleteWarning(gathered.fetched));
@@ -97,7 +109,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
       ctx.output.json({ ...report, complete: gathered.complete });
       break;
     case 'csv':
-      ctx.output.write(reportCsv(report, { columns: options.columns, header: ctx.globals.header }).replace(/\n$/, ''));
+      ctx.output.write(reportCsv(report, (await import('../ui/csv.js')).csvText, { columns: options.columns, header: ctx.globals.header }).replace(/\n$/, ''));
       break;
     case 'plain':
       if (report.groups.length === 0) ctx.output.note('No closed hedges in this period.');
@@ -106,7 +118,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
       break;
     case 'table': {
       const columns = terminalColumns({ isTTY: ctx.io.stdoutIsTTY, columns: (ctx.io.stdout as { columns?: number }).columns, env: ctx.env });
-      ctx.output.write(renderReportTable(report, { chalk: ctx.output.chalk, columns }));
+      ctx.output.write(await renderReportTable(report, { chalk: ctx.output.chalk, columns, nowMs: ctx.clock.now() }));
       break;
     }
   }

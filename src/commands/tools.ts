@@ -10,6 +10,7 @@ import { errorCatalogue } from '../agent/error-catalogue.js';
 import { HedgeError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { Environment } from '../security/secrets.js';
+import { TOOL_RESOURCE } from '../ui/resource-fields.js';
 
 async function environment(ctx: CommandContext): Promise<Environment | undefined> {
   if (ctx.globals.demo) return 'test';
@@ -23,23 +24,23 @@ async function environment(ctx: CommandContext): Promise<Environment | undefined
 }
 
 /** `--errors`: the error catalogue (agent/error-catalogue.ts), whole. */
-function printErrorCatalogue(ctx: CommandContext): void {
+async function printErrorCatalogue(ctx: CommandContext): Promise<void> {
   const entries = errorCatalogue();
   if (ctx.output.isJson) {
     ctx.output.json(entries);
     return;
   }
-  ctx.output.list(
+  await ctx.output.list(
     entries.map((entry) => ({ ...entry, applies_to: Array.isArray(entry.applies_to) ? entry.applies_to.join(' ') : entry.applies_to, retryable: entry.retryable ? 'yes' : 'no' })),
     [
-      { key: 'code', label: 'Code', priority: 0 },
-      { key: 'exit_code', label: 'Exit', kind: 'count', priority: 0 },
-      { key: 'class', label: 'Class', priority: 1 },
-      { key: 'retryable', label: 'Retry?', priority: 1 },
-      { key: 'retry', label: 'How', priority: 2 },
-      { key: 'what_to_do', label: 'What to do', priority: 3 },
-      { key: 'retry_after', label: 'When', priority: 6 },
-      { key: 'applies_to', label: 'Tools', priority: 7 },
+      { key: 'code', label: 'Code' },
+      { key: 'exit_code', label: 'Exit', kind: 'count' },
+      { key: 'class', label: 'Class' },
+      { key: 'retryable', label: 'Retry?' },
+      { key: 'retry', label: 'How' },
+      { key: 'what_to_do', label: 'What to do' },
+      { key: 'retry_after', label: 'When' },
+      { key: 'applies_to', label: 'Tools' },
     ],
     { empty: 'No error codes.' },
   );
@@ -47,7 +48,7 @@ function printErrorCatalogue(ctx: CommandContext): void {
 
 export async function run(ctx: CommandContext, input: InputOf<typeof TOOLS>): Promise<void> {
   if (input.options.errors === true) {
-    printErrorCatalogue(ctx);
+    await printErrorCatalogue(ctx);
     return;
   }
   const access = writeAccess(await environment(ctx), false);
@@ -66,15 +67,6 @@ export async function run(ctx: CommandContext, input: InputOf<typeof TOOLS>): Pr
       arguments: [...required, ...(optional > 0 ? [`(+${optional} optional)`] : [])].join(' '),
     };
   });
-  ctx.output.list(
-    rows,
-    [
-      { key: 'name', label: 'Tool' },
-      { key: 'tier', label: 'Tier' },
-      { key: 'offered', label: 'Offered' },
-      { key: 'arguments', label: 'Arguments' },
-    ],
-    { empty: 'No tools.' },
-  );
+  await ctx.output.list(rows, TOOL_RESOURCE, { empty: 'No tools.' });
   if (ctx.output.isHuman) ctx.output.note(ctx.output.chalk.dim(`Schemas and descriptions: ${ctx.hedgeCommand('tools', '--json')}. Serve them to an agent: ${ctx.hedgeCommand('mcp')}.`));
 }

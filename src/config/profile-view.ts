@@ -1,6 +1,5 @@
-// How a stored profile is shown: the same fields for `profile list`, `login` and `whoami`, with
-// the key always redacted and a live key always marked LIVE.
-import type { ChalkInstance } from 'chalk';
+// A stored profile as data: the same fields for `profile list`, `login` and `whoami`, with the key
+// always redacted. How it reads on a screen (LIVE in red) is ui/profile-view.ts.
 import { UsageError } from '../errors.js';
 import { environmentOfKey, redactKey, type Environment } from '../security/secrets.js';
 import { redactStoreUrl } from '../security/store-url.js';
@@ -37,13 +36,6 @@ export function profileRows(data: StoreData): ProfileRow[] {
   return Object.keys(data.profiles)
     .sort((a, b) => a.localeCompare(b))
     .map((name) => profileRow(name, data.profiles[name]!, data.current === name));
-}
-
-/** LIVE in bold red (real money), test in plain words. */
-export function environmentLabel(environment: Environment | null | undefined, chalk: ChalkInstance): string {
-  if (environment === 'live') return chalk.bold.red('LIVE');
-  if (environment === 'test') return 'test';
-  return chalk.dim('—');
 }
 
 /** An unknown profile name is a usage error that lists the names there are. */

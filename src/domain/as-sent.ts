@@ -25,7 +25,7 @@ export function rememberSent<T>(read: T, original: unknown): T {
 export function asSent<T>(value: T, depth = 0): T {
   if (value === null || typeof value !== 'object') return value;
   const original = sent.get(value);
-  if (original !== undefined) return original as T;
+  if (original !== undefined) return withAnnotations(value, original) as T;
   if (depth > 4) return value;
   if (Array.isArray(value)) {
     const items = value.map((item) => asSent(item, depth + 1));
@@ -38,4 +38,17 @@ export function asSent<T>(value: T, depth = 0): T {
     if (shown !== inner) (copy ??= { ...(value as Record<string, unknown>) })[key] = shown;
   }
   return (copy ?? value) as T;
+}
+
+/**
+ * What hedge added to a read record under a symbol (a position's deal reference joined from its
+ * hedge) is not the server's data, and is never printed as such: it stays on the record shown, so
+ * the output layer can still draw it as a column.
+ */
+function withAnnotations(read: object, original: unknown): unknown {
+  const symbols = Object.getOwnPropertySymbols(read);
+  if (symbols.length === 0 || original === null || typeof original !== 'object' || Array.isArray(original)) return original;
+  const copy: Record<PropertyKey, unknown> = { ...(original as Record<string, unknown>) };
+  for (const symbol of symbols) copy[symbol] = (read as Record<PropertyKey, unknown>)[symbol];
+  return copy;
 }

@@ -2,6 +2,15 @@ import type { Market } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { echo } from './input.js';
 
+/**
+ * The quote currency of a market: a pair quoted against USDT (`USDTNGN` → `NGN`, naira per USDT).
+ * Undefined for an identifier of another shape: no unit rather than a wrong one.
+ */
+export function quoteCurrencyOf(market: string): string | undefined {
+  const match = /^USDT([A-Z]{3})$/.exec(market.toUpperCase());
+  return match ? match[1] : undefined;
+}
+
 export function findMarket(markets: Market[], market: string): Market | undefined {
   return markets.find((entry) => entry.market.toUpperCase() === market.toUpperCase());
 }

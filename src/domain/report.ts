@@ -2,10 +2,17 @@
 // totals, the open positions' unrealized P&L on its own line, and the cumulative net P&L over time.
 // Pure: records and options in, a plain JSON-ready object out. Money is added in integer cents
 // (each value rounded to the cent once) so the groups sum exactly to the totals and the totals
-// equal the sum of the records' `net_pnl_usd`.
+// equal the sum of the records' `net_pnl_usd`. `--by hedge` is the deal list: a group per closed
+// hedge with its reference, its rates and the quote-currency amount it locked, so the report
+// reconciles line by line with the caller's own deals.
+//
+// Field names follow the spec's suffix rule: `_usd` amounts are USD, `_usdc` USDC (carry and fees
+// are paid in USDC), a quote-currency amount says its currency beside it. Carry and fees keep the
+// server's sign (positive: paid by the account), as `hedge history` does.
 import type { HistoryFacts } from '../api/read-history.js';
+import { quoteCurrencyOf } from './markets.js';
 
-export const REPORT_GROUPINGS = ['day', 'week', 'month', 'side', 'tenor', 'market'] as const;
+export const REPORT_GROUPINGS = ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge'] as const;
 export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
 
 export interface ReportOptions {
@@ -14,6 +21,8 @@ export interface ReportOptions {
   since?: Date;
   /** Exclusive, on the close time. */
   until?: Date;
+  /** Only the closed hedges that carry this client reference. */
+  ref?: string;
 }
 
 /**
@@ -26,16 +35,35 @@ export interface ReportFigures {
   count: number;
   notional_usd: number | null;
   gross_pnl_usd: number | null;
-  /** Positive = paid by the account. */
-  carry_usd: number | null;
-  /** Positive = paid by the account. */
-  fees_usd: number | null;
+  /** USDC; positive = paid by the account. */
+  carry_usdc: number | null;
+  /** USDC; positive = paid by the account. */
+  fees_usdc: number | null;
   net_pnl_usd: number;
+}
+
+/** One closed hedge, as `--by hedge` lists it beside its figures. */
+export interface ReportDeal {
+  client_reference: string | null;
+  market: string | null;
+  side: string | null;
+  tenor_days: number | null;
+  closed_at: string | null;
+  /** The rate it was struck at, quote currency per USDT. */
+  entry_price: number | null;
+  /** The rate it closed or settled at. */
+  exit_price: number | null;
+  /** The market's quote currency (NGN for USDTNGN); null when the market does not say. */
+  quote_currency: string | null;
+  /** notional_usd × entry_price, to the cent: the quote-currency amount the hedge locked. */
+  quote_amount_locked: number | null;
 }
 
 export interface ReportGroup extends ReportFigures {
   key: string;
   label: string;
+  /** With `--by hedge`: the closed hedge the group is. */
+  deal?: ReportDeal;
 }
 
 export interface Report {
@@ -53,7 +81,12 @@ export interface Report {
   /** Records in the report without a close time (in the groups and totals, not in `cumulative`). */
   undated: number;
   /** Per optional figure, how many reported records do not give it. */
-  missing: { notional_usd: number; gross_pnl_usd: number; carry_usd: number; fees_usd: number };
+  missing: { notional_usd: number; gross_pnl_usd: number; carry_usdc: number; fees_usdc: number };
+  /**
+   * The quote-currency amounts locked (notional × entry rate), summed per currency to the cent over
+   * the records that give both: each total is the sum of the deals' `quote_amount_locked`.
+   */
+  locked: Array<{ quote_currency: string | null; amount: number; count: number }>;
 }
 
 /** Group key of records that do not give the grouped fact (side, tenor or market). */
@@ -100,8 +133,8 @@ function figures(tally: Tally): ReportFigures {
     count: tally.count,
     notional_usd: dollars(tally.notional),
     gross_pnl_usd: dollars(tally.gross),
-    carry_usd: dollars(tally.carry),
-    fees_usd: dollars(tally.fees),
+    carry_usdc: dollars(tally.carry),
+    fees_usdc: dollars(tally.fees),
     net_pnl_usd: fromCents(tally.net),
   };
 }
@@ -150,7 +183,29 @@ function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportG
         : { key: String(record.tenorDays), label: `${record.tenorDays} ${record.tenorDays === 1 ? 'day' : 'days'}` };
     case 'market':
       return record.market === undefined ? UNKNOWN_GROUP : same(record.market);
+    case 'hedge':
+      return record.hedgeId === undefined ? UNKNOWN_GROUP : same(record.hedgeId);
   }
+}
+
+/** The quote-currency amount a closed hedge locked: notional × entry rate, in cents. */
+export function lockedCents(record: Pick<HistoryFacts, 'notionalUsd' | 'entryPrice'>): number | undefined {
+  return record.notionalUsd === undefined || record.entryPrice === undefined ? undefined : toCents(record.notionalUsd * record.entryPrice);
+}
+
+function dealOf(record: HistoryFacts): ReportDeal {
+  const locked = lockedCents(record);
+  return {
+    client_reference: record.clientReference ?? null,
+    market: record.market ?? null,
+    side: record.side ?? null,
+    tenor_days: record.tenorDays ?? null,
+    closed_at: record.closedAt ?? null,
+    entry_price: record.entryPrice ?? null,
+    exit_price: record.exitPrice ?? null,
+    quote_currency: record.market === undefined ? null : (quoteCurrencyOf(record.market) ?? null),
+    quote_amount_locked: locked === undefined ? null : fromCents(locked),
+  };
 }
 
 /** By key; tenors by their number of days; the unknown group last. */
@@ -204,7 +259,9 @@ export function buildReport(
   const totals = emptyTally();
   const groups = new Map<string, { identity: GroupIdentity; tally: Tally }>();
   const dated: Array<{ record: HistoryFacts; closedMs: number }> = [];
-  const missing = { notional_usd: 0, gross_pnl_usd: 0, carry_usd: 0, fees_usd: 0 };
+  const missing = { notional_usd: 0, gross_pnl_usd: 0, carry_usdc: 0, fees_usdc: 0 };
+  const locked = new Map<string | null, { cents: number; count: number }>();
+  const deals = new Map<string, { deal: ReportDeal; closedMs: number | undefined }>();
   let excluded = 0;
   let undated = 0;
 
@@ -216,6 +273,7 @@ export function buildReport(
     }
     if (closedMs !== undefined && sinceMs !== undefined && closedMs < sinceMs) continue;
     if (closedMs !== undefined && untilMs !== undefined && closedMs >= untilMs) continue;
+    if (options.ref !== undefined && record.clientReference !== options.ref) continue;
 
     const identity = groupOf(record, closedMs, options.by);
     let group = groups.get(identity.key);
@@ -229,24 +287,41 @@ export function buildReport(
     else undated += 1;
     if (record.notionalUsd === undefined) missing.notional_usd += 1;
     if (record.grossPnlUsd === undefined) missing.gross_pnl_usd += 1;
-    if (record.carryUsd === undefined) missing.carry_usd += 1;
-    if (record.feesUsd === undefined) missing.fees_usd += 1;
+    if (record.carryUsd === undefined) missing.carry_usdc += 1;
+    if (record.feesUsd === undefined) missing.fees_usdc += 1;
+    const lockedAmount = lockedCents(record);
+    if (lockedAmount !== undefined) {
+      const currency = record.market === undefined ? null : (quoteCurrencyOf(record.market) ?? null);
+      const sum = locked.get(currency) ?? { cents: 0, count: 0 };
+      locked.set(currency, { cents: sum.cents + lockedAmount, count: sum.count + 1 });
+    }
+    // A hedge id seen twice is one group: its deal is the first record's.
+    if (options.by === 'hedge' && !deals.has(identity.key)) deals.set(identity.key, { deal: dealOf(record), closedMs });
   }
 
   const order = compareKeys(options.by);
+  // Deals in close-time order (undated last), as a deal list reads.
+  const closedMsOf = (key: string): number => deals.get(key)?.closedMs ?? Number.POSITIVE_INFINITY;
+  const sorted = [...groups.values()].sort((a, b) =>
+    options.by === 'hedge' ? closedMsOf(a.identity.key) - closedMsOf(b.identity.key) || order(a.identity.key, b.identity.key) : order(a.identity.key, b.identity.key),
+  );
   return {
     by: options.by,
     since: options.since ? options.since.toISOString() : null,
     until: options.until ? options.until.toISOString() : null,
-    groups: [...groups.values()]
-      .sort((a, b) => order(a.identity.key, b.identity.key))
-      .map(({ identity, tally }) => ({ key: identity.key, label: identity.label, ...figures(tally) })),
+    groups: sorted.map(({ identity, tally }) => {
+      const deal = deals.get(identity.key)?.deal;
+      return { key: identity.key, label: identity.label, ...figures(tally), ...(deal ? { deal } : {}) };
+    }),
     totals: figures(totals),
     unrealized: unrealizedOf(openPositions),
     cumulative: cumulativeNet(dated),
     excluded,
     undated,
     missing,
+    locked: [...locked.entries()]
+      .sort(([a], [b]) => (a ?? '\uffff').localeCompare(b ?? '\uffff'))
+      .map(([currency, sum]) => ({ quote_currency: currency, amount: fromCents(sum.cents), count: sum.count })),
   };
 }
 

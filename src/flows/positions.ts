@@ -5,6 +5,7 @@ import type { HedgeClient } from '../api/client.js';
 import { POSITION_FIELD_SYNONYMS, readPosition, type PositionFacts } from '../api/read-position.js';
 import type { Position } from '../api/schemas.js';
 import { showUnderKnownNames } from '../api/unspecified.js';
+import { MAX_PAGE_SIZE } from '../api/unspecified.js';
 import type { Side } from '../domain/vocabulary.js';
 
 export interface BookPosition extends PositionFacts {
@@ -67,4 +68,24 @@ export function positionForPeople(position: BookPosition): Record<string, unknow
     ([fact, synonyms]) => ({ known: synonyms[0]!, value: position[fact], synonyms }),
   );
   return showUnderKnownNames(position.raw, facts);
+}
+
+/**
+ * The deal reference (`client_reference`) of each position, joined from the open hedges (one
+ * GET /hedges?status=filled): the position's own hedge when it names one, else every filled hedge
+ * on its market and side (several distinct references read "A, B"). A position's own
+ * `client_reference`, should a server send one, wins. Undefined where no hedge carries one.
+ */
+export async function positionReferences(client: HedgeClient, book: readonly BookPosition[]): Promise<Array<string | undefined>> {
+  const own = book.map((position) => (typeof position.raw.client_reference === 'string' && position.raw.client_reference !== '' ? position.raw.client_reference : undefined));
+  if (own.every((reference) => reference !== undefined)) return own;
+  const hedges = await client.listHedges({ status: 'filled', limit: MAX_PAGE_SIZE });
+  return book.map((position, index) => {
+    if (own[index] !== undefined) return own[index];
+    const behind = position.hedgeId !== undefined && hedges.some((hedge) => hedge.id === position.hedgeId)
+      ? hedges.filter((hedge) => hedge.id === position.hedgeId)
+      : hedges.filter((hedge) => hedge.side === position.side && (position.market === undefined || hedge.market.toUpperCase() === position.market));
+    const references = [...new Set(behind.flatMap((hedge) => (typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [hedge.client_reference] : [])))];
+    return references.length === 0 ? undefined : references.join(', ');
+  });
 }

@@ -40,6 +40,7 @@ export function incompleteWarning(fetched: number): string {
 
 /** Whether buildReport counts a record: the same period and close-time rule, kept beside it. */
 function inReport(record: HistoryFacts, options: ReportOptions): boolean {
+  if (options.ref !== undefined && record.clientReference !== options.ref) return false;
   const needsCloseTime = options.since !== undefined || options.until !== undefined || ['day', 'week', 'month'].includes(options.by);
   const ms = record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt);
   if (!Number.isFinite(ms)) return !needsCloseTime;

@@ -77,7 +77,7 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
   const notMet = async (): Promise<never> => {
     // The bound is the bound: wait it out, so that `--timeout 30` means thirty seconds of trying.
     if (deadline !== undefined) await pauseUntil(deadline);
-    if (last && ctx.output.isJson) last.playOnto(ctx.output);
+    if (last && ctx.output.isJson) await last.playOnto(ctx.output);
     const waited = clock.now() - startedAt;
     const bound = ctx.globals.timeout === undefined ? `the default bound of ${seconds(DEFAULT_WAIT_BOUND_MS)} (--timeout SECONDS changes it)` : `--timeout ${ctx.globals.timeout}s`;
     throw new UntilNotMetError(
@@ -117,7 +117,7 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
     last = recorder;
     if (isTruthy(condition(recorder.data ?? null))) {
       if (recorder.playableAs(ctx.output)) {
-        recorder.playOnto(ctx.output);
+        await recorder.playOnto(ctx.output);
         return typeof code === 'number' ? code : 0;
       }
       // A view drawn from more than the data (a quote card, a report table): drawn by one more run.

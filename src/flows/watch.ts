@@ -30,12 +30,14 @@ import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkErr
 import { describeError, EXIT_CODES } from '../exit-codes.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeJson } from '../security/safe-text.js';
-import { kindFromName, labelFromName, type FieldSpec } from '../ui/fields.js';
-import { HEDGE_FIELDS, POSITION_FIELDS } from '../ui/resource-fields.js';
+import { fieldLabel, kindFromName, labelFromName, type FieldSpec } from '../ui/fields.js';
+import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE } from '../ui/resource-fields.js';
 import type { LiveView, WatchField, WatchModel } from '../ui/watch-view.js';
 import { terminalColumns } from '../ui/width.js';
+import { parseClientReference } from '../domain/input.js';
+import { quoteCurrencyOf } from '../domain/markets.js';
 import { requireListedMarket } from './markets.js';
-import { readBook } from './positions.js';
+import { positionReferences, readBook, type BookPosition } from './positions.js';
 
 /** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
 export interface WatchOptionValues {
@@ -48,7 +50,7 @@ export interface WatchOptionValues {
 
 /** What is watched: the command's own reading, with its arguments. */
 export type WatchTarget =
-  | { kind: 'positions' }
+  | { kind: 'positions'; ref?: string }
   | { kind: 'account' }
   | { kind: 'price'; market?: string }
   | { kind: 'hedge'; id?: string; filters: { status?: string; ref?: string; limit?: string; wait?: boolean } };
@@ -175,18 +177,34 @@ export interface WatchSource {
   read(client: HedgeClient): Promise<WatchSnapshot>;
 }
 
-function positionsSource(ctx: CommandContext, needMaturity: boolean): WatchSource {
+/** What the positions watch shows of POSITION_RESOURCE (its columns and priorities are the list's). */
+const WATCHED_POSITION_KEYS = ['market', 'side', 'client_reference', 'notional_usd', 'mark_price', 'net_pnl_usd', 'accrued_carry_usdc', 'net_margin_usd'];
+// TREND_KEY of ui/watch-view.ts (the flow imports the view lazily); the countdown column's key is
+// the positions list's own `matures_in`.
+const TREND = 'trend';
+
+/** Fields of a resource as the watch labels them (units in the header, the rate's from the market). */
+function watchFields(fields: readonly FieldSpec[], keys: readonly string[], market: string | undefined): WatchField[] {
+  const currency = market === undefined ? undefined : quoteCurrencyOf(market);
+  return keys.flatMap((key) => {
+    const field = fields.find((candidate) => candidate.key === key);
+    return field ? [{ key, label: fieldLabel(field, 'header', { kind: field.kind, rateUnit: currency === undefined ? undefined : `${currency}/USDT` }), kind: field.kind }] : [];
+  });
+}
+
+/** A market every row shares, for the rate's unit in a header. */
+function soleMarket(markets: ReadonlyArray<string | undefined>): string | undefined {
+  const distinct = new Set(markets);
+  return distinct.size === 1 ? markets[0] : undefined;
+}
+
+function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string | undefined, live: boolean): WatchSource {
   // A maturity the position line does not carry is read once from its hedge (it never changes).
   const maturityOfHedge = new Map<string, string | undefined>();
-  const fields: WatchField[] = [
-    { key: 'market', label: 'Market', priority: 0 },
-    { key: 'side', label: 'Side', kind: 'side', priority: 0 },
-    { key: 'notional_usd', label: 'Notional', kind: 'money', priority: 3 },
-    { key: 'mark_price', label: 'Mark', kind: 'rate', priority: 1 },
-    { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl', priority: 0 },
-    { key: 'accrued_carry_usdc', label: 'Carry', kind: 'money', priority: 5 },
-    { key: 'net_margin_usd', label: 'Net margin', kind: 'money', priority: 4 },
-  ];
+  // The deal references, joined from the hedges list when a position appears that was not seen yet.
+  const referenceOf = new Map<string, string | undefined>();
+  const identity = (position: BookPosition, index: number): string => position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
+  const priority = POSITION_RESOURCE.priority.flatMap((key) => (key === 'mark_price' ? [key, TREND] : [key]));
   return {
     async read(client) {
       const book = await readBook({ client, log: (line) => ctx.log(line) });
@@ -198,15 +216,29 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean): WatchSourc
         }
         position.maturityAt = maturityOfHedge.get(position.hedgeId);
       }
-      const known = book.every((position) => position.netPnlUsd !== undefined);
-      const total = known ? book.reduce((sum, position) => sum + position.netPnlUsd!, 0) : undefined;
+      // Asked once per position seen: for the live view's Ref column, and for --ref (NDJSON is the data as sent).
+      if ((live || ref !== undefined) && book.some((position, index) => !referenceOf.has(identity(position, index)))) {
+        let references: Array<string | undefined> = [];
+        try {
+          references = await positionReferences(client, book);
+        } catch (error) {
+          // The column is a help, not the data: without --ref the view goes on without it.
+          if (ref !== undefined) throw error;
+          ctx.log(`positions: deal references not read (${error instanceof Error ? error.message : String(error)})`);
+        }
+        book.forEach((position, index) => referenceOf.set(identity(position, index), references[index]));
+      }
+      const shown = ref === undefined ? book : book.filter((position, index) => (referenceOf.get(identity(position, index)) ?? '').split(', ').includes(ref));
+      const known = shown.every((position) => position.netPnlUsd !== undefined);
+      const total = known ? shown.reduce((sum, position) => sum + position.netPnlUsd!, 0) : undefined;
       const rounded = total === undefined ? undefined : Math.round(total * 100) / 100;
+      const fields = watchFields(POSITION_RESOURCE.fields, WATCHED_POSITION_KEYS, soleMarket(shown.map((position) => position.market)));
       return {
-        data: book.map((position) => position.raw),
-        known: POSITION_FIELDS,
+        data: shown.map((position) => position.raw),
+        known: POSITION_RESOURCE.fields,
         facts: {
           netPnlUsd: rounded,
-          maturities: book.flatMap((position, index): MaturityFact[] =>
+          maturities: shown.flatMap((position, index): MaturityFact[] =>
             position.maturityAt === undefined
               ? []
               : [{ key: position.hedgeId ?? `${position.market}:${position.side ?? index}`, maturityAt: position.maturityAt, market: position.market, side: position.side, hedgeId: position.hedgeId }],
@@ -216,11 +248,13 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean): WatchSourc
           title: 'Positions',
           layout: 'table',
           fields,
-          rows: book.map((position, index) => ({
+          priority,
+          rows: shown.map((position, index) => ({
             key: `${position.market ?? ''}:${position.side ?? position.hedgeId ?? index}`,
             values: {
               market: position.market,
               side: position.side,
+              client_reference: referenceOf.get(identity(position, book.indexOf(position))),
               notional_usd: position.notionalUsd,
               mark_price: position.markPrice,
               net_pnl_usd: position.netPnlUsd,
@@ -228,11 +262,10 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean): WatchSourc
               net_margin_usd: position.netMarginUsd,
             },
             maturityAt: position.maturityAt,
-            trend: position.markPrice,
           })),
-          empty: 'No open positions.',
-          countdown: { label: 'Matures in', priority: 2 },
-          trend: { label: 'Mark trend', priority: 3 },
+          empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
+          countdown: { label: 'Left' },
+          trend: { label: 'Mark trend', field: fields.find((field) => field.key === 'mark_price') ?? { key: 'mark_price', label: 'Mark', kind: 'rate' } },
           total: { label: 'Net P&L', value: rounded },
         },
       };
@@ -246,12 +279,7 @@ function accountSource(): WatchSource {
       const account = await client.getAccount();
       const pnlField = ACCOUNT_PNL_FIELDS.find((name) => numberOf(account[name]) !== undefined);
       const pnl = pnlField === undefined ? undefined : numberOf(account[pnlField]);
-      const fields: WatchField[] = Object.entries(account).map(([key, value], index) => ({
-        key,
-        label: labelFromName(key),
-        kind: kindFromName(key, value),
-        priority: index,
-      }));
+      const fields: WatchField[] = Object.entries(account).map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
       return {
         data: account,
         facts: { netPnlUsd: pnl, maturities: [] },
@@ -259,9 +287,10 @@ function accountSource(): WatchSource {
           title: 'Account',
           layout: 'card',
           fields,
-          rows: [{ key: 'account', values: account, trend: pnl }],
+          priority: fields.map((field) => field.key),
+          rows: [{ key: 'account', values: account }],
           empty: 'No account data.',
-          trend: { label: 'P&L trend', priority: 0 },
+          trend: pnlField === undefined ? undefined : { label: 'P&L trend', field: { key: pnlField, label: labelFromName(pnlField), kind: 'pnl' } },
         },
       };
     },
@@ -270,11 +299,7 @@ function accountSource(): WatchSource {
 
 function priceSource(market: string | undefined): WatchSource {
   let listedChecked = false;
-  const fields: WatchField[] = [
-    { key: 'market', label: 'Market', priority: 0 },
-    { key: 'price', label: 'Mid price', kind: 'rate', priority: 0 },
-    { key: 'timestamp', label: 'As of', kind: 'utc', priority: 2 },
-  ];
+  const priority = PRICE_RESOURCE.priority.flatMap((key) => (key === 'price' ? [key, TREND] : [key]));
   return {
     async read(client) {
       let markets: string[];
@@ -289,6 +314,10 @@ function priceSource(market: string | undefined): WatchSource {
       // --json prints GET /prices' data as the server sent it; the view reads the prices out of it.
       const { data, quotes: prices, problem } = markets.length === 0 ? { data: [], quotes: [], problem: undefined } : await client.readPrices(markets);
       if (problem) throw problem;
+      // The time is the view's own (to the minute, no relative part: the screen is redrawn every second).
+      const fields = watchFields(PRICE_RESOURCE.fields, ['market', 'price', 'timestamp'], soleMarket(prices.map((price) => price.market))).map((field) =>
+        field.key === 'timestamp' ? { ...field, kind: 'utc' as const } : field,
+      );
       return {
         data,
         facts: { maturities: [] },
@@ -296,9 +325,10 @@ function priceSource(market: string | undefined): WatchSource {
           title: market !== undefined ? `${market} indicative mid price` : 'Indicative mid prices',
           layout: 'table',
           fields,
-          rows: prices.map((price) => ({ key: price.market, values: price, trend: price.price })),
+          priority,
+          rows: prices.map((price) => ({ key: price.market, values: price })),
           empty: 'No markets are available to this account.',
-          trend: { label: 'Price trend', priority: 1 },
+          trend: { label: 'Price trend', field: fields.find((field) => field.key === 'price')! },
         },
       };
     },
@@ -309,13 +339,13 @@ function priceSource(market: string | undefined): WatchSource {
 const LIVE_HEDGE_STATUSES = new Set(['submitted', 'filled']);
 
 function hedgeSource(id: string): WatchSource {
-  const fields: WatchField[] = HEDGE_FIELDS.map((field, index) => ({ key: field.key, label: field.label, kind: field.kind, priority: index }));
+  const fields: WatchField[] = HEDGE_FIELDS.map((field) => ({ key: field.key, label: field.label, kind: field.kind }));
   return {
     async read(client) {
       const hedge: Hedge = await client.getHedge(id);
       const extra: WatchField[] = Object.entries(hedge)
         .filter(([key]) => !fields.some((field) => field.key === key))
-        .map(([key, value], index) => ({ key, label: labelFromName(key), kind: kindFromName(key, value), priority: fields.length + index }));
+        .map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
       const maturityAt = typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status) ? hedge.maturity_at : undefined;
       return {
         data: hedge,
@@ -327,9 +357,10 @@ function hedgeSource(id: string): WatchSource {
           title: `Hedge ${hedge.id}`,
           layout: 'card',
           fields: [...fields, ...extra],
+          priority: [...fields, ...extra].map((field) => field.key),
           rows: [{ key: hedge.id, values: hedge, maturityAt }],
           empty: 'No hedge data.',
-          countdown: { label: 'Matures in', priority: 0 },
+          countdown: { label: 'Matures in' },
         },
       };
     },
@@ -339,7 +370,7 @@ function hedgeSource(id: string): WatchSource {
 function sourceFor(ctx: CommandContext, target: WatchTarget, settings: WatchSettings): WatchSource {
   switch (target.kind) {
     case 'positions':
-      return positionsSource(ctx, settings.rules.maturityWithinMs !== undefined);
+      return positionsSource(ctx, settings.rules.maturityWithinMs !== undefined, parseClientReference(target.ref), ctx.io.stdoutIsTTY && !ctx.globals.json);
     case 'account':
       return accountSource();
     case 'price':

@@ -1,5 +1,6 @@
 // The global options, once parsed (src/cli/globals.ts reads them off the command line).
-export type OutputFormat = 'table' | 'tsv' | 'csv' | 'json' | 'ndjson';
+export type { OutputFormat } from '../domain/vocabulary.js';
+import type { OutputFormat } from '../domain/vocabulary.js';
 
 export interface GlobalOptions {
   /** true with --json, --format json, --format ndjson or --query: data on stdout is JSON. */

@@ -1,9 +1,11 @@
 // Colour is decided once, here, for the whole process. chalk's own detection ignores NO_COLOR and
 // looks at process.stdout, not at the streams a command was handed.
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { Env } from '../config/credentials.js';
 
-export function colorEnabled(input: { flag: boolean | undefined; env: Env; stdoutIsTTY: boolean }): boolean {
+/** The environment variables colour depends on (NO_COLOR, FORCE_COLOR, TERM). */
+type ColourEnv = Readonly<Record<string, string | undefined>>;
+
+export function colorEnabled(input: { flag: boolean | undefined; env: ColourEnv; stdoutIsTTY: boolean }): boolean {
   if (input.flag === false) return false;
   if (input.env.NO_COLOR !== undefined && input.env.NO_COLOR !== '') return false;
   const force = input.env.FORCE_COLOR;

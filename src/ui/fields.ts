@@ -8,6 +8,11 @@ export type FieldKind =
   | 'id'
   | 'money'
   | 'pnl'
+  /**
+   * Carry or a fee as the server signs it (positive: the account pays). People see it from the
+   * account's side, like P&L: -12.50 is paid, +3.20 earned (docs/output.md, "Sign convention").
+   */
+  | 'charge'
   | 'rate'
   | 'percent'
   | 'time'
@@ -32,11 +37,6 @@ export interface FieldSpec {
   unit?: string;
   /** Fixed decimals on screen for a number (money has 2, a rate what its size needs). */
   decimals?: number;
-  /**
-   * How much the column matters when the terminal is too narrow: 0 is never dropped, higher
-   * numbers go first. Known fields default to 5, fields the server sent that nobody named to 8.
-   */
-  priority?: number;
   /** Read the value from somewhere other than row[key] (nested fields). */
   get?: (row: Record<string, unknown>) => unknown;
   /** Server fields this column shows (e.g. one side of a nested object), so they are not repeated as extras. */
@@ -48,10 +48,6 @@ export interface FieldSpec {
   /** Colour or mark the text shown for this value on screen (it is already made harmless). */
   style?: (text: string, row: Record<string, unknown>) => string;
 }
-
-/** The priority a known field gets when it does not say, and the one of fields nobody named. */
-export const DEFAULT_PRIORITY = 5;
-export const EXTRA_PRIORITY = 8;
 
 /**
  * The label with its unit: "Notional USD", "Struck NGN/USDT", "Maturity UTC" in a table header;
@@ -66,7 +62,7 @@ export function fieldLabel(field: Pick<FieldSpec, 'label' | 'unit'>, style: 'hea
 }
 
 /** Kinds whose values are numbers: right-aligned, with one number of decimals per column. */
-export const NUMERIC_KINDS: ReadonlySet<FieldKind> = new Set(['money', 'pnl', 'rate', 'percent', 'count']);
+export const NUMERIC_KINDS: ReadonlySet<FieldKind> = new Set(['money', 'pnl', 'charge', 'rate', 'percent', 'count']);
 
 const ACRONYMS: Record<string, string> = { usd: 'USD', usdc: 'USDC', pnl: 'P&L', id: 'ID', tx: 'tx', pct: '%' };
 
@@ -146,7 +142,7 @@ export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown
       // Kind from the first value that says something (a null says nothing).
       const value = row[key];
       if (value === undefined) continue;
-      extra.set(key, { key, label: safeText(labelFromName(key)), kind: kindFromName(key, value), priority: EXTRA_PRIORITY });
+      extra.set(key, { key, label: safeText(labelFromName(key)), kind: kindFromName(key, value) });
     }
   }
   const omitted = new Set(options.omit ?? []);

@@ -8,6 +8,7 @@ import { isUnresolved } from '../journal/entry.js';
 import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';
 import type { Output } from './output.js';
+import { JOURNAL_RESOURCE } from './resource-fields.js';
 
 /** A string for the screen, or undefined when the value is absent or not text. */
 function text(value: unknown): string | undefined {
@@ -25,13 +26,15 @@ function whereOf(entry: JournalEntry): string {
   return [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part !== '').join(' · ');
 }
 
-/** The list's columns, in order; the row values are the raw (sanitised) ones for TSV. */
+/** A row of the list (columns: JOURNAL_RESOURCE); the values are the raw (sanitised) ones for TSV. */
 interface ListRow {
   id: string;
   created_at: string;
   command: string;
   market?: string;
   side?: string;
+  /** The deal reference the action was sent with (`--ref`). */
+  client_reference?: string;
   notional_usd?: number;
   outcome: string;
   hedge_id?: string;
@@ -39,20 +42,6 @@ interface ListRow {
   /** The machine that began it (a team store holds several machines' actions). */
   host?: string;
 }
-
-/** The list's columns, in this order in every format (the table drops from the right end first). */
-const LIST_FIELDS: FieldSpec[] = [
-  { key: 'id', label: 'ID', kind: 'id', priority: 0 },
-  { key: 'created_at', label: 'Time', kind: 'time', priority: 1 },
-  { key: 'command', label: 'Command', priority: 0 },
-  { key: 'market', label: 'Market', priority: 3 },
-  { key: 'side', label: 'Side', kind: 'side', priority: 3 },
-  { key: 'notional_usd', label: 'Notional', unit: 'USD', kind: 'money', priority: 2 },
-  { key: 'outcome', label: 'Outcome', kind: 'status', priority: 0 },
-  { key: 'hedge_id', label: 'Hedge ID', kind: 'id', priority: 4 },
-  { key: 'environment', label: 'Where', priority: 5 },
-  { key: 'host', label: 'Host', priority: 6 },
-];
 
 /**
  * The action's notional: `notional_usd`, or the one number an add/reduce body carries under the
@@ -72,6 +61,7 @@ function listRow(entry: JournalEntry): ListRow {
     command: text(entry.command) ?? '',
     market: text(body.market),
     side: text(body.side),
+    client_reference: text(body.client_reference),
     notional_usd: amountOf(body),
     outcome: text(entry.outcome) ?? '',
     hedge_id: text(entry.hedge_id),
@@ -82,14 +72,22 @@ function listRow(entry: JournalEntry): ListRow {
 
 /**
  * The journal, newest first: the entries exactly as stored under --json; rows under a header of
- * keys in TSV/CSV (columns as LIST_FIELDS, empty cells kept); a table fitted to the terminal.
+ * keys in TSV/CSV (columns as JOURNAL_RESOURCE, empty cells kept); a table fitted to the terminal.
  */
-export function renderJournalList(output: Output, entries: JournalEntry[], options: { empty: string; now?: number }): void {
+export async function renderJournalList(output: Output, entries: JournalEntry[], options: { empty: string; now?: number; team?: boolean }): Promise<void> {
   if (output.isJson) {
     output.json(entries);
     return;
   }
-  output.list(entries.map(listRow) as unknown as Record<string, unknown>[], LIST_FIELDS, { empty: options.empty });
+  // On one machine's journal every entry's host is this machine: the table shows the column for a
+  // team store only (TSV, CSV and JSON always carry it).
+  await output.list(entries.map(listRow) as unknown as Record<string, unknown>[], JOURNAL_RESOURCE, { empty: options.empty, omit: options.team ? [] : ['host'] });
+}
+
+/** The deal reference an entry's action was sent with, if any. */
+export function journalReference(entry: JournalEntry): string | undefined {
+  const reference = bodyOf(entry).client_reference;
+  return typeof reference === 'string' && reference !== '' ? reference : undefined;
 }
 
 /** One entry's fields, in the order a person reads them; absent ones are left out of the card. */
@@ -98,6 +96,7 @@ function detailOf(entry: JournalEntry): Array<[key: string, label: string, value
   return [
     ['id', 'Journal ID', text(entry.id)],
     ['command', 'Command', text(entry.command)],
+    ['client_reference', 'Ref', text(bodyOf(entry).client_reference)],
     ['argv', 'As typed', Array.isArray(entry.argv) ? safeText(['hedge', ...entry.argv.map(String)].join(' ')) : undefined],
     ['outcome', 'Outcome', text(entry.outcome)],
     ['created_at', 'Started', text(entry.created_at)],

@@ -1,47 +1,31 @@
-// The one output layer every command writes through. Formats (--format, or table on a terminal and
-// tsv in a pipe):
-//   table  — a person at a terminal: columns fitted to its width, cards, colour when enabled;
+// The one output layer every command writes through: modes and projection. It decides the format
+// (--format, or table on a terminal and tsv in a pipe):
+//   table  — a person at a terminal: tables fitted to its width (ui/table.ts), cards (ui/card.ts),
+//            colour when enabled;
 //   tsv    — tab-separated, a header row of field keys (--no-header drops it), raw values;
 //   csv    — the same rows as RFC 4180 CSV (csv-stringify);
 //   json   — exactly one JSON document (the envelope's data, as it came) on stdout;
 //   ndjson — one JSON document per line: a list's elements, or the one record.
-// --fields picks and orders columns in every format; --query (JMESPath) reshapes the JSON.
-// Messages never go to stdout outside the table format.
+// --fields picks and orders columns in every format; --query (JMESPath) reshapes the JSON. Notes
+// go to stderr in every format (ui/notes.ts); how a value reads on screen is ui/cells.ts.
 import type { ChalkInstance } from 'chalk';
+import type { OutputFormat } from '../domain/vocabulary.js';
 import { UsageError } from '../errors.js';
-import {
-  DEFAULT_PRIORITY,
-  dottedNameExists,
-  kindFromName,
-  NUMERIC_KINDS,
-  pickFields,
-  unknownFieldProblem,
-  valueAtPath,
-  withExtraFields,
-  fieldLabel,
-  type FieldKind,
-  type FieldSpec,
-} from './fields.js';
-import {
-  formatFixed,
-  formatLocal,
-  formatPercent,
-  formatRelative,
-  formatTimeLeft,
-  formatUtc,
-  formatUtcMinutes,
-  fractionDigits,
-  rateDecimals,
-  shortHash,
-} from './format.js';
-import { allotColumns, displayWidth, shortenMiddle, truncateEnd, wrapWords, type ColumnDemand } from './width.js';
 import { safeJson, safeStyled, safeText } from '../security/safe-text.js';
+import { drawCard } from './card.js';
+import { formatCell, kindOf, numberFormatOf, rateUnitOf, valueOf } from './cells.js';
+import { dottedNameExists, fieldLabel, NUMERIC_KINDS, pickFields, unknownFieldProblem, valueAtPath, withExtraFields, type FieldSpec } from './fields.js';
 import { asSent } from '../domain/as-sent.js';
+import { formatLocal, formatRelative, formatUtc } from './format.js';
+import { Notes } from './notes.js';
+import type { Resource } from './resource-fields.js';
+import { drawTable, EMPTY_CELL, type TableColumn } from './table.js';
+import { wrapWords } from './width.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
 export type OutputMode = 'table' | 'plain' | 'json';
-/** The same names as --format (runtime/globals.ts). */
-export type DataFormat = 'table' | 'tsv' | 'csv' | 'json' | 'ndjson';
+/** The same names as --format (domain/vocabulary.ts OUTPUT_FORMATS). */
+export type DataFormat = OutputFormat;
 
 export interface OutputStreams {
   stdout: NodeJS.WritableStream;
@@ -60,8 +44,6 @@ export interface OutputInit {
   now: () => number;
   /** The width to fit on screen (ui/width.ts terminalColumns); 80 when not said. */
   columns?: number;
-  /** The terminal's width when stderr is one: notes are wrapped to it in every format. */
-  stderrColumns?: number;
   /** --fields, in the order given. */
   fields?: readonly string[];
   /** --query, compiled (ui/query.ts). */
@@ -69,6 +51,8 @@ export interface OutputInit {
   /** false with --no-header. */
   header?: boolean;
   csv?: CsvEncoder;
+  /** The terminal's width when stderr is one: notes are wrapped to it in every format. */
+  stderrColumns?: number;
 }
 
 export interface ListOptions {
@@ -79,6 +63,8 @@ export interface ListOptions {
   omit?: readonly string[];
   /** A totals row keyed like the rows: the last table row, a stderr line with TSV, nothing in CSV/JSON. */
   totals?: { label: string; row: Record<string, unknown> };
+  /** Lines across the table before a row (a day above its settlements); table format only. */
+  sections?: ReadonlyArray<{ before: number; line: string }>;
   /** What JSON prints when it is not the rows themselves (e.g. journal entries as stored). */
   json?: unknown[];
 }
@@ -90,29 +76,13 @@ export interface RecordOptions {
   json?: unknown;
 }
 
-/** One value as shown on screen: its visible text (measured once) and the same with colour. */
-interface Cell {
-  text: string;
-  styled: string;
-  width: number;
-}
-
-/** How one column of a table shows its numbers, decided once from all of its values. */
-interface ColumnFormat {
-  decimals?: number;
-  /** Rates: the unit the header carries, e.g. NGN/USDT. */
-  unit?: string;
-}
-
-const TABLE_GAP = 2;
-const GAP = ' '.repeat(TABLE_GAP);
-/** Columns a card's borders and padding take: `│ label │ value │`. */
-const CARD_FRAME = 7;
-/** An id is shortened in the middle only when more important columns leave it no room; never below this. */
-const ID_MIN_WIDTH = 13;
-/** A text column may be cut down to this (with …) before columns are dropped. */
+/** An id is cut in the middle only as the one column left; a text column may be cut to this (with …) before columns are hidden. */
 const TEXT_MIN_WIDTH = 10;
-const USDT_MARKET = /^USDT([A-Z]{3})$/;
+
+/** A resource, or fields alone (kept in their own order when the width is short). */
+function asResource(known: Resource | readonly FieldSpec[]): Resource {
+  return Array.isArray(known) ? { fields: [...(known as FieldSpec[])], priority: (known as FieldSpec[]).map((field) => field.key) } : (known as Resource);
+}
 
 export class Output {
   readonly format: DataFormat;
@@ -121,19 +91,18 @@ export class Output {
   /** The width human output fits. */
   readonly columns: number;
   private readonly streams: OutputStreams;
-  private readonly stderrColumns?: number;
   private readonly now: () => number;
   private readonly fields?: readonly string[];
   private readonly query?: (data: unknown) => unknown;
   private readonly header: boolean;
   private readonly csv?: CsvEncoder;
+  private readonly notes: Notes;
 
   constructor(init: OutputInit) {
     this.format = init.format ?? (init.mode === 'json' ? 'json' : init.mode === 'plain' ? 'tsv' : 'table');
     this.mode = this.format === 'table' ? 'table' : this.format === 'json' || this.format === 'ndjson' ? 'json' : 'plain';
     this.chalk = init.chalk;
     this.streams = init.streams;
-    this.stderrColumns = init.stderrColumns;
     this.now = init.now;
     const streamColumns = (init.streams.stdout as { columns?: unknown }).columns;
     this.columns = init.columns ?? (typeof streamColumns === 'number' && streamColumns > 0 ? streamColumns : 80);
@@ -141,6 +110,7 @@ export class Output {
     this.query = init.query;
     this.header = init.header !== false;
     this.csv = init.csv;
+    this.notes = new Notes(init.streams.stderr, init.chalk, init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined));
   }
 
   get isJson(): boolean {
@@ -189,32 +159,31 @@ export class Output {
    * reads it (a table on stdout, or stderr a terminal); one line per message for a script.
    */
   note(text: string): void {
-    const width = this.stderrColumns ?? (this.format === 'table' ? this.columns : undefined);
-    const shown = width === undefined ? text : wrapWords(text, width);
-    this.streams.stderr.write(`${safeStyled(shown)}\n`);
+    this.notes.note(text);
   }
 
   warn(text: string): void {
-    this.note(this.chalk.yellow(text));
+    this.notes.warn(text);
   }
 
   success(text: string): void {
-    this.note(this.chalk.green(text));
+    this.notes.success(text);
   }
 
   /**
    * A list of records: a table fitted to the width, TSV/CSV rows under a header of keys, or the
    * array itself. Columns: the known fields in their order, then the fields the server sent that
-   * nobody named, sorted; the same order in every format.
+   * nobody named, sorted; the same order in every format (a resource may order its table apart).
    */
-  list(rows: Record<string, unknown>[], known: FieldSpec[], options: ListOptions): void {
+  async list(rows: Record<string, unknown>[], known: Resource | readonly FieldSpec[], options: ListOptions): Promise<void> {
     rows = asSent(rows);
+    const resource = asResource(known);
     if (this.mode === 'json') {
-      this.json(options.json ?? rows, known);
+      this.json(options.json ?? rows, resource.fields);
       return;
     }
     if (this.mode === 'plain') {
-      const fields = this.pick(withExtraFields(known, rows, { keepAbsentKnown: true }).filter((field) => !field.screenOnly), rows);
+      const fields = this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }).filter((field) => !field.screenOnly), rows);
       // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
       this.writeRows(fields, rows);
       if (rows.length === 0) this.note(options.empty);
@@ -225,17 +194,26 @@ export class Output {
       }
       return;
     }
-    // --fields names any column there is (one left out of the table by default included).
-    const fields = this.fields ? this.pick(withExtraFields(known, rows, { keepAbsentKnown: true }), rows) : withExtraFields(known, rows, { omit: options.omit });
     if (rows.length === 0) {
       this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
       return;
     }
+    // --fields names any column there is (one left out of the table by default included), and its order is the priority.
+    const fields = this.fields ? this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }), rows) : tableFields(resource, rows, options.omit);
+    const priority = this.fields ?? resource.priority;
     if (options.title) this.write(this.chalk.bold(options.title));
-    const { text, dropped } = this.table(fields, rows, options.totals);
+    const { text, hidden } = await drawTable({
+      columns: this.tableColumns(fields, rows, options.totals?.row),
+      priority,
+      rowCount: rows.length,
+      totals: options.totals ? { label: safeText(options.totals.label), cells: this.totalsCells(fields, rows, options.totals.row) } : undefined,
+      sections: options.sections,
+      width: this.columns,
+      chalk: this.chalk,
+    });
     this.write(text);
-    if (dropped.length > 0) {
-      this.note(this.chalk.dim(`Hidden at ${this.columns} columns: ${dropped.join(', ')} — see --format tsv or --fields.`));
+    if (hidden.length > 0) {
+      this.note(this.chalk.dim(`Hidden at ${this.columns} columns: ${hidden.join(', ')} — see --format tsv or --fields.`));
     }
   }
 
@@ -256,7 +234,7 @@ export class Output {
     const rows: Array<[string, string]> = fields.map((field) => {
       const format = numberFormatOf(field, [record], unit);
       const label = safeText(fieldLabel(field, 'card', { rateUnit: unit }));
-      return [label, this.cell(field, valueOf(field, record), record, format, 'card').styled];
+      return [label, formatCell(field, valueOf(field, record), record, format, this.cellContext('card')).styled];
     });
     this.write(this.card(rows, options.title));
     for (const line of options.footer ?? []) this.write(this.format === 'table' ? wrapWords(line, this.columns) : line);
@@ -268,43 +246,58 @@ export class Output {
     return this.rowsText(fields, [record]);
   }
 
-  /**
-   * A card from label/value pairs already formatted for people, fitted to the width: labels and
-   * values wrap at word boundaries inside their column (a value may hold its own line breaks).
-   */
+  /** A card (ui/card.ts) from label/value pairs already formatted for people, fitted to the width. */
   card(rows: Array<[string, string]>, title?: string): string {
-    const labelNeed = Math.max(1, ...rows.map(([label]) => displayWidth(label)));
-    const valueNeed = Math.max(1, ...rows.flatMap(([, value]) => value.split('\n').map(displayWidth)));
-    // Labels take what they need when values leave room, else at most a third; values the rest.
-    const labelRoom = Math.max(Math.floor((this.columns - CARD_FRAME) / 3), this.columns - CARD_FRAME - valueNeed);
-    const labelWidth = Math.max(1, Math.min(labelNeed, labelRoom));
-    const valueWidth = Math.max(1, Math.min(valueNeed, this.columns - CARD_FRAME - labelWidth));
-    const dim = (text: string) => this.chalk.dim(text);
-    const lines: string[] = [];
-    if (title) lines.push(this.chalk.bold(wrapWords(title, this.columns)));
-    lines.push(`┌${'─'.repeat(labelWidth + 2)}┬${'─'.repeat(valueWidth + 2)}┐`);
-    for (const [label, value] of rows) {
-      const labelLines = wrapWords(label, labelWidth).split('\n');
-      const valueLines = value.split('\n').flatMap((line) => wrapWords(line, valueWidth).split('\n'));
-      const height = Math.max(labelLines.length, valueLines.length);
-      for (let index = 0; index < height; index++) {
-        const left = labelLines[index] ?? '';
-        const right = valueLines[index] ?? '';
-        lines.push(`│ ${dim(left)}${pad(labelWidth - displayWidth(left))} │ ${right}${pad(valueWidth - displayWidth(right))} │`);
-      }
-    }
-    lines.push(`└${'─'.repeat(labelWidth + 2)}┴${'─'.repeat(valueWidth + 2)}┘`);
-    return lines.join('\n');
+    return drawCard(rows, { columns: this.columns, chalk: this.chalk, title });
   }
 
   /** A value as a card shows it (colour, separators, relative times). */
   humanValue(field: Pick<FieldSpec, 'key' | 'kind'> & Partial<FieldSpec>, value: unknown): string {
-    return this.cell(field as FieldSpec, value, {}, numberFormatOf(field as FieldSpec, [{ [field.key]: value }], undefined), 'card').styled;
+    const spec = field as FieldSpec;
+    return formatCell(spec, value, {}, numberFormatOf(spec, [{ [field.key]: value }], undefined), this.cellContext('card')).styled;
   }
 
   /** Human-readable `time (local, relative)` for cards like the quote's maturity. */
   timeWithLocal(iso: string): string {
     return `${formatUtc(iso)}\n${formatLocal(iso)} ${this.chalk.dim(`(${formatRelative(iso, this.now())})`)}`;
+  }
+
+  // --- The table's columns ---
+
+  private cellContext(where: 'table' | 'card') {
+    return { chalk: this.chalk, nowMs: this.now(), where };
+  }
+
+  /** Each field as a column of the Table: its header with unit, alignment, how it shortens, its cells. */
+  private tableColumns(fields: FieldSpec[], rows: Record<string, unknown>[], totals?: Record<string, unknown>): TableColumn[] {
+    const unit = rateUnitOf(rows);
+    const context = this.cellContext('table');
+    return fields.map((field) => {
+      // The totals count in the column's decimals (a sum can be more precise than any row).
+      const kind = kindOf(field, rows);
+      const format = numberFormatOf(field, totals ? [...rows, totals] : rows, unit);
+      const header = safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit }));
+      const cells = rows.map((row) => formatCell(field, valueOf(field, row), row, format, context));
+      const shrink = kind === 'id' || kind === 'hash' ? 'middle' : kind === 'text' || kind === 'json' ? 'end' : undefined;
+      return {
+        key: field.key,
+        header,
+        align: NUMERIC_KINDS.has(kind) ? 'right' : 'left',
+        shrink,
+        minWidth: shrink === 'end' ? TEXT_MIN_WIDTH : undefined,
+        cells,
+      };
+    });
+  }
+
+  private totalsCells(fields: FieldSpec[], rows: Record<string, unknown>[], totals: Record<string, unknown>) {
+    const unit = rateUnitOf(rows);
+    const context = this.cellContext('table');
+    return fields.map((field) => {
+      const value = totals[field.key];
+      if (value === undefined) return EMPTY_CELL;
+      return formatCell(field, value, totals, numberFormatOf(field, [...rows, totals], unit), context);
+    });
   }
 
   // --- TSV and CSV ---
@@ -333,232 +326,6 @@ export class Output {
     if ('problem' in picked) throw new UsageError(picked.problem);
     return picked.fields;
   }
-
-  // --- The table ---
-
-  /**
-   * Rows under a ruled header, fitted to the width in one pass over the cells: each cell is
-   * formatted and measured once. Room goes to columns in order of importance (allotColumns): one
-   * that does not fit is dropped, and is named in a note; text is cut with … and an id shortened
-   * in the middle only when more important columns leave no room for it whole.
-   */
-  private table(fields: FieldSpec[], rows: Record<string, unknown>[], totals?: ListOptions['totals']): { text: string; dropped: string[] } {
-    const c = this.chalk;
-    const unit = rateUnitOf(rows);
-    const kinds = fields.map((field) => kindOf(field, rows));
-    const formats = fields.map((field) => numberFormatOf(field, rows, unit));
-    const right = kinds.map((kind) => NUMERIC_KINDS.has(kind));
-    const heads = fields.map((field, index) => {
-      const text = safeText(fieldLabel(field, 'header', { kind: kinds[index], rateUnit: formats[index]!.unit }));
-      return { text, styled: c.bold(text), width: displayWidth(text) };
-    });
-    const widths = heads.map((head) => head.width);
-    const body: Cell[][] = new Array(rows.length);
-    for (let r = 0; r < rows.length; r++) {
-      const row = rows[r]!;
-      const cells: Cell[] = new Array(fields.length);
-      for (let f = 0; f < fields.length; f++) {
-        const cell = this.cell(fields[f]!, valueOf(fields[f]!, row), row, formats[f]!, 'table');
-        cells[f] = cell;
-        if (cell.width > widths[f]!) widths[f] = cell.width;
-      }
-      body[r] = cells;
-    }
-    let totalsCells: Cell[] | undefined;
-    if (totals) {
-      totalsCells = fields.map((field, index) => {
-        if (index === 0) {
-          const text = safeText(totals.label);
-          return { text, styled: c.bold(text), width: displayWidth(text) };
-        }
-        const value = totals.row[field.key];
-        if (value === undefined) return { text: '', styled: '', width: 0 };
-        const cell = this.cell(field, value, totals.row, formats[index]!, 'table');
-        return { ...cell, styled: c.bold(cell.styled) };
-      });
-      totalsCells.forEach((cell, index) => {
-        if (cell.width > widths[index]!) widths[index] = cell.width;
-      });
-    }
-
-    const demands: ColumnDemand[] = fields.map((field, index) => {
-      const kind = kinds[index]!;
-      const priority = field.priority ?? DEFAULT_PRIORITY;
-      const width = widths[index]!;
-      if (kind === 'id') return { key: field.key, priority, width, minWidth: Math.min(width, ID_MIN_WIDTH), shrink: 'middle' };
-      if (kind === 'text' || kind === 'json') return { key: field.key, priority, width, minWidth: Math.min(width, TEXT_MIN_WIDTH), shrink: 'truncate' };
-      return { key: field.key, priority, width };
-    });
-    const fit = allotColumns(demands, this.columns, TABLE_GAP);
-    const indexOf = new Map(fields.map((field, index) => [field.key, index]));
-
-    const kept = fit.keep.map(({ key, width }) => ({ index: indexOf.get(key)!, width }));
-    // The totals label stands in the first column shown, whichever that is.
-    if (totalsCells && kept.length > 0 && kept[0]!.index !== 0) totalsCells[kept[0]!.index] = totalsCells[0]!;
-    const line = (cells: Cell[]): string => {
-      let out = '';
-      for (let k = 0; k < kept.length; k++) {
-        const { index, width } = kept[k]!;
-        const cell = cells[index]!;
-        let styled = cell.styled;
-        let cellWidth = cell.width;
-        if (cellWidth > width) {
-          styled = kinds[index] === 'id' ? shortenMiddle(styled, width) : truncateEnd(styled, width);
-          cellWidth = displayWidth(styled);
-        }
-        const room = width - cellWidth;
-        if (k > 0) out += GAP;
-        if (right[index]) out += pad(room) + styled;
-        else out += k === kept.length - 1 ? styled : styled + pad(room);
-      }
-      return out.trimEnd();
-    };
-    const rule = kept.map(({ width }) => c.dim('─'.repeat(width))).join(GAP);
-    const lines: string[] = [line(heads), rule];
-    for (const cells of body) lines.push(line(cells));
-    if (totalsCells) lines.push(rule, line(totalsCells));
-    return { text: lines.join('\n'), dropped: fit.dropped };
-  }
-
-  /** One value for the screen: made harmless, formatted by kind, measured, coloured. */
-  private cell(field: FieldSpec, value: unknown, row: Record<string, unknown>, format: ColumnFormat, where: 'table' | 'card'): Cell {
-    const c = this.chalk;
-    if (value === undefined || value === null || value === '') return { text: '—', styled: c.dim('—'), width: 1 };
-    const kind: FieldKind = field.kind ?? kindFromName(field.key, value);
-    let text: string;
-    let styled: string | undefined;
-    if (typeof value === 'number') {
-      switch (kind) {
-        case 'money':
-        case 'count':
-        case 'rate':
-          text = formatFixed(value, format.decimals ?? 2);
-          break;
-        case 'pnl': {
-          const digits = formatFixed(Math.abs(value), format.decimals ?? 2);
-          text = value > 0 ? `+${digits}` : value < 0 ? `-${digits}` : digits;
-          if (value > 0) styled = c.green(text);
-          else if (value < 0) styled = c.red(text);
-          break;
-        }
-        case 'percent':
-          text = formatPercent(value, format.decimals ?? 4);
-          break;
-        default:
-          text = String(value);
-      }
-    } else if (typeof value === 'string' && NUMERIC_KINDS.has(kind) && DECIMAL_TEXT.test(value)) {
-      // A server's decimal string ("99889.00"): its own digits, grouped like our numbers; signed and coloured as P&L.
-      text = groupDecimalText(value);
-      if (kind === 'pnl') {
-        const negative = value.trim().startsWith('-');
-        const zero = !/[1-9]/.test(value);
-        if (!negative && !zero) text = `+${text}`;
-        styled = negative ? c.red(text) : zero ? text : c.green(text);
-      }
-    } else if (typeof value === 'string') {
-      const safe = safeText(value);
-      switch (kind) {
-        case 'time': {
-          const relative = field.relativeWhen === undefined || field.relativeWhen(row) ? formatRelative(value, this.now()) : '';
-          const time = where === 'table' ? formatUtcMinutes(safe) : formatUtc(safe);
-          text = relative ? `${time} (${relative})` : time;
-          styled = relative ? `${time} ${c.dim(`(${relative})`)}` : time;
-          break;
-        }
-        case 'utc':
-          text = where === 'table' ? formatUtcMinutes(safe) : formatUtc(safe);
-          break;
-        case 'countdown':
-          text = formatTimeLeft(safe, this.now()) || safe;
-          break;
-        case 'hash':
-          text = shortHash(safe);
-          break;
-        case 'side':
-          text = safe;
-          styled = value === 'buy' ? c.green(safe) : value === 'sell' ? c.magenta(safe) : safe;
-          break;
-        case 'status':
-          text = safe;
-          styled = colorStatus(c, safe);
-          break;
-        default:
-          text = safe;
-      }
-    } else if (typeof value === 'object') {
-      text = safeText(JSON.stringify(value));
-    } else {
-      text = safeText(String(value));
-    }
-    styled ??= text;
-    if (!field.style) return { text, styled, width: displayWidth(text) };
-    // A style may mark the value (`* name`): what it shows is what is measured.
-    styled = field.style(styled, row);
-    return { text, styled, width: displayWidth(styled) };
-  }
-}
-
-/** A plain decimal as some servers send money: `-1234.50`, `99889.00`. */
-const DECIMAL_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
-
-/** `-1234567.50` → `-1,234,567.50`: thousands grouped, the digits as sent. */
-function groupDecimalText(value: string): string {
-  const [whole, fraction] = value.trim().replace(/^\+/, '').split('.');
-  const sign = whole!.startsWith('-') ? '-' : '';
-  const digits = sign ? whole!.slice(1) : whole!;
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${sign}${grouped}${fraction !== undefined ? `.${fraction}` : ''}`;
-}
-
-function valueOf(field: FieldSpec, row: Record<string, unknown>): unknown {
-  return field.get ? field.get(row) : row[field.key];
-}
-
-function pad(count: number): string {
-  return count > 0 ? ' '.repeat(count) : '';
-}
-
-/** The field's kind, or what its first present value says it is. */
-function kindOf(field: FieldSpec, rows: Record<string, unknown>[]): FieldKind {
-  if (field.kind) return field.kind;
-  for (const row of rows) {
-    const value = valueOf(field, row);
-    if (value !== undefined && value !== null) return kindFromName(field.key, value);
-  }
-  return 'text';
-}
-
-/** `NGN/USDT` when every row is of one USDT market; undefined when rows mix markets or say none. */
-function rateUnitOf(rows: Record<string, unknown>[]): string | undefined {
-  let market: unknown;
-  for (const row of rows) {
-    if (market === undefined) market = row.market;
-    else if (row.market !== market) return undefined;
-  }
-  const match = typeof market === 'string' ? USDT_MARKET.exec(market) : null;
-  return match ? `${match[1]}/USDT` : undefined;
-}
-
-/**
- * One number of decimals for the whole column: money 2, percentages 4, rates what their smallest
- * value needs, other numbers as many as the most precise value has (at most 6).
- */
-function numberFormatOf(field: FieldSpec, rows: Record<string, unknown>[], unit: string | undefined): ColumnFormat {
-  const kind = kindOf(field, rows);
-  const rateUnit = field.unit === 'rate' ? unit : undefined;
-  if (field.decimals !== undefined) return { decimals: field.decimals, unit: rateUnit };
-  if (kind === 'money' || kind === 'pnl') return { decimals: 2 };
-  if (kind === 'percent') return { decimals: 4 };
-  if (kind !== 'rate' && kind !== 'count') return {};
-  let decimals = 0;
-  for (const row of rows) {
-    const value = valueOf(field, row);
-    if (typeof value !== 'number') continue;
-    const needed = kind === 'rate' ? rateDecimals(value) : fractionDigits(value);
-    if (needed > decimals) decimals = needed;
-  }
-  return { decimals, unit: rateUnit };
 }
 
 /** TSV and CSV cells: raw values, one line each, control characters (tabs, newlines) shown escaped. */
@@ -585,7 +352,7 @@ function projectFields(data: unknown, wanted: readonly string[], known: readonly
   const nested = new Set<string>();
   for (const name of wanted) {
     if (available.has(name)) continue;
-    if (!dottedNameExists(name, available, records)) throw new UsageError(unknownFieldProblem(name, [...available]));
+    if (!dottedNameExists(name, available, records as Record<string, unknown>[])) throw new UsageError(unknownFieldProblem(name, [...available]));
     nested.add(name);
   }
   const project = (record: Record<string, unknown>): Record<string, unknown> => {
@@ -604,6 +371,19 @@ function projectFields(data: unknown, wanted: readonly string[], known: readonly
   return Array.isArray(data) ? (data as Record<string, unknown>[]).map(project) : project(data as Record<string, unknown>);
 }
 
+/**
+ * The fields a table shows without --fields: the resource's, in its table order, then what the
+ * server sent that nobody named (sorted). Fields the table order leaves out, and `omit`, are not
+ * shown (TSV, CSV and JSON keep them).
+ */
+function tableFields(resource: Resource, rows: Record<string, unknown>[], omit: readonly string[] = []): FieldSpec[] {
+  const byKey = new Map(resource.fields.map((field) => [field.key, field]));
+  const order = resource.table ?? resource.fields.map((field) => field.key);
+  const shown = order.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
+  const left = resource.fields.filter((field) => !order.includes(field.key)).flatMap((field) => [field.key, ...(field.covers ?? [])]);
+  return withExtraFields(shown, rows, { omit: [...left, ...omit] });
+}
+
 /** Sets `value` at the path inside `target`, making the objects on the way (a dotted --fields name in JSON). */
 function setAtPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
   let node = target;
@@ -614,29 +394,4 @@ function setAtPath(target: Record<string, unknown>, path: readonly string[], val
     node = node[segment] as Record<string, unknown>;
   }
   node[path[path.length - 1]!] = value;
-}
-
-function colorStatus(c: ChalkInstance, status: string): string {
-  switch (status) {
-    case 'filled':
-    case 'open':
-    case 'done':
-      return c.green(status);
-    case 'failed':
-    case 'disabled':
-    case 'rejected':
-      return c.red(status);
-    case 'submitted':
-    case 'submitting':
-    case 'pending':
-    case 'planned':
-      return c.yellow(status);
-    case 'unknown':
-      return c.yellow.bold(status);
-    case 'closed':
-    case 'abandoned':
-      return c.dim(status);
-    default:
-      return status;
-  }
 }

@@ -4,10 +4,11 @@
 import type { Quote } from '../api/schemas.js';
 import { describePlanStepNote, problemAsData, type Plan, type PlanStep } from '../domain/plan.js';
 import { safeText } from '../security/safe-text.js';
+import { payOrEarn, toAccountSide } from '../domain/money.js';
 import { formatMoney, formatSignedMoney, formatUsd } from './format.js';
-import type { FieldSpec } from './fields.js';
 import type { Output } from './output.js';
-import { displayWidth, fitColumns, padCell, wrapWords, type ColumnDemand } from './width.js';
+import { APPLY_RESOURCE, PLAN_RESOURCE } from './resource-fields.js';
+import { wrapWords } from './width.js';
 
 /** What the view needs of a quoted plan (flows/target-plan.ts builds it). */
 export interface PlanViewInput {
@@ -104,68 +105,10 @@ export function planAsData(input: PlanViewInput): Record<string, unknown> {
 
 // ---- the table ----
 
-interface Column {
-  key: string;
-  label: string;
-  priority: number;
-  align: 'left' | 'right';
-  cell(line: PlanLine): string;
-}
-
-const money = (value: number | undefined): string => (value === undefined ? '—' : formatMoney(value));
-
-function planColumns(output: Output): Column[] {
-  const c = output.chalk;
-  const actionColour = (action: string): string => {
-    switch (action) {
-      case 'open':
-      case 'add':
-        return c.green(action);
-      case 'reduce':
-      case 'close':
-        return c.yellow(action);
-      default:
-        return c.dim(action);
-    }
-  };
-  return [
-    { key: 'step', label: '#', priority: 3, align: 'right', cell: (line) => (line.step === undefined ? '' : String(line.step)) },
-    { key: 'market', label: 'Market', priority: 0, align: 'left', cell: (line) => safeText(line.market) },
-    { key: 'side', label: 'Side', priority: 0, align: 'left', cell: (line) => line.side },
-    { key: 'current', label: 'Current', priority: 2, align: 'right', cell: (line) => formatMoney(line.current_usd) },
-    { key: 'target', label: 'Target', priority: 0, align: 'right', cell: (line) => formatMoney(line.target_usd) },
-    { key: 'action', label: 'Action', priority: 0, align: 'left', cell: (line) => actionColour(line.action) },
-    { key: 'change', label: 'Change', priority: 1, align: 'right', cell: (line) => (line.action === 'none' ? '' : formatSignedMoney(line.delta_usd)) },
-    { key: 'days', label: 'Days', priority: 5, align: 'right', cell: (line) => (line.tenor_days === undefined ? '' : String(line.tenor_days)) },
-    { key: 'margin', label: 'Margin', priority: 2, align: 'right', cell: (line) => (isPriced(line) ? money(line.margin_usdc) : '') },
-    { key: 'fee', label: 'Fee', priority: 4, align: 'right', cell: (line) => (isPriced(line) ? money(line.fee_usdc) : '') },
-    { key: 'carry', label: 'Carry', priority: 3, align: 'right', cell: (line) => (isPriced(line) ? money(line.carry_usdc) : '') },
-  ];
-}
-
-function isPriced(line: PlanLine): boolean {
-  return line.action === 'open' || line.action === 'add';
-}
-
-/** A table of columns under a ruled header, cut to `width` by dropping the least needed columns. */
-function renderTable(output: Output, columns: Column[], lines: PlanLine[], width: number): string {
-  const cells = lines.map((line) => columns.map((column) => column.cell(line)));
-  const demands: ColumnDemand[] = columns.map((column, index) => ({
-    key: column.key,
-    priority: column.priority,
-    width: Math.max(displayWidth(column.label), ...cells.map((row) => displayWidth(row[index]!))),
-  }));
-  const fit = fitColumns(demands, width);
-  const kept = fit.keep.map((kept) => ({ index: columns.findIndex((column) => column.key === kept.key), width: kept.width }));
-  const c = output.chalk;
-  const row = (texts: string[]): string =>
-    kept
-      .map(({ index, width: columnWidth }) => padCell(texts[index]!, columnWidth, columns[index]!.align))
-      .join('  ')
-      .trimEnd();
-  const head = row(columns.map((column) => c.bold(column.label)));
-  const rule = kept.map(({ width: columnWidth }) => c.dim('─'.repeat(columnWidth))).join('  ');
-  return [head, rule, ...cells.map(row)].join('\n');
+/** What a line shows on screen: the cost columns only for the steps that are quoted (opens and adds). */
+function forScreen(line: PlanLine): Record<string, unknown> {
+  const priced = line.action === 'open' || line.action === 'add';
+  return priced ? { ...line } : { ...line, margin_usdc: undefined, fee_usdc: undefined, carry_usdc: undefined };
 }
 
 export interface PlanRenderOptions {
@@ -178,19 +121,19 @@ export interface PlanRenderOptions {
 }
 
 /** The plan on stdout (table or TSV), with checks, notes and totals as messages. */
-export function renderPlan(output: Output, input: PlanViewInput, options: PlanRenderOptions): void {
+export async function renderPlan(output: Output, input: PlanViewInput, options: PlanRenderOptions): Promise<void> {
   const lines = linesOf(input);
   const { plan, totals } = input;
   const c = output.chalk;
   if (output.isHuman) {
-    output.write(renderTable(output, planColumns(output), lines, options.columns));
+    await output.list(lines.map(forScreen), planResourceFor(output), { empty: 'No target rows.' });
     output.write(totalsLines(input).map((line) => wrapWords(line, options.columns, { hangingIndent: 2 })).join('\n'));
   } else if (options.preview) {
     for (const line of lines) output.note(`${line.step === undefined ? '-' : `step ${line.step}`}: ${describeLine(line)}`);
     output.note(totalsLines(input).join('\n'));
   } else {
-    // TSV through the one output layer: fixed columns (PLAN_TSV_FIELDS), totals on stderr.
-    output.list(lines as unknown as Record<string, unknown>[], PLAN_TSV_FIELDS, { empty: 'No target rows.' });
+    // TSV through the one output layer: fixed columns (PLAN_RESOURCE), totals on stderr.
+    await output.list(lines as unknown as Record<string, unknown>[], PLAN_RESOURCE, { empty: 'No target rows.' });
     output.note(
       [
         'totals:',
@@ -229,28 +172,12 @@ function totalsLines(input: PlanViewInput): string[] {
   ];
   if (totals.actions > 0 && totals.added_usd > 0) {
     lines.push(
-      `Upfront: margin ${formatMoney(totals.required_margin_usdc)} + fee ${formatMoney(totals.platform_fee_usdc)} = ${formatMoney(totals.total_upfront_usdc)} USDC · carry over the tenor ${formatMoney(totals.carry_total_usdc)} USDC (indicative)` +
+      `Upfront: margin ${formatMoney(totals.required_margin_usdc)} + fee ${formatMoney(totals.platform_fee_usdc)} = ${formatMoney(totals.total_upfront_usdc)} USDC · carry over the tenor ${payOrEarn(toAccountSide(totals.carry_total_usdc), 'USDC')} (indicative)` +
         (totals.unquoted > 0 ? ` · ${totals.unquoted} step${totals.unquoted === 1 ? '' : 's'} not quoted` : ''),
     );
   }
   return lines;
 }
-
-/** The TSV columns of `hedge plan` when piped, in this order (a blank step: a side already at target). */
-export const PLAN_TSV_FIELDS: FieldSpec[] = [
-  'step',
-  'market',
-  'side',
-  'current_usd',
-  'target_usd',
-  'action',
-  'delta_usd',
-  'tenor_days',
-  'margin_usdc',
-  'fee_usdc',
-  'carry_usdc',
-  'line',
-].map((key) => ({ key, label: key }));
 
 function describeLine(line: PlanLine): string {
   const what = `${safeText(line.market)} ${line.side} ${formatMoney(line.current_usd)} → ${formatMoney(line.target_usd)}`;
@@ -287,22 +214,13 @@ export interface ApplyReportRow {
   journal_id: string | null;
 }
 
-export function renderApplyReport(output: Output, rows: ApplyReportRow[]): void {
+export async function renderApplyReport(output: Output, rows: ApplyReportRow[]): Promise<void> {
   if (output.isJson) {
     output.json(rows);
     return;
   }
   if (rows.length === 0) return;
-  output.list(rows as unknown as Record<string, unknown>[], [
-    { key: 'step', label: '#', kind: 'count' },
-    { key: 'action', label: 'Action' },
-    { key: 'market', label: 'Market' },
-    { key: 'side', label: 'Side', kind: 'side' },
-    { key: 'delta_usd', label: 'Change (USD)', kind: 'pnl' },
-    { key: 'outcome', label: 'Outcome', kind: 'status' },
-    { key: 'hedge_id', label: 'Hedge' },
-    { key: 'journal_id', label: 'Journal' },
-  ], { empty: 'No actions.', title: 'Apply report' });
+  await output.list(rows as unknown as Record<string, unknown>[], APPLY_RESOURCE, { empty: 'No actions.', title: 'Apply report' });
 }
 
 /** The plan's sums (flows/target-plan.ts computes them). */
@@ -318,4 +236,12 @@ export interface PlanTotals {
   carry_total_usdc: number;
   /** Steps whose cost is not in the sums (their quote failed). */
   unquoted: number;
+}
+
+/** The plan's columns, with the action coloured by what it does (opens and adds green, reductions yellow). */
+function planResourceFor(output: Output): typeof PLAN_RESOURCE {
+  const c = output.chalk;
+  const colour = (action: unknown, text: string): string =>
+    action === 'open' || action === 'add' ? c.green(text) : action === 'reduce' || action === 'close' ? c.yellow(text) : c.dim(text);
+  return { ...PLAN_RESOURCE, fields: PLAN_RESOURCE.fields.map((field) => (field.key === 'action' ? { ...field, style: (text, row) => colour(row.action, text) } : field)) };
 }

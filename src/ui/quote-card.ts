@@ -3,6 +3,7 @@
 // when it matures. Shared by `hedge quote` and the confirmation step of `hedge open`.
 import type { Quote } from '../api/schemas.js';
 import { kindFromName, labelFromName } from './fields.js';
+import { quoteCurrencyOf } from '../domain/markets.js';
 import { betterOrWorse, formatSignedAmount, payWords, priceFavourBps, toAccountSide } from '../domain/money.js';
 import { formatBps, formatLocal, formatMoney, formatPercent, formatRate, formatRelative, formatUtc } from './format.js';
 import type { Output } from './output.js';
@@ -26,7 +27,8 @@ export function impactBps(quote: Quote): number | undefined {
 
 /** `USDTNGN` quotes naira per USDT; other shapes get no unit rather than a wrong one. */
 export function priceUnit(market: string): string {
-  return /^USDT[A-Z]{3}$/.test(market) ? ` ${market.slice(4)} per USDT` : '';
+  const currency = quoteCurrencyOf(market);
+  return currency === undefined ? '' : ` ${currency} per USDT`;
 }
 
 /** Fields the server sent that the card does not name, as dotted paths (`pricing.spread_bps`). */

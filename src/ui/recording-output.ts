@@ -6,8 +6,9 @@ import { Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import type { FieldSpec } from './fields.js';
 import { Output, type ListOptions, type RecordOptions } from './output.js';
+import type { Resource } from './resource-fields.js';
 
-type Played = (output: Output) => void;
+type Played = (output: Output) => void | Promise<void>;
 
 /** A stream that keeps nothing: a recording output never writes itself. */
 function discard(): NodeJS.WritableStream {
@@ -41,8 +42,8 @@ export class RecordingOutput extends Output {
   }
 
   /** Plays every call onto `output`, in order (notes included). */
-  playOnto(output: Output): void {
-    for (const call of this.calls) call.play(output);
+  async playOnto(output: Output): Promise<void> {
+    for (const call of this.calls) await call.play(output);
   }
 
   /** Plays only the notes and warnings (when the data itself is printed another way). */
@@ -50,7 +51,7 @@ export class RecordingOutput extends Output {
     for (const call of this.calls) if (call.kind === 'note') call.play(output);
   }
 
-  override list(rows: Record<string, unknown>[], known: FieldSpec[], options: ListOptions): void {
+  override async list(rows: Record<string, unknown>[], known: Resource | readonly FieldSpec[], options: ListOptions): Promise<void> {
     this.captured = { data: options.json ?? rows };
     this.calls.push({ kind: 'data', play: (output) => output.list(rows, known, options) });
   }

@@ -2,11 +2,16 @@
 // nothing fetched (no script, font, image, stylesheet or link), readable on screen and printable
 // on A4. Every string that came from the server or the user is made visible (safeText) and then
 // HTML-escaped; only this module's own markup is raw.
-import type { Report, ReportFigures } from '../domain/report.js';
+import { quoteCurrencyOf } from '../domain/markets.js';
+import { payWords, toAccountSide } from '../domain/money.js';
+import { lockedCents, toCents, type Report, type ReportFigures } from '../domain/report.js';
 import { safeText } from '../security/safe-text.js';
 
 export interface ReportHtmlRecord {
   hedgeId?: string;
+  clientReference?: string;
+  entryPrice?: number;
+  exitPrice?: number;
   market?: string;
   side?: string;
   tenorDays?: number;
@@ -19,6 +24,7 @@ export interface ReportHtmlRecord {
 }
 
 export interface ReportHtmlMeta {
+  /** Whose report: the profile and host, or "demo" (never a temporary port). */
   account: string;
   environment: 'live' | 'test';
   /** ISO 8601; also the right end of the cumulative chart when the period runs past the last close. */
@@ -67,9 +73,25 @@ const isNumber = (value: number | null | undefined): value is number => typeof v
 
 const UNKNOWN_TITLE = 'not given by the server';
 
+/** A value rounded to the cent as the report sums it (domain/report.ts toCents), so a column's rows add up to its total. */
+const toTheCent = (value: number): number => toCents(value) / 100;
+
 function moneyCell(value: number | null | undefined, tag: 'td' | 'th' = 'td'): string {
   if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
-  return `<${tag} class="num">${money(value)}</${tag}>`;
+  return `<${tag} class="num">${money(toTheCent(value))}</${tag}>`;
+}
+
+/** Carry or fees as the server signs them (positive: paid), shown from the account's side. */
+function chargeCell(value: number | null | undefined, tag: 'td' | 'th' = 'td'): string {
+  if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
+  return pnlCell(toAccountSide(toTheCent(value)), tag);
+}
+
+/** A rate as it came (quote currency per USDT), with the decimals its size needs. */
+function rateCell(value: number | undefined): string {
+  if (!isNumber(value)) return `<td class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</td>`;
+  const decimals = Math.abs(value) >= 100 ? 2 : Math.abs(value) >= 1 ? 4 : 6;
+  return `<td class="num">${new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value)}</td>`;
 }
 
 function pnlClass(value: number): string {
@@ -78,7 +100,8 @@ function pnlClass(value: number): string {
 
 function pnlCell(value: number | null | undefined, tag: 'td' | 'th' = 'td'): string {
   if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
-  return `<${tag} class="num ${pnlClass(value)}">${signedMoney(value)}</${tag}>`;
+  const cents = toTheCent(value);
+  return `<${tag} class="num ${pnlClass(cents)}">${signedMoney(cents)}</${tag}>`;
 }
 
 /** `2026-11-22 08:00 UTC`; a string that is not a time is shown as it is (escaped). */
@@ -95,6 +118,7 @@ const GROUP_COLUMN_TITLES: Record<Report['by'], string> = {
   side: 'Side',
   tenor: 'Tenor',
   market: 'Market',
+  hedge: 'Hedge',
 };
 
 const GROUPING_TITLES: Record<Report['by'], string> = {
@@ -104,6 +128,7 @@ const GROUPING_TITLES: Record<Report['by'], string> = {
   side: 'side',
   tenor: 'tenor',
   market: 'market',
+  hedge: 'closed hedge',
 };
 
 function periodText(report: Report): string {
@@ -316,14 +341,25 @@ const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text
 
 // ---- sections -----------------------------------------------------------------------------
 
-/** `data-total` names the report's JSON field, so a script can read the figures back. */
-function card(label: string, field: string, body: string, extraClass = ''): string {
-  return `<div class="card ${extraClass}"><div class="card-label">${label}</div><div class="card-value" data-total="${field}">${body}</div></div>`;
+/**
+ * `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it
+ * (carry and fees positive when paid), so a script can read the figures back whatever the page shows.
+ */
+function card(label: string, field: string, value: number | null, body: string, extraClass = ''): string {
+  const data = value === null ? '' : ` data-value="${value}"`;
+  return `<div class="card ${extraClass}"><div class="card-label">${label}</div><div class="card-value" data-total="${field}"${data}>${body}</div></div>`;
 }
 
 function figureText(value: number | null, signed: boolean): string {
   if (value === null) return `<span class="unknown" title="${UNKNOWN_TITLE}">${DASH}</span>`;
   return signed ? `<span class="${pnlClass(value)}">${signedMoney(value)}</span>` : money(value);
+}
+
+/** Carry or fees paid (the server's sign) as a person reads them: "-12.50 USDC, you paid". */
+function chargeText(paid: number | null): string {
+  if (paid === null) return figureText(null, true);
+  const forAccount = toAccountSide(paid);
+  return `${figureText(forAccount, true)} <span class="words">${payWords(forAccount, true)}</span>`;
 }
 
 function totalsSection(report: Report): string {
@@ -335,12 +371,15 @@ function totalsSection(report: Report): string {
       : `${plural(unrealized.positions, 'open position')}: unrealized net P&amp;L ${figureText(unrealized.net_pnl_usd, true)} USD (price plus carry, before the fee to close), not included above.`;
   return (
     '<section class="totals"><h2>Totals</h2><div class="cards">' +
-    card('Net P&amp;L (USD)', 'net_pnl_usd', figureText(totals.net_pnl_usd, true), 'headline') +
-    card('Gross P&amp;L (USD)', 'gross_pnl_usd', figureText(totals.gross_pnl_usd, true)) +
-    card('Carry paid (USD)', 'carry_usd', figureText(totals.carry_usd, false)) +
-    card('Fees (USD)', 'fees_usd', figureText(totals.fees_usd, false)) +
-    card('Closed hedges', 'count', String(totals.count)) +
-    card('Notional (USD)', 'notional_usd', figureText(totals.notional_usd, false)) +
+    card('Net P&amp;L (USD)', 'net_pnl_usd', totals.net_pnl_usd, figureText(totals.net_pnl_usd, true), 'headline') +
+    card('Gross P&amp;L (USD)', 'gross_pnl_usd', totals.gross_pnl_usd, figureText(totals.gross_pnl_usd, true)) +
+    card('Carry (USDC)', 'carry_usdc', totals.carry_usdc, chargeText(totals.carry_usdc)) +
+    card('Fees (USDC)', 'fees_usdc', totals.fees_usdc, chargeText(totals.fees_usdc)) +
+    card('Closed hedges', 'count', totals.count, String(totals.count)) +
+    card('Notional (USD)', 'notional_usd', totals.notional_usd, figureText(totals.notional_usd, false)) +
+    report.locked
+      .map((sum) => card(`Locked (${sum.quote_currency === null ? 'quote currency' : escapeHtml(sum.quote_currency)})`, 'quote_amount_locked', sum.amount, money(sum.amount)))
+      .join('') +
     `</div><p class="unrealized">${unrealizedText}</p></section>`
   );
 }
@@ -348,13 +387,13 @@ function totalsSection(report: Report): string {
 const MISSING_LABELS: Record<keyof Report['missing'], string> = {
   notional_usd: 'notional',
   gross_pnl_usd: 'gross P&amp;L',
-  carry_usd: 'carry',
-  fees_usd: 'fees',
+  carry_usdc: 'carry',
+  fees_usdc: 'fees',
 };
 
 function notes(report: Report): string {
   const lines = [
-    'Amounts in USD. Net P&amp;L = gross P&amp;L − carry paid − fees; carry and fees are positive when paid (negative carry was earned). Sums are to the cent.',
+    'P&amp;L and notional in USD; carry and fees in USDC, signed from your side (− you paid, + you earned): net P&amp;L = gross P&amp;L + carry + fees. Locked: notional × entry rate, in the market\'s quote currency. Sums are to the cent: every total is the sum of the rows above it.',
   ];
   if (report.excluded > 0) {
     lines.push(`${plural(report.excluded, 'closed hedge')} without a usable close time ${report.excluded === 1 ? 'is' : 'are'} left out of this report.`);
@@ -375,8 +414,8 @@ function figuresRow(label: string, figures: ReportFigures, tag: 'td' | 'th'): st
     `<tr><${tag} class="label">${label}</${tag}><${tag} class="num">${figures.count}</${tag}>` +
     moneyCell(figures.notional_usd, tag) +
     pnlCell(figures.gross_pnl_usd, tag) +
-    moneyCell(figures.carry_usd, tag) +
-    moneyCell(figures.fees_usd, tag) +
+    chargeCell(figures.carry_usdc, tag) +
+    chargeCell(figures.fees_usdc, tag) +
     pnlCell(figures.net_pnl_usd, tag) +
     '</tr>'
   );
@@ -385,12 +424,17 @@ function figuresRow(label: string, figures: ReportFigures, tag: 'td' | 'th'): st
 function groupTable(report: Report): string {
   const head =
     `<thead><tr><th>${GROUP_COLUMN_TITLES[report.by]}</th><th class="num">Hedges</th><th class="num">Notional</th>` +
-    '<th class="num">Gross P&amp;L</th><th class="num">Carry paid</th><th class="num">Fees</th><th class="num">Net P&amp;L</th></tr></thead>';
+    '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
   const rows = report.groups.map((group) => figuresRow(escapeHtml(group.label), group, 'td')).join('');
   return `<table class="figures">${head}<tbody>${rows}</tbody><tfoot>${figuresRow('Total', report.totals, 'th')}</tfoot></table>`;
 }
 
-function closedHedgesTable(records: readonly ReportHtmlRecord[]): string {
+/**
+ * A line per closed hedge, as a treasury desk reconciles it with its own deal list: the reference,
+ * the rates it was struck and closed at, the notional and the quote-currency amount it locked,
+ * what it realized; a totals row that is the sum of the rows to the cent (the report's totals).
+ */
+function closedHedgesTable(records: readonly ReportHtmlRecord[], report: Report): string {
   if (records.length === 0) return '<p class="empty">No closed hedges in this period.</p>';
   const ordered = records
     .map((record, index) => ({ record, index, ms: record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt) }))
@@ -401,6 +445,14 @@ function closedHedgesTable(records: readonly ReportHtmlRecord[]): string {
       return (aDated ? a.ms - b.ms : 0) || a.index - b.index;
     });
   const text = (value: string | undefined): string => (value === undefined ? DASH : escapeHtml(value));
+  const currencies = new Set(records.map((record) => (record.market === undefined ? null : (quoteCurrencyOf(record.market) ?? null))));
+  const oneCurrency = currencies.size === 1 ? [...currencies][0] : undefined;
+  const lockedCell = (record: ReportHtmlRecord): string => {
+    const cents = lockedCents(record);
+    if (cents === undefined) return `<td class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</td>`;
+    const currency = oneCurrency === undefined && record.market !== undefined ? ` ${escapeHtml(quoteCurrencyOf(record.market) ?? '')}` : '';
+    return `<td class="num">${money(cents / 100)}${currency}</td>`;
+  };
   const rows = ordered
     .map(({ record }) => {
       const tenor = isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH;
@@ -408,22 +460,43 @@ function closedHedgesTable(records: readonly ReportHtmlRecord[]): string {
         '<tr>' +
         `<td class="time">${record.closedAt === undefined ? DASH : utcMinute(record.closedAt).replace(' UTC', '')}</td>` +
         `<td class="id">${text(record.hedgeId)}</td>` +
+        `<td class="text">${text(record.clientReference)}</td>` +
         `<td class="text">${text(record.market)}</td>` +
         `<td class="text">${text(record.side)}</td>` +
         `<td class="num">${tenor}</td>` +
+        rateCell(record.entryPrice) +
+        rateCell(record.exitPrice) +
         moneyCell(record.notionalUsd) +
+        lockedCell(record) +
         pnlCell(record.grossPnlUsd) +
-        moneyCell(record.carryUsd) +
-        moneyCell(record.feesUsd) +
+        chargeCell(record.carryUsd) +
+        chargeCell(record.feesUsd) +
         pnlCell(record.netPnlUsd) +
         '</tr>'
       );
     })
     .join('');
+  const lockedTitle = oneCurrency === undefined ? 'Locked' : oneCurrency === null ? 'Locked (quote)' : `Locked (${escapeHtml(oneCurrency)})`;
   const head =
-    '<thead><tr><th>Closed (UTC)</th><th>Hedge</th><th>Market</th><th>Side</th><th class="num">Tenor</th><th class="num">Notional</th>' +
-    '<th class="num">Gross P&amp;L</th><th class="num">Carry paid</th><th class="num">Fees</th><th class="num">Net P&amp;L</th></tr></thead>';
-  return `<table class="hedges">${head}<tbody>${rows}</tbody></table>`;
+    '<thead><tr><th>Closed (UTC)</th><th>Hedge</th><th>Ref</th><th>Market</th><th>Side</th><th class="num">Tenor</th>' +
+    '<th class="num">Entry rate</th><th class="num">Exit rate</th><th class="num">Notional (USD)</th>' +
+    `<th class="num">${lockedTitle}</th>` +
+    '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
+  const totals = report.totals;
+  const lockedTotal =
+    report.locked.length === 1
+      ? `<th class="num" data-total="quote_amount_locked">${money(report.locked[0]!.amount)}</th>`
+      : `<th class="num">${report.locked.map((sum) => `${money(sum.amount)} ${escapeHtml(sum.quote_currency ?? '')}`).join('<br>')}</th>`;
+  const foot =
+    `<tfoot><tr><th class="label" colspan="6">Total (${plural(totals.count, 'hedge')})</th><th></th><th></th>` +
+    moneyCell(totals.notional_usd, 'th') +
+    lockedTotal +
+    pnlCell(totals.gross_pnl_usd, 'th') +
+    chargeCell(totals.carry_usdc, 'th') +
+    chargeCell(totals.fees_usdc, 'th') +
+    pnlCell(totals.net_pnl_usd, 'th') +
+    '</tr></tfoot>';
+  return `<table class="hedges">${head}<tbody>${rows}</tbody>${foot}</table>`;
 }
 
 // ---- page ---------------------------------------------------------------------------------
@@ -455,6 +528,7 @@ dl.meta dd { margin: 0; overflow-wrap: anywhere; }
 .pos { color: var(--pos); }
 .neg { color: var(--neg); }
 .unknown { color: var(--muted); }
+.words { font-size: 12px; font-weight: 400; color: var(--muted); }
 .empty { color: var(--muted); font-style: italic; }
 svg.chart { display: block; width: 100%; height: auto; border: 1px solid var(--rule); border-radius: 6px; }
 svg.chart text { font-size: 11px; fill: var(--muted); font-family: inherit; }
@@ -533,7 +607,7 @@ export function renderReportHtml(report: Report, meta: ReportHtmlMeta): string {
     groupTable(report),
     '</section>',
     `<section><h2>Closed hedges (${meta.records.length})</h2>`,
-    closedHedgesTable(meta.records),
+    closedHedgesTable(meta.records, report),
     '</section>',
     '</main>',
     '</body>',

@@ -1,71 +1,164 @@
 // `hedge report` on a terminal, in a pipe and as CSV. Renders only: the report comes built
-// (domain/report.ts). The terminal table fits the width it is given (80 columns included) by
-// shrinking the bar and dropping the least needed money columns, which --format csv and --json
-// always carry; a bar per group shows its net P&L, and a sparkline the cumulative net P&L.
+// (domain/report.ts). The terminal table goes through the Table (ui/table.ts): it fits the width
+// it is given (80 columns included) by shrinking the bar and hiding the least needed columns
+// (REPORT_PRIORITY), which --format csv and --json always carry; a bar per group shows its net
+// P&L, and a sparkline the cumulative net P&L. `--by hedge` lists each closed hedge with its
+// reference, its rates and the quote-currency amount it locked.
+//
+// Carry and fees: in TSV, CSV and JSON as the server signs them (positive: the account paid), as
+// `hedge history` does; on screen from the account's side (-: you paid, +: you earned).
 import type { ChalkInstance } from 'chalk';
-import { stringify } from 'csv-stringify/sync';
+import { quoteCurrencyOf } from '../domain/markets.js';
 import type { Report, ReportFigures, ReportGroup, ReportGrouping } from '../domain/report.js';
 import { safeText } from '../security/safe-text.js';
-import { formatMoney, formatSignedMoney } from './format.js';
+import { formatCell } from './cells.js';
+import type { FieldSpec } from './fields.js';
+import { formatFixed, formatSignedMoney, rateDecimals } from './format.js';
+import { drawTable, EMPTY_CELL, tableCell, type TableCell, type TableColumn } from './table.js';
 import { bar, sparkline } from './text-charts.js';
-import { displayWidth, fitColumns, padCell, truncateEnd, wrapWords, type ColumnDemand } from './width.js';
+import { displayWidth, truncateEnd, wrapWords } from './width.js';
 
-// ---- CSV and plain rows ---------------------------------------------------------------------
+// ---- the columns, declared once ------------------------------------------------------------
+
+/**
+ * The report's columns: key (the CSV and TSV header, the JSON field), what a table header says,
+ * and how a value reads on screen. In CSV, TSV and JSON, money has two decimals and a figure no
+ * record in the group gives is an empty cell (null in JSON).
+ */
+const REPORT_FIELDS: FieldSpec[] = [
+  { key: 'group', label: 'Group', kind: 'text' },
+  { key: 'client_reference', label: 'Ref', kind: 'text' },
+  { key: 'market', label: 'Market' },
+  { key: 'side', label: 'Side', kind: 'side' },
+  { key: 'closed_at', label: 'Closed', kind: 'utc' },
+  { key: 'count', label: 'Hedges', kind: 'count' },
+  { key: 'entry_price', label: 'Entry', kind: 'rate' },
+  { key: 'exit_price', label: 'Exit', kind: 'rate' },
+  { key: 'notional_usd', label: 'Notional', kind: 'money' },
+  { key: 'quote_currency', label: 'Quote' },
+  { key: 'quote_amount_locked', label: 'Locked', kind: 'money' },
+  { key: 'gross_pnl_usd', label: 'Gross P&L', kind: 'pnl' },
+  { key: 'carry_usdc', label: 'Carry', kind: 'charge' },
+  { key: 'fees_usdc', label: 'Fees', kind: 'charge' },
+  { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' },
+];
 
 /**
  * The CSV columns, in this order (also the order of the tab-separated rows off a terminal):
- *   group, count, notional_usd, gross_pnl_usd, carry_usd, fees_usd, net_pnl_usd
+ *   group, count, notional_usd, gross_pnl_usd, carry_usdc, fees_usdc, net_pnl_usd
  * `group` is the group's key: a UTC day (2026-03-02), an ISO week (2026-W10), a month (2026-03),
  * a side (buy/sell), a tenor in days (3), a market (USDTNGN), or `unknown` when the records do not
- * say. Money has two decimals; a figure no record in the group gives is an empty cell. Carry and
- * fees are positive when paid by the account. One row per group, no totals row.
+ * say. One row per group, no totals row.
  */
-export const REPORT_CSV_COLUMNS = ['group', 'count', 'notional_usd', 'gross_pnl_usd', 'carry_usd', 'fees_usd', 'net_pnl_usd'] as const;
+export const REPORT_CSV_COLUMNS = ['group', 'count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'] as const;
 
-const cents = (value: number | null): string => (value === null ? '' : value.toFixed(2));
+/**
+ * `--by hedge`: a row per closed hedge (`group` is its id), with its reference, market, side,
+ * close time, the rates it was struck and closed at, and the quote-currency amount it locked
+ * (notional × entry rate, in `quote_currency`).
+ */
+export const REPORT_DEAL_CSV_COLUMNS = [
+  'group',
+  'client_reference',
+  'market',
+  'side',
+  'closed_at',
+  'entry_price',
+  'exit_price',
+  'notional_usd',
+  'quote_currency',
+  'quote_amount_locked',
+  'gross_pnl_usd',
+  'carry_usdc',
+  'fees_usdc',
+  'net_pnl_usd',
+] as const;
 
-function rowValues(key: string, figures: ReportFigures): string[] {
-  return [
-    key,
-    String(figures.count),
-    cents(figures.notional_usd),
-    cents(figures.gross_pnl_usd),
-    cents(figures.carry_usd),
-    cents(figures.fees_usd),
-    cents(figures.net_pnl_usd),
-  ];
+export type ReportColumn = (typeof REPORT_CSV_COLUMNS)[number] | (typeof REPORT_DEAL_CSV_COLUMNS)[number];
+
+/** The columns of a report grouped this way, in CSV order. */
+export function reportColumns(by: ReportGrouping): readonly ReportColumn[] {
+  return by === 'hedge' ? REPORT_DEAL_CSV_COLUMNS : REPORT_CSV_COLUMNS;
 }
 
-export type ReportColumn = (typeof REPORT_CSV_COLUMNS)[number];
+/** What a narrow terminal keeps, most important first (the bar is the table's own column). */
+const REPORT_PRIORITY = [
+  'group',
+  'net_pnl_usd',
+  'client_reference',
+  'count',
+  'bar',
+  'entry_price',
+  'exit_price',
+  'quote_amount_locked',
+  'side',
+  'fees_usdc',
+  'carry_usdc',
+  'gross_pnl_usd',
+  'notional_usd',
+  'closed_at',
+  'market',
+];
 
-/** Which columns, in which order, tsv and csv print: --fields, or all of them. */
+// ---- CSV and plain rows ---------------------------------------------------------------------
+
+const cents = (value: number | null | undefined): string => (value === null || value === undefined ? '' : value.toFixed(2));
+const text = (value: string | number | null | undefined): string => (value === null || value === undefined ? '' : String(value));
+
+/** A group as raw values keyed by column (money to the cent); `group` is the group's key. */
+function rowOf(key: string, figures: ReportFigures & { deal?: ReportGroup['deal'] }): Record<ReportColumn, string> {
+  const deal = figures.deal;
+  return {
+    group: key,
+    count: String(figures.count),
+    client_reference: text(deal?.client_reference),
+    market: text(deal?.market),
+    side: text(deal?.side),
+    closed_at: text(deal?.closed_at),
+    entry_price: text(deal?.entry_price),
+    exit_price: text(deal?.exit_price),
+    notional_usd: cents(figures.notional_usd),
+    quote_currency: text(deal?.quote_currency),
+    quote_amount_locked: cents(deal?.quote_amount_locked),
+    gross_pnl_usd: cents(figures.gross_pnl_usd),
+    carry_usdc: cents(figures.carry_usdc),
+    fees_usdc: cents(figures.fees_usdc),
+    net_pnl_usd: cents(figures.net_pnl_usd),
+  };
+}
+
+/** Which columns, in which order, tsv and csv print: --fields, or all of the grouping's. */
 export interface ReportColumns {
   columns?: readonly ReportColumn[];
   /** false with --no-header. */
   header?: boolean;
 }
 
-function pick(cells: string[], columns: readonly ReportColumn[]): string[] {
-  return columns.map((column) => cells[REPORT_CSV_COLUMNS.indexOf(column)]!);
+function table(report: Report, options: ReportColumns): string[][] {
+  const columns = options.columns ?? reportColumns(report.by);
+  const rows = report.groups.map((group) => {
+    const row = rowOf(group.key, group);
+    return columns.map((column) => row[column]);
+  });
+  return options.header === false ? rows : [[...columns], ...rows];
 }
 
-export function reportCsv(report: Report, options: ReportColumns = {}): string {
-  const columns = options.columns ?? REPORT_CSV_COLUMNS;
-  const rows = report.groups.map((group) => pick(rowValues(group.key, group), columns));
-  return stringify(options.header === false ? rows : [[...columns], ...rows], { record_delimiter: 'unix' });
+/** RFC 4180 CSV through `encode` (ui/csv.ts: cells a spreadsheet would run as formulas are defused). */
+export function reportCsv(report: Report, encode: (rows: string[][]) => string, options: ReportColumns = {}): string {
+  return encode(table(report, options));
 }
 
 /** Off a terminal, or --format tsv: a header row of the column names, then the rows tab-separated (like every list). */
 export function reportPlainRows(report: Report, options: ReportColumns = {}): string[] {
-  const columns = options.columns ?? REPORT_CSV_COLUMNS;
-  const rows = report.groups.map((group) => pick(rowValues(safeText(group.key), group), columns).map((cell) => cell.replace(/[\t\n]/g, ' ')).join('\t'));
-  return options.header === false ? rows : [columns.join('\t'), ...rows];
+  return table(report, options).map((cells) => cells.map((cell) => safeText(cell).replace(/[\t\n]/g, ' ')).join('\t'));
 }
 
 /** The totals, for stderr next to the plain rows. */
 export function reportPlainTotals(report: Report): string {
-  const [, ...values] = rowValues('', report.totals);
-  return ['Total', ...REPORT_CSV_COLUMNS.slice(1).map((column, index) => `${column}=${values[index]}`)].join('\t');
+  const row = rowOf('', report.totals);
+  const sums = REPORT_CSV_COLUMNS.slice(1).map((column) => `${column}=${row[column]}`);
+  const locked = report.locked.map((sum) => `quote_amount_locked_${sum.quote_currency ?? 'unknown'}=${sum.amount.toFixed(2)}`);
+  return ['Total', ...sums, ...(report.by === 'hedge' ? locked : [])].join('\t');
 }
 
 // ---- terminal ---------------------------------------------------------------------------------
@@ -77,6 +170,7 @@ const GROUP_TITLES: Record<ReportGrouping, string> = {
   side: 'Side',
   tenor: 'Tenor',
   market: 'Market',
+  hedge: 'Hedge ID',
 };
 
 const BY_WORDS: Record<ReportGrouping, string> = {
@@ -86,12 +180,26 @@ const BY_WORDS: Record<ReportGrouping, string> = {
   side: 'side',
   tenor: 'tenor',
   market: 'market',
+  hedge: 'closed hedge',
 };
 
-const COLUMN_WORDS: Record<string, string> = { notional: 'notional', gross: 'gross P&L', carry: 'carry', fees: 'fees', count: 'hedges', bar: 'bars' };
+/** How the note under the table names a column it had to leave out. */
+const COLUMN_WORDS: Record<string, string> = {
+  count: 'hedges',
+  notional_usd: 'notional',
+  gross_pnl_usd: 'gross P&L',
+  carry_usdc: 'carry',
+  fees_usdc: 'fees',
+  bar: 'bars',
+  client_reference: 'reference',
+  side: 'side',
+  market: 'market',
+  closed_at: 'close time',
+  entry_price: 'entry rate',
+  exit_price: 'exit rate',
+  quote_amount_locked: 'amount locked',
+};
 
-const DASH = '—';
-const GAP = 2;
 const BAR_WIDTH = 21;
 const BAR_MIN_WIDTH = 9;
 
@@ -106,41 +214,15 @@ export function periodText(report: Pick<Report, 'since' | 'until'>): string {
   return 'all history';
 }
 
-interface Cell {
-  text: string;
-  align: 'left' | 'right';
-}
-
-type ColumnKey = 'group' | 'count' | 'notional' | 'gross' | 'carry' | 'fees' | 'net' | 'bar';
-
-interface ColumnDef {
-  key: ColumnKey;
-  title: string;
-  priority: number;
-  align: 'left' | 'right';
-}
-
-// Lower priority numbers stay longest: the group and its net P&L always; the bar before the
-// money columns that explain the net, notional first to go.
-const COLUMNS: readonly ColumnDef[] = [
-  { key: 'group', title: '', priority: 0, align: 'left' },
-  { key: 'count', title: 'Hedges', priority: 1, align: 'right' },
-  { key: 'notional', title: 'Notional', priority: 6, align: 'right' },
-  { key: 'gross', title: 'Gross P&L', priority: 5, align: 'right' },
-  { key: 'carry', title: 'Carry paid', priority: 4, align: 'right' },
-  { key: 'fees', title: 'Fees', priority: 3, align: 'right' },
-  { key: 'net', title: 'Net P&L', priority: 0, align: 'right' },
-  { key: 'bar', title: '', priority: 2, align: 'left' },
-];
-
 export interface ReportViewOptions {
   chalk: ChalkInstance;
   /** The width to fit (terminalColumns). */
   columns: number;
+  nowMs?: number;
 }
 
 /** The terminal report: title, table (groups, then totals), unrealized P&L, cumulative sparkline. */
-export function renderReportTable(report: Report, options: ReportViewOptions): string {
+export async function renderReportTable(report: Report, options: ReportViewOptions): Promise<string> {
   const { chalk: c, columns: width } = options;
   const fitLine = (line: string): string => (displayWidth(line) > width ? truncateEnd(line, width) : line);
   const lines: string[] = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report)}`))];
@@ -148,76 +230,145 @@ export function renderReportTable(report: Report, options: ReportViewOptions): s
   if (report.groups.length === 0) {
     lines.push(c.dim('No closed hedges in this period.'));
   } else {
-    lines.push(...table(report, options));
+    lines.push(...(await groupTable(report, options)));
   }
   lines.push(wrapWords(unrealizedLine(report, c), width));
   lines.push(fitLine(cumulativeLine(report, c, width)));
   return lines.map((line) => line.trimEnd()).join('\n');
 }
 
-function money(value: number | null, c: ChalkInstance): string {
-  return value === null ? c.dim(DASH) : formatMoney(value);
+/** The header a column carries: the unit of its amounts, the rate's market unit for rates. */
+function headerOf(field: FieldSpec, report: Report, rateUnit: string | undefined): string {
+  if (field.key === 'group') return GROUP_TITLES[report.by];
+  if (field.kind === 'rate') return rateUnit ? `${field.label} ${rateUnit}` : field.label;
+  if (field.key === 'quote_amount_locked') {
+    const currencies = new Set(report.groups.map((group) => group.deal?.quote_currency ?? null));
+    const only = currencies.size === 1 ? [...currencies][0] : null;
+    return only ? `${field.label} ${only}` : field.label;
+  }
+  if (field.key === 'carry_usdc' || field.key === 'fees_usdc') return `${field.label} USDC`;
+  return field.label;
 }
 
-function pnl(value: number | null, c: ChalkInstance): string {
-  if (value === null) return c.dim(DASH);
-  const text = formatSignedMoney(value);
-  return value > 0 ? c.green(text) : value < 0 ? c.red(text) : text;
+/** The keys a grouping's table shows, in order (the bar after the net P&L). */
+function tableKeys(by: ReportGrouping): string[] {
+  return by === 'hedge'
+    ? ['group', 'client_reference', 'side', 'entry_price', 'exit_price', 'notional_usd', 'quote_amount_locked', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd', 'bar']
+    : ['group', 'count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd', 'bar'];
 }
 
-function figureCells(figures: ReportFigures, c: ChalkInstance): Record<Exclude<ColumnKey, 'group' | 'bar'>, string> {
-  return {
-    count: figures.count.toLocaleString('en-US'),
-    notional: money(figures.notional_usd, c),
-    gross: pnl(figures.gross_pnl_usd, c),
-    carry: money(figures.carry_usd, c),
-    fees: money(figures.fees_usd, c),
-    net: pnl(figures.net_pnl_usd, c),
-  };
+/** A group's value of a column, as the screen formats it. */
+function valueOfGroup(key: string, group: ReportFigures & { label?: string; deal?: ReportGroup['deal'] }): unknown {
+  const deal = group.deal;
+  switch (key) {
+    case 'group':
+      return group.label;
+    case 'client_reference':
+    case 'side':
+    case 'market':
+    case 'closed_at':
+    case 'entry_price':
+    case 'exit_price':
+    case 'quote_currency':
+    case 'quote_amount_locked':
+      return deal?.[key as keyof NonNullable<ReportGroup['deal']>] ?? undefined;
+    default:
+      return (group as unknown as Record<string, unknown>)[key] ?? undefined;
+  }
 }
 
-function table(report: Report, options: ReportViewOptions): string[] {
+async function groupTable(report: Report, options: ReportViewOptions): Promise<string[]> {
   const { chalk: c, columns: width } = options;
-  const titles: Record<ColumnKey, string> = Object.fromEntries(COLUMNS.map((column) => [column.key, column.title])) as Record<ColumnKey, string>;
-  titles.group = GROUP_TITLES[report.by];
-  const groupRows = report.groups.map((group: ReportGroup) => ({ group: safeText(group.label), ...figureCells(group, c) }));
-  const totalRow = { group: 'Total', ...figureCells(report.totals, c) };
-  const textRows: Array<Record<Exclude<ColumnKey, 'bar'>, string>> = [...groupRows, totalRow];
-
-  const demands: ColumnDemand[] = COLUMNS.map((column) => {
-    if (column.key === 'bar') return { key: 'bar', priority: column.priority, width: BAR_WIDTH, minWidth: BAR_MIN_WIDTH, shrink: 'truncate' };
-    const widest = Math.max(displayWidth(titles[column.key]), ...textRows.map((row) => displayWidth(row[column.key as Exclude<ColumnKey, 'bar'>])));
-    return column.key === 'group'
-      ? { key: 'group', priority: 0, width: widest, minWidth: Math.min(widest, 10), shrink: 'truncate' }
-      : { key: column.key, priority: column.priority, width: widest };
-  });
-  const layout = fitColumns(demands, width, GAP);
-  const kept = layout.keep.map((kept) => ({ ...kept, def: COLUMNS.find((column) => column.key === kept.key)! }));
-
+  const context = { chalk: c, nowMs: options.nowMs ?? Date.now(), where: 'table' as const };
+  const markets = new Set(report.groups.map((group) => group.deal?.market ?? null));
+  const market = markets.size === 1 ? [...markets][0] : null;
+  const currency = market === null ? undefined : quoteCurrencyOf(market);
+  const rateUnit = currency === undefined ? undefined : `${currency}/USDT`;
   const maxAbs = report.groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
-  const line = (cells: Record<string, Cell>): string =>
-    kept.map(({ key, width: columnWidth }) => padCell(cells[key]?.text ?? '', columnWidth, cells[key]?.align ?? 'left')).join(' '.repeat(GAP));
-  const cellsOf = (row: Record<string, string>, extra: Record<string, Cell> = {}, bold = false): Record<string, Cell> => {
-    const cells: Record<string, Cell> = {};
-    for (const { key, def } of kept) if (key !== 'bar') cells[key] = { text: bold ? c.bold(row[key]) : row[key], align: def.align };
-    return { ...cells, ...extra };
-  };
-  const barWidth = kept.find((column) => column.key === 'bar')?.width ?? 0;
-  const barCell = (value: number): Cell => {
-    const drawn = bar(value, maxAbs, barWidth);
-    return { text: value > 0 ? c.green(drawn) : value < 0 ? c.red(drawn) : c.dim(drawn), align: 'left' };
-  };
+  const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
+  // Rates: one number of decimals for the whole column (what the smallest needs).
+  const rateDigits = (key: string): number =>
+    Math.max(2, ...report.groups.map((group) => (typeof valueOfGroup(key, group) === 'number' ? rateDecimals(valueOfGroup(key, group) as number) : 0)));
 
-  const head = line(cellsOf(Object.fromEntries(kept.map(({ key }) => [key, titles[key as ColumnKey]])), {}, true));
-  const rule = c.dim(kept.map(({ width: columnWidth }) => '─'.repeat(columnWidth)).join(' '.repeat(GAP)));
-  const out = [head, rule];
-  report.groups.forEach((group, index) => out.push(line(cellsOf(groupRows[index], { bar: barCell(group.net_pnl_usd) }))));
-  out.push(rule, line(cellsOf(totalRow, {}, true)));
-  if (layout.dropped.length > 0) {
-    const words = layout.dropped.map((key) => COLUMN_WORDS[key] ?? key).join(', ');
+  const columns: TableColumn[] = tableKeys(report.by).map((key): TableColumn => {
+    if (key === 'bar') {
+      return {
+        key,
+        header: '',
+        align: 'left',
+        cells: [],
+        drawn: {
+          width: BAR_WIDTH,
+          minWidth: BAR_MIN_WIDTH,
+          draw: (row, barWidth) => {
+            const value = report.groups[row]?.net_pnl_usd;
+            if (value === undefined) return '';
+            const drawn = bar(value, maxAbs, barWidth);
+            return value > 0 ? c.green(drawn) : value < 0 ? c.red(drawn) : c.dim(drawn);
+          },
+        },
+      };
+    }
+    const field = fieldsByKey.get(key)!;
+    const format = field.kind === 'rate' ? { decimals: rateDigits(key) } : field.kind === 'count' ? { decimals: 0 } : { decimals: 2 };
+    const cell = (group: ReportFigures & { label?: string; deal?: ReportGroup['deal'] }): TableCell => {
+      const value = valueOfGroup(key, group);
+      if (key === 'group') return tableCell(safeText(String(value)));
+      return formatCell(field, value, {}, format, context);
+    };
+    return {
+      key,
+      header: headerOf(field, report, rateUnit),
+      align: ['text', 'side', 'utc'].includes(field.kind ?? 'text') || key === 'market' ? 'left' : 'right',
+      // A group's name or a reference may be cut at the end; a hedge id is kept whole (cut in the middle only when it is all that fits).
+      shrink: key === 'group' ? (report.by === 'hedge' ? 'middle' : 'end') : key === 'client_reference' ? 'end' : undefined,
+      minWidth: key === 'group' && report.by !== 'hedge' ? 10 : key === 'client_reference' ? 8 : undefined,
+      cells: report.groups.map(cell),
+    };
+  });
+  const totalsCells = tableKeys(report.by).map((key): TableCell => {
+    if (key === 'group' || key === 'bar') return EMPTY_CELL;
+    const field = fieldsByKey.get(key)!;
+    if (key === 'quote_amount_locked') {
+      // One currency: its sum; several: each is on its own line under the table.
+      return report.locked.length === 1 ? tableCell(formatFixed(report.locked[0]!.amount, 2)) : EMPTY_CELL;
+    }
+    if (!['count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].includes(key)) return EMPTY_CELL;
+    return formatCell(field, valueOfGroup(key, report.totals), {}, { decimals: key === 'count' ? 0 : 2 }, context);
+  });
+  const { text: drawn, hidden } = await drawTable({
+    columns,
+    priority: REPORT_PRIORITY,
+    rowCount: report.groups.length,
+    totals: { label: 'Total', cells: totalsCells },
+    width,
+    chalk: c,
+  });
+  const out = drawn.split('\n');
+  if (report.by === 'hedge' && report.locked.length > 1) {
+    for (const sum of report.locked) out.push(wrapWords(`Locked in ${sum.quote_currency ?? 'an unknown currency'}: ${formatFixed(sum.amount, 2)} (${sum.count} hedge${sum.count === 1 ? '' : 's'})`, width));
+  }
+  out.push(
+    c.dim(
+      wrapWords(
+        `Amounts in USD; carry and fees in USDC, from your side (- you paid, + you earned): net = gross + carry + fees.${
+          report.by === 'hedge' ? ' Locked: notional × entry rate, in the quote currency.' : ' A line per deal, with its reference and rates: --by hedge.'
+        }`,
+        width,
+      ),
+    ),
+  );
+  if (hidden.length > 0) {
+    const words = hidden.map((key) => COLUMN_WORDS[key] ?? key).join(', ');
     out.push(c.dim(wrapWords(`Not shown at ${width} columns: ${words} (all in --format csv and --json).`, width)));
   }
   return out;
+}
+
+function pnl(value: number | null, c: ChalkInstance): string {
+  if (value === null) return c.dim('—');
+  const text = formatSignedMoney(value);
+  return value > 0 ? c.green(text) : value < 0 ? c.red(text) : text;
 }
 
 function unrealizedLine(report: Report, c: ChalkInstance): string {
@@ -246,8 +397,8 @@ function cumulativeLine(report: Report, c: ChalkInstance, width: number): string
 const MISSING_WORDS: Record<keyof Report['missing'], string> = {
   notional_usd: 'notional',
   gross_pnl_usd: 'gross P&L',
-  carry_usd: 'carry',
-  fees_usd: 'fees',
+  carry_usdc: 'carry',
+  fees_usdc: 'fees',
 };
 
 const plural = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;

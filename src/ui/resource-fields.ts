@@ -1,18 +1,37 @@
-// How the API's resources are labelled and formatted, defined once for every command that shows
-// them. Fields the spec does not name follow the wire contract; anything else the server sends
-// is shown after these by the output layer.
+// Every resource the CLI shows, declared once: its fields (keys, labels, units, kinds — one column
+// order for TSV, CSV and JSON --fields), the order a table shows them in when it differs, and its
+// column priorities: one ordered list, most important first. A terminal too narrow for every
+// column keeps the longest prefix of that list that fits (ui/table.ts), so a column shown at one
+// width is shown at every wider one. docs/output.md lists them.
+//
+// Fields the spec does not name follow the wire contract; anything else the server sends is shown
+// after these by the output layer. Carry and fees are `charge`s: the server's positive is paid by
+// the account, and people see them from the account's side (docs/output.md, "Sign convention").
+import type { ChalkInstance } from 'chalk';
 import type { FieldSpec } from './fields.js';
 
-// Priorities say what a narrow terminal keeps (0 never goes; higher numbers go first); units go
-// after the label on screen ("Notional USD" in a table, "Notional (USD)" on a card).
-const market: FieldSpec = { key: 'market', label: 'Market', priority: 0 };
-const side: FieldSpec = { key: 'side', label: 'Side', kind: 'side', priority: 0 };
-const notional: FieldSpec = { key: 'notional_usd', label: 'Notional', unit: 'USD', kind: 'money', priority: 1 };
-const tenor: FieldSpec = { key: 'tenor_days', label: 'Tenor', unit: 'days', kind: 'count', priority: 6 };
+/** A resource as lists show it. */
+export interface Resource {
+  /** In this order in TSV and CSV columns, in JSON --fields and (unless `table` says) on screen. */
+  fields: FieldSpec[];
+  /** Keys, most important first: what a narrow terminal keeps. */
+  priority: readonly string[];
+  /** Keys in the order a table shows them; a field it does not name is in the table only when --fields asks. */
+  table?: readonly string[];
+}
+
+const market: FieldSpec = { key: 'market', label: 'Market' };
+const side: FieldSpec = { key: 'side', label: 'Side', kind: 'side' };
+const notional: FieldSpec = { key: 'notional_usd', label: 'Notional', unit: 'USD', kind: 'money' };
+const tenor: FieldSpec = { key: 'tenor_days', label: 'Tenor', unit: 'days', kind: 'count' };
+/** The caller's own deal id (the spec's `client_reference`): "Ref" wherever a list shows it. */
+const reference: FieldSpec = { key: 'client_reference', label: 'Ref', kind: 'text' };
 
 /** Hedges still able to mature: the others show no countdown. */
 const STILL_RUNNING = new Set(['submitted', 'filled']);
 const runningHedge = (row: Record<string, unknown>): boolean => typeof row.status !== 'string' || STILL_RUNNING.has(row.status);
+
+// ---- hedges --------------------------------------------------------------------------------
 
 /**
  * A hedge, in the one column order of `hedge hedges` (list and ID; TSV, CSV and table alike):
@@ -20,70 +39,336 @@ const runningHedge = (row: Record<string, unknown>): boolean => typeof row.statu
  * CSV and JSON; shortened on screen).
  */
 export const HEDGE_FIELDS: FieldSpec[] = [
-  { key: 'id', label: 'Hedge ID', kind: 'id', priority: 0 },
-  { key: 'client_reference', label: 'Ref', kind: 'text', priority: 4 },
+  { key: 'id', label: 'Hedge ID', kind: 'id' },
+  reference,
   market,
   side,
   notional,
   tenor,
-  { key: 'status', label: 'Status', kind: 'status', priority: 0 },
-  { key: 'struck_rate', label: 'Struck', unit: 'rate', kind: 'rate', priority: 3 },
-  { key: 'opened_at', label: 'Opened', kind: 'time', priority: 7, relativeWhen: runningHedge },
-  { key: 'maturity_at', label: 'Maturity', kind: 'time', priority: 2, relativeWhen: runningHedge },
-  { key: 'filled_at', label: 'Filled', kind: 'time', priority: 7, relativeWhen: () => false },
-  { key: 'closed_at', label: 'Closed', kind: 'time', priority: 7, relativeWhen: () => false },
-  { key: 'units', label: 'Units', kind: 'count', priority: 8 },
-  { key: 'order_key', label: 'Order key', kind: 'hash', priority: 8 },
-  { key: 'order_tx_hash', label: 'Order tx', kind: 'hash', priority: 8 },
-  { key: 'fill_tx_hash', label: 'Fill tx', kind: 'hash', priority: 8 },
+  { key: 'status', label: 'Status', kind: 'status' },
+  { key: 'struck_rate', label: 'Struck', unit: 'rate', kind: 'rate' },
+  { key: 'opened_at', label: 'Opened', kind: 'time', relativeWhen: runningHedge },
+  { key: 'maturity_at', label: 'Maturity', kind: 'time', relativeWhen: runningHedge },
+  { key: 'filled_at', label: 'Filled', kind: 'time', relativeWhen: () => false },
+  { key: 'closed_at', label: 'Closed', kind: 'time', relativeWhen: () => false },
+  { key: 'units', label: 'Units', kind: 'count' },
+  { key: 'order_key', label: 'Order key', kind: 'hash' },
+  { key: 'order_tx_hash', label: 'Order tx', kind: 'hash' },
+  { key: 'fill_tx_hash', label: 'Fill tx', kind: 'hash' },
 ];
 
-/** The list shows the same fields as the detail, in the same order. */
-export const HEDGE_LIST_FIELDS: FieldSpec[] = HEDGE_FIELDS;
+export const HEDGE_RESOURCE: Resource = {
+  fields: HEDGE_FIELDS,
+  priority: [
+    'id',
+    'client_reference',
+    'side',
+    'notional_usd',
+    'status',
+    'market',
+    'struck_rate',
+    'maturity_at',
+    'tenor_days',
+    'opened_at',
+    'filled_at',
+    'closed_at',
+    'units',
+    'order_key',
+    'order_tx_hash',
+    'fill_tx_hash',
+  ],
+};
+
+// ---- positions -----------------------------------------------------------------------------
+
+/**
+ * The deal reference of a position, joined from its hedge by flows/positions.ts under this symbol:
+ * JSON never prints a symbol-keyed value, so `--json` stays the server's data as sent, while the
+ * table, TSV, CSV and `--fields client_reference` show it.
+ */
+export const JOINED_REFERENCE: unique symbol = Symbol('client_reference');
+
+const joinedReference = (row: Record<string, unknown>): unknown =>
+  (row as Record<PropertyKey, unknown>)[JOINED_REFERENCE] ?? row.client_reference;
 
 /** The spec names only `net_margin_usd`: what closing now would return. */
 export const POSITION_FIELDS: FieldSpec[] = [
   market,
   side,
+  { ...reference, get: joinedReference },
   notional,
-  { key: 'entry_price', label: 'Entry', unit: 'rate', kind: 'rate', priority: 4 },
-  { key: 'mark_price', label: 'Mark', unit: 'rate', kind: 'rate', priority: 3 },
-  { key: 'gross_pnl_usd', label: 'Gross P&L', unit: 'USD', kind: 'pnl', priority: 5 },
-  { key: 'accrued_carry_usdc', label: 'Carry', unit: 'USDC', kind: 'money', priority: 5 },
-  { key: 'net_pnl_usd', label: 'Net P&L', unit: 'USD', kind: 'pnl', priority: 1 },
-  { key: 'close_fee_usdc', label: 'Close fee', unit: 'USDC', kind: 'money', priority: 6 },
-  { key: 'margin_usdc', label: 'Margin', unit: 'USDC', kind: 'money', priority: 6 },
-  { key: 'net_margin_usd', label: 'Net margin', unit: 'USD', kind: 'money', priority: 3 },
+  { key: 'entry_price', label: 'Entry', unit: 'rate', kind: 'rate' },
+  { key: 'mark_price', label: 'Mark', unit: 'rate', kind: 'rate' },
+  { key: 'gross_pnl_usd', label: 'Gross P&L', unit: 'USD', kind: 'pnl' },
+  { key: 'accrued_carry_usdc', label: 'Carry', unit: 'USDC', kind: 'charge' },
+  { key: 'net_pnl_usd', label: 'Net P&L', unit: 'USD', kind: 'pnl' },
+  { key: 'close_fee_usdc', label: 'Close fee', unit: 'USDC', kind: 'charge' },
+  { key: 'margin_usdc', label: 'Margin', unit: 'USDC', kind: 'money' },
+  { key: 'net_margin_usd', label: 'Net margin', unit: 'USD', kind: 'money' },
   // Time to maturity, for people: the table's view of maturity_at.
-  { key: 'matures_in', label: 'Matures in', kind: 'countdown', priority: 1, screenOnly: true, get: (row) => row.maturity_at },
-  { key: 'maturity_at', label: 'Maturity', kind: 'utc', priority: 6 },
-  { key: 'hedge_id', label: 'Hedge ID', kind: 'id', priority: 2 },
-  { key: 'units', label: 'Units', kind: 'count', priority: 8 },
-  { key: 'opened_at', label: 'Opened', kind: 'utc', priority: 8 },
+  { key: 'matures_in', label: 'Left', kind: 'countdown', screenOnly: true, get: (row) => row.maturity_at },
+  { key: 'maturity_at', label: 'Maturity', kind: 'utc' },
+  { key: 'hedge_id', label: 'Hedge ID', kind: 'id' },
+  { key: 'units', label: 'Units', kind: 'count' },
+  { key: 'opened_at', label: 'Opened', kind: 'utc' },
 ];
+
+/** At 80 columns a desk sees the side, its reference, notional, entry and mark, net P&L and time left. */
+export const POSITION_RESOURCE: Resource = {
+  fields: POSITION_FIELDS,
+  priority: [
+    'side',
+    'client_reference',
+    'notional_usd',
+    'entry_price',
+    'mark_price',
+    'net_pnl_usd',
+    'matures_in',
+    'market',
+    'hedge_id',
+    'gross_pnl_usd',
+    'accrued_carry_usdc',
+    'net_margin_usd',
+    'maturity_at',
+    'margin_usdc',
+    'close_fee_usdc',
+    'units',
+    'opened_at',
+  ],
+};
+
+// ---- history -------------------------------------------------------------------------------
 
 /** What a closed hedge realized; the spec names only `net_pnl_usd`. */
 export const REALIZED_FIELDS: FieldSpec[] = [
-  { key: 'entry_price', label: 'Entry', unit: 'rate', kind: 'rate', priority: 5 },
-  { key: 'exit_price', label: 'Exit', unit: 'rate', kind: 'rate', priority: 5 },
-  { key: 'gross_pnl_usd', label: 'Gross P&L', unit: 'USD', kind: 'pnl', priority: 4 },
-  { key: 'carry_usdc', label: 'Carry paid', unit: 'USDC', kind: 'money', priority: 6 },
-  { key: 'fees_usdc', label: 'Fees', unit: 'USDC', kind: 'money', priority: 6 },
-  { key: 'net_pnl_usd', label: 'Net P&L', unit: 'USD', kind: 'pnl', priority: 0 },
+  { key: 'entry_price', label: 'Entry', unit: 'rate', kind: 'rate' },
+  { key: 'exit_price', label: 'Exit', unit: 'rate', kind: 'rate' },
+  { key: 'gross_pnl_usd', label: 'Gross P&L', unit: 'USD', kind: 'pnl' },
+  { key: 'carry_usdc', label: 'Carry', unit: 'USDC', kind: 'charge' },
+  { key: 'fees_usdc', label: 'Fees', unit: 'USDC', kind: 'charge' },
+  { key: 'net_pnl_usd', label: 'Net P&L', unit: 'USD', kind: 'pnl' },
 ];
 
 export const HISTORY_FIELDS: FieldSpec[] = [
-  { key: 'hedge_id', label: 'Hedge ID', kind: 'id', priority: 0 },
-  { key: 'client_reference', label: 'Ref', kind: 'text', priority: 4 },
+  { key: 'hedge_id', label: 'Hedge ID', kind: 'id' },
+  reference,
   market,
   side,
   notional,
   tenor,
-  { key: 'opened_at', label: 'Opened', kind: 'utc', priority: 7 },
-  { key: 'closed_at', label: 'Closed', kind: 'utc', priority: 2 },
-  { key: 'close_reason', label: 'How', kind: 'text', priority: 3 },
+  { key: 'opened_at', label: 'Opened', kind: 'utc' },
+  { key: 'closed_at', label: 'Closed', kind: 'utc' },
+  { key: 'close_reason', label: 'How', kind: 'text' },
   ...REALIZED_FIELDS,
 ];
+
+export const HISTORY_RESOURCE: Resource = {
+  fields: HISTORY_FIELDS,
+  priority: [
+    'hedge_id',
+    'client_reference',
+    'side',
+    'notional_usd',
+    'net_pnl_usd',
+    'closed_at',
+    'entry_price',
+    'exit_price',
+    'market',
+    'close_reason',
+    'gross_pnl_usd',
+    'carry_usdc',
+    'fees_usdc',
+    'tenor_days',
+    'opened_at',
+  ],
+};
+
+// ---- maturities ----------------------------------------------------------------------------
+
+/**
+ * `hedge maturities`: the flat list in TSV, CSV and JSON --fields (in this order); the table
+ * shows the time of day and the time left instead of the day and the exact time (a line per day
+ * above its settlements says the date).
+ */
+export const MATURITY_RESOURCE: Resource = {
+  fields: [
+    { key: 'day', label: 'Day' },
+    { key: 'maturity_at', label: 'Maturity', kind: 'utc' },
+    { key: 'matures_in_seconds', label: 'Matures in (s)', kind: 'count' },
+    market,
+    side,
+    notional,
+    tenor,
+    { key: 'hedge_id', label: 'Hedge ID', kind: 'id' },
+    reference,
+    { key: 'mark_price', label: 'Mark', unit: 'rate', kind: 'rate' },
+    { key: 'net_pnl_usd', label: 'P&L', unit: 'USD', kind: 'pnl' },
+    { key: 'accrued_carry_usdc', label: 'Carry', unit: 'USDC', kind: 'charge' },
+    { key: 'time', label: 'UTC', kind: 'text', screenOnly: true, get: (row) => (typeof row.maturity_at === 'string' ? row.maturity_at.slice(11, 16) : undefined) },
+    { key: 'left', label: 'Left', kind: 'countdown', screenOnly: true, get: (row) => row.maturity_at },
+  ],
+  table: ['time', 'left', 'market', 'side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'accrued_carry_usdc', 'mark_price', 'tenor_days', 'hedge_id'],
+  priority: ['time', 'side', 'client_reference', 'notional_usd', 'left', 'net_pnl_usd', 'market', 'accrued_carry_usdc', 'hedge_id', 'mark_price', 'tenor_days'],
+};
+
+// ---- account, prices, markets ----------------------------------------------------------------
+
+/** The spec names only `balance_usdc` and `available_exposure_usd`; the rest follows the wire contract. */
+export const ACCOUNT_FIELDS: FieldSpec[] = [
+  { key: 'balance_usdc', label: 'Balance, free (USDC)', kind: 'money' },
+  { key: 'margin_in_use_usdc', label: 'Margin in use (USDC)', kind: 'money' },
+  { key: 'open_exposure_usd', label: 'Open exposure (USD)', kind: 'money' },
+  { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl' },
+  { key: 'open_positions', label: 'Open positions', kind: 'count' },
+  { key: 'available_exposure_usd', label: 'Available exposure (USD)', kind: 'money' },
+  { key: 'exposure_cap_usd', label: 'Exposure cap (USD)', kind: 'money' },
+];
+
+/** `hedge price`: the indicative mid rate per market (GET /prices). */
+export const PRICE_RESOURCE: Resource = {
+  fields: [
+    market,
+    { key: 'price', label: 'Mid price', unit: 'rate', kind: 'rate' },
+    { key: 'timestamp', label: 'As of', kind: 'time' },
+  ],
+  priority: ['market', 'price', 'timestamp'],
+};
+
+type PerSide = { buy: number; sell: number };
+
+/**
+ * `hedge markets`: capacity and carry per side come nested (`available_capacity_usd.buy`) and are
+ * shown as a column per side. For people the carry is worded on the account's side
+ * (`carryText`); TSV, CSV and JSON keep the server's rate (positive: the account pays).
+ */
+export function marketsResource(carryText?: (ratePerDay: number) => string): Resource {
+  const capacity = (which: keyof PerSide): FieldSpec => ({
+    key: `capacity_${which}_usd`,
+    label: `Capacity ${which}`,
+    unit: 'USD',
+    kind: 'money',
+    decimals: 0,
+    covers: ['available_capacity_usd'],
+    get: (row) => (row.available_capacity_usd as PerSide | undefined)?.[which],
+  });
+  const carry = (which: keyof PerSide): FieldSpec => ({
+    key: `carry_${which}_daily_pct`,
+    label: `Carry/day ${which}`,
+    kind: carryText ? 'text' : 'percent',
+    covers: ['net_rate_daily_pct'],
+    get: (row) => {
+      const rate = (row.net_rate_daily_pct as PerSide | undefined)?.[which];
+      return carryText && typeof rate === 'number' ? carryText(rate) : rate;
+    },
+  });
+  return {
+    fields: [market, { key: 'status', label: 'Status', kind: 'status' }, { key: 'price', label: 'Price', unit: 'rate', kind: 'rate' }, capacity('buy'), capacity('sell'), carry('buy'), carry('sell')],
+    priority: ['market', 'price', 'carry_buy_daily_pct', 'carry_sell_daily_pct', 'status', 'capacity_buy_usd', 'capacity_sell_usd'],
+  };
+}
+
+// ---- profiles --------------------------------------------------------------------------------
+
+/**
+ * `hedge profile list` (rows of config/profile-view.ts): one column order in every format; on a
+ * screen the current profile is marked with `*` (the `current` column is left out) and LIVE is red.
+ */
+export function profilesResource(c: ChalkInstance, forPeople: boolean, environmentLabel: (environment: 'live' | 'test' | null) => string): Resource {
+  return {
+    fields: [
+      { key: 'name', label: 'Profile', style: (text, row) => (row.current ? c.bold(`* ${text}`) : `  ${text}`) },
+      { key: 'current', label: 'Current' },
+      {
+        key: 'environment',
+        label: 'Environment',
+        get: (row) => (forPeople ? (row.environment ?? 'none') : row.environment),
+        style: (_text, row) => environmentLabel((row.environment as 'live' | 'test' | null | undefined) ?? null),
+      },
+      { key: 'base_url', label: 'Base URL', kind: 'text' },
+      { key: 'api_key', label: 'API key', get: (row) => (forPeople ? (row.api_key ?? 'logged out') : row.api_key), style: (text, row) => (row.api_key ? text : c.dim(text)) },
+      { key: 'ca_file', label: 'CA file', kind: 'text' },
+      { key: 'journal_url', label: 'Journal store', kind: 'text' },
+      { key: 'saved_at', label: 'Saved', kind: 'time' },
+    ],
+    table: ['name', 'environment', 'base_url', 'api_key', 'ca_file', 'journal_url', 'saved_at'],
+    priority: ['name', 'environment', 'api_key', 'base_url', 'saved_at', 'ca_file', 'journal_url', 'current'],
+  };
+}
+
+// ---- the journal -----------------------------------------------------------------------------
+
+/** `hedge journal` rows (ui/journal-fields.ts makes them from the entries). */
+export const JOURNAL_RESOURCE: Resource = {
+  fields: [
+    { key: 'id', label: 'ID', kind: 'id' },
+    { key: 'created_at', label: 'Time', kind: 'time' },
+    { key: 'command', label: 'Command' },
+    market,
+    side,
+    reference,
+    notional,
+    { key: 'outcome', label: 'Outcome', kind: 'status' },
+    { key: 'hedge_id', label: 'Hedge ID', kind: 'id' },
+    { key: 'environment', label: 'Where' },
+    // The machine that began it: a team store holds several desks' actions.
+    { key: 'host', label: 'Host' },
+  ],
+  priority: ['id', 'outcome', 'command', 'created_at', 'client_reference', 'side', 'notional_usd', 'market', 'hedge_id', 'environment', 'host'],
+};
+
+// ---- plan and apply --------------------------------------------------------------------------
+
+/**
+ * `hedge plan` / `hedge apply`: a line per step (numbered, in execution order) or per side already
+ * at target. TSV, CSV and JSON --fields carry the raw figures; the table shows the change only
+ * where there is one, and the cost columns only for opens and adds (the steps that are quoted).
+ */
+export const PLAN_RESOURCE: Resource = {
+  fields: [
+    { key: 'step', label: '#', kind: 'count' },
+    market,
+    side,
+    { key: 'current_usd', label: 'Current', kind: 'money' },
+    { key: 'target_usd', label: 'Target', kind: 'money' },
+    { key: 'action', label: 'Action' },
+    { key: 'delta_usd', label: 'Change', kind: 'pnl' },
+    { key: 'tenor_days', label: 'Days', kind: 'count' },
+    { key: 'margin_usdc', label: 'Margin', kind: 'money' },
+    { key: 'fee_usdc', label: 'Fee', kind: 'charge' },
+    { key: 'carry_usdc', label: 'Carry', kind: 'charge' },
+    { key: 'line', label: 'Line', kind: 'count' },
+    { key: 'change', label: 'Change', kind: 'pnl', screenOnly: true, get: (row) => (row.action === 'none' ? undefined : row.delta_usd) },
+  ],
+  table: ['step', 'market', 'side', 'current_usd', 'target_usd', 'action', 'change', 'tenor_days', 'margin_usdc', 'fee_usdc', 'carry_usdc'],
+  priority: ['market', 'side', 'target_usd', 'action', 'change', 'current_usd', 'margin_usdc', 'step', 'carry_usdc', 'fee_usdc', 'tenor_days', 'delta_usd', 'line'],
+};
+
+/** What `hedge apply` did, step by step. */
+export const APPLY_RESOURCE: Resource = {
+  fields: [
+    { key: 'step', label: '#', kind: 'count' },
+    { key: 'action', label: 'Action' },
+    market,
+    side,
+    { key: 'delta_usd', label: 'Change', unit: 'USD', kind: 'pnl' },
+    { key: 'outcome', label: 'Outcome', kind: 'status' },
+    { key: 'hedge_id', label: 'Hedge', kind: 'id' },
+    { key: 'journal_id', label: 'Journal', kind: 'id' },
+  ],
+  priority: ['action', 'market', 'side', 'outcome', 'delta_usd', 'step', 'hedge_id', 'journal_id'],
+};
+
+// ---- the agent's tools -------------------------------------------------------------------------
+
+export const TOOL_RESOURCE: Resource = {
+  fields: [
+    { key: 'name', label: 'Tool' },
+    { key: 'tier', label: 'Tier' },
+    { key: 'offered', label: 'Offered' },
+    { key: 'arguments', label: 'Arguments', kind: 'text' },
+  ],
+  priority: ['name', 'tier', 'offered', 'arguments'],
+};
 
 /** `fields` with `extra` inserted right after the field named `after`. */
 export function insertAfter(fields: FieldSpec[], after: string, extra: FieldSpec[]): FieldSpec[] {

@@ -9,17 +9,17 @@
 import type { ChalkInstance } from 'chalk';
 import type { Alert } from '../domain/alerts.js';
 import { safeStyled, safeText } from '../security/safe-text.js';
-import type { FieldKind } from './fields.js';
+import { NUMERIC_KINDS, type FieldKind } from './fields.js';
 import { formatSignedMoney } from './format.js';
+import { loadTableDrawer, tableCell, type TableColumn, type TableDrawer } from './table.js';
 import { sparkline } from './text-charts.js';
-import { displayWidth, fitColumns, truncateEnd, type ColumnDemand } from './width.js';
+import { displayWidth, truncateEnd } from './width.js';
 
 export interface WatchField {
   key: string;
+  /** As a table header or a card's label says it (unit included). */
   label: string;
   kind?: FieldKind;
-  /** Lower is more important; 0 is never dropped when the terminal is narrow. */
-  priority: number;
 }
 
 export interface WatchRow {
@@ -28,22 +28,29 @@ export interface WatchRow {
   values: Record<string, unknown>;
   /** Shown as a countdown that ticks every second. */
   maturityAt?: string;
-  /** This refresh's point of the row's sparkline (mark, price). */
-  trend?: number;
 }
+
+/** The key of the countdown column, and of the sparkline column, in a model's priority list. */
+export const COUNTDOWN_KEY = 'matures_in';
+export const TREND_KEY = 'trend';
 
 export interface WatchModel {
   title: string;
   /** table: one line per row; card: one row as label/value lines. */
   layout: 'table' | 'card';
   fields: WatchField[];
+  /** Column keys (COUNTDOWN_KEY and TREND_KEY included), most important first: what a narrow terminal keeps. */
+  priority: readonly string[];
   rows: WatchRow[];
   /** Said instead of a table when there are no rows. */
   empty: string;
-  /** A "Matures in" column (or card line) from each row's maturityAt. */
-  countdown?: { label: string; priority: number };
-  /** A sparkline column (or card line) of each row's trend over the session. */
-  trend?: { label: string; priority: number };
+  /** A countdown column (or card line) from each row's maturityAt. */
+  countdown?: { label: string };
+  /**
+   * A sparkline column (or card line) of one field of each row over the session, drawn from the
+   * values as shown (a move below the shown precision does not move it).
+   */
+  trend?: { label: string; field: WatchField };
   /** One figure over the whole view with its own sparkline (total net P&L). */
   total?: { label: string; value: number | undefined };
 }
@@ -71,6 +78,8 @@ export interface RenderOptions {
   chalk: ChalkInstance;
   now: number;
   format: FormatValue;
+  /** The Table (ui/table.ts loadTableDrawer), cli-table3 loaded. */
+  table: TableDrawer;
   /** The local time of day for "last good refresh" (injectable for tests). */
   clockTime?: (ms: number) => string;
 }
@@ -81,7 +90,6 @@ const SERIES_LIMIT = 600;
 const TREND_MIN_WIDTH = 8;
 const TREND_MAX_WIDTH = 24;
 const GAP = 2;
-const NUMERIC_KINDS = new Set<FieldKind>(['money', 'pnl', 'rate', 'percent', 'count']);
 
 export function emptyWatchState(intervalMs: number): WatchState {
   return { intervalMs, alerts: [], series: new Map(), previous: new Map() };
@@ -95,10 +103,24 @@ function pushPoint(series: Map<string, number[]>, key: string, value: number | u
   series.set(key, points);
 }
 
-/** A refresh that succeeded: the new model, what changed since the previous one, the sparklines' next points. */
-export function applyFresh(state: WatchState, model: WatchModel, at: number): void {
+/** A number as the screen shows it: 1,514.9512 shown as "1,514.95" is 1514.95. */
+export function shownNumber(format: FormatValue, field: WatchField, value: unknown): number | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+  // eslint-disable-next-line no-control-regex
+  const text = format(field, value).replace(/\u001b\[[0-9;]*m/g, '').replace(/[^0-9.+-]/g, '');
+  const shown = Number(text);
+  return text !== '' && Number.isFinite(shown) ? shown : value;
+}
+
+/**
+ * A refresh that succeeded: the new model, what changed since the previous one, the sparklines'
+ * next points — each the trend field's value as `format` shows it, so the line moves only when
+ * what is on the screen does.
+ */
+export function applyFresh(state: WatchState, model: WatchModel, at: number, format: FormatValue): void {
   state.previous = new Map((state.model?.rows ?? []).map((row) => [row.key, row.values]));
-  for (const row of model.rows) pushPoint(state.series, row.key, row.trend);
+  const trend = model.trend?.field;
+  if (trend) for (const row of model.rows) pushPoint(state.series, row.key, shownNumber(format, trend, row.values[trend.key]));
   if (model.total) pushPoint(state.series, TOTAL_SERIES, model.total.value);
   state.model = model;
   state.lastGoodAt = at;
@@ -199,69 +221,36 @@ function shownValue(state: WatchState, row: WatchRow, field: WatchField, options
 function renderTable(state: WatchState, model: WatchModel, options: RenderOptions): string[] {
   const c = options.chalk;
   if (model.rows.length === 0) return [c.dim(model.empty)];
-  interface Column {
-    key: string;
-    label: string;
-    priority: number;
-    right: boolean;
-    cells: (width: number) => string[];
-    width: number;
-    minWidth?: number;
-  }
-  const columnsOut: Column[] = model.fields.map((field) => {
-    const texts = model.rows.map((row) => shownValue(state, row, field, options));
-    return {
-      key: field.key,
-      label: field.label,
-      priority: field.priority,
-      right: field.kind !== undefined && NUMERIC_KINDS.has(field.kind),
-      cells: () => texts,
-      width: Math.max(displayWidth(field.label), ...texts.map(displayWidth)),
-    };
-  });
+  const columns: TableColumn[] = model.fields.map((field) => ({
+    key: field.key,
+    header: field.label,
+    align: field.kind !== undefined && NUMERIC_KINDS.has(field.kind) ? 'right' : 'left',
+    cells: model.rows.map((row) => tableCell(shownValue(state, row, field, options))),
+  }));
   if (model.countdown) {
-    const texts = model.rows.map((row) => (row.maturityAt === undefined ? c.dim('—') : formatCountdown(Date.parse(row.maturityAt) - options.now)));
-    columnsOut.push({
-      key: '\u0000countdown',
-      label: model.countdown.label,
-      priority: model.countdown.priority,
-      right: true,
-      cells: () => texts,
-      width: Math.max(displayWidth(model.countdown.label), ...texts.map(displayWidth)),
+    columns.push({
+      key: COUNTDOWN_KEY,
+      header: model.countdown.label,
+      align: 'right',
+      cells: model.rows.map((row) => tableCell(row.maturityAt === undefined ? c.dim('—') : formatCountdown(Date.parse(row.maturityAt) - options.now))),
     });
   }
   if (model.trend) {
     const longest = Math.max(0, ...model.rows.map((row) => state.series.get(row.key)?.length ?? 0));
-    columnsOut.push({
-      key: '\u0000trend',
-      label: model.trend.label,
-      priority: model.trend.priority,
-      right: false,
-      cells: (width) => model.rows.map((row) => c.cyan(sparkline(state.series.get(row.key) ?? [], width))),
-      width: Math.max(displayWidth(model.trend.label), Math.min(TREND_MAX_WIDTH, Math.max(TREND_MIN_WIDTH, longest))),
-      minWidth: Math.max(displayWidth(model.trend.label), TREND_MIN_WIDTH),
+    columns.push({
+      key: TREND_KEY,
+      header: model.trend.label,
+      align: 'left',
+      cells: [],
+      drawn: {
+        width: Math.min(TREND_MAX_WIDTH, Math.max(TREND_MIN_WIDTH, longest)),
+        minWidth: TREND_MIN_WIDTH,
+        draw: (index, width) => c.cyan(sparkline(state.series.get(model.rows[index]!.key) ?? [], width)),
+      },
     });
   }
-  const demands: ColumnDemand[] = columnsOut.map((column) => ({
-    key: column.key,
-    priority: column.priority,
-    width: column.width,
-    minWidth: column.minWidth,
-    shrink: column.minWidth !== undefined ? 'truncate' : 'none',
-  }));
-  const fit = fitColumns(demands, options.columns, GAP);
-  const kept = fit.keep.map(({ key, width }) => ({ column: columnsOut.find((column) => column.key === key)!, width }));
-  const pad = (text: string, width: number, right: boolean): string => {
-    const cut = truncateEnd(text, width);
-    const room = ' '.repeat(Math.max(0, width - displayWidth(cut)));
-    return right ? room + cut : cut + room;
-  };
-  const gap = ' '.repeat(GAP);
-  const head = kept.map(({ column, width }) => c.bold(pad(column.label, width, column.right))).join(gap);
-  const rule = kept.map(({ width }) => c.dim('─'.repeat(width))).join(gap);
-  const cells = kept.map(({ column, width }) => column.cells(width));
-  const body = model.rows.map((_, index) => kept.map(({ column, width }, at) => pad(cells[at]![index]!, width, column.right)).join(gap).trimEnd());
-  return [head.trimEnd(), rule, ...body];
+  const { text } = options.table({ columns, priority: model.priority, rowCount: model.rows.length, width: options.columns, chalk: c });
+  return text.split('\n');
 }
 
 function renderCard(state: WatchState, model: WatchModel, options: RenderOptions): string[] {
@@ -314,11 +303,12 @@ export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
   // log-update hides the cursor while it draws and shows it again at done() (and at exit,
   // whatever way the process ends).
   const draw = createLogUpdate(init.stream);
+  const table = await loadTableDrawer();
   const state = emptyWatchState(init.intervalMs);
   let closed = false;
   const render = (): void => {
     if (closed) return;
-    const lines = renderWatchScreen(state, { columns: init.columns(), chalk: init.chalk, now: init.now(), format: init.format, clockTime: init.clockTime });
+    const lines = renderWatchScreen(state, { columns: init.columns(), chalk: init.chalk, now: init.now(), format: init.format, table, clockTime: init.clockTime });
     // Values were filtered cell by cell; this keeps our colours and shows anything else escaped.
     draw(safeStyled(lines.join('\n')));
   };
@@ -328,7 +318,7 @@ export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
   return {
     state,
     fresh(model, at) {
-      applyFresh(state, model, at);
+      applyFresh(state, model, at, init.format);
       render();
     },
     stale(at, reason, nextAt) {

@@ -1,5 +1,5 @@
-// Fitting text and tables into the terminal's width (80 columns included): how wide the terminal
-// is, how many columns a string takes, wrapping, shortening, and which table columns to keep.
+// Fitting text into the terminal's width (80 columns included): how wide the terminal is, how many
+// columns a string takes, wrapping and shortening. Which table columns to keep is ui/table.ts's.
 // Everything here measures what the eye sees: ANSI colour codes take no columns and survive every
 // cut, CJK and emoji take two.
 //
@@ -126,16 +126,6 @@ export function truncateEnd(text: string, width: number): string {
  * `0x5f12…157b`. The start gets three fifths of the room: it holds what people read and type
  * (prefixes such as `0x` or `hdg_`), the end is there to tell similar values apart.
  */
-/**
- * A table cell at exactly `width` columns: cut when wider (at the end, or in the middle for ids and
- * hashes: `shrink: 'middle'`), then padded on the side `align` leaves open.
- */
-export function padCell(text: string, width: number, align: 'left' | 'right', shrink: ShrinkMode = 'truncate'): string {
-  const shown = displayWidth(text) <= width ? text : shrink === 'middle' ? shortenMiddle(text, width) : truncateEnd(text, width);
-  const room = ' '.repeat(Math.max(0, width - displayWidth(shown)));
-  return align === 'right' ? room + shown : shown + room;
-}
-
 export function shortenMiddle(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   if (width < ELLIPSIS_WIDTH) return '';
@@ -354,122 +344,4 @@ class SgrState {
   replay(): string {
     return this.attributes.size === 0 ? '' : `\u001b[${[...this.attributes.values()].join(';')}m`;
   }
-}
-
-// --- Table columns ---
-
-export type ShrinkMode = 'truncate' | 'middle' | 'none';
-
-export interface ColumnDemand {
-  key: string;
-  /** Lower is more important; 0 is never dropped. */
-  priority: number;
-  /** The widest cell, header included. */
-  width: number;
-  /** The narrowest a shrinkable column may get; defaults to its width (it does not shrink). */
-  minWidth?: number;
-  /** How the renderer shortens cells of a shrunk column; 'none' (the default) never shrinks. */
-  shrink?: ShrinkMode;
-}
-
-export interface ColumnFit {
-  /** The columns to show, in their given order, with the width to give each. */
-  keep: Array<{ key: string; width: number }>;
-  /** Keys of the columns left out, in their given order. */
-  dropped: string[];
-}
-
-/**
- * Which columns to show, and how wide, in `available` columns with `gap` between columns. All are
- * kept at full width when they fit. Otherwise shrinkable columns give up room down to their
- * `minWidth`, and when even that is not enough the least important columns (highest priority
- * number, the rightmost of equals) are dropped until the rest fits. Room left after dropping goes
- * back to shrunk columns, most important first. Priority 0 columns are never dropped, so with
- * only those left the result may still be wider than `available`.
- */
-export function fitColumns(columns: readonly ColumnDemand[], available: number, gap = 2): ColumnFit {
-  const floors = columns.map(floorWidth);
-  const kept = columns.map(() => true);
-  const total = (widths: readonly number[]): number => {
-    let sum = 0;
-    let count = 0;
-    widths.forEach((width, index) => {
-      if (!kept[index]) return;
-      sum += width;
-      count += 1;
-    });
-    return sum + gap * Math.max(0, count - 1);
-  };
-
-  for (let victim = leastImportant(columns, kept); total(floors) > available && victim !== undefined; ) {
-    kept[victim] = false;
-    victim = leastImportant(columns, kept);
-  }
-
-  const widths = [...floors];
-  let spare = available - total(floors);
-  for (const index of byImportance(columns)) {
-    if (!kept[index] || spare <= 0) continue;
-    const grow = Math.min(spare, columns[index].width - widths[index]);
-    widths[index] += grow;
-    spare -= grow;
-  }
-
-  return {
-    keep: columns.flatMap((column, index) => (kept[index] ? [{ key: column.key, width: widths[index] }] : [])),
-    dropped: columns.filter((_, index) => !kept[index]).map((column) => column.key),
-  };
-}
-
-function floorWidth(column: ColumnDemand): number {
-  const width = Math.max(0, column.width);
-  if ((column.shrink ?? 'none') === 'none') return width;
-  return Math.min(width, Math.max(0, column.minWidth ?? width));
-}
-
-/** The kept column to drop next: highest priority number above 0, the rightmost of equals. */
-function leastImportant(columns: readonly ColumnDemand[], kept: readonly boolean[]): number | undefined {
-  let victim: number | undefined;
-  columns.forEach((column, index) => {
-    if (!kept[index] || column.priority <= 0) return;
-    if (victim === undefined || column.priority >= columns[victim].priority) victim = index;
-  });
-  return victim;
-}
-
-/** Column indexes, most important first, the leftmost of equals first. */
-function byImportance(columns: readonly ColumnDemand[]): number[] {
-  return columns.map((_, index) => index).sort((a, b) => columns[a].priority - columns[b].priority || a - b);
-}
-
-/**
- * Like fitColumns, but room is handed out in order of importance (priority, then left to right):
- * each column gets its full width when that fits in what is left, else what is left when that is
- * at least its `minWidth` (shrinkable columns only), else it is dropped — and the next, less
- * important column may still fit. So a column is shortened only when every more important one is
- * whole, and narrow columns fill room a wide one could not use. Priority 0 columns are always
- * kept (at their floor when nothing is left).
- */
-export function allotColumns(columns: readonly ColumnDemand[], available: number, gap = 2): ColumnFit {
-  const widths = new Array<number | undefined>(columns.length);
-  let left = available;
-  let kept = 0;
-  for (const index of byImportance(columns)) {
-    const column = columns[index];
-    const room = left - (kept > 0 ? gap : 0);
-    const floor = floorWidth(column);
-    const width = Math.max(0, column.width);
-    let given: number | undefined;
-    if (room >= width) given = width;
-    else if (room >= floor && floor < width) given = room;
-    else if (column.priority <= 0) given = floor;
-    if (given === undefined) continue;
-    widths[index] = given;
-    left = room - given;
-    kept += 1;
-  }
-  return {
-    keep: columns.flatMap((column, index) => (widths[index] === undefined ? [] : [{ key: column.key, width: widths[index]! }])),
-    dropped: columns.filter((_, index) => widths[index] === undefined).map((column) => column.key),
-  };
 }

@@ -47,7 +47,7 @@ function writeJournal(): void {
     entry('a_open0001', ago(10 * 86_400_000), {
       command: 'open',
       argv: ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
-      request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 } },
+      request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3, client_reference: 'DEAL-42' } },
       profile: 'desk',
     }),
     { id: 'a_open0001', at: ago(10 * 86_400_000 - 5000), outcome: 'filled', hedge_id: 'hdg_1', resolved_at: ago(10 * 86_400_000 - 5000) },
@@ -107,12 +107,16 @@ describe('hedge journal', () => {
     const result = await hedge(['journal']);
     expect(result.code, result.stderr).toBe(0);
     const [header, ...lines] = result.stdout.trimEnd().split('\n');
-    expect(header).toBe('id\tcreated_at\tcommand\tmarket\tside\tnotional_usd\toutcome\thedge_id\tenvironment\thost');
+    expect(header).toBe('id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost');
     expect(lines).toHaveLength(3);
-    // Columns: id, time, command, market, side, notional, outcome, hedge id, where (then host: empty here, trimmed).
+    // Columns: id, time, command, market, side, the deal reference sent, notional, outcome, hedge id, where (then host: empty here, trimmed).
     const cells = lines.map((line) => line.split(/\t|\\x09/));
-    expect(cells[2]).toEqual(['a_open0001', ago(10 * 86_400_000), 'open', 'USDTNGN', 'buy', '10000', 'filled', 'hdg_1', 'test · desk']);
-    expect(cells[0]!.slice(0, 7)).toEqual(['a_close003', ago(60_000), 'close', 'USDTNGN', 'buy', '', 'submitted']);
+    expect(cells[2]).toEqual(['a_open0001', ago(10 * 86_400_000), 'open', 'USDTNGN', 'buy', 'DEAL-42', '10000', 'filled', 'hdg_1', 'test · desk']);
+    expect(cells[0]!.slice(0, 8)).toEqual(['a_close003', ago(60_000), 'close', 'USDTNGN', 'buy', '', '', 'submitted']);
+    // --ref keeps the actions sent with that reference.
+    const byRef = await hedge(['journal', '--ref', 'DEAL-42']);
+    expect(byRef.code, byRef.stderr).toBe(0);
+    expect(byRef.stdout.trimEnd().split('\n').slice(1).map((line) => line.split('\t')[0])).toEqual(['a_open0001']);
     expect(result.stdout).not.toContain('\u001b');
     expect(result.stdout).not.toContain('\u202e');
     expect(result.stdout).toContain('\\x1b]0;pwned');
@@ -121,7 +125,7 @@ describe('hedge journal', () => {
   it('an empty journal says so on stderr, stdout holds the header row alone (nothing with --no-header)', async () => {
     const result = await hedge(['journal']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('id\tcreated_at\tcommand\tmarket\tside\tnotional_usd\toutcome\thedge_id\tenvironment\thost\n');
+    expect(result.stdout).toBe('id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\n');
     expect((await hedge(['journal', '--no-header'])).stdout).toBe('');
     expect(result.stderr).toContain('journal is empty');
   });

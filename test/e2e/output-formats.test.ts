@@ -25,7 +25,7 @@ const COLUMNS: Record<string, string[]> = {
     'entry_price', 'exit_price', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd',
   ],
   positions: [
-    'market', 'side', 'notional_usd', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd',
+    'market', 'side', 'client_reference', 'notional_usd', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd',
     'close_fee_usdc', 'margin_usdc', 'net_margin_usd', 'maturity_at', 'hedge_id', 'units', 'opened_at',
   ],
 };
@@ -45,9 +45,14 @@ function cell(value: unknown): string {
 }
 
 /** The value of a column for a record: markets flatten their per-side objects into columns. */
+/** Each hedge's deal reference (GET /hedges): what a position's `client_reference` column is joined from. */
+let referenceOfHedge = new Map<string, unknown>();
+
 function columnValue(record: Record<string, any>, key: string): unknown {
   const side = /^(capacity|carry)_(buy|sell)_/.exec(key);
   if (side) return (side[1] === 'capacity' ? record.available_capacity_usd : record.net_rate_daily_pct)[side[2]!];
+  // A position carries no reference of its own (the spec shows none): it is its hedge's.
+  if (key === 'client_reference' && record.client_reference === undefined && typeof record.hedge_id === 'string') return referenceOfHedge.get(record.hedge_id);
   return record[key];
 }
 
@@ -68,6 +73,8 @@ beforeAll(async () => {
   await apiData(simulator, 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 25_000, tenor_days: 7, client_reference: 'DEAL, "42"' });
   simulator.sandbox.clock.advance(3_600_000);
   config = tempDir();
+  const hedges = (await apiData(simulator, 'GET', '/hedges?limit=500')) as Array<{ id: string; client_reference?: string }>;
+  referenceOfHedge = new Map(hedges.map((entry) => [entry.id, entry.client_reference]));
 });
 
 afterAll(async () => {

@@ -239,9 +239,12 @@ describe('read commands in every output mode', () => {
     expect(positions.map((p) => [p.market, p.side, p.hedge_id])).toEqual([['USDTNGN', 'buy', buyId]]);
     const [header, row] = lines(plain.stdout).map((line) => line.split('\t'));
     const p = positions[0] as Record<string, unknown>;
-    const order = ['market', 'side', 'notional_usd', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd', 'close_fee_usdc', 'margin_usdc', 'net_margin_usd', 'maturity_at', 'hedge_id', 'units', 'opened_at'];
+    const order = ['market', 'side', 'client_reference', 'notional_usd', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd', 'close_fee_usdc', 'margin_usdc', 'net_margin_usd', 'maturity_at', 'hedge_id', 'units', 'opened_at'];
     expect(header).toEqual(order);
-    expect(row).toEqual(order.map((k) => String(p[k])));
+    // The deal reference is the hedge's (GET /hedges), joined in; JSON stays the positions as sent.
+    expect(p.client_reference).toBeUndefined();
+    expect(row).toEqual(order.map((k) => (k === 'client_reference' ? 'DEAL-42' : String(p[k]))));
+    expect(tty.stdout).toContain('DEAL-42');
     expect(lines(plain.stdout)).toHaveLength(2);
     expect(tty.stdout).toMatchSnapshot();
   });

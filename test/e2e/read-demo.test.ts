@@ -91,8 +91,8 @@ describe('--demo', () => {
     expect(others).toEqual([]);
     expect(position).toMatchObject({ market: 'USDTNGN', side: 'buy', hedge_id: hedge.id, notional_usd: 10_000 });
     expect(hedgeSchema.array().parse(JSON.parse(hedges.stdout)).map((h) => h.id)).toEqual([hedge.id]);
-    // The terminal table keeps to what a desk watches (the id is in JSON and TSV).
-    expect(table.stdout).toMatch(/USDTNGN\s+buy\s+10,000\.00/);
+    // The terminal table keeps to what a desk watches at 80 columns, the deal reference included (the id is in JSON and TSV).
+    expect(table.stdout).toMatch(/buy\s+DEMO-1\s+10,000\.00/);
     expect(table.stderr).toContain('DEMO');
   });
 

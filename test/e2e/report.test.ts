@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/sandbox/engine-state.js';
 import { displayWidth } from '../../src/ui/width.js';
 import { tempDir } from '../support/hedge-cli.js';
+import { stripAnsi } from '../support/pseudo-terminal.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 
 /** Monday 2 March 2026, 09:00 UTC; the simulator's clock moves only by advance(). */
@@ -56,8 +57,8 @@ const sumCents = (values: number[]): number => values.reduce((sum, value) => sum
 
 interface ReportJson {
   by: string;
-  groups: Array<{ key: string; count: number; net_pnl_usd: number; notional_usd: number | null; fees_usd: number | null }>;
-  totals: { count: number; net_pnl_usd: number; notional_usd: number | null; gross_pnl_usd: number | null; carry_usd: number | null; fees_usd: number | null };
+  groups: Array<{ key: string; count: number; net_pnl_usd: number; notional_usd: number | null; fees_usdc: number | null }>;
+  totals: { count: number; net_pnl_usd: number; notional_usd: number | null; gross_pnl_usd: number | null; carry_usdc: number | null; fees_usdc: number | null };
   unrealized: { positions: number; net_pnl_usd: number | null };
   cumulative: Array<{ at: string; net_pnl_usd: number }>;
   complete: boolean;
@@ -72,14 +73,14 @@ beforeAll(async () => {
   files = tempDir('hedge-report-');
 
   // A: opened and closed early through the CLI on Monday 2 March (ISO week 10).
-  await cliOk(['open', 'USDTNGN', 'buy', '10000', '--tenor', '1', '--no-wait', '--json']);
+  await cliOk(['open', 'USDTNGN', 'buy', '10000', '--tenor', '1', '--ref', 'DEAL-A', '--no-wait', '--json']);
   advance(1000);
   advance(2 * HOUR);
   await cliOk(['close', 'USDTNGN', 'buy', '--no-wait', '--json']);
   advance(1000);
 
   // B: a 1-day sell left to settle by itself at maturity (Tuesday 3 March).
-  await api('POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 20_000, tenor_days: 1 });
+  await api('POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 20_000, tenor_days: 1, client_reference: 'DEAL-B' });
   advance(1000);
   advance(DAY + HOUR);
 
@@ -93,7 +94,7 @@ beforeAll(async () => {
 
   // D: a month later (April), opened and closed early through the API.
   advance(30 * DAY);
-  await api('POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 5000, tenor_days: 3 });
+  await api('POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 5000, tenor_days: 3, client_reference: 'DEAL-D' });
   advance(1000);
   advance(HOUR);
   await api('POST', '/hedges/close', { market: 'USDTNGN', side: 'sell' });
@@ -138,8 +139,8 @@ describe('hedge report', () => {
       expect(report.totals.count).toBe(wire.length);
       expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(wire.map((record) => record.net_pnl_usd)));
       expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(history.map((record) => record.net_pnl_usd)));
-      expect(cents(report.totals.fees_usd!)).toBe(sumCents(history.map((record) => record.fees_usdc)));
-      expect(cents(report.totals.carry_usd!)).toBe(sumCents(history.map((record) => record.carry_usdc)));
+      expect(cents(report.totals.fees_usdc!)).toBe(sumCents(history.map((record) => record.fees_usdc)));
+      expect(cents(report.totals.carry_usdc!)).toBe(sumCents(history.map((record) => record.carry_usdc)));
       expect(cents(report.totals.gross_pnl_usd!)).toBe(sumCents(history.map((record) => record.gross_pnl_usd)));
       expect(cents(report.totals.notional_usd!)).toBe(sumCents(history.map((record) => record.notional_usd)));
       expect(sumCents(report.groups.map((group) => group.net_pnl_usd))).toBe(cents(report.totals.net_pnl_usd));
@@ -198,7 +199,7 @@ describe('hedge report', () => {
     const report = await reportJson(['--by', 'tenor']);
     const csv = await cliOk(['report', '--by', 'tenor', '--format', 'csv']);
     const [header, ...rows] = csv.trimEnd().split('\n');
-    expect(header).toBe('group,count,notional_usd,gross_pnl_usd,carry_usd,fees_usd,net_pnl_usd');
+    expect(header).toBe('group,count,notional_usd,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd');
     expect(rows).toHaveLength(report.groups.length);
     const cells = rows.map((row) => row.split(','));
     expect(cells.map((row) => row[0])).toEqual(report.groups.map((group) => group.key));
@@ -211,7 +212,7 @@ describe('hedge report', () => {
   it('tsv (in a pipe): the header row, then the rows; --fields picks report columns in tsv and csv; --no-header drops the header', async () => {
     const report = await reportJson(['--by', 'side']);
     const [header, ...rows] = (await cliOk(['report', '--by', 'side'])).trimEnd().split('\n');
-    expect(header).toBe('group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_usd\tfees_usd\tnet_pnl_usd');
+    expect(header).toBe('group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_usdc\tfees_usdc\tnet_pnl_usd');
     expect(rows.map((row) => row.split('\t')[0])).toEqual(report.groups.map((group) => group.key));
     const picked = (await cliOk(['report', '--by', 'side', '--format', 'csv', '--fields', 'net_pnl_usd,group'])).trimEnd().split('\n');
     expect(picked).toEqual(['net_pnl_usd,group', ...report.groups.map((group) => `${group.net_pnl_usd!.toFixed(2)},${group.key}`)]);
@@ -229,23 +230,25 @@ describe('hedge report', () => {
     const report = JSON.parse(result.stdout) as ReportJson;
     expect(result.stderr).toContain(path);
     const html = readFileSync(path, 'utf8');
+    // Each totals card names its JSON field and holds its number as the JSON has it (data-value).
     const total = (field: string): number => {
-      const match = new RegExp(`data-total="${field}">(.*?)</div>`).exec(html);
+      const match = new RegExp(`data-total="${field}" data-value="([^"]*)"`).exec(html);
       if (!match) throw new Error(`no data-total="${field}"`);
-      return Number(match[1].replace(/<[^>]+>/g, '').replace(/[,+]/g, ''));
+      return Number(match[1]);
     };
     expect(cents(total('net_pnl_usd'))).toBe(cents(report.totals.net_pnl_usd));
     expect(cents(total('gross_pnl_usd'))).toBe(cents(report.totals.gross_pnl_usd!));
-    expect(cents(total('carry_usd'))).toBe(cents(report.totals.carry_usd!));
-    expect(cents(total('fees_usd'))).toBe(cents(report.totals.fees_usd!));
+    expect(cents(total('carry_usdc'))).toBe(cents(report.totals.carry_usdc!));
+    expect(cents(total('fees_usdc'))).toBe(cents(report.totals.fees_usdc!));
     expect(cents(total('notional_usd'))).toBe(cents(report.totals.notional_usd!));
     expect(total('count')).toBe(report.totals.count);
     for (const external of ['http:', 'https:', '//', 'url(', '@import', '<script', '<img', '<link']) {
       expect(html.toLowerCase(), external).not.toContain(external);
     }
-    // The account and environment are named; the key never is.
+    // The account and environment are named — a simulator on this machine, not its temporary port; the key never is.
     expect(html).toContain('TEST');
-    expect(html).toContain(String(trading.sandbox.port));
+    expect(html).toContain('a simulator on this machine');
+    expect(html).not.toContain(String(trading.sandbox.port));
     expect(html).not.toContain(trading.sandbox.apiKey);
     expect(html).not.toContain(trading.sandbox.apiKey.slice(-12));
   });
@@ -286,6 +289,101 @@ describe('hedge report', () => {
       expect(result.stdout).toBe('');
     }
     expect(trading.sandbox.requestLog.length).toBe(before);
+  });
+});
+
+describe('hedge report reconciles deal by deal', () => {
+  interface Deal {
+    key: string;
+    count: number;
+    notional_usd: number;
+    gross_pnl_usd: number;
+    carry_usdc: number;
+    fees_usdc: number;
+    net_pnl_usd: number;
+    deal: { client_reference: string | null; entry_price: number; exit_price: number; quote_currency: string; quote_amount_locked: number };
+  }
+
+  it('--by hedge: each closed hedge with its reference, entry and exit rate, notional and the quote amount locked; totals are the sums of the rows to the cent', async () => {
+    const report = (await reportJson(['--by', 'hedge'])) as unknown as { groups: Deal[]; totals: ReportJson['totals']; locked: Array<{ quote_currency: string; amount: number; count: number }> };
+    const history = engineHistory();
+    expect(report.groups.map((group) => group.key).sort()).toEqual(history.map((record) => record.hedge_id).sort());
+    for (const record of history) {
+      const group = report.groups.find((candidate) => candidate.key === record.hedge_id)!;
+      expect(group.deal.client_reference).toBe(record.client_reference ?? null);
+      expect(group.deal.entry_price).toBe(record.entry_price);
+      expect(group.deal.exit_price).toBe(record.exit_price);
+      expect(group.deal.quote_currency).toBe('NGN');
+      expect(cents(group.deal.quote_amount_locked)).toBe(cents(record.notional_usd * record.entry_price));
+      expect(group.notional_usd).toBe(record.notional_usd);
+    }
+    expect(report.groups.map((group) => group.deal.client_reference).sort()).toEqual(['DEAL-A', 'DEAL-B', 'DEAL-D', null].sort());
+    for (const figure of ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'] as const) {
+      expect(sumCents(report.groups.map((group) => group[figure])), figure).toBe(cents(report.totals[figure]!));
+    }
+    expect(report.locked).toEqual([{ quote_currency: 'NGN', amount: sumCents(report.groups.map((group) => group.deal.quote_amount_locked)) / 100, count: 4 }]);
+  });
+
+  it('--by hedge --format csv carries the reference and the rates; its rows add up to the JSON totals', async () => {
+    const csv = await cliOk(['report', '--by', 'hedge', '--format', 'csv']);
+    const [header, ...rows] = csv.trimEnd().split('\n').map((line) => line.split(','));
+    expect(header).toEqual([
+      'group', 'client_reference', 'market', 'side', 'closed_at', 'entry_price', 'exit_price', 'notional_usd', 'quote_currency', 'quote_amount_locked',
+      'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd',
+    ]);
+    const column = (name: string) => rows.map((row) => row[header!.indexOf(name)]!);
+    const history = engineHistory();
+    for (const record of history) {
+      const row = rows.find((candidate) => candidate[0] === record.hedge_id)!;
+      expect(row[header!.indexOf('client_reference')]).toBe(record.client_reference ?? '');
+      expect(Number(row[header!.indexOf('entry_price')])).toBe(record.entry_price);
+      expect(Number(row[header!.indexOf('exit_price')])).toBe(record.exit_price);
+    }
+    const report = await reportJson(['--by', 'hedge']);
+    expect(sumCents(column('net_pnl_usd').map(Number))).toBe(cents(report.totals.net_pnl_usd));
+    expect(sumCents(column('notional_usd').map(Number))).toBe(cents(report.totals.notional_usd!));
+    // On a terminal: the same rows, and a totals row that is their sum.
+    const table = await cli(['report', '--by', 'hedge'], { HEDGE_FORCE_TTY: '1', COLUMNS: '200' });
+    const lines = stripAnsi(table.stdout).split('\n');
+    // The net P&L is the last figure of a line (before its bar).
+    const netOf = (line: string) => Number(/([+-]?[\d,]+\.\d\d)[\s▒│█]*$/.exec(line)![1]!.replace(/,/g, ''));
+    const dealLines = lines.filter((line) => /^hdg_/.test(line));
+    expect(dealLines).toHaveLength(4);
+    for (const reference of ['DEAL-A', 'DEAL-B', 'DEAL-D']) expect(lines.join('\n')).toContain(reference);
+    expect(sumCents(dealLines.map(netOf))).toBe(cents(netOf(lines.find((line) => line.startsWith('Total'))!)));
+  });
+
+  it('--html: the closed hedges with reference, entry and exit rate, notional and amount locked; each totals cell is the sum of its column to the cent', async () => {
+    const path = join(files.path, 'deals.html');
+    const result = await cli(['report', '--html', path]);
+    expect(result.code, result.stderr).toBe(0);
+    const html = readFileSync(path, 'utf8');
+    const table = /<table class="hedges">([\s\S]*?)<\/table>/.exec(html)![1]!;
+    const heads = [...table.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((match) => match[1]!);
+    for (const title of ['Ref', 'Entry rate', 'Exit rate', 'Notional (USD)', 'Locked (NGN)', 'Net P&amp;L']) expect(heads).toContain(title);
+    const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1]!;
+    const rows = [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) => [...match[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]!));
+    expect(rows).toHaveLength(4);
+    const history = engineHistory();
+    for (const record of history) {
+      const row = rows.find((cells) => cells[1] === record.hedge_id)!;
+      expect(row[2]).toBe(record.client_reference ?? '—');
+      expect(Number(row[6]!.replace(/,/g, ''))).toBe(Number(record.entry_price.toFixed(2)));
+      expect(Number(row[7]!.replace(/,/g, ''))).toBe(Number(record.exit_price.toFixed(2)));
+    }
+    const number = (text: string) => Number(text.replace(/<[^>]+>/g, '').replace(/[,+]/g, ''));
+    const foot = [.../<tfoot>([\s\S]*?)<\/tfoot>/.exec(table)![1]!.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((match) => match[1]!);
+    // Columns 8 to 13: notional, locked, gross, carry, fees, net (the footer's label spans the first six).
+    for (const [offset, column] of [8, 9, 10, 11, 12, 13].entries()) {
+      expect(sumCents(rows.map((cells) => number(cells[column]!))), heads[column]).toBe(cents(number(foot[3 + offset]!)));
+    }
+  });
+
+  it('--ref keeps the closed hedges that carry it', async () => {
+    const report = await reportJson(['--by', 'hedge', '--ref', 'DEAL-B']);
+    const b = engineHistory().find((record) => record.client_reference === 'DEAL-B')!;
+    expect(report.groups.map((group) => group.key)).toEqual([b.hedge_id]);
+    expect(cents(report.totals.net_pnl_usd)).toBe(cents(b.net_pnl_usd));
   });
 });
 

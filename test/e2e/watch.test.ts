@@ -184,7 +184,7 @@ describe('hedge positions --watch on a terminal', () => {
     const term = spawnInTerminal({ configDir: sim.configDir, args: ['positions', '--watch', '1'], env: sim.env, cols: 100, rows: 30 });
     try {
       await term.waitFor('Positions · every 1s · last good refresh');
-      await term.waitFor('Matures in');
+      await term.waitFor('Left');
       // Three more refreshes of the data (each draws the header again).
       for (let refresh = 0; refresh < 3; refresh += 1) await term.waitFor('last good refresh');
       while (positionReads(sim).length < 3) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -203,7 +203,8 @@ describe('hedge positions --watch on a terminal', () => {
     // One position: the view keeps the same height from frame to frame.
     expect(new Set(drawn).size).toBe(1);
     const last = frames[frames.length - 1]!;
-    expect(last).toMatch(/^USDTNGN +buy +10,000\.00/m);
+    // Market, side, the deal reference (— for none), notional: the columns of `hedge positions`.
+    expect(last).toMatch(/^USDTNGN +buy +— +10,000\.00/m);
     expect(last).toContain('Net P&L');
     // The cursor, hidden while drawing, is shown again once the watch is over.
     expect(raw.lastIndexOf('\u001b[?25h')).toBeGreaterThan(raw.lastIndexOf('\u001b[?25l'));

@@ -83,9 +83,10 @@ describe('tools from the manifest', () => {
     expect((inputSchema(tool('quote'), 'direct') as { required: string[] }).required).toEqual(['market', 'side', 'notional', 'tenor']);
   });
 
-  it('--watch views and --html files are left out; hedges keeps its bounded --wait; reads take a bounded until', () => {
-    expect(Object.keys((inputSchema(tool('positions'), 'direct') as { properties: object }).properties)).toEqual(['until']);
-    expect(Object.keys((inputSchema(tool('report'), 'direct') as { properties: object }).properties)).toEqual(['since', 'until', 'by']);
+  it('--watch views and --html files are left out; hedges keeps its bounded --wait; reads take --ref and a bounded until', () => {
+    // --ref (a filter wherever a list is shown) stays; --watch's options and --html go.
+    expect(Object.keys((inputSchema(tool('positions'), 'direct') as { properties: object }).properties)).toEqual(['ref', 'until']);
+    expect(Object.keys((inputSchema(tool('report'), 'direct') as { properties: object }).properties)).toEqual(['since', 'until', 'by', 'ref']);
     expect(Object.keys((inputSchema(tool('hedges'), 'direct') as { properties: object }).properties)).toEqual(['id', 'status', 'ref', 'limit', 'wait', 'until']);
   });
 

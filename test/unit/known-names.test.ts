@@ -56,7 +56,7 @@ describe('historyRecordForPeople', () => {
     };
     expect(historyRecordForPeople(raw)).toEqual({
       market: 'USDTNGN',
-      client_ref: 'DEAL-1',
+      client_reference: 'DEAL-1',
       net_pnl_usd: -6.4,
       carry_usdc: 0.5,
       fees_usdc: 8,

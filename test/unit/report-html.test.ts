@@ -42,11 +42,17 @@ function render(by: ReportGrouping, overrides: Partial<Parameters<typeof renderR
   return { report, html };
 }
 
-/** The figure a totals card shows, read back as a number (`+1,234.50` → 1234.5). */
+/** The figure a totals card shows, without its words (`-12.50 you paid` → `-12.50`). */
 function totalShown(html: string, field: string): string {
-  const match = new RegExp(`data-total="${field}">(.*?)</div>`).exec(html);
+  const match = new RegExp(`data-total="${field}"[^>]*>(.*?)</div>`).exec(html);
   if (!match) throw new Error(`no total ${field}`);
-  return match[1].replace(/<[^>]+>/g, '');
+  return match[1].replace(/<span class="words">.*?<\/span>/g, '').replace(/<[^>]+>/g, '').trim();
+}
+
+/** The number a totals card holds for scripts: the JSON's, as `data-value`. */
+function totalValue(html: string, field: string): number | undefined {
+  const match = new RegExp(`data-total="${field}" data-value="([^"]*)"`).exec(html);
+  return match ? Number(match[1]) : undefined;
 }
 
 const asNumber = (text: string): number => Number(text.replace(/[,+]/g, ''));
@@ -59,8 +65,11 @@ describe('renderReportHtml', () => {
     it(`--by ${by}: the totals shown are the report's totals`, () => {
       const { report, html } = render(by);
       expect(report.totals.count).toBe(30);
-      for (const field of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usd', 'fees_usd', 'notional_usd', 'count'] as const) {
-        expect(asNumber(totalShown(html, field)), field).toBe(report.totals[field]);
+      for (const field of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'notional_usd', 'count'] as const) {
+        // Carry and fees are shown from the account's side (paid is negative); the JSON and data-value keep the server's sign.
+        const shown = field === 'carry_usdc' || field === 'fees_usdc' ? -report.totals[field]! : report.totals[field];
+        expect(asNumber(totalShown(html, field)), field).toBe(shown === 0 ? 0 : shown);
+        expect(totalValue(html, field), field).toBe(report.totals[field]);
       }
       expect(html).toContain(`<th class="num ${report.totals.net_pnl_usd < 0 ? 'neg' : 'pos'}">${totalShown(html, 'net_pnl_usd')}</th>`);
     });
@@ -71,7 +80,7 @@ describe('renderReportHtml', () => {
     const html = renderReportHtml(report, { account: 'a', environment: 'test', generatedAt: '2026-11-03T00:00:00Z', records: [] });
     expect(totalShown(html, 'net_pnl_usd')).toBe('-1,234.50');
     expect(totalShown(html, 'gross_pnl_usd')).toBe('+1,000,000.00');
-    expect(totalShown(html, 'carry_usd')).toBe('—');
+    expect(totalShown(html, 'carry_usdc')).toBe('—');
   });
 
   it('references nothing outside the file: no script, link, image, font, import or URL', () => {
@@ -142,5 +151,15 @@ describe('niceScale', () => {
     expect(niceScale(-973.75, 387.75)).toEqual({ low: -1000, high: 500, step: 500, ticks: [-1000, -500, 0, 500] });
     expect(niceScale(0.1, 0.3)).toEqual({ low: 0, high: 0.3, step: 0.1, ticks: [0, 0.1, 0.2, 0.3] });
     expect(niceScale(0, 0).ticks).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+  });
+});
+
+describe('the account a report names', () => {
+  it('is the profile and host; never a temporary port of this machine', async () => {
+    const { accountName } = await import('../../src/commands/report.js');
+    expect(accountName({ profileName: 'demo', baseUrl: 'http://127.0.0.1:34933/partners/sandbox/v2', sources: { profile: 'demo' } })).toBe('demo (the built-in simulator, test funds)');
+    expect(accountName({ profileName: 'desk', baseUrl: 'http://127.0.0.1:8080/partners/sandbox/v2' })).toBe('desk (a simulator on this machine)');
+    expect(accountName({ baseUrl: 'http://localhost:9/v2' })).toBe('key from HEDGE_API_KEY (a simulator on this machine)');
+    expect(accountName({ profileName: 'desk', baseUrl: 'https://partner.example.com/partners/v2' })).toBe('desk @ partner.example.com');
   });
 });

@@ -48,7 +48,7 @@ describe('report over the simulator', () => {
       expect(report.totals.count, by).toBe(120);
       expect(Math.round(report.totals.net_pnl_usd * 100), by).toBe(exactNetCents);
       expect(report.groups.reduce((sum, group) => sum + Math.round(group.net_pnl_usd * 100), 0), by).toBe(exactNetCents);
-      expect(report.missing, by).toEqual({ notional_usd: 0, gross_pnl_usd: 0, carry_usd: 0, fees_usd: 0 });
+      expect(report.missing, by).toEqual({ notional_usd: 0, gross_pnl_usd: 0, carry_usdc: 0, fees_usdc: 0 });
     }
   });
 
@@ -62,6 +62,9 @@ describe('report over the simulator', () => {
       tenorDays: record.tenor_days,
       openedAt: record.opened_at,
       closedAt: record.closed_at,
+      ...(record.client_reference === undefined ? {} : { clientReference: record.client_reference }),
+      entryPrice: record.entry_price,
+      exitPrice: record.exit_price,
       grossPnlUsd: record.gross_pnl_usd,
       carryUsd: record.carry_usdc,
       feesUsd: record.fees_usdc,

@@ -74,7 +74,7 @@ function generate(count: number, seed: number): Generated {
 }
 
 const cents = (value: number | null): number => (value === null ? 0 : Math.round(value * 100));
-const FIGURES: Array<keyof Omit<ReportFigures, 'count'>> = ['notional_usd', 'gross_pnl_usd', 'carry_usd', 'fees_usd', 'net_pnl_usd'];
+const FIGURES: Array<keyof Omit<ReportFigures, 'count'>> = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
 function expectGroupsSumToTotals(report: Report): void {
   expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.totals.count);
@@ -299,22 +299,22 @@ describe('figures a record does not give are unknown, not 0', () => {
       count: 2,
       notional_usd: 3000,
       gross_pnl_usd: 5,
-      carry_usd: 1,
-      fees_usd: 2.5,
+      carry_usdc: 1,
+      fees_usdc: 2.5,
       net_pnl_usd: 1.5,
     });
-    expect(sell.carry_usd).toBeNull();
-    expect(sell.fees_usd).toBeNull();
-    expect(report.totals.carry_usd).toBe(1);
+    expect(sell.carry_usdc).toBeNull();
+    expect(sell.fees_usdc).toBeNull();
+    expect(report.totals.carry_usdc).toBe(1);
   });
 
   it('counts the records that leave each figure out', () => {
-    expect(report.missing).toEqual({ notional_usd: 0, gross_pnl_usd: 0, carry_usd: 2, fees_usd: 2 });
+    expect(report.missing).toEqual({ notional_usd: 0, gross_pnl_usd: 0, carry_usdc: 2, fees_usdc: 2 });
   });
 
   it('totals are null when no record gives the figure', () => {
     const bare = buildReport([{ netPnlUsd: 1 }, { netPnlUsd: 2 }], [], { by: 'side' });
-    expect(bare.totals).toEqual({ count: 2, notional_usd: null, gross_pnl_usd: null, carry_usd: null, fees_usd: null, net_pnl_usd: 3 });
+    expect(bare.totals).toEqual({ count: 2, notional_usd: null, gross_pnl_usd: null, carry_usdc: null, fees_usdc: null, net_pnl_usd: 3 });
   });
 });
 

@@ -84,6 +84,11 @@ function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Loaded
     encoding: 'utf8',
     timeout: 20_000,
   });
+  return { code: child.status, stdout: child.stdout, ...loadLog(log) };
+}
+
+/** The dist/ files and the packages a recorded run loaded. */
+function loadLog(log: string): Pick<Loaded, 'distFiles' | 'packages'> {
   const files = new Set(
     readFileSync(log, 'utf8')
       .split('\n')
@@ -97,7 +102,15 @@ function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Loaded
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
     if (match) packages.add(match[1]);
   }
-  return { code: child.status, stdout: child.stdout, distFiles: distFiles.sort(), packages };
+  return { distFiles: distFiles.sort(), packages };
+}
+
+/** The same recording for a command against a simulator in this process (so not blocking it). */
+async function loadedAgainst(simulator: { env: Record<string, string> }, args: string[]): Promise<Loaded> {
+  const log = join(work.path, `load-${(runs += 1)}.log`);
+  writeFileSync(log, '');
+  const result = await runHedge(args, { env: { ...simulator.env, NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href}`, HEDGE_LOAD_LOG: log }, configDir: work.path });
+  return { code: result.code, stdout: result.stdout, ...loadLog(log) };
 }
 
 describe('the bundle', () => {
@@ -195,5 +208,32 @@ describe('a real start', () => {
     expect(markets.code).not.toBe(0);
     expect(markets.distFiles).toContain('cli-run.js');
     expect(has(markets.packages, 'zod')).toBe(true);
+  });
+});
+
+describe('the table library (cli-table3)', () => {
+  it('is loaded by a table only: --json, tsv, csv and ndjson never load it', async () => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    try {
+      for (const format of ['json', 'tsv', 'csv', 'ndjson']) {
+        const loaded = await loadedAgainst(simulator, ['markets', '--format', format]);
+        expect(loaded.code, format).toBe(0);
+        expect(loaded.packages.has('cli-table3'), format).toBe(false);
+      }
+      const table = await loadedAgainst(simulator, ['markets', '--format', 'table']);
+      expect(table.code).toBe(0);
+      expect(table.stdout).toMatch(/^Market +Status/);
+      expect(table.packages.has('cli-table3')).toBe(true);
+    } finally {
+      await simulator.close();
+    }
+  });
+
+  it('is imported by one file of src/ only: the Table', () => {
+    const importers = readdirSync(join(ROOT, 'src'), { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => /['"]cli-table3['"]/.test(readFileSync(join(ROOT, 'src', file), 'utf8')));
+    expect(importers).toEqual([join('ui', 'table.ts')]);
   });
 });

@@ -7,7 +7,7 @@ import { csvText, spreadsheetSafe } from '../../src/ui/csv.js';
 import type { FieldSpec } from '../../src/ui/fields.js';
 import { Output, type DataFormat, type OutputInit } from '../../src/ui/output.js';
 import { compileQuery } from '../../src/ui/query.js';
-import { HEDGE_FIELDS, POSITION_FIELDS } from '../../src/ui/resource-fields.js';
+import { HEDGE_RESOURCE, POSITION_FIELDS, POSITION_RESOURCE } from '../../src/ui/resource-fields.js';
 import { displayWidth } from '../../src/ui/width.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');
@@ -32,9 +32,9 @@ function output(format: DataFormat, init: Partial<OutputInit> = {}) {
 }
 
 const FIELDS: FieldSpec[] = [
-  { key: 'id', label: 'ID', kind: 'id', priority: 0 },
-  { key: 'market', label: 'Market', priority: 0 },
-  { key: 'notional_usd', label: 'Notional', unit: 'USD', kind: 'money', priority: 1 },
+  { key: 'id', label: 'ID', kind: 'id' },
+  { key: 'market', label: 'Market' },
+  { key: 'notional_usd', label: 'Notional', unit: 'USD', kind: 'money' },
   // Computed from a nested object: a column of its own in TSV/CSV.
   { key: 'capacity_buy_usd', label: 'Capacity buy', unit: 'USD', kind: 'money', covers: ['capacity'], get: (row) => (row.capacity as { buy: number }).buy },
 ];
@@ -44,60 +44,61 @@ const ROWS = [
 ];
 
 describe('tsv and csv', () => {
-  it('tsv: a header row of keys, known fields first in their order, then extras sorted by name', () => {
+  it('tsv: a header row of keys, known fields first in their order, then extras sorted by name', async () => {
     const { out, stdout } = output('tsv');
-    out.list(ROWS, FIELDS, { empty: 'none' });
+    await out.list(ROWS, FIELDS, { empty: 'none' });
     expect(stdout()).toBe(
       ['id\tmarket\tnotional_usd\tcapacity_buy_usd\talpha\tzeta', 'hdg_1\tUSDTNGN\t25000\t1\ta1\tz1', 'hdg_2\tUSDTNGN\t10000.5\t3\ta2\t'].join('\n') + '\n',
     );
   });
 
-  it('--no-header drops the header row in tsv and csv', () => {
+  it('--no-header drops the header row in tsv and csv', async () => {
     for (const format of ['tsv', 'csv'] as const) {
       const { out, stdout } = output(format, { header: false });
-      out.list(ROWS, FIELDS, { empty: 'none' });
+      await out.list(ROWS, FIELDS, { empty: 'none' });
       expect(stdout().split('\n')[0]).toMatch(/^hdg_1[\t,]USDTNGN/);
     }
   });
 
-  it('csv: RFC 4180 quoting of commas, quotes and (escaped) line breaks; no totals anywhere', () => {
+  it('csv: RFC 4180 quoting of commas, quotes and (escaped) line breaks; no totals anywhere', async () => {
     const rows = [{ id: 'hdg_1', market: 'USDTNGN', notional_usd: 5, capacity: { buy: 1 }, note: 'a, "b"\nc' }];
     const { out, stdout, stderr } = output('csv');
-    out.list(rows, FIELDS, { empty: 'none', totals: { label: 'Total', row: { notional_usd: 5 } } });
+    await out.list(rows, FIELDS, { empty: 'none', totals: { label: 'Total', row: { notional_usd: 5 } } });
     expect(stdout()).toBe('id,market,notional_usd,capacity_buy_usd,note\nhdg_1,USDTNGN,5,1,"a, ""b""\\x0ac"\n');
     expect(stderr()).toBe('');
   });
 
-  it('a record is a header row and one row, absent known fields kept as empty cells', () => {
+  it('a record is a header row and one row, absent known fields kept as empty cells', async () => {
     const { out, stdout } = output('csv');
     out.record({ id: 'hdg_1', market: 'USDTNGN', capacity: { buy: 7 } }, FIELDS);
     expect(stdout()).toBe('id,market,notional_usd,capacity_buy_usd\nhdg_1,USDTNGN,,7\n');
   });
 
-  it('hashes stay whole in TSV; screen-only fields are not columns', () => {
+  it('hashes stay whole in TSV; screen-only fields are not columns', async () => {
     const hash = `0x${'ab'.repeat(32)}`;
     const { out, stdout } = output('tsv');
-    out.list([{ market: 'USDTNGN', side: 'buy', maturity_at: '2026-03-05T10:00:00.000Z', hedge_id: 'hdg_1', order_tx_hash: hash }], POSITION_FIELDS, { empty: 'none' });
+    await out.list([{ market: 'USDTNGN', side: 'buy', maturity_at: '2026-03-05T10:00:00.000Z', hedge_id: 'hdg_1', order_tx_hash: hash }], POSITION_FIELDS, { empty: 'none' });
     const [header, row] = stdout().split('\n');
     expect(header!.split('\t')).not.toContain('matures_in');
-    expect(header!.split('\t').slice(0, 3)).toEqual(['market', 'side', 'notional_usd']);
+    // The deal reference (joined from the hedge) is a column of its own, right after the side.
+    expect(header!.split('\t').slice(0, 4)).toEqual(['market', 'side', 'client_reference', 'notional_usd']);
     expect(row).toContain(hash);
   });
 });
 
 describe('--fields', () => {
-  it('picks and orders columns in tsv, csv and the table', () => {
+  it('picks and orders columns in tsv, csv and the table', async () => {
     const tsv = output('tsv', { fields: ['capacity_buy_usd', 'id'] });
-    tsv.out.list(ROWS, FIELDS, { empty: 'none' });
+    await tsv.out.list(ROWS, FIELDS, { empty: 'none' });
     expect(tsv.stdout()).toBe('capacity_buy_usd\tid\n1\thdg_1\n3\thdg_2\n');
     const table = output('table', { fields: ['alpha', 'id'] });
-    table.out.list(ROWS, FIELDS, { empty: 'none' });
+    await table.out.list(ROWS, FIELDS, { empty: 'none' });
     expect(table.stdout().split('\n')[0]).toMatch(/^Alpha\s+ID$/);
   });
 
-  it('json: objects with only those keys, in that order; a computed field is computed, an absent one null', () => {
+  it('json: objects with only those keys, in that order; a computed field is computed, an absent one null', async () => {
     const { out, stdout } = output('json', { fields: ['zeta', 'id', 'capacity_buy_usd'] });
-    out.list(ROWS, FIELDS, { empty: 'none' });
+    await out.list(ROWS, FIELDS, { empty: 'none' });
     const printed = JSON.parse(stdout()) as Array<Record<string, unknown>>;
     expect(printed).toEqual([
       { zeta: 'z1', id: 'hdg_1', capacity_buy_usd: 1 },
@@ -106,12 +107,12 @@ describe('--fields', () => {
     expect(Object.keys(printed[0]!)).toEqual(['zeta', 'id', 'capacity_buy_usd']);
   });
 
-  it('an unknown name is a UsageError naming it and the names there are, in every format', () => {
+  it('an unknown name is a UsageError naming it and the names there are, in every format', async () => {
     for (const format of ['table', 'tsv', 'csv', 'json', 'ndjson'] as const) {
       const { out, stdout } = output(format, { fields: ['id', 'nope'] });
       let caught: unknown;
       try {
-        out.list(ROWS, FIELDS, { empty: 'none' });
+        await out.list(ROWS, FIELDS, { empty: 'none' });
       } catch (error) {
         caught = error;
       }
@@ -121,18 +122,18 @@ describe('--fields', () => {
     }
   });
 
-  it('a list of zero rows accepts the known names (and refuses others)', () => {
+  it('a list of zero rows accepts the known names (and refuses others)', async () => {
     const ok = output('tsv', { fields: ['market', 'id'] });
-    ok.out.list([], FIELDS, { empty: 'No hedges yet.' });
+    await ok.out.list([], FIELDS, { empty: 'No hedges yet.' });
     expect(ok.stdout()).toBe('market\tid\n');
     expect(ok.stderr()).toBe('No hedges yet.\n');
     const json = output('json', { fields: ['notional_usd'] });
-    json.out.list([], FIELDS, { empty: 'none' });
+    await json.out.list([], FIELDS, { empty: 'none' });
     expect(json.stdout()).toBe('[]\n');
-    expect(() => output('tsv', { fields: ['nope'] }).out.list([], FIELDS, { empty: 'none' })).toThrow(/"nope" is not a field here/);
+    await expect(output('tsv', { fields: ['nope'] }).out.list([], FIELDS, { empty: 'none' })).rejects.toThrow(/"nope" is not a field here/);
   });
 
-  it('applies to records, and to JSON the command prints directly', () => {
+  it('applies to records, and to JSON the command prints directly', async () => {
     const card = output('table', { fields: ['market'] });
     card.out.record({ id: 'hdg_1', market: 'USDTNGN' }, FIELDS);
     expect(card.stdout()).toContain('│ Market │ USDTNGN │');
@@ -145,29 +146,29 @@ describe('--fields', () => {
 });
 
 describe('ndjson and --query', () => {
-  it('ndjson: one compact document per element of a list, one line for a record, nothing for []', () => {
+  it('ndjson: one compact document per element of a list, one line for a record, nothing for []', async () => {
     const list = output('ndjson');
-    list.out.list(ROWS, FIELDS, { empty: 'none' });
+    await list.out.list(ROWS, FIELDS, { empty: 'none' });
     expect(list.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line))).toEqual(ROWS);
     expect(list.stdout().split('\n')).toHaveLength(3);
     const record = output('ndjson');
     record.out.record({ a: 1 }, []);
     expect(record.stdout()).toBe('{"a":1}\n');
     const empty = output('ndjson');
-    empty.out.list([], FIELDS, { empty: 'none' });
+    await empty.out.list([], FIELDS, { empty: 'none' });
     expect(empty.stdout()).toBe('');
   });
 
-  it('--query reshapes the JSON data after --fields', () => {
+  it('--query reshapes the JSON data after --fields', async () => {
     const { out, stdout } = output('json', { query: compileQuery("[?notional_usd > `20000`].id"), fields: ['id', 'notional_usd'] });
-    out.list(ROWS, FIELDS, { empty: 'none' });
+    await out.list(ROWS, FIELDS, { empty: 'none' });
     expect(JSON.parse(stdout())).toEqual(['hdg_1']);
     const nd = output('ndjson', { query: compileQuery('[].{m: market, n: notional_usd}') });
-    nd.out.list(ROWS, FIELDS, { empty: 'none' });
+    await nd.out.list(ROWS, FIELDS, { empty: 'none' });
     expect(nd.stdout()).toBe('{"m":"USDTNGN","n":25000}\n{"m":"USDTNGN","n":10000.5}\n');
   });
 
-  it('a bad expression or an unknown function is a UsageError naming --query before any data; a type error when the data shows it', () => {
+  it('a bad expression or an unknown function is a UsageError naming --query before any data; a type error when the data shows it', async () => {
     expect(() => compileQuery('[?')).toThrow(UsageError);
     expect(() => compileQuery('[?')).toThrow(/^--query "\[\?": Syntax error/);
     expect(() => compileQuery('nosuch(@)')).toThrow(/^--query "nosuch\(@\)": unknown function nosuch\(\)\.$/);
@@ -193,9 +194,9 @@ describe('tables fitted to the width', () => {
   }));
 
   for (const columns of [80, 120, 200]) {
-    it(`no line wider than ${columns} columns; what was left out is named in one note`, () => {
+    it(`no line wider than ${columns} columns; what was left out is named in one note`, async () => {
       const { out, stdout, stderr } = output('table', { columns });
-      out.list(hedges, HEDGE_FIELDS, { empty: 'none' });
+      await out.list(hedges, HEDGE_RESOURCE, { empty: 'none' });
       const lines = stdout().trimEnd().split('\n');
       for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
       expect(lines[0]).toMatch(/^Hedge ID\s+/);
@@ -204,9 +205,9 @@ describe('tables fitted to the width', () => {
     });
   }
 
-  it('wide enough: hashes shortened in the middle, numbers right-aligned with one number of decimals, units in headers, no countdown once closed', () => {
+  it('wide enough: hashes shortened in the middle, numbers right-aligned with one number of decimals, units in headers, no countdown once closed', async () => {
     const { out, stdout, stderr } = output('table', { columns: 300 });
-    out.list(hedges, HEDGE_FIELDS, { empty: 'none' });
+    await out.list(hedges, HEDGE_RESOURCE, { empty: 'none' });
     const text = stdout();
     expect(stderr()).toBe('');
     expect(text).toContain('0x5f12…157b');
@@ -225,27 +226,28 @@ describe('tables fitted to the width', () => {
     expect(rows[2]).not.toContain('(in 6d 23h)');
   });
 
-  it('at 80 columns the id stays whole and the least important columns go first', () => {
+  it('at 80 columns the id stays whole and the least important columns go first', async () => {
     const { out, stdout, stderr } = output('table', { columns: 80 });
-    out.list(hedges, HEDGE_FIELDS, { empty: 'none' });
+    await out.list(hedges, HEDGE_RESOURCE, { empty: 'none' });
     expect(stdout()).toContain('hdg_000000000000000000000000');
     expect(stdout().split('\n')[0]).toMatch(/^Hedge ID\s+Ref\s+Market\s+Side\s+Notional USD\s+Status$/);
     expect(stderr()).toContain('order_tx_hash');
   });
 
-  it('an id is shortened in the middle only when more important columns leave it no room', () => {
+  it('an id is kept whole or hidden (named in the note), never cut while it is not the only column', async () => {
     const rows = [{ market: 'USDTNGN', side: 'buy', notional_usd: 25000, net_pnl_usd: -8.35, maturity_at: '2026-03-09T09:00:00.000Z', hedge_id: 'hdg_0000084560jvkcy5rq90dq9k' }];
     const narrow = output('table', { columns: 80 });
-    narrow.out.list(rows, POSITION_FIELDS, { empty: 'none' });
+    await narrow.out.list(rows, POSITION_RESOURCE, { empty: 'none' });
     const line = narrow.stdout().split('\n')[2]!;
-    expect(line).toMatch(/^USDTNGN\s+buy\s+25,000\.00\s+-8\.35\s+6d 23h\s+hdg_0000084560j…y5rq90dq9k$/);
-    expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    expect(line).toMatch(/^USDTNGN\s+buy\s+—\s+25,000\.00\s+-8\.35\s+6d 23h$/);
+    expect(narrow.stdout()).not.toContain('hdg_');
+    expect(narrow.stderr()).toMatch(/^Hidden at 80 columns: [a-z_, ]*hedge_id/);
     const wide = output('table', { columns: 120 });
-    wide.out.list(rows, POSITION_FIELDS, { empty: 'none' });
+    await wide.out.list(rows, POSITION_RESOURCE, { empty: 'none' });
     expect(wide.stdout()).toContain('hdg_0000084560jvkcy5rq90dq9k');
   });
 
-  it('cards fit the width: long values wrap at word boundaries, hashes are shortened', () => {
+  it('cards fit the width: long values wrap at word boundaries, hashes are shortened', async () => {
     const { out, stdout } = output('table', { columns: 40 });
     out.record({ id: 'hdg_1', note: 'a long remark that cannot fit on one line of a narrow card', order_tx_hash: `0x${'cd'.repeat(32)}` }, [{ key: 'id', label: 'Hedge ID' }]);
     const lines = stdout().trimEnd().split('\n');
@@ -254,7 +256,7 @@ describe('tables fitted to the width', () => {
     expect(lines.filter((line) => line.startsWith('│')).length).toBeGreaterThan(3);
   });
 
-  it('notes wrap at word boundaries on a terminal, not in a pipe', () => {
+  it('notes wrap at word boundaries on a terminal, not in a pipe', async () => {
     const sentence = 'word '.repeat(30).trim();
     const table = output('table', { columns: 40 });
     table.out.note(sentence);
@@ -266,7 +268,7 @@ describe('tables fitted to the width', () => {
 });
 
 describe('CSV cells a spreadsheet would run as formulas', () => {
-  it('get a leading quote; numbers, signed ones included, stay as they are', () => {
+  it('get a leading quote; numbers, signed ones included, stay as they are', async () => {
     expect(spreadsheetSafe('=HYPERLINK("http://x","y")')).toBe('\'=HYPERLINK("http://x","y")');
     expect(spreadsheetSafe('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(spreadsheetSafe('+1+cmd')).toBe("'+1+cmd");

@@ -31,16 +31,16 @@ const ROWS = [
 const TOTALS = { label: 'Total (2 hedges)', row: { net_pnl_usd: 1214.5 } };
 
 describe('list', () => {
-  it('json: the array itself and nothing else, totals left out', () => {
+  it('json: the array itself and nothing else, totals left out', async () => {
     const { out, stdout, stderr } = output('json');
-    out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
+    await out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
     expect(JSON.parse(stdout())).toEqual(ROWS);
     expect(stderr()).toBe('');
   });
 
-  it('plain: a header row of keys, then one TSV line per row with raw values and every known column; totals on stderr', () => {
+  it('plain: a header row of keys, then one TSV line per row with raw values and every known column; totals on stderr', async () => {
     const { out, stdout, stderr } = output('plain');
-    out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
+    await out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
     expect(stdout()).toBe(
       'hedge_id\tclient_reference\tnet_pnl_usd\tclosed_at\tdesk_region\n' +
         'hdg_1\t\t1234.5\t2026-03-02T09:00:00.000Z\tlagos\n' +
@@ -49,9 +49,9 @@ describe('list', () => {
     expect(stderr()).toBe('Total (2 hedges)\tnet_pnl_usd=1214.5\n');
   });
 
-  it('table: labels, formatted values, extras labelled from their names, a totals row', () => {
+  it('table: labels, formatted values, extras labelled from their names, a totals row', async () => {
     const { out, stdout } = output('table');
-    out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
+    await out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
     const text = stdout();
     expect(text).toContain('Hedge ID');
     expect(text).not.toContain('Ref'); // no row has a reference: no empty column for people
@@ -74,42 +74,42 @@ describe('list', () => {
     expect(lines.at(-1)!.indexOf('+1,214.50') + '+1,214.50'.length).toBe(end);
   });
 
-  it('omit leaves a field out of the table only: TSV and JSON keep it', () => {
+  it('omit leaves a field out of the table only: TSV and JSON keep it', async () => {
     const hash = `0x${'a'.repeat(64)}`;
     const rows = [{ hedge_id: 'hdg_1', order_tx_hash: hash }];
     const table = output('table');
-    table.out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
+    await table.out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
     expect(table.stdout()).not.toContain('0xaaaa');
     const plain = output('plain');
-    plain.out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
+    await plain.out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
     expect(plain.stdout().split('\n')[1]).toContain(hash);
     const { out, stdout } = output('json');
-    out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
+    await out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
     expect(JSON.parse(stdout())).toEqual(rows);
   });
 
-  it('empty: [] for scripts, the sentence on stdout for people; in plain mode the header alone, the sentence on stderr', () => {
+  it('empty: [] for scripts, the sentence on stdout for people; in plain mode the header alone, the sentence on stderr', async () => {
     const json = output('json');
-    json.out.list([], FIELDS, { empty: 'No closed hedges yet.', totals: TOTALS });
+    await json.out.list([], FIELDS, { empty: 'No closed hedges yet.', totals: TOTALS });
     expect(json.stdout()).toBe('[]\n');
     const table = output('table');
-    table.out.list([], FIELDS, { empty: 'No closed hedges yet.' });
+    await table.out.list([], FIELDS, { empty: 'No closed hedges yet.' });
     expect(table.stdout()).toBe('No closed hedges yet.\n');
     const plain = output('plain');
-    plain.out.list([], FIELDS, { empty: 'No closed hedges yet.' });
+    await plain.out.list([], FIELDS, { empty: 'No closed hedges yet.' });
     expect(plain.stdout()).toBe('hedge_id\tclient_reference\tnet_pnl_usd\tclosed_at\n');
     expect(plain.stderr()).toBe('No closed hedges yet.\n');
   });
 });
 
 describe('record', () => {
-  it('plain: a header row of keys and one row, nested values as JSON', () => {
+  it('plain: a header row of keys and one row, nested values as JSON', async () => {
     const { out, stdout } = output('plain');
     out.record({ balance_usdc: 1000.5, limits: { a: 1 } }, [{ key: 'balance_usdc', label: 'Balance', kind: 'money' }]);
     expect(stdout()).toBe('balance_usdc\tlimits\n1000.5\t{"a":1}\n');
   });
 
-  it('table: a titled card with the footer after it', () => {
+  it('table: a titled card with the footer after it', async () => {
     const { out, stdout } = output('table');
     out.record({ balance_usdc: 1000.5 }, [{ key: 'balance_usdc', label: 'Balance', kind: 'money' }], { title: 'Account', footer: ['after'] });
     expect(stdout()).toMatch(/Account[\s\S]*Balance\s+│ 1,000\.50[\s\S]*\nafter\n$/);
@@ -117,7 +117,7 @@ describe('record', () => {
 });
 
 describe('human values', () => {
-  it('P&L is green when positive and red when negative, only with colour on', () => {
+  it('P&L is green when positive and red when negative, only with colour on', async () => {
     const colored = output('table', true).out;
     expect(colored.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, 5)).toBe('\u001b[32m+5.00\u001b[39m');
     expect(colored.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, -5)).toBe('\u001b[31m-5.00\u001b[39m');
@@ -125,7 +125,7 @@ describe('human values', () => {
     expect(plain.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, -5)).toBe('-5.00');
   });
 
-  it('missing values show a dash; utc times have no relative part', () => {
+  it('missing values show a dash; utc times have no relative part', async () => {
     const { out } = output('table');
     expect(out.humanValue({ key: 'x' }, undefined)).toBe('—');
     expect(out.humanValue({ key: 'closed_at', kind: 'utc' }, '2026-03-02T09:00:00.000Z')).toBe('2026-03-02 09:00:00 UTC');

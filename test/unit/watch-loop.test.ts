@@ -421,7 +421,8 @@ describe('--watch on a terminal', () => {
     expect(new Set(lineCounts.slice(1)).size).toBe(1);
     const last = frames[frames.length - 1]!;
     expect(last).toContain('Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop');
-    expect(last).toMatch(/^USDTNGN +buy +10,000\.00 +1,512\.00\* +\+12\.00\* +6d 23:59:56 +▁█$/m);
+    // The columns and priorities of `hedge positions` (at 80 columns: side, reference, notional, mark, net P&L, time left).
+    expect(last).toMatch(/^buy +— +10,000\.00 +1,512\.00\* +\+12\.00\* +6d 23:59:56 +▁█$/m);
     expect(last).toMatch(/^Net P&L  \+12\.00  ▁█$/m);
     // Net P&L changed since the refresh before: marked without colour.
     expect(last).toMatch(/\+12\.00\*/);

@@ -1,15 +1,20 @@
 // The --watch screen (ui/watch-view.ts), rendered without a terminal: what changed since the last
 // refresh is marked (inverse video with colour, `*` without), the countdown ticks with the clock,
 // sparklines grow over the session, stale and alert lines, and every line fits the width.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
 import { applyFresh, clockTimeIn, describeAlert, emptyWatchState, formatCountdown, renderWatchScreen, type WatchModel } from '../../src/ui/watch-view.js';
+import { loadTableDrawer, type TableDrawer } from '../../src/ui/table.js';
 import { displayWidth } from '../../src/ui/width.js';
 import { PassThrough } from 'node:stream';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');
 const utc = clockTimeIn('UTC');
+let table: TableDrawer;
+beforeAll(async () => {
+  table = await loadTableDrawer();
+});
 
 function formatter(colour: boolean) {
   const streams = { stdout: new PassThrough(), stderr: new PassThrough() };
@@ -22,24 +27,24 @@ function positionsModel(mark: number, pnl: number): WatchModel {
     title: 'Positions',
     layout: 'table',
     fields: [
-      { key: 'market', label: 'Market', priority: 0 },
-      { key: 'side', label: 'Side', kind: 'side', priority: 0 },
-      { key: 'notional_usd', label: 'Notional', kind: 'money', priority: 3 },
-      { key: 'mark_price', label: 'Mark', kind: 'rate', priority: 1 },
-      { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl', priority: 0 },
-      { key: 'accrued_carry_usdc', label: 'Carry', kind: 'money', priority: 5 },
+      { key: 'market', label: 'Market' },
+      { key: 'side', label: 'Side', kind: 'side' },
+      { key: 'notional_usd', label: 'Notional', kind: 'money' },
+      { key: 'mark_price', label: 'Mark', kind: 'rate' },
+      { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' },
+      { key: 'accrued_carry_usdc', label: 'Carry', kind: 'money' },
     ],
+    priority: ['market', 'side', 'net_pnl_usd', 'mark_price', 'matures_in', 'notional_usd', 'trend', 'accrued_carry_usdc'],
     rows: [
       {
         key: 'USDTNGN:buy',
         values: { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, mark_price: mark, net_pnl_usd: pnl, accrued_carry_usdc: 1.25 },
         maturityAt: new Date(START + 2 * 86_400_000 + 3_723_000).toISOString(),
-        trend: mark,
       },
     ],
     empty: 'No open positions.',
-    countdown: { label: 'Matures in', priority: 2 },
-    trend: { label: 'Mark trend', priority: 3 },
+    countdown: { label: 'Matures in' },
+    trend: { label: 'Mark trend', field: { key: 'mark_price', label: 'Mark', kind: 'rate' } },
     total: { label: 'Net P&L', value: pnl },
   };
 }
@@ -47,9 +52,9 @@ function positionsModel(mark: number, pnl: number): WatchModel {
 describe('renderWatchScreen', () => {
   it('marks the values that changed since the previous refresh with `*` without colour, and only those', () => {
     const state = emptyWatchState(2000);
-    applyFresh(state, positionsModel(1530, 10), START);
-    applyFresh(state, positionsModel(1531, 10), START + 2000);
-    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 2000, format: formatter(false), clockTime: utc });
+    applyFresh(state, positionsModel(1530, 10), START, formatter(false));
+    applyFresh(state, positionsModel(1531, 10), START + 2000, formatter(false));
+    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 2000, format: formatter(false), table, clockTime: utc });
     expect(lines).toEqual([
       'Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop',
       'Market    Side    Notional       Mark  Net P&L  Carry   Matures in  Mark trend',
@@ -59,19 +64,20 @@ describe('renderWatchScreen', () => {
     ]);
   });
 
-  it('does not mark a move below the shown precision, nor a value that did not change', () => {
+  it('does not mark a move below the shown precision, nor a value that did not change; its trend stays level', () => {
     const state = emptyWatchState(2000);
-    applyFresh(state, positionsModel(1530.001, 10), START);
-    applyFresh(state, positionsModel(1530.004, 10), START + 2000);
-    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 2000, format: formatter(false), clockTime: utc });
-    expect(lines[3]).toBe('USDTNGN   buy   10,000.00   1,530.00   +10.00   1.25   2d 01:02:01  ▁█');
+    applyFresh(state, positionsModel(1530.001, 10), START, formatter(false));
+    applyFresh(state, positionsModel(1530.004, 10), START + 2000, formatter(false));
+    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 2000, format: formatter(false), table, clockTime: utc });
+    // The trend is drawn from the marks as shown (1,530.00 twice): level, not a rise.
+    expect(lines[3]).toBe('USDTNGN   buy   10,000.00   1,530.00   +10.00   1.25   2d 01:02:01  ▄▄');
   });
 
   it('shows a change in inverse video with colour, and nothing else inverted', () => {
     const state = emptyWatchState(2000);
-    applyFresh(state, positionsModel(1530, 10), START);
-    applyFresh(state, positionsModel(1530, -4), START + 2000);
-    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(true), now: START + 2000, format: formatter(true), clockTime: utc });
+    applyFresh(state, positionsModel(1530, 10), START, formatter(false));
+    applyFresh(state, positionsModel(1530, -4), START + 2000, formatter(false));
+    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(true), now: START + 2000, format: formatter(true), table, clockTime: utc });
     const row = lines[3]!;
     // SGR 7 is inverse: around the P&L only.
     expect(row.match(/\u001b\[7m/g)).toHaveLength(1);
@@ -81,8 +87,8 @@ describe('renderWatchScreen', () => {
 
   it('ticks the countdown with the clock between refreshes', () => {
     const state = emptyWatchState(5000);
-    applyFresh(state, positionsModel(1530, 10), START);
-    const at = (ms: number) => renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + ms, format: formatter(false), clockTime: utc })[3]!;
+    applyFresh(state, positionsModel(1530, 10), START, formatter(false));
+    const at = (ms: number) => renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + ms, format: formatter(false), table, clockTime: utc })[3]!;
     expect(at(0)).toContain('2d 01:02:03');
     expect(at(1000)).toContain('2d 01:02:02');
     expect(at(3000)).toContain('2d 01:02:00');
@@ -90,8 +96,8 @@ describe('renderWatchScreen', () => {
 
   it('fits 40 columns by dropping the least important columns, never the market, side or P&L', () => {
     const state = emptyWatchState(2000);
-    applyFresh(state, positionsModel(1530, 10), START);
-    const lines = renderWatchScreen(state, { columns: 40, chalk: makeChalk(false), now: START, format: formatter(false), clockTime: utc });
+    applyFresh(state, positionsModel(1530, 10), START, formatter(false));
+    const lines = renderWatchScreen(state, { columns: 40, chalk: makeChalk(false), now: START, format: formatter(false), table, clockTime: utc });
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     expect(lines[1]).toMatch(/^Market +Side +.*Net P&L/);
     expect(lines[1]).not.toContain('Carry');
@@ -100,16 +106,16 @@ describe('renderWatchScreen', () => {
 
   it('grows a sparkline over the session', () => {
     const state = emptyWatchState(1000);
-    for (const [index, mark] of [1500, 1510, 1505, 1520].entries()) applyFresh(state, positionsModel(mark, 0), START + index * 1000);
-    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 3000, format: formatter(false), clockTime: utc });
+    for (const [index, mark] of [1500, 1510, 1505, 1520].entries()) applyFresh(state, positionsModel(mark, 0), START + index * 1000, formatter(false));
+    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 3000, format: formatter(false), table, clockTime: utc });
     expect(lines[3]).toMatch(/ ▁▅▃█$/);
   });
 
   it('says stale since when, why and when the next try is, over the last good data', () => {
     const state = emptyWatchState(2000);
-    applyFresh(state, positionsModel(1530, 10), START);
+    applyFresh(state, positionsModel(1530, 10), START, formatter(false));
     state.stale = { since: START + 2000, reason: 'service_unavailable: HTTP 503', nextAt: START + 7000 };
-    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 4000, format: formatter(false), clockTime: utc });
+    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 4000, format: formatter(false), table, clockTime: utc });
     expect(lines[0]).toContain('last good refresh 09:00:00');
     expect(lines[3]).toMatch(/^USDTNGN/);
     expect(lines[lines.length - 1]).toBe('STALE since 09:00:02 (service_unavailable: HTTP 503) · next try in 3s');
@@ -117,7 +123,7 @@ describe('renderWatchScreen', () => {
 
   it('lists the alerts that hold, with the time each fired; server text is made harmless', () => {
     const state = emptyWatchState(2000);
-    applyFresh(state, positionsModel(1530, -600), START);
+    applyFresh(state, positionsModel(1530, -600), START, formatter(false));
     state.alerts = [
       { alert: { kind: 'pnl', key: 'pnl', netPnlUsd: -600, thresholdUsd: -500 }, at: START },
       {
@@ -125,7 +131,7 @@ describe('renderWatchScreen', () => {
         at: START,
       },
     ];
-    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START, format: formatter(false), clockTime: utc });
+    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START, format: formatter(false), table, clockTime: utc });
     expect(lines.slice(-2)).toEqual([
       'ALERT 09:00:00 net P&L -600.00 USD is at or below -500.00 USD',
       'ALERT 09:00:00 USD\\x1b[2JNGN buy (hdg_x) matures in 01:00:00 (--alert-maturity 6h)',
@@ -138,20 +144,21 @@ describe('renderWatchScreen', () => {
       title: 'Account',
       layout: 'card',
       fields: [
-        { key: 'balance_usdc', label: 'Balance (USDC)', kind: 'money', priority: 0 },
-        { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl', priority: 1 },
+        { key: 'balance_usdc', label: 'Balance (USDC)', kind: 'money' },
+        { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl' },
       ],
-      rows: [{ key: 'account', values: { balance_usdc: 1000, unrealized_pnl_usd: pnl }, trend: pnl }],
+      priority: ['balance_usdc', 'unrealized_pnl_usd'],
+      rows: [{ key: 'account', values: { balance_usdc: 1000, unrealized_pnl_usd: pnl } }],
       empty: '',
-      trend: { label: 'P&L trend', priority: 0 },
+      trend: { label: 'P&L trend', field: { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl' } },
     });
-    applyFresh(state, card(5), START);
-    applyFresh(state, card(-5), START + 2000);
-    const lines = renderWatchScreen(state, { columns: 80, chalk: makeChalk(false), now: START + 2000, format: formatter(false), clockTime: utc });
+    applyFresh(state, card(5), START, formatter(false));
+    applyFresh(state, card(-5), START + 2000, formatter(false));
+    const lines = renderWatchScreen(state, { columns: 80, chalk: makeChalk(false), now: START + 2000, format: formatter(false), table, clockTime: utc });
     expect(lines.slice(1)).toEqual(['Balance (USDC)        1,000.00 ', 'Unrealized P&L (USD)  -5.00*', 'P&L trend             █▁']);
     const empty = emptyWatchState(2000);
-    applyFresh(empty, { ...positionsModel(1, 1), rows: [], total: undefined }, START);
-    expect(renderWatchScreen(empty, { columns: 80, chalk: makeChalk(false), now: START, format: formatter(false), clockTime: utc }).slice(1)).toEqual(['No open positions.']);
+    applyFresh(empty, { ...positionsModel(1, 1), rows: [], total: undefined }, START, formatter(false));
+    expect(renderWatchScreen(empty, { columns: 80, chalk: makeChalk(false), now: START, format: formatter(false), table, clockTime: utc }).slice(1)).toEqual(['No open positions.']);
   });
 });
 

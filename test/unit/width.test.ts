@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import {
-  allotColumns,
-  displayWidth,
-  fitColumns,
-  padCell,
-  shortenMiddle,
-  terminalColumns,
-  truncateEnd,
-  wrapWords,
-  type ColumnDemand,
-} from '../../src/ui/width.js';
+import { displayWidth, shortenMiddle, terminalColumns, truncateEnd, wrapWords } from '../../src/ui/width.js';
 
 const RED = '\u001b[31m';
 const FG_OFF = '\u001b[39m';
@@ -191,90 +181,6 @@ describe('wrapWords', () => {
   });
 });
 
-describe('fitColumns', () => {
-  const table: ColumnDemand[] = [
-    { key: 'id', priority: 0, width: 12 },
-    { key: 'market', priority: 1, width: 7 },
-    { key: 'side', priority: 0, width: 4 },
-    { key: 'notional', priority: 1, width: 10 },
-    { key: 'status', priority: 2, width: 10 },
-    { key: 'tx', priority: 3, width: 66, minWidth: 11, shrink: 'middle' },
-    { key: 'ref', priority: 3, width: 20, minWidth: 8, shrink: 'truncate' },
-  ];
-  const natural = table.map(({ key, width }) => ({ key, width }));
-  // 12+7+4+10+10+66+20 = 129 columns of cells, 6 gaps of 2.
-  const fullWidth = 129 + 12;
-
-  it('keeps every column at full width when they fit', () => {
-    expect(fitColumns(table, fullWidth)).toEqual({ keep: natural, dropped: [] });
-    expect(fitColumns(table, 200)).toEqual({ keep: natural, dropped: [] });
-  });
-
-  it('shrinks shrinkable columns before dropping any, most important keeping its room first', () => {
-    // 2 columns short: taken from the later of the two equal-priority shrinkable columns.
-    expect(fitColumns(table, fullWidth - 2).keep).toEqual([...natural.slice(0, 6), { key: 'ref', width: 18 }]);
-    // The floor of both: 12+7+4+10+10+11+8 + 12 = 74.
-    expect(fitColumns(table, 74)).toEqual({
-      keep: [...natural.slice(0, 5), { key: 'tx', width: 11 }, { key: 'ref', width: 8 }],
-      dropped: [],
-    });
-    const at80 = fitColumns(table, 80);
-    expect(at80.dropped).toEqual([]);
-    expect(at80.keep).toEqual([...natural.slice(0, 5), { key: 'tx', width: 17 }, { key: 'ref', width: 8 }]);
-    expect(at80.keep.reduce((sum, column) => sum + column.width, 0) + 2 * 6).toBe(80);
-  });
-
-  it('drops the least important column when shrinking is not enough, then gives the room back', () => {
-    // 73 < 74: drop a priority 3 column; of the two, the rightmost (ref). tx grows back into the room.
-    expect(fitColumns(table, 73)).toEqual({
-      keep: [...natural.slice(0, 5), { key: 'tx', width: 73 - (12 + 7 + 4 + 10 + 10) - 2 * 5 }],
-      dropped: ['ref'],
-    });
-  });
-
-  it('breaks ties between equal priorities by dropping the rightmost first', () => {
-    const ties: ColumnDemand[] = [
-      { key: 'a', priority: 0, width: 10 },
-      { key: 'b', priority: 2, width: 10 },
-      { key: 'c', priority: 2, width: 10 },
-      { key: 'd', priority: 1, width: 10 },
-    ];
-    expect(fitColumns(ties, 40)).toEqual({ keep: [{ key: 'a', width: 10 }, { key: 'b', width: 10 }, { key: 'd', width: 10 }], dropped: ['c'] });
-    expect(fitColumns(ties, 22)).toEqual({ keep: [{ key: 'a', width: 10 }, { key: 'd', width: 10 }], dropped: ['b', 'c'] });
-    expect(fitColumns(ties, 21)).toEqual({ keep: [{ key: 'a', width: 10 }], dropped: ['b', 'c', 'd'] });
-  });
-
-  it('never drops a priority 0 column, even when the rest cannot fit', () => {
-    const result = fitColumns(table, 10);
-    expect(result.keep).toEqual([
-      { key: 'id', width: 12 },
-      { key: 'side', width: 4 },
-    ]);
-    expect(result.dropped).toEqual(['market', 'notional', 'status', 'tx', 'ref']);
-  });
-
-  it('does not shrink a column marked none or without a shrink mode', () => {
-    const columns: ColumnDemand[] = [
-      { key: 'a', priority: 0, width: 30, minWidth: 5 },
-      { key: 'b', priority: 1, width: 30, minWidth: 5, shrink: 'none' },
-    ];
-    expect(fitColumns(columns, 50)).toEqual({ keep: [{ key: 'a', width: 30 }], dropped: ['b'] });
-  });
-
-  it('uses the gap it is given', () => {
-    const columns: ColumnDemand[] = [
-      { key: 'a', priority: 0, width: 10 },
-      { key: 'b', priority: 1, width: 10 },
-    ];
-    expect(fitColumns(columns, 21, 1).dropped).toEqual([]);
-    expect(fitColumns(columns, 21).dropped).toEqual(['b']);
-  });
-
-  it('is deterministic', () => {
-    expect(fitColumns(table, 60)).toEqual(fitColumns([...table], 60));
-  });
-});
-
 describe('displayWidth on what tables hold', () => {
   it('counts ASCII, our colours and our narrow symbols as one column each, and the rest as string-width does', () => {
     expect(displayWidth('1,530.33')).toBe(8);
@@ -286,71 +192,9 @@ describe('displayWidth on what tables hold', () => {
   });
 });
 
-describe('allotColumns', () => {
-  const columns: ColumnDemand[] = [
-    { key: 'id', priority: 0, width: 28, minWidth: 13, shrink: 'middle' },
-    { key: 'ref', priority: 4, width: 7, minWidth: 7, shrink: 'truncate' },
-    { key: 'market', priority: 0, width: 7 },
-    { key: 'notional', priority: 1, width: 12 },
-    { key: 'maturity', priority: 2, width: 28 },
-    { key: 'units', priority: 8, width: 6 },
-  ];
-
-  it('keeps everything whole when it fits', () => {
-    const result = allotColumns(columns, 200);
-    expect(result.dropped).toEqual([]);
-    expect(result.keep.map((column) => column.width)).toEqual([28, 7, 7, 12, 28, 6]);
-  });
-
-  it('a column that does not fit is dropped and a narrower, less important one may still take the room', () => {
-    // 28 + 7 + 12 + gaps = 51; maturity (28) no longer fits in 70, ref (7) and units (6) do.
-    const result = allotColumns(columns, 70);
-    expect(result.dropped).toEqual(['maturity']);
-    expect(result.keep).toEqual([
-      { key: 'id', width: 28 },
-      { key: 'ref', width: 7 },
-      { key: 'market', width: 7 },
-      { key: 'notional', width: 12 },
-      { key: 'units', width: 6 },
-    ]);
-  });
-
-  it('shortens a shrinkable column only when the more important ones leave it less than its width', () => {
-    const result = allotColumns(columns, 40);
-    expect(result.keep).toEqual([
-      { key: 'id', width: 28 },
-      { key: 'market', width: 7 },
-    ]);
-    const tight = allotColumns(columns, 30);
-    expect(tight.keep).toEqual([
-      { key: 'id', width: 28 },
-      { key: 'market', width: 7 },
-    ]);
-    const shrunk = allotColumns([{ key: 'a', priority: 0, width: 10 }, { key: 'id', priority: 1, width: 28, minWidth: 13, shrink: 'middle' }], 30);
-    expect(shrunk.keep).toEqual([
-      { key: 'a', width: 10 },
-      { key: 'id', width: 18 },
-    ]);
-  });
-
-  it('never drops a priority 0 column', () => {
-    expect(allotColumns(columns, 10).keep.map((column) => column.key)).toEqual(['id', 'market']);
-  });
-});
-
 describe('widths by string-width\'s rules, without loading it', () => {
   it('agree with string-width on plain, accented, East Asian, emoji, joined and invisible text', () => {
     const samples = ['USDTNGN', 'Crédit Agricole', 'e\u0301', '取引 ok', 'ｆｕｌｌ', '한국어', '👍', '👩‍💻 dev', '🇳🇬', 'a\u200bb', '\u202eabc', '©', '✔', '⌚', '#️⃣', '↔', `${RED}赤${FG_OFF}`];
     for (const sample of samples) expect(displayWidth(sample), JSON.stringify(sample)).toBe(stringWidth(sample));
-  });
-});
-
-describe('padCell', () => {
-  it('pads to the width on the side the alignment leaves open, and cuts wider text at the end or in the middle', () => {
-    expect(padCell('12.50', 8, 'right')).toBe('   12.50');
-    expect(padCell('USDTNGN', 9, 'left')).toBe('USDTNGN  ');
-    expect(padCell('a reference too long', 10, 'left')).toBe('a referen…');
-    expect(padCell('hdg_0123456789abcdef', 11, 'left', 'middle')).toBe('hdg_01…cdef');
-    expect(padCell('hdg_0123456789abcdef', 30, 'left', 'middle')).toBe(`hdg_0123456789abcdef${' '.repeat(10)}`);
   });
 });

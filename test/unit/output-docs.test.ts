@@ -1,0 +1,48 @@
+// docs/output.md lists each list's columns and priorities: the lines must be the code's
+// (src/ui/resource-fields.ts, src/ui/report-view.ts), so that the page stays true as they change.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeChalk } from '../../src/ui/color.js';
+import { REPORT_CSV_COLUMNS, REPORT_DEAL_CSV_COLUMNS } from '../../src/ui/report-view.js';
+import * as lists from '../../src/ui/resource-fields.js';
+import { ROOT } from '../support/hedge-cli.js';
+
+const page = readFileSync(join(ROOT, 'docs', 'output.md'), 'utf8');
+const keys = (names: readonly string[]): string => names.map((name) => `\`${name}\``).join(', ');
+
+/** The lines under `### name`, up to the next heading. */
+function section(name: string): string {
+  const start = page.indexOf(`### ${name}\n`);
+  expect(start, `docs/output.md has no "### ${name}"`).toBeGreaterThanOrEqual(0);
+  const end = page.indexOf('\n#', start + 4);
+  return page.slice(start, end < 0 ? undefined : end);
+}
+
+const RESOURCES: Array<[string, lists.Resource]> = [
+  ['hedges', lists.HEDGE_RESOURCE],
+  ['positions', lists.POSITION_RESOURCE],
+  ['history', lists.HISTORY_RESOURCE],
+  ['maturities', lists.MATURITY_RESOURCE],
+  ['markets', lists.marketsResource()],
+  ['price', lists.PRICE_RESOURCE],
+  ['journal', lists.JOURNAL_RESOURCE],
+  ['profile list', lists.profilesResource(makeChalk(false), false, () => '')],
+  ['plan', lists.PLAN_RESOURCE],
+  ['apply', lists.APPLY_RESOURCE],
+  ['tools', lists.TOOL_RESOURCE],
+];
+
+describe('docs/output.md', () => {
+  it.each(RESOURCES)('%s: its columns and priorities are the code\'s', (name, resource) => {
+    const text = section(name);
+    expect(text).toContain(`- Columns: ${keys(resource.fields.filter((field) => !field.screenOnly).map((field) => field.key))}\n`);
+    expect(text).toContain(`- Priority: ${keys(resource.priority)}\n`);
+  });
+
+  it("the report's CSV columns are the code's", () => {
+    const text = section('report');
+    expect(text).toContain(`- CSV and TSV by group: ${keys(REPORT_CSV_COLUMNS)}\n`);
+    expect(text).toContain(`- CSV and TSV \`--by hedge\`: ${keys(REPORT_DEAL_CSV_COLUMNS).replace('`group`', '`group` (the hedge id)')}\n`);
+  });
+});

@@ -1,0 +1,373 @@
+// The Table (ui/table.ts): which columns a width keeps (a prefix of one priority list, so a wider
+// terminal never hides a column a narrower one showed), that cli-table3's drawing and the line
+// drawing of long tables are the same bytes, and — for every list the CLI shows — that widening
+// the terminal from 80 to 100, 120 and 160 columns only ever adds columns.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { buildReport } from '../../src/domain/report.js';
+import { makeChalk } from '../../src/ui/color.js';
+import { Output } from '../../src/ui/output.js';
+import { renderReportTable } from '../../src/ui/report-view.js';
+import {
+  APPLY_RESOURCE,
+  HEDGE_RESOURCE,
+  HISTORY_RESOURCE,
+  JOINED_REFERENCE,
+  JOURNAL_RESOURCE,
+  MATURITY_RESOURCE,
+  marketsResource,
+  PLAN_RESOURCE,
+  POSITION_RESOURCE,
+  PRICE_RESOURCE,
+  profilesResource,
+  TOOL_RESOURCE,
+  type Resource,
+} from '../../src/ui/resource-fields.js';
+import { drawTableWith, fitColumns, LINE_DRAWN_AFTER_CELLS, tableCell, type ColumnNeed, type TableInput } from '../../src/ui/table.js';
+import { applyFresh, emptyWatchState, renderWatchScreen, type FormatValue, type WatchModel } from '../../src/ui/watch-view.js';
+import { loadTableDrawer } from '../../src/ui/table.js';
+import { displayWidth } from '../../src/ui/width.js';
+
+const NOW = Date.parse('2026-03-02T10:00:00.000Z');
+const WIDTHS = [80, 100, 120, 160] as const;
+
+/** mulberry32: the same "random" tables on every run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('fitColumns', () => {
+  it('keeps a prefix of the priority list: every column kept at one width is kept at every wider one', () => {
+    const random = seeded(26);
+    const problems: string[] = [];
+    for (let round = 0; round < 60; round++) {
+      const count = 2 + Math.floor(random() * 14);
+      const needs: ColumnNeed[] = Array.from({ length: count }, (_, index) => {
+        const width = 1 + Math.floor(random() * 40);
+        return { key: `c${index}`, width, minWidth: random() < 0.3 ? Math.max(1, width - Math.floor(random() * 20)) : width };
+      });
+      const priority = needs.map((need) => need.key).sort(() => random() - 0.5).slice(0, count - Math.floor(random() * 3));
+      let before = new Set<number>();
+      for (let width = 20; width <= 400; width++) {
+        const fit = fitColumns(needs, priority, width);
+        const kept = new Set(fit.kept.map((column) => column.index));
+        for (const index of before) if (!kept.has(index)) problems.push(`round ${round}: column ${index} shown at ${width - 1}, hidden at ${width}`);
+        const used = fit.kept.reduce((sum, column) => sum + column.width, 0) + 2 * (fit.kept.length - 1);
+        if (fit.kept.length > 1 && used > width) problems.push(`round ${round}: ${used} columns used of ${width}`);
+        if (fit.kept.length + fit.hidden.length !== count) problems.push(`round ${round}: columns lost at ${width}`);
+        before = kept;
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('stops at the first column that does not fit, even when a later, narrower one would', () => {
+    const needs: ColumnNeed[] = [
+      { key: 'id', width: 28, minWidth: 28 },
+      { key: 'maturity', width: 30, minWidth: 30 },
+      { key: 'ref', width: 7, minWidth: 7 },
+    ];
+    expect(fitColumns(needs, ['id', 'maturity', 'ref'], 50)).toEqual({ kept: [{ index: 0, width: 28 }], hidden: [1, 2] });
+    expect(fitColumns(needs, ['id', 'ref', 'maturity'], 50)).toEqual({ kept: [{ index: 0, width: 28 }, { index: 2, width: 7 }], hidden: [1] });
+  });
+
+  it('shrinks a column only to let the ones after it in the list in, and gives room back most important first', () => {
+    const needs: ColumnNeed[] = [
+      { key: 'ref', width: 20, minWidth: 8 },
+      { key: 'net', width: 10, minWidth: 10 },
+    ];
+    expect(fitColumns(needs, ['net', 'ref'], 40).kept).toEqual([{ index: 0, width: 20 }, { index: 1, width: 10 }]);
+    expect(fitColumns(needs, ['net', 'ref'], 25).kept).toEqual([{ index: 0, width: 13 }, { index: 1, width: 10 }]);
+    expect(fitColumns(needs, ['net', 'ref'], 19).kept).toEqual([{ index: 1, width: 10 }]);
+  });
+
+  it('keeps the first column of the list whatever the width', () => {
+    expect(fitColumns([{ key: 'a', width: 30, minWidth: 30 }], ['a'], 20).kept).toEqual([{ index: 0, width: 20 }]);
+  });
+});
+
+describe('cli-table3 and the line drawing', () => {
+  const c = makeChalk(true);
+  const input = (rows: number): TableInput => ({
+    columns: [
+      { key: 'id', header: 'Hedge ID', align: 'left', shrink: 'middle', cells: Array.from({ length: rows }, (_, row) => tableCell(`hdg_${String(row).padStart(24, '0')}`)) },
+      { key: 'ref', header: 'Ref', align: 'left', shrink: 'end', minWidth: 8, cells: Array.from({ length: rows }, (_, row) => tableCell(row % 3 === 0 ? c.dim('—') : `DEAL-${row}-取引`)) },
+      { key: 'side', header: 'Side', align: 'left', cells: Array.from({ length: rows }, (_, row) => tableCell(row % 2 ? c.green('buy') : c.magenta('sell'))) },
+      { key: 'net', header: 'Net P&L USD', align: 'right', cells: Array.from({ length: rows }, (_, row) => tableCell(row % 2 ? c.red(`-${row}.50`) : c.green(`+${row}.25`))) },
+      {
+        key: 'bar',
+        header: '',
+        align: 'left',
+        cells: [],
+        drawn: { width: 12, minWidth: 5, draw: (row, width) => c.cyan('█'.repeat(1 + (row % Math.max(1, width)))) },
+      },
+    ],
+    priority: ['id', 'net', 'side', 'bar', 'ref'],
+    rowCount: rows,
+    totals: { label: 'Total', cells: [tableCell(''), tableCell(''), tableCell(''), tableCell(c.bold('+1.00'))] },
+    sections: [
+      { before: 0, line: c.bold('Mon 02 Mar 2026 · 2 hedges') },
+      { before: Math.floor(rows / 2), line: c.bold('Tue 03 Mar 2026 · a line longer than any terminal this table is drawn for, by far: it is cut') },
+    ],
+    width: 70,
+    chalk: c,
+  });
+
+  it.each([3, 40])('draw the same bytes (%i rows, colours, a section, totals, a drawn column, cut cells)', async (rows) => {
+    for (const width of [30, 50, 70, 120]) {
+      const [table3, lines] = await Promise.all([drawTableWith({ ...input(rows), width }, 'cli-table3'), drawTableWith({ ...input(rows), width }, 'lines')]);
+      expect(table3, `${width} columns`).toEqual(lines);
+      for (const line of table3.text.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+    }
+  });
+
+  it(`the lines are put together here only past ${LINE_DRAWN_AFTER_CELLS} cells`, async () => {
+    const drawer = await loadTableDrawer();
+    const small = drawer(input(10));
+    const large = drawer(input(LINE_DRAWN_AFTER_CELLS));
+    expect(small).toEqual(await drawTableWith(input(10), 'cli-table3'));
+    expect(large).toEqual(await drawTableWith(input(LINE_DRAWN_AFTER_CELLS), 'lines'));
+  });
+});
+
+// ---- every list, at 80, 100, 120 and 160 columns -------------------------------------------------
+
+const ID = (n: number): string => `hdg_0000084560jvkcy5rq90dq${String(n).padStart(2, '0')}`;
+const HASH = `0x${'5f12'.repeat(16)}`;
+
+function hedgeRow(n: number): Record<string, unknown> {
+  return {
+    id: ID(n),
+    client_reference: n % 3 === 0 ? undefined : `DEAL-${40 + n}`,
+    market: 'USDTNGN',
+    side: n % 2 ? 'sell' : 'buy',
+    notional_usd: 25_000 + n * 1000,
+    tenor_days: 7,
+    status: n === 2 ? 'closed' : 'filled',
+    struck_rate: 1530.3291 + n,
+    opened_at: '2026-03-02T09:00:00.000Z',
+    maturity_at: '2026-03-09T09:00:00.000Z',
+    filled_at: '2026-03-02T09:00:01.000Z',
+    units: 25_000,
+    order_key: HASH,
+    order_tx_hash: HASH,
+    fill_tx_hash: HASH,
+  };
+}
+
+function positionRow(n: number): Record<string, unknown> {
+  const row: Record<string | symbol, unknown> = {
+    market: 'USDTNGN',
+    side: n % 2 ? 'sell' : 'buy',
+    hedge_id: ID(n),
+    notional_usd: 25_000,
+    units: 25_000,
+    entry_price: 1530.33,
+    mark_price: 1529.85,
+    gross_pnl_usd: -7.84,
+    accrued_carry_usdc: 0.51,
+    net_pnl_usd: -8.35,
+    close_fee_usdc: 12.5,
+    margin_usdc: 2500,
+    net_margin_usd: 2479.15,
+    opened_at: '2026-03-02T09:00:00.000Z',
+    maturity_at: '2026-03-09T09:00:00.000Z',
+  };
+  row[JOINED_REFERENCE] = n % 2 ? undefined : 'DEAL-42';
+  return row as Record<string, unknown>;
+}
+
+const LISTS: Array<{ name: string; resource: Resource; rows: Record<string, unknown>[]; totals?: Record<string, unknown> }> = [
+  { name: 'hedges', resource: HEDGE_RESOURCE, rows: [0, 1, 2, 3].map(hedgeRow) },
+  { name: 'positions', resource: POSITION_RESOURCE, rows: [0, 1].map(positionRow) },
+  {
+    name: 'history',
+    resource: HISTORY_RESOURCE,
+    rows: [0, 1, 2].map((n) => ({
+      hedge_id: ID(n),
+      client_reference: `DEAL-${n}`,
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 150_000,
+      tenor_days: 1,
+      opened_at: '2026-03-01T09:00:00.000Z',
+      closed_at: '2026-03-02T09:00:00.000Z',
+      close_reason: 'settled',
+      entry_price: 1518.91,
+      exit_price: 1522.1,
+      gross_pnl_usd: 629.43,
+      carry_usdc: 12.4,
+      fees_usdc: 20,
+      net_pnl_usd: 597.03,
+    })),
+    totals: { notional_usd: 450_000, net_pnl_usd: 1791.09 },
+  },
+  {
+    name: 'maturities',
+    resource: MATURITY_RESOURCE,
+    rows: [0, 1].map((n) => ({
+      day: '2026-03-09',
+      maturity_at: '2026-03-09T09:00:00.000Z',
+      matures_in_seconds: 600_000,
+      market: 'USDTNGN',
+      side: n ? 'sell' : 'buy',
+      notional_usd: 25_000,
+      tenor_days: 7,
+      hedge_id: ID(n),
+      client_reference: n ? null : 'DEAL-42',
+      mark_price: 1529.85,
+      net_pnl_usd: -8.35,
+      accrued_carry_usdc: 0.51,
+    })),
+  },
+  {
+    name: 'journal',
+    resource: JOURNAL_RESOURCE,
+    rows: [0, 1].map((n) => ({
+      id: `a_mwrrf5p1${n}`,
+      created_at: '2026-03-02T09:59:00.000Z',
+      command: 'open',
+      market: 'USDTNGN',
+      side: 'buy',
+      client_reference: 'DEAL-42',
+      notional_usd: 25_000,
+      outcome: 'filled',
+      hedge_id: ID(n),
+      environment: 'test · desk',
+    })),
+  },
+  {
+    name: 'markets',
+    resource: marketsResource((rate) => `${rate}% pay`),
+    rows: [{ market: 'USDTNGN', status: 'open', price: 1529.85, available_capacity_usd: { buy: 1_000_000, sell: 800_000 }, net_rate_daily_pct: { buy: 0.0412, sell: -0.0288 } }],
+  },
+  { name: 'prices', resource: PRICE_RESOURCE, rows: [{ market: 'USDTNGN', price: 1529.85, timestamp: '2026-03-02T10:00:00.000Z' }] },
+  {
+    name: 'profiles',
+    resource: profilesResource(makeChalk(false), true, (environment) => environment ?? '—'),
+    rows: [{ name: 'desk', current: true, environment: 'test', base_url: 'https://hedging-partner.example.com/partners/sandbox/v2', api_key: 'hpk_test_…wxyz', ca_file: null, saved_at: '2026-03-01T09:00:00.000Z' }],
+  },
+  {
+    name: 'plan',
+    resource: PLAN_RESOURCE,
+    rows: [{ step: 1, market: 'USDTNGN', side: 'buy', current_usd: 0, target_usd: 25_000, action: 'open', delta_usd: 25_000, tenor_days: 7, margin_usdc: 2500, fee_usdc: 12.5, carry_usdc: 71.4, line: 2 }],
+  },
+  { name: 'apply', resource: APPLY_RESOURCE, rows: [{ step: 1, action: 'open', market: 'USDTNGN', side: 'buy', delta_usd: 25_000, outcome: 'filled', hedge_id: ID(1), journal_id: 'a_mwrrf5p1' }] },
+  { name: 'tools', resource: TOOL_RESOURCE, rows: [{ name: 'hedge_open', tier: 'write', offered: 'yes', arguments: 'market side notional tenor (+6 optional)' }] },
+];
+
+/** The column headers of a table's first line (columns are two or more spaces apart). */
+function headers(text: string): string[] {
+  return text.split('\n')[0]!.trim().split(/ {2,}/);
+}
+
+async function tableAt(list: (typeof LISTS)[number], columns: number): Promise<{ text: string; notes: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let text = '';
+  let notes = '';
+  stdout.on('data', (chunk) => (text += chunk));
+  stderr.on('data', (chunk) => (notes += chunk));
+  const output = new Output({ format: 'table', chalk: makeChalk(false), streams: { stdout, stderr }, now: () => NOW, columns });
+  await output.list(list.rows, list.resource, { empty: 'none', totals: list.totals ? { label: 'Total (3 hedges)', row: list.totals } : undefined });
+  return { text, notes };
+}
+
+describe('every list, as the terminal widens', () => {
+  for (const list of LISTS) {
+    it(`${list.name}: each column shown at ${WIDTHS.join(', ')} columns is shown at every wider one; no line is wider than the terminal`, async () => {
+      let narrower: string[] = [];
+      for (const columns of WIDTHS) {
+        const { text, notes } = await tableAt(list, columns);
+        for (const line of `${text}${notes}`.trimEnd().split('\n')) expect(displayWidth(line), `${columns}: ${line}`).toBeLessThanOrEqual(columns);
+        const shown = headers(text);
+        for (const header of narrower) expect(shown, `${list.name} at ${columns} lost ${header}`).toContain(header);
+        narrower = shown;
+      }
+    });
+  }
+
+  it('positions at 80 columns: side, reference, notional, entry, mark, net P&L and time to maturity', async () => {
+    const { text } = await tableAt(LISTS[1]!, 80);
+    expect(headers(text)).toEqual(['Side', 'Ref', 'Notional USD', 'Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Left']);
+    expect(text).toContain('DEAL-42');
+  });
+
+  it('the reference is shown at 80 columns in hedges, history, maturities and the journal', async () => {
+    for (const name of ['hedges', 'history', 'maturities', 'journal']) {
+      const { text } = await tableAt(LISTS.find((list) => list.name === name)!, 80);
+      expect(headers(text), name).toContain('Ref');
+    }
+  });
+
+  it('the report (by day and by hedge) keeps every column it showed as it widens', async () => {
+    const records = [0, 1, 2].map((n) => ({
+      hedgeId: ID(n),
+      clientReference: `DEAL-${n}`,
+      market: 'USDTNGN',
+      side: 'buy' as const,
+      notionalUsd: 10_000 * (n + 1),
+      entryPrice: 1530.33,
+      exitPrice: 1522.1,
+      grossPnlUsd: 50.5 * (n - 1),
+      carryUsd: 1.25,
+      feesUsd: 5,
+      netPnlUsd: 50.5 * (n - 1) - 6.25,
+      closedAt: `2026-03-0${n + 2}T09:00:00.000Z`,
+    }));
+    for (const by of ['day', 'hedge'] as const) {
+      const report = buildReport(records, [], { by });
+      let narrower: string[] = [];
+      for (const columns of WIDTHS) {
+        const text = await renderReportTable(report, { chalk: makeChalk(false), columns, nowMs: NOW });
+        for (const line of text.split('\n')) expect(displayWidth(line), `${by} ${columns}: ${line}`).toBeLessThanOrEqual(columns);
+        const shown = headers(text.split('\n').slice(1).join('\n'));
+        for (const header of narrower) expect(shown, `${by} at ${columns} lost ${header}`).toContain(header);
+        narrower = shown;
+      }
+      if (by === 'hedge') expect(narrower).toEqual(expect.arrayContaining(['Ref', 'Entry NGN/USDT', 'Exit NGN/USDT', 'Locked NGN']));
+    }
+  });
+
+  it('the --watch view of positions keeps every column it showed as it widens', async () => {
+    const table = await loadTableDrawer();
+    const model: WatchModel = {
+      title: 'Positions',
+      layout: 'table',
+      fields: [
+        { key: 'market', label: 'Market' },
+        { key: 'side', label: 'Side', kind: 'side' },
+        { key: 'client_reference', label: 'Ref', kind: 'text' },
+        { key: 'notional_usd', label: 'Notional USD', kind: 'money' },
+        { key: 'mark_price', label: 'Mark NGN/USDT', kind: 'rate' },
+        { key: 'net_pnl_usd', label: 'Net P&L USD', kind: 'pnl' },
+        { key: 'accrued_carry_usdc', label: 'Carry USDC', kind: 'charge' },
+        { key: 'net_margin_usd', label: 'Net margin USD', kind: 'money' },
+      ],
+      priority: POSITION_RESOURCE.priority.flatMap((key) => (key === 'mark_price' ? [key, 'trend'] : [key])),
+      rows: [{ key: 'USDTNGN:buy', values: { market: 'USDTNGN', side: 'buy', client_reference: 'DEAL-42', notional_usd: 25_000, mark_price: 1529.85, net_pnl_usd: -8.35, accrued_carry_usdc: 0.51, net_margin_usd: 2479.15 }, maturityAt: '2026-03-09T09:00:00.000Z' }],
+      empty: 'No open positions.',
+      countdown: { label: 'Left' },
+      trend: { label: 'Mark trend', field: { key: 'mark_price', label: 'Mark', kind: 'rate' } },
+    };
+    const output = new Output({ format: 'table', chalk: makeChalk(false), streams: { stdout: new PassThrough(), stderr: new PassThrough() }, now: () => NOW });
+    const format: FormatValue = (field, value) => output.humanValue(field, value);
+    const state = emptyWatchState(2000);
+    applyFresh(state, model, NOW, format);
+    let narrower: string[] = [];
+    for (const columns of WIDTHS) {
+      const lines = renderWatchScreen(state, { columns, chalk: makeChalk(false), now: NOW, format, table, clockTime: () => '10:00:00' });
+      const shown = headers(lines.slice(1).join('\n'));
+      for (const header of narrower) expect(shown, `watch at ${columns} lost ${header}`).toContain(header);
+      narrower = shown;
+    }
+    expect(narrower).toContain('Ref');
+  });
+});
