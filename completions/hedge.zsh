@@ -147,6 +147,8 @@ _hedge_options() {
       '--alert-pnl:with --watch: alert when net P&L is at or below this many USD'
       '--alert-maturity:with --watch: alert when a hedge matures within this long'
       '--exit-on-alert:with --watch: end at the first alert with exit code 10'
+      '--count:with --watch: stop after this many refreshes'
+      '--until:poll until this JMESPath condition over the --json data holds (exit 124 at --timeout)'
     ) ;;
     (price|account) reply=(
       '--watch:refresh every few seconds (default 2); NDJSON when not a terminal'

@@ -99,7 +99,7 @@ describe('hedge mcp on a test key', () => {
       ['open', { market: MARKET, side: 'buy', notional: -5, tenor: 3 }, 'notional', 'notional: "-5" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.'],
       ['close', { side: 'buy' }, 'market', 'market: missing; expected market, e.g. USDTNGN (from `hedge markets`).'],
       ['hedges', { limit: 0 }, 'limit', 'limit: "0" is not allowed; expected a whole number from 1 to 500.'],
-      ['positions', { watch: true }, 'watch', 'watch: not an argument of positions; expected ref or until.'],
+      ['positions', { watch: true }, 'watch', 'watch: not an argument of positions; expected ref, until.'],
     ];
     for (const [name, args, argument, message] of cases) {
       const result = await call(name, args);

@@ -41,21 +41,21 @@ const MARKET_FIELDS: FieldSpec[] = [
 ];
 
 describe('dotted --fields', () => {
-  it('JSON keeps the nesting, in the order asked; a record without the path gets null there', () => {
+  it('JSON keeps the nesting, in the order asked; a record without the path gets null there', async () => {
     const one = output('json', ['market', 'pricing.market_price', 'carry.total_usdc', 'pricing.price_impact_usd']);
     one.o.record(QUOTE, []);
     expect(JSON.parse(one.stdout())).toEqual({ market: 'USDTNGN', pricing: { market_price: 1512.95, price_impact_usd: -4.3 }, carry: { total_usdc: 11.97 } });
     expect(Object.keys(JSON.parse(one.stdout()))).toEqual(['market', 'pricing', 'carry']);
 
     const list = output('json', ['market', 'net_rate_daily_pct.sell']);
-    list.o.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+    await list.o.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
     expect(JSON.parse(list.stdout())).toEqual([
       { market: 'USDTNGN', net_rate_daily_pct: { sell: -0.0256 } },
       { market: 'USDTKES', net_rate_daily_pct: { sell: null } },
     ]);
   });
 
-  it('JSON: a group asked whole and one of its fields leaves the server data untouched', () => {
+  it('JSON: a group asked whole and one of its fields leaves the server data untouched', async () => {
     const record = structuredClone(QUOTE);
     const both = output('json', ['pricing', 'pricing.market_price']);
     both.o.record(record, []);
@@ -63,18 +63,18 @@ describe('dotted --fields', () => {
     expect(record).toEqual(QUOTE);
   });
 
-  it('TSV and CSV: a column headed by the dotted name, raw values', () => {
+  it('TSV and CSV: a column headed by the dotted name, raw values', async () => {
     const tsv = output('tsv', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
-    tsv.o.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+    await tsv.o.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
     expect(tsv.stdout()).toBe('market\tavailable_capacity_usd.buy\tnet_rate_daily_pct.sell\nUSDTNGN\t1000000\t-0.0256\nUSDTKES\t5000\t\n');
     const csv = output('csv', ['legs.0.side', 'pricing.market_price']);
     csv.o.record(QUOTE, []);
     expect(csv.stdout()).toBe('legs.0.side,pricing.market_price\nsell,1512.95\n');
   });
 
-  it('table: the dotted name as the header, the value formatted by what its parts say', () => {
+  it('table: the dotted name as the header, the value formatted by what its parts say', async () => {
     const table = output('table', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
-    table.o.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
+    await table.o.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
     const [header, , first] = table.stdout().split('\n');
     expect(header).toMatch(/^Market\s+available_capacity_usd\.buy\s+net_rate_daily_pct\.sell$/);
     expect(first).toMatch(/^USDTNGN\s+1,000,000\.00\s+-0\.0256%$/);
