@@ -10,6 +10,11 @@ export interface RetryPolicy {
   maxTotalMs: number;
   /** A Retry-After longer than this is not waited out: the error is reported instead. */
   maxRetryAfterMs: number;
+  /**
+   * How long a write refused for a conflict that names its Retry-After (another change landing on
+   * the side first) keeps being sent again: as long as a wait for its own landing would last.
+   */
+  maxConflictWaitMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -18,6 +23,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxDelayMs: 5_000,
   maxTotalMs: 30_000,
   maxRetryAfterMs: 30_000,
+  maxConflictWaitMs: 120_000,
 };
 
 /** Exponential backoff with "equal jitter": half fixed, half random, so clients spread out. */
@@ -35,4 +41,4 @@ export function parseRetryAfterMs(header: string | undefined, nowMs: number): nu
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
-export type RetryReason = 'network' | 'server-error' | 'rate-limited' | 'in-flight';
+export type RetryReason = 'network' | 'server-error' | 'rate-limited' | 'in-flight' | 'conflict';

@@ -258,10 +258,12 @@ export class Transport {
       const elapsed = clock.now() - started;
       const pastDeadline = this.config.deadline !== undefined && clock.now() + delay >= this.config.deadline;
       const tooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs;
-      // An in-flight idempotency key is the server still working on our own earlier attempt:
-      // keep waiting for it within the time budget rather than the attempt count.
-      const outOfAttempts = failure.reason !== 'in-flight' && attempt >= policy.maxAttempts;
-      if (outOfAttempts || tooLong || pastDeadline || elapsed + delay > policy.maxTotalMs) {
+      // An in-flight idempotency key is the server still working on our own earlier attempt, and a
+      // conflict with a Retry-After is another change landing first: keep waiting for them within
+      // the time budget rather than the attempt count.
+      const outOfAttempts = failure.reason !== 'in-flight' && failure.reason !== 'conflict' && attempt >= policy.maxAttempts;
+      const budgetMs = failure.reason === 'conflict' ? policy.maxConflictWaitMs : policy.maxTotalMs;
+      if (outOfAttempts || tooLong || pastDeadline || elapsed + delay > budgetMs) {
         const final = this.giveUp(failure.error, apiRequest, attempt);
         // Kept for a caller that retries on its own schedule (the --watch loop delays its next tick).
         if (final instanceof NetworkError && failure.retryAfterMs !== undefined) final.retryAfterMs = failure.retryAfterMs;
@@ -484,6 +486,12 @@ export class Transport {
         };
       }
       if (status === 409 && error.code === 'idempotency_in_flight') return { retry: { reason: 'in-flight', error: apiError } };
+      // A conflict that says when to try again (Retry-After: another change still landing on the
+      // side) refused the request and did nothing: it is sent again then, with the same key.
+      if (status === 409 && error.code !== 'idempotency_key_reuse' && answer.retryAfter !== undefined && !apiError.ambiguous) {
+        const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now());
+        if (retryAfterMs !== undefined) return { retry: { reason: 'conflict', retryAfterMs, error: apiError } };
+      }
       throw apiError;
     }
     if (status < 200 || status >= 300) {

@@ -120,9 +120,8 @@ function requireRoomFor(
 }
 
 function pendingHedgeError(hedge: HedgeState): ApiError {
-  return new ApiError(409, 'action_pending', `hedge ${hedge.id} has a change that has not landed yet`, {
-    hedge_id: hedge.id,
-  });
+  // Retry-After: the change lands within the fill delay; the same request may be sent again then.
+  return new ApiError(409, 'action_pending', `hedge ${hedge.id} has a change that has not landed yet`, { hedge_id: hedge.id }, { 'retry-after': '1' });
 }
 
 // ---- reads -----------------------------------------------------------------------------
