@@ -16,8 +16,9 @@ process.stdout.on('error', (error) => {
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  // Node >= 22.1 can cache compiled code between runs; Node 20 simply skips this.
-  require('node:module').enableCompileCache?.();
+  const dist = require('node:path').join(__dirname, '..', 'dist');
+  // dist/ compiled from V8's code cache of an earlier run (bin/code-cache.js).
+  require('./code-cache.js').install({ distDir: dist });
   let front;
   try {
     front = require('../dist/cli.cjs');

@@ -1,21 +1,30 @@
-// Builds dist/ from src/ in two parts, chosen by measurement (bench/results.md):
+// Builds dist/ from src/ in two parts, chosen by measurement (bench/results.md, bench/notes.md):
 //
-//   dist/cli.cjs  the front door: argument parsing, --help and --version. CommonJS, with commander
-//                 bundled in and nothing else: a CommonJS entry skips the start-up of Node's ESM
-//                 loader, which on Node 20 costs about as much as everything else `hedge --help`
-//                 does.
-//   dist/*.js     what a command runs: one ESM entry per module the front imports lazily (the
-//                 runner and each command), with every dependency bundled in and shared code split
-//                 into chunk-*.js, so a command loads a few files instead of hundreds.
+//   dist/cli.cjs  the front door: argument parsing, --help and --version, with commander bundled
+//                 in and nothing else.
+//   dist/*.js     what a command runs: one entry per module the front loads lazily (the runner and
+//                 each command), every dependency bundled in and shared code split into
+//                 chunk-*.js, so a command loads a few files instead of hundreds.
 //
-// Every local module exists exactly once in dist/: the ESM side reaches the front's few modules
+// Everything in dist/ is CommonJS (issue 31). esbuild splits shared code only for ES modules, so
+// the lazy side is bundled as ES modules in memory and each file is then turned into CommonJS
+// (`import()` of a dist/ file becomes a `require` in a resolved promise). CommonJS because that
+// is what V8's code cache can serve on Node 20: bin/code-cache.js compiles every dist/ file with
+// `vm.Script` and the cached data of an earlier run, so a start compiles almost nothing; an ES
+// module cannot be compiled that way without --experimental-vm-modules. It also skips the start
+// of Node's ES module loader (~4 ms). dist/build.json names the build (a hash of every file), so a
+// new build never meets an old build's cached code.
+//
+// Every local module exists exactly once in dist/: the lazy side reaches the front's few modules
 // (the manifest, the vocabulary, the version) through dist/cli.cjs itself, so both halves share
 // one instance, and the build fails if a module lands in both (checkNoModuleTwice). The front
-// holds no state: error classes and the secret registry live on the ESM side only.
+// holds no state: error classes and the secret registry live on the lazy side only.
 //
-// `node scripts/build.mjs` builds dist/; bench/ imports buildDist() to rebuild variants.
-import { build } from 'esbuild';
-import { realpathSync, renameSync, rmSync } from 'node:fs';
+// `node scripts/build.mjs` builds dist/; `node scripts/build.mjs --sea` builds the single
+// executable too (buildSea, scripts/sea.mjs); bench/ imports buildDist() to rebuild variants.
+import { build, transform } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -31,19 +40,21 @@ export const CREATE_REQUIRE_BANNER =
  * bought (bench/lib/builds.mjs); `npm run build` uses the defaults.
  * @param {object} [options]
  * @param {string} [options.outdir]  relative to the repository, or absolute (default dist)
+ * @param {'cjs' | 'esm'} [options.layout]  'cjs' (default): every file CommonJS, for the code cache;
+ *   'esm': the lazy side as ES modules, the layout before issue 31 (bench/ measures it)
  * @param {boolean} [options.lazyChildProcess]  load node:child_process on commander's first use of it (default true)
  * @param {boolean} [options.slimUndici]  bundle only the pieces of undici hedge uses (default true)
  * @param {boolean} [options.zodLocales]  keep zod's 60-odd locales (default false: English only)
- * @param {import('esbuild').Plugin[]} [options.plugins]  more plugins for the ESM side (bench/ rebuilds earlier states of src/ with them)
+ * @param {import('esbuild').Plugin[]} [options.plugins]  more plugins for the lazy side (bench/ rebuilds earlier states of src/ with them)
  */
-export async function buildDist({ outdir = 'dist', lazyChildProcess = true, slimUndici = true, zodLocales = false, plugins = [] } = {}) {
+export async function buildDist({ outdir = 'dist', layout = 'cjs', lazyChildProcess = true, slimUndici = true, zodLocales = false, plugins = [] } = {}) {
   const target = isAbsolute(outdir) ? outdir : join(ROOT, outdir);
   // Built beside the target and swapped in at the end, so that a hedge process started meanwhile
   // (another test run, a shell) never finds dist/ half-written or missing.
   const out = `${target}.building-${process.pid}`;
   rmSync(out, { recursive: true, force: true });
   try {
-    await buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugins });
+    await buildInto(out, { layout, lazyChildProcess, slimUndici, zodLocales, plugins });
     const old = `${target}.old-${process.pid}`;
     try {
       renameSync(target, old);
@@ -57,13 +68,12 @@ export async function buildDist({ outdir = 'dist', lazyChildProcess = true, slim
   }
 }
 
-async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugins }) {
+async function buildInto(out, { layout, lazyChildProcess, slimUndici, zodLocales, plugins }) {
   const common = {
     absWorkingDir: ROOT,
     bundle: true,
     platform: 'node',
     target: 'node20',
-    sourcemap: 'linked',
     logLevel: 'warning',
     metafile: true,
   };
@@ -74,6 +84,7 @@ async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugin
     entryPoints: ['src/cli/main.ts'],
     outfile: join(out, 'cli.cjs'),
     format: 'cjs',
+    sourcemap: 'linked',
     plugins: [lazyImportsStayOutside(lazyEntries), ...(lazyChildProcess ? [childProcessOnFirstUse] : [])],
   });
   const strays = [...new Set(Object.keys(front.metafile.inputs).flatMap(packageOf))].filter((name) => !FRONT_PACKAGES.includes(name));
@@ -86,6 +97,7 @@ async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugin
   if (strayLocals.length > 0) {
     throw new Error(`dist/cli.cjs must hold no state, but it bundles ${strayLocals.join(', ')}: import these lazily.`);
   }
+  const cjs = layout === 'cjs';
   const lazy = await build({
     ...common,
     entryPoints: Object.fromEntries([...lazyEntries].sort().map((path) => [entryName(path), path])),
@@ -93,7 +105,10 @@ async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugin
     chunkNames: 'chunk-[hash]',
     splitting: true,
     format: 'esm',
-    banner: { js: CREATE_REQUIRE_BANNER },
+    // The CommonJS files get no source maps: esbuild cannot carry a map through the conversion below.
+    sourcemap: cjs ? false : 'linked',
+    write: !cjs,
+    banner: cjs ? {} : { js: CREATE_REQUIRE_BANNER },
     plugins: [
       frontModulesFromFront(frontModules),
       ...(slimUndici ? [undiciSlice(), undiciHttp2OnFirstUse, undiciWithoutFormData, undiciAssertOnFailure] : []),
@@ -103,6 +118,78 @@ async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugin
   });
   checkNoModuleTwice(frontModules, localInputs(lazy.metafile));
   if (slimUndici && !zodLocales) checkNothingUnused(Object.keys(lazy.metafile.inputs));
+  if (cjs) {
+    checkOnlyLocalDynamicImports(lazy.metafile);
+    for (const file of lazy.outputFiles) writeFileSync(file.path, await commonJsOf(file.text));
+    writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
+  }
+  const frontFile = join(out, 'cli.cjs');
+  writeFileSync(frontFile, requireLazily(readFileSync(frontFile, 'utf8'), cjs ? lazyEntries.size : 0));
+  writeBuildId(out);
+}
+
+/**
+ * A lazy `import('./x.js')` of a dist/ file as a `require` in a resolved promise: the same promise
+ * of the module's exports, without Node's ES module loader. `expected` is how many the front has
+ * (0 leaves the ES module layout as it is).
+ */
+function requireLazily(code, expected) {
+  if (expected === 0) return code;
+  let count = 0;
+  const converted = code.replace(/\bimport\((["'])(\.\/[\w.-]+\.js)\1\)/g, (_, quote, path) => {
+    count += 1;
+    return `Promise.resolve().then(() => require(${quote}${path}${quote}))`;
+  });
+  if (expected !== undefined && count < expected) throw new Error(`expected at least ${expected} lazy imports to turn into require, found ${count}`);
+  return converted;
+}
+
+/** `import.meta.url` in a file turned into CommonJS: the file's own URL, as it was. */
+const META_URL = '__hedgeImportMetaUrl';
+
+/** One ES module output of esbuild as a CommonJS file (its imports become requires, its exports `module.exports` getters). */
+async function commonJsOf(code) {
+  const usesMeta = code.includes('import.meta');
+  // esbuild marks where each bundled file starts (`// node_modules/undici/lib/…`); the transform
+  // keeps only legal comments, so the marks travel as such and are put back after.
+  const marked = code.replace(/^(\s*)\/\/ ((?:\.\.\/)*(?:src|node_modules)\/\S+)$/gm, '$1//! hedge-source $2');
+  const result = await transform(marked, {
+    format: 'cjs',
+    loader: 'js',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'error',
+    define: usesMeta ? { 'import.meta.url': META_URL } : {},
+    banner: usesMeta ? `var ${META_URL} = require("node:url").pathToFileURL(__filename).href;` : '',
+    legalComments: 'inline',
+  });
+  result.code = result.code.replace(/^(\s*)\/\/! hedge-source /gm, '$1// ');
+  if (/\bimport\.meta\b/.test(result.code.replace(/^\s*(\/\/|\*).*$/gm, ''))) throw new Error('import.meta is left in a CommonJS file of dist/');
+  return requireLazily(result.code);
+}
+
+/**
+ * bin/code-cache.js compiles dist/ files with vm.Script: an `import()` left in them would need
+ * Node's ES module loader. Every dynamic import must be of a dist/ file (turned into a require).
+ */
+function checkOnlyLocalDynamicImports(metafile) {
+  const external = Object.values(metafile.outputs).flatMap((output) =>
+    output.imports.filter((entry) => entry.kind === 'dynamic-import' && entry.external && !/^\.\/[\w.-]+\.js$/.test(entry.path)).map((entry) => entry.path),
+  );
+  if (external.length > 0) throw new Error(`dist/ must load only its own files with import(), but it imports ${[...new Set(external)].join(', ')}.`);
+}
+
+/**
+ * dist/build.json: a hash of every file, the key of bin/code-cache.js's cached code (code cached
+ * for one build is never offered to another).
+ */
+function writeBuildId(out) {
+  const hash = createHash('sha256');
+  for (const name of readdirSync(out).sort()) {
+    if (name.endsWith('.map')) continue;
+    hash.update(name).update('\0').update(readFileSync(join(out, name))).update('\0');
+  }
+  writeFileSync(join(out, 'build.json'), `${JSON.stringify({ id: hash.digest('hex').slice(0, 16) })}\n`);
 }
 
 /** Local source files the front may contain: stateless data and the argument parsing. */
@@ -223,6 +310,13 @@ export function request(url, opts, handler) {
   if (!liftoffOnly) {
     liftoffOnly = true;
     setFlagsFromString('--liftoff-only');
+    // Put back before bin/code-cache.js writes cached code as the process exits: V8 refuses data
+    // made under other flags. --liftoff-only also turned off the two tier-up flags.
+    globalThis[Symbol.for('hedge.restoreV8Flags')] = () => {
+      setFlagsFromString('--no-liftoff-only');
+      setFlagsFromString('--wasm-tier-up');
+      setFlagsFromString('--wasm-dynamic-tiering');
+    };
   }
   if (typeof opts === 'function') {
     handler = opts;

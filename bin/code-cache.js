@@ -1,0 +1,209 @@
+// V8's code cache for dist/ (issue 31): Node 20 compiles every file it loads from source, on every
+// start (Node >= 22.1 has module.enableCompileCache(); Node 20 does not). This compiles each dist/
+// file with vm.Script and the cached data an earlier run left behind, as v8-compile-cache does, so
+// a start deserialises compiled code instead of compiling. bench/notes.md has what it saves.
+//
+// Where: <user cache dir>/hedge/code-<node version>-<arch>-<build id>/, one file per dist/ file
+// (HEDGE_CACHE_DIR replaces <user cache dir>/hedge; HEDGE_CODE_CACHE=0 turns all of this off).
+// The build id is dist/build.json's hash of every dist/ file, so another build never meets this
+// one's code; each cache file also records the size and modification time of the file it was made
+// from, and V8 itself refuses data made by another V8, with other flags or for another source length.
+//
+// What is cached is code that will run, so the folder must be this user's own: on POSIX it is used
+// only when this user owns it and nobody else may write to it (it is made with mode 0700).
+// Nothing here may fail a command: a cache that cannot be read, is refused or cannot be written is
+// simply not used (the files compile as they would without it).
+//
+// When: a file compiled without usable cached data gets its cache written as the process exits,
+// so that it holds every function the run compiled (V8 compiles most functions on first call).
+'use strict';
+
+const Module = require('node:module');
+const { Script, constants: vmConstants } = require('node:vm');
+const fs = require('node:fs');
+const path = require('node:path');
+
+/** 'HDGC', then the source file's size and mtime (ms): checked before V8's data is offered. */
+const MAGIC = 0x43474448;
+const HEADER_BYTES = 16;
+/** Cache folders of other builds unused for this long are removed when a new one is made. */
+const STALE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The platform's per-user cache folder for hedge. */
+function defaultCacheRoot(env) {
+  const home = env.HOME || env.USERPROFILE || require('node:os').homedir();
+  if (process.platform === 'win32') return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'hedge', 'Cache');
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Caches', 'hedge');
+  return path.join(env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(home, '.cache'), 'hedge');
+}
+
+/** Only a folder this user owns and nobody else can write into may hold code this process runs. */
+function trusted(stat) {
+  if (!stat.isDirectory()) return false;
+  if (process.platform === 'win32' || typeof process.getuid !== 'function') return true;
+  return stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
+}
+
+/**
+ * Installs the cache for the files under `distDir`. Returns a description (for tests and the
+ * bench), or undefined when the cache is off or cannot be used.
+ * @param {{ distDir: string, env?: NodeJS.ProcessEnv }} options
+ */
+function install({ distDir, env = process.env }) {
+  if (env.HEDGE_CODE_CACHE === '0' || env.HEDGE_CODE_CACHE === 'off') return undefined;
+  let buildId;
+  try {
+    buildId = JSON.parse(fs.readFileSync(path.join(distDir, 'build.json'), 'utf8')).id;
+  } catch {
+    return undefined;
+  }
+  if (typeof buildId !== 'string' || !/^[0-9a-f]{8,64}$/.test(buildId)) return undefined;
+  const root = env.HEDGE_CACHE_DIR && path.isAbsolute(env.HEDGE_CACHE_DIR) ? env.HEDGE_CACHE_DIR : defaultCacheRoot(env);
+  const dir = path.join(root, `code-${process.version}-${process.arch}-${buildId}`);
+  let readable = false;
+  try {
+    readable = trusted(fs.statSync(dir));
+  } catch {
+    // Not made yet: the first run makes it as it exits.
+  }
+
+  const prefix = distDir.endsWith(path.sep) ? distDir : distDir + path.sep;
+  const pending = [];
+  const state = { dir, read: 0, rejected: 0, compiled: 0, written: 0 };
+  const originalCompile = Module.prototype._compile;
+
+  Module.prototype._compile = function compileWithCache(content, filename) {
+    if (!filename.startsWith(prefix) || filename.includes(path.sep, prefix.length)) return originalCompile.call(this, content, filename);
+    let stat;
+    try {
+      stat = fs.statSync(filename);
+    } catch {
+      return originalCompile.call(this, content, filename);
+    }
+    const cacheFile = path.join(dir, `${path.basename(filename)}.v8`);
+    let cachedData;
+    if (readable) {
+      try {
+        const bytes = fs.readFileSync(cacheFile);
+        if (bytes.length > HEADER_BYTES && bytes.readUInt32LE(0) === MAGIC && bytes.readUInt32LE(4) === stat.size && bytes.readDoubleLE(8) === stat.mtimeMs) {
+          cachedData = bytes.subarray(HEADER_BYTES);
+        }
+      } catch {
+        // No cache for this file yet.
+      }
+    }
+    const script = new Script(Module.wrap(content), {
+      filename,
+      cachedData,
+      importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    if (cachedData && !script.cachedDataRejected) state.read += 1;
+    else {
+      if (cachedData) state.rejected += 1;
+      state.compiled += 1;
+      pending.push({ script, cacheFile, size: stat.size, mtimeMs: stat.mtimeMs });
+    }
+    const compiled = script.runInThisContext({ displayErrors: true });
+    const module = this;
+    const require = (id) => (typeof id === 'string' && LOCAL_FILE.test(id) ? requireLocal(module, id) : module.require(id));
+    require.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
+    require.main = process.mainModule;
+    require.cache = Module._cache;
+    return compiled.call(module.exports, module.exports, require, module, filename, path.dirname(filename));
+  };
+
+  process.once('exit', () => {
+    writePending(root, dir, pending, state);
+    // For tests and the bench: what the cache did in this run.
+    if (env.HEDGE_CODE_CACHE_REPORT) {
+      try {
+        fs.writeFileSync(env.HEDGE_CODE_CACHE_REPORT, JSON.stringify(state));
+      } catch {
+        // Reporting only.
+      }
+    }
+  });
+  return state;
+}
+
+function writePending(root, dir, pending, state) {
+  if (pending.length === 0) return;
+  try {
+    // V8 refuses cached data made under other flags: what a command changed at run time (the
+    // undici slice's --liftoff-only) is put back first, as it was when this process started.
+    globalThis[Symbol.for('hedge.restoreV8Flags')]?.();
+    if (!ensureDir(root, dir)) return;
+    for (const { script, cacheFile, size, mtimeMs } of pending) {
+      const data = script.createCachedData();
+      const header = Buffer.alloc(HEADER_BYTES);
+      header.writeUInt32LE(MAGIC, 0);
+      header.writeUInt32LE(size, 4);
+      header.writeDoubleLE(mtimeMs, 8);
+      // Written beside and renamed into place: a process reading meanwhile sees all or nothing.
+      const temporary = `${cacheFile}.${process.pid}.tmp`;
+      fs.writeFileSync(temporary, Buffer.concat([header, data]), { mode: 0o600 });
+      fs.renameSync(temporary, cacheFile);
+      state.written += 1;
+    }
+  } catch {
+    // A read-only home, a full disk: the next run compiles again, as it would without a cache.
+  }
+}
+
+/** `./chunk-X.js`: one dist/ file requiring another (bundled code names them literally). */
+const LOCAL_FILE = /^\.\/[\w.-]+\.c?js$/;
+
+/**
+ * Loads a dist/ file required by another one without Node's resolution (which stats, normalises
+ * and looks up package scopes for each of the ~30 files a command loads: ~0.2 ms each): the file
+ * is the requiring file's sibling by construction. The result is Node's own: the same Module in
+ * require.cache, compiled through Module.prototype._compile (and so through the cache above).
+ */
+function requireLocal(parent, id) {
+  const filename = path.join(path.dirname(parent.filename), id);
+  const known = Module._cache[filename];
+  if (known) return known.exports;
+  let source;
+  try {
+    source = fs.readFileSync(filename, 'utf8');
+  } catch {
+    return parent.require(id);
+  }
+  const child = new Module(filename, parent);
+  child.filename = filename;
+  child.paths = parent.paths;
+  Module._cache[filename] = child;
+  let loaded = false;
+  try {
+    child._compile(source, filename);
+    loaded = true;
+  } finally {
+    if (!loaded) delete Module._cache[filename];
+  }
+  child.loaded = true;
+  return child.exports;
+}
+
+/** Makes the cache folder (mode 0700) and says whether it can be trusted; prunes stale builds' folders. */
+function ensureDir(root, dir) {
+  try {
+    return trusted(fs.statSync(dir));
+  } catch {
+    // Made below.
+  }
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!trusted(fs.statSync(dir))) return false;
+  try {
+    const now = Date.now();
+    for (const name of fs.readdirSync(root)) {
+      const other = path.join(root, name);
+      if (!name.startsWith('code-') || other === dir) continue;
+      if (now - fs.statSync(other).mtimeMs > STALE_MS) fs.rmSync(other, { recursive: true, force: true });
+    }
+  } catch {
+    // Pruning is housekeeping only.
+  }
+  return true;
+}
+
+module.exports = { install, defaultCacheRoot };
