@@ -1,13 +1,15 @@
-// V8's code cache for dist/ (issue 31): Node 20 compiles every file it loads from source, on every
-// start (Node >= 22.1 has module.enableCompileCache(); Node 20 does not). This compiles each dist/
-// file with vm.Script and the cached data an earlier run left behind, as v8-compile-cache does, so
-// a start deserialises compiled code instead of compiling. bench/notes.md has what it saves.
+// How dist/ is loaded (issue 31): with V8's code cache, and without Node's module resolution.
+//
+// Node 20 compiles every file it loads from source, on every start (Node >= 22.1 has
+// module.enableCompileCache(); Node 20 does not). This compiles each dist/ file with vm.Script and
+// the cached data an earlier run left behind, as v8-compile-cache does, so that a start
+// deserialises compiled code instead of compiling it. bench/notes.md has what it saves.
 //
 // Where: <user cache dir>/hedge/code-<node version>-<arch>-<build id>/, one file per dist/ file
-// (HEDGE_CACHE_DIR replaces <user cache dir>/hedge; HEDGE_CODE_CACHE=0 turns all of this off).
-// The build id is dist/build.json's hash of every dist/ file, so another build never meets this
-// one's code; each cache file also records the size and modification time of the file it was made
-// from, and V8 itself refuses data made by another V8, with other flags or for another source length.
+// (HEDGE_CACHE_DIR replaces <user cache dir>/hedge; HEDGE_CODE_CACHE=0 turns the cache off). The
+// build id is dist/build.json's hash of every dist/ file, so another build never meets this one's
+// code; each cache file also records the size and modification time of the file it was made from,
+// and V8 itself refuses data made by another V8, under other flags or for another source length.
 //
 // What is cached is code that will run, so the folder must be this user's own: on POSIX it is used
 // only when this user owns it and nobody else may write to it (it is made with mode 0700).
@@ -16,6 +18,9 @@
 //
 // When: a file compiled without usable cached data gets its cache written as the process exits,
 // so that it holds every function the run compiled (V8 compiles most functions on first call).
+//
+// The single executable (scripts/sea.mjs) loads the same dist/ files, from its assets instead of
+// the disk, through the same loader (`files`).
 'use strict';
 
 const Module = require('node:module');
@@ -28,6 +33,8 @@ const MAGIC = 0x43474448;
 const HEADER_BYTES = 16;
 /** Cache folders of other builds unused for this long are removed when a new one is made. */
 const STALE_MS = 30 * 24 * 60 * 60 * 1000;
+/** `./chunk-X.js`: one dist/ file requiring another (bundled code names them literally). */
+const LOCAL_FILE = /^\.\/[\w.-]+\.c?js$/;
 
 /** The platform's per-user cache folder for hedge. */
 function defaultCacheRoot(env) {
@@ -45,47 +52,66 @@ function trusted(stat) {
 }
 
 /**
- * Installs the cache for the files under `distDir`. Returns a description (for tests and the
- * bench), or undefined when the cache is off or cannot be used.
- * @param {{ distDir: string, env?: NodeJS.ProcessEnv }} options
+ * Installs the loader for the files directly under `distDir`. With `files`, they are read from
+ * there instead of the disk (the single executable's assets; `distDir` is then a name only).
+ * Returns what it did so far (`state`, for tests and the bench) and `load(name)` to load a dist/
+ * file by name; undefined when there is nothing to do (npm package, cache off or no build id).
+ * @param {{ distDir: string, env?: NodeJS.ProcessEnv, files?: { read(name: string): string | undefined } }} options
  */
-function install({ distDir, env = process.env }) {
-  if (env.HEDGE_CODE_CACHE === '0' || env.HEDGE_CODE_CACHE === 'off') return undefined;
+function install({ distDir, env = process.env, files }) {
+  const readBuildJson = () => (files ? files.read('build.json') : fs.readFileSync(path.join(distDir, 'build.json'), 'utf8'));
+  const off = env.HEDGE_CODE_CACHE === '0' || env.HEDGE_CODE_CACHE === 'off';
   let buildId;
-  try {
-    buildId = JSON.parse(fs.readFileSync(path.join(distDir, 'build.json'), 'utf8')).id;
-  } catch {
-    return undefined;
+  if (!off) {
+    try {
+      buildId = JSON.parse(readBuildJson()).id;
+    } catch {
+      // No build id: no cache.
+    }
+    if (typeof buildId !== 'string' || !/^[0-9a-f]{8,64}$/.test(buildId)) buildId = undefined;
   }
-  if (typeof buildId !== 'string' || !/^[0-9a-f]{8,64}$/.test(buildId)) return undefined;
+  // Without a cache, files on disk are left to Node; the executable's assets still need loading.
+  if (buildId === undefined && !files) return undefined;
+
   const root = env.HEDGE_CACHE_DIR && path.isAbsolute(env.HEDGE_CACHE_DIR) ? env.HEDGE_CACHE_DIR : defaultCacheRoot(env);
-  const dir = path.join(root, `code-${process.version}-${process.arch}-${buildId}`);
+  // The executable's files have no modification time to check: its cache is kept apart.
+  const dir = buildId === undefined ? undefined : path.join(root, `code-${process.version}-${process.arch}-${buildId}${files ? '-sea' : ''}`);
   let readable = false;
-  try {
-    readable = trusted(fs.statSync(dir));
-  } catch {
-    // Not made yet: the first run makes it as it exits.
+  if (dir) {
+    try {
+      readable = trusted(fs.statSync(dir));
+    } catch {
+      // Not made yet: the first run makes it as it exits.
+    }
   }
 
   const prefix = distDir.endsWith(path.sep) ? distDir : distDir + path.sep;
+  const inDist = (filename) => filename.startsWith(prefix) && !filename.includes(path.sep, prefix.length);
   const pending = [];
   const state = { dir, read: 0, rejected: 0, compiled: 0, written: 0 };
   const originalCompile = Module.prototype._compile;
 
+  /** What the cache file must say about its source: size and mtime on disk; an asset never changes within an executable. */
+  const identity = (filename, content) => {
+    if (files) return { size: Buffer.byteLength(content), mtimeMs: 0 };
+    const stat = fs.statSync(filename);
+    return { size: stat.size, mtimeMs: stat.mtimeMs };
+  };
+
   Module.prototype._compile = function compileWithCache(content, filename) {
-    if (!filename.startsWith(prefix) || filename.includes(path.sep, prefix.length)) return originalCompile.call(this, content, filename);
-    let stat;
+    if (!inDist(filename)) return originalCompile.call(this, content, filename);
+    let source;
     try {
-      stat = fs.statSync(filename);
+      source = identity(filename, content);
     } catch {
       return originalCompile.call(this, content, filename);
     }
-    const cacheFile = path.join(dir, `${path.basename(filename)}.v8`);
+    const cacheFile = dir && path.join(dir, `${path.basename(filename)}.v8`);
     let cachedData;
     if (readable) {
       try {
         const bytes = fs.readFileSync(cacheFile);
-        if (bytes.length > HEADER_BYTES && bytes.readUInt32LE(0) === MAGIC && bytes.readUInt32LE(4) === stat.size && bytes.readDoubleLE(8) === stat.mtimeMs) {
+        if (bytes.length > HEADER_BYTES && bytes.readUInt32LE(0) === MAGIC && bytes.readUInt32LE(4) === source.size && bytes.readDoubleLE(8) === source.mtimeMs) {
           cachedData = bytes.subarray(HEADER_BYTES);
         }
       } catch {
@@ -101,7 +127,7 @@ function install({ distDir, env = process.env }) {
     else {
       if (cachedData) state.rejected += 1;
       state.compiled += 1;
-      pending.push({ script, cacheFile, size: stat.size, mtimeMs: stat.mtimeMs });
+      if (cacheFile) pending.push({ script, cacheFile, ...source });
     }
     const compiled = script.runInThisContext({ displayErrors: true });
     const module = this;
@@ -112,9 +138,43 @@ function install({ distDir, env = process.env }) {
     return compiled.call(module.exports, module.exports, require, module, filename, path.dirname(filename));
   };
 
+  /**
+   * Loads a dist/ file required by another one without Node's resolution (which stats,
+   * normalises and looks up package scopes for each of the ~30 files a command loads: ~0.2 ms
+   * each): it is the requiring file's sibling by construction. The result is Node's own: the same
+   * Module in require.cache, compiled through Module.prototype._compile (and so the cache above).
+   */
+  function requireLocal(parent, id, filename = path.join(path.dirname(parent.filename), id)) {
+    const known = Module._cache[filename];
+    if (known) return known.exports;
+    let source;
+    try {
+      source = files ? files.read(path.basename(filename)) : fs.readFileSync(filename, 'utf8');
+    } catch {
+      source = undefined;
+    }
+    if (source === undefined) {
+      if (files) throw new Error(`${id} is missing from this executable; build it again (npm run build:sea).`);
+      return parent.require(filename);
+    }
+    const child = new Module(filename, parent);
+    child.filename = filename;
+    child.paths = parent.paths;
+    Module._cache[filename] = child;
+    let loaded = false;
+    try {
+      child._compile(source, filename);
+      loaded = true;
+    } finally {
+      if (!loaded) delete Module._cache[filename];
+    }
+    child.loaded = true;
+    return child.exports;
+  }
+
   process.once('exit', () => {
     writePending(root, dir, pending, state);
-    // For tests and the bench: what the cache did in this run.
+    // For tests and the bench: what the loader did in this run.
     if (env.HEDGE_CODE_CACHE_REPORT) {
       try {
         fs.writeFileSync(env.HEDGE_CODE_CACHE_REPORT, JSON.stringify(state));
@@ -123,7 +183,7 @@ function install({ distDir, env = process.env }) {
       }
     }
   });
-  return state;
+  return { state, load: (name, parent) => requireLocal(parent, `./${name}`, prefix + name) };
 }
 
 function writePending(root, dir, pending, state) {
@@ -148,40 +208,6 @@ function writePending(root, dir, pending, state) {
   } catch {
     // A read-only home, a full disk: the next run compiles again, as it would without a cache.
   }
-}
-
-/** `./chunk-X.js`: one dist/ file requiring another (bundled code names them literally). */
-const LOCAL_FILE = /^\.\/[\w.-]+\.c?js$/;
-
-/**
- * Loads a dist/ file required by another one without Node's resolution (which stats, normalises
- * and looks up package scopes for each of the ~30 files a command loads: ~0.2 ms each): the file
- * is the requiring file's sibling by construction. The result is Node's own: the same Module in
- * require.cache, compiled through Module.prototype._compile (and so through the cache above).
- */
-function requireLocal(parent, id) {
-  const filename = path.join(path.dirname(parent.filename), id);
-  const known = Module._cache[filename];
-  if (known) return known.exports;
-  let source;
-  try {
-    source = fs.readFileSync(filename, 'utf8');
-  } catch {
-    return parent.require(id);
-  }
-  const child = new Module(filename, parent);
-  child.filename = filename;
-  child.paths = parent.paths;
-  Module._cache[filename] = child;
-  let loaded = false;
-  try {
-    child._compile(source, filename);
-    loaded = true;
-  } finally {
-    if (!loaded) delete Module._cache[filename];
-  }
-  child.loaded = true;
-  return child.exports;
 }
 
 /** Makes the cache folder (mode 0700) and says whether it can be trusted; prunes stale builds' folders. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Thin launcher (CommonJS: see bin/package.json and scripts/build.mjs): everything else lives in
-// dist/, built from src/. Chosen by measurement: bench/results.md.
+// dist/, built from src/, and loaded through bin/code-cache.js. Chosen by measurement:
+// bench/results.md. It is also the main of the single executable (scripts/sea.mjs).
 'use strict';
 
 const argv = process.argv.slice(2);
@@ -12,25 +13,40 @@ process.stdout.on('error', (error) => {
   throw error;
 });
 
-// Scripts ask for the version often; answer it before loading any code at all.
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(`${require('../package.json').version}\n`);
-} else {
-  const dist = require('node:path').join(__dirname, '..', 'dist');
+/** dist/cli.cjs, the front door: from the package's dist/, or from the single executable's assets. */
+function loadFront() {
+  const path = require('node:path');
+  const codeCache = require('./code-cache.js');
+  const sea = require('node:sea');
+  if (sea.isSea()) {
+    const read = (name) => {
+      try {
+        return sea.getAsset(`dist/${name}`, 'utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    return codeCache.install({ distDir: path.join(process.execPath, 'dist'), files: { read } }).load('cli.cjs', module);
+  }
   // dist/ compiled from V8's code cache of an earlier run (bin/code-cache.js).
-  require('./code-cache.js').install({ distDir: dist });
-  let front;
+  codeCache.install({ distDir: path.join(__dirname, '..', 'dist') });
   try {
-    front = require('../dist/cli.cjs');
+    return require('../dist/cli.cjs');
   } catch (error) {
     // A checkout that was never built: say what to do instead of a stack trace.
     if (error && error.code === 'MODULE_NOT_FOUND' && String(error.message).includes('dist/cli.cjs')) {
-      process.stderr.write(`hedge is not built yet: run \`npm run build\` in ${require('node:path').resolve(__dirname, '..')} first.\n`);
+      process.stderr.write(`hedge is not built yet: run \`npm run build\` in ${path.resolve(__dirname, '..')} first.\n`);
       process.exit(1);
     }
     throw error;
   }
-  front
+}
+
+// Scripts ask for the version often; answer it before loading any code at all.
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${require('../package.json').version}\n`);
+} else {
+  loadFront()
     .main(argv)
     .then(
       (code) => {

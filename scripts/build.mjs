@@ -163,7 +163,13 @@ async function commonJsOf(code) {
     banner: usesMeta ? `var ${META_URL} = require("node:url").pathToFileURL(__filename).href;` : '',
     legalComments: 'inline',
   });
-  result.code = result.code.replace(/^(\s*)\/\/! hedge-source /gm, '$1// ');
+  result.code = result.code
+    .replace(/^(\s*)\/\/! hedge-source /gm, '$1// ')
+    // esbuild's ES module output calls require through a `__require` shim (a stand-in for when
+    // there is none): in CommonJS it is require itself, and a literal require is what a bundler
+    // (the single executable's, scripts/sea.mjs) can follow.
+    .replace(/\(0, import_chunk_\w+\.__require\)\((?=["'])/g, 'require(')
+    .replace(/(?<![\w$.])__require\((?=["'])/g, 'require(');
   if (/\bimport\.meta\b/.test(result.code.replace(/^\s*(\/\/|\*).*$/gm, ''))) throw new Error('import.meta is left in a CommonJS file of dist/');
   return requireLazily(result.code);
 }
@@ -459,4 +465,10 @@ function packageOf(input) {
   return [path[0].startsWith('@') ? `${path[0]}/${path[1]}` : path[0]];
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) await buildDist();
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  await buildDist();
+  if (process.argv.includes('--sea')) {
+    const { buildSea } = await import('./sea.mjs');
+    await buildSea({ outdir: join(ROOT, 'dist-sea'), log: (line) => process.stderr.write(`${line}\n`) });
+  }
+}

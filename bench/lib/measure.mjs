@@ -12,7 +12,8 @@ const USAGE_PROBE = fileURLToPath(new URL('./usage-probe.cjs', import.meta.url))
 /**
  * @typedef {object} Command
  * @property {string} label
- * @property {string[]} argv   node arguments (script first), run with process.execPath
+ * @property {string[]} argv   node arguments (script first), run with process.execPath, or the executable's arguments
+ * @property {string} [executable]  another program than node (hedge's single executable); the usage probe goes in through NODE_OPTIONS
  * @property {Record<string, string>} env
  * @property {(run: RunResult) => string | undefined} [check]  returns a problem, or undefined if the run is right
  */
@@ -29,11 +30,15 @@ const USAGE_PROBE = fileURLToPath(new URL('./usage-probe.cjs', import.meta.url))
 
 /** Runs once, the usage probe preloaded: it writes the child's own resource usage to `usageFile` as it exits. */
 export function runOnce(command, { usageFile }) {
-  const argv = ['--require', USAGE_PROBE, ...command.argv];
+  // Node takes the probe as an option; another executable (hedge's single executable, which is
+  // Node inside) gets it through NODE_OPTIONS, which it honours like node does.
+  const viaOptions = command.executable !== undefined;
+  const argv = viaOptions ? command.argv : ['--require', USAGE_PROBE, ...command.argv];
   const env = { ...command.env, BENCH_USAGE_FILE: usageFile };
+  if (viaOptions) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --require ${USAGE_PROBE}`.trim();
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command.executable ?? process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
