@@ -75,10 +75,20 @@ export async function buildSea({ outdir, log = () => {} }) {
     chmodSync(executable, 0o755);
     if (process.platform === 'darwin') execFileSync('codesign', ['--remove-signature', executable]);
     const { inject } = createRequire(import.meta.url)('postject');
-    await inject(executable, 'NODE_SEA_BLOB', readFileSync(config.output), {
-      sentinelFuse: SEA_FUSE,
-      ...(process.platform === 'darwin' ? { machoSegmentName: 'NODE_SEA' } : {}),
-    });
+    // postject's ELF library warns (console.warn) about every note section it cannot name, which
+    // says nothing about the result: those lines are dropped, anything else is shown.
+    const warn = console.warn;
+    console.warn = (...parts) => {
+      if (!/^warning: Can't find string offset for section name/.test(String(parts[0]))) warn(...parts);
+    };
+    try {
+      await inject(executable, 'NODE_SEA_BLOB', readFileSync(config.output), {
+        sentinelFuse: SEA_FUSE,
+        ...(process.platform === 'darwin' ? { machoSegmentName: 'NODE_SEA' } : {}),
+      });
+    } finally {
+      console.warn = warn;
+    }
     if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', executable]);
     const seconds = (Date.now() - started) / 1000;
     log(`sea: ${executable} (${(statSync(executable).size / 1024 / 1024).toFixed(0)} MiB) in ${seconds.toFixed(1)} s`);
