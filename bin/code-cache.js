@@ -52,6 +52,24 @@ function trusted(stat) {
 }
 
 /**
+ * This build's cache folder: `dir` undefined when the cache is off (HEDGE_CODE_CACHE=0) or the
+ * build has no id.
+ */
+function cacheFolder({ distDir, env, files }) {
+  const root = env.HEDGE_CACHE_DIR && path.isAbsolute(env.HEDGE_CACHE_DIR) ? env.HEDGE_CACHE_DIR : defaultCacheRoot(env);
+  if (env.HEDGE_CODE_CACHE === '0' || env.HEDGE_CODE_CACHE === 'off') return { root, dir: undefined };
+  let buildId;
+  try {
+    buildId = JSON.parse(files ? files.read('build.json') : fs.readFileSync(path.join(distDir, 'build.json'), 'utf8')).id;
+  } catch {
+    return { root, dir: undefined };
+  }
+  if (typeof buildId !== 'string' || !/^[0-9a-f]{8,64}$/.test(buildId)) return { root, dir: undefined };
+  // The executable's files have no modification time to check: its cache is kept apart.
+  return { root, dir: path.join(root, `code-${process.version}-${process.arch}-${buildId}${files ? '-sea' : ''}`) };
+}
+
+/**
  * Installs the loader for the files directly under `distDir`. With `files`, they are read from
  * there instead of the disk (the single executable's assets; `distDir` is then a name only).
  * Returns what it did so far (`state`, for tests and the bench) and `load(name)` to load a dist/
@@ -59,23 +77,9 @@ function trusted(stat) {
  * @param {{ distDir: string, env?: NodeJS.ProcessEnv, files?: { read(name: string): string | undefined } }} options
  */
 function install({ distDir, env = process.env, files }) {
-  const readBuildJson = () => (files ? files.read('build.json') : fs.readFileSync(path.join(distDir, 'build.json'), 'utf8'));
-  const off = env.HEDGE_CODE_CACHE === '0' || env.HEDGE_CODE_CACHE === 'off';
-  let buildId;
-  if (!off) {
-    try {
-      buildId = JSON.parse(readBuildJson()).id;
-    } catch {
-      // No build id: no cache.
-    }
-    if (typeof buildId !== 'string' || !/^[0-9a-f]{8,64}$/.test(buildId)) buildId = undefined;
-  }
+  const { root, dir } = cacheFolder({ distDir, env, files });
   // Without a cache, files on disk are left to Node; the executable's assets still need loading.
-  if (buildId === undefined && !files) return undefined;
-
-  const root = env.HEDGE_CACHE_DIR && path.isAbsolute(env.HEDGE_CACHE_DIR) ? env.HEDGE_CACHE_DIR : defaultCacheRoot(env);
-  // The executable's files have no modification time to check: its cache is kept apart.
-  const dir = buildId === undefined ? undefined : path.join(root, `code-${process.version}-${process.arch}-${buildId}${files ? '-sea' : ''}`);
+  if (dir === undefined && !files) return undefined;
   let readable = false;
   if (dir) {
     try {
@@ -232,4 +236,76 @@ function ensureDir(root, dir) {
   return true;
 }
 
-module.exports = { install, defaultCacheRoot };
+// ---- help, memoised ----------------------------------------------------------------------------
+//
+// `hedge --help`, `hedge quote --help`, `hedge help exit-codes`: what they print depends only on
+// the build, the words typed and the width of the output (main.ts's helpWidth), and laying it out
+// is most of what they cost (building commander's tree for every command, ~7 ms). The text one
+// run printed is kept beside the cached code, under exactly those inputs, and printed as it is the
+// next time. Any other argument (an option, a value) never comes here.
+
+const HELP_FLAGS = new Set(['--help', '-h']);
+const COMMAND_WORD = /^[a-z][a-z0-9-]{0,31}$/;
+
+/** The words of a request for help (or the bare `hedge`), or undefined for anything else. */
+function helpWords(argv) {
+  if (argv.length === 0) return [];
+  const last = argv[argv.length - 1];
+  const words = HELP_FLAGS.has(last) ? argv.slice(0, -1) : argv[0] === 'help' ? argv.slice(1) : undefined;
+  return words !== undefined && words.length <= 4 && words.every((word) => COMMAND_WORD.test(word)) ? words : undefined;
+}
+
+/** FNV-1a over the key, twice (two offsets): a file name; the file holds the whole key too. */
+function keyName(key) {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let index = 0; index < key.length; index++) {
+    const code = key.charCodeAt(index);
+    a = Math.imul(a ^ code, 0x01000193) >>> 0;
+    b = Math.imul(b ^ code, 0x811c9dc5) >>> 0;
+  }
+  return `help-${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}.txt`;
+}
+
+/**
+ * The memo for this invocation, or undefined when it is not a request for help or there is no
+ * cache. `text()` is what an earlier run printed (undefined when none); `keep(text)` keeps it.
+ * @param {{ argv: string[], distDir: string, env?: NodeJS.ProcessEnv, files?: { read(name: string): string | undefined } }} options
+ */
+function helpMemo({ argv, distDir, env = process.env, files }) {
+  if (helpWords(argv) === undefined) return undefined;
+  const { root, dir } = cacheFolder({ distDir, env, files });
+  if (dir === undefined) return undefined;
+  // What main.ts's helpWidth reads: a terminal's width (HEDGE_FORCE_TTY decides whether it is
+  // one), else COLUMNS.
+  const forced = env.HEDGE_FORCE_TTY;
+  const terminal = forced === '1' || (forced !== '0' && require('node:tty').isatty(1));
+  const columns = terminal ? (process.stdout.columns ?? null) : null;
+  const key = JSON.stringify([argv, forced ?? null, terminal, columns, env.COLUMNS ?? null]);
+  const file = path.join(dir, keyName(key));
+  return {
+    terminal,
+    text() {
+      try {
+        if (!trusted(fs.statSync(dir))) return undefined;
+        const stored = fs.readFileSync(file, 'utf8');
+        const newline = stored.indexOf('\n');
+        return stored.slice(0, newline) === key ? stored.slice(newline + 1) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    keep(text) {
+      try {
+        if (!ensureDir(root, dir)) return;
+        const temporary = `${file}.${process.pid}.tmp`;
+        fs.writeFileSync(temporary, `${key}\n${text}`, { mode: 0o600 });
+        fs.renameSync(temporary, file);
+      } catch {
+        // Only a memo.
+      }
+    },
+  };
+}
+
+module.exports = { install, helpMemo, defaultCacheRoot };

@@ -1,6 +1,7 @@
 // bin/code-cache.js on the built package (dist/ is built by the global set-up): what it writes,
-// what it reads back, and that nothing about the cache can fail a command. Each run reports what
-// the loader did (HEDGE_CODE_CACHE_REPORT); the command's own output is checked beside it.
+// what it reads back, and that nothing about the cache can fail a command; and the help it keeps.
+// Each run reports what the loader did (HEDGE_CODE_CACHE_REPORT); the command's own output is
+// checked beside it.
 // Structure only: nothing here measures time (that is `npm run bench`).
 import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,12 +45,12 @@ describe('the code cache', () => {
 
   it('keeps its folder private (mode 0700) and ignores one others may write to', async () => {
     const cacheDir = join(work.path, 'cache-b');
-    const first = await run(['help', 'exit-codes'], cacheDir);
+    const first = await run(['completion', 'bash'], cacheDir);
     expect(first.report!.written).toBeGreaterThan(0);
     const { dir } = first.report!;
     if (process.platform !== 'win32') expect((await import('node:fs')).statSync(dir).mode & 0o777).toBe(0o700);
     chmodSync(dir, 0o777);
-    const shared = await run(['help', 'exit-codes'], cacheDir);
+    const shared = await run(['completion', 'bash'], cacheDir);
     expect(shared.code).toBe(0);
     expect(shared.stdout).toBe(first.stdout);
     // Neither read from nor written to.
@@ -59,13 +60,13 @@ describe('the code cache', () => {
   it('never fails a command: a cache folder that cannot be made, or cached data that is damaged', async () => {
     const blocked = join(work.path, 'not-a-folder');
     writeFileSync(blocked, 'a file where the cache folder would go');
-    const unwritable = await run(['help', 'exit-codes'], blocked);
+    const unwritable = await run(['completion', 'bash'], blocked);
     expect(unwritable.code).toBe(0);
-    expect(unwritable.stdout).toMatch(/Exit codes/i);
+    expect(unwritable.stdout).toMatch(/bash completion for hedge/);
     expect(unwritable.report).toMatchObject({ read: 0, written: 0 });
 
     const cacheDir = join(work.path, 'cache-c');
-    const first = await run(['help', 'exit-codes'], cacheDir);
+    const first = await run(['completion', 'bash'], cacheDir);
     for (const name of readdirSync(first.report!.dir)) {
       const file = join(first.report!.dir, name);
       const bytes = readFileSync(file);
@@ -73,21 +74,57 @@ describe('the code cache', () => {
       bytes.fill(0x5a, 16);
       writeFileSync(file, bytes);
     }
-    const damaged = await run(['help', 'exit-codes'], cacheDir);
+    const damaged = await run(['completion', 'bash'], cacheDir);
     expect(damaged.code).toBe(0);
     expect(damaged.stdout).toBe(first.stdout);
     expect(damaged.report!.read).toBe(0);
     expect(damaged.report!.rejected).toBe(first.report!.written);
     // Written again, and good from then on.
-    const repaired = await run(['help', 'exit-codes'], cacheDir);
+    const repaired = await run(['completion', 'bash'], cacheDir);
     expect(repaired.report).toMatchObject({ read: first.report!.written, rejected: 0, compiled: 0 });
   });
 
   it('is off with HEDGE_CODE_CACHE=0', async () => {
     const cacheDir = join(work.path, 'cache-d');
-    const off = await run(['help', 'exit-codes'], cacheDir, { HEDGE_CODE_CACHE: '0' });
+    const off = await run(['completion', 'bash'], cacheDir, { HEDGE_CODE_CACHE: '0' });
     expect(off.code).toBe(0);
     expect(off.report).toBeUndefined();
     expect(existsSync(cacheDir)).toBe(false);
+  });
+});
+
+describe('help kept beside the cached code', () => {
+  it('prints what the first run laid out, without loading any of dist/, at that width only', async () => {
+    const cacheDir = join(work.path, 'cache-e');
+    for (const args of [['--help'], ['quote', '--help'], ['help', 'exit-codes']]) {
+      const first = await run(args, cacheDir);
+      expect(first.code).toBe(0);
+      // The first run loaded the front door and laid the help out.
+      expect(first.report!.compiled + first.report!.read).toBeGreaterThan(0);
+      const again = await run(args, cacheDir);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toBe(first.stdout);
+      // Nothing of dist/ was loaded: the loader never ran.
+      expect(again.report).toBeUndefined();
+    }
+    const wide = await run(['--help'], cacheDir, { COLUMNS: '150' });
+    const narrow = await run(['--help'], cacheDir);
+    expect(wide.report).toBeDefined();
+    expect(wide.stdout).not.toBe(narrow.stdout);
+    expect(Math.max(...wide.stdout.split('\n').map((line) => line.length))).toBeGreaterThan(80);
+    expect(Math.max(...narrow.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
+  });
+
+  it('keeps nothing for a run that said anything on stderr, nor for other arguments', async () => {
+    const cacheDir = join(work.path, 'cache-f');
+    // commander answers `help` of an unknown command with the help on stderr.
+    for (const args of [['help', 'no-such-command'], ['quote', '--bogus', '--help']]) {
+      const first = await run(args, cacheDir);
+      const again = await run(args, cacheDir);
+      expect(again.code).toBe(first.code);
+      expect(again.stdout).toBe(first.stdout);
+      expect(again.report).toBeDefined();
+    }
+    expect(readdirSync(cacheDir, { recursive: true }).filter((name) => String(name).includes('help-'))).toEqual([]);
   });
 });
