@@ -50,7 +50,8 @@ describe('sandbox faults: ambiguous answers after a write took effect', () => {
     { kind: 'data-in-400', status: 400, data: true, error: false },
   ];
   it.each(cases)('$kind: the hedge exists once and a same-key retry replays the real answer', async ({ kind, status, data, error }) => {
-    const sandbox = await start();
+    // No fill while the test looks (the quick preset's 50 ms pass on a loaded machine).
+    const sandbox = await start({ fillDelayMs: 600_000 });
     sandbox.setFaults({ nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } });
     expect((await api(sandbox, 'GET', '/hedges')).body.data).toEqual([]);
     const answer = await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 5_000), idempotencyKey: `amb-${kind}` });
