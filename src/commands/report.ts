@@ -6,10 +6,10 @@ import type { REPORT } from '../cli/manifest.js';
 import { echo } from '../domain/input.js';
 import { REPORT_GROUPINGS, parseReportDate, reportPeriodProblem, type ReportGrouping } from '../domain/report.js';
 import { UsageError } from '../errors.js';
-import { gatherReport, htmlTarget, incompleteWarning, writeReportFile } from '../flows/report.js';
+import { ClosedHedgeListing, gatherReport, htmlTarget, incompleteWarning } from '../flows/report.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { OutputFormat } from '../runtime/globals.js';
-import { renderReportHtml } from '../ui/report-html.js';
+import { reportHtmlAround } from '../ui/report-html.js';
 import { REPORT_CSV_COLUMNS, renderReportTable, reportCsv, reportNotes, reportPlainRows, reportPlainTotals, type ReportColumn } from '../ui/report-view.js';
 import { terminalColumns } from '../ui/width.js';
 
@@ -86,10 +86,18 @@ function accountName(credentials: { profileName?: string; baseUrl: string }): st
 export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): Promise<void> {
   const options = parseReportOptions(input, { now: new Date(ctx.clock.now()), format: ctx.globals.format, stdoutIsTTY: ctx.io.stdoutIsTTY, fields: ctx.globals.fields });
   const client = await ctx.client();
-  const gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until });
+  // The HTML listing's rows wait in a file beside the target while the history is read.
+  const listing = options.html === undefined ? undefined : new ClosedHedgeListing(options.html);
+  let gathered: Awaited<ReturnType<typeof gatherReport>>;
+  try {
+    gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until }, listing && ((record) => listing.add(record)));
+  } catch (error) {
+    listing?.discard();
+    throw error;
+  }
   const { report } = gathered;
 
-  if (!gathered.complete) ctx.output.warn(incompleteWarning(gathered.fetched));
+  if (!gathered.complete) ctx.output.warn(incompleteWarning(gathered.fetched, gathered.stopped));
   for (const note of reportNotes(report)) ctx.output.note(ctx.output.chalk.dim(note));
 
   switch (options.format) {
@@ -111,15 +119,14 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
     }
   }
 
-  if (options.html !== undefined) {
+  if (options.html !== undefined && listing) {
     const credentials = await ctx.credentials();
-    const html = renderReportHtml(report, {
-      account: accountName(credentials),
-      environment: credentials.environment,
-      generatedAt: new Date(ctx.clock.now()).toISOString(),
-      records: gathered.records,
-    });
-    await writeReportFile(options.html, html);
+    const [before, after] = reportHtmlAround(
+      report,
+      { account: accountName(credentials), environment: credentials.environment, generatedAt: new Date(ctx.clock.now()).toISOString() },
+      listing.size,
+    );
+    listing.writeReport(options.html, before, after);
     ctx.output.note(`HTML report written to ${options.html}`);
   }
 }

@@ -170,18 +170,14 @@ function closeTimeMs(record: HistoryFacts): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
-function cumulativeNet(dated: Array<{ record: HistoryFacts; closedMs: number }>): Report['cumulative'] {
-  const ordered = [...dated].sort(
-    (a, b) => a.closedMs - b.closedMs || (a.record.hedgeId ?? '').localeCompare(b.record.hedgeId ?? ''),
-  );
+/** Net P&L per close time (cents) → the running total after each, in time order. */
+function cumulativeNet(netByCloseMs: ReadonlyMap<number, number>): Report['cumulative'] {
+  const times = Float64Array.from(netByCloseMs.keys()).sort();
   const points: Report['cumulative'] = [];
   let runningCents = 0;
-  for (const { record, closedMs } of ordered) {
-    runningCents += toCents(record.netPnlUsd);
-    const at = new Date(closedMs).toISOString();
-    const last = points[points.length - 1];
-    if (last && last.at === at) last.net_pnl_usd = fromCents(runningCents);
-    else points.push({ at, net_pnl_usd: fromCents(runningCents) });
+  for (const ms of times) {
+    runningCents += netByCloseMs.get(ms) as number;
+    points.push({ at: new Date(ms).toISOString(), net_pnl_usd: fromCents(runningCents) });
   }
   return points;
 }
@@ -192,62 +188,84 @@ function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>): Rep
   return { positions: openPositions.length, net_pnl_usd: dollars(cents) };
 }
 
+/**
+ * The report built one closed hedge at a time, so that a history read page by page never has to
+ * be held whole (flows/report.ts): what it keeps grows with the groups and the distinct close
+ * times, not with the records (a record is tallied and let go).
+ */
+export class ReportBuilder {
+  private readonly sinceMs: number | undefined;
+  private readonly untilMs: number | undefined;
+  private readonly needsCloseTime: boolean;
+  private readonly totals = emptyTally();
+  private readonly groups = new Map<string, { identity: GroupIdentity; tally: Tally }>();
+  /** Close time (ms) → net P&L closed then (cents); ties add up, as the cumulative line does. */
+  private readonly netByCloseMs = new Map<number, number>();
+  private readonly missing = { notional_usd: 0, gross_pnl_usd: 0, carry_usd: 0, fees_usd: 0 };
+  private excluded = 0;
+  private undated = 0;
+
+  constructor(private readonly options: ReportOptions) {
+    this.sinceMs = options.since?.getTime();
+    this.untilMs = options.until?.getTime();
+    this.needsCloseTime = this.sinceMs !== undefined || this.untilMs !== undefined || TIME_GROUPINGS.has(options.by);
+  }
+
+  /** Counts one closed hedge; returns whether the report covers it (its period and close-time rule). */
+  add(record: HistoryFacts): boolean {
+    const closedMs = closeTimeMs(record);
+    if (closedMs === undefined && this.needsCloseTime) {
+      this.excluded += 1;
+      return false;
+    }
+    if (closedMs !== undefined && this.sinceMs !== undefined && closedMs < this.sinceMs) return false;
+    if (closedMs !== undefined && this.untilMs !== undefined && closedMs >= this.untilMs) return false;
+
+    const identity = groupOf(record, closedMs, this.options.by);
+    let group = this.groups.get(identity.key);
+    if (!group) {
+      group = { identity, tally: emptyTally() };
+      this.groups.set(identity.key, group);
+    }
+    addRecord(group.tally, record);
+    addRecord(this.totals, record);
+    if (closedMs !== undefined) this.netByCloseMs.set(closedMs, (this.netByCloseMs.get(closedMs) ?? 0) + toCents(record.netPnlUsd));
+    else this.undated += 1;
+    if (record.notionalUsd === undefined) this.missing.notional_usd += 1;
+    if (record.grossPnlUsd === undefined) this.missing.gross_pnl_usd += 1;
+    if (record.carryUsd === undefined) this.missing.carry_usd += 1;
+    if (record.feesUsd === undefined) this.missing.fees_usd += 1;
+    return true;
+  }
+
+  /** The report of every record added, with the open positions' unrealized P&L. */
+  finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>): Report {
+    const order = compareKeys(this.options.by);
+    return {
+      by: this.options.by,
+      since: this.options.since ? this.options.since.toISOString() : null,
+      until: this.options.until ? this.options.until.toISOString() : null,
+      groups: [...this.groups.values()]
+        .sort((a, b) => order(a.identity.key, b.identity.key))
+        .map(({ identity, tally }) => ({ key: identity.key, label: identity.label, ...figures(tally) })),
+      totals: figures(this.totals),
+      unrealized: unrealizedOf(openPositions),
+      cumulative: cumulativeNet(this.netByCloseMs),
+      excluded: this.excluded,
+      undated: this.undated,
+      missing: { ...this.missing },
+    };
+  }
+}
+
 export function buildReport(
   records: readonly HistoryFacts[],
   openPositions: ReadonlyArray<{ netPnlUsd?: number }>,
   options: ReportOptions,
 ): Report {
-  const sinceMs = options.since?.getTime();
-  const untilMs = options.until?.getTime();
-  const needsCloseTime = sinceMs !== undefined || untilMs !== undefined || TIME_GROUPINGS.has(options.by);
-
-  const totals = emptyTally();
-  const groups = new Map<string, { identity: GroupIdentity; tally: Tally }>();
-  const dated: Array<{ record: HistoryFacts; closedMs: number }> = [];
-  const missing = { notional_usd: 0, gross_pnl_usd: 0, carry_usd: 0, fees_usd: 0 };
-  let excluded = 0;
-  let undated = 0;
-
-  for (const record of records) {
-    const closedMs = closeTimeMs(record);
-    if (closedMs === undefined && needsCloseTime) {
-      excluded += 1;
-      continue;
-    }
-    if (closedMs !== undefined && sinceMs !== undefined && closedMs < sinceMs) continue;
-    if (closedMs !== undefined && untilMs !== undefined && closedMs >= untilMs) continue;
-
-    const identity = groupOf(record, closedMs, options.by);
-    let group = groups.get(identity.key);
-    if (!group) {
-      group = { identity, tally: emptyTally() };
-      groups.set(identity.key, group);
-    }
-    addRecord(group.tally, record);
-    addRecord(totals, record);
-    if (closedMs !== undefined) dated.push({ record, closedMs });
-    else undated += 1;
-    if (record.notionalUsd === undefined) missing.notional_usd += 1;
-    if (record.grossPnlUsd === undefined) missing.gross_pnl_usd += 1;
-    if (record.carryUsd === undefined) missing.carry_usd += 1;
-    if (record.feesUsd === undefined) missing.fees_usd += 1;
-  }
-
-  const order = compareKeys(options.by);
-  return {
-    by: options.by,
-    since: options.since ? options.since.toISOString() : null,
-    until: options.until ? options.until.toISOString() : null,
-    groups: [...groups.values()]
-      .sort((a, b) => order(a.identity.key, b.identity.key))
-      .map(({ identity, tally }) => ({ key: identity.key, label: identity.label, ...figures(tally) })),
-    totals: figures(totals),
-    unrealized: unrealizedOf(openPositions),
-    cumulative: cumulativeNet(dated),
-    excluded,
-    undated,
-    missing,
-  };
+  const builder = new ReportBuilder(options);
+  for (const record of records) builder.add(record);
+  return builder.finish(openPositions);
 }
 
 // ---- --since / --until ----------------------------------------------------------------------

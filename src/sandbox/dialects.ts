@@ -33,6 +33,11 @@ interface DialectRules {
   statusAfterEarlyClose: 'closed' | 'filled';
   /** 'several': a second open on an open side opens another hedge instead of a 409. */
   hedgesPerSide: 'one' | 'several';
+  /**
+   * GET /hedges/history past its first page: the query parameter taking the cursor that
+   * `meta.next_cursor` hands out while older records remain; null: one page is all there is.
+   */
+  historyCursorParameter: string | null;
 }
 
 // prettier-ignore
@@ -45,6 +50,7 @@ const RULES: { readonly [K in keyof DialectRules]: Row<DialectRules[K]> } = {
   otherNotionalField:    ['ignored',      'refused',     'refused'],
   statusAfterEarlyClose: ['closed',       'filled',      'closed'],
   hedgesPerSide:         ['one',          'several',     'one'],
+  historyCursorParameter:['cursor',       null,          null],
 };
 
 /** Wire name of each field per dialect; null leaves the field out. */

@@ -6,8 +6,8 @@
 import type { Book } from './book.js';
 import { toIso } from './book.js';
 import { type WireDialect, renameFields, renderPrices } from './dialects.js';
-import type { AccountState, ChangeAction, HedgeState } from './engine-state.js';
-import { ApiError, type EngineResponse, notFoundError, successResponse } from './envelope.js';
+import { type AccountState, type ChangeAction, type HedgeState, type HistoryRecord, compareHistoryRecords } from './engine-state.js';
+import { ApiError, type EngineResponse, notFoundError, successResponse, validationError } from './envelope.js';
 import {
   type MarketDefinition,
   type Side,
@@ -174,16 +174,49 @@ function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
   return successResponse(hedgeView(hedge, dialect));
 }
 
-/** The history is kept oldest first, so the newest page is its tail, read backwards. */
+/**
+ * The history is kept oldest first, so the newest page is its tail, read backwards. Where the
+ * dialect pages it, `meta.next_cursor` names the last record served while older ones remain, and
+ * the next page starts below it (found by binary search: a page costs the same at any depth).
+ */
 function getHistory({ account, request, dialect }: RouteContext): EngineResponse {
-  checkListQuery(request, dialect, []);
+  const cursorParameter = dialect.historyCursorParameter;
+  checkListQuery(request, dialect, cursorParameter === null ? [] : [cursorParameter]);
   const pageSize = readPageSize(request.query, dialect.pageSizeParameter);
   const { history } = account;
+  const raw = cursorParameter === null ? undefined : request.query[cursorParameter];
+  let next = raw === undefined ? history.length : recordsBefore(history, readHistoryCursor(cursorParameter!, raw));
   const page: Array<Record<string, unknown>> = [];
-  for (let index = history.length - 1; index >= 0 && page.length < pageSize; index--) {
-    page.push(renameFields(history[index], dialect.historyFields));
+  while (next > 0 && page.length < pageSize) page.push(renameFields(history[--next], dialect.historyFields));
+  const meta = cursorParameter !== null && next > 0 && page.length > 0 ? { next_cursor: historyCursor(history[next]) } : {};
+  return successResponse(page, meta);
+}
+
+/** The position of a history record, as a cursor: its close time and id (the order history is kept in). */
+function historyCursor(record: HistoryRecord): string {
+  return Buffer.from(JSON.stringify([record.closed_at, record.hedge_id])).toString('base64url');
+}
+
+function readHistoryCursor(parameter: string, raw: string): Pick<HistoryRecord, 'closed_at' | 'hedge_id'> {
+  try {
+    const [closedAt, hedgeId] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+    if (typeof closedAt === 'string' && typeof hedgeId === 'string') return { closed_at: closedAt, hedge_id: hedgeId };
+  } catch {
+    // Refused below.
   }
-  return successResponse(page);
+  throw validationError(parameter, 'is not a cursor this server handed out (meta.next_cursor)');
+}
+
+/** How many records sort before `key` (history is kept in compareHistoryRecords order). */
+function recordsBefore(history: readonly HistoryRecord[], key: Pick<HistoryRecord, 'closed_at' | 'hedge_id'>): number {
+  let low = 0;
+  let high = history.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareHistoryRecords(history[middle], key as HistoryRecord) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function getPositions({ book, account, nowMs, dialect }: RouteContext): EngineResponse {

@@ -169,6 +169,35 @@ export class Output {
     this.streams.stdout.write(`${safeJson(shaped ?? null, 2)}\n`);
   }
 
+  /**
+   * A list written as its items come (history read page by page, never held whole): byte for byte
+   * what json() writes for the whole array, in json and ndjson. Undefined in other formats, and
+   * when --fields or --query need the whole list first.
+   */
+  jsonListWriter(): { add(item: unknown): void; end(): void } | undefined {
+    if (this.mode !== 'json' || this.fields || this.query) return undefined;
+    const stdout = this.streams.stdout;
+    const ndjson = this.format === 'ndjson';
+    let text = '';
+    let count = 0;
+    const flush = (): void => {
+      if (text !== '') stdout.write(text);
+      text = '';
+    };
+    return {
+      add: (item) => {
+        // JSON.stringify(list, null, 2) indents each element's lines by two more spaces.
+        text += ndjson ? `${safeJson(item ?? null)}\n` : `${count === 0 ? '[\n  ' : ',\n  '}${safeJson(item ?? null, 2).replace(/\n/g, '\n  ')}`;
+        count += 1;
+        if (text.length >= 65_536) flush();
+      },
+      end: () => {
+        if (!ndjson) text += count === 0 ? '[]\n' : '\n]\n';
+        flush();
+      },
+    };
+  }
+
   /** The data shaped as json() shapes it (--fields, then --query), for a caller that wraps it (`--watch` records). */
   shapeJson(data: unknown, known: readonly FieldSpec[] = []): unknown {
     const picked = this.fields ? projectFields(data, this.fields, known) : data;

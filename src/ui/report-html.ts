@@ -390,41 +390,50 @@ function groupTable(report: Report): string {
   return `<table class="figures">${head}<tbody>${rows}</tbody><tfoot>${figuresRow('Total', report.totals, 'th')}</tfoot></table>`;
 }
 
-function closedHedgesTable(records: readonly ReportHtmlRecord[]): string {
-  if (records.length === 0) return '<p class="empty">No closed hedges in this period.</p>';
-  const ordered = records
-    .map((record, index) => ({ record, index, ms: record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt) }))
-    .sort((a, b) => {
-      const aDated = Number.isFinite(a.ms);
-      const bDated = Number.isFinite(b.ms);
-      if (aDated !== bDated) return aDated ? -1 : 1;
-      return (aDated ? a.ms - b.ms : 0) || a.index - b.index;
-    });
-  const text = (value: string | undefined): string => (value === undefined ? DASH : escapeHtml(value));
-  const rows = ordered
-    .map(({ record }) => {
-      const tenor = isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH;
-      return (
-        '<tr>' +
-        `<td class="time">${record.closedAt === undefined ? DASH : utcMinute(record.closedAt).replace(' UTC', '')}</td>` +
-        `<td class="id">${text(record.hedgeId)}</td>` +
-        `<td class="text">${text(record.market)}</td>` +
-        `<td class="text">${text(record.side)}</td>` +
-        `<td class="num">${tenor}</td>` +
-        moneyCell(record.notionalUsd) +
-        pnlCell(record.grossPnlUsd) +
-        moneyCell(record.carryUsd) +
-        moneyCell(record.feesUsd) +
-        pnlCell(record.netPnlUsd) +
-        '</tr>'
-      );
-    })
-    .join('');
-  const head =
-    '<thead><tr><th>Closed (UTC)</th><th>Hedge</th><th>Market</th><th>Side</th><th class="num">Tenor</th><th class="num">Notional</th>' +
-    '<th class="num">Gross P&amp;L</th><th class="num">Carry paid</th><th class="num">Fees</th><th class="num">Net P&amp;L</th></tr></thead>';
-  return `<table class="hedges">${head}<tbody>${rows}</tbody></table>`;
+/** The listing's order: dated records by close time, then those without one; ties as they came. */
+export function closedHedgeOrder(records: readonly ReportHtmlRecord[]): ReportHtmlRecord[] {
+  return records
+    .map((record, index) => ({ record, index, ms: closedHedgeTime(record) }))
+    .sort((a, b) => compareListed(a.ms, a.index, b.ms, b.index))
+    .map(({ record }) => record);
 }
+
+/** A record's place in the listing: its close time in ms, NaN without one (those go last). */
+export function closedHedgeTime(record: ReportHtmlRecord): number {
+  return record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt);
+}
+
+/** The listing's comparison on (close time, arrival), as closedHedgeOrder sorts. */
+export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: number): number {
+  const aDated = Number.isFinite(aMs);
+  const bDated = Number.isFinite(bMs);
+  if (aDated !== bDated) return aDated ? -1 : 1;
+  return (aDated ? aMs - bMs : 0) || aIndex - bIndex;
+}
+
+/** One row of the closed hedges' listing. */
+export function closedHedgeRow(record: ReportHtmlRecord): string {
+  const text = (value: string | undefined): string => (value === undefined ? DASH : escapeHtml(value));
+  const tenor = isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH;
+  return (
+    '<tr>' +
+    `<td class="time">${record.closedAt === undefined ? DASH : utcMinute(record.closedAt).replace(' UTC', '')}</td>` +
+    `<td class="id">${text(record.hedgeId)}</td>` +
+    `<td class="text">${text(record.market)}</td>` +
+    `<td class="text">${text(record.side)}</td>` +
+    `<td class="num">${tenor}</td>` +
+    moneyCell(record.notionalUsd) +
+    pnlCell(record.grossPnlUsd) +
+    moneyCell(record.carryUsd) +
+    moneyCell(record.feesUsd) +
+    pnlCell(record.netPnlUsd) +
+    '</tr>'
+  );
+}
+
+const CLOSED_HEDGES_HEAD =
+  '<thead><tr><th>Closed (UTC)</th><th>Hedge</th><th>Market</th><th>Side</th><th class="num">Tenor</th><th class="num">Notional</th>' +
+  '<th class="num">Gross P&amp;L</th><th class="num">Carry paid</th><th class="num">Fees</th><th class="num">Net P&amp;L</th></tr></thead>';
 
 // ---- page ---------------------------------------------------------------------------------
 
@@ -496,13 +505,18 @@ table.hedges td.time { white-space: nowrap; }
 }
 `;
 
-export function renderReportHtml(report: Report, meta: ReportHtmlMeta): string {
+/**
+ * The page around the closed hedges' rows, for a caller that streams the rows in between
+ * (flows/report.ts writes them from disk, so that 100,000 of them are never held): the text
+ * before the first row and after the last, for `count` rows.
+ */
+export function reportHtmlAround(report: Report, meta: Omit<ReportHtmlMeta, 'records'>, count: number): [before: string, after: string] {
   const environment =
     meta.environment === 'live'
       ? '<div class="env live" title="production: real funds">LIVE</div>'
       : '<div class="env test" title="sandbox: test funds">TEST</div>';
   const title = `P&L report, ${meta.account}`;
-  return [
+  const page = [
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
@@ -532,12 +546,22 @@ export function renderReportHtml(report: Report, meta: ReportHtmlMeta): string {
     groupChart(report),
     groupTable(report),
     '</section>',
-    `<section><h2>Closed hedges (${meta.records.length})</h2>`,
-    closedHedgesTable(meta.records),
+    `<section><h2>Closed hedges (${count})</h2>`,
+    count === 0 ? '<p class="empty">No closed hedges in this period.</p>' : `<table class="hedges">${CLOSED_HEDGES_HEAD}<tbody>${ROWS}</tbody></table>`,
     '</section>',
     '</main>',
     '</body>',
     '</html>',
     '',
   ].join('\n');
+  const at = page.indexOf(ROWS);
+  return at < 0 ? [page, ''] : [page.slice(0, at), page.slice(at + ROWS.length)];
+}
+
+/** Where the rows go in reportHtmlAround's page (a marker no escaped text can contain). */
+const ROWS = '\u0000rows\u0000';
+
+export function renderReportHtml(report: Report, meta: ReportHtmlMeta): string {
+  const [before, after] = reportHtmlAround(report, meta, meta.records.length);
+  return before + closedHedgeOrder(meta.records).map(closedHedgeRow).join('') + after;
 }
