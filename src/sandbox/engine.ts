@@ -237,27 +237,30 @@ export class SandboxEngine {
     const account = this.accountOf(principal);
     const market = this.book.markets.find((definition) => definition.status === 'open') ?? this.book.markets[0];
     const ids: string[] = [];
-    for (let index = 0; index < count; index++) {
-      const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
-      const endMs = now - (index + 1) * 3_600_000;
-      const settled = status === 'closed' && index % 3 !== 2;
-      const openedAtMs = endMs - (settled ? tenorDays * DAY_MS : (tenorDays * DAY_MS) / 2);
-      const request = {
-        market: market.market,
-        side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
-        notionalUsd: 10_000 * (1 + Math.floor(this.book.random() * 25)),
-        tenorDays,
-        clientReference: `seed-${index + 1}`,
-      };
-      const outcome =
-        status === 'failed'
-          ? ({ kind: 'failed' } as const)
-          : settled
-            ? ({ kind: 'settled' } as const)
-            : ({ kind: 'closed', closedAtMs: endMs } as const);
-      ids.push(this.book.recordPastHedge(account, request, openedAtMs, outcome).id);
-    }
-    this.book.processDueEvents(now);
+    // In bulk: each seeded hedge is older than the last, so placing them one by one is quadratic.
+    this.book.inBulk(() => {
+      for (let index = 0; index < count; index++) {
+        const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
+        const endMs = now - (index + 1) * 3_600_000;
+        const settled = status === 'closed' && index % 3 !== 2;
+        const openedAtMs = endMs - (settled ? tenorDays * DAY_MS : (tenorDays * DAY_MS) / 2);
+        const request = {
+          market: market.market,
+          side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
+          notionalUsd: 10_000 * (1 + Math.floor(this.book.random() * 25)),
+          tenorDays,
+          clientReference: `seed-${index + 1}`,
+        };
+        const outcome =
+          status === 'failed'
+            ? ({ kind: 'failed' } as const)
+            : settled
+              ? ({ kind: 'settled' } as const)
+              : ({ kind: 'closed', closedAtMs: endMs } as const);
+        ids.push(this.book.recordPastHedge(account, request, openedAtMs, outcome).id);
+      }
+      this.book.processDueEvents(now);
+    });
     this.mutations++;
     return ids;
   }
