@@ -270,16 +270,17 @@ function keyName(key) {
 /**
  * The memo for this invocation, or undefined when it is not a request for help or there is no
  * cache. `text()` is what an earlier run printed (undefined when none); `keep(text)` keeps it.
- * @param {{ argv: string[], distDir: string, env?: NodeJS.ProcessEnv, files?: { read(name: string): string | undefined } }} options
+ * @param {{ argv: string[], distDir: string, env?: NodeJS.ProcessEnv, files?: { read(name: string): string | undefined }, terminal?: () => boolean }} options
  */
-function helpMemo({ argv, distDir, env = process.env, files }) {
+function helpMemo({ argv, distDir, env = process.env, files, terminal: maybeTerminal = () => require('node:tty').isatty(1) }) {
   if (helpWords(argv) === undefined) return undefined;
   const { root, dir } = cacheFolder({ distDir, env, files });
   if (dir === undefined) return undefined;
   // What main.ts's helpWidth reads: a terminal's width (HEDGE_FORCE_TTY decides whether it is
-  // one), else COLUMNS.
+  // one), else COLUMNS. `maybeTerminal` may say yes for a character device that is no terminal:
+  // the key then holds its width as unknown, a key of its own, whose help is what it printed.
   const forced = env.HEDGE_FORCE_TTY;
-  const terminal = forced === '1' || (forced !== '0' && require('node:tty').isatty(1));
+  const terminal = forced === '1' || (forced !== '0' && maybeTerminal());
   const columns = terminal ? (process.stdout.columns ?? null) : null;
   const key = JSON.stringify([argv, forced ?? null, terminal, columns, env.COLUMNS ?? null]);
   const file = path.join(dir, keyName(key));

@@ -110,13 +110,26 @@ function run(dist, memo) {
   );
 }
 
+/**
+ * Whether stdout may be a terminal, without loading node:tty (it loads node:net: ~2.5 ms that
+ * --version and a kept help need not pay): a character device. /dev/null is one too; that only
+ * sends its output through process.stdout, as for a terminal.
+ */
+function maybeTerminal() {
+  try {
+    return require('node:fs').fstatSync(1).isCharacterDevice();
+  } catch {
+    return true;
+  }
+}
+
 // Scripts ask for the version often; answer it before loading any code at all.
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  printAll(`${require('../package.json').version}\n`, require('node:tty').isatty(1));
+  printAll(`${require('../package.json').version}\n`, maybeTerminal());
 } else {
   const dist = locateDist();
   // Help already laid out at this width by this build is printed as it was (bin/code-cache.js).
-  const memo = require('./code-cache.js').helpMemo({ argv, ...dist });
+  const memo = require('./code-cache.js').helpMemo({ argv, ...dist, terminal: maybeTerminal });
   const known = memo?.text();
   if (known !== undefined) printAll(known, memo.terminal);
   else run(dist, memo);

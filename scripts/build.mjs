@@ -42,19 +42,20 @@ export const CREATE_REQUIRE_BANNER =
  * @param {string} [options.outdir]  relative to the repository, or absolute (default dist)
  * @param {'cjs' | 'esm'} [options.layout]  'cjs' (default): every file CommonJS, for the code cache;
  *   'esm': the lazy side as ES modules, the layout before issue 31 (bench/ measures it)
+ * @param {boolean} [options.pack]  with layout 'cjs': one file per lazily loaded module, its chunks packed in (default true; packFiles)
  * @param {boolean} [options.lazyChildProcess]  load node:child_process on commander's first use of it (default true)
  * @param {boolean} [options.slimUndici]  bundle only the pieces of undici hedge uses (default true)
  * @param {boolean} [options.zodLocales]  keep zod's 60-odd locales (default false: English only)
  * @param {import('esbuild').Plugin[]} [options.plugins]  more plugins for the lazy side (bench/ rebuilds earlier states of src/ with them)
  */
-export async function buildDist({ outdir = 'dist', layout = 'cjs', lazyChildProcess = true, slimUndici = true, zodLocales = false, plugins = [] } = {}) {
+export async function buildDist({ outdir = 'dist', layout = 'cjs', pack = true, lazyChildProcess = true, slimUndici = true, zodLocales = false, plugins = [] } = {}) {
   const target = isAbsolute(outdir) ? outdir : join(ROOT, outdir);
   // Built beside the target and swapped in at the end, so that a hedge process started meanwhile
   // (another test run, a shell) never finds dist/ half-written or missing.
   const out = `${target}.building-${process.pid}`;
   rmSync(out, { recursive: true, force: true });
   try {
-    await buildInto(out, { layout, lazyChildProcess, slimUndici, zodLocales, plugins });
+    await buildInto(out, { layout, pack, lazyChildProcess, slimUndici, zodLocales, plugins });
     const old = `${target}.old-${process.pid}`;
     try {
       renameSync(target, old);
@@ -68,7 +69,7 @@ export async function buildDist({ outdir = 'dist', layout = 'cjs', lazyChildProc
   }
 }
 
-async function buildInto(out, { layout, lazyChildProcess, slimUndici, zodLocales, plugins }) {
+async function buildInto(out, { layout, pack, lazyChildProcess, slimUndici, zodLocales, plugins }) {
   const common = {
     absWorkingDir: ROOT,
     bundle: true,
@@ -118,13 +119,16 @@ async function buildInto(out, { layout, lazyChildProcess, slimUndici, zodLocales
   });
   checkNoModuleTwice(frontModules, localInputs(lazy.metafile));
   if (slimUndici && !zodLocales) checkNothingUnused(Object.keys(lazy.metafile.inputs));
-  if (cjs) {
-    checkOnlyLocalDynamicImports(lazy.metafile);
-    for (const file of lazy.outputFiles) writeFileSync(file.path, await commonJsOf(file.text));
-    writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
-  }
   const frontFile = join(out, 'cli.cjs');
   writeFileSync(frontFile, requireLazily(readFileSync(frontFile, 'utf8'), cjs ? lazyEntries.size : 0));
+  if (cjs) {
+    checkOnlyLocalDynamicImports(lazy.metafile);
+    const files = new Map();
+    for (const file of lazy.outputFiles) files.set(relative(out, file.path), await commonJsOf(file.text));
+    const packed = pack ? packFiles(files, readFileSync(frontFile, 'utf8')) : files;
+    for (const [name, code] of packed) writeFileSync(join(out, name), code);
+    writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
+  }
   writeBuildId(out);
 }
 
@@ -172,6 +176,104 @@ async function commonJsOf(code) {
     .replace(/(?<![\w$.])__require\((?=["'])/g, 'require(');
   if (/\bimport\.meta\b/.test(result.code.replace(/^\s*(\/\/|\*).*$/gm, ''))) throw new Error('import.meta is left in a CommonJS file of dist/');
   return requireLazily(result.code);
+}
+
+// ---- packs: one file per lazily loaded module ----------------------------------------------------
+
+/** A static `require("./x.js")` of one dist/ file by another (not a lazy one in a resolved promise). */
+const STATIC_LOCAL_REQUIRE = /(?<!then\(\(\) => )\brequire\("\.\/([\w.-]+\.js)"\)/g;
+const LAZY_LOCAL_REQUIRE = /then\(\(\) => require\("\.\/([\w.-]+\.js)"\)\)/g;
+
+/**
+ * esbuild splits the lazy side into ~100 chunks, and a command loads ~30 of them: each a file to
+ * read, a cache to read and a module to make (~0.2 ms apiece, bench/notes.md). Here every module
+ * loaded lazily (the runner, each command, each `import()` target) becomes one file, a "pack", that
+ * holds the chunks it needs as module factories; a chunk is made once per process however many
+ * packs hold it (a registry on globalThis, keyed by chunk name). The runner's pack holds what the
+ * runner needs; every other pack leaves those out (the runner is always loaded first: commands run
+ * through it), and finds them, should it ever come first, by loading the runner's pack. The
+ * front (dist/cli.cjs) is not packed. Returns the files to write, by name.
+ */
+function packFiles(files, front) {
+  const staticDeps = (code) => [...code.matchAll(STATIC_LOCAL_REQUIRE)].map((match) => match[1]).filter((name) => files.has(name));
+  const deps = new Map([...files].map(([name, code]) => [name, staticDeps(code)]));
+  const entries = new Set(['cli-run.js']);
+  for (const code of [front, ...files.values()]) for (const match of code.matchAll(LAZY_LOCAL_REQUIRE)) entries.add(match[1]);
+  const closure = (name, seen = new Set()) => {
+    if (seen.has(name)) return seen;
+    seen.add(name);
+    for (const dep of deps.get(name) ?? []) closure(dep, seen);
+    return seen;
+  };
+  const runner = closure('cli-run.js');
+  // Loaded by the front itself rather than through the runner: their packs hold everything.
+  const beforeRunner = new Set([...front.matchAll(LAZY_LOCAL_REQUIRE)].map((match) => match[1]).filter((name) => !name.startsWith('commands-')));
+  const membersOf = (entry) => [...closure(entry)].filter((name) => entry === 'cli-run.js' || beforeRunner.has(entry) || !runner.has(name));
+  // A large chunk that several packs would hold (undici, zod) stays a file of its own, read once
+  // whichever pack needs it first; a small one is copied into each pack that needs it.
+  const holders = new Map();
+  for (const entry of entries) for (const name of membersOf(entry)) holders.set(name, (holders.get(name) ?? 0) + 1);
+  const alone = new Set([...holders].filter(([name, count]) => count > 1 && !entries.has(name) && files.get(name).length >= SHARED_ALONE_BYTES).map(([name]) => name));
+  const packs = new Map();
+  const names = [...new Set([...entries, ...alone])].sort();
+  for (const entry of names) {
+    if (!files.has(entry)) throw new Error(`packFiles: ${entry} is loaded lazily but was not built`);
+    const members = alone.has(entry) ? [entry] : membersOf(entry).filter((name) => name === entry || !alone.has(name));
+    // The entry first; then the rest in name order (the registry makes each when first required).
+    const ordered = [entry, ...members.filter((name) => name !== entry).sort()];
+    packs.set(entry, packText(entry, ordered, files, names));
+  }
+  return packs;
+}
+
+/** A chunk at least this large that several packs need is not copied into them (packFiles). */
+const SHARED_ALONE_BYTES = 64 * 1024;
+
+/** The registry every pack shares (one per process), and the require a packed module gets. */
+const packRuntime = (packs) => `var __hedgePacks = globalThis[Symbol.for("hedge.packs")] ??= (() => {
+  const PACKS = new Set(${JSON.stringify(packs)});
+  const factories = new Map();
+  const made = new Map();
+  const load = (name, outer, home) => {
+    const known = made.get(name);
+    if (known) return known.exports;
+    const factory = factories.get(name);
+    if (factory === undefined) {
+      // Kept in the runner's pack: loading that pack defines it.
+      if (home === undefined) throw new Error("dist/: " + name + " is in no pack loaded (rebuild with npm run build)");
+      outer("./" + home);
+      return load(name, outer, undefined);
+    }
+    const module = { exports: {} };
+    made.set(name, module);
+    const local = (id) => {
+      if (!(typeof id === "string" && id.startsWith("./") && id.endsWith(".js"))) return outer(id);
+      const wanted = id.slice(2);
+      // Another pack (a module loaded lazily) is its own file; a chunk is in this pack or the runner's.
+      if (!made.has(wanted) && !factories.has(wanted) && PACKS.has(wanted)) return outer(id);
+      return load(wanted, outer, factory.home);
+    };
+    factory.make.call(module.exports, module, module.exports, local);
+    return module.exports;
+  };
+  return {
+    define(name, make, home) {
+      if (!factories.has(name)) factories.set(name, { make, home });
+    },
+    load,
+  };
+})();
+`;
+
+function packText(entry, members, files, entries) {
+  const parts = [`// ${entry}: a pack of ${members.length} module${members.length === 1 ? '' : 's'} (scripts/build.mjs, packFiles)\n"use strict";\n`, packRuntime(entries)];
+  // Chunks the runner's pack holds are found there when a pack does not hold them.
+  const home = entry === 'cli-run.js' ? undefined : '"cli-run.js"';
+  for (const name of members) {
+    parts.push(`__hedgePacks.define(${JSON.stringify(name)}, function (module, exports, require) {\n${files.get(name)}\n}, ${home ?? 'undefined'});\n`);
+  }
+  parts.push(`module.exports = __hedgePacks.load(${JSON.stringify(entry)}, require, undefined);\n`);
+  return parts.join('');
 }
 
 /**

@@ -21,10 +21,11 @@ export const SEA_EXECUTABLE = process.platform === 'win32' ? 'hedge.exe' : 'hedg
 
 /**
  * Builds `<outdir>/hedge` (hedge.exe on Windows) from the current dist/ (run buildDist first).
- * @param {{ outdir: string, log?: (line: string) => void }} options
+ * `root`: the package's folder (bin/, dist/, completions/), the repository by default.
+ * @param {{ outdir: string, root?: string, log?: (line: string) => void }} options
  * @returns {Promise<{ executable: string, seconds: number }>}
  */
-export async function buildSea({ outdir, log = () => {} }) {
+export async function buildSea({ outdir, root = ROOT, log = () => {} }) {
   const started = Date.now();
   mkdirSync(outdir, { recursive: true });
   const work = join(outdir, 'sea-work');
@@ -39,7 +40,7 @@ export async function buildSea({ outdir, log = () => {} }) {
     //    (bench/notes.md has both). dist/cli.cjs is never required from the disk in there.
     const main = join(work, 'hedge.cjs');
     await build({
-      absWorkingDir: ROOT,
+      absWorkingDir: root,
       entryPoints: ['bin/hedge.js'],
       outfile: main,
       bundle: true,
@@ -52,10 +53,10 @@ export async function buildSea({ outdir, log = () => {} }) {
 
     // 2. The preparation blob: the main with Node's code cache for it, dist/ and the completion
     //    scripts as assets.
-    const dist = join(ROOT, 'dist');
+    const dist = join(root, 'dist');
     const assets = {};
     for (const name of readdirSync(dist)) if (/\.(c?js|json)$/.test(name)) assets[`dist/${name}`] = join(dist, name);
-    for (const name of readdirSync(join(ROOT, 'completions'))) if (!name.startsWith('.')) assets[`completions/${name}`] = join(ROOT, 'completions', name);
+    for (const name of readdirSync(join(root, 'completions'))) if (!name.startsWith('.')) assets[`completions/${name}`] = join(root, 'completions', name);
     if (!assets['dist/cli.cjs'] || !assets['dist/build.json']) throw new Error('dist/ is not built: run `npm run build` first.');
     const config = {
       main,

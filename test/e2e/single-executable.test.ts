@@ -128,11 +128,11 @@ describe('the single executable, with no node on PATH', () => {
   it('loads its code from the code cache after the first run', async () => {
     const report = join(work.path, 'code-cache.json');
     const cacheDir = join(work.path, 'code-cache');
-    const first = await runExecutable(['help', 'exit-codes'], { HEDGE_CACHE_DIR: cacheDir, HEDGE_CODE_CACHE_REPORT: report });
+    const first = await runExecutable(['completion', 'zsh'], { HEDGE_CACHE_DIR: cacheDir, HEDGE_CODE_CACHE_REPORT: report });
     expect(first.code, first.stderr).toBe(0);
     const made = JSON.parse(readFileSync(report, 'utf8')) as { read: number; written: number };
     expect(made.written).toBeGreaterThan(0);
-    const second = await runExecutable(['help', 'exit-codes'], { HEDGE_CACHE_DIR: cacheDir, HEDGE_CODE_CACHE_REPORT: report });
+    const second = await runExecutable(['completion', 'zsh'], { HEDGE_CACHE_DIR: cacheDir, HEDGE_CODE_CACHE_REPORT: report });
     expect(second.stdout).toBe(first.stdout);
     const used = JSON.parse(readFileSync(report, 'utf8')) as { read: number; compiled: number; written: number };
     expect(used).toMatchObject({ read: made.written, compiled: 0, written: 0 });
