@@ -219,6 +219,15 @@ function packFiles(files, front) {
   for (const entry of names) {
     if (!files.has(entry)) throw new Error(`packFiles: ${entry} is loaded lazily but was not built`);
     const members = alone.has(entry) ? [entry] : membersOf(entry).filter((name) => name === entry || !alone.has(name));
+    // Every module the entry needs, its own files' included, is in this pack, in the runner's, or
+    // a file of its own (whose needs are this pack's: a file of its own is always required from one).
+    if (!alone.has(entry)) {
+      for (const needed of closure(entry)) {
+        for (const dep of deps.get(needed)) {
+          if (!members.includes(dep) && !runner.has(dep) && !alone.has(dep)) throw new Error(`packFiles: ${needed} (for ${entry}) requires ${dep}, which no pack holds`);
+        }
+      }
+    }
     // The entry first; then the rest in name order (the registry makes each when first required).
     const ordered = [entry, ...members.filter((name) => name !== entry).sort()];
     packs.set(entry, packText(entry, ordered, files, names));
