@@ -4,7 +4,7 @@
 import type { InputOf } from '../cli/command-spec.js';
 import type { REPORT } from '../cli/manifest.js';
 import { echo } from '../domain/input.js';
-import { REPORT_GROUPINGS, parseReportDate, reportPeriodProblem, type ReportGrouping } from '../domain/report.js';
+import { REPORT_GROUPINGS, cumulativePoint, parseReportDate, reportPeriodProblem, type ReportGrouping } from '../domain/report.js';
 import { UsageError } from '../errors.js';
 import { ClosedHedgeListing, gatherReport, htmlTarget, incompleteWarning } from '../flows/report.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -90,7 +90,10 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
   const listing = options.html === undefined ? undefined : new ClosedHedgeListing(options.html);
   let gathered: Awaited<ReturnType<typeof gatherReport>>;
   try {
-    gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until }, listing && ((record) => listing.add(record)));
+    // JSON and the HTML file take the cumulative line compact (a point per close time: 100,000 of
+    // them for a long history); the terminal's and the plain formats' line reads the points.
+    const points = options.format !== 'json';
+    gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until }, listing && ((record) => listing.add(record)), { points });
   } catch (error) {
     listing?.discard();
     throw error;
@@ -101,9 +104,11 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
   for (const note of reportNotes(report)) ctx.output.note(ctx.output.chalk.dim(note));
 
   switch (options.format) {
-    case 'json':
-      ctx.output.json({ ...report, complete: gathered.complete });
+    case 'json': {
+      const line = gathered.cumulative;
+      ctx.output.jsonWithList({ ...report, complete: gathered.complete }, 'cumulative', line.length, (index) => cumulativePoint(line, index));
       break;
+    }
     case 'csv':
       ctx.output.write(reportCsv(report, { columns: options.columns, header: ctx.globals.header }).replace(/\n$/, ''));
       break;
@@ -123,7 +128,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
     const credentials = await ctx.credentials();
     const [before, after] = reportHtmlAround(
       report,
-      { account: accountName(credentials), environment: credentials.environment, generatedAt: new Date(ctx.clock.now()).toISOString() },
+      { account: accountName(credentials), environment: credentials.environment, generatedAt: new Date(ctx.clock.now()).toISOString(), cumulative: gathered.cumulative },
       listing.size,
     );
     listing.writeReport(options.html, before, after);

@@ -170,16 +170,44 @@ function closeTimeMs(record: HistoryFacts): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
-/** Net P&L per close time (cents) → the running total after each, in time order. */
-function cumulativeNet(netByCloseMs: ReadonlyMap<number, number>): Report['cumulative'] {
-  const times = Float64Array.from(netByCloseMs.keys()).sort();
-  const points: Report['cumulative'] = [];
+/**
+ * The cumulative line kept compact: the distinct close times in order and the running net P&L
+ * after each (dollars), two numbers a point. `cumulativePoints` makes Report.cumulative of it; a
+ * writer that streams the report's JSON reads it point by point instead (commands/report.ts).
+ */
+export interface CumulativeSeries {
+  readonly length: number;
+  readonly timesMs: Float64Array;
+  readonly netUsd: Float64Array;
+}
+
+/** One point of the line, as Report.cumulative holds it. */
+export function cumulativePoint(series: CumulativeSeries, index: number): Report['cumulative'][number] {
+  return { at: new Date(series.timesMs[index]).toISOString(), net_pnl_usd: series.netUsd[index] };
+}
+
+export function cumulativePoints(series: CumulativeSeries): Report['cumulative'] {
+  return Array.from({ length: series.length }, (_, index) => cumulativePoint(series, index));
+}
+
+/** Close times (ms) and net P&L (cents) of the dated records, in any order → the running total after each distinct time. */
+function cumulativeSeries(timesMs: Float64Array, cents: Float64Array, count: number): CumulativeSeries {
+  const order = Uint32Array.from({ length: count }, (_, index) => index).sort((a, b) => timesMs[a] - timesMs[b]);
+  const times = new Float64Array(count);
+  const nets = new Float64Array(count);
+  let length = 0;
   let runningCents = 0;
-  for (const ms of times) {
-    runningCents += netByCloseMs.get(ms) as number;
-    points.push({ at: new Date(ms).toISOString(), net_pnl_usd: fromCents(runningCents) });
+  for (const index of order) {
+    runningCents += cents[index];
+    // Closes at the same instant make one point, the total after all of them.
+    if (length > 0 && times[length - 1] === timesMs[index]) nets[length - 1] = fromCents(runningCents);
+    else {
+      times[length] = timesMs[index];
+      nets[length] = fromCents(runningCents);
+      length += 1;
+    }
   }
-  return points;
+  return { length, timesMs: times.subarray(0, length), netUsd: nets.subarray(0, length) };
 }
 
 function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>): Report['unrealized'] {
@@ -199,8 +227,10 @@ export class ReportBuilder {
   private readonly needsCloseTime: boolean;
   private readonly totals = emptyTally();
   private readonly groups = new Map<string, { identity: GroupIdentity; tally: Tally }>();
-  /** Close time (ms) → net P&L closed then (cents); ties add up, as the cumulative line does. */
-  private readonly netByCloseMs = new Map<number, number>();
+  /** Close time (ms) and net P&L (cents) of each dated record: 16 bytes a record, for the cumulative line. */
+  private closeTimes = new Float64Array(1024);
+  private closeCents = new Float64Array(1024);
+  private dated = 0;
   private readonly missing = { notional_usd: 0, gross_pnl_usd: 0, carry_usd: 0, fees_usd: 0 };
   private excluded = 0;
   private undated = 0;
@@ -229,7 +259,7 @@ export class ReportBuilder {
     }
     addRecord(group.tally, record);
     addRecord(this.totals, record);
-    if (closedMs !== undefined) this.netByCloseMs.set(closedMs, (this.netByCloseMs.get(closedMs) ?? 0) + toCents(record.netPnlUsd));
+    if (closedMs !== undefined) this.addClose(closedMs, toCents(record.netPnlUsd));
     else this.undated += 1;
     if (record.notionalUsd === undefined) this.missing.notional_usd += 1;
     if (record.grossPnlUsd === undefined) this.missing.gross_pnl_usd += 1;
@@ -238,8 +268,30 @@ export class ReportBuilder {
     return true;
   }
 
-  /** The report of every record added, with the open positions' unrealized P&L. */
-  finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>): Report {
+  private addClose(ms: number, cents: number): void {
+    if (this.dated === this.closeTimes.length) {
+      const times = new Float64Array(this.dated * 2);
+      const amounts = new Float64Array(this.dated * 2);
+      times.set(this.closeTimes);
+      amounts.set(this.closeCents);
+      this.closeTimes = times;
+      this.closeCents = amounts;
+    }
+    this.closeTimes[this.dated] = ms;
+    this.closeCents[this.dated] = cents;
+    this.dated += 1;
+  }
+
+  /** The cumulative line of every record added, compact. */
+  cumulative(): CumulativeSeries {
+    return cumulativeSeries(this.closeTimes, this.closeCents, this.dated);
+  }
+
+  /**
+   * The report of every record added, with the open positions' unrealized P&L. `points: false`
+   * leaves `cumulative` empty, for a caller that writes the line from cumulative() itself.
+   */
+  finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}): Report {
     const order = compareKeys(this.options.by);
     return {
       by: this.options.by,
@@ -250,7 +302,7 @@ export class ReportBuilder {
         .map(({ identity, tally }) => ({ key: identity.key, label: identity.label, ...figures(tally) })),
       totals: figures(this.totals),
       unrealized: unrealizedOf(openPositions),
-      cumulative: cumulativeNet(this.netByCloseMs),
+      cumulative: points ? cumulativePoints(this.cumulative()) : [],
       excluded: this.excluded,
       undated: this.undated,
       missing: { ...this.missing },

@@ -11,11 +11,14 @@ import type { HedgeClient, HistoryPage } from '../api/client.js';
 import { readHistoryRecord, readPositionPnl, type HistoryFacts } from '../api/read-history.js';
 import type { HistoryRecord } from '../api/schemas.js';
 import { MAX_PAGE_SIZE } from '../api/unspecified.js';
-import { ReportBuilder, type Report, type ReportOptions } from '../domain/report.js';
+import { ReportBuilder, type CumulativeSeries, type Report, type ReportOptions } from '../domain/report.js';
 import { closedHedgeRow, closedHedgeTime, compareListed } from '../ui/report-html.js';
 
 export interface GatheredReport {
+  /** Without the cumulative line's points when gatherReport was asked for none (`cumulative` has them). */
   report: Report;
+  /** The cumulative line, compact (two numbers a point). */
+  cumulative: CumulativeSeries;
   /** How many records GET /hedges/history returned, over every page. */
   fetched: number;
   /** False when older closed hedges may exist that the history did not give (see HistoryWalk). */
@@ -87,7 +90,12 @@ export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped
  * Reads the history page by page into the report. `onCovered` gets each closed hedge the report
  * covers (the same rule as the report's own), e.g. for the HTML listing; nothing keeps them here.
  */
-export async function gatherReport(client: HedgeClient, options: ReportOptions, onCovered?: (record: HistoryFacts) => void): Promise<GatheredReport> {
+export async function gatherReport(
+  client: HedgeClient,
+  options: ReportOptions,
+  onCovered?: (record: HistoryFacts) => void,
+  { points = true }: { points?: boolean } = {},
+): Promise<GatheredReport> {
   // Asked for at once, as before: both requests are in flight together.
   const positions = client.listPositions();
   positions.catch(() => {
@@ -99,7 +107,7 @@ export async function gatherReport(client: HedgeClient, options: ReportOptions, 
     if (builder.add(facts)) onCovered?.(facts);
   });
   const open = (await positions).map((position) => ({ netPnlUsd: readPositionPnl(position) }));
-  return { report: builder.finish(open), fetched: walk.fetched, complete: walk.complete, stopped: walk.stopped };
+  return { report: builder.finish(open, { points }), cumulative: builder.cumulative(), fetched: walk.fetched, complete: walk.complete, stopped: walk.stopped };
 }
 
 // ---- the HTML listing of closed hedges ----------------------------------------------------

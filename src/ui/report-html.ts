@@ -2,7 +2,7 @@
 // nothing fetched (no script, font, image, stylesheet or link), readable on screen and printable
 // on A4. Every string that came from the server or the user is made visible (safeText) and then
 // HTML-escaped; only this module's own markup is raw.
-import type { Report, ReportFigures } from '../domain/report.js';
+import type { CumulativeSeries, Report, ReportFigures } from '../domain/report.js';
 import { safeText } from '../security/safe-text.js';
 
 export interface ReportHtmlRecord {
@@ -25,6 +25,8 @@ export interface ReportHtmlMeta {
   generatedAt: string;
   /** The closed hedges the report covers; listed in close-time order. */
   records: ReportHtmlRecord[];
+  /** The cumulative line, compact, when `report.cumulative` was left without its points (flows/report.ts). */
+  cumulative?: CumulativeSeries;
 }
 
 // ---- text ---------------------------------------------------------------------------------
@@ -156,12 +158,12 @@ function tickLabel(value: number, step: number): string {
 const fixed = (value: number): string => value.toFixed(1);
 
 /** [min, max] by a loop: Math.min(...values) overflows the call stack on a very long series. */
-function extent(values: readonly number[]): [number, number] {
+function extent(values: ArrayLike<number>): [number, number] {
   let low = values[0];
   let high = values[0];
-  for (const value of values) {
-    if (value < low) low = value;
-    if (value > high) high = value;
+  for (let index = 1; index < values.length; index++) {
+    if (values[index] < low) low = values[index];
+    if (values[index] > high) high = values[index];
   }
   return [low, high];
 }
@@ -198,12 +200,23 @@ function timeTickLabel(ms: number, spanMs: number): string {
   return spanMs >= 3 * 86_400_000 ? iso.slice(0, 10) : `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
 }
 
-function cumulativeChart(report: Report, generatedAt: string): string {
-  const points = report.cumulative.map((point) => ({ ms: Date.parse(point.at), value: point.net_pnl_usd }));
-  if (points.length === 0) return '<p class="empty">No closed hedges with a close time in this period.</p>';
+/** The report's cumulative line as two columns (close time, running net P&L). */
+function lineOf(report: Report, series?: CumulativeSeries): { timesMs: ArrayLike<number>; values: ArrayLike<number>; length: number } {
+  if (series) return { timesMs: series.timesMs, values: series.netUsd, length: series.length };
+  return {
+    timesMs: report.cumulative.map((point) => Date.parse(point.at)),
+    values: report.cumulative.map((point) => point.net_pnl_usd),
+    length: report.cumulative.length,
+  };
+}
 
-  const first = points[0].ms;
-  const last = points[points.length - 1].ms;
+function cumulativeChart(report: Report, generatedAt: string, series?: CumulativeSeries): string {
+  const line = lineOf(report, series);
+  if (line.length === 0) return '<p class="empty">No closed hedges with a close time in this period.</p>';
+  const points = { length: line.length, ms: (index: number) => line.timesMs[index], value: (index: number) => line.values[index] };
+
+  const first = points.ms(0);
+  const last = points.ms(points.length - 1);
   const sinceMs = report.since === null ? undefined : Date.parse(report.since);
   const untilMs = report.until === null ? undefined : Date.parse(report.until);
   const generatedMs = Date.parse(generatedAt);
@@ -215,12 +228,14 @@ function cumulativeChart(report: Report, generatedAt: string): string {
     end += 43_200_000;
   }
   const xOf = (ms: number): number => CHART.left + ((ms - start) / (end - start)) * PLOT_WIDTH;
-  const scale = niceScale(...extent(points.map((point) => point.value)));
+  const scale = niceScale(...extent(line.values));
 
   // Realized P&L moves only at a close: a step line, flat between closes, from 0 at the start.
-  let path = `M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`;
-  for (const point of points) path += ` H${fixed(xOf(point.ms))} V${fixed(yOf(scale, point.value))}`;
-  path += ` H${fixed(xOf(end))}`;
+  // Its parts are joined once (a string grown 100,000 times is a tree of its pieces).
+  const parts = [`M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`];
+  for (let index = 0; index < points.length; index++) parts.push(` H${fixed(xOf(points.ms(index)))} V${fixed(yOf(scale, points.value(index)))}`);
+  parts.push(` H${fixed(xOf(end))}`);
+  const path = parts.join('');
 
   const tickCount = 5;
   const timeTicks = Array.from({ length: tickCount }, (_, index) => start + ((end - start) * index) / (tickCount - 1));
@@ -236,9 +251,9 @@ function cumulativeChart(report: Report, generatedAt: string): string {
     .join('');
   const dots =
     points.length <= 60
-      ? points.map((point) => `<circle class="dot ${pnlClass(point.value)}" cx="${fixed(xOf(point.ms))}" cy="${fixed(yOf(scale, point.value))}" r="2.5"/>`).join('')
+      ? Array.from({ length: points.length }, (_, index) => `<circle class="dot ${pnlClass(points.value(index))}" cx="${fixed(xOf(points.ms(index)))}" cy="${fixed(yOf(scale, points.value(index)))}" r="2.5"/>`).join('')
       : '';
-  const final = points[points.length - 1].value;
+  const final = points.value(points.length - 1);
   return (
     svgOpen(`Cumulative net P&L, ending at ${signedMoney(final)} USD`) +
     valueAxis(scale, 'Net P&amp;L (USD)') +
@@ -540,7 +555,7 @@ export function reportHtmlAround(report: Report, meta: Omit<ReportHtmlMeta, 'rec
     totalsSection(report),
     notes(report),
     '<section><h2>Cumulative net P&amp;L</h2>',
-    cumulativeChart(report, meta.generatedAt),
+    cumulativeChart(report, meta.generatedAt, meta.cumulative),
     '</section>',
     `<section><h2>Net P&amp;L by ${escapeHtml(GROUPING_TITLES[report.by])}</h2>`,
     groupChart(report),

@@ -6,8 +6,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HistoryFacts } from '../../src/api/read-history.js';
-import { ReportBuilder, buildReport } from '../../src/domain/report.js';
+import { ReportBuilder, buildReport, cumulativePoint, cumulativePoints } from '../../src/domain/report.js';
 import { ClosedHedgeListing } from '../../src/flows/report.js';
+import { makeChalk } from '../../src/ui/color.js';
+import { Output } from '../../src/ui/output.js';
 import { renderReportHtml, reportHtmlAround } from '../../src/ui/report-html.js';
 import { tempDir } from '../support/hedge-cli.js';
 
@@ -64,6 +66,17 @@ describe('the HTML listing through a file', () => {
     expect(readdirSync(work.path)).toEqual(['report.html']);
   });
 
+  it('draws the same cumulative chart from the compact line as from the points', () => {
+    const records = facts(5_000);
+    const builder = new ReportBuilder({ by: 'week' });
+    for (const record of records) builder.add(record);
+    const meta = { account: 'desk', environment: 'test' as const, generatedAt: '2026-02-01T00:00:00.000Z', records: [] };
+    const fromPoints = renderReportHtml(builder.finish([]), meta);
+    const fromLine = renderReportHtml(builder.finish([], { points: false }), { ...meta, cumulative: builder.cumulative() });
+    expect(fromLine).toBe(fromPoints);
+    expect(fromLine).toMatch(/<path class="line" d="M[^"]{40000,}"/);
+  });
+
   it('an empty listing, and one discarded before the report is written', () => {
     const report = buildReport([], [], { by: 'side' });
     const meta = { account: 'desk', environment: 'live' as const, generatedAt: '2026-02-01T00:00:00.000Z' };
@@ -77,5 +90,41 @@ describe('the HTML listing through a file', () => {
     abandoned.add(facts(1)[0]!);
     abandoned.discard();
     expect(readdirSync(work.path).sort()).toEqual(['empty.html', 'report.html']);
+  });
+});
+
+describe('JSON written a piece at a time', () => {
+  function output(format: 'json' | 'ndjson', extra: { fields?: string[] } = {}) {
+    let text = '';
+    const stdout = { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream;
+    const out = new Output({ format, chalk: makeChalk(false), streams: { stdout, stderr: stdout }, now: () => 0, ...extra });
+    return { out, text: () => text };
+  }
+
+  it.each([0, 1, 2, 40_000])('a document with a list of %i points is the bytes json() writes', (count) => {
+    const records = facts(count);
+    const builder = new ReportBuilder({ by: 'day' });
+    for (const record of records) builder.add(record);
+    const line = builder.cumulative();
+    const document = { ...builder.finish([], { points: false }), complete: true, note: 'odd\u202etext' };
+    const streamed = output('json');
+    streamed.out.jsonWithList(document, 'cumulative', line.length, (index) => cumulativePoint(line, index));
+    const whole = output('json');
+    whole.out.json({ ...document, cumulative: cumulativePoints(line) });
+    expect(streamed.text()).toBe(whole.text());
+    expect(JSON.parse(streamed.text()).cumulative).toEqual(buildReport(records, [], { by: 'day' }).cumulative);
+  });
+
+  it('with ndjson or --fields, the list is made and json() writes it', () => {
+    const document = { by: 'day', cumulative: [] as unknown[], totals: 1 };
+    const item = (index: number) => ({ at: `t${index}`, net_pnl_usd: index });
+    for (const make of [() => output('ndjson'), () => output('json', { fields: ['cumulative', 'by'] })]) {
+      const streamed = make();
+      streamed.out.jsonWithList(document, 'cumulative', 3, item);
+      const whole = make();
+      whole.out.json({ ...document, cumulative: [0, 1, 2].map(item) });
+      expect(streamed.text()).toBe(whole.text());
+      expect(streamed.text()).toContain('"t2"');
+    }
   });
 });
