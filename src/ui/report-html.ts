@@ -231,11 +231,19 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
   const scale = niceScale(...extent(line.values));
 
   // Realized P&L moves only at a close: a step line, flat between closes, from 0 at the start.
-  // Its parts are joined once (a string grown 100,000 times is a tree of its pieces).
-  const parts = [`M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`];
-  for (let index = 0; index < points.length; index++) parts.push(` H${fixed(xOf(points.ms(index)))} V${fixed(yOf(scale, points.value(index)))}`);
-  parts.push(` H${fixed(xOf(end))}`);
-  const path = parts.join('');
+  // Joined a thousand segments at a time: a string grown 100,000 times is a tree of its pieces,
+  // and an array of them all is as large again.
+  const chunks = [`M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`];
+  let segments: string[] = [];
+  for (let index = 0; index < points.length; index++) {
+    segments.push(` H${fixed(xOf(points.ms(index)))} V${fixed(yOf(scale, points.value(index)))}`);
+    if (segments.length === 1_000) {
+      chunks.push(segments.join(''));
+      segments = [];
+    }
+  }
+  chunks.push(segments.join(''), ` H${fixed(xOf(end))}`);
+  const path = chunks.join('');
 
   const tickCount = 5;
   const timeTicks = Array.from({ length: tickCount }, (_, index) => start + ((end - start) * index) / (tickCount - 1));
