@@ -2,7 +2,7 @@
 import type { Plugin } from 'esbuild';
 
 export const CREATE_REQUIRE_BANNER: string;
-export function buildDist(options?: { outdir?: string; lazyChildProcess?: boolean; slimUndici?: boolean; zodLocales?: boolean; plugins?: Plugin[]; manPage?: boolean }): Promise<void>;
+export function buildDist(options?: { outdir?: string; layout?: 'cjs' | 'esm'; pack?: boolean; lazyChildProcess?: boolean; slimUndici?: boolean; zodLocales?: boolean; plugins?: Plugin[]; manPage?: boolean }): Promise<void>;
 export function entryName(path: string): string;
 export function checkNoModuleTwice(front: Set<string>, lazy: Set<string>): void;
 /** Throws, naming them, when an output of the build would import or require a package at run time. */

@@ -1,27 +1,36 @@
-// Builds dist/ from src/ in two parts, chosen by measurement (bench/results.md):
+// Builds dist/ from src/ in two parts, chosen by measurement (bench/results.md, bench/notes.md):
 //
-//   dist/cli.cjs  the front door: argument parsing, --help and --version. CommonJS, with commander
-//                 bundled in and nothing else: a CommonJS entry skips the start-up of Node's ESM
-//                 loader, which on Node 20 costs about as much as everything else `hedge --help`
-//                 does.
-//   dist/*.js     what a command runs: one ESM entry per module the front imports lazily (the
-//                 runner and each command), with every dependency bundled in and shared code split
-//                 into chunk-*.js, so a command loads a few files instead of hundreds.
+//   dist/cli.cjs  the front door: argument parsing, --help and --version, with commander bundled
+//                 in and nothing else.
+//   dist/*.js     what a command runs: one entry per module the front loads lazily (the runner and
+//                 each command), every dependency bundled in and shared code split into
+//                 chunk-*.js, so a command loads a few files instead of hundreds.
 //   dist/hedge.1  the manual page, generated from the command specs (scripts/man-page.mjs).
 //
 // Nothing in dist/ loads a package at run time (checkNoPackageAtRunTime): the tarball declares no
 // dependency, so `npm install -g` of it downloads nothing.
 //
-// Every local module exists exactly once in dist/: the ESM side reaches the front's few modules
+// Everything in dist/ is CommonJS (issue 31). esbuild splits shared code only for ES modules, so
+// the lazy side is bundled as ES modules in memory and each file is then turned into CommonJS
+// (`import()` of a dist/ file becomes a `require` in a resolved promise). CommonJS because that
+// is what V8's code cache can serve on Node 20: bin/code-cache.js compiles every dist/ file with
+// `vm.Script` and the cached data of an earlier run, so a start compiles almost nothing; an ES
+// module cannot be compiled that way without --experimental-vm-modules. It also skips the start
+// of Node's ES module loader (~4 ms). dist/build.json names the build (a hash of every file), so a
+// new build never meets an old build's cached code.
+//
+// Every local module exists exactly once in dist/: the lazy side reaches the front's few modules
 // (the manifest, the vocabulary, the version) through dist/cli.cjs itself, so both halves share
 // one instance, and the build fails if a module lands in both (checkNoModuleTwice). The front
-// holds no state: error classes and the secret registry live on the ESM side only.
+// holds no state: error classes and the secret registry live on the lazy side only.
 //
-// `node scripts/build.mjs` builds dist/; bench/ imports buildDist() to rebuild variants.
-import { build } from 'esbuild';
+// `node scripts/build.mjs` builds dist/; `node scripts/build.mjs --sea` builds the single
+// executable too (buildSea, scripts/sea.mjs); bench/ imports buildDist() to rebuild variants.
+import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { builtinModules } from 'node:module';
-import { realpathSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -37,19 +46,22 @@ export const CREATE_REQUIRE_BANNER =
  * bought (bench/lib/builds.mjs); `npm run build` uses the defaults.
  * @param {object} [options]
  * @param {string} [options.outdir]  relative to the repository, or absolute (default dist)
+ * @param {'cjs' | 'esm'} [options.layout]  'cjs' (default): every file CommonJS, for the code cache;
+ *   'esm': the lazy side as ES modules, the layout before issue 31 (bench/ measures it)
+ * @param {boolean} [options.pack]  with layout 'cjs': one file per lazily loaded module, its chunks packed in (default true; packFiles)
  * @param {boolean} [options.lazyChildProcess]  load node:child_process on commander's first use of it (default true)
  * @param {boolean} [options.slimUndici]  bundle only the pieces of undici hedge uses (default true)
  * @param {boolean} [options.zodLocales]  keep zod's 60-odd locales (default false: English only)
- * @param {import('esbuild').Plugin[]} [options.plugins]  more plugins for the ESM side (bench/ rebuilds earlier states of src/ with them)
+ * @param {import('esbuild').Plugin[]} [options.plugins]  more plugins for the lazy side (bench/ rebuilds earlier states of src/ with them)
  */
-export async function buildDist({ outdir = 'dist', lazyChildProcess = true, slimUndici = true, zodLocales = false, plugins = [], manPage = true } = {}) {
+export async function buildDist({ outdir = 'dist', layout = 'cjs', pack = true, lazyChildProcess = true, slimUndici = true, zodLocales = false, plugins = [], manPage = true } = {}) {
   const target = isAbsolute(outdir) ? outdir : join(ROOT, outdir);
   // Built beside the target and swapped in at the end, so that a hedge process started meanwhile
   // (another test run, a shell) never finds dist/ half-written or missing.
   const out = `${target}.building-${process.pid}`;
   rmSync(out, { recursive: true, force: true });
   try {
-    await buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugins });
+    await buildInto(out, { layout, pack, lazyChildProcess, slimUndici, zodLocales, plugins });
     // In a process of its own: it loads the built front and exit-code table, which must not stay
     // cached here (bench/ builds several variants in one process).
     if (manPage) execFileSync(process.execPath, [join(ROOT, 'scripts', 'man-page.mjs'), out], { stdio: 'inherit' });
@@ -66,13 +78,12 @@ export async function buildDist({ outdir = 'dist', lazyChildProcess = true, slim
   }
 }
 
-async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugins }) {
+async function buildInto(out, { layout, pack, lazyChildProcess, slimUndici, zodLocales, plugins }) {
   const common = {
     absWorkingDir: ROOT,
     bundle: true,
     platform: 'node',
     target: 'node20',
-    sourcemap: 'linked',
     logLevel: 'warning',
     metafile: true,
   };
@@ -83,6 +94,7 @@ async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugin
     entryPoints: ['src/cli/main.ts'],
     outfile: join(out, 'cli.cjs'),
     format: 'cjs',
+    sourcemap: 'linked',
     plugins: [lazyImportsStayOutside(lazyEntries), ...(lazyChildProcess ? [childProcessOnFirstUse] : [])],
   });
   const strays = [...new Set(Object.keys(front.metafile.inputs).flatMap(packageOf))].filter((name) => !FRONT_PACKAGES.includes(name));
@@ -95,6 +107,7 @@ async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugin
   if (strayLocals.length > 0) {
     throw new Error(`dist/cli.cjs must hold no state, but it bundles ${strayLocals.join(', ')}: import these lazily.`);
   }
+  const cjs = layout === 'cjs';
   const lazy = await build({
     ...common,
     entryPoints: Object.fromEntries([...lazyEntries].sort().map((path) => [entryName(path), path])),
@@ -102,7 +115,10 @@ async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugin
     chunkNames: 'chunk-[hash]',
     splitting: true,
     format: 'esm',
-    banner: { js: CREATE_REQUIRE_BANNER },
+    // The CommonJS files get no source maps: esbuild cannot carry a map through the conversion below.
+    sourcemap: cjs ? false : 'linked',
+    write: !cjs,
+    banner: cjs ? {} : { js: CREATE_REQUIRE_BANNER },
     plugins: [
       frontModulesFromFront(frontModules),
       cliTable3MeasuresLikeUs,
@@ -115,6 +131,194 @@ async function buildInto(out, { lazyChildProcess, slimUndici, zodLocales, plugin
   checkNoModuleTwice(frontModules, localInputs(lazy.metafile));
   checkNoPackageAtRunTime([front.metafile, lazy.metafile]);
   if (slimUndici && !zodLocales) checkNothingUnused(Object.keys(lazy.metafile.inputs));
+  const frontFile = join(out, 'cli.cjs');
+  writeFileSync(frontFile, requireLazily(readFileSync(frontFile, 'utf8'), cjs ? lazyEntries.size : 0));
+  if (cjs) {
+    checkOnlyLocalDynamicImports(lazy.metafile);
+    const files = new Map();
+    for (const file of lazy.outputFiles) files.set(relative(out, file.path), await commonJsOf(file.text));
+    const packed = pack ? packFiles(files, readFileSync(frontFile, 'utf8')) : files;
+    for (const [name, code] of packed) writeFileSync(join(out, name), code);
+    writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
+  }
+  writeBuildId(out);
+}
+
+/**
+ * A lazy `import('./x.js')` of a dist/ file as a `require` in a resolved promise: the same promise
+ * of the module's exports, without Node's ES module loader. `expected` is how many the front has
+ * (0 leaves the ES module layout as it is).
+ */
+function requireLazily(code, expected) {
+  if (expected === 0) return code;
+  let count = 0;
+  const converted = code.replace(/\bimport\((["'])(\.\/[\w.-]+\.js)\1\)/g, (_, quote, path) => {
+    count += 1;
+    return `Promise.resolve().then(() => require(${quote}${path}${quote}))`;
+  });
+  if (expected !== undefined && count < expected) throw new Error(`expected at least ${expected} lazy imports to turn into require, found ${count}`);
+  return converted;
+}
+
+/** `import.meta.url` in a file turned into CommonJS: the file's own URL, as it was. */
+const META_URL = '__hedgeImportMetaUrl';
+
+/** One ES module output of esbuild as a CommonJS file (its imports become requires, its exports `module.exports` getters). */
+async function commonJsOf(code) {
+  const usesMeta = code.includes('import.meta');
+  // esbuild marks where each bundled file starts (`// node_modules/undici/lib/…`); the transform
+  // keeps only legal comments, so the marks travel as such and are put back after.
+  const marked = code.replace(/^(\s*)\/\/ ((?:\.\.\/)*(?:src|node_modules)\/\S+)$/gm, '$1//! hedge-source $2');
+  const result = await transform(marked, {
+    format: 'cjs',
+    loader: 'js',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'error',
+    define: usesMeta ? { 'import.meta.url': META_URL } : {},
+    banner: usesMeta ? `var ${META_URL} = require("node:url").pathToFileURL(__filename).href;` : '',
+    legalComments: 'inline',
+  });
+  result.code = result.code
+    .replace(/^(\s*)\/\/! hedge-source /gm, '$1// ')
+    // esbuild's ES module output calls require through a `__require` shim (a stand-in for when
+    // there is none): in CommonJS it is require itself, and a literal require is what a bundler
+    // (the single executable's, scripts/sea.mjs) can follow.
+    .replace(/\(0, import_chunk_\w+\.__require\)\((?=["'])/g, 'require(')
+    .replace(/(?<![\w$.])__require\((?=["'])/g, 'require(');
+  if (/\bimport\.meta\b/.test(result.code.replace(/^\s*(\/\/|\*).*$/gm, ''))) throw new Error('import.meta is left in a CommonJS file of dist/');
+  return requireLazily(result.code);
+}
+
+// ---- packs: one file per lazily loaded module ----------------------------------------------------
+
+/** A static `require("./x.js")` of one dist/ file by another (not a lazy one in a resolved promise). */
+const STATIC_LOCAL_REQUIRE = /(?<!then\(\(\) => )\brequire\("\.\/([\w.-]+\.js)"\)/g;
+const LAZY_LOCAL_REQUIRE = /then\(\(\) => require\("\.\/([\w.-]+\.js)"\)\)/g;
+
+/**
+ * esbuild splits the lazy side into ~100 chunks, and a command loads ~30 of them: each a file to
+ * read, a cache to read and a module to make (~0.2 ms apiece, bench/notes.md). Here every module
+ * loaded lazily (the runner, each command, each `import()` target) becomes one file, a "pack", that
+ * holds the chunks it needs as module factories; a chunk is made once per process however many
+ * packs hold it (a registry on globalThis, keyed by chunk name). The runner's pack holds what the
+ * runner needs; every other pack leaves those out (the runner is always loaded first: commands run
+ * through it), and finds them, should it ever come first, by loading the runner's pack. The
+ * front (dist/cli.cjs) is not packed. Returns the files to write, by name.
+ */
+function packFiles(files, front) {
+  const staticDeps = (code) => [...code.matchAll(STATIC_LOCAL_REQUIRE)].map((match) => match[1]).filter((name) => files.has(name));
+  const deps = new Map([...files].map(([name, code]) => [name, staticDeps(code)]));
+  const entries = new Set(['cli-run.js']);
+  for (const code of [front, ...files.values()]) for (const match of code.matchAll(LAZY_LOCAL_REQUIRE)) entries.add(match[1]);
+  const closure = (name, seen = new Set()) => {
+    if (seen.has(name)) return seen;
+    seen.add(name);
+    for (const dep of deps.get(name) ?? []) closure(dep, seen);
+    return seen;
+  };
+  const runner = closure('cli-run.js');
+  // Loaded by the front itself rather than through the runner: their packs hold everything.
+  const beforeRunner = new Set([...front.matchAll(LAZY_LOCAL_REQUIRE)].map((match) => match[1]).filter((name) => !name.startsWith('commands-')));
+  const membersOf = (entry) => [...closure(entry)].filter((name) => entry === 'cli-run.js' || beforeRunner.has(entry) || !runner.has(name));
+  // A large chunk that several packs would hold (undici, zod) stays a file of its own, read once
+  // whichever pack needs it first; a small one is copied into each pack that needs it.
+  const holders = new Map();
+  for (const entry of entries) for (const name of membersOf(entry)) holders.set(name, (holders.get(name) ?? 0) + 1);
+  const alone = new Set([...holders].filter(([name, count]) => count > 1 && !entries.has(name) && files.get(name).length >= SHARED_ALONE_BYTES).map(([name]) => name));
+  const packs = new Map();
+  const names = [...new Set([...entries, ...alone])].sort();
+  for (const entry of names) {
+    if (!files.has(entry)) throw new Error(`packFiles: ${entry} is loaded lazily but was not built`);
+    const members = alone.has(entry) ? [entry] : membersOf(entry).filter((name) => name === entry || !alone.has(name));
+    // Every module the entry needs, its own files' included, is in this pack, in the runner's, or
+    // a file of its own (whose needs are this pack's: a file of its own is always required from one).
+    if (!alone.has(entry)) {
+      for (const needed of closure(entry)) {
+        for (const dep of deps.get(needed)) {
+          if (!members.includes(dep) && !runner.has(dep) && !alone.has(dep)) throw new Error(`packFiles: ${needed} (for ${entry}) requires ${dep}, which no pack holds`);
+        }
+      }
+    }
+    // The entry first; then the rest in name order (the registry makes each when first required).
+    const ordered = [entry, ...members.filter((name) => name !== entry).sort()];
+    packs.set(entry, packText(entry, ordered, files, names));
+  }
+  return packs;
+}
+
+/** A chunk at least this large that several packs need is not copied into them (packFiles). */
+const SHARED_ALONE_BYTES = 64 * 1024;
+
+/** The registry every pack shares (one per process), and the require a packed module gets. */
+const packRuntime = (packs) => `var __hedgePacks = globalThis[Symbol.for("hedge.packs")] ??= (() => {
+  const PACKS = new Set(${JSON.stringify(packs)});
+  const factories = new Map();
+  const made = new Map();
+  const load = (name, outer, home) => {
+    const known = made.get(name);
+    if (known) return known.exports;
+    const factory = factories.get(name);
+    if (factory === undefined) {
+      // Kept in the runner's pack: loading that pack defines it.
+      if (home === undefined) throw new Error("dist/: " + name + " is in no pack loaded (rebuild with npm run build)");
+      outer("./" + home);
+      return load(name, outer, undefined);
+    }
+    const module = { exports: {} };
+    made.set(name, module);
+    const local = (id) => {
+      if (!(typeof id === "string" && id.startsWith("./") && id.endsWith(".js"))) return outer(id);
+      const wanted = id.slice(2);
+      // Another pack (a module loaded lazily) is its own file; a chunk is in this pack or the runner's.
+      if (!made.has(wanted) && !factories.has(wanted) && PACKS.has(wanted)) return outer(id);
+      return load(wanted, outer, factory.home);
+    };
+    factory.make.call(module.exports, module, module.exports, local);
+    return module.exports;
+  };
+  return {
+    define(name, make, home) {
+      if (!factories.has(name)) factories.set(name, { make, home });
+    },
+    load,
+  };
+})();
+`;
+
+function packText(entry, members, files, entries) {
+  const parts = [`// ${entry}: a pack of ${members.length} module${members.length === 1 ? '' : 's'} (scripts/build.mjs, packFiles)\n"use strict";\n`, packRuntime(entries)];
+  // Chunks the runner's pack holds are found there when a pack does not hold them.
+  const home = entry === 'cli-run.js' ? undefined : '"cli-run.js"';
+  for (const name of members) {
+    parts.push(`__hedgePacks.define(${JSON.stringify(name)}, function (module, exports, require) {\n${files.get(name)}\n}, ${home ?? 'undefined'});\n`);
+  }
+  parts.push(`module.exports = __hedgePacks.load(${JSON.stringify(entry)}, require, undefined);\n`);
+  return parts.join('');
+}
+
+/**
+ * bin/code-cache.js compiles dist/ files with vm.Script: an `import()` left in them would need
+ * Node's ES module loader. Every dynamic import must be of a dist/ file (turned into a require).
+ */
+function checkOnlyLocalDynamicImports(metafile) {
+  const external = Object.values(metafile.outputs).flatMap((output) =>
+    output.imports.filter((entry) => entry.kind === 'dynamic-import' && entry.external && !/^\.\/[\w.-]+\.js$/.test(entry.path)).map((entry) => entry.path),
+  );
+  if (external.length > 0) throw new Error(`dist/ must load only its own files with import(), but it imports ${[...new Set(external)].join(', ')}.`);
+}
+
+/**
+ * dist/build.json: a hash of every file, the key of bin/code-cache.js's cached code (code cached
+ * for one build is never offered to another).
+ */
+function writeBuildId(out) {
+  const hash = createHash('sha256');
+  for (const name of readdirSync(out).sort()) {
+    if (name.endsWith('.map')) continue;
+    hash.update(name).update('\0').update(readFileSync(join(out, name))).update('\0');
+  }
+  writeFileSync(join(out, 'build.json'), `${JSON.stringify({ id: hash.digest('hex').slice(0, 16) })}\n`);
 }
 
 /**
@@ -289,6 +493,13 @@ export function request(url, opts, handler) {
   if (!liftoffOnly) {
     liftoffOnly = true;
     setFlagsFromString('--liftoff-only');
+    // Put back before bin/code-cache.js writes cached code as the process exits: V8 refuses data
+    // made under other flags. --liftoff-only also turned off the two tier-up flags.
+    globalThis[Symbol.for('hedge.restoreV8Flags')] = () => {
+      setFlagsFromString('--no-liftoff-only');
+      setFlagsFromString('--wasm-tier-up');
+      setFlagsFromString('--wasm-dynamic-tiering');
+    };
   }
   if (typeof opts === 'function') {
     handler = opts;
@@ -431,4 +642,10 @@ function packageOf(input) {
   return [path[0].startsWith('@') ? `${path[0]}/${path[1]}` : path[0]];
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) await buildDist();
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  await buildDist();
+  if (process.argv.includes('--sea')) {
+    const { buildSea } = await import('./sea.mjs');
+    await buildSea({ outdir: join(ROOT, 'dist-sea'), log: (line) => process.stderr.write(`${line}\n`) });
+  }
+}

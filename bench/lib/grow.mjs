@@ -62,3 +62,28 @@ export async function readOverHttp(target, path, count) {
   }
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9 };
 }
+
+/**
+ * Opens one hedge on each market and side (left open: positions), each write with its
+ * Idempotency-Key. The fill delay is 0, so they are filled by the next request.
+ * @returns {Promise<number>} how many were opened
+ */
+export async function openOverHttp(target, { markets, keyPrefix }) {
+  const url = new URL(target.baseUrl);
+  const pool = new Pool(url.origin, { connections: 1, pipelining: 1 });
+  const headers = { authorization: `Bearer ${target.apiKey}`, accept: 'application/json', 'content-type': 'application/json' };
+  let opened = 0;
+  try {
+    for (const market of markets) {
+      for (const side of ['buy', 'sell']) {
+        const body = JSON.stringify({ market, side, notional_usd: 1_000, tenor_days: 7, client_reference: `${keyPrefix}-${market}-${side}` });
+        const response = await pool.request({ path: `${url.pathname}/hedges`, method: 'POST', headers: { ...headers, 'idempotency-key': `${keyPrefix}-${(opened += 1)}` }, body });
+        const text = await response.body.text();
+        if (response.statusCode !== 200) throw new Error(`POST /hedges answered ${response.statusCode}: ${text.slice(0, 300)}`);
+      }
+    }
+  } finally {
+    await pool.close();
+  }
+  return opened;
+}

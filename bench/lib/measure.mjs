@@ -12,9 +12,11 @@ const USAGE_PROBE = fileURLToPath(new URL('./usage-probe.cjs', import.meta.url))
 /**
  * @typedef {object} Command
  * @property {string} label
- * @property {string[]} argv   node arguments (script first), run with process.execPath
+ * @property {string[]} argv   node arguments (script first), run with process.execPath, or the executable's arguments
+ * @property {string} [executable]  another program than node (hedge's single executable); the usage probe goes in through NODE_OPTIONS
  * @property {Record<string, string>} env
  * @property {(run: RunResult) => string | undefined} [check]  returns a problem, or undefined if the run is right
+ * @property {() => Promise<() => Promise<number>>} [around]  called before each run; what it returns is called after it, and its number kept (results[i].extra)
  */
 
 /**
@@ -29,11 +31,15 @@ const USAGE_PROBE = fileURLToPath(new URL('./usage-probe.cjs', import.meta.url))
 
 /** Runs once, the usage probe preloaded: it writes the child's own resource usage to `usageFile` as it exits. */
 export function runOnce(command, { usageFile }) {
-  const argv = ['--require', USAGE_PROBE, ...command.argv];
+  // Node takes the probe as an option; another executable (hedge's single executable, which is
+  // Node inside) gets it through NODE_OPTIONS, which it honours like node does.
+  const viaOptions = command.executable !== undefined;
+  const argv = viaOptions ? command.argv : ['--require', USAGE_PROBE, ...command.argv];
   const env = { ...command.env, BENCH_USAGE_FILE: usageFile };
+  if (viaOptions) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --require ${USAGE_PROBE}`.trim();
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command.executable ?? process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
@@ -54,7 +60,10 @@ export function runOnce(command, { usageFile }) {
 }
 
 async function checkedRun(command, options) {
+  // `around`: work measured beside the command (the server's CPU over the run), given the run.
+  const around = await command.around?.();
   const run = await runOnce(command, options);
+  if (around) run.extra = await around();
   const problem = run.code !== 0 ? `exit ${run.code}` : Number.isNaN(run.cpuMs) ? 'no resource usage written' : command.check?.(run);
   if (problem) {
     throw new Error(`${command.label}: ${problem}\nstdout: ${run.stdout.slice(0, 500)}\nstderr: ${run.stderr.slice(0, 500)}`);
@@ -68,7 +77,7 @@ async function checkedRun(command, options) {
  * @returns {Array<{wallMs: number[], cpuMs: number[], maxRssKiB: number[]}>} per command
  */
 export async function alternate(commands, { runs, warmup = 1, tmpDir }) {
-  const results = commands.map(() => ({ wallMs: [], cpuMs: [], maxRssKiB: [] }));
+  const results = commands.map(() => ({ wallMs: [], cpuMs: [], maxRssKiB: [], extra: [] }));
   const usageFile = join(tmpDir, `usage-${process.pid}.json`);
   for (let round = 0; round < warmup + runs; round++) {
     for (let step = 0; step < commands.length; step++) {
@@ -78,6 +87,7 @@ export async function alternate(commands, { runs, warmup = 1, tmpDir }) {
       results[index].wallMs.push(run.wallMs);
       results[index].cpuMs.push(run.cpuMs);
       results[index].maxRssKiB.push(run.maxRssKiB);
+      if (run.extra !== undefined) results[index].extra.push(run.extra);
     }
   }
   return results;

@@ -3,7 +3,8 @@
 //   argv[2]: the sandbox bundle to import (built by the bench from src/sandbox/index.ts)
 //   argv[3]: JSON SandboxOptions
 // Messages in:  {id, op: 'seed', apiKey, count} | {id, op: 'cpu'} | {id, op: 'log', from}
-//               | {id, op: 'hedges'} (how many the server holds, all accounts) | {id, op: 'close'}
+//               | {id, op: 'hedges'} (how many the server holds, all accounts)
+//               | {id, op: 'memory'} (heap after a full GC, RSS) | {id, op: 'close'}
 // Messages out: {ready: {baseUrl, apiKey, apiKeys, pageSizeParameter}} once listening, then {id, result} per message.
 // 'cpu' is this process's own CPU time (user + system, µs), read before and after a timed burst.
 const [bundle, optionsJson] = process.argv.slice(2);
@@ -31,6 +32,11 @@ process.on('message', async (message) => {
     result = { count: logged, entries: sandbox.requestLog.slice(sandbox.requestLog.length - fresh).map((entry) => ({ method: entry.method, path: entry.path, status: entry.status })) };
   } else if (message.op === 'hedges') {
     result = Object.values(sandbox.engine.state.accounts).reduce((sum, account) => sum + Object.keys(account.hedges).length, 0);
+  } else if (message.op === 'memory') {
+    // Live heap after a full collection (the host runs with --expose-gc), and the process's RSS.
+    globalThis.gc?.();
+    const usage = process.memoryUsage();
+    result = { heapUsed: usage.heapUsed, rss: usage.rss, external: usage.external, arrayBuffers: usage.arrayBuffers };
   } else if (message.op === 'close') {
     await sandbox.close();
     result = true;

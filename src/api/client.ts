@@ -69,6 +69,15 @@ export interface ListHedgesQuery {
   limit?: number;
 }
 
+/** One page of GET /hedges/history (HedgeClient.historyPages). */
+export interface HistoryPage {
+  records: HistoryRecord[];
+  /** What follows: another page; nothing; nothing because the server repeated a cursor. */
+  next: 'page' | 'none' | 'repeated';
+  /** The server pages this list with cursors: a last page without one is the end of the history. */
+  paged: boolean;
+}
+
 export interface MarketList {
   markets: Market[];
   allowedMarkets?: string[];
@@ -449,6 +458,30 @@ export class HedgeClient {
   /** GET /hedges/history with what the server said about the rest (`more`). */
   readHistory(query: { limit?: number } = {}): Promise<ListResult<HistoryRecord>> {
     return this.list(historyRecordSchema, '/hedges/history', {}, query.limit);
+  }
+
+  /**
+   * GET /hedges/history page after page, newest first: pages of `pageSize` (MAX_PAGE_SIZE), each
+   * handed over as it comes so that the caller need not hold them all. A page whose `meta`
+   * carries `next_cursor` is followed by the one asked for with `cursor=` it. Each page says what
+   * comes after it (`next`): another page, nothing (no cursor), or nothing because the server
+   * handed a cursor it had handed before (not followed round); and whether it was reached through
+   * a cursor (`paged`: then a last page without one is the end of the history).
+   */
+  async *historyPages(pageSize: number = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (;;) {
+      const query = { [this.wire.pageSizeParam]: pageSize, ...(cursor === undefined ? {} : { cursor }) };
+      const response = await this.transport.send({ method: 'GET', path: '/hedges/history', query });
+      const records = this.rows(historyRecordSchema, response, 'GET /hedges/history') as HistoryRecord[];
+      const given = response.meta.next_cursor;
+      const next = typeof given !== 'string' || given === '' || records.length === 0 ? 'none' : seen.has(given) ? 'repeated' : 'page';
+      yield { records, next, paged: cursor !== undefined || next === 'page' };
+      if (next !== 'page') return;
+      seen.add(given as string);
+      cursor = given as string;
+    }
   }
 
   /** GET /positions — at most one line per market and side; empty when flat. */

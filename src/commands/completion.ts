@@ -6,6 +6,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { InputOf } from '../cli/command-spec.js';
 import { SHELL_VALUES, type COMPLETION } from '../cli/manifest.js';
+import { builtInAsset } from '../runtime/packaged-file.js';
 
 const FILE_FOR_SHELL: Record<(typeof SHELL_VALUES)[number], string> = {
   bash: 'hedge.bash',
@@ -23,6 +24,12 @@ export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>
     throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);
   }
   const fileName = FILE_FOR_SHELL[shell as keyof typeof FILE_FOR_SHELL];
+  // The single executable carries the scripts inside it (scripts/sea.mjs).
+  const builtIn = builtInAsset(`completions/${fileName}`);
+  if (builtIn !== undefined) {
+    ctx.output.write(builtIn);
+    return;
+  }
   for (const dir of CANDIDATE_DIRS) {
     const path = fileURLToPath(new URL(`${dir}${fileName}`, import.meta.url));
     let text: string;

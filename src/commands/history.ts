@@ -9,9 +9,9 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { HISTORY } from '../cli/manifest.js';
 import { parseReportDate, reportPeriodProblem } from '../domain/report.js';
 import { UsageError } from '../errors.js';
-import { filterByCloseTime, historyMayBeIncomplete, incompleteWarning } from '../flows/report.js';
-import { MAX_PAGE_SIZE } from '../api/unspecified.js';
+import { inPeriod, incompleteWarning, walkHistory } from '../flows/report.js';
 import { historyRecordForPeople, readHistoryRecord, readNumber } from '../api/read-history.js';
+import { MAX_PAGE_SIZE } from '../api/unspecified.js';
 import { moreNote } from '../ui/list-notes.js';
 
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
@@ -52,20 +52,32 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): 
     const short = moreNote(list, limit, 'closed hedges', ctx.hedgeCommand('history', '--limit', String(MAX_PAGE_SIZE)));
     if (short) ctx.output.warn(short);
   } else {
-    // The spec shows no filter on GET /hedges/history: the filters run on what one page holds (the
-    // largest page), then --limit on what is kept.
-    const fetched = await client.listHistory({ limit: MAX_PAGE_SIZE });
-    let kept = fetched;
-    if (since !== undefined || until !== undefined) {
-      const filtered = filterByCloseTime(fetched, { since, until });
-      kept = filtered.kept;
-      if (filtered.unreadable > 0) {
-        ctx.output.warn(`${filtered.unreadable} closed ${filtered.unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`);
-      }
+    // The period may hold any page: every page is read (page by page, newest first) and filtered
+    // as it comes, up to --limit kept. JSON goes out as it is kept, so a long history is never
+    // held whole (issue 31); the other formats lay out what was kept.
+    const streamed = ctx.output.jsonListWriter();
+    const kept: HistoryRecord[] = [];
+    let unreadable = 0;
+    let count = 0;
+    const walk = await walkHistory(client, (raw) => {
+      const verdict = inPeriod(raw, { since, until });
+      if (verdict === 'unreadable') unreadable += 1;
+      if (verdict !== 'in') return true;
+      if (reference !== undefined && referenceOf(raw) !== reference) return true;
+      if (streamed) streamed.add(raw);
+      else kept.push(raw);
+      count += 1;
+      return limit === undefined || count < limit;
+    });
+    if (!walk.complete) ctx.output.warn(incompleteWarning(walk.fetched, walk.stopped));
+    if (unreadable > 0) {
+      ctx.output.warn(`${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`);
     }
-    if (reference !== undefined) kept = kept.filter((record) => referenceOf(record) === reference);
-    if (historyMayBeIncomplete(fetched.length)) ctx.output.warn(incompleteWarning(fetched.length));
-    records = limit === undefined ? kept : kept.slice(0, limit);
+    if (streamed) {
+      streamed.end();
+      return;
+    }
+    records = kept;
   }
   const count = records.length;
   // People see the facts under the known names however the server names them; TSV and JSON stay as sent.

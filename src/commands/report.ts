@@ -4,12 +4,12 @@
 import type { InputOf } from '../cli/command-spec.js';
 import type { REPORT } from '../cli/manifest.js';
 import { echo, parseClientReference } from '../domain/input.js';
-import { REPORT_GROUPINGS, parseReportDate, reportPeriodProblem, type ReportGrouping } from '../domain/report.js';
+import { REPORT_GROUPINGS, cumulativePoint, parseReportDate, reportPeriodProblem, type ReportGrouping } from '../domain/report.js';
 import { UsageError } from '../errors.js';
-import { gatherReport, htmlTarget, incompleteWarning, writeReportFile } from '../flows/report.js';
+import { ClosedHedgeListing, gatherReport, htmlTarget, incompleteWarning } from '../flows/report.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { OutputFormat } from '../runtime/globals.js';
-import { renderReportHtml } from '../ui/report-html.js';
+import { reportHtmlAround } from '../ui/report-html.js';
 import { renderReportTable, reportColumns, reportCsv, reportNotes, reportPlainRows, reportPlainTotals, type ReportColumn } from '../ui/report-view.js';
 import { terminalColumns } from '../ui/width.js';
 
@@ -98,16 +98,29 @@ export function accountName(credentials: { profileName?: string; baseUrl: string
 export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): Promise<void> {
   const options = parseReportOptions(input, { now: new Date(ctx.clock.now()), format: ctx.globals.format, stdoutIsTTY: ctx.io.stdoutIsTTY, fields: ctx.globals.fields });
   const client = await ctx.client();
-  const gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until, ref: options.ref });
+  // The HTML listing's rows wait in a file beside the target while the history is read.
+  const listing = options.html === undefined ? undefined : new ClosedHedgeListing(options.html);
+  let gathered: Awaited<ReturnType<typeof gatherReport>>;
+  try {
+    // JSON and the HTML file take the cumulative line compact (a point per close time: 100,000 of
+    // them for a long history); the terminal's and the plain formats' line reads the points.
+    const points = options.format !== 'json';
+    gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until, ref: options.ref }, listing && ((record) => listing.add(record)), { points });
+  } catch (error) {
+    listing?.discard();
+    throw error;
+  }
   const { report } = gathered;
 
-  if (!gathered.complete) ctx.output.warn(incompleteWarning(gathered.fetched));
+  if (!gathered.complete) ctx.output.warn(incompleteWarning(gathered.fetched, gathered.stopped));
   for (const note of reportNotes(report)) ctx.output.note(ctx.output.chalk.dim(note));
 
   switch (options.format) {
-    case 'json':
-      ctx.output.json({ ...report, complete: gathered.complete });
+    case 'json': {
+      const line = gathered.cumulative;
+      ctx.output.jsonWithList({ ...report, complete: gathered.complete }, 'cumulative', line.length, (index) => cumulativePoint(line, index));
       break;
+    }
     case 'csv':
       ctx.output.write(reportCsv(report, (await import('../ui/csv.js')).csvText, { columns: options.columns, header: ctx.globals.header }).replace(/\n$/, ''));
       break;
@@ -123,15 +136,14 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
     }
   }
 
-  if (options.html !== undefined) {
+  if (options.html !== undefined && listing) {
     const credentials = await ctx.credentials();
-    const html = renderReportHtml(report, {
-      account: accountName(credentials),
-      environment: credentials.environment,
-      generatedAt: new Date(ctx.clock.now()).toISOString(),
-      records: gathered.records,
-    });
-    await writeReportFile(options.html, html);
+    const [before, after] = reportHtmlAround(
+      report,
+      { account: accountName(credentials), environment: credentials.environment, generatedAt: new Date(ctx.clock.now()).toISOString(), cumulative: gathered.cumulative },
+      listing.size,
+    );
+    listing.writeReport(options.html, before, after);
     ctx.output.note(`HTML report written to ${options.html}`);
   }
 }

@@ -225,20 +225,44 @@ function closeTimeMs(record: HistoryFacts): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
-function cumulativeNet(dated: Array<{ record: HistoryFacts; closedMs: number }>): Report['cumulative'] {
-  const ordered = [...dated].sort(
-    (a, b) => a.closedMs - b.closedMs || (a.record.hedgeId ?? '').localeCompare(b.record.hedgeId ?? ''),
-  );
-  const points: Report['cumulative'] = [];
+/**
+ * The cumulative line kept compact: the distinct close times in order and the running net P&L
+ * after each (dollars), two numbers a point. `cumulativePoints` makes Report.cumulative of it; a
+ * writer that streams the report's JSON reads it point by point instead (commands/report.ts).
+ */
+export interface CumulativeSeries {
+  readonly length: number;
+  readonly timesMs: Float64Array;
+  readonly netUsd: Float64Array;
+}
+
+/** One point of the line, as Report.cumulative holds it. */
+export function cumulativePoint(series: CumulativeSeries, index: number): Report['cumulative'][number] {
+  return { at: new Date(series.timesMs[index]).toISOString(), net_pnl_usd: series.netUsd[index] };
+}
+
+export function cumulativePoints(series: CumulativeSeries): Report['cumulative'] {
+  return Array.from({ length: series.length }, (_, index) => cumulativePoint(series, index));
+}
+
+/** Close times (ms) and net P&L (cents) of the dated records, in any order → the running total after each distinct time. */
+function cumulativeSeries(timesMs: Float64Array, cents: Float64Array, count: number): CumulativeSeries {
+  const order = Uint32Array.from({ length: count }, (_, index) => index).sort((a, b) => timesMs[a] - timesMs[b]);
+  const times = new Float64Array(count);
+  const nets = new Float64Array(count);
+  let length = 0;
   let runningCents = 0;
-  for (const { record, closedMs } of ordered) {
-    runningCents += toCents(record.netPnlUsd);
-    const at = new Date(closedMs).toISOString();
-    const last = points[points.length - 1];
-    if (last && last.at === at) last.net_pnl_usd = fromCents(runningCents);
-    else points.push({ at, net_pnl_usd: fromCents(runningCents) });
+  for (const index of order) {
+    runningCents += cents[index];
+    // Closes at the same instant make one point, the total after all of them.
+    if (length > 0 && times[length - 1] === timesMs[index]) nets[length - 1] = fromCents(runningCents);
+    else {
+      times[length] = timesMs[index];
+      nets[length] = fromCents(runningCents);
+      length += 1;
+    }
   }
-  return points;
+  return { length, timesMs: times.subarray(0, length), netUsd: nets.subarray(0, length) };
 }
 
 function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>): Report['unrealized'] {
@@ -247,82 +271,130 @@ function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>): Rep
   return { positions: openPositions.length, net_pnl_usd: dollars(cents) };
 }
 
+/**
+ * The report built one closed hedge at a time, so that a history read page by page never has to
+ * be held whole (flows/report.ts): what it keeps grows with the groups and the distinct close
+ * times, not with the records (a record is tallied and let go).
+ */
+export class ReportBuilder {
+  private readonly sinceMs: number | undefined;
+  private readonly untilMs: number | undefined;
+  private readonly needsCloseTime: boolean;
+  private readonly totals = emptyTally();
+  private readonly groups = new Map<string, { identity: GroupIdentity; tally: Tally }>();
+  /** Close time (ms) and net P&L (cents) of each dated record: 16 bytes a record, for the cumulative line. */
+  private closeTimes = new Float64Array(1024);
+  private closeCents = new Float64Array(1024);
+  private dated = 0;
+  private readonly missing = { notional_usd: 0, gross_pnl_usd: 0, carry_usdc: 0, fees_usdc: 0 };
+  /** The quote-currency amount locked (notional × entry rate), per currency, in cents. */
+  private readonly locked = new Map<string | null, { cents: number; count: number }>();
+  /** `--by hedge`: each deal's own line (reference, rates, amounts), with its close time for the order. */
+  private readonly deals = new Map<string, { deal: ReportDeal; closedMs: number | undefined }>();
+  private excluded = 0;
+  private undated = 0;
+
+  constructor(private readonly options: ReportOptions) {
+    this.sinceMs = options.since?.getTime();
+    this.untilMs = options.until?.getTime();
+    this.needsCloseTime = this.sinceMs !== undefined || this.untilMs !== undefined || TIME_GROUPINGS.has(options.by);
+  }
+
+  /** Counts one closed hedge; returns whether the report covers it (its period and close-time rule). */
+  add(record: HistoryFacts): boolean {
+    const closedMs = closeTimeMs(record);
+    if (closedMs === undefined && this.needsCloseTime) {
+      this.excluded += 1;
+      return false;
+    }
+    if (closedMs !== undefined && this.sinceMs !== undefined && closedMs < this.sinceMs) return false;
+    if (closedMs !== undefined && this.untilMs !== undefined && closedMs >= this.untilMs) return false;
+    if (this.options.ref !== undefined && record.clientReference !== this.options.ref) return false;
+
+    const identity = groupOf(record, closedMs, this.options.by);
+    let group = this.groups.get(identity.key);
+    if (!group) {
+      group = { identity, tally: emptyTally() };
+      this.groups.set(identity.key, group);
+    }
+    addRecord(group.tally, record);
+    addRecord(this.totals, record);
+    if (closedMs !== undefined) this.addClose(closedMs, toCents(record.netPnlUsd));
+    else this.undated += 1;
+    if (record.notionalUsd === undefined) this.missing.notional_usd += 1;
+    if (record.grossPnlUsd === undefined) this.missing.gross_pnl_usd += 1;
+    if (record.carryUsd === undefined) this.missing.carry_usdc += 1;
+    if (record.feesUsd === undefined) this.missing.fees_usdc += 1;
+    const lockedAmount = lockedCents(record);
+    if (lockedAmount !== undefined) {
+      const currency = record.market === undefined ? null : (quoteCurrencyOf(record.market) ?? null);
+      const sum = this.locked.get(currency) ?? { cents: 0, count: 0 };
+      this.locked.set(currency, { cents: sum.cents + lockedAmount, count: sum.count + 1 });
+    }
+    // A hedge id seen twice is one group: its deal is the first record's.
+    if (this.options.by === 'hedge' && !this.deals.has(identity.key)) this.deals.set(identity.key, { deal: dealOf(record), closedMs });
+    return true;
+  }
+
+  private addClose(ms: number, cents: number): void {
+    if (this.dated === this.closeTimes.length) {
+      const times = new Float64Array(this.dated * 2);
+      const amounts = new Float64Array(this.dated * 2);
+      times.set(this.closeTimes);
+      amounts.set(this.closeCents);
+      this.closeTimes = times;
+      this.closeCents = amounts;
+    }
+    this.closeTimes[this.dated] = ms;
+    this.closeCents[this.dated] = cents;
+    this.dated += 1;
+  }
+
+  /** The cumulative line of every record added, compact. */
+  cumulative(): CumulativeSeries {
+    return cumulativeSeries(this.closeTimes, this.closeCents, this.dated);
+  }
+
+  /**
+   * The report of every record added, with the open positions' unrealized P&L. `points: false`
+   * leaves `cumulative` empty, for a caller that writes the line from cumulative() itself.
+   */
+  finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}): Report {
+    const order = compareKeys(this.options.by);
+    // Deals in close-time order (undated last), as a deal list reads.
+    const closedMsOf = (key: string): number => this.deals.get(key)?.closedMs ?? Number.POSITIVE_INFINITY;
+    const sorted = [...this.groups.values()].sort((a, b) =>
+      this.options.by === 'hedge' ? closedMsOf(a.identity.key) - closedMsOf(b.identity.key) || order(a.identity.key, b.identity.key) : order(a.identity.key, b.identity.key),
+    );
+    return {
+      by: this.options.by,
+      since: this.options.since ? this.options.since.toISOString() : null,
+      until: this.options.until ? this.options.until.toISOString() : null,
+      groups: sorted.map(({ identity, tally }) => {
+        const deal = this.deals.get(identity.key)?.deal;
+        return { key: identity.key, label: identity.label, ...figures(tally), ...(deal ? { deal } : {}) };
+      }),
+      totals: figures(this.totals),
+      unrealized: unrealizedOf(openPositions),
+      cumulative: points ? cumulativePoints(this.cumulative()) : [],
+      excluded: this.excluded,
+      undated: this.undated,
+      missing: { ...this.missing },
+      locked: [...this.locked.entries()]
+        .sort(([a], [b]) => (a ?? '\uffff').localeCompare(b ?? '\uffff'))
+        .map(([currency, sum]) => ({ quote_currency: currency, amount: fromCents(sum.cents), count: sum.count })),
+    };
+  }
+}
+
 export function buildReport(
   records: readonly HistoryFacts[],
   openPositions: ReadonlyArray<{ netPnlUsd?: number }>,
   options: ReportOptions,
 ): Report {
-  const sinceMs = options.since?.getTime();
-  const untilMs = options.until?.getTime();
-  const needsCloseTime = sinceMs !== undefined || untilMs !== undefined || TIME_GROUPINGS.has(options.by);
-
-  const totals = emptyTally();
-  const groups = new Map<string, { identity: GroupIdentity; tally: Tally }>();
-  const dated: Array<{ record: HistoryFacts; closedMs: number }> = [];
-  const missing = { notional_usd: 0, gross_pnl_usd: 0, carry_usdc: 0, fees_usdc: 0 };
-  const locked = new Map<string | null, { cents: number; count: number }>();
-  const deals = new Map<string, { deal: ReportDeal; closedMs: number | undefined }>();
-  let excluded = 0;
-  let undated = 0;
-
-  for (const record of records) {
-    const closedMs = closeTimeMs(record);
-    if (closedMs === undefined && needsCloseTime) {
-      excluded += 1;
-      continue;
-    }
-    if (closedMs !== undefined && sinceMs !== undefined && closedMs < sinceMs) continue;
-    if (closedMs !== undefined && untilMs !== undefined && closedMs >= untilMs) continue;
-    if (options.ref !== undefined && record.clientReference !== options.ref) continue;
-
-    const identity = groupOf(record, closedMs, options.by);
-    let group = groups.get(identity.key);
-    if (!group) {
-      group = { identity, tally: emptyTally() };
-      groups.set(identity.key, group);
-    }
-    addRecord(group.tally, record);
-    addRecord(totals, record);
-    if (closedMs !== undefined) dated.push({ record, closedMs });
-    else undated += 1;
-    if (record.notionalUsd === undefined) missing.notional_usd += 1;
-    if (record.grossPnlUsd === undefined) missing.gross_pnl_usd += 1;
-    if (record.carryUsd === undefined) missing.carry_usdc += 1;
-    if (record.feesUsd === undefined) missing.fees_usdc += 1;
-    const lockedAmount = lockedCents(record);
-    if (lockedAmount !== undefined) {
-      const currency = record.market === undefined ? null : (quoteCurrencyOf(record.market) ?? null);
-      const sum = locked.get(currency) ?? { cents: 0, count: 0 };
-      locked.set(currency, { cents: sum.cents + lockedAmount, count: sum.count + 1 });
-    }
-    // A hedge id seen twice is one group: its deal is the first record's.
-    if (options.by === 'hedge' && !deals.has(identity.key)) deals.set(identity.key, { deal: dealOf(record), closedMs });
-  }
-
-  const order = compareKeys(options.by);
-  // Deals in close-time order (undated last), as a deal list reads.
-  const closedMsOf = (key: string): number => deals.get(key)?.closedMs ?? Number.POSITIVE_INFINITY;
-  const sorted = [...groups.values()].sort((a, b) =>
-    options.by === 'hedge' ? closedMsOf(a.identity.key) - closedMsOf(b.identity.key) || order(a.identity.key, b.identity.key) : order(a.identity.key, b.identity.key),
-  );
-  return {
-    by: options.by,
-    since: options.since ? options.since.toISOString() : null,
-    until: options.until ? options.until.toISOString() : null,
-    groups: sorted.map(({ identity, tally }) => {
-      const deal = deals.get(identity.key)?.deal;
-      return { key: identity.key, label: identity.label, ...figures(tally), ...(deal ? { deal } : {}) };
-    }),
-    totals: figures(totals),
-    unrealized: unrealizedOf(openPositions),
-    cumulative: cumulativeNet(dated),
-    excluded,
-    undated,
-    missing,
-    locked: [...locked.entries()]
-      .sort(([a], [b]) => (a ?? '\uffff').localeCompare(b ?? '\uffff'))
-      .map(([currency, sum]) => ({ quote_currency: currency, amount: fromCents(sum.cents), count: sum.count })),
-  };
+  const builder = new ReportBuilder(options);
+  for (const record of records) builder.add(record);
+  return builder.finish(openPositions);
 }
 
 // ---- --since / --until ----------------------------------------------------------------------

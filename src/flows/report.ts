@@ -1,65 +1,239 @@
-// `hedge report`: reads the closed hedges (GET /hedges/history) and the open positions
-// (GET /positions), reads both tolerantly, and builds the report (domain/report.ts). Also the
-// close-time filter `hedge history --since/--until` shares, and the HTML file's writing.
-import { statSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import type { HedgeClient } from '../api/client.js';
+// `hedge report`: reads the closed hedges (GET /hedges/history, page after page) and the open
+// positions (GET /positions), reads both tolerantly, and builds the report (domain/report.ts).
+// Also the close-time filter `hedge history --since/--until` shares, and the HTML file's writing.
+//
+// Streamed (issue 31): each page of history is read, tallied into the report and let go before
+// the next is asked for, so a book of 100,000 closed hedges costs the memory of one page; the HTML
+// listing of them goes through a file beside the report (ClosedHedgeListing) instead of memory.
+import { closeSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { HedgeClient, HistoryPage } from '../api/client.js';
 import { readHistoryRecord, readPositionPnl, type HistoryFacts } from '../api/read-history.js';
 import type { HistoryRecord } from '../api/schemas.js';
 import { MAX_PAGE_SIZE } from '../api/unspecified.js';
-import { buildReport, type Report, type ReportOptions } from '../domain/report.js';
+import { ReportBuilder, type CumulativeSeries, type Report, type ReportOptions } from '../domain/report.js';
+import { closedHedgeRow, closedHedgeTime, compareListed } from '../ui/report-html.js';
 
 export interface GatheredReport {
+  /** Without the cumulative line's points when gatherReport was asked for none (`cumulative` has them). */
   report: Report;
-  /** The closed hedges the report covers (same rule as buildReport), for the HTML listing. */
-  records: HistoryFacts[];
-  /** How many records GET /hedges/history returned. */
+  /** The cumulative line, compact (two numbers a point). */
+  cumulative: CumulativeSeries;
+  /** How many records GET /hedges/history returned, over every page. */
   fetched: number;
-  /** False when the page may have cut off older closed hedges (see historyMayBeIncomplete). */
+  /** False when older closed hedges may exist that the history did not give (see HistoryWalk). */
   complete: boolean;
+  /** Why not complete: the last page was full with no way to ask for more, or the server repeated a cursor. */
+  stopped?: HistoryWalk['stopped'];
+}
+
+/** What a walk through the history pages found. */
+export interface HistoryWalk {
+  fetched: number;
+  complete: boolean;
+  /**
+   * 'full-page': the last page came back full (MAX_PAGE_SIZE) and the server gave no cursor to
+   * ask for older ones (the spec shows none), so older closed hedges may exist; 'repeated-cursor':
+   * the server handed a cursor it had handed before. Undefined when complete, or when the caller
+   * stopped the walk.
+   */
+  stopped?: 'full-page' | 'repeated-cursor';
+}
+
+/**
+ * Every page of closed hedges, newest first, each record handed to `onRecord` as its page comes;
+ * `onRecord` returns false to stop the walk there (a --limit reached). Fewer than MAX_PAGE_SIZE
+ * records on the last page, or a last page reached through the server's cursor, is the whole
+ * history; a full last page without a cursor may not be (historyMayBeIncomplete).
+ */
+export async function walkHistory(client: HedgeClient, onRecord: (raw: HistoryRecord) => boolean | void): Promise<HistoryWalk> {
+  let fetched = 0;
+  let last: HistoryPage | undefined;
+  for await (const page of client.historyPages(MAX_PAGE_SIZE)) {
+    last = page;
+    for (const raw of page.records) {
+      fetched += 1;
+      if (onRecord(raw) === false) return { fetched, complete: true };
+    }
+  }
+  if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
+  if (last !== undefined && !last.paged && historyMayBeIncomplete(last.records.length)) return { fetched, complete: false, stopped: 'full-page' };
+  return { fetched, complete: true };
 }
 
 /**
  * The spec shows a page-size bound (500) on the hedge lists and no cursor, offset or "next page"
- * for GET /hedges/history: one request for the largest page is all the CLI can read. Rule: when
- * that page comes back exactly full (MAX_PAGE_SIZE records), older closed hedges may exist that
- * it did not hold, so the report may be incomplete: the CLI warns on stderr and the JSON says
- * `"complete": false`. Fewer than MAX_PAGE_SIZE records means the server had no more.
+ * for GET /hedges/history. Rule: when a page comes back exactly full (MAX_PAGE_SIZE records) and
+ * the server offers no cursor to the next, older closed hedges may exist that it did not hold,
+ * so the report may be incomplete: the CLI warns on stderr and the JSON says `"complete": false`.
+ * Fewer than MAX_PAGE_SIZE records means the server had no more. A server that pages with
+ * `meta.next_cursor` (our simulator) is followed to its last page.
  */
 export function historyMayBeIncomplete(fetched: number): boolean {
   return fetched >= MAX_PAGE_SIZE;
 }
 
-export function incompleteWarning(fetched: number): string {
+export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped'] = 'full-page'): string {
+  if (stopped === 'repeated-cursor') {
+    return (
+      `GET /hedges/history returned ${fetched} closed hedges, then handed back a cursor (meta.next_cursor) it had given before: ` +
+      'the pages were not followed round again, so the figures may be incomplete.'
+    );
+  }
   return (
     `GET /hedges/history returned ${fetched} closed hedges, the most one page holds, and the API shows no way to ask for older ones: ` +
     'closed hedges older than these are missing, so the figures may be incomplete.'
   );
 }
 
-/** Whether buildReport counts a record: the same period and close-time rule, kept beside it. */
-function inReport(record: HistoryFacts, options: ReportOptions): boolean {
-  if (options.ref !== undefined && record.clientReference !== options.ref) return false;
-  const needsCloseTime = options.since !== undefined || options.until !== undefined || ['day', 'week', 'month'].includes(options.by);
-  const ms = record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt);
-  if (!Number.isFinite(ms)) return !needsCloseTime;
-  if (options.since && ms < options.since.getTime()) return false;
-  if (options.until && ms >= options.until.getTime()) return false;
-  return true;
+/**
+ * Reads the history page by page into the report. `onCovered` gets each closed hedge the report
+ * covers (the same rule as the report's own), e.g. for the HTML listing; nothing keeps them here.
+ */
+export async function gatherReport(
+  client: HedgeClient,
+  options: ReportOptions,
+  onCovered?: (record: HistoryFacts) => void,
+  { points = true }: { points?: boolean } = {},
+): Promise<GatheredReport> {
+  // Asked for at once, as before: both requests are in flight together.
+  const positions = client.listPositions();
+  positions.catch(() => {
+    // Reported below, once the history is read (or by the history's own failure first).
+  });
+  const builder = new ReportBuilder(options);
+  const walk = await walkHistory(client, (raw) => {
+    const facts = readHistoryRecord(raw);
+    if (builder.add(facts)) onCovered?.(facts);
+  });
+  const open = (await positions).map((position) => ({ netPnlUsd: readPositionPnl(position) }));
+  return { report: builder.finish(open, { points }), cumulative: builder.cumulative(), fetched: walk.fetched, complete: walk.complete, stopped: walk.stopped };
 }
 
-export async function gatherReport(client: HedgeClient, options: ReportOptions): Promise<GatheredReport> {
-  const [raws, positions] = await Promise.all([client.listHistory({ limit: MAX_PAGE_SIZE }), client.listPositions()]);
-  const facts = raws.map((raw) => readHistoryRecord(raw));
-  const open = positions.map((position) => ({ netPnlUsd: readPositionPnl(position) }));
-  const report = buildReport(facts, open, options);
-  return {
-    report,
-    records: facts.filter((record) => inReport(record, options)),
-    fetched: raws.length,
-    complete: !historyMayBeIncomplete(raws.length),
-  };
+// ---- the HTML listing of closed hedges ----------------------------------------------------
+
+/** Rows are written out to the listing's file in runs of about this many bytes. */
+const FLUSH_BYTES = 1 << 20;
+
+/**
+ * The closed hedges' rows of an HTML report, rendered as they come and kept in a file (beside the
+ * report's target) instead of memory; written into the report in the listing's order (close time,
+ * then arrival: ui/report-html.ts) at the end. What stays in memory is 24 bytes a row: its sort key
+ * and where it lies in the file.
+ */
+export class ClosedHedgeListing {
+  private readonly path: string;
+  private readonly fd: number;
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private written = 0;
+  private count = 0;
+  private times = new Float64Array(1024);
+  private offsets = new Float64Array(1024);
+  private lengths = new Uint32Array(1024);
+
+  /** `target`: the report's file; the rows are kept beside it until written. */
+  constructor(target: string) {
+    this.path = join(dirname(target), `.${process.pid}-${Date.now()}.hedge-report-rows`);
+    this.fd = openSync(this.path, 'wx+', 0o600);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  add(record: HistoryFacts): void {
+    if (this.count === this.times.length) this.grow();
+    const row = closedHedgeRow(record);
+    const bytes = Buffer.byteLength(row);
+    this.times[this.count] = closedHedgeTime(record);
+    this.offsets[this.count] = this.written + this.pendingBytes;
+    this.lengths[this.count] = bytes;
+    this.count += 1;
+    this.pending.push(row);
+    this.pendingBytes += bytes;
+    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+  }
+
+  /** Writes `before`, every row in the listing's order, then `after`, to `target`; removes the rows' file. */
+  writeReport(target: string, before: string, after: string): void {
+    this.flush();
+    const order = Uint32Array.from({ length: this.count }, (_, index) => index).sort((a, b) => compareListed(this.times[a], a, this.times[b], b));
+    const out = openSync(target, 'w');
+    try {
+      writeSync(out, before);
+      let chunk: string[] = [];
+      let chunkBytes = 0;
+      const reader = new BlockReader(this.fd);
+      for (const index of order) {
+        const row = reader.read(this.offsets[index], this.lengths[index]);
+        chunk.push(row);
+        chunkBytes += row.length;
+        if (chunkBytes >= FLUSH_BYTES) {
+          writeSync(out, chunk.join(''));
+          chunk = [];
+          chunkBytes = 0;
+        }
+      }
+      writeSync(out, chunk.join('') + after);
+    } finally {
+      closeSync(out);
+      this.discard();
+    }
+  }
+
+  /** Removes the rows' file (also when the report is not written). */
+  discard(): void {
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Closed already.
+    }
+    rmSync(this.path, { force: true });
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    writeSync(this.fd, this.pending.join(''), this.written);
+    this.written += this.pendingBytes;
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  private grow(): void {
+    const size = this.times.length * 2;
+    const grown = <T extends Float64Array | Uint32Array>(old: T, make: (n: number) => T): T => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.times = grown(this.times, (n) => new Float64Array(n));
+    this.offsets = grown(this.offsets, (n) => new Float64Array(n));
+    this.lengths = grown(this.lengths, (n) => new Uint32Array(n));
+  }
+}
+
+/**
+ * Reads rows back from the listing's file through a window of one block: rows are read in close
+ * time order, which is the file's order or its reverse for a history served newest first, so a
+ * block serves many rows before the next is read.
+ */
+class BlockReader {
+  private block = Buffer.alloc(0);
+  private start = 0;
+  constructor(private readonly fd: number) {}
+
+  read(offset: number, length: number): string {
+    if (offset < this.start || offset + length > this.start + this.block.length) {
+      // The block is placed to hold this row and as much as fits on both sides of it.
+      const size = Math.max(FLUSH_BYTES, length);
+      this.start = Math.max(0, Math.floor(offset + length - size / 2));
+      this.block = Buffer.alloc(size);
+      const got = readSync(this.fd, this.block, 0, size, this.start);
+      this.block = this.block.subarray(0, got);
+    }
+    return this.block.toString('utf8', offset - this.start, offset - this.start + length);
+  }
 }
 
 // ---- hedge history --since/--until ---------------------------------------------------------
@@ -88,23 +262,17 @@ export interface CloseTimeFilter {
   until?: Date;
 }
 
-/** Records closed in [since, until); those with no readable close time are left out and counted. */
-export function filterByCloseTime(records: HistoryRecord[], filter: CloseTimeFilter): { kept: HistoryRecord[]; unreadable: number } {
-  const kept: HistoryRecord[] = [];
-  let unreadable = 0;
-  for (const record of records) {
-    const closedAt = closeTimeOf(record);
-    const ms = closedAt === undefined ? Number.NaN : Date.parse(closedAt);
-    if (!Number.isFinite(ms)) {
-      unreadable += 1;
-      continue;
-    }
-    if (filter.since && ms < filter.since.getTime()) continue;
-    if (filter.until && ms >= filter.until.getTime()) continue;
-    kept.push(record);
-  }
-  return { kept, unreadable };
+/** Whether a record closed in [since, until); one with no readable close time is 'unreadable'. */
+export function inPeriod(record: HistoryRecord, filter: CloseTimeFilter): 'in' | 'out' | 'unreadable' {
+  const closedAt = closeTimeOf(record);
+  const ms = closedAt === undefined ? Number.NaN : Date.parse(closedAt);
+  if (!Number.isFinite(ms)) return 'unreadable';
+  if (filter.since && ms < filter.since.getTime()) return 'out';
+  if (filter.until && ms >= filter.until.getTime()) return 'out';
+  return 'in';
 }
+
+
 
 // ---- --html FILE ----------------------------------------------------------------------------
 
@@ -121,6 +289,3 @@ export function htmlTarget(path: string): { path: string } | { problem: string }
   return { path: absolute };
 }
 
-export async function writeReportFile(path: string, html: string): Promise<void> {
-  await writeFile(path, html, 'utf8');
-}

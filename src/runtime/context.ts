@@ -1,6 +1,8 @@
 // Everything a command touches comes from here, so a test can run any command with fake streams,
 // TTY on or off, a fake clock and a scripted prompter. Heavy pieces (the config store, the API
 // client, the prompter, the demo sandbox) are built on first use only.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { HedgeClient } from '../api/client.js';
 import type { Clock } from '../api/transport.js';
 import type { Environment } from '../security/secrets.js';
@@ -293,8 +295,6 @@ export class CommandContext {
     const credentials = await this.credentials();
     const { learnedScopeOf, readLearned } = await import('../config/learned-wire.js');
     const scope = learnedScopeOf(credentials);
-    const { existsSync } = await import('node:fs');
-    const { join } = await import('node:path');
     if (!existsSync(join(this.configDir, 'config.json'))) return { scope, names: {} };
     try {
       return { scope, names: readLearned((await this.store()).read(), scope) };

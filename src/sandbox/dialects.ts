@@ -63,6 +63,11 @@ interface DialectRules {
   amountsAsText: boolean;
   /** The markets listed, in order, with their status. */
   markets: readonly ListedMarket[];
+  /**
+   * GET /hedges/history past its first page: the query parameter taking the cursor that
+   * `meta.next_cursor` hands out while older records remain; null: one page is all there is.
+   */
+  historyCursorParameter: string | null;
 }
 
 // prettier-ignore
@@ -80,6 +85,7 @@ const RULES: { readonly [K in keyof DialectRules]: Row<DialectRules[K]> } = {
   closingStatus:         [null,           null,          null,          'settling'],
   amountsAsText:         [false,          false,         false,         true],
   markets:               [NGN_ONLY,       NGN_ONLY,      NGN_ONLY,      FRONTIER],
+  historyCursorParameter:['cursor',       null,          null,          null],
 };
 
 /** Wire name of each field per dialect; null leaves the field out. */

@@ -102,12 +102,25 @@ export interface ScheduledEvent {
   hedgeId: string;
 }
 
+/**
+ * What a replay answers with. Kept compact (one record per write for a day, so a busy sandbox
+ * holds tens of thousands): the request's fingerprint as a SHA-256 digest and the answer as its
+ * JSON text, instead of the request text and a copy of the answer's every object and string
+ * (about half the sandbox's memory per hedge). States saved before hold `fingerprint` (the
+ * request text) and `body` (the answer); a replay reads either.
+ */
 export interface IdempotencyRecord {
-  fingerprint: string;
+  /** SHA-256 (base64url) of the canonical request: method, path and JSON body. */
+  fingerprintDigest?: string;
+  /** The canonical request itself, in states saved before fingerprintDigest. */
+  fingerprint?: string;
   createdAtMs: number;
   status: number;
   headers: Record<string, string>;
-  body: Envelope;
+  /** The answer's envelope as JSON text. */
+  bodyJson?: string;
+  /** The answer's envelope, in states saved before bodyJson. */
+  body?: Envelope;
 }
 
 export interface EngineState {

@@ -6,8 +6,8 @@
 import type { Book } from './book.js';
 import { toIso } from './book.js';
 import { type WireDialect, renameFields, renderPrices, wireAmounts } from './dialects.js';
-import type { AccountState, ChangeAction, HedgeState } from './engine-state.js';
-import { ApiError, type EngineResponse, notFoundError, successResponse } from './envelope.js';
+import { type AccountState, type ChangeAction, type HedgeState, type HistoryRecord, compareHistoryRecords } from './engine-state.js';
+import { ApiError, type EngineResponse, notFoundError, successResponse, validationError } from './envelope.js';
 import {
   type MarketDefinition,
   type Side,
@@ -207,18 +207,62 @@ function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
   return successResponse(hedgeView(hedge, dialect));
 }
 
-/** The history is kept oldest first, so the newest page is its tail, read backwards. */
+/**
+ * The history is kept oldest first, so the newest page is its tail, read backwards. Where the
+ * dialect pages it, `meta.next_cursor` names the last record served while older ones remain, and
+ * the next page starts below it (found by binary search: a page costs the same at any depth).
+ */
 function getHistory({ account, request, dialect }: RouteContext): EngineResponse {
-  checkListQuery(request, dialect, []);
-  const { history } = account;
-  function* newestFirst(): Generator<(typeof history)[number]> {
-    for (let index = history.length - 1; index >= 0; index--) yield history[index];
+  const cursorParameter = dialect.historyCursorParameter;
+  if (dialect.paging !== 'none' || cursorParameter === null) {
+    // A dialect that pages every list its own way (gamma), or that sends history in one page.
+    checkListQuery(request, dialect, []);
+    const { history } = account;
+    function* newestFirst(): Generator<(typeof history)[number]> {
+      for (let index = history.length - 1; index >= 0; index--) yield history[index];
+    }
+    const { page: records, meta } = page(newestFirst(), request, dialect);
+    return successResponse(
+      records.map((record) => wireAmounts(renameFields(record, dialect.historyFields), dialect)),
+      meta,
+    );
   }
-  const { page: records, meta } = page(newestFirst(), request, dialect);
-  return successResponse(
-    records.map((record) => wireAmounts(renameFields(record, dialect.historyFields), dialect)),
-    meta,
-  );
+  checkListQuery(request, dialect, [cursorParameter]);
+  const pageSize = readPageSize(request.query, dialect.pageSizeParameter);
+  const { history } = account;
+  const raw = request.query[cursorParameter];
+  let next = raw === undefined ? history.length : recordsBefore(history, readHistoryCursor(cursorParameter, raw));
+  const served: Array<Record<string, unknown>> = [];
+  while (next > 0 && served.length < pageSize) served.push(wireAmounts(renameFields(history[--next], dialect.historyFields), dialect));
+  const meta = next > 0 && served.length > 0 ? { next_cursor: historyCursor(history[next]) } : {};
+  return successResponse(served, meta);
+}
+
+/** The position of a history record, as a cursor: its close time and id (the order history is kept in). */
+function historyCursor(record: HistoryRecord): string {
+  return Buffer.from(JSON.stringify([record.closed_at, record.hedge_id])).toString('base64url');
+}
+
+function readHistoryCursor(parameter: string, raw: string): Pick<HistoryRecord, 'closed_at' | 'hedge_id'> {
+  try {
+    const [closedAt, hedgeId] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+    if (typeof closedAt === 'string' && typeof hedgeId === 'string') return { closed_at: closedAt, hedge_id: hedgeId };
+  } catch {
+    // Refused below.
+  }
+  throw validationError(parameter, 'is not a cursor this server handed out (meta.next_cursor)');
+}
+
+/** How many records sort before `key` (history is kept in compareHistoryRecords order). */
+function recordsBefore(history: readonly HistoryRecord[], key: Pick<HistoryRecord, 'closed_at' | 'hedge_id'>): number {
+  let low = 0;
+  let high = history.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareHistoryRecords(history[middle], key as HistoryRecord) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function getPositions({ book, account, nowMs, dialect }: RouteContext): EngineResponse {

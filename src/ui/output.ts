@@ -84,6 +84,9 @@ function asResource(known: Resource | readonly FieldSpec[]): Resource {
   return Array.isArray(known) ? { fields: [...(known as FieldSpec[])], priority: (known as FieldSpec[]).map((field) => field.key) } : (known as Resource);
 }
 
+/** Marks where jsonWithList writes its list (a NUL: no data of a document holds one as text). */
+const LIST_MARK = '\u0000hedge-list:';
+
 export class Output {
   readonly format: DataFormat;
   readonly mode: OutputMode;
@@ -144,6 +147,69 @@ export class Output {
       return;
     }
     this.streams.stdout.write(`${safeJson(shaped ?? null, 2)}\n`);
+  }
+
+  /**
+   * A list written as its items come (history read page by page, never held whole): byte for byte
+   * what json() writes for the whole array, in json and ndjson. Undefined in other formats, and
+   * when --fields or --query need the whole list first.
+   */
+  jsonListWriter(): { add(item: unknown): void; end(): void } | undefined {
+    if (this.mode !== 'json' || this.fields || this.query) return undefined;
+    const stdout = this.streams.stdout;
+    const ndjson = this.format === 'ndjson';
+    let text = '';
+    let count = 0;
+    const flush = (): void => {
+      if (text !== '') stdout.write(text);
+      text = '';
+    };
+    return {
+      add: (item) => {
+        // JSON.stringify(list, null, 2) indents each element's lines by two more spaces.
+        const sent = asSent(item);
+        text += ndjson ? `${safeJson(sent ?? null)}\n` : `${count === 0 ? '[\n  ' : ',\n  '}${safeJson(sent ?? null, 2).replace(/\n/g, '\n  ')}`;
+        count += 1;
+        if (text.length >= 65_536) flush();
+      },
+      end: () => {
+        if (!ndjson) text += count === 0 ? '[]\n' : '\n]\n';
+        flush();
+      },
+    };
+  }
+
+  /**
+   * A JSON document one of whose members is a long list, the list written a piece at a time from
+   * `item(index)` instead of being made whole first (the report's cumulative line over 100,000
+   * closes): byte for byte what json() writes for the document with the list in it. With
+   * --fields, --query or ndjson the list is made and json() writes it.
+   */
+  jsonWithList(document: Record<string, unknown>, key: string, count: number, item: (index: number) => unknown): void {
+    if (this.format !== 'json' || this.fields || this.query) {
+      this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
+      return;
+    }
+    // The list's place in the document's text, found by a member that can be nothing else.
+    const placeholder = `${LIST_MARK}${key}`;
+    const text = safeJson({ ...document, [key]: [placeholder] }, 2);
+    const marked = `[\n    ${JSON.stringify(placeholder)}\n  ]`;
+    const at = text.indexOf(marked);
+    if (at < 0 || !(key in document) || count === 0) {
+      this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
+      return;
+    }
+    const stdout = this.streams.stdout;
+    let chunk = `${text.slice(0, at)}[\n    `;
+    for (let index = 0; index < count; index++) {
+      // A member of the document's top level: its elements are indented by four spaces.
+      chunk += `${index === 0 ? '' : ',\n    '}${safeJson(item(index) ?? null, 2).replace(/\n/g, '\n    ')}`;
+      if (chunk.length >= 65_536) {
+        stdout.write(chunk);
+        chunk = '';
+      }
+    }
+    stdout.write(`${chunk}\n  ]${text.slice(at + marked.length)}\n`);
   }
 
   /** The data shaped as json() shapes it (--fields, then --query), for a caller that wraps it (`--watch` records). */

@@ -4,7 +4,7 @@
 // HTML-escaped; only this module's own markup is raw.
 import { quoteCurrencyOf } from '../domain/markets.js';
 import { payWords, toAccountSide } from '../domain/money.js';
-import { lockedCents, toCents, type Report, type ReportFigures } from '../domain/report.js';
+import { lockedCents, toCents, type CumulativeSeries, type Report, type ReportFigures } from '../domain/report.js';
 import { safeText } from '../security/safe-text.js';
 
 export interface ReportHtmlRecord {
@@ -31,6 +31,8 @@ export interface ReportHtmlMeta {
   generatedAt: string;
   /** The closed hedges the report covers; listed in close-time order. */
   records: ReportHtmlRecord[];
+  /** The cumulative line, compact, when `report.cumulative` was left without its points (flows/report.ts). */
+  cumulative?: CumulativeSeries;
 }
 
 // ---- text ---------------------------------------------------------------------------------
@@ -181,12 +183,12 @@ function tickLabel(value: number, step: number): string {
 const fixed = (value: number): string => value.toFixed(1);
 
 /** [min, max] by a loop: Math.min(...values) overflows the call stack on a very long series. */
-function extent(values: readonly number[]): [number, number] {
+function extent(values: ArrayLike<number>): [number, number] {
   let low = values[0];
   let high = values[0];
-  for (const value of values) {
-    if (value < low) low = value;
-    if (value > high) high = value;
+  for (let index = 1; index < values.length; index++) {
+    if (values[index] < low) low = values[index];
+    if (values[index] > high) high = values[index];
   }
   return [low, high];
 }
@@ -223,12 +225,23 @@ function timeTickLabel(ms: number, spanMs: number): string {
   return spanMs >= 3 * 86_400_000 ? iso.slice(0, 10) : `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
 }
 
-function cumulativeChart(report: Report, generatedAt: string): string {
-  const points = report.cumulative.map((point) => ({ ms: Date.parse(point.at), value: point.net_pnl_usd }));
-  if (points.length === 0) return '<p class="empty">No closed hedges with a close time in this period.</p>';
+/** The report's cumulative line as two columns (close time, running net P&L). */
+function lineOf(report: Report, series?: CumulativeSeries): { timesMs: ArrayLike<number>; values: ArrayLike<number>; length: number } {
+  if (series) return { timesMs: series.timesMs, values: series.netUsd, length: series.length };
+  return {
+    timesMs: report.cumulative.map((point) => Date.parse(point.at)),
+    values: report.cumulative.map((point) => point.net_pnl_usd),
+    length: report.cumulative.length,
+  };
+}
 
-  const first = points[0].ms;
-  const last = points[points.length - 1].ms;
+function cumulativeChart(report: Report, generatedAt: string, series?: CumulativeSeries): string {
+  const line = lineOf(report, series);
+  if (line.length === 0) return '<p class="empty">No closed hedges with a close time in this period.</p>';
+  const points = { length: line.length, ms: (index: number) => line.timesMs[index], value: (index: number) => line.values[index] };
+
+  const first = points.ms(0);
+  const last = points.ms(points.length - 1);
   const sinceMs = report.since === null ? undefined : Date.parse(report.since);
   const untilMs = report.until === null ? undefined : Date.parse(report.until);
   const generatedMs = Date.parse(generatedAt);
@@ -240,12 +253,22 @@ function cumulativeChart(report: Report, generatedAt: string): string {
     end += 43_200_000;
   }
   const xOf = (ms: number): number => CHART.left + ((ms - start) / (end - start)) * PLOT_WIDTH;
-  const scale = niceScale(...extent(points.map((point) => point.value)));
+  const scale = niceScale(...extent(line.values));
 
   // Realized P&L moves only at a close: a step line, flat between closes, from 0 at the start.
-  let path = `M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`;
-  for (const point of points) path += ` H${fixed(xOf(point.ms))} V${fixed(yOf(scale, point.value))}`;
-  path += ` H${fixed(xOf(end))}`;
+  // Joined a thousand segments at a time: a string grown 100,000 times is a tree of its pieces,
+  // and an array of them all is as large again.
+  const chunks = [`M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`];
+  let segments: string[] = [];
+  for (let index = 0; index < points.length; index++) {
+    segments.push(` H${fixed(xOf(points.ms(index)))} V${fixed(yOf(scale, points.value(index)))}`);
+    if (segments.length === 1_000) {
+      chunks.push(segments.join(''));
+      segments = [];
+    }
+  }
+  chunks.push(segments.join(''), ` H${fixed(xOf(end))}`);
+  const path = chunks.join('');
 
   const tickCount = 5;
   const timeTicks = Array.from({ length: tickCount }, (_, index) => start + ((end - start) * index) / (tickCount - 1));
@@ -261,9 +284,9 @@ function cumulativeChart(report: Report, generatedAt: string): string {
     .join('');
   const dots =
     points.length <= 60
-      ? points.map((point) => `<circle class="dot ${pnlClass(point.value)}" cx="${fixed(xOf(point.ms))}" cy="${fixed(yOf(scale, point.value))}" r="2.5"/>`).join('')
+      ? Array.from({ length: points.length }, (_, index) => `<circle class="dot ${pnlClass(points.value(index))}" cx="${fixed(xOf(points.ms(index)))}" cy="${fixed(yOf(scale, points.value(index)))}" r="2.5"/>`).join('')
       : '';
-  const final = points[points.length - 1].value;
+  const final = points.value(points.length - 1);
   return (
     svgOpen(`Cumulative net P&L, ending at ${signedMoney(final)} USD`) +
     valueAxis(scale, 'Net P&amp;L (USD)') +
@@ -429,65 +452,72 @@ function groupTable(report: Report): string {
   return `<table class="figures">${head}<tbody>${rows}</tbody><tfoot>${figuresRow('Total', report.totals, 'th')}</tfoot></table>`;
 }
 
+/** The listing's order: dated records by close time, then those without one; ties as they came. */
+export function closedHedgeOrder(records: readonly ReportHtmlRecord[]): ReportHtmlRecord[] {
+  return records
+    .map((record, index) => ({ record, index, ms: closedHedgeTime(record) }))
+    .sort((a, b) => compareListed(a.ms, a.index, b.ms, b.index))
+    .map(({ record }) => record);
+}
+
+/** A record's place in the listing: its close time in ms, NaN without one (those go last). */
+export function closedHedgeTime(record: ReportHtmlRecord): number {
+  return record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt);
+}
+
+/** The listing's comparison on (close time, arrival), as closedHedgeOrder sorts. */
+export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: number): number {
+  const aDated = Number.isFinite(aMs);
+  const bDated = Number.isFinite(bMs);
+  if (aDated !== bDated) return aDated ? -1 : 1;
+  return (aDated ? aMs - bMs : 0) || aIndex - bIndex;
+}
+
+/** One row of the closed hedges' listing. */
 /**
  * A line per closed hedge, as a treasury desk reconciles it with its own deal list: the reference,
- * the rates it was struck and closed at, the notional and the quote-currency amount it locked,
- * what it realized; a totals row that is the sum of the rows to the cent (the report's totals).
+ * the rates it was struck and closed at, the notional and the quote-currency amount it locked
+ * (named with its currency), what it realized. Written as the history is read (flows/report.ts).
  */
-function closedHedgesTable(records: readonly ReportHtmlRecord[], report: Report): string {
-  if (records.length === 0) return '<p class="empty">No closed hedges in this period.</p>';
-  const ordered = records
-    .map((record, index) => ({ record, index, ms: record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt) }))
-    .sort((a, b) => {
-      const aDated = Number.isFinite(a.ms);
-      const bDated = Number.isFinite(b.ms);
-      if (aDated !== bDated) return aDated ? -1 : 1;
-      return (aDated ? a.ms - b.ms : 0) || a.index - b.index;
-    });
+export function closedHedgeRow(record: ReportHtmlRecord): string {
   const text = (value: string | undefined): string => (value === undefined ? DASH : escapeHtml(value));
-  const currencies = new Set(records.map((record) => (record.market === undefined ? null : (quoteCurrencyOf(record.market) ?? null))));
-  const oneCurrency = currencies.size === 1 ? [...currencies][0] : undefined;
-  const lockedCell = (record: ReportHtmlRecord): string => {
-    const cents = lockedCents(record);
-    if (cents === undefined) return `<td class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</td>`;
-    const currency = oneCurrency === undefined && record.market !== undefined ? ` ${escapeHtml(quoteCurrencyOf(record.market) ?? '')}` : '';
-    return `<td class="num">${money(cents / 100)}${currency}</td>`;
-  };
-  const rows = ordered
-    .map(({ record }) => {
-      const tenor = isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH;
-      return (
-        '<tr>' +
-        `<td class="time">${record.closedAt === undefined ? DASH : utcMinute(record.closedAt).replace(' UTC', '')}</td>` +
-        `<td class="id">${text(record.hedgeId)}</td>` +
-        `<td class="text">${text(record.clientReference)}</td>` +
-        `<td class="text">${text(record.market)}</td>` +
-        `<td class="text">${text(record.side)}</td>` +
-        `<td class="num">${tenor}</td>` +
-        rateCell(record.entryPrice) +
-        rateCell(record.exitPrice) +
-        moneyCell(record.notionalUsd) +
-        lockedCell(record) +
-        pnlCell(record.grossPnlUsd) +
-        chargeCell(record.carryUsd) +
-        chargeCell(record.feesUsd) +
-        pnlCell(record.netPnlUsd) +
-        '</tr>'
-      );
-    })
-    .join('');
-  const lockedTitle = oneCurrency === undefined ? 'Locked' : oneCurrency === null ? 'Locked (quote)' : `Locked (${escapeHtml(oneCurrency)})`;
-  const head =
-    '<thead><tr><th>Closed (UTC)</th><th>Hedge</th><th>Ref</th><th>Market</th><th>Side</th><th class="num">Tenor</th>' +
-    '<th class="num">Entry rate</th><th class="num">Exit rate</th><th class="num">Notional (USD)</th>' +
-    `<th class="num">${lockedTitle}</th>` +
-    '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
+  const tenor = isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH;
+  const cents = lockedCents(record);
+  const currency = record.market === undefined ? '' : (quoteCurrencyOf(record.market) ?? '');
+  const locked = cents === undefined ? `<td class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</td>` : `<td class="num">${money(cents / 100)}${currency ? ` ${escapeHtml(currency)}` : ''}</td>`;
+  return (
+    '<tr>' +
+    `<td class="time">${record.closedAt === undefined ? DASH : utcMinute(record.closedAt).replace(' UTC', '')}</td>` +
+    `<td class="id">${text(record.hedgeId)}</td>` +
+    `<td class="text">${text(record.clientReference)}</td>` +
+    `<td class="text">${text(record.market)}</td>` +
+    `<td class="text">${text(record.side)}</td>` +
+    `<td class="num">${tenor}</td>` +
+    rateCell(record.entryPrice) +
+    rateCell(record.exitPrice) +
+    moneyCell(record.notionalUsd) +
+    locked +
+    pnlCell(record.grossPnlUsd) +
+    chargeCell(record.carryUsd) +
+    chargeCell(record.feesUsd) +
+    pnlCell(record.netPnlUsd) +
+    '</tr>'
+  );
+}
+
+const CLOSED_HEDGES_HEAD =
+  '<thead><tr><th>Closed (UTC)</th><th>Hedge</th><th>Ref</th><th>Market</th><th>Side</th><th class="num">Tenor</th>' +
+  '<th class="num">Entry rate</th><th class="num">Exit rate</th><th class="num">Notional (USD)</th><th class="num">Locked</th>' +
+  '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
+
+/** The totals row: the report's totals, which are the sum of the rows to the cent. */
+function closedHedgesFoot(report: Report): string {
   const totals = report.totals;
   const lockedTotal =
     report.locked.length === 1
-      ? `<th class="num" data-total="quote_amount_locked">${money(report.locked[0]!.amount)}</th>`
+      ? `<th class="num" data-total="quote_amount_locked">${money(report.locked[0]!.amount)}${report.locked[0]!.quote_currency ? ` ${escapeHtml(report.locked[0]!.quote_currency)}` : ''}</th>`
       : `<th class="num">${report.locked.map((sum) => `${money(sum.amount)} ${escapeHtml(sum.quote_currency ?? '')}`).join('<br>')}</th>`;
-  const foot =
+  return (
     `<tfoot><tr><th class="label" colspan="6">Total (${plural(totals.count, 'hedge')})</th><th></th><th></th>` +
     moneyCell(totals.notional_usd, 'th') +
     lockedTotal +
@@ -495,8 +525,8 @@ function closedHedgesTable(records: readonly ReportHtmlRecord[], report: Report)
     chargeCell(totals.carry_usdc, 'th') +
     chargeCell(totals.fees_usdc, 'th') +
     pnlCell(totals.net_pnl_usd, 'th') +
-    '</tr></tfoot>';
-  return `<table class="hedges">${head}<tbody>${rows}</tbody>${foot}</table>`;
+    '</tr></tfoot>'
+  );
 }
 
 // ---- page ---------------------------------------------------------------------------------
@@ -570,13 +600,18 @@ table.hedges td.time { white-space: nowrap; }
 }
 `;
 
-export function renderReportHtml(report: Report, meta: ReportHtmlMeta): string {
+/**
+ * The page around the closed hedges' rows, for a caller that streams the rows in between
+ * (flows/report.ts writes them from disk, so that 100,000 of them are never held): the text
+ * before the first row and after the last, for `count` rows.
+ */
+export function reportHtmlAround(report: Report, meta: Omit<ReportHtmlMeta, 'records'>, count: number): [before: string, after: string] {
   const environment =
     meta.environment === 'live'
       ? '<div class="env live" title="production: real funds">LIVE</div>'
       : '<div class="env test" title="sandbox: test funds">TEST</div>';
   const title = `P&L report, ${meta.account}`;
-  return [
+  const page = [
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
@@ -600,18 +635,28 @@ export function renderReportHtml(report: Report, meta: ReportHtmlMeta): string {
     totalsSection(report),
     notes(report),
     '<section><h2>Cumulative net P&amp;L</h2>',
-    cumulativeChart(report, meta.generatedAt),
+    cumulativeChart(report, meta.generatedAt, meta.cumulative),
     '</section>',
     `<section><h2>Net P&amp;L by ${escapeHtml(GROUPING_TITLES[report.by])}</h2>`,
     groupChart(report),
     groupTable(report),
     '</section>',
-    `<section><h2>Closed hedges (${meta.records.length})</h2>`,
-    closedHedgesTable(meta.records, report),
+    `<section><h2>Closed hedges (${count})</h2>`,
+    count === 0 ? '<p class="empty">No closed hedges in this period.</p>' : `<table class="hedges">${CLOSED_HEDGES_HEAD}<tbody>${ROWS}</tbody>${closedHedgesFoot(report)}</table>`,
     '</section>',
     '</main>',
     '</body>',
     '</html>',
     '',
   ].join('\n');
+  const at = page.indexOf(ROWS);
+  return at < 0 ? [page, ''] : [page.slice(0, at), page.slice(at + ROWS.length)];
+}
+
+/** Where the rows go in reportHtmlAround's page (a marker no escaped text can contain). */
+const ROWS = '\u0000rows\u0000';
+
+export function renderReportHtml(report: Report, meta: ReportHtmlMeta): string {
+  const [before, after] = reportHtmlAround(report, meta, meta.records.length);
+  return before + closedHedgeOrder(meta.records).map(closedHedgeRow).join('') + after;
 }

@@ -387,19 +387,42 @@ describe('hedge report reconciles deal by deal', () => {
   });
 });
 
-describe('hedge report on a full page of history', () => {
-  it('exactly 500 closed hedges back: a warning on stderr and "complete": false', async () => {
-    const full = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-full' });
+describe('hedge report on more than a page of history', () => {
+  it('follows the simulator\'s cursor to the last page: every closed hedge, "complete": true', async () => {
+    const paged = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-paged' });
+    try {
+      paged.sandbox.seedHedges({ apiKey: paged.sandbox.apiKey, count: 1_201 });
+      const result = await paged.hedge(['report', '--by', 'month', '--json']);
+      expect(result.code, result.stderr).toBe(0);
+      const report = JSON.parse(result.stdout) as ReportJson;
+      expect(report.complete).toBe(true);
+      expect(report.totals.count).toBe(1_201);
+      expect(result.stderr).not.toMatch(/incomplete/);
+      const pages = paged.sandbox.requestLog.filter((entry) => entry.path === '/hedges/history').map((entry) => entry.query);
+      expect(pages).toHaveLength(3);
+      expect(pages[0]).toEqual({ limit: '500' });
+      expect(pages.slice(1).every((query) => query.limit === '500' && typeof query.cursor === 'string')).toBe(true);
+      // The net P&L is the server's own, record for record.
+      const [account] = Object.values(paged.sandbox.engine.state.accounts);
+      const cents = account.history.reduce((sum, record) => sum + Math.round(record.net_pnl_usd * 100), 0);
+      expect(Math.round(report.totals.net_pnl_usd * 100)).toBe(cents);
+    } finally {
+      await paged.close();
+    }
+  });
+
+  it('a server with no cursor, exactly 500 closed hedges back: a warning on stderr and "complete": false', async () => {
+    const full = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-full', dialect: 'alpha' });
     try {
       full.sandbox.seedHedges({ apiKey: full.sandbox.apiKey, count: 501 });
-      const result = await full.hedge(['report', '--by', 'month', '--json']);
+      const result = await full.hedge(['report', '--by', 'month', '--json'], { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
       expect(result.code, result.stderr).toBe(0);
       const report = JSON.parse(result.stdout) as ReportJson;
       expect(report.complete).toBe(false);
       expect(report.totals.count).toBe(500);
       expect(result.stderr).toMatch(/returned 500 closed hedges.*may be incomplete/s);
-      const page = (full.sandbox.requestLog.find((entry) => entry.path === '/hedges/history')!).query;
-      expect(page).toEqual({ limit: '500' });
+      const pages = full.sandbox.requestLog.filter((entry) => entry.path === '/hedges/history').map((entry) => entry.query);
+      expect(pages).toEqual([{ page_size: '500' }]);
     } finally {
       await full.close();
     }

@@ -1,6 +1,14 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 // End-to-end tests spawn bin/hedge.js, which runs dist/: build it from the current source first.
-export default function setup(): void {
+// The runs share one code cache folder (bin/code-cache.js), as one user's runs do: without it,
+// each run in its private HOME would compile dist/ and write its cache anew.
+export default function setup(): () => void {
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  const codeCache = mkdtempSync(join(tmpdir(), 'hedge-test-code-cache-'));
+  process.env.HEDGE_TEST_CODE_CACHE_DIR = codeCache;
+  return () => rmSync(codeCache, { recursive: true, force: true });
 }

@@ -1,0 +1,100 @@
+// `npm run build:sea`: hedge as one executable file, for a desk machine without Node (issue 31).
+// Node 20's single executable applications: a CommonJS main (bin/hedge.js bundled), turned into a
+// preparation blob by `node --experimental-sea-config` (with `useCodeCache`) together with dist/
+// and the completion scripts as assets, and injected into a copy of this very Node binary with
+// postject (a dev dependency, for this only). docs/install.md says how to use the result.
+//
+// The executable is this machine's Node: same OS and CPU architecture, Node's own licence terms;
+// build it on each platform you ship to. On macOS the copied binary's signature is removed before
+// the injection and an ad-hoc one made after (codesign), as Node's documentation does.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Node's documented fuse for a single executable's blob. */
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+export const SEA_EXECUTABLE = process.platform === 'win32' ? 'hedge.exe' : 'hedge';
+
+/**
+ * Builds `<outdir>/hedge` (hedge.exe on Windows) from the current dist/ (run buildDist first).
+ * `root`: the package's folder (bin/, dist/, completions/), the repository by default.
+ * @param {{ outdir: string, root?: string, log?: (line: string) => void }} options
+ * @returns {Promise<{ executable: string, seconds: number }>}
+ */
+export async function buildSea({ outdir, root = ROOT, log = () => {} }) {
+  const started = Date.now();
+  mkdirSync(outdir, { recursive: true });
+  const work = join(outdir, 'sea-work');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  try {
+    // 1. The main: bin/hedge.js (with bin/code-cache.js) as one CommonJS bundle. It loads dist/
+    //    from the executable's assets through the same loader as the npm package, V8's code cache
+    //    included (cached in the user's cache folder after the first run): Node's own code cache of
+    //    a single executable (`useCodeCache`) holds only what compiling the main script compiles,
+    //    so a bundle of everything would compile most of its functions on every start
+    //    (bench/notes.md has both). dist/cli.cjs is never required from the disk in there.
+    const main = join(work, 'hedge.cjs');
+    await build({
+      absWorkingDir: root,
+      entryPoints: ['bin/hedge.js'],
+      outfile: main,
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'warning',
+      external: ['../dist/cli.cjs'],
+    });
+
+    // 2. The preparation blob: the main with Node's code cache for it, dist/ and the completion
+    //    scripts as assets.
+    const dist = join(root, 'dist');
+    const assets = {};
+    for (const name of readdirSync(dist)) if (/\.(c?js|json)$/.test(name)) assets[`dist/${name}`] = join(dist, name);
+    for (const name of readdirSync(join(root, 'completions'))) if (!name.startsWith('.')) assets[`completions/${name}`] = join(root, 'completions', name);
+    if (!assets['dist/cli.cjs'] || !assets['dist/build.json']) throw new Error('dist/ is not built: run `npm run build` first.');
+    const config = {
+      main,
+      output: join(work, 'sea.blob'),
+      disableExperimentalSEAWarning: true,
+      useCodeCache: true,
+      assets,
+    };
+    const configFile = join(work, 'sea-config.json');
+    writeFileSync(configFile, JSON.stringify(config, null, 2));
+    execFileSync(process.execPath, ['--experimental-sea-config', configFile], { cwd: work, stdio: 'pipe' });
+
+    // 3. A copy of this Node with the blob injected.
+    const executable = join(outdir, SEA_EXECUTABLE);
+    rmSync(executable, { force: true });
+    copyFileSync(process.execPath, executable);
+    chmodSync(executable, 0o755);
+    if (process.platform === 'darwin') execFileSync('codesign', ['--remove-signature', executable]);
+    const { inject } = createRequire(import.meta.url)('postject');
+    // postject's ELF library warns (console.warn) about every note section it cannot name, which
+    // says nothing about the result: those lines are dropped, anything else is shown.
+    const warn = console.warn;
+    console.warn = (...parts) => {
+      if (!/^warning: Can't find string offset for section name/.test(String(parts[0]))) warn(...parts);
+    };
+    try {
+      await inject(executable, 'NODE_SEA_BLOB', readFileSync(config.output), {
+        sentinelFuse: SEA_FUSE,
+        ...(process.platform === 'darwin' ? { machoSegmentName: 'NODE_SEA' } : {}),
+      });
+    } finally {
+      console.warn = warn;
+    }
+    if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', executable]);
+    const seconds = (Date.now() - started) / 1000;
+    log(`sea: ${executable} (${(statSync(executable).size / 1024 / 1024).toFixed(0)} MiB) in ${seconds.toFixed(1)} s`);
+    return { executable, seconds };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,140 @@
+// The single executable (`npm run build:sea`, scripts/sea.mjs), run the way a desk machine without
+// Node runs it: PATH holds no `node` at all (a folder of its own, checked empty of node), HOME and
+// the config dir private. Built once for this file from the dist/ the suite's global set-up built,
+// into a temp folder (nothing tracked changes); the build copies and patches a ~100 MB Node binary,
+// which takes about 10 s on an idle 2-core machine, so the build has a budget of its own.
+// What a real user does with it: --version, the README's first demo command, completion from
+// the assets inside it, its own `sandbox serve`, and real requests whose arrival the simulator's
+// request log shows. Speed is the bench's business (bench/run.mjs measures its start).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSea } from '../../scripts/sea.mjs';
+import { ROOT, tempDir } from '../support/hedge-cli.js';
+import { startSimulator } from '../support/simulator.js';
+import { until } from '../support/polling.js';
+
+const work = tempDir('hedge-sea-');
+const noNode = join(work.path, 'path-without-node');
+const home = join(work.path, 'home');
+let executable = '';
+
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The executable with PATH holding no node, and only the environment given. */
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: noNode, HOME: home, HEDGE_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1', TZ: 'UTC', LANG: 'C.UTF-8', ...extra };
+}
+
+function runExecutable(args: string[], extra: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(executable, args, { env: env(extra), cwd: work.path, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+beforeAll(async () => {
+  mkdirSync(noNode, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  ({ executable } = await buildSea({ outdir: join(work.path, 'build') }));
+}, 180_000);
+
+afterAll(() => work.remove());
+
+describe('the single executable, with no node on PATH', () => {
+  it('has no node to fall back on', () => {
+    expect(existsSync(join(noNode, 'node'))).toBe(false);
+    expect(executable.startsWith(work.path)).toBe(true);
+  });
+
+  it('--version prints the package version', async () => {
+    const result = await runExecutable(['--version']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`${VERSION}\n`);
+  });
+
+  it('runs the demo: `--demo quote USDTNGN buy 10000 --tenor 3`', async () => {
+    const result = await runExecutable(['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const quote = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(quote).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 });
+    // The demo's state is kept where a user's would be.
+    expect(existsSync(join(home, 'config', 'demo-state.json'))).toBe(true);
+  });
+
+  it('prints a completion script from its own assets', async () => {
+    const result = await runExecutable(['completion', 'bash']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(readFileSync(join(ROOT, 'completions', 'hedge.bash'), 'utf8'));
+  });
+
+  it('sends a real request to a simulator, which logs it', async () => {
+    const simulator = await startSimulator({ preset: 'trading' });
+    try {
+      const result = await runExecutable(['markets', '--json'], simulator.env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+      expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
+
+      const opened = await runExecutable(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json', '--yes'], simulator.env);
+      expect(opened.code, opened.stderr).toBe(0);
+      expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
+    } finally {
+      await simulator.close();
+    }
+  });
+
+  it('serves its own simulator (`sandbox serve`) and trades against it', async () => {
+    const server = spawn(executable, ['sandbox', 'serve', '--port', '0', '--fill-delay', '0'], { env: env(), cwd: work.path, stdio: ['ignore', 'pipe', 'pipe'] });
+    let printed = '';
+    server.stdout.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk));
+    const exited = new Promise((resolve) => server.once('close', resolve));
+    try {
+      await until(() => /HEDGE_API_KEY=\S+/.test(printed) && /HEDGE_BASE_URL=\S+/.test(printed), 'the sandbox to print its settings');
+      const settings = Object.fromEntries(
+        printed
+          .split('\n')
+          .filter((line) => /^HEDGE_[A-Z_]+=/.test(line))
+          .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+      );
+      const quote = await runExecutable(['quote', 'USDTNGN', 'sell', '2500', '--tenor', '7', '--json'], settings);
+      expect(quote.code, quote.stderr).toBe(0);
+      expect(JSON.parse(quote.stdout)).toMatchObject({ market: 'USDTNGN', side: 'sell', notional_usd: 2500, tenor_days: 7 });
+      const account = await runExecutable(['account', '--json'], settings);
+      expect(account.code, account.stderr).toBe(0);
+      expect(JSON.parse(account.stdout)).toHaveProperty('balance_usdc');
+    } finally {
+      server.kill('SIGINT');
+      await exited;
+    }
+  });
+
+  it('loads its code from the code cache after the first run', async () => {
+    const report = join(work.path, 'code-cache.json');
+    const cacheDir = join(work.path, 'code-cache');
+    const first = await runExecutable(['completion', 'zsh'], { HEDGE_CACHE_DIR: cacheDir, HEDGE_CODE_CACHE_REPORT: report });
+    expect(first.code, first.stderr).toBe(0);
+    const made = JSON.parse(readFileSync(report, 'utf8')) as { read: number; written: number };
+    expect(made.written).toBeGreaterThan(0);
+    const second = await runExecutable(['completion', 'zsh'], { HEDGE_CACHE_DIR: cacheDir, HEDGE_CODE_CACHE_REPORT: report });
+    expect(second.stdout).toBe(first.stdout);
+    const used = JSON.parse(readFileSync(report, 'utf8')) as { read: number; compiled: number; written: number };
+    expect(used).toMatchObject({ read: made.written, compiled: 0, written: 0 });
+  });
+});

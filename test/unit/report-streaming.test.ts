@@ -1,0 +1,130 @@
+// The report read page by page (issue 31): ReportBuilder tallies records one at a time into the
+// very report buildReport made from them all, and ClosedHedgeListing writes the HTML listing from
+// a file in the order renderReportHtml sorts it into (close time, ties in arrival order, records
+// without a close time last): byte for byte the same page, for more rows than one block holds.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { HistoryFacts } from '../../src/api/read-history.js';
+import { ReportBuilder, buildReport, cumulativePoint, cumulativePoints } from '../../src/domain/report.js';
+import { ClosedHedgeListing } from '../../src/flows/report.js';
+import { makeChalk } from '../../src/ui/color.js';
+import { Output } from '../../src/ui/output.js';
+import { renderReportHtml, reportHtmlAround } from '../../src/ui/report-html.js';
+import { tempDir } from '../support/hedge-cli.js';
+
+const work = tempDir('hedge-report-streaming-');
+afterAll(() => work.remove());
+
+/** Newest first, as a history arrives; every 7th shares its close time with the one before; some undated. */
+function facts(count: number): HistoryFacts[] {
+  const start = Date.UTC(2026, 0, 1);
+  return Array.from({ length: count }, (_, index) => {
+    const minute = count - index - (index % 7 === 6 ? 1 : 0);
+    const record: HistoryFacts = {
+      netPnlUsd: ((index * 37) % 1000) / 100 - 4,
+      grossPnlUsd: ((index * 53) % 900) / 100,
+      carryUsd: (index % 13) / 10,
+      feesUsd: 5,
+      notionalUsd: 1_000 * (1 + (index % 9)),
+      side: index % 2 === 0 ? 'buy' : 'sell',
+      tenorDays: [1, 3, 7][index % 3],
+      market: index % 5 === 0 ? 'USDTKES' : 'USDTNGN',
+      hedgeId: `hdg_${String(index).padStart(6, '0')}`,
+    };
+    if (index % 97 !== 50) record.closedAt = new Date(start + minute * 60_000).toISOString();
+    return record;
+  });
+}
+
+describe('the report built record by record', () => {
+  it.each(['day', 'week', 'month', 'side', 'tenor', 'market'] as const)('by %s equals the report of the whole list', (by) => {
+    const records = facts(3_000);
+    const options = { by, since: by === 'week' ? new Date(Date.UTC(2026, 0, 2)) : undefined };
+    const builder = new ReportBuilder(options);
+    const covered = records.filter((record) => builder.add(record)).length;
+    const report = builder.finish([{ netPnlUsd: 3.5 }]);
+    expect(report).toEqual(buildReport(records, [{ netPnlUsd: 3.5 }], options));
+    expect(covered).toBe(report.totals.count);
+  });
+});
+
+describe('the HTML listing through a file', () => {
+  it('writes the page renderReportHtml writes, for 6,000 rows in several blocks, and leaves no file behind', () => {
+    const records = facts(6_000);
+    const report = buildReport(records, [], { by: 'day' });
+    const meta = { account: 'desk @ example', environment: 'test' as const, generatedAt: '2026-02-01T00:00:00.000Z' };
+    const target = join(work.path, 'report.html');
+    const listing = new ClosedHedgeListing(target);
+    for (const record of records) listing.add(record);
+    const [before, after] = reportHtmlAround(report, meta, listing.size);
+    listing.writeReport(target, before, after);
+    const written = readFileSync(target, 'utf8');
+    // Rows go to the file and come back in blocks of 1 MiB: several of each.
+    expect(written.length).toBeGreaterThan(1.5 * 1024 * 1024);
+    expect(written).toBe(renderReportHtml(report, { ...meta, records }));
+    expect(readdirSync(work.path)).toEqual(['report.html']);
+  });
+
+  it('draws the same cumulative chart from the compact line as from the points', () => {
+    const records = facts(5_000);
+    const builder = new ReportBuilder({ by: 'week' });
+    for (const record of records) builder.add(record);
+    const meta = { account: 'desk', environment: 'test' as const, generatedAt: '2026-02-01T00:00:00.000Z', records: [] };
+    const fromPoints = renderReportHtml(builder.finish([]), meta);
+    const fromLine = renderReportHtml(builder.finish([], { points: false }), { ...meta, cumulative: builder.cumulative() });
+    expect(fromLine).toBe(fromPoints);
+    expect(fromLine).toMatch(/<path class="line" d="M[^"]{40000,}"/);
+  });
+
+  it('an empty listing, and one discarded before the report is written', () => {
+    const report = buildReport([], [], { by: 'side' });
+    const meta = { account: 'desk', environment: 'live' as const, generatedAt: '2026-02-01T00:00:00.000Z' };
+    const target = join(work.path, 'empty.html');
+    const listing = new ClosedHedgeListing(target);
+    const [before, after] = reportHtmlAround(report, meta, listing.size);
+    listing.writeReport(target, before, after);
+    expect(readFileSync(target, 'utf8')).toBe(renderReportHtml(report, { ...meta, records: [] }));
+
+    const abandoned = new ClosedHedgeListing(join(work.path, 'never.html'));
+    abandoned.add(facts(1)[0]!);
+    abandoned.discard();
+    expect(readdirSync(work.path).sort()).toEqual(['empty.html', 'report.html']);
+  });
+});
+
+describe('JSON written a piece at a time', () => {
+  function output(format: 'json' | 'ndjson', extra: { fields?: string[] } = {}) {
+    let text = '';
+    const stdout = { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream;
+    const out = new Output({ format, chalk: makeChalk(false), streams: { stdout, stderr: stdout }, now: () => 0, ...extra });
+    return { out, text: () => text };
+  }
+
+  it.each([0, 1, 2, 40_000])('a document with a list of %i points is the bytes json() writes', (count) => {
+    const records = facts(count);
+    const builder = new ReportBuilder({ by: 'day' });
+    for (const record of records) builder.add(record);
+    const line = builder.cumulative();
+    const document = { ...builder.finish([], { points: false }), complete: true, note: 'odd\u202etext' };
+    const streamed = output('json');
+    streamed.out.jsonWithList(document, 'cumulative', line.length, (index) => cumulativePoint(line, index));
+    const whole = output('json');
+    whole.out.json({ ...document, cumulative: cumulativePoints(line) });
+    expect(streamed.text()).toBe(whole.text());
+    expect(JSON.parse(streamed.text()).cumulative).toEqual(buildReport(records, [], { by: 'day' }).cumulative);
+  });
+
+  it('with ndjson or --fields, the list is made and json() writes it', () => {
+    const document = { by: 'day', cumulative: [] as unknown[], totals: 1 };
+    const item = (index: number) => ({ at: `t${index}`, net_pnl_usd: index });
+    for (const make of [() => output('ndjson'), () => output('json', { fields: ['cumulative', 'by'] })]) {
+      const streamed = make();
+      streamed.out.jsonWithList(document, 'cumulative', 3, item);
+      const whole = make();
+      whole.out.json({ ...document, cumulative: [0, 1, 2].map(item) });
+      expect(streamed.text()).toBe(whole.text());
+      expect(streamed.text()).toContain('"t2"');
+    }
+  });
+});
