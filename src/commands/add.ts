@@ -2,7 +2,7 @@
 // added notional is quoted first (execution price, margin, fee), then sent and waited for until the
 // positions list shows it; the position before → after is shown (flows/trade-actions.ts).
 import type { InputOf } from '../cli/command-spec.js';
-import type { ADD } from '../cli/manifest.js';
+import type { ADD } from './add.spec.js';
 import type { CommandContext } from '../runtime/context.js';
 import { runChangeCommand } from './change-command.js';
 

@@ -5,7 +5,7 @@
 // target sends nothing. `--dry-run` is `hedge plan`.
 import type { HedgeClient } from '../api/client.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { APPLY } from '../cli/manifest.js';
+import type { APPLY } from './apply.spec.js';
 import type { PlanStep } from '../domain/plan.js';
 import { HeldError, OrderFailedError, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';

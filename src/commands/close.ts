@@ -2,7 +2,7 @@
 // GET /positions (the spec's confirmation), then shows what closing returned (the position's
 // net_margin_usd just before the close) and, when the record appears in time, the realized figures.
 import type { InputOf } from '../cli/command-spec.js';
-import type { CLOSE } from '../cli/manifest.js';
+import type { CLOSE } from './close.spec.js';
 import { parseMarket, parseSide } from '../domain/input.js';
 import type { Side } from '../domain/vocabulary.js';
 import { closeAction } from '../flows/trade-actions.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { CommandContext } from '../runtime/context.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { InputOf } from '../cli/command-spec.js';
-import { SHELL_VALUES, type COMPLETION } from '../cli/manifest.js';
+import { SHELL_VALUES, type COMPLETION } from './completion.spec.js';
 
 const FILE_FOR_SHELL: Record<(typeof SHELL_VALUES)[number], string> = {
   bash: 'hedge.bash',

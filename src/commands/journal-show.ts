@@ -1,6 +1,6 @@
 // `hedge journal show ID`: one journal entry in full — request, idempotency key, outcome.
 import type { InputOf } from '../cli/command-spec.js';
-import type { JOURNAL_SHOW } from '../cli/manifest.js';
+import type { JOURNAL_SHOW } from './journal-show.spec.js';
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import { isUnresolved, JournalError, type Journal, type JournalEntry } from '../journal/index.js';

@@ -9,7 +9,7 @@ import { checkCaFile, checkJournalUrl, defaultBaseUrl, loginProfileName, readKey
 import { environmentLabel } from '../config/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { LOGIN } from '../cli/manifest.js';
+import type { LOGIN } from './login.spec.js';
 import { ApiError, AuthError, HedgeError, NetworkError, UsageError } from '../errors.js';
 import { redactStoreUrl } from '../security/store-url.js';
 

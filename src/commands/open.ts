@@ -4,7 +4,7 @@
 import type { HedgeClient, OpenRequest } from '../api/client.js';
 import type { Quote, Side, Tenor } from '../api/schemas.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { OPEN } from '../cli/manifest.js';
+import type { OPEN } from './open.spec.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import { withAccountLock } from '../flows/account-lock.js';

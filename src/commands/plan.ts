@@ -3,7 +3,7 @@
 // the pre-trade checks simulated over the whole plan. Sends no write. Exit 0 at target, 9 when
 // changes are needed, 3 when a check fails (after the plan is shown), 2 for a bad file.
 import type { InputOf } from '../cli/command-spec.js';
-import type { PLAN } from '../cli/manifest.js';
+import type { PLAN } from './plan.spec.js';
 import { buildTargetPlan, exitCodeNamed, parseTolerance, planCheckError, readTargetFile, type TargetPlanOptions } from '../flows/target-plan.js';
 import type { CommandContext } from '../runtime/context.js';
 import { planAsData, renderPlan } from '../ui/plan-view.js';

@@ -3,7 +3,7 @@
 // the server sends is shown after them.
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { POSITIONS } from '../cli/manifest.js';
+import type { POSITIONS } from './positions.spec.js';
 import { runWatch, watchAsked } from '../flows/watch.js';
 import { POSITION_FIELDS } from '../ui/resource-fields.js';
 import { positionForPeople, readBook } from '../flows/positions.js';

@@ -6,7 +6,7 @@ import { parseMarket } from '../domain/input.js';
 import { requireListedMarket } from '../flows/markets.js';
 import type { FieldSpec } from '../ui/fields.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { PRICE } from '../cli/manifest.js';
+import type { PRICE } from './price.spec.js';
 
 const PRICE_FIELDS: FieldSpec[] = [
   { key: 'market', label: 'Market', priority: 0 },

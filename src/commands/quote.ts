@@ -6,7 +6,7 @@ import { parseMarket, parseNotional, parseSide, parseTenor } from '../domain/inp
 import { explainMarketRefusal } from '../flows/markets.js';
 import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../ui/quote-card.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { QUOTE } from '../cli/manifest.js';
+import type { QUOTE } from './quote.spec.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>): Promise<void> {
   const market = parseMarket(input.args.market);

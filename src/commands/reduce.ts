@@ -2,7 +2,7 @@
 // down with it), then wait until the positions list shows it (or the side is gone), and show what
 // it realized: the reduced share of the position's figures and the balance before → after.
 import type { InputOf } from '../cli/command-spec.js';
-import type { REDUCE } from '../cli/manifest.js';
+import type { REDUCE } from './reduce.spec.js';
 import type { CommandContext } from '../runtime/context.js';
 import { runChangeCommand } from './change-command.js';
 

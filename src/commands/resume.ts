@@ -3,7 +3,7 @@
 // result, or acts once if the first request never arrived — then waits as the original command
 // would. Without ID, the newest unresolved action.
 import type { InputOf } from '../cli/command-spec.js';
-import type { RESUME } from '../cli/manifest.js';
+import type { RESUME } from './resume.spec.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
 import { UsageError } from '../errors.js';
 import { resumeRoll, ROLL_GROUP_PREFIX } from '../flows/roll.js';
