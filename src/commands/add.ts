@@ -4,8 +4,18 @@
 import type { InputOf } from '../cli/command-spec.js';
 import type { ADD } from './add.spec.js';
 import type { CommandContext } from '../runtime/context.js';
-import { runChangeCommand } from './change-command.js';
+import { parseChangeOptions, runChange, type ChangeOptions } from '../flows/change.js';
+
+export type AddOptions = ChangeOptions;
+
+export function parseAddOptions(input: InputOf<typeof ADD>): AddOptions {
+  return parseChangeOptions(input.args, input.options);
+}
+
+export function runAdd(ctx: CommandContext, opts: AddOptions): Promise<number> {
+  return runChange(ctx, 'add', opts);
+}
 
 export function run(ctx: CommandContext, input: InputOf<typeof ADD>): Promise<number> {
-  return runChangeCommand(ctx, 'add', input.args, input.options);
+  return runAdd(ctx, parseAddOptions(input));
 }

@@ -11,7 +11,7 @@ import { isUnresolved } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { renderJournalEntry } from '../ui/journal-fields.js';
-import { findJournalEntry } from './journal-show.js';
+import { findJournalEntry } from '../flows/journal-entry.js';
 
 export interface JournalResolveOptions {
   id: string;

@@ -4,8 +4,18 @@
 import type { InputOf } from '../cli/command-spec.js';
 import type { REDUCE } from './reduce.spec.js';
 import type { CommandContext } from '../runtime/context.js';
-import { runChangeCommand } from './change-command.js';
+import { parseChangeOptions, runChange, type ChangeOptions } from '../flows/change.js';
+
+export type ReduceOptions = ChangeOptions;
+
+export function parseReduceOptions(input: InputOf<typeof REDUCE>): ReduceOptions {
+  return parseChangeOptions(input.args, input.options);
+}
+
+export function runReduce(ctx: CommandContext, opts: ReduceOptions): Promise<number> {
+  return runChange(ctx, 'reduce', opts);
+}
 
 export function run(ctx: CommandContext, input: InputOf<typeof REDUCE>): Promise<number> {
-  return runChangeCommand(ctx, 'reduce', input.args, { ...input.options, skipChecks: true });
+  return runReduce(ctx, parseReduceOptions(input));
 }

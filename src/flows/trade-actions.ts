@@ -27,6 +27,22 @@ export interface ActionExtras {
   quote?: Quote;
 }
 
+/**
+ * The command line each write is journaled under (and shown in hints): one builder per write, used
+ * by its command, apply's steps and the keeper alike.
+ */
+export function openArgv(request: Pick<OpenRequest, 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'client_reference'>): string[] {
+  return ['open', request.market, request.side, String(request.notional_usd), '--tenor', String(request.tenor_days), ...(request.client_reference ? ['--ref', request.client_reference] : [])];
+}
+
+export function changeArgv(action: 'add' | 'reduce', request: Pick<ChangeRequest, 'market' | 'side' | 'notional_usd'>): string[] {
+  return [action, request.market, request.side, String(request.notional_usd)];
+}
+
+export function closeArgv(request: SideRequest): string[] {
+  return ['close', request.market, request.side];
+}
+
 function txNote(hash: unknown): string {
   return typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : '';
 }
