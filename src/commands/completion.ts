@@ -17,12 +17,24 @@ const FILE_FOR_SHELL: Record<(typeof SHELL_VALUES)[number], string> = {
 // (→ ../../completions) when a test imports it directly.
 const CANDIDATE_DIRS = ['../completions/', '../../completions/'];
 
-export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Promise<void> {
+export interface CompletionOptions {
+  shell: (typeof SHELL_VALUES)[number];
+}
+
+export function parseCompletionOptions(input: InputOf<typeof COMPLETION>): CompletionOptions {
   const shell = input.args.shell ?? '';
   if (!(SHELL_VALUES as readonly string[]).includes(shell)) {
     throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);
   }
-  const fileName = FILE_FOR_SHELL[shell as keyof typeof FILE_FOR_SHELL];
+  return { shell: shell as CompletionOptions['shell'] };
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Promise<void> {
+  return runCompletion(ctx, parseCompletionOptions(input));
+}
+
+export async function runCompletion(ctx: CommandContext, { shell }: CompletionOptions): Promise<void> {
+  const fileName = FILE_FOR_SHELL[shell];
   for (const dir of CANDIDATE_DIRS) {
     const path = fileURLToPath(new URL(`${dir}${fileName}`, import.meta.url));
     let text: string;

@@ -6,9 +6,22 @@ import { isUnresolved } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderJournalEntry } from '../ui/journal-fields.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_SHOW>): Promise<void> {
+export interface JournalShowOptions {
+  /** A journal id or a unique prefix of one. */
+  id: string;
+}
+
+export function parseJournalShowOptions(input: InputOf<typeof JOURNAL_SHOW>): JournalShowOptions {
+  return { id: input.args.id };
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_SHOW>): Promise<void> {
+  return runJournalShow(ctx, parseJournalShowOptions(input));
+}
+
+export async function runJournalShow(ctx: CommandContext, opts: JournalShowOptions): Promise<void> {
   const journal = await ctx.journal();
-  const entry = await findJournalEntry(ctx, journal, input.args.id);
+  const entry = await findJournalEntry(ctx, journal, opts.id);
   const footer = isUnresolved(entry) ? [ctx.output.chalk.yellow(`Unresolved: finish it with \`${ctx.hedgeCommand('resume', entry.id)}\` (same key, acts at most once).`)] : [];
   renderJournalEntry(ctx.output, entry, { now: ctx.clock.now(), footer });
 }
