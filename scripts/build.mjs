@@ -355,7 +355,53 @@ const pgNativeNeverLoaded = {
 };
 
 /** Local source files the front may contain: stateless data and the argument parsing. */
-const FRONT_MODULES = ['src/cli/main.ts', 'src/cli/manifest.ts', 'src/cli/command-spec.ts', 'src/cli/globals.ts', 'src/cli/help.ts', 'src/domain/vocabulary.ts', 'src/version.ts'];
+const FRONT_MODULES = [
+  'src/cli/main.ts',
+  'src/cli/manifest.ts',
+  'src/cli/command-spec.ts',
+  'src/cli/globals.ts',
+  'src/cli/help.ts',
+  'src/domain/vocabulary.ts',
+  'src/version.ts',
+  // Each command's declaration, beside its code (the code itself is loaded lazily).
+  'src/commands/spec-parts.ts',
+  'src/commands/account.spec.ts',
+  'src/commands/add.spec.ts',
+  'src/commands/api.spec.ts',
+  'src/commands/apply.spec.ts',
+  'src/commands/close.spec.ts',
+  'src/commands/completion.spec.ts',
+  'src/commands/demo-reset.spec.ts',
+  'src/commands/doctor.spec.ts',
+  'src/commands/hedges.spec.ts',
+  'src/commands/history.spec.ts',
+  'src/commands/journal-list.spec.ts',
+  'src/commands/journal-migrate.spec.ts',
+  'src/commands/journal-resolve.spec.ts',
+  'src/commands/journal-show.spec.ts',
+  'src/commands/keep.spec.ts',
+  'src/commands/login.spec.ts',
+  'src/commands/logout.spec.ts',
+  'src/commands/markets.spec.ts',
+  'src/commands/maturities.spec.ts',
+  'src/commands/mcp.spec.ts',
+  'src/commands/open.spec.ts',
+  'src/commands/plan.spec.ts',
+  'src/commands/positions.spec.ts',
+  'src/commands/price.spec.ts',
+  'src/commands/profile-list.spec.ts',
+  'src/commands/profile-remove.spec.ts',
+  'src/commands/profile-reset-wire.spec.ts',
+  'src/commands/profile-use.spec.ts',
+  'src/commands/quote.spec.ts',
+  'src/commands/reduce.spec.ts',
+  'src/commands/report.spec.ts',
+  'src/commands/resume.spec.ts',
+  'src/commands/roll.spec.ts',
+  'src/commands/sandbox-serve.spec.ts',
+  'src/commands/tools.spec.ts',
+  'src/commands/whoami.spec.ts',
+];
 
 /** `src/commands/login.ts` → `commands-login`: flat in dist/ (so `./cli.cjs` resolves from every file) and unique. */
 export function entryName(path) {

@@ -6,7 +6,7 @@ import { PassThrough, Writable } from 'node:stream';
 import type { Clock } from '../api/transport.js';
 import type { RawInput } from '../cli/command-spec.js';
 import type { Env, ResolvedCredentials } from '../config/credentials.js';
-import { describeError, EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
+import { EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
 import { CommandContext, type ContextInit, type GlobalOptions, type Io } from '../runtime/context.js';
 import { makeChalk } from '../ui/color.js';
 import { Output } from '../ui/output.js';
@@ -118,7 +118,8 @@ export async function runInProcess(
     const { runCommand } = await import('../cli/run-command.js');
     exitCode = await runCommand(ctx, tool.spec, input);
   } catch (failure) {
-    error = describeError(failure);
+    // The same description as the CLI's, hints carrying this session's --demo/--profile.
+    error = ctx.describeFailure(failure);
     exitCode = error.exitCode;
   } finally {
     await ctx.dispose();

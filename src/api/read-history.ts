@@ -5,31 +5,10 @@
 // wins, so the order of each list is the order of preference.
 import { InvalidResponseError } from '../errors.js';
 import { showUnderKnownNames } from './unspecified.js';
+import type { HistoryFacts } from '../domain/wire.js';
 
-export interface HistoryFacts {
-  /** The spec's bottom line of a closed hedge: what it did to the balance. */
-  netPnlUsd: number;
-  grossPnlUsd?: number;
-  /** Positive = paid by the account, negative = earned (the wire contract's sign). */
-  carryUsd?: number;
-  /** Positive = paid by the account. */
-  feesUsd?: number;
-  notionalUsd?: number;
-  side?: 'buy' | 'sell';
-  tenorDays?: number;
-  market?: string;
-  hedgeId?: string;
-  /** The caller's deal id (the spec's `client_reference`). */
-  clientReference?: string;
-  /** The rate the hedge was struck at (quote currency per USDT). */
-  entryPrice?: number;
-  /** The rate it closed or settled at. */
-  exitPrice?: number;
-  /** ISO 8601 UTC, normalised (`2026-11-22T08:00:00.000Z`). */
-  openedAt?: string;
-  /** ISO 8601 UTC, normalised. */
-  closedAt?: string;
-}
+/** A closed hedge as the rules reason about it; defined in domain/, read here. */
+export type { HistoryFacts };
 
 type Fact = keyof HistoryFacts;
 

@@ -9,6 +9,7 @@
 import * as z from 'zod';
 
 import { SIDES } from '../domain/vocabulary.js';
+import type { AccountFacts, MarketFacts } from '../domain/wire.js';
 
 export { HEDGE_STATUSES, SIDES, TENORS, type HedgeStatus, type Side, type Tenor } from '../domain/vocabulary.js';
 
@@ -139,4 +140,9 @@ export type OpenedHedge = z.infer<typeof openedHedgeSchema>;
 export type SubmittedAction = z.infer<typeof submittedActionSchema>;
 export type Position = z.infer<typeof positionSchema>;
 export type Account = z.infer<typeof accountSchema>;
+
+// What these answers are read into for the rules (domain/wire.ts): a schema that stopped fitting
+// them fails the typecheck here.
+type Fits<Read extends Facts, Facts> = Read;
+export type AnswersAsFacts = [Fits<Market, MarketFacts>, Fits<Account, AccountFacts>];
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;

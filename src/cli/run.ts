@@ -114,10 +114,8 @@ export async function runInvocation(
     const { runCommand } = await import('./run-command.js');
     return await runCommand(ctx, spec as CommandSpec & { load: NonNullable<CommandSpec['load']> }, input);
   } catch (error) {
-    const described = describeError(error);
     // A hint names commands to run next: they must reach the same environment (--demo, --profile).
-    const flags = ctx.environmentFlags;
-    if (described.hint && flags.length > 0) described.hint = withEnvironmentFlags(described.hint, flags);
+    const described = ctx.describeFailure(error);
     return reportError(described, error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });
   } finally {
     for (const { signal, handler } of handlers) process.off(signal, handler);
@@ -126,10 +124,4 @@ export async function runInvocation(
     process.once('SIGINT', () => process.exit(130));
     await ctx.dispose();
   }
-}
-
-/** Every `hedge …` command quoted in a hint, with the flags that chose the environment (once). */
-export function withEnvironmentFlags(hint: string, flags: readonly string[]): string {
-  const prefix = `hedge ${flags.join(' ')}`;
-  return hint.replace(/`hedge (?!--demo\b|--profile\b)/g, `\`${prefix} `);
 }

@@ -3,7 +3,7 @@
 // other field the server sends is shown after them.
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { ACCOUNT } from '../cli/manifest.js';
+import type { ACCOUNT } from './account.spec.js';
 import { runWatch, watchAsked } from '../flows/watch.js';
 import { ACCOUNT_FIELDS } from '../ui/resource-fields.js';
 

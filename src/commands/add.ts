@@ -2,10 +2,20 @@
 // added notional is quoted first (execution price, margin, fee), then sent and waited for until the
 // positions list shows it; the position before → after is shown (flows/trade-actions.ts).
 import type { InputOf } from '../cli/command-spec.js';
-import type { ADD } from '../cli/manifest.js';
+import type { ADD } from './add.spec.js';
 import type { CommandContext } from '../runtime/context.js';
-import { runChangeCommand } from './change-command.js';
+import { parseChangeOptions, runChange, type ChangeOptions } from '../flows/change.js';
+
+export type AddOptions = ChangeOptions;
+
+export function parseAddOptions(input: InputOf<typeof ADD>): AddOptions {
+  return parseChangeOptions(input.args, input.options);
+}
+
+export function runAdd(ctx: CommandContext, opts: AddOptions): Promise<number> {
+  return runChange(ctx, 'add', opts);
+}
 
 export function run(ctx: CommandContext, input: InputOf<typeof ADD>): Promise<number> {
-  return runChangeCommand(ctx, 'add', input.args, input.options);
+  return runAdd(ctx, parseAddOptions(input));
 }

@@ -7,7 +7,7 @@
 //
 // Unlike `gh api`, parameters never turn a GET into a POST: a write is always asked for with -X.
 import type { InputOf } from '../cli/command-spec.js';
-import type { API } from '../cli/manifest.js';
+import type { API } from './api.spec.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf, type ParamInput } from '../domain/api-params.js';
 import { UsageError } from '../errors.js';
 import { AnswerLog, apiWriteAction, isWriteMethod, readApi, readInputBody, readText, type ApiAnswer, type ApiCall } from '../flows/api-call.js';

@@ -1,42 +1,31 @@
 // `hedge apply FILE`: bring the book to a target file. First every unresolved action of an earlier
-// apply (killed or cut off) is finished with its own key; then the plan is computed anew from live
+// apply (killed or cut off) is finished with its own key (flows/apply.ts, through the one resume flow); then the plan is computed anew from live
 // state and shown, confirmed once, and carried out step by step through the one write flow — each
 // step journaled (one group per run, one leg per step) and waited to resolution. A second apply at
 // target sends nothing. `--dry-run` is `hedge plan`.
 import type { HedgeClient } from '../api/client.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { APPLY } from '../cli/manifest.js';
+import type { APPLY } from './apply.spec.js';
 import type { PlanStep } from '../domain/plan.js';
 import { HeldError, OrderFailedError, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
 import { withAccountLock } from '../flows/account-lock.js';
 import { confirmOrStop, guardLiveAction } from '../flows/live-guard.js';
-import { buildTargetPlan, exitCodeNamed, parseTolerance, planCheckError, readTargetFile, type TargetPlanOptions } from '../flows/target-plan.js';
-import { actionFromJournal, changeAction, closeAction, openAction } from '../flows/trade-actions.js';
-import { runWrite, type WriteAction, type WriteOptions } from '../flows/write-flow.js';
+import { buildTargetPlan, exitCodeNamed, outputColumns, parseTolerance, planCheckError, readTargetFile, runPlan, type TargetPlanOptions } from '../flows/target-plan.js';
+import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from '../flows/trade-actions.js';
+import { runWrite, type WriteAction } from '../flows/write-flow.js';
+import { APPLY_GROUP_PREFIX, asStep, resumeUnfinishedApplies, SEND_AND_WAIT } from '../flows/apply.js';
 import { describeHolder, type Holder, type JournalEntry } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { describeStep, renderApplyReport, renderPlan, type ApplyReportRow } from '../ui/plan-view.js';
-import { outputColumns, runPlan } from './plan.js';
 
 export interface ApplyOptions extends TargetPlanOptions {
   dryRun: boolean;
 }
 
-/** Every apply run's journal group starts with this; a later apply finishes what one left open. */
-export const APPLY_GROUP_PREFIX = 'apply-';
-
 export function parseApplyOptions(input: InputOf<typeof APPLY>): ApplyOptions {
   return { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance), dryRun: input.options.dryRun === true };
-}
-
-/** Each step (and each resumed action) is sent once, waited to its end, and shown only in the run's report. */
-const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
-
-/** The one confirmation of the run covered every action; their own results are shown in the report. */
-function asStep<S, R>(action: WriteAction<S, R>): WriteAction<S, R> {
-  return { ...action, check: undefined, preview: undefined, confirmed: true, renderSubmitted: () => {}, renderResolved: () => {} };
 }
 
 function actionFor(ctx: CommandContext, client: HedgeClient, step: PlanStep, group: string, leg: string): WriteAction<unknown, unknown> {
@@ -52,66 +41,16 @@ function actionFor(ctx: CommandContext, client: HedgeClient, step: PlanStep, gro
         tenor_days: step.tenorDays,
         ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
       };
-      const argv = ['open', market, side, String(amount), '--tenor', String(step.tenorDays), ...(step.clientReference ? ['--ref', step.clientReference] : [])];
-      return openAction(ctx, client, request, { argv, group, leg }) as WriteAction<unknown, unknown>;
+      return openAction(ctx, client, request, { argv: openArgv(request), group, leg }) as WriteAction<unknown, unknown>;
     }
     case 'add':
-    case 'reduce':
-      return changeAction(ctx, client, step.action, { market, side, notional_usd: amount }, { argv: [step.action, market, side, String(amount)], group, leg }) as WriteAction<
-        unknown,
-        unknown
-      >;
-    case 'close':
-      return closeAction(ctx, client, { market, side }, { argv: ['close', market, side], group, leg }) as WriteAction<unknown, unknown>;
-  }
-}
-
-async function identity(ctx: CommandContext): Promise<{ environment: string; host: string; keyId: string }> {
-  const credentials = await ctx.credentials();
-  const { keyFingerprint } = await import('../journal/index.js');
-  return {
-    environment: credentials.environment,
-    // As the write flow records it: the demo's port changes every run.
-    host: credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host,
-    keyId: keyFingerprint(credentials.apiKey),
-  };
-}
-
-/**
- * Finishes every unresolved action an earlier apply left in the journal for this environment,
- * oldest first, each with its own key: the server replays what it already did or acts once. Runs
- * before planning, so the plan starts from a book where nothing is in flight.
- */
-async function resumeUnfinished(ctx: CommandContext, client: HedgeClient): Promise<number> {
-  const journal = await ctx.journal();
-  const self = await identity(ctx);
-  const unresolved = (await journal.list({ pending: true }))
-    .filter(
-      (entry) =>
-        entry.group?.startsWith(APPLY_GROUP_PREFIX) === true &&
-        entry.environment === self.environment &&
-        entry.base_url_host === self.host &&
-        entry.key_id === self.keyId,
-    )
-    .reverse();
-  for (const entry of unresolved) {
-    const body = (entry.request.body ?? {}) as Record<string, unknown>;
-    const action = actionFromJournal(ctx, client, entry.command, body, entry.argv ?? [], { group: entry.group, leg: entry.leg });
-    const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();
-    if (!action) {
-      ctx.output.warn(`Journal ${entry.id} (${safeText(entry.command)}) is not an action apply can finish; see \`${ctx.hedgeCommand('resume', entry.id)}\`.`);
-      continue;
+    case 'reduce': {
+      const request = { market, side, notional_usd: amount };
+      return changeAction(ctx, client, step.action, request, { argv: changeArgv(step.action, request), group, leg }) as WriteAction<unknown, unknown>;
     }
-    ctx.output.note(`Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`);
-    const result = await runWrite(ctx, asStep(action), { ...SEND_AND_WAIT, idempotencyKey: entry.idempotency_key });
-    const outcome = result.kind === 'dry-run' ? 'unknown' : result.entry.outcome;
-    ctx.output.note(
-      outcome === 'failed'
-        ? `Journal ${entry.id}: the ${what} failed on-chain (nothing was opened); the plan below starts from the book as it is.`
-        : `Journal ${entry.id}: the ${what} is ${outcome}.`,
-    );
+    case 'close':
+      return closeAction(ctx, client, { market, side }, { argv: closeArgv({ market, side }), group, leg }) as WriteAction<unknown, unknown>;
   }
-  return unresolved.length;
 }
 
 function groupId(ctx: CommandContext): string {
@@ -140,7 +79,7 @@ export async function runApply(ctx: CommandContext, opts: ApplyOptions): Promise
   // Read the book, decide, send and see it land under one lock: a second apply (or roll) of this
   // account waits, then plans from the book as the first one left it.
   return withAccountLock(ctx, 'the book of this account', ['book'], async ({ waitedFor }) => {
-    const resumed = await resumeUnfinished(ctx, client);
+    const resumed = await resumeUnfinishedApplies(ctx, client);
     return applyPlan(ctx, client, opts, target, guard, { waitedFor, resumed });
   });
 }

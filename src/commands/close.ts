@@ -2,10 +2,10 @@
 // GET /positions (the spec's confirmation), then shows what closing returned (the position's
 // net_margin_usd just before the close) and, when the record appears in time, the realized figures.
 import type { InputOf } from '../cli/command-spec.js';
-import type { CLOSE } from '../cli/manifest.js';
+import type { CLOSE } from './close.spec.js';
 import { parseMarket, parseSide } from '../domain/input.js';
 import type { Side } from '../domain/vocabulary.js';
-import { closeAction } from '../flows/trade-actions.js';
+import { closeAction, closeArgv } from '../flows/trade-actions.js';
 import { runWrite, writeOptionsFrom, type WriteOptions } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
 
@@ -21,7 +21,8 @@ export function parseCloseOptions(input: InputOf<typeof CLOSE>): CloseOptions {
 
 export async function runClose(ctx: CommandContext, opts: CloseOptions): Promise<number> {
   const client = await ctx.client();
-  const action = closeAction(ctx, client, { market: opts.market, side: opts.side }, { argv: ['close', opts.market, opts.side] });
+  const request = { market: opts.market, side: opts.side };
+  const action = closeAction(ctx, client, request, { argv: closeArgv(request) });
   await runWrite(ctx, action, opts.write);
   return 0;
 }

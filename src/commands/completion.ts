@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { CommandContext } from '../runtime/context.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { InputOf } from '../cli/command-spec.js';
-import { SHELL_VALUES, type COMPLETION } from '../cli/manifest.js';
+import { SHELL_VALUES, type COMPLETION } from './completion.spec.js';
 import { builtInAsset } from '../runtime/packaged-file.js';
 
 const FILE_FOR_SHELL: Record<(typeof SHELL_VALUES)[number], string> = {
@@ -18,12 +18,24 @@ const FILE_FOR_SHELL: Record<(typeof SHELL_VALUES)[number], string> = {
 // (→ ../../completions) when a test imports it directly.
 const CANDIDATE_DIRS = ['../completions/', '../../completions/'];
 
-export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Promise<void> {
+export interface CompletionOptions {
+  shell: (typeof SHELL_VALUES)[number];
+}
+
+export function parseCompletionOptions(input: InputOf<typeof COMPLETION>): CompletionOptions {
   const shell = input.args.shell ?? '';
   if (!(SHELL_VALUES as readonly string[]).includes(shell)) {
     throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);
   }
-  const fileName = FILE_FOR_SHELL[shell as keyof typeof FILE_FOR_SHELL];
+  return { shell: shell as CompletionOptions['shell'] };
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Promise<void> {
+  return runCompletion(ctx, parseCompletionOptions(input));
+}
+
+export async function runCompletion(ctx: CommandContext, { shell }: CompletionOptions): Promise<void> {
+  const fileName = FILE_FOR_SHELL[shell];
   // The single executable carries the scripts inside it (scripts/sea.mjs).
   const builtIn = builtInAsset(`completions/${fileName}`);
   if (builtIn !== undefined) {

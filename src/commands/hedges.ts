@@ -7,7 +7,7 @@ import { parseClientReference, parseHedgeId, parseLimit, parseStatus } from '../
 import { OrderFailedError, StillPendingError, UsageError } from '../errors.js';
 import { HEDGE_FIELDS, HEDGE_RESOURCE } from '../ui/resource-fields.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { HEDGES } from '../cli/manifest.js';
+import type { HEDGES } from './hedges.spec.js';
 import { moreNote } from '../ui/list-notes.js';
 import { MAX_PAGE_SIZE } from '../api/unspecified.js';
 

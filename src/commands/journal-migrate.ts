@@ -3,7 +3,7 @@
 // the store failed after its request was sent). Every entry keeps its id; running it again adds
 // nothing (each one is found already there). The local file is left as it is.
 import type { InputOf } from '../cli/command-spec.js';
-import type { JOURNAL_MIGRATE } from '../cli/manifest.js';
+import type { JOURNAL_MIGRATE } from './journal-migrate.spec.js';
 import { UsageError } from '../errors.js';
 import { journalDir, openJournal, type JournalEntry } from '../journal/index.js';
 import { JournalStoreError } from '../journal/store-error.js';

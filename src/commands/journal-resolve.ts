@@ -4,14 +4,14 @@
 // so the same command run again is a new action with a new key. An action a live process is still
 // carrying out is not resolved from under it (exit 11).
 import type { InputOf } from '../cli/command-spec.js';
-import type { JOURNAL_RESOLVE } from '../cli/manifest.js';
+import type { JOURNAL_RESOLVE } from './journal-resolve.spec.js';
 import { UsageError } from '../errors.js';
 import { heldError } from '../flows/write-flow.js';
 import { isUnresolved } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { renderJournalEntry } from '../ui/journal-fields.js';
-import { findJournalEntry } from './journal-show.js';
+import { findJournalEntry } from '../flows/journal-entry.js';
 
 export interface JournalResolveOptions {
   id: string;

@@ -1,37 +1,27 @@
 // `hedge journal show ID`: one journal entry in full — request, idempotency key, outcome.
 import type { InputOf } from '../cli/command-spec.js';
-import type { JOURNAL_SHOW } from '../cli/manifest.js';
-import { echo } from '../domain/input.js';
-import { UsageError } from '../errors.js';
-import { isUnresolved, JournalError, type Journal, type JournalEntry } from '../journal/index.js';
+import type { JOURNAL_SHOW } from './journal-show.spec.js';
+import { findJournalEntry } from '../flows/journal-entry.js';
+import { isUnresolved } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderJournalEntry } from '../ui/journal-fields.js';
 
-/**
- * The entry for an id or unique prefix. An unknown id and an ambiguous prefix are the operator's
- * input, not a broken journal: both are usage errors (exit 2) naming what was typed.
- */
-export async function findJournalEntry(ctx: CommandContext, journal: Journal, id: string): Promise<JournalEntry> {
-  if (id.trim() === '') throw new UsageError('id: a journal id (a_…) or a unique prefix of one is required.');
-  let entry: JournalEntry | undefined;
-  try {
-    entry = await journal.get(id);
-  } catch (error) {
-    // Only the ambiguity is the caller's: a journal that cannot be read stays a JournalError.
-    if (error instanceof JournalError && /matches \d+ journal entries/.test(error.message)) {
-      throw new UsageError(error.message, { hint: error.hint });
-    }
-    throw error;
-  }
-  if (!entry) {
-    throw new UsageError(`No journal entry ${echo(id)} in ${journal.location}.`, { hint: `List the journal with \`${ctx.hedgeCommand('journal')}\`.` });
-  }
-  return entry;
+export interface JournalShowOptions {
+  /** A journal id or a unique prefix of one. */
+  id: string;
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_SHOW>): Promise<void> {
+export function parseJournalShowOptions(input: InputOf<typeof JOURNAL_SHOW>): JournalShowOptions {
+  return { id: input.args.id };
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_SHOW>): Promise<void> {
+  return runJournalShow(ctx, parseJournalShowOptions(input));
+}
+
+export async function runJournalShow(ctx: CommandContext, opts: JournalShowOptions): Promise<void> {
   const journal = await ctx.journal();
-  const entry = await findJournalEntry(ctx, journal, input.args.id);
+  const entry = await findJournalEntry(ctx, journal, opts.id);
   const footer = isUnresolved(entry) ? [ctx.output.chalk.yellow(`Unresolved: finish it with \`${ctx.hedgeCommand('resume', entry.id)}\` (same key, acts at most once).`)] : [];
   renderJournalEntry(ctx.output, entry, { now: ctx.clock.now(), footer });
 }

@@ -2,7 +2,7 @@
 // maturities (flows/keep.ts): rolls what matures within roll_before, re-opens a side that settled,
 // reports drift (and with --converge brings it back), leaves a row past its `until` to mature.
 import type { InputOf } from '../cli/command-spec.js';
-import type { KEEP } from '../cli/manifest.js';
+import type { KEEP } from './keep.spec.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS, MIN_INTERVAL_MS, runKeep, type KeepOptions } from '../flows/keep.js';
 import { parseTolerance } from '../flows/target-plan.js';

@@ -1,91 +1,57 @@
 // hedge login [--profile NAME] [--base-url URL] [--ca-file FILE]
 // Asks on a terminal (the key hidden), reads the key from stdin otherwise; checks the key with one
-// GET /account against that base URL and saves the profile only when the server accepted it.
-import { checkBaseUrl } from '../security/base-url.js';
-import { environmentOfKey, redactKey, registerSecret, validateApiKey } from '../security/secrets.js';
-import { requestedProfile, type ResolvedCredentials, type Source } from '../config/credentials.js';
+// GET /account against that base URL and saves the profile only when the server accepted it. The
+// asking is flows/login.ts.
+import { redactKey, registerSecret, validateApiKey } from '../security/secrets.js';
+import { requestedProfile, type ResolvedCredentials } from '../config/credentials.js';
 import { checkKey } from '../flows/key-check.js';
-import { checkCaFile, checkJournalUrl, defaultBaseUrl, loginProfileName, readKeyFromStdin, saveLogin } from '../config/login-profile.js';
+import { checkCaFile, checkJournalUrl, defaultBaseUrl, loginProfileName, saveLogin } from '../config/login-profile.js';
+import { askLogin } from '../flows/login.js';
 import { environmentLabel } from '../ui/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { LOGIN } from '../cli/manifest.js';
+import type { LOGIN } from './login.spec.js';
 import { ApiError, AuthError, HedgeError, NetworkError, UsageError } from '../errors.js';
 import { redactStoreUrl } from '../security/store-url.js';
 
-const KEY_SHAPE_HINT = 'Expected <prefix>_live_… or <prefix>_test_… (copy it from the settings area of the partner desk).';
-
-function validationMessage(check: () => unknown): true | string {
-  try {
-    check();
-    return true;
-  } catch (error) {
-    return (error as Error).message;
-  }
+export interface LoginOptions {
+  /** As typed; checked once the store is read (undefined: not given). */
+  baseUrl?: string;
+  caFile?: string;
+  /** undefined: keep what the profile has; null: back to the local file. */
+  journalUrl?: string | null;
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>): Promise<number> {
+export function parseLoginOptions(input: InputOf<typeof LOGIN>): LoginOptions {
+  return {
+    baseUrl: typeof input.options.baseUrl === 'string' ? input.options.baseUrl : undefined,
+    caFile: typeof input.options.caFile === 'string' ? checkCaFile(input.options.caFile) : undefined,
+    journalUrl: typeof input.options.journalUrl === 'string' ? checkJournalUrl(input.options.journalUrl) : undefined,
+  };
+}
+
+/** The demo has no account to log in to; said before any flag is read. */
+function refuseDemo(ctx: CommandContext): void {
   if (ctx.globals.demo) {
     throw new UsageError('--demo: the demo needs no login; run `hedge --demo <command>` directly.');
   }
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof LOGIN>): Promise<number> {
+  refuseDemo(ctx);
+  return runLogin(ctx, parseLoginOptions(input));
+}
+
+export async function runLogin(ctx: CommandContext, opts: LoginOptions): Promise<number> {
+  refuseDemo(ctx);
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
   const store = await ctx.store();
   // A store that cannot be read is reported before anything is asked.
   const name = loginProfileName(requested, store.read());
   const existing = store.profile(name);
-  const flagBaseUrl = typeof input.options.baseUrl === 'string' ? input.options.baseUrl : undefined;
-  const caFile = typeof input.options.caFile === 'string' ? checkCaFile(input.options.caFile) : undefined;
-  // undefined: keep what the profile has; null: back to the local file.
-  const journalUrl = typeof input.options.journalUrl === 'string' ? checkJournalUrl(input.options.journalUrl) : undefined;
-  const offeredBaseUrl = defaultBaseUrl(flagBaseUrl, ctx.env, existing?.base_url);
-
-  let baseUrl: string;
-  let baseUrlSource: Source;
-  let apiKey: string;
-  if (ctx.globals.input && ctx.io.stdinIsTTY) {
-    const prompter = await ctx.prompter();
-    if (flagBaseUrl !== undefined) {
-      baseUrl = checkBaseUrl(flagBaseUrl, '--base-url');
-      baseUrlSource = 'flag';
-    } else {
-      const answer = await prompter.input({
-        message: 'Base URL of the API (https://…/v2)',
-        default: offeredBaseUrl,
-        // A key pasted here by mistake is neither echoed back nor kept: the key is asked next, hidden.
-        validate: (value) =>
-          environmentOfKey(value.trim())
-            ? 'That is an API key, not a URL: the key is asked next, hidden. Type the base URL here (https://…/v2).'
-            : validationMessage(() => checkBaseUrl(value, 'the answer')),
-      });
-      baseUrl = checkBaseUrl(answer, 'the answer');
-      baseUrlSource = 'profile';
-    }
-    apiKey = (
-      await prompter.password({
-        message: `API key for profile "${name}" (hidden)`,
-        validate: (value) => (environmentOfKey(value.trim()) ? true : KEY_SHAPE_HINT),
-      })
-    ).trim();
-  } else {
-    if (ctx.io.stdinIsTTY) {
-      throw new UsageError(
-        '--no-input: login cannot ask for the key; pipe it in instead: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
-      );
-    }
-    if (!offeredBaseUrl) {
-      throw new UsageError(
-        `--base-url: profile "${name}" has no base URL yet; pass --base-url https://…/v2 (the partner desk gives it) or set HEDGE_BASE_URL.`,
-      );
-    }
-    baseUrlSource = flagBaseUrl ? 'flag' : ctx.env.HEDGE_BASE_URL?.trim() ? 'environment' : 'profile';
-    const sourceName = baseUrlSource === 'flag' ? '--base-url' : baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${name}"`;
-    // The base URL is checked before the key is read, so a typo fails fast and reads nothing.
-    baseUrl = checkBaseUrl(offeredBaseUrl, sourceName);
-    // --timeout bounds the wait for a key too: a pipe that never closes must not hang a script.
-    const signal =
-      ctx.deadline === undefined ? ctx.signal : AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(0, ctx.deadline - ctx.clock.now()))]);
-    apiKey = await readKeyFromStdin(ctx.io.stdin, signal);
-  }
+  const { caFile, journalUrl } = opts;
+  const offeredBaseUrl = defaultBaseUrl(opts.baseUrl, ctx.env, existing?.base_url);
+  const { baseUrl, baseUrlSource, apiKey } = await askLogin(ctx, { name, flagBaseUrl: opts.baseUrl, offeredBaseUrl });
   registerSecret(apiKey);
   const environment = validateApiKey(apiKey, ctx.io.stdinIsTTY ? 'the prompt' : 'stdin');
 

@@ -3,7 +3,7 @@
 // safety tier) is resolved before the first message, and --demo's simulator starts once and serves
 // every call. stdout carries the protocol only; messages go to stderr.
 import type { InputOf } from '../cli/command-spec.js';
-import type { MCP } from '../cli/manifest.js';
+import type { MCP } from './mcp.spec.js';
 import { closeTransport } from '../api/transport.js';
 import { ConfirmationTokens, tokenTtlSeconds } from '../agent/confirmation.js';
 import { resolve } from 'node:path';

@@ -4,13 +4,13 @@
 import type { HedgeClient, OpenRequest } from '../api/client.js';
 import type { Quote, Side, Tenor } from '../api/schemas.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { OPEN } from '../cli/manifest.js';
+import type { OPEN } from './open.spec.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import { withAccountLock } from '../flows/account-lock.js';
 import { refuseDuplicateReference } from '../flows/duplicate-reference.js';
 import { noteIfSideOpen, questionWithUnchecked, runPreTradeChecks, uncheckedList } from '../flows/pre-trade.js';
-import { openAction } from '../flows/trade-actions.js';
+import { openAction, openArgv } from '../flows/trade-actions.js';
 import { runWrite, writeOptionsFrom, type WriteOptions } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
@@ -94,7 +94,7 @@ async function submit(ctx: CommandContext, client: HedgeClient, request: OpenReq
   // The checks are optional safety: what they could not read is said, and named in a live confirmation.
   const unchecked = uncheckedList(ctx);
   const action = openAction(ctx, client, request, {
-    argv: ['open', request.market, request.side, String(request.notional_usd), '--tenor', String(request.tenor_days), ...(request.client_reference ? ['--ref', request.client_reference] : [])],
+    argv: openArgv(request),
     check: async () => {
       if (request.client_reference && !opts.allowDuplicateRef) await refuseDuplicateReference(ctx, client, request.client_reference, unchecked);
       if (!opts.skipChecks && !given.confirmed) {

@@ -4,7 +4,7 @@
 // is shown after them.
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { POSITIONS } from '../cli/manifest.js';
+import type { POSITIONS } from './positions.spec.js';
 import { parseClientReference } from '../domain/input.js';
 import { runWatch, watchAsked } from '../flows/watch.js';
 import { JOINED_REFERENCE, POSITION_RESOURCE } from '../ui/resource-fields.js';

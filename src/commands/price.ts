@@ -5,7 +5,7 @@ import { runWatch, watchAsked } from '../flows/watch.js';
 import { parseMarket } from '../domain/input.js';
 import { requireListedMarket } from '../flows/markets.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { PRICE } from '../cli/manifest.js';
+import type { PRICE } from './price.spec.js';
 
 import { PRICE_RESOURCE } from '../ui/resource-fields.js';
 

@@ -3,7 +3,7 @@
 import { requireProfile } from '../config/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { PROFILE_REMOVE } from '../cli/manifest.js';
+import type { PROFILE_REMOVE } from './profile-remove.spec.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REMOVE>): Promise<void> {
   const name = input.args.name ?? '';

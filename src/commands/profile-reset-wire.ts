@@ -3,7 +3,7 @@
 // server in use (`--demo`: the demo's), or for all of them. The next command starts from the
 // guesses again and learns anew; what you set yourself (HEDGE_WIRE_*, a profile's `wire`) stays.
 import type { InputOf } from '../cli/command-spec.js';
-import type { PROFILE_RESET_WIRE } from '../cli/manifest.js';
+import type { PROFILE_RESET_WIRE } from './profile-reset-wire.spec.js';
 import { describeScope, learnedScopeOf, resetLearned, type LearnedScope } from '../config/learned-wire.js';
 import { AuthError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';

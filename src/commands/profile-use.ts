@@ -3,7 +3,7 @@ import { profileRow, requireProfile } from '../config/profile-view.js';
 import { environmentLabel } from '../ui/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { PROFILE_USE } from '../cli/manifest.js';
+import type { PROFILE_USE } from './profile-use.spec.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE>): Promise<void> {
   const name = input.args.name ?? '';

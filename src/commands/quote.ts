@@ -3,18 +3,36 @@
 // knows, so the live list is asked for only to explain a refusal (flows/markets.ts).
 import type { CommandContext } from '../runtime/context.js';
 import { parseMarket, parseNotional, parseSide, parseTenor } from '../domain/input.js';
+import type { Side, Tenor } from '../domain/vocabulary.js';
 import { explainMarketRefusal } from '../flows/markets.js';
 import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../ui/quote-card.js';
 import type { InputOf } from '../cli/command-spec.js';
-import type { QUOTE } from '../cli/manifest.js';
+import type { QUOTE } from './quote.spec.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>): Promise<void> {
-  const market = parseMarket(input.args.market);
-  const side = parseSide(input.args.side);
-  const notional = parseNotional(input.args.notional);
-  const tenor = parseTenor(input.options.tenor === undefined ? undefined : String(input.options.tenor));
+export interface QuoteOptions {
+  market: string;
+  side: Side;
+  notionalUsd: number;
+  tenorDays: Tenor;
+}
+
+export function parseQuoteOptions(input: InputOf<typeof QUOTE>): QuoteOptions {
+  return {
+    market: parseMarket(input.args.market),
+    side: parseSide(input.args.side),
+    notionalUsd: parseNotional(input.args.notional),
+    tenorDays: parseTenor(input.options.tenor === undefined ? undefined : String(input.options.tenor)),
+  };
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof QUOTE>): Promise<void> {
+  return runQuote(ctx, parseQuoteOptions(input));
+}
+
+export async function runQuote(ctx: CommandContext, opts: QuoteOptions): Promise<void> {
+  const { market, side } = opts;
   const client = await ctx.client();
-  const quote = await client.createQuote({ market, side, notional_usd: notional, tenor_days: tenor }).catch(async (error: unknown) => {
+  const quote = await client.createQuote({ market, side, notional_usd: opts.notionalUsd, tenor_days: opts.tenorDays }).catch(async (error: unknown) => {
     throw await explainMarketRefusal(client, market, error);
   });
   if (ctx.output.isJson) {

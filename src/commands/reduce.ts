@@ -2,10 +2,20 @@
 // down with it), then wait until the positions list shows it (or the side is gone), and show what
 // it realized: the reduced share of the position's figures and the balance before → after.
 import type { InputOf } from '../cli/command-spec.js';
-import type { REDUCE } from '../cli/manifest.js';
+import type { REDUCE } from './reduce.spec.js';
 import type { CommandContext } from '../runtime/context.js';
-import { runChangeCommand } from './change-command.js';
+import { parseChangeOptions, runChange, type ChangeOptions } from '../flows/change.js';
+
+export type ReduceOptions = ChangeOptions;
+
+export function parseReduceOptions(input: InputOf<typeof REDUCE>): ReduceOptions {
+  return parseChangeOptions(input.args, input.options);
+}
+
+export function runReduce(ctx: CommandContext, opts: ReduceOptions): Promise<number> {
+  return runChange(ctx, 'reduce', opts);
+}
 
 export function run(ctx: CommandContext, input: InputOf<typeof REDUCE>): Promise<number> {
-  return runChangeCommand(ctx, 'reduce', input.args, { ...input.options, skipChecks: true });
+  return runReduce(ctx, parseReduceOptions(input));
 }

@@ -2,7 +2,7 @@
 // the open positions' unrealized P&L on its own line; a table (bars, sparkline) on a terminal,
 // tab-separated rows in a pipe, --format csv, --json / --format json, and --html FILE.
 import type { InputOf } from '../cli/command-spec.js';
-import type { REPORT } from '../cli/manifest.js';
+import type { REPORT } from './report.spec.js';
 import { echo, parseClientReference } from '../domain/input.js';
 import { REPORT_GROUPINGS, cumulativePoint, parseReportDate, reportPeriodProblem, type ReportGrouping } from '../domain/report.js';
 import { UsageError } from '../errors.js';

@@ -3,7 +3,7 @@
 // settled). One confirmation for both legs; both journaled as one action (flows/roll.ts), so an
 // interrupted roll is finished by `hedge resume` or by the same command again.
 import type { InputOf } from '../cli/command-spec.js';
-import type { ROLL } from '../cli/manifest.js';
+import type { ROLL } from './roll.spec.js';
 import { parseMarket, parseSide, parseTenor } from '../domain/input.js';
 import { runRoll, type RollRequest } from '../flows/roll.js';
 import { writeOptionsFrom } from '../flows/write-flow.js';

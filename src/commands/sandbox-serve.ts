@@ -3,7 +3,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { InputOf } from '../cli/command-spec.js';
-import { DIALECT_VALUES, type SANDBOX_SERVE } from '../cli/manifest.js';
+import { DIALECT_VALUES, type SANDBOX_SERVE } from './sandbox-serve.spec.js';
 
 function share(name: string, raw: unknown): number | undefined {
   if (raw === undefined) return undefined;

@@ -3,7 +3,7 @@
 import { UsageError } from '../errors.js';
 import { hasUnsafeText } from '../security/safe-text.js';
 import { containsKeyShape } from '../security/secrets.js';
-import { MAX_PAGE_SIZE } from '../api/unspecified.js';
+import { MAX_PAGE_SIZE } from './wire.js';
 import { HEDGE_STATUSES, type HedgeStatus, type Side } from './vocabulary.js';
 
 const MARKET_SHAPE = /^[A-Z0-9]{3,20}$/;

@@ -1,4 +1,4 @@
-import type { Market } from '../api/schemas.js';
+import type { MarketFacts } from './wire.js';
 import { UsageError } from '../errors.js';
 import { echo } from './input.js';
 
@@ -11,7 +11,7 @@ export function quoteCurrencyOf(market: string): string | undefined {
   return match ? match[1] : undefined;
 }
 
-export function findMarket(markets: Market[], market: string): Market | undefined {
+export function findMarket<M extends MarketFacts>(markets: M[], market: string): M | undefined {
   return markets.find((entry) => entry.market.toUpperCase() === market.toUpperCase());
 }
 
@@ -19,7 +19,7 @@ export function findMarket(markets: Market[], market: string): Market | undefine
  * The live list decides what is tradable. A market that is not on it is bad input like any other
  * (exit 2, nothing sent past the list), and the message names the listed ones.
  */
-export function unlistedMarketError(markets: Market[], market: string): UsageError {
+export function unlistedMarketError(markets: MarketFacts[], market: string): UsageError {
   const listed = markets.map((entry) => entry.market);
   return new UsageError(`market: ${echo(market)} is not listed for this account; listed: ${listed.join(', ') || 'none'}.`);
 }

@@ -3,7 +3,8 @@
 // the notional fits both the side's capacity and the account's exposure headroom. A failed check
 // is a PreTradeCheckError (exit 3) with the numbers, and nothing is sent. The order of the checks
 // follows the service's own: the exposure cap before market capacity.
-import type { Account, Market, Side } from '../api/schemas.js';
+import type { Side } from './vocabulary.js';
+import type { AccountFacts as Account, MarketFacts as Market } from './wire.js';
 import { TENORS, type Tenor } from './vocabulary.js';
 import { PreTradeCheckError, type UsageError } from '../errors.js';
 import { findMarket, unlistedMarketError } from './markets.js';

@@ -9,7 +9,7 @@
 // Field names follow the spec's suffix rule: `_usd` amounts are USD, `_usdc` USDC (carry and fees
 // are paid in USDC), a quote-currency amount says its currency beside it. Carry and fees keep the
 // server's sign (positive: paid by the account), as `hedge history` does.
-import type { HistoryFacts } from '../api/read-history.js';
+import type { HistoryFacts } from './wire.js';
 import { quoteCurrencyOf } from './markets.js';
 
 export const REPORT_GROUPINGS = ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge'] as const;

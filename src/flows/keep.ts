@@ -34,8 +34,9 @@ import { guardLiveAction } from './live-guard.js';
 import { findSide, readBook } from './positions.js';
 import { resumeRoll, ROLL_GROUP_PREFIX, runRoll } from './roll.js';
 import { readTargetFile } from './target-plan.js';
-import { actionFromJournal, changeAction, closeAction, openAction } from './trade-actions.js';
+import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from './trade-actions.js';
 import { identityOf, runWrite, type WriteOptions } from './write-flow.js';
+import { finishJournaled, sentBy } from './resume.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
 export const KEEP_GROUP_PREFIX = 'keep-';
@@ -533,8 +534,7 @@ async function act(ctx: CommandContext, row: KeepRow, decision: Actionable, view
       }
       const client = await ctx.client();
       const group = newGroup(ctx);
-      const argv = ['open', row.market, row.side, String(decision.notionalUsd), '--tenor', String(row.tenorDays), ...(row.clientReference ? ['--ref', row.clientReference] : [])];
-      const result = await runWrite(ctx, { ...openAction(ctx, client, request, { argv, group, leg: 'reopen' }), ...QUIETLY }, SEND_AND_WAIT);
+      const result = await runWrite(ctx, { ...openAction(ctx, client, request, { argv: openArgv(request), group, leg: 'reopen' }), ...QUIETLY }, SEND_AND_WAIT);
       if (result.kind === 'dry-run') return;
       const hedge = result.kind === 'resolved' ? result.result : undefined;
       if (hedge?.status === 'failed') throw new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`);
@@ -573,10 +573,10 @@ async function converge(ctx: CommandContext, row: KeepRow, decision: Extract<Kee
   const { market, side } = row;
   const result =
     decision.change === 'close'
-      ? await runWrite(ctx, { ...closeAction(ctx, client, { market, side }, { argv: ['close', market, side], group, leg: 'converge' }), ...QUIETLY }, SEND_AND_WAIT)
+      ? await runWrite(ctx, { ...closeAction(ctx, client, { market, side }, { argv: closeArgv({ market, side }), group, leg: 'converge' }), ...QUIETLY }, SEND_AND_WAIT)
       : await runWrite(
           ctx,
-          { ...changeAction(ctx, client, decision.change, { market, side, notional_usd: decision.amountUsd }, { argv: [decision.change, market, side, String(decision.amountUsd)], group, leg: 'converge' }), ...QUIETLY },
+          { ...changeAction(ctx, client, decision.change, { market, side, notional_usd: decision.amountUsd }, { argv: changeArgv(decision.change, { market, side, notional_usd: decision.amountUsd }), group, leg: 'converge' }), ...QUIETLY },
           SEND_AND_WAIT,
         );
   if (result.kind === 'dry-run') throw new HedgeError('Nothing was sent for the convergence.');
@@ -610,8 +610,7 @@ function bodyField(entry: JournalEntry, name: string): unknown {
 async function finishUnfinished(ctx: CommandContext, deps: CycleDeps): Promise<Map<string, string>> {
   const journal = await ctx.journal();
   const { identity } = deps;
-  const mine = (entry: JournalEntry) => entry.environment === identity.environment && entry.base_url_host === identity.host && entry.key_id === identity.keyId;
-  const pending = (await journal.list({ pending: true })).filter(mine);
+  const pending = (await journal.list({ pending: true })).filter((entry) => sentBy(identity, entry));
   const done = new Set<string>();
   for (const entry of [...pending].reverse()) {
     const group = entry.group;
@@ -625,11 +624,8 @@ async function finishUnfinished(ctx: CommandContext, deps: CycleDeps): Promise<M
         deps.event({ event: 'roll', ...base, tenor_days: bodyField(legs.find((leg) => leg.leg === 'open') ?? entry, 'tenor_days'), ...rollFacts(legs, undefined, undefined), ...drainMessages(deps.messages) });
       } else if (isUnresolved(entry)) {
         const client = await ctx.client();
-        const body = (entry.request.body ?? {}) as Record<string, unknown>;
-        const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
-        const action = actionFromJournal(ctx, client, entry.command, body, argv, { group: entry.group, leg: entry.leg });
-        if (!action) continue;
-        const result = await runWrite(ctx, { ...action, ...QUIETLY }, { ...SEND_AND_WAIT, idempotencyKey: entry.idempotency_key });
+        const result = await finishJournaled(ctx, client, entry, { wait: true, present: (action) => ({ ...action, ...QUIETLY }) });
+        if (!result) continue;
         const kind = entry.leg === 'reopen' ? 'reopen' : 'converge';
         if (result.kind !== 'dry-run') {
           deps.event({ event: kind, ...base, notional_usd: bodyField(entry, 'notional_usd') ?? bodyField(entry, 'amount_usd'), journal_id: result.entry.id, journal_group: group, hedge_ids: result.entry.hedge_id ? [result.entry.hedge_id] : [], ...drainMessages(deps.messages) });
@@ -641,7 +637,7 @@ async function finishUnfinished(ctx: CommandContext, deps: CycleDeps): Promise<M
     }
   }
   const still = new Map<string, string>();
-  for (const entry of (await journal.list({ pending: true })).filter(mine)) {
+  for (const entry of (await journal.list({ pending: true })).filter((candidate) => sentBy(identity, candidate))) {
     const market = bodyField(entry, 'market');
     const side = bodyField(entry, 'side');
     if (typeof market !== 'string' || typeof side !== 'string') continue;

@@ -43,7 +43,8 @@ export interface QuotedPlan {
   source: string;
 }
 
-import type { PlanTotals } from '../ui/plan-view.js';
+import { planAsData, renderPlan, type PlanTotals } from '../ui/plan-view.js';
+import { terminalColumns } from '../ui/width.js';
 
 export type { PlanTotals } from '../ui/plan-view.js';
 
@@ -214,3 +215,24 @@ export function planCheckError(ctx: CommandContext, quoted: QuotedPlan): PreTrad
     `Lower the targets named above (see \`${ctx.hedgeCommand('account')}\` and \`${ctx.hedgeCommand('markets')}\` for headroom and capacity), then plan again.`,
   );
 }
+
+/** The terminal's width for the table (the stream's own when it is a TTY, else COLUMNS, else 80). */
+export function outputColumns(ctx: CommandContext): number {
+  return terminalColumns({ isTTY: ctx.io.stdoutIsTTY, columns: (ctx.io.stdout as { columns?: number }).columns, env: ctx.env });
+}
+
+/** `hedge plan`, and `apply --dry-run`: shows the plan and returns its exit code (or throws the failed checks). */
+export async function runPlan(ctx: CommandContext, opts: TargetPlanOptions, applyWords: string[] = ['apply']): Promise<number> {
+  // The whole file is checked before anything is read from the server.
+  const target = await readTargetFile(ctx, opts.file);
+  const client = await ctx.client();
+  const quoted = await buildTargetPlan(ctx, client, target, opts.toleranceUsd);
+  if (ctx.output.isJson) ctx.output.json(planAsData(quoted));
+  else {
+    const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
+    await renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance) });
+  }
+  if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted);
+  return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
+}
+

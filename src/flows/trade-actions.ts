@@ -2,6 +2,7 @@
 // each is planned, sent, waited for and shown. Commands, `hedge resume`, roll, apply and the agent
 // interface all build their writes from these.
 import type { ChangeRequest, HedgeClient, OpenRequest, SideRequest } from '../api/client.js';
+import type { ApiRequest } from '../api/transport.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import { formatMoney, formatUsd } from '../domain/money.js';
 import { additionQuoteTenor, daysUntil } from '../domain/pre-trade.js';
@@ -25,6 +26,22 @@ export interface ActionExtras {
   leg?: string;
   /** The quote shown before an open: its execution price is compared with the struck rate. */
   quote?: Quote;
+}
+
+/**
+ * The command line each write is journaled under (and shown in hints): one builder per write, used
+ * by its command, apply's steps and the keeper alike.
+ */
+export function openArgv(request: Pick<OpenRequest, 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'client_reference'>): string[] {
+  return ['open', request.market, request.side, String(request.notional_usd), '--tenor', String(request.tenor_days), ...(request.client_reference ? ['--ref', request.client_reference] : [])];
+}
+
+export function changeArgv(action: 'add' | 'reduce', request: Pick<ChangeRequest, 'market' | 'side' | 'notional_usd'>): string[] {
+  return [action, request.market, request.side, String(request.notional_usd)];
+}
+
+export function closeArgv(request: SideRequest): string[] {
+  return ['close', request.market, request.side];
 }
 
 function txNote(hash: unknown): string {
@@ -82,11 +99,91 @@ export type ChangeResult = ChangeOutcome & {
 };
 
 /**
- * Add or reduce: the same shape, other endpoint, checks and words. An add is quoted before it is
- * confirmed (POST /quotes for the added notional) and shows the position before → after; a reduce
- * shows what it realized: the reduced share of the position's figures just before it (a reduction
- * is proportional) and the balance before → after — the answer of a reduce carries none of this.
+ * What differs between an add and a reduce: the endpoint, the words, and what each shows around
+ * the send. An add is quoted before it is confirmed (POST /quotes for the added notional) and shows
+ * the position before → after; a reduce reads the balance before and after, to show what it
+ * realized (a reduction is proportional; its answer carries none of this).
  */
+interface ChangeKind {
+  action: 'add' | 'reduce';
+  verb: string;
+  /** The title of its "submitted" card. */
+  submittedTitle: string;
+  plan: (client: HedgeClient, request: ChangeRequest, key: string) => ApiRequest;
+  send: (client: HedgeClient, request: ChangeRequest, key: string) => Promise<SubmittedAction>;
+  question: (request: ChangeRequest, cost: string) => string;
+  done: (notionalUsd: number) => string;
+  /** Quote the change before it is confirmed (and show it). */
+  quotesFirst: boolean;
+  /** Read the account's balance before and after (what a reduce released). */
+  readsBalance: boolean;
+}
+
+const CHANGE_KINDS: Record<'add' | 'reduce', ChangeKind> = {
+  add: {
+    action: 'add',
+    verb: 'add to a hedge',
+    submittedTitle: 'Add submitted',
+    plan: (client, request, key) => client.planAdd(request, key),
+    send: (client, request, key) => client.addToHedge(request, key),
+    question: ({ market, side, notional_usd }, cost) => `Add ${formatUsd(notional_usd)} to the ${side} hedge on ${market}${cost}?`,
+    done: (notionalUsd) => `Added ${formatUsd(notionalUsd)}`,
+    quotesFirst: true,
+    readsBalance: false,
+  },
+  reduce: {
+    action: 'reduce',
+    verb: 'reduce a hedge',
+    submittedTitle: 'Reduce submitted',
+    plan: (client, request, key) => client.planReduce(request, key),
+    send: (client, request, key) => client.reduceHedge(request, key),
+    question: ({ market, side, notional_usd }) => `Remove ${formatUsd(notional_usd)} from the ${side} hedge on ${market}?`,
+    done: (notionalUsd) => `Reduced by ${formatUsd(notionalUsd)}`,
+    quotesFirst: false,
+    readsBalance: true,
+  },
+};
+
+/** What one change learns before it is sent, kept for its wait and its rendering. */
+interface ChangeSeen {
+  /** The side's position, read once by whichever needs it first (the wait's baseline, or the quote). */
+  position?: Promise<BookPosition | undefined>;
+  before?: BookPosition;
+  balanceBeforeUsdc?: number;
+  quote?: Quote;
+}
+
+function positionBefore(ctx: CommandContext, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen): Promise<BookPosition | undefined> {
+  return (seen.position ??= readBook({ client, log: (line) => ctx.log(line) }).then((book) => findSide(book, request.market, request.side)));
+}
+
+function readBalance(ctx: CommandContext, client: HedgeClient): Promise<number | undefined> {
+  return client.getAccount().then(
+    (account) => account.balance_usdc,
+    (error: unknown) => {
+      if (ctx.signal.aborted) throw error;
+      return undefined;
+    },
+  );
+}
+
+/** The addition quoted for its cost before it is confirmed, at the hedge's own maturity. */
+async function quoteAddition(ctx: CommandContext, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen): Promise<void> {
+  const { market, side, notional_usd: notionalUsd } = request;
+  const position = await positionBefore(ctx, client, request, seen);
+  if (!position) {
+    ctx.output.note(`No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${ctx.hedgeCommand('positions')}\`).`);
+    return;
+  }
+  // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
+  const hedge = position.maturityAt === undefined && position.hedgeId ? await client.getHedge(position.hedgeId).catch(() => undefined) : undefined;
+  const maturityAt = position.maturityAt ?? hedge?.maturity_at ?? undefined;
+  const now = ctx.clock.now();
+  seen.quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days) });
+  renderAdditionQuote(ctx.output, seen.quote, { maturityAt, daysLeft: daysUntil(maturityAt, now), position });
+}
+
+/** Add or reduce: one shape, configured by its kind (CHANGE_KINDS). */
 export function changeAction(
   ctx: CommandContext,
   client: HedgeClient,
@@ -94,150 +191,145 @@ export function changeAction(
   request: ChangeRequest,
   extras: ActionExtras,
 ): WriteAction<SubmittedAction, ChangeResult | undefined> {
+  const kind = CHANGE_KINDS[action];
   const { market, side, notional_usd: notionalUsd } = request;
   const check = ctx.hedgeCommand('positions');
-  // Read once, by whichever needs it first (the wait's baseline, or the add's quote).
-  let sidePromise: Promise<BookPosition | undefined> | undefined;
-  const positionBefore = () => (sidePromise ??= readBook({ client, log: (line) => ctx.log(line) }).then((book) => findSide(book, market, side)));
-  let seenBefore: BookPosition | undefined;
-  let balanceBefore: number | undefined;
-  let quote: Quote | undefined;
-  const readBalance = () =>
-    client.getAccount().then(
-      (account) => account.balance_usdc,
-      (error: unknown) => {
-        if (ctx.signal.aborted) throw error;
-        return undefined;
-      },
-    );
-
-  const preview =
-    action === 'add'
-      ? async () => {
-          await extras.preview?.();
-          const position = await positionBefore();
-          if (!position) {
-            ctx.output.note(`No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${check}\`).`);
-            return;
-          }
-          // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
-          const hedge = position.maturityAt === undefined && position.hedgeId ? await client.getHedge(position.hedgeId).catch(() => undefined) : undefined;
-          const maturityAt = position.maturityAt ?? hedge?.maturity_at ?? undefined;
-          const now = ctx.clock.now();
-          quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days) });
-          renderAdditionQuote(ctx.output, quote, { maturityAt, daysLeft: daysUntil(maturityAt, now), position });
-        }
-      : extras.preview;
+  const seen: ChangeSeen = {};
+  const submittedCard = (answer: SubmittedAction) => renderSubmitted(ctx.output, answer, { title: kind.submittedTitle, footer: [`Check it with: ${check}`] });
 
   return {
     command: action,
-    verb: action === 'add' ? 'add to a hedge' : 'reduce a hedge',
+    verb: kind.verb,
     argv: extras.argv,
     group: extras.group,
     leg: extras.leg,
-    plan: (key) => (action === 'add' ? client.planAdd(request, key) : client.planReduce(request, key)),
+    plan: (key) => kind.plan(client, request, key),
     check: extras.check,
-    preview,
+    preview: kind.quotesFirst
+      ? async () => {
+          await extras.preview?.();
+          await quoteAddition(ctx, client, request, seen);
+        }
+      : extras.preview,
     // The notional before the change, read before the send and journaled: the wait (and a resumed
     // one) ends when the positions list shows another.
     before: async () => {
-      const [position, balance] = await Promise.all([positionBefore(), action === 'reduce' ? readBalance() : undefined]);
-      seenBefore = position;
-      balanceBefore = balance;
+      const [position, balance] = await Promise.all([positionBefore(ctx, client, request, seen), kind.readsBalance ? readBalance(ctx, client) : undefined]);
+      seen.before = position;
+      seen.balanceBeforeUsdc = balance;
       if (position?.notionalUsd === undefined) return undefined;
       return { baseline_notional_usd: position.notionalUsd, ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}) };
     },
-    question: () => {
-      const cost = quote ? ` at about ${formatRate(quote.pricing.execution_price)}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront` : '';
-      return action === 'add'
-        ? `Add ${formatUsd(notionalUsd)} to the ${side} hedge on ${market}${cost}?`
-        : `Remove ${formatUsd(notionalUsd)} from the ${side} hedge on ${market}?`;
-    },
-    send: (key) => (action === 'add' ? client.addToHedge(request, key) : client.reduceHedge(request, key)),
+    question: () =>
+      kind.question(request, seen.quote ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront` : ''),
+    send: (key) => kind.send(client, request, key),
     reconcile: async (entry) =>
       (await reconcileChange(ctx, client, entry, { action, market, side, notionalUsd })) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, ChangeResult | undefined>['reconcile']>>>,
     submitted: (answer) => ({ hedge_id: answer.hedge_id ?? undefined, order_tx_hash: answer.order_tx_hash ?? undefined }),
-    wait: async (answer, { startedAt, before }) => {
-      const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
-      if (baseline === undefined) {
-        ctx.output.note(`The ${side} position on ${market} was not in the positions list before the ${action}, so its landing cannot be watched. Check it with: ${check}`);
-        return undefined;
-      }
-      const outcome = await waitForNotionalChange(ctx, {
-        label: `Submitted ${action}${txNote(answer.order_tx_hash)}, waiting for it to land`,
-        startedAt,
-        market,
-        side,
-        baselineNotionalUsd: baseline,
-        action,
-      });
-      // Confirmed by the positions list; the hedge itself is read once more to show it whole.
-      const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
-      const [hedge, balanceAfterUsdc, realized] = await Promise.all([
-        hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
-        balanceBefore !== undefined ? readBalance() : undefined,
-        // A reduce of about the whole position closed it: its record says what it realized.
-        outcome.closed && hedgeId && ctx.output.isHuman ? findClosedRecord(ctx, hedgeId) : undefined,
-      ]);
-      return { ...outcome, hedge, balanceAfterUsdc, realized };
-    },
+    wait: (answer, run) => waitForChange(ctx, client, request, kind, seen, answer, run),
     outcome: () => 'done',
-    renderSubmitted: (answer) => renderSubmitted(ctx.output, answer, { title: `${action === 'add' ? 'Add' : 'Reduce'} submitted`, footer: [`Check it with: ${check}`] }),
+    renderSubmitted: submittedCard,
     renderResolved: (outcome, answer, run) => {
-      if (!outcome) {
-        renderSubmitted(ctx.output, answer, { title: `${action === 'add' ? 'Add' : 'Reduce'} submitted`, footer: [`Check it with: ${check}`] });
-        return;
-      }
-      const baseline = run.entry?.context?.baseline_notional_usd;
-      if (!ctx.output.isJson) {
-        const done = action === 'add' ? `Added ${formatUsd(notionalUsd)}` : `Reduced by ${formatUsd(notionalUsd)}`;
-        const now = outcome.closed
-          ? 'is now closed'
-          : outcome.notionalUsd !== undefined
-            ? `is now ${formatUsd(outcome.notionalUsd)}${typeof baseline === 'number' ? ` (was ${formatUsd(baseline)})` : ''}`
-            : 'has changed';
-        ctx.output.success(`${done}: the ${side} hedge on ${market} ${now}.`);
-      }
-      const hedgeId = outcome.hedge?.id ?? answer.hedge_id ?? seenBefore?.hedgeId;
-      const inFull = hedgeId ? [`The hedge in full: ${ctx.hedgeCommand('hedges', hedgeId)}`] : [];
-      if (outcome.closed) {
-        // A reduce of about the whole position closes it: shown as a close (JSON: the hedge as today).
-        if (ctx.output.isHuman) {
-          renderClosed(ctx.output, {
-            ...answer,
-            ...(hedgeId ? { hedge_id: hedgeId } : {}),
-            status: 'closed',
-            net_margin_usd: seenBefore?.netMarginUsd ?? null,
-            realized: outcome.realized ?? null,
-          });
-          return;
-        }
-      } else {
-        // People get the position before → after instead of the whole hedge; other modes keep the
-        // hedge on stdout as the server sent it, with the same figures in a line on stderr.
-        renderPositionChange(
-          ctx.output,
-          {
-            action,
-            market,
-            side,
-            changeUsd: notionalUsd,
-            before: seenBefore,
-            after: outcome.position,
-            orderTxHash: answer.order_tx_hash ?? undefined,
-            quotedPrice: quote?.pricing.execution_price,
-            balanceBeforeUsdc: balanceBefore,
-            balanceAfterUsdc: outcome.balanceAfterUsdc,
-          },
-          inFull,
-        );
-        if (ctx.output.isHuman) return;
-      }
-      if (outcome.hedge) renderHedge(ctx.output, outcome.hedge, { title: outcome.closed ? 'Hedge (closed)' : `Hedge after the ${action}` });
-      else if (outcome.position) renderHedge(ctx.output, outcome.position.raw, { title: `Position after the ${action}` });
-      else renderSubmitted(ctx.output, { ...answer, status: 'closed' }, { title: 'Position closed' });
+      if (!outcome) submittedCard(answer);
+      else renderChange(ctx, request, kind, seen, outcome, answer, run.entry?.context?.baseline_notional_usd);
     },
   };
+}
+
+/** Waits until the positions list shows the change, then reads the hedge (and a reduce's balance and record). */
+async function waitForChange(
+  ctx: CommandContext,
+  client: HedgeClient,
+  request: ChangeRequest,
+  kind: ChangeKind,
+  seen: ChangeSeen,
+  answer: SubmittedAction,
+  { startedAt, before }: { startedAt: number; before?: Record<string, unknown> },
+): Promise<ChangeResult | undefined> {
+  const { market, side } = request;
+  const { action } = kind;
+  const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
+  if (baseline === undefined) {
+    ctx.output.note(`The ${side} position on ${market} was not in the positions list before the ${action}, so its landing cannot be watched. Check it with: ${ctx.hedgeCommand('positions')}`);
+    return undefined;
+  }
+  const outcome = await waitForNotionalChange(ctx, {
+    label: `Submitted ${action}${txNote(answer.order_tx_hash)}, waiting for it to land`,
+    startedAt,
+    market,
+    side,
+    baselineNotionalUsd: baseline,
+    action,
+  });
+  // Confirmed by the positions list; the hedge itself is read once more to show it whole.
+  const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
+  const [hedge, balanceAfterUsdc, realized] = await Promise.all([
+    hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
+    seen.balanceBeforeUsdc !== undefined ? readBalance(ctx, client) : undefined,
+    // A reduce of about the whole position closed it: its record says what it realized.
+    outcome.closed && hedgeId && ctx.output.isHuman ? findClosedRecord(ctx, hedgeId) : undefined,
+  ]);
+  return { ...outcome, hedge, balanceAfterUsdc, realized };
+}
+
+/** The change as it landed: people get the position before → after (or the close it became). */
+function renderChange(
+  ctx: CommandContext,
+  request: ChangeRequest,
+  kind: ChangeKind,
+  seen: ChangeSeen,
+  outcome: ChangeResult,
+  answer: SubmittedAction,
+  baseline: unknown,
+): void {
+  const { market, side, notional_usd: notionalUsd } = request;
+  const { action } = kind;
+  if (!ctx.output.isJson) {
+    const now = outcome.closed
+      ? 'is now closed'
+      : outcome.notionalUsd !== undefined
+        ? `is now ${formatUsd(outcome.notionalUsd)}${typeof baseline === 'number' ? ` (was ${formatUsd(baseline)})` : ''}`
+        : 'has changed';
+    ctx.output.success(`${kind.done(notionalUsd)}: the ${side} hedge on ${market} ${now}.`);
+  }
+  const hedgeId = outcome.hedge?.id ?? answer.hedge_id ?? seen.before?.hedgeId;
+  const inFull = hedgeId ? [`The hedge in full: ${ctx.hedgeCommand('hedges', hedgeId)}`] : [];
+  if (outcome.closed) {
+    // A reduce of about the whole position closes it: shown as a close (JSON: the hedge as today).
+    if (ctx.output.isHuman) {
+      renderClosed(ctx.output, {
+        ...answer,
+        ...(hedgeId ? { hedge_id: hedgeId } : {}),
+        status: 'closed',
+        net_margin_usd: seen.before?.netMarginUsd ?? null,
+        realized: outcome.realized ?? null,
+      });
+      return;
+    }
+  } else {
+    // People get the position before → after instead of the whole hedge; other modes keep the
+    // hedge on stdout as the server sent it, with the same figures in a line on stderr.
+    renderPositionChange(
+      ctx.output,
+      {
+        action,
+        market,
+        side,
+        changeUsd: notionalUsd,
+        before: seen.before,
+        after: outcome.position,
+        orderTxHash: answer.order_tx_hash ?? undefined,
+        quotedPrice: seen.quote?.pricing.execution_price,
+        balanceBeforeUsdc: seen.balanceBeforeUsdc,
+        balanceAfterUsdc: outcome.balanceAfterUsdc,
+      },
+      inFull,
+    );
+    if (ctx.output.isHuman) return;
+  }
+  if (outcome.hedge) renderHedge(ctx.output, outcome.hedge, { title: outcome.closed ? 'Hedge (closed)' : `Hedge after the ${action}` });
+  else if (outcome.position) renderHedge(ctx.output, outcome.position.raw, { title: `Position after the ${action}` });
+  else renderSubmitted(ctx.output, { ...answer, status: 'closed' }, { title: 'Position closed' });
 }
 
 export interface CloseResult {

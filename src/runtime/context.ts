@@ -15,6 +15,7 @@ import type { Io } from '../ui/terminal.js';
 import type { Journal } from '../journal/index.js';
 import type { JournalStoreChoice } from '../config/journal-store.js';
 import type { DemoHandle } from '../demo/start-demo.js';
+import { describeError, type ErrorDescription } from '../exit-codes.js';
 
 export type { DemoHandle } from '../demo/start-demo.js';
 
@@ -136,6 +137,18 @@ export class CommandContext {
   /** A command line to suggest, with the flags that chose the environment: `hedge --demo hedges hdg_1 --wait`. */
   hedgeCommand(...words: string[]): string {
     return ['hedge', ...this.environmentFlags, ...words].join(' ');
+  }
+
+  /**
+   * A failure as the runner reports it (CLI and agent alike): every `hedge …` command its hint
+   * names gets the flags that chose the environment, as `hedgeCommand` gives them — for the hints
+   * written below the runtime, where no context is at hand.
+   */
+  describeFailure(error: unknown): ErrorDescription {
+    const described = describeError(error);
+    const flags = this.environmentFlags;
+    if (described.hint && flags.length > 0) described.hint = withEnvironmentFlags(described.hint, flags);
+    return described;
   }
 
   /**
@@ -385,4 +398,10 @@ export class StopSignal extends Error {
   ) {
     super(`stopped by ${signal}`);
   }
+}
+
+/** Every `hedge …` command quoted in a hint, with the flags that chose the environment (once). */
+export function withEnvironmentFlags(hint: string, flags: readonly string[]): string {
+  const prefix = `hedge ${flags.join(' ')}`;
+  return hint.replace(/`hedge (?!--demo\b|--profile\b)/g, `\`${prefix} `);
 }

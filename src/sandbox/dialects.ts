@@ -8,11 +8,10 @@
 
 import type { HistoryRecord } from './engine-state.js';
 import type { MarketStatus } from './market-model.js';
-import type { AccountView, PositionView } from './views.js';
+import type { AccountView, PositionView } from './view-types.js';
+import { SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
 
-export const SANDBOX_DIALECTS = ['reference', 'alpha', 'beta', 'gamma'] as const;
-export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
-export const DEFAULT_DIALECT: SandboxDialect = 'reference';
+export { DEFAULT_DIALECT, SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
 
 type Row<T> = readonly [reference: T, alpha: T, beta: T, gamma: T];
 const COLUMN: Record<SandboxDialect, 0 | 1 | 2 | 3> = { reference: 0, alpha: 1, beta: 2, gamma: 3 };

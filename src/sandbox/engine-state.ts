@@ -2,7 +2,7 @@
 // between CLI invocations and reloads it later, so nothing here may be a class, Map or Date.
 // Times are sandbox-time milliseconds; money is kept to the cent once it is booked.
 
-import { DEFAULT_DIALECT, type SandboxDialect } from './dialects.js';
+import { DEFAULT_DIALECT, type SandboxDialect } from './dialect-names.js';
 import type { Envelope } from './envelope.js';
 import type { Side, SideAmounts } from './market-model.js';
 

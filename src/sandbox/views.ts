@@ -7,6 +7,7 @@
 import type { Book } from './book.js';
 import { toIso } from './book.js';
 import type { WireDialect } from './dialects.js';
+import type { AccountView, PositionView } from './view-types.js';
 import type { AccountState, HedgeState, HedgeStatus } from './engine-state.js';
 import {
   DAY_MS,
@@ -21,6 +22,8 @@ import {
   roundRatePct,
   type Side,
 } from './market-model.js';
+
+export type { AccountView, PositionView } from './view-types.js';
 
 /** A state saved before closeReason existed: settlement is the close that lands at maturity. */
 function closedEarly(hedge: HedgeState): boolean {
@@ -63,24 +66,6 @@ export function hedgeView(hedge: HedgeState, dialect: WireDialect): Record<strin
   // A hedge shown as still filled after its close carries no closing time either.
   if (hedge.closedAtMs !== undefined && status === 'closed') view.closed_at = toIso(hedge.closedAtMs);
   return view;
-}
-
-export interface PositionView {
-  market: string;
-  side: Side;
-  hedge_id: string;
-  notional_usd: number;
-  units: number;
-  entry_price: number;
-  mark_price: number;
-  gross_pnl_usd: number;
-  accrued_carry_usdc: number;
-  net_pnl_usd: number;
-  close_fee_usdc: number;
-  margin_usdc: number;
-  net_margin_usd: number;
-  opened_at: string;
-  maturity_at: string;
 }
 
 /**
@@ -153,16 +138,6 @@ function aggregateSide(lines: PositionView[]): PositionView {
     margin_usdc: margin,
     net_margin_usd: roundMoney(margin + net - closeFee),
   };
-}
-
-export interface AccountView {
-  balance_usdc: number;
-  margin_in_use_usdc: number;
-  open_exposure_usd: number;
-  unrealized_pnl_usd: number;
-  open_positions: number;
-  available_exposure_usd: number;
-  exposure_cap_usd: number;
 }
 
 export function accountView(book: Book, account: AccountState, nowMs: number): AccountView {

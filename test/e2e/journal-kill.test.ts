@@ -7,12 +7,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../support/hedge-cli.js';
+import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 
 const startTrading = useSimulators();
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
+
+/** The backstop of a run the test stops: its own bound, and the bound of the wait for its moment. */
+const RUN_BOUND_MS = 25_000;
 
 interface Entry {
   id: string;
@@ -22,21 +26,11 @@ interface Entry {
   hedge_id?: string;
 }
 
-/** Polls `ready` until it holds; fails at once if the process ended first (it never got there). */
-async function until(ready: () => boolean, running: Promise<RunResult>, what: string): Promise<void> {
-  let ended: RunResult | undefined;
-  void running.then((result) => (ended = result)).catch(() => undefined);
-  while (!ready()) {
-    if (ended) throw new Error(`the process ended before ${what} (exit ${ended.code}):\n${ended.stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 /** Runs the command and sends `signal` once `ready` holds; resolves with how the process ended. */
 async function runAndStop(t: Simulator, args: string[], ready: () => boolean, what: string, signal: NodeJS.Signals = 'SIGKILL'): Promise<RunResult> {
   let child: ChildProcess | undefined;
-  const running = t.hedge(args, { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 });
-  await until(ready, running, what);
+  const running = t.hedge(args, { onSpawn: (spawned) => (child = spawned), timeoutMs: RUN_BOUND_MS });
+  await until(ready, what, { process: running, timeoutMs: RUN_BOUND_MS });
   child!.kill(signal);
   return running;
 }
@@ -225,8 +219,8 @@ describe('hedge resume', () => {
         const sent = log.findIndex((entry) => entry.path === '/hedges/add' && entry.status === 200);
         return sent >= 0 && log.slice(sent + 1).some((entry) => entry.path === '/positions' && entry.status === 200);
       },
-      running,
       'the resumed add was waiting',
+      { process: running },
     );
     // Still running: waiting for the landing only this test can bring about.
     expect(child!.exitCode).toBeNull();

@@ -3,38 +3,26 @@
 // saves. The typed key never shows on the screen; a key pasted into the URL prompt is not echoed
 // back in the error; and with --no-input on a terminal it refuses instead of asking.
 import { existsSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { KEYS, spawnInTerminal as spawnTerminal, type Terminal } from '../support/pseudo-terminal.js';
-import { tempDir } from '../support/hedge-cli.js';
 import { readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B } from '../support/keys.js';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 
 const { ENTER } = KEYS;
 
 const spawnInTerminal = (configDir: string, args: string[]): Terminal => spawnTerminal({ configDir, args, cols: 200, rows: 50 });
 
-let simulator: Simulator;
-let sandbox: RunningSandbox;
-let tmp: { path: string; remove: () => void };
 let terminal: Terminal | undefined;
 
-beforeAll(async () => {
-  simulator = await startSimulator({ preset: 'keys' });
-  sandbox = simulator.sandbox;
-});
-afterAll(async () => {
-  await simulator.close();
-});
-beforeEach(() => {
-  tmp = tempDir('hedge-login-tty-');
-  sandbox.requestLog.length = 0;
-});
+let sandbox: RunningSandbox;
+let tmp: TempDir;
+const suite = useProfileSuite('hedge-login-tty-');
+beforeEach(() => ({ sandbox, tmp } = suite));
 afterEach(() => {
   terminal?.kill();
   terminal = undefined;
-  tmp.remove();
 });
 
 describe('hedge login on a terminal', () => {

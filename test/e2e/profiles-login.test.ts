@@ -3,32 +3,25 @@
 // key is refused before any request; a key the server refuses is reported and nothing is saved.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { hedgeIn, tempDir } from '../support/hedge-cli.js';
+import { hedgeIn } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
+import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
-let tmp: { path: string; remove: () => void };
+let tmp: TempDir;
 let configDir: string;
 
-beforeAll(async () => {
-  simulator = await startSimulator({ preset: 'keys' });
-  sandbox = simulator.sandbox;
-});
-afterAll(async () => {
-  await simulator.close();
-});
+const suite = useProfileSuite('hedge-login-');
 beforeEach(() => {
-  tmp = tempDir('hedge-login-');
+  ({ simulator, sandbox, tmp } = suite);
   // A folder that does not exist yet: login must create it, private.
   configDir = join(tmp.path, 'nested', 'hedge');
-  sandbox.requestLog.length = 0;
 });
-afterEach(() => tmp.remove());
 
 describe('hedge login (key from stdin)', () => {
   it('checks the key with one GET /account, saves the profile 0600 in a 0700 folder and makes it current', async () => {

@@ -1,29 +1,19 @@
 // Profiles once saved: where each setting comes from (flag > environment > stored profile, as
 // `whoami --json` reports it), profile list/use/remove, logout, and what happens with nothing
 // configured at all.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { hedgeIn, tempDir } from '../support/hedge-cli.js';
+import { hedgeIn } from '../support/hedge-cli.js';
 import { readStore, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
+import type { Simulator } from '../support/simulator.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
-let tmp: { path: string; remove: () => void };
-
-beforeAll(async () => {
-  simulator = await startSimulator({ preset: 'keys' });
-  sandbox = simulator.sandbox;
-});
-afterAll(async () => {
-  await simulator.close();
-});
-beforeEach(() => {
-  tmp = tempDir('hedge-profiles-');
-  sandbox.requestLog.length = 0;
-});
-afterEach(() => tmp.remove());
+let tmp: TempDir;
+const suite = useProfileSuite('hedge-profiles-');
+beforeEach(() => ({ simulator, sandbox, tmp } = suite));
 
 /** Two test profiles on the sandbox ("alpha" current) and a logged-out live one. */
 function seedProfiles(): void {

@@ -1,28 +1,17 @@
 // Keys never leave the process whole: a session of commands run with --verbose (and again with
 // --json) — login, whoami, markets, account, profile list, and failing ones — is searched for the
 // full key, which must not appear anywhere on stdout or stderr. The redacted form may.
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { hedgeIn, type RunResult, tempDir } from '../support/hedge-cli.js';
+import { hedgeIn, type RunResult } from '../support/hedge-cli.js';
 import { loginWith } from '../support/config-store.js';
 import { KEY_A, KEY_B, UNKNOWN_KEY } from '../support/keys.js';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 
-let simulator: Simulator;
 let sandbox: RunningSandbox;
-let tmp: { path: string; remove: () => void };
-
-beforeAll(async () => {
-  simulator = await startSimulator({ preset: 'keys' });
-  sandbox = simulator.sandbox;
-});
-afterAll(async () => {
-  await simulator.close();
-});
-beforeEach(() => {
-  tmp = tempDir('hedge-redaction-');
-});
-afterEach(() => tmp.remove());
+let tmp: TempDir;
+const suite = useProfileSuite('hedge-redaction-', { clearRequestLog: false });
+beforeEach(() => ({ sandbox, tmp } = suite));
 
 const redacted = (key: string) => `${key.slice(0, 8)}…${key.slice(-4)}`;
 

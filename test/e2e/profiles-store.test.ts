@@ -2,29 +2,17 @@
 // says how to fix it: exit 1, no stack trace, no prompt, no request, and the file left exactly as
 // it was (never a silent reset that would lose the other profiles).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { hedgeIn, tempDir } from '../support/hedge-cli.js';
+import { hedgeIn } from '../support/hedge-cli.js';
 import { storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A } from '../support/keys.js';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 
-let simulator: Simulator;
 let sandbox: RunningSandbox;
-let tmp: { path: string; remove: () => void };
-
-beforeAll(async () => {
-  simulator = await startSimulator({ preset: 'keys' });
-  sandbox = simulator.sandbox;
-});
-afterAll(async () => {
-  await simulator.close();
-});
-beforeEach(() => {
-  tmp = tempDir('hedge-store-');
-  sandbox.requestLog.length = 0;
-});
-afterEach(() => tmp.remove());
+let tmp: TempDir;
+const suite = useProfileSuite('hedge-store-');
+beforeEach(() => ({ sandbox, tmp } = suite));
 
 const CORRUPTIONS: Array<{ name: string; text: string; says: RegExp }> = [
   { name: 'not JSON', text: '{"current": "desk", "profiles": {"desk": {\n', says: /is not valid JSON/ },

@@ -1,11 +1,23 @@
 // Waiting in a test for something another party does (a server receiving a request, a process
-// printing a line): checked every few milliseconds, and a named failure if it never happens. The
-// bound is a backstop against a hang, never what a test asserts on.
+// printing a line): checked every few milliseconds, and a named failure if it never happens — or
+// at once when the process it waits on ended first. The bound is a backstop against a hang, never
+// what a test asserts on.
 
-/** Resolves once `condition` holds; rejects naming `what` after `timeoutMs`. */
-export async function until(condition: () => boolean, what = 'the condition', timeoutMs = 15_000): Promise<void> {
+export interface UntilOptions {
+  /** The backstop (default 15 s). */
+  timeoutMs?: number;
+  /** The run the condition waits on: if it ends first, fail at once with how it ended. */
+  process?: Promise<{ code: number | null; stderr: string }>;
+}
+
+/** Resolves once `condition` holds; rejects naming `what` after the bound, or when the watched process ended first. */
+export async function until(condition: () => boolean, what = 'the condition', options: number | UntilOptions = {}): Promise<void> {
+  const { timeoutMs = 15_000, process } = typeof options === 'number' ? { timeoutMs: options } : options;
+  let ended: { code: number | null; stderr: string } | undefined;
+  void process?.then((result) => (ended = result)).catch(() => undefined);
   const started = Date.now();
   while (!condition()) {
+    if (ended) throw new Error(`the process ended before ${what} (exit ${ended.code}):\n${ended.stderr}`);
     if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

@@ -1,11 +1,11 @@
 // What `add` and `reduce` share: their options parsed once, then the one write flow with the
-// change action. A reduce cannot push exposure up, so only an add runs the pre-trade checks.
+// change action (the commands' files hold only their parse and run). A reduce cannot push exposure up, so only an add runs the pre-trade checks.
 import { parseMarket, parseNotional, parseSide } from '../domain/input.js';
 import type { Side } from '../domain/vocabulary.js';
-import { questionWithUnchecked, runPreTradeChecks, uncheckedList } from '../flows/pre-trade.js';
-import { changeAction } from '../flows/trade-actions.js';
-import { writeOptionsFrom, type WriteOptions } from '../flows/write-flow.js';
-import { runWriteLearning } from '../flows/wire-learning.js';
+import { questionWithUnchecked, runPreTradeChecks, uncheckedList } from './pre-trade.js';
+import { changeAction, changeArgv } from './trade-actions.js';
+import { writeOptionsFrom, type WriteOptions } from './write-flow.js';
+import { runWriteLearning } from './wire-learning.js';
 import type { CommandContext } from '../runtime/context.js';
 
 export interface ChangeOptions {
@@ -29,13 +29,8 @@ export function parseChangeOptions(
   };
 }
 
-export async function runChangeCommand(
-  ctx: CommandContext,
-  action: 'add' | 'reduce',
-  args: Parameters<typeof parseChangeOptions>[0],
-  options: Parameters<typeof parseChangeOptions>[1],
-): Promise<number> {
-  const opts = parseChangeOptions(args, options);
+/** Sends one add or reduce through the write flow; 0 when it happened. */
+export async function runChange(ctx: CommandContext, action: 'add' | 'reduce', opts: ChangeOptions): Promise<number> {
   const client = await ctx.client();
   const request = { market: opts.market, side: opts.side, notional_usd: opts.notionalUsd };
   // The checks are optional safety: what they could not read is said, and named in a live confirmation.
@@ -46,7 +41,7 @@ export async function runChangeCommand(
           await runPreTradeChecks(client, { market: opts.market, side: opts.side, notionalUsd: opts.notionalUsd, action: 'add' }, unchecked);
         }
       : undefined;
-  const argv = [action, opts.market, opts.side, String(opts.notionalUsd)];
+  const argv = changeArgv(action, request);
   const build = () => {
     const built = changeAction(ctx, client, action, request, { argv, check });
     return { ...built, question: () => questionWithUnchecked(built.question(), unchecked) };

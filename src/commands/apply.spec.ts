@@ -1,0 +1,17 @@
+// The declaration of `hedge apply`: its arguments, options, tier and examples (the
+// manifest collects it; apply.ts types its input from it). Data only: the front bundles it.
+import { declare } from '../cli/command-spec.js';
+
+export const APPLY = declare({
+  name: 'apply',
+  summary: 'Bring the book to a target file, each action journaled',
+  description: 'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
+  group: 'automation',
+  tier: 'write',
+  args: [{ name: 'file', required: true, description: 'the target file, or - for stdin' }],
+  options: [
+    { flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' },
+    { flags: '--dry-run', key: 'dryRun', kind: 'flag', description: 'the same as `hedge plan`: show, send nothing' },
+  ],
+  examples: ['hedge apply target.csv', 'hedge apply target.csv --yes --json'],
+});

@@ -1,0 +1,19 @@
+// The declaration of `hedge history`: its arguments, options, tier and examples (the
+// manifest collects it; history.ts types its input from it). Data only: the front bundles it.
+import { declare } from '../cli/command-spec.js';
+import { UNTIL_DATE_OR_CONDITION, REF_FILTER } from './spec-parts.js';
+
+export const HISTORY = declare({
+  name: 'history',
+  summary: 'Closed hedges: realized P&L, carry and fees, with totals',
+  description: 'List closed hedges with realized P&L, carry and fees, with totals',
+  group: 'book',
+  tier: 'read',
+  options: [
+    { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' },
+    { flags: '--since <date>', key: 'since', kind: 'value', description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago' },
+    UNTIL_DATE_OR_CONDITION,
+    REF_FILTER,
+  ],
+  examples: ['hedge history', 'hedge history --json | jq "map(.net_pnl_usd) | add"'],
+});

@@ -1,0 +1,22 @@
+// The declaration of `hedge keep`: its arguments, options, tier and examples (the
+// manifest collects it; keep.ts types its input from it). Data only: the front bundles it.
+import { declare } from '../cli/command-spec.js';
+
+export const KEEP = declare({
+  name: 'keep',
+  group: 'automation',
+  summary: 'Hold a target book through maturities',
+  description: 'Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift',
+  // A long-running process, not an agent's tool: started by a person, cron or systemd.
+  tier: 'local',
+  args: [{ name: 'file', required: true, description: 'the target file of plan/apply, with optional until and roll_before columns' }],
+  options: [
+    { flags: '--once', key: 'once', kind: 'flag', description: 'run one cycle and exit (for cron or a systemd timer)' },
+    { flags: '--interval <seconds>', key: 'interval', kind: 'value', description: 'seconds between cycles (default 60, at least 2)' },
+    { flags: '--converge', key: 'converge', kind: 'flag', description: 'bring a drifted side back to its target (add, reduce or close); default: report only' },
+    { flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' },
+    { flags: '--alert-cmd <command>', key: 'alertCmd', kind: 'value', description: 'run this shell command with each error or drift event as JSON on its stdin' },
+    { flags: '--dry-run', key: 'dryRun', kind: 'flag', description: 'print what one cycle would do, and send nothing' },
+  ],
+  examples: ['hedge keep target.csv', 'hedge keep target.csv --once --json', 'hedge keep target.csv --interval 300 --alert-cmd "notify-desk"'],
+});

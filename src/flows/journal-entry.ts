@@ -1,0 +1,28 @@
+// Finding one journal entry by the id (or unique prefix) a person typed: shared by `journal show`,
+// `journal resolve` and `resume`.
+import { echo } from '../domain/input.js';
+import { UsageError } from '../errors.js';
+import { JournalError, type Journal, type JournalEntry } from '../journal/index.js';
+import type { CommandContext } from '../runtime/context.js';
+
+/**
+ * The entry for an id or unique prefix. An unknown id and an ambiguous prefix are the operator's
+ * input, not a broken journal: both are usage errors (exit 2) naming what was typed.
+ */
+export async function findJournalEntry(ctx: CommandContext, journal: Journal, id: string): Promise<JournalEntry> {
+  if (id.trim() === '') throw new UsageError('id: a journal id (a_…) or a unique prefix of one is required.');
+  let entry: JournalEntry | undefined;
+  try {
+    entry = await journal.get(id);
+  } catch (error) {
+    // Only the ambiguity is the caller's: a journal that cannot be read stays a JournalError.
+    if (error instanceof JournalError && /matches \d+ journal entries/.test(error.message)) {
+      throw new UsageError(error.message, { hint: error.hint });
+    }
+    throw error;
+  }
+  if (!entry) {
+    throw new UsageError(`No journal entry ${echo(id)} in ${journal.location}.`, { hint: `List the journal with \`${ctx.hedgeCommand('journal')}\`.` });
+  }
+  return entry;
+}

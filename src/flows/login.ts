@@ -1,0 +1,83 @@
+// The asking half of `hedge login`: the base URL and the key, from prompts on a terminal (the key
+// hidden) or from flags, the environment and stdin otherwise. Nothing is checked against a server here.
+import { checkBaseUrl } from '../security/base-url.js';
+import { environmentOfKey } from '../security/secrets.js';
+import type { Source } from '../config/credentials.js';
+import { readKeyFromStdin } from '../config/login-profile.js';
+import type { CommandContext } from '../runtime/context.js';
+import { UsageError } from '../errors.js';
+
+const KEY_SHAPE_HINT = 'Expected <prefix>_live_… or <prefix>_test_… (copy it from the settings area of the partner desk).';
+
+function validationMessage(check: () => unknown): true | string {
+  try {
+    check();
+    return true;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+export interface LoginAnswers {
+  baseUrl: string;
+  baseUrlSource: Source;
+  apiKey: string;
+}
+
+/**
+ * The base URL (the flag's, or asked with the one offered as default) and the key: asked on a
+ * terminal, read from stdin otherwise (bounded by --timeout). Refuses to ask with --no-input.
+ */
+export async function askLogin(
+  ctx: CommandContext,
+  given: { name: string; flagBaseUrl?: string; offeredBaseUrl?: string },
+): Promise<LoginAnswers> {
+  const { name, flagBaseUrl, offeredBaseUrl } = given;
+  if (ctx.globals.input && ctx.io.stdinIsTTY) {
+    const prompter = await ctx.prompter();
+    let baseUrl: string;
+    let baseUrlSource: Source;
+    if (flagBaseUrl !== undefined) {
+      baseUrl = checkBaseUrl(flagBaseUrl, '--base-url');
+      baseUrlSource = 'flag';
+    } else {
+      const answer = await prompter.input({
+        message: 'Base URL of the API (https://…/v2)',
+        default: offeredBaseUrl,
+        // A key pasted here by mistake is neither echoed back nor kept: the key is asked next, hidden.
+        validate: (value) =>
+          environmentOfKey(value.trim())
+            ? 'That is an API key, not a URL: the key is asked next, hidden. Type the base URL here (https://…/v2).'
+            : validationMessage(() => checkBaseUrl(value, 'the answer')),
+      });
+      baseUrl = checkBaseUrl(answer, 'the answer');
+      baseUrlSource = 'profile';
+    }
+    const apiKey = (
+      await prompter.password({
+        message: `API key for profile "${name}" (hidden)`,
+        validate: (value) => (environmentOfKey(value.trim()) ? true : KEY_SHAPE_HINT),
+      })
+    ).trim();
+    return { baseUrl, baseUrlSource, apiKey };
+  }
+  if (ctx.io.stdinIsTTY) {
+    throw new UsageError(
+      '--no-input: login cannot ask for the key; pipe it in instead: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
+    );
+  }
+  if (!offeredBaseUrl) {
+    throw new UsageError(
+      `--base-url: profile "${name}" has no base URL yet; pass --base-url https://…/v2 (the partner desk gives it) or set HEDGE_BASE_URL.`,
+    );
+  }
+  const baseUrlSource: Source = flagBaseUrl ? 'flag' : ctx.env.HEDGE_BASE_URL?.trim() ? 'environment' : 'profile';
+  const sourceName = baseUrlSource === 'flag' ? '--base-url' : baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${name}"`;
+  // The base URL is checked before the key is read, so a typo fails fast and reads nothing.
+  const baseUrl = checkBaseUrl(offeredBaseUrl, sourceName);
+  // --timeout bounds the wait for a key too: a pipe that never closes must not hang a script.
+  const signal =
+    ctx.deadline === undefined ? ctx.signal : AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(0, ctx.deadline - ctx.clock.now()))]);
+  const apiKey = await readKeyFromStdin(ctx.io.stdin, signal);
+  return { baseUrl, baseUrlSource, apiKey };
+}
