@@ -328,7 +328,8 @@ export function matchesRequest(entry: JournalEntry, match: SameRequest): boolean
   );
 }
 
-function refuseKeys(event: object): void {
+/** Every backend refuses an event holding anything shaped like an API key (the team store too). */
+export function refuseKeys(event: object): void {
   const where = findKeyShapedString(event);
   if (where) {
     throw new JournalError(`Refused to journal an event holding something shaped like an API key (at ${where}); nothing was written.`, {
@@ -337,8 +338,8 @@ function refuseKeys(event: object): void {
   }
 }
 
-/** The fields a reader relies on; TypeScript checks callers, this catches what slips past it. */
-function checkBeginFields(fields: BeginFields): void {
+/** The fields a reader relies on; TypeScript checks callers, this catches what slips past it. Shared by every backend. */
+export function checkBeginFields(fields: BeginFields): void {
   const problems: string[] = [];
   if (fields.environment !== 'live' && fields.environment !== 'test') problems.push('environment must be live or test');
   for (const name of ['base_url_host', 'key_id', 'command', 'idempotency_key'] as const) {

@@ -20,8 +20,7 @@ import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
 import { isOutcome, isUnresolved, type BeginFields, type Holder, type JournalEntry, type JournalPatch } from './entry.js';
 import { JournalError } from './journal-error.js';
-import { matchesRequest, openJournal, type LocalJournal, type SameRequest } from './journal.js';
-import { findKeyShapedString } from './key-guard.js';
+import { checkBeginFields, matchesRequest, openJournal, refuseKeys, type LocalJournal, type SameRequest } from './journal.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
 import { JournalStoreError } from './store-error.js';
 import type { Hold, HoldResult, ImportOutcome, StoreListOptions, TeamJournal, TeamJournalOptions } from './store.js';
@@ -666,22 +665,3 @@ function plainJson(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value));
 }
 
-function refuseKeys(event: object): void {
-  const where = findKeyShapedString(event);
-  if (where) {
-    throw new JournalError(`Refused to journal an event holding something shaped like an API key (at ${where}); nothing was written.`, {
-      hint: 'This is a bug: the journal stores keyFingerprint(key), never the key.',
-    });
-  }
-}
-
-/** The fields a reader relies on (as the file journal checks them). */
-function checkBeginFields(fields: BeginFields): void {
-  const problems: string[] = [];
-  if (fields.environment !== 'live' && fields.environment !== 'test') problems.push('environment must be live or test');
-  for (const name of ['base_url_host', 'key_id', 'command', 'idempotency_key'] as const) {
-    if (typeof fields[name] !== 'string' || fields[name] === '') problems.push(`${name} is required`);
-  }
-  if (typeof fields.request?.method !== 'string' || typeof fields.request?.path !== 'string') problems.push('request needs method and path');
-  if (problems.length > 0) throw new JournalError(`Cannot journal this action: ${problems.join('; ')}.`);
-}
