@@ -7,8 +7,19 @@ import type { ACCOUNT } from './account.spec.js';
 import { runWatch, watchAsked } from '../flows/watch.js';
 import { ACCOUNT_FIELDS } from '../ui/resource-fields.js';
 
+/** `hedge account` takes no options of its own (--watch goes to the live view, --until to run-command). */
+export interface AccountOptions {}
+
+export function parseAccountOptions(_input: InputOf<typeof ACCOUNT>): AccountOptions {
+  return {};
+}
+
 export async function run(ctx: CommandContext, input: InputOf<typeof ACCOUNT>): Promise<number | void> {
   if (watchAsked(input.options)) return runWatch(ctx, { kind: 'account' }, input.options);
+  return runAccount(ctx, parseAccountOptions(input));
+}
+
+export async function runAccount(ctx: CommandContext, _opts: AccountOptions): Promise<void> {
   const client = await ctx.client();
   const account = await client.getAccount();
   const environment = await ctx.environment();

@@ -8,7 +8,18 @@ import type { DEMO_RESET } from './demo-reset.spec.js';
 import { DEMO_STATE_FILE } from '../demo/start-demo.js';
 import type { CommandContext } from '../runtime/context.js';
 
-export async function run(ctx: CommandContext, _input: InputOf<typeof DEMO_RESET>): Promise<number> {
+/** `hedge demo reset` takes no arguments or options. */
+export interface DemoResetOptions {}
+
+export function parseDemoResetOptions(_input: InputOf<typeof DEMO_RESET>): DemoResetOptions {
+  return {};
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof DEMO_RESET>): Promise<number> {
+  return runDemoReset(ctx, parseDemoResetOptions(input));
+}
+
+export async function runDemoReset(ctx: CommandContext, _opts: DemoResetOptions): Promise<number> {
   const file = join(ctx.configDir, DEMO_STATE_FILE);
   const existed = existsSync(file);
   await rm(file, { force: true });

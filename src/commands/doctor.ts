@@ -7,12 +7,25 @@
 import type { CheckStatus, DoctorReport } from '../flows/doctor.js';
 import type { CommandContext } from '../runtime/context.js';
 import { wrapWords } from '../ui/width.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { DOCTOR } from './doctor.spec.js';
 
 const MARKS: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '–', info: '·' };
 
-export async function run(ctx: CommandContext): Promise<number> {
-  const { runDoctor } = await import('../flows/doctor.js');
-  const report = await runDoctor(ctx);
+/** `hedge doctor` takes no arguments or options: it checks what the global flags and HEDGE_* select. */
+export interface DoctorOptions {}
+
+export function parseDoctorOptions(_input: InputOf<typeof DOCTOR>): DoctorOptions {
+  return {};
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof DOCTOR>): Promise<number> {
+  return runDoctor(ctx, parseDoctorOptions(input));
+}
+
+export async function runDoctor(ctx: CommandContext, _opts: DoctorOptions): Promise<number> {
+  const checks = await import('../flows/doctor.js');
+  const report = await checks.runDoctor(ctx);
   await render(ctx, report);
   return report.exitCode;
 }

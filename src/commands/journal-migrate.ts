@@ -22,7 +22,18 @@ export interface MigrateSummary {
   conflicts: string[];
 }
 
-export async function run(ctx: CommandContext, _input: InputOf<typeof JOURNAL_MIGRATE>): Promise<number> {
+/** `hedge journal migrate` takes no arguments or options: the store comes from HEDGE_JOURNAL_URL or the profile. */
+export interface JournalMigrateOptions {}
+
+export function parseJournalMigrateOptions(_input: InputOf<typeof JOURNAL_MIGRATE>): JournalMigrateOptions {
+  return {};
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_MIGRATE>): Promise<number> {
+  return runJournalMigrate(ctx, parseJournalMigrateOptions(input));
+}
+
+export async function runJournalMigrate(ctx: CommandContext, _opts: JournalMigrateOptions): Promise<number> {
   const choice = await ctx.journalChoice();
   if (choice.kind === 'file') {
     throw new UsageError(

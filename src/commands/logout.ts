@@ -3,8 +3,21 @@
 import { requestedProfile } from '../config/credentials.js';
 import { requireProfile } from '../config/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { LOGOUT } from './logout.spec.js';
 
-export async function run(ctx: CommandContext): Promise<number> {
+/** `hedge logout` takes no options of its own: the profile is the global --profile (or HEDGE_PROFILE). */
+export interface LogoutOptions {}
+
+export function parseLogoutOptions(_input: InputOf<typeof LOGOUT>): LogoutOptions {
+  return {};
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof LOGOUT>): Promise<number> {
+  return runLogout(ctx, parseLogoutOptions(input));
+}
+
+export async function runLogout(ctx: CommandContext, _opts: LogoutOptions): Promise<number> {
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
   const store = await ctx.store();
   const data = store.read();

@@ -3,6 +3,8 @@ import type { CommandContext } from '../runtime/context.js';
 import { toAccountSide } from '../domain/money.js';
 import { marketsResource } from '../ui/resource-fields.js';
 import { formatPercent } from '../ui/format.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { MARKETS } from './markets.spec.js';
 
 /**
  * Carry on the account's side (docs/output.md "Sign convention"): the server's positive rate is
@@ -15,7 +17,18 @@ function carryText(rate: number): string {
   return formatPercent(0);
 }
 
-export async function run(ctx: CommandContext): Promise<void> {
+/** `hedge markets` takes no options of its own (--until is run-command's). */
+export interface MarketsOptions {}
+
+export function parseMarketsOptions(_input: InputOf<typeof MARKETS>): MarketsOptions {
+  return {};
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof MARKETS>): Promise<void> {
+  return runMarkets(ctx, parseMarketsOptions(input));
+}
+
+export async function runMarkets(ctx: CommandContext, _opts: MarketsOptions): Promise<void> {
   const client = await ctx.client();
   const { markets } = await client.listMarkets();
   const human = ctx.output.isHuman;

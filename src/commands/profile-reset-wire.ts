@@ -25,8 +25,15 @@ async function scopeInUse(ctx: CommandContext): Promise<LearnedScope> {
   }
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RESET_WIRE>): Promise<void> {
-  const options: ResetWireOptions = { all: input.options.all === true };
+export function parseResetWireOptions(input: InputOf<typeof PROFILE_RESET_WIRE>): ResetWireOptions {
+  return { all: input.options.all === true };
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RESET_WIRE>): Promise<void> {
+  return runResetWire(ctx, parseResetWireOptions(input));
+}
+
+export async function runResetWire(ctx: CommandContext, options: ResetWireOptions): Promise<void> {
   const scope = options.all ? 'all' : await scopeInUse(ctx);
   const where = scope === 'all' ? 'every profile and server' : describeScope(scope);
   const forgotten = resetLearned(await ctx.store(), scope);

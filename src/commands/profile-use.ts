@@ -5,8 +5,20 @@ import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { PROFILE_USE } from './profile-use.spec.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE>): Promise<void> {
-  const name = input.args.name ?? '';
+export interface ProfileUseOptions {
+  /** The profile to make current; whether it exists only the store can say (checked in the run). */
+  name: string;
+}
+
+export function parseProfileUseOptions(input: InputOf<typeof PROFILE_USE>): ProfileUseOptions {
+  return { name: input.args.name ?? '' };
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE>): Promise<void> {
+  return runProfileUse(ctx, parseProfileUseOptions(input));
+}
+
+export async function runProfileUse(ctx: CommandContext, { name }: ProfileUseOptions): Promise<void> {
   const store = await ctx.store();
   requireProfile(store.read(), name, 'name');
   const data = store.update((latest) => {

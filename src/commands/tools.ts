@@ -46,8 +46,21 @@ async function printErrorCatalogue(ctx: CommandContext): Promise<void> {
   );
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof TOOLS>): Promise<void> {
-  if (input.options.errors === true) {
+export interface ToolsOptions {
+  /** --errors: the error catalogue instead of the tools. */
+  errors: boolean;
+}
+
+export function parseToolsOptions(input: InputOf<typeof TOOLS>): ToolsOptions {
+  return { errors: input.options.errors === true };
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof TOOLS>): Promise<void> {
+  return runTools(ctx, parseToolsOptions(input));
+}
+
+export async function runTools(ctx: CommandContext, opts: ToolsOptions): Promise<void> {
+  if (opts.errors) {
     await printErrorCatalogue(ctx);
     return;
   }

@@ -9,6 +9,8 @@ import { resolveWireSettings, WIRE_SETTING_SOURCES, type WireSettings } from '..
 import type { CommandContext } from '../runtime/context.js';
 import { journalDir } from '../journal/location.js';
 import { safeText } from '../security/safe-text.js';
+import type { InputOf } from '../cli/command-spec.js';
+import type { WHOAMI } from './whoami.spec.js';
 
 const EXIT_FOR_STATUS: Record<KeyStatus, number> = { ok: 0, refused: 4, unreachable: 5, error: 3 };
 
@@ -32,7 +34,18 @@ function describeSource(source: ShownSource | null, variable: string, profile: s
   }
 }
 
-export async function run(ctx: CommandContext): Promise<number> {
+/** `hedge whoami` takes no options of its own: it shows what the global flags and HEDGE_* select (--until is run-command's). */
+export interface WhoamiOptions {}
+
+export function parseWhoamiOptions(_input: InputOf<typeof WHOAMI>): WhoamiOptions {
+  return {};
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof WHOAMI>): Promise<number> {
+  return runWhoami(ctx, parseWhoamiOptions(input));
+}
+
+export async function runWhoami(ctx: CommandContext, _opts: WhoamiOptions): Promise<number> {
   const credentials = await ctx.credentials();
   const check = await checkKey(ctx, credentials);
   const profileSource: ShownSource | null =
