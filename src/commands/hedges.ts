@@ -10,10 +10,21 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { HEDGES } from './hedges.spec.js';
 import { moreNote } from '../ui/list-notes.js';
 import { MAX_PAGE_SIZE } from '../api/unspecified.js';
+import type { HedgeStatus } from '../domain/vocabulary.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): Promise<number | void> {
+export interface HedgesOptions {
+  /** One hedge in full; absent: the list. */
+  id?: string;
+  /** List filters (only without an id). */
+  status?: HedgeStatus;
+  clientReference?: string;
+  limit?: number;
+  /** --wait: wait for the hedge (only with an id) to reach a final state. */
+  wait: boolean;
+}
+
+export function parseHedgesOptions(input: InputOf<typeof HEDGES>): HedgesOptions {
   const { options } = input;
-  if (watchAsked(options)) return runWatch(ctx, { kind: 'hedge', id: input.args.id, filters: options }, options);
   const id = input.args.id === undefined ? undefined : parseHedgeId(input.args.id);
   const status = parseStatus(options.status);
   const clientReference = parseClientReference(options.ref);
@@ -21,6 +32,22 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): P
   const wait = options.wait === true;
   if (id === undefined) {
     if (wait) throw new UsageError('--wait: needs a hedge ID to wait for, e.g. `hedge hedges hdg_… --wait`.');
+  } else {
+    const filter = status !== undefined ? '--status' : clientReference !== undefined ? '--ref' : limit !== undefined ? '--limit' : undefined;
+    if (filter) throw new UsageError(`${filter}: filters the list; it cannot be combined with a hedge ID.`);
+  }
+  return { id, status, clientReference, limit, wait };
+}
+
+export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): Promise<number | void> {
+  const { options } = input;
+  if (watchAsked(options)) return runWatch(ctx, { kind: 'hedge', id: input.args.id, filters: options }, options);
+  return runHedges(ctx, parseHedgesOptions(input));
+}
+
+export async function runHedges(ctx: CommandContext, opts: HedgesOptions): Promise<void> {
+  const { id, status, clientReference, limit, wait } = opts;
+  if (id === undefined) {
     const client = await ctx.client();
     const list = await client.readHedges({ status, clientReference, limit });
     const hedges = list.items;
@@ -32,8 +59,6 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): P
     if (ctx.output.isHuman && hedges.length > 0) ctx.output.note(ctx.output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
     return;
   }
-  const filter = status !== undefined ? '--status' : clientReference !== undefined ? '--ref' : limit !== undefined ? '--limit' : undefined;
-  if (filter) throw new UsageError(`${filter}: filters the list; it cannot be combined with a hedge ID.`);
   const client = await ctx.client();
   const startedAt = ctx.clock.now();
   let hedge: Hedge = await client.getHedge(id);

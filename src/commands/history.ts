@@ -34,14 +34,31 @@ function closeTimeOption(option: '--since' | '--until', raw: string | undefined,
   return parsed.date;
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): Promise<void> {
+export interface HistoryOptions {
+  limit?: number;
+  /** The close-time period: since inclusive, until exclusive. */
+  since?: Date;
+  until?: Date;
+  /** --ref: only closed hedges that carry this deal reference. */
+  ref?: string;
+}
+
+/** `now` anchors relative dates (7d, 2w, 1m); the command passes its context's clock. */
+export function parseHistoryOptions(input: InputOf<typeof HISTORY>, context: { now: Date }): HistoryOptions {
   const limit = parseLimit(input.options.limit);
-  const now = new Date(ctx.clock.now());
-  const since = closeTimeOption('--since', input.options.since, now);
-  const until = closeTimeOption('--until', input.options.until, now);
+  const since = closeTimeOption('--since', input.options.since, context.now);
+  const until = closeTimeOption('--until', input.options.until, context.now);
   const period = reportPeriodProblem(since, until);
   if (period) throw new UsageError(period);
-  const reference = parseClientReference(input.options.ref);
+  return { limit, since, until, ref: parseClientReference(input.options.ref) };
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): Promise<void> {
+  return runHistory(ctx, parseHistoryOptions(input, { now: new Date(ctx.clock.now()) }));
+}
+
+export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Promise<void> {
+  const { limit, since, until, ref: reference } = opts;
   const filtering = since !== undefined || until !== undefined || reference !== undefined;
   const client = await ctx.client();
   let records: HistoryRecord[];

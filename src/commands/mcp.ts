@@ -9,20 +9,39 @@ import { ConfirmationTokens, tokenTtlSeconds } from '../agent/confirmation.js';
 import { resolve } from 'node:path';
 import { FileAccess, serverRoots } from '../agent/file-access.js';
 import { AgentToolbox } from '../agent/toolbox.js';
-import { describeLimits, hasLimits, parseAgentLimits } from '../agent/guardrails.js';
+import { describeLimits, hasLimits, parseAgentLimits, type AgentLimits } from '../agent/guardrails.js';
 import type { CommandContext } from '../runtime/context.js';
 import { redactKey } from '../security/secrets.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof MCP>): Promise<number> {
-  const ttlSeconds = tokenTtlSeconds(ctx.env);
+export interface McpOptions {
+  /** HEDGE_MCP_TOKEN_TTL_SECONDS: how long a live write's confirmation token is valid. */
+  ttlSeconds: number;
+  /** --max-notional, --max-daily-notional, --markets. */
+  limits: AgentLimits;
+  allowLive: boolean;
+  /** --root as typed; each is checked to be a directory when the server starts. */
+  roots?: string[];
+}
+
+/** `env` is read for HEDGE_MCP_TOKEN_TTL_SECONDS, checked first as before. */
+export function parseMcpOptions(input: InputOf<typeof MCP>, context: { env: Readonly<Record<string, string | undefined>> }): McpOptions {
+  const ttlSeconds = tokenTtlSeconds(context.env);
   // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.
   const limits = parseAgentLimits(input.options);
+  return { ttlSeconds, limits, allowLive: input.options.allowLive === true, roots: input.options.root };
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof MCP>): Promise<number> {
+  return runMcp(ctx, parseMcpOptions(input, { env: ctx.env }));
+}
+
+export async function runMcp(ctx: CommandContext, opts: McpOptions): Promise<number> {
+  const { ttlSeconds, limits, allowLive } = opts;
   const credentials = await ctx.credentials();
-  const allowLive = input.options.allowLive === true;
   const tokens = new ConfirmationTokens(ttlSeconds, ctx.clock.now);
   // Relative --root values and file paths start from the directory the server was started in.
   const cwd = resolve('.');
-  const files = new FileAccess(await serverRoots(input.options.root, cwd), cwd);
+  const files = new FileAccess(await serverRoots(opts.roots, cwd), cwd);
   const toolbox = new AgentToolbox(
     { env: ctx.env, globals: ctx.globals, clock: ctx.clock, credentials, log: (text) => ctx.io.stderr.write(`${text}\n`), files },
     tokens,

@@ -9,9 +9,21 @@ import type { PRICE } from './price.spec.js';
 
 import { PRICE_RESOURCE } from '../ui/resource-fields.js';
 
+export interface PriceOptions {
+  /** One market; absent: every listed market. */
+  market?: string;
+}
+
+export function parsePriceOptions(input: InputOf<typeof PRICE>): PriceOptions {
+  return { market: input.args.market === undefined ? undefined : parseMarket(input.args.market) };
+}
+
 export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>): Promise<number | void> {
   if (watchAsked(input.options)) return runWatch(ctx, { kind: 'price', market: input.args.market }, input.options);
-  const market = input.args.market === undefined ? undefined : parseMarket(input.args.market);
+  return runPrice(ctx, parsePriceOptions(input));
+}
+
+export async function runPrice(ctx: CommandContext, { market }: PriceOptions): Promise<void> {
   const client = await ctx.client();
   // The live markets list decides what exists: an unlisted market is named against it (exit 2),
   // and "every market" means every listed one, even on a server that needs `symbols`.

@@ -4,6 +4,7 @@ import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { InputOf } from '../cli/command-spec.js';
 import { DIALECT_VALUES, type SANDBOX_SERVE } from './sandbox-serve.spec.js';
+import type { SandboxOptions } from '../sandbox/index.js';
 
 function share(name: string, raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
@@ -52,12 +53,15 @@ function dialect(raw: unknown): (typeof DIALECT_VALUES)[number] | undefined {
   return name as (typeof DIALECT_VALUES)[number];
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SERVE>): Promise<void> {
+/** What `hedge sandbox serve` starts: the simulator's own options, every flag checked. */
+export type SandboxServeOptions = SandboxOptions;
+
+export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>): SandboxServeOptions {
   const o = input.options;
   const host = o.host === undefined ? '127.0.0.1' : String(o.host);
   // The simulator holds test keys and has no access control of its own: it never leaves this machine.
   if (!isLoopbackHost(host)) throw new UsageError(`--host: ${echo(host)} is not allowed; expected a loopback address (127.0.0.1, ::1, localhost).`);
-  const options = {
+  return {
     host,
     port: wholeNumber('--port', o.port, 0, 65535),
     tls: o.tls === true,
@@ -74,6 +78,13 @@ export async function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SER
     dateSkewMs: skewSeconds(o.clockSkew),
     hostileText: o.hostileText === true,
   };
+}
+
+export function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SERVE>): Promise<void> {
+  return runSandboxServe(ctx, parseSandboxServeOptions(input));
+}
+
+export async function runSandboxServe(ctx: CommandContext, options: SandboxServeOptions): Promise<void> {
   const { serveSandbox } = await import('../sandbox/serve.js');
   await serveSandbox(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr, signal: ctx.signal });
 }
