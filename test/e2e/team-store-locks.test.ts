@@ -4,14 +4,17 @@
 // (journal.lock), so three machines at once act once. What is asserted is the server's own state:
 // one hedge for the reference, the target reached once.
 //
-// These need the write flow to take journal.lock around "read the book → decide → send → see it
-// land" (issue 24's wiring); the store's side of it (a lock held by one machine's process refuses or
-// waits out another's, and dies with its process) is tested at the interface level in
+// The commands take journal.lock around "read the book → decide → send → see it land" (issue 24's
+// wiring); with a team store the lock is a PostgreSQL advisory lock, so it holds across machines and
+// dies with the process that held it. The store's side alone is tested in
 // test/journal/postgres-store.test.ts.
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { describeWithPostgres } from '../support/postgres.js';
+import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { teamOf, type Team } from '../support/team.js';
 
@@ -58,5 +61,36 @@ describeWithPostgres('check and act under one lock, across machines', (server) =
     expect(trades(t)).toHaveLength(1);
     // The one that acted exits 0; the others did not act (they found the target reached, or were held).
     expect(runs.filter((run) => run.code === 0).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a keeper on one machine blocks a keeper on another, naming its pid and host; killed, its lock dies with it', async () => {
+    const { t, team } = await desk();
+    const target = 'market,side,notional_usd,tenor_days\nUSDTNGN,buy,1000,3\n';
+    const fileA = join(team.a.dir, 'target.csv');
+    const fileB = join(team.b.dir, 'target.csv');
+    writeFileSync(fileA, target);
+    writeFileSync(fileB, target);
+    let keeperA: ChildProcess | undefined;
+    let printed = '';
+    const running = team.a.hedge(['keep', fileA, '--interval', '2'], {
+      timeoutMs: 60_000,
+      onSpawn: (spawned) => {
+        keeperA = spawned;
+        spawned.stdout!.on('data', (chunk: string) => (printed += chunk));
+      },
+    });
+    await until(() => printed.includes('"event":"cycle"'), "machine A's keeper's first cycle", 30_000);
+    const writes = t.writes().length;
+    const second = await team.b.hedge(['keep', fileB, '--once']);
+    expect(second.code, second.stderr).toBe(11);
+    expect(second.stderr).toContain(`pid ${keeperA!.pid} on ${hostname()}`);
+    expect(t.writes()).toHaveLength(writes);
+    keeperA!.kill('SIGKILL');
+    await running;
+    // Its session ended with it: machine B's keeper starts, finds the book at target and sends nothing.
+    const third = await team.b.hedge(['keep', fileB, '--once']);
+    expect(third.code, third.stderr).toBe(0);
+    expect(sideNotional(t, 'buy')).toBe(1_000);
+    expect(trades(t)).toHaveLength(1);
   });
 });
