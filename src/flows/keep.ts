@@ -706,7 +706,8 @@ function alertHook(ctx: CommandContext, command: string | undefined): AlertHook 
 
 function runAlertCommand(command: string, event: KeepEvent, onProblem: (message: string) => void): Promise<void> {
   return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', command], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    // The hook gets the event, not the keeper's secrets: the key and the store URL are left out of its environment.
+    const child = spawn('/bin/sh', ['-c', command], { stdio: ['pipe', 'ignore', 'ignore'], detached: true, env: hookEnvironment(process.env) });
     const timer = setTimeout(() => {
       try {
         // detached: the shell leads its own process group, so everything it started stops too.
@@ -725,4 +726,14 @@ function runAlertCommand(command: string, event: KeepEvent, onProblem: (message:
     child.stdin?.on('error', () => {});
     child.stdin?.end(`${safeJson(event)}\n`);
   });
+}
+
+/** The keeper's environment less what carries a secret (the API key, the team store's URL, a PostgreSQL password). */
+export function hookEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (name === 'HEDGE_API_KEY' || name === 'HEDGE_JOURNAL_URL' || name === 'PGPASSWORD') continue;
+    kept[name] = value;
+  }
+  return kept;
 }

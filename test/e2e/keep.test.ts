@@ -215,7 +215,8 @@ describe('hedge keep', () => {
   it('a refused open (the exposure cap) is an error event; the other rows go on, and --once exits with its code', async () => {
     const simulator = await startSimulator({ exposureCapUsd: 50_000 });
     const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
-    const result = await simulator.hedge(['keep', file, '--once', '--alert-cmd', `cat >> ${join(simulator.configDir, 'alerts.ndjson')}`]);
+    const envSeen = join(simulator.configDir, 'hook-env.txt');
+    const result = await simulator.hedge(['keep', file, '--once', '--alert-cmd', `env > ${envSeen}; cat >> ${join(simulator.configDir, 'alerts.ndjson')}`]);
     expect(result.code, result.stderr).toBe(3);
     const events = lines(result.stdout);
     const error = events.find((event) => event.event === 'error')!;
@@ -227,6 +228,8 @@ describe('hedge keep', () => {
     // The hook got the error event as one JSON line on its stdin.
     const alerted = lines(readFileSync(join(simulator.configDir, 'alerts.ndjson'), 'utf8'));
     expect(alerted).toEqual([expect.objectContaining({ event: 'error', side: 'sell', code: 'exposure_exceeded' })]);
+    // The hook never sees the key: the keeper leaves it out of the hook's environment.
+    expect(readFileSync(envSeen, 'utf8')).not.toContain(simulator.apiKey);
   });
 
   it('SIGTERM during a roll lets the roll finish: exit 0, nothing unresolved, the side covered', async () => {
