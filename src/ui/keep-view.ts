@@ -89,21 +89,21 @@ export async function liveReporter(stdout: NodeJS.WritableStream, columns: () =>
 
 /** The screen: a title line, one line per row, then the latest events; no line wider than `width`. */
 export function renderKeepStatus(status: KeepStatus, recent: readonly string[], width: number, chalk: ChalkInstance): string {
-  const fit = (line: string) => truncateEnd(line, Math.max(20, width));
+  const fitLine = (line: string) => truncateEnd(line, Math.max(20, width));
   const lines: string[] = [];
   const next = status.next_cycle_at ? `next cycle ${clock(status.next_cycle_at)}` : '';
   const lastCycle = status.last_cycle_at ? `last cycle ${clock(status.last_cycle_at)}` : 'first cycle running';
-  lines.push(fit(chalk.bold(`hedge keep ${safeText(status.file)}`) + chalk.dim(` · ${lastCycle}${next ? ` · ${next}` : ''}${status.stopping ? ' · stopping' : ''}`)));
+  lines.push(fitLine(chalk.bold(`hedge keep ${safeText(status.file)}`) + chalk.dim(` · ${lastCycle}${next ? ` · ${next}` : ''}${status.stopping ? ' · stopping' : ''}`)));
   lines.push('');
   for (const row of status.rows) {
     const current = row.current_usd === null ? 'flat' : formatUsd(row.current_usd);
     const action = row.next_action ? ` · ${row.next_action}${row.next_action_at ? ` ${minute(row.next_action_at)}` : ''}` : '';
     const ref = row.client_reference ? ` ${safeText(row.client_reference)}` : '';
-    lines.push(fit(`${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUsd(row.target_usd)} USD · ${safeText(row.state)}${action}`));
+    lines.push(fitLine(`${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUsd(row.target_usd)} USD · ${safeText(row.state)}${action}`));
   }
   if (recent.length > 0) {
     lines.push('');
-    for (const line of recent) lines.push(fit(chalk.dim(line)));
+    for (const line of recent) lines.push(fitLine(chalk.dim(line)));
   }
   return lines.join('\n');
 }

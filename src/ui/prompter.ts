@@ -74,18 +74,18 @@ function promptColumns(io: Io): number {
 export function createInquirerPrompter(io: Io, signal: AbortSignal): Prompter {
   const context = { input: io.stdin, output: io.stderr, signal };
   const load = () => import('@inquirer/prompts');
-  const fit = (text: string, options: FitOptions) => fitToTerminal(text, promptColumns(io), { hangingIndent: LEAD, ...options });
-  const fitError = (result: true | string): true | string => (result === true ? true : fit(result, { lead: LEAD }));
+  const fitPrompt = (text: string, options: FitOptions) => fitToTerminal(text, promptColumns(io), { hangingIndent: LEAD, ...options });
+  const fitError = (result: true | string): true | string => (result === true ? true : fitPrompt(result, { lead: LEAD }));
   return {
     async select(options) {
       const { select } = await load();
       const longestShort = Math.max(0, ...options.choices.map((choice) => (choice.short ?? choice.name).length));
       const choices = options.choices.map((choice) => ({
         ...choice,
-        name: fit(choice.name, { lead: LEAD }),
-        description: choice.description === undefined ? undefined : fit(choice.description, { hangingIndent: 0 }),
+        name: fitPrompt(choice.name, { lead: LEAD }),
+        description: choice.description === undefined ? undefined : fitPrompt(choice.description, { hangingIndent: 0 }),
       }));
-      const message = fit(options.message, { lead: LEAD, tail: Math.min(longestShort + 1, INPUT_TAIL) });
+      const message = fitPrompt(options.message, { lead: LEAD, tail: Math.min(longestShort + 1, INPUT_TAIL) });
       return select({ message, choices, default: options.default }, context).catch(interrupted);
     },
     async input(options) {
@@ -94,7 +94,7 @@ export function createInquirerPrompter(io: Io, signal: AbortSignal): Prompter {
       const tail = INPUT_TAIL + (options.default === undefined ? 0 : options.default.length + 3);
       return input(
         {
-          message: fit(options.message, { lead: LEAD, tail }),
+          message: fitPrompt(options.message, { lead: LEAD, tail }),
           default: options.default,
           validate: validate && (async (value: string) => fitError(await validate(value))),
         },
@@ -105,13 +105,13 @@ export function createInquirerPrompter(io: Io, signal: AbortSignal): Prompter {
       const { password } = await load();
       const validate = options.validate;
       return password(
-        { message: fit(options.message, { lead: LEAD, tail: INPUT_TAIL }), mask: '*', validate: validate && ((value: string) => fitError(validate(value))) },
+        { message: fitPrompt(options.message, { lead: LEAD, tail: INPUT_TAIL }), mask: '*', validate: validate && ((value: string) => fitError(validate(value))) },
         context,
       ).catch(interrupted);
     },
     async confirm(options) {
       const { confirm } = await load();
-      return confirm({ message: fit(options.message, { lead: LEAD, tail: CONFIRM_TAIL }), default: options.default ?? false }, context).catch(interrupted);
+      return confirm({ message: fitPrompt(options.message, { lead: LEAD, tail: CONFIRM_TAIL }), default: options.default ?? false }, context).catch(interrupted);
     },
   };
 }

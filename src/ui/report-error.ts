@@ -27,14 +27,14 @@ function hangingIndentOf(line: string): number {
 
 export function reportError(description: ErrorDescription, error: unknown, out: ErrorOut): number {
   const columns = out.json ? undefined : out.columns;
-  const fit = (text: string): string =>
+  const fitLine = (text: string): string =>
     columns === undefined
       ? text
       : text
           .split('\n')
           .map((line) => wrapWords(line, columns, { hangingIndent: hangingIndentOf(line) }))
           .join('\n');
-  const write = (text: string) => out.stderr.write(`${fit(scrubSecrets(text))}\n`);
+  const write = (text: string) => out.stderr.write(`${fitLine(scrubSecrets(text))}\n`);
   if (out.json) {
     write(safeJson({ error: errorAsJson(description) }));
     if (out.verbose && description.exitCode === 1 && error instanceof Error && error.stack) write(safeMultiline(error.stack));
