@@ -6,10 +6,10 @@
 // process's start time and the host — never from age). The file of a process that exits normally
 // is removed on exit.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fchmodSync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive, isRecordedHolder, publicHolder, type Holder, type RecordedHolder } from './holder.js';
-import { asJournalError, ensureDir, readSegment, syncFile, writeAll } from './segments.js';
+import { ensureDir, readSegment, replaceFileDurably } from './segments.js';
 
 export const LOCKS_DIR_NAME = 'locks';
 
@@ -40,31 +40,7 @@ export function claimLock(dir: string, scope: string, holder: RecordedHolder): {
   const existing = readLock(path);
   if (existing && isAlive(existing.holder)) return { held: false, holder: publicHolder(existing.holder) };
   ensureDir(join(dir, LOCKS_DIR_NAME));
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    unlinkSync(temporary);
-  } catch {
-    // Not there: the usual case.
-  }
-  let fd: number;
-  try {
-    fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  } catch (error) {
-    throw asJournalError(error, temporary, 'write');
-  }
-  try {
-    fchmodSync(fd, 0o600);
-    writeAll(fd, Buffer.from(JSON.stringify({ scope, holder } satisfies LockRecord), 'utf8'), temporary);
-    syncFile(fd, temporary);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    // A rename replaces a link itself, never what it points to.
-    renameSync(temporary, path);
-  } catch (error) {
-    throw asJournalError(error, path, 'write');
-  }
+  replaceFileDurably(path, `${path}.${process.pid}.tmp`, JSON.stringify({ scope, holder } satisfies LockRecord));
   heldHere.add(path);
   return { held: true };
 }

@@ -122,6 +122,37 @@ export function syncFile(fd: number, file: string): void {
 }
 
 /** A new file's name is durable only once its folder is synced too. */
+/**
+ * Replaces `target` with `text` whole: written to `temporary` (0600, never through a link), synced,
+ * then renamed over it — a rename replaces a link itself, never what it points to. A reader sees
+ * the old file or the new one, never part of either.
+ */
+export function replaceFileDurably(target: string, temporary: string, text: string): void {
+  try {
+    unlinkSync(temporary);
+  } catch {
+    // Not there: the usual case.
+  }
+  let fd: number;
+  try {
+    fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  } catch (error) {
+    throw asJournalError(error, temporary, 'write');
+  }
+  try {
+    fchmodSync(fd, 0o600);
+    writeAll(fd, Buffer.from(text, 'utf8'), temporary);
+    syncFile(fd, temporary);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temporary, target);
+  } catch (error) {
+    throw asJournalError(error, target, 'write');
+  }
+}
+
 export function syncDir(dir: string): void {
   let fd: number | undefined;
   try {
@@ -210,30 +241,7 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
   }
   syncDir(folder);
 
-  const temporary = join(dir, `.${basename(file)}.rotating-${process.pid}`);
-  try {
-    unlinkSync(temporary);
-  } catch {
-    // Not there: the usual case.
-  }
-  let fd: number;
-  try {
-    fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  } catch (error) {
-    throw asJournalError(error, temporary, 'write');
-  }
-  try {
-    fchmodSync(fd, 0o600);
-    writeAll(fd, Buffer.from(kept.length > 0 ? `${kept.join('\n')}\n` : '', 'utf8'), temporary);
-    syncFile(fd, temporary);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temporary, file);
-  } catch (error) {
-    throw asJournalError(error, file, 'write');
-  }
+  replaceFileDurably(file, join(dir, `.${basename(file)}.rotating-${process.pid}`), kept.length > 0 ? `${kept.join('\n')}\n` : '');
   syncDir(dir);
   return { kept: linesOf.size - archivedEntries, archived: archivedEntries };
 }
