@@ -69,7 +69,8 @@ export class Book {
   /**
    * Account id → its hedge ids in list order, oldest first, so a page is read from the end
    * instead of sorting every hedge per request. Derived from the state (so memory only): built
-   * once when a state is loaded, then kept up to date by createHedge.
+   * the first time an account's hedges are listed or added to, then kept up to date by createHedge
+   * (a demo command that never lists hedges never parses them: lazy-state.ts).
    */
   private readonly hedgeOrder = new Map<string, string[]>();
   /**
@@ -85,7 +86,6 @@ export class Book {
   ) {
     this.seedHash = seedHash(state.seed);
     this.marketsByName = new Map(config.markets.map((definition) => [definition.market, definition]));
-    for (const account of Object.values(state.accounts)) this.buildHedgeOrder(account);
   }
 
   // ---- markets --------------------------------------------------------------------------
@@ -203,11 +203,8 @@ export class Book {
       return;
     }
     const order = this.hedgeOrder.get(account.id);
-    // An account added to the state behind the book's back: its order, built now, has the hedge.
-    if (!order) {
-      this.buildHedgeOrder(account);
-      return;
-    }
+    // Not built yet (nothing listed this account's hedges): building it later takes this one in.
+    if (!order) return;
     let low = 0;
     let high = order.length;
     if (high > 0 && openedBefore(account.hedges[order[high - 1]], hedge)) low = high;

@@ -5,6 +5,7 @@
 import { DEFAULT_DIALECT, type SandboxDialect } from './dialect-names.js';
 import type { Envelope } from './envelope.js';
 import type { Side, SideAmounts } from './market-model.js';
+import { isUnread } from './lazy-state.js';
 
 export type HedgeStatus = 'submitting' | 'submitted' | 'filled' | 'failed' | 'closed';
 export type ChangeAction = 'add' | 'reduce' | 'close';
@@ -173,7 +174,8 @@ export function upgradeState(state: EngineState): void {
         Object.entries(account.activeHedgeIds).map(([key, id]) => [key, [id]]),
       );
     }
-    // Already sorted in every state this sandbox writes: then this is one linear pass.
-    account.history.sort(compareHistoryRecords);
+    // Already sorted in every state this sandbox writes: then this is one linear pass. A part not
+    // read yet comes from a file in format 2, always written sorted: left unread.
+    if (!isUnread(account, 'history')) account.history.sort(compareHistoryRecords);
   }
 }

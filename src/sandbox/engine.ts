@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { Book } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
 import { type AccountState, type EngineState, type IdempotencyRecord, upgradeState } from './engine-state.js';
+import { oldestIdempotencyHint } from './lazy-state.js';
 import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
 import { DAY_MS, MARKET_MODEL, type MarketDefinition, type MarketStatus, type SideAmounts } from './market-model.js';
 import { hashString } from './prng.js';
@@ -120,8 +121,13 @@ export class SandboxEngine {
    * Idempotency records in creation order, which is expiry order since sandbox time never runs
    * backwards: expiring them costs only the records that expire, not a walk over a day of keys.
    */
-  private expiryQueue: ExpiryEntry[];
+  private expiryQueue: ExpiryEntry[] | undefined;
   private expiryHead = 0;
+  /**
+   * While the queue is not built: the oldest record's creation time as far as known without
+   * reading the records (null: none; undefined: unknown, build the queue).
+   */
+  private oldestUnqueuedMs: number | null | undefined;
   private mutations = 0;
 
   constructor(options: EngineOptions, state: EngineState = createEngineState(options.seed, options.dialect)) {
@@ -135,9 +141,9 @@ export class SandboxEngine {
       );
     }
     this.wire = wireDialect(state.dialect);
-    this.expiryQueue = Object.entries(state.idempotency)
-      .map(([scope, record]) => ({ scope, createdAtMs: record.createdAtMs }))
-      .sort((a, b) => a.createdAtMs - b.createdAtMs);
+    // Built when first needed: a state loaded from the demo's file parses its records only then.
+    this.expiryQueue = undefined;
+    this.oldestUnqueuedMs = oldestIdempotencyHint(state);
     for (const key of options.apiKeys) {
       if (!isTestKey(key)) throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
       this.accountIdsByKey.set(key, `acct_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
@@ -362,7 +368,9 @@ export class SandboxEngine {
         bodyJson: flatJson(response.body),
       };
       this.state.idempotency[scope] = record;
-      this.expiryQueue.push({ scope, createdAtMs: record.createdAtMs });
+      // Not built yet: building it later reads this record from the state with the others.
+      this.expiryQueue?.push({ scope, createdAtMs: record.createdAtMs });
+      if (this.expiryQueue === undefined && this.oldestUnqueuedMs === null) this.oldestUnqueuedMs = record.createdAtMs;
     }
     return response;
   }
@@ -374,6 +382,13 @@ export class SandboxEngine {
 
   /** Deletes the records at least a day old, oldest first; returns how many. */
   private expireIdempotency(nowMs: number): number {
+    if (this.expiryQueue === undefined) {
+      const oldest = this.oldestUnqueuedMs;
+      if (oldest === null || (oldest !== undefined && nowMs - oldest < IDEMPOTENCY_TTL_MS)) return 0;
+      this.expiryQueue = Object.entries(this.state.idempotency)
+        .map(([scope, record]) => ({ scope, createdAtMs: record.createdAtMs }))
+        .sort((a, b) => a.createdAtMs - b.createdAtMs);
+    }
     const queue = this.expiryQueue;
     let expired = 0;
     while (this.expiryHead < queue.length && nowMs - queue[this.expiryHead].createdAtMs >= IDEMPOTENCY_TTL_MS) {

@@ -23,6 +23,8 @@ export {
   type IdempotencyLease,
 } from './engine.js';
 export type { EngineState } from './engine-state.js';
+export { parseStateFile, stateFileBytes, type StateFileContents } from './state-file.js';
+export { unreadPart } from './lazy-state.js';
 export type { Envelope, EngineResponse } from './envelope.js';
 export type { FaultMatch, FaultSettings, InjectedError, MalformedKind, RequestTarget, StallMode } from './faults.js';
 export { SANDBOX_DIALECTS, type SandboxDialect, type WireDialect, wireDialect } from './dialects.js';

@@ -2,6 +2,13 @@
 // Writes go to a temp file and are renamed over the target, so a crash mid-write never leaves a
 // half-written state behind.
 //
+// The file is lines of JSON (format 2): a header (with each line's length), the state's core (an
+// account's open hedges included), then one line per large part: the idempotency records, and each
+// account's settled hedges and history. A part is parsed only when something reads it
+// (lazy-state.ts), and a save writes a part nobody read back as the bytes it was loaded from: a
+// demo command that does not look at the book's past reads only the core. Format 1 (the whole
+// state as one JSON document) still loads.
+//
 // Two ways to keep it:
 //   - StateFileWriter: one process owns the file (saves coalesced, a burst costs at most two writes);
 //   - SharedStateFile: several processes use the file at once (parallel `hedge --demo` runs). Each
@@ -9,11 +16,14 @@
 //     another one has moved on from, and no save overwrites another's (the last save used to win).
 
 import { randomBytes } from 'node:crypto';
-import { open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { rename, stat, unlink, writeFile } from 'node:fs/promises';
 
-import type { EngineState } from './engine-state.js';
+import type { AccountState, EngineState, HedgeState } from './engine-state.js';
+import { defineLazyPart, defineLazyRecords, eagerRecords, isUnread, oldestIdempotencyHint, setOldestIdempotencyHint, unreadPart } from './lazy-state.js';
 
 export interface StateFileContents {
+  /** The file's format is chosen by the writer (stateFileBytes); any loaded state says 1 here. */
   version: 1;
   /** Sandbox time minus real time at save: reloading continues the clock where it was. */
   clockOffsetMs: number;
@@ -37,36 +47,234 @@ interface ReadResult {
   identity: FileIdentity;
 }
 
-async function readStateFile(path: string): Promise<ReadResult> {
-  let text: string;
-  let identity: FileIdentity;
+function readStateFile(path: string): ReadResult {
+  let file: FileSource;
   try {
-    // One open file for both: the identity is that of the bytes read, even if a rename follows.
-    const handle = await open(path, 'r');
-    try {
-      identity = identityOf(await handle.stat());
-      text = await handle.readFile('utf8');
-    } finally {
-      await handle.close();
-    }
+    file = openFileSource(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { contents: undefined, identity: ABSENT };
     throw error;
   }
-  return { contents: parseStateFile(path, text), identity };
+  try {
+    // The identity is that of the open file, whose bytes every part is read from, even if a rename follows.
+    const contents = parseStateSource(path, file);
+    // No part to read later: nothing keeps the file open.
+    if (!Object.keys(contents.engine.accounts).length && !isUnread(contents.engine, 'idempotency')) file.close();
+    return { contents, identity: file.identity };
+  } catch (error) {
+    file.close();
+    throw error;
+  }
 }
 
-function parseStateFile(path: string, text: string): StateFileContents {
-  let contents: StateFileContents;
+const NEWLINE = 0x0a;
+/** How much of the file is read at a time to find the end of its header. */
+const HEAD_CHUNK = 64 * 1024;
+/** Where a part of the state lives: `['idempotency']` or `['accounts', id, 'hedges' | 'history']`. */
+type PartPath = ['idempotency'] | ['accounts', string, 'hedges' | 'history'];
+
+interface SectionedHeader {
+  version: 2;
+  clockOffsetMs: number;
+  /** The oldest idempotency record's creation time (null: none), so expiry need not parse them. */
+  idempotencyOldestMs: number | null;
+  /** The parts after the core line, one a line, in this order. */
+  parts: PartPath[];
+  /** Byte lengths of the lines after the header (the core's, then each part's), newlines apart. */
+  lengths: number[];
+}
+
+/** The bytes of a state file: all of them in memory, or an open file read where needed. */
+interface ByteSource {
+  size: number;
+  read(offset: number, length: number): Buffer;
+  /**
+   * A part defined on `target` will be read from this source: it stays open until the function
+   * returned is called (the part is read or replaced) or `target` is collected.
+   */
+  hold?(target: object): () => void;
+}
+
+interface FileSource extends ByteSource {
+  identity: FileIdentity;
+  /** One part fewer to keep the file open for. */
+  release(): void;
+  close(): void;
+}
+
+/**
+ * Closes the file of a state dropped with parts unread (a reload replaced it): each object a part
+ * was defined on is registered, and the file closes once every one of them is collected.
+ */
+const dropped = new FinalizationRegistry<FileSource>((file) => file.release());
+
+/**
+ * A state file kept open for its unread parts, closed when the last is read or its state is
+ * collected. Synchronous: a part is read inside a property getter.
+ */
+function openFileSource(path: string): FileSource {
+  const fd = openSync(path, 'r');
+  let open = true;
+  let holders = 0;
+  const close = (): void => {
+    if (open) closeSync(fd);
+    open = false;
+  };
   try {
-    contents = JSON.parse(text) as StateFileContents;
+    const stats = fstatSync(fd);
+    return {
+      size: stats.size,
+      identity: identityOf(stats),
+      read(offset, length) {
+        if (!open) throw new Error(`sandbox state file ${path} was closed before a part was read`);
+        const bytes = Buffer.allocUnsafe(length);
+        let done = 0;
+        while (done < length) {
+          const count = readSync(fd, bytes, done, length - done, offset + done);
+          if (count === 0) throw new Error(`sandbox state file ${path} ended early; delete it to start afresh`);
+          done += count;
+        }
+        return bytes;
+      },
+      hold(target) {
+        holders += 1;
+        const token = {};
+        dropped.register(target, this, token);
+        return () => {
+          dropped.unregister(token);
+          this.release();
+        };
+      },
+      release() {
+        holders -= 1;
+        if (holders <= 0) close();
+      },
+      close,
+    };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
+
+function parseJson(path: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
   } catch {
     throw new Error(`sandbox state file ${path} is not valid JSON; delete it to start afresh`);
   }
-  if (contents?.version !== 1 || typeof contents.engine !== 'object' || contents.engine === null) {
-    throw new Error(`sandbox state file ${path} has an unknown format; delete it to start afresh`);
+}
+
+function unknownFormat(path: string): Error {
+  return new Error(`sandbox state file ${path} has an unknown format; delete it to start afresh`);
+}
+
+/** A state file's contents from its bytes (tests and the bench; the simulator reads the file itself). */
+export function parseStateFile(path: string, bytes: Buffer): StateFileContents {
+  return parseStateSource(path, { size: bytes.length, read: (offset, length) => bytes.subarray(offset, offset + length) });
+}
+
+function parseStateSource(path: string, source: ByteSource): StateFileContents {
+  // The header line, read a chunk at a time; format 1 (one JSON document, never a raw newline) has none.
+  const chunks: Buffer[] = [];
+  let headLength = 0;
+  let newline = -1;
+  while (newline === -1 && headLength < source.size) {
+    const chunk = source.read(headLength, Math.min(HEAD_CHUNK, source.size - headLength));
+    newline = chunk.indexOf(NEWLINE);
+    chunks.push(newline === -1 ? chunk : chunk.subarray(0, newline));
+    headLength += newline === -1 ? chunk.length : newline;
   }
-  return contents;
+  const head = Buffer.concat(chunks).toString('utf8');
+  if (newline === -1) {
+    const contents = parseJson(path, head) as StateFileContents;
+    if (contents?.version !== 1 || typeof contents.engine !== 'object' || contents.engine === null) throw unknownFormat(path);
+    return contents;
+  }
+  const header = parseJson(path, head) as SectionedHeader;
+  if (header?.version !== 2 || typeof header.clockOffsetMs !== 'number' || !Array.isArray(header.parts) || !Array.isArray(header.lengths)) throw unknownFormat(path);
+  const { lengths } = header;
+  const whole = lengths.length === header.parts.length + 1 && lengths.every((length) => Number.isSafeInteger(length) && length >= 0);
+  // The size the lines add up to: a file cut short (or grown) is refused before anything is read.
+  if (!whole || headLength + 1 + lengths.reduce((sum, length) => sum + length + 1, 0) !== source.size) throw unknownFormat(path);
+  let offset = headLength + 1;
+  const engine = parseJson(path, source.read(offset, lengths[0]).toString('utf8')) as EngineState;
+  if (typeof engine !== 'object' || engine === null || typeof engine.accounts !== 'object' || engine.accounts === null) throw unknownFormat(path);
+  offset += lengths[0] + 1;
+  header.parts.forEach((part, index) => {
+    const at = offset;
+    const length = lengths[index + 1];
+    offset += length + 1;
+    const target = part[0] === 'idempotency' ? engine : part[0] === 'accounts' && (part[2] === 'hedges' || part[2] === 'history') ? engine.accounts[part[1]] : undefined;
+    if (typeof target !== 'object' || target === null) throw unknownFormat(path);
+    const settled = source.hold?.(target);
+    const load = (): Buffer => source.read(at, length);
+    const describe = (): string => `sandbox state file ${path} (${part.join('.')})`;
+    if (part[0] === 'idempotency') defineLazyPart(target, 'idempotency', load, describe, settled);
+    else if (part[2] === 'history') defineLazyPart(target, 'history', load, describe, settled);
+    else {
+      // The account's open hedges are in the core; this part holds its settled ones.
+      const open = (target as AccountState).hedges;
+      if (typeof open !== 'object' || open === null) throw unknownFormat(path);
+      defineLazyRecords(target, 'hedges', open, load, describe, settled);
+    }
+  });
+  setOldestIdempotencyHint(engine, header.idempotencyOldestMs ?? null);
+  return { version: 1, clockOffsetMs: header.clockOffsetMs, engine };
+}
+
+/** A copy of `source`'s own properties but `omit`, without reading those (they may be unread parts). */
+function without<T extends object>(source: T, omit: readonly string[]): Partial<T> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) if (!omit.includes(key)) copy[key] = (source as Record<string, unknown>)[key];
+  return copy as Partial<T>;
+}
+
+/** A part as saved: its loaded bytes when nothing read it, else its JSON now. */
+function partBytes(target: object, key: string): Buffer {
+  return unreadPart(target, key) ?? Buffer.from(JSON.stringify((target as Record<string, unknown>)[key]) ?? 'null', 'utf8');
+}
+
+/** Hedges that will not change again: their part is read only by what looks at the past. */
+const SETTLED: ReadonlySet<string> = new Set(['closed', 'failed']);
+
+/**
+ * An account's hedges as saved: the ones that may still change in the core, the settled ones as
+ * their part's bytes (as loaded, while nobody read them).
+ */
+function splitHedges(account: AccountState): { open: Record<string, HedgeState>; settled: Buffer } {
+  const unread = unreadPart(account, 'hedges');
+  const kept = eagerRecords(account, 'hedges') as Record<string, HedgeState> | undefined;
+  if (unread && kept) return { open: kept, settled: unread };
+  const open: Record<string, HedgeState> = {};
+  const settled: Record<string, HedgeState> = {};
+  for (const [id, hedge] of Object.entries(account.hedges)) (SETTLED.has(hedge.status) ? settled : open)[id] = hedge;
+  return { open, settled: Buffer.from(JSON.stringify(settled), 'utf8') };
+}
+
+/** The state as the file holds it (format 2): header, core and parts, a line each. */
+export function stateFileBytes(contents: StateFileContents): Buffer[] {
+  const { engine } = contents;
+  const parts: PartPath[] = [['idempotency']];
+  const lines: Buffer[] = [partBytes(engine, 'idempotency')];
+  const accounts: Record<string, Partial<AccountState>> = {};
+  for (const [id, account] of Object.entries(engine.accounts)) {
+    const { open, settled } = splitHedges(account);
+    accounts[id] = { ...without(account, ['hedges', 'history']), hedges: open };
+    parts.push(['accounts', id, 'hedges'], ['accounts', id, 'history']);
+    lines.push(settled, partBytes(account, 'history'));
+  }
+  const core = { ...without(engine, ['idempotency', 'accounts']), accounts };
+  const hint = oldestIdempotencyHint(engine);
+  let oldest: number | null = hint === undefined ? null : hint;
+  if (hint === undefined) for (const record of Object.values(engine.idempotency)) if (oldest === null || record.createdAtMs < oldest) oldest = record.createdAtMs;
+  const coreLine = Buffer.from(JSON.stringify(core), 'utf8');
+  const lengths = [coreLine.length, ...lines.map((line) => line.length)];
+  const header: SectionedHeader = { version: 2, clockOffsetMs: contents.clockOffsetMs, idempotencyOldestMs: oldest, parts, lengths };
+  const newline = Buffer.from('\n');
+  const out: Buffer[] = [Buffer.from(JSON.stringify(header), 'utf8'), newline, coreLine, newline];
+  for (const line of lines) out.push(line, newline);
+  return out;
 }
 
 function identityOf(stats: { ino: number; size: number; mtimeMs: number }): FileIdentity {
@@ -82,11 +290,11 @@ async function currentIdentity(path: string): Promise<FileIdentity> {
   }
 }
 
-async function writeAtomically(path: string, text: string): Promise<void> {
+async function writeAtomically(path: string, contents: StateFileContents): Promise<void> {
   // Unique per writer: two processes never share a temp file even if one was killed mid-write.
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await writeFile(temporary, text, { mode: 0o600 });
+    await writeFile(temporary, Buffer.concat(stateFileBytes(contents)), { mode: 0o600 });
     await rename(temporary, path);
   } catch (error) {
     await unlink(temporary).catch(() => {});
@@ -95,7 +303,7 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 }
 
 export async function loadStateFile(path: string): Promise<StateFileContents | undefined> {
-  return (await readStateFile(path)).contents;
+  return readStateFile(path).contents;
 }
 
 export class StateFileWriter {
@@ -126,7 +334,7 @@ export class StateFileWriter {
       while (this.dirty) {
         this.dirty = false;
         try {
-          await writeAtomically(this.path, JSON.stringify(this.snapshot()));
+          await writeAtomically(this.path, this.snapshot());
           this.lastError = null;
         } catch (error) {
           this.lastError = error;
@@ -174,7 +382,7 @@ export class SharedStateFile {
 
   /** The first read, before the server starts: what it finds is what memory holds. */
   async load(): Promise<StateFileContents | undefined> {
-    const { contents, identity } = await readStateFile(this.path);
+    const { contents, identity } = readStateFile(this.path);
     this.identity = identity;
     return contents;
   }
@@ -211,14 +419,14 @@ export class SharedStateFile {
     try {
       const identity = await currentIdentity(this.path);
       if (identity !== this.identity) {
-        const read = await readStateFile(this.path);
+        const read = readStateFile(this.path);
         this.hooks.adopt(read.contents);
         this.identity = read.identity;
       }
       const result = act();
       if (this.hooks.changed()) {
         try {
-          await writeAtomically(this.path, JSON.stringify(this.hooks.snapshot()));
+          await writeAtomically(this.path, this.hooks.snapshot());
           this.identity = await currentIdentity(this.path);
           this.hooks.saved();
         } catch (error) {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY, DEMO_FILL_DELAY_MS, DEMO_STATE_FILE } from '../../src/demo/start-demo.js';
 import { lockDemoState } from '../../src/demo/state-lock.js';
+import { parseStateFile } from '../../src/sandbox/state-file.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { startSimulator } from '../support/simulator.js';
 
@@ -52,9 +53,11 @@ async function seedDemoPosition(dir: string, notionalUsd: number): Promise<void>
 }
 
 
-/** The state file is whole JSON, and no temp file or lock is left beside it. */
+/** The state file is whole (every part of it reads as JSON), and no temp file or lock is left beside it. */
 function expectStateFileWhole(dir: string): void {
-  expect(() => JSON.parse(readFileSync(join(dir, DEMO_STATE_FILE), 'utf8'))).not.toThrow();
+  const path = join(dir, DEMO_STATE_FILE);
+  // Serialising reads every part, each parsed from its own line: a torn line would throw.
+  expect(() => JSON.stringify(parseStateFile(path, readFileSync(path)))).not.toThrow();
   expect(readdirSync(dir).filter((name) => name.startsWith(DEMO_STATE_FILE))).toEqual([DEMO_STATE_FILE]);
 }
 

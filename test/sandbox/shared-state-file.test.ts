@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { lockDemoState } from '../../src/demo/state-lock.js';
-import type { StateFileLock } from '../../src/sandbox/state-file.js';
+import { parseStateFile, type StateFileLock } from '../../src/sandbox/state-file.js';
 import { openBody } from '../support/engine.js';
 import { api, startSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
 
@@ -37,7 +37,7 @@ async function twoProcesses(options: Partial<SimulatorOptions> = {}): Promise<{ 
 
 /** The hedges the file holds, per account key index, as a fresh simulator would read them. */
 function hedgesInFile(stateFile: string): Array<{ side: string; notionalUsd: number; status: string }> {
-  const contents = JSON.parse(readFileSync(stateFile, 'utf8')) as { engine: { accounts: Record<string, { hedges: Record<string, any> }> } };
+  const contents = parseStateFile(stateFile, readFileSync(stateFile)) as unknown as { engine: { accounts: Record<string, { hedges: Record<string, any> }> } };
   return Object.values(contents.engine.accounts).flatMap((account) => Object.values(account.hedges));
 }
 
