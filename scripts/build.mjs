@@ -523,15 +523,26 @@ const UNDICI_DIR = join(ROOT, 'node_modules', 'undici');
  */
 const UNDICI_SLICE = `
 import Dispatcher from './lib/dispatcher/dispatcher.js';
-import api from './lib/api/index.js';
+import Agent from './lib/dispatcher/agent.js';
+import apiRequest from './lib/api/api-request.js';
+import apiConnect from './lib/api/api-connect.js';
 import util from './lib/core/util.js';
 import errors from './lib/core/errors.js';
-import EnvHttpProxyAgent from './lib/dispatcher/env-http-proxy-agent.js';
 import { setFlagsFromString } from 'node:v8';
 
-// As undici's index.js does: dispatchers get request/stream/pipeline/connect/upgrade as methods
-// (ProxyAgent tunnels HTTPS through a proxy with \`connect\`).
-Object.assign(Dispatcher.prototype, api);
+// As undici's index.js does, for the two hedge uses: dispatchers get \`request\`, and \`connect\`
+// (ProxyAgent tunnels HTTPS through a proxy with it). stream, pipeline and upgrade (and the
+// stream machinery they load) stay out.
+Object.assign(Dispatcher.prototype, { request: apiRequest, connect: apiConnect });
+
+/**
+ * undici's EnvHttpProxyAgent, its module (ProxyAgent, SOCKS5, the tunnel) loaded when one is made:
+ * src/api/transport.ts makes one only when a proxy is configured, and a plain Agent otherwise.
+ */
+export function EnvHttpProxyAgent(opts) {
+  const Loaded = require('./lib/dispatcher/env-http-proxy-agent.js');
+  return new Loaded(opts);
+}
 
 let liftoffOnly = false;
 
@@ -565,14 +576,14 @@ export function request(url, opts, handler) {
   }
   if (opts.agent) throw new errors.InvalidArgumentError('unsupported opts.agent. Did you mean opts.client?');
   const dispatcher = opts.dispatcher ?? require('./lib/global.js').getGlobalDispatcher();
-  return api.request.call(
+  return apiRequest.call(
     dispatcher,
     { ...opts, origin: url.origin, path: url.search ? url.pathname + url.search : url.pathname, method: opts.method || (opts.body ? 'PUT' : 'GET') },
     handler,
   );
 }
 
-export { EnvHttpProxyAgent };
+export { Agent };
 `;
 
 /** For `import … from 'undici'` in files under `importers` (src/; bench/ builds scripts of its own with it). */

@@ -3,7 +3,7 @@
 // hedges: endpoint methods live in client.ts.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { scrubSecrets } from '../security/secrets.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
@@ -175,14 +175,22 @@ function dispatcherFor(config: TransportConfig): Dispatcher {
     ca = [...systemRootCertificates(), readFileSync(config.caFile, 'utf8')];
     if (config.nodeExtraCaCerts) ca.push(readFileSync(config.nodeExtraCaCerts, 'utf8'));
   }
-  const dispatcher = new EnvHttpProxyAgent({
-    httpsProxy: config.proxy.httpsProxy,
-    httpProxy: config.proxy.httpProxy,
-    noProxy: config.proxy.noProxy,
-    connect: { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) },
-    // Through a proxy, the TLS session to the API runs inside the tunnel and takes its own options.
-    requestTls: { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) },
-  });
+  const connect = { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) };
+  // Without a proxy, EnvHttpProxyAgent sends everything through a plain Agent: that Agent, without
+  // loading the proxy code (scripts/build.mjs, the undici slice).
+  // (undici's own reading: a setting left undefined falls back on the environment, an empty one is none.)
+  const { httpsProxy, httpProxy } = config.proxy;
+  const proxied = Boolean((httpsProxy ?? process.env.https_proxy ?? process.env.HTTPS_PROXY) || (httpProxy ?? process.env.http_proxy ?? process.env.HTTP_PROXY));
+  const dispatcher = proxied
+    ? new EnvHttpProxyAgent({
+        httpsProxy: config.proxy.httpsProxy,
+        httpProxy: config.proxy.httpProxy,
+        noProxy: config.proxy.noProxy,
+        connect,
+        // Through a proxy, the TLS session to the API runs inside the tunnel and takes its own options.
+        requestTls: { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) },
+      })
+    : new Agent({ connect });
   sharedDispatcher = { key, dispatcher };
   return dispatcher;
 }

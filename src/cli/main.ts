@@ -98,7 +98,7 @@ function oneLine(text: string): string {
     .replace(/\s*\n\s*/g, ' ')}\n`;
 }
 
-export function buildProgram(select: (invocation: Invocation) => void, width = 80): Command {
+export function buildProgram(select: (invocation: Invocation) => void, width = 80, specs: readonly CommandSpec[] = COMMANDS): Command {
   const program = new Command('hedge')
     // Wrapped at word boundaries to the terminal. Set before the subcommands are made: they copy
     // it. A command's help names the global options and leaves their meaning to `hedge --help`
@@ -109,7 +109,7 @@ export function buildProgram(select: (invocation: Invocation) => void, width = 8
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true);
   for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, option.description));
-  for (const spec of COMMANDS) addCommand(program, spec, [], select, width);
+  for (const spec of specs) addCommand(program, spec, [], select, width);
   // The program's own help is the grouped list (set after the subcommands, which keep commander's layout).
   program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(COMMANDS, GLOBAL_OPTIONS, width) });
   return program;
@@ -125,15 +125,49 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     io.stdout.write(renderExitCodes({ json, width: helpWidth(io, env) }));
     return 0;
   }
-  let invocation: Invocation | undefined;
-  const program = buildProgram((selected) => {
-    invocation = selected;
-  }, helpWidth(io, env));
   if (argv.length === 0) {
     // `hedge` alone: one screen on what it is and where to start, as a success.
     io.stdout.write(overview(helpWidth(io, env)));
     return 0;
   }
+  // Building every command's parser is most of what commander costs a run (~5 ms of the start):
+  // the tree holds only the top-level commands whose names were typed (a word of argv, wherever it
+  // stands: an option's value that happens to be a command name only adds that command). The
+  // whole tree when none was, for help and the version, and again when the smaller tree finds a
+  // usage problem (nothing has run then), so that the message and its suggestions are as ever.
+  const tree = commandsToBuild(argv);
+  let parsed = await parseWith(tree, argv, io, helpWidth(io, env));
+  if (tree !== COMMANDS && 'usageProblem' in parsed) parsed = await parseWith(COMMANDS, argv, io, helpWidth(io, env));
+  if ('exitCode' in parsed) return parsed.exitCode;
+  const usageProblem = 'usageProblem' in parsed ? parsed.usageProblem : undefined;
+  if (usageProblem !== undefined) {
+    const { reportUsageProblem } = await import('./run.js');
+    return reportUsageProblem(usageProblem, { io, json, env });
+  }
+  if (!('invocation' in parsed)) return 0;
+  const { invocation } = parsed;
+  const { runInvocation } = await import('./run.js');
+  return runInvocation(invocation.spec, invocation.input, invocation.globals, { io, env });
+}
+
+/** Words after which commander prints from the whole tree (help, the version). */
+const WHOLE_TREE_WORDS = new Set(['help', '--help', '-h', '--version', '-V']);
+
+/** The top-level commands whose parsers a run builds: those named in argv, else every one. */
+export function commandsToBuild(argv: readonly string[]): readonly CommandSpec[] {
+  if (argv.some((word) => WHOLE_TREE_WORDS.has(word))) return COMMANDS;
+  const typed = COMMANDS.filter((spec) => argv.includes(spec.name));
+  return typed.length > 0 ? typed : COMMANDS;
+}
+
+type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number } | { nothing: true };
+
+/** argv parsed by a program holding `specs`: the command chosen, a usage problem, or help printed. */
+async function parseWith(specs: readonly CommandSpec[], argv: string[], io: Io, width: number): Promise<Parsed> {
+  let invocation: Invocation | undefined;
+  const program = buildProgram((selected) => {
+    invocation = selected;
+  }, width, specs);
   let usageProblem: string | undefined;
   // Subcommands copy these settings when they are created, which happened in buildProgram:
   // apply them to every command, or an unknown option of a subcommand exits 1 past our streams.
@@ -154,7 +188,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (HELP_CODES.has(error.code)) return 0;
+      if (HELP_CODES.has(error.code)) return { exitCode: 0 };
       usageProblem ??= oneLine(error.message.replace(/^error: /, ''));
     } else if (error instanceof GlobalsProblem) {
       usageProblem = error.message;
@@ -162,13 +196,8 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
       throw error;
     }
   }
-  if (usageProblem !== undefined) {
-    const { reportUsageProblem } = await import('./run.js');
-    return reportUsageProblem(usageProblem, { io, json, env });
-  }
-  if (!invocation) return 0;
-  const { runInvocation } = await import('./run.js');
-  return runInvocation(invocation.spec, invocation.input, invocation.globals, { io, env });
+  if (usageProblem !== undefined) return { usageProblem };
+  return invocation ? { invocation } : { nothing: true };
 }
 
 /** Commander's ways of saying "help (or the version) was printed": each a success. */

@@ -6,11 +6,14 @@
 // WeakMap, so neither outlives the objects themselves.
 
 const sent = new WeakMap<object, unknown>();
+/** The originals themselves: shown as they are, without a walk through them (a list is shown twice over). */
+const originals = new WeakSet<object>();
 
 /** Records that `read` was read from `original` (each element too, for lists). */
 export function rememberSent<T>(read: T, original: unknown): T {
   if (read === null || typeof read !== 'object' || read === original) return read;
   sent.set(read, original);
+  if (original !== null && typeof original === 'object') originals.add(original);
   if (Array.isArray(read) && Array.isArray(original) && read.length === original.length) {
     read.forEach((item, index) => rememberSent(item, original[index]));
   }
@@ -23,7 +26,7 @@ export function rememberSent<T>(read: T, original: unknown): T {
  * `realized` record) show each as sent. Values with nothing read inside come back as they are.
  */
 export function asSent<T>(value: T, depth = 0): T {
-  if (value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object' || originals.has(value)) return value;
   const original = sent.get(value);
   if (original !== undefined) return withAnnotations(value, original) as T;
   if (depth > 4) return value;

@@ -1,6 +1,4 @@
 // The API client against a real sandbox server on loopback, over HTTP and HTTPS: no mocked fetch.
-import { createServer, type IncomingMessage } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBaseUrl } from '../../src/security/base-url.js';
 import { hedgeSchema } from '../../src/api/schemas.js';
@@ -8,6 +6,7 @@ import { closeTransport } from '../../src/api/transport.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { clientFor, settle } from '../support/client.js';
+import { startConnectProxy } from '../support/connect-proxy.js';
 import { startFieldProxy } from '../support/field-proxy.js';
 import { until } from '../support/polling.js';
 import { startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
@@ -344,33 +343,18 @@ describe('proxy from the environment', () => {
   it('sends through HTTPS_PROXY/HTTP_PROXY (a CONNECT tunnel) unless NO_PROXY names the host', async () => {
     const simulator = await startSimulator({ preset: 'plain', tls: true });
     const sandbox = simulator.sandbox;
-    const tunnels: string[] = [];
-    const proxy = createServer();
-    proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-      tunnels.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client).pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-      client.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const proxy = await startConnectProxy();
     try {
-      const proxied = clientFor(sandbox, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxyUrl } });
+      const proxied = clientFor(sandbox, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url } });
       await proxied.client.listMarkets();
-      expect(tunnels).toEqual([`127.0.0.1:${sandbox.port}`]);
+      expect(proxy.tunnels).toEqual([`127.0.0.1:${sandbox.port}`]);
       await closeTransport();
-      const bypassed = clientFor(sandbox, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+      const bypassed = clientFor(sandbox, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } });
       await bypassed.client.listMarkets();
-      expect(tunnels).toHaveLength(1);
+      expect(proxy.tunnels).toHaveLength(1);
     } finally {
       await closeTransport();
-      proxy.closeAllConnections?.();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await proxy.close();
       await simulator.close();
     }
   });

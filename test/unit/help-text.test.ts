@@ -3,7 +3,7 @@
 // screen. Run in-process through the real front (main), with its output captured.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { commandsToBuild, main } from '../../src/cli/main.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { COMMAND_GROUPS, type CommandSpec } from '../../src/cli/command-spec.js';
 import { displayWidth } from '../../src/ui/width.js';
@@ -97,5 +97,28 @@ describe("each command's help", () => {
     expect(at).toBeGreaterThan(0);
     expect(lines[at]).toMatch(/ \\$/);
     expect(lines[at + 1]).toMatch(/^ {6}\S/);
+  });
+});
+
+describe('the command tree a run builds', () => {
+  const names = (argv: string[]) => commandsToBuild(argv).map((spec) => spec.name);
+  it('holds the commands named in argv, wherever they stand; every command for help, the version or no name', () => {
+    expect(names(['markets', '--json'])).toEqual(['markets']);
+    // An option's value that names a command only adds it.
+    expect(names(['--profile', 'quote', 'hedges', '--limit', '5'])).toEqual(expect.arrayContaining(['quote', 'hedges']));
+    expect(names(['--profile', 'quote', 'hedges'])).toHaveLength(2);
+    for (const argv of [['quote', '--help'], ['help', 'quote'], ['--version'], ['marketz'], ['-h']]) expect(commandsToBuild(argv)).toBe(COMMANDS);
+  });
+
+  it('a problem the smaller tree finds is told as the whole tree tells it (suggestions included)', async () => {
+    const stderr = new PassThrough();
+    let text = '';
+    stderr.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+    // `quote` is the profile's name here, so the smaller tree holds quote only.
+    expect(await main(['--profile', 'quote', 'marketz'], { io, env: {} })).toBe(2);
+    expect(text).toBe("hedge: unknown command 'marketz' (did you mean markets?)\n");
   });
 });

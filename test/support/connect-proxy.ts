@@ -1,0 +1,37 @@
+// A forward proxy that only tunnels (HTTP CONNECT), as a desk's outbound proxy does for HTTPS:
+// what the client and the binary are tested through when HTTPS_PROXY is set. It records each
+// tunnel's target, so a test can tell whether a request went through it.
+import { createServer, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+
+export interface ConnectProxy {
+  url: string;
+  /** `host:port` of every tunnel asked for, in order. */
+  tunnels: string[];
+  close(): Promise<void>;
+}
+
+export async function startConnectProxy(): Promise<ConnectProxy> {
+  const tunnels: string[] = [];
+  const proxy = createServer();
+  proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    tunnels.push(req.url ?? '');
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client).pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    tunnels,
+    close: async () => {
+      proxy.closeAllConnections?.();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    },
+  };
+}
