@@ -72,16 +72,21 @@ export function defineLazyRecords(
 ): void {
   remember(target, key, { load, eager });
   let merged = false;
+  const finish = (value: unknown): void => {
+    merged = true;
+    pending.get(target)?.delete(key);
+    // From now on the records themselves, without the proxy (whoever holds the proxy still sees them).
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+    settled();
+  };
+  // A part that cannot be read throws at every access, never only at the first: the records
+  // without it would be a book that silently lost its past.
   const merge = (): void => {
     if (merged) return;
-    merged = true;
     const records = parsePart(load, describe);
     if (records === null || typeof records !== 'object' || Array.isArray(records)) throw new Error(`${describe()} is not a set of records; delete the file to start afresh`);
     for (const [id, record] of Object.entries(records)) if (!Object.hasOwn(eager, id)) eager[id] = record;
-    pending.get(target)?.delete(key);
-    // From now on the records themselves, without the proxy (whoever holds the proxy still sees them).
-    Object.defineProperty(target, key, { value: eager, writable: true, enumerable: true, configurable: true });
-    settled();
+    finish(eager);
   };
   const unknownKey = (name: PropertyKey): boolean => typeof name === 'string' && !Object.hasOwn(eager, name);
   const records = new Proxy(eager, {
@@ -116,11 +121,7 @@ export function defineLazyRecords(
     enumerable: true,
     get: () => records,
     set(value: unknown) {
-      if (merged) return;
-      merged = true;
-      pending.get(target)?.delete(key);
-      Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-      settled();
+      if (!merged) finish(value);
     },
   });
 }

@@ -202,7 +202,8 @@ function listHedges({ book, account, request, dialect }: RouteContext): EngineRe
 }
 
 function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
-  const hedge = account.hedges[params[0]];
+  // Own records only: `__proto__` or `constructor` is no hedge of anyone's.
+  const hedge = Object.hasOwn(account.hedges, params[0]) ? account.hedges[params[0]] : undefined;
   if (!hedge) throw new ApiError(404, 'hedge_not_found', `hedge ${params[0]} is not one of yours`, { hedge_id: params[0] });
   return successResponse(hedgeView(hedge, dialect));
 }

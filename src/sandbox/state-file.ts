@@ -20,7 +20,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { rename, stat, unlink, writeFile } from 'node:fs/promises';
 
 import type { AccountState, EngineState, HedgeState } from './engine-state.js';
-import { defineLazyPart, defineLazyRecords, eagerRecords, isUnread, oldestIdempotencyHint, setOldestIdempotencyHint, unreadPart } from './lazy-state.js';
+import { defineLazyPart, defineLazyRecords, eagerRecords, oldestIdempotencyHint, setOldestIdempotencyHint, unreadPart } from './lazy-state.js';
 
 export interface StateFileContents {
   /** The file's format is chosen by the writer (stateFileBytes); any loaded state says 1 here. */
@@ -45,6 +45,8 @@ const ABSENT: FileIdentity = 'absent';
 interface ReadResult {
   contents: StateFileContents | undefined;
   identity: FileIdentity;
+  /** The open file the contents' unread parts are read from (closed once none is left). */
+  file?: FileSource;
 }
 
 function readStateFile(path: string): ReadResult {
@@ -58,9 +60,9 @@ function readStateFile(path: string): ReadResult {
   try {
     // The identity is that of the open file, whose bytes every part is read from, even if a rename follows.
     const contents = parseStateSource(path, file);
-    // No part to read later: nothing keeps the file open.
-    if (!Object.keys(contents.engine.accounts).length && !isUnread(contents.engine, 'idempotency')) file.close();
-    return { contents, identity: file.identity };
+    // No part to read later (format 1, or no part at all): nothing keeps the file open.
+    if (!file.held()) file.close();
+    return { contents, identity: file.identity, file };
   } catch (error) {
     file.close();
     throw error;
@@ -97,8 +99,11 @@ interface ByteSource {
 
 interface FileSource extends ByteSource {
   identity: FileIdentity;
+  /** Whether a part still keeps the file open. */
+  held(): boolean;
   /** One part fewer to keep the file open for. */
   release(): void;
+  /** Closes it now (a part read after this throws, it never reads another file). */
   close(): void;
 }
 
@@ -145,6 +150,7 @@ function openFileSource(path: string): FileSource {
           this.release();
         };
       },
+      held: () => open && holders > 0,
       release() {
         holders -= 1;
         if (holders <= 0) close();
@@ -186,13 +192,20 @@ function parseStateSource(path: string, source: ByteSource): StateFileContents {
     headLength += newline === -1 ? chunk.length : newline;
   }
   const head = Buffer.concat(chunks).toString('utf8');
-  if (newline === -1) {
-    const contents = parseJson(path, head) as StateFileContents;
+  let header: SectionedHeader | undefined;
+  try {
+    header = newline === -1 ? undefined : (JSON.parse(head) as SectionedHeader);
+  } catch {
+    // Not a header line: a document of format 1 written over several lines (pretty-printed).
+  }
+  if (header?.version !== 2) {
+    // Format 1: one JSON document, whatever its line breaks (an editor may add a last newline).
+    const whole = newline === -1 ? head : source.read(0, source.size).toString('utf8');
+    const contents = parseJson(path, whole) as StateFileContents;
     if (contents?.version !== 1 || typeof contents.engine !== 'object' || contents.engine === null) throw unknownFormat(path);
     return contents;
   }
-  const header = parseJson(path, head) as SectionedHeader;
-  if (header?.version !== 2 || typeof header.clockOffsetMs !== 'number' || !Array.isArray(header.parts) || !Array.isArray(header.lengths)) throw unknownFormat(path);
+  if (typeof header.clockOffsetMs !== 'number' || !Array.isArray(header.parts) || !Array.isArray(header.lengths)) throw unknownFormat(path);
   const { lengths } = header;
   const whole = lengths.length === header.parts.length + 1 && lengths.every((length) => Number.isSafeInteger(length) && length >= 0);
   // The size the lines add up to: a file cut short (or grown) is refused before anything is read.
@@ -205,7 +218,8 @@ function parseStateSource(path: string, source: ByteSource): StateFileContents {
     const at = offset;
     const length = lengths[index + 1];
     offset += length + 1;
-    const target = part[0] === 'idempotency' ? engine : part[0] === 'accounts' && (part[2] === 'hedges' || part[2] === 'history') ? engine.accounts[part[1]] : undefined;
+    const account = part[0] === 'accounts' && (part[2] === 'hedges' || part[2] === 'history') && Object.hasOwn(engine.accounts, part[1]) ? engine.accounts[part[1]] : undefined;
+    const target = part[0] === 'idempotency' ? engine : account;
     if (typeof target !== 'object' || target === null) throw unknownFormat(path);
     const settled = source.hold?.(target);
     const load = (): Buffer => source.read(at, length);
@@ -245,11 +259,29 @@ const SETTLED: ReadonlySet<string> = new Set(['closed', 'failed']);
 function splitHedges(account: AccountState): { open: Record<string, HedgeState>; settled: Buffer } {
   const unread = unreadPart(account, 'hedges');
   const kept = eagerRecords(account, 'hedges') as Record<string, HedgeState> | undefined;
-  if (unread && kept) return { open: kept, settled: unread };
   const open: Record<string, HedgeState> = {};
   const settled: Record<string, HedgeState> = {};
-  for (const [id, hedge] of Object.entries(account.hedges)) (SETTLED.has(hedge.status) ? settled : open)[id] = hedge;
+  for (const [id, hedge] of Object.entries(kept ?? account.hedges)) (SETTLED.has(hedge.status) ? settled : open)[id] = hedge;
+  if (unread && kept) {
+    const joined = withRecords(unread, settled);
+    // A part that is not an object as JSON.stringify writes it is left as it is (it fails when
+    // read, as it would have), and memory's hedges stay in the core, all of them.
+    return joined ? { open, settled: joined } : { open: kept, settled: unread };
+  }
   return { open, settled: Buffer.from(JSON.stringify(settled), 'utf8') };
+}
+
+/**
+ * A part's JSON object with `records` added at its end, without parsing it: hedges that settled
+ * while their part was unread join it rather than stay in the core. (JSON.parse keeps the last of
+ * two equal keys, as the merge keeps memory's record over the part's.)
+ */
+function withRecords(part: Buffer, records: Record<string, unknown>): Buffer | undefined {
+  if (part.length < 2 || part[0] !== 0x7b || part[part.length - 1] !== 0x7d) return undefined;
+  const added = JSON.stringify(records).slice(1, -1);
+  if (added === '') return part;
+  const separator = part.length === 2 ? '' : ',';
+  return Buffer.concat([part.subarray(0, part.length - 1), Buffer.from(`${separator}${added}}`, 'utf8')]);
 }
 
 /** The state as the file holds it (format 2): header, core and parts, a line each. */
@@ -371,6 +403,8 @@ export interface SharedStateFileHooks {
 export class SharedStateFile {
   /** The version of the file this process's memory holds; undefined forces a reload. */
   private identity: FileIdentity | undefined;
+  /** The file memory's unread parts come from; closed when memory adopts another. */
+  private file: FileSource | undefined;
   /** Transactions under way, so close() can wait for their saves. */
   private readonly running = new Set<Promise<unknown>>();
 
@@ -382,8 +416,9 @@ export class SharedStateFile {
 
   /** The first read, before the server starts: what it finds is what memory holds. */
   async load(): Promise<StateFileContents | undefined> {
-    const { contents, identity } = readStateFile(this.path);
+    const { contents, identity, file } = readStateFile(this.path);
     this.identity = identity;
+    this.file = file;
     return contents;
   }
 
@@ -422,6 +457,9 @@ export class SharedStateFile {
         const read = readStateFile(this.path);
         this.hooks.adopt(read.contents);
         this.identity = read.identity;
+        // The state it replaced is dropped: its file need not wait for a garbage collection.
+        this.file?.close();
+        this.file = read.file;
       }
       const result = act();
       if (this.hooks.changed()) {

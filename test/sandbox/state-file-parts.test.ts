@@ -166,6 +166,85 @@ describe('the sandbox state file in parts', () => {
     expect(stateFileBytes(contents!).length).toBeGreaterThan(0);
   });
 
+  it('a file of format 1 is not kept open, with or without a last newline, pretty-printed or not', async () => {
+    const { stateFile, openedId } = await grownStateFile();
+    const whole = plain(parseStateFile(stateFile, readFileSync(stateFile)));
+    const openFiles = (): number => readdirSync('/proc/self/fd').length;
+    for (const text of [JSON.stringify(whole), `${JSON.stringify(whole)}\n`, JSON.stringify(whole, null, 2)]) {
+      writeFileSync(stateFile, text);
+      const before = openFiles();
+      const contents = await loadStateFile(stateFile);
+      expect(openFiles()).toBe(before);
+      expect(Object.values(contents!.engine.accounts)[0].hedges[openedId]).toBeDefined();
+    }
+  });
+
+  it('a demo process that adopts what another saved lets go of the file it read before', async () => {
+    const { stateFile } = await grownStateFile();
+    const [a, b] = await Promise.all([simulatorOn(stateFile, { stateFileLock: lockDemoState }), simulatorOn(stateFile, { stateFileLock: lockDemoState })]);
+    const openFiles = (): number => readdirSync('/proc/self/fd').length;
+    expect((await a.api('GET', '/markets')).status).toBe(200);
+    expect((await b.api('GET', '/markets')).status).toBe(200);
+    const before = openFiles();
+    const step = (): void => {
+      a.advance(100);
+      b.advance(100);
+    };
+    for (let round = 0; round < 10; round++) {
+      step();
+      expect((await a.api('POST', '/hedges', { body: openBody('sell', 100, 3), idempotencyKey: `a-${round}` })).status).toBe(200);
+      step();
+      expect((await b.api('POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'sell' }, idempotencyKey: `b-${round}` })).status).toBe(200);
+    }
+    // Each process holds at most the file its memory came from.
+    expect(openFiles()).toBeLessThanOrEqual(before);
+  });
+
+  it('hedges that settle while their part is unread join it, and leave the core', async () => {
+    const { stateFile } = await grownStateFile();
+    const demo = await simulatorOn(stateFile, { stateFileLock: lockDemoState });
+    const opened = await demo.api('POST', '/hedges', { body: openBody('sell', 500, 3), idempotencyKey: 'settle-1' });
+    demo.advance(100);
+    expect((await demo.api('POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'sell' }, idempotencyKey: 'settle-2' })).status).toBe(200);
+    demo.advance(100);
+    expect((await demo.api('GET', `/hedges/${opened.body.data.id}`)).body.data.status).toBe('closed');
+    // Touched through the open book and the write path only: the settled hedges' part is still unread.
+    const account = Object.values(demo.sandbox.engine.state.accounts)[0];
+    expect(unreadPart(account, 'hedges')).toBeDefined();
+    expect((await demo.api('POST', '/hedges', { body: openBody('sell', 600, 3), idempotencyKey: 'settle-3' })).status).toBe(200);
+    const saved = lines(stateFile);
+    const header = JSON.parse(saved[0]) as { parts: string[][] };
+    const core = JSON.parse(saved[1]) as { accounts: Record<string, { hedges: Record<string, unknown> }> };
+    expect(Object.keys(Object.values(core.accounts)[0].hedges)).not.toContain(opened.body.data.id);
+    expect(saved[2 + header.parts.findIndex((part) => part[2] === 'hedges')]).toContain(opened.body.data.id);
+    expect((plain(parseStateFile(stateFile, readFileSync(stateFile))) as { engine: unknown }).engine).toEqual(plain(demo.sandbox.engine.state));
+  });
+
+  it('a damaged part of settled hedges fails every request that needs it, never only the first', async () => {
+    const { stateFile, openedId } = await grownStateFile();
+    const damaged = lines(stateFile);
+    const header = JSON.parse(damaged[0]) as { parts: string[][] };
+    const hedgesLine = 2 + header.parts.findIndex((part) => part[2] === 'hedges');
+    damaged[hedgesLine] = `x${damaged[hedgesLine].slice(1)}`;
+    writeFileSync(stateFile, damaged.join('\n'));
+    const demo = await simulatorOn(stateFile, { stateFileLock: lockDemoState });
+    // The open book is in the core: still served.
+    expect((await demo.api('GET', `/hedges/${openedId}`)).status).toBe(200);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const list = await demo.api('GET', '/hedges');
+      expect(list.status).toBe(500);
+      expect(list.body.error.message).toContain(`sandbox state file ${stateFile} (accounts.`);
+      expect(list.body.error.message).toContain('is not valid JSON; delete the file to start afresh');
+      expect((await demo.api('GET', '/hedges/hdg_settledbutunreadable')).status).toBe(500);
+    }
+  });
+
+  it('a hedge id is an own record: `__proto__` and `constructor` are no hedge', async () => {
+    const { stateFile } = await grownStateFile();
+    const demo = await simulatorOn(stateFile);
+    for (const id of ['__proto__', 'constructor', 'hasOwnProperty']) expect((await demo.api('GET', `/hedges/${id}`)).status).toBe(404);
+  });
+
   it('a damaged part is named when it is read, with how to start afresh', async () => {
     const { stateFile } = await grownStateFile();
     const damaged = lines(stateFile);
