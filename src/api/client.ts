@@ -17,6 +17,8 @@ import {
   openedHedgeSchema,
   positionSchema,
   quoteSchema,
+  readRecord,
+  readRows,
   submittedActionSchema,
   type Account,
   type Hedge,
@@ -171,7 +173,7 @@ export class HedgeClient {
    * for output; a field hedge needs that cannot be read is an InvalidResponseError (exit 14).
    */
   private parse<S extends z.ZodType>(schema: S, data: unknown, response: Pick<ApiResponse, 'status'>, endpoint: string, at = 'data'): z.infer<S> {
-    const result = schema.safeParse(data);
+    const result = readRecord(schema, data);
     if (!result.success) {
       const issue = result.error.issues[0];
       const described = describeIssue(data, issue, at);
@@ -193,7 +195,9 @@ export class HedgeClient {
         received: received(response.data),
       });
     }
-    return this.parse(schema.array(), reading.rows, response, endpoint, reading.rowsAt);
+    const result = readRows(schema, reading.rows);
+    if (!result.success) return this.parse(schema.array(), reading.rows, response, endpoint, reading.rowsAt);
+    return rememberSent(result.data, reading.rows);
   }
 
   private async call<S extends z.ZodType>(schema: S, request: ApiRequest): Promise<z.infer<S>> {

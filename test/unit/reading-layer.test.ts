@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cursorParameterFor, findRows, nextFromLinkHeader, readPage } from '../../src/api/paging.js';
-import { hedgeSchema } from '../../src/api/schemas.js';
+import { hedgeSchema, marketSchema, readRecord, readRows } from '../../src/api/schemas.js';
 import { parsePrices, resolveWireSettings } from '../../src/api/unspecified.js';
 import { learnedScopeOf, readLearned, resetLearned, saveLearned } from '../../src/config/learned-wire.js';
 import { ProfileStore } from '../../src/config/profile-store.js';
@@ -176,5 +176,50 @@ describe('optional checks in a live confirmation', () => {
       'Open buy 10,000.00 USD on USDTKES for 3 days — not checked: the exposure headroom, the duplicate reference?',
     );
     expect(questionWithUnchecked('Close the sell position on USDTKES?', { items: [], warn: () => {} })).toBe('Close the sell position on USDTKES?');
+  });
+});
+
+describe('reading records exactly first, tolerantly when needed', () => {
+  const hedge = (index: number, extra: Record<string, unknown> = {}) => ({
+    id: `hdg_${index}`,
+    market: 'USDTNGN',
+    side: 'buy',
+    notional_usd: 1000 + index,
+    tenor_days: 3,
+    status: index % 2 ? 'filled' : 'closed',
+    struck_rate: 1500.5,
+    units: 1000,
+    venue_note: 'kept',
+    ...extra,
+  });
+
+  it('reads a list as the tolerant schema does, whether it came as the spec shows it or with decimal strings', () => {
+    const exact = Array.from({ length: 6 }, (_, index) => hedge(index));
+    const strings = exact.map((record, index) => (index >= 2 ? { ...record, notional_usd: String(record.notional_usd), side: 'BUY', tenor_days: '3' } : record));
+    for (const rows of [exact, strings]) {
+      const read = readRows(hedgeSchema, rows);
+      expect(read.success).toBe(true);
+      expect(read.success && read.data).toEqual(hedgeSchema.array().parse(rows));
+    }
+    const last = readRows(hedgeSchema, strings);
+    expect(last.success && last.data[5]).toMatchObject({ notional_usd: 1005, side: 'buy', tenor_days: 3, venue_note: 'kept' });
+  });
+
+  it('a record neither reading accepts is named with its place, as the whole list read tolerantly names it', () => {
+    const rows = [hedge(0), hedge(1), hedge(2, { side: 'long' }), hedge(3, { notional_usd: 'lots' })];
+    const read = readRows(hedgeSchema, rows);
+    expect(read.success).toBe(false);
+    expect(!read.success && read.error.issues[0].path).toEqual([2, 'side']);
+    expect(!read.success && read.error.issues).toEqual(hedgeSchema.array().safeParse(rows).error?.issues);
+  });
+
+  it('one record: exact, or tolerant, or the tolerant problem', () => {
+    const market = { market: 'USDTNGN', status: 'open', price: '1509.50', available_capacity_usd: { buy: 1, sell: '2' }, net_rate_daily_pct: { buy: 0.1, sell: 0.2 } };
+    expect(readRecord(marketSchema, market)).toEqual(marketSchema.safeParse(market));
+    const mixed = readRecord(marketSchema, { ...market, price: 1509.5 });
+    expect(mixed.success && mixed.data).toMatchObject({ price: 1509.5, available_capacity_usd: { sell: 2 } });
+    const bad = readRecord(marketSchema, { ...market, price: 'n/a' });
+    expect(bad.success).toBe(false);
+    expect(!bad.success && bad.error.issues[0].path).toEqual(['price']);
   });
 });
