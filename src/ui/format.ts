@@ -100,6 +100,9 @@ export function formatUtc(iso: string): string {
 
 /** "2026-11-25 08:00" (UTC, to the minute): a time in a table column headed "UTC". */
 export function formatUtcMinutes(iso: string): string {
+  // A UTC timestamp as servers write it ("2026-11-21T23:44:18.103Z") reads as its own first 16
+  // characters: no Date to make, per cell of a long table. Anything else goes through Date.
+  if (UTC_TIMESTAMP.test(iso)) return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   return date.toISOString().slice(0, 16).replace('T', ' ');
@@ -113,6 +116,9 @@ export function formatTimeLeft(iso: string, nowMs: number): string {
   const relative = formatRelative(iso, nowMs);
   return relative.startsWith('in ') ? relative.slice(3) : relative;
 }
+
+/** `YYYY-MM-DDTHH:MM`, seconds and a fraction optional, `Z`: month, day, hour and minute in range. */
+const UTC_TIMESTAMP = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?Z$/;
 
 /** "2026-11-25 09:00 (local)" in the machine's time zone. */
 export function formatLocal(iso: string, timeZone?: string): string {

@@ -121,6 +121,11 @@ describe('table cells', () => {
     const now = Date.parse('2026-03-02T10:00:00.000Z');
     expect(formatUtcMinutes('2026-03-05T10:00:59.000Z')).toBe('2026-03-05 10:00');
     expect(formatUtcMinutes('garbage')).toBe('garbage');
+    // Whatever the form, the same minute as Date reads it: a canonical UTC stamp straight from its text, the rest through Date.
+    for (const iso of ['2026-03-05T10:00Z', '2026-03-05T10:00:59Z', '2026-12-31T23:59:59.999999Z', '2026-03-05T12:00:00+02:00', '2026-03-05T10:00:00.000', '2026-03-05', '+002026-03-05T10:00:00Z']) {
+      expect(formatUtcMinutes(iso)).toBe(new Date(iso).toISOString().slice(0, 16).replace('T', ' '));
+    }
+    expect(formatUtcMinutes('2026-13-05T10:00:00Z')).toBe('2026-13-05T10:00:00Z');
     expect(formatTimeLeft('2026-03-05T09:59:00.000Z', now)).toBe('2d 23h');
     expect(formatTimeLeft('2026-03-02T10:05:00.000Z', now)).toBe('5m');
     expect(formatTimeLeft('2026-03-02T09:00:00.000Z', now)).toBe('due');
