@@ -19,7 +19,7 @@ import { asSent } from '../domain/as-sent.js';
 import { formatLocal, formatRelative, formatUtc } from './format.js';
 import { Notes } from './notes.js';
 import type { Resource } from './resource-fields.js';
-import { drawTable, EMPTY_CELL, type TableColumn } from './table.js';
+import { drawTable, EMPTY_CELL, type TableCell, type TableColumn } from './table.js';
 import { wrapWords } from './width.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
@@ -343,15 +343,18 @@ export class Output {
       const kind = kindOf(field, rows);
       const format = numberFormatOf(field, totals ? [...rows, totals] : rows, unit);
       const header = safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit }));
-      const cells = rows.map((row) => formatCell(field, valueOf(field, row), row, format, context));
       const shrink = kind === 'id' || kind === 'hash' ? 'middle' : kind === 'text' || kind === 'json' ? 'end' : undefined;
+      // Made when the table first needs them: a column that does not fit the width is never formatted.
+      let cells: TableCell[] | undefined;
       return {
         key: field.key,
         header,
         align: NUMERIC_KINDS.has(kind) ? 'right' : 'left',
         shrink,
         minWidth: shrink === 'end' ? TEXT_MIN_WIDTH : undefined,
-        cells,
+        get cells() {
+          return (cells ??= rows.map((row) => formatCell(field, valueOf(field, row), row, format, context)));
+        },
       };
     });
   }

@@ -145,18 +145,32 @@ interface Laid {
 
 function layOut(input: TableInput): { laid: Laid; hidden: string[] } {
   const c = input.chalk;
-  const needs: ColumnNeed[] = input.columns.map((column) => {
+  const measure = (column: TableColumn, index: number): Omit<ColumnNeed, 'key'> => {
     const headerWidth = displayWidth(column.header);
     let width = Math.max(headerWidth, column.drawn?.width ?? 0);
     for (const cell of column.cells) if (cell.width > width) width = cell.width;
     if (input.totals) {
-      const index = input.columns.indexOf(column);
       // The totals label stands in the first column shown: the first column makes room for it.
       width = Math.max(width, index === 0 ? displayWidth(input.totals.label) : (input.totals.cells[index]?.width ?? 0));
     }
     const shrinks = column.drawn !== undefined || column.shrink !== undefined;
     const minWidth = shrinks ? Math.max(headerWidth, column.drawn?.minWidth ?? column.minWidth ?? width) : width;
-    return { key: column.key, width, minWidth };
+    return { width, minWidth };
+  };
+  // Measured when fitColumns reaches the column: those past the last that fits are hidden without
+  // being measured, and their cells, made on first use by the caller (Output), never made.
+  const needs: ColumnNeed[] = input.columns.map((column, index) => {
+    let measured: Omit<ColumnNeed, 'key'> | undefined;
+    const need = (): Omit<ColumnNeed, 'key'> => (measured ??= measure(column, index));
+    return {
+      key: column.key,
+      get width() {
+        return need().width;
+      },
+      get minWidth() {
+        return need().minWidth;
+      },
+    };
   });
   const fit = fitColumns(needs, input.priority, input.width);
   const kept = fit.kept.map(({ index, width }) => ({ column: input.columns[index]!, width }));

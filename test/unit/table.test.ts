@@ -93,6 +93,38 @@ describe('fitColumns', () => {
   });
 });
 
+describe('columns that do not fit', () => {
+  it('past the first that does not fit are hidden without their cells being made; the drawing is the same', async () => {
+    const made: string[] = [];
+    const column = (key: string, text: (row: number) => string, lazy: boolean): TableInput['columns'][number] => {
+      const cells = () => Array.from({ length: 3 }, (_, row) => tableCell(text(row)));
+      if (!lazy) return { key, header: key, align: 'left', cells: cells() };
+      return {
+        key,
+        header: key,
+        align: 'left',
+        get cells() {
+          made.push(key);
+          return cells();
+        },
+      };
+    };
+    const input = (lazy: boolean): TableInput => ({
+      columns: [column('id', (row) => `hdg_${row}`, lazy), column('market', () => 'USDTNGN', lazy), column('note', () => 'x'.repeat(40), lazy), column('side', () => 'buy', lazy)],
+      priority: ['id', 'market', 'note', 'side'],
+      rowCount: 3,
+      width: 30,
+      chalk: makeChalk(false),
+    });
+    const lazily = await drawTableWith(input(true), 'lines');
+    // `note` does not fit 30 columns (measuring it says so): it and everything after it in the list
+    // are hidden, and what comes after it is never made.
+    expect(lazily.hidden).toEqual(['note', 'side']);
+    expect([...new Set(made)].sort()).toEqual(['id', 'market', 'note']);
+    expect(lazily).toEqual(await drawTableWith(input(false), 'lines'));
+  });
+});
+
 describe('cli-table3 and the line drawing', () => {
   const c = makeChalk(true);
   const input = (rows: number): TableInput => ({
