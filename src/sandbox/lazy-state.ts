@@ -60,7 +60,8 @@ export function defineLazyPart(target: object, key: PropertyKey, load: () => Buf
  * Makes `target[key]` a record object holding `eager` and, once something asks for a key `eager`
  * does not have (or for every key), the records of the part `load` returns as well. Adding a
  * record reads nothing. An account's hedges: the open ones are in the core, the settled ones in
- * a part, so the open book is read without the history of the book.
+ * a part, so the open book is read without the history of the book. The idempotency records: none
+ * in the core, and an index of the part's keys, so a write with a new key reads none of them.
  */
 export function defineLazyRecords(
   target: object,
@@ -69,6 +70,8 @@ export function defineLazyRecords(
   load: () => Buffer,
   describe: () => string,
   settled: () => void = () => {},
+  /** False when the part certainly lacks `key` (an index of its keys says so): asked for, it is absent, nothing read. */
+  mayHold: (key: string) => boolean = () => true,
 ): void {
   remember(target, key, { load, eager });
   let merged = false;
@@ -88,7 +91,7 @@ export function defineLazyRecords(
     for (const [id, record] of Object.entries(records)) if (!Object.hasOwn(eager, id)) eager[id] = record;
     finish(eager);
   };
-  const unknownKey = (name: PropertyKey): boolean => typeof name === 'string' && !Object.hasOwn(eager, name);
+  const unknownKey = (name: PropertyKey): boolean => typeof name === 'string' && !Object.hasOwn(eager, name) && mayHold(name);
   const records = new Proxy(eager, {
     get(object, name, receiver) {
       if (unknownKey(name)) merge();

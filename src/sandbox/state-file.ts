@@ -84,7 +84,40 @@ interface SectionedHeader {
   parts: PartPath[];
   /** Byte lengths of the lines after the header (the core's, then each part's), newlines apart. */
   lengths: number[];
+  /** keyIndex of the idempotency records' keys: a new key is known to be new without reading them. */
+  idempotencyIndex?: string;
 }
+
+/** 32-bit FNV-1a of a key, 8 hex digits: an index of keys that may give false hits, never misses. */
+function keyHash(key: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index++) {
+    hash ^= key.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+function keyIndex(keys: Iterable<string>): string {
+  let index = '';
+  for (const key of keys) index += keyHash(key);
+  return index;
+}
+
+/** Whether a key may be among those `index` was made of (a hash of it is there). */
+function mayHoldFrom(index: string): (key: string) => boolean {
+  let hashes: Set<string> | undefined;
+  return (key) => {
+    if (hashes === undefined) {
+      hashes = new Set();
+      for (let at = 0; at + 8 <= index.length; at += 8) hashes.add(index.slice(at, at + 8));
+    }
+    return hashes.has(keyHash(key));
+  };
+}
+
+/** The index a loaded state's idempotency part came with, for the next save while it is unread. */
+const loadedIndexes = new WeakMap<object, string>();
 
 /** The bytes of a state file: all of them in memory, or an open file read where needed. */
 interface ByteSource {
@@ -224,7 +257,15 @@ function parseStateSource(path: string, source: ByteSource): StateFileContents {
     const settled = source.hold?.(target);
     const load = (): Buffer => source.read(at, length);
     const describe = (): string => `sandbox state file ${path} (${part.join('.')})`;
-    if (part[0] === 'idempotency') defineLazyPart(target, 'idempotency', load, describe, settled);
+    if (part[0] === 'idempotency') {
+      const index = header.idempotencyIndex;
+      if (typeof index !== 'string' || index.length % 8 !== 0) defineLazyPart(target, 'idempotency', load, describe, settled);
+      else {
+        // Records made by this process join those of the part; one the index lacks is not in it.
+        loadedIndexes.set(engine, index);
+        defineLazyRecords(target, 'idempotency', {}, load, describe, settled, mayHoldFrom(index));
+      }
+    }
     else if (part[2] === 'history') defineLazyPart(target, 'history', load, describe, settled);
     else {
       // The account's open hedges are in the core; this part holds its settled ones.
@@ -247,6 +288,32 @@ function without<T extends object>(source: T, omit: readonly string[]): Partial<
 /** A part as saved: its loaded bytes when nothing read it, else its JSON now. */
 function partBytes(target: object, key: string): Buffer {
   return unreadPart(target, key) ?? Buffer.from(JSON.stringify((target as Record<string, unknown>)[key]) ?? 'null', 'utf8');
+}
+
+/**
+ * The idempotency records as saved, with the oldest one's time and the index of their keys. While
+ * the loaded records are unread, those made since are added to the end of their bytes and of
+ * their index; nothing else is read.
+ */
+function idempotencyPart(engine: EngineState): { bytes: Buffer; oldest: number | null; index?: string } {
+  const unread = unreadPart(engine, 'idempotency');
+  const made = eagerRecords(engine, 'idempotency') as EngineState['idempotency'] | undefined;
+  const loadedIndex = loadedIndexes.get(engine);
+  const hint = oldestIdempotencyHint(engine);
+  if (unread && made && loadedIndex !== undefined && hint !== undefined) {
+    const joined = withRecords(unread, made);
+    if (joined) {
+      let oldest = hint;
+      for (const record of Object.values(made)) if (oldest === null || record.createdAtMs < oldest) oldest = record.createdAtMs;
+      return { bytes: joined, oldest, index: loadedIndex + keyIndex(Object.keys(made)) };
+    }
+  }
+  // Unread and without an index (a file written before there was one): copied, still without.
+  if (unread && !made && hint !== undefined) return { bytes: unread, oldest: hint };
+  const records = engine.idempotency;
+  let oldest: number | null = null;
+  for (const record of Object.values(records)) if (oldest === null || record.createdAtMs < oldest) oldest = record.createdAtMs;
+  return { bytes: Buffer.from(JSON.stringify(records), 'utf8'), oldest, index: keyIndex(Object.keys(records)) };
 }
 
 /** Hedges that will not change again: their part is read only by what looks at the past. */
@@ -288,7 +355,8 @@ function withRecords(part: Buffer, records: Record<string, unknown>): Buffer | u
 export function stateFileBytes(contents: StateFileContents): Buffer[] {
   const { engine } = contents;
   const parts: PartPath[] = [['idempotency']];
-  const lines: Buffer[] = [partBytes(engine, 'idempotency')];
+  const idempotency = idempotencyPart(engine);
+  const lines: Buffer[] = [idempotency.bytes];
   const accounts: Record<string, Partial<AccountState>> = {};
   for (const [id, account] of Object.entries(engine.accounts)) {
     const { open, settled } = splitHedges(account);
@@ -297,12 +365,10 @@ export function stateFileBytes(contents: StateFileContents): Buffer[] {
     lines.push(settled, partBytes(account, 'history'));
   }
   const core = { ...without(engine, ['idempotency', 'accounts']), accounts };
-  const hint = oldestIdempotencyHint(engine);
-  let oldest: number | null = hint === undefined ? null : hint;
-  if (hint === undefined) for (const record of Object.values(engine.idempotency)) if (oldest === null || record.createdAtMs < oldest) oldest = record.createdAtMs;
   const coreLine = Buffer.from(JSON.stringify(core), 'utf8');
   const lengths = [coreLine.length, ...lines.map((line) => line.length)];
-  const header: SectionedHeader = { version: 2, clockOffsetMs: contents.clockOffsetMs, idempotencyOldestMs: oldest, parts, lengths };
+  const header: SectionedHeader = { version: 2, clockOffsetMs: contents.clockOffsetMs, idempotencyOldestMs: idempotency.oldest, parts, lengths };
+  if (idempotency.index !== undefined) header.idempotencyIndex = idempotency.index;
   const newline = Buffer.from('\n');
   const out: Buffer[] = [Buffer.from(JSON.stringify(header), 'utf8'), newline, coreLine, newline];
   for (const line of lines) out.push(line, newline);

@@ -245,6 +245,46 @@ describe('the sandbox state file in parts', () => {
     for (const id of ['__proto__', 'constructor', 'hasOwnProperty']) expect((await demo.api('GET', `/hedges/${id}`)).status).toBe(404);
   });
 
+  it('a write with a new key reads none of the saved records; they and its own are all kept and replayed', async () => {
+    const { stateFile, openedId } = await grownStateFile();
+    const before = lines(stateFile);
+    const demo = await simulatorOn(stateFile, { stateFileLock: lockDemoState });
+    const sold = await demo.api('POST', '/hedges', { body: openBody('sell', 700, 3), idempotencyKey: 'new-key' });
+    expect(sold.status).toBe(200);
+    expect(unreadPart(demo.sandbox.engine.state, 'idempotency')).toBeDefined();
+    const after = lines(stateFile);
+    const header = JSON.parse(after[0]) as { parts: string[][]; idempotencyIndex: string };
+    const line = 2 + header.parts.findIndex((part) => part[0] === 'idempotency');
+    // The saved records' bytes as they were, the new one added at the end; the index one hash longer.
+    expect(after[line].startsWith(before[line].slice(0, -1))).toBe(true);
+    expect(after[line]).toContain('new-key');
+    expect(header.idempotencyIndex.length).toBe((JSON.parse(before[0]) as { idempotencyIndex: string }).idempotencyIndex.length + 8);
+    // Another process replays both: the key saved before and the one just made.
+    const other = await simulatorOn(stateFile, { stateFileLock: lockDemoState });
+    expect((await other.api('POST', '/hedges', { body: openBody('sell', 700, 3), idempotencyKey: 'new-key' })).body.data.id).toBe(sold.body.data.id);
+    expect((await other.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'open-1' })).body.data.id).toBe(openedId);
+    expect(unreadPart(other.sandbox.engine.state, 'idempotency')).toBeUndefined();
+  });
+
+  it('records made while the saved ones were unread expire a day on like the others, also when there were none', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hedge-state-parts-'));
+    const stateFile = join(dir, 'state.json');
+    const owner = await simulatorOn(stateFile);
+    owner.sandbox.seedHedges({ apiKey: KEY, count: 5 });
+    await owner.close();
+    started.splice(started.indexOf(owner), 1);
+    expect(JSON.parse(lines(stateFile)[0]).idempotencyOldestMs).toBeNull();
+    const demo = await simulatorOn(stateFile, { stateFileLock: lockDemoState });
+    expect((await demo.api('POST', '/hedges', { body: openBody('sell', 700, 3), idempotencyKey: 'made-unread' })).status).toBe(200);
+    expect(JSON.parse(lines(stateFile)[0]).idempotencyOldestMs).toBe(START_MS);
+    await demo.close();
+    started.splice(started.indexOf(demo), 1);
+    const later = await simulatorOn(stateFile, { stateFileLock: lockDemoState });
+    later.advance(DAY_MS + 1_000);
+    expect((await later.api('GET', '/markets')).status).toBe(200);
+    expect(Object.keys(later.sandbox.engine.state.idempotency)).toEqual([]);
+  });
+
   it('a damaged part is named when it is read, with how to start afresh', async () => {
     const { stateFile } = await grownStateFile();
     const damaged = lines(stateFile);
