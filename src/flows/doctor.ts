@@ -18,6 +18,7 @@ import { HEDGE_STATUSES, TENORS } from '../domain/vocabulary.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
 import type { CommandContext } from '../runtime/context.js';
+import { checkClientOptions } from './key-check.js';
 import { redactKey } from '../security/secrets.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
@@ -45,8 +46,6 @@ export interface DoctorReport {
 /** A clock this far from the server's is a warning; further, a failure. */
 export const CLOCK_WARN_MS = 5_000;
 export const CLOCK_FAIL_MS = 30_000;
-/** A check answers a person who is waiting: one retry for a blip, not the full trading budget. */
-const CHECK_RETRY = { maxAttempts: 2, maxTotalMs: 5_000 };
 const QUOTE_PROBE_USD = 1_000;
 const EXIT_OF: Record<FailureClass, DoctorReport['exitCode']> = { auth: 4, network: 5, unreadable: 14, usage: 2 };
 
@@ -105,14 +104,7 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
   const wire = resolveWireSettings(ctx.env, credentials.profileWire, known.names);
   const { createClient } = await import('../api/create-client.js');
   const client = createClient({
-    credentials,
-    env: ctx.env,
-    clock: ctx.clock,
-    deadline: ctx.deadline,
-    signal: ctx.signal,
-    requestTimeoutSeconds: ctx.globals.requestTimeout,
-    retry: CHECK_RETRY,
-    log: ctx.globals.verbose ? (line) => ctx.log(line) : undefined,
+    ...checkClientOptions(ctx, credentials),
     wire: wire.problem ? undefined : wire.settings,
     warn: (text) => notes.push(text),
     learn: (found) => {

@@ -22,16 +22,15 @@ export interface KeyCheck {
   error?: Error;
 }
 
-// A check answers a person who is waiting: one retry for a blip, not the full trading budget.
+/** A check answers a person who is waiting: one retry for a blip, not the full trading budget. */
 const CHECK_RETRY = { maxAttempts: 2, maxTotalMs: 5_000 };
 
-export async function checkKey(ctx: CommandContext, credentials: ResolvedCredentials): Promise<KeyCheck> {
-  const [{ createClient }, { closeTransport }] = await Promise.all([
-    import('../api/create-client.js'),
-    import('../api/transport.js'),
-  ]);
-  ctx.onDispose(closeTransport);
-  const client = createClient({
+/**
+ * How a check's client is made (login, whoami, doctor): the command's clock, deadline, signal and
+ * request timeout, a check's retry budget, requests logged under --verbose.
+ */
+export function checkClientOptions(ctx: CommandContext, credentials: ResolvedCredentials) {
+  return {
     credentials,
     env: ctx.env,
     clock: ctx.clock,
@@ -39,8 +38,17 @@ export async function checkKey(ctx: CommandContext, credentials: ResolvedCredent
     signal: ctx.signal,
     requestTimeoutSeconds: ctx.globals.requestTimeout,
     retry: CHECK_RETRY,
-    log: ctx.globals.verbose ? (line) => ctx.log(line) : undefined,
-  });
+    log: ctx.globals.verbose ? (line: string) => ctx.log(line) : undefined,
+  };
+}
+
+export async function checkKey(ctx: CommandContext, credentials: ResolvedCredentials): Promise<KeyCheck> {
+  const [{ createClient }, { closeTransport }] = await Promise.all([
+    import('../api/create-client.js'),
+    import('../api/transport.js'),
+  ]);
+  ctx.onDispose(closeTransport);
+  const client = createClient(checkClientOptions(ctx, credentials));
   try {
     const account = await client.getAccount();
     return { status: 'ok', account };

@@ -5,6 +5,7 @@
 // before the fault rewrites its answer, so the hedge really is open each time.
 import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
+import { journalEntries } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 
@@ -18,11 +19,7 @@ interface Entry {
   hedge_id?: string;
 }
 
-async function journal(simulator: Simulator, ...flags: string[]): Promise<Entry[]> {
-  const result = await simulator.hedge(['journal', '--json', ...flags]);
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as Entry[];
-}
+const journal = journalEntries<Entry>;
 
 function opens(simulator: Simulator) {
   return simulator.writes().filter((entry) => entry.path === '/hedges');

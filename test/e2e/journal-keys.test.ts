@@ -4,7 +4,8 @@
 // resolved (abandoned), not left "unknown" for the next run to resume; a --ref shaped like an API key
 // is bad input. Counted on the simulator's request log and the journal on disk.
 import { describe, expect, it } from 'vitest';
-import { useSimulators, type Simulator } from '../support/simulator.js';
+import { useSimulators } from '../support/simulator.js';
+import { journalEntries } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 
@@ -16,11 +17,7 @@ interface Entry {
   message?: string;
 }
 
-async function journal(simulator: Simulator): Promise<Entry[]> {
-  const result = await simulator.hedge(['journal', '--json']);
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as Entry[];
-}
+const journal = journalEntries<Entry>;
 
 describe('--idempotency-key names one request', () => {
   it('a key from an entry with another body is refused (exit 2), nothing is sent, and that entry keeps its outcome', async () => {

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
+import { journalEntries } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
@@ -53,11 +54,7 @@ function waitingAfter(t: Simulator, path: string, poll: (entryPath: string) => b
   };
 }
 
-async function journal(t: Simulator, ...flags: string[]): Promise<Entry[]> {
-  const result = await t.hedge(['journal', '--json', ...flags]);
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as Entry[];
-}
+const journal = journalEntries<Entry>;
 
 /** A filled hedge to change: opened without waiting, then the clock moved past its fill. */
 async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string): Promise<string> {

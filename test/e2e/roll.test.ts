@@ -3,12 +3,10 @@
 // and a roll killed (SIGKILL) between its legs, finished by `hedge resume` or the same command
 // again — exactly one close and one open on the server overall. Each kill is timed by the
 // simulator's own request log, never by a sleep; what is asserted is the server's state and log.
-import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../support/hedge-cli.js';
 import { LIVE_KEY } from '../support/keys.js';
-import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
+import { journalEntries, killWhen } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 
@@ -35,25 +33,8 @@ function keysAnswered(simulator: Simulator, path: string): string[] {
   return [...new Set(posts(simulator, path).filter((entry) => entry.status === 200).map((entry) => entry.idempotencyKey!))];
 }
 
-async function journal(simulator: Simulator, ...flags: string[]): Promise<Entry[]> {
-  const result = await simulator.hedge(['journal', '--json', ...flags]);
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as Entry[];
-}
+const journal = journalEntries<Entry>;
 
-/** Runs the command and kills it (SIGKILL) once `ready` holds; fails if it ended before. */
-async function killWhen(simulator: Simulator, args: string[], ready: () => boolean, what: string): Promise<RunResult> {
-  let child: ChildProcess | undefined;
-  let ended: RunResult | undefined;
-  const running = simulator.hedge(args, { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 });
-  void running.then((result) => (ended = result)).catch(() => undefined);
-  await until(() => {
-    if (ended) throw new Error(`the process ended before ${what} (exit ${ended.code}):\n${ended.stderr}`);
-    return ready();
-  }, what);
-  child!.kill('SIGKILL');
-  return running;
-}
 
 /**
  * Runs `hedge roll MARKET SIDE --tenor D` and kills it (SIGKILL) after the close landed, right before

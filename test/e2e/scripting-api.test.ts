@@ -8,15 +8,12 @@ import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../support/hedge-cli.js';
 import { LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { until } from '../support/polling.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { MARKET, useSimulators } from '../support/simulator.js';
+import { journalEntries } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
-async function journal(t: Simulator, ...flags: string[]): Promise<Array<Record<string, any>>> {
-  const result = await t.hedge(['journal', '--json', ...flags]);
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout);
-}
+const journal = journalEntries<Record<string, any>>;
 
 describe('hedge api: reads', () => {
   it('GET prints the whole envelope; --query applies to it; one request with the profile key', async () => {

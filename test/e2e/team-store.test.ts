@@ -12,6 +12,7 @@ import type { RunResult } from '../support/hedge-cli.js';
 import { describeWithPostgres } from '../support/postgres.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { teamOf, type Machine, type Team } from '../support/team.js';
+import { journalEntries, killWhen } from '../support/cli-runs.js';
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
@@ -37,25 +38,8 @@ function trades(t: Simulator) {
 const teams: Team[] = [];
 afterEach(() => teams.splice(0).forEach((team) => team.remove()));
 
-async function journalOf(machine: Machine, ...flags: string[]): Promise<Entry[]> {
-  const result = await machine.hedge(['journal', '--json', ...flags]);
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as Entry[];
-}
+const journalOf = journalEntries<Entry>;
 
-/** Runs the command and kills it (SIGKILL) once `ready` holds; fails if it ended first. */
-async function killWhen(machine: Machine, args: string[], ready: () => boolean, what: string): Promise<RunResult> {
-  let child: ChildProcess | undefined;
-  let ended: RunResult | undefined;
-  const running = machine.hedge(args, { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 });
-  void running.then((result) => (ended = result)).catch(() => undefined);
-  while (!ready()) {
-    if (ended) throw new Error(`the process ended before ${what} (exit ${ended.code}):\n${ended.stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  child!.kill('SIGKILL');
-  return running;
-}
 
 /** The write on `path` was answered and the wait has polled /positions after it (its journal update is made). */
 function waitingAfter(t: Simulator, path: string): () => boolean {

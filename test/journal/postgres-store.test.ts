@@ -5,13 +5,12 @@
 // after a send. The other processes run the module bundled here with esbuild
 // (test/support/team-store-process.cjs).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { useChildBundle } from '../support/child-bundle.js';
 import { describeError } from '../../src/exit-codes.js';
 import { openJournal, type BeginFields, type JournalEntry } from '../../src/journal/index.js';
 import { JournalError } from '../../src/journal/journal-error.js';
@@ -20,28 +19,9 @@ import { PostgresJournal } from '../../src/journal/postgres-store.js';
 import { JournalStoreError } from '../../src/journal/store-error.js';
 import { describeWithPostgres } from '../support/postgres.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHILD = fileURLToPath(new URL('../support/team-store-process.cjs', import.meta.url));
 
-let scratch: string;
-let bundle: string;
-
-beforeAll(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'hedge-team-store-'));
-  bundle = join(scratch, 'postgres-store.cjs');
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: ['src/journal/postgres-store.ts'],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-  });
-});
-
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const built = useChildBundle('src/journal/postgres-store.ts', 'hedge-team-store-');
 
 const journals: PostgresJournal[] = [];
 const children = new Set<ChildProcess>();
@@ -70,7 +50,7 @@ function journalAt(url: string, options: { now?: () => number; fallbackDir?: str
     url,
     shown: 'postgres://hedge:***@127.0.0.1/test',
     source: 'HEDGE_JOURNAL_URL',
-    fallbackDir: options.fallbackDir ?? join(scratch, 'fallback-unused'),
+    fallbackDir: options.fallbackDir ?? join(built.scratch, 'fallback-unused'),
     now: options.now,
   });
   journals.push(journal);
@@ -85,7 +65,7 @@ interface Other {
 }
 
 function otherProcess(url: string): Other {
-  const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle, url, fallbackDir: join(scratch, 'other-fallback') })], {
+  const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle: built.bundle, url, fallbackDir: join(built.scratch, 'other-fallback') })], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   children.add(child);
@@ -270,7 +250,7 @@ describeWithPostgres('the PostgreSQL journal', (server) => {
 
   it('a store that cannot be reached: a state error (exit 13) naming the store without its password, and what to do', async () => {
     const url = `postgres://hedge:hunter2-secret@127.0.0.1:${await closedPort()}/nothing`;
-    const journal = new PostgresJournal({ url, shown: 'postgres://hedge:***@127.0.0.1/nothing', source: 'HEDGE_JOURNAL_URL', fallbackDir: scratch });
+    const journal = new PostgresJournal({ url, shown: 'postgres://hedge:***@127.0.0.1/nothing', source: 'HEDGE_JOURNAL_URL', fallbackDir: built.scratch });
     journals.push(journal);
     const error = await journal.begin(fields()).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(JournalStoreError);
@@ -283,7 +263,7 @@ describeWithPostgres('the PostgreSQL journal', (server) => {
 
   it('the store failing after a send: the update is kept in the local file as a fallback record, and migrating merges it once', async () => {
     const url = await server().createDatabase();
-    const fallbackDir = join(scratch, `fallback-${Date.now()}`);
+    const fallbackDir = join(built.scratch, `fallback-${Date.now()}`);
     const journal = journalAt(url, { fallbackDir });
     const entry = await journal.begin(fields());
     await journal.update(entry.id, { outcome: 'submitted', hedge_id: 'hdg_9' });
@@ -318,7 +298,7 @@ describeWithPostgres('the PostgreSQL journal', (server) => {
 
   it('importing a local entry: added once, present the second time, a conflict when another action has its id; a final outcome is never taken back', async () => {
     const url = await server().createDatabase();
-    const dir = join(scratch, `local-${Date.now()}`);
+    const dir = join(built.scratch, `local-${Date.now()}`);
     const local = openJournal({ dir });
     const first = await local.begin(fields({ profile: 'laptop' }));
     const pending = await local.begin(fields());

@@ -2,40 +2,18 @@
 // the middle of its appends, and the file modes under umask 000. The children run the journal
 // module bundled here with esbuild (test/support/journal-writer.cjs loads it).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useChildBundle } from '../support/child-bundle.js';
 import { openJournal, type JournalEntry, type SkippedLine } from '../../src/journal/index.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHILD = fileURLToPath(new URL('../support/journal-writer.cjs', import.meta.url));
 /** Short, so that a lock left by a killed writer is taken over quickly (the minimum the lock allows). */
 const LOCK_STALE_MS = 2_000;
 
-let scratch: string;
-let bundle: string;
-
-beforeAll(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'hedge-journal-processes-'));
-  bundle = join(scratch, 'journal.cjs');
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: ['src/journal/index.ts'],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-  });
-});
-
-afterAll(() => {
-  rmSync(scratch, { recursive: true, force: true });
-});
+const built = useChildBundle('src/journal/index.ts', 'hedge-journal-processes-');
 
 const running = new Set<ChildProcess>();
 afterEach(() => {
@@ -50,7 +28,7 @@ interface Writer {
 }
 
 function startWriter(options: { dir: string; writer: number; count: number | null; umask?: number; rotateBytes?: number }): Writer {
-  const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle, lockStaleMs: LOCK_STALE_MS, ...options })], {
+  const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle: built.bundle, lockStaleMs: LOCK_STALE_MS, ...options })], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -96,7 +74,7 @@ async function loadJournal(dir: string): Promise<{ entries: JournalEntry[]; skip
 }
 
 function freshDir(name: string): string {
-  return join(mkdtempSync(join(scratch, `${name}-`)), 'state');
+  return join(mkdtempSync(join(built.scratch, `${name}-`)), 'state');
 }
 
 describe('several processes at once', () => {
