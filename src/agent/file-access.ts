@@ -17,6 +17,9 @@ import { UsageError } from '../errors.js';
 import type { TargetFileSource } from '../runtime/context.js';
 import { INLINE_ROWS } from './catalogue.js';
 
+/** Where the kernel serves its own files: none of them is a target file. */
+const PSEUDO_FILE_SYSTEMS = ['/proc', '/sys', '/dev'];
+
 /** A target file is a few rows; anything bigger is not one. */
 export const MAX_TARGET_FILE_BYTES = 1024 * 1024;
 
@@ -112,14 +115,21 @@ export class FileAccess {
     const absolute = resolve(this.cwd, file);
     // Judged on the path as given first, so that a path outside is refused without touching it.
     if (!allowed(absolute)) throw new UsageError(`file: ${shown} is outside the roots this server reads from (${where}); nothing was read. Give a file under them, or the target inline as rows.`);
+    // A symbolic link that leads out of the roots, or nowhere, gets one answer: whether its target
+    // exists outside is not for the agent to learn.
+    const outsideByLink = `file: ${shown} leads through a symbolic link to no file under the roots this server reads from (${where}); nothing was read.`;
     let real: string;
     try {
       real = await realpath(absolute);
     } catch (error) {
+      if ((await lstat(absolute).catch(() => undefined))?.isSymbolicLink()) throw new UsageError(outsideByLink);
       throw new UsageError(`file: ${shown} cannot be read: ${reason(error)}.`);
     }
-    if (!realAllowed(real)) {
-      throw new UsageError(`file: ${shown} leads outside the roots this server reads from (${where}) through a symbolic link; nothing was read.`);
+    if (!realAllowed(real)) throw new UsageError(outsideByLink);
+    // The kernel's own files (/proc, /sys, /dev) pose as regular files of size 0 and hold live
+    // secrets (a process's environment): never a target file, whatever the roots.
+    if (PSEUDO_FILE_SYSTEMS.some((top) => real === top || real.startsWith(`${top}/`))) {
+      throw new UsageError(`file: ${shown} is not a regular file; expected a target file (CSV or JSON).`);
     }
     // Only a regular file: a FIFO would block the open, a device would never end.
     const before = await lstat(real).catch((error: unknown) => {

@@ -5,20 +5,23 @@
 //   --markets LIST            write tools trade only these markets.
 // A call over a limit is refused before anything is sent, with a tool error of class `rejected`
 // (exit 3) and a code of the error catalogue: max_notional_exceeded, max_daily_notional_exceeded,
-// market_not_allowed — details carry the numbers. What a call trades, in USD of notional:
+// market_not_allowed — details carry the numbers. The check is not a second plan made beside the
+// command: the command's own run asks the call's gate (runtime TradeGate) with the plan it is about
+// to journal and send, under whatever lock it holds, so what is checked is what is sent. What a
+// call trades, in USD of notional:
 //   open, add, reduce: its notional; close: the side's open notional (read from the book);
-//   roll: twice the side's notional (a close and an open); apply: every step of its plan;
-//   resume: what the journal entry it finishes trades.
+//   roll: the side's notional twice when it closes one (a close and an open), once when the side
+//   already settled; apply: every step of its plan, judged whole before the first is sent;
+//   resume: what the legs it sends trade (an entry the agent journaled itself is counted already).
 // With a daily cap, write calls of one server run one at a time, so two calls cannot both pass on
 // the same headroom. (Two servers on one journal are not serialized against each other.)
 import { POSITION_FIELD_SYNONYMS, numberOf } from '../api/read-position.js';
-import type { RawInput } from '../cli/command-spec.js';
-import { parseMarket, parseNotional, parseSide } from '../domain/input.js';
+import { parseMarket, parseNotional } from '../domain/input.js';
 import { formatUsd } from '../domain/money.js';
 import { PreTradeCheckError, UsageError } from '../errors.js';
-import { findSide, readBook } from '../flows/positions.js';
-import { isUnresolved, keyFingerprint, type JournalEntry } from '../journal/index.js';
-import type { CommandContext } from '../runtime/context.js';
+import { keyFingerprint, type JournalEntry } from '../journal/index.js';
+import type { Trade, TradeGate } from '../runtime/context.js';
+import { safeText } from '../security/safe-text.js';
 import type { AgentTool } from './catalogue.js';
 import { withCallContext, type AgentSession } from './invoke.js';
 
@@ -27,12 +30,6 @@ export interface AgentLimits {
   maxDailyNotionalUsd?: number;
   /** Upper-cased. */
   markets?: readonly string[];
-}
-
-/** One market's share of what a call trades. */
-export interface Trade {
-  market: string;
-  notionalUsd: number;
 }
 
 /** The limits as a preview shows them (snake_case, like the rest of the tool's JSON). */
@@ -86,9 +83,87 @@ export function entryNotional(entry: Pick<JournalEntry, 'request' | 'context'>):
   return Math.abs(numberOf(entry.context?.notional_usd) ?? 0);
 }
 
-function entryMarket(entry: Pick<JournalEntry, 'request'>): string | undefined {
-  const market = (entry.request?.body as Record<string, unknown> | null | undefined)?.market;
-  return typeof market === 'string' ? market.toUpperCase() : undefined;
+/**
+ * One call's gate: every trade the call's command is about to journal and send is admitted here
+ * first, from the plan the command will carry out (an apply's steps, a roll's legs, an open's
+ * request, a close's side as the book shows it under the command's lock). The call's trades add
+ * up, so an apply or roll is judged whole before its first leg, and a resumed leg of the same call
+ * is not counted twice.
+ */
+class CallGate implements TradeGate {
+  private callUsd = 0;
+  private usedBefore?: { entries: JournalEntry[]; used: number };
+  readonly view: LimitsView = { this_call_usd: 0 };
+
+  constructor(
+    private readonly limits: AgentLimits,
+    private readonly tool: string,
+    private readonly counted: () => Promise<JournalEntry[]>,
+  ) {
+    if (limits.markets) this.view.allowed_markets = limits.markets;
+    if (limits.maxNotionalUsd !== undefined) this.view.max_notional_usd = limits.maxNotionalUsd;
+    if (limits.maxDailyNotionalUsd !== undefined) this.view.max_daily_notional_usd = limits.maxDailyNotionalUsd;
+  }
+
+  async admit(trades: readonly Trade[] | undefined, what: string): Promise<void> {
+    const name = this.tool;
+    if (trades === undefined) {
+      // A write whose size cannot be told trades an unknown amount: refused under any limit.
+      throw new PreTradeCheckError(
+        'max_notional_exceeded',
+        `${name}: how much this ${what} trades cannot be told, so this agent's limits refuse it; nothing was sent.`,
+        {},
+        'Use open, add, reduce, close, roll, apply or resume.',
+      );
+    }
+    const { markets, maxNotionalUsd, maxDailyNotionalUsd } = this.limits;
+    if (markets) {
+      const outside = trades.find((trade) => !markets.includes(trade.market.toUpperCase()));
+      if (outside) {
+        throw new PreTradeCheckError(
+          'market_not_allowed',
+          `${name}: ${safeText(outside.market)} is not a market this agent may trade (hedge mcp --markets ${markets.join(',')}); nothing was sent.`,
+          { market: outside.market, allowed_markets: markets },
+          'Trade one of the allowed markets, or ask the operator to restart hedge mcp with another --markets list.',
+        );
+      }
+    }
+    const adding = roundCents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
+    const thisCall = roundCents(this.callUsd + adding);
+    if (maxNotionalUsd !== undefined && thisCall > maxNotionalUsd) {
+      throw new PreTradeCheckError(
+        'max_notional_exceeded',
+        `${name}: this call trades ${formatUsd(thisCall)}, over this agent's cap of ${formatUsd(maxNotionalUsd)} per call (hedge mcp --max-notional); nothing was sent.`,
+        { this_call_usd: thisCall, max_notional_usd: maxNotionalUsd, trades: trades.map(({ market, notionalUsd }) => ({ market, notional_usd: notionalUsd })) },
+        `Call it with at most ${formatUsd(maxNotionalUsd)} of notional (split it, or reduce instead of close), or ask the operator to raise --max-notional.`,
+      );
+    }
+    if (maxDailyNotionalUsd !== undefined) {
+      // The agent's entries before this call, read once: this call's own legs are counted by callUsd.
+      this.usedBefore ??= await this.counted().then((entries) => ({ entries, used: roundCents(entries.reduce((sum, entry) => sum + entryNotional(entry), 0)) }));
+      const { entries, used } = this.usedBefore;
+      this.view.used_last_24h_usd = used;
+      if (used + thisCall > maxDailyNotionalUsd) {
+        const freesAt = freedAt(entries, thisCall, maxDailyNotionalUsd);
+        throw new PreTradeCheckError(
+          'max_daily_notional_exceeded',
+          `${name}: this call (${formatUsd(thisCall)}) and this agent's trades of the last 24 h (${formatUsd(used)}) pass its daily cap of ${formatUsd(maxDailyNotionalUsd)} (hedge mcp --max-daily-notional); nothing was sent.`,
+          {
+            this_call_usd: thisCall,
+            used_last_24h_usd: used,
+            max_daily_notional_usd: maxDailyNotionalUsd,
+            room_usd: roundCents(Math.max(0, maxDailyNotionalUsd - used)),
+            frees_at: freesAt === undefined ? null : new Date(freesAt).toISOString(),
+          },
+          freesAt === undefined
+            ? `This call alone is over the daily cap: trade at most ${formatUsd(maxDailyNotionalUsd)}.`
+            : `Trade at most ${formatUsd(Math.max(0, maxDailyNotionalUsd - used))} now, or call again after ${new Date(freesAt).toISOString()}.`,
+        );
+      }
+    }
+    this.callUsd = thisCall;
+    this.view.this_call_usd = thisCall;
+  }
 }
 
 export class AgentGuardrails {
@@ -112,124 +187,30 @@ export class AgentGuardrails {
   }
 
   /**
-   * Checks a write tool call against the limits; throws PreTradeCheckError (nothing sent) when it
-   * is over one, else returns the numbers for a preview.
+   * The gate of one write call (see CallGate): the command's own run asks it, with the plan it is
+   * about to send, before anything is journaled or sent; a refusal is a PreTradeCheckError (exit 3).
    */
-  async check(tool: AgentTool, input: RawInput, signal: AbortSignal): Promise<LimitsView> {
-    return withCallContext(this.session, signal, async (ctx) => {
-      const { trades, resumed } = await this.tradesOf(ctx, tool, input);
-      const thisCall = roundCents(trades.reduce((sum, trade) => sum + trade.notionalUsd, 0));
-      const { markets, maxNotionalUsd, maxDailyNotionalUsd } = this.limits;
-      const view: LimitsView = { this_call_usd: thisCall };
-      if (markets) {
-        view.allowed_markets = markets;
-        const outside = trades.find((trade) => !markets.includes(trade.market));
-        if (outside) {
-          throw new PreTradeCheckError(
-            'market_not_allowed',
-            `${tool.name}: ${outside.market} is not a market this agent may trade (hedge mcp --markets ${markets.join(',')}); nothing was sent.`,
-            { market: outside.market, allowed_markets: markets },
-            'Trade one of the allowed markets, or ask the operator to restart hedge mcp with another --markets list.',
-          );
-        }
-      }
-      if (maxNotionalUsd !== undefined) {
-        view.max_notional_usd = maxNotionalUsd;
-        if (thisCall > maxNotionalUsd) {
-          throw new PreTradeCheckError(
-            'max_notional_exceeded',
-            `${tool.name}: this call trades ${formatUsd(thisCall)}, over this agent's cap of ${formatUsd(maxNotionalUsd)} per call (hedge mcp --max-notional); nothing was sent.`,
-            { this_call_usd: thisCall, max_notional_usd: maxNotionalUsd, trades: trades.map(({ market, notionalUsd }) => ({ market, notional_usd: notionalUsd })) },
-            `Call it with at most ${formatUsd(maxNotionalUsd)} of notional (split it, or reduce instead of close), or ask the operator to raise --max-notional.`,
-          );
-        }
-      }
-      if (maxDailyNotionalUsd !== undefined) {
-        view.max_daily_notional_usd = maxDailyNotionalUsd;
-        const counted = await this.countedEntries(ctx);
-        // A resumed agent entry is already counted: finishing it trades nothing new.
-        const fresh = resumed && counted.some((entry) => entry.id === resumed.id) ? 0 : thisCall;
-        const used = roundCents(counted.reduce((sum, entry) => sum + entryNotional(entry), 0));
-        view.used_last_24h_usd = used;
-        if (used + fresh > maxDailyNotionalUsd) {
-          const freesAt = freedAt(counted, fresh, maxDailyNotionalUsd);
-          throw new PreTradeCheckError(
-            'max_daily_notional_exceeded',
-            `${tool.name}: this call (${formatUsd(fresh)}) and this agent's trades of the last 24 h (${formatUsd(used)}) pass its daily cap of ${formatUsd(maxDailyNotionalUsd)} (hedge mcp --max-daily-notional); nothing was sent.`,
-            {
-              this_call_usd: fresh,
-              used_last_24h_usd: used,
-              max_daily_notional_usd: maxDailyNotionalUsd,
-              room_usd: roundCents(Math.max(0, maxDailyNotionalUsd - used)),
-              frees_at: freesAt === undefined ? null : new Date(freesAt).toISOString(),
-            },
-            freesAt === undefined
-              ? `This call alone is over the daily cap: trade at most ${formatUsd(maxDailyNotionalUsd)}.`
-              : `Trade at most ${formatUsd(Math.max(0, maxDailyNotionalUsd - used))} now, or call again after ${new Date(freesAt).toISOString()}.`,
-          );
-        }
-      }
-      return view;
-    });
+  gateFor(tool: AgentTool): TradeGate & { readonly view: LimitsView } {
+    return new CallGate(this.limits, tool.name, () => this.countedEntries());
   }
 
   /** The agent's entries of this account in the last 24 h that did something. */
-  private async countedEntries(ctx: CommandContext): Promise<JournalEntry[]> {
+  private async countedEntries(): Promise<JournalEntry[]> {
     const { credentials } = this.session;
     const host = credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host;
     const keyId = keyFingerprint(credentials.apiKey);
-    const since = ctx.clock.now() - DAY_WINDOW_MS;
-    const entries = await (await ctx.journal()).list({ since });
-    return entries.filter(
-      (entry) =>
-        entry.via === 'agent' &&
-        entry.environment === credentials.environment &&
-        entry.base_url_host === host &&
-        entry.key_id === keyId &&
-        !DID_NOTHING.has(entry.outcome),
-    );
-  }
-
-  private async tradesOf(ctx: CommandContext, tool: AgentTool, input: RawInput): Promise<{ trades: Trade[]; resumed?: JournalEntry }> {
-    const { args, options } = input;
-    switch (tool.name) {
-      case 'open':
-      case 'add':
-      case 'reduce':
-        return { trades: [{ market: parseMarket(args.market), notionalUsd: parseNotional(args.notional) }] };
-      case 'close':
-      case 'roll': {
-        const market = parseMarket(args.market);
-        const position = findSide(await readBook({ client: await ctx.client() }), market, parseSide(args.side));
-        const notional = position?.notionalUsd ?? 0;
-        return { trades: [{ market, notionalUsd: tool.name === 'roll' ? 2 * notional : notional }] };
-      }
-      case 'apply': {
-        const { readTargetFile, buildTargetPlan, parseTolerance } = await import('../flows/target-plan.js');
-        const target = await readTargetFile(ctx, String(args.file));
-        const quoted = await buildTargetPlan(ctx, await ctx.client(), target, parseTolerance(options.tolerance as string | undefined));
-        return { trades: quoted.plan.steps.map((step) => ({ market: step.market.toUpperCase(), notionalUsd: Math.abs(step.deltaUsd) })) };
-      }
-      case 'resume': {
-        const journal = await ctx.journal();
-        const entry = args.id ? await journal.get(args.id) : (await journal.list({ pending: true, limit: 1 }))[0];
-        if (!entry || !isUnresolved(entry)) return { trades: [] };
-        // A roll is finished whole: every leg still to do.
-        const legs = entry.group ? (await journal.list()).filter((leg) => leg.group === entry.group && isUnresolved(leg)) : [entry];
-        return {
-          trades: legs.map((leg) => ({ market: entryMarket(leg) ?? 'UNKNOWN', notionalUsd: entryNotional(leg) })),
-          resumed: entry,
-        };
-      }
-      default:
-        // A write tool this list does not know trades an unknown amount: refused under any cap.
-        throw new PreTradeCheckError(
-          'max_notional_exceeded',
-          `${tool.name}: how much this tool trades cannot be told, so this agent's limits refuse it; nothing was sent.`,
-          {},
-          'Use open, add, reduce, close, roll, apply or resume.',
-        );
-    }
+    const since = this.session.clock.now() - DAY_WINDOW_MS;
+    return withCallContext(this.session, new AbortController().signal, async (ctx) => {
+      const entries = await (await ctx.journal()).list({ since });
+      return entries.filter(
+        (entry) =>
+          entry.via === 'agent' &&
+          entry.environment === credentials.environment &&
+          entry.base_url_host === host &&
+          entry.key_id === keyId &&
+          !DID_NOTHING.has(entry.outcome),
+      );
+    });
   }
 }
 

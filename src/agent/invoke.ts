@@ -7,7 +7,7 @@ import type { Clock } from '../api/transport.js';
 import type { RawInput } from '../cli/command-spec.js';
 import type { Env, ResolvedCredentials } from '../config/credentials.js';
 import { EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
-import { CommandContext, type ContextInit, type GlobalOptions, type Io } from '../runtime/context.js';
+import { CommandContext, type ContextInit, type GlobalOptions, type Io, type TradeGate } from '../runtime/context.js';
 import { makeChalk } from '../ui/color.js';
 import { Output } from '../ui/output.js';
 import type { AgentTool } from './catalogue.js';
@@ -91,7 +91,7 @@ export async function runInProcess(
   session: AgentSession,
   tool: AgentTool,
   input: RawInput,
-  call: { signal: AbortSignal; yes: boolean; rows?: unknown },
+  call: { signal: AbortSignal; yes: boolean; rows?: unknown; gate?: TradeGate },
 ): Promise<CommandRun> {
   const stdout = new Capture();
   const stderr = new Capture();
@@ -109,6 +109,7 @@ export async function runInProcess(
     keepTransportOpen: true,
     origin: 'agent',
     targetFiles: (session.files ?? FileAccess.none()).sourceFor(call.rows, call.signal),
+    tradeGate: call.gate,
   };
   const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
   let exitCode = 0;

@@ -11,6 +11,9 @@ import { callArguments, namedArgument, rawInputFor } from './arguments.js';
 import { agentTools, CONFIRMATION_TOKEN, INLINE_ROWS, inputSchema, offered, toolDescription, writeAccess, type AgentTool, type JsonSchema, type WriteAccess } from './catalogue.js';
 import type { ConfirmationTokens } from './confirmation.js';
 import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type LimitsView } from './guardrails.js';
+import type { TradeGate } from '../runtime/context.js';
+
+type CallGateView = TradeGate & { readonly view: LimitsView };
 import { previewTradeNumbers } from './write-preview.js';
 import { exitCodeMeaning, runInProcess, type AgentSession, type CommandRun } from './invoke.js';
 
@@ -84,18 +87,19 @@ export class AgentToolbox {
       // Only a write on a live key takes a token: anywhere else it is an argument the tool lacks.
       const input = rawInputFor(tool, needsToken ? args : (given ?? {}));
       const rows = args[INLINE_ROWS] ?? undefined;
-      const send = async (limits?: LimitsView): Promise<ToolResult> => {
+      const send = async (gate?: CallGateView): Promise<ToolResult> => {
         if (needsToken && input.options.dryRun !== true) {
-          if (!tokenGiven) return await this.preview(tool, args, input, signal, rows, limits);
+          if (!tokenGiven) return await this.preview(tool, args, input, signal, rows, gate);
           this.tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
-          return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: true, rows }));
+          return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: true, rows, gate }));
         }
-        return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: false, rows }));
+        return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: false, rows, gate }));
       };
-      // The operator's limits come before anything is sent (a preview included); a dry run sends nothing.
+      // The operator's limits: the command's own run asks the call's gate with the plan it is about
+      // to send (a preview's dry run included); an explicit dry run sends nothing and is not limited.
       const guardrails = this.guardrails;
       if (tool.tier === 'write' && guardrails && input.options.dryRun !== true) {
-        return await guardrails.exclusive(async () => send(await guardrails.check(tool, input, signal)));
+        return await guardrails.exclusive(async () => send(guardrails.gateFor(tool)));
       }
       return await send();
     } catch (error) {
@@ -107,12 +111,12 @@ export class AgentToolbox {
    * A write on a live key, first call: the command's own --dry-run (the exact request; for apply
    * the plan), the quote for an open, and a token bound to this tool and these arguments.
    */
-  private async preview(tool: AgentTool, args: Record<string, unknown>, input: RawInput, signal: AbortSignal, rows: unknown, limits?: LimitsView): Promise<ToolResult> {
+  private async preview(tool: AgentTool, args: Record<string, unknown>, input: RawInput, signal: AbortSignal, rows: unknown, gate?: CallGateView): Promise<ToolResult> {
     const preview: Record<string, unknown> = {};
-    if (limits) preview.limits = limits;
     const messages: string[] = [];
     const step = async (key: string, stepTool: AgentTool, stepInput: RawInput): Promise<ToolResult | undefined> => {
-      const run = await runInProcess(this.session, stepTool, stepInput, { signal, yes: false, rows });
+      // The dry run goes through the call's gate: a preview over a limit is refused like the call.
+      const run = await runInProcess(this.session, stepTool, stepInput, { signal, yes: false, rows, gate });
       if (run.error) return this.failure(tool, args, run.error, run.messages);
       preview[key] = parseJson(run.stdout);
       if (run.messages) messages.push(run.messages);
@@ -131,6 +135,8 @@ export class AgentToolbox {
     };
     const failed = await this.previewSteps(tool, input, step, preview, lookUp);
     if (failed) return failed;
+    // What the dry run admitted: the numbers the confirmation is given under.
+    if (gate) preview.limits = { ...gate.view };
     const issued = this.tokens.issue(tool.name, args);
     const seconds = this.tokens.ttlSeconds;
     const answer = {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { scrubSecrets } from '../security/secrets.js';
+import { connectsDirectly } from '../security/base-url.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { envelopeSchema } from './schemas.js';
@@ -166,7 +167,9 @@ function systemRootCertificates(): readonly string[] {
 }
 
 function dispatcherFor(config: TransportConfig): Dispatcher {
-  const key = JSON.stringify([config.caFile, config.connectTimeoutMs, config.proxy]);
+  // The key crosses a proxy only inside TLS to a remote host (src/security/base-url.ts).
+  const direct = connectsDirectly(config.baseUrl);
+  const key = JSON.stringify([config.caFile, config.connectTimeoutMs, config.proxy, direct]);
   if (sharedDispatcher?.key === key) return sharedDispatcher.dispatcher;
   void sharedDispatcher?.dispatcher.close();
   let ca: string[] | undefined;
@@ -180,7 +183,7 @@ function dispatcherFor(config: TransportConfig): Dispatcher {
   // loading the proxy code (scripts/build.mjs, the undici slice).
   // (undici's own reading: a setting left undefined falls back on the environment, an empty one is none.)
   const { httpsProxy, httpProxy } = config.proxy;
-  const proxied = Boolean((httpsProxy ?? process.env.https_proxy ?? process.env.HTTPS_PROXY) || (httpProxy ?? process.env.http_proxy ?? process.env.HTTP_PROXY));
+  const proxied = !direct && Boolean((httpsProxy ?? process.env.https_proxy ?? process.env.HTTPS_PROXY) || (httpProxy ?? process.env.http_proxy ?? process.env.HTTP_PROXY));
   const dispatcher = proxied
     ? new EnvHttpProxyAgent({
         httpsProxy: config.proxy.httpsProxy,

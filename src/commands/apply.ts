@@ -11,7 +11,7 @@ import { HeldError, OrderFailedError, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
 import { withAccountLock } from '../flows/account-lock.js';
 import { confirmOrStop, guardLiveAction } from '../flows/live-guard.js';
-import { buildTargetPlan, exitCodeNamed, outputColumns, parseTolerance, planCheckError, readTargetFile, runPlan, type TargetPlanOptions } from '../flows/target-plan.js';
+import { buildTargetPlan, exitCodeNamed, outputColumns, parseTolerance, planCheckError, planTrades, readTargetFile, runPlan, type TargetPlanOptions } from '../flows/target-plan.js';
 import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from '../flows/trade-actions.js';
 import { runWrite, type WriteAction } from '../flows/write-flow.js';
 import { APPLY_GROUP_PREFIX, asStep, resumeUnfinishedApplies, SEND_AND_WAIT } from '../flows/apply.js';
@@ -96,6 +96,8 @@ async function applyPlan(
   const { steps } = quoted.plan;
   if (!ctx.output.isJson) await renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), preview: true });
   if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted);
+  // An agent's limits judge this plan — the one carried out below, under this lock — whole.
+  await ctx.tradeGate?.admit(planTrades(steps), 'apply');
   if (steps.length === 0) {
     if (locked.waitedFor && locked.resumed === 0) {
       // Exit 0 of a write means this command's action happened: here another process's did.

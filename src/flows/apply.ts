@@ -13,9 +13,12 @@ export const APPLY_GROUP_PREFIX = 'apply-';
 /** Each step (and each resumed action) is sent once, waited to its end, and shown only in the run's report. */
 export const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
 
-/** The one confirmation of the run covered every action; their own results are shown in the report. */
+/**
+ * The one confirmation of the run covered every action, and an agent's limits admitted the whole
+ * plan before its first step (commands/apply.ts); their own results are shown in the report.
+ */
 export function asStep<S, R>(action: WriteAction<S, R>): WriteAction<S, R> {
-  return { ...action, check: undefined, preview: undefined, confirmed: true, renderSubmitted: () => {}, renderResolved: () => {} };
+  return { ...action, check: undefined, preview: undefined, confirmed: true, admitted: true, renderSubmitted: () => {}, renderResolved: () => {} };
 }
 
 /**

@@ -733,7 +733,23 @@ export function hookEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const kept: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
     if (name === 'HEDGE_API_KEY' || name === 'HEDGE_JOURNAL_URL' || name === 'PGPASSWORD') continue;
-    kept[name] = value;
+    // A proxy's address stays (a hook may need it to reach its chat service); its credentials do not.
+    kept[name] = PROXY_VARIABLES.has(name.toLowerCase()) && value !== undefined ? withoutCredentials(value) : value;
   }
   return kept;
+}
+
+const PROXY_VARIABLES = new Set(['http_proxy', 'https_proxy', 'all_proxy']);
+
+function withoutCredentials(proxy: string): string {
+  try {
+    const url = new URL(proxy);
+    if (!url.username && !url.password) return proxy;
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    // Not a URL we can read: it may still hold a secret, so it is not passed on.
+    return '';
+  }
 }

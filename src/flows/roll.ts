@@ -94,6 +94,8 @@ function asLeg<S, R>(ctx: CommandContext, action: WriteAction<S, R>, argv: strin
     check: undefined,
     preview: undefined,
     confirmed: true,
+    // An agent's limits judge the roll whole, before its first leg (rollHoldingTheBook, finishRoll).
+    admitted: true,
     renderSubmitted: () => {},
     renderResolved: () => {},
     resumeHint: (entry) =>
@@ -414,6 +416,11 @@ async function finishRoll(
       `Finish the roll of ${legs.request.side} ${safeText(legs.request.market)}: ${closeToSend ? 'close the position, then ' : ''}open ${legs.request.notional_usd} USD for ${days(legs.request.tenor_days)}?`,
     );
   }
+  // An agent finishing a roll it did not journal itself trades what is left of it.
+  if (ctx.tradeGate && legs.open.via !== 'agent' && legs.open.outcome === 'planned') {
+    const closeToSend = legs.closes && (legs.close === undefined || isUnresolved(legs.close));
+    await ctx.tradeGate.admit([{ market: legs.request.market, notionalUsd: (closeToSend ? 2 : 1) * legs.request.notional_usd }], 'roll');
+  }
   const carried = await carryOut(ctx, client, legs, { wait: options.wait });
   return report(ctx, legs, carried);
 }
@@ -512,6 +519,8 @@ async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: 
 
   const plan = await planRoll(ctx, client, req);
   if (!req.skipChecks) await checkRoll(client, req, plan);
+  // An agent's limits judge the roll whole: the close of the side (when one is open) and the open.
+  await ctx.tradeGate?.admit([{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }], 'roll');
   const request: OpenRequest = { market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays };
   if (req.write.dryRun) {
     const credentials = await ctx.credentials();

@@ -11,7 +11,7 @@ import { parseTargetFile, type TargetRow } from '../domain/target-file.js';
 import { TENORS, type Tenor } from '../domain/vocabulary.js';
 import { ApiError, PreTradeCheckError, UsageError } from '../errors.js';
 import { EXIT_CODES, type ExitCode } from '../exit-codes.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { CommandContext, Trade } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { readBook } from './positions.js';
 
@@ -75,6 +75,8 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
  * UsageError (exit 2): nothing has been read from or sent to the server at that point.
  */
 export async function readTargetFile(ctx: CommandContext, file: string): Promise<TargetFile> {
+  // An agent's call reads only through its gate (the roots, or rows inline): never the disk directly.
+  if (!ctx.targetFiles && ctx.origin === 'agent') throw new UsageError(`file: this call reads no target file; give the target inline as rows.`);
   const { text, sourceName } = ctx.targetFiles ? await ctx.targetFiles.read(file) : await readFromCli(ctx, file);
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
@@ -222,11 +224,18 @@ export function outputColumns(ctx: CommandContext): number {
 }
 
 /** `hedge plan`, and `apply --dry-run`: shows the plan and returns its exit code (or throws the failed checks). */
+/** What a plan trades, step by step, for an agent's limits (the context's TradeGate). */
+export function planTrades(steps: readonly PlanStep[]): Trade[] {
+  return steps.map((step) => ({ market: step.market.toUpperCase(), notionalUsd: Math.abs(step.deltaUsd) }));
+}
+
 export async function runPlan(ctx: CommandContext, opts: TargetPlanOptions, applyWords: string[] = ['apply']): Promise<number> {
   // The whole file is checked before anything is read from the server.
   const target = await readTargetFile(ctx, opts.file);
   const client = await ctx.client();
   const quoted = await buildTargetPlan(ctx, client, target, opts.toleranceUsd);
+  // apply's preview for an agent: its limits judge the plan it would carry out.
+  await ctx.tradeGate?.admit(planTrades(quoted.plan.steps), 'apply');
   if (ctx.output.isJson) ctx.output.json(planAsData(quoted));
   else {
     const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];

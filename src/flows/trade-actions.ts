@@ -63,6 +63,7 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
       `Open ${request.side} ${formatMoney(request.notional_usd)} USD on ${request.market} for ${days}` +
       (extras.quote ? ` at about ${extras.quote.pricing.execution_price}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?` : '?'),
     send: (key) => client.openHedge(request, key),
+    trades: async () => [{ market: request.market, notionalUsd: request.notional_usd }],
     reconcile: async (entry) => (await reconcileOpen(client, entry)) as Awaited<ReturnType<NonNullable<WriteAction<OpenedHedge, Hedge>['reconcile']>>>,
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
     wait: (answer, { startedAt }) =>
@@ -223,6 +224,7 @@ export function changeAction(
     question: () =>
       kind.question(request, seen.quote ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront` : ''),
     send: (key) => kind.send(client, request, key),
+    trades: async () => [{ market, notionalUsd }],
     reconcile: async (entry) =>
       (await reconcileChange(ctx, client, entry, { action, market, side, notionalUsd })) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, ChangeResult | undefined>['reconcile']>>>,
     submitted: (answer) => ({ hedge_id: answer.hedge_id ?? undefined, order_tx_hash: answer.order_tx_hash ?? undefined }),
@@ -366,6 +368,8 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
     },
     question: () => `Close the ${side} position on ${market}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,
     send: (key) => client.closeHedge(request, key),
+    // A close trades the side's whole notional, as the book shows it right before the send.
+    trades: async () => [{ market, notionalUsd: findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side)?.notionalUsd ?? 0 }],
     reconcile: async (entry) => (await reconcileClose(ctx, client, entry, request)) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>>,
     submitted: (answer) => ({ hedge_id: answer.hedge_id ?? hedgeBefore, order_tx_hash: answer.order_tx_hash ?? undefined }),
     wait: async (answer, { startedAt, before }) => {

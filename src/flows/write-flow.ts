@@ -14,7 +14,7 @@ import { describeHolder, isUnresolved, JournalError, matchesRequest, type Hold, 
 import { safeText } from '../security/safe-text.js';
 import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
 import { makeIdempotencyKey, parseIdempotencyKey } from '../domain/idempotency.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { CommandContext, Trade } from '../runtime/context.js';
 import { printDryRun } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
 
@@ -82,6 +82,13 @@ export interface WriteAction<S, R> {
   argv: string[];
   /** The caller already asked (the open wizard confirms with the quote in view). */
   confirmed?: boolean;
+  /**
+   * What this action trades, for an agent's limits (the context's TradeGate): read when it is about
+   * to be sent. Unset: it cannot be told (refused under a limit).
+   */
+  trades?(): Promise<Trade[] | undefined>;
+  /** The caller admitted this action with the whole of its plan (an apply's steps, a roll's legs). */
+  admitted?: boolean;
   /**
    * What the book shows about an earlier send of this action, against what its entry recorded
    * before it (used before sending again once the entry is older than the key lifetime).
@@ -265,6 +272,12 @@ interface WriteSetting {
 
 async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions, setting: WriteSetting): Promise<WriteResult<S, R>> {
   const { guard, journal, identity, run } = setting;
+  // An agent's limits first (before the pre-trade reads), on what is about to be sent: a new
+  // action, a key the journal does not know, or another origin's entry the agent finishes (its own
+  // entries were counted when first sent).
+  if (ctx.tradeGate && !action.admitted && (!run.resumed || run.unverified || run.entry?.via !== 'agent')) {
+    await ctx.tradeGate.admit(await action.trades?.(), action.command);
+  }
   if (!run.resumed) await action.check?.();
   else ctx.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
   if (options.dryRun) {

@@ -32,6 +32,23 @@ export interface TargetFileSource {
   read(file: string): Promise<{ text: string; sourceName: string }>;
 }
 
+/** One market's share of what an action trades, in USD of notional. */
+export interface Trade {
+  market: string;
+  notionalUsd: number;
+}
+
+/**
+ * The operator's limits on an agent's call (`hedge mcp --max-notional`, `--max-daily-notional`,
+ * `--markets`; src/agent/guardrails.ts). A write asks it about the trades it is about to journal
+ * and send — the plan it will carry out, decided under whatever lock it holds — so what is checked
+ * is what is sent. `undefined` trades: the action cannot tell what it trades (refused under a cap).
+ * Throws PreTradeCheckError (nothing sent) when the trades are over a limit. Unset at the CLI.
+ */
+export interface TradeGate {
+  admit(trades: readonly Trade[] | undefined, what: string): Promise<void>;
+}
+
 export interface ContextInit {
   io: Io;
   env: Env;
@@ -56,6 +73,7 @@ export interface ContextInit {
   /** Who asked for the command: a person or script at the CLI (default), or an agent through `hedge mcp`. */
   origin?: 'cli' | 'agent';
   targetFiles?: TargetFileSource;
+  tradeGate?: TradeGate;
   /** Absolute clock time when --timeout runs out, when it must be another context's (derive()). */
   deadline?: number;
 }
@@ -77,6 +95,8 @@ export class CommandContext {
   readonly origin: 'cli' | 'agent';
   /** Set for an agent's call: target files only under its roots, or inline (see TargetFileSource). */
   readonly targetFiles?: TargetFileSource;
+  /** Set for an agent's write call under the operator's limits (see TradeGate). */
+  readonly tradeGate?: TradeGate;
   private storeInstance?: ProfileStore;
   private credentialsPromise?: Promise<ResolvedCredentials>;
   private clientPromise?: Promise<HedgeClient>;
@@ -98,6 +118,7 @@ export class CommandContext {
     this.init = init;
     this.origin = init.origin ?? 'cli';
     this.targetFiles = init.targetFiles;
+    this.tradeGate = init.tradeGate;
     this.io = init.io;
     this.env = init.env;
     this.globals = init.globals;

@@ -15,6 +15,9 @@ const OPENSSL = 'openssl';
 const VALIDITY_DAYS = '30';
 const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 
+// sandbox.hedge.test: a name that is not loopback to a client, so that a client can be shown
+// reaching the sandbox through a forward proxy that maps the name here (a client never sends a
+// loopback request through a proxy). The .test top-level domain is reserved and never resolves.
 // One config carries both extension sets; a dedicated file avoids clashing with whatever the
 // system openssl.cnf adds by default.
 const OPENSSL_CONFIG = `[req]
@@ -30,7 +33,7 @@ subjectKeyIdentifier = hash
 basicConstraints = critical,CA:FALSE
 keyUsage = critical,digitalSignature,keyEncipherment
 extendedKeyUsage = serverAuth
-subjectAltName = DNS:localhost,IP:127.0.0.1,IP:::1
+subjectAltName = DNS:localhost,DNS:sandbox.hedge.test,IP:127.0.0.1,IP:::1
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 `;

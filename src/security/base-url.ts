@@ -10,6 +10,20 @@ export function isLoopbackHost(hostname: string): boolean {
   return /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+/**
+ * Whether a request to this base URL must connect directly, never through HTTP(S)_PROXY: a loopback
+ * target never crosses a network (so no proxy has any business seeing it), and a plain http://
+ * target would hand the key to the proxy in clear text inside its tunnel.
+ */
+export function connectsDirectly(baseUrl: string): boolean {
+  try {
+    const url = new URL(baseUrl);
+    return url.protocol === 'http:' || isLoopbackHost(url.hostname);
+  } catch {
+    return true;
+  }
+}
+
 /** Returns the base URL without a trailing slash, or throws UsageError (exit 2, nothing sent). */
 export function checkBaseUrl(raw: string, source: string): string {
   let url: URL;

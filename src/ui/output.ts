@@ -12,6 +12,7 @@ import type { ChalkInstance } from 'chalk';
 import type { OutputFormat } from '../domain/vocabulary.js';
 import { UsageError } from '../errors.js';
 import { safeJson, safeStyled, safeText } from '../security/safe-text.js';
+import { spreadsheetSafe } from '../security/spreadsheet-cell.js';
 import { drawCard } from './card.js';
 import { formatCell, kindOf, numberFormatOf, rateUnitOf, valueOf } from './cells.js';
 import { dottedNameExists, fieldLabel, NUMERIC_KINDS, pickFields, unknownFieldProblem, valueAtPath, withExtraFields, type FieldSpec } from './fields.js';
@@ -385,7 +386,7 @@ export class Output {
       if (!this.csv) throw new Error('CSV output needs its encoder (ui/csv.ts).');
       return this.csv(table).replace(/\n$/, '');
     }
-    return table.map((cells) => cells.join('\t')).join('\n');
+    return table.map((cells) => cells.map(spreadsheetSafe).join('\t')).join('\n');
   }
 
   /** --fields applied to the columns there are (dotted names reach into `records`); an unknown name is bad usage (exit 2). */

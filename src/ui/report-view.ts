@@ -11,6 +11,7 @@ import type { ChalkInstance } from 'chalk';
 import { quoteCurrencyOf } from '../domain/markets.js';
 import type { Report, ReportFigures, ReportGroup, ReportGrouping } from '../domain/report.js';
 import { safeText } from '../security/safe-text.js';
+import { spreadsheetSafe } from '../security/spreadsheet-cell.js';
 import { formatCell } from './cells.js';
 import type { FieldSpec } from './fields.js';
 import { formatFixed, formatSignedMoney, rateDecimals } from './format.js';
@@ -150,7 +151,7 @@ export function reportCsv(report: Report, encode: (rows: string[][]) => string, 
 
 /** Off a terminal, or --format tsv: a header row of the column names, then the rows tab-separated (like every list). */
 export function reportPlainRows(report: Report, options: ReportColumns = {}): string[] {
-  return table(report, options).map((cells) => cells.map((cell) => safeText(cell).replace(/[\t\n]/g, ' ')).join('\t'));
+  return table(report, options).map((cells) => cells.map((cell) => spreadsheetSafe(safeText(cell).replace(/[\t\n]/g, ' '))).join('\t'));
 }
 
 /** The totals, for stderr next to the plain rows. */

@@ -111,8 +111,8 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     expectRefused(await call('plan', { file: secretsFile }), /is outside the roots this server reads from/);
     expectRefused(await call('plan', { file: targetOutside }), /is outside the roots this server reads from/);
     expectRefused(await call('plan', { file: '../' + elsewhere.path.split('/').at(-1) + '/target.csv' }), /is outside the roots/);
-    expectRefused(await call('plan', { file: 'sub/innocent.csv' }), /^file: "sub\/innocent.csv" leads outside the roots this server reads from \(.+\) through a symbolic link; nothing was read\.$/);
-    expectRefused(await call('apply', { file: 'linked-dir/target.csv' }), /leads outside the roots .* through a symbolic link/);
+    expectRefused(await call('plan', { file: 'sub/innocent.csv' }), /^file: "sub\/innocent.csv" leads through a symbolic link to no file under the roots this server reads from \(.+\); nothing was read\.$/);
+    expectRefused(await call('apply', { file: 'linked-dir/target.csv' }), /leads through a symbolic link to no file under the roots/);
     expectRefused(await call('plan', { file: 'sub' }), /is not a regular file/);
     expectRefused(await call('plan', { file: 'missing.csv' }), /^file: "missing.csv" cannot be read: no such file\.$/);
     // Nothing was asked of the server for any refused call, and apply sent nothing.

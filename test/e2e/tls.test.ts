@@ -28,17 +28,55 @@ describe('HTTPS sandbox', () => {
     expect(untrusted.stderr).toMatch(/HEDGE_CA_FILE/);
   });
 
-  it('goes through HTTPS_PROXY (a CONNECT tunnel), and around it for a host NO_PROXY names', async () => {
-    const proxy = await startConnectProxy();
+  it('goes through HTTPS_PROXY (a CONNECT tunnel) to a remote name, and around it for a host NO_PROXY names', async () => {
+    const proxy = await startConnectProxy({ 'sandbox.hedge.test': '127.0.0.1' });
     try {
-      const env = { ...simulator.env, HEDGE_CA_FILE: simulator.sandbox.caFile, HTTPS_PROXY: proxy.url };
+      const remote = `https://sandbox.hedge.test:${simulator.sandbox.port}${new URL(simulator.baseUrl).pathname}`;
+      const env = { ...simulator.env, HEDGE_BASE_URL: remote, HEDGE_CA_FILE: simulator.sandbox.caFile, HTTPS_PROXY: proxy.url };
       const proxied = await runHedge(['markets', '--json'], { env });
       expect(proxied.code, proxied.stderr).toBe(0);
       expect(JSON.parse(proxied.stdout)[0].market).toBe('USDTNGN');
-      expect(proxy.tunnels).toEqual([`127.0.0.1:${simulator.sandbox.port}`]);
-      const around = await runHedge(['markets', '--json'], { env: { ...env, NO_PROXY: '127.0.0.1' } });
-      expect(around.code, around.stderr).toBe(0);
+      expect(proxy.tunnels).toEqual([`sandbox.hedge.test:${simulator.sandbox.port}`]);
+      // Around the proxy, the .test name does not resolve: the command fails without the tunnel.
+      const around = await runHedge(['markets', '--json'], { env: { ...env, NO_PROXY: 'sandbox.hedge.test' } });
+      expect(around.code).toBe(5);
       expect(proxy.tunnels).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('never sends a loopback request through the proxy, whatever HTTPS_PROXY and NO_PROXY say', async () => {
+    const proxy = await startConnectProxy();
+    try {
+      const env = { ...simulator.env, HEDGE_CA_FILE: simulator.sandbox.caFile, HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NO_PROXY: '' };
+      const direct = await runHedge(['markets', '--json'], { env });
+      expect(direct.code, direct.stderr).toBe(0);
+      expect(proxy.tunnels).toEqual([]);
+      expect(simulator.requests('GET', '/markets').length).toBeGreaterThan(0);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('plain http:// (the sandbox on loopback) and a proxy in the environment', () => {
+  let simulator: Simulator;
+  beforeAll(async () => {
+    simulator = await startSimulator({ preset: 'plain' });
+  });
+  afterAll(() => simulator.close());
+
+  it('the key never goes to HTTP_PROXY in clear: the request connects directly, the proxy sees nothing', async () => {
+    const proxy = await startConnectProxy();
+    try {
+      const withCredentials = proxy.url.replace('http://', 'http://desk:proxy-password@');
+      for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'ALL_PROXY']) {
+        const result = await runHedge(['account', '--json'], { env: { ...simulator.env, [name]: withCredentials } });
+        expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+      }
+      expect(proxy.tunnels).toEqual([]);
+      expect(simulator.requests('GET', '/account')).toHaveLength(4);
     } finally {
       await proxy.close();
     }

@@ -11,13 +11,19 @@ export interface ConnectProxy {
   close(): Promise<void>;
 }
 
-export async function startConnectProxy(): Promise<ConnectProxy> {
+/** `hosts`: names the proxy resolves itself (as a desk's proxy resolves names its clients cannot). */
+export async function startConnectProxy(hosts: Record<string, string> = {}): Promise<ConnectProxy> {
   const tunnels: string[] = [];
   const proxy = createServer();
+  // A plain request through the proxy (http:// via HTTP_PROXY) is recorded and refused.
+  proxy.on('request', (req, res) => {
+    tunnels.push(`${req.method} ${req.url}`);
+    res.writeHead(502).end();
+  });
   proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     tunnels.push(req.url ?? '');
     const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect(Number(port), host, () => {
+    const upstream = connect(Number(port), hosts[host!] ?? host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       upstream.write(head);
       upstream.pipe(client).pipe(upstream);

@@ -1,0 +1,184 @@
+// A hostile agent against `hedge mcp` under the operator's limits, through a real server process
+// and the official SDK's client, judged by the simulator's own state and request log:
+//   - the limits are checked on the plan that is carried out (inline rows, with and without a
+//     decoy file named `rows` in the working directory; trades split around a cap; odd spellings);
+//   - every path an agent names passes the one file gate before anything reads it (outside the
+//     roots, `..`, links out, /proc, a FIFO, a device): the same refusal whether the path outside
+//     exists or not, nothing of any file in any answer, and a FIFO never hangs the server;
+//   - calls racing the daily cap never send more than the cap.
+// Before (issue 35): apply with 50,000 USD of inline rows filled under --max-notional 1000 when a
+// file `rows` sat in the working directory; /etc/shadow was opened under any limit.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { HEDGE_BIN, baseEnv, tempDir } from '../support/hedge-cli.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+
+const startSimulator = useSimulators();
+const transports: StdioClientTransport[] = [];
+afterEach(async () => {
+  await Promise.all(transports.splice(0).map((transport) => transport.close()));
+});
+
+const SECRET = 'hpk_live_HostileAgentMustNotSeeThis9';
+const desk = tempDir('hedge-hostile-desk-');
+const plainDesk = tempDir('hedge-hostile-plain-');
+const elsewhere = tempDir('hedge-hostile-elsewhere-');
+afterAll(() => [desk, plainDesk, elsewhere].forEach((dir) => dir.remove()));
+// The decoy: a file named `rows` (one small row) where the server starts.
+writeFileSync(join(desk.path, 'rows'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
+writeFileSync(join(desk.path, 'small.csv'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
+writeFileSync(join(elsewhere.path, 'target.csv'), `market,side,notional_usd,tenor_days\n${MARKET},sell,${SECRET.length},3\n# ${SECRET}\n`);
+mkdirSync(join(desk.path, 'links'));
+symlinkSync(join(elsewhere.path, 'target.csv'), join(desk.path, 'links', 'out.csv'));
+symlinkSync(join(elsewhere.path, 'missing.csv'), join(desk.path, 'links', 'dangling.csv'));
+const fifoMade = (() => {
+  try {
+    execFileSync('mkfifo', [join(desk.path, 'pipe.csv')]);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+interface Answer {
+  isError?: boolean;
+  content: Array<{ type: string; text: string }>;
+}
+
+async function serve(simulator: Simulator, args: string[], cwd = desk.path) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [HEDGE_BIN, 'mcp', ...args],
+    env: { ...baseEnv(simulator.configDir), ...simulator.env },
+    cwd,
+    stderr: 'pipe',
+  });
+  transports.push(transport);
+  const client = new Client({ name: 'hedge-e2e-hostile', version: '1.0.0' });
+  await client.connect(transport);
+  return async (name: string, callArgs: Record<string, unknown>) => (await client.callTool({ name, arguments: callArgs })) as Answer;
+}
+
+const json = (answer: Answer): any => JSON.parse(answer.content[0]!.text);
+const everything = (answer: Answer): string => answer.content.map((part) => part.text).join('\n');
+/** What the server acted on: every POST that trades (quotes act on nothing). */
+const tradesSent = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
+/** The notional the server holds open, on both sides. */
+const heldUsd = (simulator: Simulator) => [...simulator.active('buy'), ...simulator.active('sell')].reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+const row = (notional: number, side = 'buy') => ({ market: MARKET, side, notional_usd: notional, tenor_days: 7 });
+
+describe('the limits judge the plan that is carried out', () => {
+  const cases = [
+    { name: 'inline rows over the cap, a decoy file named rows beside', cwd: desk.path, rows: [row(50_000)], sent: 0 },
+    { name: 'inline rows over the cap, no decoy', cwd: plainDesk.path, rows: [row(50_000)], sent: 0 },
+    { name: 'inline rows under the cap, a decoy beside (the rows are what is sent)', cwd: desk.path, rows: [row(800)], sent: 800 },
+    { name: 'inline rows under the cap, no decoy', cwd: plainDesk.path, rows: [row(800)], sent: 800 },
+    { name: 'a trade split around the cap in one plan (two sides of 600)', cwd: plainDesk.path, rows: [row(600, 'buy'), row(600, 'sell')], sent: 0 },
+  ];
+  it.each(cases)('apply: $name', async ({ cwd, rows, sent }) => {
+    const simulator = await startSimulator();
+    const call = await serve(simulator, ['--max-notional', '1000', '--max-daily-notional', '2000'], cwd);
+    const answer = await call('apply', { rows });
+    if (sent === 0) {
+      expect(answer.isError, everything(answer)).toBe(true);
+      expect(json(answer)).toMatchObject({ error: { code: 'max_notional_exceeded', class: 'rejected' }, exit_code: 3 });
+      expect(tradesSent(simulator)).toEqual([]);
+    } else {
+      expect(answer.isError, everything(answer)).toBeFalsy();
+      expect(tradesSent(simulator).map((entry) => (entry.body as { notional_usd: number }).notional_usd)).toEqual([sent]);
+    }
+    expect(heldUsd(simulator)).toBe(sent);
+  });
+
+  it('apply of a file under the roots is judged on that file, and its preview (dry run) is not limited', async () => {
+    const simulator = await startSimulator();
+    const call = await serve(simulator, ['--max-notional', '400']);
+    const over = await call('apply', { file: 'small.csv' });
+    expect(json(over)).toMatchObject({ error: { code: 'max_notional_exceeded', details: { this_call_usd: 500 } }, exit_code: 3 });
+    const dry = await call('apply', { file: 'small.csv', dry_run: true });
+    expect(dry.isError, everything(dry)).toBeFalsy();
+    expect(tradesSent(simulator)).toEqual([]);
+  });
+
+  it.each(['50k', '5e4', '50_000', ' 50000 ', '0.05m', 50_000, '49999.999', '1e309', '-50000', '0x1000'])(
+    'odd spelling %j of an amount over the cap: nothing over it is sent',
+    async (notional) => {
+      const simulator = await startSimulator();
+      const call = await serve(simulator, ['--max-notional', '1000'], plainDesk.path);
+      const answer = await call('open', { market: MARKET, side: 'buy', notional, tenor: 3 });
+      expect(answer.isError, everything(answer)).toBe(true);
+      expect([2, 3]).toContain(json(answer).exit_code);
+      expect(tradesSent(simulator)).toEqual([]);
+    },
+  );
+});
+
+describe('every path an agent names passes the one gate before anything reads it', () => {
+  const outside = [
+    ['an absolute path that exists', '/etc/passwd'],
+    ['an absolute path that does not', '/nonexistent/hedge-hostile/target.csv'],
+    ['a real target file outside', join(elsewhere.path, 'target.csv')],
+    ['.. out of the root', `../${elsewhere.path.split('/').at(-1)}/target.csv`],
+    ['/proc/self/environ', '/proc/self/environ'],
+    ['/dev/zero', '/dev/zero'],
+    ['/etc/shadow', '/etc/shadow'],
+  ] as const;
+
+  it.each(outside)('%s: refused without a read, under limits, the same answer whether it exists or not', async (_what, file) => {
+    const simulator = await startSimulator();
+    const call = await serve(simulator, ['--max-notional', '1000', '--markets', MARKET]);
+    for (const tool of ['apply', 'plan']) {
+      const answer = await call(tool, { file });
+      expect(answer.isError, everything(answer)).toBe(true);
+      expect(json(answer)).toMatchObject({ error: { code: 'usage', argument: 'file' }, exit_code: 2 });
+      // One sentence for every path outside: only the path as given differs.
+      expect(json(answer).error.message.replace(/^file: "[^"]*"/, 'file: PATH')).toMatch(/^file: PATH is outside the roots this server reads from \(.+\); nothing was read\./);
+      expect(everything(answer)).not.toContain(SECRET.slice(10));
+      expect(everything(answer)).not.toMatch(/root:|PATH=|problems?/);
+    }
+    expect(simulator.requests()).toEqual([]);
+  });
+
+  it('links out of the roots, whether their target exists or not, get one refusal; nothing is read or sent', async () => {
+    const simulator = await startSimulator();
+    const call = await serve(simulator, ['--max-daily-notional', '5000']);
+    const messages = [];
+    for (const file of ['links/out.csv', 'links/dangling.csv']) {
+      const answer = await call('apply', { file });
+      expect(json(answer)).toMatchObject({ error: { code: 'usage', argument: 'file' }, exit_code: 2 });
+      messages.push(json(answer).error.message.replace(/^file: "[^"]*"/, 'file: PATH'));
+      expect(everything(answer)).not.toContain(SECRET.slice(10));
+    }
+    expect(messages[0]).toBe(messages[1]);
+    expect(messages[0]).toMatch(/^file: PATH leads through a symbolic link to no file under the roots/);
+    expect(simulator.requests()).toEqual([]);
+  });
+
+  it.skipIf(!fifoMade)('a FIFO under the roots is refused at once, and the server goes on serving', async () => {
+    const simulator = await startSimulator();
+    const call = await serve(simulator, ['--max-notional', '1000']);
+    const answer = await call('apply', { file: 'pipe.csv' });
+    expect(json(answer)).toMatchObject({ error: { code: 'usage', argument: 'file' }, exit_code: 2 });
+    expect(json(answer).error.message).toContain('is not a regular file');
+    const after = await call('apply', { rows: [row(700)] });
+    expect(after.isError, everything(after)).toBeFalsy();
+    expect(heldUsd(simulator)).toBe(700);
+  });
+});
+
+describe('calls racing the daily cap', () => {
+  it('six adds of 1,000 at once under a 3,500 daily cap: three reach the server, the rest are refused', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 10_000);
+    const call = await serve(simulator, ['--max-daily-notional', '3500'], plainDesk.path);
+    const answers = await Promise.all([0, 1, 2, 3, 4, 5].map(() => call('add', { market: MARKET, side: 'buy', notional: 1_000, new: true })));
+    const sent = tradesSent(simulator).map((entry) => (entry.body as { notional_usd: number }).notional_usd);
+    expect(sent).toEqual([1_000, 1_000, 1_000]);
+    expect(answers.filter((answer) => answer.isError).map((answer) => json(answer).error.code)).toEqual(Array(3).fill('max_daily_notional_exceeded'));
+    expect(heldUsd(simulator)).toBe(13_000);
+  });
+});
