@@ -183,6 +183,13 @@ export class HeldError extends HedgeError {
 }
 
 /**
+ * The same write (same request, same account) ended moments ago and this run sent nothing: a re-run
+ * of a command killed after its action was done must not do it again silently (exit 11; `--again`
+ * sends another one).
+ */
+export class RepeatedActionError extends HeldError {}
+
+/**
  * The outcome of an earlier action cannot be told (older than the key lifetime, the book
  * inconclusive), and there is no terminal to ask on: nothing was resent (exit 12).
  */
@@ -199,6 +206,18 @@ export class UnresolvedError extends HedgeError {
  * symbolic link, or corrupt beyond use (exit 13). `path` names it (a store URL with its password
  * redacted); the hint says what to do.
  */
+/**
+ * An add or reduce the server accepted that did not happen: the hedge it was to change settled or
+ * was closed first (exit 3, like a refusal: nothing of it is on the book).
+ */
+export class NotAppliedError extends HedgeError {
+  readonly details: Record<string, unknown>;
+  constructor(message: string, init: { hint: string; details?: Record<string, unknown> }) {
+    super(message, { hint: init.hint });
+    this.details = init.details ?? {};
+  }
+}
+
 export class StateError extends HedgeError {
   readonly path?: string;
   constructor(message: string, options: { path?: string; hint?: string; cause?: unknown } = {}) {

@@ -11,6 +11,8 @@ import {
   HeldError,
   InterruptedError,
   InvalidResponseError,
+  NotAppliedError,
+  RepeatedActionError,
   NetworkError,
   OrderFailedError,
   OutcomeUnknownError,
@@ -44,7 +46,7 @@ export const EXIT_CODES = [
   {
     code: 12,
     name: 'unresolved',
-    meaning: 'an earlier action\'s outcome cannot be told (older than the key lifetime); nothing was resent: `hedge journal resolve ID --landed|--not-landed`',
+    meaning: 'an action\'s outcome cannot be told (past the key lifetime with a book that cannot say, or a side moved by an actor outside hedge); nothing was resent: `hedge journal resolve ID --landed|--not-landed`',
   },
   {
     code: 13,
@@ -96,6 +98,7 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof UsageError) return base(2, 'usage');
   if (error instanceof AuthError) return base(4, 'auth');
   if (error instanceof PreTradeCheckError) return base(3, error.code, { details: error.details });
+  if (error instanceof NotAppliedError) return base(3, 'not_applied', { details: error.details });
   if (error instanceof ApiError) {
     const guide = guideFor(error.code, error.status);
     const exitCode: ExitCode = error.status === 401 || error.status === 403 ? 4 : error.status >= 500 || error.status === 429 ? 5 : 3;
@@ -120,6 +123,7 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof OrderFailedError) return base(6, 'order_failed', { details: { hedge_id: error.hedgeId } });
   if (error instanceof StillPendingError) return base(7, 'still_pending', { details: { resume: error.resumeCommand } });
   if (error instanceof DeclinedError) return base(8, 'declined');
+  if (error instanceof RepeatedActionError) return base(11, 'repeated_action', { details: error.details });
   if (error instanceof HeldError) return base(11, 'held', { details: error.details });
   if (error instanceof UnresolvedError) return base(12, 'unresolved', { details: error.details });
   // A team store's error is a state error too, and names the store (redacted) rather than a path.

@@ -9,7 +9,7 @@ import type { APPLY } from './apply.spec.js';
 import type { PlanStep } from '../domain/plan.js';
 import { HeldError, OrderFailedError, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
-import { withAccountLock } from '../flows/account-lock.js';
+import { withAccountLock, withSideLocks } from '../flows/account-lock.js';
 import { confirmOrStop, guardLiveAction } from '../flows/live-guard.js';
 import { buildTargetPlan, exitCodeNamed, outputColumns, parseTolerance, planCheckError, planTrades, readTargetFile, runPlan, type TargetPlanOptions } from '../flows/target-plan.js';
 import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from '../flows/trade-actions.js';
@@ -79,8 +79,12 @@ export async function runApply(ctx: CommandContext, opts: ApplyOptions): Promise
   // Read the book, decide, send and see it land under one lock: a second apply (or roll) of this
   // account waits, then plans from the book as the first one left it.
   return withAccountLock(ctx, 'the book of this account', ['book'], async ({ waitedFor }) => {
-    const resumed = await resumeUnfinishedApplies(ctx, client);
-    return applyPlan(ctx, client, opts, target, guard, { waitedFor, resumed });
+    // And every side the target names, from the plan to the last step's landing: an add or a
+    // close of one of them by another actor waits for this apply, or this apply for it.
+    return withSideLocks(ctx, target.rows, async () => {
+      const resumed = await resumeUnfinishedApplies(ctx, client);
+      return applyPlan(ctx, client, opts, target, guard, { waitedFor, resumed });
+    });
   });
 }
 
@@ -138,8 +142,13 @@ async function applyPlan(
     } catch (error) {
       const description = describeError(error);
       if (rows.length === index) {
-        const entry = (await journal.list()).find((candidate) => candidate.group === group && candidate.leg === leg);
-        rows.push(reportRow(index, step, entry, entry ? undefined : 'not_sent'));
+        // Reading the journal for the report must never replace the step's own outcome (a team
+        // store lost while the step waited: the step was sent, and its error says so).
+        const entry = await journal.list().then(
+          (entries) => entries.find((candidate) => candidate.group === group && candidate.leg === leg),
+          () => null,
+        );
+        rows.push(reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : entry ? undefined : 'not_sent'));
       }
       ctx.output.note(ctx.output.chalk.red(`${label} … ${rows[index]!.outcome} (${safeText(description.code)})`));
       for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest, undefined));

@@ -4,11 +4,12 @@
 // reference), so two processes never both decide from the same book. A second process waits —
 // bounded by --timeout, or the default wait bound — and then reads the book afresh; still held at
 // the bound, it stops with exit 11 naming the holder. The lock dies with its holder (kill -9 too).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DEFAULT_WAIT_BOUND_MS, type CommandContext } from '../runtime/context.js';
 import { HeldError } from '../errors.js';
 import { describeHolder, type Holder } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
-import { identityOf } from './write-flow.js';
+import { identityOf } from './identity.js';
 
 export interface LockedRun {
   /** Set when another process held the lock first: this run waited for it, so the book may have changed under it. */
@@ -22,25 +23,19 @@ export async function accountScope(ctx: CommandContext, ...parts: string[]): Pro
 }
 
 /**
- * The scopes this process holds now, with how many bodies run under each: a step that already holds
- * the book (a keeper re-reading a side before it rolls it) runs an inner check-and-act (the roll's own
- * lock) under the same hold instead of waiting for itself.
+ * The scopes the current async chain holds: a step that already holds the book (a keeper re-reading
+ * a side before it rolls it, a roll sending its legs) runs an inner check-and-act under the same
+ * hold instead of waiting for itself. Per async chain, not per process: two agent calls running at
+ * once in one `hedge mcp` process exclude each other like two processes do.
  */
-const heldHere = new Map<string, number>();
+const heldScopes = new AsyncLocalStorage<ReadonlySet<string>>();
 
 /** Runs `body` holding the account lock `parts` names; `what` says in messages what is guarded ("the book of this account"). */
 export async function withAccountLock<T>(ctx: CommandContext, what: string, parts: string[], body: (run: LockedRun) => Promise<T>): Promise<T> {
   const journal = await ctx.journal();
   const scope = await accountScope(ctx, ...parts);
-  const depth = heldHere.get(scope) ?? 0;
-  if (depth > 0) {
-    heldHere.set(scope, depth + 1);
-    try {
-      return await body({});
-    } finally {
-      heldHere.set(scope, (heldHere.get(scope) ?? 1) - 1);
-    }
-  }
+  const held = heldScopes.getStore();
+  if (held?.has(scope)) return body({});
   let answer = await journal.lock(scope, { waitMs: 0 });
   let waitedFor: Holder | undefined;
   if (!answer.held) {
@@ -62,13 +57,33 @@ export async function withAccountLock<T>(ctx: CommandContext, what: string, part
       );
     }
   }
-  heldHere.set(scope, 1);
+  const hold = answer.hold;
   try {
-    return await body({ waitedFor });
+    return await heldScopes.run(new Set([...(held ?? []), scope]), () => body({ waitedFor }));
   } finally {
-    heldHere.delete(scope);
-    await answer.hold.release();
+    await hold.release();
   }
+}
+
+/** The lock of one side: what moves it holds this from its decision until its action has landed or is unknown. */
+export function sideLockParts(market: string, side: string): string[] {
+  return ['side', market.toUpperCase(), side];
+}
+
+/**
+ * One change in flight per side (design.md "The side is the unit of truth"): every write that moves
+ * a side holds that side's lock — team-wide with the team store — so every move of a side made by
+ * hedge is attributable, and a move nobody holding the lock made is an actor outside hedge.
+ */
+export function withSideLock<T>(ctx: CommandContext, market: string, side: string, body: (run: LockedRun) => Promise<T>): Promise<T> {
+  return withAccountLock(ctx, `the ${side} side of ${market.toUpperCase()}`, sideLockParts(market, side), body);
+}
+
+/** Several sides at once, always in the same order (so two holders of several never deadlock). */
+export async function withSideLocks<T>(ctx: CommandContext, sides: ReadonlyArray<{ market: string; side: string }>, body: () => Promise<T>): Promise<T> {
+  const unique = [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one])).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, one]) => one);
+  const take = (index: number): Promise<T> => (index === unique.length ? body() : withSideLock(ctx, unique[index]!.market, unique[index]!.side, () => take(index + 1)));
+  return take(0);
 }
 
 function capitalised(text: string): string {

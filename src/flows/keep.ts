@@ -22,14 +22,15 @@ import { Writable } from 'node:stream';
 import type { OpenRequest } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import { backoffMs, DEFAULT_ROLL_BEFORE_MS, decideRow, rowKey, type KeepDecision, type KeepRow, type SideView } from '../domain/keep.js';
-import { HedgeError, HeldError, UsageError } from '../errors.js';
+import { HedgeError, HeldError, StateError, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeJson, safeText } from '../security/safe-text.js';
 import { liveReporter, ndjsonReporter, type KeepEvent, type KeepReporter, type KeepRowStatus } from '../ui/keep-view.js';
 import { Output } from '../ui/output.js';
-import { withAccountLock } from './account-lock.js';
+import { withAccountLock, withSideLock } from './account-lock.js';
+import type { Hold } from '../journal/index.js';
 import { guardLiveAction } from './live-guard.js';
 import { findSide, readBook } from './positions.js';
 import { resumeRoll, ROLL_GROUP_PREFIX, runRoll } from './roll.js';
@@ -175,10 +176,11 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
   };
 
   // One keeper per account: held for the keeper's life, released by its exit (kill -9 included).
-  let releaseLock: (() => Promise<void>) | undefined;
-  if (!options.dryRun) {
-    const scope = `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
-    const taken = await journal.lock(scope, { waitMs: 0 });
+  // A team store that restarts ends the session holding it: the keeper acts on nothing until it has
+  // taken it again (another keeper that took it meanwhile wins: this one stops, exit 11).
+  const keeperScope = `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
+  const takeKeeperLock = async (): Promise<Hold> => {
+    const taken = await journal.lock(keeperScope, { waitMs: 0 });
     if (!taken.held) {
       const { holder } = taken;
       throw new HeldError(
@@ -186,8 +188,10 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
         { hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), or run \`${ctx.hedgeCommand('keep', options.file, '--dry-run')}\` to see what it is doing.`, holder },
       );
     }
-    releaseLock = () => taken.hold.release();
-  }
+    return taken.hold;
+  };
+  let keeperHold = options.dryRun ? undefined : await takeKeeperLock();
+  const releaseLock = () => keeperHold?.release() ?? Promise.resolve();
 
   const messages: string[] = [];
   const quiet = quietOutput(ctx, messages);
@@ -236,11 +240,22 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
         }
       }
       lastCycleStart = ctx.clock.now();
-      const unresolved = options.dryRun ? new Map<string, string>() : await finishUnfinished(stepContext(), deps);
-      const statuses = await runCycle(stepContext(), rows, deps, { unresolved, isStopping: () => signals.stopping });
-      const nextAt = options.once || options.dryRun || signals.stopping ? undefined : new Date(lastCycleStart + options.intervalMs).toISOString();
-      reporter.status({ file: options.file, rows: statuses.rows, last_cycle_at: new Date(ctx.clock.now()).toISOString(), next_cycle_at: nextAt, stopping: signals.stopping });
-      event({ event: 'cycle', cycle, server_time: statuses.serverTime, rows: statuses.rows, ...(nextAt ? { next_cycle_at: nextAt } : {}) });
+      try {
+        if (keeperHold?.lost?.()) {
+          event({ event: 'notice', code: 'keeper_lock_lost', message: 'the team store ended the session holding this keeper\'s lock; taking it again before anything is done' });
+          keeperHold = await takeKeeperLock();
+        }
+        const unresolved = options.dryRun ? new Map<string, string>() : await finishUnfinished(stepContext(), deps);
+        const statuses = await runCycle(stepContext(), rows, deps, { unresolved, isStopping: () => signals.stopping });
+        const nextAt = options.once || options.dryRun || signals.stopping ? undefined : new Date(lastCycleStart + options.intervalMs).toISOString();
+        reporter.status({ file: options.file, rows: statuses.rows, last_cycle_at: new Date(ctx.clock.now()).toISOString(), next_cycle_at: nextAt, stopping: signals.stopping });
+        event({ event: 'cycle', cycle, server_time: statuses.serverTime, rows: statuses.rows, ...(nextAt ? { next_cycle_at: nextAt } : {}) });
+      } catch (error) {
+        // The journal or team store unreachable: said (an error event, so --alert-cmd runs) and tried
+        // again next cycle; every step takes its locks afresh, so nothing acts without them.
+        if (!(error instanceof StateError) || options.once || options.dryRun) throw error;
+        noteError(error, { phase: 'cycle', message: `the journal cannot be used (${describeError(error).message}); nothing is done until it answers again, retried every cycle` });
+      }
       if (options.once || options.dryRun) break;
       // A SIGHUP wakes the sleep to re-read the file, but cycles stay at least the polling advice apart.
       do await signals.sleep(Math.max(0, lastCycleStart + options.intervalMs - ctx.clock.now()));
@@ -462,19 +477,20 @@ function rowStatus(row: KeepRow, view: SideView | undefined, state: string, deci
 }
 
 /**
- * Under the account's book lock (the one apply, roll and open --ref take), the side is read afresh
+ * Under the account's book lock (the one apply, roll and open --ref take) and the side's own (the
+ * one every write of the side takes), the side is read afresh
  * and decided again: a colleague's roll or apply since the cycle's read is seen, never doubled.
  * The roll's own lock is the same one, taken by this process already.
  */
 async function decideAgainAndAct(ctx: CommandContext, row: KeepRow, first: Actionable, deps: CycleDeps): Promise<void> {
-  await withAccountLock(ctx, 'the book of this account', ['book'], async () => {
+  await withAccountLock(ctx, 'the book of this account', ['book'], () => withSideLock(ctx, row.market, row.side, async () => {
     const fresh = await readSides(ctx, [row], deps);
     const view = fresh.views.get(rowKey(row)) ?? {};
     const decision = decideRow(row, view, fresh.nowMs, deps.options);
     if (decision.kind === 'hold' || decision.kind === 'skip') return;
     if (decision.kind !== first.kind) ctx.log(`keep: ${rowKey(row)} is now ${decision.kind} (was ${first.kind} at the cycle's read)`);
     await act(ctx, row, decision, view, deps);
-  });
+  }));
 }
 
 async function act(ctx: CommandContext, row: KeepRow, decision: Actionable, view: SideView, deps: CycleDeps): Promise<void> {

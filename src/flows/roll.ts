@@ -16,11 +16,12 @@ import type { HedgeClient, OpenRequest } from '../api/client.js';
 import { numberOf } from '../api/read-position.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import { makeIdempotencyKey } from '../domain/idempotency.js';
+import { formatUsd } from '../domain/money.js';
 import { preTradeProblem, type PreTradeFacts } from '../domain/pre-trade.js';
 import type { Side, Tenor } from '../domain/vocabulary.js';
-import { ApiError, HeldError, InvalidResponseError, OrderFailedError, PreTradeCheckError, UsageError } from '../errors.js';
+import { ApiError, HeldError, InvalidResponseError, OrderFailedError, PreTradeCheckError, StateError, UnresolvedError, UsageError } from '../errors.js';
 import { describeHolder, isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
-import { withAccountLock } from './account-lock.js';
+import { withAccountLock, withSideLock } from './account-lock.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { renderRoll, renderRollDryRun, renderRollPreview, type RollView } from '../ui/roll-view.js';
@@ -315,6 +316,20 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
     }
   }
 
+  // The roll opens what it closed: the side's notional read right before its close was sent (under
+  // the side's lock). Another figure than the plan's means an actor outside hedge moved the side
+  // since the plan: the open is not sent on a stale figure.
+  const closedUsd = numberOf(close?.entry?.context?.notional_usd);
+  if (open.outcome === 'planned' && closedUsd !== undefined && Math.abs(closedUsd - legs.request.notional_usd) >= 0.005) {
+    await journal.update(open.id, { outcome: 'abandoned', message: `not sent: the close closed ${closedUsd} USD, the roll planned ${legs.request.notional_usd}` });
+    throw new UnresolvedError(
+      `The roll planned to close and re-open ${formatUsd(legs.request.notional_usd)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
+      {
+        details: { journal_group: legs.group, planned_usd: legs.request.notional_usd, closed_usd: closedUsd, covered: false },
+        hint: `Cover the side with what it should hold: \`${ctx.hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(legs.request.tenor_days))}\`.`,
+      },
+    );
+  }
   if (open.outcome === 'planned') {
     const cover = await sideCover(ctx, client, market, side);
     if (cover) {
@@ -336,8 +351,20 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
     if (result.kind === 'recorded') return { close, open: { entry: result.entry } };
     return { close, open: { entry: open } };
   } catch (error) {
-    if (close?.entry && !close.settled && isRejection(error)) {
+    const closed = close?.entry !== undefined && !close.settled;
+    if (closed && isRejection(error)) {
       ctx.output.warn(`The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`);
+    }
+    // The close was sent and landed: a journal or team store lost before the open must not end
+    // this roll with "nothing was sent" (exit 13). It says what was sent and that the side is bare.
+    if (closed && error instanceof StateError) {
+      throw new UnresolvedError(
+        `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
+        {
+          details: { journal_group: legs.group, close: close!.entry!.id, open: open.id, covered: false },
+          hint: `Once the journal is usable again, finish the roll with \`${ctx.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+        },
+      );
     }
     throw error;
   }
@@ -445,7 +472,7 @@ export async function resumeRoll(ctx: CommandContext, entry: JournalEntry, optio
         hint: `See it with \`${ctx.hedgeCommand('journal', 'show', now.open.id)}\`.`,
       });
     }
-    return finishRoll(ctx, client, now, options, guard);
+    return withSideLock(ctx, now.request.market, now.request.side, () => finishRoll(ctx, client, now, options, guard));
   });
 }
 
@@ -509,7 +536,9 @@ export async function runRoll(ctx: CommandContext, req: RollRequest): Promise<nu
   const waitingSince = ctx.clock.now();
   return withAccountLock(ctx, 'the book of this account', ['book'], async ({ waitedFor }) => {
     if (waitedFor) await refuseIfRolledMeanwhile(ctx, req, waitingSince, waitedFor);
-    return rollHoldingTheBook(ctx, req, guard, client);
+    // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the
+    // roll (or the roll for it), so what the roll closes is what it planned, and what it opens.
+    return withSideLock(ctx, req.market, req.side, () => rollHoldingTheBook(ctx, req, guard, client));
   });
 }
 

@@ -6,12 +6,13 @@ import type { ApiRequest } from '../api/transport.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import { formatMoney, formatUsd } from '../domain/money.js';
 import { additionQuoteTenor, daysUntil } from '../domain/pre-trade.js';
-import { OrderFailedError } from '../errors.js';
+import { NotAppliedError, OrderFailedError, UnresolvedError } from '../errors.js';
+import { safeText } from '../security/safe-text.js';
 import type { CommandContext } from '../runtime/context.js';
 import { formatRate, shortHash } from '../ui/format.js';
 import { renderAdditionQuote, renderClosed, renderHedge, renderPositionChange, renderSubmitted } from '../ui/trade-result.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
-import { findClosedRecord, waitForHedgeStatus, waitForNotionalChange, waitForSideClosed, type ChangeOutcome } from './wait.js';
+import { expectedAfterChange, findClosedRecord, waitForHedgeStatus, waitForOwnChange, waitForSideClosed, type ChangeOutcome } from './wait.js';
 import { reconcileChange, reconcileClose, reconcileOpen } from './reconcile.js';
 import type { WriteAction } from './write-flow.js';
 
@@ -53,6 +54,7 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
   return {
     command: 'open',
     verb: 'open a hedge',
+    side: { market: request.market, side: request.side },
     argv: extras.argv,
     group: extras.group,
     leg: extras.leg,
@@ -201,6 +203,7 @@ export function changeAction(
   return {
     command: action,
     verb: kind.verb,
+    side: { market, side },
     argv: extras.argv,
     group: extras.group,
     leg: extras.leg,
@@ -255,16 +258,18 @@ async function waitForChange(
     ctx.output.note(`The ${side} position on ${market} was not in the positions list before the ${action}, so its landing cannot be watched. Check it with: ${ctx.hedgeCommand('positions')}`);
     return undefined;
   }
-  const outcome = await waitForNotionalChange(ctx, {
+  const outcome = await waitForOwnChange(ctx, {
     label: `Submitted ${action}${txNote(answer.order_tx_hash)}, waiting for it to land`,
     startedAt,
     market,
     side,
     baselineNotionalUsd: baseline,
+    changeUsd: request.notional_usd,
     action,
   });
   // Confirmed by the positions list; the hedge itself is read once more to show it whole.
   const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
+  if (outcome.closed && !expectedAfterChange(action, baseline, request.notional_usd).closes) await sideGoneFirst(ctx, client, request, action, baseline, hedgeId);
   const [hedge, balanceAfterUsdc, realized] = await Promise.all([
     hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
     seen.balanceBeforeUsdc !== undefined ? readBalance(ctx, client) : undefined,
@@ -272,6 +277,35 @@ async function waitForChange(
     outcome.closed && hedgeId && ctx.output.isHuman ? findClosedRecord(ctx, hedgeId) : undefined,
   ]);
   return { ...outcome, hedge, balanceAfterUsdc, realized };
+}
+
+/**
+ * The side left the positions list although this change would not close it: the hedge settled (a
+ * maturity) or was closed. Its own record says whether the change is in it — landed, then settled
+ * (the caller goes on: it happened) — or not: then it did not happen (NotAppliedError, exit 3). A
+ * record that shows neither cannot tell (exit 12).
+ */
+async function sideGoneFirst(ctx: CommandContext, client: HedgeClient, request: ChangeRequest, action: 'add' | 'reduce', baseline: number, hedgeId: string | undefined): Promise<void> {
+  const { market, side, notional_usd: changeUsd } = request;
+  const expected = expectedAfterChange(action, baseline, changeUsd).notionalUsd;
+  const hedge = hedgeId ? await client.getHedge(hedgeId).catch(() => undefined) : undefined;
+  const notional = hedge?.notional_usd;
+  const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
+  if (notional !== undefined && near(notional, expected)) {
+    ctx.output.note(`The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`);
+    return;
+  }
+  const details = { market, side, hedge_id: hedgeId ?? null, before_usd: baseline, ...(notional === undefined ? {} : { hedge_notional_usd: notional }) };
+  if (notional !== undefined && near(notional, baseline)) {
+    throw new NotAppliedError(
+      `The ${action} of ${formatUsd(changeUsd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
+      { hint: `The side is flat now: see \`${ctx.hedgeCommand('positions')}\`; open a new hedge if it should be covered.`, details },
+    );
+  }
+  throw new UnresolvedError(
+    `The ${side} side of ${market} left the positions list during the ${action}, and ${hedge ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
+    { hint: `See \`${ctx.hedgeCommand('history')}\`, then record what happened.`, details },
+  );
 }
 
 /** The change as it landed: people get the position before → after (or the close it became). */
@@ -347,6 +381,7 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
   return {
     command: 'close',
     verb: 'close a position',
+    side: { market, side },
     argv: extras.argv,
     group: extras.group,
     leg: extras.leg,

@@ -11,7 +11,8 @@
 import type { Hedge, HedgeStatus, HistoryRecord, Side } from '../api/schemas.js';
 import type { CommandContext } from '../runtime/context.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
-import { InterruptedError, InvalidResponseError, NetworkError, StillPendingError } from '../errors.js';
+import { InterruptedError, InvalidResponseError, NetworkError, StillPendingError, UnresolvedError } from '../errors.js';
+import { formatUsd } from '../domain/money.js';
 import { startProgress } from '../ui/spinner.js';
 
 export interface PollCadence {
@@ -167,8 +168,10 @@ export interface ChangeWaitOptions {
   startedAt: number;
   market: string;
   side: Side;
-  /** The open notional before the change; the wait ends when the positions list shows another. */
+  /** The open notional before the change (read under the side's lock, right before the send). */
   baselineNotionalUsd: number;
+  /** This action's own amount: the side must show baseline ± this, nothing else. */
+  changeUsd: number;
   action: 'add' | 'reduce';
 }
 
@@ -184,16 +187,33 @@ export function notionalOf(record: Record<string, unknown> | undefined): number 
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/** A reduction covering roughly the whole position closes it fully (spec section 3): within 1 %. */
+const WHOLE_REDUCE_SHARE = 0.01;
+
+/** What the side should show once this change landed: a notional, or gone (a whole reduce). */
+export function expectedAfterChange(action: 'add' | 'reduce', baselineUsd: number, changeUsd: number): { notionalUsd: number; closes: boolean } {
+  const notionalUsd = action === 'add' ? baselineUsd + changeUsd : baselineUsd - changeUsd;
+  return { notionalUsd, closes: action === 'reduce' && notionalUsd <= baselineUsd * WHOLE_REDUCE_SHARE };
+}
+
 /**
- * Waits until an add or reduce shows in GET /positions — the spec's confirmation: the side's
- * notional moved away from the baseline, or the side left the list (a whole reduce). The hedge's
- * own status is not consulted: a server may leave a closed hedge `filled`.
+ * Waits until an add or reduce shows **its own effect** in GET /positions — the side at the
+ * baseline plus (or minus) exactly this change, or gone for a whole reduce — never merely a move:
+ * under the side's lock no other hedge actor moves the side, so another value is an actor outside
+ * hedge (or a maturity). Outcomes:
+ *   - the expected notional: landed;
+ *   - the side gone: `closed` (the caller decides: a whole reduce landed; otherwise the hedge
+ *     settled or was closed, and the change did not happen there);
+ *   - still the baseline at the bound: StillPendingError (exit 7);
+ *   - another value at the bound: UnresolvedError (exit 12) — it cannot be told whether this
+ *     change is in that number.
+ * The hedge's own status is not consulted: a server may leave a closed hedge `filled`.
  */
-export async function waitForNotionalChange(ctx: CommandContext, options: ChangeWaitOptions): Promise<ChangeOutcome> {
+export async function waitForOwnChange(ctx: CommandContext, options: ChangeWaitOptions): Promise<ChangeOutcome> {
   const client = await ctx.client();
   const check = ctx.hedgeCommand('positions');
-  const changed = (notional: number | undefined) =>
-    notional !== undefined && Math.abs(notional - options.baselineNotionalUsd) >= NOTIONAL_EPSILON_USD;
+  const expected = expectedAfterChange(options.action, options.baselineNotionalUsd, options.changeUsd);
+  const near = (a: number, b: number) => Math.abs(a - b) < NOTIONAL_EPSILON_USD;
   const book = await pollUntil<BookPosition[]>(ctx, {
     label: options.label,
     startedAt: options.startedAt,
@@ -201,13 +221,21 @@ export async function waitForNotionalChange(ctx: CommandContext, options: Change
     poll: () => readBook({ client, log: (line) => ctx.log(line) }),
     isDone: (current) => {
       const position = findSide(current, options.market, options.side);
-      return !position || changed(position.notionalUsd);
+      return !position || (position.notionalUsd !== undefined && near(position.notionalUsd, expected.notionalUsd));
     },
-    timedOut: (_last, waitedMs) =>
-      new StillPendingError(
+    timedOut: (last, waitedMs) => {
+      const seen = last ? findSide(last, options.market, options.side)?.notionalUsd : undefined;
+      if (seen !== undefined && !near(seen, options.baselineNotionalUsd)) {
+        return new UnresolvedError(
+          `The ${options.action} of ${formatUsd(options.changeUsd)} on the ${options.side} hedge of ${options.market} was accepted, but after ${seconds(waitedMs)} the side shows ${formatUsd(seen)} — neither ${formatUsd(options.baselineNotionalUsd)} (before it) nor ${formatUsd(expected.notionalUsd)} (with it): something outside this run moved the side, so whether this ${options.action} is in it cannot be told.`,
+          { hint: `Look at the side (\`${check}\`, \`${ctx.hedgeCommand('journal')}\`), then record what happened.`, details: { market: options.market, side: options.side, before_usd: options.baselineNotionalUsd, expected_usd: expected.notionalUsd, seen_usd: seen } },
+        );
+      }
+      return new StillPendingError(
         `The ${options.action} on the ${options.side} hedge of ${options.market} was accepted but has not shown in the positions list after ${seconds(waitedMs)}.`,
         check,
-      ),
+      );
+    },
     interrupted: () =>
       new InterruptedError(`Stopped waiting. The ${options.action} stands: it has not shown in the positions list yet.`, {
         hint: `Check it with: ${check}`,

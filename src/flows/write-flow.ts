@@ -9,7 +9,9 @@
 // point leaves a record whose key the next run (or `hedge resume`) reuses: the server answers a
 // repeated key with the original result, and the action happens once.
 import type { ApiRequest } from '../api/transport.js';
-import { ApiError, DeclinedError, HedgeError, HeldError, InterruptedError, NetworkError, OutcomeUnknownError, StillPendingError, UnresolvedError, UsageError } from '../errors.js';
+import { ApiError, DeclinedError, HedgeError, HeldError, InterruptedError, NetworkError, NotAppliedError, OutcomeUnknownError, RepeatedActionError, StillPendingError, UnresolvedError, UsageError } from '../errors.js';
+import { withSideLock } from './account-lock.js';
+import { identityOf, type Identity } from './identity.js';
 import { describeHolder, isUnresolved, JournalError, matchesRequest, type Hold, type Holder, type JournalEntry, type Journal, type SameRequest } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
 import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
@@ -27,14 +29,27 @@ export interface WriteOptions {
   idempotencyKey?: string;
   /** --new: a fresh action even if the same one is unresolved in the journal. */
   fresh: boolean;
+  /** --again: another action although the same one ended within the repeat window. */
+  again?: boolean;
 }
 
-export function writeOptionsFrom(options: { wait?: boolean; dryRun?: boolean; idempotencyKey?: string; new?: boolean }): WriteOptions {
+/** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
+export function repeatWindowMs(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.HEDGE_REPEAT_WINDOW?.trim();
+  if (raw === undefined || raw === '') return 10 * 60_000;
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) > 24 * 60) {
+    throw new UsageError(`HEDGE_REPEAT_WINDOW: ${JSON.stringify(safeText(raw))} is not allowed; expected minutes from 0 (off) to 1440, e.g. 10.`);
+  }
+  return Number(raw) * 60_000;
+}
+
+export function writeOptionsFrom(options: { wait?: boolean; dryRun?: boolean; idempotencyKey?: string; new?: boolean; again?: boolean }): WriteOptions {
   return {
     wait: options.wait !== false,
     dryRun: options.dryRun === true,
     idempotencyKey: parseIdempotencyKey(options.idempotencyKey),
     fresh: options.new === true,
+    again: options.again === true,
   };
 }
 
@@ -48,6 +63,8 @@ export interface WriteRun {
   unverified?: boolean;
   /** This run's hold of the earlier entry it resumes (let go when the run ends without resolving it). */
   hold?: Hold;
+  /** --idempotency-key named an action the journal already has as done: nothing is sent again. */
+  finished?: boolean;
 }
 
 /** One state-changing action, as data and hooks. `S` is the submit answer, `R` the resolution. */
@@ -89,6 +106,8 @@ export interface WriteAction<S, R> {
   trades?(): Promise<Trade[] | undefined>;
   /** The caller admitted this action with the whole of its plan (an apply's steps, a roll's legs). */
   admitted?: boolean;
+  /** The side this action moves: its lock is held from the key's choice until the action resolved (account-lock.ts). */
+  side?: { market: string; side: string };
   /**
    * What the book shows about an earlier send of this action, against what its entry recorded
    * before it (used before sending again once the entry is older than the key lifetime).
@@ -105,28 +124,7 @@ export type WriteResult<S, R> =
   | { kind: 'submitted'; answer: S; entry: JournalEntry }
   | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry };
 
-export interface Identity {
-  profile?: string;
-  environment: 'live' | 'test';
-  host: string;
-  keyId: string;
-  /** Set when the write came through `hedge mcp`. */
-  via?: 'agent';
-}
-
-/** Where the current credentials send, in the journal's own terms. */
-export async function identityOf(ctx: CommandContext): Promise<Identity> {
-  const credentials = await ctx.credentials();
-  const { keyFingerprint } = await import('../journal/index.js');
-  return {
-    profile: credentials.profileName,
-    environment: credentials.environment,
-    // The demo's port changes every run; its journal entries must still match across runs.
-    host: credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host,
-    keyId: keyFingerprint(credentials.apiKey),
-    via: ctx.origin === 'agent' ? 'agent' : undefined,
-  };
-}
+export { identityOf, type Identity } from './identity.js';
 
 function timeOf(iso: string): string {
   return iso.slice(11, 19);
@@ -191,6 +189,8 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
     if (known.group !== undefined && known.group !== match.group) {
       throw new UsageError(`--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`);
     }
+    // Done already (a script re-running a command killed after its action): exactly once, nothing sent.
+    if (known.outcome === 'done' || known.outcome === 'filled') return { key, resumed: true, entry: known, finished: true };
     if (!isUnresolved(known)) return { key, resumed: known.outcome !== 'planned' };
     const hold = await holdToResume(ctx, journal, known);
     // A planned leg was never sent: nothing of it can have happened yet.
@@ -219,7 +219,35 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
       await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
     }
   }
+  if (!options.again && match.group === undefined) await refuseRecentRepeat(ctx, journal, match);
   return { key: makeIdempotencyKey(), resumed: false };
+}
+
+/**
+ * A lone write identical to one that ended within the repeat window is not sent again silently:
+ * the likeliest reason is a re-run of a command killed after its action was done (a `timeout -s
+ * KILL`, an OOM kill). It says what it found and exits 11; `--again` sends another.
+ */
+async function refuseRecentRepeat(ctx: CommandContext, journal: Journal, match: SameRequest): Promise<void> {
+  const windowMs = repeatWindowMs(ctx.env);
+  if (windowMs === 0) return;
+  const since = ctx.clock.now() - windowMs;
+  const recent = (await journal.list({ since })).find(
+    (entry) =>
+      (entry.outcome === 'done' || entry.outcome === 'filled') &&
+      entry.group === undefined &&
+      matchesRequest(entry, match) &&
+      Date.parse(entry.resolved_at ?? entry.created_at) >= since,
+  );
+  if (!recent) return;
+  const ended = recent.resolved_at ?? recent.created_at;
+  throw new RepeatedActionError(
+    `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${timeOf(ended)} UTC) ended ${describeAge(ctx.clock.now() - Date.parse(ended))} ago; this run sent nothing, so a re-run of a finished command does not act twice.`,
+    {
+      details: { journal_id: recent.id, outcome: recent.outcome, ended_at: ended },
+      hint: `See it with \`${ctx.hedgeCommand('journal', 'show', recent.id)}\`. To send another one, run the command again with --again; scripts that re-run on failure pass their own --idempotency-key instead (exactly once across any kill).`,
+    },
+  );
 }
 
 /** A clear refusal: the server looked at the request and did nothing (4xx with only an error). */
@@ -244,9 +272,27 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
     group: action.group,
     leg: action.leg,
   };
-  const run: WriteRun = options.dryRun
-    ? { key: options.idempotencyKey ?? makeIdempotencyKey(), resumed: options.idempotencyKey !== undefined }
-    : await chooseKey(ctx, journal, match, options);
+  if (options.dryRun) {
+    return carryOutWrite(ctx, action, options, {
+      guard,
+      journal,
+      identity,
+      run: { key: options.idempotencyKey ?? makeIdempotencyKey(), resumed: options.idempotencyKey !== undefined },
+      onBegun: () => {},
+    });
+  }
+  // One change in flight per side: decided, sent and seen to land under the side's lock.
+  if (action.side) return withSideLock(ctx, action.side.market, action.side.side, () => decideAndCarryOut(ctx, action, options, { guard, journal, identity, match }));
+  return decideAndCarryOut(ctx, action, options, { guard, journal, identity, match });
+}
+
+async function decideAndCarryOut<S, R>(
+  ctx: CommandContext,
+  action: WriteAction<S, R>,
+  options: WriteOptions,
+  { guard, journal, identity, match }: { guard: WriteSetting['guard']; journal: Journal; identity: Identity; match: SameRequest },
+): Promise<WriteResult<S, R>> {
+  const run = await chooseKey(ctx, journal, match, options);
   let begun: JournalEntry | undefined;
   try {
     return await carryOutWrite(ctx, action, options, { guard, journal, identity, run, onBegun: (entry) => (begun = entry) });
@@ -272,6 +318,7 @@ interface WriteSetting {
 
 async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions, setting: WriteSetting): Promise<WriteResult<S, R>> {
   const { guard, journal, identity, run } = setting;
+
   // An agent's limits first (before the pre-trade reads), on what is about to be sent: a new
   // action, a key the journal does not know, or another origin's entry the agent finishes (its own
   // entries were counted when first sent).
@@ -284,8 +331,8 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
     await printDryRun(ctx, action.plan(run.key));
     return { kind: 'dry-run' };
   }
-  // An earlier send older than the key lifetime is never sent again on the key alone.
-  const reconciled = run.entry && run.resumed ? await reconcileEarlier(ctx, journal, action, run.entry) : undefined;
+  // An earlier send is never sent again before the book was read (reconcileEarlier).
+  const reconciled = run.finished && run.entry ? await alreadyDone(ctx, action, run.entry) : run.entry && run.resumed ? await reconcileEarlier(ctx, journal, action, run.entry) : undefined;
   if (reconciled?.kind === 'recorded') return reconciled;
 
   // Read only for the wait: --no-wait sends nothing more than the action needs.
@@ -300,7 +347,10 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
   if (run.entry) entry = run.entry;
   else {
     try {
-      entry = await journal.begin(entryFields(identity, action, request, run.key, before));
+      // The server's time at the first send: a resume measures the key's age on the server's clock.
+      const serverTime = await serverNow(ctx);
+      const context = serverTime === undefined ? before : { ...before, server_time_ms: serverTime };
+      entry = await journal.begin(entryFields(identity, action, request, run.key, context));
     } catch (error) {
       if (error instanceof JournalError) throw new JournalError(`${error.message} Nothing was sent.`, { path: error.path, hint: error.hint, cause: error });
       throw error;
@@ -352,9 +402,14 @@ export function resolveCommands(ctx: CommandContext, entry: Pick<JournalEntry, '
 }
 
 /**
- * Resume reconciles before it resends. Within the key lifetime the key decides (nothing to do here).
- * Past it: landed → the answer to wait on (nothing is sent); certainly not landed → send with the
- * key; cannot tell → ask on a terminal, else stop with exit 12 and the command that resolves it.
+ * Resume reconciles before it resends, at any key age (one read of the book):
+ *   - landed → the answer to wait on (nothing is sent);
+ *   - certainly not landed — the book shows the side as it was before, and no other change of that
+ *     side is known since (journal, team store) → send again with the key;
+ *   - otherwise, while the key is young **on the server's clock** (its Date header, against the
+ *     server time journaled at the first send) → send again with the key (the server answers a
+ *     repeated key with the original result);
+ *   - otherwise cannot tell → ask on a terminal, else stop with exit 12 and the command that resolves it.
  */
 async function reconcileEarlier<S, R>(
   ctx: CommandContext,
@@ -363,20 +418,26 @@ async function reconcileEarlier<S, R>(
   entry: JournalEntry,
 ): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry } | undefined> {
   if (entry.outcome === 'planned' || !action.reconcile) return undefined;
-  const lifetime = keyLifetimeMs(ctx.env);
-  const age = ctx.clock.now() - Date.parse(entry.created_at);
-  if (!(age > lifetime)) return undefined;
   const found = await action.reconcile(entry);
-  const past = `Journal ${entry.id} (the ${safeText(entry.command)} started ${entry.created_at.slice(0, 10)} ${timeOf(entry.created_at)} UTC) is ${describeAge(age)} old, past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
+  const lifetime = keyLifetimeMs(ctx.env);
+  const { ageMs: age, clock } = await keyAge(ctx, entry);
+  const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${entry.created_at.slice(0, 10)} ${timeOf(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
   if (found.verdict === 'landed' && found.answer !== undefined) {
-    ctx.output.note(ctx.output.chalk.yellow(`${past} The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`));
+    ctx.output.note(ctx.output.chalk.yellow(`${started}: the book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`));
     return { kind: 'landed', answer: found.answer };
   }
-  if (found.verdict === 'not-landed') {
-    ctx.output.note(ctx.output.chalk.yellow(`${past} The book shows it did not land: ${found.evidence}. Sending it again with its key.`));
+  const others = found.verdict === 'not-landed' ? await otherChangesOfTheSide(journal, entry) : [];
+  if (found.verdict === 'not-landed' && others.length === 0) {
+    ctx.output.note(ctx.output.chalk.yellow(`${started}: the book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`));
     return undefined;
   }
-  const question = `${past} The book cannot tell whether it landed: ${found.evidence}.`;
+  if (age < lifetime) {
+    ctx.log(`Resuming ${entry.id}: the key is ${describeAge(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`);
+    return undefined;
+  }
+  const since = others.length > 0 ? ` ${others.length} other change${others.length === 1 ? '' : 's'} of the side ${others.length === 1 ? 'was' : 'were'} made since (${others.slice(0, 3).map((other) => `${safeText(other.command)} ${other.id}`).join(', ')}), so the side's notional proves nothing.` : '';
+  const past = `${started} is past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
+  const question = `${past} The book cannot tell whether it landed: ${found.evidence}.${since}`;
   if (ctx.interactive) {
     ctx.output.note(ctx.output.chalk.yellow(question));
     const prompter = await ctx.prompter();
@@ -397,9 +458,59 @@ async function reconcileEarlier<S, R>(
     }
   }
   throw new UnresolvedError(`${question} Nothing was sent.`, {
-    details: { journal_id: entry.id, age_ms: age, key_lifetime_ms: lifetime },
+    details: { journal_id: entry.id, age_ms: age, key_lifetime_ms: lifetime, clock },
     hint: `Look at the book (\`${ctx.hedgeCommand('positions')}\`, \`${ctx.hedgeCommand('hedges')}\`), then record what happened: ${resolveCommands(ctx, entry)} (after --not-landed, run the command again for a new action).`,
   });
+}
+
+/**
+ * --idempotency-key of an action the journal has as done: nothing is sent again. When the book still
+ * shows it, it is shown as the first run showed it (a script re-running a killed command gets the
+ * same output); otherwise it is recorded as done, with a note.
+ */
+async function alreadyDone<S, R>(ctx: CommandContext, action: WriteAction<S, R>, entry: JournalEntry): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry }> {
+  const found = action.reconcile ? await action.reconcile(entry) : undefined;
+  if (found?.verdict === 'landed' && found.answer !== undefined) return { kind: 'landed', answer: found.answer };
+  ctx.output.note(`Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`);
+  return { kind: 'recorded', entry };
+}
+
+/** The server's time now, when its answers carried a Date header (the reconcile read just made one). */
+async function serverNow(ctx: CommandContext): Promise<number | undefined> {
+  const client = await ctx.client();
+  return client.transport?.serverNow?.();
+}
+
+/**
+ * How old the entry's key is: on the server's clock when the entry journaled the server's time at
+ * its first send and the server tells its time now (a server whose clock runs fast forgets keys by
+ * its own clock); otherwise on this machine's.
+ */
+async function keyAge(ctx: CommandContext, entry: JournalEntry): Promise<{ ageMs: number; clock: 'server' | 'local' }> {
+  const sentAt = entry.context?.server_time_ms;
+  const now = await serverNow(ctx);
+  if (typeof sentAt === 'number' && now !== undefined) return { ageMs: Math.max(0, now - sentAt), clock: 'server' };
+  return { ageMs: Math.max(0, ctx.clock.now() - Date.parse(entry.created_at)), clock: 'local' };
+}
+
+/** The journal's other actions on the same account and side since this entry began (in any process, on any machine sharing the store). */
+async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry): Promise<JournalEntry[]> {
+  const sideOf = (candidate: JournalEntry) => {
+    const body = candidate.request?.body as Record<string, unknown> | null | undefined;
+    return `${String(body?.market ?? '').toUpperCase()}|${String(body?.side ?? '')}`;
+  };
+  const side = sideOf(entry);
+  return (await journal.list({ since: Date.parse(entry.created_at) })).filter(
+    (other) =>
+      other.id !== entry.id &&
+      other.outcome !== 'planned' &&
+      other.outcome !== 'rejected' &&
+      other.outcome !== 'abandoned' &&
+      other.environment === entry.environment &&
+      other.base_url_host === entry.base_url_host &&
+      other.key_id === entry.key_id &&
+      sideOf(other) === side,
+  );
 }
 
 /** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
@@ -516,6 +627,15 @@ async function recordWaitFailure(ctx: CommandContext, journal: Journal, entry: J
   if (error instanceof InterruptedError) {
     const hint = `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resume}`;
     return withKey(new InterruptedError(error.message, { hint, exitCode: ctx.stopExitCode }), entry);
+  }
+  if (error instanceof UnresolvedError) {
+    // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
+    await journal.update(entry.id, { outcome: 'unknown', message: error.message });
+    return withKey(new UnresolvedError(error.message, { hint: `${error.hint} ${resolveCommands(ctx, entry)}.`, details: { ...error.details, journal_id: entry.id } }), entry);
+  }
+  if (error instanceof NotAppliedError) {
+    await journal.update(entry.id, { outcome: 'rejected', message: error.message, resolved_at: new Date(ctx.clock.now()).toISOString() });
+    return withKey(error, entry);
   }
   return error;
 }

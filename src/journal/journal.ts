@@ -59,7 +59,11 @@ export interface SameRequest {
   leg?: string;
 }
 
-export type Hold = { release(): Promise<void> };
+export type Hold = {
+  release(): Promise<void>;
+  /** True once the hold is gone without a release (the team store's session that held it ended). */
+  lost?(): boolean;
+};
 
 export interface Journal {
   /** For messages: the file path, or the store URL with any password redacted. */

@@ -104,6 +104,8 @@ export class PostgresJournal implements TeamJournal {
   private readonly host = hostname();
   private dataConnection?: Promise<pg.Client>;
   private lockConnection?: Promise<LockConnection>;
+  /** Counts lock sessions: a hold taken on an earlier one than the current is lost. */
+  private lockGeneration = 0;
   /** Entries this process has read or written: what a fallback record starts from. */
   private readonly known = new Map<string, JournalEntry>();
   /** Scopes this process holds, and how many times (advisory locks are counted per session). */
@@ -316,7 +318,7 @@ export class PostgresJournal implements TeamJournal {
   // ---- the team store's own ----------------------------------------------------------------------
 
   async migrateSchema(): Promise<number[]> {
-    const data = await this.connect('data');
+    const data = await this.connect('data', () => {});
     try {
       return await migrateSchema(data, `${this.host} pid ${process.pid}`);
     } catch (error) {
@@ -386,7 +388,10 @@ export class PostgresJournal implements TeamJournal {
   private data(): Promise<pg.Client> {
     this.dataConnection ??= (async () => {
       const started = Date.now();
-      const client = await this.connect('data');
+      const client = await this.connect('data', () => {
+        // Lost (the server restarted, the network dropped): the next statement connects anew.
+        if (this.dataConnection === connection) this.dataConnection = undefined;
+      });
       try {
         const applied = await migrateSchema(client, `${this.host} pid ${process.pid}`);
         if (applied.length > 0) this.options.log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
@@ -397,23 +402,40 @@ export class PostgresJournal implements TeamJournal {
       this.options.log?.(`journal: team store ${this.location} (from ${this.options.source}), schema version ${LATEST_VERSION}, ready in ${Date.now() - started} ms`);
       return client;
     })();
-    return this.dataConnection;
+    const connection = this.dataConnection;
+    // A connection that could not be made is not kept either: the next call tries again.
+    connection.catch(() => {
+      if (this.dataConnection === connection) this.dataConnection = undefined;
+    });
+    return connection;
   }
 
   /** The connection that holds this process's advisory locks, and only them. */
   private locks(): Promise<LockConnection> {
     this.lockConnection ??= (async () => {
-      const client = await this.connect('locks');
+      const generation = this.lockGeneration;
+      const client = await this.connect('locks', () => {
+        // The session that held this process's advisory locks is gone, and every lock with it:
+        // each hold says so (Hold.lost), and the next lock is taken on a new session.
+        if (this.lockGeneration !== generation) return;
+        this.lockGeneration += 1;
+        this.lockConnection = undefined;
+        this.holds.clear();
+      });
       const result = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid').catch(async (error) => {
         await client.end().catch(() => undefined);
         throw this.storeError(error, 'opening its lock session');
       });
       return { client, backendPid: result.rows[0]!.pid };
     })();
-    return this.lockConnection;
+    const connection = this.lockConnection;
+    connection.catch(() => {
+      if (this.lockConnection === connection) this.lockConnection = undefined;
+    });
+    return connection;
   }
 
-  private async connect(purpose: 'data' | 'locks'): Promise<pg.Client> {
+  private async connect(purpose: 'data' | 'locks', onLost: () => void): Promise<pg.Client> {
     if (this.closed) throw new JournalError('The journal store was closed.');
     const client = new pg.Client({
       connectionString: this.options.url,
@@ -425,7 +447,11 @@ export class PostgresJournal implements TeamJournal {
       application_name: `hedge ${purpose} ${this.host} pid ${process.pid}`,
     });
     // A connection that drops while idle is reported here; the next statement fails and says so.
-    client.on('error', (error) => this.options.log?.(`journal: the team store's ${purpose} connection failed: ${error.message}`));
+    client.on('error', (error) => {
+      this.options.log?.(`journal: the team store's ${purpose} connection failed: ${error.message}`);
+      onLost();
+    });
+    client.on('end', onLost);
     try {
       await client.connect();
       // begin's answer means "on disk" even where the server's default says otherwise.
@@ -467,12 +493,14 @@ export class PostgresJournal implements TeamJournal {
       throw this.storeError(error, 'recording a hold');
     }
     let released = false;
+    const generation = this.lockGeneration;
     const hold: Hold = {
       release: async () => {
         if (released) return;
         released = true;
-        await this.release(scope);
+        if (this.lockGeneration === generation) await this.release(scope);
       },
+      lost: () => this.lockGeneration !== generation,
     };
     return { held: true, hold };
   }

@@ -6,7 +6,11 @@ import type { ListOptions, SameRequest } from './journal.js';
 
 export type { Holder } from './entry.js';
 
-export type Hold = { release(): Promise<void> };
+export type Hold = {
+  release(): Promise<void>;
+  /** True once the hold is gone without a release (the team store's session that held it ended). */
+  lost?(): boolean;
+};
 
 export type HoldResult = { held: true; hold: Hold } | { held: false; holder: Holder };
 

@@ -340,17 +340,24 @@ describe('errors and retries', () => {
 });
 
 describe('proxy from the environment', () => {
-  it('sends through HTTPS_PROXY/HTTP_PROXY (a CONNECT tunnel) unless NO_PROXY names the host', async () => {
+  it('sends a remote host through HTTPS_PROXY (a CONNECT tunnel) unless NO_PROXY names it; never a loopback one', async () => {
     const simulator = await startSimulator({ preset: 'plain', tls: true });
     const sandbox = simulator.sandbox;
-    const proxy = await startConnectProxy();
+    const proxy = await startConnectProxy({ 'sandbox.hedge.test': '127.0.0.1' });
+    const remote = { ...sandbox, baseUrl: sandbox.baseUrl.replace('127.0.0.1', 'sandbox.hedge.test') };
     try {
-      const proxied = clientFor(sandbox, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url } });
+      const proxied = clientFor(remote, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url } });
       await proxied.client.listMarkets();
-      expect(proxy.tunnels).toEqual([`127.0.0.1:${sandbox.port}`]);
+      expect(proxy.tunnels).toEqual([`sandbox.hedge.test:${sandbox.port}`]);
       await closeTransport();
-      const bypassed = clientFor(sandbox, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } });
-      await bypassed.client.listMarkets();
+      // Around the proxy the .test name does not resolve: the request fails without a tunnel.
+      const bypassed = clientFor(remote, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url, NO_PROXY: 'sandbox.hedge.test' } });
+      await expect(bypassed.client.listMarkets()).rejects.toThrow();
+      expect(proxy.tunnels).toHaveLength(1);
+      await closeTransport();
+      // A loopback base URL connects directly whatever the environment says (issue 35).
+      const loopback = clientFor(sandbox, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url } });
+      await loopback.client.listMarkets();
       expect(proxy.tunnels).toHaveLength(1);
     } finally {
       await closeTransport();

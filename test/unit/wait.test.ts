@@ -11,10 +11,10 @@ import {
   POLL_CADENCE,
   pollUntil,
   waitForHedgeStatus,
-  waitForNotionalChange,
+  waitForOwnChange,
   waitForSideClosed,
 } from '../../src/flows/wait.js';
-import { InterruptedError, StillPendingError } from '../../src/errors.js';
+import { InterruptedError, StillPendingError, UnresolvedError } from '../../src/errors.js';
 import { describeError } from '../../src/exit-codes.js';
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
 import { makeChalk } from '../../src/ui/color.js';
@@ -260,24 +260,43 @@ describe('waitForHedgeStatus', () => {
   });
 });
 
-describe('waitForNotionalChange and waitForSideClosed', () => {
+describe('waitForOwnChange and waitForSideClosed', () => {
   // The spec confirms a change by the positions list, whatever the hedge's own status says.
-  it('an add is visible when the position notional moves away from the baseline', async () => {
+  it("an add is landed when the side shows the baseline plus this add — not on another's move", async () => {
     const clock = fakeClock();
-    const notionals = [10_000, 10_000, 15_000];
+    // Another actor's +100 shows first (issue 36: the wait used to end on any move); then this add's +5,000.
+    const notionals = [10_000, 10_100, 10_100, 15_100];
     let polls = 0;
     const position = (notional: number) => ({ market: 'USDTNGN', side: 'buy', net_margin_usd: 1000, notional_usd: notional }) as Position;
-    const { ctx } = makeContext({ clock, client: { listPositions: async () => [position(notionals[polls++]!)] } });
-    const outcome = await waitForNotionalChange(ctx, {
+    const { ctx } = makeContext({ clock, client: { listPositions: async () => [position(notionals[Math.min(polls++, notionals.length - 1)]!)] } });
+    const outcome = await waitForOwnChange(ctx, {
+      label: 'add',
+      startedAt: clock.now(),
+      market: 'USDTNGN',
+      side: 'buy',
+      baselineNotionalUsd: 10_100,
+      changeUsd: 5_000,
+      action: 'add',
+    });
+    expect(polls).toBe(4);
+    expect(outcome).toMatchObject({ notionalUsd: 15_100, closed: false });
+  });
+
+  it('a side moved to a value that is neither before nor after this change: exit 12 at the bound, never landed', async () => {
+    const clock = fakeClock();
+    const position = { market: 'USDTNGN', side: 'buy', net_margin_usd: 1000, notional_usd: 10_037 } as Position;
+    const { ctx } = makeContext({ clock, timeoutSeconds: 5, client: { listPositions: async () => [position] } });
+    const error = await waitForOwnChange(ctx, {
       label: 'add',
       startedAt: clock.now(),
       market: 'USDTNGN',
       side: 'buy',
       baselineNotionalUsd: 10_000,
+      changeUsd: 100,
       action: 'add',
-    });
-    expect(polls).toBe(3);
-    expect(outcome).toMatchObject({ notionalUsd: 15_000, closed: false });
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnresolvedError);
+    expect((error as UnresolvedError).message).toContain('neither 10,000.00 USD (before it) nor 10,100.00 USD (with it)');
   });
 
   it('a whole reduce is visible when the side leaves the positions list, though its hedge still says filled', async () => {
@@ -293,12 +312,13 @@ describe('waitForNotionalChange and waitForSideClosed', () => {
         },
       },
     });
-    const outcome = await waitForNotionalChange(ctx, {
+    const outcome = await waitForOwnChange(ctx, {
       label: 'reduce',
       startedAt: clock.now(),
       market: 'USDTNGN',
       side: 'buy',
       baselineNotionalUsd: 10_000,
+      changeUsd: 10_000,
       action: 'reduce',
     });
     expect(outcome.closed).toBe(true);
@@ -309,12 +329,13 @@ describe('waitForNotionalChange and waitForSideClosed', () => {
     const clock = fakeClock();
     const position = { market: 'USDTNGN', side: 'buy', net_margin_usd: 1000, notional_usd: 10_000 } as Position;
     const { ctx } = makeContext({ clock, timeoutSeconds: 3, client: { listPositions: async () => [position] } });
-    const error = await waitForNotionalChange(ctx, {
+    const error = await waitForOwnChange(ctx, {
       label: 'reduce',
       startedAt: clock.now(),
       market: 'USDTNGN',
       side: 'buy',
       baselineNotionalUsd: 10_000,
+      changeUsd: 2_000,
       action: 'reduce',
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StillPendingError);

@@ -1,0 +1,137 @@
+// Exit 0 is known, not inferred (issue 36): several actors move one side, and each write's exit
+// rests on its own effect on the side — judged by the simulator's own state and request log.
+// Each case failed before: a roll beside an add lost the add; an add exited 0 on another add's
+// landing; an add that never happened (its hedge settled first) exited 0; a resume reasoned from
+// "the notional equals the one before" after a colleague's change; a resume on a server whose clock
+// ran fast resent a forgotten key; a re-run of a finished command did it again.
+import { describe, expect, it } from 'vitest';
+import { until } from '../support/polling.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+
+const startSimulator = useSimulators();
+const HOUR = 3_600_000;
+
+const sideUsd = (simulator: Simulator, side: 'buy' | 'sell') => simulator.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+/** The --json error document: the last line of stderr (notes may come before it). */
+const lastJson = (stderr: string): any => JSON.parse(stderr.trim().split('\n').at(-1)!);
+const posts = (simulator: Simulator, path: string) => simulator.writes().filter((entry) => entry.path === path);
+
+/** Starts a command and resolves once the server has its write (held in flight by the fill delay). */
+async function inFlight(simulator: Simulator, args: string[], path: string) {
+  const before = posts(simulator, path).length;
+  const run = simulator.hedge(args);
+  await until(() => posts(simulator, path).length > before, `the ${path} of ${args.join(' ')}`, { process: run });
+  return run;
+}
+
+describe('one change in flight per side', () => {
+  it('a roll beside an add: the roll waits for the add and rolls what the side holds (1,500), never re-opening its stale plan', async () => {
+    const simulator = await startSimulator({ fillDelayMs: 1_500 });
+    expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '3'])).code).toBe(0);
+    const add = await inFlight(simulator, ['add', MARKET, 'sell', '500'], '/hedges/add');
+    const roll = await simulator.hedge(['roll', MARKET, 'sell', '--tenor', '7', '--json']);
+    const added = await add;
+    expect(added.code, added.stderr).toBe(0);
+    expect(roll.code, roll.stderr).toBe(0);
+    // The roll's open is the side's whole notional, the add included.
+    expect(simulator.active('sell').map((hedge) => [hedge.notionalUsd, hedge.tenorDays])).toEqual([[1_500, 7]]);
+    expect(posts(simulator, '/hedges').map((entry) => (entry.body as { notional_usd: number }).notional_usd)).toEqual([1_000, 1_500]);
+  });
+
+  it("an add waits for the add in flight on its side and exits 0 on its own effect, never on the other's", async () => {
+    const simulator = await startSimulator({ fillDelayMs: 1_500 });
+    expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '3'])).code).toBe(0);
+    const first = await inFlight(simulator, ['add', MARKET, 'sell', '100', '--json'], '/hedges/add');
+    const second = await simulator.hedge(['add', MARKET, 'sell', '37', '--json']);
+    const firstDone = await first;
+    expect(firstDone.code, firstDone.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    // Each saw its own landing: 1,000 → 1,100 for the first, 1,100 → 1,137 for the second.
+    expect(JSON.parse(firstDone.stdout).notional_usd).toBe(1_100);
+    expect(JSON.parse(second.stdout).notional_usd).toBe(1_137);
+    expect(sideUsd(simulator, 'sell')).toBe(1_137);
+  });
+});
+
+describe('an add whose hedge settled first did not happen', () => {
+  it('the side settles while the add is in flight: exit 3 not_applied, the server holds nothing of it', async () => {
+    const simulator = await startSimulator({ fillDelayMs: 20_000 });
+    expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--no-wait'])).code).toBe(0);
+    simulator.advance(24 * HOUR - 5_000);
+    expect(simulator.hedges()[0]!.status).toBe('filled');
+    const add = await inFlight(simulator, ['add', MARKET, 'buy', '100', '--json'], '/hedges/add');
+    // The hedge matures 5 s later; the add would have filled after 20 s.
+    simulator.advance(30_000);
+    const result = await add;
+    expect(result.code, result.stderr).toBe(3);
+    expect(lastJson(result.stderr).error).toMatchObject({ code: 'not_applied' });
+    expect(simulator.active('buy')).toEqual([]);
+    expect(simulator.hedges()[0]!.notionalUsd).toBe(1_000);
+  });
+});
+
+describe('resume reconciles first, on the server clock', () => {
+  /** An add that landed on the server while every answer to it was lost: exit 5, journaled pending. */
+  async function landedButUnknown(simulator: Simulator): Promise<string> {
+    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+    const lost = await simulator.hedge(['add', MARKET, 'buy', '250', '--json']);
+    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+    expect(lost.code, lost.stderr).toBe(5);
+    expect(sideUsd(simulator, 'buy')).toBe(1_250);
+    return lastJson(lost.stderr).error.idempotency_key as string;
+  }
+
+  it("after a colleague's change of the side, an old key is never resent on equal notionals: exit 12, nothing sent", async () => {
+    const simulator = await startSimulator({ fillDelayMs: 100 });
+    expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
+    await landedButUnknown(simulator);
+    // A colleague (same journal) reduces by the same amount: the side is back at 1,000.
+    expect((await simulator.hedge(['reduce', MARKET, 'buy', '250'])).code).toBe(0);
+    const addsBefore = posts(simulator, '/hedges/add').length;
+    const resumed = await simulator.hedge(['resume', '--json'], { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
+    expect(resumed.code, resumed.stderr).toBe(12);
+    expect(resumed.stderr).toContain('other change');
+    expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
+    expect(sideUsd(simulator, 'buy')).toBe(1_000);
+  });
+
+  it('a server whose clock ran 30 hours ahead: the resume sees the add landed and sends nothing', async () => {
+    const simulator = await startSimulator({ fillDelayMs: 100 });
+    expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
+    await landedButUnknown(simulator);
+    // The server forgets keys after 24 h of its own time; this machine's clock barely moved.
+    simulator.advance(30 * HOUR);
+    const addsBefore = posts(simulator, '/hedges/add').length;
+    const resumed = await simulator.hedge(['resume', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
+    expect(sideUsd(simulator, 'buy')).toBe(1_250);
+  });
+});
+
+describe('a finished write is not repeated silently', () => {
+  it('the same reduce run again minutes later: exit 11 repeated_action, nothing sent; --again sends it', async () => {
+    const simulator = await startSimulator({ fillDelayMs: 100 });
+    expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7'])).code).toBe(0);
+    expect((await simulator.hedge(['reduce', MARKET, 'sell', '100'])).code).toBe(0);
+    const rerun = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--json']);
+    expect(rerun.code).toBe(11);
+    expect(lastJson(rerun.stderr).error).toMatchObject({ code: 'repeated_action' });
+    expect(posts(simulator, '/hedges/reduce')).toHaveLength(1);
+    expect(sideUsd(simulator, 'sell')).toBe(900);
+    const again = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--again']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(sideUsd(simulator, 'sell')).toBe(800);
+  });
+
+  it("a script's own --idempotency-key makes a re-run exactly once: the second run sends nothing and shows the same result", async () => {
+    const simulator = await startSimulator({ fillDelayMs: 100 });
+    expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7'])).code).toBe(0);
+    const key = ['--idempotency-key', 'nightly-2026-11-23-reduce'];
+    const first = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--json', ...key]);
+    const second = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--json', ...key]);
+    expect([first.code, second.code]).toEqual([0, 0]);
+    expect(posts(simulator, '/hedges/reduce')).toHaveLength(1);
+    expect(sideUsd(simulator, 'sell')).toBe(900);
+  });
+});
