@@ -24,6 +24,7 @@ export const API = declare({
     WRITE_OPTIONS[1],
     WRITE_OPTIONS[2],
     WRITE_OPTIONS[3],
+    WRITE_OPTIONS[4],
     UNTIL_OPTION,
   ],
   examples: [

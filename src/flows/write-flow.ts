@@ -241,10 +241,11 @@ async function refuseRecentRepeat(ctx: CommandContext, journal: Journal, match: 
   );
   if (!recent) return;
   const ended = recent.resolved_at ?? recent.created_at;
+  const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
   throw new RepeatedActionError(
-    `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${timeOf(ended)} UTC) ended ${describeAge(ctx.clock.now() - Date.parse(ended))} ago; this run sent nothing, so a re-run of a finished command does not act twice.`,
+    `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${timeOf(ended)} UTC${hedge}) ended ${describeAge(ctx.clock.now() - Date.parse(ended))} ago; this run sent nothing, so a re-run of a finished command does not act twice.`,
     {
-      details: { journal_id: recent.id, outcome: recent.outcome, ended_at: ended },
+      details: { journal_id: recent.id, outcome: recent.outcome, ended_at: ended, hedge_id: recent.hedge_id ?? null },
       hint: `See it with \`${ctx.hedgeCommand('journal', 'show', recent.id)}\`. To send another one, run the command again with --again; scripts that re-run on failure pass their own --idempotency-key instead (exactly once across any kill).`,
     },
   );
@@ -280,6 +281,12 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
       run: { key: options.idempotencyKey ?? makeIdempotencyKey(), resumed: options.idempotencyKey !== undefined },
       onBegun: () => {},
     });
+  }
+  // The same action in flight in another live process: said at once (exit 11), not waited for.
+  if (!options.idempotencyKey && !options.fresh) {
+    const pending = await journal.findUnresolvedMatch(match);
+    const holder = pending ? await journal.holderOf(pending.id) : undefined;
+    if (pending && holder) throw heldError(ctx, pending, holder);
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
   if (action.side) return withSideLock(ctx, action.side.market, action.side.side, () => decideAndCarryOut(ctx, action, options, { guard, journal, identity, match }));
@@ -423,12 +430,12 @@ async function reconcileEarlier<S, R>(
   const { ageMs: age, clock } = await keyAge(ctx, entry);
   const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${entry.created_at.slice(0, 10)} ${timeOf(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
   if (found.verdict === 'landed' && found.answer !== undefined) {
-    ctx.output.note(ctx.output.chalk.yellow(`${started}: the book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`));
+    ctx.output.note(ctx.output.chalk.yellow(`${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`));
     return { kind: 'landed', answer: found.answer };
   }
   const others = found.verdict === 'not-landed' ? await otherChangesOfTheSide(journal, entry) : [];
   if (found.verdict === 'not-landed' && others.length === 0) {
-    ctx.output.note(ctx.output.chalk.yellow(`${started}: the book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`));
+    ctx.output.note(ctx.output.chalk.yellow(`${started}. The book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`));
     return undefined;
   }
   if (age < lifetime) {

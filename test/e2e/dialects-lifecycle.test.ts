@@ -113,7 +113,8 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
   // add: the body carries the notional under the dialect's name, and nothing under another (a
   // dialect with another name refuses hedge's guess once, the first time: then hedge knows it)
   const addsBefore = simulator.requests('POST', '/hedges/add').length;
-  await hedge('add', MARKET, 'buy', '5000', '--yes');
+  // Each output mode runs the same add on this simulator: --again, since they are meant.
+  await hedge('add', MARKET, 'buy', '5000', '--yes', '--again');
   const adds = simulator.requests('POST', '/hedges/add').slice(addsBefore);
   expect(adds.at(-1)!.body).toEqual({ market: MARKET, side: 'buy', [wire.changeNotionalField]: 5000 });
   expect(adds.at(-1)!.status).toBe(200);
@@ -123,7 +124,7 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
 
   // reduce: the learned name from the start, one request
   const reducesBefore = simulator.requests('POST', '/hedges/reduce').length;
-  await hedge('reduce', MARKET, 'buy', '3000', '--yes');
+  await hedge('reduce', MARKET, 'buy', '3000', '--yes', '--again');
   expect(simulator.requests('POST', '/hedges/reduce')).toHaveLength(reducesBefore + 1);
   expect(lastChangeBody('/hedges/reduce')).toEqual({ market: MARKET, side: 'buy', [wire.changeNotionalField]: 3000 });
   expect(hedgeState(buyId)).toMatchObject({ status: 'filled', notionalUsd: 12_000 });
@@ -140,15 +141,15 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
   if (mode === 'json') expect(masked(json(openAccount.stdout), moving)).toBe(masked(await server('/account'), moving));
 
   // full reduce: the side is flat, whatever status the dialect gives the hedge
-  await hedge('reduce', MARKET, 'buy', '12000', '--yes');
+  await hedge('reduce', MARKET, 'buy', '12000', '--yes', '--again');
   expect(hedgeState(buyId).status).toBe('closed');
   expect(simulator.active('buy', MARKET)).toEqual([]);
   expect(account().history.map((record) => record.hedge_id)).toContain(buyId);
 
   // open again, then close
-  const sellId = await opened(['open', MARKET, 'sell', '8000', '--tenor', '1', '--yes']);
+  const sellId = await opened(['open', MARKET, 'sell', '8000', '--tenor', '1', '--yes', '--again']);
   expect(hedgeState(sellId)).toMatchObject({ status: 'filled', side: 'sell', notionalUsd: 8000 });
-  const close = await hedge('close', MARKET, 'sell', '--yes');
+  const close = await hedge('close', MARKET, 'sell', '--yes', '--again');
   if (mode === 'json') expect(json(close.stdout)).toMatchObject({ hedge_id: sellId, market: MARKET, side: 'sell' });
   expect(hedgeState(sellId).status).toBe('closed');
   expect(simulator.active('sell', MARKET)).toEqual([]);

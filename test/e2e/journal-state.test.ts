@@ -2,7 +2,7 @@
 // journal this user may not write, and a damaged line. Each write is refused before anything leaves
 // the machine (exit 13, the path named, the server's request log without a write); a damaged line
 // is skipped with a warning naming its file and line.
-import { chmodSync, chownSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, readdirSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
@@ -39,8 +39,8 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
     // Root may write any file: run the CLI as another user who owns the folder (as a desk user would).
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
     if (asUser) {
-      chownSync(t.configDir, asUser.uid, asUser.gid);
-      chownSync(journal, asUser.uid, asUser.gid);
+      // The whole folder is the desk user's (its lock files included): only the journal is read-only.
+      for (const path of [t.configDir, ...readdirSync(t.configDir, { recursive: true, encoding: 'utf8' }).map((name) => join(t.configDir, name))]) chownSync(path, asUser.uid, asUser.gid);
     }
     // The add's quote (POST /quotes) is a read: what must not leave is the add itself.
     const adds = () => t.writes().filter((entry) => entry.path === '/hedges/add');

@@ -175,7 +175,7 @@ describe('calls racing the daily cap', () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 10_000);
     const call = await serve(simulator, ['--max-daily-notional', '3500'], plainDesk.path);
-    const answers = await Promise.all([0, 1, 2, 3, 4, 5].map(() => call('add', { market: MARKET, side: 'buy', notional: 1_000, new: true })));
+    const answers = await Promise.all([0, 1, 2, 3, 4, 5].map(() => call('add', { market: MARKET, side: 'buy', notional: 1_000, again: true })));
     const sent = tradesSent(simulator).map((entry) => (entry.body as { notional_usd: number }).notional_usd);
     expect(sent).toEqual([1_000, 1_000, 1_000]);
     expect(answers.filter((answer) => answer.isError).map((answer) => json(answer).error.code)).toEqual(Array(3).fill('max_daily_notional_exceeded'));

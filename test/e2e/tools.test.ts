@@ -39,7 +39,7 @@ describe('hedge tools', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n');
     expect(lines).toContain('quote\tread\tyes\tmarket side notional tenor (+1 optional)');
-    expect(lines).toContain('open\twrite\tno\tmarket side notional tenor (+7 optional)');
+    expect(lines).toContain('open\twrite\tno\tmarket side notional tenor (+8 optional)');
     expect(lines).toContain('markets\tread\tyes\t(+1 optional)');
   });
 

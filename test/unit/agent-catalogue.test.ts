@@ -72,7 +72,7 @@ describe('tools from the manifest', () => {
 
   it('open: what the wizard would ask is required; long flags with underscores; --no-wait is `wait`, on by default', () => {
     const schema = inputSchema(tool('open'), 'direct') as { properties: Record<string, { type?: string; default?: unknown }>; required: string[] };
-    expect(Object.keys(schema.properties)).toEqual(['market', 'side', 'notional', 'tenor', 'ref', 'allow_duplicate_ref', 'skip_checks', 'wait', 'idempotency_key', 'new', 'dry_run']);
+    expect(Object.keys(schema.properties)).toEqual(['market', 'side', 'notional', 'tenor', 'ref', 'allow_duplicate_ref', 'skip_checks', 'wait', 'idempotency_key', 'new', 'dry_run', 'again']);
     expect(schema.required).toEqual(['market', 'side', 'notional', 'tenor']);
     expect(schema.properties.wait).toMatchObject({ type: 'boolean', default: true });
     expect(schema.properties.dry_run).toMatchObject({ type: 'boolean', default: false });
@@ -92,7 +92,7 @@ describe('tools from the manifest', () => {
 
   it('a confirmation_token argument only on write tools that need one (live key with --allow-live)', () => {
     const names = (name: string, access: 'direct' | 'token') => Object.keys((inputSchema(tool(name), access) as { properties: object }).properties);
-    expect(names('close', 'token')).toEqual(['market', 'side', 'wait', 'idempotency_key', 'new', 'dry_run', 'confirmation_token']);
+    expect(names('close', 'token')).toEqual(['market', 'side', 'wait', 'idempotency_key', 'new', 'dry_run', 'again', 'confirmation_token']);
     expect(names('close', 'direct')).not.toContain('confirmation_token');
     expect(names('quote', 'token')).not.toContain('confirmation_token');
   });
