@@ -1,0 +1,109 @@
+// The OS keyring (macOS Keychain, Windows Credential Manager, the Secret Service on Linux) through
+// @napi-rs/keyring's native binding. A `.node` file cannot be bundled into dist/, so the build
+// copies the binding of the platform it ran on beside dist/'s files (scripts/native-bindings.mjs)
+// and this module opens that file itself with process.dlopen — no package is loaded at run time.
+// It is imported lazily, only by login, logout and a profile whose key lives in the keyring; where
+// the binding is absent (another platform, the single executable without it) or no keyring answers,
+// it says why and hedge falls back to the file.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Every entry hedge makes is under this service name; the account names the profile and config folder. */
+export const KEYRING_SERVICE = 'hedge';
+
+/** A keyring that does not answer (a locked Keychain waiting for a click, a stuck D-Bus) ends the command instead of hanging it. */
+export const KEYRING_BOUND_MS = 10_000;
+
+export interface OsKeyring {
+  /** Where the keys go, for messages: "the Secret Service", "the macOS Keychain", … */
+  readonly name: string;
+  get(account: string): Promise<string | null>;
+  set(account: string, secret: string): Promise<void>;
+  /** true when there was an entry to delete. */
+  delete(account: string): Promise<boolean>;
+}
+
+export type KeyringOpening = { ok: true; keyring: OsKeyring } | { ok: false; reason: string };
+
+interface AsyncEntryLike {
+  getPassword(signal?: AbortSignal): Promise<string | null>;
+  setPassword(password: string, signal?: AbortSignal): Promise<void>;
+  deleteCredential?(signal?: AbortSignal): Promise<boolean>;
+  deletePassword?(signal?: AbortSignal): Promise<boolean>;
+}
+interface Binding {
+  AsyncEntry: new (service: string, account: string, options?: { linux?: { store?: 'secret-service' | 'keyutils' } }) => AsyncEntryLike;
+}
+
+/** The binding's file names for this platform, as @napi-rs/keyring's packages name them. */
+export function bindingFileNames(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string[] {
+  if (platform === 'linux') return [`keyring.linux-${arch}-gnu.node`, `keyring.linux-${arch}-musl.node`];
+  if (platform === 'win32') return [`keyring.win32-${arch}-msvc.node`];
+  if (platform === 'darwin') return [`keyring.darwin-${arch}.node`, 'keyring.darwin-universal.node'];
+  return [`keyring.${platform}-${arch}.node`];
+}
+
+function keyringName(platform: NodeJS.Platform): string {
+  if (platform === 'darwin') return 'the macOS Keychain';
+  if (platform === 'win32') return 'the Windows Credential Manager';
+  return 'the Secret Service';
+}
+
+let opened: KeyringOpening | undefined;
+
+/** Loads the binding once; never throws (a missing or broken binding is a reason, and the file is the fallback). */
+export function openOsKeyring(env: Readonly<Record<string, string | undefined>> = process.env): KeyringOpening {
+  // The Secret Service is reached over the D-Bus session bus: without one (a server, a container,
+  // an SSH login with no session) there is nothing to ask, and nothing native needs loading.
+  if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) {
+    return { ok: false, reason: 'no D-Bus session to reach a Secret Service on (DBUS_SESSION_BUS_ADDRESS is not set)' };
+  }
+  opened ??= open();
+  return opened;
+}
+
+function open(): KeyringOpening {
+  const folders = [dirname(fileURLToPath(import.meta.url))];
+  // The single executable has no dist/ folder: a binding placed beside the executable is used.
+  folders.push(dirname(process.execPath));
+  const candidates = folders.flatMap((folder) => bindingFileNames().map((name) => join(folder, name)));
+  const present = candidates.filter((path) => existsSync(path));
+  if (present.length === 0) return { ok: false, reason: `this build of hedge has no keyring binding for ${process.platform}-${process.arch}` };
+  let lastError = '';
+  for (const path of present) {
+    try {
+      const module = { exports: {} as Binding };
+      process.dlopen(module, path);
+      return { ok: true, keyring: wrap(module.exports) };
+    } catch (error) {
+      // A musl binding on glibc (or the reverse) fails to open: the next candidate may fit.
+      lastError = (error as Error).message.split('\n')[0] ?? 'error';
+    }
+  }
+  return { ok: false, reason: `the keyring binding could not be loaded (${lastError})` };
+}
+
+function wrap(binding: Binding): OsKeyring {
+  // On Linux the binding would fall back to the kernel's keyutils store when no Secret Service
+  // answers, and that store forgets everything at reboot: a key "saved" there would vanish. The
+  // Secret Service is required, and its absence is a reason to use the file instead.
+  const entry = (account: string) => new binding.AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
+  const bounded = () => AbortSignal.timeout(KEYRING_BOUND_MS);
+  return {
+    name: keyringName(process.platform),
+    // async: the entry's constructor throws at once when no keyring answers; a rejection either way.
+    get: async (account) => entry(account).getPassword(bounded()),
+    set: async (account, secret) => entry(account).setPassword(secret, bounded()),
+    delete: async (account) => {
+      const item = entry(account);
+      return (item.deleteCredential ?? item.deletePassword)!.call(item, bounded());
+    },
+  };
+}
+
+/** A keyring error in a line: the binding's text without its backtrace. */
+export function keyringReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split('\n')[0] ?? 'error').slice(0, 300);
+}
