@@ -56,7 +56,7 @@ export function runKeyCommand(command: string, run: KeyCommandRun): Promise<stri
       }
     };
     const timer = setTimeout(
-      () => stop(new AuthError(`The key command of ${run.owner} did not finish within ${Math.round(bound / 1000)} s and was stopped; nothing was sent.`, { hint })),
+      () => stop(new AuthError(`The key command of ${run.owner} did not finish within ${bound >= 1000 ? `${Math.round(bound / 1000)} s` : `${bound} ms`} and was stopped; nothing was sent.`, { hint })),
       bound,
     );
     const onAbort = () => stop(new InterruptedError(`Interrupted while the key command of ${run.owner} ran; nothing was sent.`));

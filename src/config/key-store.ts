@@ -46,7 +46,8 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
   }
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
   const opening = openOsKeyring(reading.env);
-  const hint = `Save the key again with \`hedge login --profile ${profileName}\` (it goes to the file where no keyring answers), or set HEDGE_API_KEY.`;
+  const renew = `save the key again with \`hedge login --profile ${profileName}\` (it goes to the file where no keyring answers), or set HEDGE_API_KEY`;
+  const hint = `${renew[0]!.toUpperCase()}${renew.slice(1)}.`;
   if (!opening.ok) {
     throw new AuthError(`The key of profile "${profileName}" is in the OS keyring, but ${opening.reason}; nothing was sent.`, { hint });
   }
@@ -55,7 +56,7 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
     key = await opening.keyring.get(location.account);
   } catch (error) {
     throw new AuthError(`The key of profile "${profileName}" is in ${opening.keyring.name}, which did not answer (${keyringReason(error)}); nothing was sent.`, {
-      hint: `Unlock the keyring (or start its service) and try again; ${hint}`,
+      hint: `Unlock the keyring (or start its service) and try again; or ${renew}.`,
     });
   }
   if (key === null) {
