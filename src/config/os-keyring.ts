@@ -64,7 +64,12 @@ export function openOsKeyring(env: Readonly<Record<string, string | undefined>> 
 }
 
 function open(): KeyringOpening {
-  const folders = [dirname(fileURLToPath(import.meta.url))];
+  const folders: string[] = [];
+  try {
+    folders.push(dirname(fileURLToPath(import.meta.url)));
+  } catch {
+    // Not a file on disk (code inside the single executable): only the executable's folder is left.
+  }
   // The single executable has no dist/ folder: a binding placed beside the executable is used.
   folders.push(dirname(process.execPath));
   const candidates = folders.flatMap((folder) => bindingFileNames().map((name) => join(folder, name)));
