@@ -202,11 +202,18 @@ export async function runLogin(ctx: CommandContext, opts: LoginOptions): Promise
       ? `${label} ${c.red('key accepted: this profile trades in production, with real money.')}`
       : c.green(`✓ Key accepted: a ${label} key (sandbox, test funds).`),
   );
-  ctx.output.note(`Saved profile "${name}" (${baseUrl}, key ${redactKey(apiKey)}) in ${store.file}; the key is in the ${where}.`);
+  const shownKey = redactKey(apiKey);
+  ctx.output.note(
+    keyAt.kind === 'file'
+      ? `Saved profile "${name}" (${baseUrl}, key ${shownKey}) in ${store.file}, the key with it in plain text (0600).`
+      : keyAt.kind === 'keyring'
+        ? `Saved profile "${name}" (${baseUrl}) in ${store.file}; its key ${shownKey} is in the ${where}.`
+        : `Saved profile "${name}" (${baseUrl}) in ${store.file}; its key ${shownKey} comes from the ${where} each time it is needed (hedge keeps no copy).`,
+  );
   if (fallbackReason) {
     // Said once, at login: later commands read the file without a word.
     ctx.output.note(
-      `No OS keyring to keep it in (${safeText(fallbackReason)}): the key is in plain text in that file, readable only by you (0600). Once there is a keyring, move it with \`${ctx.hedgeCommand('login', '--move-key')}\`, or name a credential helper with --key-command.`,
+      `No OS keyring to keep it in: ${safeText(fallbackReason)}. The key is readable only by you, in plain text; once there is a keyring, move it with \`${ctx.hedgeCommand('login', '--move-key')}\`, or name a credential helper with --key-command.`,
     );
   }
   if (journalShown) ctx.output.note(`Its journal is the team store ${journalShown}: every machine using it sees and guards the same actions.`);

@@ -105,7 +105,7 @@ export async function keepKey(choice: KeyStoreChoice, account: string, apiKey: s
       if ((await opening.keyring.get(account)) === apiKey) return { ok: true, at: { kind: 'keyring', account }, keyringName: opening.keyring.name };
       reason = `${opening.keyring.name} did not keep the entry`;
     } catch (error) {
-      reason = `${opening.keyring.name} refused it (${keyringReason(error)})`;
+      reason = `${opening.keyring.name} refused it, ${keyringReason(error)}`;
     }
   } else {
     reason = opening.reason;

@@ -57,7 +57,7 @@ export function openOsKeyring(env: Readonly<Record<string, string | undefined>> 
   // The Secret Service is reached over the D-Bus session bus: without one (a server, a container,
   // an SSH login with no session) there is nothing to ask, and nothing native needs loading.
   if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) {
-    return { ok: false, reason: 'no D-Bus session to reach a Secret Service on (DBUS_SESSION_BUS_ADDRESS is not set)' };
+    return { ok: false, reason: 'no D-Bus session to reach a Secret Service on, DBUS_SESSION_BUS_ADDRESS is not set' };
   }
   opened ??= open();
   return opened;

@@ -30,7 +30,7 @@ describe.skipIf(missing !== undefined)(`the OS keyring (Secret Service)${missing
     const login = await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk', '--json'], secrets.env);
     expect(login.code).toBe(0);
     expect(JSON.parse(login.stdout)).toMatchObject({ profile: 'desk', key_store: 'keyring' });
-    expect(login.stderr).toContain('the key is in the OS keyring');
+    expect(login.stderr).toContain('its key hpk_test…0001 is in the OS keyring');
     expect(login.stderr).not.toContain('No OS keyring');
     expect(simulator.requests('GET', '/account').map((entry) => entry.status)).toEqual([200]);
 
