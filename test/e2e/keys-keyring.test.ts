@@ -77,6 +77,16 @@ describe.skipIf(missing !== undefined)(`the OS keyring (Secret Service)${missing
     expect(readStore(tmp.path).profiles.desk.key_keyring).toBeUndefined();
   });
 
+  it('profile remove takes the keyring entry with it', async () => {
+    const { sandbox, tmp } = suite;
+    expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'ops'], secrets.env)).code).toBe(0);
+    expect(secrets.lookup(accountOf('ops'))).toBe(KEY_A);
+    const removed = await run(['profile', 'remove', 'ops']);
+    expect(removed.code).toBe(0);
+    expect(secrets.lookup(accountOf('ops'))).toBeNull();
+    expect(readStore(tmp.path).profiles.ops).toBeUndefined();
+  });
+
   it('login --move-key moves a plain-text key into the keyring and back, asking nothing and sending nothing', async () => {
     const { sandbox, tmp } = suite;
     expect((await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'file'], secrets.env)).code).toBe(0);
