@@ -94,15 +94,24 @@ function wrap(binding: Binding): OsKeyring {
   // answers, and that store forgets everything at reboot: a key "saved" there would vanish. The
   // Secret Service is required, and its absence is a reason to use the file instead.
   const entry = (account: string) => new binding.AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
-  const bounded = () => AbortSignal.timeout(KEYRING_BOUND_MS);
+  const name = keyringName(process.platform);
+  // The binding's AbortSignal only cancels work not yet started; the race ends the wait in any case.
+  const bounded = <T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    const signal = AbortSignal.timeout(KEYRING_BOUND_MS);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${name} did not answer within ${KEYRING_BOUND_MS / 1000} s`)), KEYRING_BOUND_MS);
+    });
+    return Promise.race([work(signal), late]).finally(() => clearTimeout(timer));
+  };
   return {
-    name: keyringName(process.platform),
+    name,
     // async: the entry's constructor throws at once when no keyring answers; a rejection either way.
-    get: async (account) => entry(account).getPassword(bounded()),
-    set: async (account, secret) => entry(account).setPassword(secret, bounded()),
+    get: async (account) => bounded((signal) => entry(account).getPassword(signal)),
+    set: async (account, secret) => bounded((signal) => entry(account).setPassword(secret, signal)),
     delete: async (account) => {
       const item = entry(account);
-      return (item.deleteCredential ?? item.deletePassword)!.call(item, bounded());
+      return bounded((signal) => (item.deleteCredential ?? item.deletePassword)!.call(item, signal));
     },
   };
 }
