@@ -45,7 +45,7 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
     return runKeyCommand(location.command, { env: reading.env, signal: reading.signal, timeoutMs: left, owner: `profile "${profileName}"` });
   }
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
-  const opening = openOsKeyring(reading.env);
+  const opening = await openOsKeyring(reading.env);
   const renew = `save the key again with \`hedge login --profile ${profileName}\` (it goes to the file where no keyring answers), or set HEDGE_API_KEY`;
   const hint = `${renew[0]!.toUpperCase()}${renew.slice(1)}.`;
   if (!opening.ok) {
@@ -96,7 +96,7 @@ export type KeyKeeping =
 export async function keepKey(choice: KeyStoreChoice, account: string, apiKey: string, env: Env): Promise<KeyKeeping> {
   if (choice === 'file') return { ok: true, at: { kind: 'file' } };
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
-  const opening = openOsKeyring(env);
+  const opening = await openOsKeyring(env);
   let reason: string;
   if (opening.ok) {
     try {
@@ -119,7 +119,7 @@ export type KeyringRemoval = { removed: boolean; keyringName: string } | { error
 /** Deletes the profile's entry from the keyring (logout, or a key that moved elsewhere). */
 export async function removeFromKeyring(account: string, env: Env): Promise<KeyringRemoval> {
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
-  const opening = openOsKeyring(env);
+  const opening = await openOsKeyring(env);
   if (!opening.ok) return { error: opening.reason };
   try {
     return { removed: await opening.keyring.delete(account), keyringName: opening.keyring.name };

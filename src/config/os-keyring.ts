@@ -6,6 +6,7 @@
 // the binding is absent (another platform, the single executable without it) or no keyring answers,
 // it says why and hedge falls back to the file.
 import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -52,15 +53,64 @@ function keyringName(platform: NodeJS.Platform): string {
 
 let opened: KeyringOpening | undefined;
 
+/** How long the session bus may take to answer a greeting before it counts as not there. */
+export const BUS_PROBE_MS = 3_000;
+
 /** Loads the binding once; never throws (a missing or broken binding is a reason, and the file is the fallback). */
-export function openOsKeyring(env: Readonly<Record<string, string | undefined>> = process.env): KeyringOpening {
-  // The Secret Service is reached over the D-Bus session bus: without one (a server, a container,
-  // an SSH login with no session) there is nothing to ask, and nothing native needs loading.
-  if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) {
-    return { ok: false, reason: 'no D-Bus session to reach a Secret Service on, DBUS_SESSION_BUS_ADDRESS is not set' };
+export async function openOsKeyring(env: Readonly<Record<string, string | undefined>> = process.env): Promise<KeyringOpening> {
+  if (process.platform === 'linux') {
+    // The Secret Service is reached over the D-Bus session bus: without one (a server, a container,
+    // an SSH login with no session) there is nothing to ask, and nothing native needs loading.
+    const address = env.DBUS_SESSION_BUS_ADDRESS;
+    if (!address) return { ok: false, reason: 'no D-Bus session to reach a Secret Service on, DBUS_SESSION_BUS_ADDRESS is not set' };
+    // The binding connects to the bus synchronously, with no bound: a bus that accepts and never
+    // answers would hang the command. It is greeted first, within a bound.
+    const silent = await busDoesNotAnswer(address, BUS_PROBE_MS);
+    if (silent) return { ok: false, reason: silent };
   }
   opened ??= open();
   return opened;
+}
+
+/**
+ * Opens the session bus's socket and starts D-Bus's authentication (a NUL byte, then `AUTH
+ * EXTERNAL <uid in hex>`): any answer line means the bus is alive. Returns why not, or undefined.
+ * Addresses other than a unix socket or TCP are left to the binding.
+ */
+export async function busDoesNotAnswer(address: string, boundMs: number): Promise<string | undefined> {
+  const target = socketOf(address);
+  if (!target) return undefined;
+  return new Promise<string | undefined>((resolve) => {
+    const socket = 'path' in target ? connect({ path: target.path }) : connect({ host: target.host, port: target.port });
+    const finish = (reason: string | undefined) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(reason);
+    };
+    const timer = setTimeout(() => finish(`the D-Bus session bus did not answer within ${boundMs / 1000} s`), boundMs);
+    socket.on('error', (error: NodeJS.ErrnoException) => finish(`the D-Bus session bus cannot be reached (${error.code ?? error.message})`));
+    socket.on('connect', () => {
+      const uid = typeof process.getuid === 'function' ? String(process.getuid()) : '0';
+      socket.write(`\0AUTH EXTERNAL ${Buffer.from(uid).toString('hex')}\r\n`);
+    });
+    let heard = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      heard += chunk;
+      if (heard.includes('\n')) finish(undefined);
+    });
+    socket.on('end', () => finish('the D-Bus session bus closed the connection'));
+  });
+}
+
+function socketOf(address: string): { path: string } | { host: string; port: number } | undefined {
+  for (const entry of address.split(';')) {
+    const [transport, rest = ''] = entry.split(/:(.*)/s, 2) as [string, string?];
+    const keys = new Map(rest.split(',').map((pair) => pair.split('=', 2) as [string, string]).map(([key, value]) => [key, decodeURIComponent(value ?? '')]));
+    if (transport === 'unix' && keys.get('path')) return { path: keys.get('path')! };
+    if (transport === 'unix' && keys.get('abstract')) return { path: `\0${keys.get('abstract')}` };
+    if (transport === 'tcp' && keys.get('host') && keys.get('port')) return { host: keys.get('host')!, port: Number(keys.get('port')) };
+  }
+  return undefined;
 }
 
 function open(): KeyringOpening {
@@ -98,11 +148,14 @@ function wrap(binding: Binding): OsKeyring {
   // The binding's AbortSignal only cancels work not yet started; the race ends the wait in any case.
   const bounded = <T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     const signal = AbortSignal.timeout(KEYRING_BOUND_MS);
+    // Started first: the binding may block while it connects, and its time is not the call's.
+    const running = work(signal);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`${name} did not answer within ${KEYRING_BOUND_MS / 1000} s`)), KEYRING_BOUND_MS);
     });
-    return Promise.race([work(signal), late]).finally(() => clearTimeout(timer));
+    late.catch(() => undefined); // the race may be settled already when it fires
+    return Promise.race([running, late]).finally(() => clearTimeout(timer));
   };
   return {
     name,

@@ -5,6 +5,7 @@
 // test environment has no D-Bus session, so no keyring answers here; keys-keyring.test.ts runs the
 // keyring path against a real Secret Service.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
@@ -150,6 +151,31 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
     expect(positions.stderr).not.toMatch(/keyring/i);
     const whoami = await hedgeIn(configDir, ['whoami', '--json']);
     expect(JSON.parse(whoami.stdout).key_store).toEqual({ kind: 'file', location: storeFile(configDir) });
+  });
+
+  it('a session bus that accepts and never answers is no keyring: login falls back, a keyring profile fails, neither hangs', async () => {
+    const busPath = join(tmp.path, 'silent-bus.sock');
+    const held: Socket[] = [];
+    const bus = createServer((socket) => held.push(socket)).listen(busPath);
+    try {
+      const env = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` };
+      const login = await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk'], env);
+      expect(login.code).toBe(0);
+      expect(login.stderr).toContain('No OS keyring to keep it in: the D-Bus session bus did not answer within 3 s.');
+      expect(readStore(configDir).profiles.desk.api_key).toBe(KEY_A);
+
+      const store = readStore(configDir);
+      store.profiles.desk = { base_url: sandbox.baseUrl, key_keyring: `desk@${configDir}` };
+      writeFileSync(storeFile(configDir), JSON.stringify(store), { mode: 0o600 });
+      sandbox.requestLog.length = 0;
+      const positions = await hedgeIn(configDir, ['positions'], { env });
+      expect(positions.code).toBe(4);
+      expect(positions.stderr).toContain('is in the OS keyring, but the D-Bus session bus did not answer within 3 s; nothing was sent.');
+      expect(sandbox.requestLog).toHaveLength(0);
+    } finally {
+      for (const socket of held) socket.destroy();
+      bus.close();
+    }
   });
 
   it('--key-store keyring and --move-key refuse without a keyring and change nothing', async () => {
