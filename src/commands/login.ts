@@ -1,4 +1,4 @@
-// hedge login [--profile NAME] [--base-url URL] [--ca-file FILE]
+// hedge login [--profile NAME] [--base-url URL] [--ca-file FILE] [--key-command CMD | --key-store keyring|file] [--move-key]
 // Asks on a terminal (the key hidden), reads the key from stdin otherwise; checks the key with one
 // GET /account against that base URL and saves the profile only when the server accepted it. The
 // asking is flows/login.ts. The key goes to the OS keyring where one answers, to the 0600 file
