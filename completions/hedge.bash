@@ -46,7 +46,7 @@ _hedge_options() {
     'journal list') REPLY='--pending --since --limit --ref --until' ;;
     'journal resolve') REPLY='--landed --not-landed' ;;
     'resume') REPLY='--no-wait' ;;
-    'login') REPLY='--base-url --ca-file --journal-url' ;;
+    'login') REPLY='--base-url --ca-file --journal-url --key-command --key-store --move-key' ;;
     'profile reset-wire') REPLY='--all' ;;
     'sandbox serve') REPLY='--port --host --tls --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --hostile-text' ;;
     'markets') REPLY='--until' ;;
@@ -66,7 +66,7 @@ _hedge_takes_value() {
       -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | \
       --max-notional | --max-daily-notional | --markets | \
       --watch | --alert-pnl | --alert-maturity | --within | --interval | --alert-cmd | --count | \
-      --base-url | --ca-file | --journal-url | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
+      --base-url | --ca-file | --journal-url | --key-command | --key-store | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
       --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --root | --clock-skew)
       return 0 ;;
   esac
@@ -91,6 +91,7 @@ _hedge_option_values() {
     --by) REPLY='day week month side tenor market hedge' ;;
     --format) REPLY='table tsv csv json ndjson' ;;
     --dialect) REPLY='reference alpha beta gamma' ;;
+    --key-store) REPLY='keyring file' ;;
     -X | --method) REPLY='GET POST PUT PATCH DELETE' ;;
     --ca-file | --html | --input | --root) return 1 ;;
   esac

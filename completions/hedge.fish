@@ -32,7 +32,7 @@ function __hedge_takes_value
         --max-notional --max-daily-notional --markets -t --tenor --ref --idempotency-key --status --limit \
         --since --until --tolerance --by --format --fields --query --html \
         --watch --alert-pnl --alert-maturity --within --interval --alert-cmd --count --dialect \
-        --base-url --ca-file --journal-url --port --host --fill-delay --fail-rate --clock-speed --seed \
+        --base-url --ca-file --journal-url --key-command --key-store --port --host --fill-delay --fail-rate --clock-speed --seed \
         --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --root --clock-skew
 end
 
@@ -218,6 +218,9 @@ complete -c hedge -n '__hedge_path_is resume' -l no-wait -d 'return once the ser
 complete -c hedge -n '__hedge_path_is login' -l base-url -x -d 'the API base address, https://…/v2 (the partner desk gives it)'
 complete -c hedge -n '__hedge_path_is login' -l ca-file -r -F -d 'a PEM CA file to trust for this profile (self-signed sandboxes)'
 complete -c hedge -n '__hedge_path_is login' -l journal-url -x -d 'the team journal store, postgres://USER@HOST:PORT/DB'
+complete -c hedge -n '__hedge_path_is login' -l key-command -x -d 'a credential helper whose output is the key (op read …, pass show …)'
+complete -c hedge -n '__hedge_path_is login' -l key-store -x -a 'keyring file' -d 'where to keep the key'
+complete -c hedge -n '__hedge_path_is login' -l move-key -d 'move the stored key to the OS keyring (or the file)'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l port -x -d 'port (default: any free port)'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l host -x -d 'loopback address to listen on (default 127.0.0.1)'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l tls -d 'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)'

@@ -250,6 +250,9 @@ _hedge_options() {
       '--base-url:the API base address, https://…/v2 (the partner desk gives it)'
       '--ca-file:a PEM CA file to trust for this profile (self-signed sandboxes)'
       '--journal-url:the team journal store, postgres://USER@HOST:PORT/DB'
+      '--key-command:a credential helper whose output is the key (op read …, pass show …)'
+      '--key-store:where to keep the key: keyring or file'
+      '--move-key:move the stored key to the OS keyring (or the file)'
     ) ;;
     ('profile reset-wire') reply=(
       '--all:forget them for every profile and server'
@@ -278,7 +281,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case $1 in
-    (--profile|--timeout|--request-timeout|-X|--method|-f|--raw-field|-F|--field|-H|--header|--input|--max-notional|--max-daily-notional|--markets|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--interval|--alert-cmd|--count|--dialect|--html|--base-url|--ca-file|--journal-url|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root|--clock-skew)
+    (--profile|--timeout|--request-timeout|-X|--method|-f|--raw-field|-F|--field|-H|--header|--input|--max-notional|--max-daily-notional|--markets|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--interval|--alert-cmd|--count|--dialect|--html|--base-url|--ca-file|--journal-url|--key-command|--key-store|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root|--clock-skew)
       return 0 ;;
   esac
   return 1
@@ -302,6 +305,7 @@ _hedge_option_values() {
     (--by) reply=(day week month side tenor market hedge) ;;
     (--format) reply=(table tsv csv json ndjson) ;;
     (--dialect) reply=(reference alpha beta gamma) ;;
+    (--key-store) reply=(keyring file) ;;
     (-X|--method) reply=(GET POST PUT PATCH DELETE) ;;
   esac
 }

@@ -33,6 +33,7 @@ import { builtinModules } from 'node:module';
 import { mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { copyNativeBindings } from './native-bindings.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The only package the front may contain; anything else belongs behind a lazy import. */
@@ -141,6 +142,7 @@ async function buildInto(out, { layout, pack, lazyChildProcess, slimUndici, zodL
     for (const [name, code] of packed) writeFileSync(join(out, name), code);
     writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
   }
+  copyNativeBindings(ROOT, out); // the OS keyring's binding, opened lazily by src/config/os-keyring.ts
   writeBuildId(out);
 }
 

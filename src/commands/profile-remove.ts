@@ -1,6 +1,9 @@
 // hedge profile remove NAME — deletes a stored profile (key included). When it was the current
-// one, no profile is current afterwards: the next command asks the operator to choose.
+// one, no profile is current afterwards: the next command asks the operator to choose. A key kept
+// in the OS keyring goes with it (the keyring module is loaded only then).
 import { requireProfile } from '../config/profile-view.js';
+import { keyLocationOf, removeFromKeyring, type KeyLocation } from '../config/key-store.js';
+import { safeText } from '../security/safe-text.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { PROFILE_REMOVE } from './profile-remove.spec.js';
@@ -22,8 +25,9 @@ export async function runProfileRemove(ctx: CommandContext, { name }: ProfileRem
   const store = await ctx.store();
   requireProfile(store.read(), name, 'name');
   let wasCurrent = false;
+  let keyAt: KeyLocation | undefined;
   const data = store.update((latest) => {
-    requireProfile(latest, name, 'name');
+    keyAt = keyLocationOf(requireProfile(latest, name, 'name'));
     delete latest.profiles[name];
     if (latest.current === name) {
       wasCurrent = true;
@@ -32,6 +36,13 @@ export async function runProfileRemove(ctx: CommandContext, { name }: ProfileRem
   });
   if (ctx.output.isJson) ctx.output.json({ removed: name, current: data.current ?? null });
   ctx.output.note(`Removed profile "${name}".`);
+  const location = keyAt as KeyLocation | undefined;
+  if (location?.kind === 'keyring') {
+    const removal = await removeFromKeyring(location.account, ctx.env);
+    if ('error' in removal) ctx.output.warn(`Its key stays in the OS keyring (${removal.error}): delete service "hedge", account "${safeText(location.account)}" by hand.`);
+  } else if (location?.kind === 'command') {
+    ctx.output.note("Its key stays in its credential helper's store: remove it there if it should go too.");
+  }
   const others = Object.keys(data.profiles).sort();
   if (wasCurrent) {
     ctx.output.note(

@@ -8,6 +8,7 @@ import { environmentLabel } from '../ui/profile-view.js';
 import { resolveWireSettings, WIRE_SETTING_SOURCES, type WireSettings } from '../api/unspecified.js';
 import type { CommandContext } from '../runtime/context.js';
 import { journalDir } from '../journal/location.js';
+import { describeKeyLocation } from '../config/key-store.js';
 import { safeText } from '../security/safe-text.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { WHOAMI } from './whoami.spec.js';
@@ -77,6 +78,19 @@ export async function runWhoami(ctx: CommandContext, _opts: WhoamiOptions): Prom
     choice.kind === 'file'
       ? { store: 'file', location: journalDir(ctx.env), source: null }
       : { store: 'postgres', location: choice.shown, source: choice.source };
+  // Where the key lives: the environment, the demo, or the profile's file, OS keyring or credential helper.
+  const keyStore = credentials.keyLocation
+    ? {
+        kind: credentials.keyLocation.kind,
+        location:
+          credentials.keyLocation.kind === 'command'
+            ? credentials.keyLocation.command
+            : credentials.keyLocation.kind === 'keyring'
+              ? `service hedge, account ${credentials.keyLocation.account}`
+              : (await ctx.store()).file,
+      }
+    : { kind: credentials.sources.apiKey === 'demo' ? 'demo' : 'environment', location: credentials.sources.apiKey === 'demo' ? null : 'HEDGE_API_KEY' };
+  const keyStoreText = credentials.keyLocation ? describeKeyLocation(credentials.keyLocation, (await ctx.store()).file) : keyStore.kind === 'demo' ? 'the demo simulator' : 'the environment (HEDGE_API_KEY)';
   const keyCheck = {
     status: check.status,
     ...(check.code ? { code: check.code } : {}),
@@ -88,6 +102,7 @@ export async function runWhoami(ctx: CommandContext, _opts: WhoamiOptions): Prom
       environment: credentials.environment,
       base_url: credentials.baseUrl,
       api_key: redactKey(credentials.apiKey),
+      key_store: keyStore,
       ca_file: credentials.caFile ?? null,
       sources,
       wire: Object.fromEntries(
@@ -111,6 +126,7 @@ export async function runWhoami(ctx: CommandContext, _opts: WhoamiOptions): Prom
         ['Environment', environmentLabel(credentials.environment, c)],
         ['Base URL', `${credentials.baseUrl} ${c.dim(`(${from('base_url', 'HEDGE_BASE_URL')})`)}`],
         ['API key', `${redactKey(credentials.apiKey)} ${c.dim(`(${from('api_key', 'HEDGE_API_KEY')})`)}`],
+        ['Key stored in', keyStoreText],
       ];
       if (credentials.caFile) rows.push(['CA file', `${credentials.caFile} ${c.dim(`(${from('ca_file', 'HEDGE_CA_FILE')})`)}`]);
       for (const row of wireRows) rows.push([`Wire ${row.setting}`, `${shownValue(row)} ${c.dim(`(${sourceText(row)}; ${row.variable})`)}`]);
@@ -131,6 +147,8 @@ export async function runWhoami(ctx: CommandContext, _opts: WhoamiOptions): Prom
         base_url_source: sources.base_url,
         api_key: redactKey(credentials.apiKey),
         api_key_source: sources.api_key,
+        key_store: keyStore.kind,
+        key_store_location: keyStore.location,
         ca_file: credentials.caFile ?? null,
         ca_file_source: sources.ca_file,
       };

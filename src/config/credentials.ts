@@ -6,7 +6,9 @@ import { checkBaseUrl } from '../security/base-url.js';
 import { AuthError, UsageError } from '../errors.js';
 import { registerSecret, validateApiKey, type Environment } from '../security/secrets.js';
 import type { ProfileStore } from './profile-store.js';
+import type { StoredProfile } from './store-schema.js';
 import { PROFILE_NAME } from './profile-name.js';
+import { keyLocationOf, readProfileKey, type KeyLocation, type KeyReading } from './key-store.js';
 
 export type Source = 'flag' | 'environment' | 'profile' | 'demo';
 
@@ -19,6 +21,8 @@ export interface ResolvedCredentials {
   environment: Environment;
   profileName?: string;
   sources: { apiKey: Source; baseUrl: Source; profile?: Source; caFile?: Source };
+  /** Where a profile's key was read from (the file, the OS keyring, a helper); absent when it came from the environment or the demo. */
+  keyLocation?: KeyLocation;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -44,11 +48,13 @@ export function needsProfileStore(profileFlag: string | undefined, env: Env): bo
   return profileFlag !== undefined || Boolean(env.HEDGE_PROFILE) || !env.HEDGE_API_KEY?.trim() || !env.HEDGE_BASE_URL?.trim();
 }
 
-export function resolveCredentials(input: {
+export async function resolveCredentials(input: {
   profileFlag?: string;
   env: Env;
   store: () => ProfileStore;
-}): ResolvedCredentials {
+  /** Bounds and cancels reading a key from a helper or the keyring. */
+  reading?: Omit<KeyReading, 'env'>;
+}): Promise<ResolvedCredentials> {
   const { env } = input;
   const wanted = requestedProfile(input.profileFlag, env);
   // `--profile NAME` on the command line is the strongest word there is: that profile's key, URL
@@ -61,7 +67,7 @@ export function resolveCredentials(input: {
   const needStore = needsProfileStore(input.profileFlag, env);
   let profileName: string | undefined;
   let profileSource: Source | undefined;
-  let profile: { base_url?: string; api_key?: string; ca_file?: string; wire?: Record<string, string> } | undefined;
+  let profile: StoredProfile | undefined;
   if (needStore) {
     const store = input.store();
     const data = store.read();
@@ -82,7 +88,9 @@ export function resolveCredentials(input: {
     }
   }
 
-  const apiKey = envKey ?? profile?.api_key;
+  // The profile's key is fetched (a helper run, the keyring asked) only when the environment's does not win.
+  const keyLocation = envKey || !profile ? undefined : keyLocationOf(profile);
+  const apiKey = envKey ?? (profile && profileName ? await readProfileKey(profileName, profile, { ...input.reading, env }) : undefined);
   const keySource: Source = envKey ? 'environment' : 'profile';
   const rawBaseUrl = envBaseUrl ?? profile?.base_url;
   const baseUrlSource: Source = envBaseUrl ? 'environment' : 'profile';
@@ -114,5 +122,7 @@ export function resolveCredentials(input: {
       profile: profileSource,
       caFile: envCaFile ? 'environment' : profile?.ca_file ? 'profile' : undefined,
     },
+    ...(keyLocation ? { keyLocation } : {}),
   };
 }
+

@@ -6,8 +6,9 @@ import { resolve } from 'node:path';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import type { Env } from './credentials.js';
 import type { ProfileStore } from './profile-store.js';
-import type { StoreData } from './store-schema.js';
-import { registerSecret } from '../security/secrets.js';
+import type { StoreData, StoredProfile } from './store-schema.js';
+import { environmentOfKey, redactKey, registerSecret } from '../security/secrets.js';
+import type { KeyLocation } from './key-store.js';
 import { isStoreUrl, redactStoreUrl, REDACTED, storeUrlHasPassword, storeUrlSecrets } from '../security/store-url.js';
 
 /** Profile `hedge login` (and `logout`) acts on when neither --profile nor HEDGE_PROFILE names one and none is current. */
@@ -129,12 +130,23 @@ export interface SavedLogin {
  */
 export function saveLogin(
   store: ProfileStore,
-  input: { name: string; baseUrl: string; apiKey: string; caFile?: string; savedAt: string; /** A team store to use; null: back to the local file. */ journalUrl?: string | null },
+  input: {
+    name: string;
+    baseUrl: string;
+    apiKey: string;
+    /** Where the key is kept (config/key-store.ts); the file when not said. */
+    keyAt?: KeyLocation;
+    caFile?: string;
+    savedAt: string;
+    /** A team store to use; null: back to the local file. */
+    journalUrl?: string | null;
+  },
 ): SavedLogin {
   let previousCurrent: string | undefined;
   const data = store.update((data) => {
     const existing = data.profiles[input.name];
-    const profile = { ...existing, base_url: input.baseUrl, api_key: input.apiKey, saved_at: input.savedAt };
+    const profile = { ...existing, base_url: input.baseUrl, saved_at: input.savedAt };
+    placeKey(profile, input.apiKey, input.keyAt ?? { kind: 'file' });
     if (input.caFile) profile.ca_file = input.caFile;
     if (input.journalUrl === null) delete profile.journal_url;
     else if (input.journalUrl !== undefined) profile.journal_url = input.journalUrl;
@@ -143,4 +155,23 @@ export function saveLogin(
     else if (data.current !== input.name) previousCurrent = data.current;
   });
   return { name: input.name, current: data.current === input.name, previousCurrent, data };
+}
+
+/** Records where the key is, and forgets where it was: a profile's key lives in exactly one place. */
+export function placeKey(profile: StoredProfile, apiKey: string, at: KeyLocation): void {
+  delete profile.api_key;
+  delete profile.key_keyring;
+  delete profile.key_command;
+  delete profile.key_shown;
+  delete profile.key_environment;
+  if (at.kind === 'file') {
+    profile.api_key = apiKey;
+    return;
+  }
+  if (at.kind === 'keyring') profile.key_keyring = at.account;
+  else profile.key_command = at.command;
+  // What `profile list` shows without asking the keyring or running the helper: never the key itself.
+  profile.key_shown = redactKey(apiKey);
+  const environment = environmentOfKey(apiKey);
+  if (environment) profile.key_environment = environment;
 }

@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { environmentOfKey, redactKey, type Environment } from '../security/secrets.js';
 import { redactStoreUrl } from '../security/store-url.js';
 import type { StoreData, StoredProfile } from './store-schema.js';
+import { keyLocationOf, type KeyLocation } from './key-store.js';
 
 export interface ProfileRow {
   name: string;
@@ -13,6 +14,8 @@ export interface ProfileRow {
   base_url: string;
   /** Redacted; null when logged out. */
   api_key: string | null;
+  /** Where the key lives (config/key-store.ts): `file`, `keyring`, `command`; null when logged out. */
+  key_store: KeyLocation['kind'] | null;
   ca_file: string | null;
   /** The team journal store, password redacted; null: this machine's local file. */
   journal_url: string | null;
@@ -20,12 +23,17 @@ export interface ProfileRow {
 }
 
 export function profileRow(name: string, profile: StoredProfile, current: boolean): ProfileRow {
+  // A key in the keyring or behind a helper is described by what login noted of it: listing
+  // profiles never unlocks a keyring nor runs a helper.
+  const location = keyLocationOf(profile);
+  const environment = location?.kind === 'file' ? environmentOfKey(profile.api_key!) : location ? (profile.key_environment as Environment | undefined) : undefined;
   return {
     name,
     current,
-    environment: profile.api_key ? (environmentOfKey(profile.api_key) ?? null) : null,
+    environment: environment === 'live' || environment === 'test' ? environment : null,
     base_url: profile.base_url,
-    api_key: profile.api_key ? redactKey(profile.api_key) : null,
+    api_key: location?.kind === 'file' ? redactKey(profile.api_key!) : location ? (profile.key_shown ?? '…') : null,
+    key_store: location?.kind ?? null,
     ca_file: profile.ca_file ?? null,
     journal_url: profile.journal_url ? redactStoreUrl(profile.journal_url) : null,
     saved_at: profile.saved_at ?? null,

@@ -4,7 +4,15 @@ import { PROFILE_NAME } from './profile-name.js';
 
 export const profileSchema = z.looseObject({
   base_url: z.string(),
+  /** The key in plain text: the fallback where there is no OS keyring and no helper (config/key-store.ts). */
   api_key: z.string().optional(),
+  /** The key is in the OS keyring, service "hedge", under this account. */
+  key_keyring: z.string().optional(),
+  /** A credential helper: a shell command whose output's first line is the key. */
+  key_command: z.string().optional(),
+  /** For lists without reading the key: its redacted form and environment, as they were at login. */
+  key_shown: z.string().optional(),
+  key_environment: z.string().optional(),
   ca_file: z.string().optional(),
   /** Answers to the spec's "not shown" request names for this server (api/unspecified.ts). */
   wire: z.record(z.string(), z.string()).optional(),

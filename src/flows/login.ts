@@ -30,9 +30,15 @@ export interface LoginAnswers {
  */
 export async function askLogin(
   ctx: CommandContext,
-  given: { name: string; flagBaseUrl?: string; offeredBaseUrl?: string },
+  given: {
+    name: string;
+    flagBaseUrl?: string;
+    offeredBaseUrl?: string;
+    /** Where the key comes from instead of the prompt or stdin (a credential helper, `--key-command`). */
+    fetchKey?: () => Promise<string>;
+  },
 ): Promise<LoginAnswers> {
-  const { name, flagBaseUrl, offeredBaseUrl } = given;
+  const { name, flagBaseUrl, offeredBaseUrl, fetchKey } = given;
   if (ctx.globals.input && ctx.io.stdinIsTTY) {
     const prompter = await ctx.prompter();
     let baseUrl: string;
@@ -53,7 +59,7 @@ export async function askLogin(
       baseUrl = checkBaseUrl(answer, 'the answer');
       baseUrlSource = 'profile';
     }
-    const apiKey = (
+    const apiKey = fetchKey ? await fetchKey() : (
       await prompter.password({
         message: `API key for profile "${name}" (hidden)`,
         validate: (value) => (environmentOfKey(value.trim()) ? true : KEY_SHAPE_HINT),
@@ -61,7 +67,7 @@ export async function askLogin(
     ).trim();
     return { baseUrl, baseUrlSource, apiKey };
   }
-  if (ctx.io.stdinIsTTY) {
+  if (ctx.io.stdinIsTTY && !fetchKey) {
     throw new UsageError(
       '--no-input: login cannot ask for the key; pipe it in instead: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
     );
@@ -78,6 +84,6 @@ export async function askLogin(
   // --timeout bounds the wait for a key too: a pipe that never closes must not hang a script.
   const signal =
     ctx.deadline === undefined ? ctx.signal : AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(0, ctx.deadline - ctx.clock.now()))]);
-  const apiKey = await readKeyFromStdin(ctx.io.stdin, signal);
+  const apiKey = fetchKey ? await fetchKey() : await readKeyFromStdin(ctx.io.stdin, signal);
   return { baseUrl, baseUrlSource, apiKey };
 }

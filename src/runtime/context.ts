@@ -309,6 +309,8 @@ export class CommandContext {
         if (!store) throw new Error('profile store needed but not opened');
         return store;
       },
+      // A key helper or keyring that hangs ends with --timeout (or its own bound) and with Ctrl-C.
+      reading: { signal: this.signal, deadline: this.deadline, now: () => this.clock.now() },
     });
   }
 

@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+// openssl gets what it needs to start and nothing else: not the HEDGE_API_KEY (or any other
+// secret) of the shell that started the sandbox.
+const OPENSSL_VARIABLES = ['PATH', 'SystemRoot', 'SYSTEMROOT', 'TMPDIR', 'TEMP', 'TMP', 'LANG'];
+const run = (command: string, args: string[]) =>
+  execFileAsync(command, args, { env: Object.fromEntries(OPENSSL_VARIABLES.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]])) });
 
 const OPENSSL = 'openssl';
 const VALIDITY_DAYS = '30';

@@ -62,3 +62,9 @@ export function scrubSecrets(text: string): string {
   }
   return scrubbed.replace(KEY_SHAPE_ANYWHERE, (key) => redactKey(key));
 }
+
+/** Whether the text holds a secret met so far (a key, a password) or anything shaped like a key. */
+export function holdsSecret(text: string): boolean {
+  for (const secret of knownSecrets.keys()) if (text.includes(secret)) return true;
+  return containsKeyShape(text);
+}

@@ -285,13 +285,20 @@ export function profilesResource(c: ChalkInstance, forPeople: boolean, environme
         style: (_text, row) => environmentLabel((row.environment as 'live' | 'test' | null | undefined) ?? null),
       },
       { key: 'base_url', label: 'Base URL', kind: 'text' },
-      { key: 'api_key', label: 'API key', get: (row) => (forPeople ? (row.api_key ?? 'logged out') : row.api_key), style: (text, row) => (row.api_key ? text : c.dim(text)) },
+      {
+        key: 'api_key',
+        label: 'API key',
+        // Where the key lives beside it, for a key that is not in the file (the keyring, a helper).
+        get: (row) => (forPeople ? (row.api_key ? `${row.api_key}${row.key_store === 'keyring' ? ' (keyring)' : row.key_store === 'command' ? ' (helper)' : ''}` : 'logged out') : row.api_key),
+        style: (text, row) => (row.api_key ? text : c.dim(text)),
+      },
       { key: 'ca_file', label: 'CA file', kind: 'text' },
       { key: 'journal_url', label: 'Journal store', kind: 'text' },
       { key: 'saved_at', label: 'Saved', kind: 'time' },
+      { key: 'key_store', label: 'Key stored in', kind: 'text' },
     ],
     table: ['name', 'environment', 'base_url', 'api_key', 'ca_file', 'journal_url', 'saved_at'],
-    priority: ['name', 'environment', 'api_key', 'base_url', 'saved_at', 'ca_file', 'journal_url', 'current'],
+    priority: ['name', 'environment', 'api_key', 'base_url', 'saved_at', 'ca_file', 'journal_url', 'current', 'key_store'],
   };
 }
 

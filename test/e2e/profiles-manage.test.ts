@@ -126,7 +126,7 @@ describe('profile list / use / remove', () => {
     expect(table.stdout).toMatch(/gone.*logged out/);
 
     const plain = await hedgeIn(tmp.path, ['profile', 'list']);
-    expect(plain.stdout.split('\n')[0]).toBe('name\tcurrent\tenvironment\tbase_url\tapi_key\tca_file\tjournal_url\tsaved_at');
+    expect(plain.stdout.split('\n')[0]).toBe('name\tcurrent\tenvironment\tbase_url\tapi_key\tca_file\tjournal_url\tsaved_at\tkey_store');
     expect(plain.stdout.split('\n')[1]).toMatch(/^alpha\ttrue\ttest\t/);
     expect(sandbox.requestLog).toHaveLength(0);
   });
@@ -190,13 +190,13 @@ describe('hedge logout', () => {
 
     const again = await hedgeIn(tmp.path, ['logout', '--json']);
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toEqual({ profile: 'alpha', logged_out: false });
+    expect(JSON.parse(again.stdout)).toEqual({ profile: 'alpha', logged_out: false, key_store: null });
   });
 
   it('--profile logs out that profile only; an unknown one is exit 2', async () => {
     const result = await hedgeIn(tmp.path, ['logout', '--profile', 'bravo', '--json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ profile: 'bravo', logged_out: true });
+    expect(JSON.parse(result.stdout)).toEqual({ profile: 'bravo', logged_out: true, key_store: 'file' });
     const store = readStore(tmp.path);
     expect(store.profiles.bravo.api_key).toBeUndefined();
     expect(store.profiles.alpha.api_key).toBe(KEY_A);

@@ -28,8 +28,8 @@ afterEach(() => tmp.remove());
 const resolve = (env: Record<string, string> = {}, profileFlag?: string) => resolveCredentials({ env, profileFlag, store: () => store });
 
 describe('resolveCredentials', () => {
-  it('the current profile when nothing else is said', () => {
-    expect(resolve()).toMatchObject({
+  it('the current profile when nothing else is said', async () => {
+    expect(await resolve()).toMatchObject({
       apiKey: KEY_A,
       baseUrl: 'https://alpha.example/v2',
       environment: 'test',
@@ -38,27 +38,27 @@ describe('resolveCredentials', () => {
     });
   });
 
-  it('--profile beats HEDGE_PROFILE, which beats the current profile', () => {
-    expect(resolve({ HEDGE_PROFILE: 'bravo' })).toMatchObject({ profileName: 'bravo', environment: 'live', caFile: '/bravo.pem', sources: { profile: 'environment', caFile: 'profile' } });
-    expect(resolve({ HEDGE_PROFILE: 'bravo' }, 'alpha')).toMatchObject({ profileName: 'alpha', sources: { profile: 'flag' } });
+  it('--profile beats HEDGE_PROFILE, which beats the current profile', async () => {
+    expect(await resolve({ HEDGE_PROFILE: 'bravo' })).toMatchObject({ profileName: 'bravo', environment: 'live', caFile: '/bravo.pem', sources: { profile: 'environment', caFile: 'profile' } });
+    expect(await resolve({ HEDGE_PROFILE: 'bravo' }, 'alpha')).toMatchObject({ profileName: 'alpha', sources: { profile: 'flag' } });
   });
 
-  it('HEDGE_API_KEY, HEDGE_BASE_URL and HEDGE_CA_FILE beat the profile one by one', () => {
-    expect(resolve({ HEDGE_API_KEY: KEY_ENV })).toMatchObject({ apiKey: KEY_ENV, baseUrl: 'https://alpha.example/v2', sources: { apiKey: 'environment', baseUrl: 'profile' } });
-    expect(resolve({ HEDGE_BASE_URL: 'https://env.example/v2/', HEDGE_PROFILE: 'bravo' })).toMatchObject({ apiKey: KEY_B, baseUrl: 'https://env.example/v2', sources: { apiKey: 'profile', baseUrl: 'environment' } });
-    expect(resolve({ HEDGE_CA_FILE: '/env.pem', HEDGE_PROFILE: 'bravo' })).toMatchObject({ caFile: '/env.pem', sources: { caFile: 'environment' } });
+  it('HEDGE_API_KEY, HEDGE_BASE_URL and HEDGE_CA_FILE beat the profile one by one', async () => {
+    expect(await resolve({ HEDGE_API_KEY: KEY_ENV })).toMatchObject({ apiKey: KEY_ENV, baseUrl: 'https://alpha.example/v2', sources: { apiKey: 'environment', baseUrl: 'profile' } });
+    expect(await resolve({ HEDGE_BASE_URL: 'https://env.example/v2/', HEDGE_PROFILE: 'bravo' })).toMatchObject({ apiKey: KEY_B, baseUrl: 'https://env.example/v2', sources: { apiKey: 'profile', baseUrl: 'environment' } });
+    expect(await resolve({ HEDGE_CA_FILE: '/env.pem', HEDGE_PROFILE: 'bravo' })).toMatchObject({ caFile: '/env.pem', sources: { caFile: 'environment' } });
   });
 
-  it('an explicit --profile takes that profile whole: no environment key is sent to its host', () => {
-    const picked = resolve({ HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2', HEDGE_CA_FILE: '/env.pem' }, 'bravo');
+  it('an explicit --profile takes that profile whole: no environment key is sent to its host', async () => {
+    const picked = await resolve({ HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2', HEDGE_CA_FILE: '/env.pem' }, 'bravo');
     expect(picked).toMatchObject({ apiKey: KEY_B, profileName: 'bravo', sources: { apiKey: 'profile', baseUrl: 'profile', profile: 'flag' } });
     expect(picked.baseUrl).not.toBe('https://env.example/v2');
     expect(picked.caFile).toBe(store.profile('bravo')?.ca_file);
     expect(picked.caFile).not.toBe('/env.pem');
   });
 
-  it('with both variables and no profile asked for, the store is never opened', () => {
-    const result = resolveCredentials({
+  it('with both variables and no profile asked for, the store is never opened', async () => {
+    const result = await resolveCredentials({
       env: { HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2' },
       store: () => {
         throw new Error('opened');
@@ -67,12 +67,12 @@ describe('resolveCredentials', () => {
     expect(result).toMatchObject({ profileName: undefined, sources: { apiKey: 'environment', baseUrl: 'environment' } });
   });
 
-  it('a logged-out profile, or nothing at all, is an AuthError that says how to log in or try --demo', () => {
-    expect(() => resolve({}, 'out')).toThrow(AuthError);
-    expect(() => resolve({}, 'out')).toThrow(/logged out/);
+  it('a logged-out profile, or nothing at all, is an AuthError that says how to log in or try --demo', async () => {
+    await expect(resolve({}, 'out')).rejects.toThrow(AuthError);
+    await expect(resolve({}, 'out')).rejects.toThrow(/logged out/);
     const empty = new ProfileStore(join(tmp.path, 'empty'));
     try {
-      resolveCredentials({ env: {}, store: () => empty });
+      await resolveCredentials({ env: {}, store: () => empty });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(AuthError);
@@ -81,9 +81,9 @@ describe('resolveCredentials', () => {
     }
   });
 
-  it('an unknown or malformed profile name is a UsageError naming the profiles there are', () => {
-    expect(() => resolve({}, 'nope')).toThrow(UsageError);
-    expect(() => resolve({}, 'nope')).toThrow(/alpha, bravo, out/);
-    expect(() => resolve({ HEDGE_PROFILE: '../x' })).toThrow(/not a profile name/);
+  it('an unknown or malformed profile name is a UsageError naming the profiles there are', async () => {
+    await expect(resolve({}, 'nope')).rejects.toThrow(UsageError);
+    await expect(resolve({}, 'nope')).rejects.toThrow(/alpha, bravo, out/);
+    await expect(resolve({ HEDGE_PROFILE: '../x' })).rejects.toThrow(/not a profile name/);
   });
 });

@@ -10,7 +10,8 @@
 // (fetch), HTTP/2 or TLS for a plain-HTTP server.
 // Structure only: nothing here measures time (that is `npm run bench`).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -197,6 +198,45 @@ describe('a real start', () => {
     const team = loadedBy(['journal', '--json'], { HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' });
     expect(team.code).toBe(13);
     expect(team.packages.has('pg')).toBe(true);
+  });
+
+  it('the OS keyring (its module and native binding) is loaded only for a profile whose key is in it (issue 38)', async () => {
+    // The dist/ file of src/config/os-keyring.ts, found by what it asks the binding for.
+    const keyringChunks = readdirSync(DIST).filter((file) => file.endsWith('.js') && readFileSync(join(DIST, file), 'utf8').includes('store: "secret-service"'));
+    expect(keyringChunks).toHaveLength(1);
+    const mapsFile = join(work.path, 'maps.txt');
+    const probe = join(work.path, 'maps-probe.cjs');
+    // Which shared objects the process had open when it ended: a dlopen'ed binding shows there.
+    writeFileSync(probe, `process.on('exit', () => { try { require('node:fs').writeFileSync(${JSON.stringify(mapsFile)}, require('node:fs').readFileSync('/proc/self/maps', 'utf8')); } catch {} });\n`);
+    const withProfile = async (name: string, profile: Record<string, string>, env: Record<string, string> = {}) => {
+      const dir = join(work.path, name);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'd', profiles: { d: { base_url: 'http://127.0.0.1:9/v2', ...profile } } }), { mode: 0o600 });
+      writeFileSync(mapsFile, '');
+      const log = join(work.path, `load-${(runs += 1)}.log`);
+      writeFileSync(log, '');
+      const result = await runHedge(['positions', '--json', '--timeout', '2'], {
+        configDir: dir,
+        env: { ...env, NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href} --require ${probe}`, HEDGE_LOAD_LOG: log },
+      });
+      return { code: result.code, ...loadLog(log), binding: readFileSync(mapsFile, 'utf8').includes('keyring.') };
+    };
+    const file = await withProfile('key-in-file', { api_key: 'hpk_test_StartupKeyInTheFile000001' });
+    expect(file.distFiles).toContain('cli-run.js');
+    expect(file.distFiles.filter((name) => keyringChunks.includes(name))).toEqual([]);
+    expect(file.binding).toBe(false);
+    // Positive control: a keyring profile loads both. Its "bus" answers the greeting with a refusal, so the
+    // binding is loaded and then refused (exit 4, nothing sent).
+    const busPath = join(work.path, 'bus.sock');
+    const bus = createServer((socket) => socket.once('data', () => socket.end('REJECTED EXTERNAL\r\n'))).listen(busPath);
+    try {
+      const keyring = await withProfile('key-in-keyring', { key_keyring: 'd@startup' }, { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` });
+      expect(keyring.code).toBe(4);
+      expect(keyring.distFiles).toEqual(expect.arrayContaining(keyringChunks));
+      if (process.platform === 'linux') expect(keyring.binding).toBe(true);
+    } finally {
+      bus.close();
+    }
   });
 
   it('sees what a command loads lazily (positive control)', () => {

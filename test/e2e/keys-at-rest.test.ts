@@ -1,0 +1,213 @@
+// Keys at rest (issue 38): a profile's key from a credential helper (`key_command`), and the 0600
+// file as the fallback where no OS keyring answers. The built binary runs against the simulator,
+// and what happened is judged by the simulator's request log (a request made with a wrong key is
+// a 401 there; a command that sent nothing left no entry) and by the files hedge left behind. The
+// test environment has no D-Bus session, so no keyring answers here; keys-keyring.test.ts runs the
+// keyring path against a real Secret Service.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { hedgeIn } from '../support/hedge-cli.js';
+import { loginWith, readStore, storeFile } from '../support/config-store.js';
+import { KEY_A, UNKNOWN_KEY } from '../support/keys.js';
+import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
+import type { Simulator } from '../support/simulator.js';
+
+let simulator: Simulator;
+let sandbox: RunningSandbox;
+let tmp: TempDir;
+let configDir: string;
+let keyFile: string;
+let helper: string;
+
+const suite = useProfileSuite('hedge-keys-');
+beforeEach(() => {
+  ({ simulator, sandbox, tmp } = suite);
+  configDir = tmp.path;
+  keyFile = join(tmp.path, 'key.txt');
+  // `pass show` prints the key on the first line and notes after it: only the first line is the key.
+  writeFileSync(keyFile, `${KEY_A}\nurl: partner desk\n`, { mode: 0o600 });
+  helper = `cat '${keyFile}'`;
+});
+
+/** Every file under a folder, as text: where a key must never be. */
+function everyFileText(dir: string): string {
+  let text = '';
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    text += statSync(path).isDirectory() ? everyFileText(path) : `${readFileSync(path, 'latin1')}\n`;
+  }
+  return text;
+}
+
+const loginWithHelper = (command: string, args: string[] = [], env: Record<string, string> = {}) =>
+  hedgeIn(configDir, ['login', '--base-url', sandbox.baseUrl, '--profile', 'desk', '--key-command', command, ...args], { env });
+
+describe('a credential helper (key_command)', () => {
+  it('login runs it, checks its key with one GET /account, and stores the command, never the key', async () => {
+    const result = await loginWithHelper(helper);
+    expect(result.stderr).toContain('credential helper');
+    expect(result.code).toBe(0);
+    expect(simulator.requests('GET', '/account').map((entry) => entry.status)).toEqual([200]);
+
+    const profile = readStore(configDir).profiles.desk;
+    expect(profile).toMatchObject({ base_url: sandbox.baseUrl, key_command: helper, key_shown: 'hpk_test…0001', key_environment: 'test' });
+    expect(profile.api_key).toBeUndefined();
+    expect(readFileSync(storeFile(configDir), 'utf8')).not.toContain(KEY_A);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(KEY_A);
+  });
+
+  it('every command runs the helper again: whoami says where the key lives, a trade goes out with it, and no file holds it', async () => {
+    expect((await loginWithHelper(helper)).code).toBe(0);
+    const whoami = await hedgeIn(configDir, ['whoami', '--json']);
+    expect(whoami.code).toBe(0);
+    expect(JSON.parse(whoami.stdout)).toMatchObject({ profile: 'desk', key_store: { kind: 'command', location: helper }, key_check: { status: 'ok' } });
+    const card = await hedgeIn(configDir, ['whoami'], { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '120' } });
+    expect(card.stdout).toMatch(/Key stored in\s+│?\s*credential helper `cat '/);
+
+    sandbox.requestLog.length = 0;
+    const open = await hedgeIn(configDir, ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']);
+    expect(open.code).toBe(0);
+    expect(simulator.writes().filter((entry) => entry.path === '/hedges').map((entry) => entry.status)).toEqual([200]);
+    // The journal, the config store and everything else hedge wrote under its home: no key in any of it.
+    const written = everyFileText(tmp.path).replaceAll(readFileSync(keyFile, 'latin1'), '');
+    expect(written).toContain(simulator.writes().find((entry) => entry.path === '/hedges')!.idempotencyKey!);
+    expect(written).not.toContain(KEY_A);
+
+    // The helper now gives a key the server does not know: the next command sends that one.
+    writeFileSync(keyFile, `${UNKNOWN_KEY}\n`);
+    sandbox.requestLog.length = 0;
+    const refused = await hedgeIn(configDir, ['positions']);
+    expect(refused.code).toBe(4);
+    expect(simulator.requests().map((entry) => [entry.path, entry.errorCode])).toEqual([['/positions', 'unauthorized']]);
+  });
+
+  it('a helper that fails is exit 4 with its last line shown safely, and nothing is sent', async () => {
+    expect((await loginWithHelper(helper)).code).toBe(0);
+    const store = readStore(configDir);
+    store.profiles.desk.key_command = `printf 'gpg: decryption failed \\033[31mred\\n' >&2; exit 2`;
+    writeFileSync(storeFile(configDir), JSON.stringify(store), { mode: 0o600 });
+    sandbox.requestLog.length = 0;
+    const result = await hedgeIn(configDir, ['positions']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('The key command of profile "desk" exited 2: gpg: decryption failed \\x1b[31mred; nothing was sent.');
+    expect(result.stderr).not.toContain('\u001b');
+    expect(sandbox.requestLog).toHaveLength(0);
+  });
+
+  it('the helper sees none of hedge\'s secrets in its environment', async () => {
+    const seen = join(tmp.path, 'helper-env.txt');
+    const secretShaped = 'hpk_live_NotForChildren0000000000001';
+    const result = await loginWithHelper(`env > '${seen}'; cat '${keyFile}'`, [], { PGPASSWORD: 'pg-secret', HEDGE_JOURNAL_URL: 'postgres://desk@db:5432/h', LEAKY: secretShaped, KEPT_VARIABLE: 'kept' });
+    expect(result.code).toBe(0);
+    const env = readFileSync(seen, 'utf8');
+    expect(env).toContain('KEPT_VARIABLE=kept');
+    expect(env).not.toContain('pg-secret');
+    expect(env).not.toContain('HEDGE_JOURNAL_URL');
+    expect(env).not.toContain(secretShaped);
+  });
+
+  it('HEDGE_API_KEY still wins over the profile, and the helper is then not run', async () => {
+    const marker = join(tmp.path, 'ran.txt');
+    expect((await loginWithHelper(`touch '${marker}'; cat '${keyFile}'`)).code).toBe(0);
+    rmSync(marker);
+    sandbox.requestLog.length = 0;
+    const result = await hedgeIn(configDir, ['positions', '--json'], { env: { HEDGE_API_KEY: KEY_A } });
+    expect(result.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(simulator.requests().map((entry) => [entry.path, entry.status])).toEqual([['/positions', 200]]);
+  });
+
+  it('logout forgets the helper (its store keeps the key), and the next command sends nothing', async () => {
+    expect((await loginWithHelper(helper)).code).toBe(0);
+    const logout = await hedgeIn(configDir, ['logout', '--json']);
+    expect(logout.code).toBe(0);
+    expect(JSON.parse(logout.stdout)).toEqual({ profile: 'desk', logged_out: true, key_store: 'command' });
+    expect(logout.stderr).toContain("The key itself stays in that helper's store");
+    const profile = readStore(configDir).profiles.desk;
+    expect(profile.key_command).toBeUndefined();
+    expect(profile.key_shown).toBeUndefined();
+    sandbox.requestLog.length = 0;
+    const after = await hedgeIn(configDir, ['positions']);
+    expect(after.code).toBe(4);
+    expect(after.stderr).toContain('logged out');
+    expect(sandbox.requestLog).toHaveLength(0);
+  });
+});
+
+describe('no OS keyring: the 0600 file is the fallback', () => {
+  it('login keeps the key in the file and says so once; later commands and whoami say nothing of a keyring', async () => {
+    const login = await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']);
+    expect(login.code).toBe(0);
+    expect(login.stderr).toContain('No OS keyring to keep it in');
+    expect(login.stderr).toMatch(/no D-Bus session .*`hedge --profile desk login --move-key`/s);
+    expect(readStore(configDir).profiles.desk).toMatchObject({ api_key: KEY_A });
+    expect(statSync(storeFile(configDir)).mode & 0o777).toBe(0o600);
+
+    const positions = await hedgeIn(configDir, ['positions']);
+    expect(positions.code).toBe(0);
+    expect(positions.stderr).not.toMatch(/keyring/i);
+    const whoami = await hedgeIn(configDir, ['whoami', '--json']);
+    expect(JSON.parse(whoami.stdout).key_store).toEqual({ kind: 'file', location: storeFile(configDir) });
+  });
+
+  it('a session bus that accepts and never answers is no keyring: login falls back, a keyring profile fails, neither hangs', async () => {
+    const busPath = join(tmp.path, 'silent-bus.sock');
+    const held: Socket[] = [];
+    const bus = createServer((socket) => held.push(socket)).listen(busPath);
+    try {
+      const env = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` };
+      const login = await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk'], env);
+      expect(login.code).toBe(0);
+      expect(login.stderr).toContain('No OS keyring to keep it in: the D-Bus session bus did not answer within 3 s.');
+      expect(readStore(configDir).profiles.desk.api_key).toBe(KEY_A);
+
+      const store = readStore(configDir);
+      store.profiles.desk = { base_url: sandbox.baseUrl, key_keyring: `desk@${configDir}` };
+      writeFileSync(storeFile(configDir), JSON.stringify(store), { mode: 0o600 });
+      sandbox.requestLog.length = 0;
+      const positions = await hedgeIn(configDir, ['positions'], { env });
+      expect(positions.code).toBe(4);
+      expect(positions.stderr).toContain('is in the OS keyring, but the D-Bus session bus did not answer within 3 s; nothing was sent.');
+      expect(sandbox.requestLog).toHaveLength(0);
+    } finally {
+      for (const socket of held) socket.destroy();
+      bus.close();
+    }
+  });
+
+  it('--key-store keyring and --move-key refuse without a keyring and change nothing', async () => {
+    const strict = await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'keyring']);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('--key-store keyring:');
+    expect(strict.stderr).toContain('nothing was saved');
+    expect(existsSync(storeFile(configDir))).toBe(false);
+
+    expect((await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'file'])).code).toBe(0);
+    const before = readFileSync(storeFile(configDir), 'utf8');
+    sandbox.requestLog.length = 0;
+    const move = await hedgeIn(configDir, ['login', '--profile', 'desk', '--move-key']);
+    expect(move.code).toBe(1);
+    expect(move.stderr).toContain('the key stays where it was');
+    expect(readFileSync(storeFile(configDir), 'utf8')).toBe(before);
+    expect(sandbox.requestLog).toHaveLength(0);
+  });
+
+  it('bad input is one line naming the argument, exit 2, and nothing is sent', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--key-store', 'vault'], /^hedge: --key-store: "vault" is not a place for the key; expected keyring or file\.$/m],
+      [['--key-command', `echo ${KEY_A}`], /^hedge: --key-command: the command holds an API key itself/m],
+      [['--key-command', helper, '--key-store', 'file'], /^hedge: --key-store: a key from --key-command is not stored by hedge/m],
+      [['--move-key', '--base-url', 'https://x.example/v2'], /^hedge: --move-key: moves the stored key only .* leave out --base-url\.$/m],
+    ];
+    for (const [args, message] of cases) {
+      const result = await hedgeIn(configDir, ['login', '--profile', 'desk', ...args], { input: `${KEY_A}\n` });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toContain(KEY_A);
+    }
+    expect(sandbox.requestLog).toHaveLength(0);
+  });
+});

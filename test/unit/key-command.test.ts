@@ -1,0 +1,111 @@
+// The credential helper (`key_command`) as a unit: real shell commands, no network. Its output's
+// first line is the key; a failing, silent, chatty or hanging helper is an AuthError (exit 4) that
+// names the profile and shows the helper's last words filtered; it runs without hedge's secrets in
+// its environment; and a profile whose key comes from it resolves to that key.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveCredentials } from '../../src/config/credentials.js';
+import { runKeyCommand } from '../../src/config/key-command.js';
+import { keyLocationOf } from '../../src/config/key-store.js';
+import { ProfileStore } from '../../src/config/profile-store.js';
+import { AuthError, InterruptedError } from '../../src/errors.js';
+import { childEnvironment } from '../../src/security/child-env.js';
+import { registerSecret } from '../../src/security/secrets.js';
+import { tempDir } from '../support/hedge-cli.js';
+import { until } from '../support/polling.js';
+
+/** A process that still runs (a zombie waiting to be reaped counts as gone). */
+function isRunning(pid: number): boolean {
+  try {
+    if (process.platform === 'linux') return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const KEY = 'hpk_test_UnitHelperKey000000000001';
+const run = (command: string, extra: Partial<Parameters<typeof runKeyCommand>[1]> = {}) =>
+  runKeyCommand(command, { env: { PATH: process.env.PATH }, owner: 'profile "desk"', ...extra });
+
+describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
+  it('takes the first line of the output (pass show prints notes after it)', async () => {
+    await expect(run(`printf '%s\\r\\nurl: desk\\n' ${KEY}`)).resolves.toBe(KEY);
+  });
+
+  it('a helper that exits non-zero: its last line, filtered, in an AuthError naming the profile', async () => {
+    const failure = run(`echo first >&2; printf 'gpg: no secret key \\033]0;title\\007\\n' >&2; exit 2`);
+    await expect(failure).rejects.toBeInstanceOf(AuthError);
+    await expect(failure).rejects.toThrow('The key command of profile "desk" exited 2: gpg: no secret key \\x1b]0;title\\x07; nothing was sent.');
+  });
+
+  it('no output, or more than a key can be, is refused', async () => {
+    await expect(run('true')).rejects.toThrow('printed no key');
+    await expect(run('head -c 10000 /dev/zero | tr "\\0" a')).rejects.toThrow('more than 4096 bytes');
+  });
+
+  it('a helper that outlasts its bound is stopped with everything it started', async () => {
+    const dir = tempDir('hedge-helper-');
+    try {
+      const pidFile = join(dir.path, 'pid');
+      // A grandchild that would outlive the shell by half a minute if only the shell were stopped.
+      const failure = run(`sleep 30 & echo $! > '${pidFile}'; wait`, { timeoutMs: 300 });
+      await expect(failure).rejects.toThrow('did not finish within 300 ms and was stopped');
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      await until(() => !isRunning(pid), 'the helper\'s grandchild to be gone', { timeoutMs: 10_000 });
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('Ctrl-C stops it: InterruptedError', async () => {
+    const controller = new AbortController();
+    const pending = run('sleep 30', { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('runs without HEDGE_API_KEY, the store URL, a PostgreSQL password or any registered secret in its environment', async () => {
+    registerSecret('hpk_live_RegisteredForUnitTest0000001');
+    const env = { PATH: process.env.PATH, HEDGE_API_KEY: KEY, PGPASSWORD: 'pw', HEDGE_JOURNAL_URL: 'postgres://a@b/c', TOKEN: 'x hpk_live_RegisteredForUnitTest0000001', KEEP: 'yes' };
+    expect(childEnvironment(env)).toEqual({ PATH: process.env.PATH, KEEP: 'yes' });
+    await expect(run(`test -z "$HEDGE_API_KEY$PGPASSWORD$TOKEN" && test "$KEEP" = yes && echo ${KEY}`, { env })).resolves.toBe(KEY);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('a profile whose key comes from a helper', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let store: ProfileStore;
+  beforeEach(() => {
+    tmp = tempDir('hedge-unit-helper-');
+    store = new ProfileStore(join(tmp.path, 'cfg'));
+    store.update((data) => {
+      data.profiles.desk = { base_url: 'https://desk.example/v2', key_command: `echo ${KEY}`, api_key: 'hpk_test_StaleCopyInTheFile000000001' };
+      data.current = 'desk';
+    });
+  });
+  afterEach(() => tmp.remove());
+
+  it('resolves to the helper\'s key (the helper wins over a stale copy in the file), and says where it came from', async () => {
+    expect(keyLocationOf(store.profile('desk')!)).toEqual({ kind: 'command', command: `echo ${KEY}` });
+    await expect(resolveCredentials({ env: {}, store: () => store })).resolves.toMatchObject({
+      apiKey: KEY,
+      profileName: 'desk',
+      sources: { apiKey: 'profile' },
+      keyLocation: { kind: 'command', command: `echo ${KEY}` },
+    });
+  });
+
+  it('HEDGE_API_KEY wins without running it', async () => {
+    store.update((data) => {
+      data.profiles.desk!.key_command = 'exit 9';
+    });
+    const env = { HEDGE_API_KEY: 'hpk_test_FromTheEnvironment00000001' };
+    const resolved = await resolveCredentials({ env, store: () => store });
+    expect(resolved.apiKey).toBe(env.HEDGE_API_KEY);
+    expect(resolved.keyLocation).toBeUndefined();
+    await expect(resolveCredentials({ env: {}, store: () => store })).rejects.toThrow('exited 9');
+  });
+});
