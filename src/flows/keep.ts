@@ -27,6 +27,7 @@ import { describeError } from '../exit-codes.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeJson, safeText } from '../security/safe-text.js';
+import { childEnvironment } from '../security/child-env.js';
 import { liveReporter, ndjsonReporter, type KeepEvent, type KeepReporter, type KeepRowStatus } from '../ui/keep-view.js';
 import { Output } from '../ui/output.js';
 import { withAccountLock, withSideLock } from './account-lock.js';
@@ -746,26 +747,5 @@ function runAlertCommand(command: string, event: KeepEvent, onProblem: (message:
 
 /** The keeper's environment less what carries a secret (the API key, the team store's URL, a PostgreSQL password). */
 export function hookEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const kept: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (name === 'HEDGE_API_KEY' || name === 'HEDGE_JOURNAL_URL' || name === 'PGPASSWORD') continue;
-    // A proxy's address stays (a hook may need it to reach its chat service); its credentials do not.
-    kept[name] = PROXY_VARIABLES.has(name.toLowerCase()) && value !== undefined ? withoutCredentials(value) : value;
-  }
-  return kept;
-}
-
-const PROXY_VARIABLES = new Set(['http_proxy', 'https_proxy', 'all_proxy']);
-
-function withoutCredentials(proxy: string): string {
-  try {
-    const url = new URL(proxy);
-    if (!url.username && !url.password) return proxy;
-    url.username = '';
-    url.password = '';
-    return url.toString();
-  } catch {
-    // Not a URL we can read: it may still hold a secret, so it is not passed on.
-    return '';
-  }
+  return childEnvironment(env);
 }
