@@ -3,13 +3,15 @@
 // save overwrites another's (before: 10 parallel adds on a 1,000 position all exited 0 and the
 // position ended at 1,014–1,020 instead of the sum). What the runs did is checked on the state file as the
 // simulator itself reads it (a simulator started on that file, its clock stepped past every fill).
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, DEMO_FILL_DELAY_MS, DEMO_STATE_FILE } from '../../src/demo/start-demo.js';
+import { DEMO_API_KEY, DEMO_FILL_DELAY_MS, DEMO_STATE_FILE, STOP_IN_SAVE_ENV } from '../../src/demo/start-demo.js';
 import { lockDemoState } from '../../src/demo/state-lock.js';
 import { parseStateFile } from '../../src/sandbox/state-file.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { until } from '../support/polling.js';
 import { startSimulator } from '../support/simulator.js';
 
 const dirs: Array<{ remove: () => void }> = [];
@@ -53,6 +55,17 @@ async function seedDemoPosition(dir: string, notionalUsd: number): Promise<void>
 }
 
 
+/** A process's state letter from /proc (T: stopped), or undefined once it is gone. */
+function processState(pid: number): string | undefined {
+  try {
+    // The command name is in parentheses and may hold spaces: the state follows the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The state file is whole (every part of it reads as JSON), and no temp file or lock is left beside it. */
 function expectStateFileWhole(dir: string): void {
   const path = join(dir, DEMO_STATE_FILE);
@@ -92,6 +105,51 @@ describe('--demo runs side by side on one state file', () => {
     const read = await runHedge(['--demo', 'positions', '--json'], { configDir: dir });
     expect((JSON.parse(read.stdout) as Side[]).map((position) => position.notional_usd)).toEqual([1_000 + accepted]);
     expectStateFileWhole(dir);
+  });
+
+  it('a run stopped inside its save until its lock is taken over aborts that save, never writes over the next holder: both adds land', { timeout: 90_000 }, async () => {
+    const dir = configDir();
+    await seedDemoPosition(dir, 1_000);
+    const stateFile = join(dir, DEMO_STATE_FILE);
+    const notionalInFile = (): number => {
+      const hedges = Object.values(parseStateFile(stateFile, readFileSync(stateFile)).engine.accounts).flatMap((account) => Object.values(account.hedges));
+      return hedges.reduce((sum, hedge) => sum + (hedge.status === 'filled' ? hedge.notionalUsd + (hedge.pendingChange?.notionalUsd ?? 0) : 0), 0);
+    };
+    expect(notionalInFile()).toBe(1_000);
+
+    // The first run stops itself inside its first save (its add written to a temporary file, not
+    // committed, the lock held) and says so in the marker file: no timing decides where it is.
+    const marker = join(dir, 'stopped-in-save');
+    let stoppedChild: ChildProcess | undefined;
+    const stopped = runHedge(['--demo', 'add', 'USDTNGN', 'buy', '11', '--no-wait', '--json'], {
+      configDir: dir,
+      env: { [STOP_IN_SAVE_ENV]: marker },
+      timeoutMs: 80_000,
+      onSpawn: (child) => (stoppedChild = child),
+    });
+    try {
+      await until(() => existsSync(marker) && processState(Number(readFileSync(marker, 'utf8'))) === 'T', 'the first add to stop inside its save', { timeoutMs: 30_000, process: stopped });
+      expect(Number(readFileSync(marker, 'utf8'))).toBe(stoppedChild!.pid);
+      expect(existsSync(`${stateFile}.lock`)).toBe(true);
+
+      // The second run finds the lock held and never refreshed: past its stale time it takes it
+      // over, and its add is saved (exit 0) while the first is still stopped.
+      const other = await runHedge(['--demo', 'add', 'USDTNGN', 'buy', '12', '--no-wait', '--json'], { configDir: dir, timeoutMs: 60_000 });
+      expect(other.code, other.stderr).toBe(0);
+      expect(processState(stoppedChild!.pid!)).toBe('T');
+      expect(notionalInFile()).toBe(1_012);
+    } finally {
+      stoppedChild?.kill('SIGCONT');
+    }
+    // Resumed, the first finds its lock taken over and the file at a later revision: its save
+    // aborts, and its add runs again on the file as it is now (before: its stale copy was
+    // renamed over the file, and the other add, which had exited 0, was gone).
+    const first = await stopped;
+    expect(first.code, first.stderr).toBe(0);
+    const { positions } = await demoBook(dir);
+    expect(positions.map((position) => [position.side, position.notional_usd])).toEqual([['buy', 1_023]]);
+    expectStateFileWhole(dir);
+    expect(existsSync(`${stateFile}.lock`)).toBe(false);
   });
 
   it('parallel opens, then closes and reduces, with reads between, keep the file whole and the book what the exit codes say', async () => {
