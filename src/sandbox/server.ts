@@ -77,7 +77,7 @@ export interface SandboxOptions {
    */
   stateFileLock?: StateFileLock;
   /** Tests only: called inside each save of the shared file, before it commits (SharedStateFileHooks.beforeCommit). */
-  stateFileBeforeCommit?: () => void;
+  stateFileBeforeCommit?: () => void | Promise<void>;
   exposureCapUsd?: number;
   extraMarkets?: ExtraMarket[];
   /** Real time source (default Date.now). */

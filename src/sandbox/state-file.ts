@@ -535,7 +535,7 @@ export interface SharedStateFileHooks {
    * Tests only: called inside a save, its new state written to the temporary file and not yet
    * committed (the demo stops the process here when HEDGE_TEST_DEMO_STOP_IN_SAVE is set).
    */
-  beforeCommit?(): void;
+  beforeCommit?(): void | Promise<void>;
 }
 
 export class SharedStateFile {
@@ -642,7 +642,7 @@ export class SharedStateFile {
     const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       await writeFile(temporary, bytes, { mode: 0o600 });
-      this.hooks.beforeCommit?.();
+      await this.hooks.beforeCommit?.();
       // Compare and swap, with no await from here to the rename: a process stopped before this
       // point and whose lock was taken over finds out here, whenever it resumes.
       if (!hold.held()) throw new StateFileConflictError(this.path, 'its lock was taken over (the process was stopped or starved past the lock\'s stale time)');
