@@ -27,7 +27,10 @@ type Callback = (error: NodeJS.ErrnoException | null) => void;
 /** Resolves once the lock is this process's; rejects (ELOCKED) after waiting out a stale holder and more. */
 export async function lockDemoState(path: string, now: () => number = Date.now): Promise<StateFileLockHold> {
   let compromised = false;
-  /** The mtime this holder last gave the lock directory (proper-lockfile sets it on taking and on each refresh). */
+  /**
+   * The lock directory's mtime as this holder last left it (proper-lockfile sets it on taking and at
+   * each refresh), read back from the file system, which may keep it coarser than it was set.
+   */
   let ownMtimeMs: number | undefined;
   /** Set when the directory is no longer ours: releasing then only stops the refreshes. */
   let leaveDirectory = false;
@@ -38,8 +41,11 @@ export async function lockDemoState(path: string, now: () => number = Date.now):
     realpath,
     utimes: (target: PathLike, atime: Date, mtime: Date, callback: Callback) =>
       utimes(target, atime, mtime, (error) => {
-        if (!error) ownMtimeMs = mtime.getTime();
-        callback(error);
+        if (error) return callback(error);
+        stat(target, (statError, stats) => {
+          ownMtimeMs = statError ? undefined : stats.mtimeMs;
+          callback(null);
+        });
       }),
     rmdir: (target: PathLike, callback: Callback) => (leaveDirectory ? callback(null) : rmdir(target, callback)),
   };
@@ -68,7 +74,7 @@ export async function lockDemoState(path: string, now: () => number = Date.now):
     } catch {
       return false;
     }
-    return current.ino === ownInode && sameMtime(current.mtimeMs, ownMtimeMs);
+    return current.ino === ownInode && current.mtimeMs === ownMtimeMs;
   };
   return {
     held: () => ours() && now() - ownMtimeMs! < STALE_MS - TAKEOVER_MARGIN_MS,
@@ -88,9 +94,4 @@ function inodeOf(directory: string): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The mtime found against the one set, on a file system that may keep whole seconds only. */
-function sameMtime(foundMs: number, setMs: number): boolean {
-  return Math.trunc(foundMs) === setMs || (foundMs % 1000 === 0 && Math.floor(setMs / 1000) * 1000 === foundMs);
 }
