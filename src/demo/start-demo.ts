@@ -2,6 +2,7 @@
 // Its state lives in <configDir>/demo-state.json, so a position opened by one invocation is there
 // for the next (each CLI run is a fresh process), and several runs at once share it safely: each
 // request reloads, acts and saves under a lock (state-lock.ts). The HTTP path is the production one.
+import { writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
@@ -19,7 +20,25 @@ export interface DemoHandle {
   close(): Promise<void>;
 }
 
-export async function startDemo(configDir: string): Promise<DemoHandle> {
+/**
+ * Tests only: the path of a file to write (this process's id in it) inside this process's first
+ * save of the demo state, its new state written but not committed, after which the process stops
+ * itself (SIGSTOP) until it is sent SIGCONT. A test holds a run inside its save this way, exactly
+ * there, without timing anything (test/e2e/demo-concurrency.test.ts).
+ */
+export const STOP_IN_SAVE_ENV = 'HEDGE_TEST_DEMO_STOP_IN_SAVE';
+
+function stopInFirstSave(markerPath: string): () => void {
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    writeFileSync(markerPath, String(process.pid));
+    process.kill(process.pid, 'SIGSTOP');
+  };
+}
+
+export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = process.env): Promise<DemoHandle> {
   await mkdir(configDir, { recursive: true, mode: 0o700 });
   // The sandbox is only ever loaded here, so commands without --demo never pay for it.
   const [{ startSandbox }, { lockDemoState }] = await Promise.all([import('../sandbox/server.js'), import('./state-lock.js')]);
@@ -32,6 +51,7 @@ export async function startDemo(configDir: string): Promise<DemoHandle> {
       apiKeys: [DEMO_API_KEY],
       stateFile,
       stateFileLock: lockDemoState,
+      ...(env[STOP_IN_SAVE_ENV] ? { stateFileBeforeCommit: stopInFirstSave(env[STOP_IN_SAVE_ENV]) } : {}),
       fillDelayMs: DEMO_FILL_DELAY_MS,
     });
   } catch (error) {

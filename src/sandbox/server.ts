@@ -76,6 +76,8 @@ export interface SandboxOptions {
    * the file if another process saved it, acts and saves under this lock (state-file.ts).
    */
   stateFileLock?: StateFileLock;
+  /** Tests only: called inside each save of the shared file, before it commits (SharedStateFileHooks.beforeCommit). */
+  stateFileBeforeCommit?: () => void | Promise<void>;
   exposureCapUsd?: number;
   extraMarkets?: ExtraMarket[];
   /** Real time source (default Date.now). */
@@ -177,6 +179,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       saved: () => {
         savedRevision = engine.revision;
       },
+      beforeCommit: options.stateFileBeforeCommit,
     });
   }
   const saved: StateFileContents | undefined = options.stateFile ? await (shared ? shared.load() : loadStateFile(options.stateFile)) : undefined;

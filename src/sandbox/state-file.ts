@@ -14,10 +14,14 @@
 //   - SharedStateFile: several processes use the file at once (parallel `hedge --demo` runs). Each
 //     request is load → act → save under a lock the caller supplies, so no process acts on a state
 //     another one has moved on from, and no save overwrites another's (the last save used to win).
+//     The header carries a revision, one more at each save, and a save commits only on the
+//     revision it loaded and while the lock is still its own (compare-and-swap): a holder stopped
+//     past the lock's stale time, whose lock another process took over, aborts and runs its
+//     request again on what the file holds now, instead of writing over it.
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync, renameSync } from 'node:fs';
+import { rename, unlink, writeFile } from 'node:fs/promises';
 
 import type { AccountState, EngineState, HedgeState } from './engine-state.js';
 import { defineLazyPart, defineLazyRecords, eagerRecords, oldestIdempotencyHint, setOldestIdempotencyHint, unreadPart } from './lazy-state.js';
@@ -25,20 +29,39 @@ import { defineLazyPart, defineLazyRecords, eagerRecords, oldestIdempotencyHint,
 export interface StateFileContents {
   /** The file's format is chosen by the writer (stateFileBytes); any loaded state says 1 here. */
   version: 1;
+  /** One more at each save of a shared file; 0 for a file that never had one (written before revisions). */
+  revision?: number;
   /** Sandbox time minus real time at save: reloading continues the clock where it was. */
   clockOffsetMs: number;
   engine: EngineState;
 }
 
+/** A lock on a shared state file, as its holder has it. */
+export interface StateFileLockHold {
+  /**
+   * Synchronous, asked right before a save commits: whether the lock is still this holder's and
+   * will stay so for the moment of the commit. False when another process took it over (this one
+   * was stopped past the stale time) or may any moment: the save then aborts.
+   */
+  held(): boolean;
+  /** Lets go of it; leaves alone a lock another process has taken over. */
+  release(): Promise<void>;
+}
+
 /**
  * Taken around each request's load → act → save of a state file several processes share; resolves
- * to the function that releases it, or rejects with code ELOCKED when another process kept it past
- * the lock's own bound. Injected (the demo uses proper-lockfile) so that the simulator imports
- * nothing outside itself.
+ * to the hold, or rejects with code ELOCKED when another process kept it past the lock's own
+ * bound. Injected (the demo uses proper-lockfile) so that the simulator imports nothing outside
+ * itself.
  */
-export type StateFileLock = (path: string) => Promise<() => Promise<void>>;
+export type StateFileLock = (path: string) => Promise<StateFileLockHold>;
 
-/** What tells one version of the file from another: a rename makes a new inode. */
+/**
+ * What tells one version of the file from another: its revision, and its inode, size and mtime (a
+ * file saved by a writer that keeps no revision, or removed and made afresh, still differs).
+ * Neither alone would do: the inode of a replaced file is soon given to the next one, and two
+ * saves within one tick of the file system's clock have the same mtime.
+ */
 type FileIdentity = string;
 const ABSENT: FileIdentity = 'absent';
 
@@ -62,7 +85,7 @@ function readStateFile(path: string): ReadResult {
     const contents = parseStateSource(path, file);
     // No part to read later (format 1, or no part at all): nothing keeps the file open.
     if (!file.held()) file.close();
-    return { contents, identity: file.identity, file };
+    return { contents, identity: versionOf(contents.revision ?? 0, file.identity), file };
   } catch (error) {
     file.close();
     throw error;
@@ -77,6 +100,8 @@ type PartPath = ['idempotency'] | ['accounts', string, 'hedges' | 'history'];
 
 interface SectionedHeader {
   version: 2;
+  /** One more at each save of a shared file (first in the line: read without parsing the header). */
+  revision?: number;
   clockOffsetMs: number;
   /** The oldest idempotency record's creation time (null: none), so expiry need not parse them. */
   idempotencyOldestMs: number | null;
@@ -236,7 +261,7 @@ function parseStateSource(path: string, source: ByteSource): StateFileContents {
     const whole = newline === -1 ? head : source.read(0, source.size).toString('utf8');
     const contents = parseJson(path, whole) as StateFileContents;
     if (contents?.version !== 1 || typeof contents.engine !== 'object' || contents.engine === null) throw unknownFormat(path);
-    return contents;
+    return { ...contents, revision: 0 };
   }
   if (typeof header.clockOffsetMs !== 'number' || !Array.isArray(header.parts) || !Array.isArray(header.lengths)) throw unknownFormat(path);
   const { lengths } = header;
@@ -275,7 +300,7 @@ function parseStateSource(path: string, source: ByteSource): StateFileContents {
     }
   });
   setOldestIdempotencyHint(engine, header.idempotencyOldestMs ?? null);
-  return { version: 1, clockOffsetMs: header.clockOffsetMs, engine };
+  return { version: 1, revision: revisionOf(header.revision), clockOffsetMs: header.clockOffsetMs, engine };
 }
 
 /** A copy of `source`'s own properties but `omit`, without reading those (they may be unread parts). */
@@ -367,7 +392,7 @@ export function stateFileBytes(contents: StateFileContents): Buffer[] {
   const core = { ...without(engine, ['idempotency', 'accounts']), accounts };
   const coreLine = Buffer.from(JSON.stringify(core), 'utf8');
   const lengths = [coreLine.length, ...lines.map((line) => line.length)];
-  const header: SectionedHeader = { version: 2, clockOffsetMs: contents.clockOffsetMs, idempotencyOldestMs: idempotency.oldest, parts, lengths };
+  const header: SectionedHeader = { version: 2, revision: contents.revision ?? 0, clockOffsetMs: contents.clockOffsetMs, idempotencyOldestMs: idempotency.oldest, parts, lengths };
   if (idempotency.index !== undefined) header.idempotencyIndex = idempotency.index;
   const newline = Buffer.from('\n');
   const out: Buffer[] = [Buffer.from(JSON.stringify(header), 'utf8'), newline, coreLine, newline];
@@ -379,12 +404,37 @@ function identityOf(stats: { ino: number; size: number; mtimeMs: number }): File
   return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
 }
 
-async function currentIdentity(path: string): Promise<FileIdentity> {
+function versionOf(revision: number, identity: FileIdentity): FileIdentity {
+  return `r${revision}@${identity}`;
+}
+
+function revisionOf(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+}
+
+/** The header's start as stateFileBytes writes it: the revision is read without parsing the header. */
+const REVISION_AT_START = /^\{"version":2,"revision":(\d{1,15})[,}]/;
+
+/**
+ * The file's version now, synchronously (the compare of a compare-and-swap: nothing may run
+ * between it and the rename): its identity and the revision at the start of its header (0 when
+ * there is none: format 1, or a file written before revisions).
+ */
+function currentIdentity(path: string): FileIdentity {
+  let fd: number;
   try {
-    return identityOf(await stat(path));
+    fd = openSync(path, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ABSENT;
     throw error;
+  }
+  try {
+    const start = Buffer.alloc(64);
+    const length = readSync(fd, start, 0, start.length, 0);
+    const match = REVISION_AT_START.exec(start.subarray(0, length).toString('latin1'));
+    return versionOf(match ? Number(match[1]) : 0, identityOf(fstatSync(fd)));
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -455,6 +505,23 @@ export class StateFileBusyError extends Error {
   }
 }
 
+/** A save found the lock or the file no longer as it loaded them: it aborted, nothing written. */
+export class StateFileConflictError extends Error {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`sandbox state file ${path}: save aborted, ${reason}`);
+    this.name = 'StateFileConflictError';
+  }
+}
+
+/**
+ * How many times a request runs when its save keeps aborting (each run on what the file holds
+ * then); after the last, it is answered 503 sandbox_state_busy, nothing done.
+ */
+const ATTEMPTS = 3;
+
 export interface SharedStateFileHooks {
   /** The file changed under us (another process saved, or it was removed): adopt its contents. */
   adopt(contents: StateFileContents | undefined): void;
@@ -464,11 +531,18 @@ export interface SharedStateFileHooks {
   changed(): boolean;
   /** Called after a save, so changed() starts again from here. */
   saved(): void;
+  /**
+   * Tests only: called inside a save, its new state written to the temporary file and not yet
+   * committed (the demo stops the process here when HEDGE_TEST_DEMO_STOP_IN_SAVE is set).
+   */
+  beforeCommit?(): void | Promise<void>;
 }
 
 export class SharedStateFile {
   /** The version of the file this process's memory holds; undefined forces a reload. */
   private identity: FileIdentity | undefined;
+  /** The revision of the file memory was loaded from (or last saved as). */
+  private revision = 0;
   /** The file memory's unread parts come from; closed when memory adopts another. */
   private file: FileSource | undefined;
   /** Transactions under way, so close() can wait for their saves. */
@@ -484,6 +558,7 @@ export class SharedStateFile {
   async load(): Promise<StateFileContents | undefined> {
     const { contents, identity, file } = readStateFile(this.path);
     this.identity = identity;
+    this.revision = contents?.revision ?? 0;
     this.file = file;
     return contents;
   }
@@ -491,11 +566,13 @@ export class SharedStateFile {
   /**
    * Under the lock: reload if another process saved since, run `act`, save if it changed the
    * state, then release. The save is done before this resolves, so an answer sent after it
-   * describes a state that is on disk. If the save fails, memory is dropped (the next request
-   * reloads) and the error is thrown: what `act` did is not kept.
+   * describes a state that is on disk. A save commits only on the revision memory was loaded
+   * from and while the lock is still this process's; when it aborts, memory is dropped and `act`
+   * runs again on what the file holds (its first answer is never sent). If a save fails, or
+   * keeps aborting, the error is thrown: what `act` did is not kept.
    */
   transact<T>(act: () => T): Promise<T> {
-    const run = this.locked(act);
+    const run = this.attempts(act);
     this.running.add(run);
     const forget = (): void => {
       this.running.delete(run);
@@ -509,20 +586,33 @@ export class SharedStateFile {
     await Promise.allSettled([...this.running]);
   }
 
+  private async attempts<T>(act: () => T): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.locked(act);
+      } catch (error) {
+        if (!(error instanceof StateFileConflictError)) throw error;
+        // Retryable with the same Idempotency-Key: nothing was committed.
+        if (attempt >= ATTEMPTS) throw new StateFileBusyError(this.path, error);
+      }
+    }
+  }
+
   private async locked<T>(act: () => T): Promise<T> {
-    let release: () => Promise<void>;
+    let hold: StateFileLockHold;
     try {
-      release = await this.lock(this.path);
+      hold = await this.lock(this.path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new StateFileBusyError(this.path, error);
       throw error;
     }
     try {
-      const identity = await currentIdentity(this.path);
+      const identity = currentIdentity(this.path);
       if (identity !== this.identity) {
         const read = readStateFile(this.path);
         this.hooks.adopt(read.contents);
         this.identity = read.identity;
+        this.revision = read.contents?.revision ?? 0;
         // The state it replaced is dropped: its file need not wait for a garbage collection.
         this.file?.close();
         this.file = read.file;
@@ -530,19 +620,39 @@ export class SharedStateFile {
       const result = act();
       if (this.hooks.changed()) {
         try {
-          await writeAtomically(this.path, this.hooks.snapshot());
-          this.identity = await currentIdentity(this.path);
+          await this.commit(hold);
           this.hooks.saved();
         } catch (error) {
+          // Memory holds what `act` did, which is not on disk: the next request reloads.
           this.identity = undefined;
           throw error;
         }
       }
       return result;
     } finally {
-      await release().catch(() => {
-        // Already released (judged stale and taken over): nothing left to release.
-      });
+      await hold.release();
     }
+  }
+
+  /** Writes memory as the next revision, and commits it only on the one it was loaded from. */
+  private async commit(hold: StateFileLockHold): Promise<void> {
+    const next = this.revision + 1;
+    const bytes = Buffer.concat(stateFileBytes({ ...this.hooks.snapshot(), revision: next }));
+    // Unique per writer: two processes never share a temp file even if one was killed mid-write.
+    const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await writeFile(temporary, bytes, { mode: 0o600 });
+      await this.hooks.beforeCommit?.();
+      // Compare and swap, with no await from here to the rename: a process stopped before this
+      // point and whose lock was taken over finds out here, whenever it resumes.
+      if (!hold.held()) throw new StateFileConflictError(this.path, 'its lock was taken over (the process was stopped or starved past the lock\'s stale time)');
+      if (currentIdentity(this.path) !== this.identity) throw new StateFileConflictError(this.path, `the file is no longer revision ${this.revision}`);
+      renameSync(temporary, this.path);
+    } catch (error) {
+      await unlink(temporary).catch(() => {});
+      throw error;
+    }
+    this.revision = next;
+    this.identity = currentIdentity(this.path);
   }
 }

@@ -1,15 +1,20 @@
 // Parallel `hedge --demo` runs on one config dir share demo-state.json. Each run is its own
 // process with the simulator in it; each request reloads, acts and saves under a lock, so no run's
 // save overwrites another's (before: 10 parallel adds on a 1,000 position all exited 0 and the
-// position ended at 1,014–1,020 instead of the sum). What the runs did is checked on the state file as the
-// simulator itself reads it (a simulator started on that file, its clock stepped past every fill).
+// position ended at 1,014–1,020 instead of the sum). A save commits only on the revision it
+// loaded and while its lock is its own, so a run stopped inside its save past the lock's stale
+// time aborts it instead of writing over the run that took the lock over. What the runs did is
+// checked on the state file as the simulator itself reads it (a simulator started on that file,
+// its clock stepped past every fill).
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, DEMO_FILL_DELAY_MS, DEMO_STATE_FILE } from '../../src/demo/start-demo.js';
+import { DEMO_API_KEY, DEMO_FILL_DELAY_MS, DEMO_STATE_FILE, STOP_IN_SAVE_ENV } from '../../src/demo/start-demo.js';
 import { lockDemoState } from '../../src/demo/state-lock.js';
 import { parseStateFile } from '../../src/sandbox/state-file.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { until } from '../support/polling.js';
 import { startSimulator } from '../support/simulator.js';
 
 const dirs: Array<{ remove: () => void }> = [];
@@ -53,6 +58,17 @@ async function seedDemoPosition(dir: string, notionalUsd: number): Promise<void>
 }
 
 
+/** A process's state letter from /proc (T: stopped), or undefined once it is gone. */
+function processState(pid: number): string | undefined {
+  try {
+    // The command name is in parentheses and may hold spaces: the state follows the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The state file is whole (every part of it reads as JSON), and no temp file or lock is left beside it. */
 function expectStateFileWhole(dir: string): void {
   const path = join(dir, DEMO_STATE_FILE);
@@ -61,37 +77,90 @@ function expectStateFileWhole(dir: string): void {
   expect(readdirSync(dir).filter((name) => name.startsWith(DEMO_STATE_FILE))).toEqual([DEMO_STATE_FILE]);
 }
 
+/** Ten parallel `--demo add … --no-wait` on a 1,000 buy position: every run exits 0 and the state holds 1,155. */
+async function tenParallelAdds(): Promise<void> {
+  const dir = configDir();
+  await seedDemoPosition(dir, 1_000);
+
+  // --no-wait: exit 0 means the simulator accepted the add (what it then holds is checked below,
+  // landings stepped by the reader); ten processes that also waited 1.5 s each for their landing
+  // would only make the run longer on a loaded machine, not the check stronger.
+  const notionals = Array.from({ length: 10 }, (_, index) => 11 + index);
+  const adds = await Promise.all(
+    // The bound is a backstop: the adds land one after another (each after the one before it).
+    notionals.map((notional) => runHedge(['--demo', 'add', 'USDTNGN', 'buy', String(notional), '--no-wait', '--json'], { configDir: dir, timeoutMs: 100_000 })),
+  );
+
+  let accepted = 0;
+  adds.forEach((result, index) => {
+    const where = `add ${notionals[index]}: exit ${result.code}\n${result.stderr}`;
+    // The simulator takes one change per side at a time: a later one is refused (409
+    // action_pending with Retry-After, nothing done) until the earlier one has landed, and hedge
+    // sends it again then, with the same key.
+    expect(result.code, where).toBe(0);
+    accepted += notionals[index]!;
+  });
+  expect(accepted).toBe(155);
+
+  const { positions } = await demoBook(dir);
+  expect(positions.map((position) => [position.side, position.notional_usd])).toEqual([['buy', 1_000 + accepted]]);
+  // And hedge itself reads the same book.
+  const read = await runHedge(['--demo', 'positions', '--json'], { configDir: dir });
+  expect((JSON.parse(read.stdout) as Side[]).map((position) => position.notional_usd)).toEqual([1_000 + accepted]);
+  expectStateFileWhole(dir);
+}
+
 describe('--demo runs side by side on one state file', () => {
-  it('10 parallel adds all land: the position ends at 1,000 plus every add (1,155)', async () => {
+  it('10 parallel adds all land, in 3 demos side by side: each position ends at 1,000 plus every add (1,155)', { timeout: 120_000 }, async () => {
+    // Three config dirs at once (each its own demo state and lock), so the case runs several times
+    // in the time of one: the adds on one side land one after another, ~2 s each, whatever the CPU.
+    await Promise.all(Array.from({ length: 3 }, () => tenParallelAdds()));
+  });
+
+  // /proc tells that the run is stopped (state T); SIGSTOP is POSIX. Taking over the lock needs its 10 s stale time.
+  it.skipIf(process.platform !== 'linux')('a run stopped inside its save until its lock is taken over aborts that save, never writes over the next holder: both adds land', { timeout: 90_000 }, async () => {
     const dir = configDir();
     await seedDemoPosition(dir, 1_000);
+    const stateFile = join(dir, DEMO_STATE_FILE);
+    const notionalInFile = (): number => {
+      const hedges = Object.values(parseStateFile(stateFile, readFileSync(stateFile)).engine.accounts).flatMap((account) => Object.values(account.hedges));
+      return hedges.reduce((sum, hedge) => sum + (hedge.status === 'filled' ? hedge.notionalUsd + (hedge.pendingChange?.notionalUsd ?? 0) : 0), 0);
+    };
+    expect(notionalInFile()).toBe(1_000);
 
-    // --no-wait: exit 0 means the simulator accepted the add (what it then holds is checked below,
-    // landings stepped by the reader); ten processes that also waited 1.5 s each for their landing
-    // would only make the run longer on a loaded machine, not the check stronger.
-    const notionals = Array.from({ length: 10 }, (_, index) => 11 + index);
-    const adds = await Promise.all(
-      // The bound is a backstop: the adds land one after another (each after the one before it).
-      notionals.map((notional) => runHedge(['--demo', 'add', 'USDTNGN', 'buy', String(notional), '--no-wait', '--json'], { configDir: dir, timeoutMs: 90_000 })),
-    );
-
-    let accepted = 0;
-    adds.forEach((result, index) => {
-      const where = `add ${notionals[index]}: exit ${result.code}\n${result.stderr}`;
-      // The simulator takes one change per side at a time: a later one is refused (409
-      // action_pending with Retry-After, nothing done) until the earlier one has landed, and hedge
-      // sends it again then, with the same key.
-      expect(result.code, where).toBe(0);
-      accepted += notionals[index]!;
+    // The first run stops itself inside its first save (its add written to a temporary file, not
+    // committed, the lock held) and says so in the marker file: no timing decides where it is.
+    const marker = join(dir, 'stopped-in-save');
+    let stoppedChild: ChildProcess | undefined;
+    const stopped = runHedge(['--demo', 'add', 'USDTNGN', 'buy', '11', '--no-wait', '--json'], {
+      configDir: dir,
+      env: { [STOP_IN_SAVE_ENV]: marker },
+      timeoutMs: 80_000,
+      onSpawn: (child) => (stoppedChild = child),
     });
-    expect(accepted).toBe(155);
+    try {
+      await until(() => existsSync(marker) && processState(Number(readFileSync(marker, 'utf8'))) === 'T', 'the first add to stop inside its save', { timeoutMs: 30_000, process: stopped });
+      expect(Number(readFileSync(marker, 'utf8'))).toBe(stoppedChild!.pid);
+      expect(existsSync(`${stateFile}.lock`)).toBe(true);
 
+      // The second run finds the lock held and never refreshed: past its stale time it takes it
+      // over, and its add is saved (exit 0) while the first is still stopped.
+      const other = await runHedge(['--demo', 'add', 'USDTNGN', 'buy', '12', '--no-wait', '--json'], { configDir: dir, timeoutMs: 60_000 });
+      expect(other.code, other.stderr).toBe(0);
+      expect(processState(stoppedChild!.pid!)).toBe('T');
+      expect(notionalInFile()).toBe(1_012);
+    } finally {
+      stoppedChild?.kill('SIGCONT');
+    }
+    // Resumed, the first finds its lock taken over and the file at a later revision: its save
+    // aborts, and its add runs again on the file as it is now (before: its stale copy was
+    // renamed over the file, and the other add, which had exited 0, was gone).
+    const first = await stopped;
+    expect(first.code, first.stderr).toBe(0);
     const { positions } = await demoBook(dir);
-    expect(positions.map((position) => [position.side, position.notional_usd])).toEqual([['buy', 1_000 + accepted]]);
-    // And hedge itself reads the same book.
-    const read = await runHedge(['--demo', 'positions', '--json'], { configDir: dir });
-    expect((JSON.parse(read.stdout) as Side[]).map((position) => position.notional_usd)).toEqual([1_000 + accepted]);
+    expect(positions.map((position) => [position.side, position.notional_usd])).toEqual([['buy', 1_023]]);
     expectStateFileWhole(dir);
+    expect(existsSync(`${stateFile}.lock`)).toBe(false);
   });
 
   it('parallel opens, then closes and reduces, with reads between, keep the file whole and the book what the exit codes say', async () => {

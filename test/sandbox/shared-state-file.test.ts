@@ -2,7 +2,7 @@
 // stateFileLock each request reloads what another saved, acts and saves under the lock, so no
 // save overwrites another's. Two servers in this process stand for two processes: each has its
 // own memory, and only the file joins them. Their clocks are stopped (realNow fixed) and stepped.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,5 +110,71 @@ describe('sandbox state file shared by several processes', () => {
     // Answers that do not touch the state need no lock.
     a.sandbox.setFaults({ fault5xx: 1 });
     expect((await a.api('GET', '/positions')).status).toBeGreaterThanOrEqual(500);
+  });
+
+  it('a save whose lock was taken over aborts, and its request runs again on what the file holds: both writes land', async () => {
+    // b takes the lock over as a process does from a holder it judged stale (its directory removed
+    // and made afresh), while a is inside its save: a wrote its new state to a temporary file, and
+    // b's write commits before a's rename.
+    let takeOver = true;
+    const overtaking: StateFileLock = async (path) => {
+      rmSync(`${path}.lock`, { recursive: true, force: true });
+      return lockDemoState(path);
+    };
+    // b (and its twin, unused) take the lock over; a is started on the same file below.
+    const { b } = await twoProcesses({ stateFileLock: overtaking });
+    let aSaves = 0;
+    const a = await startSimulator({
+      preset: 'quick',
+      apiKeys: KEYS,
+      stateFile: join(dir!, 'state.json'),
+      stateFileLock: lockDemoState,
+      realNow: () => START_MS,
+      stateFileBeforeCommit: async () => {
+        aSaves += 1;
+        if (!takeOver) return;
+        takeOver = false;
+        expect((await b.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'open-b' })).status).toBe(200);
+      },
+    });
+    started.push(a);
+    const stateFile = join(dir!, 'state.json');
+
+    const opened = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'open-a' });
+    expect(opened.status).toBe(200);
+    // a's first save found the lock no longer its own and the file at b's revision: it aborted and
+    // ran the open again (a second save), on the file with b's hedge in it.
+    expect(aSaves).toBe(2);
+    expect(hedgesInFile(stateFile).map((hedge) => `${hedge.side} ${hedge.notionalUsd}`).sort()).toEqual(['buy 1000', 'sell 2000']);
+    expect(readFileSync(stateFile, 'utf8')).toMatch(/^\{"version":2,"revision":2,/);
+    // The answer describes what is on disk: the hedge a's second run made.
+    expect(hedgesInFile(stateFile).find((hedge) => hedge.side === 'buy')).toMatchObject({ id: opened.body.data.id });
+    expect((await b.api('GET', `/hedges/${opened.body.data.id}`)).status).toBe(200);
+    expect(readdirSync(dir!).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a save whose lock is never its own at commit answers 503 after 3 tries, and the file is as it was', async () => {
+    let tries = 0;
+    const losing: StateFileLock = async (path) => {
+      tries += 1;
+      const hold = await lockDemoState(path);
+      return { held: () => false, release: () => hold.release() };
+    };
+    const { a, b, stateFile } = await twoProcesses();
+    expect((await b.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'open-b' })).status).toBe(200);
+    const before = readFileSync(stateFile);
+    const loser = await startSimulator({ preset: 'quick', apiKeys: KEYS, stateFile, stateFileLock: losing, realNow: () => START_MS });
+    started.push(loser);
+
+    const answer = await loser.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'never-held' });
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(answer.body.error.code).toBe('sandbox_state_busy');
+    expect(tries).toBe(3);
+    expect(readFileSync(stateFile).equals(before)).toBe(true);
+    expect(readdirSync(dir!).filter((name) => name !== 'state.json')).toEqual([]);
+    // Nothing of it is kept in memory either: the other process, and the loser itself, read the file's book.
+    expect((await a.api('GET', '/hedges')).body.data.map((hedge: { side: string }) => hedge.side)).toEqual(['sell']);
+    expect((await loser.api('GET', '/hedges')).body.data.map((hedge: { side: string }) => hedge.side)).toEqual(['sell']);
   });
 });
