@@ -14,6 +14,9 @@ import { historyRecordForPeople, readHistoryRecord, readNumber } from '../api/re
 import { MAX_PAGE_SIZE } from '../api/unspecified.js';
 import { moreNote } from '../ui/list-notes.js';
 
+/** What a --until condition may read: the fields of a closed hedge as --json prints them. */
+export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields.filter((field) => !field.screenOnly).map((field) => field.key);
+
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
 /** Sums to the cent of the money columns every record carries as a number (or a decimal string). */
