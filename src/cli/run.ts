@@ -58,6 +58,7 @@ async function buildOutput(globals: GlobalOptions, io: Io, env: Record<string, s
     columns: terminalColumns({ isTTY: io.stdoutIsTTY, columns: (io.stdout as { columns?: number }).columns, env }),
     stderrColumns: stderrColumns(io, env),
     fields: globals.fields,
+    raw: globals.raw,
     query,
     header: globals.header,
     csv,

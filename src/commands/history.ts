@@ -75,7 +75,7 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
     // The period may hold any page: every page is read (page by page, newest first) and filtered
     // as it comes, up to --limit kept. JSON goes out as it is kept, so a long history is never
     // held whole (issue 31); the other formats lay out what was kept.
-    const streamed = ctx.output.jsonListWriter();
+    const streamed = ctx.output.jsonListWriter(HISTORY_RESOURCE.fields);
     const kept: HistoryRecord[] = [];
     let unreadable = 0;
     let count = 0;
@@ -84,7 +84,7 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
       if (verdict === 'unreadable') unreadable += 1;
       if (verdict !== 'in') return true;
       if (reference !== undefined && referenceOf(raw) !== reference) return true;
-      if (streamed) streamed.add(raw);
+      if (streamed) streamed.add(ctx.output.inOneShape ? historyRecordForPeople(raw) : raw);
       else kept.push(raw);
       count += 1;
       return limit === undefined || count < limit;
@@ -100,8 +100,9 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
     records = kept;
   }
   const count = records.length;
-  // People see the facts under the known names however the server names them; TSV and JSON stay as sent.
-  if (ctx.output.isHuman) records = records.map(historyRecordForPeople) as HistoryRecord[];
+  // People and JSON see the facts under the known names however the server names them; TSV, CSV
+  // and --raw stay as sent.
+  if (ctx.output.isHuman || ctx.output.inOneShape) records = records.map(historyRecordForPeople) as HistoryRecord[];
   await ctx.output.list(records, HISTORY_RESOURCE, {
     empty: reference !== undefined ? `No closed hedge carries the reference ${reference}.` : filtering ? 'No closed hedges in this period.' : 'No closed hedges yet.',
     totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, row: historyTotals(records) },
