@@ -111,13 +111,31 @@ describe('lists never lose rows', () => {
     expect(simulator.requests('GET', '/hedges/history').map((entry) => entry.query)).toEqual([{ page_size: '100' }]);
   });
 
-  it('without --limit a list is one page, and says on stderr (in --json too) that the server has more', async () => {
+  it("without --limit a list is hedge's own length (50), not the server's page: gamma's pages of 20 are followed (issue 40)", async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
-    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
+    const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
     const result = await simulator.hedge(['hedges', '--json']);
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toHaveLength(20);
-    expect(result.stderr).toMatch(/The server has more hedges than the 20 shown \(one page\); ask for more with `hedge hedges --limit 500`/);
+    expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
+    expect(result.stderr).not.toMatch(/more/);
+    expect(simulator.requests('GET', '/hedges').length).toBeGreaterThan(1);
+  });
+
+  it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2', async () => {
+    const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
+    const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 60 });
+    const result = await simulator.hedge(['hedges', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveLength(50);
+    expect(result.stderr).toMatch(/50 hedges shown \(the default\); there are more: `hedge hedges --all` lists every one/);
+    const all = await simulator.hedge(['hedges', '--all', '--json']);
+    expect(all.code, all.stderr).toBe(0);
+    expect(new Set((JSON.parse(all.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
+    const sent = simulator.requests().length;
+    const both = await simulator.hedge(['hedges', '--all', '--limit', '5']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--limit and --all disagree/);
+    expect(simulator.requests().length).toBe(sent);
   });
 
   it('beta (refuses any page-size name but its own, and names it): 47 hedges with --limit 100, no setting given', async () => {
