@@ -113,17 +113,20 @@ export const POSITION_FIELDS: FieldSpec[] = [
   { key: 'opened_at', label: 'Opened', kind: 'utc' },
 ];
 
-/** At 80 columns a desk sees the side, its reference, notional, entry and mark, net P&L and time left. */
+/**
+ * The desk's priorities (issue 40): side, reference, notional, net P&L and time left before entry
+ * and mark, so time left is kept at 80 columns whatever the reference's length.
+ */
 export const POSITION_RESOURCE: Resource = {
   fields: POSITION_FIELDS,
   priority: [
     'side',
     'client_reference',
     'notional_usd',
-    'entry_price',
-    'mark_price',
     'net_pnl_usd',
     'matures_in',
+    'entry_price',
+    'mark_price',
     'market',
     'hedge_id',
     'gross_pnl_usd',
