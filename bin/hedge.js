@@ -111,7 +111,7 @@ function run(dist, memo) {
     (error) => {
       captured?.();
       const message = String((error && error.message) || error).replace(/\b[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/g, '[redacted key]');
-      process.stderr.write(`error: unexpected failure: ${message}\n`);
+      process.stderr.write(`hedge: unexpected failure: ${message}\n`);
       process.exitCode = 1;
     },
   );

@@ -252,6 +252,7 @@ export function marketsResource(carryText?: (ratePerDay: number) => string): Res
     kind: 'money',
     decimals: 0,
     covers: ['available_capacity_usd'],
+    aliases: [`available_capacity_usd.${which}`],
     get: (row) => (row.available_capacity_usd as PerSide | undefined)?.[which],
   });
   const carry = (which: keyof PerSide): FieldSpec => ({
@@ -259,6 +260,8 @@ export function marketsResource(carryText?: (ratePerDay: number) => string): Res
     label: `Carry/day ${which}`,
     kind: carryText ? 'text' : 'percent',
     covers: ['net_rate_daily_pct'],
+    // The same words whether the column is asked for as carry_sell_daily_pct or net_rate_daily_pct.sell.
+    aliases: [`net_rate_daily_pct.${which}`],
     get: (row) => {
       const rate = (row.net_rate_daily_pct as PerSide | undefined)?.[which];
       return carryText && typeof rate === 'number' ? carryText(rate) : rate;

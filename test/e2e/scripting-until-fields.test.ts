@@ -36,7 +36,7 @@ describe('--until', () => {
     const result = await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '1']);
     expect(result.code).toBe(124);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^error: --until "length\(@\) > `0`" did not hold within --timeout 1s: \d+ reads?, /m);
+    expect(result.stderr).toMatch(/^hedge: --until "length\(@\) > `0`" did not hold within --timeout 1s: \d+ reads?, /m);
   });
 
   it("hedges ID --until \"status=='filled'\": polls while submitted, prints the filled hedge once the fill lands", async () => {
