@@ -70,6 +70,9 @@ export interface DrawnTable {
   hidden: string[];
 }
 
+/** The deal reference's column (ui/resource-fields.ts): never cut where the terminal has room for it whole. */
+const REFERENCE_KEY = 'client_reference';
+
 /** Columns between two columns. */
 export const COLUMN_GAP = 2;
 /** Past this many cells the lines are put together here, not by cli-table3 (see the top of the file). */
@@ -84,7 +87,7 @@ export interface ColumnNeed {
   /** What it may shrink to (its width when it does not shrink). */
   minWidth: number;
   /**
-   * Text (a reference): taken whole whenever the width has room for it whole, before any column
+   * The reference: taken whole whenever the width has room for it whole, before any column
    * after it in priority — cut only where it does not fit whole (issue 40).
    */
   wholeWhenRoom?: boolean;
@@ -173,7 +176,8 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[] } {
     const need = (): Omit<ColumnNeed, 'key'> => (measured ??= measure(column, index));
     return {
       key: column.key,
-      wholeWhenRoom: column.shrink === 'end',
+      // The deal reference: a desk reads it whole (issue 40); other text may still be cut for columns.
+      wholeWhenRoom: column.shrink === 'end' && column.key === REFERENCE_KEY,
       get width() {
         return need().width;
       },
