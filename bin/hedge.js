@@ -88,10 +88,17 @@ function captureOutput() {
 function run(dist, memo) {
   // `hedge … | head` closes the pipe early: the reader has what it wanted, so leave quietly
   // instead of crashing with a stack trace, as Unix tools do.
+  // Once a command runs, its runner (src/cli/run.ts) decides: a read ends with 0, a write goes on
+  // to its outcome. Before that (help, a usage error) there is nothing to finish.
   process.stdout.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(0);
+    if (error.code === 'EPIPE') {
+      if (process.stdout.listenerCount('error') > 1) return;
+      process.exit(0);
+    }
     throw error;
   });
+  // A closed stderr (`2>&1 | head`, `2>&-`) never changes the exit code: messages are lost, not the outcome.
+  process.stderr.on('error', () => {});
   const front = loadFront(dist);
   const captured = memo && captureOutput();
   front.main(argv).then(
@@ -104,7 +111,7 @@ function run(dist, memo) {
     (error) => {
       captured?.();
       const message = String((error && error.message) || error).replace(/\b[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/g, '[redacted key]');
-      process.stderr.write(`error: unexpected failure: ${message}\n`);
+      process.stderr.write(`hedge: unexpected failure: ${message}\n`);
       process.exitCode = 1;
     },
   );

@@ -563,6 +563,6 @@ function unreadablePrices(status: number, data: unknown): InvalidResponseError {
     status,
     field: 'data',
     received: received(data),
-    hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --json\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
+    hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --raw\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
   });
 }

@@ -17,6 +17,10 @@ export const POSITION_FIELD_SYNONYMS = {
   entryPrice: ['entry_price', 'entry_rate', 'entry', 'avg_entry_price'],
   accruedCarryUsdc: ['accrued_carry_usdc', 'carry_accrued_usdc', 'carry_usdc', 'accrued_carry', 'funding_usdc'],
   marginUsdc: ['margin_usdc', 'collateral_usdc', 'locked_margin_usdc', 'margin'],
+  grossPnlUsd: ['gross_pnl_usd', 'pnl_gross_usd', 'price_pnl_usd', 'gross_pnl'],
+  closeFeeUsdc: ['close_fee_usdc', 'exit_fee_usdc', 'fee_to_close_usdc', 'close_fee'],
+  units: ['units', 'qty', 'quantity'],
+  openedAt: ['opened_at', 'open_time', 'created_at', 'opened'],
 } as const;
 
 export interface PositionFacts {
@@ -32,6 +36,11 @@ export interface PositionFacts {
   accruedCarryUsdc?: number;
   /** Margin locked in the position (add and reduce show it before and after). */
   marginUsdc?: number;
+  /** Shown only (the table, and --json under our names). */
+  grossPnlUsd?: number;
+  closeFeeUsdc?: number;
+  units?: number;
+  openedAt?: string;
   /** Names of the fields read under a synonym rather than our default name (for --verbose). */
   synonymsUsed: string[];
 }
@@ -74,6 +83,10 @@ export function readPosition(raw: Record<string, unknown>): PositionFacts {
     entryPrice: pick(raw, names.entryPrice, numberOf, used),
     accruedCarryUsdc: pick(raw, names.accruedCarryUsdc, numberOf, used),
     marginUsdc: pick(raw, names.marginUsdc, numberOf, used),
+    grossPnlUsd: pick(raw, names.grossPnlUsd, numberOf, used),
+    closeFeeUsdc: pick(raw, names.closeFeeUsdc, numberOf, used),
+    units: pick(raw, names.units, numberOf, used),
+    openedAt: pick(raw, names.openedAt, text, used),
     synonymsUsed: used,
   };
 }

@@ -115,7 +115,8 @@ function priceOf(value: unknown): number | undefined {
     // Only a two-sided price: its mid.
     const bid = numeric(fields.bid);
     const ask = numeric(fields.ask);
-    if (bid !== undefined && ask !== undefined) return (bid + ask) / 2;
+    // Rounded to 12 significant digits: (15.2832 + 15.2908) / 2 is not 15.286999999999999.
+    if (bid !== undefined && ask !== undefined) return Number(((bid + ask) / 2).toPrecision(12));
   }
   return undefined;
 }

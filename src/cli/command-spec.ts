@@ -91,6 +91,11 @@ export interface InputOf<S extends CommandSpec> {
 export interface CommandModule<I> {
   /** Resolves to the exit code (0 when nothing is returned). */
   run(ctx: CommandContext, input: I): Promise<number | void>;
+  /**
+   * The names a condition on the command's JSON data may use, for a command whose --until also
+   * takes a date: a value that is neither is refused at once (exit 2) instead of polled.
+   */
+  CONDITION_FIELDS?: readonly string[];
 }
 
 /** Untyped input as the parser hands it over; only main.ts and the agent interface see it. */

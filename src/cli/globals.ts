@@ -36,12 +36,17 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
   if (query !== undefined && format !== undefined && format !== 'json' && format !== 'ndjson') {
     return { problem: `--query applies to JSON output; --format ${format} cannot carry it (use --format json or ndjson).` };
   }
-  const chosen: OutputFormat | undefined = format !== undefined ? (format as OutputFormat) : all.json === true || query !== undefined ? 'json' : undefined;
+  const raw = all.raw === true;
+  if (raw && format !== undefined && format !== 'json' && format !== 'ndjson') {
+    return { problem: `--raw applies to JSON output (the server's data as sent); --format ${format} cannot carry it (use --json, or --format json or ndjson).` };
+  }
+  const chosen: OutputFormat | undefined = format !== undefined ? (format as OutputFormat) : all.json === true || query !== undefined || raw ? 'json' : undefined;
   if (requestTimeout === 0) return { problem: '--request-timeout: expected a number of seconds greater than 0 and at most 86400 (got "0").' };
   return {
     globals: {
       json: chosen === 'json' || chosen === 'ndjson',
       format: chosen,
+      raw,
       fields,
       query,
       header: all.header !== false,

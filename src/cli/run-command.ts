@@ -33,7 +33,8 @@ async function untilCondition(spec: CommandSpec, input: RawInput, now: number): 
 
 export async function runCommand(ctx: CommandContext, spec: CommandSpec & { load: NonNullable<CommandSpec['load']> }, input: RawInput): Promise<number> {
   const module = (await spec.load()) as CommandModule<RawInput>;
-  const until = await untilCondition(spec, input, ctx.clock.now());
+  const found = await untilCondition(spec, input, ctx.clock.now());
+  const until = found && { ...found, fields: found.dateToo ? module.CONDITION_FIELDS : undefined, command: spec.name };
   if (!until) {
     const result = await module.run(ctx, input);
     return typeof result === 'number' ? result : 0;

@@ -58,10 +58,36 @@ async function buildOutput(globals: GlobalOptions, io: Io, env: Record<string, s
     columns: terminalColumns({ isTTY: io.stdoutIsTTY, columns: (io.stdout as { columns?: number }).columns, env }),
     stderrColumns: stderrColumns(io, env),
     fields: globals.fields,
+    raw: globals.raw,
     query,
     header: globals.header,
     csv,
   });
+}
+
+/**
+ * Watches stdout for a reader that went away (EPIPE): from then on what is written to it is
+ * dropped (no second error, no stack trace) and `onClosed` is told once.
+ */
+function watchClosedStdout(stdout: NodeJS.WritableStream, onClosed: () => void): { readonly closed: boolean } {
+  const state = { closed: false };
+  const onError = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' || state.closed) return;
+    state.closed = true;
+    (stdout as { write: unknown }).write = (_chunk: unknown, ...rest: unknown[]) => {
+      const done = rest.find((item) => typeof item === 'function') as (() => void) | undefined;
+      done?.();
+      return true;
+    };
+    onClosed();
+  };
+  // The listener stays while the process lives: a late write's error must not crash it.
+  stdout.on('error', onError);
+  return {
+    get closed() {
+      return state.closed;
+    },
+  };
 }
 
 /** The signals that stop a wait or a prompt (the action itself stands), with their exit codes. */
@@ -99,6 +125,13 @@ export async function runInvocation(
     signal: controller.signal,
     output,
   });
+  // A reader that went away (`hedge history --json | head -1`): stdout is closed, the rest of the
+  // output is dropped, and a read stops at once with exit 0 (docs/exit-codes.md). A write goes on
+  // to its outcome (its action is never cut short by a closed pipe) and exits with its own code.
+  const stdoutClosed = watchClosedStdout(io.stdout, () => {
+    if (spec.tier !== 'write') controller.abort(new Error('stdout was closed by its reader'));
+  });
+  const readerGone = () => stdoutClosed.closed && spec.tier !== 'write';
   let stops = 0;
   const handlers = STOP_SIGNALS.map(({ signal, exitCode }) => {
     const handler = () => {
@@ -112,8 +145,10 @@ export async function runInvocation(
   });
   try {
     const { runCommand } = await import('./run-command.js');
-    return await runCommand(ctx, spec as CommandSpec & { load: NonNullable<CommandSpec['load']> }, input);
+    const code = await runCommand(ctx, spec as CommandSpec & { load: NonNullable<CommandSpec['load']> }, input);
+    return readerGone() ? 0 : code;
   } catch (error) {
+    if (readerGone()) return 0;
     // A hint names commands to run next: they must reach the same environment (--demo, --profile).
     const described = ctx.describeFailure(error);
     return reportError(described, error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });

@@ -6,6 +6,7 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { ACCOUNT } from './account.spec.js';
 import { runWatch, watchAsked } from '../flows/watch.js';
 import { ACCOUNT_FIELDS } from '../ui/resource-fields.js';
+import { accountForPeople } from '../api/read-account.js';
 
 /** `hedge account` takes no options of its own (--watch goes to the live view, --until to run-command). */
 export interface AccountOptions {}
@@ -24,5 +25,7 @@ export async function runAccount(ctx: CommandContext, _opts: AccountOptions): Pr
   const account = await client.getAccount();
   const environment = await ctx.environment();
   const title = environment === 'live' ? `Account ${ctx.output.chalk.red.bold('LIVE')}` : 'Account (test funds)';
-  ctx.output.record(account, ACCOUNT_FIELDS, { title });
+  // People and JSON see each figure under our name however the server names it; TSV, CSV and --raw stay as sent.
+  const shown = ctx.output.isHuman || ctx.output.inOneShape ? accountForPeople(account) : account;
+  ctx.output.record(shown, ACCOUNT_FIELDS, { title });
 }

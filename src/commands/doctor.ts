@@ -68,6 +68,7 @@ async function render(ctx: CommandContext, report: DoctorReport): Promise<void> 
     ? failed.length === 0
       ? 'Ready: everything a write needs works.'
       : `Ready for writes; ${failed.length} other check${failed.length === 1 ? '' : 's'} failed (see above).`
-    : `Not ready: ${failed.filter((check) => check.forWrites).map((check) => check.title.toLowerCase()).join(', ')} — a write would fail. Fix the first ✗, then run \`${ctx.hedgeCommand('doctor')}\` again.`;
+    : // A check is named by what it checks ("Key accepted"): said as the check that failed, never as a statement.
+      `Not ready: a write would fail (✗ ${failed.filter((check) => check.forWrites).map((check) => check.title).join(', ✗ ')}). Fix the first ✗, then run \`${ctx.hedgeCommand('doctor')}\` again.`;
   output.note(report.ready ? output.chalk.green(sentence) : output.chalk.red(sentence));
 }

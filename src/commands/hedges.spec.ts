@@ -1,7 +1,7 @@
 // The declaration of `hedge hedges`: its arguments, options, tier and examples (the
 // manifest collects it; hedges.ts types its input from it). Data only: the front bundles it.
 import { declare } from '../cli/command-spec.js';
-import { STATUS_VALUES, WATCH_OPTIONS, UNTIL_OPTION, REF_FILTER } from './spec-parts.js';
+import { STATUS_VALUES, WATCH_OPTIONS, UNTIL_OPTION, REF_FILTER, LIST_LENGTH_OPTIONS } from './spec-parts.js';
 
 export const HEDGES = declare({
   name: 'hedges',
@@ -13,7 +13,7 @@ export const HEDGES = declare({
   options: [
     { flags: '--status <status>', key: 'status', kind: 'value', description: 'only hedges in this status', values: STATUS_VALUES },
     REF_FILTER,
-    { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' },
+    ...LIST_LENGTH_OPTIONS,
     { flags: '--wait', key: 'wait', kind: 'flag', description: 'with an ID: poll until the hedge is filled, failed or closed' },
     ...WATCH_OPTIONS,
     UNTIL_OPTION,

@@ -3,13 +3,12 @@
 import type { Hedge } from '../api/schemas.js';
 import type { CommandContext } from '../runtime/context.js';
 import { runWatch, watchAsked } from '../flows/watch.js';
-import { parseClientReference, parseHedgeId, parseLimit, parseStatus } from '../domain/input.js';
+import { parseClientReference, parseHedgeId, parseListLength, parseStatus } from '../domain/input.js';
 import { OrderFailedError, StillPendingError, UsageError } from '../errors.js';
 import { HEDGE_FIELDS, HEDGE_RESOURCE } from '../ui/resource-fields.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { HEDGES } from './hedges.spec.js';
 import { moreNote } from '../ui/list-notes.js';
-import { MAX_PAGE_SIZE } from '../api/unspecified.js';
 import type { HedgeStatus } from '../domain/vocabulary.js';
 
 export interface HedgesOptions {
@@ -18,7 +17,10 @@ export interface HedgesOptions {
   /** List filters (only without an id). */
   status?: HedgeStatus;
   clientReference?: string;
-  limit?: number;
+  /** --limit, --all (Infinity), or hedge's default length (DEFAULT_LIST_LENGTH). */
+  limit: number;
+  /** No --limit nor --all: the default length was used. */
+  defaultLength: boolean;
   /** --wait: wait for the hedge (only with an id) to reach a final state. */
   wait: boolean;
 }
@@ -28,15 +30,16 @@ export function parseHedgesOptions(input: InputOf<typeof HEDGES>): HedgesOptions
   const id = input.args.id === undefined ? undefined : parseHedgeId(input.args.id);
   const status = parseStatus(options.status);
   const clientReference = parseClientReference(options.ref);
-  const limit = parseLimit(options.limit);
+  const length = parseListLength(options.limit, options.all);
   const wait = options.wait === true;
   if (id === undefined) {
     if (wait) throw new UsageError('--wait: needs a hedge ID to wait for, e.g. `hedge hedges hdg_… --wait`.');
   } else {
-    const filter = status !== undefined ? '--status' : clientReference !== undefined ? '--ref' : limit !== undefined ? '--limit' : undefined;
+    const filter =
+      status !== undefined ? '--status' : clientReference !== undefined ? '--ref' : options.limit !== undefined ? '--limit' : options.all === true ? '--all' : undefined;
     if (filter) throw new UsageError(`${filter}: filters the list; it cannot be combined with a hedge ID.`);
   }
-  return { id, status, clientReference, limit, wait };
+  return { id, status, clientReference, limit: length.limit, defaultLength: length.defaulted, wait };
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): Promise<number | void> {
@@ -46,7 +49,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): P
 }
 
 export async function runHedges(ctx: CommandContext, opts: HedgesOptions): Promise<void> {
-  const { id, status, clientReference, limit, wait } = opts;
+  const { id, status, clientReference, limit, defaultLength, wait } = opts;
   if (id === undefined) {
     const client = await ctx.client();
     const list = await client.readHedges({ status, clientReference, limit });
@@ -54,7 +57,7 @@ export async function runHedges(ctx: CommandContext, opts: HedgesOptions): Promi
     const filtered = status !== undefined || clientReference !== undefined;
     await ctx.output.list(hedges, HEDGE_RESOURCE, { empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.' });
     // Never fewer rows without a word: said on stderr in every format.
-    const short = moreNote(list, limit, 'hedges', ctx.hedgeCommand('hedges', '--limit', String(MAX_PAGE_SIZE)));
+    const short = moreNote(list, limit, 'hedges', { defaultLength, moreCommand: ctx.hedgeCommand('hedges', '--all') });
     if (short) ctx.output.warn(short);
     if (ctx.output.isHuman && hedges.length > 0) ctx.output.note(ctx.output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
     return;

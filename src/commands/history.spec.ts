@@ -1,7 +1,7 @@
 // The declaration of `hedge history`: its arguments, options, tier and examples (the
 // manifest collects it; history.ts types its input from it). Data only: the front bundles it.
 import { declare } from '../cli/command-spec.js';
-import { UNTIL_DATE_OR_CONDITION, REF_FILTER } from './spec-parts.js';
+import { UNTIL_DATE_OR_CONDITION, REF_FILTER, LIST_LENGTH_OPTIONS } from './spec-parts.js';
 
 export const HISTORY = declare({
   name: 'history',
@@ -10,7 +10,7 @@ export const HISTORY = declare({
   group: 'book',
   tier: 'read',
   options: [
-    { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500)' },
+    ...LIST_LENGTH_OPTIONS,
     { flags: '--since <date>', key: 'since', kind: 'value', description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago' },
     UNTIL_DATE_OR_CONDITION,
     REF_FILTER,

@@ -3,7 +3,7 @@
 // server sends is shown after these.
 import type { HistoryRecord } from '../api/schemas.js';
 import type { CommandContext } from '../runtime/context.js';
-import { parseClientReference, parseLimit } from '../domain/input.js';
+import { parseClientReference, parseListLength } from '../domain/input.js';
 import { HISTORY_RESOURCE } from '../ui/resource-fields.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { HISTORY } from './history.spec.js';
@@ -11,8 +11,10 @@ import { parseReportDate, reportPeriodProblem } from '../domain/report.js';
 import { UsageError } from '../errors.js';
 import { inPeriod, incompleteWarning, walkHistory } from '../flows/report.js';
 import { historyRecordForPeople, readHistoryRecord, readNumber } from '../api/read-history.js';
-import { MAX_PAGE_SIZE } from '../api/unspecified.js';
 import { moreNote } from '../ui/list-notes.js';
+
+/** What a --until condition may read: the fields of a closed hedge as --json prints them. */
+export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields.filter((field) => !field.screenOnly).map((field) => field.key);
 
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
@@ -35,7 +37,10 @@ function closeTimeOption(option: '--since' | '--until', raw: string | undefined,
 }
 
 export interface HistoryOptions {
-  limit?: number;
+  /** --limit, --all (Infinity), or hedge's default length (DEFAULT_LIST_LENGTH). */
+  limit: number;
+  /** No --limit nor --all: the default length was used. */
+  defaultLength?: boolean;
   /** The close-time period: since inclusive, until exclusive. */
   since?: Date;
   until?: Date;
@@ -45,12 +50,12 @@ export interface HistoryOptions {
 
 /** `now` anchors relative dates (7d, 2w, 1m); the command passes its context's clock. */
 export function parseHistoryOptions(input: InputOf<typeof HISTORY>, context: { now: Date }): HistoryOptions {
-  const limit = parseLimit(input.options.limit);
+  const length = parseListLength(input.options.limit, input.options.all);
   const since = closeTimeOption('--since', input.options.since, context.now);
   const until = closeTimeOption('--until', input.options.until, context.now);
   const period = reportPeriodProblem(since, until);
   if (period) throw new UsageError(period);
-  return { limit, since, until, ref: parseClientReference(input.options.ref) };
+  return { limit: length.limit, defaultLength: length.defaulted, since, until, ref: parseClientReference(input.options.ref) };
 }
 
 export function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): Promise<void> {
@@ -58,7 +63,7 @@ export function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): Promis
 }
 
 export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Promise<void> {
-  const { limit, since, until, ref: reference } = opts;
+  const { limit, defaultLength = false, since, until, ref: reference } = opts;
   const filtering = since !== undefined || until !== undefined || reference !== undefined;
   const client = await ctx.client();
   let records: HistoryRecord[];
@@ -66,13 +71,13 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
     const list = await client.readHistory({ limit });
     records = list.items;
     // Never fewer rows without a word: said on stderr in every format.
-    const short = moreNote(list, limit, 'closed hedges', ctx.hedgeCommand('history', '--limit', String(MAX_PAGE_SIZE)));
+    const short = moreNote(list, limit, 'closed hedges', { defaultLength, moreCommand: ctx.hedgeCommand('history', '--all') });
     if (short) ctx.output.warn(short);
   } else {
     // The period may hold any page: every page is read (page by page, newest first) and filtered
     // as it comes, up to --limit kept. JSON goes out as it is kept, so a long history is never
     // held whole (issue 31); the other formats lay out what was kept.
-    const streamed = ctx.output.jsonListWriter();
+    const streamed = ctx.output.jsonListWriter(HISTORY_RESOURCE.fields);
     const kept: HistoryRecord[] = [];
     let unreadable = 0;
     let count = 0;
@@ -81,10 +86,10 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
       if (verdict === 'unreadable') unreadable += 1;
       if (verdict !== 'in') return true;
       if (reference !== undefined && referenceOf(raw) !== reference) return true;
-      if (streamed) streamed.add(raw);
+      if (streamed) streamed.add(ctx.output.inOneShape ? historyRecordForPeople(raw) : raw);
       else kept.push(raw);
       count += 1;
-      return limit === undefined || count < limit;
+      return count < limit;
     });
     if (!walk.complete) ctx.output.warn(incompleteWarning(walk.fetched, walk.stopped));
     if (unreadable > 0) {
@@ -97,8 +102,9 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
     records = kept;
   }
   const count = records.length;
-  // People see the facts under the known names however the server names them; TSV and JSON stay as sent.
-  if (ctx.output.isHuman) records = records.map(historyRecordForPeople) as HistoryRecord[];
+  // People and JSON see the facts under the known names however the server names them; TSV, CSV
+  // and --raw stay as sent.
+  if (ctx.output.isHuman || ctx.output.inOneShape) records = records.map(historyRecordForPeople) as HistoryRecord[];
   await ctx.output.list(records, HISTORY_RESOURCE, {
     empty: reference !== undefined ? `No closed hedge carries the reference ${reference}.` : filtering ? 'No closed hedges in this period.' : 'No closed hedges yet.',
     totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, row: historyTotals(records) },

@@ -39,12 +39,13 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
       ctx.output.warn(`Deal references not shown: GET /hedges failed (${error instanceof Error ? error.message : String(error)}).`);
     }
   }
-  // People see the side and notional under the known names however the server names them (or
-  // from the hedge); TSV and JSON stay as sent.
+  // People and JSON see the side and notional under the known names however the server names
+  // them (or from the hedge); TSV, CSV and --raw stay as sent.
+  const known = ctx.output.isHuman || ctx.output.inOneShape;
   const rows = book.flatMap((position, index) => {
     const reference = references[index];
     if (options.ref !== undefined && !(reference ?? '').split(', ').includes(options.ref)) return [];
-    const row = ctx.output.isHuman ? positionForPeople(position) : position.raw;
+    const row = known ? positionForPeople(position) : position.raw;
     if (reference !== undefined) (row as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = reference;
     return [row];
   });

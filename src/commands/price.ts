@@ -8,6 +8,7 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { PRICE } from './price.spec.js';
 
 import { PRICE_RESOURCE } from '../ui/resource-fields.js';
+import type { PriceQuote } from '../api/unspecified.js';
 
 export interface PriceOptions {
   /** One market; absent: every listed market. */
@@ -30,9 +31,10 @@ export async function runPrice(ctx: CommandContext, { market }: PriceOptions): P
   if (market) {
     await requireListedMarket(client, market);
     const { data, quotes, problem } = await client.readPrices([market]);
-    // --json is the server's data as it came, whatever its shape (a list, or keyed by market).
-    if (ctx.output.isJson) return ctx.output.json(data);
+    // --raw is the server's data as it came, whatever its shape (a list, or keyed by market).
+    if (ctx.output.isJson && ctx.output.raw) return ctx.output.json(data);
     if (problem) return showUnread(ctx, data, problem);
+    if (ctx.output.isJson) return ctx.output.json(pricesForScripts(quotes), PRICE_RESOURCE.fields);
     ctx.output.record(quotes[0]!, PRICE_RESOURCE.fields, { title: `${market} indicative mid price` });
     if (ctx.output.isHuman) ctx.output.note(ctx.output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'));
     return;
@@ -40,8 +42,9 @@ export async function runPrice(ctx: CommandContext, { market }: PriceOptions): P
   const { markets } = await client.listMarkets();
   if (markets.length === 0) return ctx.output.list([], PRICE_RESOURCE, { empty: 'No markets are available to this account.' });
   const { data, quotes: prices, problem } = await client.readPrices(markets.map((entry) => entry.market));
-  if (ctx.output.isJson) return ctx.output.json(data);
+  if (ctx.output.isJson && ctx.output.raw) return ctx.output.json(data);
   if (problem) return showUnread(ctx, data, problem);
+  if (ctx.output.isJson) return ctx.output.json(pricesForScripts(prices), PRICE_RESOURCE.fields);
   await ctx.output.list(prices, PRICE_RESOURCE, { empty: 'No markets are available to this account.' });
 }
 
@@ -53,4 +56,9 @@ function showUnread(ctx: CommandContext, data: unknown, problem: Error): never {
   const shown = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { data };
   ctx.output.record(shown, [], { title: 'GET /prices, as the server sent it' });
   throw problem;
+}
+
+/** hedge's one shape of a price (docs/output.md): `market`, `price` (a number), `timestamp`, whatever the server's shape. */
+function pricesForScripts(quotes: readonly PriceQuote[]): Array<{ market: string; price: number; timestamp: string | null }> {
+  return quotes.map((quote) => ({ market: quote.market, price: quote.price, timestamp: typeof quote.timestamp === 'string' ? quote.timestamp : null }));
 }

@@ -55,4 +55,10 @@ export const UNTIL_DATE_OR_CONDITION = {
 } as const satisfies OptionSpec;
 
 /** `--ref`: wherever a list is shown, only what carries this deal reference (the spec's client_reference). */
+/** `--limit` and `--all` of the lists that page (`hedges`, `history`): hedge's own default length otherwise. */
+export const LIST_LENGTH_OPTIONS = [
+  { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (1 to 500; default 50, across the server\'s pages)' },
+  { flags: '--all', key: 'all', kind: 'flag', description: 'every one there is, page after page' },
+] as const satisfies readonly OptionSpec[];
+
 export const REF_FILTER = { flags: '--ref <client_reference>', key: 'ref', kind: 'value', description: 'only what carries this client reference (your deal id)' } as const satisfies OptionSpec;

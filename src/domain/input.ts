@@ -79,6 +79,22 @@ export function parseTenor(raw: string | undefined): 1 | 3 | 7 {
   throw new UsageError(`--tenor: ${echo(raw!)} is not allowed; expected 1, 3 or 7 (days).`);
 }
 
+/**
+ * How many rows `hedges` and `history` list without --limit or --all: hedge's own length, the same
+ * on every server (read across pages of whatever size the server uses), never the server's page.
+ */
+export const DEFAULT_LIST_LENGTH = 50;
+
+/** --limit N, or --all (every row, page after page: Infinity), else DEFAULT_LIST_LENGTH; both together is bad usage. */
+export function parseListLength(limitRaw: unknown, allRaw: unknown): { limit: number; defaulted: boolean } {
+  const limit = parseLimit(limitRaw);
+  if (allRaw === true) {
+    if (limit !== undefined) throw new UsageError('--limit and --all disagree: give one of them (--all reads every page).');
+    return { limit: Number.POSITIVE_INFINITY, defaulted: false };
+  }
+  return limit === undefined ? { limit: DEFAULT_LIST_LENGTH, defaulted: true } : { limit, defaulted: false };
+}
+
 export function parseLimit(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   const value = String(raw).trim();

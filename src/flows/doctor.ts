@@ -178,7 +178,7 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
       const { data, quotes, problem } = await client.readPrices(listed.slice(0, 1));
       pricesShape = describeShape(data);
       if (problem) throw problem;
-      add({ id: 'prices', title: 'Prices', status: 'ok', detail: `${quotes[0]!.market} ${quotes[0]!.price} (GET /prices, read from ${pricesShape})`, forWrites: false });
+      add({ id: 'prices', title: 'Prices', status: 'ok', detail: `${quotes[0]!.market} ${Number(quotes[0]!.price.toPrecision(12))} (GET /prices, read from ${pricesShape})`, forWrites: false });
     } catch (error) {
       readFailure('prices', 'Prices', 'GET /prices', error, false);
     }

@@ -36,7 +36,8 @@ export function describePlannedRequest(request: ApiRequest, baseUrl: string, api
 export async function printDryRun(ctx: CommandContext, request: ApiRequest): Promise<void> {
   const credentials = await ctx.credentials();
   const rendered = describePlannedRequest(request, credentials.baseUrl, credentials.apiKey);
-  ctx.output.note(ctx.output.chalk.yellow('Dry run: this request was NOT sent.'));
+  // Said once, before the request: what it is and what to do next (issue 40: not twice).
+  ctx.output.note(ctx.output.chalk.yellow('Dry run: this request was NOT sent. Run the same command without --dry-run to send it (with its own key).'));
   if (ctx.output.isJson) {
     ctx.output.json(rendered);
     return;
@@ -44,8 +45,7 @@ export async function printDryRun(ctx: CommandContext, request: ApiRequest): Pro
   const lines = [`${rendered.method} ${rendered.url}`];
   for (const [name, value] of Object.entries(rendered.headers)) lines.push(`${name}: ${value}`);
   if (rendered.body !== null) lines.push('', JSON.stringify(rendered.body, null, 2));
-  ctx.output.write(lines.join('\n'));
   // No advice to reuse the key: --idempotency-key means "resume an earlier run", which skips the
   // pre-trade checks; a real run makes its own key.
-  ctx.output.note(ctx.output.chalk.dim('Dry run: nothing was sent. Run the same command without --dry-run to send it (with its own key).'));
+  ctx.output.write(lines.join('\n'));
 }

@@ -16,7 +16,7 @@
 import { InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../errors.js';
 import { DEFAULT_WAIT_BOUND_MS, type CommandContext } from '../runtime/context.js';
 import { RecordingOutput } from '../ui/recording-output.js';
-import { compileQuery, isTruthy } from '../ui/query.js';
+import { compileQuery, fieldNames, isTruthy } from '../ui/query.js';
 import { safeText } from '../security/safe-text.js';
 import { POLL_CADENCE } from './wait.js';
 import { isPassingFailure, MAX_RETRY_AFTER_MS, nextRefreshAt } from './watch.js';
@@ -26,6 +26,13 @@ export interface UntilOptions {
   expression: string;
   /** The command also takes a date under --until (history, report): said when the value is neither. */
   dateToo?: boolean;
+  /**
+   * With `dateToo`: the names the command's data has. A condition reading any other name is not
+   * a condition on this data (a typo, or a date in words such as `yesterday`): exit 2, never polled.
+   */
+  fields?: readonly string[];
+  /** The command's name, for that message. */
+  command?: string;
   /** Start to start between polls; POLL_CADENCE.intervalMs unless a test says otherwise. */
   intervalMs?: number;
 }
@@ -37,19 +44,35 @@ function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
+/** The date forms of a `--until <date|expr>` (history, report), as a refusal names them. */
+const DATE_FORMS = '2026-11-01, an ISO time, or 7d / 2w / 1m ago';
+
 /** The condition as a function, checked before anything is sent (exit 2 for a malformed one). */
 export function compileCondition(options: UntilOptions): (data: unknown) => unknown {
+  let condition: (data: unknown) => unknown;
   try {
-    return compileQuery(options.expression, '--until');
+    condition = compileQuery(options.expression, '--until');
   } catch (error) {
     if (options.dateToo && error instanceof UsageError) {
       throw new UsageError(
-        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (2026-11-01, an ISO time, or 7d / 2w / 1m ago) nor a JMESPath condition (${error.message.replace(/^--until "[^"]*": /, '').replace(/\.$/, '')}).`,
+        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a JMESPath condition (${error.message.replace(/^--until "[^"]*": /, '').replace(/\.$/, '')}).`,
         { hint: error.hint },
       );
     }
     throw error;
   }
+  if (options.dateToo && options.fields) {
+    const known = new Set(options.fields);
+    const unknown = fieldNames(options.expression).filter((name) => !known.has(name));
+    if (unknown.length > 0) {
+      const whose = options.command ? `${options.command}'s data` : 'the data';
+      throw new UsageError(
+        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a condition on ${whose}: ${unknown.map((name) => safeText(name)).join(', ')} ${unknown.length === 1 ? 'is not one of its fields' : 'are not among its fields'} (${options.fields.join(', ')}).`,
+        { hint: `e.g. --until 7d, or --until "length(@) >= \`10\`"` },
+      );
+    }
+  }
+  return condition;
 }
 
 export async function runUntil(ctx: CommandContext, options: UntilOptions, runOnce: CommandRun): Promise<number> {

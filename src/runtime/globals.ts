@@ -7,6 +7,11 @@ export interface GlobalOptions {
   json: boolean;
   /** --format as typed (--json alone is `json`); undefined: table on a terminal, tsv in a pipe. */
   format?: OutputFormat;
+  /**
+   * --raw: JSON is the server's data as it sent it (its field names, its decimal strings) instead
+   * of hedge's one shape (the names of docs/output.md, numbers as numbers).
+   */
+  raw?: boolean;
   /** --fields, split on commas, in the order given. */
   fields?: string[];
   /** --query: a JMESPath expression applied to the JSON data. */

@@ -40,8 +40,9 @@ export function printAnswers(output: Output, pages: readonly PrintableAnswer[], 
   }
   if (output.format === 'ndjson' && printable.length > 1) {
     // One envelope per line, as each page came.
-    output.json(printable.map((page) => page.body));
+    output.json(printable.map((page) => page.body), [], { asSent: true });
     return;
   }
-  output.json(mergedEnvelope(printable));
+  // Any endpoint, as it answered: hedge's one shape is for the commands that know their data.
+  output.json(mergedEnvelope(printable), [], { asSent: true });
 }

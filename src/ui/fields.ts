@@ -41,6 +41,11 @@ export interface FieldSpec {
   get?: (row: Record<string, unknown>) => unknown;
   /** Server fields this column shows (e.g. one side of a nested object), so they are not repeated as extras. */
   covers?: string[];
+  /**
+   * Dotted names of the server's data this column shows (`net_rate_daily_pct.sell`): --fields
+   * asking for one gets this column under that name, so it reads the same as without --fields.
+   */
+  aliases?: string[];
   /** A view for people only (e.g. time to maturity): in the table and on cards, never in TSV, CSV or JSON. */
   screenOnly?: boolean;
   /** For a time: whether the row still counts down to it (a closed hedge's maturity does not). */
@@ -200,8 +205,10 @@ export function pickFields(
   const keys = new Set<string>(byKey.keys());
   for (const field of available) for (const key of field.covers ?? []) keys.add(key);
   const picked: FieldSpec[] = [];
+  const aliased = new Map(available.flatMap((field) => (field.aliases ?? []).map((alias) => [alias, { ...field, key: alias }] as const)));
   for (const name of wanted) {
-    let field = byKey.get(name);
+    let field = byKey.get(name) ?? aliased.get(name);
+    if (field && aliased.get(name) === field) byKey.set(name, field);
     if (!field && dottedNameExists(name, keys, records)) {
       field = dottedField(name);
       byKey.set(name, field);

@@ -17,6 +17,7 @@ import { drawCard } from './card.js';
 import { formatCell, kindOf, numberFormatOf, rateUnitOf, valueOf } from './cells.js';
 import { dottedNameExists, fieldLabel, NUMERIC_KINDS, pickFields, unknownFieldProblem, valueAtPath, withExtraFields, type FieldSpec } from './fields.js';
 import { asSent } from '../domain/as-sent.js';
+import { forScripts } from './script-shape.js';
 import { formatLocal, formatRelative, formatUtc } from './format.js';
 import { Notes } from './notes.js';
 import type { Resource } from './resource-fields.js';
@@ -47,6 +48,8 @@ export interface OutputInit {
   columns?: number;
   /** --fields, in the order given. */
   fields?: readonly string[];
+  /** --raw: JSON is the server's data as sent, not hedge's one shape (ui/script-shape.ts). */
+  raw?: boolean;
   /** --query, compiled (ui/query.ts). */
   query?: (data: unknown) => unknown;
   /** false with --no-header. */
@@ -97,6 +100,8 @@ export class Output {
   private readonly streams: OutputStreams;
   private readonly now: () => number;
   private readonly fields?: readonly string[];
+  /** --raw (JSON only). */
+  readonly raw: boolean;
   private readonly query?: (data: unknown) => unknown;
   private readonly header: boolean;
   private readonly csv?: CsvEncoder;
@@ -111,6 +116,7 @@ export class Output {
     const streamColumns = (init.streams.stdout as { columns?: unknown }).columns;
     this.columns = init.columns ?? (typeof streamColumns === 'number' && streamColumns > 0 ? streamColumns : 80);
     this.fields = init.fields;
+    this.raw = init.raw === true;
     this.query = init.query;
     this.header = init.header !== false;
     this.csv = init.csv;
@@ -123,6 +129,20 @@ export class Output {
 
   get isHuman(): boolean {
     return this.mode === 'table';
+  }
+
+  /**
+   * JSON in hedge's one shape for scripts (the names of docs/output.md, numbers as numbers): a
+   * command shows a record read under other names under ours when this is true, as it does for
+   * people. False with --raw, and in TSV and CSV (the server's field names and text).
+   */
+  get inOneShape(): boolean {
+    return this.mode === 'json' && !this.raw;
+  }
+
+  /** What JSON prints for `data`: the server's data as sent with --raw, else hedge's one shape. */
+  private forJson(data: unknown, known: readonly FieldSpec[]): unknown {
+    return this.raw ? asSent(data) : forScripts(data, known);
   }
 
   /** Raw text to stdout (a completion script, a table already rendered). */
@@ -138,8 +158,8 @@ export class Output {
    * reshapes it. ndjson: one line per element of a list, else one line. `known` names the fields a
    * record may have beyond its own keys (computed ones, and those a list of zero rows would have).
    */
-  json(data: unknown, known: readonly FieldSpec[] = []): void {
-    const shaped = this.shapeJson(data, known);
+  json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): void {
+    const shaped = this.shapeJson(data, known, how);
     if (this.format === 'ndjson') {
       const documents = Array.isArray(shaped) ? shaped : [shaped];
       let text = '';
@@ -155,7 +175,7 @@ export class Output {
    * what json() writes for the whole array, in json and ndjson. Undefined in other formats, and
    * when --fields or --query need the whole list first.
    */
-  jsonListWriter(): { add(item: unknown): void; end(): void } | undefined {
+  jsonListWriter(known: readonly FieldSpec[] = []): { add(item: unknown): void; end(): void } | undefined {
     if (this.mode !== 'json' || this.fields || this.query) return undefined;
     const stdout = this.streams.stdout;
     const ndjson = this.format === 'ndjson';
@@ -168,7 +188,7 @@ export class Output {
     return {
       add: (item) => {
         // JSON.stringify(list, null, 2) indents each element's lines by two more spaces.
-        const sent = asSent(item);
+        const sent = this.forJson(item, known);
         text += ndjson ? `${safeJson(sent ?? null)}\n` : `${count === 0 ? '[\n  ' : ',\n  '}${safeJson(sent ?? null, 2).replace(/\n/g, '\n  ')}`;
         count += 1;
         if (text.length >= 65_536) flush();
@@ -214,9 +234,9 @@ export class Output {
   }
 
   /** The data shaped as json() shapes it (--fields, then --query), for a caller that wraps it (`--watch` records). */
-  shapeJson(data: unknown, known: readonly FieldSpec[] = []): unknown {
-    // The server's own data (its decimal text, field order and shape), not hedge's reading of it.
-    const sent = asSent(data);
+  shapeJson(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): unknown {
+    // One shape whatever the server (numbers as numbers), or with --raw the server's own data.
+    const sent = how.asSent ? asSent(data) : this.forJson(data, known);
     const picked = this.fields ? projectFields(sent, this.fields, known) : sent;
     return this.query ? this.query(picked) : picked;
   }
@@ -243,12 +263,12 @@ export class Output {
    * nobody named, sorted; the same order in every format (a resource may order its table apart).
    */
   async list(rows: Record<string, unknown>[], known: Resource | readonly FieldSpec[], options: ListOptions): Promise<void> {
-    rows = asSent(rows);
     const resource = asResource(known);
     if (this.mode === 'json') {
       this.json(options.json ?? rows, resource.fields);
       return;
     }
+    rows = asSent(rows);
     if (this.mode === 'plain') {
       const fields = this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }).filter((field) => !field.screenOnly), rows);
       // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
@@ -286,11 +306,11 @@ export class Output {
 
   /** One record: a card, a header row of keys and one row (TSV/CSV), or the object itself. */
   record(record: Record<string, unknown>, known: FieldSpec[], options: RecordOptions = {}): void {
-    record = asSent(record);
     if (this.mode === 'json') {
       this.json(options.json ?? record, known);
       return;
     }
+    record = asSent(record);
     if (this.mode === 'plain') {
       this.write(this.recordText(record, known));
       return;

@@ -20,6 +20,26 @@ function calledFunctions(node: unknown, found: Set<string>): Set<string> {
   return found;
 }
 
+/** Every field name the expression reads (`status`, `net_pnl_usd` in `[?net_pnl_usd < \`0\`]`); none for `length(@)`. */
+export function fieldNames(expression: string): string[] {
+  const found = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) walk(child);
+    } else if (node !== null && typeof node === 'object') {
+      const typed = node as Node;
+      if (typed.type === 'Field' && typeof typed.name === 'string') found.add(typed.name);
+      for (const value of Object.values(typed)) if (value !== null && typeof value === 'object') walk(value);
+    }
+  };
+  try {
+    walk(compile(expression));
+  } catch {
+    // Malformed: compileQuery says why.
+  }
+  return [...found];
+}
+
 function problem(expression: string, error: unknown, option: string): UsageError {
   const reason = (error instanceof Error ? error.message : String(error)).replace(/\.\s*$/, '');
   return new UsageError(`${option} ${JSON.stringify(safeText(expression))}: ${safeText(reason)}.`, {

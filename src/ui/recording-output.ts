@@ -7,6 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import type { FieldSpec } from './fields.js';
 import { Output, type ListOptions, type RecordOptions } from './output.js';
 import type { Resource } from './resource-fields.js';
+import { forScripts } from './script-shape.js';
 
 type Played = (output: Output) => void | Promise<void>;
 
@@ -52,18 +53,19 @@ export class RecordingOutput extends Output {
   }
 
   override async list(rows: Record<string, unknown>[], known: Resource | readonly FieldSpec[], options: ListOptions): Promise<void> {
-    this.captured = { data: options.json ?? rows };
+    // What a condition reads is what --json prints: hedge's one shape (numbers as numbers).
+    this.captured = { data: forScripts(options.json ?? rows, Array.isArray(known) ? known : (known as Resource).fields) };
     this.calls.push({ kind: 'data', play: (output) => output.list(rows, known, options) });
   }
 
   override record(record: Record<string, unknown>, known: FieldSpec[], options: RecordOptions = {}): void {
-    this.captured = { data: options.json ?? record };
+    this.captured = { data: forScripts(options.json ?? record, known) };
     this.calls.push({ kind: 'data', play: (output) => output.record(record, known, options) });
   }
 
-  override json(data: unknown, known: readonly FieldSpec[] = []): void {
-    this.captured = { data };
-    this.calls.push({ kind: 'text', play: (output) => output.json(data, known) });
+  override json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): void {
+    this.captured = { data: how.asSent ? data : forScripts(data, known) };
+    this.calls.push({ kind: 'text', play: (output) => output.json(data, known, how) });
   }
 
   override write(text: string): void {

@@ -44,6 +44,7 @@ export function reportError(description: ErrorDescription, error: unknown, out: 
   const message = safeMultiline(description.message);
   switch (description.kind) {
     case 'usage':
+      // One prefix for every error, as Unix tools write theirs: `hedge: …` (docs/choices.md).
       write(`hedge: ${message}`);
       return description.exitCode;
     case 'interrupted':
@@ -55,10 +56,10 @@ export function reportError(description: ErrorDescription, error: unknown, out: 
       break;
     default:
       if (description.sentence !== undefined) {
-        write(c.red(`error: ${description.sentence} (${safeText(description.code)}, HTTP ${description.status})`));
+        write(c.red(`hedge: ${description.sentence} (${safeText(description.code)}, HTTP ${description.status})`));
         write(`  ${message}`);
       } else {
-        write(c.red(`error: ${description.code === 'unexpected' ? 'unexpected failure: ' : ''}${message}`));
+        write(c.red(`hedge: ${description.code === 'unexpected' ? 'unexpected failure: ' : ''}${message}`));
       }
       for (const [key, value] of Object.entries(description.details)) {
         if (description.code === 'still_pending' || description.kind === 'network' || description.code === 'order_failed') continue;

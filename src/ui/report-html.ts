@@ -6,6 +6,7 @@ import { quoteCurrencyOf } from '../domain/markets.js';
 import { payWords, toAccountSide } from '../domain/money.js';
 import { lockedCents, toCents, type CumulativeSeries, type Report, type ReportFigures } from '../domain/report.js';
 import { safeText } from '../security/safe-text.js';
+import { shortenMiddle, truncateEnd } from './width.js';
 
 export interface ReportHtmlRecord {
   hedgeId?: string;
@@ -473,7 +474,24 @@ export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: 
   return (aDated ? aMs - bMs : 0) || aIndex - bIndex;
 }
 
-/** One row of the closed hedges' listing. */
+/** Characters of a hedge id the listing shows (`hdg_0m…x7ha`). */
+const HEDGE_ID_SHOWN = 11;
+/** Characters of a reference before it is cut with …: on screen, and on paper (landscape has the room). */
+const REFERENCE_ON_SCREEN = 16;
+const REFERENCE_ON_PAPER = 32;
+
+/**
+ * A deal reference on one line: on screen cut at its end past REFERENCE_ON_SCREEN (whole in its
+ * title), on paper — where no title can be read — whole up to REFERENCE_ON_PAPER.
+ */
+function referenceCell(reference: string | undefined): string {
+  if (reference === undefined) return DASH;
+  const onScreen = truncateEnd(reference, REFERENCE_ON_SCREEN);
+  const onPaper = truncateEnd(reference, REFERENCE_ON_PAPER);
+  if (onScreen === reference) return escapeHtml(reference);
+  return `<span class="screen" title="${escapeHtml(reference)}">${escapeHtml(onScreen)}</span><span class="paper">${escapeHtml(onPaper)}</span>`;
+}
+
 /**
  * A line per closed hedge, as a treasury desk reconciles it with its own deal list: the reference,
  * the rates it was struck and closed at, the notional and the quote-currency amount it locked
@@ -481,17 +499,22 @@ export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: 
  */
 export function closedHedgeRow(record: ReportHtmlRecord): string {
   const text = (value: string | undefined): string => (value === undefined ? DASH : escapeHtml(value));
+  // Kept on one line, never broken inside (issue 40): an id shortened in the middle and a long
+  // reference cut at its end, as the terminal does, each whole in its title.
+  const whole = (value: string | undefined, shown: string | undefined): string =>
+    value === undefined ? DASH : shown === value ? escapeHtml(value) : `<span title="${escapeHtml(value)}">${escapeHtml(shown ?? value)}</span>`;
   const tenor = isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH;
   const cents = lockedCents(record);
   const currency = record.market === undefined ? '' : (quoteCurrencyOf(record.market) ?? '');
   const locked = cents === undefined ? `<td class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</td>` : `<td class="num">${money(cents / 100)}${currency ? ` ${escapeHtml(currency)}` : ''}</td>`;
   return (
     '<tr>' +
-    `<td class="time">${record.closedAt === undefined ? DASH : utcMinute(record.closedAt).replace(' UTC', '')}</td>` +
-    `<td class="id">${text(record.hedgeId)}</td>` +
-    `<td class="text">${text(record.clientReference)}</td>` +
-    `<td class="text">${text(record.market)}</td>` +
-    `<td class="text">${text(record.side)}</td>` +
+    // The date over the time: two parts, each whole, so that the numbers have the width.
+    `<td class="time">${record.closedAt === undefined ? DASH : utcMinute(record.closedAt).replace(' UTC', '').replace(' ', '<br>')}</td>` +
+    `<td class="id">${whole(record.hedgeId, record.hedgeId === undefined ? undefined : shortenMiddle(record.hedgeId, HEDGE_ID_SHOWN))}</td>` +
+    `<td class="ref">${referenceCell(record.clientReference)}</td>` +
+    `<td class="word">${text(record.market)}</td>` +
+    `<td class="word">${text(record.side)}</td>` +
     `<td class="num">${tenor}</td>` +
     rateCell(record.entryPrice) +
     rateCell(record.exitPrice) +
@@ -578,12 +601,15 @@ th, td { padding: 4px 6px; border-bottom: 1px solid var(--rule); text-align: lef
 thead th { border-bottom: 2px solid var(--ink); font-size: 12px; color: var(--muted); font-weight: 600; }
 tfoot th { border-top: 2px solid var(--ink); border-bottom: none; }
 .num { text-align: right; white-space: nowrap; }
-table.hedges { font-size: 12px; }
+table.hedges { font-size: 11px; }
 table.figures { margin-top: 12px; }
-table.hedges td.id { white-space: nowrap; }
-table.hedges td.text { overflow-wrap: anywhere; }
-table.hedges td.time { white-space: nowrap; }
-@page { size: A4; margin: 14mm 12mm; }
+table.hedges th, table.hedges td { padding: 4px 3px; }
+@media screen and (max-width: 1040px) { body { padding: 20px 8px 40px; } }
+table.hedges td.id, table.hedges td.ref, table.hedges td.word, table.hedges td.time { white-space: nowrap; }
+table.hedges thead th.num { white-space: normal; }
+table.hedges .paper { display: none; }
+/* Landscape: the closed hedges' fourteen columns fit an A4 page across, none cut. */
+@page { size: A4 landscape; margin: 14mm 12mm; }
 @media print {
   body { max-width: none; padding: 0; font-size: 10pt; }
   h2 { margin: 16px 0 6px; break-after: avoid; page-break-after: avoid; }
@@ -591,7 +617,9 @@ table.hedges td.time { white-space: nowrap; }
   .card-value { font-size: 15px; }
   .card.headline .card-value { font-size: 18px; }
   svg.chart { width: 90%; margin: 0 auto; }
-  table.hedges td { padding: 2px 6px; }
+  table.hedges th, table.hedges td { padding: 2px 3px; }
+  table.hedges .screen { display: none; }
+  table.hedges .paper { display: inline; }
   .cards, svg.chart, tr, header { break-inside: avoid; page-break-inside: avoid; }
   thead { display: table-header-group; }
   tfoot { display: table-row-group; }

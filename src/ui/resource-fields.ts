@@ -113,17 +113,20 @@ export const POSITION_FIELDS: FieldSpec[] = [
   { key: 'opened_at', label: 'Opened', kind: 'utc' },
 ];
 
-/** At 80 columns a desk sees the side, its reference, notional, entry and mark, net P&L and time left. */
+/**
+ * The desk's priorities (issue 40): side, reference, notional, net P&L and time left before entry
+ * and mark, so time left is kept at 80 columns whatever the reference's length.
+ */
 export const POSITION_RESOURCE: Resource = {
   fields: POSITION_FIELDS,
   priority: [
     'side',
     'client_reference',
     'notional_usd',
-    'entry_price',
-    'mark_price',
     'net_pnl_usd',
     'matures_in',
+    'entry_price',
+    'mark_price',
     'market',
     'hedge_id',
     'gross_pnl_usd',
@@ -249,6 +252,7 @@ export function marketsResource(carryText?: (ratePerDay: number) => string): Res
     kind: 'money',
     decimals: 0,
     covers: ['available_capacity_usd'],
+    aliases: [`available_capacity_usd.${which}`],
     get: (row) => (row.available_capacity_usd as PerSide | undefined)?.[which],
   });
   const carry = (which: keyof PerSide): FieldSpec => ({
@@ -256,6 +260,8 @@ export function marketsResource(carryText?: (ratePerDay: number) => string): Res
     label: `Carry/day ${which}`,
     kind: carryText ? 'text' : 'percent',
     covers: ['net_rate_daily_pct'],
+    // The same words whether the column is asked for as carry_sell_daily_pct or net_rate_daily_pct.sell.
+    aliases: [`net_rate_daily_pct.${which}`],
     get: (row) => {
       const rate = (row.net_rate_daily_pct as PerSide | undefined)?.[which];
       return carryText && typeof rate === 'number' ? carryText(rate) : rate;

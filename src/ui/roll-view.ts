@@ -97,7 +97,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
 
 /** `--dry-run`: both requests, in the order they would be sent; one JSON document under --json. */
 export function renderRollDryRun(output: Output, legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>): void {
-  output.note(output.chalk.yellow('Dry run: these requests were NOT sent.'));
+  output.note(output.chalk.yellow('Dry run: these requests were NOT sent. Run the same command without --dry-run to roll (each leg with its own key).'));
   if (output.isJson) {
     output.json({ dry_run: true, legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note ? { note } : {}) })) });
     return;
@@ -109,7 +109,6 @@ export function renderRollDryRun(output: Output, legs: Array<{ leg: string; requ
     return lines.join('\n');
   });
   output.write(blocks.join('\n\n'));
-  output.note(output.chalk.dim('Dry run: nothing was sent. Run the same command without --dry-run to roll (each leg with its own key).'));
 }
 
 /** The result's card and TSV columns, in this order. */

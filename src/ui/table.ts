@@ -70,6 +70,9 @@ export interface DrawnTable {
   hidden: string[];
 }
 
+/** The deal reference's column (ui/resource-fields.ts): never cut where the terminal has room for it whole. */
+const REFERENCE_KEY = 'client_reference';
+
 /** Columns between two columns. */
 export const COLUMN_GAP = 2;
 /** Past this many cells the lines are put together here, not by cli-table3 (see the top of the file). */
@@ -83,6 +86,11 @@ export interface ColumnNeed {
   width: number;
   /** What it may shrink to (its width when it does not shrink). */
   minWidth: number;
+  /**
+   * The reference: taken whole whenever the width has room for it whole, before any column
+   * after it in priority — cut only where it does not fit whole (issue 40).
+   */
+  wholeWhenRoom?: boolean;
 }
 
 export interface ColumnFit {
@@ -96,8 +104,10 @@ export interface ColumnFit {
  * Which columns fit in `available` columns, and how wide each gets. Columns are taken in priority
  * order (the order of `priority`, then the rest in display order), each at its narrowest, while
  * they fit: the first that does not ends the list, so the columns kept at one width are kept at
- * every wider one. The first column is kept whatever the width. Room left over goes back to
- * shrunk columns, most important first.
+ * every wider one — except that text (`wholeWhenRoom`: a reference) is taken whole as soon as the
+ * width has room for it whole, before the columns after it, so a reference is never cut where the
+ * terminal has room (a column after it may then wait for a wider terminal). The first column is
+ * kept whatever the width. Room left over goes back to shrunk columns, most important first.
  */
 export function fitColumns(needs: readonly ColumnNeed[], priority: readonly string[], available: number, gap = COLUMN_GAP): ColumnFit {
   const order = importanceOrder(needs, priority);
@@ -105,7 +115,9 @@ export function fitColumns(needs: readonly ColumnNeed[], priority: readonly stri
   let used = 0;
   for (const index of order) {
     const need = needs[index]!;
-    const floor = Math.min(need.width, need.minWidth);
+    const narrowest = Math.min(need.width, need.minWidth);
+    const whole = need.wholeWhenRoom === true && used + (used === 0 ? 0 : gap) + need.width <= available;
+    const floor = whole ? need.width : narrowest;
     const add = (used === 0 ? 0 : gap) + floor;
     if (used > 0 && used + add > available) break;
     widths[index] = used === 0 ? Math.min(floor, Math.max(1, available)) : floor;
@@ -164,6 +176,8 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[] } {
     const need = (): Omit<ColumnNeed, 'key'> => (measured ??= measure(column, index));
     return {
       key: column.key,
+      // The deal reference: a desk reads it whole (issue 40); other text may still be cut for columns.
+      wholeWhenRoom: column.shrink === 'end' && column.key === REFERENCE_KEY,
       get width() {
         return need().width;
       },

@@ -204,7 +204,9 @@ export function wrapWords(text: string, width: number, options: WrapOptions = {}
     lines.push(contentWidth === 0 ? content : ' '.repeat(lead) + content);
   });
   const room = (): number => Math.max(1, width - indent - (lines.length === 0 ? 0 : hanging));
-  text.split(/\r?\n/).forEach((paragraph) => wrapParagraph(paragraph, wrapper, room));
+  // The room of a line after the first: a quoted command that fits there is never split.
+  const narrowest = Math.max(1, width - indent - hanging);
+  text.split(/\r?\n/).forEach((paragraph) => wrapParagraph(paragraph, wrapper, room, narrowest));
   return lines.join('\n');
 }
 
@@ -226,10 +228,37 @@ function tokens(paragraph: string): Token[] {
   return result;
 }
 
-function wrapParagraph(paragraph: string, line: LineBuilder, room: () => number): void {
+/**
+ * A command quoted in backticks (`hedge --demo hedges --all`) is one word for wrapping, so a
+ * suggested command is never split across two lines — unless it is wider than a whole line, when
+ * it breaks at its spaces like any text.
+ */
+function withQuotedCommands(list: Token[], widest: number): Token[] {
+  const backticks = (token: Token): number => token.pieces.filter((piece) => piece.kind === 'grapheme' && piece.text === '`').length;
+  const result: Token[] = [];
+  let span: Token[] | undefined;
+  for (const token of list) {
+    if (span) {
+      span.push(token);
+      if (token.kind === 'word' && backticks(token) % 2 === 1) {
+        const width = span.reduce((sum, part) => sum + part.width, 0);
+        if (width <= widest) result.push({ kind: 'word', pieces: span.flatMap((part) => part.pieces), width });
+        else result.push(...span);
+        span = undefined;
+      }
+      continue;
+    }
+    if (token.kind === 'word' && backticks(token) % 2 === 1) span = [token];
+    else result.push(token);
+  }
+  if (span) result.push(...span);
+  return result;
+}
+
+function wrapParagraph(paragraph: string, line: LineBuilder, room: () => number, narrowest: number): void {
   let pendingSpaces: Token | undefined;
   let atParagraphStart = true;
-  for (const token of tokens(paragraph)) {
+  for (const token of withQuotedCommands(tokens(paragraph), narrowest)) {
     if (token.kind === 'space') {
       pendingSpaces = token;
       continue;

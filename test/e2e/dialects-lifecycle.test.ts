@@ -6,8 +6,9 @@
 // USDTNGN disabled: its lifecycle runs on USDTKES). The client learns what it must (the add/reduce
 // amount's name from the first refusal, beta's page-size name from its refusal) and reads the rest
 // tolerantly (decimal strings, a `settling` status, cursor pages, another prices shape).
-// Assertions are on the server's own state and request log; --json must be the server's data as
-// it came (compared with a direct GET, the fields that move with the clock masked).
+// Assertions are on the server's own state and request log; --json --raw must be the server's data
+// as it came (compared with a direct GET, the fields that move with the clock masked). hedge's own
+// one shape of --json, the same whatever the dialect, is checked in wire-tolerance.test.ts.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { WIRE_SETTING_SOURCES } from '../../src/api/unspecified.js';
@@ -22,7 +23,7 @@ type Mode = 'table' | 'plain' | 'json';
 const MODES: readonly Mode[] = ['table', 'plain', 'json'];
 
 /** Table mode without a pseudo-terminal: HEDGE_FORCE_TTY; `--format table` once formats are in. */
-const MODE_ARGS: Record<Mode, string[]> = { table: ['--format', 'table'], plain: [], json: ['--json'] };
+const MODE_ARGS: Record<Mode, string[]> = { table: ['--format', 'table'], plain: [], json: ['--json', '--raw'] };
 const MODE_ENV: Record<Mode, Record<string, string>> = { table: { HEDGE_FORCE_TTY: '1', COLUMNS: '400' }, plain: {}, json: {} };
 
 /** Fields whose values move with the sandbox clock (price path, carry): compared by type only. */

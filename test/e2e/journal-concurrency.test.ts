@@ -59,7 +59,7 @@ async function sideBySideUnderLock(t: Simulator, args: string[], count: number, 
 }
 
 function saysWhy(run: RunResult): void {
-  expect(run.stderr, `exit ${run.code}`).toMatch(/^error: \S/m);
+  expect(run.stderr, `exit ${run.code}`).toMatch(/^hedge: \S/m);
   if (run.code === 11) expect(run.stderr).toMatch(/pid \d+ on \S+ since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
 }
 

@@ -1,7 +1,8 @@
 // `hedge … | head`: the reader closing the pipe early is not an error.
 import { spawn } from 'node:child_process';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { baseEnv, HEDGE_BIN, tempDir } from '../support/hedge-cli.js';
+import { useSimulators } from '../support/simulator.js';
 
 it('exits 0 without a stack trace when stdout is closed early', async () => {
   const config = tempDir();
@@ -13,4 +14,50 @@ it('exits 0 without a stack trace when stdout is closed early', async () => {
   config.remove();
   expect(stderr).not.toMatch(/EPIPE|at .*\(/);
   expect(code).toBe(0);
+});
+
+/** Runs the real binary against a simulator with stdout or stderr closed by its reader at once. */
+async function runWithClosed(stream: 'stdout' | 'stderr', args: string[], env: Record<string, string>, configDir: string) {
+  const child = spawn(process.execPath, [HEDGE_BIN, ...args], { env: { ...baseEnv(configDir), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child[stream].destroy();
+  let other = '';
+  const open = stream === 'stdout' ? child.stderr : child.stdout;
+  open.setEncoding('utf8').on('data', (chunk: string) => (other += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, other };
+}
+
+describe('a closed stream never changes what happened (issue 40)', () => {
+  const start = useSimulators();
+
+  it('a closed stderr keeps the exit code: a refusal is still 3, its answer still on stdout', async () => {
+    const simulator = await start();
+    const result = await runWithClosed('stderr', ['api', '/hedges/hdg_missing', '--json'], simulator.env, simulator.configDir);
+    expect(simulator.requests('GET', '/hedges/hdg_missing').map((entry) => entry.status)).toEqual([404]);
+    expect(JSON.parse(result.other).error.code).toBe('hedge_not_found');
+    expect(result.code).toBe(3);
+  });
+
+  it('a closed stdout ends a read quietly with 0, a --watch included (it stops instead of redrawing for nobody)', async () => {
+    const simulator = await start();
+    simulator.seedOpen('buy', 10_000);
+    const listed = await runWithClosed('stdout', ['history', '--json'], simulator.env, simulator.configDir);
+    expect(listed.other).not.toMatch(/EPIPE|at .*\(|error/i);
+    expect(listed.code).toBe(0);
+    const watched = await runWithClosed('stdout', ['positions', '--watch', '1', '--json'], simulator.env, simulator.configDir);
+    expect(watched.other).not.toMatch(/EPIPE|at .*\(/);
+    expect(watched.code).toBe(0);
+    expect(simulator.requests('GET', '/positions').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a closed stdout does not cut a write short: the close lands, is journaled done, and exits 0', async () => {
+    const simulator = await start();
+    const hedge = simulator.seedOpen('buy', 10_000);
+    const result = await runWithClosed('stdout', ['close', 'USDTNGN', 'buy', '--json'], simulator.env, simulator.configDir);
+    expect(result.other).not.toMatch(/EPIPE|at .*\(/);
+    expect(result.code).toBe(0);
+    expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
+    const journal = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as Array<{ command: string; outcome: string }>;
+    expect(journal.find((entry) => entry.command === 'close')?.outcome).toBe('done');
+  });
 });

@@ -367,7 +367,8 @@ describe('hedge report reconciles deal by deal', () => {
     expect(rows).toHaveLength(4);
     const history = engineHistory();
     for (const record of history) {
-      const row = rows.find((cells) => cells[1] === record.hedge_id)!;
+      // The id is shortened on the page (as in the terminal), whole in its title.
+      const row = rows.find((cells) => cells[1]!.includes(`title="${record.hedge_id}"`))!;
       expect(row[2]).toBe(record.client_reference ?? '—');
       expect(Number(row[6]!.replace(/,/g, ''))).toBe(Number(record.entry_price.toFixed(2)));
       expect(Number(row[7]!.replace(/,/g, ''))).toBe(Number(record.exit_price.toFixed(2)));

@@ -36,7 +36,7 @@ describe('--until', () => {
     const result = await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '1']);
     expect(result.code).toBe(124);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^error: --until "length\(@\) > `0`" did not hold within --timeout 1s: \d+ reads?, /m);
+    expect(result.stderr).toMatch(/^hedge: --until "length\(@\) > `0`" did not hold within --timeout 1s: \d+ reads?, /m);
   });
 
   it("hedges ID --until \"status=='filled'\": polls while submitted, prints the filled hedge once the fill lands", async () => {
@@ -78,6 +78,51 @@ describe('--until', () => {
     const write = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy', '--until', 'data']);
     expect(write.code).toBe(2);
     expect(t.writes()).toEqual([]);
+  });
+});
+
+describe('--until on history and report: a date, or a condition on their own data (issue 40)', () => {
+  for (const [command, value] of [['history', 'yesterday'], ['history', 'banana'], ['report', 'yesterday'], ['history', "stauts=='closed'"]] as const) {
+    it(`${command} --until ${value}: exit 2 at once naming both readings, nothing sent`, async () => {
+      const t = await start();
+      const result = await t.hedge([command, '--until', value, '--json', '--timeout', '30']);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stdout).toBe('');
+      const message = JSON.parse(result.stderr).error.message as string;
+      expect(message).toContain(`is neither a date (2026-11-01, an ISO time, or 7d / 2w / 1m ago) nor a condition on ${command}'s data`);
+      expect(message).toContain(`${value.replace(/==.*/, '')} is not one of its fields`);
+      expect(t.requests()).toEqual([]);
+    });
+  }
+
+  it('a condition on a field the data has, or on none (length(@)), is still polled', async () => {
+    const t = await start();
+    const result = await t.hedge(['history', '--until', 'length(@) >= `0`', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([]);
+    const named = await t.hedge(['history', '--until', "[?side=='buy'] | length(@) == `0`", '--json']);
+    expect(named.code, named.stderr).toBe(0);
+    expect(t.requests('GET', '/hedges/history').length).toBe(2);
+  });
+
+  it('every name of a report\'s JSON is one its --until may read', async () => {
+    const t = await start();
+    const hedge = t.seedOpen('buy', 10_000);
+    await t.api('POST', '/hedges/close', { body: { market: MARKET, side: 'buy' } });
+    t.advance(60_000);
+    expect(t.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
+    const { CONDITION_FIELDS } = await import('../../src/commands/report.js');
+    for (const by of ['day', 'hedge']) {
+      const report = await t.hedge(['report', '--by', by, '--json']);
+      expect(report.code, report.stderr).toBe(0);
+      const names = new Set<string>();
+      const walk = (value: unknown): void => {
+        if (Array.isArray(value)) value.forEach(walk);
+        else if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) (names.add(key), walk(inner));
+      };
+      walk(JSON.parse(report.stdout));
+      expect([...names].filter((name) => !CONDITION_FIELDS.includes(name))).toEqual([]);
+    }
   });
 });
 

@@ -111,13 +111,31 @@ describe('lists never lose rows', () => {
     expect(simulator.requests('GET', '/hedges/history').map((entry) => entry.query)).toEqual([{ page_size: '100' }]);
   });
 
-  it('without --limit a list is one page, and says on stderr (in --json too) that the server has more', async () => {
+  it("without --limit a list is hedge's own length (50), not the server's page: gamma's pages of 20 are followed (issue 40)", async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
-    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
+    const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
     const result = await simulator.hedge(['hedges', '--json']);
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toHaveLength(20);
-    expect(result.stderr).toMatch(/The server has more hedges than the 20 shown \(one page\); ask for more with `hedge hedges --limit 500`/);
+    expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
+    expect(result.stderr).not.toMatch(/more/);
+    expect(simulator.requests('GET', '/hedges').length).toBeGreaterThan(1);
+  });
+
+  it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2', async () => {
+    const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
+    const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 60 });
+    const result = await simulator.hedge(['hedges', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveLength(50);
+    expect(result.stderr).toMatch(/50 hedges shown \(the default\); there are more: `hedge hedges --all` lists every one/);
+    const all = await simulator.hedge(['hedges', '--all', '--json']);
+    expect(all.code, all.stderr).toBe(0);
+    expect(new Set((JSON.parse(all.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
+    const sent = simulator.requests().length;
+    const both = await simulator.hedge(['hedges', '--all', '--limit', '5']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--limit and --all disagree/);
+    expect(simulator.requests().length).toBe(sent);
   });
 
   it('beta (refuses any page-size name but its own, and names it): 47 hedges with --limit 100, no setting given', async () => {
@@ -177,20 +195,80 @@ describe('what the spec does not list is shown, not refused', () => {
     expect(JSON.parse(waited.stdout)).toMatchObject({ id: hedge.id, status: 'closed' });
   });
 
-  it('gamma: numeric strings are numbers — account, positions and history in every format, --json as sent', async () => {
+  it('gamma: numeric strings are numbers — account, positions and history in every format; --raw keeps the server text', async () => {
     const simulator = await start({ dialect: 'gamma', fillDelayMs: 20 });
     seedOn(simulator, KES, 'buy', 25_000);
     const account = await simulator.hedge(['account', '--json']);
     expect(account.code, account.stderr).toBe(0);
     const sent = (await simulator.api('GET', '/account')).body.data;
-    expect(JSON.parse(account.stdout).balance_usdc).toBe(sent.balance_usdc);
     expect(typeof sent.balance_usdc).toBe('string');
+    expect(JSON.parse(account.stdout).balance_usdc).toBe(Number(sent.balance_usdc));
+    const raw = await simulator.hedge(['account', '--json', '--raw']);
+    expect(raw.code, raw.stderr).toBe(0);
+    expect(JSON.parse(raw.stdout).balance_usdc).toBe(sent.balance_usdc);
     const table = await simulator.hedge(['account', '--format', 'table'], { env: { COLUMNS: '200' } });
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toContain(Number(sent.balance_usdc).toLocaleString('en-US', { minimumFractionDigits: 2 }));
     const positions = await simulator.hedge(['positions', '--format', 'tsv']);
     expect(positions.code, positions.stderr).toBe(0);
     expect(positions.stdout).toMatch(/USDTKES\tbuy\t[^\t]*\t25000\.00\t/);
+  });
+});
+
+describe('--json: one shape for scripts whatever the server (issue 40)', () => {
+  /** The figures a script compares, per list, with the names of docs/output.md. */
+  const NUMBERS = {
+    account: ['balance_usdc', 'margin_in_use_usdc', 'open_exposure_usd', 'unrealized_pnl_usd', 'open_positions', 'available_exposure_usd', 'exposure_cap_usd'],
+    positions: ['notional_usd', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd', 'close_fee_usdc', 'margin_usdc', 'net_margin_usd', 'units'],
+    history: ['notional_usd', 'tenor_days', 'entry_price', 'exit_price', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'],
+  } as const;
+
+  for (const dialect of ['gamma', 'alpha', 'beta'] as const) {
+    it(`${dialect}: account, positions, history, hedges and price carry the documented names, every figure a JSON number`, async () => {
+      const simulator = await start({ dialect, fillDelayMs: 20 });
+      const market = dialect === 'gamma' ? KES : 'USDTNGN';
+      const closed = seedOn(simulator, market, 'sell', 5_000);
+      const closing = await simulator.api('POST', '/hedges/close', { body: { market, side: 'sell' } });
+      expect(closing.status).toBe(200);
+      simulator.advance(60_000);
+      seedOn(simulator, market, 'buy', 25_000);
+      const json = async (args: string[]) => {
+        const result = await simulator.hedge([...args, '--json']);
+        expect(result.code, result.stderr).toBe(0);
+        return JSON.parse(result.stdout);
+      };
+      const account = await json(['account']);
+      for (const name of NUMBERS.account) expect(typeof account[name], `account.${name}`).toBe('number');
+      const [position] = await json(['positions']);
+      expect(position).toMatchObject({ market, side: 'buy', notional_usd: 25_000 });
+      for (const name of NUMBERS.positions) expect(typeof position[name], `positions.${name}`).toBe('number');
+      const history = await json(['history']);
+      const record = history.find((entry: { hedge_id: string }) => entry.hedge_id === closed.id);
+      expect(record).toMatchObject({ hedge_id: closed.id, side: 'sell', notional_usd: 5_000 });
+      for (const name of NUMBERS.history) expect(typeof record[name], `history.${name}`).toBe('number');
+      // A script's comparison means what it says: a number against a number.
+      expect(typeof (await json(['history', '--query', 'length([?net_pnl_usd < `0`])']))).toBe('number');
+      const [hedge] = await json(['hedges', '--limit', '1']);
+      expect(typeof hedge.notional_usd).toBe('number');
+      const prices = await json(['price']);
+      for (const price of prices) {
+        expect(Object.keys(price)).toEqual(['market', 'price', 'timestamp']);
+        expect(typeof price.price).toBe('number');
+      }
+      // The server's own text and names stay one flag away.
+      const raw = await simulator.hedge(['positions', '--raw']);
+      expect(raw.code, raw.stderr).toBe(0);
+      const [sent] = (await simulator.api('GET', '/positions')).body.data;
+      expect(Object.keys(JSON.parse(raw.stdout)[0]).sort()).toEqual(Object.keys(sent).sort());
+    });
+  }
+
+  it('--raw with a text format is bad usage (exit 2), nothing sent', async () => {
+    const simulator = await start({ dialect: 'gamma' });
+    const result = await simulator.hedge(['account', '--raw', '--format', 'tsv']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--raw applies to JSON output/);
+    expect(simulator.requests()).toEqual([]);
   });
 });
 
@@ -224,10 +302,14 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
       expect(result.code, result.stderr).toBe(14);
       expect(result.stdout).toContain('n/a');
       expect(result.stderr).toMatch(/GET \/prices answered HTTP 200 with no price hedge could read/);
+      // --raw never needs to read it: the server's data as sent.
+      const raw = await simulator.hedge(['price', 'USDTNGN', '--raw'], { env: envFor(proxy) });
+      expect(raw.code, raw.stderr).toBe(0);
+      expect(JSON.parse(raw.stdout)[0]).toEqual({ symbol: 'USDTNGN', rate: 'n/a' });
+      // --json is hedge's one shape: with no price to read, the same exit 14, the hint naming --raw.
       const json = await simulator.hedge(['price', 'USDTNGN', '--json'], { env: envFor(proxy) });
-      // --json never needed to read it: the server's data as sent.
-      expect(json.code, json.stderr).toBe(0);
-      expect(JSON.parse(json.stdout)[0]).toEqual({ symbol: 'USDTNGN', rate: 'n/a' });
+      expect(json.code).toBe(14);
+      expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!).error.hint).toContain('hedge price --raw');
     } finally {
       await proxy.close();
     }

@@ -124,7 +124,7 @@ describe('a config folder that cannot be used', () => {
           observation.observed = `exit ${result.code}: "${firstLine(result.stderr.split('\n').filter((line) => /error/.test(line)).join('\n'))}"`;
           expect(result.code, result.stderr).toBe(1);
           expect(result.stderr).toContain(configDir);
-          expect(result.stderr).toMatch(/^error: Cannot (read|write) the config store .*: (ENOTDIR|permission denied)/m);
+          expect(result.stderr).toMatch(/^hedge: Cannot (read|write) the config store .*: (ENOTDIR|permission denied)/m);
           expect(result.stderr).toMatch(/→ .*HEDGE_CONFIG_DIR/);
           expect(result.stderr).not.toMatch(STACK_FRAME);
           expect(result.stdout).toBe('');

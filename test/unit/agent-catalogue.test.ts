@@ -87,7 +87,7 @@ describe('tools from the manifest', () => {
     // --ref (a filter wherever a list is shown) stays; --watch's options and --html go.
     expect(Object.keys((inputSchema(tool('positions'), 'direct') as { properties: object }).properties)).toEqual(['ref', 'until']);
     expect(Object.keys((inputSchema(tool('report'), 'direct') as { properties: object }).properties)).toEqual(['since', 'until', 'by', 'ref']);
-    expect(Object.keys((inputSchema(tool('hedges'), 'direct') as { properties: object }).properties)).toEqual(['id', 'status', 'ref', 'limit', 'wait', 'until']);
+    expect(Object.keys((inputSchema(tool('hedges'), 'direct') as { properties: object }).properties)).toEqual(['id', 'status', 'ref', 'limit', 'all', 'wait', 'until']);
   });
 
   it('a confirmation_token argument only on write tools that need one (live key with --allow-live)', () => {

@@ -35,7 +35,7 @@ describe('positionForPeople', () => {
   it('beta: a side the position does not carry, taken from its hedge, is shown', () => {
     const raw = { market: 'USDTNGN', hedge_id: 'hdg_2', notional: 8000, qty: 8000, net_margin_usd: 790 };
     const row = positionForPeople({ ...readPosition(raw), side: 'sell', raw });
-    expect(row).toEqual({ market: 'USDTNGN', hedge_id: 'hdg_2', qty: 8000, net_margin_usd: 790, notional_usd: 8000, side: 'sell' });
+    expect(row).toEqual({ market: 'USDTNGN', hedge_id: 'hdg_2', units: 8000, net_margin_usd: 790, notional_usd: 8000, side: 'sell' });
   });
 });
 

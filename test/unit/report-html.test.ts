@@ -93,7 +93,7 @@ describe('renderReportHtml', () => {
   it('has inline CSS for A4 print and two inline SVG charts', () => {
     const { html } = render('week');
     expect(html.startsWith('<!doctype html>')).toBe(true);
-    expect(html).toContain('@page { size: A4;');
+    expect(html).toContain('@page { size: A4 landscape;');
     expect(html).toContain('@media print');
     expect(html.match(/<svg /g)).toHaveLength(2);
     expect(html).toContain('class="zero-line"');
@@ -105,7 +105,7 @@ describe('renderReportHtml', () => {
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
     const escaped = 'USDT&lt;script&gt;alert&#40;&quot;x&quot;)&lt;&#47;script&gt;\\x1b]0;x\\x07\\u202eNGN';
-    expect(html).toContain(`<td class="text">${escaped}</td>`);
+    expect(html).toContain(`<td class="word">${escaped}</td>`);
     expect(html).toContain(`text-anchor="middle">${escaped}</text>`);
     expect(html).toContain('<dd>&lt;b&gt;desk&lt;&#47;b&gt; &amp; co</dd>');
     expect(html).not.toContain('<b>desk');

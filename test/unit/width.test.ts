@@ -108,6 +108,17 @@ const PROSE =
   `Order ${HASH} was submitted.`;
 
 describe('wrapWords', () => {
+  it('never splits a suggested command in backticks across two lines while it fits a line (issue 40)', () => {
+    const hint = 'One hedge in full, with every field and its transaction hashes whole, is: `hedge --profile desk hedges <ID>`.';
+    const lines = wrapWords(hint, 80).split('\n');
+    expect(lines.every((line) => displayWidth(line) <= 80)).toBe(true);
+    expect(lines).toEqual(['One hedge in full, with every field and its transaction hashes whole, is:', '`hedge --profile desk hedges <ID>`.']);
+    // Wider than a whole line: broken at its spaces like any text, never between letters.
+    const long = wrapWords('Run `hedge --profile a-very-long-profile-name history --since 2026-01-01 --until 2026-02-01 --all` now.', 40).split('\n');
+    expect(long.every((line) => displayWidth(line) <= 40)).toBe(true);
+    expect(long.join(' ')).toBe('Run `hedge --profile a-very-long-profile-name history --since 2026-01-01 --until 2026-02-01 --all` now.');
+  });
+
   for (const [width, lineCount] of [
     [80, 6],
     [40, 11],

@@ -1,0 +1,27 @@
+// The tolerant reader of the account. The spec names `balance_usdc` and `available_exposure_usd`;
+// the other figures are "not shown", so each is read from the first of several plausible names
+// (the names of the simulator's dialects among them, src/sandbox/DIALECTS.md). Read, they are
+// shown under our names: in the account card, and in the one shape `--json` gives a script.
+import { readNumber } from './read-history.js';
+import { showUnderKnownNames } from './unspecified.js';
+
+/** Every name each account figure is read from, ours (docs/output.md) first. Extend here, and only here. */
+export const ACCOUNT_FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  balance_usdc: ['balance_usdc'],
+  margin_in_use_usdc: ['margin_in_use_usdc', 'used_margin_usdc', 'margin_locked_usdc', 'margin_used_usdc'],
+  open_exposure_usd: ['open_exposure_usd', 'exposure_usd', 'gross_exposure_usd'],
+  unrealized_pnl_usd: ['unrealized_pnl_usd', 'upnl_usd', 'floating_pnl_usd', 'unrealised_pnl_usd'],
+  open_positions: ['open_positions', 'open_position_count', 'num_positions', 'positions'],
+  available_exposure_usd: ['available_exposure_usd'],
+  exposure_cap_usd: ['exposure_cap_usd', 'exposure_limit_usd', 'max_exposure_usd'],
+};
+
+/** The account with each figure read under another name shown under ours (the name it came under dropped). */
+export function accountForPeople(raw: Record<string, unknown>): Record<string, unknown> {
+  const facts = Object.entries(ACCOUNT_FIELD_SYNONYMS).map(([known, synonyms]) => {
+    let value: number | undefined;
+    for (const name of synonyms) if ((value = readNumber(raw[name])) !== undefined) break;
+    return { known, value, synonyms };
+  });
+  return showUnderKnownNames(raw, facts);
+}

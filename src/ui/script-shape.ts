@@ -1,0 +1,48 @@
+// The one shape `--json` gives a script, whatever the server's dialect (issue 40): what the
+// reading layer read (api/client.ts hands over a checked copy in which the spec's numbers are
+// numbers), under the names of docs/output.md (the commands show a record read under other names
+// under ours: flows/positions.ts, api/read-history.ts, api/read-account.ts), and every figure a
+// number — a decimal string the server sent for a known numeric field, or for a field whose name
+// says it is an amount, a percentage, a price or a rate, is its number. Other strings stay text:
+// an id or a reference made of digits is not a number. `--raw` prints the server's data as sent
+// instead (domain/as-sent.ts).
+import { kindFromName, NUMERIC_KINDS, type FieldKind, type FieldSpec } from './fields.js';
+
+/** `12`, `-3.10`, `.5`, `1e3`: a decimal string (the same rule as api/schemas.ts, without loading zod here). */
+const NUMERIC_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** Kinds a field's name alone makes numeric (`_usd`, `_usdc`, `_pct`, `pnl`, `price`, `rate`); `count` is only a fallback there. */
+const NAMED_NUMERIC: ReadonlySet<FieldKind> = new Set(['money', 'pnl', 'percent', 'rate']);
+
+/** Lists of records, records, and the objects inside them; deeper than this is left as it is. */
+const MAX_DEPTH = 6;
+
+export function forScripts<T>(data: T, known: readonly FieldSpec[] = []): T {
+  const fields = new Map(known.map((field) => [field.key, field]));
+  return shape(data, fields, '', 0) as T;
+}
+
+function shape(value: unknown, fields: ReadonlyMap<string, FieldSpec>, path: string, depth: number): unknown {
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => shape(item, fields, path, depth + 1));
+    return items.some((item, index) => item !== value[index]) ? items : value;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
+  let copy: Record<PropertyKey, unknown> | undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const name = path === '' ? key : `${path}.${key}`;
+    const shown = typeof inner === 'string' ? numberIfNumeric(inner, name, path === '' ? fields.get(key) : undefined) : shape(inner, fields, name, depth + 1);
+    // The spread keeps symbol-keyed values (a position's joined reference) for --fields.
+    if (shown !== inner) (copy ??= { ...(value as Record<PropertyKey, unknown>) })[key] = shown;
+  }
+  return copy ?? value;
+}
+
+function numberIfNumeric(text: string, name: string, field: FieldSpec | undefined): string | number {
+  if (!NUMERIC_TEXT.test(text)) return text;
+  const numeric = field?.kind !== undefined ? NUMERIC_KINDS.has(field.kind) : NAMED_NUMERIC.has(kindFromName(name, 0));
+  if (!numeric) return text;
+  const number = Number(text);
+  return Number.isFinite(number) ? number : text;
+}
