@@ -453,3 +453,22 @@ export function dollarOffset(coverPnl: number, exposureChange: number): { ratio_
   const ratio = (-coverPnl / exposureChange) * 100;
   return { ratio_pct: Math.round(ratio * 100) / 100, effective: ratio >= EFFECTIVE_BAND_PCT[0] && ratio <= EFFECTIVE_BAND_PCT[1] };
 }
+
+// ---- what `hedge exposures` shows ---------------------------------------------------------
+
+/** Everything `hedge exposures FILE` shows (flows/exposures.ts gathers it, ui/exposures-view.ts renders it). */
+export interface ExposuresView {
+  asOf: string;
+  source: string;
+  policy: ExposurePolicy;
+  prices: Record<string, number>;
+  /** Market → the fee as a share of the notional, and where it came from. */
+  fees: Record<string, { rate: number | null; from: 'quote' | '--fee-bps' | 'unknown' }>;
+  exposures: ExposureLine[];
+  book: BookTarget[];
+  schedule: ScheduledChange[];
+  cost: CostToDue[];
+  stress: StressRow[];
+  /** The account's headroom under its exposure cap, when the server said it. */
+  availableExposureUsd?: number;
+}

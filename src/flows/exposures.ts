@@ -1,0 +1,135 @@
+// `hedge exposures FILE`: read the exposures file and the policy file (checked whole before
+// anything is read from the server), read the markets (prices, carry per side) and the account
+// (headroom), learn each market's fee rate from one indicative quote (POST /quotes opens and
+// stores nothing; --fee-bps says it instead and then no quote is asked), and compute the target
+// book, its schedule, the projected cost and the stress table (domain/exposures.ts). No write.
+import { readFile } from 'node:fs/promises';
+import type { HedgeClient } from '../api/client.js';
+import { parseExposuresFile, type Exposure } from '../domain/exposures-file.js';
+import { parsePolicyFile, resolvePolicy, type PolicyFlags } from '../domain/exposure-policy.js';
+import {
+  exposureLines,
+  projectedCost,
+  scheduleOfChanges,
+  stressTable,
+  targetBook,
+  type BookTarget,
+  type ExposurePolicy,
+  type ExposuresView,
+} from '../domain/exposures.js';
+export type { ExposuresView } from '../domain/exposures.js';
+import { findMarket, unlistedMarketError } from '../domain/markets.js';
+import type { Side } from '../domain/vocabulary.js';
+import { UsageError } from '../errors.js';
+import type { CommandContext } from '../runtime/context.js';
+import { safeText } from '../security/safe-text.js';
+
+export interface ExposuresInput {
+  /** A path, or `-` for stdin. */
+  file: string;
+  policyFile?: string;
+  flags: PolicyFlags;
+  /** Basis points of the notional traded; when given, no quote is asked for the fee. */
+  feeBps?: number;
+}
+
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readText(ctx: CommandContext, file: string, what: string): Promise<{ text: string; sourceName: string }> {
+  if (ctx.targetFiles) return ctx.targetFiles.read(file);
+  if (file === '-') {
+    if (ctx.io.stdinIsTTY) throw new UsageError(`the ${what} is - (stdin), but stdin is a terminal; pipe the file in or name it.`);
+    return { text: await readAll(ctx.io.stdin), sourceName: 'stdin' };
+  }
+  try {
+    return { text: await readFile(file, 'utf8'), sourceName: file };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
+    throw new UsageError(`cannot read the ${what} ${safeText(file)}: ${why}.`);
+  }
+}
+
+/** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`. */
+export async function readExposures(ctx: CommandContext, file: string): Promise<{ exposures: Exposure[]; sourceName: string }> {
+  const { text, sourceName } = await readText(ctx, file, 'exposures file');
+  const parsed = parseExposuresFile(text, { sourceName });
+  if ('problems' in parsed) {
+    const shown = safeText(sourceName);
+    const lines = parsed.problems.map((problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`);
+    const count = parsed.problems.length;
+    throw new UsageError(`${shown}: ${count} problem${count === 1 ? '' : 's'}; nothing was read or sent.\n${lines.join('\n')}`, {
+      hint: 'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).',
+    });
+  }
+  return { exposures: parsed.exposures, sourceName };
+}
+
+/** The policy: defaults, the policy file when given, then the flags. */
+export async function readPolicy(ctx: CommandContext, policyFile: string | undefined, flags: PolicyFlags): Promise<ExposurePolicy> {
+  if (policyFile === undefined) return resolvePolicy({}, flags);
+  const { text, sourceName } = await readText(ctx, policyFile, 'policy file');
+  return resolvePolicy(parsePolicyFile(text, safeText(sourceName)), flags);
+}
+
+/** A market's fee rate from one quote of the side and tenor it will hold (or a small buy when it holds nothing). */
+async function quotedFeeRate(client: HedgeClient, market: string, book: readonly BookTarget[], log: (line: string) => void): Promise<number | null> {
+  const held = book.find((row) => row.market === market && row.target_usd > 0);
+  const side: Side = held?.side ?? 'buy';
+  const notional = Math.max(1000, Math.round(held?.target_usd ?? 1000));
+  try {
+    const quote = await client.createQuote({ market, side, notional_usd: notional, tenor_days: held?.tenor_days ?? 7 });
+    const fee = Number(quote.upfront.platform_fee_usdc);
+    const quoted = Number(quote.notional_usd) || notional;
+    return Number.isFinite(fee) && quoted > 0 ? fee / quoted : null;
+  } catch (error) {
+    log(`${market}: the fee could not be quoted (${error instanceof Error ? safeText(error.message) : 'unknown'}); costs show carry only`);
+    return null;
+  }
+}
+
+/** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
+export async function gatherExposures(ctx: CommandContext, input: ExposuresInput): Promise<ExposuresView> {
+  const { exposures, sourceName } = await readExposures(ctx, input.file);
+  const policy = await readPolicy(ctx, input.policyFile, input.flags);
+  const client = await ctx.client();
+  const [list, account] = await Promise.all([client.listMarkets(), client.getAccount().catch(() => undefined)]);
+  const nowMs = ctx.clock.now();
+  const prices: Record<string, number> = {};
+  const carryDailyPct: Record<string, Record<Side, number>> = {};
+  for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
+    const facts = findMarket(list.markets, market);
+    if (!facts) throw unlistedMarketError(list.markets, market);
+    prices[market] = Number(facts.price);
+    carryDailyPct[market] = { buy: Number(facts.net_rate_daily_pct.buy), sell: Number(facts.net_rate_daily_pct.sell) };
+  }
+  const book = targetBook(exposures, policy, prices, nowMs);
+  const fees: ExposuresView['fees'] = {};
+  for (const market of Object.keys(prices)) {
+    if (input.feeBps !== undefined) fees[market] = { rate: input.feeBps / 10_000, from: '--fee-bps' };
+    else {
+      const rate = await quotedFeeRate(client, market, book, (line) => ctx.log(line));
+      fees[market] = { rate, from: rate === null ? 'unknown' : 'quote' };
+    }
+  }
+  const feeRate = Object.fromEntries(Object.entries(fees).map(([market, fee]) => [market, fee.rate ?? undefined]));
+  const available = account === undefined ? undefined : Number(account.available_exposure_usd);
+  return {
+    asOf: new Date(nowMs).toISOString(),
+    source: sourceName,
+    policy,
+    prices,
+    fees,
+    exposures: exposureLines(exposures, policy, prices, nowMs),
+    book,
+    schedule: scheduleOfChanges(exposures, policy, prices, nowMs),
+    cost: projectedCost(exposures, policy, prices, { carryDailyPct, feeRate }, nowMs),
+    stress: stressTable(exposures, policy, prices, nowMs),
+    ...(available !== undefined && Number.isFinite(available) ? { availableExposureUsd: available } : {}),
+  };
+}
