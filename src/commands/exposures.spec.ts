@@ -5,7 +5,7 @@ import { declare } from '../cli/command-spec.js';
 export const EXPOSURES = declare({
   name: 'exposures',
   group: 'automation',
-  summary: 'From receivables and payables to the target book, its cost and stress; sends nothing',
+  summary: 'Receivables and payables to a target book; cost, stress, report',
   description:
     'From an exposures file (receivables and payables by due date) and a hedge-ratio policy to the target book now, its schedule of changes, the projected cost to each due date and a stress table; sends no write',
   tier: 'read',
@@ -18,7 +18,9 @@ export const EXPOSURES = declare({
     { flags: '--functional <currency>', key: 'functional', kind: 'value', description: "the currency your books are in: USD (default) or the market's quote currency, e.g. NGN" },
     { flags: '--no-netting', key: 'netting', kind: 'negatable', description: 'cover receivables and payables of a market apart (default: net them)' },
     { flags: '--fee-bps <bps>', key: 'feeBps', kind: 'value', description: 'the fee per notional traded, in basis points (default: one indicative quote per market)' },
-    { flags: '--show <section>', key: 'show', kind: 'value', description: 'one section: book (the default in tsv/csv), exposures, schedule, cost, stress or policy', values: ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy'] },
+    { flags: '--show <section>', key: 'show', kind: 'value', description: 'one section: book (default in tsv/csv), exposures, schedule, cost, stress, policy; with --report coverage, cost, effectiveness', values: ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy', 'coverage', 'effectiveness'] },
+    { flags: '--report', key: 'report', kind: 'flag', description: 'how the book has covered them: coverage per week, cost to date, effectiveness (from history)' },
+    { flags: '--html <file>', key: 'html', kind: 'value', description: 'with --report: also write a self-contained HTML report (charts) to this file' },
   ],
-  examples: ['hedge exposures exposures.csv', 'hedge exposures exposures.csv --functional NGN --no-netting', 'hedge exposures exposures.csv --show cost --format csv', 'hedge exposures exposures.json --json'],
+  examples: ['hedge exposures exposures.csv', 'hedge exposures exposures.csv --functional NGN --no-netting', 'hedge exposures exposures.csv --show cost --format csv', 'hedge exposures exposures.json --json', 'hedge exposures exposures.csv --report --html cover.html'],
 });

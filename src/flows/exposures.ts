@@ -18,6 +18,9 @@ import {
   type ExposuresView,
 } from '../domain/exposures.js';
 export type { ExposuresView } from '../domain/exposures.js';
+import { exposureReport, type CoverHedge, type ExposureReportView } from '../domain/exposures-report.js';
+import { readHistoryRecord, type HistoryFacts } from '../api/read-history.js';
+import { walkHistory } from './report.js';
 import { findMarket, unlistedMarketError } from '../domain/markets.js';
 import type { Side } from '../domain/vocabulary.js';
 import { UsageError } from '../errors.js';
@@ -131,5 +134,71 @@ export async function gatherExposures(ctx: CommandContext, input: ExposuresInput
     cost: projectedCost(exposures, policy, prices, { carryDailyPct, feeRate }, nowMs),
     stress: stressTable(exposures, policy, prices, nowMs),
     ...(available !== undefined && Number.isFinite(available) ? { availableExposureUsd: available } : {}),
+  };
+}
+
+// ---- --report ------------------------------------------------------------------------------
+
+export type { ExposureReportView } from '../domain/exposures-report.js';
+
+/** A closed hedge of history as the report needs it; undefined when it says too little (no side, size or time). */
+function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): CoverHedge | undefined {
+  const market = facts.market ?? onlyMarket;
+  const openedAtMs = facts.openedAt === undefined ? undefined : Date.parse(facts.openedAt);
+  const closedAtMs = facts.closedAt === undefined ? undefined : Date.parse(facts.closedAt);
+  if (market === undefined || facts.side === undefined || facts.notionalUsd === undefined || closedAtMs === undefined) return undefined;
+  return {
+    market: market.toUpperCase(),
+    side: facts.side,
+    notionalUsd: facts.notionalUsd,
+    openedAtMs: openedAtMs ?? closedAtMs,
+    closedAtMs,
+    ...(facts.entryPrice === undefined ? {} : { entryPrice: facts.entryPrice }),
+    ...(facts.exitPrice === undefined ? {} : { exitPrice: facts.exitPrice }),
+    ...(facts.grossPnlUsd === undefined ? {} : { grossPnlUsd: facts.grossPnlUsd }),
+    ...(facts.carryUsd === undefined ? {} : { carryUsd: facts.carryUsd }),
+    ...(facts.feesUsd === undefined ? {} : { feesUsd: facts.feesUsd }),
+  };
+}
+
+/** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
+export async function gatherExposureReport(ctx: CommandContext, input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>): Promise<ExposureReportView> {
+  const { exposures, sourceName } = await readExposures(ctx, input.file);
+  const policy = await readPolicy(ctx, input.policyFile, input.flags);
+  const client = await ctx.client();
+  const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
+  const prices: Record<string, number> = {};
+  for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
+    const facts = findMarket(list.markets, market);
+    if (!facts) throw unlistedMarketError(list.markets, market);
+    prices[market] = Number(facts.price);
+  }
+  const onlyMarket = list.markets.length === 1 ? list.markets[0]!.market : undefined;
+  const hedges: CoverHedge[] = [];
+  let skipped = 0;
+  const walk = await walkHistory(client, (raw) => {
+    const cover = closedCover(readHistoryRecord(raw), onlyMarket);
+    if (cover) hedges.push(cover);
+    else skipped += 1;
+  });
+  if (skipped > 0) ctx.output.warn(`${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`);
+  for (const hedge of open) {
+    // A filled hedge the server has not closed: still held. Its status list is read leniently.
+    if (hedge.status !== 'filled') continue;
+    const openedAtMs = hedge.opened_at ? Date.parse(hedge.opened_at) : hedge.filled_at ? Date.parse(hedge.filled_at) : undefined;
+    if (openedAtMs === undefined || !Number.isFinite(openedAtMs)) continue;
+    const entry = hedge.struck_rate === null || hedge.struck_rate === undefined ? undefined : Number(hedge.struck_rate);
+    hedges.push({ market: hedge.market.toUpperCase(), side: hedge.side, notionalUsd: Number(hedge.notional_usd), openedAtMs, ...(entry === undefined ? {} : { entryPrice: entry }) });
+  }
+  const nowMs = ctx.clock.now();
+  return {
+    asOf: new Date(nowMs).toISOString(),
+    source: sourceName,
+    policy,
+    prices,
+    report: exposureReport(exposures, policy, prices, hedges, nowMs),
+    historyFetched: walk.fetched,
+    historyComplete: walk.complete,
+    hedges,
   };
 }
