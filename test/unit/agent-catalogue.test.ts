@@ -41,6 +41,7 @@ describe('tools from the manifest', () => {
       ['doctor', 'read'],
       ['plan', 'read'],
       ['apply', 'write'],
+      ['exposures', 'read'],
       ['report', 'read'],
       ['journal_list', 'read'],
       ['journal_show', 'read'],
