@@ -41,7 +41,7 @@ _hedge_options() {
     'history') REPLY='--limit --since --until --ref' ;;
     'plan') REPLY='--tolerance --until' ;;
     'apply') REPLY='--tolerance --dry-run' ;;
-    'keep') REPLY='--once --interval --converge --tolerance --alert-cmd --dry-run' ;;
+    'keep') REPLY='--once --interval --converge --tolerance --alert-cmd --dry-run --exposures --policy' ;;
     'report') REPLY='--since --until --by --ref --html' ;;
     'exposures') REPLY='--policy --ratios --band --sizing --functional --no-netting --fee-bps --show --report --html' ;;
     'journal list') REPLY='--pending --since --limit --ref --until' ;;

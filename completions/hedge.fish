@@ -205,6 +205,8 @@ complete -c hedge -n '__hedge_path_is keep' -l converge -d 'bring a drifted side
 complete -c hedge -n '__hedge_path_is keep' -l tolerance -x -d 'treat differences up to this many USD as at target'
 complete -c hedge -n '__hedge_path_is keep' -l alert-cmd -x -d 'run this command with error and drift events on stdin'
 complete -c hedge -n '__hedge_path_is keep' -l dry-run -d 'print what one cycle would do, send nothing'
+complete -c hedge -n '__hedge_path_is keep' -l exposures -d 'FILE is an exposures file: hold the moving target it implies'
+complete -c hedge -n '__hedge_path_is keep' -l policy -r -F -d 'with --exposures: the policy file (JSON)'
 complete -c hedge -n '__hedge_path_is exposures' -l policy -r -F -d 'a policy file (JSON)'
 complete -c hedge -n '__hedge_path_is exposures' -l ratios -x -d 'hedge ratio by days to due, e.g. 30:100,90:75,*:50'
 complete -c hedge -n '__hedge_path_is exposures' -l band -x -d 're-size band, percent of the target'

@@ -225,6 +225,8 @@ _hedge_options() {
       '--tolerance:treat differences up to this many USD as at target'
       '--alert-cmd:run this command with error and drift events on stdin'
       '--dry-run:print what one cycle would do, send nothing'
+      '--exposures:FILE is an exposures file: hold the moving target it implies'
+      '--policy:with --exposures: the policy file (JSON)'
     ) ;;
     (exposures) reply=(
       '--policy:a policy file (JSON: ratios, band_pct, sizing, functional, netting)'

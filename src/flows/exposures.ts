@@ -13,6 +13,7 @@ import {
   scheduleOfChanges,
   stressTable,
   targetBook,
+  targetRowsAt,
   type BookTarget,
   type ExposurePolicy,
   type ExposuresView,
@@ -22,6 +23,7 @@ import { exposureReport, type CoverHedge, type ExposureReportView } from '../dom
 import { readHistoryRecord, type HistoryFacts } from '../api/read-history.js';
 import { walkHistory } from './report.js';
 import { findMarket, unlistedMarketError } from '../domain/markets.js';
+import type { KeepRow } from '../domain/keep.js';
 import type { Side } from '../domain/vocabulary.js';
 import { UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -200,5 +202,41 @@ export async function gatherExposureReport(ctx: CommandContext, input: Pick<Expo
     historyFetched: walk.fetched,
     historyComplete: walk.complete,
     hedges,
+  };
+}
+
+// ---- hedge keep --exposures ------------------------------------------------------------------
+
+/**
+ * The keeper's moving target (`hedge keep FILE --exposures`): before every cycle the exposures and
+ * the policy are read again, the markets' prices read, and `targetRowsAt` gives the rows at this
+ * instant; each row's tolerance is the policy's band (a share of its target), so the keeper trades
+ * only when a side leaves the band, and a side whose target is 0 (every exposure due) is closed.
+ */
+export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>): (ctx: CommandContext) => Promise<KeepRow[]> {
+  return async (ctx) => {
+    const { exposures } = await readExposures(ctx, input.file);
+    const policy = await readPolicy(ctx, input.policyFile, input.flags);
+    if (policy.sizing === 'fixed') {
+      throw new UsageError('keep --exposures: sizing fixed (at the first cover\'s price) is not supported by the keeper yet; use sizing current.');
+    }
+    const client = await ctx.client();
+    const list = await client.listMarkets();
+    const prices: Record<string, number> = {};
+    for (const market of new Set(exposures.map((exposure) => exposure.market))) {
+      const facts = findMarket(list.markets, market);
+      if (!facts) throw unlistedMarketError(list.markets, market);
+      prices[market] = Number(facts.price);
+    }
+    // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
+    const nowMs = client.transport.serverNow() ?? ctx.clock.now();
+    return targetRowsAt(exposures, policy, prices, nowMs).map((row) => ({
+      market: row.market,
+      side: row.side,
+      notionalUsd: row.notionalUsd,
+      tenorDays: row.tenorDays,
+      untilMs: row.untilMs,
+      toleranceUsd: (row.notionalUsd * policy.bandPct) / 100,
+    }));
   };
 }
