@@ -272,3 +272,18 @@ describe('the dollar offset', () => {
     expect(dollarOffset(5, 0)).toEqual({ ratio_pct: null, effective: null });
   });
 });
+
+describe('the keeper holding the moving target', () => {
+  it('trades only when a side leaves its band: the row\'s own tolerance wins over the keeper\'s', async () => {
+    const { decideRow } = await import('../../src/domain/keep.js');
+    const row = { market: 'USDTNGN', side: 'buy' as const, notionalUsd: 100_000, tenorDays: 7 as const, toleranceUsd: 5_000 };
+    const at = (notionalUsd: number) => decideRow(row, { position: { notionalUsd, hedgeId: 'hdg_1', maturityAtMs: NOW + 5 * DAY_MS } }, NOW, { toleranceUsd: 0 }).kind;
+    expect(at(104_000)).toBe('hold');
+    expect(at(95_500)).toBe('hold');
+    expect(at(106_000)).toBe('drift');
+    expect(at(94_000)).toBe('drift');
+    // A target of 0 (every exposure due) has no band: a position left there is closed.
+    const flat = decideRow({ ...row, notionalUsd: 0, toleranceUsd: 0 }, { position: { notionalUsd: 10, hedgeId: 'hdg_1', maturityAtMs: NOW + DAY_MS } }, NOW, { toleranceUsd: 0 });
+    expect(flat).toMatchObject({ kind: 'drift', change: 'close' });
+  });
+});
