@@ -84,6 +84,15 @@ describe('tools from the manifest', () => {
     expect((inputSchema(tool('quote'), 'direct') as { required: string[] }).required).toEqual(['market', 'side', 'notional', 'tenor']);
   });
 
+  it('exposures: its file is an exposures file under the roots, never target rows inline; --html is left out', () => {
+    const exposures = tool('exposures');
+    const names = exposures.arguments.map((argument) => argument.name);
+    expect(names).not.toContain('rows');
+    expect(names).not.toContain('html');
+    expect(exposures.arguments.find((argument) => argument.name === 'file')!.required).toBe(true);
+    expect(rawInputFor(exposures, { file: 'exposures.csv', functional: 'NGN', netting: false })).toMatchObject({ args: { file: 'exposures.csv' }, options: { functional: 'NGN', netting: false } });
+  });
+
   it('--watch views and --html files are left out; hedges keeps its bounded --wait; reads take --ref and a bounded until', () => {
     // --ref (a filter wherever a list is shown) stays; --watch's options and --html go.
     expect(Object.keys((inputSchema(tool('positions'), 'direct') as { properties: object }).properties)).toEqual(['ref', 'until']);
