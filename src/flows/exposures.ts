@@ -82,20 +82,27 @@ export async function readPolicy(ctx: CommandContext, policyFile: string | undef
   return resolvePolicy(parsePolicyFile(text, safeText(sourceName)), flags);
 }
 
-/** A market's fee rate from one quote of the side and tenor it will hold (or a small buy when it holds nothing). */
+/**
+ * A market's fee rate from one quote of the side and tenor it will hold (or 1,000 USD of a buy when
+ * it holds nothing); when the server refuses that size (capacity, the exposure cap), once more at
+ * 1,000 USD: the fee is a share of the notional either way.
+ */
 async function quotedFeeRate(client: HedgeClient, market: string, book: readonly BookTarget[], log: (line: string) => void): Promise<number | null> {
   const held = book.find((row) => row.market === market && row.target_usd > 0);
   const side: Side = held?.side ?? 'buy';
-  const notional = Math.max(1000, Math.round(held?.target_usd ?? 1000));
-  try {
-    const quote = await client.createQuote({ market, side, notional_usd: notional, tenor_days: held?.tenor_days ?? 7 });
-    const fee = Number(quote.upfront.platform_fee_usdc);
-    const quoted = Number(quote.notional_usd) || notional;
-    return Number.isFinite(fee) && quoted > 0 ? fee / quoted : null;
-  } catch (error) {
-    log(`${market}: the fee could not be quoted (${error instanceof Error ? safeText(error.message) : 'unknown'}); costs show carry only`);
-    return null;
+  const tenor = held?.tenor_days ?? 7;
+  const sizes = [...new Set([Math.max(1000, Math.round(held?.target_usd ?? 1000)), 1000])];
+  for (const notional of sizes) {
+    try {
+      const quote = await client.createQuote({ market, side, notional_usd: notional, tenor_days: tenor });
+      const fee = Number(quote.upfront.platform_fee_usdc);
+      const quoted = Number(quote.notional_usd) || notional;
+      return Number.isFinite(fee) && quoted > 0 ? fee / quoted : null;
+    } catch (error) {
+      log(`${market}: no quote for ${notional} USD (${error instanceof Error ? safeText(error.message) : 'unknown'})`);
+    }
   }
+  return null;
 }
 
 /** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
