@@ -12,7 +12,7 @@
 # Subcommands of a command path ('' is the top level).
 _hedge_subcommands() {
   case "$1" in
-    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami doctor plan apply keep report journal resume demo mcp tools api completion sandbox help' ;;
+    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami doctor plan apply keep exposures report journal resume demo mcp tools api completion sandbox help' ;;
     'profile') REPLY='list use remove reset-wire' ;;
     'journal') REPLY='list show resolve migrate' ;;
     'demo') REPLY='reset' ;;
@@ -41,8 +41,9 @@ _hedge_options() {
     'history') REPLY='--limit --since --until --ref' ;;
     'plan') REPLY='--tolerance --until' ;;
     'apply') REPLY='--tolerance --dry-run' ;;
-    'keep') REPLY='--once --interval --converge --tolerance --alert-cmd --dry-run' ;;
+    'keep') REPLY='--once --interval --converge --tolerance --alert-cmd --dry-run --exposures --policy' ;;
     'report') REPLY='--since --until --by --ref --html' ;;
+    'exposures') REPLY='--policy --ratios --band --sizing --functional --no-netting --fee-bps --show --report --html' ;;
     'journal list') REPLY='--pending --since --limit --ref --until' ;;
     'journal resolve') REPLY='--landed --not-landed' ;;
     'resume') REPLY='--no-wait' ;;
@@ -66,6 +67,7 @@ _hedge_takes_value() {
       -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | \
       --max-notional | --max-daily-notional | --markets | \
       --watch | --alert-pnl | --alert-maturity | --within | --interval | --alert-cmd | --count | \
+      --policy | --ratios | --band | --sizing | --functional | --fee-bps | --show | \
       --base-url | --ca-file | --journal-url | --key-command | --key-store | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | \
       --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --root | --clock-skew)
       return 0 ;;
@@ -89,11 +91,13 @@ _hedge_option_values() {
     -t | --tenor) REPLY='1 3 7' ;;
     --status) REPLY='submitting submitted filled failed closed' ;;
     --by) REPLY='day week month side tenor market hedge' ;;
+    --sizing) REPLY='current fixed' ;;
+    --show) REPLY='book exposures schedule cost stress policy coverage effectiveness' ;;
     --format) REPLY='table tsv csv json ndjson' ;;
     --dialect) REPLY='reference alpha beta gamma' ;;
     --key-store) REPLY='keyring file' ;;
     -X | --method) REPLY='GET POST PUT PATCH DELETE' ;;
-    --ca-file | --html | --input | --root) return 1 ;;
+    --ca-file | --html | --input | --root | --policy) return 1 ;;
   esac
   return 0
 }

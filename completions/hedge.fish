@@ -12,7 +12,7 @@
 function __hedge_subcommands
     switch "$argv"
         case ''
-            echo markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami doctor plan apply keep report journal resume demo mcp tools api completion sandbox help
+            echo markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami doctor plan apply keep exposures report journal resume demo mcp tools api completion sandbox help
         case profile
             echo list use remove reset-wire
         case journal
@@ -31,6 +31,7 @@ function __hedge_takes_value
     contains -- $argv[1] --profile --timeout --request-timeout -X --method -f --raw-field -F --field -H --header --input \
         --max-notional --max-daily-notional --markets -t --tenor --ref --idempotency-key --status --limit \
         --since --until --tolerance --by --format --fields --query --html \
+        --policy --ratios --band --sizing --functional --fee-bps --show \
         --watch --alert-pnl --alert-maturity --within --interval --alert-cmd --count --dialect \
         --base-url --ca-file --journal-url --key-command --key-store --port --host --fill-delay --fail-rate --clock-speed --seed \
         --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --root --clock-skew
@@ -125,6 +126,7 @@ complete -c hedge -n '__hedge_command_at' -f -a help -d 'Show help for a command
 complete -c hedge -n '__hedge_command_at' -f -a plan -d 'Show the actions that bring the book to a target file; sends nothing'
 complete -c hedge -n '__hedge_command_at' -f -a apply -d 'Bring the book to a target file through the journal'
 complete -c hedge -n '__hedge_command_at' -f -a keep -d 'Hold the book at a target file through maturities'
+complete -c hedge -n '__hedge_command_at' -f -a exposures -d 'Receivables and payables to a target book; cost, stress, report'
 complete -c hedge -n '__hedge_command_at' -f -a report -d 'P&L report by day, week, month, side, tenor or market'
 complete -c hedge -n '__hedge_command_at' -f -a journal -d 'The local record of every action: list, show one, resolve one by hand'
 complete -c hedge -n '__hedge_command_at' -f -a resume -d 'Finish an unresolved action from the journal with its own key'
@@ -203,6 +205,18 @@ complete -c hedge -n '__hedge_path_is keep' -l converge -d 'bring a drifted side
 complete -c hedge -n '__hedge_path_is keep' -l tolerance -x -d 'treat differences up to this many USD as at target'
 complete -c hedge -n '__hedge_path_is keep' -l alert-cmd -x -d 'run this command with error and drift events on stdin'
 complete -c hedge -n '__hedge_path_is keep' -l dry-run -d 'print what one cycle would do, send nothing'
+complete -c hedge -n '__hedge_path_is keep' -l exposures -d 'FILE is an exposures file: hold the moving target it implies'
+complete -c hedge -n '__hedge_path_is keep' -l policy -r -F -d 'with --exposures: the policy file (JSON)'
+complete -c hedge -n '__hedge_path_is exposures' -l policy -r -F -d 'a policy file (JSON)'
+complete -c hedge -n '__hedge_path_is exposures' -l ratios -x -d 'hedge ratio by days to due, e.g. 30:100,90:75,*:50'
+complete -c hedge -n '__hedge_path_is exposures' -l band -x -d 're-size band, percent of the target'
+complete -c hedge -n '__hedge_path_is exposures' -l sizing -x -a 'current fixed' -d 'USD sizing'
+complete -c hedge -n '__hedge_path_is exposures' -l functional -x -d 'the currency your books are in'
+complete -c hedge -n '__hedge_path_is exposures' -l no-netting -d 'cover receivables and payables apart'
+complete -c hedge -n '__hedge_path_is exposures' -l fee-bps -x -d 'the fee per notional traded, in basis points'
+complete -c hedge -n '__hedge_path_is exposures' -l show -x -a 'book exposures schedule cost stress policy coverage effectiveness' -d 'one section'
+complete -c hedge -n '__hedge_path_is exposures' -l report -d 'coverage per week, cost to date, effectiveness'
+complete -c hedge -n '__hedge_path_is exposures' -l html -r -F -d 'with --report: also write an HTML report to this file'
 complete -c hedge -n '__hedge_path_is report' -l since -x -d 'closed on or after this date'
 complete -c hedge -n '__hedge_path_is report' -l until -x -d 'closed before this date, or a condition to poll until'
 complete -c hedge -n '__hedge_path_is report' -l by -x -a 'day week month side tenor market hedge' -d 'group by'

@@ -35,6 +35,7 @@ _hedge_subcommands() {
       'plan:Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing'
       'apply:Bring the book to a target file: plan, confirm once, then each action through the journal'
       'keep:Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift'
+      'exposures:From an exposures file (receivables and payables by due date) and a hedge-ratio policy to the target book, its cost and stress; --report'
       'report:P&L by day, week, month, side, tenor or market from history, with unrealized P&L; CSV; --html FILE'
       'journal:The local record of every action: list, show one, resolve one by hand'
       'resume:Finish an unresolved action from the journal with its own key'
@@ -224,6 +225,20 @@ _hedge_options() {
       '--tolerance:treat differences up to this many USD as at target'
       '--alert-cmd:run this command with error and drift events on stdin'
       '--dry-run:print what one cycle would do, send nothing'
+      '--exposures:FILE is an exposures file: hold the moving target it implies'
+      '--policy:with --exposures: the policy file (JSON)'
+    ) ;;
+    (exposures) reply=(
+      '--policy:a policy file (JSON: ratios, band_pct, sizing, functional, netting)'
+      '--ratios:hedge ratio by days to due, e.g. 30:100,90:75,*:50'
+      '--band:re-size band, percent of the target'
+      '--sizing:USD sizing: current or fixed'
+      '--functional:the currency your books are in: USD or e.g. NGN'
+      '--no-netting:cover receivables and payables of a market apart'
+      '--fee-bps:the fee per notional traded, in basis points'
+      '--show:one section of the output'
+      '--report:coverage per week, cost to date, effectiveness'
+      '--html:with --report: also write an HTML report to this file'
     ) ;;
     (report) reply=(
       '--since:closed on or after this date'
@@ -281,7 +296,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case $1 in
-    (--profile|--timeout|--request-timeout|-X|--method|-f|--raw-field|-F|--field|-H|--header|--input|--max-notional|--max-daily-notional|--markets|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--interval|--alert-cmd|--count|--dialect|--html|--base-url|--ca-file|--journal-url|--key-command|--key-store|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root|--clock-skew)
+    (--profile|--timeout|--request-timeout|-X|--method|-f|--raw-field|-F|--field|-H|--header|--input|--max-notional|--max-daily-notional|--markets|-t|--tenor|--ref|--idempotency-key|--status|--limit|--since|--until|--tolerance|--by|--format|--fields|--query|--watch|--alert-pnl|--alert-maturity|--within|--interval|--alert-cmd|--count|--dialect|--html|--policy|--ratios|--band|--sizing|--functional|--fee-bps|--show|--base-url|--ca-file|--journal-url|--key-command|--key-store|--port|--host|--fill-delay|--fail-rate|--clock-speed|--seed|--fault-5xx|--fault-429|--drop-after-commit|--latency|--rate-limit|--root|--clock-skew)
       return 0 ;;
   esac
   return 1
@@ -303,6 +318,8 @@ _hedge_option_values() {
     (-t|--tenor) reply=(1 3 7) ;;
     (--status) reply=(submitting submitted filled failed closed) ;;
     (--by) reply=(day week month side tenor market hedge) ;;
+    (--sizing) reply=(current fixed) ;;
+    (--show) reply=(book exposures schedule cost stress policy coverage effectiveness) ;;
     (--format) reply=(table tsv csv json ndjson) ;;
     (--dialect) reply=(reference alpha beta gamma) ;;
     (--key-store) reply=(keyring file) ;;

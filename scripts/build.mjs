@@ -375,6 +375,7 @@ const FRONT_MODULES = [
   'src/commands/completion.spec.ts',
   'src/commands/demo-reset.spec.ts',
   'src/commands/doctor.spec.ts',
+  'src/commands/exposures.spec.ts',
   'src/commands/hedges.spec.ts',
   'src/commands/history.spec.ts',
   'src/commands/journal-list.spec.ts',

@@ -155,13 +155,18 @@ function optionArgument(option: OptionSpec, required: boolean): AgentArgument {
   }
 }
 
+/** Tools whose `file` is not a target file (an exposures file): read under the roots only, never given as target rows. */
+const FILE_UNDER_ROOTS_ONLY = new Set(['exposures']);
+
 function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
   if ((spec.tier !== 'read' && spec.tier !== 'write') || typeof spec.load !== 'function') return undefined;
   const name = path.join('_');
   const required = new Set(REQUIRED_FOR_AGENTS[name] ?? []);
   // A target `file` is read only under the server's roots, or given inline as `rows`: one of the two.
   const positionals = (spec.args ?? []).flatMap((arg) =>
-    arg.name === 'file'
+    arg.name === 'file' && FILE_UNDER_ROOTS_ONLY.has(name)
+      ? [{ ...positionalArgument(arg, true), schema: { type: 'string', description: `${arg.description}, under the roots the server reads from` } }]
+      : arg.name === 'file'
       ? [{ ...positionalArgument(arg, false), schema: { type: 'string', description: `${arg.description}, under the roots the server reads from; or give rows` } }, inlineRowsArgument()]
       : [positionalArgument(arg, arg.required || required.has(arg.name))],
   );

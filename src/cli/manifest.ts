@@ -34,6 +34,7 @@ import { DEMO_RESET } from '../commands/demo-reset.spec.js';
 import { PLAN } from '../commands/plan.spec.js';
 import { APPLY } from '../commands/apply.spec.js';
 import { KEEP } from '../commands/keep.spec.js';
+import { EXPOSURES } from '../commands/exposures.spec.js';
 import { REPORT } from '../commands/report.spec.js';
 import { MATURITIES } from '../commands/maturities.spec.js';
 import { ROLL } from '../commands/roll.spec.js';
@@ -73,6 +74,7 @@ export * from '../commands/demo-reset.spec.js';
 export * from '../commands/plan.spec.js';
 export * from '../commands/apply.spec.js';
 export * from '../commands/keep.spec.js';
+export * from '../commands/exposures.spec.js';
 export * from '../commands/report.spec.js';
 export * from '../commands/maturities.spec.js';
 export * from '../commands/roll.spec.js';
@@ -132,6 +134,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   command(PLAN, () => import('../commands/plan.js')),
   command(APPLY, () => import('../commands/apply.js')),
   command(KEEP, () => import('../commands/keep.js')),
+  command(EXPOSURES, () => import('../commands/exposures.js')),
   command(REPORT, () => import('../commands/report.js')),
   {
     name: 'journal',

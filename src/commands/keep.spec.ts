@@ -17,6 +17,8 @@ export const KEEP = declare({
     { flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' },
     { flags: '--alert-cmd <command>', key: 'alertCmd', kind: 'value', description: 'run this shell command with each error or drift event as JSON on its stdin' },
     { flags: '--dry-run', key: 'dryRun', kind: 'flag', description: 'print what one cycle would do, and send nothing' },
+    { flags: '--exposures', key: 'exposures', kind: 'flag', description: 'FILE is an exposures file: hold the moving target it implies (docs/exposures.md), converging within the band' },
+    { flags: '--policy <file>', key: 'policy', kind: 'value', description: 'with --exposures: the policy file (JSON: ratios, band_pct, functional, netting)' },
   ],
   examples: ['hedge keep target.csv', 'hedge keep target.csv --once --json', 'hedge keep target.csv --interval 300 --alert-cmd "notify-desk"'],
 });

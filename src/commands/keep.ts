@@ -6,6 +6,7 @@ import type { KEEP } from './keep.spec.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS, MIN_INTERVAL_MS, runKeep, type KeepOptions } from '../flows/keep.js';
 import { parseTolerance } from '../flows/target-plan.js';
+import { exposuresKeepTarget } from '../flows/exposures.js';
 import type { CommandContext } from '../runtime/context.js';
 import { echo } from '../domain/input.js';
 
@@ -23,12 +24,16 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
   }
   const alertCommand = options.alertCmd?.trim();
   if (options.alertCmd !== undefined && !alertCommand) throw new UsageError('--alert-cmd: empty; expected a shell command, e.g. --alert-cmd "notify-desk".');
+  if (options.policy !== undefined && options.exposures !== true) throw new UsageError('--policy: only with --exposures (the policy turns exposures into a target).');
+  // --exposures: the target moves (due dates, buckets, the price), so drift is always brought back, within the band.
+  const exposures = options.exposures === true;
   return {
+    ...(exposures ? { movingTarget: exposuresKeepTarget({ file: args.file, ...(options.policy === undefined ? {} : { policyFile: options.policy }), flags: {} }) } : {}),
     file: args.file,
     once: options.once === true,
     intervalMs,
     dryRun: options.dryRun === true,
-    converge: options.converge === true,
+    converge: options.converge === true || exposures,
     toleranceUsd: parseTolerance(options.tolerance),
     alertCommand,
   };

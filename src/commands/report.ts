@@ -6,7 +6,7 @@ import type { REPORT } from './report.spec.js';
 import { echo, parseClientReference } from '../domain/input.js';
 import { REPORT_GROUPINGS, cumulativePoint, parseReportDate, reportPeriodProblem, type ReportGrouping } from '../domain/report.js';
 import { UsageError } from '../errors.js';
-import { ClosedHedgeListing, gatherReport, htmlTarget, incompleteWarning } from '../flows/report.js';
+import { accountName, ClosedHedgeListing, gatherReport, htmlTarget, incompleteWarning } from '../flows/report.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { OutputFormat } from '../runtime/globals.js';
 import { reportHtmlAround } from '../ui/report-html.js';
@@ -83,24 +83,8 @@ export function parseReportOptions(
   return { by, since, until, format, html, columns, ref: parseClientReference(options.ref) };
 }
 
-/**
- * Whose report it is, for its header: the profile (or "key from HEDGE_API_KEY") and the service's
- * host. A loopback host (the --demo simulator, `hedge sandbox serve`) is a temporary port on this
- * machine, not an account: it is named for what it is instead.
- */
-export function accountName(credentials: { profileName?: string; baseUrl: string; sources?: { profile?: string } }): string {
-  if (credentials.sources?.profile === 'demo') return 'demo (the built-in simulator, test funds)';
-  const who = credentials.profileName ?? 'key from HEDGE_API_KEY';
-  let hostname: string;
-  let host: string;
-  try {
-    ({ hostname, host } = new URL(credentials.baseUrl));
-  } catch {
-    return `${who} @ unknown host`;
-  }
-  const loopback = hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
-  return loopback ? `${who} (a simulator on this machine)` : `${who} @ ${host}`;
-}
+/** Whose report it is (flows/report.ts): kept under this name for the callers that import it from here. */
+export { accountName } from '../flows/report.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): Promise<void> {
   const options = parseReportOptions(input, { now: new Date(ctx.clock.now()), format: ctx.globals.format, stdoutIsTTY: ctx.io.stdoutIsTTY, fields: ctx.globals.fields });

@@ -22,6 +22,8 @@ export interface KeepRow {
   clientReference?: string;
   untilMs?: number;
   rollBeforeMs?: number;
+  /** This row's own tolerance (`keep --exposures`: the policy's band, a share of the target); the keeper's when absent. */
+  toleranceUsd?: number;
 }
 
 /** What the book shows on the row's market and side. */
@@ -65,7 +67,7 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: Ke
   // A side is renewed only while the target holds something and the exposure outlasts this hedge.
   const untilBlocks = row.untilMs !== undefined && maturity !== undefined && row.untilMs <= maturity;
   const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs && row.notionalUsd > 0 && !untilBlocks;
-  if (current !== undefined && Math.abs(current - row.notionalUsd) > rules.toleranceUsd) {
+  if (current !== undefined && Math.abs(current - row.notionalUsd) > (row.toleranceUsd ?? rules.toleranceUsd)) {
     const change = row.notionalUsd === 0 ? 'close' : current < row.notionalUsd ? 'add' : 'reduce';
     return { kind: 'drift', currentUsd: current, targetUsd: row.notionalUsd, change, amountUsd: Math.abs(row.notionalUsd - current), alsoRollDue: rollDue };
   }

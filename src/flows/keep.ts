@@ -62,6 +62,11 @@ export interface KeepOptions {
   converge: boolean;
   toleranceUsd: number;
   alertCommand?: string;
+  /**
+   * `keep --exposures` (issue 39): the target is recomputed before every cycle (due dates pass,
+   * buckets change, the price moves) instead of read from a target file; see flows/exposures.ts.
+   */
+  movingTarget?: (ctx: CommandContext) => Promise<KeepRow[]>;
 }
 
 const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
@@ -160,7 +165,7 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
   if (options.file === '-' && !options.once && !options.dryRun) {
     throw new UsageError('FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.');
   }
-  let rows = toKeepRows((await readTargetFile(ctx, options.file)).rows, options.file);
+  let rows = options.movingTarget ? await options.movingTarget(ctx) : toKeepRows((await readTargetFile(ctx, options.file)).rows, options.file);
   const guard = await guardLiveAction(ctx, {
     action: 'keep the book at the target: roll, re-open and (with --converge) change hedges without asking again',
     dryRun: options.dryRun,
@@ -232,7 +237,15 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
 
     let lastCycleStart = 0;
     for (let cycle = 1; !signals.stopping; cycle += 1) {
-      if (signals.takeReload()) {
+      if (options.movingTarget) {
+        // The exposures file is read again every cycle, so a SIGHUP needs nothing more.
+        signals.takeReload();
+        try {
+          rows = await options.movingTarget(stepContext());
+        } catch (error) {
+          noteError(error, { phase: 'target', message: 'the target could not be recomputed from the exposures; the previous target stays' });
+        }
+      } else if (signals.takeReload()) {
         try {
           rows = toKeepRows((await readTargetFile(ctx, options.file)).rows, options.file);
           event({ event: 'start', file: options.file, rows: rows.length, reloaded: true });

@@ -289,3 +289,21 @@ export function htmlTarget(path: string): { path: string } | { problem: string }
   return { path: absolute };
 }
 
+/**
+ * Whose report it is (`hedge report`, `hedge exposures --report`), for its header: the profile (or "key from HEDGE_API_KEY") and the service's
+ * host. A loopback host (the --demo simulator, `hedge sandbox serve`) is a temporary port on this
+ * machine, not an account: it is named for what it is instead.
+ */
+export function accountName(credentials: { profileName?: string; baseUrl: string; sources?: { profile?: string } }): string {
+  if (credentials.sources?.profile === 'demo') return 'demo (the built-in simulator, test funds)';
+  const who = credentials.profileName ?? 'key from HEDGE_API_KEY';
+  let hostname: string;
+  let host: string;
+  try {
+    ({ hostname, host } = new URL(credentials.baseUrl));
+  } catch {
+    return `${who} @ unknown host`;
+  }
+  const loopback = hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
+  return loopback ? `${who} (a simulator on this machine)` : `${who} @ ${host}`;
+}

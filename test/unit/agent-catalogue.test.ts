@@ -41,6 +41,7 @@ describe('tools from the manifest', () => {
       ['doctor', 'read'],
       ['plan', 'read'],
       ['apply', 'write'],
+      ['exposures', 'read'],
       ['report', 'read'],
       ['journal_list', 'read'],
       ['journal_show', 'read'],
@@ -81,6 +82,15 @@ describe('tools from the manifest', () => {
   it('roll and quote: the tenor the CLI refuses to go without is required', () => {
     expect((inputSchema(tool('roll'), 'direct') as { required: string[] }).required).toEqual(['market', 'side', 'tenor']);
     expect((inputSchema(tool('quote'), 'direct') as { required: string[] }).required).toEqual(['market', 'side', 'notional', 'tenor']);
+  });
+
+  it('exposures: its file is an exposures file under the roots, never target rows inline; --html is left out', () => {
+    const exposures = tool('exposures');
+    const names = exposures.arguments.map((argument) => argument.name);
+    expect(names).not.toContain('rows');
+    expect(names).not.toContain('html');
+    expect(exposures.arguments.find((argument) => argument.name === 'file')!.required).toBe(true);
+    expect(rawInputFor(exposures, { file: 'exposures.csv', functional: 'NGN', netting: false })).toMatchObject({ args: { file: 'exposures.csv' }, options: { functional: 'NGN', netting: false } });
   });
 
   it('--watch views and --html files are left out; hedges keeps its bounded --wait; reads take --ref and a bounded until', () => {

@@ -1,0 +1,249 @@
+// `hedge exposures FILE`: read the exposures file and the policy file (checked whole before
+// anything is read from the server), read the markets (prices, carry per side) and the account
+// (headroom), learn each market's fee rate from one indicative quote (POST /quotes opens and
+// stores nothing; --fee-bps says it instead and then no quote is asked), and compute the target
+// book, its schedule, the projected cost and the stress table (domain/exposures.ts). No write.
+import { readFile } from 'node:fs/promises';
+import type { HedgeClient } from '../api/client.js';
+import { parseExposuresFile, type Exposure } from '../domain/exposures-file.js';
+import { parsePolicyFile, resolvePolicy, type PolicyFlags } from '../domain/exposure-policy.js';
+import {
+  exposureLines,
+  projectedCost,
+  scheduleOfChanges,
+  stressTable,
+  targetBook,
+  targetRowsAt,
+  type BookTarget,
+  type ExposurePolicy,
+  type ExposuresView,
+} from '../domain/exposures.js';
+export type { ExposuresView } from '../domain/exposures.js';
+import { exposureReport, type CoverHedge, type ExposureReportView } from '../domain/exposures-report.js';
+import { readHistoryRecord, type HistoryFacts } from '../api/read-history.js';
+import { walkHistory } from './report.js';
+import { findMarket, unlistedMarketError } from '../domain/markets.js';
+import type { KeepRow } from '../domain/keep.js';
+import type { Side } from '../domain/vocabulary.js';
+import { UsageError } from '../errors.js';
+import type { CommandContext } from '../runtime/context.js';
+import { safeText } from '../security/safe-text.js';
+
+export interface ExposuresInput {
+  /** A path, or `-` for stdin. */
+  file: string;
+  policyFile?: string;
+  flags: PolicyFlags;
+  /** Basis points of the notional traded; when given, no quote is asked for the fee. */
+  feeBps?: number;
+}
+
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readText(ctx: CommandContext, file: string, what: string): Promise<{ text: string; sourceName: string }> {
+  if (ctx.targetFiles) return ctx.targetFiles.read(file);
+  if (file === '-') {
+    if (ctx.io.stdinIsTTY) throw new UsageError(`the ${what} is - (stdin), but stdin is a terminal; pipe the file in or name it.`);
+    return { text: await readAll(ctx.io.stdin), sourceName: 'stdin' };
+  }
+  try {
+    return { text: await readFile(file, 'utf8'), sourceName: file };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
+    throw new UsageError(`cannot read the ${what} ${safeText(file)}: ${why}.`);
+  }
+}
+
+/** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`. */
+export async function readExposures(ctx: CommandContext, file: string): Promise<{ exposures: Exposure[]; sourceName: string }> {
+  const { text, sourceName } = await readText(ctx, file, 'exposures file');
+  const parsed = parseExposuresFile(text, { sourceName });
+  if ('problems' in parsed) {
+    const shown = safeText(sourceName);
+    const lines = parsed.problems.map((problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`);
+    const count = parsed.problems.length;
+    throw new UsageError(`${shown}: ${count} problem${count === 1 ? '' : 's'}; nothing was read or sent.\n${lines.join('\n')}`, {
+      hint: 'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).',
+    });
+  }
+  return { exposures: parsed.exposures, sourceName };
+}
+
+/** The policy: defaults, the policy file when given, then the flags. */
+export async function readPolicy(ctx: CommandContext, policyFile: string | undefined, flags: PolicyFlags): Promise<ExposurePolicy> {
+  if (policyFile === undefined) return resolvePolicy({}, flags);
+  const { text, sourceName } = await readText(ctx, policyFile, 'policy file');
+  return resolvePolicy(parsePolicyFile(text, safeText(sourceName)), flags);
+}
+
+/**
+ * A market's fee rate from one quote of the side and tenor it will hold (or 1,000 USD of a buy when
+ * it holds nothing); when the server refuses that size (capacity, the exposure cap), once more at
+ * 1,000 USD: the fee is a share of the notional either way.
+ */
+async function quotedFeeRate(client: HedgeClient, market: string, book: readonly BookTarget[], log: (line: string) => void): Promise<number | null> {
+  const held = book.find((row) => row.market === market && row.target_usd > 0);
+  const side: Side = held?.side ?? 'buy';
+  const tenor = held?.tenor_days ?? 7;
+  const sizes = [...new Set([Math.max(1000, Math.round(held?.target_usd ?? 1000)), 1000])];
+  for (const notional of sizes) {
+    try {
+      const quote = await client.createQuote({ market, side, notional_usd: notional, tenor_days: tenor });
+      const fee = Number(quote.upfront.platform_fee_usdc);
+      const quoted = Number(quote.notional_usd) || notional;
+      return Number.isFinite(fee) && quoted > 0 ? fee / quoted : null;
+    } catch (error) {
+      log(`${market}: no quote for ${notional} USD (${error instanceof Error ? safeText(error.message) : 'unknown'})`);
+    }
+  }
+  return null;
+}
+
+/** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
+export async function gatherExposures(ctx: CommandContext, input: ExposuresInput): Promise<ExposuresView> {
+  const { exposures, sourceName } = await readExposures(ctx, input.file);
+  const policy = await readPolicy(ctx, input.policyFile, input.flags);
+  const client = await ctx.client();
+  const [list, account] = await Promise.all([client.listMarkets(), client.getAccount().catch(() => undefined)]);
+  const nowMs = ctx.clock.now();
+  const prices: Record<string, number> = {};
+  const carryDailyPct: Record<string, Record<Side, number>> = {};
+  for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
+    const facts = findMarket(list.markets, market);
+    if (!facts) throw unlistedMarketError(list.markets, market);
+    prices[market] = Number(facts.price);
+    carryDailyPct[market] = { buy: Number(facts.net_rate_daily_pct.buy), sell: Number(facts.net_rate_daily_pct.sell) };
+  }
+  const book = targetBook(exposures, policy, prices, nowMs);
+  const fees: ExposuresView['fees'] = {};
+  for (const market of Object.keys(prices)) {
+    if (input.feeBps !== undefined) fees[market] = { rate: input.feeBps / 10_000, from: '--fee-bps' };
+    else {
+      const rate = await quotedFeeRate(client, market, book, (line) => ctx.log(line));
+      fees[market] = { rate, from: rate === null ? 'unknown' : 'quote' };
+    }
+  }
+  const feeRate = Object.fromEntries(Object.entries(fees).map(([market, fee]) => [market, fee.rate ?? undefined]));
+  const available = account === undefined ? undefined : Number(account.available_exposure_usd);
+  return {
+    asOf: new Date(nowMs).toISOString(),
+    source: sourceName,
+    policy,
+    prices,
+    fees,
+    exposures: exposureLines(exposures, policy, prices, nowMs),
+    book,
+    schedule: scheduleOfChanges(exposures, policy, prices, nowMs),
+    cost: projectedCost(exposures, policy, prices, { carryDailyPct, feeRate }, nowMs),
+    stress: stressTable(exposures, policy, prices, nowMs),
+    ...(available !== undefined && Number.isFinite(available) ? { availableExposureUsd: available } : {}),
+  };
+}
+
+// ---- --report ------------------------------------------------------------------------------
+
+export type { ExposureReportView } from '../domain/exposures-report.js';
+
+/** A closed hedge of history as the report needs it; undefined when it says too little (no side, size or time). */
+function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): CoverHedge | undefined {
+  const market = facts.market ?? onlyMarket;
+  const openedAtMs = facts.openedAt === undefined ? undefined : Date.parse(facts.openedAt);
+  const closedAtMs = facts.closedAt === undefined ? undefined : Date.parse(facts.closedAt);
+  if (market === undefined || facts.side === undefined || facts.notionalUsd === undefined || closedAtMs === undefined) return undefined;
+  return {
+    market: market.toUpperCase(),
+    side: facts.side,
+    notionalUsd: facts.notionalUsd,
+    openedAtMs: openedAtMs ?? closedAtMs,
+    closedAtMs,
+    ...(facts.entryPrice === undefined ? {} : { entryPrice: facts.entryPrice }),
+    ...(facts.exitPrice === undefined ? {} : { exitPrice: facts.exitPrice }),
+    ...(facts.grossPnlUsd === undefined ? {} : { grossPnlUsd: facts.grossPnlUsd }),
+    ...(facts.carryUsd === undefined ? {} : { carryUsd: facts.carryUsd }),
+    ...(facts.feesUsd === undefined ? {} : { feesUsd: facts.feesUsd }),
+  };
+}
+
+/** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
+export async function gatherExposureReport(ctx: CommandContext, input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>): Promise<ExposureReportView> {
+  const { exposures, sourceName } = await readExposures(ctx, input.file);
+  const policy = await readPolicy(ctx, input.policyFile, input.flags);
+  const client = await ctx.client();
+  const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
+  const prices: Record<string, number> = {};
+  for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
+    const facts = findMarket(list.markets, market);
+    if (!facts) throw unlistedMarketError(list.markets, market);
+    prices[market] = Number(facts.price);
+  }
+  const onlyMarket = list.markets.length === 1 ? list.markets[0]!.market : undefined;
+  const hedges: CoverHedge[] = [];
+  let skipped = 0;
+  const walk = await walkHistory(client, (raw) => {
+    const cover = closedCover(readHistoryRecord(raw), onlyMarket);
+    if (cover) hedges.push(cover);
+    else skipped += 1;
+  });
+  if (skipped > 0) ctx.output.warn(`${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`);
+  for (const hedge of open) {
+    // A filled hedge the server has not closed: still held. Its status list is read leniently.
+    if (hedge.status !== 'filled') continue;
+    const openedAtMs = hedge.opened_at ? Date.parse(hedge.opened_at) : hedge.filled_at ? Date.parse(hedge.filled_at) : undefined;
+    if (openedAtMs === undefined || !Number.isFinite(openedAtMs)) continue;
+    const entry = hedge.struck_rate === null || hedge.struck_rate === undefined ? undefined : Number(hedge.struck_rate);
+    hedges.push({ market: hedge.market.toUpperCase(), side: hedge.side, notionalUsd: Number(hedge.notional_usd), openedAtMs, ...(entry === undefined ? {} : { entryPrice: entry }) });
+  }
+  const nowMs = ctx.clock.now();
+  return {
+    asOf: new Date(nowMs).toISOString(),
+    source: sourceName,
+    policy,
+    prices,
+    report: exposureReport(exposures, policy, prices, hedges, nowMs),
+    historyFetched: walk.fetched,
+    historyComplete: walk.complete,
+    hedges,
+  };
+}
+
+// ---- hedge keep --exposures ------------------------------------------------------------------
+
+/**
+ * The keeper's moving target (`hedge keep FILE --exposures`): before every cycle the exposures and
+ * the policy are read again, the markets' prices read, and `targetRowsAt` gives the rows at this
+ * instant; each row's tolerance is the policy's band (a share of its target), so the keeper trades
+ * only when a side leaves the band, and a side whose target is 0 (every exposure due) is closed.
+ */
+export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>): (ctx: CommandContext) => Promise<KeepRow[]> {
+  return async (ctx) => {
+    const { exposures } = await readExposures(ctx, input.file);
+    const policy = await readPolicy(ctx, input.policyFile, input.flags);
+    if (policy.sizing === 'fixed') {
+      throw new UsageError('keep --exposures: sizing fixed (at the first cover\'s price) is not supported by the keeper yet; use sizing current.');
+    }
+    const client = await ctx.client();
+    const list = await client.listMarkets();
+    const prices: Record<string, number> = {};
+    for (const market of new Set(exposures.map((exposure) => exposure.market))) {
+      const facts = findMarket(list.markets, market);
+      if (!facts) throw unlistedMarketError(list.markets, market);
+      prices[market] = Number(facts.price);
+    }
+    // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
+    const nowMs = client.transport.serverNow() ?? ctx.clock.now();
+    return targetRowsAt(exposures, policy, prices, nowMs).map((row) => ({
+      market: row.market,
+      side: row.side,
+      notionalUsd: row.notionalUsd,
+      tenorDays: row.tenorDays,
+      untilMs: row.untilMs,
+      toleranceUsd: (row.notionalUsd * policy.bandPct) / 100,
+    }));
+  };
+}

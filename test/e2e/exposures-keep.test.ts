@@ -1,0 +1,100 @@
+// hedge keep FILE --exposures on the simulator: one keeper cycle (--once) at each step of a 10-day
+// schedule, the server's clock moved by advance() between them. At every step the server's own book
+// is within the policy's band of the target the exposures imply then (recomputed from the server's
+// price), never above it plus the band, on the netted side only; a due date reduces the book, a
+// maturity inside the schedule is rolled, and after the last due date the book is flat.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useSimulators, type Simulator } from '../support/simulator.js';
+
+const startSimulator = useSimulators();
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** Filled notional per side, from the server's own state. */
+function held(rig: Simulator): { buy: number; sell: number } {
+  const sum = (side: 'buy' | 'sell') => rig.active(side).filter((hedge) => hedge.status === 'filled').reduce((total, hedge) => total + hedge.notionalUsd, 0);
+  return { buy: sum('buy'), sell: sum('sell') };
+}
+
+async function price(rig: Simulator): Promise<number> {
+  const { body } = await rig.api('GET', '/markets');
+  return Number((body.data as Array<Record<string, any>>).find((market) => market.market === 'USDTNGN')!.price);
+}
+
+describe('hedge keep --exposures', () => {
+  it('holds the moving target within the band through due dates and a roll, and ends flat', async () => {
+    const rig = await startSimulator();
+    const t0 = rig.sandbox.clock.now();
+    const at = (ms: number) => new Date(ms).toISOString();
+    const file = join(rig.configDir, 'exposures.csv');
+    // Netted from USD books: R1 and R2 bought, P1 sold against them; U1 (USD) carries no risk.
+    const exposures = [
+      { id: 'R1', type: 'receivable', amount: 150e6, dueMs: t0 + 2 * DAY },
+      { id: 'P1', type: 'payable', amount: 60e6, dueMs: t0 + 5 * DAY },
+      { id: 'R2', type: 'receivable', amount: 300e6, dueMs: t0 + 10 * DAY },
+    ];
+    writeFileSync(
+      file,
+      ['id,market,type,amount,currency,due', ...exposures.map((e) => `${e.id},USDTNGN,${e.type},${e.amount},NGN,${at(e.dueMs)}`), `U1,USDTNGN,payable,50000,USD,${at(t0 + 3 * DAY)}`].join('\n'),
+    );
+    /** The net target at the server's time and price: every exposure is within 30 days, so 100%. */
+    const targetNow = async (): Promise<number> => {
+      const now = rig.sandbox.clock.now();
+      const p = await price(rig);
+      return exposures.filter((e) => e.dueMs > now).reduce((total, e) => total + (e.type === 'receivable' ? 1 : -1) * (e.amount / p), 0);
+    };
+    const cycle = async (): Promise<void> => {
+      const result = await rig.hedge(['keep', file, '--exposures', '--once', '--json'], { timeoutMs: 60_000 });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+    };
+    const checkBand = async (): Promise<void> => {
+      const target = await targetNow();
+      const book = held(rig);
+      expect(book.sell).toBe(0);
+      expect(Math.abs(book.buy - target)).toBeLessThanOrEqual(target * 0.05 + 0.01);
+      expect(book.buy).toBeLessThanOrEqual(target * 1.05 + 0.01);
+    };
+
+    await cycle();
+    await checkBand();
+    expect(rig.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    const opened = rig.active('buy')[0]!;
+    expect(opened.tenorDays).toBe(7);
+
+    // R1 due: the target drops by a third; the keeper reduces.
+    rig.advance(2 * DAY + HOUR);
+    await cycle();
+    await checkBand();
+    expect(rig.writes().some((entry) => entry.path === '/hedges/reduce')).toBe(true);
+
+    // P1 due: the offset is gone, the target rises; the keeper adds.
+    rig.advance(3 * DAY);
+    await cycle();
+    await checkBand();
+    expect(rig.writes().some((entry) => entry.path === '/hedges/add')).toBe(true);
+
+    // Half an hour before the 7-day hedge matures: rolled into one that matures by R2's due date.
+    rig.advance(opened.maturityAtMs! - 30 * 60_000 - rig.sandbox.clock.now());
+    await cycle();
+    await checkBand();
+    const rolled = rig.active('buy').filter((hedge) => hedge.status === 'filled');
+    expect(rolled).toHaveLength(1);
+    expect(rolled[0]!.id).not.toBe(opened.id);
+    expect(rolled[0]!.maturityAtMs!).toBeLessThanOrEqual(t0 + 10 * DAY);
+
+    // After the last due date: flat.
+    rig.advance(t0 + 10 * DAY + HOUR - rig.sandbox.clock.now());
+    await cycle();
+    expect(held(rig)).toEqual({ buy: 0, sell: 0 });
+  }, 120_000);
+
+  it('--policy without --exposures is refused (exit 2) and nothing reaches the server', async () => {
+    const rig = await startSimulator();
+    const result = await rig.hedge(['keep', join(rig.configDir, 'x.csv'), '--policy', 'p.json', '--once']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--policy: only with --exposures');
+    expect(rig.requests()).toEqual([]);
+  });
+});

@@ -1,0 +1,154 @@
+// hedge exposures FILE against a frozen simulator (prices and time the same every run, the CLI's
+// clock pinned to the server's): the target book, schedule, cost and stress in JSON checked against
+// the server's own price and carry; the row formats with --show and --fields; --functional NGN and
+// --no-netting; a file with bad rows (exit 2, one line per problem, no request at all); and nothing
+// but reads and one quote on the server's log — no hedge exists after any run.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FROZEN_START_MS, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
+
+const startSimulator = useSimulators();
+const DAY_MS = 86_400_000;
+const day = (days: number): string => new Date(FROZEN_START_MS + days * DAY_MS).toISOString().slice(0, 10);
+
+function exposuresFile(rig: Simulator, name: string, lines: string[]): string {
+  const path = join(rig.configDir, name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+/** Six exposures over 90 days: NGN and USD amounts, receivables and payables, one due inside a 7-day tenor. */
+function schedule(rig: Simulator): string {
+  return exposuresFile(rig, 'exposures.csv', [
+    'id,market,type,amount,currency,due,hedge_ratio',
+    `INV-1,USDTNGN,receivable,450m,NGN,${day(45)},`,
+    `FRT-2,USDTNGN,payable,120000000,NGN,${day(62)},`,
+    `INV-3,USDTNGN,receivable,250000,USD,${day(20)},`,
+    `AP-4,USDTNGN,payable,100k,USD,${day(10)},`,
+    `INV-5,USDTNGN,receivable,60m,NGN,${day(3)},`,
+    `INV-6,USDTNGN,receivable,900m,NGN,${day(90)},0.5`,
+  ]);
+}
+
+async function frozen(): Promise<{ rig: Simulator; run: (args: string[]) => ReturnType<Simulator['hedge']> }> {
+  const rig = await startSimulator({ preset: 'frozen' });
+  return { rig, run: (args) => rig.hedge(args, { env: pinnedClockEnv(rig) }) };
+}
+
+/** The server's own price and carry of USDTNGN. */
+async function marketFacts(rig: Simulator): Promise<{ price: number; buy: number; sell: number }> {
+  const { body } = await rig.api('GET', '/markets');
+  const market = (body.data as Array<Record<string, any>>).find((entry) => entry.market === 'USDTNGN')!;
+  return { price: Number(market.price), buy: Number(market.net_rate_daily_pct.buy), sell: Number(market.net_rate_daily_pct.sell) };
+}
+
+function nothingTraded(rig: Simulator): void {
+  expect(rig.hedges()).toEqual([]);
+  expect(rig.writes().every((entry) => entry.path === '/quotes')).toBe(true);
+}
+
+describe('hedge exposures', () => {
+  it('shows the netted target book, its schedule, cost and stress, from the server\'s price; nothing is traded', async () => {
+    const { rig, run } = await frozen();
+    const file = schedule(rig);
+    const result = await run(['exposures', file, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const data = JSON.parse(result.stdout);
+    const { price, buy } = await marketFacts(rig);
+    expect(data.as_of).toBe(new Date(FROZEN_START_MS).toISOString());
+    expect(data.prices).toEqual({ USDTNGN: price });
+    expect(data.fees.USDTNGN).toEqual({ rate_bps: 5, from: 'quote' });
+    // Netted from USD books: INV-1 (75%), INV-5 (100%), INV-6 (its own 50%) bought; FRT-2 (75%) sold; USD amounts carry no risk.
+    // Each exposure's cover is sized to the cent, and the book is their sum.
+    const cents = (value: number): number => Math.round(value * 100) / 100;
+    const net = cents(cents((450e6 * 0.75) / price) + cents(60e6 / price) + cents((900e6 * 0.5) / price) - cents((120e6 * 0.75) / price));
+    expect(data.book).toEqual([
+      expect.objectContaining({ side: 'buy', target_usd: net, tenor_days: 7, until: new Date(`${day(90)}T00:00:00Z`).toISOString() }),
+      expect.objectContaining({ side: 'sell', target_usd: 0, tenor_days: null }),
+    ]);
+    expect(data.book[0].band_high_usd).toBeCloseTo(net * 1.05, 1);
+    expect(data.exposures.filter((line: any) => line.cover_side === null).map((line: any) => line.id)).toEqual(['INV-3', 'AP-4']);
+    // The schedule: INV-5 due at day 3 (inside the first 7-day hedge), INV-1 into ≤30d at day 15, FRT-2 at day 32, and each due date.
+    expect(data.schedule.map((change: any) => [change.at.slice(0, 10), change.reason])).toEqual([
+      [day(3), 'INV-5 due'],
+      [day(15), 'INV-1 enters ≤30d'],
+      [day(32), 'FRT-2 enters ≤30d'],
+      [day(45), 'INV-1 due'],
+      [day(62), 'FRT-2 due'],
+      [day(90), 'INV-6 due'],
+    ]);
+    expect(data.schedule.at(-1).to_usd).toBe(0);
+    // Cost to the first due date: 3 days of the buy side at today's carry; fees on the open and INV-5's reduce.
+    const first = data.cost[0];
+    expect(first.exposures).toBe('INV-5');
+    // The due date is a date (midnight UTC): 2.625 days after the frozen 09:00.
+    const held = (Date.parse(`${day(3)}T00:00:00Z`) - FROZEN_START_MS) / DAY_MS;
+    expect(first.carry_usdc).toBeCloseTo((net * buy * held) / 100, 1);
+    expect(first.fees_usdc).toBeCloseTo(net * 0.0005 + (60e6 / price) * 0.0005, 1);
+    expect(data.cost.map((row: any) => row.due.slice(0, 10))).toEqual([day(3), day(10), day(20), day(45), day(62), day(90)]);
+    expect(data.cost.at(-1).rolls).toBeGreaterThan(10);
+    expect(data.stress.map((row: any) => row.shock_pct)).toEqual([-30, -10, 10, 30]);
+    for (const row of data.stress) expect(row.net_usd).toBeCloseTo(row.exposure_change_usd + row.cover_pnl_usd, 1);
+    nothingTraded(rig);
+    expect(rig.writes()).toHaveLength(1);
+  });
+
+  it('with --fee-bps asks no quote at all; --show and --fields give one section as CSV', async () => {
+    const { rig, run } = await frozen();
+    const file = schedule(rig);
+    const result = await run(['exposures', file, '--fee-bps', '5', '--show', 'stress', '--format', 'csv', '--fields', 'shock_pct,net_usd']);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toBe('shock_pct,net_usd');
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(['-30', '-10', '10', '30']);
+    expect(rig.writes()).toEqual([]);
+    expect(rig.hedges()).toEqual([]);
+  });
+
+  it('from NGN books covers the USD payable by buy and the USD receivable by sell; --no-netting holds both sides', async () => {
+    const { rig, run } = await frozen();
+    const file = schedule(rig);
+    const result = await run(['exposures', file, '--functional', 'NGN', '--no-netting', '--fee-bps', '5', '--show', 'book', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const book = JSON.parse(result.stdout);
+    // AP-4: 100,000 USD due in 10 days (100%); INV-3: 250,000 USD due in 20 days (100%); the NGN amounts carry no risk.
+    expect(book.map((row: any) => [row.side, row.target_usd, row.exposures])).toEqual([
+      ['buy', 100_000, ['AP-4']],
+      ['sell', 250_000, ['INV-3']],
+    ]);
+    expect(book.map((row: any) => row.tenor_days)).toEqual([7, 7]);
+    nothingTraded(rig);
+  });
+
+  it('a table on a terminal-sized output names the policy and every section', async () => {
+    const { rig, run } = await frozen();
+    const result = await run(['exposures', schedule(rig), '--format', 'table', '--fee-bps', '5']);
+    expect(result.code, result.stderr).toBe(0);
+    for (const title of ['Exposures as the policy sees them now', 'Target book now', 'Schedule of changes', 'Projected cost to each due date', 'Stress']) {
+      expect(result.stdout).toContain(title);
+    }
+    expect(result.stderr.replace(/\n/g, ' ')).toContain('hedge ratio 100% within 30d, 75% within 90d, 50% beyond; re-size band ±5%');
+  });
+
+  it('a file with bad rows: exit 2, one line per row and field, and no request reaches the server', async () => {
+    const { rig, run } = await frozen();
+    const file = exposuresFile(rig, 'bad.csv', [
+      'id,market,type,amount,currency,due',
+      `A,USDTNGN,receivible,1m,NGN,${day(5)}`,
+      'B,USDTNGN,payable,12,EUR,soon',
+    ]);
+    const result = await run(['exposures', file]);
+    expect(result.code).toBe(2);
+    const problems = result.stderr.split('\n').filter((line) => line.startsWith(`${file}:`));
+    expect(problems).toEqual([
+      `${file}:2: row 1: type: missing or not allowed; expected receivable or payable.`,
+      `${file}:3: row 2: currency: missing or not allowed; expected USD or NGN (the market's quote currency).`,
+      `${file}:3: row 2: due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).`,
+    ]);
+    const badFlag = await run(['exposures', file, '--ratios', '90:75,30:100']);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toMatch(/--ratios: the days must be above 0 and grow/);
+    expect(rig.requests()).toEqual([]);
+  });
+});

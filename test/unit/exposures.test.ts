@@ -1,0 +1,289 @@
+// The exposures rules (src/domain/exposures.ts, exposures-file.ts, exposure-policy.ts): the file's
+// checks, direction by economics, netting, the ratio buckets, the band, the schedule, the projected
+// cost, the stress table, the dollar offset and the keeper's targetRowsAt — all pure, on a fixed clock.
+import { describe, expect, it } from 'vitest';
+import { parseExposuresFile, type Exposure, type ExposureFileResult } from '../../src/domain/exposures-file.js';
+import { parsePolicyFile, parseRatios, resolvePolicy } from '../../src/domain/exposure-policy.js';
+import {
+  DAY_MS,
+  DEFAULT_POLICY,
+  changeTimes,
+  coverPnlUsd,
+  coverSide,
+  dollarOffset,
+  exposureRevaluationUsd,
+  projectedCost,
+  ratioAt,
+  scheduleOfChanges,
+  stressTable,
+  targetBook,
+  targetRowsAt,
+  tenorFor,
+  withinBand,
+  type ExposurePolicy,
+} from '../../src/domain/exposures.js';
+import { UsageError } from '../../src/errors.js';
+
+const NOW = Date.parse('2026-03-02T09:00:00Z');
+const PRICE = 1500;
+const PRICES = { USDTNGN: PRICE };
+
+function exposure(id: string, type: 'receivable' | 'payable', amount: number, currency: string, dueInDays: number, extra: Partial<Exposure> = {}): Exposure {
+  return { id, market: 'USDTNGN', type, amount, currency, dueMs: NOW + dueInDays * DAY_MS, line: 1, ...extra };
+}
+
+function problemsOf(result: ExposureFileResult): Array<{ line: number; message: string }> {
+  if (!('problems' in result)) throw new Error(`expected problems, got ${JSON.stringify(result)}`);
+  return result.problems;
+}
+
+describe('the exposures file', () => {
+  it('reads CSV as a spreadsheet exports it: amounts with separators and suffixes, dates and zoned times, optional ratio', () => {
+    const text = [
+      'ID,Market,Type,Amount,Currency,Due,Hedge_Ratio',
+      'INV-1,usdtngn,Receivable,450m,ngn,2027-01-15,',
+      '"FRT-2",USDTNGN,payable,"120,000,000",NGN,2027-02-03T17:00:00+01:00,75%',
+      'AP-3,USDTNGN,payable,100_000.50,USDT,2027-01-01,0.5',
+    ].join('\n');
+    const result = parseExposuresFile(text, { sourceName: 'e.csv' });
+    expect(result).toEqual({
+      exposures: [
+        { id: 'INV-1', market: 'USDTNGN', type: 'receivable', amount: 450_000_000, currency: 'NGN', dueMs: Date.parse('2027-01-15T00:00:00Z'), line: 2 },
+        { id: 'FRT-2', market: 'USDTNGN', type: 'payable', amount: 120_000_000, currency: 'NGN', dueMs: Date.parse('2027-02-03T16:00:00Z'), hedgeRatio: 0.75, line: 3 },
+        { id: 'AP-3', market: 'USDTNGN', type: 'payable', amount: 100_000.5, currency: 'USD', dueMs: Date.parse('2027-01-01T00:00:00Z'), hedgeRatio: 0.5, line: 4 },
+      ],
+    });
+  });
+
+  it('reads JSON, an array or { exposures: [...] }, numbers as numbers or strings', () => {
+    const item = { id: 'A', market: 'USDTNGN', type: 'payable', amount: '1000', currency: 'USD', due: '2027-01-01' };
+    const fromArray = parseExposuresFile(JSON.stringify([{ ...item, amount: 1000 }]), { sourceName: 'e.json' });
+    const fromObject = parseExposuresFile(JSON.stringify({ exposures: [item] }), { sourceName: 'e.json' });
+    expect(fromArray).toEqual(fromObject);
+    expect('exposures' in fromArray && fromArray.exposures[0]!.amount).toBe(1000);
+  });
+
+  it('names every bad row and field, one line each, without repeating what the cell held', () => {
+    const text = [
+      'id,market,type,amount,currency,due',
+      'A,USDTNGN,receivible,1m,NGN,2027-01-01',
+      'B,USDTNGN,payable,-5,EUR,tomorrow',
+      'A,USDTNGN,payable,5,USD,2027-01-01',
+      'C,USDTNGN,payable,5',
+    ].join('\n');
+    const problems = problemsOf(parseExposuresFile(text, { sourceName: 'e.csv' }));
+    expect(problems.map((problem) => `${problem.line}: ${problem.message.split(';')[0]}`)).toEqual([
+      '2: row 1: type: missing or not allowed',
+      '3: row 2: amount: missing or not allowed',
+      '3: row 2: currency: missing or not allowed',
+      '3: row 2: due: missing or not allowed',
+      '4: row 3: id: the same id as row 1',
+      '5: row 4: expected 6 fields as in the header, found 4.',
+    ]);
+    expect(problems.map((problem) => problem.message).join('\n')).not.toMatch(/receivible|EUR|tomorrow|-5/);
+  });
+
+  it('refuses a header without a required column, and an item of JSON that is not an object', () => {
+    expect(problemsOf(parseExposuresFile('id,market,type,amount,due\n', { sourceName: 'e.csv' }))[0]!.message).toMatch(/^header: lacks currency/);
+    expect(problemsOf(parseExposuresFile('[1]', { sourceName: 'e.json' }))[0]!.message).toMatch(/^item 1: expected an object/);
+    expect(problemsOf(parseExposuresFile('', { sourceName: 'e.csv' }))[0]!.message).toMatch(/is empty/);
+  });
+});
+
+describe('the policy', () => {
+  it('defaults to 100% within 30 days, 75% to 90, 50% beyond, a band of 5%, today\'s price, USD books, netting', () => {
+    expect(resolvePolicy({}, {})).toEqual(DEFAULT_POLICY);
+    expect(DEFAULT_POLICY.buckets).toEqual([{ withinDays: 30, ratio: 1 }, { withinDays: 90, ratio: 0.75 }, { ratio: 0.5 }]);
+  });
+
+  it('takes a policy file and lets the flags win over it', () => {
+    const file = parsePolicyFile('{"ratios": "10:100,*:20", "band_pct": 2, "sizing": "fixed", "netting": false}', 'p.json');
+    const policy = resolvePolicy(file, { band: '7', functional: 'ngn' });
+    expect(policy).toEqual({ buckets: [{ withinDays: 10, ratio: 1 }, { ratio: 0.2 }], bandPct: 7, sizing: 'fixed', functional: 'NGN', netting: false });
+  });
+
+  it('refuses bad buckets with one line naming the option', () => {
+    expect(() => parseRatios('90:75,30:100', '--ratios')).toThrow(UsageError);
+    expect(() => parseRatios('*:50,30:100', '--ratios')).toThrow(/\* \(beyond\) must be the last/);
+    expect(() => parseRatios('30:150', '--ratios')).toThrow(/above 100%/);
+    expect(() => resolvePolicy({}, { band: 'wide' })).toThrow(/^--band: /);
+    expect(() => parsePolicyFile('{"ratio": 1}', 'p.json')).toThrow(/not known/);
+    // Without a * bucket, what is further away is not covered.
+    expect(parseRatios('30:100', '--ratios')).toEqual([{ withinDays: 30, ratio: 1 }, { ratio: 0 }]);
+  });
+
+  it('gives each exposure the ratio of its time to due, the row\'s own ratio first, 0 once due', () => {
+    const at = (days: number, extra: Partial<Exposure> = {}) => ratioAt(exposure('X', 'receivable', 1, 'NGN', days, extra), DEFAULT_POLICY, NOW);
+    expect(at(30)).toEqual({ ratio: 1, bucket: '≤30d' });
+    expect(at(30.01)).toEqual({ ratio: 0.75, bucket: '≤90d' });
+    expect(at(90)).toEqual({ ratio: 0.75, bucket: '≤90d' });
+    expect(at(91)).toEqual({ ratio: 0.5, bucket: '>90d' });
+    expect(at(200, { hedgeRatio: 0.9 })).toEqual({ ratio: 0.9, bucket: 'file' });
+    expect(at(0)).toEqual({ ratio: 0, bucket: 'due' });
+  });
+});
+
+describe('direction by economics', () => {
+  it('from USD books: an NGN receivable is covered by buy, an NGN payable by sell, a USD amount not at all', () => {
+    expect(coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'NGN' }, 'USD')).toBe('buy');
+    expect(coverSide({ market: 'USDTNGN', type: 'payable', currency: 'NGN' }, 'USD')).toBe('sell');
+    expect(coverSide({ market: 'USDTNGN', type: 'payable', currency: 'USD' }, 'USD')).toBeUndefined();
+  });
+
+  it('from NGN books: a USD payable is covered by buy, a USD receivable by sell, an NGN amount not at all', () => {
+    expect(coverSide({ market: 'USDTNGN', type: 'payable', currency: 'USD' }, 'NGN')).toBe('buy');
+    expect(coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'USD' }, 'NGN')).toBe('sell');
+    expect(coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'NGN' }, 'NGN')).toBeUndefined();
+    // Books in another market's currency look at this market from USD.
+    expect(coverSide({ market: 'USDTNGN', type: 'receivable', currency: 'NGN' }, 'KES')).toBe('buy');
+  });
+
+  it('a cover on the chosen side gains what the exposure loses when the price moves', () => {
+    for (const [type, currency, functional] of [
+      ['receivable', 'NGN', 'USD'],
+      ['payable', 'NGN', 'USD'],
+      ['payable', 'USD', 'NGN'],
+      ['receivable', 'USD', 'NGN'],
+    ] as const) {
+      const item = exposure('X', type, currency === 'NGN' ? 150_000_000 : 100_000, currency, 10);
+      const side = coverSide(item, functional)!;
+      for (const moved of [1200, 1800]) {
+        const loss = exposureRevaluationUsd(item, functional, PRICE, moved);
+        const gain = coverPnlUsd(side, currency === 'NGN' ? 100_000 : 100_000, PRICE, moved);
+        expect(gain + loss).toBeCloseTo(0, 6);
+        expect(loss).not.toBe(0);
+      }
+    }
+  });
+});
+
+describe('the target book', () => {
+  const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 20); // 100,000 USD, 100%
+  const payable = exposure('P', 'payable', 60_000_000, 'NGN', 60); // 40,000 USD, 75% = 30,000
+
+  it('nets receivables and payables of a market into one side', () => {
+    const book = targetBook([receivable, payable], DEFAULT_POLICY, PRICES, NOW);
+    expect(book.map((row) => [row.side, row.target_usd, row.band_low_usd, row.band_high_usd])).toEqual([
+      ['buy', 70_000, 66_500, 73_500],
+      ['sell', 0, 0, 0],
+    ]);
+    expect(book[0]!.exposures).toEqual(['R', 'P']);
+    expect(book[0]!.until).toBe(new Date(payable.dueMs).toISOString());
+  });
+
+  it('holds each side apart with --no-netting', () => {
+    const book = targetBook([receivable, payable], { ...DEFAULT_POLICY, netting: false }, PRICES, NOW);
+    expect(book.map((row) => [row.side, row.target_usd, row.tenor_days, row.until])).toEqual([
+      ['buy', 100_000, 7, new Date(receivable.dueMs).toISOString()],
+      ['sell', 30_000, 7, new Date(payable.dueMs).toISOString()],
+    ]);
+  });
+
+  it('sizes at the first cover\'s price when sizing is fixed, at today\'s otherwise', () => {
+    const fixed: ExposurePolicy = { ...DEFAULT_POLICY, sizing: 'fixed' };
+    expect(targetBook([receivable], fixed, PRICES, NOW, { R: 1000 })[0]!.target_usd).toBe(150_000);
+    expect(targetBook([receivable], DEFAULT_POLICY, PRICES, NOW, { R: 1000 })[0]!.target_usd).toBe(100_000);
+  });
+
+  it('picks the longest tenor that matures by the last due date', () => {
+    expect(tenorFor(NOW + 10 * DAY_MS, NOW)).toBe(7);
+    expect(tenorFor(NOW + 5 * DAY_MS, NOW)).toBe(3);
+    expect(tenorFor(NOW + 2 * DAY_MS, NOW)).toBe(1);
+    expect(tenorFor(NOW + 0.5 * DAY_MS, NOW)).toBe(1);
+  });
+
+  it('keeps a side within the band without trading', () => {
+    expect(withinBand(104_999, 100_000, 5)).toBe(true);
+    expect(withinBand(105_100, 100_000, 5)).toBe(false);
+    expect(withinBand(94_000, 100_000, 5)).toBe(false);
+    expect(withinBand(0, 0, 5)).toBe(true);
+    expect(withinBand(1, 0, 5)).toBe(false);
+  });
+
+  it('gives the keeper target rows as a target file would, flat after the last due date', () => {
+    const rows = targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW);
+    expect(rows).toEqual([
+      { market: 'USDTNGN', side: 'buy', notionalUsd: 70_000, tenorDays: 7, untilMs: payable.dueMs, line: 1 },
+      { market: 'USDTNGN', side: 'sell', notionalUsd: 0, line: 2 },
+    ]);
+    // After R is due, the payable alone: a sell of 40,000 × 75%.
+    expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, receivable.dueMs).map((row) => [row.side, row.notionalUsd])).toEqual([
+      ['buy', 0],
+      ['sell', 30_000],
+    ]);
+    expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, payable.dueMs).every((row) => row.notionalUsd === 0)).toBe(true);
+  });
+});
+
+describe('the schedule of changes', () => {
+  it('lists each due date and bucket boundary where the target changes, in time order', () => {
+    const far = exposure('F', 'receivable', 150_000_000, 'NGN', 100); // 50% now, 75% at day 10, 100% at day 70
+    expect(changeTimes([far], DEFAULT_POLICY, NOW)).toEqual([NOW + 10 * DAY_MS, NOW + 70 * DAY_MS, NOW + 100 * DAY_MS]);
+    const schedule = scheduleOfChanges([far], DEFAULT_POLICY, PRICES, NOW);
+    expect(schedule.map((change) => [change.at, change.from_usd, change.to_usd, change.reason])).toEqual([
+      [new Date(NOW + 10 * DAY_MS).toISOString(), 50_000, 75_000, 'F enters ≤90d'],
+      [new Date(NOW + 70 * DAY_MS).toISOString(), 75_000, 100_000, 'F enters ≤30d'],
+      [new Date(NOW + 100 * DAY_MS).toISOString(), 100_000, 0, 'F due'],
+    ]);
+  });
+});
+
+describe('the projected cost', () => {
+  it('carries each side at today\'s rate, pays the fee on what is traded and rolls at each maturity', () => {
+    const item = exposure('R', 'receivable', 150_000_000, 'NGN', 14); // 100,000 USD, two 7-day hedges
+    const rates = { carryDailyPct: { USDTNGN: { buy: 0.04, sell: -0.02 } }, feeRate: { USDTNGN: 0.0005 } };
+    const [cost] = projectedCost([item], DEFAULT_POLICY, PRICES, rates, NOW);
+    // 14 days × 100,000 × 0.04% = 560 carry; open 50 + one roll (close 50 + open 50); settles at due: no fee.
+    expect(cost).toEqual({ due: new Date(item.dueMs).toISOString(), market: 'USDTNGN', exposures: 'R', carry_usdc: 560, fees_usdc: 150, rolls: 1, cost_usdc: 710 });
+  });
+
+  it('shows carry alone when the fee is not known, and a due inside a tenor pays the reduce', () => {
+    const early = exposure('E', 'receivable', 15_000_000, 'NGN', 2); // 10,000 USD, due inside the 7-day hedge
+    const late = exposure('L', 'receivable', 15_000_000, 'NGN', 7);
+    const costs = projectedCost([early, late], DEFAULT_POLICY, PRICES, { carryDailyPct: { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate: { USDTNGN: 0.001 } }, NOW);
+    // 2 days × 20,000 × 0.01% = 4; 5 more days × 10,000 × 0.01% = 5. Fees: open 20 + reduce 10; the rest settles at day 7.
+    expect(costs.map((cost) => [cost.exposures, cost.carry_usdc, cost.fees_usdc, cost.rolls])).toEqual([
+      ['E', 4, 30, 0],
+      ['L', 9, 30, 0],
+    ]);
+    const unknown = projectedCost([late], DEFAULT_POLICY, PRICES, { carryDailyPct: { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate: {} }, NOW);
+    expect(unknown[0]).toMatchObject({ fees_usdc: null, cost_usdc: unknown[0]!.carry_usdc });
+  });
+});
+
+describe('the stress table', () => {
+  it('nets to zero at 100% cover, and to the uncovered part otherwise', () => {
+    const near = exposure('N', 'receivable', 150_000_000, 'NGN', 10);
+    const full = stressTable([near], DEFAULT_POLICY, PRICES, NOW);
+    expect(full.map((row) => row.shock_pct)).toEqual([-30, -10, 10, 30]);
+    for (const row of full) expect(row.net_usd).toBeCloseTo(0, 1);
+    // +30%: 1950 NGN/USDT; 100,000 USD of NGN is worth 76,923.08: a loss of 23,076.92.
+    expect(full[3]).toMatchObject({ price: 1950, exposure_change_usd: -23_076.92, cover_pnl_usd: 23_076.92 });
+    const half = stressTable([{ ...near, hedgeRatio: 0.5 }], DEFAULT_POLICY, PRICES, NOW);
+    expect(half[3]!.net_usd).toBeCloseTo(-11_538.46, 2);
+  });
+});
+
+describe('the dollar offset', () => {
+  it('is the cover\'s P&L against the exposure\'s change, effective from 80% to 125%', () => {
+    expect(dollarOffset(900, -1000)).toEqual({ ratio_pct: 90, effective: true });
+    expect(dollarOffset(1300, -1000)).toEqual({ ratio_pct: 130, effective: false });
+    expect(dollarOffset(700, -1000)).toEqual({ ratio_pct: 70, effective: false });
+    expect(dollarOffset(5, 0)).toEqual({ ratio_pct: null, effective: null });
+  });
+});
+
+describe('the keeper holding the moving target', () => {
+  it('trades only when a side leaves its band: the row\'s own tolerance wins over the keeper\'s', async () => {
+    const { decideRow } = await import('../../src/domain/keep.js');
+    const row = { market: 'USDTNGN', side: 'buy' as const, notionalUsd: 100_000, tenorDays: 7 as const, toleranceUsd: 5_000 };
+    const at = (notionalUsd: number) => decideRow(row, { position: { notionalUsd, hedgeId: 'hdg_1', maturityAtMs: NOW + 5 * DAY_MS } }, NOW, { toleranceUsd: 0 }).kind;
+    expect(at(104_000)).toBe('hold');
+    expect(at(95_500)).toBe('hold');
+    expect(at(106_000)).toBe('drift');
+    expect(at(94_000)).toBe('drift');
+    // A target of 0 (every exposure due) has no band: a position left there is closed.
+    const flat = decideRow({ ...row, notionalUsd: 0, toleranceUsd: 0 }, { position: { notionalUsd: 10, hedgeId: 'hdg_1', maturityAtMs: NOW + DAY_MS } }, NOW, { toleranceUsd: 0 });
+    expect(flat).toMatchObject({ kind: 'drift', change: 'close' });
+  });
+});
