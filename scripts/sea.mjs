@@ -1,7 +1,7 @@
 // `npm run build:sea`: hedge as one executable file, for a desk machine without Node (issue 31).
-// Node 20's single executable applications: a CommonJS main (bin/hedge.js bundled), turned into a
-// preparation blob by `node --experimental-sea-config` (with `useCodeCache`) together with dist/
-// and the completion scripts as assets, and injected into a copy of this very Node binary with
+// Node's single executable applications: a CommonJS main (bin/hedge.js with src/ bundled, through
+// the build's own esbuild configuration), turned into a preparation blob by
+// `node --experimental-sea-config` (with `useCodeCache`), and injected into a copy of this very Node binary with
 // postject (a dev dependency, for this only). docs/install.md says how to use the result.
 //
 // The executable is this machine's Node: same OS and CPU architecture, Node's own licence terms;
@@ -9,7 +9,8 @@
 // the injection and an ad-hoc one made after (codesign), as Node's documentation does.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { esbuildOptions } from './build.mjs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +21,8 @@ const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 export const SEA_EXECUTABLE = process.platform === 'win32' ? 'hedge.exe' : 'hedge';
 
 /**
- * Builds `<outdir>/hedge` (hedge.exe on Windows) from the current dist/ (run buildDist first).
- * `root`: the package's folder (bin/, dist/, completions/), the repository by default.
+ * Builds `<outdir>/hedge` (hedge.exe on Windows) from src/.
+ * `root`: the repository (bin/, src/), this one by default.
  * @param {{ outdir: string, root?: string, log?: (line: string) => void }} options
  * @returns {Promise<{ executable: string, seconds: number }>}
  */
@@ -32,39 +33,25 @@ export async function buildSea({ outdir, root = ROOT, log = () => {} }) {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   try {
-    // 1. The main: bin/hedge.js (with bin/code-cache.js) as one CommonJS bundle. It loads dist/
-    //    from the executable's assets through the same loader as the npm package, V8's code cache
-    //    included (cached in the user's cache folder after the first run): Node's own code cache of
-    //    a single executable (`useCodeCache`) holds only what compiling the main script compiles,
-    //    so a bundle of everything would compile most of its functions on every start
-    //    (bench/notes.md has both). dist/cli.cjs is never required from the disk in there.
+    // 1. The main: bin/hedge.js with src/ bundled into it as one CommonJS file (a single
+    //    executable's main is one script), its `import('../dist/cli.js')` resolved to the source.
+    //    Node compiles it with `useCodeCache`, so a start deserialises what compiling it compiled.
     const main = join(work, 'hedge.cjs');
     await build({
-      absWorkingDir: root,
+      ...esbuildOptions(work),
       entryPoints: ['bin/hedge.js'],
+      outdir: undefined,
       outfile: main,
-      bundle: true,
+      splitting: false,
       format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      logLevel: 'warning',
-      external: ['../dist/cli.cjs'],
+      sourcemap: false,
+      banner: {},
+      absWorkingDir: root,
+      plugins: [...esbuildOptions(work).plugins, frontFromSource(root)],
     });
 
-    // 2. The preparation blob: the main with Node's code cache for it, dist/ and the completion
-    //    scripts as assets.
-    const dist = join(root, 'dist');
-    const assets = {};
-    for (const name of readdirSync(dist)) if (/\.(c?js|json)$/.test(name)) assets[`dist/${name}`] = join(dist, name);
-    for (const name of readdirSync(join(root, 'completions'))) if (!name.startsWith('.')) assets[`completions/${name}`] = join(root, 'completions', name);
-    if (!assets['dist/cli.cjs'] || !assets['dist/build.json']) throw new Error('dist/ is not built: run `npm run build` first.');
-    const config = {
-      main,
-      output: join(work, 'sea.blob'),
-      disableExperimentalSEAWarning: true,
-      useCodeCache: true,
-      assets,
-    };
+    // 2. The preparation blob: the main with Node's code cache for it.
+    const config = { main, output: join(work, 'sea.blob'), disableExperimentalSEAWarning: true, useCodeCache: true };
     const configFile = join(work, 'sea-config.json');
     writeFileSync(configFile, JSON.stringify(config, null, 2));
     execFileSync(process.execPath, ['--experimental-sea-config', configFile], { cwd: work, stdio: 'pipe' });
@@ -97,4 +84,14 @@ export async function buildSea({ outdir, root = ROOT, log = () => {} }) {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The launcher's `import('../dist/cli.js')` bundled from src/cli/main.ts instead of a built dist/. */
+function frontFromSource(root) {
+  return {
+    name: 'front-from-source',
+    setup(builder) {
+      builder.onResolve({ filter: /^\.\.\/dist\/cli\.js$/ }, () => ({ path: join(root, 'src', 'cli', 'main.ts') }));
+    },
+  };
 }

@@ -2,7 +2,6 @@
 // optional extra CA, the envelope read off every answer, and the retry loop. Knows nothing of
 // hedges: endpoint methods live in client.ts.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { scrubSecrets } from '../security/secrets.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
@@ -160,9 +159,8 @@ let sharedDispatcher: { key: string; dispatcher: Dispatcher } | undefined;
  * node:tls (and the crypto it loads, ~5 ms) only when a CA file is given: undici loads it itself
  * on the first HTTPS connection, and plain HTTP (the sandbox, a local proxy) never needs it.
  */
-const requireBuiltin = createRequire(import.meta.url);
 function systemRootCertificates(): readonly string[] {
-  return (requireBuiltin('node:tls') as typeof import('node:tls')).rootCertificates;
+  return process.getBuiltinModule('node:tls').rootCertificates;
 }
 
 function dispatcherFor(config: TransportConfig): Dispatcher {
@@ -176,8 +174,7 @@ function dispatcherFor(config: TransportConfig): Dispatcher {
     if (config.nodeExtraCaCerts) ca.push(readFileSync(config.nodeExtraCaCerts, 'utf8'));
   }
   const connect = { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) };
-  // Without a proxy, EnvHttpProxyAgent sends everything through a plain Agent: that Agent, without
-  // loading the proxy code (scripts/build.mjs, the undici slice).
+  // Without a proxy, a plain Agent: the proxy machinery is not needed.
   // (undici's own reading: a setting left undefined falls back on the environment, an empty one is none.)
   const { httpsProxy, httpProxy } = config.proxy;
   const proxied = Boolean((httpsProxy ?? process.env.https_proxy ?? process.env.HTTPS_PROXY) || (httpProxy ?? process.env.http_proxy ?? process.env.HTTP_PROXY));
