@@ -153,6 +153,22 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error)
 /** Less than this left before --timeout, and a write is not started. */
 const MIN_WRITE_BUDGET_MS = 1_000;
 
+let liftoffOnly = false;
+
+/**
+ * undici parses HTTP with a WebAssembly build of llhttp, compiled on the first connection; Node 20's
+ * V8 then compiles it a second time with its optimising compiler in background threads (~80 ms of
+ * CPU per command, and the exit waits for it: docs/performance.md). V8's baseline compiler alone
+ * is plenty for a few responses. Set just before the first request: set any earlier, V8 would
+ * refuse Node's cached code of every built-in module loaded after it. Node >= 22 gains nothing
+ * from it (measured), and its compile cache is best left under the flags it was made with.
+ */
+function liftoffOnlyOnNode20(): void {
+  if (liftoffOnly) return;
+  liftoffOnly = true;
+  if (Number(process.versions.node.split('.')[0]) < 22) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+}
+
 let sharedDispatcher: { key: string; dispatcher: Dispatcher } | undefined;
 
 /**
@@ -351,6 +367,7 @@ export class Transport {
     const timeoutSignal = AbortSignal.timeout(timeoutMs);
     const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
     try {
+      liftoffOnlyOnNode20();
       const response = await request(buildUrl(config.baseUrl, apiRequest), {
         method: apiRequest.method,
         headers,
