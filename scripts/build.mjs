@@ -8,10 +8,8 @@
 //   dist/hedge.1         the manual page, from the specs (scripts/man-page.mjs)
 //   dist/completions/    hedge.bash, hedge.zsh, hedge.fish, from the specs (src/cli/completion-scripts.ts)
 //
-// ES modules, as esbuild splits them; bundled CommonJS packages get a real `require` from the
-// banner. Nothing in dist/ loads a package at run time (checkNoPackageAtRunTime): the tarball
-// declares no dependency. Start-up machinery lives in bin/hedge.js (Node's own compile cache);
-// docs/performance.md has what each piece is worth.
+// ES modules, as esbuild splits them. Nothing in dist/ loads a package at run time: the tarball
+// declares no dependency. Start-up machinery lives in bin/hedge.js (docs/performance.md).
 //
 // `node scripts/build.mjs` builds dist/; `node scripts/build.mjs --sea` the single executable too.
 import { build } from 'esbuild';

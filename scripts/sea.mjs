@@ -1,8 +1,7 @@
 // `npm run build:sea`: hedge as one executable file, for a desk machine without Node (issue 31).
-// Node's single executable applications: a CommonJS main (bin/hedge.js with src/ bundled, through
-// the build's own esbuild configuration), turned into a preparation blob by
-// `node --experimental-sea-config` (with `useCodeCache`), and injected into a copy of this very Node binary with
-// postject (a dev dependency, for this only). docs/install.md says how to use the result.
+// Node's single executable applications: a CommonJS main (bin/hedge.js with src/ bundled, with the
+// build's own esbuild options), made a blob by `node --experimental-sea-config` (with Node's code
+// cache of it) and injected into a copy of this Node with postject. docs/install.md has the rest.
 //
 // The executable is this machine's Node: same OS and CPU architecture, Node's own licence terms;
 // build it on each platform you ship to. On macOS the copied binary's signature is removed before
@@ -33,9 +32,7 @@ export async function buildSea({ outdir, root = ROOT, log = () => {} }) {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   try {
-    // 1. The main: bin/hedge.js with src/ bundled into it as one CommonJS file (a single
-    //    executable's main is one script), its `import('../dist/cli.js')` resolved to the source.
-    //    Node compiles it with `useCodeCache`, so a start deserialises what compiling it compiled.
+    // 1. The main, one CommonJS script: bin/hedge.js, its `import('../dist/cli.js')` bundled from src/.
     const main = join(work, 'hedge.cjs');
     await build({
       ...esbuildOptions(work),
