@@ -1,12 +1,14 @@
 // The documentation holds together: README.md is a front door of at most 300 lines whose set-up
 // commands are exactly what CI runs (.ci/run); every relative link in README.md and docs/ points at
 // a file that exists and, with a #fragment, at a heading of it; every top-level command is
-// documented in docs/commands.md; and docs/exit-codes.md is the table of src/exit-codes.ts.
+// documented in docs/commands.md; docs/exit-codes.md is the table of src/exit-codes.ts; and
+// docs/command-reference.md is what the specs generate.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { EXIT_CODES } from '../../src/exit-codes.js';
+import { commandReference } from '../../src/cli/reference.js';
 import { ROOT } from '../support/hedge-cli.js';
 
 const DOCS = join(ROOT, 'docs');
@@ -147,3 +149,12 @@ describe('docs/exit-codes.md', () => {
     expect(block).toBe(table);
   });
 });
+
+describe('docs/command-reference.md', () => {
+  it('is generated from the command specs (after a change to a spec: npm run build && node scripts/command-reference.mjs)', () => {
+    const reference = commandReference();
+    for (const spec of COMMANDS) expect(reference).toContain(`### hedge ${spec.name}`);
+    expect(read(join(DOCS, 'command-reference.md'))).toBe(reference);
+  });
+});
+
