@@ -150,6 +150,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.ar
   await buildDist();
   if (process.argv.includes('--sea')) {
     const { buildSea } = await import('./sea.mjs');
-    await buildSea({ outdir: join(ROOT, 'dist-sea'), log: (line) => process.stderr.write(`${line}\n`) });
+    await buildSea({ outdir: join(ROOT, 'dist-sea'), log: (line) => process.stderr.write(`${line}\n`), esbuildOptions });
   }
 }

@@ -9,7 +9,6 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { esbuildOptions } from './build.mjs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,10 +21,12 @@ export const SEA_EXECUTABLE = process.platform === 'win32' ? 'hedge.exe' : 'hedg
 /**
  * Builds `<outdir>/hedge` (hedge.exe on Windows) from src/.
  * `root`: the repository (bin/, src/), this one by default.
- * @param {{ outdir: string, root?: string, log?: (line: string) => void }} options
+ * @param {{ outdir: string, root?: string, log?: (line: string) => void, esbuildOptions?: (outdir: string) => object }} options
  * @returns {Promise<{ executable: string, seconds: number }>}
  */
-export async function buildSea({ outdir, root = ROOT, log = () => {} }) {
+export async function buildSea({ outdir, root = ROOT, log = () => {}, esbuildOptions }) {
+  // Handed over by scripts/build.mjs --sea (which is still running: importing it back would wait on itself).
+  esbuildOptions ??= (await import('./build.mjs')).esbuildOptions;
   const started = Date.now();
   mkdirSync(outdir, { recursive: true });
   const work = join(outdir, 'sea-work');
