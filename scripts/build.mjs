@@ -9,9 +9,8 @@
 //   dist/completions/    hedge.bash, hedge.zsh, hedge.fish, from the specs (src/cli/completion-scripts.ts)
 //
 // ES modules, as esbuild splits them. Nothing in dist/ loads a package at run time: the tarball
-// declares no dependency. Start-up machinery lives in bin/hedge.js (docs/performance.md).
-//
-// `node scripts/build.mjs` builds dist/; `node scripts/build.mjs --sea` the single executable too.
+// declares no dependency. Start-up machinery: bin/hedge.js (docs/performance.md). `--sea` builds
+// the single executable too (scripts/sea.mjs).
 import { build } from 'esbuild';
 import { builtinModules } from 'node:module';
 import { mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';

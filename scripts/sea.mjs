@@ -19,8 +19,8 @@ const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 export const SEA_EXECUTABLE = process.platform === 'win32' ? 'hedge.exe' : 'hedge';
 
 /**
- * Builds `<outdir>/hedge` (hedge.exe on Windows) from src/.
- * `root`: the repository (bin/, src/), this one by default.
+ * Builds `<outdir>/hedge` (hedge.exe on Windows) from src/ and dist/completions/ (build dist/ first).
+ * `root`: the repository, this one by default.
  * @param {{ outdir: string, root?: string, log?: (line: string) => void, esbuildOptions?: (outdir: string) => object }} options
  * @returns {Promise<{ executable: string, seconds: number }>}
  */
@@ -48,8 +48,9 @@ export async function buildSea({ outdir, root = ROOT, log = () => {}, esbuildOpt
       plugins: [...esbuildOptions(work).plugins, frontFromSource(root)],
     });
 
-    // 2. The preparation blob: the main with Node's code cache for it.
-    const config = { main, output: join(work, 'sea.blob'), disableExperimentalSEAWarning: true, useCodeCache: true };
+    // 2. The preparation blob: the main with Node's code cache for it, and the completion scripts.
+    const assets = Object.fromEntries(['bash', 'zsh', 'fish'].map((shell) => [`completions/hedge.${shell}`, join(root, 'dist', 'completions', `hedge.${shell}`)]));
+    const config = { main, output: join(work, 'sea.blob'), disableExperimentalSEAWarning: true, useCodeCache: true, assets };
     const configFile = join(work, 'sea-config.json');
     writeFileSync(configFile, JSON.stringify(config, null, 2));
     execFileSync(process.execPath, ['--experimental-sea-config', configFile], { cwd: work, stdio: 'pipe' });

@@ -1,6 +1,6 @@
 // The bash, zsh and fish completion scripts, generated from the command specs (the manifest's
-// tree): `hedge completion SHELL` prints them, and the build writes the same text to
-// dist/completions/ (scripts/build.mjs). A command or option added to a spec is completed with no
+// tree). The build writes them to dist/completions/ (scripts/build.mjs), which `hedge completion
+// SHELL` prints. Only the build imports this module. A command or option added to a spec is completed with no
 // other file to touch. Profile names are read from the store file at completion time, by the shell
 // itself (no node process is started, so completing stays instant).
 import type { ArgSpec, CommandSpec, OptionSpec } from './command-spec.js';

@@ -1,10 +1,13 @@
-// hedge completion bash|zsh|fish — prints the completion script generated from the command specs
-// (src/cli/completion-scripts.ts), so the script always matches the command tree it runs with.
-// The build writes the same text to dist/completions/.
+// hedge completion bash|zsh|fish — prints the completion script the build generated from the
+// command specs (src/cli/completion-scripts.ts) into dist/completions/, beside the chunk this runs
+// from, so the script always matches the command tree it ships with; the single executable
+// carries the same files as assets (scripts/sea.mjs). Read, not generated here: the generator
+// needs the manifest, which loads this command (an import cycle).
+import { readFile } from 'node:fs/promises';
+import { getAsset, isSea } from 'node:sea';
 import type { CommandContext } from '../runtime/context.js';
-import { UsageError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import type { InputOf } from '../cli/command-spec.js';
-import { completionScript } from '../cli/completion-scripts.js';
 import { SHELL_VALUES, type COMPLETION } from './completion.spec.js';
 
 export interface CompletionOptions {
@@ -24,5 +27,17 @@ export function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Pro
 }
 
 export async function runCompletion(ctx: CommandContext, { shell }: CompletionOptions): Promise<void> {
-  ctx.output.write(completionScript(shell));
+  const name = `completions/hedge.${shell}`;
+  let text: string | undefined;
+  try {
+    text = isSea() ? getAsset(name, 'utf8') : await readFile(new URL(`./${name}`, import.meta.url), 'utf8');
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) {
+    throw new ConfigError(`The ${shell} completion script (dist/${name}) is missing from this installation.`, {
+      hint: 'Rebuild (npm run build) or reinstall hedge: the build writes the scripts into dist/completions/.',
+    });
+  }
+  ctx.output.write(text);
 }
