@@ -6,4 +6,3 @@ export function renderManPage(input: {
   exitCodes: readonly { code: number; name: string; meaning: string }[];
   version: string;
 }): string;
-export function manPageFromDist(dist: string): Promise<string>;

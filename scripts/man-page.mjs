@@ -1,15 +1,7 @@
-#!/usr/bin/env node
-// Writes the manual page hedge.1 from the command specs (the same data commander, the completion
+// The manual page hedge.1 from the command specs (the same data commander, the completion
 // scripts and the agent catalogue are built from) and the exit-code table, so it cannot drift from
-// the commands. Run by the build (scripts/build.mjs) on the freshly built dist/, which holds both:
-//
-//   node scripts/man-page.mjs DIST_DIR        writes DIST_DIR/hedge.1
-//
+// the commands. The build (scripts/build.mjs) writes it to dist/hedge.1 from the specs it bundled;
 // package.json ships it ("man"), so `npm install -g` of the tarball puts it where `man hedge` looks.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Text as roff reads it: backslashes escaped, dashes as dashes, a leading dot or quote made literal, `code` bold. */
 function roff(text) {
@@ -107,23 +99,4 @@ export function renderManPage({ commands, globalOptions, groups, exitCodes, vers
     roff('hedge help exit-codes; the docs/ folder of the source repository (commands, output formats, journal and safety, configuration, agents).'),
   );
   return `${out.join('\n')}\n`;
-}
-
-/** The page for a built dist/: its specs from dist/cli.cjs, its exit codes from the exit-code table's module. */
-export async function manPageFromDist(dist) {
-  const front = createRequire(import.meta.url)(join(dist, 'cli.cjs'));
-  const { renderExitCodes } = await import(pathToFileURL(join(dist, 'ui-exit-code-table.js')).href);
-  const version = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')).version;
-  return renderManPage({
-    commands: front.COMMANDS,
-    globalOptions: front.GLOBAL_OPTIONS,
-    groups: front.COMMAND_GROUPS,
-    exitCodes: JSON.parse(renderExitCodes({ json: true })),
-    version,
-  });
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const dist = resolve(process.argv[2] ?? 'dist');
-  writeFileSync(join(dist, 'hedge.1'), await manPageFromDist(dist));
 }

@@ -1,15 +1,14 @@
 // `npm run build:sea`: hedge as one executable file, for a desk machine without Node (issue 31).
-// Node 20's single executable applications: a CommonJS main (bin/hedge.js bundled), turned into a
-// preparation blob by `node --experimental-sea-config` (with `useCodeCache`) together with dist/
-// and the completion scripts as assets, and injected into a copy of this very Node binary with
-// postject (a dev dependency, for this only). docs/install.md says how to use the result.
+// Node's single executable applications: a CommonJS main (bin/hedge.js with src/ bundled, with the
+// build's own esbuild options), made a blob by `node --experimental-sea-config` (with Node's code
+// cache of it) and injected into a copy of this Node with postject. docs/install.md has the rest.
 //
 // The executable is this machine's Node: same OS and CPU architecture, Node's own licence terms;
 // build it on each platform you ship to. On macOS the copied binary's signature is removed before
 // the injection and an ad-hoc one made after (codesign), as Node's documentation does.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,51 +19,38 @@ const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 export const SEA_EXECUTABLE = process.platform === 'win32' ? 'hedge.exe' : 'hedge';
 
 /**
- * Builds `<outdir>/hedge` (hedge.exe on Windows) from the current dist/ (run buildDist first).
- * `root`: the package's folder (bin/, dist/, completions/), the repository by default.
- * @param {{ outdir: string, root?: string, log?: (line: string) => void }} options
+ * Builds `<outdir>/hedge` (hedge.exe on Windows) from src/ and dist/completions/ (build dist/ first).
+ * `root`: the repository, this one by default.
+ * @param {{ outdir: string, root?: string, log?: (line: string) => void, esbuildOptions?: (outdir: string) => object }} options
  * @returns {Promise<{ executable: string, seconds: number }>}
  */
-export async function buildSea({ outdir, root = ROOT, log = () => {} }) {
+export async function buildSea({ outdir, root = ROOT, log = () => {}, esbuildOptions }) {
+  // Handed over by scripts/build.mjs --sea (which is still running: importing it back would wait on itself).
+  esbuildOptions ??= (await import('./build.mjs')).esbuildOptions;
   const started = Date.now();
   mkdirSync(outdir, { recursive: true });
   const work = join(outdir, 'sea-work');
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   try {
-    // 1. The main: bin/hedge.js (with bin/code-cache.js) as one CommonJS bundle. It loads dist/
-    //    from the executable's assets through the same loader as the npm package, V8's code cache
-    //    included (cached in the user's cache folder after the first run): Node's own code cache of
-    //    a single executable (`useCodeCache`) holds only what compiling the main script compiles,
-    //    so a bundle of everything would compile most of its functions on every start
-    //    (bench/notes.md has both). dist/cli.cjs is never required from the disk in there.
+    // 1. The main, one CommonJS script: bin/hedge.js, its `import('../dist/cli.js')` bundled from src/.
     const main = join(work, 'hedge.cjs');
     await build({
-      absWorkingDir: root,
+      ...esbuildOptions(work),
       entryPoints: ['bin/hedge.js'],
+      outdir: undefined,
       outfile: main,
-      bundle: true,
+      splitting: false,
       format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      logLevel: 'warning',
-      external: ['../dist/cli.cjs'],
+      sourcemap: false,
+      banner: {},
+      absWorkingDir: root,
+      plugins: [...esbuildOptions(work).plugins, frontFromSource(root)],
     });
 
-    // 2. The preparation blob: the main with Node's code cache for it, dist/ and the completion
-    //    scripts as assets.
-    const dist = join(root, 'dist');
-    const assets = {};
-    for (const name of readdirSync(dist)) if (/\.(c?js|json)$/.test(name)) assets[`dist/${name}`] = join(dist, name);
-    for (const name of readdirSync(join(root, 'completions'))) if (!name.startsWith('.')) assets[`completions/${name}`] = join(root, 'completions', name);
-    if (!assets['dist/cli.cjs'] || !assets['dist/build.json']) throw new Error('dist/ is not built: run `npm run build` first.');
-    const config = {
-      main,
-      output: join(work, 'sea.blob'),
-      disableExperimentalSEAWarning: true,
-      useCodeCache: true,
-      assets,
-    };
+    // 2. The preparation blob: the main with Node's code cache for it, and the completion scripts.
+    const assets = Object.fromEntries(['bash', 'zsh', 'fish'].map((shell) => [`completions/hedge.${shell}`, join(root, 'dist', 'completions', `hedge.${shell}`)]));
+    const config = { main, output: join(work, 'sea.blob'), disableExperimentalSEAWarning: true, useCodeCache: true, assets };
     const configFile = join(work, 'sea-config.json');
     writeFileSync(configFile, JSON.stringify(config, null, 2));
     execFileSync(process.execPath, ['--experimental-sea-config', configFile], { cwd: work, stdio: 'pipe' });
@@ -97,4 +83,14 @@ export async function buildSea({ outdir, root = ROOT, log = () => {} }) {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The launcher's `import('../dist/cli.js')` bundled from src/cli/main.ts instead of a built dist/. */
+function frontFromSource(root) {
+  return {
+    name: 'front-from-source',
+    setup(builder) {
+      builder.onResolve({ filter: /^\.\.\/dist\/cli\.js$/ }, () => ({ path: join(root, 'src', 'cli', 'main.ts') }));
+    },
+  };
 }

@@ -2,7 +2,6 @@
 // optional extra CA, the envelope read off every answer, and the retry loop. Knows nothing of
 // hedges: endpoint methods live in client.ts.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { scrubSecrets } from '../security/secrets.js';
 import { connectsDirectly } from '../security/base-url.js';
@@ -155,15 +154,30 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error)
 /** Less than this left before --timeout, and a write is not started. */
 const MIN_WRITE_BUDGET_MS = 1_000;
 
+let liftoffOnly = false;
+
+/**
+ * undici parses HTTP with a WebAssembly build of llhttp, compiled on the first connection; Node 20's
+ * V8 then compiles it a second time with its optimising compiler in background threads (~80 ms of
+ * CPU per command, and the exit waits for it: docs/performance.md). V8's baseline compiler alone
+ * is plenty for a few responses. Set just before the first request: set any earlier, V8 would
+ * refuse Node's cached code of every built-in module loaded after it. Node >= 22 gains nothing
+ * from it (measured), and its compile cache is best left under the flags it was made with.
+ */
+function liftoffOnlyOnNode20(): void {
+  if (liftoffOnly) return;
+  liftoffOnly = true;
+  if (Number(process.versions.node.split('.')[0]) < 22) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+}
+
 let sharedDispatcher: { key: string; dispatcher: Dispatcher } | undefined;
 
 /**
  * node:tls (and the crypto it loads, ~5 ms) only when a CA file is given: undici loads it itself
  * on the first HTTPS connection, and plain HTTP (the sandbox, a local proxy) never needs it.
  */
-const requireBuiltin = createRequire(import.meta.url);
 function systemRootCertificates(): readonly string[] {
-  return (requireBuiltin('node:tls') as typeof import('node:tls')).rootCertificates;
+  return process.getBuiltinModule('node:tls').rootCertificates;
 }
 
 function dispatcherFor(config: TransportConfig): Dispatcher {
@@ -179,8 +193,7 @@ function dispatcherFor(config: TransportConfig): Dispatcher {
     if (config.nodeExtraCaCerts) ca.push(readFileSync(config.nodeExtraCaCerts, 'utf8'));
   }
   const connect = { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) };
-  // Without a proxy, EnvHttpProxyAgent sends everything through a plain Agent: that Agent, without
-  // loading the proxy code (scripts/build.mjs, the undici slice).
+  // Without a proxy, a plain Agent: the proxy machinery is not needed.
   // (undici's own reading: a setting left undefined falls back on the environment, an empty one is none.)
   const { httpsProxy, httpProxy } = config.proxy;
   const proxied = !direct && Boolean((httpsProxy ?? process.env.https_proxy ?? process.env.HTTPS_PROXY) || (httpProxy ?? process.env.http_proxy ?? process.env.HTTP_PROXY));
@@ -357,6 +370,7 @@ export class Transport {
     const timeoutSignal = AbortSignal.timeout(timeoutMs);
     const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
     try {
+      liftoffOnlyOnNode20();
       const response = await request(buildUrl(config.baseUrl, apiRequest), {
         method: apiRequest.method,
         headers,

@@ -2,7 +2,7 @@
 // wrapping, so the front loads nothing more): the overview `hedge` prints alone, the grouped
 // command list of `hedge --help` (gh's layout: a command's name, then one line), and the parts
 // each command's help ends with (its examples, and the global options by name only).
-// Part of the front door (dist/cli.cjs): data and text only.
+// Part of the front door (dist/cli.js): data and text only.
 import { Help } from 'commander';
 import { COMMAND_GROUPS, type CommandSpec, type OptionSpec } from './command-spec.js';
 

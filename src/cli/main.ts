@@ -1,7 +1,7 @@
-// The front door (dist/cli.cjs): builds the commander program from the manifest, parses argv, and
+// The front door (dist/cli.js): builds the commander program from the manifest, parses argv, and
 // hands the chosen command — as data — to the lazily loaded runner (run.ts), which owns every
-// outcome and its exit code. This file holds no state and no error classes (scripts/build.mjs
-// checks it): whatever the lazily loaded side needs from here it gets through this module's exports.
+// outcome and its exit code. What it loads as it starts may bundle commander and no other package
+// (scripts/build.mjs checks it); everything else is behind a lazy import().
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import type { CommandSpec, RawInput } from './command-spec.js';

@@ -1,7 +1,7 @@
 // The command tree: collects each command's declaration (its `*.spec.ts` beside the command) and
 // imports the command's code lazily, by path, only when it runs. commander is built from it
 // (main.ts), the completion files are checked against it (test), and the agent interface describes
-// itself from it. Nothing here imports command code: the front (dist/cli.cjs) bundles only data.
+// itself from it. Nothing here imports command code: the front (dist/cli.js) bundles only data.
 import { OUTPUT_FORMATS } from '../domain/vocabulary.js';
 import { command, type CommandSpec, type OptionSpec } from './command-spec.js';
 import { MARKETS } from '../commands/markets.spec.js';

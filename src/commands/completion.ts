@@ -1,22 +1,14 @@
-// hedge completion bash|zsh|fish — prints the script kept in completions/ (shipped next to dist/
-// in the package), so the installed script always matches the installed command tree.
+// hedge completion bash|zsh|fish — prints the completion script the build generated from the
+// command specs (src/cli/completion-scripts.ts) into dist/completions/, beside the chunk this runs
+// from, so the script always matches the command tree it ships with; the single executable
+// carries the same files as assets (scripts/sea.mjs). Read, not generated here: the generator
+// needs the manifest, which loads this command (an import cycle).
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { getAsset, isSea } from 'node:sea';
 import type { CommandContext } from '../runtime/context.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { InputOf } from '../cli/command-spec.js';
 import { SHELL_VALUES, type COMPLETION } from './completion.spec.js';
-import { builtInAsset } from '../runtime/packaged-file.js';
-
-const FILE_FOR_SHELL: Record<(typeof SHELL_VALUES)[number], string> = {
-  bash: 'hedge.bash',
-  zsh: 'hedge.zsh',
-  fish: 'hedge.fish',
-};
-
-// The bundle's chunks sit in dist/ (→ ../completions); the source file sits in src/commands/
-// (→ ../../completions) when a test imports it directly.
-const CANDIDATE_DIRS = ['../completions/', '../../completions/'];
 
 export interface CompletionOptions {
   shell: (typeof SHELL_VALUES)[number];
@@ -35,25 +27,17 @@ export function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>): Pro
 }
 
 export async function runCompletion(ctx: CommandContext, { shell }: CompletionOptions): Promise<void> {
-  const fileName = FILE_FOR_SHELL[shell];
-  // The single executable carries the scripts inside it (scripts/sea.mjs).
-  const builtIn = builtInAsset(`completions/${fileName}`);
-  if (builtIn !== undefined) {
-    ctx.output.write(builtIn);
-    return;
+  const name = `completions/hedge.${shell}`;
+  let text: string | undefined;
+  try {
+    text = isSea() ? getAsset(name, 'utf8') : await readFile(new URL(`./${name}`, import.meta.url), 'utf8');
+  } catch {
+    text = undefined;
   }
-  for (const dir of CANDIDATE_DIRS) {
-    const path = fileURLToPath(new URL(`${dir}${fileName}`, import.meta.url));
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch {
-      continue;
-    }
-    ctx.output.write(text);
-    return;
+  if (text === undefined) {
+    throw new ConfigError(`The ${shell} completion script (dist/${name}) is missing from this installation.`, {
+      hint: 'Rebuild (npm run build) or reinstall hedge: the build writes the scripts into dist/completions/.',
+    });
   }
-  throw new ConfigError(`The ${shell} completion script (completions/${fileName}) is missing from this installation.`, {
-    hint: 'Reinstall hedge; the package ships the completions/ folder next to dist/.',
-  });
+  ctx.output.write(text);
 }

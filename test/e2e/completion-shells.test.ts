@@ -1,15 +1,26 @@
-// The completion scripts at work: completions/hedge.bash sourced in a real bash, its completion
+// The completion scripts at work in real shells: the bash script the build wrote
+// (dist/completions/, generated from the command specs) sourced in a real bash, its completion
 // function called on partial command lines, and COMPREPLY read back — profile names included,
-// from a store written by the CLI's own ProfileStore. `hedge completion SHELL` prints the very
-// files, and another shell is a usage error. zsh and fish are exercised too where installed.
+// from a store written by the CLI's own ProfileStore; the zsh script parsed by zsh, registered by
+// compinit from fpath, and its completion function run; the fish script parsed by fish and asked
+// for completions with `complete -C`. `hedge completion SHELL` prints the very files, and another
+// shell is a usage error. A shell that is not installed is reported skipped, with the reason
+// (Debian: `apt-get install zsh fish`).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/config/profile-store.js';
 import { ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
 
-const BASH_FILE = join(ROOT, 'completions', 'hedge.bash');
+function shellAvailable(shell: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+}
+const NO_ZSH = !shellAvailable('zsh');
+const NO_FISH = !shellAvailable('fish');
+
+const scriptFile = (shell: string) => join(ROOT, 'dist', 'completions', `hedge.${shell}`);
+const BASH_FILE = scriptFile('bash');
 let store: { path: string; remove: () => void };
 
 beforeAll(() => {
@@ -23,9 +34,6 @@ beforeAll(() => {
 });
 afterAll(() => store.remove());
 
-function shellAvailable(shell: string): boolean {
-  return spawnSync('bash', ['-c', `command -v ${shell}`]).status === 0;
-}
 
 /** Runs the bash completion function on each line (words split on spaces; a trailing space means an empty current word). */
 function bashComplete(lines: string[], env: Record<string, string> = { HEDGE_CONFIG_DIR: store.path }): string[][] {
@@ -109,10 +117,10 @@ describe('bash completion (a real bash)', () => {
 });
 
 describe('hedge completion SHELL', () => {
-  it.each(['bash', 'zsh', 'fish'])('prints completions/hedge.%s exactly', async (shell) => {
+  it.each(['bash', 'zsh', 'fish'])('prints dist/completions/hedge.%s exactly', async (shell) => {
     const result = await runHedge(['completion', shell]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(readFileSync(join(ROOT, 'completions', `hedge.${shell}`), 'utf8'));
+    expect(result.stdout).toBe(readFileSync(scriptFile(shell), 'utf8'));
     expect(result.stderr).toBe('');
   });
 
@@ -143,45 +151,70 @@ describe('hedge completion SHELL', () => {
   });
 });
 
-describe('zsh and fish scripts (checked where the shell is installed)', () => {
-  it('zsh: parses, and completes the same lines as bash', () => {
-    const text = readFileSync(join(ROOT, 'completions', 'hedge.zsh'), 'utf8');
-    expect(text.startsWith('#compdef hedge\n')).toBe(true);
-    expect(text).toContain('compdef _hedge hedge');
-    if (!shellAvailable('zsh')) return;
-    expect(spawnSync('zsh', ['-n', join(ROOT, 'completions', 'hedge.zsh')]).status).toBe(0);
-    // compadd/_describe stubbed to print what they were given: the script's own logic, outside the completion system.
+describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not installed)', () => {
+  it('parses (zsh -n)', () => {
+    const check = spawnSync('zsh', ['-n', scriptFile('zsh')], { encoding: 'utf8' });
+    expect(check.stderr).toBe('');
+    expect(check.status).toBe(0);
+  });
+
+  it('is registered for hedge by compinit when installed as _hedge in fpath', () => {
+    const dir = tempDir('hedge-zsh-fpath-');
+    try {
+      writeFileSync(join(dir.path, '_hedge'), readFileSync(scriptFile('zsh'), 'utf8'));
+      const program = 'fpath=("$1" $fpath); autoload -U compinit; compinit -u -D; print -r -- ${_comps[hedge]}';
+      const output = execFileSync('zsh', ['-f', '-c', program, 'zsh', dir.path], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir.path } });
+      expect(output.trim()).toBe('_hedge');
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('completes subcommands, options, values and profile names', () => {
+    // compadd and _files only work inside zsh's completion widget: here they print what the
+    // script's own function hands them.
     const program = [
       'compdef() { :; }',
       'source "$1"',
-      "compadd() { shift; print -r -- ${(P)1} }",
-      '_describe() { local a; local -a out; for a in "$@"; do [[ $a == (-t|options|commands|option|command|--) ]] && continue; out+=(${${(P)a}%%:*}); done; print -r -- $out }',
+      'compadd() { [[ $1 == -- ]] && shift; print -r -- "$@" }',
+      '_files() { print -r -- FILES }',
       't() { words=("$@"); CURRENT=$#words; _hedge }',
+      "t hedge ''",
       "t hedge quote USDTNGN ''",
       "t hedge hedges --status ''",
       "t hedge profile use ''",
       "t hedge profile ''",
+      "t hedge sandbox serve --fa",
+      "t hedge report --html ''",
     ].join('\n');
-    const output = execFileSync('zsh', ['-f', '-c', program, 'zsh', join(ROOT, 'completions', 'hedge.zsh')], {
+    const output = execFileSync('zsh', ['-f', '-c', program, 'zsh', scriptFile('zsh')], {
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HEDGE_CONFIG_DIR: store.path },
     })
       .split('\n')
       .map((line) => line.split(' ').sort().join(' '));
-    expect(output.slice(0, 4)).toEqual(['buy sell', 'closed failed filled submitted submitting', 'desk ops.eu sandbox-2', 'list remove use']);
+    expect(output[0]!.split(' ')).toEqual(expect.arrayContaining(['markets', 'quote', 'profile', 'journal', 'help']));
+    // Options are offered whole (zsh filters them by what was typed): the command's and the global ones.
+    expect(output.slice(1, 5)).toEqual(['buy sell', 'closed failed filled submitted submitting', 'desk ops.eu sandbox-2', 'list remove reset-wire use']);
+    expect(output[5]!.split(' ')).toEqual(expect.arrayContaining(['--fail-rate', '--fault-5xx', '--fault-429', '--json']));
+    expect(output[6]).toBe('FILES');
+  });
+});
+
+describe.skipIf(NO_FISH)('fish completion (a real fish; skipped: fish is not installed)', () => {
+  it('parses (fish -n)', () => {
+    const check = spawnSync('fish', ['-n', scriptFile('fish')], { encoding: 'utf8' });
+    expect(check.stderr).toBe('');
+    expect(check.status).toBe(0);
   });
 
-  it('fish: parses, and completes the same lines as bash', () => {
-    const text = readFileSync(join(ROOT, 'completions', 'hedge.fish'), 'utf8');
-    expect(text).toContain('complete -c hedge');
-    if (!shellAvailable('fish')) return;
-    expect(spawnSync('fish', ['-n', join(ROOT, 'completions', 'hedge.fish')]).status).toBe(0);
-    const lines = ['hedge qu', 'hedge quote USDTNGN ', 'hedge quote USDTNGN buy 10k --tenor ', 'hedge profile use ', 'hedge completion '];
+  it('completes commands, arguments, option values and profile names', () => {
+    const lines = ['hedge qu', 'hedge quote USDTNGN ', 'hedge quote USDTNGN buy 10k --tenor ', 'hedge profile use ', 'hedge completion ', 'hedge profile ', 'hedge hedges --w', 'hedge --profile '];
     const program = `source $argv[1]; for line in $argv[2..-1]; complete -C "$line" | string replace -r '\\t.*' '' | sort | string join ' '; end`;
-    const output = execFileSync('fish', ['--no-config', '-c', program, join(ROOT, 'completions', 'hedge.fish'), ...lines], {
+    const output = execFileSync('fish', ['--no-config', '-c', program, scriptFile('fish'), ...lines], {
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: store.path, HEDGE_CONFIG_DIR: store.path },
     }).split('\n');
-    expect(output.slice(0, lines.length)).toEqual(['quote', 'buy sell', '1 3 7', 'desk ops.eu sandbox-2', 'bash fish zsh']);
+    expect(output.slice(0, lines.length)).toEqual(['quote', 'buy sell', '1 3 7', 'desk ops.eu sandbox-2', 'bash fish zsh', 'list remove reset-wire use', '--wait --watch', 'desk ops.eu sandbox-2']);
   });
 });

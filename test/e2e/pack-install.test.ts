@@ -35,12 +35,12 @@ function run(command: string, args: string[], options: { cwd: string; env?: Reco
 
 /**
  * What git sees of the paths npm pack could touch: the manifest and lockfile, what the package
- * ships (bin/, completions/; dist/ is built and ignored), and a tarball left in the checkout. The
+ * ships (bin/; dist/ is built and ignored), and a tarball left in the checkout. The
  * rest of the tree is not compared, so that someone editing it while the suite runs does not read
  * as a change made by npm pack.
  */
 async function workTreeStatus(): Promise<string> {
-  const paths = ['package.json', 'package-lock.json', 'bin', 'completions', 'dist', '*.tgz'];
+  const paths = ['package.json', 'package-lock.json', 'bin', 'dist', '*.tgz'];
   const status = await run('git', ['status', '--porcelain', '--untracked-files=all', '--', ...paths], { cwd: ROOT });
   expect(status.code).toBe(0);
   return status.stdout;
@@ -58,8 +58,9 @@ describe('installing from the packed tarball', () => {
       const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
       const files = packed!.files.map((file) => file.path);
       expect(files).toContain('bin/hedge.js');
-      expect(files).toContain('dist/cli.cjs');
+      expect(files).toContain('dist/cli.js');
       expect(files).toContain('dist/hedge.1');
+      for (const shell of ['bash', 'zsh', 'fish']) expect(files).toContain(`dist/completions/hedge.${shell}`);
       expect(files.filter((path) => /^(src|test|scripts|bench)\//.test(path))).toEqual([]);
       const tarball = join(dir.path, packed!.filename);
       expect(existsSync(tarball)).toBe(true);

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 // End-to-end tests spawn bin/hedge.js, which runs dist/: build it from the current source first.
-// The runs share one code cache folder (bin/code-cache.js), as one user's runs do: without it,
-// each run in its private HOME would compile dist/ and write its cache anew.
+// The runs share one cache folder (on Node >= 22.1 bin/hedge.js keeps Node's compile cache
+// there), as one user's runs do: without it, each run in its private HOME would write its own.
 export default function setup(): () => void {
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
-  const codeCache = mkdtempSync(join(tmpdir(), 'hedge-test-code-cache-'));
+  const codeCache = mkdtempSync(join(tmpdir(), 'hedge-test-cache-'));
   process.env.HEDGE_TEST_CODE_CACHE_DIR = codeCache;
   return () => rmSync(codeCache, { recursive: true, force: true });
 }

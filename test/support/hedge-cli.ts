@@ -44,7 +44,7 @@ export function baseEnv(configDir: string): Record<string, string> {
     NO_COLOR: '1',
     TZ: 'UTC',
     LANG: 'C.UTF-8',
-    // The suite's one code cache folder (test/support/global-setup.ts), when there is one.
+    // The suite's one cache folder (test/support/global-setup.ts), when there is one.
     ...(process.env.HEDGE_TEST_CODE_CACHE_DIR ? { HEDGE_CACHE_DIR: process.env.HEDGE_TEST_CODE_CACHE_DIR } : {}),
   };
 }

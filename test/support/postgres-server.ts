@@ -1,5 +1,5 @@
 // A throwaway PostgreSQL server, a real one (never a mock), for the team-store tests
-// (test/support/postgres.ts) and bench/journal-store.mjs. It runs Debian's server binaries
+// (test/support/postgres.ts). It runs Debian's server binaries
 // (/usr/lib/postgresql/<version>/bin, or HEDGE_TEST_PG_BIN): initdb in a temp folder, the
 // postmaster on a free loopback port with password (SCRAM) logins; `close()` stops it and removes
 // the folder. PostgreSQL refuses to run as root, so as root both run as the `postgres` user (the

@@ -1,12 +1,14 @@
 // The documentation holds together: README.md is a front door of at most 300 lines whose set-up
 // commands are exactly what CI runs (.ci/run); every relative link in README.md and docs/ points at
 // a file that exists and, with a #fragment, at a heading of it; every top-level command is
-// documented in docs/commands.md; and docs/exit-codes.md is the table of src/exit-codes.ts.
+// documented in docs/commands.md; docs/exit-codes.md is the table of src/exit-codes.ts; and
+// docs/command-reference.md is what the specs generate.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { EXIT_CODES } from '../../src/exit-codes.js';
+import { commandReference } from '../../src/cli/reference.js';
 import { ROOT } from '../support/hedge-cli.js';
 
 const DOCS = join(ROOT, 'docs');
@@ -66,11 +68,24 @@ describe('README.md', () => {
     expect(ci).toEqual(['npm ci && npm run build', 'npm test']);
   });
 
-  it('spells a command the way that works after the set-up: `npx hedge`, never a bare `hedge` at a prompt', () => {
+  it('spells a command the way that works after the set-up, at the binary\'s own cost: `./bin/hedge.js`, never a bare `hedge` at a prompt nor `npx hedge`', () => {
     const blocks = [...readme.matchAll(/^```(sh|console)\n([\s\S]*?)^```/gm)].map((match) => match[2]!);
-    const bare = blocks.flatMap((block) => block.split('\n')).filter((line) => /^(\$ )?hedge\b/.test(line) || /[|;&]\s*hedge\b/.test(line));
+    const lines = blocks.flatMap((block) => block.split('\n')).map((line) => line.replace(/\s+#.*$/, ''));
+    const bare = lines.filter((line) => /^(\$ )?hedge\b/.test(line) || /[|;&]\s*hedge\b/.test(line));
     // The tarball install line names `hedge` only in its comment (after installing, it is on PATH).
     expect(bare).toEqual([]);
+    const runs = lines.filter((line) => /(^|[\s|;&$])(\.\/bin\/hedge\.js|npx hedge)\b/.test(line));
+    expect(runs.length).toBeGreaterThan(10);
+    expect(runs.filter((line) => !line.includes('./bin/hedge.js'))).toEqual([]);
+    // npx starts npm before hedge (~0.5 s of CPU): no command block in README or docs/ types it, and
+    // no page tells a checkout to use it.
+    const npx = FILES.flatMap((path) => {
+      const text = read(path);
+      const typed = [...text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].flatMap((match) => match[1]!.split('\n')).filter((line) => /^(\$ )?npx hedge\b|[|;&]\s*npx hedge\b/.test(line));
+      const told = text.split('\n').filter((line) => /in a checkout, (type )?`npx hedge/.test(line));
+      return [...typed, ...told].map((line) => `${relative(ROOT, path)}: ${line}`);
+    });
+    expect(npx).toEqual([]);
   });
 });
 
@@ -134,3 +149,12 @@ describe('docs/exit-codes.md', () => {
     expect(block).toBe(table);
   });
 });
+
+describe('docs/command-reference.md', () => {
+  it('is generated from the command specs (after a change to a spec: npm run build && node scripts/command-reference.mjs)', () => {
+    const reference = commandReference();
+    for (const spec of COMMANDS) expect(reference).toContain(`### hedge ${spec.name}`);
+    expect(read(join(DOCS, 'command-reference.md'))).toBe(reference);
+  });
+});
+

@@ -1,0 +1,291 @@
+// The bash, zsh and fish completion scripts, generated from the command specs (the manifest's
+// tree). The build writes them to dist/completions/ (scripts/build.mjs), which `hedge completion
+// SHELL` prints. Only the build imports this module. A command or option added to a spec is completed with no
+// other file to touch. Profile names are read from the store file at completion time, by the shell
+// itself (no node process is started, so completing stays instant).
+import type { ArgSpec, CommandSpec, OptionSpec } from './command-spec.js';
+import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
+
+export type Shell = 'bash' | 'zsh' | 'fish';
+
+/** How an option's or argument's value completes: fixed words, profile names, file names, or nothing. */
+type Values = { words: readonly string[] } | { profiles: true } | { files: true } | undefined;
+
+interface Flag {
+  names: string[];
+  takesValue: boolean;
+  values: Values;
+  description: string;
+}
+
+interface CommandNode {
+  path: string;
+  subcommands: Array<{ name: string; summary: string }>;
+  options: Flag[];
+  args: Values[];
+}
+
+// commander adds -h/--help to every command and -V/--version to the program; main.ts answers
+// `hedge help exit-codes` itself.
+const BUILT_IN_OPTIONS: Flag[] = [
+  { names: ['-h', '--help'], takesValue: false, values: undefined, description: 'help for hedge or for a command' },
+  { names: ['-V', '--version'], takesValue: false, values: undefined, description: 'the version' },
+];
+const HELP_COMMAND = { name: 'help', summary: 'Help on a topic: exit-codes' };
+
+function valuesOf(spec: { values?: OptionSpec['values'] | ArgSpec['values'] }, placeholder = ''): Values {
+  if (Array.isArray(spec.values)) return { words: spec.values };
+  if (spec.values === 'profile') return { profiles: true };
+  // A placeholder that names a file or folder (`--html <file>`, `--root <dir>`) completes paths.
+  if (/<(file|dir|path)>/.test(placeholder)) return { files: true };
+  return undefined;
+}
+
+function flagOf(option: OptionSpec): Flag {
+  return {
+    names: option.flags.split(/[\s,]+/).filter((part) => part.startsWith('-')),
+    takesValue: /[<[]/.test(option.flags),
+    values: valuesOf(option, option.flags),
+    description: option.description,
+  };
+}
+
+/** Every command path of the tree ('' is the program itself, whose options hold after any command). */
+export function commandNodes(commands: readonly CommandSpec[] = COMMANDS): CommandNode[] {
+  const nodes: CommandNode[] = [
+    {
+      path: '',
+      subcommands: [...commands.map(({ name, summary }) => ({ name, summary })), HELP_COMMAND],
+      options: [...GLOBAL_OPTIONS.map(flagOf), ...BUILT_IN_OPTIONS],
+      args: [],
+    },
+    { path: 'help', subcommands: [{ name: 'exit-codes', summary: 'The exit codes and what each means' }], options: [], args: [] },
+  ];
+  const walk = (specs: readonly CommandSpec[], prefix: string) => {
+    for (const spec of specs) {
+      const path = prefix ? `${prefix} ${spec.name}` : spec.name;
+      nodes.push({
+        path,
+        subcommands: (spec.subcommands ?? []).map(({ name, summary }) => ({ name, summary })),
+        options: (spec.options ?? []).map(flagOf),
+        args: (spec.args ?? []).map((arg) => valuesOf(arg)),
+      });
+      walk(spec.subcommands ?? [], path);
+    }
+  };
+  walk(commands, '');
+  return nodes;
+}
+
+export function completionScript(shell: Shell, commands: readonly CommandSpec[] = COMMANDS): string {
+  const nodes = commandNodes(commands);
+  return shell === 'fish' ? fishScript(nodes) : posixScript(shell, nodes);
+}
+
+const HEADER = (install: string) => `# ${install}
+#
+# Generated from hedge's command specs (src/cli/completion-scripts.ts); do not edit.
+# Profile names are read from the store file at completion time.
+`;
+
+/** A word in single quotes, for bash, zsh and fish alike (fish: backslash and quote escaped). */
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+const fishQuote = (text: string) => `'${text.replace(/[\\']/g, '\\$&')}'`;
+const allFlags = (nodes: CommandNode[]) => nodes.flatMap((node) => node.options);
+const uniqueNames = (flags: Flag[]) => [...new Set(flags.flatMap((flag) => flag.names))];
+
+// The profile names of the store file hedge writes (2-space indented JSON).
+const PROFILES_SED = `sed -n '/^  "profiles": {/,/^  }/s/^    "\\([A-Za-z0-9][A-Za-z0-9_.-]*\\)": {.*/\\1/p'`;
+
+/** bash and zsh share the tables and the walk over the words typed; they differ in how candidates are offered. */
+function posixScript(shell: 'bash' | 'zsh', nodes: CommandNode[]): string {
+  const zsh = shell === 'zsh';
+  const table = (name: string, rows: Array<[string, string]>, fallback = "REPLY=''") =>
+    [`${name}() {`, '  case "$1" in', ...rows.map(([label, body]) => `    ${label}) ${body} ;;`), `    *) ${fallback} ;;`, '  esac', '}'].join('\n');
+  const valueBody = (values: Values) =>
+    values === undefined ? "REPLY=''" : 'words' in values ? `REPLY=${quote(values.words.join(' '))}` : 'profiles' in values ? '_hedge_profiles' : 'return 1';
+  const valued = allFlags(nodes).filter((flag) => flag.takesValue);
+  const optionValueRows = new Map<string, string>();
+  for (const flag of valued) if (flag.values) for (const name of flag.names) optionValueRows.set(name, valueBody(flag.values));
+  const argRows: Array<[string, string]> = nodes.flatMap((node) =>
+    node.args.flatMap((values, index): Array<[string, string]> => (values && !('files' in values) ? [[quote(`${node.path}:${index}`), valueBody(values)]] : [])),
+  );
+  const offer = zsh
+    ? { words: 'compadd -- ${=REPLY}', files: '_files' }
+    : { words: 'COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))', files: 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))' };
+  return `${zsh ? '#compdef hedge\n' : ''}${HEADER(zsh ? 'zsh completion for hedge. Install: hedge completion zsh > "${fpath[1]}/_hedge"' : 'bash completion for hedge. Install: hedge completion bash > ~/.local/share/bash-completion/completions/hedge')}
+# Subcommands of a command path ('' is the top level).
+${table('_hedge_subcommands', nodes.filter((node) => node.subcommands.length > 0).map((node) => [quote(node.path), `REPLY=${quote(node.subcommands.map(({ name }) => name).join(' '))}`]))}
+
+# Options of a command path; '' holds the global options, valid after any command.
+${table('_hedge_options', nodes.filter((node) => node.options.length > 0).map((node) => [quote(node.path), `REPLY=${quote(uniqueNames(node.options).join(' '))}`]))}
+
+# Options whose next word is their value.
+${table('_hedge_takes_value', [[uniqueNames(valued).join(' | '), 'return 0']], 'return 1')}
+
+_hedge_profiles() {
+  local file="\${HEDGE_CONFIG_DIR:-\${XDG_CONFIG_HOME:-$HOME/.config}/hedge}/config.json"
+  REPLY=''
+  [[ -r $file ]] || return 0
+  REPLY=$(${PROFILES_SED} "$file" 2>/dev/null)
+}
+
+# Values of an option; returns 1 when the value is a file name.
+${table('_hedge_option_values', [...optionValueRows].map(([name, body]) => [name, body]))}
+
+# Values of the Nth positional argument (0-based) of a command path.
+${table('_hedge_arg_values', argRows).replace('case "$1" in', 'case "$1:$2" in')}
+
+_hedge() {
+  local cmdpath='' word option='' expecting='' REPLY cur
+  local -i index=0 i first last
+  ${zsh ? 'cur=${words[CURRENT]}; first=2; last=$((CURRENT - 1))' : 'cur=${COMP_WORDS[COMP_CWORD]}; first=1; last=$((COMP_CWORD - 1)); COMPREPLY=()'}
+  # Walk the words before the cursor: the command path (not $path: zsh ties that to PATH), option values, the positional count.
+  for ((i = first; i <= last; i++)); do
+    word=${zsh ? '${words[i]}' : '${COMP_WORDS[i]}'}
+    if [[ $word == '=' && -n $option ]]; then
+      expecting=1 # bash splits --option=value at '='
+      continue
+    fi
+    if [[ -n $expecting ]]; then
+      expecting='' option=''
+      continue
+    fi
+    option=''
+    case $word in
+      --*=*) continue ;;
+      -*) _hedge_takes_value "$word" && option=$word expecting=1; continue ;;
+    esac
+    _hedge_subcommands "$cmdpath"
+    if ((index == 0)) && [[ -n $REPLY && " $REPLY " == *" $word "* ]]; then
+      cmdpath=\${cmdpath:+$cmdpath }$word
+    else
+      index+=1
+    fi
+  done
+  if [[ $cur == '=' && -n $option ]]; then
+    cur='' expecting=1
+  fi
+  if [[ -n $expecting ]]; then
+    if ! _hedge_option_values "$option"; then ${offer.files}; return 0; fi
+    ${offer.words}
+    return 0
+  fi
+  if [[ $cur == -* ]]; then
+    local own=''
+    if [[ -n $cmdpath ]]; then _hedge_options "$cmdpath"; own=$REPLY; fi
+    _hedge_options ''
+    REPLY="$own $REPLY"
+    ${offer.words}
+    return 0
+  fi
+  _hedge_subcommands "$cmdpath"
+  if ((index == 0)) && [[ -n $REPLY ]]; then
+    ${offer.words}
+    return 0
+  fi
+  _hedge_arg_values "$cmdpath" "$index" || { ${offer.files}; return 0; }
+  ${offer.words}
+  return 0
+}
+
+${zsh ? '# Loaded from fpath (autoload) it completes at once; sourced, it registers itself.\nif [[ $zsh_eval_context[-1] == loadautofunc ]]; then\n  _hedge "$@"\nelse\n  compdef _hedge hedge\nfi' : 'complete -F _hedge hedge'}
+`;
+}
+
+function fishScript(nodes: CommandNode[]): string {
+  const valued = uniqueNames(allFlags(nodes).filter((flag) => flag.takesValue));
+  const lines = [
+    HEADER('fish completion for hedge. Install: hedge completion fish > ~/.config/fish/completions/hedge.fish'),
+    '# Subcommands of a command path (\'\' is the top level).',
+    'function __hedge_subcommands',
+    '    switch "$argv"',
+    ...nodes.filter((node) => node.subcommands.length > 0).flatMap((node) => [`        case ${fishQuote(node.path)}`, `            echo ${node.subcommands.map(({ name }) => name).join(' ')}`]),
+    '    end',
+    'end',
+    '',
+    '# Options whose next word is their value.',
+    'function __hedge_takes_value',
+    `    contains -- $argv[1] ${valued.join(' ')}`,
+    'end',
+    '',
+    '# The command path (one line) and how many positional arguments follow it, from the words before the cursor.',
+    'function __hedge_state',
+    '    set -l tokens (commandline -opc)',
+    '    set -e tokens[1]',
+    '    set -l path',
+    '    set -l index 0',
+    '    set -l expecting 0',
+    '    for token in $tokens',
+    '        if test $expecting = 1',
+    '            set expecting 0',
+    '            continue',
+    '        end',
+    '        switch $token',
+    "            case '--*=*'",
+    '                continue',
+    "            case '-*'",
+    '                __hedge_takes_value $token; and set expecting 1',
+    '                continue',
+    '        end',
+    "        if test $index = 0; and contains -- $token (string split ' ' -- (__hedge_subcommands \"$path\"))",
+    '            set path $path $token',
+    '        else',
+    '            set index (math $index + 1)',
+    '        end',
+    '    end',
+    '    echo "$path"',
+    '    echo $index',
+    'end',
+    '',
+    'function __hedge_path_is',
+    '    set -l state (__hedge_state)',
+    '    test "$state[1]" = "$argv"',
+    'end',
+    '',
+    'function __hedge_command_at',
+    '    set -l state (__hedge_state)',
+    '    test "$state[1]" = "$argv"; and test "$state[2]" = 0',
+    'end',
+    '',
+    'function __hedge_arg_at',
+    '    set -l state (__hedge_state)',
+    '    test "$state[1]" = "$argv[2..-1]"; and test "$state[2]" = "$argv[1]"',
+    'end',
+    '',
+    'function __hedge_profiles',
+    '    set -l dir $HEDGE_CONFIG_DIR',
+    '    if test -z "$dir"',
+    '        if test -n "$XDG_CONFIG_HOME"',
+    '            set dir $XDG_CONFIG_HOME/hedge',
+    '        else',
+    '            set dir $HOME/.config/hedge',
+    '        end',
+    '    end',
+    '    test -r $dir/config.json; or return 0',
+    `    command ${PROFILES_SED} $dir/config.json 2>/dev/null`,
+    'end',
+    '',
+    'complete -c hedge -e',
+    '# No file names unless an option or argument asks for one.',
+    'complete -c hedge -f',
+  ];
+  const valueFlags = (values: Values) =>
+    values === undefined ? ' -x' : 'words' in values ? ` -x -a ${fishQuote(values.words.join(' '))}` : 'profiles' in values ? " -x -a '(__hedge_profiles)'" : ' -r -F';
+  for (const node of nodes) {
+    const at = node.path ? ` ${node.path}` : '';
+    for (const sub of node.subcommands) lines.push(`complete -c hedge -n ${fishQuote(`__hedge_command_at${at}`)} -a ${sub.name} -d ${fishQuote(sub.summary)}`);
+    for (const option of node.options) {
+      // The program's options hold after any command: no condition.
+      const condition = node.path ? ` -n ${fishQuote(`__hedge_path_is${at}`)}` : '';
+      const names = option.names.map((name) => (name.startsWith('--') ? ` -l ${name.slice(2)}` : ` -s ${name.slice(1)}`)).join('');
+      lines.push(`complete -c hedge${condition}${names}${option.takesValue ? valueFlags(option.values) : ''} -d ${fishQuote(option.description)}`);
+    }
+    node.args.forEach((values, index) => {
+      if (values === undefined) return;
+      const offer = 'words' in values ? `-a ${fishQuote(values.words.join(' '))}` : 'profiles' in values ? "-a '(__hedge_profiles)'" : '-F';
+      lines.push(`complete -c hedge -n ${fishQuote(`__hedge_arg_at ${index} ${node.path}`)} ${offer}`);
+    });
+  }
+  return `${lines.join('\n')}\n`;
+}

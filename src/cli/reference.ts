@@ -1,0 +1,57 @@
+// What the build generates from the specs (scripts/build.mjs bundles this as dist/reference.js):
+// the manual page's input, the completion scripts and docs/command-reference.md. Not loaded by
+// hedge when it runs.
+import { COMMAND_GROUPS, type CommandSpec } from './command-spec.js';
+import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { VERSION } from '../version.js';
+
+export { completionScript } from './completion-scripts.js';
+
+/** The input of scripts/man-page.mjs's renderManPage. */
+export function manPageInput() {
+  return { commands: COMMANDS, globalOptions: GLOBAL_OPTIONS, groups: COMMAND_GROUPS, exitCodes: EXIT_CODES, version: VERSION };
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function usageOf(path: string[], spec: CommandSpec): string {
+  const args = (spec.args ?? []).map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`));
+  return ['hedge', ...path, ...args, ...((spec.options ?? []).length > 0 ? ['[options]'] : [])].join(' ');
+}
+
+function commandSection(path: string[], spec: CommandSpec): string[] {
+  if (spec.subcommands) return spec.subcommands.flatMap((sub) => commandSection([...path, sub.name], sub));
+  const lines = [`### hedge ${path.join(' ')}`, '', cell(spec.description ?? spec.summary), '', '```', usageOf(path, spec), '```', ''];
+  if ((spec.args ?? []).length > 0) {
+    lines.push('| argument | meaning |', '|---|---|', ...(spec.args ?? []).map((arg) => `| \`${arg.name}\`${arg.required ? '' : ' (optional)'} | ${cell(arg.description)} |`), '');
+  }
+  if ((spec.options ?? []).length > 0) {
+    lines.push('| option | meaning |', '|---|---|', ...(spec.options ?? []).map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`), '');
+  }
+  if (spec.examples.length > 0) lines.push('```sh', ...spec.examples, '```', '');
+  return lines;
+}
+
+/** docs/command-reference.md: every command, argument, option and example, from the specs (scripts/command-reference.mjs writes it; a test compares). */
+export function commandReference(): string {
+  const lines = [
+    '# Command reference',
+    '',
+    '<!-- Generated from the command specs by `node scripts/command-reference.mjs` (after `npm run build`); do not edit. -->',
+    '',
+    'Every command with its arguments, options and examples, as `hedge COMMAND --help` and the manual page',
+    'give them; [commands.md](commands.md) explains them in depth. Commands are written `hedge …` as',
+    'installed; in a checkout, `./bin/hedge.js …`.',
+    '',
+  ];
+  const grouped = [...COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: COMMANDS.filter((spec) => spec.group === id) })), { heading: 'Other commands', members: COMMANDS.filter((spec) => !spec.group) }];
+  for (const { heading, members } of grouped) {
+    if (members.length === 0) continue;
+    lines.push(`## ${heading}`, '');
+    for (const spec of members) lines.push(...commandSection([spec.name], spec));
+  }
+  lines.push('## Global options', '', 'Every command takes these.', '', '| option | meaning |', '|---|---|', ...GLOBAL_OPTIONS.map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`), '');
+  lines.push('The exit codes are in [exit-codes.md](exit-codes.md).');
+  return `${lines.join('\n')}\n`;
+}
