@@ -18,7 +18,8 @@ async function table(simulator: Simulator, args: string[], columns: number): Pro
 }
 
 async function openWith(simulator: Simulator, side: 'buy' | 'sell', reference: string): Promise<void> {
-  const opened = await simulator.hedge(['open', MARKET, side, '10000', '--tenor', '3', '--ref', reference, '--json']);
+  // A test may open the same hedge again after closing it: --again says it is meant.
+  const opened = await simulator.hedge(['open', MARKET, side, '10000', '--tenor', '3', '--ref', reference, '--json', '--again']);
   expect(opened.code, opened.stderr).toBe(0);
   expect(simulator.active(side).map((hedge) => hedge.clientReference)).toEqual([reference]);
   // An hour on: the mark has moved off the entry, so both rate columns are drawn.

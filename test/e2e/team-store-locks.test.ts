@@ -9,7 +9,7 @@
 // dies with the process that held it. The store's side alone is tested in
 // test/journal/postgres-store.test.ts.
 import type { ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -92,5 +92,67 @@ describeWithPostgres('check and act under one lock, across machines', (server) =
     expect(third.code, third.stderr).toBe(0);
     expect(sideNotional(t, 'buy')).toBe(1_000);
     expect(trades(t)).toHaveLength(1);
+  });
+});
+
+describeWithPostgres('after a send, and through a store outage (issue 36)', (server) => {
+  const startSimulator = useSimulators();
+
+  it('the keeper outlives its store: PostgreSQL restarted under it, it says so (an error event, its alert hook runs), takes its lock again and goes on', async () => {
+    const t = await startSimulator();
+    const team = await teamOf(t, server());
+    teams.push(team);
+    const file = join(team.a.dir, 'target.csv');
+    writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,buy,1000,3\n');
+    const alerts = join(team.a.dir, 'alerts.ndjson');
+    let keeper: ChildProcess | undefined;
+    let printed = '';
+    const running = team.a.hedge(['keep', file, '--interval', '2', '--alert-cmd', `cat >> ${alerts}`], {
+      timeoutMs: 120_000,
+      onSpawn: (spawned) => {
+        keeper = spawned;
+        spawned.stdout!.on('data', (chunk: string) => (printed += chunk));
+      },
+    });
+    try {
+      await until(() => printed.includes('"event":"cycle"'), "the keeper's first cycle", { timeoutMs: 30_000, process: running });
+      expect(sideNotional(t, 'buy')).toBe(1_000);
+      await server().stop();
+      await until(() => /"event":"error"/.test(printed), 'an error event while the store is down', { timeoutMs: 30_000, process: running });
+      await server().start();
+      const cyclesBefore = printed.split('"event":"cycle"').length;
+      await until(() => printed.split('"event":"cycle"').length > cyclesBefore, 'a good cycle after the store returned', { timeoutMs: 40_000, process: running });
+      // Its lock was taken again: a second keeper on machine B is still refused.
+      const second = await team.b.hedge(['keep', join(team.a.dir, 'target.csv'), '--once']);
+      expect(second.code, second.stderr).toBe(11);
+      expect(printed).toContain('keeper_lock_lost');
+      await until(() => existsSync(alerts) && readFileSync(alerts, 'utf8').includes('"event":"error"'), 'the alert hook ran for the outage', { timeoutMs: 15_000 });
+      expect(trades(t)).toHaveLength(1);
+    } finally {
+      keeper?.kill('SIGTERM');
+      await running;
+    }
+  });
+
+  it("apply's step sent, then the store lost while it waits: the exit says what was sent (5), never 13 'nothing was sent'", async () => {
+    const t = await startSimulator({ fillDelayMs: 3_000 });
+    const team = await teamOf(t, server());
+    teams.push(team);
+    t.seedOpen('sell', 1_000);
+    const file = join(team.a.dir, 'target.csv');
+    writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,sell,1500,3\n');
+    const applying = team.a.hedge(['apply', file, '--json'], { timeoutMs: 60_000 });
+    await until(() => t.writes().some((entry) => entry.path === '/hedges/add'), 'the add of the apply was sent', { timeoutMs: 30_000, process: applying });
+    await server().stop();
+    let result;
+    try {
+      result = await applying;
+    } finally {
+      await server().start();
+    }
+    expect(result.code, result.stderr).not.toBe(13);
+    expect([0, 5, 7, 12]).toContain(result.code);
+    expect(result.stderr).not.toContain('before sending anything');
+    expect(t.writes().filter((entry) => entry.path === '/hedges/add')).toHaveLength(1);
   });
 });
