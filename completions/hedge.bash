@@ -25,20 +25,20 @@ _hedge_subcommands() {
 # Options of a command path; '' holds the global options, valid after any command.
 _hedge_options() {
   case "$1" in
-    '') REPLY='--json --profile --demo -y --yes --no-input --no-color --verbose --timeout --request-timeout --format --fields --query --no-header -h --help -V --version' ;;
+    '') REPLY='--json --raw --profile --demo -y --yes --no-input --no-color --verbose --timeout --request-timeout --format --fields --query --no-header -h --help -V --version' ;;
     'quote') REPLY='-t --tenor --until' ;;
     'open') REPLY='-t --tenor --ref --allow-duplicate-ref --skip-checks --no-wait --idempotency-key --new --dry-run' ;;
     'add') REPLY='--skip-checks --no-wait --idempotency-key --new --dry-run' ;;
     'reduce') REPLY='--no-wait --idempotency-key --new --dry-run' ;;
     'close') REPLY='--no-wait --idempotency-key --new --dry-run' ;;
     'price') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
-    'hedges') REPLY='--status --ref --limit --wait --watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
+    'hedges') REPLY='--status --ref --limit --all --wait --watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
     'positions') REPLY='--ref --watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
     'account') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
     'maturities') REPLY='--within --ref --until' ;;
     'roll') REPLY='-t --tenor --skip-checks --no-wait --idempotency-key --new --dry-run' ;;
     'mcp') REPLY='--allow-live --root --max-notional --max-daily-notional --markets' ;;
-    'history') REPLY='--limit --since --until --ref' ;;
+    'history') REPLY='--limit --all --since --until --ref' ;;
     'plan') REPLY='--tolerance --until' ;;
     'apply') REPLY='--tolerance --dry-run' ;;
     'keep') REPLY='--once --interval --converge --tolerance --alert-cmd --dry-run' ;;

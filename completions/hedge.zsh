@@ -89,6 +89,7 @@ _hedge_options() {
       '--fields:only these fields, in this order (comma-separated)'
       '--query:a JMESPath expression applied to the JSON data'
       '--no-header:tsv and csv without their header row'
+      '--raw:with JSON: the server data as it sent it'
       '-h:show help'
       '--help:show help'
       '-V:print the version'
@@ -132,7 +133,8 @@ _hedge_options() {
     (hedges) reply=(
       '--status:only hedges in this status'
       '--ref:only hedges with this client reference'
-      '--limit:at most this many (1 to 500)'
+      '--limit:at most this many (1 to 500; default 50)'
+      '--all:every one there is, page after page'
       '--wait:with an ID: poll until the hedge is filled, failed or closed'
       '--watch:refresh every few seconds (default 2); NDJSON when not a terminal'
       '--alert-pnl:with --watch: alert when net P&L is at or below this many USD'
@@ -204,7 +206,8 @@ _hedge_options() {
       '--until:poll a GET until this JMESPath condition over the envelope holds'
     ) ;;
     (history) reply=(
-      '--limit:at most this many (1 to 500)'
+      '--limit:at most this many (1 to 500; default 50)'
+      '--all:every one there is, page after page'
       '--since:closed on or after this date'
       '--until:closed before this date, or a condition to poll until'
       '--ref:only what carries this client reference (your deal id)'

@@ -75,7 +75,7 @@ describe('bash completion (a real bash)', () => {
       ['hedge sandbox ', ['serve']],
       ['hedge sandbox serve --fa', ['--fail-rate', '--fault-5xx', '--fault-429']],
       ['hedge hedges --w', ['--wait', '--watch']],
-      ['hedge login --', ['--base-url', '--ca-file', '--journal-url', '--json', '--profile', '--demo', '--yes', '--no-input', '--no-color', '--verbose', '--timeout', '--request-timeout', '--format', '--fields', '--query', '--no-header', '--help', '--version']],
+      ['hedge login --', ['--base-url', '--ca-file', '--journal-url', '--json', '--raw', '--profile', '--demo', '--yes', '--no-input', '--no-color', '--verbose', '--timeout', '--request-timeout', '--format', '--fields', '--query', '--no-header', '--help', '--version']],
       ['hedge quote USDTNGN buy 10k ', []],
       ['hedge --ver', ['--verbose', '--version']],
     ];
