@@ -94,6 +94,9 @@ export interface PriceQuote {
 const PRICE_FIELDS = ['price', 'mid', 'mid_price', 'midPrice', 'mid_rate', 'rate', 'value', 'last', 'last_price'] as const;
 const MARKET_FIELDS = ['market', 'symbol', 'pair', 'instrument', 'ticker'] as const;
 const TIME_FIELDS = ['timestamp', 'ts', 'time', 'as_of', 'asOf', 'updated_at', 'at'] as const;
+/** Every name a price, its market or its time is read from (a bid and an ask make a mid): read, they are shown as ours. */
+export const PRICE_READ_NAMES: ReadonlySet<string> = new Set([...PRICE_FIELDS, ...MARKET_FIELDS, ...TIME_FIELDS, 'bid', 'ask']);
+
 /** Where a list of prices may be wrapped in an object. */
 const PRICE_LIST_KEYS = ['prices', 'rates', 'quotes', 'data', 'items', 'results'] as const;
 

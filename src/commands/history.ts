@@ -78,6 +78,9 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
     // as it comes, up to --limit kept. JSON goes out as it is kept, so a long history is never
     // held whole (issue 31); the other formats lay out what was kept.
     const streamed = ctx.output.jsonListWriter(HISTORY_RESOURCE.fields);
+    // A period (or a reference) lists every closed hedge in it unless --limit says fewer: it was
+    // never one server page, so it keeps no default length.
+    const keptAtMost = defaultLength ? Number.POSITIVE_INFINITY : limit;
     const kept: HistoryRecord[] = [];
     let unreadable = 0;
     let count = 0;
@@ -89,7 +92,7 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
       if (streamed) streamed.add(ctx.output.inOneShape ? historyRecordForPeople(raw) : raw);
       else kept.push(raw);
       count += 1;
-      return count < limit;
+      return count < keptAtMost;
     });
     if (!walk.complete) ctx.output.warn(incompleteWarning(walk.fetched, walk.stopped));
     if (unreadable > 0) {

@@ -8,7 +8,7 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { PRICE } from './price.spec.js';
 
 import { PRICE_RESOURCE } from '../ui/resource-fields.js';
-import type { PriceQuote } from '../api/unspecified.js';
+import { PRICE_READ_NAMES, type PriceQuote } from '../api/unspecified.js';
 
 export interface PriceOptions {
   /** One market; absent: every listed market. */
@@ -58,7 +58,14 @@ function showUnread(ctx: CommandContext, data: unknown, problem: Error): never {
   throw problem;
 }
 
-/** hedge's one shape of a price (docs/output.md): `market`, `price` (a number), `timestamp`, whatever the server's shape. */
-function pricesForScripts(quotes: readonly PriceQuote[]): Array<{ market: string; price: number; timestamp: string | null }> {
-  return quotes.map((quote) => ({ market: quote.market, price: quote.price, timestamp: typeof quote.timestamp === 'string' ? quote.timestamp : null }));
+/**
+ * hedge's one shape of a price (docs/output.md): `market`, `price` (a number), `timestamp`,
+ * whatever the server's shape; what it was read from (`symbol`, `rate`, `bid` and `ask`, …) is not
+ * repeated, and any other field the server sent follows under its own name.
+ */
+function pricesForScripts(quotes: readonly PriceQuote[]): Array<Record<string, unknown>> {
+  return quotes.map((quote) => {
+    const others = Object.fromEntries(Object.entries(quote).filter(([name]) => !PRICE_READ_NAMES.has(name)));
+    return { market: quote.market, price: quote.price, timestamp: typeof quote.timestamp === 'string' ? quote.timestamp : null, ...others };
+  });
 }

@@ -37,7 +37,8 @@ import { terminalColumns } from '../ui/width.js';
 import { parseClientReference } from '../domain/input.js';
 import { quoteCurrencyOf } from '../domain/markets.js';
 import { requireListedMarket } from './markets.js';
-import { positionReferences, readBook, type BookPosition } from './positions.js';
+import { positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
+import { accountForPeople } from '../api/read-account.js';
 
 /** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
 export interface WatchOptionValues {
@@ -234,7 +235,8 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
       const rounded = total === undefined ? undefined : Math.round(total * 100) / 100;
       const fields = watchFields(POSITION_RESOURCE.fields, WATCHED_POSITION_KEYS, soleMarket(shown.map((position) => position.market)));
       return {
-        data: shown.map((position) => position.raw),
+        // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
+        data: shown.map((position) => (ctx.output.inOneShape ? positionForPeople(position) : position.raw)),
         known: POSITION_RESOURCE.fields,
         facts: {
           netPnlUsd: rounded,
@@ -273,10 +275,12 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
   };
 }
 
-function accountSource(): WatchSource {
+function accountSource(oneShape: boolean): WatchSource {
   return {
     async read(client) {
-      const account = await client.getAccount();
+      const sent = await client.getAccount();
+      // Our names, like `account --json` (the card too); --raw: as sent.
+      const account = oneShape ? accountForPeople(sent) : sent;
       const pnlField = ACCOUNT_PNL_FIELDS.find((name) => numberOf(account[name]) !== undefined);
       const pnl = pnlField === undefined ? undefined : numberOf(account[pnlField]);
       const fields: WatchField[] = Object.entries(account).map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
@@ -372,7 +376,7 @@ function sourceFor(ctx: CommandContext, target: WatchTarget, settings: WatchSett
     case 'positions':
       return positionsSource(ctx, settings.rules.maturityWithinMs !== undefined, parseClientReference(target.ref), ctx.io.stdoutIsTTY && !ctx.globals.json);
     case 'account':
-      return accountSource();
+      return accountSource(ctx.output.inOneShape);
     case 'price':
       return priceSource(target.market === undefined ? undefined : parseMarket(target.market));
     case 'hedge':

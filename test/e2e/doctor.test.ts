@@ -70,7 +70,7 @@ describe('hedge doctor fails with the right line', () => {
     expect(auth.detail).toMatch(/the server refused the key: GET \/markets answered 401 unauthorized/);
     expect(auth.next).toMatch(/hedge login/);
     expect(byId(report.checks, 'reads').status).toBe('skip');
-    expect(stderr).toMatch(/Not ready: key accepted/);
+    expect(stderr).toMatch(/Not ready: a write would fail \(✗ Key accepted\)/);
     expect(simulator.requests().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(['GET /markets 401']);
   });
 

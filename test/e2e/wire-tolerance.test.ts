@@ -255,6 +255,10 @@ describe('--json: one shape for scripts whatever the server (issue 40)', () => {
         expect(Object.keys(price)).toEqual(['market', 'price', 'timestamp']);
         expect(typeof price.price).toBe('number');
       }
+      // A live view's NDJSON lines are the same shape.
+      const watched = await simulator.hedge(['positions', '--watch', '1', '--count', '1', '--json']);
+      expect(watched.code, watched.stderr).toBe(0);
+      expect(JSON.parse(watched.stdout.trim().split('\n')[0]!).data[0]).toMatchObject({ market, side: 'buy', notional_usd: 25_000 });
       // The server's own text and names stay one flag away.
       const raw = await simulator.hedge(['positions', '--raw']);
       expect(raw.code, raw.stderr).toBe(0);
