@@ -86,7 +86,7 @@ export const FORMAT_VALUES = OUTPUT_FORMATS;
 
 export const GLOBAL_OPTIONS = [
   { flags: '--json', key: 'json', kind: 'flag', description: 'one JSON document on stdout; messages on stderr' },
-  { flags: '--raw', key: 'raw', kind: 'flag', description: "with JSON: the server's data as it sent it (its names, its decimal text)" },
+  { flags: '--raw', key: 'raw', kind: 'flag', description: "with JSON: the server's data, as sent" },
   { flags: '--profile <name>', key: 'profile', kind: 'value', description: 'a stored profile (default: the current one)', values: 'profile' },
   { flags: '--demo', key: 'demo', kind: 'flag', description: 'a local simulator with test funds: no account' },
   { flags: '-y, --yes', key: 'yes', kind: 'flag', description: 'confirm writes on a live key without asking' },

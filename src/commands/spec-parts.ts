@@ -13,7 +13,7 @@ export const WRITE_OPTIONS = [
   { flags: '--idempotency-key <key>', key: 'idempotencyKey', kind: 'value', description: 'resume an earlier run whose outcome is unknown (reuses its key)' },
   { flags: '--new', key: 'new', kind: 'flag', description: 'start a fresh action even if the same one is unresolved in the journal' },
   { flags: '--dry-run', key: 'dryRun', kind: 'flag', description: 'print the exact request that would be sent, and send nothing' },
-  { flags: '--again', key: 'again', kind: 'flag', description: 'send it although the same write ended minutes ago (a re-run is refused otherwise)' },
+  { flags: '--again', key: 'again', kind: 'flag', description: 'send it even if the same write ended minutes ago' },
 ] as const satisfies readonly OptionSpec[];
 
 export const SKIP_CHECKS = { flags: '--skip-checks', key: 'skipChecks', kind: 'flag', description: 'skip the pre-trade checks and let the server decide' } as const;

@@ -143,12 +143,14 @@ describe('--demo runs side by side on one state file', () => {
       expect(Number(readFileSync(marker, 'utf8'))).toBe(stoppedChild!.pid);
       expect(existsSync(`${stateFile}.lock`)).toBe(true);
 
-      // The second run finds the lock held and never refreshed: past its stale time it takes it
-      // over, and its add is saved (exit 0) while the first is still stopped.
-      const other = await runHedge(['--demo', 'add', 'USDTNGN', 'buy', '12', '--no-wait', '--json'], { configDir: dir, timeoutMs: 60_000 });
+      // The second run — on the other side, since the stopped run still holds the buy side's lock
+      // (one change in flight per side) — finds the state lock held and never refreshed: past its
+      // stale time it takes it over, and its open is saved (exit 0) while the first is still stopped.
+      const other = await runHedge(['--demo', 'open', 'USDTNGN', 'sell', '500', '--tenor', '3', '--no-wait', '--json'], { configDir: dir, timeoutMs: 60_000 });
       expect(other.code, other.stderr).toBe(0);
       expect(processState(stoppedChild!.pid!)).toBe('T');
-      expect(notionalInFile()).toBe(1_012);
+      const sides = Object.values(parseStateFile(stateFile, readFileSync(stateFile)).engine.accounts).flatMap((account) => Object.values(account.hedges).map((hedge) => hedge.side));
+      expect(sides.sort()).toEqual(['buy', 'sell']);
     } finally {
       stoppedChild?.kill('SIGCONT');
     }
@@ -158,7 +160,7 @@ describe('--demo runs side by side on one state file', () => {
     const first = await stopped;
     expect(first.code, first.stderr).toBe(0);
     const { positions } = await demoBook(dir);
-    expect(positions.map((position) => [position.side, position.notional_usd])).toEqual([['buy', 1_023]]);
+    expect(positions.map((position) => [position.side, position.notional_usd]).sort()).toEqual([['buy', 1_011], ['sell', 500]]);
     expectStateFileWhole(dir);
     expect(existsSync(`${stateFile}.lock`)).toBe(false);
   });

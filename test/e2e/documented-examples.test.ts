@@ -81,7 +81,8 @@ afterAll(() => {
 
 /** Runs hedge as the docs do, from a folder of its own; paths under /tmp/ go to that folder. */
 function run(line: string, configDir: string, env: Record<string, string> = {}): Promise<RunResult> {
-  const args = words(line).map((word) => word.replace(/^\/tmp\//, `${folder.path}/`).replace(/^file:\/\/\/tmp\//, `file://${folder.path}/`));
+  // The sample files the docs ship (docs/examples/) are read from the checkout.
+  const args = words(line).map((word) => word.replace(/^\/tmp\//, `${folder.path}/`).replace(/^file:\/\/\/tmp\//, `file://${folder.path}/`).replace(/^docs\/examples\//, `${ROOT}/docs/examples/`));
   // A live view is watched for one refresh: the docs show how to start it, not how long to keep it.
   if (args.includes('--watch') && !args.includes('--count')) args.push('--count', '1');
   const started = Date.now();
