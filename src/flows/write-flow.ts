@@ -343,7 +343,9 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
   if (reconciled?.kind === 'recorded') return reconciled;
 
   // Read only for the wait: --no-wait sends nothing more than the action needs.
-  const before = run.entry?.context ?? (options.wait ? await action.before?.(run) : undefined);
+  // A resumed action waits on its own effect as the side shows it now: its recorded baseline moved
+  // by every change of the side the journal knows landed since (attributedContext).
+  const before = run.entry ? (await attributedContext(journal, run.entry)).context : options.wait ? await action.before?.(run) : undefined;
   if (!run.resumed || run.unverified) {
     await action.preview?.();
     if (!action.confirmed) await guard.confirm(action.question());
@@ -425,7 +427,8 @@ async function reconcileEarlier<S, R>(
   entry: JournalEntry,
 ): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry } | undefined> {
   if (entry.outcome === 'planned' || !action.reconcile) return undefined;
-  const found = await action.reconcile(entry);
+  const attributed = await attributedContext(journal, entry);
+  const found = await action.reconcile({ ...entry, context: attributed.context });
   const lifetime = keyLifetimeMs(ctx.env);
   const { ageMs: age, clock } = await keyAge(ctx, entry);
   const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${entry.created_at.slice(0, 10)} ${timeOf(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
@@ -433,7 +436,7 @@ async function reconcileEarlier<S, R>(
     ctx.output.note(ctx.output.chalk.yellow(`${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`));
     return { kind: 'landed', answer: found.answer };
   }
-  const others = found.verdict === 'not-landed' ? await otherChangesOfTheSide(journal, entry) : [];
+  const others = attributed.uncertain;
   if (found.verdict === 'not-landed' && others.length === 0) {
     ctx.output.note(ctx.output.chalk.yellow(`${started}. The book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`));
     return undefined;
@@ -498,6 +501,31 @@ async function keyAge(ctx: CommandContext, entry: JournalEntry): Promise<{ ageMs
   const now = await serverNow(ctx);
   if (typeof sentAt === 'number' && now !== undefined) return { ageMs: Math.max(0, now - sentAt), clock: 'server' };
   return { ageMs: Math.max(0, ctx.clock.now() - Date.parse(entry.created_at)), clock: 'local' };
+}
+
+/**
+ * The entry's context with its side's baseline moved by every change of the side the journal knows
+ * landed since it began: under the side's lock nothing of hedge's moved the side between the
+ * baseline's read and the send, so an add or reduce landed since adds its amount, a whole roll
+ * keeps the notional. What cannot be added up — a change still unresolved, an open or close — is
+ * returned as uncertain: the side's notional then proves nothing about this entry.
+ */
+async function attributedContext(journal: Journal, entry: JournalEntry): Promise<{ context: Record<string, unknown> | undefined; uncertain: JournalEntry[] }> {
+  const others = await otherChangesOfTheSide(journal, entry);
+  const landed = (other: JournalEntry) => other.outcome === 'done' || other.outcome === 'filled';
+  const uncertain: JournalEntry[] = [];
+  let delta = 0;
+  for (const other of others) {
+    const amount = Number((other.request?.body as Record<string, unknown> | null | undefined)?.notional_usd);
+    if ((other.command === 'add' || other.command === 'reduce') && landed(other) && other.group === undefined && Number.isFinite(amount)) {
+      delta += other.command === 'add' ? amount : -amount;
+    } else if (other.group?.startsWith('roll-') && others.filter((leg) => leg.group === other.group).every(landed)) {
+      // A whole roll closed and re-opened the same notional.
+    } else uncertain.push(other);
+  }
+  const baseline = entry.context?.baseline_notional_usd;
+  const context = typeof baseline === 'number' && delta !== 0 ? { ...entry.context, baseline_notional_usd: Math.round((baseline + delta) * 100) / 100 } : entry.context;
+  return { context, uncertain };
 }
 
 /** The journal's other actions on the same account and side since this entry began (in any process, on any machine sharing the store). */

@@ -81,7 +81,7 @@ describe('resume reconciles first, on the server clock', () => {
     return lastJson(lost.stderr).error.idempotency_key as string;
   }
 
-  it("after a colleague's change of the side, an old key is never resent on equal notionals: exit 12, nothing sent", async () => {
+  it("after a colleague's reduce of the same amount, an old key is never resent on equal notionals: the journal's changes are added up, the add is seen landed, nothing sent", async () => {
     const simulator = await startSimulator({ fillDelayMs: 100 });
     expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
     await landedButUnknown(simulator);
@@ -89,8 +89,9 @@ describe('resume reconciles first, on the server clock', () => {
     expect((await simulator.hedge(['reduce', MARKET, 'buy', '250'])).code).toBe(0);
     const addsBefore = posts(simulator, '/hedges/add').length;
     const resumed = await simulator.hedge(['resume', '--json'], { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
-    expect(resumed.code, resumed.stderr).toBe(12);
-    expect(resumed.stderr).toContain('other change');
+    // Before: "the book shows it did not land (1,000 = before)" → sent again → 1,250.
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('The book shows it landed');
     expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
     expect(sideUsd(simulator, 'buy')).toBe(1_000);
   });
@@ -133,5 +134,24 @@ describe('a finished write is not repeated silently', () => {
     expect([first.code, second.code]).toEqual([0, 0]);
     expect(posts(simulator, '/hedges/reduce')).toHaveLength(1);
     expect(sideUsd(simulator, 'sell')).toBe(900);
+  });
+});
+
+describe('a change the journal cannot add up', () => {
+  it('an open of the side since (not additive): an old key is not resent on the notional alone — exit 12', async () => {
+    const simulator = await startSimulator({ fillDelayMs: 100 });
+    expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7'])).code).toBe(0);
+    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+    const lost = await simulator.hedge(['add', MARKET, 'sell', '250', '--json']);
+    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+    expect(lost.code).toBe(5);
+    // A colleague closes the side and opens it again at 1,000: the journal cannot add that up.
+    expect((await simulator.hedge(['close', MARKET, 'sell'])).code).toBe(0);
+    expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7', '--again'])).code).toBe(0);
+    const addsBefore = posts(simulator, '/hedges/add').length;
+    const resumed = await simulator.hedge(['resume', '--json'], { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
+    expect(resumed.code, resumed.stderr).toBe(12);
+    expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
+    expect(sideUsd(simulator, 'sell')).toBe(1_000);
   });
 });
