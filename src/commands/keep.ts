@@ -28,7 +28,7 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
   // --exposures: the target moves (due dates, buckets, the price), so drift is always brought back, within the band.
   const exposures = options.exposures === true;
   return {
-    ...(exposures ? { movingTarget: exposuresKeepTarget({ file: args.file, ...(options.policy === undefined ? {} : { policyFile: options.policy }), flags: {} }) } : {}),
+    ...(exposures ? { movingTarget: exposuresKeepTarget({ file: args.file, ...(options.policy === undefined ? {} : { policyFile: options.policy }), flags: {} }, intervalMs) } : {}),
     file: args.file,
     once: options.once === true,
     intervalMs,

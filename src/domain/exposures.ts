@@ -176,12 +176,19 @@ export function tenorFor(untilMs: number, nowMs: number): Tenor {
 }
 
 /** The target book at `nowMs`: a row for each side of each market with an exposure (0 = flat). */
-export function targetBook(exposures: readonly Exposure[], policy: ExposurePolicy, prices: Prices, nowMs: number, firstCover: FirstCoverPrices = {}): BookTarget[] {
+export function targetBook(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  nowMs: number,
+  firstCover: FirstCoverPrices = {},
+  { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
+): BookTarget[] {
   const lines = exposureLines(exposures, policy, prices, nowMs, firstCover);
   const markets = [...new Set(exposures.map((exposure) => exposure.market))].sort();
   const rows: BookTarget[] = [];
   for (const market of markets) {
-    const live = lines.filter((line, index) => line.market === market && line.cover_side !== null && exposures[index]!.dueMs > nowMs);
+    const live = lines.filter((line, index) => line.market === market && line.cover_side !== null && exposures[index]!.dueMs > nowMs + dueLeadMs);
     const dueOf = new Map(exposures.map((exposure) => [exposure.id, exposure.dueMs]));
     const sum = (side: Side): number => live.filter((line) => line.cover_side === side).reduce((total, line) => total + line.hedge_usd, 0);
     const needs: Record<Side, number> = { buy: sum('buy'), sell: sum('sell') };
@@ -218,10 +225,20 @@ export function withinBand(currentUsd: number, targetUsd: number, bandPct: numbe
 /**
  * The keeper's integration point: the target rows (as a target file gives them, domain/target-file.ts)
  * the exposures imply at `nowMs`. Every side of every market is a row (0 = flat), so a side whose
- * exposures have all come due is brought to flat.
+ * exposures have all come due is brought to flat. `dueLeadMs`: an exposure due within that long
+ * already counts as due — a keeper that acts once a cycle passes its cycle length, so that it
+ * reduces at the last cycle before a due date instead of the first after it (the book is then
+ * never above the exposure's cover, at the price of being under it for at most that long).
  */
-export function targetRowsAt(exposures: readonly Exposure[], policy: ExposurePolicy, prices: Prices, nowMs: number, firstCover: FirstCoverPrices = {}): TargetRow[] {
-  return targetBook(exposures, policy, prices, nowMs, firstCover).map((row, index) => ({
+export function targetRowsAt(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  nowMs: number,
+  firstCover: FirstCoverPrices = {},
+  options: { dueLeadMs?: number } = {},
+): TargetRow[] {
+  return targetBook(exposures, policy, prices, nowMs, firstCover, options).map((row, index) => ({
     market: row.market,
     side: row.side,
     notionalUsd: row.target_usd,

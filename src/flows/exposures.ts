@@ -219,8 +219,11 @@ export async function gatherExposureReport(ctx: CommandContext, input: Pick<Expo
  * the policy are read again, the markets' prices read, and `targetRowsAt` gives the rows at this
  * instant; each row's tolerance is the policy's band (a share of its target), so the keeper trades
  * only when a side leaves the band, and a side whose target is 0 (every exposure due) is closed.
+ * An exposure due within two cycles counts as due (targetRowsAt's dueLeadMs).
  */
-export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>): (ctx: CommandContext) => Promise<KeepRow[]> {
+export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>, intervalMs: number): (ctx: CommandContext) => Promise<KeepRow[]> {
+  // The server's time at the last cycle: how far its clock moves per cycle (a simulator's may run fast).
+  let lastNowMs: number | undefined;
   return async (ctx) => {
     const { exposures } = await readExposures(ctx, input.file);
     const policy = await readPolicy(ctx, input.policyFile, input.flags);
@@ -237,12 +240,18 @@ export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policy
     }
     // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
     const nowMs = client.transport.serverNow() ?? ctx.clock.now();
-    return targetRowsAt(exposures, policy, prices, nowMs).map((row) => ({
+    // Two cycles ahead: an exposure is let go at the last cycle before its due date, even when one
+    // cycle is missed (a restart), so the book is never above its cover once the money has moved.
+    const cycleMs = Math.max(intervalMs, lastNowMs === undefined ? 0 : nowMs - lastNowMs);
+    lastNowMs = nowMs;
+    const dueLeadMs = 2 * cycleMs;
+    return targetRowsAt(exposures, policy, prices, nowMs, {}, { dueLeadMs }).map((row) => ({
       market: row.market,
       side: row.side,
       notionalUsd: row.notionalUsd,
       tenorDays: row.tenorDays,
-      untilMs: row.untilMs,
+      // The side ends when its last exposure is let go: a hedge maturing after that is not renewed.
+      untilMs: row.untilMs === undefined ? undefined : row.untilMs - dueLeadMs,
       toleranceUsd: (row.notionalUsd * policy.bandPct) / 100,
     }));
   };

@@ -287,3 +287,14 @@ describe('the keeper holding the moving target', () => {
     expect(flat).toMatchObject({ kind: 'drift', change: 'close' });
   });
 });
+
+describe('letting an exposure go ahead of its due date', () => {
+  it('counts an exposure due within dueLeadMs as due, so a keeper reduces at its last cycle before the date', () => {
+    const soon = exposure('S', 'receivable', 15_000_000, 'NGN', 1); // 10,000 USD, due in a day
+    const later = exposure('L', 'receivable', 30_000_000, 'NGN', 10); // 20,000 USD
+    const at = (lead: number) => targetRowsAt([soon, later], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead })[0]!.notionalUsd;
+    expect(at(0)).toBe(30_000);
+    expect(at(DAY_MS - 1)).toBe(30_000);
+    expect(at(DAY_MS)).toBe(20_000);
+  });
+});
