@@ -15,6 +15,7 @@
 // known. A failure names the seed and the history, so `npm run chaos -- --seed S` replays it.
 import type { ChildProcess } from 'node:child_process';
 import { openJournal } from '../../src/journal/index.js';
+import { nextRandom } from '../../src/sandbox/prng.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 
 export interface HistoryOptions {
@@ -42,15 +43,13 @@ export interface HistoryResult {
   expectedUsd: number;
 }
 
-/** mulberry32: small, seedable, good enough to draw histories. */
+/** A seeded draw (the simulator's own mulberry32), so a seed replays its history. */
 function prng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+    const next = nextRandom(state);
+    state = next.state;
+    return next.value;
   };
 }
 
