@@ -125,7 +125,7 @@ describe('hedge mcp on a live key', () => {
     }
     expect(simulator.sandbox.requestLog).toEqual([]);
     const stderr = await close();
-    expect(stderr).toContain('hedge mcp: serving 14 tools over stdio with key hpk_live…UvWx — LIVE: read tools only (write tools need --allow-live).');
+    expect(stderr).toContain('hedge mcp: serving 15 tools over stdio with key hpk_live…UvWx — LIVE: read tools only (write tools need --allow-live).');
     expect(stderr).not.toContain(LIVE_KEY);
   });
 

@@ -18,7 +18,7 @@ registerSecret(LIVE_KEY);
 const startSimulator = useSimulators();
 afterAll(closeTransport);
 
-const READ_TOOLS = ['markets', 'price', 'quote', 'hedges', 'history', 'positions', 'account', 'maturities', 'whoami', 'doctor', 'plan', 'report', 'journal_list', 'journal_show'];
+const READ_TOOLS = ['markets', 'price', 'quote', 'hedges', 'history', 'positions', 'account', 'maturities', 'whoami', 'doctor', 'plan', 'exposures', 'report', 'journal_list', 'journal_show'];
 
 function liveToolbox(simulator: Simulator, options: { allowLive: boolean }) {
   let tokenNow = 1_000_000;
