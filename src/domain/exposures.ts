@@ -236,16 +236,27 @@ export function targetRowsAt(
   prices: Prices,
   nowMs: number,
   firstCover: FirstCoverPrices = {},
-  options: { dueLeadMs?: number } = {},
+  { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
 ): TargetRow[] {
-  return targetBook(exposures, policy, prices, nowMs, firstCover, options).map((row, index) => ({
-    market: row.market,
-    side: row.side,
-    notionalUsd: row.target_usd,
-    ...(row.tenor_days === null ? {} : { tenorDays: row.tenor_days }),
-    ...(row.until === null ? {} : { untilMs: Date.parse(row.until) }),
-    line: index + 1,
-  }));
+  const now = targetBook(exposures, policy, prices, nowMs, firstCover);
+  // Within the lead, each side holds the smaller of its target now and once the coming dues have
+  // passed: a receivable let go early lowers a side, but a netted payable let go early would raise
+  // it above today's cover — so neither is allowed to push a side up before its time.
+  const ahead = dueLeadMs > 0 ? targetBook(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }) : now;
+  return now.map((row, index) => {
+    const later = ahead[index]!;
+    const notionalUsd = Math.min(row.target_usd, later.target_usd);
+    const tenor = later.target_usd > 0 ? later.tenor_days : row.tenor_days;
+    const until = later.target_usd > 0 ? later.until : row.until;
+    return {
+      market: row.market,
+      side: row.side,
+      notionalUsd,
+      ...(notionalUsd === 0 || tenor === null ? {} : { tenorDays: tenor }),
+      ...(notionalUsd === 0 || until === null ? {} : { untilMs: Date.parse(until) }),
+      line: index + 1,
+    };
+  });
 }
 
 // ---- the schedule of changes ----------------------------------------------------------------

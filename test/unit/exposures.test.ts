@@ -298,3 +298,15 @@ describe('letting an exposure go ahead of its due date', () => {
     expect(at(DAY_MS)).toBe(20_000);
   });
 });
+
+describe('letting a netted offset go ahead of its due date', () => {
+  it('never raises a side before its time: within the lead a side holds the smaller of now and later', () => {
+    const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 10); // 100,000 USD buy
+    const payable = exposure('P', 'payable', 30_000_000, 'NGN', 1); // 20,000 USD, nets the buy down
+    const rows = (lead: number) => targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
+    expect(rows(0)[0]!.notionalUsd).toBe(80_000);
+    // The payable due within the lead: the buy stays at 80,000 (not 100,000) until it is due.
+    expect(rows(DAY_MS)[0]!.notionalUsd).toBe(80_000);
+    expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, payable.dueMs)[0]!.notionalUsd).toBe(100_000);
+  });
+});
