@@ -3,7 +3,7 @@
 // (headroom), learn each market's fee rate from one indicative quote (POST /quotes opens and
 // stores nothing; --fee-bps says it instead and then no quote is asked), and compute the target
 // book, its schedule, the projected cost and the stress table (domain/exposures.ts). No write.
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from './input-file.js';
 import type { HedgeClient } from '../api/client.js';
 import { parseExposuresFile, type Exposure } from '../domain/exposures-file.js';
 import { parsePolicyFile, resolvePolicy, type PolicyFlags } from '../domain/exposure-policy.js';
@@ -39,30 +39,10 @@ export interface ExposuresInput {
 }
 
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-async function readText(ctx: CommandContext, file: string, what: string): Promise<{ text: string; sourceName: string }> {
-  if (ctx.targetFiles) return ctx.targetFiles.read(file);
-  if (file === '-') {
-    if (ctx.io.stdinIsTTY) throw new UsageError(`the ${what} is - (stdin), but stdin is a terminal; pipe the file in or name it.`);
-    return { text: await readAll(ctx.io.stdin), sourceName: 'stdin' };
-  }
-  try {
-    return { text: await readFile(file, 'utf8'), sourceName: file };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-    throw new UsageError(`cannot read the ${what} ${safeText(file)}: ${why}.`);
-  }
-}
 
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`. */
 export async function readExposures(ctx: CommandContext, file: string): Promise<{ exposures: Exposure[]; sourceName: string }> {
-  const { text, sourceName } = await readText(ctx, file, 'exposures file');
+  const { text, sourceName } = await readInputFile(ctx, file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed) {
     const shown = safeText(sourceName);
@@ -78,7 +58,7 @@ export async function readExposures(ctx: CommandContext, file: string): Promise<
 /** The policy: defaults, the policy file when given, then the flags. */
 export async function readPolicy(ctx: CommandContext, policyFile: string | undefined, flags: PolicyFlags): Promise<ExposurePolicy> {
   if (policyFile === undefined) return resolvePolicy({}, flags);
-  const { text, sourceName } = await readText(ctx, policyFile, 'policy file');
+  const { text, sourceName } = await readInputFile(ctx, policyFile, 'policy file');
   return resolvePolicy(parsePolicyFile(text, safeText(sourceName)), flags);
 }
 

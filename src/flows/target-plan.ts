@@ -2,7 +2,6 @@
 // stdin), check it whole before anything is read from the server, read the live book (markets,
 // account, positions), compute the plan (domain/plan.ts: actions in execution order with the
 // pre-trade checks simulated over the whole sequence), and quote each open and add for its cost.
-import { readFile } from 'node:fs/promises';
 import type { HedgeClient } from '../api/client.js';
 import { numberOf } from '../api/read-position.js';
 import type { Quote } from '../api/schemas.js';
@@ -13,6 +12,7 @@ import { ApiError, PreTradeCheckError, UsageError } from '../errors.js';
 import { EXIT_CODES, type ExitCode } from '../exit-codes.js';
 import type { CommandContext, Trade } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
+import { readInputFile } from './input-file.js';
 import { readBook } from './positions.js';
 
 /** What `plan` and `apply` share: where the target comes from and how close counts as there. */
@@ -64,20 +64,12 @@ export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']): ExitCo
   return EXIT_CODES.find((entry) => entry.name === name)!.code;
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
  * Reads and checks the target file. Every problem is listed as `file:LINE: message` in one
  * UsageError (exit 2): nothing has been read from or sent to the server at that point.
  */
 export async function readTargetFile(ctx: CommandContext, file: string): Promise<TargetFile> {
-  // An agent's call reads only through its gate (the roots, or rows inline): never the disk directly.
-  if (!ctx.targetFiles && ctx.origin === 'agent') throw new UsageError(`file: this call reads no target file; give the target inline as rows.`);
-  const { text, sourceName } = ctx.targetFiles ? await ctx.targetFiles.read(file) : await readFromCli(ctx, file);
+  const { text, sourceName } = await readInputFile(ctx, file, 'target file', 'cat target.csv | hedge plan -');
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
     const shown = safeText(sourceName);
@@ -88,23 +80,6 @@ export async function readTargetFile(ctx: CommandContext, file: string): Promise
     });
   }
   return { sourceName, rows: parsed.rows };
-}
-
-/** The CLI's way: the path as given (relative to the working directory), or stdin for `-`. */
-async function readFromCli(ctx: CommandContext, file: string): Promise<{ text: string; sourceName: string }> {
-  if (file === '-') {
-    if (ctx.io.stdinIsTTY) {
-      throw new UsageError('the target file is - (stdin), but stdin is a terminal; pipe the file in (`cat target.csv | hedge plan -`) or name it.');
-    }
-    return { text: await readAll(ctx.io.stdin), sourceName: 'stdin' };
-  }
-  try {
-    return { text: await readFile(file, 'utf8'), sourceName: file };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-    throw new UsageError(`cannot read the target file ${safeText(file)}: ${why}.`);
-  }
 }
 
 /** The positions as the plan needs them; a line that names no market is the only listed market's. */
