@@ -3,7 +3,7 @@
 // no prompts. So a tool call goes through the same parsers, checks, live guard, write flow and
 // journal as the command typed by a person; only the streams differ.
 import { PassThrough, Writable } from 'node:stream';
-import type { Clock } from '../api/transport.js';
+import type { Clock, HttpConnections } from '../api/transport.js';
 import type { RawInput } from '../cli/command-spec.js';
 import type { Env, ResolvedCredentials } from '../config/credentials.js';
 import { EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
@@ -26,6 +26,8 @@ export interface AgentSession {
   createContext?: (init: ContextInit) => CommandContext;
   /** What plan/apply may read (the server's roots, the client's); without it, rows inline only. */
   files?: FileAccess;
+  /** The server's HTTP connections, shared by its calls and closed when it stops; unset, each call has its own. */
+  connections?: HttpConnections;
 }
 
 export interface CommandRun {
@@ -76,7 +78,7 @@ export async function withCallContext<T>(session: AgentSession, signal: AbortSig
     signal,
     output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now }),
     credentials: session.credentials,
-    keepTransportOpen: true,
+    connections: session.connections,
     origin: 'agent',
   };
   const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
@@ -106,7 +108,7 @@ export async function runInProcess(
     signal: call.signal,
     output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now }),
     credentials: session.credentials,
-    keepTransportOpen: true,
+    connections: session.connections,
     origin: 'agent',
     targetFiles: (session.files ?? FileAccess.none()).sourceFor(call.rows, call.signal),
     tradeGate: call.gate,

@@ -5,13 +5,15 @@ import type { Env } from '../config/credentials.js';
 import { VERSION } from '../version.js';
 import { HedgeClient, type LearnedWire } from './client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
-import { Transport, type Clock, type ObservedAnswer } from './transport.js';
+import { Transport, type Clock, type HttpConnections, type ObservedAnswer } from './transport.js';
 import type { WireSettings } from './unspecified.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
 
 export function createClient(input: {
+  /** The connections requests go over, owned (and closed) by whoever built them: the runtime context. */
+  connections: HttpConnections;
   credentials: ResolvedCredentials;
   env: Env;
   clock: Clock;
@@ -32,6 +34,7 @@ export function createClient(input: {
   const { env } = input;
   return new HedgeClient(
     new Transport({
+      connections: input.connections,
       baseUrl: input.credentials.baseUrl,
       apiKey: input.credentials.apiKey,
       userAgent: `hedge-cli/${VERSION} (node ${process.version}; ${process.platform})`,
@@ -40,7 +43,7 @@ export function createClient(input: {
       connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
       requestTimeoutMs:
         input.requestTimeoutSeconds !== undefined ? input.requestTimeoutSeconds * 1000 : DEFAULT_REQUEST_TIMEOUT_MS,
-      // '' rather than undefined: undici would otherwise read process.env behind the context's back.
+      // '' rather than undefined: the transport would otherwise read process.env behind the context's back.
       proxy: {
         httpsProxy: env.HTTPS_PROXY ?? env.https_proxy ?? '',
         httpProxy: env.HTTP_PROXY ?? env.http_proxy ?? '',

@@ -1,8 +1,10 @@
-// HTTP on undici: one keep-alive dispatcher per process, timeouts, proxy from the environment,
-// optional extra CA, the envelope read off every answer, and the retry loop. Knows nothing of
-// hedges: endpoint methods live in client.ts.
+// HTTP on Node's own node:http/node:https: keep-alive connections the command owns, timeouts,
+// proxy from the environment (undici's, loaded only then), optional extra CA, the envelope read
+// off every answer, and the retry loop. Knows nothing of hedges: endpoint methods live in client.ts.
 import { readFileSync } from 'node:fs';
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../security/secrets.js';
 import { connectsDirectly } from '../security/base-url.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
@@ -21,6 +23,8 @@ export interface ProxySettings {
 }
 
 export interface TransportConfig {
+  /** The keep-alive connections requests go over: the command's own (HttpConnections), closed when it ends. */
+  connections: HttpConnections;
   baseUrl: string;
   apiKey: string;
   userAgent: string;
@@ -154,68 +158,141 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error)
 /** Less than this left before --timeout, and a write is not started. */
 const MIN_WRITE_BUDGET_MS = 1_000;
 
-let liftoffOnly = false;
+/** A connection not made within the connect timeout (TCP and TLS together); named as undici names it. */
+const CONNECT_TIMEOUT = 'UND_ERR_CONNECT_TIMEOUT';
 
 /**
- * undici parses HTTP with a WebAssembly build of llhttp, compiled on the first connection; Node 20's
- * V8 then compiles it a second time with its optimising compiler in background threads (~80 ms of
- * CPU per command, and the exit waits for it: docs/performance.md). V8's baseline compiler alone
- * is plenty for a few responses. Set just before the first request: set any earlier, V8 would
- * refuse Node's cached code of every built-in module loaded after it. Node >= 22 gains nothing
- * from it (measured), and its compile cache is best left under the flags it was made with.
+ * The keep-alive connections of one command (or of one agent server and its calls): built by the
+ * runtime context and closed once, when it ends. A request to a host with no proxy in the way
+ * goes over Node's own node:http/node:https (built into Node, with their compiled code: nothing
+ * to parse or compile); only a request through a proxy from the environment loads undici, for its
+ * EnvHttpProxyAgent (CONNECT tunnels, NO_PROXY). docs/performance.md has the figures behind the choice.
  */
-function liftoffOnlyOnNode20(): void {
-  if (liftoffOnly) return;
-  liftoffOnly = true;
-  if (Number(process.versions.node.split('.')[0]) < 22) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
-}
+export class HttpConnections {
+  private readonly agents = new Map<string, HttpAgent | HttpsAgent>();
+  private readonly proxies = new Map<string, Promise<Dispatcher>>();
+  private closed = false;
 
-let sharedDispatcher: { key: string; dispatcher: Dispatcher } | undefined;
-
-/**
- * node:tls (and the crypto it loads, ~5 ms) only when a CA file is given: undici loads it itself
- * on the first HTTPS connection, and plain HTTP (the sandbox, a local proxy) never needs it.
- */
-function systemRootCertificates(): readonly string[] {
-  return process.getBuiltinModule('node:tls').rootCertificates;
-}
-
-function dispatcherFor(config: TransportConfig): Dispatcher {
-  // The key crosses a proxy only inside TLS to a remote host (src/security/base-url.ts).
-  const direct = connectsDirectly(config.baseUrl);
-  const key = JSON.stringify([config.caFile, config.connectTimeoutMs, config.proxy, direct]);
-  if (sharedDispatcher?.key === key) return sharedDispatcher.dispatcher;
-  void sharedDispatcher?.dispatcher.close();
-  let ca: string[] | undefined;
-  if (config.caFile) {
-    // Passing `ca` replaces Node's default list, so the system roots and NODE_EXTRA_CA_CERTS go back in.
-    ca = [...systemRootCertificates(), readFileSync(config.caFile, 'utf8')];
-    if (config.nodeExtraCaCerts) ca.push(readFileSync(config.nodeExtraCaCerts, 'utf8'));
+  /** The node:http(s) agent for these settings (one per protocol and CA list). */
+  agentFor(url: URL, config: TransportConfig): HttpAgent | HttpsAgent {
+    this.refuseWhenClosed();
+    const key = JSON.stringify([url.protocol, config.caFile, config.nodeExtraCaCerts]);
+    let agent = this.agents.get(key);
+    if (!agent) {
+      const ca = trustedCertificates(config);
+      // node:https (and the TLS it loads) only for an https:// URL: the sandbox on loopback is plain HTTP.
+      agent =
+        url.protocol === 'https:'
+          ? new (process.getBuiltinModule('node:https').Agent)({ keepAlive: true, ...(ca ? { ca } : {}) })
+          : new HttpAgent({ keepAlive: true });
+      this.agents.set(key, agent);
+    }
+    return agent;
   }
-  const connect = { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) };
-  // Without a proxy, a plain Agent: the proxy machinery is not needed.
-  // (undici's own reading: a setting left undefined falls back on the environment, an empty one is none.)
-  const { httpsProxy, httpProxy } = config.proxy;
-  const proxied = !direct && Boolean((httpsProxy ?? process.env.https_proxy ?? process.env.HTTPS_PROXY) || (httpProxy ?? process.env.http_proxy ?? process.env.HTTP_PROXY));
-  const dispatcher = proxied
-    ? new EnvHttpProxyAgent({
-        httpsProxy: config.proxy.httpsProxy,
-        httpProxy: config.proxy.httpProxy,
-        noProxy: config.proxy.noProxy,
-        connect,
-        // Through a proxy, the TLS session to the API runs inside the tunnel and takes its own options.
-        requestTls: { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) },
-      })
-    : new Agent({ connect });
-  sharedDispatcher = { key, dispatcher };
-  return dispatcher;
+
+  /** undici's proxy agent for these settings, loaded on first use. */
+  proxyFor(config: TransportConfig): Promise<Dispatcher> {
+    this.refuseWhenClosed();
+    const key = JSON.stringify([config.caFile, config.nodeExtraCaCerts, config.connectTimeoutMs, config.proxy]);
+    let dispatcher = this.proxies.get(key);
+    if (!dispatcher) {
+      const ca = trustedCertificates(config);
+      const { httpsProxy, httpProxy, noProxy } = config.proxy;
+      dispatcher = import('./transport-proxy.js').then(({ proxyAgent }) =>
+        proxyAgent({ httpsProxy, httpProxy, noProxy, tls: { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) } }),
+      );
+      this.proxies.set(key, dispatcher);
+    }
+    return dispatcher;
+  }
+
+  /** Closes every connection at once (the command has its answers), so that the process can exit. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+    const proxies = [...this.proxies.values()];
+    this.proxies.clear();
+    await Promise.all(proxies.map((dispatcher) => dispatcher.then((opened) => opened.destroy()).catch(() => undefined)));
+  }
+
+  private refuseWhenClosed(): void {
+    // A request after the end would open connections nothing closes.
+    if (this.closed) throw new Error('these HTTP connections were closed when their command ended');
+  }
 }
 
-/** Closes the process's keep-alive sockets so that the process can exit at once. */
-export async function closeTransport(): Promise<void> {
-  const current = sharedDispatcher;
-  sharedDispatcher = undefined;
-  await current?.dispatcher.destroy();
+/**
+ * The CA list when a CA file is given, else undefined (Node's default list, with NODE_EXTRA_CA_CERTS).
+ * Passing `ca` replaces Node's default list, so the system roots and NODE_EXTRA_CA_CERTS go back in.
+ */
+function trustedCertificates(config: TransportConfig): string[] | undefined {
+  if (!config.caFile) return undefined;
+  const ca = [...process.getBuiltinModule('node:tls').rootCertificates, readFileSync(config.caFile, 'utf8')];
+  if (config.nodeExtraCaCerts) ca.push(readFileSync(config.nodeExtraCaCerts, 'utf8'));
+  return ca;
+}
+
+/** Whether a request to the base URL goes through a proxy from the environment. */
+function goesThroughProxy(config: TransportConfig): boolean {
+  // The key crosses a proxy only inside TLS to a remote host (src/security/base-url.ts).
+  if (connectsDirectly(config.baseUrl)) return false;
+  const { httpsProxy, httpProxy } = config.proxy;
+  const env = process.env;
+  return Boolean((httpsProxy ?? env.https_proxy ?? env.HTTPS_PROXY) || (httpProxy ?? env.http_proxy ?? env.HTTP_PROXY));
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown };
+}
+
+interface Outgoing {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+/**
+ * One request over node:http(s). The connect timeout covers TCP and TLS of a new connection (a
+ * kept-alive one is connected already); the caller's signal bounds the rest, headers and body.
+ */
+function sendDirect(url: URL, outgoing: Outgoing, agent: HttpAgent | HttpsAgent, connectTimeoutMs: number): Promise<Answer> {
+  const send = url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : httpRequest;
+  const headers: OutgoingHttpHeaders = { ...outgoing.headers };
+  if (outgoing.body !== undefined) headers['content-length'] = Buffer.byteLength(outgoing.body);
+  return new Promise((resolve, reject) => {
+    const request = send(url, { method: outgoing.method, headers, agent, signal: outgoing.signal }, (response: IncomingMessage) =>
+      resolve({ status: response.statusCode ?? 0, headers: response.headers, body: response }),
+    );
+    request.on('error', reject);
+    request.once('socket', (socket) => {
+      if (!socket.connecting) return;
+      const timer = setTimeout(() => request.destroy(Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), { code: CONNECT_TIMEOUT })), connectTimeoutMs);
+      timer.unref();
+      socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(timer));
+      socket.once('close', () => clearTimeout(timer));
+    });
+    request.end(outgoing.body);
+  });
+}
+
+/** One request through a proxy from the environment, with undici. */
+async function sendThroughProxy(url: URL, outgoing: Outgoing, dispatcher: Dispatcher, timeoutMs: number): Promise<Answer> {
+  const { requestThroughProxy } = await import('./transport-proxy.js');
+  const response = await requestThroughProxy(url, {
+    method: outgoing.method as Dispatcher.HttpMethod,
+    headers: outgoing.headers,
+    body: outgoing.body,
+    dispatcher,
+    // The signal bounds the attempt exactly; undici's own timers (which tick at about a second) are a backstop.
+    headersTimeout: timeoutMs + 1000,
+    bodyTimeout: timeoutMs + 1000,
+    signal: outgoing.signal,
+  });
+  return { status: response.statusCode, headers: response.headers, body: response.body };
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -365,24 +442,18 @@ export class Transport {
     let status: number;
     let text: string;
     let responseHeaders: Record<string, string | string[] | undefined>;
-    // undici's own timeouts tick at about one second; our own timer makes the bound exact and
-    // covers headers and body together.
+    // Our own timer makes the bound exact and covers headers and body together.
     const timeoutSignal = AbortSignal.timeout(timeoutMs);
     const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
     try {
-      liftoffOnlyOnNode20();
-      const response = await request(buildUrl(config.baseUrl, apiRequest), {
-        method: apiRequest.method,
-        headers,
-        body,
-        dispatcher: dispatcherFor(config),
-        headersTimeout: timeoutMs + 1000,
-        bodyTimeout: timeoutMs + 1000,
-        signal,
-      });
-      status = response.statusCode;
-      responseHeaders = response.headers;
-      text = await readCapped(response.body, config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, endpoint);
+      const url = new URL(buildUrl(config.baseUrl, apiRequest));
+      const outgoing = { method: apiRequest.method, headers, body, signal };
+      const answer = goesThroughProxy(config)
+        ? await sendThroughProxy(url, outgoing, await config.connections.proxyFor(config), timeoutMs)
+        : await sendDirect(url, outgoing, config.connections.agentFor(url, config), config.connectTimeoutMs);
+      status = answer.status;
+      responseHeaders = answer.headers;
+      text = await readCapped(answer.body, config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, endpoint);
     } catch (error) {
       if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
       if (error instanceof AnswerTooLargeError) throw this.giveUp(error.asNetworkError(attempt), apiRequest, attempt);

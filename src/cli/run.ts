@@ -104,7 +104,6 @@ export async function runInvocation(
   process_: { io: Io; env: Record<string, string | undefined> },
 ): Promise<number> {
   const { io, env } = process_;
-  // V8's --liftoff-only is set by the build's undici slice, just before the first request (scripts/build.mjs).
   const color = colorEnabled({ flag: globals.color, env, stdoutIsTTY: io.stdoutIsTTY });
   const chalk = makeChalk(color);
   let output: Output;

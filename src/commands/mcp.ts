@@ -4,7 +4,6 @@
 // every call. stdout carries the protocol only; messages go to stderr.
 import type { InputOf } from '../cli/command-spec.js';
 import type { MCP } from './mcp.spec.js';
-import { closeTransport } from '../api/transport.js';
 import { ConfirmationTokens, tokenTtlSeconds } from '../agent/confirmation.js';
 import { resolve } from 'node:path';
 import { FileAccess, serverRoots } from '../agent/file-access.js';
@@ -43,7 +42,7 @@ export async function runMcp(ctx: CommandContext, opts: McpOptions): Promise<num
   const cwd = resolve('.');
   const files = new FileAccess(await serverRoots(opts.roots, cwd), cwd);
   const toolbox = new AgentToolbox(
-    { env: ctx.env, globals: ctx.globals, clock: ctx.clock, credentials, log: (text) => ctx.io.stderr.write(`${text}\n`), files },
+    { env: ctx.env, globals: ctx.globals, clock: ctx.clock, credentials, log: (text) => ctx.io.stderr.write(`${text}\n`), files, connections: await ctx.connections() },
     tokens,
     { allowLive, limits },
   );
@@ -61,8 +60,7 @@ export async function runMcp(ctx: CommandContext, opts: McpOptions): Promise<num
       : 'hedge mcp: no root to read target files from (started in the file system root; use --root DIR): plan and apply take rows inline only.',
   );
   if (hasLimits(limits)) ctx.output.note(`hedge mcp: write limits — ${describeLimits(limits)}.`);
-  // The calls share the process's keep-alive sockets; they are closed once, when the server ends.
-  ctx.onDispose(closeTransport);
+  // The calls share the server's connections (ctx.connections()); they are closed once, when it ends.
   const { serveStdio } = await import('../agent/mcp-server.js');
   await serveStdio(toolbox, { stdin: ctx.io.stdin, stdout: ctx.io.stdout }, ctx.signal, files);
   return ctx.signal.aborted ? ctx.stopExitCode : 0;

@@ -105,6 +105,7 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
   const { createClient } = await import('../api/create-client.js');
   const client = createClient({
     ...checkClientOptions(ctx, credentials),
+    connections: await ctx.connections(),
     wire: wire.problem ? undefined : wire.settings,
     warn: (text) => notes.push(text),
     learn: (found) => {
@@ -114,10 +115,6 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
     },
     observe: (answer) => answers.push(answer),
   });
-  if (!ctx.keepsTransportOpen) {
-    const { closeTransport } = await import('../api/transport.js');
-    ctx.onDispose(closeTransport);
-  }
 
   // ---- reach, TLS, the key accepted: the first request tells ----------------------------------
   let markets: Awaited<ReturnType<HedgeClient['listMarkets']>> | undefined;

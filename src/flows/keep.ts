@@ -285,9 +285,6 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
     await alerts.settle();
     reporter.close();
     await releaseLock?.().catch(() => {});
-    // The steps' contexts keep the shared connections open; the keeper is the last to use them.
-    const { closeTransport } = await import('../api/transport.js');
-    await closeTransport();
   }
 }
 

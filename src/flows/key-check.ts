@@ -43,12 +43,8 @@ export function checkClientOptions(ctx: CommandContext, credentials: ResolvedCre
 }
 
 export async function checkKey(ctx: CommandContext, credentials: ResolvedCredentials): Promise<KeyCheck> {
-  const [{ createClient }, { closeTransport }] = await Promise.all([
-    import('../api/create-client.js'),
-    import('../api/transport.js'),
-  ]);
-  ctx.onDispose(closeTransport);
-  const client = createClient(checkClientOptions(ctx, credentials));
+  const { createClient } = await import('../api/create-client.js');
+  const client = createClient({ ...checkClientOptions(ctx, credentials), connections: await ctx.connections() });
   try {
     const account = await client.getAccount();
     return { status: 'ok', account };

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HedgeClient } from '../api/client.js';
-import type { Clock } from '../api/transport.js';
+import type { Clock, HttpConnections } from '../api/transport.js';
 import type { Environment } from '../security/secrets.js';
 import { configDir, needsProfileStore, resolveCredentials, type Env, type ResolvedCredentials } from '../config/credentials.js';
 import type { ProfileStore } from '../config/profile-store.js';
@@ -65,11 +65,10 @@ export interface ContextInit {
   credentials?: ResolvedCredentials;
   journal?: Journal;
   /**
-   * The agent server (hedge mcp) runs many commands, some at once, in one process: closing the
-   * process's shared keep-alive sockets when one of them ends would cut the others off. It closes
-   * them once, when it stops.
+   * Connections owned by someone else (the agent server's, shared by its calls, some at once): used,
+   * never closed here. Unset: the context builds its own on first use and closes them when it ends.
    */
-  keepTransportOpen?: boolean;
+  connections?: HttpConnections;
   /** Who asked for the command: a person or script at the CLI (default), or an agent through `hedge mcp`. */
   origin?: 'cli' | 'agent';
   targetFiles?: TargetFileSource;
@@ -103,6 +102,7 @@ export class CommandContext {
   private prompterInstance?: Prompter;
   private journalPromise?: Promise<Journal>;
   private journalChoicePromise?: Promise<JournalStoreChoice>;
+  private connectionsPromise?: Promise<HttpConnections>;
   private readonly disposers: Array<() => Promise<void> | void> = [];
   /**
    * Set by a long-running command that handles stop signals itself (`hedge keep` finishes its
@@ -141,11 +141,6 @@ export class CommandContext {
   waitDeadline(startedAt: number): number | undefined {
     if (this.globals.timeout === 0) return undefined;
     return this.deadline ?? startedAt + DEFAULT_WAIT_BOUND_MS;
-  }
-
-  /** The agent server keeps the process's keep-alive sockets open for its other commands. */
-  get keepsTransportOpen(): boolean {
-    return this.init.keepTransportOpen === true;
   }
 
   /** The flags that chose the environment, to repeat in every hint: `--demo`, `--profile NAME`. */
@@ -189,7 +184,6 @@ export class CommandContext {
       deadline: own ? undefined : this.deadline,
       // An injected client (a unit test's) serves every derived context; otherwise each is built on first use.
       client: this.init.client,
-      keepTransportOpen: own ? true : this.init.keepTransportOpen,
     });
     child.parent = this;
     child.ownClient = own;
@@ -367,6 +361,7 @@ export class CommandContext {
     const wire = resolveWireSettings(this.env, credentials.profileWire, learned.names);
     if (wire.problem) throw new UsageError(wire.problem);
     const client = createClient({
+      connections: await this.connections(),
       wire: wire.settings,
       learn: (found) => {
         const keeping = this.keepLearned(learned.scope, found);
@@ -382,11 +377,23 @@ export class CommandContext {
       requestTimeoutSeconds: this.globals.requestTimeout,
       log: this.globals.verbose ? (line) => this.log(line) : undefined,
     });
-    if (!this.init.keepTransportOpen) {
-      const { closeTransport } = await import('../api/transport.js');
-      this.onDispose(closeTransport);
-    }
     return client;
+  }
+
+  /**
+   * The HTTP connections this command's requests go over: the agent server's when it gave them,
+   * a derived context's parent's (a keeper's steps share one set), otherwise built on first use and
+   * closed when this context ends.
+   */
+  connections(): Promise<HttpConnections> {
+    if (this.init.connections) return Promise.resolve(this.init.connections);
+    if (this.parent) return this.parent.connections();
+    this.connectionsPromise ??= import('../api/transport.js').then(({ HttpConnections }) => {
+      const connections = new HttpConnections();
+      this.onDispose(() => connections.close());
+      return connections;
+    });
+    return this.connectionsPromise;
   }
 
   async prompter(): Promise<Prompter> {

@@ -2,10 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBaseUrl } from '../../src/security/base-url.js';
 import { hedgeSchema } from '../../src/api/schemas.js';
-import { closeTransport } from '../../src/api/transport.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { clientFor, settle } from '../support/client.js';
+import { clientFor, closeClients, settle } from '../support/client.js';
 import { startConnectProxy } from '../support/connect-proxy.js';
 import { startFieldProxy } from '../support/field-proxy.js';
 import { until } from '../support/polling.js';
@@ -14,6 +13,8 @@ import { SPEC_ERROR_TABLE, type SpecErrorCode } from '../support/spec-errors.js'
 
 const BUY = { market: 'USDTNGN', side: 'buy' as const };
 const FROZEN_REAL_TIME = Date.UTC(2026, 10, 22, 8);
+// Every client made here has its own keep-alive connections; they are closed when the file ends.
+afterAll(closeClients);
 
 /** The error a call failed with (the test fails if it succeeded). */
 async function caught(promise: Promise<unknown>): Promise<ApiError | NetworkError> {
@@ -349,18 +350,18 @@ describe('proxy from the environment', () => {
       const proxied = clientFor(remote, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url } });
       await proxied.client.listMarkets();
       expect(proxy.tunnels).toEqual([`sandbox.hedge.test:${sandbox.port}`]);
-      await closeTransport();
+      await closeClients();
       // Around the proxy the .test name does not resolve: the request fails without a tunnel.
       const bypassed = clientFor(remote, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url, NO_PROXY: 'sandbox.hedge.test' } });
       await expect(bypassed.client.listMarkets()).rejects.toThrow();
       expect(proxy.tunnels).toHaveLength(1);
-      await closeTransport();
+      await closeClients();
       // A loopback base URL connects directly whatever the environment says (issue 35).
       const loopback = clientFor(sandbox, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url } });
       await loopback.client.listMarkets();
       expect(proxy.tunnels).toHaveLength(1);
     } finally {
-      await closeTransport();
+      await closeClients();
       await proxy.close();
       await simulator.close();
     }

@@ -1,7 +1,7 @@
 import { createClient } from '../../src/api/create-client.js';
 import type { HedgeClient } from '../../src/api/client.js';
 import type { RetryPolicy } from '../../src/api/retry-policy.js';
-import type { Clock } from '../../src/api/transport.js';
+import { HttpConnections, type Clock } from '../../src/api/transport.js';
 import { registerSecret } from '../../src/security/secrets.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 
@@ -17,7 +17,19 @@ export const realClock: Clock = {
     }),
 };
 
-/** A client pointed at a running sandbox, with a clock that records every backoff sleep. */
+const opened = new Set<HttpConnections>();
+
+/** Closes the connections of every client clientFor made so far (a test file's afterAll, or between steps). */
+export async function closeClients(): Promise<void> {
+  const all = [...opened];
+  opened.clear();
+  await Promise.all(all.map((connections) => connections.close()));
+}
+
+/**
+ * A client pointed at a running sandbox, with a clock that records every backoff sleep. Its
+ * connections are its own (given in `connections` to share them); closeClients() closes them.
+ */
 export function clientFor(
   sandbox: RunningSandbox,
   options: {
@@ -27,13 +39,17 @@ export function clientFor(
     deadline?: number;
     apiKey?: string;
     env?: Record<string, string>;
+    connections?: HttpConnections;
   } = {},
-): { client: HedgeClient; log: string[]; sleeps: number[] } {
+): { client: HedgeClient; log: string[]; sleeps: number[]; connections: HttpConnections } {
   const log: string[] = [];
   const sleeps: number[] = [];
   const apiKey = options.apiKey ?? sandbox.apiKey;
   registerSecret(apiKey);
+  const connections = options.connections ?? new HttpConnections();
+  opened.add(connections);
   const client = createClient({
+    connections,
     credentials: {
       apiKey,
       baseUrl: sandbox.baseUrl,
@@ -54,7 +70,7 @@ export function clientFor(
     retry: { baseDelayMs: 50, maxDelayMs: 400, ...options.retry },
     log: (line) => log.push(line),
   });
-  return { client, log, sleeps };
+  return { client, log, sleeps, connections };
 }
 
 /** Advances the sandbox clock until every pending fill and change has landed. */

@@ -4,7 +4,7 @@
 // agent's own journal entries; and a live write's confirmation step previews the numbers.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/create-client.js';
-import { closeTransport } from '../../src/api/transport.js';
+import { HttpConnections } from '../../src/api/transport.js';
 import { ConfirmationTokens } from '../../src/agent/confirmation.js';
 import { parseAgentLimits, type AgentLimits } from '../../src/agent/guardrails.js';
 import { AgentToolbox, type ToolResult } from '../../src/agent/toolbox.js';
@@ -18,7 +18,9 @@ import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 const LIVE_KEY = 'hpk_live_AgentGuardrailsLiveKey01';
 registerSecret(LIVE_KEY);
 const startSimulator = useSimulators();
-afterAll(closeTransport);
+// The calls' own clients share one set of connections, closed when the file ends.
+const connections = new HttpConnections();
+afterAll(() => connections.close());
 
 /** A toolbox on the simulator: a test key (writes direct), or a live-shaped one whose calls reach the simulator. */
 function toolbox(simulator: Simulator, limits: AgentLimits, options: { live?: boolean } = {}) {
@@ -33,6 +35,7 @@ function toolbox(simulator: Simulator, limits: AgentLimits, options: { live?: bo
         new CommandContext({
           ...init,
           client: createClient({
+            connections,
             credentials: { apiKey: simulator.apiKey, baseUrl: simulator.baseUrl, environment: 'test', sources: { apiKey: 'environment', baseUrl: 'environment' } },
             env: {},
             clock: init.clock,

@@ -4,7 +4,7 @@
 // is asserted on the simulator's state and request log, and on the journal on disk.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/create-client.js';
-import { closeTransport } from '../../src/api/transport.js';
+import { HttpConnections } from '../../src/api/transport.js';
 import { ConfirmationTokens } from '../../src/agent/confirmation.js';
 import { AgentToolbox, type ToolResult } from '../../src/agent/toolbox.js';
 import { openJournal } from '../../src/journal/index.js';
@@ -16,7 +16,9 @@ import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 const LIVE_KEY = 'hpk_live_AgentToolboxLiveKey0001';
 registerSecret(LIVE_KEY);
 const startSimulator = useSimulators();
-afterAll(closeTransport);
+// The calls' own clients share one set of connections, closed when the file ends.
+const connections = new HttpConnections();
+afterAll(() => connections.close());
 
 const READ_TOOLS = ['markets', 'price', 'quote', 'hedges', 'history', 'positions', 'account', 'maturities', 'whoami', 'doctor', 'plan', 'exposures', 'report', 'journal_list', 'journal_show'];
 
@@ -33,6 +35,7 @@ function liveToolbox(simulator: Simulator, options: { allowLive: boolean }) {
         new CommandContext({
           ...init,
           client: createClient({
+            connections,
             credentials: { apiKey: simulator.apiKey, baseUrl: simulator.baseUrl, environment: 'test', sources: { apiKey: 'environment', baseUrl: 'environment' } },
             env: {},
             clock: init.clock,
