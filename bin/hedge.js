@@ -24,11 +24,26 @@ function enableCompileCache() {
 
 const argv = process.argv.slice(2);
 
+// `hedge --help` where it is 80 columns wide (a pipe, a script, an 80-column terminal): the text the
+// build wrote from the same specs (dist/help.txt), without loading dist/ (docs/performance.md has
+// what that saves). Any other width, or the single executable (it has no dist/), goes through dist/.
+function printHelpAt80() {
+  const env = process.env;
+  const columns = process.stdout.isTTY ? process.stdout.columns : Number(env.COLUMNS) || 80;
+  if (columns !== 80 || env.HEDGE_FORCE_TTY !== undefined || require('node:sea').isSea()) return false;
+  try {
+    process.stdout.write(require('node:fs').readFileSync(path.join(__dirname, '..', 'dist', 'help.txt'), 'utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // Scripts ask for the version often: it is answered before any of dist/ is loaded
 // (docs/performance.md has what that saves). It also answers in a checkout never built.
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
-} else {
+} else if (!(argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h') && printHelpAt80())) {
   enableCompileCache();
 
   // `hedge … | head` closes the pipe early: the reader has what it wanted, so leave quietly instead

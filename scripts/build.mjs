@@ -6,11 +6,11 @@
 //                        each command), so a command loads what it uses and no more
 //   dist/reference.js    the specs and the exit codes (src/cli/reference.ts), for the two below
 //   dist/hedge.1         the manual page, from the specs (scripts/man-page.mjs)
+//   dist/help.txt        `hedge --help` at 80 columns, which bin/hedge.js prints without loading dist/
 //   dist/completions/    hedge.bash, hedge.zsh, hedge.fish, from the specs (src/cli/completion-scripts.ts)
 //
-// ES modules, as esbuild splits them. Nothing in dist/ loads a package at run time: the tarball
-// declares no dependency. Start-up machinery: bin/hedge.js (docs/performance.md). `--sea` builds
-// the single executable too (scripts/sea.mjs).
+// ES modules as esbuild splits them; no package loaded at run time (the tarball declares none).
+// Start-up machinery: bin/hedge.js (docs/performance.md). `--sea`: the single executable too.
 import { build } from 'esbuild';
 import { builtinModules } from 'node:module';
 import { mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -79,6 +79,7 @@ export async function buildDist({ outdir = 'dist' } = {}) {
 async function writeReference(out) {
   const reference = await import(pathToFileURL(join(out, 'reference.js')).href);
   writeFileSync(join(out, 'hedge.1'), renderManPage(reference.manPageInput()));
+  writeFileSync(join(out, 'help.txt'), reference.rootHelpAt80());
   mkdirSync(join(out, 'completions'));
   for (const shell of SHELLS) writeFileSync(join(out, 'completions', `hedge.${shell}`), reference.completionScript(shell));
 }

@@ -1,11 +1,8 @@
 // `npm run build:sea`: hedge as one executable file, for a desk machine without Node (issue 31).
 // Node's single executable applications: a CommonJS main (bin/hedge.js with src/ bundled, with the
 // build's own esbuild options), made a blob by `node --experimental-sea-config` (with Node's code
-// cache of it) and injected into a copy of this Node with postject. docs/install.md has the rest.
-//
-// The executable is this machine's Node: same OS and CPU architecture, Node's own licence terms;
-// build it on each platform you ship to. On macOS the copied binary's signature is removed before
-// the injection and an ad-hoc one made after (codesign), as Node's documentation does.
+// cache of it) and injected into a copy of this Node with postject: this machine's OS and CPU only
+// (docs/install.md). On macOS the copy's signature is removed first and an ad-hoc one made after.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

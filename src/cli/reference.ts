@@ -3,10 +3,16 @@
 // hedge when it runs.
 import { COMMAND_GROUPS, type CommandSpec } from './command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
+import { rootHelp } from './help.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { VERSION } from '../version.js';
 
 export { completionScript } from './completion-scripts.js';
+
+/** `hedge --help` at 80 columns, as the front door prints it: bin/hedge.js answers with it (dist/help.txt). */
+export function rootHelpAt80(): string {
+  return rootHelp(COMMANDS, GLOBAL_OPTIONS, 80);
+}
 
 /** The input of scripts/man-page.mjs's renderManPage. */
 export function manPageInput() {

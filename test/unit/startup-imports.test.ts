@@ -188,13 +188,27 @@ describe('a real start', () => {
       expect(loaded.code).toBe(0);
       expect(loaded.stdout).toMatch(/^(\d+\.\d+\.\d+\n|Usage: hedge)/);
       const front = frontFiles();
-      // The version is answered by bin/hedge.js before any of dist/ is loaded.
-      if (['--version', '-V'].includes(args[0]!)) expect(loaded.distFiles).toEqual([]);
+      // The version, and the help at 80 columns (a pipe here), are answered by bin/hedge.js before any of dist/ is loaded.
+      if (['--version', '-V', '--help'].includes(args.join(' '))) expect(loaded.distFiles).toEqual([]);
       else expect(loaded.distFiles).toContain('cli.js');
       expect(loaded.distFiles.filter((file) => !front.has(file))).toEqual([]);
       for (const name of HEAVY) expect(has(loaded.packages, name), name).toBe(false);
     },
   );
+
+  it('the launcher\'s `hedge --help` (dist/help.txt) is the front door\'s at 80 columns; at another width the front door prints it', () => {
+    const launcher = loadedBy(['--help']);
+    // HEDGE_FORCE_TTY=0 keeps the launcher out of it: the same 80 columns, printed by dist/cli.js.
+    const front = loadedBy(['--help'], { HEDGE_FORCE_TTY: '0' });
+    expect(front.distFiles).toContain('cli.js');
+    expect(launcher.code).toBe(0);
+    expect(front.code).toBe(0);
+    expect(launcher.stdout).toBe(front.stdout);
+    expect(launcher.stdout).toMatch(/^Usage: hedge <command>/);
+    const wider = loadedBy(['--help'], { COLUMNS: '120' });
+    expect(wider.code).toBe(0);
+    expect(wider.distFiles).toContain('cli.js');
+  });
 
   it('the PostgreSQL client is loaded only when a team journal store is configured (issue 30)', () => {
     const local = loadedBy(['journal', '--json']);
