@@ -112,6 +112,8 @@ async function measure(node) {
   const saved = [];
   const version = hyperfine({ short: hedge(['--version']), through: hedge(['-V', '--no-color']) }, env);
   saved.push({ figure: '`--version` answered by the launcher: `hedge -V --no-color` (through dist/ and commander) − `hedge --version`', ms: version.through.cpu - version.short.cpu });
+  const help = hyperfine({ short: `env ${hedge(['--help'])}`, through: `env HEDGE_FORCE_TTY=0 ${hedge(['--help'])}` }, env);
+  saved.push({ figure: '`--help` at 80 columns answered by the launcher (dist/help.txt): with HEDGE_FORCE_TTY=0 (through dist/ and commander) − without', ms: help.through.cpu - help.short.cpu });
   if (execFileSync(node, ['-p', "typeof require('node:module').enableCompileCache"], { encoding: 'utf8' }).trim() === 'function') {
     const demo = ['--demo', 'markets', '--json'];
     const cache = hyperfine({ on: `env ${hedge(demo)}`, off: `env NODE_DISABLE_COMPILE_CACHE=1 ${hedge(demo)}` }, env);
