@@ -130,14 +130,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     io.stdout.write(overview(helpWidth(io, env)));
     return 0;
   }
-  // Building every command's parser is most of what commander costs a run (~5 ms of the start):
-  // the tree holds only the top-level commands whose names were typed (a word of argv, wherever it
-  // stands: an option's value that happens to be a command name only adds that command). The
-  // whole tree when none was, for help and the version, and again when the smaller tree finds a
-  // usage problem (nothing has run then), so that the message and its suggestions are as ever.
-  const tree = commandsToBuild(argv);
-  let parsed = await parseWith(tree, argv, io, helpWidth(io, env));
-  if (tree !== COMMANDS && 'usageProblem' in parsed) parsed = await parseWith(COMMANDS, argv, io, helpWidth(io, env));
+  const parsed = await parseWith(COMMANDS, argv, io, helpWidth(io, env));
   if ('exitCode' in parsed) return parsed.exitCode;
   const usageProblem = 'usageProblem' in parsed ? parsed.usageProblem : undefined;
   if (usageProblem !== undefined) {
@@ -148,16 +141,6 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   const { invocation } = parsed;
   const { runInvocation } = await import('./run.js');
   return runInvocation(invocation.spec, invocation.input, invocation.globals, { io, env });
-}
-
-/** Words after which commander prints from the whole tree (help, the version). */
-const WHOLE_TREE_WORDS = new Set(['help', '--help', '-h', '--version', '-V']);
-
-/** The top-level commands whose parsers a run builds: those named in argv, else every one. */
-export function commandsToBuild(argv: readonly string[]): readonly CommandSpec[] {
-  if (argv.some((word) => WHOLE_TREE_WORDS.has(word))) return COMMANDS;
-  const typed = COMMANDS.filter((spec) => argv.includes(spec.name));
-  return typed.length > 0 ? typed : COMMANDS;
 }
 
 type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number } | { nothing: true };

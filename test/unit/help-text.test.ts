@@ -3,7 +3,7 @@
 // screen. Run in-process through the real front (main), with its output captured.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { commandsToBuild, main } from '../../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { COMMAND_GROUPS, type CommandSpec } from '../../src/cli/command-spec.js';
 import { displayWidth } from '../../src/ui/width.js';
@@ -100,24 +100,15 @@ describe("each command's help", () => {
   });
 });
 
-describe('the command tree a run builds', () => {
-  const names = (argv: string[]) => commandsToBuild(argv).map((spec) => spec.name);
-  it('holds the commands named in argv, wherever they stand; every command for help, the version or no name', () => {
-    expect(names(['markets', '--json'])).toEqual(['markets']);
-    // An option's value that names a command only adds it.
-    expect(names(['--profile', 'quote', 'hedges', '--limit', '5'])).toEqual(expect.arrayContaining(['quote', 'hedges']));
-    expect(names(['--profile', 'quote', 'hedges'])).toHaveLength(2);
-    for (const argv of [['quote', '--help'], ['help', 'quote'], ['--version'], ['marketz'], ['-h']]) expect(commandsToBuild(argv)).toBe(COMMANDS);
-  });
-
-  it('a problem the smaller tree finds is told as the whole tree tells it (suggestions included)', async () => {
+describe('a usage problem', () => {
+  it('is told with commander\'s suggestions, whatever other words name commands', async () => {
     const stderr = new PassThrough();
     let text = '';
     stderr.on('data', (chunk: Buffer) => {
       text += chunk.toString();
     });
     const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
-    // `quote` is the profile's name here, so the smaller tree holds quote only.
+    // `quote` is the profile's name here: the suggestion still comes from every command.
     expect(await main(['--profile', 'quote', 'marketz'], { io, env: {} })).toBe(2);
     expect(text).toBe("hedge: unknown command 'marketz' (did you mean markets?)\n");
   });
