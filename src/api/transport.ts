@@ -218,7 +218,14 @@ export class HttpConnections {
 
   private refuseWhenClosed(): void {
     // A request after the end would open connections nothing closes.
-    if (this.closed) throw new Error('these HTTP connections were closed when their command ended');
+    if (this.closed) throw new ConnectionsClosedError();
+  }
+}
+
+/** A request on connections already closed: a bug of the caller, thrown as it is (nothing was sent, nothing retried). */
+export class ConnectionsClosedError extends Error {
+  constructor() {
+    super('these HTTP connections were closed when their command ended; nothing was sent');
   }
 }
 
@@ -456,6 +463,7 @@ export class Transport {
       text = await readCapped(answer.body, config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, endpoint);
     } catch (error) {
       if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
+      if (error instanceof ConnectionsClosedError) throw error;
       if (error instanceof AnswerTooLargeError) throw this.giveUp(error.asNetworkError(attempt), apiRequest, attempt);
       const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
       this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${code ?? (error as Error).message}`);

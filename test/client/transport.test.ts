@@ -5,7 +5,7 @@
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.js';
-import { HttpConnections, Transport } from '../../src/api/transport.js';
+import { ConnectionsClosedError, HttpConnections, Transport } from '../../src/api/transport.js';
 import { NetworkError } from '../../src/errors.js';
 import { clientFor, closeClients, realClock } from '../support/client.js';
 import { until } from '../support/polling.js';
@@ -63,7 +63,7 @@ describe('HTTP connections', () => {
   it('sends a command\'s requests over one kept-alive connection, and closes it with the connections', async () => {
     const throughRelay = { ...simulator.sandbox, baseUrl: simulator.baseUrl.replace(`:${simulator.sandbox.port}`, `:${relay.port}`) };
     const connections = new HttpConnections();
-    const { client } = clientFor(throughRelay, { connections });
+    const { client, sleeps } = clientFor(throughRelay, { connections });
     const before = simulator.requests('GET', '/markets').length;
     await client.listMarkets();
     await client.listMarkets();
@@ -76,8 +76,10 @@ describe('HTTP connections', () => {
 
     await connections.close();
     await until(() => relay.open.size === 0, 'the kept-alive connection closed');
-    // Closed connections take no more requests (nothing would close what they opened): nothing is sent.
-    await expect(client.listMarkets()).rejects.toThrow(/closed/);
+    // Closed connections take no more requests (nothing would close what they opened): refused at
+    // once, not retried, nothing sent.
+    await expect(client.listMarkets()).rejects.toBeInstanceOf(ConnectionsClosedError);
+    expect(sleeps).toEqual([]);
     expect(relay.accepted).toBe(1);
     expect(simulator.requests('GET', '/markets').length - before).toBe(2);
 
