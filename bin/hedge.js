@@ -39,25 +39,25 @@ function printHelpAt80() {
   }
 }
 
+// `hedge … | head` (the launcher's own --help included) closes the pipe early: the reader has what
+// it wanted, so leave quietly instead of crashing with a stack trace, as Unix tools do. Once a
+// command runs, its runner (src/cli/run.ts) decides: a read ends with 0, a write goes on to its outcome.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') {
+    if (process.stdout.listenerCount('error') > 1) return;
+    process.exit(0);
+  }
+  throw error;
+});
+// A closed stderr (`2>&1 | head`, `2>&-`) never changes the exit code: messages are lost, not the outcome.
+process.stderr.on('error', () => {});
+
 // Scripts ask for the version often: it is answered before any of dist/ is loaded
 // (docs/performance.md has what that saves). It also answers in a checkout never built.
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else if (!(argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h') && printHelpAt80())) {
   enableCompileCache();
-
-  // `hedge … | head` closes the pipe early: the reader has what it wanted, so leave quietly instead
-  // of crashing with a stack trace, as Unix tools do. Once a command runs, its runner
-  // (src/cli/run.ts) decides: a read ends with 0, a write goes on to its outcome.
-  process.stdout.on('error', (error) => {
-    if (error.code === 'EPIPE') {
-      if (process.stdout.listenerCount('error') > 1) return;
-      process.exit(0);
-    }
-    throw error;
-  });
-  // A closed stderr (`2>&1 | head`, `2>&-`) never changes the exit code: messages are lost, not the outcome.
-  process.stderr.on('error', () => {});
 
   import('../dist/cli.js').then(
     (front) =>
