@@ -347,7 +347,7 @@ export class CommandContext {
     const what = learned.setting === 'pageSizeParam' ? (learned.value === 'none' ? 'lists take no page-size parameter' : `the page size goes as \`${learned.value}\``) : `the add/reduce amount goes as \`${learned.value}\``;
     let kept = `kept for ${describeScope(scope)}`;
     try {
-      saveLearned(await this.store(), scope, profileKey, learned.value);
+      await saveLearned(await this.store(), scope, profileKey, learned.value);
     } catch (error) {
       kept = `not kept (${error instanceof Error ? error.message : String(error)}); set ${env}=${learned.value} to keep it`;
     }

@@ -111,10 +111,10 @@ describe('wire names: set > learned > guessed', () => {
     let dir: string | undefined;
     afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
 
-    it('in the profile that gives the base URL; per server for environment credentials; `demo` for the demo; reset forgets', () => {
+    it('in the profile that gives the base URL; per server for environment credentials; `demo` for the demo; reset forgets', async () => {
       dir = mkdtempSync(join(tmpdir(), 'hedge-learned-'));
       const store = new ProfileStore(dir);
-      store.update((data) => {
+      await store.update((data) => {
         data.profiles.desk = { base_url: 'https://api.example.com/partners/acme/v2', api_key: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA' };
       });
       const profile = learnedScopeOf({ sources: { apiKey: 'profile', baseUrl: 'profile' }, profileName: 'desk', baseUrl: 'https://api.example.com/partners/acme/v2' });
@@ -125,15 +125,15 @@ describe('wire names: set > learned > guessed', () => {
         { kind: 'server', key: 'http://127.0.0.1:4010/partners/sandbox/v2' },
         { kind: 'server', key: 'demo' },
       ]);
-      saveLearned(store, profile, 'notional_field', 'amount_usd');
-      saveLearned(store, server, 'page_size_param', 'per_page');
-      saveLearned(store, demo, 'notional_field', 'delta_usd');
+      await saveLearned(store, profile, 'notional_field', 'amount_usd');
+      await saveLearned(store, server, 'page_size_param', 'per_page');
+      await saveLearned(store, demo, 'notional_field', 'delta_usd');
       const data = store.read();
       expect(data.profiles.desk!.wire_learned).toEqual({ notional_field: 'amount_usd' });
       expect(readLearned(data, server)).toEqual({ page_size_param: 'per_page' });
-      expect(resetLearned(store, profile)).toEqual(['profile "desk": notional_field=amount_usd']);
+      expect(await resetLearned(store, profile)).toEqual(['profile "desk": notional_field=amount_usd']);
       expect(readLearned(store.read(), demo)).toEqual({ notional_field: 'delta_usd' });
-      expect(resetLearned(store, 'all')).toEqual(['http://127.0.0.1:4010/partners/sandbox/v2: page_size_param=per_page', 'the demo: notional_field=delta_usd']);
+      expect(await resetLearned(store, 'all')).toEqual(['http://127.0.0.1:4010/partners/sandbox/v2: page_size_param=per_page', 'the demo: notional_field=delta_usd']);
       expect(store.read().learned_wire).toBeUndefined();
     });
   });
