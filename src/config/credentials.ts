@@ -16,7 +16,7 @@ export interface ResolvedCredentials {
   apiKey: string;
   baseUrl: string;
   caFile?: string;
-  /** The profile's answers to the spec's "not shown" request names (api/unspecified.ts). */
+  /** The profile's answers to the spec's "not shown" request names (api/wire/unspecified.ts). */
   profileWire?: Record<string, string>;
   environment: Environment;
   profileName?: string;

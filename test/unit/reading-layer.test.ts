@@ -6,9 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cursorParameterFor, findRows, nextFromLinkHeader, readPage } from '../../src/api/paging.js';
+import { nextLink } from '../../src/api/wire/link-header.js';
+import { cursorParameterFor, findRows, readPage } from '../../src/api/wire/page-reading.js';
 import { hedgeSchema, marketSchema, readRecord, readRows } from '../../src/api/schemas.js';
-import { parsePrices, resolveWireSettings } from '../../src/api/unspecified.js';
+import { parsePrices, resolveWireSettings } from '../../src/api/wire/unspecified.js';
 import { learnedScopeOf, readLearned, resetLearned, saveLearned } from '../../src/config/learned-wire.js';
 import { ProfileStore } from '../../src/config/profile-store.js';
 import { asSent, rememberSent } from '../../src/domain/as-sent.js';
@@ -48,7 +49,7 @@ describe('paging by detection', () => {
     expect(read([], { links: { next: '/partners/acme/v2/hedges?page=2&limit=100' } }).next?.query).toEqual({ page: '2', limit: '100' });
     expect(read([], { next: 'https://api.example.com/partners/acme/v2/hedges?after=hdg_9' }).next?.query).toEqual({ after: 'hdg_9' });
     const header = '<https://api.example.com/partners/acme/v2/hedges?cursor=abc>; rel="next", <https://api.example.com/x?cursor=zz>; rel="prev"';
-    expect(nextFromLinkHeader(header)).toBe('https://api.example.com/partners/acme/v2/hedges?cursor=abc');
+    expect(nextLink(header)).toBe('https://api.example.com/partners/acme/v2/hedges?cursor=abc');
     expect(read([], {}, header).next).toEqual({ query: { cursor: 'abc' }, how: 'the Link header (rel="next")' });
   });
 
