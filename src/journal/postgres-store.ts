@@ -12,7 +12,8 @@
 //   fallback record (`fallback_for`), and the error says so; `hedge journal migrate` merges it.
 //
 // Loaded only when a store is configured (store.ts imports it lazily): the client costs nothing
-// to anyone using the local file.
+// to anyone using the local file. It implements the interface of backend.ts and imports nothing
+// of store.ts (no circle).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
@@ -20,10 +21,10 @@ import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
 import { isOutcome, isUnresolved, type BeginFields, type Holder, type JournalEntry, type JournalPatch } from './entry.js';
 import { JournalError } from './journal-error.js';
-import { checkBeginFields, matchesRequest, openJournal, refuseKeys, type LocalJournal, type SameRequest } from './journal.js';
+import { checkBeginFields, matchesRequest, openJournal, refuseKeys } from './journal.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
 import { JournalStoreError } from './store-error.js';
-import type { Hold, HoldResult, ImportOutcome, StoreListOptions, TeamJournal, TeamJournalOptions } from './store.js';
+import type { Hold, HoldResult, ImportOutcome, ListOptions, LocalJournal, SameRequest, TeamJournal, TeamJournalOptions } from './backend.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
@@ -214,7 +215,7 @@ export class PostgresJournal implements TeamJournal {
     return entry;
   }
 
-  async list(options: StoreListOptions = {}): Promise<JournalEntry[]> {
+  async list(options: ListOptions = {}): Promise<JournalEntry[]> {
     const { pending, since, until, limit } = options;
     const data = await this.data();
     const result = await this.run<{ entry: JournalEntry }>(data, {
