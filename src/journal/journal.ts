@@ -129,7 +129,8 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
           const time = now();
           let id = newEntryId(time);
           while (current.includes(`{"id":"${id}"`)) id = newEntryId(time);
-          const stamp = { id, at: new Date(time).toISOString() };
+          // The next place in this journal, under its lock: its clock plays no part (backend.ts).
+          const stamp = { id, at: new Date(time).toISOString(), seq: highestSeq(current) + 1 };
           const holder = currentHolder(time, session);
           // Stamped again after the fields, so that nothing in them can replace the id, time or holder.
           event = JSON.stringify(
@@ -278,12 +279,33 @@ function inRange(entry: JournalEntry, { since, until }: { since?: number; until?
   return (since === undefined || created >= since) && (until === undefined || created < until);
 }
 
-/** Newest first by creation time; entries made at the same instant keep their file order, reversed. */
+/**
+ * Newest first by `seq`, the journal's own counter. Entries written before it had one are older
+ * than every entry that has one, and among themselves go by creation time (then file order).
+ */
 function newestFirst(entries: JournalEntry[]): JournalEntry[] {
   return entries
     .map((entry, index) => ({ entry, index, time: Date.parse(entry.created_at) }))
-    .sort((a, b) => b.time - a.time || b.index - a.index)
+    .sort((a, b) => {
+      const [aSeq, bSeq] = [a.entry.seq, b.entry.seq];
+      if (aSeq !== undefined && bSeq !== undefined) return bSeq - aSeq;
+      if (aSeq !== undefined || bSeq !== undefined) return aSeq !== undefined ? -1 : 1;
+      return b.time - a.time || b.index - a.index;
+    })
     .map(({ entry }) => entry);
+}
+
+/** A begin event starts as begin writes it: `{"id":…,"at":…,"seq":N`. */
+const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
+
+/**
+ * The highest `seq` of the active segment (0 when none has one). The entry holding it is never
+ * archived by a rotation (segments.ts), so the active segment always knows the journal's highest.
+ */
+export function highestSeq(text: string): number {
+  let highest = 0;
+  for (const match of text.matchAll(BEGIN_SEQ)) highest = Math.max(highest, Number(match[1]));
+  return highest;
 }
 
 /** The entry was made for this request: same environment, host, key, command and normalised body. */
