@@ -288,8 +288,27 @@ export class PostgresJournal implements TeamJournal {
     return this.remember(result.rows.map((row) => row.entry)).find((entry) => isUnresolved(entry) && matchesRequest(entry, match));
   }
 
+  /** As the interface says (and the file does): an entry finished already, or meanwhile, is not taken. */
   async hold(id: string): Promise<HoldResult> {
-    return this.take(entryScope(id), 0);
+    const before = await this.readEntry(id);
+    if (!before) throw new JournalError(`No journal entry ${id} to hold in ${this.location}.`);
+    if (!isUnresolved(before)) return { held: false, holder: lastHolderOf(before) };
+    const taken = await this.take(entryScope(id), 0);
+    if (!taken.held) return taken;
+    const after = await this.readEntry(id);
+    if (after && !isUnresolved(after)) {
+      await taken.hold.release();
+      return { held: false, holder: lastHolderOf(after) };
+    }
+    return taken;
+  }
+
+  private async readEntry(id: string): Promise<JournalEntry | undefined> {
+    const data = await this.data();
+    const result = await this.run<{ entry: JournalEntry }>(data, { text: `SELECT entry FROM ${SCHEMA}.entries WHERE id = $1`, values: [id] }).catch((error) => {
+      throw this.storeError(error, 'reading the journal');
+    });
+    return this.remember(result.rows.map((row) => row.entry))[0];
   }
 
   async holderOf(id: string): Promise<Holder | undefined> {
@@ -704,6 +723,13 @@ export function knowsMore(local: JournalEntry, stored: JournalEntry): boolean {
 function importedRevision(local: JournalEntry): number {
   if (local.fallback_for) return (local.fallback_for.revision ?? 0) + 1;
   return local.revision ?? 1;
+}
+
+/** Who last held a finished entry (as the file journal names it): its recorded holder, or nobody known. */
+function lastHolderOf(entry: JournalEntry): Holder {
+  const holder = entry.holder;
+  if (holder && typeof holder.pid === 'number' && typeof holder.host === 'string') return { pid: holder.pid, host: holder.host, since: holder.since, session: holder.session };
+  return { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
 }
 
 /** `connect_timeout` (seconds, as libpq reads it) from the URL, if it has one. */
