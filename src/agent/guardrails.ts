@@ -15,7 +15,7 @@
 //   resume: what the legs it sends trade (an entry the agent journaled itself is counted already).
 // With a daily cap, write calls of one server run one at a time, so two calls cannot both pass on
 // the same headroom. (Two servers on one journal are not serialized against each other.)
-import { POSITION_FIELD_SYNONYMS, numberOf } from '../api/read-position.js';
+import { POSITION_FIELD_SYNONYMS, numberOf } from '../api/wire/read-position.js';
 import { parseMarket, parseNotional } from '../domain/input.js';
 import { formatUsd } from '../domain/money.js';
 import { PreTradeCheckError, UsageError } from '../errors.js';

@@ -1,13 +1,14 @@
 // One typed method per endpoint of the spec (§4): the one reading layer. Each reads the envelope
 // through the transport and checks `data` with zod (schemas.ts: what hedge needs to act safely,
 // the rest leniently); the flows get the checked copy, the output layer the server's own data
-// (domain/as-sent.ts). Lists are paged by detection (paging.ts) up to the asked limit. Where the
+// (domain/as-sent.ts). Lists are paged by detection (wire/: one pager) up to the asked limit. Where the
 // client must guess a name the spec does not show (the page-size parameter, the add/reduce
 // notional field), a refusal naming the server's own name teaches it (see `learnWire`).
 import type { z } from 'zod';
 import { rememberSent } from '../domain/as-sent.js';
 import { ApiError, InvalidResponseError } from '../errors.js';
-import { PAGE_SIZE_NAMES, readPage, type PageReading } from './paging.js';
+import { PAGE_SIZE_NAMES, readPage, type PageReading } from './wire/page-reading.js';
+import { followPages } from './wire/pager.js';
 import {
   accountSchema,
   hedgeSchema,
@@ -41,8 +42,8 @@ import {
   wireHint,
   type PriceQuote,
   type WireSettings,
-} from './unspecified.js';
-import { numberOf } from './read-position.js';
+} from './wire/unspecified.js';
+import { numberOf } from './wire/read-position.js';
 
 export interface QuoteRequest {
   market: string;
@@ -218,44 +219,40 @@ export class HedgeClient {
     const endpoint = `GET ${path}`;
     const base = Object.fromEntries(Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined));
     const items: Array<z.infer<S>> = [];
-    let query: Record<string, string> = { ...base };
     let pages = 0;
     let paging: string | undefined;
     let reading: PageReading | undefined;
     let refusedOnce = false;
     /** A page-size name an answer stated, tried on the next page; learned once an answer confirms it. */
     let candidate: string | undefined;
-    const seen = new Set<string>();
-    for (;;) {
-      const remaining = limit === undefined ? undefined : limit - items.length;
-      const pageQuery = this.withPageSize(query, remaining);
-      let response: ApiResponse;
-      try {
-        response = await this.transport.send({ method: 'GET', path, query: pageQuery });
-      } catch (error) {
-        const retry = refusedOnce ? undefined : this.afterPageSizeRefusal(error, pageQuery, endpoint);
-        if (retry === undefined) throw this.withWireHint(error, pageQuery);
-        refusedOnce = true;
-        continue;
+    let sent: Record<string, string | number> = {};
+    const fetchPage = async (query: Record<string, string>): Promise<ApiResponse> => {
+      for (;;) {
+        const remaining = limit === undefined ? undefined : limit - items.length;
+        sent = this.withPageSize(query, remaining);
+        try {
+          return await this.transport.send({ method: 'GET', path, query: sent });
+        } catch (error) {
+          const retry = refusedOnce ? undefined : this.afterPageSizeRefusal(error, sent, endpoint);
+          if (retry === undefined) throw this.withWireHint(error, sent);
+          refusedOnce = true;
+        }
       }
+    };
+    for await (const page of followPages(fetchPage, { query: base, cursorParam: this.wireSettings.cursorParam || undefined })) {
       pages += 1;
-      reading = readPage({ data: response.data, meta: response.meta, linkHeader: response.headers.link }, { query, listUrl: response.url, cursorParam: this.wireSettings.cursorParam || undefined });
-      const rows = this.rows(schema, response, endpoint, reading);
+      reading = page.reading;
+      const rows = this.rows(schema, page.answer, endpoint, reading);
       items.push(...rows);
       if (refusedOnce && pages === 1 && this.wireSettings.pageSizeParam !== NO_PAGE_SIZE) {
         // The name the refusal gave worked: keep it.
         this.learnWire({ setting: 'pageSizeParam', value: this.wireSettings.pageSizeParam, how: 'refused', evidence: `${endpoint} refused the page-size parameter hedge sent and named \`${this.wireSettings.pageSizeParam}\`` });
       }
-      candidate = this.confirmPageSize(reading, pageQuery, candidate, endpoint);
+      candidate = this.confirmPageSize(reading, sent, candidate, endpoint);
       if (reading.next) paging = reading.next.how;
       const full = limit !== undefined && items.length >= limit;
-      const last = reading.more === false || !reading.next || (reading.total !== undefined && items.length >= reading.total);
+      const last = page.next !== 'page' || (reading.total !== undefined && items.length >= reading.total);
       if (full || last || limit === undefined) break;
-      // A server that hands out the same next page again would loop for ever.
-      const key = JSON.stringify(reading.next!.query);
-      if (seen.has(key)) break;
-      seen.add(key);
-      query = reading.next!.query;
     }
     let more = reading?.more === true || (reading?.total !== undefined && items.length < reading.total);
     if (limit !== undefined && items.length > limit) {
@@ -473,18 +470,15 @@ export class HedgeClient {
    * a cursor (`paged`: then a last page without one is the end of the history).
    */
   async *historyPages(pageSize: number = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (;;) {
-      const query = { [this.wire.pageSizeParam]: pageSize, ...(cursor === undefined ? {} : { cursor }) };
-      const response = await this.transport.send({ method: 'GET', path: '/hedges/history', query });
-      const records = this.rows(historyRecordSchema, response, 'GET /hedges/history') as HistoryRecord[];
-      const given = response.meta.next_cursor;
-      const next = typeof given !== 'string' || given === '' || records.length === 0 ? 'none' : seen.has(given) ? 'repeated' : 'page';
-      yield { records, next, paged: cursor !== undefined || next === 'page' };
+    const fetchPage = (query: Record<string, string>) => this.transport.send({ method: 'GET', path: '/hedges/history', query: this.withPageSize(query, pageSize) });
+    let first = true;
+    for await (const page of followPages(fetchPage, { cursorParam: this.wireSettings.cursorParam || undefined })) {
+      const records = this.rows(historyRecordSchema, page.answer, 'GET /hedges/history', page.reading) as HistoryRecord[];
+      // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
+      const next = records.length === 0 ? 'none' : page.next;
+      yield { records, next, paged: !first || next === 'page' };
+      first = false;
       if (next !== 'page') return;
-      seen.add(given as string);
-      cursor = given as string;
     }
   }
 

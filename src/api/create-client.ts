@@ -6,7 +6,7 @@ import { VERSION } from '../version.js';
 import { HedgeClient, type LearnedWire } from './client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { Transport, type Clock, type HttpConnections, type ObservedAnswer } from './transport.js';
-import type { WireSettings } from './unspecified.js';
+import type { WireSettings } from './wire/unspecified.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;

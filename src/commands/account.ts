@@ -6,7 +6,7 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { ACCOUNT } from './account.spec.js';
 import { runWatch, watchAsked } from '../flows/watch.js';
 import { ACCOUNT_FIELDS } from '../ui/resource-fields.js';
-import { accountForPeople } from '../api/read-account.js';
+import { accountForPeople } from '../api/wire/read-account.js';
 
 /** `hedge account` takes no options of its own (--watch goes to the live view, --until to run-command). */
 export interface AccountOptions {}

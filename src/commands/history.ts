@@ -10,7 +10,7 @@ import type { HISTORY } from './history.spec.js';
 import { parseReportDate, reportPeriodProblem } from '../domain/report.js';
 import { UsageError } from '../errors.js';
 import { inPeriod, incompleteWarning, walkHistory } from '../flows/report.js';
-import { historyRecordForPeople, readHistoryRecord, readNumber } from '../api/read-history.js';
+import { historyRecordForPeople, readHistoryRecord, readNumber } from '../api/wire/read-history.js';
 import { moreNote } from '../ui/list-notes.js';
 
 /** What a --until condition may read: the fields of a closed hedge as --json prints them. */
@@ -117,7 +117,7 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
   }
 }
 
-/** A record's deal reference, read under any of its known names (api/read-history.ts). */
+/** A record's deal reference, read under any of its known names (api/wire/read-history.ts). */
 function referenceOf(record: HistoryRecord): string | undefined {
   try {
     return readHistoryRecord(record).clientReference;

@@ -176,7 +176,7 @@ export async function runLogin(ctx: CommandContext, opts: LoginOptions): Promise
     fallbackReason = keeping.fallbackReason;
   }
   const before = existing ? keyLocationOf(existing) : undefined;
-  const saved = saveLogin(store, { name, baseUrl, apiKey, keyAt, caFile, journalUrl, savedAt: new Date(ctx.clock.now()).toISOString() });
+  const saved = await saveLogin(store, { name, baseUrl, apiKey, keyAt, caFile, journalUrl, savedAt: new Date(ctx.clock.now()).toISOString() });
   const profile = saved.data.profiles[name]!;
   // The key now lives in one place: an older keyring entry of this profile goes.
   if (before?.kind === 'keyring' && !(keyAt.kind === 'keyring' && keyAt.account === before.account)) {
@@ -261,7 +261,7 @@ async function moveKey(ctx: CommandContext, store: ProfileStore, name: string, t
   } else {
     to = { kind: 'file' };
   }
-  store.update((data) => {
+  await store.update((data) => {
     const latest = data.profiles[name];
     if (latest) placeKey(latest, apiKey, to);
   });

@@ -36,7 +36,7 @@ export async function runLogout(ctx: CommandContext, _opts: LogoutOptions): Prom
   }
   requireProfile(data, name, requested?.source === 'environment' ? 'HEDGE_PROFILE' : '--profile');
   let had: KeyLocation | undefined;
-  store.update((latest) => {
+  await store.update((latest) => {
     const profile = latest.profiles[name];
     if (!profile) return;
     had = keyLocationOf(profile);

@@ -8,7 +8,7 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { PRICE } from './price.spec.js';
 
 import { PRICE_RESOURCE } from '../ui/resource-fields.js';
-import { PRICE_READ_NAMES, type PriceQuote } from '../api/unspecified.js';
+import { PRICE_READ_NAMES, type PriceQuote } from '../api/wire/unspecified.js';
 
 export interface PriceOptions {
   /** One market; absent: every listed market. */

@@ -26,7 +26,7 @@ export async function runProfileRemove(ctx: CommandContext, { name }: ProfileRem
   requireProfile(store.read(), name, 'name');
   let wasCurrent = false;
   let keyAt: KeyLocation | undefined;
-  const data = store.update((latest) => {
+  const data = await store.update((latest) => {
     keyAt = keyLocationOf(requireProfile(latest, name, 'name'));
     delete latest.profiles[name];
     if (latest.current === name) {

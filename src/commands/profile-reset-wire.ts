@@ -36,7 +36,7 @@ export function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RESET_WIR
 export async function runResetWire(ctx: CommandContext, options: ResetWireOptions): Promise<void> {
   const scope = options.all ? 'all' : await scopeInUse(ctx);
   const where = scope === 'all' ? 'every profile and server' : describeScope(scope);
-  const forgotten = resetLearned(await ctx.store(), scope);
+  const forgotten = await resetLearned(await ctx.store(), scope);
   if (ctx.output.isJson) ctx.output.json({ scope: where, forgotten });
   else if (!ctx.output.isHuman) for (const line of forgotten) ctx.output.write(line);
   if (forgotten.length === 0) {

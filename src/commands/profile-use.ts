@@ -21,7 +21,7 @@ export function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE>): Pr
 export async function runProfileUse(ctx: CommandContext, { name }: ProfileUseOptions): Promise<void> {
   const store = await ctx.store();
   requireProfile(store.read(), name, 'name');
-  const data = store.update((latest) => {
+  const data = await store.update((latest) => {
     requireProfile(latest, name, 'name');
     latest.current = name;
   });

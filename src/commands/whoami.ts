@@ -5,7 +5,7 @@ import { redactKey } from '../security/secrets.js';
 import type { Source } from '../config/credentials.js';
 import { checkKey, type KeyStatus } from '../flows/key-check.js';
 import { environmentLabel } from '../ui/profile-view.js';
-import { resolveWireSettings, WIRE_SETTING_SOURCES, type WireSettings } from '../api/unspecified.js';
+import { resolveWireSettings, WIRE_SETTING_SOURCES, type WireSettings } from '../api/wire/unspecified.js';
 import type { CommandContext } from '../runtime/context.js';
 import { journalDir } from '../journal/location.js';
 import { describeKeyLocation } from '../config/key-store.js';

@@ -7,6 +7,7 @@ import { AuthError, UsageError } from '../errors.js';
 import { registerSecret, validateApiKey, type Environment } from '../security/secrets.js';
 import type { ProfileStore } from './profile-store.js';
 import type { StoredProfile } from './store-schema.js';
+import type { Env } from './env.js';
 import { PROFILE_NAME } from './profile-name.js';
 import { keyLocationOf, readProfileKey, type KeyLocation, type KeyReading } from './key-store.js';
 
@@ -16,7 +17,7 @@ export interface ResolvedCredentials {
   apiKey: string;
   baseUrl: string;
   caFile?: string;
-  /** The profile's answers to the spec's "not shown" request names (api/unspecified.ts). */
+  /** The profile's answers to the spec's "not shown" request names (api/wire/unspecified.ts). */
   profileWire?: Record<string, string>;
   environment: Environment;
   profileName?: string;
@@ -25,7 +26,7 @@ export interface ResolvedCredentials {
   keyLocation?: KeyLocation;
 }
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env } from './env.js';
 
 export function configDir(env: Env): string {
   if (env.HEDGE_CONFIG_DIR) return env.HEDGE_CONFIG_DIR;

@@ -29,8 +29,8 @@ export function readLearned(data: StoreData, scope: LearnedScope): Record<string
 }
 
 /** Keeps `key = value` (a profile `wire` key, e.g. `notional_field`) for the scope. */
-export function saveLearned(store: ProfileStore, scope: LearnedScope, key: string, value: string): void {
-  store.update((data) => {
+export async function saveLearned(store: ProfileStore, scope: LearnedScope, key: string, value: string): Promise<void> {
+  await store.update((data) => {
     if (scope.kind === 'profile') {
       const profile = data.profiles[scope.name];
       if (!profile) return;
@@ -42,12 +42,12 @@ export function saveLearned(store: ProfileStore, scope: LearnedScope, key: strin
 }
 
 /** Forgets what was learned for the scope (or everywhere); returns the names forgotten, as `where: key=value`. */
-export function resetLearned(store: ProfileStore, scope: LearnedScope | 'all'): string[] {
+export async function resetLearned(store: ProfileStore, scope: LearnedScope | 'all'): Promise<string[]> {
   const forgotten: string[] = [];
   const note = (where: string, names: Record<string, string> | undefined) => {
     for (const [key, value] of Object.entries(names ?? {})) forgotten.push(`${where}: ${key}=${value}`);
   };
-  store.update((data) => {
+  await store.update((data) => {
     for (const [name, profile] of Object.entries(data.profiles)) {
       if (scope !== 'all' && !(scope.kind === 'profile' && scope.name === name)) continue;
       note(describeScope({ kind: 'profile', name }), profile.wire_learned);

@@ -128,7 +128,7 @@ export interface SavedLogin {
  * Writes the profile under the store's lock. It becomes current only when no usable profile is
  * current: logging in to a second (perhaps live) profile never silently redirects the next trade.
  */
-export function saveLogin(
+export async function saveLogin(
   store: ProfileStore,
   input: {
     name: string;
@@ -141,9 +141,9 @@ export function saveLogin(
     /** A team store to use; null: back to the local file. */
     journalUrl?: string | null;
   },
-): SavedLogin {
+): Promise<SavedLogin> {
   let previousCurrent: string | undefined;
-  const data = store.update((data) => {
+  const data = await store.update((data) => {
     const existing = data.profiles[input.name];
     const profile = { ...existing, base_url: input.baseUrl, saved_at: input.savedAt };
     placeKey(profile, input.apiKey, input.keyAt ?? { kind: 'file' });

@@ -1,28 +1,39 @@
 // Profiles kept with conf, validated with zod on every read. The file is 0600 in a 0700 folder,
-// written by write-then-rename (conf uses `atomically`), and every read-modify-write holds a lock
-// file so that two `hedge login` at once cannot lose each other's profile.
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+// written by write-then-rename (conf uses `atomically`), and every read-modify-write holds the
+// store's lock so that two `hedge login` at once cannot lose each other's profile.
+//
+// The lock is proper-lockfile's, as the journal's and the demo state's are (one lock per medium:
+// a file on disk is locked one way): a `config.json.lock` folder made atomically beside the file,
+// refreshed while held, taken over once its holder stopped refreshing it (a process killed while
+// holding it). Waiting for it is asynchronous, never a sleep that blocks the process.
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
+import { lock } from 'proper-lockfile';
 import { ConfigError } from '../errors.js';
 import { storeSchema, type StoreData, type StoredProfile } from './store-schema.js';
 
-const LOCK_WAIT_MS = 5_000;
-const LOCK_STALE_MS = 15_000;
-const EMPTY_LOCK_STALE_MS = 1_000;
+/** A holder that stopped refreshing its lock this long ago is dead (kill -9) and is taken over. */
+const LOCK_STALE_MS = 3_000;
+/** How long an update waits for a live holder (a login writes for milliseconds) before it says the store is locked. */
+const LOCK_WAIT_MS = 12_000;
+const RETRY_MAX_WAIT_MS = 25;
 
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+export interface ProfileStoreOptions {
+  /** The wait for another process's lock, in ms (LOCK_WAIT_MS); tests shorten it. */
+  lockWaitMs?: number;
 }
 
 export class ProfileStore {
   readonly dir: string;
   readonly file: string;
   private conf: Conf<StoreData> | undefined;
+  private readonly lockWaitMs: number;
 
-  constructor(dir: string) {
+  constructor(dir: string, options: ProfileStoreOptions = {}) {
     this.dir = dir;
     this.file = join(dir, 'config.json');
+    this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   }
 
   private open(): Conf<StoreData> {
@@ -58,9 +69,9 @@ export class ProfileStore {
   }
 
   /** Read, change and write back under the lock. */
-  update(change: (data: StoreData) => void): StoreData {
+  async update(change: (data: StoreData) => void): Promise<StoreData> {
     this.ensureDir();
-    const release = this.lock();
+    const release = await this.lock();
     try {
       const data = this.read();
       change(data);
@@ -73,7 +84,9 @@ export class ProfileStore {
       }
       return checked;
     } finally {
-      release();
+      await release().catch(() => {
+        // Released already (judged stale and taken over): nothing left to release.
+      });
     }
   }
 
@@ -86,71 +99,26 @@ export class ProfileStore {
     }
   }
 
-  private lock(): () => void {
-    const lockFile = `${this.file}.lock`;
-    const started = Date.now();
-    for (;;) {
-      try {
-        // The owner's pid goes in the lock, so that a process killed while holding it (kill -9, a
-        // crash) does not block every later login until the lock goes stale by age.
-        const fd = openSync(lockFile, 'wx', 0o600);
-        try {
-          writeSync(fd, String(process.pid));
-        } finally {
-          closeSync(fd);
-        }
-        return () => {
-          try {
-            unlinkSync(lockFile);
-          } catch {
-            // Already gone: nothing to release.
-          }
-        };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw asConfigError(error, lockFile, 'write');
-        if (isStale(lockFile)) {
-          try {
-            unlinkSync(lockFile);
-          } catch {
-            // Another process removed it first.
-          }
-          continue;
-        }
-        if (Date.now() - started > LOCK_WAIT_MS) {
-          throw new ConfigError(`The config store is locked by another hedge process (${lockFile}).`, {
-            hint: 'Wait for it to finish, or delete the lock file if no hedge process is running.',
-          });
-        }
-        sleepSync(25);
+  private async lock(): Promise<() => Promise<void>> {
+    try {
+      return await lock(this.file, {
+        realpath: false,
+        stale: LOCK_STALE_MS,
+        // Many short waits adding up to the bound; counted in attempts (as the journal's lock), so a
+        // busy machine only makes the wait longer, never shorter.
+        retries: { retries: Math.ceil(this.lockWaitMs / RETRY_MAX_WAIT_MS), minTimeout: 1, maxTimeout: RETRY_MAX_WAIT_MS, factor: 1.3 },
+        // The default throws from a timer, which would crash the CLI mid-command; the write it
+        // guards is one rename, which cannot tear the file either way.
+        onCompromised: () => {},
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
+        throw new ConfigError(`The config store is locked by another hedge process (${this.file}.lock).`, {
+          hint: 'Wait for it to finish and try again; a lock left by a process that died is taken over by itself within seconds.',
+        });
       }
+      throw asConfigError(error, `${this.file}.lock`, 'write');
     }
-  }
-}
-
-/**
- * Held by a process that no longer runs; or empty for longer than writing a pid takes (its owner
- * died between creating and writing it); or older than LOCK_STALE_MS.
- */
-function isStale(lockFile: string): boolean {
-  try {
-    const text = readFileSync(lockFile, 'utf8').trim();
-    const age = Date.now() - statSync(lockFile).mtimeMs;
-    if (text === '') return age > EMPTY_LOCK_STALE_MS;
-    const owner = Number(text);
-    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && !isRunning(owner)) return true;
-    return age > LOCK_STALE_MS;
-  } catch {
-    return false;
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

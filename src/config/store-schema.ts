@@ -14,7 +14,7 @@ export const profileSchema = z.looseObject({
   key_shown: z.string().optional(),
   key_environment: z.string().optional(),
   ca_file: z.string().optional(),
-  /** Answers to the spec's "not shown" request names for this server (api/unspecified.ts). */
+  /** Answers to the spec's "not shown" request names for this server (api/wire/unspecified.ts). */
   wire: z.record(z.string(), z.string()).optional(),
   /** The same answers, learned from the server itself (config/learned-wire.ts); `wire` wins over them. */
   wire_learned: z.record(z.string(), z.string()).optional(),

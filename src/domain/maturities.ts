@@ -29,7 +29,7 @@ export function parseWithin(raw: string | undefined): number | undefined {
   return ms;
 }
 
-/** A line of the positions list, as the tolerant reader made it (api/read-position.ts). */
+/** A line of the positions list, as the tolerant reader made it (api/wire/read-position.ts). */
 export interface MaturityPosition {
   market?: string;
   side?: Side;

@@ -1,22 +1,9 @@
 // Amounts as a desk reads them in sentences and tables: separators and two decimals.
 
-// Made on first use, not at import: the first Intl formatter of a process costs ~10 ms (ICU data),
-// and --json output never formats money (bench/results.md).
-let moneyFormatter: Intl.NumberFormat | undefined;
-function moneyFormat(): Intl.NumberFormat {
-  moneyFormatter ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return moneyFormatter;
-}
+import { formatMoney, formatSignedMoney } from './number-format.js';
 
-export function formatMoney(value: number): string {
-  return moneyFormat().format(value);
-}
-
-/** "12,345.00 USD" */
-export function formatUsd(value: number): string {
-  return `${formatMoney(value)} USD`;
-}
-
+// The formatters live in number-format.ts (one family for every screen); re-exported for the callers of money words.
+export { formatMoney, formatUsd } from './number-format.js';
 
 // ---- The one sign convention for people (docs/output-reference.md "Sign convention") ------------------------------
 // A signed figure a person reads is from the account's side: + is money to the account or a price
@@ -26,11 +13,7 @@ export function formatUsd(value: number): string {
 // CSV keep the server's numbers as sent.
 
 /** "+1,234.56", "-1,234.56", "0.00" (to the cent, so a figure that rounds to zero carries no sign). */
-export function formatSignedAmount(value: number): string {
-  const text = formatMoney(Math.abs(value));
-  if (text === formatMoney(0)) return text;
-  return value > 0 ? `+${text}` : `-${text}`;
-}
+export const formatSignedAmount = formatSignedMoney;
 
 /** A carry or fee as the server signs it (positive = the account pays) → the account's side (positive = it earns). */
 export function toAccountSide(paidByAccount: number): number {

@@ -2,7 +2,7 @@
 // tolerant readers) into these shapes; domain/ depends on them and on nothing in api/. Each allows
 // more fields than it names: a richer server than the spec is read, not refused.
 
-/** The page size's upper bound is shown in the spec (500); its parameter's name is not (api/unspecified.ts). */
+/** The page size's upper bound is shown in the spec (500); its parameter's name is not (api/wire/unspecified.ts). */
 export const MAX_PAGE_SIZE = 500;
 
 /** A figure per side (capacity, daily carry). */
@@ -30,7 +30,7 @@ export interface AccountFacts {
   [field: string]: unknown;
 }
 
-/** A closed hedge from GET /hedges/history, whatever names the server gave its fields (api/read-history.ts reads them). */
+/** A closed hedge from GET /hedges/history, whatever names the server gave its fields (api/wire/read-history.ts reads them). */
 export interface HistoryFacts {
   /** The spec's bottom line of a closed hedge: what it did to the balance. */
   netPnlUsd: number;

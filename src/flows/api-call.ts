@@ -5,7 +5,7 @@
 // has no resolution to wait for. What comes back is kept whole (status, headers, body) for printing.
 import { readFile } from 'node:fs/promises';
 import type { HedgeClient } from '../api/client.js';
-import { nextPagePath } from '../api/next-page.js';
+import { nextPagePath } from '../api/wire/pager.js';
 import type { ApiRequest, RawAnswer } from '../api/transport.js';
 import type { ApiMethod } from '../domain/api-params.js';
 import { UsageError } from '../errors.js';
@@ -80,7 +80,7 @@ export class AnswerLog {
 }
 
 /**
- * A GET: one answer, or with `paginate` every page (the next one found by api/next-page.ts), each
+ * A GET: one answer, or with `paginate` every page (the next one found by api/wire/pager.ts), each
  * answer handed to `onPage` as it comes.
  */
 export async function readApi(ctx: CommandContext, client: HedgeClient, call: ApiCall, options: { paginate: boolean; log: AnswerLog; onPage: (answer: ApiAnswer) => void }): Promise<number> {

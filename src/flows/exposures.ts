@@ -20,7 +20,7 @@ import {
 } from '../domain/exposures.js';
 export type { ExposuresView } from '../domain/exposures.js';
 import { exposureReport, type CoverHedge, type ExposureReportView } from '../domain/exposures-report.js';
-import { readHistoryRecord, type HistoryFacts } from '../api/read-history.js';
+import { readHistoryRecord, type HistoryFacts } from '../api/wire/read-history.js';
 import { walkHistory } from './report.js';
 import { findMarket, unlistedMarketError } from '../domain/markets.js';
 import type { KeepRow } from '../domain/keep.js';

@@ -2,10 +2,10 @@
 // server gives them. A field the position does not carry under any known name is taken from the
 // hedge it belongs to (GET /hedges/{id}); the raw records stay untouched for display and --json.
 import type { HedgeClient } from '../api/client.js';
-import { POSITION_FIELD_SYNONYMS, readPosition, type PositionFacts } from '../api/read-position.js';
+import { POSITION_FIELD_SYNONYMS, readPosition, type PositionFacts } from '../api/wire/read-position.js';
 import type { Position } from '../api/schemas.js';
-import { showUnderKnownNames } from '../api/unspecified.js';
-import { MAX_PAGE_SIZE } from '../api/unspecified.js';
+import { showUnderKnownNames } from '../api/wire/unspecified.js';
+import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
 import type { Side } from '../domain/vocabulary.js';
 
 export interface BookPosition extends PositionFacts {

@@ -8,9 +8,9 @@
 import { closeSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { HedgeClient, HistoryPage } from '../api/client.js';
-import { readHistoryRecord, readPositionPnl, type HistoryFacts } from '../api/read-history.js';
+import { readHistoryRecord, readPositionPnl, type HistoryFacts } from '../api/wire/read-history.js';
 import type { HistoryRecord } from '../api/schemas.js';
-import { MAX_PAGE_SIZE } from '../api/unspecified.js';
+import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
 import { ReportBuilder, type CumulativeSeries, type Report, type ReportOptions } from '../domain/report.js';
 import { closedHedgeRow, closedHedgeTime, compareListed } from '../ui/report-html.js';
 

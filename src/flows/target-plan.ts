@@ -3,7 +3,7 @@
 // account, positions), compute the plan (domain/plan.ts: actions in execution order with the
 // pre-trade checks simulated over the whole sequence), and quote each open and add for its cost.
 import type { HedgeClient } from '../api/client.js';
-import { numberOf } from '../api/read-position.js';
+import { numberOf } from '../api/wire/read-position.js';
 import type { Quote } from '../api/schemas.js';
 import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanPosition, type PlanStep } from '../domain/plan.js';
 import { parseTargetFile, type TargetRow } from '../domain/target-file.js';

@@ -20,7 +20,7 @@
 //   - Alerts (domain/alerts.ts) fire once per condition until it clears; --exit-on-alert ends at the
 //     first one with exit 10 (`alert` in src/exit-codes.ts).
 import { HedgeClient } from '../api/client.js';
-import { numberOf } from '../api/read-position.js';
+import { numberOf } from '../api/wire/read-position.js';
 import type { RetryPolicy } from '../api/retry-policy.js';
 import type { Hedge } from '../api/schemas.js';
 import { Transport } from '../api/transport.js';
@@ -38,7 +38,7 @@ import { parseClientReference } from '../domain/input.js';
 import { quoteCurrencyOf } from '../domain/markets.js';
 import { requireListedMarket } from './markets.js';
 import { positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
-import { accountForPeople } from '../api/read-account.js';
+import { accountForPeople } from '../api/wire/read-account.js';
 
 /** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
 export interface WatchOptionValues {

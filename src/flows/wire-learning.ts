@@ -7,7 +7,7 @@
 // confirmation stands: it was for the same action, only the field's name changes.
 import { ApiError } from '../errors.js';
 import { refusedField, type HedgeClient } from '../api/client.js';
-import { wireHint } from '../api/unspecified.js';
+import { wireHint } from '../api/wire/unspecified.js';
 import type { CommandContext } from '../runtime/context.js';
 import { isRejection, runWrite, type WriteAction, type WriteOptions, type WriteResult } from './write-flow.js';
 

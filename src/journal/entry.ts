@@ -28,6 +28,11 @@ export interface JournalRequest {
 
 export interface JournalEntry {
   id: string;
+  /** The record's place in its journal: a counter per journal, given at begin (backend.ts). Absent on records older than it. */
+  seq?: number;
+  /** How many times the record was written: 1 at begin, one more per change. Decides which copy of a record knows more. */
+  revision?: number;
+  /** When the machine that wrote it says it was made (its clock: never used to order records). */
   created_at: string;
   updated_at: string;
   profile?: string;
@@ -64,13 +69,18 @@ export interface JournalEntry {
    * team entry it completes (its id, and the store's redacted address). `hedge journal migrate`
    * merges it into that entry.
    */
-  fallback_for?: { id: string; store: string };
+  fallback_for?: {
+    id: string;
+    store: string;
+    /** The team record's revision this process last knew: the fallback continues from it. */
+    revision?: number;
+  };
 }
 
 /** What `begin` needs: everything the caller knows before the request leaves. */
 export type BeginFields = Omit<
   JournalEntry,
-  'id' | 'created_at' | 'updated_at' | 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'host' | 'holder'
+  'id' | 'seq' | 'revision' | 'created_at' | 'updated_at' | 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'host' | 'holder'
 > & {
   /** pending (the default): about to be sent; planned: a later leg, journaled ahead of the action's first send. */
   outcome?: 'pending' | 'planned';
@@ -97,11 +107,11 @@ export interface SkippedLine {
 
 /**
  * The entries of a journal file's text, in creation order. An entry is the fold of its events in
- * file order (later fields win). A line that is not a JSON event (a crash mid-write, a hand edit)
+ * file order (later fields win); its revision is the number of its events. A line that is not a JSON event (a crash mid-write, a hand edit)
  * is skipped and reported; so is an entry whose first event is not a creation event.
  */
 export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = () => {}): JournalEntry[] {
-  const folded = new Map<string, { firstLine: number; fields: Record<string, unknown> }>();
+  const folded = new Map<string, { firstLine: number; events: number; fields: Record<string, unknown> }>();
   const lines = text.split('\n');
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
@@ -114,11 +124,14 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
     }
     const { at, ...fields } = event;
     const entry = folded.get(event.id);
-    if (entry) Object.assign(entry.fields, fields, { updated_at: at });
-    else folded.set(event.id, { firstLine: index + 1, fields: { ...fields, created_at: at, updated_at: at } });
+    if (entry) {
+      Object.assign(entry.fields, fields, { updated_at: at });
+      entry.events += 1;
+    } else folded.set(event.id, { firstLine: index + 1, events: 1, fields: { ...fields, created_at: at, updated_at: at } });
   });
   const entries: JournalEntry[] = [];
-  for (const { firstLine, fields } of folded.values()) {
+  for (const { firstLine, events, fields } of folded.values()) {
+    fields.revision = events;
     if (isEntry(fields)) entries.push(fields);
     else onSkip({ line: firstLine, reason: `entry ${String(fields.id)} has no creation event` });
   }

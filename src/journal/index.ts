@@ -13,15 +13,19 @@ export {
 } from './entry.js';
 export { describeHolder, type Holder } from './holder.js';
 export {
-  matchesRequest,
-  openJournal,
+  isTeamJournal,
   type Hold,
+  type HoldResult,
+  type ImportOutcome,
   type Journal,
+  type JournalLocker,
+  type JournalRecords,
   type ListOptions,
   type LocalJournal,
-  type OpenJournalOptions,
   type SameRequest,
-} from './journal.js';
+  type TeamJournal,
+} from './backend.js';
+export { matchesRequest, openJournal, type OpenJournalOptions } from './journal.js';
 export { JournalError } from './journal-error.js';
 export { keyFingerprint } from './key-guard.js';
 export { JOURNAL_FILE_NAME, journalDir } from './location.js';

@@ -1,16 +1,18 @@
 // The action journal: a record of every state-changing action, written before the request leaves
-// and updated when its outcome is known; also the desk's audit log. `Journal` is what every store
-// implements (this local file, or a shared database for a team); `openJournal` is the local file.
+// and updated when its outcome is known; also the desk's audit log. `Journal` (backend.ts) is what
+// every backend implements (this local file, or a shared database for a team); `openJournal` is
+// the local file.
 //
 // An entry is held by the process that began it (or took hold of it to resume it) until its final
 // outcome or that process's end: a second process never resumes an action a live one is still
 // carrying out (holder.ts says how liveness is told). Account locks serialise "read the book →
 // decide → send → see it land" across processes (account-locks.ts).
 import { join } from 'node:path';
-import { claimLock, dropLock, removeOnExit } from './account-locks.js';
+import { claimLock, dropLock, lockFile, readLock, removeOnExit } from './account-locks.js';
+import type { LocalJournal, SameRequest } from './backend.js';
 import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
-import { foldJournal, isOutcome, isUnresolved, type BeginFields, type JournalEntry, type JournalEnvironment, type JournalPatch, type SkippedLine } from './entry.js';
+import { foldJournal, isOutcome, isUnresolved, type BeginFields, type JournalEntry, type SkippedLine } from './entry.js';
 import { currentHolder, isAlive, isRecordedHolder, newSession, publicHolder, type Holder, type RecordedHolder } from './holder.js';
 import { JournalError } from './journal-error.js';
 import { findKeyShapedString } from './key-guard.js';
@@ -35,67 +37,7 @@ export interface OpenJournalOptions {
   keepResolved?: number;
 }
 
-export interface ListOptions {
-  /** Only entries still unresolved (planned, pending, submitted, unknown). */
-  pending?: boolean;
-  /** Only entries created at or after this time (ms since the epoch). */
-  since?: number;
-  /** Only entries created before this time (ms since the epoch). */
-  until?: number;
-  /** At most this many, the newest. */
-  limit?: number;
-}
-
-/** The "same request" rule: what must agree for an earlier unresolved entry to be resumed. */
-export interface SameRequest {
-  environment: JournalEnvironment;
-  base_url_host: string;
-  key_id: string;
-  command: string;
-  /** The normalised request body; compared as canonicalJson. */
-  body: unknown;
-  /** Compared only when given. */
-  group?: string;
-  leg?: string;
-}
-
-export type Hold = {
-  release(): Promise<void>;
-  /** True once the hold is gone without a release (the team store's session that held it ended). */
-  lost?(): boolean;
-};
-
-export interface Journal {
-  /** For messages: the file path, or the store URL with any password redacted. */
-  readonly location: string;
-  /** Records a new action (outcome pending, or planned when asked), held by this process; resolves once the record is on disk. */
-  begin(fields: BeginFields): Promise<JournalEntry>;
-  /** Records what became of an action; a final outcome ends this process's hold. Returns the entry with every event folded in. */
-  update(id: string, patch: JournalPatch): Promise<JournalEntry>;
-  /** Newest first. */
-  list(options?: ListOptions): Promise<JournalEntry[]>;
-  /** By full id or a unique prefix of one; an ambiguous prefix throws, naming the candidates. */
-  get(idOrPrefix: string): Promise<JournalEntry | undefined>;
-  /** The newest unresolved entry for the same request, if any. */
-  findUnresolvedMatch(match: SameRequest): Promise<JournalEntry | undefined>;
-  /** Take hold of an existing unresolved entry (to resume it); an entry resolved meanwhile is not taken (held: false, its last holder). */
-  hold(id: string): Promise<{ held: true; hold: Hold } | { held: false; holder: Holder }>;
-  /** The live holder of an entry, or undefined (finished, or its process died). */
-  holderOf(id: string): Promise<Holder | undefined>;
-  /**
-   * A per-account lock (scope e.g. `${environment}|${host}|${keyId}|apply`), released when the
-   * process dies; waits up to waitMs (0: answer at once).
-   */
-  lock(scope: string, options: { waitMs: number }): Promise<{ held: true; hold: Hold } | { held: false; holder: Holder }>;
-  close?(): Promise<void>;
-}
-
-/** The local file journal: the Journal, plus where its files are. */
-export interface LocalJournal extends Journal {
-  readonly dir: string;
-  /** The active segment (journal.jsonl). */
-  readonly file: string;
-}
+export type { Hold, Journal, ListOptions, LocalJournal, SameRequest } from './backend.js';
 
 const FINAL_OUTCOMES = new Set(['filled', 'done', 'failed', 'rejected', 'abandoned']);
 const MAX_CANDIDATES_NAMED = 10;
@@ -150,6 +92,13 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
     return isRecordedHolder(holder) && isAlive(holder) ? holder : undefined;
   };
 
+  /** This session still holds the entry, or the entry was finished (which ends a hold, never loses it). */
+  const stillHeld = (id: string): boolean => {
+    const entry = activeEntries().find((candidate) => candidate.id === id);
+    if (!entry || !isUnresolved(entry)) return true;
+    return isRecordedHolder(entry.holder) && entry.holder.session === session;
+  };
+
   const release = (id: string) => async () => {
     await lockedAppend(
       file,
@@ -180,7 +129,8 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
           const time = now();
           let id = newEntryId(time);
           while (current.includes(`{"id":"${id}"`)) id = newEntryId(time);
-          const stamp = { id, at: new Date(time).toISOString() };
+          // The next place in this journal, under its lock: its clock plays no part (backend.ts).
+          const stamp = { id, at: new Date(time).toISOString(), seq: highestSeq(current) + 1 };
           const holder = currentHolder(time, session);
           // Stamped again after the fields, so that nothing in them can replace the id, time or holder.
           event = JSON.stringify(
@@ -265,7 +215,17 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
         if (error instanceof HeldBy) return { held: false, holder: error.holder };
         throw error;
       }
-      return { held: true, hold: { release: release(id) } };
+      let released = false;
+      return {
+        held: true,
+        hold: {
+          release: async () => {
+            released = true;
+            await release(id)();
+          },
+          lost: () => !released && !stillHeld(id),
+        },
+      };
     },
 
     async holderOf(id) {
@@ -283,9 +243,17 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
       for (;;) {
         const answer = await withJournalLock(file, staleMs, () => claimLock(dir, scope, holder));
         if (answer.held) {
+          let released = false;
           return {
             held: true,
-            hold: { release: () => withJournalLock(file, staleMs, () => dropLock(dir, scope, session)).catch(() => undefined) },
+            hold: {
+              release: async () => {
+                released = true;
+                await withJournalLock(file, staleMs, () => dropLock(dir, scope, session)).catch(() => undefined);
+              },
+              // Its record removed (by hand) or replaced by another holder's.
+              lost: () => !released && readLock(lockFile(dir, scope))?.holder.session !== session,
+            },
           };
         }
         const left = waitMs - (performance.now() - started);
@@ -311,12 +279,33 @@ function inRange(entry: JournalEntry, { since, until }: { since?: number; until?
   return (since === undefined || created >= since) && (until === undefined || created < until);
 }
 
-/** Newest first by creation time; entries made at the same instant keep their file order, reversed. */
+/**
+ * Newest first by `seq`, the journal's own counter. Entries written before it had one are older
+ * than every entry that has one, and among themselves go by creation time (then file order).
+ */
 function newestFirst(entries: JournalEntry[]): JournalEntry[] {
   return entries
     .map((entry, index) => ({ entry, index, time: Date.parse(entry.created_at) }))
-    .sort((a, b) => b.time - a.time || b.index - a.index)
+    .sort((a, b) => {
+      const [aSeq, bSeq] = [a.entry.seq, b.entry.seq];
+      if (aSeq !== undefined && bSeq !== undefined) return bSeq - aSeq;
+      if (aSeq !== undefined || bSeq !== undefined) return aSeq !== undefined ? -1 : 1;
+      return b.time - a.time || b.index - a.index;
+    })
     .map(({ entry }) => entry);
+}
+
+/** A begin event starts as begin writes it: `{"id":…,"at":…,"seq":N`. */
+const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
+
+/**
+ * The highest `seq` of the active segment (0 when none has one). The entry holding it is never
+ * archived by a rotation (segments.ts), so the active segment always knows the journal's highest.
+ */
+export function highestSeq(text: string): number {
+  let highest = 0;
+  for (const match of text.matchAll(BEGIN_SEQ)) highest = Math.max(highest, Number(match[1]));
+  return highest;
 }
 
 /** The entry was made for this request: same environment, host, key, command and normalised body. */

@@ -65,6 +65,29 @@ CREATE TABLE ${SCHEMA}.holders (
 );
 `,
   },
+  {
+    // Version 2 (issue 37): records are ordered by counters, never by a machine's clock.
+    // - seq: the record's place in the journal, from a sequence the server keeps (so no desk's
+    //   clock decides it); rows already there are numbered in the order they were created.
+    // - revision: how many times the record was written (1 at begin, +1 per update); a merge of a
+    //   local record (`hedge journal migrate`) compares it, not updated_at.
+    // Both are also in `entry`, as every reader of a record sees them. Run by the store itself on
+    // first use (migrateSchema), so a store made by an older hedge keeps its records and works on.
+    version: 2,
+    description: 'records ordered by seq and revision, not by clock',
+    sql: `
+CREATE SEQUENCE ${SCHEMA}.entries_seq AS bigint;
+ALTER TABLE ${SCHEMA}.entries ADD COLUMN seq bigint, ADD COLUMN revision bigint NOT NULL DEFAULT 1;
+UPDATE ${SCHEMA}.entries e SET seq = numbered.n
+  FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM ${SCHEMA}.entries) numbered
+  WHERE e.id = numbered.id;
+SELECT setval('${SCHEMA}.entries_seq', coalesce((SELECT max(seq) FROM ${SCHEMA}.entries), 0) + 1, false);
+UPDATE ${SCHEMA}.entries SET entry = entry || jsonb_build_object('seq', seq, 'revision', revision);
+ALTER TABLE ${SCHEMA}.entries ALTER COLUMN seq SET DEFAULT nextval('${SCHEMA}.entries_seq'), ALTER COLUMN seq SET NOT NULL;
+ALTER SEQUENCE ${SCHEMA}.entries_seq OWNED BY ${SCHEMA}.entries.seq;
+CREATE UNIQUE INDEX entries_by_seq ON ${SCHEMA}.entries (seq DESC);
+`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

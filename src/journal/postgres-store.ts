@@ -12,7 +12,8 @@
 //   fallback record (`fallback_for`), and the error says so; `hedge journal migrate` merges it.
 //
 // Loaded only when a store is configured (store.ts imports it lazily): the client costs nothing
-// to anyone using the local file.
+// to anyone using the local file. It implements the interface of backend.ts and imports nothing
+// of store.ts (no circle).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
@@ -20,10 +21,10 @@ import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
 import { isOutcome, isUnresolved, type BeginFields, type Holder, type JournalEntry, type JournalPatch } from './entry.js';
 import { JournalError } from './journal-error.js';
-import { checkBeginFields, matchesRequest, openJournal, refuseKeys, type LocalJournal, type SameRequest } from './journal.js';
+import { checkBeginFields, matchesRequest, openJournal, refuseKeys } from './journal.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
 import { JournalStoreError } from './store-error.js';
-import type { Hold, HoldResult, ImportOutcome, StoreListOptions, TeamJournal, TeamJournalOptions } from './store.js';
+import type { Hold, HoldResult, ImportOutcome, ListOptions, LocalJournal, SameRequest, TeamJournal, TeamJournalOptions } from './backend.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
@@ -56,29 +57,38 @@ JOIN pg_locks l
  AND l.objid::bigint = (hashtextextended($2, 0) & 4294967295)
 WHERE h.scope = $1`;
 
+/** The entry and its seq (from the store's sequence) and revision 1, in the row and in its JSON alike. */
 const BEGIN_SQL = `
-WITH inserted AS (
+WITH numbered AS (
+  SELECT nextval('${SCHEMA}.entries_seq') AS seq
+), inserted AS (
   INSERT INTO ${SCHEMA}.entries
-    (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, entry)
-  VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb)
+    (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, entry, seq, revision)
+  SELECT $1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb || jsonb_build_object('seq', numbered.seq, 'revision', 1), numbered.seq, 1
+  FROM numbered
   ON CONFLICT (id) DO NOTHING
-  RETURNING id
+  RETURNING id, seq
 ), held AS (
   INSERT INTO ${SCHEMA}.holders (scope, pid, host, session, since, backend_pid)
   SELECT $15, $16, $12, $17, $2, $18 FROM inserted
   ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid
   RETURNING scope
 )
-SELECT (SELECT count(*) FROM inserted)::int AS inserted, (SELECT count(*) FROM held)::int AS held`;
+SELECT (SELECT count(*) FROM inserted)::int AS inserted, (SELECT seq FROM inserted)::text AS seq, (SELECT count(*) FROM held)::int AS held`;
 
 const UPSERT_HOLDER_SQL = `
 INSERT INTO ${SCHEMA}.holders (scope, pid, host, session, since, backend_pid) VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid`;
 
+/** A local entry moved in: its place in this journal is the next seq; its revision is the local one. */
 const INSERT_MIGRATED_SQL = `
+WITH numbered AS (
+  SELECT nextval('${SCHEMA}.entries_seq') AS seq
+)
 INSERT INTO ${SCHEMA}.entries
-  (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, origin, entry)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'migrated', $15::jsonb)
+  (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, origin, entry, seq, revision)
+SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'migrated', $15::jsonb || jsonb_build_object('seq', numbered.seq, 'revision', $16::bigint), numbered.seq, $16
+FROM numbered
 ON CONFLICT (id) DO NOTHING`;
 
 interface LockConnection {
@@ -148,7 +158,7 @@ export class PostgresJournal implements TeamJournal {
       ) as JournalEntry;
       let inserted: number;
       try {
-        const result = await this.run<{ inserted: number }>(data, {
+        const result = await this.run<{ inserted: number; seq: string | null }>(data, {
           text: BEGIN_SQL,
           values: [
             id,
@@ -172,6 +182,7 @@ export class PostgresJournal implements TeamJournal {
           ],
         });
         inserted = result.rows[0]?.inserted ?? 0;
+        if (inserted > 0) Object.assign(entry, { seq: Number(result.rows[0]!.seq), revision: 1 });
       } catch (error) {
         await this.unlockAdvisory(scope).catch(() => undefined);
         throw this.storeError(error, 'recording the action');
@@ -199,7 +210,9 @@ export class PostgresJournal implements TeamJournal {
     try {
       const data = await this.data();
       const result = await this.run<{ entry: JournalEntry }>(data, {
-        text: `UPDATE ${SCHEMA}.entries SET entry = entry || $2::jsonb, outcome = coalesce($3, outcome), updated_at = $4 WHERE id = $1 RETURNING entry`,
+        text: `UPDATE ${SCHEMA}.entries
+               SET entry = entry || $2::jsonb || jsonb_build_object('revision', revision + 1), revision = revision + 1, outcome = coalesce($3, outcome), updated_at = $4
+               WHERE id = $1 RETURNING entry`,
         values: [id, JSON.stringify(change), patch.outcome ?? null, at],
       });
       if (result.rowCount === 0) throw new JournalError(`No journal entry ${id} to update in ${this.location}.`);
@@ -214,7 +227,7 @@ export class PostgresJournal implements TeamJournal {
     return entry;
   }
 
-  async list(options: StoreListOptions = {}): Promise<JournalEntry[]> {
+  async list(options: ListOptions = {}): Promise<JournalEntry[]> {
     const { pending, since, until, limit } = options;
     const data = await this.data();
     const result = await this.run<{ entry: JournalEntry }>(data, {
@@ -222,7 +235,7 @@ export class PostgresJournal implements TeamJournal {
              WHERE ($1::boolean IS NOT TRUE OR outcome IN ${UNRESOLVED_SQL})
                AND ($2::timestamptz IS NULL OR created_at >= $2)
                AND ($3::timestamptz IS NULL OR created_at < $3)
-             ORDER BY created_at DESC, id DESC
+             ORDER BY seq DESC
              LIMIT $4`,
       values: [pending === true, isoOrNull(since), isoOrNull(until), limit === undefined ? null : Math.max(0, limit)],
     }).catch((error) => {
@@ -238,7 +251,7 @@ export class PostgresJournal implements TeamJournal {
     const result = await this.run<{ entry: JournalEntry; total: number }>(data, {
       text: `SELECT entry, (count(*) OVER ())::int AS total FROM ${SCHEMA}.entries
              WHERE left(id, length($1)) = $1
-             ORDER BY (id = $1) DESC, created_at DESC, id DESC
+             ORDER BY (id = $1) DESC, seq DESC
              LIMIT $2`,
       values: [wanted, MAX_CANDIDATES_NAMED + 1],
     }).catch((error) => {
@@ -266,7 +279,7 @@ export class PostgresJournal implements TeamJournal {
                AND ($7::text IS NULL OR leg = $7)
                -- A planned leg is sent by its own multi-leg action (or hedge resume), never by a lone command.
                AND (outcome <> 'planned' OR $6::text IS NOT NULL)
-             ORDER BY created_at DESC, id DESC`,
+             ORDER BY seq DESC`,
       values: [match.environment, match.base_url_host, match.key_id, match.command, canonicalJson(match.body), match.group ?? null, match.leg ?? null],
     }).catch((error) => {
       throw this.storeError(error, 'reading the journal');
@@ -275,8 +288,27 @@ export class PostgresJournal implements TeamJournal {
     return this.remember(result.rows.map((row) => row.entry)).find((entry) => isUnresolved(entry) && matchesRequest(entry, match));
   }
 
+  /** As the interface says (and the file does): an entry finished already, or meanwhile, is not taken. */
   async hold(id: string): Promise<HoldResult> {
-    return this.take(entryScope(id), 0);
+    const before = await this.readEntry(id);
+    if (!before) throw new JournalError(`No journal entry ${id} to hold in ${this.location}.`);
+    if (!isUnresolved(before)) return { held: false, holder: lastHolderOf(before) };
+    const taken = await this.take(entryScope(id), 0);
+    if (!taken.held) return taken;
+    const after = await this.readEntry(id);
+    if (after && !isUnresolved(after)) {
+      await taken.hold.release();
+      return { held: false, holder: lastHolderOf(after) };
+    }
+    return taken;
+  }
+
+  private async readEntry(id: string): Promise<JournalEntry | undefined> {
+    const data = await this.data();
+    const result = await this.run<{ entry: JournalEntry }>(data, { text: `SELECT entry FROM ${SCHEMA}.entries WHERE id = $1`, values: [id] }).catch((error) => {
+      throw this.storeError(error, 'reading the journal');
+    });
+    return this.remember(result.rows.map((row) => row.entry))[0];
   }
 
   async holderOf(id: string): Promise<Holder | undefined> {
@@ -337,7 +369,8 @@ export class PostgresJournal implements TeamJournal {
       const existing = found.rows[0]?.entry;
       let outcome: ImportOutcome;
       if (!existing) {
-        const { fallback_for: _fallback, ...fields } = local;
+        // Its place and revision are the store's (a local seq counts another journal).
+        const { fallback_for: _fallback, seq: _seq, revision: _revision, ...fields } = local;
         const entry = plainJson({ ...fields, id: target, host: fields.host ?? this.host }) as JournalEntry;
         const inserted = await this.run(data, {
           text: INSERT_MIGRATED_SQL,
@@ -357,6 +390,7 @@ export class PostgresJournal implements TeamJournal {
             entry.host ?? null,
             entry.profile ?? null,
             JSON.stringify(entry),
+            importedRevision(local),
           ],
         });
         // Another migrate added it a moment ago: that one's row stands.
@@ -367,8 +401,10 @@ export class PostgresJournal implements TeamJournal {
         const change: Record<string, unknown> = { updated_at: local.updated_at };
         for (const field of OUTCOME_FIELDS) if (local[field] !== undefined) change[field] = local[field];
         await this.run(data, {
-          text: `UPDATE ${SCHEMA}.entries SET entry = entry || $2::jsonb, outcome = $3, updated_at = $4 WHERE id = $1`,
-          values: [target, JSON.stringify(change), local.outcome, local.updated_at],
+          text: `UPDATE ${SCHEMA}.entries
+                 SET entry = entry || $2::jsonb || jsonb_build_object('revision', greatest(revision + 1, $5::bigint)), revision = greatest(revision + 1, $5::bigint), outcome = $3, updated_at = $4
+                 WHERE id = $1`,
+          values: [target, JSON.stringify(change), local.outcome, local.updated_at, importedRevision(local)],
         });
         outcome = 'merged';
       } else {
@@ -592,7 +628,8 @@ export class PostgresJournal implements TeamJournal {
         if (!base) throw new JournalError(`this run never read entry ${id}`);
         const { id: _id, created_at: _created, updated_at: _updated, holder: _holder, outcome, ...fields } = base;
         for (const field of OUTCOME_FIELDS) delete (fields as Record<string, unknown>)[field];
-        const begun = await local.begin({ ...fields, outcome: outcome === 'planned' ? 'planned' : 'pending', fallback_for: { id, store: this.location } });
+        const { seq: _seq, revision, ...rest } = fields;
+        const begun = await local.begin({ ...rest, outcome: outcome === 'planned' ? 'planned' : 'pending', fallback_for: { id, store: this.location, ...(revision === undefined ? {} : { revision }) } });
         localId = begun.id;
         this.fallbacks.set(id, localId);
         // What the store had learnt before it failed, then this update.
@@ -666,11 +703,33 @@ function unreachableReason(code: string | undefined, message: string): string {
   return message;
 }
 
-/** The later record wins, and a final outcome never goes back to an unresolved one. */
-function knowsMore(local: JournalEntry, stored: JournalEntry): boolean {
+/**
+ * Whether a local record knows more than the store's copy — by revisions, never by the clocks of
+ * the machines that wrote them. A final outcome never goes back to an unresolved one, and always
+ * replaces one. Otherwise a fallback record knows more while the store's copy is still the
+ * revision it continued from (nobody changed it since); a migrated local record, while its
+ * revision is the higher (the store took the local revision when it first moved in).
+ */
+export function knowsMore(local: JournalEntry, stored: JournalEntry): boolean {
   if (!isUnresolved(stored) && isUnresolved(local)) return false;
-  if (Date.parse(local.updated_at) > Date.parse(stored.updated_at)) return true;
-  return isUnresolved(stored) && !isUnresolved(local);
+  if (isUnresolved(stored) && !isUnresolved(local)) return true;
+  const storedRevision = stored.revision ?? 1;
+  // A fallback record from before revisions were kept continues from nothing known: the store's copy stands.
+  if (local.fallback_for) return storedRevision <= (local.fallback_for.revision ?? 0);
+  return (local.revision ?? 1) > storedRevision;
+}
+
+/** The revision a local record brings into the store: a fallback record is one change past the revision it continued from. */
+function importedRevision(local: JournalEntry): number {
+  if (local.fallback_for) return (local.fallback_for.revision ?? 0) + 1;
+  return local.revision ?? 1;
+}
+
+/** Who last held a finished entry (as the file journal names it): its recorded holder, or nobody known. */
+function lastHolderOf(entry: JournalEntry): Holder {
+  const holder = entry.holder;
+  if (holder && typeof holder.pid === 'number' && typeof holder.host === 'string') return { pid: holder.pid, host: holder.host, since: holder.since, session: holder.session };
+  return { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
 }
 
 /** `connect_timeout` (seconds, as libpq reads it) from the URL, if it has one. */

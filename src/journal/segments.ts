@@ -205,8 +205,11 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
     newestResolved.add(entry.id);
     keptBytes += size;
   }
+  // The entry with the journal's highest seq stays, so that the next begin counts on from it.
+  const highest = entries.reduce<JournalEntry | undefined>((best, entry) => (entry.seq !== undefined && (best?.seq === undefined || entry.seq > best.seq) ? entry : best), undefined);
   const keep = (entry: JournalEntry | undefined): boolean =>
-    entry !== undefined && (isUnresolved(entry) || newestResolved.has(entry.id) || (entry.group !== undefined && openGroups.has(entry.group)));
+    entry !== undefined &&
+    (isUnresolved(entry) || newestResolved.has(entry.id) || entry === highest || (entry.group !== undefined && openGroups.has(entry.group)));
 
   const kept: string[] = [];
   const archived = new Map<string, string[]>();

@@ -336,12 +336,12 @@ export class CommandContext {
 
   /** Keeps a wire name the client learned, and says so once (the next run starts with it). */
   async keepLearned(scope: import('../config/learned-wire.js').LearnedScope, learned: import('../api/client.js').LearnedWire): Promise<void> {
-    const [{ saveLearned, describeScope }, { WIRE_SETTING_SOURCES }] = await Promise.all([import('../config/learned-wire.js'), import('../api/unspecified.js')]);
+    const [{ saveLearned, describeScope }, { WIRE_SETTING_SOURCES }] = await Promise.all([import('../config/learned-wire.js'), import('../api/wire/unspecified.js')]);
     const { env, profileKey } = WIRE_SETTING_SOURCES[learned.setting];
     const what = learned.setting === 'pageSizeParam' ? (learned.value === 'none' ? 'lists take no page-size parameter' : `the page size goes as \`${learned.value}\``) : `the add/reduce amount goes as \`${learned.value}\``;
     let kept = `kept for ${describeScope(scope)}`;
     try {
-      saveLearned(await this.store(), scope, profileKey, learned.value);
+      await saveLearned(await this.store(), scope, profileKey, learned.value);
     } catch (error) {
       kept = `not kept (${error instanceof Error ? error.message : String(error)}); set ${env}=${learned.value} to keep it`;
     }
@@ -354,7 +354,7 @@ export class CommandContext {
     const credentials = await this.credentials();
     const [{ createClient }, { resolveWireSettings }, { UsageError }] = await Promise.all([
       import('../api/create-client.js'),
-      import('../api/unspecified.js'),
+      import('../api/wire/unspecified.js'),
       import('../errors.js'),
     ]);
     const learned = await this.learnedWire();

@@ -41,7 +41,7 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promis
 }
 
 /**
- * The client's wire settings (HEDGE_WIRE_*, src/api/unspecified.ts) that match this dialect. All
+ * The client's wire settings (HEDGE_WIRE_*, src/api/wire/unspecified.ts) that match this dialect. All
  * of them, the reference dialect's too: sourcing the file then also undoes another dialect's
  * values left in the shell. The sandbox reads `symbols` on GET /prices in every dialect. (hedge
  * needs none of them: it learns the names from the server; they save it the first refusals.)

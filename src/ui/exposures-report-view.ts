@@ -5,6 +5,7 @@
 // the 80–125% band) and the tables. Renders only.
 import { describePolicy, policyAsData } from '../domain/exposure-policy.js';
 import { EFFECTIVE_BAND_PCT } from '../domain/exposures.js';
+import { formatFixed, formatSignedFixed, formatUpTo } from '../domain/number-format.js';
 import type { ExposureReportView } from '../domain/exposures-report.js';
 import type { FieldSpec } from './fields.js';
 import type { Output } from './output.js';
@@ -105,7 +106,7 @@ const HEIGHT = 260;
 const PAD = { left: 70, right: 16, top: 16, bottom: 40 };
 
 function money(value: number): string {
-  return new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }).format(value);
+  return formatFixed(value, 0);
 }
 
 function compact(value: number): string {
@@ -164,9 +165,9 @@ function effectivenessChart(view: ExposureReportView): string {
 function cell(value: unknown, field: FieldSpec): string {
   if (value === null || value === undefined) return '<td class="muted">—</td>';
   // Carry and fees from the account's side, as every screen shows them: -10.00 is paid.
-  if (field.kind === 'charge' && typeof value === 'number') return `<td class="num">${value === 0 ? '0.00' : escapeHtml(new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'always' }).format(-value))}</td>`;
+  if (field.kind === 'charge' && typeof value === 'number') return `<td class="num">${value === 0 ? '0.00' : escapeHtml(formatSignedFixed(-value, 2))}</td>`;
   if (field.kind === 'utc' && typeof value === 'string') return `<td>${escapeHtml(value.slice(0, 16).replace('T', ' '))}</td>`;
-  if (typeof value === 'number') return `<td class="num">${escapeHtml(new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(value))}</td>`;
+  if (typeof value === 'number') return `<td class="num">${escapeHtml(formatUpTo(value, 2))}</td>`;
   if (typeof value === 'boolean') return `<td>${value ? 'yes' : '<strong>no</strong>'}</td>`;
   return `<td>${escapeHtml(String(value))}</td>`;
 }

@@ -1,71 +1,8 @@
 // How numbers, rates and times read on a desk: money with separators and 2 decimals, rates with
 // the precision their size needs, percentages signed, times in UTC with the local time beside.
 
-import { formatMoney } from '../domain/money.js';
-
-export { formatMoney, formatUsd } from '../domain/money.js';
-
-export function formatSignedMoney(value: number): string {
-  const text = formatMoney(Math.abs(value));
-  if (value > 0) return `+${text}`;
-  if (value < 0) return `-${text}`;
-  return text;
-}
-
-/** NGN per USDT (~1,500) wants 2 decimals; a rate near 1 wants 4; small ones more. */
-export function rateDecimals(value: number): number {
-  const size = Math.abs(value);
-  if (size >= 100) return 2;
-  if (size >= 1) return 4;
-  return 6;
-}
-
-// One formatter per number of decimals, made on first use: building an Intl.NumberFormat costs far
-// more than formatting with one. Ordinary numbers do not need one at all: they are rounded here the
-// way Intl rounds (half away from zero, on the shortest decimal that reads back as the number, so
-// 1.005 → 1.01) and the separators put in, several times faster per cell of a big table.
-const fixedFormatters = new Map<number, Intl.NumberFormat>();
-const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
-const THOUSANDS = /\B(?=(\d{3})+$)/g;
-
-/** The number with thousands separators and exactly `decimals` decimals: 1,530.33 */
-export function formatFixed(value: number, decimals: number): string {
-  const digits = Number.isInteger(decimals) && decimals >= 0 && decimals <= 20 ? PLAIN_DECIMAL.exec(String(Math.abs(value))) : null;
-  if (digits) {
-    let whole = digits[1]!;
-    let fraction = digits[2] ?? '';
-    if (fraction.length > decimals) {
-      const roundUp = fraction.charCodeAt(decimals) >= 53; // '5'
-      fraction = fraction.slice(0, decimals);
-      if (roundUp) [whole, fraction] = incremented(whole, fraction);
-    }
-    fraction = fraction.padEnd(decimals, '0');
-    const grouped = whole.length > 3 ? whole.replace(THOUSANDS, ',') : whole;
-    const text = decimals > 0 ? `${grouped}.${fraction}` : grouped;
-    return value < 0 || Object.is(value, -0) ? `-${text}` : text;
-  }
-  let formatter = fixedFormatters.get(decimals);
-  if (formatter === undefined) {
-    formatter = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-    fixedFormatters.set(decimals, formatter);
-  }
-  return formatter.format(value);
-}
-
-/** whole.fraction plus one unit in the last place of `fraction`, as digit strings. */
-function incremented(whole: string, fraction: string): [string, string] {
-  const all = (whole + fraction).split('');
-  let index = all.length - 1;
-  while (index >= 0 && all[index] === '9') all[index--] = '0';
-  if (index < 0) all.unshift('1');
-  else all[index] = String.fromCharCode(all[index]!.charCodeAt(0) + 1);
-  const split = all.length - fraction.length;
-  return [all.slice(0, split).join(''), all.slice(split).join('')];
-}
-
-export function formatRate(value: number, decimals = rateDecimals(value)): string {
-  return formatFixed(value, decimals);
-}
+// Numbers come from the one formatter family (domain/number-format.ts); re-exported for the views.
+export { formatFixed, formatMoney, formatRate, formatSignedFixed, formatSignedMoney, formatUpTo, formatUsd, rateDecimals } from '../domain/number-format.js';
 
 /** Decimals a plain number shows as sent (up to 6): 12.5 → 1, 3 → 0. */
 export function fractionDigits(value: number): number {

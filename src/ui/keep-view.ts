@@ -2,6 +2,7 @@
 // rows, each row's state and next action, the last events); otherwise NDJSON, one event a line,
 // for a supervisor's log, a pager hook or a script. Renders only: the flow hands it events.
 import type { ChalkInstance } from 'chalk';
+import { formatUpTo } from '../domain/number-format.js';
 import { safeJson, safeText } from '../security/safe-text.js';
 import { truncateEnd } from './width.js';
 
@@ -126,6 +127,7 @@ function clock(iso: string): string {
   return `${iso.slice(5, 10)} ${iso.slice(11, 19)} UTC`;
 }
 
+/** An amount in a keeper line: up to two decimals (the one formatter family). */
 function formatUsd(amount: number): string {
-  return amount.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  return formatUpTo(amount, 2);
 }

@@ -4,6 +4,7 @@
 // HTML-escaped; only this module's own markup is raw.
 import { quoteCurrencyOf } from '../domain/markets.js';
 import { payWords, toAccountSide } from '../domain/money.js';
+import { formatFixed, formatMoney, formatRate, formatSignedMoney } from '../domain/number-format.js';
 import { lockedCents, toCents, type CumulativeSeries, type Report, type ReportFigures } from '../domain/report.js';
 import { safeText } from '../security/safe-text.js';
 import { shortenMiddle, truncateEnd } from './width.js';
@@ -60,17 +61,11 @@ export function escapeHtml(value: string): string {
 
 const DASH = '—';
 
-let moneyFormatter: Intl.NumberFormat | undefined;
-function money(value: number): string {
-  moneyFormatter ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return moneyFormatter.format(value);
-}
+// The one formatter family (domain/number-format.ts): no Intl.NumberFormat per cell on the 100,000-row path.
+const money = formatMoney;
 
 /** `+1,234.50` / `-0.30` / `0.00`: the sign is written, so P&L reads right in black and white. */
-function signedMoney(value: number): string {
-  const text = money(Math.abs(value));
-  return value > 0 ? `+${text}` : value < 0 ? `-${text}` : text;
-}
+const signedMoney = formatSignedMoney;
 
 const isNumber = (value: number | null | undefined): value is number => typeof value === 'number' && Number.isFinite(value);
 
@@ -93,8 +88,7 @@ function chargeCell(value: number | null | undefined, tag: 'td' | 'th' = 'td'): 
 /** A rate as it came (quote currency per USDT), with the decimals its size needs. */
 function rateCell(value: number | undefined): string {
   if (!isNumber(value)) return `<td class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</td>`;
-  const decimals = Math.abs(value) >= 100 ? 2 : Math.abs(value) >= 1 ? 4 : 6;
-  return `<td class="num">${new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value)}</td>`;
+  return `<td class="num">${formatRate(value)}</td>`;
 }
 
 function pnlClass(value: number): string {
@@ -177,7 +171,7 @@ export function niceScale(min: number, max: number, target = 5): Scale {
 
 function tickLabel(value: number, step: number): string {
   const decimals = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step)));
-  const text = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(Math.abs(value));
+  const text = formatFixed(Math.abs(value), decimals);
   return value < 0 ? `-${text}` : text;
 }
 

@@ -1,7 +1,7 @@
 // The one shape `--json` gives a script, whatever the server's dialect (issue 40): what the
 // reading layer read (api/client.ts hands over a checked copy in which the spec's numbers are
 // numbers), under the names of docs/output.md (the commands show a record read under other names
-// under ours: flows/positions.ts, api/read-history.ts, api/read-account.ts), and every figure a
+// under ours: flows/positions.ts, api/wire/read-history.ts, api/wire/read-account.ts), and every figure a
 // number — a decimal string the server sent for a known numeric field, or for a field whose name
 // says it is an amount, a percentage, a price or a rate, is its number. Other strings stay text:
 // an id or a reference made of digits is not a number. `--raw` prints the server's data as sent

@@ -1,7 +1,7 @@
 // How the outcome of open, add, reduce and close reads: a card on a terminal, `field<TAB>value`
 // lines in plain mode, and under --json exactly one document (the final hedge, or the submitted
 // record with --no-wait). Everything goes through the output layer.
-import type { PositionFacts } from '../api/read-position.js';
+import type { PositionFacts } from '../api/wire/read-position.js';
 import type { HistoryRecord, Quote } from '../api/schemas.js';
 import { betterOrWorse, formatSignedAmount, impliedAdditionPrice, payOrEarn, priceFavourBps, toAccountSide } from '../domain/money.js';
 import type { FieldSpec } from './fields.js';
@@ -136,7 +136,7 @@ export function renderClosed(output: Output, summary: ClosedSummary): void {
 
 // ---- add and reduce: the quote for the addition, and the position before and after -----------
 
-/** What a position showed, read tolerantly from the positions list (api/read-position.ts). */
+/** What a position showed, read tolerantly from the positions list (api/wire/read-position.ts). */
 export type PositionFigures = Pick<PositionFacts, 'notionalUsd' | 'entryPrice' | 'marginUsdc' | 'netMarginUsd' | 'netPnlUsd' | 'accruedCarryUsdc' | 'hedgeId' | 'maturityAt'>;
 
 function daysText(days: number): string {

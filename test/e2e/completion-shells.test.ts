@@ -23,9 +23,9 @@ const scriptFile = (shell: string) => join(ROOT, 'dist', 'completions', `hedge.$
 const BASH_FILE = scriptFile('bash');
 let store: { path: string; remove: () => void };
 
-beforeAll(() => {
+beforeAll(async () => {
   store = tempDir('hedge-completion-');
-  new ProfileStore(store.path).update((data) => {
+  await new ProfileStore(store.path).update((data) => {
     data.profiles.desk = { base_url: 'https://api.example.com/partners/acme/v2', api_key: 'hpk_live_CompletionKey000000000001' };
     data.profiles['sandbox-2'] = { base_url: 'http://127.0.0.1:4010/partners/sandbox/v2' };
     data.profiles['ops.eu'] = { base_url: 'https://api.example.com/partners/eu/v2' };

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeError } from '../../src/exit-codes.js';
 import { processStart } from '../../src/journal/holder.js';
+import { rotate } from '../../src/journal/segments.js';
 import { ARCHIVE_DIR_NAME, keyFingerprint, openJournal, type BeginFields, type SkippedLine } from '../../src/journal/index.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 30, 0);
@@ -221,6 +222,23 @@ describe('segments: appends read only the active segment', () => {
     expect((await journal.list({ since })).map((entry) => entry.id)).toEqual(ids.filter((_, index) => index >= 48).reverse());
     expect((await journal.get(ids[0]!))?.outcome).toBe('done');
     expect((await journal.findUnresolvedMatch({ environment: 'test', base_url_host: 'partner.example:8443', key_id: KEY_ID, command: 'add', body: fields().request.body }))?.id).toBe(early.id);
+  });
+
+  it('a rotation that archives every resolved entry keeps the one with the highest seq: the journal counts on, every seq once', async () => {
+    const dir = join(tempFolder(), 'state');
+    const journal = openJournal({ dir, now: () => T0 });
+    for (let index = 0; index < 3; index++) {
+      const entry = await journal.begin(fields({ idempotency_key: `r-${index}` }));
+      await journal.update(entry.id, { outcome: 'done' });
+    }
+    // The harshest rotation: no resolved entry asked to stay, no room for one.
+    rotate(journal.file, readFileSync(journal.file, 'utf8'), { keepResolved: 0, keepBytes: 0, today: '2025-01-15' });
+    expect(readdirSync(join(dir, ARCHIVE_DIR_NAME))).toHaveLength(1);
+    const active = readFileSync(journal.file, 'utf8').trim().split('\n');
+    expect(active.map((line) => JSON.parse(line).seq).filter((seq) => seq !== undefined)).toEqual([3]);
+    const last = await journal.begin(fields({ idempotency_key: 'after' }));
+    expect(last.seq).toBe(4);
+    expect((await journal.list()).map((entry) => entry.seq)).toEqual([4, 3, 2, 1]);
   });
 });
 

@@ -106,6 +106,9 @@ describe('begin and update', () => {
     const holder = { pid: process.pid, host: hostname(), since: '2025-01-15T09:30:00.000Z', session: expect.stringMatching(/^[0-9a-f]{12}$/) };
     expect(entry).toEqual({
       id: entry.id,
+      // Its place in the journal and its first revision: counters, not times (backend.ts).
+      seq: 1,
+      revision: 1,
       created_at: '2025-01-15T09:30:00.000Z',
       updated_at: '2025-01-15T09:30:00.000Z',
       ...openFields({ group: 'a_parent', leg: 'open', account: 'acct-7' }),
@@ -118,6 +121,7 @@ describe('begin and update', () => {
     expect(JSON.parse(fileText())).toEqual({
       id: entry.id,
       at: '2025-01-15T09:30:00.000Z',
+      seq: 1,
       ...openFields({ group: 'a_parent', leg: 'open', account: 'acct-7' }),
       host: hostname(),
       holder: expect.objectContaining(holder),
@@ -132,12 +136,13 @@ describe('begin and update', () => {
 
     setTime(T0 + 1_000);
     const submitted = await journal.update(begun.id, { outcome: 'submitted', hedge_id: 'hdg_1', order_tx_hash: '0xabc', message: 'accepted' });
-    expect(submitted).toEqual({ ...begun, updated_at: '2025-01-15T09:30:01.000Z', outcome: 'submitted', hedge_id: 'hdg_1', order_tx_hash: '0xabc', message: 'accepted' });
+    expect(submitted).toEqual({ ...begun, revision: 2, updated_at: '2025-01-15T09:30:01.000Z', outcome: 'submitted', hedge_id: 'hdg_1', order_tx_hash: '0xabc', message: 'accepted' });
 
     setTime(T0 + 2_500);
     const filled = await journal.update(begun.id, { outcome: 'filled', message: 'filled at 1534.2' });
     expect(filled).toEqual({
       ...submitted,
+      revision: 3,
       updated_at: '2025-01-15T09:30:02.500Z',
       outcome: 'filled',
       message: 'filled at 1534.2',

@@ -14,7 +14,7 @@ import { useChildBundle } from '../support/child-bundle.js';
 import { describeError } from '../../src/exit-codes.js';
 import { openJournal, type BeginFields, type JournalEntry } from '../../src/journal/index.js';
 import { JournalError } from '../../src/journal/journal-error.js';
-import { LATEST_VERSION } from '../../src/journal/postgres-schema.js';
+import { LATEST_VERSION, MIGRATIONS } from '../../src/journal/postgres-schema.js';
 import { PostgresJournal } from '../../src/journal/postgres-store.js';
 import { JournalStoreError } from '../../src/journal/store-error.js';
 import { describeWithPostgres } from '../support/postgres.js';
@@ -319,6 +319,72 @@ describeWithPostgres('the PostgreSQL journal', (server) => {
 
     expect(await team.importEntry({ ...filledEntry!, idempotency_key: 'another-action' })).toEqual({ outcome: 'conflict', id: first.id });
     expect(await team.list()).toHaveLength(2);
+  });
+
+  it('a store made by an older hedge (schema 1) keeps its records: migrated on first use, numbered in creation order, then counted on', async () => {
+    const url = await server().createDatabase();
+    const database = new URL(url).pathname.slice(1);
+    const q = (text: string, values?: unknown[]) => server().query(database, text, values);
+    await q(`CREATE SCHEMA hedge; CREATE TABLE hedge.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)`);
+    await q(MIGRATIONS[0]!.sql);
+    await q(`INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES (1, 'journal entries and holders', 'an older hedge')`);
+    // Two entries as an older hedge wrote them (no seq, no revision), the later one first on disk.
+    const older = (id: string, at: string) => ({ id, created_at: at, updated_at: at, ...fields({ idempotency_key: `old-${id}` }), outcome: 'pending' });
+    for (const entry of [older('a_old000000002', '2026-03-02T10:00:00.000Z'), older('a_old000000001', '2026-03-02T09:00:00.000Z')]) {
+      await q(
+        `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, body_canonical, entry)
+         VALUES ($1, $2, $2, 'pending', 'test', '127.0.0.1:9', '0123456789ab', 'add', $3, '{}', $4::jsonb)`,
+        [entry.id, entry.created_at, entry.idempotency_key, JSON.stringify(entry)],
+      );
+    }
+
+    const journal = journalAt(url);
+    expect((await journal.list()).map((entry) => [entry.id, entry.seq, entry.revision])).toEqual([
+      ['a_old000000002', 2, 1],
+      ['a_old000000001', 1, 1],
+    ]);
+    const versions = await q('SELECT version FROM hedge.schema_migrations ORDER BY version');
+    expect(versions.rows.map((row) => row.version)).toEqual([1, 2]);
+    const made = await journal.begin(fields());
+    expect(made).toMatchObject({ seq: 3, revision: 1 });
+    expect(await journal.update('a_old000000001', { outcome: 'unknown' })).toMatchObject({ outcome: 'unknown', revision: 2, seq: 1 });
+    expect((await journal.list()).map((entry) => entry.id)).toEqual([made.id, 'a_old000000002', 'a_old000000001']);
+  });
+
+  it("migrating fallback records decides by revision, not by the desks' clocks: a slow desk's news is merged, a fast desk's stale record is not", async () => {
+    const url = await server().createDatabase();
+    const T = Date.parse('2026-03-02T09:00:00Z');
+    const slowDir = join(built.scratch, `fallback-slow-${Date.now()}`);
+    const fastDir = join(built.scratch, `fallback-fast-${Date.now()}`);
+    const fast = journalAt(url, { now: () => T + 86_400_000, fallbackDir: fastDir });
+    const slow = journalAt(url, { now: () => T - 3_600_000, fallbackDir: slowDir });
+    const first = await fast.begin(fields());
+    const second = await fast.begin(fields());
+    for (const entry of [first, second]) expect(await fast.update(entry.id, { outcome: 'submitted', hedge_id: `hdg_${entry.id}` })).toMatchObject({ revision: 2 });
+    expect(await slow.get(first.id)).toMatchObject({ revision: 2 });
+
+    await server().stop();
+    try {
+      await expect(slow.update(first.id, { message: 'news from the slow desk' })).rejects.toThrow(/fallback record/);
+      await expect(fast.update(second.id, { message: 'stale news from the fast desk' })).rejects.toThrow(/fallback record/);
+    } finally {
+      await server().start();
+    }
+    // Meanwhile the store's copy of the second moved on (another desk, on time).
+    expect(await journalAt(url, { now: () => T }).update(second.id, { message: 'the newer news' })).toMatchObject({ revision: 3 });
+
+    const [slowRecord] = await openJournal({ dir: slowDir }).list();
+    const [fastRecord] = await openJournal({ dir: fastDir }).list();
+    expect(slowRecord).toMatchObject({ fallback_for: { id: first.id, revision: 2 }, message: 'news from the slow desk' });
+    expect(fastRecord).toMatchObject({ fallback_for: { id: second.id, revision: 2 }, message: 'stale news from the fast desk' });
+    // By their clocks the slow desk's record is a day older than the store's copy, the fast desk's a day newer.
+    expect(Date.parse(slowRecord!.updated_at)).toBeLessThan(Date.parse((await journalAt(url).get(first.id))!.updated_at));
+
+    const team = journalAt(url);
+    expect(await team.importEntry(slowRecord!)).toEqual({ outcome: 'merged', id: first.id });
+    expect(await team.get(first.id)).toMatchObject({ message: 'news from the slow desk', revision: 3 });
+    expect(await team.importEntry(fastRecord!)).toEqual({ outcome: 'present', id: second.id });
+    expect(await team.get(second.id)).toMatchObject({ message: 'the newer news', revision: 3 });
   });
 });
 

@@ -1,7 +1,8 @@
 // The pure parts of `hedge api`: the path rule (security/base-url.ts), -f/-F parameters and -H
-// headers (domain/api-params.ts), and where the next page is (api/next-page.ts).
+// headers (domain/api-params.ts), and where the next page is (api/wire/pager.ts).
 import { describe, expect, it } from 'vitest';
-import { nextPagePath, linkNext, withQueryParam } from '../../src/api/next-page.js';
+import { nextLink } from '../../src/api/wire/link-header.js';
+import { nextPagePath, withQueryParam } from '../../src/api/wire/pager.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf } from '../../src/domain/api-params.js';
 import { UsageError } from '../../src/errors.js';
 import { resolveApiPath } from '../../src/security/base-url.js';
@@ -99,7 +100,7 @@ describe('the next page', () => {
   });
 
   it('a Link header or a next link in meta, as a path under the base; elsewhere is refused', () => {
-    expect(linkNext('<https://x/a?p=1>; rel="prev", <https://x/a?p=3>; rel="next"')).toBe('https://x/a?p=3');
+    expect(nextLink('<https://x/a?p=1>; rel="prev", <https://x/a?p=3>; rel="next"')).toBe('https://x/a?p=3');
     expect(nextPagePath(BASE, '/hedges', answer({}, `<${BASE}/hedges?page=2>; rel="next"`))).toBe('/hedges?page=2');
     expect(nextPagePath(BASE, '/hedges', answer({ next: '/partners/acme/v2/hedges?page=3' }))).toBe('/hedges?page=3');
     expect(nextPagePath(BASE, '/hedges', answer({ links: { next: `${BASE}/hedges?page=4` } }))).toBe('/hedges?page=4');

@@ -13,10 +13,10 @@ const KEY_ENV = 'hpk_test_UnitCredsKeyEnv00000000003';
 
 let tmp: { path: string; remove: () => void };
 let store: ProfileStore;
-beforeEach(() => {
+beforeEach(async () => {
   tmp = tempDir('hedge-unit-creds-');
   store = new ProfileStore(join(tmp.path, 'cfg'));
-  store.update((data) => {
+  await store.update((data) => {
     data.profiles.alpha = { base_url: 'https://alpha.example/v2', api_key: KEY_A };
     data.profiles.bravo = { base_url: 'https://bravo.example/v2', api_key: KEY_B, ca_file: '/bravo.pem' };
     data.profiles.out = { base_url: 'https://out.example/v2' };

@@ -90,18 +90,18 @@ describe('saveLogin', () => {
   });
   afterEach(() => tmp.remove());
 
-  it('makes the first profile current, keeps another current one, and keeps unknown fields', () => {
+  it('makes the first profile current, keeps another current one, and keeps unknown fields', async () => {
     const store = new ProfileStore(join(tmp.path, 'cfg'));
-    const first = saveLogin(store, { name: 'desk', baseUrl: 'https://a/v2', apiKey: KEY, savedAt: '2026-01-01T00:00:00.000Z' });
+    const first = await saveLogin(store, { name: 'desk', baseUrl: 'https://a/v2', apiKey: KEY, savedAt: '2026-01-01T00:00:00.000Z' });
     expect(first).toMatchObject({ current: true, previousCurrent: undefined });
 
-    store.update((data) => {
+    await store.update((data) => {
       (data.profiles.desk as Record<string, unknown>).colour = 'blue';
     });
-    const second = saveLogin(store, { name: 'live', baseUrl: 'https://b/v2', apiKey: KEY, savedAt: '2026-01-01T00:00:00.000Z' });
+    const second = await saveLogin(store, { name: 'live', baseUrl: 'https://b/v2', apiKey: KEY, savedAt: '2026-01-01T00:00:00.000Z' });
     expect(second).toMatchObject({ current: false, previousCurrent: 'desk' });
 
-    const renewed = saveLogin(store, { name: 'desk', baseUrl: 'https://a/v2', apiKey: `${KEY}X`, caFile: '/ca.pem', savedAt: 'later' });
+    const renewed = await saveLogin(store, { name: 'desk', baseUrl: 'https://a/v2', apiKey: `${KEY}X`, caFile: '/ca.pem', savedAt: 'later' });
     expect(renewed.current).toBe(true);
     expect(store.read().profiles.desk).toEqual({ base_url: 'https://a/v2', api_key: `${KEY}X`, ca_file: '/ca.pem', saved_at: 'later', colour: 'blue' });
   });

@@ -1,7 +1,9 @@
 // The profile store on disk: 0600 file in a 0700 folder, a corrupted file reported (naming it)
-// and never overwritten, and fields the CLI does not know kept on every write.
+// and never overwritten, and fields the CLI does not know kept on every write; its lock is the
+// journal's kind (proper-lockfile), waited for without blocking, taken over from a dead holder.
 import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { check, lock } from 'proper-lockfile';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/config/profile-store.js';
 import { ConfigError } from '../../src/errors.js';
@@ -14,11 +16,11 @@ beforeEach(() => {
 afterEach(() => tmp.remove());
 
 describe('ProfileStore', () => {
-  it('reads an absent store as empty and creates file 0600 and folder 0700 on the first write', () => {
+  it('reads an absent store as empty and creates file 0600 and folder 0700 on the first write', async () => {
     const dir = join(tmp.path, 'a', 'b');
     const store = new ProfileStore(dir);
     expect(store.read()).toEqual({ profiles: {} });
-    store.update((data) => {
+    await store.update((data) => {
       data.profiles.desk = { base_url: 'https://x/v2', api_key: 'hpk_test_UnitStoreKey000000000001' };
       data.current = 'desk';
     });
@@ -27,11 +29,11 @@ describe('ProfileStore', () => {
     expect(new ProfileStore(dir).read()).toMatchObject({ current: 'desk', profiles: { desk: { base_url: 'https://x/v2' } } });
   });
 
-  it('tightens a store folder and file that were left open to others', () => {
+  it('tightens a store folder and file that were left open to others', async () => {
     const dir = join(tmp.path, 'open');
     mkdirSync(dir, { mode: 0o755 });
     writeFileSync(join(dir, 'config.json'), '{"profiles": {}}\n', { mode: 0o644 });
-    new ProfileStore(dir).update((data) => {
+    await new ProfileStore(dir).update((data) => {
       data.current = undefined;
     });
     expect(statSync(dir).mode & 0o777).toBe(0o700);
@@ -42,27 +44,27 @@ describe('ProfileStore', () => {
     ['not JSON', '{"profiles": '],
     ['a wrong shape', '{"profiles": {"desk": {"api_key": "k"}}}'],
     ['a bad profile name', '{"profiles": {"../etc": {"base_url": "https://x/v2"}}}'],
-  ])('reports %s as a ConfigError naming the file, and never writes over it', (_name, text) => {
+  ])('reports %s as a ConfigError naming the file, and never writes over it', async (_name, text) => {
     writeFileSync(join(tmp.path, 'config.json'), text, { mode: 0o600 });
     const store = new ProfileStore(tmp.path);
     expect(() => store.read()).toThrow(ConfigError);
     expect(() => store.read()).toThrow(join(tmp.path, 'config.json'));
-    expect(() =>
+    await expect(
       store.update((data) => {
         data.current = 'x';
       }),
-    ).toThrow(ConfigError);
+    ).rejects.toThrow(ConfigError);
     expect(readFileSync(join(tmp.path, 'config.json'), 'utf8')).toBe(text);
   });
 
-  it('keeps fields it does not know through a write', () => {
+  it('keeps fields it does not know through a write', async () => {
     writeFileSync(
       join(tmp.path, 'config.json'),
       JSON.stringify({ version: 3, profiles: { desk: { base_url: 'https://x/v2', team: 'fx' } } }),
       { mode: 0o600 },
     );
     const store = new ProfileStore(tmp.path);
-    store.update((data) => {
+    await store.update((data) => {
       data.current = 'desk';
     });
     expect(JSON.parse(readFileSync(store.file, 'utf8'))).toEqual({
@@ -72,29 +74,63 @@ describe('ProfileStore', () => {
     });
   });
 
-  it('takes over a lock left by a dead process, or left empty by one killed before it wrote its pid', () => {
+  it('holds the lock while it writes, and releases it after (a failed change too)', async () => {
     const store = new ProfileStore(tmp.path);
-    mkdirSync(tmp.path, { recursive: true });
-    const lock = join(tmp.path, 'config.json.lock');
-    writeFileSync(lock, '999999999');
-    store.update((data) => {
+    let heldDuring = false;
+    await store.update((data) => {
       data.current = 'a';
     });
-    writeFileSync(lock, '');
-    utimesSync(lock, new Date(Date.now() - 5_000), new Date(Date.now() - 5_000));
-    // Were it not taken over, update() would wait out the lock and throw ConfigError.
-    store.update((data) => {
+    await expect(
+      store.update(() => {
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    // The lock is proper-lockfile's, as the journal's: asked through its own check, not by file name.
+    expect(await check(store.file, { realpath: false })).toBe(false);
+    // Taken while the change runs.
+    await store.update(() => {
+      heldDuring = existsSync(`${store.file}.lock`);
+    });
+    expect(heldDuring).toBe(true);
+    expect(existsSync(`${store.file}.lock`)).toBe(false);
+  });
+
+  it('takes over a lock left by a dead process (its lock no longer refreshed)', async () => {
+    const store = new ProfileStore(tmp.path);
+    mkdirSync(tmp.path, { recursive: true });
+    const lockDir = join(tmp.path, 'config.json.lock');
+    mkdirSync(lockDir);
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(lockDir, longAgo, longAgo);
+    // Were it not taken over, update() would wait out its whole bound and throw ConfigError.
+    await store.update((data) => {
       data.current = 'b';
     });
     expect(store.read().current).toBe('b');
-    expect(existsSync(lock)).toBe(false);
+    expect(existsSync(lockDir)).toBe(false);
   });
 
-  it('waits for a live holder and then says the store is locked', () => {
-    const store = new ProfileStore(tmp.path);
+  it('waits for a live holder without blocking the process, says the store is locked after its bound, and writes once it is let go', async () => {
+    const store = new ProfileStore(tmp.path, { lockWaitMs: 300 });
     mkdirSync(tmp.path, { recursive: true });
-    writeFileSync(join(tmp.path, 'config.json.lock'), String(process.ppid));
-    expect(() => store.update(() => undefined)).toThrow(/locked by another hedge process/);
+    // A live holder: proper-lockfile refreshes its lock while it holds it.
+    const release = await lock(store.file, { realpath: false, stale: 5_000 });
+    let ticks = 0;
+    const ticking = setInterval(() => (ticks += 1), 5);
+    try {
+      await expect(store.update(() => undefined)).rejects.toThrow(/locked by another hedge process/);
+    } finally {
+      clearInterval(ticking);
+    }
+    // The event loop ran while it waited (the old lock slept the whole process).
+    expect(ticks).toBeGreaterThan(0);
+    expect(store.read().current).toBeUndefined();
+    const waiting = new ProfileStore(tmp.path, { lockWaitMs: 20_000 }).update((data) => {
+      data.current = 'after';
+    });
+    await release();
+    await waiting;
+    expect(store.read().current).toBe('after');
   });
 });
 

@@ -78,10 +78,10 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
 describe.skipIf(process.platform === 'win32')('a profile whose key comes from a helper', () => {
   let tmp: ReturnType<typeof tempDir>;
   let store: ProfileStore;
-  beforeEach(() => {
+  beforeEach(async () => {
     tmp = tempDir('hedge-unit-helper-');
     store = new ProfileStore(join(tmp.path, 'cfg'));
-    store.update((data) => {
+    await store.update((data) => {
       data.profiles.desk = { base_url: 'https://desk.example/v2', key_command: `echo ${KEY}`, api_key: 'hpk_test_StaleCopyInTheFile000000001' };
       data.current = 'desk';
     });
@@ -99,7 +99,7 @@ describe.skipIf(process.platform === 'win32')('a profile whose key comes from a 
   });
 
   it('HEDGE_API_KEY wins without running it', async () => {
-    store.update((data) => {
+    await store.update((data) => {
       data.profiles.desk!.key_command = 'exit 9';
     });
     const env = { HEDGE_API_KEY: 'hpk_test_FromTheEnvironment00000001' };

@@ -1,9 +1,9 @@
 // The human table's view of records whose fields the server names its own way: what the tolerant
 // readers found under a synonym (or from the hedge) is shown under our name, once; the rest as sent.
 import { describe, expect, it } from 'vitest';
-import { historyRecordForPeople } from '../../src/api/read-history.js';
-import { readPosition } from '../../src/api/read-position.js';
-import { showUnderKnownNames } from '../../src/api/unspecified.js';
+import { historyRecordForPeople } from '../../src/api/wire/read-history.js';
+import { readPosition } from '../../src/api/wire/read-position.js';
+import { showUnderKnownNames } from '../../src/api/wire/unspecified.js';
 import { positionForPeople } from '../../src/flows/positions.js';
 
 describe('showUnderKnownNames', () => {

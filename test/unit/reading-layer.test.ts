@@ -6,9 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cursorParameterFor, findRows, nextFromLinkHeader, readPage } from '../../src/api/paging.js';
+import { nextLink } from '../../src/api/wire/link-header.js';
+import { cursorParameterFor, findRows, readPage } from '../../src/api/wire/page-reading.js';
 import { hedgeSchema, marketSchema, readRecord, readRows } from '../../src/api/schemas.js';
-import { parsePrices, resolveWireSettings } from '../../src/api/unspecified.js';
+import { parsePrices, resolveWireSettings } from '../../src/api/wire/unspecified.js';
 import { learnedScopeOf, readLearned, resetLearned, saveLearned } from '../../src/config/learned-wire.js';
 import { ProfileStore } from '../../src/config/profile-store.js';
 import { asSent, rememberSent } from '../../src/domain/as-sent.js';
@@ -48,7 +49,7 @@ describe('paging by detection', () => {
     expect(read([], { links: { next: '/partners/acme/v2/hedges?page=2&limit=100' } }).next?.query).toEqual({ page: '2', limit: '100' });
     expect(read([], { next: 'https://api.example.com/partners/acme/v2/hedges?after=hdg_9' }).next?.query).toEqual({ after: 'hdg_9' });
     const header = '<https://api.example.com/partners/acme/v2/hedges?cursor=abc>; rel="next", <https://api.example.com/x?cursor=zz>; rel="prev"';
-    expect(nextFromLinkHeader(header)).toBe('https://api.example.com/partners/acme/v2/hedges?cursor=abc');
+    expect(nextLink(header)).toBe('https://api.example.com/partners/acme/v2/hedges?cursor=abc');
     expect(read([], {}, header).next).toEqual({ query: { cursor: 'abc' }, how: 'the Link header (rel="next")' });
   });
 
@@ -111,10 +112,10 @@ describe('wire names: set > learned > guessed', () => {
     let dir: string | undefined;
     afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
 
-    it('in the profile that gives the base URL; per server for environment credentials; `demo` for the demo; reset forgets', () => {
+    it('in the profile that gives the base URL; per server for environment credentials; `demo` for the demo; reset forgets', async () => {
       dir = mkdtempSync(join(tmpdir(), 'hedge-learned-'));
       const store = new ProfileStore(dir);
-      store.update((data) => {
+      await store.update((data) => {
         data.profiles.desk = { base_url: 'https://api.example.com/partners/acme/v2', api_key: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA' };
       });
       const profile = learnedScopeOf({ sources: { apiKey: 'profile', baseUrl: 'profile' }, profileName: 'desk', baseUrl: 'https://api.example.com/partners/acme/v2' });
@@ -125,15 +126,15 @@ describe('wire names: set > learned > guessed', () => {
         { kind: 'server', key: 'http://127.0.0.1:4010/partners/sandbox/v2' },
         { kind: 'server', key: 'demo' },
       ]);
-      saveLearned(store, profile, 'notional_field', 'amount_usd');
-      saveLearned(store, server, 'page_size_param', 'per_page');
-      saveLearned(store, demo, 'notional_field', 'delta_usd');
+      await saveLearned(store, profile, 'notional_field', 'amount_usd');
+      await saveLearned(store, server, 'page_size_param', 'per_page');
+      await saveLearned(store, demo, 'notional_field', 'delta_usd');
       const data = store.read();
       expect(data.profiles.desk!.wire_learned).toEqual({ notional_field: 'amount_usd' });
       expect(readLearned(data, server)).toEqual({ page_size_param: 'per_page' });
-      expect(resetLearned(store, profile)).toEqual(['profile "desk": notional_field=amount_usd']);
+      expect(await resetLearned(store, profile)).toEqual(['profile "desk": notional_field=amount_usd']);
       expect(readLearned(store.read(), demo)).toEqual({ notional_field: 'delta_usd' });
-      expect(resetLearned(store, 'all')).toEqual(['http://127.0.0.1:4010/partners/sandbox/v2: page_size_param=per_page', 'the demo: notional_field=delta_usd']);
+      expect(await resetLearned(store, 'all')).toEqual(['http://127.0.0.1:4010/partners/sandbox/v2: page_size_param=per_page', 'the demo: notional_field=delta_usd']);
       expect(store.read().learned_wire).toBeUndefined();
     });
   });

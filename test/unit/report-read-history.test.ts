@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HISTORY_FIELD_SYNONYMS, readHistoryRecord, readPositionPnl, readTimestamp } from '../../src/api/read-history.js';
+import { HISTORY_FIELD_SYNONYMS, readHistoryRecord, readPositionPnl, readTimestamp } from '../../src/api/wire/read-history.js';
 import { InvalidResponseError } from '../../src/errors.js';
 
 // One closed hedge, as our simulator writes it (src/api/wire-contract.md) …

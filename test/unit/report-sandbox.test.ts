@@ -1,7 +1,7 @@
 // The report over what our simulator really serves: closed hedges from GET /hedges/history and an
 // open position from GET /positions, read by the tolerant readers, reconcile to the cent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readHistoryRecord, readPositionPnl } from '../../src/api/read-history.js';
+import { readHistoryRecord, readPositionPnl } from '../../src/api/wire/read-history.js';
 import { REPORT_GROUPINGS, buildReport } from '../../src/domain/report.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';

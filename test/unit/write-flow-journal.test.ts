@@ -30,9 +30,9 @@ function failingJournal(): { journal: Journal; begun: JournalEntry[] } {
     list: async () => [],
     get: async () => undefined,
     findUnresolvedMatch: async () => undefined,
-    hold: async () => ({ held: true, hold: { release: async () => {} } }),
+    hold: async () => ({ held: true, hold: { release: async () => {}, lost: () => false } }),
     holderOf: async () => undefined,
-    lock: async () => ({ held: true, hold: { release: async () => {} } }),
+    lock: async () => ({ held: true, hold: { release: async () => {}, lost: () => false } }),
   };
   return { journal, begun };
 }

@@ -3,9 +3,9 @@
 // up under a list of plausible names, kept in one table here. Names match whatever their spelling
 // style (`closed_at`, `closedAt`, `CLOSED-AT` are one name) and the first name with a usable value
 // wins, so the order of each list is the order of preference.
-import { InvalidResponseError } from '../errors.js';
+import { InvalidResponseError } from '../../errors.js';
 import { showUnderKnownNames } from './unspecified.js';
-import type { HistoryFacts } from '../domain/wire.js';
+import type { HistoryFacts } from '../../domain/wire.js';
 
 /** A closed hedge as the rules reason about it; defined in domain/, read here. */
 export type { HistoryFacts };

@@ -4,7 +4,7 @@
 // (parsePrices below, read-position.ts, read-history.ts). src/api/wire-contract.md has our defaults.
 
 /** The page size's upper bound is shown (500); its parameter's name is not. A domain fact: domain/wire.ts. */
-export { MAX_PAGE_SIZE } from '../domain/wire.js';
+export { MAX_PAGE_SIZE } from '../../domain/wire.js';
 
 /** GET /prices takes several markets comma-separated. */
 export const PRICE_SYMBOLS_SEPARATOR = ',';

@@ -3,7 +3,7 @@
 // from the first of several plausible names (one table, below). What cannot be read is left
 // undefined for the caller to fill from elsewhere (the side from the hedge, see flows/positions.ts);
 // the raw record is always kept whole for display and --json.
-import { SIDES, type Side } from '../domain/vocabulary.js';
+import { SIDES, type Side } from '../../domain/vocabulary.js';
 
 /** Every name we read each "not shown" figure from, most likely first. Extend here, and only here. */
 export const POSITION_FIELD_SYNONYMS = {

@@ -3,7 +3,9 @@
 // module reads one answer of a list endpoint and says what it holds: the rows (a bare array, or an
 // array inside `data`), whether the server signals more, and how to ask for the next page — a next
 // link (meta, body or the `Link` header), a cursor (`next_cursor`, `next_page_token`, …), a page
-// number, or an offset. The client (client.ts) follows it up to the asked limit.
+// number, or an offset. The one pager (pager.ts) follows it; the `Link` header is read by
+// link-header.ts.
+import { nextLink } from './link-header.js';
 
 /** Names a page-size query parameter goes by, most common first (the first is our default guess). */
 export const PAGE_SIZE_NAMES = ['limit', 'page_size', 'per_page', 'pageSize', 'perPage', 'size', 'page_limit', 'max_results', 'maxResults', 'count'] as const;
@@ -38,6 +40,12 @@ export interface PageReading {
   statedPageSize?: { name: string; value: number };
   /** A total the answer states (rows across every page). */
   total?: number;
+  /**
+   * The next link itself, when the answer gives one as a URL or a path (the Link header, `meta.next`,
+   * …): `hedge api --paginate` follows the whole link (under the base URL), where the client sends
+   * only its query to the list it asked.
+   */
+  nextLink?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -90,15 +98,8 @@ const flag = (value: unknown): boolean | undefined => (typeof value === 'boolean
 const present = (sources: Array<{ at: string; value: Json }>, keys: readonly string[]): boolean =>
   sources.some((source) => keys.some((key) => key in source.value && (source.value[key] === null || source.value[key] === '')));
 
-/** `<https://…?cursor=x>; rel="next", <…>; rel="prev"` → the next URL. */
-export function nextFromLinkHeader(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(',')) {
-    const match = /<([^>]*)>\s*;(.*)/.exec(part.trim());
-    if (match && /\brel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2]!)) return match[1];
-  }
-  return undefined;
-}
+/** A next "link" that is a URL or a path; bare text (`"n1"`) is a cursor token under a link's name. */
+const looksLikeLink = (value: string): boolean => value.includes('/') || value.includes('?');
 
 /** The query of a next link (absolute, or relative to the list's URL). */
 function queryOfLink(link: string, listUrl: string): Record<string, string> | undefined {
@@ -122,7 +123,7 @@ export function cursorParameterFor(key: string): string {
  * `listUrl` the URL it was asked at (a relative next link is resolved against it), `cursorParam`
  * a configured name to send a cursor back under (else it is derived from the answer's key).
  */
-export function readPage(answer: { data: unknown; meta: Json; linkHeader?: string }, request: { query: Record<string, string>; listUrl: string; cursorParam?: string }): PageReading {
+export function readPage(answer: { data: unknown; meta: Json; linkHeader?: string | readonly string[] }, request: { query: Record<string, string>; listUrl: string; cursorParam?: string }): PageReading {
   const { rows, at, rest } = findRows(answer.data);
   const sources = places(answer.meta, rest);
   const reading: PageReading = { rows, rowsAt: at };
@@ -136,10 +137,21 @@ export function readPage(answer: { data: unknown; meta: Json; linkHeader?: strin
 
   // 1. A next link: the server's own word for the next request.
   const link = firstOf(sources, NEXT_LINK_KEYS, text);
-  const header = nextFromLinkHeader(answer.linkHeader);
-  const linkQuery = link ? queryOfLink(link.value, request.listUrl) : header ? queryOfLink(header, request.listUrl) : undefined;
-  if (linkQuery && Object.keys(linkQuery).length > 0) {
-    reading.next = { query: linkQuery, how: link ? `${link.at}.${link.key} (a next link)` : 'the Link header (rel="next")' };
+  const header = nextLink(answer.linkHeader);
+  const given = link && looksLikeLink(link.value) ? { value: link.value, how: `${link.at}.${link.key} (a next link)` } : header ? { value: header, how: 'the Link header (rel="next")' } : undefined;
+  if (given) {
+    reading.nextLink = given.value;
+    const linkQuery = queryOfLink(given.value, request.listUrl);
+    if (linkQuery && Object.keys(linkQuery).length > 0) {
+      reading.next = { query: linkQuery, how: given.how };
+      reading.more ??= true;
+      return reading;
+    }
+  }
+  // A next "link" that is bare text is a cursor token (`meta.cursor.next: "n1"`), sent back as a cursor.
+  if (link && !looksLikeLink(link.value) && reading.more !== false) {
+    const parameter = request.cursorParam ?? 'cursor';
+    reading.next = { query: { ...request.query, [parameter]: link.value }, how: `${link.at}.${link.key}, sent back as ${parameter}` };
     reading.more ??= true;
     return reading;
   }

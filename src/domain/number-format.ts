@@ -1,0 +1,92 @@
+// The one family of number formatters (issue 37): money, rates and plain figures as a desk reads
+// them — en-US separators, a fixed or an upper number of decimals, a sign when asked. Every screen,
+// sentence and HTML report formats through here; nothing else builds an Intl.NumberFormat for a
+// number.
+//
+// One formatter per number of decimals, made on first use: building an Intl.NumberFormat costs far
+// more than formatting with one (and the first of a process ~10 ms of ICU data; --json never
+// formats). Ordinary numbers do not need one at all: they are rounded here the way Intl rounds
+// (half away from zero, on the shortest decimal that reads back as the number, so 1.005 → 1.01)
+// and the separators put in, several times faster per cell of a 100,000-row report. A unit test
+// checks the fast path against Intl on thousands of values.
+
+const fixedFormatters = new Map<number, Intl.NumberFormat>();
+const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+const THOUSANDS = /\B(?=(\d{3})+$)/g;
+
+/** The number with thousands separators and exactly `decimals` decimals: 1,530.33 */
+export function formatFixed(value: number, decimals: number): string {
+  const digits = Number.isInteger(decimals) && decimals >= 0 && decimals <= 20 ? PLAIN_DECIMAL.exec(String(Math.abs(value))) : null;
+  if (digits) {
+    let whole = digits[1]!;
+    let fraction = digits[2] ?? '';
+    if (fraction.length > decimals) {
+      const roundUp = fraction.charCodeAt(decimals) >= 53; // '5'
+      fraction = fraction.slice(0, decimals);
+      if (roundUp) [whole, fraction] = incremented(whole, fraction);
+    }
+    fraction = fraction.padEnd(decimals, '0');
+    const grouped = whole.length > 3 ? whole.replace(THOUSANDS, ',') : whole;
+    const text = decimals > 0 ? `${grouped}.${fraction}` : grouped;
+    return value < 0 || Object.is(value, -0) ? `-${text}` : text;
+  }
+  let formatter = fixedFormatters.get(decimals);
+  if (formatter === undefined) {
+    formatter = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    fixedFormatters.set(decimals, formatter);
+  }
+  return formatter.format(value);
+}
+
+/** whole.fraction plus one unit in the last place of `fraction`, as digit strings. */
+function incremented(whole: string, fraction: string): [string, string] {
+  const all = (whole + fraction).split('');
+  let index = all.length - 1;
+  while (index >= 0 && all[index] === '9') all[index--] = '0';
+  if (index < 0) all.unshift('1');
+  else all[index] = String.fromCharCode(all[index]!.charCodeAt(0) + 1);
+  const split = all.length - fraction.length;
+  return [all.slice(0, split).join(''), all.slice(split).join('')];
+}
+
+/** At most `decimals` decimals, trailing zeros dropped (Intl's maximumFractionDigits): 1,500.5 */
+export function formatUpTo(value: number, decimals: number): string {
+  const text = formatFixed(value, decimals);
+  return text.includes('.') && !text.includes('e') ? text.replace(/\.?0+$/, '') : text;
+}
+
+/** Exactly `decimals` decimals with the sign always written (Intl's signDisplay "always"): +1.00, -0.50, +0.00 */
+export function formatSignedFixed(value: number, decimals: number): string {
+  const text = formatFixed(value, decimals);
+  return text.startsWith('-') || Number.isNaN(value) ? text : `+${text}`;
+}
+
+/** Money: separators and two decimals. */
+export function formatMoney(value: number): string {
+  return formatFixed(value, 2);
+}
+
+/** "12,345.00 USD" */
+export function formatUsd(value: number): string {
+  return `${formatMoney(value)} USD`;
+}
+
+/** "+1,234.56", "-1,234.56", "0.00": signed money, no sign on a figure that rounds to zero. */
+export function formatSignedMoney(value: number): string {
+  const text = formatMoney(Math.abs(value));
+  if (text === formatMoney(0)) return text;
+  return value > 0 ? `+${text}` : `-${text}`;
+}
+
+/** NGN per USDT (~1,500) wants 2 decimals; a rate near 1 wants 4; small ones more. */
+export function rateDecimals(value: number): number {
+  const size = Math.abs(value);
+  if (size >= 100) return 2;
+  if (size >= 1) return 4;
+  return 6;
+}
+
+/** A rate with the decimals its size needs. */
+export function formatRate(value: number, decimals = rateDecimals(value)): string {
+  return formatFixed(value, decimals);
+}

@@ -1,0 +1,135 @@
+// The journal's one interface, split as Terraform splits a backend's state: a store of records
+// (`JournalRecords`: what was done and what became of it) and a locker (`JournalLocker`: who is
+// acting — a hold on an entry being carried out, a per-account lock). Every backend implements
+// both halves: the local file (journal.ts, the embedded default) and the team's PostgreSQL store
+// (postgres-store.ts, loaded only when one is configured). test/journal/conformance.test.ts runs
+// one suite of cases against both, as Terraform's backend tests do.
+//
+// Records are ordered by counters, never by a clock: `seq` is a record's place in its journal
+// (given at begin by the backend — the file under its lock, PostgreSQL by a sequence), `revision`
+// counts the changes of one record. Desk machines' clocks disagree; the times in a record are what
+// it says happened when, and decide neither the order of a list nor which copy of a record wins.
+import type { BeginFields, Holder, JournalEntry, JournalEnvironment, JournalPatch } from './entry.js';
+
+export type { Holder } from './entry.js';
+
+export interface ListOptions {
+  /** Only entries still unresolved (planned, pending, submitted, unknown). */
+  pending?: boolean;
+  /** Only entries created at or after this time (ms since the epoch; the record's own created_at). */
+  since?: number;
+  /** Only entries created before this time (ms since the epoch). */
+  until?: number;
+  /** At most this many, the newest. */
+  limit?: number;
+}
+
+/** The "same request" rule: what must agree for an earlier unresolved entry to be resumed. */
+export interface SameRequest {
+  environment: JournalEnvironment;
+  base_url_host: string;
+  key_id: string;
+  command: string;
+  /** The normalised request body; compared as canonicalJson. */
+  body: unknown;
+  /** Compared only when given. */
+  group?: string;
+  leg?: string;
+}
+
+/** The store half: the records. */
+export interface JournalRecords {
+  /** For messages: the file path, or the store URL with any password redacted. */
+  readonly location: string;
+  /** Records a new action (outcome pending, or planned when asked), held by this process; resolves once the record is durable. Gives it the next `seq`, revision 1. */
+  begin(fields: BeginFields): Promise<JournalEntry>;
+  /** Records what became of an action (its revision goes up by one); a final outcome ends this process's hold. Returns the entry with every change folded in. */
+  update(id: string, patch: JournalPatch): Promise<JournalEntry>;
+  /** Newest first: by `seq`, the order the journal took them in (never by a machine's clock). */
+  list(options?: ListOptions): Promise<JournalEntry[]>;
+  /** By full id or a unique prefix of one; an ambiguous prefix throws, naming the candidates. */
+  get(idOrPrefix: string): Promise<JournalEntry | undefined>;
+  /** The newest unresolved entry for the same request, if any. */
+  findUnresolvedMatch(match: SameRequest): Promise<JournalEntry | undefined>;
+  close?(): Promise<void>;
+}
+
+/** A hold on an entry or a lock on an account scope, taken by this process. */
+export interface Hold {
+  release(): Promise<void>;
+  /**
+   * True once the hold is gone without a release: the team store's session that held it ended, or
+   * the file's lock record was removed or taken by another. False after a release.
+   */
+  lost(): boolean;
+}
+
+export type HoldResult = { held: true; hold: Hold } | { held: false; holder: Holder };
+
+/** The locker half: who is acting. A hold dies with its process (kill -9 included), never by age. */
+export interface JournalLocker {
+  /** Take hold of an existing unresolved entry (to resume it); an entry resolved meanwhile is not taken (held: false, its last holder). */
+  hold(id: string): Promise<HoldResult>;
+  /** The live holder of an entry, or undefined (finished, or its process died). */
+  holderOf(id: string): Promise<Holder | undefined>;
+  /**
+   * A per-account lock (scope e.g. `${environment}|${host}|${keyId}|apply`), released when the
+   * process dies; waits up to waitMs (0: answer at once).
+   */
+  lock(scope: string, options: { waitMs: number }): Promise<HoldResult>;
+}
+
+/** A journal backend: both halves. */
+export interface Journal extends JournalRecords, JournalLocker {}
+
+/** The local file journal: the Journal, plus where its files are. */
+export interface LocalJournal extends Journal {
+  readonly dir: string;
+  /** The active segment (journal.jsonl). */
+  readonly file: string;
+}
+
+/** What `hedge journal migrate` did with one local entry. */
+export type ImportOutcome =
+  /** Not in the store: added, under its own id. */
+  | 'added'
+  /** In the store, and the local record knew more (a later revision, or a fallback record): merged in. */
+  | 'merged'
+  /** Already in the store with everything the local record says. */
+  | 'present'
+  /** The store holds another action under this id (a different idempotency key): left alone. */
+  | 'conflict';
+
+/** The team store: the interface, plus what moving a local journal into it needs. */
+export interface TeamJournal extends Journal {
+  readonly kind: 'postgres';
+  /** The local journal's folder (where fallback records go); the file journal's name for its own. */
+  readonly dir: string;
+  /** The store as shown (password redacted): the file journal's name for its path. */
+  readonly file: string;
+  /** Brings the schema up to date (also done on first use); the versions applied. */
+  migrateSchema(): Promise<number[]>;
+  /** Adds or merges one entry of a local journal (idempotent: importing it again changes nothing). */
+  importEntry(entry: JournalEntry): Promise<{ outcome: ImportOutcome; id: string }>;
+}
+
+export function isTeamJournal(journal: object): journal is TeamJournal {
+  return (journal as { kind?: unknown }).kind === 'postgres';
+}
+
+export interface TeamJournalOptions {
+  /** The full URL (password included); used for the connection only. */
+  url: string;
+  /** The URL as shown: password redacted. */
+  shown: string;
+  /** Where the URL came from (HEDGE_JOURNAL_URL, `profile "desk"`), for hints. */
+  source: string;
+  /** The local journal's folder: where a fallback record goes when the store fails after a send. */
+  fallbackDir: string;
+  now?: () => number;
+  /** --verbose lines (never the URL whole). */
+  log?: (line: string) => void;
+  /** Bounds, in ms: connecting, and each statement (a lock wait gets its own wait on top). */
+  connectTimeoutMs?: number;
+  queryTimeoutMs?: number;
+}

@@ -1,0 +1,77 @@
+// The one number formatter family (domain/number-format.ts, issue 37): every variant agrees with
+// Intl.NumberFormat on the values a desk sees (the fast path must round as Intl does), and the HTML
+// report's row path builds no formatter per cell.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatFixed, formatMoney, formatRate, formatSignedFixed, formatSignedMoney, formatUpTo, formatUsd } from '../../src/domain/number-format.js';
+import { formatSignedAmount } from '../../src/domain/money.js';
+import { closedHedgeRow } from '../../src/ui/report-html.js';
+
+function sampleValues(): number[] {
+  let seed = 11;
+  const next = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const values = [0, -0, 0.5, 1.005, 2.675, 0.125, -0.125, 999.995, -999.995, 1500.5, 1e14 + 0.5, 1e-7, 1e21, -0.0049, 0.004];
+  for (let index = 0; index < 1000; index++) values.push((next() - 0.5) * 10 ** Math.floor(next() * 12), Math.round(next() * 1e6) / 1e4 - 50);
+  return values;
+}
+
+describe('the one number formatter family', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('formatUpTo reads as Intl with maximumFractionDigits (trailing zeros dropped)', () => {
+    expect(formatUpTo(1500.5, 2)).toBe('1,500.5');
+    expect(formatUpTo(25_000, 2)).toBe('25,000');
+    for (const value of sampleValues()) {
+      for (const decimals of [0, 2]) {
+        expect(formatUpTo(value, decimals), `${value} up to ${decimals}`).toBe(new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals }).format(value));
+      }
+    }
+  });
+
+  it('formatSignedFixed reads as Intl with signDisplay "always"', () => {
+    expect(formatSignedFixed(10, 2)).toBe('+10.00');
+    expect(formatSignedFixed(-0.5, 2)).toBe('-0.50');
+    for (const value of sampleValues()) {
+      expect(formatSignedFixed(value, 2), String(value)).toBe(new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'always' }).format(value));
+    }
+  });
+
+  it('money, USD, signed money and rates are the same family', () => {
+    expect(formatMoney(1234.5)).toBe('1,234.50');
+    expect(formatUsd(12_345)).toBe('12,345.00 USD');
+    expect(formatSignedMoney(1234.561)).toBe('+1,234.56');
+    expect(formatSignedMoney(-3)).toBe('-3.00');
+    // A figure that rounds to zero carries no sign (the sign convention), and the money words use the same function.
+    expect(formatSignedMoney(-0.001)).toBe('0.00');
+    expect(formatSignedAmount).toBe(formatSignedMoney);
+    expect(formatRate(1530.3291)).toBe('1,530.33');
+    expect(formatRate(1.23456)).toBe('1.2346');
+    expect(formatRate(0.0123456)).toBe('0.012346');
+    for (const value of sampleValues()) expect(formatMoney(value)).toBe(formatFixed(value, 2));
+  });
+
+  it("the report's closed-hedge rows build no Intl.NumberFormat per cell", () => {
+    const made = vi.spyOn(Intl, 'NumberFormat');
+    let html = '';
+    for (let index = 0; index < 2_000; index++) {
+      html += closedHedgeRow({
+        hedgeId: `hdg_${index}`,
+        market: 'USDTNGN',
+        side: 'buy',
+        tenorDays: 7,
+        entryPrice: 1530.25 + index / 100,
+        exitPrice: 1531.5,
+        notionalUsd: 25_000 + index,
+        closedAt: '2026-11-20T10:00:00Z',
+        grossPnlUsd: 12.34,
+        carryUsd: 1.5,
+        feesUsd: 0.25,
+        netPnlUsd: 10.59,
+      });
+    }
+    expect(html).toContain('<td class="num">25,000.00</td>');
+    expect(html).toContain('<td class="num">1,530.25</td>');
+    expect(made).not.toHaveBeenCalled();
+  });
+});

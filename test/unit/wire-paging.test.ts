@@ -1,0 +1,127 @@
+// api/wire/: the one Link-header reader (http-link-header, RFC 8288) on headers as real services
+// write them, and the one pager (followPages for the client's lists, nextPagePath for
+// `hedge api --paginate`) on the paging forms page-reading.ts detects. The pages are handed in by
+// an injected fetch: nothing here is a network.
+import { describe, expect, it } from 'vitest';
+import { nextLink } from '../../src/api/wire/link-header.js';
+import { followPages, nextPagePath, type PageAnswer } from '../../src/api/wire/pager.js';
+
+const BASE = 'https://api.example.com/partners/acme/v2';
+
+describe('the Link header', () => {
+  it.each([
+    ['GitHub style, next among several', '<https://api.github.com/repositories/1/issues?page=2>; rel="next", <https://api.github.com/repositories/1/issues?page=5>; rel="last"', 'https://api.github.com/repositories/1/issues?page=2'],
+    ['next after prev and first', '<https://x/a?p=1>; rel="first", <https://x/a?p=1>; rel="prev", <https://x/a?p=3>; rel="next"', 'https://x/a?p=3'],
+    ['a comma inside the URL (splitting on every comma broke it)', '<https://x/hedges?ids=a,b,c&cursor=9>; rel="next"', 'https://x/hedges?ids=a,b,c&cursor=9'],
+    ['a comma inside a quoted parameter', '<https://x/a?p=0>; rel="prev"; title="back, please", <https://x/a?p=2>; rel="next"; title="on, please"', 'https://x/a?p=2'],
+    ['several relation types in one rel', '<https://x/a?p=2>; rel="next last"', 'https://x/a?p=2'],
+    ['rel unquoted and in capitals', '<https://x/a?p=2>; REL=Next', 'https://x/a?p=2'],
+    ['a relative link', '</partners/acme/v2/hedges?cursor=abc>; rel="next"', '/partners/acme/v2/hedges?cursor=abc'],
+    ['extra parameters and odd spacing', '  <https://x/a?p=2> ;type="application/json" ;  rel = "next"  ', 'https://x/a?p=2'],
+    ['a trailing comma', '<https://x/a?p=2>; rel="next",', 'https://x/a?p=2'],
+  ])('%s', (_what, header, expected) => {
+    expect(nextLink(header)).toBe(expected);
+  });
+
+  it('several Link headers are one list; a bad link beside a good one does not hide it', () => {
+    expect(nextLink(['<https://x/a?p=0>; rel="prev"', '<https://x/a?p=2>; rel="next"'])).toBe('https://x/a?p=2');
+    expect(nextLink('<https://x/a?p=0>; rel="prev"; broken=, <https://x/a?p=2>; rel="next"')).toBe('https://x/a?p=2');
+  });
+
+  it('no next: only prev/last, empty, or not a Link header at all', () => {
+    expect(nextLink('<https://x/a?p=1>; rel="prev", <https://x/a?p=9>; rel="last"')).toBeUndefined();
+    expect(nextLink('<https://x/a?p=1>; rel="nextish"')).toBeUndefined();
+    expect(nextLink('')).toBeUndefined();
+    expect(nextLink(undefined)).toBeUndefined();
+    expect(nextLink('garbage; rel=next')).toBeUndefined();
+  });
+});
+
+/** A server's answers by the query asked, and the queries in the order they were asked. */
+function server(pages: Record<string, Partial<PageAnswer>>): { fetchPage: (query: Record<string, string>) => Promise<PageAnswer>; asked: string[] } {
+  const asked: string[] = [];
+  return {
+    asked,
+    fetchPage: async (query) => {
+      const key = new URLSearchParams(query).toString();
+      asked.push(key);
+      const page = pages[key];
+      if (!page) throw new Error(`no page for ${key}`);
+      return { data: [], meta: {}, headers: {}, url: `${BASE}/hedges?${key}`, ...page };
+    },
+  };
+}
+
+async function walk(pages: ReturnType<typeof server>, options: Parameters<typeof followPages>[1] = {}): Promise<Array<{ rows: unknown; next: string }>> {
+  const seen: Array<{ rows: unknown; next: string }> = [];
+  for await (const page of followPages(pages.fetchPage, options)) seen.push({ rows: page.reading.rows, next: page.next });
+  return seen;
+}
+
+describe('the one pager', () => {
+  it('follows cursors with the filters kept, to a page that gives none', async () => {
+    const pages = server({
+      'status=filled': { data: [{ id: 1 }], meta: { next_cursor: 'c2' } },
+      'status=filled&cursor=c2': { data: [{ id: 2 }], meta: { next_cursor: 'c3' } },
+      'status=filled&cursor=c3': { data: [{ id: 3 }], meta: { next_cursor: null } },
+    });
+    expect(await walk(pages, { query: { status: 'filled' } })).toEqual([
+      { rows: [{ id: 1 }], next: 'page' },
+      { rows: [{ id: 2 }], next: 'page' },
+      { rows: [{ id: 3 }], next: 'none' },
+    ]);
+    expect(pages.asked).toEqual(['status=filled', 'status=filled&cursor=c2', 'status=filled&cursor=c3']);
+  });
+
+  it('a server that hands out a next request already made ends the walk as repeated, not a loop', async () => {
+    const pages = server({
+      '': { data: [{ id: 1 }], meta: { next_cursor: 'c2' } },
+      'cursor=c2': { data: [{ id: 2 }], meta: { next_cursor: 'c2' } },
+    });
+    expect((await walk(pages)).map((page) => page.next)).toEqual(['page', 'repeated']);
+    expect(pages.asked).toHaveLength(2);
+  });
+
+  it('has_more false ends it whatever cursor is beside it; a Link header and page numbers are followed too', async () => {
+    const stopped = server({ '': { data: [{ id: 1 }], meta: { next_cursor: 'c2', has_more: false } } });
+    expect((await walk(stopped)).map((page) => page.next)).toEqual(['none']);
+    const linked = server({
+      '': { data: [{ id: 1 }], headers: { link: `<${BASE}/hedges?ids=a,b&after=h1>; rel="next"` } },
+      'ids=a%2Cb&after=h1': { data: [{ id: 2 }], meta: { pagination: { page: 1, total_pages: 2 } } },
+      'ids=a%2Cb&after=h1&page=2': { data: [{ id: 3 }], meta: { pagination: { page: 2, total_pages: 2 } } },
+    });
+    expect((await walk(linked)).map((page) => page.rows)).toEqual([[{ id: 1 }], [{ id: 2 }], [{ id: 3 }]]);
+  });
+
+  it('a caller that has enough stops the walk: no further page is asked', async () => {
+    const pages = server({
+      '': { data: [{ id: 1 }], meta: { next_cursor: 'c2' } },
+      'cursor=c2': { data: [{ id: 2 }], meta: { next_cursor: 'c3' } },
+    });
+    for await (const page of followPages(pages.fetchPage)) if (page.reading.rows?.length) break;
+    expect(pages.asked).toEqual(['']);
+  });
+
+  it('a configured cursor name wins over the one derived from the answer', async () => {
+    const pages = server({
+      '': { data: { items: [{ id: 1 }], nextPageToken: 't2' } },
+      'after=t2': { data: { items: [{ id: 2 }] } },
+    });
+    expect((await walk(pages, { cursorParam: 'after' })).map((page) => page.rows)).toEqual([[{ id: 1 }], [{ id: 2 }]]);
+  });
+});
+
+describe('hedge api --paginate', () => {
+  const answer = (meta: Record<string, unknown>, link?: string) => ({ meta, headers: link ? { link } : {} });
+
+  it('reads the page the same way as the lists: a Link header with a comma in its query, page numbers, a cursor token', () => {
+    expect(nextPagePath(BASE, '/hedges', answer({}, `<${BASE}/hedges?ids=a,b&page=2>; rel="next"`))).toBe('/hedges?ids=a,b&page=2');
+    expect(nextPagePath(BASE, '/hedges?status=open', answer({ pagination: { page: 1, total_pages: 3 } }))).toBe('/hedges?status=open&page=2');
+    expect(nextPagePath(BASE, '/hedges?status=open', answer({ pagination: { page: 3, total_pages: 3 } }))).toBeUndefined();
+    expect(nextPagePath(BASE, '/hedges', answer({ links: { next: 'tok-9' } }))).toBe('/hedges?cursor=tok-9');
+  });
+
+  it('a next link is followed only under the base URL', () => {
+    expect(() => nextPagePath(BASE, '/hedges', answer({}, '</other/v2/hedges?page=2>; rel="next"'))).toThrow(/leads outside the base URL/);
+  });
+});
