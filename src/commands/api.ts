@@ -99,7 +99,8 @@ export async function runApi(ctx: CommandContext, opts: ApiOptions): Promise<num
   const show = (answer: ApiAnswer) => printAnswers(ctx.output, [answer], { include: opts.include, failed: false });
   try {
     if (isWriteMethod(call.method)) {
-      await runWrite(ctx, apiWriteAction(client, call, log, show), opts.write);
+      const outcome = await runWrite(ctx, apiWriteAction(client, call, log), opts.write);
+      if (outcome.kind === 'submitted' || outcome.kind === 'resolved') show(outcome.answer);
     } else {
       await readApi(ctx, client, call, { paginate: opts.paginate, log, onPage: (page) => pages.push(page) });
       printAnswers(ctx.output, pages, { include: opts.include, failed: false });

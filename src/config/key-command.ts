@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { AuthError, InterruptedError } from '../errors.js';
 import { childEnvironment } from '../security/child-env.js';
 import { safeText } from '../security/safe-text.js';
-import type { Env } from './credentials.js';
+import type { Env } from './env.js';
 
 /** Long enough for a helper that asks its own agent to unlock (1Password, gpg-agent), short of a hang. */
 export const KEY_COMMAND_BOUND_MS = 30_000;

@@ -5,7 +5,7 @@
 // The keyring's module (and its native binding) is loaded only for a profile whose key is there.
 import { AuthError } from '../errors.js';
 import { safeText } from '../security/safe-text.js';
-import type { Env } from './credentials.js';
+import type { Env } from './env.js';
 import type { StoredProfile } from './store-schema.js';
 
 export type KeyLocation =

@@ -18,7 +18,7 @@ export const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: f
  * plan before its first step (commands/apply.ts); their own results are shown in the report.
  */
 export function asStep<S, R>(action: WriteAction<S, R>): WriteAction<S, R> {
-  return { ...action, check: undefined, preview: undefined, confirmed: true, admitted: true, renderSubmitted: () => {}, renderResolved: () => {} };
+  return { ...action, check: undefined, preview: undefined, confirmed: true, admitted: true };
 }
 
 /**

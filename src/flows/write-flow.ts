@@ -90,8 +90,6 @@ export interface WriteAction<S, R> {
   wait(answer: S, context: { startedAt: number; before?: Record<string, unknown>; run: WriteRun }): Promise<R>;
   /** filled / done / failed, from the resolution. */
   outcome(result: R): 'filled' | 'done' | 'failed';
-  renderSubmitted(answer: S, run: WriteRun): void;
-  renderResolved(result: R, answer: S, run: WriteRun): void;
   /** A group id and leg name when this action is one leg of several (roll, apply). */
   group?: string;
   leg?: string;
@@ -117,12 +115,20 @@ export interface WriteAction<S, R> {
   resumeHint?(entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string;
 }
 
-export type WriteResult<S, R> =
+/**
+ * What one write did — the flow prints none of it: the command (or the keeper, roll, apply, the
+ * agent) shows it (ui/write-outcome.ts for the four trades). `run` says whether it continued an
+ * earlier run's key.
+ */
+export type WriteOutcome<S, R> =
   | { kind: 'dry-run' }
   /** Recorded without sending (an earlier send confirmed landed at a prompt). */
   | { kind: 'recorded'; entry: JournalEntry }
-  | { kind: 'submitted'; answer: S; entry: JournalEntry }
-  | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry };
+  | { kind: 'submitted'; answer: S; entry: JournalEntry; run: WriteRun }
+  | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry; run: WriteRun };
+
+/** The former name, kept while the keeper and roll (issue 38) move to WriteOutcome. */
+export type WriteResult<S, R> = WriteOutcome<S, R>;
 
 export { identityOf, type Identity } from './identity.js';
 
@@ -258,7 +264,7 @@ export function isRejection(error: unknown): error is ApiError {
   );
 }
 
-export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions): Promise<WriteResult<S, R>> {
+export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions): Promise<WriteOutcome<S, R>> {
   // Decided before any request, reads included: a refused live run sends nothing at all.
   const guard = await guardLiveAction(ctx, { action: action.verb, dryRun: options.dryRun });
   const journal = await ctx.journal();
@@ -298,7 +304,7 @@ async function decideAndCarryOut<S, R>(
   action: WriteAction<S, R>,
   options: WriteOptions,
   { guard, journal, identity, match }: { guard: WriteSetting['guard']; journal: Journal; identity: Identity; match: SameRequest },
-): Promise<WriteResult<S, R>> {
+): Promise<WriteOutcome<S, R>> {
   const run = await chooseKey(ctx, journal, match, options);
   let begun: JournalEntry | undefined;
   try {
@@ -323,7 +329,7 @@ interface WriteSetting {
   onBegun(entry: JournalEntry): void;
 }
 
-async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions, setting: WriteSetting): Promise<WriteResult<S, R>> {
+async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions, setting: WriteSetting): Promise<WriteOutcome<S, R>> {
   const { guard, journal, identity, run } = setting;
 
   // An agent's limits first (before the pre-trade reads), on what is about to be sent: a new
@@ -390,8 +396,7 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
 
   if (!options.wait) {
     recorded = await afterSend(() => journal.update(entry.id, { outcome: 'done', message: 'submitted; not waited (--no-wait)', resolved_at: new Date(ctx.clock.now()).toISOString() }));
-    action.renderSubmitted(answer, current);
-    return { kind: 'submitted', answer, entry: recorded };
+    return { kind: 'submitted', answer, entry: recorded, run: current };
   }
   let result: R;
   try {
@@ -401,8 +406,7 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
   }
   const outcome = action.outcome(result);
   recorded = await afterSend(() => journal.update(entry.id, { outcome, resolved_at: new Date(ctx.clock.now()).toISOString() }));
-  action.renderResolved(result, answer, current);
-  return { kind: 'resolved', answer, result, entry: recorded };
+  return { kind: 'resolved', answer, result, entry: recorded, run: current };
 }
 
 /** `hedge journal resolve ID --landed|--not-landed`, with the flags that chose the environment. */
