@@ -82,7 +82,7 @@ export async function runApply(ctx: CommandContext, opts: ApplyOptions): Promise
     // And every side the target names, from the plan to the last step's landing: an add or a
     // close of one of them by another actor waits for this apply, or this apply for it.
     return withSideLocks(ctx, target.rows, async () => {
-      const resumed = await resumeUnfinishedApplies(ctx, client);
+      const resumed = (await resumeUnfinishedApplies(ctx, client)).length;
       return applyPlan(ctx, client, opts, target, guard, { waitedFor, resumed });
     });
   });

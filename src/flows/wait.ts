@@ -158,7 +158,7 @@ export async function waitForHedgeStatus(ctx: CommandContext, hedgeId: string, o
     interrupted: () =>
       new InterruptedError(`Stopped waiting. The order stands: hedge ${hedgeId} is still being processed.`, {
         hint: `Check it with: ${resume}`,
-        exitCode: ctx.stopExitCode,
+        stoppedBy: ctx.signal.reason,
       }),
   });
 }
@@ -239,7 +239,7 @@ export async function waitForOwnChange(ctx: CommandContext, options: ChangeWaitO
     interrupted: () =>
       new InterruptedError(`Stopped waiting. The ${options.action} stands: it has not shown in the positions list yet.`, {
         hint: `Check it with: ${check}`,
-        exitCode: ctx.stopExitCode,
+        stoppedBy: ctx.signal.reason,
       }),
   });
   const position = findSide(book, options.market, options.side);
@@ -267,7 +267,7 @@ export async function waitForSideClosed(
     interrupted: () =>
       new InterruptedError(`Stopped waiting. The close stands: the ${options.side} position on ${options.market} is still listed.`, {
         hint: `Check it with: ${check}`,
-        exitCode: ctx.stopExitCode,
+        stoppedBy: ctx.signal.reason,
       }),
   });
 }

@@ -640,7 +640,7 @@ async function recordSendFailure(
   await journal.update(entry.id, { outcome: 'unknown', error_code: error instanceof ApiError ? error.code : undefined, message });
   const hint = hintFor(entry);
   if (error instanceof InterruptedError || error instanceof DeclinedError) {
-    const interrupted = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, { hint, exitCode: ctx.stopExitCode });
+    const interrupted = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, { hint, stoppedBy: ctx.signal.reason });
     interrupted.idempotencyKey = entry.idempotency_key;
     return interrupted;
   }
@@ -665,7 +665,7 @@ async function recordWaitFailure(ctx: CommandContext, journal: Journal, entry: J
   }
   if (error instanceof InterruptedError) {
     const hint = `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resume}`;
-    return withKey(new InterruptedError(error.message, { hint, exitCode: ctx.stopExitCode }), entry);
+    return withKey(new InterruptedError(error.message, { hint, stoppedBy: ctx.signal.reason }), entry);
   }
   if (error instanceof UnresolvedError) {
     // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.

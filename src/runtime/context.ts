@@ -10,6 +10,7 @@ import { configDir, needsProfileStore, resolveCredentials, type Env, type Resolv
 import type { ProfileStore } from '../config/profile-store.js';
 import type { Prompter } from '../ui/prompter.js';
 import type { Output } from '../ui/output.js';
+import { sayNotice, type Notice } from '../ui/notices.js';
 import type { GlobalOptions } from './globals.js';
 import type { Io } from '../ui/terminal.js';
 import type { Journal } from '../journal/index.js';
@@ -76,6 +77,8 @@ export interface ContextInit {
   tradeGate?: TradeGate;
   /** Absolute clock time when --timeout runs out, when it must be another context's (derive()). */
   deadline?: number;
+  /** Where the flows' notices go; unset: said on this context's output (ui/notices.ts). */
+  notify?: (notice: Notice) => void;
 }
 
 /** How long a wait lasts when --timeout does not say (`--timeout 0` means no bound at all). */
@@ -262,6 +265,15 @@ export class CommandContext {
 
   get configDir(): string {
     return configDir(this.env);
+  }
+
+  /**
+   * The port a flow says what it is doing through (a Notice: kind, level, plain text, data): said on
+   * the output unless the context was given another listener (ContextInit.notify).
+   */
+  notify(notice: Notice): void {
+    if (this.init.notify) this.init.notify(notice);
+    else sayNotice(this.output, notice);
   }
 
   /** --verbose lines on stderr. */

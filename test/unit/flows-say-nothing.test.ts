@@ -27,22 +27,16 @@ const SAYS_OR_ENDS = [
 const STILL_PRINTING = new Set([
   'keep.ts',
   'roll.ts',
-  'account-lock.ts',
-  'apply.ts',
   'doctor.ts',
   'dry-run.ts',
-  'duplicate-reference.ts',
-  'exposures.ts',
   'live-guard.ts',
   'login.ts',
   'open-wizard.ts',
-  'pre-trade.ts',
   'target-plan.ts',
   'trade-actions.ts',
   'until.ts',
   'wait.ts',
   'watch.ts',
-  'wire-learning.ts',
   'write-flow.ts',
 ]);
 

@@ -1,0 +1,31 @@
+// What a flow says while it works — a note, a warning, a success line — as data (issue 37): the flow
+// hands a Notice to the context's `notify` port and never touches an output; the command's output
+// says it (on stderr, coloured by its level), and a caller that runs flows as steps (the keeper, an
+// agent's call) can take the notices as events instead, without scraping stderr.
+import type { Output } from './output.js';
+
+export interface Notice {
+  /** What happened, stable for a program to match on (`waiting-for-lock`, `resuming-step`, …). */
+  kind: string;
+  /** note: said; caution: said in yellow (a state to look at); warn: a warning; success: a done line (not under --json). */
+  level: 'note' | 'caution' | 'warn' | 'success';
+  /** The sentence, plain (no colour codes: the renderer adds them). */
+  text: string;
+  /** The facts behind it, for a caller that keeps events. */
+  data?: Record<string, unknown>;
+}
+
+/** Says one notice on the output's message stream. */
+export function sayNotice(output: Output, notice: Notice): void {
+  switch (notice.level) {
+    case 'note':
+      return output.note(notice.text);
+    case 'caution':
+      return output.note(output.chalk.yellow(notice.text));
+    case 'warn':
+      return output.warn(notice.text);
+    case 'success':
+      if (!output.isJson) output.success(notice.text);
+      return;
+  }
+}
