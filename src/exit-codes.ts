@@ -62,6 +62,11 @@ export const EXIT_CODES = [
 
 export type ExitCode = (typeof EXIT_CODES)[number]['code'];
 
+/** The exit code of a name in EXIT_CODES (`changes` for a plan that is not at target). */
+export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']): ExitCode {
+  return EXIT_CODES.find((entry) => entry.name === name)!.code;
+}
+
 export interface ErrorDescription {
   exitCode: ExitCode;
   /** The API's error.code when it came from the API; otherwise our own stable word. */

@@ -5,10 +5,15 @@ import type { Quote } from '../api/schemas.js';
 import { tradeFailure, tradeView } from '../flows/trade-actions.js';
 import type { WriteOutcome } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
+import { renderDryRun } from '../ui/dry-run-view.js';
 import { renderTrade } from '../ui/write-outcome.js';
 
 /** `body` is the request the trade sent (market, side, amount); `quote` the one shown before an open. */
 export function showTrade(ctx: CommandContext, command: string, outcome: WriteOutcome<unknown, unknown>, body: Record<string, unknown>, quote?: Quote): number {
+  if (outcome.kind === 'dry-run') {
+    renderDryRun(ctx.output, outcome.planned);
+    return 0;
+  }
   const view = tradeView(command, outcome, body);
   if (view) renderTrade(ctx.output, view, (...words) => ctx.hedgeCommand(...words), quote);
   const failure = tradeFailure(ctx, view);

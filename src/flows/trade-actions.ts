@@ -10,7 +10,6 @@ import { NotAppliedError, OrderFailedError, UnresolvedError } from '../errors.js
 import { safeText } from '../security/safe-text.js';
 import type { CommandContext } from '../runtime/context.js';
 import { formatRate, shortHash } from '../ui/format.js';
-import { renderAdditionQuote } from '../ui/trade-result.js';
 import type { TradeView } from '../ui/write-outcome.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 import { expectedAfterChange, findClosedRecord, waitForHedgeStatus, waitForOwnChange, waitForSideClosed, type ChangeOutcome } from './wait.js';
@@ -164,7 +163,7 @@ async function quoteAddition(ctx: CommandContext, client: HedgeClient, request: 
   const { market, side, notional_usd: notionalUsd } = request;
   const position = await positionBefore(ctx, client, request, seen);
   if (!position) {
-    ctx.output.note(`No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${ctx.hedgeCommand('positions')}\`).`);
+    ctx.notify({ kind: 'addition-not-quoted', level: 'note', text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${ctx.hedgeCommand('positions')}\`).` });
     return;
   }
   // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
@@ -172,7 +171,14 @@ async function quoteAddition(ctx: CommandContext, client: HedgeClient, request: 
   const maturityAt = position.maturityAt ?? hedge?.maturity_at ?? undefined;
   const now = ctx.clock.now();
   seen.quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days) });
-  renderAdditionQuote(ctx.output, seen.quote, { maturityAt, daysLeft: daysUntil(maturityAt, now), position });
+  const daysLeft = daysUntil(maturityAt, now);
+  ctx.notify({
+    kind: 'addition-quote',
+    level: 'note',
+    text: `The addition of ${formatUsd(notionalUsd)} to the ${side} hedge on ${market} quoted at ${formatRate(seen.quote.pricing.execution_price)}.`,
+    data: { quote: seen.quote },
+    show: { card: 'addition-quote', quote: seen.quote, maturityAt, daysLeft, position },
+  });
 }
 
 /** Add or reduce: one shape, configured by its kind (CHANGE_KINDS). */
@@ -237,7 +243,7 @@ async function waitForChange(
   const { action } = kind;
   const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
   if (baseline === undefined) {
-    ctx.output.note(`The ${side} position on ${market} was not in the positions list before the ${action}, so its landing cannot be watched. Check it with: ${ctx.hedgeCommand('positions')}`);
+    ctx.notify({ kind: 'landing-not-watched', level: 'note', text: `The ${side} position on ${market} was not in the positions list before the ${action}, so its landing cannot be watched. Check it with: ${ctx.hedgeCommand('positions')}` });
     return undefined;
   }
   const outcome = await waitForOwnChange(ctx, {
@@ -256,7 +262,7 @@ async function waitForChange(
     hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
     seen.balanceBeforeUsdc !== undefined ? readBalance(ctx, client) : undefined,
     // A reduce of about the whole position closed it: its record says what it realized.
-    outcome.closed && hedgeId && ctx.output.isHuman ? findClosedRecord(ctx, hedgeId) : undefined,
+    outcome.closed && hedgeId && ctx.forPeople ? findClosedRecord(ctx, hedgeId) : undefined,
   ]);
   return { ...outcome, hedge, balanceAfterUsdc, realized, before: seen.before, quotedPrice: seen.quote?.pricing.execution_price, balanceBeforeUsdc: seen.balanceBeforeUsdc };
 }
@@ -274,7 +280,7 @@ async function sideGoneFirst(ctx: CommandContext, client: HedgeClient, request: 
   const notional = hedge?.notional_usd;
   const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
   if (notional !== undefined && near(notional, expected)) {
-    ctx.output.note(`The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`);
+    ctx.notify({ kind: 'change-then-settled', level: 'note', text: `The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).` });
     return;
   }
   const details = { market, side, hedge_id: hedgeId ?? null, before_usd: baseline, ...(notional === undefined ? {} : { hedge_notional_usd: notional }) };

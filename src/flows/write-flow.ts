@@ -17,7 +17,7 @@ import { safeText } from '../security/safe-text.js';
 import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
 import { makeIdempotencyKey, parseIdempotencyKey } from '../domain/idempotency.js';
 import type { CommandContext, Trade } from '../runtime/context.js';
-import { printDryRun } from './dry-run.js';
+import { planDryRun, type RenderedDryRun } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
 
 /** The options every write command shares (WRITE_OPTIONS in the manifest). */
@@ -121,7 +121,8 @@ export interface WriteAction<S, R> {
  * earlier run's key.
  */
 export type WriteOutcome<S, R> =
-  | { kind: 'dry-run' }
+  /** --dry-run: the request it would have sent (nothing was). */
+  | { kind: 'dry-run'; planned: RenderedDryRun }
   /** Recorded without sending (an earlier send confirmed landed at a prompt). */
   | { kind: 'recorded'; entry: JournalEntry }
   | { kind: 'submitted'; answer: S; entry: JournalEntry; run: WriteRun }
@@ -205,23 +206,30 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
   const pending = await journal.findUnresolvedMatch(match);
   if (pending && !options.fresh) {
     const hold = await holdToResume(ctx, journal, pending);
-    ctx.output.note(
-      ctx.output.chalk.yellow(
-        `Resuming the ${pending.command} started ${timeOf(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the server returns its original result or acts once.`,
-      ),
-    );
+    ctx.notify({
+      kind: 'resuming',
+      level: 'caution',
+      text: `Resuming the ${pending.command} started ${timeOf(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the server returns its original result or acts once.`,
+      data: { journal_id: pending.id },
+    });
     return { key: pending.idempotency_key, resumed: true, entry: pending, hold };
   }
   if (pending && options.fresh) {
     const holder = await journal.holderOf(pending.id);
     if (holder) {
-      ctx.output.warn(
-        `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`,
-      );
+      ctx.notify({
+        kind: 'left-to-its-process',
+        level: 'warn',
+        text: `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`,
+        data: { journal_id: pending.id },
+      });
     } else {
-      ctx.output.warn(
-        `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
-      );
+      ctx.notify({
+        kind: 'set-aside',
+        level: 'warn',
+        text: `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
+        data: { journal_id: pending.id },
+      });
       await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
     }
   }
@@ -341,8 +349,7 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
   if (!run.resumed) await action.check?.();
   else ctx.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
   if (options.dryRun) {
-    await printDryRun(ctx, action.plan(run.key));
-    return { kind: 'dry-run' };
+    return { kind: 'dry-run', planned: await planDryRun(ctx, action.plan(run.key)) };
   }
   // An earlier send is never sent again before the book was read (reconcileEarlier).
   const reconciled = run.finished && run.entry ? await alreadyDone(ctx, action, run.entry) : run.entry && run.resumed ? await reconcileEarlier(ctx, journal, action, run.entry) : undefined;
@@ -437,12 +444,12 @@ async function reconcileEarlier<S, R>(
   const { ageMs: age, clock } = await keyAge(ctx, entry);
   const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${entry.created_at.slice(0, 10)} ${timeOf(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
   if (found.verdict === 'landed' && found.answer !== undefined) {
-    ctx.output.note(ctx.output.chalk.yellow(`${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`));
+    ctx.notify({ kind: 'earlier-landed', level: 'caution', text: `${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`, data: { journal_id: entry.id } });
     return { kind: 'landed', answer: found.answer };
   }
   const others = attributed.uncertain;
   if (found.verdict === 'not-landed' && others.length === 0) {
-    ctx.output.note(ctx.output.chalk.yellow(`${started}. The book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`));
+    ctx.notify({ kind: 'earlier-not-landed', level: 'caution', text: `${started}. The book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`, data: { journal_id: entry.id } });
     return undefined;
   }
   if (age < lifetime) {
@@ -453,7 +460,7 @@ async function reconcileEarlier<S, R>(
   const past = `${started} is past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
   const question = `${past} The book cannot tell whether it landed: ${found.evidence}.${since}`;
   if (ctx.interactive) {
-    ctx.output.note(ctx.output.chalk.yellow(question));
+    ctx.notify({ kind: 'cannot-tell', level: 'caution', text: question, data: { journal_id: entry.id } });
     const prompter = await ctx.prompter();
     const choice = await prompter.select<'landed' | 'not-landed' | 'stop'>({
       message: `Did the ${safeText(entry.command)} of journal ${entry.id} land?`,
@@ -467,7 +474,7 @@ async function reconcileEarlier<S, R>(
     if (choice === 'not-landed') return undefined;
     if (choice === 'landed') {
       const recorded = await journal.update(entry.id, { outcome: 'done', message: 'resolved at the prompt: landed' });
-      ctx.output.success(`Journal ${entry.id} recorded as landed (done); nothing was sent.`);
+      ctx.notify({ kind: 'recorded-landed', level: 'success', text: `Journal ${entry.id} recorded as landed (done); nothing was sent.`, data: { journal_id: entry.id } });
       return { kind: 'recorded', entry: recorded };
     }
   }
@@ -485,7 +492,7 @@ async function reconcileEarlier<S, R>(
 async function alreadyDone<S, R>(ctx: CommandContext, action: WriteAction<S, R>, entry: JournalEntry): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry }> {
   const found = action.reconcile ? await action.reconcile(entry) : undefined;
   if (found?.verdict === 'landed' && found.answer !== undefined) return { kind: 'landed', answer: found.answer };
-  ctx.output.note(`Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`);
+  ctx.notify({ kind: 'already-done', level: 'note', text: `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`, data: { journal_id: entry.id } });
   return { kind: 'recorded', entry };
 }
 

@@ -11,6 +11,7 @@ import type { ProfileStore } from '../config/profile-store.js';
 import type { Prompter } from '../ui/prompter.js';
 import type { Output } from '../ui/output.js';
 import { sayNotice, type Notice } from '../ui/notices.js';
+import type { Progress } from '../ui/spinner.js';
 import type { GlobalOptions } from './globals.js';
 import type { Io } from '../ui/terminal.js';
 import type { Journal } from '../journal/index.js';
@@ -274,6 +275,24 @@ export class CommandContext {
   notify(notice: Notice): void {
     if (this.init.notify) this.init.notify(notice);
     else sayNotice(this.output, notice);
+  }
+
+  /**
+   * What a wait shows while it polls: a spinner on a terminal, one line in a pipe, nothing under
+   * --json (ui/spinner.ts; ora is loaded only when it spins). Stopped with the command at the latest.
+   */
+  async startProgress(label: string, since: number): Promise<Progress> {
+    const { startProgress } = await import('../ui/spinner.js');
+    return startProgress(
+      { quiet: this.globals.json, stderrIsTTY: this.io.stderrIsTTY, stderr: this.io.stderr, output: this.output, now: this.clock.now, onDispose: (stop) => this.onDispose(stop) },
+      label,
+      since,
+    );
+  }
+
+  /** Whether the output is read by people (a table on a terminal): some figures are read only for them. */
+  get forPeople(): boolean {
+    return this.output.isHuman;
   }
 
   /** --verbose lines on stderr. */

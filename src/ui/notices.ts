@@ -2,7 +2,12 @@
 // hands a Notice to the context's `notify` port and never touches an output; the command's output
 // says it (on stderr, coloured by its level), and a caller that runs flows as steps (the keeper, an
 // agent's call) can take the notices as events instead, without scraping stderr.
+import type { Quote } from '../api/schemas.js';
 import type { Output } from './output.js';
+import { renderAdditionQuote, type PositionFigures } from './trade-result.js';
+
+/** A card a notice is shown as, for people (its `text` stays the one-line summary for a program). */
+export type NoticeCard = { card: 'addition-quote'; quote: Quote; maturityAt?: string; daysLeft?: number; position?: PositionFigures };
 
 export interface Notice {
   /** What happened, stable for a program to match on (`waiting-for-lock`, `resuming-step`, …). */
@@ -13,10 +18,17 @@ export interface Notice {
   text: string;
   /** The facts behind it, for a caller that keeps events. */
   data?: Record<string, unknown>;
+  /** Shown as this card instead of the text. */
+  show?: NoticeCard;
 }
 
 /** Says one notice on the output's message stream. */
 export function sayNotice(output: Output, notice: Notice): void {
+  if (notice.show?.card === 'addition-quote') {
+    const { quote, maturityAt, daysLeft, position } = notice.show;
+    renderAdditionQuote(output, quote, { maturityAt, daysLeft, position });
+    return;
+  }
   switch (notice.level) {
     case 'note':
       return output.note(notice.text);
