@@ -101,7 +101,8 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];
-  const known = await ctx.learnedWire();
+  const memory = await ctx.wireMemory();
+  const known = await memory.read();
   const wire = resolveWireSettings(ctx.env, credentials.profileWire, known.names);
   const { createClient } = await import('../api/create-client.js');
   const client = createClient({
@@ -110,7 +111,7 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
     warn: (text) => notes.push(text),
     learn: (found) => {
       learned.push(found);
-      const keeping = ctx.keepLearned(known.scope, found);
+      const keeping = memory.keep(known.scope, found);
       ctx.onDispose(() => keeping);
     },
     observe: (answer) => answers.push(answer),

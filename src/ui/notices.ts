@@ -12,8 +12,8 @@ export type NoticeCard = { card: 'addition-quote'; quote: Quote; maturityAt?: st
 export interface Notice {
   /** What happened, stable for a program to match on (`waiting-for-lock`, `resuming-step`, …). */
   kind: string;
-  /** note: said; caution: said in yellow (a state to look at); warn: a warning; success: a done line (not under --json). */
-  level: 'note' | 'caution' | 'warn' | 'success';
+  /** note: said; info: said in cyan (something hedge learned); caution: said in yellow (a state to look at); warn: a warning; success: a done line (not under --json). */
+  level: 'note' | 'info' | 'caution' | 'warn' | 'success';
   /** The sentence, plain (no colour codes: the renderer adds them). */
   text: string;
   /** The facts behind it, for a caller that keeps events. */
@@ -32,6 +32,8 @@ export function sayNotice(output: Output, notice: Notice): void {
   switch (notice.level) {
     case 'note':
       return output.note(notice.text);
+    case 'info':
+      return output.note(output.chalk.cyan(notice.text));
     case 'caution':
       return output.note(output.chalk.yellow(notice.text));
     case 'warn':
