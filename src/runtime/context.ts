@@ -8,7 +8,7 @@ import { configDir, needsProfileStore, resolveCredentials, type Env, type Resolv
 import type { ProfileStore } from '../config/profile-store.js';
 import type { Prompter } from '../ui/prompter.js';
 import type { Output } from '../ui/output.js';
-import { sayNotice, type Notice } from '../ui/notices.js';
+import { questionText, sayNotice, type Notice } from '../ui/notices.js';
 import type { Progress } from '../ui/spinner.js';
 import type { GlobalOptions } from './globals.js';
 import type { Io } from '../ui/terminal.js';
@@ -273,6 +273,12 @@ export class CommandContext {
       label,
       since,
     );
+  }
+
+  /** The confirm port a flow asks through: the prompter's yes/no, the question styled by the ui (`live`: marked LIVE). */
+  async confirm(question: { message: string; default?: boolean; live?: boolean }): Promise<boolean> {
+    const prompter = await this.prompter();
+    return prompter.confirm({ message: questionText(this.output, question), default: question.default });
   }
 
   /** Whether the output is read by people (a table on a terminal): some figures are read only for them. */

@@ -12,14 +12,19 @@ export type NoticeCard = { card: 'addition-quote'; quote: Quote; maturityAt?: st
 export interface Notice {
   /** What happened, stable for a program to match on (`waiting-for-lock`, `resuming-step`, …). */
   kind: string;
-  /** note: said; info: said in cyan (something hedge learned); caution: said in yellow (a state to look at); warn: a warning; success: a done line (not under --json). */
-  level: 'note' | 'info' | 'caution' | 'warn' | 'success';
+  /** live: the LIVE badge, then the text in red; note: said; info: said in cyan (something hedge learned); caution: said in yellow (a state to look at); warn: a warning; success: a done line (not under --json). */
+  level: 'note' | 'info' | 'caution' | 'warn' | 'success' | 'live';
   /** The sentence, plain (no colour codes: the renderer adds them). */
   text: string;
   /** The facts behind it, for a caller that keeps events. */
   data?: Record<string, unknown>;
   /** Shown as this card instead of the text. */
   show?: NoticeCard;
+}
+
+/** A question as asked: a live one starts with a red LIVE. */
+export function questionText(output: Output, question: { message: string; live?: boolean }): string {
+  return question.live ? `${output.chalk.red.bold('LIVE')} ${question.message}` : question.message;
 }
 
 /** Says one notice on the output's message stream. */
@@ -32,6 +37,8 @@ export function sayNotice(output: Output, notice: Notice): void {
   switch (notice.level) {
     case 'note':
       return output.note(notice.text);
+    case 'live':
+      return output.note(`${output.chalk.bgRed.white.bold(' LIVE ')} ${output.chalk.red.bold(notice.text)}`);
     case 'info':
       return output.note(output.chalk.cyan(notice.text));
     case 'caution':

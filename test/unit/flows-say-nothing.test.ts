@@ -29,7 +29,6 @@ const SAYS_OR_ENDS = [
 const STILL_PRINTING = new Set([
   'keep.ts',
   'roll.ts',
-  'live-guard.ts',
   'open-wizard.ts',
   'until.ts',
   'watch.ts',
