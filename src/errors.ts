@@ -133,11 +133,21 @@ export class StillPendingError extends HedgeError {
 }
 
 /** Ctrl-C (130), SIGTERM (143) or SIGHUP (129) at a prompt or during a wait. */
+/** The exit code of a stop signal's abort reason (runtime's StopSignal carries 129, 130 or 143); 130 (Ctrl-C) otherwise. */
+function signalExitCode(reason: unknown): 129 | 130 | 143 {
+  const code = (reason as { exitCode?: unknown } | undefined)?.exitCode;
+  return code === 129 || code === 143 ? code : 130;
+}
+
 export class InterruptedError extends HedgeError {
   readonly exitCode: 129 | 130 | 143;
-  constructor(message: string, options: { hint?: string; cause?: unknown; exitCode?: 129 | 130 | 143 } = {}) {
+  /**
+   * `stoppedBy`: the abort reason of the signal that stopped the command (a flow hands it over as it
+   * is); its exit code (129, 130, 143) is chosen here, with the other errors' codes, not by the flow.
+   */
+  constructor(message: string, options: { hint?: string; cause?: unknown; exitCode?: 129 | 130 | 143; stoppedBy?: unknown } = {}) {
     super(message, options);
-    this.exitCode = options.exitCode ?? 130;
+    this.exitCode = options.exitCode ?? signalExitCode(options.stoppedBy);
   }
 }
 

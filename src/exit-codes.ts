@@ -62,6 +62,11 @@ export const EXIT_CODES = [
 
 export type ExitCode = (typeof EXIT_CODES)[number]['code'];
 
+/** The exit code of a name in EXIT_CODES (`changes` for a plan that is not at target). */
+export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']): ExitCode {
+  return EXIT_CODES.find((entry) => entry.name === name)!.code;
+}
+
 export interface ErrorDescription {
   exitCode: ExitCode;
   /** The API's error.code when it came from the API; otherwise our own stable word. */
@@ -147,4 +152,21 @@ export function errorAsJson(description: ErrorDescription): Record<string, unkno
     ...(description.idempotencyKey ? { idempotency_key: description.idempotencyKey } : {}),
     ...(description.hint ? { hint: description.hint } : {}),
   };
+}
+
+/**
+ * A failure as the runner reports it (the CLI's and the agent's runs alike): every `hedge …`
+ * command its hint names gets the flags that chose the environment (`--demo`, `--profile NAME`,
+ * the context's `environmentFlags`) once — for the hints written where no context is at hand.
+ */
+export function describeFailure(error: unknown, environmentFlags: readonly string[]): ErrorDescription {
+  const described = describeError(error);
+  if (described.hint && environmentFlags.length > 0) described.hint = withEnvironmentFlags(described.hint, environmentFlags);
+  return described;
+}
+
+/** Every `hedge …` command quoted in a hint, with the flags that chose the environment (once). */
+export function withEnvironmentFlags(hint: string, flags: readonly string[]): string {
+  const prefix = `hedge ${flags.join(' ')}`;
+  return hint.replace(/`hedge (?!--demo\b|--profile\b)/g, `\`${prefix} `);
 }

@@ -5,7 +5,6 @@
 // `dry_run`; a `--no-…` option under its positive name: `wait`), and a JSON Schema for them.
 // Pure data: `hedge tools` prints it without loading the MCP SDK.
 import type { ArgSpec, CommandSpec, OptionKind, OptionSpec } from '../cli/command-spec.js';
-import { COMMANDS } from '../cli/manifest.js';
 import { errorCatalogue, errorsOfTool, type ErrorCatalogueEntry } from './error-catalogue.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -177,8 +176,12 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
   return { name, command: ['hedge', ...path].join(' '), tier: spec.tier, spec: spec as AgentTool['spec'], arguments: args };
 }
 
-/** Every tool, in the manifest's order. */
-export function agentTools(commands: readonly CommandSpec[] = COMMANDS): AgentTool[] {
+/**
+ * Every tool, in the manifest's order. The tree is handed in (by the manifest, to `hedge mcp` and
+ * `hedge tools`) rather than imported: the manifest loads those commands, so importing it here made
+ * the agent ⇄ manifest ⇄ commands circle (issue 37).
+ */
+export function agentTools(commands: readonly CommandSpec[]): AgentTool[] {
   const tools: AgentTool[] = [];
   const visit = (spec: CommandSpec, parents: string[]): void => {
     const path = [...parents, spec.name];

@@ -6,7 +6,7 @@ import { PassThrough, Writable } from 'node:stream';
 import type { Clock, HttpConnections } from '../api/transport.js';
 import type { RawInput } from '../cli/command-spec.js';
 import type { Env, ResolvedCredentials } from '../config/credentials.js';
-import { EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
+import { describeFailure, EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
 import { CommandContext, type ContextInit, type GlobalOptions, type Io, type TradeGate } from '../runtime/context.js';
 import { makeChalk } from '../ui/color.js';
 import { Output } from '../ui/output.js';
@@ -122,7 +122,7 @@ export async function runInProcess(
     exitCode = await runCommand(ctx, tool.spec, input);
   } catch (failure) {
     // The same description as the CLI's, hints carrying this session's --demo/--profile.
-    error = ctx.describeFailure(failure);
+    error = describeFailure(failure, ctx.environmentFlags);
     exitCode = error.exitCode;
   } finally {
     await ctx.dispose();

@@ -8,7 +8,7 @@ import { describeError, errorAsJson, type ErrorDescription } from '../exit-codes
 import { scrubSecrets } from '../security/secrets.js';
 import { safeJson } from '../security/safe-text.js';
 import { callArguments, namedArgument, rawInputFor } from './arguments.js';
-import { agentTools, CONFIRMATION_TOKEN, INLINE_ROWS, inputSchema, offered, toolDescription, writeAccess, type AgentTool, type JsonSchema, type WriteAccess } from './catalogue.js';
+import { CONFIRMATION_TOKEN, INLINE_ROWS, inputSchema, offered, toolDescription, writeAccess, type AgentTool, type JsonSchema, type WriteAccess } from './catalogue.js';
 import type { ConfirmationTokens } from './confirmation.js';
 import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type LimitsView } from './guardrails.js';
 import type { TradeGate } from '../runtime/context.js';
@@ -45,10 +45,10 @@ export class AgentToolbox {
   constructor(
     private readonly session: AgentSession,
     private readonly tokens: ConfirmationTokens,
-    options: { allowLive: boolean; tools?: AgentTool[]; limits?: AgentLimits },
+    options: { allowLive: boolean; tools: AgentTool[]; limits?: AgentLimits },
   ) {
     this.access = writeAccess(session.credentials.environment, options.allowLive);
-    this.tools = options.tools ?? agentTools();
+    this.tools = options.tools;
     if (options.limits && hasLimits(options.limits)) this.guardrails = new AgentGuardrails(options.limits, session);
   }
 

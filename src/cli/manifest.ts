@@ -157,8 +157,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['hedge demo reset'],
     subcommands: [command(DEMO_RESET, () => import('../commands/demo-reset.js'))],
   },
-  command(MCP, () => import('../commands/mcp.js')),
-  command(TOOLS, () => import('../commands/tools.js')),
+  // hedge mcp and hedge tools describe every command: the tree is handed to them here, so that the
+  // agent never imports the manifest that loads them (no import cycle).
+  command(MCP, () => import('../commands/mcp.js').then((module) => module.withCommands(COMMANDS))),
+  command(TOOLS, () => import('../commands/tools.js').then((module) => module.withCommands(COMMANDS))),
   command(API, () => import('../commands/api.js')),
   command(COMPLETION, () => import('../commands/completion.js')),
   {

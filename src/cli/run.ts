@@ -1,7 +1,7 @@
 // Runs one parsed command: builds its context from the process, installs the Ctrl-C / SIGTERM /
 // SIGHUP handling, reports the outcome through the one error description and releases what the
 // command opened. Loaded lazily by main.ts, also to report bad usage.
-import { describeError } from '../exit-codes.js';
+import { describeError, describeFailure } from '../exit-codes.js';
 import { UsageError } from '../errors.js';
 import { CommandContext, StopSignal, type GlobalOptions, type Io } from '../runtime/context.js';
 import { colorEnabled, makeChalk } from '../ui/color.js';
@@ -149,7 +149,7 @@ export async function runInvocation(
   } catch (error) {
     if (readerGone()) return 0;
     // A hint names commands to run next: they must reach the same environment (--demo, --profile).
-    const described = ctx.describeFailure(error);
+    const described = describeFailure(error, ctx.environmentFlags);
     return reportError(described, error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });
   } finally {
     for (const { signal, handler } of handlers) process.off(signal, handler);

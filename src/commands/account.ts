@@ -4,7 +4,8 @@
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { ACCOUNT } from './account.spec.js';
-import { runWatch, watchAsked } from '../flows/watch.js';
+import { watchAsked } from '../flows/watch.js';
+import { watchCommand } from './watch-outcome.js';
 import { ACCOUNT_FIELDS } from '../ui/resource-fields.js';
 import { accountForPeople } from '../api/wire/read-account.js';
 
@@ -16,7 +17,7 @@ export function parseAccountOptions(_input: InputOf<typeof ACCOUNT>): AccountOpt
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof ACCOUNT>): Promise<number | void> {
-  if (watchAsked(input.options)) return runWatch(ctx, { kind: 'account' }, input.options);
+  if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'account' }, input.options);
   return runAccount(ctx, parseAccountOptions(input));
 }
 

@@ -5,6 +5,7 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { ADD } from './add.spec.js';
 import type { CommandContext } from '../runtime/context.js';
 import { parseChangeOptions, runChange, type ChangeOptions } from '../flows/change.js';
+import { showTrade } from './trade-outcome.js';
 
 export type AddOptions = ChangeOptions;
 
@@ -12,8 +13,9 @@ export function parseAddOptions(input: InputOf<typeof ADD>): AddOptions {
   return parseChangeOptions(input.args, input.options);
 }
 
-export function runAdd(ctx: CommandContext, opts: AddOptions): Promise<number> {
-  return runChange(ctx, 'add', opts);
+export async function runAdd(ctx: CommandContext, opts: AddOptions): Promise<number> {
+  const { outcome, body } = await runChange(ctx, 'add', opts);
+  return showTrade(ctx, 'add', outcome, body);
 }
 
 export function run(ctx: CommandContext, input: InputOf<typeof ADD>): Promise<number> {

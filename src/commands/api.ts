@@ -15,6 +15,7 @@ import { runWrite, writeOptionsFrom, type WriteOptions } from '../flows/write-fl
 import type { CommandContext } from '../runtime/context.js';
 import { resolveApiPath } from '../security/base-url.js';
 import { printAnswers } from '../ui/api-answer.js';
+import { renderDryRun } from '../ui/dry-run-view.js';
 
 export interface ApiOptions {
   method: ReturnType<typeof parseApiMethod>;
@@ -99,7 +100,9 @@ export async function runApi(ctx: CommandContext, opts: ApiOptions): Promise<num
   const show = (answer: ApiAnswer) => printAnswers(ctx.output, [answer], { include: opts.include, failed: false });
   try {
     if (isWriteMethod(call.method)) {
-      await runWrite(ctx, apiWriteAction(client, call, log, show), opts.write);
+      const outcome = await runWrite(ctx, apiWriteAction(client, call, log), opts.write);
+      if (outcome.kind === 'dry-run') renderDryRun(ctx.output, outcome.planned);
+      if (outcome.kind === 'submitted' || outcome.kind === 'resolved') show(outcome.answer);
     } else {
       await readApi(ctx, client, call, { paginate: opts.paginate, log, onPage: (page) => pages.push(page) });
       printAnswers(ctx.output, pages, { include: opts.include, failed: false });

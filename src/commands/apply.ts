@@ -11,7 +11,9 @@ import { HeldError, OrderFailedError, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
 import { withAccountLock, withSideLocks } from '../flows/account-lock.js';
 import { confirmOrStop, guardLiveAction } from '../flows/live-guard.js';
-import { buildTargetPlan, exitCodeNamed, outputColumns, parseTolerance, planCheckError, planTrades, readTargetFile, runPlan, type TargetPlanOptions } from '../flows/target-plan.js';
+import { buildTargetPlan, parseTolerance, planCheckError, planTarget, planTrades, readTargetFile, type TargetPlanOptions } from '../flows/target-plan.js';
+import { exitCodeNamed } from '../exit-codes.js';
+import { outputColumns, showPlan } from './plan-outcome.js';
 import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from '../flows/trade-actions.js';
 import { runWrite, type WriteAction } from '../flows/write-flow.js';
 import { APPLY_GROUP_PREFIX, asStep, resumeUnfinishedApplies, SEND_AND_WAIT } from '../flows/apply.js';
@@ -71,7 +73,7 @@ function reportRow(index: number, step: PlanStep, entry: Pick<JournalEntry, 'id'
 }
 
 export async function runApply(ctx: CommandContext, opts: ApplyOptions): Promise<number> {
-  if (opts.dryRun) return runPlan(ctx, opts);
+  if (opts.dryRun) return showPlan(ctx, await planTarget(ctx, opts), opts);
   // The file first (exit 2 with nothing read), then the live guard (a refused live run sends nothing).
   const target = await readTargetFile(ctx, opts.file);
   const guard = await guardLiveAction(ctx, { action: 'apply a target book', dryRun: false });
@@ -82,7 +84,7 @@ export async function runApply(ctx: CommandContext, opts: ApplyOptions): Promise
     // And every side the target names, from the plan to the last step's landing: an add or a
     // close of one of them by another actor waits for this apply, or this apply for it.
     return withSideLocks(ctx, target.rows, async () => {
-      const resumed = await resumeUnfinishedApplies(ctx, client);
+      const resumed = (await resumeUnfinishedApplies(ctx, client)).length;
       return applyPlan(ctx, client, opts, target, guard, { waitedFor, resumed });
     });
   });
@@ -99,7 +101,7 @@ async function applyPlan(
   const quoted = await buildTargetPlan(ctx, client, target, opts.toleranceUsd);
   const { steps } = quoted.plan;
   if (!ctx.output.isJson) await renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), preview: true });
-  if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted);
+  if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted, { problemsAsData: ctx.output.isJson });
   // An agent's limits judge this plan — the one carried out below, under this lock — whole.
   await ctx.tradeGate?.admit(planTrades(steps), 'apply');
   if (steps.length === 0) {

@@ -6,7 +6,8 @@ import type { CLOSE } from './close.spec.js';
 import { parseMarket, parseSide } from '../domain/input.js';
 import type { Side } from '../domain/vocabulary.js';
 import { closeAction, closeArgv } from '../flows/trade-actions.js';
-import { runWrite, writeOptionsFrom, type WriteOptions } from '../flows/write-flow.js';
+import { runWrite, writeOptionsFrom, type WriteOptions, type WriteOutcome } from '../flows/write-flow.js';
+import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
 
 export interface CloseOptions {
@@ -23,8 +24,7 @@ export async function runClose(ctx: CommandContext, opts: CloseOptions): Promise
   const client = await ctx.client();
   const request = { market: opts.market, side: opts.side };
   const action = closeAction(ctx, client, request, { argv: closeArgv(request) });
-  await runWrite(ctx, action, opts.write);
-  return 0;
+  return showTrade(ctx, 'close', (await runWrite(ctx, action, opts.write)) as WriteOutcome<unknown, unknown>, { ...request });
 }
 
 export function run(ctx: CommandContext, input: InputOf<typeof CLOSE>): Promise<number> {

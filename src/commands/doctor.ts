@@ -4,7 +4,7 @@
 // --json: {ready, exit_code, checks}. Exit 0 only when everything a write needs works; otherwise
 // the class of the first failed check a write needs: 4 key, 5 network or server (the clock too),
 // 14 an answer hedge cannot read, 2 a setting that cannot be used. It sends no write.
-import type { CheckStatus, DoctorReport } from '../flows/doctor.js';
+import type { CheckStatus, DoctorReport, FailureClass } from '../flows/doctor.js';
 import type { CommandContext } from '../runtime/context.js';
 import { wrapWords } from '../ui/width.js';
 import type { InputOf } from '../cli/command-spec.js';
@@ -23,11 +23,18 @@ export function run(ctx: CommandContext, input: InputOf<typeof DOCTOR>): Promise
   return runDoctor(ctx, parseDoctorOptions(input));
 }
 
+/** A failed check a write needs, as the exit code says it (docs/exit-codes.md): a key problem 4, the network or server 5, an unreadable answer 14, bad set-up 2. */
+const EXIT_OF: Record<FailureClass, 2 | 4 | 5 | 14> = { auth: 4, network: 5, unreadable: 14, usage: 2 };
+
+export function doctorExitCode(report: DoctorReport): 0 | 2 | 4 | 5 | 14 {
+  return report.failure ? EXIT_OF[report.failure] : 0;
+}
+
 export async function runDoctor(ctx: CommandContext, _opts: DoctorOptions): Promise<number> {
   const checks = await import('../flows/doctor.js');
   const report = await checks.runDoctor(ctx);
   await render(ctx, report);
-  return report.exitCode;
+  return doctorExitCode(report);
 }
 
 async function render(ctx: CommandContext, report: DoctorReport): Promise<void> {
@@ -35,7 +42,7 @@ async function render(ctx: CommandContext, report: DoctorReport): Promise<void> 
   if (output.isJson) {
     output.json({
       ready: report.ready,
-      exit_code: report.exitCode,
+      exit_code: doctorExitCode(report),
       checks: report.checks.map((check) => ({
         check: check.id,
         status: check.status,

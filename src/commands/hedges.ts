@@ -2,7 +2,8 @@
 // (every field, tx hashes whole), optionally waiting for it to reach a final state.
 import type { Hedge } from '../api/schemas.js';
 import type { CommandContext } from '../runtime/context.js';
-import { runWatch, watchAsked } from '../flows/watch.js';
+import { watchAsked } from '../flows/watch.js';
+import { watchCommand } from './watch-outcome.js';
 import { parseClientReference, parseHedgeId, parseListLength, parseStatus } from '../domain/input.js';
 import { OrderFailedError, StillPendingError, UsageError } from '../errors.js';
 import { HEDGE_FIELDS, HEDGE_RESOURCE } from '../ui/resource-fields.js';
@@ -44,7 +45,7 @@ export function parseHedgesOptions(input: InputOf<typeof HEDGES>): HedgesOptions
 
 export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>): Promise<number | void> {
   const { options } = input;
-  if (watchAsked(options)) return runWatch(ctx, { kind: 'hedge', id: input.args.id, filters: options }, options);
+  if (watchAsked(options)) return watchCommand(ctx, { kind: 'hedge', id: input.args.id, filters: options }, options);
   return runHedges(ctx, parseHedgesOptions(input));
 }
 

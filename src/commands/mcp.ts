@@ -2,7 +2,8 @@
 // agent. The global options and HEDGE_* are read once, here, like any command: the key (and so the
 // safety tier) is resolved before the first message, and --demo's simulator starts once and serves
 // every call. stdout carries the protocol only; messages go to stderr.
-import type { InputOf } from '../cli/command-spec.js';
+import type { CommandModule, CommandSpec, InputOf } from '../cli/command-spec.js';
+import { agentTools } from '../agent/catalogue.js';
 import type { MCP } from './mcp.spec.js';
 import { ConfirmationTokens, tokenTtlSeconds } from '../agent/confirmation.js';
 import { resolve } from 'node:path';
@@ -20,18 +21,21 @@ export interface McpOptions {
   allowLive: boolean;
   /** --root as typed; each is checked to be a directory when the server starts. */
   roots?: string[];
+  /** The command tree served as tools (handed in by the manifest). */
+  commands: readonly CommandSpec[];
 }
 
 /** `env` is read for HEDGE_MCP_TOKEN_TTL_SECONDS, checked first as before. */
-export function parseMcpOptions(input: InputOf<typeof MCP>, context: { env: Readonly<Record<string, string | undefined>> }): McpOptions {
+export function parseMcpOptions(input: InputOf<typeof MCP>, context: { env: Readonly<Record<string, string | undefined>>; commands: readonly CommandSpec[] }): McpOptions {
   const ttlSeconds = tokenTtlSeconds(context.env);
   // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.
   const limits = parseAgentLimits(input.options);
-  return { ttlSeconds, limits, allowLive: input.options.allowLive === true, roots: input.options.root };
+  return { ttlSeconds, limits, allowLive: input.options.allowLive === true, roots: input.options.root, commands: context.commands };
 }
 
-export function run(ctx: CommandContext, input: InputOf<typeof MCP>): Promise<number> {
-  return runMcp(ctx, parseMcpOptions(input, { env: ctx.env }));
+/** The command, given the tree it serves as tools (by the manifest, which loads it). */
+export function withCommands(commands: readonly CommandSpec[]): CommandModule<InputOf<typeof MCP>> {
+  return { run: (ctx, input) => runMcp(ctx, parseMcpOptions(input, { env: ctx.env, commands })) };
 }
 
 export async function runMcp(ctx: CommandContext, opts: McpOptions): Promise<number> {
@@ -44,7 +48,7 @@ export async function runMcp(ctx: CommandContext, opts: McpOptions): Promise<num
   const toolbox = new AgentToolbox(
     { env: ctx.env, globals: ctx.globals, clock: ctx.clock, credentials, log: (text) => ctx.io.stderr.write(`${text}\n`), files, connections: await ctx.connections() },
     tokens,
-    { allowLive, limits },
+    { allowLive, limits, tools: agentTools(opts.commands) },
   );
   const c = ctx.output.chalk;
   const tier =

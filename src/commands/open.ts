@@ -11,7 +11,8 @@ import { withAccountLock } from '../flows/account-lock.js';
 import { refuseDuplicateReference } from '../flows/duplicate-reference.js';
 import { noteIfSideOpen, questionWithUnchecked, runPreTradeChecks, uncheckedList } from '../flows/pre-trade.js';
 import { openAction, openArgv } from '../flows/trade-actions.js';
-import { runWrite, writeOptionsFrom, type WriteOptions } from '../flows/write-flow.js';
+import { runWrite, writeOptionsFrom, type WriteOptions, type WriteOutcome } from '../flows/write-flow.js';
+import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 
@@ -118,13 +119,13 @@ async function submit(ctx: CommandContext, client: HedgeClient, request: OpenReq
   });
   const send = () => runWrite(ctx, { ...action, confirmed: given.confirmed, question: () => questionWithUnchecked(action.question(), unchecked) }, opts.write);
   const reference = request.client_reference;
-  if (reference === undefined || opts.allowDuplicateRef || opts.write.dryRun) {
-    await send();
-    return;
-  }
   // The duplicate-reference check and the open it allows run under one lock per reference: a second
   // `open --ref` of the same deal waits, then checks the book as the first left it.
-  await withAccountLock(ctx, `client reference ${JSON.stringify(safeText(reference))}`, ['ref', reference], send);
+  const outcome =
+    reference === undefined || opts.allowDuplicateRef || opts.write.dryRun
+      ? await send()
+      : await withAccountLock(ctx, `client reference ${JSON.stringify(safeText(reference))}`, ['ref', reference], send);
+  showTrade(ctx, 'open', outcome as WriteOutcome<unknown, unknown>, { ...request }, quote);
 }
 
 export function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Promise<number> {

@@ -6,7 +6,8 @@ import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { POSITIONS } from './positions.spec.js';
 import { parseClientReference } from '../domain/input.js';
-import { runWatch, watchAsked } from '../flows/watch.js';
+import { watchAsked } from '../flows/watch.js';
+import { watchCommand } from './watch-outcome.js';
 import { JOINED_REFERENCE, POSITION_RESOURCE } from '../ui/resource-fields.js';
 import { positionForPeople, positionReferences, readBook } from '../flows/positions.js';
 
@@ -20,7 +21,7 @@ export function parsePositionsOptions(input: InputOf<typeof POSITIONS>): Positio
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>): Promise<number | void> {
-  if (watchAsked(input.options)) return runWatch(ctx, { kind: 'positions', ref: input.options.ref }, input.options);
+  if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'positions', ref: input.options.ref }, input.options);
   return runPositions(ctx, parsePositionsOptions(input));
 }
 

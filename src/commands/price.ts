@@ -1,7 +1,8 @@
 // `hedge price [MARKET]`: the indicative mid rate (GET /prices). It is a reference, not what a
 // hedge executes at — that comes from `hedge quote`.
 import type { CommandContext } from '../runtime/context.js';
-import { runWatch, watchAsked } from '../flows/watch.js';
+import { watchAsked } from '../flows/watch.js';
+import { watchCommand } from './watch-outcome.js';
 import { parseMarket } from '../domain/input.js';
 import { requireListedMarket } from '../flows/markets.js';
 import type { InputOf } from '../cli/command-spec.js';
@@ -20,7 +21,7 @@ export function parsePriceOptions(input: InputOf<typeof PRICE>): PriceOptions {
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>): Promise<number | void> {
-  if (watchAsked(input.options)) return runWatch(ctx, { kind: 'price', market: input.args.market }, input.options);
+  if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'price', market: input.args.market }, input.options);
   return runPrice(ctx, parsePriceOptions(input));
 }
 

@@ -5,6 +5,7 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { REDUCE } from './reduce.spec.js';
 import type { CommandContext } from '../runtime/context.js';
 import { parseChangeOptions, runChange, type ChangeOptions } from '../flows/change.js';
+import { showTrade } from './trade-outcome.js';
 
 export type ReduceOptions = ChangeOptions;
 
@@ -12,8 +13,9 @@ export function parseReduceOptions(input: InputOf<typeof REDUCE>): ReduceOptions
   return parseChangeOptions(input.args, input.options);
 }
 
-export function runReduce(ctx: CommandContext, opts: ReduceOptions): Promise<number> {
-  return runChange(ctx, 'reduce', opts);
+export async function runReduce(ctx: CommandContext, opts: ReduceOptions): Promise<number> {
+  const { outcome, body } = await runChange(ctx, 'reduce', opts);
+  return showTrade(ctx, 'reduce', outcome, body);
 }
 
 export function run(ctx: CommandContext, input: InputOf<typeof REDUCE>): Promise<number> {

@@ -4,7 +4,11 @@
 // would. Without ID, the newest unresolved action. The work is the one resume flow (flows/resume.ts).
 import type { InputOf } from '../cli/command-spec.js';
 import type { RESUME } from './resume.spec.js';
-import { chooseEntryToResume, resumeEntry } from '../flows/resume.js';
+import { chooseEntryToResume, planResume, resumeEntry, type ResumeOutcome } from '../flows/resume.js';
+import type { JournalEntry } from '../journal/index.js';
+import { safeText } from '../security/safe-text.js';
+import { printAnswers } from '../ui/api-answer.js';
+import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
 
 export interface ResumeOptions {
@@ -24,7 +28,30 @@ export async function runResume(ctx: CommandContext, options: ResumeOptions): Pr
     ctx.output.note(`Nothing to resume: every action in the journal is resolved. See them with \`${ctx.hedgeCommand('journal')}\`.`);
     return 0;
   }
-  return resumeEntry(ctx, entry, { wait: options.wait });
+  const plan = await planResume(ctx, entry);
+  if (plan.kind !== 'roll') sayResuming(ctx, entry);
+  return showResumed(ctx, await resumeEntry(ctx, plan, { wait: options.wait }));
+}
+
+function sayResuming(ctx: CommandContext, entry: JournalEntry): void {
+  ctx.output.note(
+    ctx.output.chalk.yellow(
+      `Resuming the ${safeText(entry.command)} started ${entry.created_at.slice(11, 19)} UTC with key ${safeText(entry.idempotency_key)} (journal ${entry.id}, outcome ${entry.outcome}): the server returns its original result or acts once.`,
+    ),
+  );
+}
+
+/** Shows what was resumed as its own command would have shown it; the exit code follows from it. */
+function showResumed(ctx: CommandContext, resumed: ResumeOutcome): number {
+  switch (resumed.kind) {
+    case 'roll':
+      return resumed.rolled;
+    case 'api':
+      if (resumed.outcome.kind === 'submitted' || resumed.outcome.kind === 'resolved') printAnswers(ctx.output, [resumed.outcome.answer], { include: false, failed: false });
+      return 0;
+    case 'trade':
+      return showTrade(ctx, resumed.entry.command, resumed.outcome, resumed.body);
+  }
 }
 
 export function run(ctx: CommandContext, input: InputOf<typeof RESUME>): Promise<number> {

@@ -2,7 +2,7 @@
 // each tool's name, command, safety tier, whether it is offered on the current key (as `hedge mcp`
 // without --allow-live would), description and JSON Schema of its arguments. Sends nothing; with
 // --demo the simulator is not even started (its key is a test key).
-import type { InputOf } from '../cli/command-spec.js';
+import type { CommandModule, CommandSpec, InputOf } from '../cli/command-spec.js';
 import type { TOOLS } from './tools.spec.js';
 import { agentTools, catalogueEntry, writeAccess } from '../agent/catalogue.js';
 import { tokenTtlSeconds } from '../agent/confirmation.js';
@@ -49,14 +49,17 @@ async function printErrorCatalogue(ctx: CommandContext): Promise<void> {
 export interface ToolsOptions {
   /** --errors: the error catalogue instead of the tools. */
   errors: boolean;
+  /** The command tree the tools are made from (handed in by the manifest). */
+  commands: readonly CommandSpec[];
 }
 
-export function parseToolsOptions(input: InputOf<typeof TOOLS>): ToolsOptions {
-  return { errors: input.options.errors === true };
+export function parseToolsOptions(input: InputOf<typeof TOOLS>, commands: readonly CommandSpec[]): ToolsOptions {
+  return { errors: input.options.errors === true, commands };
 }
 
-export function run(ctx: CommandContext, input: InputOf<typeof TOOLS>): Promise<void> {
-  return runTools(ctx, parseToolsOptions(input));
+/** The command, given the tree it lists as tools (by the manifest, which loads it). */
+export function withCommands(commands: readonly CommandSpec[]): CommandModule<InputOf<typeof TOOLS>> {
+  return { run: (ctx, input) => runTools(ctx, parseToolsOptions(input, commands)) };
 }
 
 export async function runTools(ctx: CommandContext, opts: ToolsOptions): Promise<void> {
@@ -65,7 +68,7 @@ export async function runTools(ctx: CommandContext, opts: ToolsOptions): Promise
     return;
   }
   const access = writeAccess(await environment(ctx), false);
-  const entries = agentTools().map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
+  const entries = agentTools(opts.commands).map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
   if (ctx.output.isJson) {
     ctx.output.json(entries);
     return;

@@ -59,7 +59,7 @@ export async function runWhoami(ctx: CommandContext, _opts: WhoamiOptions): Prom
   };
   // The answers to the spec's "not shown" request names in use, and where each came from: our
   // guess (default), learned from the server (kept for this profile or server), or set by you.
-  const learned = await ctx.learnedWire();
+  const learned = await (await ctx.wireMemory()).read();
   const { describeScope } = await import('../config/learned-wire.js');
   const learnedFor = describeScope(learned.scope);
   const wire = resolveWireSettings(ctx.env, credentials.profileWire, learned.names);

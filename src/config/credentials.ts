@@ -7,9 +7,9 @@ import { AuthError, UsageError } from '../errors.js';
 import { registerSecret, validateApiKey, type Environment } from '../security/secrets.js';
 import type { ProfileStore } from './profile-store.js';
 import type { StoredProfile } from './store-schema.js';
-import type { Env } from './env.js';
 import { PROFILE_NAME } from './profile-name.js';
 import { keyLocationOf, readProfileKey, type KeyLocation, type KeyReading } from './key-store.js';
+import type { Env } from './env.js';
 
 export type Source = 'flag' | 'environment' | 'profile' | 'demo';
 
@@ -26,7 +26,7 @@ export interface ResolvedCredentials {
   keyLocation?: KeyLocation;
 }
 
-export type { Env } from './env.js';
+export type { Env };
 
 export function configDir(env: Env): string {
   if (env.HEDGE_CONFIG_DIR) return env.HEDGE_CONFIG_DIR;

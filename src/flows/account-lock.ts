@@ -44,7 +44,7 @@ export async function withAccountLock<T>(ctx: CommandContext, what: string, part
     const deadline = ctx.waitDeadline(now);
     const waitMs = deadline === undefined ? Number.MAX_SAFE_INTEGER : Math.max(0, deadline - now);
     const bound = deadline === undefined ? 'no bound (--timeout 0)' : `at most ${Math.ceil(waitMs / 1000)} s`;
-    ctx.output.note(`Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`);
+    ctx.notify({ kind: 'waiting-for-lock', level: 'note', text: `Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`, data: { scope, wait_ms: waitMs } });
     answer = await journal.lock(scope, { waitMs });
     if (!answer.held) {
       throw new HeldError(

@@ -112,11 +112,11 @@ function idsOf(answer: ApiAnswer): { hedge_id?: string; order_tx_hash?: string }
 }
 
 /**
- * A write as an action of the one write flow. Its wait is its answer (a 2xx is `done`); `show`
- * prints it. The journal command carries the method and path, so "the same request" is the same
+ * A write as an action of the one write flow. Its wait is its answer (a 2xx is `done`), which
+ * the outcome carries for the caller to show. The journal command carries the method and path, so "the same request" is the same
  * method, path and body.
  */
-export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLog, show: (answer: ApiAnswer) => void): WriteAction<ApiAnswer, ApiAnswer> {
+export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLog): WriteAction<ApiAnswer, ApiAnswer> {
   const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
   return {
     command: journalCommand(call),
@@ -131,13 +131,11 @@ export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLo
     submitted: idsOf,
     wait: async (answer) => answer,
     outcome: () => 'done',
-    renderSubmitted: show,
-    renderResolved: (answer) => show(answer),
   };
 }
 
 /** An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`). */
-export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry, show: (answer: ApiAnswer) => void): WriteAction<ApiAnswer, ApiAnswer> | undefined {
+export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry): WriteAction<ApiAnswer, ApiAnswer> | undefined {
   if (!entry.command.startsWith(API_COMMAND_PREFIX)) return undefined;
   const method = entry.request.method as ApiMethod;
   const call: ApiCall = {
@@ -148,7 +146,7 @@ export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry, s
     headers: {},
     argv: Array.isArray(entry.argv) ? entry.argv.map(String) : ['api', '-X', method, entry.request.path],
   };
-  return apiWriteAction(client, call, new AnswerLog(), show);
+  return apiWriteAction(client, call, new AnswerLog());
 }
 
 /** --input FILE (or - for stdin): a JSON body, refused when it is not JSON. */

@@ -4,7 +4,7 @@ import { parseMarket, parseNotional, parseSide } from '../domain/input.js';
 import type { Side } from '../domain/vocabulary.js';
 import { questionWithUnchecked, runPreTradeChecks, uncheckedList } from './pre-trade.js';
 import { changeAction, changeArgv } from './trade-actions.js';
-import { writeOptionsFrom, type WriteOptions } from './write-flow.js';
+import { writeOptionsFrom, type WriteOptions, type WriteOutcome } from './write-flow.js';
 import { runWriteLearning } from './wire-learning.js';
 import type { CommandContext } from '../runtime/context.js';
 
@@ -29,8 +29,8 @@ export function parseChangeOptions(
   };
 }
 
-/** Sends one add or reduce through the write flow; 0 when it happened. */
-export async function runChange(ctx: CommandContext, action: 'add' | 'reduce', opts: ChangeOptions): Promise<number> {
+/** Sends one add or reduce through the write flow and returns what it did, with the request it sent. */
+export async function runChange(ctx: CommandContext, action: 'add' | 'reduce', opts: ChangeOptions): Promise<{ outcome: WriteOutcome<unknown, unknown>; body: Record<string, unknown> }> {
   const client = await ctx.client();
   const request = { market: opts.market, side: opts.side, notional_usd: opts.notionalUsd };
   // The checks are optional safety: what they could not read is said, and named in a live confirmation.
@@ -47,6 +47,6 @@ export async function runChange(ctx: CommandContext, action: 'add' | 'reduce', o
     return { ...built, question: () => questionWithUnchecked(built.question(), unchecked) };
   };
   // A server that names another field for the amount is answered once more in its own words.
-  await runWriteLearning(ctx, client, build, opts.write);
-  return 0;
+  const outcome = (await runWriteLearning(ctx, client, build, opts.write)) as WriteOutcome<unknown, unknown>;
+  return { outcome, body: { ...request } };
 }

@@ -37,17 +37,18 @@ export interface DoctorCheck {
   failure?: FailureClass;
 }
 
+/** What doctor found; the command says it and turns `failure` into the exit code (commands/doctor.ts). */
 export interface DoctorReport {
   checks: DoctorCheck[];
   ready: boolean;
-  exitCode: 0 | 2 | 4 | 5 | 14;
+  /** The class of the first failed check a write needs; unset when ready. */
+  failure?: FailureClass;
 }
 
 /** A clock this far from the server's is a warning; further, a failure. */
 export const CLOCK_WARN_MS = 5_000;
 export const CLOCK_FAIL_MS = 30_000;
 const QUOTE_PROBE_USD = 1_000;
-const EXIT_OF: Record<FailureClass, DoctorReport['exitCode']> = { auth: 4, network: 5, unreadable: 14, usage: 2 };
 
 /** The command that reads each endpoint (named in a next step). */
 const COMMAND_OF: Record<string, string[]> = {
@@ -68,7 +69,7 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
   const add = (check: DoctorCheck): DoctorCheck => (checks.push(check), check);
   const finish = (): DoctorReport => {
     const failed = checks.find((check) => check.forWrites && check.status === 'fail');
-    return { checks, ready: failed === undefined, exitCode: failed ? EXIT_OF[failed.failure ?? 'network'] : 0 };
+    return { checks, ready: failed === undefined, ...(failed ? { failure: failed.failure ?? 'network' } : {}) };
   };
 
   // ---- key, environment, base URL (local: nothing sent) --------------------------------------
@@ -78,7 +79,7 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
     const described = describeError(error);
-    add({ id: 'key', title: 'Key and base URL', status: 'fail', detail: described.message, next: described.hint, forWrites: true, failure: described.exitCode === 2 ? 'usage' : 'auth' });
+    add({ id: 'key', title: 'Key and base URL', status: 'fail', detail: described.message, next: described.hint, forWrites: true, failure: described.kind === 'usage' ? 'usage' : 'auth' });
     add({ id: 'server', title: 'Server', status: 'skip', detail: 'not asked: no usable key and base URL', forWrites: true });
     return finish();
   }
@@ -100,7 +101,8 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];
-  const known = await ctx.learnedWire();
+  const memory = await ctx.wireMemory();
+  const known = await memory.read();
   const wire = resolveWireSettings(ctx.env, credentials.profileWire, known.names);
   const { createClient } = await import('../api/create-client.js');
   const client = createClient({
@@ -110,7 +112,7 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
     warn: (text) => notes.push(text),
     learn: (found) => {
       learned.push(found);
-      const keeping = ctx.keepLearned(known.scope, found);
+      const keeping = memory.keep(known.scope, found);
       ctx.onDispose(() => keeping);
     },
     observe: (answer) => answers.push(answer),

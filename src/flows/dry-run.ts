@@ -1,5 +1,5 @@
-// --dry-run: the exact request a write would send (method, URL, headers, JSON body), printed and
-// not sent. The key is redacted like everywhere else; the Idempotency-Key is the one the real run
+// --dry-run: the exact request a write would send (method, URL, headers, JSON body), described and
+// not sent (the command prints it). The key is redacted like everywhere else; the Idempotency-Key is the one the real run
 // would use, so `--dry-run --idempotency-key K` followed by `--idempotency-key K` sends this request.
 import type { PlannedRequest } from '../api/client.js';
 import type { ApiRequest } from '../api/transport.js';
@@ -32,20 +32,8 @@ export function describePlannedRequest(request: ApiRequest, baseUrl: string, api
   };
 }
 
-/** Prints the planned request: JSON under --json, otherwise an HTTP-like listing on stdout. */
-export async function printDryRun(ctx: CommandContext, request: ApiRequest): Promise<void> {
+/** The planned request as a dry run shows it (the key redacted); the command prints it (ui/dry-run-view.ts). */
+export async function planDryRun(ctx: CommandContext, request: ApiRequest): Promise<RenderedDryRun> {
   const credentials = await ctx.credentials();
-  const rendered = describePlannedRequest(request, credentials.baseUrl, credentials.apiKey);
-  // Said once, before the request: what it is and what to do next (issue 40: not twice).
-  ctx.output.note(ctx.output.chalk.yellow('Dry run: this request was NOT sent. Run the same command without --dry-run to send it (with its own key).'));
-  if (ctx.output.isJson) {
-    ctx.output.json(rendered);
-    return;
-  }
-  const lines = [`${rendered.method} ${rendered.url}`];
-  for (const [name, value] of Object.entries(rendered.headers)) lines.push(`${name}: ${value}`);
-  if (rendered.body !== null) lines.push('', JSON.stringify(rendered.body, null, 2));
-  // No advice to reuse the key: --idempotency-key means "resume an earlier run", which skips the
-  // pre-trade checks; a real run makes its own key.
-  ctx.output.write(lines.join('\n'));
+  return describePlannedRequest(request, credentials.baseUrl, credentials.apiKey);
 }

@@ -28,7 +28,7 @@ export async function refuseDuplicateReference(ctx: CommandContext, client: Hedg
   const carrying = hedges.filter((hedge) => hedge.client_reference === reference);
   const unknown = carrying.filter((hedge) => !KNOWN.has(hedge.status));
   if (unknown.length > 0) {
-    ctx.output.note(`Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`);
+    ctx.notify({ kind: 'reference-unknown-status', level: 'note', text: `Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`, data: { hedge_ids: unknown.map((hedge) => hedge.id) } });
   }
   const active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
   if (active.length === 0) return;

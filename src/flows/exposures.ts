@@ -170,7 +170,7 @@ export async function gatherExposureReport(ctx: CommandContext, input: Pick<Expo
     if (cover) hedges.push(cover);
     else skipped += 1;
   });
-  if (skipped > 0) ctx.output.warn(`${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`);
+  if (skipped > 0) ctx.notify({ kind: 'history-unreadable', level: 'warn', text: `${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`, data: { skipped } });
   for (const hedge of open) {
     // A filled hedge the server has not closed: still held. Its status list is read leniently.
     if (hedge.status !== 'filled') continue;

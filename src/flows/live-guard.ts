@@ -25,10 +25,7 @@ export async function guardLiveAction(ctx: CommandContext, input: { action: stri
   const credentials = await ctx.credentials();
   const live = credentials.environment === 'live';
   if (live) {
-    const c = ctx.output.chalk;
-    ctx.output.note(
-      `${c.bgRed.white.bold(' LIVE ')} ${c.red.bold(`production key ${redactKey(credentials.apiKey)}: this will ${input.action} with real funds.`)}`,
-    );
+    ctx.notify({ kind: 'live-key', level: 'live', text: `production key ${redactKey(credentials.apiKey)}: this will ${input.action} with real funds.`, data: { action: input.action } });
   }
   const needsConfirmation = live && !input.dryRun && !ctx.globals.yes;
   if (needsConfirmation && !ctx.interactive) {
@@ -40,14 +37,13 @@ export async function guardLiveAction(ctx: CommandContext, input: { action: stri
     needsConfirmation,
     async confirm(question: string) {
       if (!needsConfirmation) return;
-      await confirmOrStop(ctx, `${ctx.output.chalk.red.bold('LIVE')} ${question}`);
+      await confirmOrStop(ctx, question, { live: true });
     },
   };
 }
 
-/** A yes/no question defaulting to No; anything but Yes stops the command before it sends. */
-export async function confirmOrStop(ctx: CommandContext, question: string): Promise<void> {
-  const prompter = await ctx.prompter();
-  const yes = await prompter.confirm({ message: question, default: false });
+/** A yes/no question defaulting to No (`live`: marked LIVE); anything but Yes stops the command before it sends. */
+export async function confirmOrStop(ctx: CommandContext, question: string, options: { live?: boolean } = {}): Promise<void> {
+  const yes = await ctx.confirm({ message: question, default: false, live: options.live });
   if (!yes) throw new NotConfirmedError();
 }

@@ -28,7 +28,7 @@ export interface Unchecked {
 
 export function uncheckedList(ctx: CommandContext): Unchecked {
   const items: string[] = [];
-  return { items, warn: (text) => ctx.output.warn(text) };
+  return { items, warn: (text) => ctx.notify({ kind: 'check-not-run', level: 'warn', text }) };
 }
 
 /** A live confirmation question that says what was not checked. */
@@ -113,7 +113,7 @@ export async function noteIfSideOpen(
   }
   if (open) {
     const add = ctx.hedgeCommand('add', request.market, request.side, String(request.notionalUsd));
-    ctx.output.warn(sideAlreadyOpenNote({ market: request.market.toUpperCase(), side: request.side, notionalUsd: open.notionalUsd, hedgeId: open.hedgeId }, add));
+    ctx.notify({ kind: 'side-already-open', level: 'warn', text: sideAlreadyOpenNote({ market: request.market.toUpperCase(), side: request.side, notionalUsd: open.notionalUsd, hedgeId: open.hedgeId }, add), data: { hedge_id: open.hedgeId ?? null } });
   }
   return open;
 }

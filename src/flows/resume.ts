@@ -10,7 +10,8 @@ import { API_COMMAND_PREFIX } from './api-call.js';
 import { findJournalEntry } from './journal-entry.js';
 import { resumeRoll, ROLL_GROUP_PREFIX } from './roll.js';
 import { actionFromJournal } from './trade-actions.js';
-import { heldError, identityOf, runWrite, type Identity, type WriteAction, type WriteResult } from './write-flow.js';
+import { heldError, identityOf, runWrite, type Identity, type WriteAction, type WriteOutcome } from './write-flow.js';
+import type { ApiAnswer } from './api-call.js';
 
 /** Whether an entry was sent with the credentials now in use (another key is another account). */
 export function sentBy(identity: Pick<Identity, 'environment' | 'host' | 'keyId'>, entry: JournalEntry): boolean {
@@ -34,8 +35,9 @@ export function journaledAction(ctx: CommandContext, client: HedgeClient, entry:
 }
 
 /**
- * Sends a journaled trade action again with its own key and waits as asked. `present` adapts the
- * action to its caller (a step of a run shows nothing of its own; `hedge resume` shows it all).
+ * Sends a journaled trade action again with its own key and waits as asked, and returns what it
+ * did (its caller shows it, or not). `present` adapts the action to its caller (a step of a run is
+ * confirmed with its run).
  * Undefined when the entry is not a trade action.
  */
 export async function finishJournaled(
@@ -43,7 +45,7 @@ export async function finishJournaled(
   client: HedgeClient,
   entry: JournalEntry,
   options: { wait: boolean; present?: (action: WriteAction<unknown, unknown>) => WriteAction<unknown, unknown> },
-): Promise<WriteResult<unknown, unknown> | undefined> {
+): Promise<WriteOutcome<unknown, unknown> | undefined> {
   const action = journaledAction(ctx, client, entry);
   if (!action) return undefined;
   return runWrite(ctx, options.present ? options.present(action) : action, { wait: options.wait, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false });
@@ -91,20 +93,30 @@ export async function chooseEntryToResume(ctx: CommandContext, id: string | unde
   return undefined;
 }
 
-function resumingNote(ctx: CommandContext, entry: JournalEntry): void {
-  ctx.output.note(
-    ctx.output.chalk.yellow(
-      `Resuming the ${safeText(entry.command)} started ${entry.created_at.slice(11, 19)} UTC with key ${safeText(entry.idempotency_key)} (journal ${entry.id}, outcome ${entry.outcome}): the server returns its original result or acts once.`,
-    ),
-  );
-}
+/**
+ * What `hedge resume` found it must do with an entry, decided (and refused with a usage error)
+ * before anything is sent, so that the command can say what it resumes before it does.
+ */
+export type ResumePlan =
+  | { kind: 'roll'; entry: JournalEntry }
+  | { kind: 'api'; entry: JournalEntry }
+  | { kind: 'trade'; entry: JournalEntry; body: Record<string, unknown> };
 
-/** `hedge resume`: one entry, shown as its own command would show it. */
-export async function resumeEntry(ctx: CommandContext, entry: JournalEntry, options: { wait: boolean }): Promise<number> {
+/**
+ * What resuming did. A roll's is what `resumeRoll` returns (today its exit code; a RollOutcome once
+ * the roll flow returns one); the others carry the write flow's outcome for the command to show.
+ */
+export type ResumeOutcome =
+  | { kind: 'roll'; rolled: Awaited<ReturnType<typeof resumeRoll>> }
+  | { kind: 'api'; entry: JournalEntry; outcome: WriteOutcome<ApiAnswer, ApiAnswer> }
+  | { kind: 'trade'; entry: JournalEntry; body: Record<string, unknown>; outcome: WriteOutcome<unknown, unknown> };
+
+/** Checks that an entry can be resumed here and says how; nothing is sent. */
+export async function planResume(ctx: CommandContext, entry: JournalEntry): Promise<ResumePlan> {
   // A leg of a roll is finished with the whole roll: the close (if still due), then the open, once.
   if (entry.group?.startsWith(ROLL_GROUP_PREFIX)) {
     await checkSameCredentials(ctx, entry);
-    return resumeRoll(ctx, entry, { wait: options.wait });
+    return { kind: 'roll', entry };
   }
   if (!isUnresolved(entry)) {
     const when = entry.resolved_at ? ` at ${safeText(entry.resolved_at)}` : '';
@@ -115,7 +127,7 @@ export async function resumeEntry(ctx: CommandContext, entry: JournalEntry, opti
   const holder = await (await ctx.journal()).holderOf(entry.id);
   if (holder) throw heldError(ctx, entry, holder);
   // A `hedge api` write: its method, path and body as journaled, sent again with its key.
-  if (entry.command.startsWith(API_COMMAND_PREFIX)) return resumeApiWrite(ctx, entry, options);
+  if (entry.command.startsWith(API_COMMAND_PREFIX)) return { kind: 'api', entry };
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new UsageError(`Journal ${entry.id} has no request body to send again; it cannot be resumed.`);
@@ -126,17 +138,18 @@ export async function resumeEntry(ctx: CommandContext, entry: JournalEntry, opti
       hint: `Run the original command again: it reuses the key of its unresolved journal entry.`,
     });
   }
-  resumingNote(ctx, entry);
-  await finishJournaled(ctx, client, entry, { wait: options.wait });
-  return 0;
+  return { kind: 'trade', entry, body: body as Record<string, unknown> };
 }
 
-/** Resumes a `hedge api` write (flows/api-call.ts): the answer is printed as `hedge api` prints it. */
-async function resumeApiWrite(ctx: CommandContext, entry: JournalEntry, options: { wait: boolean }): Promise<number> {
-  const [{ apiActionFromJournal }, { printAnswers }] = await Promise.all([import('./api-call.js'), import('../ui/api-answer.js')]);
+/** `hedge resume`: carries out a plan with the entry's own key and returns what happened. */
+export async function resumeEntry(ctx: CommandContext, plan: ResumePlan, options: { wait: boolean }): Promise<ResumeOutcome> {
+  const { entry } = plan;
+  const again = { wait: options.wait, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false };
+  if (plan.kind === 'roll') return { kind: 'roll', rolled: await resumeRoll(ctx, entry, { wait: options.wait }) };
   const client = await ctx.client();
-  const action = apiActionFromJournal(client, entry, (answer) => printAnswers(ctx.output, [answer], { include: false, failed: false }))!;
-  resumingNote(ctx, entry);
-  await runWrite(ctx, action, { wait: options.wait, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false });
-  return 0;
+  if (plan.kind === 'api') {
+    const { apiActionFromJournal } = await import('./api-call.js');
+    return { kind: 'api', entry, outcome: await runWrite(ctx, apiActionFromJournal(client, entry)!, again) };
+  }
+  return { kind: 'trade', entry, body: plan.body, outcome: (await finishJournaled(ctx, client, entry, { wait: options.wait }))! };
 }

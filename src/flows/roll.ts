@@ -97,8 +97,6 @@ function asLeg<S, R>(ctx: CommandContext, action: WriteAction<S, R>, argv: strin
     confirmed: true,
     // An agent's limits judge the roll whole, before its first leg (rollHoldingTheBook, finishRoll).
     admitted: true,
-    renderSubmitted: () => {},
-    renderResolved: () => {},
     resumeHint: (entry) =>
       `The roll stopped part way. Finish it safely with \`${ctx.hedgeCommand('resume', entry.id)}\`, or run \`${ctx.hedgeCommand(...argv)}\` again: each leg reuses its own key, and the side is never opened twice.`,
   };

@@ -9,7 +9,6 @@ import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanPo
 import { parseTargetFile, type TargetRow } from '../domain/target-file.js';
 import { TENORS, type Tenor } from '../domain/vocabulary.js';
 import { ApiError, PreTradeCheckError, UsageError } from '../errors.js';
-import { EXIT_CODES, type ExitCode } from '../exit-codes.js';
 import type { CommandContext, Trade } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { readInputFile } from './input-file.js';
@@ -43,8 +42,7 @@ export interface QuotedPlan {
   source: string;
 }
 
-import { planAsData, renderPlan, type PlanTotals } from '../ui/plan-view.js';
-import { terminalColumns } from '../ui/width.js';
+import type { PlanTotals } from '../ui/plan-view.js';
 
 export type { PlanTotals } from '../ui/plan-view.js';
 
@@ -57,11 +55,6 @@ export function parseTolerance(raw: string | undefined): number {
     throw new UsageError(`--tolerance: ${JSON.stringify(raw)} is not an amount; expected a number of USD of 0 or more, e.g. 100 or 0.5.`);
   }
   return Number(raw);
-}
-
-/** The exit code named in src/exit-codes.ts (`changes` for a plan that is not at target). */
-export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']): ExitCode {
-  return EXIT_CODES.find((entry) => entry.name === name)!.code;
 }
 
 /**
@@ -180,7 +173,7 @@ export async function buildTargetPlan(ctx: CommandContext, client: HedgeClient, 
 
 
 /** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
-export function planCheckError(ctx: CommandContext, quoted: QuotedPlan): PreTradeCheckError {
+export function planCheckError(ctx: CommandContext, quoted: QuotedPlan, options: { problemsAsData: boolean }): PreTradeCheckError {
   const { problems } = quoted.plan;
   const source = safeText(quoted.source);
   const lines = problems.map((problem) => `${source}:${problem.line}: ${safeText(describePlanProblem(problem))} (${problem.code})`);
@@ -188,35 +181,27 @@ export function planCheckError(ctx: CommandContext, quoted: QuotedPlan): PreTrad
     'plan_check_failed',
     `The plan fails ${problems.length} pre-trade check${problems.length === 1 ? '' : 's'}; nothing was sent.\n${lines.join('\n')}`,
     // Under --json the problems travel as data; on a terminal they are the lines of the message.
-    ctx.output.isJson ? { problems: problems.map(problemAsData) } : {},
+    options.problemsAsData ? { problems: problems.map(problemAsData) } : {},
     `Lower the targets named above (see \`${ctx.hedgeCommand('account')}\` and \`${ctx.hedgeCommand('markets')}\` for headroom and capacity), then plan again.`,
   );
 }
 
-/** The terminal's width for the table (the stream's own when it is a TTY, else COLUMNS, else 80). */
-export function outputColumns(ctx: CommandContext): number {
-  return terminalColumns({ isTTY: ctx.io.stdoutIsTTY, columns: (ctx.io.stdout as { columns?: number }).columns, env: ctx.env });
-}
-
-/** `hedge plan`, and `apply --dry-run`: shows the plan and returns its exit code (or throws the failed checks). */
 /** What a plan trades, step by step, for an agent's limits (the context's TradeGate). */
 export function planTrades(steps: readonly PlanStep[]): Trade[] {
   return steps.map((step) => ({ market: step.market.toUpperCase(), notionalUsd: Math.abs(step.deltaUsd) }));
 }
 
-export async function runPlan(ctx: CommandContext, opts: TargetPlanOptions, applyWords: string[] = ['apply']): Promise<number> {
+/**
+ * `hedge plan`, and `apply --dry-run`: the target file read and checked, the plan built from the
+ * book and quoted, and (for an agent) admitted by its limits. Nothing is shown: the command shows
+ * the plan and chooses the exit code (commands/plan-outcome.ts).
+ */
+export async function planTarget(ctx: CommandContext, opts: TargetPlanOptions): Promise<QuotedPlan> {
   // The whole file is checked before anything is read from the server.
   const target = await readTargetFile(ctx, opts.file);
   const client = await ctx.client();
   const quoted = await buildTargetPlan(ctx, client, target, opts.toleranceUsd);
   // apply's preview for an agent: its limits judge the plan it would carry out.
   await ctx.tradeGate?.admit(planTrades(quoted.plan.steps), 'apply');
-  if (ctx.output.isJson) ctx.output.json(planAsData(quoted));
-  else {
-    const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
-    await renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance) });
-  }
-  if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted);
-  return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
+  return quoted;
 }
-

@@ -10,11 +10,11 @@ import { NotAppliedError, OrderFailedError, UnresolvedError } from '../errors.js
 import { safeText } from '../security/safe-text.js';
 import type { CommandContext } from '../runtime/context.js';
 import { formatRate, shortHash } from '../ui/format.js';
-import { renderAdditionQuote, renderClosed, renderHedge, renderPositionChange, renderSubmitted } from '../ui/trade-result.js';
+import type { TradeView } from '../ui/write-outcome.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 import { expectedAfterChange, findClosedRecord, waitForHedgeStatus, waitForOwnChange, waitForSideClosed, type ChangeOutcome } from './wait.js';
 import { reconcileChange, reconcileClose, reconcileOpen } from './reconcile.js';
-import type { WriteAction } from './write-flow.js';
+import type { WriteAction, WriteOutcome } from './write-flow.js';
 
 export type TradeCommand = 'open' | 'add' | 'reduce' | 'close';
 
@@ -71,24 +71,6 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
     wait: (answer, { startedAt }) =>
       waitForHedgeStatus(ctx, answer.hedge_id, { label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`, startedAt }),
     outcome: (hedge) => (hedge.status === 'failed' ? 'failed' : 'filled'),
-    renderSubmitted: (answer) => {
-      const follow = ctx.hedgeCommand('hedges', answer.hedge_id, '--wait');
-      renderSubmitted(ctx.output, answer, { title: 'Hedge submitted', footer: [`Follow it with: ${follow}`] });
-      if (!ctx.output.isHuman && !ctx.output.isJson) ctx.output.note(`Submitted ${answer.hedge_id}; follow it with: ${follow}`);
-    },
-    renderResolved: (hedge) => {
-      if (hedge.status === 'failed') {
-        renderHedge(ctx.output, hedge, { title: 'Order failed', quote: extras.quote });
-        throw new OrderFailedError(
-          `The order for hedge ${hedge.id} failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
-          hedge.id,
-          `Check the market with \`${ctx.hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
-        );
-      }
-      if (hedge.status === 'closed') ctx.output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
-      else if (!ctx.output.isJson) ctx.output.success(`Filled: hedge ${hedge.id}.`);
-      renderHedge(ctx.output, hedge, { title: hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled', quote: extras.quote });
-    },
   };
 }
 
@@ -99,6 +81,12 @@ export type ChangeResult = ChangeOutcome & {
   balanceAfterUsdc?: number;
   /** A reduce that closed the position: its history record, when it came in time. */
   realized?: HistoryRecord;
+  /** The side's position read before the send (this run's; a resumed run did not read it). */
+  before?: BookPosition;
+  /** add: the execution price of the quote shown before the confirmation. */
+  quotedPrice?: number;
+  /** reduce: the account's balance read before the send. */
+  balanceBeforeUsdc?: number;
 };
 
 /**
@@ -175,7 +163,7 @@ async function quoteAddition(ctx: CommandContext, client: HedgeClient, request: 
   const { market, side, notional_usd: notionalUsd } = request;
   const position = await positionBefore(ctx, client, request, seen);
   if (!position) {
-    ctx.output.note(`No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${ctx.hedgeCommand('positions')}\`).`);
+    ctx.notify({ kind: 'addition-not-quoted', level: 'note', text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${ctx.hedgeCommand('positions')}\`).` });
     return;
   }
   // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
@@ -183,7 +171,14 @@ async function quoteAddition(ctx: CommandContext, client: HedgeClient, request: 
   const maturityAt = position.maturityAt ?? hedge?.maturity_at ?? undefined;
   const now = ctx.clock.now();
   seen.quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days) });
-  renderAdditionQuote(ctx.output, seen.quote, { maturityAt, daysLeft: daysUntil(maturityAt, now), position });
+  const daysLeft = daysUntil(maturityAt, now);
+  ctx.notify({
+    kind: 'addition-quote',
+    level: 'note',
+    text: `The addition of ${formatUsd(notionalUsd)} to the ${side} hedge on ${market} quoted at ${formatRate(seen.quote.pricing.execution_price)}.`,
+    data: { quote: seen.quote },
+    show: { card: 'addition-quote', quote: seen.quote, maturityAt, daysLeft, position },
+  });
 }
 
 /** Add or reduce: one shape, configured by its kind (CHANGE_KINDS). */
@@ -196,9 +191,7 @@ export function changeAction(
 ): WriteAction<SubmittedAction, ChangeResult | undefined> {
   const kind = CHANGE_KINDS[action];
   const { market, side, notional_usd: notionalUsd } = request;
-  const check = ctx.hedgeCommand('positions');
   const seen: ChangeSeen = {};
-  const submittedCard = (answer: SubmittedAction) => renderSubmitted(ctx.output, answer, { title: kind.submittedTitle, footer: [`Check it with: ${check}`] });
 
   return {
     command: action,
@@ -233,11 +226,6 @@ export function changeAction(
     submitted: (answer) => ({ hedge_id: answer.hedge_id ?? undefined, order_tx_hash: answer.order_tx_hash ?? undefined }),
     wait: (answer, run) => waitForChange(ctx, client, request, kind, seen, answer, run),
     outcome: () => 'done',
-    renderSubmitted: submittedCard,
-    renderResolved: (outcome, answer, run) => {
-      if (!outcome) submittedCard(answer);
-      else renderChange(ctx, request, kind, seen, outcome, answer, run.entry?.context?.baseline_notional_usd);
-    },
   };
 }
 
@@ -255,7 +243,7 @@ async function waitForChange(
   const { action } = kind;
   const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
   if (baseline === undefined) {
-    ctx.output.note(`The ${side} position on ${market} was not in the positions list before the ${action}, so its landing cannot be watched. Check it with: ${ctx.hedgeCommand('positions')}`);
+    ctx.notify({ kind: 'landing-not-watched', level: 'note', text: `The ${side} position on ${market} was not in the positions list before the ${action}, so its landing cannot be watched. Check it with: ${ctx.hedgeCommand('positions')}` });
     return undefined;
   }
   const outcome = await waitForOwnChange(ctx, {
@@ -274,9 +262,9 @@ async function waitForChange(
     hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
     seen.balanceBeforeUsdc !== undefined ? readBalance(ctx, client) : undefined,
     // A reduce of about the whole position closed it: its record says what it realized.
-    outcome.closed && hedgeId && ctx.output.isHuman ? findClosedRecord(ctx, hedgeId) : undefined,
+    outcome.closed && hedgeId && ctx.forPeople ? findClosedRecord(ctx, hedgeId) : undefined,
   ]);
-  return { ...outcome, hedge, balanceAfterUsdc, realized };
+  return { ...outcome, hedge, balanceAfterUsdc, realized, before: seen.before, quotedPrice: seen.quote?.pricing.execution_price, balanceBeforeUsdc: seen.balanceBeforeUsdc };
 }
 
 /**
@@ -292,7 +280,7 @@ async function sideGoneFirst(ctx: CommandContext, client: HedgeClient, request: 
   const notional = hedge?.notional_usd;
   const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
   if (notional !== undefined && near(notional, expected)) {
-    ctx.output.note(`The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`);
+    ctx.notify({ kind: 'change-then-settled', level: 'note', text: `The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).` });
     return;
   }
   const details = { market, side, hedge_id: hedgeId ?? null, before_usd: baseline, ...(notional === undefined ? {} : { hedge_notional_usd: notional }) };
@@ -308,67 +296,10 @@ async function sideGoneFirst(ctx: CommandContext, client: HedgeClient, request: 
   );
 }
 
-/** The change as it landed: people get the position before → after (or the close it became). */
-function renderChange(
-  ctx: CommandContext,
-  request: ChangeRequest,
-  kind: ChangeKind,
-  seen: ChangeSeen,
-  outcome: ChangeResult,
-  answer: SubmittedAction,
-  baseline: unknown,
-): void {
-  const { market, side, notional_usd: notionalUsd } = request;
-  const { action } = kind;
-  if (!ctx.output.isJson) {
-    const now = outcome.closed
-      ? 'is now closed'
-      : outcome.notionalUsd !== undefined
-        ? `is now ${formatUsd(outcome.notionalUsd)}${typeof baseline === 'number' ? ` (was ${formatUsd(baseline)})` : ''}`
-        : 'has changed';
-    ctx.output.success(`${kind.done(notionalUsd)}: the ${side} hedge on ${market} ${now}.`);
-  }
-  const hedgeId = outcome.hedge?.id ?? answer.hedge_id ?? seen.before?.hedgeId;
-  const inFull = hedgeId ? [`The hedge in full: ${ctx.hedgeCommand('hedges', hedgeId)}`] : [];
-  if (outcome.closed) {
-    // A reduce of about the whole position closes it: shown as a close (JSON: the hedge as today).
-    if (ctx.output.isHuman) {
-      renderClosed(ctx.output, {
-        ...answer,
-        ...(hedgeId ? { hedge_id: hedgeId } : {}),
-        status: 'closed',
-        net_margin_usd: seen.before?.netMarginUsd ?? null,
-        realized: outcome.realized ?? null,
-      });
-      return;
-    }
-  } else {
-    // People get the position before → after instead of the whole hedge; other modes keep the
-    // hedge on stdout as the server sent it, with the same figures in a line on stderr.
-    renderPositionChange(
-      ctx.output,
-      {
-        action,
-        market,
-        side,
-        changeUsd: notionalUsd,
-        before: seen.before,
-        after: outcome.position,
-        orderTxHash: answer.order_tx_hash ?? undefined,
-        quotedPrice: seen.quote?.pricing.execution_price,
-        balanceBeforeUsdc: seen.balanceBeforeUsdc,
-        balanceAfterUsdc: outcome.balanceAfterUsdc,
-      },
-      inFull,
-    );
-    if (ctx.output.isHuman) return;
-  }
-  if (outcome.hedge) renderHedge(ctx.output, outcome.hedge, { title: outcome.closed ? 'Hedge (closed)' : `Hedge after the ${action}` });
-  else if (outcome.position) renderHedge(ctx.output, outcome.position.raw, { title: `Position after the ${action}` });
-  else renderSubmitted(ctx.output, { ...answer, status: 'closed' }, { title: 'Position closed' });
-}
 
 export interface CloseResult {
+  market: string;
+  side: string;
   estimate?: number;
   hedgeId?: string;
   realized?: HistoryRecord;
@@ -412,20 +343,9 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
       const kept = before ?? {};
       const hedgeId = answer.hedge_id ?? (typeof kept.hedge_id === 'string' ? kept.hedge_id : undefined);
       const realized = hedgeId ? await findClosedRecord(ctx, hedgeId) : undefined;
-      return { estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined, hedgeId, realized };
+      return { market, side, estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined, hedgeId, realized };
     },
     outcome: () => 'done',
-    renderSubmitted: (answer) => renderSubmitted(ctx.output, answer, { title: 'Close submitted', footer: [`Check it with: ${ctx.hedgeCommand('positions')}`] }),
-    renderResolved: (result, answer) => {
-      if (!ctx.output.isJson) ctx.output.success(`Closed: the ${side} position on ${market} is no longer open.`);
-      renderClosed(ctx.output, {
-        ...answer,
-        ...(result.hedgeId ? { hedge_id: result.hedgeId } : {}),
-        status: 'closed',
-        net_margin_usd: result.estimate ?? null,
-        realized: result.realized ?? null,
-      });
-    },
   };
 }
 
@@ -451,4 +371,59 @@ export function actionFromJournal(
     default:
       return undefined;
   }
+}
+
+/**
+ * What a trade's outcome shows (ui/write-outcome.ts renders it): undefined for a dry run or an
+ * action recorded without sending. `body` is the request as sent (the journal's), which says the
+ * market, side and amount of a change.
+ */
+export function tradeView(command: string, outcome: WriteOutcome<unknown, unknown>, body: Record<string, unknown>): TradeView | undefined {
+  if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return undefined;
+  switch (command as TradeCommand) {
+    case 'open':
+      return outcome.kind === 'submitted' ? { kind: 'open-submitted', answer: outcome.answer as OpenedHedge } : { kind: 'open-resolved', hedge: outcome.result as Hedge };
+    case 'add':
+    case 'reduce': {
+      const action = command as 'add' | 'reduce';
+      const answer = outcome.answer as SubmittedAction;
+      const result = outcome.kind === 'resolved' ? (outcome.result as ChangeResult | undefined) : undefined;
+      if (!result) return { kind: 'change-submitted', action, answer };
+      const baseline = outcome.entry.context?.baseline_notional_usd;
+      const change = {
+        action,
+        market: String(body.market ?? ''),
+        side: body.side === 'sell' ? 'sell' : 'buy',
+        notionalUsd: typeof body.notional_usd === 'number' ? body.notional_usd : Number(body.notional_usd ?? body.amount_usd),
+        closed: result.closed,
+        afterNotionalUsd: result.notionalUsd,
+        position: result.position,
+        before: result.before,
+        hedge: result.hedge,
+        realized: result.realized,
+        quotedPrice: result.quotedPrice,
+        balanceBeforeUsdc: result.balanceBeforeUsdc,
+        balanceAfterUsdc: result.balanceAfterUsdc,
+        baselineUsd: typeof baseline === 'number' ? baseline : undefined,
+      } as const;
+      return { kind: 'change-landed', change, answer };
+    }
+    case 'close':
+      return outcome.kind === 'submitted'
+        ? { kind: 'close-submitted', answer: outcome.answer as SubmittedAction }
+        : { kind: 'close-landed', closed: outcome.result as CloseResult, answer: outcome.answer as SubmittedAction };
+    default:
+      return undefined;
+  }
+}
+
+/** An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure). */
+export function tradeFailure(ctx: CommandContext, view: TradeView | undefined): OrderFailedError | undefined {
+  if (view?.kind !== 'open-resolved' || view.hedge.status !== 'failed') return undefined;
+  const hedge = view.hedge;
+  return new OrderFailedError(
+    `The order for hedge ${hedge.id} failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
+    hedge.id,
+    `Check the market with \`${ctx.hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
+  );
 }

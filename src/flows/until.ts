@@ -86,7 +86,7 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
   let nextAt = startedAt;
 
   const interrupted = () =>
-    new InterruptedError(`--until stopped before ${JSON.stringify(safeText(options.expression))} held.`, { exitCode: ctx.stopExitCode });
+    new InterruptedError(`--until stopped before ${JSON.stringify(safeText(options.expression))} held.`, { stoppedBy: ctx.signal.reason });
   const pauseUntil = async (at: number): Promise<void> => {
     const ms = at - clock.now();
     if (signal.aborted) throw interrupted();

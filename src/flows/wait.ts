@@ -13,7 +13,6 @@ import type { CommandContext } from '../runtime/context.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 import { InterruptedError, InvalidResponseError, NetworkError, StillPendingError, UnresolvedError } from '../errors.js';
 import { formatUsd } from '../domain/money.js';
-import { startProgress } from '../ui/spinner.js';
 
 export interface PollCadence {
   /** From the request that started the wait (the submit) to the first poll. */
@@ -67,11 +66,7 @@ export async function pollUntil<T>(ctx: CommandContext, options: PollOptions<T>)
   let lastPollAt = options.startedAt;
   let delay = cadence.firstDelayMs;
   let last: T | undefined;
-  const progress = await startProgress(
-    { quiet: ctx.globals.json, stderrIsTTY: ctx.io.stderrIsTTY, stderr: ctx.io.stderr, output: ctx.output, now: ctx.clock.now, onDispose: (stop) => ctx.onDispose(stop) },
-    options.label,
-    options.startedAt,
-  );
+  const progress = await ctx.startProgress(options.label, options.startedAt);
   const pause = async (ms: number) => {
     if (ms <= 0) return;
     try {
@@ -158,7 +153,7 @@ export async function waitForHedgeStatus(ctx: CommandContext, hedgeId: string, o
     interrupted: () =>
       new InterruptedError(`Stopped waiting. The order stands: hedge ${hedgeId} is still being processed.`, {
         hint: `Check it with: ${resume}`,
-        exitCode: ctx.stopExitCode,
+        stoppedBy: ctx.signal.reason,
       }),
   });
 }
@@ -239,7 +234,7 @@ export async function waitForOwnChange(ctx: CommandContext, options: ChangeWaitO
     interrupted: () =>
       new InterruptedError(`Stopped waiting. The ${options.action} stands: it has not shown in the positions list yet.`, {
         hint: `Check it with: ${check}`,
-        exitCode: ctx.stopExitCode,
+        stoppedBy: ctx.signal.reason,
       }),
   });
   const position = findSide(book, options.market, options.side);
@@ -267,7 +262,7 @@ export async function waitForSideClosed(
     interrupted: () =>
       new InterruptedError(`Stopped waiting. The close stands: the ${options.side} position on ${options.market} is still listed.`, {
         hint: `Check it with: ${check}`,
-        exitCode: ctx.stopExitCode,
+        stoppedBy: ctx.signal.reason,
       }),
   });
 }

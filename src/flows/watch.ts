@@ -27,13 +27,10 @@ import { Transport } from '../api/transport.js';
 import { alertConditions, fireAlerts, parseAlertDuration, parseAlertPnl, type Alert, type AlertFacts, type AlertRules, type MaturityFact } from '../domain/alerts.js';
 import { echo, parseHedgeId, parseMarket } from '../domain/input.js';
 import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
-import { describeError, EXIT_CODES } from '../exit-codes.js';
 import type { CommandContext } from '../runtime/context.js';
-import { safeJson } from '../security/safe-text.js';
 import { fieldLabel, kindFromName, labelFromName, type FieldSpec } from '../ui/fields.js';
 import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE } from '../ui/resource-fields.js';
-import type { LiveView, WatchField, WatchModel } from '../ui/watch-view.js';
-import { terminalColumns } from '../ui/width.js';
+import type { WatchField, WatchModel } from '../ui/watch-view.js';
 import { parseClientReference } from '../domain/input.js';
 import { quoteCurrencyOf } from '../domain/markets.js';
 import { requireListedMarket } from './markets.js';
@@ -199,7 +196,7 @@ function soleMarket(markets: ReadonlyArray<string | undefined>): string | undefi
   return distinct.size === 1 ? markets[0] : undefined;
 }
 
-function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string | undefined, live: boolean): WatchSource {
+function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string | undefined, live: boolean, oneShape: boolean): WatchSource {
   // A maturity the position line does not carry is read once from its hedge (it never changes).
   const maturityOfHedge = new Map<string, string | undefined>();
   // The deal references, joined from the hedges list when a position appears that was not seen yet.
@@ -236,7 +233,7 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
       const fields = watchFields(POSITION_RESOURCE.fields, WATCHED_POSITION_KEYS, soleMarket(shown.map((position) => position.market)));
       return {
         // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
-        data: shown.map((position) => (ctx.output.inOneShape ? positionForPeople(position) : position.raw)),
+        data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
         known: POSITION_RESOURCE.fields,
         facts: {
           netPnlUsd: rounded,
@@ -371,12 +368,12 @@ function hedgeSource(id: string): WatchSource {
   };
 }
 
-function sourceFor(ctx: CommandContext, target: WatchTarget, settings: WatchSettings): WatchSource {
+function sourceFor(ctx: CommandContext, target: WatchTarget, { settings, live, oneShape }: WatchPlan): WatchSource {
   switch (target.kind) {
     case 'positions':
-      return positionsSource(ctx, settings.rules.maturityWithinMs !== undefined, parseClientReference(target.ref), ctx.io.stdoutIsTTY && !ctx.globals.json);
+      return positionsSource(ctx, settings.rules.maturityWithinMs !== undefined, parseClientReference(target.ref), live, oneShape);
     case 'account':
-      return accountSource(ctx.output.inOneShape);
+      return accountSource(oneShape);
     case 'price':
       return priceSource(target.market === undefined ? undefined : parseMarket(target.market));
     case 'hedge':
@@ -400,7 +397,8 @@ export function alertRecord(alert: Alert): Record<string, unknown> {
   };
 }
 
-interface WatchSink {
+/** Where the watch's refreshes go: a live view on a terminal, NDJSON otherwise (commands/watch-outcome.ts makes them). */
+export interface WatchSink {
   fresh(snapshot: WatchSnapshot, at: number): void;
   stale(error: unknown, at: number, nextAt: number): void;
   /** `fired`: new this refresh (a record each, one bell); `holding`: every alert whose condition holds. */
@@ -408,60 +406,6 @@ interface WatchSink {
   /** Between refreshes, about every second (the terminal's countdown). */
   tick(): void;
   close(): void;
-}
-
-/**
- * One JSON document per line on stdout: `{time, data}`, `{time, stale, error}`, `{time, alert}`.
- * `data` is what --json prints for the same command, --fields and --query applied.
- */
-function ndjsonSink(ctx: CommandContext): WatchSink {
-  let lastGood: string | null = null;
-  const line = (record: Record<string, unknown>) => ctx.io.stdout.write(`${safeJson(record)}\n`);
-  const iso = (at: number) => new Date(at).toISOString();
-  return {
-    fresh(snapshot, at) {
-      lastGood = iso(at);
-      line({ time: lastGood, data: ctx.output.shapeJson(snapshot.data, snapshot.known) });
-    },
-    stale(error, at, nextAt) {
-      const description = describeError(error);
-      line({ time: iso(at), stale: true, error: { code: description.code, message: description.message }, last_good: lastGood, next_at: iso(nextAt) });
-    },
-    alerts(fired, _holding, at) {
-      for (const alert of fired) line({ time: iso(at), alert: alertRecord(alert) });
-      // The bell goes where it cannot break the data: stderr, and only when a person is there.
-      if (fired.length > 0 && ctx.io.stderrIsTTY) ctx.io.stderr.write('\u0007');
-    },
-    tick() {},
-    close() {},
-  };
-}
-
-async function liveSink(ctx: CommandContext, intervalMs: number): Promise<WatchSink> {
-  const { clockTimeIn, openLiveView } = await import('../ui/watch-view.js');
-  const stdout = ctx.io.stdout as NodeJS.WritableStream & { columns?: number };
-  const view: LiveView = await openLiveView({
-    stream: ctx.io.stdout,
-    chalk: ctx.output.chalk,
-    intervalMs,
-    now: ctx.clock.now,
-    columns: () => terminalColumns({ isTTY: ctx.io.stdoutIsTTY, columns: stdout.columns, env: ctx.env }),
-    format: (field, value) => ctx.output.humanValue(field, value),
-    // The environment's TZ as the command was given it (the process's own zone otherwise).
-    clockTime: clockTimeIn(ctx.env.TZ),
-  });
-  // Whatever way the command ends, the terminal is left usable (cursor shown, screen kept).
-  ctx.onDispose(() => view.close());
-  return {
-    fresh: (snapshot, at) => view.fresh(snapshot.model, at),
-    stale: (error, at, nextAt) => {
-      const description = describeError(error);
-      view.stale(at, `${description.code}: ${description.message}`, nextAt);
-    },
-    alerts: (fired, holding) => view.alerts(holding, fired.length > 0),
-    tick: () => view.render(),
-    close: () => view.close(),
-  };
 }
 
 // ---- The loop ------------------------------------------------------------------------------
@@ -479,7 +423,7 @@ function watchClient(ctx: CommandContext, client: HedgeClient): HedgeClient {
   const config = client.transport.config;
   return new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
     wire: client.wire,
-    warn: (text) => ctx.output.warn(text),
+    warn: (text) => ctx.notify({ kind: 'wire-warning', level: 'warn', text }),
   });
 }
 
@@ -488,21 +432,35 @@ export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs:
   return Math.max(startedAt + intervalMs, answeredAt + MIN_WATCH_SECONDS * 1000);
 }
 
-const ALERT_EXIT_CODE = EXIT_CODES.find((entry) => entry.name === 'alert')!.code;
+/** How a watch ended (the command says it and picks the exit code: commands/watch-outcome.ts). */
+export type WatchOutcome =
+  | { ended: 'alert'; alert: Alert; at: number }
+  | { ended: 'deadline'; timeoutSeconds?: number }
+  | { ended: 'count'; count: number }
+  /** Ctrl-C (how a watch is meant to end), SIGTERM or SIGHUP. */
+  | { ended: 'stopped' };
+
+/** The watch's settings, and whether it is shown live (a terminal, without --json: redrawn every second). */
+export interface WatchPlan {
+  settings: WatchSettings;
+  live: boolean;
+  /** The data in hedge's one shape (our names), as --json prints it; false: as the server sent it (--raw). */
+  oneShape: boolean;
+}
 
 /**
- * Runs the watch until Ctrl-C (exit 0), --timeout (exit 0, with a note), the first alert with
- * --exit-on-alert (exit 10) or an error that is not passing (its own exit code, thrown).
+ * Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an
+ * error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts).
  */
-export async function runWatch(ctx: CommandContext, target: WatchTarget, options: WatchOptionValues): Promise<number> {
-  const settings = parseWatchSettings(ctx, target, options);
-  const source = sourceFor(ctx, target, settings);
+export async function runWatch(ctx: CommandContext, target: WatchTarget, plan: WatchPlan, openSink: () => Promise<WatchSink>): Promise<WatchOutcome> {
+  const { settings, live } = plan;
+  const source = sourceFor(ctx, target, plan);
   const { clock, signal } = ctx;
-  const live = ctx.io.stdoutIsTTY && !ctx.globals.json;
   // --timeout bounds the watch; without it (or with --timeout 0) it runs until stopped, unlike a wait.
   const deadline = ctx.deadline;
   const client = watchClient(ctx, await ctx.client());
-  const sink = live ? await liveSink(ctx, settings.intervalMs) : ndjsonSink(ctx);
+  // Opened once the client is: a key that cannot be read fails before the screen is taken over.
+  const sink = await openSink();
   const alerting = settings.rules.pnlAtOrBelowUsd !== undefined || settings.rules.maturityWithinMs !== undefined;
   let active = new Set<string>();
   const firedAt = new Map<string, number>();
@@ -572,22 +530,13 @@ export async function runWatch(ctx: CommandContext, target: WatchTarget, options
       if (alerting) sink.alerts(fired, holding.map((alert) => ({ alert, at: firedAt.get(alert.key) ?? at })), at);
       if (fired.length > 0 && settings.exitOnAlert) {
         sink.close();
-        const { describeAlert } = await import('../ui/watch-view.js');
-        ctx.output.note(ctx.output.chalk.red(`Alert: ${describeAlert(fired[0]!, at)}. Ended by --exit-on-alert (exit ${ALERT_EXIT_CODE}).`));
-        return ALERT_EXIT_CODE;
+        return { ended: 'alert', alert: fired[0]!, at };
       }
     }
   } finally {
     sink.close();
   }
-  if (ended === 'deadline') {
-    ctx.output.note(ctx.output.chalk.dim(`Watch ended: --timeout ${ctx.globals.timeout}s reached.`));
-    return 0;
-  }
-  if (ended === 'count') {
-    ctx.output.note(ctx.output.chalk.dim(`Watch ended: --count ${settings.count} refresh${settings.count === 1 ? '' : 'es'} made.`));
-    return 0;
-  }
-  // Ctrl-C is how a watch is meant to end; SIGTERM and SIGHUP keep their own codes for supervisors.
-  return ctx.stopExitCode === 130 ? 0 : ctx.stopExitCode;
+  if (ended === 'deadline') return { ended: 'deadline', timeoutSeconds: ctx.globals.timeout };
+  if (ended === 'count') return { ended: 'count', count: settings.count! };
+  return { ended: 'stopped' };
 }

@@ -42,7 +42,7 @@ export async function runWriteLearning<S, R>(ctx: CommandContext, client: HedgeC
       preview: undefined,
       before: async (run) => ({ ...((await before?.(run)) ?? {}), ...note }),
     };
-    ctx.output.note(`Sending the ${first.command} again with \`${field}\` (a new idempotency key; the refused request did nothing).`);
+    ctx.notify({ kind: 'sending-again', level: 'note', text: `Sending the ${first.command} again with \`${field}\` (a new idempotency key; the refused request did nothing).`, data: { field } });
     const result = await runWrite(ctx, second, { ...options, idempotencyKey: undefined, fresh: false });
     if (entry && result.kind !== 'dry-run') {
       await journal.update(entry.id, { message: `${refused.message} — refused for the field name; sent again as ${result.entry.id} with \`${field}\`` }).catch(() => undefined);

@@ -17,7 +17,7 @@ import { safeText } from '../security/safe-text.js';
 import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
 import { makeIdempotencyKey, parseIdempotencyKey } from '../domain/idempotency.js';
 import type { CommandContext, Trade } from '../runtime/context.js';
-import { printDryRun } from './dry-run.js';
+import { planDryRun, type RenderedDryRun } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
 
 /** The options every write command shares (WRITE_OPTIONS in the manifest). */
@@ -90,8 +90,6 @@ export interface WriteAction<S, R> {
   wait(answer: S, context: { startedAt: number; before?: Record<string, unknown>; run: WriteRun }): Promise<R>;
   /** filled / done / failed, from the resolution. */
   outcome(result: R): 'filled' | 'done' | 'failed';
-  renderSubmitted(answer: S, run: WriteRun): void;
-  renderResolved(result: R, answer: S, run: WriteRun): void;
   /** A group id and leg name when this action is one leg of several (roll, apply). */
   group?: string;
   leg?: string;
@@ -117,12 +115,21 @@ export interface WriteAction<S, R> {
   resumeHint?(entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string;
 }
 
-export type WriteResult<S, R> =
-  | { kind: 'dry-run' }
+/**
+ * What one write did — the flow prints none of it: the command (or the keeper, roll, apply, the
+ * agent) shows it (ui/write-outcome.ts for the four trades). `run` says whether it continued an
+ * earlier run's key.
+ */
+export type WriteOutcome<S, R> =
+  /** --dry-run: the request it would have sent (nothing was). */
+  | { kind: 'dry-run'; planned: RenderedDryRun }
   /** Recorded without sending (an earlier send confirmed landed at a prompt). */
   | { kind: 'recorded'; entry: JournalEntry }
-  | { kind: 'submitted'; answer: S; entry: JournalEntry }
-  | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry };
+  | { kind: 'submitted'; answer: S; entry: JournalEntry; run: WriteRun }
+  | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry; run: WriteRun };
+
+/** The former name, kept while the keeper and roll (issue 38) move to WriteOutcome. */
+export type WriteResult<S, R> = WriteOutcome<S, R>;
 
 export { identityOf, type Identity } from './identity.js';
 
@@ -199,23 +206,30 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
   const pending = await journal.findUnresolvedMatch(match);
   if (pending && !options.fresh) {
     const hold = await holdToResume(ctx, journal, pending);
-    ctx.output.note(
-      ctx.output.chalk.yellow(
-        `Resuming the ${pending.command} started ${timeOf(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the server returns its original result or acts once.`,
-      ),
-    );
+    ctx.notify({
+      kind: 'resuming',
+      level: 'caution',
+      text: `Resuming the ${pending.command} started ${timeOf(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the server returns its original result or acts once.`,
+      data: { journal_id: pending.id },
+    });
     return { key: pending.idempotency_key, resumed: true, entry: pending, hold };
   }
   if (pending && options.fresh) {
     const holder = await journal.holderOf(pending.id);
     if (holder) {
-      ctx.output.warn(
-        `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`,
-      );
+      ctx.notify({
+        kind: 'left-to-its-process',
+        level: 'warn',
+        text: `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`,
+        data: { journal_id: pending.id },
+      });
     } else {
-      ctx.output.warn(
-        `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
-      );
+      ctx.notify({
+        kind: 'set-aside',
+        level: 'warn',
+        text: `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
+        data: { journal_id: pending.id },
+      });
       await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
     }
   }
@@ -258,7 +272,7 @@ export function isRejection(error: unknown): error is ApiError {
   );
 }
 
-export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions): Promise<WriteResult<S, R>> {
+export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions): Promise<WriteOutcome<S, R>> {
   // Decided before any request, reads included: a refused live run sends nothing at all.
   const guard = await guardLiveAction(ctx, { action: action.verb, dryRun: options.dryRun });
   const journal = await ctx.journal();
@@ -298,7 +312,7 @@ async function decideAndCarryOut<S, R>(
   action: WriteAction<S, R>,
   options: WriteOptions,
   { guard, journal, identity, match }: { guard: WriteSetting['guard']; journal: Journal; identity: Identity; match: SameRequest },
-): Promise<WriteResult<S, R>> {
+): Promise<WriteOutcome<S, R>> {
   const run = await chooseKey(ctx, journal, match, options);
   let begun: JournalEntry | undefined;
   try {
@@ -323,7 +337,7 @@ interface WriteSetting {
   onBegun(entry: JournalEntry): void;
 }
 
-async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions, setting: WriteSetting): Promise<WriteResult<S, R>> {
+async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions, setting: WriteSetting): Promise<WriteOutcome<S, R>> {
   const { guard, journal, identity, run } = setting;
 
   // An agent's limits first (before the pre-trade reads), on what is about to be sent: a new
@@ -335,8 +349,7 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
   if (!run.resumed) await action.check?.();
   else ctx.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
   if (options.dryRun) {
-    await printDryRun(ctx, action.plan(run.key));
-    return { kind: 'dry-run' };
+    return { kind: 'dry-run', planned: await planDryRun(ctx, action.plan(run.key)) };
   }
   // An earlier send is never sent again before the book was read (reconcileEarlier).
   const reconciled = run.finished && run.entry ? await alreadyDone(ctx, action, run.entry) : run.entry && run.resumed ? await reconcileEarlier(ctx, journal, action, run.entry) : undefined;
@@ -390,8 +403,7 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
 
   if (!options.wait) {
     recorded = await afterSend(() => journal.update(entry.id, { outcome: 'done', message: 'submitted; not waited (--no-wait)', resolved_at: new Date(ctx.clock.now()).toISOString() }));
-    action.renderSubmitted(answer, current);
-    return { kind: 'submitted', answer, entry: recorded };
+    return { kind: 'submitted', answer, entry: recorded, run: current };
   }
   let result: R;
   try {
@@ -401,8 +413,7 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
   }
   const outcome = action.outcome(result);
   recorded = await afterSend(() => journal.update(entry.id, { outcome, resolved_at: new Date(ctx.clock.now()).toISOString() }));
-  action.renderResolved(result, answer, current);
-  return { kind: 'resolved', answer, result, entry: recorded };
+  return { kind: 'resolved', answer, result, entry: recorded, run: current };
 }
 
 /** `hedge journal resolve ID --landed|--not-landed`, with the flags that chose the environment. */
@@ -433,12 +444,12 @@ async function reconcileEarlier<S, R>(
   const { ageMs: age, clock } = await keyAge(ctx, entry);
   const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${entry.created_at.slice(0, 10)} ${timeOf(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
   if (found.verdict === 'landed' && found.answer !== undefined) {
-    ctx.output.note(ctx.output.chalk.yellow(`${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`));
+    ctx.notify({ kind: 'earlier-landed', level: 'caution', text: `${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`, data: { journal_id: entry.id } });
     return { kind: 'landed', answer: found.answer };
   }
   const others = attributed.uncertain;
   if (found.verdict === 'not-landed' && others.length === 0) {
-    ctx.output.note(ctx.output.chalk.yellow(`${started}. The book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`));
+    ctx.notify({ kind: 'earlier-not-landed', level: 'caution', text: `${started}. The book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`, data: { journal_id: entry.id } });
     return undefined;
   }
   if (age < lifetime) {
@@ -449,7 +460,7 @@ async function reconcileEarlier<S, R>(
   const past = `${started} is past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
   const question = `${past} The book cannot tell whether it landed: ${found.evidence}.${since}`;
   if (ctx.interactive) {
-    ctx.output.note(ctx.output.chalk.yellow(question));
+    ctx.notify({ kind: 'cannot-tell', level: 'caution', text: question, data: { journal_id: entry.id } });
     const prompter = await ctx.prompter();
     const choice = await prompter.select<'landed' | 'not-landed' | 'stop'>({
       message: `Did the ${safeText(entry.command)} of journal ${entry.id} land?`,
@@ -463,7 +474,7 @@ async function reconcileEarlier<S, R>(
     if (choice === 'not-landed') return undefined;
     if (choice === 'landed') {
       const recorded = await journal.update(entry.id, { outcome: 'done', message: 'resolved at the prompt: landed' });
-      ctx.output.success(`Journal ${entry.id} recorded as landed (done); nothing was sent.`);
+      ctx.notify({ kind: 'recorded-landed', level: 'success', text: `Journal ${entry.id} recorded as landed (done); nothing was sent.`, data: { journal_id: entry.id } });
       return { kind: 'recorded', entry: recorded };
     }
   }
@@ -481,7 +492,7 @@ async function reconcileEarlier<S, R>(
 async function alreadyDone<S, R>(ctx: CommandContext, action: WriteAction<S, R>, entry: JournalEntry): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry }> {
   const found = action.reconcile ? await action.reconcile(entry) : undefined;
   if (found?.verdict === 'landed' && found.answer !== undefined) return { kind: 'landed', answer: found.answer };
-  ctx.output.note(`Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`);
+  ctx.notify({ kind: 'already-done', level: 'note', text: `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`, data: { journal_id: entry.id } });
   return { kind: 'recorded', entry };
 }
 
@@ -636,7 +647,7 @@ async function recordSendFailure(
   await journal.update(entry.id, { outcome: 'unknown', error_code: error instanceof ApiError ? error.code : undefined, message });
   const hint = hintFor(entry);
   if (error instanceof InterruptedError || error instanceof DeclinedError) {
-    const interrupted = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, { hint, exitCode: ctx.stopExitCode });
+    const interrupted = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, { hint, stoppedBy: ctx.signal.reason });
     interrupted.idempotencyKey = entry.idempotency_key;
     return interrupted;
   }
@@ -661,7 +672,7 @@ async function recordWaitFailure(ctx: CommandContext, journal: Journal, entry: J
   }
   if (error instanceof InterruptedError) {
     const hint = `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resume}`;
-    return withKey(new InterruptedError(error.message, { hint, exitCode: ctx.stopExitCode }), entry);
+    return withKey(new InterruptedError(error.message, { hint, stoppedBy: ctx.signal.reason }), entry);
   }
   if (error instanceof UnresolvedError) {
     // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.

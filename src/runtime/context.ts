@@ -1,8 +1,6 @@
 // Everything a command touches comes from here, so a test can run any command with fake streams,
 // TTY on or off, a fake clock and a scripted prompter. Heavy pieces (the config store, the API
 // client, the prompter, the demo sandbox) are built on first use only.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { HedgeClient } from '../api/client.js';
 import type { Clock, HttpConnections } from '../api/transport.js';
 import type { Environment } from '../security/secrets.js';
@@ -10,12 +8,13 @@ import { configDir, needsProfileStore, resolveCredentials, type Env, type Resolv
 import type { ProfileStore } from '../config/profile-store.js';
 import type { Prompter } from '../ui/prompter.js';
 import type { Output } from '../ui/output.js';
+import { questionText, sayNotice, type Notice } from '../ui/notices.js';
+import type { Progress } from '../ui/spinner.js';
 import type { GlobalOptions } from './globals.js';
 import type { Io } from '../ui/terminal.js';
 import type { Journal } from '../journal/index.js';
 import type { JournalStoreChoice } from '../config/journal-store.js';
 import type { DemoHandle } from '../demo/start-demo.js';
-import { describeError, type ErrorDescription } from '../exit-codes.js';
 
 export type { DemoHandle } from '../demo/start-demo.js';
 
@@ -75,6 +74,8 @@ export interface ContextInit {
   tradeGate?: TradeGate;
   /** Absolute clock time when --timeout runs out, when it must be another context's (derive()). */
   deadline?: number;
+  /** Where the flows' notices go; unset: said on this context's output (ui/notices.ts). */
+  notify?: (notice: Notice) => void;
 }
 
 /** How long a wait lasts when --timeout does not say (`--timeout 0` means no bound at all). */
@@ -153,18 +154,6 @@ export class CommandContext {
   /** A command line to suggest, with the flags that chose the environment: `hedge --demo hedges hdg_1 --wait`. */
   hedgeCommand(...words: string[]): string {
     return ['hedge', ...this.environmentFlags, ...words].join(' ');
-  }
-
-  /**
-   * A failure as the runner reports it (CLI and agent alike): every `hedge …` command its hint
-   * names gets the flags that chose the environment, as `hedgeCommand` gives them — for the hints
-   * written below the runtime, where no context is at hand.
-   */
-  describeFailure(error: unknown): ErrorDescription {
-    const described = describeError(error);
-    const flags = this.environmentFlags;
-    if (described.hint && flags.length > 0) described.hint = withEnvironmentFlags(described.hint, flags);
-    return described;
   }
 
   /**
@@ -258,6 +247,39 @@ export class CommandContext {
     return configDir(this.env);
   }
 
+  /**
+   * The port a flow says what it is doing through (a Notice: kind, level, plain text, data): said on
+   * the output unless the context was given another listener (ContextInit.notify).
+   */
+  notify(notice: Notice): void {
+    if (this.init.notify) this.init.notify(notice);
+    else sayNotice(this.output, notice);
+  }
+
+  /**
+   * What a wait shows while it polls: a spinner on a terminal, one line in a pipe, nothing under
+   * --json (ui/spinner.ts; ora is loaded only when it spins). Stopped with the command at the latest.
+   */
+  async startProgress(label: string, since: number): Promise<Progress> {
+    const { startProgress } = await import('../ui/spinner.js');
+    return startProgress(
+      { quiet: this.globals.json, stderrIsTTY: this.io.stderrIsTTY, stderr: this.io.stderr, output: this.output, now: this.clock.now, onDispose: (stop) => this.onDispose(stop) },
+      label,
+      since,
+    );
+  }
+
+  /** The confirm port a flow asks through: the prompter's yes/no, the question styled by the ui (`live`: marked LIVE). */
+  async confirm(question: { message: string; default?: boolean; live?: boolean }): Promise<boolean> {
+    const prompter = await this.prompter();
+    return prompter.confirm({ message: questionText(this.output, question), default: question.default });
+  }
+
+  /** Whether the output is read by people (a table on a terminal): some figures are read only for them. */
+  get forPeople(): boolean {
+    return this.output.isHuman;
+  }
+
   /** --verbose lines on stderr. */
   log(line: string): void {
     if (this.globals.verbose) this.io.stderr.write(`${this.output.chalk.dim(line)}\n`);
@@ -317,37 +339,17 @@ export class CommandContext {
     return this.clientPromise;
   }
 
-  /**
-   * The wire names hedge learned from this server before (config/learned-wire.ts), and where they
-   * are kept. Read only when a config store exists; a store that cannot be read teaches nothing.
-   */
-  async learnedWire(): Promise<{ scope: import('../config/learned-wire.js').LearnedScope; names: Record<string, string> }> {
-    const credentials = await this.credentials();
-    const { learnedScopeOf, readLearned } = await import('../config/learned-wire.js');
-    const scope = learnedScopeOf(credentials);
-    if (!existsSync(join(this.configDir, 'config.json'))) return { scope, names: {} };
-    try {
-      return { scope, names: readLearned((await this.store()).read(), scope) };
-    } catch (error) {
-      this.log(`learned wire names not read: ${error instanceof Error ? error.message : String(error)}`);
-      return { scope, names: {} };
-    }
-  }
-
-  /** Keeps a wire name the client learned, and says so once (the next run starts with it). */
-  async keepLearned(scope: import('../config/learned-wire.js').LearnedScope, learned: import('../api/client.js').LearnedWire): Promise<void> {
-    const [{ saveLearned, describeScope }, { WIRE_SETTING_SOURCES }] = await Promise.all([import('../config/learned-wire.js'), import('../api/wire/unspecified.js')]);
-    const { env, profileKey } = WIRE_SETTING_SOURCES[learned.setting];
-    const what = learned.setting === 'pageSizeParam' ? (learned.value === 'none' ? 'lists take no page-size parameter' : `the page size goes as \`${learned.value}\``) : `the add/reduce amount goes as \`${learned.value}\``;
-    let kept = `kept for ${describeScope(scope)}`;
-    try {
-      await saveLearned(await this.store(), scope, profileKey, learned.value);
-    } catch (error) {
-      kept = `not kept (${error instanceof Error ? error.message : String(error)}); set ${env}=${learned.value} to keep it`;
-    }
-    this.output.note(
-      this.output.chalk.cyan(`Learned from the server: ${what} (${learned.evidence}); ${kept}. \`${this.hedgeCommand('whoami')}\` lists it, \`${this.hedgeCommand('profile', 'reset-wire')}\` forgets it, ${env} overrides it.`),
-    );
+  /** The wire names learned from this server before, read and kept (runtime/wire-memory.ts). */
+  async wireMemory(): Promise<import('./wire-memory.js').WireMemory> {
+    const [credentials, { WireMemory }] = await Promise.all([this.credentials(), import('./wire-memory.js')]);
+    return new WireMemory({
+      credentials,
+      configDir: this.configDir,
+      store: () => this.store(),
+      log: (line) => this.log(line),
+      notify: (notice) => this.notify(notice),
+      hedgeCommand: (...words) => this.hedgeCommand(...words),
+    });
   }
 
   private async buildClient(): Promise<HedgeClient> {
@@ -357,14 +359,15 @@ export class CommandContext {
       import('../api/wire/unspecified.js'),
       import('../errors.js'),
     ]);
-    const learned = await this.learnedWire();
+    const memory = await this.wireMemory();
+    const learned = await memory.read();
     const wire = resolveWireSettings(this.env, credentials.profileWire, learned.names);
     if (wire.problem) throw new UsageError(wire.problem);
     const client = createClient({
       connections: await this.connections(),
       wire: wire.settings,
       learn: (found) => {
-        const keeping = this.keepLearned(learned.scope, found);
+        const keeping = memory.keep(learned.scope, found);
         this.onDispose(() => keeping);
       },
       warn: (text) => this.output.warn(text),
@@ -428,10 +431,4 @@ export class StopSignal extends Error {
   ) {
     super(`stopped by ${signal}`);
   }
-}
-
-/** Every `hedge …` command quoted in a hint, with the flags that chose the environment (once). */
-export function withEnvironmentFlags(hint: string, flags: readonly string[]): string {
-  const prefix = `hedge ${flags.join(' ')}`;
-  return hint.replace(/`hedge (?!--demo\b|--profile\b)/g, `\`${prefix} `);
 }

@@ -8,10 +8,11 @@ import { agentTools, inputSchema } from '../../src/agent/catalogue.js';
 import { openJournal } from '../../src/journal/index.js';
 import { HEDGE_BIN, ROOT, baseEnv } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { COMMANDS } from '../../src/cli/manifest.js';
 
 const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
-const ALL_TOOLS = agentTools().map((tool) => tool.name);
-const READ_TOOLS = agentTools()
+const ALL_TOOLS = agentTools(COMMANDS).map((tool) => tool.name);
+const READ_TOOLS = agentTools(COMMANDS)
   .filter((tool) => tool.tier === 'read')
   .map((tool) => tool.name);
 
@@ -61,7 +62,7 @@ describe('hedge mcp on a test key', () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS);
     const quoteTool = tools.find((tool) => tool.name === 'quote')!;
-    expect(quoteTool.inputSchema).toEqual(inputSchema(agentTools().find((tool) => tool.name === 'quote')!, 'direct'));
+    expect(quoteTool.inputSchema).toEqual(inputSchema(agentTools(COMMANDS).find((tool) => tool.name === 'quote')!, 'direct'));
     expect(quoteTool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
 
     const quote = await call('quote', { market: MARKET, side: 'buy', notional: '10k', tenor: 3 });

@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/agent/catalogue.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { useSimulators } from '../support/simulator.js';
+import { COMMANDS } from '../../src/cli/manifest.js';
 
 const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
 const startSimulator = useSimulators();
-const tools = agentTools();
+const tools = agentTools(COMMANDS);
 
 describe('hedge tools', () => {
   it('--json on a test key: every tool with its schema, tier and offered, and no request', async () => {

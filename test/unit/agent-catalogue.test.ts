@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { callArguments, namedArgument, rawInputFor } from '../../src/agent/arguments.js';
 import { agentTools, catalogueEntry, inputSchema, offered, writeAccess, type AgentTool } from '../../src/agent/catalogue.js';
 import { ConfirmationTokens, DEFAULT_TOKEN_TTL_SECONDS, tokenTtlSeconds } from '../../src/agent/confirmation.js';
-import { UNTIL_OPTION } from '../../src/cli/manifest.js';
+import { UNTIL_OPTION, COMMANDS } from '../../src/cli/manifest.js';
 import { UsageError } from '../../src/errors.js';
 
-const tools = agentTools();
+const tools = agentTools(COMMANDS);
 const tool = (name: string): AgentTool => tools.find((candidate) => candidate.name === name)!;
 
 function refusal(run: () => unknown): string {

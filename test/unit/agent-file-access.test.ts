@@ -10,8 +10,9 @@ import { agentTools, inputSchema, type AgentTool } from '../../src/agent/catalog
 import { FileAccess, MAX_TARGET_FILE_BYTES, clientRootPaths, serverRoots } from '../../src/agent/file-access.js';
 import { UsageError } from '../../src/errors.js';
 import { tempDir } from '../support/hedge-cli.js';
+import { COMMANDS } from '../../src/cli/manifest.js';
 
-const tool = (name: string): AgentTool => agentTools().find((candidate) => candidate.name === name)!;
+const tool = (name: string): AgentTool => agentTools(COMMANDS).find((candidate) => candidate.name === name)!;
 const work = tempDir('hedge-file-access-');
 afterAll(() => work.remove());
 const signal = new AbortController().signal;

@@ -14,6 +14,8 @@ import { CommandContext } from '../../src/runtime/context.js';
 import { registerSecret } from '../../src/security/secrets.js';
 import { realClock } from '../support/client.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { COMMANDS } from '../../src/cli/manifest.js';
+import { agentTools } from '../../src/agent/catalogue.js';
 
 const LIVE_KEY = 'hpk_live_AgentGuardrailsLiveKey01';
 registerSecret(LIVE_KEY);
@@ -44,7 +46,7 @@ function toolbox(simulator: Simulator, limits: AgentLimits, options: { live?: bo
         }),
     },
     new ConfirmationTokens(120, () => 1_000_000),
-    { allowLive: options.live === true, limits },
+    { allowLive: options.live === true, limits, tools: agentTools(COMMANDS) },
   );
   const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => (await box.call(name, args, new AbortController().signal))!;
   return { box, call };

@@ -12,6 +12,8 @@ import { CommandContext } from '../../src/runtime/context.js';
 import { registerSecret } from '../../src/security/secrets.js';
 import { realClock } from '../support/client.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { COMMANDS } from '../../src/cli/manifest.js';
+import { agentTools } from '../../src/agent/catalogue.js';
 
 const LIVE_KEY = 'hpk_live_AgentToolboxLiveKey0001';
 registerSecret(LIVE_KEY);
@@ -44,7 +46,7 @@ function liveToolbox(simulator: Simulator, options: { allowLive: boolean }) {
         }),
     },
     tokens,
-    options,
+    { ...options, tools: agentTools(COMMANDS) },
   );
   const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => (await toolbox.call(name, args, new AbortController().signal))!;
   return { toolbox, call, expireTokens: () => (tokenNow += 120_000) };

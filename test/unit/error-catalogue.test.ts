@@ -9,6 +9,7 @@ import { agentTools, catalogueEntry } from '../../src/agent/catalogue.js';
 import { errorCatalogue } from '../../src/agent/error-catalogue.js';
 import { EXIT_CODES } from '../../src/exit-codes.js';
 import { ROOT } from '../support/hedge-cli.js';
+import { COMMANDS } from '../../src/cli/manifest.js';
 
 const catalogue = errorCatalogue();
 const codes = new Set(catalogue.map((entry) => entry.code));
@@ -56,7 +57,7 @@ describe('the error catalogue', () => {
   });
 
   it('each tool in hedge tools --json carries its risk and the errors it can end with', () => {
-    for (const tool of agentTools()) {
+    for (const tool of agentTools(COMMANDS)) {
       const entry = catalogueEntry(tool, 'direct', 120);
       const own = new Set(entry.errors.map((error) => error.code));
       for (const code of ['usage', 'auth', 'network', 'interrupted']) expect(own.has(code), `${tool.name}: ${code}`).toBe(true);
@@ -71,7 +72,7 @@ describe('the error catalogue', () => {
         expect(own.has('outcome_unknown')).toBe(false);
       }
     }
-    const plan = catalogueEntry(agentTools().find((tool) => tool.name === 'plan')!, 'direct', 120);
+    const plan = catalogueEntry(agentTools(COMMANDS).find((tool) => tool.name === 'plan')!, 'direct', 120);
     expect(plan.errors.map((error) => error.code)).toContain('changes');
   });
 });

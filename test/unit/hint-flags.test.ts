@@ -1,10 +1,11 @@
-// The one way a hint gets the flags that chose the environment: CommandContext.describeFailure,
+// The one way a hint gets the flags that chose the environment: describeFailure (exit-codes.ts),
 // which the CLI runner (cli/run.ts) and the agent's in-process runs (agent/invoke.ts) both report
 // through. Every `hedge …` command a hint quotes gets --demo or --profile NAME once, as
 // ctx.hedgeCommand gives them to hints written with a context at hand.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
+import { describeFailure } from '../../src/exit-codes.js';
 import { CommandContext } from '../../src/runtime/context.js';
 import type { GlobalOptions } from '../../src/runtime/globals.js';
 import { makeChalk } from '../../src/ui/color.js';
@@ -28,17 +29,17 @@ const failure = () => new UsageError('refused', { hint: 'See `hedge journal`, th
 describe('describeFailure', () => {
   it.each(['cli', 'agent'] as const)('puts --demo into every hedge command of the hint once (%s)', (origin) => {
     const ctx = context({ demo: true }, origin);
-    expect(ctx.describeFailure(failure()).hint).toBe('See `hedge --demo journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.');
+    expect(describeFailure(failure(), ctx.environmentFlags).hint).toBe('See `hedge --demo journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.');
     expect(ctx.hedgeCommand('journal')).toBe('hedge --demo journal');
   });
 
   it.each(['cli', 'agent'] as const)('puts --profile NAME in as hedgeCommand does (%s)', (origin) => {
     const ctx = context({ profile: 'ops' }, origin);
-    expect(ctx.describeFailure(failure()).hint).toBe('See `hedge --profile ops journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.');
+    expect(describeFailure(failure(), ctx.environmentFlags).hint).toBe('See `hedge --profile ops journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.');
     expect(ctx.hedgeCommand('journal')).toBe('hedge --profile ops journal');
   });
 
   it('leaves the hint alone when no flag chose the environment', () => {
-    expect(context({}, 'agent').describeFailure(failure()).hint).toBe('See `hedge journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.');
+    expect(describeFailure(failure(), context({}, 'agent').environmentFlags).hint).toBe('See `hedge journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.');
   });
 });

@@ -7,7 +7,8 @@ import type { HedgeClient } from '../../src/api/client.js';
 import type { Account, Hedge, Position } from '../../src/api/schemas.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/errors.js';
 import { describeError } from '../../src/exit-codes.js';
-import { parseWatchInterval, runWatch, type WatchOptionValues, type WatchTarget } from '../../src/flows/watch.js';
+import { parseWatchInterval, type WatchOptionValues, type WatchTarget } from '../../src/flows/watch.js';
+import { watchCommand } from '../../src/commands/watch-outcome.js';
 import { CommandContext, StopSignal, type GlobalOptions } from '../../src/runtime/context.js';
 import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
@@ -110,7 +111,7 @@ const serverDown = () => new NetworkError('GET /positions failed on the server: 
 
 /** Runs a watch to completion; `--timeout` (globals.timeout) or the controller ends it. */
 async function watch(h: Harness, target: WatchTarget, options: WatchOptionValues): Promise<number> {
-  return runWatch(h.ctx, target, options);
+  return watchCommand(h.ctx, target, options);
 }
 
 describe('--watch cadence', () => {

@@ -64,8 +64,6 @@ function closeAction(sent: string[]): WriteAction<{ status: string }, { status: 
     submitted: () => ({ order_tx_hash: '0xabc' }),
     wait: async () => ({ status: 'closed' }),
     outcome: () => 'done',
-    renderSubmitted: () => {},
-    renderResolved: () => {},
   };
 }
 

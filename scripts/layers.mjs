@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// The layer order of docs/architecture.md, top to bottom, and the check that no import climbs back
+// up it: a module may import its own layer and the layers below, never one above. The graph is
+// madge's (.madgerc: type imports and lazy import() count), so `npm run cycles` and this check see
+// the same edges. test/unit/import-layers.test.ts runs it as part of `npm test`.
+//
+//   node scripts/layers.mjs          # prints the imports that climb, exit 1 when there is one
+import madge from 'madge';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** Top to bottom. A path matches the first prefix that starts it; a file's layer is its rank. */
+export const LAYERS = [
+  { name: 'cli', paths: ['cli/'] },
+  { name: 'commands', paths: ['commands/'] },
+  { name: 'agent', paths: ['agent/'] },
+  { name: 'runner', paths: ['cli/run-command.ts'] },
+  { name: 'command contract', paths: ['cli/command-spec.ts'] },
+  { name: 'flows', paths: ['flows/'] },
+  { name: 'runtime', paths: ['runtime/'] },
+  { name: 'ui', paths: ['ui/', 'demo/'] },
+  { name: 'exit codes', paths: ['exit-codes.ts'] },
+  { name: 'api', paths: ['api/'] },
+  { name: 'journal, config', paths: ['journal/', 'config/'] },
+  { name: 'domain', paths: ['domain/'] },
+  { name: 'security', paths: ['security/'] },
+  { name: 'errors', paths: ['errors.ts', 'version.ts'] },
+  { name: 'sandbox', paths: ['sandbox/'] },
+];
+
+/** The layer of a path relative to src/; the most specific prefix wins (cli/run-command.ts before cli/). */
+export function layerOf(path) {
+  let best;
+  LAYERS.forEach((layer, rank) => {
+    for (const prefix of layer.paths) {
+      if (path.startsWith(prefix) && (!best || prefix.length > best.prefix.length)) best = { name: layer.name, rank, prefix };
+    }
+  });
+  if (!best) throw new Error(`src/${path} is in no layer of scripts/layers.mjs: add its folder to LAYERS and docs/architecture.md`);
+  return { name: best.name, rank: best.rank };
+}
+
+const root = resolve(import.meta.dirname, '..');
+
+/** madge's graph of src/ with the project's .madgerc (type imports and lazy import() included). */
+export async function importGraph() {
+  const config = JSON.parse(readFileSync(resolve(root, '.madgerc'), 'utf8'));
+  const result = await madge(resolve(root, 'src'), { ...config, tsConfig: resolve(root, config.tsConfig) });
+  return result;
+}
+
+/** Every import from a lower layer to a higher one, as `from -> to (layer up to layer)`. */
+export function climbsIn(graph) {
+  const climbs = [];
+  for (const [from, targets] of Object.entries(graph)) {
+    for (const to of targets) {
+      if (to.startsWith('..')) continue; // package.json, read by version.ts
+      const a = layerOf(from);
+      const b = layerOf(to);
+      if (b.rank < a.rank) climbs.push(`${from} -> ${to} (${a.name} up to ${b.name})`);
+    }
+  }
+  return climbs.sort();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await importGraph();
+  const climbs = climbsIn(result.obj());
+  for (const climb of climbs) console.log(climb);
+  console.log(`${climbs.length} imports climb back up a layer; ${result.circular().length} import cycles.`);
+  process.exitCode = climbs.length > 0 ? 1 : 0;
+}

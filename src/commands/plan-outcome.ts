@@ -1,0 +1,23 @@
+// Shared by plan and apply (not a command): a quoted plan shown and turned into the exit code — 0 at
+// target, `changes` (10) when it would trade, the failed pre-trade checks raised (exit 3) after it.
+import { exitCodeNamed, type ExitCode } from '../exit-codes.js';
+import { planCheckError, type QuotedPlan, type TargetPlanOptions } from '../flows/target-plan.js';
+import type { CommandContext } from '../runtime/context.js';
+import { planAsData, renderPlan } from '../ui/plan-view.js';
+import { terminalColumns } from '../ui/width.js';
+
+/** The terminal's width for the table (the stream's own when it is a TTY, else COLUMNS, else 80). */
+export function outputColumns(ctx: CommandContext): number {
+  return terminalColumns({ isTTY: ctx.io.stdoutIsTTY, columns: (ctx.io.stdout as { columns?: number }).columns, env: ctx.env });
+}
+
+/** The plan as `hedge plan` (and `apply --dry-run`) shows it; `applyWords` name the command that carries it out. */
+export async function showPlan(ctx: CommandContext, quoted: QuotedPlan, opts: TargetPlanOptions, applyWords: string[] = ['apply']): Promise<ExitCode> {
+  if (ctx.output.isJson) ctx.output.json(planAsData(quoted));
+  else {
+    const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
+    await renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance) });
+  }
+  if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted, { problemsAsData: ctx.output.isJson });
+  return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
+}

@@ -1,0 +1,156 @@
+// How the outcome of one write (open, add, reduce, close) is shown: the cards and lines that the
+// write flow's actions used to print from inside the flow (issue 37: flows return outcomes; the
+// commands hand them here). Hints name commands through `hedgeCommand`, given by the caller, so
+// that they carry the flags that chose the environment.
+import type { PositionFacts } from '../api/wire/read-position.js';
+import type { Hedge, HistoryRecord, OpenedHedge, Position, Quote, SubmittedAction } from '../api/schemas.js';
+import { formatUsd } from '../domain/money.js';
+import type { Output } from './output.js';
+import { renderClosed, renderHedge, renderPositionChange, renderSubmitted } from './trade-result.js';
+
+export type HedgeCommand = (...words: string[]) => string;
+
+/** An open that was sent and not waited for (--no-wait). */
+export function renderOpenSubmitted(output: Output, answer: OpenedHedge, hedgeCommand: HedgeCommand): void {
+  const follow = hedgeCommand('hedges', answer.hedge_id, '--wait');
+  renderSubmitted(output, answer, { title: 'Hedge submitted', footer: [`Follow it with: ${follow}`] });
+  if (!output.isHuman && !output.isJson) output.note(`Submitted ${answer.hedge_id}; follow it with: ${follow}`);
+}
+
+/** An open that resolved: filled, already closed when read, or failed on-chain (the caller raises the failure). */
+export function renderOpenResolved(output: Output, hedge: Hedge, quote?: Quote): void {
+  if (hedge.status === 'failed') {
+    renderHedge(output, hedge, { title: 'Order failed', quote });
+    return;
+  }
+  if (hedge.status === 'closed') output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
+  else if (!output.isJson) output.success(`Filled: hedge ${hedge.id}.`);
+  renderHedge(output, hedge, { title: hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled', quote });
+}
+
+const CHANGE_WORDS = {
+  add: { submittedTitle: 'Add submitted', done: (notionalUsd: number) => `Added ${formatUsd(notionalUsd)}` },
+  reduce: { submittedTitle: 'Reduce submitted', done: (notionalUsd: number) => `Reduced by ${formatUsd(notionalUsd)}` },
+} as const;
+
+/** An add or reduce that was sent and not waited for (or whose landing could not be watched). */
+export function renderChangeSubmitted(output: Output, action: 'add' | 'reduce', answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
+  renderSubmitted(output, answer, { title: CHANGE_WORDS[action].submittedTitle, footer: [`Check it with: ${hedgeCommand('positions')}`] });
+}
+
+type BookPositionShape = PositionFacts & { raw: Position };
+
+/** What an add or reduce learned, as the flow returns it (flows/trade-actions.ts `ChangeResult`). */
+export interface LandedChange {
+  action: 'add' | 'reduce';
+  market: string;
+  side: 'buy' | 'sell';
+  notionalUsd: number;
+  closed: boolean;
+  /** The side's notional after the change. */
+  afterNotionalUsd?: number;
+  position?: BookPositionShape;
+  before?: BookPositionShape;
+  hedge?: Hedge;
+  realized?: HistoryRecord;
+  quotedPrice?: number;
+  balanceBeforeUsdc?: number;
+  balanceAfterUsdc?: number;
+  /** The notional before the change, as journaled. */
+  baselineUsd?: number;
+}
+
+/** The change as it landed: people get the position before → after (or the close it became). */
+export function renderChangeLanded(output: Output, change: LandedChange, answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
+  const { action, market, side, notionalUsd } = change;
+  if (!output.isJson) {
+    const now = change.closed
+      ? 'is now closed'
+      : change.afterNotionalUsd !== undefined
+        ? `is now ${formatUsd(change.afterNotionalUsd)}${change.baselineUsd !== undefined ? ` (was ${formatUsd(change.baselineUsd)})` : ''}`
+        : 'has changed';
+    output.success(`${CHANGE_WORDS[action].done(notionalUsd)}: the ${side} hedge on ${market} ${now}.`);
+  }
+  const hedgeId = change.hedge?.id ?? answer.hedge_id ?? change.before?.hedgeId;
+  const inFull = hedgeId ? [`The hedge in full: ${hedgeCommand('hedges', hedgeId)}`] : [];
+  if (change.closed) {
+    // A reduce of about the whole position closes it: shown as a close (JSON: the hedge as today).
+    if (output.isHuman) {
+      renderClosed(output, {
+        ...answer,
+        ...(hedgeId ? { hedge_id: hedgeId } : {}),
+        status: 'closed',
+        net_margin_usd: change.before?.netMarginUsd ?? null,
+        realized: change.realized ?? null,
+      });
+      return;
+    }
+  } else {
+    // People get the position before → after instead of the whole hedge; other modes keep the
+    // hedge on stdout as the server sent it, with the same figures in a line on stderr.
+    renderPositionChange(
+      output,
+      {
+        action,
+        market,
+        side,
+        changeUsd: notionalUsd,
+        before: change.before,
+        after: change.position,
+        orderTxHash: answer.order_tx_hash ?? undefined,
+        quotedPrice: change.quotedPrice,
+        balanceBeforeUsdc: change.balanceBeforeUsdc,
+        balanceAfterUsdc: change.balanceAfterUsdc,
+      },
+      inFull,
+    );
+    if (output.isHuman) return;
+  }
+  if (change.hedge) renderHedge(output, change.hedge, { title: change.closed ? 'Hedge (closed)' : `Hedge after the ${action}` });
+  else if (change.position) renderHedge(output, change.position.raw, { title: `Position after the ${action}` });
+  else renderSubmitted(output, { ...answer, status: 'closed' }, { title: 'Position closed' });
+}
+
+/** A close that was sent and not waited for. */
+export function renderCloseSubmitted(output: Output, answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
+  renderSubmitted(output, answer, { title: 'Close submitted', footer: [`Check it with: ${hedgeCommand('positions')}`] });
+}
+
+/** A close that landed: the side is flat, with what it returned. */
+export function renderCloseLanded(output: Output, closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord }, answer: SubmittedAction): void {
+  if (!output.isJson) output.success(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
+  renderClosed(output, {
+    ...answer,
+    ...(closed.hedgeId ? { hedge_id: closed.hedgeId } : {}),
+    status: 'closed',
+    net_margin_usd: closed.estimate ?? null,
+    realized: closed.realized ?? null,
+  });
+}
+
+/** One trade's outcome as it is shown (built by flows/trade-actions.ts `tradeView` from the write flow's outcome). */
+export type TradeView =
+  | { kind: 'open-submitted'; answer: OpenedHedge }
+  | { kind: 'open-resolved'; hedge: Hedge }
+  | { kind: 'change-submitted'; action: 'add' | 'reduce'; answer: SubmittedAction }
+  | { kind: 'change-landed'; change: LandedChange; answer: SubmittedAction }
+  | { kind: 'close-submitted'; answer: SubmittedAction }
+  | { kind: 'close-landed'; closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord }; answer: SubmittedAction };
+
+/** Shows one trade's outcome; `quote` is the quote shown before an open (its price is compared with the fill). */
+export function renderTrade(output: Output, view: TradeView, hedgeCommand: HedgeCommand, quote?: Quote): void {
+  switch (view.kind) {
+    case 'open-submitted':
+      return renderOpenSubmitted(output, view.answer, hedgeCommand);
+    case 'open-resolved':
+      return renderOpenResolved(output, view.hedge, quote);
+    case 'change-submitted':
+      return renderChangeSubmitted(output, view.action, view.answer, hedgeCommand);
+    case 'change-landed':
+      return renderChangeLanded(output, view.change, view.answer, hedgeCommand);
+    case 'close-submitted':
+      return renderCloseSubmitted(output, view.answer, hedgeCommand);
+    case 'close-landed':
+      return renderCloseLanded(output, view.closed, view.answer);
+  }
+}
