@@ -1,6 +1,6 @@
 // Runs one command in-process, the way `hedge <command> --json --no-input` runs it in a pipe: its
-// own `run` with a CommandContext whose stdout and stderr are captured, output in JSON, no TTY and
-// no prompts. So a tool call goes through the same parsers, checks, live guard, write flow and
+// own `run` with a CommandContext whose output keeps the JSON document as a value (never text to
+// parse back) and whose stderr is captured, no TTY and no prompts. So a tool call goes through the same parsers, checks, live guard, write flow and
 // journal as the command typed by a person; only the streams differ.
 import { PassThrough, Writable } from 'node:stream';
 import type { Clock, HttpConnections } from '../api/transport.js';
@@ -32,7 +32,9 @@ export interface AgentSession {
 
 export interface CommandRun {
   exitCode: number;
-  /** What the command printed on stdout: its --json document. */
+  /** The command's --json document as the command made it (the value, never its text read back); null when it made none. */
+  document: unknown;
+  /** Anything it wrote on stdout as text (none of the tools' commands does; kept for what is not a document). */
   stdout: string;
   /** What it said on stderr (notes, warnings), already made safe by the output layer. */
   messages: string;
@@ -97,6 +99,7 @@ export async function runInProcess(
 ): Promise<CommandRun> {
   const stdout = new Capture();
   const stderr = new Capture();
+  const documents: unknown[] = [];
   const stdin = new PassThrough();
   stdin.end();
   const io: Io = { stdout, stderr, stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
@@ -106,7 +109,7 @@ export async function runInProcess(
     globals: callGlobals(session.globals, call.yes),
     clock: session.clock,
     signal: call.signal,
-    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now }),
+    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: session.clock.now, documents }),
     credentials: session.credentials,
     connections: session.connections,
     origin: 'agent',
@@ -128,7 +131,8 @@ export async function runInProcess(
     await ctx.dispose();
   }
   if (session.globals.verbose && stderr.text !== '') session.log?.(prefixed(tool.name, stderr.text));
-  return { exitCode, stdout: stdout.text, messages: stderr.text.trimEnd(), error };
+  const document = documents.length === 0 ? null : documents.length === 1 ? documents[0] : documents;
+  return { exitCode, document, stdout: stdout.text, messages: stderr.text.trimEnd(), error };
 }
 
 function prefixed(name: string, text: string): string {

@@ -118,7 +118,7 @@ export class AgentToolbox {
       // The dry run goes through the call's gate: a preview over a limit is refused like the call.
       const run = await runInProcess(this.session, stepTool, stepInput, { signal, yes: false, rows, gate });
       if (run.error) return this.failure(tool, args, run.error, run.messages);
-      preview[key] = parseJson(run.stdout);
+      preview[key] = run.document;
       if (run.messages) messages.push(run.messages);
       return undefined;
     };
@@ -130,7 +130,7 @@ export class AgentToolbox {
         preview[`${key}_error`] = errorAsJson(run.error);
         return undefined;
       }
-      preview[key] = parseJson(run.stdout);
+      preview[key] = run.document;
       return undefined;
     };
     const failed = await this.previewSteps(tool, input, step, preview, lookUp);
@@ -179,7 +179,8 @@ export class AgentToolbox {
   private answer(tool: AgentTool, args: Record<string, unknown>, run: CommandRun): ToolResult {
     if (run.error) return this.failure(tool, args, run.error, run.messages);
     const said = [...(run.exitCode !== 0 ? [exitCodeMeaning(run.exitCode)] : []), ...(run.messages ? [run.messages] : [])];
-    return { content: [text(run.stdout.trimEnd() || 'null'), ...(said.length > 0 ? [text(said.join('\n'))] : [])] };
+    const body = run.document !== null || run.stdout.trim() === '' ? safeJson(run.document, 2) : run.stdout.trimEnd();
+    return { content: [text(body), ...(said.length > 0 ? [text(said.join('\n'))] : [])] };
   }
 
   private failure(tool: AgentTool, args: Record<string, unknown>, description: ErrorDescription, messages: string): ToolResult {
@@ -193,12 +194,3 @@ export class AgentToolbox {
   }
 }
 
-function parseJson(stdout: string): unknown {
-  const trimmed = stdout.trim();
-  if (trimmed === '') return null;
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    return trimmed;
-  }
-}

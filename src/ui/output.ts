@@ -57,6 +57,11 @@ export interface OutputInit {
   csv?: CsvEncoder;
   /** The terminal's width when stderr is one: notes are wrapped to it in every format. */
   stderrColumns?: number;
+  /**
+   * Where JSON documents go as values instead of text on stdout: an agent's tool call takes the
+   * command's document as it was made, so nothing parses hedge's own --json text back.
+   */
+  documents?: unknown[];
 }
 
 export interface ListOptions {
@@ -106,6 +111,7 @@ export class Output {
   private readonly header: boolean;
   private readonly csv?: CsvEncoder;
   private readonly notes: Notes;
+  private readonly documents?: unknown[];
 
   constructor(init: OutputInit) {
     this.format = init.format ?? (init.mode === 'json' ? 'json' : init.mode === 'plain' ? 'tsv' : 'table');
@@ -121,6 +127,7 @@ export class Output {
     this.header = init.header !== false;
     this.csv = init.csv;
     this.notes = new Notes(init.streams.stderr, init.chalk, init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined));
+    if (init.documents && this.mode === 'json') this.documents = init.documents;
   }
 
   get isJson(): boolean {
@@ -160,6 +167,10 @@ export class Output {
    */
   json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): void {
     const shaped = this.shapeJson(data, known, how);
+    if (this.documents) {
+      this.documents.push(shaped ?? null);
+      return;
+    }
     if (this.format === 'ndjson') {
       const documents = Array.isArray(shaped) ? shaped : [shaped];
       let text = '';
@@ -176,7 +187,7 @@ export class Output {
    * when --fields or --query need the whole list first.
    */
   jsonListWriter(known: readonly FieldSpec[] = []): { add(item: unknown): void; end(): void } | undefined {
-    if (this.mode !== 'json' || this.fields || this.query) return undefined;
+    if (this.mode !== 'json' || this.fields || this.query || this.documents) return undefined;
     const stdout = this.streams.stdout;
     const ndjson = this.format === 'ndjson';
     let text = '';
@@ -207,7 +218,7 @@ export class Output {
    * --fields, --query or ndjson the list is made and json() writes it.
    */
   jsonWithList(document: Record<string, unknown>, key: string, count: number, item: (index: number) => unknown): void {
-    if (this.format !== 'json' || this.fields || this.query) {
+    if (this.format !== 'json' || this.fields || this.query || this.documents) {
       this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
       return;
     }
