@@ -151,8 +151,8 @@ export class RowScheduler {
         status.next_action_at = new Date(remembered.retryAtMs).toISOString();
         continue;
       }
-      const step = this.start(row, decision, view, steps, remembered);
       status.state = `${decision.kind} in flight`;
+      const step = this.start(row, decision, view, steps, remembered, status);
       // A dry run's steps only read: the cycle reports them done.
       if (rules.dryRun) started.push(step);
     }
@@ -160,7 +160,8 @@ export class RowScheduler {
     return { rows: statuses, serverTime: reading.serverTime };
   }
 
-  private start(row: KeepRow, decision: Actionable, view: SideView, steps: KeeperSteps, remembered: RowMemory): Promise<void> {
+  /** Starts the row's step; the row's status says how it ended once it has (what --once and a dry run report). */
+  private start(row: KeepRow, decision: Actionable, view: SideView, steps: KeeperSteps, remembered: RowMemory, status: KeepRowStatus): Promise<void> {
     const { rules, noteError, clock } = this.deps;
     const key = rowKey(row);
     const done = (async () => {
@@ -168,6 +169,7 @@ export class RowScheduler {
         await steps.act(row, decision, view);
         remembered.failures = 0;
         remembered.retryAtMs = 0;
+        status.state = rules.dryRun ? `would ${decision.kind}` : `${decision.kind} done`;
       } catch (error) {
         remembered.failures += 1;
         remembered.retryAtMs = clock.now() + backoffMs(remembered.failures, rules.intervalMs);
@@ -180,6 +182,7 @@ export class RowScheduler {
           failures: remembered.failures,
           retry_at: new Date(remembered.retryAtMs).toISOString(),
         });
+        status.state = rules.dryRun ? `${decision.kind} would be refused` : `${decision.kind} failed; retrying`;
       } finally {
         this.inFlight.delete(key);
       }

@@ -64,7 +64,7 @@ describe('RowScheduler', () => {
       { row: 'USDTNGN sell', kind: 'roll' },
       { row: 'USDTNGN buy', kind: 'roll' },
     ]);
-    expect(first.rows.map((row) => row.state)).toEqual(['roll in flight', 'roll in flight']);
+    expect(first.rows.map((row) => row.state)).toEqual(['roll in flight', 'roll done']);
     expect([...scheduler.busySides()]).toEqual(['USDTNGN sell']);
     // Next cycle: the sell row's step is still in flight (not started again); the buy row is decided anew.
     const second = await cycle();
