@@ -9,6 +9,12 @@ import type { KeepEvent, KeepRowStatus } from '../ui/keep-view.js';
 import type { KeeperClock } from './keep-clock.js';
 
 export type EventFields = Omit<KeepEvent, 'at'>;
+
+/**
+ * A flat side's re-open backs off at most this long (or one interval, when longer): the side is
+ * bare meanwhile, and a refused re-open costs only the pre-trade reads.
+ */
+export const FLAT_SIDE_BACKOFF_CAP_MS = 5 * 60_000;
 export type Actionable = Exclude<KeepDecision, { kind: 'hold' | 'skip' }>;
 
 /** The book as the rows need it, at the server's time (its Date header). */
@@ -172,7 +178,8 @@ export class RowScheduler {
         status.state = rules.dryRun ? `would ${decision.kind}` : `${decision.kind} done`;
       } catch (error) {
         remembered.failures += 1;
-        remembered.retryAtMs = clock.now() + backoffMs(remembered.failures, rules.intervalMs);
+        const capMs = decision.kind === 'reopen' ? Math.max(rules.intervalMs, FLAT_SIDE_BACKOFF_CAP_MS) : undefined;
+        remembered.retryAtMs = clock.now() + backoffMs(remembered.failures, rules.intervalMs, capMs);
         noteError(error, {
           market: row.market,
           side: row.side,

@@ -92,6 +92,13 @@ describe('RowScheduler', () => {
     expect(acted.filter((step) => step.row === 'USDTNGN sell')).toHaveLength(2);
     // Twice in a row: the wait doubles.
     expect(errors[1]).toMatchObject({ failures: 2, retry_at: new Date(START + 60_000 + 120_000).toISOString() });
+    // A flat side is bare while it waits: its re-open backs off at most 5 min, never the hour a roll may.
+    for (let failure = 3; failure <= 5; failure++) {
+      clock.advance(Date.parse(String(errors.at(-1)!.retry_at)) - clock.now());
+      await cycle();
+      await scheduler.settle();
+    }
+    expect(errors.at(-1)).toMatchObject({ failures: 5, retry_at: new Date(clock.now() + 5 * 60_000).toISOString() });
   });
 
   it('a side closed outside the keeper is one drift event, and no step, until --converge', async () => {
