@@ -92,7 +92,16 @@ export class RowScheduler {
     for (const remembered of this.memory.values()) remembered.lastDrift = undefined;
   }
 
-  async cycle(rows: readonly KeepRow[], steps: KeeperSteps, state: { unresolved: ReadonlyMap<string, string>; isStopping: () => boolean }): Promise<KeepCycle> {
+  /**
+   * One cycle. The steps it starts are waited for until `stepsDueBy` (the next cycle's time), so a
+   * cycle normally reports what its steps did; a step still running then stays in flight on its
+   * own, and the next cycle goes on without it. A dry run's steps (reads only) are always awaited.
+   */
+  async cycle(
+    rows: readonly KeepRow[],
+    steps: KeeperSteps,
+    state: { unresolved: ReadonlyMap<string, string>; isStopping: () => boolean; stepsDueBy?: number },
+  ): Promise<KeepCycle> {
     const { rules, event, noteError, clock } = this.deps;
     let reading: SideReading;
     try {
@@ -158,12 +167,24 @@ export class RowScheduler {
         continue;
       }
       status.state = `${decision.kind} in flight`;
-      const step = this.start(row, decision, view, steps, remembered, status);
-      // A dry run's steps only read: the cycle reports them done.
-      if (rules.dryRun) started.push(step);
+      started.push(this.start(row, decision, view, steps, remembered, status));
     }
-    await Promise.all(started);
+    await this.waitFor(started, rules.dryRun ? undefined : state.stepsDueBy);
     return { rows: statuses, serverTime: reading.serverTime };
+  }
+
+  private async waitFor(started: Array<Promise<void>>, dueBy: number | undefined): Promise<void> {
+    if (started.length === 0) return;
+    if (dueBy === undefined) {
+      await Promise.all(started);
+      return;
+    }
+    const timer = new AbortController();
+    try {
+      await Promise.race([Promise.all(started), this.deps.clock.sleep(Math.max(0, dueBy - this.deps.clock.now()), timer.signal)]);
+    } finally {
+      timer.abort();
+    }
   }
 
   /** Starts the row's step; the row's status says how it ended once it has (what --once and a dry run report). */

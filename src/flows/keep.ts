@@ -182,7 +182,7 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
           keeperHold = await takeKeeperLock();
         }
         const unresolved = options.dryRun ? new Map<string, string>() : await steps.finishUnfinished(scheduler.busySides());
-        const outcome = await scheduler.cycle(rows, steps, { unresolved, isStopping: () => signals.stopping });
+        const outcome = await scheduler.cycle(rows, steps, { unresolved, isStopping: () => signals.stopping, stepsDueBy: startedAt + options.intervalMs });
         // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
         if (loop.once) await scheduler.settle();
         const nextAt = loop.once || signals.stopping ? undefined : new Date(startedAt + options.intervalMs).toISOString();

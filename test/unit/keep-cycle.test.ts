@@ -20,7 +20,10 @@ function fakeClock(): KeeperClock & { advance(ms: number): void; slept: number[]
     advance(ms) {
       now += ms;
     },
-    async sleep(ms) {
+    // Time passes only when nothing else is left to run first, and not at all once woken.
+    async sleep(ms, wake) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (wake.aborted) return;
       slept.push(ms);
       now += ms;
     },
@@ -49,7 +52,8 @@ function harness(views: Record<string, SideView>, rules = { dryRun: false, conve
     },
     noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
   });
-  const cycle = () => scheduler.cycle([SELL, BUY], steps, { unresolved: new Map(), isStopping: () => false });
+  // Each cycle waits for its steps at most until the next cycle is due.
+  const cycle = () => scheduler.cycle([SELL, BUY], steps, { unresolved: new Map(), isStopping: () => false, stepsDueBy: clock.now() + rules.intervalMs });
   return { clock, events, errors, acted, behaviour, scheduler, cycle };
 }
 
@@ -57,9 +61,11 @@ const due = (notionalUsd: number): SideView => ({ position: { notionalUsd, hedge
 
 describe('RowScheduler', () => {
   it('a row whose step never ends holds only that row: the other row rolls in the same cycle and the next', async () => {
-    const { acted, behaviour, cycle, scheduler } = harness({ 'USDTNGN sell': due(2000), 'USDTNGN buy': due(1000) });
+    const { acted, behaviour, cycle, scheduler, clock } = harness({ 'USDTNGN sell': due(2000), 'USDTNGN buy': due(1000) });
     behaviour.set('USDTNGN sell', () => new Promise<void>(() => {})); // a close that never answers
     const first = await cycle();
+    // The cycle waited for its steps only until the next cycle was due.
+    expect(clock.slept).toEqual([60_000]);
     expect(acted).toEqual([
       { row: 'USDTNGN sell', kind: 'roll' },
       { row: 'USDTNGN buy', kind: 'roll' },
@@ -71,6 +77,13 @@ describe('RowScheduler', () => {
     expect(acted.filter((step) => step.row === 'USDTNGN sell')).toHaveLength(1);
     expect(acted.filter((step) => step.row === 'USDTNGN buy')).toHaveLength(2);
     expect(second.rows[0]!.state).toMatch(/^roll in flight \(\d+ s\)$/);
+  });
+
+  it('steps that end are waited for: the cycle reports them done, and sleeps no longer', async () => {
+    const { cycle, clock } = harness({ 'USDTNGN sell': {}, 'USDTNGN buy': due(1000) });
+    const reported = await cycle();
+    expect(reported.rows.map((row) => row.state)).toEqual(['reopen done', 'roll done']);
+    expect(clock.now()).toBe(START);
   });
 
   it('a failed step backs off on the injected clock, for its row only', async () => {
