@@ -24,7 +24,9 @@ import { describeHolder, isUnresolved, type Holder, type JournalEntry } from '..
 import { withAccountLock, withSideLock } from './account-lock.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import type { PlannedRequestView, RollPreview, RollView } from '../ui/roll-view.js';
+import type { PlannedRequestView, RollNote, RollOutcome, RollPreview, RollView } from '../ui/roll-view.js';
+
+export type { RollLegOutcome, RollNote, RollOutcome } from '../ui/roll-view.js';
 import { describePlannedRequest } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
@@ -52,47 +54,6 @@ export interface RollRequest {
   /** Shown before the confirmation (the command renders it; the keeper shows nothing). */
   showPreview?: (preview: RollPreview, nowMs: number) => void;
 }
-
-/** Something the roll has to say besides its result (a leg found settled, a roll set aside by --new). */
-export interface RollNote {
-  level: 'note' | 'warn';
-  text: string;
-}
-
-/** One leg of a roll as it ended: its journal entry, key and hedge. */
-export interface RollLegOutcome {
-  journalId: string | null;
-  idempotencyKey: string | null;
-  hedgeId: string | null;
-  /** The journal's outcome of the leg (filled, done, submitted, unknown, …). */
-  outcome: string;
-}
-
-/** What a roll did, for the command to render and the keeper to report: it never prints or picks an exit code. */
-export type RollOutcome =
-  | { kind: 'dry-run'; market: string; side: Side; legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>; notes: RollNote[] }
-  | {
-      kind: 'rolled';
-      market: string;
-      side: Side;
-      notionalUsd: number;
-      tenorDays: number;
-      group: string;
-      /** Finished from the journal (an earlier run's roll), not planned by this run. */
-      resumed: boolean;
-      /** The hedge being rolled: the one closed, or the one that had already settled. */
-      rolledHedgeId: string | null;
-      /** null: nothing was open to close (the side had settled, the roll opened anew). */
-      closed: RollLegOutcome | null;
-      /** landed: the new hedge was waited for and resolved (false: submitted, --no-wait or a resumed record). */
-      opened: RollLegOutcome & { maturityAt: string | null; status: string | null; landed: boolean };
-      /** Whether the side is covered now: the new hedge filled, or submitted and not failed. */
-      covered: boolean;
-      /** The new hedge failed on-chain: the command renders the roll, then fails with this. */
-      failure?: OrderFailedError;
-      view: RollView;
-      notes: RollNote[];
-    };
 
 /** One roll as the journal holds it. */
 interface RollLegs {

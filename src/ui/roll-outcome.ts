@@ -1,9 +1,8 @@
 // How a roll's outcome reads (flows/roll.ts returns it): its notes on stderr, the one-line result,
 // then the card, TSV record or JSON document of both legs. The exit code follows from it: 0, or the
 // failure's own when the new hedge failed on-chain (thrown after the card is shown).
-import type { RollOutcome } from '../flows/roll.js';
 import type { Output } from './output.js';
-import { renderRoll, renderRollDryRun } from './roll-view.js';
+import { renderRoll, renderRollDryRun, type RollOutcome } from './roll-view.js';
 import { safeText } from '../security/safe-text.js';
 
 export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand?: (...argv: string[]) => string): number {
