@@ -26,7 +26,7 @@ import { describeError } from '../exit-codes.js';
 import type { Hold } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import { liveReporter, ndjsonReporter, type KeepEvent, type KeepReporter } from '../ui/keep-view.js';
+import type { KeepEvent, KeepReporter } from '../ui/keep-view.js';
 import { Output } from '../ui/output.js';
 import { alertHook } from './keep-alerts.js';
 import { realKeeperClock, type KeeperClock } from './keep-clock.js';
@@ -61,8 +61,10 @@ export interface KeepOptions {
   movingTarget?: (ctx: CommandContext) => Promise<KeepRow[]>;
 }
 
-/** What the keeper is given besides its options: its clock, and who else hears what it does. */
+/** What the keeper is given besides its options: where its events and status go, its clock, and who else hears what it does. */
 export interface KeepServices {
+  /** The live screen or NDJSON (commands/keep.ts chooses); nothing shown when absent. */
+  reporter?: KeepReporter;
   clock?: KeeperClock;
   /** Told every event (the reporter and --alert-cmd are told too). */
   observers?: Array<(event: KeepEvent) => void>;
@@ -70,7 +72,14 @@ export interface KeepServices {
   onCycle?: (cycle: KeepCycle & { number: number; at: string }) => void;
 }
 
-export async function runKeep(ctx: CommandContext, options: KeepOptions, services: KeepServices = {}): Promise<number> {
+/**
+ * How a keeper ended, for the command to map to an exit code: stopped by a signal (`interrupted`
+ * when a second one cut its steps short), or one cycle run (`--once`, `--dry-run`) with the first
+ * error's exit code when there was one.
+ */
+export type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstErrorExitCode?: number };
+
+export async function runKeep(ctx: CommandContext, options: KeepOptions, services: KeepServices = {}): Promise<KeepOutcome> {
   const clock = services.clock ?? realKeeperClock(() => ctx.clock.now());
   // Signals first, before anything is awaited: the first SIGTERM/SIGINT ends the loop after the
   // steps in flight; a second one is left to the runner (it aborts their waits); SIGHUP re-reads.
@@ -82,7 +91,7 @@ export async function runKeep(ctx: CommandContext, options: KeepOptions, service
   }
 }
 
-async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSignals, clock: KeeperClock, services: KeepServices): Promise<number> {
+async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSignals, clock: KeeperClock, services: KeepServices): Promise<KeepOutcome> {
   if (options.file === '-' && !options.once && !options.dryRun) {
     throw new UsageError('FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.');
   }
@@ -94,7 +103,7 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
   });
   const journal = await ctx.journal();
   const identity = await identityOf(ctx);
-  const reporter: KeepReporter = await chooseReporter(ctx, options.dryRun);
+  const reporter: KeepReporter = services.reporter ?? { event: () => {}, status: () => {}, close: () => {} };
   const alerts = alertHook(options.alertCommand);
   const event = (fields: EventFields): KeepEvent => {
     // A dry run marks every event as one: nothing it says was done.
@@ -201,10 +210,10 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
     await scheduler.settle();
     if (signals.interrupted) {
       event({ event: 'stop', message: 'stopped by a second signal: the steps in progress were interrupted; their journal entries stay unresolved and the next start finishes them' });
-      return ctx.stopExitCode;
+      return { kind: 'stopped', interrupted: true };
     }
     if (signals.stopping) event({ event: 'stop', message: 'stopped by a signal after finishing the steps in flight' });
-    return loop.once ? (firstError ?? 0) : 0;
+    return loop.once ? { kind: 'one-cycle', ...(firstError === undefined ? {} : { firstErrorExitCode: firstError }) } : { kind: 'stopped', interrupted: false };
   } finally {
     await alerts.settle();
     reporter.close();
@@ -238,11 +247,6 @@ function toKeepRows(rows: Awaited<ReturnType<typeof readTargetFile>>['rows'], fi
   });
 }
 
-async function chooseReporter(ctx: CommandContext, dryRun: boolean): Promise<KeepReporter> {
-  const live = ctx.io.stdoutIsTTY && ctx.output.isHuman;
-  if (!live) return ndjsonReporter(ctx.io.stdout);
-  return liveReporter(ctx.io.stdout, () => ctx.output.columns, ctx.output.chalk, { dryRun });
-}
 
 
 /** When the target last said its rows: the file's modification time (a colleague's close after it stands). */

@@ -62,7 +62,7 @@ export function ndjsonReporter(stdout: NodeJS.WritableStream): KeepReporter {
 const EVENTS_SHOWN = 6;
 
 /** The live status on a terminal (log-update), fitted to `columns`. */
-export async function liveReporter(stdout: NodeJS.WritableStream, columns: () => number, chalk: ChalkInstance, _mode: { dryRun?: boolean } = {}): Promise<KeepReporter> {
+export async function liveReporter(stdout: NodeJS.WritableStream, columns: () => number, chalk: ChalkInstance): Promise<KeepReporter> {
   const { createLogUpdate } = await import('log-update');
   const draw = createLogUpdate(stdout, { showCursor: true });
   const recent: string[] = [];
