@@ -95,7 +95,8 @@ export function renderKeepStatus(status: KeepStatus, recent: readonly string[], 
   const lines: string[] = [];
   const next = status.next_cycle_at ? `next cycle ${clock(status.next_cycle_at)}` : '';
   const lastCycle = status.last_cycle_at ? `last cycle ${clock(status.last_cycle_at)}` : 'first cycle running';
-  const title = status.dry_run ? `hedge keep ${safeText(status.file)} · DRY RUN: nothing is sent` : `hedge keep ${safeText(status.file)}`;
+  // First on the line, so a long file name never pushes it off an 80-column screen.
+  const title = status.dry_run ? `DRY RUN: nothing is sent · hedge keep ${safeText(status.file)}` : `hedge keep ${safeText(status.file)}`;
   lines.push(fitLine(chalk.bold(title) + chalk.dim(` · ${lastCycle}${next ? ` · ${next}` : ''}${status.stopping ? ' · stopping' : ''}`)));
   lines.push('');
   for (const row of status.rows) {
