@@ -51,9 +51,14 @@ export function keeperSteps(stepContext: () => CommandContext, deps: StepDeps): 
     clockNotes.add(what);
     deps.event({ event: 'notice', code: what === 'skew' ? 'clock_skew' : 'server_time_unknown', message });
   };
-  const read = (ctx: CommandContext, rows: readonly KeepRow[]) => readSides(ctx, rows, closedByKeeper, say);
-  const noteRoll = (outcome: RollOutcome) => {
-    if (outcome.kind === 'rolled' && outcome.closed?.hedgeId) closedByKeeper.add(outcome.closed.hedgeId);
+  /** Hedge id → closed by a roll or keeper action, as the journal says (asked once per hedge). */
+  const byARoll = new Map<string, boolean>();
+  const read = (ctx: CommandContext, rows: readonly KeepRow[]) => readSides(ctx, rows, closedByKeeper, byARoll, say);
+  // What a roll is about to close is noted before it is sent: a roll whose open then fails leaves
+  // the side flat, and that side is the keeper's to re-open, not a colleague's drift.
+  const noteRoll = (outcome: RollOutcome | { closing?: string }) => {
+    if ('closing' in outcome && outcome.closing) closedByKeeper.add(outcome.closing);
+    if ('kind' in outcome && outcome.kind === 'rolled' && outcome.closed?.hedgeId) closedByKeeper.add(outcome.closed.hedgeId);
   };
   return {
     read: (rows) => read(stepContext(), rows),
@@ -74,7 +79,13 @@ export function keeperSteps(stepContext: () => CommandContext, deps: StepDeps): 
 }
 
 /** The book as the rows need it, at the server's time (its Date header), read fresh. */
-async function readSides(ctx: CommandContext, rows: readonly KeepRow[], closedByKeeper: ReadonlySet<string>, say: (what: string, message: string) => void): Promise<SideReading> {
+async function readSides(
+  ctx: CommandContext,
+  rows: readonly KeepRow[],
+  closedByKeeper: ReadonlySet<string>,
+  byARoll: Map<string, boolean>,
+  say: (what: string, message: string) => void,
+): Promise<SideReading> {
   const client = await ctx.client();
   const book = await readBook({ client, log: (line) => ctx.log(line) });
   const hedges = await client.listHedges();
@@ -86,7 +97,12 @@ async function readSides(ctx: CommandContext, rows: readonly KeepRow[], closedBy
     const position = findSide(book, row.market, row.side);
     const ofSide = hedges.filter((hedge) => sameSide(hedge, row));
     const opening = ofSide.find((hedge) => !FINAL.has(hedge.status));
-    const closed = !position && !opening ? closedOutside(ofSide[0], nowMs, closedByKeeper) : undefined;
+    let closed = !position && !opening ? closedOutside(ofSide[0], nowMs, closedByKeeper) : undefined;
+    if (closed) {
+      const rolled = byARoll.get(closed.hedgeId) ?? (await closedByARoll(ctx, closed.hedgeId));
+      byARoll.set(closed.hedgeId, rolled);
+      if (rolled) closed = undefined;
+    }
     views.set(rowKey(row), {
       ...(position
         ? { position: { notionalUsd: position.notionalUsd, hedgeId: position.hedgeId, maturityAtMs: position.maturityAt ? Date.parse(position.maturityAt) : undefined } }
@@ -118,11 +134,28 @@ function closedOutside(newest: Hedge | undefined, nowMs: number, closedByKeeper:
   return { hedgeId: newest.id, ...(Number.isFinite(closedAtMs) ? { closedAtMs } : {}) };
 }
 
+/**
+ * Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a
+ * restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift.
+ */
+async function closedByARoll(ctx: CommandContext, hedgeId: string): Promise<boolean> {
+  const entries = await (await ctx.journal()).list();
+  // A close of the hedge (a roll's close leg, a convergence's close), or a roll's open planned to replace it — not the open that made it.
+  const closes = (entry: JournalEntry) => entry.leg === 'close' || entry.request?.path?.endsWith('/close') === true;
+  return entries.some(
+    (entry) =>
+      (entry.group?.startsWith(ROLL_GROUP_PREFIX) === true || entry.group?.startsWith(KEEP_GROUP_PREFIX) === true) &&
+      ((closes(entry) && entry.hedge_id === hedgeId) || entry.context?.rolled_hedge_id === hedgeId),
+  );
+}
+
 function sameSide(hedge: Hedge, row: KeepRow): boolean {
   return hedge.market.toUpperCase() === row.market && hedge.side === row.side;
 }
 
-async function act(ctx: CommandContext, row: KeepRow, decision: Actionable, view: SideView, deps: StepDeps, noteRoll: (outcome: RollOutcome) => void): Promise<void> {
+type NoteRoll = (outcome: RollOutcome | { closing?: string }) => void;
+
+async function act(ctx: CommandContext, row: KeepRow, decision: Actionable, view: SideView, deps: StepDeps, noteRoll: NoteRoll): Promise<void> {
   const { event } = deps;
   const base = { market: row.market, side: row.side };
   switch (decision.kind) {
@@ -144,6 +177,7 @@ async function act(ctx: CommandContext, row: KeepRow, decision: Actionable, view
     }
     case 'roll': {
       const tenorDays = decision.tenorDays ?? row.tenorDays!;
+      noteRoll({ closing: decision.hedgeId });
       const outcome = await runRoll(ctx, { market: row.market, side: row.side, tenorDays, skipChecks: false, write: SEND_AND_WAIT, bookLock: false });
       noteRoll(outcome);
       event(rollEvent(outcome, base, decision.hedgeId));
@@ -282,7 +316,7 @@ function bodyField(entry: JournalEntry, name: string): unknown {
  * any unresolved action of that side (a colleague's add whose answer was lost, an action another
  * live process is running) — a new action with a new key could double it.
  */
-async function finishUnfinished(ctx: CommandContext, deps: StepDeps, busy: ReadonlySet<string>, noteRoll: (outcome: RollOutcome) => void): Promise<Map<string, string>> {
+async function finishUnfinished(ctx: CommandContext, deps: StepDeps, busy: ReadonlySet<string>, noteRoll: NoteRoll): Promise<Map<string, string>> {
   const journal = await ctx.journal();
   const sideOf = (entry: JournalEntry) => `${String(bodyField(entry, 'market') ?? '').toUpperCase()} ${String(bodyField(entry, 'side') ?? '')}`;
   const pending = (await journal.list({ pending: true })).filter((entry) => sentBy(deps.identity, entry) && !busy.has(sideOf(entry)));

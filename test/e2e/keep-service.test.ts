@@ -145,4 +145,45 @@ describe('hedge keep as a service', () => {
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
     expect(simulator.hedges().find((hedge) => hedge.id === seeded.id)!.status).toBe('filled');
   });
+
+  it('a roll whose open the server refuses after its close is the keeper\'s to cover again: re-opened, never taken for a colleague\'s drift', async () => {
+    const simulator = await startSimulator();
+    const seeded = simulator.seedOpen('sell', 2000);
+    simulator.advance(7 * DAY - HOUR / 2);
+    // The check before the close passes; the server then refuses the roll's open once.
+    simulator.sandbox.setFaults({ nextError: { count: 1, status: 400, code: 'capacity_exceeded' }, match: { method: 'POST', path: '/hedges' } });
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+    const keeper = startKeeper(simulator, file);
+    try {
+      const refused = await eventAfter(keeper, 0, (event) => event.event === 'error' && event.action === 'roll', 'the refused roll');
+      expect(refused.code).toBe('capacity_exceeded');
+      expect(simulator.hedges().find((hedge) => hedge.id === seeded.id)!.status).toBe('closed');
+      await eventAfter(keeper, 0, (event) => event.event === 'reopen' && event.side === 'sell', 'the re-open');
+      await until(() => filledActive(simulator, 'sell').length === 1, 'the re-opened fill');
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      expect(keeper.events.some((event) => event.event === 'drift')).toBe(false);
+    } finally {
+      keeper.child().kill('SIGTERM');
+      await keeper.done;
+    }
+  });
+
+  it('…and so it is after a restart: the journal shows the roll closed it', async () => {
+    const simulator = await startSimulator();
+    const seeded = simulator.seedOpen('sell', 2000);
+    simulator.advance(7 * DAY - HOUR / 2);
+    simulator.sandbox.setFaults({ nextError: { count: 1, status: 400, code: 'capacity_exceeded' }, match: { method: 'POST', path: '/hedges' } });
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+    const refused = await simulator.hedge(['keep', file, '--once']);
+    expect(refused.code, refused.stdout).toBe(3);
+    expect(simulator.hedges().find((hedge) => hedge.id === seeded.id)!.status).toBe('closed');
+    expect(simulator.active('sell')).toHaveLength(0);
+    const again = await simulator.hedge(['keep', file, '--once']);
+    expect(again.code, again.stdout).toBe(0);
+    const events = lines(again.stdout);
+    expect(events.some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
+    expect(events.some((event) => event.event === 'drift')).toBe(false);
+    await until(() => filledActive(simulator, 'sell').length === 1, 'the re-opened fill');
+    expect(activeNotional(simulator, 'sell')).toBe(2000);
+  });
 });
