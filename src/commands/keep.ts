@@ -5,6 +5,7 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { KEEP } from './keep.spec.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS, MIN_INTERVAL_MS, runKeep, type KeepOptions } from '../flows/keep.js';
+import { liveReporter, ndjsonReporter, type KeepReporter } from '../ui/keep-view.js';
 import { parseTolerance } from '../flows/target-plan.js';
 import { exposuresKeepTarget } from '../flows/exposures.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -39,6 +40,17 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
   };
 }
 
-export function run(ctx: CommandContext, input: InputOf<typeof KEEP>): Promise<number> {
-  return runKeep(ctx, parseKeepOptions(input));
+export async function run(ctx: CommandContext, input: InputOf<typeof KEEP>): Promise<number> {
+  const options = parseKeepOptions(input);
+  const outcome = await runKeep(ctx, options, { reporter: await chooseReporter(ctx) });
+  if (outcome.kind === 'one-cycle') return outcome.firstErrorExitCode ?? 0;
+  // A second signal cut the steps short: the signal's own code (143, 130); a clean stop is 0.
+  return outcome.interrupted ? ctx.stopExitCode : 0;
+}
+
+/** On a terminal (and not --json), the live status; otherwise NDJSON, one event a line. */
+async function chooseReporter(ctx: CommandContext): Promise<KeepReporter> {
+  const live = ctx.io.stdoutIsTTY && ctx.output.isHuman;
+  if (!live) return ndjsonReporter(ctx.io.stdout);
+  return liveReporter(ctx.io.stdout, () => ctx.output.columns, ctx.output.chalk);
 }

@@ -1,13 +1,16 @@
 // hedge roll MARKET SIDE --tenor D — keeps the side covered past its maturity: closes the open
 // hedge and opens the same notional for the new tenor (or opens it anew when the side has just
 // settled). One confirmation for both legs; both journaled as one action (flows/roll.ts), so an
-// interrupted roll is finished by `hedge resume` or by the same command again.
+// interrupted roll is finished by `hedge resume` or by the same command again. The flow returns
+// what the roll did; this renders it (ui/roll-outcome.ts) and picks the exit code.
 import type { InputOf } from '../cli/command-spec.js';
 import type { ROLL } from './roll.spec.js';
 import { parseMarket, parseSide, parseTenor } from '../domain/input.js';
 import { runRoll, type RollRequest } from '../flows/roll.js';
 import { writeOptionsFrom } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
+import { renderRollOutcome } from '../ui/roll-outcome.js';
+import { renderRollPreview } from '../ui/roll-view.js';
 
 export function parseRollOptions(input: InputOf<typeof ROLL>): RollRequest {
   const { args, options } = input;
@@ -20,6 +23,7 @@ export function parseRollOptions(input: InputOf<typeof ROLL>): RollRequest {
   };
 }
 
-export function run(ctx: CommandContext, input: InputOf<typeof ROLL>): Promise<number> {
-  return runRoll(ctx, parseRollOptions(input));
+export async function run(ctx: CommandContext, input: InputOf<typeof ROLL>): Promise<number> {
+  const request: RollRequest = { ...parseRollOptions(input), showPreview: (preview, nowMs) => renderRollPreview(ctx.output, preview, nowMs) };
+  return renderRollOutcome(ctx.output, await runRoll(ctx, request), (...argv) => ctx.hedgeCommand(...argv));
 }

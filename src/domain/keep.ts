@@ -6,10 +6,13 @@
 //   covered, maturing within roll_before      → roll (close, open the same notional for the row's tenor)
 //                                                unless the exposure ends by that maturity (until) → skip
 //   being opened (submitted/submitting)       → hold: never open a side twice
-//   flat (settled, closed, never opened)      → reopen the target notional, unless past until → skip
+//   flat (settled, never opened)              → reopen the target notional, unless past until → skip
+//   flat because someone closed it early      → drift (a colleague's change wins): not re-opened until
+//                                                the target says so again (the file changed since)
+//   a roll or re-open near until               → the shortest tenor that still reaches until
 //   covered with another notional             → drift (reported; brought back only with --converge)
 //   a target of 0                             → never rolled or re-opened; a position left there is drift
-import type { Side, Tenor } from './vocabulary.js';
+import { TENORS, type Side, type Tenor } from './vocabulary.js';
 
 /** The keeper's roll_before when a row does not give one. */
 export const DEFAULT_ROLL_BEFORE_MS = 3_600_000;
@@ -24,6 +27,11 @@ export interface KeepRow {
   rollBeforeMs?: number;
   /** This row's own tolerance (`keep --exposures`: the policy's band, a share of the target); the keeper's when absent. */
   toleranceUsd?: number;
+  /**
+   * When the target last said this row (the target file's modification time): a side a colleague
+   * closed before that is the target's to restore; one closed after it is the colleague's call.
+   */
+  statedAtMs?: number;
 }
 
 /** What the book shows on the row's market and side. */
@@ -32,13 +40,19 @@ export interface SideView {
   position?: { notionalUsd?: number; hedgeId?: string; maturityAtMs?: number };
   /** A hedge of this side still being opened (submitted or submitting). */
   opening?: { hedgeId: string; status: string };
+  /**
+   * The side is flat because its newest hedge was closed before its maturity by someone other
+   * than this keeper (a colleague's `hedge close`, the partner desk); when, if the server says.
+   */
+  closedOutside?: { hedgeId: string; closedAtMs?: number };
 }
 
 export type KeepDecision =
   | { kind: 'hold'; reason: string; nextActionAtMs?: number; nextAction?: 'roll' }
-  | { kind: 'roll'; notionalUsd: number; hedgeId?: string; maturityAtMs: number }
-  | { kind: 'reopen'; notionalUsd: number }
-  | { kind: 'drift'; currentUsd: number; targetUsd: number; change: 'add' | 'reduce' | 'close'; amountUsd: number; alsoRollDue: boolean }
+  | { kind: 'roll'; notionalUsd: number; hedgeId?: string; maturityAtMs: number; tenorDays?: Tenor }
+  | { kind: 'reopen'; notionalUsd: number; tenorDays?: Tenor }
+  /** change `open`: the side was closed outside the keeper; restored only with --converge (a re-open). */
+  | { kind: 'drift'; currentUsd: number; targetUsd: number; change: 'add' | 'reduce' | 'close' | 'open'; amountUsd: number; alsoRollDue: boolean; tenorDays?: Tenor }
   | { kind: 'skip'; reason: string };
 
 export interface KeepRules {
@@ -60,7 +74,12 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: Ke
   if (!position) {
     if (row.notionalUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
     if (ended) return { kind: 'skip', reason: `the exposure ended (until ${iso(row.untilMs!)}): the side is not re-opened` };
-    return { kind: 'reopen', notionalUsd: row.notionalUsd };
+    const tenorDays = tenorFor(row, nowMs);
+    const closed = view.closedOutside;
+    if (closed && !(row.statedAtMs !== undefined && closed.closedAtMs !== undefined && row.statedAtMs > closed.closedAtMs)) {
+      return { kind: 'drift', currentUsd: 0, targetUsd: row.notionalUsd, change: 'open', amountUsd: row.notionalUsd, alsoRollDue: false, ...(tenorDays ? { tenorDays } : {}) };
+    }
+    return { kind: 'reopen', notionalUsd: row.notionalUsd, ...(tenorDays ? { tenorDays } : {}) };
   }
   const current = position.notionalUsd;
   const maturity = position.maturityAtMs;
@@ -77,8 +96,22 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: Ke
   }
   if (untilBlocks) return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(row.untilMs!)})` };
   if (!rollDue) return { kind: 'hold', reason: 'covered', nextAction: 'roll', nextActionAtMs: maturity - rollBeforeMs };
-  return { kind: 'roll', notionalUsd: current ?? row.notionalUsd, hedgeId: position.hedgeId, maturityAtMs: maturity };
+  const tenorDays = tenorFor(row, nowMs);
+  return { kind: 'roll', notionalUsd: current ?? row.notionalUsd, hedgeId: position.hedgeId, maturityAtMs: maturity, ...(tenorDays ? { tenorDays } : {}) };
 }
+
+/**
+ * The tenor a new hedge of the row gets: the row's own, or — when the exposure ends (until) sooner
+ * — the shortest supported tenor that still reaches until, so no days past it are paid for.
+ */
+export function tenorFor(row: Pick<KeepRow, 'tenorDays' | 'untilMs'>, nowMs: number): Tenor | undefined {
+  if (row.tenorDays === undefined || row.untilMs === undefined) return row.tenorDays;
+  const daysLeft = Math.ceil((row.untilMs - nowMs) / DAY_MS);
+  const enough = TENORS.find((tenor) => tenor >= daysLeft);
+  return enough === undefined || enough > row.tenorDays ? row.tenorDays : enough;
+}
+
+const DAY_MS = 86_400_000;
 
 /** How long a row that failed `failures` times in a row waits before the next try: doubling, capped. */
 export function backoffMs(failures: number, intervalMs: number, capMs = 3_600_000): number {

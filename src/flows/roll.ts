@@ -24,7 +24,9 @@ import { describeHolder, isUnresolved, type Holder, type JournalEntry } from '..
 import { withAccountLock, withSideLock } from './account-lock.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import { renderRoll, renderRollDryRun, renderRollPreview, type RollView } from '../ui/roll-view.js';
+import type { PlannedRequestView, RollNote, RollOutcome, RollPreview, RollView } from '../ui/roll-view.js';
+
+export type { RollLegOutcome, RollNote, RollOutcome } from '../ui/roll-view.js';
 import { describePlannedRequest } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
@@ -43,6 +45,14 @@ export interface RollRequest {
   tenorDays: Tenor;
   skipChecks: boolean;
   write: WriteOptions;
+  /**
+   * false: the caller already holds the side's lock and decided on a fresh read of the side under
+   * it (the keeper), so the roll takes no book-wide lock — one row's roll never waits for another
+   * row's step. Default true: `hedge roll` takes the book, then the side (as apply does).
+   */
+  bookLock?: boolean;
+  /** Shown before the confirmation (the command renders it; the keeper shows nothing). */
+  showPreview?: (preview: RollPreview, nowMs: number) => void;
 }
 
 /** One roll as the journal holds it. */
@@ -161,7 +171,7 @@ function describeLegs(legs: RollLegs): string {
  * An earlier roll of the same side this run must finish instead of starting another: the one
  * --idempotency-key names, or the newest unfinished one (set aside with --new).
  */
-async function earlierRoll(ctx: CommandContext, req: RollRequest): Promise<RollLegs | undefined> {
+async function earlierRoll(ctx: CommandContext, req: RollRequest, notes: RollNote[]): Promise<RollLegs | undefined> {
   const journal = await ctx.journal();
   const key = req.write.idempotencyKey;
   if (key !== undefined) {
@@ -185,15 +195,17 @@ async function earlierRoll(ctx: CommandContext, req: RollRequest): Promise<RollL
   const legs = await legsOf(ctx, group);
   if (req.write.fresh && req.write.dryRun) {
     // A dry run changes nothing, the journal included: it only says what --new would set aside.
-    ctx.output.warn(
-      `--new would set aside the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)}); this dry run leaves it as it is.`,
-    );
+    notes.push({
+      level: 'warn',
+      text: `--new would set aside the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)}); this dry run leaves it as it is.`,
+    });
     return undefined;
   }
   if (req.write.fresh) {
-    ctx.output.warn(
-      `--new: the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)}) is set aside; this run is a new roll with new keys.`,
-    );
+    notes.push({
+      level: 'warn',
+      text: `--new: the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)}) is set aside; this run is a new roll with new keys.`,
+    });
     for (const leg of [legs.close, legs.open]) if (leg && isUnresolved(leg)) await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
     return undefined;
   }
@@ -280,7 +292,7 @@ async function sideCover(ctx: CommandContext, client: HedgeClient, market: strin
 }
 
 /** Carries the legs out from wherever the journal says they are. */
-async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs, options: { wait: boolean; positionOpen?: boolean; quote?: Quote }): Promise<Carried> {
+async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs, options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] }): Promise<Carried> {
   const journal = await ctx.journal();
   const { market, side } = legs.request;
   const actions = legActions(ctx, client, legs.group, legs.request, options.quote);
@@ -293,7 +305,7 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
       // An earlier run's close refused with no_open_hedge found the side already settled.
       close = legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge' ? { settled: true } : { entry: legs.close };
     } else if (!legs.close && options.positionOpen !== true && !findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side)) {
-      ctx.output.note(`The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`);
+      options.notes.push({ level: 'note', text: `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.` });
       close = { settled: true };
     } else {
       try {
@@ -303,7 +315,7 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
         else if (result.kind === 'recorded') close = { entry: result.entry };
       } catch (error) {
         if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
-          ctx.output.note(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
+          options.notes.push({ level: 'note', text: `Nothing to close: the ${side} hedge on ${market} had already settled or been closed.` });
           close = { settled: true };
         } else {
           // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
@@ -351,7 +363,8 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
   } catch (error) {
     const closed = close?.entry !== undefined && !close.settled;
     if (closed && isRejection(error)) {
-      ctx.output.warn(`The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`);
+      // Said with the error itself (the one line an operator sees): the side is bare now.
+      error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
     }
     // The close was sent and landed: a journal or team store lost before the open must not end
     // this roll with "nothing was sent" (exit 13). It says what was sent and that the side is bare.
@@ -368,8 +381,8 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
   }
 }
 
-/** Shows what the roll did, then fails when the new hedge failed on-chain. */
-function report(ctx: CommandContext, legs: RollLegs, carried: Carried, quote?: Quote): number {
+/** What the roll did: both legs with their keys and journal ids, and whether the side is covered now. */
+function outcomeOf(ctx: CommandContext, legs: RollLegs, carried: Carried, notes: RollNote[], resumed: boolean, quote?: Quote): RollOutcome {
   const { market, side } = legs.request;
   const hedge = carried.open.hedge ?? carried.open.answer;
   const closeEntry = carried.close?.entry ?? legs.close;
@@ -401,24 +414,43 @@ function report(ctx: CommandContext, legs: RollLegs, carried: Carried, quote?: Q
     },
   };
   const newId = view.open.hedge_id ? safeText(view.open.hedge_id) : 'the new hedge';
-  if (carried.open.hedge?.status === 'failed') {
-    renderRoll(ctx.output, view);
-    throw new OrderFailedError(
-      `The new ${days(legs.request.tenor_days)} hedge ${newId} failed on-chain: nothing was opened${view.close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
-      carried.open.hedge.id,
-      `Open it again with \`${ctx.hedgeCommand('open', market, side, String(legs.request.notional_usd), '--tenor', String(legs.request.tenor_days))}\` (a new key).`,
-    );
-  }
-  if (!ctx.output.isJson) {
-    if (carried.open.hedge) {
-      const until = typeof carried.open.hedge.maturity_at === 'string' ? ` until ${carried.open.hedge.maturity_at.slice(0, 16).replace('T', ' ')} UTC` : '';
-      ctx.output.success(`Rolled: the ${side} side of ${market} is covered by ${newId} (${days(legs.request.tenor_days)})${until}.`);
-    } else if (carried.open.answer) {
-      ctx.output.note(`Submitted ${newId}; follow it with: ${ctx.hedgeCommand('hedges', carried.open.answer.hedge_id, '--wait')}`);
-    }
-  }
-  renderRoll(ctx.output, view);
-  return 0;
+  const status = carried.open.hedge?.status ?? carried.open.answer?.status ?? null;
+  const failed = carried.open.hedge?.status === 'failed';
+  const opened = {
+    journalId: carried.open.entry.id,
+    idempotencyKey: carried.open.entry.idempotency_key ?? null,
+    hedgeId: view.open.hedge_id,
+    outcome: carried.open.entry.outcome,
+    maturityAt: typeof carried.open.hedge?.maturity_at === 'string' ? carried.open.hedge.maturity_at : null,
+    status: typeof status === 'string' ? status : null,
+    landed: carried.open.hedge !== undefined,
+  };
+  const closed = view.close ? { journalId: view.close.journal_id, idempotencyKey: closeEntry?.idempotency_key ?? null, hedgeId: view.close.hedge_id, outcome: view.close.outcome } : null;
+  const covered = !failed && (carried.open.hedge !== undefined || carried.open.answer !== undefined || ['filled', 'done', 'submitted'].includes(carried.open.entry.outcome));
+  return {
+    kind: 'rolled',
+    market,
+    side,
+    notionalUsd: legs.request.notional_usd,
+    tenorDays: legs.request.tenor_days,
+    group: legs.group,
+    rolledHedgeId: legs.rolledHedgeId ?? null,
+    closed,
+    opened,
+    covered,
+    view,
+    resumed,
+    notes,
+    ...(failed
+      ? {
+          failure: new OrderFailedError(
+            `The new ${days(legs.request.tenor_days)} hedge ${newId} failed on-chain: nothing was opened${view.close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
+            carried.open.hedge!.id,
+            `Open it again with \`${ctx.hedgeCommand('open', market, side, String(legs.request.notional_usd), '--tenor', String(legs.request.tenor_days))}\` (a new key).`,
+          ),
+        }
+      : {}),
+  };
 }
 
 /** Finishes an unfinished roll from the journal (the same roll again, or `hedge resume`). */
@@ -428,30 +460,37 @@ async function finishRoll(
   legs: RollLegs,
   options: { wait: boolean },
   guard: Awaited<ReturnType<typeof guardLiveAction>>,
-): Promise<number> {
-  ctx.output.note(
-    ctx.output.chalk.yellow(
-      `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${legs.open.created_at.slice(11, 19)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`,
-    ),
-  );
-  // A leg never sent is a new request to the server: on a live key it is confirmed like one.
-  if (legs.open.outcome === 'planned') {
+  notes: RollNote[],
+): Promise<RollOutcome> {
+  const resuming = `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${legs.open.created_at.slice(11, 19)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
+  // A leg never sent is a new request to the server: on a live key it is confirmed like one (the
+  // question says what is resumed); otherwise it is said with the result.
+  if (legs.open.outcome === 'planned' && guard.needsConfirmation) {
     const closeToSend = legs.closes && (legs.close === undefined || legs.close.outcome === 'planned');
     await guard.confirm(
-      `Finish the roll of ${legs.request.side} ${safeText(legs.request.market)}: ${closeToSend ? 'close the position, then ' : ''}open ${legs.request.notional_usd} USD for ${days(legs.request.tenor_days)}?`,
+      `${resuming}\nFinish the roll of ${legs.request.side} ${safeText(legs.request.market)}: ${closeToSend ? 'close the position, then ' : ''}open ${legs.request.notional_usd} USD for ${days(legs.request.tenor_days)}?`,
     );
+  } else {
+    notes.push({ level: 'note', text: resuming });
   }
   // An agent finishing a roll it did not journal itself trades what is left of it.
   if (ctx.tradeGate && legs.open.via !== 'agent' && legs.open.outcome === 'planned') {
     const closeToSend = legs.closes && (legs.close === undefined || isUnresolved(legs.close));
     await ctx.tradeGate.admit([{ market: legs.request.market, notionalUsd: (closeToSend ? 2 : 1) * legs.request.notional_usd }], 'roll');
   }
-  const carried = await carryOut(ctx, client, legs, { wait: options.wait });
-  return report(ctx, legs, carried);
+  const carried = await carryOut(ctx, client, legs, { wait: options.wait, notes });
+  return outcomeOf(ctx, legs, carried, notes, true);
 }
 
-/** `hedge resume ID` of any entry of a roll: finishes the whole roll. */
+/** `hedge resume ID` of any entry of a roll: finishes the whole roll, and says what it did. */
 export async function resumeRoll(ctx: CommandContext, entry: JournalEntry, options: { wait: boolean }): Promise<number> {
+  // Kept for `hedge resume` (flows/resume.ts) until it renders outcomes itself: the rendering is the ui's.
+  const { renderRollOutcome } = await import('../ui/roll-outcome.js');
+  return renderRollOutcome(ctx.output, await resumeRollOutcome(ctx, entry, options), (...argv) => ctx.hedgeCommand(...argv));
+}
+
+/** Finishes the whole roll any entry of it names; the keeper finishes its own rolls with this. */
+export async function resumeRollOutcome(ctx: CommandContext, entry: JournalEntry, options: { wait: boolean }): Promise<RollOutcome> {
   const legs = await legsOf(ctx, entry.group!);
   if (!unfinished(legs)) {
     throw new UsageError(
@@ -470,12 +509,12 @@ export async function resumeRoll(ctx: CommandContext, entry: JournalEntry, optio
         hint: `See it with \`${ctx.hedgeCommand('journal', 'show', now.open.id)}\`.`,
       });
     }
-    return withSideLock(ctx, now.request.market, now.request.side, () => finishRoll(ctx, client, now, options, guard));
+    return withSideLock(ctx, now.request.market, now.request.side, () => finishRoll(ctx, client, now, options, guard, []));
   });
 }
 
 /** The dry run of a roll still to finish: its legs with the keys the journal holds. */
-async function printUnfinishedDryRun(ctx: CommandContext, client: HedgeClient, legs: RollLegs): Promise<number> {
+async function unfinishedDryRun(ctx: CommandContext, client: HedgeClient, legs: RollLegs, notes: RollNote[]): Promise<RollOutcome> {
   const credentials = await ctx.credentials();
   const describe = (entry: JournalEntry) =>
     describePlannedRequest(
@@ -483,15 +522,14 @@ async function printUnfinishedDryRun(ctx: CommandContext, client: HedgeClient, l
       credentials.baseUrl,
       credentials.apiKey,
     );
-  ctx.output.note(`An unfinished roll of ${legs.request.market} ${legs.request.side} is in the journal (group ${safeText(legs.group)}: ${describeLegs(legs)}); without --dry-run this command finishes it.`);
-  const shown: Parameters<typeof renderRollDryRun>[1] = [];
+  notes.push({ level: 'note', text: `An unfinished roll of ${legs.request.market} ${legs.request.side} is in the journal (group ${safeText(legs.group)}: ${describeLegs(legs)}); without --dry-run this command finishes it.` });
+  const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
   if (legs.open.outcome === 'planned' && legs.closes) {
     if (legs.close && isUnresolved(legs.close)) shown.push({ leg: 'close', request: describe(legs.close), note: `resumed, journal ${legs.close.id}` });
     else if (!legs.close) shown.push({ leg: 'close', request: describePlannedRequest(client.planClose(legs.request, makeIdempotencyKey()), credentials.baseUrl, credentials.apiKey), note: 'if the side is still open' });
   }
   if (isUnresolved(legs.open)) shown.push({ leg: 'open', request: describe(legs.open), note: `journal ${legs.open.id}, ${legs.open.outcome}` });
-  renderRollDryRun(ctx.output, shown);
-  return 0;
+  return { kind: 'dry-run', market: legs.request.market, side: legs.request.side as Side, legs: shown, notes };
 }
 
 /**
@@ -527,10 +565,12 @@ async function refuseIfRolledMeanwhile(ctx: CommandContext, req: RollRequest, wa
 }
 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
-export async function runRoll(ctx: CommandContext, req: RollRequest): Promise<number> {
+export async function runRoll(ctx: CommandContext, req: RollRequest): Promise<RollOutcome> {
   const guard = await guardLiveAction(ctx, { action: 'roll a hedge (close it, then open a new one)', dryRun: req.write.dryRun });
   const client = await ctx.client();
   if (req.write.dryRun) return rollHoldingTheBook(ctx, req, guard, client);
+  // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
+  if (req.bookLock === false) return withSideLock(ctx, req.market, req.side, () => rollHoldingTheBook(ctx, req, guard, client));
   const waitingSince = ctx.clock.now();
   return withAccountLock(ctx, 'the book of this account', ['book'], async ({ waitedFor }) => {
     if (waitedFor) await refuseIfRolledMeanwhile(ctx, req, waitingSince, waitedFor);
@@ -540,9 +580,10 @@ export async function runRoll(ctx: CommandContext, req: RollRequest): Promise<nu
   });
 }
 
-async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: Awaited<ReturnType<typeof guardLiveAction>>, client: HedgeClient): Promise<number> {
-  const earlier = await earlierRoll(ctx, req);
-  if (earlier) return req.write.dryRun ? printUnfinishedDryRun(ctx, client, earlier) : finishRoll(ctx, client, earlier, { wait: req.write.wait }, guard);
+async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: Awaited<ReturnType<typeof guardLiveAction>>, client: HedgeClient): Promise<RollOutcome> {
+  const notes: RollNote[] = [];
+  const earlier = await earlierRoll(ctx, req, notes);
+  if (earlier) return req.write.dryRun ? unfinishedDryRun(ctx, client, earlier, notes) : finishRoll(ctx, client, earlier, { wait: req.write.wait }, guard, notes);
 
   const plan = await planRoll(ctx, client, req);
   if (!req.skipChecks) await checkRoll(client, req, plan);
@@ -551,21 +592,19 @@ async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: 
   const request: OpenRequest = { market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays };
   if (req.write.dryRun) {
     const credentials = await ctx.credentials();
-    const shown: Parameters<typeof renderRollDryRun>[1] = [];
+    const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
     if (plan.closing) shown.push({ leg: 'close', request: describePlannedRequest(client.planClose(request, makeIdempotencyKey()), credentials.baseUrl, credentials.apiKey) });
     shown.push({
       leg: 'open',
       request: describePlannedRequest(client.planOpen(request, makeIdempotencyKey()), credentials.baseUrl, credentials.apiKey),
       note: plan.closing ? 'sent once the close has landed' : `nothing to close: ${safeText(plan.ended!.id)} is ${safeText(plan.ended!.status)}`,
     });
-    renderRollDryRun(ctx.output, shown);
-    return 0;
+    return { kind: 'dry-run', market: req.market, side: req.side, legs: shown, notes };
   }
 
   const quote = await client.createQuote({ market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays });
   const closing = plan.closing ? { hedgeId: plan.closing.hedgeId, netMarginUsd: plan.closing.netMarginUsd, maturityAt: plan.closing.maturityAt } : undefined;
-  renderRollPreview(
-    ctx.output,
+  req.showPreview?.(
     {
       market: req.market,
       side: req.side,
@@ -592,6 +631,6 @@ async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: 
     ...(closing?.netMarginUsd === undefined ? {} : { net_margin_usd: closing.netMarginUsd }),
   });
   const legs: RollLegs = { group, request, closes: plan.closing !== undefined, rolledHedgeId, open: openEntry, netMarginUsd: closing?.netMarginUsd };
-  const carried = await carryOut(ctx, client, legs, { wait: req.write.wait, positionOpen: plan.closing !== undefined, quote });
-  return report(ctx, legs, carried, quote);
+  const carried = await carryOut(ctx, client, legs, { wait: req.write.wait, positionOpen: plan.closing !== undefined, quote, notes });
+  return outcomeOf(ctx, legs, carried, notes, false, quote);
 }

@@ -17,6 +17,8 @@ export interface RequestTarget {
   method: string;
   /** Path relative to the base path, e.g. `/hedges/add`. */
   path: string;
+  /** The parsed JSON body, when there is one: a match function may fault one side's close only. */
+  body?: unknown;
 }
 
 /** Limits injected faults to some requests, e.g. `{ method: 'POST' }` to fault only writes. */

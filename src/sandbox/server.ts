@@ -301,7 +301,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return;
     }
     const request: EngineRequest = { method, path, query, headers, body };
-    const plan = faults.plan({ method, path });
+    const plan = faults.plan({ method, path, body: body === INVALID_JSON ? undefined : body });
     const dress = (response: EngineResponse): EngineResponse => (plan.hostileText ? withHostileText(response, path) : response);
     const applied: string[] = [];
     const noteFault = (name: string): void => {

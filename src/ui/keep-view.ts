@@ -39,6 +39,8 @@ export interface KeepStatus {
   last_cycle_at?: string;
   next_cycle_at?: string;
   stopping: boolean;
+  /** A dry run: the screen says so, and what it shows is what a real run would do. */
+  dry_run?: boolean;
 }
 
 export interface KeepReporter {
@@ -94,7 +96,9 @@ export function renderKeepStatus(status: KeepStatus, recent: readonly string[], 
   const lines: string[] = [];
   const next = status.next_cycle_at ? `next cycle ${clock(status.next_cycle_at)}` : '';
   const lastCycle = status.last_cycle_at ? `last cycle ${clock(status.last_cycle_at)}` : 'first cycle running';
-  lines.push(fitLine(chalk.bold(`hedge keep ${safeText(status.file)}`) + chalk.dim(` · ${lastCycle}${next ? ` · ${next}` : ''}${status.stopping ? ' · stopping' : ''}`)));
+  // First on the line, so a long file name never pushes it off an 80-column screen.
+  const title = status.dry_run ? `DRY RUN: nothing is sent · hedge keep ${safeText(status.file)}` : `hedge keep ${safeText(status.file)}`;
+  lines.push(fitLine(chalk.bold(title) + chalk.dim(` · ${lastCycle}${next ? ` · ${next}` : ''}${status.stopping ? ' · stopping' : ''}`)));
   lines.push('');
   for (const row of status.rows) {
     const current = row.current_usd === null ? 'flat' : formatUsd(row.current_usd);
@@ -115,7 +119,9 @@ export function describeEvent(event: KeepEvent): string {
   const amount = typeof event.notional_usd === 'number' ? ` ${formatUsd(event.notional_usd)} USD` : '';
   const ids = Array.isArray(event.hedge_ids) && event.hedge_ids.length > 0 ? ` ${event.hedge_ids.map((id) => safeText(String(id))).join(' → ')}` : '';
   const message = typeof event.message === 'string' ? `: ${safeText(event.message)}` : '';
-  return `${clock(event.at)} ${event.event}${where}${amount}${ids}${message}`;
+  // A dry run did none of it: its actions read "would roll", "would reopen".
+  const kind = event.dry_run === true && ['roll', 'reopen', 'converge'].includes(event.event) ? `would ${event.event}` : event.event;
+  return `${clock(event.at)} ${kind}${where}${amount}${ids}${message}`;
 }
 
 /** When a next action is due: to the minute. */

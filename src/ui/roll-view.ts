@@ -46,6 +46,47 @@ export interface PlannedRequestView {
   body: unknown;
 }
 
+/** Something the roll has to say besides its result (a leg found settled, a roll set aside by --new). */
+export interface RollNote {
+  level: 'note' | 'warn';
+  text: string;
+}
+
+/** One leg of a roll as it ended: its journal entry, key and hedge. */
+export interface RollLegOutcome {
+  journalId: string | null;
+  idempotencyKey: string | null;
+  hedgeId: string | null;
+  /** The journal's outcome of the leg (filled, done, submitted, unknown, …). */
+  outcome: string;
+}
+
+/** What a roll did (flows/roll.ts returns it), for the command to render and the keeper to report. */
+export type RollOutcome =
+  | { kind: 'dry-run'; market: string; side: 'buy' | 'sell'; legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>; notes: RollNote[] }
+  | {
+      kind: 'rolled';
+      market: string;
+      side: 'buy' | 'sell';
+      notionalUsd: number;
+      tenorDays: number;
+      group: string;
+      /** Finished from the journal (an earlier run's roll), not planned by this run. */
+      resumed: boolean;
+      /** The hedge being rolled: the one closed, or the one that had already settled. */
+      rolledHedgeId: string | null;
+      /** null: nothing was open to close (the side had settled, the roll opened anew). */
+      closed: RollLegOutcome | null;
+      /** landed: the new hedge was waited for and resolved (false: submitted, --no-wait or a resumed record). */
+      opened: RollLegOutcome & { maturityAt: string | null; status: string | null; landed: boolean };
+      /** Whether the side is covered now: the new hedge filled, or submitted and not failed. */
+      covered: boolean;
+      /** The new hedge failed on-chain: the command renders the roll, then fails with this. */
+      failure?: Error;
+      view: RollView;
+      notes: RollNote[];
+    };
+
 /** What the confirmation shows of each leg. */
 export interface RollPreview {
   market: string;

@@ -2,83 +2,14 @@
 // header), and the test moves the server's clock with advance() instead of waiting for maturities.
 // Every assertion is on the server's own state (its hedges, its request log) or on the events the
 // keeper printed, each of which must be valid JSON.
-import type { ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../support/hedge-cli.js';
+import { activeNotional, eventAfter, filledActive, HOUR, lines, startKeeper, writeTarget } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { MARKET, useSimulators } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
-const HOUR = 3_600_000;
-
-interface KeeperRun {
-  events: Array<Record<string, any>>;
-  child: () => ChildProcess;
-  done: Promise<RunResult>;
-  ended: () => RunResult | undefined;
-}
-
-function writeTarget(simulator: Simulator, rows: string[], name = 'target.csv'): string {
-  const file = join(simulator.configDir, name);
-  writeFileSync(file, ['market,side,notional_usd,tenor_days,until,roll_before', ...rows].join('\n') + '\n');
-  return file;
-}
-
-/** Starts `hedge keep FILE` (NDJSON on stdout: not a terminal); every line is parsed as it comes. */
-function startKeeper(simulator: Simulator, file: string, extra: string[] = [], configDir?: string): KeeperRun {
-  const events: Array<Record<string, any>> = [];
-  let child: ChildProcess | undefined;
-  let ended: RunResult | undefined;
-  let buffer = '';
-  const done = simulator.hedge(['keep', file, '--interval', '2', ...extra], {
-    timeoutMs: 120_000,
-    configDir,
-    onSpawn: (spawned) => {
-      child = spawned;
-      spawned.stdout!.on('data', (chunk: string) => {
-        buffer += chunk;
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const line of lines) if (line.trim() !== '') events.push(JSON.parse(line));
-      });
-    },
-  });
-  void done.then((result) => (ended = result)).catch(() => undefined);
-  return { events, child: () => child!, done, ended: () => ended };
-}
-
-/** Waits until the keeper printed an event matching `match` (after `from` events); fails at once if it exited. */
-async function eventAfter(run: KeeperRun, from: number, match: (event: Record<string, any>) => boolean, what: string): Promise<Record<string, any>> {
-  let found: Record<string, any> | undefined;
-  await until(
-    () => {
-      const result = run.ended();
-      found = run.events.slice(from).find(match);
-      if (!found && result) throw new Error(`the keeper exited (${result.code}) before ${what}:\n${result.stderr}\n${result.stdout}`);
-      return found !== undefined;
-    },
-    what,
-    60_000,
-  );
-  return found!;
-}
-
-function activeNotional(simulator: Simulator, side: 'buy' | 'sell'): number {
-  return simulator.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
-}
-
-function filledActive(simulator: Simulator, side: 'buy' | 'sell') {
-  return simulator.active(side).filter((hedge) => hedge.status === 'filled');
-}
-
-function lines(text: string): Array<Record<string, any>> {
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line));
-}
 
 describe('hedge keep', () => {
   it('holds a 1-day sell of 2,000 through a roll and a settlement, then stops on SIGTERM with exit 0', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, decideRow, DEFAULT_ROLL_BEFORE_MS, type KeepRow } from '../../src/domain/keep.js';
+import { backoffMs, decideRow, DEFAULT_ROLL_BEFORE_MS, tenorFor, type KeepRow } from '../../src/domain/keep.js';
 import { parseTargetFile } from '../../src/domain/target-file.js';
 
 const HOUR = 3_600_000;
@@ -8,6 +8,27 @@ const row: KeepRow = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenor
 const rules = { toleranceUsd: 0 };
 
 describe('decideRow', () => {
+  it('a side a colleague closed before its maturity is drift, not re-opened, until the target says so again', () => {
+    const closed = { closedOutside: { hedgeId: 'hdg_9', closedAtMs: NOW - HOUR } };
+    expect(decideRow(row, closed, NOW, rules)).toEqual({ kind: 'drift', currentUsd: 0, targetUsd: 2000, change: 'open', amountUsd: 2000, alsoRollDue: false, tenorDays: 1 });
+    // The target file written before the close: still the colleague's call.
+    expect(decideRow({ ...row, statedAtMs: NOW - 2 * HOUR }, closed, NOW, rules).kind).toBe('drift');
+    // Written after it: the target says so again.
+    expect(decideRow({ ...row, statedAtMs: NOW - HOUR / 2 }, closed, NOW, rules)).toEqual({ kind: 'reopen', notionalUsd: 2000, tenorDays: 1 });
+    // A target of 0 stays flat either way.
+    expect(decideRow({ ...row, notionalUsd: 0 }, closed, NOW, rules).kind).toBe('hold');
+  });
+
+  it('near `until`, a re-open or roll gets the shortest tenor that still reaches it, never more than the row\'s', () => {
+    const week = { ...row, tenorDays: 7 as const };
+    expect(tenorFor({ ...week, untilMs: NOW + 20 * HOUR }, NOW)).toBe(1);
+    expect(tenorFor({ ...week, untilMs: NOW + 50 * HOUR }, NOW)).toBe(3);
+    expect(tenorFor({ ...week, untilMs: NOW + 100 * HOUR }, NOW)).toBe(7);
+    expect(tenorFor({ ...week, untilMs: NOW + 30 * 24 * HOUR }, NOW)).toBe(7);
+    expect(tenorFor({ ...row, tenorDays: 3, untilMs: NOW + 6 * 24 * HOUR }, NOW)).toBe(3);
+    expect(decideRow({ ...week, untilMs: NOW + 50 * HOUR }, {}, NOW, rules)).toEqual({ kind: 'reopen', notionalUsd: 2000, tenorDays: 3 });
+  });
+
   it('holds a covered side until roll_before ahead of its maturity, and names when it will roll', () => {
     const decision = decideRow(row, { position: { notionalUsd: 2000, hedgeId: 'hdg_1', maturityAtMs: NOW + 5 * HOUR } }, NOW, rules);
     expect(decision).toEqual({ kind: 'hold', reason: 'covered', nextAction: 'roll', nextActionAtMs: NOW + 5 * HOUR - DEFAULT_ROLL_BEFORE_MS });
@@ -16,12 +37,12 @@ describe('decideRow', () => {
   it('rolls the current notional once the maturity is within roll_before (the row may widen it)', () => {
     const view = { position: { notionalUsd: 2000, hedgeId: 'hdg_1', maturityAtMs: NOW + 2 * HOUR } };
     expect(decideRow(row, view, NOW, rules).kind).toBe('hold');
-    expect(decideRow({ ...row, rollBeforeMs: 3 * HOUR }, view, NOW, rules)).toEqual({ kind: 'roll', notionalUsd: 2000, hedgeId: 'hdg_1', maturityAtMs: NOW + 2 * HOUR });
+    expect(decideRow({ ...row, rollBeforeMs: 3 * HOUR }, view, NOW, rules)).toEqual({ kind: 'roll', notionalUsd: 2000, hedgeId: 'hdg_1', maturityAtMs: NOW + 2 * HOUR, tenorDays: 1 });
     expect(decideRow(row, view, NOW + HOUR, rules).kind).toBe('roll');
   });
 
   it('re-opens a side that settled while nobody watched, with the target notional', () => {
-    expect(decideRow(row, {}, NOW, rules)).toEqual({ kind: 'reopen', notionalUsd: 2000 });
+    expect(decideRow(row, {}, NOW, rules)).toEqual({ kind: 'reopen', notionalUsd: 2000, tenorDays: 1 });
   });
 
   it('never opens a side whose hedge is still being opened, whatever its status is called', () => {

@@ -28,4 +28,12 @@ describe('the keeper status screen', () => {
       '03-02 09:00:00 UTC roll USDTNGN sell 2,000 USD hdg_1 → hdg_2',
     );
   });
+
+  it('a dry run says so in the header, and its actions read "would"', () => {
+    const screen = renderKeepStatus({ ...status, dry_run: true }, [], 80, chalk);
+    expect(screen.split('\n')[0]).toContain('DRY RUN: nothing is sent');
+    expect(renderKeepStatus(status, [], 80, chalk)).not.toContain('DRY RUN');
+    expect(describeEvent({ event: 'reopen', at: '2026-03-02T09:00:00.000Z', market: 'USDTNGN', side: 'sell', notional_usd: 2000, dry_run: true })).toBe('03-02 09:00:00 UTC would reopen USDTNGN sell 2,000 USD');
+    expect(describeEvent({ event: 'error', at: '2026-03-02T09:00:00.000Z', dry_run: true, message: 'refused' })).toBe('03-02 09:00:00 UTC error: refused');
+  });
 });

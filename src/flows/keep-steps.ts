@@ -1,0 +1,363 @@
+// What a keeper cycle does on the server, through the flows every write already uses: a roll is
+// `hedge roll` (its own journal group, the close then the open), a re-open is an open through the one
+// write flow (a `keep-…` group), a convergence an add/reduce/close. Each is decided again under the
+// side's lock on a fresh read of that side — only the side's: one row's step never waits for
+// another's. Events are built from what the flows return (their outcomes), never from their output.
+import { randomBytes } from 'node:crypto';
+import type { HedgeClient, OpenRequest } from '../api/client.js';
+import type { Hedge } from '../api/schemas.js';
+import { decideRow, rowKey, type KeepDecision, type KeepRow, type SideView } from '../domain/keep.js';
+import { preTradeProblem } from '../domain/pre-trade.js';
+import { HedgeError, HeldError } from '../errors.js';
+import { isUnresolved, type JournalEntry } from '../journal/index.js';
+import type { CommandContext } from '../runtime/context.js';
+import { safeText } from '../security/safe-text.js';
+import { withSideLock } from './account-lock.js';
+import type { Actionable, EventFields, KeeperSteps, SideReading } from './keep-cycle.js';
+import type { KeepEvent } from '../ui/keep-view.js';
+import { findSide, readBook } from './positions.js';
+import { fetchPreTradeFacts } from './pre-trade.js';
+import { finishJournaled, sentBy } from './resume.js';
+import { resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll, type RollOutcome } from './roll.js';
+import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from './trade-actions.js';
+import { runWrite, type WriteOptions } from './write-flow.js';
+import type { Identity } from './identity.js';
+
+/** Every re-open or convergence of a keeper is journaled under a group starting with this. */
+export const KEEP_GROUP_PREFIX = 'keep-';
+/** A server clock further than this from ours is said once (the keeper still acts on the server's: maturities are its). */
+const SKEW_WORTH_SAYING_MS = 5 * 60_000;
+const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
+/** The keeper's steps are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
+const QUIETLY = { confirmed: true } as const;
+/** Statuses after which a hedge is no longer being opened; anything else (unknown ones too) is in progress. */
+const FINAL = new Set(['filled', 'closed', 'failed']);
+
+export interface StepDeps {
+  dryRun: boolean;
+  converge: boolean;
+  toleranceUsd: number;
+  event: (fields: EventFields) => KeepEvent;
+  noteError: (error: unknown, fields: Omit<EventFields, 'event'>) => void;
+  identity: Identity;
+}
+
+/** The keeper's steps on the server, each under `stepContext()` (its output silent, its signal the keeper's). */
+export function keeperSteps(stepContext: () => CommandContext, deps: StepDeps): KeeperSteps & { finishUnfinished(busy: ReadonlySet<string>): Promise<Map<string, string>> } {
+  const clockNotes = new Set<string>();
+  /** Hedges this keeper closed itself (a roll's close): a side flat after one of these is not a colleague's. */
+  const closedByKeeper = new Set<string>();
+  const say = (what: string, message: string) => {
+    if (clockNotes.has(what)) return;
+    clockNotes.add(what);
+    deps.event({ event: 'notice', code: what === 'skew' ? 'clock_skew' : 'server_time_unknown', message });
+  };
+  /** Hedge id → closed by a roll or keeper action, as the journal says (asked once per hedge). */
+  const byARoll = new Map<string, boolean>();
+  const read = (ctx: CommandContext, rows: readonly KeepRow[]) => readSides(ctx, rows, closedByKeeper, byARoll, say);
+  // What a roll is about to close is noted before it is sent: a roll whose open then fails leaves
+  // the side flat, and that side is the keeper's to re-open, not a colleague's drift.
+  const noteRoll = (outcome: RollOutcome | { closing?: string }) => {
+    if ('closing' in outcome && outcome.closing) closedByKeeper.add(outcome.closing);
+    if ('kind' in outcome && outcome.kind === 'rolled' && outcome.closed?.hedgeId) closedByKeeper.add(outcome.closed.hedgeId);
+  };
+  return {
+    read: (rows) => read(stepContext(), rows),
+    async act(row, first, firstView) {
+      const ctx = stepContext();
+      if (deps.dryRun) return wouldAct(ctx, row, first, firstView, deps);
+      await withSideLock(ctx, row.market, row.side, async () => {
+        const fresh = await read(ctx, [row]);
+        const view = fresh.views.get(rowKey(row)) ?? {};
+        const decision = decideRow(row, view, fresh.nowMs, deps);
+        if (decision.kind === 'hold' || decision.kind === 'skip') return;
+        if (decision.kind === 'drift' && !deps.converge && !decision.alsoRollDue) return;
+        await act(ctx, row, decision, view, deps, noteRoll);
+      });
+    },
+    finishUnfinished: (busy) => finishUnfinished(stepContext(), deps, busy, noteRoll),
+  };
+}
+
+/** The book as the rows need it, at the server's time (its Date header), read fresh. */
+async function readSides(
+  ctx: CommandContext,
+  rows: readonly KeepRow[],
+  closedByKeeper: ReadonlySet<string>,
+  byARoll: Map<string, boolean>,
+  say: (what: string, message: string) => void,
+): Promise<SideReading> {
+  const client = await ctx.client();
+  const book = await readBook({ client, log: (line) => ctx.log(line) });
+  const hedges = await client.listHedges();
+  const serverNow = client.transport.serverNow();
+  const local = ctx.clock.now();
+  const nowMs = serverNow ?? local;
+  const views = new Map<string, SideView>();
+  for (const row of rows) {
+    const position = findSide(book, row.market, row.side);
+    const ofSide = hedges.filter((hedge) => sameSide(hedge, row));
+    const opening = ofSide.find((hedge) => !FINAL.has(hedge.status));
+    let closed = !position && !opening ? closedOutside(ofSide[0], nowMs, closedByKeeper) : undefined;
+    if (closed) {
+      const rolled = byARoll.get(closed.hedgeId) ?? (await closedByARoll(ctx, closed.hedgeId));
+      byARoll.set(closed.hedgeId, rolled);
+      if (rolled) closed = undefined;
+    }
+    views.set(rowKey(row), {
+      ...(position
+        ? { position: { notionalUsd: position.notionalUsd, hedgeId: position.hedgeId, maturityAtMs: position.maturityAt ? Date.parse(position.maturityAt) : undefined } }
+        : {}),
+      ...(opening && !position ? { opening: { hedgeId: opening.id, status: opening.status } } : {}),
+      ...(closed ? { closedOutside: closed } : {}),
+    });
+  }
+  if (serverNow === undefined) {
+    say('no-date', 'The server sends no Date header: maturities are compared with this machine\'s clock.');
+  } else if (Math.abs(serverNow - local) > SKEW_WORTH_SAYING_MS) {
+    const minutes = Math.round((serverNow - local) / 60_000);
+    say('skew', `The server's clock is ${Math.abs(minutes)} min ${minutes > 0 ? 'ahead of' : 'behind'} this machine's: maturities are compared with the server's.`);
+  }
+  return { views, nowMs, serverTime: serverNow === undefined ? undefined : new Date(serverNow).toISOString() };
+}
+
+/**
+ * The side's newest hedge, closed before its maturity by someone other than this keeper: a
+ * colleague's close (design.md: a colleague's manual change wins). One that reached its maturity
+ * settled, and is re-opened. `closed_at` is read when the server sends it (the spec does not show it).
+ */
+function closedOutside(newest: Hedge | undefined, nowMs: number, closedByKeeper: ReadonlySet<string>): SideView['closedOutside'] {
+  if (!newest || newest.status !== 'closed' || closedByKeeper.has(newest.id)) return undefined;
+  const maturity = typeof newest.maturity_at === 'string' ? Date.parse(newest.maturity_at) : NaN;
+  if (!(maturity > nowMs)) return undefined;
+  const closedAt = (newest as Record<string, unknown>).closed_at;
+  const closedAtMs = typeof closedAt === 'string' ? Date.parse(closedAt) : NaN;
+  return { hedgeId: newest.id, ...(Number.isFinite(closedAtMs) ? { closedAtMs } : {}) };
+}
+
+/**
+ * Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a
+ * restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift.
+ */
+async function closedByARoll(ctx: CommandContext, hedgeId: string): Promise<boolean> {
+  const entries = await (await ctx.journal()).list();
+  // A close of the hedge (a roll's close leg, a convergence's close), or a roll's open planned to replace it — not the open that made it.
+  const closes = (entry: JournalEntry) => entry.leg === 'close' || entry.request?.path?.endsWith('/close') === true;
+  return entries.some(
+    (entry) =>
+      (entry.group?.startsWith(ROLL_GROUP_PREFIX) === true || entry.group?.startsWith(KEEP_GROUP_PREFIX) === true) &&
+      ((closes(entry) && entry.hedge_id === hedgeId) || entry.context?.rolled_hedge_id === hedgeId),
+  );
+}
+
+function sameSide(hedge: Hedge, row: KeepRow): boolean {
+  return hedge.market.toUpperCase() === row.market && hedge.side === row.side;
+}
+
+type NoteRoll = (outcome: RollOutcome | { closing?: string }) => void;
+
+async function act(ctx: CommandContext, row: KeepRow, decision: Actionable, view: SideView, deps: StepDeps, noteRoll: NoteRoll): Promise<void> {
+  const { event } = deps;
+  const base = { market: row.market, side: row.side };
+  switch (decision.kind) {
+    case 'drift': {
+      if (decision.change === 'open') {
+        if (deps.converge) await act(ctx, row, { kind: 'reopen', notionalUsd: decision.targetUsd, ...(decision.tenorDays ? { tenorDays: decision.tenorDays } : {}) }, view, deps, noteRoll);
+        return;
+      }
+      if (deps.converge) {
+        const entry = await converge(ctx, row, decision);
+        event({ event: 'converge', ...base, notional_usd: decision.amountUsd, action: decision.change, journal_id: entry.id, idempotency_key: entry.idempotency_key, hedge_ids: entry.hedge_id ? [entry.hedge_id] : [] });
+      }
+      if (decision.alsoRollDue && view.position?.maturityAtMs !== undefined) {
+        // What the side holds now: the target once converged, the drifted notional otherwise.
+        const notionalUsd = deps.converge ? decision.targetUsd : decision.currentUsd;
+        await act(ctx, row, { kind: 'roll', notionalUsd, hedgeId: view.position.hedgeId, maturityAtMs: view.position.maturityAtMs }, view, deps, noteRoll);
+      }
+      return;
+    }
+    case 'roll': {
+      const tenorDays = decision.tenorDays ?? row.tenorDays!;
+      noteRoll({ closing: decision.hedgeId });
+      const outcome = await runRoll(ctx, { market: row.market, side: row.side, tenorDays, skipChecks: false, write: SEND_AND_WAIT, bookLock: false });
+      noteRoll(outcome);
+      event(rollEvent(outcome, base, decision.hedgeId));
+      return;
+    }
+    case 'reopen': {
+      const request = openRequest(row, decision.notionalUsd, decision.tenorDays);
+      const client = await ctx.client();
+      const group = newGroup(ctx);
+      const result = await runWrite(ctx, { ...openAction(ctx, client, request, { argv: openArgv(request), group, leg: 'reopen' }), ...QUIETLY }, SEND_AND_WAIT);
+      if (result.kind === 'dry-run') return;
+      const hedge = result.kind === 'resolved' ? result.result : undefined;
+      if (hedge?.status === 'failed') throw new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`);
+      event({
+        event: 'reopen',
+        ...base,
+        notional_usd: decision.notionalUsd,
+        tenor_days: request.tenor_days,
+        hedge_ids: result.entry.hedge_id ? [result.entry.hedge_id] : [],
+        journal_id: result.entry.id,
+        journal_group: group,
+        idempotency_key: result.entry.idempotency_key,
+      });
+      return;
+    }
+  }
+}
+
+function openRequest(row: KeepRow, notionalUsd: number, tenorDays: KeepRow['tenorDays']): OpenRequest {
+  return {
+    market: row.market,
+    side: row.side,
+    notional_usd: notionalUsd,
+    tenor_days: tenorDays ?? row.tenorDays!,
+    ...(row.clientReference ? { client_reference: row.clientReference } : {}),
+  };
+}
+
+/** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group. */
+function rollEvent(outcome: RollOutcome, base: { market: string; side: string; resumed?: boolean }, oldHedgeId?: string): EventFields {
+  if (outcome.kind !== 'rolled') return { event: 'roll', ...base, dry_run: true };
+  const hedgeIds = [oldHedgeId ?? outcome.rolledHedgeId ?? outcome.closed?.hedgeId, outcome.opened.hedgeId].filter((id): id is string => typeof id === 'string');
+  return {
+    event: 'roll',
+    ...base,
+    tenor_days: outcome.tenorDays,
+    notional_usd: outcome.notionalUsd,
+    hedge_ids: hedgeIds,
+    journal_id: outcome.opened.journalId ?? undefined,
+    journal_group: outcome.group,
+    idempotency_key: outcome.opened.idempotencyKey ?? undefined,
+    covered: outcome.covered,
+    ...(outcome.notes.length > 0 ? { messages: outcome.notes.map((note) => safeText(note.text)) } : {}),
+  };
+}
+
+/**
+ * --dry-run: what a real run would do, validated as it would be — the market listed and open, the
+ * notional within the side's capacity and the account's exposure headroom (a roll's counted after
+ * its close) — said with "would"; a refusal is the error event a real run would give.
+ */
+async function wouldAct(ctx: CommandContext, row: KeepRow, decision: Actionable, view: SideView, deps: StepDeps): Promise<void> {
+  const base = { market: row.market, side: row.side, dry_run: true };
+  const client = await ctx.client();
+  const check = async (notionalUsd: number, freedUsd: number) => {
+    const facts = await fetchPreTradeFacts(client);
+    const after = freedUsd === 0 ? facts : withFreed(facts, row, freedUsd);
+    const problem = preTradeProblem(after, { market: row.market, side: row.side, notionalUsd, action: 'open' });
+    if (problem) throw problem;
+  };
+  switch (decision.kind) {
+    case 'roll': {
+      await check(decision.notionalUsd, decision.notionalUsd);
+      const tenorDays = decision.tenorDays ?? row.tenorDays;
+      deps.event({ event: 'roll', ...base, notional_usd: decision.notionalUsd, hedge_ids: decision.hedgeId ? [decision.hedgeId] : [], maturity_at: new Date(decision.maturityAtMs).toISOString(), tenor_days: tenorDays, message: `would roll: close ${decision.hedgeId ?? 'the position'}, then open ${decision.notionalUsd} USD for ${tenorDays} days` });
+      return;
+    }
+    case 'reopen': {
+      await check(decision.notionalUsd, 0);
+      const tenorDays = decision.tenorDays ?? row.tenorDays;
+      deps.event({ event: 'reopen', ...base, notional_usd: decision.notionalUsd, tenor_days: tenorDays, message: `would open ${decision.notionalUsd} USD for ${tenorDays} days` });
+      return;
+    }
+    case 'drift': {
+      if (!deps.converge) return;
+      if (decision.change === 'open' || decision.change === 'add') await check(decision.amountUsd, 0);
+      const what = decision.change === 'open' ? 're-open' : decision.change;
+      deps.event({ event: 'converge', ...base, notional_usd: decision.amountUsd, action: decision.change, message: `would ${what} ${decision.amountUsd} USD to reach the target of ${decision.targetUsd}` });
+      return;
+    }
+  }
+}
+
+function withFreed(facts: Awaited<ReturnType<typeof fetchPreTradeFacts>>, row: KeepRow, freedUsd: number): Awaited<ReturnType<typeof fetchPreTradeFacts>> {
+  return {
+    markets: facts.markets.map((market) =>
+      market.market.toUpperCase() === row.market ? { ...market, available_capacity_usd: { ...market.available_capacity_usd, [row.side]: market.available_capacity_usd[row.side] + freedUsd } } : market,
+    ),
+    account: { ...facts.account, available_exposure_usd: facts.account.available_exposure_usd + freedUsd },
+  };
+}
+
+/** --converge: one add, reduce or close through the write flow, journaled in a keep group. */
+async function converge(ctx: CommandContext, row: KeepRow, decision: Extract<KeepDecision, { kind: 'drift' }>): Promise<JournalEntry> {
+  const client = await ctx.client();
+  const group = newGroup(ctx);
+  const { market, side } = row;
+  const change = decision.change;
+  if (change === 'open') throw new HedgeError('A flat side is re-opened, not converged.');
+  const result =
+    change === 'close'
+      ? await runWrite(ctx, { ...closeAction(ctx, client, { market, side }, { argv: closeArgv({ market, side }), group, leg: 'converge' }), ...QUIETLY }, SEND_AND_WAIT)
+      : await runWrite(
+          ctx,
+          { ...changeAction(ctx, client, change, { market, side, notional_usd: decision.amountUsd }, { argv: changeArgv(change, { market, side, notional_usd: decision.amountUsd }), group, leg: 'converge' }), ...QUIETLY },
+          SEND_AND_WAIT,
+        );
+  if (result.kind === 'dry-run') throw new HedgeError('Nothing was sent for the convergence.');
+  return result.entry;
+}
+
+function newGroup(ctx: CommandContext): string {
+  return `${KEEP_GROUP_PREFIX}${new Date(ctx.clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+}
+
+function bodyField(entry: JournalEntry, name: string): unknown {
+  const body = entry.request?.body;
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+/**
+ * Before every cycle: each roll or keeper action this account left unresolved (a keeper killed
+ * mid-step, an answer lost) is finished with its own keys, the book reconciled first by the write
+ * flow — except a side whose step is in flight in this keeper (that step is finishing it). Returns,
+ * per side, why it must be left alone this cycle: an action still unresolved after the attempt, or
+ * any unresolved action of that side (a colleague's add whose answer was lost, an action another
+ * live process is running) — a new action with a new key could double it.
+ */
+async function finishUnfinished(ctx: CommandContext, deps: StepDeps, busy: ReadonlySet<string>, noteRoll: NoteRoll): Promise<Map<string, string>> {
+  const journal = await ctx.journal();
+  const sideOf = (entry: JournalEntry) => `${String(bodyField(entry, 'market') ?? '').toUpperCase()} ${String(bodyField(entry, 'side') ?? '')}`;
+  const pending = (await journal.list({ pending: true })).filter((entry) => sentBy(deps.identity, entry) && !busy.has(sideOf(entry)));
+  const done = new Set<string>();
+  for (const entry of [...pending].reverse()) {
+    const group = entry.group;
+    if (!group || !(group.startsWith(ROLL_GROUP_PREFIX) || group.startsWith(KEEP_GROUP_PREFIX)) || done.has(group)) continue;
+    done.add(group);
+    const base = { market: String(bodyField(entry, 'market') ?? ''), side: String(bodyField(entry, 'side') ?? ''), resumed: true };
+    try {
+      if (group.startsWith(ROLL_GROUP_PREFIX)) {
+        const outcome = await resumeRollOutcome(ctx, entry, { wait: true });
+        noteRoll(outcome);
+        deps.event(rollEvent(outcome, base));
+      } else if (isUnresolved(entry)) {
+        const client: HedgeClient = await ctx.client();
+        const result = await finishJournaled(ctx, client, entry, { wait: true, present: (action) => ({ ...action, ...QUIETLY }) });
+        if (!result || result.kind === 'dry-run') continue;
+        const kind = entry.leg === 'reopen' ? 'reopen' : 'converge';
+        deps.event({ event: kind, ...base, notional_usd: bodyField(entry, 'notional_usd') ?? bodyField(entry, 'amount_usd'), journal_id: result.entry.id, journal_group: group, idempotency_key: result.entry.idempotency_key, hedge_ids: result.entry.hedge_id ? [result.entry.hedge_id] : [] });
+      }
+    } catch (error) {
+      // Another live process running it is not a failure of this keeper: the side just waits for it.
+      if (!(error instanceof HeldError)) deps.noteError(error, { ...base, phase: 'resume', journal_id: entry.id });
+    }
+  }
+  const still = new Map<string, string>();
+  for (const entry of (await journal.list({ pending: true })).filter((candidate) => sentBy(deps.identity, candidate))) {
+    const market = bodyField(entry, 'market');
+    const side = bodyField(entry, 'side');
+    if (typeof market !== 'string' || typeof side !== 'string') continue;
+    const key = `${market.toUpperCase()} ${side}`;
+    if (still.has(key) || busy.has(key)) continue;
+    const holder = await journal.holderOf(entry.id);
+    still.set(
+      key,
+      holder
+        ? `${entry.command} in progress by another process (pid ${holder.pid} on ${safeText(holder.host)}, journal ${entry.id}): left alone until it resolves`
+        : `the ${entry.command} of journal ${entry.id} is unresolved (${entry.outcome}): left alone until it is finished by its key`,
+    );
+  }
+  return still;
+}

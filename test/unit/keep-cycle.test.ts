@@ -1,0 +1,199 @@
+// The keeper's cycle and loop on a fake clock with fake steps: rows on their own (a step that never
+// ends holds only its row), back-offs timed on the injected clock, drift said once and left alone,
+// and the loop's spacing — no server, no real waits.
+import { describe, expect, it } from 'vitest';
+import type { KeepRow, SideView } from '../../src/domain/keep.js';
+import type { KeeperClock } from '../../src/flows/keep-clock.js';
+import { RowScheduler, runCycles, type Actionable, type EventFields, type KeeperSteps } from '../../src/flows/keep-cycle.js';
+
+const HOUR = 3_600_000;
+const START = Date.parse('2026-03-02T09:00:00Z');
+const SELL: KeepRow = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 };
+const BUY: KeepRow = { market: 'USDTNGN', side: 'buy', notionalUsd: 1000, tenorDays: 3 };
+
+function fakeClock(): KeeperClock & { advance(ms: number): void; slept: number[] } {
+  let now = START;
+  const slept: number[] = [];
+  return {
+    now: () => now,
+    slept,
+    advance(ms) {
+      now += ms;
+    },
+    // Time passes only when nothing else is left to run first, and not at all once woken.
+    async sleep(ms, wake) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (wake.aborted) return;
+      slept.push(ms);
+      now += ms;
+    },
+  };
+}
+
+function harness(views: Record<string, SideView>, rules = { dryRun: false, converge: false, intervalMs: 60_000, toleranceUsd: 0 }) {
+  const clock = fakeClock();
+  const events: EventFields[] = [];
+  const errors: Array<Record<string, unknown>> = [];
+  const acted: Array<{ row: string; kind: string }> = [];
+  const behaviour = new Map<string, () => Promise<void>>();
+  const steps: KeeperSteps = {
+    read: async () => ({ views: new Map(Object.entries(views)), nowMs: clock.now() }),
+    async act(row: KeepRow, decision: Actionable) {
+      acted.push({ row: `${row.market} ${row.side}`, kind: decision.kind });
+      await (behaviour.get(`${row.market} ${row.side}`) ?? (async () => {}))();
+    },
+  };
+  const scheduler = new RowScheduler({
+    rules,
+    clock,
+    event: (fields) => {
+      events.push(fields);
+      return { at: new Date(clock.now()).toISOString(), ...fields } as never;
+    },
+    noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
+  });
+  // Each cycle waits for its steps at most until the next cycle is due.
+  const cycle = () => scheduler.cycle([SELL, BUY], steps, { unresolved: new Map(), isStopping: () => false, stepsDueBy: clock.now() + rules.intervalMs });
+  return { clock, events, errors, acted, behaviour, scheduler, cycle };
+}
+
+const due = (notionalUsd: number): SideView => ({ position: { notionalUsd, hedgeId: `hdg_${notionalUsd}`, maturityAtMs: START + HOUR / 2 } });
+
+describe('RowScheduler', () => {
+  it('a row whose step never ends holds only that row: the other row rolls in the same cycle and the next', async () => {
+    const { acted, behaviour, cycle, scheduler, clock } = harness({ 'USDTNGN sell': due(2000), 'USDTNGN buy': due(1000) });
+    behaviour.set('USDTNGN sell', () => new Promise<void>(() => {})); // a close that never answers
+    const first = await cycle();
+    // The cycle waited for its steps only until the next cycle was due.
+    expect(clock.slept).toEqual([60_000]);
+    expect(acted).toEqual([
+      { row: 'USDTNGN sell', kind: 'roll' },
+      { row: 'USDTNGN buy', kind: 'roll' },
+    ]);
+    expect(first.rows.map((row) => row.state)).toEqual(['roll in flight', 'roll done']);
+    expect([...scheduler.busySides()]).toEqual(['USDTNGN sell']);
+    // Next cycle: the sell row's step is still in flight (not started again); the buy row is decided anew.
+    const second = await cycle();
+    expect(acted.filter((step) => step.row === 'USDTNGN sell')).toHaveLength(1);
+    expect(acted.filter((step) => step.row === 'USDTNGN buy')).toHaveLength(2);
+    expect(second.rows[0]!.state).toMatch(/^roll in flight \(\d+ s\)$/);
+  });
+
+  it('steps that end are waited for: the cycle reports them done, and sleeps no longer', async () => {
+    const { cycle, clock } = harness({ 'USDTNGN sell': {}, 'USDTNGN buy': due(1000) });
+    const reported = await cycle();
+    expect(reported.rows.map((row) => row.state)).toEqual(['reopen done', 'roll done']);
+    expect(clock.now()).toBe(START);
+  });
+
+  it('a failed step backs off on the injected clock, for its row only', async () => {
+    const { acted, behaviour, cycle, clock, errors, scheduler } = harness({ 'USDTNGN sell': {}, 'USDTNGN buy': due(1000) });
+    behaviour.set('USDTNGN sell', async () => {
+      throw new Error('capacity');
+    });
+    await cycle();
+    await scheduler.settle();
+    expect(errors).toEqual([expect.objectContaining({ message: 'capacity', side: 'sell', action: 'reopen', failures: 1, retry_at: new Date(START + 60_000).toISOString() })]);
+    clock.advance(30_000);
+    const waiting = await cycle();
+    expect(waiting.rows[0]).toMatchObject({ state: 'backing off after 1 failure', next_action: 'reopen', next_action_at: new Date(START + 60_000).toISOString() });
+    expect(acted.filter((step) => step.row === 'USDTNGN sell')).toHaveLength(1);
+    expect(acted.filter((step) => step.row === 'USDTNGN buy')).toHaveLength(2);
+    clock.advance(30_000);
+    await cycle();
+    await scheduler.settle();
+    expect(acted.filter((step) => step.row === 'USDTNGN sell')).toHaveLength(2);
+    // Twice in a row: the wait doubles.
+    expect(errors[1]).toMatchObject({ failures: 2, retry_at: new Date(START + 60_000 + 120_000).toISOString() });
+    // A flat side is bare while it waits: its re-open backs off at most 5 min, never the hour a roll may.
+    for (let failure = 3; failure <= 5; failure++) {
+      clock.advance(Date.parse(String(errors.at(-1)!.retry_at)) - clock.now());
+      await cycle();
+      await scheduler.settle();
+    }
+    expect(errors.at(-1)).toMatchObject({ failures: 5, retry_at: new Date(clock.now() + 5 * 60_000).toISOString() });
+  });
+
+  it('a side closed outside the keeper is one drift event, and no step, until --converge', async () => {
+    const views = { 'USDTNGN sell': { closedOutside: { hedgeId: 'hdg_7' } }, 'USDTNGN buy': { position: { notionalUsd: 1000, hedgeId: 'hdg_b', maturityAtMs: START + 48 * HOUR } } };
+    const { acted, events, cycle } = harness(views);
+    await cycle();
+    await cycle();
+    expect(acted).toEqual([]);
+    const drifts = events.filter((event) => event.event === 'drift');
+    expect(drifts).toEqual([expect.objectContaining({ side: 'sell', change: 'open', notional_usd: 0, target_usd: 2000, hedge_ids: ['hdg_7'] })]);
+    expect(String(drifts[0]!.message)).toMatch(/not re-opened until the target/);
+
+    const converging = harness(views, { dryRun: false, converge: true, intervalMs: 60_000, toleranceUsd: 0 });
+    await converging.cycle();
+    expect(converging.acted).toEqual([{ row: 'USDTNGN sell', kind: 'drift' }]);
+  });
+
+  it('a dry run waits for its (read-only) steps, so the cycle reports them', async () => {
+    const { acted, behaviour, cycle } = harness({ 'USDTNGN sell': {}, 'USDTNGN buy': due(1000) }, { dryRun: true, converge: false, intervalMs: 60_000, toleranceUsd: 0 });
+    let finished = 0;
+    behaviour.set('USDTNGN sell', async () => {
+      await Promise.resolve();
+      finished += 1;
+    });
+    await cycle();
+    expect(finished).toBe(1);
+    expect(acted.map((step) => step.kind)).toEqual(['reopen', 'roll']);
+  });
+});
+
+describe('runCycles', () => {
+  it('runs a cycle every interval on the injected clock, and stops when told', async () => {
+    const clock = fakeClock();
+    let stopping = false;
+    const starts: number[] = [];
+    await runCycles({ once: false, intervalMs: 60_000, minIntervalMs: 2_000, clock }, { get stopping() { return stopping; }, sleep: (ms) => (stopping ? Promise.resolve() : clock.sleep(ms, new AbortController().signal)) }, async (number, startedAt) => {
+      starts.push(startedAt - START);
+      clock.advance(5_000); // the cycle's own work takes 5 s
+      if (number === 3) stopping = true;
+    });
+    expect(starts).toEqual([0, 60_000, 120_000]);
+    // A stop wakes the sleep at once (as the keeper's signals do).
+    expect(clock.slept).toEqual([55_000, 55_000]);
+  });
+
+  it('a wake-up before the minimum spacing sleeps again: cycles stay at least 2 s apart', async () => {
+    const clock = fakeClock();
+    let stopping = false;
+    const sleeps: number[] = [];
+    let woken = false;
+    await runCycles(
+      { once: false, intervalMs: 60_000, minIntervalMs: 2_000, clock },
+      {
+        get stopping() {
+          return stopping;
+        },
+        async sleep(ms) {
+          if (stopping) return;
+          sleeps.push(ms);
+          // The first sleep is cut short by a SIGHUP after 500 ms.
+          if (!woken) {
+            woken = true;
+            clock.advance(500);
+            return;
+          }
+          clock.advance(ms);
+        },
+      },
+      async (number) => {
+        if (number === 2) stopping = true;
+      },
+    );
+    expect(sleeps).toEqual([60_000, 59_500]);
+  });
+
+  it('--once runs one cycle and never sleeps', async () => {
+    const clock = fakeClock();
+    let cycles = 0;
+    await runCycles({ once: true, intervalMs: 60_000, minIntervalMs: 2_000, clock }, { stopping: false, sleep: (ms) => clock.sleep(ms, new AbortController().signal) }, async () => {
+      cycles += 1;
+    });
+    expect(cycles).toBe(1);
+    expect(clock.slept).toEqual([]);
+  });
+});
