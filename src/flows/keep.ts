@@ -6,7 +6,8 @@
 // request of its own.
 //
 // Safety, in order:
-//  - one keeper per account: the journal's `keep` lock, held for the keeper's life, dies with it;
+//  - one keeper per account: its `keep` lock on the account (keeper-lock.ts: the team store, or the
+//    per-user keeper folder every config folder shares), held for the keeper's life, dies with it;
 //  - before every cycle, what the journal shows unfinished for this account (a roll, a keeper's
 //    action) is finished by its own key; a side with an action still unresolved (or one another
 //    live process is running) is left alone until it resolves: never a second action with a new key;
@@ -16,7 +17,6 @@
 //  - SIGTERM/SIGINT let the current step finish (its journal entries resolved) and exit 0; a
 //    second one stops the step's wait (the journal keeps the action unresolved) and exits with the
 //    signal's code; SIGHUP re-reads the target file before the next cycle.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { OpenRequest } from '../api/client.js';
@@ -26,7 +26,7 @@ import { HedgeError, HeldError, StateError, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
-import { safeJson, safeText } from '../security/safe-text.js';
+import { safeText } from '../security/safe-text.js';
 import { childEnvironment } from '../security/child-env.js';
 import { liveReporter, ndjsonReporter, type KeepEvent, type KeepReporter, type KeepRowStatus } from '../ui/keep-view.js';
 import { Output } from '../ui/output.js';
@@ -39,6 +39,8 @@ import { readTargetFile } from './target-plan.js';
 import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from './trade-actions.js';
 import { identityOf, runWrite, type WriteOptions } from './write-flow.js';
 import { finishJournaled, sentBy } from './resume.js';
+import { keeperLockPlace, takeKeeperLock as takeAccountKeeperLock } from './keeper-lock.js';
+import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
 export const KEEP_GROUP_PREFIX = 'keep-';
@@ -46,10 +48,6 @@ export const KEEP_GROUP_PREFIX = 'keep-';
 export const MIN_INTERVAL_MS = 2_000;
 export const DEFAULT_INTERVAL_MS = 60_000;
 export const MAX_INTERVAL_MS = 86_400_000;
-/** An --alert-cmd that has not finished by then is stopped (its whole process group): a hook must never hold the keeper up. */
-const ALERT_COMMAND_BOUND_MS = 10_000;
-/** At most this many hooks run at once; an event past that is not sent to the hook (it is still in the events). */
-const ALERTS_AT_ONCE = 4;
 /** A server clock further than this from ours is said once (the keeper still acts on the server's: maturities are its). */
 const SKEW_WORTH_SAYING_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
@@ -62,6 +60,8 @@ export interface KeepOptions {
   converge: boolean;
   toleranceUsd: number;
   alertCommand?: string;
+  /** Issue 38's service parts (keeper-service.ts): --alert-url, --alert-headroom, --metrics. */
+  service?: Pick<KeeperServiceOptions, 'alertUrl' | 'alertHeadroomUsd' | 'metrics'>;
   /**
    * `keep --exposures` (issue 39): the target is recomputed before every cycle (due dates pass,
    * buckets change, the price moves) instead of read from a target file; see flows/exposures.ts.
@@ -170,32 +170,24 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
     action: 'keep the book at the target: roll, re-open and (with --converge) change hedges without asking again',
     dryRun: options.dryRun,
   });
-  const journal = await ctx.journal();
+  await ctx.journal();
   const identity = await identityOf(ctx);
   const reporter: KeepReporter = await chooseReporter(ctx);
-  const alerts = alertHook(ctx, options.alertCommand);
+  // keeper-service: heartbeat, alerts, metrics (issue 38); started once the lock is held.
+  let service: KeeperService | undefined;
   const event = (fields: EventFields): KeepEvent => {
     const full = { at: new Date(ctx.clock.now()).toISOString(), ...fields } as KeepEvent;
     reporter.event(full);
-    if (full.event === 'error' || full.event === 'drift') alerts.send(full, (problem) => reporter.event({ at: full.at, event: 'error', code: 'alert_cmd', message: problem }));
+    service?.observe(full); // keeper-service
     return full;
   };
 
   // One keeper per account: held for the keeper's life, released by its exit (kill -9 included).
   // A team store that restarts ends the session holding it: the keeper acts on nothing until it has
   // taken it again (another keeper that took it meanwhile wins: this one stops, exit 11).
-  const keeperScope = `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
-  const takeKeeperLock = async (): Promise<Hold> => {
-    const taken = await journal.lock(keeperScope, { waitMs: 0 });
-    if (!taken.held) {
-      const { holder } = taken;
-      throw new HeldError(
-        `Another keeper already holds this account (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)}); this one did not start.`,
-        { hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), or run \`${ctx.hedgeCommand('keep', options.file, '--dry-run')}\` to see what it is doing.`, holder },
-      );
-    }
-    return taken.hold;
-  };
+  // keeper-lock: the lock is on the account (the team store, or the per-user keeper folder every config folder shares).
+  const lockPlace = options.dryRun ? undefined : await keeperLockPlace(ctx, identity);
+  const takeKeeperLock = (): Promise<Hold> => takeAccountKeeperLock(ctx, lockPlace!, options.file);
   let keeperHold = options.dryRun ? undefined : await takeKeeperLock();
   const releaseLock = () => keeperHold?.release() ?? Promise.resolve();
 
@@ -226,6 +218,7 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
   const deps: CycleDeps = { options, memory, event, noteError, messages, identity, clockNotes: new Set() };
 
   try {
+    service = await startKeeperService(ctx, identity, lockPlace, { file: options.file, intervalMs: options.intervalMs, toleranceUsd: options.toleranceUsd, dryRun: options.dryRun, alertCommand: options.alertCommand, ...options.service }, event); // keeper-service
     event({ event: 'start', file: options.file, rows: rows.length, dry_run: options.dryRun, pid: process.pid, interval_s: options.intervalMs / 1000, environment: identity.environment });
     if (!confirmed && !signals.stopping) {
       const preview = await readSides(stepContext(), rows, deps);
@@ -270,6 +263,7 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
         if (!(error instanceof StateError) || options.once || options.dryRun) throw error;
         noteError(error, { phase: 'cycle', message: `the journal cannot be used (${describeError(error).message}); nothing is done until it answers again, retried every cycle` });
       }
+      await service.endCycle(stepContext()); // keeper-service: alerts, heartbeat, metrics
       if (options.once || options.dryRun) break;
       // A SIGHUP wakes the sleep to re-read the file, but cycles stay at least the polling advice apart.
       do await signals.sleep(Math.max(0, lastCycleStart + options.intervalMs - ctx.clock.now()));
@@ -282,7 +276,7 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
     if (signals.stopping) event({ event: 'stop', message: 'stopped by a signal after finishing the current step' });
     return options.once || options.dryRun ? (firstError ?? 0) : 0;
   } finally {
-    await alerts.settle();
+    await service?.stop(); // keeper-service
     reporter.close();
     await releaseLock?.().catch(() => {});
     // The steps' contexts keep the shared connections open; the keeper is the last to use them.
@@ -697,65 +691,6 @@ function describeDecision(decision: KeepDecision): string {
     case 'skip':
       return decision.reason;
   }
-}
-
-interface AlertHook {
-  send(event: KeepEvent, onProblem: (message: string) => void): void;
-  /** Waits for the hooks still running (each bounded). */
-  settle(): Promise<void>;
-}
-
-/**
- * --alert-cmd: each error and drift event as JSON on the command's stdin, through /bin/sh. Bounded
- * (its whole process group is killed at the bound), a few at once, a streak of the same error sent
- * once, and never fatal to the keeper: a problem with the hook is an event of its own.
- */
-function alertHook(ctx: CommandContext, command: string | undefined): AlertHook {
-  const running = new Set<Promise<void>>();
-  let lastErrorCode: string | undefined;
-  return {
-    send(event, onProblem) {
-      if (!command) return;
-      if (event.event === 'error') {
-        const streak = `${String(event.code)}|${String(event.market ?? '')}|${String(event.side ?? '')}|${String(event.phase ?? '')}`;
-        if (streak === lastErrorCode) return;
-        lastErrorCode = streak;
-      }
-      if (running.size >= ALERTS_AT_ONCE) {
-        onProblem(`--alert-cmd: ${ALERTS_AT_ONCE} hooks are still running; this ${event.event} event was not sent to it.`);
-        return;
-      }
-      const hook = runAlertCommand(command, event, onProblem).finally(() => running.delete(hook));
-      running.add(hook);
-    },
-    async settle() {
-      await Promise.all(running);
-    },
-  };
-}
-
-function runAlertCommand(command: string, event: KeepEvent, onProblem: (message: string) => void): Promise<void> {
-  return new Promise((resolve) => {
-    // The hook gets the event, not the keeper's secrets: the key and the store URL are left out of its environment.
-    const child = spawn('/bin/sh', ['-c', command], { stdio: ['pipe', 'ignore', 'ignore'], detached: true, env: hookEnvironment(process.env) });
-    const timer = setTimeout(() => {
-      try {
-        // detached: the shell leads its own process group, so everything it started stops too.
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-      onProblem(`--alert-cmd did not finish within ${ALERT_COMMAND_BOUND_MS / 1000} s and was stopped.`);
-    }, ALERT_COMMAND_BOUND_MS);
-    child.on('error', (error) => onProblem(`--alert-cmd could not run: ${safeText(error.message)}`));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code !== 0 && code !== null) onProblem(`--alert-cmd exited ${code} for a ${event.event} event.`);
-      resolve();
-    });
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(`${safeJson(event)}\n`);
-  });
 }
 
 /** The keeper's environment less what carries a secret (the API key, the team store's URL, a PostgreSQL password). */
