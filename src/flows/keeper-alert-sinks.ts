@@ -3,6 +3,7 @@
 // Both are bounded (10 s), a few at once, and never awaited by the cycle: a slow hook or webhook
 // never delays a roll; a problem with one is told back (an `error` event, code alert_cmd/alert_url).
 import { spawn } from 'node:child_process';
+import { request } from 'undici';
 import type { AlertNotice } from '../domain/keeper-alerts.js';
 import { UsageError } from '../errors.js';
 import { isLoopbackHost } from '../security/base-url.js';
@@ -117,7 +118,6 @@ function runAlertCommand(command: string, line: string, onProblem: (message: str
 
 async function postAlert(url: string, line: string, onProblem: (message: string) => void): Promise<void> {
   try {
-    const { request } = await import('undici');
     // One bound for the whole delivery: connecting, sending, the answer and its body.
     const response = await request(url, {
       method: 'POST',
