@@ -4,6 +4,7 @@
 // the headroom read for `--alert-headroom`. It watches the keeper's events and is told when a cycle
 // ends; nothing here decides or sends a trade.
 import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import type { AlertNotice, HeadroomReading } from '../domain/keeper-alerts.js';
 import { NO_ALERTS, rowKeyOf, stepAlerts, type AlertState } from '../domain/keeper-alerts.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -107,7 +108,8 @@ export async function startKeeperService(
     since: new Date(startedAtMs).toISOString(),
     config_dir: ctx.configDir,
     journal: (journal as { location?: string }).location ?? ctx.configDir,
-    file: options.file,
+    // Absolute: status is read from other folders.
+    file: options.file === '-' ? '-' : resolve(options.file),
     account: { environment: identity.environment, host: identity.host, key_id: identity.keyId },
     interval_s: options.intervalMs / 1000,
     updated_at: new Date(startedAtMs).toISOString(),

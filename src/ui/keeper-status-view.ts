@@ -57,7 +57,7 @@ export function renderKeeperStatus(status: KeeperStatusView, options: { columns:
     rows.push(['Heartbeat', `${status.heartbeat_age_s ?? '?'} s ago`]);
     rows.push(['Errors', beat.errors === 0 ? '0' : `${beat.errors}; last ${utc(beat.last_error!.at)} ${safeText(beat.last_error!.code)}: ${safeText(beat.last_error!.message)}`]);
     const money = (value: number | null) => (value === null ? 'not known yet' : `${value.toFixed(2)} USD`);
-    rows.push(['Rolls', `${beat.rolls.count}; carry ${money(beat.rolls.carry_usd)}, fees ${money(beat.rolls.fees_usd)}`]);
+    rows.push(['Rolls', beat.rolls.count === 0 ? '0' : `${beat.rolls.count}; carry ${money(beat.rolls.carry_usd)}, fees ${money(beat.rolls.fees_usd)} (of the hedges rolled out)`]);
     for (const row of beat.rows) {
       const next = row.next_action ? `; ${safeText(row.next_action)}${row.next_action_at ? ` at ${utc(row.next_action_at)}` : ''}` : '';
       rows.push([`${safeText(row.market)} ${safeText(row.side)}`, `${row.current_usd ?? 0} of ${row.target_usd} USD: ${safeText(row.state)}${next}`]);
