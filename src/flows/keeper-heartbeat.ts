@@ -60,6 +60,12 @@ export interface Heartbeat {
   actions: Record<string, number>;
   rolls: RollTotals;
   rows: KeepRowStatus[];
+  /**
+   * The alerts active at this heartbeat (without the events that started them): the next keeper of
+   * the account — cron's next --once, a restart — carries them on, so a condition is not alerted
+   * again at every run and its recovery is still sent.
+   */
+  alerts?: Array<{ key: string; cause: string; market?: string; side?: string; message: string; since: string }>;
   /** Set when the keeper stopped by itself (a signal, --once): not dead, just not running. */
   stopped_at?: string;
 }

@@ -6,11 +6,11 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { AlertNotice, HeadroomReading } from '../domain/keeper-alerts.js';
-import { NO_ALERTS, rowKeyOf, stepAlerts, type AlertState } from '../domain/keeper-alerts.js';
+import { NO_ALERTS, rowKeyOf, stepAlerts, type ActiveAlert, type AlertCause, type AlertState } from '../domain/keeper-alerts.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { KeepEvent, KeepRowStatus } from '../ui/keep-view.js';
 import { alertSinks, parseAlertUrl, type AlertSinks } from './keeper-alert-sinks.js';
-import { heartbeatFile, HEARTBEAT_VERSION, staleAfterMs, writeHeartbeat, type Heartbeat } from './keeper-heartbeat.js';
+import { heartbeatFile, HEARTBEAT_VERSION, readHeartbeat, staleAfterMs, writeHeartbeat, type Heartbeat } from './keeper-heartbeat.js';
 import type { KeeperLockPlace } from './keeper-lock.js';
 import type { KeeperMetrics } from './keeper-metrics.js';
 import { UsageError } from '../errors.js';
@@ -98,7 +98,9 @@ export async function startKeeperService(
       ? alertSinks({ command: options.alertCommand, url: options.alertUrl, onProblem: (code, message) => emit({ event: 'error', code, message }) })
       : undefined;
 
-  let alerts: AlertState = NO_ALERTS;
+  const path = place ? heartbeatFile(place.dir, place.scope) : undefined;
+  // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts carry on.
+  let alerts: AlertState = path ? carriedAlerts(readHeartbeat(path)) : NO_ALERTS;
   let pending: KeepEvent[] = [];
   const rollsToPrice: string[] = [];
   const heartbeat: Heartbeat = {
@@ -123,9 +125,9 @@ export async function startKeeperService(
     rolls: { count: 0, carry_usd: null, fees_usd: null },
     rows: [],
   };
-  const path = place ? heartbeatFile(place.dir, place.scope) : undefined;
   const beat = () => {
     if (!path) return;
+    heartbeat.alerts = [...alerts.active.values()].map(({ trigger: _trigger, ...alert }) => alert);
     heartbeat.updated_at = new Date(ctx.clock.now()).toISOString();
     try {
       writeHeartbeat(path, heartbeat);
@@ -198,6 +200,15 @@ export async function startKeeperService(
     emit({ event: 'alert', alert: notice.alert, cause: notice.cause, ...(notice.market !== undefined ? { market: notice.market, side: notice.side } : {}), message: notice.text, since: notice.since });
     sinks?.send(notice);
   }
+}
+
+function carriedAlerts(previous: Heartbeat | undefined): AlertState {
+  if (!previous?.alerts?.length) return NO_ALERTS;
+  const active = new Map<string, ActiveAlert>();
+  for (const alert of previous.alerts) {
+    if (typeof alert.key === 'string' && typeof alert.since === 'string') active.set(alert.key, { ...alert, cause: alert.cause as AlertCause });
+  }
+  return { active, rows: new Map(previous.rows.map((row) => [rowKeyOf(row.market, row.side), row])) };
 }
 
 /** GET /account and GET /markets: the exposure headroom and each row's capacity on its side. */

@@ -150,6 +150,24 @@ describe('hedge keep as a service', () => {
     expect(keeper.events.filter((event) => event.event === 'alert')).toHaveLength(4);
   });
 
+  it('cron-style --once runs carry their alerts on: a row refused at every run is alerted once, and its recovery is sent by a later run', async () => {
+    const simulator = await startSimulator({ exposureCapUsd: 50_000 });
+    const file = writeTarget(simulator.configDir, [`${MARKET},sell,900000,1`]);
+    const commandLog = join(simulator.configDir, 'alerts.ndjson');
+    for (let run = 0; run < 3; run += 1) {
+      const result = await simulator.hedge(['keep', file, '--once', '--alert-cmd', `cat >> ${commandLog}`]);
+      expect(result.code, result.stderr).toBe(3);
+    }
+    expect(simulator.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(3);
+    const alerted = () => readFileSync(commandLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(alerted().map((alert) => `${alert.alert} ${alert.cause}`)).toEqual(['started refused']);
+    writeTarget(simulator.configDir, [`${MARKET},sell,1000,1`]);
+    expect((await simulator.hedge(['keep', file, '--once'])).code).toBe(0);
+    await until(() => activeNotional(simulator, 'sell') === 1000 && simulator.active('sell')[0]!.status === 'filled', 'the fill');
+    expect((await simulator.hedge(['keep', file, '--once', '--alert-cmd', `cat >> ${commandLog}`])).code).toBe(0);
+    expect(alerted().map((alert) => `${alert.alert} ${alert.cause}`)).toEqual(['started refused', 'recovered refused']);
+  });
+
   it('`hedge keep status` from another config folder shows the running keeper (exit 0), then a keeper killed with -9 as dead (exit 15)', async () => {
     const simulator = await startSimulator();
     const home = tempDir('hedge-home-');
