@@ -8,7 +8,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir, type RunResult } from '../support/hedge-cli.js';
+import { describeWithPostgres } from '../support/postgres.js';
 import { until } from '../support/polling.js';
+import { teamOf } from '../support/team.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
@@ -245,5 +247,43 @@ describe('hedge keep as a service', () => {
     }
     expect(simulator.requests()).toHaveLength(0);
     expect(existsSync(join(simulator.configDir, 'journal.jsonl'))).toBe(false);
+  });
+});
+
+describeWithPostgres('hedge keep status with a team store', (server) => {
+  const startTeamSimulator = useSimulators();
+
+  it('from another machine of the store: the keeper holding the account there is shown (exit 0); once it is killed, none is (exit 15)', async () => {
+    const simulator = await startTeamSimulator();
+    const team = await teamOf(simulator, server());
+    cleanups.push(() => team.remove());
+    const file = writeTarget(team.a.dir, [`${MARKET},buy,1000,3`]);
+    let keeper: ChildProcess | undefined;
+    let printed = '';
+    const running = team.a.hedge(['keep', file, '--interval', '2'], {
+      timeoutMs: 120_000,
+      onSpawn: (spawned) => {
+        keeper = spawned;
+        spawned.stdout!.on('data', (chunk: string) => (printed += chunk));
+      },
+    });
+    cleanups.push(async () => {
+      if (keeper && keeper.exitCode === null && keeper.signalCode === null) keeper.kill('SIGTERM');
+      await running.catch(() => undefined);
+    });
+    await until(() => printed.includes('"event":"cycle"'), "the keeper's first cycle", { timeoutMs: 30_000, process: running });
+    // Machine B has its own home: no heartbeat of A's there, only the store's lock.
+    const status = await team.b.hedge(['keep', 'status', '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    const shown = JSON.parse(status.stdout);
+    expect(shown.state).toBe('elsewhere');
+    expect(shown.store_holder).toMatchObject({ pid: keeper!.pid });
+    // Asking did not take the lock from it: a second keeper on B is still refused.
+    expect((await team.b.hedge(['keep', file, '--once'])).code).toBe(11);
+    keeper!.kill('SIGKILL');
+    await running;
+    const gone = await team.b.hedge(['keep', 'status', '--json']);
+    expect(gone.code, gone.stderr).toBe(15);
+    expect(JSON.parse(gone.stdout).store_holder).toBeNull();
   });
 });
