@@ -97,6 +97,11 @@ export interface AlertState {
   active: ReadonlyMap<string, ActiveAlert>;
   /** The previous cycle's rows by `MARKET side`: a side covered then and flat now, its roll due, settled. */
   rows: ReadonlyMap<string, KeepRowStatus>;
+  /**
+   * Rows the keeper tried to roll at the previous observation (a roll event, or a roll that failed):
+   * flat now because of its own roll, never a missed one (a failed roll's open is a `refused` alert).
+   */
+  rolling?: ReadonlySet<string>;
 }
 
 export const NO_ALERTS: AlertState = { active: new Map(), rows: new Map() };
@@ -122,12 +127,14 @@ export function stepAlerts(state: AlertState, observation: CycleObservation): { 
     if (!holding.has(key)) holding.set(key, { key, ...condition });
   };
   const succeeded = new Set<string>();
+  const rolling = new Set<string>();
   let readFailed = false;
   let storeFailed = false;
 
   for (const event of events) {
     const row = typeof event.market === 'string' && typeof event.side === 'string' ? { market: event.market.toUpperCase(), side: event.side } : undefined;
     if (SUCCESS_EVENTS.has(event.event) && row && event.dry_run !== true) succeeded.add(rowKeyOf(row.market, row.side));
+    if (row && (event.event === 'roll' || (event.event === 'error' && event.action === 'roll'))) rolling.add(rowKeyOf(row.market, row.side));
     if (event.event === 'drift' && row) add({ cause: 'drift', ...row, message: describeDrift(event), trigger: event });
     if (event.event !== 'error') continue;
     if (event.phase === 'cycle') {
@@ -152,7 +159,9 @@ export function stepAlerts(state: AlertState, observation: CycleObservation): { 
       const before = state.rows.get(key);
       const dueAt = before?.next_action === 'roll' && before.next_action_at ? Date.parse(before.next_action_at) : Number.NaN;
       const flatNow = row.current_usd === null || row.current_usd === 0;
-      if (before && before.current_usd !== null && before.current_usd > 0 && flatNow && dueAt <= serverNow && !succeeded.has(key)) {
+      // The keeper's own re-open of it in this cycle does not matter: the side settled before it.
+      const keeperRolled = state.rolling?.has(key) === true || rolling.has(key);
+      if (before && before.current_usd !== null && before.current_usd > 0 && flatNow && dueAt <= serverNow && !keeperRolled) {
         add({ cause: 'missed_roll', ...base, message: `${before.current_usd} USD settled instead of being rolled (its roll was due ${before.next_action_at})` });
       }
     }
@@ -194,7 +203,7 @@ export function stepAlerts(state: AlertState, observation: CycleObservation): { 
     const durationS = Math.max(0, Math.round((nowMs - Date.parse(was.since)) / 1000));
     notices.push({ alert: 'recovered', key, cause: was.cause, ...where(was), message: was.message, since: was.since, at, duration_s: durationS, text: recoveredText(was, durationS) });
   }
-  return { state: { active, rows: rows ? rowsNow : state.rows }, notices };
+  return { state: { active, rows: rows ? rowsNow : state.rows, rolling }, notices };
 }
 
 function stillHolds(

@@ -152,6 +152,25 @@ describe('hedge keep as a service', () => {
     expect(keeper.events.filter((event) => event.event === 'alert')).toHaveLength(4);
   });
 
+  it('a side that settled instead of rolling is alerted (missed_roll), and recovered once the keeper has it covered again', async () => {
+    const simulator = await startSimulator();
+    const hook = await receiver();
+    const file = join(simulator.configDir, 'target.csv');
+    writeFileSync(file, `market,side,notional_usd,tenor_days,roll_before\n${MARKET},sell,2000,1,6h\n`);
+    const keeper = startKeeper(simulator, file, ['--alert-url', hook.url]);
+    const coveredCycle = () => keeper.events.some((event) => event.event === 'cycle' && event.rows?.[0]?.current_usd === 2000);
+    await until(coveredCycle, 'a cycle that saw the side covered', { timeoutMs: 30_000, process: keeper.done });
+    const first = simulator.active('sell')[0]!;
+    // Past the maturity in one step: the hedge settles on the server before any cycle could roll it.
+    simulator.advance(30 * 3_600_000);
+    await until(() => hook.posts.some((post) => post.alert === 'recovered' && post.cause === 'missed_roll'), 'the missed roll and its recovery', { timeoutMs: 20_000, process: keeper.done });
+    expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).not.toBe('filled');
+    expect(activeNotional(simulator, 'sell')).toBe(2000);
+    expect(hook.posts.map((post) => `${post.alert} ${post.cause}`)).toEqual(['started missed_roll', 'recovered missed_roll']);
+    expect(hook.posts[0]).toMatchObject({ event: 'alert', market: MARKET, side: 'sell' });
+    expect(hook.posts[0]!.text).toContain('settled instead of being rolled');
+  });
+
   it('cron-style --once runs carry their alerts on: a row refused at every run is alerted once, and its recovery is sent by a later run', async () => {
     const simulator = await startSimulator({ exposureCapUsd: 50_000 });
     const file = writeTarget(simulator.configDir, [`${MARKET},sell,900000,1`]);

@@ -80,6 +80,23 @@ describe('stepAlerts', () => {
     expect(sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual(['started missed_roll|USDTNGN sell +3m', 'recovered missed_roll|USDTNGN sell +6m']);
   });
 
+  it('flat after the keeper\'s own roll (its open refused) is a refusal, not a missed roll; a re-open in the cycle that finds it settled does not hide the missed roll', () => {
+    const due = new Date(T0).toISOString();
+    const covered = [row('sell', 1000, 1000, { action: 'roll', at: due })];
+    const rollRefused: KeepEvent = { event: 'error', at: '', market: 'USDTNGN', side: 'sell', action: 'roll', code: 'capacity_exceeded', message: 'no capacity' };
+    const own = run([
+      { nowMs: T0, events: [rollRefused], rows: covered, serverNowMs: T0 + MINUTE },
+      { nowMs: T0 + MINUTE, events: [], rows: [row('sell', null)], serverNowMs: T0 + 2 * MINUTE },
+    ]);
+    expect(own.sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual(['started refused|USDTNGN sell']);
+    const settled = run([
+      { nowMs: T0, events: [], rows: covered, serverNowMs: T0 - MINUTE },
+      { nowMs: T0 + MINUTE, events: [{ event: 'reopen', at: '', market: 'USDTNGN', side: 'sell' }], rows: [row('sell', null)], serverNowMs: T0 + 30 * MINUTE },
+      { nowMs: T0 + 2 * MINUTE, events: [], rows: [row('sell', 1000)], serverNowMs: T0 + 31 * MINUTE },
+    ]);
+    expect(settled.sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual(['started missed_roll|USDTNGN sell', 'recovered missed_roll|USDTNGN sell']);
+  });
+
   it('drift: once while it holds (said by an event or seen in the rows), recovered at target; within the tolerance is no drift', () => {
     const drift: KeepEvent = { event: 'drift', at: '', market: 'USDTNGN', side: 'buy', notional_usd: 1500, target_usd: 1000 };
     const { sent } = run([
