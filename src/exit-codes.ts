@@ -54,6 +54,7 @@ export const EXIT_CODES = [
     meaning: 'local state (the journal, the demo state, a team store) cannot be used: unwritable, unreachable, a symlink or corrupt; nothing was sent; the path is named',
   },
   { code: 14, name: 'unreadable', meaning: 'the server answered in a way hedge could not read (the field and what came are named); not a network failure' },
+  { code: 15, name: 'keeper-down', meaning: '`hedge keep status`: no keeper is running for this account (dead, hung, stopped, or never started here)' },
   { code: 124, name: 'until', meaning: '`--until EXPR`: the condition never became true within the time bound (--timeout, default 120 s); under --json the last data is on stdout' },
   { code: 129, name: 'hangup', meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C); an unresolved action stays in the journal' },

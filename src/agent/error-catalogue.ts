@@ -65,6 +65,7 @@ const OWN_CODES: Guidance[] = [
   { code: 'declined', exit: 'declined', retryable: false, retry: 'no', what_to_do: 'The operator declined at a confirmation; nothing was sent.', applies_to: WRITES },
   { code: 'changes', exit: 'changes', retryable: false, retry: 'no', what_to_do: 'Not an error: plan says the book is not at the target. apply brings it there.', applies_to: ['plan'] },
   { code: 'alert', exit: 'alert', retryable: false, retry: 'no', what_to_do: 'Not an error: a --watch alert fired (--exit-on-alert). Watches are not tools.', applies_to: [] },
+  { code: 'keeper_down', exit: 'keeper-down', retryable: false, retry: 'no', what_to_do: 'Not an error of a call: `hedge keep status` found no keeper running for the account (dead, hung, stopped or never started). The operator restarts it. The keeper is not a tool.', applies_to: [] },
   { code: 'until_not_met', exit: 'until', retryable: true, retry: 'same_call', retry_after: 'when the condition may hold; give a longer timeout', what_to_do: 'The `until` condition never held within the time bound; the reads themselves worked. Call again (a longer --timeout), or check the condition against the data.', applies_to: 'read' },
   { code: 'hangup', exit: 'hangup', retryable: true, retry: 'resume', what_to_do: 'Stopped by SIGHUP: an action in flight stays in the journal; `resume` finishes it.', applies_to: EVERY },
   { code: 'interrupted', exit: 'interrupted', retryable: true, retry: 'resume', what_to_do: 'Interrupted: an action in flight stays in the journal; `resume` finishes it.', applies_to: EVERY },

@@ -34,6 +34,7 @@ import { DEMO_RESET } from '../commands/demo-reset.spec.js';
 import { PLAN } from '../commands/plan.spec.js';
 import { APPLY } from '../commands/apply.spec.js';
 import { KEEP } from '../commands/keep.spec.js';
+import { KEEP_STATUS } from '../commands/keep-status.spec.js';
 import { EXPOSURES } from '../commands/exposures.spec.js';
 import { REPORT } from '../commands/report.spec.js';
 import { MATURITIES } from '../commands/maturities.spec.js';
@@ -74,6 +75,7 @@ export * from '../commands/demo-reset.spec.js';
 export * from '../commands/plan.spec.js';
 export * from '../commands/apply.spec.js';
 export * from '../commands/keep.spec.js';
+export * from '../commands/keep-status.spec.js';
 export * from '../commands/exposures.spec.js';
 export * from '../commands/report.spec.js';
 export * from '../commands/maturities.spec.js';
@@ -100,6 +102,10 @@ export const GLOBAL_OPTIONS = [
   { flags: '--query <expr>', key: 'query', kind: 'value', description: 'a JMESPath expression on the JSON data' },
   { flags: '--no-header', key: 'header', kind: 'negatable', description: 'tsv and csv without their header row' },
 ] as const satisfies readonly OptionSpec[];
+
+// `hedge keep FILE` is `hedge keep run FILE` (the default subcommand of `keep`): KEEP without its group.
+const { group: _keepGroup, ...KEEP_LEAF } = KEEP;
+const KEEP_RUN = { ...KEEP_LEAF, name: 'run', isDefault: true } as const;
 
 export const COMMANDS: readonly CommandSpec[] = [
   command(MARKETS, () => import('../commands/markets.js')),
@@ -133,7 +139,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   command(DOCTOR, () => import('../commands/doctor.js')),
   command(PLAN, () => import('../commands/plan.js')),
   command(APPLY, () => import('../commands/apply.js')),
-  command(KEEP, () => import('../commands/keep.js')),
+  {
+    // `hedge keep FILE` runs the keeper (the default subcommand, also `hedge keep run FILE`); `hedge keep status` looks at it.
+    name: 'keep',
+    summary: KEEP.summary,
+    description: `${KEEP.description}; \`hedge keep status\` shows the running keeper`,
+    group: 'automation',
+    examples: [...KEEP.examples, 'hedge keep status'],
+    subcommands: [command<typeof KEEP_RUN>(KEEP_RUN, () => import('../commands/keep.js')), command(KEEP_STATUS, () => import('../commands/keep-status.js'))],
+  },
   command(EXPOSURES, () => import('../commands/exposures.js')),
   command(REPORT, () => import('../commands/report.js')),
   {

@@ -10,6 +10,7 @@ import { parseTolerance } from '../flows/target-plan.js';
 import { exposuresKeepTarget } from '../flows/exposures.js';
 import type { CommandContext } from '../runtime/context.js';
 import { echo } from '../domain/input.js';
+import { parseKeeperServiceOptions } from '../flows/keeper-service.js';
 
 const INTERVAL_SHAPE = /^\s*\d+(\.\d+)?\s*$/;
 
@@ -25,6 +26,7 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
   }
   const alertCommand = options.alertCmd?.trim();
   if (options.alertCmd !== undefined && !alertCommand) throw new UsageError('--alert-cmd: empty; expected a shell command, e.g. --alert-cmd "notify-desk".');
+  const service = parseKeeperServiceOptions(options);
   if (options.policy !== undefined && options.exposures !== true) throw new UsageError('--policy: only with --exposures (the policy turns exposures into a target).');
   // --exposures: the target moves (due dates, buckets, the price), so drift is always brought back, within the band.
   const exposures = options.exposures === true;
@@ -37,6 +39,7 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
     converge: options.converge === true || exposures,
     toleranceUsd: parseTolerance(options.tolerance),
     alertCommand,
+    service,
   };
 }
 

@@ -4,7 +4,8 @@
 // through the flows every write already uses (keep-steps.ts). Nothing here sends a request of its own.
 //
 // Safety, in order:
-//  - one keeper per account: the journal's `keep` lock, held for the keeper's life, dies with it;
+//  - one keeper per account: its `keep` lock on the account (keeper-lock.ts: the team store, or the
+//    per-user keeper folder every config folder shares), held for the keeper's life, dies with it;
 //  - before every cycle, what the journal shows unfinished for this account (a roll, a keeper's
 //    action) is finished by its own key; a side with an action still unresolved (or one another
 //    live process is running) is left alone until it resolves: never a second action with a new key;
@@ -21,14 +22,13 @@
 import { statSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { DEFAULT_ROLL_BEFORE_MS, type KeepRow } from '../domain/keep.js';
-import { HeldError, StateError, UsageError } from '../errors.js';
+import { StateError, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
 import type { Hold } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import type { KeepEvent, KeepReporter } from '../ui/keep-view.js';
 import { Output } from '../ui/output.js';
-import { alertHook } from './keep-alerts.js';
 import { realKeeperClock, type KeeperClock } from './keep-clock.js';
 import { RowScheduler, runCycles, type EventFields, type KeepCycle } from './keep-cycle.js';
 import { installSignals, type KeeperSignals } from './keep-signals.js';
@@ -36,9 +36,12 @@ import { keeperSteps } from './keep-steps.js';
 import { guardLiveAction } from './live-guard.js';
 import { readTargetFile } from './target-plan.js';
 import { identityOf } from './write-flow.js';
+import { keeperLockPlace, takeKeeperLock as takeAccountKeeperLock } from './keeper-lock.js';
+import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
 
 export { KEEP_GROUP_PREFIX } from './keep-steps.js';
-export { hookEnvironment } from './keep-alerts.js';
+/** What an --alert-cmd child gets: the keeper's environment less what carries a secret. */
+export { childEnvironment as hookEnvironment } from '../security/child-env.js';
 export type { KeepCycle } from './keep-cycle.js';
 /** The spec advises polling no faster than every one to two seconds: a cycle is at least this apart. */
 export const MIN_INTERVAL_MS = 2_000;
@@ -54,6 +57,8 @@ export interface KeepOptions {
   converge: boolean;
   toleranceUsd: number;
   alertCommand?: string;
+  /** Issue 38's service parts (keeper-service.ts): --alert-url, --alert-headroom, --metrics. */
+  service?: Pick<KeeperServiceOptions, 'alertUrl' | 'alertHeadroomUsd' | 'metrics'>;
   /**
    * `keep --exposures` (issue 39): the target is recomputed before every cycle (due dates pass,
    * buckets change, the price moves) instead of read from a target file; see flows/exposures.ts.
@@ -101,34 +106,27 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
     action: 'keep the book at the target: roll, re-open and (with --converge) change hedges without asking again',
     dryRun: options.dryRun,
   });
-  const journal = await ctx.journal();
+  await ctx.journal();
   const identity = await identityOf(ctx);
   const reporter: KeepReporter = services.reporter ?? { event: () => {}, status: () => {}, close: () => {} };
-  const alerts = alertHook(options.alertCommand);
+  // The service parts (heartbeat, alerts to --alert-cmd/--alert-url, metrics): started once the lock is held.
+  let service: KeeperService | undefined;
   const event = (fields: EventFields): KeepEvent => {
     // A dry run marks every event as one: nothing it says was done.
     const full = { at: new Date(clock.now()).toISOString(), ...fields, ...(options.dryRun ? { dry_run: true } : {}) } as KeepEvent;
     reporter.event(full);
     for (const observer of services.observers ?? []) observer(full);
-    if (full.event === 'error' || full.event === 'drift') alerts.send(full, (problem) => reporter.event({ at: full.at, event: 'error', code: 'alert_cmd', message: problem }));
+    service?.observe(full);
     return full;
   };
 
   // One keeper per account: held for the keeper's life, released by its exit (kill -9 included).
   // A team store that restarts ends the session holding it: the keeper acts on nothing until it has
   // taken it again (another keeper that took it meanwhile wins: this one stops, exit 11).
-  const keeperScope = `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
-  const takeKeeperLock = async (): Promise<Hold> => {
-    const taken = await journal.lock(keeperScope, { waitMs: 0 });
-    if (!taken.held) {
-      const { holder } = taken;
-      throw new HeldError(
-        `Another keeper already holds this account (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)}); this one did not start.`,
-        { hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), or run \`${ctx.hedgeCommand('keep', options.file, '--dry-run')}\` to see what it is doing.`, holder },
-      );
-    }
-    return taken.hold;
-  };
+  // The lock is on the account: in the team store, or in the per-user keeper folder every config
+  // folder on this machine shares (keeper-lock.ts), so two config folders cannot run two keepers.
+  const lockPlace = options.dryRun ? undefined : await keeperLockPlace(ctx, identity);
+  const takeKeeperLock = (): Promise<Hold> => takeAccountKeeperLock(ctx, lockPlace!, options.file);
   let keeperHold = options.dryRun ? undefined : await takeKeeperLock();
 
   let confirmed = !guard.needsConfirmation;
@@ -158,6 +156,13 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
   const scheduler = new RowScheduler({ rules: options, clock, event, noteError });
 
   try {
+    service = await startKeeperService(
+      ctx,
+      identity,
+      lockPlace,
+      { file: options.file, intervalMs: options.intervalMs, toleranceUsd: options.toleranceUsd, dryRun: options.dryRun, alertCommand: options.alertCommand, ...options.service },
+      event,
+    );
     event({ event: 'start', file: options.file, rows: rows.length, dry_run: options.dryRun, pid: process.pid, interval_s: options.intervalMs / 1000, environment: identity.environment });
     if (!confirmed && !signals.stopping) {
       const preview = await steps.read(rows);
@@ -205,6 +210,8 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
         if (!(error instanceof StateError) || loop.once) throw error;
         noteError(error, { phase: 'cycle', message: `the journal cannot be used (${describeError(error).message}); nothing is done until it answers again, retried every cycle` });
       }
+      // Alerts (once on, once recovered), heartbeat and metrics, after every cycle, finished or failed.
+      await service?.endCycle(stepContext());
     });
     // The steps still in flight finish before the keeper stops (a second signal interrupts their waits).
     await scheduler.settle();
@@ -215,7 +222,7 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
     if (signals.stopping) event({ event: 'stop', message: 'stopped by a signal after finishing the steps in flight' });
     return loop.once ? { kind: 'one-cycle', ...(firstError === undefined ? {} : { firstErrorExitCode: firstError }) } : { kind: 'stopped', interrupted: false };
   } finally {
-    await alerts.settle();
+    await service?.stop();
     reporter.close();
     await keeperHold?.release().catch(() => {});
   }

@@ -8,7 +8,7 @@ import { truncateEnd } from './width.js';
 
 /** One thing the keeper did or saw; `event` is its kind. Printed as one JSON line. */
 export interface KeepEvent {
-  event: 'start' | 'cycle' | 'roll' | 'reopen' | 'drift' | 'converge' | 'skip' | 'notice' | 'error' | 'stop';
+  event: 'start' | 'cycle' | 'roll' | 'reopen' | 'drift' | 'converge' | 'skip' | 'notice' | 'error' | 'stop' | 'alert';
   /** Our clock, ISO 8601 UTC. */
   at: string;
   /** The server's clock as its Date header said (what maturities are compared with). */

@@ -418,6 +418,20 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       },
     },
   ],
+  15: [
+    {
+      name: '`hedge keep status` once the keeper stopped (a --once run): no keeper runs for the account',
+      run: async (start) => {
+        const simulator = await start();
+        const file = join(simulator.configDir, 'target.csv');
+        writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
+        expect((await simulator.hedge(['keep', file, '--once'])).code).toBe(0);
+        const result = await simulator.hedge(['keep', 'status', '--json']);
+        expect(JSON.parse(result.stdout)).toMatchObject({ state: 'stopped', heartbeat: { cycles: 1 } });
+        return outcomeOf(result);
+      },
+    },
+  ],
   124: [
     {
       name: '--until over positions that never holds within --timeout: the last data on stdout',

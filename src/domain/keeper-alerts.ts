@@ -1,0 +1,275 @@
+// The keeper's alerts as pure rules (issue 38): what an operator is told, per row and cause, once
+// when a condition starts and once when it clears ("recovered") — never again while it holds, however
+// many cycles repeat it. The keeper hands in what one cycle showed (its events, its row statuses,
+// the headroom it read) with the time; what to send comes back. No clock, no I/O: unit-tested with a
+// fake clock (test/unit/keeper-alerts.test.ts).
+
+/** A keeper event as the rules read it (ui/keep-view.ts's KeepEvent fits it). */
+export interface KeepEvent {
+  event: string;
+  at: string;
+  market?: string;
+  side?: string;
+  [field: string]: unknown;
+}
+
+/** A target row's status after a cycle (ui/keep-view.ts's KeepRowStatus fits it). */
+export interface KeepRowStatus {
+  market: string;
+  side: string;
+  target_usd: number;
+  current_usd: number | null;
+  next_action: string | null;
+  next_action_at: string | null;
+}
+
+export type AlertCause =
+  /** A covered side became flat after its roll fell due, with no roll by the keeper: it settled instead. */
+  | 'missed_roll'
+  /** A side holds another notional than its target (beyond the tolerance). */
+  | 'drift'
+  /** A roll, re-open or convergence the server (or a check) refused; it clears when the row is at target. */
+  | 'refused'
+  /** The journal or team store could not be used for a cycle. */
+  | 'store_unreachable'
+  /** The book could not be read (the server unreachable, or failing). */
+  | 'server_unreachable'
+  /** A row's market has less capacity left on its side than the threshold. */
+  | 'capacity_low'
+  /** The account's headroom under its exposure cap is below the threshold. */
+  | 'exposure_headroom_low';
+
+export interface AlertCondition {
+  /** `cause` for the account, `cause|MARKET side` for a row: one alert per key. */
+  key: string;
+  cause: AlertCause;
+  market?: string;
+  side?: string;
+  message: string;
+  /** The event that showed it, when one did (sent along, as --alert-cmd always sent it). */
+  trigger?: KeepEvent;
+}
+
+export interface ActiveAlert extends AlertCondition {
+  /** When it started (ISO). */
+  since: string;
+}
+
+/** What is sent: the start or the clearing of one condition. */
+export interface AlertNotice {
+  alert: 'started' | 'recovered';
+  key: string;
+  cause: AlertCause;
+  market?: string;
+  side?: string;
+  message: string;
+  since: string;
+  at: string;
+  /** Recovered: how long it held, in whole seconds. */
+  duration_s?: number;
+  /** One line for a chat (Slack's `text`). */
+  text: string;
+  trigger?: KeepEvent;
+}
+
+export interface HeadroomReading {
+  /** The account's headroom under its exposure cap, USD; undefined when the server did not say. */
+  exposureHeadroomUsd?: number;
+  /** Per row (`MARKET side`): the capacity left on that side of its market, USD. */
+  capacityUsd: ReadonlyMap<string, number>;
+}
+
+export interface CycleObservation {
+  nowMs: number;
+  /** The keeper's events since the last observation. */
+  events: readonly KeepEvent[];
+  /** The cycle's row statuses; absent when no cycle finished (the store failed): row conditions then stand. */
+  rows?: readonly KeepRowStatus[];
+  /** The server's time of the cycle, when known (roll due times are the server's). */
+  serverNowMs?: number;
+  toleranceUsd: number;
+  /** With a headroom threshold: what was read this cycle (absent: not read, the headroom alerts stand). */
+  headroom?: HeadroomReading;
+  thresholdUsd?: number;
+}
+
+export interface AlertState {
+  active: ReadonlyMap<string, ActiveAlert>;
+  /** The previous cycle's rows by `MARKET side`: a side covered then and flat now, its roll due, settled. */
+  rows: ReadonlyMap<string, KeepRowStatus>;
+  /**
+   * Rows the keeper tried to roll at the previous observation (a roll event, or a roll that failed):
+   * flat now because of its own roll, never a missed one (a failed roll's open is a `refused` alert).
+   */
+  rolling?: ReadonlySet<string>;
+}
+
+export const NO_ALERTS: AlertState = { active: new Map(), rows: new Map() };
+
+const ROW_CAUSES: ReadonlySet<AlertCause> = new Set(['missed_roll', 'drift', 'refused', 'capacity_low']);
+const SUCCESS_EVENTS: ReadonlySet<string> = new Set(['roll', 'reopen', 'converge']);
+
+export function rowKeyOf(market: string, side: string): string {
+  return `${market.toUpperCase()} ${side}`;
+}
+
+function conditionKey(cause: AlertCause, row?: string): string {
+  return row === undefined ? cause : `${cause}|${row}`;
+}
+
+/** One step: the conditions this cycle shows, against those active; what starts and what clears. */
+export function stepAlerts(state: AlertState, observation: CycleObservation): { state: AlertState; notices: AlertNotice[] } {
+  const { events, rows, nowMs, toleranceUsd } = observation;
+  const at = new Date(nowMs).toISOString();
+  const holding = new Map<string, AlertCondition>();
+  const add = (condition: Omit<AlertCondition, 'key'>) => {
+    const key = conditionKey(condition.cause, condition.market !== undefined && condition.side !== undefined ? rowKeyOf(condition.market, condition.side) : undefined);
+    if (!holding.has(key)) holding.set(key, { key, ...condition });
+  };
+  const succeeded = new Set<string>();
+  const rolling = new Set<string>();
+  let readFailed = false;
+  let storeFailed = false;
+
+  for (const event of events) {
+    const row = typeof event.market === 'string' && typeof event.side === 'string' ? { market: event.market.toUpperCase(), side: event.side } : undefined;
+    if (SUCCESS_EVENTS.has(event.event) && row && event.dry_run !== true) succeeded.add(rowKeyOf(row.market, row.side));
+    if (row && (event.event === 'roll' || (event.event === 'error' && event.action === 'roll'))) rolling.add(rowKeyOf(row.market, row.side));
+    if (event.event === 'drift' && row) add({ cause: 'drift', ...row, message: describeDrift(event), trigger: event });
+    if (event.event !== 'error') continue;
+    if (event.phase === 'cycle') {
+      storeFailed = true;
+      add({ cause: 'store_unreachable', message: String(event.message ?? 'the journal or team store cannot be used'), trigger: event });
+    } else if (event.phase === 'read') {
+      readFailed = true;
+      add({ cause: 'server_unreachable', message: `the book could not be read: ${String(event.message ?? event.code ?? 'no answer')}`, trigger: event });
+    } else if (row && typeof event.action === 'string') {
+      add({ cause: 'refused', ...row, message: `${event.action} failed: ${String(event.code ?? 'error')}: ${String(event.message ?? '')}`.trim(), trigger: event });
+    }
+  }
+
+  const rowsNow = new Map((rows ?? []).map((row) => [rowKeyOf(row.market, row.side), row]));
+  if (rows) {
+    const serverNow = observation.serverNowMs ?? nowMs;
+    for (const [key, row] of rowsNow) {
+      const base = { market: row.market.toUpperCase(), side: row.side };
+      if (row.current_usd !== null && row.current_usd > 0 && Math.abs(row.current_usd - row.target_usd) > toleranceUsd) {
+        add({ cause: 'drift', ...base, message: `holds ${row.current_usd} USD, target ${row.target_usd} USD` });
+      }
+      const before = state.rows.get(key);
+      const dueAt = before?.next_action === 'roll' && before.next_action_at ? Date.parse(before.next_action_at) : Number.NaN;
+      const flatNow = row.current_usd === null || row.current_usd === 0;
+      // The keeper's own re-open of it in this cycle does not matter: the side settled before it.
+      const keeperRolled = state.rolling?.has(key) === true || rolling.has(key);
+      if (before && before.current_usd !== null && before.current_usd > 0 && flatNow && dueAt <= serverNow && !keeperRolled) {
+        add({ cause: 'missed_roll', ...base, message: `${before.current_usd} USD settled instead of being rolled (its roll was due ${before.next_action_at})` });
+      }
+    }
+  }
+  if (observation.headroom && observation.thresholdUsd !== undefined) {
+    const threshold = observation.thresholdUsd;
+    const { exposureHeadroomUsd, capacityUsd } = observation.headroom;
+    if (exposureHeadroomUsd !== undefined && exposureHeadroomUsd < threshold) {
+      add({ cause: 'exposure_headroom_low', message: `headroom under the exposure cap is ${exposureHeadroomUsd} USD, below ${threshold} USD` });
+    }
+    for (const [key, capacity] of capacityUsd) {
+      if (capacity >= threshold) continue;
+      const [market, side] = key.split(' ');
+      add({ cause: 'capacity_low', market: market!, side: side!, message: `${key} has ${capacity} USD of capacity left, below ${threshold} USD` });
+    }
+  }
+
+  // What stands without being seen again: a condition this cycle could not judge, or one that
+  // clears only once its row is back at target (a refusal backs off and is not retried every cycle).
+  for (const [key, active] of state.active) {
+    if (holding.has(key)) continue;
+    if (stillHolds(active, { rows, rowsNow, succeeded, readFailed, storeFailed, headroomRead: observation.headroom !== undefined, toleranceUsd })) holding.set(key, active);
+  }
+
+  const notices: AlertNotice[] = [];
+  const active = new Map<string, ActiveAlert>();
+  for (const [key, condition] of holding) {
+    const was = state.active.get(key);
+    if (was) {
+      active.set(key, was);
+      continue;
+    }
+    const started: ActiveAlert = { ...condition, since: at };
+    active.set(key, started);
+    notices.push({ alert: 'started', key, cause: condition.cause, ...where(condition), message: condition.message, since: at, at, text: startedText(condition), ...(condition.trigger ? { trigger: condition.trigger } : {}) });
+  }
+  for (const [key, was] of state.active) {
+    if (active.has(key)) continue;
+    const durationS = Math.max(0, Math.round((nowMs - Date.parse(was.since)) / 1000));
+    notices.push({ alert: 'recovered', key, cause: was.cause, ...where(was), message: was.message, since: was.since, at, duration_s: durationS, text: recoveredText(was, durationS) });
+  }
+  return { state: { active, rows: rows ? rowsNow : state.rows, rolling }, notices };
+}
+
+function stillHolds(
+  active: ActiveAlert,
+  seen: { rows?: readonly KeepRowStatus[]; rowsNow: Map<string, KeepRowStatus>; succeeded: Set<string>; readFailed: boolean; storeFailed: boolean; headroomRead: boolean; toleranceUsd: number },
+): boolean {
+  switch (active.cause) {
+    case 'store_unreachable':
+      // Cleared by a cycle that finished (its rows came) without the store failing.
+      return !seen.rows || seen.storeFailed;
+    case 'server_unreachable':
+      return !seen.rows || seen.readFailed;
+    case 'exposure_headroom_low':
+    case 'capacity_low':
+      return !seen.headroomRead;
+    default: {
+      if (!ROW_CAUSES.has(active.cause) || active.market === undefined || active.side === undefined) return false;
+      if (!seen.rows) return true;
+      const key = rowKeyOf(active.market, active.side);
+      const row = seen.rowsNow.get(key);
+      // A row no longer in the target has nothing left to alert about.
+      if (!row) return false;
+      if (active.cause === 'drift') return false;
+      // A refusal or a missed roll clears when the row is back at target (or a step of it succeeded and it is).
+      return !atTarget(row, seen.toleranceUsd) && !(seen.succeeded.has(key) && row.target_usd === 0);
+    }
+  }
+}
+
+function atTarget(row: KeepRowStatus, toleranceUsd: number): boolean {
+  const current = row.current_usd ?? 0;
+  return Math.abs(current - row.target_usd) <= toleranceUsd && (row.target_usd === 0 || current > 0);
+}
+
+function where(condition: AlertCondition): { market?: string; side?: string } {
+  return condition.market !== undefined && condition.side !== undefined ? { market: condition.market, side: condition.side } : {};
+}
+
+const CAUSE_WORDS: Record<AlertCause, string> = {
+  missed_roll: 'missed roll (settled instead)',
+  drift: 'drift',
+  refused: 'refused',
+  store_unreachable: 'journal or team store unreachable',
+  server_unreachable: 'server unreachable',
+  capacity_low: 'capacity low',
+  exposure_headroom_low: 'exposure headroom low',
+};
+
+function subject(condition: AlertCondition): string {
+  return condition.market !== undefined ? `${condition.market} ${condition.side}: ${CAUSE_WORDS[condition.cause]}` : CAUSE_WORDS[condition.cause];
+}
+
+function startedText(condition: AlertCondition): string {
+  return `hedge keep alert — ${subject(condition)} — ${condition.message}`;
+}
+
+function recoveredText(condition: AlertCondition, durationS: number): string {
+  return `hedge keep recovered — ${subject(condition)} (held ${formatSeconds(durationS)})`;
+}
+
+export function formatSeconds(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+  return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
+}
+
+function describeDrift(event: KeepEvent): string {
+  return `holds ${String(event.notional_usd ?? '?')} USD, target ${String(event.target_usd ?? '?')} USD`;
+}

@@ -1,0 +1,125 @@
+// The keeper's heartbeat: one small JSON file per account, rewritten after every cycle, that
+// `hedge keep status` reads from any terminal. It lives in the per-user keeper folder every config
+// folder on the machine shares (keeperStateDir), beside the keeper's lock, and is named by a hash
+// of the account scope (environment, host, key fingerprint) — never the key itself.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import type { KeepRowStatus } from '../ui/keep-view.js';
+
+export const HEARTBEAT_VERSION = 1;
+
+/**
+ * The per-user folder of keepers, shared by every HEDGE_CONFIG_DIR of this user on this machine:
+ * $XDG_STATE_HOME/hedge/keepers, else ~/.local/state/hedge/keepers. HEDGE_CONFIG_DIR is ignored on
+ * purpose: two config folders with the same key must meet here.
+ */
+export function keeperStateDir(env: Readonly<Record<string, string | undefined>>, home: string): string {
+  if (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) return join(env.XDG_STATE_HOME, 'hedge', 'keepers');
+  return join(env.HOME || home, '.local', 'state', 'hedge', 'keepers');
+}
+
+/** The account a keeper holds, as lock scopes name it: `${environment}|${host}|${keyId}|keep`. */
+export function keeperScope(identity: { environment: string; host: string; keyId: string }): string {
+  return `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
+}
+
+export function heartbeatFile(dir: string, scope: string): string {
+  return join(dir, `${createHash('sha256').update(scope, 'utf8').digest('hex').slice(0, 24)}.heartbeat.json`);
+}
+
+export interface RollTotals {
+  count: number;
+  /** Sums of what the rolled-out hedges' history entries said; null while none said it. */
+  carry_usd: number | null;
+  fees_usd: number | null;
+}
+
+export interface Heartbeat {
+  version: number;
+  pid: number;
+  host: string;
+  /** When this keeper started (ISO). */
+  since: string;
+  config_dir: string;
+  /** The journal or team store it writes to (password redacted). */
+  journal: string;
+  file: string;
+  account: { environment: string; host: string; key_id: string };
+  interval_s: number;
+  /** Written at every heartbeat (ISO, the keeper's clock). */
+  updated_at: string;
+  cycles: number;
+  last_cycle_at: string | null;
+  /** The last cycle whose book read and journal both worked. */
+  last_good_cycle_at: string | null;
+  next_cycle_at: string | null;
+  errors: number;
+  last_error: { at: string; code: string; message: string } | null;
+  actions: Record<string, number>;
+  rolls: RollTotals;
+  rows: KeepRowStatus[];
+  /**
+   * The alerts active at this heartbeat (without the events that started them): the next keeper of
+   * the account — cron's next --once, a restart — carries them on, so a condition is not alerted
+   * again at every run and its recovery is still sent.
+   */
+  alerts?: Array<{ key: string; cause: string; market?: string; side?: string; message: string; since: string }>;
+  /** Set when the keeper stopped by itself (a signal, --once): not dead, just not running. */
+  stopped_at?: string;
+}
+
+/** Written whole to a temporary file, then renamed: a reader never sees half a heartbeat. */
+export function writeHeartbeat(path: string, heartbeat: Heartbeat): void {
+  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(heartbeat)}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
+}
+
+export function readHeartbeat(path: string): Heartbeat | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const value = JSON.parse(text) as Partial<Heartbeat>;
+    if (typeof value.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string') return undefined;
+    return value as Heartbeat;
+  } catch {
+    return undefined;
+  }
+}
+
+export type KeeperLiveness = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewhere';
+
+/**
+ * What a heartbeat says about its keeper at `nowMs`: stopped (it said so), dead (its pid is gone on
+ * this host), hung (alive but no heartbeat for three intervals and a minute), running; a keeper on
+ * another host cannot be checked from here (`elsewhere`, judged by the heartbeat's age alone).
+ */
+export function livenessOf(heartbeat: Heartbeat, nowMs: number, pidAlive: (pid: number) => boolean = isPidAlive): KeeperLiveness {
+  if (heartbeat.stopped_at) return 'stopped';
+  const stale = nowMs - Date.parse(heartbeat.updated_at) > staleAfterMs(heartbeat.interval_s);
+  if (heartbeat.host !== hostname()) return stale ? 'hung' : 'elsewhere';
+  if (!pidAlive(heartbeat.pid)) return 'dead';
+  return stale ? 'hung' : 'running';
+}
+
+/** A heartbeat older than three intervals and a minute (a slow roll's waits included) is stale. */
+export function staleAfterMs(intervalSeconds: number): number {
+  return 3 * Math.max(2, intervalSeconds) * 1000 + 60_000;
+}
+
+function isPidAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,114 @@
+// `hedge keep --metrics ADDR`: the keeper's Prometheus metrics and a health check, over plain HTTP
+// on 127.0.0.1 unless an address says otherwise. The exposition format is prom-client's (the
+// Prometheus client library for Node): counters of cycles, actions and errors, the book against the
+// target per row, and the seconds since the last good cycle (computed at each scrape, so a hung
+// keeper's number keeps growing). GET /healthz answers 200 while the last good cycle is recent and
+// 503 once it is stale (the same bound `hedge keep status` uses).
+import { createServer, type Server } from 'node:http';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { UsageError } from '../errors.js';
+import { safeText } from '../security/safe-text.js';
+import type { MetricsAddress } from './keeper-service.js';
+
+export interface KeeperMetrics {
+  cycle(good: boolean, atMs: number): void;
+  action(kind: string): void;
+  error(code: string): void;
+  rows(rows: ReadonlyArray<{ market: string; side: string; target_usd: number; current_usd: number | null }>): void;
+  /** The address actually bound ("127.0.0.1:41234"). */
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+export async function serveKeeperMetrics(address: MetricsAddress, options: { now: () => number; staleAfterMs: number; startedAtMs: number }): Promise<KeeperMetrics> {
+  const registry = new Registry();
+  const cycles = new Counter({ name: 'hedge_keeper_cycles_total', help: 'Cycles run, by result (good: the book was read and the journal answered)', labelNames: ['result'], registers: [registry] });
+  const actions = new Counter({ name: 'hedge_keeper_actions_total', help: 'Actions done: roll, reopen, converge', labelNames: ['action'], registers: [registry] });
+  const errors = new Counter({ name: 'hedge_keeper_errors_total', help: 'Error events, by code', labelNames: ['code'], registers: [registry] });
+  const target = new Gauge({ name: 'hedge_keeper_target_usd', help: 'The target notional of each row, USD', labelNames: ['market', 'side'], registers: [registry] });
+  const book = new Gauge({ name: 'hedge_keeper_book_usd', help: 'The notional the book held at the last cycle, USD (0 when flat)', labelNames: ['market', 'side'], registers: [registry] });
+  let lastGoodMs: number | undefined;
+  const since = () => (options.now() - (lastGoodMs ?? options.startedAtMs)) / 1000;
+  new Gauge({
+    name: 'hedge_keeper_seconds_since_last_good_cycle',
+    help: 'Seconds since the last good cycle (since the start, before the first)',
+    registers: [registry],
+    collect() {
+      this.set(Math.max(0, since()));
+    },
+  });
+  const lastGood = new Gauge({ name: 'hedge_keeper_last_good_cycle_timestamp_seconds', help: 'When the last good cycle ended, Unix time', registers: [registry] });
+  // Rows seen before: a row dropped from the target (SIGHUP) leaves the gauges.
+  let shown = new Set<string>();
+
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (path === '/metrics') {
+      registry.metrics().then(
+        (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+        () => response.writeHead(500).end(),
+      );
+      return;
+    }
+    if (path === '/healthz') {
+      const healthy = since() * 1000 <= options.staleAfterMs;
+      const body = JSON.stringify({ status: healthy ? 'ok' : 'stale', last_good_cycle_at: lastGoodMs === undefined ? null : new Date(lastGoodMs).toISOString(), seconds_since_last_good_cycle: Math.round(since()) });
+      response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' }).end(`${body}\n`);
+      return;
+    }
+    response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: /metrics or /healthz\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new UsageError(`--metrics: cannot listen on ${address.host}:${address.port} (${error.code ?? safeText(error.message)}); choose another address.`)),
+    );
+    server.listen(address.port, address.host, () => resolve());
+  });
+  // The keeper's own end is its signal handling, never a scrape connection left open.
+  server.unref();
+  const bound = server.address();
+  const shownAddress = typeof bound === 'object' && bound ? `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}` : `${address.host}:${address.port}`;
+
+  return {
+    address: shownAddress,
+    cycle(good, atMs) {
+      cycles.inc({ result: good ? 'good' : 'failed' });
+      if (good) {
+        lastGoodMs = atMs;
+        lastGood.set(atMs / 1000);
+      }
+    },
+    action(kind) {
+      actions.inc({ action: kind });
+    },
+    error(code) {
+      errors.inc({ code });
+    },
+    rows(rows) {
+      const now = new Set<string>();
+      for (const row of rows) {
+        const labels = { market: row.market, side: row.side };
+        now.add(`${row.market}|${row.side}`);
+        target.set(labels, row.target_usd);
+        book.set(labels, row.current_usd ?? 0);
+      }
+      for (const gone of shown) {
+        if (now.has(gone)) continue;
+        const [market, side] = gone.split('|');
+        target.remove({ market: market!, side: side! });
+        book.remove({ market: market!, side: side! });
+      }
+      shown = now;
+    },
+    close() {
+      return new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      });
+    },
+  };
+}
