@@ -14,7 +14,7 @@ export const LAYERS = [
   { name: 'cli', paths: ['cli/'] },
   { name: 'commands', paths: ['commands/'] },
   { name: 'agent', paths: ['agent/'] },
-  { name: 'runner', paths: ['cli/run-command.ts'] },
+  { name: 'runner', paths: ['cli/run-command.ts', 'cli/run-until.ts'] },
   { name: 'command contract', paths: ['cli/command-spec.ts'] },
   { name: 'flows', paths: ['flows/'] },
   { name: 'runtime', paths: ['runtime/'] },

@@ -1,5 +1,5 @@
 // Runs one command's code on its context: at once, or — with `--until EXPR` — again and again until
-// the condition holds (flows/until.ts). The CLI (run.ts) and the agent interface (agent/invoke.ts)
+// the condition holds (cli/run-until.ts). The CLI (run.ts) and the agent interface (agent/invoke.ts)
 // both come through here, so `--until` means the same to a script and to an agent.
 import { UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -47,6 +47,6 @@ export async function runCommand(ctx: CommandContext, spec: CommandSpec & { load
   // it (`hedge api` allows it on a GET only).
   const { until: _condition, ...options } = input.options;
   const own: RawInput = until.dateToo ? { args: input.args, options } : input;
-  const { runUntil } = await import('../flows/until.js');
+  const { runUntil } = await import('./run-until.js');
   return runUntil(ctx, until, (context) => module.run(context, own));
 }

@@ -4,6 +4,7 @@
 import type { InputOf } from '../cli/command-spec.js';
 import type { KEEP } from './keep.spec.js';
 import { UsageError } from '../errors.js';
+import { describeError } from '../exit-codes.js';
 import { DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS, MIN_INTERVAL_MS, runKeep, type KeepOptions } from '../flows/keep.js';
 import { liveReporter, ndjsonReporter, type KeepReporter } from '../ui/keep-view.js';
 import { parseTolerance } from '../flows/target-plan.js';
@@ -46,7 +47,7 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
 export async function run(ctx: CommandContext, input: InputOf<typeof KEEP>): Promise<number> {
   const options = parseKeepOptions(input);
   const outcome = await runKeep(ctx, options, { reporter: await chooseReporter(ctx) });
-  if (outcome.kind === 'one-cycle') return outcome.firstErrorExitCode ?? 0;
+  if (outcome.kind === 'one-cycle') return outcome.firstError === undefined ? 0 : describeError(outcome.firstError).exitCode;
   // A second signal cut the steps short: the signal's own code (143, 130); a clean stop is 0.
   return outcome.interrupted ? ctx.stopExitCode : 0;
 }

@@ -66,7 +66,7 @@ export async function runOpen(ctx: CommandContext, opts: OpenOptions): Promise<n
   if (missing.length > 0) {
     // Asked before anything is sent; the wizard confirms with the quote card in view.
     await ctx.credentials();
-    const { runOpenWizard } = await import('../flows/open-wizard.js');
+    const { runOpenWizard } = await import('./open-wizard.js');
     const live = (await ctx.environment()) === 'live';
     const answers = await runOpenWizard(ctx, client, opts, { skipChecks: opts.skipChecks, live });
     const request: OpenRequest = {

@@ -8,6 +8,7 @@ import { chooseEntryToResume, planResume, resumeEntry, type ResumeOutcome } from
 import type { JournalEntry } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
 import { printAnswers } from '../ui/api-answer.js';
+import { renderRollOutcome } from '../ui/roll-outcome.js';
 import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
 
@@ -45,7 +46,7 @@ function sayResuming(ctx: CommandContext, entry: JournalEntry): void {
 function showResumed(ctx: CommandContext, resumed: ResumeOutcome): number {
   switch (resumed.kind) {
     case 'roll':
-      return resumed.rolled;
+      return renderRollOutcome(ctx.output, resumed.rolled, (...argv) => ctx.hedgeCommand(...argv));
     case 'api':
       if (resumed.outcome.kind === 'submitted' || resumed.outcome.kind === 'resolved') printAnswers(ctx.output, [resumed.outcome.answer], { include: false, failed: false });
       return 0;

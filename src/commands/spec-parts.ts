@@ -37,7 +37,7 @@ export const WATCH_OPTIONS = [
 ] as const satisfies readonly OptionSpec[];
 
 /**
- * `--until EXPR` on every read command (flows/until.ts runs the command again until the condition
+ * `--until EXPR` on every read command (cli/run-until.ts runs the command again until the condition
  * holds). On `history` and `report`, where `--until` was already the close-date bound, a value that
  * reads as a date stays that bound and anything else is a condition (no date is valid JMESPath).
  */

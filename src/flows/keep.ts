@@ -28,6 +28,8 @@ import type { Hold } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import type { KeepEvent, KeepReporter } from '../ui/keep-view.js';
+import { makeChalk } from '../ui/color.js';
+import { errorEventFields } from '../ui/keep-view.js';
 import { Output } from '../ui/output.js';
 import { realKeeperClock, type KeeperClock } from './keep-clock.js';
 import { RowScheduler, runCycles, type EventFields, type KeepCycle } from './keep-cycle.js';
@@ -82,7 +84,7 @@ export interface KeepServices {
  * when a second one cut its steps short), or one cycle run (`--once`, `--dry-run`) with the first
  * error's exit code when there was one.
  */
-export type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstErrorExitCode?: number };
+export type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
 
 export async function runKeep(ctx: CommandContext, options: KeepOptions, services: KeepServices = {}): Promise<KeepOutcome> {
   const clock = services.clock ?? realKeeperClock(() => ctx.clock.now());
@@ -134,21 +136,13 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
   // waits' spinners off the terminal the live status is drawn on.
   const silent = silentOutput(ctx);
   const stepContext = () => ctx.derive({ signal: signals.stepSignal, output: silent, globals: { json: true, ...(confirmed ? { yes: true } : {}) } });
-  let firstError: number | undefined;
+  // The first error of a one-cycle run: the command ends with its exit code.
+  let firstError: { error: unknown } | undefined;
   const noteError = (error: unknown, fields: Omit<EventFields, 'event'>): void => {
-    const described = describeError(error);
-    firstError ??= described.exitCode;
-    const journalId = described.details.journal_id;
-    event({
-      event: 'error',
-      ...fields,
-      ...(typeof journalId === 'string' && fields.journal_id === undefined ? { journal_id: journalId } : {}),
-      code: described.code,
-      exit_code: described.exitCode,
-      message: described.message,
-      ...(described.hint ? { hint: described.hint } : {}),
-      ...(described.idempotencyKey ? { idempotency_key: described.idempotencyKey } : {}),
-    });
+    firstError ??= { error };
+    const described = errorEventFields(error);
+    // The step's own fields first; the error's description fills what they leave (its journal id).
+    event({ event: 'error', ...fields, ...described, ...(fields.journal_id === undefined ? {} : { journal_id: fields.journal_id }) } as EventFields);
   };
   signals.onStopRequested = (signal) =>
     event({ event: 'stop', phase: 'requested', message: `${signal}: stopping after the steps in flight (a second ${signal} interrupts them)` });
@@ -220,7 +214,7 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
       return { kind: 'stopped', interrupted: true };
     }
     if (signals.stopping) event({ event: 'stop', message: 'stopped by a signal after finishing the steps in flight' });
-    return loop.once ? { kind: 'one-cycle', ...(firstError === undefined ? {} : { firstErrorExitCode: firstError }) } : { kind: 'stopped', interrupted: false };
+    return loop.once ? { kind: 'one-cycle', ...(firstError === undefined ? {} : { firstError: firstError.error }) } : { kind: 'stopped', interrupted: false };
   } finally {
     await service?.stop();
     reporter.close();
@@ -271,5 +265,5 @@ function silentOutput(ctx: CommandContext): Output {
         done();
       },
     });
-  return new Output({ format: 'json', chalk: ctx.output.chalk, streams: { stdout: sink(), stderr: sink() }, now: () => ctx.clock.now(), columns: ctx.output.columns });
+  return new Output({ format: 'json', chalk: makeChalk(false), streams: { stdout: sink(), stderr: sink() }, now: () => ctx.clock.now() });
 }

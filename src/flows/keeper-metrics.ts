@@ -8,7 +8,12 @@ import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { UsageError } from '../errors.js';
 import { safeText } from '../security/safe-text.js';
-import type { MetricsAddress } from './keeper-service.js';
+
+/** Where --metrics listens (parsed by keeper-service.ts parseMetricsAddress). */
+export interface MetricsAddress {
+  host: string;
+  port: number;
+}
 
 export interface KeeperMetrics {
   cycle(good: boolean, atMs: number): void;

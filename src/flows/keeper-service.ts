@@ -12,16 +12,13 @@ import type { KeepEvent, KeepRowStatus } from '../ui/keep-view.js';
 import { alertSinks, parseAlertUrl, type AlertSinks } from './keeper-alert-sinks.js';
 import { heartbeatFile, HEARTBEAT_VERSION, readHeartbeat, staleAfterMs, writeHeartbeat, type Heartbeat } from './keeper-heartbeat.js';
 import type { KeeperLockPlace } from './keeper-lock.js';
-import type { KeeperMetrics } from './keeper-metrics.js';
+import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../errors.js';
 import { echo } from '../domain/input.js';
 import { safeText } from '../security/safe-text.js';
 import type { Identity } from './identity.js';
 
-export interface MetricsAddress {
-  host: string;
-  port: number;
-}
+export type { MetricsAddress };
 
 /** `9464`, `:9464`, `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464`; port 0 takes any free port. */
 export function parseMetricsAddress(raw: string): MetricsAddress {

@@ -8,7 +8,8 @@ import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { API_COMMAND_PREFIX } from './api-call.js';
 import { findJournalEntry } from './journal-entry.js';
-import { resumeRoll, ROLL_GROUP_PREFIX } from './roll.js';
+import { resumeRollOutcome, ROLL_GROUP_PREFIX } from './roll.js';
+import type { RollOutcome } from '../ui/roll-view.js';
 import { actionFromJournal } from './trade-actions.js';
 import { heldError, identityOf, runWrite, type Identity, type WriteAction, type WriteOutcome } from './write-flow.js';
 import type { ApiAnswer } from './api-call.js';
@@ -102,12 +103,9 @@ export type ResumePlan =
   | { kind: 'api'; entry: JournalEntry }
   | { kind: 'trade'; entry: JournalEntry; body: Record<string, unknown> };
 
-/**
- * What resuming did. A roll's is what `resumeRoll` returns (today its exit code; a RollOutcome once
- * the roll flow returns one); the others carry the write flow's outcome for the command to show.
- */
+/** What resuming did: the roll's outcome, or the write flow's, for the command to show. */
 export type ResumeOutcome =
-  | { kind: 'roll'; rolled: Awaited<ReturnType<typeof resumeRoll>> }
+  | { kind: 'roll'; rolled: RollOutcome }
   | { kind: 'api'; entry: JournalEntry; outcome: WriteOutcome<ApiAnswer, ApiAnswer> }
   | { kind: 'trade'; entry: JournalEntry; body: Record<string, unknown>; outcome: WriteOutcome<unknown, unknown> };
 
@@ -145,7 +143,7 @@ export async function planResume(ctx: CommandContext, entry: JournalEntry): Prom
 export async function resumeEntry(ctx: CommandContext, plan: ResumePlan, options: { wait: boolean }): Promise<ResumeOutcome> {
   const { entry } = plan;
   const again = { wait: options.wait, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false };
-  if (plan.kind === 'roll') return { kind: 'roll', rolled: await resumeRoll(ctx, entry, { wait: options.wait }) };
+  if (plan.kind === 'roll') return { kind: 'roll', rolled: await resumeRollOutcome(ctx, entry, { wait: options.wait }) };
   const client = await ctx.client();
   if (plan.kind === 'api') {
     const { apiActionFromJournal } = await import('./api-call.js');

@@ -482,14 +482,7 @@ async function finishRoll(
   return outcomeOf(ctx, legs, carried, notes, true);
 }
 
-/** `hedge resume ID` of any entry of a roll: finishes the whole roll, and says what it did. */
-export async function resumeRoll(ctx: CommandContext, entry: JournalEntry, options: { wait: boolean }): Promise<number> {
-  // Kept for `hedge resume` (flows/resume.ts) until it renders outcomes itself: the rendering is the ui's.
-  const { renderRollOutcome } = await import('../ui/roll-outcome.js');
-  return renderRollOutcome(ctx.output, await resumeRollOutcome(ctx, entry, options), (...argv) => ctx.hedgeCommand(...argv));
-}
-
-/** Finishes the whole roll any entry of it names; the keeper finishes its own rolls with this. */
+/** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
 export async function resumeRollOutcome(ctx: CommandContext, entry: JournalEntry, options: { wait: boolean }): Promise<RollOutcome> {
   const legs = await legsOf(ctx, entry.group!);
   if (!unfinished(legs)) {

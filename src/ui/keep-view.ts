@@ -3,6 +3,7 @@
 // for a supervisor's log, a pager hook or a script. Renders only: the flow hands it events.
 import type { ChalkInstance } from 'chalk';
 import { formatUpTo } from '../domain/number-format.js';
+import { describeError } from '../exit-codes.js';
 import { safeJson, safeText } from '../security/safe-text.js';
 import { truncateEnd } from './width.js';
 
@@ -136,4 +137,21 @@ function clock(iso: string): string {
 /** An amount in a keeper line: up to two decimals (the one formatter family). */
 function formatUsd(amount: number): string {
   return formatUpTo(amount, 2);
+}
+
+/**
+ * An error event's fields, described as every command describes a failure (exit-codes.ts): its
+ * code, the exit code a command would end with, the sentence and what to do next.
+ */
+export function errorEventFields(error: unknown): Pick<KeepEvent, 'code' | 'message'> & Record<string, unknown> {
+  const described = describeError(error);
+  const journalId = described.details.journal_id;
+  return {
+    code: described.code,
+    exit_code: described.exitCode,
+    message: described.message,
+    ...(described.hint ? { hint: described.hint } : {}),
+    ...(described.idempotencyKey ? { idempotency_key: described.idempotencyKey } : {}),
+    ...(typeof journalId === 'string' ? { journal_id: journalId } : {}),
+  };
 }

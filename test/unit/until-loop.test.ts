@@ -1,4 +1,4 @@
-// `--until EXPR` (flows/until.ts, cli/run-command.ts) in-process, on a fake clock and a fake client
+// `--until EXPR` (cli/run-until.ts, cli/run-command.ts) in-process, on a fake clock and a fake client
 // running the real command code: the cadence, Retry-After, the time bound (exit 124 with the last
 // data under --json), the errors that end it, what is printed. e2e/until.test.ts runs it for real.
 import { PassThrough } from 'node:stream';

@@ -18,8 +18,8 @@ import { DEFAULT_WAIT_BOUND_MS, type CommandContext } from '../runtime/context.j
 import { RecordingOutput } from '../ui/recording-output.js';
 import { compileQuery, fieldNames, isTruthy } from '../ui/query.js';
 import { safeText } from '../security/safe-text.js';
-import { POLL_CADENCE } from './wait.js';
-import { isPassingFailure, MAX_RETRY_AFTER_MS, nextRefreshAt } from './watch.js';
+import { POLL_CADENCE } from '../flows/wait.js';
+import { isPassingFailure, MAX_RETRY_AFTER_MS, nextRefreshAt } from '../flows/watch.js';
 
 export interface UntilOptions {
   /** The JMESPath condition, as typed. */
