@@ -310,3 +310,26 @@ describe('letting a netted offset go ahead of its due date', () => {
     expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, payable.dueMs)[0]!.notionalUsd).toBe(100_000);
   });
 });
+
+describe('every moment of the lead counts, not only its end', () => {
+  it('a receivable due, then a netted payable due: the side holds the low point in between', () => {
+    const first = exposure('R1', 'receivable', 150_000_000, 'NGN', 1); // 100,000 USD buy, due in 1 day
+    const payable = exposure('P', 'payable', 30_000_000, 'NGN', 2); // 20,000 USD, nets the buy down, due in 2 days
+    const last = exposure('R2', 'receivable', 150_000_000, 'NGN', 10); // 100,000 USD buy
+    const rows = (lead: number) => targetRowsAt([first, payable, last], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
+    expect(rows(0)[0]!.notionalUsd).toBe(180_000);
+    // Between R1's due date and P's the target is 80,000: with both in the lead the keeper holds
+    // that, not the 100,000 at the lead's end (which would be above the target for a day).
+    expect(targetRowsAt([first, payable, last], DEFAULT_POLICY, PRICES, first.dueMs)[0]!.notionalUsd).toBe(80_000);
+    expect(rows(3 * DAY_MS)[0]!.notionalUsd).toBe(80_000);
+  });
+
+  it('a netted payable entering a higher bucket within the lead lowers the side from then', () => {
+    const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 20); // 100,000 USD at 100%
+    const payable = exposure('P', 'payable', 30_000_000, 'NGN', 30.5); // 20,000 USD: 75% now, 100% in half a day
+    const rows = (lead: number) => targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
+    expect(rows(0)[0]!.notionalUsd).toBe(85_000);
+    expect(rows(DAY_MS / 4)[0]!.notionalUsd).toBe(85_000);
+    expect(rows(DAY_MS)[0]!.notionalUsd).toBe(80_000);
+  });
+});
