@@ -8,6 +8,7 @@ import type { HedgeClient } from '../api/client.js';
 import { parseExposuresFile, type Exposure } from '../domain/exposures-file.js';
 import { parsePolicyFile, resolvePolicy, type PolicyFlags } from '../domain/exposure-policy.js';
 import {
+  DAY_MS,
   exposureLines,
   projectedCost,
   scheduleOfChanges,
@@ -23,7 +24,7 @@ import { exposureReport, type CoverHedge, type ExposureReportView } from '../dom
 import { readHistoryRecord, type HistoryFacts } from '../api/read-history.js';
 import { walkHistory } from './report.js';
 import { findMarket, unlistedMarketError } from '../domain/markets.js';
-import type { KeepRow } from '../domain/keep.js';
+import { DEFAULT_ROLL_BEFORE_MS, type KeepRow } from '../domain/keep.js';
 import type { Side } from '../domain/vocabulary.js';
 import { UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -194,16 +195,29 @@ export async function gatherExposureReport(ctx: CommandContext, input: Pick<Expo
 
 // ---- hedge keep --exposures ------------------------------------------------------------------
 
+/** A server clock further than this from ours may be a simulator's running fast: its rate is measured before the first cycle. */
+const OFFSET_WORTH_MEASURING_MS = 5 * 60_000;
+/** How long the first cycle waits between its two reads of the server's clock (its Date header is to the second). */
+const RATE_PROBE_MS = 1_500;
+
+/** Server ms per own ms between two reads `ownMs` apart, at least 1; the Date header's second of rounding taken off. */
+export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: number): number {
+  return Math.max(1, (serverToMs - serverFromMs - 1000) / Math.max(1, ownMs));
+}
+
 /**
  * The keeper's moving target (`hedge keep FILE --exposures`): before every cycle the exposures and
  * the policy are read again, the markets' prices read, and `targetRowsAt` gives the rows at this
  * instant; each row's tolerance is the policy's band (a share of its target), so the keeper trades
  * only when a side leaves the band, and a side whose target is 0 (every exposure due) is closed.
- * An exposure due within two cycles counts as due (targetRowsAt's dueLeadMs).
+ * An exposure due within two cycles counts as due (targetRowsAt's dueLeadMs), and a hedge maturing
+ * within two cycles is rolled now (a later cycle may come after its maturity).
  */
 export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>, intervalMs: number): (ctx: CommandContext) => Promise<KeepRow[]> {
-  // The server's time at the last cycle: how far its clock moves per cycle (a simulator's may run fast).
-  let lastNowMs: number | undefined;
+  // The server's time and ours at the last cycle: how far its clock moves per cycle, and how fast
+  // it runs against ours (a simulator's may run fast: `sandbox serve --clock-speed`).
+  let last: { serverMs: number; ownMs: number } | undefined;
+  let rate = 1;
   return async (ctx) => {
     const { exposures } = await readExposures(ctx, input.file);
     const policy = await readPolicy(ctx, input.policyFile, input.flags);
@@ -211,19 +225,33 @@ export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policy
       throw new UsageError('keep --exposures: sizing fixed (at the first cover\'s price) is not supported by the keeper yet; use sizing current.');
     }
     const client = await ctx.client();
-    const list = await client.listMarkets();
+    let list = await client.listMarkets();
+    // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
+    let nowMs = client.transport.serverNow() ?? ctx.clock.now();
+    if (last === undefined && Math.abs(nowMs - ctx.clock.now()) > OFFSET_WORTH_MEASURING_MS) {
+      // A keeper (re)started against a server whose clock is far from ours: if that clock runs fast,
+      // a cycle of ours is more of its time, and a lead of two of our intervals would let a due date
+      // or a maturity pass before the next cycle. Its rate is measured once, before anything else.
+      const firstReadAtMs = ctx.clock.now();
+      await ctx.clock.sleep(RATE_PROBE_MS, ctx.signal);
+      list = await client.listMarkets();
+      const laterMs = client.transport.serverNow() ?? nowMs;
+      rate = rateBetween(nowMs, laterMs, ctx.clock.now() - firstReadAtMs);
+      nowMs = laterMs;
+    } else if (last !== undefined && ctx.clock.now() - last.ownMs >= RATE_PROBE_MS) {
+      rate = rateBetween(last.serverMs, nowMs, ctx.clock.now() - last.ownMs);
+    }
+    // Two cycles ahead: an exposure is let go at the last cycle before its due date, even when one
+    // cycle is missed (a restart), so the book is never above its cover once the money has moved.
+    // A cycle is our interval at the server's rate, or the server time the last one took if longer.
+    const cycleMs = Math.max(intervalMs * rate, last === undefined ? 0 : nowMs - last.serverMs);
+    last = { serverMs: nowMs, ownMs: ctx.clock.now() };
     const prices: Record<string, number> = {};
     for (const market of new Set(exposures.map((exposure) => exposure.market))) {
       const facts = findMarket(list.markets, market);
       if (!facts) throw unlistedMarketError(list.markets, market);
       prices[market] = Number(facts.price);
     }
-    // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
-    const nowMs = client.transport.serverNow() ?? ctx.clock.now();
-    // Two cycles ahead: an exposure is let go at the last cycle before its due date, even when one
-    // cycle is missed (a restart), so the book is never above its cover once the money has moved.
-    const cycleMs = Math.max(intervalMs, lastNowMs === undefined ? 0 : nowMs - lastNowMs);
-    lastNowMs = nowMs;
     const dueLeadMs = 2 * cycleMs;
     return targetRowsAt(exposures, policy, prices, nowMs, {}, { dueLeadMs }).map((row) => ({
       market: row.market,
@@ -232,6 +260,9 @@ export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policy
       tenorDays: row.tenorDays,
       // The side ends when its last exposure is let go: a hedge maturing after that is not renewed.
       untilMs: row.untilMs === undefined ? undefined : row.untilMs - dueLeadMs,
+      // Rolled at the last cycle before its maturity too (never as long as half its tenor: a new
+      // hedge would be rolled again at once).
+      ...(row.tenorDays === undefined ? {} : { rollBeforeMs: Math.min(Math.max(DEFAULT_ROLL_BEFORE_MS, dueLeadMs), (row.tenorDays * DAY_MS) / 2) }),
       toleranceUsd: (row.notionalUsd * policy.bandPct) / 100,
     }));
   };

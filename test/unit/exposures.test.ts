@@ -333,3 +333,14 @@ describe('every moment of the lead counts, not only its end', () => {
     expect(rows(DAY_MS)[0]!.notionalUsd).toBe(80_000);
   });
 });
+
+describe("the keeper's measure of the server's clock rate", () => {
+  it('is the server time per own time less the Date header\'s second of rounding, never below 1', async () => {
+    const { rateBetween } = await import('../../src/flows/exposures.js');
+    // A simulator at 7,200×: 1.5 s of ours is 3 hours of its time.
+    expect(rateBetween(0, 10_800_000, 1_500)).toBeCloseTo(7199.33, 1);
+    // A real server read 1.5 s apart shows 1 or 2 s (its header is to the second): rate 1.
+    expect(rateBetween(0, 2_000, 1_500)).toBe(1);
+    expect(rateBetween(0, 1_000, 1_500)).toBe(1);
+  });
+});
