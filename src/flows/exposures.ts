@@ -180,7 +180,11 @@ export async function gatherExposureReport(ctx: CommandContext, input: Pick<Expo
     const entry = hedge.struck_rate === null || hedge.struck_rate === undefined ? undefined : Number(hedge.struck_rate);
     hedges.push({ market: hedge.market.toUpperCase(), side: hedge.side, notionalUsd: Number(hedge.notional_usd), openedAtMs, ...(entry === undefined ? {} : { entryPrice: entry }) });
   }
-  const nowMs = ctx.clock.now();
+  // History's times are the server's: when its clock is far from ours (a simulator's running fast,
+  // a server's clock off), the weeks run to its now; otherwise to ours (to the ms, where the Date
+  // header is to the second).
+  const serverNowMs = client.transport.serverNow();
+  const nowMs = serverNowMs !== undefined && Math.abs(serverNowMs - ctx.clock.now()) > OFFSET_WORTH_MEASURING_MS ? serverNowMs : ctx.clock.now();
   return {
     asOf: new Date(nowMs).toISOString(),
     source: sourceName,

@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { describeSoak, NINETY_DAY_SCHEDULE, runExposuresSoak, SHORT_SCHEDULE, type SoakOptions } from './exposures-soak.js';
 
 const long = process.env.HEDGE_SOAK_DAYS !== undefined;
-const days = Number(process.env.HEDGE_SOAK_DAYS ?? 3);
+const days = Number(process.env.HEDGE_SOAK_DAYS ?? 2);
 const options: SoakOptions = {
   days,
   seed: Number(process.env.HEDGE_SOAK_SEED ?? 39),
   kills: Number(process.env.HEDGE_SOAK_KILLS ?? 1),
-  // Short: ≈ 3 server days in ≈ 14 s of real time; long: as the runner says (default 2 server hours a second).
-  clockSpeed: Number(process.env.HEDGE_SOAK_CLOCK_SPEED ?? (long ? 7200 : 20_000)),
+  // Short: 2 server days in ≈ 15 s of real time; long: as the runner says (default 2 server hours a second).
+  clockSpeed: Number(process.env.HEDGE_SOAK_CLOCK_SPEED ?? (long ? 7200 : 12_000)),
   intervalS: Number(process.env.HEDGE_SOAK_INTERVAL ?? 2),
   // The 90-day shape (three buckets, seven rows) from 30 days up; a few rows for a short soak.
   schedule: days >= 30 ? NINETY_DAY_SCHEDULE : SHORT_SCHEDULE,

@@ -119,7 +119,16 @@ export interface SoakResult {
   serverDays: number;
   startMs: number;
   lastDueMs: number;
-  report: { costRows: number; coverageRows: number; carryUsdc: number; feesUsdc: number; closedHedges: number; mismatches: string[] };
+  report: {
+    costRows: number;
+    coverageRows: number;
+    carryUsdc: number;
+    feesUsdc: number;
+    closedHedges: number;
+    /** Each week's hedged_usd beside the book the soak sampled nearest its `at`. */
+    weeks: { week: string; at: string; hedgedUsd: number; sampledUsd: number | null }[];
+    mismatches: string[];
+  };
   problems: string[];
 }
 
@@ -184,7 +193,7 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
     if ('problems' in parsed) throw new Error(`the soak's own exposures file is bad: ${JSON.stringify(parsed.problems)}`);
     const exposures: Exposure[] = parsed.exposures;
     const lastDueMs = Math.max(...exposures.filter((exposure) => coverSide(exposure, policy.functional) !== undefined).map((exposure) => exposure.dueMs));
-    const endMs = lastDueMs + Math.max(DAY_MS / 4, 3 * options.intervalS * 1000 * options.clockSpeed);
+    const endMs = lastDueMs + Math.max(DAY_MS / 4, 2 * options.intervalS * 1000 * options.clockSpeed);
     const market = MARKET_MODEL.markets.find((definition) => definition.market === MARKET)!;
     const priceAt = (ms: number) => midPrice(seedHash(options.seed), market, ms);
     const intervalMs = options.intervalS * 1000;
@@ -212,12 +221,9 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
         // server, at the price then, with its lead of two cycles (the server time between its cycles;
         // a keeper restarted on a fast clock measures that rate before its first cycle).
         const readMs = cycleServerMs ?? serverMs;
-        // The first keeper starts with the server's clock next to ours (nothing to measure): its first
-        // lead is two of its intervals; every other cycle knows the server's rate.
-        const cycleMs =
-          keeperNumber === 1 && lastCycleServerMs === undefined
-            ? intervalMs
-            : Math.max(intervalMs * options.clockSpeed, lastCycleServerMs === undefined ? 0 : readMs - lastCycleServerMs);
+        // Every keeper here starts with the server's clock minutes from ours (5 server minutes are a
+        // few ms of ours), so it measures the rate before its first cycle.
+        const cycleMs = Math.max(intervalMs * options.clockSpeed, lastCycleServerMs === undefined ? 0 : readMs - lastCycleServerMs);
         lastCycleServerMs = readMs;
         const keeperTarget = sideTargets(targetRowsAt(exposures, policy, { [MARKET]: priceAt(readMs) }, readMs, {}, { dueLeadMs: 2 * cycleMs }));
         entry.keeperReadMs = readMs;
@@ -303,7 +309,7 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
     sample('tick');
     await new Promise<void>((resolve) => (csvOut ? csvOut.end(resolve) : resolve()));
 
-    const report = await reconcileReport(sim, file, exposures, policy);
+    const report = await reconcileReport(sim, file, exposures, policy, samples);
     const cycles = samples.filter((s) => s.kind === 'cycle');
     const inBand = cycles.filter((s) => s.inBand).length;
     const afterLastDue = samples.filter((s) => s.serverMs >= lastDueMs);
@@ -364,10 +370,10 @@ async function stopKeeper(child: ChildProcess): Promise<void> {
  * each week's hedged_usd must equal what the server's hedges (history's closed ones, the filled ones
  * still open) held at that week's `at`, in the exposures' netted direction.
  */
-async function reconcileReport(sim: Simulator, file: string, exposures: readonly Exposure[], policy: ExposurePolicy): Promise<SoakResult['report']> {
+async function reconcileReport(sim: Simulator, file: string, exposures: readonly Exposure[], policy: ExposurePolicy, samples: readonly Sample[]): Promise<SoakResult['report']> {
   const result = await sim.hedge(['exposures', file, '--report', '--json'], { timeoutMs: 60_000 });
   const mismatches: string[] = [];
-  if (result.code !== 0) return { costRows: 0, coverageRows: 0, carryUsdc: 0, feesUsdc: 0, closedHedges: 0, mismatches: [`exit ${result.code}: ${result.stderr.trim()}`] };
+  if (result.code !== 0) return { costRows: 0, coverageRows: 0, carryUsdc: 0, feesUsdc: 0, closedHedges: 0, weeks: [], mismatches: [`exit ${result.code}: ${result.stderr.trim()}`] };
   const report = JSON.parse(result.stdout) as {
     prices: Record<string, number>;
     cost: { market: string; closed_hedges: number; carry_usdc: number; fees_usdc: number; cost_usdc: number }[];
@@ -391,7 +397,15 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
     history.filter((record) => Date.parse(record.opened_at) <= ms && Date.parse(record.closed_at) > ms).reduce((total, record) => total + (record.side === 'buy' ? 1 : -1) * record.notional_usd, 0) +
     open.filter((hedge) => hedge.openedAtMs <= ms).reduce((total, hedge) => total + (hedge.side === 'buy' ? 1 : -1) * hedge.notionalUsd, 0);
   const price = report.prices[MARKET]!;
-  for (const week of report.coverage.filter((row) => row.market === MARKET)) {
+  const coverage = report.coverage.filter((row) => row.market === MARKET);
+  // The weeks run to the server's now (its clock is weeks ahead of ours here), not to ours.
+  const serverNowMs = sim.sandbox.clock.now();
+  const lastAt = coverage.length === 0 ? undefined : Date.parse(coverage[coverage.length - 1]!.at);
+  if (lastAt === undefined || lastAt < serverNowMs - DAY_MS) {
+    mismatches.push(`the coverage ends at ${lastAt === undefined ? 'nothing' : new Date(lastAt).toISOString()}; the server's time is ${new Date(serverNowMs).toISOString()}`);
+  }
+  const weeks: SoakResult['report']['weeks'] = [];
+  for (const week of coverage) {
     const at = Date.parse(week.at);
     const net = exposures
       .filter((exposure) => exposure.market === MARKET && exposure.dueMs > at)
@@ -401,6 +415,10 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
       }, 0);
     const expected = round2(Math.max(0, signedHeldAt(at) * Math.sign(net)));
     if (Math.abs(expected - week.hedged_usd) > 0.001) mismatches.push(`week ${week.week}: hedged_usd ${week.hedged_usd}, the server's hedges held ${expected} at ${week.at}`);
+    // Beside it, for the figures: what the soak saw the server hold nearest that moment (history
+    // keeps each hedge's last notional, so a week before an add or reduce differs).
+    const nearest = samples.reduce<Sample | undefined>((best, s) => (best === undefined || Math.abs(s.serverMs - at) < Math.abs(best.serverMs - at) ? s : best), undefined);
+    weeks.push({ week: week.week, at: week.at, hedgedUsd: week.hedged_usd, sampledUsd: nearest ? round2(Math.max(0, (nearest.heldBuy - nearest.heldSell) * Math.sign(net))) : null });
   }
   return {
     costRows: report.cost.length,
@@ -408,6 +426,7 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
     carryUsdc: carryCents / 100,
     feesUsdc: feeCents / 100,
     closedHedges: history.length,
+    weeks,
     mismatches,
   };
 }
@@ -439,6 +458,9 @@ export function describeSoak(result: SoakResult, options: SoakOptions): string[]
     `keeper errors: ${result.errorCodes.length === 0 ? 'none' : result.errorCodes.join('; ')}`,
     `report: cost ${result.report.closedHedges} closed hedges, carry ${result.report.carryUsdc} USDC, fees ${result.report.feesUsdc} USDC; ${result.report.coverageRows} coverage weeks; ${result.report.mismatches.length === 0 ? 'reconciles to the cent with history' : `${result.report.mismatches.length} mismatches`}`,
     `wall time: ${(result.wallMs / 1000).toFixed(1)} s`,
+    'coverage per week (the report\'s hedged_usd, and the book sampled nearest its end):',
+    ...result.report.weeks.map((week) => `  ${week.week}  at ${week.at}  hedged ${week.hedgedUsd.toFixed(2).padStart(11)}  sampled ${week.sampledUsd === null ? '-' : week.sampledUsd.toFixed(2).padStart(11)}`),
+    'the sampled book against the keeper\'s target:',
     ...bookAgainstTarget(result).map(
       (s) => `  day ${day(s.serverMs).padStart(6)}  price ${s.price.toFixed(3)}  held buy ${s.heldBuy.toFixed(2).padStart(11)} sell ${s.heldSell.toFixed(2).padStart(10)}  keeper target buy ${(s.keeperBuy ?? 0).toFixed(2).padStart(11)} sell ${(s.keeperSell ?? 0).toFixed(2).padStart(10)}  ${s.inBand ? 'in band' : 'OUT'}`,
     ),
