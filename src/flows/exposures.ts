@@ -151,6 +151,50 @@ function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): Cover
   };
 }
 
+/** Every hedge of the account as the report reads it: history's closed ones (every page), then the filled ones still open. */
+async function coverHedges(
+  client: HedgeClient,
+  markets: readonly { market: string }[],
+  open: Awaited<ReturnType<HedgeClient['listHedges']>>,
+): Promise<{ hedges: CoverHedge[]; walk: Awaited<ReturnType<typeof walkHistory>>; skipped: number }> {
+  const onlyMarket = markets.length === 1 ? markets[0]!.market : undefined;
+  const hedges: CoverHedge[] = [];
+  let skipped = 0;
+  const walk = await walkHistory(client, (raw) => {
+    const cover = closedCover(readHistoryRecord(raw), onlyMarket);
+    if (cover) hedges.push(cover);
+    else skipped += 1;
+  });
+  for (const hedge of open) {
+    // A filled hedge the server has not closed: still held. Its status list is read leniently.
+    if (hedge.status !== 'filled') continue;
+    const openedAtMs = hedge.opened_at ? Date.parse(hedge.opened_at) : hedge.filled_at ? Date.parse(hedge.filled_at) : undefined;
+    if (openedAtMs === undefined || !Number.isFinite(openedAtMs)) continue;
+    const entry = hedge.struck_rate === null || hedge.struck_rate === undefined ? undefined : Number(hedge.struck_rate);
+    hedges.push({ market: hedge.market.toUpperCase(), side: hedge.side, notionalUsd: Number(hedge.notional_usd), openedAtMs, ...(entry === undefined ? {} : { entryPrice: entry }) });
+  }
+  return { hedges, walk, skipped };
+}
+
+/**
+ * Sizing `fixed` for the keeper: each market's first cover price, as the report's effectiveness
+ * takes it — the entry price of the market's earliest hedge on the account (history and open ones).
+ * Markets with no hedge yet are left out (sized at today's price until their first cover).
+ */
+async function firstCoverPrices(client: HedgeClient, markets: readonly string[], known: Map<string, number>): Promise<void> {
+  const missing = markets.filter((market) => !known.has(market));
+  if (missing.length === 0) return;
+  const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
+  const { hedges } = await coverHedges(client, list.markets, open);
+  for (const market of missing) {
+    const first = hedges
+      .filter((hedge) => hedge.market === market && hedge.entryPrice !== undefined && hedge.entryPrice > 0)
+      .sort((a, b) => a.openedAtMs - b.openedAtMs)[0];
+    // The earliest hedge never changes once there is one (hedges are opened now, never in the past): kept for the keeper's life.
+    if (first) known.set(market, first.entryPrice!);
+  }
+}
+
 /** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
 export async function gatherExposureReport(ctx: CommandContext, input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>): Promise<ExposureReportView> {
   const { exposures, sourceName } = await readExposures(ctx, input.file);
@@ -163,23 +207,8 @@ export async function gatherExposureReport(ctx: CommandContext, input: Pick<Expo
     if (!facts) throw unlistedMarketError(list.markets, market);
     prices[market] = Number(facts.price);
   }
-  const onlyMarket = list.markets.length === 1 ? list.markets[0]!.market : undefined;
-  const hedges: CoverHedge[] = [];
-  let skipped = 0;
-  const walk = await walkHistory(client, (raw) => {
-    const cover = closedCover(readHistoryRecord(raw), onlyMarket);
-    if (cover) hedges.push(cover);
-    else skipped += 1;
-  });
+  const { hedges, walk, skipped } = await coverHedges(client, list.markets, open);
   if (skipped > 0) ctx.output.warn(`${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`);
-  for (const hedge of open) {
-    // A filled hedge the server has not closed: still held. Its status list is read leniently.
-    if (hedge.status !== 'filled') continue;
-    const openedAtMs = hedge.opened_at ? Date.parse(hedge.opened_at) : hedge.filled_at ? Date.parse(hedge.filled_at) : undefined;
-    if (openedAtMs === undefined || !Number.isFinite(openedAtMs)) continue;
-    const entry = hedge.struck_rate === null || hedge.struck_rate === undefined ? undefined : Number(hedge.struck_rate);
-    hedges.push({ market: hedge.market.toUpperCase(), side: hedge.side, notionalUsd: Number(hedge.notional_usd), openedAtMs, ...(entry === undefined ? {} : { entryPrice: entry }) });
-  }
   // History's times are the server's: when its clock is far from ours (a simulator's running fast,
   // a server's clock off), the weeks run to its now; otherwise to ours (to the ms, where the Date
   // header is to the second).
@@ -222,13 +251,19 @@ export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policy
   // it runs against ours (a simulator's may run fast: `sandbox serve --clock-speed`).
   let last: { serverMs: number; ownMs: number } | undefined;
   let rate = 1;
+  const firstPrices = new Map<string, number>();
   return async (ctx) => {
     const { exposures } = await readExposures(ctx, input.file);
     const policy = await readPolicy(ctx, input.policyFile, input.flags);
-    if (policy.sizing === 'fixed') {
-      throw new UsageError('keep --exposures: sizing fixed (at the first cover\'s price) is not supported by the keeper yet; use sizing current.');
-    }
     const client = await ctx.client();
+    const firstCover: Record<string, number> = {};
+    if (policy.sizing === 'fixed') {
+      await firstCoverPrices(client, [...new Set(exposures.map((exposure) => exposure.market))], firstPrices);
+      for (const exposure of exposures) {
+        const price = firstPrices.get(exposure.market);
+        if (price !== undefined) firstCover[exposure.id] = price;
+      }
+    }
     let list = await client.listMarkets();
     // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
     let nowMs = client.transport.serverNow() ?? ctx.clock.now();
@@ -257,7 +292,7 @@ export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policy
       prices[market] = Number(facts.price);
     }
     const dueLeadMs = 2 * cycleMs;
-    return targetRowsAt(exposures, policy, prices, nowMs, {}, { dueLeadMs }).map((row) => ({
+    return targetRowsAt(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }).map((row) => ({
       market: row.market,
       side: row.side,
       notionalUsd: row.notionalUsd,

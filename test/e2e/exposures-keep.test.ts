@@ -122,6 +122,38 @@ describe('hedge keep --exposures', () => {
     expect((opens[0]!.body as { notional_usd: number }).notional_usd).toBeLessThan((later.amount / p) * 1.05);
   }, 60_000);
 
+  it('sizing fixed: an NGN exposure stays sized at the first cover\'s price (the server\'s struck rate) as the price moves', async () => {
+    const rig = await startSimulator();
+    const t0 = rig.sandbox.clock.now();
+    const file = join(rig.configDir, 'exposures.csv');
+    const policy = join(rig.configDir, 'policy.json');
+    const amount = 300e6;
+    writeFileSync(file, ['id,market,type,amount,currency,due', `R1,USDTNGN,receivable,${amount},NGN,${new Date(t0 + 20 * DAY).toISOString()}`].join('\n'));
+    writeFileSync(policy, JSON.stringify({ sizing: 'fixed' }));
+    const cycleTarget = async (): Promise<number> => {
+      const result = await rig.hedge(['keep', file, '--exposures', '--policy', policy, '--once', '--json'], { timeoutMs: 60_000 });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      const cycle = result.stdout.trim().split('\n').map((line) => JSON.parse(line)).find((event) => event.event === 'cycle');
+      return cycle.rows.find((row: { side: string }) => row.side === 'buy').target_usd;
+    };
+
+    // No cover yet: sized at today's price, and opened.
+    const first = await cycleTarget();
+    const opened = rig.active('buy');
+    expect(opened).toHaveLength(1);
+    expect(Math.abs(first - amount / (await price(rig)))).toBeLessThanOrEqual(first * 0.01);
+    const struck = opened[0]!.entryPrice!;
+
+    // Three days on the price has moved; the target is still the amount at the first cover's struck rate.
+    rig.advance(3 * DAY);
+    const now = await price(rig);
+    expect(Math.round((amount / now) * 100) / 100).not.toBe(Math.round((amount / struck) * 100) / 100);
+    expect(await cycleTarget()).toBe(Math.round((amount / struck) * 100) / 100);
+    // Within the band of it: nothing traded, the same hedge held.
+    expect(rig.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    expect(rig.active('buy').map((hedge) => hedge.id)).toEqual([opened[0]!.id]);
+  }, 60_000);
+
   it('--policy without --exposures is refused (exit 2) and nothing reaches the server', async () => {
     const rig = await startSimulator();
     const result = await rig.hedge(['keep', join(rig.configDir, 'x.csv'), '--policy', 'p.json', '--once']);
