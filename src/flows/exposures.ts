@@ -231,7 +231,7 @@ export async function gatherExposureReport(ctx: CommandContext, input: Pick<Expo
 /** A server clock further than this from ours may be a simulator's running fast: its rate is measured before the first cycle. */
 const OFFSET_WORTH_MEASURING_MS = 5 * 60_000;
 /** How long the first cycle waits between its two reads of the server's clock (its Date header is to the second). */
-const RATE_PROBE_MS = 1_500;
+const RATE_PROBE_MS = 500;
 
 /** Server ms per own ms between two reads `ownMs` apart, at least 1; the Date header's second of rounding taken off. */
 export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: number): number {
