@@ -239,13 +239,21 @@ export function targetRowsAt(
   { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
 ): TargetRow[] {
   const now = targetBook(exposures, policy, prices, nowMs, firstCover);
-  // Within the lead, each side holds the smaller of its target now and once the coming dues have
-  // passed: a receivable let go early lowers a side, but a netted payable let go early would raise
-  // it above today's cover — so neither is allowed to push a side up before its time.
+  // Within the lead, each side holds the smallest target it will have at any moment of it: a
+  // receivable let go early lowers a side, but a netted payable let go early would raise it above
+  // today's cover — so nothing is allowed to push a side up before its time. Every moment the target
+  // changes in the lead counts, not only its end: a receivable due, then a netted payable due (or a
+  // payable entering a higher bucket) leaves the side lower in between than at either end.
   const ahead = dueLeadMs > 0 ? targetBook(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }) : now;
+  const between =
+    dueLeadMs > 0
+      ? changeTimes(exposures, policy, nowMs)
+          .filter((atMs) => atMs <= nowMs + dueLeadMs)
+          .map((atMs) => targetBook(exposures, policy, prices, atMs, firstCover))
+      : [];
   return now.map((row, index) => {
     const later = ahead[index]!;
-    const notionalUsd = Math.min(row.target_usd, later.target_usd);
+    const notionalUsd = Math.min(row.target_usd, ...between.map((book) => book[index]!.target_usd));
     const tenor = later.target_usd > 0 ? later.tenor_days : row.tenor_days;
     const until = later.target_usd > 0 ? later.until : row.until;
     return {

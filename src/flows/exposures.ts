@@ -8,6 +8,7 @@ import type { HedgeClient } from '../api/client.js';
 import { parseExposuresFile, type Exposure } from '../domain/exposures-file.js';
 import { parsePolicyFile, resolvePolicy, type PolicyFlags } from '../domain/exposure-policy.js';
 import {
+  DAY_MS,
   exposureLines,
   projectedCost,
   scheduleOfChanges,
@@ -23,7 +24,7 @@ import { exposureReport, type CoverHedge, type ExposureReportView } from '../dom
 import { readHistoryRecord, type HistoryFacts } from '../api/wire/read-history.js';
 import { walkHistory } from './report.js';
 import { findMarket, unlistedMarketError } from '../domain/markets.js';
-import type { KeepRow } from '../domain/keep.js';
+import { DEFAULT_ROLL_BEFORE_MS, type KeepRow } from '../domain/keep.js';
 import type { Side } from '../domain/vocabulary.js';
 import { UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -150,6 +151,50 @@ function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): Cover
   };
 }
 
+/** Every hedge of the account as the report reads it: history's closed ones (every page), then the filled ones still open. */
+async function coverHedges(
+  client: HedgeClient,
+  markets: readonly { market: string }[],
+  open: Awaited<ReturnType<HedgeClient['listHedges']>>,
+): Promise<{ hedges: CoverHedge[]; walk: Awaited<ReturnType<typeof walkHistory>>; skipped: number }> {
+  const onlyMarket = markets.length === 1 ? markets[0]!.market : undefined;
+  const hedges: CoverHedge[] = [];
+  let skipped = 0;
+  const walk = await walkHistory(client, (raw) => {
+    const cover = closedCover(readHistoryRecord(raw), onlyMarket);
+    if (cover) hedges.push(cover);
+    else skipped += 1;
+  });
+  for (const hedge of open) {
+    // A filled hedge the server has not closed: still held. Its status list is read leniently.
+    if (hedge.status !== 'filled') continue;
+    const openedAtMs = hedge.opened_at ? Date.parse(hedge.opened_at) : hedge.filled_at ? Date.parse(hedge.filled_at) : undefined;
+    if (openedAtMs === undefined || !Number.isFinite(openedAtMs)) continue;
+    const entry = hedge.struck_rate === null || hedge.struck_rate === undefined ? undefined : Number(hedge.struck_rate);
+    hedges.push({ market: hedge.market.toUpperCase(), side: hedge.side, notionalUsd: Number(hedge.notional_usd), openedAtMs, ...(entry === undefined ? {} : { entryPrice: entry }) });
+  }
+  return { hedges, walk, skipped };
+}
+
+/**
+ * Sizing `fixed` for the keeper: each market's first cover price, as the report's effectiveness
+ * takes it — the entry price of the market's earliest hedge on the account (history and open ones).
+ * Markets with no hedge yet are left out (sized at today's price until their first cover).
+ */
+async function firstCoverPrices(client: HedgeClient, markets: readonly string[], known: Map<string, number>): Promise<void> {
+  const missing = markets.filter((market) => !known.has(market));
+  if (missing.length === 0) return;
+  const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
+  const { hedges } = await coverHedges(client, list.markets, open);
+  for (const market of missing) {
+    const first = hedges
+      .filter((hedge) => hedge.market === market && hedge.entryPrice !== undefined && hedge.entryPrice > 0)
+      .sort((a, b) => a.openedAtMs - b.openedAtMs)[0];
+    // The earliest hedge never changes once there is one (hedges are opened now, never in the past): kept for the keeper's life.
+    if (first) known.set(market, first.entryPrice!);
+  }
+}
+
 /** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
 export async function gatherExposureReport(ctx: CommandContext, input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>): Promise<ExposureReportView> {
   const { exposures, sourceName } = await readExposures(ctx, input.file);
@@ -162,24 +207,13 @@ export async function gatherExposureReport(ctx: CommandContext, input: Pick<Expo
     if (!facts) throw unlistedMarketError(list.markets, market);
     prices[market] = Number(facts.price);
   }
-  const onlyMarket = list.markets.length === 1 ? list.markets[0]!.market : undefined;
-  const hedges: CoverHedge[] = [];
-  let skipped = 0;
-  const walk = await walkHistory(client, (raw) => {
-    const cover = closedCover(readHistoryRecord(raw), onlyMarket);
-    if (cover) hedges.push(cover);
-    else skipped += 1;
-  });
+  const { hedges, walk, skipped } = await coverHedges(client, list.markets, open);
   if (skipped > 0) ctx.notify({ kind: 'history-unreadable', level: 'warn', text: `${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`, data: { skipped } });
-  for (const hedge of open) {
-    // A filled hedge the server has not closed: still held. Its status list is read leniently.
-    if (hedge.status !== 'filled') continue;
-    const openedAtMs = hedge.opened_at ? Date.parse(hedge.opened_at) : hedge.filled_at ? Date.parse(hedge.filled_at) : undefined;
-    if (openedAtMs === undefined || !Number.isFinite(openedAtMs)) continue;
-    const entry = hedge.struck_rate === null || hedge.struck_rate === undefined ? undefined : Number(hedge.struck_rate);
-    hedges.push({ market: hedge.market.toUpperCase(), side: hedge.side, notionalUsd: Number(hedge.notional_usd), openedAtMs, ...(entry === undefined ? {} : { entryPrice: entry }) });
-  }
-  const nowMs = ctx.clock.now();
+  // History's times are the server's: when its clock is far from ours (a simulator's running fast,
+  // a server's clock off), the weeks run to its now; otherwise to ours (to the ms, where the Date
+  // header is to the second).
+  const serverNowMs = client.transport.serverNow();
+  const nowMs = serverNowMs !== undefined && Math.abs(serverNowMs - ctx.clock.now()) > OFFSET_WORTH_MEASURING_MS ? serverNowMs : ctx.clock.now();
   return {
     asOf: new Date(nowMs).toISOString(),
     source: sourceName,
@@ -194,44 +228,80 @@ export async function gatherExposureReport(ctx: CommandContext, input: Pick<Expo
 
 // ---- hedge keep --exposures ------------------------------------------------------------------
 
+/** A server clock further than this from ours may be a simulator's running fast: its rate is measured before the first cycle. */
+const OFFSET_WORTH_MEASURING_MS = 5 * 60_000;
+/** How long the first cycle waits between its two reads of the server's clock (its Date header is to the second). */
+const RATE_PROBE_MS = 500;
+
+/** Server ms per own ms between two reads `ownMs` apart, at least 1; the Date header's second of rounding taken off. */
+export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: number): number {
+  return Math.max(1, (serverToMs - serverFromMs - 1000) / Math.max(1, ownMs));
+}
+
 /**
  * The keeper's moving target (`hedge keep FILE --exposures`): before every cycle the exposures and
  * the policy are read again, the markets' prices read, and `targetRowsAt` gives the rows at this
  * instant; each row's tolerance is the policy's band (a share of its target), so the keeper trades
  * only when a side leaves the band, and a side whose target is 0 (every exposure due) is closed.
- * An exposure due within two cycles counts as due (targetRowsAt's dueLeadMs).
+ * An exposure due within two cycles counts as due (targetRowsAt's dueLeadMs), and a hedge maturing
+ * within two cycles is rolled now (a later cycle may come after its maturity).
  */
 export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>, intervalMs: number): (ctx: CommandContext) => Promise<KeepRow[]> {
-  // The server's time at the last cycle: how far its clock moves per cycle (a simulator's may run fast).
-  let lastNowMs: number | undefined;
+  // The server's time and ours at the last cycle: how far its clock moves per cycle, and how fast
+  // it runs against ours (a simulator's may run fast: `sandbox serve --clock-speed`).
+  let last: { serverMs: number; ownMs: number } | undefined;
+  let rate = 1;
+  const firstPrices = new Map<string, number>();
   return async (ctx) => {
     const { exposures } = await readExposures(ctx, input.file);
     const policy = await readPolicy(ctx, input.policyFile, input.flags);
-    if (policy.sizing === 'fixed') {
-      throw new UsageError('keep --exposures: sizing fixed (at the first cover\'s price) is not supported by the keeper yet; use sizing current.');
-    }
     const client = await ctx.client();
-    const list = await client.listMarkets();
+    const firstCover: Record<string, number> = {};
+    if (policy.sizing === 'fixed') {
+      await firstCoverPrices(client, [...new Set(exposures.map((exposure) => exposure.market))], firstPrices);
+      for (const exposure of exposures) {
+        const price = firstPrices.get(exposure.market);
+        if (price !== undefined) firstCover[exposure.id] = price;
+      }
+    }
+    let list = await client.listMarkets();
+    // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
+    let nowMs = client.transport.serverNow() ?? ctx.clock.now();
+    if (last === undefined && Math.abs(nowMs - ctx.clock.now()) > OFFSET_WORTH_MEASURING_MS) {
+      // A keeper (re)started against a server whose clock is far from ours: if that clock runs fast,
+      // a cycle of ours is more of its time, and a lead of two of our intervals would let a due date
+      // or a maturity pass before the next cycle. Its rate is measured once, before anything else.
+      const firstReadAtMs = ctx.clock.now();
+      await ctx.clock.sleep(RATE_PROBE_MS, ctx.signal);
+      list = await client.listMarkets();
+      const laterMs = client.transport.serverNow() ?? nowMs;
+      rate = rateBetween(nowMs, laterMs, ctx.clock.now() - firstReadAtMs);
+      nowMs = laterMs;
+    } else if (last !== undefined && ctx.clock.now() - last.ownMs >= RATE_PROBE_MS) {
+      rate = rateBetween(last.serverMs, nowMs, ctx.clock.now() - last.ownMs);
+    }
+    // Two cycles ahead: an exposure is let go at the last cycle before its due date, even when one
+    // cycle is missed (a restart), so the book is never above its cover once the money has moved.
+    // A cycle is our interval at the server's rate, or the server time the last one took if longer.
+    const cycleMs = Math.max(intervalMs * rate, last === undefined ? 0 : nowMs - last.serverMs);
+    last = { serverMs: nowMs, ownMs: ctx.clock.now() };
     const prices: Record<string, number> = {};
     for (const market of new Set(exposures.map((exposure) => exposure.market))) {
       const facts = findMarket(list.markets, market);
       if (!facts) throw unlistedMarketError(list.markets, market);
       prices[market] = Number(facts.price);
     }
-    // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
-    const nowMs = client.transport.serverNow() ?? ctx.clock.now();
-    // Two cycles ahead: an exposure is let go at the last cycle before its due date, even when one
-    // cycle is missed (a restart), so the book is never above its cover once the money has moved.
-    const cycleMs = Math.max(intervalMs, lastNowMs === undefined ? 0 : nowMs - lastNowMs);
-    lastNowMs = nowMs;
     const dueLeadMs = 2 * cycleMs;
-    return targetRowsAt(exposures, policy, prices, nowMs, {}, { dueLeadMs }).map((row) => ({
+    return targetRowsAt(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }).map((row) => ({
       market: row.market,
       side: row.side,
       notionalUsd: row.notionalUsd,
       tenorDays: row.tenorDays,
       // The side ends when its last exposure is let go: a hedge maturing after that is not renewed.
       untilMs: row.untilMs === undefined ? undefined : row.untilMs - dueLeadMs,
+      // Rolled at the last cycle before its maturity too (never as long as half its tenor: a new
+      // hedge would be rolled again at once).
+      ...(row.tenorDays === undefined ? {} : { rollBeforeMs: Math.min(Math.max(DEFAULT_ROLL_BEFORE_MS, dueLeadMs), (row.tenorDays * DAY_MS) / 2) }),
       toleranceUsd: (row.notionalUsd * policy.bandPct) / 100,
     }));
   };

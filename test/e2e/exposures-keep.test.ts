@@ -96,6 +96,64 @@ describe('hedge keep --exposures', () => {
     expect(held(rig)).toEqual({ buy: 0, sell: 0 });
   }, 120_000);
 
+  it('a keeper (re)started on a fast server clock measures its rate first: it lets go an exposure due within two of its cycles', async () => {
+    // 600× (10 server minutes a second), the clock a day ahead of ours, as after a restart mid-soak.
+    const rig = await startSimulator({ clockSpeed: 600 });
+    rig.advance(DAY);
+    const t0 = rig.sandbox.clock.now();
+    const at = (ms: number) => new Date(ms).toISOString();
+    const file = join(rig.configDir, 'exposures.csv');
+    // R1 due in 2 server hours: within two cycles of --interval 10 at 600× (2 × 100 min), not within
+    // two of our own 10 s. R2 due in 5 days is what stays covered.
+    const soon = { amount: 150e6, dueMs: t0 + 2 * HOUR };
+    const later = { amount: 300e6, dueMs: t0 + 5 * DAY };
+    writeFileSync(file, ['id,market,type,amount,currency,due', `R1,USDTNGN,receivable,${soon.amount},NGN,${at(soon.dueMs)}`, `R2,USDTNGN,receivable,${later.amount},NGN,${at(later.dueMs)}`].join('\n'));
+    const result = await rig.hedge(['keep', file, '--exposures', '--once', '--interval', '10', '--json'], { timeoutMs: 60_000 });
+    expect(result.code, result.stderr + result.stdout).toBe(0);
+    // The run took far less than R1's two hours of server time: R1 was let go because of the lead.
+    expect(rig.sandbox.clock.now()).toBeLessThan(soon.dueMs);
+    const p = await price(rig);
+    const book = held(rig);
+    expect(book.sell).toBe(0);
+    expect(Math.abs(book.buy - later.amount / p)).toBeLessThanOrEqual((later.amount / p) * 0.05 + 0.01);
+    // One open, of R2's cover alone (not R1 + R2).
+    const opens = rig.writes().filter((entry) => entry.path === '/hedges');
+    expect(opens).toHaveLength(1);
+    expect((opens[0]!.body as { notional_usd: number }).notional_usd).toBeLessThan((later.amount / p) * 1.05);
+  }, 60_000);
+
+  it('sizing fixed: an NGN exposure stays sized at the first cover\'s price (the server\'s struck rate) as the price moves', async () => {
+    const rig = await startSimulator();
+    const t0 = rig.sandbox.clock.now();
+    const file = join(rig.configDir, 'exposures.csv');
+    const policy = join(rig.configDir, 'policy.json');
+    const amount = 300e6;
+    writeFileSync(file, ['id,market,type,amount,currency,due', `R1,USDTNGN,receivable,${amount},NGN,${new Date(t0 + 20 * DAY).toISOString()}`].join('\n'));
+    writeFileSync(policy, JSON.stringify({ sizing: 'fixed' }));
+    const cycleTarget = async (): Promise<number> => {
+      const result = await rig.hedge(['keep', file, '--exposures', '--policy', policy, '--once', '--json'], { timeoutMs: 60_000 });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      const cycle = result.stdout.trim().split('\n').map((line) => JSON.parse(line)).find((event) => event.event === 'cycle');
+      return cycle.rows.find((row: { side: string }) => row.side === 'buy').target_usd;
+    };
+
+    // No cover yet: sized at today's price, and opened.
+    const first = await cycleTarget();
+    const opened = rig.active('buy');
+    expect(opened).toHaveLength(1);
+    expect(Math.abs(first - amount / (await price(rig)))).toBeLessThanOrEqual(first * 0.01);
+    const struck = opened[0]!.entryPrice!;
+
+    // Three days on the price has moved; the target is still the amount at the first cover's struck rate.
+    rig.advance(3 * DAY);
+    const now = await price(rig);
+    expect(Math.round((amount / now) * 100) / 100).not.toBe(Math.round((amount / struck) * 100) / 100);
+    expect(await cycleTarget()).toBe(Math.round((amount / struck) * 100) / 100);
+    // Within the band of it: nothing traded, the same hedge held.
+    expect(rig.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    expect(rig.active('buy').map((hedge) => hedge.id)).toEqual([opened[0]!.id]);
+  }, 60_000);
+
   it('--policy without --exposures is refused (exit 2) and nothing reaches the server', async () => {
     const rig = await startSimulator();
     const result = await rig.hedge(['keep', join(rig.configDir, 'x.csv'), '--policy', 'p.json', '--once']);

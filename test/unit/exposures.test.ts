@@ -310,3 +310,37 @@ describe('letting a netted offset go ahead of its due date', () => {
     expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, payable.dueMs)[0]!.notionalUsd).toBe(100_000);
   });
 });
+
+describe('every moment of the lead counts, not only its end', () => {
+  it('a receivable due, then a netted payable due: the side holds the low point in between', () => {
+    const first = exposure('R1', 'receivable', 150_000_000, 'NGN', 1); // 100,000 USD buy, due in 1 day
+    const payable = exposure('P', 'payable', 30_000_000, 'NGN', 2); // 20,000 USD, nets the buy down, due in 2 days
+    const last = exposure('R2', 'receivable', 150_000_000, 'NGN', 10); // 100,000 USD buy
+    const rows = (lead: number) => targetRowsAt([first, payable, last], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
+    expect(rows(0)[0]!.notionalUsd).toBe(180_000);
+    // Between R1's due date and P's the target is 80,000: with both in the lead the keeper holds
+    // that, not the 100,000 at the lead's end (which would be above the target for a day).
+    expect(targetRowsAt([first, payable, last], DEFAULT_POLICY, PRICES, first.dueMs)[0]!.notionalUsd).toBe(80_000);
+    expect(rows(3 * DAY_MS)[0]!.notionalUsd).toBe(80_000);
+  });
+
+  it('a netted payable entering a higher bucket within the lead lowers the side from then', () => {
+    const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 20); // 100,000 USD at 100%
+    const payable = exposure('P', 'payable', 30_000_000, 'NGN', 30.5); // 20,000 USD: 75% now, 100% in half a day
+    const rows = (lead: number) => targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
+    expect(rows(0)[0]!.notionalUsd).toBe(85_000);
+    expect(rows(DAY_MS / 4)[0]!.notionalUsd).toBe(85_000);
+    expect(rows(DAY_MS)[0]!.notionalUsd).toBe(80_000);
+  });
+});
+
+describe("the keeper's measure of the server's clock rate", () => {
+  it('is the server time per own time less the Date header\'s second of rounding, never below 1', async () => {
+    const { rateBetween } = await import('../../src/flows/exposures.js');
+    // A simulator at 7,200×: 1.5 s of ours is 3 hours of its time.
+    expect(rateBetween(0, 10_800_000, 1_500)).toBeCloseTo(7199.33, 1);
+    // A real server read 1.5 s apart shows 1 or 2 s (its header is to the second): rate 1.
+    expect(rateBetween(0, 2_000, 1_500)).toBe(1);
+    expect(rateBetween(0, 1_000, 1_500)).toBe(1);
+  });
+});

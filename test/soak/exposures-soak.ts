@@ -1,0 +1,469 @@
+// The exposures soak (issue 39's end-to-end proof): a simulator on a fast clock (the server
+// `hedge sandbox serve --clock-speed` starts, test/support/simulator.ts), a schedule of exposures
+// over `days` server days, the real `hedge keep FILE --exposures` running against it, killed with
+// SIGKILL at random moments and started again. The server's own book is sampled after every keeper
+// cycle (its `cycle` event) and between cycles (a tick every `tickMs` of real time), each sample
+// against the target the project's exposures rules (domain/exposures.ts) give at that server time
+// and the server's price then. After the last due date the keeper is stopped and
+// `hedge exposures FILE --report --json` is reconciled with the server's history.
+//
+// Checks (each a `problems` line when it fails):
+//   band      at ≥ 99% of the cycle samples every side is within the policy's band of the target the
+//             keeper is asked to hold then (targetRowsAt with its due lead: two cycles);
+//   above     at no sample (cycle or tick) does a side hold more than exposure × ratio + band (the
+//             target at that instant, no lead) — 1 cent of rounding allowed;
+//   flat      at every sample from the last due date on, both sides hold nothing;
+//   report    its cost per market (closed hedges, carry, fees) equals the server's history summed in
+//             cents, and its coverage's hedged_usd each week equals what the server's hedges held then.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, writeFileSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseExposuresFile, type Exposure } from '../../src/domain/exposures-file.js';
+import { DEFAULT_POLICY, amountUsd, coverSide, targetBook, targetRowsAt, type ExposurePolicy } from '../../src/domain/exposures.js';
+import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model.js';
+import { nextRandom } from '../../src/sandbox/prng.js';
+import { baseEnv, HEDGE_BIN, ROOT } from '../support/hedge-cli.js';
+import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** One exposure of the schedule: its due date as a share of the soak's days (so a short soak keeps its shape). */
+export interface ScheduledExposure {
+  id: string;
+  type: 'receivable' | 'payable';
+  amount: number;
+  currency: 'NGN' | 'USD';
+  /** 0..1 of the soak's days after the start. */
+  dueShare: number;
+  hedgeRatio?: string;
+}
+
+/**
+ * The 90-day schedule: receivables and payables, NGN and USD amounts (a USD amount carries no risk
+ * in USD books: never covered), due at 14:00 UTC on odd days, so inside a 7-day hedge's tenor.
+ * At the start the net buy target is ≈ 0.53 M USD (under the simulator's 1 M exposure cap).
+ */
+export const NINETY_DAY_SCHEDULE: readonly ScheduledExposure[] = [
+  { id: 'INV-1', type: 'receivable', amount: 300e6, currency: 'NGN', dueShare: 12.6 / 90 },
+  { id: 'FRT-2', type: 'payable', amount: 120e6, currency: 'NGN', dueShare: 20.6 / 90 },
+  { id: 'AR-3', type: 'receivable', amount: 150_000, currency: 'USD', dueShare: 35.6 / 90 },
+  { id: 'INV-4', type: 'receivable', amount: 450e6, currency: 'NGN', dueShare: 45.6 / 90 },
+  { id: 'AP-5', type: 'payable', amount: 100_000, currency: 'USD', dueShare: 60.6 / 90 },
+  { id: 'FRT-6', type: 'payable', amount: 200e6, currency: 'NGN', dueShare: 70.6 / 90 },
+  { id: 'INV-7', type: 'receivable', amount: 600e6, currency: 'NGN', dueShare: 88.6 / 90 },
+];
+
+/** For `npm test`: a few server days, the same kinds of rows, dues far enough apart for a 2 s cycle. */
+export const SHORT_SCHEDULE: readonly ScheduledExposure[] = [
+  { id: 'INV-1', type: 'receivable', amount: 300e6, currency: 'NGN', dueShare: 0.4 },
+  { id: 'FRT-2', type: 'payable', amount: 120e6, currency: 'NGN', dueShare: 0.7 },
+  { id: 'AP-3', type: 'payable', amount: 100_000, currency: 'USD', dueShare: 0.5 },
+  { id: 'INV-4', type: 'receivable', amount: 450e6, currency: 'NGN', dueShare: 0.95 },
+];
+
+export interface SoakOptions {
+  days: number;
+  seed: number;
+  kills: number;
+  /** Server ms per real ms. */
+  clockSpeed: number;
+  /** The keeper's --interval, seconds (real time). */
+  intervalS: number;
+  schedule: readonly ScheduledExposure[];
+  /** Real ms between two samples taken between cycles. */
+  tickMs?: number;
+  /** Where to write every sample (CSV); the file's folder must exist. */
+  samplesFile?: string;
+  /** Where to append the keepers' events and stderr. */
+  keeperLogFile?: string;
+  log?: (line: string) => void;
+}
+
+export interface Sample {
+  kind: 'cycle' | 'tick';
+  keeper: number;
+  realMs: number;
+  serverMs: number;
+  price: number;
+  heldBuy: number;
+  heldSell: number;
+  /** exposure × ratio now, per side (no lead). */
+  targetBuy: number;
+  targetSell: number;
+  /** The server time the keeper's cycle read (cycle samples only). */
+  keeperReadMs?: number;
+  /** What the keeper is asked to hold then (with its due lead); cycle samples only. */
+  keeperBuy?: number;
+  keeperSell?: number;
+  inBand?: boolean;
+  /** USD above exposure × ratio + band on the worse side (0 when not above). */
+  aboveUsd: number;
+}
+
+export interface SoakResult {
+  samples: Sample[];
+  cycleSamples: number;
+  tickSamples: number;
+  withinBandPct: number;
+  maxAboveUsd: number;
+  flatSamplesAfterLastDue: number;
+  notFlatAfterLastDue: number;
+  kills: number;
+  keepers: number;
+  events: Record<string, number>;
+  errorCodes: string[];
+  rolls: number;
+  wallMs: number;
+  serverDays: number;
+  startMs: number;
+  lastDueMs: number;
+  report: {
+    costRows: number;
+    coverageRows: number;
+    carryUsdc: number;
+    feesUsdc: number;
+    closedHedges: number;
+    /** Each week's hedged_usd beside the book the soak sampled nearest its `at`. */
+    weeks: { week: string; at: string; hedgedUsd: number; sampledUsd: number | null }[];
+    mismatches: string[];
+  };
+  problems: string[];
+}
+
+const round2 = (value: number): number => Math.round(value * 100) / 100;
+
+/** The exposures file of a schedule from `startMs`: dues at 14:00 UTC of their day, written with their zone. */
+export function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: number, days: number): string {
+  const rows = schedule.map((row) => {
+    const raw = startMs + row.dueShare * days * DAY_MS;
+    // Long soaks: 14:00 UTC of the day (inside any hedge's tenor); short ones keep the exact share.
+    const due = days >= 10 ? Math.floor(raw / DAY_MS) * DAY_MS + 14 * HOUR_MS : Math.round(raw / 1000) * 1000;
+    return `${row.id},${MARKET},${row.type},${row.amount},${row.currency},${new Date(due).toISOString().replace('.000Z', '+00:00')},${row.hedgeRatio ?? ''}`;
+  });
+  return ['id,market,type,amount,currency,due,hedge_ratio', ...rows].join('\n') + '\n';
+}
+
+/** A seeded stream of uniform values in [0, 1) (mulberry32, the simulator's own). */
+function randomStream(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    const next = nextRandom(state);
+    state = next.state;
+    return next.value;
+  };
+}
+
+function heldBySide(sim: Simulator): { buy: number; sell: number } {
+  const sum = (side: 'buy' | 'sell') => sim.active(side).filter((hedge) => hedge.status === 'filled').reduce((total, hedge) => total + hedge.notionalUsd, 0);
+  return { buy: round2(sum('buy')), sell: round2(sum('sell')) };
+}
+
+function sideTargets(rows: { side: string; notionalUsd?: number; target_usd?: number }[]): { buy: number; sell: number } {
+  const of = (side: string) => rows.filter((row) => row.side === side).reduce((total, row) => total + (row.notionalUsd ?? row.target_usd ?? 0), 0);
+  return { buy: of('buy'), sell: of('sell') };
+}
+
+/** How far `held` is above `target` + band (0 when it is not). */
+function aboveBy(held: number, target: number, bandPct: number): number {
+  const ceiling = target * (1 + bandPct / 100) + 0.01;
+  return held > ceiling ? round2(held - ceiling) : 0;
+}
+
+function withinBandOf(held: number, target: number, bandPct: number): boolean {
+  return Math.abs(held - target) <= (target * bandPct) / 100 + 0.01;
+}
+
+export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult> {
+  const log = options.log ?? (() => {});
+  const policy: ExposurePolicy = DEFAULT_POLICY;
+  const tickMs = options.tickMs ?? 250;
+  const wallStart = Date.now();
+  const sim = await startSimulator({ clockSpeed: options.clockSpeed, seed: options.seed, fillDelayMs: 100 });
+  const keeperLog: WriteStream | undefined = options.keeperLogFile ? createWriteStream(options.keeperLogFile, { flags: 'a' }) : undefined;
+  let keeper: ChildProcess | undefined;
+  const timers = new Set<NodeJS.Timeout>();
+  try {
+    const startMs = sim.sandbox.clock.now();
+    const file = join(sim.configDir, 'exposures.csv');
+    const csv = exposuresCsv(options.schedule, startMs, options.days);
+    writeFileSync(file, csv);
+    const parsed = parseExposuresFile(csv, { sourceName: 'exposures.csv' });
+    if ('problems' in parsed) throw new Error(`the soak's own exposures file is bad: ${JSON.stringify(parsed.problems)}`);
+    const exposures: Exposure[] = parsed.exposures;
+    const lastDueMs = Math.max(...exposures.filter((exposure) => coverSide(exposure, policy.functional) !== undefined).map((exposure) => exposure.dueMs));
+    const endMs = lastDueMs + Math.max(DAY_MS / 4, 2 * options.intervalS * 1000 * options.clockSpeed);
+    const market = MARKET_MODEL.markets.find((definition) => definition.market === MARKET)!;
+    const priceAt = (ms: number) => midPrice(seedHash(options.seed), market, ms);
+    const intervalMs = options.intervalS * 1000;
+
+    const samples: Sample[] = [];
+    const csvOut = options.samplesFile ? createWriteStream(options.samplesFile) : undefined;
+    csvOut?.write('kind,keeper,real_ms,server_time,price,held_buy_usd,held_sell_usd,target_buy_usd,target_sell_usd,keeper_read_time,keeper_target_buy_usd,keeper_target_sell_usd,in_band,above_usd\n');
+    let keeperNumber = 0;
+    /** The server time of the running keeper's previous cycle (its due lead is two cycles). */
+    let lastCycleServerMs: number | undefined;
+
+    /** `cycleServerMs`: the server time the keeper's cycle read (its `cycle` event's server_time). */
+    const sample = (kind: Sample['kind'], cycleServerMs?: number): Sample => {
+      // The server's state at its own time: what became due (fills, maturities) applied first, as a request would.
+      const serverMs = sim.sandbox.clock.now();
+      sim.sandbox.engine.advanceTo(serverMs);
+      const held = heldBySide(sim);
+      const price = priceAt(serverMs);
+      const prices = { [MARKET]: price };
+      const target = sideTargets(targetBook(exposures, policy, prices, serverMs));
+      const aboveUsd = Math.max(aboveBy(held.buy, target.buy, policy.bandPct), aboveBy(held.sell, target.sell, policy.bandPct));
+      const entry: Sample = { kind, keeper: keeperNumber, realMs: Date.now() - wallStart, serverMs, price, heldBuy: held.buy, heldSell: held.sell, targetBuy: round2(target.buy), targetSell: round2(target.sell), aboveUsd };
+      if (kind === 'cycle') {
+        // What the keeper was asked to hold in this cycle: the target at the time its cycle read the
+        // server, at the price then, with its lead of two cycles (the server time between its cycles;
+        // a keeper restarted on a fast clock measures that rate before its first cycle).
+        const readMs = cycleServerMs ?? serverMs;
+        // Every keeper here starts with the server's clock minutes from ours (5 server minutes are a
+        // few ms of ours), so it measures the rate before its first cycle.
+        const cycleMs = Math.max(intervalMs * options.clockSpeed, lastCycleServerMs === undefined ? 0 : readMs - lastCycleServerMs);
+        lastCycleServerMs = readMs;
+        const keeperTarget = sideTargets(targetRowsAt(exposures, policy, { [MARKET]: priceAt(readMs) }, readMs, {}, { dueLeadMs: 2 * cycleMs }));
+        entry.keeperReadMs = readMs;
+        entry.keeperBuy = round2(keeperTarget.buy);
+        entry.keeperSell = round2(keeperTarget.sell);
+        entry.inBand = withinBandOf(held.buy, keeperTarget.buy, policy.bandPct) && withinBandOf(held.sell, keeperTarget.sell, policy.bandPct);
+      }
+      samples.push(entry);
+      csvOut?.write(
+        [kind, entry.keeper, entry.realMs, new Date(serverMs).toISOString(), price, held.buy, held.sell, entry.targetBuy, entry.targetSell, entry.keeperReadMs === undefined ? '' : new Date(entry.keeperReadMs).toISOString(), entry.keeperBuy ?? '', entry.keeperSell ?? '', entry.inBand ?? '', aboveUsd].join(',') + '\n',
+      );
+      return entry;
+    };
+
+    const events: Record<string, number> = {};
+    const errorCodes: string[] = [];
+    const env = { ...baseEnv(sim.configDir), ...sim.env };
+    let exits = 0;
+    const startKeeper = (): ChildProcess => {
+      keeperNumber += 1;
+      lastCycleServerMs = undefined;
+      const number = keeperNumber;
+      const child = spawn(process.execPath, [HEDGE_BIN, 'keep', file, '--exposures', '--interval', String(options.intervalS), '--json'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        keeperLog?.write(`keeper ${number} ${line}\n`);
+        let event: Record<string, unknown>;
+        try {
+          event = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          return;
+        }
+        const name = String(event.event);
+        events[name] = (events[name] ?? 0) + 1;
+        if (name === 'error') errorCodes.push(`${String(event.code)} (${String(event.phase ?? '')})`);
+        if (name === 'cycle' && number === keeperNumber) {
+          const read = Date.parse(String(event.server_time));
+          sample('cycle', Number.isFinite(read) ? read : undefined);
+        }
+      });
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => keeperLog?.write(`keeper ${number} stderr: ${chunk}`));
+      child.on('exit', () => (exits += 1));
+      return child;
+    };
+
+    // Kill moments: uniform over the run's expected real length (a share of it kept clear at each end).
+    const random = randomStream(options.seed ^ 0x5eed);
+    const expectedRealMs = (endMs - startMs) / options.clockSpeed;
+    const killAtRealMs = Array.from({ length: options.kills }, () => (0.1 + 0.8 * random()) * expectedRealMs).sort((a, b) => a - b);
+    let killed = 0;
+    keeper = startKeeper();
+    for (const atMs of killAtRealMs) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (!keeper || keeper.exitCode !== null) return;
+        keeper.kill('SIGKILL');
+        killed += 1;
+        log(`kill -9 of keeper ${keeperNumber} at server ${new Date(sim.sandbox.clock.now()).toISOString()}`);
+        // Started again after a pause of up to a second, as a supervisor would.
+        const restart = setTimeout(() => {
+          timers.delete(restart);
+          if (sim.sandbox.clock.now() < endMs) keeper = startKeeper();
+        }, Math.round(random() * 1000));
+        timers.add(restart);
+      }, atMs);
+      timers.add(timer);
+    }
+
+    let nextProgressMs = startMs;
+    while (sim.sandbox.clock.now() < endMs) {
+      await new Promise((resolve) => setTimeout(resolve, tickMs));
+      sample('tick');
+      const now = sim.sandbox.clock.now();
+      if (now >= nextProgressMs) {
+        const last = samples[samples.length - 1]!;
+        log(`day ${((now - startMs) / DAY_MS).toFixed(1)}: held buy ${last.heldBuy} sell ${last.heldSell}, target buy ${last.targetBuy} sell ${last.targetSell}, ${samples.filter((s) => s.kind === 'cycle').length} cycles`);
+        nextProgressMs = now + Math.max(DAY_MS, (options.days * DAY_MS) / 10);
+      }
+    }
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+    await stopKeeper(keeper);
+    keeper = undefined;
+    sample('tick');
+    await new Promise<void>((resolve) => (csvOut ? csvOut.end(resolve) : resolve()));
+
+    const report = await reconcileReport(sim, file, exposures, policy, samples);
+    const cycles = samples.filter((s) => s.kind === 'cycle');
+    const inBand = cycles.filter((s) => s.inBand).length;
+    const afterLastDue = samples.filter((s) => s.serverMs >= lastDueMs);
+    const notFlat = afterLastDue.filter((s) => s.heldBuy !== 0 || s.heldSell !== 0);
+    const maxAboveUsd = Math.max(0, ...samples.map((s) => s.aboveUsd));
+    const withinBandPct = cycles.length === 0 ? 0 : Math.round((inBand / cycles.length) * 10_000) / 100;
+    const problems: string[] = [];
+    if (cycles.length === 0) problems.push('no keeper cycle was sampled');
+    if (withinBandPct < 99) problems.push(`band: ${withinBandPct}% of ${cycles.length} cycle samples within the band (at least 99% expected)`);
+    for (const s of samples.filter((x) => x.aboveUsd > 0).slice(0, 5)) {
+      problems.push(`above: at ${new Date(s.serverMs).toISOString()} (${s.kind}, keeper ${s.keeper}) held buy ${s.heldBuy} sell ${s.heldSell} against exposure × ratio buy ${s.targetBuy} sell ${s.targetSell}: ${s.aboveUsd} USD above the band`);
+    }
+    if (afterLastDue.length === 0) problems.push('flat: no sample after the last due date');
+    for (const s of notFlat.slice(0, 5)) problems.push(`flat: at ${new Date(s.serverMs).toISOString()}, after the last due date, held buy ${s.heldBuy} sell ${s.heldSell}`);
+    problems.push(...report.mismatches.map((line) => `report: ${line}`));
+    if (killed < options.kills) problems.push(`kills: ${killed} of ${options.kills} happened (the run ended first)`);
+    return {
+      samples,
+      cycleSamples: cycles.length,
+      tickSamples: samples.length - cycles.length,
+      withinBandPct,
+      maxAboveUsd,
+      flatSamplesAfterLastDue: afterLastDue.length - notFlat.length,
+      notFlatAfterLastDue: notFlat.length,
+      kills: killed,
+      keepers: keeperNumber,
+      events,
+      errorCodes,
+      rolls: events.roll ?? 0,
+      wallMs: Date.now() - wallStart,
+      serverDays: (sim.sandbox.clock.now() - startMs) / DAY_MS,
+      startMs,
+      lastDueMs,
+      report,
+      problems,
+    };
+  } finally {
+    for (const timer of timers) clearTimeout(timer);
+    if (keeper && keeper.exitCode === null && keeper.signalCode === null) keeper.kill('SIGKILL');
+    await new Promise<void>((resolve) => (keeperLog ? keeperLog.end(resolve) : resolve()));
+    await sim.close();
+  }
+}
+
+/** SIGTERM (the keeper finishes its step and exits 0), SIGKILL if it has not gone within 20 s. */
+async function stopKeeper(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const bound = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await gone;
+  clearTimeout(bound);
+}
+
+/**
+ * `hedge exposures FILE --report --json` against the server's own records: the cost to date per
+ * market (closed hedges, carry, fees) must equal the account's history summed in whole cents, and
+ * each week's hedged_usd must equal what the server's hedges (history's closed ones, the filled ones
+ * still open) held at that week's `at`, in the exposures' netted direction.
+ */
+async function reconcileReport(sim: Simulator, file: string, exposures: readonly Exposure[], policy: ExposurePolicy, samples: readonly Sample[]): Promise<SoakResult['report']> {
+  const result = await sim.hedge(['exposures', file, '--report', '--json'], { timeoutMs: 60_000 });
+  const mismatches: string[] = [];
+  if (result.code !== 0) return { costRows: 0, coverageRows: 0, carryUsdc: 0, feesUsdc: 0, closedHedges: 0, weeks: [], mismatches: [`exit ${result.code}: ${result.stderr.trim()}`] };
+  const report = JSON.parse(result.stdout) as {
+    prices: Record<string, number>;
+    cost: { market: string; closed_hedges: number; carry_usdc: number; fees_usdc: number; cost_usdc: number }[];
+    coverage: { week: string; at: string; market: string; hedged_usd: number }[];
+  };
+  const accounts = Object.values(sim.sandbox.engine.state.accounts);
+  const history = accounts.flatMap((account) => account.history).filter((record) => record.market === MARKET);
+  const carryCents = history.reduce((total, record) => total + Math.round(record.carry_usdc * 100), 0);
+  const feeCents = history.reduce((total, record) => total + Math.round(record.fees_usdc * 100), 0);
+  const cost = report.cost.find((row) => row.market === MARKET);
+  if (!cost) mismatches.push(`no cost row for ${MARKET}`);
+  else {
+    if (cost.closed_hedges !== history.length) mismatches.push(`closed_hedges ${cost.closed_hedges}, history holds ${history.length}`);
+    if (Math.round(cost.carry_usdc * 100) !== carryCents) mismatches.push(`carry_usdc ${cost.carry_usdc}, history sums to ${carryCents / 100}`);
+    if (Math.round(cost.fees_usdc * 100) !== feeCents) mismatches.push(`fees_usdc ${cost.fees_usdc}, history sums to ${feeCents / 100}`);
+    if (Math.round(cost.cost_usdc * 100) !== carryCents + feeCents) mismatches.push(`cost_usdc ${cost.cost_usdc}, history sums to ${(carryCents + feeCents) / 100}`);
+  }
+  // What the server's hedges held at an instant: history's closed ones between opened_at and closed_at, the filled ones from opened.
+  const open = accounts.flatMap((account) => Object.values(account.hedges)).filter((hedge) => hedge.market === MARKET && hedge.status === 'filled');
+  const signedHeldAt = (ms: number): number =>
+    history.filter((record) => Date.parse(record.opened_at) <= ms && Date.parse(record.closed_at) > ms).reduce((total, record) => total + (record.side === 'buy' ? 1 : -1) * record.notional_usd, 0) +
+    open.filter((hedge) => hedge.openedAtMs <= ms).reduce((total, hedge) => total + (hedge.side === 'buy' ? 1 : -1) * hedge.notionalUsd, 0);
+  const price = report.prices[MARKET]!;
+  const coverage = report.coverage.filter((row) => row.market === MARKET);
+  // The weeks run to the server's now (its clock is weeks ahead of ours here), not to ours.
+  const serverNowMs = sim.sandbox.clock.now();
+  const lastAt = coverage.length === 0 ? undefined : Date.parse(coverage[coverage.length - 1]!.at);
+  if (lastAt === undefined || lastAt < serverNowMs - DAY_MS) {
+    mismatches.push(`the coverage ends at ${lastAt === undefined ? 'nothing' : new Date(lastAt).toISOString()}; the server's time is ${new Date(serverNowMs).toISOString()}`);
+  }
+  const weeks: SoakResult['report']['weeks'] = [];
+  for (const week of coverage) {
+    const at = Date.parse(week.at);
+    const net = exposures
+      .filter((exposure) => exposure.market === MARKET && exposure.dueMs > at)
+      .reduce((total, exposure) => {
+        const side = coverSide(exposure, policy.functional);
+        return total + (side === undefined ? 0 : (side === 'buy' ? 1 : -1) * amountUsd(exposure, price));
+      }, 0);
+    const expected = round2(Math.max(0, signedHeldAt(at) * Math.sign(net)));
+    if (Math.abs(expected - week.hedged_usd) > 0.001) mismatches.push(`week ${week.week}: hedged_usd ${week.hedged_usd}, the server's hedges held ${expected} at ${week.at}`);
+    // Beside it, for the figures: what the soak saw the server hold nearest that moment (history
+    // keeps each hedge's last notional, so a week before an add or reduce differs).
+    const nearest = samples.reduce<Sample | undefined>((best, s) => (best === undefined || Math.abs(s.serverMs - at) < Math.abs(best.serverMs - at) ? s : best), undefined);
+    weeks.push({ week: week.week, at: week.at, hedgedUsd: week.hedged_usd, sampledUsd: nearest ? round2(Math.max(0, (nearest.heldBuy - nearest.heldSell) * Math.sign(net))) : null });
+  }
+  return {
+    costRows: report.cost.length,
+    coverageRows: report.coverage.length,
+    carryUsdc: carryCents / 100,
+    feesUsdc: feeCents / 100,
+    closedHedges: history.length,
+    weeks,
+    mismatches,
+  };
+}
+
+/** The sampled book against the target at `points` moments evenly spread over the run (cycle samples). */
+export function bookAgainstTarget(result: SoakResult, points = 10): Sample[] {
+  const cycles = result.samples.filter((s) => s.kind === 'cycle');
+  if (cycles.length === 0) return [];
+  const span = cycles[cycles.length - 1]!.serverMs - cycles[0]!.serverMs;
+  const chosen: Sample[] = [];
+  for (let index = 0; index < points; index++) {
+    const at = cycles[0]!.serverMs + (span * index) / Math.max(1, points - 1);
+    const nearest = cycles.reduce((best, s) => (Math.abs(s.serverMs - at) < Math.abs(best.serverMs - at) ? s : best));
+    if (!chosen.includes(nearest)) chosen.push(nearest);
+  }
+  return chosen;
+}
+
+/** The figures, one per line, as the script prints them. */
+export function describeSoak(result: SoakResult, options: SoakOptions): string[] {
+  const day = (ms: number) => ((ms - result.startMs) / DAY_MS).toFixed(2);
+  return [
+    `soak: ${options.days} server days (ran ${result.serverDays.toFixed(2)}), seed ${options.seed}, clock speed ${options.clockSpeed}x, keeper --interval ${options.intervalS}`,
+    `samples: ${result.samples.length} (${result.cycleSamples} after keeper cycles, ${result.tickSamples} between)`,
+    `within band (cycle samples, against the keeper's target): ${result.withinBandPct}%`,
+    `max above exposure × ratio + band (all samples): ${result.maxAboveUsd} USD`,
+    `after the last due date (day ${day(result.lastDueMs)}): ${result.flatSamplesAfterLastDue} samples flat, ${result.notFlatAfterLastDue} not`,
+    `kills: ${result.kills} kill -9, ${result.keepers} keeper processes; rolls: ${result.rolls}; events: ${Object.entries(result.events).map(([name, count]) => `${name} ${count}`).join(', ')}`,
+    `keeper errors: ${result.errorCodes.length === 0 ? 'none' : result.errorCodes.join('; ')}`,
+    `report: cost ${result.report.closedHedges} closed hedges, carry ${result.report.carryUsdc} USDC, fees ${result.report.feesUsdc} USDC; ${result.report.coverageRows} coverage weeks; ${result.report.mismatches.length === 0 ? 'reconciles to the cent with history' : `${result.report.mismatches.length} mismatches`}`,
+    `wall time: ${(result.wallMs / 1000).toFixed(1)} s`,
+    'coverage per week (the report\'s hedged_usd, and the book sampled nearest its end):',
+    ...result.report.weeks.map((week) => `  ${week.week}  at ${week.at}  hedged ${week.hedgedUsd.toFixed(2).padStart(11)}  sampled ${week.sampledUsd === null ? '-' : week.sampledUsd.toFixed(2).padStart(11)}`),
+    'the sampled book against the keeper\'s target:',
+    ...bookAgainstTarget(result).map(
+      (s) => `  day ${day(s.serverMs).padStart(6)}  price ${s.price.toFixed(3)}  held buy ${s.heldBuy.toFixed(2).padStart(11)} sell ${s.heldSell.toFixed(2).padStart(10)}  keeper target buy ${(s.keeperBuy ?? 0).toFixed(2).padStart(11)} sell ${(s.keeperSell ?? 0).toFixed(2).padStart(10)}  ${s.inBand ? 'in band' : 'OUT'}`,
+    ),
+    result.problems.length === 0 ? 'all checks passed' : `PROBLEMS:\n${result.problems.map((line) => `  ${line}`).join('\n')}`,
+  ];
+}
