@@ -21,7 +21,7 @@ export const KEEP = declare({
     { flags: '--metrics <addr>', key: 'metrics', kind: 'value', description: 'serve Prometheus /metrics and /healthz on PORT or HOST:PORT (127.0.0.1 by default)' },
     { flags: '--dry-run', key: 'dryRun', kind: 'flag', description: 'print what one cycle would do, and send nothing' },
     { flags: '--exposures', key: 'exposures', kind: 'flag', description: 'FILE is an exposures file: hold the moving target it implies (docs/exposures.md), converging within the band' },
-    { flags: '--policy <file>', key: 'policy', kind: 'value', description: 'with --exposures: the policy file (JSON: ratios, band_pct, functional, netting)' },
+    { flags: '--policy <file>', key: 'policy', kind: 'value', description: 'with --exposures: the policy file (JSON: ratios, band_pct, sizing, functional, netting)' },
   ],
   examples: ['hedge keep target.csv', 'hedge keep target.csv --once --json', 'hedge keep target.csv --interval 300 --alert-cmd "notify-desk"'],
 });
