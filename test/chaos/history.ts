@@ -101,7 +101,7 @@ interface Desk {
   hedge(actor: number, args: string[], options?: RunOptions): Promise<RunResult>;
   /** Every journal entry, whole (the team store's, plus any local fallback record). */
   journal(): Promise<Entry[]>;
-  remove(): void;
+  remove(): Promise<void>;
 }
 
 function localDesk(simulator: Simulator): Desk {
@@ -109,7 +109,7 @@ function localDesk(simulator: Simulator): Desk {
     dirOf: () => simulator.configDir,
     hedge: (_actor, args, options) => simulator.hedge(args, options),
     journal: async () => (await openJournal({ dir: simulator.configDir }).list()) as unknown as Entry[],
-    remove: () => undefined,
+    remove: async () => undefined,
   };
 }
 
@@ -130,7 +130,11 @@ async function teamDesk(simulator: Simulator, server: PostgresServer): Promise<D
         await store.close?.();
       }
     },
-    remove: () => team.remove(),
+    // A run of hundreds of histories would otherwise leave hundreds of databases on the one cluster.
+    remove: async () => {
+      team.remove();
+      await server.query('postgres', `DROP DATABASE IF EXISTS ${team.database} WITH (FORCE)`);
+    },
   };
 }
 
@@ -230,7 +234,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryResult
     return { ...(await check(simulator, desk, options.seed, ops)), team: options.teamStore !== undefined, resumes, ms: Date.now() - started };
   } finally {
     await simulator.close();
-    desk?.remove();
+    await desk?.remove();
   }
 }
 
