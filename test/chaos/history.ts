@@ -9,7 +9,7 @@
 // Then every unresolved action is finished (`hedge resume`), and the history is checked on the
 // server's own state and request log:
 //   1. the side's notional is explained by the journal's landed entries, in the order the server
-//      acted on them (its request log): the seed, then an open adds its notional, an add adds, a
+//      acted on them (the engine's own record of each key it acted on): the seed, then an open adds its notional, an add adds, a
 //      reduce subtracts, a close makes it 0; "landed" is what the journal finally says (exit 0, or
 //      resolved as landed by the resume). A roll, an apply and a keeper cycle contribute through the
 //      legs they journal (a roll: its close, then its open);
@@ -261,14 +261,29 @@ function applyEntry(before: number, entry: Entry): number {
   }
 }
 
+/**
+ * The keys the server acted on, and when (sandbox time): the engine's own idempotency records,
+ * which it keeps for successes only. Not the request log's statuses: an answer dropped after the
+ * commit is logged `dropped`, though the engine acted.
+ */
+function actedKeys(simulator: Simulator): Map<string, number> {
+  const acted = new Map<string, number>();
+  for (const [scope, record] of Object.entries(simulator.sandbox.engine.state.idempotency)) {
+    if (record.status >= 200 && record.status < 300) acted.set(scope.split(':').slice(2).join(':'), record.createdAtMs);
+  }
+  return acted;
+}
+
 async function check(simulator: Simulator, desk: Desk, seed: number, ops: Op[]): Promise<Omit<HistoryResult, 'team' | 'resumes' | 'ms'>> {
   const entries = await desk.journal();
   const problems: string[] = [];
-  const acted = simulator.writes().filter((write) => write.status === 200 && TRADE_PATHS.has(write.path));
-  const firstActed = new Map<string, number>();
-  acted.forEach((write, index) => {
-    if (write.idempotencyKey !== null && !firstActed.has(write.idempotencyKey)) firstActed.set(write.idempotencyKey, index);
+  const actedAt = actedKeys(simulator);
+  // The server's order of acting: the engine's time of each key's first success, then its place in the request log.
+  const logIndex = new Map<string, number>();
+  simulator.writes().forEach((write, index) => {
+    if (write.idempotencyKey !== null && TRADE_PATHS.has(write.path) && !logIndex.has(write.idempotencyKey)) logIndex.set(write.idempotencyKey, index);
   });
+  const serverOrder = (key: string) => [actedAt.get(key)!, logIndex.get(key) ?? Number.MAX_SAFE_INTEGER] as const;
 
   const unresolved = entries.filter((entry) => UNRESOLVED.has(entry.outcome));
   if (unresolved.length > 0) problems.push(`unresolved after resume: ${unresolved.map((entry) => `${entry.command} ${entry.id} ${entry.outcome}`).join(', ')}`);
@@ -276,9 +291,15 @@ async function check(simulator: Simulator, desk: Desk, seed: number, ops: Op[]):
   // (1) the fold of the landed entries, in the order the server acted on them.
   const landed = entries.filter((entry) => LANDED.has(entry.outcome) && TRADE_PATHS.has(entry.request?.path));
   for (const entry of landed) {
-    if (!firstActed.has(entry.idempotency_key)) problems.push(`the journal has ${entry.command} ${entry.request.path} (${entry.idempotency_key}) as ${entry.outcome}, but the server never acted on its key`);
+    if (!actedAt.has(entry.idempotency_key)) problems.push(`the journal has ${entry.command} ${entry.request.path} (${entry.idempotency_key}) as ${entry.outcome}, but the server never acted on its key`);
   }
-  const ordered = landed.filter((entry) => firstActed.has(entry.idempotency_key)).sort((a, b) => firstActed.get(a.idempotency_key)! - firstActed.get(b.idempotency_key)!);
+  const ordered = landed
+    .filter((entry) => actedAt.has(entry.idempotency_key))
+    .sort((a, b) => {
+      const [timeA, indexA] = serverOrder(a.idempotency_key);
+      const [timeB, indexB] = serverOrder(b.idempotency_key);
+      return timeA - timeB || indexA - indexB;
+    });
   let expectedUsd = SEED_USD;
   for (const entry of ordered) expectedUsd = cents(Math.max(0, applyEntry(expectedUsd, entry)));
   const serverUsd = sideUsd(simulator);
@@ -286,15 +307,19 @@ async function check(simulator: Simulator, desk: Desk, seed: number, ops: Op[]):
 
   // (3) every key the server acted on is a journal entry's.
   const knownKeys = new Set(entries.map((entry) => entry.idempotency_key as string));
-  for (const write of acted) {
-    if (write.idempotencyKey === null || !knownKeys.has(write.idempotencyKey)) problems.push(`the server acted on ${write.method} ${write.path} under a key the journal does not know (${write.idempotencyKey})`);
+  for (const write of simulator.writes()) {
+    if (!TRADE_PATHS.has(write.path)) continue;
+    if (write.idempotencyKey === null && (write.status === 200 || write.status === 'dropped')) problems.push(`the server received ${write.method} ${write.path} without a key`);
+    else if (write.idempotencyKey !== null && actedAt.has(write.idempotencyKey) && !knownKeys.has(write.idempotencyKey)) {
+      problems.push(`the server acted on ${write.method} ${write.path} under a key the journal does not know (${write.idempotencyKey})`);
+    }
   }
   // (2) no exit 0 without its own action.
   for (const op of ops) {
     if (op.exit !== 0 || !['open', 'add', 'reduce', 'close'].includes(op.kind)) continue;
     const own = entries.find((entry) => entry.idempotency_key === op.key);
     if (!own || !LANDED.has(own.outcome)) problems.push(`${op.kind} ${op.amount} (${op.key}) exited 0, but its journal entry is ${own ? own.outcome : 'missing'}`);
-    if (!firstActed.has(op.key)) problems.push(`${op.kind} ${op.amount} (${op.key}) exited 0, but the server never acted on its key`);
+    if (!actedAt.has(op.key)) problems.push(`${op.kind} ${op.amount} (${op.key}) exited 0, but the server never acted on its key`);
   }
   const rollsExited0 = ops.filter((op) => op.kind === 'roll' && op.exit === 0).length;
   const rollOpensLanded = landed.filter((entry) => isRollLeg(entry) && entry.request.path === '/hedges').length;
