@@ -24,17 +24,23 @@ if (POSTGRES_MISSING) console.warn(`team-store histories: ${POSTGRES_MISSING}${s
 const seeds = Array.from({ length: histories }, (_, index) => firstSeed + index);
 const perHistoryMs = 120_000;
 
-/** At most `parallel` histories at once over both tests (each has its own simulator and dirs). */
+/**
+ * At most `parallel` histories at once over both tests (each has its own simulator and dirs), the
+ * lowest waiting seed first: team-store histories (queued once PostgreSQL is up) interleave with
+ * the others instead of all coming last, so a run cut short still has its share of each.
+ */
 let running = 0;
-const waiting: Array<() => void> = [];
-async function slot<T>(body: () => Promise<T>): Promise<T> {
-  if (running >= parallel) await new Promise<void>((resolve) => waiting.push(resolve));
-  running += 1;
+const waiting: Array<{ seed: number; start: () => void }> = [];
+async function slot<T>(seed: number, body: () => Promise<T>): Promise<T> {
+  if (running >= parallel) await new Promise<void>((start) => waiting.push({ seed, start }));
+  else running += 1;
   try {
     return await body();
   } finally {
-    running -= 1;
-    waiting.shift()?.();
+    const next = waiting.reduce<number>((best, candidate, index) => (best < 0 || candidate.seed < waiting[best]!.seed ? index : best), -1);
+    // The slot passes straight to the next history; only when none waits is it freed.
+    if (next >= 0) waiting.splice(next, 1)[0]!.start();
+    else running -= 1;
   }
 }
 
@@ -67,7 +73,7 @@ async function runSeeds(chosen: number[], teamStore?: PostgresServer): Promise<s
   const failures: string[] = [];
   await Promise.all(
     chosen.map((seed) =>
-      slot(async () => {
+      slot(seed, async () => {
         let result: HistoryResult;
         try {
           result = await runHistory({ seed, actors: actors(seed), opsPerActor, killShare: 0.25, teamStore });
