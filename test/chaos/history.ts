@@ -220,16 +220,19 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryResult
     );
     // Finish what was left unresolved: the faults off, every unresolved entry resumed.
     simulator.sandbox.setFaults({ fault5xx: 0, dropAfterCommit: 0, latencyMs: 0, match: null });
-    // Each unresolved entry is tried at most twice, so a resume that cannot finish ends the history
-    // (reported as unresolved) instead of looping.
+    // Rounds over the unresolved entries, oldest first (an entry may be undecidable until an older
+    // change on its side is resolved), until a round resolves nothing or three rounds have run.
     let resumes = 0;
-    const tries = new Map<string, number>();
-    for (;;) {
-      const next = (await desk.journal()).find((entry) => UNRESOLVED.has(entry.outcome) && (tries.get(entry.id) ?? 0) < 2);
-      if (!next) break;
-      tries.set(next.id, (tries.get(next.id) ?? 0) + 1);
-      resumes += 1;
-      await desk.hedge(0, ['resume', next.id as string, '--yes', ...WAIT_BOUND], { timeoutMs: RUN_BOUND_MS });
+    const unresolvedIds = async () => (await desk!.journal()).filter((entry) => UNRESOLVED.has(entry.outcome)).map((entry) => entry.id as string);
+    for (let round = 0; round < 3; round++) {
+      const pending = (await unresolvedIds()).reverse();
+      if (pending.length === 0) break;
+      for (const id of pending) {
+        if (!(await unresolvedIds()).includes(id)) continue;
+        resumes += 1;
+        await desk.hedge(0, ['resume', id, '--yes', ...WAIT_BOUND], { timeoutMs: RUN_BOUND_MS });
+      }
+      if ((await unresolvedIds()).length === pending.length) break;
     }
     return { ...(await check(simulator, desk, options.seed, ops)), team: options.teamStore !== undefined, resumes, ms: Date.now() - started };
   } finally {
