@@ -339,9 +339,9 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
     reconcile: async (entry) => (await reconcileClose(ctx, client, entry, request)) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>>,
     submitted: (answer) => ({ hedge_id: answer.hedge_id ?? hedgeBefore, order_tx_hash: answer.order_tx_hash ?? undefined }),
     wait: async (answer, { startedAt, before }) => {
-      await waitForSideClosed(ctx, { label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`, startedAt, market, side });
       const kept = before ?? {};
       const hedgeId = answer.hedge_id ?? (typeof kept.hedge_id === 'string' ? kept.hedge_id : undefined);
+      await waitForSideClosed(ctx, { label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`, startedAt, market, side, hedgeId });
       const realized = hedgeId ? await findClosedRecord(ctx, hedgeId) : undefined;
       return { market, side, estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined, hedgeId, realized };
     },

@@ -241,18 +241,28 @@ export async function waitForOwnChange(ctx: CommandContext, options: ChangeWaitO
   return { position, notionalUsd: position?.notionalUsd, closed: !position };
 }
 
-/** Waits until the side no longer appears in GET /positions: the spec's confirmation of a close. */
+/**
+ * Waits until the side no longer appears in GET /positions: the spec's confirmation of a close.
+ * With the hedge the close was for, also done when the side is listed under another hedge and that
+ * one is closed: someone opened the side again after this close landed (a resumed close, a killed
+ * one finished later), and the side will not empty for it.
+ */
 export async function waitForSideClosed(
   ctx: CommandContext,
-  options: { label: string; startedAt: number; market: string; side: Side },
+  options: { label: string; startedAt: number; market: string; side: Side; hedgeId?: string },
 ): Promise<void> {
   const client = await ctx.client();
   const check = ctx.hedgeCommand('positions');
-  await pollUntil<BookPosition[]>(ctx, {
+  await pollUntil<boolean>(ctx, {
     label: options.label,
     startedAt: options.startedAt,
-    poll: () => readBook({ client, log: (line) => ctx.log(line) }),
-    isDone: (book) => !findSide(book, options.market, options.side),
+    poll: async () => {
+      const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), options.market, options.side);
+      if (!position) return true;
+      if (options.hedgeId === undefined || position.hedgeId === undefined || position.hedgeId === options.hedgeId) return false;
+      return (await client.getHedge(options.hedgeId)).status === 'closed';
+    },
+    isDone: (closed) => closed,
     checkCommand: check,
     timedOut: (_last, waitedMs) =>
       new StillPendingError(
