@@ -148,12 +148,38 @@ export async function reconcileClose(
 ): Promise<Reconciliation<{ status: string; hedge_id?: string; order_tx_hash?: string }>> {
   const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), request.market, request.side);
   const answer = { status: 'submitted', ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}), ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}) };
-  if (!position) return { verdict: 'landed', evidence: `the ${request.side} side of ${request.market} is no longer in the positions list`, answer };
+  const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
+  if (!position) {
+    const gone = `the ${request.side} side of ${request.market} is no longer in the positions list`;
+    const context = entry.context;
+    const hedgeBefore = typeof context?.hedge_id === 'string' ? context.hedge_id : undefined;
+    // The side read before the send (journaled with the entry) was already empty: a gone side is not this close's doing.
+    if (context !== undefined && hedgeBefore === undefined && typeof context.notional_usd !== 'number') {
+      const evidence = `${gone}, and it was not open when the close was about to be sent`;
+      return { verdict: neverAnswered ? 'not-landed' : 'unknown', evidence };
+    }
+    // The journal's own reduces since emptied the side (its notional before this close, moved by
+    // every change landed since, is nothing): the side's absence is theirs, not necessarily this close's.
+    if (typeof context?.notional_usd === 'number' && context.notional_usd <= CENT) {
+      return { verdict: 'unknown', evidence: `${gone}, but the changes the journal knows landed since this close began had already emptied it` };
+    }
+    // A hedge past its maturity leaves the list by settling: its absence says nothing of this close.
+    if (hedgeBefore !== undefined) {
+      const hedge = await client.getHedge(hedgeBefore).catch(() => undefined);
+      const maturity = hedge?.maturity_at ? Date.parse(String(hedge.maturity_at)) : Number.NaN;
+      const now = client.transport?.serverNow?.() ?? ctx.clock.now();
+      if (!hedge || !Number.isFinite(maturity) || maturity <= now) {
+        const why = !hedge ? `its hedge ${safeText(hedgeBefore)} cannot be read` : !Number.isFinite(maturity) ? `its hedge ${safeText(hedgeBefore)} shows no maturity` : `its hedge ${safeText(hedgeBefore)} reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`;
+        return { verdict: 'unknown', evidence: `${gone}, but ${why}` };
+      }
+    }
+    return { verdict: 'landed', evidence: gone, answer };
+  }
   const before = entry.context?.hedge_id;
   if (typeof before === 'string' && position.hedgeId !== undefined && position.hedgeId !== before) {
     return { verdict: 'unknown', evidence: `the ${request.side} side of ${request.market} is open under another hedge (${safeText(position.hedgeId)}) than the one it was to close (${safeText(before)})` };
   }
   const evidence = `the ${request.side} side of ${request.market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
-  if (entry.outcome === 'pending' || entry.outcome === 'unknown') return { verdict: 'not-landed', evidence };
+  if (neverAnswered) return { verdict: 'not-landed', evidence };
   return { verdict: 'unknown', evidence };
 }

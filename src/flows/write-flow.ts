@@ -443,11 +443,13 @@ async function reconcileEarlier<S, R>(
   const lifetime = keyLifetimeMs(ctx.env);
   const { ageMs: age, clock } = await keyAge(ctx, entry);
   const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${entry.created_at.slice(0, 10)} ${timeOf(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
-  if (found.verdict === 'landed' && found.answer !== undefined) {
+  const others = attributed.uncertain;
+  // The book shows the action's effect — and nothing else hedge knows of could have made it (another
+  // close emptied the side, an open or an unresolved change moved it): only then is it this action's.
+  if (found.verdict === 'landed' && found.answer !== undefined && others.length === 0) {
     ctx.notify({ kind: 'earlier-landed', level: 'caution', text: `${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`, data: { journal_id: entry.id } });
     return { kind: 'landed', answer: found.answer };
   }
-  const others = attributed.uncertain;
   if (found.verdict === 'not-landed' && others.length === 0) {
     ctx.notify({ kind: 'earlier-not-landed', level: 'caution', text: `${started}. The book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`, data: { journal_id: entry.id } });
     return undefined;
@@ -534,8 +536,14 @@ async function attributedContext(journal: Journal, entry: JournalEntry): Promise
       // A whole roll closed and re-opened the same notional.
     } else uncertain.push(other);
   }
-  const baseline = entry.context?.baseline_notional_usd;
-  const context = typeof baseline === 'number' && delta !== 0 ? { ...entry.context, baseline_notional_usd: Math.round((baseline + delta) * 100) / 100 } : entry.context;
+  // An add's or reduce's baseline, and a close's notional before it, both move by what landed since.
+  const moved = (value: unknown) => (typeof value === 'number' && delta !== 0 ? { value: Math.round((value + delta) * 100) / 100 } : undefined);
+  const baseline = moved(entry.context?.baseline_notional_usd);
+  const closing = moved(entry.context?.notional_usd);
+  const context =
+    baseline || closing
+      ? { ...entry.context, ...(baseline ? { baseline_notional_usd: baseline.value } : {}), ...(closing ? { notional_usd: closing.value } : {}) }
+      : entry.context;
   return { context, uncertain };
 }
 

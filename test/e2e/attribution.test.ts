@@ -155,3 +155,41 @@ describe('a change the journal cannot add up', () => {
     expect(sideUsd(simulator, 'sell')).toBe(1_000);
   });
 });
+
+describe('a close resumed after the side went by another action', () => {
+  // The 1,000-history run's seed 727 (docs/reliability.md): a close that never reached the server was
+  // recorded done at its resume because the side was gone — emptied by another action. Here a
+  // colleague's whole reduce (same journal) empties the side after the close failed to arrive.
+  it("the side gone by the journal's own reduce is not this close's landing: an old key exits 12, a young one is sent again and the server refuses it", async () => {
+    const simulator = await startSimulator({ fillDelayMs: 100 });
+    expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7'])).code).toBe(0);
+    // Every attempt of the close is answered 500 before the server acts: its outcome is unknown.
+    simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'POST', path: '/hedges/close' } });
+    const lost = await simulator.hedge(['close', MARKET, 'sell', '--yes', '--json']);
+    simulator.sandbox.setFaults({ fault5xx: 0, match: null });
+    expect(lost.code, lost.stderr).not.toBe(0);
+    const closeKey = lastJson(lost.stderr).error.idempotency_key as string;
+    expect(closeKey).toBeTruthy();
+    // The engine's own record of the keys it acted on (successes only): the close's is never there.
+    const acted = () => Object.entries(simulator.sandbox.engine.state.idempotency).filter(([scope, record]) => scope.endsWith(`:${closeKey}`) && record.status < 300);
+    expect(acted()).toEqual([]);
+    // A colleague reduces the whole side: it is gone, by the reduce.
+    expect((await simulator.hedge(['reduce', MARKET, 'sell', '1000', '--yes'])).code).toBe(0);
+    expect(simulator.active('sell')).toEqual([]);
+
+    // Past the key lifetime: the book cannot say the close landed — exit 12, nothing sent, not recorded done.
+    const old = await simulator.hedge(['resume', '--json'], { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
+    expect(old.code, old.stderr).toBe(12);
+    expect(acted()).toEqual([]);
+    const shown = await simulator.hedge(['journal', 'list', '--json']);
+    const closeEntry = (JSON.parse(shown.stdout) as Array<{ idempotency_key: string; outcome: string }>).find((entry) => entry.idempotency_key === closeKey)!;
+    expect(closeEntry.outcome).not.toBe('done');
+
+    // Within the key lifetime the key decides: sent again, the server refuses it (nothing to close), never "done".
+    const young = await simulator.hedge(['resume', '--json']);
+    expect(young.code, young.stderr).not.toBe(0);
+    expect(acted()).toEqual([]);
+    const after = await simulator.hedge(['journal', 'list', '--json']);
+    expect((JSON.parse(after.stdout) as Array<{ idempotency_key: string; outcome: string }>).find((entry) => entry.idempotency_key === closeKey)!.outcome).not.toBe('done');
+  });
+});
