@@ -320,6 +320,11 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
         } else {
           // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
           if (isRejection(error)) await journal.update(open.id, { outcome: 'abandoned', message: `not sent: the close was rejected (${error.code})` });
+          else if (error instanceof Error) {
+            // The close's outcome is not known here (its answer, its wait or its record failed): say
+            // what that means for the side, with the error the operator sees.
+            error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ctx.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ctx.hedgeCommand('positions')}\` shows which).`;
+          }
           throw error;
         }
       }

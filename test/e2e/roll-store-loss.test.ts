@@ -45,6 +45,8 @@ describeWithPostgres('a roll whose team store is lost between its close and its 
     const closeKey = simulator.writes().find((entry) => entry.path === '/hedges/close')?.idempotencyKey;
     expect(result.stderr).toContain(`idempotency key: ${closeKey}`);
     expect(result.stderr).toMatch(/hedge resume a_\w+/);
+    // And whether the side is covered now: the roll says so (bare, or "if this close landed").
+    expect(result.stderr).toMatch(/not covered now/);
     const posts = (path: string) => simulator.writes().filter((entry) => entry.path === path);
     expect(posts('/hedges/close')).toHaveLength(1);
     expect(posts('/hedges')).toHaveLength(0);
