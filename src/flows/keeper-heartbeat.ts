@@ -1,12 +1,15 @@
-// The keeper's heartbeat: one small JSON file per account, rewritten after every cycle, that
-// `hedge keep status` reads from any terminal. It lives in the per-user keeper folder every config
-// folder on the machine shares (keeperStateDir), beside the keeper's lock, and is named by a hash
-// of the account scope (environment, host, key fingerprint) — never the key itself.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// The keeper's heartbeat: one small JSON body per account, rewritten after every cycle, that
+// `hedge keep status` reads from any terminal. It is always a file in the per-user keeper folder
+// every config folder on the machine shares (keeperStateDir), beside the keeper's lock, named by a
+// hash of the account scope (environment, host, key fingerprint) — never the key itself
+// (journal/heartbeat-file.ts: the file backend's KeeperHeartbeats). With a team store the keeper
+// also writes it to the store (keeper-service.ts), where every machine of the team reads it.
 import { hostname } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../journal/heartbeat-file.js';
 import type { KeepRowStatus } from '../ui/keep-view.js';
+
+export { heartbeatFile };
 
 export const HEARTBEAT_VERSION = 1;
 
@@ -23,10 +26,6 @@ export function keeperStateDir(env: Readonly<Record<string, string | undefined>>
 /** The account a keeper holds, as lock scopes name it: `${environment}|${host}|${keyId}|keep`. */
 export function keeperScope(identity: { environment: string; host: string; keyId: string }): string {
   return `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
-}
-
-export function heartbeatFile(dir: string, scope: string): string {
-  return join(dir, `${createHash('sha256').update(scope, 'utf8').digest('hex').slice(0, 24)}.heartbeat.json`);
 }
 
 export interface RollTotals {
@@ -72,26 +71,26 @@ export interface Heartbeat {
 
 /** Written whole to a temporary file, then renamed: a reader never sees half a heartbeat. */
 export function writeHeartbeat(path: string, heartbeat: Heartbeat): void {
-  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(heartbeat)}\n`, { mode: 0o600 });
-  renameSync(temporary, path);
+  writeHeartbeatFile(path, heartbeat);
 }
 
 export function readHeartbeat(path: string): Heartbeat | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const value = JSON.parse(text) as Partial<Heartbeat>;
-    if (typeof value.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string') return undefined;
-    return value as Heartbeat;
-  } catch {
-    return undefined;
-  }
+  return heartbeatOf(readHeartbeatFile(path)?.body);
+}
+
+/**
+ * A stored body as a heartbeat, or undefined when it is not one. Lenient (another hedge's version
+ * may add fields) but strict on what status relies on; the lists it shows default to empty.
+ */
+export function heartbeatOf(body: unknown): Heartbeat | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const value = body as Partial<Heartbeat>;
+  if (typeof value.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string') return undefined;
+  return {
+    ...value,
+    rows: Array.isArray(value.rows) ? value.rows : [],
+    rolls: typeof value.rolls === 'object' && value.rolls !== null ? value.rolls : { count: 0, carry_usd: null, fees_usd: null },
+  } as Heartbeat;
 }
 
 export type KeeperLiveness = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewhere';

@@ -8,11 +8,11 @@
 // its heartbeat names.
 import { homedir } from 'node:os';
 import { HeldError } from '../errors.js';
-import type { Hold } from '../journal/index.js';
+import type { Hold, KeeperHeartbeats } from '../journal/index.js';
 import { isTeamJournal } from '../journal/store.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import { heartbeatFile, keeperScope, keeperStateDir, readHeartbeat } from './keeper-heartbeat.js';
+import { heartbeatFile, heartbeatOf, keeperScope, keeperStateDir, readHeartbeat } from './keeper-heartbeat.js';
 import type { Identity } from './identity.js';
 
 export interface KeeperLockPlace {
@@ -21,6 +21,8 @@ export interface KeeperLockPlace {
   dir: string;
   /** Where the lock itself is held, for messages: the team store's location or the folder. */
   where: string;
+  /** With a team store: its keeper heartbeats, which every machine of the team reads (the file in `dir` is written too). */
+  storeHeartbeats?: KeeperHeartbeats;
   take(): Promise<Awaited<ReturnType<LockTaker>>>;
 }
 
@@ -31,7 +33,15 @@ export async function keeperLockPlace(ctx: CommandContext, identity: Identity): 
   const scope = keeperScope(identity);
   const dir = keeperStateDir(ctx.env, homedir());
   const journal = await ctx.journal();
-  if (isTeamJournal(journal)) return { scope, dir, where: journal.location, take: () => journal.lock(scope, { waitMs: 0 }) };
+  if (isTeamJournal(journal)) {
+    return {
+      scope,
+      dir,
+      where: journal.location,
+      take: () => journal.lock(scope, { waitMs: 0 }),
+      ...(journal.keeperHeartbeats ? { storeHeartbeats: journal.keeperHeartbeats } : {}),
+    };
+  }
   const { openJournal } = await import('../journal/index.js');
   const keepers = openJournal({ dir });
   return { scope, dir, where: dir, take: () => keepers.lock(scope, { waitMs: 0 }) };
@@ -42,7 +52,9 @@ export async function takeKeeperLock(ctx: CommandContext, place: KeeperLockPlace
   const taken = await place.take();
   if (taken.held) return taken.hold;
   const { holder } = taken;
-  const heartbeat = readHeartbeat(heartbeatFile(place.dir, place.scope));
+  // The holder may run on another machine of the team store: its heartbeat there names its folder.
+  const stored = place.storeHeartbeats ? heartbeatOf((await place.storeHeartbeats.read(place.scope).catch(() => undefined))?.body) : undefined;
+  const heartbeat = stored ?? readHeartbeat(heartbeatFile(place.dir, place.scope));
   // The heartbeat names the config folder only when it is that keeper's own (same pid and host).
   const folder = heartbeat && heartbeat.pid === holder.pid && heartbeat.host === holder.host ? heartbeat.config_dir : undefined;
   throw new HeldError(

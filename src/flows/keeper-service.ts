@@ -10,7 +10,7 @@ import { NO_ALERTS, rowKeyOf, stepAlerts, type ActiveAlert, type AlertCause, typ
 import type { CommandContext } from '../runtime/context.js';
 import type { KeepEvent, KeepRowStatus } from '../ui/keep-view.js';
 import { alertSinks, parseAlertUrl, type AlertSinks } from './keeper-alert-sinks.js';
-import { heartbeatFile, HEARTBEAT_VERSION, readHeartbeat, staleAfterMs, writeHeartbeat, type Heartbeat } from './keeper-heartbeat.js';
+import { heartbeatFile, heartbeatOf, HEARTBEAT_VERSION, readHeartbeat, staleAfterMs, writeHeartbeat, type Heartbeat } from './keeper-heartbeat.js';
 import type { KeeperLockPlace } from './keeper-lock.js';
 import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../errors.js';
@@ -96,8 +96,11 @@ export async function startKeeperService(
       : undefined;
 
   const path = place ? heartbeatFile(place.dir, place.scope) : undefined;
-  // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts carry on.
-  let alerts: AlertState = path ? carriedAlerts(readHeartbeat(path)) : NO_ALERTS;
+  const store = place?.storeHeartbeats;
+  // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts
+  // carry on — with a team store, the store's (the previous keeper may have run on another machine).
+  const previous = store ? heartbeatOf((await bounded(store.read(place!.scope)).catch(() => undefined))?.body) : undefined;
+  let alerts: AlertState = path ? carriedAlerts(previous ?? readHeartbeat(path)) : NO_ALERTS;
   let pending: KeepEvent[] = [];
   const rollsToPrice: string[] = [];
   const heartbeat: Heartbeat = {
@@ -122,7 +125,7 @@ export async function startKeeperService(
     rolls: { count: 0, carry_usd: null, fees_usd: null },
     rows: [],
   };
-  const beat = () => {
+  const beat = async () => {
     if (!path) return;
     heartbeat.alerts = [...alerts.active.values()].map(({ trigger: _trigger, ...alert }) => alert);
     heartbeat.updated_at = new Date(ctx.clock.now()).toISOString();
@@ -132,8 +135,15 @@ export async function startKeeperService(
       // The keeper goes on without it; `hedge keep status` will call it hung, which is the truth seen from outside.
       emit({ event: 'error', code: 'heartbeat', message: `the heartbeat could not be written (${(error as Error).message}); \`hedge keep status\` cannot see this keeper` });
     }
+    if (!store) return;
+    try {
+      await bounded(store.write(place!.scope, heartbeat));
+    } catch (error) {
+      // Never fatal: the cycle's work is done; other machines see the heartbeat age (hung) until a write lands.
+      emit({ event: 'error', code: 'heartbeat', message: `the heartbeat could not be written to the team store (${(error as Error).message}); \`hedge keep status\` on other machines sees it age` });
+    }
   };
-  beat();
+  await beat();
 
   return {
     observe(event) {
@@ -182,11 +192,11 @@ export async function startKeeperService(
       });
       alerts = step.state;
       for (const notice of step.notices) announce(notice);
-      beat();
+      await beat();
     },
     async stop() {
       heartbeat.stopped_at = new Date(ctx.clock.now()).toISOString();
-      beat();
+      await beat();
       await sinks?.settle();
       await metrics?.close();
     },
@@ -197,6 +207,20 @@ export async function startKeeperService(
     emit({ event: 'alert', alert: notice.alert, cause: notice.cause, ...(notice.market !== undefined ? { market: notice.market, side: notice.side } : {}), message: notice.text, since: notice.since });
     sinks?.send(notice);
   }
+}
+
+/** The team store's heartbeat write or read, bounded whatever the store does (a connect that hangs included). */
+const STORE_HEARTBEAT_BOUND_MS = 10_000;
+
+function bounded<T>(work: Promise<T>, boundMs = STORE_HEARTBEAT_BOUND_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${boundMs / 1000} s`)), boundMs);
+    timer.unref();
+  });
+  // The work may still end after the bound: its late failure is not an unhandled rejection.
+  work.catch(() => undefined);
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
 
 function carriedAlerts(previous: Heartbeat | undefined): AlertState {

@@ -77,10 +77,45 @@ export interface JournalLocker {
    * process dies; waits up to waitMs (0: answer at once).
    */
   lock(scope: string, options: { waitMs: number }): Promise<HoldResult>;
+  /**
+   * The live holder of a per-account lock, or undefined when nobody holds it. Read only: the lock
+   * is never taken to ask (a keeper starting at that instant must not be refused because of a look).
+   */
+  lockHolder(scope: string): Promise<Holder | undefined>;
 }
 
-/** A journal backend: both halves. */
-export interface Journal extends JournalRecords, JournalLocker {}
+/** A keeper's heartbeat as a backend gives it back. */
+export interface StoredHeartbeat {
+  /** What the keeper wrote, whole (JSON). */
+  body: unknown;
+  /** How many times it was written (1 at the first write); 0 for a heartbeat file an older hedge wrote. */
+  revision: number;
+  /**
+   * Its age by the backend's own clock (the team store's: now() minus the time of its write), so that
+   * no desk's clock decides whether a keeper on another machine is hung; absent for the file, which
+   * only the keeper's own machine reads.
+   */
+  ageMs?: number;
+}
+
+/**
+ * The optional part of a backend for `hedge keep`: one heartbeat per keeper lock scope (the
+ * account's `…|keep` scope), rewritten whole by the keeper each cycle, read by `hedge keep status`.
+ * The file backend keeps it as the heartbeat file in its folder (the per-user keeper folder); the
+ * team store in a row of its own (body and revision), so every machine of the team sees it. Never
+ * a key: a body holding something shaped like one is refused, as an entry is.
+ */
+export interface KeeperHeartbeats {
+  /** Replaces the scope's heartbeat; resolves with its new revision once durable. */
+  write(scope: string, body: object): Promise<{ revision: number }>;
+  /** The scope's heartbeat, or undefined when none was ever written (or it cannot be read as one). */
+  read(scope: string): Promise<StoredHeartbeat | undefined>;
+}
+
+/** A journal backend: both halves, and optionally the keeper's heartbeats. */
+export interface Journal extends JournalRecords, JournalLocker {
+  readonly keeperHeartbeats?: KeeperHeartbeats;
+}
 
 /** The local file journal: the Journal, plus where its files are. */
 export interface LocalJournal extends Journal {

@@ -19,6 +19,8 @@ export {
   type ImportOutcome,
   type Journal,
   type JournalLocker,
+  type KeeperHeartbeats,
+  type StoredHeartbeat,
   type JournalRecords,
   type ListOptions,
   type LocalJournal,

@@ -12,6 +12,7 @@ import { claimLock, dropLock, lockFile, readLock, removeOnExit } from './account
 import type { LocalJournal, SameRequest } from './backend.js';
 import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
+import { fileKeeperHeartbeats } from './heartbeat-file.js';
 import { foldJournal, isOutcome, isUnresolved, type BeginFields, type JournalEntry, type SkippedLine } from './entry.js';
 import { currentHolder, isAlive, isRecordedHolder, newSession, publicHolder, type Holder, type RecordedHolder } from './holder.js';
 import { JournalError } from './journal-error.js';
@@ -233,6 +234,13 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
       const holder = holderIn(entry);
       return holder ? publicHolder(holder) : undefined;
     },
+
+    async lockHolder(scope) {
+      const record = readLock(lockFile(dir, scope));
+      return record && isAlive(record.holder) ? publicHolder(record.holder) : undefined;
+    },
+
+    keeperHeartbeats: fileKeeperHeartbeats(dir),
 
     async lock(scope, { waitMs }) {
       const staleMs = lockStaleMs ?? DEFAULT_LOCK_STALE_MS;

@@ -88,6 +88,24 @@ ALTER SEQUENCE ${SCHEMA}.entries_seq OWNED BY ${SCHEMA}.entries.seq;
 CREATE UNIQUE INDEX entries_by_seq ON ${SCHEMA}.entries (seq DESC);
 `,
   },
+  {
+    // Version 3 (issue 38): the keeper's heartbeat in the store, so that `hedge keep status` on any
+    // machine of the team sees the running keeper whole. One row per keeper lock scope (the
+    // account's `…|keep` scope: environment, host, key fingerprint — never a key): the body as the
+    // keeper wrote it, a revision counter (+1 per write), and when the store received it (the
+    // store's clock: a reader judges the heartbeat's age by it, not by any desk's clock).
+    // A new table only: a store of version 2 keeps its records and works on.
+    version: 3,
+    description: 'keeper heartbeats',
+    sql: `
+CREATE TABLE ${SCHEMA}.keeper_heartbeats (
+  scope      text PRIMARY KEY,
+  body       jsonb NOT NULL,
+  revision   bigint NOT NULL,
+  written_at timestamptz NOT NULL
+);
+`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

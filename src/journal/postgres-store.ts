@@ -24,7 +24,8 @@ import { JournalError } from './journal-error.js';
 import { checkBeginFields, matchesRequest, openJournal, refuseKeys } from './journal.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
 import { JournalStoreError } from './store-error.js';
-import type { Hold, HoldResult, ImportOutcome, ListOptions, LocalJournal, SameRequest, TeamJournal, TeamJournalOptions } from './backend.js';
+import { refuseKeyInHeartbeat } from './heartbeat-file.js';
+import type { Hold, HoldResult, ImportOutcome, KeeperHeartbeats, ListOptions, LocalJournal, SameRequest, TeamJournal, TeamJournalOptions } from './backend.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
@@ -90,6 +91,19 @@ INSERT INTO ${SCHEMA}.entries
 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'migrated', $15::jsonb || jsonb_build_object('seq', numbered.seq, 'revision', $16::bigint), numbered.seq, $16
 FROM numbered
 ON CONFLICT (id) DO NOTHING`;
+
+/** A heartbeat written whole; its revision counted by the store; its time the store's own. */
+const WRITE_HEARTBEAT_SQL = `
+INSERT INTO ${SCHEMA}.keeper_heartbeats AS h (scope, body, revision, written_at) VALUES ($1, $2::jsonb, 1, clock_timestamp())
+ON CONFLICT (scope) DO UPDATE SET body = EXCLUDED.body, revision = h.revision + 1, written_at = EXCLUDED.written_at
+RETURNING revision::text AS revision`;
+
+const READ_HEARTBEAT_SQL = `
+SELECT body, revision::text AS revision, greatest(0, extract(epoch FROM clock_timestamp() - written_at) * 1000)::float8 AS age_ms
+FROM ${SCHEMA}.keeper_heartbeats WHERE scope = $1`;
+
+/** A heartbeat is written every cycle: a store slower than this is a failed write (an `error` event), never a stuck keeper. */
+const HEARTBEAT_QUERY_TIMEOUT_MS = 5_000;
 
 interface LockConnection {
   client: pg.Client;
@@ -318,6 +332,35 @@ export class PostgresJournal implements TeamJournal {
   async lock(scope: string, options: { waitMs: number }): Promise<HoldResult> {
     return this.take(lockScope(scope), Math.max(0, options.waitMs));
   }
+
+  /** Who holds the account lock: its row, live only while its advisory lock is granted. Takes nothing. */
+  async lockHolder(scope: string): Promise<Holder | undefined> {
+    return this.liveHolder(lockScope(scope));
+  }
+
+  readonly keeperHeartbeats: KeeperHeartbeats = {
+    write: async (scope, body) => {
+      refuseKeyInHeartbeat(body);
+      const data = await this.data();
+      const result = await this.run<{ revision: string }>(data, {
+        text: WRITE_HEARTBEAT_SQL,
+        values: [scope, JSON.stringify(body)],
+        query_timeout: Math.min(this.queryTimeoutMs, HEARTBEAT_QUERY_TIMEOUT_MS),
+      }).catch((error) => {
+        throw this.storeError(error, "writing the keeper's heartbeat");
+      });
+      return { revision: Number(result.rows[0]!.revision) };
+    },
+    read: async (scope) => {
+      const data = await this.data();
+      const result = await this.run<{ body: unknown; revision: string; age_ms: number }>(data, { text: READ_HEARTBEAT_SQL, values: [scope] }).catch((error) => {
+        throw this.storeError(error, "reading the keeper's heartbeat");
+      });
+      const row = result.rows[0];
+      if (!row || typeof row.body !== 'object' || row.body === null) return undefined;
+      return { body: row.body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
+    },
+  };
 
   /**
    * Ends both sessions: every hold and lock of this process goes with them. Bounded: a store that

@@ -10,6 +10,7 @@ export interface KeeperStatusView {
   state: string;
   heartbeat_file: string;
   heartbeat_age_s: number | null;
+  heartbeat_source?: 'store' | 'file' | null;
   store_holder?: { pid: number; host: string; since: string } | null;
   heartbeat: {
     pid: number;
@@ -54,7 +55,7 @@ export function renderKeeperStatus(status: KeeperStatusView, options: { columns:
     if (beat.last_good_cycle_at !== beat.last_cycle_at) rows.push(['Last good cycle', beat.last_good_cycle_at ? utc(beat.last_good_cycle_at) : '— (none)']);
     if (beat.next_cycle_at && up) rows.push(['Next cycle', utc(beat.next_cycle_at)]);
     if (beat.stopped_at) rows.push(['Stopped', utc(beat.stopped_at)]);
-    rows.push(['Heartbeat', `${status.heartbeat_age_s ?? '?'} s ago`]);
+    rows.push(['Heartbeat', `${status.heartbeat_age_s ?? '?'} s ago${status.heartbeat_source === 'store' ? ' (team store)' : ''}`]);
     rows.push(['Errors', beat.errors === 0 ? '0' : `${beat.errors}; last ${utc(beat.last_error!.at)} ${safeText(beat.last_error!.code)}: ${safeText(beat.last_error!.message)}`]);
     const money = (value: number | null) => (value === null ? 'not known yet' : `${value.toFixed(2)} USD`);
     rows.push(['Rolls', beat.rolls.count === 0 ? '0' : `${beat.rolls.count}; carry ${money(beat.rolls.carry_usd)}, fees ${money(beat.rolls.fees_usd)} (of the hedges rolled out)`]);

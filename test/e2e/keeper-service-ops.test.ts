@@ -291,11 +291,12 @@ describeWithPostgres('hedge keep status with a team store', (server) => {
       await running.catch(() => undefined);
     });
     await until(() => printed.includes('"event":"cycle"'), "the keeper's first cycle", { timeoutMs: 30_000, process: running });
-    // Machine B has its own home: no heartbeat of A's there, only the store's lock.
+    // Machine B has its own home: no heartbeat file of A's there; the store's lock and heartbeat say it all.
     const status = await team.b.hedge(['keep', 'status', '--json']);
     expect(status.code, status.stderr).toBe(0);
     const shown = JSON.parse(status.stdout);
-    expect(shown.state).toBe('elsewhere');
+    expect(shown.state).toBe('running');
+    expect(shown.heartbeat).toMatchObject({ pid: keeper!.pid });
     expect(shown.store_holder).toMatchObject({ pid: keeper!.pid });
     // Asking did not take the lock from it: a second keeper on B is still refused.
     expect((await team.b.hedge(['keep', file, '--once'])).code).toBe(11);

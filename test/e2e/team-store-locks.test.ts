@@ -118,11 +118,23 @@ describeWithPostgres('after a send, and through a store outage (issue 36)', (ser
     try {
       await until(() => printed.includes('"event":"reopen"'), "the keeper's first open", { timeoutMs: 30_000, process: running });
       expect(sideNotional(t, 'buy')).toBe(1_000);
+      // The store's heartbeat: its errors count only a write made after the outage can carry.
+      const storedErrors = async () => Number((await server().query(team.database, `SELECT body->>'errors' AS errors FROM hedge.keeper_heartbeats`)).rows[0]?.errors ?? Number.NaN);
+      expect(await storedErrors()).toBe(0);
       await server().stop();
       await until(() => /"event":"error"/.test(printed), 'an error event while the store is down', { timeoutMs: 30_000, process: running });
+      // Its heartbeat could not reach the store either: said as an error event, never the keeper's end.
+      await until(() => printed.split('\n').some((line) => line.includes('"event":"error"') && line.includes('"code":"heartbeat"')), "the store heartbeat's failed write as an error event", { timeoutMs: 30_000, process: running });
       await server().start();
       const cyclesBefore = printed.split('"event":"cycle"').length;
       await until(() => printed.split('"event":"cycle"').length > cyclesBefore, 'a good cycle after the store returned', { timeoutMs: 40_000, process: running });
+      // The store's heartbeat goes on after the outage, and says what the outage was (counted, not timed).
+      let errorsAfter = 0;
+      for (let attempt = 0; attempt < 40 && errorsAfter === 0; attempt++) {
+        errorsAfter = await storedErrors();
+        if (errorsAfter === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(errorsAfter).toBeGreaterThanOrEqual(1);
       // Its lock was taken again: a second keeper on machine B is still refused.
       const second = await team.b.hedge(['keep', join(team.a.dir, 'target.csv'), '--once']);
       expect(second.code, second.stderr).toBe(11);

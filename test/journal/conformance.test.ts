@@ -215,6 +215,50 @@ function conformance(backend: () => Backend): void {
     expect(await place.open().holderOf(id)).toMatchObject({ pid: process.pid });
     expect((await mine.lock(scope, { waitMs: 20_000 })).held).toBe(true);
   });
+
+  it('lockHolder reads who holds an account lock without taking it: nobody, a live holder, nobody again once it lets go or is killed', async () => {
+    const place = await backend().fresh();
+    const mine = place.open();
+    const theirs = place.open();
+    const scope = 'test|127.0.0.1:9|0123456789ab|keep';
+    expect(await theirs.lockHolder(scope)).toBeUndefined();
+    // Asking about a free lock took nothing: it is free for the next taker.
+    const taken = await mine.lock(scope, { waitMs: 0 });
+    if (!taken.held) throw new Error('the lock was not taken after a look');
+    expect(await theirs.lockHolder(scope)).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(await theirs.lockHolder(`${scope}-other`)).toBeUndefined();
+    await taken.hold.release();
+    expect(await theirs.lockHolder(scope)).toBeUndefined();
+
+    const other = otherProcess(place);
+    expect(await other.ask({ do: 'lock', scope })).toMatchObject({ held: true });
+    expect(await mine.lockHolder(scope)).toMatchObject({ pid: other.child.pid });
+    // Many looks while it holds the lock change nothing for it: it still holds it.
+    for (let look = 0; look < 5; look++) await mine.lockHolder(scope);
+    expect(await mine.lock(scope, { waitMs: 0 })).toMatchObject({ held: false, holder: { pid: other.child.pid } });
+    other.child.kill('SIGKILL');
+    await other.exited;
+    await eventually(() => mine.lockHolder(scope), (holder) => holder === undefined, 'the killed holder is no longer named');
+  });
+
+  it('keeper heartbeats: written whole per scope, each write one revision, read by another instance; a key is refused', async () => {
+    const place = await backend().fresh();
+    const writer = place.open();
+    const reader = place.open();
+    const heartbeats = writer.keeperHeartbeats!;
+    const scope = 'test|127.0.0.1:9|0123456789ab|keep';
+    expect(await reader.keeperHeartbeats!.read(scope)).toBeUndefined();
+    expect(await heartbeats.write(scope, { pid: 4242, cycles: 1, rows: [{ market: 'USDTNGN', side: 'sell' }] })).toEqual({ revision: 1 });
+    expect(await heartbeats.write(scope, { pid: 4242, cycles: 2, rows: [] })).toEqual({ revision: 2 });
+    const read = await reader.keeperHeartbeats!.read(scope);
+    expect(read).toMatchObject({ body: { pid: 4242, cycles: 2, rows: [] }, revision: 2 });
+    // Whole: nothing of the first body is left.
+    expect(read!.body).toEqual({ pid: 4242, cycles: 2, rows: [] });
+    if (read!.ageMs !== undefined) expect(read!.ageMs).toBeGreaterThanOrEqual(0);
+    expect(await reader.keeperHeartbeats!.read(`${scope}-other`)).toBeUndefined();
+    await expect(heartbeats.write(scope, { pid: 4242, note: 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx' })).rejects.toThrow(JournalError);
+    expect((await reader.keeperHeartbeats!.read(scope))?.revision).toBe(2);
+  });
 }
 
 describe('the local file journal', () => {

@@ -344,11 +344,37 @@ describeWithPostgres('the PostgreSQL journal', (server) => {
       ['a_old000000001', 1, 1],
     ]);
     const versions = await q('SELECT version FROM hedge.schema_migrations ORDER BY version');
-    expect(versions.rows.map((row) => row.version)).toEqual([1, 2]);
+    expect(versions.rows.map((row) => row.version)).toEqual([1, 2, 3]);
     const made = await journal.begin(fields());
     expect(made).toMatchObject({ seq: 3, revision: 1 });
     expect(await journal.update('a_old000000001', { outcome: 'unknown' })).toMatchObject({ outcome: 'unknown', revision: 2, seq: 1 });
     expect((await journal.list()).map((entry) => entry.id)).toEqual([made.id, 'a_old000000002', 'a_old000000001']);
+  });
+
+  it('a store of schema 2 (the hedge before keeper heartbeats) keeps its records and gains the heartbeat table on first use', async () => {
+    const url = await server().createDatabase();
+    const database = new URL(url).pathname.slice(1);
+    const q = (text: string, values?: unknown[]) => server().query(database, text, values);
+    await q(`CREATE SCHEMA hedge; CREATE TABLE hedge.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)`);
+    for (const migration of MIGRATIONS.filter((candidate) => candidate.version <= 2)) {
+      await q(migration.sql);
+      await q(`INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES ($1, $2, 'an older hedge')`, [migration.version, migration.description]);
+    }
+    // A record as the older hedge left it; the table of heartbeats is not there yet.
+    const kept = { id: 'a_old000000009', created_at: '2026-03-02T09:00:00.000Z', updated_at: '2026-03-02T09:00:00.000Z', ...fields({ idempotency_key: 'old-kept' }), outcome: 'pending' };
+    await q(
+      `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, body_canonical, entry)
+       VALUES ($1, $2, $2, 'pending', 'test', '127.0.0.1:9', '0123456789ab', 'add', $3, '{}', $4::jsonb)`,
+      [kept.id, kept.created_at, kept.idempotency_key, JSON.stringify(kept)],
+    );
+    expect((await q(`SELECT to_regclass('hedge.keeper_heartbeats') IS NULL AS absent`)).rows[0].absent).toBe(true);
+
+    const journal = journalAt(url);
+    const scope = 'test|127.0.0.1:9|0123456789ab|keep';
+    expect(await journal.keeperHeartbeats.write(scope, { pid: 1, cycles: 1 })).toEqual({ revision: 1 });
+    expect((await q('SELECT version FROM hedge.schema_migrations ORDER BY version')).rows.map((row) => row.version)).toEqual([1, 2, 3]);
+    expect(await journal.get(kept.id)).toMatchObject({ id: kept.id, outcome: 'pending', idempotency_key: 'old-kept' });
+    expect(await journal.keeperHeartbeats.read(scope)).toMatchObject({ body: { pid: 1, cycles: 1 }, revision: 1 });
   });
 
   it("migrating fallback records decides by revision, not by the desks' clocks: a slow desk's news is merged, a fast desk's stale record is not", async () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { alertPayload, parseAlertUrl, shownAlertUrl } from '../../src/flows/keeper-alert-sinks.js';
 import { keeperStateDir, livenessOf, staleAfterMs, type Heartbeat } from '../../src/flows/keeper-heartbeat.js';
 import { parseKeeperServiceOptions, parseMetricsAddress } from '../../src/flows/keeper-service.js';
+import { livenessByStoreLock } from '../../src/flows/keeper-status.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 
@@ -34,6 +35,25 @@ describe('livenessOf', () => {
   it('a keeper on another host is judged by its heartbeat alone', () => {
     expect(livenessOf(heartbeat({ host: 'elsewhere.invalid' }), NOW, gone)).toBe('elsewhere');
     expect(livenessOf(heartbeat({ host: 'elsewhere.invalid', updated_at: new Date(NOW - 3_600_000).toISOString() }), NOW, gone)).toBe('hung');
+  });
+});
+
+describe('livenessByStoreLock (a team store)', () => {
+  const other = { pid: 4242, host: 'desk-3.invalid' };
+  const beat = (fields: Partial<Heartbeat> = {}) => heartbeat({ host: 'desk-3.invalid', ...fields });
+  it("judged by the store lock's holder and the heartbeat's age, wherever the keeper runs: running, hung, dead, stopped, none", () => {
+    expect(livenessByStoreLock(other, beat(), 10_000)).toBe('running');
+    expect(livenessByStoreLock(other, beat(), 240_000)).toBe('running');
+    expect(livenessByStoreLock(other, beat(), 240_001)).toBe('hung');
+    expect(livenessByStoreLock(undefined, beat(), 10_000)).toBe('dead');
+    expect(livenessByStoreLock(undefined, beat({ stopped_at: new Date(NOW).toISOString() }), 10_000)).toBe('stopped');
+    expect(livenessByStoreLock(other, beat({ stopped_at: new Date(NOW).toISOString() }), 10_000)).toBe('stopped');
+    expect(livenessByStoreLock(undefined, undefined, undefined)).toBe('none');
+  });
+  it("a live holder whose heartbeat is not the one read (another pid or host, or none yet) is a keeper elsewhere, not this heartbeat's", () => {
+    expect(livenessByStoreLock(other, undefined, undefined)).toBe('elsewhere');
+    expect(livenessByStoreLock(other, beat({ pid: 4243 }), 10_000)).toBe('elsewhere');
+    expect(livenessByStoreLock(other, beat({ host: 'desk-4.invalid' }), 10_000)).toBe('elsewhere');
   });
 });
 

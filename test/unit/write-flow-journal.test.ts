@@ -32,6 +32,7 @@ function failingJournal(): { journal: Journal; begun: JournalEntry[] } {
     findUnresolvedMatch: async () => undefined,
     hold: async () => ({ held: true, hold: { release: async () => {}, lost: () => false } }),
     holderOf: async () => undefined,
+    lockHolder: async () => undefined,
     lock: async () => ({ held: true, hold: { release: async () => {}, lost: () => false } }),
   };
   return { journal, begun };

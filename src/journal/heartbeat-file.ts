@@ -1,0 +1,66 @@
+// The file backend's keeper heartbeats (backend.ts, KeeperHeartbeats): one JSON file per keeper
+// lock scope in the journal's folder — for the keeper, the per-user keeper folder every config
+// folder of the user shares — named by a hash of the scope (never the key), written whole to a
+// temporary file and renamed into place, so that a reader never sees half a heartbeat. The file is
+// the heartbeat's body as the keeper wrote it, plus `heartbeat_revision` (how many times it was
+// written; a file of an older hedge has none: revision 0).
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KeeperHeartbeats, StoredHeartbeat } from './backend.js';
+import { JournalError } from './journal-error.js';
+import { findKeyShapedString } from './key-guard.js';
+
+const REVISION_FIELD = 'heartbeat_revision';
+
+export function heartbeatFile(dir: string, scope: string): string {
+  return join(dir, `${createHash('sha256').update(scope, 'utf8').digest('hex').slice(0, 24)}.heartbeat.json`);
+}
+
+/** The file's body (without the revision field) and revision, or undefined when absent or unreadable. */
+export function readHeartbeatFile(path: string): { body: Record<string, unknown>; revision: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    const { [REVISION_FIELD]: revision, ...body } = value as Record<string, unknown>;
+    return { body, revision: typeof revision === 'number' && Number.isSafeInteger(revision) && revision > 0 ? revision : 0 };
+  } catch {
+    // A file cut short by a crash of an older writer, or edited by hand: no heartbeat.
+    return undefined;
+  }
+}
+
+/** Replaces the file whole; the revision is one more than the file's. Only the keeper holding the scope's lock writes it. */
+export function writeHeartbeatFile(path: string, body: object): { revision: number } {
+  refuseKeyInHeartbeat(body);
+  const revision = (readHeartbeatFile(path)?.revision ?? 0) + 1;
+  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify({ ...body, [REVISION_FIELD]: revision })}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
+  return { revision };
+}
+
+/** As refuseKeys does for an entry (journal.ts): a heartbeat never holds a key. Shared by both backends. */
+export function refuseKeyInHeartbeat(body: object): void {
+  const where = findKeyShapedString(body);
+  if (where) throw new JournalError(`Refused to write a keeper heartbeat holding something shaped like an API key (at ${where}); nothing was written.`);
+}
+
+/** The file backend's heartbeats, kept in `dir`. */
+export function fileKeeperHeartbeats(dir: string): KeeperHeartbeats {
+  return {
+    async write(scope, body) {
+      return writeHeartbeatFile(heartbeatFile(dir, scope), body);
+    },
+    async read(scope): Promise<StoredHeartbeat | undefined> {
+      return readHeartbeatFile(heartbeatFile(dir, scope));
+    },
+  };
+}
