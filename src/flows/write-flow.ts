@@ -444,9 +444,12 @@ async function reconcileEarlier<S, R>(
   const { ageMs: age, clock } = await keyAge(ctx, entry);
   const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${entry.created_at.slice(0, 10)} ${timeOf(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
   const others = attributed.uncertain;
-  // The book shows the action's effect — and nothing else hedge knows of could have made it (another
-  // close emptied the side, an open or an unresolved change moved it): only then is it this action's.
-  if (found.verdict === 'landed' && found.answer !== undefined && others.length === 0) {
+  // The book shows the action's effect. An add's or reduce's is an exact figure (its baseline moved
+  // by every change the journal knows landed); a close's is only the side's absence, which another
+  // close, an open or an unresolved change of the side since could as well explain: then it is not
+  // taken as this close's (the 1,000-history run's seed 727).
+  const presenceOnly = entry.command === 'close';
+  if (found.verdict === 'landed' && found.answer !== undefined && (!presenceOnly || others.length === 0)) {
     ctx.notify({ kind: 'earlier-landed', level: 'caution', text: `${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`, data: { journal_id: entry.id } });
     return { kind: 'landed', answer: found.answer };
   }
