@@ -533,7 +533,8 @@ async function attributedContext(journal: Journal, entry: JournalEntry): Promise
   let delta = 0;
   for (const other of others) {
     const amount = Number((other.request?.body as Record<string, unknown> | null | undefined)?.notional_usd);
-    if ((other.command === 'add' || other.command === 'reduce') && landed(other) && other.group === undefined && Number.isFinite(amount)) {
+    if ((other.command === 'add' || other.command === 'reduce') && landed(other) && Number.isFinite(amount)) {
+      // Any landed add or reduce moves the side by its amount: a lone one, or an apply's or a keeper's step.
       delta += other.command === 'add' ? amount : -amount;
     } else if (other.group?.startsWith('roll-') && others.filter((leg) => leg.group === other.group).every(landed)) {
       // A whole roll closed and re-opened the same notional.

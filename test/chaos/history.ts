@@ -230,7 +230,9 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryResult
       for (const id of pending) {
         if (!(await unresolvedIds()).includes(id)) continue;
         resumes += 1;
-        await desk.hedge(0, ['resume', id, '--yes', ...WAIT_BOUND], { timeoutMs: RUN_BOUND_MS });
+        const run = await desk.hedge(0, ['resume', id, '--yes', ...WAIT_BOUND], { timeoutMs: RUN_BOUND_MS });
+        // HEDGE_CHAOS_DEBUG=1: what each resume said (why an entry stays "cannot tell").
+        if (process.env.HEDGE_CHAOS_DEBUG) console.log(`resume ${id} → exit ${run.code}\n${run.stderr.slice(-1500)}`);
       }
       if ((await unresolvedIds()).length === pending.length) break;
     }
