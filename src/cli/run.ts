@@ -134,7 +134,7 @@ export async function runInvocation(
   let stops = 0;
   const handlers = STOP_SIGNALS.map(({ signal, exitCode }) => {
     const handler = () => {
-      if (ctx.signalInterceptor?.(signal)) return;
+      if (ctx.signals.offer(signal)) return;
       stops += 1;
       if (stops > 1) process.exit(exitCode);
       controller.abort(new StopSignal(signal, exitCode));

@@ -25,7 +25,7 @@ export function installSignals(ctx: CommandContext, clock: KeeperClock): KeeperS
   let stopping = ctx.signal.aborted;
   let reload = false;
   let wake: AbortController | undefined;
-  ctx.signalInterceptor = (signal) => {
+  const release = ctx.signals.intercept((signal) => {
     if (signal === 'SIGHUP') {
       reload = true;
       wake?.abort();
@@ -36,7 +36,7 @@ export function installSignals(ctx: CommandContext, clock: KeeperClock): KeeperS
     wake?.abort();
     handle.onStopRequested?.(signal);
     return true;
-  };
+  });
   const onAbort = () => steps.abort(ctx.signal.reason);
   if (!ctx.signal.aborted) ctx.signal.addEventListener('abort', onAbort, { once: true });
   const handle: KeeperSignals = {
@@ -62,7 +62,7 @@ export function installSignals(ctx: CommandContext, clock: KeeperClock): KeeperS
     },
     stepSignal: steps.signal,
     uninstall() {
-      ctx.signalInterceptor = undefined;
+      release();
       ctx.signal.removeEventListener('abort', onAbort);
     },
   };

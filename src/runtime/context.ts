@@ -1,6 +1,7 @@
 // Everything a command touches comes from here, so a test can run any command with fake streams,
 // TTY on or off, a fake clock and a scripted prompter. Heavy pieces (the config store, the API
 // client, the prompter, the demo sandbox) are built on first use only.
+import { SignalRouter } from './signal-router.js';
 import type { HedgeClient } from '../api/client.js';
 import type { Clock, HttpConnections } from '../api/transport.js';
 import type { Environment } from '../security/secrets.js';
@@ -70,6 +71,8 @@ export interface ContextInit {
   connections?: HttpConnections;
   /** Who asked for the command: a person or script at the CLI (default), or an agent through `hedge mcp`. */
   origin?: 'cli' | 'agent';
+  /** The runner's signal router (a derived context shares its parent's); a new one when absent. */
+  signals?: SignalRouter;
   targetFiles?: TargetFileSource;
   tradeGate?: TradeGate;
   /** Absolute clock time when --timeout runs out, when it must be another context's (derive()). */
@@ -105,11 +108,8 @@ export class CommandContext {
   private journalChoicePromise?: Promise<JournalStoreChoice>;
   private connectionsPromise?: Promise<HttpConnections>;
   private readonly disposers: Array<() => Promise<void> | void> = [];
-  /**
-   * Set by a long-running command that handles stop signals itself (`hedge keep` finishes its
-   * step on SIGTERM and re-reads its file on SIGHUP): returns true when it took the signal.
-   */
-  signalInterceptor?: (signal: string) => boolean;
+  /** The runner's stop signals, offered first to a command that handles them itself (runtime/signal-router.ts). */
+  readonly signals: SignalRouter;
   /** Set on a derived context: the credentials, client, journal and store are its parent's. */
   private parent?: CommandContext;
   /** A derived context with a signal of its own builds its own client (requests stop with that signal). */
@@ -125,6 +125,7 @@ export class CommandContext {
     this.globals = init.globals;
     this.clock = init.clock;
     this.signal = init.signal;
+    this.signals = init.signals ?? new SignalRouter();
     this.output = init.output;
     const timeout = init.globals.timeout;
     this.deadline = init.deadline ?? (timeout === undefined || timeout === 0 ? undefined : init.clock.now() + timeout * 1000);
@@ -167,6 +168,7 @@ export class CommandContext {
     const own = changes.signal !== undefined;
     const child = new CommandContext({
       ...this.init,
+      signals: this.signals,
       output: changes.output ?? this.output,
       globals: { ...this.globals, ...changes.globals },
       signal: changes.signal ?? this.signal,
