@@ -3,7 +3,6 @@
 // store and key) shows the whole status from there — pid, last cycle, rows — judges the keeper by
 // the store lock's holder, and never takes that lock to look. Real processes against the simulator
 // and a throwaway PostgreSQL; assertions on the server's state, the store's rows and sessions.
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { describeWithPostgres } from '../support/postgres.js';
 import { until } from '../support/polling.js';
 import { teamOf, type Machine } from '../support/team.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
+import { followKeeper, type KeeperRun } from '../support/keeper.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -25,27 +25,14 @@ function writeTarget(dir: string): string {
 }
 
 /** `hedge keep FILE` on a machine, NDJSON parsed as it comes; SIGTERMed after the test if still running. */
-function startKeeper(machine: Machine, file: string): { events: Array<Record<string, any>>; child: () => ChildProcess; done: Promise<RunResult> } {
-  const events: Array<Record<string, any>> = [];
-  let child: ChildProcess | undefined;
-  let buffer = '';
-  const done = machine.hedge(['keep', file, '--interval', '2'], {
-    timeoutMs: 120_000,
-    onSpawn: (spawned) => {
-      child = spawned;
-      spawned.stdout!.on('data', (chunk: string) => {
-        buffer += chunk;
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const line of lines) if (line.trim() !== '') events.push(JSON.parse(line));
-      });
-    },
-  });
+function startKeeper(machine: Machine, file: string): KeeperRun {
+  const run = followKeeper((onSpawn) => machine.hedge(['keep', file, '--interval', '2'], { timeoutMs: 120_000, onSpawn }));
   cleanups.push(async () => {
+    const child = run.child();
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await done.catch(() => undefined);
+    await run.done.catch(() => undefined);
   });
-  return { events, child: () => child!, done };
+  return run;
 }
 
 describeWithPostgres('hedge keep status from another machine of the team store', (server) => {

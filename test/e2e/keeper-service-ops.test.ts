@@ -7,11 +7,12 @@ import { createServer, type Server } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir, type RunResult } from '../support/hedge-cli.js';
+import { tempDir } from '../support/hedge-cli.js';
 import { describeWithPostgres } from '../support/postgres.js';
 import { until } from '../support/polling.js';
 import { teamOf } from '../support/team.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { followKeeper, type KeeperRun } from '../support/keeper.js';
 
 const startSimulator = useSimulators();
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -19,35 +20,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-interface Keeper {
-  events: Array<Record<string, any>>;
-  child: () => ChildProcess;
-  done: Promise<RunResult>;
-}
+type Keeper = KeeperRun;
 
 /** `hedge keep FILE` with NDJSON on stdout, each line parsed as it comes; SIGTERMed after the test if still running. */
 function startKeeper(simulator: Simulator, file: string, extra: string[], options: { configDir?: string; env?: Record<string, string> } = {}): Keeper {
-  const events: Array<Record<string, any>> = [];
-  let child: ChildProcess | undefined;
-  let buffer = '';
-  const done = simulator.hedge(['keep', file, '--interval', '2', ...extra], {
-    timeoutMs: 120_000,
-    ...options,
-    onSpawn: (spawned) => {
-      child = spawned;
-      spawned.stdout!.on('data', (chunk: string) => {
-        buffer += chunk;
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const line of lines) if (line.trim() !== '') events.push(JSON.parse(line));
-      });
-    },
-  });
+  const run = followKeeper((onSpawn) => simulator.hedge(['keep', file, '--interval', '2', ...extra], { timeoutMs: 120_000, ...options, onSpawn }));
   cleanups.push(async () => {
+    const child = run.child();
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await done.catch(() => undefined);
+    await run.done.catch(() => undefined);
   });
-  return { events, child: () => child!, done };
+  return run;
 }
 
 function writeTarget(dir: string, rows: string[]): string {

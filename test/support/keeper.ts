@@ -22,27 +22,31 @@ export function writeTarget(simulator: Simulator, rows: string[], name = 'target
   return file;
 }
 
-/** Starts `hedge keep FILE` (NDJSON on stdout: not a terminal); every line is parsed as it comes. */
-export function startKeeper(simulator: Simulator, file: string, extra: string[] = [], configDir?: string): KeeperRun {
+/**
+ * Follows a keeper started by `start` (any machine's `hedge`, handed the spawn hook): its NDJSON
+ * events on stdout parsed as they come.
+ */
+export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) => Promise<RunResult>): KeeperRun {
   const events: Array<Record<string, any>> = [];
   let child: ChildProcess | undefined;
   let ended: RunResult | undefined;
   let buffer = '';
-  const done = simulator.hedge(['keep', file, '--interval', '2', ...extra], {
-    timeoutMs: 120_000,
-    configDir,
-    onSpawn: (spawned) => {
-      child = spawned;
-      spawned.stdout!.on('data', (chunk: string) => {
-        buffer += chunk;
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const line of lines) if (line.trim() !== '') events.push(JSON.parse(line));
-      });
-    },
+  const done = start((spawned) => {
+    child = spawned;
+    spawned.stdout!.on('data', (chunk: string) => {
+      buffer += chunk;
+      const lines = buffer.split('\n');
+      buffer = lines.pop()!;
+      for (const line of lines) if (line.trim() !== '') events.push(JSON.parse(line));
+    });
   });
   void done.then((result) => (ended = result)).catch(() => undefined);
   return { events, child: () => child!, done, ended: () => ended };
+}
+
+/** Starts `hedge keep FILE` (NDJSON on stdout: not a terminal); every line is parsed as it comes. */
+export function startKeeper(simulator: Simulator, file: string, extra: string[] = [], configDir?: string): KeeperRun {
+  return followKeeper((onSpawn) => simulator.hedge(['keep', file, '--interval', '2', ...extra], { timeoutMs: 120_000, configDir, onSpawn }));
 }
 
 /** Waits until the keeper printed an event matching `match` (after `from` events); fails at once if it exited. */
