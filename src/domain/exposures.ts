@@ -186,10 +186,10 @@ export function targetBook(
 ): BookTarget[] {
   const lines = exposureLines(exposures, policy, prices, nowMs, firstCover);
   const markets = [...new Set(exposures.map((exposure) => exposure.market))].sort();
+  const dueOf = new Map(exposures.map((exposure) => [exposure.id, exposure.dueMs]));
   const rows: BookTarget[] = [];
   for (const market of markets) {
     const live = lines.filter((line, index) => line.market === market && line.cover_side !== null && exposures[index]!.dueMs > nowMs + dueLeadMs);
-    const dueOf = new Map(exposures.map((exposure) => [exposure.id, exposure.dueMs]));
     const sum = (side: Side): number => live.filter((line) => line.cover_side === side).reduce((total, line) => total + line.hedge_usd, 0);
     const needs: Record<Side, number> = { buy: sum('buy'), sell: sum('sell') };
     const held: Record<Side, number> = policy.netting

@@ -9,7 +9,7 @@
 // decide → send → see it land" across processes (account-locks.ts).
 import { join } from 'node:path';
 import { claimLock, dropLock, lockFile, readLock, removeOnExit } from './account-locks.js';
-import type { LocalJournal, SameRequest } from './backend.js';
+import type { Hold, LocalJournal, SameRequest } from './backend.js';
 import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
 import { fileKeeperHeartbeats } from './heartbeat-file.js';
@@ -216,17 +216,7 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
         if (error instanceof HeldBy) return { held: false, holder: error.holder };
         throw error;
       }
-      let released = false;
-      return {
-        held: true,
-        hold: {
-          release: async () => {
-            released = true;
-            await release(id)();
-          },
-          lost: () => !released && !stillHeld(id),
-        },
-      };
+      return { held: true, hold: fileHold(() => release(id)(), () => stillHeld(id)) };
     },
 
     async holderOf(id) {
@@ -251,17 +241,13 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
       for (;;) {
         const answer = await withJournalLock(file, staleMs, () => claimLock(dir, scope, holder));
         if (answer.held) {
-          let released = false;
           return {
             held: true,
-            hold: {
-              release: async () => {
-                released = true;
-                await withJournalLock(file, staleMs, () => dropLock(dir, scope, session)).catch(() => undefined);
-              },
+            hold: fileHold(
+              () => withJournalLock(file, staleMs, () => dropLock(dir, scope, session)).catch(() => undefined),
               // Its record removed (by hand) or replaced by another holder's.
-              lost: () => !released && readLock(lockFile(dir, scope))?.holder.session !== session,
-            },
+              () => readLock(lockFile(dir, scope))?.holder.session === session,
+            ),
           };
         }
         const left = waitMs - (performance.now() - started);
@@ -271,6 +257,18 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
     },
   };
   return journal;
+}
+
+/** A hold of this file journal: lost once its record no longer names this process, unless released first. */
+function fileHold(release: () => Promise<unknown>, stillHeld: () => boolean): Hold {
+  let released = false;
+  return {
+    release: async () => {
+      released = true;
+      await release();
+    },
+    lost: () => !released && !stillHeld(),
+  };
 }
 
 /** The event lines of one entry (what folding it needs), without parsing the others. */
