@@ -4,7 +4,7 @@
 // (domain/as-sent.ts). Lists are paged by detection (wire/: one pager) up to the asked limit. Where the
 // client must guess a name the spec does not show (the page-size parameter, the add/reduce
 // notional field), a refusal naming the server's own name teaches it (see `learnWire`).
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { rememberSent } from '../domain/as-sent.js';
 import { ApiError, InvalidResponseError } from '../errors.js';
 import { PAGE_SIZE_NAMES, readPage, type PageReading } from './wire/page-reading.js';
@@ -173,7 +173,7 @@ export class HedgeClient {
    * The checked copy of `data` (numeric strings read as numbers), linked to the server's own data
    * for output; a field hedge needs that cannot be read is an InvalidResponseError (exit 14).
    */
-  private parse<S extends z.ZodType>(schema: S, data: unknown, response: Pick<ApiResponse, 'status'>, endpoint: string, at = 'data'): z.infer<S> {
+  private parse<S extends z.ZodMiniType>(schema: S, data: unknown, response: Pick<ApiResponse, 'status'>, endpoint: string, at = 'data'): z.infer<S> {
     const result = readRecord(schema, data);
     if (!result.success) {
       const issue = result.error.issues[0];
@@ -187,7 +187,7 @@ export class HedgeClient {
   }
 
   /** The rows of a list answer (an array, or the one array an object carries), each checked. */
-  private rows<S extends z.ZodType>(schema: S, response: ApiResponse, endpoint: string, reading = readPage({ data: response.data, meta: response.meta }, { query: {}, listUrl: response.url })): Array<z.infer<S>> {
+  private rows<S extends z.ZodMiniType>(schema: S, response: ApiResponse, endpoint: string, reading = readPage({ data: response.data, meta: response.meta }, { query: {}, listUrl: response.url })): Array<z.infer<S>> {
     if (!reading.rows) {
       throw new InvalidResponseError(`${endpoint} answered HTTP ${response.status} with data hedge cannot read: data is ${received(response.data)}, where a list is expected.`, {
         endpoint,
@@ -197,11 +197,11 @@ export class HedgeClient {
       });
     }
     const result = readRows(schema, reading.rows);
-    if (!result.success) return this.parse(schema.array(), reading.rows, response, endpoint, reading.rowsAt);
+    if (!result.success) return this.parse(z.array(schema), reading.rows, response, endpoint, reading.rowsAt);
     return rememberSent(result.data, reading.rows);
   }
 
-  private async call<S extends z.ZodType>(schema: S, request: ApiRequest): Promise<z.infer<S>> {
+  private async call<S extends z.ZodMiniType>(schema: S, request: ApiRequest): Promise<z.infer<S>> {
     const response = await this.transport.send(request);
     return this.parse(schema, response.data, response, `${request.method} ${request.path}`);
   }
@@ -215,7 +215,7 @@ export class HedgeClient {
    * again without it, or with the name its refusal gives (learned). More rows than asked are
    * trimmed, and said.
    */
-  private async list<S extends z.ZodType>(schema: S, path: string, filters: Record<string, string | undefined>, limit?: number): Promise<ListResult<z.infer<S>>> {
+  private async list<S extends z.ZodMiniType>(schema: S, path: string, filters: Record<string, string | undefined>, limit?: number): Promise<ListResult<z.infer<S>>> {
     const endpoint = `GET ${path}`;
     const base = Object.fromEntries(Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined));
     const items: Array<z.infer<S>> = [];

@@ -6,10 +6,15 @@
 //   - a status outside the spec's five is kept as it came (not final where hedge waits);
 //   - objects are loose: fields the spec does not show are kept and passed through.
 // What still fails is a reading problem (exit 14 `unreadable`), naming the field and what came.
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 
 import { SIDES } from '../domain/vocabulary.js';
 import type { AccountFacts, MarketFacts } from '../domain/wire.js';
+
+// zod/mini: the same checks as zod's classic API in a fraction of the code a command loads
+// (docs/performance.md); its messages are English, as classic zod's are by default.
+z.config(en());
 
 export { HEDGE_STATUSES, SIDES, TENORS, type HedgeStatus, type Side, type Tenor } from '../domain/vocabulary.js';
 
@@ -28,42 +33,45 @@ const numericText = (value: unknown): unknown => (typeof value === 'string' && N
  */
 interface FieldReaders {
   /** A finite number, or a numeric string read as one. */
-  money: z.ZodType<number, unknown>;
-  integer: z.ZodType<number, unknown>;
+  money: z.ZodMiniType<number, unknown>;
+  integer: z.ZodMiniType<number, unknown>;
   /** `buy`/`sell` in any case: what hedge acts on must be one of the two. */
-  side: z.ZodType<(typeof SIDES)[number], unknown>;
+  side: z.ZodMiniType<(typeof SIDES)[number], unknown>;
 }
 
 const TOLERANT: FieldReaders = {
-  money: z.preprocess(numericText, z.number().finite()),
-  integer: z.preprocess(numericText, z.number().int()),
-  side: z.preprocess((value) => (typeof value === 'string' ? value.toLowerCase() : value), z.enum(SIDES)),
+  money: z.pipe(z.transform(numericText), z.number()),
+  integer: z.pipe(z.transform(numericText), z.int()),
+  side: z.pipe(
+    z.transform((value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value)),
+    z.enum(SIDES),
+  ),
 };
 
 /** Built on first use: a command that reads nothing never pays for them. */
 let exactReaders: FieldReaders | undefined;
-const exact = (): FieldReaders => (exactReaders ??= { money: z.number(), integer: z.number().int(), side: z.enum(SIDES) });
+const exact = (): FieldReaders => (exactReaders ??= { money: z.number(), integer: z.int(), side: z.enum(SIDES) });
 
 /** Each resource schema's exact twin, made on first use. */
-const exactTwins = new WeakMap<object, { build: () => z.ZodType; made?: z.ZodType }>();
+const exactTwins = new WeakMap<object, { build: () => z.ZodMiniType; made?: z.ZodMiniType }>();
 
 /** A resource schema read tolerantly, with its exact twin built from the same definition. */
-function resource<T extends z.ZodType>(define: (read: FieldReaders) => T): T {
+function resource<T extends z.ZodMiniType>(define: (read: FieldReaders) => T): T {
   const schema = define(TOLERANT);
   exactTwins.set(schema, { build: () => define(exact()) });
   return schema;
 }
 
-function exactTwin(schema: z.ZodType): z.ZodType | undefined {
+function exactTwin(schema: z.ZodMiniType): z.ZodMiniType | undefined {
   const twin = exactTwins.get(schema);
   if (twin) twin.made ??= twin.build();
   return twin?.made;
 }
 
-type Reading<T> = { success: true; data: T } | { success: false; error: z.ZodError };
+type Reading<T> = { success: true; data: T } | { success: false; error: z.core.$ZodError };
 
 /** One record (or any value) read by `schema`: exactly if it can be, else tolerantly. */
-export function readRecord<S extends z.ZodType>(schema: S, data: unknown): Reading<z.infer<S>> {
+export function readRecord<S extends z.ZodMiniType>(schema: S, data: unknown): Reading<z.infer<S>> {
   const fast = exactTwin(schema)?.safeParse(data);
   if (fast?.success) return fast as Reading<z.infer<S>>;
   return schema.safeParse(data) as Reading<z.infer<S>>;
@@ -74,7 +82,7 @@ export function readRecord<S extends z.ZodType>(schema: S, data: unknown): Readi
  * the tolerant reading takes (bench/notes.md). A record neither reading accepts makes it the whole
  * list's tolerant reading, for the first problem and its place (`[12].side`).
  */
-export function readRows<S extends z.ZodType>(schema: S, rows: readonly unknown[]): Reading<Array<z.infer<S>>> {
+export function readRows<S extends z.ZodMiniType>(schema: S, rows: readonly unknown[]): Reading<Array<z.infer<S>>> {
   // A server writes a page one way: once a record needs the tolerant reading, the rest get it first.
   let twin = exactTwin(schema);
   const read: Array<z.infer<S>> = new Array(rows.length);
@@ -86,7 +94,7 @@ export function readRows<S extends z.ZodType>(schema: S, rows: readonly unknown[
     }
     twin = undefined;
     const tolerant = schema.safeParse(rows[index]);
-    if (!tolerant.success) return schema.array().safeParse(rows) as Reading<Array<z.infer<S>>>;
+    if (!tolerant.success) return z.array(schema).safeParse(rows) as Reading<Array<z.infer<S>>>;
     read[index] = tolerant.data as z.infer<S>;
   }
   return { success: true, data: read };
@@ -94,28 +102,31 @@ export function readRows<S extends z.ZodType>(schema: S, rows: readonly unknown[
 
 const timestamp = z.string();
 /** The spec lists five statuses; a server may have more (a transient one while a close settles). */
-const status = z.string().min(1);
+const status = z.string().check(z.minLength(1));
 const perSide = ({ money }: FieldReaders) => z.looseObject({ buy: money, sell: money });
 
 export const errorBodySchema = z.looseObject({
   code: z.string(),
   message: z.string(),
   // Its contents are not shown: an odd shape must not cost the operator the error code.
-  details: z
-    .unknown()
-    .transform((details): Record<string, unknown> =>
-      details === null || details === undefined ? {} : typeof details === 'object' && !Array.isArray(details) ? (details as Record<string, unknown>) : { value: details },
-    )
-    .optional(),
+  details: z.optional(
+    z.pipe(
+      z.unknown(),
+      z.transform((details): Record<string, unknown> =>
+        details === null || details === undefined ? {} : typeof details === 'object' && !Array.isArray(details) ? (details as Record<string, unknown>) : { value: details },
+      ),
+    ),
+  ),
 });
 
 export const envelopeSchema = z.looseObject({
   data: z.unknown(),
-  error: errorBodySchema.nullish(),
+  error: z.nullish(errorBodySchema),
   // Request context only: a meta that is not an object is read as none rather than refused.
-  meta: z
-    .unknown()
-    .transform((meta): Record<string, unknown> => (meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {})),
+  meta: z.pipe(
+    z.unknown(),
+    z.transform((meta): Record<string, unknown> => (meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {})),
+  ),
 });
 
 export const marketSchema = resource((read) =>
@@ -157,20 +168,20 @@ export const quoteSchema = resource((read) =>
 export const hedgeSchema = resource((read) =>
   z.looseObject({
     id: z.string(),
-    client_reference: z.string().nullish(),
+    client_reference: z.nullish(z.string()),
     market: z.string(),
     side: read.side,
     notional_usd: read.money,
     tenor_days: read.integer,
     status,
-    order_tx_hash: z.string().nullish(),
-    fill_tx_hash: z.string().nullish(),
-    struck_rate: read.money.nullish(),
-    units: read.money.nullish(),
-    order_key: z.string().nullish(),
-    opened_at: timestamp.nullish(),
-    filled_at: timestamp.nullish(),
-    maturity_at: timestamp.nullish(),
+    order_tx_hash: z.nullish(z.string()),
+    fill_tx_hash: z.nullish(z.string()),
+    struck_rate: z.nullish(read.money),
+    units: z.nullish(read.money),
+    order_key: z.nullish(z.string()),
+    opened_at: z.nullish(timestamp),
+    filled_at: z.nullish(timestamp),
+    maturity_at: z.nullish(timestamp),
   }),
 );
 
@@ -181,14 +192,14 @@ export const hedgeSchema = resource((read) =>
 export const openedHedgeSchema = z.looseObject({
   hedge_id: z.string(),
   status: z.string(),
-  order_tx_hash: z.string().nullish(),
+  order_tx_hash: z.nullish(z.string()),
 });
 
 /** POST /hedges/add|reduce|close: `submitted` with a transaction hash. */
 export const submittedActionSchema = z.looseObject({
   status: z.string(),
-  order_tx_hash: z.string().nullish(),
-  hedge_id: z.string().nullish(),
+  order_tx_hash: z.nullish(z.string()),
+  hedge_id: z.nullish(z.string()),
 });
 
 // Positions, account and history: the spec names only these fields; the rest pass through and

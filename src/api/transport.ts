@@ -2,7 +2,7 @@
 // proxy from the environment (undici's, loaded only then), optional extra CA, the envelope read
 // off every answer, and the retry loop. Knows nothing of hedges: endpoint methods live in client.ts.
 import { readFileSync } from 'node:fs';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import type { Agent as HttpAgent, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../security/secrets.js';
@@ -10,6 +10,11 @@ import { connectsDirectly } from '../security/base-url.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { envelopeSchema } from './schemas.js';
+
+// node:http by process.getBuiltinModule, not an ES import: on Node >= 22 an ES import of node:http
+// reads every export of it, and three of them (WebSocket, CloseEvent, MessageEvent) load Node's
+// built-in undici: ~17 ms of CPU per command on Node 26, for nothing used here (docs/performance.md).
+const http = process.getBuiltinModule('node:http');
 
 export interface Clock {
   now(): number;
@@ -184,7 +189,7 @@ export class HttpConnections {
       agent =
         url.protocol === 'https:'
           ? new (process.getBuiltinModule('node:https').Agent)({ keepAlive: true, ...(ca ? { ca } : {}) })
-          : new HttpAgent({ keepAlive: true });
+          : new http.Agent({ keepAlive: true });
       this.agents.set(key, agent);
     }
     return agent;
@@ -267,7 +272,7 @@ interface Outgoing {
  * kept-alive one is connected already); the caller's signal bounds the rest, headers and body.
  */
 function sendDirect(url: URL, outgoing: Outgoing, agent: HttpAgent | HttpsAgent, connectTimeoutMs: number): Promise<Answer> {
-  const send = url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : httpRequest;
+  const send = url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : http.request;
   const headers: OutgoingHttpHeaders = { ...outgoing.headers };
   if (outgoing.body !== undefined) headers['content-length'] = Buffer.byteLength(outgoing.body);
   return new Promise((resolve, reject) => {

@@ -1,33 +1,37 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { PROFILE_NAME } from './profile-name.js';
+
+// zod/mini, as api/schemas.ts: the store's messages in English.
+z.config(en());
 
 
 export const profileSchema = z.looseObject({
   base_url: z.string(),
   /** The key in plain text: the fallback where there is no OS keyring and no helper (config/key-store.ts). */
-  api_key: z.string().optional(),
+  api_key: z.optional(z.string()),
   /** The key is in the OS keyring, service "hedge", under this account. */
-  key_keyring: z.string().optional(),
+  key_keyring: z.optional(z.string()),
   /** A credential helper: a shell command whose output's first line is the key. */
-  key_command: z.string().optional(),
+  key_command: z.optional(z.string()),
   /** For lists without reading the key: its redacted form and environment, as they were at login. */
-  key_shown: z.string().optional(),
-  key_environment: z.string().optional(),
-  ca_file: z.string().optional(),
+  key_shown: z.optional(z.string()),
+  key_environment: z.optional(z.string()),
+  ca_file: z.optional(z.string()),
   /** Answers to the spec's "not shown" request names for this server (api/wire/unspecified.ts). */
-  wire: z.record(z.string(), z.string()).optional(),
+  wire: z.optional(z.record(z.string(), z.string())),
   /** The same answers, learned from the server itself (config/learned-wire.ts); `wire` wins over them. */
-  wire_learned: z.record(z.string(), z.string()).optional(),
-  saved_at: z.string().optional(),
+  wire_learned: z.optional(z.record(z.string(), z.string())),
+  saved_at: z.optional(z.string()),
   /** The team journal store (postgres://…), shared by every machine of the desk. */
-  journal_url: z.string().optional(),
+  journal_url: z.optional(z.string()),
 });
 
 export const storeSchema = z.looseObject({
-  current: z.string().optional(),
-  profiles: z.record(z.string().regex(PROFILE_NAME), profileSchema).default({}),
+  current: z.optional(z.string()),
+  profiles: z._default(z.record(z.string().check(z.regex(PROFILE_NAME)), profileSchema), {}),
   /** Wire names learned per server for credentials not taken whole from a profile: base URL (or `demo`) → names. */
-  learned_wire: z.record(z.string(), z.record(z.string(), z.string())).optional(),
+  learned_wire: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
 });
 
 export type StoredProfile = z.infer<typeof profileSchema>;

@@ -4,7 +4,7 @@
 // target per row, and the seconds since the last good cycle (computed at each scrape, so a hung
 // keeper's number keeps growing). GET /healthz answers 200 while the last good cycle is recent and
 // 503 once it is stale (the same bound `hedge keep status` uses).
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { UsageError } from '../errors.js';
 import { safeText } from '../security/safe-text.js';
@@ -46,7 +46,8 @@ export async function serveKeeperMetrics(address: MetricsAddress, options: { now
   // Rows seen before: a row dropped from the target (SIGHUP) leaves the gauges.
   let shown = new Set<string>();
 
-  const server: Server = createServer((request, response) => {
+  // node:http by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
+  const server: Server = process.getBuiltinModule('node:http').createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();

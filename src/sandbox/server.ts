@@ -3,8 +3,7 @@
 // the same behaviour is reachable in unit tests without a socket.
 
 import { randomBytes, randomInt } from 'node:crypto';
-import { type IncomingMessage, type Server, type ServerResponse, createServer as createHttpServer } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 import { type SandboxClock, createClock } from './clock.js';
@@ -438,8 +437,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
   };
   const server: Server = certificates
-    ? createHttpsServer({ key: certificates.key, cert: certificates.cert }, handler)
-    : createHttpServer(handler);
+    ? process.getBuiltinModule('node:https').createServer({ key: certificates.key, cert: certificates.cert }, handler)
+    : // Not an ES import: on Node >= 22 that loads Node's undici for node:http's WebSocket export (api/transport.ts).
+      process.getBuiltinModule('node:http').createServer(handler);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   // For HTTPS these are the raw TCP sockets under TLS: destroying them ends handshakes too.
   server.on('connection', (socket: Socket) => {

@@ -2,7 +2,6 @@
 // first (as `gh api -i`), then the body — the whole envelope — as JSON (--fields and --query apply
 // to a successful one; an error envelope is printed as it came, so its `error` is never shaped
 // away). A body that is not JSON is not printed on stdout: the error on stderr says what came.
-import { STATUS_CODES } from 'node:http';
 import { safeJson } from '../security/safe-text.js';
 import type { Output } from './output.js';
 
@@ -14,7 +13,8 @@ export interface PrintableAnswer {
 
 /** `HTTP/1.1 200 OK` and one `name: value` line per header, as they came (made safe by the output layer). */
 export function statusAndHeaders(answer: PrintableAnswer): string {
-  const lines = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`.trimEnd()];
+  // node:http's table by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
+  const lines = [`HTTP/1.1 ${answer.status} ${process.getBuiltinModule('node:http').STATUS_CODES[answer.status] ?? ''}`.trimEnd()];
   for (const [name, value] of Object.entries(answer.headers)) {
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${one}`);

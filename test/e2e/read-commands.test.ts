@@ -4,7 +4,7 @@
 // columns) matches a reviewed snapshot.
 // The sandbox's clock is frozen and the CLI's clock pinned to it, so the snapshots are stable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   accountSchema,
   hedgeSchema,
@@ -20,7 +20,7 @@ import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../supp
 import { printedLines as lines } from '../support/text.js';
 
 const priceSchema = z.looseObject({ market: z.string(), price: z.number(), timestamp: z.string() });
-const wireHistorySchema = historyRecordSchema.extend({
+const wireHistorySchema = z.extend(historyRecordSchema, {
   hedge_id: z.string(),
   entry_price: z.number(),
   exit_price: z.number(),
@@ -54,7 +54,7 @@ async function inAllModes(args: string[]): Promise<Modes> {
   return { json, plain, tty };
 }
 
-function parsed<S extends z.ZodType>(schema: S, result: RunResult): z.infer<S> {
+function parsed<S extends z.ZodMiniType>(schema: S, result: RunResult): z.infer<S> {
   const value = JSON.parse(result.stdout) as unknown;
   const check = schema.safeParse(value);
   expect(check.success, JSON.stringify(check.error?.issues)).toBe(true);
@@ -88,7 +88,7 @@ afterAll(async () => {
 describe('read commands in every output mode', () => {
   it('markets', async () => {
     const { json, plain, tty } = await inAllModes(['markets']);
-    const markets = parsed(marketSchema.array(), json);
+    const markets = parsed(z.array(marketSchema), json);
     expect(markets).toEqual(await apiData(sandbox, 'GET', '/markets'));
     const [m] = markets;
     expect(lines(plain.stdout)).toEqual([
@@ -100,7 +100,7 @@ describe('read commands in every output mode', () => {
 
   it('price without a market lists every listed market', async () => {
     const { json, plain, tty } = await inAllModes(['price']);
-    const prices = parsed(priceSchema.array(), json);
+    const prices = parsed(z.array(priceSchema), json);
     expect(prices).toEqual(await apiData(sandbox, 'GET', '/prices?symbols=USDTNGN'));
     expect(prices.map((p) => p.market)).toEqual(['USDTNGN']);
     expect(lines(plain.stdout)).toEqual(['market\tprice\ttimestamp', `USDTNGN\t${prices[0].price}\t${prices[0].timestamp}`]);
@@ -111,7 +111,7 @@ describe('read commands in every output mode', () => {
   it('price of one market', async () => {
     const { json, plain, tty } = await inAllModes(['price', 'USDTNGN']);
     // --json is the server's data as it came: the list GET /prices answered, of one market here.
-    const [price, ...others] = parsed(priceSchema.array(), json);
+    const [price, ...others] = parsed(z.array(priceSchema), json);
     expect([price, ...others]).toEqual(await apiData(sandbox, 'GET', '/prices?symbols=USDTNGN'));
     expect(others).toEqual([]);
     // One record: a header row of keys and one row.
@@ -147,7 +147,7 @@ describe('read commands in every output mode', () => {
 
   it('hedges lists newest first, every field in the documented column order (hashes whole)', async () => {
     const { json, plain, tty } = await inAllModes(['hedges']);
-    const hedges = parsed(hedgeSchema.array(), json);
+    const hedges = parsed(z.array(hedgeSchema), json);
     expect(hedges).toEqual(await apiData(sandbox, 'GET', '/hedges'));
     expect(hedges).toHaveLength(6);
     expect(hedges.slice(0, 2).map((h) => h.id)).toEqual([sellId, buyId]);
@@ -217,7 +217,7 @@ describe('read commands in every output mode', () => {
 
   it('history with realized P&L and totals (a row in the table, stderr in plain mode, absent from JSON)', async () => {
     const { json, plain, tty } = await inAllModes(['history']);
-    const records = parsed(wireHistorySchema.array(), json);
+    const records = parsed(z.array(wireHistorySchema), json);
     expect(records).toEqual(await apiData(sandbox, 'GET', '/hedges/history'));
     expect(records).toHaveLength(3);
     const rows = lines(plain.stdout);
@@ -234,7 +234,7 @@ describe('read commands in every output mode', () => {
 
   it('positions: one line per open side (the submitted sell is not a position)', async () => {
     const { json, plain, tty } = await inAllModes(['positions']);
-    const positions = parsed(positionSchema.array(), json);
+    const positions = parsed(z.array(positionSchema), json);
     expect(positions).toEqual(await apiData(sandbox, 'GET', '/positions'));
     expect(positions.map((p) => [p.market, p.side, p.hedge_id])).toEqual([['USDTNGN', 'buy', buyId]]);
     const [header, row] = lines(plain.stdout).map((line) => line.split('\t'));

@@ -1,6 +1,7 @@
 // `--demo` on a fresh config dir with no configuration at all: every read command works against
 // the in-process simulator and says DEMO on stderr; its state survives between invocations
 // (open in one process, see the position in the next).
+import * as z from 'zod/mini';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -87,10 +88,10 @@ describe('--demo', () => {
       runHedge(['--demo', 'positions'], { configDir, env: { HEDGE_FORCE_TTY: '1' } }),
     ]);
     for (const result of [positions, hedges, table]) expect(result.code, result.stderr).toBe(0);
-    const [position, ...others] = positionSchema.array().parse(JSON.parse(positions.stdout));
+    const [position, ...others] = z.array(positionSchema).parse(JSON.parse(positions.stdout));
     expect(others).toEqual([]);
     expect(position).toMatchObject({ market: 'USDTNGN', side: 'buy', hedge_id: hedge.id, notional_usd: 10_000 });
-    expect(hedgeSchema.array().parse(JSON.parse(hedges.stdout)).map((h) => h.id)).toEqual([hedge.id]);
+    expect(z.array(hedgeSchema).parse(JSON.parse(hedges.stdout)).map((h) => h.id)).toEqual([hedge.id]);
     // The terminal table keeps to what a desk watches at 80 columns, the deal reference included (the id is in JSON and TSV).
     expect(table.stdout).toMatch(/buy\s+DEMO-1\s+10,000\.00/);
     expect(table.stderr).toContain('DEMO');

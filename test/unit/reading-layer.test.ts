@@ -2,6 +2,7 @@
 // the prices shapes, the server's own data kept beside hedge's reading of it, the precedence of
 // wire names (set > learned > guessed), where learned names are kept, and doctor's clock and
 // rate-limit lines.
+import * as z from 'zod/mini';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -200,7 +201,7 @@ describe('reading records exactly first, tolerantly when needed', () => {
     for (const rows of [exact, strings]) {
       const read = readRows(hedgeSchema, rows);
       expect(read.success).toBe(true);
-      expect(read.success && read.data).toEqual(hedgeSchema.array().parse(rows));
+      expect(read.success && read.data).toEqual(z.array(hedgeSchema).parse(rows));
     }
     const last = readRows(hedgeSchema, strings);
     expect(last.success && last.data[5]).toMatchObject({ notional_usd: 1005, side: 'buy', tenor_days: 3, venue_note: 'kept' });
@@ -211,7 +212,7 @@ describe('reading records exactly first, tolerantly when needed', () => {
     const read = readRows(hedgeSchema, rows);
     expect(read.success).toBe(false);
     expect(!read.success && read.error.issues[0].path).toEqual([2, 'side']);
-    expect(!read.success && read.error.issues).toEqual(hedgeSchema.array().safeParse(rows).error?.issues);
+    expect(!read.success && read.error.issues).toEqual(z.array(hedgeSchema).safeParse(rows).error?.issues);
   });
 
   it('one record: exact, or tolerant, or the tolerant problem', () => {
