@@ -64,6 +64,8 @@ interface Loaded {
   distFiles: string[];
   /** Packages bundled into the dist/ files loaded, plus any loaded from node_modules directly. */
   packages: Set<string>;
+  /** Node built-ins loaded by an ES import (`node:…`); process.getBuiltinModule is not recorded. */
+  builtins: string[];
 }
 
 let runs = 0;
@@ -80,8 +82,8 @@ function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Loaded
   return { code: child.status, stdout: child.stdout, ...loadLog(log) };
 }
 
-/** The dist/ files and the packages a recorded run loaded. */
-function loadLog(log: string): Pick<Loaded, 'distFiles' | 'packages'> {
+/** The dist/ files, the packages and the ES-imported built-ins a recorded run loaded. */
+function loadLog(log: string): Pick<Loaded, 'distFiles' | 'packages' | 'builtins'> {
   const files = new Set(
     readFileSync(log, 'utf8')
       .split('\n')
@@ -95,7 +97,7 @@ function loadLog(log: string): Pick<Loaded, 'distFiles' | 'packages'> {
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
     if (match) packages.add(match[1]);
   }
-  return { distFiles: distFiles.sort(), packages };
+  return { distFiles: distFiles.sort(), packages, builtins: [...files].filter((file) => file.startsWith('node:')) };
 }
 
 /** The same recording for a command against a simulator in this process (so not blocking it). */
@@ -171,6 +173,11 @@ describe('what a request loads', () => {
       // undici is loaded for a request through a proxy only (test/e2e/tls.test.ts goes through one).
       expect(has(loaded.packages, 'undici')).toBe(false);
       expect(loaded.packages.has('pg')).toBe(false);
+      // node:http is taken by process.getBuiltinModule, never by an ES import: on Node >= 22 that
+      // import loads Node's own undici for node:http's WebSocket export (docs/performance.md).
+      expect(loaded.builtins).toContain('node:fs'); // the recording sees ES imports of built-ins
+      expect(loaded.builtins).not.toContain('node:http');
+      expect(loaded.builtins).not.toContain('node:https');
       // The recording sees what the request did load lazily: the answer's schemas (zod).
       expect(has(loaded.packages, 'zod')).toBe(true);
       expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
