@@ -9,7 +9,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Journal } from '../../src/journal/backend.js';
@@ -17,6 +16,7 @@ import { openJournal, type BeginFields } from '../../src/journal/index.js';
 import { JournalError } from '../../src/journal/journal-error.js';
 import { PostgresJournal } from '../../src/journal/postgres-store.js';
 import { useChildBundle } from '../support/child-bundle.js';
+import { drivePeer, type PeerProcess } from '../support/peer-process.js';
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../support/postgres-server.js';
 
 const CHILD = fileURLToPath(new URL('../support/journal-process.cjs', import.meta.url));
@@ -70,30 +70,10 @@ async function eventually<T>(question: () => T | Promise<T>, answered: (value: T
 }
 
 /** Another process with the journal open, driven one command at a time. */
-function otherProcess(place: Place): { child: ChildProcess; ask(command: Record<string, unknown>): Promise<any>; exited: Promise<void> } {
+function otherProcess(place: Place): PeerProcess {
   const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle: built.bundle, ...place.child })], { stdio: ['pipe', 'pipe', 'inherit'] });
   children.add(child);
-  const waiting = new Map<number, (answer: any) => void>();
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    const answer = JSON.parse(line);
-    waiting.get(answer.seq)?.(answer);
-    waiting.delete(answer.seq);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let seq = 0;
-  return {
-    child,
-    exited,
-    ask(command) {
-      seq += 1;
-      const answer = new Promise<any>((resolve, reject) => {
-        waiting.set(seq, resolve);
-        void exited.then(() => reject(new Error(`the other process ended before answering ${JSON.stringify(command)}`)));
-      });
-      child.stdin!.write(`${JSON.stringify({ seq, ...command })}\n`);
-      return answer;
-    },
-  };
+  return drivePeer(child);
 }
 
 function conformance(backend: () => Backend): void {

@@ -3,14 +3,14 @@
 // start at the same moment), holds and locks held by another real process and released when that
 // process is killed, a store that cannot be reached, and the fallback record when the store fails
 // after a send. The other processes run the module bundled here with esbuild
-// (test/support/team-store-process.cjs).
+// (test/support/journal-process.cjs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { useChildBundle } from '../support/child-bundle.js';
+import { drivePeer, type PeerProcess } from '../support/peer-process.js';
 import { describeError } from '../../src/exit-codes.js';
 import { openJournal, type BeginFields, type JournalEntry } from '../../src/journal/index.js';
 import { JournalError } from '../../src/journal/journal-error.js';
@@ -19,7 +19,7 @@ import { PostgresJournal } from '../../src/journal/postgres-store.js';
 import { JournalStoreError } from '../../src/journal/store-error.js';
 import { describeWithPostgres } from '../support/postgres.js';
 
-const CHILD = fileURLToPath(new URL('../support/team-store-process.cjs', import.meta.url));
+const CHILD = fileURLToPath(new URL('../support/journal-process.cjs', import.meta.url));
 
 const built = useChildBundle('src/journal/postgres-store.ts', 'hedge-team-store-');
 
@@ -58,38 +58,12 @@ function journalAt(url: string, options: { now?: () => number; fallbackDir?: str
 }
 
 /** Another process with the team store open, driven one command at a time. */
-interface Other {
-  child: ChildProcess;
-  ask(command: Record<string, unknown>): Promise<any>;
-  exited: Promise<void>;
-}
-
-function otherProcess(url: string): Other {
-  const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle: built.bundle, url, fallbackDir: join(built.scratch, 'other-fallback') })], {
+function otherProcess(url: string): PeerProcess {
+  const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle: built.bundle, backend: 'postgres', url, fallbackDir: join(built.scratch, 'other-fallback') })], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   children.add(child);
-  const waiting = new Map<number, (answer: any) => void>();
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    const answer = JSON.parse(line);
-    waiting.get(answer.seq)?.(answer);
-    waiting.delete(answer.seq);
-  });
-  let seq = 0;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    child,
-    exited,
-    ask(command) {
-      seq += 1;
-      const answer = new Promise<any>((resolve, reject) => {
-        waiting.set(seq, resolve);
-        void exited.then(() => reject(new Error(`the other process ended before answering ${JSON.stringify(command)}`)));
-      });
-      child.stdin!.write(`${JSON.stringify({ seq, ...command })}\n`);
-      return answer;
-    },
-  };
+  return drivePeer(child);
 }
 
 /** Asks `question` until `answered` holds (the server ends a killed client's session on its own time); counted, not timed. */
