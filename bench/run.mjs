@@ -13,7 +13,7 @@
 //   BENCH_ROOT    the hedge checkout to measure (default this one): measure an older build as it was
 //   BENCH_OUT     where to write the Markdown (default bench/results.md; `-` prints only)
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,12 +98,20 @@ async function measure(node) {
   rows.push({ figure: '`hedge --demo markets --json` ÷ `node -e 0`', cpu: ratio(start.demo.cpu, start.floor.cpu), wall: ratio(start.demo.wall, start.floor.wall), detail: `${ms(start.demo.cpu)} / ${ms(start.floor.cpu)} ms CPU`, goal: 2.5 });
 
   const sandbox = await startSandbox(process.execPath, { ...process.env, HOME: home });
+  // The desk's way: the key and URL in a stored profile (what `hedge login` writes); `--profile` takes them from it over the environment's.
+  const desk = { base_url: sandbox.settings.HEDGE_BASE_URL, api_key: sandbox.settings.HEDGE_API_KEY };
+  mkdirSync(env.HEDGE_CONFIG_DIR, { recursive: true, mode: 0o700 });
+  writeFileSync(join(env.HEDGE_CONFIG_DIR, 'config.json'), JSON.stringify({ profiles: { desk } }), { mode: 0o600 });
   try {
     for (const [label, extra, goal] of [['CA bundle unset', {}, 2.0], ['CA bundle set', { NODE_EXTRA_CA_CERTS: CA_BUNDLE }, 1.3]]) {
-      const request = hyperfine({ floor: quoted([node, HTTP_GET, '/markets']), builtin: quoted([node, HTTP_GET, '/markets', '--builtin']), hedge: hedge(['markets', '--json']) }, { ...env, ...sandbox.settings, ...extra });
+      const request = hyperfine(
+        { floor: quoted([node, HTTP_GET, '/markets']), builtin: quoted([node, HTTP_GET, '/markets', '--builtin']), hedge: hedge(['markets', '--json']), profile: hedge(['--profile', 'desk', 'markets', '--json']) },
+        { ...env, ...sandbox.settings, ...extra },
+      );
       rows.push({ figure: `\`hedge markets --json\` ÷ a bare \`node:http\` GET of the same URL, ${label}`, cpu: ratio(request.hedge.cpu, request.floor.cpu), wall: ratio(request.hedge.wall, request.floor.wall), detail: `${ms(request.hedge.cpu)} / ${ms(request.floor.cpu)} ms CPU`, goal });
       // The same floor loading node:http as hedge does: what is left is hedge's own (docs/performance.md).
       rows.push({ figure: `the same ÷ the GET with node:http by \`process.getBuiltinModule\` (as hedge), ${label}`, cpu: ratio(request.hedge.cpu, request.builtin.cpu), wall: ratio(request.hedge.wall, request.builtin.wall), detail: `${ms(request.hedge.cpu)} / ${ms(request.builtin.cpu)} ms CPU`, goal });
+      rows.push({ figure: `the same with the key in a stored profile (\`hedge login\`) ÷ the bare GET, ${label}`, cpu: ratio(request.profile.cpu, request.floor.cpu), wall: ratio(request.profile.wall, request.floor.wall), detail: `${ms(request.profile.cpu)} / ${ms(request.floor.cpu)} ms CPU`, goal });
     }
   } finally {
     await sandbox.stop();

@@ -6,10 +6,14 @@
 // a file on disk is locked one way): a `config.json.lock` folder made atomically beside the file,
 // refreshed while held, taken over once its holder stopped refreshing it (a process killed while
 // holding it). Waiting for it is asynchronous, never a sleep that blocks the process.
-import { chmodSync, mkdirSync } from 'node:fs';
+//
+// Conf writes the file; a read is the file's text through the same parse conf is given
+// (`deserialize`), read here directly. What conf's read adds is nothing hedge uses (a JSON-schema
+// validator, migrations, dot-paths) and costs every request command several ms to load (conf
+// imports ajv and semver whole), so conf and proper-lockfile are loaded only by a write.
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Conf from 'conf';
-import { lock } from 'proper-lockfile';
+import type Conf from 'conf';
 import { ConfigError } from '../errors.js';
 import { storeSchema, type StoreData, type StoredProfile } from './store-schema.js';
 
@@ -36,11 +40,12 @@ export class ProfileStore {
     this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   }
 
-  private open(): Conf<StoreData> {
+  private async open(): Promise<Conf<StoreData>> {
     if (this.conf) return this.conf;
     const file = this.file;
+    const { default: ConfStore } = await import('conf');
     try {
-      this.conf = new Conf<StoreData>({
+      this.conf = new ConfStore<StoreData>({
         cwd: this.dir,
         configName: 'config',
         configFileMode: 0o600,
@@ -57,11 +62,15 @@ export class ProfileStore {
 
   /** The whole store as it is on disk now (empty when there is no file yet). */
   read(): StoreData {
+    let text: string;
     try {
-      return storeSchema.parse(this.open().store);
+      text = readFileSync(this.file, 'utf8');
     } catch (error) {
+      // No file yet reads as an empty store, as conf reads it.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return storeSchema.parse({});
       throw asConfigError(error, this.file, 'read');
     }
+    return parseStoreText(text, this.file);
   }
 
   profile(name: string): StoredProfile | undefined {
@@ -76,8 +85,9 @@ export class ProfileStore {
       const data = this.read();
       change(data);
       const checked = storeSchema.parse(data);
+      const conf = await this.open();
       try {
-        this.open().store = checked;
+        conf.store = checked;
         chmodSync(this.file, 0o600);
       } catch (error) {
         throw asConfigError(error, this.file, 'write');
@@ -100,8 +110,10 @@ export class ProfileStore {
   }
 
   private async lock(): Promise<() => Promise<void>> {
+    // A CommonJS module: its functions are on the default export when imported dynamically.
+    const { default: lockfile } = await import('proper-lockfile');
     try {
-      return await lock(this.file, {
+      return await lockfile.lock(this.file, {
         realpath: false,
         stale: LOCK_STALE_MS,
         // Many short waits adding up to the bound; counted in attempts (as the journal's lock), so a

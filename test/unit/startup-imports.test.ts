@@ -185,6 +185,35 @@ describe('what a request loads', () => {
       await simulator.close();
     }
   });
+
+  it('`markets --json` with its key in a stored profile reads the store without conf or its lock; a write to the store loads both', async () => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    const dir = join(work.path, 'stored-profile');
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const profile = { base_url: simulator.env.HEDGE_BASE_URL, api_key: simulator.env.HEDGE_API_KEY };
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'desk', profiles: { desk: profile, spare: profile } }), { mode: 0o600 });
+      const recorded = async (args: string[]) => {
+        const log = join(work.path, `load-${(runs += 1)}.log`);
+        writeFileSync(log, '');
+        // The key and URL come from the profile only (baseEnv names neither).
+        const result = await runHedge(args, { configDir: dir, env: { NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href}`, HEDGE_LOAD_LOG: log } });
+        return { code: result.code, stdout: result.stdout, ...loadLog(log) };
+      };
+      const read = await recorded(['markets', '--json']);
+      expect(read.code).toBe(0);
+      expect(JSON.parse(read.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+      expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
+      for (const name of ['conf', 'ajv', 'proper-lockfile']) expect(has(read.packages, name), name).toBe(false);
+      // Positive control: a command that writes the store loads conf and the lock, and the write lands.
+      const write = await recorded(['profile', 'use', 'spare']);
+      expect(write.code).toBe(0);
+      expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).current).toBe('spare');
+      for (const name of ['conf', 'proper-lockfile']) expect(has(write.packages, name), name).toBe(true);
+    } finally {
+      await simulator.close();
+    }
+  });
 });
 
 describe('a real start', () => {
