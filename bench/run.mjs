@@ -17,6 +17,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = process.env.BENCH_ROOT ?? join(HERE, '..');
@@ -28,6 +29,9 @@ const HTTP_GET = join(HERE, 'http-get.mjs');
 const QUOTE = ['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'];
 
 const work = mkdtempSync(join(tmpdir(), 'hedge-bench-'));
+// bench/parts-floor.mjs bundled as dist/ is (one ES module file, CommonJS packages through createRequire).
+const PARTS_FLOOR = join(work, 'parts-floor.mjs');
+await build({ entryPoints: [join(HERE, 'parts-floor.mjs')], outfile: PARTS_FLOOR, bundle: true, platform: 'node', format: 'esm', logLevel: 'error', banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } });
 const quoted = (words) => words.map((word) => (/^[\w./:=@-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
 
 /** How the README tells a newcomer to run the main job: its first command line with `--demo quote`. */
@@ -94,8 +98,9 @@ async function measure(node) {
     goal: 1.2,
   });
 
-  const start = hyperfine({ floor: quoted([node, '-e', '0']), demo: hedge(['--demo', 'markets', '--json']), help: hedge(['--help']) }, env);
+  const start = hyperfine({ floor: quoted([node, '-e', '0']), demo: hedge(['--demo', 'markets', '--json']), help: hedge(['--help']), parts: quoted([node, PARTS_FLOOR, '--demo', 'markets', '--json']) }, env);
   rows.push({ figure: '`hedge --demo markets --json` ÷ `node -e 0`', cpu: ratio(start.demo.cpu, start.floor.cpu), wall: ratio(start.demo.wall, start.floor.wall), detail: `${ms(start.demo.cpu)} / ${ms(start.floor.cpu)} ms CPU`, goal: 2.5 });
+  rows.push({ figure: 'for scale, the chosen parts alone (bench/parts-floor.mjs: commander, zod/mini, an in-process node:http server and one GET) ÷ `node -e 0`', cpu: ratio(start.parts.cpu, start.floor.cpu), wall: ratio(start.parts.wall, start.floor.wall), detail: `${ms(start.parts.cpu)} / ${ms(start.floor.cpu)} ms CPU`, goal: 2.5 });
 
   const sandbox = await startSandbox(process.execPath, { ...process.env, HOME: home });
   // The desk's way: the key and URL in a stored profile (what `hedge login` writes); `--profile` takes them from it over the environment's.
