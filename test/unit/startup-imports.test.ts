@@ -100,11 +100,11 @@ function loadLog(log: string): Pick<Loaded, 'distFiles' | 'packages' | 'builtins
   return { distFiles: distFiles.sort(), packages, builtins: [...files].filter((file) => file.startsWith('node:')) };
 }
 
-/** The same recording for a command against a simulator in this process (so not blocking it). */
-async function loadedAgainst(simulator: { env: Record<string, string> }, args: string[]): Promise<Loaded> {
+/** The same recording for a command against a simulator in this process (so not blocking it): its key from `env`, or from a profile in `configDir`. */
+async function loadedAgainst(simulator: { env: Record<string, string> } | undefined, args: string[], configDir = work.path): Promise<Loaded> {
   const log = join(work.path, `load-${(runs += 1)}.log`);
   writeFileSync(log, '');
-  const result = await runHedge(args, { env: { ...simulator.env, NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href}`, HEDGE_LOAD_LOG: log }, configDir: work.path });
+  const result = await runHedge(args, { env: { ...simulator?.env, NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href}`, HEDGE_LOAD_LOG: log }, configDir });
   return { code: result.code, stdout: result.stdout, ...loadLog(log) };
 }
 
@@ -193,20 +193,14 @@ describe('what a request loads', () => {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const profile = { base_url: simulator.env.HEDGE_BASE_URL, api_key: simulator.env.HEDGE_API_KEY };
       writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'desk', profiles: { desk: profile, spare: profile } }), { mode: 0o600 });
-      const recorded = async (args: string[]) => {
-        const log = join(work.path, `load-${(runs += 1)}.log`);
-        writeFileSync(log, '');
-        // The key and URL come from the profile only (baseEnv names neither).
-        const result = await runHedge(args, { configDir: dir, env: { NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href}`, HEDGE_LOAD_LOG: log } });
-        return { code: result.code, stdout: result.stdout, ...loadLog(log) };
-      };
-      const read = await recorded(['markets', '--json']);
+      // The key and URL come from the profile only (no simulator env; baseEnv names neither).
+      const read = await loadedAgainst(undefined, ['markets', '--json'], dir);
       expect(read.code).toBe(0);
       expect(JSON.parse(read.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
       expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
       for (const name of ['conf', 'ajv', 'proper-lockfile']) expect(has(read.packages, name), name).toBe(false);
       // Positive control: a command that writes the store loads conf and the lock, and the write lands.
-      const write = await recorded(['profile', 'use', 'spare']);
+      const write = await loadedAgainst(undefined, ['profile', 'use', 'spare'], dir);
       expect(write.code).toBe(0);
       expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).current).toBe('spare');
       for (const name of ['conf', 'proper-lockfile']) expect(has(write.packages, name), name).toBe(true);
