@@ -9,8 +9,8 @@
 //
 // Conf writes the file; a read is the file's text through the same parse conf is given
 // (`deserialize`), read here directly. What conf's read adds is nothing hedge uses (a JSON-schema
-// validator, migrations, dot-paths) and costs every request command several ms to load (conf
-// imports ajv and semver whole), so conf and proper-lockfile are loaded only by a write.
+// validator, migrations, dot-paths), and loading conf (it imports ajv and semver whole) with the lock
+// cost a request command ~18 ms of CPU (docs/performance.md), so both are loaded by a write only.
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
