@@ -236,6 +236,20 @@ export class StateError extends HedgeError {
   }
 }
 
+/**
+ * A journal row that would be sent again does not verify as this account's own (no seal, or a seal
+ * that does not match what it would send): it is not sent (exit 13, `unverified_row`).
+ */
+export class UnverifiedRowError extends StateError {
+  readonly journalId: string;
+  readonly trust: 'unsealed' | 'forged';
+  constructor(message: string, options: { journalId: string; trust: 'unsealed' | 'forged'; hint?: string }) {
+    super(message, { hint: options.hint });
+    this.journalId = options.journalId;
+    this.trust = options.trust;
+  }
+}
+
 /** `--until EXPR` never held within the time bound: the reads were fine, the condition was not met. */
 export class UntilNotMetError extends HedgeError {
   readonly expression: string;

@@ -21,6 +21,7 @@ import {
   StillPendingError,
   UnresolvedError,
   UntilNotMetError,
+  UnverifiedRowError,
   UsageError,
 } from './errors.js';
 import { JournalStoreError } from './journal/store-error.js';
@@ -51,7 +52,8 @@ export const EXIT_CODES = [
   {
     code: 13,
     name: 'state',
-    meaning: 'local state (the journal, the demo state, a team store) cannot be used: unwritable, unreachable, a symlink or corrupt; nothing was sent; the path is named',
+    meaning:
+      'local state (the journal, the demo state, a team store) cannot be used: unwritable, unreachable, a symlink or corrupt; or a journal row to be sent again does not verify as this account\'s own (`unverified_row`); nothing was sent; the path or row is named',
   },
   { code: 14, name: 'unreadable', meaning: 'the server answered in a way hedge could not read (the field and what came are named); not a network failure' },
   { code: 15, name: 'keeper-down', meaning: '`hedge keep status`: no keeper is running for this account (dead, hung, stopped, or never started here)' },
@@ -132,6 +134,7 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof RepeatedActionError) return base(11, 'repeated_action', { details: error.details });
   if (error instanceof HeldError) return base(11, 'held', { details: error.details });
   if (error instanceof UnresolvedError) return base(12, 'unresolved', { details: error.details });
+  if (error instanceof UnverifiedRowError) return base(13, 'unverified_row', { details: { journal_id: error.journalId, seal: error.trust } });
   // A team store's error is a state error too, and names the store (redacted) rather than a path.
   if (error instanceof JournalStoreError) return base(13, 'state', { details: { store: error.store } });
   if (error instanceof StateError) return base(13, 'state', { details: error.path ? { path: error.path } : {} });

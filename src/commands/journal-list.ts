@@ -6,6 +6,7 @@ import { echo, parseClientReference } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import { journalReference, renderJournalList } from '../ui/journal-fields.js';
+import { checkUnresolvedRows } from '../flows/row-trust.js';
 
 export interface JournalListOptions {
   pending: boolean;
@@ -69,6 +70,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
     empty: filtered ? 'No journal entries match these filters.' : empty,
     team: choice.kind !== 'file',
     now: ctx.clock.now(),
+    checks: await checkUnresolvedRows(ctx, entries),
   });
   if (ctx.output.isHuman && entries.length > 0) {
     ctx.output.note(ctx.output.chalk.dim(`One entry in full: ${ctx.hedgeCommand('journal', 'show', '<ID>')}`));

@@ -7,7 +7,8 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { JOURNAL_RESOLVE } from './journal-resolve.spec.js';
 import { UsageError } from '../errors.js';
 import { heldError } from '../flows/write-flow.js';
-import { isUnresolved } from '../journal/index.js';
+import { isUnresolved, type JournalEntry } from '../journal/index.js';
+import { checkUnresolvedRows } from '../flows/row-trust.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { renderJournalEntry } from '../ui/journal-fields.js';
@@ -36,6 +37,7 @@ export async function runJournalResolve(ctx: CommandContext, options: JournalRes
   }
   const holder = await journal.holderOf(entry.id);
   if (holder) throw heldError(ctx, entry, holder, ' and changed nothing');
+  await noteUnverified(ctx, entry);
   const resolved = await journal.update(
     entry.id,
     options.landed ? { outcome: 'done', message: 'resolved by hand: landed' } : { outcome: 'abandoned', message: 'resolved by hand: did not land' },
@@ -48,6 +50,18 @@ export async function runJournalResolve(ctx: CommandContext, options: JournalRes
     );
   }
   renderJournalEntry(ctx.output, resolved, { now: ctx.clock.now(), footer: [] });
+}
+
+/** Said of a row that does not verify: resolving it sends nothing, but its request is not this key's to trust. */
+async function noteUnverified(ctx: CommandContext, entry: JournalEntry): Promise<void> {
+  const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
+  if (check !== 'unsealed' && check !== 'forged') return;
+  ctx.notify({
+    kind: 'unverified-row',
+    level: 'warn',
+    text: `Journal ${entry.id} does not verify as this account's own row (${check === 'unsealed' ? 'no seal' : 'its seal does not match'}): it is recorded as you say, and hedge will never send it again.`,
+    data: { journal_id: entry.id, seal_check: check },
+  });
 }
 
 export function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RESOLVE>): Promise<void> {

@@ -2,6 +2,7 @@
 import type { InputOf } from '../cli/command-spec.js';
 import type { JOURNAL_SHOW } from './journal-show.spec.js';
 import { findJournalEntry } from '../flows/journal-entry.js';
+import { checkUnresolvedRows } from '../flows/row-trust.js';
 import { isUnresolved } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderJournalEntry } from '../ui/journal-fields.js';
@@ -22,6 +23,12 @@ export function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_SHOW>): P
 export async function runJournalShow(ctx: CommandContext, opts: JournalShowOptions): Promise<void> {
   const journal = await ctx.journal();
   const entry = await findJournalEntry(ctx, journal, opts.id);
-  const footer = isUnresolved(entry) ? [ctx.output.chalk.yellow(`Unresolved: finish it with \`${ctx.hedgeCommand('resume', entry.id)}\` (same key, acts at most once).`)] : [];
-  renderJournalEntry(ctx.output, entry, { now: ctx.clock.now(), footer });
+  const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
+  const unverified = check === 'unsealed' || check === 'forged';
+  const footer = !isUnresolved(entry)
+    ? []
+    : unverified
+      ? [ctx.output.chalk.yellow(`Unresolved and unverified: hedge will not send it again. Look at the book, then \`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\` (or --landed).`)]
+      : [ctx.output.chalk.yellow(`Unresolved: finish it with \`${ctx.hedgeCommand('resume', entry.id)}\` (same key, acts at most once).`)];
+  renderJournalEntry(ctx.output, entry, { now: ctx.clock.now(), footer, ...(check ? { check } : {}) });
 }

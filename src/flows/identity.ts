@@ -1,6 +1,7 @@
 // Who a write is made as, in the journal's own terms: the account (environment, host, key
-// fingerprint), the profile, and whether an agent asked. The one identity every journal entry and
-// every account lock is scoped by.
+// fingerprint), the profile, and who asked (an agent, a keeper). The one identity every journal
+// entry and every account lock is scoped by, and the sealer that signs its rows (row-seal.ts).
+import type { RowSealer } from '../journal/row-seal.js';
 import type { CommandContext } from '../runtime/context.js';
 
 export interface Identity {
@@ -8,8 +9,8 @@ export interface Identity {
   environment: 'live' | 'test';
   host: string;
   keyId: string;
-  /** Set when the write came through `hedge mcp`. */
-  via?: 'agent';
+  /** Set when the write came through `hedge mcp` (agent) or a keeper's step (keeper). */
+  via?: 'agent' | 'keeper';
 }
 
 /** Where the current credentials send, in the journal's own terms. */
@@ -22,6 +23,21 @@ export async function identityOf(ctx: CommandContext): Promise<Identity> {
     // The demo's port changes every run; its journal entries must still match across runs.
     host: credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host,
     keyId: keyFingerprint(credentials.apiKey),
-    via: ctx.origin === 'agent' ? 'agent' : undefined,
+    via: ctx.origin === 'cli' ? undefined : ctx.origin,
   };
+}
+
+/** One sealer per resolved credentials (deriving one is an HKDF): dropped with them. */
+const sealers = new WeakMap<object, RowSealer>();
+
+/** The sealer of the current API key. */
+export async function rowSealerOf(ctx: CommandContext): Promise<RowSealer> {
+  const credentials = await ctx.credentials();
+  let sealer = sealers.get(credentials);
+  if (!sealer) {
+    const { rowSealer } = await import('../journal/row-seal.js');
+    sealer = rowSealer(credentials.apiKey);
+    sealers.set(credentials, sealer);
+  }
+  return sealer;
 }

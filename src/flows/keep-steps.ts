@@ -18,6 +18,7 @@ import type { KeepEvent } from '../ui/keep-view.js';
 import { findSide, readBook } from './positions.js';
 import { fetchPreTradeFacts } from './pre-trade.js';
 import { finishJournaled, sentBy } from './resume.js';
+import { begunElsewhere } from './row-trust.js';
 import { resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll, type RollOutcome } from './roll.js';
 import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from './trade-actions.js';
 import { runWrite, type WriteOptions } from './write-flow.js';
@@ -43,7 +44,10 @@ export interface StepDeps {
 }
 
 /** The keeper's steps on the server, each under `stepContext()` (its output silent, its signal the keeper's). */
-export function keeperSteps(stepContext: () => CommandContext, deps: StepDeps): KeeperSteps & { finishUnfinished(busy: ReadonlySet<string>): Promise<Map<string, string>> } {
+export function keeperSteps(
+  stepContext: () => CommandContext,
+  deps: StepDeps,
+): KeeperSteps & { finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]): Promise<Map<string, string>> } {
   const clockNotes = new Set<string>();
   /** Hedges this keeper closed itself (a roll's close): a side flat after one of these is not a colleague's. */
   const closedByKeeper = new Set<string>();
@@ -75,7 +79,7 @@ export function keeperSteps(stepContext: () => CommandContext, deps: StepDeps): 
         await act(ctx, row, decision, view, deps, noteRoll);
       });
     },
-    finishUnfinished: (busy) => finishUnfinished(stepContext(), deps, busy, noteRoll),
+    finishUnfinished: (busy, rows) => finishUnfinished(stepContext(), deps, busy, rows, noteRoll),
   };
 }
 
@@ -310,17 +314,31 @@ function bodyField(entry: JournalEntry, name: string): unknown {
 }
 
 /**
- * Before every cycle: each roll or keeper action this account left unresolved (a keeper killed
+ * Whether the keeper may finish this unresolved row by itself: one a keeper began (`via: keeper`,
+ * sealed with it) on this machine, on a side of its target. Anything else — a person's roll, a
+ * colleague's row from another machine, a side the target no longer has — is left to a person
+ * (`hedge resume`), and its side waits for it.
+ */
+function keepersOwn(entry: JournalEntry, rows: readonly KeepRow[]): boolean {
+  const market = String(bodyField(entry, 'market') ?? '').toUpperCase();
+  const side = bodyField(entry, 'side');
+  return entry.via === 'keeper' && !begunElsewhere(entry) && rows.some((row) => row.market === market && row.side === side);
+}
+
+/**
+ * Before every cycle: each roll or keeper action this keeper left unresolved (a keeper killed
  * mid-step, an answer lost) is finished with its own keys, the book reconciled first by the write
- * flow — except a side whose step is in flight in this keeper (that step is finishing it). Returns,
+ * flow — except a side whose step is in flight in this keeper (that step is finishing it). Only the
+ * keeper's own rows are finished (keepersOwn), and only those that verify (the write flow's
+ * requireOwnRow). Returns,
  * per side, why it must be left alone this cycle: an action still unresolved after the attempt, or
  * any unresolved action of that side (a colleague's add whose answer was lost, an action another
  * live process is running) — a new action with a new key could double it.
  */
-async function finishUnfinished(ctx: CommandContext, deps: StepDeps, busy: ReadonlySet<string>, noteRoll: NoteRoll): Promise<Map<string, string>> {
+async function finishUnfinished(ctx: CommandContext, deps: StepDeps, busy: ReadonlySet<string>, rows: readonly KeepRow[], noteRoll: NoteRoll): Promise<Map<string, string>> {
   const journal = await ctx.journal();
   const sideOf = (entry: JournalEntry) => `${String(bodyField(entry, 'market') ?? '').toUpperCase()} ${String(bodyField(entry, 'side') ?? '')}`;
-  const pending = (await journal.list({ pending: true })).filter((entry) => sentBy(deps.identity, entry) && !busy.has(sideOf(entry)));
+  const pending = (await journal.list({ pending: true })).filter((entry) => sentBy(deps.identity, entry) && !busy.has(sideOf(entry)) && keepersOwn(entry, rows));
   const done = new Set<string>();
   for (const entry of [...pending].reverse()) {
     const group = entry.group;

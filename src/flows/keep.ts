@@ -135,7 +135,8 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
   // The steps' own output goes nowhere (what they did comes back as outcomes); `json` keeps their
   // waits' spinners off the terminal the live status is drawn on.
   const silent = silentOutput(ctx);
-  const stepContext = () => ctx.derive({ signal: signals.stepSignal, output: silent, globals: { json: true, ...(confirmed ? { yes: true } : {}) } });
+  // Its rows are journaled `via: keeper`: the keeper finishes no one's unresolved rows but its own.
+  const stepContext = () => ctx.derive({ signal: signals.stepSignal, output: silent, globals: { json: true, ...(confirmed ? { yes: true } : {}) }, origin: 'keeper' });
   // The first error of a one-cycle run: the command ends with its exit code.
   let firstError: { error: unknown } | undefined;
   const noteError = (error: unknown, fields: Omit<EventFields, 'event'>): void => {
@@ -189,7 +190,7 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
           event({ event: 'notice', code: 'keeper_lock_lost', message: 'the team store ended the session holding this keeper\'s lock; taking it again before anything is done' });
           keeperHold = await takeKeeperLock();
         }
-        const unresolved = options.dryRun ? new Map<string, string>() : await steps.finishUnfinished(scheduler.busySides());
+        const unresolved = options.dryRun ? new Map<string, string>() : await steps.finishUnfinished(scheduler.busySides(), rows);
         const outcome = await scheduler.cycle(rows, steps, { unresolved, isStopping: () => signals.stopping, stepsDueBy: startedAt + options.intervalMs });
         // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
         if (loop.once) await scheduler.settle();

@@ -8,6 +8,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { API_COMMAND_PREFIX } from './api-call.js';
 import { findJournalEntry } from './journal-entry.js';
+import { confirmRowFromElsewhere, requireOwnRow } from './row-trust.js';
 import { resumeRollOutcome, ROLL_GROUP_PREFIX } from './roll.js';
 import type { RollOutcome } from '../ui/roll-view.js';
 import { actionFromJournal } from './trade-actions.js';
@@ -109,11 +110,17 @@ export type ResumeOutcome =
   | { kind: 'api'; entry: JournalEntry; outcome: WriteOutcome<ApiAnswer, ApiAnswer> }
   | { kind: 'trade'; entry: JournalEntry; body: Record<string, unknown>; outcome: WriteOutcome<unknown, unknown> };
 
-/** Checks that an entry can be resumed here and says how; nothing is sent. */
+/**
+ * Checks that an entry can be resumed here and says how; nothing is sent. What a resume would send
+ * again must verify as this account's own row (row-trust.ts), and a row begun on another machine
+ * needs a person's yes (--yes, or a terminal's question).
+ */
 export async function planResume(ctx: CommandContext, entry: JournalEntry): Promise<ResumePlan> {
   // A leg of a roll is finished with the whole roll: the close (if still due), then the open, once.
   if (entry.group?.startsWith(ROLL_GROUP_PREFIX)) {
     await checkSameCredentials(ctx, entry);
+    await requireOwnRow(ctx, entry);
+    await confirmRowFromElsewhere(ctx, entry, 'finish its roll');
     return { kind: 'roll', entry };
   }
   if (!isUnresolved(entry)) {
@@ -121,9 +128,11 @@ export async function planResume(ctx: CommandContext, entry: JournalEntry): Prom
     throw new UsageError(`Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}${when}. Only pending, submitted or unknown actions can be resumed; see it with \`${ctx.hedgeCommand('journal', 'show', entry.id)}\`.`);
   }
   await checkSameCredentials(ctx, entry);
+  await requireOwnRow(ctx, entry);
   // In flight in another process: not resumed from under it (runWrite's hold would refuse it too; said before any note).
   const holder = await (await ctx.journal()).holderOf(entry.id);
   if (holder) throw heldError(ctx, entry, holder);
+  await confirmRowFromElsewhere(ctx, entry, 'resume it');
   // A `hedge api` write: its method, path and body as journaled, sent again with its key.
   if (entry.command.startsWith(API_COMMAND_PREFIX)) return { kind: 'api', entry };
   const body = entry.request?.body;

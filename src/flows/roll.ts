@@ -32,6 +32,7 @@ import { guardLiveAction } from './live-guard.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 import { fetchPreTradeFacts } from './pre-trade.js';
 import { closeAction, openAction, type CloseResult } from './trade-actions.js';
+import { requireOwnRow } from './row-trust.js';
 import { identityOf, isRejection, journalAhead, runWrite, type WriteAction, type WriteOptions } from './write-flow.js';
 
 /** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
@@ -467,6 +468,8 @@ async function finishRoll(
   guard: Awaited<ReturnType<typeof guardLiveAction>>,
   notes: RollNote[],
 ): Promise<RollOutcome> {
+  // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
+  for (const leg of [legs.open, legs.close]) if (leg) await requireOwnRow(ctx, leg);
   const resuming = `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${legs.open.created_at.slice(11, 19)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
   // A leg never sent is a new request to the server: on a live key it is confirmed like one (the
   // question says what is resumed); otherwise it is said with the result.

@@ -11,7 +11,10 @@
 import type { ApiRequest } from '../api/transport.js';
 import { ApiError, DeclinedError, HedgeError, HeldError, InterruptedError, NetworkError, NotAppliedError, OutcomeUnknownError, RepeatedActionError, StillPendingError, UnresolvedError, UsageError } from '../errors.js';
 import { withSideLock } from './account-lock.js';
-import { identityOf, type Identity } from './identity.js';
+import { identityOf, rowSealerOf, type Identity } from './identity.js';
+import { requireOwnRow } from './row-trust.js';
+import type { RowSealer } from '../journal/row-seal.js';
+import { hostname } from 'node:os';
 import { describeHolder, isUnresolved, JournalError, matchesRequest, type Hold, type Holder, type JournalEntry, type Journal, type SameRequest } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
 import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
@@ -196,6 +199,8 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
     if (known.group !== undefined && known.group !== match.group) {
       throw new UsageError(`--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`);
     }
+    // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
+    if (known.outcome === 'done' || known.outcome === 'filled' || isUnresolved(known)) await requireOwnRow(ctx, known);
     // Done already (a script re-running a command killed after its action): exactly once, nothing sent.
     if (known.outcome === 'done' || known.outcome === 'filled') return { key, resumed: true, entry: known, finished: true };
     if (!isUnresolved(known)) return { key, resumed: known.outcome !== 'planned' };
@@ -205,6 +210,7 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
   }
   const pending = await journal.findUnresolvedMatch(match);
   if (pending && !options.fresh) {
+    await requireOwnRow(ctx, pending);
     const hold = await holdToResume(ctx, journal, pending);
     ctx.notify({
       kind: 'resuming',
@@ -372,7 +378,7 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
       // The server's time at the first send: a resume measures the key's age on the server's clock.
       const serverTime = await serverNow(ctx);
       const context = serverTime === undefined ? before : { ...before, server_time_ms: serverTime };
-      entry = await journal.begin(entryFields(identity, action, request, run.key, context));
+      entry = await journal.begin(entryFields(identity, await rowSealerOf(ctx), action, request, run.key, context));
     } catch (error) {
       if (error instanceof JournalError) throw new JournalError(`${error.message} Nothing was sent.`, { path: error.path, hint: error.hint, cause: error });
       throw error;
@@ -571,28 +577,33 @@ async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry): Pro
   );
 }
 
-/** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
+/**
+ * What the journal records of an action before it is sent (never the API key: only its
+ * fingerprint), sealed under the key so that only this account's own rows are ever sent again.
+ */
 function entryFields<S, R>(
   identity: Awaited<ReturnType<typeof identityOf>>,
+  sealer: RowSealer,
   action: WriteAction<S, R>,
   request: ReturnType<WriteAction<S, R>['plan']>,
   key: string,
   context: Record<string, unknown> | undefined,
 ) {
-  return {
-    profile: identity.profile,
+  const sent = {
     environment: identity.environment,
     base_url_host: identity.host,
     key_id: identity.keyId,
     ...(identity.via ? { via: identity.via } : {}),
+    // The machine the journal records as the row's (journal/holder.ts): a keeper finishes only its own machine's rows.
+    host: hostname(),
     command: action.command,
-    argv: action.argv,
-    request: { method: request.method, path: request.path, body: request.body ?? null },
+    // As the journal stores it (JSON): what is sealed is what a resend will read back.
+    request: JSON.parse(JSON.stringify({ method: request.method, path: request.path, body: request.body ?? null })) as { method: string; path: string; body: unknown },
     idempotency_key: key,
     group: action.group,
     leg: action.leg,
-    context,
   };
+  return { profile: identity.profile, ...sent, seal: sealer.seal(sent), argv: action.argv, context };
 }
 
 /**
@@ -604,7 +615,7 @@ export async function journalAhead<S, R>(ctx: CommandContext, action: WriteActio
   const journal = await ctx.journal();
   const identity = await identityOf(ctx);
   const request = action.plan(key);
-  return journal.begin({ ...entryFields(identity, action, request, key, context), outcome: 'planned' });
+  return journal.begin({ ...entryFields(identity, await rowSealerOf(ctx), action, request, key, context), outcome: 'planned' });
 }
 
 /**

@@ -46,11 +46,16 @@ export interface JournalEntry {
   argv?: string[];
   request: JournalRequest;
   idempotency_key: string;
+  /**
+   * The row's seal (row-seal.ts): an HMAC over what it would send and as whom, under a key derived
+   * from the API key. A row without one, or whose seal does not verify, is never sent again.
+   */
+  seal?: string;
   /** The id of the parent action when one action has several legs (roll, apply). */
   group?: string;
   leg?: string;
-  /** `agent` when the write came through `hedge mcp` (absent: the CLI). */
-  via?: 'agent';
+  /** `agent` when the write came through `hedge mcp`, `keeper` when a keeper sent it (absent: a person or script at the CLI). */
+  via?: 'agent' | 'keeper';
   /** Facts the caller read before sending that a resumed wait needs (e.g. the notional before an add). */
   context?: Record<string, unknown>;
   /** The machine that began it (os.hostname()). */

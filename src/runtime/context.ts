@@ -69,8 +69,8 @@ export interface ContextInit {
    * never closed here. Unset: the context builds its own on first use and closes them when it ends.
    */
   connections?: HttpConnections;
-  /** Who asked for the command: a person or script at the CLI (default), or an agent through `hedge mcp`. */
-  origin?: 'cli' | 'agent';
+  /** Who asked for the command: a person or script at the CLI (default), an agent through `hedge mcp`, or a keeper's step. */
+  origin?: 'cli' | 'agent' | 'keeper';
   /** The runner's signal router (a derived context shares its parent's); a new one when absent. */
   signals?: SignalRouter;
   targetFiles?: TargetFileSource;
@@ -95,7 +95,7 @@ export class CommandContext {
   readonly deadline?: number;
   private readonly init: ContextInit;
   /** Recorded with every write in the journal, the desk's audit log. */
-  readonly origin: 'cli' | 'agent';
+  readonly origin: 'cli' | 'agent' | 'keeper';
   /** Set for an agent's call: target files only under its roots, or inline (see TargetFileSource). */
   readonly targetFiles?: TargetFileSource;
   /** Set for an agent's write call under the operator's limits (see TradeGate). */
@@ -164,10 +164,11 @@ export class CommandContext {
    * poll of a command through one. With one (a step of `hedge keep`), its client is built anew
    * against that signal and its deadline starts now; the shared connections stay open.
    */
-  derive(changes: { output?: Output; globals?: Partial<GlobalOptions>; signal?: AbortSignal }): CommandContext {
+  derive(changes: { output?: Output; globals?: Partial<GlobalOptions>; signal?: AbortSignal; origin?: 'keeper' }): CommandContext {
     const own = changes.signal !== undefined;
     const child = new CommandContext({
       ...this.init,
+      origin: changes.origin ?? this.origin,
       signals: this.signals,
       output: changes.output ?? this.output,
       globals: { ...this.globals, ...changes.globals },

@@ -4,6 +4,7 @@
 // that came from the journal file passes safeText before it reaches the screen: the file is local,
 // but it holds what the server answered (messages, hedge ids) and can be edited by hand.
 import type { JournalEntry } from '../journal/index.js';
+import type { RowCheck } from '../journal/row-seal.js';
 import { isUnresolved } from '../journal/entry.js';
 import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';
@@ -41,6 +42,13 @@ interface ListRow {
   environment: string;
   /** The machine that began it (a team store holds several machines' actions). */
   host?: string;
+  /** `unverified` on an unresolved row of this key whose seal does not verify: it is never sent again. */
+  seal?: string;
+}
+
+/** The word for a row's seal verdict: only a row that would be refused is marked. */
+function sealWord(check: RowCheck | undefined): string | undefined {
+  return check === 'unsealed' || check === 'forged' ? 'unverified' : check === 'verified' ? 'verified' : undefined;
 }
 
 /**
@@ -53,7 +61,7 @@ function amountOf(body: Record<string, unknown>): number | undefined {
   return amounts.length === 1 ? (amounts[0]![1] as number) : undefined;
 }
 
-function listRow(entry: JournalEntry): ListRow {
+function listRow(entry: JournalEntry, check: RowCheck | undefined): ListRow {
   const body = bodyOf(entry);
   return {
     id: text(entry.id) ?? '',
@@ -67,6 +75,7 @@ function listRow(entry: JournalEntry): ListRow {
     hedge_id: text(entry.hedge_id),
     environment: safeText(whereOf(entry)),
     host: text(entry.host),
+    seal: sealWord(check),
   };
 }
 
@@ -74,14 +83,22 @@ function listRow(entry: JournalEntry): ListRow {
  * The journal, newest first: the entries exactly as stored under --json; rows under a header of
  * keys in TSV/CSV (columns as JOURNAL_RESOURCE, empty cells kept); a table fitted to the terminal.
  */
-export async function renderJournalList(output: Output, entries: JournalEntry[], options: { empty: string; now?: number; team?: boolean }): Promise<void> {
+export async function renderJournalList(
+  output: Output,
+  entries: JournalEntry[],
+  options: { empty: string; now?: number; team?: boolean; checks?: ReadonlyMap<string, RowCheck> },
+): Promise<void> {
+  const checks = options.checks ?? new Map<string, RowCheck>();
   if (output.isJson) {
-    output.json(entries);
+    // As stored, plus hedge's verdict on each unresolved row's seal (`seal_check`).
+    output.json(entries.map((entry) => (checks.has(entry.id) ? { ...entry, seal_check: checks.get(entry.id) } : entry)));
     return;
   }
+  const rows = entries.map((entry) => listRow(entry, checks.get(entry.id)));
   // On one machine's journal every entry's host is this machine: the table shows the column for a
-  // team store only (TSV, CSV and JSON always carry it).
-  await output.list(entries.map(listRow) as unknown as Record<string, unknown>[], JOURNAL_RESOURCE, { empty: options.empty, omit: options.team ? [] : ['host'] });
+  // team store only (TSV, CSV and JSON always carry it); the seal column only when a row is unverified.
+  const omit = [...(options.team ? [] : ['host']), ...(rows.some((row) => row.seal === 'unverified') ? [] : ['seal'])];
+  await output.list(rows as unknown as Record<string, unknown>[], JOURNAL_RESOURCE, { empty: options.empty, omit });
 }
 
 /** The deal reference an entry's action was sent with, if any. */
@@ -90,8 +107,16 @@ export function journalReference(entry: JournalEntry): string | undefined {
   return typeof reference === 'string' && reference !== '' ? reference : undefined;
 }
 
+const SEAL_SAYS: Record<RowCheck | 'not-checked', string | undefined> = {
+  verified: 'verified: this key journaled it as it stands',
+  unsealed: 'unverified: no seal; it is never sent again (look at the book, then `hedge journal resolve`)',
+  forged: 'unverified: its seal does not match; it is never sent again (look at the book, then `hedge journal resolve`)',
+  'other-key': undefined,
+  'not-checked': undefined,
+};
+
 /** One entry's fields, in the order a person reads them; absent ones are left out of the card. */
-function detailOf(entry: JournalEntry): Array<[key: string, label: string, value: string | undefined]> {
+function detailOf(entry: JournalEntry, check: RowCheck | undefined): Array<[key: string, label: string, value: string | undefined]> {
   const request = entry.request ?? { method: '', path: '', body: null };
   return [
     ['id', 'Journal ID', text(entry.id)],
@@ -107,7 +132,8 @@ function detailOf(entry: JournalEntry): Array<[key: string, label: string, value
     ['base_url_host', 'API host', text(entry.base_url_host)],
     ['host', 'Host', text(entry.host)],
     ['key_id', 'Key fingerprint', text(entry.key_id)],
-    ['via', 'Via', entry.via === 'agent' ? 'an agent (hedge mcp)' : undefined],
+    ['via', 'Via', entry.via === 'agent' ? 'an agent (hedge mcp)' : entry.via === 'keeper' ? 'a keeper (hedge keep)' : undefined],
+    ['seal', 'Seal', SEAL_SAYS[check ?? 'not-checked']],
     // Who carries it while unresolved (a live holder is carrying it now; `hedge resume` says which), else who began it.
     entry.holder && isUnresolved(entry)
       ? ['holder', 'Held by', safeText(`pid ${String(entry.holder.pid)} on ${String(entry.holder.host)} since ${String(entry.holder.since)}`)]
@@ -127,12 +153,12 @@ function detailOf(entry: JournalEntry): Array<[key: string, label: string, value
 }
 
 /** One entry: as stored under --json, a header of keys and one row in TSV/CSV, a card on a terminal. */
-export function renderJournalEntry(output: Output, entry: JournalEntry, options: { now?: number; footer?: string[] }): void {
+export function renderJournalEntry(output: Output, entry: JournalEntry, options: { now?: number; footer?: string[]; check?: RowCheck }): void {
   if (output.isJson) {
-    output.json(entry);
+    output.json(options.check === undefined ? entry : { ...entry, seal_check: options.check });
     return;
   }
-  const detail = detailOf(entry);
+  const detail = detailOf(entry, options.check);
   const record: Record<string, unknown> = {};
   for (const [key, , value] of detail) record[key] = value;
   const fields: FieldSpec[] = detail.map(([key, label]) => ({

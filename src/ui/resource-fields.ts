@@ -325,8 +325,10 @@ export const JOURNAL_RESOURCE: Resource = {
     { key: 'environment', label: 'Where' },
     // The machine that began it: a team store holds several desks' actions.
     { key: 'host', label: 'Host' },
+    // `unverified`: an unresolved row whose seal does not verify under this key (never sent again).
+    { key: 'seal', label: 'Seal' },
   ],
-  priority: ['id', 'outcome', 'command', 'created_at', 'client_reference', 'side', 'notional_usd', 'market', 'hedge_id', 'environment', 'host'],
+  priority: ['id', 'outcome', 'seal', 'command', 'created_at', 'client_reference', 'side', 'notional_usd', 'market', 'hedge_id', 'environment', 'host'],
 };
 
 // ---- plan and apply --------------------------------------------------------------------------

@@ -107,7 +107,7 @@ describe('hedge journal', () => {
     const result = await hedge(['journal']);
     expect(result.code, result.stderr).toBe(0);
     const [header, ...lines] = result.stdout.trimEnd().split('\n');
-    expect(header).toBe('id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost');
+    expect(header).toBe('id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal');
     expect(lines).toHaveLength(3);
     // Columns: id, time, command, market, side, the deal reference sent, notional, outcome, hedge id, where (then host: empty here, trimmed).
     const cells = lines.map((line) => line.split(/\t|\\x09/));
@@ -125,7 +125,7 @@ describe('hedge journal', () => {
   it('an empty journal says so on stderr, stdout holds the header row alone (nothing with --no-header)', async () => {
     const result = await hedge(['journal']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\n');
+    expect(result.stdout).toBe('id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal\n');
     expect((await hedge(['journal', '--no-header'])).stdout).toBe('');
     expect(result.stderr).toContain('journal is empty');
   });

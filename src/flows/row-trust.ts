@@ -1,0 +1,74 @@
+// The one decision about sending a journal row again. The journal is data that crosses machines (a
+// team store, a copied file), so a row is re-sent — by resume, apply, a roll, the keeper, or a
+// command that finds its own unfinished action — only when its seal verifies under this API key
+// (journal/row-seal.ts): the row is then exactly what a holder of this key journaled. A row begun
+// on another machine is also this account's, but is resumed only by a person who says so (a
+// terminal's confirmation, or --yes), never silently by a keeper.
+import { hostname } from 'node:os';
+import { UnverifiedRowError, UsageError } from '../errors.js';
+import { isUnresolved, type JournalEntry } from '../journal/index.js';
+import type { RowCheck, RowTrust } from '../journal/row-seal.js';
+import type { CommandContext } from '../runtime/context.js';
+import { safeText } from '../security/safe-text.js';
+import { identityOf, rowSealerOf, type Identity } from './identity.js';
+import { confirmOrStop } from './live-guard.js';
+
+/** Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too). */
+export async function rowTrustOf(ctx: CommandContext, entry: JournalEntry): Promise<RowTrust> {
+  return (await rowSealerOf(ctx)).trust(entry);
+}
+
+/** Refuses (exit 13, nothing sent) a row that does not verify as this account's own. */
+export async function requireOwnRow(ctx: CommandContext, entry: JournalEntry): Promise<void> {
+  const trust = await rowTrustOf(ctx, entry);
+  if (trust === 'verified') return;
+  const request = entry.request ?? { method: '?', path: '?' };
+  const why =
+    trust === 'unsealed'
+      ? 'it carries no seal (written by a hedge older than row seals, by hand, or by someone without this key)'
+      : 'its seal does not match what it would send (changed after it was written, or written without this key)';
+  throw new UnverifiedRowError(
+    `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}: ${safeText(String(request.method))} ${safeText(String(request.path))}) does not verify as this account's own row: ${why}. It was not sent again; nothing was sent.`,
+    {
+      journalId: entry.id,
+      trust,
+      hint: `Look at the book (\`${ctx.hedgeCommand('positions')}\`, \`${ctx.hedgeCommand('hedges')}\`) and the row (\`${ctx.hedgeCommand('journal', 'show', entry.id)}\`); then record it with \`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\` (or --landed) and type the command again yourself if it is still wanted.`,
+    },
+  );
+}
+
+/** Whether the row was begun on another machine than this one (a team store's row). */
+export function begunElsewhere(entry: Pick<JournalEntry, 'host'>): boolean {
+  return typeof entry.host === 'string' && entry.host !== hostname();
+}
+
+/**
+ * A row begun on another machine is resumed here only when a person says so: --yes, or a yes at a
+ * terminal's question; without either it is refused (exit 2, nothing sent).
+ */
+export async function confirmRowFromElsewhere(ctx: CommandContext, entry: JournalEntry, what: string): Promise<void> {
+  if (!begunElsewhere(entry) || ctx.globals.yes) return;
+  const from = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}) was begun on ${safeText(String(entry.host))}, not on this machine`;
+  if (!ctx.interactive) {
+    throw new UsageError(`${from}: pass --yes to ${what} from here (there is no terminal to confirm on); nothing was sent.`);
+  }
+  await confirmOrStop(ctx, `${from}. ${what[0]!.toUpperCase()}${what.slice(1)} from here?`);
+}
+
+/**
+ * The seal verdict of each unresolved row (only those can be sent again), for `hedge journal`;
+ * undefined when there is no unresolved row or no key to check with (nothing is asked for then).
+ */
+export async function checkUnresolvedRows(ctx: CommandContext, entries: readonly JournalEntry[]): Promise<Map<string, RowCheck> | undefined> {
+  const unresolved = entries.filter(isUnresolved);
+  if (unresolved.length === 0) return undefined;
+  let identity: Identity;
+  try {
+    identity = await identityOf(ctx);
+  } catch {
+    return undefined;
+  }
+  const sealer = await rowSealerOf(ctx);
+  const ours = (entry: JournalEntry) => entry.key_id === identity.keyId && entry.environment === identity.environment && entry.base_url_host === identity.host;
+  return new Map(unresolved.map((entry) => [entry.id, ours(entry) ? sealer.trust(entry) : 'other-key']));
+}

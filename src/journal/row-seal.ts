@@ -1,0 +1,74 @@
+// What makes a journal row fit to be sent again: it must carry a seal — an
+// HMAC-SHA256 over everything the row would send and to whom — made with a key that only a holder
+// of the API key can derive. A journal is data that crosses machines (a team store, a copied
+// file): a row someone wrote without the key (a forged add, an `api` path to another host) does
+// not verify, and resume, the keeper, apply and `journal resolve` refuse it before anything leaves.
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
+
+/** Written as `<version>.<base64url mac>`; a later version can change what is sealed. */
+const VERSION = 'v1';
+const SALT = 'hedge journal row seal';
+const INFO = 'v1';
+
+/** What a row would send, and as whom: everything a resend is built from. */
+export interface SealedFields {
+  environment: string;
+  base_url_host: string;
+  key_id: string;
+  /** The machine that began it: a keeper finishes only what its own machine began. */
+  host?: string;
+  command: string;
+  request: { method: string; path: string; body: unknown };
+  idempotency_key: string;
+  group?: string;
+  leg?: string;
+  via?: string;
+}
+
+/** verified: sealed by this key over exactly these fields · unsealed: no seal (a row from before seals, or one written by hand) · forged: a seal that does not match. */
+export type RowTrust = 'verified' | 'unsealed' | 'forged';
+
+/** What `hedge journal` says of a row that could be sent again: its seal's verdict, or that another key sent it. */
+export type RowCheck = RowTrust | 'other-key';
+
+export interface RowSealer {
+  seal(fields: SealedFields): string;
+  trust(row: SealedFields & { seal?: unknown }): RowTrust;
+}
+
+/** A sealer for one API key; the key itself is not kept, only the derived sealing key. */
+export function rowSealer(apiKey: string): RowSealer {
+  const sealingKey = Buffer.from(hkdfSync('sha256', apiKey, SALT, INFO, 32));
+  const macOf = (fields: SealedFields): Buffer => createHmac('sha256', sealingKey).update(sealedText(fields)).digest();
+  return {
+    seal: (fields) => `${VERSION}.${macOf(fields).toString('base64url')}`,
+    trust(row) {
+      if (row.seal === undefined || row.seal === null) return 'unsealed';
+      if (typeof row.seal !== 'string' || !row.seal.startsWith(`${VERSION}.`)) return 'forged';
+      const given = Buffer.from(row.seal.slice(VERSION.length + 1), 'base64url');
+      const expected = macOf(row);
+      return given.length === expected.length && timingSafeEqual(given, expected) ? 'verified' : 'forged';
+    },
+  };
+}
+
+/** The sealed fields in one text, whatever their order or the store's (absent and null agree). */
+function sealedText(fields: SealedFields): string {
+  const request = fields.request ?? { method: '', path: '', body: null };
+  return canonicalJson([
+    VERSION,
+    fields.environment,
+    fields.base_url_host,
+    fields.key_id,
+    fields.host ?? null,
+    fields.command,
+    String(request.method),
+    String(request.path),
+    request.body ?? null,
+    fields.idempotency_key,
+    fields.group ?? null,
+    fields.leg ?? null,
+    fields.via ?? null,
+  ]);
+}
