@@ -135,6 +135,31 @@ describe('hedge keep as a service', () => {
     expect(keeper.events.filter((event) => event.event === 'alert')).toHaveLength(4);
   });
 
+  it('server text in an alert is Slack text at --alert-url and --alert-cmd: no channel ping, no link behind a label, no escape byte', async () => {
+    const simulator = await startSimulator();
+    const hook = await receiver();
+    const markup = '<!channel> <https://evil.example/login|Your key expired: re-authenticate here>';
+    simulator.sandbox.setFaults({ nextError: { count: 1, status: 400, code: 'capacity_exceeded', message: `${markup} \u001b]52;c;ZXZpbA==\u0007` }, match: { method: 'POST', path: '/hedges' } });
+    const file = writeTarget(simulator.configDir, [`${MARKET},sell,1000,1`]);
+    const commandLog = join(simulator.configDir, 'alerts.ndjson');
+    const result = await simulator.hedge(['keep', file, '--once', '--alert-url', hook.url, '--alert-cmd', `cat >> ${commandLog}`]);
+    expect(result.code, result.stderr).toBe(3);
+    expect(simulator.active('sell')).toHaveLength(0);
+
+    const viaCommand = readFileSync(commandLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(hook.posts).toHaveLength(1);
+    expect(viaCommand).toHaveLength(1);
+    const escaped = '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt; \\x1b]52;c;ZXZpbA==\\x07';
+    for (const alert of [hook.posts[0]!, viaCommand[0]!]) {
+      expect(alert).toMatchObject({ alert: 'started', cause: 'refused', code: 'capacity_exceeded', market: MARKET, side: 'sell' });
+      expect(alert.text).toContain(`${MARKET} sell: refused`);
+      expect(alert.text).toContain(escaped);
+      expect(alert.message).toContain(escaped);
+      // The values as parsed (a JSON escape such as \u003c shows here as the character): none came through raw.
+      for (const value of Object.values(alert)) if (typeof value === 'string') expect(value).not.toMatch(/[<>\u001b\u0007]/);
+    }
+  });
+
   it('a side that settled instead of rolling is alerted (missed_roll), and recovered once the keeper has it covered again', async () => {
     const simulator = await startSimulator();
     const hook = await receiver();
