@@ -256,6 +256,33 @@ describe('hedge keep as a service', () => {
     await expect(fetch(`http://${address}/healthz`)).rejects.toThrow();
   });
 
+  it('--metrics: an error code the server made up is counted as `other`, escape sequences and all; two such codes are one series; a known code keeps its name', async () => {
+    const simulator = await startSimulator();
+    const file = writeTarget(simulator.configDir, [`${MARKET},buy,1200,3`]);
+    const madeUp = ['made_up\u001b]52;c;ZXZpbA==\u0007\u001b[2J', 'another_new_code'];
+    const refuseOnce = (code: string) => simulator.sandbox.setFaults({ nextError: { count: 1, status: 400, code, message: 'refused' }, match: { method: 'POST', path: '/hedges' } });
+    refuseOnce(madeUp[0]!);
+    const keeper = startKeeper(simulator, file, ['--metrics', '127.0.0.1:0']);
+    const errors = () => keeper.events.filter((event) => event.event === 'error' && event.action === 'reopen');
+    await until(() => errors().length === 1, 'the first refusal', { timeoutMs: 30_000, process: keeper.done });
+    refuseOnce(madeUp[1]!);
+    await until(() => errors().length === 2, 'the second refusal', { timeoutMs: 30_000, process: keeper.done });
+    refuseOnce('capacity_exceeded');
+    await until(() => errors().length === 3, 'the third refusal', { timeoutMs: 30_000, process: keeper.done });
+    expect(errors().map((event) => event.code)).toEqual([...madeUp, 'capacity_exceeded']);
+    const address = keeper.events.find((event) => event.code === 'metrics_listening')!.address as string;
+    const metrics = await (await fetch(`http://${address}/metrics`)).text();
+    expect(metrics).toContain('hedge_keeper_errors_total{code="other"} 2');
+    expect(metrics).toContain('hedge_keeper_errors_total{code="capacity_exceeded"} 1');
+    expect(metrics.match(/^hedge_keeper_errors_total\{/gm)).toHaveLength(2);
+    expect(metrics).not.toContain('made_up');
+    expect(metrics).not.toContain('another_new_code');
+    // eslint-disable-next-line no-control-regex
+    expect(metrics).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    keeper.child().kill('SIGTERM');
+    expect((await keeper.done).code).toBe(0);
+  });
+
   it('bad service options are one line naming the option, exit 2, nothing sent', async () => {
     const simulator = await startSimulator();
     const file = writeTarget(simulator.configDir, [`${MARKET},buy,1000,3`]);
