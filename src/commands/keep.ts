@@ -3,6 +3,7 @@
 // reports drift (and with --converge brings it back), leaves a row past its `until` to mature.
 import type { InputOf } from '../cli/command-spec.js';
 import type { KEEP } from './keep.spec.js';
+import { errorCatalogue } from '../agent/error-catalogue.js';
 import { UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
 import { DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS, MIN_INTERVAL_MS, runKeep, type KeepOptions } from '../flows/keep.js';
@@ -27,7 +28,9 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
   }
   const alertCommand = options.alertCmd?.trim();
   if (options.alertCmd !== undefined && !alertCommand) throw new UsageError('--alert-cmd: empty; expected a shell command, e.g. --alert-cmd "notify-desk".');
-  const service = parseKeeperServiceOptions(options);
+  const parsed = parseKeeperServiceOptions(options);
+  // --metrics names an error by its code only when the code is one hedge knows (the catalogue's).
+  const service = parsed.metrics ? { ...parsed, metricsErrorCodes: errorCatalogue().map((entry) => entry.code) } : parsed;
   if (options.policy !== undefined && options.exposures !== true) throw new UsageError('--policy: only with --exposures (the policy turns exposures into a target).');
   // --exposures: the target moves (due dates, buckets, the price), so drift is always brought back, within the band.
   const exposures = options.exposures === true;

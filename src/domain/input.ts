@@ -33,6 +33,11 @@ function required(name: string, raw: string | undefined, allowed: string): strin
   return raw;
 }
 
+/** Whether a string is a market name as parseMarket returns it (3 to 20 upper-case letters and digits). */
+export function isMarketName(value: string): boolean {
+  return MARKET_SHAPE.test(value);
+}
+
 /** Upper-cased and trimmed; the live markets list decides whether it is tradable. */
 export function parseMarket(raw: string | undefined): string {
   const value = required('market', raw, 'a market such as USDTNGN').trim();

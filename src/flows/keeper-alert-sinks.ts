@@ -2,13 +2,16 @@
 // stdin) and `--alert-url` (an HTTP POST of the same JSON, with a Slack-compatible `text` field).
 // Both are bounded (10 s), a few at once, and never awaited by the cycle: a slow hook or webhook
 // never delays a roll; a problem with one is told back (an `error` event, code alert_cmd/alert_url).
+// What an alert says comes partly from the server (an error's code and message): every string of
+// its JSON is Slack text (security/slack-text.ts), whichever sink it goes to.
 import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import type { AlertNotice } from '../domain/keeper-alerts.js';
 import { UsageError } from '../errors.js';
 import { isLoopbackHost } from '../security/base-url.js';
 import { childEnvironment } from '../security/child-env.js';
-import { safeJson, safeText } from '../security/safe-text.js';
+import { safeDeep, safeJson, safeText } from '../security/safe-text.js';
+import { slackText } from '../security/slack-text.js';
 import { containsKeyShape } from '../security/secrets.js';
 
 /** A hook or a POST that has not finished by then is stopped: an alert must never hold the keeper up. */
@@ -16,10 +19,15 @@ export const ALERT_BOUND_MS = 10_000;
 /** At most this many deliveries run at once per sink; one past that is dropped and said. */
 export const ALERTS_AT_ONCE = 4;
 
-/** The JSON an alert is sent as: the event that started it (when one did) with the alert's own fields on top. */
+/**
+ * The JSON an alert is sent as: the event that started it (when one did) with the alert's own fields
+ * on top. Every string in it (the server's error message and code among them) is escaped for Slack:
+ * the `text` field is what a Slack webhook posts, and a hook that forwards another field to a chat
+ * must not be able to ping a channel or hide a link either. Numbers and booleans are as they were.
+ */
 export function alertPayload(notice: AlertNotice): Record<string, unknown> {
   const trigger: Record<string, unknown> = notice.alert === 'started' ? (notice.trigger ?? {}) : {};
-  return {
+  const payload: Record<string, unknown> = {
     ...trigger,
     at: notice.at,
     event: notice.alert === 'recovered' ? 'recovered' : typeof notice.trigger?.event === 'string' ? notice.trigger.event : 'alert',
@@ -30,8 +38,9 @@ export function alertPayload(notice: AlertNotice): Record<string, unknown> {
     message: typeof trigger.message === 'string' ? trigger.message : notice.message,
     since: notice.since,
     ...(notice.duration_s !== undefined ? { duration_s: notice.duration_s } : {}),
-    text: safeText(notice.text),
+    text: notice.text,
   };
+  return safeDeep(payload, slackText);
 }
 
 /**

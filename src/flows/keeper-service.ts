@@ -58,7 +58,16 @@ export interface KeeperServiceOptions {
   /** --alert-headroom: alert when a row's market capacity or the exposure headroom is below this many USD. */
   alertHeadroomUsd?: number;
   metrics?: MetricsAddress;
+  /**
+   * The error codes --metrics counts under their own name: the error catalogue's (every code a
+   * command can end with, handed in by the command: flows do not import the agent layer). The
+   * keeper's own SERVICE_ERROR_CODES are added here; any other code is counted as `other`.
+   */
+  metricsErrorCodes?: readonly string[];
 }
+
+/** The error events the service parts emit themselves (a sink or the heartbeat failing): never alerted on. */
+const SERVICE_ERROR_CODES: readonly string[] = ['alert_cmd', 'alert_url', 'heartbeat'];
 
 export interface KeeperService {
   /** Every event the keeper emits, as it emits it. */
@@ -87,7 +96,12 @@ export async function startKeeperService(
   let metrics: KeeperMetrics | undefined;
   if (options.metrics) {
     const { serveKeeperMetrics } = await import('./keeper-metrics.js');
-    metrics = await serveKeeperMetrics(options.metrics, { now: () => ctx.clock.now(), staleAfterMs: staleAfterMs(options.intervalMs / 1000), startedAtMs });
+    metrics = await serveKeeperMetrics(options.metrics, {
+      now: () => ctx.clock.now(),
+      staleAfterMs: staleAfterMs(options.intervalMs / 1000),
+      startedAtMs,
+      knownErrorCodes: [...(options.metricsErrorCodes ?? []), ...SERVICE_ERROR_CODES],
+    });
     emit({ event: 'notice', code: 'metrics_listening', address: metrics.address, message: `Prometheus metrics on http://${metrics.address}/metrics, health on /healthz` });
   }
   const sinks: AlertSinks | undefined =
@@ -183,7 +197,7 @@ export async function startKeeperService(
       const serverTime = typeof cycle?.server_time === 'string' ? Date.parse(cycle.server_time) : Number.NaN;
       const step = stepAlerts(alerts, {
         nowMs,
-        events: events.filter((event) => event.code !== 'alert_cmd' && event.code !== 'alert_url' && event.code !== 'heartbeat'),
+        events: events.filter((event) => !SERVICE_ERROR_CODES.includes(String(event.code))),
         ...(rows ? { rows } : {}),
         ...(Number.isNaN(serverTime) ? {} : { serverNowMs: serverTime }),
         toleranceUsd: options.toleranceUsd,

@@ -135,6 +135,31 @@ describe('hedge keep as a service', () => {
     expect(keeper.events.filter((event) => event.event === 'alert')).toHaveLength(4);
   });
 
+  it('server text in an alert is Slack text at --alert-url and --alert-cmd: no channel ping, no link behind a label, no escape byte', async () => {
+    const simulator = await startSimulator();
+    const hook = await receiver();
+    const markup = '<!channel> <https://evil.example/login|Your key expired: re-authenticate here>';
+    simulator.sandbox.setFaults({ nextError: { count: 1, status: 400, code: 'capacity_exceeded', message: `${markup} \u001b]52;c;ZXZpbA==\u0007` }, match: { method: 'POST', path: '/hedges' } });
+    const file = writeTarget(simulator.configDir, [`${MARKET},sell,1000,1`]);
+    const commandLog = join(simulator.configDir, 'alerts.ndjson');
+    const result = await simulator.hedge(['keep', file, '--once', '--alert-url', hook.url, '--alert-cmd', `cat >> ${commandLog}`]);
+    expect(result.code, result.stderr).toBe(3);
+    expect(simulator.active('sell')).toHaveLength(0);
+
+    const viaCommand = readFileSync(commandLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(hook.posts).toHaveLength(1);
+    expect(viaCommand).toHaveLength(1);
+    const escaped = '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt; \\x1b]52;c;ZXZpbA==\\x07';
+    for (const alert of [hook.posts[0]!, viaCommand[0]!]) {
+      expect(alert).toMatchObject({ alert: 'started', cause: 'refused', code: 'capacity_exceeded', market: MARKET, side: 'sell' });
+      expect(alert.text).toContain(`${MARKET} sell: refused`);
+      expect(alert.text).toContain(escaped);
+      expect(alert.message).toContain(escaped);
+      // The values as parsed (a JSON escape such as \u003c shows here as the character): none came through raw.
+      for (const value of Object.values(alert)) if (typeof value === 'string') expect(value).not.toMatch(/[<>\u001b\u0007]/);
+    }
+  });
+
   it('a side that settled instead of rolling is alerted (missed_roll), and recovered once the keeper has it covered again', async () => {
     const simulator = await startSimulator();
     const hook = await receiver();
@@ -229,6 +254,33 @@ describe('hedge keep as a service', () => {
     expect((await keeper.done).code).toBe(0);
     // Stopped with the keeper: nothing listens there any more.
     await expect(fetch(`http://${address}/healthz`)).rejects.toThrow();
+  });
+
+  it('--metrics: an error code the server made up is counted as `other`, escape sequences and all; two such codes are one series; a known code keeps its name', async () => {
+    const simulator = await startSimulator();
+    const file = writeTarget(simulator.configDir, [`${MARKET},buy,1200,3`]);
+    const madeUp = ['made_up\u001b]52;c;ZXZpbA==\u0007\u001b[2J', 'another_new_code'];
+    const refuseOnce = (code: string) => simulator.sandbox.setFaults({ nextError: { count: 1, status: 400, code, message: 'refused' }, match: { method: 'POST', path: '/hedges' } });
+    refuseOnce(madeUp[0]!);
+    const keeper = startKeeper(simulator, file, ['--metrics', '127.0.0.1:0']);
+    const errors = () => keeper.events.filter((event) => event.event === 'error' && event.action === 'reopen');
+    await until(() => errors().length === 1, 'the first refusal', { timeoutMs: 30_000, process: keeper.done });
+    refuseOnce(madeUp[1]!);
+    await until(() => errors().length === 2, 'the second refusal', { timeoutMs: 30_000, process: keeper.done });
+    refuseOnce('capacity_exceeded');
+    await until(() => errors().length === 3, 'the third refusal', { timeoutMs: 30_000, process: keeper.done });
+    expect(errors().map((event) => event.code)).toEqual([...madeUp, 'capacity_exceeded']);
+    const address = keeper.events.find((event) => event.code === 'metrics_listening')!.address as string;
+    const metrics = await (await fetch(`http://${address}/metrics`)).text();
+    expect(metrics).toContain('hedge_keeper_errors_total{code="other"} 2');
+    expect(metrics).toContain('hedge_keeper_errors_total{code="capacity_exceeded"} 1');
+    expect(metrics.match(/^hedge_keeper_errors_total\{/gm)).toHaveLength(2);
+    expect(metrics).not.toContain('made_up');
+    expect(metrics).not.toContain('another_new_code');
+    // eslint-disable-next-line no-control-regex
+    expect(metrics).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    keeper.child().kill('SIGTERM');
+    expect((await keeper.done).code).toBe(0);
   });
 
   it('bad service options are one line naming the option, exit 2, nothing sent', async () => {

@@ -91,4 +91,16 @@ describe('alertPayload', () => {
     expect(recovered).toMatchObject({ event: 'recovered', alert: 'recovered', duration_s: 60, message: 'm' });
     expect(recovered.code).toBeUndefined();
   });
+
+  it("server text in any field is Slack text: Slack's <…> sequences written as entities, escapes made visible", () => {
+    const markup = '<!channel> <https://evil.example/login|Your key expired: re-authenticate here>\u001b]52;c;ZXZpbA==\u0007';
+    const trigger = { event: 'error', at: '2026-03-02T09:00:00.000Z', market: 'USDTNGN', side: 'sell', code: 'x<y>', message: markup, hint: markup };
+    const payload = alertPayload({ alert: 'started', key: 'refused|USDTNGN sell', cause: 'refused', market: 'USDTNGN', side: 'sell', message: `open failed: ${markup}`, since: trigger.at, at: trigger.at, text: `hedge keep alert — ${markup}`, trigger });
+    const escaped = '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt;\\x1b]52;c;ZXZpbA==\\x07';
+    expect(payload.text).toBe(`hedge keep alert — ${escaped}`);
+    expect(payload).toMatchObject({ message: escaped, hint: escaped, code: 'x&lt;y&gt;' });
+    for (const value of Object.values(payload)) {
+      if (typeof value === 'string') expect(value).not.toMatch(/[<>\u001b\u0007]/);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hasUnsafeText, safeDeep, safeJson, safeMultiline, safeStyled, safeText } from '../../src/security/safe-text.js';
+import { slackText } from '../../src/security/slack-text.js';
 
 describe('safeText: escape sequences are shown, never obeyed', () => {
   it('writes a window-title OSC escaped, ESC and BEL included', () => {
@@ -175,6 +176,30 @@ describe('safeDeep', () => {
     expect(safeDeep(42)).toBe(42);
     expect(safeDeep(null)).toBe(null);
     expect(safeDeep('\u202e')).toBe('\\u202e');
+  });
+});
+
+describe('slackText (text a Slack channel renders)', () => {
+  it("writes Slack's three control characters as entities: no channel ping, no link behind a label, no mention", () => {
+    expect(slackText('<!channel> <https://evil.example/login|Your key expired: re-authenticate here>')).toBe(
+      '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt;',
+    );
+    expect(slackText('<!here> <@U024BE7LH> <#C024BE7LR>')).toBe('&lt;!here&gt; &lt;@U024BE7LH&gt; &lt;#C024BE7LR&gt;');
+    // `&` first: an entity already in the text is shown as typed, not decoded by Slack.
+    expect(slackText('a &lt; b & c > d')).toBe('a &amp;lt; b &amp; c &gt; d');
+  });
+
+  it("applies safeText's rules too: controls, bidi and zero-width characters are visible escapes", () => {
+    expect(slackText('x\u001b]52;c;ZXZpbA==\u0007\u202e<y>\u200b')).toBe('x\\x1b]52;c;ZXZpbA==\\x07\\u202e&lt;y&gt;\\u200b');
+  });
+
+  it('returns clean text as it is', () => {
+    const clean = 'hedge keep alert — USDTNGN sell: refused — open failed: exposure_exceeded';
+    expect(slackText(clean)).toBe(clean);
+  });
+
+  it('with safeDeep: every string and key of a payload', () => {
+    expect(safeDeep({ 'a<b': ['<!channel>', 1, null], nested: { text: 'x\u001b&' } }, slackText)).toEqual({ 'a&lt;b': ['&lt;!channel&gt;', 1, null], nested: { text: 'x\\x1b&amp;' } });
   });
 });
 

@@ -1,0 +1,117 @@
+// The keeper's --metrics server (flows/keeper-metrics.ts) over real sockets on 127.0.0.1: its label
+// values come from a fixed set (an error code the server made up, escape sequences and all, is
+// `other`), and it holds at most maxConnections sockets, cutting slow headers after an injected
+// timeout, while a normal scrape still answers once they are cut.
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { METRICS_SERVER_LIMITS, serveKeeperMetrics, type KeeperMetrics } from '../../src/flows/keeper-metrics.js';
+import { until } from '../support/polling.js';
+
+const NOW = Date.parse('2026-03-02T09:00:00Z');
+const HOSTILE_CODE = 'code\u001b]52;c;ZXZpbA==\u0007\u001b[2J';
+
+const opened: KeeperMetrics[] = [];
+const sockets: Socket[] = [];
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  for (const metrics of opened.splice(0)) await metrics.close();
+});
+
+async function serve(options: Partial<Parameters<typeof serveKeeperMetrics>[1]> = {}): Promise<KeeperMetrics> {
+  const metrics = await serveKeeperMetrics({ host: '127.0.0.1', port: 0 }, { now: () => NOW, staleAfterMs: 60_000, startedAtMs: NOW, knownErrorCodes: ['capacity_exceeded', 'heartbeat'], ...options });
+  opened.push(metrics);
+  return metrics;
+}
+
+async function scrape(metrics: KeeperMetrics): Promise<{ status: number; text: string }> {
+  const response = await fetch(`http://${metrics.address}/metrics`);
+  return { status: response.status, text: await response.text() };
+}
+
+describe('--metrics labels', () => {
+  it('an error code outside the known set is counted as `other` (one series for any number of new codes); no escape byte reaches the exposition', async () => {
+    const metrics = await serve();
+    metrics.error('capacity_exceeded');
+    metrics.error(HOSTILE_CODE);
+    metrics.error('brand_new_code_1');
+    metrics.error('brand_new_code_2');
+    metrics.error('heartbeat');
+    const { status, text } = await scrape(metrics);
+    expect(status).toBe(200);
+    expect(text).toContain('hedge_keeper_errors_total{code="capacity_exceeded"} 1');
+    expect(text).toContain('hedge_keeper_errors_total{code="heartbeat"} 1');
+    expect(text).toContain('hedge_keeper_errors_total{code="other"} 3');
+    expect(text.match(/^hedge_keeper_errors_total\{/gm)).toHaveLength(3);
+    expect(text).not.toContain('brand_new_code');
+    // eslint-disable-next-line no-control-regex
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it('a row is labelled by its market only when it is a market name, and by its side only when it is buy or sell', async () => {
+    const metrics = await serve();
+    metrics.rows([
+      { market: 'USDTNGN', side: 'buy', target_usd: 1000, current_usd: 900 },
+      { market: 'USD\u001b]0;pwned\u0007', side: 'sell\u202e', target_usd: 2000, current_usd: null },
+    ]);
+    const { text } = await scrape(metrics);
+    expect(text).toContain('hedge_keeper_target_usd{market="USDTNGN",side="buy"} 1000');
+    expect(text).toContain('hedge_keeper_target_usd{market="other",side="other"} 2000');
+    expect(text).toContain('hedge_keeper_book_usd{market="other",side="other"} 0');
+    // eslint-disable-next-line no-control-regex
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+    // A row gone from the target leaves the gauges, `other` included.
+    metrics.rows([{ market: 'USDTNGN', side: 'buy', target_usd: 1000, current_usd: 1000 }]);
+    const after = (await scrape(metrics)).text;
+    expect(after).not.toContain('market="other"');
+    expect(after).toContain('hedge_keeper_book_usd{market="USDTNGN",side="buy"} 1000');
+  });
+});
+
+/** A socket that sends a request line and one header, never the blank line that ends the headers. */
+function slowHeaders(address: string): { socket: Socket; received: () => string; closed: () => boolean } {
+  const [host, port] = [address.slice(0, address.lastIndexOf(':')), Number(address.slice(address.lastIndexOf(':') + 1))];
+  const socket = connect(port, host);
+  sockets.push(socket);
+  let received = '';
+  let closed = false;
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (received += chunk));
+  socket.on('error', () => undefined);
+  socket.on('close', () => (closed = true));
+  socket.on('connect', () => socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
+  return { socket, received: () => received, closed: () => closed };
+}
+
+describe('the --metrics server', () => {
+  it(`holds at most ${METRICS_SERVER_LIMITS.maxConnections} sockets (one more is closed as it comes), cuts slow headers with a 408 after the header timeout, and a scrape answers again`, async () => {
+    const maxConnections = METRICS_SERVER_LIMITS.maxConnections;
+    // The shipped connection bound; the header timeout shortened so the test does not wait 5 s.
+    const metrics = await serve({ limits: { headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, checkIntervalMs: 50 } });
+    const held = Array.from({ length: maxConnections }, () => slowHeaders(metrics.address));
+    await until(() => held.every((client) => client.socket.readyState === 'open' || client.closed()), 'the first sockets connected');
+    const excess = Array.from({ length: 16 }, () => slowHeaders(metrics.address));
+
+    // Each socket past the bound is closed by the server without a byte of answer, while the ones it
+    // holds are still open: they were cut by the bound, not by the header timeout.
+    await until(() => excess.every((client) => client.closed()), 'the excess sockets closed by the server');
+    expect(excess.map((client) => client.received())).toEqual(excess.map(() => ''));
+    expect(held.filter((client) => client.closed())).toHaveLength(0);
+
+    // The held ones are answered 408 and closed once their headers are late.
+    await until(() => held.every((client) => client.closed()), 'the held sockets cut after the header timeout');
+    for (const client of held) expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
+
+    const answer = await scrape(metrics);
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('hedge_keeper_cycles_total');
+  });
+
+  it('ships bounds a scrape never meets: a few seconds for headers and the request, a small number of sockets', () => {
+    expect(METRICS_SERVER_LIMITS.headersTimeoutMs).toBeLessThanOrEqual(10_000);
+    expect(METRICS_SERVER_LIMITS.requestTimeoutMs).toBeGreaterThanOrEqual(METRICS_SERVER_LIMITS.headersTimeoutMs);
+    expect(METRICS_SERVER_LIMITS.requestTimeoutMs).toBeLessThanOrEqual(30_000);
+    expect(METRICS_SERVER_LIMITS.checkIntervalMs).toBeLessThanOrEqual(METRICS_SERVER_LIMITS.headersTimeoutMs);
+    expect(METRICS_SERVER_LIMITS.maxConnections).toBeGreaterThan(0);
+    expect(METRICS_SERVER_LIMITS.maxConnections).toBeLessThanOrEqual(256);
+  });
+});
