@@ -212,7 +212,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     expect(resumed.stderr).toContain('it carries no seal');
 
     // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
-    const done = { ...rowFor(t, { command: 'open', path: '/hedges', body: { market: MARKET, side: 'buy', notional_usd: 3_000, tenor_days: 3 } }), outcome: 'done' };
+    const done: Record<string, unknown> = { ...rowFor(t, { command: 'open', path: '/hedges', body: { market: MARKET, side: 'buy', notional_usd: 3_000, tenor_days: 3 } }), outcome: 'done' };
     appendRow(t.configDir, done);
     const rerun = await t.hedge(['open', MARKET, 'buy', '3000', '--tenor', '3', '--idempotency-key', String(done.idempotency_key)]);
     expect(rerun.code, rerun.stderr).toBe(13);
