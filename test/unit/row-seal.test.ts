@@ -1,0 +1,56 @@
+// A journal row's seal covers everything a resend is built from: a change to any of those fields,
+// a seal made under another key, or a seal in another form is `forged`; no seal is `unsealed`.
+import { describe, expect, it } from 'vitest';
+import { rowSealer, type SealedFields } from '../../src/journal/row-seal.js';
+
+const KEY = 'sk_test_row_seal_unit_000000000000';
+
+const row: SealedFields = {
+  environment: 'test',
+  base_url_host: 'api.example:443',
+  key_id: 'abcdef012345',
+  host: 'desk-1',
+  command: 'add',
+  request: { method: 'POST', path: '/hedges/add', body: { market: 'USDTNGN', side: 'buy', notional_usd: 1000 } },
+  idempotency_key: 'k-1',
+  group: 'keep-1',
+  leg: 'converge',
+  via: 'keeper',
+};
+
+describe('row seals', () => {
+  const sealer = rowSealer(KEY);
+  const seal = sealer.seal(row);
+
+  it('verifies the row it sealed, whatever the order of its keys (as a store gives them back)', () => {
+    expect(seal).toMatch(/^v1\.[A-Za-z0-9_-]{43}$/);
+    expect(sealer.trust({ ...row, seal })).toBe('verified');
+    const reordered = JSON.parse(JSON.stringify({ seal, via: row.via, request: { body: { notional_usd: 1000, side: 'buy', market: 'USDTNGN' }, path: row.request.path, method: 'POST' }, ...row }));
+    expect(sealer.trust(reordered)).toBe('verified');
+    // The API key itself is nowhere in the seal.
+    expect(seal).not.toContain(KEY);
+  });
+
+  it('a row without a seal is unsealed; a changed field, another key or another form is forged', () => {
+    expect(sealer.trust(row)).toBe('unsealed');
+    const changes: Array<Partial<SealedFields>> = [
+      { environment: 'live' },
+      { base_url_host: 'evil.example:443' },
+      { key_id: '000000000000' },
+      { host: 'desk-2' },
+      { command: 'open' },
+      { request: { ...row.request, method: 'PUT' } },
+      { request: { ...row.request, path: '@127.0.0.2:4044/steal' } },
+      { request: { ...row.request, body: { ...(row.request.body as object), notional_usd: 66_666 } } },
+      { idempotency_key: 'k-2' },
+      { group: 'keep-2' },
+      { leg: 'reopen' },
+      { via: undefined },
+    ];
+    for (const change of changes) expect(sealer.trust({ ...row, ...change, seal }), JSON.stringify(change)).toBe('forged');
+    expect(rowSealer('sk_test_someone_else_00000000000000').trust({ ...row, seal })).toBe('forged');
+    expect(sealer.trust({ ...row, seal: seal.replace(/^v1\./, 'v0.') })).toBe('forged');
+    expect(sealer.trust({ ...row, seal: 'v1.' })).toBe('forged');
+    expect(sealer.trust({ ...row, seal: 42 })).toBe('forged');
+  });
+});
