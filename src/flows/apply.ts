@@ -6,6 +6,7 @@ import type { JournalEntry } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { finishJournaled, journaledAction, unfinishedOfThisAccount } from './resume.js';
+import { confirmRowFromElsewhere } from './row-trust.js';
 import type { WriteAction, WriteOptions } from './write-flow.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
@@ -49,6 +50,8 @@ export async function resumeUnfinishedApplies(ctx: CommandContext, client: Hedge
       steps.push({ entry, what, outcome: 'not-resumable' });
       continue;
     }
+    // A step begun on another machine (a team store's) is finished here only when a person says so.
+    await confirmRowFromElsewhere(ctx, entry, 'finish it');
     ctx.notify({ kind: 'resuming-step', level: 'note', text: `Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`, data });
     const result = await finishJournaled(ctx, client, entry, { wait: true, present: asStep });
     const outcome = !result || result.kind === 'dry-run' ? 'unknown' : result.entry.outcome;
