@@ -6,7 +6,7 @@ import type { Agent as HttpAgent, IncomingMessage, OutgoingHttpHeaders } from 'n
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../security/secrets.js';
-import { connectsDirectly } from '../security/base-url.js';
+import { atBaseOrigin, connectsDirectly } from '../security/base-url.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { envelopeSchema } from './schemas.js';
@@ -317,12 +317,17 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-export function buildUrl(baseUrl: string, request: ApiRequest): string {
-  const url = new URL(baseUrl + request.path);
+/**
+ * The URL a request goes to: its path glued to the base URL (a path is relative to the base URL's
+ * own path), its query set; refused (OffOriginError, nothing sent) unless it is at the base URL's
+ * origin — the one check every request passes, whatever built its path (security/base-url.ts).
+ */
+export function buildUrl(baseUrl: string, request: ApiRequest): URL {
+  const url = atBaseOrigin(baseUrl, baseUrl + request.path, `${request.method} ${request.path}`);
   for (const [name, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }
-  return url.toString();
+  return url;
 }
 
 interface AttemptOutcome {
@@ -357,10 +362,11 @@ export class Transport {
     const { clock, retry: policy } = this.config;
     const endpoint = `${apiRequest.method} ${apiRequest.path}`;
     const started = clock.now();
+    const url = buildUrl(this.config.baseUrl, apiRequest);
     for (let attempt = 1; ; attempt += 1) {
       let outcome: AttemptOutcome;
       try {
-        outcome = await this.attempt(apiRequest, endpoint, attempt);
+        outcome = await this.attempt(apiRequest, url, endpoint, attempt);
       } catch (error) {
         if (error instanceof ApiError) error.idempotencyKey = apiRequest.idempotencyKey;
         throw error;
@@ -421,7 +427,7 @@ export class Transport {
     return error;
   }
 
-  private async attempt(apiRequest: ApiRequest, endpoint: string, attempt: number): Promise<AttemptOutcome> {
+  private async attempt(apiRequest: ApiRequest, url: URL, endpoint: string, attempt: number): Promise<AttemptOutcome> {
     const config = this.config;
     const clock = config.clock;
     const remaining = config.deadline === undefined ? Infinity : config.deadline - clock.now();
@@ -458,7 +464,6 @@ export class Transport {
     const timeoutSignal = AbortSignal.timeout(timeoutMs);
     const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
     try {
-      const url = new URL(buildUrl(config.baseUrl, apiRequest));
       const outgoing = { method: apiRequest.method, headers, body, signal };
       const answer = goesThroughProxy(config)
         ? await sendThroughProxy(url, outgoing, await config.connections.proxyFor(config), timeoutMs)
@@ -508,7 +513,7 @@ export class Transport {
       attempt,
       retryAfter: headerValue(responseHeaders, 'retry-after'),
       headers: answerHeaders,
-      url: buildUrl(config.baseUrl, apiRequest),
+      url: url.toString(),
     });
   }
 
