@@ -2,12 +2,13 @@
 // proxy from the environment (undici's, loaded only then), optional extra CA, the envelope read
 // off every answer, and the retry loop. Knows nothing of hedges: endpoint methods live in client.ts.
 import { readFileSync } from 'node:fs';
-import type { Agent as HttpAgent, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { Agent as HttpAgent, ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../security/secrets.js';
-import { atBaseOrigin, connectsDirectly } from '../security/base-url.js';
-import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
+import { atBaseOrigin, connectsDirectly, isLoopbackAddress } from '../security/base-url.js';
+import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { envelopeSchema } from './schemas.js';
 
@@ -281,6 +282,7 @@ function sendDirect(url: URL, outgoing: Outgoing, agent: HttpAgent | HttpsAgent,
     );
     request.on('error', reject);
     request.once('socket', (socket) => {
+      if (url.protocol === 'http:') sendOnlyToLoopback(request, socket, url);
       if (!socket.connecting) return;
       const timer = setTimeout(() => request.destroy(Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), { code: CONNECT_TIMEOUT })), connectTimeoutMs);
       timer.unref();
@@ -289,6 +291,27 @@ function sendDirect(url: URL, outgoing: Outgoing, agent: HttpAgent | HttpsAgent,
     });
     request.end(outgoing.body);
   });
+}
+
+/**
+ * Plain http:// goes to this machine alone: the request is written only once its socket is
+ * connected to a loopback address (security/base-url.ts). `localhost` is looked up by name (a hosts
+ * file or a resolver may send it anywhere), so the address connected to is what is checked, before
+ * the first byte of the request — its Authorization header — is written: the check runs first
+ * among the socket's connect listeners (the request's own writes wait for that event), or at once
+ * on a kept-alive socket. Otherwise the request is destroyed, unsent.
+ */
+function sendOnlyToLoopback(request: ClientRequest, socket: Socket, url: URL): void {
+  const check = () => {
+    if (isLoopbackAddress(socket.remoteAddress)) return;
+    request.destroy(
+      new UsageError(
+        `Refusing plain http:// to ${url.hostname}: it connected to ${socket.remoteAddress ?? 'an unknown address'}, which is not a loopback address (plain http:// goes to this machine only); nothing was sent.`,
+      ),
+    );
+  };
+  if (socket.connecting) socket.prependOnceListener('connect', check);
+  else check();
 }
 
 /** One request through a proxy from the environment, with undici. */
@@ -473,7 +496,8 @@ export class Transport {
       text = await readCapped(answer.body, config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, endpoint);
     } catch (error) {
       if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
-      if (error instanceof ConnectionsClosedError) throw error;
+      // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
+      if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
       if (error instanceof AnswerTooLargeError) throw this.giveUp(error.asNetworkError(attempt), apiRequest, attempt);
       const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
       this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${code ?? (error as Error).message}`);

@@ -4,12 +4,34 @@
 import { OffOriginError, UsageError } from '../errors.js';
 import { safeText } from './safe-text.js';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
-
+/**
+ * Hosts plain http:// may go to: a literal 127.0.0.0/8 or ::1 address, or `localhost` itself, whose
+ * address the transport checks once connected (isLoopbackAddress). A name under `.localhost` is not
+ * one: it is resolved through DNS like any other name and may lead anywhere.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  if (LOOPBACK_HOSTS.has(host) || host.endsWith('.localhost')) return true;
-  return /^127(\.\d{1,3}){3}$/.test(host);
+  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Why plain http:// to a name under .localhost (`evil-api.localhost`, `localhost.`) is refused, for
+ * the refusal's message; undefined for any other host (its caller says why in its own words).
+ */
+export function localhostNameNote(hostname: string): string | undefined {
+  const host = hostname.toLowerCase();
+  if (host !== 'localhost.' && !/\.localhost\.?$/.test(host)) return undefined;
+  return 'a name under .localhost (or localhost. with a trailing dot) is resolved through DNS like any other name, so it may not be this machine; http:// is allowed only to 127.0.0.0/8, ::1 and localhost itself';
+}
+
+/**
+ * Whether a connected socket's remote address is this machine's (127.0.0.0/8 or ::1, an IPv4 one
+ * mapped into IPv6 too): plain http:// to `localhost` is sent only once it connected to one.
+ */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const v4 = address.toLowerCase().startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return address === '::1' || /^127(\.\d{1,3}){3}$/.test(v4);
 }
 
 /**
@@ -59,9 +81,8 @@ export function checkBaseUrl(raw: string, source: string): string {
     throw new UsageError(`The base URL from ${source} must use https:// (got ${url.protocol}//).`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(
-      `Refusing plain http:// to ${url.hostname} (from ${source}): the API is HTTPS only; http:// is allowed for loopback hosts alone.`,
-    );
+    const why = localhostNameNote(url.hostname) ?? 'the API is HTTPS only; http:// is allowed for loopback hosts alone';
+    throw new UsageError(`Refusing plain http:// to ${url.hostname} (from ${source}): ${why}.`);
   }
   if (url.username || url.password) {
     throw new UsageError(`The base URL from ${source} must not carry credentials.`);

@@ -1,4 +1,5 @@
-// The key goes to the base URL's origin and nowhere else, end to end: the real binary against the simulator on 127.0.0.1, with a second HTTP server on
+// The key goes to the base URL's origin and nowhere else, and plain http:// only to this machine,
+// end to end: the real binary against the simulator on 127.0.0.1, with a second HTTP server on
 // 127.0.0.2 (another origin) that records anything it receives. What is asserted is what the two
 // servers saw.
 import { writeFileSync } from 'node:fs';
@@ -62,5 +63,26 @@ describe('one origin', () => {
     expect(result.code).toBe(3);
     expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', `/@127.0.0.2:${other.port}/steal`]]);
     expect(other.seen).toEqual([]);
+  });
+});
+
+describe('plain http:// only to loopback', () => {
+  it('a base URL under .localhost is refused with one line saying why (exit 2): no lookup, no connection, nothing sent', async () => {
+    const t = await start();
+    const base = t.baseUrl.replace('//127.0.0.1:', '//evil-api.localhost:');
+    const result = await t.hedge(['account'], { env: { HEDGE_BASE_URL: base } });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'hedge: Refusing plain http:// to evil-api.localhost (from HEDGE_BASE_URL): a name under .localhost (or localhost. with a trailing dot) is resolved through DNS like any other name, so it may not be this machine; http:// is allowed only to 127.0.0.0/8, ::1 and localhost itself.',
+    ]);
+    expect(t.requests()).toEqual([]);
+  });
+
+  it('a localhost base URL still reaches the simulator', async () => {
+    const t = await start();
+    const result = await t.hedge(['account', '--json'], { env: { HEDGE_BASE_URL: t.baseUrl.replace('//127.0.0.1:', '//localhost:') } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveProperty('balance_usdc');
+    expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/account', 200]]);
   });
 });

@@ -1,6 +1,8 @@
 // The one origin check (security/base-url.ts atBaseOrigin) and where it is applied — the transport's
-// request URL, a server's next-page link, a resumed `hedge api` journal row. Pure: nothing here
-// opens a connection (test/client/origin.test.ts and test/e2e/origin.test.ts send for real).
+// request URL, a server's next-page link, a resumed `hedge api` journal row — and the loopback rule
+// for plain http:// (a literal 127.0.0.0/8 or ::1, or `localhost` itself; never a name under
+// .localhost, which DNS resolves). Pure: nothing here opens a connection (test/client/origin.test.ts
+// and test/e2e/origin.test.ts send for real).
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/create-client.js';
 import { buildUrl, HttpConnections } from '../../src/api/transport.js';
@@ -8,8 +10,9 @@ import { nextPagePath } from '../../src/api/wire/pager.js';
 import { describeError } from '../../src/exit-codes.js';
 import { OffOriginError, UsageError } from '../../src/errors.js';
 import { apiActionFromJournal } from '../../src/flows/api-call.js';
+import { parseAlertUrl } from '../../src/flows/keeper-alert-sinks.js';
 import type { JournalEntry } from '../../src/journal/index.js';
-import { atBaseOrigin } from '../../src/security/base-url.js';
+import { atBaseOrigin, checkBaseUrl, isLoopbackAddress, isLoopbackHost } from '../../src/security/base-url.js';
 import { realClock } from '../support/client.js';
 
 /** A base URL without a path: a path glued to it can name another host (`@host/x`). */
@@ -99,5 +102,31 @@ describe('a resumed `hedge api` row is resolved again as a fresh `hedge api PATH
   it('a row whose method is not one hedge api writes with is refused', () => {
     expect(() => apiActionFromJournal(client, row('CONNECT', '/hedges'))).toThrow(/^Journal j_injected1 \(api CONNECT \/hedges\) is not resumed: its method "CONNECT"/);
     expect(() => apiActionFromJournal(client, row('GET', '/hedges'))).toThrow(UsageError);
+  });
+});
+
+describe('plain http:// only to loopback', () => {
+  it('loopback hosts: a literal 127.0.0.0/8 or ::1, or localhost itself — not a name under .localhost', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', '[::1]', '::1', 'localhost', 'LOCALHOST']) expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['evil-api.localhost', 'a.b.localhost', 'localhost.', 'localhost.example', '10.0.0.5', '0.0.0.0', '[::]']) expect(isLoopbackHost(host), host).toBe(false);
+  });
+
+  it('loopback addresses a socket can be connected to', () => {
+    for (const address of ['127.0.0.1', '127.0.0.2', '::1', '::ffff:127.0.0.1']) expect(isLoopbackAddress(address), address).toBe(true);
+    for (const address of ['192.0.2.2', '::ffff:10.0.0.1', 'fd00::2', '0.0.0.0', undefined]) expect(isLoopbackAddress(address), String(address)).toBe(false);
+  });
+
+  it('a base URL under .localhost is refused with one line saying why (exit 2); localhost itself is allowed', () => {
+    for (const raw of ['http://evil-api.localhost:4030/v2', 'http://localhost.:4030/v2']) {
+      expect(() => checkBaseUrl(raw, 'HEDGE_BASE_URL'), raw).toThrow(UsageError);
+      expect(() => checkBaseUrl(raw, 'HEDGE_BASE_URL'), raw).toThrow(/\(from HEDGE_BASE_URL\): a name under \.localhost .* is resolved through DNS like any other name, so it may not be this machine; http:\/\/ is allowed only to 127\.0\.0\.0\/8, ::1 and localhost itself\.$/);
+    }
+    expect(checkBaseUrl('http://localhost:4030/v2', 'HEDGE_BASE_URL')).toBe('http://localhost:4030/v2');
+    expect(checkBaseUrl('https://evil-api.localhost/v2', 'HEDGE_BASE_URL')).toBe('https://evil-api.localhost/v2');
+  });
+
+  it('--alert-url: the same rule', () => {
+    expect(() => parseAlertUrl('http://hooks.localhost:8080/x')).toThrow(/^--alert-url: plain http:\/\/ to hooks\.localhost is not allowed \(a name under \.localhost/);
+    expect(parseAlertUrl('http://localhost:8080/x')).toBe('http://localhost:8080/x');
   });
 });
