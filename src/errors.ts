@@ -15,6 +15,13 @@ export class HedgeError extends Error {
 /** Bad arguments or options: nothing was sent. */
 export class UsageError extends HedgeError {}
 
+/**
+ * A request that would go somewhere other than the profile's base URL's origin (another host or
+ * port, or a URL carrying a user and password): a resumed journal row, a server's next-page link,
+ * any path. Refused before anything is sent (exit 2, JSON code off_origin); the key never leaves.
+ */
+export class OffOriginError extends UsageError {}
+
 /** Missing, malformed or refused API key, or no profile at all. */
 export class AuthError extends HedgeError {}
 

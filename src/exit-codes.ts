@@ -14,6 +14,7 @@ import {
   NotAppliedError,
   RepeatedActionError,
   NetworkError,
+  OffOriginError,
   OrderFailedError,
   OutcomeUnknownError,
   PreTradeCheckError,
@@ -103,6 +104,7 @@ export function describeError(error: unknown): ErrorDescription {
     idempotencyKey: error instanceof HedgeError ? error.idempotencyKey : undefined,
     ...extra,
   });
+  if (error instanceof OffOriginError) return base(2, 'off_origin');
   if (error instanceof UsageError) return base(2, 'usage');
   if (error instanceof AuthError) return base(4, 'auth');
   if (error instanceof PreTradeCheckError) return base(3, error.code, { details: error.details });

@@ -2,12 +2,13 @@
 // proxy from the environment (undici's, loaded only then), optional extra CA, the envelope read
 // off every answer, and the retry loop. Knows nothing of hedges: endpoint methods live in client.ts.
 import { readFileSync } from 'node:fs';
-import type { Agent as HttpAgent, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { Agent as HttpAgent, ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../security/secrets.js';
-import { connectsDirectly } from '../security/base-url.js';
-import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
+import { atBaseOrigin, connectsDirectly, isLoopbackAddress } from '../security/base-url.js';
+import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { envelopeSchema } from './schemas.js';
 
@@ -281,6 +282,7 @@ function sendDirect(url: URL, outgoing: Outgoing, agent: HttpAgent | HttpsAgent,
     );
     request.on('error', reject);
     request.once('socket', (socket) => {
+      if (url.protocol === 'http:') sendOnlyToLoopback(request, socket, url);
       if (!socket.connecting) return;
       const timer = setTimeout(() => request.destroy(Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), { code: CONNECT_TIMEOUT })), connectTimeoutMs);
       timer.unref();
@@ -289,6 +291,27 @@ function sendDirect(url: URL, outgoing: Outgoing, agent: HttpAgent | HttpsAgent,
     });
     request.end(outgoing.body);
   });
+}
+
+/**
+ * Plain http:// goes to this machine alone: the request is written only once its socket is
+ * connected to a loopback address (security/base-url.ts). `localhost` is looked up by name (a hosts
+ * file or a resolver may send it anywhere), so the address connected to is what is checked, before
+ * the first byte of the request — its Authorization header — is written: the check runs first
+ * among the socket's connect listeners (the request's own writes wait for that event), or at once
+ * on a kept-alive socket. Otherwise the request is destroyed, unsent.
+ */
+function sendOnlyToLoopback(request: ClientRequest, socket: Socket, url: URL): void {
+  const check = () => {
+    if (isLoopbackAddress(socket.remoteAddress)) return;
+    request.destroy(
+      new UsageError(
+        `Refusing plain http:// to ${url.hostname}: it connected to ${socket.remoteAddress ?? 'an unknown address'}, which is not a loopback address (plain http:// goes to this machine only); nothing was sent.`,
+      ),
+    );
+  };
+  if (socket.connecting) socket.prependOnceListener('connect', check);
+  else check();
 }
 
 /** One request through a proxy from the environment, with undici. */
@@ -317,12 +340,17 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-export function buildUrl(baseUrl: string, request: ApiRequest): string {
-  const url = new URL(baseUrl + request.path);
+/**
+ * The URL a request goes to: its path glued to the base URL (a path is relative to the base URL's
+ * own path), its query set; refused (OffOriginError, nothing sent) unless it is at the base URL's
+ * origin — the one check every request passes, whatever built its path (security/base-url.ts).
+ */
+export function buildUrl(baseUrl: string, request: ApiRequest): URL {
+  const url = atBaseOrigin(baseUrl, baseUrl + request.path, `${request.method} ${request.path}`);
   for (const [name, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }
-  return url.toString();
+  return url;
 }
 
 interface AttemptOutcome {
@@ -357,10 +385,11 @@ export class Transport {
     const { clock, retry: policy } = this.config;
     const endpoint = `${apiRequest.method} ${apiRequest.path}`;
     const started = clock.now();
+    const url = buildUrl(this.config.baseUrl, apiRequest);
     for (let attempt = 1; ; attempt += 1) {
       let outcome: AttemptOutcome;
       try {
-        outcome = await this.attempt(apiRequest, endpoint, attempt);
+        outcome = await this.attempt(apiRequest, url, endpoint, attempt);
       } catch (error) {
         if (error instanceof ApiError) error.idempotencyKey = apiRequest.idempotencyKey;
         throw error;
@@ -421,7 +450,7 @@ export class Transport {
     return error;
   }
 
-  private async attempt(apiRequest: ApiRequest, endpoint: string, attempt: number): Promise<AttemptOutcome> {
+  private async attempt(apiRequest: ApiRequest, url: URL, endpoint: string, attempt: number): Promise<AttemptOutcome> {
     const config = this.config;
     const clock = config.clock;
     const remaining = config.deadline === undefined ? Infinity : config.deadline - clock.now();
@@ -458,7 +487,6 @@ export class Transport {
     const timeoutSignal = AbortSignal.timeout(timeoutMs);
     const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
     try {
-      const url = new URL(buildUrl(config.baseUrl, apiRequest));
       const outgoing = { method: apiRequest.method, headers, body, signal };
       const answer = goesThroughProxy(config)
         ? await sendThroughProxy(url, outgoing, await config.connections.proxyFor(config), timeoutMs)
@@ -468,7 +496,8 @@ export class Transport {
       text = await readCapped(answer.body, config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, endpoint);
     } catch (error) {
       if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
-      if (error instanceof ConnectionsClosedError) throw error;
+      // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
+      if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
       if (error instanceof AnswerTooLargeError) throw this.giveUp(error.asNetworkError(attempt), apiRequest, attempt);
       const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
       this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${code ?? (error as Error).message}`);
@@ -508,7 +537,7 @@ export class Transport {
       attempt,
       retryAfter: headerValue(responseHeaders, 'retry-after'),
       headers: answerHeaders,
-      url: buildUrl(config.baseUrl, apiRequest),
+      url: url.toString(),
     });
   }
 

@@ -7,10 +7,11 @@ import { readFile } from 'node:fs/promises';
 import type { HedgeClient } from '../api/client.js';
 import { nextPagePath } from '../api/wire/pager.js';
 import type { ApiRequest, RawAnswer } from '../api/transport.js';
-import type { ApiMethod } from '../domain/api-params.js';
-import { UsageError } from '../errors.js';
+import { API_METHODS, type ApiMethod } from '../domain/api-params.js';
+import { OffOriginError, UsageError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
+import { resolveApiPath } from '../security/base-url.js';
 import { safeText } from '../security/safe-text.js';
 import type { WriteAction } from './write-flow.js';
 
@@ -134,19 +135,47 @@ export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLo
   };
 }
 
-/** An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`). */
+/**
+ * An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`).
+ * A journal row is data that may have been written by anyone: its path is resolved again as a
+ * fresh `hedge api PATH` is, and a row whose path is not the one that gives back (what `hedge api`
+ * journals) is refused before anything is sent; the transport's origin check stands behind it.
+ */
 export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry): WriteAction<ApiAnswer, ApiAnswer> | undefined {
   if (!entry.command.startsWith(API_COMMAND_PREFIX)) return undefined;
-  const method = entry.request.method as ApiMethod;
+  const method = entry.request?.method as ApiMethod;
+  const row = `Journal ${entry.id} (${safeText(entry.command)})`;
+  if (!isWriteMethod(method) || !(API_METHODS as readonly string[]).includes(method)) {
+    throw new UsageError(`${row} is not resumed: its method ${JSON.stringify(safeText(String(method)))} is not one \`hedge api\` writes with (${API_METHODS.filter(isWriteMethod).join(', ')}); nothing was sent.`);
+  }
+  const path = journaledPath(client.transport.config.baseUrl, entry.request?.path, row);
   const call: ApiCall = {
     method,
-    path: entry.request.path,
+    path,
     ...(entry.request.body === null || entry.request.body === undefined ? {} : { body: entry.request.body }),
     // Extra -H headers are not journaled (they may carry anything); the resend goes without them.
     headers: {},
-    argv: Array.isArray(entry.argv) ? entry.argv.map(String) : ['api', '-X', method, entry.request.path],
+    argv: Array.isArray(entry.argv) ? entry.argv.map(String) : ['api', '-X', method, path],
   };
   return apiWriteAction(client, call, new AnswerLog());
+}
+
+/** A journaled path as a fresh `hedge api PATH` resolves it, or OffOriginError naming the row (nothing sent). */
+function journaledPath(baseUrl: string, journaled: unknown, row: string): string {
+  const raw = String(journaled);
+  let resolved: string | undefined;
+  try {
+    resolved = resolveApiPath(baseUrl, raw);
+  } catch {
+    resolved = undefined;
+  }
+  if (resolved === raw) return resolved;
+  const shown = JSON.stringify(safeText(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw));
+  const why =
+    resolved === undefined
+      ? 'is not a path under the base URL (a fresh `hedge api` refuses it)'
+      : `is not one \`hedge api\` journals (resolved under the base URL it is ${JSON.stringify(safeText(resolved))})`;
+  throw new OffOriginError(`${row} is not resumed: its path ${shown} ${why}; nothing was sent.`);
 }
 
 /** --input FILE (or - for stdin): a JSON body, refused when it is not JSON. */

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import type { AlertNotice } from '../domain/keeper-alerts.js';
 import { UsageError } from '../errors.js';
-import { isLoopbackHost } from '../security/base-url.js';
+import { isLoopbackHost, localhostNameNote } from '../security/base-url.js';
 import { childEnvironment } from '../security/child-env.js';
 import { safeDeep, safeJson, safeText } from '../security/safe-text.js';
 import { slackText } from '../security/slack-text.js';
@@ -58,7 +58,7 @@ export function parseAlertUrl(raw: string): string {
     throw refuse('not a URL');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`the scheme ${safeText(url.protocol)} is not allowed`);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) throw refuse(`plain http:// to ${safeText(url.hostname)} is not allowed (the alert would cross a network in clear text)`);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) throw refuse(`plain http:// to ${safeText(url.hostname)} is not allowed (${localhostNameNote(url.hostname) ?? 'the alert would cross a network in clear text'})`);
   if (url.username || url.password) throw refuse('it carries a user or password');
   return url.toString();
 }

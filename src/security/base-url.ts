@@ -1,13 +1,58 @@
 // The one place that decides which base URLs the client may talk to: https everywhere, plain
-// http only to this machine (the sandbox), so a key can never cross a network in clear text.
-import { UsageError } from '../errors.js';
+// http only to this machine (the sandbox), so a key can never cross a network in clear text; and
+// the one origin check every request passes: the key goes to the base URL's origin or nowhere.
+import { OffOriginError, UsageError } from '../errors.js';
+import { safeText } from './safe-text.js';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
-
+/**
+ * Hosts plain http:// may go to: a literal 127.0.0.0/8 or ::1 address, or `localhost` itself, whose
+ * address the transport checks once connected (isLoopbackAddress). A name under `.localhost` is not
+ * one: it is resolved through DNS like any other name and may lead anywhere.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  if (LOOPBACK_HOSTS.has(host) || host.endsWith('.localhost')) return true;
-  return /^127(\.\d{1,3}){3}$/.test(host);
+  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Why plain http:// to a name under .localhost (`evil-api.localhost`, `localhost.`) is refused, for
+ * the refusal's message; undefined for any other host (its caller says why in its own words).
+ */
+export function localhostNameNote(hostname: string): string | undefined {
+  const host = hostname.toLowerCase();
+  if (host !== 'localhost.' && !/\.localhost\.?$/.test(host)) return undefined;
+  return 'a name under .localhost (or localhost. with a trailing dot) is resolved through DNS like any other name, so it may not be this machine; http:// is allowed only to 127.0.0.0/8, ::1 and localhost itself';
+}
+
+/**
+ * Whether a connected socket's remote address is this machine's (127.0.0.0/8 or ::1, an IPv4 one
+ * mapped into IPv6 too): plain http:// to `localhost` is sent only once it connected to one.
+ */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const v4 = address.toLowerCase().startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return address === '::1' || /^127(\.\d{1,3}){3}$/.test(v4);
+}
+
+/**
+ * The one origin check: the URL a request goes to (a client call, `hedge api`, a resumed journal
+ * row, a server's next-page link) is the base URL's origin — scheme, host and port — with no user
+ * or password, or the request is refused (OffOriginError) before anything is sent. A path is glued
+ * to the base URL (not resolved against it), so `@127.0.0.2:4044/x` after a base URL without a path
+ * makes a URL whose user is the base's host and whose host is another: checked here, whoever built it.
+ * `what` names the request in the refusal (it may carry a server's or a journal's text).
+ */
+export function atBaseOrigin(baseUrl: string, target: string, what: string): URL {
+  const base = new URL(baseUrl);
+  let url: URL | undefined;
+  try {
+    url = new URL(target);
+  } catch {
+    url = undefined;
+  }
+  if (url && url.origin === base.origin && url.username === '' && url.password === '') return url;
+  const where = !url ? 'something that is not a URL' : url.origin !== base.origin ? (url.origin === 'null' ? url.protocol : url.origin) : 'a URL carrying a user and password';
+  throw new OffOriginError(`${safeText(what)} would leave the base URL's origin (${base.origin}) for ${safeText(where)}; refused, it was not sent.`);
 }
 
 /**
@@ -36,9 +81,8 @@ export function checkBaseUrl(raw: string, source: string): string {
     throw new UsageError(`The base URL from ${source} must use https:// (got ${url.protocol}//).`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(
-      `Refusing plain http:// to ${url.hostname} (from ${source}): the API is HTTPS only; http:// is allowed for loopback hosts alone.`,
-    );
+    const why = localhostNameNote(url.hostname) ?? 'the API is HTTPS only; http:// is allowed for loopback hosts alone';
+    throw new UsageError(`Refusing plain http:// to ${url.hostname} (from ${source}): ${why}.`);
   }
   if (url.username || url.password) {
     throw new UsageError(`The base URL from ${source} must not carry credentials.`);
@@ -71,8 +115,8 @@ export function resolveApiPath(baseUrl: string, raw: string): string {
   if (/%(?![0-9a-f]{2})/i.test(raw)) throw refuse('has a % that is not an escape (%XX)');
   const base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
   const relative = raw.replace(/^\/+/, '');
-  const url = new URL(relative, base);
-  if (url.origin !== base.origin || url.username !== '' || url.password !== '') throw refuse('would reach another host');
+  // Relative, so at the base's origin; checked all the same by the one origin check.
+  const url = atBaseOrigin(baseUrl, new URL(relative, base).href, `PATH ${JSON.stringify(raw)}`);
   if (!url.pathname.startsWith(base.pathname)) throw refuse('climbs out of the base path with ..');
   const inside = url.pathname.slice(base.pathname.length - 1);
   return `${inside === '/' ? '' : inside}${url.search}`;

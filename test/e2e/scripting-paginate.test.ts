@@ -46,12 +46,15 @@ describe('hedge api --paginate', () => {
     expect(lines.stdout.trim().split('\n').map((line) => JSON.parse(line).data.length)).toEqual([2, 2, 1]);
   });
 
-  it('a next link to another host is not followed (exit 2): only the first page was asked for', async () => {
+  it('a next link to another host is not followed (exit 2, off_origin: the one origin check): only the first page was asked for', async () => {
     const { simulator, proxy, env } = await pagedSimulator('link-elsewhere');
     const result = await simulator.hedge(['api', '/hedges', '-F', 'limit=2', '--paginate'], { env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--paginate: the server's next-page link leads outside the base URL \(https:\/\/elsewhere\.example/);
+    expect(result.stderr).toMatch(/--paginate: the server's next-page link would leave the base URL's origin \(http:\/\/127\.0\.0\.1:\d+\) for https:\/\/elsewhere\.example; refused, it was not sent\./);
     expect(proxy.pages).toHaveLength(1);
+    const json = await simulator.hedge(['api', '/hedges', '-F', 'limit=2', '--paginate', '--json'], { env });
+    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'off_origin', class: 'usage' } });
+    expect(proxy.pages).toHaveLength(2);
   });
 
   it('--paginate is for GET: with -X POST it is refused, nothing sent', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { nextLink } from '../../src/api/wire/link-header.js';
 import { nextPagePath, withQueryParam } from '../../src/api/wire/pager.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf } from '../../src/domain/api-params.js';
-import { UsageError } from '../../src/errors.js';
+import { OffOriginError, UsageError } from '../../src/errors.js';
 import { resolveApiPath } from '../../src/security/base-url.js';
 
 const BASE = 'https://api.example.com/partners/acme/v2';
@@ -104,7 +104,9 @@ describe('the next page', () => {
     expect(nextPagePath(BASE, '/hedges', answer({}, `<${BASE}/hedges?page=2>; rel="next"`))).toBe('/hedges?page=2');
     expect(nextPagePath(BASE, '/hedges', answer({ next: '/partners/acme/v2/hedges?page=3' }))).toBe('/hedges?page=3');
     expect(nextPagePath(BASE, '/hedges', answer({ links: { next: `${BASE}/hedges?page=4` } }))).toBe('/hedges?page=4');
-    expect(() => nextPagePath(BASE, '/hedges', answer({}, '<https://evil.example/partners/acme/v2/hedges?page=2>; rel="next"'))).toThrow(/leads outside the base URL/);
+    // Another origin is refused by the one origin check every request passes (off_origin); another path on the same origin by the pager.
+    expect(() => nextPagePath(BASE, '/hedges', answer({}, '<https://evil.example/partners/acme/v2/hedges?page=2>; rel="next"'))).toThrow(OffOriginError);
+    expect(() => nextPagePath(BASE, '/hedges', answer({}, '<https://evil.example/partners/acme/v2/hedges?page=2>; rel="next"'))).toThrow(/would leave the base URL's origin \(https:\/\/api\.example\.com\) for https:\/\/evil\.example;/);
     expect(() => nextPagePath(BASE, '/hedges', answer({ next: 'https://api.example.com/other/v2/hedges' }))).toThrow(/leads outside the base URL/);
     expect(withQueryParam('/hedges?a=1', 'cursor', 'x y')).toBe('/hedges?a=1&cursor=x+y');
   });

@@ -7,10 +7,10 @@
 //   at the list's own path with the query the answer gives; a next request already made ends the
 //   walk as `repeated` (a server that hands out the same page again would loop for ever);
 // - `nextPagePath`: `hedge api --paginate`, which follows the link itself — and a next link must
-//   stay under the base URL (security/base-url.ts resolveApiPath): the key never follows a link
-//   to another host.
+//   stay under the base URL (security/base-url.ts: atBaseOrigin, the one origin check, and
+//   resolveApiPath): the key never follows a link to another host.
 import { UsageError } from '../../errors.js';
-import { resolveApiPath } from '../../security/base-url.js';
+import { atBaseOrigin, resolveApiPath } from '../../security/base-url.js';
 import { readPage, type PageReading } from './page-reading.js';
 
 /** What the pager needs of one answer (the transport's ApiResponse has it). */
@@ -67,16 +67,21 @@ export function withQueryParam(path: string, name: string, value: string): strin
   return `${question < 0 ? path : path.slice(0, question)}?${search.toString()}`;
 }
 
-/** A link given by the server, as a path under the base URL; refused when it leads elsewhere. */
+/**
+ * A link given by the server, as a path under the base URL; refused when it leads elsewhere: to
+ * another origin by the one origin check every request passes (OffOriginError), or out of the
+ * base URL's path.
+ */
 function underBase(baseUrl: string, link: string): string {
   const base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
-  let target: URL;
+  let resolved: string;
   try {
-    target = new URL(link, base);
+    resolved = new URL(link, base).href;
   } catch {
     throw new UsageError(`--paginate: the server's next-page link ${JSON.stringify(link)} is not a URL; stopped.`);
   }
-  if (target.origin !== base.origin || !target.pathname.startsWith(base.pathname)) {
+  const target = atBaseOrigin(baseUrl, resolved, "--paginate: the server's next-page link");
+  if (!target.pathname.startsWith(base.pathname)) {
     throw new UsageError(`--paginate: the server's next-page link leads outside the base URL (${target.origin}${target.pathname}); stopped, nothing more was sent.`);
   }
   return resolveApiPath(baseUrl, `${target.pathname.slice(base.pathname.length - 1)}${target.search}`);
