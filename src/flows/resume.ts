@@ -133,8 +133,13 @@ export async function planResume(ctx: CommandContext, entry: JournalEntry): Prom
   const holder = await (await ctx.journal()).holderOf(entry.id);
   if (holder) throw heldError(ctx, entry, holder);
   await confirmRowFromElsewhere(ctx, entry, 'resume it');
-  // A `hedge api` write: its method, path and body as journaled, sent again with its key.
-  if (entry.command.startsWith(API_COMMAND_PREFIX)) return { kind: 'api', entry };
+  // A `hedge api` write: its method, path and body as journaled, resolved again as a fresh one is
+  // (refused here, before anything is said or sent, when it would not be), sent again with its key.
+  if (entry.command.startsWith(API_COMMAND_PREFIX)) {
+    const { apiActionFromJournal } = await import('./api-call.js');
+    apiActionFromJournal(await ctx.client(), entry);
+    return { kind: 'api', entry };
+  }
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new UsageError(`Journal ${entry.id} has no request body to send again; it cannot be resumed.`);

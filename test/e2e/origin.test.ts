@@ -3,9 +3,11 @@
 // 127.0.0.2 (another origin) that records anything it receives. What is asserted is what the two
 // servers saw.
 import { writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/journal/index.js';
+import { rowSealer, type SealedFields } from '../../src/journal/row-seal.js';
 import { startOtherOrigin, type OtherOrigin } from '../support/other-origin.js';
 import { useSimulators } from '../support/simulator.js';
 
@@ -25,25 +27,22 @@ describe('one origin', () => {
     const path = `@127.0.0.2:${other.port}/steal`;
     const id = 'j_injected01';
     // Written straight into the journal file, as anyone able to write there (or a team store row) could.
-    const row = {
-      id,
-      at: new Date().toISOString(),
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
+    const sealed: SealedFields = {
       environment: 'test',
       base_url_host: `127.0.0.1:${t.sandbox.port}`,
       key_id: keyFingerprint(t.apiKey),
+      host: hostname(),
       command: `api POST ${path}`,
-      argv: ['api', '-X', 'POST', path],
       request: { method: 'POST', path, body: { side: 'buy', notional_usd: 66666 } },
       idempotency_key: 'injected-idempotency-key-0001',
-      outcome: 'pending',
     };
+    // Unsealed, such a row is refused by its seal first (forged-rows.test.ts). Sealed under the key
+    // here, so that what refuses it is the origin check: a row of this key cannot leave the origin either.
+    const row = { id, at: new Date().toISOString(), ...sealed, seal: rowSealer(t.apiKey).seal(sealed), argv: ['api', '-X', 'POST', path], outcome: 'pending' };
     writeFileSync(join(t.configDir, 'journal.jsonl'), `${JSON.stringify(row)}\n`, { mode: 0o600 });
 
     const result = await t.hedge(['resume', id, '--json'], { env: { HEDGE_BASE_URL: bare } });
     expect(result.code, result.stderr).toBe(2);
-    // (`hedge resume` says which entry it resumes first; the error is the last line.)
     const { error } = JSON.parse(result.stderr.trim().split('\n').at(-1)!) as { error: { code: string; class: string; message: string } };
     expect(error).toMatchObject({ code: 'off_origin', class: 'usage' });
     expect(error.message).toBe(
