@@ -5,10 +5,10 @@
 // What an alert says comes partly from the server (an error's code and message): every string of
 // its JSON is Slack text (security/slack-text.ts), whichever sink it goes to.
 import { spawn } from 'node:child_process';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import type { AlertNotice } from '../domain/keeper-alerts.js';
 import { UsageError } from '../errors.js';
-import { isLoopbackHost, localhostNameNote } from '../security/base-url.js';
+import { isLoopbackHost, localhostNameNote, loopbackOnlyLookup } from '../security/base-url.js';
 import { childEnvironment } from '../security/child-env.js';
 import { safeDeep, safeJson, safeText } from '../security/safe-text.js';
 import { slackText } from '../security/slack-text.js';
@@ -126,6 +126,8 @@ function runAlertCommand(command: string, line: string, onProblem: (message: str
 }
 
 async function postAlert(url: string, line: string, onProblem: (message: string) => void): Promise<void> {
+  // Plain http:// (to loopback only: parseAlertUrl) connects only to an address that is loopback.
+  const loopbackOnly = new URL(url).protocol === 'http:' ? new Agent({ connect: { lookup: loopbackOnlyLookup() } }) : undefined;
   try {
     // One bound for the whole delivery: connecting, sending, the answer and its body.
     const response = await request(url, {
@@ -134,11 +136,14 @@ async function postAlert(url: string, line: string, onProblem: (message: string)
       body: line,
       // undici's request follows no redirect: the alert goes to this URL or nowhere.
       signal: AbortSignal.timeout(ALERT_BOUND_MS),
+      ...(loopbackOnly ? { dispatcher: loopbackOnly } : {}),
     });
     await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
     if (response.statusCode >= 300) onProblem(`--alert-url ${shownAlertUrl(url)} answered HTTP ${response.statusCode}.`);
   } catch (error) {
     const why = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? `did not answer within ${ALERT_BOUND_MS / 1000} s` : safeText((error as Error).message);
     onProblem(`--alert-url ${shownAlertUrl(url)}: ${why}.`);
+  } finally {
+    await loopbackOnly?.close().catch(() => undefined);
   }
 }

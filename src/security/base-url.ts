@@ -1,6 +1,7 @@
 // The one place that decides which base URLs the client may talk to: https everywhere, plain
 // http only to this machine (the sandbox), so a key can never cross a network in clear text; and
 // the one origin check every request passes: the key goes to the base URL's origin or nowhere.
+import type { LookupAddress, LookupOptions } from 'node:dns';
 import { OffOriginError, UsageError } from '../errors.js';
 import { safeText } from './safe-text.js';
 
@@ -32,6 +33,28 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   if (address === undefined) return false;
   const v4 = address.toLowerCase().startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
   return address === '::1' || /^127(\.\d{1,3}){3}$/.test(v4);
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type Lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
+
+/**
+ * A name lookup for plain http:// sockets that are not the transport's own (the keeper's
+ * --alert-url, sent with undici): the address a connection is made to is the one this returns, so
+ * a `localhost` that a hosts file or a resolver sends elsewhere fails here, before any connection or
+ * byte. `lookup` is node:dns's by default (a test hands in another resolver).
+ */
+export function loopbackOnlyLookup(given?: Lookup): Lookup {
+  // node:dns only when a lookup is made (this module is on every command's start-up path).
+  const lookup = given ?? (process.getBuiltinModule('node:dns').lookup as unknown as Lookup);
+  return (hostname, options, callback) =>
+    lookup(hostname, options, (error, address, family) => {
+      if (error) return callback(error, address, family);
+      const addresses = Array.isArray(address) ? address.map((entry) => entry.address) : [address];
+      const away = addresses.find((candidate) => !isLoopbackAddress(candidate));
+      if (away === undefined) return callback(null, address, family);
+      callback(Object.assign(new Error(`${hostname} resolves to ${away}, not a loopback address (plain http:// goes to this machine only)`), { code: 'ENOTLOOPBACK' }), address, family);
+    });
 }
 
 /**
