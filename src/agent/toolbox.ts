@@ -68,7 +68,7 @@ export class AgentToolbox {
   private describe(tool: AgentTool): string {
     const description = toolDescription(tool, this.access, this.tokens.ttlSeconds);
     if (tool.tier !== 'write' || !this.guardrails) return description;
-    return `${description} Limits set by the operator: ${describeLimits(this.guardrails.limits)} (notional traded; close counts the side's notional, roll twice it); a call over them is refused before anything is sent (max_notional_exceeded, max_daily_notional_exceeded, market_not_allowed).`;
+    return `${description} Limits set by the operator: ${describeLimits(this.guardrails.limits)} (notional traded; close counts what the side holds when it is sent, adds still landing included, roll twice the side's notional; every retry is judged again); a call over them is refused before anything is sent (max_notional_exceeded, max_daily_notional_exceeded, market_not_allowed).`;
   }
 
   /** Undefined for a name that is no tool at all (a protocol error for the server to answer). */

@@ -42,11 +42,20 @@ export interface Trade {
  * The operator's limits on an agent's call (`hedge mcp --max-notional`, `--max-daily-notional`,
  * `--markets`; src/agent/guardrails.ts). A write asks it about the trades it is about to journal
  * and send — the plan it will carry out, decided under whatever lock it holds — so what is checked
- * is what is sent. `undefined` trades: the action cannot tell what it trades (refused under a cap).
- * Throws PreTradeCheckError (nothing sent) when the trades are over a limit. Unset at the CLI.
+ * is what is sent; and again before every send after the first (a retry, a resume), on what the
+ * action trades then. `undefined` trades: the action cannot tell what it trades (refused under a
+ * cap). Throws PreTradeCheckError (nothing sent) when the trades are over a limit. Unset at the CLI.
  */
 export interface TradeGate {
-  admit(trades: readonly Trade[] | undefined, what: string): Promise<void>;
+  admit(trades: readonly Trade[] | undefined, what: string, again?: Readmission): Promise<void>;
+}
+
+/** An action judged anew: its amount replaces what was counted for it before, never adds to it. */
+export interface Readmission {
+  /** What this call admitted for the action before (a retry): replaced by `trades`. */
+  replacing?: readonly Trade[];
+  /** The journal entry the action finishes (a resume): what it recorded leaves the daily count, `trades` counts instead. */
+  finishing?: string;
 }
 
 export interface ContextInit {
