@@ -1,9 +1,10 @@
 // What the write flow asks of an agent's call before a write leaves (runWrite's first step): the
-// operator's limits (runtime TradeGate) — on the action's trades before its first send, and again
-// before every retry of it, since the side a close empties may have grown meanwhile (a change still
-// landing answers 409 with Retry-After, and the same request is sent again a second later). And what
-// a journaled action traded, as the daily cap counts it.
-import type { SendHooks } from '../api/transport.js';
+// plan a live confirmation token was issued for (runtime PlanCheck), and the operator's limits
+// (runtime TradeGate) — on the action's trades before its first send, and again before every retry
+// of it, since the side a close empties may have grown meanwhile (a change still landing answers
+// 409 with Retry-After, and the same request is sent again a second later). And what a journaled
+// action traded, as the daily cap counts it.
+import type { ApiRequest, SendHooks } from '../api/transport.js';
 import { POSITION_FIELD_SYNONYMS, numberOf } from '../api/wire/read-position.js';
 import { PreTradeCheckError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
@@ -13,6 +14,7 @@ import type { CommandContext, Trade } from '../runtime/context.js';
 interface GatedAction {
   command: string;
   admitted?: boolean;
+  plan(key: string): ApiRequest;
   trades?(): Promise<Trade[] | undefined>;
 }
 
@@ -32,6 +34,8 @@ interface GatedRun {
  * at a retry after an attempt that may have acted (no answer, a 5xx), its outcome stays unknown.
  */
 export async function gateTheSend(ctx: CommandContext, action: GatedAction, run: GatedRun): Promise<SendHooks | undefined> {
+  // A leg of a plan (an apply's step, a roll's leg) was checked with the plan, by its caller.
+  if (ctx.planCheck && !action.admitted) ctx.planCheck.check([action.plan(run.key)]);
   const gate = ctx.tradeGate;
   if (!gate) return undefined;
   let judged: readonly Trade[] | undefined = await action.trades?.();

@@ -6,7 +6,8 @@ import type { ApiRequest, SendHooks } from '../api/transport.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import { formatMoney, formatUsd } from '../domain/money.js';
 import { additionQuoteTenor, daysUntil } from '../domain/pre-trade.js';
-import { NotAppliedError, OrderFailedError, UnresolvedError } from '../errors.js';
+import { NotAppliedError, OrderFailedError, UnresolvedError, UsageError } from '../errors.js';
+import type { PlanStep } from '../domain/plan.js';
 import { numberOf } from '../api/wire/read-position.js';
 import { isUnresolved, NOT_WAITED_MESSAGE } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
@@ -392,6 +393,32 @@ async function addsStillLanding(ctx: CommandContext, market: string, side: strin
 
 function roundCents(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+/** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
+export function stepAction(ctx: CommandContext, client: HedgeClient, step: PlanStep, group: string, leg: string): WriteAction<unknown, unknown> {
+  const { market, side } = step;
+  const amount = Math.abs(step.deltaUsd);
+  switch (step.action) {
+    case 'open': {
+      if (step.tenorDays === undefined) throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
+      const request = {
+        market,
+        side,
+        notional_usd: amount,
+        tenor_days: step.tenorDays,
+        ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
+      };
+      return openAction(ctx, client, request, { argv: openArgv(request), group, leg }) as WriteAction<unknown, unknown>;
+    }
+    case 'add':
+    case 'reduce': {
+      const request = { market, side, notional_usd: amount };
+      return changeAction(ctx, client, step.action, request, { argv: changeArgv(step.action, request), group, leg }) as WriteAction<unknown, unknown>;
+    }
+    case 'close':
+      return closeAction(ctx, client, { market, side }, { argv: closeArgv({ market, side }), group, leg }) as WriteAction<unknown, unknown>;
+  }
 }
 
 /** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */
