@@ -1,10 +1,15 @@
 // One-time confirmation tokens: on a live key (with `hedge mcp --allow-live`) a write tool's first
-// call sends nothing and returns a preview with a token bound to that exact tool and those exact
-// arguments; only a second call carrying it, before it expires, sends. The token stands in for the
+// call sends nothing and returns a preview with a token bound to that exact tool, those exact
+// arguments and the requests the preview showed (a hash of each one's method, path and canonical
+// body, in order); only a second call carrying it, before it expires, sends — and only when the
+// requests its command is about to send are still those (PlanWatch): a target file rewritten, or a
+// book that moved, since the preview is refused with nothing sent. The token stands in for the
 // terminal's "are you sure?": it proves the agent saw the preview of what it now sends.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { ApiRequest } from '../api/transport.js';
 import { canonicalJson } from '../journal/canonical-json.js';
 import { UsageError } from '../errors.js';
+import type { PlanCheck } from '../runtime/context.js';
 import { CONFIRMATION_TOKEN } from './catalogue.js';
 
 /** How long a token lasts when HEDGE_MCP_TOKEN_TTL_SECONDS does not say. */
@@ -28,7 +33,46 @@ interface Issued {
   tool: string;
   /** The call's arguments as canonical JSON (key order does not matter; values do, exactly). */
   bound: string;
+  /** planHash of the requests the preview showed. */
+  plan: string;
   expiresAt: number;
+}
+
+/** One hash of the requests a plan sends: each one's method, path, query and canonical body, in order (never its key or headers). */
+export function planHash(requests: readonly ApiRequest[]): string {
+  const shown = requests.map(({ method, path, query, body }) => ({ method, path, query: query ?? null, body: body ?? null }));
+  return createHash('sha256').update(canonicalJson(shown)).digest('hex');
+}
+
+/**
+ * A token brought back with other arguments, or whose run met other requests than its preview
+ * showed: nothing was sent, and the call answers with the preview of what it would send now.
+ */
+export class NotPreviewedError extends UsageError {}
+
+/**
+ * The plan of one live write call (runtime PlanCheck). A preview's dry run records the requests its
+ * command would send (`seen`); a confirmed run is given the hash its token was issued for, and
+ * refuses, before anything leaves, requests that are not those. A run that decides no plan of its
+ * own (a resume) keeps the empty plan's hash.
+ */
+export class PlanWatch implements PlanCheck {
+  seen = planHash([]);
+  /** Set when the confirmed run met another plan (the call then answers with a new preview). */
+  changed = false;
+
+  constructor(private readonly confirmed?: string) {}
+
+  check(requests: readonly ApiRequest[]): void {
+    const hash = planHash(requests);
+    if (this.confirmed !== undefined && hash !== this.confirmed) {
+      this.changed = true;
+      throw new NotPreviewedError(
+        `${CONFIRMATION_TOKEN}: what this call would send now is not what its preview showed (the target file, the arguments' effect or the book changed since); nothing was sent. The new preview is in this answer, with its own token.`,
+      );
+    }
+    this.seen = hash;
+  }
 }
 
 export interface IssuedToken {
@@ -47,19 +91,21 @@ export class ConfirmationTokens {
     private readonly makeToken: () => string = () => `hct_${randomBytes(18).toString('base64url')}`,
   ) {}
 
-  issue(tool: string, args: Record<string, unknown>): IssuedToken {
+  /** `plan`: planHash of the requests the preview showed (PlanWatch.seen). */
+  issue(tool: string, args: Record<string, unknown>, plan = planHash([])): IssuedToken {
     this.forgetExpired();
     const token = this.makeToken();
     const expiresAt = this.now() + this.ttlSeconds * 1000;
-    this.issued.set(token, { tool, bound: canonicalJson(args), expiresAt });
+    this.issued.set(token, { tool, bound: canonicalJson(args), plan, expiresAt });
     return { token, expiresAt };
   }
 
   /**
    * Takes the token for this call, or throws (nothing is sent then). A token for other arguments
    * stays valid for its own; a redeemed one is gone, whatever happens to the write it allowed.
+   * Returns the plan it was issued for: the run is checked against it (PlanWatch).
    */
-  redeem(token: unknown, tool: string, args: Record<string, unknown>): void {
+  redeem(token: unknown, tool: string, args: Record<string, unknown>): { plan: string } {
     const again = `Call ${tool} without ${CONFIRMATION_TOKEN} for a new preview and token`;
     if (typeof token !== 'string' || token === '') throw new UsageError(`${CONFIRMATION_TOKEN}: expected the string a preview returned; nothing was sent. ${again}.`);
     const entry = this.issued.get(token);
@@ -76,12 +122,15 @@ export class ConfirmationTokens {
         `${CONFIRMATION_TOKEN}: this token has expired (a token lasts ${this.ttlSeconds} s); nothing was sent. ${again}.`,
       );
     }
-    if (entry.tool !== tool || entry.bound !== canonicalJson(args)) {
-      const other = entry.tool !== tool ? `the ${entry.tool} tool` : 'other arguments';
-      throw new UsageError(`${CONFIRMATION_TOKEN}: this token was issued for ${other}; nothing was sent. Send exactly what was previewed, or call ${tool} without ${CONFIRMATION_TOKEN} for a preview of this.`);
+    if (entry.tool !== tool) {
+      throw new UsageError(`${CONFIRMATION_TOKEN}: this token was issued for the ${entry.tool} tool; nothing was sent. Send exactly what was previewed, or call ${tool} without ${CONFIRMATION_TOKEN} for a preview of this.`);
+    }
+    if (entry.bound !== canonicalJson(args)) {
+      throw new NotPreviewedError(`${CONFIRMATION_TOKEN}: this token was issued for other arguments; nothing was sent. Send exactly what was previewed; the preview of these arguments is in this answer, with its own token.`);
     }
     this.issued.delete(token);
     this.remember(token, 'used');
+    return { plan: entry.plan };
   }
 
   private remember(token: string, how: 'used' | 'expired'): void {

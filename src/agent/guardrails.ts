@@ -9,18 +9,23 @@
 // command: the command's own run asks the call's gate (runtime TradeGate) with the plan it is about
 // to journal and send, under whatever lock it holds, so what is checked is what is sent. What a
 // call trades, in USD of notional:
-//   open, add, reduce: its notional; close: the side's open notional (read from the book);
-//   roll: the side's notional twice when it closes one (a close and an open), once when the side
-//   already settled; apply: every step of its plan, judged whole before the first is sent;
-//   resume: what the legs it sends trade (an entry the agent journaled itself is counted already).
+//   open, add, reduce: its notional; close: what the side holds when it is sent (its notional in
+//   the book, plus the adds of the side the journal knows are still landing); roll: the side's
+//   notional twice when it closes one (a close and an open), once when the side already settled;
+//   apply: every step of its plan, judged whole before the first is sent; resume: what the legs it
+//   sends trade (an entry the agent journaled itself is judged anew in place of what it recorded).
+// Every send after the first is judged again on what the action trades then: a retry (after a 409
+// that says a change of the side is still landing, the side may have grown) and a resume; the
+// action's new amount replaces the one admitted for it. The daily count is what each action moved
+// on the server: a close counts what it closed (journaled when the server took it).
 // With a daily cap, write calls of one server run one at a time, so two calls cannot both pass on
 // the same headroom. (Two servers on one journal are not serialized against each other.)
-import { POSITION_FIELD_SYNONYMS, numberOf } from '../api/wire/read-position.js';
 import { parseMarket, parseNotional } from '../domain/input.js';
 import { formatUsd } from '../domain/money.js';
 import { PreTradeCheckError, UsageError } from '../errors.js';
 import { keyFingerprint, type JournalEntry } from '../journal/index.js';
-import type { Trade, TradeGate } from '../runtime/context.js';
+import type { Readmission, Trade, TradeGate } from '../runtime/context.js';
+import { tradedUsd } from '../flows/send-gate.js';
 import { safeText } from '../security/safe-text.js';
 import type { AgentTool } from './catalogue.js';
 import { withCallContext, type AgentSession } from './invoke.js';
@@ -71,28 +76,19 @@ export function hasLimits(limits: AgentLimits): boolean {
   return limits.maxNotionalUsd !== undefined || limits.maxDailyNotionalUsd !== undefined || limits.markets !== undefined;
 }
 
-/** What a journal entry traded: its body's notional (open, add, reduce), or what it journaled (close). */
-export function entryNotional(entry: Pick<JournalEntry, 'request' | 'context'>): number {
-  const body = entry.request?.body;
-  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
-    for (const name of POSITION_FIELD_SYNONYMS.notionalUsd) {
-      const value = numberOf((body as Record<string, unknown>)[name]);
-      if (value !== undefined) return Math.abs(value);
-    }
-  }
-  return Math.abs(numberOf(entry.context?.notional_usd) ?? 0);
-}
-
 /**
  * One call's gate: every trade the call's command is about to journal and send is admitted here
  * first, from the plan the command will carry out (an apply's steps, a roll's legs, an open's
  * request, a close's side as the book shows it under the command's lock). The call's trades add
  * up, so an apply or roll is judged whole before its first leg, and a resumed leg of the same call
- * is not counted twice.
+ * is not counted twice; an action judged again (a retry) counts its new amount instead of its old.
  */
 class CallGate implements TradeGate {
   private callUsd = 0;
-  private usedBefore?: { entries: JournalEntry[]; used: number };
+  /** The agent's entries before this call, read once: this call's own legs are counted by callUsd. */
+  private countedBefore?: JournalEntry[];
+  /** Entries this call finishes (resumes): judged as this call's trades, no longer as counted before. */
+  private readonly finishing = new Set<string>();
   readonly view: LimitsView = { this_call_usd: 0 };
 
   constructor(
@@ -105,13 +101,15 @@ class CallGate implements TradeGate {
     if (limits.maxDailyNotionalUsd !== undefined) this.view.max_daily_notional_usd = limits.maxDailyNotionalUsd;
   }
 
-  async admit(trades: readonly Trade[] | undefined, what: string): Promise<void> {
+  async admit(trades: readonly Trade[] | undefined, what: string, again: Readmission = {}): Promise<void> {
     const name = this.tool;
+    // Judged again at a retry: it was admitted once, and is not sent again when refused now.
+    const unsent = again.replacing ? 'it was not sent again' : 'nothing was sent';
     if (trades === undefined) {
       // A write whose size cannot be told trades an unknown amount: refused under any limit.
       throw new PreTradeCheckError(
         'max_notional_exceeded',
-        `${name}: how much this ${what} trades cannot be told, so this agent's limits refuse it; nothing was sent.`,
+        `${name}: how much this ${what} trades cannot be told, so this agent's limits refuse it; ${unsent}.`,
         {},
         'Use open, add, reduce, close, roll, apply or resume.',
       );
@@ -122,32 +120,32 @@ class CallGate implements TradeGate {
       if (outside) {
         throw new PreTradeCheckError(
           'market_not_allowed',
-          `${name}: ${safeText(outside.market)} is not a market this agent may trade (hedge mcp --markets ${markets.join(',')}); nothing was sent.`,
+          `${name}: ${safeText(outside.market)} is not a market this agent may trade (hedge mcp --markets ${markets.join(',')}); ${unsent}.`,
           { market: outside.market, allowed_markets: markets },
           'Trade one of the allowed markets, or ask the operator to restart hedge mcp with another --markets list.',
         );
       }
     }
-    const adding = roundCents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
-    const thisCall = roundCents(this.callUsd + adding);
+    const thisCall = roundCents(this.callUsd - sumUsd(again.replacing ?? []) + sumUsd(trades));
     if (maxNotionalUsd !== undefined && thisCall > maxNotionalUsd) {
       throw new PreTradeCheckError(
         'max_notional_exceeded',
-        `${name}: this call trades ${formatUsd(thisCall)}, over this agent's cap of ${formatUsd(maxNotionalUsd)} per call (hedge mcp --max-notional); nothing was sent.`,
+        `${name}: this call trades ${formatUsd(thisCall)}, over this agent's cap of ${formatUsd(maxNotionalUsd)} per call (hedge mcp --max-notional); ${unsent}.`,
         { this_call_usd: thisCall, max_notional_usd: maxNotionalUsd, trades: trades.map(({ market, notionalUsd }) => ({ market, notional_usd: notionalUsd })) },
         `Call it with at most ${formatUsd(maxNotionalUsd)} of notional (split it, or reduce instead of close), or ask the operator to raise --max-notional.`,
       );
     }
+    if (again.finishing !== undefined) this.finishing.add(again.finishing);
     if (maxDailyNotionalUsd !== undefined) {
-      // The agent's entries before this call, read once: this call's own legs are counted by callUsd.
-      this.usedBefore ??= await this.counted().then((entries) => ({ entries, used: roundCents(entries.reduce((sum, entry) => sum + entryNotional(entry), 0)) }));
-      const { entries, used } = this.usedBefore;
+      this.countedBefore ??= await this.counted();
+      const entries = this.countedBefore.filter((entry) => !this.finishing.has(entry.id));
+      const used = roundCents(entries.reduce((sum, entry) => sum + tradedUsd(entry), 0));
       this.view.used_last_24h_usd = used;
       if (used + thisCall > maxDailyNotionalUsd) {
         const freesAt = freedAt(entries, thisCall, maxDailyNotionalUsd);
         throw new PreTradeCheckError(
           'max_daily_notional_exceeded',
-          `${name}: this call (${formatUsd(thisCall)}) and this agent's trades of the last 24 h (${formatUsd(used)}) pass its daily cap of ${formatUsd(maxDailyNotionalUsd)} (hedge mcp --max-daily-notional); nothing was sent.`,
+          `${name}: this call (${formatUsd(thisCall)}) and this agent's trades of the last 24 h (${formatUsd(used)}) pass its daily cap of ${formatUsd(maxDailyNotionalUsd)} (hedge mcp --max-daily-notional); ${unsent}.`,
           {
             this_call_usd: thisCall,
             used_last_24h_usd: used,
@@ -218,6 +216,10 @@ function roundCents(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
+function sumUsd(trades: readonly Trade[]): number {
+  return roundCents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
+}
+
 /**
  * When enough of the counted entries have left the 24 h window for `fresh` more to fit under the
  * cap; undefined when `fresh` alone is over it.
@@ -225,9 +227,9 @@ function roundCents(value: number): number {
 function freedAt(counted: readonly JournalEntry[], fresh: number, cap: number): number | undefined {
   if (fresh > cap) return undefined;
   const oldestFirst = [...counted].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
-  let used = counted.reduce((sum, entry) => sum + entryNotional(entry), 0);
+  let used = counted.reduce((sum, entry) => sum + tradedUsd(entry), 0);
   for (const entry of oldestFirst) {
-    used -= entryNotional(entry);
+    used -= tradedUsd(entry);
     if (used + fresh <= cap) return Date.parse(entry.created_at) + DAY_WINDOW_MS;
   }
   return undefined;

@@ -7,7 +7,7 @@ import type { Clock, HttpConnections } from '../api/transport.js';
 import type { RawInput } from '../cli/command-spec.js';
 import type { Env, ResolvedCredentials } from '../config/credentials.js';
 import { describeFailure, EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
-import { CommandContext, type ContextInit, type GlobalOptions, type Io, type TradeGate } from '../runtime/context.js';
+import { CommandContext, type ContextInit, type GlobalOptions, type Io, type PlanCheck, type TradeGate } from '../runtime/context.js';
 import { makeChalk } from '../ui/color.js';
 import { Output } from '../ui/output.js';
 import type { AgentTool } from './catalogue.js';
@@ -95,7 +95,7 @@ export async function runInProcess(
   session: AgentSession,
   tool: AgentTool,
   input: RawInput,
-  call: { signal: AbortSignal; yes: boolean; rows?: unknown; gate?: TradeGate },
+  call: { signal: AbortSignal; yes: boolean; rows?: unknown; gate?: TradeGate; plan?: PlanCheck },
 ): Promise<CommandRun> {
   const stdout = new Capture();
   const stderr = new Capture();
@@ -115,6 +115,7 @@ export async function runInProcess(
     origin: 'agent',
     targetFiles: (session.files ?? FileAccess.none()).sourceFor(call.rows, call.signal),
     tradeGate: call.gate,
+    planCheck: call.plan,
   };
   const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
   let exitCode = 0;

@@ -9,7 +9,7 @@ import { scrubSecrets } from '../security/secrets.js';
 import { safeJson } from '../security/safe-text.js';
 import { callArguments, namedArgument, rawInputFor } from './arguments.js';
 import { CONFIRMATION_TOKEN, INLINE_ROWS, inputSchema, offered, toolDescription, writeAccess, type AgentTool, type JsonSchema, type WriteAccess } from './catalogue.js';
-import type { ConfirmationTokens } from './confirmation.js';
+import { NotPreviewedError, PlanWatch, type ConfirmationTokens } from './confirmation.js';
 import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type LimitsView } from './guardrails.js';
 import type { TradeGate } from '../runtime/context.js';
 
@@ -68,7 +68,7 @@ export class AgentToolbox {
   private describe(tool: AgentTool): string {
     const description = toolDescription(tool, this.access, this.tokens.ttlSeconds);
     if (tool.tier !== 'write' || !this.guardrails) return description;
-    return `${description} Limits set by the operator: ${describeLimits(this.guardrails.limits)} (notional traded; close counts the side's notional, roll twice it); a call over them is refused before anything is sent (max_notional_exceeded, max_daily_notional_exceeded, market_not_allowed).`;
+    return `${description} Limits set by the operator: ${describeLimits(this.guardrails.limits)} (notional traded; close counts what the side holds when it is sent, adds still landing included, roll twice the side's notional; every retry is judged again); a call over them is refused before anything is sent (max_notional_exceeded, max_daily_notional_exceeded, market_not_allowed).`;
   }
 
   /** Undefined for a name that is no tool at all (a protocol error for the server to answer). */
@@ -90,8 +90,24 @@ export class AgentToolbox {
       const send = async (gate?: CallGateView): Promise<ToolResult> => {
         if (needsToken && input.options.dryRun !== true) {
           if (!tokenGiven) return await this.preview(tool, args, input, signal, rows, gate);
-          this.tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
-          return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: true, rows, gate }));
+          // Refused with what would be sent now: a new preview, and its own token (or why there is none).
+          const previewInstead = async (refusal: ErrorDescription, messages: string): Promise<ToolResult> => {
+            const fresh = await this.previewAnswer(tool, args, input, signal, rows, this.guardrails?.gateFor(tool));
+            if ('content' in fresh) return { ...fresh, content: [...fresh.content, text(refusal.message)] };
+            return this.failure(tool, args, refusal, messages, { new_preview: fresh.answer });
+          };
+          let redeemed: { plan: string };
+          try {
+            redeemed = this.tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
+          } catch (error) {
+            if (error instanceof NotPreviewedError) return await previewInstead(describeError(error), '');
+            throw error;
+          }
+          // The run sends only the requests the token's preview showed (checked before the first leaves).
+          const plan = new PlanWatch(redeemed.plan);
+          const run = await runInProcess(this.session, tool, input, { signal, yes: true, rows, gate, plan });
+          if (plan.changed && run.error) return await previewInstead(run.error, run.messages);
+          return this.answer(tool, args, run);
         }
         return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: false, rows, gate }));
       };
@@ -109,14 +125,31 @@ export class AgentToolbox {
 
   /**
    * A write on a live key, first call: the command's own --dry-run (the exact request; for apply
-   * the plan), the quote for an open, and a token bound to this tool and these arguments.
+   * the plan), the quote for an open, and a token bound to this tool, these arguments and the
+   * requests the dry run would send (confirmation.ts).
    */
   private async preview(tool: AgentTool, args: Record<string, unknown>, input: RawInput, signal: AbortSignal, rows: unknown, gate?: CallGateView): Promise<ToolResult> {
+    const shown = await this.previewAnswer(tool, args, input, signal, rows, gate);
+    if ('content' in shown) return shown;
+    return { content: [text(safeJson(shown.answer, 2)), ...(shown.messages.length > 0 ? [text(shown.messages.join('\n'))] : [])] };
+  }
+
+  /** The preview and its token as a value, or the failure that is the call's answer instead. */
+  private async previewAnswer(
+    tool: AgentTool,
+    args: Record<string, unknown>,
+    input: RawInput,
+    signal: AbortSignal,
+    rows: unknown,
+    gate?: CallGateView,
+  ): Promise<ToolResult | { answer: Record<string, unknown>; messages: string[] }> {
     const preview: Record<string, unknown> = {};
     const messages: string[] = [];
+    // What the dry run would send: the token is bound to it.
+    const plan = new PlanWatch();
     const step = async (key: string, stepTool: AgentTool, stepInput: RawInput): Promise<ToolResult | undefined> => {
       // The dry run goes through the call's gate: a preview over a limit is refused like the call.
-      const run = await runInProcess(this.session, stepTool, stepInput, { signal, yes: false, rows, gate });
+      const run = await runInProcess(this.session, stepTool, stepInput, { signal, yes: false, rows, gate, plan });
       if (run.error) return this.failure(tool, args, run.error, run.messages);
       preview[key] = run.document;
       if (run.messages) messages.push(run.messages);
@@ -137,7 +170,7 @@ export class AgentToolbox {
     if (failed) return failed;
     // What the dry run admitted: the numbers the confirmation is given under.
     if (gate) preview.limits = { ...gate.view };
-    const issued = this.tokens.issue(tool.name, args);
+    const issued = this.tokens.issue(tool.name, args, plan.seen);
     const seconds = this.tokens.ttlSeconds;
     const answer = {
       sent: false,
@@ -149,7 +182,7 @@ export class AgentToolbox {
       expires_in_seconds: seconds,
       next: `Nothing was sent. To send exactly this, call ${tool.name} again with the same arguments plus ${CONFIRMATION_TOKEN} within ${seconds} s; the token works once.`,
     };
-    return { content: [text(safeJson(answer, 2)), ...(messages.length > 0 ? [text(messages.join('\n'))] : [])] };
+    return { answer, messages };
   }
 
   private async previewSteps(
@@ -183,13 +216,14 @@ export class AgentToolbox {
     return { content: [text(body), ...(said.length > 0 ? [text(said.join('\n'))] : [])] };
   }
 
-  private failure(tool: AgentTool, args: Record<string, unknown>, description: ErrorDescription, messages: string): ToolResult {
+  /** `more`: fields beside the error (a refused confirmation's new preview). */
+  private failure(tool: AgentTool, args: Record<string, unknown>, description: ErrorDescription, messages: string, more: Record<string, unknown> = {}): ToolResult {
     const error = errorAsJson(description);
     if (description.kind === 'usage') {
       const named = namedArgument(tool, description.message, args);
       if (named) Object.assign(error, { message: named.message, argument: named.argument });
     }
-    const body = scrubSecrets(safeJson({ error, exit_code: description.exitCode }, 2));
+    const body = scrubSecrets(safeJson({ error, exit_code: description.exitCode, ...more }, 2));
     return { isError: true, content: [text(body), ...(messages ? [text(scrubSecrets(messages))] : [])] };
   }
 }

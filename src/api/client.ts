@@ -31,7 +31,7 @@ import {
   type Side,
   type SubmittedAction,
 } from './schemas.js';
-import type { ApiRequest, ApiResponse, Transport } from './transport.js';
+import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
 import {
   changeNotionalBody,
   DEFAULT_WIRE_SETTINGS,
@@ -403,16 +403,16 @@ export class HedgeClient {
   }
 
   /** POST /hedges — returns at `submitted`; poll getHedge for the fill. */
-  openHedge(body: OpenRequest, idempotencyKey: string): Promise<OpenedHedge> {
-    return this.call(openedHedgeSchema, this.planOpen(body, idempotencyKey));
+  openHedge(body: OpenRequest, idempotencyKey: string, hooks?: SendHooks): Promise<OpenedHedge> {
+    return this.call(openedHedgeSchema, { ...this.planOpen(body, idempotencyKey), ...hooks });
   }
 
   planAdd(body: ChangeRequest, idempotencyKey: string): ApiRequest {
     return { method: 'POST', path: '/hedges/add', body: changeNotionalBody(this.wireSettings, body.market, body.side, body.notional_usd), idempotencyKey };
   }
 
-  addToHedge(body: ChangeRequest, idempotencyKey: string): Promise<SubmittedAction> {
-    return this.call(submittedActionSchema, this.planAdd(body, idempotencyKey));
+  addToHedge(body: ChangeRequest, idempotencyKey: string, hooks?: SendHooks): Promise<SubmittedAction> {
+    return this.call(submittedActionSchema, { ...this.planAdd(body, idempotencyKey), ...hooks });
   }
 
   planReduce(body: ChangeRequest, idempotencyKey: string): ApiRequest {
@@ -424,16 +424,16 @@ export class HedgeClient {
     };
   }
 
-  reduceHedge(body: ChangeRequest, idempotencyKey: string): Promise<SubmittedAction> {
-    return this.call(submittedActionSchema, this.planReduce(body, idempotencyKey));
+  reduceHedge(body: ChangeRequest, idempotencyKey: string, hooks?: SendHooks): Promise<SubmittedAction> {
+    return this.call(submittedActionSchema, { ...this.planReduce(body, idempotencyKey), ...hooks });
   }
 
   planClose(body: SideRequest, idempotencyKey: string): ApiRequest {
     return { method: 'POST', path: '/hedges/close', body: { market: body.market, side: body.side }, idempotencyKey };
   }
 
-  closeHedge(body: SideRequest, idempotencyKey: string): Promise<SubmittedAction> {
-    return this.call(submittedActionSchema, this.planClose(body, idempotencyKey));
+  closeHedge(body: SideRequest, idempotencyKey: string, hooks?: SendHooks): Promise<SubmittedAction> {
+    return this.call(submittedActionSchema, { ...this.planClose(body, idempotencyKey), ...hooks });
   }
 
   /** GET /hedges — newest first, up to `limit` (across pages). */

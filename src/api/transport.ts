@@ -75,7 +75,16 @@ export interface ApiRequest {
   headers?: Record<string, string>;
   /** Told about every answer an attempt got, before it is read as the envelope. */
   onAnswer?: (answer: RawAnswer) => void;
+  /**
+   * Awaited before each retry of this request, with why the last attempt is retried: a write an
+   * agent's limits allow asks them again here (the side may have moved since), and what it throws
+   * ends the request unsent (flows/write-flow.ts).
+   */
+  beforeRetry?: (reason: RetryReason) => Promise<void>;
 }
+
+/** What a write's sender adds to its planned request (the plan itself stays as journaled). */
+export type SendHooks = Pick<ApiRequest, 'beforeRetry'>;
 
 /** One answer as it arrived, before its envelope is read. */
 export interface ObservedAnswer {
@@ -417,6 +426,7 @@ export class Transport {
       } catch {
         throw new InterruptedError(`Interrupted while retrying ${endpoint}.`);
       }
+      await apiRequest.beforeRetry?.(failure.reason);
     }
   }
 

@@ -7,15 +7,15 @@ import type { HedgeClient } from '../api/client.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { APPLY } from './apply.spec.js';
 import type { PlanStep } from '../domain/plan.js';
-import { HeldError, OrderFailedError, UsageError } from '../errors.js';
+import { HeldError, OrderFailedError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
 import { withAccountLock, withSideLocks } from '../flows/account-lock.js';
 import { confirmOrStop, guardLiveAction } from '../flows/live-guard.js';
-import { buildTargetPlan, parseTolerance, planCheckError, planTarget, planTrades, readTargetFile, type TargetPlanOptions } from '../flows/target-plan.js';
+import { buildTargetPlan, checkPlanRequests, parseTolerance, planCheckError, planTarget, planTrades, readTargetFile, type TargetPlanOptions } from '../flows/target-plan.js';
 import { exitCodeNamed } from '../exit-codes.js';
 import { outputColumns, showPlan } from './plan-outcome.js';
-import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from '../flows/trade-actions.js';
-import { runWrite, type WriteAction } from '../flows/write-flow.js';
+import { stepAction } from '../flows/trade-actions.js';
+import { runWrite } from '../flows/write-flow.js';
 import { APPLY_GROUP_PREFIX, asStep, resumeUnfinishedApplies, SEND_AND_WAIT } from '../flows/apply.js';
 import { describeHolder, type Holder, type JournalEntry } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -28,31 +28,6 @@ export interface ApplyOptions extends TargetPlanOptions {
 
 export function parseApplyOptions(input: InputOf<typeof APPLY>): ApplyOptions {
   return { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance), dryRun: input.options.dryRun === true };
-}
-
-function actionFor(ctx: CommandContext, client: HedgeClient, step: PlanStep, group: string, leg: string): WriteAction<unknown, unknown> {
-  const { market, side } = step;
-  const amount = Math.abs(step.deltaUsd);
-  switch (step.action) {
-    case 'open': {
-      if (step.tenorDays === undefined) throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
-      const request = {
-        market,
-        side,
-        notional_usd: amount,
-        tenor_days: step.tenorDays,
-        ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
-      };
-      return openAction(ctx, client, request, { argv: openArgv(request), group, leg }) as WriteAction<unknown, unknown>;
-    }
-    case 'add':
-    case 'reduce': {
-      const request = { market, side, notional_usd: amount };
-      return changeAction(ctx, client, step.action, request, { argv: changeArgv(step.action, request), group, leg }) as WriteAction<unknown, unknown>;
-    }
-    case 'close':
-      return closeAction(ctx, client, { market, side }, { argv: closeArgv({ market, side }), group, leg }) as WriteAction<unknown, unknown>;
-  }
 }
 
 function groupId(ctx: CommandContext): string {
@@ -102,7 +77,9 @@ async function applyPlan(
   const { steps } = quoted.plan;
   if (!ctx.output.isJson) await renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), preview: true });
   if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted, { problemsAsData: ctx.output.isJson });
-  // An agent's limits judge this plan — the one carried out below, under this lock — whole.
+  // An agent's checks judge this plan — the one carried out below, under this lock — whole: its
+  // limits, and on a live key the plan its confirmation token was issued for.
+  await checkPlanRequests(ctx, client, steps);
   await ctx.tradeGate?.admit(planTrades(steps), 'apply');
   if (steps.length === 0) {
     if (locked.waitedFor && locked.resumed === 0) {
@@ -130,7 +107,7 @@ async function applyPlan(
     const leg = `step-${index + 1}`;
     const label = `[${index + 1}/${steps.length}] ${describeStep(step)}`;
     try {
-      const result = await runWrite(ctx, asStep(actionFor(ctx, client, step, group, leg)), SEND_AND_WAIT);
+      const result = await runWrite(ctx, asStep(stepAction(ctx, client, step, group, leg)), SEND_AND_WAIT);
       const entry = result.kind === 'dry-run' ? undefined : result.entry;
       rows.push(reportRow(index, step, entry));
       if (entry?.outcome === 'failed') {

@@ -588,9 +588,11 @@ async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: 
 
   const plan = await planRoll(ctx, client, req);
   if (!req.skipChecks) await checkRoll(client, req, plan);
-  // An agent's limits judge the roll whole: the close of the side (when one is open) and the open.
-  await ctx.tradeGate?.admit([{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }], 'roll');
   const request: OpenRequest = { market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays };
+  // An agent's checks judge the roll whole: on a live key the legs its confirmation token was
+  // issued for, and its limits — the close of the side (when one is open) and the open.
+  ctx.planCheck?.check([...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')]);
+  await ctx.tradeGate?.admit([{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }], 'roll');
   if (req.write.dryRun) {
     const credentials = await ctx.credentials();
     const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];

@@ -201,7 +201,19 @@ export async function planTarget(ctx: CommandContext, opts: TargetPlanOptions): 
   const target = await readTargetFile(ctx, opts.file);
   const client = await ctx.client();
   const quoted = await buildTargetPlan(ctx, client, target, opts.toleranceUsd);
-  // apply's preview for an agent: its limits judge the plan it would carry out.
+  // apply's preview for an agent: its checks judge the plan it would carry out.
+  await checkPlanRequests(ctx, client, quoted.plan.steps);
   await ctx.tradeGate?.admit(planTrades(quoted.plan.steps), 'apply');
   return quoted;
+}
+
+/**
+ * For a live write an agent confirms with a token (runtime PlanCheck): the requests the plan's
+ * steps send, in order — recorded by the preview's dry run, checked by the confirmed run before its
+ * first step. The actions are loaded only then.
+ */
+export async function checkPlanRequests(ctx: CommandContext, client: HedgeClient, steps: readonly PlanStep[]): Promise<void> {
+  if (!ctx.planCheck) return;
+  const { stepAction } = await import('./trade-actions.js');
+  ctx.planCheck.check(steps.map((step, index) => stepAction(ctx, client, step, '', `step-${index + 1}`).plan('')));
 }

@@ -2,13 +2,18 @@
 // each is planned, sent, waited for and shown. Commands, `hedge resume`, roll, apply and the agent
 // interface all build their writes from these.
 import type { ChangeRequest, HedgeClient, OpenRequest, SideRequest } from '../api/client.js';
-import type { ApiRequest } from '../api/transport.js';
+import type { ApiRequest, SendHooks } from '../api/transport.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import { formatMoney, formatUsd } from '../domain/money.js';
 import { additionQuoteTenor, daysUntil } from '../domain/pre-trade.js';
-import { NotAppliedError, OrderFailedError, UnresolvedError } from '../errors.js';
+import { NotAppliedError, OrderFailedError, UnresolvedError, UsageError } from '../errors.js';
+import type { PlanStep } from '../domain/plan.js';
+import { numberOf } from '../api/wire/read-position.js';
+import { isUnresolved, NOT_WAITED_MESSAGE } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
-import type { CommandContext } from '../runtime/context.js';
+import { DEFAULT_WAIT_BOUND_MS, type CommandContext } from '../runtime/context.js';
+import { identityOf } from './identity.js';
+import { tradedUsd } from './send-gate.js';
 import { formatRate, shortHash } from '../ui/format.js';
 import type { TradeView } from '../ui/write-outcome.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
@@ -64,7 +69,7 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
     question: () =>
       `Open ${request.side} ${formatMoney(request.notional_usd)} USD on ${request.market} for ${days}` +
       (extras.quote ? ` at about ${extras.quote.pricing.execution_price}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?` : '?'),
-    send: (key) => client.openHedge(request, key),
+    send: (key, hooks) => client.openHedge(request, key, hooks),
     trades: async () => [{ market: request.market, notionalUsd: request.notional_usd }],
     reconcile: async (entry) => (await reconcileOpen(client, entry)) as Awaited<ReturnType<NonNullable<WriteAction<OpenedHedge, Hedge>['reconcile']>>>,
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
@@ -101,7 +106,7 @@ interface ChangeKind {
   /** The title of its "submitted" card. */
   submittedTitle: string;
   plan: (client: HedgeClient, request: ChangeRequest, key: string) => ApiRequest;
-  send: (client: HedgeClient, request: ChangeRequest, key: string) => Promise<SubmittedAction>;
+  send: (client: HedgeClient, request: ChangeRequest, key: string, hooks?: SendHooks) => Promise<SubmittedAction>;
   question: (request: ChangeRequest, cost: string) => string;
   done: (notionalUsd: number) => string;
   /** Quote the change before it is confirmed (and show it). */
@@ -116,7 +121,7 @@ const CHANGE_KINDS: Record<'add' | 'reduce', ChangeKind> = {
     verb: 'add to a hedge',
     submittedTitle: 'Add submitted',
     plan: (client, request, key) => client.planAdd(request, key),
-    send: (client, request, key) => client.addToHedge(request, key),
+    send: (client, request, key, hooks) => client.addToHedge(request, key, hooks),
     question: ({ market, side, notional_usd }, cost) => `Add ${formatUsd(notional_usd)} to the ${side} hedge on ${market}${cost}?`,
     done: (notionalUsd) => `Added ${formatUsd(notionalUsd)}`,
     quotesFirst: true,
@@ -127,7 +132,7 @@ const CHANGE_KINDS: Record<'add' | 'reduce', ChangeKind> = {
     verb: 'reduce a hedge',
     submittedTitle: 'Reduce submitted',
     plan: (client, request, key) => client.planReduce(request, key),
-    send: (client, request, key) => client.reduceHedge(request, key),
+    send: (client, request, key, hooks) => client.reduceHedge(request, key, hooks),
     question: ({ market, side, notional_usd }) => `Remove ${formatUsd(notional_usd)} from the ${side} hedge on ${market}?`,
     done: (notionalUsd) => `Reduced by ${formatUsd(notionalUsd)}`,
     quotesFirst: false,
@@ -219,7 +224,7 @@ export function changeAction(
     },
     question: () =>
       kind.question(request, seen.quote ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront` : ''),
-    send: (key) => kind.send(client, request, key),
+    send: (key, hooks) => kind.send(client, request, key, hooks),
     trades: async () => [{ market, notionalUsd }],
     reconcile: async (entry) =>
       (await reconcileChange(ctx, client, entry, { action, market, side, notionalUsd })) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, ChangeResult | undefined>['reconcile']>>>,
@@ -309,6 +314,8 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
   const { market, side } = request;
   let estimate: number | undefined;
   let hedgeBefore: string | undefined;
+  /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
+  let inBook: number | undefined;
   return {
     command: 'close',
     verb: 'close a position',
@@ -324,8 +331,8 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
       const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side);
       estimate = position?.netMarginUsd;
       hedgeBefore = position?.hedgeId;
-      // The notional closed, journaled too: an agent's daily cap counts it (agent/guardrails.ts).
       const notional = position?.notionalUsd;
+      inBook ??= notional;
       return {
         ...(estimate === undefined ? {} : { net_margin_usd: estimate }),
         ...(hedgeBefore ? { hedge_id: hedgeBefore } : {}),
@@ -333,11 +340,22 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
       };
     },
     question: () => `Close the ${side} position on ${market}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,
-    send: (key) => client.closeHedge(request, key),
-    // A close trades the side's whole notional, as the book shows it right before the send.
-    trades: async () => [{ market, notionalUsd: findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side)?.notionalUsd ?? 0 }],
+    send: (key, hooks) => client.closeHedge(request, key, hooks),
+    // A close trades what the side holds when it is sent: its notional in the book and every add of
+    // the side still landing (read before the first send and before each retry).
+    trades: async () => {
+      const [book, landing] = await Promise.all([readBook({ client, log: (line) => ctx.log(line) }), addsStillLanding(ctx, market, side)]);
+      inBook = findSide(book, market, side)?.notionalUsd ?? 0;
+      return [{ market, notionalUsd: roundCents(inBook + landing) }];
+    },
     reconcile: async (entry) => (await reconcileClose(ctx, client, entry, request)) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>>,
-    submitted: (answer) => ({ hedge_id: answer.hedge_id ?? hedgeBefore, order_tx_hash: answer.order_tx_hash ?? undefined }),
+    // What it closed, which an agent's daily cap counts: the larger of what the server says it
+    // closed and what the book showed right before the send (a server is not taken at a smaller word).
+    submitted: (answer) => {
+      const said = numberOf(answer.notional_usd);
+      const closed = said === undefined ? inBook : Math.max(Math.abs(said), inBook ?? 0);
+      return { hedge_id: answer.hedge_id ?? hedgeBefore, order_tx_hash: answer.order_tx_hash ?? undefined, ...(closed === undefined ? {} : { traded_usd: Math.abs(closed) }) };
+    },
     wait: async (answer, { startedAt, before }) => {
       const kept = before ?? {};
       const hedgeId = answer.hedge_id ?? (typeof kept.hedge_id === 'string' ? kept.hedge_id : undefined);
@@ -347,6 +365,60 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
     },
     outcome: () => 'done',
   };
+}
+
+/**
+ * What the journal knows was added to a side and the book may not show yet: unresolved adds, and
+ * adds sent without waiting (--no-wait, an agent's `wait: false`) no longer ago than a wait for
+ * them would have lasted (DEFAULT_WAIT_BOUND_MS), of this account, from any process.
+ */
+async function addsStillLanding(ctx: CommandContext, market: string, side: string): Promise<number> {
+  const [journal, self] = await Promise.all([ctx.journal(), identityOf(ctx)]);
+  const since = ctx.clock.now() - DEFAULT_WAIT_BOUND_MS;
+  const landing = (await journal.list({ since })).filter((entry) => {
+    const body = entry.request?.body as Record<string, unknown> | null | undefined;
+    const notWaited = entry.outcome === 'done' && entry.message === NOT_WAITED_MESSAGE && Date.parse(entry.resolved_at ?? entry.created_at) >= since;
+    return (
+      entry.command === 'add' &&
+      entry.environment === self.environment &&
+      entry.base_url_host === self.host &&
+      entry.key_id === self.keyId &&
+      String(body?.market ?? '').toUpperCase() === market.toUpperCase() &&
+      body?.side === side &&
+      ((isUnresolved(entry) && entry.outcome !== 'planned') || notWaited)
+    );
+  });
+  return landing.reduce((sum, entry) => sum + tradedUsd(entry), 0);
+}
+
+function roundCents(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
+export function stepAction(ctx: CommandContext, client: HedgeClient, step: PlanStep, group: string, leg: string): WriteAction<unknown, unknown> {
+  const { market, side } = step;
+  const amount = Math.abs(step.deltaUsd);
+  switch (step.action) {
+    case 'open': {
+      if (step.tenorDays === undefined) throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
+      const request = {
+        market,
+        side,
+        notional_usd: amount,
+        tenor_days: step.tenorDays,
+        ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
+      };
+      return openAction(ctx, client, request, { argv: openArgv(request), group, leg }) as WriteAction<unknown, unknown>;
+    }
+    case 'add':
+    case 'reduce': {
+      const request = { market, side, notional_usd: amount };
+      return changeAction(ctx, client, step.action, request, { argv: changeArgv(step.action, request), group, leg }) as WriteAction<unknown, unknown>;
+    }
+    case 'close':
+      return closeAction(ctx, client, { market, side }, { argv: closeArgv({ market, side }), group, leg }) as WriteAction<unknown, unknown>;
+  }
 }
 
 /** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */

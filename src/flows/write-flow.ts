@@ -8,20 +8,21 @@
 // entry is written and flushed before the request leaves the machine, so a process killed at any
 // point leaves a record whose key the next run (or `hedge resume`) reuses: the server answers a
 // repeated key with the original result, and the action happens once.
-import type { ApiRequest } from '../api/transport.js';
-import { ApiError, DeclinedError, HedgeError, HeldError, InterruptedError, NetworkError, NotAppliedError, OutcomeUnknownError, RepeatedActionError, StillPendingError, UnresolvedError, UsageError } from '../errors.js';
+import type { ApiRequest, SendHooks } from '../api/transport.js';
+import { ApiError, DeclinedError, HedgeError, HeldError, InterruptedError, NetworkError, NotAppliedError, OutcomeUnknownError, PreTradeCheckError, RepeatedActionError, StillPendingError, UnresolvedError, UsageError } from '../errors.js';
 import { withSideLock } from './account-lock.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
 import { requireOwnRow } from './row-trust.js';
 import type { RowSealer } from '../journal/row-seal.js';
 import { hostname } from 'node:os';
-import { describeHolder, isUnresolved, JournalError, matchesRequest, type Hold, type Holder, type JournalEntry, type Journal, type SameRequest } from '../journal/index.js';
+import { describeHolder, isUnresolved, JournalError, matchesRequest, NOT_WAITED_MESSAGE, type Hold, type Holder, type JournalEntry, type Journal, type JournalPatch, type SameRequest } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
 import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
 import { makeIdempotencyKey, parseIdempotencyKey } from '../domain/idempotency.js';
 import type { CommandContext, Trade } from '../runtime/context.js';
 import { planDryRun, type RenderedDryRun } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
+import { gateTheSend } from './send-gate.js';
 
 /** The options every write command shares (WRITE_OPTIONS in the manifest). */
 export interface WriteOptions {
@@ -86,9 +87,10 @@ export interface WriteAction<S, R> {
   preview?(): Promise<void>;
   /** The confirmation question on a live key (the guard adds the LIVE marker). */
   question(): string;
-  send(key: string): Promise<S>;
-  /** Journal fields from the submit answer. */
-  submitted(answer: S): { hedge_id?: string; order_tx_hash?: string };
+  /** `hooks`: what the request carries besides its plan (an agent's limits asked again before a retry). */
+  send(key: string, hooks?: SendHooks): Promise<S>;
+  /** Journal fields from the submit answer (a close: also what it closed). */
+  submitted(answer: S): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
   /** Waits until the action resolved; `before` is what before() returned (or what the journal kept). */
   wait(answer: S, context: { startedAt: number; before?: Record<string, unknown>; run: WriteRun }): Promise<R>;
   /** filled / done / failed, from the resolution. */
@@ -346,12 +348,9 @@ interface WriteSetting {
 async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions, setting: WriteSetting): Promise<WriteOutcome<S, R>> {
   const { guard, journal, identity, run } = setting;
 
-  // An agent's limits first (before the pre-trade reads), on what is about to be sent: a new
-  // action, a key the journal does not know, or another origin's entry the agent finishes (its own
-  // entries were counted when first sent).
-  if (ctx.tradeGate && !action.admitted && (!run.resumed || run.unverified || run.entry?.via !== 'agent')) {
-    await ctx.tradeGate.admit(await action.trades?.(), action.command);
-  }
+  // An agent's checks first (before the pre-trade reads), on what is about to be sent: a live
+  // confirmation's plan, and its limits — asked again before every retry (flows/send-gate.ts).
+  const sendHooks = await gateTheSend(ctx, action, run);
   if (!run.resumed) await action.check?.();
   else ctx.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
   if (options.dryRun) {
@@ -396,7 +395,7 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
   if (reconciled?.kind === 'landed') answer = reconciled.answer;
   else {
     try {
-      answer = await action.send(run.key);
+      answer = await action.send(run.key, sendHooks);
     } catch (error) {
       throw await afterSend(() =>
         recordSendFailure(ctx, journal, entry, error, { earlier: run.entry !== undefined && run.entry.outcome !== 'planned', hintFor: action.resumeHint?.bind(action) }),
@@ -408,7 +407,7 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
   let recorded = await afterSend(() => journal.update(entry.id, { outcome: 'submitted', ...ids }));
 
   if (!options.wait) {
-    recorded = await afterSend(() => journal.update(entry.id, { outcome: 'done', message: 'submitted; not waited (--no-wait)', resolved_at: new Date(ctx.clock.now()).toISOString() }));
+    recorded = await afterSend(() => journal.update(entry.id, { outcome: 'done', message: NOT_WAITED_MESSAGE, resolved_at: new Date(ctx.clock.now()).toISOString() }));
     return { kind: 'submitted', answer, entry: recorded, run: current };
   }
   let result: R;
@@ -662,7 +661,9 @@ async function recordSendFailure(
     if (!options.earlier) await journal.update(entry.id, { outcome: 'abandoned', message: `not sent: ${error.message}`, resolved_at: new Date(ctx.clock.now()).toISOString() });
     return error;
   }
-  if (isRejection(error)) {
+  // Also an agent's limits refusing a retry after the server refused the last attempt (409 with
+  // Retry-After, flows/send-gate.ts): nothing happened.
+  if (isRejection(error) || error instanceof PreTradeCheckError) {
     await journal.update(entry.id, { outcome: 'rejected', error_code: error.code, message: error.message, resolved_at: new Date(ctx.clock.now()).toISOString() });
     return error;
   }

@@ -70,6 +70,11 @@ export interface JournalEntry {
   message?: string;
   resolved_at?: string;
   /**
+   * The notional the action moved on the server, in USD, when its request does not say it: a close
+   * records what it closed. An agent's daily cap counts it (agent/guardrails.ts).
+   */
+  traded_usd?: number;
+  /**
    * Set on a local record written because the team store failed after the request was sent: the
    * team entry it completes (its id, and the store's redacted address). `hedge journal migrate`
    * merges it into that entry.
@@ -85,7 +90,7 @@ export interface JournalEntry {
 /** What `begin` needs: everything the caller knows before the request leaves. */
 export type BeginFields = Omit<
   JournalEntry,
-  'id' | 'seq' | 'revision' | 'created_at' | 'updated_at' | 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'host' | 'holder'
+  'id' | 'seq' | 'revision' | 'created_at' | 'updated_at' | 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'host' | 'holder' | 'traded_usd'
 > & {
   /** pending (the default): about to be sent; planned: a later leg, journaled ahead of the action's first send. */
   outcome?: 'pending' | 'planned';
@@ -93,8 +98,11 @@ export type BeginFields = Omit<
 
 /** What an update may change: the outcome and what the answer told us. */
 export type JournalPatch = Partial<
-  Pick<JournalEntry, 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'account'>
+  Pick<JournalEntry, 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'account' | 'traded_usd'>
 >;
+
+/** The message of a write sent and not waited for (--no-wait): journaled done, its landing never seen. */
+export const NOT_WAITED_MESSAGE = 'submitted; not waited (--no-wait)';
 
 export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>): boolean {
   return UNRESOLVED.has(entry.outcome);

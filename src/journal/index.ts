@@ -2,6 +2,7 @@
 export { canonicalJson } from './canonical-json.js';
 export {
   isUnresolved,
+  NOT_WAITED_MESSAGE,
   OUTCOMES,
   type BeginFields,
   type JournalEntry,

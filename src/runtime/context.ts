@@ -3,7 +3,7 @@
 // client, the prompter, the demo sandbox) are built on first use only.
 import { SignalRouter } from './signal-router.js';
 import type { HedgeClient } from '../api/client.js';
-import type { Clock, HttpConnections } from '../api/transport.js';
+import type { ApiRequest, Clock, HttpConnections } from '../api/transport.js';
 import type { Environment } from '../security/secrets.js';
 import { configDir, needsProfileStore, resolveCredentials, type Env, type ResolvedCredentials } from '../config/credentials.js';
 import type { ProfileStore } from '../config/profile-store.js';
@@ -42,11 +42,30 @@ export interface Trade {
  * The operator's limits on an agent's call (`hedge mcp --max-notional`, `--max-daily-notional`,
  * `--markets`; src/agent/guardrails.ts). A write asks it about the trades it is about to journal
  * and send — the plan it will carry out, decided under whatever lock it holds — so what is checked
- * is what is sent. `undefined` trades: the action cannot tell what it trades (refused under a cap).
- * Throws PreTradeCheckError (nothing sent) when the trades are over a limit. Unset at the CLI.
+ * is what is sent; and again before every send after the first (a retry, a resume), on what the
+ * action trades then. `undefined` trades: the action cannot tell what it trades (refused under a
+ * cap). Throws PreTradeCheckError (nothing sent) when the trades are over a limit. Unset at the CLI.
  */
 export interface TradeGate {
-  admit(trades: readonly Trade[] | undefined, what: string): Promise<void>;
+  admit(trades: readonly Trade[] | undefined, what: string, again?: Readmission): Promise<void>;
+}
+
+/** An action judged anew: its amount replaces what was counted for it before, never adds to it. */
+export interface Readmission {
+  /** What this call admitted for the action before (a retry): replaced by `trades`. */
+  replacing?: readonly Trade[];
+  /** The journal entry the action finishes (a resume): what it recorded leaves the daily count, `trades` counts instead. */
+  finishing?: string;
+}
+
+/**
+ * A live write an agent confirmed with a token (src/agent/confirmation.ts): where a command decides
+ * its plan (a lone action, an apply's steps, a roll's legs) it passes the requests it is about to
+ * send, in order, before the first leaves. A preview's dry run records them; the confirmed run
+ * throws when they differ from what the preview showed. Unset at the CLI.
+ */
+export interface PlanCheck {
+  check(requests: readonly ApiRequest[]): void;
 }
 
 export interface ContextInit {
@@ -75,6 +94,7 @@ export interface ContextInit {
   signals?: SignalRouter;
   targetFiles?: TargetFileSource;
   tradeGate?: TradeGate;
+  planCheck?: PlanCheck;
   /** Absolute clock time when --timeout runs out, when it must be another context's (derive()). */
   deadline?: number;
   /** Where the flows' notices go; unset: said on this context's output (ui/notices.ts). */
@@ -100,6 +120,8 @@ export class CommandContext {
   readonly targetFiles?: TargetFileSource;
   /** Set for an agent's write call under the operator's limits (see TradeGate). */
   readonly tradeGate?: TradeGate;
+  /** Set for an agent's write call on a live key: its preview's plan, or the one its token confirmed (see PlanCheck). */
+  readonly planCheck?: PlanCheck;
   private storeInstance?: ProfileStore;
   private credentialsPromise?: Promise<ResolvedCredentials>;
   private clientPromise?: Promise<HedgeClient>;
@@ -120,6 +142,7 @@ export class CommandContext {
     this.origin = init.origin ?? 'cli';
     this.targetFiles = init.targetFiles;
     this.tradeGate = init.tradeGate;
+    this.planCheck = init.planCheck;
     this.io = init.io;
     this.env = init.env;
     this.globals = init.globals;

@@ -5,17 +5,24 @@
 //   - every path an agent names passes the one file gate before anything reads it (outside the
 //     roots, `..`, links out, /proc, a FIFO, a device): the same refusal whether the path outside
 //     exists or not, nothing of any file in any answer, and a FIFO never hangs the server;
-//   - calls racing the daily cap never send more than the cap.
+//   - calls racing the daily cap never send more than the cap;
+//   - a close is judged on what the side holds when it is sent — an add still landing included, and
+//     again before the retry that follows a 409 `action_pending` — and the daily count takes what
+//     it closed.
 // Before (issue 35): apply with 50,000 USD of inline rows filled under --max-notional 1000 when a
-// file `rows` sat in the working directory; /etc/shadow was opened under any limit.
+// file `rows` sat in the working directory; /etc/shadow was opened under any limit. Before (issue
+// 47): open 9k, add 9k with wait false, close under a 10k cap closed 18,000 (the retry after the
+// 409 was not judged), and the journal counted 9,000 of it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { openJournal } from '../../src/journal/index.js';
 import { HEDGE_BIN, baseEnv, tempDir } from '../support/hedge-cli.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { until } from '../support/polling.js';
+import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
 const transports: StdioClientTransport[] = [];
@@ -180,5 +187,72 @@ describe('calls racing the daily cap', () => {
     expect(sent).toEqual([1_000, 1_000, 1_000]);
     expect(answers.filter((answer) => answer.isError).map((answer) => json(answer).error.code)).toEqual(Array(3).fill('max_daily_notional_exceeded'));
     expect(heldUsd(simulator)).toBe(13_000);
+  });
+});
+
+describe('a close is judged on what the side holds when it is sent, and counted as what it closed', () => {
+  /** Another client's add of the buy side, still landing: this simulator's clock stands until advance(). */
+  const addElsewhere = async (simulator: Simulator, notional: number) => {
+    const answer = await simulator.api('POST', '/hedges/add', { body: { market: MARKET, side: 'buy', notional_usd: notional }, idempotencyKey: `elsewhere-${notional}` });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  };
+  /** Lets the add land once the agent's close has met the server's 409 (a change still landing): its retry follows a second later. */
+  const landAfterTheRefusedClose = async (simulator: Simulator) => {
+    await until(() => simulator.requests('POST', '/hedges/close').some((entry) => entry.status === 409), 'the close answered 409 action_pending');
+    simulator.advance(FILL_DELAY_MS + 1);
+  };
+  const closes = (simulator: Simulator) => simulator.requests('POST', '/hedges/close').map((entry) => [entry.status, entry.errorCode]);
+
+  it('open 9k, add 9k with wait false, close under --max-notional 10k --max-daily-notional 30k: the close is refused, nothing closed', async () => {
+    // Fills and landings take 2 s, so the add is still landing when the close comes.
+    const simulator = await startSimulator({ fillDelayMs: 2_000 });
+    const call = await serve(simulator, ['--max-notional', '10k', '--max-daily-notional', '30k'], plainDesk.path);
+    expect((await call('open', { market: MARKET, side: 'buy', notional: 9_000, tenor: 7 })).isError).toBeFalsy();
+    const add = await call('add', { market: MARKET, side: 'buy', notional: 9_000, wait: false });
+    expect(add.isError, everything(add)).toBeFalsy();
+    const close = await call('close', { market: MARKET, side: 'buy' });
+    expect(close.isError, everything(close)).toBe(true);
+    expect(json(close)).toMatchObject({ error: { code: 'max_notional_exceeded', class: 'rejected', details: { max_notional_usd: 10_000 } }, exit_code: 3 });
+    expect(json(close).error.details.this_call_usd).toBeGreaterThanOrEqual(18_000);
+    expect(simulator.requests('POST', '/hedges/close')).toEqual([]);
+    expect(simulator.active('buy')).toHaveLength(1);
+    const entries = await openJournal({ dir: simulator.configDir }).list();
+    expect(entries.map((entry) => entry.command).sort()).toEqual(['add', 'open']);
+  });
+
+  it('--max-notional 10k alone: a close that meets 409 while 9,100 lands is judged again before its retry (18,100), and refused', async () => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    simulator.seedOpen('buy', 9_000);
+    await addElsewhere(simulator, 9_100);
+    const call = await serve(simulator, ['--max-notional', '10k'], plainDesk.path);
+    const [close] = await Promise.all([call('close', { market: MARKET, side: 'buy' }), landAfterTheRefusedClose(simulator)]);
+    expect(close.isError, everything(close)).toBe(true);
+    expect(json(close)).toMatchObject({ error: { code: 'max_notional_exceeded', class: 'rejected', details: { this_call_usd: 18_100, max_notional_usd: 10_000 } }, exit_code: 3 });
+    expect(json(close).error.message).toMatch(/it was not sent again\.$/);
+    // One close reached the server, and it did nothing; the side holds all of its 18,100.
+    expect(closes(simulator)).toEqual([[409, 'action_pending']]);
+    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([18_100]);
+    const [entry] = await openJournal({ dir: simulator.configDir }).list();
+    expect(entry).toMatchObject({ command: 'close', outcome: 'rejected', error_code: 'max_notional_exceeded' });
+  });
+
+  it('--max-daily-notional 30k: a close counts what it closed (18,000 after a retry), so the next 13,000 is refused', async () => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    simulator.seedOpen('buy', 9_000);
+    await addElsewhere(simulator, 9_000);
+    const call = await serve(simulator, ['--max-daily-notional', '30k'], plainDesk.path);
+    const [close] = await Promise.all([call('close', { market: MARKET, side: 'buy', wait: false }), landAfterTheRefusedClose(simulator)]);
+    expect(close.isError, everything(close)).toBeFalsy();
+    expect(closes(simulator)).toEqual([
+      [409, 'action_pending'],
+      [200, null],
+    ]);
+    const [entry] = await openJournal({ dir: simulator.configDir }).list();
+    expect(entry).toMatchObject({ command: 'close', outcome: 'done', traded_usd: 18_000 });
+
+    const open = await call('open', { market: MARKET, side: 'sell', notional: 13_000, tenor: 7, wait: false });
+    expect(open.isError, everything(open)).toBe(true);
+    expect(json(open)).toMatchObject({ error: { code: 'max_daily_notional_exceeded', details: { used_last_24h_usd: 18_000, this_call_usd: 13_000 } }, exit_code: 3 });
+    expect(simulator.requests('POST', '/hedges')).toEqual([]);
   });
 });

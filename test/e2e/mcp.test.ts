@@ -154,13 +154,20 @@ describe('hedge mcp on a live key', () => {
     expect(json(wrong).error).toMatchObject({ code: 'usage', argument: 'confirmation_token' });
     const otherSide = await call('close', { market: MARKET, side: 'sell', confirmation_token: token });
     expect(json(otherSide).error.message).toMatch(/^confirmation_token: this token was issued for other arguments; nothing was sent\./);
-    expect(simulator.requests()).toHaveLength(1);
+    // Refused with the preview of those arguments instead (its own read of the book, its own token).
+    expect(json(otherSide).new_preview).toMatchObject({ sent: false, arguments: { market: MARKET, side: 'sell' } });
+    expect(json(otherSide).new_preview.confirmation_token).not.toBe(token);
+    expect(simulator.requests().map((entry) => [entry.method, entry.path])).toEqual([
+      ['GET', '/positions'],
+      ['GET', '/positions'],
+    ]);
 
     // The token lets the close go ahead; the simulator, which takes test keys only, refuses the key.
     const confirmed = await call('close', { market: MARKET, side: 'buy', confirmation_token: token });
     expect(json(confirmed)).toMatchObject({ error: { code: 'live_key_refused', class: 'auth', status: 401 }, exit_code: 4 });
     const afterConfirm = simulator.requests().map((entry) => [entry.method, entry.path, entry.errorCode]);
     expect(afterConfirm).toEqual([
+      ['GET', '/positions', 'live_key_refused'],
       ['GET', '/positions', 'live_key_refused'],
       ['GET', '/positions', 'live_key_refused'],
     ]);

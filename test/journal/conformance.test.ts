@@ -87,17 +87,18 @@ function conformance(backend: () => Backend): void {
     expect(second.seq!).toBeGreaterThan(first.seq!);
     expect(third.seq!).toBeGreaterThan(second.seq!);
 
-    const submitted = await journal.update(second.id, { outcome: 'submitted', hedge_id: 'hdg_2' });
+    // traded_usd: what the action moved on the server (a close's), which an agent's daily cap counts.
+    const submitted = await journal.update(second.id, { outcome: 'submitted', hedge_id: 'hdg_2', traded_usd: 18_000 });
     const filled = await journal.update(second.id, { outcome: 'filled' });
-    expect(submitted).toMatchObject({ id: second.id, outcome: 'submitted', hedge_id: 'hdg_2', revision: 2, seq: second.seq });
-    expect(filled).toMatchObject({ outcome: 'filled', hedge_id: 'hdg_2', revision: 3 });
+    expect(submitted).toMatchObject({ id: second.id, outcome: 'submitted', hedge_id: 'hdg_2', traded_usd: 18_000, revision: 2, seq: second.seq });
+    expect(filled).toMatchObject({ outcome: 'filled', hedge_id: 'hdg_2', traded_usd: 18_000, revision: 3 });
     expect(filled.resolved_at).toBeDefined();
 
     const other = place.open();
     expect((await other.list()).map((entry) => entry.id)).toEqual([third.id, second.id, first.id]);
     expect((await other.list({ pending: true })).map((entry) => entry.id)).toEqual([third.id, first.id]);
     expect((await other.list({ limit: 1 })).map((entry) => entry.id)).toEqual([third.id]);
-    expect(await other.get(second.id)).toMatchObject({ outcome: 'filled', revision: 3 });
+    expect(await other.get(second.id)).toMatchObject({ outcome: 'filled', traded_usd: 18_000, revision: 3 });
     expect((await other.get(second.id.slice(0, -1).toUpperCase()))?.id).toBe(second.id);
     expect(await other.get('a_zzzzzz')).toBeUndefined();
 

@@ -2,15 +2,19 @@
 // (credentials say so), while its client talks to the simulator with the simulator's own test key
 // (the context seam), so that a live write confirmed with its token really lands — and everything
 // is asserted on the simulator's state and request log, and on the journal on disk.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/create-client.js';
 import { HttpConnections } from '../../src/api/transport.js';
 import { ConfirmationTokens } from '../../src/agent/confirmation.js';
+import { FileAccess, serverRoots } from '../../src/agent/file-access.js';
 import { AgentToolbox, type ToolResult } from '../../src/agent/toolbox.js';
 import { openJournal } from '../../src/journal/index.js';
 import { CommandContext } from '../../src/runtime/context.js';
 import { registerSecret } from '../../src/security/secrets.js';
 import { realClock } from '../support/client.js';
+import { tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { agentTools } from '../../src/agent/catalogue.js';
@@ -24,7 +28,7 @@ afterAll(() => connections.close());
 
 const READ_TOOLS = ['markets', 'price', 'quote', 'hedges', 'history', 'positions', 'account', 'maturities', 'whoami', 'doctor', 'plan', 'exposures', 'report', 'journal_list', 'journal_show'];
 
-function liveToolbox(simulator: Simulator, options: { allowLive: boolean }) {
+function liveToolbox(simulator: Simulator, options: { allowLive: boolean; files?: FileAccess }) {
   let tokenNow = 1_000_000;
   const tokens = new ConfirmationTokens(120, () => tokenNow);
   const toolbox = new AgentToolbox(
@@ -33,6 +37,7 @@ function liveToolbox(simulator: Simulator, options: { allowLive: boolean }) {
       globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
       clock: realClock,
       credentials: { apiKey: LIVE_KEY, baseUrl: simulator.baseUrl, environment: 'live', sources: { apiKey: 'environment', baseUrl: 'environment' } },
+      files: options.files,
       createContext: (init) =>
         new CommandContext({
           ...init,
@@ -46,7 +51,7 @@ function liveToolbox(simulator: Simulator, options: { allowLive: boolean }) {
         }),
     },
     tokens,
-    { ...options, tools: agentTools(COMMANDS) },
+    { allowLive: options.allowLive, tools: agentTools(COMMANDS) },
   );
   const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => (await toolbox.call(name, args, new AbortController().signal))!;
   return { toolbox, call, expireTokens: () => (tokenNow += 120_000) };
@@ -133,13 +138,15 @@ describe('a live key with --allow-live', () => {
     expect(data(wrong).error.message).toMatch(/^confirmation_token: this token is not one this server issued; nothing was sent\./);
     const other = await call('open', { ...OPEN_ARGS, notional: '20k', confirmation_token: token });
     expect(data(other).error.message).toMatch(/^confirmation_token: this token was issued for other arguments; nothing was sent\./);
+    // Refused with the preview of those arguments (its quote, its own token).
+    expect(data(other).new_preview).toMatchObject({ sent: false, arguments: { notional: '20k' }, preview: { dry_run: { body: { notional_usd: 20_000 } } } });
     expireTokens();
     const expired = await call('open', { ...OPEN_ARGS, confirmation_token: token });
     expect(expired.isError).toBe(true);
     expect(data(expired)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
     expect(data(expired).error.message).toMatch(/^confirmation_token: this token has expired \(a token lasts 120 s\); nothing was sent\./);
 
-    expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes']);
+    expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes', '/quotes']);
     expect(simulator.hedges()).toEqual([]);
   });
 
@@ -154,6 +161,44 @@ describe('a live key with --allow-live', () => {
     });
     expect(result.content.map((part) => part.text).join('\n')).not.toContain('confirmation_token":');
     expect(simulator.requests()).toEqual([]);
+  });
+
+  it('a token confirms the plan it previewed, not the file: apply of a file rewritten since is refused with the new preview, nothing sent', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 10_000);
+    const desk = tempDir('hedge-toolbox-desk-');
+    try {
+      const target = (notional: number) => writeFileSync(join(desk.path, 'target.csv'), `market,side,notional_usd,tenor_days\n${MARKET},buy,${notional},7\n`);
+      const { call } = liveToolbox(simulator, { allowLive: true, files: new FileAccess(await serverRoots([desk.path], desk.path), desk.path) });
+      const adds = () => simulator.requests('POST', '/hedges/add').map((entry) => (entry.body as { notional_usd: number }).notional_usd);
+
+      // Previewed at add 1,000; the file then says 65,000 (add 55,000) when the token comes back.
+      target(11_000);
+      const shown = data(await call('apply', { file: 'target.csv' }));
+      expect(shown.preview.dry_run.steps).toMatchObject([{ action: 'add', delta_usd: 1_000 }]);
+      target(65_000);
+      const refused = await call('apply', { file: 'target.csv', confirmation_token: shown.confirmation_token });
+      expect(refused.isError).toBe(true);
+      expect(data(refused)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
+      expect(data(refused).error.message).toMatch(/^confirmation_token: what this call would send now is not what its preview showed .*; nothing was sent\./);
+      const fresh = data(refused).new_preview;
+      expect(fresh).toMatchObject({ sent: false, tool: 'apply', preview: { dry_run: { steps: [{ action: 'add', delta_usd: 55_000 }] } } });
+      expect(fresh.confirmation_token).not.toBe(shown.confirmation_token);
+      expect(adds()).toEqual([]);
+      expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+
+      // The file put back as the new preview did not show it: that token is refused too.
+      target(11_000);
+      const back = await call('apply', { file: 'target.csv', confirmation_token: fresh.confirmation_token });
+      expect(data(back).new_preview.preview.dry_run.steps).toMatchObject([{ action: 'add', delta_usd: 1_000 }]);
+      expect(adds()).toEqual([]);
+      // And the plan as previewed goes ahead with its token.
+      const confirmed = await call('apply', { file: 'target.csv', confirmation_token: data(back).new_preview.confirmation_token });
+      expect(confirmed.isError, confirmed.content[0]!.text).toBeUndefined();
+      expect(adds()).toEqual([1_000]);
+    } finally {
+      desk.remove();
+    }
   });
 
   it('resume needs the journal id it is to finish, so that the token is bound to that entry', async () => {
