@@ -53,7 +53,8 @@ export async function resumeUnfinishedApplies(ctx: CommandContext, client: Hedge
     // A step begun on another machine (a team store's) is finished here only when a person says so.
     await confirmRowFromElsewhere(ctx, entry, 'finish it');
     ctx.notify({ kind: 'resuming-step', level: 'note', text: `Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`, data });
-    const result = await finishJournaled(ctx, client, entry, { wait: true, present: asStep });
+    // Not admitted with a plan: an agent's limits judge each step it finishes here (send-gate.ts).
+    const result = await finishJournaled(ctx, client, entry, { wait: true, present: (action) => ({ ...asStep(action), admitted: false }) });
     const outcome = !result || result.kind === 'dry-run' ? 'unknown' : result.entry.outcome;
     ctx.notify({
       kind: 'resumed-step',

@@ -34,8 +34,9 @@ interface GatedRun {
  * at a retry after an attempt that may have acted (no answer, a 5xx), its outcome stays unknown.
  */
 export async function gateTheSend(ctx: CommandContext, action: GatedAction, run: GatedRun): Promise<SendHooks | undefined> {
-  // A leg of a plan (an apply's step, a roll's leg) was checked with the plan, by its caller.
-  if (ctx.planCheck && !action.admitted) ctx.planCheck.check([action.plan(run.key)]);
+  // A leg of a plan (an apply's step, a roll's leg) was checked with the plan, by its caller; a
+  // journaled action finished again (its row verified: row-trust.ts) is no new plan.
+  if (ctx.planCheck && !action.admitted && !run.resumed) ctx.planCheck.check([action.plan(run.key)]);
   const gate = ctx.tradeGate;
   if (!gate) return undefined;
   let judged: readonly Trade[] | undefined = await action.trades?.();

@@ -15,11 +15,13 @@
 // 409 was not judged), and the journal counted 9,000 of it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openJournal } from '../../src/journal/index.js';
+import { keyFingerprint, openJournal } from '../../src/journal/index.js';
+import { rowSealer, type SealedFields } from '../../src/journal/row-seal.js';
 import { HEDGE_BIN, baseEnv, tempDir } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
@@ -99,6 +101,30 @@ describe('the limits judge the plan that is carried out', () => {
       expect(tradesSent(simulator).map((entry) => (entry.body as { notional_usd: number }).notional_usd)).toEqual([sent]);
     }
     expect(heldUsd(simulator)).toBe(sent);
+  });
+
+  it("apply finishing an earlier apply's unfinished step judges that step too: 5,000 left by a killed CLI apply is not sent under a 1,000 cap", async () => {
+    const simulator = await startSimulator();
+    // What a CLI apply killed before its step was answered leaves: a sealed, unheld row of its group.
+    const sealed: SealedFields = {
+      environment: 'test',
+      base_url_host: new URL(simulator.baseUrl).host,
+      key_id: keyFingerprint(simulator.apiKey),
+      host: hostname(),
+      command: 'open',
+      request: { method: 'POST', path: '/hedges', body: row(5_000) },
+      idempotency_key: 'killed-apply-step-0001',
+      group: 'apply-20261123T000000000Z-abcdef',
+      leg: 'step-1',
+    };
+    const at = new Date().toISOString();
+    writeFileSync(join(simulator.configDir, 'journal.jsonl'), `${JSON.stringify({ id: 'a_killed0001', at, ...sealed, seal: rowSealer(simulator.apiKey).seal(sealed), argv: ['apply', 'target.csv'], outcome: 'pending', holder: null })}\n`, { mode: 0o600 });
+    const call = await serve(simulator, ['--max-notional', '1000'], plainDesk.path);
+    const answer = await call('apply', { rows: [row(500, 'sell')] });
+    expect(answer.isError, everything(answer)).toBe(true);
+    expect(json(answer)).toMatchObject({ error: { code: 'max_notional_exceeded', details: { this_call_usd: 5_000 } }, exit_code: 3 });
+    expect(tradesSent(simulator)).toEqual([]);
+    expect(heldUsd(simulator)).toBe(0);
   });
 
   it('apply of a file under the roots is judged on that file, and its preview (dry run) is not limited', async () => {
