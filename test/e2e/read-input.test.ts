@@ -99,6 +99,17 @@ describe('bad input on the read commands', () => {
     expect(sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`).sort()).toEqual(['GET /markets', 'GET /markets', 'POST /quotes']);
   });
 
+  it('a journal URL that does not parse (a password with /) is exit 2 in one line, the password not shown (issue 47)', async () => {
+    const password = 'Zk/Wq9vTr8Lm';
+    for (const args of [['journal'], ['journal', '--json']]) {
+      const result = await runHedge(args, { env: { ...simulator.env, HEDGE_JOURNAL_URL: `postgres://desk:${password}@127.0.0.1:9/hedge` }, configDir: config.path });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain('HEDGE_JOURNAL_URL: postgres://… (not a URL) cannot be used: it does not parse as a URL;');
+      for (const piece of ['Zk/W', 'Wq9v', 'vTr8', 'Tr8L', 'r8Lm']) expect(`${result.stdout}${result.stderr}`).not.toContain(piece);
+    }
+  });
+
   it('a lower-case market and a 10k notional are normalised and work', async () => {
     const before = sandbox.requestLog.length;
     const result = await runHedge(quote('usdtngn', 'BUY', '10k', '--tenor', '3', '--json'), { env: simulator.env, configDir: config.path });
