@@ -2,9 +2,10 @@
 // an agent's call, only through its file gate (the server's roots, or rows given inline:
 // src/agent/file-access.ts) and never the disk directly; at the CLI, the path as given (relative to
 // the working directory), or stdin for `-`. Either way through src/security/bounded-read.ts: a
-// regular file only (a FIFO or a device is refused at once, without blocking), at most
-// MAX_INPUT_FILE_BYTES, and the read stops with --timeout and the stop signals. Every reading
-// problem is a UsageError (exit 2); a stop signal is the signal's own exit code.
+// regular file only (a FIFO or a device is refused at once, without blocking) and at most
+// MAX_INPUT_FILE_BYTES. A file is read at once; stdin is what may wait (a pipe whose writer is slow
+// or gone quiet), so its read stops with --timeout and the stop signals. Every reading problem is a
+// UsageError (exit 2); a stop signal is the signal's own exit code.
 import { InterruptedError, UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import { MAX_INPUT_FILE_BYTES, ReadRefused, describeReadError, readBoundedStream, readRegularFile, sizeInWords } from '../security/bounded-read.js';
@@ -27,20 +28,20 @@ export async function readInputFile(ctx: CommandContext, file: string, what: str
   const shown = file === '-' ? 'on stdin' : safeText(file);
   // Said under --verbose: a pipe that is slow to end is being waited on, not hung on.
   if (file === '-') ctx.log(`reading the ${what} from stdin (at most ${sizeInWords(MAX_INPUT_FILE_BYTES)})`);
-  const bounded = boundedSignal(ctx);
+  // Only stdin waits on the command's signal: a regular file is read at once, and a keeper stopped
+  // while it starts (its first stop signal is a graceful one) still reads its target.
+  const bounded = file === '-' ? boundedSignal(ctx) : undefined;
   try {
-    const options = { maxBytes: MAX_INPUT_FILE_BYTES, signal: bounded.signal };
-    const bytes = file === '-' ? await readBoundedStream(ctx.io.stdin, options) : await readRegularFile(file, options);
+    const bytes = bounded ? await readBoundedStream(ctx.io.stdin, { maxBytes: MAX_INPUT_FILE_BYTES, signal: bounded.signal }) : await readRegularFile(file, { maxBytes: MAX_INPUT_FILE_BYTES });
     return { text: bytes.toString('utf8'), sourceName };
   } catch (error) {
     if (error instanceof ReadTimedOut) {
-      const fix = file === '-' ? 'Close the pipe once the file is written' : 'Give a file on a disk that answers';
-      throw new UsageError(`the ${what} ${shown} was not read whole within --timeout (${ctx.globals.timeout} s); nothing was read or sent. ${fix}, or give a longer --timeout (0 for none).`);
+      throw new UsageError(`the ${what} ${shown} was not read whole within --timeout (${ctx.globals.timeout} s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`);
     }
-    if (bounded.signal.aborted) throw new InterruptedError(`Interrupted while reading the ${what} ${shown}; nothing was sent.`, { stoppedBy: ctx.signal.reason });
+    if (bounded?.signal.aborted) throw new InterruptedError(`Interrupted while reading the ${what} ${shown}; nothing was sent.`, { stoppedBy: ctx.signal.reason });
     throw new UsageError(`cannot read the ${what} ${shown}: ${describeReadError(error)}${whatToDo(error, file)}.`);
   } finally {
-    bounded.release();
+    bounded?.release();
   }
 }
 
