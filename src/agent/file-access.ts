@@ -8,13 +8,13 @@
 // or takes the target inline (`rows`), which reads no file at all. A refusal names the path the
 // agent gave and the roots, never anything read; and the target-file parser's own problems never
 // repeat content either (src/domain/target-file.ts), so nothing of a file comes back in an error.
-import { constants } from 'node:fs';
-import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { TargetFileSource } from '../runtime/context.js';
+import { ReadRefused, describeReadError, readRegularFile } from '../security/bounded-read.js';
 import { INLINE_ROWS } from './catalogue.js';
 
 /** Where the kernel serves its own files: none of them is a target file. */
@@ -123,7 +123,7 @@ export class FileAccess {
       real = await realpath(absolute);
     } catch (error) {
       if ((await lstat(absolute).catch(() => undefined))?.isSymbolicLink()) throw new UsageError(outsideByLink);
-      throw new UsageError(`file: ${shown} cannot be read: ${reason(error)}.`);
+      throw new UsageError(`file: ${shown} cannot be read: ${describeReadError(error)}.`);
     }
     if (!realAllowed(real)) throw new UsageError(outsideByLink);
     // The kernel's own files (/proc, /sys, /dev) pose as regular files of size 0 and hold live
@@ -131,30 +131,24 @@ export class FileAccess {
     if (PSEUDO_FILE_SYSTEMS.some((top) => real === top || real.startsWith(`${top}/`))) {
       throw new UsageError(`file: ${shown} is not a regular file; expected a target file (CSV or JSON).`);
     }
-    // Only a regular file: a FIFO would block the open, a device would never end.
-    const before = await lstat(real).catch((error: unknown) => {
-      throw new UsageError(`file: ${shown} cannot be read: ${reason(error)}.`);
-    });
-    if (!before.isFile()) throw new UsageError(`file: ${shown} is not a regular file; expected a target file (CSV or JSON).`);
-    if (before.size > MAX_TARGET_FILE_BYTES) throw new UsageError(`file: ${shown} is larger than ${MAX_TARGET_FILE_BYTES / 1024} KiB; a target file is a few rows.`);
-    let handle;
     try {
-      // No link followed at the last step, and the file opened is the one judged (same inode).
-      handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      // Only a regular file (a FIFO would block the open, a device would never end), opened without
+      // following a link at the last step, the same inode as judged, and at most the bound.
+      const bytes = await readRegularFile(real, { maxBytes: MAX_TARGET_FILE_BYTES, signal, noFollow: true });
+      return bytes.toString('utf8');
     } catch (error) {
-      throw new UsageError(`file: ${shown} cannot be read: ${reason(error)}.`);
-    }
-    try {
-      const opened = await handle.stat();
-      if (!opened.isFile() || opened.ino !== before.ino || opened.dev !== before.dev) {
-        throw new UsageError(`file: ${shown} changed while it was being opened; nothing was read.`);
+      if (!(error instanceof ReadRefused)) {
+        if (signal.aborted) throw error;
+        throw new UsageError(`file: ${shown} cannot be read: ${describeReadError(error)}.`);
       }
-      const buffer = Buffer.alloc(MAX_TARGET_FILE_BYTES + 1);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      if (bytesRead > MAX_TARGET_FILE_BYTES) throw new UsageError(`file: ${shown} is larger than ${MAX_TARGET_FILE_BYTES / 1024} KiB; a target file is a few rows.`);
-      return buffer.subarray(0, bytesRead).toString('utf8');
-    } finally {
-      await handle.close();
+      switch (error.refusal.kind) {
+        case 'not-regular':
+          throw new UsageError(`file: ${shown} is not a regular file; expected a target file (CSV or JSON).`);
+        case 'too-large':
+          throw new UsageError(`file: ${shown} is larger than ${MAX_TARGET_FILE_BYTES / 1024} KiB; a target file is a few rows.`);
+        case 'changed':
+          throw new UsageError(`file: ${shown} changed while it was being opened; nothing was read.`);
+      }
     }
   }
 
@@ -175,22 +169,5 @@ export class FileAccess {
     const server = this.roots.length > 0 ? this.roots.map((root) => root.path).join(', ') : 'none: start hedge mcp with --root DIR';
     if (client === undefined) return server;
     return `${server}; and the client's: ${client.length > 0 ? client.map((root) => root.path).join(', ') : 'none'}`;
-  }
-}
-
-function reason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ELOOP':
-      return 'a symbolic link where a file was expected';
-    case 'EISDIR':
-      return 'it is a directory';
-    default:
-      return String(code ?? 'unknown error');
   }
 }

@@ -9,7 +9,8 @@ import type { ProfileStore } from './profile-store.js';
 import type { StoreData, StoredProfile } from './store-schema.js';
 import { environmentOfKey, redactKey, registerSecret } from '../security/secrets.js';
 import type { KeyLocation } from './key-store.js';
-import { isStoreUrl, redactStoreUrl, REDACTED, storeUrlHasPassword, storeUrlSecrets } from '../security/store-url.js';
+import { isStoreUrl, redactStoreUrl, REDACTED, STORE_URL_ENCODING, storeUrlHasPassword, storeUrlProblem, storeUrlSecrets } from '../security/store-url.js';
+import { ReadRefused, readBoundedStream } from '../security/bounded-read.js';
 
 /** Profile `hedge login` (and `logout`) acts on when neither --profile nor HEDGE_PROFILE names one and none is current. */
 export const DEFAULT_PROFILE_NAME = 'default';
@@ -59,8 +60,10 @@ export function checkJournalUrl(raw: string): string | null {
   if (!isStoreUrl(value)) {
     throw new UsageError(`--journal-url: ${redactStoreUrl(value)} is not allowed; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…), or \`local\` for this machine's file.`);
   }
+  for (const secret of storeUrlSecrets(value)) registerSecret(secret, REDACTED);
+  const problem = storeUrlProblem(value);
+  if (problem) throw new UsageError(`--journal-url: ${redactStoreUrl(value)} cannot be used: ${problem}; write postgres://USER@HOST:PORT/DATABASE and ${STORE_URL_ENCODING}.`);
   if (storeUrlHasPassword(value)) {
-    for (const secret of storeUrlSecrets(value)) registerSecret(secret, REDACTED);
     throw new UsageError(
       `--journal-url: ${redactStoreUrl(value)} carries a password, which a command line shows to \`ps\` and keeps in shell history; nothing was saved. Leave it out and put it in ~/.pgpass or PGPASSWORD (or set HEDGE_JOURNAL_URL in the environment instead).`,
     );
@@ -75,38 +78,23 @@ export function trimOneNewline(text: string): string {
 
 /** Reads the key from a pipe: `printf %s "$KEY" | hedge login …`. Empty input is refused (exit 4). */
 export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: AbortSignal): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const reading = (async () => {
-    for await (const chunk of stdin) {
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-      size += buffer.length;
-      if (size > MAX_KEY_INPUT_BYTES) {
-        throw new AuthError(`stdin holds more than ${MAX_KEY_INPUT_BYTES} bytes: that is not an API key.`, {
-          hint: 'Pipe in the key alone: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
-        });
-      }
-      chunks.push(buffer);
+  let bytes: Buffer;
+  try {
+    bytes = await readBoundedStream(stdin, { maxBytes: MAX_KEY_INPUT_BYTES, signal });
+  } catch (error) {
+    if (error instanceof ReadRefused) {
+      throw new AuthError(`stdin holds more than ${MAX_KEY_INPUT_BYTES} bytes: that is not an API key.`, {
+        hint: 'Pipe in the key alone: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
+      });
     }
-  })();
-  reading.catch(() => undefined); // settled by the race below; never an unhandled rejection
-  const aborted = new Promise<never>((_, reject) => {
-    const onAbort = () => {
-      // A pipe that stays open would keep the process alive after we stop reading it.
-      (stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-      reject(
-        signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError'
-          ? new AuthError('No API key arrived on stdin before --timeout ran out; nothing was saved.', {
-              hint: 'Pipe the key in and close the pipe: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
-            })
-          : new InterruptedError('Interrupted while reading the key from stdin; nothing was saved.'),
-      );
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  await Promise.race([reading, aborted]);
-  const key = trimOneNewline(Buffer.concat(chunks).toString('utf8'));
+    if (!signal.aborted) throw error;
+    throw signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError'
+      ? new AuthError('No API key arrived on stdin before --timeout ran out; nothing was saved.', {
+          hint: 'Pipe the key in and close the pipe: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
+        })
+      : new InterruptedError('Interrupted while reading the key from stdin; nothing was saved.');
+  }
+  const key = trimOneNewline(bytes.toString('utf8'));
   if (key === '') {
     throw new AuthError('No API key on stdin: login reads the key from stdin when it cannot ask for it.', {
       hint: 'Pipe the key in: printf %s "$KEY" | hedge login --profile NAME --base-url URL (or run it on a terminal to be asked).',

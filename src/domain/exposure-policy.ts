@@ -1,6 +1,7 @@
 // The hedging policy of `hedge exposures`: a policy file (JSON) and flags over it, flags winning.
 // Each problem is one UsageError line naming the option (or the file's key) and what is allowed.
 import { UsageError } from '../errors.js';
+import { repeatedKeys } from '../security/json-keys.js';
 import { DEFAULT_POLICY, type ExposurePolicy, type RatioBucket } from './exposures.js';
 import { echo } from './input.js';
 
@@ -12,6 +13,9 @@ export interface PolicyFlags {
   /** false with --no-netting. */
   netting?: boolean;
 }
+
+/** The keys a policy file may hold. */
+const POLICY_KEYS: readonly string[] = ['ratios', 'band_pct', 'sizing', 'functional', 'netting'];
 
 const RATIOS_ALLOWED = 'days:percent pairs from the nearest bucket out, the last one * (beyond), e.g. 30:100,90:75,*:50';
 
@@ -72,6 +76,12 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
   }
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new UsageError(`--policy: ${source} must hold one JSON object with ratios, band_pct, sizing, functional and netting (each optional).`);
+  }
+  // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
+  const [repeated] = repeatedKeys(text, 1);
+  if (repeated) {
+    const named = POLICY_KEYS.includes(repeated.key) ? `the key ${repeated.key}` : 'a key';
+    throw new UsageError(`--policy ${source}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`);
   }
   const policy: Partial<ExposurePolicy> = {};
   for (const [key, value] of Object.entries(document)) {

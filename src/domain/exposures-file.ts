@@ -5,6 +5,7 @@
 // row (the file's line in CSV, the item in JSON) and the field, never the cell's content (the file
 // may be any file at all, and its text must not come back to a terminal or an agent).
 import { parse as parseCsv } from 'csv-parse/sync';
+import { repeatedKeyProblems } from '../security/json-keys.js';
 import { parseMarket, withoutEcho } from './input.js';
 import { quoteCurrencyOf } from './markets.js';
 
@@ -145,7 +146,8 @@ function readJson(content: string, sourceName: string): { rows: RawRow[]; proble
   const items = Array.isArray(document) ? document : exposuresOf(document);
   if (!items) return { rows: [], problems: [{ line: 0, message: `${sourceName}: expected an array of exposures or an object { "exposures": [...] }.` }] };
   const rows: RawRow[] = [];
-  const problems: ExposureFileProblem[] = [];
+  // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
+  const problems: ExposureFileProblem[] = repeatedKeyProblems(content, 'exposures', COLUMNS);
   items.forEach((item: unknown, index) => {
     const line = index + 1;
     const label = `item ${line}: `;

@@ -10,6 +10,7 @@
 // lines counted), the line where the row starts. In JSON, `line` is the 1-based position of the
 // element in the array, and the message says "item N". `line` 0 means the file as a whole.
 import { parse as parseCsv } from 'csv-parse/sync';
+import { repeatedKeyProblems } from '../security/json-keys.js';
 import { parseDuration } from './duration.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, withoutEcho } from './input.js';
 import { TENORS, type Side, type Tenor } from './vocabulary.js';
@@ -219,7 +220,8 @@ function readJson(content: string, sourceName: string): ReadResult {
     };
   }
   const rows: RawRow[] = [];
-  const problems: TargetFileProblem[] = [];
+  // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
+  const problems: TargetFileProblem[] = repeatedKeyProblems(content, 'targets', COLUMNS);
   items.forEach((item: unknown, index) => {
     const line = index + 1;
     const label = `item ${line}: `;

@@ -3,7 +3,7 @@
 // (headroom), learn each market's fee rate from one indicative quote (POST /quotes opens and
 // stores nothing; --fee-bps says it instead and then no quote is asked), and compute the target
 // book, its schedule, the projected cost and the stress table (domain/exposures.ts). No write.
-import { readInputFile } from './input-file.js';
+import { inputFileProblems, readInputFile } from './input-file.js';
 import type { HedgeClient } from '../api/client.js';
 import { parseExposuresFile, type Exposure } from '../domain/exposures-file.js';
 import { parsePolicyFile, resolvePolicy, type PolicyFlags } from '../domain/exposure-policy.js';
@@ -26,7 +26,6 @@ import { walkHistory } from './report.js';
 import { findMarket, unlistedMarketError } from '../domain/markets.js';
 import { DEFAULT_ROLL_BEFORE_MS, type KeepRow } from '../domain/keep.js';
 import type { Side } from '../domain/vocabulary.js';
-import { UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 
@@ -46,12 +45,7 @@ export async function readExposures(ctx: CommandContext, file: string): Promise<
   const { text, sourceName } = await readInputFile(ctx, file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed) {
-    const shown = safeText(sourceName);
-    const lines = parsed.problems.map((problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`);
-    const count = parsed.problems.length;
-    throw new UsageError(`${shown}: ${count} problem${count === 1 ? '' : 's'}; nothing was read or sent.\n${lines.join('\n')}`, {
-      hint: 'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).',
-    });
+    throw inputFileProblems(sourceName, parsed.problems, 'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).');
   }
   return { exposures: parsed.exposures, sourceName };
 }

@@ -1,31 +1,94 @@
 // Where a command's input file (a target file, an exposures file, a policy file) is read from: for
 // an agent's call, only through its file gate (the server's roots, or rows given inline:
 // src/agent/file-access.ts) and never the disk directly; at the CLI, the path as given (relative to
-// the working directory), or stdin for `-`. Every reading problem is a UsageError (exit 2).
-import { readFile } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+// the working directory), or stdin for `-`. Either way through src/security/bounded-read.ts: a
+// regular file only (a FIFO or a device is refused at once, without blocking) and at most
+// MAX_INPUT_FILE_BYTES. A file is read at once; stdin is what may wait (a pipe whose writer is slow
+// or gone quiet), so its read stops with --timeout and the stop signals. Every reading problem is a
+// UsageError (exit 2); a stop signal is the signal's own exit code.
+import { InterruptedError, UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
+import { MAX_INPUT_FILE_BYTES, ReadRefused, describeReadError, readBoundedStream, readRegularFile, sizeInWords } from '../security/bounded-read.js';
 import { safeText } from '../security/safe-text.js';
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
+/** How many of a file's problems are listed; the rest are counted (a million lines help nobody). */
+export const MAX_PROBLEM_LINES = 20;
+
+/** The abort reason when --timeout ran out during the read (a stop signal has its own). */
+class ReadTimedOut extends Error {}
 
 /** `what` names the file in messages ("target file"); `pipeExample` shows how to pipe it in. */
 export async function readInputFile(ctx: CommandContext, file: string, what: string, pipeExample?: string): Promise<{ text: string; sourceName: string }> {
   if (ctx.targetFiles) return ctx.targetFiles.read(file);
   if (ctx.origin === 'agent') throw new UsageError(`file: this call reads no ${what} from the disk; it is read only under the roots the server was started with.`);
-  if (file === '-') {
-    if (ctx.io.stdinIsTTY) throw new UsageError(`the ${what} is - (stdin), but stdin is a terminal; pipe the file in${pipeExample ? ` (\`${pipeExample}\`)` : ''} or name it.`);
-    return { text: await readAll(ctx.io.stdin), sourceName: 'stdin' };
+  if (file === '-' && ctx.io.stdinIsTTY) {
+    throw new UsageError(`the ${what} is - (stdin), but stdin is a terminal; pipe the file in${pipeExample ? ` (\`${pipeExample}\`)` : ''} or name it.`);
   }
+  const sourceName = file === '-' ? 'stdin' : file;
+  const shown = file === '-' ? 'on stdin' : safeText(file);
+  // Said under --verbose: a pipe that is slow to end is being waited on, not hung on.
+  if (file === '-') ctx.log(`reading the ${what} from stdin (at most ${sizeInWords(MAX_INPUT_FILE_BYTES)})`);
+  // Only stdin waits on the command's signal: a regular file is read at once, and a keeper stopped
+  // while it starts (its first stop signal is a graceful one) still reads its target.
+  const bounded = file === '-' ? boundedSignal(ctx) : undefined;
   try {
-    return { text: await readFile(file, 'utf8'), sourceName: file };
+    const bytes = bounded ? await readBoundedStream(ctx.io.stdin, { maxBytes: MAX_INPUT_FILE_BYTES, signal: bounded.signal }) : await readRegularFile(file, { maxBytes: MAX_INPUT_FILE_BYTES });
+    return { text: bytes.toString('utf8'), sourceName };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-    throw new UsageError(`cannot read the ${what} ${safeText(file)}: ${why}.`);
+    if (error instanceof ReadTimedOut) {
+      throw new UsageError(`the ${what} ${shown} was not read whole within --timeout (${ctx.globals.timeout} s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`);
+    }
+    if (bounded?.signal.aborted) throw new InterruptedError(`Interrupted while reading the ${what} ${shown}; nothing was sent.`, { stoppedBy: ctx.signal.reason });
+    throw new UsageError(`cannot read the ${what} ${shown}: ${describeReadError(error)}${whatToDo(error, file)}.`);
+  } finally {
+    bounded?.release();
   }
+}
+
+/** The end of a refusal's line: what is allowed instead. */
+function whatToDo(error: unknown, file: string): string {
+  if (!(error instanceof ReadRefused)) return '';
+  if (error.refusal.kind === 'too-large') return `, the most an input file may hold; split it, or keep the rows that matter`;
+  if (error.refusal.kind === 'not-regular' && file !== '-') return '; expected a regular file (to read a pipe, give - and redirect the pipe to stdin)';
+  return '';
+}
+
+/** The command's signal, and --timeout's deadline (on the command's clock) when there is one. */
+function boundedSignal(ctx: CommandContext): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const stop = () => controller.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) stop();
+  else ctx.signal.addEventListener('abort', stop, { once: true });
+  const timer = new AbortController();
+  if (ctx.deadline !== undefined) {
+    ctx.clock.sleep(Math.max(0, ctx.deadline - ctx.clock.now()), timer.signal).then(
+      () => controller.abort(new ReadTimedOut()),
+      () => undefined,
+    );
+  }
+  return {
+    signal: controller.signal,
+    release: () => {
+      timer.abort();
+      ctx.signal.removeEventListener('abort', stop);
+    },
+  };
+}
+
+/**
+ * Every problem of an input file in one UsageError (exit 2): `file:LINE: message`, the first
+ * MAX_PROBLEM_LINES of them and then how many more; the first line says how many in all.
+ */
+export function inputFileProblems(sourceName: string, problems: ReadonlyArray<{ line: number; message: string }>, hint: string): UsageError {
+  const shown = safeText(sourceName);
+  const lines = problems.map((problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`);
+  const count = problems.length;
+  return new UsageError(`${shown}: ${count} problem${count === 1 ? '' : 's'}; nothing was read or sent.\n${listedProblems(lines).join('\n')}`, { hint });
+}
+
+/** At most MAX_PROBLEM_LINES lines, then `… and N more problems`. */
+export function listedProblems(lines: readonly string[]): string[] {
+  if (lines.length <= MAX_PROBLEM_LINES) return [...lines];
+  const more = lines.length - MAX_PROBLEM_LINES;
+  return [...lines.slice(0, MAX_PROBLEM_LINES), `… and ${more} more problem${more === 1 ? '' : 's'}`];
 }

@@ -16,6 +16,12 @@ export interface KeeperSignals {
   readonly stepSignal: AbortSignal;
   /** Told when the first stop signal arrives (the keeper says it will stop after the current steps). */
   onStopRequested?: (signal: string) => void;
+  /**
+   * Runs `work` with the stop signals left to the runner (they abort the command's signal at once):
+   * for reading the target from stdin before the first cycle, which has no steps to finish — a
+   * pipe that never ends must not hold a SIGTERM back.
+   */
+  leaveStopsToRunner<T>(work: () => Promise<T>): Promise<T>;
   uninstall(): void;
 }
 
@@ -25,7 +31,9 @@ export function installSignals(ctx: CommandContext, clock: KeeperClock): KeeperS
   let stopping = ctx.signal.aborted;
   let reload = false;
   let wake: AbortController | undefined;
+  let runnersStops = false;
   const release = ctx.signals.intercept((signal) => {
+    if (runnersStops) return false;
     if (signal === 'SIGHUP') {
       reload = true;
       wake?.abort();
@@ -61,6 +69,14 @@ export function installSignals(ctx: CommandContext, clock: KeeperClock): KeeperS
       }
     },
     stepSignal: steps.signal,
+    async leaveStopsToRunner(work) {
+      runnersStops = true;
+      try {
+        return await work();
+      } finally {
+        runnersStops = false;
+      }
+    },
     uninstall() {
       release();
       ctx.signal.removeEventListener('abort', onAbort);

@@ -103,7 +103,9 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
     throw new UsageError('FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.');
   }
   const readRows = async () => (options.movingTarget ? options.movingTarget(ctx) : toKeepRows((await readTargetFile(ctx, options.file)).rows, options.file));
-  let rows = await readRows();
+  // Stdin may be a pipe that never ends: a stop signal then ends the read (and the command) at once.
+  // A file is read at once, and a signal during that read stops the keeper as any other in start-up.
+  let rows = await (options.file === '-' ? signals.leaveStopsToRunner(readRows) : readRows());
   const guard = await guardLiveAction(ctx, {
     action: 'keep the book at the target: roll, re-open and (with --converge) change hedges without asking again',
     dryRun: options.dryRun,

@@ -11,7 +11,7 @@ import { TENORS, type Tenor } from '../domain/vocabulary.js';
 import { ApiError, PreTradeCheckError, UsageError } from '../errors.js';
 import type { CommandContext, Trade } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import { readInputFile } from './input-file.js';
+import { inputFileProblems, listedProblems, readInputFile } from './input-file.js';
 import { readBook } from './positions.js';
 
 /** What `plan` and `apply` share: where the target comes from and how close counts as there. */
@@ -65,12 +65,7 @@ export async function readTargetFile(ctx: CommandContext, file: string): Promise
   const { text, sourceName } = await readInputFile(ctx, file, 'target file', 'cat target.csv | hedge plan -');
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
-    const shown = safeText(sourceName);
-    const lines = parsed.problems.map((problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`);
-    const count = parsed.problems.length;
-    throw new UsageError(`${shown}: ${count} problem${count === 1 ? '' : 's'}; nothing was read or sent.\n${lines.join('\n')}`, {
-      hint: 'Fix every line listed, then run the command again. Columns: market,side,notional_usd,tenor_days[,client_reference,until,roll_before].',
-    });
+    throw inputFileProblems(sourceName, parsed.problems, 'Fix every line listed, then run the command again. Columns: market,side,notional_usd,tenor_days[,client_reference,until,roll_before].');
   }
   return { sourceName, rows: parsed.rows };
 }
@@ -179,7 +174,7 @@ export function planCheckError(ctx: CommandContext, quoted: QuotedPlan, options:
   const lines = problems.map((problem) => `${source}:${problem.line}: ${safeText(describePlanProblem(problem))} (${problem.code})`);
   return new PreTradeCheckError(
     'plan_check_failed',
-    `The plan fails ${problems.length} pre-trade check${problems.length === 1 ? '' : 's'}; nothing was sent.\n${lines.join('\n')}`,
+    `The plan fails ${problems.length} pre-trade check${problems.length === 1 ? '' : 's'}; nothing was sent.\n${listedProblems(lines).join('\n')}`,
     // Under --json the problems travel as data; on a terminal they are the lines of the message.
     options.problemsAsData ? { problems: problems.map(problemAsData) } : {},
     `Lower the targets named above (see \`${ctx.hedgeCommand('account')}\` and \`${ctx.hedgeCommand('markets')}\` for headroom and capacity), then plan again.`,

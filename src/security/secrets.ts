@@ -19,16 +19,29 @@ export function environmentOfKey(key: string): Environment | undefined {
   return match ? (match[2] as Environment) : undefined;
 }
 
-/** Throws AuthError (exit 4) before any request is made with a key of the wrong shape. */
+/**
+ * Throws AuthError (exit 4) before any request is made with a key of the wrong shape. Nothing of what
+ * came is shown, not even its first characters: text that is not a key may be anything (a key
+ * helper that printed a password, a bank PIN pasted in the wrong place); only its length and what
+ * is wrong with its shape.
+ */
 export function validateApiKey(key: string, source: string): Environment {
   const environment = environmentOfKey(key);
   if (!environment) {
     throw new AuthError(
-      `The API key from ${source} is malformed: expected <prefix>_live_<...> or <prefix>_test_<...> (got ${redactKey(key)}).`,
+      `The API key from ${source} is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is ${shapeOf(key)} (none of it is shown).`,
       { hint: 'Copy the key again from the settings area of the partner desk, then run `hedge login`.' },
     );
   }
   return environment;
+}
+
+/** What is wrong with text that is not a key, in words that repeat none of it. */
+function shapeOf(text: string): string {
+  const length = `${text.length} character${text.length === 1 ? '' : 's'}`;
+  if (/\s/.test(text)) return `${length} with whitespace in it`;
+  if (!/_(?:live|test)_/.test(text)) return `${length} with no _live_ or _test_ part`;
+  return `${length} whose prefix or rest is of the wrong length or has characters a key does not`;
 }
 
 /** At most the first 8 and the last 4 characters; shorter keys show less. */

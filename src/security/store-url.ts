@@ -19,13 +19,44 @@ export function isStoreUrl(raw: string): boolean {
 }
 
 /**
+ * The URL as the database client reads it (pg-connection-string: spaces and stray `%` encoded
+ * first, and an empty host allowed before a socket path), or undefined when it reads none.
+ */
+function parsedAsTheClientDoes(text: string): URL | undefined {
+  const encoded = /\s|%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(text) ? encodeURI(text).replace(/%25(\d\d)/g, '%$1') : text;
+  for (const candidate of [encoded, encoded.replace('@/', '@___DUMMY___/')]) {
+    try {
+      return new URL(candidate);
+    } catch {
+      // The next form, or none.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why the text cannot be read as a store URL, or undefined when it can. A password holding `/`,
+ * `?` or `#` unencoded breaks the URL apart (the client would stop with a stack trace, or read part
+ * of the password as the host, the query or a fragment): refused, and the reason repeats none of it.
+ */
+export function storeUrlProblem(raw: string): string | undefined {
+  const url = parsedAsTheClientDoes(raw.trim());
+  if (!url) return 'it does not parse as a URL';
+  // A store URL has no fragment, and no query key holds `@` or `/`: either is a password split apart.
+  if (url.hash) return 'it has a # fragment, which a store URL never has';
+  if ([...url.searchParams.keys()].some((name) => /[@/]/.test(name))) return 'its query holds an @ or a /';
+  return undefined;
+}
+
+/**
  * The URL fit to print: `postgres://desk:***@db.example:5432/hedge`. Text that does not parse as a
- * URL is shown as its scheme alone, since where a password sits in it cannot be told.
+ * store URL is shown as its scheme alone, since where a password sits in it cannot be told.
  */
 export function redactStoreUrl(raw: string): string {
   const text = raw.trim();
   let url: URL;
   try {
+    if (storeUrlProblem(text) !== undefined) throw new Error('not a store URL');
     url = new URL(text);
   } catch {
     const scheme = /^([a-z][a-z0-9+.-]*:)/i.exec(text)?.[1];
@@ -39,13 +70,21 @@ export function redactStoreUrl(raw: string): string {
   return url.toString().replace(/%2A%2A%2A/g, REDACTED);
 }
 
+/** How to write a store URL whose user or password has characters a URL reserves (said in the refusal). */
+export const STORE_URL_ENCODING =
+  'percent-encode / ? # @ : % in the user and password (/ as %2F, ? as %3F, # as %23, @ as %40, : as %3A, % as %25), or leave the password out and put it in ~/.pgpass or PGPASSWORD';
+
 /** The secret parts of the URL (to register with the scrubber, so they never leave the process). */
 export function storeUrlSecrets(raw: string): string[] {
+  const text = raw.trim();
   let url: URL;
   try {
-    url = new URL(raw.trim());
+    if (storeUrlProblem(text) !== undefined) throw new Error('not a store URL');
+    url = new URL(text);
   } catch {
-    return [];
+    // Where the password ends cannot be told: all between the user's `:` and the last `@` is taken.
+    const password = /^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:(.*)@/i.exec(text)?.[1];
+    return password ? [password] : [];
   }
   const secrets: string[] = [];
   if (url.password) {

@@ -97,6 +97,33 @@ describe('a credential helper (key_command)', () => {
     expect(sandbox.requestLog).toHaveLength(0);
   });
 
+  it('a helper that prints something that is not a key: exit 4, nothing sent, and none of it shown — not even its first or last characters (issue 47)', async () => {
+    const notAKey = 'MyBankPassw0rd-Qz7xVw3kPj9931';
+    const wrongFile = join(tmp.path, 'wrong.txt');
+    writeFileSync(wrongFile, `${notAKey}\nnotes\n`, { mode: 0o600 });
+    /** Every run of four characters of what the helper printed that the output repeats. */
+    const piecesShown = (text: string) => Array.from({ length: notAKey.length - 3 }, (_, at) => notAKey.slice(at, at + 4)).filter((piece) => text.includes(piece));
+
+    const login = await loginWithHelper(`cat '${wrongFile}'`);
+    expect(login.code, login.stderr).toBe(4);
+    expect(login.stderr).toContain('The API key from --key-command is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is 29 characters with no _live_ or _test_ part (none of it is shown).');
+    expect(piecesShown(`${login.stdout}${login.stderr}`)).toEqual([]);
+
+    // A saved profile whose helper starts printing something else: the same, on every command.
+    expect((await loginWithHelper(helper)).code).toBe(0);
+    const store = readStore(configDir);
+    store.profiles.desk.key_command = `cat '${wrongFile}'`;
+    writeFileSync(storeFile(configDir), JSON.stringify(store), { mode: 0o600 });
+    sandbox.requestLog.length = 0;
+    for (const args of [['positions'], ['positions', '--json', '--verbose']]) {
+      const result = await hedgeIn(configDir, args);
+      expect(result.code, result.stderr).toBe(4);
+      expect(result.stderr).toContain('is malformed');
+      expect(piecesShown(`${result.stdout}${result.stderr}`)).toEqual([]);
+    }
+    expect(sandbox.requestLog).toHaveLength(0);
+  });
+
   it('the helper sees none of hedge\'s secrets in its environment', async () => {
     const seen = join(tmp.path, 'helper-env.txt');
     const secretShaped = 'hpk_live_NotForChildren0000000000001';

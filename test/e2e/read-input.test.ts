@@ -1,9 +1,17 @@
 // Bad input on the read commands: exit 2, exactly one line on stderr naming the argument and
-// what is allowed, nothing on stdout, and nothing received by the server (its request log).
+// what is allowed, nothing on stdout, and nothing received by the server (its request log). And the
+// input files of plan, apply, keep and exposures (issue 47): a regular file of at most 4 MiB, a
+// FIFO or a device refused at once, at most 20 problem lines, a JSON key written twice refused, and
+// a read of stdin that never ends stopped by SIGTERM or --timeout.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quoteSchema } from '../../src/api/schemas.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { HEDGE_BIN, ROOT, baseEnv, runHedge, tempDir, type RunResult } from '../support/hedge-cli.js';
+import { until } from '../support/polling.js';
+import { hasTool } from '../support/tools.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 
 let simulator: Simulator;
@@ -91,6 +99,17 @@ describe('bad input on the read commands', () => {
     expect(sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`).sort()).toEqual(['GET /markets', 'GET /markets', 'POST /quotes']);
   });
 
+  it('a journal URL that does not parse (a password with /) is exit 2 in one line, the password not shown (issue 47)', async () => {
+    const password = 'Zk/Wq9vTr8Lm';
+    for (const args of [['journal'], ['journal', '--json']]) {
+      const result = await runHedge(args, { env: { ...simulator.env, HEDGE_JOURNAL_URL: `postgres://desk:${password}@127.0.0.1:9/hedge` }, configDir: config.path });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain('HEDGE_JOURNAL_URL: postgres://… (not a URL) cannot be used: it does not parse as a URL;');
+      for (const piece of ['Zk/W', 'Wq9v', 'vTr8', 'Tr8L', 'r8Lm']) expect(`${result.stdout}${result.stderr}`).not.toContain(piece);
+    }
+  });
+
   it('a lower-case market and a 10k notional are normalised and work', async () => {
     const before = sandbox.requestLog.length;
     const result = await runHedge(quote('usdtngn', 'BUY', '10k', '--tenor', '3', '--json'), { env: simulator.env, configDir: config.path });
@@ -100,5 +119,175 @@ describe('bad input on the read commands', () => {
     const sent = sandbox.requestLog.slice(before);
     expect(sent.map((entry) => `${entry.method} ${entry.path}`)).toEqual(['POST /quotes']);
     expect(sent[0].body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 });
+  });
+});
+
+const hasMkfifo = hasTool('mkfifo');
+
+/**
+ * hedge with its stdin held open and never written (a pipe whose writer went quiet), --verbose so
+ * that it says when it starts reading; `stop()` ends it if the test did not see it end.
+ */
+function runOnOpenStdin(args: string[], env: Record<string, string>, configDir: string) {
+  const child = spawn(process.execPath, [HEDGE_BIN, ...args, '--verbose'], { env: { ...baseEnv(configDir), ...env }, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const result = new Promise<RunResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, durationMs: 0 }));
+  });
+  return {
+    child,
+    result,
+    stderr: () => stderr,
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      child.stdin.destroy();
+    },
+  };
+}
+
+describe('input files are bounded (issue 47)', () => {
+  let work: { path: string; remove: () => void };
+  const exposuresCsv = () => join(work.path, 'exposures.csv');
+  beforeAll(() => {
+    work = tempDir('hedge-input-bounds-');
+    writeFileSync(exposuresCsv(), 'id,market,type,amount,currency,due\nINV-1,USDTNGN,receivable,1000,NGN,2027-01-15\n');
+  });
+  afterAll(() => work?.remove());
+
+  /** Each run: exit 2, one line on stderr matching, stdout empty, nothing received by the server. */
+  async function expectRefused(runs: Array<[string[], RegExp]>): Promise<void> {
+    const before = sandbox.requestLog.length;
+    // One at a time, each bounded: the old reader hung on a FIFO.
+    for (const [args, expected] of runs) {
+      const result = await runHedge(args, { env: simulator.env, configDir: config.path, timeoutMs: 10_000 });
+      const where = `hedge ${args.join(' ')}\n${result.stderr}`;
+      expect(result.code, where).toBe(2);
+      expect(result.stdout, where).toBe('');
+      expect(result.stderr.trimEnd().split('\n'), where).toHaveLength(1);
+      expect(result.stderr.trimEnd(), where).toMatch(expected);
+    }
+    expect(sandbox.requestLog.slice(before)).toEqual([]);
+  }
+
+  it.skipIf(!hasMkfifo)('plan, apply, exposures, a policy file and keep --once: a FIFO is refused at once, exit 2 (mkfifo is needed)', async () => {
+    const fifo = join(work.path, 'book.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const notRegular = (what: string) => new RegExp(`^hedge: cannot read the ${what} ${fifo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it is a FIFO \\(named pipe\\), not a regular file; expected a regular file`);
+    await expectRefused([
+      [['plan', fifo], notRegular('target file')],
+      [['apply', fifo, '--yes'], notRegular('target file')],
+      [['exposures', fifo], notRegular('exposures file')],
+      [['exposures', exposuresCsv(), '--policy', fifo], notRegular('policy file')],
+      [['keep', fifo, '--once'], notRegular('target file')],
+      [['keep', fifo, '--exposures', '--once'], notRegular('exposures file')],
+    ]);
+  });
+
+  it.skipIf(!existsSync('/dev/zero'))('a device is refused without reading it (/dev/zero never ends)', async () => {
+    await expectRefused([
+      [['plan', '/dev/zero'], /^hedge: cannot read the target file \/dev\/zero: it is a device, not a regular file;/],
+      [['exposures', '/dev/zero'], /^hedge: cannot read the exposures file \/dev\/zero: it is a device, not a regular file;/],
+    ]);
+  });
+
+  it('a file over 4 MiB is refused before it is read (a sparse 64 GiB file answers at once), and so is stdin past 4 MiB', async () => {
+    const huge = join(work.path, 'huge.csv');
+    writeFileSync(huge, '');
+    truncateSync(huge, 2 ** 36);
+    await expectRefused([
+      [['plan', huge], /^hedge: cannot read the target file .*huge\.csv: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter\.$/],
+      [['exposures', huge], /^hedge: cannot read the exposures file .*huge\.csv: it holds more than 4 MiB/],
+    ]);
+    const before = sandbox.requestLog.length;
+    const piped = await runHedge(['plan', '-'], { env: simulator.env, configDir: config.path, input: `market,side,notional_usd,tenor_days\n${'#'.repeat(4 * 1024 * 1024)}\n` });
+    expect(piped.code, piped.stderr).toBe(2);
+    expect(piped.stderr.trimEnd().split('\n')).toEqual(['hedge: cannot read the target file on stdin: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter.']);
+    expect(sandbox.requestLog.slice(before)).toEqual([]);
+  });
+
+  it('30 bad rows: the count of all, the first 20 lines, then how many more — on a terminal and under --json', async () => {
+    const bad = join(work.path, 'bad.csv');
+    writeFileSync(bad, `market,side,notional_usd,tenor_days\n${'USDTNGN,hold,1000,3\n'.repeat(30)}`);
+    const before = sandbox.requestLog.length;
+    const shown = await runHedge(['plan', bad], { env: simulator.env, configDir: config.path });
+    expect(shown.code, shown.stderr).toBe(2);
+    const lines = shown.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(22);
+    expect(lines[0]).toBe(`hedge: ${bad}: 30 problems; nothing was read or sent.`);
+    expect(lines.slice(1, 21)).toEqual(Array.from({ length: 20 }, (_, index) => `${bad}:${index + 2}: side: the value is not allowed; expected buy or sell.`));
+    expect(lines[21]).toBe('… and 10 more problems');
+    const json = await runHedge(['plan', bad, '--json'], { env: simulator.env, configDir: config.path });
+    expect(json.code).toBe(2);
+    const message: string = JSON.parse(json.stderr).error.message;
+    expect(message.split('\n')).toHaveLength(22);
+    expect(message.split('\n').at(-1)).toBe('… and 10 more problems');
+    expect(sandbox.requestLog.slice(before)).toEqual([]);
+  });
+
+  it('a JSON key written twice is refused, named with its item (JSON.parse would keep the last: 99,999)', async () => {
+    const target = join(work.path, 'twice.json');
+    writeFileSync(target, '[{"market":"USDTNGN","side":"buy","notional_usd":1000,"notional_usd":99999,"tenor_days":3}]');
+    const exposures = join(work.path, 'twice-exposures.json');
+    writeFileSync(exposures, '{"exposures":[{"id":"INV-1","market":"USDTNGN","type":"receivable","amount":"1000","currency":"NGN","due":"2027-01-15"}],"exposures":[]}');
+    const policy = join(work.path, 'twice-policy.json');
+    writeFileSync(policy, '{"band_pct":5,"band_pct":40}');
+    const before = sandbox.requestLog.length;
+    const planned = await runHedge(['plan', target], { env: simulator.env, configDir: config.path });
+    expect(planned.code, planned.stderr).toBe(2);
+    expect(planned.stderr.trimEnd().split('\n')).toEqual([
+      `hedge: ${target}: 1 problem; nothing was read or sent.`,
+      `${target}:1: item 1: the key notional_usd appears more than once; each key may appear once (JSON would keep only the last).`,
+    ]);
+    const exposed = await runHedge(['exposures', exposures], { env: simulator.env, configDir: config.path });
+    expect(exposed.code, exposed.stderr).toBe(2);
+    expect(exposed.stderr).toContain(`${exposures}: the key exposures appears more than once in one object; each key may appear once`);
+    await expectRefused([
+      [['exposures', exposuresCsv(), '--policy', policy], /^hedge: --policy .*twice-policy\.json: the key band_pct appears more than once; each key may appear once \(JSON would keep only the last\)\.$/],
+    ]);
+    // A CSV header naming a column twice was refused already (csv-parse gives rows as arrays); it stays so.
+    const csvTwice = await runHedge(['plan', '-'], { env: simulator.env, configDir: config.path, input: 'market,side,notional_usd,notional_usd,tenor_days\nUSDTNGN,buy,1000,99999,3\n' });
+    expect(csvTwice.code).toBe(2);
+    expect(csvTwice.stderr).toContain('stdin:1: column notional_usd appears more than once.');
+    expect(sandbox.requestLog.slice(before)).toEqual([]);
+  });
+
+  it.each([
+    ['plan', ['plan', '-'], 'target file'],
+    ['exposures', ['exposures', '-'], 'exposures file'],
+    ['keep --once (a keeper takes SIGTERM itself once it runs)', ['keep', '-', '--once'], 'target file'],
+  ])('%s: SIGTERM while stdin is held open and empty ends the read at once, exit 143, nothing sent', async (_name, args, what) => {
+    const before = sandbox.requestLog.length;
+    const run = runOnOpenStdin(args, simulator.env, config.path);
+    try {
+      await until(() => run.stderr().includes(`reading the ${what} from stdin (at most 4 MiB)`), 'the read of stdin to begin', { process: run.result });
+      run.child.kill('SIGTERM');
+      const result = await run.result;
+      expect(result.code, result.stderr).toBe(143);
+      expect(result.stderr).toContain(`Interrupted while reading the ${what} on stdin; nothing was sent.`);
+      expect(result.stdout).toBe('');
+    } finally {
+      run.stop();
+    }
+    expect(sandbox.requestLog.slice(before)).toEqual([]);
+  });
+
+  it('--timeout ends a read of stdin that never ends: exit 2, one line naming the bound, nothing sent', async () => {
+    const before = sandbox.requestLog.length;
+    const run = runOnOpenStdin(['plan', '-', '--timeout', '1'], simulator.env, config.path);
+    try {
+      await until(() => run.child.exitCode !== null || run.child.signalCode !== null, 'hedge to end at its --timeout');
+      const result = await run.result;
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trimEnd().split('\n').filter((line) => line.startsWith('hedge:'))).toEqual([
+        'hedge: the target file on stdin was not read whole within --timeout (1 s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).',
+      ]);
+    } finally {
+      run.stop();
+    }
+    expect(sandbox.requestLog.slice(before)).toEqual([]);
   });
 });

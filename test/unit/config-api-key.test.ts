@@ -23,6 +23,35 @@ describe('environmentOfKey / validateApiKey', () => {
   });
 });
 
+/** Every run of four characters of `secret` that `text` repeats (none may be). */
+function piecesShown(text: string, secret: string): string[] {
+  const pieces: string[] = [];
+  for (let at = 0; at + 4 <= secret.length; at += 1) if (text.includes(secret.slice(at, at + 4))) pieces.push(secret.slice(at, at + 4));
+  return pieces;
+}
+
+describe('validateApiKey: text that is not a key (issue 47)', () => {
+  it('is never shown, not even its first or last characters: only its length and what is wrong with its shape', () => {
+    const cases: Array<[string, string]> = [
+      ['MyBankPassw0rd9931', '18 characters with no _live_ or _test_ part'],
+      ['Qz7x Vw3kPj9mRt2sLb8n', '21 characters with whitespace in it'],
+      ['Qz7xVw3k_live_Pj9!mRt2sLb8n', '27 characters whose prefix or rest is of the wrong length or has characters a key does not'],
+    ];
+    for (const [secret, shape] of cases) {
+      let message = '';
+      try {
+        validateApiKey(secret, '--key-command');
+      } catch (error) {
+        expect(error).toBeInstanceOf(AuthError);
+        message = (error as Error).message;
+      }
+      expect(message).toBe(`The API key from --key-command is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is ${shape} (none of it is shown).`);
+      // The shape it names (_live_, _test_) is the message's own; nothing else of the text is.
+      expect(piecesShown(message.replaceAll('_live_', ' ').replaceAll('_test_', ' '), secret), secret).toEqual([]);
+    }
+  });
+});
+
 describe('redactKey', () => {
   it('shows at most the first 8 and the last 4 characters, less for short keys', () => {
     expect(redactKey('hpk_test_ABCDEFGHIJKLMNOPQRSTUVWX')).toBe('hpk_test…UVWX');

@@ -1,34 +1,59 @@
 // Where plan, apply, keep and exposures read their input file (src/flows/input-file.ts): an
 // agent's call only through its file gate, never the disk directly — even for a path that exists
-// (issue 35: the cap check once read `./rows` from disk) — and the CLI the path as given.
-import { writeFileSync } from 'node:fs';
+// (issue 35: the cap check once read `./rows` from disk) — and the CLI the path as given, bounded
+// (issue 47): a regular file only, refused without blocking or reading when it is a FIFO, a device
+// or over the size bound; stdin read to the same bound; a stop signal and --timeout end the read.
+import { execFileSync } from 'node:child_process';
+import { existsSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { readInputFile } from '../../src/flows/input-file.js';
-import { CommandContext, type TargetFileSource } from '../../src/runtime/context.js';
+import { InterruptedError, UsageError } from '../../src/errors.js';
+import { MAX_PROBLEM_LINES, inputFileProblems, readInputFile } from '../../src/flows/input-file.js';
+import { CommandContext, StopSignal, type TargetFileSource } from '../../src/runtime/context.js';
+import { MAX_INPUT_FILE_BYTES } from '../../src/security/bounded-read.js';
 import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
 import { tempDir } from '../support/hedge-cli.js';
+import { hasTool } from '../support/tools.js';
 
 const folder = tempDir('hedge-input-file-');
 afterAll(() => folder.remove());
 const file = join(folder.path, 'exposures.csv');
 writeFileSync(file, 'id,market,type,amount,currency,due\n');
 
-function context(origin: 'cli' | 'agent', targetFiles?: TargetFileSource): CommandContext {
-  const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+const hasMkfifo = hasTool('mkfifo');
+
+interface ContextParts {
+  targetFiles?: TargetFileSource;
+  stdin?: PassThrough;
+  signal?: AbortSignal;
+  timeout?: number;
+  clock?: { now: () => number; sleep: (ms: number, signal?: AbortSignal) => Promise<void> };
+}
+
+function context(origin: 'cli' | 'agent', parts: ContextParts | TargetFileSource = {}): CommandContext {
+  const given: ContextParts = 'read' in parts ? { targetFiles: parts as TargetFileSource } : (parts as ContextParts);
+  const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: given.stdin ?? new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
   return new CommandContext({
     io,
     env: {},
-    globals: { json: true, header: true, demo: false, yes: false, input: false, color: false, verbose: false },
-    clock: { now: () => 0, sleep: async () => {} },
-    signal: new AbortController().signal,
+    globals: { json: true, header: true, demo: false, yes: false, input: false, color: false, verbose: false, ...(given.timeout === undefined ? {} : { timeout: given.timeout }) },
+    clock: given.clock ?? { now: () => 0, sleep: async () => {} },
+    signal: given.signal ?? new AbortController().signal,
     output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: () => 0 }),
     origin,
-    targetFiles,
+    targetFiles: given.targetFiles,
   });
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(Error);
+  return error as Error;
 }
 
 describe('readInputFile', () => {
@@ -48,5 +73,113 @@ describe('readInputFile', () => {
     const gate: TargetFileSource = { read: async (name) => (asked.push(name), { text: 'gated', sourceName: 'rows' }) };
     expect(await readInputFile(context('agent', gate), file, 'target file')).toEqual({ text: 'gated', sourceName: 'rows' });
     expect(asked).toEqual([file]);
+  });
+});
+
+describe('readInputFile at the CLI: bounded (issue 47)', () => {
+  it.skipIf(!hasMkfifo)('a FIFO is refused at once, without waiting for a writer (mkfifo is needed)', async () => {
+    const fifo = join(folder.path, 'target.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // No writer ever opens it: a read that opened it blocking would never settle.
+    const error = await failure(readInputFile(context('cli'), fifo, 'target file'));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe(`cannot read the target file ${fifo}: it is a FIFO (named pipe), not a regular file; expected a regular file (to read a pipe, give - and redirect the pipe to stdin).`);
+  });
+
+  it.skipIf(!existsSync('/dev/zero'))('a device (/dev/zero, which never ends) is refused without reading it', async () => {
+    const error = await failure(readInputFile(context('cli'), '/dev/zero', 'exposures file'));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe('cannot read the exposures file /dev/zero: it is a device, not a regular file; expected a regular file (to read a pipe, give - and redirect the pipe to stdin).');
+  });
+
+  it('a file over the bound is refused before it is read: a sparse file of 64 GiB answers at once', async () => {
+    const huge = join(folder.path, 'huge.csv');
+    writeFileSync(huge, '');
+    truncateSync(huge, 2 ** 36);
+    const error = await failure(readInputFile(context('cli'), huge, 'target file'));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe(`cannot read the target file ${huge}: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter.`);
+    // At the bound exactly is still read.
+    const full = join(folder.path, 'full.csv');
+    writeFileSync(full, Buffer.alloc(MAX_INPUT_FILE_BYTES, 'a'));
+    expect((await readInputFile(context('cli'), full, 'target file')).text).toHaveLength(MAX_INPUT_FILE_BYTES);
+  });
+
+  it('stdin is read to the same bound, then let go', async () => {
+    const stdin = new PassThrough();
+    const reading = readInputFile(context('cli', { stdin }), '-', 'target file');
+    stdin.write(Buffer.alloc(MAX_INPUT_FILE_BYTES, 'a'));
+    stdin.write('b');
+    const error = await failure(reading);
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe('cannot read the target file on stdin: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter.');
+    expect(stdin.destroyed).toBe(true);
+  });
+
+  it('a stop signal ends a read of stdin that never ends: the signal\'s exit code, and stdin let go', async () => {
+    const stdin = new PassThrough();
+    const controller = new AbortController();
+    const reading = readInputFile(context('cli', { stdin, signal: controller.signal }), '-', 'target file');
+    stdin.write('market,side,notional_usd,tenor_days\n');
+    controller.abort(new StopSignal('SIGTERM', 143));
+    const error = await failure(reading);
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect((error as InterruptedError).exitCode).toBe(143);
+    expect(error.message).toBe('Interrupted while reading the target file on stdin; nothing was sent.');
+    expect(stdin.destroyed).toBe(true);
+  });
+
+  it('--timeout ends a read of stdin that never ends, on the command\'s clock: exit 2, stdin let go', async () => {
+    const stdin = new PassThrough();
+    let now = 1_000;
+    let ring: (() => void) | undefined;
+    const asked: number[] = [];
+    const clock = {
+      now: () => now,
+      sleep: (ms: number, signal?: AbortSignal) =>
+        new Promise<void>((resolve, reject) => {
+          asked.push(ms);
+          ring = resolve;
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        }),
+    };
+    const reading = readInputFile(context('cli', { stdin, timeout: 5, clock }), '-', 'exposures file');
+    expect(asked).toEqual([5_000]);
+    now += 5_000;
+    ring!();
+    const error = await failure(reading);
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe(
+      'the exposures file on stdin was not read whole within --timeout (5 s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).',
+    );
+    expect(stdin.destroyed).toBe(true);
+  });
+
+  it('a read that ends in time cancels its --timeout (nothing left pending on the clock)', async () => {
+    const stdin = new PassThrough();
+    let cancelled = false;
+    const clock = {
+      now: () => 0,
+      sleep: (_ms: number, signal?: AbortSignal) =>
+        new Promise<void>((_resolve, reject) => signal?.addEventListener('abort', () => ((cancelled = true), reject(signal.reason)), { once: true })),
+    };
+    const reading = readInputFile(context('cli', { stdin, timeout: 5, clock }), '-', 'target file');
+    stdin.end('market,side,notional_usd,tenor_days\n');
+    expect(await reading).toEqual({ text: 'market,side,notional_usd,tenor_days\n', sourceName: 'stdin' });
+    expect(cancelled).toBe(true);
+  });
+});
+
+describe('inputFileProblems', () => {
+  it(`lists at most ${MAX_PROBLEM_LINES} problems, then how many more; the first line counts them all`, () => {
+    const problems = Array.from({ length: 30 }, (_, index) => ({ line: index + 2, message: 'side: the value is not allowed; expected buy or sell.' }));
+    const lines = inputFileProblems('book.csv', problems, 'Fix them.').message.split('\n');
+    expect(lines[0]).toBe('book.csv: 30 problems; nothing was read or sent.');
+    expect(lines.slice(1, -1)).toHaveLength(20);
+    expect(lines[1]).toBe('book.csv:2: side: the value is not allowed; expected buy or sell.');
+    expect(lines[20]).toBe('book.csv:21: side: the value is not allowed; expected buy or sell.');
+    expect(lines.at(-1)).toBe('… and 10 more problems');
+    // Twenty are all listed, with no count line.
+    expect(inputFileProblems('book.csv', problems.slice(0, 20), 'Fix them.').message.split('\n')).toHaveLength(21);
   });
 });

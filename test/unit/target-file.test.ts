@@ -190,6 +190,27 @@ describe('JSON target files', () => {
     ]);
   });
 
+  it('refuses a key written twice in one object, as JSON reads keys (JSON.parse would keep the last) — naming only keys a target file has (issue 47)', () => {
+    // "\u006eotional_usd" is notional_usd as JSON reads it; braces, quotes and commas inside strings are text.
+    const text = [
+      '{"targets": [',
+      '  {"market": "USDTNGN", "side": "buy", "notional_usd": 1000, "tenor_days": 3, "client_reference": "a\\"},{\\"x\\":1,"},',
+      '  {"market": "USDTGHS", "side": "buy", "notional_usd": 1000, "\\u006eotional_usd": 99999, "tenor_days": 3},',
+      '  {"market": "USDTKES", "side": "buy", "notional_usd": 1, "tenor_days": 3, "secret-word": 1, "secret-word": 2}',
+      ']}',
+    ].join('\n');
+    expect(problemsOf(json(text))).toEqual([
+      { line: 2, message: 'item 2: the key notional_usd appears more than once; each key may appear once (JSON would keep only the last).' },
+      { line: 3, message: 'item 3: a key appears more than once; each key may appear once (JSON would keep only the last).' },
+      { line: 3, message: 'item 3: a key that is not known; the keys are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.' },
+    ]);
+    expect(problemsOf(json('{"targets": [], "targets": [{"market": "USDTNGN", "side": "buy", "notional_usd": 1, "tenor_days": 3}]}'))).toEqual([
+      { line: 0, message: 'the key targets appears more than once in one object; each key may appear once (JSON would keep only the last).' },
+    ]);
+    // The same key in two objects is not a repeat.
+    expect(rowsOf(json('[{"market": "USDTNGN", "side": "buy", "notional_usd": 1, "tenor_days": 3}, {"market": "USDTNGN", "side": "sell", "notional_usd": 0}]'))).toHaveLength(2);
+  });
+
   it('refuses what is not JSON or not a list of targets, as a problem of the whole file', () => {
     const [syntax, ...more] = problemsOf(json('[{"market": "USDTNGN"},]'));
     expect(more).toEqual([]);

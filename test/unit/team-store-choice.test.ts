@@ -6,7 +6,8 @@ import { chooseJournalStore } from '../../src/config/journal-store.js';
 import { checkJournalUrl } from '../../src/config/login-profile.js';
 import { ProfileStore } from '../../src/config/profile-store.js';
 import { scrubSecrets } from '../../src/security/secrets.js';
-import { isStoreUrl, redactStoreUrl, storeUrlSecrets } from '../../src/security/store-url.js';
+import { STORE_URL_ENCODING, isStoreUrl, redactStoreUrl, storeUrlSecrets } from '../../src/security/store-url.js';
+import { UsageError } from '../../src/errors.js';
 import { writeStore } from '../support/config-store.js';
 import { tempDir } from '../support/hedge-cli.js';
 
@@ -54,6 +55,38 @@ describe('the store URL', () => {
     expect(await choose({ HEDGE_PROFILE: 'solo' })).toEqual({ kind: 'file' });
     // Key and base URL both from the environment: no profile is in use, its store is not even read.
     expect(await choose({ HEDGE_API_KEY: 'sk_test_abcdefgh1234', HEDGE_BASE_URL: 'https://api.example/v2' })).toEqual({ kind: 'file' });
+  });
+
+  it('a URL that does not parse (a password with / or #) is exit 2 in one line that shows none of the password, which is registered with the scrubber (issue 47)', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const store = async () => new ProfileStore(dir.path);
+    for (const [url, password, why] of [
+      ['postgres://desk:Zk/Wq9vTr8@db.internal:5432/hedge', 'Zk/Wq9vTr8', 'it does not parse as a URL'],
+      ['postgres://desk:5432#Xb7Lm2Qp@db.internal/hedge', '5432#Xb7Lm2Qp', 'it has a # fragment, which a store URL never has'],
+      ['postgres://desk:5432?Hn3Vc8Ty@db.internal/hedge', '5432?Hn3Vc8Ty', 'its query holds an @ or a /'],
+    ] as const) {
+      const error = await chooseJournalStore({ demo: false, env: { HEDGE_JOURNAL_URL: url }, configDir: dir.path, store }).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(error, url).toBeInstanceOf(UsageError);
+      const message = (error as Error).message;
+      expect(message.split('\n')).toHaveLength(1);
+      expect(message).toBe(
+        `HEDGE_JOURNAL_URL: postgres://… (not a URL) cannot be used: ${why}; write postgres://USER:PASSWORD@HOST:PORT/DATABASE and ${STORE_URL_ENCODING}.`,
+      );
+      const secretPart = password.slice(5);
+      expect(message).not.toContain(secretPart);
+      expect(redactStoreUrl(url)).toBe('postgres://… (not a URL)');
+      expect(scrubSecrets(`connect failed for ${password}`)).toBe('connect failed for ***');
+      expect(() => checkJournalUrl(url)).toThrow(`--journal-url: postgres://… (not a URL) cannot be used: ${why};`);
+    }
+    // Encoded, the same password is a store URL.
+    expect(await chooseJournalStore({ demo: false, env: { HEDGE_JOURNAL_URL: 'postgres://desk:Zk%2FWq9vTr8@db.internal:5432/hedge' }, configDir: dir.path, store })).toMatchObject({
+      kind: 'postgres',
+      shown: 'postgres://desk:***@db.internal:5432/hedge',
+    });
   });
 
   it('--journal-url: a postgres URL without a password, or `local`; a password on the command line is refused and not echoed', () => {

@@ -1,0 +1,79 @@
+// An input file's JSON (a target, exposures or policy file) must say one thing. JSON.parse keeps the
+// last of two equal keys without a word: {"notional_usd":1000,"notional_usd":99999} reads as 99,999
+// while a person (or a diff, or a review) reading the file sees 1,000 first. Such a file is refused:
+// this finds every key written twice in one object. A key is compared as JSON reads it ("a" and
+// "\u0061" are the same key).
+
+export interface RepeatedKey {
+  key: string;
+  /** Where the object holding it is: the keys and array positions (0-based) from the top. */
+  path: ReadonlyArray<string | number>;
+}
+
+type Frame = { kind: 'object'; keys: Set<string>; key?: string; expectKey: boolean } | { kind: 'array'; index: number };
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** The end (exclusive) of the string token that starts at `start` (its opening quote). */
+function stringEnd(text: string, start: number): number {
+  let at = start + 1;
+  for (;;) {
+    const quote = text.indexOf('"', at);
+    if (quote < 0) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes += 1;
+    if (backslashes % 2 === 0) return quote + 1;
+    at = quote + 1;
+  }
+}
+
+/**
+ * Every key that appears more than once in one object of `text`, at most `limit` of them. `text`
+ * must be JSON that JSON.parse accepts (call it after the parse): the scan trusts its grammar.
+ */
+export function repeatedKeys(text: string, limit = Number.POSITIVE_INFINITY): RepeatedKey[] {
+  const stack: Frame[] = [];
+  const found: RepeatedKey[] = [];
+  let at = 0;
+  while (at < text.length && found.length < limit) {
+    const code = text.charCodeAt(at);
+    const top = stack.at(-1);
+    if (code === QUOTE) {
+      const end = stringEnd(text, at);
+      if (top?.kind === 'object' && top.expectKey) {
+        const key = JSON.parse(text.slice(at, end)) as string;
+        if (top.keys.has(key)) found.push({ key, path: stack.slice(0, -1).map((frame) => (frame.kind === 'object' ? frame.key ?? '' : frame.index)) });
+        top.keys.add(key);
+        top.key = key;
+        top.expectKey = false;
+      }
+      at = end;
+      continue;
+    }
+    if (code === 0x7b) stack.push({ kind: 'object', keys: new Set(), expectKey: true });
+    else if (code === 0x5b) stack.push({ kind: 'array', index: 0 });
+    else if (code === 0x7d || code === 0x5d) stack.pop();
+    else if (code === 0x2c && top) {
+      if (top.kind === 'object') top.expectKey = true;
+      else top.index += 1;
+    }
+    at += 1;
+  }
+  return found;
+}
+
+/**
+ * A row file's repeated keys as its problems (target and exposures files: an array of rows, or an
+ * object holding it under `listKey`): `item 3: the key notional_usd appears more than once; …`. A
+ * key is named only when it is one the file may hold (`known`): the file may be any file at all,
+ * and its text must not come back in a message.
+ */
+export function repeatedKeyProblems(text: string, listKey: string, known: readonly string[]): Array<{ line: number; message: string }> {
+  return repeatedKeys(text).map(({ key, path }) => {
+    const named = known.includes(key) || key === listKey ? `the key ${key}` : 'a key';
+    const index = typeof path[0] === 'number' ? path[0] : path[0] === listKey && typeof path[1] === 'number' ? path[1] : undefined;
+    if (index === undefined) return { line: 0, message: `${named} appears more than once in one object; each key may appear once (JSON would keep only the last).` };
+    return { line: index + 1, message: `item ${index + 1}: ${named} appears more than once; each key may appear once (JSON would keep only the last).` };
+  });
+}
