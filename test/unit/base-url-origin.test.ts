@@ -12,7 +12,7 @@ import { OffOriginError, UsageError } from '../../src/errors.js';
 import { apiActionFromJournal } from '../../src/flows/api-call.js';
 import { parseAlertUrl } from '../../src/flows/keeper-alert-sinks.js';
 import type { JournalEntry } from '../../src/journal/index.js';
-import { atBaseOrigin, checkBaseUrl, isLoopbackAddress, isLoopbackHost } from '../../src/security/base-url.js';
+import { atBaseOrigin, checkBaseUrl, isLoopbackAddress, isLoopbackHost, loopbackOnlyLookup } from '../../src/security/base-url.js';
 import { realClock } from '../support/client.js';
 
 /** A base URL without a path: a path glued to it can name another host (`@host/x`). */
@@ -129,4 +129,20 @@ describe('plain http:// only to loopback', () => {
     expect(() => parseAlertUrl('http://hooks.localhost:8080/x')).toThrow(/^--alert-url: plain http:\/\/ to hooks\.localhost is not allowed \(a name under \.localhost/);
     expect(parseAlertUrl('http://localhost:8080/x')).toBe('http://localhost:8080/x');
   });
+
+  it('--alert-url over plain http: the lookup its connection uses answers only loopback addresses (a localhost a resolver sends elsewhere fails before any connection)', async () => {
+    const resolvingTo = (address: string) => (_host: string, _options: object, callback: (error: NodeJS.ErrnoException | null, address: string, family: number) => void) => callback(null, address, 4);
+    const lookupWith = (address: string) =>
+      new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
+        loopbackOnlyLookup(resolvingTo(address) as never)('localhost', {}, (error, found) => resolve({ error, address: found })),
+      );
+    expect(await lookupWith('127.0.0.1')).toEqual({ error: null, address: '127.0.0.1' });
+    const away = await lookupWith('192.0.2.2');
+    expect(away.error?.message).toBe('localhost resolves to 192.0.2.2, not a loopback address (plain http:// goes to this machine only)');
+    expect(away.error?.code).toBe('ENOTLOOPBACK');
+    // The machine's own resolver: localhost is loopback here.
+    const real = await new Promise<NodeJS.ErrnoException | null>((resolve) => loopbackOnlyLookup()('localhost', { all: true }, (error) => resolve(error)));
+    expect(real).toBeNull();
+  });
 });
+

@@ -1,0 +1,100 @@
+// One book from every view: what a side holds, reconciled from the views the service shows it
+// through. The hedge records (GET /hedges, GET /hedges/{id}) and the positions list (GET
+// /positions, one line per side aggregating its hedges) need not move in step — a positions list
+// built by an indexer trails the records by seconds — so no decision reads one of them alone. Pure:
+// the flows read the views and hand them in.
+//
+//   flat      no hedge of the side is live on its records and the positions list shows no line
+//   in step   the filled hedges' notional on their records is the positions line's
+//   settling  the views disagree: a filled hedge not yet in the positions list, a line whose hedges
+//             are closed or settled on their records, a notional that differs — or a hedge past its
+//             maturity still shown filled (settled late). Nothing acts on a settling side.
+//
+// Hedges being opened (submitted, submitting, or a status the spec does not name) are listed apart:
+// a side with one is never opened again, whatever the views say.
+
+/** A hedge as its record shows it, in the book's terms. */
+export interface HedgeRecord {
+  id: string;
+  status: string;
+  notionalUsd?: number;
+  maturityAtMs?: number;
+  clientReference?: string;
+}
+
+/** The positions list's line for the side, in the book's terms. */
+export interface PositionLine {
+  notionalUsd?: number;
+  hedgeId?: string;
+  maturityAtMs?: number;
+}
+
+export type SideState = 'flat' | 'in-step' | 'settling';
+
+export interface SideBook {
+  state: SideState;
+  /** Why the side is settling (a sentence), when it is. */
+  why?: string;
+  /** The side's filled hedges on their records, the latest maturity first. */
+  filled: HedgeRecord[];
+  /** Hedges still being opened or whose status is not one the spec names (never final). */
+  opening: HedgeRecord[];
+  /** What the records say the side holds: the sum of its filled hedges. */
+  recordsUsd: number;
+  line?: PositionLine;
+}
+
+/** Statuses after which a hedge holds nothing. */
+const FINAL = new Set(['failed', 'closed']);
+/** Notionals that differ by less than a cent agree (servers round differently). */
+const SAME_USD = 0.005;
+
+/** The side's book from its hedges' records (any order; other sides' are ignored by the caller) and its positions line. */
+export function reconcileSide(records: readonly HedgeRecord[], line: PositionLine | undefined, nowMs: number): SideBook {
+  const live = records.filter((record) => !FINAL.has(record.status));
+  const filled = live.filter((record) => record.status === 'filled').sort((a, b) => (b.maturityAtMs ?? 0) - (a.maturityAtMs ?? 0));
+  const opening = live.filter((record) => record.status !== 'filled');
+  const recordsUsd = roundCents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
+  const book = { filled, opening, recordsUsd, ...(line ? { line } : {}) };
+  const matured = filled.find((record) => record.maturityAtMs !== undefined && record.maturityAtMs <= nowMs);
+  if (matured) return { ...book, state: 'settling', why: `hedge ${matured.id} is past its maturity and not settled yet` };
+  if (!line && filled.length === 0) return { ...book, state: 'flat' };
+  if (!line) return { ...book, state: 'settling', why: `${describe(filled)} filled on ${filled.length === 1 ? 'its record' : 'their records'}, not in the positions list yet` };
+  if (filled.length === 0) return { ...book, state: 'settling', why: 'the positions list still shows the side, whose hedges are not filled on their records' };
+  if (line.notionalUsd !== undefined && Math.abs(line.notionalUsd - recordsUsd) >= SAME_USD) {
+    return { ...book, state: 'settling', why: `the positions list shows ${line.notionalUsd} USD, the hedge records ${recordsUsd} USD` };
+  }
+  return { ...book, state: 'in-step' };
+}
+
+/**
+ * What an actor's own write must make every view show before it decides that side again (as a
+ * Kubernetes controller waits for its lagging cache to show what it created): the side's notional
+ * after the write, hedges that must be filled on their records (an open's), hedges that must be gone
+ * (a close's, a roll's old one).
+ */
+export interface SideExpectation {
+  notionalUsd: number;
+  present?: readonly string[];
+  gone?: readonly string[];
+  /** Server time the write landed: the bound is counted from it. */
+  sinceMs: number;
+}
+
+/** Whether every view of the side shows the expectation: the book in step (or flat) at the expected notional, with and without the hedges named. */
+export function expectationMet(book: SideBook, expected: SideExpectation): boolean {
+  if (book.state === 'settling' || book.opening.length > 0) return false;
+  if (Math.abs(book.recordsUsd - expected.notionalUsd) >= SAME_USD) return false;
+  const ids = new Set(book.filled.map((record) => record.id));
+  if (expected.present?.some((id) => !ids.has(id))) return false;
+  if (expected.gone?.some((id) => ids.has(id) || book.line?.hedgeId === id)) return false;
+  return true;
+}
+
+function describe(records: readonly HedgeRecord[]): string {
+  return records.length === 1 ? `hedge ${records[0]!.id} is` : `hedges ${records.map((record) => record.id).join(', ')} are`;
+}
+
+function roundCents(value: number): number {
+  return Math.round(value * 100) / 100;
+}
