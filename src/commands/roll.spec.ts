@@ -10,6 +10,11 @@ export const ROLL = declare({
   group: 'trading',
   tier: 'write',
   args: [MARKET_ARG, SIDE_ARG],
-  options: [TENOR_OPTION, SKIP_CHECKS, ...WRITE_OPTIONS],
-  examples: ['hedge roll USDTNGN buy --tenor 7', 'hedge roll USDTNGN sell --tenor 3 --dry-run'],
+  options: [
+    TENOR_OPTION,
+    { flags: '--ref <client_reference>', key: 'ref', kind: 'value', description: "the new hedge's deal id (default: the rolled hedge's own, kept through the roll)" },
+    SKIP_CHECKS,
+    ...WRITE_OPTIONS,
+  ],
+  examples: ['hedge roll USDTNGN buy --tenor 7', 'hedge roll USDTNGN sell --tenor 3 --dry-run', 'hedge roll USDTNGN buy --tenor 3 --ref DEAL-43'],
 });

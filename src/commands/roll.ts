@@ -5,7 +5,7 @@
 // what the roll did; this renders it (ui/roll-outcome.ts) and picks the exit code.
 import type { InputOf } from '../cli/command-spec.js';
 import type { ROLL } from './roll.spec.js';
-import { parseMarket, parseSide, parseTenor } from '../domain/input.js';
+import { parseClientReference, parseMarket, parseSide, parseTenor } from '../domain/input.js';
 import { runRoll, type RollRequest } from '../flows/roll.js';
 import { writeOptionsFrom } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -20,6 +20,7 @@ export function parseRollOptions(input: InputOf<typeof ROLL>): RollRequest {
     tenorDays: parseTenor(options.tenor),
     skipChecks: options.skipChecks === true,
     write: writeOptionsFrom(options),
+    ...(options.ref === undefined ? {} : { clientReference: parseClientReference(options.ref) }),
   };
 }
 

@@ -39,6 +39,8 @@ export interface SideBook {
   filled: HedgeRecord[];
   /** Hedges still being opened or whose status is not one the spec names (never final). */
   opening: HedgeRecord[];
+  /** Ids of the side's hedges that are final on their records (closed, failed). */
+  ended: string[];
   /** What the records say the side holds: the sum of its filled hedges. */
   recordsUsd: number;
   line?: PositionLine;
@@ -54,8 +56,12 @@ export function reconcileSide(records: readonly HedgeRecord[], line: PositionLin
   const live = records.filter((record) => !FINAL.has(record.status));
   const filled = live.filter((record) => record.status === 'filled').sort((a, b) => (b.maturityAtMs ?? 0) - (a.maturityAtMs ?? 0));
   const opening = live.filter((record) => record.status !== 'filled');
-  const recordsUsd = roundCents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
-  const book = { filled, opening, recordsUsd, ...(line ? { line } : {}) };
+  // A record without a notional hedge can read says nothing about the side's size: the line's then stands for it.
+  const unsized = filled.some((record) => record.notionalUsd === undefined);
+  const summed = roundCents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
+  const recordsUsd = unsized && line?.notionalUsd !== undefined ? line.notionalUsd : summed;
+  const ended = records.filter((record) => FINAL.has(record.status)).map((record) => record.id);
+  const book = { filled, opening, ended, recordsUsd, ...(line ? { line } : {}) };
   const matured = filled.find((record) => record.maturityAtMs !== undefined && record.maturityAtMs <= nowMs);
   if (matured) return { ...book, state: 'settling', why: `hedge ${matured.id} is past its maturity and not settled yet` };
   if (!line && filled.length === 0) return { ...book, state: 'flat' };
@@ -81,9 +87,15 @@ export interface SideExpectation {
   sinceMs: number;
 }
 
-/** Whether every view of the side shows the expectation: the book in step (or flat) at the expected notional, with and without the hedges named. */
+/**
+ * Whether every view of the side shows the expectation: the book in step (or flat) at the expected
+ * notional, with and without the hedges named. A hedge it expected that has ended on its record
+ * since (settled at maturity, closed by someone) was seen land: the side has moved on, and what it
+ * holds now is the book's to say, not the expectation's.
+ */
 export function expectationMet(book: SideBook, expected: SideExpectation): boolean {
   if (book.state === 'settling' || book.opening.length > 0) return false;
+  if (expected.present?.some((id) => book.ended.includes(id))) return true;
   if (Math.abs(book.recordsUsd - expected.notionalUsd) >= SAME_USD) return false;
   const ids = new Set(book.filled.map((record) => record.id));
   if (expected.present?.some((id) => !ids.has(id))) return false;

@@ -5,6 +5,8 @@
 //   covered, maturing later than roll_before  → hold (next action: the roll, at maturity − roll_before)
 //   covered, maturing within roll_before      → roll (close, open the same notional for the row's tenor)
 //                                                unless the exposure ends by that maturity (until) → skip
+//   settling (the views disagree, or do not    → hold: nothing is decided on one view alone
+//     show the keeper's own last write yet)
 //   being opened (submitted/submitting)       → hold: never open a side twice
 //   flat (settled, never opened)              → reopen the target notional, unless past until → skip
 //   flat because someone closed it early      → drift (a colleague's change wins): not re-opened until
@@ -45,6 +47,12 @@ export interface SideView {
    * than this keeper (a colleague's `hedge close`, the partner desk); when, if the server says.
    */
   closedOutside?: { hedgeId: string; closedAtMs?: number };
+  /**
+   * The views of the side disagree (domain/book.ts: a filled hedge not yet in the positions list, a
+   * closed one still in it, a hedge past its maturity not settled yet), or they do not show this
+   * keeper's own last write yet: nothing is decided on the side until they do.
+   */
+  settling?: { why: string };
 }
 
 export type KeepDecision =
@@ -67,6 +75,7 @@ export function rowKey(row: Pick<KeepRow, 'market' | 'side'>): string {
 export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: KeepRules): KeepDecision {
   const rollBeforeMs = row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS;
   const ended = row.untilMs !== undefined && row.untilMs <= nowMs;
+  if (view.settling) return { kind: 'hold', reason: `settling: ${view.settling.why}; waiting for every view to agree` };
   if (view.opening && !view.position) {
     return { kind: 'hold', reason: `${view.opening.hedgeId} is ${view.opening.status}; waiting for it to resolve` };
   }

@@ -8,14 +8,15 @@ import type { HedgeClient, OpenRequest } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import { decideRow, rowKey, type KeepDecision, type KeepRow, type SideView } from '../domain/keep.js';
 import { preTradeProblem } from '../domain/pre-trade.js';
-import { HedgeError, HeldError } from '../errors.js';
+import { HedgeError, HeldError, UnresolvedError } from '../errors.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { withSideLock } from './account-lock.js';
 import type { Actionable, EventFields, KeeperSteps, SideReading } from './keep-cycle.js';
 import type { KeepEvent } from '../ui/keep-view.js';
-import { findSide, readBook } from './positions.js';
+import { expectationMet, type SideExpectation } from '../domain/book.js';
+import { readViews, sideBookOf, type SideBook } from './side-book.js';
 import { fetchPreTradeFacts } from './pre-trade.js';
 import { finishJournaled, sentBy } from './resume.js';
 import { begunElsewhere } from './row-trust.js';
@@ -31,8 +32,12 @@ const SKEW_WORTH_SAYING_MS = 5 * 60_000;
 const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
 /** The keeper's steps are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
 const QUIETLY = { confirmed: true } as const;
-/** Statuses after which a hedge is no longer being opened; anything else (unknown ones too) is in progress. */
-const FINAL = new Set(['filled', 'closed', 'failed']);
+/**
+ * How long (server time) the keeper waits for its own landed write to show in every view before it
+ * says it cannot tell what the side holds (an error event; exit 12 for --once). The side still
+ * waits after that: never a new write on a side whose views do not show the last one.
+ */
+export const EXPECTATION_BOUND_MS = 10 * 60_000;
 
 export interface StepDeps {
   dryRun: boolean;
@@ -49,21 +54,24 @@ export function keeperSteps(
   deps: StepDeps,
 ): KeeperSteps & { finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]): Promise<Map<string, string>> } {
   const clockNotes = new Set<string>();
-  /** Hedges this keeper closed itself (a roll's close): a side flat after one of these is not a colleague's. */
-  const closedByKeeper = new Set<string>();
+  const memory: KeeperMemory = { closedByKeeper: new Set(), byARoll: new Map(), expectations: new Map(), overdue: new Set(), noteError: deps.noteError };
   const say = (what: string, message: string) => {
     if (clockNotes.has(what)) return;
     clockNotes.add(what);
     deps.event({ event: 'notice', code: what === 'skew' ? 'clock_skew' : 'server_time_unknown', message });
   };
-  /** Hedge id → closed by a roll or keeper action, as the journal says (asked once per hedge). */
-  const byARoll = new Map<string, boolean>();
-  const read = (ctx: CommandContext, rows: readonly KeepRow[]) => readSides(ctx, rows, closedByKeeper, byARoll, say);
+  const read = (ctx: CommandContext, rows: readonly KeepRow[]) => readSides(ctx, rows, memory, say);
+  // Counted from the server's time when the write landed (the bound is the server's, like maturities).
+  const expect = (ctx: CommandContext): Expect => (row, expectation) =>
+    ctx.client().then((client) => {
+      memory.expectations.set(rowKey(row), { ...expectation, sinceMs: client.transport.serverNow() ?? ctx.clock.now() });
+      memory.overdue.delete(rowKey(row));
+    });
   // What a roll is about to close is noted before it is sent: a roll whose open then fails leaves
   // the side flat, and that side is the keeper's to re-open, not a colleague's drift.
   const noteRoll = (outcome: RollOutcome | { closing?: string }) => {
-    if ('closing' in outcome && outcome.closing) closedByKeeper.add(outcome.closing);
-    if ('kind' in outcome && outcome.kind === 'rolled' && outcome.closed?.hedgeId) closedByKeeper.add(outcome.closed.hedgeId);
+    if ('closing' in outcome && outcome.closing) memory.closedByKeeper.add(outcome.closing);
+    if ('kind' in outcome && outcome.kind === 'rolled' && outcome.closed?.hedgeId) memory.closedByKeeper.add(outcome.closed.hedgeId);
   };
   return {
     read: (rows) => read(stepContext(), rows),
@@ -76,44 +84,51 @@ export function keeperSteps(
         const decision = decideRow(row, view, fresh.nowMs, deps);
         if (decision.kind === 'hold' || decision.kind === 'skip') return;
         if (decision.kind === 'drift' && !deps.converge && !decision.alsoRollDue) return;
-        await act(ctx, row, decision, view, deps, noteRoll);
+        await act(ctx, row, decision, view, deps, noteRoll, expect(ctx));
       });
     },
     finishUnfinished: (busy, rows) => finishUnfinished(stepContext(), deps, busy, rows, noteRoll),
   };
 }
 
-/** The book as the rows need it, at the server's time (its Date header), read fresh. */
+/**
+ * The book as the rows need it, at the server's time (its Date header), read fresh: each side from
+ * its hedge records and its positions line together (side-book.ts), never one view alone. A side
+ * whose views disagree, or that does not show this keeper's own last write in every view yet
+ * (`expectations`), is settling: the decision holds it.
+ */
 async function readSides(
   ctx: CommandContext,
   rows: readonly KeepRow[],
-  closedByKeeper: ReadonlySet<string>,
-  byARoll: Map<string, boolean>,
+  memory: KeeperMemory,
   say: (what: string, message: string) => void,
 ): Promise<SideReading> {
   const client = await ctx.client();
-  const book = await readBook({ client, log: (line) => ctx.log(line) });
-  const hedges = await client.listHedges();
+  const { hedges, positions } = await readViews(client, (line) => ctx.log(line));
   const serverNow = client.transport.serverNow();
   const local = ctx.clock.now();
   const nowMs = serverNow ?? local;
   const views = new Map<string, SideView>();
   for (const row of rows) {
-    const position = findSide(book, row.market, row.side);
+    const key = rowKey(row);
+    const book = sideBookOf(hedges, positions, row.market, row.side, nowMs);
+    const settling = book.state === 'settling' ? book.why : unmetExpectation(memory, key, book, nowMs);
     const ofSide = hedges.filter((hedge) => sameSide(hedge, row));
-    const opening = ofSide.find((hedge) => !FINAL.has(hedge.status));
-    let closed = !position && !opening ? closedOutside(ofSide[0], nowMs, closedByKeeper) : undefined;
+    // The soonest to mature of the side's hedges decides when the side is rolled.
+    const soonest = book.filled.at(-1);
+    const covered = book.state === 'in-step' && soonest !== undefined;
+    const opening = book.opening[0];
+    let closed = book.state === 'flat' && !opening ? closedOutside(ofSide[0], nowMs, memory.closedByKeeper) : undefined;
     if (closed) {
-      const rolled = byARoll.get(closed.hedgeId) ?? (await closedByARoll(ctx, closed.hedgeId));
-      byARoll.set(closed.hedgeId, rolled);
+      const rolled = memory.byARoll.get(closed.hedgeId) ?? (await closedByARoll(ctx, closed.hedgeId));
+      memory.byARoll.set(closed.hedgeId, rolled);
       if (rolled) closed = undefined;
     }
-    views.set(rowKey(row), {
-      ...(position
-        ? { position: { notionalUsd: position.notionalUsd, hedgeId: position.hedgeId, maturityAtMs: position.maturityAt ? Date.parse(position.maturityAt) : undefined } }
-        : {}),
-      ...(opening && !position ? { opening: { hedgeId: opening.id, status: opening.status } } : {}),
+    views.set(key, {
+      ...(covered ? { position: { notionalUsd: book.recordsUsd, hedgeId: soonest.id, maturityAtMs: soonest.maturityAtMs } } : {}),
+      ...(opening && !covered ? { opening: { hedgeId: opening.id, status: opening.status } } : {}),
       ...(closed ? { closedOutside: closed } : {}),
+      ...(settling ? { settling: { why: settling } } : {}),
     });
   }
   if (serverNow === undefined) {
@@ -123,6 +138,46 @@ async function readSides(
     say('skew', `The server's clock is ${Math.abs(minutes)} min ${minutes > 0 ? 'ahead of' : 'behind'} this machine's: maturities are compared with the server's.`);
   }
   return { views, nowMs, serverTime: serverNow === undefined ? undefined : new Date(serverNow).toISOString() };
+}
+
+/** What the keeper remembers between its reads: its own closes, which hedges a roll closed, what its own writes must show. */
+interface KeeperMemory {
+  /** Hedges this keeper closed itself (a roll's close): a side flat after one of these is not a colleague's. */
+  closedByKeeper: Set<string>;
+  /** Hedge id → closed by a roll or keeper action, as the journal says (asked once per hedge). */
+  byARoll: Map<string, boolean>;
+  /** Per side: what this keeper's own last write must show in every view before the side is decided again. */
+  expectations: Map<string, SideExpectation & { what: string }>;
+  /** Sides whose expectation ran past its bound, said once each. */
+  overdue: Set<string>;
+  noteError: StepDeps['noteError'];
+}
+
+/**
+ * Why the side waits for this keeper's own last write to show in every view, or undefined once it
+ * does (the expectation is then dropped). Past EXPECTATION_BOUND_MS of server time it is an error
+ * (cannot tell, exit 12 for --once), said once, and the side still waits: never a new write.
+ */
+function unmetExpectation(memory: KeeperMemory, key: string, book: SideBook, nowMs: number): string | undefined {
+  const expected = memory.expectations.get(key);
+  if (!expected) return undefined;
+  if (expectationMet(book, expected)) {
+    memory.expectations.delete(key);
+    memory.overdue.delete(key);
+    return undefined;
+  }
+  const why = `this keeper's own ${expected.what} (${expected.notionalUsd} USD) is not in every view yet`;
+  if (nowMs - expected.sinceMs > EXPECTATION_BOUND_MS && !memory.overdue.has(key)) {
+    memory.overdue.add(key);
+    const [market, side] = key.split(' ');
+    memory.noteError(
+      new UnresolvedError(`${why} ${Math.round((nowMs - expected.sinceMs) / 1000)} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`, {
+        hint: 'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.',
+      }),
+      { market: market!, side: side! },
+    );
+  }
+  return why;
 }
 
 /**
@@ -159,32 +214,48 @@ function sameSide(hedge: Hedge, row: KeepRow): boolean {
 }
 
 type NoteRoll = (outcome: RollOutcome | { closing?: string }) => void;
+/** Records what the keeper's own landed write must show in every view of the row's side. */
+type Expect = (row: KeepRow, expectation: Omit<SideExpectation, 'sinceMs'> & { what: string }) => Promise<void>;
 
-async function act(ctx: CommandContext, row: KeepRow, decision: Actionable, view: SideView, deps: StepDeps, noteRoll: NoteRoll): Promise<void> {
+async function act(ctx: CommandContext, row: KeepRow, decision: Actionable, view: SideView, deps: StepDeps, noteRoll: NoteRoll, expect: Expect): Promise<void> {
   const { event } = deps;
   const base = { market: row.market, side: row.side };
   switch (decision.kind) {
     case 'drift': {
       if (decision.change === 'open') {
-        if (deps.converge) await act(ctx, row, { kind: 'reopen', notionalUsd: decision.targetUsd, ...(decision.tenorDays ? { tenorDays: decision.tenorDays } : {}) }, view, deps, noteRoll);
+        if (deps.converge) await act(ctx, row, { kind: 'reopen', notionalUsd: decision.targetUsd, ...(decision.tenorDays ? { tenorDays: decision.tenorDays } : {}) }, view, deps, noteRoll, expect);
         return;
       }
       if (deps.converge) {
         const entry = await converge(ctx, row, decision);
+        await expect(row, { what: decision.change, notionalUsd: decision.targetUsd });
         event({ event: 'converge', ...base, notional_usd: decision.amountUsd, action: decision.change, journal_id: entry.id, idempotency_key: entry.idempotency_key, hedge_ids: entry.hedge_id ? [entry.hedge_id] : [] });
       }
       if (decision.alsoRollDue && view.position?.maturityAtMs !== undefined) {
         // What the side holds now: the target once converged, the drifted notional otherwise.
         const notionalUsd = deps.converge ? decision.targetUsd : decision.currentUsd;
-        await act(ctx, row, { kind: 'roll', notionalUsd, hedgeId: view.position.hedgeId, maturityAtMs: view.position.maturityAtMs }, view, deps, noteRoll);
+        await act(ctx, row, { kind: 'roll', notionalUsd, hedgeId: view.position.hedgeId, maturityAtMs: view.position.maturityAtMs }, view, deps, noteRoll, expect);
       }
       return;
     }
     case 'roll': {
       const tenorDays = decision.tenorDays ?? row.tenorDays!;
       noteRoll({ closing: decision.hedgeId });
-      const outcome = await runRoll(ctx, { market: row.market, side: row.side, tenorDays, skipChecks: false, write: SEND_AND_WAIT, bookLock: false });
+      // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
+      const outcome = await runRoll(ctx, {
+        market: row.market,
+        side: row.side,
+        tenorDays,
+        skipChecks: false,
+        write: SEND_AND_WAIT,
+        bookLock: false,
+        ...(row.clientReference ? { clientReference: row.clientReference } : {}),
+      });
       noteRoll(outcome);
+      if (outcome.kind === 'rolled') {
+        const gone = [decision.hedgeId, outcome.closed?.hedgeId].filter((id): id is string => typeof id === 'string');
+        await expect(row, { what: 'roll', notionalUsd: outcome.notionalUsd, ...(outcome.opened.hedgeId ? { present: [outcome.opened.hedgeId] } : {}), gone });
+      }
       event(rollEvent(outcome, base, decision.hedgeId));
       return;
     }
@@ -196,6 +267,7 @@ async function act(ctx: CommandContext, row: KeepRow, decision: Actionable, view
       if (result.kind === 'dry-run') return;
       const hedge = result.kind === 'resolved' ? result.result : undefined;
       if (hedge?.status === 'failed') throw new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`);
+      await expect(row, { what: 're-open', notionalUsd: decision.notionalUsd, ...(result.entry.hedge_id ? { present: [result.entry.hedge_id] } : {}) });
       event({
         event: 'reopen',
         ...base,

@@ -30,6 +30,7 @@ export type { RollLegOutcome, RollNote, RollOutcome } from '../ui/roll-view.js';
 import { describePlannedRequest } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
+import { readSideInStep } from './side-book.js';
 import { fetchPreTradeFacts } from './pre-trade.js';
 import { closeAction, openAction, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from './row-trust.js';
@@ -54,6 +55,8 @@ export interface RollRequest {
   bookLock?: boolean;
   /** Shown before the confirmation (the command renders it; the keeper shows nothing). */
   showPreview?: (preview: RollPreview, nowMs: number) => void;
+  /** The new hedge's deal reference (`--ref`, a keeper row's); unset: the rolled hedge's own, kept through the roll. */
+  clientReference?: string;
 }
 
 /** One roll as the journal holds it. */
@@ -135,7 +138,13 @@ async function legsOf(ctx: CommandContext, group: string): Promise<RollLegs> {
   const context = open.context ?? {};
   return {
     group,
-    request: { market: body.market, side: body.side, notional_usd: notional, tenor_days: tenor },
+    request: {
+      market: body.market,
+      side: body.side,
+      notional_usd: notional,
+      tenor_days: tenor,
+      ...(typeof body.client_reference === 'string' && body.client_reference !== '' ? { client_reference: body.client_reference } : {}),
+    },
     closes: context.roll_closes === true,
     rolledHedgeId: typeof context.rolled_hedge_id === 'string' ? context.rolled_hedge_id : undefined,
     netMarginUsd: numberOf(context.net_margin_usd),
@@ -223,19 +232,29 @@ interface RollPlan {
   notionalUsd: number;
   closing?: BookPosition;
   ended?: Hedge;
+  /** The deal reference the rolled hedge carried (the soonest to mature of the side's, when several do). */
+  clientReference?: string;
 }
 
+/**
+ * What the roll closes and opens again, from the side's book — its hedge records and its positions
+ * line together, waited on (bounded) while they disagree (side-book.ts): never the positions list
+ * alone, which may trail a fill or a close by seconds. The deal reference comes from the records.
+ */
 async function planRoll(ctx: CommandContext, client: HedgeClient, req: RollRequest): Promise<RollPlan> {
   const { market, side } = req;
-  const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side);
+  const { book, positions } = await readSideInStep(ctx, client, market, side);
+  const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
   if (position) {
+    const reference = book.filled.at(-1)?.clientReference;
+    const records = { notionalUsd: book.recordsUsd, ...(reference ? { clientReference: reference } : {}) };
     if (position.notionalUsd === undefined) {
       throw new InvalidResponseError(
         `GET /positions shows the ${side} position on ${market} without a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
         { endpoint: 'GET /positions', status: 200, hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.' },
       );
     }
-    return { notionalUsd: position.notionalUsd, closing: position };
+    return { ...records, closing: position };
   }
   const hedges = (await client.listHedges()).filter((hedge) => hedge.market.toUpperCase() === market && hedge.side === side);
   const opening = hedges.find((hedge) => hedge.status === 'submitted' || hedge.status === 'submitting');
@@ -260,7 +279,8 @@ async function planRoll(ctx: CommandContext, client: HedgeClient, req: RollReque
       `Open one with \`${ctx.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(req.tenorDays))}\`.`,
     );
   }
-  return { notionalUsd: ended.notional_usd, ended };
+  const reference = (ended as Record<string, unknown>).client_reference;
+  return { notionalUsd: ended.notional_usd, ended, ...(typeof reference === 'string' && reference !== '' ? { clientReference: reference } : {}) };
 }
 
 /** The checks of an open, counted as after the close: its notional is back in the headroom and the side's capacity. */
@@ -588,7 +608,9 @@ async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: 
 
   const plan = await planRoll(ctx, client, req);
   if (!req.skipChecks) await checkRoll(client, req, plan);
-  const request: OpenRequest = { market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays };
+  // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
+  const reference = req.clientReference ?? plan.clientReference;
+  const request: OpenRequest = { market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays, ...(reference ? { client_reference: reference } : {}) };
   // An agent's checks judge the roll whole: on a live key the legs its confirmation token was
   // issued for, and its limits — the close of the side (when one is open) and the open.
   ctx.planCheck?.check([...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')]);

@@ -41,11 +41,20 @@ const journal = journalEntries<Entry>;
  * the open: the roll reads GET /hedges only to see the side flat before it opens, and that read is held.
  */
 async function killBeforeTheOpen(simulator: Simulator, side: 'buy' | 'sell', tenor: string): Promise<void> {
-  simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET', path: '/hedges' } });
+  // The roll reads the side's records (GET /hedges) to plan, then again after its close has landed,
+  // right before the open: the second read is held, and the roll killed there. The hold is set once
+  // the close is answered: its wait polls the positions list at least once before that read.
+  let held = false;
   await killWhen(
     simulator,
     ['roll', 'USDTNGN', side, '--tenor', tenor],
-    () => simulator.requests('GET', '/hedges').some((entry) => entry.status === 'pending'),
+    () => {
+      if (!held && simulator.requests('POST', '/hedges/close').some((entry) => entry.status === 200)) {
+        simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET', path: '/hedges' } });
+        held = true;
+      }
+      return held && simulator.requests('GET', '/hedges').some((entry) => entry.status === 'pending');
+    },
     'the roll was about to open',
   );
   simulator.sandbox.setFaults({ nextLatency: null, match: null });
@@ -73,6 +82,22 @@ describe('hedge roll', () => {
     expect(posts(simulator, '/hedges/close')).toHaveLength(1);
     expect(posts(simulator, '/hedges')).toHaveLength(1);
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 5_000, tenorDays: 3, status: 'filled' }]);
+  });
+
+  it('the deal lives through the roll: the new hedge carries the rolled one\'s reference, `hedges --ref` finds it; --ref gives another', async () => {
+    const simulator = await startSimulator();
+    const opened = await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '1', '--ref', 'DEAL-7']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const rolled = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '1', '--yes']);
+    expect(rolled.code, rolled.stderr).toBe(0);
+    expect(posts(simulator, '/hedges').map((entry) => (entry.body as { client_reference?: string }).client_reference)).toEqual(['DEAL-7', 'DEAL-7']);
+    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-7', status: 'filled' }]);
+    const found = await simulator.hedge(['hedges', '--ref', 'DEAL-7', '--json']);
+    expect((JSON.parse(found.stdout) as Array<{ status: string }>).map((hedge) => hedge.status).sort()).toEqual(['closed', 'filled']);
+
+    const renamed = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--ref', 'DEAL-8', '--yes']);
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-8', tenorDays: 3 }]);
   });
 
   it('closes the open hedge, then opens the same notional for the new tenor: one close, one open, one journal group', async () => {

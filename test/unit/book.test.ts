@@ -66,6 +66,13 @@ describe('expectationMet', () => {
     expect(expectationMet(reconcileSide([filled('hdg_new', 1000)], { notionalUsd: 1000, hedgeId: 'hdg_new' }, NOW), expected)).toBe(true);
   });
 
+  it('an expected hedge that has ended on its record since (settled at maturity) was seen: the side moved on', () => {
+    const expected = { notionalUsd: 1000, present: ['hdg_new'], gone: ['hdg_old'], sinceMs: NOW };
+    expect(expectationMet(reconcileSide([{ id: 'hdg_new', status: 'closed', notionalUsd: 1000 }], undefined, NOW), expected)).toBe(true);
+    // Not while the views still disagree about it.
+    expect(expectationMet(reconcileSide([{ id: 'hdg_new', status: 'closed', notionalUsd: 1000 }], { notionalUsd: 1000, hedgeId: 'hdg_new' }, NOW), expected)).toBe(false);
+  });
+
   it('a close is seen once the side is flat in every view', () => {
     const expected = { notionalUsd: 0, gone: ['hdg_a'], sinceMs: NOW };
     expect(expectationMet(reconcileSide([{ id: 'hdg_a', status: 'closed' }], { notionalUsd: 1000, hedgeId: 'hdg_a' }, NOW), expected)).toBe(false);
