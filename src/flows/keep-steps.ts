@@ -16,7 +16,7 @@ import { withSideLock } from './account-lock.js';
 import type { Actionable, EventFields, KeeperSteps, SideReading } from './keep-cycle.js';
 import type { KeepEvent } from '../ui/keep-view.js';
 import { expectationMet, type SideExpectation } from '../domain/book.js';
-import { readViews, sideBookOf, type SideBook } from './side-book.js';
+import { SideViews, type SideBook } from './side-book.js';
 import { fetchPreTradeFacts } from './pre-trade.js';
 import { finishJournaled, sentBy } from './resume.js';
 import { begunElsewhere } from './row-trust.js';
@@ -104,14 +104,15 @@ async function readSides(
   say: (what: string, message: string) => void,
 ): Promise<SideReading> {
   const client = await ctx.client();
-  const { hedges, positions } = await readViews(client, (line) => ctx.log(line));
+  const sideViews = await SideViews.read(client, (line) => ctx.log(line));
+  const hedges = sideViews.hedges;
   const serverNow = client.transport.serverNow();
   const local = ctx.clock.now();
   const nowMs = serverNow ?? local;
   const views = new Map<string, SideView>();
   for (const row of rows) {
     const key = rowKey(row);
-    const book = sideBookOf(hedges, positions, row.market, row.side, nowMs);
+    const book = await sideViews.book(row.market, row.side, nowMs);
     const settling = book.state === 'settling' ? book.why : unmetExpectation(memory, key, book, nowMs);
     const ofSide = hedges.filter((hedge) => sameSide(hedge, row));
     // The soonest to mature of the side's hedges decides when the side is rolled.

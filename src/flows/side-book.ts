@@ -2,6 +2,7 @@
 // line (GET /positions) read together and reconciled by domain/book.ts — never one view alone.
 import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
+import { readHistoryRecord } from '../api/wire/read-history.js';
 import { numberOf } from '../api/wire/read-position.js';
 import { reconcileSide, type HedgeRecord, type SideBook } from '../domain/book.js';
 import type { Side } from '../domain/vocabulary.js';
@@ -27,23 +28,44 @@ export function hedgeRecord(hedge: Hedge): HedgeRecord {
   };
 }
 
-/** The side's book from views already read (one read serves every side of a cycle). */
-export function sideBookOf(hedges: readonly Hedge[], positions: readonly BookPosition[], market: string, side: Side, nowMs: number): SideBook {
-  const records = hedges.filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side).map(hedgeRecord);
-  const line = findSide([...positions], market, side);
-  const maturity = line?.maturityAt ? Date.parse(line.maturityAt) : NaN;
-  return reconcileSide(
-    records,
-    line ? { ...(line.notionalUsd !== undefined ? { notionalUsd: line.notionalUsd } : {}), ...(line.hedgeId ? { hedgeId: line.hedgeId } : {}), ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}) } : undefined,
-    nowMs,
-  );
-}
+/**
+ * Both views read once (the positions list, then the records: a change the list shows is on its
+ * record too), each side reconciled from them. The history is the third view, read only when a side
+ * with filled hedges is settling: a server may leave an early-closed hedge `filled` on its record
+ * (the spec does not show what a close does to the status) — its record in the history says it
+ * ended.
+ */
+export class SideViews {
+  private historyIds?: Promise<ReadonlySet<string>>;
 
-/** Both views read now (the positions list, then the records: a change seen in the list is on its record too), and the server's time. */
-export async function readViews(client: HedgeClient, log?: (line: string) => void): Promise<{ hedges: Hedge[]; positions: BookPosition[] }> {
-  const positions = await readBook({ client, log });
-  const hedges = await client.listHedges();
-  return { hedges, positions };
+  private constructor(
+    private readonly client: HedgeClient,
+    readonly hedges: Hedge[],
+    readonly positions: BookPosition[],
+  ) {}
+
+  static async read(client: HedgeClient, log?: (line: string) => void): Promise<SideViews> {
+    const positions = await readBook({ client, log });
+    return new SideViews(client, await client.listHedges(), positions);
+  }
+
+  /** The side's book at `nowMs` (the server's time). */
+  async book(market: string, side: Side, nowMs: number): Promise<SideBook> {
+    const mine = this.hedges.filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side).map(hedgeRecord);
+    const found = findSide([...this.positions], market, side);
+    const maturity = found?.maturityAt ? Date.parse(found.maturityAt) : NaN;
+    const line = found
+      ? { ...(found.notionalUsd !== undefined ? { notionalUsd: found.notionalUsd } : {}), ...(found.hedgeId ? { hedgeId: found.hedgeId } : {}), ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}) }
+      : undefined;
+    const book = reconcileSide(mine, line, nowMs);
+    if (book.state !== 'settling' || book.filled.length === 0) return book;
+    this.historyIds ??= this.client.listHistory().then(
+      (records) => new Set(records.map((record) => readHistoryRecord(record as Record<string, unknown>).hedgeId).filter((id): id is string => typeof id === 'string')),
+      () => new Set<string>(),
+    );
+    const ended = await this.historyIds;
+    return reconcileSide(mine.map((record) => (record.status === 'filled' && ended.has(record.id) ? { ...record, status: 'closed' } : record)), line, nowMs);
+  }
 }
 
 /** How long a one-shot command waits for a settling side's views to agree before it cannot tell (exit 12); --timeout shortens it. */
@@ -63,21 +85,24 @@ export async function readSideInStep(
   client: HedgeClient,
   market: string,
   side: Side,
+  until?: (book: SideBook) => boolean,
 ): Promise<{ book: SideBook; hedges: Hedge[]; positions: BookPosition[] }> {
   const started = ctx.clock.now();
   const bound = Math.min(SETTLE_WAIT_MS, ctx.deadline === undefined ? Infinity : ctx.deadline - started);
   for (;;) {
-    const { hedges, positions } = await readViews(client, (line) => ctx.log(line));
-    const book = sideBookOf(hedges, positions, market, side, client.transport.serverNow() ?? ctx.clock.now());
-    if (book.state !== 'settling') return { book, hedges, positions };
+    const views = await SideViews.read(client, (line) => ctx.log(line));
+    const book = await views.book(market, side, client.transport.serverNow() ?? ctx.clock.now());
+    if (book.state !== 'settling' && (until?.(book) ?? true)) return { book, hedges: views.hedges, positions: views.positions };
     const waited = ctx.clock.now() - started;
     if (waited + SETTLE_POLL_MS > bound) {
+      const why = book.state === 'settling' ? `is settling: ${safeText(book.why ?? 'its views disagree')}` : 'does not show the change in every view yet';
+      // Before a decision (no `until`) nothing was sent; after a write, the write flow says what was.
       throw new UnresolvedError(
-        `The ${side} side of ${market} is settling: ${safeText(book.why ?? 'its views disagree')}; they still disagreed after ${Math.round(waited / 1000)} s, so nothing was sent.`,
+        `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told${until ? '' : '. Nothing was sent'}.`,
         { details: { market, side, why: book.why ?? null }, hint: 'Compare `hedge positions` with `hedge hedges`, and run the command again once both show the same book.' },
       );
     }
-    ctx.log(`${market} ${side}: settling (${safeText(book.why ?? '')}); reading again in ${SETTLE_POLL_MS / 1000} s`);
+    ctx.log(`${market} ${side}: ${book.state === 'settling' ? `settling (${safeText(book.why ?? '')})` : 'not there yet'}; reading again in ${SETTLE_POLL_MS / 1000} s`);
     await ctx.clock.sleep(SETTLE_POLL_MS, ctx.signal);
   }
 }

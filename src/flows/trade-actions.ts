@@ -16,6 +16,7 @@ import { identityOf } from './identity.js';
 import { tradedUsd } from './send-gate.js';
 import { formatRate, shortHash } from '../ui/format.js';
 import type { TradeView } from '../ui/write-outcome.js';
+import { readSideInStep } from './side-book.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 import { expectedAfterChange, findClosedRecord, waitForHedgeStatus, waitForOwnChange, waitForSideClosed, type ChangeOutcome } from './wait.js';
 import { reconcileChange, reconcileClose, reconcileOpen } from './reconcile.js';
@@ -73,8 +74,13 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
     trades: async () => [{ market: request.market, notionalUsd: request.notional_usd }],
     reconcile: async (entry) => (await reconcileOpen(client, entry)) as Awaited<ReturnType<NonNullable<WriteAction<OpenedHedge, Hedge>['reconcile']>>>,
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
-    wait: (answer, { startedAt }) =>
-      waitForHedgeStatus(ctx, answer.hedge_id, { label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`, startedAt }),
+    // The fill shows on the hedge's record first (the spec: poll GET /hedges/{id}); exit 0 once the
+    // positions list shows the side with it too (side-book.ts), so the next decision sees it.
+    wait: async (answer, { startedAt }) => {
+      const hedge = await waitForHedgeStatus(ctx, answer.hedge_id, { label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`, startedAt });
+      if (hedge.status === 'filled') await readSideInStep(ctx, client, request.market, request.side, (book) => book.filled.some((record) => record.id === hedge.id));
+      return hedge;
+    },
     outcome: (hedge) => (hedge.status === 'failed' ? 'failed' : 'filled'),
   };
 }
@@ -149,8 +155,15 @@ interface ChangeSeen {
   quote?: Quote;
 }
 
+/**
+ * The side's positions line before a change, read once its views agree (side-book.ts: the records
+ * and the positions list together, waited on while settling): a hedge filled a moment ago on its
+ * record is waited for, not taken as a side missing from the list.
+ */
 function positionBefore(ctx: CommandContext, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen): Promise<BookPosition | undefined> {
-  return (seen.position ??= readBook({ client, log: (line) => ctx.log(line) }).then((book) => findSide(book, request.market, request.side)));
+  return (seen.position ??= readSideInStep(ctx, client, request.market, request.side).then(({ book, positions }) =>
+    book.state === 'in-step' ? findSide(positions, request.market, request.side) : undefined,
+  ));
 }
 
 function readBalance(ctx: CommandContext, client: HedgeClient): Promise<number | undefined> {
@@ -248,8 +261,11 @@ async function waitForChange(
   const { action } = kind;
   const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
   if (baseline === undefined) {
-    ctx.notify({ kind: 'landing-not-watched', level: 'note', text: `The ${side} position on ${market} was not in the positions list before the ${action}, so its landing cannot be watched. Check it with: ${ctx.hedgeCommand('positions')}` });
-    return undefined;
+    // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
+    throw new UnresolvedError(`The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`, {
+      hint: `Look at \`${ctx.hedgeCommand('positions')}\` and \`${ctx.hedgeCommand('hedges')}\`, then record what happened:`,
+      details: { market, side },
+    });
   }
   const outcome = await waitForOwnChange(ctx, {
     label: `Submitted ${action}${txNote(answer.order_tx_hash)}, waiting for it to land`,
@@ -262,7 +278,10 @@ async function waitForChange(
   });
   // Confirmed by the positions list; the hedge itself is read once more to show it whole.
   const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
-  if (outcome.closed && !expectedAfterChange(action, baseline, request.notional_usd).closes) await sideGoneFirst(ctx, client, request, action, baseline, hedgeId);
+  const expected = expectedAfterChange(action, baseline, request.notional_usd);
+  if (outcome.closed && !expected.closes) await sideGoneFirst(ctx, client, request, action, baseline, hedgeId);
+  // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
+  else await readSideInStep(ctx, client, market, side, (book) => (outcome.closed ? book.state === 'flat' : Math.abs(book.recordsUsd - expected.notionalUsd) < 0.005));
   const [hedge, balanceAfterUsdc, realized] = await Promise.all([
     hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
     seen.balanceBeforeUsdc !== undefined ? readBalance(ctx, client) : undefined,
@@ -360,6 +379,8 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
       const kept = before ?? {};
       const hedgeId = answer.hedge_id ?? (typeof kept.hedge_id === 'string' ? kept.hedge_id : undefined);
       await waitForSideClosed(ctx, { label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`, startedAt, market, side, hedgeId });
+      // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
+      await readSideInStep(ctx, client, market, side, (book) => book.state === 'flat' || (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'));
       const realized = hedgeId ? await findClosedRecord(ctx, hedgeId) : undefined;
       return { market, side, estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined, hedgeId, realized };
     },

@@ -41,15 +41,19 @@ const journal = journalEntries<Entry>;
  * the open: the roll reads GET /hedges only to see the side flat before it opens, and that read is held.
  */
 async function killBeforeTheOpen(simulator: Simulator, side: 'buy' | 'sell', tenor: string): Promise<void> {
-  // The roll reads the side's records (GET /hedges) to plan, then again after its close has landed,
-  // right before the open: the second read is held, and the roll killed there. The hold is set once
-  // the close is answered: its wait polls the positions list at least once before that read.
+  // The roll reads the side's records (GET /hedges) to plan; after its close is answered, the
+  // close's wait reads them once more to see the close in every view (journaled done then), and the
+  // roll reads them again right before the open: that read is held, and the roll killed there.
   let held = false;
+  const readsAfterClose = () => {
+    const close = simulator.requests('POST', '/hedges/close').find((entry) => entry.status === 200);
+    return close ? simulator.requests('GET', '/hedges').filter((entry) => entry.realTimeMs > close.realTimeMs && entry.status === 200).length : 0;
+  };
   await killWhen(
     simulator,
     ['roll', 'USDTNGN', side, '--tenor', tenor],
     () => {
-      if (!held && simulator.requests('POST', '/hedges/close').some((entry) => entry.status === 200)) {
+      if (!held && readsAfterClose() >= 1) {
         simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET', path: '/hedges' } });
         held = true;
       }

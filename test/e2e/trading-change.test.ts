@@ -71,9 +71,11 @@ describe('hedge add / reduce / close', () => {
     // The close was confirmed from GET /positions, polled no faster than once a second.
     const close = trading.writes().find((entry) => entry.path === '/hedges/close')!;
     const polls = trading.sandbox.requestLog.filter((entry) => entry.path === '/positions' && entry.realTimeMs > close.realTimeMs);
-    // The close lands 100 ms after it is sent, so the first poll (a second later) already sees it.
-    expect(polls).toHaveLength(1);
+    // The close lands 100 ms after it is sent, so the first poll (a second later) already sees it;
+    // then one read of the side's book (its positions line and its hedge records) sees it in both.
+    expect(polls).toHaveLength(2);
     expect(polls[0]!.realTimeMs - close.realTimeMs).toBeGreaterThanOrEqual(1000);
+    expect(trading.sandbox.requestLog.filter((entry) => entry.path === '/hedges' && entry.method === 'GET' && entry.realTimeMs > polls[0]!.realTimeMs)).toHaveLength(1);
   });
 
   it('close on a terminal-less run prints the realized P&L lines in plain mode', async () => {
@@ -117,10 +119,10 @@ describe('hedge add / reduce / close', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ hedge_id: id, action: 'add', status: 'submitted' });
     // Nothing was polled after the write: no GET of the hedge, no wait.
     const after = trading.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`);
-    // The pre-trade reads (in parallel, so in either order), the position and the quote for the
-    // addition, then the write, and nothing after it.
+    // The pre-trade reads (in parallel, so in either order), the side's book (its positions line and
+    // hedge records) and the quote for the addition, then the write, and nothing after it.
     expect(after.at(-1)).toBe('POST /hedges/add');
     expect(after.indexOf('POST /quotes')).toBe(after.length - 2);
-    expect([...after].sort()).toEqual(['GET /account', 'GET /markets', 'GET /positions', 'POST /hedges/add', 'POST /quotes']);
+    expect([...after].sort()).toEqual(['GET /account', 'GET /hedges', 'GET /markets', 'GET /positions', 'POST /hedges/add', 'POST /quotes']);
   });
 });
