@@ -16,7 +16,6 @@ import type {
 import { activeHedgeKey, compareHistoryRecords } from './engine-state.js';
 import { popDueEvent, pushEvent } from './event-queue.js';
 import {
-  DAY_MS,
   MARKET_MODEL,
   type MarketDefinition,
   type Side,
@@ -39,6 +38,10 @@ export interface BookConfig {
   failRate: number;
   exposureCapUsd: number;
   markets: readonly MarketDefinition[];
+  /** Sandbox ms of one tenor day: maturities and carry are counted in these days (default DAY_MS). */
+  dayMs: number;
+  /** A hedge past maturity_at stays filled this long before it settles. */
+  settlementDelayMs: number;
 }
 
 export interface OpenRequest {
@@ -301,7 +304,12 @@ export class Book {
       if (!hedge) continue;
       if (event.kind === 'fill') this.resolveOpen(account, hedge, event.dueMs);
       else if (event.kind === 'change') this.landChange(account, hedge, event.dueMs);
-      else if (hedge.status === 'filled') this.settleAtMaturity(account, hedge, event.dueMs);
+      else if (hedge.status !== 'filled') continue;
+      else if (event.dueMs < hedge.maturityAtMs + this.config.settlementDelayMs) {
+        // Late settlement: due at maturity, it settles after the delay in effect then (a state
+        // saved before the delay existed has its events at maturity: they are moved the same way).
+        this.schedule('maturity', account.id, hedge.id, hedge.maturityAtMs + this.config.settlementDelayMs);
+      } else this.settleAtMaturity(account, hedge, event.dueMs);
     }
     return processed;
   }
@@ -352,7 +360,7 @@ export class Book {
       orderKey: this.hex64(),
       units: request.notionalUsd,
       openedAtMs: nowMs,
-      maturityAtMs: nowMs + request.tenorDays * DAY_MS,
+      maturityAtMs: nowMs + request.tenorDays * this.config.dayMs,
       willFail,
       marginUsdc: quote.requiredMarginUsdc,
       dailyCarryRatePct: quote.dailyCarryRatePct,
@@ -568,14 +576,14 @@ export class Book {
 
   private accrueCarry(hedge: HedgeState, timeMs: number): void {
     if (timeMs <= hedge.carryAccruedToMs) return;
-    hedge.accruedCarryUsdc += carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, timeMs - hedge.carryAccruedToMs);
+    hedge.accruedCarryUsdc += carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, timeMs - hedge.carryAccruedToMs, this.config.dayMs);
     hedge.carryAccruedToMs = timeMs;
   }
 
   /** Carry accrued up to `timeMs` without booking it (for views). */
   accruedCarryAt(hedge: HedgeState, timeMs: number): number {
     const pending = Math.max(0, timeMs - hedge.carryAccruedToMs);
-    return hedge.accruedCarryUsdc + carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, pending);
+    return hedge.accruedCarryUsdc + carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, pending, this.config.dayMs);
   }
 }
 

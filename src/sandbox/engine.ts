@@ -41,6 +41,15 @@ export interface EngineOptions {
    * A loaded state keeps the dialect it was made with; asking for another one is an error.
    */
   dialect?: SandboxDialect;
+  /**
+   * Several hedges per market and side (a second open opens another hedge) when true, one (a
+   * second open is 409 hedge_already_open) when false; unset: as the dialect says.
+   */
+  severalPerSide?: boolean;
+  /** A hedge past maturity_at stays filled this many sandbox ms before it settles (default 0). */
+  settlementDelayMs?: number;
+  /** Sandbox ms of one tenor day: maturities and carry count in these (default 86,400,000). */
+  dayMs?: number;
 }
 
 export interface HandleContext {
@@ -140,7 +149,9 @@ export class SandboxEngine {
           'start without a dialect to keep it, or from a fresh state for another',
       );
     }
-    this.wire = wireDialect(state.dialect);
+    const dialectWire = wireDialect(state.dialect);
+    this.wire =
+      options.severalPerSide === undefined ? dialectWire : { ...dialectWire, hedgesPerSide: options.severalPerSide ? 'several' : 'one' };
     // Built when first needed: a state loaded from the demo's file parses its records only then.
     this.expiryQueue = undefined;
     this.oldestUnqueuedMs = oldestIdempotencyHint(state);
@@ -160,6 +171,8 @@ export class SandboxEngine {
       failRate: options.failRate ?? 0,
       exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
       markets: [...listedMarkets(this.wire).filter((listed) => !extraMarkets.some((extra) => extra.market === listed.market)), ...extraMarkets],
+      dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
+      settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs, 0, 0),
     });
   }
 
@@ -261,7 +274,7 @@ export class SandboxEngine {
         const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
         const endMs = now - (index + 1) * 3_600_000;
         const settled = status === 'closed' && index % 3 !== 2;
-        const openedAtMs = endMs - (settled ? tenorDays * DAY_MS : (tenorDays * DAY_MS) / 2);
+        const openedAtMs = endMs - (settled ? tenorDays * this.book.config.dayMs : (tenorDays * this.book.config.dayMs) / 2);
         const request = {
           market: market.market,
           side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
@@ -405,6 +418,13 @@ export class SandboxEngine {
     }
     return expired;
   }
+}
+
+/** A duration option in sandbox ms: `fallback` when unset, else a finite number of at least `min`. */
+function durationOption(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < min) throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
+  return value;
 }
 
 /** The dialect's markets with the catalogue's model parameters (base price, background interest). */

@@ -10,7 +10,6 @@ import type { WireDialect } from './dialects.js';
 import type { AccountView, PositionView } from './view-types.js';
 import type { AccountState, HedgeState, HedgeStatus } from './engine-state.js';
 import {
-  DAY_MS,
   type MarketDefinition,
   dailyCarryRatePct,
   grossPnlUsd,
@@ -197,7 +196,7 @@ export function quoteView(book: Book, input: QuoteInput, nowMs: number): Record<
     side: input.side,
     notional_usd: input.notionalUsd,
     tenor_days: input.tenorDays,
-    maturity: toIso(nowMs + input.tenorDays * DAY_MS),
+    maturity: toIso(nowMs + input.tenorDays * book.config.dayMs),
     pricing: {
       market_price: quote.marketPrice,
       execution_price: quote.executionPrice,
