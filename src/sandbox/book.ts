@@ -3,6 +3,7 @@
 // arithmetic (margin, fees, carry, P&L, balance) lives in one place and balances to the cent.
 
 import type {
+  AccountFigures,
   AccountState,
   ChangeAction,
   CloseReason,
@@ -11,6 +12,7 @@ import type {
   HedgeState,
   HistoryRecord,
   PendingChange,
+  PositionBasis,
   ScheduledEvent,
 } from './engine-state.js';
 import { activeHedgeKey, compareHistoryRecords } from './engine-state.js';
@@ -32,6 +34,7 @@ import {
   seedHash,
 } from './market-model.js';
 import { nextRandom } from './prng.js';
+import { appendChange, foldChanges, positionBasis, viewsInStep } from './trailing-views.js';
 
 export interface BookConfig {
   fillDelayMs: number;
@@ -42,6 +45,17 @@ export interface BookConfig {
   dayMs: number;
   /** A hedge past maturity_at stays filled this long before it settles. */
   settlementDelayMs: number;
+  /** The positions list, the history and the account show each change this long after the records do (0: at once). */
+  viewLagMs: number;
+}
+
+/** What the positions list and the account are computed from at a given moment. */
+export interface ShownBook {
+  /** The time they stand at: the request's, or the lag before it. Lines are valued at this time. */
+  asOfMs: number;
+  figures: AccountFigures;
+  /** Every filled hedge's line basis, by market and side, oldest first within a side. */
+  positions: PositionBasis[];
 }
 
 export interface OpenRequest {
@@ -62,7 +76,7 @@ export type PastOutcome = { kind: 'settled' } | { kind: 'failed' } | { kind: 'cl
 export const toIso = (timeMs: number): string => new Date(timeMs).toISOString();
 
 /** The list order of hedges, oldest first: by opened_at, ties by id (ids grow with creation). */
-function openedBefore(a: HedgeState, b: HedgeState): boolean {
+function openedBefore(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeState, 'openedAtMs' | 'id'>): boolean {
   return a.openedAtMs < b.openedAtMs || (a.openedAtMs === b.openedAtMs && a.id < b.id);
 }
 
@@ -141,10 +155,77 @@ export class Book {
         activeHedgeStacks: {},
         history: [],
       };
+      if (this.config.viewLagMs > 0) account.trailing = viewsInStep(this.accountFigures(account), []);
       this.state.accounts[accountId] = account;
       this.hedgeOrder.set(accountId, []);
     }
     return account;
+  }
+
+  /**
+   * Makes the accounts' trailing views match the lag: built from the records (in step with them)
+   * where a state saved without a lag lacks them, dropped without a lag (stale if kept: a later
+   * start with a lag would show them).
+   */
+  prepareTrailingViews(): void {
+    for (const account of Object.values(this.state.accounts)) {
+      if (this.config.viewLagMs <= 0) delete account.trailing;
+      else account.trailing ??= viewsInStep(this.accountFigures(account), this.filledHedges(account));
+    }
+  }
+
+  /** The account summary's figures as the records have them now. */
+  accountFigures(account: AccountState): AccountFigures {
+    return { balanceUsdc: account.balanceUsdc, marginInUseUsdc: this.marginInUseUsdc(account), openExposureUsd: this.openExposureUsd(account) };
+  }
+
+  private filledHedges(account: AccountState): HedgeState[] {
+    return this.activeHedges(account).filter((hedge) => hedge.status === 'filled');
+  }
+
+  /**
+   * Notes a change of the account (and of `hedge`'s positions line, if given) made at `atMs`,
+   * for views that trail the records; nothing without a lag.
+   */
+  noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState): void {
+    const views = account.trailing;
+    if (this.config.viewLagMs <= 0 || views === undefined) return;
+    const figures = this.accountFigures(account);
+    const line = hedge === undefined ? {} : { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
+    appendChange(views, { atMs, figures, ...line }, this.config.viewLagMs);
+  }
+
+  /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
+  shownBook(account: AccountState, nowMs: number): ShownBook {
+    const views = account.trailing;
+    if (this.config.viewLagMs <= 0 || views === undefined) {
+      return { asOfMs: nowMs, figures: this.accountFigures(account), positions: this.filledHedges(account) };
+    }
+    const asOfMs = nowMs - this.config.viewLagMs;
+    foldChanges(views, asOfMs);
+    const positions = Object.values(views.positions).sort((a, b) => {
+      const sideA = activeHedgeKey(a.market, a.side);
+      const sideB = activeHedgeKey(b.market, b.side);
+      if (sideA !== sideB) return sideA < sideB ? -1 : 1;
+      return openedBefore(a, b) ? -1 : openedBefore(b, a) ? 1 : 0;
+    });
+    return { asOfMs, figures: views.figures, positions };
+  }
+
+  /** How many of the oldest history records the history shows at `nowMs`: those closed a lag before, or all. */
+  shownHistoryLength(account: AccountState, nowMs: number): number {
+    const { history } = account;
+    if (this.config.viewLagMs <= 0) return history.length;
+    const cutoff = toIso(nowMs - this.config.viewLagMs);
+    // Kept in closed_at order: the records shown are a prefix, found by binary search.
+    let low = 0;
+    let high = history.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (history[middle].closed_at <= cutoff) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   /** Every submitted or filled hedge, by market and side, oldest first within a side. */
@@ -230,7 +311,22 @@ export class Book {
   }
 
   availableExposureUsd(account: AccountState): number {
-    return roundMoney(Math.max(0, this.config.exposureCapUsd - this.openExposureUsd(account)));
+    return this.exposureLeftUsd(this.openExposureUsd(account));
+  }
+
+  /** Headroom under the cap with this much exposure open. */
+  exposureLeftUsd(openExposureUsd: number): number {
+    return roundMoney(Math.max(0, this.config.exposureCapUsd - openExposureUsd));
+  }
+
+  /** Margin of the open and pending hedges plus what pending adds reserved. */
+  marginInUseUsdc(account: AccountState): number {
+    let margin = 0;
+    for (const hedge of this.activeHedges(account)) {
+      margin += hedge.marginUsdc;
+      if (hedge.pendingChange?.action === 'add') margin += hedge.pendingChange.reservedMarginUsdc;
+    }
+    return roundMoney(margin);
   }
 
   private credit(account: AccountState, amountUsdc: number): void {
@@ -309,7 +405,9 @@ export class Book {
         // Late settlement: due at maturity, it settles after the delay in effect then (a state
         // saved before the delay existed has its events at maturity: they are moved the same way).
         this.schedule('maturity', account.id, hedge.id, hedge.maturityAtMs + this.config.settlementDelayMs);
+        continue;
       } else this.settleAtMaturity(account, hedge, event.dueMs);
+      this.noteViewChange(account, event.dueMs, hedge);
     }
     return processed;
   }
@@ -581,7 +679,7 @@ export class Book {
   }
 
   /** Carry accrued up to `timeMs` without booking it (for views). */
-  accruedCarryAt(hedge: HedgeState, timeMs: number): number {
+  accruedCarryAt(hedge: PositionBasis, timeMs: number): number {
     const pending = Math.max(0, timeMs - hedge.carryAccruedToMs);
     return hedge.accruedCarryUsdc + carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, pending, this.config.dayMs);
   }

@@ -46,6 +46,11 @@ export interface EngineOptions {
    * second open is 409 hedge_already_open) when false; unset: as the dialect says.
    */
   severalPerSide?: boolean;
+  /**
+   * The positions list, the history and the account show each change this many sandbox ms after
+   * the hedge records do (default 0: at once). See DIALECTS.md.
+   */
+  viewLagMs?: number;
   /** A hedge past maturity_at stays filled this many sandbox ms before it settles (default 0). */
   settlementDelayMs?: number;
   /** Sandbox ms of one tenor day: maturities and carry count in these (default 86,400,000). */
@@ -173,7 +178,9 @@ export class SandboxEngine {
       markets: [...listedMarkets(this.wire).filter((listed) => !extraMarkets.some((extra) => extra.market === listed.market)), ...extraMarkets],
       dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
       settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs, 0, 0),
+      viewLagMs: durationOption('viewLagMs', options.viewLagMs, 0, 0),
     });
+    this.book.prepareTrailingViews();
   }
 
   get state(): EngineState {
@@ -292,6 +299,7 @@ export class SandboxEngine {
       }
       this.book.processDueEvents(now);
     });
+    this.book.noteViewChange(account, now);
     this.mutations++;
     return ids;
   }
@@ -347,7 +355,7 @@ export class SandboxEngine {
     lease: IdempotencyLease | undefined,
   ): EngineResponse {
     const key = readIdempotencyKey(context.request.headers);
-    if (key === undefined) return this.committed(handle(context));
+    if (key === undefined) return this.committed(handle(context), context);
     const scope = idempotencyScope(principal, key);
     if (this.inFlight.has(scope) && lease?.scope !== scope) {
       throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
@@ -370,7 +378,7 @@ export class SandboxEngine {
         body: existing.bodyJson !== undefined ? (JSON.parse(existing.bodyJson) as EngineResponse['body']) : structuredClone(existing.body as EngineResponse['body']),
       };
     }
-    const response = this.committed(handle(context));
+    const response = this.committed(handle(context), context);
     // Only successes are remembered: a refused request did nothing, so retrying it may act.
     if (response.status < 300) {
       const record: IdempotencyRecord = {
@@ -388,8 +396,12 @@ export class SandboxEngine {
     return response;
   }
 
-  private committed(response: EngineResponse): EngineResponse {
-    if (response.status < 300) this.mutations++;
+  /** A write that acted (not a replay, not refused): the state moved, and trailing views show it later. */
+  private committed(response: EngineResponse, context: RouteContext): EngineResponse {
+    if (response.status < 300) {
+      this.mutations++;
+      this.book.noteViewChange(context.account, context.nowMs);
+    }
     return response;
   }
 

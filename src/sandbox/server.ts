@@ -87,6 +87,11 @@ export interface SandboxOptions {
   dialect?: SandboxDialect;
   /** Several hedges per market and side (true) or one (false), whatever the dialect says; unset: the dialect's. */
   severalPerSide?: boolean;
+  /**
+   * The positions list, the history and the account show each change of a hedge this many
+   * sandbox ms after the hedge records do, as an indexer that trails the chain would (DIALECTS.md).
+   */
+  viewLagMs?: number;
   /** A hedge past maturity_at stays filled this many sandbox ms before it settles. */
   settlementDelayMs?: number;
   /** Sandbox ms of one tenor day (default 86,400,000): a 1-day hedge matures this long after it opened. */
@@ -203,6 +208,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     rateLimit: options.rateLimit,
     dialect: options.dialect,
     severalPerSide: options.severalPerSide,
+    viewLagMs: options.viewLagMs,
     settlementDelayMs: options.settlementDelayMs,
     dayMs: options.dayMs,
   };
