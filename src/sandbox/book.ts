@@ -302,12 +302,22 @@ export class Book {
 
   /** Notional counted against the cap: open and pending hedges plus pending adds. */
   openExposureUsd(account: AccountState): number {
-    let exposure = 0;
+    return this.activeTotal(account, (hedge) => hedge.notionalUsd, (add) => add.notionalUsd);
+  }
+
+  /** Margin of the open and pending hedges plus what pending adds reserved. */
+  marginInUseUsdc(account: AccountState): number {
+    return this.activeTotal(account, (hedge) => hedge.marginUsdc, (add) => add.reservedMarginUsdc);
+  }
+
+  /** An amount summed over the submitted and filled hedges, with a pending add's share, to the cent. */
+  private activeTotal(account: AccountState, ofHedge: (hedge: HedgeState) => number, ofAdd: (add: PendingChange) => number): number {
+    let total = 0;
     for (const hedge of this.activeHedges(account)) {
-      exposure += hedge.notionalUsd;
-      if (hedge.pendingChange?.action === 'add') exposure += hedge.pendingChange.notionalUsd;
+      total += ofHedge(hedge);
+      if (hedge.pendingChange?.action === 'add') total += ofAdd(hedge.pendingChange);
     }
-    return roundMoney(exposure);
+    return roundMoney(total);
   }
 
   availableExposureUsd(account: AccountState): number {
@@ -317,16 +327,6 @@ export class Book {
   /** Headroom under the cap with this much exposure open. */
   exposureLeftUsd(openExposureUsd: number): number {
     return roundMoney(Math.max(0, this.config.exposureCapUsd - openExposureUsd));
-  }
-
-  /** Margin of the open and pending hedges plus what pending adds reserved. */
-  marginInUseUsdc(account: AccountState): number {
-    let margin = 0;
-    for (const hedge of this.activeHedges(account)) {
-      margin += hedge.marginUsdc;
-      if (hedge.pendingChange?.action === 'add') margin += hedge.pendingChange.reservedMarginUsdc;
-    }
-    return roundMoney(margin);
   }
 
   private credit(account: AccountState, amountUsdc: number): void {

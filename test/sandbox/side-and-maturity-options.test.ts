@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { openBody } from '../support/engine.js';
-import { api, useSimulators, type SimulatorOptions } from '../support/simulator.js';
+import { api, apiData, useSimulators, type SimulatorOptions } from '../support/simulator.js';
 
 const FILL_DELAY_MS = 50;
 const DAY_MS = 86_400_000;
@@ -16,16 +16,9 @@ const simulators = useSimulators();
 const start = async (options: SimulatorOptions = {}) =>
   (await simulators({ preset: 'quick', fillDelayMs: FILL_DELAY_MS, realNow: () => FROZEN_REAL_TIME, ...options })).sandbox;
 
-const get = async (sandbox: RunningSandbox, path: string) => {
-  const answer = await api(sandbox, 'GET', path);
-  expect(answer.status).toBe(200);
-  return answer.body.data;
-};
-const post = async (sandbox: RunningSandbox, path: string, body: unknown) => {
-  const answer = await api(sandbox, 'POST', path, { body });
-  expect(answer.status).toBe(200);
-  return answer.body.data;
-};
+/** The `data` of a successful answer (any other answer fails the test). */
+const get = (sandbox: RunningSandbox, path: string) => apiData(sandbox, 'GET', path);
+const post = (sandbox: RunningSandbox, path: string, body: unknown) => apiData(sandbox, 'POST', path, body);
 const moveTo = (sandbox: RunningSandbox, atMs: number) => sandbox.clock.advance(atMs - sandbox.clock.now());
 const iso = (timeMs: number) => new Date(timeMs).toISOString();
 

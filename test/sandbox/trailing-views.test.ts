@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { openBody } from '../support/engine.js';
-import { api, useSimulators, type SimulatorOptions } from '../support/simulator.js';
+import { api, apiData, useSimulators, type SimulatorOptions } from '../support/simulator.js';
 
 const LAG_MS = 3_000;
 const FILL_DELAY_MS = 50;
@@ -21,16 +21,9 @@ const simulators = useSimulators();
 const start = async (options: SimulatorOptions = {}) =>
   (await simulators({ preset: 'quick', fillDelayMs: FILL_DELAY_MS, realNow: () => FROZEN_REAL_TIME, apiKeys: [KEY], viewLagMs: LAG_MS, ...options })).sandbox;
 
-const get = async (sandbox: RunningSandbox, path: string) => {
-  const answer = await api(sandbox, 'GET', path);
-  expect(answer.status).toBe(200);
-  return answer.body.data;
-};
-const post = async (sandbox: RunningSandbox, path: string, body: unknown) => {
-  const answer = await api(sandbox, 'POST', path, { body });
-  expect(answer.status).toBe(200);
-  return answer.body.data;
-};
+/** The `data` of a successful answer (any other answer fails the test). */
+const get = (sandbox: RunningSandbox, path: string) => apiData(sandbox, 'GET', path);
+const post = (sandbox: RunningSandbox, path: string, body: unknown) => apiData(sandbox, 'POST', path, body);
 /** Moves sandbox time to `atMs` (never back). */
 const moveTo = (sandbox: RunningSandbox, atMs: number) => sandbox.clock.advance(atMs - sandbox.clock.now());
 const lineIds = async (sandbox: RunningSandbox) => (await get(sandbox, '/positions')).map((line: { hedge_id: string }) => line.hedge_id);
