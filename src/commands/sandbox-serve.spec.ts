@@ -25,10 +25,15 @@ export const SANDBOX_SERVE = declare({
     { flags: '--dialect <name>', key: 'dialect', kind: 'value', description: 'how the server answers what the spec leaves open: reference, alpha, beta or gamma', values: DIALECT_VALUES },
     { flags: '--clock-skew <seconds>', key: 'clockSkew', kind: 'value', description: "run the Date header this many seconds off this machine's clock (negative: behind)" },
     { flags: '--hostile-text', key: 'hostileText', kind: 'flag', description: 'seed names, references and messages with terminal escape sequences' },
+    { flags: '--view-lag <seconds>', key: 'viewLag', kind: 'value', description: 'positions, history, account trail the records' },
+    { flags: '--several-per-side', key: 'severalPerSide', kind: 'flag', description: 'several hedges per side, in any dialect' },
+    { flags: '--settlement-delay <seconds>', key: 'settlementDelay', kind: 'value', description: 'hedges settle this many seconds past maturity' },
+    { flags: '--day <seconds>', key: 'day', kind: 'value', description: "a tenor day's length (default 86400)" },
   ],
   examples: [
     'hedge sandbox serve',
     'hedge sandbox serve --port 4010 > sandbox.env & sleep 1; set -a; . ./sandbox.env; set +a',
     'hedge sandbox serve --tls --fault-5xx 0.2',
+    'hedge sandbox serve --view-lag 3 --several-per-side --day 60',
   ],
 });

@@ -33,6 +33,17 @@ function positive(name: string, raw: unknown): number | undefined {
   return value;
 }
 
+/** Seconds (to the millisecond) from `min` to a day, as ms. */
+function seconds(name: string, raw: unknown, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const text = String(raw).trim();
+  const value = Number(text);
+  if (!/^\d+(\.\d{1,3})?$/.test(text) || value < min || value > 86_400) {
+    throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected seconds from ${min} to 86400 (e.g. 3 or 0.5).`);
+  }
+  return Math.round(value * 1000);
+}
+
 /** Whole seconds, signed, at most a day either way. */
 function skewSeconds(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
@@ -77,6 +88,11 @@ export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>): 
     dialect: dialect(o.dialect),
     dateSkewMs: skewSeconds(o.clockSkew),
     hostileText: o.hostileText === true,
+    viewLagMs: seconds('--view-lag', o.viewLag, 0),
+    // Only ever turns it on: without the flag the dialect decides (alpha: several, the others: one).
+    severalPerSide: o.severalPerSide === true ? true : undefined,
+    settlementDelayMs: seconds('--settlement-delay', o.settlementDelay, 0),
+    dayMs: seconds('--day', o.day, 0.001),
   };
 }
 

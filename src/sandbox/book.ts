@@ -3,6 +3,7 @@
 // arithmetic (margin, fees, carry, P&L, balance) lives in one place and balances to the cent.
 
 import type {
+  AccountFigures,
   AccountState,
   ChangeAction,
   CloseReason,
@@ -11,12 +12,12 @@ import type {
   HedgeState,
   HistoryRecord,
   PendingChange,
+  PositionBasis,
   ScheduledEvent,
 } from './engine-state.js';
 import { activeHedgeKey, compareHistoryRecords } from './engine-state.js';
 import { popDueEvent, pushEvent } from './event-queue.js';
 import {
-  DAY_MS,
   MARKET_MODEL,
   type MarketDefinition,
   type Side,
@@ -33,12 +34,28 @@ import {
   seedHash,
 } from './market-model.js';
 import { nextRandom } from './prng.js';
+import { appendChange, foldChanges, positionBasis, viewsInStep } from './trailing-views.js';
 
 export interface BookConfig {
   fillDelayMs: number;
   failRate: number;
   exposureCapUsd: number;
   markets: readonly MarketDefinition[];
+  /** Sandbox ms of one tenor day: maturities and carry are counted in these days (default DAY_MS). */
+  dayMs: number;
+  /** A hedge past maturity_at stays filled this long before it settles. */
+  settlementDelayMs: number;
+  /** The positions list, the history and the account show each change this long after the records do (0: at once). */
+  viewLagMs: number;
+}
+
+/** What the positions list and the account are computed from at a given moment. */
+export interface ShownBook {
+  /** The time they stand at: the request's, or the lag before it. Lines are valued at this time. */
+  asOfMs: number;
+  figures: AccountFigures;
+  /** Every filled hedge's line basis, by market and side, oldest first within a side. */
+  positions: PositionBasis[];
 }
 
 export interface OpenRequest {
@@ -59,7 +76,7 @@ export type PastOutcome = { kind: 'settled' } | { kind: 'failed' } | { kind: 'cl
 export const toIso = (timeMs: number): string => new Date(timeMs).toISOString();
 
 /** The list order of hedges, oldest first: by opened_at, ties by id (ids grow with creation). */
-function openedBefore(a: HedgeState, b: HedgeState): boolean {
+function openedBefore(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeState, 'openedAtMs' | 'id'>): boolean {
   return a.openedAtMs < b.openedAtMs || (a.openedAtMs === b.openedAtMs && a.id < b.id);
 }
 
@@ -138,10 +155,77 @@ export class Book {
         activeHedgeStacks: {},
         history: [],
       };
+      if (this.config.viewLagMs > 0) account.trailing = viewsInStep(this.accountFigures(account), []);
       this.state.accounts[accountId] = account;
       this.hedgeOrder.set(accountId, []);
     }
     return account;
+  }
+
+  /**
+   * Makes the accounts' trailing views match the lag: built from the records (in step with them)
+   * where a state saved without a lag lacks them, dropped without a lag (stale if kept: a later
+   * start with a lag would show them).
+   */
+  prepareTrailingViews(): void {
+    for (const account of Object.values(this.state.accounts)) {
+      if (this.config.viewLagMs <= 0) delete account.trailing;
+      else account.trailing ??= viewsInStep(this.accountFigures(account), this.filledHedges(account));
+    }
+  }
+
+  /** The account summary's figures as the records have them now. */
+  accountFigures(account: AccountState): AccountFigures {
+    return { balanceUsdc: account.balanceUsdc, marginInUseUsdc: this.marginInUseUsdc(account), openExposureUsd: this.openExposureUsd(account) };
+  }
+
+  private filledHedges(account: AccountState): HedgeState[] {
+    return this.activeHedges(account).filter((hedge) => hedge.status === 'filled');
+  }
+
+  /**
+   * Notes a change of the account (and of `hedge`'s positions line, if given) made at `atMs`,
+   * for views that trail the records; nothing without a lag.
+   */
+  noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState): void {
+    const views = account.trailing;
+    if (this.config.viewLagMs <= 0 || views === undefined) return;
+    const figures = this.accountFigures(account);
+    const line = hedge === undefined ? {} : { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
+    appendChange(views, { atMs, figures, ...line }, this.config.viewLagMs);
+  }
+
+  /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
+  shownBook(account: AccountState, nowMs: number): ShownBook {
+    const views = account.trailing;
+    if (this.config.viewLagMs <= 0 || views === undefined) {
+      return { asOfMs: nowMs, figures: this.accountFigures(account), positions: this.filledHedges(account) };
+    }
+    const asOfMs = nowMs - this.config.viewLagMs;
+    foldChanges(views, asOfMs);
+    const positions = Object.values(views.positions).sort((a, b) => {
+      const sideA = activeHedgeKey(a.market, a.side);
+      const sideB = activeHedgeKey(b.market, b.side);
+      if (sideA !== sideB) return sideA < sideB ? -1 : 1;
+      return openedBefore(a, b) ? -1 : openedBefore(b, a) ? 1 : 0;
+    });
+    return { asOfMs, figures: views.figures, positions };
+  }
+
+  /** How many of the oldest history records the history shows at `nowMs`: those closed a lag before, or all. */
+  shownHistoryLength(account: AccountState, nowMs: number): number {
+    const { history } = account;
+    if (this.config.viewLagMs <= 0) return history.length;
+    const cutoff = toIso(nowMs - this.config.viewLagMs);
+    // Kept in closed_at order: the records shown are a prefix, found by binary search.
+    let low = 0;
+    let high = history.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (history[middle].closed_at <= cutoff) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   /** Every submitted or filled hedge, by market and side, oldest first within a side. */
@@ -218,16 +302,31 @@ export class Book {
 
   /** Notional counted against the cap: open and pending hedges plus pending adds. */
   openExposureUsd(account: AccountState): number {
-    let exposure = 0;
+    return this.activeTotal(account, (hedge) => hedge.notionalUsd, (add) => add.notionalUsd);
+  }
+
+  /** Margin of the open and pending hedges plus what pending adds reserved. */
+  marginInUseUsdc(account: AccountState): number {
+    return this.activeTotal(account, (hedge) => hedge.marginUsdc, (add) => add.reservedMarginUsdc);
+  }
+
+  /** An amount summed over the submitted and filled hedges, with a pending add's share, to the cent. */
+  private activeTotal(account: AccountState, ofHedge: (hedge: HedgeState) => number, ofAdd: (add: PendingChange) => number): number {
+    let total = 0;
     for (const hedge of this.activeHedges(account)) {
-      exposure += hedge.notionalUsd;
-      if (hedge.pendingChange?.action === 'add') exposure += hedge.pendingChange.notionalUsd;
+      total += ofHedge(hedge);
+      if (hedge.pendingChange?.action === 'add') total += ofAdd(hedge.pendingChange);
     }
-    return roundMoney(exposure);
+    return roundMoney(total);
   }
 
   availableExposureUsd(account: AccountState): number {
-    return roundMoney(Math.max(0, this.config.exposureCapUsd - this.openExposureUsd(account)));
+    return this.exposureLeftUsd(this.openExposureUsd(account));
+  }
+
+  /** Headroom under the cap with this much exposure open. */
+  exposureLeftUsd(openExposureUsd: number): number {
+    return roundMoney(Math.max(0, this.config.exposureCapUsd - openExposureUsd));
   }
 
   private credit(account: AccountState, amountUsdc: number): void {
@@ -301,7 +400,14 @@ export class Book {
       if (!hedge) continue;
       if (event.kind === 'fill') this.resolveOpen(account, hedge, event.dueMs);
       else if (event.kind === 'change') this.landChange(account, hedge, event.dueMs);
-      else if (hedge.status === 'filled') this.settleAtMaturity(account, hedge, event.dueMs);
+      else if (hedge.status !== 'filled') continue;
+      else if (event.dueMs < hedge.maturityAtMs + this.config.settlementDelayMs) {
+        // Late settlement: due at maturity, it settles after the delay in effect then (a state
+        // saved before the delay existed has its events at maturity: they are moved the same way).
+        this.schedule('maturity', account.id, hedge.id, hedge.maturityAtMs + this.config.settlementDelayMs);
+        continue;
+      } else this.settleAtMaturity(account, hedge, event.dueMs);
+      this.noteViewChange(account, event.dueMs, hedge);
     }
     return processed;
   }
@@ -352,7 +458,7 @@ export class Book {
       orderKey: this.hex64(),
       units: request.notionalUsd,
       openedAtMs: nowMs,
-      maturityAtMs: nowMs + request.tenorDays * DAY_MS,
+      maturityAtMs: nowMs + request.tenorDays * this.config.dayMs,
       willFail,
       marginUsdc: quote.requiredMarginUsdc,
       dailyCarryRatePct: quote.dailyCarryRatePct,
@@ -568,14 +674,14 @@ export class Book {
 
   private accrueCarry(hedge: HedgeState, timeMs: number): void {
     if (timeMs <= hedge.carryAccruedToMs) return;
-    hedge.accruedCarryUsdc += carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, timeMs - hedge.carryAccruedToMs);
+    hedge.accruedCarryUsdc += carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, timeMs - hedge.carryAccruedToMs, this.config.dayMs);
     hedge.carryAccruedToMs = timeMs;
   }
 
   /** Carry accrued up to `timeMs` without booking it (for views). */
-  accruedCarryAt(hedge: HedgeState, timeMs: number): number {
+  accruedCarryAt(hedge: PositionBasis, timeMs: number): number {
     const pending = Math.max(0, timeMs - hedge.carryAccruedToMs);
-    return hedge.accruedCarryUsdc + carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, pending);
+    return hedge.accruedCarryUsdc + carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, pending, this.config.dayMs);
   }
 }
 

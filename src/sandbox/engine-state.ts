@@ -91,6 +91,58 @@ export interface AccountState {
   activeHedgeStacks: Record<string, string[]>;
   /** Oldest first by (closed_at, hedge_id), so the newest page is read from the end. */
   history: HistoryRecord[];
+  /**
+   * Only while the views trail the records (viewLagMs): what the positions list and the account
+   * show, and the changes they do not show yet. Absent in states saved without a lag (built when
+   * first needed, from the records: the views then start in step with them).
+   */
+  trailing?: TrailingViews;
+}
+
+/** The hedge fields a positions line is computed from (views.ts); the rest of a hedge never shows there. */
+export type PositionBasis = Pick<
+  HedgeState,
+  | 'id'
+  | 'market'
+  | 'side'
+  | 'notionalUsd'
+  | 'units'
+  | 'entryPrice'
+  | 'marginUsdc'
+  | 'dailyCarryRatePct'
+  | 'accruedCarryUsdc'
+  | 'carryAccruedToMs'
+  | 'openedAtMs'
+  | 'maturityAtMs'
+>;
+
+/** The account summary's figures that come from the records (the rest comes from the positions). */
+export interface AccountFigures {
+  balanceUsdc: number;
+  marginInUseUsdc: number;
+  openExposureUsd: number;
+}
+
+/** One change of an account as the trailing views will show it, at `atMs` plus the lag. */
+export interface ViewChange {
+  atMs: number;
+  /** The account's figures after the change. */
+  figures: AccountFigures;
+  /** The hedge whose line changed, if one did, and its line from then on (null: it left the list). */
+  hedgeId?: string;
+  position?: PositionBasis | null;
+}
+
+/**
+ * The positions list and the account as a server whose views trail its records shows them, and
+ * the changes made since, oldest first (about a lag's worth: older ones are folded into what is
+ * shown as soon as anything reads or changes the account).
+ */
+export interface TrailingViews {
+  figures: AccountFigures;
+  /** Hedge id → its line's basis, for every hedge filled as of asOfMs. */
+  positions: Record<string, PositionBasis>;
+  pending: ViewChange[];
 }
 
 export type EventKind = 'fill' | 'change' | 'maturity';

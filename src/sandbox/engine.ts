@@ -41,6 +41,20 @@ export interface EngineOptions {
    * A loaded state keeps the dialect it was made with; asking for another one is an error.
    */
   dialect?: SandboxDialect;
+  /**
+   * Several hedges per market and side (a second open opens another hedge) when true, one (a
+   * second open is 409 hedge_already_open) when false; unset: as the dialect says.
+   */
+  severalPerSide?: boolean;
+  /**
+   * The positions list, the history and the account show each change this many sandbox ms after
+   * the hedge records do (default 0: at once). See DIALECTS.md.
+   */
+  viewLagMs?: number;
+  /** A hedge past maturity_at stays filled this many sandbox ms before it settles (default 0). */
+  settlementDelayMs?: number;
+  /** Sandbox ms of one tenor day: maturities and carry count in these (default 86,400,000). */
+  dayMs?: number;
 }
 
 export interface HandleContext {
@@ -140,7 +154,9 @@ export class SandboxEngine {
           'start without a dialect to keep it, or from a fresh state for another',
       );
     }
-    this.wire = wireDialect(state.dialect);
+    const dialectWire = wireDialect(state.dialect);
+    this.wire =
+      options.severalPerSide === undefined ? dialectWire : { ...dialectWire, hedgesPerSide: options.severalPerSide ? 'several' : 'one' };
     // Built when first needed: a state loaded from the demo's file parses its records only then.
     this.expiryQueue = undefined;
     this.oldestUnqueuedMs = oldestIdempotencyHint(state);
@@ -160,7 +176,11 @@ export class SandboxEngine {
       failRate: options.failRate ?? 0,
       exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
       markets: [...listedMarkets(this.wire).filter((listed) => !extraMarkets.some((extra) => extra.market === listed.market)), ...extraMarkets],
+      dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
+      settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs, 0, 0),
+      viewLagMs: durationOption('viewLagMs', options.viewLagMs, 0, 0),
     });
+    this.book.prepareTrailingViews();
   }
 
   get state(): EngineState {
@@ -261,7 +281,7 @@ export class SandboxEngine {
         const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
         const endMs = now - (index + 1) * 3_600_000;
         const settled = status === 'closed' && index % 3 !== 2;
-        const openedAtMs = endMs - (settled ? tenorDays * DAY_MS : (tenorDays * DAY_MS) / 2);
+        const openedAtMs = endMs - (settled ? tenorDays * this.book.config.dayMs : (tenorDays * this.book.config.dayMs) / 2);
         const request = {
           market: market.market,
           side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
@@ -279,6 +299,7 @@ export class SandboxEngine {
       }
       this.book.processDueEvents(now);
     });
+    this.book.noteViewChange(account, now);
     this.mutations++;
     return ids;
   }
@@ -334,7 +355,7 @@ export class SandboxEngine {
     lease: IdempotencyLease | undefined,
   ): EngineResponse {
     const key = readIdempotencyKey(context.request.headers);
-    if (key === undefined) return this.committed(handle(context));
+    if (key === undefined) return this.committed(handle(context), context);
     const scope = idempotencyScope(principal, key);
     if (this.inFlight.has(scope) && lease?.scope !== scope) {
       throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
@@ -357,7 +378,7 @@ export class SandboxEngine {
         body: existing.bodyJson !== undefined ? (JSON.parse(existing.bodyJson) as EngineResponse['body']) : structuredClone(existing.body as EngineResponse['body']),
       };
     }
-    const response = this.committed(handle(context));
+    const response = this.committed(handle(context), context);
     // Only successes are remembered: a refused request did nothing, so retrying it may act.
     if (response.status < 300) {
       const record: IdempotencyRecord = {
@@ -375,8 +396,12 @@ export class SandboxEngine {
     return response;
   }
 
-  private committed(response: EngineResponse): EngineResponse {
-    if (response.status < 300) this.mutations++;
+  /** A write that acted (not a replay, not refused): the state moved, and trailing views show it later. */
+  private committed(response: EngineResponse, context: RouteContext): EngineResponse {
+    if (response.status < 300) {
+      this.mutations++;
+      this.book.noteViewChange(context.account, context.nowMs);
+    }
     return response;
   }
 
@@ -405,6 +430,13 @@ export class SandboxEngine {
     }
     return expired;
   }
+}
+
+/** A duration option in sandbox ms: `fallback` when unset, else a finite number of at least `min`. */
+function durationOption(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < min) throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
+  return value;
 }
 
 /** The dialect's markets with the catalogue's model parameters (base price, background interest). */

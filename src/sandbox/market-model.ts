@@ -166,9 +166,9 @@ export function dailyCarryRatePct(openInterest: SideAmounts, side: Side): number
   return roundRatePct(borrow + funding);
 }
 
-/** Carry in USDC for a notional over a span of time at a fixed daily rate. */
-export function carryUsdc(notionalUsd: number, dailyRatePct: number, durationMs: number): number {
-  return (notionalUsd * dailyRatePct * durationMs) / (100 * DAY_MS);
+/** Carry in USDC for a notional over a span of time at a fixed daily rate (a day `dayMs` long). */
+export function carryUsdc(notionalUsd: number, dailyRatePct: number, durationMs: number, dayMs: number = DAY_MS): number {
+  return (notionalUsd * dailyRatePct * durationMs) / (100 * dayMs);
 }
 
 export function requiredMarginUsdc(notionalUsd: number): number {

@@ -212,15 +212,17 @@ function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
  * The history is kept oldest first, so the newest page is its tail, read backwards. Where the
  * dialect pages it, `meta.next_cursor` names the last record served while older ones remain, and
  * the next page starts below it (found by binary search: a page costs the same at any depth).
+ * With views that trail the records, the tail closed within the lag is not shown yet.
  */
-function getHistory({ account, request, dialect }: RouteContext): EngineResponse {
+function getHistory({ book, account, request, nowMs, dialect }: RouteContext): EngineResponse {
   const cursorParameter = dialect.historyCursorParameter;
+  const shown = book.shownHistoryLength(account, nowMs);
   if (dialect.paging !== 'none' || cursorParameter === null) {
     // A dialect that pages every list its own way (gamma), or that sends history in one page.
     checkListQuery(request, dialect, []);
     const { history } = account;
     function* newestFirst(): Generator<(typeof history)[number]> {
-      for (let index = history.length - 1; index >= 0; index--) yield history[index];
+      for (let index = shown - 1; index >= 0; index--) yield history[index];
     }
     const { page: records, meta } = page(newestFirst(), request, dialect);
     return successResponse(
@@ -232,7 +234,7 @@ function getHistory({ account, request, dialect }: RouteContext): EngineResponse
   const pageSize = readPageSize(request.query, dialect.pageSizeParameter);
   const { history } = account;
   const raw = request.query[cursorParameter];
-  let next = raw === undefined ? history.length : recordsBefore(history, readHistoryCursor(cursorParameter, raw));
+  let next = raw === undefined ? shown : Math.min(shown, recordsBefore(history, readHistoryCursor(cursorParameter, raw)));
   const served: Array<Record<string, unknown>> = [];
   while (next > 0 && served.length < pageSize) served.push(wireAmounts(renameFields(history[--next], dialect.historyFields), dialect));
   const meta = next > 0 && served.length > 0 ? { next_cursor: historyCursor(history[next]) } : {};

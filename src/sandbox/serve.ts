@@ -57,8 +57,9 @@ export function clientWireSettings(dialect: SandboxDialect): Record<string, stri
   };
 }
 
-function describeWire(dialect: SandboxDialect): string {
+function describeWire(dialect: SandboxDialect, severalPerSide: boolean | undefined): string {
   const wire = wireDialect(dialect);
+  const several = severalPerSide ?? wire.hedgesPerSide === 'several';
   const extras = [
     wire.paging === 'cursor' ? `cursor pages (meta.next_cursor, ${wire.defaultPageSize} by default)` : '',
     wire.closingStatus ? `a hedge shows ${wire.closingStatus} while its close lands` : '',
@@ -67,7 +68,7 @@ function describeWire(dialect: SandboxDialect): string {
   ].filter((part) => part !== '');
   return (
     `Wire: page size as ${wire.pageSizeParameter}, add/reduce notional as ${wire.changeNotionalField}, ` +
-    `${wire.hedgesPerSide === 'one' ? 'one hedge' : 'several hedges'} per side, early close leaves a hedge ${wire.statusAfterEarlyClose}, ` +
+    `${several ? 'several hedges' : 'one hedge'} per side, early close leaves a hedge ${wire.statusAfterEarlyClose}, ` +
     `${extras.join(', ')} ` +
     '(the HEDGE_WIRE_* lines on stdout set the client to match; hedge also learns them on its own; see src/sandbox/DIALECTS.md).'
   );
@@ -85,13 +86,19 @@ function describeSettings(options: SandboxOptions, baseUrl: string, dialect: San
   const persistence = options.stateFile ? `memory and ${options.stateFile}` : 'memory';
   const seed = options.seed !== undefined ? `, seed ${options.seed}` : '';
   const rateLimit = options.rateLimit ? `, rate limit ${options.rateLimit}/s per key` : '';
+  const timing = [
+    options.viewLagMs ? `positions, history and account trail the hedge records by ${options.viewLagMs / 1000} s` : '',
+    options.settlementDelayMs ? `a hedge settles ${options.settlementDelayMs / 1000} s after its maturity` : '',
+    options.dayMs !== undefined ? `a tenor day lasts ${options.dayMs / 1000} s` : '',
+  ].filter((part) => part !== '');
   const lines = [
     `Hedge sandbox listening on ${baseUrl} (test keys only, state in ${persistence}).`,
     `Fill delay ${options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS} ms, fail rate ${options.failRate ?? 0}, ` +
       `clock speed ${options.clockSpeed ?? 1}x${seed}${rateLimit}, ${dialect} wire dialect.`,
     `Injected faults: ${faults.length > 0 ? faults.join(', ') : 'none'}.`,
+    timing.length > 0 ? `Timing: ${timing.join(', ')}.` : '',
     options.tls ? 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.' : '',
-    describeWire(dialect),
+    describeWire(dialect, options.severalPerSide),
     'Export the lines printed on stdout in another shell to point hedge at this sandbox. Press Ctrl-C to stop.',
   ].filter((line) => line !== '');
   return `${lines.join('\n')}\n`;

@@ -85,6 +85,17 @@ export interface SandboxOptions {
   requestLogLimit?: number;
   /** Wire dialect (dialects.ts, DIALECTS.md); default 'reference', or the one a state file was made with. */
   dialect?: SandboxDialect;
+  /** Several hedges per market and side (true) or one (false), whatever the dialect says; unset: the dialect's. */
+  severalPerSide?: boolean;
+  /**
+   * The positions list, the history and the account show each change of a hedge this many
+   * sandbox ms after the hedge records do, as an indexer that trails the chain would (DIALECTS.md).
+   */
+  viewLagMs?: number;
+  /** A hedge past maturity_at stays filled this many sandbox ms before it settles. */
+  settlementDelayMs?: number;
+  /** Sandbox ms of one tenor day (default 86,400,000): a 1-day hedge matures this long after it opened. */
+  dayMs?: number;
   /** Terminal escapes and bidi/zero-width characters in server strings (hostile-text.ts). */
   hostileText?: boolean;
   /**
@@ -196,6 +207,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     extraMarkets: options.extraMarkets,
     rateLimit: options.rateLimit,
     dialect: options.dialect,
+    severalPerSide: options.severalPerSide,
+    viewLagMs: options.viewLagMs,
+    settlementDelayMs: options.settlementDelayMs,
+    dayMs: options.dayMs,
   };
   // Unseeded, ids get a random part of their own: two simulators never hand out the same ids.
   const idSalt = options.seed === undefined ? randomInt(0x1_0000_0000) : undefined;

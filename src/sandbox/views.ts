@@ -4,13 +4,12 @@
 // Positions, the account and history are built under the reference names; routes rename them
 // for the dialect (dialects.ts).
 
-import type { Book } from './book.js';
+import type { Book, ShownBook } from './book.js';
 import { toIso } from './book.js';
 import type { WireDialect } from './dialects.js';
 import type { AccountView, PositionView } from './view-types.js';
-import type { AccountState, HedgeState, HedgeStatus } from './engine-state.js';
+import type { AccountState, HedgeState, HedgeStatus, PositionBasis } from './engine-state.js';
 import {
-  DAY_MS,
   type MarketDefinition,
   dailyCarryRatePct,
   grossPnlUsd,
@@ -70,21 +69,25 @@ export function hedgeView(hedge: HedgeState, dialect: WireDialect): Record<strin
 
 /**
  * One line per open side (spec: "aggregated per side"). Only a filled hedge is a position: a
- * submitted one holds nothing on-chain yet.
+ * submitted one holds nothing on-chain yet. With views that trail the records, the lines are
+ * those of a lag before, valued then (book.shownBook).
  */
 export function positionViews(book: Book, account: AccountState, nowMs: number): PositionView[] {
+  return positionLines(book, book.shownBook(account, nowMs));
+}
+
+function positionLines(book: Book, shown: ShownBook): PositionView[] {
   const linesBySide = new Map<string, PositionView[]>();
-  for (const hedge of book.activeHedges(account)) {
-    if (hedge.status !== 'filled') continue;
+  for (const hedge of shown.positions) {
     const key = `${hedge.market}:${hedge.side}`;
     const lines = linesBySide.get(key) ?? [];
-    lines.push(hedgeLine(book, hedge, nowMs));
+    lines.push(hedgeLine(book, hedge, shown.asOfMs));
     linesBySide.set(key, lines);
   }
   return [...linesBySide.values()].map(aggregateSide);
 }
 
-function hedgeLine(book: Book, hedge: HedgeState, nowMs: number): PositionView {
+function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number): PositionView {
   const entry = hedge.entryPrice as number;
   const mark = book.midPrice(book.findMarket(hedge.market) as MarketDefinition, nowMs);
   const gross = roundMoney(grossPnlUsd(hedge.side, hedge.notionalUsd, entry, mark));
@@ -140,20 +143,18 @@ function aggregateSide(lines: PositionView[]): PositionView {
   };
 }
 
+/** The account as of the same moment as the positions list: with trailing views, all of it trails. */
 export function accountView(book: Book, account: AccountState, nowMs: number): AccountView {
-  let marginInUse = 0;
-  for (const hedge of book.activeHedges(account)) {
-    marginInUse += hedge.marginUsdc;
-    if (hedge.pendingChange?.action === 'add') marginInUse += hedge.pendingChange.reservedMarginUsdc;
-  }
-  const positions = positionViews(book, account, nowMs);
+  const shown = book.shownBook(account, nowMs);
+  const positions = positionLines(book, shown);
+  const { figures } = shown;
   return {
-    balance_usdc: account.balanceUsdc,
-    margin_in_use_usdc: roundMoney(marginInUse),
-    open_exposure_usd: book.openExposureUsd(account),
+    balance_usdc: figures.balanceUsdc,
+    margin_in_use_usdc: figures.marginInUseUsdc,
+    open_exposure_usd: figures.openExposureUsd,
     unrealized_pnl_usd: roundMoney(positions.reduce((sum, position) => sum + position.net_pnl_usd, 0)),
     open_positions: positions.length,
-    available_exposure_usd: book.availableExposureUsd(account),
+    available_exposure_usd: book.exposureLeftUsd(figures.openExposureUsd),
     exposure_cap_usd: book.config.exposureCapUsd,
   };
 }
@@ -197,7 +198,7 @@ export function quoteView(book: Book, input: QuoteInput, nowMs: number): Record<
     side: input.side,
     notional_usd: input.notionalUsd,
     tenor_days: input.tenorDays,
-    maturity: toIso(nowMs + input.tenorDays * DAY_MS),
+    maturity: toIso(nowMs + input.tenorDays * book.config.dayMs),
     pricing: {
       market_price: quote.marketPrice,
       execution_price: quote.executionPrice,

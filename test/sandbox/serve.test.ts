@@ -42,6 +42,20 @@ describe('serveSandbox', () => {
     expect(stderr.text()).toMatch(/stopped/);
   });
 
+  it('says on stderr which behaviours were switched on: trailing views, several per side, late settlement, short days', async () => {
+    const stdout = capture();
+    const stderr = capture();
+    const stop = new AbortController();
+    const options = { viewLagMs: 3_000, severalPerSide: true, settlementDelayMs: 5_000, dayMs: 60_000 };
+    const serving = serveSandbox(options, { stdout: stdout.stream, stderr: stderr.stream, signal: stop.signal });
+    await until(() => stderr.text().includes('Ctrl-C'));
+    expect(stderr.text()).toContain('Timing: positions, history and account trail the hedge records by 3 s, a hedge settles 5 s after its maturity, a tenor day lasts 60 s.');
+    // The reference dialect, told to take several hedges per side.
+    expect(stderr.text()).toMatch(/reference wire dialect[\s\S]*several hedges per side/);
+    stop.abort();
+    await serving;
+  });
+
   it('stops on SIGTERM and prints no CA line without TLS', async () => {
     const stdout = capture();
     const stderr = capture();

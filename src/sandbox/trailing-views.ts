@@ -1,0 +1,56 @@
+// Views that trail the records (the viewLagMs option): a server whose positions list, history and
+// account come from an indexer that shows each change of a hedge some seconds after the hedge
+// record does. The record-keeping is plain: every change of an account's positions or figures is
+// appended with the sandbox time it happened; a read folds in the changes at least a lag old and
+// shows the rest not yet. What is kept is a lag's worth of changes and a copy of the lines shown,
+// so the cost does not grow with the book.
+
+import type { AccountFigures, HedgeState, PositionBasis, TrailingViews, ViewChange } from './engine-state.js';
+
+/** The fields of a hedge its positions line is computed from, copied: the hedge itself moves on. */
+export function positionBasis(hedge: HedgeState): PositionBasis {
+  return {
+    id: hedge.id,
+    market: hedge.market,
+    side: hedge.side,
+    notionalUsd: hedge.notionalUsd,
+    units: hedge.units,
+    entryPrice: hedge.entryPrice,
+    marginUsdc: hedge.marginUsdc,
+    dailyCarryRatePct: hedge.dailyCarryRatePct,
+    accruedCarryUsdc: hedge.accruedCarryUsdc,
+    carryAccruedToMs: hedge.carryAccruedToMs,
+    openedAtMs: hedge.openedAtMs,
+    maturityAtMs: hedge.maturityAtMs,
+  };
+}
+
+/** Views in step with the records: what a state saved without a lag starts from. */
+export function viewsInStep(figures: AccountFigures, filled: readonly HedgeState[]): TrailingViews {
+  return { figures, positions: Object.fromEntries(filled.map((hedge) => [hedge.id, positionBasis(hedge)])), pending: [] };
+}
+
+/** Shows every change made at or before `cutoffMs` (the views then stand as the records did at that time). */
+export function foldChanges(views: TrailingViews, cutoffMs: number): void {
+  const { pending } = views;
+  let folded = 0;
+  while (folded < pending.length && pending[folded].atMs <= cutoffMs) {
+    const change = pending[folded++];
+    views.figures = change.figures;
+    if (change.hedgeId === undefined || change.position === undefined) continue;
+    if (change.position === null) delete views.positions[change.hedgeId];
+    else views.positions[change.hedgeId] = change.position;
+  }
+  if (folded > 0) pending.splice(0, folded);
+}
+
+/**
+ * Appends a change, first folding in those already a lag old (so an account that is written and
+ * never read keeps a lag's worth, not its whole past). Changes are kept in time order: one dated
+ * before the last pending one (a fixture written in the past, seedHedges) takes that one's time.
+ */
+export function appendChange(views: TrailingViews, change: ViewChange, lagMs: number): void {
+  foldChanges(views, change.atMs - lagMs);
+  const last = views.pending.at(-1);
+  views.pending.push(last !== undefined && change.atMs < last.atMs ? { ...change, atMs: last.atMs } : change);
+}

@@ -1,0 +1,149 @@
+// Behaviours a test can switch on independently of the dialect: several hedges per side
+// (severalPerSide), late settlement (settlementDelayMs) and a short tenor day (dayMs). Asserted on
+// the server's own answers over HTTP, on a clock that moves only when a test advances it.
+import { describe, expect, it } from 'vitest';
+
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { openBody } from '../support/engine.js';
+import { api, apiData, useSimulators, type SimulatorOptions } from '../support/simulator.js';
+
+const FILL_DELAY_MS = 50;
+const DAY_MS = 86_400_000;
+/** The real clock stands still: sandbox time moves only by advance(). */
+const FROZEN_REAL_TIME = Date.UTC(2026, 2, 2, 9);
+
+const simulators = useSimulators();
+const start = async (options: SimulatorOptions = {}) =>
+  (await simulators({ preset: 'quick', fillDelayMs: FILL_DELAY_MS, realNow: () => FROZEN_REAL_TIME, ...options })).sandbox;
+
+/** The `data` of a successful answer (any other answer fails the test). */
+const get = (sandbox: RunningSandbox, path: string) => apiData(sandbox, 'GET', path);
+const post = (sandbox: RunningSandbox, path: string, body: unknown) => apiData(sandbox, 'POST', path, body);
+const moveTo = (sandbox: RunningSandbox, atMs: number) => sandbox.clock.advance(atMs - sandbox.clock.now());
+const iso = (timeMs: number) => new Date(timeMs).toISOString();
+
+describe('several hedges per side, whatever the dialect (severalPerSide)', () => {
+  it('the reference dialect with it on: two opens are two hedge records and one positions line', async () => {
+    const sandbox = await start({ severalPerSide: true });
+    const first = await post(sandbox, '/hedges', openBody('buy', 30_000, 3));
+    sandbox.clock.advance(FILL_DELAY_MS);
+    const second = await post(sandbox, '/hedges', openBody('buy', 12_500, 7));
+    sandbox.clock.advance(FILL_DELAY_MS);
+
+    const records = await get(sandbox, '/hedges');
+    expect(records.map((hedge: { id: string; status: string; notional_usd: number }) => [hedge.id, hedge.status, hedge.notional_usd])).toEqual([
+      [second.id, 'filled', 12_500],
+      [first.id, 'filled', 30_000],
+    ]);
+    const [line, ...others] = await get(sandbox, '/positions');
+    expect(others).toEqual([]);
+    // Reference field names; the newest hedge names the line (its id, opening and maturity).
+    expect(line).toMatchObject({ side: 'buy', notional_usd: 42_500, margin_usdc: 4_250, hedge_id: second.id, maturity_at: second.maturity_at });
+    expect((await get(sandbox, '/account')).open_positions).toBe(1);
+  });
+
+  it('off by default on the reference dialect, and alpha keeps its own unless told otherwise', async () => {
+    const reference = await start();
+    await post(reference, '/hedges', openBody('sell', 10_000));
+    const refused = await api(reference, 'POST', '/hedges', { body: openBody('sell', 10_000) });
+    expect([refused.status, refused.body.error.code]).toEqual([409, 'hedge_already_open']);
+
+    const alpha = await start({ dialect: 'alpha' });
+    await post(alpha, '/hedges', openBody('sell', 10_000));
+    expect((await api(alpha, 'POST', '/hedges', { body: openBody('sell', 10_000) })).status).toBe(200);
+
+    const alphaWithOne = await start({ dialect: 'alpha', severalPerSide: false });
+    await post(alphaWithOne, '/hedges', openBody('sell', 10_000));
+    const refusedOnAlpha = await api(alphaWithOne, 'POST', '/hedges', { body: openBody('sell', 10_000) });
+    expect([refusedOnAlpha.status, refusedOnAlpha.body.error.code]).toEqual([409, 'hedge_already_open']);
+  });
+});
+
+describe('late settlement (settlementDelayMs)', () => {
+  const DELAY_MS = 5_000;
+
+  it('a hedge past maturity stays filled for the delay, then settles then', async () => {
+    const sandbox = await start({ settlementDelayMs: DELAY_MS });
+    const { id, maturity_at: maturityAt } = await post(sandbox, '/hedges', openBody('buy', 20_000, 1));
+    const maturityMs = Date.parse(maturityAt);
+    moveTo(sandbox, maturityMs);
+    expect((await get(sandbox, `/hedges/${id}`)).status).toBe('filled');
+    expect((await get(sandbox, '/positions')).map((line: { hedge_id: string }) => line.hedge_id)).toEqual([id]);
+    moveTo(sandbox, maturityMs + DELAY_MS - 1);
+    expect((await get(sandbox, `/hedges/${id}`)).status).toBe('filled');
+    expect(await get(sandbox, '/hedges/history')).toEqual([]);
+
+    moveTo(sandbox, maturityMs + DELAY_MS);
+    const settled = await get(sandbox, `/hedges/${id}`);
+    // maturity_at stays the contract's date; closed_at says when it really settled.
+    expect([settled.status, settled.maturity_at, settled.closed_at]).toEqual(['closed', maturityAt, iso(maturityMs + DELAY_MS)]);
+    expect(await get(sandbox, '/positions')).toEqual([]);
+    const [record] = await get(sandbox, '/hedges/history');
+    expect(record).toMatchObject({ hedge_id: id, close_reason: 'settled', closed_at: iso(maturityMs + DELAY_MS) });
+  });
+
+  it('with trailing views too: the positions line leaves only after delay plus lag', async () => {
+    const LAG_MS = 3_000;
+    const sandbox = await start({ settlementDelayMs: DELAY_MS, viewLagMs: LAG_MS });
+    const { id, maturity_at: maturityAt } = await post(sandbox, '/hedges', openBody('sell', 20_000, 1));
+    const settlesAt = Date.parse(maturityAt) + DELAY_MS;
+    moveTo(sandbox, settlesAt);
+    expect((await get(sandbox, `/hedges/${id}`)).status).toBe('closed');
+    moveTo(sandbox, settlesAt + LAG_MS - 1);
+    expect((await get(sandbox, '/positions')).map((line: { hedge_id: string }) => line.hedge_id)).toEqual([id]);
+    moveTo(sandbox, settlesAt + LAG_MS);
+    expect(await get(sandbox, '/positions')).toEqual([]);
+  });
+
+  it('a close sent during the delay closes the hedge early instead', async () => {
+    const sandbox = await start({ settlementDelayMs: DELAY_MS });
+    const { id, maturity_at: maturityAt } = await post(sandbox, '/hedges', openBody('buy', 20_000, 1));
+    moveTo(sandbox, Date.parse(maturityAt) + 1_000);
+    await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
+    sandbox.clock.advance(FILL_DELAY_MS);
+    const [record] = await get(sandbox, '/hedges/history');
+    expect(record).toMatchObject({ hedge_id: id, close_reason: 'closed', closed_at: iso(Date.parse(maturityAt) + 1_000 + FILL_DELAY_MS) });
+    sandbox.clock.advance(DELAY_MS);
+    expect((await get(sandbox, '/hedges/history')).length).toBe(1);
+  });
+});
+
+describe('a short tenor day (dayMs)', () => {
+  const SHORT_DAY_MS = 10_000;
+
+  it('a tenor of n days matures n × dayMs after the open, in the quote and the hedge alike', async () => {
+    const sandbox = await start({ dayMs: SHORT_DAY_MS });
+    const now = sandbox.clock.now();
+    const quote = await post(sandbox, '/quotes', openBody('buy', 10_000, 3));
+    expect(quote.maturity).toBe(iso(now + 3 * SHORT_DAY_MS));
+    const oneDay = await post(sandbox, '/hedges', openBody('buy', 10_000, 1));
+    expect([oneDay.opened_at, oneDay.maturity_at]).toEqual([iso(now), iso(now + SHORT_DAY_MS)]);
+    const sevenDays = await post(sandbox, '/hedges', openBody('sell', 10_000, 7));
+    expect(sevenDays.maturity_at).toBe(iso(now + 7 * SHORT_DAY_MS));
+
+    moveTo(sandbox, now + SHORT_DAY_MS - 1);
+    expect((await get(sandbox, `/hedges/${oneDay.id}`)).status).toBe('filled');
+    moveTo(sandbox, now + SHORT_DAY_MS);
+    expect((await get(sandbox, `/hedges/${oneDay.id}`)).status).toBe('closed');
+    expect((await get(sandbox, `/hedges/${sevenDays.id}`)).status).toBe('filled');
+  });
+
+  it('carry accrues per tenor day: a hedge held to maturity pays what its quote said per day', async () => {
+    const sandbox = await start({ dayMs: SHORT_DAY_MS });
+    const quote = await post(sandbox, '/quotes', openBody('buy', 500_000, 1));
+    const { id } = await post(sandbox, '/hedges', openBody('buy', 500_000, 1));
+    sandbox.clock.advance(SHORT_DAY_MS);
+    const [record] = await get(sandbox, '/hedges/history');
+    expect(record.hedge_id).toBe(id);
+    // Held from the fill to maturity: the day less the fill delay.
+    const expected = (500_000 * quote.carry.daily_rate_pct * (SHORT_DAY_MS - FILL_DELAY_MS)) / (100 * SHORT_DAY_MS);
+    expect(Math.abs(quote.carry.daily_usdc)).toBeGreaterThan(10);
+    expect(record.carry_usdc).toBeCloseTo(expected, 2);
+  });
+
+  it('the default day is 86,400,000 ms', async () => {
+    const sandbox = await start();
+    const now = sandbox.clock.now();
+    expect((await post(sandbox, '/hedges', openBody('buy', 10_000, 3))).maturity_at).toBe(iso(now + 3 * DAY_MS));
+  });
+});
