@@ -1,0 +1,89 @@
+// One book from every view, end to end: a server that follows the spec but whose positions list
+// and history show each change 3 s after the hedge record does (an indexer that trails), with
+// several hedges of a side aggregated into one positions line. What is asserted is the server's own
+// state, sampled while the commands run, and its request log.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { activeNotional, eventAfter, filledActive, HOUR, startKeeper } from '../support/keeper.js';
+import { until } from '../support/polling.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+
+const startSimulator = useSimulators();
+const LAG_MS = 3_000;
+
+/** Samples the side's notional on the server every 50 ms until stopped; the largest seen. */
+function watchNotional(simulator: Simulator, side: 'buy' | 'sell'): { stop(): number } {
+  let largest = activeNotional(simulator, side);
+  const timer = setInterval(() => (largest = Math.max(largest, activeNotional(simulator, side))), 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(largest, activeNotional(simulator, side));
+    },
+  };
+}
+
+describe('a server whose positions list and history trail the hedge records by 3 s', () => {
+  it('the keeper never re-opens a side its own roll just re-opened: the side holds the target through rolls, and every hedge it opened carries the row\'s reference', async () => {
+    const simulator = await startSimulator({ viewLagMs: LAG_MS, severalPerSide: true });
+    const file = join(simulator.configDir, 'target.csv');
+    writeFileSync(file, `market,side,notional_usd,tenor_days,client_reference,until,roll_before\n${MARKET},buy,1000,1,DEAL-7,,6h\n`);
+    const watch = watchNotional(simulator, 'buy');
+    const keeper = startKeeper(simulator, file);
+    try {
+      await eventAfter(keeper, 0, (event) => event.event === 'reopen', 'the first open');
+      await until(() => filledActive(simulator, 'buy').length === 1, 'the fill');
+      for (let roll = 1; roll <= 2; roll += 1) {
+        const before = keeper.events.length;
+        const old = filledActive(simulator, 'buy')[0]!.id;
+        // Into roll_before of the 1-day hedge: the next cycle rolls it.
+        simulator.advance(19 * HOUR);
+        await eventAfter(keeper, before, (event) => event.event === 'roll', `roll ${roll}`);
+        await until(() => filledActive(simulator, 'buy').length === 1 && filledActive(simulator, 'buy')[0]!.id !== old, `roll ${roll} filled`);
+        // Three cycles at 2 s, past the lag: the views catch up, nothing more is sent.
+        const cycles = keeper.events.filter((event) => event.event === 'cycle').length;
+        await until(() => keeper.events.filter((event) => event.event === 'cycle').length >= cycles + 3, 'three more cycles', { timeoutMs: 30_000 });
+      }
+      expect(keeper.events.filter((event) => event.event === 'reopen')).toHaveLength(1);
+      expect(watch.stop()).toBe(1000);
+      expect(activeNotional(simulator, 'buy')).toBe(1000);
+      const opened = simulator.writes().filter((entry) => entry.path === '/hedges');
+      expect(opened).toHaveLength(3);
+      expect(opened.map((entry) => (entry.body as { client_reference?: string }).client_reference)).toEqual(['DEAL-7', 'DEAL-7', 'DEAL-7']);
+      // Each roll's open was seen in the positions list before the roll ended: at least the lag after it was sent.
+      const rollOpens = opened.slice(1).map((entry) => entry.realTimeMs);
+      const positionsAfter = (at: number) => simulator.requests('GET', '/positions').filter((entry) => entry.realTimeMs >= at + LAG_MS);
+      for (const at of rollOpens) expect(positionsAfter(at).length).toBeGreaterThan(0);
+    } finally {
+      watch.stop();
+      keeper.child().kill('SIGTERM');
+      await keeper.done;
+    }
+  }, 120_000);
+
+  it('open, then at once reduce the whole of it: the reduce waits for the side in every view and exits 0 on its own effect', async () => {
+    const simulator = await startSimulator({ viewLagMs: LAG_MS });
+    const opened = await simulator.hedge(['open', MARKET, 'sell', '2000', '--tenor', '1']);
+    expect(opened.code, opened.stderr).toBe(0);
+    // Exit 0 of the open came once the positions list showed its fill too.
+    const fill = simulator.hedges()[0]!;
+    expect(fill.status).toBe('filled');
+    const reduced = await simulator.hedge(['reduce', MARKET, 'sell', '2000', '--json']);
+    expect(reduced.code, reduced.stderr).toBe(0);
+    expect(reduced.stderr).not.toContain('cannot be watched');
+    expect(simulator.writes().filter((entry) => entry.path === '/hedges/reduce')).toHaveLength(1);
+    expect(simulator.active('sell')).toEqual([]);
+  });
+
+  it('a roll right after an open rolls the side once, with its reference, and exits 0 once both views show the new hedge', async () => {
+    const simulator = await startSimulator({ viewLagMs: LAG_MS });
+    expect((await simulator.hedge(['open', MARKET, 'buy', '1500', '--tenor', '1', '--ref', 'DEAL-9'])).code).toBe(0);
+    const rolled = await simulator.hedge(['roll', MARKET, 'buy', '--tenor', '3', '--yes', '--json']);
+    expect(rolled.code, rolled.stderr).toBe(0);
+    expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toHaveLength(1);
+    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-9', status: 'filled' }]);
+    const positions = await simulator.api('GET', '/positions');
+    expect((positions.body as { data: Array<{ notional_usd: number; hedge_id: string }> }).data).toMatchObject([{ notional_usd: 1500, hedge_id: simulator.active('buy')[0]!.id }]);
+  });
+});
