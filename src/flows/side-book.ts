@@ -44,9 +44,10 @@ export class SideViews {
     readonly positions: BookPosition[],
   ) {}
 
-  static async read(client: HedgeClient, log?: (line: string) => void): Promise<SideViews> {
-    const positions = await readBook({ client, log });
-    return new SideViews(client, await client.listHedges(), positions);
+  /** `positions`: the positions list as a poll just read it (not read again: the spec's cadence). */
+  static async read(client: HedgeClient, log?: (line: string) => void, positions?: BookPosition[]): Promise<SideViews> {
+    const listed = positions ?? (await readBook({ client, log }));
+    return new SideViews(client, await client.listHedges(), listed);
   }
 
   /** The side's book at `nowMs` (the server's time). */
@@ -78,7 +79,8 @@ const SETTLE_POLL_MS = 1_500;
  * settling — a fill the positions list has not caught up with, a close it still shows, a hedge
  * past its maturity not settled yet — up to SETTLE_WAIT_MS (or --timeout); past that, "cannot
  * tell" (UnresolvedError, exit 12), never a decision on one view alone. The views read last are
- * returned with it.
+ * returned with it. `justPolled`: the positions list a wait's poll has just read, taken as the first
+ * read's (a poll right after it would break the spec's cadence).
  */
 export async function readSideInStep(
   ctx: CommandContext,
@@ -86,11 +88,12 @@ export async function readSideInStep(
   market: string,
   side: Side,
   until?: (book: SideBook) => boolean,
+  justPolled?: BookPosition[],
 ): Promise<{ book: SideBook; hedges: Hedge[]; positions: BookPosition[] }> {
   const started = ctx.clock.now();
   const bound = Math.min(SETTLE_WAIT_MS, ctx.deadline === undefined ? Infinity : ctx.deadline - started);
-  for (;;) {
-    const views = await SideViews.read(client, (line) => ctx.log(line));
+  for (let read = 0; ; read += 1) {
+    const views = await SideViews.read(client, (line) => ctx.log(line), read === 0 ? justPolled : undefined);
     const book = await views.book(market, side, client.transport.serverNow() ?? ctx.clock.now());
     if (book.state !== 'settling' && (until?.(book) ?? true)) return { book, hedges: views.hedges, positions: views.positions };
     const waited = ctx.clock.now() - started;

@@ -78,11 +78,30 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
     // positions list shows the side with it too (side-book.ts), so the next decision sees it.
     wait: async (answer, { startedAt }) => {
       const hedge = await waitForHedgeStatus(ctx, answer.hedge_id, { label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`, startedAt });
-      if (hedge.status === 'filled') await readSideInStep(ctx, client, request.market, request.side, (book) => book.filled.some((record) => record.id === hedge.id));
+      if (hedge.status === 'filled') await seenInEveryView(ctx, client, request, hedge.id);
       return hedge;
     },
     outcome: (hedge) => (hedge.status === 'failed' ? 'failed' : 'filled'),
   };
+}
+
+/**
+ * An open's fill, confirmed on its record, is waited for in the positions list too. The list of
+ * records is what the side is reconciled from; a server that cannot list them (an error, not a
+ * disagreement) leaves the fill confirmed as the spec confirms it, with a warning naming what was not seen.
+ */
+async function seenInEveryView(ctx: CommandContext, client: HedgeClient, request: OpenRequest, hedgeId: string): Promise<void> {
+  try {
+    await readSideInStep(ctx, client, request.market, request.side, (book) => book.filled.some((record) => record.id === hedgeId));
+  } catch (error) {
+    if (error instanceof UnresolvedError || ctx.signal.aborted) throw error;
+    ctx.notify({
+      kind: 'fill-not-seen-everywhere',
+      level: 'warn',
+      text: `Hedge ${safeText(hedgeId)} is filled on its record; whether the positions list shows it could not be read (${safeText(error instanceof Error ? error.message : String(error))}).`,
+      data: { hedge_id: hedgeId },
+    });
+  }
 }
 
 /** What an add or reduce waited for: the positions list's answer, the hedge, and what a reduce realized. */
@@ -378,9 +397,9 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
     wait: async (answer, { startedAt, before }) => {
       const kept = before ?? {};
       const hedgeId = answer.hedge_id ?? (typeof kept.hedge_id === 'string' ? kept.hedge_id : undefined);
-      await waitForSideClosed(ctx, { label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`, startedAt, market, side, hedgeId });
+      const polled = await waitForSideClosed(ctx, { label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`, startedAt, market, side, hedgeId });
       // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
-      await readSideInStep(ctx, client, market, side, (book) => book.state === 'flat' || (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'));
+      await readSideInStep(ctx, client, market, side, (book) => book.state === 'flat' || (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'), polled);
       const realized = hedgeId ? await findClosedRecord(ctx, hedgeId) : undefined;
       return { market, side, estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined, hedgeId, realized };
     },

@@ -247,17 +247,20 @@ export async function waitForOwnChange(ctx: CommandContext, options: ChangeWaitO
  * one is closed: someone opened the side again after this close landed (a resumed close, a killed
  * one finished later), and the side will not empty for it.
  */
+/** Returns the positions list as its last poll read it (the caller checks the other views without polling it again at once). */
 export async function waitForSideClosed(
   ctx: CommandContext,
   options: { label: string; startedAt: number; market: string; side: Side; hedgeId?: string },
-): Promise<void> {
+): Promise<BookPosition[]> {
   const client = await ctx.client();
   const check = ctx.hedgeCommand('positions');
+  let lastRead: BookPosition[] = [];
   await pollUntil<boolean>(ctx, {
     label: options.label,
     startedAt: options.startedAt,
     poll: async () => {
-      const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), options.market, options.side);
+      lastRead = await readBook({ client, log: (line) => ctx.log(line) });
+      const position = findSide(lastRead, options.market, options.side);
       if (!position) return true;
       if (options.hedgeId === undefined || position.hedgeId === undefined || position.hedgeId === options.hedgeId) return false;
       return (await client.getHedge(options.hedgeId)).status === 'closed';
@@ -275,6 +278,7 @@ export async function waitForSideClosed(
         stoppedBy: ctx.signal.reason,
       }),
   });
+  return lastRead;
 }
 
 export const HISTORY_LOOKUP = { attempts: 3, pageSize: 20 } as const;

@@ -30,6 +30,8 @@ interface RowSpec {
   /** A seal made under this key (a genuine row of that key), or the seal text itself. */
   sealWith?: string;
   seal?: string;
+  /** What the row's process read before its send (not sealed: no resend is built from it). */
+  context?: Record<string, unknown>;
 }
 
 /** A journal row as a writer with access to the store (but maybe not the key) would put it there. */
@@ -56,6 +58,7 @@ function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
     argv: [spec.command, MARKET],
     outcome: 'pending',
     holder: null,
+    ...(spec.context ? { context: spec.context } : {}),
     ...(seal ? { seal } : {}),
   };
 }
@@ -169,7 +172,15 @@ describeWithPostgres('rows in the team store are verified before anything is sen
 
   it('a genuine row begun on another machine: without a terminal it needs --yes (exit 2, nothing sent); with --yes it is finished once, with its own key', async () => {
     const { t, team } = await desk();
-    const elsewhere = rowFor(t, { command: 'add', path: '/hedges/add', body: { market: MARKET, side: 'sell', notional_usd: 400 }, host: 'desk-far-away', sealWith: t.apiKey });
+    const elsewhere = rowFor(t, {
+      command: 'add',
+      path: '/hedges/add',
+      body: { market: MARKET, side: 'sell', notional_usd: 400 },
+      host: 'desk-far-away',
+      sealWith: t.apiKey,
+      // As that machine's add journaled it: the side's notional before the send, which its wait compares with.
+      context: { baseline_notional_usd: 100 },
+    });
     await insertRow(server(), team, elsewhere);
     const before = trades(t).length;
 
@@ -182,7 +193,6 @@ describeWithPostgres('rows in the team store are verified before anything is sen
     expect(resumed.code, resumed.stderr).toBe(0);
     const sent = trades(t).slice(before);
     expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([['/hedges/add', elsewhere.idempotency_key]]);
-    t.advance(3_600_000);
     expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
   });
 
