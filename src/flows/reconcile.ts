@@ -14,7 +14,8 @@ import { UsageError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import { findSide, readBook } from './positions.js';
+import { findSide, type BookPosition } from './positions.js';
+import { readSideInStep } from './side-book.js';
 
 export const DEFAULT_KEY_LIFETIME_HOURS = 12;
 const HOUR_MS = 3_600_000;
@@ -119,7 +120,9 @@ export async function reconcileChange(
 ): Promise<Reconciliation<{ status: string; hedge_id?: string; order_tx_hash?: string }>> {
   const answer = { status: 'submitted', ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}), ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}) };
   const baseline = entry.context?.baseline_notional_usd;
-  const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), change.market, change.side);
+  // The side as its records and positions line agree on it (waited on while they disagree): a
+  // landed change the list has not caught up with is never taken for one that did not land.
+  const position = await sideLineInStep(ctx, client, change.market, change.side);
   const now = position?.notionalUsd;
   const shown = position === undefined ? `no ${change.side} position on ${change.market}` : now === undefined ? `a ${change.side} position without a readable notional` : `the ${change.side} side is ${formatUsd(now)}`;
   if (typeof baseline !== 'number') {
@@ -146,7 +149,7 @@ export async function reconcileClose(
   entry: JournalEntry,
   request: { market: string; side: Side },
 ): Promise<Reconciliation<{ status: string; hedge_id?: string; order_tx_hash?: string }>> {
-  const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), request.market, request.side);
+  const position = await sideLineInStep(ctx, client, request.market, request.side);
   const answer = { status: 'submitted', ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}), ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}) };
   const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
   if (!position) {
@@ -182,4 +185,10 @@ export async function reconcileClose(
   const evidence = `the ${request.side} side of ${request.market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
   if (neverAnswered) return { verdict: 'not-landed', evidence };
   return { verdict: 'unknown', evidence };
+}
+
+/** The side's positions line once its views agree (in step: the line; flat: none). */
+async function sideLineInStep(ctx: CommandContext, client: HedgeClient, market: string, side: Side): Promise<BookPosition | undefined> {
+  const { book, positions } = await readSideInStep(ctx, client, market, side);
+  return book.state === 'in-step' ? findSide(positions, market, side) : undefined;
 }

@@ -90,12 +90,28 @@ export async function readSideInStep(
   until?: (book: SideBook) => boolean,
   justPolled?: BookPosition[],
 ): Promise<{ book: SideBook; hedges: Hedge[]; positions: BookPosition[] }> {
+  const { books, hedges, positions } = await readSidesInStep(ctx, client, [{ market, side }], until, justPolled);
+  return { book: books[0]!, hedges, positions };
+}
+
+/** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
+export async function readSidesInStep(
+  ctx: CommandContext,
+  client: HedgeClient,
+  sides: ReadonlyArray<{ market: string; side: Side }>,
+  until?: (book: SideBook) => boolean,
+  justPolled?: BookPosition[],
+): Promise<{ books: SideBook[]; hedges: Hedge[]; positions: BookPosition[] }> {
   const started = ctx.clock.now();
   const bound = Math.min(SETTLE_WAIT_MS, ctx.deadline === undefined ? Infinity : ctx.deadline - started);
   for (let read = 0; ; read += 1) {
     const views = await SideViews.read(client, (line) => ctx.log(line), read === 0 ? justPolled : undefined);
-    const book = await views.book(market, side, client.transport.serverNow() ?? ctx.clock.now());
-    if (book.state !== 'settling' && (until?.(book) ?? true)) return { book, hedges: views.hedges, positions: views.positions };
+    const nowMs = client.transport.serverNow() ?? ctx.clock.now();
+    const books = await Promise.all(sides.map(({ market, side }) => views.book(market, side, nowMs)));
+    const waiting = books.findIndex((book) => book.state === 'settling' || !(until?.(book) ?? true));
+    if (waiting < 0) return { books, hedges: views.hedges, positions: views.positions };
+    const { market, side } = sides[waiting]!;
+    const book = books[waiting]!;
     const waited = ctx.clock.now() - started;
     if (waited + SETTLE_POLL_MS > bound) {
       const why = book.state === 'settling' ? `is settling: ${safeText(book.why ?? 'its views disagree')}` : 'does not show the change in every view yet';

@@ -12,7 +12,8 @@ import { ApiError, PreTradeCheckError, UsageError } from '../errors.js';
 import type { CommandContext, Trade } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile } from './input-file.js';
-import { readBook } from './positions.js';
+import type { BookPosition } from './positions.js';
+import { readSidesInStep } from './side-book.js';
 
 /** What `plan` and `apply` share: where the target comes from and how close counts as there. */
 export interface TargetPlanOptions {
@@ -71,7 +72,7 @@ export async function readTargetFile(ctx: CommandContext, file: string): Promise
 }
 
 /** The positions as the plan needs them; a line that names no market is the only listed market's. */
-function planPositions(book: Awaited<ReturnType<typeof readBook>>, onlyMarket: string | undefined, log: (line: string) => void): PlanPosition[] {
+function planPositions(book: BookPosition[], onlyMarket: string | undefined, log: (line: string) => void): PlanPosition[] {
   const positions: PlanPosition[] = [];
   for (const line of book) {
     const market = line.market ?? onlyMarket;
@@ -150,7 +151,10 @@ export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefin
 /** Reads the live book and computes the plan with a quote for each open and add. Sends no write. */
 export async function buildTargetPlan(ctx: CommandContext, client: HedgeClient, target: TargetFile, toleranceUsd: number): Promise<QuotedPlan> {
   const log = (line: string): void => ctx.log(line);
-  const [marketList, account, book] = await Promise.all([client.listMarkets(), client.getAccount(), readBook({ client, log })]);
+
+  // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
+  const sides = target.rows.map((row) => ({ market: row.market, side: row.side }));
+  const [marketList, account, { positions: book }] = await Promise.all([client.listMarkets(), client.getAccount(), readSidesInStep(ctx, client, sides)]);
   const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0]!.market.toUpperCase() : undefined;
   const plan = computePlan({
     targets: target.rows,

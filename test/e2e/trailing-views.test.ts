@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { activeNotional, eventAfter, filledActive, HOUR, startKeeper } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
 const LAG_MS = 3_000;
@@ -74,6 +74,21 @@ describe('a server whose positions list and history trail the hedge records by 3
     expect(reduced.stderr).not.toContain('cannot be watched');
     expect(simulator.writes().filter((entry) => entry.path === '/hedges/reduce')).toHaveLength(1);
     expect(simulator.active('sell')).toEqual([]);
+  });
+
+  it('apply right after another client\'s open plans from the side in every view: at target, nothing more is sent', async () => {
+    const simulator = await startSimulator({ viewLagMs: LAG_MS });
+    // Opened by another client (the partner desk): filled on its record, the positions list 3 s behind.
+    const opened = await simulator.api('POST', '/hedges', { body: { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 3 }, idempotencyKey: 'desk-open-1' });
+    expect(opened.status).toBe(200);
+    simulator.advance(FILL_DELAY_MS + 1);
+    expect(simulator.active('buy')).toMatchObject([{ status: 'filled', notionalUsd: 1000 }]);
+    const file = join(simulator.configDir, 'target.csv');
+    writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
+    const applied = await simulator.hedge(['apply', file, '--yes', '--json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(simulator.writes().filter((entry) => entry.path !== '/quotes')).toHaveLength(1);
+    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
   });
 
   it('a roll right after an open rolls the side once, with its reference, and exits 0 once both views show the new hedge', async () => {
