@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const HEDGE_BIN = join(ROOT, 'bin', 'hedge.js');
@@ -49,6 +50,16 @@ export function baseEnv(configDir: string): Record<string, string> {
   };
 }
 
+/**
+ * Every child still running, killed when this test process exits: a test that times out (its file
+ * then ends, and its worker with it) must not leave a keeper or a wait running on the machine.
+ */
+const running = new Set<import('node:child_process').ChildProcess>();
+// Registered at the importing test file's top level: its run ends with it (a worker is ended without an 'exit' event).
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export function runHedge(args: string[], options: RunOptions = {}): Promise<RunResult> {
   // A run without a config dir of its own gets a private one that goes away with it.
   const ownDir = options.configDir === undefined ? tempDir() : undefined;
@@ -61,6 +72,7 @@ export function runHedge(args: string[], options: RunOptions = {}): Promise<RunR
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [HEDGE_BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], ...(options.user ?? {}) });
+    running.add(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -71,6 +83,7 @@ export function runHedge(args: string[], options: RunOptions = {}): Promise<RunR
     }, options.timeoutMs ?? 20_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
+      running.delete(child);
       clearTimeout(timer);
       ownDir?.remove();
       resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started });
