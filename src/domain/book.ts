@@ -94,9 +94,12 @@ export interface SideExpectation {
  * holds now is the book's to say, not the expectation's.
  */
 export function expectationMet(book: SideBook, expected: SideExpectation): boolean {
-  if (book.state === 'settling' || book.opening.length > 0) return false;
-  if (expected.present?.some((id) => book.ended.includes(id))) return true;
-  if (Math.abs(book.recordsUsd - expected.notionalUsd) >= SAME_USD) return false;
+  if (expected.present?.some((id) => book.ended.includes(id)) && book.state !== 'settling') return true;
+  if (book.state === 'settling') return false;
+  // A write that names its hedges is seen by them: a colleague's change of the side since is the
+  // book's to show (drift), not a reason to wait. One that names none is seen by its notional.
+  const named = (expected.present?.length ?? 0) + (expected.gone?.length ?? 0) > 0;
+  if (!named && (book.opening.length > 0 || Math.abs(book.recordsUsd - expected.notionalUsd) >= SAME_USD)) return false;
   const ids = new Set(book.filled.map((record) => record.id));
   if (expected.present?.some((id) => !ids.has(id))) return false;
   if (expected.gone?.some((id) => ids.has(id) || book.line?.hedgeId === id)) return false;

@@ -54,7 +54,7 @@ export function keeperSteps(
   deps: StepDeps,
 ): KeeperSteps & { finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]): Promise<Map<string, string>> } {
   const clockNotes = new Set<string>();
-  const memory: KeeperMemory = { closedByKeeper: new Set(), byARoll: new Map(), expectations: new Map(), overdue: new Set(), noteError: deps.noteError };
+  const memory: KeeperMemory = { closedByKeeper: new Set(), byARoll: new Map(), expectations: new Map(), overdue: new Set(), settlingSince: new Map(), noteError: deps.noteError };
   const say = (what: string, message: string) => {
     if (clockNotes.has(what)) return;
     clockNotes.add(what);
@@ -113,7 +113,11 @@ async function readSides(
   for (const row of rows) {
     const key = rowKey(row);
     const book = await sideViews.book(row.market, row.side, nowMs);
-    const settling = book.state === 'settling' ? book.why : unmetExpectation(memory, key, book, nowMs);
+    const settling = book.state === 'settling' ? settlingTooLong(memory, key, book.why ?? 'its views disagree', nowMs) : unmetExpectation(memory, key, book, nowMs);
+    if (book.state !== 'settling') {
+      memory.settlingSince.delete(key);
+      memory.overdue.delete(`settling ${key}`);
+    }
     const ofSide = hedges.filter((hedge) => sameSide(hedge, row));
     // The soonest to mature of the side's hedges decides when the side is rolled.
     const soonest = book.filled.at(-1);
@@ -151,7 +155,29 @@ interface KeeperMemory {
   expectations: Map<string, SideExpectation & { what: string }>;
   /** Sides whose expectation ran past its bound, said once each. */
   overdue: Set<string>;
+  /** Per side: since when (server time) its views have disagreed, while they do. */
+  settlingSince: Map<string, number>;
   noteError: StepDeps['noteError'];
+}
+
+/**
+ * Why a settling side waits, said as an error once it has disagreed longer than
+ * EXPECTATION_BOUND_MS of server time (cannot tell; exit 12 for --once): it still waits after that.
+ */
+function settlingTooLong(memory: KeeperMemory, key: string, why: string, nowMs: number): string {
+  const since = memory.settlingSince.get(key) ?? nowMs;
+  memory.settlingSince.set(key, since);
+  if (nowMs - since > EXPECTATION_BOUND_MS && !memory.overdue.has(`settling ${key}`)) {
+    memory.overdue.add(`settling ${key}`);
+    const [market, side] = key.split(' ');
+    memory.noteError(
+      new UnresolvedError(`The ${side} side of ${market} has been settling for ${Math.round((nowMs - since) / 1000)} s (server time): ${why}. What it holds cannot be told, so nothing is sent on it.`, {
+        hint: 'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.',
+      }),
+      { market: market!, side: side! },
+    );
+  }
+  return why;
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import { readHistoryRecord } from '../api/wire/read-history.js';
+import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
 import { numberOf } from '../api/wire/read-position.js';
 import { reconcileSide, type HedgeRecord, type SideBook } from '../domain/book.js';
 import type { Side } from '../domain/vocabulary.js';
@@ -47,7 +48,13 @@ export class SideViews {
   /** `positions`: the positions list as a poll just read it (not read again: the spec's cadence). */
   static async read(client: HedgeClient, log?: (line: string) => void, positions?: BookPosition[]): Promise<SideViews> {
     const listed = positions ?? (await readBook({ client, log }));
-    return new SideViews(client, await client.listHedges(), listed);
+    // Every filled hedge however old (a 7-day hedge is not among the newest page of a busy account),
+    // and the newest page whatever their status (hedges being opened, just ended). The status filter
+    // is a hint: a server that ignores it gives all, and the book filters on its own.
+    const [filled, newest] = await Promise.all([client.listHedges({ status: 'filled', limit: MAX_PAGE_SIZE }), client.listHedges()]);
+    const byId = new Map<string, Hedge>();
+    for (const hedge of [...filled, ...newest]) byId.set(hedge.id, hedge);
+    return new SideViews(client, [...byId.values()], listed);
   }
 
   /** The side's book at `nowMs` (the server's time). */
@@ -61,11 +68,21 @@ export class SideViews {
     const book = reconcileSide(mine, line, nowMs);
     if (book.state !== 'settling' || book.filled.length === 0) return book;
     this.historyIds ??= this.client.listHistory().then(
-      (records) => new Set(records.map((record) => readHistoryRecord(record as Record<string, unknown>).hedgeId).filter((id): id is string => typeof id === 'string')),
+      (records) => new Set(records.map(historyHedgeId).filter((id): id is string => id !== undefined)),
       () => new Set<string>(),
     );
     const ended = await this.historyIds;
     return reconcileSide(mine.map((record) => (record.status === 'filled' && ended.has(record.id) ? { ...record, status: 'closed' } : record)), line, nowMs);
+  }
+}
+
+/** The hedge a history record closed, when it can be read (one odd record never breaks the book). */
+function historyHedgeId(record: unknown): string | undefined {
+  try {
+    const id = readHistoryRecord(record as Record<string, unknown>).hedgeId;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -114,7 +131,7 @@ export async function readSidesInStep(
     const book = books[waiting]!;
     const waited = ctx.clock.now() - started;
     if (waited + SETTLE_POLL_MS > bound) {
-      const why = book.state === 'settling' ? `is settling: ${safeText(book.why ?? 'its views disagree')}` : 'does not show the change in every view yet';
+      const why = book.state === 'settling' ? `is settling: ${safeText(book.why ?? 'its views disagree')}` : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
       // Before a decision (no `until`) nothing was sent; after a write, the write flow says what was.
       throw new UnresolvedError(
         `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told${until ? '' : '. Nothing was sent'}.`,

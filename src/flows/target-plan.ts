@@ -154,7 +154,12 @@ export async function buildTargetPlan(ctx: CommandContext, client: HedgeClient, 
 
   // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
   const sides = target.rows.map((row) => ({ market: row.market, side: row.side }));
-  const [marketList, account, { positions: book }] = await Promise.all([client.listMarkets(), client.getAccount(), readSidesInStep(ctx, client, sides)]);
+  // A side with a hedge still being opened (another process's --no-wait open) is waited for: its notional is not known yet.
+  const [marketList, account, { positions: book }] = await Promise.all([
+    client.listMarkets(),
+    client.getAccount(),
+    readSidesInStep(ctx, client, sides, (side) => side.opening.length === 0),
+  ]);
   const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0]!.market.toUpperCase() : undefined;
   const plan = computePlan({
     targets: target.rows,

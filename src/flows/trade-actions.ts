@@ -78,7 +78,11 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
     // positions list shows the side with it too (side-book.ts), so the next decision sees it.
     wait: async (answer, { startedAt }) => {
       const hedge = await waitForHedgeStatus(ctx, answer.hedge_id, { label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`, startedAt });
-      if (hedge.status === 'filled') await seenInEveryView(ctx, client, request, hedge.id);
+      if (hedge.status === 'filled') {
+        await alsoInEveryView(ctx, `Hedge ${safeText(hedge.id)} is filled on its record`, () =>
+          readSideInStep(ctx, client, request.market, request.side, (book) => book.filled.some((record) => record.id === hedge.id)),
+        );
+      }
       return hedge;
     },
     outcome: (hedge) => (hedge.status === 'failed' ? 'failed' : 'filled'),
@@ -86,20 +90,20 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
 }
 
 /**
- * An open's fill, confirmed on its record, is waited for in the positions list too. The list of
- * records is what the side is reconciled from; a server that cannot list them (an error, not a
- * disagreement) leaves the fill confirmed as the spec confirms it, with a warning naming what was not seen.
+ * After a write's own view confirmed it (an open's record, a close's or a change's positions list),
+ * the other views are waited for too (`read`: side-book.ts). A view that cannot be read at all (an
+ * error, not a disagreement) leaves the write confirmed as the spec confirms it, with a warning
+ * naming what was not seen; a disagreement past the bound is "cannot tell" (exit 12).
  */
-async function seenInEveryView(ctx: CommandContext, client: HedgeClient, request: OpenRequest, hedgeId: string): Promise<void> {
+async function alsoInEveryView(ctx: CommandContext, confirmed: string, read: () => Promise<unknown>): Promise<void> {
   try {
-    await readSideInStep(ctx, client, request.market, request.side, (book) => book.filled.some((record) => record.id === hedgeId));
+    await read();
   } catch (error) {
     if (error instanceof UnresolvedError || ctx.signal.aborted) throw error;
     ctx.notify({
-      kind: 'fill-not-seen-everywhere',
+      kind: 'not-seen-everywhere',
       level: 'warn',
-      text: `Hedge ${safeText(hedgeId)} is filled on its record; whether the positions list shows it could not be read (${safeText(error instanceof Error ? error.message : String(error))}).`,
-      data: { hedge_id: hedgeId },
+      text: `${confirmed}; whether every other view shows it could not be read (${safeText(error instanceof Error ? error.message : String(error))}).`,
     });
   }
 }
@@ -300,7 +304,11 @@ async function waitForChange(
   const expected = expectedAfterChange(action, baseline, request.notional_usd);
   if (outcome.closed && !expected.closes) await sideGoneFirst(ctx, client, request, action, baseline, hedgeId);
   // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
-  else await readSideInStep(ctx, client, market, side, (book) => (outcome.closed ? book.state === 'flat' : Math.abs(book.recordsUsd - expected.notionalUsd) < 0.005));
+  else {
+    await alsoInEveryView(ctx, `The positions list shows the ${action}`, () =>
+      readSideInStep(ctx, client, market, side, (book) => (outcome.closed ? book.state === 'flat' : Math.abs(book.recordsUsd - expected.notionalUsd) < 0.005)),
+    );
+  }
   const [hedge, balanceAfterUsdc, realized] = await Promise.all([
     hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
     seen.balanceBeforeUsdc !== undefined ? readBalance(ctx, client) : undefined,
@@ -399,7 +407,9 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
       const hedgeId = answer.hedge_id ?? (typeof kept.hedge_id === 'string' ? kept.hedge_id : undefined);
       const polled = await waitForSideClosed(ctx, { label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`, startedAt, market, side, hedgeId });
       // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
-      await readSideInStep(ctx, client, market, side, (book) => book.state === 'flat' || (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'), polled);
+      await alsoInEveryView(ctx, `The ${side} side of ${market} has left the positions list`, () =>
+        readSideInStep(ctx, client, market, side, (book) => book.state === 'flat' || (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'), polled),
+      );
       const realized = hedgeId ? await findClosedRecord(ctx, hedgeId) : undefined;
       return { market, side, estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined, hedgeId, realized };
     },

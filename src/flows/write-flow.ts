@@ -601,8 +601,9 @@ function entryFields<S, R>(
     idempotency_key: key,
     group: action.group,
     leg: action.leg,
+    ...(context === undefined ? {} : { context: JSON.parse(JSON.stringify(context)) as Record<string, unknown> }),
   };
-  return { profile: identity.profile, ...sent, seal: sealer.seal(sent), argv: action.argv, context };
+  return { profile: identity.profile, ...sent, seal: sealer.seal(sent), argv: action.argv };
 }
 
 /**

@@ -24,6 +24,11 @@ export interface SealedFields {
   group?: string;
   leg?: string;
   via?: string;
+  /**
+   * What the row's process read before its first send (the server's time then, the side's notional
+   * before): a resume's verdict and the key's age are judged from it, so it is sealed too.
+   */
+  context?: Record<string, unknown>;
 }
 
 /** verified: sealed by this key over exactly these fields · unsealed: no seal (a row from before seals, or one written by hand) · forged: a seal that does not match. */
@@ -70,5 +75,6 @@ function sealedText(fields: SealedFields): string {
     fields.group ?? null,
     fields.leg ?? null,
     fields.via ?? null,
+    fields.context ?? null,
   ]);
 }

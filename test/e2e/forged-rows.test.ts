@@ -30,7 +30,7 @@ interface RowSpec {
   /** A seal made under this key (a genuine row of that key), or the seal text itself. */
   sealWith?: string;
   seal?: string;
-  /** What the row's process read before its send (not sealed: no resend is built from it). */
+  /** What the row's process read before its send (sealed: a resume judges by it). */
   context?: Record<string, unknown>;
 }
 
@@ -48,6 +48,7 @@ function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
     ...(spec.group ? { group: spec.group } : {}),
     ...(spec.leg ? { leg: spec.leg } : {}),
     ...(spec.via ? { via: spec.via } : {}),
+    ...(spec.context ? { context: spec.context } : {}),
   };
   const seal = spec.seal ?? (spec.sealWith ? rowSealer(spec.sealWith).seal(sealed) : undefined);
   return {
@@ -58,7 +59,6 @@ function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
     argv: [spec.command, MARKET],
     outcome: 'pending',
     holder: null,
-    ...(spec.context ? { context: spec.context } : {}),
     ...(seal ? { seal } : {}),
   };
 }

@@ -73,6 +73,13 @@ describe('expectationMet', () => {
     expect(expectationMet(reconcileSide([{ id: 'hdg_new', status: 'closed', notionalUsd: 1000 }], { notionalUsd: 1000, hedgeId: 'hdg_new' }, NOW), expected)).toBe(false);
   });
 
+  it('a write that names its hedge is seen by it: a colleague\'s add right after is the book\'s to show (drift), not a reason to wait', () => {
+    const expected = { notionalUsd: 1000, present: ['hdg_new'], sinceMs: NOW };
+    expect(expectationMet(reconcileSide([filled('hdg_new', 1500)], { notionalUsd: 1500, hedgeId: 'hdg_new' }, NOW), expected)).toBe(true);
+    // One that names none (a convergence) is seen by its notional.
+    expect(expectationMet(reconcileSide([filled('hdg_new', 1500)], { notionalUsd: 1500 }, NOW), { notionalUsd: 1000, sinceMs: NOW })).toBe(false);
+  });
+
   it('a close is seen once the side is flat in every view', () => {
     const expected = { notionalUsd: 0, gone: ['hdg_a'], sinceMs: NOW };
     expect(expectationMet(reconcileSide([{ id: 'hdg_a', status: 'closed' }], { notionalUsd: 1000, hedgeId: 'hdg_a' }, NOW), expected)).toBe(false);

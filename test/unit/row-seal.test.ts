@@ -16,6 +16,7 @@ const row: SealedFields = {
   group: 'keep-1',
   leg: 'converge',
   via: 'keeper',
+  context: { baseline_notional_usd: 500, server_time_ms: 1_795_000_000_000 },
 };
 
 describe('row seals', () => {
@@ -47,6 +48,9 @@ describe('row seals', () => {
       { group: 'keep-2' },
       { leg: 'reopen' },
       { via: undefined },
+      // What a resume judges the key's age and its verdict by.
+      { context: { baseline_notional_usd: 500, server_time_ms: 1_795_999_000_000 } },
+      { context: undefined },
     ];
     for (const change of changes) expect(sealer.trust({ ...row, ...change, seal }), JSON.stringify(change)).toBe('forged');
     expect(rowSealer('sk_test_someone_else_00000000000000').trust({ ...row, seal })).toBe('forged');
