@@ -81,7 +81,10 @@ export async function reconcileOpen(client: HedgeClient, entry: JournalEntry): P
   const body = bodyOf(entry);
   const market = String(body.market ?? '').toUpperCase();
   const side = body.side;
-  const from = Date.parse(entry.created_at) - CLOCK_SKEW_MS;
+  // From the earlier of the entry's creation and the server's time at its first send: the latter is
+  // sealed with the row (row-seal.ts), so a creation time rewritten in a store cannot hide the hedge.
+  const sentAt = typeof entry.context?.server_time_ms === 'number' ? entry.context.server_time_ms : Infinity;
+  const from = Math.min(Date.parse(entry.created_at), sentAt) - CLOCK_SKEW_MS;
   const since = (hedge: Hedge) => hedge.market.toUpperCase() === market && hedge.side === side && Date.parse(String(hedge.opened_at ?? '')) >= from;
   const reference = typeof body.client_reference === 'string' && body.client_reference !== '' ? body.client_reference : undefined;
   if (reference) {

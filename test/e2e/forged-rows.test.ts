@@ -170,6 +170,28 @@ describeWithPostgres('rows in the team store are verified before anything is sen
     expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
   });
 
+  it('a genuine open set back to unknown in the store, its hedge id removed and its time made new, past the key\'s lifetime: resume finds its hedge by the sealed server time and sends nothing', async () => {
+    const { t, team } = await desk();
+    const opened = await team.a.hedge(['open', MARKET, 'buy', '700', '--tenor', '7', '--ref', 'DEAL-77']);
+    expect(opened.code, opened.stderr).toBe(0);
+    // A day on: the server has forgotten the key (the simulator keeps keys 24 h).
+    t.advance(25 * 3_600_000);
+    const now = new Date().toISOString();
+    const { rows } = await server().query(team.database, `SELECT id FROM hedge.entries WHERE command = 'open' AND entry->'request'->'body'->>'client_reference' = 'DEAL-77'`);
+    const id = rows[0]!.id as string;
+    await server().query(
+      team.database,
+      `UPDATE hedge.entries SET outcome = 'unknown', created_at = $2::timestamptz, entry = (entry - 'hedge_id' - 'resolved_at') || jsonb_build_object('outcome', 'unknown', 'created_at', $3::text) WHERE id = $1`,
+      [id, now, now],
+    );
+    const before = trades(t).length;
+    const resumed = await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('The book shows it landed');
+    expect(trades(t).slice(before)).toEqual([]);
+    expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([700]);
+  });
+
   it('a genuine row begun on another machine: without a terminal it needs --yes (exit 2, nothing sent); with --yes it is finished once, with its own key', async () => {
     const { t, team } = await desk();
     const elsewhere = rowFor(t, {

@@ -41,9 +41,10 @@ const journal = journalEntries<Entry>;
  * the open: the roll reads GET /hedges only to see the side flat before it opens, and that read is held.
  */
 async function killBeforeTheOpen(simulator: Simulator, side: 'buy' | 'sell', tenor: string): Promise<void> {
-  // The roll reads the side's records (GET /hedges) to plan; after its close is answered, the
-  // close's wait reads them once more to see the close in every view (journaled done then), and the
-  // roll reads them again right before the open: that read is held, and the roll killed there.
+  // The roll reads the side's records (GET /hedges, twice: every filled hedge, and the newest page)
+  // to plan; after its close is answered, the close's wait reads them (twice) to see the close in
+  // every view (journaled done then), and the roll reads them again right before the open: that
+  // read is held, and the roll killed there.
   let held = false;
   const readsAfterClose = () => {
     const close = simulator.requests('POST', '/hedges/close').find((entry) => entry.status === 200);
@@ -53,7 +54,7 @@ async function killBeforeTheOpen(simulator: Simulator, side: 'buy' | 'sell', ten
     simulator,
     ['roll', 'USDTNGN', side, '--tenor', tenor],
     () => {
-      if (!held && readsAfterClose() >= 1) {
+      if (!held && readsAfterClose() >= 2) {
         simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET', path: '/hedges' } });
         held = true;
       }
