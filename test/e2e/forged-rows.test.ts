@@ -176,7 +176,8 @@ describeWithPostgres('rows in the team store are verified before anything is sen
     expect(opened.code, opened.stderr).toBe(0);
     // A day on: the server has forgotten the key (the simulator keeps keys 24 h).
     t.advance(25 * 3_600_000);
-    const now = new Date().toISOString();
+    // "Now" on the server's clock: the row made to look as if it began after its hedge was opened.
+    const now = new Date(Date.now() + 25 * 3_600_000 + 60_000).toISOString();
     const { rows } = await server().query(team.database, `SELECT id FROM hedge.entries WHERE command = 'open' AND entry->'request'->'body'->>'client_reference' = 'DEAL-77'`);
     const id = rows[0]!.id as string;
     await server().query(
