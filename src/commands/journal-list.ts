@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import { journalReference, renderJournalList } from '../ui/journal-fields.js';
 import { checkUnresolvedRows } from '../flows/row-trust.js';
+import { safeText } from '../security/safe-text.js';
 
 export interface JournalListOptions {
   pending: boolean;
@@ -66,12 +67,21 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
   const choice = await ctx.journalChoice();
   const empty =
     choice.kind === 'file' ? 'The journal is empty: no action has been sent from this machine yet.' : `The team journal ${choice.shown} is empty: no machine has recorded an action there yet.`;
+  const checks = await checkUnresolvedRows(ctx, entries);
   await renderJournalList(ctx.output, entries, {
     empty: filtered ? 'No journal entries match these filters.' : empty,
     team: choice.kind !== 'file',
     now: ctx.clock.now(),
-    checks: await checkUnresolvedRows(ctx, entries),
+    checks,
   });
+  // Said whatever the width: a narrow table may leave its seal column out.
+  const unverified = [...(checks ?? [])].filter(([, check]) => check === 'unsealed' || check === 'forged').map(([id]) => safeText(id));
+  if (!ctx.output.isJson && unverified.length > 0) {
+    const named = unverified.slice(0, 3).join(', ') + (unverified.length > 3 ? ` and ${unverified.length - 3} more` : '');
+    ctx.output.note(
+      ctx.output.chalk.yellow(`${unverified.length === 1 ? 'Row' : `${unverified.length} rows`} ${named} ${unverified.length === 1 ? 'does' : 'do'} not verify as this account's own: hedge never sends ${unverified.length === 1 ? 'it' : 'them'} again (\`${ctx.hedgeCommand('journal', 'show', unverified[0]!)}\`).`),
+    );
+  }
   if (ctx.output.isHuman && entries.length > 0) {
     ctx.output.note(ctx.output.chalk.dim(`One entry in full: ${ctx.hedgeCommand('journal', 'show', '<ID>')}`));
     if (entries.length === options.limit) ctx.output.note(ctx.output.chalk.dim(`Showing the newest ${options.limit}; more with --limit.`));

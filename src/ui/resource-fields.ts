@@ -328,7 +328,7 @@ export const JOURNAL_RESOURCE: Resource = {
     // `unverified`: an unresolved row whose seal does not verify under this key (never sent again).
     { key: 'seal', label: 'Seal' },
   ],
-  priority: ['id', 'outcome', 'seal', 'command', 'created_at', 'client_reference', 'side', 'notional_usd', 'market', 'hedge_id', 'environment', 'host'],
+  priority: ['id', 'outcome', 'command', 'created_at', 'client_reference', 'side', 'notional_usd', 'seal', 'market', 'hedge_id', 'environment', 'host'],
 };
 
 // ---- plan and apply --------------------------------------------------------------------------

@@ -155,6 +155,8 @@ describeWithPostgres('rows in the team store are verified before anything is sen
     const [header, ...rows] = table.stdout.trimEnd().split('\n');
     expect(header!.split('\t').at(-1)).toBe('seal');
     expect(rows.map((row) => row.split('\t').at(-1))).toEqual(['unverified', 'unverified']);
+    // Said under any table, whatever columns its width leaves out.
+    expect(table.stderr).toContain(`2 rows ${String(foreign.id)}, ${String(unsealed.id)} do not verify as this account's own: hedge never sends them again`);
   });
 
   it('a row changed after it was written does not verify: its notional raised in the store, `resume --yes` sends nothing', async () => {
