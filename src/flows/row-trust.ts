@@ -14,7 +14,7 @@ import { identityOf, rowSealerOf, type Identity } from './identity.js';
 import { confirmOrStop } from './live-guard.js';
 
 /** Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too). */
-export async function rowTrustOf(ctx: CommandContext, entry: JournalEntry): Promise<RowTrust> {
+async function rowTrustOf(ctx: CommandContext, entry: JournalEntry): Promise<RowTrust> {
   return (await rowSealerOf(ctx)).trust(entry);
 }
 

@@ -15,7 +15,7 @@ import { findSide, readBook, type BookPosition } from './positions.js';
 export type { SideBook } from '../domain/book.js';
 
 /** A hedge record in the book's terms. */
-export function hedgeRecord(hedge: Hedge): HedgeRecord {
+function hedgeRecord(hedge: Hedge): HedgeRecord {
   const maturity = typeof hedge.maturity_at === 'string' ? Date.parse(hedge.maturity_at) : NaN;
   const reference = (hedge as Record<string, unknown>).client_reference;
   // Read leniently, as every amount the spec types is (a decimal string is a number).

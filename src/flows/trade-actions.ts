@@ -389,9 +389,11 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
     send: (key, hooks) => client.closeHedge(request, key, hooks),
     // A close trades what the side holds when it is sent: its notional in the book and every add of
     // the side still landing (read before the first send and before each retry).
+    // The side as its records and positions line agree on it (a fill the list trails counts), hedges
+    // still being opened on it included: the close would take them too.
     trades: async () => {
-      const [book, landing] = await Promise.all([readBook({ client, log: (line) => ctx.log(line) }), addsStillLanding(ctx, market, side)]);
-      inBook = findSide(book, market, side)?.notionalUsd ?? 0;
+      const [{ book }, landing] = await Promise.all([readSideInStep(ctx, client, market, side), addsStillLanding(ctx, market, side)]);
+      inBook = roundCents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
       return [{ market, notionalUsd: roundCents(inBook + landing) }];
     },
     reconcile: async (entry) => (await reconcileClose(ctx, client, entry, request)) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>>,

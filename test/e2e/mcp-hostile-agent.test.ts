@@ -103,6 +103,19 @@ describe('the limits judge the plan that is carried out', () => {
     expect(heldUsd(simulator)).toBe(sent);
   });
 
+  it('a close on a server whose positions list trails its records is judged on the side as both views agree: 15,000 filled a moment ago is not closed under a 10,000 cap', async () => {
+    const simulator = await startSimulator({ viewLagMs: 3_000 });
+    // Opened by another client: filled on its record at once, in the positions list 3 s later.
+    expect((await simulator.api('POST', '/hedges', { body: row(15_000, 'sell'), idempotencyKey: 'desk-open-15k' })).status).toBe(200);
+    simulator.advance(FILL_DELAY_MS + 1);
+    const call = await serve(simulator, ['--max-notional', '10000'], plainDesk.path);
+    const answer = await call('close', { market: MARKET, side: 'sell' });
+    expect(answer.isError, everything(answer)).toBe(true);
+    expect(json(answer)).toMatchObject({ error: { code: 'max_notional_exceeded', details: { this_call_usd: 15_000 } }, exit_code: 3 });
+    expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toEqual([]);
+    expect(heldUsd(simulator)).toBe(15_000);
+  });
+
   it("apply finishing an earlier apply's unfinished step judges that step too: 5,000 left by a killed CLI apply is not sent under a 1,000 cap", async () => {
     const simulator = await startSimulator();
     // What a CLI apply killed before its step was answered leaves: a sealed, unheld row of its group.
