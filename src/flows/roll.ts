@@ -16,6 +16,7 @@ import type { HedgeClient, OpenRequest } from '../api/client.js';
 import { numberOf } from '../api/wire/read-position.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import { makeIdempotencyKey } from '../domain/idempotency.js';
+import type { HedgeRecord } from '../domain/book.js';
 import { formatUsd } from '../domain/money.js';
 import { preTradeProblem, type PreTradeFacts } from '../domain/pre-trade.js';
 import type { Side, Tenor } from '../domain/vocabulary.js';
@@ -29,8 +30,8 @@ import type { PlannedRequestView, RollNote, RollOutcome, RollPreview, RollView }
 export type { RollLegOutcome, RollNote, RollOutcome } from '../ui/roll-view.js';
 import { describePlannedRequest } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
-import { findSide, readBook, type BookPosition } from './positions.js';
-import { readSideInStep } from './side-book.js';
+import { findSide, type BookPosition } from './positions.js';
+import { readSideInStep, SideViews } from './side-book.js';
 import { fetchPreTradeFacts } from './pre-trade.js';
 import { closeAction, openAction, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from './row-trust.js';
@@ -234,6 +235,8 @@ interface RollPlan {
   ended?: Hedge;
   /** The deal reference the rolled hedge carried (the soonest to mature of the side's, when several do). */
   clientReference?: string;
+  /** The side's filled hedges on their records, the soonest to mature last (several when the side aggregates them). */
+  hedges?: HedgeRecord[];
 }
 
 /**
@@ -247,14 +250,15 @@ async function planRoll(ctx: CommandContext, client: HedgeClient, req: RollReque
   const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
   if (position) {
     const reference = book.filled.at(-1)?.clientReference;
-    const records = { notionalUsd: book.recordsUsd, ...(reference ? { clientReference: reference } : {}) };
-    if (position.notionalUsd === undefined) {
+    // What the side holds is what its records sum to (the positions line stands for a record that
+    // shows no notional, book.ts); only when neither view gives a figure is there nothing to re-open.
+    if (book.filled.some((record) => record.notionalUsd === undefined) && position.notionalUsd === undefined) {
       throw new InvalidResponseError(
-        `GET /positions shows the ${side} position on ${market} without a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
+        `Neither GET /positions nor the hedge records show the ${side} position on ${market} with a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
         { endpoint: 'GET /positions', status: 200, hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.' },
       );
     }
-    return { ...records, closing: position };
+    return { notionalUsd: book.recordsUsd, ...(reference ? { clientReference: reference } : {}), closing: position, hedges: book.filled };
   }
   const hedges = (await client.listHedges()).filter((hedge) => hedge.market.toUpperCase() === market && hedge.side === side);
   const opening = hedges.find((hedge) => hedge.status === 'submitted' || hedge.status === 'submitting');
@@ -283,6 +287,29 @@ async function planRoll(ctx: CommandContext, client: HedgeClient, req: RollReque
   return { notionalUsd: ended.notional_usd, ended, ...(typeof reference === 'string' && reference !== '' ? { clientReference: reference } : {}) };
 }
 
+/**
+ * A side that holds several hedges is rolled whole: the contract closes a side, not one of its
+ * hedges (POST /hedges/close takes a market and side), so the roll closes every hedge of the side —
+ * those maturing later too, ending them early — and opens one hedge of their sum for the new tenor.
+ * Said before the confirmation, with what happens to the deal references.
+ */
+function severalHedgesNote(req: RollRequest, hedges: readonly HedgeRecord[], notionalUsd: number, reference: string | undefined): RollNote {
+  const listed = [...hedges]
+    .reverse()
+    .map((record) => `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : new Date(record.maturityAtMs).toISOString().slice(0, 16).replace('T', ' ')}`)
+    .join('; ');
+  const others = [...new Set(hedges.map((record) => record.clientReference).filter((ref): ref is string => ref !== undefined && ref !== reference))];
+  const refs = reference
+    ? ` The new hedge carries the reference ${safeText(reference)}${others.length > 0 ? `; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on` : ''}.`
+    : others.length > 0
+      ? ` The new hedge carries no reference; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on.`
+      : '';
+  return {
+    level: 'warn',
+    text: `The ${req.side} side of ${req.market} holds ${hedges.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${hedges.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(req.tenorDays)}.${refs}`,
+  };
+}
+
 /** The checks of an open, counted as after the close: its notional is back in the headroom and the side's capacity. */
 async function checkRoll(client: HedgeClient, req: RollRequest, plan: RollPlan): Promise<void> {
   const facts = await fetchPreTradeFacts(client);
@@ -302,14 +329,19 @@ async function checkRoll(client: HedgeClient, req: RollRequest, plan: RollPlan):
   if (problem) throw problem;
 }
 
-/** What already covers the side on the server: its position, or a hedge still being opened. */
+/**
+ * What already covers the side on the server, in any of its views (one read, no wait): a filled
+ * hedge on its record (the positions list may not show it yet), the positions line, or a hedge still
+ * being opened. Any one of them is enough not to open: the roll's open is never the side's second.
+ */
 async function sideCover(ctx: CommandContext, client: HedgeClient, market: string, side: Side): Promise<{ hedgeId?: string; notionalUsd?: number; status: string } | undefined> {
-  const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side);
-  if (position) return { hedgeId: position.hedgeId, notionalUsd: position.notionalUsd, status: 'open' };
-  const opening = (await client.listHedges()).find(
-    (hedge) => hedge.market.toUpperCase() === market && hedge.side === side && (hedge.status === 'submitted' || hedge.status === 'submitting'),
-  );
-  return opening ? { hedgeId: opening.id, notionalUsd: opening.notional_usd, status: opening.status } : undefined;
+  const views = await SideViews.read(client, (line) => ctx.log(line));
+  const book = await views.book(market, side, client.transport.serverNow() ?? ctx.clock.now());
+  const filled = book.filled[0];
+  if (filled) return { hedgeId: filled.id, notionalUsd: book.recordsUsd, status: 'filled' };
+  if (book.line) return { hedgeId: book.line.hedgeId, notionalUsd: book.line.notionalUsd, status: 'open' };
+  const opening = book.opening[0];
+  return opening ? { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status } : undefined;
 }
 
 /** Carries the legs out from wherever the journal says they are. */
@@ -325,7 +357,9 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
     if (legs.close && !isUnresolved(legs.close)) {
       // An earlier run's close refused with no_open_hedge found the side already settled.
       close = legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge' ? { settled: true } : { entry: legs.close };
-    } else if (!legs.close && options.positionOpen !== true && !findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side)) {
+    } else if (!legs.close && options.positionOpen !== true && (await readSideInStep(ctx, client, market, side)).book.state === 'flat') {
+      // A resumed roll whose close was never journaled: the side is gone only when every view says so
+      // (a fill the positions list trails is not a side that settled).
       options.notes.push({ level: 'note', text: `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.` });
       close = { settled: true };
     } else {
@@ -610,6 +644,7 @@ async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: 
   if (!req.skipChecks) await checkRoll(client, req, plan);
   // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
   const reference = req.clientReference ?? plan.clientReference;
+  if ((plan.hedges?.length ?? 0) > 1) notes.push(severalHedgesNote(req, plan.hedges!, plan.notionalUsd, reference));
   const request: OpenRequest = { market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays, ...(reference ? { client_reference: reference } : {}) };
   // An agent's checks judge the roll whole: on a live key the legs its confirmation token was
   // issued for, and its limits — the close of the side (when one is open) and the open.
@@ -628,7 +663,8 @@ async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: 
   }
 
   const quote = await client.createQuote({ market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays });
-  const closing = plan.closing ? { hedgeId: plan.closing.hedgeId, netMarginUsd: plan.closing.netMarginUsd, maturityAt: plan.closing.maturityAt } : undefined;
+  const several = (plan.hedges?.length ?? 0) > 1 ? { hedges: plan.hedges!.map((record) => ({ id: record.id, notionalUsd: record.notionalUsd, maturityAtMs: record.maturityAtMs })) } : {};
+  const closing = plan.closing ? { hedgeId: plan.closing.hedgeId, netMarginUsd: plan.closing.netMarginUsd, maturityAt: plan.closing.maturityAt, ...several } : undefined;
   req.showPreview?.(
     {
       market: req.market,
@@ -643,7 +679,7 @@ async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: 
   );
   const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${closing.netMarginUsd.toFixed(2)} USD)`;
   await guard.confirm(
-    `Roll ${req.side} ${req.market}: ${closing ? `close the position${returns}, then ` : ''}open ${plan.notionalUsd} USD for ${days(req.tenorDays)}, about ${quote.upfront.total_upfront_usdc.toFixed(2)} USDC upfront?`,
+    `Roll ${req.side} ${req.market}: ${closing ? `close the position${(plan.hedges?.length ?? 0) > 1 ? ` (all ${plan.hedges!.length} of its hedges)` : ''}${returns}, then ` : ''}open ${plan.notionalUsd} USD for ${days(req.tenorDays)}, about ${quote.upfront.total_upfront_usdc.toFixed(2)} USDC upfront?`,
   );
 
   const group = newGroup(ctx);

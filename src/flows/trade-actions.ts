@@ -16,8 +16,8 @@ import { identityOf } from './identity.js';
 import { tradedUsd } from './send-gate.js';
 import { formatRate, shortHash } from '../ui/format.js';
 import type { TradeView } from '../ui/write-outcome.js';
-import { readSideInStep } from './side-book.js';
-import { findSide, readBook, type BookPosition } from './positions.js';
+import { readSideInStep, SideViews } from './side-book.js';
+import { findSide, type BookPosition } from './positions.js';
 import { expectedAfterChange, findClosedRecord, waitForHedgeStatus, waitForOwnChange, waitForSideClosed, type ChangeOutcome } from './wait.js';
 import { reconcileChange, reconcileClose, reconcileOpen } from './reconcile.js';
 import type { WriteAction, WriteOutcome } from './write-flow.js';
@@ -372,12 +372,17 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
     plan: (key) => client.planClose(request, key),
     check: extras.check,
     preview: extras.preview,
-    // What closing is expected to return is the position's net margin right before the close.
+    // What closing is expected to return is the position's net margin right before the close (a
+    // figure only the positions line has). What the side holds is its book's: the records and the
+    // line read together (one read, no wait: the close closes the side whatever its views say), so a
+    // fill the list trails is counted — a roll compares this figure with what it planned.
     before: async () => {
-      const position = findSide(await readBook({ client, log: (line) => ctx.log(line) }), market, side);
+      const views = await SideViews.read(client, (line) => ctx.log(line));
+      const book = await views.book(market, side, client.transport.serverNow() ?? ctx.clock.now());
+      const position = findSide(views.positions, market, side);
       estimate = position?.netMarginUsd;
-      hedgeBefore = position?.hedgeId;
-      const notional = position?.notionalUsd;
+      hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
+      const notional = book.filled.length > 0 ? book.recordsUsd : position?.notionalUsd;
       inBook ??= notional;
       return {
         ...(estimate === undefined ? {} : { net_margin_usd: estimate }),

@@ -93,7 +93,8 @@ export interface RollPreview {
   side: string;
   notionalUsd: number;
   tenorDays: number;
-  closing?: { hedgeId?: string; netMarginUsd?: number; maturityAt?: string };
+  /** `hedges`: the side's hedges when it holds several (a close closes them all). */
+  closing?: { hedgeId?: string; netMarginUsd?: number; maturityAt?: string; hedges?: Array<{ id: string; notionalUsd?: number; maturityAtMs?: number }> };
   /** The hedge that already settled, when there is nothing to close. */
   ended?: { id: string; maturityAt?: string | null; status: string };
   quote: Quote;
@@ -109,7 +110,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
   const market = safeText(preview.market);
   const c = output.chalk;
   const closeText = preview.closing
-    ? `close ${preview.side} ${market}${preview.closing.hedgeId ? ` (${safeText(preview.closing.hedgeId)})` : ''}${preview.closing.netMarginUsd === undefined ? '' : `, returns about ${formatMoney(preview.closing.netMarginUsd)} USD`}`
+    ? `close ${preview.side} ${market}${preview.closing.hedges ? ` (all ${preview.closing.hedges.length} of its hedges)` : preview.closing.hedgeId ? ` (${safeText(preview.closing.hedgeId)})` : ''}${preview.closing.netMarginUsd === undefined ? '' : `, returns about ${formatMoney(preview.closing.netMarginUsd)} USD`}`
     : `nothing to close (${preview.ended ? `${safeText(preview.ended.id)} is ${safeText(preview.ended.status)}` : 'already settled'})`;
   const openText = `open ${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${days(preview.tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront`;
   if (!output.isHuman) {
@@ -118,8 +119,15 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
   }
   const rows: Array<[string, string]> = [];
   if (preview.closing) {
-    rows.push(['1. Close', `${preview.side} ${market}${preview.closing.hedgeId ? ` · ${safeText(preview.closing.hedgeId)}` : ''}`]);
-    if (preview.closing.maturityAt) rows.push(['   Matures', `${formatUtc(preview.closing.maturityAt)} ${c.dim(`(${formatRelative(preview.closing.maturityAt, nowMs)})`)}`]);
+    const several = preview.closing.hedges;
+    rows.push(['1. Close', `${preview.side} ${market}${several ? ` · all ${several.length} hedges of the side` : preview.closing.hedgeId ? ` · ${safeText(preview.closing.hedgeId)}` : ''}`]);
+    // Each hedge the close ends, soonest to mature first: the later ones end before their maturity.
+    if (several) {
+      for (const hedge of [...several].sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity))) {
+        const matures = hedge.maturityAtMs === undefined ? 'maturity unknown' : `matures ${formatUtc(new Date(hedge.maturityAtMs).toISOString())}`;
+        rows.push([`   ${safeText(hedge.id)}`, `${hedge.notionalUsd === undefined ? '' : `${formatMoney(hedge.notionalUsd)} USD, `}${matures}`]);
+      }
+    } else if (preview.closing.maturityAt) rows.push(['   Matures', `${formatUtc(preview.closing.maturityAt)} ${c.dim(`(${formatRelative(preview.closing.maturityAt, nowMs)})`)}`]);
     rows.push(['   Returns (est.)', preview.closing.netMarginUsd === undefined ? c.dim('unknown (no net margin in the positions list)') : `${formatMoney(preview.closing.netMarginUsd)} USD`]);
   } else {
     const ended = preview.ended;

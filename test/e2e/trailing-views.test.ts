@@ -102,3 +102,25 @@ describe('a server whose positions list and history trail the hedge records by 3
     expect((positions.body as { data: Array<{ notional_usd: number; hedge_id: string }> }).data).toMatchObject([{ notional_usd: 1500, hedge_id: simulator.active('buy')[0]!.id }]);
   });
 });
+
+describe('a side that aggregates several hedges, on a server whose views trail by 3 s', () => {
+  it('roll closes the side whole, says so before it sends, and opens one hedge of their sum carrying the soonest-maturing deal\'s reference', async () => {
+    const simulator = await startSimulator({ viewLagMs: LAG_MS, severalPerSide: true });
+    expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', 'DEAL-A'])).code).toBe(0);
+    // A second hedge on the same side by another client, maturing later, with its own deal.
+    const second = await simulator.api('POST', '/hedges', { body: { market: MARKET, side: 'buy', notional_usd: 500, tenor_days: 7, client_reference: 'DEAL-B' }, idempotencyKey: 'desk-open-2' });
+    expect(second.status).toBe(200);
+    simulator.advance(FILL_DELAY_MS + 1);
+    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd).sort()).toEqual([1000, 500].sort());
+    const rolled = await simulator.hedge(['roll', MARKET, 'buy', '--tenor', '3', '--yes', '--json']);
+    expect(rolled.code, rolled.stderr).toBe(0);
+    // Said before anything was sent (the preview on stderr), and in the outcome.
+    expect(rolled.stderr).toContain('all 2 of its hedges');
+    expect(rolled.stdout + rolled.stderr).toMatch(/holds 2 hedges/);
+    expect(rolled.stdout + rolled.stderr).toContain('DEAL-B is not carried on');
+    expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toHaveLength(1);
+    const opened = simulator.writes().filter((entry) => entry.path === '/hedges');
+    expect(opened.at(-1)!.body).toMatchObject({ notional_usd: 1500, tenor_days: 3, client_reference: 'DEAL-A' });
+    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-A', status: 'filled' }]);
+  });
+});
