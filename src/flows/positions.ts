@@ -10,6 +10,12 @@ import type { Side } from '../domain/vocabulary.js';
 
 export interface BookPosition extends PositionFacts {
   raw: Position;
+  /**
+   * The line showed no notional, and `notionalUsd` is its hedge's (the one hedge it names): the
+   * side's only when the side holds that hedge alone, so the book (side-book.ts) sizes the side from
+   * its records instead.
+   */
+  notionalFromHedge?: true;
 }
 
 export interface BookReader {
@@ -27,6 +33,7 @@ export async function readBook(reader: BookReader): Promise<BookPosition[]> {
     raws.map(async (raw) => {
       const facts = readPosition(raw);
       for (const name of facts.synonymsUsed) noteOnce(reader, `positions: read "${name}" (a name the spec does not show)`);
+      let notionalFromHedge = false;
       if ((facts.side === undefined || facts.notionalUsd === undefined || facts.market === undefined) && facts.hedgeId) {
         const hedge = await reader.client.getHedge(facts.hedgeId).catch(() => undefined);
         if (hedge) {
@@ -34,11 +41,12 @@ export async function readBook(reader: BookReader): Promise<BookPosition[]> {
           facts.side ??= hedge.side;
           facts.market ??= hedge.market.toUpperCase();
           // Several hedges may make up one side: the hedge's notional is the side's only when nothing better is known.
+          notionalFromHedge = facts.notionalUsd === undefined && hedge.notional_usd !== undefined;
           facts.notionalUsd ??= hedge.notional_usd;
           facts.maturityAt ??= hedge.maturity_at ?? undefined;
         }
       }
-      return { ...facts, raw };
+      return { ...facts, raw, ...(notionalFromHedge ? { notionalFromHedge: true as const } : {}) };
     }),
   );
 }

@@ -63,7 +63,7 @@ export class SideViews {
     const found = findSide([...this.positions], market, side);
     const maturity = found?.maturityAt ? Date.parse(found.maturityAt) : NaN;
     const line = found
-      ? { ...(found.notionalUsd !== undefined ? { notionalUsd: found.notionalUsd } : {}), ...(found.hedgeId ? { hedgeId: found.hedgeId } : {}), ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}) }
+      ? { ...(found.notionalUsd !== undefined && !found.notionalFromHedge ? { notionalUsd: found.notionalUsd } : {}), ...(found.hedgeId ? { hedgeId: found.hedgeId } : {}), ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}) }
       : undefined;
     const book = reconcileSide(mine, line, nowMs);
     if (book.state !== 'settling' || book.filled.length === 0) return book;

@@ -184,9 +184,12 @@ interface ChangeSeen {
  * record is waited for, not taken as a side missing from the list.
  */
 function positionBefore(ctx: CommandContext, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen): Promise<BookPosition | undefined> {
-  return (seen.position ??= readSideInStep(ctx, client, request.market, request.side).then(({ book, positions }) =>
-    book.state === 'in-step' ? findSide(positions, request.market, request.side) : undefined,
-  ));
+  return (seen.position ??= readSideInStep(ctx, client, request.market, request.side).then(({ book, positions }) => {
+    const position = book.state === 'in-step' ? findSide(positions, request.market, request.side) : undefined;
+    // A line without a notional hedge can read is sized by the side's records (book.ts), when every filled one shows its own.
+    if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge) || book.filled.some((record) => record.notionalUsd === undefined)) return position;
+    return { ...position, notionalUsd: book.recordsUsd };
+  }));
 }
 
 function readBalance(ctx: CommandContext, client: HedgeClient): Promise<number | undefined> {

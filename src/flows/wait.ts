@@ -11,6 +11,7 @@
 import type { Hedge, HedgeStatus, HistoryRecord, Side } from '../api/schemas.js';
 import type { CommandContext } from '../runtime/context.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
+import { SideViews } from './side-book.js';
 import { InterruptedError, InvalidResponseError, NetworkError, StillPendingError, UnresolvedError } from '../errors.js';
 import { formatUsd } from '../domain/money.js';
 
@@ -209,11 +210,21 @@ export async function waitForOwnChange(ctx: CommandContext, options: ChangeWaitO
   const check = ctx.hedgeCommand('positions');
   const expected = expectedAfterChange(options.action, options.baselineNotionalUsd, options.changeUsd);
   const near = (a: number, b: number) => Math.abs(a - b) < NOTIONAL_EPSILON_USD;
+  // The side's notional as the positions line shows it; a line without a notional hedge can read
+  // (the spec shows no field name for it) is sized from the side's hedge records, read with it —
+  // all of them: the one hedge a line names is not the side when it aggregates several.
+  const sized = async (positions: BookPosition[]): Promise<BookPosition[]> => {
+    const position = findSide(positions, options.market, options.side);
+    if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return positions;
+    const book = await (await SideViews.read(client, (line) => ctx.log(line), positions)).book(options.market, options.side, client.transport.serverNow() ?? ctx.clock.now());
+    if (book.filled.length === 0 || book.filled.some((record) => record.notionalUsd === undefined)) return positions;
+    return positions.map((line) => (line === position ? { ...line, notionalUsd: book.recordsUsd } : line));
+  };
   const book = await pollUntil<BookPosition[]>(ctx, {
     label: options.label,
     startedAt: options.startedAt,
     checkCommand: check,
-    poll: () => readBook({ client, log: (line) => ctx.log(line) }),
+    poll: async () => sized(await readBook({ client, log: (line) => ctx.log(line) })),
     isDone: (current) => {
       const position = findSide(current, options.market, options.side);
       return !position || (position.notionalUsd !== undefined && near(position.notionalUsd, expected.notionalUsd));

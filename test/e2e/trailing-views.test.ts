@@ -5,9 +5,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startRewriteProxy } from '../support/field-proxy.js';
 import { activeNotional, eventAfter, filledActive, HOUR, startKeeper } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { envFor, FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
 const LAG_MS = 3_000;
@@ -122,5 +123,34 @@ describe('a side that aggregates several hedges, on a server whose views trail b
     const opened = simulator.writes().filter((entry) => entry.path === '/hedges');
     expect(opened.at(-1)!.body).toMatchObject({ notional_usd: 1500, tenor_days: 3, client_reference: 'DEAL-A' });
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-A', status: 'filled' }]);
+  });
+});
+
+describe('a positions list that shows no notional hedge can read (the spec names no field for it)', () => {
+  it('a side of two hedges: add, reduce and roll size it from all its hedge records (not the one hedge its line names); each exits 0 on its own effect, and the roll re-opens what the side held', async () => {
+    const simulator = await startSimulator({ viewLagMs: LAG_MS, severalPerSide: true });
+    const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
+      // Every name hedge would try for a position's notional (api/wire/read-position.ts), gone.
+      if (path === '/positions') for (const name of Object.keys(item)) if (/notional|size|amount|exposure|position_usd/.test(name)) delete item[name];
+    });
+    try {
+      const run = (args: string[]) => simulator.hedge(args, { env: envFor(proxy) });
+      expect((await run(['open', MARKET, 'buy', '1000', '--tenor', '1'])).code).toBe(0);
+      // A second hedge of the side by another client: the line names one hedge, the side holds both.
+      expect((await simulator.api('POST', '/hedges', { body: { market: MARKET, side: 'buy', notional_usd: 400, tenor_days: 7 }, idempotencyKey: 'desk-open-3' })).status).toBe(200);
+      simulator.advance(FILL_DELAY_MS + 1);
+      const added = await run(['add', MARKET, 'buy', '500', '--json']);
+      expect(added.code, added.stderr).toBe(0);
+      expect(activeNotional(simulator, 'buy')).toBe(1900);
+      const reduced = await run(['reduce', MARKET, 'buy', '300', '--json']);
+      expect(reduced.code, reduced.stderr).toBe(0);
+      expect(activeNotional(simulator, 'buy')).toBe(1600);
+      const rolled = await run(['roll', MARKET, 'buy', '--tenor', '3', '--yes', '--json']);
+      expect(rolled.code, rolled.stderr).toBe(0);
+      expect(simulator.writes().filter((entry) => entry.path !== '/quotes').map((entry) => entry.path)).toEqual(['/hedges', '/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close', '/hedges']);
+      expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1600, tenorDays: 3, status: 'filled' }]);
+    } finally {
+      await proxy.close();
+    }
   });
 });

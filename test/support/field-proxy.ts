@@ -14,7 +14,17 @@ export interface FieldProxy {
  * A real HTTP server in front of the sandbox that adds `field: value` to the `data` object, or to
  * every object of the `data` array, of each successful answer: a richer service than the contract.
  */
-export async function startFieldProxy(sandbox: RunningSandbox, field: string, value: unknown): Promise<FieldProxy> {
+export function startFieldProxy(sandbox: RunningSandbox, field: string, value: unknown): Promise<FieldProxy> {
+  return startRewriteProxy(sandbox, (_path, item) => {
+    item[field] = value;
+  });
+}
+
+/**
+ * The same server, rewriting each object of `data` (or `data` itself) of every successful answer
+ * with `rewrite(path, item)`: a service that names, adds or leaves out fields the contract does not show.
+ */
+export async function startRewriteProxy(sandbox: RunningSandbox, rewrite: (path: string, item: Record<string, unknown>) => void): Promise<FieldProxy> {
   const target = new URL(sandbox.baseUrl);
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -27,8 +37,9 @@ export async function startFieldProxy(sandbox: RunningSandbox, field: string, va
           answer.on('data', (chunk: Buffer) => parts.push(chunk));
           answer.on('end', () => {
             const envelope = JSON.parse(Buffer.concat(parts).toString('utf8'));
+            const path = new URL(req.url ?? '/', 'http://proxy').pathname.slice(SANDBOX_BASE_PATH.length);
             const add = (item: unknown) => {
-              if (item && typeof item === 'object' && !Array.isArray(item)) (item as Record<string, unknown>)[field] = value;
+              if (item && typeof item === 'object' && !Array.isArray(item)) rewrite(path, item as Record<string, unknown>);
             };
             if (Array.isArray(envelope.data)) envelope.data.forEach(add);
             else add(envelope.data);
