@@ -200,11 +200,18 @@ export class HeldError extends HedgeError {
 }
 
 /**
- * The same write (same request, same account) ended moments ago and this run sent nothing: a re-run
- * of a command killed after its action was done must not do it again silently (exit 11; `--again`
- * sends another one).
+ * The same write (same request, same account) finished moments ago, the side still shows exactly
+ * what it left, and this run sent nothing: a re-run of a command killed after its action was done
+ * must not do it again silently (exit 16, `repeated`; `--again` sends another one). Not "held": no
+ * other process is carrying anything.
  */
-export class RepeatedActionError extends HeldError {}
+export class RepeatedActionError extends HedgeError {
+  readonly details: Record<string, unknown>;
+  constructor(message: string, init: { hint: string; details?: Record<string, unknown> }) {
+    super(message, { hint: init.hint });
+    this.details = init.details ?? {};
+  }
+}
 
 /**
  * The outcome of an earlier action cannot be told (older than the key lifetime, the book

@@ -58,6 +58,12 @@ export const EXIT_CODES = [
   },
   { code: 14, name: 'unreadable', meaning: 'the server answered in a way hedge could not read (the field and what came are named); not a network failure' },
   { code: 15, name: 'keeper-down', meaning: '`hedge keep status`: no keeper is running for this account (dead, hung, stopped, or never started here)' },
+  {
+    code: 16,
+    name: 'repeated',
+    meaning:
+      'the same write (same request, same account) finished within the repeat window and the side still shows exactly what it left: likely a re-run of a command killed after its action; nothing was sent (`--again` sends another)',
+  },
   { code: 124, name: 'until', meaning: '`--until EXPR`: the condition never became true within the time bound (--timeout, default 120 s); under --json the last data is on stdout' },
   { code: 129, name: 'hangup', meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C); an unresolved action stays in the journal' },
@@ -133,7 +139,7 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof OrderFailedError) return base(6, 'order_failed', { details: { hedge_id: error.hedgeId } });
   if (error instanceof StillPendingError) return base(7, 'still_pending', { details: { resume: error.resumeCommand } });
   if (error instanceof DeclinedError) return base(8, 'declined');
-  if (error instanceof RepeatedActionError) return base(11, 'repeated_action', { details: error.details });
+  if (error instanceof RepeatedActionError) return base(16, 'repeated_action', { details: error.details });
   if (error instanceof HeldError) return base(11, 'held', { details: error.details });
   if (error instanceof UnresolvedError) return base(12, 'unresolved', { details: error.details });
   if (error instanceof UnverifiedRowError) return base(13, 'unverified_row', { details: { journal_id: error.journalId, seal: error.trust } });

@@ -8,11 +8,23 @@ import { numberOf } from '../api/wire/read-position.js';
 import { reconcileSide, type HedgeRecord, type SideBook } from '../domain/book.js';
 import type { Side } from '../domain/vocabulary.js';
 import { UnresolvedError } from '../errors.js';
+import type { SideAfter } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 
 export type { SideBook } from '../domain/book.js';
+
+/** The side as a book shows it, as the journal keeps it after an action (its hedges not final, and their sum). */
+export function sideAfterOf(book: SideBook): SideAfter {
+  return { hedge_ids: [...book.filled, ...book.opening].map((record) => record.id).sort(), notional_usd: book.recordsUsd };
+}
+
+/** Whether a book shows the side exactly as an action left it: the same hedges, the same notional. */
+export function sideUnchangedSince(book: SideBook, after: SideAfter): boolean {
+  const now = sideAfterOf(book);
+  return now.hedge_ids.length === after.hedge_ids.length && now.hedge_ids.every((id, index) => id === after.hedge_ids[index]) && Math.abs(now.notional_usd - after.notional_usd) < 0.005;
+}
 
 /** A hedge record in the book's terms. */
 function hedgeRecord(hedge: Hedge): HedgeRecord {

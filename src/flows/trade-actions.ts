@@ -9,14 +9,14 @@ import { additionQuoteTenor, daysUntil } from '../domain/pre-trade.js';
 import { NotAppliedError, OrderFailedError, UnresolvedError, UsageError } from '../errors.js';
 import type { PlanStep } from '../domain/plan.js';
 import { numberOf } from '../api/wire/read-position.js';
-import { isUnresolved, NOT_WAITED_MESSAGE } from '../journal/index.js';
+import { isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
 import { DEFAULT_WAIT_BOUND_MS, type CommandContext } from '../runtime/context.js';
 import { identityOf } from './identity.js';
 import { tradedUsd } from './send-gate.js';
 import { formatRate, shortHash } from '../ui/format.js';
 import type { TradeView } from '../ui/write-outcome.js';
-import { readSideInStep, SideViews } from './side-book.js';
+import { readSideInStep, sideAfterOf, SideViews, type SideBook } from './side-book.js';
 import { findSide, type BookPosition } from './positions.js';
 import { expectedAfterChange, findClosedRecord, waitForHedgeStatus, waitForOwnChange, waitForSideClosed, type ChangeOutcome } from './wait.js';
 import { reconcileChange, reconcileClose, reconcileOpen } from './reconcile.js';
@@ -57,6 +57,8 @@ function txNote(hash: unknown): string {
 
 export function openAction(ctx: CommandContext, client: HedgeClient, request: OpenRequest, extras: ActionExtras): WriteAction<OpenedHedge, Hedge> {
   const days = request.tenor_days === 1 ? '1 day' : `${request.tenor_days} days`;
+  /** The side as every view showed it once the fill was seen there (a later identical open is judged by it). */
+  let after: SideAfter | undefined;
   return {
     command: 'open',
     verb: 'open a hedge',
@@ -79,13 +81,14 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
     wait: async (answer, { startedAt }) => {
       const hedge = await waitForHedgeStatus(ctx, answer.hedge_id, { label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`, startedAt });
       if (hedge.status === 'filled') {
-        await alsoInEveryView(ctx, `Hedge ${safeText(hedge.id)} is filled on its record`, () =>
+        after = await alsoInEveryView(ctx, `Hedge ${safeText(hedge.id)} is filled on its record`, () =>
           readSideInStep(ctx, client, request.market, request.side, (book) => book.filled.some((record) => record.id === hedge.id)),
         );
       }
       return hedge;
     },
     outcome: (hedge) => (hedge.status === 'failed' ? 'failed' : 'filled'),
+    sideAfter: () => after,
   };
 }
 
@@ -95,9 +98,9 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
  * error, not a disagreement) leaves the write confirmed as the spec confirms it, with a warning
  * naming what was not seen; a disagreement past the bound is "cannot tell" (exit 12).
  */
-async function alsoInEveryView(ctx: CommandContext, confirmed: string, read: () => Promise<unknown>): Promise<void> {
+async function alsoInEveryView(ctx: CommandContext, confirmed: string, read: () => Promise<{ book: SideBook }>): Promise<SideAfter | undefined> {
   try {
-    await read();
+    return sideAfterOf((await read()).book);
   } catch (error) {
     if (error instanceof UnresolvedError || ctx.signal.aborted) throw error;
     ctx.notify({
@@ -105,6 +108,7 @@ async function alsoInEveryView(ctx: CommandContext, confirmed: string, read: () 
       level: 'warn',
       text: `${confirmed}; whether every other view shows it could not be read (${safeText(error instanceof Error ? error.message : String(error))}).`,
     });
+    return undefined;
   }
 }
 
@@ -176,6 +180,8 @@ interface ChangeSeen {
   before?: BookPosition;
   balanceBeforeUsdc?: number;
   quote?: Quote;
+  /** The side as every view showed it once the change was seen there. */
+  after?: SideAfter;
 }
 
 /**
@@ -270,6 +276,7 @@ export function changeAction(
     submitted: (answer) => ({ hedge_id: answer.hedge_id ?? undefined, order_tx_hash: answer.order_tx_hash ?? undefined }),
     wait: (answer, run) => waitForChange(ctx, client, request, kind, seen, answer, run),
     outcome: () => 'done',
+    sideAfter: () => seen.after,
   };
 }
 
@@ -308,7 +315,7 @@ async function waitForChange(
   if (outcome.closed && !expected.closes) await sideGoneFirst(ctx, client, request, action, baseline, hedgeId);
   // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
   else {
-    await alsoInEveryView(ctx, `The positions list shows the ${action}`, () =>
+    seen.after = await alsoInEveryView(ctx, `The positions list shows the ${action}`, () =>
       readSideInStep(ctx, client, market, side, (book) => (outcome.closed ? book.state === 'flat' : Math.abs(book.recordsUsd - expected.notionalUsd) < 0.005)),
     );
   }
@@ -365,6 +372,8 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
   let hedgeBefore: string | undefined;
   /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
   let inBook: number | undefined;
+  /** The side as every view showed it once the close was seen there. */
+  let after: SideAfter | undefined;
   return {
     command: 'close',
     verb: 'close a position',
@@ -417,13 +426,14 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
       const hedgeId = answer.hedge_id ?? (typeof kept.hedge_id === 'string' ? kept.hedge_id : undefined);
       const polled = await waitForSideClosed(ctx, { label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`, startedAt, market, side, hedgeId });
       // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
-      await alsoInEveryView(ctx, `The ${side} side of ${market} has left the positions list`, () =>
+      after = await alsoInEveryView(ctx, `The ${side} side of ${market} has left the positions list`, () =>
         readSideInStep(ctx, client, market, side, (book) => book.state === 'flat' || (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'), polled),
       );
       const realized = hedgeId ? await findClosedRecord(ctx, hedgeId) : undefined;
       return { market, side, estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined, hedgeId, realized };
     },
     outcome: () => 'done',
+    sideAfter: () => after,
   };
 }
 

@@ -15,7 +15,9 @@ import { identityOf, rowSealerOf, type Identity } from './identity.js';
 import { requireOwnRow } from './row-trust.js';
 import type { RowSealer } from '../journal/row-seal.js';
 import { hostname } from 'node:os';
-import { describeHolder, isUnresolved, JournalError, matchesRequest, NOT_WAITED_MESSAGE, type Hold, type Holder, type JournalEntry, type Journal, type JournalPatch, type SameRequest } from '../journal/index.js';
+import { describeHolder, isUnresolved, JournalError, matchesRequest, NOT_WAITED_MESSAGE, type Hold, type Holder, type JournalEntry, type Journal, type JournalPatch, type SameRequest, type SideAfter } from '../journal/index.js';
+import { readSideInStep, sideUnchangedSince, type SideBook } from './side-book.js';
+import type { Side } from '../domain/vocabulary.js';
 import { safeText } from '../security/safe-text.js';
 import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
 import { makeIdempotencyKey, parseIdempotencyKey } from '../domain/idempotency.js';
@@ -95,6 +97,8 @@ export interface WriteAction<S, R> {
   wait(answer: S, context: { startedAt: number; before?: Record<string, unknown>; run: WriteRun }): Promise<R>;
   /** filled / done / failed, from the resolution. */
   outcome(result: R): 'filled' | 'done' | 'failed';
+  /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
+  sideAfter?(): SideAfter | undefined;
   /** A group id and leg name when this action is one leg of several (roll, apply). */
   group?: string;
   leg?: string;
@@ -185,7 +189,7 @@ async function holdToResume(ctx: CommandContext, journal: Journal, entry: Journa
  * this run stops (exit 11); else a fresh one. With --new, the pending one is shown and set aside
  * (or, when a live process is still carrying it, left to that process).
  */
-async function chooseKey(ctx: CommandContext, journal: Journal, match: SameRequest, options: WriteOptions): Promise<WriteRun> {
+async function chooseKey(ctx: CommandContext, journal: Journal, match: SameRequest, options: WriteOptions, sideNow?: () => Promise<SideBook>): Promise<WriteRun> {
   if (options.idempotencyKey) {
     const key = options.idempotencyKey;
     const known = (await journal.list()).find((candidate) => candidate.idempotency_key === key);
@@ -241,7 +245,7 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
       await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
     }
   }
-  if (!options.again && match.group === undefined) await refuseRecentRepeat(ctx, journal, match);
+  if (!options.again && match.group === undefined) await refuseRecentRepeat(ctx, journal, match, sideNow);
   return { key: makeIdempotencyKey(), resumed: false };
 }
 
@@ -250,24 +254,32 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
  * the likeliest reason is a re-run of a command killed after its action was done (a `timeout -s
  * KILL`, an OOM kill). It says what it found and exits 11; `--again` sends another.
  */
-async function refuseRecentRepeat(ctx: CommandContext, journal: Journal, match: SameRequest): Promise<void> {
+async function refuseRecentRepeat(ctx: CommandContext, journal: Journal, match: SameRequest, sideNow: (() => Promise<SideBook>) | undefined): Promise<void> {
   const windowMs = repeatWindowMs(ctx.env);
   if (windowMs === 0) return;
   const since = ctx.clock.now() - windowMs;
-  const recent = (await journal.list({ since })).find(
-    (entry) =>
-      (entry.outcome === 'done' || entry.outcome === 'filled') &&
-      entry.group === undefined &&
-      matchesRequest(entry, match) &&
-      Date.parse(entry.resolved_at ?? entry.created_at) >= since,
-  );
+  const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
+  // The newest identical action that ended within the window: it is the one that left the side as it is.
+  const recent = (await journal.list({ since }))
+    .filter((entry) => (entry.outcome === 'done' || entry.outcome === 'filled') && entry.group === undefined && matchesRequest(entry, match) && endedAt(entry) >= since)
+    .sort((a, b) => endedAt(b) - endedAt(a))[0];
   if (!recent) return;
+  // A repeat is judged by the side: only while it still shows exactly what that action left — the
+  // same hedges, the same notional — is this run likely the same intent run again (a re-run of a
+  // command killed after its action was done). An open after that hedge closed, a close of another
+  // hedge, an add after the side moved: the side changed since, so this is new work. An action whose
+  // landing was not seen in every view (--no-wait, a view that could not be read) left no picture of
+  // the side, and is judged by its request alone, as before.
+  let unchanged: boolean | undefined;
+  if (recent.side_after && sideNow) unchanged = sideUnchangedSince(await sideNow(), recent.side_after);
+  if (unchanged === false) return;
   const ended = recent.resolved_at ?? recent.created_at;
   const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
+  const still = unchanged ? ' and the side still shows exactly what it left' : '';
   throw new RepeatedActionError(
-    `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${timeOf(ended)} UTC${hedge}) ended ${describeAge(ctx.clock.now() - Date.parse(ended))} ago; this run sent nothing, so a re-run of a finished command does not act twice.`,
+    `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${timeOf(ended)} UTC${hedge}) ended ${describeAge(ctx.clock.now() - Date.parse(ended))} ago${still}; this run sent nothing, so a re-run of a finished command does not act twice.`,
     {
-      details: { journal_id: recent.id, outcome: recent.outcome, ended_at: ended, hedge_id: recent.hedge_id ?? null },
+      details: { journal_id: recent.id, outcome: recent.outcome, ended_at: ended, hedge_id: recent.hedge_id ?? null, side_unchanged: unchanged ?? null },
       hint: `See it with \`${ctx.hedgeCommand('journal', 'show', recent.id)}\`. To send another one, run the command again with --again; scripts that re-run on failure pass their own --idempotency-key instead (exactly once across any kill).`,
     },
   );
@@ -321,7 +333,10 @@ async function decideAndCarryOut<S, R>(
   options: WriteOptions,
   { guard, journal, identity, match }: { guard: WriteSetting['guard']; journal: Journal; identity: Identity; match: SameRequest },
 ): Promise<WriteOutcome<S, R>> {
-  const run = await chooseKey(ctx, journal, match, options);
+  // The side's book in every view, read (once its views agree) only to judge a possible repeat.
+  const side = action.side;
+  const sideNow = side ? async () => (await readSideInStep(ctx, await ctx.client(), side.market, side.side as Side)).book : undefined;
+  const run = await chooseKey(ctx, journal, match, options, sideNow);
   let begun: JournalEntry | undefined;
   try {
     return await carryOutWrite(ctx, action, options, { guard, journal, identity, run, onBegun: (entry) => (begun = entry) });
@@ -417,7 +432,8 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
     throw await afterSend(() => recordWaitFailure(ctx, journal, entry, error));
   }
   const outcome = action.outcome(result);
-  recorded = await afterSend(() => journal.update(entry.id, { outcome, resolved_at: new Date(ctx.clock.now()).toISOString() }));
+  const sideAfter = action.sideAfter?.();
+  recorded = await afterSend(() => journal.update(entry.id, { outcome, resolved_at: new Date(ctx.clock.now()).toISOString(), ...(sideAfter ? { side_after: sideAfter } : {}) }));
   return { kind: 'resolved', answer, result, entry: recorded, run: current };
 }
 

@@ -75,6 +75,12 @@ export interface JournalEntry {
    */
   traded_usd?: number;
   /**
+   * The side as every view showed it once this action was seen to land (its hedges not final, and
+   * what they add up to): a run of the same request later is a repeat only while the side still
+   * shows exactly this (write-flow.ts). Not sealed: it only ever stops a send, never makes one.
+   */
+  side_after?: SideAfter;
+  /**
    * Set on a local record written because the team store failed after the request was sent: the
    * team entry it completes (its id, and the store's redacted address). `hedge journal migrate`
    * merges it into that entry.
@@ -90,7 +96,7 @@ export interface JournalEntry {
 /** What `begin` needs: everything the caller knows before the request leaves. */
 export type BeginFields = Omit<
   JournalEntry,
-  'id' | 'seq' | 'revision' | 'created_at' | 'updated_at' | 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'host' | 'holder' | 'traded_usd'
+  'id' | 'seq' | 'revision' | 'created_at' | 'updated_at' | 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'host' | 'holder' | 'traded_usd' | 'side_after'
 > & {
   /** pending (the default): about to be sent; planned: a later leg, journaled ahead of the action's first send. */
   outcome?: 'pending' | 'planned';
@@ -98,8 +104,14 @@ export type BeginFields = Omit<
 
 /** What an update may change: the outcome and what the answer told us. */
 export type JournalPatch = Partial<
-  Pick<JournalEntry, 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'account' | 'traded_usd'>
+  Pick<JournalEntry, 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'account' | 'traded_usd' | 'side_after'>
 >;
+
+/** A side as an action left it: the ids of its hedges not final, sorted, and the USD they hold. */
+export interface SideAfter {
+  hedge_ids: string[];
+  notional_usd: number;
+}
 
 /** The message of a write sent and not waited for (--no-wait): journaled done, its landing never seen. */
 export const NOT_WAITED_MESSAGE = 'submitted; not waited (--no-wait)';

@@ -10,6 +10,7 @@ export {
   type JournalPatch,
   type JournalRequest,
   type Outcome,
+  type SideAfter,
   type SkippedLine,
 } from './entry.js';
 export { describeHolder, type Holder } from './holder.js';

@@ -37,7 +37,7 @@ const MAX_CANDIDATES_NAMED = 10;
 const HOLDER_ATTEMPTS = 20;
 const HOLDER_RETRY_MS = 25;
 /** The fields of an entry that record what became of it (what a fallback record or a migration carries over). */
-const OUTCOME_FIELDS = ['outcome', 'hedge_id', 'order_tx_hash', 'error_code', 'message', 'resolved_at', 'account', 'traded_usd'] as const;
+const OUTCOME_FIELDS = ['outcome', 'hedge_id', 'order_tx_hash', 'error_code', 'message', 'resolved_at', 'account', 'traded_usd', 'side_after'] as const;
 
 /** One id per process: a holder's pid alone is reused, and names nothing on another machine. */
 const PROCESS_SESSION = randomBytes(8).toString('hex');

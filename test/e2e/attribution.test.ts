@@ -111,18 +111,60 @@ describe('resume reconciles first, on the server clock', () => {
 });
 
 describe('a finished write is not repeated silently', () => {
-  it('the same reduce run again minutes later: exit 11 repeated_action, nothing sent; --again sends it', async () => {
+  it('the same reduce run again with nothing between: exit 16 repeated_action, nothing sent; --again sends it', async () => {
     const simulator = await startSimulator({ fillDelayMs: 100 });
     expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7'])).code).toBe(0);
     expect((await simulator.hedge(['reduce', MARKET, 'sell', '100'])).code).toBe(0);
     const rerun = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--json']);
-    expect(rerun.code).toBe(11);
-    expect(lastJson(rerun.stderr).error).toMatchObject({ code: 'repeated_action' });
+    expect(rerun.code).toBe(16);
+    expect(lastJson(rerun.stderr).error).toMatchObject({ code: 'repeated_action', details: { side_unchanged: true } });
     expect(posts(simulator, '/hedges/reduce')).toHaveLength(1);
     expect(sideUsd(simulator, 'sell')).toBe(900);
     const again = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--again']);
     expect(again.code, again.stderr).toBe(0);
     expect(sideUsd(simulator, 'sell')).toBe(800);
+  });
+
+  it('open, close, open, close, open with identical arguments: five exit 0 and three hedges — each run changes the side the last one left', async () => {
+    const simulator = await startSimulator({ fillDelayMs: 100 });
+    const runs = [];
+    for (const args of [['open', MARKET, 'sell', '1000', '--tenor', '1'], ['close', MARKET, 'sell'], ['open', MARKET, 'sell', '1000', '--tenor', '1'], ['close', MARKET, 'sell'], ['open', MARKET, 'sell', '1000', '--tenor', '1']]) {
+      const run = await simulator.hedge(args);
+      runs.push(run.code);
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+    }
+    expect(runs).toEqual([0, 0, 0, 0, 0]);
+    expect(posts(simulator, '/hedges')).toHaveLength(3);
+    expect(posts(simulator, '/hedges/close')).toHaveLength(2);
+    expect(simulator.hedges().filter((hedge) => hedge.side === 'sell')).toHaveLength(3);
+    expect(sideUsd(simulator, 'sell')).toBe(1_000);
+  });
+
+  it('two identical adds in a row: the second is the guard\'s (exit 16); after the side moved, the same add is new work (exit 0)', async () => {
+    const simulator = await startSimulator({ fillDelayMs: 100 });
+    expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
+    expect((await simulator.hedge(['add', MARKET, 'buy', '200'])).code).toBe(0);
+    const repeat = await simulator.hedge(['add', MARKET, 'buy', '200', '--json']);
+    expect(repeat.code, repeat.stderr).toBe(16);
+    expect(posts(simulator, '/hedges/add')).toHaveLength(1);
+    // A colleague's reduce moves the side: the same add is no longer a re-run of the last one.
+    expect((await simulator.api('POST', '/hedges/reduce', { body: { market: MARKET, side: 'buy', notional_usd: 50 }, idempotencyKey: 'desk-reduce-1' })).status).toBe(200);
+    simulator.advance(1_000);
+    expect(sideUsd(simulator, 'buy')).toBe(1_150);
+    const after = await simulator.hedge(['add', MARKET, 'buy', '200', '--json']);
+    expect(after.code, after.stderr).toBe(0);
+    expect(posts(simulator, '/hedges/add')).toHaveLength(2);
+    expect(sideUsd(simulator, 'buy')).toBe(1_350);
+  });
+
+  it('an open run again after it was done (as a script re-runs one killed between "done" and its output): the side still shows its hedge, so exit 16 and nothing sent', async () => {
+    const simulator = await startSimulator({ fillDelayMs: 100 });
+    // Done in the journal and on the server, as a run killed between "done" and its output leaves it.
+    expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7', '--json'])).code).toBe(0);
+    const rerun = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7', '--json']);
+    expect(rerun.code, rerun.stderr).toBe(16);
+    expect(lastJson(rerun.stderr).error).toMatchObject({ code: 'repeated_action', details: { hedge_id: simulator.hedges()[0]!.id, side_unchanged: true } });
+    expect(posts(simulator, '/hedges')).toHaveLength(1);
   });
 
   it("a script's own --idempotency-key makes a re-run exactly once: the second run sends nothing and shows the same result", async () => {

@@ -432,6 +432,20 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       },
     },
   ],
+  16: [
+    {
+      name: 'the same add run again at once: the side still shows what the first left (nothing sent)',
+      errorCode: 'repeated_action',
+      run: async (start) => {
+        const simulator = await start();
+        expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3'])).code).toBe(0);
+        expect((await simulator.hedge(['add', MARKET, 'buy', '100'])).code).toBe(0);
+        const outcome = outcomeOf(await simulator.hedge(['add', MARKET, 'buy', '100', '--json']));
+        expect(simulator.writes().filter((entry) => entry.path === '/hedges/add')).toHaveLength(1);
+        return outcome;
+      },
+    },
+  ],
   124: [
     {
       name: '--until over positions that never holds within --timeout: the last data on stdout',
