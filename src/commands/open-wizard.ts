@@ -1,6 +1,6 @@
 // `hedge open` on a terminal without (all of) its arguments: market → side → notional → tenor →
 // client reference → quote card → confirm (default No). Every choice is shown with the numbers it
-// depends on (a side already open is marked, and noted again before the quote), and the notional
+// depends on (a side already open in any view is marked, and offered as "add to it"), and the notional
 // is checked as it is typed against the side's capacity and the account's headroom. Answers given
 // on the command line are taken as they are and not asked again.
 // Ctrl-C at any prompt ends the run with exit 130 and nothing sent (the prompter maps it); a No at
@@ -13,11 +13,11 @@ import { parseClientReference, parseNotional } from '../domain/input.js';
 import { confirmOrStop } from '../flows/live-guard.js';
 import { findMarket } from '../domain/markets.js';
 import { marketProblem, notionalProblem } from '../domain/pre-trade.js';
-import { PreTradeCheckError, UsageError } from '../errors.js';
+import { DeclinedError, PreTradeCheckError, UsageError } from '../errors.js';
 import { formatMoney, formatPercent, formatUsd, formatUtc } from '../ui/format.js';
 import { payWords, toAccountSide } from '../domain/money.js';
-import { findSide, readBook } from '../flows/positions.js';
-import { noteIfSideOpen } from '../flows/pre-trade.js';
+import { SideViews } from '../flows/side-book.js';
+import { safeText } from '../security/safe-text.js';
 import { Output } from '../ui/output.js';
 import { renderQuoteCard } from '../ui/quote-card.js';
 import { displayWidth, wrapWords } from '../ui/width.js';
@@ -30,13 +30,15 @@ export interface WizardAnswers {
   clientReference?: string;
 }
 
-export interface WizardResult {
-  market: string;
-  side: Side;
-  notionalUsd: number;
-  tenorDays: Tenor;
-  clientReference?: string;
-  quote: Quote;
+export type WizardResult =
+  | { kind: 'open'; market: string; side: Side; notionalUsd: number; tenorDays: Tenor; clientReference?: string; quote: Quote }
+  /** The side chosen already holds a hedge, and the operator chose to add to it (the add quotes and confirms itself). */
+  | { kind: 'add'; market: string; side: Side; notionalUsd: number };
+
+/** What a side holds in every view the wizard read (one read: the records and the positions line, side-book.ts). */
+interface SideHolding {
+  notionalUsd?: number;
+  hedgeId?: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -83,16 +85,27 @@ export async function runOpenWizard(
 ): Promise<WizardResult> {
   const prompter = await ctx.prompter();
   const c = ctx.output.chalk;
-  // The positions mark the sides already open; without them the wizard still works, unmarked.
-  const [list, account, book] = await Promise.all([
+  // The book marks the sides already open — a side open in any view (a filled hedge on its record,
+  // a positions line, a hedge being opened), so an open the server may refuse is never offered as
+  // the way forward; without it the wizard still works, unmarked.
+  const [list, account, views] = await Promise.all([
     client.listMarkets(),
     client.getAccount(),
-    readBook({ client, log: (line) => ctx.log(line) }).catch((error: unknown) => {
+    SideViews.read(client, (line) => ctx.log(line)).catch((error: unknown) => {
       if (ctx.signal.aborted) throw error;
-      ctx.log(`positions: not read for the wizard (${error instanceof Error ? error.message : String(error)})`);
+      ctx.log(`positions and hedges: not read for the wizard (${error instanceof Error ? error.message : String(error)})`);
       return undefined;
     }),
   ]);
+  const nowMs = client.transport.serverNow() ?? ctx.clock.now();
+  const holding = async (marketName: string, side: Side): Promise<SideHolding | undefined> => {
+    if (!views) return undefined;
+    const book = await views.book(marketName, side, nowMs);
+    if (book.state === 'flat' && book.opening.length === 0) return undefined;
+    const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
+    const notionalUsd = book.filled.length > 0 ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
+    return { ...(notionalUsd === undefined ? {} : { notionalUsd }), ...(hedgeId ? { hedgeId } : {}) };
+  };
 
   let market: Market;
   if (given.market) {
@@ -112,17 +125,38 @@ export async function runOpenWizard(
   }
   const known = market.available_capacity_usd !== undefined;
 
-  const side =
+  const held = { buy: await holding(market.market, 'buy'), sell: await holding(market.market, 'sell') };
+  let side =
     given.side ??
     (await prompter.select<Side>({
       message: 'Side',
       choices: (['buy', 'sell'] as const).map((value) => {
-        const open = book ? findSide(book, market.market, value) : undefined;
+        const open = held[value];
         const mark = open ? ` — already open${open.notionalUsd === undefined ? '' : `: ${formatUsd(open.notionalUsd)}`}` : '';
         // The prompter wraps a line too long for the terminal at its spaces (nothing is cut off).
         return { name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`, short: value, value };
       }),
     }));
+
+  // A side that is open is offered as "add to it" (or the other side), never as an open the service
+  // may refuse; what the side holds is in the question itself, so it is on screen when answered.
+  let adding = false;
+  const open = held[side];
+  if (open) {
+    const other: Side = side === 'buy' ? 'sell' : 'buy';
+    const size = open.notionalUsd === undefined ? '' : ` ${formatUsd(open.notionalUsd)}`;
+    const choice = await prompter.select<'add' | 'other' | 'cancel'>({
+      message: `The ${side} side of ${market.market} already holds${size}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
+      choices: [
+        { name: `Add to it (same maturity as the hedge it holds)`, short: 'add to it', value: 'add' },
+        ...(held[other] || given.side ? [] : [{ name: `Open on the ${other} side instead`, short: `${other} side`, value: 'other' as const }]),
+        { name: 'Cancel (nothing is sent)', short: 'cancel', value: 'cancel' },
+      ],
+    });
+    if (choice === 'cancel') throw new DeclinedError('Nothing was sent.');
+    if (choice === 'other') side = other;
+    else adding = true;
+  }
 
   let notionalUsd = given.notionalUsd;
   if (notionalUsd === undefined) {
@@ -137,14 +171,16 @@ export async function runOpenWizard(
           return error instanceof UsageError ? error.message : String(error);
         }
         if (options.skipChecks || !known) return true;
-        return notionalProblem(market, account, { side, notionalUsd: amount, action: 'open' })?.message ?? true;
+        return notionalProblem(market, account, { side, notionalUsd: amount, action: adding ? 'add' : 'open' })?.message ?? true;
       },
     });
     notionalUsd = parseNotional(typed);
   } else if (!options.skipChecks && known) {
-    const problem = notionalProblem(market, account, { side, notionalUsd, action: 'open' });
+    const problem = notionalProblem(market, account, { side, notionalUsd, action: adding ? 'add' : 'open' });
     if (problem) throw problem;
   }
+  // An add keeps the hedge's maturity and reference: no tenor, no reference to ask.
+  if (adding) return { kind: 'add', market: market.market, side, notionalUsd };
 
   const now = ctx.clock.now();
   const tenorDays =
@@ -175,7 +211,6 @@ export async function runOpenWizard(
     clientReference = typed.trim() === '' ? undefined : parseClientReference(typed);
   }
 
-  if (book) await noteIfSideOpen(ctx, client, { market: market.market, side, notionalUsd }, book);
   const quote = await client.createQuote({ market: market.market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
   // The card is for the person at the prompt: under --json it goes to stderr, stdout stays JSON only.
   const cardOutput = ctx.output.isJson
@@ -188,5 +223,5 @@ export async function runOpenWizard(
     `${options.live ? `${c.red.bold('LIVE')} ` : ''}Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}` +
     `${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
   await confirmOrStop(ctx, question);
-  return { market: market.market, side, notionalUsd, tenorDays, clientReference, quote };
+  return { kind: 'open', market: market.market, side, notionalUsd, tenorDays, clientReference, quote };
 }

@@ -12,6 +12,7 @@ import { refuseDuplicateReference } from '../flows/duplicate-reference.js';
 import { noteIfSideOpen, questionWithUnchecked, runPreTradeChecks, uncheckedList } from '../flows/pre-trade.js';
 import { openAction, openArgv } from '../flows/trade-actions.js';
 import { runWrite, writeOptionsFrom, type WriteOptions, type WriteOutcome } from '../flows/write-flow.js';
+import { runChange } from '../flows/change.js';
 import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
@@ -69,6 +70,11 @@ export async function runOpen(ctx: CommandContext, opts: OpenOptions): Promise<n
     const { runOpenWizard } = await import('./open-wizard.js');
     const live = (await ctx.environment()) === 'live';
     const answers = await runOpenWizard(ctx, client, opts, { skipChecks: opts.skipChecks, live });
+    if (answers.kind === 'add') {
+      // The side chosen is open, and the operator chose to add to it: the add quotes and confirms itself.
+      const { outcome, body } = await runChange(ctx, 'add', { market: answers.market, side: answers.side, notionalUsd: answers.notionalUsd, skipChecks: opts.skipChecks, write: opts.write });
+      return showTrade(ctx, 'add', outcome, body);
+    }
     const request: OpenRequest = {
       market: answers.market,
       side: answers.side,

@@ -85,7 +85,7 @@ export function sideAlreadyOpenNote(open: { market: string; side: Side; notional
   const detail = [size, hedge].filter(Boolean).join(', ');
   return (
     `Note: the ${open.side} side of ${open.market} is already open${detail ? ` (${detail})` : ''}. ` +
-    `To add to that hedge (same maturity): ${addCommand}. Opening anyway asks the service for another hedge on the same side, which it may refuse.`
+    `To add to that hedge (same maturity): \`${addCommand}\`. Opening anyway asks the service for another hedge on the same side, which it may refuse.`
   );
 }
 

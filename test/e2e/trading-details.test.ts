@@ -170,7 +170,7 @@ describe('opening a side that is already open', () => {
     const result = await simulator.hedge(['open', MARKET, 'buy', '2500', '--tenor', '1', '--json']);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(`Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge ${seeded.id}).`);
-    expect(result.stderr).toContain('To add to that hedge (same maturity): hedge add USDTNGN buy 2500.');
+    expect(result.stderr).toContain('To add to that hedge (same maturity): `hedge add USDTNGN buy 2500`.');
     expect(result.stderr).toContain('hedge_already_open');
     const log = simulator.sandbox.requestLog.map((entry) => `${entry.method} ${entry.path}`);
     expect(log.indexOf('GET /positions')).toBeLessThan(log.indexOf('POST /quotes'));
@@ -201,7 +201,7 @@ describe('opening a side that is already open', () => {
       const first = await runHedge(['--demo', 'open', MARKET, 'sell', '1000', '--tenor', '1', '--json'], { configDir: dir.path });
       expect(first.code).toBe(0);
       const second = await runHedge(['--demo', 'open', MARKET, 'sell', '500', '--tenor', '1', '--json'], { configDir: dir.path });
-      expect(second.stderr).toContain('To add to that hedge (same maturity): hedge --demo add USDTNGN sell 500.');
+      expect(second.stderr).toContain('To add to that hedge (same maturity): `hedge --demo add USDTNGN sell 500`.');
     } finally {
       dir.remove();
     }

@@ -232,7 +232,7 @@ describe('add and open rules', () => {
 
   it('the "already open" note names the position and the add command, and refuses nothing', () => {
     expect(sideAlreadyOpenNote({ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, hedgeId: 'hdg_7' }, 'hedge --demo add USDTNGN buy 5000')).toBe(
-      'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_7). To add to that hedge (same maturity): hedge --demo add USDTNGN buy 5000. ' +
+      'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_7). To add to that hedge (same maturity): `hedge --demo add USDTNGN buy 5000`. ' +
         'Opening anyway asks the service for another hedge on the same side, which it may refuse.',
     );
   });
