@@ -4,7 +4,7 @@
 import type { Quote } from '../api/schemas.js';
 import { kindFromName, labelFromName } from './fields.js';
 import { quoteCurrencyOf } from '../domain/markets.js';
-import { betterOrWorse, formatSignedAmount, payWords, priceFavourBps, toAccountSide } from '../domain/money.js';
+import { betterOrWorse, formatSignedAmount, payOrEarn, payWords, priceFavourBps, toAccountSide } from '../domain/money.js';
 import { formatBps, formatLocal, formatMoney, formatPercent, formatRate, formatRelative, formatUtc } from './format.js';
 import type { Output } from './output.js';
 import { wrapWords } from './width.js';
@@ -108,7 +108,8 @@ function renderTable(output: Output, quote: Quote, nowMs: number): string {
     ['Carry per day', carryText(output, quote.carry.daily_usdc, quote.carry.daily_rate_pct, '/day')],
     [`Carry over ${days}`, carryText(output, quote.carry.total_usdc, quote.carry.total_rate_pct, '')],
     ['Required margin', `${formatMoney(quote.upfront.required_margin_usdc)} USDC`],
-    ['Platform fee', `${formatMoney(quote.upfront.platform_fee_usdc)} USDC`],
+    // One sign convention for money you pay, as every card shows a fee (docs/output-reference.md).
+    ['Platform fee', payOrEarn(-Math.abs(quote.upfront.platform_fee_usdc), 'USDC')],
     ['Total upfront', c.bold(`${formatMoney(quote.upfront.total_upfront_usdc)} USDC`)],
     [
       'Maturity',

@@ -31,7 +31,7 @@ describe('renderQuoteCard', () => {
       'Carry per day     │ -4.19 USDC/day (-0.0419%), you pay',
       'Carry over 3 days │ -12.57 USDC (-0.1257%), you pay',
       'Required margin   │ 1,000.00 USDC',
-      'Platform fee      │ 5.00 USDC',
+      'Platform fee      │ -5.00 USDC, you pay',
       'Total upfront     │ 1,005.00 USDC',
       'Maturity          │ 2026-03-05 10:00:00 UTC',
       'local, in 3d 0h',
