@@ -215,9 +215,25 @@ function svgOpen(label: string): string {
 
 // ---- cumulative net P&L -------------------------------------------------------------------
 
-function timeTickLabel(ms: number, spanMs: number): string {
-  const iso = new Date(ms).toISOString();
-  return spanMs >= 3 * 86_400_000 ? iso.slice(0, 10) : `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
+/**
+ * The x-axis labels of the ticks: the coarsest precision at which every tick reads differently (a
+ * span of a few minutes gets seconds, not the same minute five times); where even milliseconds
+ * repeat, a repeated label is left out rather than shown twice.
+ */
+function timeTickLabels(ticksMs: readonly number[], spanMs: number): string[] {
+  const precisions: Array<(iso: string) => string> = [
+    ...(spanMs >= 3 * 86_400_000 ? [(iso: string) => iso.slice(0, 10)] : []),
+    (iso) => `${iso.slice(5, 10)} ${iso.slice(11, 16)}`,
+    (iso) => `${iso.slice(5, 10)} ${iso.slice(11, 19)}`,
+    (iso) => iso.slice(11, 23),
+  ];
+  const isos = ticksMs.map((ms) => new Date(ms).toISOString());
+  for (const label of precisions) {
+    const labels = isos.map(label);
+    if (new Set(labels).size === labels.length) return labels;
+  }
+  const finest = isos.map(precisions.at(-1)!);
+  return finest.map((label, index) => (index > 0 && label === finest[index - 1] ? '' : label));
 }
 
 /** The report's cumulative line as two columns (close time, running net P&L). */
@@ -267,13 +283,14 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
 
   const tickCount = 5;
   const timeTicks = Array.from({ length: tickCount }, (_, index) => start + ((end - start) * index) / (tickCount - 1));
+  const tickLabels = timeTickLabels(timeTicks, end - start);
   const xLabels = timeTicks
     .map((ms, index) => {
       const anchor = index === 0 ? 'start' : index === tickCount - 1 ? 'end' : 'middle';
       const x = fixed(xOf(ms));
       return (
         `<line class="tick-mark" x1="${x}" x2="${x}" y1="${PLOT_BOTTOM}" y2="${PLOT_BOTTOM + 4}"/>` +
-        `<text class="tick" x="${x}" y="${PLOT_BOTTOM + 18}" text-anchor="${anchor}">${timeTickLabel(ms, end - start)}</text>`
+        `<text class="tick" x="${x}" y="${PLOT_BOTTOM + 18}" text-anchor="${anchor}">${tickLabels[index]}</text>`
       );
     })
     .join('');

@@ -129,6 +129,18 @@ describe('renderReportHtml', () => {
     expect(ids).toEqual(Array.from({ length: 30 }, (_, index) => `hdg_${index}`));
   });
 
+  it('labels every tick of the time axis differently: closes a minute apart get seconds, not the same minute five times', () => {
+    const base = Date.UTC(2026, 10, 23, 11, 53, 5);
+    const close = records().slice(0, 3).map((record, index) => ({ ...record, market: 'USDTNGN', closedAt: new Date(base + index * 40_000).toISOString() }));
+    const report = buildReport(close, [], { by: 'hedge' });
+    const html = renderReportHtml(report, { account: 'desk', environment: 'test', generatedAt: new Date(base + 80_000).toISOString(), records: close });
+    const ticks = [...html.matchAll(/<text class="tick" [^>]*text-anchor="(?:start|middle|end)"[^>]*>([^<]*)<\/text>/g)].map((match) => match[1]);
+    const timeTicks = ticks.filter((label) => /\d\d:\d\d/.test(label));
+    expect(timeTicks).toHaveLength(5);
+    expect(new Set(timeTicks).size).toBe(5);
+    expect(timeTicks[0]).toBe('11-23 11:53:05');
+  });
+
   it('renders an empty period without charts', () => {
     const report = buildReport([], [], { by: 'day' });
     const html = renderReportHtml(report, { account: 'desk', environment: 'test', generatedAt: '2026-11-30T12:00:00Z', records: [] });
