@@ -8,6 +8,7 @@ import type { FieldSpec } from './fields.js';
 import { HEDGE_FIELDS, insertAfter, REALIZED_FIELDS } from './resource-fields.js';
 import { formatBps, formatMoney, formatPercent, formatRate } from './format.js';
 import type { Output } from './output.js';
+import { safeText } from '../security/safe-text.js';
 import { impactForAccount, priceUnit } from './quote-card.js';
 import { wrapWords } from './width.js';
 
@@ -130,6 +131,16 @@ export function renderClosed(output: Output, summary: ClosedSummary): void {
       footer.push(output.chalk.dim('Returned (est.) is the net margin the position showed just before the close; `hedge account` shows the balance.'));
     }
     if (!realized) footer.push(output.chalk.dim('The realized figures were not in the history yet; see `hedge history` in a moment.'));
+    // A card fits 24 rows at 80 columns with its title on screen: the title says what it is (market
+    // and side), so rows that only repeat it go — the action, the market and side, a close reason
+    // that is the status again.
+    const title = [record.market, record.side].every((value) => typeof value === 'string')
+      ? `Position closed: ${safeText(String(record.market))} ${safeText(String(record.side))}`
+      : 'Position closed';
+    const repeats = new Set(['action', ...(title === 'Position closed' ? [] : ['market', 'side']), ...(record.close_reason === record.status ? ['close_reason'] : [])]);
+    for (const key of repeats) delete record[key];
+    output.record(record, fields.filter((field) => !repeats.has(field.key)), { title, footer });
+    return;
   }
   output.record(record, fields, { title: 'Position closed', footer });
 }

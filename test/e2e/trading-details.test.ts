@@ -148,6 +148,19 @@ describe('hedge reduce: what it realized', () => {
     expect(result.stdout).toContain('Position closed');
     expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(record!.fees_usdc as number), 'USDC', { realized: true })}`));
   });
+
+  it('the close card fits 24 rows at 80 columns, a deal reference included, and says at its top what it is', async () => {
+    const simulator = await start();
+    expect((await simulator.hedge(['open', MARKET, 'sell', '4000', '--tenor', '3', '--ref', 'DEAL-2026-000042'])).code).toBe(0);
+    const result = await simulator.hedge(['close', MARKET, 'sell', '--format', 'table'], { env: { COLUMNS: '80' } });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`Position closed: ${MARKET} sell`);
+    expect(result.stdout).toContain('DEAL-2026-000042');
+    // Its title stays on a 24-row screen with the shell's next prompt under the card.
+    expect(lines.length, result.stdout).toBeLessThanOrEqual(23);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+  });
 });
 
 describe('hedge close: carry and fees in the one sign convention', () => {
