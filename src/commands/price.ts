@@ -9,7 +9,7 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { PRICE } from './price.spec.js';
 
 import { PRICE_RESOURCE } from '../ui/resource-fields.js';
-import { PRICE_READ_NAMES, type PriceQuote } from '../api/wire/unspecified.js';
+import { pricesInOneShape } from '../api/wire/unspecified.js';
 
 export interface PriceOptions {
   /** One market; absent: every listed market. */
@@ -35,7 +35,7 @@ export async function runPrice(ctx: CommandContext, { market }: PriceOptions): P
     // --raw is the server's data as it came, whatever its shape (a list, or keyed by market).
     if (ctx.output.isJson && ctx.output.raw) return ctx.output.json(data);
     if (problem) return showUnread(ctx, data, problem);
-    if (ctx.output.isJson) return ctx.output.json(pricesForScripts(quotes), PRICE_RESOURCE.fields);
+    if (ctx.output.isJson) return ctx.output.json(pricesInOneShape(quotes), PRICE_RESOURCE.fields);
     ctx.output.record(quotes[0]!, PRICE_RESOURCE.fields, { title: `${market} indicative mid price` });
     if (ctx.output.isHuman) ctx.output.note(ctx.output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'));
     return;
@@ -45,7 +45,7 @@ export async function runPrice(ctx: CommandContext, { market }: PriceOptions): P
   const { data, quotes: prices, problem } = await client.readPrices(markets.map((entry) => entry.market));
   if (ctx.output.isJson && ctx.output.raw) return ctx.output.json(data);
   if (problem) return showUnread(ctx, data, problem);
-  if (ctx.output.isJson) return ctx.output.json(pricesForScripts(prices), PRICE_RESOURCE.fields);
+  if (ctx.output.isJson) return ctx.output.json(pricesInOneShape(prices), PRICE_RESOURCE.fields);
   await ctx.output.list(prices, PRICE_RESOURCE, { empty: 'No markets are available to this account.' });
 }
 
@@ -57,16 +57,4 @@ function showUnread(ctx: CommandContext, data: unknown, problem: Error): never {
   const shown = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { data };
   ctx.output.record(shown, [], { title: 'GET /prices, as the server sent it' });
   throw problem;
-}
-
-/**
- * hedge's one shape of a price (docs/output.md): `market`, `price` (a number), `timestamp`,
- * whatever the server's shape; what it was read from (`symbol`, `rate`, `bid` and `ask`, …) is not
- * repeated, and any other field the server sent follows under its own name.
- */
-function pricesForScripts(quotes: readonly PriceQuote[]): Array<Record<string, unknown>> {
-  return quotes.map((quote) => {
-    const others = Object.fromEntries(Object.entries(quote).filter(([name]) => !PRICE_READ_NAMES.has(name)));
-    return { market: quote.market, price: quote.price, timestamp: typeof quote.timestamp === 'string' ? quote.timestamp : null, ...others };
-  });
 }

@@ -2,9 +2,8 @@
 // server gives them. A field the position does not carry under any known name is taken from the
 // hedge it belongs to (GET /hedges/{id}); the raw records stay untouched for display and --json.
 import type { HedgeClient } from '../api/client.js';
-import { POSITION_FIELD_SYNONYMS, readPosition, type PositionFacts } from '../api/wire/read-position.js';
+import { positionInOneShape, readPosition, type PositionFacts } from '../api/wire/read-position.js';
 import type { Position } from '../api/schemas.js';
-import { showUnderKnownNames } from '../api/wire/unspecified.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
 import type { Side } from '../domain/vocabulary.js';
 
@@ -67,15 +66,13 @@ export function findSide(book: BookPosition[], market: string, side: Side): Book
 }
 
 /**
- * A position for the human table: what was read under another name (`direction`, `size_usd`) or
- * taken from the hedge (a position with no side) is shown under the known name, so the side and
- * notional columns are filled whatever the server calls them. --json and TSV keep the raw records.
+ * A position for the human table and for `--json`: what was read under another name (`direction`,
+ * `size_usd`) or taken from the hedge (a position with no side) is shown under the known name, so
+ * the side and notional columns are filled whatever the server calls them, and nothing else the
+ * server sent is lost (api/wire/read-position.ts). TSV, CSV and --raw keep the raw records.
  */
 export function positionForPeople(position: BookPosition): Record<string, unknown> {
-  const facts = (Object.entries(POSITION_FIELD_SYNONYMS) as Array<[keyof typeof POSITION_FIELD_SYNONYMS, readonly string[]]>).map(
-    ([fact, synonyms]) => ({ known: synonyms[0]!, value: position[fact], synonyms }),
-  );
-  return showUnderKnownNames(position.raw, facts);
+  return positionInOneShape(position.raw, position);
 }
 
 /**

@@ -10,6 +10,7 @@
 // stands and how to check it.
 import type { Hedge, HedgeStatus, HistoryRecord, Side } from '../api/schemas.js';
 import type { CommandContext } from '../runtime/context.js';
+import { historyHedgeId } from '../api/wire/read-history.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
 import { InterruptedError, InvalidResponseError, NetworkError, StillPendingError, UnresolvedError } from '../errors.js';
@@ -306,7 +307,9 @@ export async function findClosedRecord(ctx: CommandContext, hedgeId: string): Pr
     for (let attempt = 1; attempt <= HISTORY_LOOKUP.attempts; attempt += 1) {
       if (signal.aborted) return undefined;
       const records = await client.listHistory({ limit: HISTORY_LOOKUP.pageSize });
-      const found = records.find((record) => record.hedge_id === hedgeId);
+      // The record's hedge id read under any of its names: a server calling it `hedge` or `id`
+      // still has the record, and the close's --json carries it (issue 49).
+      const found = records.find((record) => historyHedgeId(record) === hedgeId);
       if (found) return found;
       if (attempt === HISTORY_LOOKUP.attempts) break;
       if (deadline !== undefined && clock.now() + POLL_CADENCE.intervalMs >= deadline) break;

@@ -2,6 +2,7 @@
 // new hedge costs), the dry run's two requests, and the result — one card (or one TSV record) for
 // people and scripts, one JSON document with both legs under --json. Renders only.
 import type { Quote } from '../api/schemas.js';
+import { historyRecordForPeople } from '../api/wire/read-history.js';
 import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';
 import { formatMoney, formatRate, formatRelative, formatUtc } from './format.js';
@@ -208,7 +209,10 @@ function flat(view: RollView): Record<string, unknown> {
 /** The roll's result: one JSON document, one TSV record, or one card. */
 export function renderRoll(output: Output, view: RollView): void {
   if (output.isJson) {
-    output.json(view);
+    // The closed leg's history record is a server object: in the one shape, as `hedge history
+    // --json` gives it (issue 49); --raw prints it as sent.
+    const realized = view.close?.realized;
+    output.json(output.inOneShape && view.close && realized ? { ...view, close: { ...view.close, realized: historyRecordForPeople(realized) } } : view);
     return;
   }
   const title = view.open.outcome === 'filled' ? `Rolled ${safeText(view.market)} ${view.side} to ${days(view.tenor_days)}` : `Roll of ${safeText(view.market)} ${view.side}`;

@@ -2,6 +2,7 @@
 // lines in plain mode, and under --json exactly one document (the final hedge, or the submitted
 // record with --no-wait). Everything goes through the output layer.
 import type { PositionFacts } from '../api/wire/read-position.js';
+import { historyRecordForPeople } from '../api/wire/read-history.js';
 import type { HistoryRecord, Quote } from '../api/schemas.js';
 import { betterOrWorse, formatSignedAmount, impliedAdditionPrice, payOrEarn, priceFavourBps, toAccountSide } from '../domain/money.js';
 import type { FieldSpec } from './fields.js';
@@ -105,7 +106,9 @@ export interface ClosedSummary extends Record<string, unknown> {
  */
 export function renderClosed(output: Output, summary: ClosedSummary): void {
   if (output.isJson) {
-    output.json(summary);
+    // The history record it embeds is a server object like `hedge history`'s: in the one shape,
+    // under our names with nothing it sent lost (issue 49); --raw prints it as sent.
+    output.json(output.inOneShape && summary.realized ? { ...summary, realized: historyRecordForPeople(summary.realized) } : summary);
     return;
   }
   const { realized, ...rest } = summary;

@@ -2,7 +2,7 @@
 // write flow's actions used to print from inside the flow (issue 37: flows return outcomes; the
 // commands hand them here). Hints name commands through `hedgeCommand`, given by the caller, so
 // that they carry the flags that chose the environment.
-import type { PositionFacts } from '../api/wire/read-position.js';
+import { positionInOneShape, type PositionFacts } from '../api/wire/read-position.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Position, Quote, SubmittedAction } from '../api/schemas.js';
 import { formatUsd } from '../domain/money.js';
 import type { Output } from './output.js';
@@ -107,7 +107,8 @@ export function renderChangeLanded(output: Output, change: LandedChange, answer:
     if (output.isHuman) return;
   }
   if (change.hedge) renderHedge(output, change.hedge, { title: change.closed ? 'Hedge (closed)' : `Hedge after the ${action}` });
-  else if (change.position) renderHedge(output, change.position.raw, { title: `Position after the ${action}` });
+  // A positions line, in the one shape (`hedge positions --json`'s) unless --raw asks for it as sent.
+  else if (change.position) renderHedge(output, output.inOneShape ? positionInOneShape(change.position.raw, change.position) : change.position.raw, { title: `Position after the ${action}` });
   else renderSubmitted(output, { ...answer, status: 'closed' }, { title: 'Position closed' });
 }
 

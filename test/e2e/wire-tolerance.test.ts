@@ -252,8 +252,11 @@ describe('--json: one shape for scripts whatever the server (issue 40)', () => {
       expect(typeof hedge.notional_usd).toBe('number');
       const prices = await json(['price']);
       for (const price of prices) {
-        expect(Object.keys(price)).toEqual(['market', 'price', 'timestamp']);
+        // Our three names first; what the server sent beside the mid it was read from is kept
+        // (issue 49): gamma's bid and ask, as numbers. alpha's mid/ts and beta's symbol/rate are ours.
+        expect(Object.keys(price)).toEqual(dialect === 'gamma' ? ['market', 'price', 'timestamp', 'bid', 'ask'] : ['market', 'price', 'timestamp']);
         expect(typeof price.price).toBe('number');
+        if (dialect === 'gamma') expect([typeof price.bid, typeof price.ask]).toEqual(['number', 'number']);
       }
       // A live view's NDJSON lines are the same shape.
       const watched = await simulator.hedge(['positions', '--watch', '1', '--count', '1', '--json']);

@@ -1,9 +1,12 @@
-// The human table's view of records whose fields the server names its own way: what the tolerant
-// readers found under a synonym (or from the hedge) is shown under our name, once; the rest as sent.
+// hedge's one shape of records whose fields the server names its own way (the human table's view
+// and --json's): what the tolerant readers found under a synonym (or from the hedge) is shown under
+// our name, once; the rest as sent; what the server sent under one of our names meaning something
+// else is kept under `_wire` (issue 49: nothing the server sent is lost).
 import { describe, expect, it } from 'vitest';
 import { historyRecordForPeople } from '../../src/api/wire/read-history.js';
 import { readPosition } from '../../src/api/wire/read-position.js';
-import { showUnderKnownNames } from '../../src/api/wire/unspecified.js';
+import { parsePrices, pricesInOneShape, sameFact, showUnderKnownNames } from '../../src/api/wire/unspecified.js';
+import { forScripts } from '../../src/ui/script-shape.js';
 import { positionForPeople } from '../../src/flows/positions.js';
 
 describe('showUnderKnownNames', () => {
@@ -22,6 +25,79 @@ describe('showUnderKnownNames', () => {
   it('keeps a synonym field whose value is not the one that was read (nothing is lost)', () => {
     const row = showUnderKnownNames({ direction: 'long-ish' }, [{ known: 'side', value: 'buy', synonyms: ['side', 'direction'] }]);
     expect(row).toEqual({ direction: 'long-ish', side: 'buy' });
+  });
+});
+
+describe('showUnderKnownNames: nothing the server sent is lost (issue 49)', () => {
+  it('drops the field a fact was read from only as the same value: decimal text, another case, the same instant', () => {
+    expect(showUnderKnownNames({ used_margin_usdc: '99889.00' }, [{ known: 'margin_in_use_usdc', value: 99889, synonyms: ['margin_in_use_usdc', 'used_margin_usdc'] }])).toEqual({
+      margin_in_use_usdc: 99889,
+    });
+    expect(showUnderKnownNames({ direction: 'BUY' }, [{ known: 'side', value: 'buy', synonyms: ['side', 'direction'] }])).toEqual({ side: 'buy' });
+    expect(
+      showUnderKnownNames({ opened: '2026-03-02T09:00:00Z' }, [{ known: 'opened_at', value: '2026-03-02T09:00:00.000Z', synonyms: ['opened_at', 'opened'] }]),
+    ).toEqual({ opened_at: '2026-03-02T09:00:00.000Z' });
+    // A zone-less time is not compared as an instant: kept beside ours.
+    expect(
+      showUnderKnownNames({ opened: '2026-03-02 09:00' }, [{ known: 'opened_at', value: '2026-03-02T09:00:00.000Z', synonyms: ['opened_at', 'opened'] }]),
+    ).toEqual({ opened: '2026-03-02 09:00', opened_at: '2026-03-02T09:00:00.000Z' });
+  });
+
+  it('drops the synonym the fact was read from (the readers\' order), not another field that happens to hold the same value', () => {
+    const row = showUnderKnownNames({ exposure_usd: 5000, size_usd: 5000 }, [{ known: 'notional_usd', value: 5000, synonyms: ['notional_usd', 'size_usd', 'exposure_usd'] }]);
+    expect(row).toEqual({ exposure_usd: 5000, notional_usd: 5000 });
+  });
+
+  it('a field under our name holding something else gives the name to the fact and is kept under _wire, nested as sent', () => {
+    const row = showUnderKnownNames({ notional_usd: 'n/a', size_usd: 12000, price: { source: 'twap' } }, [
+      { known: 'notional_usd', value: 12000, synonyms: ['notional_usd', 'size_usd'] },
+      { known: 'price', value: 1510.5, synonyms: ['price', 'mid'] },
+    ]);
+    expect(row).toEqual({ notional_usd: 12000, price: 1510.5, _wire: { notional_usd: 'n/a', price: { source: 'twap' } } });
+  });
+
+  it('a value read under our own name, as the fact, stays exactly as sent (its text too)', () => {
+    const raw = { closed_at: '2026-03-02T09:00:00Z', net_pnl_usd: '-3.10' };
+    expect(
+      showUnderKnownNames(raw, [
+        { known: 'closed_at', value: '2026-03-02T09:00:00.000Z', synonyms: ['closed_at'] },
+        { known: 'net_pnl_usd', value: -3.1, synonyms: ['net_pnl_usd'] },
+      ]),
+    ).toEqual(raw);
+  });
+
+  it('a server field named `_wire` is the server\'s: kept inside the holder, never mistaken for it', () => {
+    expect(showUnderKnownNames({ _wire: 'v2', x: 1 }, [{ known: 'side', value: undefined, synonyms: ['side'] }])).toEqual({ x: 1, _wire: { _wire: 'v2' } });
+  });
+
+  it('sameFact: a different word, a tenor in words, an object are different values', () => {
+    expect(sameFact('long', 'buy')).toBe(false);
+    expect(sameFact('7 days', 7)).toBe(false);
+    expect(sameFact({ id: 'hdg_1' }, 'hdg_1')).toBe(false);
+    expect(sameFact(42, '42')).toBe(true);
+    expect(sameFact('2026-03-02T10:00:00+01:00', '2026-03-02T09:00:00.000Z')).toBe(true);
+  });
+});
+
+describe('pricesInOneShape: market, price and timestamp first, every other field of the price as sent', () => {
+  it('gamma\'s {rates: [{pair, bid, ask, as_of}]}: the bid and ask the mid is made of are kept, as numbers in --json', () => {
+    const quotes = parsePrices({ rates: [{ pair: 'USDTKES', bid: '130.0', ask: '130.4', as_of: '2026-11-22T08:00:00.000Z', venue: { name: 'x' } }] }, ['USDTKES'])!;
+    const [price] = pricesInOneShape(quotes);
+    expect(price).toEqual({ market: 'USDTKES', price: 130.2, timestamp: '2026-11-22T08:00:00.000Z', bid: '130.0', ask: '130.4', venue: { name: 'x' } });
+    expect(Object.keys(price!).slice(0, 3)).toEqual(['market', 'price', 'timestamp']);
+    expect(forScripts(price)).toMatchObject({ bid: 130, ask: 130.4 });
+  });
+
+  it('alpha\'s {MARKET: {mid, ts}}: the names read are not repeated; a beta price without a time has a null timestamp', () => {
+    expect(pricesInOneShape(parsePrices({ USDTNGN: { mid: 1512.5, ts: '2026-11-22T08:00:00.000Z' } }, ['USDTNGN'])!)).toEqual([
+      { market: 'USDTNGN', price: 1512.5, timestamp: '2026-11-22T08:00:00.000Z' },
+    ]);
+    expect(pricesInOneShape(parsePrices([{ symbol: 'USDTNGN', rate: '1512.5' }], ['USDTNGN'])!)).toEqual([{ market: 'USDTNGN', price: 1512.5, timestamp: null }]);
+  });
+
+  it('what the server sent under one of our three names meaning something else is under _wire', () => {
+    const quotes = parsePrices([{ symbol: 'USDTNGN', mid: 1512.5, price: { source: 'twap' }, timestamp: 1763798400 }], ['USDTNGN'])!;
+    expect(pricesInOneShape(quotes)).toEqual([{ market: 'USDTNGN', price: 1512.5, timestamp: null, _wire: { price: { source: 'twap' }, timestamp: 1763798400 } }]);
   });
 });
 

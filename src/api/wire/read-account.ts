@@ -16,7 +16,10 @@ export const ACCOUNT_FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>>
   exposure_cap_usd: ['exposure_cap_usd', 'exposure_limit_usd', 'max_exposure_usd'],
 };
 
-/** The account with each figure read under another name shown under ours (the name it came under dropped). */
+/**
+ * The account in hedge's one shape: each figure read under another name shown under ours (the
+ * name it came under dropped, as the same value), every other field as sent (showUnderKnownNames).
+ */
 export function accountForPeople(raw: Record<string, unknown>): Record<string, unknown> {
   const facts = Object.entries(ACCOUNT_FIELD_SYNONYMS).map(([known, synonyms]) => {
     let value: number | undefined;

@@ -42,6 +42,12 @@ export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> =
   closedAt: ['closed_at', 'close_time', 'closed_time', 'exit_time', 'exited_at', 'settled_at', 'settlement_time', 'closed'],
 };
 
+/**
+ * Names a closed-hedge record may give how it ended (`closed`, `settled`): no rule reads it, but it
+ * is a name of docs/output.md, so the one shape shows it under ours (historyRecordForPeople).
+ */
+export const CLOSE_REASON_SYNONYMS: readonly string[] = ['close_reason', 'exit_reason', 'reason', 'closed_reason', 'closure_reason'];
+
 /** Names an open position may give its unrealized net P&L (price plus carry), most likely first. */
 export const POSITION_PNL_SYNONYMS: readonly string[] = [
   'net_pnl_usd',
@@ -182,14 +188,24 @@ export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
   return facts as HistoryFacts;
 }
 
+/**
+ * The hedge a closed-hedge record is of, under any of its names (`hedge_id`, alpha's `hedge`,
+ * beta's `id`), or undefined: a lookup of one hedge's record must not see only our own name.
+ */
+export function historyHedgeId(raw: Record<string, unknown>): string | undefined {
+  return firstUsable(raw, HISTORY_FIELD_SYNONYMS.hedgeId, readId);
+}
+
 /** Unrealized net P&L of an open position, or undefined when the position does not say. */
 export function readPositionPnl(raw: Record<string, unknown>): number | undefined {
   return firstUsable(raw, POSITION_PNL_SYNONYMS, readNumber);
 }
 
 /**
- * A closed-hedge record for the human table: each fact read under another name (`hedge`,
- * `direction`, `size_usd`) shown under ours, the first of its synonyms. --json and TSV keep the record as sent.
+ * A closed-hedge record in hedge's one shape, for the human table and for `--json`: each fact read
+ * under another name (`hedge`, `direction`, `size_usd`) shown under ours, the first of its
+ * synonyms; every other field as the server sent it (showUnderKnownNames: nothing it sent is
+ * lost). TSV, CSV and --raw keep the record as sent.
  */
 export function historyRecordForPeople(raw: Record<string, unknown>): Record<string, unknown> {
   const byKey = fieldsByKey(raw);
@@ -198,5 +214,6 @@ export function historyRecordForPeople(raw: Record<string, unknown>): Record<str
     value: firstUsable(raw, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>, byKey),
     synonyms: HISTORY_FIELD_SYNONYMS[fact],
   }));
+  facts.push({ known: CLOSE_REASON_SYNONYMS[0]!, value: firstUsable(raw, CLOSE_REASON_SYNONYMS, readText, byKey), synonyms: CLOSE_REASON_SYNONYMS });
   return showUnderKnownNames(raw, facts);
 }

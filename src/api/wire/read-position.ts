@@ -4,6 +4,7 @@
 // undefined for the caller to fill from elsewhere (the side from the hedge, see flows/positions.ts);
 // the raw record is always kept whole for display and --json.
 import { SIDES, type Side } from '../../domain/vocabulary.js';
+import { showUnderKnownNames } from './unspecified.js';
 
 /** Every name we read each "not shown" figure from, most likely first. Extend here, and only here. */
 export const POSITION_FIELD_SYNONYMS = {
@@ -89,4 +90,19 @@ export function readPosition(raw: Record<string, unknown>): PositionFacts {
     openedAt: pick(raw, names.openedAt, text, used),
     synonymsUsed: used,
   };
+}
+
+/**
+ * A position in hedge's one shape, for people and for `--json` (docs/output.md): each fact read
+ * under another name (`direction`, `size_usd`) or taken from its hedge (a position with no side)
+ * under our name, the first of its synonyms; every other field as the server sent it
+ * (showUnderKnownNames: nothing it sent is lost). TSV, CSV and --raw keep the raw record.
+ */
+export function positionInOneShape(raw: Record<string, unknown>, facts: Omit<PositionFacts, 'synonymsUsed'>): Record<string, unknown> {
+  const known = (Object.entries(POSITION_FIELD_SYNONYMS) as Array<[keyof typeof POSITION_FIELD_SYNONYMS, readonly string[]]>).map(([fact, synonyms]) => ({
+    known: synonyms[0]!,
+    value: facts[fact],
+    synonyms,
+  }));
+  return showUnderKnownNames(raw, known);
 }

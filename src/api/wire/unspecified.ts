@@ -94,8 +94,11 @@ export interface PriceQuote {
 const PRICE_FIELDS = ['price', 'mid', 'mid_price', 'midPrice', 'mid_rate', 'rate', 'value', 'last', 'last_price'] as const;
 const MARKET_FIELDS = ['market', 'symbol', 'pair', 'instrument', 'ticker'] as const;
 const TIME_FIELDS = ['timestamp', 'ts', 'time', 'as_of', 'asOf', 'updated_at', 'at'] as const;
-/** Every name a price, its market or its time is read from (a bid and an ask make a mid): read, they are shown as ours. */
-export const PRICE_READ_NAMES: ReadonlySet<string> = new Set([...PRICE_FIELDS, ...MARKET_FIELDS, ...TIME_FIELDS, 'bid', 'ask']);
+/**
+ * The server's own object behind each price read from one (parsePrices): the price carries our
+ * names over it for people, and the one shape for scripts (pricesInOneShape) starts from it.
+ */
+const PRICE_SENT = new WeakMap<PriceQuote, Record<string, unknown>>();
 
 /** Where a list of prices may be wrapped in an object. */
 const PRICE_LIST_KEYS = ['prices', 'rates', 'quotes', 'data', 'items', 'results'] as const;
@@ -153,7 +156,9 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
     const market = marketOf(fields) ?? fallbackMarket;
     if (!market) return undefined;
     const timestamp = timeOf(fields);
-    return { ...fields, market, price, ...(timestamp !== undefined && fields.timestamp === undefined ? { timestamp } : {}) };
+    const quote: PriceQuote = { ...fields, market, price, ...(timestamp !== undefined && fields.timestamp === undefined ? { timestamp } : {}) };
+    PRICE_SENT.set(quote, fields);
+    return quote;
   };
   if (Array.isArray(data)) {
     const quotes = data.map((item) => fromObject(item, requested.length === 1 ? requested[0] : undefined));
@@ -180,27 +185,113 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
   return undefined;
 }
 
+/**
+ * hedge's one shape of a price (docs/output.md): `market`, `price` (a number: the mid) and
+ * `timestamp` (the time text the server gave, or null) first, whatever the shape of GET /prices,
+ * then every other field of the server's price object under its own name — a bid and an ask the
+ * mid was made of included. The field a fact was read from (`symbol`, `pair`, `mid`, `rate`, `ts`,
+ * `as_of`) is not repeated; what the server sent under one of our three names that is not the fact
+ * (a `price` object, a numeric `timestamp`) is kept under `_wire` (showUnderKnownNames). The market
+ * of a shape keyed by market is the key, which is no field.
+ */
+export function pricesInOneShape(quotes: readonly PriceQuote[]): Array<Record<string, unknown>> {
+  return quotes.map((quote) => {
+    const sent = PRICE_SENT.get(quote) ?? quote;
+    const { market, price, timestamp, ...others } = showUnderKnownNames(sent, [
+      { known: 'market', value: quote.market, synonyms: MARKET_FIELDS },
+      { known: 'price', value: quote.price, synonyms: PRICE_FIELDS },
+      // A time is text (the spec: ISO 8601); none read is null, so the name is always there.
+      { known: 'timestamp', value: timeOf(sent) ?? null, synonyms: TIME_FIELDS },
+    ]);
+    return { market, price, timestamp, ...others };
+  });
+}
+
 /** `closed_at`, `closedAt` and `Closed-At` are one name. */
 const nameKey = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /**
- * A record for the human table: each fact the tolerant reader found under another name (or
- * elsewhere, e.g. a position's side from its hedge) is shown under our known name, and the field it
- * was read from is dropped so it is not shown twice. Everything else stays as sent, to be labelled
- * from its own name. JSON and TSV never get this view: they carry the server's data as it came.
+ * Where hedge's one shape keeps what the server sent under one of its names when that name holds
+ * something else there (docs/output.md "Formats"): the mapped value takes the documented name, and
+ * the server's own value is not lost but kept here, under the name it came under (nested as sent).
+ * A name of our shape itself: a server field called `_wire` is kept inside it too.
+ */
+export const WIRE_HOLDER = '_wire';
+
+/** An ISO 8601 time that carries its zone (`Z` or `+01:00`): two such texts can be compared as instants. */
+const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * Whether the server's `sent` value is the very fact hedge read as `read`, only written another way:
+ * a decimal string of that number (`"99889.00"` for 99889), a number read as its text (an id),
+ * the same word in another case (`BUY` read as `buy`, `usdtngn` as `USDTNGN`), the same instant.
+ * Anything else (`long` read as `buy`, `"7 days"` as 7) is a different value: kept, never dropped.
+ */
+export function sameFact(sent: unknown, read: unknown): boolean {
+  if (sent === read) return true;
+  if (typeof read === 'number') return numeric(sent) === read;
+  if (typeof read !== 'string') return false;
+  if (typeof sent === 'number') return String(sent) === read;
+  if (typeof sent !== 'string') return false;
+  if (sent.toLowerCase() === read.toLowerCase()) return true;
+  return ZONED_TIME.test(sent) && ZONED_TIME.test(read) && Date.parse(sent) === Date.parse(read);
+}
+
+/**
+ * A record in hedge's one shape (docs/output.md), for people and for `--json` alike: each fact the
+ * tolerant reader found is under our name. Every field the server sent stays, under its own name,
+ * with two exceptions, so that nothing it sent is lost (issue 49):
+ *   - the field a fact was read from under another name (`direction`, `size_usd`) is dropped when
+ *     its value is that fact (sameFact): it is the same value, now under ours;
+ *   - a server field under our name that holds something other than the fact hedge read (a side
+ *     `long` read as `buy`, a `notional_usd` of `"n/a"` beside a readable `size_usd`) gives the name
+ *     to the fact, and is kept under `_wire` (WIRE_HOLDER) with its own name.
+ * A field read under our own name, as the fact, stays exactly as sent (its text too).
  */
 export function showUnderKnownNames(
   raw: Record<string, unknown>,
   facts: ReadonlyArray<{ known: string; value: unknown; synonyms: readonly string[] }>,
 ): Record<string, unknown> {
   const row: Record<string, unknown> = { ...raw };
+  const displaced: Record<string, unknown> = {};
+  if (Object.prototype.hasOwnProperty.call(row, WIRE_HOLDER)) {
+    displaced[WIRE_HOLDER] = row[WIRE_HOLDER];
+    delete row[WIRE_HOLDER];
+  }
+  // Each of the record's names normalised once: a long history is shaped record by record.
+  let names: Array<readonly [name: string, key: string]> | undefined;
   for (const { known, value, synonyms } of facts) {
-    if (value === undefined || row[known] !== undefined) continue;
-    const names = new Set(synonyms.map(nameKey));
-    const same = (field: unknown) => field !== null && typeof field !== 'object' && String(field).toLowerCase() === String(value).toLowerCase();
-    const source = Object.keys(row).find((name) => names.has(nameKey(name)) && same(row[name]));
+    if (value === undefined) continue;
+    const current = Object.prototype.hasOwnProperty.call(row, known) ? row[known] : undefined;
+    if (current !== undefined && sameFact(current, value)) continue;
+    // Our own names are never a source: a fact already under one stays there.
+    names ??= Object.keys(row)
+      .filter((name) => !facts.some((fact) => fact.known === name))
+      .map((name) => [name, nameKey(name)] as const);
+    const source = sourceOf(row, names, value, synonyms);
     if (source !== undefined) delete row[source];
+    if (current !== undefined) displaced[known] = current;
     row[known] = value;
   }
+  if (Object.keys(displaced).length > 0) row[WIRE_HOLDER] = displaced;
   return row;
+}
+
+/** The synonym lists are few and fixed: each name normalised once. */
+const synonymKeys = new Map<string, string>();
+
+/**
+ * The field a fact was read from: the first of its synonyms, in the readers' own order of
+ * preference (whatever its spelling style), whose value is that fact; not a field an earlier fact
+ * already took.
+ */
+function sourceOf(row: Record<string, unknown>, names: ReadonlyArray<readonly [string, string]>, value: unknown, synonyms: readonly string[]): string | undefined {
+  for (const synonym of synonyms) {
+    let wanted = synonymKeys.get(synonym);
+    if (wanted === undefined) synonymKeys.set(synonym, (wanted = nameKey(synonym)));
+    for (const [name, key] of names) {
+      if (key === wanted && Object.prototype.hasOwnProperty.call(row, name) && sameFact(row[name], value)) return name;
+    }
+  }
+  return undefined;
 }
