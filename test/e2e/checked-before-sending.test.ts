@@ -128,7 +128,7 @@ async function prepare(simulator: Simulator, words: string[]): Promise<string> {
   return target;
 }
 
-/** Runs `lines` four at a time (two shared cores). */
+/** Runs the command lines four at a time (two shared cores), in order of the results. */
 async function inTurns(simulator: Simulator, commandLines: string[][]): Promise<RunResult[]> {
   const results: RunResult[] = new Array(commandLines.length);
   let next = 0;
