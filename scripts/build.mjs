@@ -8,12 +8,16 @@
 //   dist/hedge.1         the manual page, from the specs (scripts/man-page.mjs)
 //   dist/help.txt        `hedge --help` at 80 columns, which bin/hedge.js prints without loading dist/
 //   dist/completions/    hedge.bash, hedge.zsh, hedge.fish, from the specs (src/cli/completion-scripts.ts)
+//   completions/         the same three files at the top of the project, committed to git (the
+//                        design's layout; a packager's or a checkout's copy): rewritten only when
+//                        they differ, and test/e2e/completion-sync.test.ts fails when what git
+//                        holds is not what the specs generate
 //
 // ES modules as esbuild splits them; no package loaded at run time (the tarball declares none).
 // Start-up machinery: bin/hedge.js (docs/performance.md). `--sea`: the single executable too.
 import { build } from 'esbuild';
 import { builtinModules } from 'node:module';
-import { mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderManPage } from './man-page.mjs';
@@ -81,7 +85,30 @@ async function writeReference(out) {
   writeFileSync(join(out, 'hedge.1'), renderManPage(reference.manPageInput()));
   writeFileSync(join(out, 'help.txt'), reference.rootHelpAt80());
   mkdirSync(join(out, 'completions'));
-  for (const shell of SHELLS) writeFileSync(join(out, 'completions', `hedge.${shell}`), reference.completionScript(shell));
+  for (const shell of SHELLS) {
+    const script = reference.completionScript(shell);
+    writeFileSync(join(out, 'completions', `hedge.${shell}`), script);
+    writeProjectFile(join(ROOT, 'completions', `hedge.${shell}`), script);
+  }
+}
+
+/**
+ * A generated file of the project itself (committed): written only when its text changes, and
+ * swapped in whole, so that a build beside a running test or a reading shell never leaves it half
+ * written, and an unchanged one keeps its time.
+ */
+function writeProjectFile(path, text) {
+  let now;
+  try {
+    now = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw error;
+  }
+  if (now === text) return;
+  mkdirSync(join(path, '..'), { recursive: true });
+  const temporary = `${path}.building-${process.pid}`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
 }
 
 /**

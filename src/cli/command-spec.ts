@@ -4,6 +4,7 @@
 // half (commander built from the same data) lives in main.ts; test/unit/command-spec.test.ts checks
 // that each declared `key` is the name commander gives the flag.
 import type { CommandContext } from '../runtime/context.js';
+import type { OutputFields } from '../ui/output-fields.js';
 
 export interface ArgSpec {
   readonly name: string;
@@ -96,6 +97,13 @@ export interface CommandModule<I> {
    * takes a date: a value that is neither is refused at once (exit 2) instead of polled.
    */
   CONDITION_FIELDS?: readonly string[];
+  /**
+   * What the command prints, so that --fields and --query are checked before it runs (issue 49;
+   * ui/output-fields.ts): a write's documented fields (for this input: a dry run prints the
+   * request), or what it prints instead of records. Undeclared: a read, whose well-formed names
+   * are checked against the data once it is read.
+   */
+  OUTPUT_FIELDS?: OutputFields | ((input: I) => OutputFields | undefined);
 }
 
 /** Untyped input as the parser hands it over; only main.ts and the agent interface see it. */

@@ -45,6 +45,9 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
   return {
     globals: {
       json: chosen === 'json' || chosen === 'ndjson',
+      // --query and --raw make the data JSON; an error is a JSON document only when JSON was asked
+      // for by name (issue 49): a bad --query without --json is one line for a person.
+      jsonErrors: all.json === true || format === 'json' || format === 'ndjson',
       format: chosen,
       raw,
       fields,
@@ -60,4 +63,17 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
       requestTimeout,
     },
   };
+}
+
+/**
+ * Whether the command line asks for JSON by name (`--json`, `--format json|ndjson`): then a usage
+ * problem the parser finds is reported as the JSON error document, as parseGlobals' `jsonErrors`
+ * says for a problem found later. Read off argv, since commander has not finished with it.
+ */
+export function jsonErrorsAsked(argv: readonly string[]): boolean {
+  return argv.some((word, index) => {
+    if (word === '--json') return true;
+    const format = word === '--format' ? argv[index + 1] : word.startsWith('--format=') ? word.slice('--format='.length) : undefined;
+    return format === 'json' || format === 'ndjson';
+  });
 }

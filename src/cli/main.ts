@@ -5,9 +5,10 @@
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import type { CommandSpec, RawInput } from './command-spec.js';
-import { parseGlobals } from './globals.js';
+import { jsonErrorsAsked, parseGlobals } from './globals.js';
 import { commandHelpEnd, overview, rootHelp } from './help.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
+import { unknownOptionMessage } from './nearest-option.js';
 import { VERSION } from '../version.js';
 import type { GlobalOptions } from '../runtime/globals.js';
 import type { Io } from '../ui/terminal.js';
@@ -46,6 +47,31 @@ function processIo(env: Record<string, string | undefined>): Io {
     stderrIsTTY: forced ?? process.stderr.isTTY === true,
     stdinIsTTY: isatty(0),
   };
+}
+
+/**
+ * commander's Command, with the one message hedge gives for an unknown option: the closest of the
+ * command's options and the global ones, always (commander names one only when it is close), and
+ * the command's help — one line (issue 49). Subcommands are made by createCommand, so every
+ * command of the tree is one of these.
+ */
+class HedgeCommand extends Command {
+  override createCommand(name?: string): HedgeCommand {
+    return new HedgeCommand(name);
+  }
+
+  /** Called by commander's parser (not in its typings) for an option no command on the path declares. */
+  unknownOption(flag: string): never {
+    const words: string[] = [];
+    for (let command: Command | null = this; command?.parent; command = command.parent) words.unshift(command.name());
+    // This command's options first (they win a tie), then each parent's: the global ones last.
+    const candidates: string[] = [];
+    for (let command: Command | null = this; command; command = command.parent) {
+      for (const option of command.options) if (option.long) candidates.push(option.long);
+    }
+    candidates.push('--help');
+    return this.error(unknownOptionMessage(flag, candidates, words), { code: 'commander.unknownOption', exitCode: 2 });
+  }
 }
 
 /** A bad global option, found while commander runs the action: reported like commander's own errors. */
@@ -100,7 +126,7 @@ function oneLine(text: string): string {
 }
 
 export function buildProgram(select: (invocation: Invocation) => void, width = 80, specs: readonly CommandSpec[] = COMMANDS): Command {
-  const program = new Command('hedge')
+  const program = new HedgeCommand('hedge')
     // Wrapped at word boundaries to the terminal. Set before the subcommands are made: they copy
     // it. A command's help names the global options and leaves their meaning to `hedge --help`
     // (gh's "inherited flags"), so that it fits one screen. commander leaves a description column
@@ -136,12 +162,12 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   const usageProblem = 'usageProblem' in parsed ? parsed.usageProblem : undefined;
   if (usageProblem !== undefined) {
     const { reportUsageProblem } = await import('./run.js');
-    return reportUsageProblem(usageProblem, { io, json, env });
+    return reportUsageProblem(usageProblem, { io, json: jsonErrorsAsked(argv), env });
   }
   if (!('invocation' in parsed)) return 0;
   const { invocation } = parsed;
   const { runInvocation } = await import('./run.js');
-  return runInvocation(invocation.spec, invocation.input, invocation.globals, { io, env });
+  return runInvocation(invocation.spec, invocation.input, invocation.globals, { io, env, path: invocation.path });
 }
 
 type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number } | { nothing: true };

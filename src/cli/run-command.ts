@@ -31,8 +31,20 @@ async function untilCondition(spec: CommandSpec, input: RawInput, now: number): 
   return { expression: value, dateToo };
 }
 
-export async function runCommand(ctx: CommandContext, spec: CommandSpec & { load: NonNullable<CommandSpec['load']> }, input: RawInput): Promise<number> {
+/**
+ * Runs the command. `words` name it as typed (`keep run`, `journal show`) in what is said about it;
+ * by default its own name.
+ */
+export async function runCommand(
+  ctx: CommandContext,
+  spec: CommandSpec & { load: NonNullable<CommandSpec['load']> },
+  input: RawInput,
+  words: readonly string[] = [spec.name],
+): Promise<number> {
   const module = (await spec.load()) as CommandModule<RawInput>;
+  // Every output option against what the command prints, before its code (and so any request) runs.
+  const declared = typeof module.OUTPUT_FIELDS === 'function' ? module.OUTPUT_FIELDS(input) : module.OUTPUT_FIELDS;
+  ctx.output.prepare(declared, words.join(' '));
   const found = await untilCondition(spec, input, ctx.clock.now());
   const until = found && { ...found, fields: found.dateToo ? module.CONDITION_FIELDS : undefined, command: spec.name };
   if (!until) {

@@ -101,7 +101,7 @@ export async function runInvocation(
   spec: CommandSpec,
   input: RawInput,
   globals: GlobalOptions,
-  process_: { io: Io; env: Record<string, string | undefined> },
+  process_: { io: Io; env: Record<string, string | undefined>; path?: readonly string[] },
 ): Promise<number> {
   const { io, env } = process_;
   const color = colorEnabled({ flag: globals.color, env, stdoutIsTTY: io.stdoutIsTTY });
@@ -110,7 +110,7 @@ export async function runInvocation(
   try {
     output = await buildOutput(globals, io, env, chalk);
   } catch (error) {
-    return reportError(describeError(error), error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });
+    return reportError(describeError(error), error, { stderr: io.stderr, chalk, json: globals.jsonErrors ?? globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });
   }
   // The first signal aborts what the command is doing (a wait, a prompt) and is reported with its
   // own exit code; a second one exits at once. A command that handles signals itself (keep) is
@@ -144,13 +144,13 @@ export async function runInvocation(
   });
   try {
     const { runCommand } = await import('./run-command.js');
-    const code = await runCommand(ctx, spec as CommandSpec & { load: NonNullable<CommandSpec['load']> }, input);
+    const code = await runCommand(ctx, spec as CommandSpec & { load: NonNullable<CommandSpec['load']> }, input, process_.path);
     return readerGone() ? 0 : code;
   } catch (error) {
     if (readerGone()) return 0;
     // A hint names commands to run next: they must reach the same environment (--demo, --profile).
     const described = describeFailure(error, ctx.environmentFlags);
-    return reportError(described, error, { stderr: io.stderr, chalk, json: globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });
+    return reportError(described, error, { stderr: io.stderr, chalk, json: globals.jsonErrors ?? globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });
   } finally {
     for (const { signal, handler } of handlers) process.off(signal, handler);
     // The command is over and only clean-up is left: a Ctrl-C now ends the process at once, with

@@ -3,6 +3,7 @@
 // positions list shows it; the position before → after is shown (flows/trade-actions.ts).
 import type { InputOf } from '../cli/command-spec.js';
 import type { ADD } from './add.spec.js';
+import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import type { CommandContext } from '../runtime/context.js';
 import { parseChangeOptions, runChange, type ChangeOptions } from '../flows/change.js';
 import { showTrade } from './trade-outcome.js';
@@ -21,3 +22,6 @@ export async function runAdd(ctx: CommandContext, opts: AddOptions): Promise<num
 export function run(ctx: CommandContext, input: InputOf<typeof ADD>): Promise<number> {
   return runAdd(ctx, parseAddOptions(input));
 }
+
+/** What `hedge add` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
+export const OUTPUT_FIELDS = (input: InputOf<typeof ADD>) => (input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.add));

@@ -8,6 +8,7 @@
 // Unlike `gh api`, parameters never turn a GET into a POST: a write is always asked for with -X.
 import type { InputOf } from '../cli/command-spec.js';
 import type { API } from './api.spec.js';
+import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf, type ParamInput } from '../domain/api-params.js';
 import { UsageError } from '../errors.js';
 import { AnswerLog, apiWriteAction, isWriteMethod, readApi, readInputBody, readText, type ApiAnswer, type ApiCall } from '../flows/api-call.js';
@@ -119,3 +120,12 @@ export async function runApi(ctx: CommandContext, opts: ApiOptions): Promise<num
 export function run(ctx: CommandContext, input: InputOf<typeof API>): Promise<number> {
   return runApi(ctx, parseApiOptions(input));
 }
+
+/**
+ * What `hedge api` prints: for a method that writes, the server's envelope (its names checked
+ * before anything is sent, ui/result-fields.ts); a GET is a read, checked on what came.
+ */
+export const OUTPUT_FIELDS = (input: InputOf<typeof API>) => {
+  if (!isWriteMethod(parseApiMethod(input.options.method))) return undefined;
+  return input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.api);
+};

@@ -6,6 +6,7 @@
 import type { HedgeClient } from '../api/client.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { APPLY } from './apply.spec.js';
+import { RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import type { PlanStep } from '../domain/plan.js';
 import { HeldError, OrderFailedError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
@@ -144,3 +145,9 @@ async function applyPlan(
 export function run(ctx: CommandContext, input: InputOf<typeof APPLY>): Promise<number> {
   return runApply(ctx, parseApplyOptions(input));
 }
+
+/**
+ * What `hedge apply` prints, so that --fields is checked before anything is sent
+ * (ui/result-fields.ts); `--dry-run` is `hedge plan`, a read whose names are checked on its data.
+ */
+export const OUTPUT_FIELDS = (input: InputOf<typeof APPLY>) => (input.options.dryRun ? undefined : writeResult(RESULT_FIELDS.apply));

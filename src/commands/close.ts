@@ -3,6 +3,7 @@
 // net_margin_usd just before the close) and, when the record appears in time, the realized figures.
 import type { InputOf } from '../cli/command-spec.js';
 import type { CLOSE } from './close.spec.js';
+import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { parseMarket, parseSide } from '../domain/input.js';
 import type { Side } from '../domain/vocabulary.js';
 import { closeAction, closeArgv } from '../flows/trade-actions.js';
@@ -30,3 +31,6 @@ export async function runClose(ctx: CommandContext, opts: CloseOptions): Promise
 export function run(ctx: CommandContext, input: InputOf<typeof CLOSE>): Promise<number> {
   return runClose(ctx, parseCloseOptions(input));
 }
+
+/** What `hedge close` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
+export const OUTPUT_FIELDS = (input: InputOf<typeof CLOSE>) => (input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.close));

@@ -9,6 +9,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { InputOf } from '../cli/command-spec.js';
 import { SHELL_VALUES, type COMPLETION } from './completion.spec.js';
+import type { OutputFields } from '../ui/output-fields.js';
 
 export interface CompletionOptions {
   shell: (typeof SHELL_VALUES)[number];
@@ -41,3 +42,6 @@ export async function runCompletion(ctx: CommandContext, { shell }: CompletionOp
   }
   ctx.output.write(text);
 }
+
+/** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
+export const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: 'a shell script' };

@@ -13,6 +13,7 @@ import { exposuresKeepTarget } from '../flows/exposures.js';
 import type { CommandContext } from '../runtime/context.js';
 import { echo } from '../domain/input.js';
 import { parseKeeperServiceOptions } from '../flows/keeper-service.js';
+import type { OutputFields } from '../ui/output-fields.js';
 
 const INTERVAL_SHAPE = /^\s*\d+(\.\d+)?\s*$/;
 
@@ -61,3 +62,6 @@ async function chooseReporter(ctx: CommandContext): Promise<KeepReporter> {
   if (!live) return ndjsonReporter(ctx.io.stdout);
   return liveReporter(ctx.io.stdout, () => ctx.output.columns, ctx.output.chalk);
 }
+
+/** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
+export const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: "the keeper's events (NDJSON in a pipe)" };

@@ -12,6 +12,7 @@ import { AgentToolbox } from '../agent/toolbox.js';
 import { describeLimits, hasLimits, parseAgentLimits, type AgentLimits } from '../agent/guardrails.js';
 import type { CommandContext } from '../runtime/context.js';
 import { redactKey } from '../security/secrets.js';
+import type { OutputFields } from '../ui/output-fields.js';
 
 export interface McpOptions {
   /** HEDGE_MCP_TOKEN_TTL_SECONDS: how long a live write's confirmation token is valid. */
@@ -35,7 +36,7 @@ export function parseMcpOptions(input: InputOf<typeof MCP>, context: { env: Read
 
 /** The command, given the tree it serves as tools (by the manifest, which loads it). */
 export function withCommands(commands: readonly CommandSpec[]): CommandModule<InputOf<typeof MCP>> {
-  return { run: (ctx, input) => runMcp(ctx, parseMcpOptions(input, { env: ctx.env, commands })) };
+  return { run: (ctx, input) => runMcp(ctx, parseMcpOptions(input, { env: ctx.env, commands })), OUTPUT_FIELDS };
 }
 
 export async function runMcp(ctx: CommandContext, opts: McpOptions): Promise<number> {
@@ -69,3 +70,6 @@ export async function runMcp(ctx: CommandContext, opts: McpOptions): Promise<num
   await serveStdio(toolbox, { stdin: ctx.io.stdin, stdout: ctx.io.stdout }, ctx.signal, files);
   return ctx.signal.aborted ? ctx.stopExitCode : 0;
 }
+
+/** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
+export const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: 'the MCP protocol (JSON-RPC over stdio)' };

@@ -5,6 +5,7 @@ import type { HedgeClient, OpenRequest } from '../api/client.js';
 import type { Quote, Side, Tenor } from '../api/schemas.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { OPEN } from './open.spec.js';
+import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import { withAccountLock } from '../flows/account-lock.js';
@@ -138,3 +139,5 @@ export function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Promise<n
   return runOpen(ctx, parseOpenOptions(input));
 }
 
+/** What `hedge open` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
+export const OUTPUT_FIELDS = (input: InputOf<typeof OPEN>) => (input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.open));

@@ -3,6 +3,7 @@
 // it realized: the reduced share of the position's figures and the balance before → after.
 import type { InputOf } from '../cli/command-spec.js';
 import type { REDUCE } from './reduce.spec.js';
+import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import type { CommandContext } from '../runtime/context.js';
 import { parseChangeOptions, runChange, type ChangeOptions } from '../flows/change.js';
 import { showTrade } from './trade-outcome.js';
@@ -21,3 +22,6 @@ export async function runReduce(ctx: CommandContext, opts: ReduceOptions): Promi
 export function run(ctx: CommandContext, input: InputOf<typeof REDUCE>): Promise<number> {
   return runReduce(ctx, parseReduceOptions(input));
 }
+
+/** What `hedge reduce` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
+export const OUTPUT_FIELDS = (input: InputOf<typeof REDUCE>) => (input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.reduce));

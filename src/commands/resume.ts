@@ -4,6 +4,7 @@
 // would. Without ID, the newest unresolved action. The work is the one resume flow (flows/resume.ts).
 import type { InputOf } from '../cli/command-spec.js';
 import type { RESUME } from './resume.spec.js';
+import { RESUMED_FIELDS, writeResult } from '../ui/result-fields.js';
 import { chooseEntryToResume, planResume, resumeEntry, type ResumeOutcome } from '../flows/resume.js';
 import type { JournalEntry } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
@@ -58,3 +59,6 @@ function showResumed(ctx: CommandContext, resumed: ResumeOutcome): number {
 export function run(ctx: CommandContext, input: InputOf<typeof RESUME>): Promise<number> {
   return runResume(ctx, parseResumeOptions(input));
 }
+
+/** What `hedge resume` prints — what the resumed command would have — checked before anything is sent (ui/result-fields.ts). */
+export const OUTPUT_FIELDS = writeResult(RESUMED_FIELDS);

@@ -5,6 +5,7 @@
 // what the roll did; this renders it (ui/roll-outcome.ts) and picks the exit code.
 import type { InputOf } from '../cli/command-spec.js';
 import type { ROLL } from './roll.spec.js';
+import { dryRunResult, RESULT_FIELDS, ROLL_DRY_RUN_FIELDS, writeResult } from '../ui/result-fields.js';
 import { parseClientReference, parseMarket, parseSide, parseTenor } from '../domain/input.js';
 import { runRoll, type RollRequest } from '../flows/roll.js';
 import { writeOptionsFrom } from '../flows/write-flow.js';
@@ -28,3 +29,6 @@ export async function run(ctx: CommandContext, input: InputOf<typeof ROLL>): Pro
   const request: RollRequest = { ...parseRollOptions(input), showPreview: (preview, nowMs) => renderRollPreview(ctx.output, preview, nowMs) };
   return renderRollOutcome(ctx.output, await runRoll(ctx, request), (...argv) => ctx.hedgeCommand(...argv));
 }
+
+/** What `hedge roll` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
+export const OUTPUT_FIELDS = (input: InputOf<typeof ROLL>) => (input.options.dryRun ? dryRunResult(ROLL_DRY_RUN_FIELDS) : writeResult(RESULT_FIELDS.roll));

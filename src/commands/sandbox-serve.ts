@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import type { InputOf } from '../cli/command-spec.js';
 import { DIALECT_VALUES, type SANDBOX_SERVE } from './sandbox-serve.spec.js';
 import type { SandboxOptions } from '../sandbox/index.js';
+import type { OutputFields } from '../ui/output-fields.js';
 
 function share(name: string, raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
@@ -104,3 +105,6 @@ export async function runSandboxServe(ctx: CommandContext, options: SandboxServe
   const { serveSandbox } = await import('../sandbox/serve.js');
   await serveSandbox(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr, signal: ctx.signal });
 }
+
+/** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
+export const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: "the simulator's address as environment lines" };

@@ -3,8 +3,14 @@ export type { OutputFormat } from '../domain/vocabulary.js';
 import type { OutputFormat } from '../domain/vocabulary.js';
 
 export interface GlobalOptions {
-  /** true with --json, --format json, --format ndjson or --query: data on stdout is JSON. */
+  /** true with --json, --format json, --format ndjson, --query or --raw: data on stdout is JSON. */
   json: boolean;
+  /**
+   * true when JSON was asked for by name (--json, --format json or ndjson): a failure is then the
+   * JSON error document on stderr; otherwise one line for a person (--query alone included).
+   * Unset: as `json`.
+   */
+  jsonErrors?: boolean;
   /** --format as typed (--json alone is `json`); undefined: table on a terminal, tsv in a pipe. */
   format?: OutputFormat;
   /**

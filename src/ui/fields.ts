@@ -1,4 +1,5 @@
 import { safeText } from '../security/safe-text.js';
+import { declaredName } from './output-fields.js';
 
 // What a field is, from what the spec names or, for fields it does not show, from its name:
 // `_usd`/`_usdc` are money, `_pct` percentages, `_at` times, `price`/`rate` rates.
@@ -194,12 +195,14 @@ export function dottedNameExists(name: string, availableKeys: ReadonlySet<string
  * The fields --fields asked for, in the order asked; an unknown name is `problem`, naming it and
  * every name there is. `available` is what the caller could show; a dotted name that is not one of
  * them (`pricing.market_price`) reaches into a nested value of `records` (its column is headed by
- * the dotted name).
+ * the dotted name). A name in `accepted` (checked before the command ran against what it prints)
+ * is never a problem: where the data lacks it, its column is empty.
  */
 export function pickFields(
   available: readonly FieldSpec[],
   wanted: readonly string[],
   records: readonly unknown[] = [],
+  accepted?: ReadonlySet<string>,
 ): { fields: FieldSpec[] } | { problem: string } {
   const byKey = new Map(available.map((field) => [field.key, field]));
   const keys = new Set<string>(byKey.keys());
@@ -209,7 +212,7 @@ export function pickFields(
   for (const name of wanted) {
     let field = byKey.get(name) ?? aliased.get(name);
     if (field && aliased.get(name) === field) byKey.set(name, field);
-    if (!field && dottedNameExists(name, keys, records)) {
+    if (!field && (dottedNameExists(name, keys, records) || (accepted !== undefined && declaredName(name, accepted)))) {
       field = dottedField(name);
       byKey.set(name, field);
     }

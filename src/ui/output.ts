@@ -16,6 +16,7 @@ import { spreadsheetSafe } from '../security/spreadsheet-cell.js';
 import { drawCard } from './card.js';
 import { formatCell, kindOf, numberFormatOf, rateUnitOf, valueOf } from './cells.js';
 import { dottedNameExists, fieldLabel, NUMERIC_KINDS, pickFields, unknownFieldProblem, valueAtPath, withExtraFields, type FieldSpec } from './fields.js';
+import { checkOutputOptions, declaredName, type OutputFields } from './output-fields.js';
 import { asSent } from '../domain/as-sent.js';
 import { forScripts } from './script-shape.js';
 import { formatLocal, formatRelative, formatUtc } from './format.js';
@@ -112,6 +113,16 @@ export class Output {
   private readonly csv?: CsvEncoder;
   private readonly notes: Notes;
   private readonly documents?: unknown[];
+  /**
+   * The --fields names checked before the command ran against what it prints (a write's documented
+   * fields, ui/output-fields.ts): never refused afterwards; one the data lacks is an empty cell or null.
+   */
+  private accepted?: ReadonlySet<string>;
+  /**
+   * The command is a write, whose data is printed once it has sent: a --fields or --query problem
+   * is then a warning, never exit 2 (before the send every name was already checked).
+   */
+  private afterSend = false;
 
   constructor(init: OutputInit) {
     this.format = init.format ?? (init.mode === 'json' ? 'json' : init.mode === 'plain' ? 'tsv' : 'table');
@@ -128,6 +139,31 @@ export class Output {
     this.csv = init.csv;
     this.notes = new Notes(init.streams.stderr, init.chalk, init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined));
     if (init.documents && this.mode === 'json') this.documents = init.documents;
+  }
+
+  /**
+   * Before the command runs (cli/run-command.ts): --fields and --query checked against what the
+   * command prints (issue 49), so that a mistake is exit 2 with nothing sent. Throws UsageError.
+   */
+  prepare(declared: OutputFields | undefined, commandWords: string): void {
+    this.accepted = checkOutputOptions(declared, { fields: this.fields, query: this.query !== undefined, json: this.mode === 'json' }, commandWords);
+    this.afterSend = declared?.kind === 'records' && declared.sends;
+  }
+
+  /**
+   * After a send, the exit code says what was sent (docs/exit-codes.md): a --fields or --query that
+   * cannot shape the data (a JMESPath function given the wrong type, found only on the data) is
+   * said on stderr and the data is printed unshaped, instead of turning the outcome into exit 2.
+   */
+  private shapedOrWhole<T>(shape: () => T, whole: T): T {
+    if (!this.afterSend) return shape();
+    try {
+      return shape();
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      this.warn(`${error.message.replace(/\.$/, '')}; the result is printed whole instead — the write was sent, and the exit code says how it ended.`);
+      return whole;
+    }
   }
 
   get isJson(): boolean {
@@ -248,8 +284,10 @@ export class Output {
   shapeJson(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}): unknown {
     // One shape whatever the server (numbers as numbers), or with --raw the server's own data.
     const sent = how.asSent ? asSent(data) : this.forJson(data, known);
-    const picked = this.fields ? projectFields(sent, this.fields, known) : sent;
-    return this.query ? this.query(picked) : picked;
+    const fields = this.fields;
+    const picked = fields ? this.shapedOrWhole(() => projectFields(sent, fields, known, this.accepted), sent) : sent;
+    const query = this.query;
+    return query ? this.shapedOrWhole(() => query(picked), picked) : picked;
   }
 
   /**
@@ -423,8 +461,8 @@ export class Output {
   /** --fields applied to the columns there are (dotted names reach into `records`); an unknown name is bad usage (exit 2). */
   private pick(available: FieldSpec[], records: readonly Record<string, unknown>[]): FieldSpec[] {
     if (!this.fields) return available;
-    const picked = pickFields(available, this.fields, records);
-    if ('problem' in picked) throw new UsageError(picked.problem);
+    const picked = pickFields(available, this.fields, records, this.accepted);
+    if ('problem' in picked) return this.shapedOrWhole(() => { throw new UsageError(picked.problem); }, available);
     return picked.fields;
   }
 }
@@ -442,7 +480,7 @@ function plainValue(value: unknown): string {
  * dotted name that is neither (`pricing.market_price`) keeps its value where it was, nested:
  * `{"pricing": {"market_price": …}}`.
  */
-function projectFields(data: unknown, wanted: readonly string[], known: readonly FieldSpec[]): unknown {
+function projectFields(data: unknown, wanted: readonly string[], known: readonly FieldSpec[], accepted?: ReadonlySet<string>): unknown {
   const records = Array.isArray(data) ? data : [data];
   if (!records.every((record) => record !== null && typeof record === 'object' && !Array.isArray(record))) {
     throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
@@ -453,8 +491,10 @@ function projectFields(data: unknown, wanted: readonly string[], known: readonly
   const nested = new Set<string>();
   for (const name of wanted) {
     if (available.has(name)) continue;
-    if (!dottedNameExists(name, available, records as Record<string, unknown>[])) throw new UsageError(unknownFieldProblem(name, [...available]));
-    nested.add(name);
+    // A name checked before the run (a write's documented field) that this answer lacks is null.
+    const checked = accepted !== undefined && declaredName(name, accepted);
+    if (!checked && !dottedNameExists(name, available, records as Record<string, unknown>[])) throw new UsageError(unknownFieldProblem(name, [...available]));
+    if (name.includes('.')) nested.add(name);
   }
   const project = (record: Record<string, unknown>): Record<string, unknown> => {
     const out: Record<string, unknown> = {};

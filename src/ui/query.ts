@@ -40,9 +40,14 @@ export function fieldNames(expression: string): string[] {
   return [...found];
 }
 
-function problem(expression: string, error: unknown, option: string): UsageError {
+/**
+ * `allowed`: the expression does not compile, so the one line also says what the option takes
+ * (a person sees no hint under a usage error); a problem only the data shows says what it is alone.
+ */
+function problem(expression: string, error: unknown, option: string, allowed = false): UsageError {
   const reason = (error instanceof Error ? error.message : String(error)).replace(/\.\s*$/, '');
-  return new UsageError(`${option} ${JSON.stringify(safeText(expression))}: ${safeText(reason)}.`, {
+  const takes = allowed ? '; expected a JMESPath expression (https://jmespath.site)' : '';
+  return new UsageError(`${option} ${JSON.stringify(safeText(expression))}: ${safeText(reason)}${takes}.`, {
     hint: `JMESPath syntax: https://jmespath.site — e.g. ${option === '--until' ? `--until "status=='filled'"` : `--query "[?side=='buy'].hedge_id"`}`,
   });
 }
@@ -56,11 +61,11 @@ export function compileQuery(expression: string, option = '--query'): (data: unk
   try {
     ast = compile(expression);
   } catch (error) {
-    throw problem(expression, error, option);
+    throw problem(expression, error, option, true);
   }
   const known = new Set(getRegisteredFunctions());
   for (const name of calledFunctions(ast, new Set())) {
-    if (!known.has(name)) throw problem(expression, new Error(`unknown function ${name}()`), option);
+    if (!known.has(name)) throw problem(expression, new Error(`unknown function ${name}()`), option, true);
   }
   return (data) => {
     try {

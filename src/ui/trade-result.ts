@@ -15,12 +15,12 @@ import { wrapWords } from './width.js';
 
 
 /** The hedge as opened, with the quote's execution price and the slippage beside the struck rate. */
-const OPENED_FIELDS: FieldSpec[] = insertAfter(HEDGE_FIELDS, 'struck_rate', [
+export const OPENED_FIELDS: FieldSpec[] = insertAfter(HEDGE_FIELDS, 'struck_rate', [
   { key: 'quoted_execution_price', label: 'Quoted price', kind: 'rate' },
   { key: 'slippage_bps', label: 'Slippage vs quote', kind: 'text' },
 ]);
 
-const SUBMITTED_FIELDS: FieldSpec[] = [
+export const SUBMITTED_FIELDS: FieldSpec[] = [
   { key: 'hedge_id', label: 'Hedge ID' },
   { key: 'id', label: 'Hedge ID' },
   { key: 'action', label: 'Action' },
@@ -74,7 +74,7 @@ export function renderSubmitted(output: Output, submitted: Record<string, unknow
   output.record(submitted, fields, { title: options.title, footer: options.footer });
 }
 
-const CLOSE_FIELDS: FieldSpec[] = [
+export const CLOSE_FIELDS: FieldSpec[] = [
   { key: 'hedge_id', label: 'Hedge ID' },
   { key: 'client_reference', label: 'Client reference' },
   { key: 'status', label: 'Status', kind: 'status' },

@@ -1,5 +1,9 @@
 // The completion scripts are generated from the command tree of src/cli/manifest.ts
-// (src/cli/completion-scripts.ts), and the build writes exactly that text to dist/completions/.
+// (src/cli/completion-scripts.ts), and the build writes exactly that text to dist/completions/ and
+// to completions/ at the top of the project, which git holds: a spec changed without the scripts
+// regenerated and committed fails here, saying how to regenerate them. Each committed script
+// passes its own shell's parser (`bash -n`, `zsh -n`, `fish -n`; a shell that is not installed is
+// reported skipped, with the reason, never passed).
 // Then, both ways, in real shells: for every command path of the manifest, what bash and fish
 // offer after `hedge PATH ` (its subcommands) and after `hedge PATH --` (its long options and the
 // global ones) is exactly what the manifest declares, so no script completes a command or an option
@@ -14,7 +18,11 @@ import { completionScript } from '../../src/cli/completion-scripts.js';
 import { ROOT } from '../support/hedge-cli.js';
 
 const scriptFile = (shell: string) => join(ROOT, 'dist', 'completions', `hedge.${shell}`);
-const NO_FISH = spawnSync('sh', ['-c', 'command -v fish']).status !== 0;
+const SHELLS = ['bash', 'zsh', 'fish'] as const;
+const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+const NO_FISH = !has('fish');
+/** What to do when completions/ and the specs disagree. */
+const REGENERATE = '`npm run build` regenerates completions/ from the specs; commit the result';
 
 const longFlags = (options: readonly OptionSpec[]) => options.flatMap((option) => option.flags.split(/[\s,]+/).filter((part) => part.startsWith('--')));
 // commander adds --help everywhere and --version on the program; main.ts answers `hedge help exit-codes`.
@@ -38,6 +46,29 @@ function manifestPaths(): Array<{ path: string; subcommands: string[]; options: 
 const PATHS = manifestPaths();
 const sorted = (words: string[]) => [...new Set(words)].sort();
 const lineFor = (path: string, tail: string) => `hedge ${path ? `${path} ` : ''}${tail}`;
+
+describe('completions/ at the top of the project: generated from the specs, committed', () => {
+  it.each(SHELLS)('completions/hedge.%s is what the specs generate', (shell) => {
+    const file = readFileSync(join(ROOT, 'completions', `hedge.${shell}`), 'utf8');
+    expect(file === completionScript(shell), `completions/hedge.${shell} is not what the specs generate: ${REGENERATE}`).toBe(true);
+  });
+
+  // The build rewrites completions/, so the file alone could be right while git holds a stale one:
+  // git's index is what the next commit holds (a fresh clone's index is its commit).
+  it.each(SHELLS)('git holds completions/hedge.%s as the specs generate it', (shell) => {
+    const held = spawnSync('git', ['show', `:completions/hedge.${shell}`], { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    expect(held.status, `git has no completions/hedge.${shell}: ${REGENERATE} (git add completions/)`).toBe(0);
+    expect(held.stdout === completionScript(shell), `git's completions/hedge.${shell} is not what the specs generate: ${REGENERATE}`).toBe(true);
+  });
+
+  describe.each(SHELLS)('completions/hedge.%s', (shell) => {
+    it.skipIf(!has(shell))(`passes ${shell} -n${has(shell) ? '' : ` (skipped: ${shell} is not installed; apt-get install ${shell})`}`, () => {
+      const check = spawnSync(shell, ['-n', join(ROOT, 'completions', `hedge.${shell}`)], { encoding: 'utf8' });
+      expect(check.stderr).toBe('');
+      expect(check.status).toBe(0);
+    });
+  });
+});
 
 describe('generated from the specs', () => {
   it.each(['bash', 'zsh', 'fish'] as const)('dist/completions/hedge.%s is what the generator makes of the manifest', (shell) => {

@@ -143,16 +143,21 @@ describe('refusals', () => {
     }
   });
 
-  it('a bad --query is exit 2 naming --query, before any request', async () => {
+  it('a bad --query is exit 2 naming --query, before any request: one line for a person, the JSON error only with --json (issue 49)', async () => {
     const before = simulator.sandbox.requestLog.length;
-    const [syntax, unknownFunction] = await Promise.all([hedge(['hedges', '--query', '[?status==']), hedge(['positions', '--query', 'nosuch(@)'])]);
-    for (const result of [syntax, unknownFunction]) {
+    const [syntax, unknownFunction, asJson] = await Promise.all([
+      hedge(['hedges', '--query', '[?status==']),
+      hedge(['positions', '--query', 'nosuch(@)']),
+      hedge(['positions', '--query', 'nosuch(@)', '--json']),
+    ]);
+    for (const result of [syntax, unknownFunction, asJson]) {
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
     }
-    expect(JSON.parse(syntax.stderr).error).toMatchObject({ code: 'usage' });
-    expect(JSON.parse(syntax.stderr).error.message).toMatch(/^--query "\[\?status==": /);
-    expect(JSON.parse(unknownFunction.stderr).error.message).toBe('--query "nosuch(@)": unknown function nosuch().');
+    // --query makes the data JSON, not the errors: without --json the refusal is one human line.
+    expect(syntax.stderr).toMatch(/^hedge: --query "\[\?status==": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.\n$/);
+    expect(unknownFunction.stderr).toBe('hedge: --query "nosuch(@)": unknown function nosuch(); expected a JMESPath expression (https://jmespath.site).\n');
+    expect(JSON.parse(asJson.stderr).error).toMatchObject({ code: 'usage', message: '--query "nosuch(@)": unknown function nosuch(); expected a JMESPath expression (https://jmespath.site).' });
     expect(simulator.sandbox.requestLog.length).toBe(before);
   });
 

@@ -47,8 +47,8 @@ const ROWS: BadRow[] = [
   { label: 'quote USDTNGN buy "" --tenor 3', args: ['quote', 'USDTNGN', 'buy', '', '--tenor', '3'], mentions: /^hedge: notional: missing/ },
   { label: 'quote USDTNGN buy 1000 --tenor ""', args: ['quote', 'USDTNGN', 'buy', '1000', '--tenor', ''], mentions: /^hedge: --tenor: missing/ },
   { label: 'quote USDTNGN buy 1000 (no --tenor)', args: ['quote', 'USDTNGN', 'buy', '1000'], mentions: /^hedge: --tenor: missing/ },
-  { label: 'quote USDTNGN buy 1000 --tenor 3 --bogus', args: ['quote', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--bogus'], mentions: /^hedge: unknown option '--bogus'/ },
-  { label: 'quote USDTNGN buy 1000 --tenr 3 (typo)', args: ['quote', 'USDTNGN', 'buy', '1000', '--tenr', '3'], mentions: /^hedge: unknown option '--tenr' \(did you mean --tenor\?\)/ },
+  { label: 'quote USDTNGN buy 1000 --tenor 3 --bogus', args: ['quote', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--bogus'], mentions: /^hedge: unknown option '--bogus'; the closest is --[a-z-]+, and `hedge quote --help` lists every option\.$/ },
+  { label: 'quote USDTNGN buy 1000 --tenr 3 (typo)', args: ['quote', 'USDTNGN', 'buy', '1000', '--tenr', '3'], mentions: /^hedge: unknown option '--tenr' \(did you mean --tenor\?\); `hedge quote --help` lists every option\.$/ },
   { label: 'quote USDTNGN buy 1000 5000 --tenor 3', args: ['quote', 'USDTNGN', 'buy', '1000', '5000', '--tenor', '3'], mentions: /^hedge: too many arguments for 'quote'/ },
   { label: 'quote USDTNGN buy', args: ['quote', 'USDTNGN', 'buy'], mentions: /^hedge: missing required argument 'notional'/ },
   { label: `quote ${CYRILLIC_T} buy 1000 --tenor 3 (Cyrillic Т)`, args: ['quote', CYRILLIC_T, 'buy', '1000', '--tenor', '3'], mentions: /^hedge: market: .*look-alike/ },
@@ -76,6 +76,9 @@ const ROWS: BadRow[] = [
   { label: 'close USDTNGN buy sell', args: ['close', 'USDTNGN', 'buy', 'sell'], mentions: /^hedge: too many arguments for 'close'/ },
   { label: 'close USDTNGN hold', args: ['close', 'USDTNGN', 'hold'], mentions: /^hedge: side: "hold"/ },
   { label: 'close "USD NGN" buy', args: ['close', 'USD NGN', 'buy'], mentions: /^hedge: market: "USD NGN" is not a market name/ },
+  // output options of a write, checked before anything is sent (issue 49)
+  { label: 'close USDTNGN buy --fields nope', args: ['close', 'USDTNGN', 'buy', '--fields', 'nope'], mentions: /^hedge: --fields: "nope" is not a field of what `hedge close` prints; allowed: hedge_id, / },
+  { label: 'open USDTNGN buy 1000 --tenor 3 --query "[?"', args: ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--query', '[?'], mentions: /^hedge: --query "\[\?": .*; expected a JMESPath expression/ },
   // hedges, history
   { label: 'hedges --limit 501', args: ['hedges', '--limit', '501'], mentions: /^hedge: --limit: "501" .*1 to 500/ },
   { label: 'hedges --limit 0', args: ['hedges', '--limit', '0'], mentions: /^hedge: --limit: "0"/ },
@@ -89,6 +92,8 @@ const ROWS: BadRow[] = [
   { label: 'history --limit 501', args: ['history', '--limit', '501'], mentions: /^hedge: --limit: "501"/ },
   { label: 'history --limit 0', args: ['history', '--limit', '0'], mentions: /^hedge: --limit: "0"/ },
   { label: 'history extra', args: ['history', 'extra'], mentions: /^hedge: too many arguments for 'history'/ },
+  // a read: a name that is no field name at all is refused before the read (issue 49)
+  { label: 'hedges --fields "id status" (a space, not a comma)', args: ['hedges', '--fields', 'id status'], mentions: /^hedge: --fields: "id status" is not a field name; expected names of letters, digits/ },
   // price, positions, account, markets
   { label: `price ${CYRILLIC_T} (Cyrillic Т)`, args: ['price', CYRILLIC_T], mentions: /^hedge: market: .*look-alike/ },
   { label: 'price "USD NGN"', args: ['price', 'USD NGN'], mentions: /^hedge: market: "USD NGN"/ },
@@ -96,7 +101,7 @@ const ROWS: BadRow[] = [
   { label: 'price USDTNGN extra', args: ['price', 'USDTNGN', 'extra'], mentions: /^hedge: too many arguments for 'price'/ },
   { label: 'positions --limit 5', args: ['positions', '--limit', '5'], mentions: /^hedge: unknown option '--limit'/ },
   { label: 'account extra', args: ['account', 'extra'], mentions: /^hedge: too many arguments for 'account'/ },
-  { label: 'markets --verbos (typo)', args: ['markets', '--verbos'], mentions: /^hedge: unknown option '--verbos' \(did you mean --verbose\?\)/ },
+  { label: 'markets --verbos (typo)', args: ['markets', '--verbos'], mentions: /^hedge: unknown option '--verbos' \(did you mean --verbose\?\); `hedge markets --help` lists every option\.$/ },
   { label: 'bogus (unknown command)', args: ['bogus'], mentions: /^hedge: unknown command 'bogus'/ },
   // global options and environment
   { label: '--timeout -3 account', args: ['--timeout', '-3', 'account'], mentions: /^hedge: --timeout: .*"-3"/ },
@@ -125,6 +130,7 @@ const ROWS: BadRow[] = [
   { label: 'completion tcsh', args: ['completion', 'tcsh'], mentions: /^hedge: shell: .*bash, zsh, fish/ },
   { label: 'completion', args: ['completion'], mentions: /^hedge: missing required argument 'shell'/ },
   { label: 'completion bash zsh', args: ['completion', 'bash', 'zsh'], mentions: /^hedge: too many arguments for 'completion'/ },
+  { label: 'completion bash --fields name', args: ['completion', 'bash', '--fields', 'name'], mentions: /^hedge: --fields: `hedge completion` prints a shell script, which has no fields to pick/ },
   { label: 'sandbox serve --fault-5xx 2', args: ['sandbox', 'serve', '--fault-5xx', '2'], mentions: /^hedge: --fault-5xx: "2"/ },
   { label: 'sandbox serve --host 0.0.0.0', args: ['sandbox', 'serve', '--host', '0.0.0.0'], mentions: /^hedge: --host: "0\.0\.0\.0" .*loopback/ },
 ];

@@ -1,11 +1,13 @@
-// docs/output.md lists each list's columns and priorities: the lines must be the code's
-// (src/ui/resource-fields.ts, src/ui/report-view.ts), so that the page stays true as they change.
+// docs/output.md lists each list's columns and priorities, and the fields of each write's result:
+// the lines must be the code's (src/ui/resource-fields.ts, src/ui/report-view.ts,
+// src/ui/result-fields.ts), so that the page stays true as they change.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeChalk } from '../../src/ui/color.js';
 import { REPORT_CSV_COLUMNS, REPORT_DEAL_CSV_COLUMNS } from '../../src/ui/report-view.js';
 import * as lists from '../../src/ui/resource-fields.js';
+import { RESULT_FIELDS } from '../../src/ui/result-fields.js';
 import { ROOT } from '../support/hedge-cli.js';
 
 const page = readFileSync(join(ROOT, 'docs', 'output.md'), 'utf8');
@@ -44,5 +46,11 @@ describe('docs/output.md', () => {
     const text = section('report');
     expect(text).toContain(`- CSV and TSV by group: ${keys(REPORT_CSV_COLUMNS)}\n`);
     expect(text).toContain(`- CSV and TSV \`--by hedge\`: ${keys(REPORT_DEAL_CSV_COLUMNS).replace('`group`', '`group` (the hedge id)')}\n`);
+  });
+
+  it.each(Object.entries(RESULT_FIELDS))("a write's result, %s: the names --fields is checked against before the send are the code's", (name, names) => {
+    const start = page.indexOf('## Results of writes\n');
+    expect(start, 'docs/output.md has no "## Results of writes"').toBeGreaterThanOrEqual(0);
+    expect(page.slice(start)).toContain(`- \`${name}\`: ${keys(names)}`);
   });
 });

@@ -1,0 +1,165 @@
+# bash completion for hedge. Install: hedge completion bash > ~/.local/share/bash-completion/completions/hedge
+#
+# Generated from hedge's command specs (src/cli/completion-scripts.ts); do not edit.
+# Profile names are read from the store file at completion time.
+
+# Subcommands of a command path ('' is the top level).
+_hedge_subcommands() {
+  case "$1" in
+    '') REPLY='markets price quote open add reduce close hedges history positions account maturities roll login logout profile whoami doctor plan apply keep exposures report journal resume demo mcp tools api completion sandbox help' ;;
+    'help') REPLY='exit-codes' ;;
+    'profile') REPLY='list use remove reset-wire' ;;
+    'keep') REPLY='run status' ;;
+    'journal') REPLY='list show resolve migrate' ;;
+    'demo') REPLY='reset' ;;
+    'sandbox') REPLY='serve' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# Options of a command path; '' holds the global options, valid after any command.
+_hedge_options() {
+  case "$1" in
+    '') REPLY='--json --raw --profile --demo -y --yes --no-input --no-color --verbose --timeout --request-timeout --format --fields --query --no-header -h --help -V --version' ;;
+    'markets') REPLY='--until' ;;
+    'price') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
+    'quote') REPLY='-t --tenor --until' ;;
+    'open') REPLY='-t --tenor --ref --allow-duplicate-ref --skip-checks --no-wait --idempotency-key --new --dry-run --again' ;;
+    'add') REPLY='--skip-checks --no-wait --idempotency-key --new --dry-run --again' ;;
+    'reduce') REPLY='--no-wait --idempotency-key --new --dry-run --again' ;;
+    'close') REPLY='--no-wait --idempotency-key --new --dry-run --again' ;;
+    'hedges') REPLY='--status --ref --limit --all --wait --watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
+    'history') REPLY='--limit --all --since --until --ref' ;;
+    'positions') REPLY='--ref --watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
+    'account') REPLY='--watch --alert-pnl --alert-maturity --exit-on-alert --count --until' ;;
+    'maturities') REPLY='--within --ref --until' ;;
+    'roll') REPLY='-t --tenor --ref --skip-checks --no-wait --idempotency-key --new --dry-run --again' ;;
+    'login') REPLY='--base-url --ca-file --journal-url --key-command --key-store --move-key' ;;
+    'profile reset-wire') REPLY='--all' ;;
+    'whoami') REPLY='--until' ;;
+    'plan') REPLY='--tolerance --until' ;;
+    'apply') REPLY='--tolerance --dry-run' ;;
+    'keep run') REPLY='--once --interval --converge --tolerance --alert-cmd --alert-url --alert-headroom --metrics --dry-run --exposures --policy' ;;
+    'exposures') REPLY='--policy --ratios --band --sizing --functional --no-netting --fee-bps --show --report --html' ;;
+    'report') REPLY='--since --until --by --ref --html' ;;
+    'journal list') REPLY='--pending --since --limit --ref --until' ;;
+    'journal show') REPLY='--until' ;;
+    'journal resolve') REPLY='--landed --not-landed' ;;
+    'resume') REPLY='--no-wait' ;;
+    'mcp') REPLY='--allow-live --root --max-notional --max-daily-notional --markets' ;;
+    'tools') REPLY='--errors' ;;
+    'api') REPLY='-X --method -f --raw-field -F --field -H --header --input --paginate -i --include --idempotency-key --new --dry-run --again --until' ;;
+    'sandbox serve') REPLY='--port --host --tls --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --hostile-text --view-lag --several-per-side --settlement-delay --day' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# Options whose next word is their value.
+_hedge_takes_value() {
+  case "$1" in
+    --profile | --timeout | --request-timeout | --format | --fields | --query | --until | --watch | --alert-pnl | --alert-maturity | --count | -t | --tenor | --ref | --idempotency-key | --status | --limit | --since | --within | --base-url | --ca-file | --journal-url | --key-command | --key-store | --tolerance | --interval | --alert-cmd | --alert-url | --alert-headroom | --metrics | --policy | --ratios | --band | --sizing | --functional | --fee-bps | --show | --html | --by | --root | --max-notional | --max-daily-notional | --markets | -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | --port | --host | --fill-delay | --fail-rate | --clock-speed | --seed | --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --clock-skew | --view-lag | --settlement-delay | --day) return 0 ;;
+    *) return 1 ;;
+  esac
+}
+
+_hedge_profiles() {
+  local file="${HEDGE_CONFIG_DIR:-${XDG_CONFIG_HOME:-$HOME/.config}/hedge}/config.json"
+  REPLY=''
+  [[ -r $file ]] || return 0
+  REPLY=$(sed -n '/^  "profiles": {/,/^  }/s/^    "\([A-Za-z0-9][A-Za-z0-9_.-]*\)": {.*/\1/p' "$file" 2>/dev/null)
+}
+
+# Values of an option; returns 1 when the value is a file name.
+_hedge_option_values() {
+  case "$1" in
+    --profile) _hedge_profiles ;;
+    --format) REPLY='table tsv csv json ndjson' ;;
+    -t) REPLY='1 3 7' ;;
+    --tenor) REPLY='1 3 7' ;;
+    --status) REPLY='submitting submitted filled failed closed' ;;
+    --ca-file) return 1 ;;
+    --key-store) REPLY='keyring file' ;;
+    --policy) return 1 ;;
+    --sizing) REPLY='current fixed' ;;
+    --show) REPLY='book exposures schedule cost stress policy coverage effectiveness' ;;
+    --html) return 1 ;;
+    --by) REPLY='day week month side tenor market hedge' ;;
+    --root) return 1 ;;
+    -X) REPLY='GET POST PUT PATCH DELETE' ;;
+    --method) REPLY='GET POST PUT PATCH DELETE' ;;
+    --input) return 1 ;;
+    --dialect) REPLY='reference alpha beta gamma' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# Values of the Nth positional argument (0-based) of a command path.
+_hedge_arg_values() {
+  case "$1:$2" in
+    'quote:1') REPLY='buy sell' ;;
+    'open:1') REPLY='buy sell' ;;
+    'add:1') REPLY='buy sell' ;;
+    'reduce:1') REPLY='buy sell' ;;
+    'close:1') REPLY='buy sell' ;;
+    'roll:1') REPLY='buy sell' ;;
+    'profile use:0') _hedge_profiles ;;
+    'profile remove:0') _hedge_profiles ;;
+    'completion:0') REPLY='bash zsh fish' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+_hedge() {
+  local cmdpath='' word option='' expecting='' REPLY cur
+  local -i index=0 i first last
+  cur=${COMP_WORDS[COMP_CWORD]}; first=1; last=$((COMP_CWORD - 1)); COMPREPLY=()
+  # Walk the words before the cursor: the command path (not $path: zsh ties that to PATH), option values, the positional count.
+  for ((i = first; i <= last; i++)); do
+    word=${COMP_WORDS[i]}
+    if [[ $word == '=' && -n $option ]]; then
+      expecting=1 # bash splits --option=value at '='
+      continue
+    fi
+    if [[ -n $expecting ]]; then
+      expecting='' option=''
+      continue
+    fi
+    option=''
+    case $word in
+      --*=*) continue ;;
+      -*) _hedge_takes_value "$word" && option=$word expecting=1; continue ;;
+    esac
+    _hedge_subcommands "$cmdpath"
+    if ((index == 0)) && [[ -n $REPLY && " $REPLY " == *" $word "* ]]; then
+      cmdpath=${cmdpath:+$cmdpath }$word
+    else
+      index+=1
+    fi
+  done
+  if [[ $cur == '=' && -n $option ]]; then
+    cur='' expecting=1
+  fi
+  if [[ -n $expecting ]]; then
+    if ! _hedge_option_values "$option"; then compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
+    COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+    return 0
+  fi
+  if [[ $cur == -* ]]; then
+    local own=''
+    if [[ -n $cmdpath ]]; then _hedge_options "$cmdpath"; own=$REPLY; fi
+    _hedge_options ''
+    REPLY="$own $REPLY"
+    COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+    return 0
+  fi
+  _hedge_subcommands "$cmdpath"
+  if ((index == 0)) && [[ -n $REPLY ]]; then
+    COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+    return 0
+  fi
+  _hedge_arg_values "$cmdpath" "$index" || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return 0; }
+  COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+  return 0
+}
+
+complete -F _hedge hedge

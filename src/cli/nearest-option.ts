@@ -1,0 +1,63 @@
+// The option an unknown one was most likely meant to be: the closest by edit distance among the
+// command's own options and the global ones (issue 49). commander only suggests a name that is
+// close enough, and says nothing otherwise; hedge always names the closest, with the command's
+// help, so that a mistyped option is one line that says what to type instead. Part of the front
+// (main.ts): no package, no lazily loaded module.
+
+/**
+ * Optimal string alignment distance (Damerau–Levenshtein without repeated edits of a substring):
+ * a swap of two neighbours (`--tneor`) counts as one edit, as a person mistypes.
+ */
+export function editDistance(a: string, b: string): number {
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) rows.push([i]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = best;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/** How close is close enough to ask "did you mean": commander's own bar (more than 40% alike). */
+const SIMILAR = 0.4;
+
+export interface Nearest {
+  /** The long flag, e.g. `--tenor`. */
+  flag: string;
+  /** Close enough to be a typo of it (`--tenr`), rather than merely the least far (`--bogus`). */
+  likely: boolean;
+}
+
+/**
+ * The candidate closest to `typed` (`--tenr` → `--tenor`); ties go to the first given, so the
+ * command's own options (listed first) win over the global ones. `--name=value` is compared by its
+ * name. Undefined when there is no candidate.
+ */
+export function nearestOption(typed: string, candidates: readonly string[]): Nearest | undefined {
+  const name = typed.replace(/^-+/, '').split('=')[0]!;
+  let best: { flag: string; distance: number; similarity: number } | undefined;
+  for (const flag of new Set(candidates)) {
+    const other = flag.replace(/^-+/, '');
+    const distance = editDistance(name, other);
+    const length = Math.max(name.length, other.length);
+    const similarity = length === 0 ? 0 : (length - distance) / length;
+    if (!best || distance < best.distance) best = { flag, distance, similarity };
+  }
+  return best && { flag: best.flag, likely: best.similarity > SIMILAR };
+}
+
+/** The one line for an unknown option: what was typed, the closest option, and where every option is listed. */
+export function unknownOptionMessage(typed: string, candidates: readonly string[], commandWords: readonly string[]): string {
+  const nearest = nearestOption(typed, candidates);
+  const help = `\`${['hedge', ...commandWords, '--help'].join(' ')}\``;
+  const shown = typed.split('=')[0];
+  if (!nearest) return `unknown option '${shown}'; ${help} lists the options.`;
+  return nearest.likely
+    ? `unknown option '${shown}' (did you mean ${nearest.flag}?); ${help} lists every option.`
+    : `unknown option '${shown}'; the closest is ${nearest.flag}, and ${help} lists every option.`;
+}

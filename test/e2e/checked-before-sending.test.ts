@@ -1,0 +1,204 @@
+// Issue 49: every argument, option and global of a write is checked before its first request.
+// Generated from the command specs: every command the manifest declares as a write (tier `write`),
+// run with a valid command line made from its declared arguments, and `hedge api` with a write
+// method, × each bad global — an unknown or malformed field name, a broken JMESPath, an impossible
+// format combination, --fields where the dry run prints no fields, a bad --until, a bad --timeout.
+// Each is exit 2 with one line on stderr naming the option and what is allowed, nothing on stdout,
+// and not one request in the simulator's log. Then the same command line without the bad global
+// runs, and must reach the server: so it was the bad global, and nothing else, that stopped it.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ArgSpec, CommandSpec } from '../../src/cli/command-spec.js';
+import { COMMANDS, WRITE_OPTIONS } from '../../src/cli/manifest.js';
+import type { RunResult } from '../support/hedge-cli.js';
+import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
+import { lines } from '../support/text.js';
+
+/** Every command of the tree that runs, with the words that call it. */
+function leaves(specs: readonly CommandSpec[], prefix: string[] = []): Array<{ words: string[]; spec: CommandSpec }> {
+  return specs.flatMap((spec) => (spec.subcommands ? leaves(spec.subcommands, [...prefix, spec.name]) : [{ words: [...prefix, spec.name], spec }]));
+}
+
+const WRITES = leaves(COMMANDS).filter(({ spec }) => spec.tier === 'write');
+const DRY_RUN = WRITE_OPTIONS.find((option) => option.key === 'dryRun')!;
+
+/** A valid value for a declared argument; a new kind of argument must be taught here, never skipped. */
+function argumentValue(arg: ArgSpec, target: string): string {
+  if (arg.values === 'market') return MARKET;
+  if (Array.isArray(arg.values)) return arg.values[0]!;
+  if (arg.name === 'notional') return '1000';
+  if (arg.name === 'file') return target;
+  throw new Error(`checked-before-sending.test.ts does not know how to fill the argument <${arg.name}>: teach argumentValue`);
+}
+
+/** The command line from the spec: its arguments, and each option that takes one of fixed values (e.g. --tenor) with its first. */
+function validLine(words: string[], spec: CommandSpec, target: string): string[] {
+  // An optional argument is given where this test knows a value for it (`open`'s, else it is a
+  // wizard), and left out where it does not (`resume [id]`: the newest unresolved action).
+  const args = (spec.args ?? []).flatMap((arg) => {
+    try {
+      return [argumentValue(arg, target)];
+    } catch (error) {
+      if (arg.required) throw error;
+      return [];
+    }
+  });
+  const options = (spec.options ?? []).flatMap((option) => {
+    if (option.kind !== 'value' || !Array.isArray(option.values)) return [];
+    const long = option.flags.split(/[\s,]+/).find((part) => part.startsWith('--'))!;
+    return [long, option.values[0]!];
+  });
+  return [...words, ...args, ...options];
+}
+
+interface BadGlobal {
+  label: string;
+  args: string[];
+  /** The one line on stderr: names the option and what it allows (`words` is the command as typed). */
+  says: (words: string, spec: CommandSpec) => RegExp;
+  /** Only for commands whose spec has this option. */
+  needs?: typeof DRY_RUN;
+  json?: true;
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const BAD_GLOBALS: BadGlobal[] = [
+  { label: 'an unknown field', args: ['--fields', 'nope'], says: (words) => new RegExp(`^hedge: --fields: "nope" is not a field of what \`hedge ${escape(words)}\` prints; allowed: \\w+`) },
+  { label: 'an unknown field, under --json', args: ['--fields', 'nope', '--json'], says: () => /^\{"error":\{"code":"usage",.*"message":"--fields: \\"nope\\" is not a field of what/, json: true },
+  { label: 'a malformed field name', args: ['--fields', 'id status'], says: () => /^hedge: --fields: "id status" is not a field name; expected names of letters, digits, _ and -/ },
+  { label: 'a broken JMESPath', args: ['--query', "[?status=='"], says: () => /^hedge: --query "\[\?status=='": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.$/ },
+  { label: 'an unknown JMESPath function', args: ['--query', 'nosuch(@)'], says: () => /^hedge: --query "nosuch\(@\)": unknown function nosuch\(\); expected a JMESPath expression/ },
+  // --json asks for errors as JSON: the one line is the error document.
+  { label: '--json with --format csv', args: ['--json', '--format', 'csv'], says: () => /^\{"error":\{"code":"usage",.*"message":"--json and --format csv disagree; give one of them\."/, json: true },
+  { label: '--query with --format tsv', args: ['--query', 'status', '--format', 'tsv'], says: () => /^hedge: --query applies to JSON output; --format tsv cannot carry it \(use --format json or ndjson\)\.$/ },
+  { label: '--raw with --format csv', args: ['--raw', '--format', 'csv'], says: () => /^hedge: --raw applies to JSON output .*use --json, or --format json or ndjson/ },
+  { label: 'an unknown --format', args: ['--format', 'xml'], says: () => /^hedge: --format: "xml" is not allowed; expected one of table, tsv, csv, json, ndjson\.$/ },
+  {
+    label: '--fields on a dry run in a format with no fields',
+    args: ['--dry-run', '--fields', 'method', '--format', 'tsv'],
+    needs: DRY_RUN,
+    says: () => /^hedge: --fields: here .* prints the request as HTTP text, which has no fields to pick; add --json/,
+  },
+  {
+    label: 'a bad --until',
+    args: ['--until', "status=='filled'"],
+    // A write has no --until (it waits by itself): an unknown option; `hedge api` has one, for a GET only.
+    says: (words, spec) =>
+      (spec.options ?? []).some((option) => option.key === 'until')
+        ? /^hedge: --until reads again until a condition holds; it works with GET only/
+        : new RegExp(`^hedge: unknown option '--until'.*\`hedge ${escape(words)} --help\` lists every option\\.$`),
+  },
+  { label: 'a bad --timeout', args: ['--timeout', 'soon'], says: () => /^hedge: --timeout: expected a number of seconds from 0 to 86400 \(got "soon"\)\.$/ },
+];
+
+interface WriteCase {
+  name: string;
+  words: string[];
+  /** The valid command line (the bad global is added after it). */
+  line: (target: string) => string[];
+  spec: CommandSpec;
+}
+
+const CASES: WriteCase[] = [
+  ...WRITES.map(({ words, spec }) => ({ name: words.join(' '), words, spec, line: (target: string) => validLine(words, spec, target) })),
+  // A write through `hedge api` (tier local: it writes only with a method that does).
+  {
+    name: 'api -X POST',
+    words: ['api'],
+    spec: leaves(COMMANDS).find(({ words }) => words.join(' ') === 'api')!.spec,
+    line: () => ['api', '-X', 'POST', '/hedges/close', '-f', `market=${MARKET}`, '-f', 'side=buy'],
+  },
+];
+
+/** What the valid line needs on the server to do its work: an open buy side, a target file, an unresolved action. */
+async function prepare(simulator: Simulator, words: string[]): Promise<string> {
+  // A side to add to, reduce, close or roll (the valid lines use the first side, buy).
+  if (['add', 'reduce', 'close', 'roll', 'api'].includes(words[0]!)) simulator.seedOpen('buy', 10_000);
+  const target = join(simulator.configDir, 'target.csv');
+  writeFileSync(target, `market,side,notional_usd,tenor_days\n${MARKET},sell,2000,3\n`);
+  if (words[0] === 'resume') {
+    // An open that landed while its answer was lost (exit 5, journaled unknown): `hedge resume` finishes it.
+    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
+    const lost = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1']);
+    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+    if (lost.code !== 5) throw new Error(`setting up resume: an open whose answer is lost should exit 5, not ${lost.code}: ${lost.stderr}`);
+  }
+  return target;
+}
+
+/** Runs the command lines four at a time (two shared cores), in order of the results. */
+async function inTurns(simulator: Simulator, commandLines: string[][]): Promise<RunResult[]> {
+  const results: RunResult[] = new Array(commandLines.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < commandLines.length) {
+      const index = next++;
+      results[index] = await simulator.hedge(commandLines[index]!);
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  return results;
+}
+
+describe('a write checks every argument, option and global before its first request (generated from the specs)', () => {
+  it('the specs have the writes this test is about', () => {
+    expect(WRITES.map(({ words }) => words.join(' ')).sort()).toEqual(expect.arrayContaining(['add', 'apply', 'close', 'open', 'reduce', 'resume', 'roll']));
+  });
+
+  it.each(CASES)('hedge $name: each bad global is exit 2, one line naming it, nothing sent; the same line without it reaches the server', { timeout: 120_000 }, async ({ words, line, spec }) => {
+    await withSimulator({ preset: 'trading' }, async (simulator) => {
+      const target = await prepare(simulator, words);
+      const valid = line(target);
+      const bad = BAD_GLOBALS.filter((row) => !row.needs || (spec.options ?? []).includes(row.needs));
+      const before = simulator.requests().length;
+      const results = await inTurns(
+        simulator,
+        bad.map((row) => [...valid, ...row.args]),
+      );
+      bad.forEach((row, index) => {
+        const result = results[index]!;
+        const what = `hedge ${valid.join(' ')} ${row.args.join(' ')} (${row.label})`;
+        expect(result.code, `${what}: ${result.stderr}`).toBe(2);
+        expect(result.stdout, what).toBe('');
+        expect(lines(result.stderr), what).toHaveLength(1);
+        expect(lines(result.stderr)[0], what).toMatch(row.says(words.join(' '), spec));
+        if (row.json) expect(JSON.parse(result.stderr).error.class, what).toBe('usage');
+      });
+      // Not one request — no read, no write — while every bad line ran.
+      expect(simulator.requests().slice(before), 'requests received while the bad command lines ran').toEqual([]);
+
+      const control = await simulator.hedge(valid);
+      expect(control.code, `the valid line \`hedge ${valid.join(' ')}\`: ${control.stderr}`).toBe(0);
+      expect(simulator.requests().length, `the valid line \`hedge ${valid.join(' ')}\` reaches the server`).toBeGreaterThan(before);
+    });
+  });
+});
+
+describe('after the send, the output never turns what was sent into exit 2', () => {
+  it('a documented field the answer lacks is an empty cell (--no-wait has no struck rate yet), and the write exits 0', async () => {
+    await withSimulator({ preset: 'trading' }, async (simulator) => {
+      const result = await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--no-wait', '--fields', 'hedge_id,struck_rate']);
+      expect(result.code, result.stderr).toBe(0);
+      const [header, row, ...rest] = result.stdout.replace(/\n$/, '').split('\n');
+      expect(header).toBe('hedge_id\tstruck_rate');
+      expect(row).toMatch(/^hdg_\w+\t$/);
+      expect(rest).toEqual([]);
+      // The quote before it is a POST too; the open was sent once.
+      expect(simulator.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    });
+  });
+
+  it('a --query that only the data shows to be wrong (a type error) is a warning: the result is printed whole and the exit code is the close\'s own', async () => {
+    await withSimulator({ preset: 'trading' }, async (simulator) => {
+      simulator.seedOpen('buy', 10_000);
+      const result = await simulator.hedge(['close', MARKET, 'buy', '--query', 'abs(@)']);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ status: 'closed' });
+      expect(result.stderr).toMatch(/--query "abs\(@\)": Invalid type: .*; the result is printed whole instead — the write was sent, and the exit code says how it ended\./);
+      expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
+      expect(simulator.active('buy')).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,79 @@
+// An unknown option is one line naming the closest option (edit distance over the command's own
+// options and the global ones) and the command's help (issue 49), whether or not it is close
+// enough to be a typo; the parser's problems are the JSON error only when JSON was asked for by name.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { jsonErrorsAsked } from '../../src/cli/globals.js';
+import { main } from '../../src/cli/main.js';
+import { editDistance, nearestOption, unknownOptionMessage } from '../../src/cli/nearest-option.js';
+
+describe('the closest option', () => {
+  it('counts a swap of two neighbours as one edit, as a person mistypes', () => {
+    expect(editDistance('tenor', 'tneor')).toBe(1);
+    expect(editDistance('tenor', 'tenr')).toBe(1);
+    expect(editDistance('', 'json')).toBe(4);
+    expect(editDistance('json', 'json')).toBe(0);
+  });
+
+  it('is the nearest of the candidates, the first given on a tie; "likely" only when close', () => {
+    expect(nearestOption('--tenr', ['--tenor', '--ref', '--json'])).toEqual({ flag: '--tenor', likely: true });
+    expect(nearestOption('--jsn=1', ['--json', '--yes'])).toEqual({ flag: '--json', likely: true });
+    // --bogus is far from all of them: still named, not as a typo.
+    expect(nearestOption('--bogus', ['--tenor', '--demo', '--yes'])).toMatchObject({ likely: false });
+    // A tie goes to the first candidate: the caller lists the command's own options before the global ones.
+    expect(nearestOption('--ab', ['--ax', '--ay'])?.flag).toBe('--ax');
+    expect(nearestOption('--x', [])).toBeUndefined();
+  });
+
+  it('is said in one line with the command\'s help; a value typed with = is not repeated', () => {
+    expect(unknownOptionMessage('--tenr', ['--tenor'], ['quote'])).toBe("unknown option '--tenr' (did you mean --tenor?); `hedge quote --help` lists every option.");
+    expect(unknownOptionMessage('--api-key=hpk_test_secret', ['--base-url'], ['login'])).toBe(
+      "unknown option '--api-key'; the closest is --base-url, and `hedge login --help` lists every option.",
+    );
+    expect(unknownOptionMessage('--x', [], [])).toBe("unknown option '--x'; `hedge --help` lists the options.");
+  });
+});
+
+async function run(argv: string[]): Promise<{ code: number; stderr: string }> {
+  const stderr = new PassThrough();
+  let text = '';
+  stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const code = await main(argv, { io, env: {} });
+  return { code, stderr: text };
+}
+
+describe('hedge with an unknown option (the parser, in-process)', () => {
+  it('names the closest of the command\'s options and the global ones, and the command\'s help; exit 2', async () => {
+    expect(await run(['quote', 'USDTNGN', 'buy', '1000', '--tenr', '3'])).toEqual({
+      code: 2,
+      stderr: "hedge: unknown option '--tenr' (did you mean --tenor?); `hedge quote --help` lists every option.\n",
+    });
+    // A global option is a candidate too, and a subcommand's help is named by its whole path.
+    expect(await run(['journal', 'show', 'a_x', '--jsno'])).toEqual({
+      code: 2,
+      stderr: "hedge: unknown option '--jsno' (did you mean --json?); `hedge journal show --help` lists every option.\n",
+    });
+    const far = await run(['markets', '--bogus']);
+    expect(far.code).toBe(2);
+    expect(far.stderr).toMatch(/^hedge: unknown option '--bogus'; the closest is --[a-z-]+, and `hedge markets --help` lists every option\.\n$/);
+  });
+
+  it('is the JSON error with --json or --format json|ndjson, and one line otherwise', async () => {
+    for (const asked of [['--json'], ['--format', 'json'], ['--format=ndjson']]) {
+      const result = await run(['markets', '--bogus', ...asked]);
+      expect(result.code).toBe(2);
+      expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'usage', class: 'usage' });
+    }
+    // --query makes the data JSON, not the errors.
+    expect((await run(['markets', '--bogus', '--query', 'length(@)'])).stderr).toMatch(/^hedge: unknown option '--bogus'/);
+  });
+
+  it('jsonErrorsAsked reads --json and a JSON --format off the command line', () => {
+    expect(jsonErrorsAsked(['markets', '--json'])).toBe(true);
+    expect(jsonErrorsAsked(['--format', 'ndjson', 'markets'])).toBe(true);
+    expect(jsonErrorsAsked(['markets', '--format=json'])).toBe(true);
+    expect(jsonErrorsAsked(['markets', '--format', 'csv', '--query', 'x'])).toBe(false);
+    expect(jsonErrorsAsked(['markets', '--raw'])).toBe(false);
+  });
+});
