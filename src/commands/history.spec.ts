@@ -15,5 +15,5 @@ export const HISTORY = declare({
     UNTIL_DATE_OR_CONDITION,
     REF_FILTER,
   ],
-  examples: ['hedge history', 'hedge history --json | jq "map(.net_pnl_usd) | add"'],
+  examples: ['hedge history', 'hedge history --ref DEAL-7', 'hedge history --json | jq "map(.net_pnl_usd) | add"'],
 });

@@ -12,6 +12,9 @@ import { UsageError } from '../errors.js';
 import { inPeriod, incompleteWarning, walkHistory } from '../flows/report.js';
 import { historyRecordForPeople, readHistoryRecord, readNumber } from '../api/wire/read-history.js';
 import { moreNote } from '../ui/list-notes.js';
+import { readDeal } from '../flows/deal.js';
+import { JOINED_REFERENCE } from '../ui/resource-fields.js';
+import { dealStillHeld, shellWord } from '../ui/deal-view.js';
 
 /** What a --until condition may read: the fields of a closed hedge as --json prints them. */
 export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields.filter((field) => !field.screenOnly).map((field) => field.key);
@@ -66,6 +69,22 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
   const { limit, defaultLength = false, since, until, ref: reference } = opts;
   const filtering = since !== undefined || until !== undefined || reference !== undefined;
   const client = await ctx.client();
+  // Following one deal (issue 48): its hedges from their records, so that a closed hedge whose
+  // history record carries no reference is the deal's by its hedge id, and the deal's hedge still
+  // held after its rolls can be named.
+  const deal = reference === undefined ? undefined : await readDeal(client, reference);
+  if (deal?.problem !== undefined) ctx.output.warn(`The deal's hedge records were not read: ${deal.problem}; closed hedges are matched on their own reference alone.`);
+  const joinedReference = (raw: HistoryRecord): string | undefined => {
+    const own = referenceOf(raw);
+    if (own !== undefined || deal === undefined) return own;
+    const hedgeId = hedgeIdOf(raw);
+    return hedgeId !== undefined && deal.ids.has(hedgeId) ? deal.reference : undefined;
+  };
+  // The history lists what the deal closed; what it still holds after its last roll is said beside it, in every format.
+  const sayStillHeld = (): void => {
+    const held = deal === undefined ? undefined : dealStillHeld(deal, ctx.clock.now(), ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
+    if (held !== undefined) ctx.output.note(held);
+  };
   let records: HistoryRecord[];
   if (!filtering) {
     const list = await client.readHistory({ limit });
@@ -88,7 +107,7 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
       const verdict = inPeriod(raw, { since, until });
       if (verdict === 'unreadable') unreadable += 1;
       if (verdict !== 'in') return true;
-      if (reference !== undefined && referenceOf(raw) !== reference) return true;
+      if (reference !== undefined && joinedReference(raw) !== reference) return true;
       if (streamed) streamed.add(ctx.output.inOneShape ? historyRecordForPeople(raw) : raw);
       else kept.push(raw);
       count += 1;
@@ -100,6 +119,7 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
     }
     if (streamed) {
       streamed.end();
+      sayStillHeld();
       return;
     }
     records = kept;
@@ -107,13 +127,30 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
   const count = records.length;
   // People and JSON see the facts under the known names however the server names them; TSV, CSV
   // and --raw stay as sent.
+  const original = records;
   if (ctx.output.isHuman || ctx.output.inOneShape) records = records.map(historyRecordForPeople) as HistoryRecord[];
+  if (deal !== undefined) {
+    // The reference joined from the records is shown (table, TSV, CSV, --fields), never added to the JSON the server sent.
+    records.forEach((record, index) => {
+      if (referenceOf(original[index]!) === undefined) (record as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = deal.reference;
+    });
+  }
   await ctx.output.list(records, HISTORY_RESOURCE, {
     empty: reference !== undefined ? `No closed hedge carries the reference ${reference}.` : filtering ? 'No closed hedges in this period.' : 'No closed hedges yet.',
     totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, row: historyTotals(records) },
   });
   if (ctx.output.isHuman && count > 0) {
     ctx.output.note(ctx.output.chalk.dim('Net P&L = gross P&L + carry + fees, each from your side: - you paid, + you earned.'));
+  }
+  sayStillHeld();
+}
+
+/** The hedge a record closed, read under any of its known names (one odd record never breaks the list). */
+function hedgeIdOf(record: HistoryRecord): string | undefined {
+  try {
+    return readHistoryRecord(record).hedgeId;
+  } catch {
+    return typeof record.hedge_id === 'string' ? record.hedge_id : undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 // `hedge maturities [--within 3d]`: what settles when. Reads the positions list (what is open, with
-// mark, P&L and carry; tolerant of its field names) and the filled hedges (each one's maturity),
+// mark, P&L and carry; tolerant of its field names) and the hedge records (each hedge's maturity),
+// reconciled side by side (flows/position-sides.ts), so a side holding several hedges is a row per hedge;
 // then shows them soonest first, grouped by UTC day; `--json` is the flat list (each item carries
 // its `day`).
 import type { InputOf } from '../cli/command-spec.js';
@@ -7,6 +8,8 @@ import type { MATURITIES } from './maturities.spec.js';
 import { parseClientReference } from '../domain/input.js';
 import { collectMaturities, groupByDay, parseWithin } from '../domain/maturities.js';
 import { readBook } from '../flows/positions.js';
+import { readPositionSides } from '../flows/position-sides.js';
+import { settlingSentence } from '../ui/positions-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderMaturities } from '../ui/maturities-view.js';
 
@@ -26,13 +29,27 @@ export function parseMaturitiesOptions(input: InputOf<typeof MATURITIES>): Matur
 
 export async function runMaturities(ctx: CommandContext, opts: MaturitiesOptions): Promise<number> {
   const client = await ctx.client();
-  // The status filter is a spec'd query; a server that ignores it is filtered again in the domain.
-  const [book, hedges] = await Promise.all([readBook({ client, log: (line) => ctx.log(line) }), client.listHedges({ status: 'filled' })]);
+  const book = await readBook({ client, log: (line) => ctx.log(line) });
+  // Each hedge's maturity from its record, for every side as all its views show it (issue 48): every
+  // filled hedge however old (not one default page), a side's hedges however many, a fill the
+  // positions list has not caught up with, and not a hedge the history shows ended.
+  const sides = await readPositionSides(client, book, () => client.transport.serverNow() ?? ctx.clock.now(), (line) => ctx.log(line));
+  if (sides.recordsProblem !== undefined) {
+    if (opts.ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
+    ctx.output.warn(`Hedges not read: ${sides.recordsProblem}; each side is listed from its positions line alone.`);
+  }
+  const hedges = sides.lines.flatMap((side) => side?.hedges ?? []);
+  const unlisted = sides.unlisted.flatMap((side) => side.hedges);
   const nowMs = ctx.clock.now();
-  const collected = collectMaturities(book, hedges, nowMs, opts.withinMs);
+  const collected = collectMaturities(book, hedges, nowMs, opts.withinMs, unlisted);
   const maturities = opts.ref === undefined ? collected.maturities : collected.maturities.filter((item) => item.client_reference === opts.ref);
+  for (const side of [...sides.lines, ...sides.unlisted]) {
+    if (side?.state !== 'settling') continue;
+    if (opts.ref !== undefined && !maturities.some((item) => item.market === side.market && item.side === side.side)) continue;
+    ctx.output.warn(settlingSentence(side.market, side.side, side.why));
+  }
   const empty =
-    book.length === 0
+    book.length === 0 && unlisted.length === 0
       ? 'No open hedges: nothing to settle.'
       : opts.ref !== undefined
         ? `No open hedge carries the reference ${opts.ref}${opts.within === undefined ? '' : ` and matures within ${opts.within}`}.`

@@ -1,7 +1,7 @@
-// `hedge positions`: one line per open market and side, with the deal reference of the hedge
-// behind it (joined from the hedges list). The spec names only `net_margin_usd` (what closing now
-// would return); the other names follow the wire contract, and any other field the server sends
-// is shown after them.
+// `hedge positions`: one line per open market and side, with the side's hedges from their records
+// and the deal references they carry (issue 48: one book from every view, flows/position-sides.ts).
+// The spec names only `net_margin_usd` (what closing now would return); the other names follow the
+// wire contract, and any other field the server sends is shown after them.
 import type { CommandContext } from '../runtime/context.js';
 import type { InputOf } from '../cli/command-spec.js';
 import type { POSITIONS } from './positions.spec.js';
@@ -9,7 +9,9 @@ import { parseClientReference } from '../domain/input.js';
 import { watchAsked } from '../flows/watch.js';
 import { watchCommand } from './watch-outcome.js';
 import { JOINED_REFERENCE, POSITION_RESOURCE } from '../ui/resource-fields.js';
-import { positionForPeople, positionReferences, readBook } from '../flows/positions.js';
+import { positionForPeople, readBook } from '../flows/positions.js';
+import { readPositionSides, sideReferences, type PositionSide } from '../flows/position-sides.js';
+import { settlingSentence, sideSections } from '../ui/positions-view.js';
 
 export interface PositionsOptions {
   /** --ref: only positions whose hedge carries this reference. */
@@ -28,31 +30,82 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
 export async function runPositions(ctx: CommandContext, options: PositionsOptions): Promise<void> {
   const client = await ctx.client();
   const book = await readBook({ client, log: (line) => ctx.log(line) });
-  // JSON stays the server's data as sent: the reference is joined only where it is shown or asked for.
-  const joined = !ctx.output.isJson || options.ref !== undefined || (ctx.globals.fields ?? []).includes('client_reference');
-  let references: Array<string | undefined> = [];
-  if (joined) {
-    try {
-      references = await positionReferences(client, book);
-    } catch (error) {
-      // The reference is joined from GET /hedges: without --ref, the positions are still worth showing.
-      if (options.ref !== undefined) throw error;
-      ctx.output.warn(`Deal references not shown: GET /hedges failed (${error instanceof Error ? error.message : String(error)}).`);
-    }
+  // Each side as every view shows it (issue 48): the line, with the side's hedges from their records.
+  const sides = await readPositionSides(client, book, () => client.transport.serverNow() ?? ctx.clock.now(), (line) => ctx.log(line));
+  if (sides.recordsProblem !== undefined) {
+    // --ref filters on the records' references: without them it cannot say which positions carry it.
+    if (options.ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
+    ctx.output.warn(`Hedges not shown: ${sides.recordsProblem}; the positions are the positions list's alone.`);
   }
+  const carries = (reference: string | undefined) => options.ref === undefined || (reference ?? '').split(', ').includes(options.ref);
   // People and JSON see the side and notional under the known names however the server names
   // them (or from the hedge); TSV, CSV and --raw stay as sent.
   const known = ctx.output.isHuman || ctx.output.inOneShape;
-  const rows = book.flatMap((position, index) => {
-    const reference = references[index];
-    if (options.ref !== undefined && !(reference ?? '').split(', ').includes(options.ref)) return [];
+  const listed = book.flatMap((position, index) => {
+    const side = sides.lines[index];
+    // A position's own client_reference, should a server send one, wins over its hedges'.
+    const own = typeof position.raw.client_reference === 'string' && position.raw.client_reference !== '' ? position.raw.client_reference : undefined;
+    const reference = own ?? sideReferences(side);
+    if (!carries(reference)) return [];
     const row = known ? positionForPeople(position) : position.raw;
     if (reference !== undefined) (row as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = reference;
-    return [row];
+    return [{ row, side, market: position.market ?? side?.market }];
   });
-  // The terminal table keeps what fits, most important first; TSV, CSV and JSON carry every field.
-  await ctx.output.list(rows, POSITION_RESOURCE, { empty: options.ref === undefined ? 'No open positions.' : `No open position carries the reference ${options.ref}.` });
-  if (ctx.output.isHuman && rows.length > 0) {
-    ctx.output.note(ctx.output.chalk.dim('Net margin: what closing now would return (margin + net P&L − close fee).'));
+  const unlisted = sides.unlisted.filter((side) => carries(sideReferences(side)));
+
+  // The positions list is the server's: a side it does not show yet is said on stderr in every
+  // format, and is a row of its own only on a terminal, where the line under it says why.
+  const people = unlisted.map((side) => ({ row: unlistedRow(side), side, market: side.market }));
+  const shown = ctx.output.isHuman ? [...listed, ...people] : listed;
+  if (!ctx.output.isHuman) {
+    for (const { side, market } of [...listed, ...people]) {
+      if (side?.state === 'settling' && market !== undefined) ctx.output.warn(settlingSentence(market, side.side, side.why));
+    }
   }
+  const records = sides.recordsProblem === undefined;
+  await ctx.output.list(
+    shown.map(({ row }) => row),
+    POSITION_RESOURCE,
+    {
+      empty:
+        unlisted.length > 0
+          ? 'The positions list shows no line yet.'
+          : options.ref === undefined
+            ? 'No open positions.'
+            : `No open position carries the reference ${options.ref}.`,
+      // JSON: the server's position objects as they are, with the side's book beside them under a name of hedge's own (--raw: as sent, nothing added).
+      ...(ctx.output.inOneShape
+        ? { json: listed.map(({ row, side }) => ({ ...row, [SIDE_BOOK_FIELD]: records && side ? sideBookOf(side) : null })), jsonFields: [{ key: SIDE_BOOK_FIELD, label: 'Side book', kind: 'json' as const }] }
+        : {}),
+      ...(ctx.output.isHuman ? { sections: sideSections(shown.map(({ side }) => side), { width: ctx.output.columns, chalk: ctx.output.chalk, nowMs: ctx.clock.now() }) } : {}),
+    },
+  );
+  if (ctx.output.isHuman && shown.length > 0) {
+    const under = records && shown.some(({ side }) => side !== undefined) ? ' Under each side: its hedges as their records show them (id, reference, notional, status, time left).' : '';
+    ctx.output.note(ctx.output.chalk.dim(`Net margin: what closing now would return (margin + net P&L − close fee).${under}`));
+  }
+}
+
+/** The name of the side's book in `positions --json`: hedge's own, beside the server's fields (docs/output-reference.md). */
+export const SIDE_BOOK_FIELD = 'side_book';
+
+/** What `side_book` holds: the side's state as every view shows it, and its live hedges as the server sent them. */
+function sideBookOf(side: PositionSide): Record<string, unknown> {
+  return { state: side.state, why: side.why ?? null, records_notional_usd: side.recordsUsd, hedges: side.hedges };
+}
+
+/** A side only the records show, as a row of the terminal's table: the records' notional, its soonest maturity. */
+function unlistedRow(side: PositionSide): Record<string, unknown> {
+  const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
+  const soonest = filled.find((hedge) => typeof hedge.maturity_at === 'string');
+  const row: Record<PropertyKey, unknown> = {
+    market: side.market,
+    side: side.side,
+    ...(filled.length > 0 ? { notional_usd: side.recordsUsd } : {}),
+    ...(soonest ? { maturity_at: soonest.maturity_at } : {}),
+    ...(side.hedges.length === 1 ? { hedge_id: side.hedges[0]!.id } : {}),
+  };
+  const reference = sideReferences(side);
+  if (reference !== undefined) row[JOINED_REFERENCE] = reference;
+  return row as Record<string, unknown>;
 }

@@ -12,6 +12,8 @@ import type { OutputFormat } from '../runtime/globals.js';
 import { reportHtmlAround } from '../ui/report-html.js';
 import { renderReportTable, reportColumns, reportCsv, reportNotes, reportPlainRows, reportPlainTotals, type ReportColumn } from '../ui/report-view.js';
 import { terminalColumns } from '../ui/width.js';
+import { dealReferences, readDeal, readHedgeReferences } from '../flows/deal.js';
+import { dealStillHeld, shellWord } from '../ui/deal-view.js';
 
 /** What a --until condition may read: every name of the report's JSON (a test checks it against a report). */
 export const CONDITION_FIELDS: readonly string[] = [
@@ -89,6 +91,12 @@ export { accountName } from '../flows/report.js';
 export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): Promise<void> {
   const options = parseReportOptions(input, { now: new Date(ctx.clock.now()), format: ctx.globals.format, stdoutIsTTY: ctx.io.stdoutIsTTY, fields: ctx.globals.fields });
   const client = await ctx.client();
+  // Deal references for closed-hedge records that carry none, from the hedge records (issue 48): a
+  // deal followed with --ref is every hedge carrying it; a report by hedge or by reference labels
+  // its rows from the newest hedge records. The others need none.
+  const deal = options.ref === undefined ? undefined : await readDeal(client, options.ref);
+  const references = deal !== undefined ? dealReferences(deal) : options.by === 'hedge' || options.by === 'ref' ? await readHedgeReferences(client) : undefined;
+  if (references?.problem !== undefined) ctx.output.warn(`Deal references not joined from the hedge records: ${references.problem}; closed hedges count under their own reference alone.`);
   // The HTML listing's rows wait in a file beside the target while the history is read.
   const listing = options.html === undefined ? undefined : new ClosedHedgeListing(options.html);
   let gathered: Awaited<ReturnType<typeof gatherReport>>;
@@ -96,7 +104,10 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
     // JSON and the HTML file take the cumulative line compact (a point per close time: 100,000 of
     // them for a long history); the terminal's and the plain formats' line reads the points.
     const points = options.format !== 'json';
-    gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until, ref: options.ref }, listing && ((record) => listing.add(record)), { points });
+    gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until, ref: options.ref }, listing && ((record) => listing.add(record)), {
+      points,
+      ...(references !== undefined ? { references } : {}),
+    });
   } catch (error) {
     listing?.discard();
     throw error;
@@ -105,6 +116,9 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
 
   if (!gathered.complete) ctx.output.warn(incompleteWarning(gathered.fetched, gathered.stopped));
   for (const note of reportNotes(report)) ctx.output.note(ctx.output.chalk.dim(note));
+  // The report counts what the deal closed; what it still holds after its rolls is said beside it.
+  const held = deal === undefined ? undefined : dealStillHeld(deal, ctx.clock.now(), ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
+  if (held !== undefined) ctx.output.note(held);
 
   switch (options.format) {
     case 'json': {

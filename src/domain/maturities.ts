@@ -98,6 +98,9 @@ function validTime(value: string | null | undefined): string | undefined {
  * carries the mark, P&L and carry; the hedges list gives each filled hedge's own maturity. A
  * filled hedge whose side is not in the positions list has ended (some servers leave an early
  * close `filled`) and is left out; a position whose hedge is not in the list stands on its own.
+ * `unlisted`: filled hedges the caller's book holds live on a side the positions list does not show
+ * yet (a fill it has not caught up with: domain/book.ts) — settlements to come all the same, listed
+ * without the mark, P&L and carry only a positions line gives.
  * `withinMs` keeps those maturing no later than that from now (due ones included).
  */
 export function collectMaturities(
@@ -105,6 +108,7 @@ export function collectMaturities(
   hedges: readonly MaturityHedge[],
   nowMs: number,
   withinMs?: number,
+  unlisted: readonly MaturityHedge[] = [],
 ): CollectedMaturities {
   // A position without a market is the account's only market (as flows/positions.ts reads it).
   const positionFor = (market: string, side: Side): MaturityPosition | undefined =>
@@ -137,6 +141,26 @@ export function collectMaturities(
       mark_price: position.markPrice ?? null,
       net_pnl_usd: alone ? (position.netPnlUsd ?? null) : null,
       accrued_carry_usdc: alone ? (position.accruedCarryUsdc ?? null) : null,
+    });
+  }
+  for (const hedge of unlisted) {
+    if (hedge.status !== 'filled') continue;
+    const maturity = validTime(hedge.maturity_at);
+    if (!maturity) {
+      undated += 1;
+      continue;
+    }
+    found.push({
+      maturity_at: maturity,
+      market: hedge.market.toUpperCase(),
+      side: hedge.side,
+      hedge_id: hedge.id,
+      client_reference: hedge.client_reference ?? null,
+      notional_usd: hedge.notional_usd,
+      tenor_days: hedge.tenor_days ?? null,
+      mark_price: null,
+      net_pnl_usd: null,
+      accrued_carry_usdc: null,
     });
   }
   for (const position of positions) {

@@ -1,5 +1,6 @@
-// The P&L report (`hedge report`): closed hedges grouped by time, side, tenor or market, with
-// totals, the open positions' unrealized P&L on its own line, and the cumulative net P&L over time.
+// The P&L report (`hedge report`): closed hedges grouped by time, side, tenor, market or deal
+// reference (`--by ref`: a deal followed across its rolls), with totals, the open positions'
+// unrealized P&L on its own line, and the cumulative net P&L over time.
 // Pure: records and options in, a plain JSON-ready object out. Money is added in integer cents
 // (each value rounded to the cent once) so the groups sum exactly to the totals and the totals
 // equal the sum of the records' `net_pnl_usd`. `--by hedge` is the deal list: a group per closed
@@ -12,7 +13,7 @@
 import type { HistoryFacts } from './wire.js';
 import { quoteCurrencyOf } from './markets.js';
 
-export const REPORT_GROUPINGS = ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge'] as const;
+export const REPORT_GROUPINGS = ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge', 'ref'] as const;
 export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
 
 export interface ReportOptions {
@@ -91,6 +92,11 @@ export interface Report {
 
 /** Group key of records that do not give the grouped fact (side, tenor or market). */
 export const UNKNOWN_GROUP_KEY = 'unknown';
+/**
+ * `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is
+ * (a deal may well be called `unknown`); its label says what it is.
+ */
+export const NO_REFERENCE_GROUP: { key: string; label: string } = { key: '', label: 'No reference' };
 
 const TIME_GROUPINGS: ReadonlySet<ReportGrouping> = new Set(['day', 'week', 'month']);
 const DAY_MS = 86_400_000;
@@ -185,6 +191,9 @@ function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportG
       return record.market === undefined ? UNKNOWN_GROUP : same(record.market);
     case 'hedge':
       return record.hedgeId === undefined ? UNKNOWN_GROUP : same(record.hedgeId);
+    case 'ref':
+      // A deal across its rolls: every closed hedge that carried its reference.
+      return record.clientReference === undefined ? NO_REFERENCE_GROUP : same(record.clientReference);
   }
 }
 
@@ -212,8 +221,9 @@ function dealOf(record: HistoryFacts): ReportDeal {
 function compareKeys(by: ReportGrouping): (a: string, b: string) => number {
   return (a, b) => {
     if (a === b) return 0;
-    if (a === UNKNOWN_GROUP_KEY) return 1;
-    if (b === UNKNOWN_GROUP_KEY) return -1;
+    const last = by === 'ref' ? NO_REFERENCE_GROUP.key : UNKNOWN_GROUP_KEY;
+    if (a === last) return 1;
+    if (b === last) return -1;
     if (by === 'tenor') return Number(a) - Number(b);
     return a < b ? -1 : 1;
   };

@@ -13,6 +13,7 @@ import type { HistoryRecord } from '../api/schemas.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
 import { ReportBuilder, type CumulativeSeries, type Report, type ReportOptions } from '../domain/report.js';
 import { closedHedgeRow, closedHedgeTime, compareListed } from '../ui/report-html.js';
+import type { HedgeReferences } from './deal.js';
 
 export interface GatheredReport {
   /** Without the cumulative line's points when gatherReport was asked for none (`cumulative` has them). */
@@ -94,7 +95,7 @@ export async function gatherReport(
   client: HedgeClient,
   options: ReportOptions,
   onCovered?: (record: HistoryFacts) => void,
-  { points = true }: { points?: boolean } = {},
+  { points = true, references }: { points?: boolean; references?: HedgeReferences } = {},
 ): Promise<GatheredReport> {
   // Asked for at once, as before: both requests are in flight together.
   const positions = client.listPositions();
@@ -104,6 +105,11 @@ export async function gatherReport(
   const builder = new ReportBuilder(options);
   const walk = await walkHistory(client, (raw) => {
     const facts = readHistoryRecord(raw);
+    // A record that carries no reference is its hedge's deal, as the hedge records say (issue 48).
+    if (facts.clientReference === undefined && facts.hedgeId !== undefined && references !== undefined) {
+      const joined = references.referenceOf(facts.hedgeId);
+      if (joined !== undefined) facts.clientReference = joined;
+    }
     if (builder.add(facts)) onCovered?.(facts);
   });
   const open = (await positions).map((position) => ({ netPnlUsd: readPositionPnl(position) }));

@@ -77,6 +77,8 @@ export interface ListOptions {
   sections?: ReadonlyArray<{ before: number; line: string }>;
   /** What JSON prints when it is not the rows themselves (e.g. journal entries as stored). */
   json?: unknown[];
+  /** Fields `json` carries beyond the resource's (a key hedge adds): --fields may name them, on an empty list too. */
+  jsonFields?: readonly FieldSpec[];
 }
 
 export interface RecordOptions {
@@ -314,7 +316,7 @@ export class Output {
   async list(rows: Record<string, unknown>[], known: Resource | readonly FieldSpec[], options: ListOptions): Promise<void> {
     const resource = asResource(known);
     if (this.mode === 'json') {
-      this.json(options.json ?? rows, resource.fields);
+      this.json(options.json ?? rows, [...resource.fields, ...(options.jsonFields ?? [])]);
       return;
     }
     rows = asSent(rows);

@@ -116,6 +116,7 @@ const GROUP_COLUMN_TITLES: Record<Report['by'], string> = {
   tenor: 'Tenor',
   market: 'Market',
   hedge: 'Hedge',
+  ref: 'Deal reference',
 };
 
 const GROUPING_TITLES: Record<Report['by'], string> = {
@@ -126,6 +127,7 @@ const GROUPING_TITLES: Record<Report['by'], string> = {
   tenor: 'tenor',
   market: 'market',
   hedge: 'closed hedge',
+  ref: 'deal reference',
 };
 
 function periodText(report: Report): string {

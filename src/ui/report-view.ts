@@ -172,6 +172,7 @@ const GROUP_TITLES: Record<ReportGrouping, string> = {
   tenor: 'Tenor',
   market: 'Market',
   hedge: 'Hedge ID',
+  ref: 'Ref',
 };
 
 const BY_WORDS: Record<ReportGrouping, string> = {
@@ -182,6 +183,7 @@ const BY_WORDS: Record<ReportGrouping, string> = {
   tenor: 'tenor',
   market: 'market',
   hedge: 'closed hedge',
+  ref: 'deal reference',
 };
 
 /** How the note under the table names a column it had to leave out. */

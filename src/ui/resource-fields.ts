@@ -82,9 +82,10 @@ export const HEDGE_RESOURCE: Resource = {
 // ---- positions -----------------------------------------------------------------------------
 
 /**
- * The deal reference of a position, joined from its hedge by flows/positions.ts under this symbol:
- * JSON never prints a symbol-keyed value, so `--json` stays the server's data as sent, while the
- * table, TSV, CSV and `--fields client_reference` show it.
+ * A deal reference hedge joins in under this symbol — a position's, from its side's hedges
+ * (flows/position-sides.ts); a closed hedge's under `history --ref`, from the deal's hedge records
+ * (flows/deal.ts): JSON never prints a symbol-keyed value, so `--json` stays the server's data as
+ * sent, while the table, TSV, CSV and `--fields client_reference` show it.
  */
 export const JOINED_REFERENCE: unique symbol = Symbol('client_reference');
 
@@ -154,7 +155,8 @@ export const REALIZED_FIELDS: FieldSpec[] = [
 
 export const HISTORY_FIELDS: FieldSpec[] = [
   { key: 'hedge_id', label: 'Hedge ID', kind: 'id' },
-  reference,
+  // A record without a reference of its own shows the deal's, joined from its hedge's record (`history --ref`).
+  { ...reference, get: joinedReference },
   market,
   side,
   notional,

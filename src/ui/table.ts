@@ -57,7 +57,10 @@ export interface TableInput {
   rowCount: number;
   /** A totals row under a rule of its own: one cell per column (the label goes in the first column shown). */
   totals?: { label: string; cells: readonly TableCell[] };
-  /** Lines across the whole table before a row (maturities' day lines), cut to the width. */
+  /**
+   * Lines across the whole table before a row (maturities' day lines; `before` the row count: under
+   * the last row), cut to the width.
+   */
   sections?: ReadonlyArray<{ before: number; line: string }>;
   /** The terminal's width. */
   width: number;
@@ -209,6 +212,10 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[] } {
     }
     blocks[blocks.length - 1]!.rows.push(row(index));
   }
+  // The totals close the rows' last block; lines under the last row (a side's hedges under its
+  // positions line) come after them.
+  const lastRows = blocks[blocks.length - 1]!;
+  for (; section < sections.length; section++) blocks.push({ line: truncateEnd(sections[section]!.line, input.width), rows: [] });
   if (input.totals && kept.length > 0) {
     const totals = input.totals;
     const cells = kept.map(({ column, width }, at) => {
@@ -217,7 +224,7 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[] } {
       const cell = at === 0 ? tableCell(totals.label) : totals.cells[original];
       return cell === undefined || cell.width === 0 ? '' : c.bold(fitted(cell, column, width));
     });
-    blocks[blocks.length - 1]!.rows.push(rule, cells);
+    lastRows.rows.push(rule, cells);
   }
   return {
     laid: {

@@ -144,7 +144,12 @@ describe('a credential helper (key_command)', () => {
     const result = await hedgeIn(configDir, ['positions', '--json'], { env: { HEDGE_API_KEY: KEY_A } });
     expect(result.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
-    expect(simulator.requests().map((entry) => [entry.path, entry.status])).toEqual([['/positions', 200]]);
+    // The positions list, then the sides' hedge records (every filled one, the newest page): all with the environment's key.
+    expect(simulator.requests().map((entry) => [entry.path, entry.status])).toEqual([
+      ['/positions', 200],
+      ['/hedges', 200],
+      ['/hedges', 200],
+    ]);
   });
 
   it('logout forgets the helper (its store keeps the key), and the next command sends nothing', async () => {

@@ -92,7 +92,14 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
       ok([command, '--format', 'tsv', '--no-header']),
     ]);
     const records = JSON.parse(json) as Array<Record<string, unknown>>;
-    expect(records).toEqual(await apiData(simulator, 'GET', PATHS[command]!));
+    // positions: the server's objects untouched, with the side's book beside each under a name of
+    // hedge's own (issue 48; docs/output-reference.md): its live hedge as the record has it.
+    const sent = command === 'positions' ? records.map(({ side_book: _book, ...rest }) => rest) : records;
+    expect(sent).toEqual(await apiData(simulator, 'GET', PATHS[command]!));
+    if (command === 'positions') {
+      const hedge = (await apiData(simulator, 'GET', '/hedges?status=filled')) as unknown[];
+      expect(records.map((record) => record.side_book)).toEqual([{ state: 'in-step', why: null, records_notional_usd: 25_000, hedges: hedge }]);
+    }
     expect(records.length).toBe(command === 'history' ? 3 : command === 'hedges' ? 5 : 1);
 
     const expected = records.map((record) => COLUMNS[command]!.map((key) => cell(columnValue(record, key))));

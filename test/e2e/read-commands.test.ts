@@ -234,8 +234,14 @@ describe('read commands in every output mode', () => {
 
   it('positions: one line per open side (the submitted sell is not a position)', async () => {
     const { json, plain, tty } = await inAllModes(['positions']);
-    const positions = parsed(z.array(positionSchema), json);
+    const listed = parsed(z.array(positionSchema), json) as Array<Record<string, unknown>>;
+    // The server's position objects untouched, every field kept; beside them, under a name of
+    // hedge's own, the side's book: its state and its live hedge as the record shows it (issue 48).
+    const positions = listed.map(({ side_book: _book, ...sent }) => sent) as Array<z.infer<typeof positionSchema>>;
     expect(positions).toEqual(await apiData(sandbox, 'GET', '/positions'));
+    expect(listed.map((position) => position.side_book)).toEqual([
+      { state: 'in-step', why: null, records_notional_usd: 25_000, hedges: [await apiData(sandbox, 'GET', `/hedges/${buyId}`)] },
+    ]);
     expect(positions.map((p) => [p.market, p.side, p.hedge_id])).toEqual([['USDTNGN', 'buy', buyId]]);
     const [header, row] = lines(plain.stdout).map((line) => line.split('\t'));
     const p = positions[0] as Record<string, unknown>;

@@ -1,5 +1,6 @@
-// A real HTTP server in front of a sandbox that adds a field to every answer: how a test sees a
-// service richer than the contract without mocking anything.
+// A real HTTP server in front of a sandbox that adds a field to every answer, or rewrites the
+// answers otherwise: how a test sees a service richer (or poorer) than the contract without mocking
+// anything.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SANDBOX_BASE_PATH, type RunningSandbox } from '../../src/sandbox/index.js';
@@ -24,7 +25,28 @@ export function startFieldProxy(sandbox: RunningSandbox, field: string, value: u
  * The same server, rewriting each object of `data` (or `data` itself) of every successful answer
  * with `rewrite(path, item)`: a service that names, adds or leaves out fields the contract does not show.
  */
-export async function startRewriteProxy(sandbox: RunningSandbox, rewrite: (path: string, item: Record<string, unknown>) => void): Promise<FieldProxy> {
+export function startRewriteProxy(sandbox: RunningSandbox, rewrite: (path: string, item: Record<string, unknown>) => void): Promise<FieldProxy> {
+  return startAnswerProxy(sandbox, (request, envelope) => {
+    const each = (item: unknown) => {
+      if (item && typeof item === 'object' && !Array.isArray(item)) rewrite(request.path, item as Record<string, unknown>);
+    };
+    if (Array.isArray(envelope.data)) envelope.data.forEach(each);
+    else each(envelope.data);
+  });
+}
+
+/** A request as the proxy saw it: its method and its path below the base path (`/hedges/history`), without the query. */
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+}
+
+/**
+ * A real HTTP server in front of the sandbox that hands every answer's envelope to `rewrite` before
+ * passing it on: a service that answers the spec's open questions otherwise (a history without a
+ * field, a list that is empty) without mocking anything — the sandbox still does all the work.
+ */
+export async function startAnswerProxy(sandbox: RunningSandbox, rewrite: (request: ProxiedRequest, envelope: { data: unknown; [key: string]: unknown }) => void): Promise<FieldProxy> {
   const target = new URL(sandbox.baseUrl);
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -38,11 +60,7 @@ export async function startRewriteProxy(sandbox: RunningSandbox, rewrite: (path:
           answer.on('end', () => {
             const envelope = JSON.parse(Buffer.concat(parts).toString('utf8'));
             const path = new URL(req.url ?? '/', 'http://proxy').pathname.slice(SANDBOX_BASE_PATH.length);
-            const add = (item: unknown) => {
-              if (item && typeof item === 'object' && !Array.isArray(item)) rewrite(path, item as Record<string, unknown>);
-            };
-            if (Array.isArray(envelope.data)) envelope.data.forEach(add);
-            else add(envelope.data);
+            rewrite({ method: req.method ?? 'GET', path }, envelope);
             const text = JSON.stringify(envelope);
             res.writeHead(answer.statusCode ?? 502, {
               'content-type': 'application/json; charset=utf-8',

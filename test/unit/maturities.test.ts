@@ -101,6 +101,16 @@ describe('collectMaturities', () => {
     expect(collectMaturities([positions[0]!], hedges, NOW).maturities.map((item) => item.hedge_id)).toEqual(['hdg_b']);
   });
 
+  it('a filled hedge the book holds on a side the positions list does not show yet is listed all the same, without the figures only a line gives', () => {
+    const unlisted = [hedge('hdg_new', 'sell', 2_000, DAY, { tenor_days: 1, client_reference: 'DEAL-9' }), hedge('hdg_opening', 'sell', 1_000, DAY, { status: 'submitted' })];
+    const { maturities, undated } = collectMaturities([positions[0]!], [hedge('hdg_b', 'buy', 10_000, 2 * DAY)], NOW, undefined, unlisted);
+    expect(undated).toBe(0);
+    expect(maturities.map((item) => [item.hedge_id, item.side, item.client_reference, item.notional_usd, item.mark_price, item.net_pnl_usd])).toEqual([
+      ['hdg_new', 'sell', 'DEAL-9', 2_000, null, null],
+      ['hdg_b', 'buy', null, 10_000, 1520.5, -12.34],
+    ]);
+  });
+
   it('a position whose hedge is not in the list stands on its own; one without a readable maturity is counted, not listed', () => {
     const lines: MaturityPosition[] = [
       { market: 'USDTNGN', side: 'buy', hedgeId: 'hdg_x', notionalUsd: 7_000, maturityAt: at(2 * DAY), netPnlUsd: 1 },

@@ -283,6 +283,26 @@ describe('groups by side, tenor and market', () => {
   });
 });
 
+describe('groups by deal reference (--by ref)', () => {
+  it('a deal is every closed hedge that carried its reference, across its rolls; records without one last, under their own label', () => {
+    const records: HistoryFacts[] = [
+      { netPnlUsd: -1.25, hedgeId: 'hdg_3', clientReference: 'DEAL-7', notionalUsd: 1000 },
+      { netPnlUsd: 2, hedgeId: 'hdg_9', notionalUsd: 500 },
+      { netPnlUsd: 0.5, hedgeId: 'hdg_2', clientReference: 'DEAL-7', notionalUsd: 1000 },
+      // A deal may well be called "unknown": it is a deal, not the records without a reference.
+      { netPnlUsd: 4, hedgeId: 'hdg_4', clientReference: 'unknown', notionalUsd: 200 },
+      { netPnlUsd: -0.1, hedgeId: 'hdg_1', clientReference: 'DEAL-7', notionalUsd: 1000 },
+    ];
+    const report = buildReport(records, [], { by: 'ref' });
+    expect(report.groups.map((group) => [group.key, group.label, group.count, group.notional_usd, group.net_pnl_usd])).toEqual([
+      ['DEAL-7', 'DEAL-7', 3, 3000, -0.85],
+      ['unknown', 'unknown', 1, 200, 4],
+      ['', 'No reference', 1, 500, 2],
+    ]);
+    expect(report.totals.net_pnl_usd).toBe(5.15);
+  });
+});
+
 describe('figures a record does not give are unknown, not 0', () => {
   const records: HistoryFacts[] = [
     { netPnlUsd: -1.5, side: 'buy', grossPnlUsd: 1, feesUsd: 2.5, notionalUsd: 1000 },

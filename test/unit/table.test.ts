@@ -3,6 +3,7 @@
 // drawing of long tables are the same bytes, and — for every list the CLI shows — that widening
 // the terminal from 80 to 100, 120 and 160 columns only ever adds columns.
 import { PassThrough } from 'node:stream';
+import { stripVTControlCharacters as stripAnsi } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/domain/report.js';
 import { makeChalk } from '../../src/ui/color.js';
@@ -147,6 +148,8 @@ describe('cli-table3 and the line drawing', () => {
     sections: [
       { before: 0, line: c.bold('Mon 02 Mar 2026 · 2 hedges') },
       { before: Math.floor(rows / 2), line: c.bold('Tue 03 Mar 2026 · a line longer than any terminal this table is drawn for, by far: it is cut') },
+      // Under the last row (a side's hedges under its positions line): after the totals.
+      { before: rows, line: c.dim('  └ hdg_under_the_last_row  a line under the last row, longer than most terminals: it is cut') },
     ],
     width: 70,
     chalk: c,
@@ -158,6 +161,14 @@ describe('cli-table3 and the line drawing', () => {
       expect(table3, `${width} columns`).toEqual(lines);
       for (const line of table3.text.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
     }
+  });
+
+  it('a line under the last row comes after the rows and their totals, cut to the width', async () => {
+    const { text } = await drawTableWith({ ...input(3), width: 50 }, 'cli-table3');
+    const lines = text.split('\n');
+    expect(stripAnsi(lines.at(-2)!)).toMatch(/^Total /);
+    expect(stripAnsi(lines.at(-1)!)).toMatch(/^  └ hdg_under_the_last_row .*…$/);
+    expect(displayWidth(lines.at(-1)!)).toBe(50);
   });
 
   it(`the lines are put together here only past ${LINE_DRAWN_AFTER_CELLS} cells`, async () => {
