@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // `npm run chaos -- --histories N --seed S [--ops K] [--parallel P] [--progress FILE]`: runs N random
 // concurrent histories (test/chaos) from seed S, P at a time (each its own simulator and dirs; every
-// third seed on two machines sharing a PostgreSQL team store), and checks each on the simulator's
-// state; a failure prints its seed and history. With --progress, each history is appended to FILE
+// third seed on two machines sharing a PostgreSQL team store; each draws how its server behaves),
+// and checks each on the simulator's state; a violation fails the run and prints its seed and
+// history, a "cannot tell" is printed and counted. With --progress, each history is appended to FILE
 // as one JSON line the moment it ends (a failure with its whole history), for long runs.
 // `node scripts/chaos.mjs --summary FILE` prints the figures of such a file (the part that ran, if
-// the run is still going) as the Markdown docs/reliability.md quotes.
+// the run is still going) as the Markdown docs/reliability.md quotes: the violations (what fails a
+// run), the "cannot tell" share (count and %), and both per drawn server behaviour.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -47,7 +49,12 @@ const result = spawnSync('npx', ['vitest', 'run', 'test/chaos', '--reporter', 'v
 console.log(`chaos: ${values.histories} histories from seed ${values.seed}, ${values.parallel} at a time: ${Math.round((Date.now() - started) / 1000)} s, exit ${result.status}`);
 process.exit(result.status ?? 1);
 
-/** The figures of a progress file: histories, actions and exits per kind, kills, team share, failures. */
+/** A history's verdict; a file written before issue 48 has only `ok`, which then meant "neither". */
+function verdictOf(run) {
+  return run.verdict ?? (run.ok ? 'holds' : 'failed');
+}
+
+/** The figures of a progress file: histories, actions and exits per kind, kills, team share, verdicts, per behaviour. */
 function summarize(text) {
   const runs = text
     .split('\n')
@@ -68,12 +75,36 @@ function summarize(text) {
     }
     killDrawn += run.killed ?? 0;
   }
-  const failed = runs.filter((run) => !run.ok);
   const team = count((run) => run.team);
   const actions = runs.reduce((sum, run) => sum + (run.actions ?? 0), 0);
+  const median = (values) => {
+    const sorted = values.filter((value) => typeof value === 'number').sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  };
   const ms = runs.map((run) => run.ms).filter((value) => typeof value === 'number').sort((a, b) => a - b);
+  const percent = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)} %`;
+  const seedsOf = (list) => list.map((run) => run.seed).join(', ');
+  const violations = runs.filter((run) => verdictOf(run) === 'violation');
+  const errors = runs.filter((run) => verdictOf(run) === 'error');
+  const cannotTell = runs.filter((run) => verdictOf(run) === 'cannot tell');
+  const older = runs.filter((run) => verdictOf(run) === 'failed');
+  const judged = runs.length - errors.length;
+  // Each behaviour on and off, and the set-up: where the violations and the "cannot tell" histories are.
+  const rows = [
+    ['views trail (viewLagMs > 0)', (run) => b(run).viewLagMs > 0],
+    ['views in step', (run) => run.behaviours !== undefined && !(b(run).viewLagMs > 0)],
+    ['several hedges per side', (run) => b(run).severalPerSide === true],
+    ['one hedge per side', (run) => b(run).severalPerSide === false],
+    ['short day (maturities inside)', (run) => typeof b(run).dayMs === 'number'],
+    ['real days', (run) => run.behaviours !== undefined && typeof b(run).dayMs !== 'number'],
+    ['settlement delay', (run) => b(run).settlementDelayMs > 0],
+    ['team store, two machines', (run) => run.team === true],
+    ['one config dir', (run) => run.team === false],
+  ];
+  const b = (run) => run.behaviours ?? {};
+  const covered = (name) => runs.reduce((sum, run) => sum + (run.coverage?.[name] ?? 0), 0);
   const lines = [
-    `${runs.length} histories (seeds ${Math.min(...runs.map((run) => run.seed))}–${Math.max(...runs.map((run) => run.seed))}), ${team} on the team store (${Math.round((100 * team) / Math.max(1, runs.length))} %), ${runs.reduce((sum, run) => sum + (run.actors ?? 0), 0)} actors, ${actions} actions, ${killDrawn} drawn to be killed of which ${killed} were killed by SIGKILL before they ended, ${runs.reduce((sum, run) => sum + (run.resumes ?? 0), 0)} resumes after the histories; a history took ${ms[Math.floor(ms.length / 2)] ?? 0} ms (median), ${ms.at(-1) ?? 0} ms at most.`,
+    `${runs.length} histories (seeds ${Math.min(...runs.map((run) => run.seed))}–${Math.max(...runs.map((run) => run.seed))}), ${team} on the team store (${Math.round((100 * team) / Math.max(1, runs.length))} %), ${runs.reduce((sum, run) => sum + (run.actors ?? 0), 0)} actors, ${actions} actions, ${killDrawn} drawn to be killed of which ${killed} were killed by SIGKILL before they ended, ${runs.reduce((sum, run) => sum + (run.resumes ?? 0), 0)} resumes after the histories, ${runs.reduce((sum, run) => sum + (run.settlements ?? 0), 0)} settlements at maturity; a history took ${ms[Math.floor(ms.length / 2)] ?? 0} ms (median), ${ms.at(-1) ?? 0} ms at most.`,
     '',
     '| kind | actions | exit 0 | killed | other exits |',
     '|---|---:|---:|---:|---:|',
@@ -81,7 +112,22 @@ function summarize(text) {
       .sort((a, b) => b[1].actions - a[1].actions)
       .map(([kind, k]) => `| ${kind} | ${k.actions} | ${k.exit0} | ${k.killed} | ${k.other} |`),
     '',
-    failed.length === 0 ? 'Failures: none.' : `Failures: ${failed.length} — seeds ${failed.map((run) => run.seed).join(', ')}.`,
+    runs.every((run) => run.coverage === undefined)
+      ? 'What the checks of issue 48 had to judge: not recorded (a file from before them).'
+      : `What the checks of issue 48 had to judge: ${covered('decidedOpens')} opens decided by apply, the keeper or a roll (${runs.filter((run) => b(run).viewLagMs > 0).reduce((sum, run) => sum + (run.coverage?.decidedOpens ?? 0), 0)} while views trailed, ${runs.filter((run) => b(run).severalPerSide).reduce((sum, run) => sum + (run.coverage?.decidedOpens ?? 0), 0)} on a server taking several hedges per side); ${covered('rollsChecked')} rolls checked for their deal reference, ${covered('rollsWithReference')} of them rolling a hedge that had one; ${count((run) => (run.coverage?.mostHedges ?? 0) > 1)} histories with two or more hedges on the side at once; ${covered('changesOnEndedHedges')} changes accepted on a hedge that settled before they landed.`,
+    '',
+    violations.length === 0 ? '**Violations: none.**' : `**Violations: ${violations.length}** (${percent(violations.length, judged)}) — seeds ${seedsOf(violations)}.`,
+    `**Cannot tell: ${cannotTell.length} of ${judged} histories (${percent(cannotTell.length, judged)})**, ${cannotTell.reduce((sum, run) => sum + (run.cannotTell ?? 0), 0)} entries${cannotTell.length > 0 ? ` — seeds ${seedsOf(cannotTell)}` : ''}.`,
+    ...(errors.length > 0 ? [`Histories that did not complete (counted as failures): ${errors.length} — seeds ${seedsOf(errors)}.`] : []),
+    ...(older.length > 0 ? [`Failed, from a checker before issue 48 (violation and "cannot tell" not told apart): ${older.length} — seeds ${seedsOf(older)}.`] : []),
+    '',
+    '| server behaviour | histories | holds | cannot tell | violations | median ms |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map(([name, has]) => {
+      const chosen = runs.filter(has);
+      const of = (verdict) => chosen.filter((run) => verdictOf(run) === verdict).length;
+      return `| ${name} | ${chosen.length} | ${of('holds')} | ${of('cannot tell')} (${percent(of('cannot tell'), chosen.length)}) | ${of('violation') + of('error')} | ${median(chosen.map((run) => run.ms))} |`;
+    }),
   ];
   return lines.join('\n');
 }

@@ -1,37 +1,67 @@
-// A concurrent-history checker in the spirit of Jepsen's (issue 36): 2–4 actors — separate hedge
-// processes on one account — run random histories of open, add, reduce, close, roll, apply (a target
-// file moving the side) and keep (`hedge keep FILE --once --converge`) on one side, against a
+// A concurrent-history checker in the spirit of Jepsen's (issues 36, 48): 2–4 actors — separate
+// hedge processes on one account — run random histories of open, add, reduce, close, roll, apply (a
+// target file moving the side) and keep (`hedge keep FILE --once --converge`) on one side, against a
 // simulator with injected faults (5xx, answers dropped after the server committed, latency) and a
 // fast clock, while some runs are killed with SIGKILL at a random moment. Two set-ups ("desks"):
 //   - local: every actor on one config dir, sharing one journal file, as a desk's terminals do;
 //   - team: two config dirs as two machines (actors alternate between them) sharing a PostgreSQL
 //     team store (a fresh database per history on the run's one cluster).
-// Then every unresolved action is finished (`hedge resume`), and the history is checked on the
-// server's own state and request log:
-//   1. the side's notional is explained by the journal's landed entries, in the order the server
-//      acted on them (the engine's own record of each key it acted on): the seed, then an open adds its notional, an add adds, a
-//      reduce subtracts, a close makes it 0; "landed" is what the journal finally says (exit 0, or
-//      resolved as landed by the resume). A roll, an apply and a keeper cycle contribute through the
-//      legs they journal (a roll: its close, then its open);
+// Each history also draws, from its seed, how the server behaves (issue 48): views that trail the
+// records, several hedges per side, a short day so that hedges mature inside the history, and a
+// settlement some time after maturity (drawBehaviours).
+//
+// Then every unresolved action is finished (`hedge resume`), and the history is judged on the
+// server's own state and request log. A **violation** is the server contradicting what the journal
+// and the exits say; **cannot tell** is hedge declining to guess (an entry still unresolved after
+// the resumes, exit 12), which is reported, not failed. The checks:
+//   1. the side's notional is what the journal's landed entries make, folded in the order the
+//      server acted on them with the server's own rules (model below) and its settlements; an entry
+//      left unresolved is taken as the server has it, so the rest of the journal is still judged;
 //   2. no exit 0 without its action: a run with its own key that exited 0 has a journal entry that
 //      landed and a write the server acted on under that key; a roll that exited 0 has a landed
 //      roll open leg of its own (counted: as many landed roll opens as rolls that exited 0);
 //   3. no action the journal does not know: every key the server acted on is a journal entry's;
-//      every entry the journal has as landed was acted on by the server;
-//   4. one journal entry per key.
+//      every entry the journal has as landed was acted on by the server, and applied (not an add
+//      whose hedge settled before it landed); none it has as rejected or failed was applied;
+//   4. one journal entry per key;
+//   5. no second hedge from a decision: an open sent by apply, the keeper or a roll (they decide from
+//      the book) never lands while the side already holds a hedge — the double open a trailing view
+//      could cause where the server takes several hedges per side;
+//   6. the deal lives through a roll: the new hedge carries the client_reference of the hedge(s) it
+//      rolled (some actors open with --ref, and the seeded hedge may carry one).
 // Every keyed action carries its own --idempotency-key (as a careful script does), so each run's
-// fate is known. A failure names the seed and the history, so `npm run chaos -- --seed S
-// --histories 1` replays it (the draws are seeded; the timing of the processes is not).
+// fate is known. A history names its seed and its drawn server behaviours, so `npm run chaos --
+// --seed S --histories 1` replays it (the draws are seeded; the timing of the processes is not).
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openJournal } from '../../src/journal/index.js';
 import { openTeamJournal } from '../../src/journal/store.js';
-import { nextRandom } from '../../src/sandbox/prng.js';
+import { reductionClosesFully } from '../../src/sandbox/market-model.js';
+import { hashString, nextRandom } from '../../src/sandbox/prng.js';
 import type { RunOptions, RunResult } from '../support/hedge-cli.js';
 import type { PostgresServer } from '../support/postgres-server.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { teamOf } from '../support/team.js';
+
+/**
+ * How the server behaves in a history. Durations are in the simulator's ms; its clock runs
+ * CLOCK_SPEED times as fast as the processes', so each was drawn in real time and multiplied.
+ */
+export interface Behaviours {
+  /** The positions list, history and account trail the hedge records by this much (0: in step). */
+  viewLagMs: number;
+  /** Several hedges per side (a second open opens another hedge), summed into one positions line. */
+  severalPerSide: boolean;
+  /** The length of a tenor day; null: the simulator's own (a real day, so nothing matures in a history). */
+  dayMs: number | null;
+  /** A hedge past maturity stays filled this long before it settles. */
+  settlementDelayMs: number;
+  fillDelayMs: number;
+  /** Injected latency on every write. */
+  latencyMs: number;
+}
 
 export interface HistoryOptions {
   seed: number;
@@ -41,16 +71,23 @@ export interface HistoryOptions {
   killShare: number;
   /** Two machines sharing this PostgreSQL server's team store (a fresh database); absent: one config dir. */
   teamStore?: PostgresServer;
+  /** Instead of the seed's draw (to look at one behaviour alone). */
+  behaviours?: Behaviours;
 }
 
 export const OP_KINDS = ['open', 'add', 'reduce', 'close', 'roll', 'apply', 'keep'] as const;
 export type OpKind = (typeof OP_KINDS)[number];
+const TENORS = [1, 3, 7] as const;
 
 export interface Op {
   actor: number;
   kind: OpKind;
   /** USD: the amount of an open/add/reduce, the target of an apply or keep; 0 for close and roll. */
   amount: number;
+  /** The tenor of an open or roll, and of an apply's or keeper's target (used when it opens). */
+  tenorDays: number;
+  /** An open's --ref. */
+  ref?: string;
   key: string;
   killAfterMs?: number;
   exit?: number | null;
@@ -59,14 +96,42 @@ export interface Op {
 export interface HistoryResult {
   seed: number;
   team: boolean;
+  behaviours: Behaviours;
+  /** The seeded hedge's tenor and reference. */
+  seeded: Seeded;
   ops: Op[];
-  problems: string[];
+  /** The server contradicts the journal or the exits: the history fails. */
+  violations: string[];
+  /** Entries hedge declined to guess about (still unresolved after the resumes), with what the server did. */
+  cannotTell: string[];
   serverUsd: number;
   expectedUsd: number;
-  /** The landed entries, in the server's order, as the fold read them. */
+  /** The side's changes in the order the server made them, as the journal's fold read them. */
   landed: string[];
+  /** Hedges that settled at maturity during the history. */
+  settlements: number;
+  /** What the checks had to judge, so a run's figures show the new checks were exercised. */
+  coverage: Coverage;
   resumes: number;
   ms: number;
+}
+
+/** The side's seeded hedge: its tenor and deal reference (its notional is SEED_USD). */
+export interface Seeded {
+  tenorDays: number;
+  ref?: string;
+}
+
+export interface Coverage {
+  /** Opens the server acted on that apply, the keeper or a roll decided on (check 5). */
+  decidedOpens: number;
+  /** Rolls whose new hedge was checked against what they rolled (check 6), and those where that carried a reference. */
+  rollsChecked: number;
+  rollsWithReference: number;
+  /** The most hedges the side held at once on the server. */
+  mostHedges: number;
+  /** Changes the server accepted whose hedge ended (settled) before they landed. */
+  changesOnEndedHedges: number;
 }
 
 /** A seeded draw (the simulator's own mulberry32), so a seed replays its history. */
@@ -81,6 +146,8 @@ function prng(seed: number): () => number {
 
 const SEED_USD = 5_000;
 const SIDE = 'sell';
+/** Sandbox ms per real ms: a 7-day tenor of a short day settles inside a history. */
+export const CLOCK_SPEED = 60;
 const TRADE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
 /**
  * Each run's own wait bound (--timeout): a wait that cannot end (a lock that is never freed, a
@@ -91,8 +158,52 @@ const WAIT_BOUND = ['--timeout', '30'];
 const RUN_BOUND_MS = 200_000;
 const LANDED = new Set(['done', 'filled']);
 const UNRESOLVED = new Set(['pending', 'submitted', 'unknown', 'planned']);
+/** Outcomes that say the server did nothing. */
+const NOT_LANDED = new Set(['rejected', 'failed', 'abandoned']);
 
 type Entry = Record<string, any>;
+
+/**
+ * The server's behaviours of a history, from its seed alone, on streams of their own (so the ops
+ * a seed draws are those it drew before issue 48). Each behaviour is on in fewer than half of the
+ * histories, trailing views (the one that slows a history down) in 30 %, so the median history
+ * runs without them. The durations are drawn in the processes' time — hedge polls every 1.5 s of
+ * it, so a lag of 1–4 s is one to three polls — and handed to the simulator in its own
+ * (× CLOCK_SPEED). The seeded hedge's tenor and deal reference come from here too.
+ */
+export function drawBehaviours(seed: number): { server: Omit<Behaviours, 'fillDelayMs' | 'latencyMs'>; seeded: Seeded } {
+  // A stream per behaviour: changing how one is drawn leaves every other draw of a seed as it was.
+  const stream = (name: string) => prng(hashString(`chaos-${name}:${seed}`));
+  const real = (random: () => number, fromMs: number, toMs: number) => Math.round(fromMs + random() * (toMs - fromMs)) * CLOCK_SPEED;
+  const lag = stream('view-lag');
+  // Trailing views cost a history the most (each write waits until every view shows it, a poll or
+  // three), so they are drawn least often.
+  const viewLagMs = lag() < 0.3 ? real(lag, 1_000, 4_000) : 0;
+  const severalPerSide = stream('several-per-side')() < 0.4;
+  // A day of 2–6 s: a 1-day hedge matures a few seconds after it opens, a 7-day one within a
+  // minute; only then can a settlement delay show (nothing else matures inside a history).
+  const day = stream('day');
+  const dayMs = day() < 0.4 ? real(day, 2_000, 6_000) : null;
+  const delay = stream('settlement-delay');
+  const settlementDelayMs = dayMs !== null && delay() < 0.5 ? real(delay, 500, 3_000) : 0;
+  const side = stream('seeded');
+  const tenorDays = TENORS[Math.floor(side() * TENORS.length)]!;
+  // Most histories' seeded hedge carries a deal reference, which every roll must keep.
+  const ref = side() < 0.67 ? `deal-${seed}` : undefined;
+  return { server: { viewLagMs, severalPerSide, dayMs, settlementDelayMs }, seeded: { tenorDays, ...(ref ? { ref } : {}) } };
+}
+
+/** One line a person reads (and a replay is checked against): durations in real seconds, then the simulator's ms. */
+export function describeBehaviours(behaviours: Behaviours): string {
+  const seconds = (ms: number) => `${(ms / CLOCK_SPEED / 1000).toFixed(1)} s`;
+  return [
+    behaviours.viewLagMs > 0 ? `views trail by ${seconds(behaviours.viewLagMs)} (viewLagMs ${behaviours.viewLagMs})` : 'views in step',
+    behaviours.severalPerSide ? 'several hedges per side' : 'one hedge per side',
+    behaviours.dayMs !== null ? `a day of ${seconds(behaviours.dayMs)} (dayMs ${behaviours.dayMs})` : 'real days',
+    behaviours.settlementDelayMs > 0 ? `settled ${seconds(behaviours.settlementDelayMs)} after maturity (settlementDelayMs ${behaviours.settlementDelayMs})` : 'settled at maturity',
+    `fill delay ${behaviours.fillDelayMs} ms, latency ${behaviours.latencyMs} ms (simulator time)`,
+  ].join('; ');
+}
 
 /** Where the actors run and where their journal is: one config dir, or two machines on a team store. */
 interface Desk {
@@ -146,9 +257,10 @@ const cents = (usd: number) => Math.round(usd * 100) / 100;
 
 function argsOf(desk: Desk, op: Op, index: number): string[] {
   const keyed = ['--idempotency-key', op.key];
+  const tenor = ['--tenor', String(op.tenorDays)];
   switch (op.kind) {
     case 'open':
-      return ['open', MARKET, SIDE, String(op.amount), '--tenor', '7', ...keyed, '--skip-checks'];
+      return ['open', MARKET, SIDE, String(op.amount), ...tenor, ...(op.ref ? ['--ref', op.ref] : []), ...keyed, '--skip-checks'];
     case 'add':
       return ['add', MARKET, SIDE, String(op.amount), ...keyed, '--skip-checks'];
     case 'reduce':
@@ -157,11 +269,11 @@ function argsOf(desk: Desk, op: Op, index: number): string[] {
     case 'close':
       return ['close', MARKET, SIDE, ...keyed, '--yes'];
     case 'roll':
-      return ['roll', MARKET, SIDE, '--tenor', '7', '--yes'];
+      return ['roll', MARKET, SIDE, ...tenor, '--yes'];
     case 'apply':
     case 'keep': {
       const file = join(desk.dirOf(op.actor), `target-${op.actor}-${index}.csv`);
-      writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},${SIDE},${op.amount},7\n`);
+      writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},${SIDE},${op.amount},${op.tenorDays}\n`);
       return op.kind === 'apply' ? ['apply', file, '--yes'] : ['keep', file, '--once', '--converge', '--yes'];
     }
   }
@@ -182,8 +294,13 @@ async function runOp(desk: Desk, op: Op, index: number): Promise<void> {
   op.exit = result.code;
 }
 
-/** The ops of a history, drawn from its seed alone (so the seed replays them). */
+/**
+ * The ops of a history, drawn from its seed alone (so the seed replays them). Kind, amount and
+ * kill come from `random` (the stream they came from before issue 48); tenor and reference from a
+ * stream of their own, so adding them left the rest of each seed's history as it was.
+ */
 export function drawOps(options: Pick<HistoryOptions, 'seed' | 'actors' | 'opsPerActor' | 'killShare'>, random = prng(options.seed)): Op[] {
+  const extras = prng(hashString(`chaos-op-extras:${options.seed}`));
   const ops: Op[] = [];
   for (let actor = 0; actor < options.actors; actor++) {
     for (let index = 0; index < options.opsPerActor; index++) {
@@ -194,22 +311,63 @@ export function drawOps(options: Pick<HistoryOptions, 'seed' | 'actors' | 'opsPe
       const amount =
         kind === 'add' || kind === 'reduce' ? 10 + Math.floor(random() * 190) : kind === 'open' || kind === 'apply' || kind === 'keep' ? 1_000 + 10 * Math.floor(random() * 600) : 0;
       const killed = random() < options.killShare;
-      ops.push({ actor, kind, amount, key: `chaos-${options.seed}-${actor}-${index}`, killAfterMs: killed ? Math.floor(random() * 1_500) : undefined });
+      const tenorDays = TENORS[Math.floor(extras() * TENORS.length)]!;
+      // Half the opens name a deal, which every roll of their hedge must carry on.
+      const ref = kind === 'open' && extras() < 0.5 ? `deal-${options.seed}-${actor}-${index}` : undefined;
+      ops.push({
+        actor,
+        kind,
+        amount,
+        tenorDays: kind === 'add' || kind === 'reduce' || kind === 'close' ? 0 : tenorDays,
+        ...(ref ? { ref } : {}),
+        key: `chaos-${options.seed}-${actor}-${index}`,
+        killAfterMs: killed ? Math.floor(random() * 1_500) : undefined,
+      });
     }
   }
   return ops;
 }
 
-/** Runs one random history and checks it; never throws for a failed check (problems lists them). */
+/** The side's seeded hedge, opened in the engine (not over HTTP) with the drawn tenor and reference, and filled. */
+function seedSide(simulator: Simulator, fillDelayMs: number, seeded: Seeded): { id: string; key: string } {
+  const key = randomUUID();
+  const response = simulator.sandbox.engine.handle(
+    {
+      method: 'POST',
+      path: '/hedges',
+      query: {},
+      headers: { authorization: `Bearer ${simulator.apiKey}`, 'idempotency-key': key },
+      body: { market: MARKET, side: SIDE, notional_usd: SEED_USD, tenor_days: seeded.tenorDays, ...(seeded.ref ? { client_reference: seeded.ref } : {}) },
+    },
+    simulator.sandbox.clock.now(),
+  );
+  if (response.status !== 200) throw new Error(`seed open failed: ${JSON.stringify(response.body)}`);
+  simulator.advance(fillDelayMs + 1);
+  return { id: (response.body.data as { id: string }).id, key };
+}
+
+/** Runs one random history and checks it; never throws for a failed check (violations lists them). */
 export async function runHistory(options: HistoryOptions): Promise<HistoryResult> {
   const started = Date.now();
   const random = prng(options.seed);
-  const simulator = await startSimulator({ fillDelayMs: 50 + Math.floor(random() * 300), clockSpeed: 60 });
+  const drawn = drawBehaviours(options.seed);
+  // The fill delay and latency come first on the ops' stream, as they did before issue 48.
+  const fillDelayMs = 50 + Math.floor(random() * 300);
+  const latencyMs = Math.floor(random() * 80);
+  const behaviours: Behaviours = options.behaviours ?? { ...drawn.server, fillDelayMs, latencyMs };
+  const simulator = await startSimulator({
+    fillDelayMs: behaviours.fillDelayMs,
+    clockSpeed: CLOCK_SPEED,
+    viewLagMs: behaviours.viewLagMs,
+    severalPerSide: behaviours.severalPerSide,
+    settlementDelayMs: behaviours.settlementDelayMs,
+    ...(behaviours.dayMs !== null ? { dayMs: behaviours.dayMs } : {}),
+  });
   let desk: Desk | undefined;
   try {
     desk = options.teamStore ? await teamDesk(simulator, options.teamStore) : localDesk(simulator);
-    simulator.seedOpen(SIDE, SEED_USD);
-    simulator.sandbox.setFaults({ fault5xx: 0.05, dropAfterCommit: 0.08, latencyMs: Math.floor(random() * 80), match: { method: 'POST' } });
+    const seed = seedSide(simulator, behaviours.fillDelayMs, drawn.seeded);
+    simulator.sandbox.setFaults({ fault5xx: 0.05, dropAfterCommit: 0.08, latencyMs: behaviours.latencyMs, match: { method: 'POST' } });
     const ops = drawOps(options, random);
     const activeDesk = desk;
     // Each actor runs its own ops one after another; the actors run at once.
@@ -236,7 +394,8 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryResult
       }
       if ((await unresolvedIds()).length === pending.length) break;
     }
-    return { ...(await check(simulator, desk, options.seed, ops)), team: options.teamStore !== undefined, resumes, ms: Date.now() - started };
+    const judged = await check(simulator, desk, ops, seed);
+    return { seed: options.seed, team: options.teamStore !== undefined, behaviours, seeded: drawn.seeded, ops, ...judged, resumes, ms: Date.now() - started };
   } finally {
     await simulator.close();
     await desk?.remove();
@@ -248,104 +407,330 @@ function isRollLeg(entry: Entry): boolean {
   return entry.group !== undefined && entry.leg !== undefined && (entry.argv?.[0] === 'roll' || entry.command === 'roll');
 }
 
-/** What a landed entry makes of the side's notional before it. */
-function applyEntry(before: number, entry: Entry): number {
-  const body = (entry.request?.body ?? {}) as Record<string, unknown>;
-  const amount = Number(body.notional_usd ?? body.amount_usd ?? 0);
-  switch (entry.request?.path) {
-    case '/hedges':
-      return before + amount;
-    case '/hedges/add':
-      return before + amount;
-    case '/hedges/reduce':
-      return before - amount;
-    case '/hedges/close':
-      return 0;
-    default:
-      return before;
-  }
+// ---- the server's side, as the server's own rules make it ------------------------------------
+
+/** A write the server acted on (the engine's own idempotency record: it keeps successes only). */
+interface ServerAct {
+  key: string;
+  atMs: number;
+  /** Its place in the request log, to order acts of the same ms. */
+  order: number;
+  path: string;
+  body: Record<string, unknown>;
+  /** The hedge an open created, or the newest one a change touched (the answer's). */
+  hedgeId?: string;
 }
+
+interface ModelHedge {
+  id: string;
+  usd: number;
+}
+
+/** What the model saw of one act. */
+interface ActSeen {
+  act: ServerAct;
+  /** The side's hedges when the server acted (oldest first). */
+  liveBefore: ModelHedge[];
+  /** add/reduce/close: the hedges it took part of, and whether each was still there when it landed. */
+  parts: Array<{ id: string; usd: number; applied?: boolean; endedAtMs?: number }>;
+}
+
+const amountOf = (body: Record<string, unknown>) => Number(body.notional_usd ?? body.amount_usd ?? 0);
 
 /**
- * The keys the server acted on, and when (sandbox time): the engine's own idempotency records,
- * which it keeps for successes only. Not the request log's statuses: an answer dropped after the
- * commit is logged `dropped`, though the engine acted.
+ * The engine's rules for one side, run over the acts given and the settlements the server made (so
+ * the checker does not trust the journal for what the server does with a write): an open adds a
+ * hedge at once; add, reduce and close pick their hedges when the server acts (add: the newest;
+ * close: all; reduce: from the newest, all of them when it is about the whole side) and land
+ * `fillDelayMs` later on those still there — one that settled first is left alone; a reduce of about
+ * a hedge's whole notional closes it. At one instant, due landings and settlements come before an
+ * act (the engine applies what is due before it handles a request). `ended` is when each hedge of
+ * the side ended on the server, for the parts' record.
  */
-function actedKeys(simulator: Simulator): Map<string, number> {
-  const acted = new Map<string, number>();
-  for (const [scope, record] of Object.entries(simulator.sandbox.engine.state.idempotency)) {
-    if (record.status >= 200 && record.status < 300) acted.set(scope.split(':').slice(2).join(':'), record.createdAtMs);
+function runModel(
+  acts: readonly ServerAct[],
+  settlements: ReadonlyArray<{ id: string; atMs: number }>,
+  seeded: ModelHedge[],
+  fillDelayMs: number,
+  ended: ReadonlyMap<string, number>,
+  describe: (act: ServerAct) => string = (act) => act.key,
+) {
+  const live: ModelHedge[] = seeded.map((hedge) => ({ ...hedge }));
+  let mostHedges = live.length;
+  const seen = new Map<string, ActSeen>();
+  const total = () => cents(live.reduce((sum, hedge) => sum + hedge.usd, 0));
+  /** What happened to the side, in order, each with the notional after it (for a person reading a history). */
+  const trace: string[] = [];
+  type Event = { atMs: number; rank: number; order: number; run: () => void };
+  const events: Event[] = [
+    ...settlements.map(
+      (settled, order): Event => ({
+        atMs: settled.atMs,
+        rank: 0,
+        order,
+        run: () => {
+          const held = live.some((hedge) => hedge.id === settled.id);
+          remove(settled.id);
+          trace.push(`${settled.id} settled${held ? '' : ' (not held here)'} → ${total()}`);
+        },
+      }),
+    ),
+    ...acts.map((act): Event => ({ atMs: act.atMs, rank: 2, order: act.order, run: () => actOn(act) })),
+  ];
+  const remove = (id: string) => {
+    const index = live.findIndex((hedge) => hedge.id === id);
+    if (index >= 0) live.splice(index, 1);
+  };
+  let landings = 0;
+  const actOn = (act: ServerAct) => {
+    const record: ActSeen = { act, liveBefore: live.map((hedge) => ({ ...hedge })), parts: [] };
+    seen.set(act.key, record);
+    const usd = amountOf(act.body);
+    if (act.path === '/hedges') {
+      live.push({ id: act.hedgeId ?? act.key, usd });
+      mostHedges = Math.max(mostHedges, live.length);
+      trace.push(`${describe(act)} → ${total()}`);
+      return;
+    }
+    const newestFirst = [...live].reverse();
+    if (act.path === '/hedges/add') record.parts = newestFirst.slice(0, 1).map((hedge) => ({ id: hedge.id, usd }));
+    else if (act.path === '/hedges/close' || (live.length > 1 && reductionClosesFully(total(), usd))) record.parts = newestFirst.map((hedge) => ({ id: hedge.id, usd: hedge.usd }));
+    else {
+      let left = usd;
+      for (const hedge of newestFirst) {
+        if (left <= 0) break;
+        const taken = Math.min(left, hedge.usd);
+        record.parts.push({ id: hedge.id, usd: taken });
+        left -= taken;
+      }
+    }
+    events.push({
+      atMs: act.atMs + fillDelayMs,
+      rank: 1,
+      order: landings++,
+      run: () => {
+        for (const part of record.parts) {
+          const hedge = live.find((candidate) => candidate.id === part.id);
+          part.applied = hedge !== undefined;
+          if (!hedge) {
+            part.endedAtMs = ended.get(part.id);
+            continue;
+          }
+          if (act.path === '/hedges/add') hedge.usd = cents(hedge.usd + part.usd);
+          else if (act.path === '/hedges/close' || reductionClosesFully(hedge.usd, part.usd)) remove(hedge.id);
+          else hedge.usd = cents(hedge.usd - part.usd);
+        }
+        trace.push(`${describe(act)}${record.parts.some((part) => part.applied) ? '' : ' (did not land: its hedge had ended)'} → ${total()}`);
+      },
+    });
+  };
+  for (;;) {
+    let next = -1;
+    events.forEach((event, index) => {
+      const best = events[next];
+      if (!best || event.atMs < best.atMs || (event.atMs === best.atMs && (event.rank < best.rank || (event.rank === best.rank && event.order < best.order)))) next = index;
+    });
+    if (next < 0) break;
+    events.splice(next, 1)[0]!.run();
   }
-  return acted;
+  return { live, seen, trace, totalUsd: total(), mostHedges };
 }
 
-async function check(simulator: Simulator, desk: Desk, seed: number, ops: Op[]): Promise<Omit<HistoryResult, 'team' | 'resumes' | 'ms'>> {
+/** Whether the server applied an act: an open whose hedge did not fail, a change with a part that landed. */
+function applied(seen: ActSeen | undefined, hedgeStatus: (id: string) => string | undefined): boolean {
+  if (!seen) return false;
+  if (seen.act.path === '/hedges') return hedgeStatus(seen.act.hedgeId ?? '') !== 'failed';
+  return seen.parts.some((part) => part.applied);
+}
+
+function describeAct(entry: Entry | undefined, act: ServerAct): string {
+  const what = act.path === '/hedges' ? 'open' : act.path.replace('/hedges/', '');
+  const by = entry?.group ? `${String(entry.group).split('-')[0]} ` : '';
+  const amount = act.path === '/hedges/close' ? '' : ` ${amountOf(act.body)}`;
+  return `${by}${what}${amount}${act.path === '/hedges' && act.hedgeId ? ` ${act.hedgeId}` : ''} (${act.key})`;
+}
+
+async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: string; key: string }) {
   const entries = await desk.journal();
-  const problems: string[] = [];
-  const actedAt = actedKeys(simulator);
-  // The server's order of acting: the engine's time of each key's first success, then its place in the request log.
-  const logIndex = new Map<string, number>();
+  const violations: string[] = [];
+  const cannotTell: string[] = [];
+  const byKey = new Map<string, Entry>();
+  for (const entry of entries) if (!byKey.has(entry.idempotency_key)) byKey.set(entry.idempotency_key, entry);
+
+  // What the server acted on: the engine's idempotency records (not the request log's statuses: an
+  // answer dropped after the commit is logged `dropped`, though the engine acted), each with its
+  // request as the log received it and its place there.
+  const logged = new Map<string, { order: number; path: string; body: Record<string, unknown> }>();
   simulator.writes().forEach((write, index) => {
-    if (write.idempotencyKey !== null && TRADE_PATHS.has(write.path) && !logIndex.has(write.idempotencyKey)) logIndex.set(write.idempotencyKey, index);
+    if (write.idempotencyKey !== null && TRADE_PATHS.has(write.path) && !logged.has(write.idempotencyKey)) {
+      logged.set(write.idempotencyKey, { order: index, path: write.path, body: (write.body ?? {}) as Record<string, unknown> });
+    }
   });
-  const serverOrder = (key: string) => [actedAt.get(key)!, logIndex.get(key) ?? Number.MAX_SAFE_INTEGER] as const;
+  const allActs: ServerAct[] = [];
+  for (const [scope, record] of Object.entries(simulator.sandbox.engine.state.idempotency)) {
+    if (record.status < 200 || record.status >= 300) continue;
+    const key = scope.split(':').slice(2).join(':');
+    const request = logged.get(key);
+    if (key === seed.key || !request) continue;
+    const answer = (record.bodyJson !== undefined ? JSON.parse(record.bodyJson) : record.body) as { data?: Record<string, unknown> } | undefined;
+    const data = answer?.data ?? {};
+    const hedgeId = typeof data.hedge_id === 'string' ? data.hedge_id : typeof data.id === 'string' ? data.id : undefined;
+    allActs.push({ key, atMs: record.createdAtMs, ...request, ...(hedgeId ? { hedgeId } : {}) });
+  }
+  // The side's acts, in the server's order (the actors trade only it; one elsewhere is still judged by check 3).
+  const acts = allActs.filter((act) => act.body.side === SIDE && String(act.body.market).toUpperCase() === MARKET).sort((a, b) => a.atMs - b.atMs || a.order - b.order);
+  const actedKeys = new Set(allActs.map((act) => act.key));
 
+  const sideHedges = simulator.hedges().filter((hedge) => hedge.market === MARKET && hedge.side === SIDE);
+  const hedgeById = new Map(sideHedges.map((hedge) => [hedge.id, hedge]));
+  const settlements = sideHedges.filter((hedge) => hedge.closeReason === 'settled' && hedge.closedAtMs !== undefined).map((hedge) => ({ id: hedge.id, atMs: hedge.closedAtMs! }));
+  const ended = new Map(sideHedges.filter((hedge) => hedge.closedAtMs !== undefined).map((hedge) => [hedge.id, hedge.closedAtMs!]));
+  const seeded = [{ id: seed.id, usd: SEED_USD }];
+  const fillDelayMs = simulator.sandbox.engine.fillDelayMs;
+  const serverUsd = sideUsd(simulator);
+
+  // The server's own truth: every act it made, by its rules. It must make what the server holds —
+  // else the checker's model is wrong, or a trade reached the server without a key.
+  const truth = runModel(acts, settlements, seeded, fillDelayMs, ended);
+  const serverLive = simulator.active(SIDE).map((hedge) => `${hedge.id} ${cents(hedge.notionalUsd)}`).sort();
+  const modelLive = truth.live.map((hedge) => `${hedge.id} ${hedge.usd}`).sort();
+  if (serverLive.join() !== modelLive.join()) {
+    violations.push(`the server's acts, by its own rules, make ${modelLive.join(', ') || 'nothing'}; it holds ${serverLive.join(', ') || 'nothing'} (a trade without a key, or the checker's model is wrong)`);
+  }
+  const isApplied = (key: string) => applied(truth.seen.get(key), (id) => hedgeById.get(id)?.status);
+
+  // Cannot tell: what hedge left unresolved after the resumes, with what the server did.
   const unresolved = entries.filter((entry) => UNRESOLVED.has(entry.outcome));
-  if (unresolved.length > 0) problems.push(`unresolved after resume: ${unresolved.map((entry) => `${entry.command} ${entry.id} ${entry.outcome}`).join(', ')}`);
+  for (const entry of unresolved) {
+    const did = !actedKeys.has(entry.idempotency_key) ? 'the server never acted on its key' : isApplied(entry.idempotency_key) ? 'the server applied it' : 'the server acted on it, but it did not land';
+    cannotTell.push(`${entry.command}${entry.leg ? ` (${entry.group?.split('-')[0]} ${entry.leg})` : ''} ${entry.id} ${entry.outcome}: ${did}`);
+  }
 
-  // (1) the fold of the landed entries, in the order the server acted on them.
+  // (3) every entry the journal has as landed was acted on and applied; none it has as not landed was.
   const landed = entries.filter((entry) => LANDED.has(entry.outcome) && TRADE_PATHS.has(entry.request?.path));
   for (const entry of landed) {
-    if (!actedAt.has(entry.idempotency_key)) problems.push(`the journal has ${entry.command} ${entry.request.path} (${entry.idempotency_key}) as ${entry.outcome}, but the server never acted on its key`);
+    const key = entry.idempotency_key as string;
+    const label = `${entry.command} ${entry.request.path} (${key})`;
+    if (!actedKeys.has(key)) violations.push(`the journal has ${label} as ${entry.outcome}, but the server never acted on its key`);
+    else if (!isApplied(key)) {
+      const part = truth.seen.get(key)?.parts[0];
+      violations.push(`the journal has ${label} as ${entry.outcome}, but it never landed: its hedge ${part?.id ?? '?'} ended${part?.endedAtMs !== undefined ? ` at ${new Date(part.endedAtMs).toISOString()}` : ''} before it would have`);
+    }
   }
-  const ordered = landed
-    .filter((entry) => actedAt.has(entry.idempotency_key))
-    .sort((a, b) => {
-      const [timeA, indexA] = serverOrder(a.idempotency_key);
-      const [timeB, indexB] = serverOrder(b.idempotency_key);
-      return timeA - timeB || indexA - indexB;
-    });
-  let expectedUsd = SEED_USD;
-  for (const entry of ordered) expectedUsd = cents(Math.max(0, applyEntry(expectedUsd, entry)));
-  const serverUsd = sideUsd(simulator);
-  if (unresolved.length === 0 && serverUsd !== expectedUsd) problems.push(`the server holds ${serverUsd} USD on the side; the journal's landed actions, in the server's order, make ${expectedUsd}`);
+  for (const entry of entries) {
+    if (NOT_LANDED.has(entry.outcome) && actedKeys.has(entry.idempotency_key) && isApplied(entry.idempotency_key)) {
+      violations.push(`the journal has ${entry.command} ${entry.request?.path} (${entry.idempotency_key}) as ${entry.outcome}${entry.error_code ? ` (${entry.error_code})` : ''}, but the server applied it`);
+    }
+  }
 
-  // (3) every key the server acted on is a journal entry's.
+  // (1) the journal's fold: its landed entries (and, for what it left unresolved, the server's
+  // answer) by the server's rules, in the server's order, with the server's settlements.
+  const counted = acts.filter((act) => LANDED.has(byKey.get(act.key)?.outcome) || UNRESOLVED.has(byKey.get(act.key)?.outcome));
+  const fold = runModel(counted, settlements, seeded, fillDelayMs, ended, (act) => {
+    const entry = byKey.get(act.key);
+    return `${describeAct(entry, act)}${UNRESOLVED.has(entry?.outcome) ? ` [${entry!.outcome}; as the server has it]` : ''}`;
+  });
+  if (fold.totalUsd !== serverUsd) {
+    violations.push(
+      `the server holds ${serverUsd} USD on the side; the journal's landed actions${unresolved.length > 0 ? ' (and its unresolved ones as the server has them)' : ''}, in the server's order and with its settlements, make ${fold.totalUsd}`,
+    );
+  }
+
+  // (3) every key the server acted on is a journal entry's, and no trade reached it without a key.
   const knownKeys = new Set(entries.map((entry) => entry.idempotency_key as string));
   for (const write of simulator.writes()) {
     if (!TRADE_PATHS.has(write.path)) continue;
-    if (write.idempotencyKey === null && (write.status === 200 || write.status === 'dropped')) problems.push(`the server received ${write.method} ${write.path} without a key`);
-    else if (write.idempotencyKey !== null && actedAt.has(write.idempotencyKey) && !knownKeys.has(write.idempotencyKey)) {
-      problems.push(`the server acted on ${write.method} ${write.path} under a key the journal does not know (${write.idempotencyKey})`);
-    }
+    if (write.idempotencyKey === null && (write.status === 200 || write.status === 'dropped')) violations.push(`the server received ${write.method} ${write.path} without a key`);
   }
+  for (const act of allActs) if (!knownKeys.has(act.key)) violations.push(`the server acted on POST ${act.path} under a key the journal does not know (${act.key})`);
+
   // (2) no exit 0 without its own action.
   for (const op of ops) {
     if (op.exit !== 0 || !['open', 'add', 'reduce', 'close'].includes(op.kind)) continue;
-    const own = entries.find((entry) => entry.idempotency_key === op.key);
-    if (!own || !LANDED.has(own.outcome)) problems.push(`${op.kind} ${op.amount} (${op.key}) exited 0, but its journal entry is ${own ? own.outcome : 'missing'}`);
-    if (!actedAt.has(op.key)) problems.push(`${op.kind} ${op.amount} (${op.key}) exited 0, but the server never acted on its key`);
+    const own = byKey.get(op.key);
+    if (!own || !LANDED.has(own.outcome)) violations.push(`${op.kind} ${op.amount} (${op.key}) exited 0, but its journal entry is ${own ? own.outcome : 'missing'}`);
+    if (!actedKeys.has(op.key)) violations.push(`${op.kind} ${op.amount} (${op.key}) exited 0, but the server never acted on its key`);
   }
   const rollsExited0 = ops.filter((op) => op.kind === 'roll' && op.exit === 0).length;
   const rollOpensLanded = landed.filter((entry) => isRollLeg(entry) && entry.request.path === '/hedges').length;
-  if (rollOpensLanded < rollsExited0) problems.push(`${rollsExited0} rolls exited 0, but the journal has only ${rollOpensLanded} landed roll opens`);
+  if (rollOpensLanded < rollsExited0) violations.push(`${rollsExited0} rolls exited 0, but the journal has only ${rollOpensLanded} landed roll opens`);
+
   // (4) one journal entry per key.
   const perKey = new Map<string, number>();
   for (const entry of entries) perKey.set(entry.idempotency_key, (perKey.get(entry.idempotency_key) ?? 0) + 1);
-  for (const [key, count] of perKey) if (count > 1) problems.push(`${count} journal entries share the key ${key}`);
-  const landedLines = ordered.map((entry) => `${isRollLeg(entry) ? 'roll' : entry.command}:${String(entry.request.path).replace('/hedges/', '') || 'open'} ${entry.request.body?.notional_usd ?? ''}`.trim());
-  return { seed, ops, problems, serverUsd, expectedUsd, landed: landedLines };
+  for (const [key, count] of perKey) if (count > 1) violations.push(`${count} journal entries share the key ${key}`);
+
+  // (5) an open that apply, the keeper or a roll decided on never lands on a side that holds a hedge.
+  for (const act of acts) {
+    const entry = byKey.get(act.key);
+    const held = truth.seen.get(act.key)?.liveBefore ?? [];
+    if (act.path !== '/hedges' || entry?.group === undefined || held.length === 0) continue;
+    violations.push(
+      `a second hedge on the side: ${describeAct(entry, act)} opened ${act.hedgeId ?? '?'} at ${new Date(act.atMs).toISOString()} while the side held ${held.map((hedge) => `${hedge.id} (${hedge.usd} USD)`).join(', ')}`,
+    );
+  }
+
+  // (6) a roll's new hedge carries the deal reference of the hedge(s) it rolled.
+  const referenceOf = (id: string) => hedgeById.get(id)?.clientReference;
+  const groups = new Set(entries.filter((entry) => String(entry.group ?? '').startsWith('roll-')).map((entry) => entry.group as string));
+  let rollsChecked = 0;
+  let rollsWithReference = 0;
+  for (const group of groups) {
+    const legs = entries.filter((entry) => entry.group === group);
+    const open = legs.find((entry) => entry.leg === 'open' && actedKeys.has(entry.idempotency_key));
+    if (!open) continue;
+    const newId = truth.seen.get(open.idempotency_key)?.act.hedgeId;
+    const close = legs.find((entry) => entry.leg === 'close' && actedKeys.has(entry.idempotency_key));
+    // What the roll rolled: the hedges its close took part of, or the ended hedge it opened anew.
+    const rolled = close ? (truth.seen.get(close.idempotency_key)?.parts.map((part) => part.id) ?? []) : [open.context?.rolled_hedge_id].filter((id): id is string => typeof id === 'string');
+    if (newId === undefined || rolled.length === 0) continue;
+    const references = new Set(rolled.map(referenceOf));
+    rollsChecked += 1;
+    if ([...references].some((reference) => reference !== undefined)) rollsWithReference += 1;
+    const carried = referenceOf(newId);
+    const sent = (open.request?.body as Record<string, unknown> | undefined)?.client_reference;
+    const name = (reference: string | undefined) => (reference === undefined ? 'none' : JSON.stringify(reference));
+    // One reference among the rolled hedges must be carried on; of several different ones, one of them.
+    if (!references.has(carried)) {
+      violations.push(`the roll ${group} opened ${newId} with reference ${name(carried)}; it rolled ${rolled.map((id) => `${id} (${name(referenceOf(id))})`).join(', ')}`);
+    } else if (sent !== carried) {
+      violations.push(`the roll ${group} journaled its open with reference ${name(typeof sent === 'string' ? sent : undefined)}, but the server's hedge ${newId} carries ${name(carried)}`);
+    }
+  }
+
+  return {
+    violations,
+    cannotTell,
+    serverUsd,
+    expectedUsd: fold.totalUsd,
+    landed: fold.trace,
+    settlements: settlements.length,
+    coverage: {
+      decidedOpens: acts.filter((act) => act.path === '/hedges' && byKey.get(act.key)?.group !== undefined).length,
+      rollsChecked,
+      rollsWithReference,
+      mostHedges: truth.mostHedges,
+      changesOnEndedHedges: [...truth.seen.values()].filter((seen) => seen.parts.length > 0 && !seen.parts.some((part) => part.applied)).length,
+    },
+  };
+}
+
+export function verdictOf(result: Pick<HistoryResult, 'violations' | 'cannotTell'>): 'violation' | 'cannot tell' | 'holds' {
+  return result.violations.length > 0 ? 'violation' : result.cannotTell.length > 0 ? 'cannot tell' : 'holds';
 }
 
 export function describeHistory(result: HistoryResult): string {
   const lines = result.ops.map(
     (op) =>
-      `  actor ${op.actor}: ${op.kind}${op.amount ? ` ${op.amount}` : ''}${op.killAfterMs === undefined ? '' : ` (kill -9 after ${op.killAfterMs} ms)`} → exit ${op.exit}`,
+      `  actor ${op.actor}: ${op.kind}${op.amount ? ` ${op.amount}` : ''}${op.tenorDays ? ` --tenor ${op.tenorDays}` : ''}${op.ref ? ` --ref ${op.ref}` : ''}${op.killAfterMs === undefined ? '' : ` (kill -9 after ${op.killAfterMs} ms)`} → exit ${op.exit}`,
   );
   return [
-    `seed ${result.seed} (${result.team ? 'team store, two machines' : 'one config dir'}): server ${result.serverUsd} USD, expected ${result.expectedUsd} USD`,
+    `seed ${result.seed} (${result.team ? 'team store, two machines' : 'one config dir'}): ${verdictOf(result)}; server ${result.serverUsd} USD, expected ${result.expectedUsd} USD`,
+    `  server: ${describeBehaviours(result.behaviours)}`,
+    `  seeded: ${SEED_USD} USD for ${result.seeded.tenorDays} days${result.seeded.ref ? `, reference ${result.seeded.ref}` : ''}`,
     ...lines,
-    `  landed, in the server's order: ${result.landed.join(' · ') || 'none'}`,
-    ...result.problems.map((problem) => `  ✗ ${problem}`),
+    `  the side's changes, in the server's order: ${result.landed.join(' · ') || 'none'}`,
+    ...result.violations.map((problem) => `  ✗ ${problem}`),
+    ...result.cannotTell.map((entry) => `  ? cannot tell: ${entry}`),
   ].join('\n');
 }
