@@ -84,7 +84,7 @@ _hedge_option_values() {
     --sizing) REPLY='current fixed' ;;
     --show) REPLY='book exposures schedule cost stress policy coverage effectiveness' ;;
     --html) return 1 ;;
-    --by) REPLY='day week month side tenor market hedge' ;;
+    --by) REPLY='day week month side tenor market hedge ref' ;;
     --root) return 1 ;;
     -X) REPLY='GET POST PUT PATCH DELETE' ;;
     --method) REPLY='GET POST PUT PATCH DELETE' ;;
