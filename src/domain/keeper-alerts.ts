@@ -226,8 +226,10 @@ function stillHolds(
       const row = seen.rowsNow.get(key);
       // A row no longer in the target has nothing left to alert about.
       if (!row) return false;
-      if (active.cause === 'drift') return false;
-      // A refusal or a missed roll clears when the row is back at target (or a step of it succeeded and it is).
+      // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it
+      // succeeded and it is) — never because a cycle did not see it: a side whose views disagree
+      // (settling, its own roll landing) shows no notional, which says nothing about the drift.
+      // A side closed outside the keeper (drift `open`) is flat until it holds its target again.
       return !atTarget(row, seen.toleranceUsd) && !(seen.succeeded.has(key) && row.target_usd === 0);
     }
   }

@@ -109,6 +109,31 @@ describe('stepAlerts', () => {
     expect(within.notices).toEqual([]);
   });
 
+  it('drift is not recovered by a cycle that cannot tell what the side holds (settling on a server whose views trail): only at target', () => {
+    // The keeper soak (test/soak/keeper-soak.ts) on a 3 s lag: a colleague's add left the side at
+    // 1250; every roll of it makes the side settle (current unknown) for a few cycles, and each such
+    // cycle used to clear the alert — 28 pages and 27 recoveries for one drift that never went away.
+    const drift: KeepEvent = { event: 'drift', at: '', market: 'USDTNGN', side: 'buy', notional_usd: 1250, target_usd: 1000 };
+    const { sent } = run([
+      { nowMs: T0, events: [drift], rows: [row('buy', 1250)] },
+      { nowMs: T0 + MINUTE, events: [], rows: [row('buy', null)] },
+      { nowMs: T0 + 2 * MINUTE, events: [{ event: 'roll', at: '', market: 'USDTNGN', side: 'buy' }], rows: [row('buy', null)] },
+      { nowMs: T0 + 3 * MINUTE, events: [], rows: [row('buy', 1250)] },
+      { nowMs: T0 + 4 * MINUTE, events: [], rows: [row('buy', 1000)] },
+    ]);
+    expect(sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual(['started drift|USDTNGN buy +0m', 'recovered drift|USDTNGN buy +4m']);
+  });
+
+  it('a side closed outside the keeper (drift, change open) stays an alert while it is flat, and recovers once it holds its target again', () => {
+    const closed: KeepEvent = { event: 'drift', at: '', market: 'USDTNGN', side: 'sell', notional_usd: 0, target_usd: 1000, change: 'open' };
+    const { sent } = run([
+      { nowMs: T0, events: [closed], rows: [row('sell', null)] },
+      { nowMs: T0 + MINUTE, events: [], rows: [row('sell', null)] },
+      { nowMs: T0 + 2 * MINUTE, events: [], rows: [row('sell', 1000)] },
+    ]);
+    expect(sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual(['started drift|USDTNGN sell +0m', 'recovered drift|USDTNGN sell +2m']);
+  });
+
   it('headroom below the threshold: the exposure cap and a row\'s capacity, each once; not judged in a cycle that did not read it', () => {
     const low = { exposureHeadroomUsd: 900, capacityUsd: new Map([['USDTNGN buy', 400]]) };
     const fine = { exposureHeadroomUsd: 90_000, capacityUsd: new Map([['USDTNGN buy', 50_000]]) };
