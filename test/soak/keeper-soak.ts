@@ -58,6 +58,8 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync, type WriteStream
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterAll } from 'vitest';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { nextRandom } from '../../src/sandbox/prng.js';
 import { baseEnv, HEDGE_BIN, ROOT, runHedge, type RunResult } from '../support/hedge-cli.js';
@@ -154,6 +156,15 @@ export interface KeeperSoakResult {
   problems: string[];
 }
 
+/**
+ * Every keeper process this module started and that has not exited: killed when the test file ends,
+ * so a soak that times out (its promise is then never finished) leaves no keeper running.
+ */
+const keepers = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of keepers) child.kill('SIGKILL');
+});
+
 /** A seeded stream of uniform values in [0, 1) (mulberry32, the simulator's own). */
 function randomStream(seed: number): () => number {
   let state = seed >>> 0;
@@ -164,7 +175,8 @@ function randomStream(seed: number): () => number {
   };
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+/** Resolves after `ms`, or at once when `stop` aborts (the run ended: nothing waits for a moment planned past it). */
+const sleep = (ms: number, stop?: AbortSignal) => delay(Math.max(0, ms), undefined, stop ? { signal: stop } : {}).catch(() => undefined);
 const round2 = (value: number) => Math.round(value * 100) / 100;
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -223,6 +235,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
   const actorDir = mkdtempSync(join(tmpdir(), 'hedge-soak-actor-'));
   let keeper: ChildProcess | undefined;
   let stopping = false;
+  const stop = new AbortController();
   try {
     const file = join(sim.configDir, 'target.csv');
     writeFileSync(file, targetCsv(options));
@@ -272,6 +285,8 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
       const number = keeperNumber;
       const args = [HEDGE_BIN, 'keep', file, '--interval', String(options.intervalS), '--tolerance', String(options.toleranceUsd), '--json'];
       const child = spawn(process.execPath, args, { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      keepers.add(child);
+      child.once('exit', () => keepers.delete(child));
       createInterface({ input: child.stdout! }).on('line', (line) => {
         keeperLog?.write(`keeper ${number} ${line}\n`);
         let event: Record<string, unknown>;
@@ -313,11 +328,11 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
 
     const killer = (async () => {
       for (const plan of killPlan) {
-        await sleep(plan.atMs - realMs());
+        await sleep(plan.atMs - realMs(), stop.signal);
         if (plan.targeted) {
           const seen = keeperWrites().length;
           while (!stopping && keeperWrites().length === seen) await sleep(20);
-          await sleep(plan.afterWriteMs);
+          await sleep(plan.afterWriteMs, stop.signal);
         }
         if (stopping || !keeper) return;
         const victim = keeper;
@@ -334,7 +349,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
         });
         log(`kill -9 of keeper ${keeperNumber} at server ${iso(serverMs)}${plan.targeted ? ' (after its write)' : ''}; ${maturedHedges().length} maturities so far`);
         // Started again after a pause of up to a second, as a supervisor would.
-        await sleep(plan.pauseMs);
+        await sleep(plan.pauseMs, stop.signal);
         if (stopping) return;
         keeper = startKeeper();
         lastRestartServerMs = sim.sandbox.clock.now();
@@ -342,9 +357,10 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
     })();
 
     const addRuns: RunResult[] = [];
+    let addsDone = addPlan.length === 0;
     const actor = (async () => {
-      for (const atMs of addPlan) {
-        await sleep(atMs - realMs());
+      for (const [index, atMs] of addPlan.entries()) {
+        await sleep(atMs - realMs(), stop.signal);
         if (stopping) return;
         // Its exit is only counted: what it did is read from the server (its accepted POST /hedges/add).
         // --again: each add is meant (hedge refuses an identical write within 10 minutes of the last,
@@ -352,7 +368,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
         // landing), the colleague tries again a moment later, a few times.
         let result: RunResult | undefined;
         for (let attempt = 0; attempt < 8 && !stopping && (result === undefined || result.code === 3); attempt += 1) {
-          if (result) await sleep(1500);
+          if (result) await sleep(1500, stop.signal);
           result = await runHedge(['add', MARKET, ROWS.roll.side, String(options.addUsd), '--again', '--json'], { configDir: actorDir, env: sim.env, timeoutMs: 90_000 }).catch(
             (error: unknown): RunResult => ({ code: null, signal: 'SIGKILL', stdout: '', stderr: String(error), durationMs: 90_000 }),
           );
@@ -361,6 +377,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
           const said = result.code === 0 ? '' : `: ${result.stderr.trim().split('\n').at(-1) ?? ''}`;
           log(`other actor: hedge add ${MARKET} ${ROWS.roll.side} ${options.addUsd} exited ${result.code ?? 'on its time bound'}${said.slice(0, 200)}`);
         }
+        addsDone = index === addPlan.length - 1;
       }
     })();
 
@@ -382,13 +399,15 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
         nextProgress = s.realMs + 30_000;
       }
       const killsDone = kills.length >= options.kills;
-      if (matured.length >= options.maturities && killsDone && afterRestart >= 2) break;
+      // Every planned kill and add done too: a run that reaches its count early still has them all.
+      if (matured.length >= options.maturities && killsDone && addsDone && afterRestart >= 2) break;
       if (s.realMs > options.maxWallMs) {
-        problems.push(`stalled: ${matured.length} maturities (${afterRestart} after the last restart) and ${kills.length} of ${options.kills} kills in ${Math.round(s.realMs / 1000)} s, the bound`);
+        problems.push(`stalled: ${matured.length} maturities (${afterRestart} after the last restart), ${kills.length} of ${options.kills} kills and ${addsDone ? 'every' : 'not every'} add in ${Math.round(s.realMs / 1000)} s, the bound`);
         break;
       }
     }
     stopping = true;
+    stop.abort();
     await killer;
     await actor;
     // A keeper stopped as a supervisor stops it (SIGTERM: its step in flight finishes), SIGKILL past 30 s.
@@ -523,6 +542,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
     };
   } finally {
     stopping = true;
+    stop.abort();
     if (keeper && keeper.exitCode === null && keeper.signalCode === null) keeper.kill('SIGKILL');
     await new Promise<void>((resolve) => (keeperLog ? keeperLog.end(resolve) : resolve()));
     if (samplesOut && !samplesOut.closed) samplesOut.end();
