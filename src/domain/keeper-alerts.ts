@@ -19,6 +19,8 @@ export interface KeepRowStatus {
   side: string;
   target_usd: number;
   current_usd: number | null;
+  /** What the side holds could not be told this cycle (settling, the book unread): null above is not flat. */
+  current_unknown?: boolean;
   next_action: string | null;
   next_action_at: string | null;
 }
@@ -153,6 +155,9 @@ export function stepAlerts(state: AlertState, observation: CycleObservation): { 
     const serverNow = observation.serverNowMs ?? nowMs;
     for (const [key, row] of rowsNow) {
       const base = { market: row.market.toUpperCase(), side: row.side };
+      // A side that cannot be told this cycle starts nothing; it is judged once it can, against the
+      // last cycle that could tell it (kept below).
+      if (row.current_unknown === true) continue;
       if (row.current_usd !== null && row.current_usd > 0 && Math.abs(row.current_usd - row.target_usd) > toleranceUsd) {
         add({ cause: 'drift', ...base, message: `holds ${row.current_usd} USD, target ${row.target_usd} USD` });
       }
@@ -203,7 +208,10 @@ export function stepAlerts(state: AlertState, observation: CycleObservation): { 
     const durationS = Math.max(0, Math.round((nowMs - Date.parse(was.since)) / 1000));
     notices.push({ alert: 'recovered', key, cause: was.cause, ...where(was), message: was.message, since: was.since, at, duration_s: durationS, text: recoveredText(was, durationS) });
   }
-  return { state: { active, rows: rows ? rowsNow : state.rows, rolling }, notices };
+  // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last
+  // told row stands (a hedge that matured unrolled settles through cycles that cannot tell the side).
+  const told = new Map([...rowsNow].map(([key, row]) => [key, row.current_unknown === true ? (state.rows.get(key) ?? row) : row]));
+  return { state: { active, rows: rows ? told : state.rows, rolling }, notices };
 }
 
 function stillHolds(
@@ -226,8 +234,10 @@ function stillHolds(
       const row = seen.rowsNow.get(key);
       // A row no longer in the target has nothing left to alert about.
       if (!row) return false;
-      if (active.cause === 'drift') return false;
-      // A refusal or a missed roll clears when the row is back at target (or a step of it succeeded and it is).
+      // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it
+      // succeeded and it is) — never because a cycle did not see it: a side whose views disagree
+      // (settling, its own roll landing) shows no notional, which says nothing about the drift.
+      // A side closed outside the keeper (drift `open`) is flat until it holds its target again.
       return !atTarget(row, seen.toleranceUsd) && !(seen.succeeded.has(key) && row.target_usd === 0);
     }
   }

@@ -255,6 +255,9 @@ export function rowStatus(row: KeepRow, view: SideView | undefined, state: strin
     ...(row.clientReference ? { client_reference: row.clientReference } : {}),
     target_usd: row.notionalUsd,
     current_usd: view?.position?.notionalUsd ?? null,
+    // Null above is flat only when the side could be told: the alert rules must not read a settling
+    // side, or a book that could not be read, as one that settled.
+    ...(view === undefined || view.settling ? { current_unknown: true as const } : {}),
     state,
     next_action: next?.nextAction ?? null,
     next_action_at: next?.nextActionAtMs !== undefined ? new Date(next.nextActionAtMs).toISOString() : null,

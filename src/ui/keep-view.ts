@@ -29,6 +29,11 @@ export interface KeepRowStatus {
   client_reference?: string;
   target_usd: number;
   current_usd: number | null;
+  /**
+   * Set when what the side holds cannot be told this cycle (its views disagree while a change lands,
+   * or the book could not be read): `current_usd` is then null without the side being flat.
+   */
+  current_unknown?: true;
   state: string;
   next_action: string | null;
   next_action_at: string | null;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KeepRow, SideView } from '../../src/domain/keep.js';
 import type { KeeperClock } from '../../src/flows/keep-clock.js';
-import { RowScheduler, runCycles, type Actionable, type EventFields, type KeeperSteps } from '../../src/flows/keep-cycle.js';
+import { RowScheduler, rowStatus, runCycles, type Actionable, type EventFields, type KeeperSteps } from '../../src/flows/keep-cycle.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-03-02T09:00:00Z');
@@ -139,6 +139,16 @@ describe('RowScheduler', () => {
     await cycle();
     expect(finished).toBe(1);
     expect(acted.map((step) => step.kind)).toEqual(['reopen', 'roll']);
+  });
+});
+
+describe('rowStatus', () => {
+  it('a side that cannot be told (settling, or the book unread) is marked so; a flat or covered side is not', () => {
+    // current_usd is null for all three first ones: the alert rules tell a settling side from a flat one by the mark.
+    expect(rowStatus(BUY, { settling: { why: 'a fill not in the positions list yet' } }, 'settling')).toMatchObject({ current_usd: null, current_unknown: true });
+    expect(rowStatus(BUY, undefined, 'unknown (the book could not be read)')).toMatchObject({ current_usd: null, current_unknown: true });
+    expect(rowStatus(BUY, {}, 'flat: re-open')).not.toHaveProperty('current_unknown');
+    expect(rowStatus(BUY, { position: { notionalUsd: 1000, hedgeId: 'hdg_1', maturityAtMs: START + HOUR } }, 'covered')).not.toHaveProperty('current_unknown');
   });
 });
 

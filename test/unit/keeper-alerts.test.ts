@@ -109,6 +109,63 @@ describe('stepAlerts', () => {
     expect(within.notices).toEqual([]);
   });
 
+  it('drift is not recovered by a cycle that cannot tell what the side holds (settling on a server whose views trail): only at target', () => {
+    // The keeper soak (test/soak/keeper-soak.ts) on a 3 s lag: a colleague's add left the side at
+    // 1250; every roll of it makes the side settle (current unknown) for a few cycles, and each such
+    // cycle used to clear the alert — 28 pages and 27 recoveries for one drift that never went away.
+    const drift: KeepEvent = { event: 'drift', at: '', market: 'USDTNGN', side: 'buy', notional_usd: 1250, target_usd: 1000 };
+    const { sent } = run([
+      { nowMs: T0, events: [drift], rows: [row('buy', 1250)] },
+      { nowMs: T0 + MINUTE, events: [], rows: [row('buy', null)] },
+      { nowMs: T0 + 2 * MINUTE, events: [{ event: 'roll', at: '', market: 'USDTNGN', side: 'buy' }], rows: [row('buy', null)] },
+      { nowMs: T0 + 3 * MINUTE, events: [], rows: [row('buy', 1250)] },
+      { nowMs: T0 + 4 * MINUTE, events: [], rows: [row('buy', 1000)] },
+    ]);
+    expect(sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual(['started drift|USDTNGN buy +0m', 'recovered drift|USDTNGN buy +4m']);
+  });
+
+  it('a side closed outside the keeper (drift, change open) stays an alert while it is flat, and recovers once it holds its target again', () => {
+    const closed: KeepEvent = { event: 'drift', at: '', market: 'USDTNGN', side: 'sell', notional_usd: 0, target_usd: 1000, change: 'open' };
+    const { sent } = run([
+      { nowMs: T0, events: [closed], rows: [row('sell', null)] },
+      { nowMs: T0 + MINUTE, events: [], rows: [row('sell', null)] },
+      { nowMs: T0 + 2 * MINUTE, events: [], rows: [row('sell', 1000)] },
+    ]);
+    expect(sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual(['started drift|USDTNGN sell +0m', 'recovered drift|USDTNGN sell +2m']);
+  });
+
+  it('a side that cannot be told this cycle (settling, or the book unread) is not a missed roll; the last side it was told is judged once it can', () => {
+    const due = new Date(T0 + 30 * MINUTE).toISOString();
+    const covered = row('buy', 1000, 1000, { action: 'roll', at: due });
+    const unknown = { ...row('buy', null), current_unknown: true as const };
+    // The keeper soak's short run (seed 48): the roll fell due, a colleague's add landed on the record
+    // and the positions list had not caught up, so the next cycle could not tell the side (settling);
+    // it then held 1,250 and was rolled. That was paged "1000 USD settled instead of being rolled".
+    const added = run([
+      { nowMs: T0, events: [], rows: [covered], serverNowMs: T0 + 29 * MINUTE },
+      { nowMs: T0 + MINUTE, events: [], rows: [unknown], serverNowMs: T0 + 31 * MINUTE },
+      { nowMs: T0 + 2 * MINUTE, events: [], rows: [row('buy', 1250)], serverNowMs: T0 + 32 * MINUTE },
+    ]);
+    expect(added.sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual(['started drift|USDTNGN buy']);
+    // The book could not be read at the roll's time (the server down a cycle): not a missed roll either.
+    const unread = run([
+      { nowMs: T0, events: [], rows: [covered], serverNowMs: T0 + 29 * MINUTE },
+      { nowMs: T0 + MINUTE, events: [{ event: 'error', at: '', phase: 'read', code: 'network', message: 'refused' }], rows: [unknown], serverNowMs: T0 + 31 * MINUTE },
+      { nowMs: T0 + 2 * MINUTE, events: [], rows: [covered], serverNowMs: T0 + 32 * MINUTE },
+    ]);
+    expect(unread.sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual(['started server_unreachable', 'recovered server_unreachable']);
+    // A hedge that matured unrolled is settling (shown filled, then listed after its settlement) before
+    // the side is flat: the missed roll is said once the side is seen flat, judged on the side last told.
+    const settled = run([
+      { nowMs: T0, events: [], rows: [covered], serverNowMs: T0 + 29 * MINUTE },
+      { nowMs: T0 + MINUTE, events: [], rows: [unknown], serverNowMs: T0 + 31 * MINUTE },
+      { nowMs: T0 + 2 * MINUTE, events: [], rows: [unknown], serverNowMs: T0 + 32 * MINUTE },
+      { nowMs: T0 + 3 * MINUTE, events: [], rows: [row('buy', null)], serverNowMs: T0 + 33 * MINUTE },
+      { nowMs: T0 + 4 * MINUTE, events: [], rows: [row('buy', 1000)], serverNowMs: T0 + 34 * MINUTE },
+    ]);
+    expect(settled.sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual(['started missed_roll|USDTNGN buy +3m', 'recovered missed_roll|USDTNGN buy +4m']);
+  });
+
   it('headroom below the threshold: the exposure cap and a row\'s capacity, each once; not judged in a cycle that did not read it', () => {
     const low = { exposureHeadroomUsd: 900, capacityUsd: new Map([['USDTNGN buy', 400]]) };
     const fine = { exposureHeadroomUsd: 90_000, capacityUsd: new Map([['USDTNGN buy', 50_000]]) };

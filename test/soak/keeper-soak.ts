@@ -1,0 +1,574 @@
+// The keeper soak on a server whose views trail the records (issue 48's evidence): a simulator whose
+// positions list, history and account show each change `viewLagMs` after the hedge records do, that
+// takes several hedges per side (aggregated into one positions line), settles a hedge
+// `settlementDelayMs` after its maturity (shown `filled` meanwhile) and has a short tenor day
+// (`dayMs`), so maturities come every few seconds. The real `hedge keep target.csv` runs against it
+// as a process, is killed with SIGKILL at seeded random moments and started again; another actor
+// (`hedge add` from another desk: its own config folder, so it shares no lock with the keeper) adds
+// to one side now and then. The soak judges by the server alone — its hedge records, its request
+// log, its idempotency records — never by the keeper's output (its events are only counted).
+//
+// The clock: real time (speed 1) with a short day, not a fast clock. Everything the keeper measures
+// in server time is then what a real service gives it: the views' lag and the settlement delay are
+// seconds against its 2 s cycle, the 10 minutes it waits for its own write to show before it says
+// "cannot tell" (keep-steps.ts EXPECTATION_BOUND_MS) and the 24 h an Idempotency-Key is kept stay
+// 10 minutes and 24 h. A fast clock would shrink those with the day (at 7200× a key outlives a
+// restart by 12 s, and a 3 s lag would be 0.4 ms) and the Date header's whole seconds would be hours.
+//
+// roll_before and until are durations of server time (s, m, h, d), while a tenor counts the
+// server's days: on a 30 s day a 1-day hedge lives 30 s, and the keeper cannot know the day is short.
+// So every row states its roll_before, shorter than the short tenor: a row without one rolls 1 h
+// before maturity (domain/keep.ts DEFAULT_ROLL_BEFORE_MS) — on a short day the moment it opens,
+// every cycle, and never matures. (The keeper's own check, roll_before shorter than the tenor,
+// counts real days: it accepts both.)
+//   - the roll row: roll_before a share of the day long enough for a whole roll (its close and open
+//     each wait for the positions list, one lag each) to land well before the maturity;
+//   - the settle row: roll_before 0.001s, one millisecond — far shorter than a cycle, so the keeper
+//     practically never reads the side inside its roll window: its hedges mature, stay `filled` for
+//     the settlement delay (the side is "settling": held), settle, and the keeper re-opens the side
+//     once every view shows it flat. If a cycle ever lands in that millisecond, it rolls: the checks
+//     below still hold for it.
+// No row has an until: a row's near-until tenor is counted in real days (domain/keep.ts tenorFor),
+// which on a short day would shorten nothing — it is left to the keep tests on a normal day.
+//
+// Checks (each a `problems` line when it fails):
+//   over       at every sample (every `sampleMs`, on the server's state at its own time), per side:
+//              what its live hedges hold (submitted and filled, pending adds included) ≤ target +
+//              the keeper's --tolerance + what the other actor's accepted adds on that side came to
+//              by then;
+//   twice      on the hedge records, exactly: no hedge of a side was opened while another of that
+//              side was live (submitted or filled, from its opened_at to its closed_at) — the
+//              keeper never opens a side twice, and the other actor only adds;
+//   reference  every POST /hedges the server received carries its row's client_reference, every
+//              hedge on the server carries it, and every hedge is one a logged POST /hedges created
+//              (its idempotency record names it);
+//   settled    no close was sent on a side whose hedge had settled. Precisely: for each POST
+//              /hedges/close that acted or was refused (a replay of a key the server had already
+//              answered 2xx is not a send), at the server time T it arrived: the side must hold a
+//              live hedge on its records at T (else its last hedge had settled or been closed by T:
+//              a close on a settled side), and none of its live hedges may be past its maturity_at
+//              at T (a hedge past maturity is settling; the close would end early what the
+//              settlement was about to end — a roll after maturity);
+//   count      at least `maturities` maturities — hedges ended by settlement or by a roll's close —
+//              at least two of them after the last restart (the keeper carried on after it), and
+//              every planned kill happened; a run that does not get there within `maxWallMs` has
+//              stalled.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterAll } from 'vitest';
+import type { HedgeState } from '../../src/sandbox/engine-state.js';
+import { nextRandom } from '../../src/sandbox/prng.js';
+import { baseEnv, HEDGE_BIN, ROOT, runHedge, type RunResult } from '../support/hedge-cli.js';
+import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
+
+type Side = 'buy' | 'sell';
+const SIDES: readonly Side[] = ['buy', 'sell'];
+/** Notionals that differ by less than a cent agree (money is booked to the cent). */
+const CENT = 0.005;
+
+export interface KeeperSoakOptions {
+  seed: number;
+  /** The run ends once the server shows at least this many maturities (settlements + rolls). */
+  maturities: number;
+  /** SIGKILLs of the keeper, each followed by a restart. */
+  kills: number;
+  /** `hedge add` runs of the other actor on the roll row's side. */
+  adds: number;
+  addUsd: number;
+  /** Sandbox ms of one tenor day. */
+  dayMs: number;
+  viewLagMs: number;
+  settlementDelayMs: number;
+  /** The roll row's roll_before, as the target file says it (e.g. `12s`). */
+  rollBefore: string;
+  /** The keeper's --interval, seconds. */
+  intervalS: number;
+  /** The keeper's --tolerance, USD. */
+  toleranceUsd: number;
+  /** Real ms between two samples of the server's state. */
+  sampleMs: number;
+  /** The run is a stall (a problem) if it has not reached `maturities` by then. */
+  maxWallMs: number;
+  samplesFile?: string;
+  keeperLogFile?: string;
+  log?: (line: string) => void;
+}
+
+/** The two rows of the target file. */
+export const ROWS = {
+  roll: { side: 'buy' as Side, notionalUsd: 1000, reference: 'SOAK-ROLL' },
+  settle: { side: 'sell' as Side, notionalUsd: 1500, reference: 'SOAK-SETTLE' },
+} as const;
+
+export interface SideSample {
+  held: number;
+  bound: number;
+  live: number;
+}
+
+export interface Sample {
+  realMs: number;
+  serverMs: number;
+  keeper: number;
+  buy: SideSample;
+  sell: SideSample;
+}
+
+export interface KillRecord {
+  keeper: number;
+  realMs: number;
+  serverMs: number;
+  /** Killed right after one of its own writes reached the server (else at a uniform moment). */
+  targeted: boolean;
+  /** The keeper's last write the server received before the kill, and how long before it (server ms). */
+  lastWrite?: string;
+}
+
+export interface KeeperSoakResult {
+  samples: Sample[];
+  kills: KillRecord[];
+  keepers: number;
+  maturities: { settled: number; rolled: number; total: number; afterLastRestart: number };
+  hedges: number;
+  opens: number;
+  closes: { sent: number; replayed: number; refused: number };
+  adds: { runs: number; accepted: number; exits: string[] };
+  /** Largest held − bound over the samples, per side (≤ 0 when never above). */
+  worstMarginUsd: Record<Side, number>;
+  maxHeldUsd: Record<Side, number>;
+  maxLiveHedges: Record<Side, number>;
+  /** Longest stretch of server time a side held no live hedge, after its first open. */
+  longestBareMs: Record<Side, number>;
+  /** From each roll's close reaching the server to the maturity of the hedge it ended (server ms). */
+  rollLeadMs: { min: number; max: number };
+  /** From a settlement to the side's next open (server ms): the keeper's re-open after it. */
+  reopenAfterSettlementMs: { count: number; min: number; max: number; mean: number };
+  resumedEvents: number;
+  events: Record<string, number>;
+  alerts: Record<string, number>;
+  errorCodes: string[];
+  wallMs: number;
+  serverMs: number;
+  problems: string[];
+}
+
+/**
+ * Every keeper process this module started and that has not exited: killed when the test file ends,
+ * so a soak that times out (its promise is then never finished) leaves no keeper running.
+ */
+const keepers = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of keepers) child.kill('SIGKILL');
+});
+
+/** A seeded stream of uniform values in [0, 1) (mulberry32, the simulator's own). */
+function randomStream(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    const next = nextRandom(state);
+    state = next.state;
+    return next.value;
+  };
+}
+
+/** Resolves after `ms`, or at once when `stop` aborts (the run ended: nothing waits for a moment planned past it). */
+const sleep = (ms: number, stop?: AbortSignal) => delay(Math.max(0, ms), undefined, stop ? { signal: stop } : {}).catch(() => undefined);
+const round2 = (value: number) => Math.round(value * 100) / 100;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The target file: the roll row, then the settle row (why their roll_before: the header comment). */
+export function targetCsv(options: Pick<KeeperSoakOptions, 'rollBefore'>): string {
+  return [
+    'market,side,notional_usd,tenor_days,client_reference,until,roll_before',
+    `${MARKET},${ROWS.roll.side},${ROWS.roll.notionalUsd},1,${ROWS.roll.reference},,${options.rollBefore}`,
+    `${MARKET},${ROWS.settle.side},${ROWS.settle.notionalUsd},1,${ROWS.settle.reference},,0.001s`,
+  ].join('\n') + '\n';
+}
+
+const rowOf = (side: Side) => (side === ROWS.roll.side ? ROWS.roll : ROWS.settle);
+
+/**
+ * About how long the run takes (real ms), to spread the kills and adds over it: a rolled side turns
+ * over once per day less its roll_before plus the roll (two lags: its close, then its open, shown),
+ * a settling side once per day plus the settlement delay, a lag and the re-open (a lag).
+ */
+export function estimatedRunMs(options: Pick<KeeperSoakOptions, 'maturities' | 'dayMs' | 'viewLagMs' | 'settlementDelayMs' | 'rollBefore' | 'intervalS'>): number {
+  const rollBeforeMs = Number(/^(\d+(?:\.\d+)?)s$/.exec(options.rollBefore)?.[1] ?? 0) * 1000;
+  const cycleMs = options.intervalS * 1000;
+  const rollPeriod = options.dayMs - rollBeforeMs + 2 * options.viewLagMs + 2 * cycleMs;
+  const settlePeriod = options.dayMs + options.settlementDelayMs + 2 * options.viewLagMs + 2 * cycleMs;
+  return options.maturities / (1 / rollPeriod + 1 / settlePeriod);
+}
+
+/** The hedge a write's answer named, from the server's idempotency record of its key (`data.id` / `data.hedge_id`). */
+function hedgeIdOfKey(sim: Simulator, key: string | null): string | undefined {
+  if (!key) return undefined;
+  const suffix = `:${key}`;
+  for (const [scope, record] of Object.entries(sim.sandbox.engine.state.idempotency)) {
+    if (!scope.endsWith(suffix)) continue;
+    const body = (record.bodyJson !== undefined ? JSON.parse(record.bodyJson) : record.body) as { data?: { id?: string; hedge_id?: string } } | undefined;
+    return body?.data?.hedge_id ?? body?.data?.id;
+  }
+  return undefined;
+}
+
+export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperSoakResult> {
+  const log = options.log ?? (() => {});
+  const wallStart = Date.now();
+  const realMs = () => Date.now() - wallStart;
+  const sim = await startSimulator({
+    seed: options.seed,
+    fillDelayMs: 100,
+    viewLagMs: options.viewLagMs,
+    severalPerSide: true,
+    settlementDelayMs: options.settlementDelayMs,
+    dayMs: options.dayMs,
+  });
+  const fillDelayMs = sim.sandbox.engine.fillDelayMs;
+  const keeperLog: WriteStream | undefined = options.keeperLogFile ? createWriteStream(options.keeperLogFile, { flags: 'a' }) : undefined;
+  const samplesOut: WriteStream | undefined = options.samplesFile ? createWriteStream(options.samplesFile) : undefined;
+  // The other actor's desk: its own config folder and journal, so it takes none of the keeper's locks.
+  const actorDir = mkdtempSync(join(tmpdir(), 'hedge-soak-actor-'));
+  let keeper: ChildProcess | undefined;
+  let stopping = false;
+  const stop = new AbortController();
+  try {
+    const file = join(sim.configDir, 'target.csv');
+    writeFileSync(file, targetCsv(options));
+    const hedges = (): HedgeState[] => sim.hedges().filter((hedge) => hedge.market === MARKET);
+    const endOf = (hedge: HedgeState): number =>
+      hedge.closedAtMs ?? (hedge.status === 'failed' ? (hedge.filledAtMs ?? hedge.openedAtMs + fillDelayMs) : Number.POSITIVE_INFINITY);
+    /** Submitted or filled at `atMs`: from its open's acceptance to its close, settlement or failure. */
+    const liveAt = (hedge: HedgeState, atMs: number) => hedge.openedAtMs <= atMs && atMs < endOf(hedge);
+    /** Adds of the other actor the server took (acted on, or not answered yet) on a side by `atMs`. */
+    const addedBy = (side: Side, atMs: number): number =>
+      sim
+        .requests('POST', '/hedges/add')
+        .filter((entry) => (entry.body as { side?: string } | null)?.side === side && entry.sandboxTimeMs <= atMs)
+        .filter((entry) => entry.status === 'pending' || (typeof entry.status === 'number' && entry.status < 300))
+        .reduce((sum, entry) => sum + Number((entry.body as { notional_usd?: number }).notional_usd ?? 0), 0);
+    const keeperWrites = () => sim.requests('POST').filter((entry) => entry.path === '/hedges' || entry.path === '/hedges/close');
+    const maturedHedges = () => hedges().filter((hedge) => hedge.status === 'closed');
+
+    // ---- samples of the server's own state ------------------------------------------------
+    const samples: Sample[] = [];
+    let keeperNumber = 0;
+    samplesOut?.write('real_ms,server_time,keeper,buy_held_usd,buy_bound_usd,buy_live,sell_held_usd,sell_bound_usd,sell_live\n');
+    const sample = (): Sample => {
+      // The server's state at its own time: what became due (fills, landings, settlements) applied first, as a request would.
+      const serverMs = sim.sandbox.clock.now();
+      sim.sandbox.engine.advanceTo(serverMs);
+      const of = (side: Side): SideSample => {
+        const live = sim.active(side);
+        const held = live.reduce((sum, hedge) => sum + hedge.notionalUsd + (hedge.pendingChange?.action === 'add' ? hedge.pendingChange.notionalUsd : 0), 0);
+        return { held: round2(held), bound: round2(rowOf(side).notionalUsd + options.toleranceUsd + addedBy(side, serverMs)), live: live.length };
+      };
+      const entry: Sample = { realMs: realMs(), serverMs, keeper: keeperNumber, buy: of('buy'), sell: of('sell') };
+      samples.push(entry);
+      samplesOut?.write([entry.realMs, iso(serverMs), entry.keeper, entry.buy.held, entry.buy.bound, entry.buy.live, entry.sell.held, entry.sell.bound, entry.sell.live].join(',') + '\n');
+      return entry;
+    };
+
+    // ---- the keeper process -----------------------------------------------------------------
+    const events: Record<string, number> = {};
+    const errorCodes: string[] = [];
+    /** The keeper's alert notices by kind, cause and side (counted for the figures; the checks read the server). */
+    const alerts: Record<string, number> = {};
+    let resumedEvents = 0;
+    const env = { ...baseEnv(sim.configDir), ...sim.env };
+    const startKeeper = (): ChildProcess => {
+      keeperNumber += 1;
+      const number = keeperNumber;
+      const args = [HEDGE_BIN, 'keep', file, '--interval', String(options.intervalS), '--tolerance', String(options.toleranceUsd), '--json'];
+      const child = spawn(process.execPath, args, { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      keepers.add(child);
+      child.once('exit', () => keepers.delete(child));
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        keeperLog?.write(`keeper ${number} ${line}\n`);
+        let event: Record<string, unknown>;
+        try {
+          event = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          return;
+        }
+        const name = String(event.event);
+        events[name] = (events[name] ?? 0) + 1;
+        if (event.resumed === true) resumedEvents += 1;
+        if (name === 'alert' || typeof event.alert === 'string') {
+          const alert = `${String(event.alert)} ${String(event.cause)}${event.side ? ` ${String(event.side)}` : ''}`;
+          alerts[alert] = (alerts[alert] ?? 0) + 1;
+        }
+        // An alert started by an error repeats that error's fields (event `error`, `alert`): counted once, as the error.
+        if (name === 'error' && event.alert === undefined) errorCodes.push(`${String(event.code)}${event.action ? ` (${String(event.action)})` : event.phase ? ` (${String(event.phase)})` : ''}`);
+      });
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => keeperLog?.write(`keeper ${number} stderr: ${chunk}`));
+      return child;
+    };
+    const exited = (child: ChildProcess) =>
+      child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+    // ---- kills and the other actor, at seeded moments over the run's expected length ----------
+    const random = randomStream(options.seed ^ 0x4b33);
+    const expectedMs = estimatedRunMs(options);
+    // Every other kill lands right after one of the keeper's own writes reached the server (a roll
+    // between its close and its open, a re-open waiting for its fill): the moments a kill costs most.
+    const killPlan = Array.from({ length: options.kills }, (_, index) => ({
+      atMs: (0.08 + 0.72 * random()) * expectedMs,
+      targeted: index % 2 === 1,
+      afterWriteMs: Math.round(random() * 2500),
+      pauseMs: Math.round(random() * 1000),
+    })).sort((a, b) => a.atMs - b.atMs);
+    const addPlan = Array.from({ length: options.adds }, () => (0.1 + 0.75 * random()) * expectedMs).sort((a, b) => a - b);
+    const kills: KillRecord[] = [];
+    let lastRestartServerMs = Number.NEGATIVE_INFINITY;
+
+    const killer = (async () => {
+      for (const plan of killPlan) {
+        await sleep(plan.atMs - realMs(), stop.signal);
+        if (plan.targeted) {
+          const seen = keeperWrites().length;
+          while (!stopping && keeperWrites().length === seen) await sleep(20);
+          await sleep(plan.afterWriteMs, stop.signal);
+        }
+        if (stopping || !keeper) return;
+        const victim = keeper;
+        const last = keeperWrites().at(-1);
+        const serverMs = sim.sandbox.clock.now();
+        victim.kill('SIGKILL');
+        await exited(victim);
+        kills.push({
+          keeper: keeperNumber,
+          realMs: realMs(),
+          serverMs,
+          targeted: plan.targeted,
+          ...(last ? { lastWrite: `${last.path} ${String((last.body as { side?: string } | null)?.side ?? '')} ${serverMs - last.sandboxTimeMs} ms before` } : {}),
+        });
+        log(`kill -9 of keeper ${keeperNumber} at server ${iso(serverMs)}${plan.targeted ? ' (after its write)' : ''}; ${maturedHedges().length} maturities so far`);
+        // Started again after a pause of up to a second, as a supervisor would.
+        await sleep(plan.pauseMs, stop.signal);
+        if (stopping) return;
+        keeper = startKeeper();
+        lastRestartServerMs = sim.sandbox.clock.now();
+      }
+    })();
+
+    const addRuns: RunResult[] = [];
+    let addsDone = addPlan.length === 0;
+    const actor = (async () => {
+      for (const [index, atMs] of addPlan.entries()) {
+        await sleep(atMs - realMs(), stop.signal);
+        if (stopping) return;
+        // Its exit is only counted: what it did is read from the server (its accepted POST /hedges/add).
+        // --again: each add is meant (hedge refuses an identical write within 10 minutes of the last,
+        // exit 11). Refused (exit 3: the side is bare in the middle of a roll, or a change of it is
+        // landing), the colleague tries again a moment later, a few times.
+        let result: RunResult | undefined;
+        for (let attempt = 0; attempt < 8 && !stopping && (result === undefined || result.code === 3); attempt += 1) {
+          if (result) await sleep(1500, stop.signal);
+          result = await runHedge(['add', MARKET, ROWS.roll.side, String(options.addUsd), '--again', '--json'], { configDir: actorDir, env: sim.env, timeoutMs: 90_000 }).catch(
+            (error: unknown): RunResult => ({ code: null, signal: 'SIGKILL', stdout: '', stderr: String(error), durationMs: 90_000 }),
+          );
+          addRuns.push(result);
+          keeperLog?.write(`other actor: exit ${result.code}\n${result.stderr}`);
+          const said = result.code === 0 ? '' : `: ${result.stderr.trim().split('\n').at(-1) ?? ''}`;
+          log(`other actor: hedge add ${MARKET} ${ROWS.roll.side} ${options.addUsd} exited ${result.code ?? 'on its time bound'}${said.slice(0, 200)}`);
+        }
+        addsDone = index === addPlan.length - 1;
+      }
+    })();
+
+    // ---- the run: a sample every sampleMs until the count is reached ------------------------
+    keeper = startKeeper();
+    lastRestartServerMs = sim.sandbox.clock.now();
+    const problems: string[] = [];
+    let nextProgress = 0;
+    let nextSample = realMs();
+    for (;;) {
+      // On a fixed schedule, not after each sample's own work: one every sampleMs.
+      nextSample += options.sampleMs;
+      await sleep(nextSample - realMs());
+      const s = sample();
+      const matured = maturedHedges();
+      const afterRestart = matured.filter((hedge) => (hedge.closedAtMs ?? 0) > lastRestartServerMs).length;
+      if (s.realMs >= nextProgress) {
+        log(`${(s.realMs / 1000).toFixed(0)} s: ${matured.length} maturities, ${kills.length} kills, buy ${s.buy.held}/${s.buy.bound} sell ${s.sell.held}/${s.sell.bound}`);
+        nextProgress = s.realMs + 30_000;
+      }
+      const killsDone = kills.length >= options.kills;
+      // Every planned kill and add done too: a run that reaches its count early still has them all.
+      if (matured.length >= options.maturities && killsDone && addsDone && afterRestart >= 2) break;
+      if (s.realMs > options.maxWallMs) {
+        problems.push(`stalled: ${matured.length} maturities (${afterRestart} after the last restart), ${kills.length} of ${options.kills} kills and ${addsDone ? 'every' : 'not every'} add in ${Math.round(s.realMs / 1000)} s, the bound`);
+        break;
+      }
+    }
+    stopping = true;
+    stop.abort();
+    await killer;
+    await actor;
+    // A keeper stopped as a supervisor stops it (SIGTERM: its step in flight finishes), SIGKILL past 30 s.
+    if (keeper) {
+      const last = keeper;
+      const bound = setTimeout(() => last.kill('SIGKILL'), 30_000);
+      last.kill('SIGTERM');
+      await exited(last);
+      clearTimeout(bound);
+    }
+    keeper = undefined;
+    sample();
+    await new Promise<void>((resolve) => (samplesOut ? samplesOut.end(resolve) : resolve()));
+
+    // ---- the checks, on the server's records and request log ---------------------------------
+    for (const s of samples) {
+      for (const side of SIDES) {
+        if (s[side].held > s[side].bound + CENT) {
+          problems.push(`over: at ${iso(s.serverMs)} (keeper ${s.keeper}) the ${side} side held ${s[side].held} USD in ${s[side].live} hedges, above target + tolerance + other actors' adds = ${s[side].bound}`);
+        }
+      }
+    }
+    const all = hedges();
+    for (const side of SIDES) {
+      const ofSide = all.filter((hedge) => hedge.side === side).sort((a, b) => a.openedAtMs - b.openedAtMs);
+      for (const hedge of ofSide) {
+        const overlapping = ofSide.filter((other) => other !== hedge && other.openedAtMs <= hedge.openedAtMs && liveAt(other, hedge.openedAtMs));
+        for (const other of overlapping) {
+          problems.push(`twice: ${hedge.id} (${side}, ${hedge.notionalUsd} USD) was opened at ${iso(hedge.openedAtMs)} while ${other.id} (${other.notionalUsd} USD, ${other.status}) was live on the side`);
+        }
+      }
+    }
+    const opens = sim.requests('POST', '/hedges');
+    const createdBy = new Map<string, string>();
+    for (const entry of opens) {
+      const body = (entry.body ?? {}) as { market?: string; side?: Side; client_reference?: unknown };
+      const expected = body.side === 'buy' || body.side === 'sell' ? rowOf(body.side).reference : undefined;
+      if (body.client_reference !== expected) {
+        problems.push(`reference: POST /hedges at ${iso(entry.sandboxTimeMs)} (${String(body.side)}) carried client_reference ${JSON.stringify(body.client_reference)}, its row's is ${String(expected)}`);
+      }
+      const id = typeof entry.status === 'number' && entry.status < 300 ? hedgeIdOfKey(sim, entry.idempotencyKey) : undefined;
+      if (id) createdBy.set(id, entry.idempotencyKey!);
+    }
+    for (const hedge of all) {
+      if (hedge.clientReference !== rowOf(hedge.side).reference) {
+        problems.push(`reference: hedge ${hedge.id} (${hedge.side}) carries ${JSON.stringify(hedge.clientReference)}, its row's is ${rowOf(hedge.side).reference}`);
+      }
+      if (!createdBy.has(hedge.id)) problems.push(`reference: hedge ${hedge.id} (${hedge.side}) is not named by the answer of any POST /hedges in the request log`);
+    }
+    const answered = new Set<string>();
+    const closes = { sent: 0, replayed: 0, refused: 0 };
+    const rollLeadsMs: number[] = [];
+    for (const entry of sim.requests('POST', '/hedges/close')) {
+      const ok = typeof entry.status === 'number' && entry.status < 300;
+      if (entry.idempotencyKey && answered.has(entry.idempotencyKey)) {
+        closes.replayed += 1;
+        continue;
+      }
+      if (ok && entry.idempotencyKey) answered.add(entry.idempotencyKey);
+      if (ok) closes.sent += 1;
+      else closes.refused += 1;
+      const side = (entry.body as { side?: Side } | null)?.side;
+      if (side !== 'buy' && side !== 'sell') continue;
+      const at = entry.sandboxTimeMs;
+      const ofSide = all.filter((hedge) => hedge.side === side);
+      const live = ofSide.filter((hedge) => liveAt(hedge, at));
+      if (live.length === 0) {
+        const last = ofSide.filter((hedge) => endOf(hedge) <= at).sort((a, b) => endOf(b) - endOf(a))[0];
+        const how = last ? `${last.id} had ${last.closeReason === 'settled' ? 'settled' : `ended (${last.closeReason ?? last.status})`} at ${iso(endOf(last))}` : 'it had no hedge yet';
+        problems.push(`settled: a close of the ${side} side arrived at ${iso(at)} (${String(entry.status)}${entry.errorCode ? ` ${entry.errorCode}` : ''}) with nothing live on it: ${how}`);
+        continue;
+      }
+      // The margin the roll had: from its close to the soonest maturity among the hedges it ends.
+      rollLeadsMs.push(Math.min(...live.map((hedge) => hedge.maturityAtMs)) - at);
+      for (const hedge of live.filter((candidate) => candidate.maturityAtMs <= at)) {
+        problems.push(`settled: a close of the ${side} side arrived at ${iso(at)}, ${at - hedge.maturityAtMs} ms after ${hedge.id} matured (${iso(hedge.maturityAtMs)}): its settlement was due, not a roll`);
+      }
+    }
+    const matured = maturedHedges();
+    const settled = matured.filter((hedge) => hedge.closeReason === 'settled').length;
+    const afterLastRestart = matured.filter((hedge) => (hedge.closedAtMs ?? 0) > lastRestartServerMs).length;
+    if (matured.length < options.maturities) problems.push(`count: ${matured.length} maturities, at least ${options.maturities} expected`);
+    if (afterLastRestart < 2) problems.push(`count: ${afterLastRestart} maturities after the last restart, at least 2 expected (the keeper carried on after it)`);
+    if (kills.length < options.kills) problems.push(`count: ${kills.length} of ${options.kills} kills happened`);
+
+    // ---- figures ---------------------------------------------------------------------------
+    const bySide = <T>(of: (side: Side) => T) => ({ buy: of('buy'), sell: of('sell') });
+    const longestBareMs = bySide((side) => {
+      const ofSide = all.filter((hedge) => hedge.side === side && hedge.status !== 'failed').sort((a, b) => a.openedAtMs - b.openedAtMs);
+      let longest = 0;
+      let coveredTo = ofSide[0]?.openedAtMs ?? 0;
+      for (const hedge of ofSide) {
+        longest = Math.max(longest, hedge.openedAtMs - coveredTo);
+        coveredTo = Math.max(coveredTo, Math.min(endOf(hedge), samples.at(-1)!.serverMs));
+      }
+      return Math.max(0, longest);
+    });
+    const reopenGaps = all
+      .filter((hedge) => hedge.closeReason === 'settled')
+      .flatMap((hedge) => {
+        const next = all.filter((other) => other.side === hedge.side && other.openedAtMs >= endOf(hedge)).sort((a, b) => a.openedAtMs - b.openedAtMs)[0];
+        return next ? [next.openedAtMs - endOf(hedge)] : [];
+      });
+    const acceptedAdds = sim.requests('POST', '/hedges/add').filter((entry) => typeof entry.status === 'number' && entry.status < 300).length;
+    return {
+      samples,
+      kills,
+      keepers: keeperNumber,
+      maturities: { settled, rolled: matured.length - settled, total: matured.length, afterLastRestart },
+      hedges: all.length,
+      opens: opens.length,
+      closes,
+      adds: { runs: addRuns.length, accepted: acceptedAdds, exits: addRuns.map((run) => String(run.code)) },
+      worstMarginUsd: bySide((side) => round2(Math.max(...samples.map((s) => s[side].held - s[side].bound)))),
+      maxHeldUsd: bySide((side) => Math.max(...samples.map((s) => s[side].held))),
+      maxLiveHedges: bySide((side) => Math.max(...samples.map((s) => s[side].live))),
+      longestBareMs,
+      rollLeadMs: { min: rollLeadsMs.length ? Math.min(...rollLeadsMs) : 0, max: rollLeadsMs.length ? Math.max(...rollLeadsMs) : 0 },
+      reopenAfterSettlementMs: {
+        count: reopenGaps.length,
+        min: reopenGaps.length ? Math.min(...reopenGaps) : 0,
+        max: reopenGaps.length ? Math.max(...reopenGaps) : 0,
+        mean: reopenGaps.length ? Math.round(reopenGaps.reduce((a, b) => a + b, 0) / reopenGaps.length) : 0,
+      },
+      resumedEvents,
+      events,
+      alerts,
+      errorCodes,
+      wallMs: realMs(),
+      serverMs: samples.at(-1)!.serverMs - samples[0]!.serverMs,
+      problems,
+    };
+  } finally {
+    stopping = true;
+    stop.abort();
+    if (keeper && keeper.exitCode === null && keeper.signalCode === null) keeper.kill('SIGKILL');
+    await new Promise<void>((resolve) => (keeperLog ? keeperLog.end(resolve) : resolve()));
+    if (samplesOut && !samplesOut.closed) samplesOut.end();
+    await sim.close();
+    rmSync(actorDir, { recursive: true, force: true });
+  }
+}
+
+/** The figures, one per line, as the script prints them. */
+export function describeKeeperSoak(result: KeeperSoakResult, options: KeeperSoakOptions): string[] {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const { maturities: m } = result;
+  return [
+    `keeper soak: seed ${options.seed}, day ${s(options.dayMs)}, view lag ${s(options.viewLagMs)}, settlement delay ${s(options.settlementDelayMs)}, several hedges per side, roll row roll_before ${options.rollBefore}, keeper --interval ${options.intervalS} --tolerance ${options.toleranceUsd}`,
+    `maturities: ${m.total} (${m.rolled} rolled, ${m.settled} settled late and re-opened), ${m.afterLastRestart} after the last restart; ${result.hedges} hedges on the server, ${result.opens} POST /hedges`,
+    `closes: ${result.closes.sent} acted, ${result.closes.replayed} replays of a key already answered, ${result.closes.refused} refused`,
+    `kills: ${result.kills.length} kill -9 (${result.kills.filter((kill) => kill.targeted).length} right after a keeper write), ${result.keepers} keeper processes, ${result.resumedEvents} steps finished by a restarted keeper (resumed)`,
+    ...result.kills.map((kill) => `  kill of keeper ${kill.keeper} at server ${iso(kill.serverMs)}${kill.targeted ? ' (after a write)' : ''}${kill.lastWrite ? `; last write ${kill.lastWrite}` : ''}`),
+    `other actor: ${result.adds.runs} hedge add runs (exits ${result.adds.exits.join(', ') || 'none'}), ${result.adds.accepted} accepted by the server`,
+    `samples: ${result.samples.length} (every ${options.sampleMs} ms); worst held − bound: buy ${result.worstMarginUsd.buy} USD, sell ${result.worstMarginUsd.sell} USD; most held: buy ${result.maxHeldUsd.buy}, sell ${result.maxHeldUsd.sell}; most live hedges on a side: buy ${result.maxLiveHedges.buy}, sell ${result.maxLiveHedges.sell}`,
+    `roll closes reached the server ${s(result.rollLeadMs.min)} to ${s(result.rollLeadMs.max)} before the maturity of the hedge they ended`,
+    `longest bare (server time): buy ${s(result.longestBareMs.buy)}, sell ${s(result.longestBareMs.sell)}; settlement → re-open: ${result.reopenAfterSettlementMs.count} times, ${s(result.reopenAfterSettlementMs.min)} to ${s(result.reopenAfterSettlementMs.max)} (mean ${s(result.reopenAfterSettlementMs.mean)})`,
+    `keeper events: ${Object.entries(result.events).map(([name, count]) => `${name} ${count}`).join(', ')}`,
+    `keeper alerts: ${Object.entries(result.alerts).map(([what, count]) => `${what} ${count}`).join(', ') || 'none'}`,
+    `keeper errors: ${result.errorCodes.length === 0 ? 'none' : result.errorCodes.join('; ')}`,
+    `wall time: ${s(result.wallMs)} (server time ${s(result.serverMs)})`,
+    result.problems.length === 0 ? 'all checks passed' : `PROBLEMS (${result.problems.length}):\n${result.problems.map((line) => `  ${line}`).join('\n')}`,
+  ];
+}
