@@ -237,7 +237,8 @@ export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSe
       );
     }
   }
-  const example = tool.spec.examples[0];
+  // Without its shell comment (`# exit 9: …`): a tool answers JSON, it has no exit code.
+  const example = tool.spec.examples[0]?.replace(/\s+#\s.*$/, '');
   if (example) lines.push(`CLI example: ${example}`);
   return lines.join(' ');
 }

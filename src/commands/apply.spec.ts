@@ -13,5 +13,6 @@ export const APPLY = declare({
     { flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' },
     { flags: '--dry-run', key: 'dryRun', kind: 'flag', description: 'the same as `hedge plan`: show, send nothing' },
   ],
-  examples: ['hedge apply target.csv', 'hedge apply target.csv --yes --json'],
+  // A checkout's sample target (docs/examples/): the examples run as written from its root.
+  examples: ['hedge apply docs/examples/target.csv', 'hedge apply docs/examples/target.csv --yes --json'],
 });

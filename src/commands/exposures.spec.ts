@@ -22,5 +22,12 @@ export const EXPOSURES = declare({
     { flags: '--report', key: 'report', kind: 'flag', description: 'how the book has covered them: coverage per week, cost to date, effectiveness (from history)' },
     { flags: '--html <file>', key: 'html', kind: 'value', description: 'with --report: also write a self-contained HTML report (charts) to this file' },
   ],
-  examples: ['hedge exposures exposures.csv', 'hedge exposures exposures.csv --functional NGN --no-netting', 'hedge exposures exposures.csv --show cost --format csv', 'hedge exposures exposures.json --json', 'hedge exposures exposures.csv --report --html cover.html'],
+  examples: [
+    // The sample files of a checkout (docs/examples/): every example runs as written from its root.
+    'hedge exposures docs/examples/exposures.csv',
+    'hedge exposures docs/examples/exposures.csv --functional NGN --no-netting',
+    'hedge exposures docs/examples/exposures.csv --show cost --format csv',
+    'hedge exposures docs/examples/exposures.json --json',
+    'hedge exposures docs/examples/exposures.csv --report --html cover.html',
+  ],
 });

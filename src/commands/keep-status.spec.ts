@@ -10,5 +10,6 @@ export const KEEP_STATUS = declare({
   // Reads local state only; started by a person or a monitoring script.
   tier: 'local',
   options: [],
-  examples: ['hedge keep status', 'hedge keep status --json', 'hedge keep status || notify-desk "the keeper is down"'],
+  // `# exit 15`: what each prints and exits with when no keeper runs (a monitor pages on it).
+  examples: ['hedge keep status   # exit 15 when no keeper runs', 'hedge keep status --json   # exit 15 when none runs', 'hedge keep status || notify-desk "the keeper is down"   # exit 15'],
 });

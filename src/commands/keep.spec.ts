@@ -23,5 +23,6 @@ export const KEEP = declare({
     { flags: '--exposures', key: 'exposures', kind: 'flag', description: 'FILE is an exposures file: hold the moving target it implies (docs/exposures.md), converging within the band' },
     { flags: '--policy <file>', key: 'policy', kind: 'value', description: 'with --exposures: the policy file (JSON: ratios, band_pct, sizing, functional, netting)' },
   ],
-  examples: ['hedge keep target.csv', 'hedge keep target.csv --once --json', 'hedge keep target.csv --interval 300 --alert-cmd "notify-desk"'],
+  // A checkout's sample target (docs/examples/): the examples run as written from its root.
+  examples: ['hedge keep docs/examples/target.csv', 'hedge keep docs/examples/target.csv --once --json', 'hedge keep docs/examples/target.csv --interval 300 --alert-cmd "notify-desk"'],
 });

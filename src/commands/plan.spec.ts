@@ -11,5 +11,6 @@ export const PLAN = declare({
   tier: 'read',
   args: [{ name: 'file', required: true, description: 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin' }],
   options: [{ flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' }, UNTIL_OPTION],
-  examples: ['hedge plan target.csv', 'hedge plan target.csv --json', 'cat target.csv | hedge plan -'],
+  // A checkout's sample target (docs/examples/); `# exit 9`: what a plan that has changes to make exits with.
+  examples: ['hedge plan docs/examples/target.csv   # exit 9: changes to make', 'hedge plan docs/examples/target.csv --json   # exit 9', 'cat docs/examples/target.csv | hedge plan -   # exit 9'],
 });
