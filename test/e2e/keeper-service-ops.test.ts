@@ -204,7 +204,15 @@ describe('hedge keep as a service', () => {
     cleanups.push(() => home.remove(), () => other.remove());
     const file = writeTarget(simulator.configDir, [`${MARKET},sell,1500,3`]);
     const keeper = startKeeper(simulator, file, [], { env: { HOME: home.path } });
-    await until(() => keeper.events.filter((event) => event.event === 'cycle').length >= 2, 'two cycles', { timeoutMs: 30_000, process: keeper.done });
+    // Two cycles, the last of them with the re-open landed in every view (the step waits for the
+    // positions list too, so on a loaded machine the second cycle may still find it in flight).
+    await until(
+      () =>
+        keeper.events.filter((event) => event.event === 'cycle').length >= 2 &&
+        keeper.events.filter((event) => event.event === 'cycle').at(-1)?.rows?.[0]?.next_action === 'roll',
+      'two cycles, the side covered',
+      { timeoutMs: 60_000, process: keeper.done },
+    );
 
     const status = await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path, env: { HOME: home.path } });
     expect(status.code, status.stderr).toBe(0);
