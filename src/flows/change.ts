@@ -1,5 +1,6 @@
 // What `add` and `reduce` share: their options parsed once, then the one write flow with the
-// change action (the commands' files hold only their parse and run). A reduce cannot push exposure up, so only an add runs the pre-trade checks.
+// change action (the commands' files hold only their parse and run). A reduce cannot push exposure up, so only an add runs the pre-trade checks;
+// both are refused here when every view shows the side flat (trade-actions.ts), unless --skip-checks leaves it to the server.
 import { parseMarket, parseNotional, parseSide } from '../domain/input.js';
 import type { Side } from '../domain/vocabulary.js';
 import { questionWithUnchecked, runPreTradeChecks, uncheckedList } from './pre-trade.js';
@@ -43,7 +44,7 @@ export async function runChange(ctx: CommandContext, action: 'add' | 'reduce', o
       : undefined;
   const argv = changeArgv(action, request);
   const build = () => {
-    const built = changeAction(ctx, client, action, request, { argv, check });
+    const built = changeAction(ctx, client, action, request, { argv, check, serverDecides: opts.skipChecks });
     return { ...built, question: () => questionWithUnchecked(built.question(), unchecked) };
   };
   // A server that names another field for the amount is answered once more in its own words.

@@ -6,7 +6,7 @@ import type { ApiRequest, SendHooks } from '../api/transport.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import { formatMoney, formatUsd } from '../domain/money.js';
 import { additionQuoteTenor, daysUntil } from '../domain/pre-trade.js';
-import { NotAppliedError, OrderFailedError, UnresolvedError, UsageError } from '../errors.js';
+import { NotAppliedError, OrderFailedError, PreTradeCheckError, UnresolvedError, UsageError } from '../errors.js';
 import type { PlanStep } from '../domain/plan.js';
 import { numberOf } from '../api/wire/read-position.js';
 import { isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../journal/index.js';
@@ -33,6 +33,8 @@ export interface ActionExtras {
   leg?: string;
   /** The quote shown before an open: its execution price is compared with the struck rate. */
   quote?: Quote;
+  /** `--skip-checks`: the server alone refuses a change to a flat side (nothing is refused here). */
+  serverDecides?: boolean;
 }
 
 /**
@@ -177,6 +179,8 @@ const CHANGE_KINDS: Record<'add' | 'reduce', ChangeKind> = {
 interface ChangeSeen {
   /** The side's position, read once by whichever needs it first (the wait's baseline, or the quote). */
   position?: Promise<BookPosition | undefined>;
+  /** The side's book as that read found it (flat, or in step). */
+  book?: SideBook;
   before?: BookPosition;
   balanceBeforeUsdc?: number;
   quote?: Quote;
@@ -191,6 +195,7 @@ interface ChangeSeen {
  */
 function positionBefore(ctx: CommandContext, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen): Promise<BookPosition | undefined> {
   return (seen.position ??= readSideInStep(ctx, client, request.market, request.side).then(({ book, positions }) => {
+    seen.book = book;
     const position = book.state === 'in-step' ? findSide(positions, request.market, request.side) : undefined;
     // A line without a notional hedge can read is sized by the side's records (book.ts), when every filled one shows its own.
     if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge) || book.filled.some((record) => record.notionalUsd === undefined)) return position;
@@ -231,6 +236,25 @@ async function quoteAddition(ctx: CommandContext, client: HedgeClient, request: 
   });
 }
 
+/**
+ * An add or reduce needs a hedge on its side: refused before anything is journaled or sent when
+ * every view shows the side flat (nothing filled on its records, nothing being opened, no positions
+ * line). Sent anyway, the server would refuse it too — but an action that is killed on its way stays
+ * in the journal, and a resume would land it on whatever hedge the side holds by then (a roll's new one).
+ */
+async function requireHedgeToChange(ctx: CommandContext, client: HedgeClient, action: 'add' | 'reduce', request: ChangeRequest, seen: ChangeSeen): Promise<void> {
+  await positionBefore(ctx, client, request, seen);
+  const book = seen.book;
+  if (book?.state !== 'flat' || book.opening.length > 0) return;
+  const { market, side } = request;
+  throw new PreTradeCheckError(
+    'no_open_hedge',
+    `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+    { market, side },
+    `Check \`${ctx.hedgeCommand('positions')}\`; open one with \`${ctx.hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
+  );
+}
+
 /** Add or reduce: one shape, configured by its kind (CHANGE_KINDS). */
 export function changeAction(
   ctx: CommandContext,
@@ -251,7 +275,10 @@ export function changeAction(
     group: extras.group,
     leg: extras.leg,
     plan: (key) => kind.plan(client, request, key),
-    check: extras.check,
+    check: async () => {
+      await extras.check?.();
+      if (!extras.serverDecides) await requireHedgeToChange(ctx, client, action, request, seen);
+    },
     preview: kind.quotesFirst
       ? async () => {
           await extras.preview?.();

@@ -394,6 +394,11 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryResult
       }
       if ((await unresolvedIds()).length === pending.length) break;
     }
+    // The server as it stands once everything it accepted has landed: the sandbox lands a change
+    // when a request or an advance reaches its due time, so a change accepted by the last resume
+    // (a reduce re-sent onto a roll's new hedge, seed 958) would otherwise still be pending when
+    // judged, while the model lands it.
+    simulator.advance(behaviours.fillDelayMs + 1);
     const judged = await check(simulator, desk, ops, seed);
     return { seed: options.seed, team: options.teamStore !== undefined, behaviours, seeded: drawn.seeded, ops, ...judged, resumes, ms: Date.now() - started };
   } finally {

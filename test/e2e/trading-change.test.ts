@@ -95,11 +95,24 @@ describe('hedge add / reduce / close', () => {
     expect(lines.net_margin_usd).toMatch(/^\d+(\.\d+)?$/);
   });
 
-  it('no_open_hedge is exit 3 with the code, a sentence, the idempotency key and what to do next', async () => {
+  it('no_open_hedge is exit 3 with the code, a sentence and what to do next; add and reduce on a side every view shows flat send nothing', async () => {
     const trading = await startTrading();
     for (const args of [
       ['add', 'USDTNGN', 'buy', '1000'],
       ['reduce', 'USDTNGN', 'sell', '1000'],
+    ]) {
+      const result = await trading.hedge(args);
+      expect(result.code, args.join(' ')).toBe(3);
+      expect(result.stderr).toContain(`There is no ${args[2]} hedge on USDTNGN to ${args[0]}: its hedge records and the positions list both show the side flat. Nothing was sent.`);
+      expect(result.stderr).toContain('hedge positions');
+      expect(result.stderr).not.toMatch(/idempotency key/);
+    }
+    // Both views were read; nothing was journaled, nothing was sent.
+    expect(trading.requests('GET', '/positions').length).toBeGreaterThanOrEqual(2);
+    expect(trading.writes()).toEqual([]);
+    // --skip-checks leaves it to the server, which refuses it; so does a close.
+    for (const args of [
+      ['add', 'USDTNGN', 'buy', '1000', '--skip-checks'],
       ['close', 'USDTNGN', 'buy'],
     ]) {
       const result = await trading.hedge(args);
@@ -108,6 +121,10 @@ describe('hedge add / reduce / close', () => {
       expect(result.stderr).toMatch(/idempotency key: [0-9a-f-]{36}/);
       expect(result.stderr).toContain('hedge positions');
     }
+    expect(trading.writes().map((write) => [write.path, write.status])).toEqual([
+      ['/hedges/add', 404],
+      ['/hedges/close', 404],
+    ]);
     expect(trading.hedges()).toEqual([]);
   });
 
