@@ -176,10 +176,20 @@ export interface WatchSource {
 }
 
 /** What the positions watch shows of POSITION_RESOURCE (its columns and priorities are the list's). */
-const WATCHED_POSITION_KEYS = ['market', 'side', 'client_reference', 'notional_usd', 'mark_price', 'net_pnl_usd', 'accrued_carry_usdc', 'net_margin_usd'];
+const WATCHED_POSITION_KEYS = ['market', 'side', 'client_reference', 'notional_usd', 'entry_price', 'mark_price', 'net_pnl_usd', 'accrued_carry_usdc', 'net_margin_usd'];
 // TREND_KEY of ui/watch-view.ts (the flow imports the view lazily); the countdown column's key is
 // the positions list's own `matures_in`.
 const TREND = 'trend';
+
+/**
+ * A list's priorities with the trend column put right after `after`: among the columns the desk
+ * decides on when `after` is one of them, else where it falls in the rest.
+ */
+function withTrend(resource: { priority: readonly string[]; decisive?: number }, after: string): { priority: string[]; decisive: number } {
+  const decisive = resource.decisive ?? 0;
+  const at = resource.priority.indexOf(after) + 1;
+  return { priority: [...resource.priority.slice(0, at), TREND, ...resource.priority.slice(at)], decisive: at <= decisive ? decisive + 1 : decisive };
+}
 
 /** Fields of a resource as the watch labels them (units in the header, the rate's from the market). */
 function watchFields(fields: readonly FieldSpec[], keys: readonly string[], market: string | undefined): WatchField[] {
@@ -202,7 +212,9 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
   // The deal references, joined from the hedges list when a position appears that was not seen yet.
   const referenceOf = new Map<string, string | undefined>();
   const identity = (position: BookPosition, index: number): string => position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
-  const priority = POSITION_RESOURCE.priority.flatMap((key) => (key === 'mark_price' ? [key, TREND] : [key]));
+  // Each side's net P&L over the session (two sides of one market share one mark: a mark trend
+  // would draw the same line twice). A picture of a figure shown: after the amounts (issue 50).
+  const { priority, decisive } = withTrend(POSITION_RESOURCE, 'margin_usdc');
   return {
     async read(client) {
       const book = await readBook({ client, log: (line) => ctx.log(line) });
@@ -248,6 +260,7 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
           layout: 'table',
           fields,
           priority,
+          decisive,
           rows: shown.map((position, index) => ({
             key: `${position.market ?? ''}:${position.side ?? position.hedgeId ?? index}`,
             values: {
@@ -255,6 +268,7 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
               side: position.side,
               client_reference: referenceOf.get(identity(position, book.indexOf(position))),
               notional_usd: position.notionalUsd,
+              entry_price: position.entryPrice,
               mark_price: position.markPrice,
               net_pnl_usd: position.netPnlUsd,
               accrued_carry_usdc: position.accruedCarryUsdc,
@@ -264,7 +278,7 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
           })),
           empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
           countdown: { label: 'Left' },
-          trend: { label: 'Mark trend', field: fields.find((field) => field.key === 'mark_price') ?? { key: 'mark_price', label: 'Mark', kind: 'rate' } },
+          trend: { label: 'P&L trend', field: fields.find((field) => field.key === 'net_pnl_usd') ?? { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' } },
           total: { label: 'Net P&L', value: rounded },
         },
       };
@@ -300,7 +314,7 @@ function accountSource(oneShape: boolean): WatchSource {
 
 function priceSource(market: string | undefined): WatchSource {
   let listedChecked = false;
-  const priority = PRICE_RESOURCE.priority.flatMap((key) => (key === 'price' ? [key, TREND] : [key]));
+  const { priority, decisive } = withTrend(PRICE_RESOURCE, 'price');
   return {
     async read(client) {
       let markets: string[];
@@ -327,6 +341,7 @@ function priceSource(market: string | undefined): WatchSource {
           layout: 'table',
           fields,
           priority,
+          decisive,
           rows: prices.map((price) => ({ key: price.market, values: price })),
           empty: 'No markets are available to this account.',
           trend: { label: 'Price trend', field: fields.find((field) => field.key === 'price')! },
