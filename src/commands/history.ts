@@ -158,7 +158,7 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
   }
   await ctx.output.list(records, HISTORY_RESOURCE, {
     empty: reference !== undefined ? `No closed hedge carries the reference ${reference}.` : filtering ? 'No closed hedges in this period.' : 'No closed hedges yet.',
-    totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, row: totals },
+    totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, shortLabel: `Total (${count})`, row: totals },
     columnNotes: [
       // The signs of the parts net P&L is made of: said only where one of them is shown.
       { columns: ['gross_pnl_usd', 'carry_usdc', 'fees_usdc'], text: 'Net P&L = gross P&L + carry + fees, each from your side: - you paid, + you earned.' },

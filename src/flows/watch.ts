@@ -29,7 +29,7 @@ import { echo, parseHedgeId, parseMarket } from '../domain/input.js';
 import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import { fieldLabel, kindFromName, labelFromName, type FieldSpec } from '../ui/fields.js';
-import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE } from '../ui/resource-fields.js';
+import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE, rankedFor } from '../ui/resource-fields.js';
 import type { WatchField, WatchModel } from '../ui/watch-view.js';
 import { parseClientReference } from '../domain/input.js';
 import { quoteCurrencyOf } from '../domain/markets.js';
@@ -214,7 +214,7 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
   const identity = (position: BookPosition, index: number): string => position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
   // Each side's net P&L over the session (two sides of one market share one mark: a mark trend
   // would draw the same line twice). A picture of a figure shown: after the amounts (issue 50).
-  const { priority, decisive } = withTrend(POSITION_RESOURCE, 'margin_usdc');
+  const ranked = withTrend(POSITION_RESOURCE, 'margin_usdc');
   return {
     async read(client) {
       const book = await readBook({ client, log: (line) => ctx.log(line) });
@@ -243,6 +243,8 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
       const total = known ? shown.reduce((sum, position) => sum + position.netPnlUsd!, 0) : undefined;
       const rounded = total === undefined ? undefined : Math.round(total * 100) / 100;
       const fields = watchFields(POSITION_RESOURCE.fields, WATCHED_POSITION_KEYS, soleMarket(shown.map((position) => position.market)));
+      // Several markets on the screen: the market is one of the desk's columns, as in the list.
+      const { priority, decisive } = rankedFor(ranked, shown.map((position) => position.market));
       return {
         // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
         data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),

@@ -21,7 +21,7 @@ import { asSent } from '../domain/as-sent.js';
 import { forScripts } from './script-shape.js';
 import { formatLocal, formatRelative, formatUtc } from './format.js';
 import { Notes } from './notes.js';
-import type { Resource } from './resource-fields.js';
+import { rankedFor, type Resource } from './resource-fields.js';
 import { drawTable, EMPTY_CELL, leftOutNote, widthOnLines, type TableCell, type TableColumn } from './table.js';
 import { wrapWords } from './width.js';
 
@@ -71,8 +71,11 @@ export interface ListOptions {
   title?: string;
   /** Fields left out of the table unless --fields names them (TSV, CSV and JSON keep them). */
   omit?: readonly string[];
-  /** A totals row keyed like the rows: the last table row, a stderr line with TSV, nothing in CSV/JSON. */
-  totals?: { label: string; row: Record<string, unknown> };
+  /**
+   * A totals row keyed like the rows: the last table row, a stderr line with TSV, nothing in CSV/JSON.
+   * `shortLabel`: said in the table where the label has no room (`Total (3)` for `Total (3 hedges)`).
+   */
+  totals?: { label: string; shortLabel?: string; row: Record<string, unknown> };
   /** Lines across the table before a row (a day above its settlements); table format only. */
   sections?: ReadonlyArray<{ before: number; line: string }>;
   /** What JSON prints when it is not the rows themselves (e.g. journal entries as stored). */
@@ -347,16 +350,22 @@ export class Output {
     }
     // --fields names any column there is (one left out of the table by default included), and its order is the priority.
     const fields = this.fields ? this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }), rows) : tableFields(resource, rows, options.omit);
-    const priority = this.fields ?? resource.priority;
+    // Columns --fields names are all asked for: each is kept as the desk's are (headers on two lines first).
+    const { priority, decisive } = this.fields ? { priority: this.fields, decisive: this.fields.length } : rankedFor(resource, rows.map((row) => row.market));
     // A title is wrapped at its words like every other line a person reads (never wider than the terminal).
     if (options.title) this.write(this.chalk.bold(wrapWords(options.title, this.columns)));
     const { text, hidden, shortened } = await drawTable({
       columns: this.tableColumns(fields, rows, options.totals?.row),
       priority,
-      // Columns --fields names are all asked for: each is kept as the desk's are (headers on two lines first).
-      decisive: this.fields ? this.fields.length : (resource.decisive ?? 0),
+      decisive,
       rowCount: rows.length,
-      totals: options.totals ? { label: safeText(options.totals.label), cells: this.totalsCells(fields, rows, options.totals.row) } : undefined,
+      totals: options.totals
+        ? {
+            label: safeText(options.totals.label),
+            ...(options.totals.shortLabel === undefined ? {} : { shortLabel: safeText(options.totals.shortLabel) }),
+            cells: this.totalsCells(fields, rows, options.totals.row),
+          }
+        : undefined,
       sections: options.sections,
       width: this.columns,
       chalk: this.chalk,

@@ -88,8 +88,9 @@ export function reportColumns(by: ReportGrouping): readonly ReportColumn[] {
  * net P&L, the deal, its side and notional, the rates — then the rest (issue 50).
  */
 const REPORT_DECIDES = ['group', 'net_pnl_usd', 'client_reference', 'side', 'notional_usd', 'entry_price', 'exit_price', 'count'];
-// The amounts before the bar (a picture of the net P&L already shown): a narrow terminal keeps the figures.
-const REPORT_PRIORITY = [...REPORT_DECIDES, 'quote_amount_locked', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'bar', 'closed_at', 'market'];
+// The bar (a line per group at 80 columns, with its amounts: headers wrap to keep them), then the
+// amounts net P&L is made of.
+const REPORT_PRIORITY = [...REPORT_DECIDES, 'bar', 'quote_amount_locked', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'closed_at', 'market'];
 /** The report's amounts: a hedge id is shortened before one of them is left out. */
 const REPORT_MONEY = new Set(['notional_usd', 'quote_amount_locked', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd']);
 

@@ -44,6 +44,18 @@ export function ranked(decides: readonly string[], rest: readonly string[]): Pic
   return { priority: [...decides, ...rest], decisive: decides.length };
 }
 
+/**
+ * The priorities for these rows: when they hold more than one market, the market joins the columns
+ * the desk decides on, first (a side means nothing without it); with one market, the rates' unit
+ * in the headers (`Entry NGN/USDT`) names it and its column is one of the rest.
+ */
+export function rankedFor(resource: Pick<Resource, 'priority' | 'decisive'>, markets: ReadonlyArray<unknown>): { priority: readonly string[]; decisive: number } {
+  const decisive = resource.decisive ?? 0;
+  const at = resource.priority.indexOf('market');
+  if (decisive === 0 || at < decisive || new Set(markets).size <= 1) return { priority: resource.priority, decisive };
+  return { priority: ['market', ...resource.priority.filter((key) => key !== 'market')], decisive: decisive + 1 };
+}
+
 /** Hedges still able to mature: the others show no countdown. */
 const STILL_RUNNING = new Set(['submitted', 'filled']);
 const runningHedge = (row: Record<string, unknown>): boolean => typeof row.status !== 'string' || STILL_RUNNING.has(row.status);

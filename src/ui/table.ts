@@ -69,8 +69,11 @@ export interface TableInput {
    */
   decisive?: number;
   rowCount: number;
-  /** A totals row under a rule of its own: one cell per column (the label goes in the first column shown). */
-  totals?: { label: string; cells: readonly TableCell[] };
+  /**
+   * A totals row under a rule of its own: one cell per column (the label goes in the first column
+   * shown; `shortLabel` where the label has no room).
+   */
+  totals?: { label: string; shortLabel?: string; cells: readonly TableCell[] };
   /**
    * Lines across the whole table before a row (maturities' day lines; `before` the row count: under
    * the last row), cut to the width.
@@ -122,11 +125,13 @@ export interface ColumnNeed {
   /** An amount: ids and hashes are shortened before it is left out. */
   money?: boolean;
   /**
-   * Whether it gains from any column more (text cut with … shows more of itself, a bar draws
-   * longer), rather than only from its whole width (an id shortened in the middle, a header on two
-   * lines, compact cells); by default, when it shrinks (`minWidth` below `width`) and is no id.
+   * Whether it gains from any column more (text cut with … shows more of itself), rather than only
+   * from its whole width (an id shortened in the middle, a header on two lines, compact cells); by
+   * default, when it shrinks (`minWidth` below `width`) and is no id.
    */
   growsPartly?: boolean;
+  /** A drawn column (a bar, a sparkline): it takes what room is left once the others are whole. */
+  fills?: boolean;
   /**
    * The reference: taken whole whenever the width has room for it whole beside the columns the desk
    * decides on (issue 40, issue 50) — cut only where it does not fit whole.
@@ -157,8 +162,8 @@ export interface ColumnFit {
  * column up to the last the desk decides on that it would leave room for cut — so a reference is
  * never cut where the terminal has room, and never pushes out net P&L (a column after those may
  * wait for a wider terminal). Room left over goes back to narrowed columns, most important first:
- * first to cut text and drawn columns (partly), then to a shortened id, a header on two lines or
- * compact cells (only whole).
+ * first to cut text (partly), then to a shortened id, a header on two lines or compact cells (only
+ * whole), last to a drawn column (a bar: what is left).
  */
 export function fitColumns(needs: readonly ColumnNeed[], priority: readonly string[], available: number, gap = COLUMN_GAP, decisive = 0): ColumnFit {
   const order = importanceOrder(needs, priority);
@@ -205,12 +210,17 @@ export function fitColumns(needs: readonly ColumnNeed[], priority: readonly stri
     chosen.set(index, need.width);
     // Whole, if every column up to the last the desk decides on that fits beside it cut still fits.
     const horizon = Math.min(cut, Math.max(at, lastDecisive) + 1);
-    if (Math.min(admitted(), horizon) < horizon) {
-      // Else as wide as those columns leave it: a column of the rest never cuts it further.
-      let others = gap * (horizon - 1);
-      for (let place = 0; place < horizon; place++) if (place !== at) others += floor(order[place]!, horizon - 1);
-      chosen.set(index, Math.max(Math.min(need.width, need.minWidth), Math.min(need.width, available - others)));
+    if (Math.min(admitted(), horizon) >= horizon) continue;
+    const narrowest = Math.min(need.width, need.minWidth);
+    if (at > lastDecisive) {
+      // No desk's column after it: cut, and the columns after it may come in (room left comes back to it).
+      chosen.set(index, narrowest);
+      continue;
     }
+    // Else as wide as the desk's columns leave it: a column of the rest never cuts it further.
+    let others = gap * (horizon - 1);
+    for (let place = 0; place < horizon; place++) if (place !== at) others += floor(order[place]!, horizon - 1);
+    chosen.set(index, Math.max(narrowest, Math.min(need.width, available - others)));
   }
   const count = admitted();
   const widths = new Array<number | undefined>(needs.length);
@@ -226,17 +236,17 @@ export function fitColumns(needs: readonly ColumnNeed[], priority: readonly stri
     widths[order[0]!] = used;
   }
   let spare = available - used;
-  // Room left goes first to text cut with … (any column more shows more of it) and drawn columns,
-  // then — only whole: a little wider, they gain nothing — to an id shortened in the middle, a
-  // header on two lines, compact cells.
-  for (const partly of [true, false]) {
+  // Room left goes first to text cut with … (any column more shows more of it), then — only whole:
+  // a little wider, they gain nothing — to an id shortened in the middle, a header on two lines,
+  // compact cells; what is left, to a drawn column (a bar).
+  for (const pass of ['cut text', 'whole', 'drawn'] as const) {
     for (let at = 0; at < count && spare > 0; at++) {
       const index = order[at]!;
       const need = needs[index]!;
       const short = need.width - widths[index]!;
-      const grows = need.growsPartly ?? (need.minWidth < need.width && need.shortWidth === undefined);
-      if (short <= 0 || grows !== partly) continue;
-      const grow = short <= spare ? short : grows ? spare : 0;
+      const kind = need.fills === true ? 'drawn' : (need.growsPartly ?? (need.minWidth < need.width && need.shortWidth === undefined)) ? 'cut text' : 'whole';
+      if (short <= 0 || kind !== pass) continue;
+      const grow = short <= spare ? short : kind === 'whole' ? 0 : spare;
       widths[index]! += grow;
       spare -= grow;
     }
@@ -322,8 +332,9 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
     const headerWidth = displayWidth(column.header);
     let cellsWidth = column.drawn?.width ?? 0;
     for (const cell of column.cells) if (cell.width > cellsWidth) cellsWidth = cell.width;
-    // The totals label is drawn across the first columns shown whose totals are empty (layOut): it widens none.
-    const totalsWidth = input.totals?.cells[index]?.width ?? 0;
+    // The totals label stands in the first column, which makes room for it (when that column is
+    // hidden, the label is drawn across the first columns shown whose totals are empty: layOut).
+    const totalsWidth = input.totals === undefined ? 0 : index === 0 ? displayWidth(input.totals.label) : (input.totals.cells[index]?.width ?? 0);
     cellsWidth = Math.max(cellsWidth, totalsWidth);
     const width = Math.max(headerWidth, cellsWidth);
     const shrinks = column.drawn !== undefined || column.shrink !== undefined;
@@ -340,9 +351,9 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
     const short = column.shrink === 'middle' ? Math.max(headerWidth, Math.min(cellsWidth, ID_SHORT_WIDTH)) : undefined;
     const tightWidth = tight < minWidth ? tight : undefined;
     const shortWidth = short !== undefined && short < minWidth ? short : undefined;
-    // Text and drawn columns show more with any column more; an id shortened in the middle, a header
-    // or compact cells only once whole.
-    const growsPartly = column.drawn !== undefined || ((column.shrink === 'end' || column.shrink === 'wrap') && Math.min(minWidth, tightWidth ?? minWidth) < cellsWidth);
+    // Text shows more with any column more; an id shortened in the middle, a header or compact
+    // cells only once whole; a drawn column takes what is left.
+    const growsPartly = (column.shrink === 'end' || column.shrink === 'wrap') && Math.min(minWidth, tightWidth ?? minWidth) < cellsWidth;
     return { width, minWidth, tightWidth, shortWidth, growsPartly };
   };
   // Measured when fitColumns reaches the column: those past the last that fits are hidden without
@@ -355,6 +366,7 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
       // The deal reference: a desk reads it whole (issue 40); other text may still be cut for columns.
       wholeWhenRoom: column.shrink === 'end' && column.key === REFERENCE_KEY,
       money: column.money === true,
+      fills: column.drawn !== undefined,
       get width() {
         return need().width;
       },
@@ -419,11 +431,12 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
       return cell === undefined || cell.width === 0 ? '' : c.bold(oneLine(fitted(cell, column, width)));
     });
     // The label stands across the first columns shown whose totals are empty (at least the first):
-    // whole where they have room for it, else its first word ("Total"), cut only past that.
+    // whole where they have room for it, else its short form, else its first word ("Total"), cut
+    // only past that.
     let span = 1;
     while (span < cells.length && cells[span] === '') span += 1;
     const room = kept.slice(0, span).reduce((sum, { width }) => sum + width, 0) + COLUMN_GAP * (span - 1);
-    const label = displayWidth(totals.label) <= room ? totals.label : truncateEnd(totals.label.split(' ')[0]!, room);
+    const label = [totals.label, totals.shortLabel ?? totals.label].find((text) => displayWidth(text) <= room) ?? truncateEnd(totals.label.split(' ')[0]!, room);
     // Put together here, as a line of its own under the rule: the same bytes from either drawing
     // (cli-table3 spans a cell over columns one space short of our two-space gaps).
     const line = [padCell(c.bold(label), room, 'left'), ...cells.slice(span).map((cell, at) => padCell(cell, kept[span + at]!.width, kept[span + at]!.column.align))].join(' '.repeat(COLUMN_GAP));

@@ -252,6 +252,8 @@ describe('cli-table3 and the line drawing', () => {
     const reasons = ['INV-1 enters ≤30d', 'FRT-2 due', 'INV-1 due, FRT-2 enters ≤30d', 'AP-4 due'];
     const narrow: TableInput = {
       columns: [
+        // First on the line, last in priority: hidden here, so the totals label goes across the first columns shown.
+        { key: 'id', header: 'Hedge ID', align: 'left', shrink: 'middle', cells: Array.from({ length: rows }, (_, row) => tableCell(`hdg_${String(row).padStart(24, '0')}`)) },
         { key: 'ref', header: 'Ref', align: 'left', cells: Array.from({ length: rows }, (_, row) => tableCell(`DEAL-${row + 1}`)) },
         { key: 'side', header: 'Side', align: 'left', cells: Array.from({ length: rows }, (_, row) => tableCell(row % 2 ? c.green('buy') : c.magenta('sell'))) },
         { key: 'notional', header: 'Notional USD', align: 'right', money: true, cells: Array.from({ length: rows }, (_, row) => tableCell(`${row + 1}0,000.00`)) },
@@ -264,10 +266,10 @@ describe('cli-table3 and the line drawing', () => {
         },
         { key: 'why', header: 'Why', align: 'left', shrink: 'wrap', minWidth: 11, cells: reasons.map((reason) => tableCell(reason)) },
       ],
-      priority: ['ref', 'side', 'notional', 'time', 'why'],
+      priority: ['ref', 'side', 'notional', 'time', 'why', 'id'],
       decisive: 5,
       rowCount: rows,
-      totals: { label: 'Total (4)', cells: [tableCell(''), tableCell(''), tableCell(c.bold('100,000.00')), tableCell(''), tableCell('')] },
+      totals: { label: 'Total (4 hedges)', shortLabel: 'Total (4)', cells: [tableCell(''), tableCell(''), tableCell(''), tableCell(c.bold('100,000.00')), tableCell(''), tableCell('')] },
       width: 55,
       chalk: c,
     };
@@ -276,11 +278,13 @@ describe('cli-table3 and the line drawing', () => {
       expect(table3, `${width} columns`).toEqual(lines);
       for (const line of table3.text.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
     }
-    const { text } = await drawTableWith(narrow, 'lines');
+    const { text, hidden } = await drawTableWith(narrow, 'lines');
+    expect(hidden).toEqual(['id']);
     const plain = stripAnsi(text).split('\n');
     // At 55 columns (6 + 4 + 10 + 16 + 11 and four gaps): the header over two lines, its unit under
     // its label; the time without its "(in …)"; a reason wrapped at its spaces onto a second line of
-    // its row, never cut inside a word; the totals label across the columns whose totals are empty.
+    // its row, never cut inside a word; the totals label across the columns whose totals are empty
+    // (its short form: the long one has no room).
     expect(plain.slice(0, 3)).toEqual([
       '                Notional',
       'Ref     Side         USD  Time UTC          Why',
@@ -463,6 +467,17 @@ describe('every list, as the terminal widens', () => {
     const { text } = await tableAt(LISTS[1]!, 80);
     expect(headers(text)).toEqual(['Side', 'Ref', 'Notional USD', 'Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Net margin USD', 'Left']);
     expect(text).toContain('DEAL-42');
+  });
+
+  it('rows of several markets: the market joins the desk\'s columns, first; of one market, the rate headers name it', async () => {
+    const mixed = { ...LISTS[1]!, rows: [positionRow(0), { ...positionRow(1), market: 'USDTKES' }] };
+    const { text, notes } = await tableAt(mixed, 80);
+    expect(headers(text)[0]).toBe('Market');
+    expect(headers(text)).toEqual(expect.arrayContaining(['Side', 'Ref', 'Notional USD', 'Net P&L USD']));
+    expect(notes).not.toMatch(/Hidden at 80 columns: market/);
+    const single = await tableAt(LISTS[1]!, 80);
+    expect(headers(single.text)).not.toContain('Market');
+    expect(headers(single.text)).toContain('Entry NGN/USDT');
   });
 
   it('the reference is shown at 80 columns in hedges, history, maturities and the journal', async () => {
