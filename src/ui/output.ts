@@ -23,7 +23,7 @@ import { formatLocal, formatRelative, formatUtc } from './format.js';
 import { Notes } from './notes.js';
 import { rankedFor, type Resource } from './resource-fields.js';
 import { drawTable, EMPTY_CELL, leftOutNote, widthOnLines, type TableCell, type TableColumn } from './table.js';
-import { wrapWords } from './width.js';
+import { displayWidth, wrapWords } from './width.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
 export type OutputMode = 'table' | 'plain' | 'json';
@@ -100,7 +100,7 @@ export interface RecordOptions {
 
 /** A text column may be cut to this (with …) before columns are hidden. */
 const TEXT_MIN_WIDTH = 10;
-/** Wrapped text (a reason) gets at least the room for each value on two lines, up to this; a longer value takes more lines. */
+/** Wrapped text (a reason) gets at least the room for each value on two lines, up to this; a longer value takes more lines (its words whole). */
 const WRAP_MAX_MIN_WIDTH = 20;
 
 /** A resource, or fields alone (kept in their own order when the width is short). */
@@ -453,8 +453,12 @@ export class Output {
         money: kind === 'money' || kind === 'pnl' || kind === 'charge',
         get minWidth() {
           if (shrink === 'end') return TEXT_MIN_WIDTH;
-          // Wrapped text: each value on two lines where it can be, every word whole.
-          if (shrink === 'wrap') return Math.min(WRAP_MAX_MIN_WIDTH, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2))));
+          // Wrapped text: every word whole (never cut inside one), each value on two lines where
+          // that takes no more than WRAP_MAX_MIN_WIDTH.
+          if (shrink === 'wrap') {
+            const longestWord = Math.max(0, ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)));
+            return Math.max(longestWord, Math.min(WRAP_MAX_MIN_WIDTH, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))));
+          }
           return undefined;
         },
         get cells() {

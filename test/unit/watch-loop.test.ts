@@ -423,10 +423,10 @@ describe('--watch on a terminal', () => {
     const last = frames[frames.length - 1]!;
     expect(last).toContain('Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop');
     // The columns and priorities of `hedge positions` (issue 50; at 80 columns: side, reference,
-    // notional, entry (— where the line has none), mark, net P&L, time left, and the first amount of
-    // the rest, net margin); the trend waits for a wider terminal, and the screen says so.
-    expect(last).toMatch(/^buy +— +10,000\.00 +— +1,512\.00\* +\+12\.00\* +512\.50 +6d 23:59:56$/m);
-    expect(last.replace(/\s+/g, ' ')).toMatch(/Hidden at 80 columns: [a-z_, ]*\btrend — see --json, or a wider terminal\./);
+    // notional, entry (— where the line has none), mark, net P&L, time left, then the side's P&L
+    // trend); the amounts of the rest wait for a wider terminal, and the screen says so.
+    expect(last).toMatch(/^buy +— +10,000\.00 +— +1,512\.00\* +\+12\.00\* +6d 23:59:56 +▁█$/m);
+    expect(last.replace(/\s+/g, ' ')).toMatch(/Hidden at 80 columns: [a-z_, ]*\bnet_margin_usd — see --json, or a wider terminal\./);
     expect(last).toMatch(/^Net P&L  \+12\.00  ▁█$/m);
     // Net P&L changed since the refresh before: marked without colour.
     expect(last).toMatch(/\+12\.00\*/);
