@@ -182,13 +182,13 @@ const WATCHED_POSITION_KEYS = ['market', 'side', 'client_reference', 'notional_u
 const TREND = 'trend';
 
 /**
- * A list's priorities with the trend column put right after `after`: among the columns the desk
- * decides on when `after` is one of them and not their last, else first of the rest.
+ * A list's priorities with the trend column put right after `after`: one of the columns the desk
+ * decides on when `after` is (a watch is about what moves), else where it falls in the rest.
  */
 function withTrend(resource: { priority: readonly string[]; decisive?: number }, after: string): { priority: string[]; decisive: number } {
   const decisive = resource.decisive ?? 0;
   const at = resource.priority.indexOf(after) + 1;
-  return { priority: [...resource.priority.slice(0, at), TREND, ...resource.priority.slice(at)], decisive: at < decisive ? decisive + 1 : decisive };
+  return { priority: [...resource.priority.slice(0, at), TREND, ...resource.priority.slice(at)], decisive: at <= decisive ? decisive + 1 : decisive };
 }
 
 /** Fields of a resource as the watch labels them (units in the header, the rate's from the market). */
@@ -213,7 +213,7 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
   const referenceOf = new Map<string, string | undefined>();
   const identity = (position: BookPosition, index: number): string => position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
   // Each side's net P&L over the session (two sides of one market share one mark: a mark trend
-  // would draw the same line twice); a watch is about what moves: first after the desk's columns.
+  // would draw the same line twice): a watch is about what moves, the last of the desk's columns.
   const ranked = withTrend(POSITION_RESOURCE, 'matures_in');
   return {
     async read(client) {

@@ -292,6 +292,8 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
         key,
         header: '',
         align: 'left',
+        // The bar draws each group's net P&L: kept like an amount (headers wrap, an id is shortened, before it goes).
+        money: true,
         cells: [],
         drawn: {
           width: BAR_WIDTH,

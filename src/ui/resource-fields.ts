@@ -185,14 +185,14 @@ export const HISTORY_FIELDS: FieldSpec[] = [
 /**
  * A closed hedge as a desk reads it (issue 50): side, reference, notional, net P&L, the rates it was
  * struck and closed at, and when it closed — kept at 80 columns; net P&L before the rates, so that
- * it is never the one left out at 60. Then what net P&L is made of, and the hedge id (shortened in
- * the middle before a money column is left out).
+ * it is never the one left out at 60. Then what net P&L is made of (amounts: a header wraps to keep
+ * one), then the hedge id and the rest.
  */
 export const HISTORY_RESOURCE: Resource = {
   fields: HISTORY_FIELDS,
   ...ranked(
     ['side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'entry_price', 'exit_price', 'closed_at'],
-    ['hedge_id', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'close_reason', 'market', 'tenor_days', 'opened_at'],
+    ['gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'hedge_id', 'close_reason', 'market', 'tenor_days', 'opened_at'],
   ),
 };
 

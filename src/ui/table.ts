@@ -1,9 +1,11 @@
 // The one Table every terminal table goes through (lists, maturities, plan, report, watch). The
 // layout is ours: which columns fit the terminal (one ordered list of priorities per resource, a
-// prefix of it kept, so widening never hides a column a narrower terminal showed), how wide each
-// is, and how a cell is shortened (an id in the middle, text at the end with …). The drawing is
-// cli-table3's: cells padded and aligned, the columns joined, without borders — our look is a
-// bold header over a dim rule, columns two spaces apart, a rule over a totals row.
+// prefix of it kept, so widening never hides a column a narrower terminal showed; issue 50: what a
+// desk decides on and the amounts are kept by putting a header on two lines, a cell in its compact
+// form, an id shortened in the middle), how wide each is, and how a cell is shortened (an id in
+// the middle, text at the end with …, an explanation wrapped at its words onto more lines of its
+// row). The drawing is cli-table3's: cells padded and aligned, the columns joined, without borders
+// — our look is a bold header over a dim rule, columns two spaces apart, a rule over a totals row.
 //
 // cli-table3 is the only library here and is loaded on first use (`--json`, tsv, csv and ndjson
 // never load it). It lays a table out cell by cell against every cell above it (tens of µs a cell,
@@ -153,10 +155,10 @@ export interface ColumnFit {
  * every wider one. The first column is kept whatever the width.
  *
  * The narrowest depends on what is being taken (issue 50): while the first `decisive` keys of
- * `priority` — what a desk decides on — or any money column are taken, a column may narrow further:
+ * `priority` — what a desk decides on — or a money column are taken, a column may narrow further:
  * a header on two lines, compact cells (`tightWidth`), an id or hash shortened in the middle
- * (`shortWidth`). The columns after the last of those are taken only with every column at its
- * ordinary narrowest, so a header wraps and an id is cut only for a column worth it.
+ * (`shortWidth`). Any other column of the rest is taken only with every column at its ordinary
+ * narrowest, so a header wraps and an id is cut only for a column worth it.
  *
  * Text marked `wholeWhenRoom` (a reference) is taken whole when that still leaves room for every
  * column up to the last the desk decides on that it would leave room for cut — so a reference is
@@ -168,14 +170,14 @@ export interface ColumnFit {
 export function fitColumns(needs: readonly ColumnNeed[], priority: readonly string[], available: number, gap = COLUMN_GAP, decisive = 0): ColumnFit {
   const order = importanceOrder(needs, priority);
   const decisiveKeys = new Set(priority.slice(0, Math.max(0, decisive)));
-  // The last place in `order` of a column the desk decides on, and of one it keeps narrowed (those
-  // or a money column): narrower widths hold only while the columns up to there are being taken.
+  // The last place in `order` of a column the desk decides on.
   let lastDecisive = -1;
-  let lastKept = -1;
   order.forEach((index, at) => {
     if (decisiveKeys.has(needs[index]!.key)) lastDecisive = at;
-    if (decisiveKeys.has(needs[index]!.key) || needs[index]!.money === true) lastKept = at;
   });
+  // Narrower widths hold while the desk's columns, or an amount, are being taken — never for
+  // another column of the rest.
+  const narrowsFor = (stage: number): boolean => stage <= lastDecisive || needs[order[stage]!]!.money === true;
   // A reference's width once decided (whole or cut): it holds at every later stage.
   const chosen = new Map<number, number>();
   /** The narrowest column `index` may be while the column at place `stage` of `order` is being taken. */
@@ -184,8 +186,8 @@ export function fitColumns(needs: readonly ColumnNeed[], priority: readonly stri
     if (fixed !== undefined) return fixed;
     const need = needs[index]!;
     let width = Math.min(need.width, need.minWidth);
-    if (stage <= lastKept && need.tightWidth !== undefined) width = Math.min(width, need.tightWidth);
-    if (stage <= lastKept && need.shortWidth !== undefined) width = Math.min(width, need.shortWidth);
+    if (narrowsFor(stage) && need.tightWidth !== undefined) width = Math.min(width, need.tightWidth);
+    if (narrowsFor(stage) && need.shortWidth !== undefined) width = Math.min(width, need.shortWidth);
     return width;
   };
   /** How many columns of `order` are kept: the first whatever the width, then each while all fit. */

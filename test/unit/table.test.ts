@@ -145,9 +145,10 @@ describe('fitColumns', () => {
     expect(fitColumns(needs, priority, 40, 2, 3)).toEqual({ kept: [{ index: 1, width: 4 }, { index: 2, width: 14 }, { index: 3, width: 11 }], hidden: [0, 4] });
     // Room for the id whole beside them: it is taken; market would need 9 more.
     expect(fitColumns(needs, priority, 70, 2, 3).hidden).toEqual([4]);
-    // An id before an amount is shortened for it (no desk tier here: the money column alone).
-    const idFirst = ['id', 'side', 'net'];
-    expect(fitColumns(needs.slice(0, 4), idFirst, 30).kept).toEqual([{ index: 0, width: 12 }, { index: 1, width: 4 }, { index: 3, width: 7 }]);
+    // An id before an amount is shortened for it (no desk tier here: the money column alone), and
+    // the header goes back on one line with the room left; side, of the rest, waits.
+    const idFirst = ['id', 'net', 'side'];
+    expect(fitColumns(needs.slice(0, 4), idFirst, 30)).toEqual({ kept: [{ index: 0, width: 12 }, { index: 3, width: 11 }], hidden: [1, 2] });
     // The same net P&L, not money: the id stays whole and what does not fit beside it is hidden.
     const plain = needs.slice(0, 4).map((need) => ({ ...need, money: false }));
     expect(fitColumns(plain, idFirst, 30).kept).toEqual([{ index: 0, width: 28 }]);
