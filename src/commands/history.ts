@@ -15,6 +15,8 @@ import { moreNote } from '../ui/list-notes.js';
 import { readDeal } from '../flows/deal.js';
 import { JOINED_REFERENCE } from '../ui/resource-fields.js';
 import { dealStillHeld, shellWord } from '../ui/deal-view.js';
+import { readResizedHedges } from '../flows/hedge-sizes.js';
+import { markResized, resizedNote } from '../ui/history-view.js';
 
 /** What a --until condition may read: the fields of a closed hedge as --json prints them. */
 export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields.filter((field) => !field.screenOnly).map((field) => field.key);
@@ -135,13 +137,34 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
       if (referenceOf(original[index]!) === undefined) (record as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = deal.reference;
     });
   }
+  // A record's P&L is its hedge's whole life (issue 50): where this journal resized the hedge while
+  // it was open, the screen marks its notional and says what it held (TSV, CSV and JSON: as sent).
+  const totals = historyTotals(records);
+  let resized: string | undefined;
+  if (ctx.output.isHuman) {
+    const ids = original.map(hedgeIdOf);
+    const sizes = await readResizedHedges(ctx, new Set(ids.filter((id): id is string => id !== undefined)));
+    markResized(records, ids.map((id) => id !== undefined && sizes.has(id)), totals);
+    resized = resizedNote(
+      ids.flatMap((id, index) => {
+        const found = id === undefined ? undefined : sizes.get(id);
+        if (id === undefined || found === undefined) return [];
+        const record = records[index]! as Record<PropertyKey, unknown>;
+        const shown = readNumber(record.notional_usd);
+        const ref = record[JOINED_REFERENCE] ?? record.client_reference;
+        return [{ hedgeId: id, reference: typeof ref === 'string' ? ref : undefined, shownUsd: shown, sizes: found }];
+      }),
+    );
+  }
   await ctx.output.list(records, HISTORY_RESOURCE, {
     empty: reference !== undefined ? `No closed hedge carries the reference ${reference}.` : filtering ? 'No closed hedges in this period.' : 'No closed hedges yet.',
-    totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, row: historyTotals(records) },
+    totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, shortLabel: `Total (${count})`, row: totals },
+    columnNotes: [
+      // The signs of the parts net P&L is made of: said only where one of them is shown.
+      { columns: ['gross_pnl_usd', 'carry_usdc', 'fees_usdc'], text: 'Net P&L = gross P&L + carry + fees, each from your side: - you paid, + you earned.' },
+      ...(resized === undefined ? [] : [{ columns: ['notional_usd', 'net_pnl_usd'], text: resized, alone: true }]),
+    ],
   });
-  if (ctx.output.isHuman && count > 0) {
-    ctx.output.note(ctx.output.chalk.dim('Net P&L = gross P&L + carry + fees, each from your side: - you paid, + you earned.'));
-  }
   sayStillHeld();
 }
 

@@ -9,11 +9,12 @@ import type { MARKETS } from './markets.spec.js';
 /**
  * Carry on the account's side (docs/output.md "Sign convention"): the server's positive rate is
  * paid by the account, so it reads "-0.0405% pay"; a rate the account earns reads "+0.0279% earn".
+ * Compact (a narrow table): the signed rate alone.
  */
-function carryText(rate: number): string {
+function carryText(rate: number, compact = false): string {
   const forAccount = toAccountSide(rate);
-  if (forAccount < 0) return `${formatPercent(forAccount)} pay`;
-  if (forAccount > 0) return `${formatPercent(forAccount)} earn`;
+  if (forAccount < 0) return compact ? formatPercent(forAccount) : `${formatPercent(forAccount)} pay`;
+  if (forAccount > 0) return compact ? formatPercent(forAccount) : `${formatPercent(forAccount)} earn`;
   return formatPercent(0);
 }
 
@@ -32,6 +33,8 @@ export async function runMarkets(ctx: CommandContext, _opts: MarketsOptions): Pr
   const client = await ctx.client();
   const { markets } = await client.listMarkets();
   const human = ctx.output.isHuman;
-  await ctx.output.list(markets, marketsResource(human ? carryText : undefined), { empty: 'No markets are available to this account.' });
-  if (human && markets.length > 0) ctx.output.note(ctx.output.chalk.dim('Carry per day of the notional, on the account\'s side: - you pay, + you earn.'));
+  await ctx.output.list(markets, marketsResource(human ? carryText : undefined), {
+    empty: 'No markets are available to this account.',
+    columnNotes: [{ columns: ['carry_buy_daily_pct', 'carry_sell_daily_pct'], text: "Carry per day of the notional, on the account's side: - you pay, + you earn." }],
+  });
 }

@@ -11,7 +11,7 @@ import { watchCommand } from './watch-outcome.js';
 import { JOINED_REFERENCE, POSITION_RESOURCE } from '../ui/resource-fields.js';
 import { positionForPeople, readBook } from '../flows/positions.js';
 import { readPositionSides, sideReferences, type PositionSide } from '../flows/position-sides.js';
-import { settlingSentence, sideSections } from '../ui/positions-view.js';
+import { settlingSentence, sidePartsShown, sideSections } from '../ui/positions-view.js';
 
 export interface PositionsOptions {
   /** --ref: only positions whose hedge carries this reference. */
@@ -63,6 +63,11 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
     }
   }
   const records = sides.recordsProblem === undefined;
+  const sideViews = shown.map(({ side }) => side);
+  const fit = { width: ctx.output.columns, chalk: ctx.output.chalk, nowMs: ctx.clock.now() };
+  // Said under the table only about what it shows (issue 50): the net margin when its column is
+  // there, the parts of the lines under each side that the width kept.
+  const under = records && shown.some(({ side }) => side !== undefined) ? `Under each side: its hedges as their records show them (${sidePartsShown(sideViews, fit).join(', ')}).` : undefined;
   await ctx.output.list(
     shown.map(({ row }) => row),
     POSITION_RESOURCE,
@@ -77,13 +82,13 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
       ...(ctx.output.inOneShape
         ? { json: listed.map(({ row, side }) => ({ ...row, [SIDE_BOOK_FIELD]: records && side ? sideBookOf(side) : null })), jsonFields: [{ key: SIDE_BOOK_FIELD, label: 'Side book', kind: 'json' as const }] }
         : {}),
-      ...(ctx.output.isHuman ? { sections: sideSections(shown.map(({ side }) => side), { width: ctx.output.columns, chalk: ctx.output.chalk, nowMs: ctx.clock.now() }) } : {}),
+      ...(ctx.output.isHuman ? { sections: sideSections(sideViews, fit) } : {}),
+      columnNotes: [
+        { columns: ['net_margin_usd'], text: 'Net margin: what closing now would return (margin + net P&L − close fee).' },
+        ...(under === undefined ? [] : [{ text: under }]),
+      ],
     },
   );
-  if (ctx.output.isHuman && shown.length > 0) {
-    const under = records && shown.some(({ side }) => side !== undefined) ? ' Under each side: its hedges as their records show them (id, reference, notional, status, time left).' : '';
-    ctx.output.note(ctx.output.chalk.dim(`Net margin: what closing now would return (margin + net P&L − close fee).${under}`));
-  }
 }
 
 /** The name of the side's book in `positions --json`: hedge's own, beside the server's fields (docs/output-reference.md). */

@@ -29,7 +29,7 @@ import { echo, parseHedgeId, parseMarket } from '../domain/input.js';
 import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
 import { fieldLabel, kindFromName, labelFromName, type FieldSpec } from '../ui/fields.js';
-import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE } from '../ui/resource-fields.js';
+import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE, rankedFor } from '../ui/resource-fields.js';
 import type { WatchField, WatchModel } from '../ui/watch-view.js';
 import { parseClientReference } from '../domain/input.js';
 import { quoteCurrencyOf } from '../domain/markets.js';
@@ -176,10 +176,20 @@ export interface WatchSource {
 }
 
 /** What the positions watch shows of POSITION_RESOURCE (its columns and priorities are the list's). */
-const WATCHED_POSITION_KEYS = ['market', 'side', 'client_reference', 'notional_usd', 'mark_price', 'net_pnl_usd', 'accrued_carry_usdc', 'net_margin_usd'];
+const WATCHED_POSITION_KEYS = ['market', 'side', 'client_reference', 'notional_usd', 'entry_price', 'mark_price', 'net_pnl_usd', 'accrued_carry_usdc', 'net_margin_usd'];
 // TREND_KEY of ui/watch-view.ts (the flow imports the view lazily); the countdown column's key is
 // the positions list's own `matures_in`.
 const TREND = 'trend';
+
+/**
+ * A list's priorities with the trend column put right after `after`: one of the columns the desk
+ * decides on when `after` is (a watch is about what moves), else where it falls in the rest.
+ */
+function withTrend(resource: { priority: readonly string[]; decisive?: number }, after: string): { priority: string[]; decisive: number } {
+  const decisive = resource.decisive ?? 0;
+  const at = resource.priority.indexOf(after) + 1;
+  return { priority: [...resource.priority.slice(0, at), TREND, ...resource.priority.slice(at)], decisive: at <= decisive ? decisive + 1 : decisive };
+}
 
 /** Fields of a resource as the watch labels them (units in the header, the rate's from the market). */
 function watchFields(fields: readonly FieldSpec[], keys: readonly string[], market: string | undefined): WatchField[] {
@@ -202,7 +212,9 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
   // The deal references, joined from the hedges list when a position appears that was not seen yet.
   const referenceOf = new Map<string, string | undefined>();
   const identity = (position: BookPosition, index: number): string => position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
-  const priority = POSITION_RESOURCE.priority.flatMap((key) => (key === 'mark_price' ? [key, TREND] : [key]));
+  // Each side's net P&L over the session (two sides of one market share one mark: a mark trend
+  // would draw the same line twice): a watch is about what moves, the last of the desk's columns.
+  const ranked = withTrend(POSITION_RESOURCE, 'matures_in');
   return {
     async read(client) {
       const book = await readBook({ client, log: (line) => ctx.log(line) });
@@ -231,6 +243,8 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
       const total = known ? shown.reduce((sum, position) => sum + position.netPnlUsd!, 0) : undefined;
       const rounded = total === undefined ? undefined : Math.round(total * 100) / 100;
       const fields = watchFields(POSITION_RESOURCE.fields, WATCHED_POSITION_KEYS, soleMarket(shown.map((position) => position.market)));
+      // Several markets on the screen: the market is one of the desk's columns, as in the list.
+      const { priority, decisive } = rankedFor(ranked, shown.map((position) => position.market));
       return {
         // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
         data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
@@ -248,6 +262,7 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
           layout: 'table',
           fields,
           priority,
+          decisive,
           rows: shown.map((position, index) => ({
             key: `${position.market ?? ''}:${position.side ?? position.hedgeId ?? index}`,
             values: {
@@ -255,6 +270,7 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
               side: position.side,
               client_reference: referenceOf.get(identity(position, book.indexOf(position))),
               notional_usd: position.notionalUsd,
+              entry_price: position.entryPrice,
               mark_price: position.markPrice,
               net_pnl_usd: position.netPnlUsd,
               accrued_carry_usdc: position.accruedCarryUsdc,
@@ -264,7 +280,7 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
           })),
           empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
           countdown: { label: 'Left' },
-          trend: { label: 'Mark trend', field: fields.find((field) => field.key === 'mark_price') ?? { key: 'mark_price', label: 'Mark', kind: 'rate' } },
+          trend: { label: 'P&L trend', field: fields.find((field) => field.key === 'net_pnl_usd') ?? { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' } },
           total: { label: 'Net P&L', value: rounded },
         },
       };
@@ -300,7 +316,7 @@ function accountSource(oneShape: boolean): WatchSource {
 
 function priceSource(market: string | undefined): WatchSource {
   let listedChecked = false;
-  const priority = PRICE_RESOURCE.priority.flatMap((key) => (key === 'price' ? [key, TREND] : [key]));
+  const { priority, decisive } = withTrend(PRICE_RESOURCE, 'price');
   return {
     async read(client) {
       let markets: string[];
@@ -327,6 +343,7 @@ function priceSource(market: string | undefined): WatchSource {
           layout: 'table',
           fields,
           priority,
+          decisive,
           rows: prices.map((price) => ({ key: price.market, values: price })),
           empty: 'No markets are available to this account.',
           trend: { label: 'Price trend', field: fields.find((field) => field.key === 'price')! },

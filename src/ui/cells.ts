@@ -78,6 +78,8 @@ export interface CellContext {
   nowMs: number;
   /** A table cell (times to the minute) or a card's value (to the second). */
   where: 'table' | 'card';
+  /** A time without its "(in 2d 3h)" / "(5s ago)": the compact cell of a narrow column (ui/table.ts). */
+  absoluteOnly?: boolean;
 }
 
 /** A signed amount: +12.50, -3.00, 0.00; green when positive, red when negative. */
@@ -130,7 +132,7 @@ export function formatCell(field: FieldSpec, value: unknown, row: Record<string,
     const safe = safeText(value);
     switch (kind) {
       case 'time': {
-        const relative = field.relativeWhen === undefined || field.relativeWhen(row) ? formatRelative(value, context.nowMs) : '';
+        const relative = context.absoluteOnly !== true && (field.relativeWhen === undefined || field.relativeWhen(row)) ? formatRelative(value, context.nowMs) : '';
         const time = context.where === 'table' ? formatUtcMinutes(safe) : formatUtc(safe);
         text = relative ? `${time} (${relative})` : time;
         styled = relative ? `${time} ${c.dim(`(${relative})`)}` : time;

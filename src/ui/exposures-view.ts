@@ -48,13 +48,14 @@ export const BOOK_RESOURCE = fieldsOnly(
     usd('band_high_usd', 'Band high'),
     { key: 'tenor_days', label: 'Tenor', unit: 'days', kind: 'count' },
     { key: 'until', label: 'Until', kind: 'utc' },
-    { key: 'exposures', label: 'Covers', kind: 'text', get: (row) => (Array.isArray(row.exposures) ? row.exposures.join(' ') : row.exposures) },
+    // Lists of ids and reasons wrap at their spaces in a narrow table, never cut inside an id or a word (issue 50).
+    { key: 'exposures', label: 'Covers', kind: 'text', wrap: true, get: (row) => (Array.isArray(row.exposures) ? row.exposures.join(' ') : row.exposures) },
   ],
   ['side', 'target_usd', 'market', 'band_low_usd', 'band_high_usd', 'tenor_days', 'until', 'exposures'],
 );
 
 export const SCHEDULE_RESOURCE = fieldsOnly(
-  [{ key: 'at', label: 'At', kind: 'utc' }, market, side, usd('from_usd', 'From'), usd('to_usd', 'To'), pnl('change_usd', 'Change'), { key: 'reason', label: 'Why', kind: 'text' }],
+  [{ key: 'at', label: 'At', kind: 'utc' }, market, side, usd('from_usd', 'From'), usd('to_usd', 'To'), pnl('change_usd', 'Change'), { key: 'reason', label: 'Why', kind: 'text', wrap: true }],
   ['at', 'side', 'to_usd', 'change_usd', 'reason', 'from_usd', 'market'],
 );
 
@@ -62,7 +63,7 @@ export const COST_RESOURCE = fieldsOnly(
   [
     { key: 'due', label: 'Due', kind: 'utc' },
     market,
-    { key: 'exposures', label: 'Due then', kind: 'text' },
+    { key: 'exposures', label: 'Due then', kind: 'text', wrap: true },
     { key: 'carry_usdc', label: 'Carry', unit: 'USDC', kind: 'charge' },
     { key: 'fees_usdc', label: 'Fees', unit: 'USDC', kind: 'charge' },
     { key: 'rolls', label: 'Rolls', kind: 'count' },

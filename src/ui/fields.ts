@@ -47,6 +47,16 @@ export interface FieldSpec {
    * asking for one gets this column under that name, so it reads the same as without --fields.
    */
   aliases?: string[];
+  /**
+   * Free text a narrow table wraps at its spaces onto more lines of the row (a reason, a list of
+   * ids), never cutting a word; other text is cut at the end with … .
+   */
+  wrap?: boolean;
+  /**
+   * The value a narrow table shows instead, where the column has no room for the whole one (the
+   * carry's rate without its word; a time's compact form is made by kind): shown alike in every row.
+   */
+  compact?: (row: Record<string, unknown>) => unknown;
   /** A view for people only (e.g. time to maturity): in the table and on cards, never in TSV, CSV or JSON. */
   screenOnly?: boolean;
   /** For a time: whether the row still counts down to it (a closed hedge's maturity does not). */

@@ -32,15 +32,18 @@ export async function renderMaturities(output: Output, days: readonly MaturityDa
     sections.push({ before: at, line: output.chalk.bold(dayLine(day)) });
     at += day.maturities.length;
   }
-  await output.list(maturities as unknown as Record<string, unknown>[], MATURITY_RESOURCE, { empty: options.empty, sections });
-  if (output.isHuman && maturities.length > 0) {
-    const shared = maturities.some((item) => item.net_pnl_usd === null && item.hedge_id !== null);
-    output.note(
-      output.chalk.dim(
-        `Times in UTC. P&L: net (price and carry) at the mark, as \`hedge positions\` shows it; carry accrued to date, from your side (- you paid).${shared ? ' A side holding several hedges shows its P&L and carry once, in `hedge positions` (— here).' : ''}`,
-      ),
-    );
-  }
+  const shared = maturities.some((item) => item.net_pnl_usd === null && item.hedge_id !== null);
+  await output.list(maturities as unknown as Record<string, unknown>[], MATURITY_RESOURCE, {
+    empty: options.empty,
+    sections,
+    // Each part said only under a table that shows its column.
+    columnNotes: [
+      { text: 'Times in UTC.' },
+      { columns: ['net_pnl_usd'], text: 'P&L: net (price and carry) at the mark, as `hedge positions` shows it.' },
+      { columns: ['accrued_carry_usdc'], text: 'Carry: accrued to date, from your side (- you paid).' },
+      ...(shared ? [{ columns: ['net_pnl_usd', 'accrued_carry_usdc'], text: 'A side holding several hedges shows its P&L and carry once, in `hedge positions` (— here).' }] : []),
+    ],
+  });
   if (options.undated > 0) {
     output.warn(`${options.undated} open position${options.undated === 1 ? '' : 's'} without a readable maturity (not listed); see \`hedge positions\`.`);
   }

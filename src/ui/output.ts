@@ -21,9 +21,9 @@ import { asSent } from '../domain/as-sent.js';
 import { forScripts } from './script-shape.js';
 import { formatLocal, formatRelative, formatUtc } from './format.js';
 import { Notes } from './notes.js';
-import type { Resource } from './resource-fields.js';
-import { drawTable, EMPTY_CELL, type TableCell, type TableColumn } from './table.js';
-import { wrapWords } from './width.js';
+import { rankedFor, type Resource } from './resource-fields.js';
+import { drawTable, EMPTY_CELL, leftOutNote, widthOnLines, type TableCell, type TableColumn } from './table.js';
+import { displayWidth, wrapWords } from './width.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
 export type OutputMode = 'table' | 'plain' | 'json';
@@ -71,14 +71,24 @@ export interface ListOptions {
   title?: string;
   /** Fields left out of the table unless --fields names them (TSV, CSV and JSON keep them). */
   omit?: readonly string[];
-  /** A totals row keyed like the rows: the last table row, a stderr line with TSV, nothing in CSV/JSON. */
-  totals?: { label: string; row: Record<string, unknown> };
+  /**
+   * A totals row keyed like the rows: the last table row, a stderr line with TSV, nothing in CSV/JSON.
+   * `shortLabel`: said in the table where the label has no room (`Total (3)` for `Total (3 hedges)`).
+   */
+  totals?: { label: string; shortLabel?: string; row: Record<string, unknown> };
   /** Lines across the table before a row (a day above its settlements); table format only. */
   sections?: ReadonlyArray<{ before: number; line: string }>;
   /** What JSON prints when it is not the rows themselves (e.g. journal entries as stored). */
   json?: unknown[];
   /** Fields `json` carries beyond the resource's (a key hedge adds): --fields may name them, on an empty list too. */
   jsonFields?: readonly FieldSpec[];
+  /**
+   * What people should know about some columns ("Net margin: what closing now would return"):
+   * said (dim, on stderr, as one note in this order) under a table that shows one of `columns`,
+   * never about a column it left out; a note without `columns` is said under any table; `alone`:
+   * as a paragraph of its own. Table format only.
+   */
+  columnNotes?: ReadonlyArray<{ columns?: readonly string[]; text: string; alone?: boolean }>;
 }
 
 export interface RecordOptions {
@@ -88,8 +98,10 @@ export interface RecordOptions {
   json?: unknown;
 }
 
-/** An id is cut in the middle only as the one column left; a text column may be cut to this (with …) before columns are hidden. */
+/** A text column may be cut to this (with …) before columns are hidden. */
 const TEXT_MIN_WIDTH = 10;
+/** Wrapped text (a reason) gets at least the room for each value on two lines, up to this; a longer value takes more lines (its words whole). */
+const WRAP_MAX_MIN_WIDTH = 20;
 
 /** A resource, or fields alone (kept in their own order when the width is short). */
 function asResource(known: Resource | readonly FieldSpec[]): Resource {
@@ -338,21 +350,35 @@ export class Output {
     }
     // --fields names any column there is (one left out of the table by default included), and its order is the priority.
     const fields = this.fields ? this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }), rows) : tableFields(resource, rows, options.omit);
-    const priority = this.fields ?? resource.priority;
-    if (options.title) this.write(this.chalk.bold(options.title));
-    const { text, hidden } = await drawTable({
+    // Columns --fields names are all asked for: each is kept as the desk's are (headers on two lines first).
+    const { priority, decisive } = this.fields ? { priority: this.fields, decisive: this.fields.length } : rankedFor(resource, rows.map((row) => row.market));
+    // A title is wrapped at its words like every other line a person reads (never wider than the terminal).
+    if (options.title) this.write(this.chalk.bold(wrapWords(options.title, this.columns)));
+    const { text, hidden, shortened } = await drawTable({
       columns: this.tableColumns(fields, rows, options.totals?.row),
       priority,
+      decisive,
       rowCount: rows.length,
-      totals: options.totals ? { label: safeText(options.totals.label), cells: this.totalsCells(fields, rows, options.totals.row) } : undefined,
+      totals: options.totals
+        ? {
+            label: safeText(options.totals.label),
+            ...(options.totals.shortLabel === undefined ? {} : { shortLabel: safeText(options.totals.shortLabel) }),
+            cells: this.totalsCells(fields, rows, options.totals.row),
+          }
+        : undefined,
       sections: options.sections,
       width: this.columns,
       chalk: this.chalk,
     });
     this.write(text);
-    if (hidden.length > 0) {
-      this.note(this.chalk.dim(`Hidden at ${this.columns} columns: ${hidden.join(', ')} — see --format tsv or --fields.`));
-    }
+    const left = leftOutNote(this.columns, hidden, shortened);
+    if (left !== undefined) this.note(this.chalk.dim(`${left} — see --format tsv or --fields.`));
+    // A note about a column only under a table that shows it.
+    const shown = new Set(fields.map((field) => field.key).filter((key) => !hidden.includes(key)));
+    const said = (options.columnNotes ?? []).filter((note) => note.columns === undefined || note.columns.some((key) => shown.has(key)));
+    const together = said.filter((note) => note.alone !== true).map((note) => note.text);
+    if (together.length > 0) this.note(this.chalk.dim(together.join(' ')));
+    for (const note of said) if (note.alone === true) this.note(this.chalk.dim(note.text));
   }
 
   /** One record: a card, a header row of keys and one row (TSV/CSV), or the object itself. */
@@ -415,19 +441,38 @@ export class Output {
       const kind = kindOf(field, rows);
       const format = numberFormatOf(field, totals ? [...rows, totals] : rows, unit);
       const header = safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit }));
-      const shrink = kind === 'id' || kind === 'hash' ? 'middle' : kind === 'text' || kind === 'json' ? 'end' : undefined;
+      const shrink = field.wrap ? 'wrap' : kind === 'id' || kind === 'hash' ? 'middle' : kind === 'text' || kind === 'json' ? 'end' : undefined;
       // Made when the table first needs them: a column that does not fit the width is never formatted.
       let cells: TableCell[] | undefined;
-      return {
+      let compact: TableCell[] | undefined;
+      const column: TableColumn = {
         key: field.key,
         header,
         align: NUMERIC_KINDS.has(kind) ? 'right' : 'left',
         shrink,
-        minWidth: shrink === 'end' ? TEXT_MIN_WIDTH : undefined,
+        money: kind === 'money' || kind === 'pnl' || kind === 'charge',
+        get minWidth() {
+          if (shrink === 'end') return TEXT_MIN_WIDTH;
+          // Wrapped text: every word whole (never cut inside one), each value on two lines where
+          // that takes no more than WRAP_MAX_MIN_WIDTH.
+          if (shrink === 'wrap') {
+            const longestWord = Math.max(0, ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)));
+            return Math.max(longestWord, Math.min(WRAP_MAX_MIN_WIDTH, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))));
+          }
+          return undefined;
+        },
         get cells() {
           return (cells ??= rows.map((row) => formatCell(field, valueOf(field, row), row, format, context)));
         },
+        // A narrower form for a narrow table: the field's own, or a time without its "(in 2d 3h)".
+        get compact() {
+          const narrower = field.compact;
+          if (narrower !== undefined) return (compact ??= rows.map((row) => formatCell(field, narrower(row), row, format, context)));
+          if (kind !== 'time') return undefined;
+          return (compact ??= rows.map((row) => formatCell(field, valueOf(field, row), row, format, { ...context, absoluteOnly: true })));
+        },
       };
+      return column;
     });
   }
 

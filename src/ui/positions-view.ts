@@ -74,11 +74,23 @@ function partsOf(hedge: SideHedgeView, options: SideLinesOptions): Record<Part, 
   };
 }
 
+/** How the note under the table names each part of a hedge's line. */
+const PART_WORDS: Record<Part, string> = { id: 'id', reference: 'reference', notional: 'notional', status: 'status', left: 'time left', maturity: 'maturity' };
+
 /**
  * The lines under each side's row: `sides[i]` is the side of row i (undefined: nothing under it).
  * Each comes back as a table section placed before row i + 1 (under the last row for the last).
  */
 export function sideSections(sides: ReadonlyArray<SideView | undefined>, options: SideLinesOptions): Array<{ before: number; line: string }> {
+  return sideLines(sides, options).sections;
+}
+
+/** What a hedge's line under its side shows at this width, in its order (for the note that names them: never a part left out). */
+export function sidePartsShown(sides: ReadonlyArray<SideView | undefined>, options: SideLinesOptions): string[] {
+  return sideLines(sides, options).parts.map((part) => PART_WORDS[part]);
+}
+
+function sideLines(sides: ReadonlyArray<SideView | undefined>, options: SideLinesOptions): { sections: Array<{ before: number; line: string }>; parts: Part[] } {
   const c = options.chalk;
   const hedges = sides.flatMap((side) => side?.hedges ?? []);
   const cells = new Map(hedges.map((hedge) => [hedge, partsOf(hedge, options)]));
@@ -117,7 +129,7 @@ export function sideSections(sides: ReadonlyArray<SideView | undefined>, options
     }
     for (const hedge of side.hedges) sections.push({ before, line: lineOf(hedge) });
   });
-  return sections;
+  return { sections, parts: kept.map(({ part }) => part) };
 }
 
 /** The sentence a script reads on stderr for a side whose views disagree. */

@@ -82,24 +82,17 @@ export function reportColumns(by: ReportGrouping): readonly ReportColumn[] {
   return by === 'hedge' ? REPORT_DEAL_CSV_COLUMNS : REPORT_CSV_COLUMNS;
 }
 
-/** What a narrow terminal keeps, most important first (the bar is the table's own column). */
-const REPORT_PRIORITY = [
-  'group',
-  'net_pnl_usd',
-  'client_reference',
-  'count',
-  'bar',
-  'entry_price',
-  'exit_price',
-  'quote_amount_locked',
-  'side',
-  'fees_usdc',
-  'carry_usdc',
-  'gross_pnl_usd',
-  'notional_usd',
-  'closed_at',
-  'market',
-];
+/**
+ * What a narrow terminal keeps, most important first (the bar is the table's own column): the group
+ * (a hedge id is shortened in the middle before an amount is left out) and what a desk decides on —
+ * net P&L, the deal, its side and notional, the rates — then the rest (issue 50).
+ */
+const REPORT_DECIDES = ['group', 'net_pnl_usd', 'client_reference', 'side', 'notional_usd', 'entry_price', 'exit_price', 'count'];
+// The bar (a line per group at 80 columns, with its amounts: headers wrap to keep them), then the
+// amounts net P&L is made of.
+const REPORT_PRIORITY = [...REPORT_DECIDES, 'bar', 'quote_amount_locked', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'closed_at', 'market'];
+/** The report's amounts: a hedge id is shortened before one of them is left out. */
+const REPORT_MONEY = new Set(['notional_usd', 'quote_amount_locked', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd']);
 
 // ---- CSV and plain rows ---------------------------------------------------------------------
 
@@ -299,6 +292,8 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
         key,
         header: '',
         align: 'left',
+        // The bar draws each group's net P&L: kept like an amount (headers wrap, an id is shortened, before it goes).
+        money: true,
         cells: [],
         drawn: {
           width: BAR_WIDTH,
@@ -326,6 +321,7 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
       // A group's name or a reference may be cut at the end; a hedge id is kept whole (cut in the middle only when it is all that fits).
       shrink: key === 'group' ? (report.by === 'hedge' ? 'middle' : 'end') : key === 'client_reference' ? 'end' : undefined,
       minWidth: key === 'group' && report.by !== 'hedge' ? 10 : key === 'client_reference' ? 8 : undefined,
+      money: REPORT_MONEY.has(key),
       cells: report.groups.map(cell),
     };
   });
@@ -339,9 +335,10 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
     if (!['count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].includes(key)) return EMPTY_CELL;
     return formatCell(field, valueOfGroup(key, report.totals), {}, { decimals: key === 'count' ? 0 : 2 }, context);
   });
-  const { text: drawn, hidden } = await drawTable({
+  const { text: drawn, hidden, shortened } = await drawTable({
     columns,
     priority: REPORT_PRIORITY,
+    decisive: REPORT_DECIDES.length,
     rowCount: report.groups.length,
     totals: { label: 'Total', cells: totalsCells },
     width,
@@ -361,9 +358,10 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
       ),
     ),
   );
-  if (hidden.length > 0) {
+  if (hidden.length > 0 || shortened.length > 0) {
     const words = hidden.map((key) => COLUMN_WORDS[key] ?? key).join(', ');
-    out.push(c.dim(wrapWords(`Not shown at ${width} columns: ${words} (all in --format csv and --json).`, width)));
+    const parts = [...(hidden.length > 0 ? [`Not shown at ${width} columns: ${words}`] : []), ...(shortened.includes('group') ? [`${hidden.length > 0 ? 'hedge' : `Hedge`} ids shortened in the middle${hidden.length > 0 ? '' : ` at ${width} columns`}`] : [])];
+    out.push(c.dim(wrapWords(`${parts.join('; ')} (all in --format csv and --json).`, width)));
   }
   return out;
 }

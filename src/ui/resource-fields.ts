@@ -1,8 +1,11 @@
 // Every resource the CLI shows, declared once: its fields (keys, labels, units, kinds — one column
 // order for TSV, CSV and JSON --fields), the order a table shows them in when it differs, and its
-// column priorities: one ordered list, most important first. A terminal too narrow for every
-// column keeps the longest prefix of that list that fits (ui/table.ts), so a column shown at one
-// width is shown at every wider one. docs/output.md lists them.
+// column priorities: one ordered list, most important first — first what a desk decides on (issue
+// 50: side, reference, notional, net P&L, entry, mark, time left, as each list has them), then the
+// rest. A terminal too narrow for every column keeps the longest prefix of that list that fits
+// (ui/table.ts), so a column shown at one width is shown at every wider one; to keep the desk's
+// columns a header goes on two lines and an id is shortened before one of them is left out.
+// docs/output.md has a table of them per list.
 //
 // Fields the spec does not name follow the wire contract; anything else the server sends is shown
 // after these by the output layer. Carry and fees are `charge`s: the server's positive is paid by
@@ -16,6 +19,12 @@ export interface Resource {
   fields: FieldSpec[];
   /** Keys, most important first: what a narrow terminal keeps. */
   priority: readonly string[];
+  /**
+   * How many of `priority`'s first keys are what a desk decides on (`ranked`): a narrow table keeps
+   * them with headers on two lines and compact cells before leaving one out, and takes the rest
+   * only while those read whole. Absent: none (the list is kept by its priority alone).
+   */
+  decisive?: number;
   /** Keys in the order a table shows them; a field it does not name is in the table only when --fields asks. */
   table?: readonly string[];
 }
@@ -26,6 +35,26 @@ const notional: FieldSpec = { key: 'notional_usd', label: 'Notional', unit: 'USD
 const tenor: FieldSpec = { key: 'tenor_days', label: 'Tenor', unit: 'days', kind: 'count' };
 /** The caller's own deal id (the spec's `client_reference`): "Ref" wherever a list shows it. */
 const reference: FieldSpec = { key: 'client_reference', label: 'Ref', kind: 'text' };
+
+/**
+ * A list's priorities in two tiers: what a desk decides on, most important first, then the rest
+ * (ui/table.ts: `TableInput.decisive`).
+ */
+export function ranked(decides: readonly string[], rest: readonly string[]): Pick<Resource, 'priority' | 'decisive'> {
+  return { priority: [...decides, ...rest], decisive: decides.length };
+}
+
+/**
+ * The priorities for these rows: when they hold more than one market, the market joins the columns
+ * the desk decides on, first (a side means nothing without it); with one market, the rates' unit
+ * in the headers (`Entry NGN/USDT`) names it and its column is one of the rest.
+ */
+export function rankedFor(resource: Pick<Resource, 'priority' | 'decisive'>, markets: ReadonlyArray<unknown>): { priority: readonly string[]; decisive: number } {
+  const decisive = resource.decisive ?? 0;
+  const at = resource.priority.indexOf('market');
+  if (decisive === 0 || at < decisive || new Set(markets).size <= 1) return { priority: resource.priority, decisive };
+  return { priority: ['market', ...resource.priority.filter((key) => key !== 'market')], decisive: decisive + 1 };
+}
 
 /** Hedges still able to mature: the others show no countdown. */
 const STILL_RUNNING = new Set(['submitted', 'filled']);
@@ -57,26 +86,17 @@ export const HEDGE_FIELDS: FieldSpec[] = [
   { key: 'fill_tx_hash', label: 'Fill tx', kind: 'hash' },
 ];
 
+/**
+ * The id names the record (`hedge hedges ID`): first, shortened in the middle rather than dropped.
+ * Then the desk's columns — the struck rate is the hedge's entry, the maturity its time left — and
+ * the status, without which a failed or closed hedge reads as held.
+ */
 export const HEDGE_RESOURCE: Resource = {
   fields: HEDGE_FIELDS,
-  priority: [
-    'id',
-    'client_reference',
-    'side',
-    'notional_usd',
-    'status',
-    'market',
-    'struck_rate',
-    'maturity_at',
-    'tenor_days',
-    'opened_at',
-    'filled_at',
-    'closed_at',
-    'units',
-    'order_key',
-    'order_tx_hash',
-    'fill_tx_hash',
-  ],
+  ...ranked(
+    ['id', 'side', 'client_reference', 'notional_usd', 'struck_rate', 'status', 'maturity_at'],
+    ['market', 'tenor_days', 'opened_at', 'filled_at', 'closed_at', 'units', 'order_key', 'order_tx_hash', 'fill_tx_hash'],
+  ),
 };
 
 // ---- positions -----------------------------------------------------------------------------
@@ -115,30 +135,18 @@ export const POSITION_FIELDS: FieldSpec[] = [
 ];
 
 /**
- * The desk's priorities (issue 40): side, reference, notional, net P&L and time left before entry
- * and mark, so time left is kept at 80 columns whatever the reference's length.
+ * The desk's columns (issues 40 and 50): side, reference, notional, net P&L, entry, mark and time
+ * left — all kept at 80 columns whatever the reference's length. Net P&L comes before entry and
+ * mark so that it is never the one a narrow terminal (60 columns) leaves out. The hedge ids are on
+ * the lines under each side: the column of them comes last.
  */
 export const POSITION_RESOURCE: Resource = {
   fields: POSITION_FIELDS,
-  priority: [
-    'side',
-    'client_reference',
-    'notional_usd',
-    'net_pnl_usd',
-    'matures_in',
-    'entry_price',
-    'mark_price',
-    'market',
-    'hedge_id',
-    'gross_pnl_usd',
-    'accrued_carry_usdc',
-    'net_margin_usd',
-    'maturity_at',
-    'margin_usdc',
-    'close_fee_usdc',
-    'units',
-    'opened_at',
-  ],
+  ...ranked(
+    ['side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'entry_price', 'mark_price', 'matures_in'],
+    // The amounts first: a header wraps to keep an amount, never for the columns after them.
+    ['net_margin_usd', 'gross_pnl_usd', 'accrued_carry_usdc', 'close_fee_usdc', 'margin_usdc', 'market', 'maturity_at', 'hedge_id', 'units', 'opened_at'],
+  ),
 };
 
 // ---- history -------------------------------------------------------------------------------
@@ -153,13 +161,20 @@ export const REALIZED_FIELDS: FieldSpec[] = [
   { key: 'net_pnl_usd', label: 'Net P&L', unit: 'USD', kind: 'pnl' },
 ];
 
+/**
+ * A footnote mark hedge puts after a closed hedge's notional on screen (ui/history-view.ts): this
+ * journal resized the hedge while it was open, so its P&L (the whole life's) is on more than the
+ * notional shown. Under a symbol: never in TSV, CSV or JSON.
+ */
+export const NOTIONAL_MARK: unique symbol = Symbol('notional_mark');
+
 export const HISTORY_FIELDS: FieldSpec[] = [
   { key: 'hedge_id', label: 'Hedge ID', kind: 'id' },
   // A record without a reference of its own shows the deal's, joined from its hedge's record (`history --ref`).
   { ...reference, get: joinedReference },
   market,
   side,
-  notional,
+  { ...notional, style: (text, row) => text + ((row as Record<PropertyKey, unknown>)[NOTIONAL_MARK] ?? '') },
   tenor,
   { key: 'opened_at', label: 'Opened', kind: 'utc' },
   { key: 'closed_at', label: 'Closed', kind: 'utc' },
@@ -167,25 +182,18 @@ export const HISTORY_FIELDS: FieldSpec[] = [
   ...REALIZED_FIELDS,
 ];
 
+/**
+ * A closed hedge as a desk reads it (issue 50): side, reference, notional, net P&L, the rates it was
+ * struck and closed at, and when it closed — kept at 80 columns; net P&L before the rates, so that
+ * it is never the one left out at 60. Then what net P&L is made of (amounts: a header wraps to keep
+ * one), then the hedge id and the rest.
+ */
 export const HISTORY_RESOURCE: Resource = {
   fields: HISTORY_FIELDS,
-  priority: [
-    'hedge_id',
-    'client_reference',
-    'side',
-    'notional_usd',
-    'net_pnl_usd',
-    'closed_at',
-    'entry_price',
-    'exit_price',
-    'market',
-    'close_reason',
-    'gross_pnl_usd',
-    'carry_usdc',
-    'fees_usdc',
-    'tenor_days',
-    'opened_at',
-  ],
+  ...ranked(
+    ['side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'entry_price', 'exit_price', 'closed_at'],
+    ['gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'hedge_id', 'close_reason', 'market', 'tenor_days', 'opened_at'],
+  ),
 };
 
 // ---- maturities ----------------------------------------------------------------------------
@@ -213,7 +221,8 @@ export const MATURITY_RESOURCE: Resource = {
     { key: 'left', label: 'Left', kind: 'countdown', screenOnly: true, get: (row) => row.maturity_at },
   ],
   table: ['time', 'left', 'market', 'side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'accrued_carry_usdc', 'mark_price', 'tenor_days', 'hedge_id'],
-  priority: ['time', 'side', 'client_reference', 'notional_usd', 'left', 'net_pnl_usd', 'market', 'accrued_carry_usdc', 'hedge_id', 'mark_price', 'tenor_days'],
+  // A schedule: when (the day is the line above) and how long is left come first.
+  ...ranked(['time', 'left', 'side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'mark_price'], ['accrued_carry_usdc', 'market', 'hedge_id', 'tenor_days']),
 };
 
 // ---- account, prices, markets ----------------------------------------------------------------
@@ -236,7 +245,7 @@ export const PRICE_RESOURCE: Resource = {
     { key: 'price', label: 'Mid price', unit: 'rate', kind: 'rate' },
     { key: 'timestamp', label: 'As of', kind: 'time' },
   ],
-  priority: ['market', 'price', 'timestamp'],
+  ...ranked(['market', 'price', 'timestamp'], []),
 };
 
 type PerSide = { buy: number; sell: number };
@@ -246,7 +255,7 @@ type PerSide = { buy: number; sell: number };
  * shown as a column per side. For people the carry is worded on the account's side
  * (`carryText`); TSV, CSV and JSON keep the server's rate (positive: the account pays).
  */
-export function marketsResource(carryText?: (ratePerDay: number) => string): Resource {
+export function marketsResource(carryText?: (ratePerDay: number, compact?: boolean) => string): Resource {
   const capacity = (which: keyof PerSide): FieldSpec => ({
     key: `capacity_${which}_usd`,
     label: `Capacity ${which}`,
@@ -268,10 +277,17 @@ export function marketsResource(carryText?: (ratePerDay: number) => string): Res
       const rate = (row.net_rate_daily_pct as PerSide | undefined)?.[which];
       return carryText && typeof rate === 'number' ? carryText(rate) : rate;
     },
+    // A narrow table: the signed rate alone (the note under the table says what the sign means).
+    compact: (row) => {
+      const rate = (row.net_rate_daily_pct as PerSide | undefined)?.[which];
+      return carryText && typeof rate === 'number' ? carryText(rate, true) : rate;
+    },
   });
   return {
     fields: [market, { key: 'status', label: 'Status', kind: 'status' }, { key: 'price', label: 'Price', unit: 'rate', kind: 'rate' }, capacity('buy'), capacity('sell'), carry('buy'), carry('sell')],
-    priority: ['market', 'price', 'carry_buy_daily_pct', 'carry_sell_daily_pct', 'status', 'capacity_buy_usd', 'capacity_sell_usd'],
+    // Every column is one the desk decides on (issue 50): whether the market trades, at what price,
+    // how much each side can take and what it costs to hold; at 80 columns all are kept.
+    ...ranked(['market', 'status', 'price', 'capacity_buy_usd', 'capacity_sell_usd', 'carry_buy_daily_pct', 'carry_sell_daily_pct'], []),
   };
 }
 
@@ -330,7 +346,10 @@ export const JOURNAL_RESOURCE: Resource = {
     // `unverified`: an unresolved row whose seal does not verify under this key (never sent again).
     { key: 'seal', label: 'Seal' },
   ],
-  priority: ['id', 'outcome', 'command', 'created_at', 'client_reference', 'side', 'notional_usd', 'seal', 'market', 'hedge_id', 'environment', 'host'],
+  // The entry (its id, for `journal show`), the action with its side, deal and notional, how it
+  // ended (and a seal that fails), then when: kept at 80 columns (issue 50), the time without its
+  // "(5s ago)" where the width is short.
+  ...ranked(['id', 'command', 'side', 'client_reference', 'notional_usd', 'outcome', 'seal', 'created_at'], ['market', 'hedge_id', 'environment', 'host']),
 };
 
 // ---- plan and apply --------------------------------------------------------------------------

@@ -1,9 +1,11 @@
 // The one Table every terminal table goes through (lists, maturities, plan, report, watch). The
 // layout is ours: which columns fit the terminal (one ordered list of priorities per resource, a
-// prefix of it kept, so widening never hides a column a narrower terminal showed), how wide each
-// is, and how a cell is shortened (an id in the middle, text at the end with …). The drawing is
-// cli-table3's: cells padded and aligned, the columns joined, without borders — our look is a
-// bold header over a dim rule, columns two spaces apart, a rule over a totals row.
+// prefix of it kept, so widening never hides a column a narrower terminal showed; issue 50: what a
+// desk decides on and the amounts are kept by putting a header on two lines, a cell in its compact
+// form, an id shortened in the middle), how wide each is, and how a cell is shortened (an id in
+// the middle, text at the end with …, an explanation wrapped at its words onto more lines of its
+// row). The drawing is cli-table3's: cells padded and aligned, the columns joined, without borders
+// — our look is a bold header over a dim rule, columns two spaces apart, a rule over a totals row.
 //
 // cli-table3 is the only library here and is loaded on first use (`--json`, tsv, csv and ndjson
 // never load it). It lays a table out cell by cell against every cell above it (tens of µs a cell,
@@ -11,7 +13,7 @@
 // are put together here instead, one pass over the cells (test/unit/table.test.ts checks that
 // the two drawings are the same, byte for byte).
 import type { ChalkInstance } from 'chalk';
-import { displayWidth, shortenMiddle, truncateEnd } from './width.js';
+import { displayWidth, shortenMiddle, truncateEnd, wrapWords } from './width.js';
 
 /** A value as shown: its text with colour, and the columns it takes (measured once). */
 export interface TableCell {
@@ -32,13 +34,21 @@ export interface TableColumn {
   align: 'left' | 'right';
   /**
    * How a cell is cut when the column gets less than it needs: `middle` keeps the start and the
-   * end (ids, hashes), `end` cuts with … (text). Without it the column is kept whole or hidden.
+   * end (ids, hashes), `end` cuts with … (text), `wrap` breaks free text at its spaces onto more
+   * lines of its row (a reason: never cut mid-word). Without it the column is kept whole or hidden.
    */
-  shrink?: 'middle' | 'end';
+  shrink?: 'middle' | 'end' | 'wrap';
   /** The narrowest a shrinkable column gets (its header's width at least). */
   minWidth?: number;
   /** One cell per row. */
   cells: readonly TableCell[];
+  /**
+   * The cells in a narrower form (a time without its "(in 2d 3h)"), shown when the column gets less
+   * than its whole width: a column the desk decides on may be kept that way (`TableInput.decisive`).
+   */
+  compact?: readonly TableCell[];
+  /** An amount (money, P&L, a carry or fee): an id or a hash is shortened in the middle before such a column is left out. */
+  money?: boolean;
   /**
    * A column drawn at the width it is given (a bar, a sparkline): the width it wants and the
    * narrowest it may get; `draw` makes the cell of a row at the final width.
@@ -54,9 +64,18 @@ export interface TableInput {
    * server sent that nobody declared) come after it, in display order.
    */
   priority: readonly string[];
+  /**
+   * How many of `priority`'s first keys are the columns a desk decides on (issue 50). To keep them,
+   * a header goes on two lines and cells take their compact form; the columns after them are taken
+   * only while those read whole (headers on one line). 0, the default: none.
+   */
+  decisive?: number;
   rowCount: number;
-  /** A totals row under a rule of its own: one cell per column (the label goes in the first column shown). */
-  totals?: { label: string; cells: readonly TableCell[] };
+  /**
+   * A totals row under a rule of its own: one cell per column (the label goes in the first column
+   * shown; `shortLabel` where the label has no room).
+   */
+  totals?: { label: string; shortLabel?: string; cells: readonly TableCell[] };
   /**
    * Lines across the whole table before a row (maturities' day lines; `before` the row count: under
    * the last row), cut to the width.
@@ -71,6 +90,8 @@ export interface DrawnTable {
   text: string;
   /** Keys of the columns left out, in display order. */
   hidden: string[];
+  /** Keys of the id and hash columns shortened in the middle to make room (whole in TSV, CSV and JSON), in display order. */
+  shortened: string[];
 }
 
 /** The deal reference's column (ui/resource-fields.ts): never cut where the terminal has room for it whole. */
@@ -80,6 +101,13 @@ const REFERENCE_KEY = 'client_reference';
 export const COLUMN_GAP = 2;
 /** Past this many cells the lines are put together here, not by cli-table3 (see the top of the file). */
 export const LINE_DRAWN_AFTER_CELLS = 1_000;
+/**
+ * An id is shortened in the middle to no fewer columns than this (`hdg_0mw…f1qp`): its start (the
+ * prefix people type) and its end (what tells ids made the same minute apart) are still there.
+ */
+export const ID_SHORT_WIDTH = 12;
+/** A header goes on at most this many lines (the label over its unit: `Notional` over `USD`). */
+const HEADER_LINES = 2;
 
 // ---- layout --------------------------------------------------------------------------------
 
@@ -90,8 +118,25 @@ export interface ColumnNeed {
   /** What it may shrink to (its width when it does not shrink). */
   minWidth: number;
   /**
-   * The reference: taken whole whenever the width has room for it whole, before any column
-   * after it in priority — cut only where it does not fit whole (issue 40).
+   * What it may narrow to while the columns a desk decides on are being kept (its header on two
+   * lines, its cells in their compact form): less than `minWidth`, or absent.
+   */
+  tightWidth?: number;
+  /** An id or a hash: what it may be shortened to (in the middle) while a money column is being kept. */
+  shortWidth?: number;
+  /** An amount: ids and hashes are shortened before it is left out. */
+  money?: boolean;
+  /**
+   * Whether it gains from any column more (text cut with … shows more of itself), rather than only
+   * from its whole width (an id shortened in the middle, a header on two lines, compact cells); by
+   * default, when it shrinks (`minWidth` below `width`) and is no id.
+   */
+  growsPartly?: boolean;
+  /** A drawn column (a bar, a sparkline): it takes what room is left once the others are whole. */
+  fills?: boolean;
+  /**
+   * The reference: taken whole whenever the width has room for it whole beside the columns the desk
+   * decides on (issue 40, issue 50) — cut only where it does not fit whole.
    */
   wholeWhenRoom?: boolean;
 }
@@ -107,31 +152,106 @@ export interface ColumnFit {
  * Which columns fit in `available` columns, and how wide each gets. Columns are taken in priority
  * order (the order of `priority`, then the rest in display order), each at its narrowest, while
  * they fit: the first that does not ends the list, so the columns kept at one width are kept at
- * every wider one — except that text (`wholeWhenRoom`: a reference) is taken whole as soon as the
- * width has room for it whole, before the columns after it, so a reference is never cut where the
- * terminal has room (a column after it may then wait for a wider terminal). The first column is
- * kept whatever the width. Room left over goes back to shrunk columns, most important first.
+ * every wider one. The first column is kept whatever the width.
+ *
+ * The narrowest depends on what is being taken (issue 50): while the first `decisive` keys of
+ * `priority` — what a desk decides on — or a money column are taken, a column may narrow further:
+ * a header on two lines, compact cells (`tightWidth`), an id or hash shortened in the middle
+ * (`shortWidth`). Any other column of the rest is taken only with every column at its ordinary
+ * narrowest, so a header wraps and an id is cut only for a column worth it.
+ *
+ * Text marked `wholeWhenRoom` (a reference) is taken whole when that still leaves room for every
+ * column up to the last the desk decides on that it would leave room for cut — so a reference is
+ * never cut where the terminal has room, and never pushes out net P&L (a column after those may
+ * wait for a wider terminal). Room left over goes back to narrowed columns, most important first:
+ * first to cut text (partly), then to a shortened id, a header on two lines or compact cells (only
+ * whole), last to a drawn column (a bar: what is left).
  */
-export function fitColumns(needs: readonly ColumnNeed[], priority: readonly string[], available: number, gap = COLUMN_GAP): ColumnFit {
+export function fitColumns(needs: readonly ColumnNeed[], priority: readonly string[], available: number, gap = COLUMN_GAP, decisive = 0): ColumnFit {
   const order = importanceOrder(needs, priority);
-  const widths = new Array<number | undefined>(needs.length);
-  let used = 0;
-  for (const index of order) {
+  const decisiveKeys = new Set(priority.slice(0, Math.max(0, decisive)));
+  // The last place in `order` of a column the desk decides on.
+  let lastDecisive = -1;
+  order.forEach((index, at) => {
+    if (decisiveKeys.has(needs[index]!.key)) lastDecisive = at;
+  });
+  // Narrower widths hold while the desk's columns, or an amount, are being taken — never for
+  // another column of the rest.
+  const narrowsFor = (stage: number): boolean => stage <= lastDecisive || needs[order[stage]!]!.money === true;
+  // A reference's width once decided (whole or cut): it holds at every later stage.
+  const chosen = new Map<number, number>();
+  /** The narrowest column `index` may be while the column at place `stage` of `order` is being taken. */
+  const floor = (index: number, stage: number): number => {
+    const fixed = chosen.get(index);
+    if (fixed !== undefined) return fixed;
     const need = needs[index]!;
+    let width = Math.min(need.width, need.minWidth);
+    if (narrowsFor(stage) && need.tightWidth !== undefined) width = Math.min(width, need.tightWidth);
+    if (narrowsFor(stage) && need.shortWidth !== undefined) width = Math.min(width, need.shortWidth);
+    return width;
+  };
+  /** How many columns of `order` are kept: the first whatever the width, then each while all fit. */
+  const admitted = (): number => {
+    if (order.length === 0) return 0;
+    let count = 1;
+    for (; count < order.length; count++) {
+      let used = gap * count;
+      for (let at = 0; at <= count; at++) used += floor(order[at]!, count);
+      if (used > available) break;
+    }
+    return count;
+  };
+  for (let at = 0; at < order.length; at++) {
+    const index = order[at]!;
+    const need = needs[index]!;
+    if (need.wholeWhenRoom !== true) continue;
+    chosen.set(index, floor(index, at));
+    const cut = admitted();
+    // Not kept even cut: nothing to decide (its width is never read).
+    if (cut <= at) break;
+    chosen.set(index, need.width);
+    // Whole, if every column up to the last the desk decides on that fits beside it cut still fits.
+    const horizon = Math.min(cut, Math.max(at, lastDecisive) + 1);
+    if (Math.min(admitted(), horizon) >= horizon) continue;
     const narrowest = Math.min(need.width, need.minWidth);
-    const whole = need.wholeWhenRoom === true && used + (used === 0 ? 0 : gap) + need.width <= available;
-    const floor = whole ? need.width : narrowest;
-    const add = (used === 0 ? 0 : gap) + floor;
-    if (used > 0 && used + add > available) break;
-    widths[index] = used === 0 ? Math.min(floor, Math.max(1, available)) : floor;
-    used += used === 0 ? widths[index]! : add;
+    if (at > lastDecisive) {
+      // No desk's column after it: cut, and the columns after it may come in (room left comes back to it).
+      chosen.set(index, narrowest);
+      continue;
+    }
+    // Else as wide as the desk's columns leave it: a column of the rest never cuts it further.
+    let others = gap * (horizon - 1);
+    for (let place = 0; place < horizon; place++) if (place !== at) others += floor(order[place]!, horizon - 1);
+    chosen.set(index, Math.max(narrowest, Math.min(need.width, available - others)));
+  }
+  const count = admitted();
+  const widths = new Array<number | undefined>(needs.length);
+  let used = gap * Math.max(0, count - 1);
+  for (let at = 0; at < count; at++) {
+    const index = order[at]!;
+    widths[index] = floor(index, count - 1);
+    used += widths[index]!;
+  }
+  if (count === 1 && widths[order[0]!]! > available) {
+    // The first column alone, wider than the terminal: cut to it.
+    used = Math.max(1, available);
+    widths[order[0]!] = used;
   }
   let spare = available - used;
-  for (const index of order) {
-    if (widths[index] === undefined || spare <= 0) continue;
-    const grow = Math.min(spare, needs[index]!.width - widths[index]!);
-    widths[index]! += grow;
-    spare -= grow;
+  // Room left goes first to text cut with … (any column more shows more of it), then — only whole:
+  // a little wider, they gain nothing — to an id shortened in the middle, a header on two lines,
+  // compact cells; what is left, to a drawn column (a bar).
+  for (const pass of ['cut text', 'whole', 'drawn'] as const) {
+    for (let at = 0; at < count && spare > 0; at++) {
+      const index = order[at]!;
+      const need = needs[index]!;
+      const short = need.width - widths[index]!;
+      const kind = need.fills === true ? 'drawn' : (need.growsPartly ?? (need.minWidth < need.width && need.shortWidth === undefined)) ? 'cut text' : 'whole';
+      if (short <= 0 || kind !== pass) continue;
+      const grow = short <= spare ? short : kind === 'whole' ? 0 : spare;
+      widths[index]! += grow;
+      spare -= grow;
+    }
   }
   const kept: ColumnFit['kept'] = [];
   const hidden: number[] = [];
@@ -147,60 +267,149 @@ function importanceOrder(needs: readonly ColumnNeed[], priority: readonly string
   return [...new Set(named), ...needs.map((_, index) => index).filter((index) => !seen.has(index))];
 }
 
+/**
+ * The narrowest a text can be on at most `lines` lines, broken at its spaces (the header
+ * `Notional USD` → `Notional` over `USD`: 8): never narrower than its longest word.
+ */
+export function widthOnLines(header: string, lines: number): number {
+  const whole = displayWidth(header);
+  const words = header.split(' ').filter((word) => word !== '');
+  let width = Math.max(0, ...words.map(displayWidth));
+  for (; width < whole; width++) if (wrapWords(header, width).split('\n').length <= lines) return width;
+  return whole;
+}
+
+/**
+ * A cell's text as lines of at most `width` columns, broken at its spaces; a word wider than the
+ * column alone is cut with … (never broken across lines).
+ */
+function wrapCell(styled: string, width: number): string[] {
+  const lines: string[] = [];
+  // Each word alone cut to the width first, so that the wrapping never splits one.
+  const words = styled.split(' ').map((word) => (displayWidth(word) > width ? truncateEnd(word, width) : word));
+  for (const line of wrapWords(words.join(' '), width).split('\n')) lines.push(line);
+  return lines;
+}
+
+/**
+ * What a table left out, named (the README's promise): the columns it hid and the ids it shortened
+ * in the middle; undefined when it left out nothing. The caller says where they are whole.
+ */
+export function leftOutNote(columns: number, hidden: readonly string[], shortened: readonly string[]): string | undefined {
+  if (hidden.length === 0 && shortened.length === 0) return undefined;
+  const parts: string[] = [];
+  if (hidden.length > 0) parts.push(`Hidden at ${columns} columns: ${hidden.join(', ')}`);
+  if (shortened.length > 0) parts.push(hidden.length > 0 ? `shortened: ${shortened.join(', ')}` : `Shortened at ${columns} columns: ${shortened.join(', ')}`);
+  return parts.join('; ');
+}
+
 // ---- drawing --------------------------------------------------------------------------------
+
+/** A laid cell's first line (a totals cell is one line). */
+function oneLine(cell: LaidCell): string {
+  return typeof cell === 'string' ? cell : (cell.lines[0] ?? '');
+}
+
+/** A cell's text padded to its column's width, on the side its alignment says. */
+function padCell(text: string, width: number, align: 'left' | 'right'): string {
+  const room = ' '.repeat(Math.max(0, width - displayWidth(text)));
+  return align === 'right' ? room + text : text + room;
+}
+
+/** A cell as drawn: one line, or several (a header on two lines, wrapped text). */
+type LaidCell = string | { lines: string[] };
 
 /** The lines of the table: cells fitted, shortened and styled, ready to be drawn. */
 interface Laid {
   widths: number[];
   aligns: Array<'left' | 'right'>;
   /** Blocks of rows drawn as one table each, with the line before each block after the first. */
-  blocks: Array<{ line?: string; rows: string[][] }>;
+  blocks: Array<{ line?: string; rows: LaidCell[][] }>;
   cellCount: number;
 }
 
-function layOut(input: TableInput): { laid: Laid; hidden: string[] } {
+function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: string[] } {
   const c = input.chalk;
-  const measure = (column: TableColumn, index: number): Omit<ColumnNeed, 'key'> => {
+  const measure = (column: TableColumn, index: number): Omit<ColumnNeed, 'key' | 'wholeWhenRoom' | 'money'> & { growsPartly: boolean } => {
     const headerWidth = displayWidth(column.header);
-    let width = Math.max(headerWidth, column.drawn?.width ?? 0);
-    for (const cell of column.cells) if (cell.width > width) width = cell.width;
-    if (input.totals) {
-      // The totals label stands in the first column shown: the first column makes room for it.
-      width = Math.max(width, index === 0 ? displayWidth(input.totals.label) : (input.totals.cells[index]?.width ?? 0));
-    }
+    let cellsWidth = column.drawn?.width ?? 0;
+    for (const cell of column.cells) if (cell.width > cellsWidth) cellsWidth = cell.width;
+    // The totals label stands in the first column, which makes room for it (when that column is
+    // hidden, the label is drawn across the first columns shown whose totals are empty: layOut).
+    const totalsWidth = input.totals === undefined ? 0 : index === 0 ? displayWidth(input.totals.label) : (input.totals.cells[index]?.width ?? 0);
+    cellsWidth = Math.max(cellsWidth, totalsWidth);
+    const width = Math.max(headerWidth, cellsWidth);
     const shrinks = column.drawn !== undefined || column.shrink !== undefined;
     const minWidth = shrinks ? Math.max(headerWidth, column.drawn?.minWidth ?? column.minWidth ?? width) : width;
-    return { width, minWidth };
+    // For the desk's columns: the header on two lines, the cells in their compact form.
+    let content = shrinks ? Math.min(cellsWidth, column.drawn?.minWidth ?? column.minWidth ?? cellsWidth) : cellsWidth;
+    if (column.compact) {
+      let compact = totalsWidth;
+      for (const cell of column.compact) if (cell.width > compact) compact = cell.width;
+      content = Math.min(content, compact);
+    }
+    const tight = Math.max(widthOnLines(column.header, HEADER_LINES), content);
+    // An id shortened in the middle: never below its header on one line.
+    const short = column.shrink === 'middle' ? Math.max(headerWidth, Math.min(cellsWidth, ID_SHORT_WIDTH)) : undefined;
+    const tightWidth = tight < minWidth ? tight : undefined;
+    const shortWidth = short !== undefined && short < minWidth ? short : undefined;
+    // Text shows more with any column more; an id shortened in the middle, a header or compact
+    // cells only once whole; a drawn column takes what is left.
+    const growsPartly = (column.shrink === 'end' || column.shrink === 'wrap') && Math.min(minWidth, tightWidth ?? minWidth) < cellsWidth;
+    return { width, minWidth, tightWidth, shortWidth, growsPartly };
   };
   // Measured when fitColumns reaches the column: those past the last that fits are hidden without
   // being measured, and their cells, made on first use by the caller (Output), never made.
   const needs: ColumnNeed[] = input.columns.map((column, index) => {
-    let measured: Omit<ColumnNeed, 'key'> | undefined;
-    const need = (): Omit<ColumnNeed, 'key'> => (measured ??= measure(column, index));
+    let measured: ReturnType<typeof measure> | undefined;
+    const need = (): ReturnType<typeof measure> => (measured ??= measure(column, index));
     return {
       key: column.key,
       // The deal reference: a desk reads it whole (issue 40); other text may still be cut for columns.
       wholeWhenRoom: column.shrink === 'end' && column.key === REFERENCE_KEY,
+      money: column.money === true,
+      fills: column.drawn !== undefined,
       get width() {
         return need().width;
       },
       get minWidth() {
         return need().minWidth;
       },
+      get tightWidth() {
+        return need().tightWidth;
+      },
+      get shortWidth() {
+        return need().shortWidth;
+      },
+      get growsPartly() {
+        return need().growsPartly;
+      },
     };
   });
-  const fit = fitColumns(needs, input.priority, input.width);
-  const kept = fit.kept.map(({ index, width }) => ({ column: input.columns[index]!, width }));
+  const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
+  const kept = fit.kept.map(({ index, width }) => ({ column: input.columns[index]!, width, whole: needs[index]!.width }));
 
-  const fitted = (cell: TableCell | undefined, column: TableColumn, width: number): string => {
+  const fitted = (cell: TableCell | undefined, column: TableColumn, width: number): LaidCell => {
     if (cell === undefined) return '';
     if (cell.width <= width) return cell.styled;
+    if (column.shrink === 'wrap') return { lines: wrapCell(cell.styled, width) };
     return column.shrink === 'middle' ? shortenMiddle(cell.styled, width) : truncateEnd(cell.styled, width);
   };
-  const header = kept.map(({ column, width }) => c.bold(fitted(tableCell(column.header), column, width)));
+  // A header wider than its column goes on two lines (the last at the bottom, over the rule); a
+  // header block is as many lines as its tallest header.
+  const headerLines = kept.map(({ column, width }) =>
+    displayWidth(column.header) <= width ? [column.header] : wrapWords(column.header, width).split('\n').map((line) => truncateEnd(line, width)),
+  );
+  const headerHeight = Math.max(1, ...headerLines.map((lines) => lines.length));
+  const header: LaidCell[] = headerLines.map((lines) => {
+    const padded = [...new Array<string>(headerHeight - lines.length).fill(''), ...lines].map((line) => (line === '' ? '' : c.bold(line)));
+    return headerHeight === 1 ? padded[0]! : { lines: padded };
+  });
   const rule = kept.map(({ width }) => c.dim('─'.repeat(width)));
-  const row = (index: number): string[] =>
-    kept.map(({ column, width }) => (column.drawn ? column.drawn.draw(index, width) : fitted(column.cells[index], column, width)));
+  // A column narrower than its whole width shows its compact cells, where it has them.
+  const shown = kept.map(({ column, width, whole }) => (column.compact !== undefined && width < whole ? column.compact : column.cells));
+  const row = (index: number): LaidCell[] =>
+    kept.map(({ column, width }, at) => (column.drawn ? column.drawn.draw(index, width) : fitted(shown[at]![index], column, width)));
 
   const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
   const blocks: Laid['blocks'] = [{ rows: [header, rule] }];
@@ -215,16 +424,26 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[] } {
   // The totals close the rows' last block; lines under the last row (a side's hedges under its
   // positions line) come after them.
   const lastRows = blocks[blocks.length - 1]!;
+  const totalsAt = blocks.length;
   for (; section < sections.length; section++) blocks.push({ line: truncateEnd(sections[section]!.line, input.width), rows: [] });
   if (input.totals && kept.length > 0) {
     const totals = input.totals;
-    const cells = kept.map(({ column, width }, at) => {
-      const original = input.columns.indexOf(column);
-      // The label stands in the first column shown, whichever that is.
-      const cell = at === 0 ? tableCell(totals.label) : totals.cells[original];
-      return cell === undefined || cell.width === 0 ? '' : c.bold(fitted(cell, column, width));
+    const cells = kept.map(({ column, width }) => {
+      const cell = totals.cells[input.columns.indexOf(column)];
+      return cell === undefined || cell.width === 0 ? '' : c.bold(oneLine(fitted(cell, column, width)));
     });
-    lastRows.rows.push(rule, cells);
+    // The label stands across the first columns shown whose totals are empty (at least the first):
+    // whole where they have room for it, else its short form, else its first word ("Total"), cut
+    // only past that.
+    let span = 1;
+    while (span < cells.length && cells[span] === '') span += 1;
+    const room = kept.slice(0, span).reduce((sum, { width }) => sum + width, 0) + COLUMN_GAP * (span - 1);
+    const label = [totals.label, totals.shortLabel ?? totals.label].find((text) => displayWidth(text) <= room) ?? truncateEnd(totals.label.split(' ')[0]!, room);
+    // Put together here, as a line of its own under the rule: the same bytes from either drawing
+    // (cli-table3 spans a cell over columns one space short of our two-space gaps).
+    const line = [padCell(c.bold(label), room, 'left'), ...cells.slice(span).map((cell, at) => padCell(cell, kept[span + at]!.width, kept[span + at]!.column.align))].join(' '.repeat(COLUMN_GAP));
+    lastRows.rows.push(rule);
+    blocks.splice(totalsAt, 0, { line, rows: [] });
   }
   return {
     laid: {
@@ -234,6 +453,8 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[] } {
       cellCount: blocks.reduce((sum, block) => sum + block.rows.length, 0) * kept.length,
     },
     hidden: fit.hidden.map((index) => input.columns[index]!.key),
+    // An id or hash drawn narrower than its widest value: shortened on screen.
+    shortened: kept.filter(({ column, width, whole }) => column.shrink === 'middle' && width < whole).map(({ column }) => column.key),
   };
 }
 
@@ -280,7 +501,8 @@ function drawWithCliTable3(Table: CliTable3, laid: Laid): string[] {
       colAligns: laid.aligns,
       wordWrap: false,
     });
-    table.push(...block.rows);
+    // The lines of a cell on lines of its row.
+    table.push(...block.rows.map((cells) => cells.map((cell) => (typeof cell === 'string' ? cell : cell.lines.join('\n')))));
     lines.push(...table.toString().split('\n'));
   }
   return lines;
@@ -293,14 +515,10 @@ function drawLines(laid: Pick<Laid, 'widths' | 'aligns' | 'blocks'>): string[] {
   for (const block of laid.blocks) {
     if (block.line !== undefined) lines.push(block.line);
     for (const cells of block.rows) {
-      let line = '';
-      for (let index = 0; index < cells.length; index++) {
-        const cell = cells[index]!;
-        const room = ' '.repeat(Math.max(0, laid.widths[index]! - displayWidth(cell)));
-        if (index > 0) line += gap;
-        line += laid.aligns[index] === 'right' ? room + cell : cell + room;
-      }
-      lines.push(line);
+      // A row is as many lines as its tallest cell.
+      const cellLines = cells.map((cell) => (typeof cell === 'string' ? [cell] : cell.lines));
+      const height = Math.max(1, ...cellLines.map((each) => each.length));
+      for (let at = 0; at < height; at++) lines.push(cellLines.map((each, index) => padCell(each[at] ?? '', laid.widths[index]!, laid.aligns[index]!)).join(gap));
     }
   }
   return lines;
@@ -309,34 +527,38 @@ function drawLines(laid: Pick<Laid, 'widths' | 'aligns' | 'blocks'>): string[] {
 /** Draws a table synchronously (cli-table3 already loaded): for a screen redrawn in place (`--watch`). */
 export type TableDrawer = (input: TableInput) => DrawnTable;
 
-function finish(lines: string[], hidden: string[]): DrawnTable {
-  return { text: lines.map((line) => line.trimEnd()).join('\n'), hidden };
+function finish(lines: string[], laidOut: { hidden: string[]; shortened: string[] }): DrawnTable {
+  return { text: lines.map((line) => line.trimEnd()).join('\n'), hidden: laidOut.hidden, shortened: laidOut.shortened };
 }
 
 /** cli-table3 loaded, and a drawer that uses it (past LINE_DRAWN_AFTER_CELLS, the lines are put together here). */
 export async function loadTableDrawer(): Promise<TableDrawer> {
   const Table = await loadCliTable3();
   return (input) => {
-    const { laid, hidden } = layOut(input);
-    if (laid.widths.length === 0) return finish([], hidden);
-    return finish(laid.cellCount <= LINE_DRAWN_AFTER_CELLS ? drawWithCliTable3(Table, laid) : drawLines(laid), hidden);
+    const laidOut = layOut(input);
+    const { laid } = laidOut;
+    if (laid.widths.length === 0) return finish([], laidOut);
+    return finish(laid.cellCount <= LINE_DRAWN_AFTER_CELLS ? drawWithCliTable3(Table, laid) : drawLines(laid), laidOut);
   };
 }
 
 /**
  * The table fitted to `input.width`: the text (no line wider than the width, trailing spaces
- * trimmed) and the columns it had to hide. cli-table3 is loaded on the first table that needs it.
+ * trimmed), the columns it had to hide and the ids it shortened. cli-table3 is loaded on the first
+ * table that needs it.
  */
 export async function drawTable(input: TableInput): Promise<DrawnTable> {
-  const { laid, hidden } = layOut(input);
-  if (laid.widths.length === 0) return finish([], hidden);
-  if (laid.cellCount > LINE_DRAWN_AFTER_CELLS) return finish(drawLines(laid), hidden);
-  return finish(drawWithCliTable3(await loadCliTable3(), laid), hidden);
+  const laidOut = layOut(input);
+  const { laid } = laidOut;
+  if (laid.widths.length === 0) return finish([], laidOut);
+  if (laid.cellCount > LINE_DRAWN_AFTER_CELLS) return finish(drawLines(laid), laidOut);
+  return finish(drawWithCliTable3(await loadCliTable3(), laid), laidOut);
 }
 
 /** One drawing or the other, whatever the size (test/unit/table.test.ts compares them). */
 export async function drawTableWith(input: TableInput, drawer: 'cli-table3' | 'lines'): Promise<DrawnTable> {
-  const { laid, hidden } = layOut(input);
-  if (laid.widths.length === 0) return finish([], hidden);
-  return finish(drawer === 'lines' ? drawLines(laid) : drawWithCliTable3(await loadCliTable3(), laid), hidden);
+  const laidOut = layOut(input);
+  const { laid } = laidOut;
+  if (laid.widths.length === 0) return finish([], laidOut);
+  return finish(drawer === 'lines' ? drawLines(laid) : drawWithCliTable3(await loadCliTable3(), laid), laidOut);
 }

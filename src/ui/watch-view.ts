@@ -11,9 +11,9 @@ import type { Alert } from '../domain/alerts.js';
 import { safeStyled, safeText } from '../security/safe-text.js';
 import { NUMERIC_KINDS, type FieldKind } from './fields.js';
 import { formatSignedMoney } from './format.js';
-import { loadTableDrawer, tableCell, type TableColumn, type TableDrawer } from './table.js';
+import { leftOutNote, loadTableDrawer, tableCell, type TableColumn, type TableDrawer } from './table.js';
 import { sparkline } from './text-charts.js';
-import { displayWidth, truncateEnd } from './width.js';
+import { displayWidth, truncateEnd, wrapWords } from './width.js';
 
 export interface WatchField {
   key: string;
@@ -41,6 +41,8 @@ export interface WatchModel {
   fields: WatchField[];
   /** Column keys (COUNTDOWN_KEY and TREND_KEY included), most important first: what a narrow terminal keeps. */
   priority: readonly string[];
+  /** How many of `priority`'s first keys are what a desk decides on (ui/table.ts `TableInput.decisive`). */
+  decisive?: number;
   rows: WatchRow[];
   /** Said instead of a table when there are no rows. */
   empty: string;
@@ -88,6 +90,8 @@ const TOTAL_SERIES = '\u0000total';
 /** Points kept per series: a sparkline shows at most a few dozen, down-sampled from these. */
 const SERIES_LIMIT = 600;
 const TREND_MIN_WIDTH = 8;
+/** Text (a deal reference) is cut with … no shorter than this, as in the lists (ui/output.ts). */
+const TEXT_MIN_WIDTH = 10;
 const TREND_MAX_WIDTH = 24;
 const GAP = 2;
 
@@ -225,6 +229,9 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
     key: field.key,
     header: field.label,
     align: field.kind !== undefined && NUMERIC_KINDS.has(field.kind) ? 'right' : 'left',
+    // As the lists: text (a reference) may be cut with …, an id in the middle, an amount is kept before an id whole.
+    ...(field.kind === 'text' ? { shrink: 'end' as const, minWidth: TEXT_MIN_WIDTH } : field.kind === 'id' ? { shrink: 'middle' as const } : {}),
+    money: field.kind === 'money' || field.kind === 'pnl' || field.kind === 'charge',
     cells: model.rows.map((row) => tableCell(shownValue(state, row, field, options))),
   }));
   if (model.countdown) {
@@ -249,8 +256,12 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
       },
     });
   }
-  const { text } = options.table({ columns, priority: model.priority, rowCount: model.rows.length, width: options.columns, chalk: c });
-  return text.split('\n');
+  const { text, hidden, shortened } = options.table({ columns, priority: model.priority, decisive: model.decisive, rowCount: model.rows.length, width: options.columns, chalk: c });
+  const lines = text.split('\n');
+  // What the width left out is named on the screen itself (issue 50), wrapped, never cut.
+  const left = leftOutNote(options.columns, hidden, shortened);
+  if (left !== undefined) lines.push(...wrapWords(c.dim(`${left} — see --json, or a wider terminal.`), options.columns).split('\n'));
+  return lines;
 }
 
 function renderCard(state: WatchState, model: WatchModel, options: RenderOptions): string[] {

@@ -77,10 +77,12 @@ describe('hedge maturities', () => {
     const sellDay = lines.indexOf('Thu 05 Mar 2026 · 1 hedge · 5,000.00 USD');
     expect(buyDay).toBe(2);
     expect(sellDay).toBe(4);
-    // The deal reference is a column of its own (— where the hedge has none).
-    expect(lines[buyDay + 1]).toMatch(/^09:00 +23h 59m +USDTNGN +buy +DEAL-7 +10,000\.00 /);
-    expect(lines[sellDay + 1]).toMatch(/^09:00 +2d 23h +USDTNGN +sell +— +5,000\.00 /);
-    expect(lines[0]).toMatch(/^UTC +Left +Market +Side +Ref +Notional USD +P&L USD +Carry USDC/);
+    // The deal reference is a column of its own (— where the hedge has none). One market: its rate's
+    // unit in the Mark header names it, and at 80 columns the desk's columns come first (issue 50).
+    expect(lines[buyDay + 1]).toMatch(/^09:00 +23h 59m +buy +DEAL-7 +10,000\.00 /);
+    expect(lines[sellDay + 1]).toMatch(/^09:00 +2d 23h +sell +— +5,000\.00 /);
+    expect(lines[0]).toMatch(/^UTC +Left +Side +Ref +Notional USD +P&L USD +Carry USDC +Mark NGN\/USDT$/);
+    expect(result.stderr).toMatch(/^Hidden at 80 columns: market, /m);
   });
 
   it('--within keeps what matures within it; nothing within is said, not an error', async () => {

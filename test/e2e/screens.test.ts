@@ -9,6 +9,7 @@ import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { spawnInTerminal } from '../support/pseudo-terminal.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
+import { tableHeaders } from '../support/table-text.js';
 
 const WIDTHS = [80, 100, 120, 160] as const;
 /** Wide enough that nothing is hidden, cut or wrapped: the words a narrower screen may show. */
@@ -66,10 +67,9 @@ function splitWords(screen: string, cols: number, words: Set<string>): string[] 
   return split;
 }
 
-/** Whether the table's header row has a Ref column. */
+/** Whether the (first) table has a Ref column (its header read over its rule: one line or two). */
 function hasRef(screen: string): boolean {
-  const header = screen.split('\n').find((line) => /(^|\s{2})(Hedge ID|Side|UTC|ID)\s{2}/.test(line));
-  return header !== undefined && /(^|\s{2})Ref(\s{2}|$)/.test(header);
+  return tableHeaders(screen).includes('Ref');
 }
 
 beforeAll(async () => {
@@ -114,7 +114,9 @@ describe('the deal reference', () => {
       expect(hasRef(screen), `${args.join(' ')}:\n${screen}`).toBe(true);
     }
     const { screen } = await onTerminal(['positions'], 80);
-    expect(screen).toMatch(/^Side +Ref +Notional USD +Entry NGN\/USDT +Mark NGN\/USDT +Net P&L USD +Left$/m);
+    // The desk's seven (issue 50: units under labels where the width asks), and the first amount of
+    // the rest where the references leave room for it.
+    expect(tableHeaders(screen)).toEqual(['Side', 'Ref', 'Notional USD', 'Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Net margin USD', 'Left']);
     expect(screen).toMatch(/^buy +DEAL-42 +\d/m);
     expect(screen).toMatch(/^sell +DESK-7 +\d/m);
   });

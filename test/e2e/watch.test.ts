@@ -203,8 +203,11 @@ describe('hedge positions --watch on a terminal', () => {
     // One position: the view keeps the same height from frame to frame.
     expect(new Set(drawn).size).toBe(1);
     const last = frames[frames.length - 1]!;
-    // Market, side, the deal reference (— for none), notional: the columns of `hedge positions`.
-    expect(last).toMatch(/^USDTNGN +buy +— +10,000\.00/m);
+    // Side, the deal reference (— for none), notional: the columns of `hedge positions`, in its
+    // priorities (one market: its unit in the rate headers names it; at 100 columns the market is
+    // left out, and the screen says so).
+    expect(last).toMatch(/^buy +— +10,000\.00/m);
+    expect(last).toMatch(/Hidden at 100 columns: market\b/);
     expect(last).toContain('Net P&L');
     // The cursor, hidden while drawing, is shown again once the watch is over.
     expect(raw.lastIndexOf('\u001b[?25h')).toBeGreaterThan(raw.lastIndexOf('\u001b[?25l'));

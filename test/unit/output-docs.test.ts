@@ -1,4 +1,4 @@
-// docs/output.md lists each list's columns and priorities, and the fields of each write's result:
+// docs/output.md lists each list's columns and its table of priorities, and the fields of each write's result:
 // the lines must be the code's (src/ui/resource-fields.ts, src/ui/report-view.ts,
 // src/ui/result-fields.ts), so that the page stays true as they change.
 import { readFileSync } from 'node:fs';
@@ -36,10 +36,19 @@ const RESOURCES: Array<[string, lists.Resource]> = [
 ];
 
 describe('docs/output.md', () => {
-  it.each(RESOURCES)('%s: its columns and priorities are the code\'s', (name, resource) => {
+  it.each(RESOURCES)('%s: its columns and its table of priorities are the code\'s', (name, resource) => {
     const text = section(name);
     expect(text).toContain(`- Columns: ${keys(resource.fields.filter((field) => !field.screenOnly).map((field) => field.key))}\n`);
-    expect(text).toContain(`- Priority: ${keys(resource.priority)}\n`);
+    // The priorities in two tiers (issue 50): what a desk decides on, then the rest; a list without
+    // the desk's tier keeps its one order.
+    const decisive = resource.decisive ?? 0;
+    if (decisive === 0) {
+      expect(text).toContain(`| in order (no desk tier) | ${keys(resource.priority)} |\n`);
+    } else {
+      const rest = resource.priority.slice(decisive);
+      expect(text).toContain(`| what a desk decides on | ${keys(resource.priority.slice(0, decisive))} |\n`);
+      expect(text).toContain(`| the rest | ${rest.length > 0 ? keys(rest) : '—'} |\n`);
+    }
   });
 
   it("the report's CSV columns are the code's", () => {

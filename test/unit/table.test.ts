@@ -28,6 +28,7 @@ import { drawTableWith, fitColumns, LINE_DRAWN_AFTER_CELLS, tableCell, type Colu
 import { applyFresh, emptyWatchState, renderWatchScreen, type FormatValue, type WatchModel } from '../../src/ui/watch-view.js';
 import { loadTableDrawer } from '../../src/ui/table.js';
 import { displayWidth } from '../../src/ui/width.js';
+import { tableHeaders } from '../support/table-text.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 const WIDTHS = [80, 100, 120, 160] as const;
@@ -91,6 +92,82 @@ describe('fitColumns', () => {
 
   it('keeps the first column of the list whatever the width', () => {
     expect(fitColumns([{ key: 'a', width: 30, minWidth: 30 }], ['a'], 20).kept).toEqual([{ index: 0, width: 20 }]);
+  });
+
+  it('with the desk\'s tier, narrowed headers and short ids: still a prefix, kept at every wider width (issue 50)', () => {
+    const random = seeded(50);
+    const problems: string[] = [];
+    for (let round = 0; round < 60; round++) {
+      const count = 2 + Math.floor(random() * 14);
+      const needs: ColumnNeed[] = Array.from({ length: count }, (_, index) => {
+        const width = 1 + Math.floor(random() * 40);
+        const minWidth = random() < 0.3 ? Math.max(1, width - Math.floor(random() * 20)) : width;
+        const narrower = Math.max(1, minWidth - Math.floor(random() * 10));
+        return {
+          key: `c${index}`,
+          width,
+          minWidth,
+          ...(random() < 0.4 && narrower < minWidth ? { tightWidth: narrower } : {}),
+          ...(random() < 0.2 && narrower < minWidth ? { shortWidth: narrower } : {}),
+          money: random() < 0.3,
+        };
+      });
+      const priority = needs.map((need) => need.key).sort(() => random() - 0.5);
+      const decisive = Math.floor(random() * count);
+      let before = new Set<number>();
+      for (let width = 20; width <= 400; width++) {
+        const fit = fitColumns(needs, priority, width, 2, decisive);
+        const kept = new Set(fit.kept.map((column) => column.index));
+        for (const index of before) if (!kept.has(index)) problems.push(`round ${round}: column ${index} shown at ${width - 1}, hidden at ${width}`);
+        const used = fit.kept.reduce((sum, column) => sum + column.width, 0) + 2 * (fit.kept.length - 1);
+        if (fit.kept.length > 1 && used > width) problems.push(`round ${round}: ${used} columns used of ${width}`);
+        // Kept in priority order: a prefix.
+        const ranks = fit.kept.map(({ index }) => priority.indexOf(`c${index}`)).sort((a, b) => a - b);
+        if (ranks.some((rank, at) => rank !== at)) problems.push(`round ${round}: not a prefix at ${width}`);
+        before = kept;
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('narrows headers and shortens ids to keep the desk\'s columns and the amounts, never to take a column of the rest', () => {
+    const needs: ColumnNeed[] = [
+      { key: 'id', width: 28, minWidth: 28, shortWidth: 12 },
+      { key: 'side', width: 4, minWidth: 4 },
+      { key: 'entry', width: 14, minWidth: 14, tightWidth: 8 },
+      { key: 'net', width: 11, minWidth: 11, tightWidth: 7, money: true },
+      { key: 'market', width: 7, minWidth: 7 },
+    ];
+    const priority = ['side', 'net', 'entry', 'id', 'market'];
+    // 4 + 7 + 8 and two gaps of 2: the desk's three fit only with two-line headers; room left goes
+    // back to them whole (net, then entry); the id (of the rest) would need them whole: hidden.
+    expect(fitColumns(needs, priority, 24, 2, 3)).toEqual({ kept: [{ index: 1, width: 4 }, { index: 2, width: 8 }, { index: 3, width: 7 }], hidden: [0, 4] });
+    expect(fitColumns(needs, priority, 40, 2, 3)).toEqual({ kept: [{ index: 1, width: 4 }, { index: 2, width: 14 }, { index: 3, width: 11 }], hidden: [0, 4] });
+    // Room for the id whole beside them: it is taken; market would need 9 more.
+    expect(fitColumns(needs, priority, 70, 2, 3).hidden).toEqual([4]);
+    // An id before an amount is shortened for it (no desk tier here: the money column alone), and
+    // the header goes back on one line with the room left; side, of the rest, waits.
+    const idFirst = ['id', 'net', 'side'];
+    expect(fitColumns(needs.slice(0, 4), idFirst, 30)).toEqual({ kept: [{ index: 0, width: 12 }, { index: 3, width: 11 }], hidden: [1, 2] });
+    // The same net P&L, not money: the id stays whole and what does not fit beside it is hidden.
+    const plain = needs.slice(0, 4).map((need) => ({ ...need, money: false }));
+    expect(fitColumns(plain, idFirst, 30).kept).toEqual([{ index: 0, width: 28 }]);
+  });
+
+  it('takes a reference whole only while the desk\'s columns after it still fit beside it; cut to let them in', () => {
+    const needs: ColumnNeed[] = [
+      { key: 'side', width: 4, minWidth: 4 },
+      { key: 'ref', width: 40, minWidth: 10, wholeWhenRoom: true },
+      { key: 'net', width: 11, minWidth: 11 },
+      { key: 'left', width: 6, minWidth: 6 },
+      { key: 'market', width: 7, minWidth: 7 },
+    ];
+    const priority = ['side', 'ref', 'net', 'left', 'market'];
+    // Whole it would push out net P&L and time left: cut to what they leave (60 − 21 − 3 gaps), and
+    // market (of the rest) does not cut it further.
+    expect(fitColumns(needs, priority, 60, 2, 4)).toEqual({ kept: [{ index: 0, width: 4 }, { index: 1, width: 33 }, { index: 2, width: 11 }, { index: 3, width: 6 }], hidden: [4] });
+    // Room for it whole beside the desk's columns: whole, and market (of the rest) waits.
+    expect(fitColumns(needs, priority, 67, 2, 4)).toEqual({ kept: [{ index: 0, width: 4 }, { index: 1, width: 40 }, { index: 2, width: 11 }, { index: 3, width: 6 }], hidden: [4] });
   });
 });
 
@@ -169,6 +246,56 @@ describe('cli-table3 and the line drawing', () => {
     expect(stripAnsi(lines.at(-2)!)).toMatch(/^Total /);
     expect(stripAnsi(lines.at(-1)!)).toMatch(/^  └ hdg_under_the_last_row .*…$/);
     expect(displayWidth(lines.at(-1)!)).toBe(50);
+  });
+
+  it('a header on two lines (bottom-aligned), compact cells and wrapped text: the same bytes from both drawings', async () => {
+    const rows = 4;
+    const reasons = ['INV-1 enters ≤30d', 'FRT-2 due', 'INV-1 due, FRT-2 enters ≤30d', 'AP-4 due'];
+    const narrow: TableInput = {
+      columns: [
+        // First on the line, last in priority: hidden here, so the totals label goes across the first columns shown.
+        { key: 'id', header: 'Hedge ID', align: 'left', shrink: 'middle', cells: Array.from({ length: rows }, (_, row) => tableCell(`hdg_${String(row).padStart(24, '0')}`)) },
+        { key: 'ref', header: 'Ref', align: 'left', cells: Array.from({ length: rows }, (_, row) => tableCell(`DEAL-${row + 1}`)) },
+        { key: 'side', header: 'Side', align: 'left', cells: Array.from({ length: rows }, (_, row) => tableCell(row % 2 ? c.green('buy') : c.magenta('sell'))) },
+        { key: 'notional', header: 'Notional USD', align: 'right', money: true, cells: Array.from({ length: rows }, (_, row) => tableCell(`${row + 1}0,000.00`)) },
+        {
+          key: 'time',
+          header: 'Time UTC',
+          align: 'left',
+          cells: Array.from({ length: rows }, () => tableCell(`2026-03-02 09:00 ${c.dim('(in 6d 23h)')}`)),
+          compact: Array.from({ length: rows }, () => tableCell('2026-03-02 09:00')),
+        },
+        { key: 'why', header: 'Why', align: 'left', shrink: 'wrap', minWidth: 11, cells: reasons.map((reason) => tableCell(reason)) },
+      ],
+      priority: ['ref', 'side', 'notional', 'time', 'why', 'id'],
+      decisive: 5,
+      rowCount: rows,
+      totals: { label: 'Total (4 hedges)', shortLabel: 'Total (4)', cells: [tableCell(''), tableCell(''), tableCell(''), tableCell(c.bold('100,000.00')), tableCell(''), tableCell('')] },
+      width: 55,
+      chalk: c,
+    };
+    for (const width of [30, 40, 55, 80]) {
+      const [table3, lines] = await Promise.all([drawTableWith({ ...narrow, width }, 'cli-table3'), drawTableWith({ ...narrow, width }, 'lines')]);
+      expect(table3, `${width} columns`).toEqual(lines);
+      for (const line of table3.text.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+    }
+    const { text, hidden } = await drawTableWith(narrow, 'lines');
+    expect(hidden).toEqual(['id']);
+    const plain = stripAnsi(text).split('\n');
+    // At 55 columns (6 + 4 + 10 + 16 + 11 and four gaps): the header over two lines, its unit under
+    // its label; the time without its "(in …)"; a reason wrapped at its spaces onto a second line of
+    // its row, never cut inside a word; the totals label across the columns whose totals are empty
+    // (its short form: the long one has no room).
+    expect(plain.slice(0, 3)).toEqual([
+      '                Notional',
+      'Ref     Side         USD  Time UTC          Why',
+      '──────  ────  ──────────  ────────────────  ───────────',
+    ]);
+    expect(plain[3]).toBe('DEAL-1  sell   10,000.00  2026-03-02 09:00  INV-1');
+    expect(plain[4]).toBe(`${' '.repeat(44)}enters ≤30d`);
+    expect(plain.at(-1)).toBe('Total (4)     100,000.00');
+    expect(tableHeaders(stripAnsi(text))).toEqual(['Ref', 'Side', 'Notional USD', 'Time UTC', 'Why']);
+    expect(plain.join('\n')).not.toContain('…');
   });
 
   it(`the lines are put together here only past ${LINE_DRAWN_AFTER_CELLS} cells`, async () => {
@@ -306,9 +433,9 @@ const LISTS: Array<{ name: string; resource: Resource; rows: Record<string, unkn
   { name: 'tools', resource: TOOL_RESOURCE, rows: [{ name: 'hedge_open', tier: 'write', offered: 'yes', arguments: 'market side notional tenor (+6 optional)' }] },
 ];
 
-/** The column headers of a table's first line (columns are two or more spaces apart). */
+/** The column headers of a table (read over its rule: a header on two lines is read whole). */
 function headers(text: string): string[] {
-  return text.split('\n')[0]!.trim().split(/ {2,}/);
+  return tableHeaders(text);
 }
 
 async function tableAt(list: (typeof LISTS)[number], columns: number): Promise<{ text: string; notes: string }> {
@@ -337,10 +464,21 @@ describe('every list, as the terminal widens', () => {
     });
   }
 
-  it('positions at 80 columns: side, reference, notional, entry, mark, net P&L and time to maturity', async () => {
+  it('positions at 80 columns: side, reference, notional, entry, mark, net P&L and time to maturity (and the first amount of the rest, net margin)', async () => {
     const { text } = await tableAt(LISTS[1]!, 80);
-    expect(headers(text)).toEqual(['Side', 'Ref', 'Notional USD', 'Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Left']);
+    expect(headers(text)).toEqual(['Side', 'Ref', 'Notional USD', 'Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Net margin USD', 'Left']);
     expect(text).toContain('DEAL-42');
+  });
+
+  it('rows of several markets: the market joins the desk\'s columns, first; of one market, the rate headers name it', async () => {
+    const mixed = { ...LISTS[1]!, rows: [positionRow(0), { ...positionRow(1), market: 'USDTKES' }] };
+    const { text, notes } = await tableAt(mixed, 80);
+    expect(headers(text)[0]).toBe('Market');
+    expect(headers(text)).toEqual(expect.arrayContaining(['Side', 'Ref', 'Notional USD', 'Net P&L USD']));
+    expect(notes).not.toMatch(/Hidden at 80 columns: market/);
+    const single = await tableAt(LISTS[1]!, 80);
+    expect(headers(single.text)).not.toContain('Market');
+    expect(headers(single.text)).toContain('Entry NGN/USDT');
   });
 
   it('the reference is shown at 80 columns in hedges, history, maturities and the journal', async () => {

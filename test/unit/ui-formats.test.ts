@@ -9,6 +9,7 @@ import { Output, type DataFormat, type OutputInit } from '../../src/ui/output.js
 import { compileQuery } from '../../src/ui/query.js';
 import { HEDGE_RESOURCE, POSITION_FIELDS, POSITION_RESOURCE } from '../../src/ui/resource-fields.js';
 import { displayWidth } from '../../src/ui/width.js';
+import { leftOut, tableHeaders } from '../support/table-text.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 
@@ -199,8 +200,9 @@ describe('tables fitted to the width', () => {
       await out.list(hedges, HEDGE_RESOURCE, { empty: 'none' });
       const lines = stdout().trimEnd().split('\n');
       for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
-      expect(lines[0]).toMatch(/^Hedge ID\s+/);
-      if (columns < 200) expect(stderr()).toMatch(new RegExp(`^Hidden at ${columns} columns: [a-z_,\\s]+ — see --format tsv or\\s--fields\\.\\n$`));
+      expect(tableHeaders(stdout())[0]).toBe('Hedge ID');
+      // The columns hidden, and the ids shortened in the middle, named in one note.
+      if (columns < 200) expect(stderr()).toMatch(new RegExp(`^Hidden at ${columns} columns: [a-z_,\\s]+(; shortened:\\s[a-z_,\\s]+)? — see --format tsv or\\s--fields\\.\\n$`));
       for (const line of stderr().trimEnd().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
     });
   }
@@ -226,12 +228,13 @@ describe('tables fitted to the width', () => {
     expect(rows[2]).not.toContain('(in 6d 23h)');
   });
 
-  it('at 80 columns the id stays whole and the least important columns go first', async () => {
+  it('at 80 columns the desk\'s columns stay: the id is shortened in the middle (and named) before one of them goes (issue 50)', async () => {
     const { out, stdout, stderr } = output('table', { columns: 80 });
     await out.list(hedges, HEDGE_RESOURCE, { empty: 'none' });
-    expect(stdout()).toContain('hdg_000000000000000000000000');
-    expect(stdout().split('\n')[0]).toMatch(/^Hedge ID\s+Ref\s+Market\s+Side\s+Notional USD\s+Status$/);
-    expect(stderr()).toContain('order_tx_hash');
+    expect(tableHeaders(stdout())).toEqual(['Hedge ID', 'Ref', 'Side', 'Notional USD', 'Status', 'Struck NGN/USDT', 'Maturity UTC']);
+    expect(stdout()).not.toContain('hdg_000000000000000000000000');
+    expect(stdout()).toMatch(/^hdg_000…0000 /m);
+    expect(leftOut(stderr())).toEqual({ hidden: ['market', 'tenor_days', 'opened_at', 'order_tx_hash'], shortened: ['id'] });
   });
 
   it('an id is kept whole or hidden (named in the note), never cut while it is not the only column', async () => {
@@ -239,7 +242,8 @@ describe('tables fitted to the width', () => {
     const narrow = output('table', { columns: 80 });
     await narrow.out.list(rows, POSITION_RESOURCE, { empty: 'none' });
     const line = narrow.stdout().split('\n')[2]!;
-    expect(line).toMatch(/^USDTNGN\s+buy\s+—\s+25,000\.00\s+-8\.35\s+6d 23h$/);
+    // The hedge id comes after every amount in the list's priorities: it is never shortened for them.
+    expect(line).toMatch(/^USDTNGN\s+buy\s+—\s+25,000\.00\s+-8\.35\s+6d 23h\s+2026-03-09 09:00$/);
     expect(narrow.stdout()).not.toContain('hdg_');
     expect(narrow.stderr()).toMatch(/^Hidden at 80 columns: [a-z_, ]*hedge_id/);
     const wide = output('table', { columns: 120 });

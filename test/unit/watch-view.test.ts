@@ -104,6 +104,24 @@ describe('renderWatchScreen', () => {
     expect(lines[3]).toMatch(/^USDTNGN +buy .*\+10\.00/);
   });
 
+  it('names on the screen what the width left out (issue 50): a dim note under the table, wrapped, never cut', () => {
+    const state = emptyWatchState(2000);
+    applyFresh(state, positionsModel(1530, 10), START, formatter(false));
+    const lines = renderWatchScreen(state, { columns: 40, chalk: makeChalk(false), now: START, format: formatter(false), table, clockTime: utc });
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+    const shown = lines[1]!;
+    const note = lines.slice(4).join(' ');
+    expect(note).toMatch(/^Hidden at 40 columns: .* — see --json, or a wider terminal\. Net P&L/);
+    // Every column of the model not in the header is named: the fields, the countdown, the trend.
+    const hidden = /Hidden at 40 columns: (.*) — see/.exec(note)![1]!.split(', ');
+    const labels: Record<string, string> = { market: 'Market', side: 'Side', notional_usd: 'Notional', mark_price: 'Mark', net_pnl_usd: 'Net P&L', accrued_carry_usdc: 'Carry', matures_in: 'Matures in', trend: 'Mark trend' };
+    for (const [key, label] of Object.entries(labels)) expect(shown.includes(label) || hidden.includes(key), `${key} neither shown nor named`).toBe(true);
+    expect(hidden).toContain('accrued_carry_usdc');
+    // Wide enough: nothing to say.
+    const wide = renderWatchScreen(state, { columns: 200, chalk: makeChalk(false), now: START, format: formatter(false), table, clockTime: utc });
+    expect(wide.join('\n')).not.toContain('Hidden at');
+  });
+
   it('grows a sparkline over the session', () => {
     const state = emptyWatchState(1000);
     for (const [index, mark] of [1500, 1510, 1505, 1520].entries()) applyFresh(state, positionsModel(mark, 0), START + index * 1000, formatter(false));

@@ -1,0 +1,66 @@
+// Reading a table as printed (ANSI codes stripped): its columns are where its rule's dashes are
+// (`────  ───────`), and a column's header is the text above its dashes — one line, or two when a
+// narrow terminal put the unit under the label (`Notional` over `USD`): read whole, "Notional USD".
+
+/** A rule line of the table: runs of ─ two or more spaces apart. */
+const RULE = /^─+(?: +─+)*$/;
+
+export interface PrintedTable {
+  /** Each column's header, its lines joined by a space. */
+  headers: string[];
+  /** Each column's [start, end) on the line. */
+  spans: Array<[number, number]>;
+  /** The index of the rule line under the headers. */
+  ruleAt: number;
+}
+
+/** Where the columns are on a rule line. */
+function spansOf(rule: string): Array<[number, number]> {
+  return [...rule.matchAll(/─+/g)].map((match) => [match.index!, match.index! + match[0].length]);
+}
+
+/** Whether every character of the line lies over a column (a header line; a title runs across the gaps). */
+function overColumns(line: string, spans: ReadonlyArray<[number, number]>): boolean {
+  if (line.trim() === '') return false;
+  for (let at = 0; at < line.length; at++) {
+    if (line[at] !== ' ' && !spans.some(([start, end]) => at >= start && at < end)) return false;
+  }
+  return true;
+}
+
+/** The first table at or after line `from`: its columns and their headers; undefined when there is none. */
+export function printedTable(text: string, from = 0): PrintedTable | undefined {
+  const lines = text.split('\n').map((line) => line.trimEnd());
+  const ruleAt = lines.findIndex((line, index) => index >= from && RULE.test(line));
+  if (ruleAt < 1) return undefined;
+  const spans = spansOf(lines[ruleAt]!);
+  const above: string[] = [];
+  // A header is one line, or two (the label over its unit).
+  for (let index = ruleAt - 1; index >= Math.max(0, ruleAt - 2) && overColumns(lines[index]!, spans); index--) above.unshift(lines[index]!);
+  const headers = spans.map(([start, end]) =>
+    above
+      .map((line) => line.slice(start, end).trim())
+      .filter((part) => part !== '')
+      .join(' '),
+  );
+  return { headers, spans, ruleAt };
+}
+
+/** The column headers of the first table in `text` (both lines of a two-line header, joined). */
+export function tableHeaders(text: string, from = 0): string[] {
+  return printedTable(text, from)?.headers ?? [];
+}
+
+/** The names a table's note says it left out: `Hidden at N columns: a, b; shortened: c — …`. */
+export function leftOut(notes: string): { hidden: string[]; shortened: string[] } {
+  const text = notes.replace(/\s+/g, ' ');
+  const list = (pattern: RegExp): string[] =>
+    (pattern.exec(text)?.[1] ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '');
+  return {
+    hidden: list(/Hidden at \d+ columns: ([^;—]*)/),
+    shortened: list(/[Ss]hortened(?: at \d+ columns)?: ([^;—]*)/),
+  };
+}

@@ -1,0 +1,101 @@
+// Which notional a closed hedge's P&L belongs to (issue 50): what the journal saw a hedge hold over
+// its life (flows/hedge-sizes.ts), and how `hedge history` says it on screen (ui/history-view.ts):
+// the resized hedge's notional marked, a note naming what it held — never a guess for a hedge the
+// journal did not see change.
+import { describe, expect, it } from 'vitest';
+import { resizedHedges } from '../../src/flows/hedge-sizes.js';
+import type { JournalEntry } from '../../src/journal/index.js';
+import { markResized, resizedNote } from '../../src/ui/history-view.js';
+import { NOTIONAL_MARK } from '../../src/ui/resource-fields.js';
+
+const ID = 'hdg_0mwti9k8700004zmcq0nf1qp';
+const OTHER = 'hdg_0mwti9hgc00001u85ljj2p7v';
+
+let seq = 0;
+function entry(path: string, body: Record<string, unknown>, fields: Partial<JournalEntry> = {}): JournalEntry {
+  seq += 1;
+  return {
+    id: `a_${seq}`,
+    seq,
+    created_at: new Date(Date.UTC(2026, 10, 23, 16, 54, seq)).toISOString(),
+    updated_at: new Date(Date.UTC(2026, 10, 23, 16, 54, seq)).toISOString(),
+    environment: 'test',
+    base_url_host: 'demo',
+    key_id: 'k',
+    command: path.split('/').pop() === 'hedges' ? 'open' : path.split('/').pop()!,
+    request: { method: 'POST', path, body },
+    idempotency_key: `key-${seq}`,
+    outcome: 'done',
+    ...fields,
+  };
+}
+
+describe('resizedHedges', () => {
+  it("follows a hedge from this journal's open through its adds and reduces that landed: the largest it held, and what it closed with", () => {
+    const entries = [
+      entry('/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 5000, tenor_days: 7 }, { hedge_id: ID, outcome: 'filled' }),
+      entry('/hedges/add', { market: 'USDTNGN', side: 'sell', notional_usd: 1000 }, { hedge_id: ID }),
+      // A reduce that failed moved nothing.
+      entry('/hedges/reduce', { market: 'USDTNGN', side: 'sell', notional_usd: 2500 }, { hedge_id: ID, outcome: 'rejected' }),
+      entry('/hedges/reduce', { market: 'USDTNGN', side: 'sell', notional_usd: 4000 }, { context: { hedge_id: ID, baseline_notional_usd: 6000 } }),
+      entry('/hedges/close', { market: 'USDTNGN', side: 'sell' }, { hedge_id: ID }),
+      // Another hedge, only opened: not resized, not in the map.
+      entry('/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 }, { hedge_id: OTHER, outcome: 'filled' }),
+    ];
+    const found = resizedHedges(entries.reverse(), new Set([ID, OTHER]));
+    expect([...found.keys()]).toEqual([ID]);
+    expect(found.get(ID)).toEqual({
+      openedUsd: 5000,
+      changes: [
+        { action: 'add', usd: 1000 },
+        { action: 'reduce', usd: 4000 },
+      ],
+      largestUsd: 6000,
+      lastUsd: 2000,
+    });
+  });
+
+  it("without the open in the journal (opened elsewhere), says the changes alone: no largest is made up", () => {
+    const found = resizedHedges([entry('/hedges/reduce', { market: 'USDTNGN', side: 'sell', amount_usd: 3000 }, { hedge_id: ID })], new Set([ID]));
+    expect(found.get(ID)).toEqual({ changes: [{ action: 'reduce', usd: 3000 }] });
+  });
+
+  it('only the hedges asked about', () => {
+    const entries = [entry('/hedges/add', { market: 'USDTNGN', side: 'sell', notional_usd: 1000 }, { hedge_id: ID })];
+    expect(resizedHedges(entries, new Set([OTHER])).size).toBe(0);
+  });
+});
+
+describe('history on screen: the notional a P&L belongs to', () => {
+  it('marks a resized hedge\'s notional, and the others (and the totals) with a space so that the figures stay aligned', () => {
+    const rows: Record<string, unknown>[] = [{ hedge_id: ID }, { hedge_id: OTHER }];
+    const totals: Record<string, unknown> = {};
+    markResized(rows, [true, false], totals);
+    expect(rows.map((row) => (row as Record<PropertyKey, unknown>)[NOTIONAL_MARK])).toEqual(['*', ' ']);
+    expect((totals as Record<PropertyKey, unknown>)[NOTIONAL_MARK]).toBe(' ');
+    // None resized: nothing marked, no column moves.
+    const plain: Record<string, unknown>[] = [{ hedge_id: OTHER }];
+    markResized(plain, [false]);
+    expect(Object.getOwnPropertySymbols(plain[0]!)).toEqual([]);
+  });
+
+  it('says what it held and that the P&L is the whole life\'s: on up to its largest, not on the notional shown', () => {
+    expect(
+      resizedNote([{ hedgeId: ID, reference: 'REPRO-1', shownUsd: 2000, sizes: { openedUsd: 5000, changes: [{ action: 'reduce', usd: 3000 }], largestUsd: 5000, lastUsd: 2000 } }]),
+    ).toBe(`* REPRO-1 ${ID}: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.`);
+    // Added to, then brought back: its largest is the one shown, and still not its whole life.
+    expect(
+      resizedNote([{ hedgeId: ID, shownUsd: 5000, sizes: { openedUsd: 5000, changes: [{ action: 'add', usd: 1000 }, { action: 'reduce', usd: 1000 }], largestUsd: 6000, lastUsd: 5000 } }]),
+    ).toContain('on up to 6,000.00 USD, not on the 5,000.00 USD shown.');
+    // The open unknown: the changes alone.
+    expect(resizedNote([{ hedgeId: ID, shownUsd: 2000, sizes: { changes: [{ action: 'reduce', usd: 3000 }] } }])).toBe(
+      `* ${ID}: reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on every notional it held, not only the 2,000.00 USD shown.`,
+    );
+    expect(resizedNote([])).toBeUndefined();
+  });
+
+  it('server text reaches the note only through the safe-text filter', () => {
+    const note = resizedNote([{ hedgeId: 'hdg_\u202eevil', reference: 'REF\u001b]0;x\u0007', sizes: { changes: [{ action: 'add', usd: 1 }] } }])!;
+    expect(note).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+  });
+});
