@@ -139,12 +139,23 @@ export class StillPendingError extends HedgeError {
   }
 }
 
-/** Ctrl-C (130), SIGTERM (143) or SIGHUP (129) at a prompt or during a wait. */
-/** The exit code of a stop signal's abort reason (runtime's StopSignal carries 129, 130 or 143); 130 (Ctrl-C) otherwise. */
-function signalExitCode(reason: unknown): 129 | 130 | 143 {
+/** The abort reason when a signal stopped the command; its exit code is the signal's (130, 143, 129). */
+export class StopSignal extends Error {
+  constructor(
+    readonly signal: string,
+    readonly exitCode: 129 | 130 | 143,
+  ) {
+    super(`stopped by ${signal}`);
+  }
+}
+
+/** The exit code of a stop signal's abort reason (StopSignal carries 129, 130 or 143); 130 (Ctrl-C) when nothing says otherwise. */
+export function stopExitCode(reason: unknown): 129 | 130 | 143 {
   const code = (reason as { exitCode?: unknown } | undefined)?.exitCode;
   return code === 129 || code === 143 ? code : 130;
 }
+
+/** Ctrl-C (130), SIGTERM (143) or SIGHUP (129) at a prompt or during a wait. */
 
 export class InterruptedError extends HedgeError {
   readonly exitCode: 129 | 130 | 143;
@@ -154,7 +165,7 @@ export class InterruptedError extends HedgeError {
    */
   constructor(message: string, options: { hint?: string; cause?: unknown; exitCode?: 129 | 130 | 143; stoppedBy?: unknown } = {}) {
     super(message, options);
-    this.exitCode = options.exitCode ?? signalExitCode(options.stoppedBy);
+    this.exitCode = options.exitCode ?? stopExitCode(options.stoppedBy);
   }
 }
 

@@ -177,6 +177,18 @@ export function describeFailure(error: unknown, environmentFlags: readonly strin
   return described;
 }
 
+/** The flags that chose the environment, to repeat in every hint: `--demo`, `--profile NAME`, or none. */
+export function environmentFlagsOf(globals: { demo?: boolean; profile?: string }): string[] {
+  if (globals.demo) return ['--demo'];
+  if (globals.profile !== undefined) return ['--profile', globals.profile];
+  return [];
+}
+
+/** A command line to suggest, with the flags that chose the environment: `hedge --demo hedges hdg_1 --wait`. */
+export function hedgeCommandLine(flags: readonly string[], words: readonly string[]): string {
+  return ['hedge', ...flags, ...words].join(' ');
+}
+
 /** Every `hedge …` command quoted in a hint, with the flags that chose the environment (once). */
 export function withEnvironmentFlags(hint: string, flags: readonly string[]): string {
   const prefix = `hedge ${flags.join(' ')}`;

@@ -14,7 +14,8 @@
 // its own exit code. Every pause goes through ctx.clock with ctx.signal: a unit test steps a fake
 // clock, and Ctrl-C ends the wait at once.
 import { InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../errors.js';
-import { DEFAULT_WAIT_BOUND_MS, type CommandContext } from '../runtime/context.js';
+import type { CommandContext } from '../runtime/context.js';
+import { DEFAULT_WAIT_BOUND_MS } from '../config/wait-bound.js';
 import { RecordingOutput } from '../ui/recording-output.js';
 import { compileQuery, fieldNames, isTruthy } from '../ui/query.js';
 import { safeText } from '../security/safe-text.js';

@@ -2,8 +2,8 @@
 // SIGHUP handling, reports the outcome through the one error description and releases what the
 // command opened. Loaded lazily by main.ts, also to report bad usage.
 import { describeError, describeFailure } from '../exit-codes.js';
-import { UsageError } from '../errors.js';
-import { CommandContext, StopSignal, type GlobalOptions, type Io } from '../runtime/context.js';
+import { CommandContext, type GlobalOptions, type Io } from '../runtime/context.js';
+import { StopSignal, UsageError } from '../errors.js';
 import { colorEnabled, makeChalk } from '../ui/color.js';
 import { Output } from '../ui/output.js';
 import { terminalColumns } from '../ui/width.js';

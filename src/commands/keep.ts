@@ -4,7 +4,7 @@
 import type { InputOf } from '../cli/command-spec.js';
 import type { KEEP } from './keep.spec.js';
 import { errorCatalogue } from '../agent/error-catalogue.js';
-import { UsageError } from '../errors.js';
+import { stopExitCode, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
 import { DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS, MIN_INTERVAL_MS, runKeep, type KeepOptions } from '../flows/keep.js';
 import { liveReporter, ndjsonReporter, type KeepReporter } from '../ui/keep-view.js';
@@ -53,7 +53,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof KEEP>): Pro
   const outcome = await runKeep(ctx, options, { reporter: await chooseReporter(ctx) });
   if (outcome.kind === 'one-cycle') return outcome.firstError === undefined ? 0 : describeError(outcome.firstError).exitCode;
   // A second signal cut the steps short: the signal's own code (143, 130); a clean stop is 0.
-  return outcome.interrupted ? ctx.stopExitCode : 0;
+  return outcome.interrupted ? stopExitCode(ctx.signal.reason) : 0;
 }
 
 /** On a terminal (and not --json), the live status; otherwise NDJSON, one event a line. */

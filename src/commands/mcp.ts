@@ -2,6 +2,7 @@
 // agent. The global options and HEDGE_* are read once, here, like any command: the key (and so the
 // safety tier) is resolved before the first message, and --demo's simulator starts once and serves
 // every call. stdout carries the protocol only; messages go to stderr.
+import { stopExitCode } from '../errors.js';
 import type { CommandModule, CommandSpec, InputOf } from '../cli/command-spec.js';
 import { agentTools } from '../agent/catalogue.js';
 import type { MCP } from './mcp.spec.js';
@@ -68,7 +69,7 @@ export async function runMcp(ctx: CommandContext, opts: McpOptions): Promise<num
   // The calls share the server's connections (ctx.connections()); they are closed once, when it ends.
   const { serveStdio } = await import('../agent/mcp-server.js');
   await serveStdio(toolbox, { stdin: ctx.io.stdin, stdout: ctx.io.stdout }, ctx.signal, files);
-  return ctx.signal.aborted ? ctx.stopExitCode : 0;
+  return ctx.signal.aborted ? stopExitCode(ctx.signal.reason) : 0;
 }
 
 /** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */

@@ -1,6 +1,7 @@
 // Shared by the commands with --watch (price, positions, hedges, account; not a command): the
 // watch's sinks — a live view on a terminal, NDJSON otherwise — which the flow (flows/watch.ts)
 // writes each refresh to, and how the watch ended said and turned into the exit code.
+import { stopExitCode } from '../errors.js';
 import { describeError, exitCodeNamed } from '../exit-codes.js';
 import { alertRecord, parseWatchSettings, runWatch, type WatchOptionValues, type WatchOutcome, type WatchSink, type WatchTarget } from '../flows/watch.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -32,8 +33,10 @@ export async function endWatch(ctx: CommandContext, outcome: WatchOutcome): Prom
     case 'count':
       ctx.output.note(c.dim(`Watch ended: --count ${outcome.count} refresh${outcome.count === 1 ? '' : 'es'} made.`));
       return 0;
-    case 'stopped':
-      return ctx.stopExitCode === 130 ? 0 : ctx.stopExitCode;
+    case 'stopped': {
+      const stopped = stopExitCode(ctx.signal.reason);
+      return stopped === 130 ? 0 : stopped;
+    }
   }
 }
 

@@ -6,6 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import type { ResolvedCredentials } from '../config/credentials.js';
+import { registerSecret } from '../security/secrets.js';
 
 /** Not a secret: the demo sandbox accepts this one key and only on 127.0.0.1. */
 export const DEMO_API_KEY = 'hpk_test_DemoLocalSimulatorKey0001';
@@ -18,6 +20,16 @@ export interface DemoHandle {
   baseUrl: string;
   apiKey: string;
   close(): Promise<void>;
+}
+
+/**
+ * The credentials a `--demo` command runs with: the simulator's own key and address, a test
+ * environment, the profile named `demo`. The key is registered as a secret like any other (it is
+ * not one, but every key is redacted the same way).
+ */
+export function demoCredentials(demo: Pick<DemoHandle, 'apiKey' | 'baseUrl'>): ResolvedCredentials {
+  registerSecret(demo.apiKey);
+  return { apiKey: demo.apiKey, baseUrl: demo.baseUrl, environment: 'test', profileName: 'demo', sources: { apiKey: 'demo', baseUrl: 'demo', profile: 'demo' } };
 }
 
 /**

@@ -15,6 +15,8 @@ import type { GlobalOptions } from './globals.js';
 import type { Io } from '../ui/terminal.js';
 import type { Journal } from '../journal/index.js';
 import type { JournalStoreChoice } from '../config/journal-store.js';
+import { waitDeadline } from '../config/wait-bound.js';
+import { environmentFlagsOf, hedgeCommandLine } from '../exit-codes.js';
 import type { DemoHandle } from '../demo/start-demo.js';
 
 export type { DemoHandle } from '../demo/start-demo.js';
@@ -101,9 +103,6 @@ export interface ContextInit {
   notify?: (notice: Notice) => void;
 }
 
-/** How long a wait lasts when --timeout does not say (`--timeout 0` means no bound at all). */
-export const DEFAULT_WAIT_BOUND_MS = 120_000;
-
 export class CommandContext {
   readonly io: Io;
   readonly env: Env;
@@ -159,25 +158,19 @@ export class CommandContext {
     if (init.journal) this.journalPromise = Promise.resolve(init.journal);
   }
 
-  /**
-   * When a wait that starts now must give up: --timeout's deadline when given, no bound with
-   * `--timeout 0`, otherwise DEFAULT_WAIT_BOUND_MS from now (a wait is never unbounded by default).
-   */
+  /** When a wait that starts now must give up (config/wait-bound.ts). */
   waitDeadline(startedAt: number): number | undefined {
-    if (this.globals.timeout === 0) return undefined;
-    return this.deadline ?? startedAt + DEFAULT_WAIT_BOUND_MS;
+    return waitDeadline(this.globals.timeout, this.deadline, startedAt);
   }
 
-  /** The flags that chose the environment, to repeat in every hint: `--demo`, `--profile NAME`. */
+  /** The flags that chose the environment, to repeat in every hint (exit-codes.ts). */
   get environmentFlags(): string[] {
-    if (this.globals.demo) return ['--demo'];
-    if (this.globals.profile !== undefined) return ['--profile', this.globals.profile];
-    return [];
+    return environmentFlagsOf(this.globals);
   }
 
-  /** A command line to suggest, with the flags that chose the environment: `hedge --demo hedges hdg_1 --wait`. */
+  /** A command line to suggest, with the flags that chose the environment (exit-codes.ts). */
   hedgeCommand(...words: string[]): string {
-    return ['hedge', ...this.environmentFlags, ...words].join(' ');
+    return hedgeCommandLine(this.environmentFlags, words);
   }
 
   /**
@@ -229,20 +222,8 @@ export class CommandContext {
     const choice = await this.journalChoice();
     const { openJournal, journalDir } = await import('../journal/index.js');
     if (choice.kind === 'file') {
-      const warned = new Set<string>();
-      return openJournal({
-        dir: journalDir(this.env),
-        now: this.clock.now,
-        // A damaged line (a crash mid-write, a hand edit) is skipped, and said once per run.
-        onSkip: (skip) => {
-          // The last line may be another process's write under way; once a line follows it, it is said.
-          if (skip.reason.startsWith('incomplete last line')) return;
-          const where = `${skip.file ?? 'journal'}:${skip.line}`;
-          if (warned.has(where)) return;
-          warned.add(where);
-          this.output.warn(`Journal line skipped: ${where} (${skip.reason}).`);
-        },
-      });
+      const { sayEachSkipOnce } = await import('../journal/skip-report.js');
+      return openJournal({ dir: journalDir(this.env), now: this.clock.now, onSkip: sayEachSkipOnce((text) => this.output.warn(text)) });
     }
     const { openTeamJournal } = await import('../journal/store.js');
     const team = await openTeamJournal({
@@ -256,12 +237,6 @@ export class CommandContext {
     this.onDispose(() => team.close?.());
     // The team store offers the file journal's surface, and the interface's holds and locks on top.
     return team;
-  }
-
-  /** The exit code of the signal that stopped the command (130 for Ctrl-C when nothing says otherwise). */
-  get stopExitCode(): 129 | 130 | 143 {
-    const reason: unknown = this.signal.reason;
-    return reason instanceof StopSignal ? reason.exitCode : 130;
   }
 
   /** Prompts are allowed only with a TTY on both ends and without --no-input. */
@@ -329,18 +304,10 @@ export class CommandContext {
     if (this.globals.demo) {
       // Said when the simulator is actually used, so that bad input under --demo stays one line.
       if (!this.globals.json) this.output.note(this.output.chalk.cyan(`DEMO — local simulator with test funds (state in ${this.configDir})`));
-      const start = this.init.startDemo ?? (await import('../demo/start-demo.js')).startDemo;
-      const demo = await start(this.configDir);
+      const { startDemo, demoCredentials } = await import('../demo/start-demo.js');
+      const demo = await (this.init.startDemo ?? startDemo)(this.configDir);
       this.onDispose(() => demo.close());
-      const { registerSecret } = await import('../security/secrets.js');
-      registerSecret(demo.apiKey);
-      return {
-        apiKey: demo.apiKey,
-        baseUrl: demo.baseUrl,
-        environment: 'test',
-        profileName: 'demo',
-        sources: { apiKey: 'demo', baseUrl: 'demo', profile: 'demo' },
-      };
+      return demoCredentials(demo);
     }
     // The store module (conf) is loaded only when resolving will read it.
     const store = needsProfileStore(this.globals.profile, this.env) ? await this.store() : undefined;
@@ -446,15 +413,5 @@ export class CommandContext {
       }
     }
     this.disposers.length = 0;
-  }
-}
-
-/** The abort reason when a signal stopped the command; its exit code is the signal's (130, 143, 129). */
-export class StopSignal extends Error {
-  constructor(
-    readonly signal: string,
-    readonly exitCode: 129 | 130 | 143,
-  ) {
-    super(`stopped by ${signal}`);
   }
 }

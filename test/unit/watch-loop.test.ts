@@ -9,7 +9,8 @@ import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../
 import { describeError } from '../../src/exit-codes.js';
 import { parseWatchInterval, type WatchOptionValues, type WatchTarget } from '../../src/flows/watch.js';
 import { watchCommand } from '../../src/commands/watch-outcome.js';
-import { CommandContext, StopSignal, type GlobalOptions } from '../../src/runtime/context.js';
+import { StopSignal } from '../../src/errors.js';
+import { CommandContext, type GlobalOptions } from '../../src/runtime/context.js';
 import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
 
