@@ -1,7 +1,8 @@
 // The journal's one interface, split as Terraform splits a backend's state: a store of records
 // (`JournalRecords`: what was done and what became of it) and a locker (`JournalLocker`: who is
-// acting — a hold on an entry being carried out, a per-account lock). Every backend implements
-// both halves: the local file (journal.ts, the embedded default) and the team's PostgreSQL store
+// acting — a hold on an entry being carried out, a per-account lock). Both halves are written once
+// (client-journal.ts) over what each backend gives — a `RecordsClient` and a `LockerClient`, below:
+// the local file (journal.ts, the embedded default) and the team's PostgreSQL store
 // (postgres-store.ts, loaded only when one is configured). test/journal/conformance.test.ts runs
 // one suite of cases against both, as Terraform's backend tests do.
 //
@@ -159,7 +160,7 @@ export type HoldScope = { entry: string } | { lock: string };
 export interface LockerClient {
   /** This process as the holder of a hold taken at `time` (a new row carries it). */
   holderAt(time: number): Holder;
-  /** Takes the scope's hold, waiting up to waitMs; or names its live holder. An entry's hold is refused once the entry is finished (its last holder named). */
+  /** Takes the scope's hold, waiting up to waitMs; or names its live holder. (The journal asks for an entry's only while it is unresolved, and looks again after.) */
   take(scope: HoldScope, waitMs: number): Promise<HoldResult>;
   /** The scope's live holder, taking nothing. */
   holderOf(scope: HoldScope): Promise<Holder | undefined>;

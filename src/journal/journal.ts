@@ -1,12 +1,9 @@
-// The action journal: a record of every state-changing action, written before the request leaves
-// and updated when its outcome is known; also the desk's audit log. `Journal` (backend.ts) is what
-// every backend implements (this local file, or a shared database for a team); `openJournal` is
-// the local file.
-//
-// An entry is held by the process that began it (or took hold of it to resume it) until its final
-// outcome or that process's end: a second process never resumes an action a live one is still
-// carrying out (holder.ts says how liveness is told). Account locks serialise "read the book →
-// decide → send → see it land" across processes (account-locks.ts).
+// The action journal on a local file, the embedded default backend: a record of every
+// state-changing action, written before the request leaves and updated when its outcome is known;
+// also the desk's audit log. The journal's rules are client-journal.ts's (one for every backend);
+// this file gives its records client — events appended to the active segment under the journal
+// lock (locked-append.ts), folded into entries when read, older ones in dated archives
+// (segments.ts) — and file-locker.ts its locker.
 import { join } from 'node:path';
 import type { LocalJournal, RecordsClient, RowFilter } from './backend.js';
 import { ClientJournal } from './client-journal.js';
