@@ -1,7 +1,8 @@
 // The journal's one interface, split as Terraform splits a backend's state: a store of records
 // (`JournalRecords`: what was done and what became of it) and a locker (`JournalLocker`: who is
-// acting — a hold on an entry being carried out, a per-account lock). Every backend implements
-// both halves: the local file (journal.ts, the embedded default) and the team's PostgreSQL store
+// acting — a hold on an entry being carried out, a per-account lock). Both halves are written once
+// (client-journal.ts) over what each backend gives — a `RecordsClient` and a `LockerClient`, below:
+// the local file (journal.ts, the embedded default) and the team's PostgreSQL store
 // (postgres-store.ts, loaded only when one is configured). test/journal/conformance.test.ts runs
 // one suite of cases against both, as Terraform's backend tests do.
 //
@@ -110,6 +111,61 @@ export interface KeeperHeartbeats {
   write(scope: string, body: object): Promise<{ revision: number }>;
   /** The scope's heartbeat, or undefined when none was ever written (or it cannot be read as one). */
   read(scope: string): Promise<StoredHeartbeat | undefined>;
+}
+
+// ---- what a backend implements ------------------------------------------------------------------
+// The journal's rules (what begin stamps, what a final outcome does, what pending means, the "same
+// request" rule, a hold on an entry finished meanwhile, keys refused, the fallback record) are
+// written once, in client-journal.ts, over these two small clients — as Terraform's remote.State
+// is written once over a backend's Client and locker. A client keeps rows and holds; it decides nothing.
+
+/** Which rows a read wants; a client applies every field but `request`, which only narrows. */
+export interface RowFilter {
+  /** Only the row with this id. */
+  id?: string;
+  /** Only rows whose id starts with this. */
+  idPrefix?: string;
+  /** Only rows whose outcome is unresolved (entry.ts's UNRESOLVED_OUTCOMES, the one list). */
+  unresolved?: boolean;
+  /** Only rows created at or after / before these times (ms since the epoch; the row's own created_at). */
+  since?: number;
+  until?: number;
+  /** At most this many, the newest. */
+  limit?: number;
+  /** A client may read only rows of this request's identity and body (the journal checks the rule itself). */
+  request?: SameRequest;
+}
+
+/** The rows of a journal: read, appended, changed — each atomically. */
+export interface RecordsClient {
+  readonly location: string;
+  /**
+   * Adds the entry as a new row with the next `seq` and revision 1, held by `entry.holder` from the
+   * moment another process can see it; resolves once durable. Undefined when its id is taken.
+   */
+  append(entry: JournalEntry): Promise<JournalEntry | undefined>;
+  /** Folds `patch` into the row (later fields win, updated_at = at, revision + 1); undefined when there is no such row. */
+  change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined>;
+  /** Rows newest first by `seq`. */
+  read(filter: RowFilter): Promise<JournalEntry[]>;
+  /** The keeper's heartbeats, stored as given (the journal refuses a key before). */
+  readonly heartbeats?: KeeperHeartbeats;
+  close?(): Promise<void>;
+}
+
+/** What a hold is on: an entry being carried out, or a per-account lock's scope. */
+export type HoldScope = { entry: string } | { lock: string };
+
+/** Holds on a scope, each dying with its process. */
+export interface LockerClient {
+  /** This process as the holder of a hold taken at `time` (a new row carries it). */
+  holderAt(time: number): Holder;
+  /** Takes the scope's hold, waiting up to waitMs; or names its live holder. (The journal asks for an entry's only while it is unresolved, and looks again after.) */
+  take(scope: HoldScope, waitMs: number): Promise<HoldResult>;
+  /** The scope's live holder, taking nothing. */
+  holderOf(scope: HoldScope): Promise<Holder | undefined>;
+  /** Lets go of every hold this process has on the scope: an entry's, once its outcome is final (absent where the outcome itself ends it). */
+  letGo?(scope: HoldScope): Promise<void>;
 }
 
 /** A journal backend: both halves, and optionally the keeper's heartbeats. */

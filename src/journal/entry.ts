@@ -17,7 +17,9 @@ export const OUTCOMES = ['planned', 'pending', 'submitted', 'filled', 'done', 'f
  */
 export type Outcome = (typeof OUTCOMES)[number];
 
-const UNRESOLVED: ReadonlySet<Outcome> = new Set<Outcome>(['planned', 'pending', 'submitted', 'unknown']);
+/** The outcomes of an action not finished yet: the one list (a backend's query is built from it, never re-declared). */
+export const UNRESOLVED_OUTCOMES: readonly Outcome[] = ['planned', 'pending', 'submitted', 'unknown'];
+const UNRESOLVED: ReadonlySet<Outcome> = new Set<Outcome>(UNRESOLVED_OUTCOMES);
 
 export interface JournalRequest {
   method: string;
@@ -102,10 +104,11 @@ export type BeginFields = Omit<
   outcome?: 'pending' | 'planned';
 };
 
-/** What an update may change: the outcome and what the answer told us. */
-export type JournalPatch = Partial<
-  Pick<JournalEntry, 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'account' | 'traded_usd' | 'side_after'>
->;
+/** The fields an update may change: the outcome and what the answer told us (what a fallback record or a migration carries over). */
+export const PATCH_FIELDS = ['outcome', 'hedge_id', 'order_tx_hash', 'error_code', 'message', 'resolved_at', 'account', 'traded_usd', 'side_after'] as const;
+
+/** What an update may change. */
+export type JournalPatch = Partial<Pick<JournalEntry, (typeof PATCH_FIELDS)[number]>>;
 
 /** A side as an action left it: the ids of its hedges not final, sorted, and the USD they hold. */
 export interface SideAfter {

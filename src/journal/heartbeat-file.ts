@@ -47,7 +47,7 @@ export function writeHeartbeatFile(path: string, body: object): { revision: numb
   return { revision };
 }
 
-/** As refuseKeys does for an entry (journal.ts): a heartbeat never holds a key. Shared by both backends. */
+/** As refuseKeys does for an entry (client-journal.ts): a heartbeat never holds a key. The journal checks it for every backend. */
 export function refuseKeyInHeartbeat(body: object): void {
   const where = findKeyShapedString(body);
   if (where) throw new JournalError(`Refused to write a keeper heartbeat holding something shaped like an API key (at ${where}); nothing was written.`);

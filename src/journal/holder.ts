@@ -103,3 +103,8 @@ export function isRecordedHolder(value: unknown): value is RecordedHolder {
   const record = value as Record<string, unknown>;
   return typeof record.pid === 'number' && typeof record.host === 'string' && typeof record.session === 'string' && typeof record.since === 'string';
 }
+
+/** Who last held an entry, as its record names them (for a finished one: who finished it); or nobody known. */
+export function lastHolderOf(entry: { holder?: Holder | null; updated_at: string }): Holder {
+  return isRecordedHolder(entry.holder) ? publicHolder(entry.holder) : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
+}

@@ -1,0 +1,222 @@
+// The journal's semantics, written once over a backend's two small clients (backend.ts:
+// RecordsClient, LockerClient) — as Terraform's remote.State is written once over a backend's
+// Client and locker. The local file (journal.ts) and the team's PostgreSQL store
+// (postgres-store.ts) each give only the clients; what begin stamps, what a final outcome does,
+// what "pending" means, the "same request" rule, a hold on an entry finished meanwhile, the keys
+// refused and the fallback record after a failed store live here.
+import type { Hold, HoldResult, Journal, KeeperHeartbeats, ListOptions, LockerClient, RecordsClient, SameRequest } from './backend.js';
+import { canonicalJson } from './canonical-json.js';
+import { newEntryId } from './entry-id.js';
+import { isOutcome, isUnresolved, type BeginFields, type Holder, type JournalEntry, type JournalPatch } from './entry.js';
+import type { FallbackRecords } from './fallback-record.js';
+import { refuseKeyInHeartbeat } from './heartbeat-file.js';
+import { lastHolderOf } from './holder.js';
+import { JournalError } from './journal-error.js';
+import { findKeyShapedString } from './key-guard.js';
+import { JournalStoreError } from './store-error.js';
+
+const MAX_CANDIDATES_NAMED = 10;
+/** Ids are random past their time part: a taken one is drawn again, a few times at most. */
+const ID_TRIES = 5;
+
+export interface ClientJournalOptions {
+  now?: () => number;
+  /** Where an update goes when the store fails after a send (the team store's local file); absent: the error is thrown as it is. */
+  fallback?: FallbackRecords;
+  /** --verbose lines. */
+  log?: (line: string) => void;
+}
+
+export class ClientJournal implements Journal {
+  readonly location: string;
+  readonly keeperHeartbeats?: KeeperHeartbeats;
+  protected readonly now: () => number;
+  private readonly fallback?: FallbackRecords;
+  /** Entries this process has read or written: what a fallback record starts from (kept only with a fallback). */
+  private readonly known = new Map<string, JournalEntry>();
+  /** Set once the store failed on an update: later updates of this run go to the fallback at once. */
+  private failure?: unknown;
+
+  constructor(
+    protected readonly records: RecordsClient,
+    protected readonly locker: LockerClient,
+    private readonly options: ClientJournalOptions = {},
+  ) {
+    this.location = records.location;
+    this.now = options.now ?? Date.now;
+    this.fallback = options.fallback;
+    const heartbeats = records.heartbeats;
+    if (heartbeats) {
+      this.keeperHeartbeats = {
+        write: async (scope, body) => {
+          refuseKeyInHeartbeat(body);
+          return heartbeats.write(scope, body);
+        },
+        read: (scope) => heartbeats.read(scope),
+      };
+    }
+  }
+
+  async begin(fields: BeginFields): Promise<JournalEntry> {
+    checkBeginFields(fields);
+    refuseKeys(fields);
+    for (let attempt = 0; attempt < ID_TRIES; attempt++) {
+      const time = this.now();
+      const at = new Date(time).toISOString();
+      const holder = this.locker.holderAt(time);
+      const stamp = { id: newEntryId(time), created_at: at, updated_at: at };
+      // Stamped again after the fields, so that nothing in them can replace the id or times.
+      const entry = plainJson(
+        Object.assign({ ...stamp }, fields, stamp, { outcome: fields.outcome === 'planned' ? 'planned' : 'pending', host: holder.host, holder }),
+      ) as JournalEntry;
+      const recorded = await this.records.append(entry);
+      if (recorded) {
+        this.options.log?.(`journal: ${recorded.id} recorded in ${this.location} (held by pid ${holder.pid} on ${holder.host})`);
+        return this.remember([recorded])[0]!;
+      }
+    }
+    throw new JournalError(`Could not find a free journal id in ${ID_TRIES} tries; nothing was recorded.`);
+  }
+
+  async update(id: string, patch: JournalPatch): Promise<JournalEntry> {
+    if (patch.outcome !== undefined && !isOutcome(patch.outcome)) throw new JournalError(`"${String(patch.outcome)}" is not a journal outcome.`);
+    refuseKeys(patch);
+    const at = new Date(this.now()).toISOString();
+    const final = patch.outcome !== undefined && !isUnresolved({ outcome: patch.outcome });
+    const change = plainJson({ ...patch, ...(final && patch.resolved_at === undefined ? { resolved_at: at } : {}) }) as JournalPatch;
+    if (this.failure !== undefined && this.fallback) return this.fallback.record(this.known.get(id), id, change, this.failure);
+    let entry: JournalEntry | undefined;
+    try {
+      entry = await this.records.change(id, change, at);
+    } catch (error) {
+      // A store that fails after the request may have left: what the update says is kept locally.
+      if (!this.fallback || !(error instanceof JournalStoreError)) throw error;
+      this.failure = error;
+      return this.fallback.record(this.known.get(id), id, change, error);
+    }
+    if (!entry) throw new JournalError(`No journal entry ${id} to update.`);
+    this.remember([entry]);
+    // A final outcome ends the entry's hold.
+    if (final) await this.locker.letGo?.({ entry: id });
+    return entry;
+  }
+
+  async list({ pending, since, until, limit }: ListOptions = {}): Promise<JournalEntry[]> {
+    return this.remember(await this.records.read({ unresolved: pending === true, since, until, limit: limit === undefined ? undefined : Math.max(0, limit) }));
+  }
+
+  async get(idOrPrefix: string): Promise<JournalEntry | undefined> {
+    const wanted = idOrPrefix.trim().toLowerCase();
+    if (wanted === '') return undefined;
+    const [exact] = await this.records.read({ id: wanted });
+    if (exact) return this.remember([exact])[0];
+    const candidates = this.remember(await this.records.read({ idPrefix: wanted }));
+    if (candidates.length <= 1) return candidates[0];
+    const named = candidates.slice(0, MAX_CANDIDATES_NAMED).map((entry) => entry.id);
+    const more = candidates.length > named.length ? ` and ${candidates.length - named.length} more` : '';
+    throw new JournalError(`"${idOrPrefix}" matches ${candidates.length} journal entries: ${named.join(', ')}${more}.`, { hint: 'Type more of the id.' });
+  }
+
+  async findUnresolvedMatch(match: SameRequest): Promise<JournalEntry | undefined> {
+    const candidates = this.remember(await this.records.read({ unresolved: true, request: match }));
+    return candidates.find(
+      (entry) =>
+        isUnresolved(entry) &&
+        // A planned leg is sent by its own multi-leg action (or `hedge resume`), never by a lone command.
+        (entry.outcome !== 'planned' || match.group !== undefined) &&
+        matchesRequest(entry, match),
+    );
+  }
+
+  /** An entry finished already, or meanwhile, is not taken: its last holder is named. */
+  async hold(id: string): Promise<HoldResult> {
+    const before = await this.entry(id);
+    if (!before) throw new JournalError(`No journal entry ${id} to hold in ${this.location}.`);
+    if (!isUnresolved(before)) return { held: false, holder: lastHolderOf(before) };
+    const taken = await this.locker.take({ entry: id }, 0);
+    if (!taken.held) return taken;
+    const after = await this.entry(id);
+    if (after && !isUnresolved(after)) {
+      await taken.hold.release();
+      return { held: false, holder: lastHolderOf(after) };
+    }
+    return taken;
+  }
+
+  holderOf(id: string): Promise<Holder | undefined> {
+    return this.locker.holderOf({ entry: id });
+  }
+
+  lock(scope: string, options: { waitMs: number }): Promise<HoldResult> {
+    return this.locker.take({ lock: scope }, Math.max(0, options.waitMs));
+  }
+
+  lockHolder(scope: string): Promise<Holder | undefined> {
+    return this.locker.holderOf({ lock: scope });
+  }
+
+  async close(): Promise<void> {
+    await this.records.close?.();
+  }
+
+  private async entry(id: string): Promise<JournalEntry | undefined> {
+    return this.remember(await this.records.read({ id }))[0];
+  }
+
+  private remember(entries: JournalEntry[]): JournalEntry[] {
+    if (this.fallback) for (const entry of entries) this.known.set(entry.id, entry);
+    return entries;
+  }
+}
+
+/** A hold that is lost once `stillHeld` says so, unless released first. */
+export function holdOf(release: () => Promise<unknown>, stillHeld: () => boolean): Hold {
+  let released = false;
+  return {
+    release: async () => {
+      if (released) return;
+      released = true;
+      await release();
+    },
+    lost: () => !released && !stillHeld(),
+  };
+}
+
+/** The entry was made for this request: same environment, host, key, command and normalised body. */
+export function matchesRequest(entry: JournalEntry, match: SameRequest): boolean {
+  return (
+    entry.environment === match.environment &&
+    entry.base_url_host === match.base_url_host &&
+    entry.key_id === match.key_id &&
+    entry.command === match.command &&
+    (match.group === undefined || entry.group === match.group) &&
+    (match.leg === undefined || entry.leg === match.leg) &&
+    canonicalJson(entry.request.body) === canonicalJson(match.body)
+  );
+}
+
+/** Every event is refused when it holds anything shaped like an API key. */
+export function refuseKeys(event: object): void {
+  const where = findKeyShapedString(event);
+  if (where) {
+    throw new JournalError(`Refused to journal an event holding something shaped like an API key (at ${where}); nothing was written.`, {
+      hint: 'This is a bug: the journal stores keyFingerprint(key), never the key.',
+    });
+  }
+}
+
+/** The fields a reader relies on; TypeScript checks callers, this catches what slips past it. */
+export function checkBeginFields(fields: BeginFields): void {
+  const problems: string[] = [];
+  if (fields.environment !== 'live' && fields.environment !== 'test') problems.push('environment must be live or test');
+  for (const name of ['base_url_host', 'key_id', 'command', 'idempotency_key'] as const) {
+    if (typeof fields[name] !== 'string' || fields[name] === '') problems.push(`${name} is required`);
+  }
+  if (typeof fields.request?.method !== 'string' || typeof fields.request?.path !== 'string') problems.push('request needs method and path');
+  if (problems.length > 0) throw new JournalError(`Cannot journal this action: ${problems.join('; ')}.`);
+}
+
+/** The value as JSON keeps it (undefined fields dropped): what every backend stores. */
+export function plainJson(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value));
+}

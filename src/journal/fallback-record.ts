@@ -1,0 +1,85 @@
+// A local record of a team entry: written to the local file journal when the team store fails
+// after a request was sent (`fallback_for`: the store's entry it completes), and merged back into
+// the store by `hedge journal migrate` by the rule of `knowsMore` — by revisions, never by the
+// clocks of the machines that wrote them.
+import type { LocalJournal } from './backend.js';
+import { isUnresolved, PATCH_FIELDS, type JournalEntry, type JournalPatch } from './entry.js';
+import { JournalError } from './journal-error.js';
+import { JournalStoreError } from './store-error.js';
+
+export class FallbackRecords {
+  private local?: LocalJournal;
+  /** Team entry id → the id of its local fallback record. */
+  private readonly ids = new Map<string, string>();
+
+  /** `store`: the store as shown (password redacted); `openLocal`: the local file journal, opened on the first fallback. */
+  constructor(
+    private readonly store: string,
+    private readonly openLocal: () => LocalJournal,
+  ) {}
+
+  /**
+   * Keeps what `change` says of the team entry `id` (last known as `base`) in the local journal,
+   * then throws the store's failure saying where it is kept.
+   */
+  async record(base: JournalEntry | undefined, id: string, change: JournalPatch, failure: unknown): Promise<never> {
+    const { message, hint } = failure as JournalStoreError;
+    const said = message.replace(/\.$/, '');
+    let localId: string;
+    try {
+      this.local ??= this.openLocal();
+      localId = this.ids.get(id) ?? (await this.start(base, id));
+      await this.local.update(localId, outcomeFields(change));
+    } catch (error) {
+      throw new JournalStoreError(`${said}, and the local fallback record could not be written either (${(error as Error).message}).`, { store: this.store, hint, cause: failure });
+    }
+    throw new JournalStoreError(
+      `${said}; what happened to ${id} is kept in the local journal ${this.local.file} (fallback record ${localId}): \`hedge journal migrate\` merges it into the team store once the store is back.`,
+      { store: this.store, hint, cause: failure },
+    );
+  }
+
+  /** The fallback record of `id`: what it would send, then what the store had learnt before it failed. */
+  private async start(base: JournalEntry | undefined, id: string): Promise<string> {
+    if (!base) throw new JournalError(`this run never read entry ${id}`);
+    const { id: _id, created_at: _created, updated_at: _updated, holder: _holder, outcome, seq: _seq, revision, ...fields } = base;
+    for (const field of PATCH_FIELDS) delete (fields as Record<string, unknown>)[field];
+    const begun = await this.local!.begin({
+      ...fields,
+      outcome: outcome === 'planned' ? 'planned' : 'pending',
+      fallback_for: { id, store: this.store, ...(revision === undefined ? {} : { revision }) },
+    });
+    this.ids.set(id, begun.id);
+    const had = outcomeFields(base);
+    if (Object.keys(had).length > 0) await this.local!.update(begun.id, had);
+    return begun.id;
+  }
+}
+
+/** The fields of a record that say what became of it. */
+export function outcomeFields(record: Partial<JournalEntry>): JournalPatch {
+  const patch: Record<string, unknown> = {};
+  for (const field of PATCH_FIELDS) if (record[field] !== undefined) patch[field] = record[field];
+  return patch as JournalPatch;
+}
+
+/**
+ * Whether a local record knows more than the store's copy. A final outcome never goes back to an
+ * unresolved one, and always replaces one. Otherwise a fallback record knows more while the
+ * store's copy is still the revision it continued from (nobody changed it since); a migrated local
+ * record, while its revision is the higher (the store took the local revision when it first moved in).
+ */
+export function knowsMore(local: JournalEntry, stored: JournalEntry): boolean {
+  if (!isUnresolved(stored) && isUnresolved(local)) return false;
+  if (isUnresolved(stored) && !isUnresolved(local)) return true;
+  const storedRevision = stored.revision ?? 1;
+  // A fallback record from before revisions were kept continues from nothing known: the store's copy stands.
+  if (local.fallback_for) return storedRevision <= (local.fallback_for.revision ?? 0);
+  return (local.revision ?? 1) > storedRevision;
+}
+
+/** The revision a local record brings into the store: a fallback record is one change past the revision it continued from. */
+export function importedRevision(local: JournalEntry): number {
+  if (local.fallback_for) return (local.fallback_for.revision ?? 0) + 1;
+  return local.revision ?? 1;
+}
