@@ -3,7 +3,7 @@
 // account, positions), compute the plan (domain/plan.ts: actions in execution order with the
 // pre-trade checks simulated over the whole sequence), and quote each open and add for its cost.
 import type { HedgeClient } from '../api/client.js';
-import { numberOf } from '../api/wire/read-position.js';
+import { readNumber } from '../api/wire/read-fields.js';
 import type { Quote } from '../api/schemas.js';
 import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanPosition, type PlanStep } from '../domain/plan.js';
 import { parseTargetFile, type TargetRow } from '../domain/target-file.js';
@@ -80,7 +80,7 @@ function planPositions(book: BookPosition[], onlyMarket: string | undefined, log
       log('positions: a line without a readable side, notional or market is left out of the plan');
       continue;
     }
-    const tenor = numberOf(line.raw.tenor_days);
+    const tenor = readNumber(line.raw.tenor_days);
     positions.push({
       market,
       side: line.side,
