@@ -2,7 +2,6 @@
 // which of them fire now. An alert fires once, when its condition starts to hold, and again only
 // after it has cleared (a P&L back above the threshold, a hedge no longer listed); a refresh that
 // failed says nothing either way, so the caller simply does not ask then.
-import { UsageError } from '../errors.js';
 import { parseDuration, type Duration } from './duration.js';
 import { parseUsdAmount } from './input.js';
 
@@ -93,9 +92,5 @@ export function parseAlertPnl(raw: string): number {
 
 /** --alert-maturity: `30m`, `6h`, `1d`, `1d12h`, `2w`. Returns the length in ms and the text as normalised. */
 export function parseAlertDuration(raw: string): Duration {
-  try {
-    return parseDuration(raw, '--alert-maturity');
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseDuration(raw, '--alert-maturity');
 }
