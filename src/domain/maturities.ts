@@ -3,6 +3,7 @@
 // server and hands the facts in, with the time.
 import { parseDuration } from './duration.js';
 import type { Side } from './vocabulary.js';
+import { utcDay } from './utc-text.js';
 
 /** `--within`: 12h, 3d, 2w (also 1.5d, 1d12h: domain/duration.ts); undefined when not given. Anything else is exit 2, naming the option. */
 export function parseWithin(raw: string | undefined): number | undefined {
@@ -173,7 +174,7 @@ export function collectMaturities(
     .map((item): Maturity => {
       const at = Date.parse(item.maturity_at);
       return {
-        day: new Date(at).toISOString().slice(0, 10),
+        day: utcDay(at),
         maturity_at: new Date(at).toISOString(),
         matures_in_seconds: Math.round((at - nowMs) / 1000),
         ...withoutTime(item),

@@ -36,6 +36,7 @@ import { fetchPreTradeFacts } from './pre-trade.js';
 import { closeAction, openAction, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from './row-trust.js';
 import { identityOf, isRejection, journalAhead, runWrite, type WriteAction, type WriteOptions } from './write-flow.js';
+import { utcClock, utcMinute, utcStamp } from '../domain/utc-text.js';
 
 /** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
 export const ROLL_GROUP_PREFIX = 'roll-';
@@ -91,7 +92,7 @@ function days(tenor: number): string {
 }
 
 function newGroup(ctx: CommandContext): string {
-  return `${ROLL_GROUP_PREFIX}${new Date(ctx.clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+  return `${ROLL_GROUP_PREFIX}${utcStamp(ctx.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
 function unfinished(legs: RollLegs): boolean {
@@ -296,7 +297,7 @@ async function planRoll(ctx: CommandContext, client: HedgeClient, req: RollReque
 function severalHedgesNote(req: RollRequest, hedges: readonly HedgeRecord[], notionalUsd: number, reference: string | undefined): RollNote {
   const listed = [...hedges]
     .reverse()
-    .map((record) => `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : new Date(record.maturityAtMs).toISOString().slice(0, 16).replace('T', ' ')}`)
+    .map((record) => `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`)
     .join('; ');
   const others = [...new Set(hedges.map((record) => record.clientReference).filter((ref): ref is string => ref !== undefined && ref !== reference))];
   const refs = reference
@@ -524,7 +525,7 @@ async function finishRoll(
 ): Promise<RollOutcome> {
   // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
   for (const leg of [legs.open, legs.close]) if (leg) await requireOwnRow(ctx, leg);
-  const resuming = `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${legs.open.created_at.slice(11, 19)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
+  const resuming = `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${utcClock(legs.open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
   // A leg never sent is a new request to the server: on a live key it is confirmed like one (the
   // question says what is resumed); otherwise it is said with the result.
   if (legs.open.outcome === 'planned' && guard.needsConfirmation) {
