@@ -43,7 +43,7 @@ import {
   type PriceQuote,
   type WireSettings,
 } from './wire/unspecified.js';
-import { numberOf } from './wire/read-position.js';
+import { readNumber } from './wire/read-fields.js';
 
 export interface QuoteRequest {
   market: string;
@@ -341,12 +341,12 @@ export class HedgeClient {
   /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
   changeRequestFromBody(body: Record<string, unknown>): ChangeRequest {
     const amountKey = [this.wireSettings.changeNotionalField, 'notional_usd', ...Object.keys(body).filter((key) => !CHANGE_BODY_FIELDS.has(key))].find(
-      (key) => numberOf(body[key]) !== undefined,
+      (key) => readNumber(body[key]) !== undefined,
     );
     return {
       market: String(body.market),
       side: body.side as Side,
-      notional_usd: amountKey === undefined ? 0 : numberOf(body[amountKey])!,
+      notional_usd: amountKey === undefined ? 0 : readNumber(body[amountKey])!,
     };
   }
 

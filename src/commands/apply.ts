@@ -22,6 +22,7 @@ import { describeHolder, type Holder, type JournalEntry } from '../journal/index
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { describeStep, renderApplyReport, renderPlan, type ApplyReportRow } from '../ui/plan-view.js';
+import { utcStamp } from '../domain/utc-text.js';
 
 export interface ApplyOptions extends TargetPlanOptions {
   dryRun: boolean;
@@ -32,7 +33,7 @@ export function parseApplyOptions(input: InputOf<typeof APPLY>): ApplyOptions {
 }
 
 function groupId(ctx: CommandContext): string {
-  return `${APPLY_GROUP_PREFIX}${new Date(ctx.clock.now()).toISOString().replace(/[-:.]/g, '')}`;
+  return `${APPLY_GROUP_PREFIX}${utcStamp(ctx.clock.now())}`;
 }
 
 function reportRow(index: number, step: PlanStep, entry: Pick<JournalEntry, 'id' | 'outcome' | 'hedge_id'> | undefined, outcome?: string): ApplyReportRow {

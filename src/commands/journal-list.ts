@@ -2,6 +2,7 @@
 // store, every machine of the desk), by which profile and host, when, and with what outcome. Filters: --pending (unresolved only), --since, --limit.
 import type { InputOf } from '../cli/command-spec.js';
 import type { JOURNAL_LIST } from './journal-list.spec.js';
+import { parseDuration } from '../domain/duration.js';
 import { echo, parseClientReference } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -20,15 +21,21 @@ export interface JournalListOptions {
 
 export const DEFAULT_JOURNAL_LIMIT = 50;
 
-const RELATIVE_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+/** A journal is kept for years: a time ago may reach back that far (domain/duration.ts's grammar). */
+const MAX_AGO_MS = 100 * 366 * 86_400_000;
 const SINCE_FORMS = 'a date (2026-11-20), an ISO time (2026-11-20T08:00:00Z) or a time ago (30m, 2h, 3d, 1w)';
 
 /** --since: YYYY-MM-DD (UTC midnight), an ISO time, or `2h` / `3d` / `1w` before now. */
 export function parseSince(raw: string | undefined, nowMs: number): number | undefined {
   if (raw === undefined) return undefined;
   const value = raw.trim();
-  const relative = /^(\d{1,6})\s*([mhdw])$/i.exec(value);
-  if (relative) return nowMs - Number(relative[1]) * RELATIVE_UNITS_MS[relative[2]!.toLowerCase()]!;
+  if (/^\d+(\.\d+)?\s*[a-z]/i.test(value)) {
+    try {
+      return nowMs - parseDuration(value, '--since', 'mhdw', MAX_AGO_MS).ms;
+    } catch {
+      // Said below with every form --since takes.
+    }
+  }
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
     const time = Date.parse(`${value}T00:00:00Z`);
     if (!Number.isNaN(time) && new Date(time).toISOString().startsWith(value)) return time;

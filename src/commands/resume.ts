@@ -12,6 +12,7 @@ import { printAnswers } from '../ui/api-answer.js';
 import { renderRollOutcome } from '../ui/roll-outcome.js';
 import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
+import { utcClock } from '../domain/utc-text.js';
 
 export interface ResumeOptions {
   /** A journal id or unique prefix; undefined: the newest unresolved entry. */
@@ -38,7 +39,7 @@ export async function runResume(ctx: CommandContext, options: ResumeOptions): Pr
 function sayResuming(ctx: CommandContext, entry: JournalEntry): void {
   ctx.output.note(
     ctx.output.chalk.yellow(
-      `Resuming the ${safeText(entry.command)} started ${entry.created_at.slice(11, 19)} UTC with key ${safeText(entry.idempotency_key)} (journal ${entry.id}, outcome ${entry.outcome}): the server returns its original result or acts once.`,
+      `Resuming the ${safeText(entry.command)} started ${utcClock(entry.created_at)} UTC with key ${safeText(entry.idempotency_key)} (journal ${entry.id}, outcome ${entry.outcome}): the server returns its original result or acts once.`,
     ),
   );
 }

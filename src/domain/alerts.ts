@@ -2,9 +2,8 @@
 // which of them fire now. An alert fires once, when its condition starts to hold, and again only
 // after it has cleared (a P&L back above the threshold, a hedge no longer listed); a refresh that
 // failed says nothing either way, so the caller simply does not ask then.
-import { UsageError } from '../errors.js';
 import { parseDuration, type Duration } from './duration.js';
-import { echo } from './input.js';
+import { parseUsdAmount } from './input.js';
 
 export interface AlertRules {
   /** --alert-pnl: net P&L at or below this many USD. */
@@ -86,26 +85,12 @@ export function fireAlerts(previous: ReadonlySet<string>, holding: readonly Aler
 
 // ---- Parsing the options ----------------------------------------------------------------------
 
-const PNL_ALLOWED = 'a USD amount, signed, such as -500, -1,000, -2.5k or 0';
-
-/** --alert-pnl: a signed USD amount (`-500`, `-1_000`, `-2.5k`, `0`). */
+/** --alert-pnl: a signed USD amount (`-500`, `-1_000`, `-2.5k`, `0`), in the one USD grammar (input.ts). */
 export function parseAlertPnl(raw: string): number {
-  const value = raw.trim();
-  const match = /^([+-]?)(\d{1,3}(?:([_,])\d{3})(?:\3\d{3})*|\d+)?(\.\d+)?([kKmM]?)$/.exec(value);
-  if (!match || (match[2] === undefined && match[4] === undefined)) throw new UsageError(`--alert-pnl: ${echo(raw)} is not allowed; expected ${PNL_ALLOWED}.`);
-  const digits = `${(match[2] ?? '0').replace(/[_,]/g, '')}${match[4] ?? ''}`;
-  const scale = match[5]!.toLowerCase() === 'k' ? 1e3 : match[5]!.toLowerCase() === 'm' ? 1e6 : 1;
-  const amount = Number(digits) * scale * (match[1] === '-' ? -1 : 1);
-  if (!Number.isFinite(amount) || Math.abs(amount) > 1e12) throw new UsageError(`--alert-pnl: ${echo(raw)} is not allowed; expected ${PNL_ALLOWED}.`);
-  // -0 is 0: "at or below 0" either way, and it prints without a sign.
-  return amount === 0 ? 0 : Math.round(amount * 100) / 100;
+  return parseUsdAmount(raw, '--alert-pnl', 'signed');
 }
 
 /** --alert-maturity: `30m`, `6h`, `1d`, `1d12h`, `2w`. Returns the length in ms and the text as normalised. */
 export function parseAlertDuration(raw: string): Duration {
-  try {
-    return parseDuration(raw, '--alert-maturity');
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseDuration(raw, '--alert-maturity');
 }

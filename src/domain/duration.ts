@@ -1,5 +1,8 @@
 // Durations as a person types them: `30m`, `6h`, `1d`, `1d12h`, `2w`. One parser for every option
-// and file column that takes one (--alert-maturity, a target row's roll_before, keep's backoff).
+// and file column that takes one (--alert-maturity, --within, the journal's `--since 2h`, a target
+// row's roll_before). `report --since 1m` is a calendar month ago, a date rather than a length
+// (domain/report.ts parseReportDate), and stays there.
+import { UsageError } from '../errors.js';
 import { echo } from './input.js';
 
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
@@ -14,16 +17,16 @@ export interface Duration {
 }
 
 /**
- * Parses a duration; throws an Error whose message starts with `name:` and says what is allowed.
- * `units` limits the units (--alert-maturity never took seconds).
+ * Parses a duration; throws a UsageError (exit 2) whose message starts with `name:` and says what
+ * is allowed. `units` limits the units (--alert-maturity never took seconds), `maxMs` the length.
  */
-export function parseDuration(raw: string, name: string, units = 'mhdw'): Duration {
+export function parseDuration(raw: string, name: string, units = 'mhdw', maxMs = MAX_DURATION_MS): Duration {
   const value = raw.trim().toLowerCase().replace(/\s+/g, '');
   const allowed = `a duration such as 30m, 6h, 1d, 1d12h or 2w (${units.split('').join(', ')})`;
   const ok = DURATION_SHAPE.test(value) && [...value.matchAll(/[smhdw]/g)].every(([unit]) => units.includes(unit));
-  if (!ok) throw new Error(`${name}: ${echo(raw)} is not allowed; expected ${allowed}.`);
+  if (!ok) throw new UsageError(`${name}: ${echo(raw)} is not allowed; expected ${allowed}.`);
   let ms = 0;
   for (const [, amount, unit] of value.matchAll(/(\d+(?:\.\d+)?)([smhdw])/g)) ms += Number(amount) * UNIT_MS[unit!]!;
-  if (!(ms > 0) || ms > MAX_DURATION_MS) throw new Error(`${name}: ${echo(raw)} is not allowed; expected ${allowed}, more than 0 and at most 366d.`);
+  if (!(ms > 0) || ms > maxMs) throw new UsageError(`${name}: ${echo(raw)} is not allowed; expected ${allowed}, more than 0${maxMs === MAX_DURATION_MS ? ' and at most 366d' : ''}.`);
   return { ms: Math.round(ms), text: value };
 }

@@ -6,7 +6,7 @@
 // may be any file at all, and its text must not come back to a terminal or an agent).
 import { parse as parseCsv } from 'csv-parse/sync';
 import { repeatedKeyProblems } from '../security/json-keys.js';
-import { parseMarket, withoutEcho } from './input.js';
+import { parseMarket, readAmount, withoutEcho } from './input.js';
 import { quoteCurrencyOf } from './markets.js';
 
 export type ExposureType = 'receivable' | 'payable';
@@ -221,17 +221,14 @@ function parseType(raw: string | undefined): ExposureType {
   throw new Error('type: missing or not allowed; expected receivable or payable.');
 }
 
-/** 450000000, 450_000_000, 450,000,000, 450m, 1.2bn — positive, at most 2 decimals. */
+/** 450000000, 450_000_000, 450,000,000, 450m, 1.2bn — the one amount grammar (input.ts readAmount), positive, at most 1e15. */
 function parseAmount(raw: string | undefined): number {
   const allowed = 'expected a positive amount such as 450000000, 450_000_000, 450,000,000, 450m or 1.2bn';
-  const value = raw?.trim() ?? '';
-  const match = /^((?:\d{1,3}(?:([_,])\d{3})(?:\2\d{3})*|\d+)(?:\.\d+)?|\.\d+)(k|m|bn)?$/i.exec(value);
-  if (!match) throw new Error(`amount: missing or not allowed; ${allowed}.`);
-  const scale = { k: 1e3, m: 1e6, bn: 1e9 }[(match[3] ?? '').toLowerCase() as 'k' | 'm' | 'bn'] ?? 1;
-  const amount = Number(match[1]!.replace(/[_,]/g, '')) * scale;
-  if (!(amount > 0) || amount > MAX_AMOUNT) throw new Error(`amount: not allowed; ${allowed}, at most 1e15.`);
-  if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) throw new Error('amount: more than 2 decimals.');
-  return Math.round(amount * 100) / 100;
+  const amount = readAmount(raw ?? '', 'positive', MAX_AMOUNT);
+  if (amount === 'shape') throw new Error(`amount: missing or not allowed; ${allowed}.`);
+  if (amount === 'too-big') throw new Error(`amount: not allowed; ${allowed}, at most 1e15.`);
+  if (amount === 'cents') throw new Error('amount: more than 2 decimals.');
+  return amount;
 }
 
 function parseCurrency(raw: string | undefined, market: string | undefined): string {

@@ -17,6 +17,7 @@ import type { Exposure } from './exposures-file.js';
 import { DAY_MS, amountUsd, coverPnlUsd, coverSide, dollarOffset, exposureRevaluationUsd, ratioAt, targetBook, type ExposurePolicy, type Prices } from './exposures.js';
 import type { Side } from './vocabulary.js';
 import type { ExposurePolicy as Policy } from './exposures.js';
+import { utcDay } from './utc-text.js';
 
 /** One hedge of the account, closed or open, as the report needs it. */
 export interface CoverHedge {
@@ -122,7 +123,7 @@ export function coveragePerWeek(exposures: readonly Exposure[], policy: Exposure
         : held.reduce((total, hedge) => total + hedge.notionalUsd, 0);
       const target = book.filter((row) => row.market === market).reduce((total, row) => total + row.target_usd, 0);
       rows.push({
-        week: iso(week).slice(0, 10),
+        week: utcDay(week),
         at: iso(at),
         market,
         exposure_usd: cents(exposure),

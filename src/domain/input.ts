@@ -58,24 +58,56 @@ export function parseSide(raw: string | undefined): Side {
   return value;
 }
 
-/** 10000, 10_000, 10,000, 10k, 1.5m — positive, finite, at most 2 decimals once scaled. */
+/**
+ * Which amounts an option takes: `positive` (a notional, an agent's limit), `zero-or-more` (a
+ * tolerance, a headroom threshold), `signed` (a P&L threshold). The grammar is one.
+ */
+export type AmountSign = 'positive' | 'zero-or-more' | 'signed';
+
+const AMOUNT_EXAMPLES: Record<AmountSign, string> = {
+  positive: 'a positive USD amount such as 10000, 10_000, 10k or 1.5m',
+  'zero-or-more': 'a USD amount of 0 or more such as 100, 10_000, 10k or 1.5m',
+  signed: 'a USD amount, signed, such as -500, -1,000, -2.5k or 0',
+};
+
+// Groups of three after a 1-3 digit head, one separator kind throughout: `1000,000` (a European
+// 1000.000?), `1,0,0` and `1,000_000` are refused rather than read 1000 times too big or small.
+const AMOUNT_SHAPE = /^([+-]?)((?:\d{1,3}(?:([_,])\d{3})(?:\3\d{3})*|\d+)(?:\.\d+)?|\.\d+)(k|m|bn)?$/i;
+const AMOUNT_SCALE: Record<string, number> = { '': 1, k: 1e3, m: 1e6, bn: 1e9 };
+
+/**
+ * The one grammar of an amount (issue 51): `10000`, `10_000`, `10,000`, `10k`, `1.5m`, `1.2bn`, at
+ * most 2 decimals once scaled, at most `max`; a sign only where `sign` is `signed`. Returns the
+ * amount, or why it is refused: `shape` (not this grammar, or a sign or a 0 it does not take),
+ * `too-big`, `cents`. The file columns (a target's notional, an exposure's amount) and every USD
+ * argument and option read amounts through it.
+ */
+export function readAmount(text: string, sign: AmountSign, max: number): number | 'shape' | 'too-big' | 'cents' {
+  const match = AMOUNT_SHAPE.exec(text.trim());
+  if (!match || (match[1] !== '' && sign !== 'signed')) return 'shape';
+  const amount = Number(match[2]!.replace(/[_,]/g, '')) * AMOUNT_SCALE[(match[4] ?? '').toLowerCase()]! * (match[1] === '-' ? -1 : 1);
+  if (!Number.isFinite(amount) || (sign === 'positive' ? amount <= 0 : sign === 'zero-or-more' ? amount < 0 : false)) return 'shape';
+  if (Math.abs(amount) > max) return 'too-big';
+  if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) return 'cents';
+  // -0 is 0: it prints without a sign.
+  return Math.round(amount * 100) / 100 || 0;
+}
+
+/** A USD amount an argument or option takes (readAmount's grammar); a refusal is one line naming it, exit 2. */
+export function parseUsdAmount(raw: string | undefined, name: string, sign: AmountSign = 'positive'): number {
+  const allowed = AMOUNT_EXAMPLES[sign];
+  // An argument left blank is missing; an option given a blank value (`--tolerance ""`) is a bad value.
+  const value = (name.startsWith('--') ? (raw ?? '') : required(name, raw, allowed)).trim();
+  const amount = readAmount(value, sign, MAX_NOTIONAL_USD);
+  if (amount === 'shape') throw new UsageError(`${name}: ${echo(value)} is not allowed; expected ${allowed}.`);
+  if (amount === 'too-big') throw new UsageError(`${name}: ${echo(value)} is more than 1,000,000,000,000 USD.`);
+  if (amount === 'cents') throw new UsageError(`${name}: ${echo(value)} has more than 2 decimals (cents).`);
+  return amount;
+}
+
+/** A notional: a positive USD amount (parseUsdAmount). */
 export function parseNotional(raw: string | undefined, name = 'notional'): number {
-  const allowed = 'a positive USD amount such as 10000, 10_000, 10k or 1.5m';
-  const value = required(name, raw, allowed).trim();
-  // Groups of three after a 1-3 digit head, one separator kind throughout: `1000,000` (a
-  // European 1000.000?) and `1,000_000` are refused rather than read 1000 times too big.
-  const match = /^((?:\d{1,3}(?:([_,])\d{3})(?:\2\d{3})*|\d+)(?:\.\d+)?|\.\d+)([kKmM]?)$/.exec(value);
-  if (!match) throw new UsageError(`${name}: ${echo(value)} is not allowed; expected ${allowed}.`);
-  const digits = match[1]!.replace(/[_,]/g, '');
-  const suffix = match[3]!.toLowerCase();
-  const scale = suffix === 'k' ? 1e3 : suffix === 'm' ? 1e6 : 1;
-  const amount = Number(digits) * scale;
-  if (!Number.isFinite(amount) || amount <= 0) throw new UsageError(`${name}: ${echo(value)} is not allowed; expected ${allowed}.`);
-  if (amount > MAX_NOTIONAL_USD) throw new UsageError(`${name}: ${echo(value)} is more than 1,000,000,000,000 USD.`);
-  if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) {
-    throw new UsageError(`${name}: ${echo(value)} has more than 2 decimals (cents).`);
-  }
-  return Math.round(amount * 100) / 100;
+  return parseUsdAmount(raw, name, 'positive');
 }
 
 export function parseTenor(raw: string | undefined): 1 | 3 | 7 {

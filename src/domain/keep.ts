@@ -15,6 +15,7 @@
 //   covered with another notional             → drift (reported; brought back only with --converge)
 //   a target of 0                             → never rolled or re-opened; a position left there is drift
 import { TENORS, type Side, type Tenor } from './vocabulary.js';
+import { utcMinute } from './utc-text.js';
 
 /** The keeper's roll_before when a row does not give one. */
 export const DEFAULT_ROLL_BEFORE_MS = 3_600_000;
@@ -129,5 +130,5 @@ export function backoffMs(failures: number, intervalMs: number, capMs = 3_600_00
 }
 
 function iso(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+  return `${utcMinute(ms)} UTC`;
 }

@@ -1,32 +1,13 @@
 // What settles when: the open hedges as dated settlements, grouped by day, from the positions list
 // (mark, P&L, carry) and the hedges list (one maturity per hedge). Pure: the caller reads the
 // server and hands the facts in, with the time.
-import { UsageError } from '../errors.js';
-import { echo } from './input.js';
+import { parseDuration } from './duration.js';
 import type { Side } from './vocabulary.js';
+import { utcDay } from './utc-text.js';
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-const WITHIN_UNITS: Record<string, { ms: number; word: string }> = {
-  h: { ms: HOUR_MS, word: 'hour' },
-  d: { ms: DAY_MS, word: 'day' },
-  w: { ms: 7 * DAY_MS, word: 'week' },
-};
-/** Longer than any tenor by far; a bigger number is a typo, not a horizon. */
-const MAX_WITHIN_MS = 366 * DAY_MS;
-
-/** `--within`: 12h, 3d, 2w (also 1.5d); undefined when not given. Anything else is exit 2, naming the option. */
+/** `--within`: 12h, 3d, 2w (also 1.5d, 1d12h: domain/duration.ts); undefined when not given. Anything else is exit 2, naming the option. */
 export function parseWithin(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([hdw])\s*$/i.exec(raw);
-  const amount = match ? Number(match[1]) : NaN;
-  const unit = match ? WITHIN_UNITS[match[2]!.toLowerCase()]! : undefined;
-  if (!unit || !(amount > 0)) {
-    throw new UsageError(`--within: ${echo(raw)} is not allowed; expected a positive number of hours, days or weeks such as 12h, 3d or 2w.`);
-  }
-  const ms = amount * unit.ms;
-  if (ms > MAX_WITHIN_MS) throw new UsageError(`--within: ${echo(raw)} is more than a year; expected something like 12h, 3d or 2w.`);
-  return ms;
+  return raw === undefined ? undefined : parseDuration(raw, '--within', 'hdw').ms;
 }
 
 /** A line of the positions list, as the tolerant reader made it (api/wire/read-position.ts). */
@@ -193,7 +174,7 @@ export function collectMaturities(
     .map((item): Maturity => {
       const at = Date.parse(item.maturity_at);
       return {
-        day: new Date(at).toISOString().slice(0, 10),
+        day: utcDay(at),
         maturity_at: new Date(at).toISOString(),
         matures_in_seconds: Math.round((at - nowMs) / 1000),
         ...withoutTime(item),

@@ -12,6 +12,7 @@
 // server's sign (positive: paid by the account), as `hedge history` does.
 import type { HistoryFacts } from './wire.js';
 import { quoteCurrencyOf } from './markets.js';
+import { utcDay, utcMonth } from './utc-text.js';
 
 export const REPORT_GROUPINGS = ['day', 'week', 'month', 'side', 'tenor', 'market', 'hedge', 'ref'] as const;
 export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
@@ -148,11 +149,11 @@ function figures(tally: Tally): ReportFigures {
 const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
 
 export function utcDayKey(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  return utcDay(ms);
 }
 
 export function utcMonthKey(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 7);
+  return utcMonth(ms);
 }
 
 /** ISO 8601 week (weeks start on Monday; week 1 holds the year's first Thursday): `2026-W47`. */

@@ -5,7 +5,7 @@
 // has no resolution to wait for. What comes back is kept whole (status, headers, body) for printing.
 import { readFile } from 'node:fs/promises';
 import type { HedgeClient } from '../api/client.js';
-import { nextPagePath } from '../api/wire/pager.js';
+import { followPaths } from '../api/wire/pager.js';
 import type { ApiRequest, RawAnswer } from '../api/transport.js';
 import { API_METHODS, type ApiMethod } from '../domain/api-params.js';
 import { OffOriginError, UsageError } from '../errors.js';
@@ -81,24 +81,26 @@ export class AnswerLog {
 }
 
 /**
- * A GET: one answer, or with `paginate` every page (the next one found by api/wire/pager.ts), each
- * answer handed to `onPage` as it comes.
+ * A GET: one answer, or with `paginate` every page — through the one pager the list commands use
+ * (api/wire/pager.ts followPaths: a cursor in meta or in the body beside the rows, a next link,
+ * page numbers, an offset; the profile's cursor parameter) — each answer handed to `onPage` as it comes.
  */
 export async function readApi(ctx: CommandContext, client: HedgeClient, call: ApiCall, options: { paginate: boolean; log: AnswerLog; onPage: (answer: ApiAnswer) => void }): Promise<number> {
-  const credentials = await ctx.credentials();
-  let path: string | undefined = call.path;
-  const seen = new Set<string>();
-  let pages = 0;
-  while (path !== undefined) {
-    if (pages >= MAX_PAGES) throw new UsageError(`--paginate: stopped after ${MAX_PAGES} pages; narrow the list with filters.`);
-    if (seen.has(path)) throw new UsageError(`--paginate: the server pointed back to a page already read (${safeText(path)}); stopped.`);
-    seen.add(path);
+  const fetchPath = async (path: string) => {
     const response = await client.transport.send(request(call, path, undefined, options.log.record(path)));
+    options.onPage(options.log.last!);
+    return response;
+  };
+  if (!options.paginate) {
+    await fetchPath(call.path);
+    return 1;
+  }
+  const { baseUrl } = await ctx.credentials();
+  let pages = 0;
+  for await (const page of followPaths(baseUrl, call.path, fetchPath, { cursorParam: client.wire.cursorParam || undefined })) {
     pages += 1;
-    const answer = options.log.last!;
-    options.onPage(answer);
-    if (!options.paginate) break;
-    path = nextPagePath(credentials.baseUrl, path, { meta: response.meta, headers: answer.headers });
+    if (page.next === 'repeated') throw new UsageError(`--paginate: the server pointed back to a page already read (${safeText(page.following!)}); stopped.`);
+    if (page.next === 'page' && pages >= MAX_PAGES) throw new UsageError(`--paginate: stopped after ${MAX_PAGES} pages; narrow the list with filters.`);
   }
   return pages;
 }

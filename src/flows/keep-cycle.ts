@@ -7,6 +7,7 @@
 import { backoffMs, decideRow, rowKey, type KeepDecision, type KeepRow, type SideView } from '../domain/keep.js';
 import type { KeepEvent, KeepRowStatus } from '../ui/keep-view.js';
 import type { KeeperClock } from './keep-clock.js';
+import { utcMinute } from '../domain/utc-text.js';
 
 export type EventFields = Omit<KeepEvent, 'at'>;
 
@@ -269,7 +270,7 @@ export function describeDecision(decision: KeepDecision): string {
     case 'hold':
       return decision.reason;
     case 'roll':
-      return `roll due (matures ${new Date(decision.maturityAtMs).toISOString().slice(0, 16).replace('T', ' ')} UTC)`;
+      return `roll due (matures ${utcMinute(decision.maturityAtMs)} UTC)`;
     case 'reopen':
       return 'flat: re-open';
     case 'drift':

@@ -24,6 +24,7 @@ import { resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll, type RollOutcome } from 
 import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from './trade-actions.js';
 import { runWrite, type WriteOptions } from './write-flow.js';
 import type { Identity } from './identity.js';
+import { utcStamp } from '../domain/utc-text.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
 export const KEEP_GROUP_PREFIX = 'keep-';
@@ -404,7 +405,7 @@ async function converge(ctx: CommandContext, row: KeepRow, decision: Extract<Kee
 }
 
 function newGroup(ctx: CommandContext): string {
-  return `${KEEP_GROUP_PREFIX}${new Date(ctx.clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+  return `${KEEP_GROUP_PREFIX}${utcStamp(ctx.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
 function bodyField(entry: JournalEntry, name: string): unknown {

@@ -14,7 +14,7 @@ import { heartbeatFile, heartbeatOf, HEARTBEAT_VERSION, readHeartbeat, staleAfte
 import type { KeeperLockPlace } from './keeper-lock.js';
 import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../errors.js';
-import { echo } from '../domain/input.js';
+import { parseUsdAmount } from '../domain/input.js';
 import { safeText } from '../security/safe-text.js';
 import type { Identity } from './identity.js';
 
@@ -34,13 +34,7 @@ export function parseMetricsAddress(raw: string): MetricsAddress {
 
 /** The service's options of `hedge keep` as typed (exit 2 on a bad one, before anything is read). */
 export function parseKeeperServiceOptions(options: { alertUrl?: string; alertHeadroom?: string; metrics?: string }): Pick<KeeperServiceOptions, 'alertUrl' | 'alertHeadroomUsd' | 'metrics'> {
-  let alertHeadroomUsd: number | undefined;
-  if (options.alertHeadroom !== undefined) {
-    const text = options.alertHeadroom.trim().replace(/[_,]/g, '');
-    const amount = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isFinite(amount) || amount > 1e12) throw new UsageError(`--alert-headroom: ${echo(options.alertHeadroom)} is not allowed; expected a USD amount of 0 or more, such as 50000 or 50,000.`);
-    alertHeadroomUsd = amount;
-  }
+  const alertHeadroomUsd = options.alertHeadroom === undefined ? undefined : parseUsdAmount(options.alertHeadroom, '--alert-headroom', 'zero-or-more');
   return {
     ...(options.alertUrl !== undefined ? { alertUrl: parseAlertUrl(options.alertUrl) } : {}),
     ...(alertHeadroomUsd !== undefined ? { alertHeadroomUsd } : {}),

@@ -8,7 +8,8 @@
 import { closeSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { HedgeClient, HistoryPage } from '../api/client.js';
-import { readHistoryRecord, readPositionPnl, type HistoryFacts } from '../api/wire/read-history.js';
+import { readHistoryRecord, type HistoryFacts } from '../api/wire/read-history.js';
+import { readPosition } from '../api/wire/read-position.js';
 import type { HistoryRecord } from '../api/schemas.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
 import { ReportBuilder, type CumulativeSeries, type Report, type ReportOptions } from '../domain/report.js';
@@ -112,7 +113,7 @@ export async function gatherReport(
     }
     if (builder.add(facts)) onCovered?.(facts);
   });
-  const open = (await positions).map((position) => ({ netPnlUsd: readPositionPnl(position) }));
+  const open = (await positions).map((position) => ({ netPnlUsd: readPosition(position).netPnlUsd }));
   return { report: builder.finish(open, { points }), cumulative: builder.cumulative(), fetched: walk.fetched, complete: walk.complete, stopped: walk.stopped };
 }
 

@@ -13,7 +13,7 @@
 // an open that may have been sent is re-sent with its own key.
 import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../api/client.js';
-import { numberOf } from '../api/wire/read-position.js';
+import { readNumber } from '../api/wire/read-fields.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
 import { makeIdempotencyKey } from '../domain/idempotency.js';
 import type { HedgeRecord } from '../domain/book.js';
@@ -36,6 +36,7 @@ import { fetchPreTradeFacts } from './pre-trade.js';
 import { closeAction, openAction, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from './row-trust.js';
 import { identityOf, isRejection, journalAhead, runWrite, type WriteAction, type WriteOptions } from './write-flow.js';
+import { utcClock, utcMinute, utcStamp } from '../domain/utc-text.js';
 
 /** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
 export const ROLL_GROUP_PREFIX = 'roll-';
@@ -91,7 +92,7 @@ function days(tenor: number): string {
 }
 
 function newGroup(ctx: CommandContext): string {
-  return `${ROLL_GROUP_PREFIX}${new Date(ctx.clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+  return `${ROLL_GROUP_PREFIX}${utcStamp(ctx.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
 function unfinished(legs: RollLegs): boolean {
@@ -131,8 +132,8 @@ async function legsOf(ctx: CommandContext, group: string): Promise<RollLegs> {
   const open = entries.find((entry) => entry.leg === 'open');
   const close = entries.find((entry) => entry.leg === 'close');
   const body = open ? bodyOf(open) : {};
-  const notional = numberOf(body.notional_usd);
-  const tenor = numberOf(body.tenor_days);
+  const notional = readNumber(body.notional_usd);
+  const tenor = readNumber(body.tenor_days);
   if (!open || typeof body.market !== 'string' || (body.side !== 'buy' && body.side !== 'sell') || notional === undefined || tenor === undefined) {
     throw new UsageError(`Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ctx.hedgeCommand('journal')}\`.`);
   }
@@ -148,7 +149,7 @@ async function legsOf(ctx: CommandContext, group: string): Promise<RollLegs> {
     },
     closes: context.roll_closes === true,
     rolledHedgeId: typeof context.rolled_hedge_id === 'string' ? context.rolled_hedge_id : undefined,
-    netMarginUsd: numberOf(context.net_margin_usd),
+    netMarginUsd: readNumber(context.net_margin_usd),
     open,
     close,
   };
@@ -296,7 +297,7 @@ async function planRoll(ctx: CommandContext, client: HedgeClient, req: RollReque
 function severalHedgesNote(req: RollRequest, hedges: readonly HedgeRecord[], notionalUsd: number, reference: string | undefined): RollNote {
   const listed = [...hedges]
     .reverse()
-    .map((record) => `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : new Date(record.maturityAtMs).toISOString().slice(0, 16).replace('T', ' ')}`)
+    .map((record) => `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`)
     .join('; ');
   const others = [...new Set(hedges.map((record) => record.clientReference).filter((ref): ref is string => ref !== undefined && ref !== reference))];
   const refs = reference
@@ -389,7 +390,7 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
   // The roll opens what it closed: the side's notional read right before its close was sent (under
   // the side's lock). Another figure than the plan's means an actor outside hedge moved the side
   // since the plan: the open is not sent on a stale figure.
-  const closedUsd = numberOf(close?.entry?.context?.notional_usd);
+  const closedUsd = readNumber(close?.entry?.context?.notional_usd);
   if (open.outcome === 'planned' && closedUsd !== undefined && Math.abs(closedUsd - legs.request.notional_usd) >= 0.005) {
     await journal.update(open.id, { outcome: 'abandoned', message: `not sent: the close closed ${closedUsd} USD, the roll planned ${legs.request.notional_usd}` });
     throw new UnresolvedError(
@@ -462,7 +463,7 @@ function outcomeOf(ctx: CommandContext, legs: RollLegs, carried: Carried, notes:
             outcome: closeEntry?.outcome ?? 'not sent',
             hedge_id: result?.hedgeId ?? closeEntry?.hedge_id ?? legs.rolledHedgeId ?? null,
             order_tx_hash: carried.close?.answer?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
-            net_margin_usd: result?.estimate ?? numberOf(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
+            net_margin_usd: result?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
             realized: (result?.realized as Record<string, unknown> | undefined) ?? null,
           },
     open: {
@@ -524,7 +525,7 @@ async function finishRoll(
 ): Promise<RollOutcome> {
   // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
   for (const leg of [legs.open, legs.close]) if (leg) await requireOwnRow(ctx, leg);
-  const resuming = `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${legs.open.created_at.slice(11, 19)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
+  const resuming = `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${utcClock(legs.open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
   // A leg never sent is a new request to the server: on a live key it is confirmed like one (the
   // question says what is resumed); otherwise it is said with the result.
   if (legs.open.outcome === 'planned' && guard.needsConfirmation) {
@@ -608,7 +609,7 @@ async function refuseIfRolledMeanwhile(ctx: CommandContext, req: RollRequest, wa
       bodyOf(entry).side === req.side,
   );
   if (!rolled) return;
-  const tenor = numberOf(bodyOf(rolled).tenor_days);
+  const tenor = readNumber(bodyOf(rolled).tenor_days);
   throw new HeldError(
     `The ${req.side} side of ${req.market} was rolled${tenor === undefined ? '' : ` to ${days(tenor)}`} by another hedge process while this run waited for it (${safeText(describeHolder(holder))}): journal group ${safeText(rolled.group!)}, new hedge ${safeText(rolled.hedge_id ?? '?')}. This run sent nothing.`,
     {

@@ -5,7 +5,8 @@
 // 409 with Retry-After, and the same request is sent again a second later). And what a journaled
 // action traded, as the daily cap counts it.
 import type { ApiRequest, SendHooks } from '../api/transport.js';
-import { POSITION_FIELD_SYNONYMS, numberOf } from '../api/wire/read-position.js';
+import { readNumber } from '../api/wire/read-fields.js';
+import { POSITION_FIELD_SYNONYMS } from '../api/wire/read-position.js';
 import { PreTradeCheckError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
 import type { CommandContext, Trade } from '../runtime/context.js';
@@ -68,9 +69,9 @@ export function tradedUsd(entry: Pick<JournalEntry, 'request' | 'context' | 'tra
   const body = entry.request?.body;
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     for (const name of POSITION_FIELD_SYNONYMS.notionalUsd) {
-      const value = numberOf((body as Record<string, unknown>)[name]);
+      const value = readNumber((body as Record<string, unknown>)[name]);
       if (value !== undefined) return Math.abs(value);
     }
   }
-  return Math.abs(numberOf(entry.context?.notional_usd) ?? 0);
+  return Math.abs(readNumber(entry.context?.notional_usd) ?? 0);
 }

@@ -4,7 +4,7 @@ import type { HedgeClient } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import { readHistoryRecord } from '../api/wire/read-history.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
-import { numberOf } from '../api/wire/read-position.js';
+import { readNumber } from '../api/wire/read-fields.js';
 import { reconcileSide, type HedgeRecord, type SideBook } from '../domain/book.js';
 import type { Side } from '../domain/vocabulary.js';
 import { UnresolvedError } from '../errors.js';
@@ -31,7 +31,7 @@ function hedgeRecord(hedge: Hedge): HedgeRecord {
   const maturity = typeof hedge.maturity_at === 'string' ? Date.parse(hedge.maturity_at) : NaN;
   const reference = (hedge as Record<string, unknown>).client_reference;
   // Read leniently, as every amount the spec types is (a decimal string is a number).
-  const notional = numberOf(hedge.notional_usd);
+  const notional = readNumber(hedge.notional_usd);
   return {
     id: hedge.id,
     status: hedge.status,

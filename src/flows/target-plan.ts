@@ -3,12 +3,13 @@
 // account, positions), compute the plan (domain/plan.ts: actions in execution order with the
 // pre-trade checks simulated over the whole sequence), and quote each open and add for its cost.
 import type { HedgeClient } from '../api/client.js';
-import { numberOf } from '../api/wire/read-position.js';
+import { readNumber } from '../api/wire/read-fields.js';
 import type { Quote } from '../api/schemas.js';
 import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanPosition, type PlanStep } from '../domain/plan.js';
 import { parseTargetFile, type TargetRow } from '../domain/target-file.js';
+import { parseUsdAmount } from '../domain/input.js';
 import { TENORS, type Tenor } from '../domain/vocabulary.js';
-import { ApiError, PreTradeCheckError, UsageError } from '../errors.js';
+import { ApiError, PreTradeCheckError } from '../errors.js';
 import type { CommandContext, Trade } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile } from './input-file.js';
@@ -47,15 +48,9 @@ import type { PlanTotals } from '../ui/plan-view.js';
 
 export type { PlanTotals } from '../ui/plan-view.js';
 
-const TOLERANCE_SHAPE = /^\s*\d+(?:\.\d+)?\s*$/;
-
-/** `--tolerance USD`: a plain amount of 0 or more (default 0). */
+/** `--tolerance USD`: an amount of 0 or more (default 0), in the one USD grammar (domain/input.ts). */
 export function parseTolerance(raw: string | undefined): number {
-  if (raw === undefined) return 0;
-  if (!TOLERANCE_SHAPE.test(raw) || !Number.isFinite(Number(raw))) {
-    throw new UsageError(`--tolerance: ${JSON.stringify(raw)} is not an amount; expected a number of USD of 0 or more, e.g. 100 or 0.5.`);
-  }
-  return Number(raw);
+  return raw === undefined ? 0 : parseUsdAmount(raw, '--tolerance', 'zero-or-more');
 }
 
 /**
@@ -80,7 +75,7 @@ function planPositions(book: BookPosition[], onlyMarket: string | undefined, log
       log('positions: a line without a readable side, notional or market is left out of the plan');
       continue;
     }
-    const tenor = numberOf(line.raw.tenor_days);
+    const tenor = readNumber(line.raw.tenor_days);
     positions.push({
       market,
       side: line.side,

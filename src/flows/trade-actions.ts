@@ -8,7 +8,7 @@ import { formatMoney, formatUsd } from '../domain/money.js';
 import { additionQuoteTenor, daysUntil } from '../domain/pre-trade.js';
 import { NotAppliedError, OrderFailedError, PreTradeCheckError, UnresolvedError, UsageError } from '../errors.js';
 import type { PlanStep } from '../domain/plan.js';
-import { numberOf } from '../api/wire/read-position.js';
+import { readNumber } from '../api/wire/read-fields.js';
 import { isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
 import type { CommandContext } from '../runtime/context.js';
@@ -445,7 +445,7 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
     // What it closed, which an agent's daily cap counts: the larger of what the server says it
     // closed and what the book showed right before the send (a server is not taken at a smaller word).
     submitted: (answer) => {
-      const said = numberOf(answer.notional_usd);
+      const said = readNumber(answer.notional_usd);
       const closed = said === undefined ? inBook : Math.max(Math.abs(said), inBook ?? 0);
       return { hedge_id: answer.hedge_id ?? hedgeBefore, order_tx_hash: answer.order_tx_hash ?? undefined, ...(closed === undefined ? {} : { traded_usd: Math.abs(closed) }) };
     },

@@ -20,7 +20,7 @@
 //   - Alerts (domain/alerts.ts) fire once per condition until it clears; --exit-on-alert ends at the
 //     first one with exit 10 (`alert` in src/exit-codes.ts).
 import { HedgeClient } from '../api/client.js';
-import { numberOf } from '../api/wire/read-position.js';
+import { readNumber } from '../api/wire/read-fields.js';
 import type { RetryPolicy } from '../api/retry-policy.js';
 import type { Hedge } from '../api/schemas.js';
 import { Transport } from '../api/transport.js';
@@ -294,8 +294,8 @@ function accountSource(oneShape: boolean): WatchSource {
       const sent = await client.getAccount();
       // Our names, like `account --json` (the card too); --raw: as sent.
       const account = oneShape ? accountForPeople(sent) : sent;
-      const pnlField = ACCOUNT_PNL_FIELDS.find((name) => numberOf(account[name]) !== undefined);
-      const pnl = pnlField === undefined ? undefined : numberOf(account[pnlField]);
+      const pnlField = ACCOUNT_PNL_FIELDS.find((name) => readNumber(account[name]) !== undefined);
+      const pnl = pnlField === undefined ? undefined : readNumber(account[pnlField]);
       const fields: WatchField[] = Object.entries(account).map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
       return {
         data: account,

@@ -25,6 +25,7 @@ import type { CommandContext, Trade } from '../runtime/context.js';
 import { planDryRun, type RenderedDryRun } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
 import { gateTheSend } from './send-gate.js';
+import { utcClock, utcDay } from '../domain/utc-text.js';
 
 /** The options every write command shares (WRITE_OPTIONS in the manifest). */
 export interface WriteOptions {
@@ -142,9 +143,7 @@ export type WriteResult<S, R> = WriteOutcome<S, R>;
 
 export { identityOf, type Identity } from './identity.js';
 
-function timeOf(iso: string): string {
-  return iso.slice(11, 19);
-}
+const timeOf = utcClock;
 
 /** The hint on every unresolved write: the way to finish it with its own key. */
 export function resumeHint(ctx: CommandContext, entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string {
@@ -463,7 +462,7 @@ async function reconcileEarlier<S, R>(
   const found = await action.reconcile({ ...entry, context: attributed.context });
   const lifetime = keyLifetimeMs(ctx.env);
   const { ageMs: age, clock } = await keyAge(ctx, entry);
-  const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${entry.created_at.slice(0, 10)} ${timeOf(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
+  const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${timeOf(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
   const others = attributed.uncertain;
   // The book shows the action's effect. An add's or reduce's is an exact figure (its baseline moved
   // by every change the journal knows landed); a close's is only the side's absence, which another

@@ -11,6 +11,7 @@ import type { FieldSpec } from './fields.js';
 import type { Output } from './output.js';
 import { escapeHtml } from './report-html.js';
 import type { Resource } from './resource-fields.js';
+import { utcMinute } from '../domain/utc-text.js';
 
 export const REPORT_SECTIONS = ['coverage', 'cost', 'effectiveness'] as const;
 export type ReportSection = (typeof REPORT_SECTIONS)[number];
@@ -91,7 +92,7 @@ export async function renderExposureReport(output: Output, view: ExposureReportV
     await output.list(view.report[section] as unknown as Record<string, unknown>[], SECTIONS[section].resource, { empty: SECTIONS[section].empty });
     return;
   }
-  output.note(output.chalk.dim(`${view.source} as of ${view.asOf.slice(0, 16).replace('T', ' ')} UTC: ${describePolicy(view.policy)}.`));
+  output.note(output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`));
   for (const section of options.section === undefined ? REPORT_SECTIONS : [options.section]) {
     const { resource, title, empty } = SECTIONS[section];
     await output.list(view.report[section] as unknown as Record<string, unknown>[], resource, { title, empty });
@@ -166,7 +167,7 @@ function cell(value: unknown, field: FieldSpec): string {
   if (value === null || value === undefined) return '<td class="muted">—</td>';
   // Carry and fees from the account's side, as every screen shows them: -10.00 is paid.
   if (field.kind === 'charge' && typeof value === 'number') return `<td class="num">${value === 0 ? '0.00' : escapeHtml(formatSignedFixed(-value, 2))}</td>`;
-  if (field.kind === 'utc' && typeof value === 'string') return `<td>${escapeHtml(value.slice(0, 16).replace('T', ' '))}</td>`;
+  if (field.kind === 'utc' && typeof value === 'string') return `<td>${escapeHtml(utcMinute(value))}</td>`;
   if (typeof value === 'number') return `<td class="num">${escapeHtml(formatUpTo(value, 2))}</td>`;
   if (typeof value === 'boolean') return `<td>${value ? 'yes' : '<strong>no</strong>'}</td>`;
   return `<td>${escapeHtml(String(value))}</td>`;
@@ -209,7 +210,7 @@ export function exposureReportHtml(view: ExposureReportView, context: { account:
 <title>Exposures report — ${escapeHtml(view.source)}</title><style>${CSS}</style></head>
 <body>
 <h1>Exposures: coverage, cost and effectiveness</h1>
-<p class="muted">${escapeHtml(context.account)} · ${escapeHtml(view.source)} · as of ${escapeHtml(view.asOf.slice(0, 16).replace('T', ' '))} UTC · generated ${escapeHtml(context.generatedAt)}</p>
+<p class="muted">${escapeHtml(context.account)} · ${escapeHtml(view.source)} · as of ${escapeHtml(utcMinute(view.asOf))} UTC · generated ${escapeHtml(context.generatedAt)}</p>
 <p>${escapeHtml(describePolicy(view.policy))}.</p>
 <h2>Coverage per week</h2>
 ${markets.map((name) => coverageChart(view, name)).join('\n')}

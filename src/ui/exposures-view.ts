@@ -9,6 +9,7 @@ import type { FieldSpec } from './fields.js';
 import { formatMoney } from './format.js';
 import type { Output } from './output.js';
 import type { Resource } from './resource-fields.js';
+import { utcMinute } from '../domain/utc-text.js';
 
 export const EXPOSURE_SECTIONS = ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy'] as const;
 export type ExposureSection = (typeof EXPOSURE_SECTIONS)[number];
@@ -147,7 +148,7 @@ export async function renderExposures(output: Output, view: ExposuresView, optio
     await output.list(rows, resource, { empty });
     return;
   }
-  output.note(output.chalk.dim(`${view.source} as of ${view.asOf.slice(0, 16).replace('T', ' ')} UTC: ${describePolicy(view.policy)}.`));
+  output.note(output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`));
   const sections = options.section === undefined ? (['exposures', 'book', 'schedule', 'cost', 'stress'] as const) : [options.section];
   for (const section of sections) {
     const { rows, resource, title, empty } = sectionRows(view, section);

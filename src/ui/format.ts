@@ -3,6 +3,7 @@
 
 // Numbers come from the one formatter family (domain/number-format.ts); re-exported for the views.
 export { formatFixed, formatMoney, formatRate, formatSignedFixed, formatSignedMoney, formatUpTo, formatUsd, rateDecimals } from '../domain/number-format.js';
+import { utcMinute, utcSecond } from '../domain/utc-text.js';
 
 /** Decimals a plain number shows as sent (up to 6): 12.5 → 1, 3 → 0. */
 export function fractionDigits(value: number): number {
@@ -32,17 +33,17 @@ export function formatBps(value: number): string {
 export function formatUtc(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  return `${utcSecond(date)} UTC`;
 }
 
 /** "2026-11-25 08:00" (UTC, to the minute): a time in a table column headed "UTC". */
 export function formatUtcMinutes(iso: string): string {
   // A UTC timestamp as servers write it ("2026-11-21T23:44:18.103Z") reads as its own first 16
   // characters: no Date to make, per cell of a long table. Anything else goes through Date.
-  if (UTC_TIMESTAMP.test(iso)) return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+  if (UTC_TIMESTAMP.test(iso)) return utcMinute(iso);
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toISOString().slice(0, 16).replace('T', ' ');
+  return utcMinute(date);
 }
 
 /** Time left until `iso`: "2d 23h", "5h 10m", "4m"; "due" once it has passed; '' when unreadable. */

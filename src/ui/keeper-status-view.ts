@@ -4,6 +4,7 @@
 import type { ChalkInstance } from 'chalk';
 import { safeText } from '../security/safe-text.js';
 import { drawCard } from './card.js';
+import { utcSecond } from '../domain/utc-text.js';
 
 /** The status as this view reads it (flows/keeper-status.ts's KeeperStatus fits it). */
 export interface KeeperStatusView {
@@ -69,5 +70,5 @@ export function renderKeeperStatus(status: KeeperStatusView, options: { columns:
 
 function utc(iso: string): string {
   const text = safeText(String(iso));
-  return text.length >= 19 ? `${text.slice(0, 10)} ${text.slice(11, 19)} UTC` : text;
+  return text.length >= 19 ? `${utcSecond(text)} UTC` : text;
 }

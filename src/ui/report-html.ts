@@ -8,6 +8,7 @@ import { formatFixed, formatMoney, formatRate, formatSignedMoney } from '../doma
 import { lockedCents, toCents, type CumulativeSeries, type Report, type ReportFigures } from '../domain/report.js';
 import { safeText } from '../security/safe-text.js';
 import { shortenMiddle, truncateEnd } from './width.js';
+import { utcClock, utcClockMinute, utcDay, utcMinute as utcMinuteText } from '../domain/utc-text.js';
 
 export interface ReportHtmlRecord {
   hedgeId?: string;
@@ -105,7 +106,7 @@ function pnlCell(value: number | null | undefined, tag: 'td' | 'th' = 'td'): str
 function utcMinute(iso: string): string {
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return escapeHtml(iso);
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return `${utcMinuteText(ms)} UTC`;
 }
 
 const GROUP_COLUMN_TITLES: Record<Report['by'], string> = {
@@ -224,9 +225,9 @@ function svgOpen(label: string): string {
  */
 function timeTickLabels(ticksMs: readonly number[], spanMs: number): string[] {
   const precisions: Array<(iso: string) => string> = [
-    ...(spanMs >= 3 * 86_400_000 ? [(iso: string) => iso.slice(0, 10)] : []),
-    (iso) => `${iso.slice(5, 10)} ${iso.slice(11, 16)}`,
-    (iso) => `${iso.slice(5, 10)} ${iso.slice(11, 19)}`,
+    ...(spanMs >= 3 * 86_400_000 ? [utcDay] : []),
+    (iso) => `${iso.slice(5, 10)} ${utcClockMinute(iso)}`,
+    (iso) => `${iso.slice(5, 10)} ${utcClock(iso)}`,
     (iso) => iso.slice(11, 23),
   ];
   const isos = ticksMs.map((ms) => new Date(ms).toISOString());

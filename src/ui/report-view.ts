@@ -18,6 +18,7 @@ import { formatFixed, formatSignedMoney, rateDecimals } from './format.js';
 import { drawTable, EMPTY_CELL, tableCell, type TableCell, type TableColumn } from './table.js';
 import { bar, sparkline } from './text-charts.js';
 import { displayWidth, truncateEnd, wrapWords } from './width.js';
+import { utcMinute } from '../domain/utc-text.js';
 
 // ---- the columns, declared once ------------------------------------------------------------
 
@@ -199,14 +200,14 @@ const COLUMN_WORDS: Record<string, string> = {
 const BAR_WIDTH = 21;
 const BAR_MIN_WIDTH = 9;
 
-function utcMinute(iso: string): string {
-  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+function utcMinuteText(iso: string): string {
+  return `${utcMinute(iso)} UTC`;
 }
 
 export function periodText(report: Pick<Report, 'since' | 'until'>): string {
-  if (report.since && report.until) return `closed ${utcMinute(report.since)} to ${utcMinute(report.until)} (end excluded)`;
-  if (report.since) return `closed from ${utcMinute(report.since)}`;
-  if (report.until) return `closed before ${utcMinute(report.until)}`;
+  if (report.since && report.until) return `closed ${utcMinuteText(report.since)} to ${utcMinuteText(report.until)} (end excluded)`;
+  if (report.since) return `closed from ${utcMinuteText(report.since)}`;
+  if (report.until) return `closed before ${utcMinuteText(report.until)}`;
   return 'all history';
 }
 

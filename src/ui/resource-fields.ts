@@ -12,6 +12,7 @@
 // the account, and people see them from the account's side (docs/output.md, "Sign convention").
 import type { ChalkInstance } from 'chalk';
 import type { FieldSpec } from './fields.js';
+import { utcClockMinute } from '../domain/utc-text.js';
 
 /** A resource as lists show it. */
 export interface Resource {
@@ -217,7 +218,7 @@ export const MATURITY_RESOURCE: Resource = {
     { key: 'mark_price', label: 'Mark', unit: 'rate', kind: 'rate' },
     { key: 'net_pnl_usd', label: 'P&L', unit: 'USD', kind: 'pnl' },
     { key: 'accrued_carry_usdc', label: 'Carry', unit: 'USDC', kind: 'charge' },
-    { key: 'time', label: 'UTC', kind: 'text', screenOnly: true, get: (row) => (typeof row.maturity_at === 'string' ? row.maturity_at.slice(11, 16) : undefined) },
+    { key: 'time', label: 'UTC', kind: 'text', screenOnly: true, get: (row) => (typeof row.maturity_at === 'string' ? utcClockMinute(row.maturity_at) : undefined) },
     { key: 'left', label: 'Left', kind: 'countdown', screenOnly: true, get: (row) => row.maturity_at },
   ],
   table: ['time', 'left', 'market', 'side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'accrued_carry_usdc', 'mark_price', 'tenor_days', 'hedge_id'],

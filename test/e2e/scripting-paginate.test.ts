@@ -1,6 +1,6 @@
 // `hedge api --paginate` across pages: the simulator's hedges served a few at a time by a real
-// paging proxy (test/support/paging-proxy.ts) — by a cursor in meta, or by a Link header — and
-// gathered into one envelope with every row, in order, once. A next link to another host is not
+// paging proxy (test/support/paging-proxy.ts) — by a cursor in meta or in the body, or by a Link
+// header — and gathered into one envelope with every row, in order, once. A next link to another host is not
 // followed: the key stays with the base URL.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startPagingProxy, type PagingProxy, type PagingStyle } from '../support/paging-proxy.js';
@@ -33,6 +33,22 @@ describe('hedge api --paginate', () => {
     expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
     expect(proxy.pages.every((query) => query.limit === '2')).toBe(true);
     if (style === 'cursor') expect(envelope.meta).toMatchObject({ next_cursor: null, has_more: false });
+  });
+
+  it('follows a cursor in the body beside the rows, as the list commands do: one envelope per page, every row once, in order', async () => {
+    const { simulator, proxy, ids, env } = await pagedSimulator('body-cursor');
+    const result = await simulator.hedge(['api', '/hedges', '-F', 'limit=2', '--paginate', '--format', 'ndjson'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    const pages = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(pages.map((page) => page.data.next_cursor)).toEqual(['2', '4', null]);
+    expect(pages.flatMap((page) => page.data.items.map((hedge: { id: string }) => hedge.id))).toEqual(ids);
+    expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
+    // The list command reads the same pages the same way.
+    proxy.pages.length = 0;
+    const listed = await simulator.hedge(['hedges', '--json'], { env: { ...env, HEDGE_WIRE_PAGE_SIZE_PARAM: 'none' } });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).map((hedge: { id: string }) => hedge.id)).toEqual(ids);
+    expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
   });
 
   it('without --paginate, one page; --query counts every row with it; ndjson gives one envelope per page', async () => {

@@ -1,12 +1,13 @@
 // A real HTTP server in front of a sandbox that pages `GET /hedges` the way a real service might
 // (the spec shows no paging): pages of `limit` rows (default 2), the next one named by a cursor in
-// `meta.next_cursor` (sent back as `cursor`), or by a `Link: <…>; rel="next"` header — or, to test
-// that a key never follows one, by a link to another host. Every other request passes through.
+// `meta.next_cursor` (sent back as `cursor`), by one in the body beside the rows (`data: {items,
+// next_cursor}`), or by a `Link: <…>; rel="next"` header — or, to test that a key never follows one,
+// by a link to another host. Every other request passes through.
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SANDBOX_BASE_PATH, type RunningSandbox } from '../../src/sandbox/index.js';
 
-export type PagingStyle = 'cursor' | 'link' | 'link-elsewhere';
+export type PagingStyle = 'cursor' | 'body-cursor' | 'link' | 'link-elsewhere';
 
 export interface PagingProxy {
   baseUrl: string;
@@ -66,7 +67,11 @@ export async function startPagingProxy(sandbox: RunningSandbox, style: PagingSty
         const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
         const meta: Record<string, unknown> = { ...envelope.meta };
         if (style === 'cursor') Object.assign(meta, { next_cursor: more ? String(offset + size) : null, has_more: more });
-        else if (more && style === 'link') headers.link = `<${baseUrl}/hedges?${nextQuery}>; rel="next"`;
+        else if (style === 'body-cursor') {
+          res.writeHead(200, headers);
+          res.end(JSON.stringify({ data: { items: rows, next_cursor: more ? String(offset + size) : null }, error: null, meta }));
+          return;
+        } else if (more && style === 'link') headers.link = `<${baseUrl}/hedges?${nextQuery}>; rel="next"`;
         else if (more) headers.link = `<https://elsewhere.example${SANDBOX_BASE_PATH}/hedges?${nextQuery}>; rel="next"`;
         res.writeHead(200, headers);
         res.end(JSON.stringify({ data: rows, error: null, meta }));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HISTORY_FIELD_SYNONYMS, readHistoryRecord, readPositionPnl, readTimestamp } from '../../src/api/wire/read-history.js';
+import { HISTORY_FIELD_SYNONYMS, readHistoryRecord, readTimestamp } from '../../src/api/wire/read-history.js';
+import { readPosition } from '../../src/api/wire/read-position.js';
 import { InvalidResponseError } from '../../src/errors.js';
 
 // One closed hedge, as our simulator writes it (src/api/wire-contract.md) …
@@ -126,11 +127,12 @@ describe('readTimestamp', () => {
   });
 });
 
-describe('readPositionPnl', () => {
+describe("an open position's net P&L (read-position.ts, the one table)", () => {
+  const netPnl = (raw: Record<string, unknown>) => readPosition(raw).netPnlUsd;
   it("reads an open position's unrealized net P&L under its plausible names", () => {
-    expect(readPositionPnl({ side: 'buy', gross_pnl_usd: 10, accrued_carry_usdc: 2, net_pnl_usd: 8 })).toBe(8);
-    expect(readPositionPnl({ unrealized_pnl_usd: '-12.5' })).toBe(-12.5);
-    expect(readPositionPnl({ unrealizedNetPnlUsd: 3 })).toBe(3);
-    expect(readPositionPnl({ net_margin_usd: 500 })).toBeUndefined();
+    expect(netPnl({ side: 'buy', gross_pnl_usd: 10, accrued_carry_usdc: 2, net_pnl_usd: 8 })).toBe(8);
+    expect(netPnl({ unrealized_pnl_usd: '-12.5' })).toBe(-12.5);
+    expect(netPnl({ unrealizedNetPnlUsd: 3 })).toBe(3);
+    expect(netPnl({ net_margin_usd: 500 })).toBeUndefined();
   });
 });

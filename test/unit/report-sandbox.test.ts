@@ -1,7 +1,8 @@
 // The report over what our simulator really serves: closed hedges from GET /hedges/history and an
 // open position from GET /positions, read by the tolerant readers, reconcile to the cent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readHistoryRecord, readPositionPnl } from '../../src/api/wire/read-history.js';
+import { readHistoryRecord } from '../../src/api/wire/read-history.js';
+import { readPosition } from '../../src/api/wire/read-position.js';
 import { REPORT_GROUPINGS, buildReport } from '../../src/domain/report.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
@@ -75,7 +76,7 @@ describe('report over the simulator', () => {
   it("the open position's unrealized P&L is the account's", async () => {
     const positions = await get('/positions');
     expect(positions).toHaveLength(1);
-    const report = buildReport([], positions.map((position) => ({ netPnlUsd: readPositionPnl(position) })), { by: 'side' });
+    const report = buildReport([], positions.map((position) => ({ netPnlUsd: readPosition(position).netPnlUsd })), { by: 'side' });
     const account = (await fetch(`${sandbox.baseUrl}/account`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } }).then((response) =>
       response.json(),
     )) as { data: { unrealized_pnl_usd: number } };

@@ -121,6 +121,13 @@ describe('hedge api --paginate', () => {
     expect(nextPagePath(BASE, '/hedges', answer({ links: { next: 'tok-9' } }))).toBe('/hedges?cursor=tok-9');
   });
 
+  it('a cursor in the body beside the rows, and the profile\'s cursor parameter, as the lists read them (issue 51)', () => {
+    const inBody = { data: { items: [{ id: 1 }], next_cursor: 'c2' }, meta: {}, headers: {} };
+    expect(nextPagePath(BASE, '/hedges?limit=2', inBody)).toBe('/hedges?limit=2&cursor=c2');
+    expect(nextPagePath(BASE, '/hedges', inBody, 'after')).toBe('/hedges?after=c2');
+    expect(nextPagePath(BASE, '/hedges', { data: { items: [], next_cursor: null }, meta: {}, headers: {} })).toBeUndefined();
+  });
+
   it('a next link is followed only under the base URL', () => {
     expect(() => nextPagePath(BASE, '/hedges', answer({}, '</other/v2/hedges?page=2>; rel="next"'))).toThrow(/leads outside the base URL/);
   });

@@ -2,7 +2,7 @@
 // the other figures are "not shown", so each is read from the first of several plausible names
 // (the names of the simulator's dialects among them, src/sandbox/DIALECTS.md). Read, they are
 // shown under our names: in the account card, and in the one shape `--json` gives a script.
-import { readNumber } from './read-history.js';
+import { firstField, readNumber } from './read-fields.js';
 import { showUnderKnownNames } from './unspecified.js';
 
 /** Every name each account figure is read from, ours (docs/output.md) first. Extend here, and only here. */
@@ -21,10 +21,6 @@ export const ACCOUNT_FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>>
  * name it came under dropped, as the same value), every other field as sent (showUnderKnownNames).
  */
 export function accountForPeople(raw: Record<string, unknown>): Record<string, unknown> {
-  const facts = Object.entries(ACCOUNT_FIELD_SYNONYMS).map(([known, synonyms]) => {
-    let value: number | undefined;
-    for (const name of synonyms) if ((value = readNumber(raw[name])) !== undefined) break;
-    return { known, value, synonyms };
-  });
+  const facts = Object.entries(ACCOUNT_FIELD_SYNONYMS).map(([known, synonyms]) => ({ known, value: firstField(raw, synonyms, readNumber), synonyms }));
   return showUnderKnownNames(raw, facts);
 }

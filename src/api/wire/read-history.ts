@@ -1,9 +1,11 @@
-// Tolerant reading of closed-hedge records (GET /hedges/history) and of open positions' P&L.
+// Tolerant reading of closed-hedge records (GET /hedges/history); an open position's P&L is
+// read-position.ts's, one table for every command.
 // The spec names only `net_pnl_usd`; every other field name is "not shown", so each fact is looked
 // up under a list of plausible names, kept in one table here. Names match whatever their spelling
 // style (`closed_at`, `closedAt`, `CLOSED-AT` are one name) and the first name with a usable value
-// wins, so the order of each list is the order of preference.
+// wins, so the order of each list is the order of preference (read-fields.ts, the one kit).
 import { InvalidResponseError } from '../../errors.js';
+import { fieldsOf, firstField, readNumber, readText, type Reader } from './read-fields.js';
 import { showUnderKnownNames } from './unspecified.js';
 import type { HistoryFacts } from '../../domain/wire.js';
 
@@ -47,63 +49,6 @@ export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> =
  * is a name of docs/output.md, so the one shape shows it under ours (historyRecordForPeople).
  */
 export const CLOSE_REASON_SYNONYMS: readonly string[] = ['close_reason', 'exit_reason', 'reason', 'closed_reason', 'closure_reason'];
-
-/** Names an open position may give its unrealized net P&L (price plus carry), most likely first. */
-export const POSITION_PNL_SYNONYMS: readonly string[] = [
-  'net_pnl_usd',
-  'net_pnl_usdc',
-  'unrealized_net_pnl_usd',
-  'net_unrealized_pnl_usd',
-  'unrealized_pnl_usd',
-  'unrealised_pnl_usd',
-  'pnl_net_usd',
-  'upnl_usd',
-  'net_pnl',
-  'unrealized_pnl',
-  'total_pnl_usd',
-  'pnl_usd',
-];
-
-/** `closed_at`, `closedAt` and `Closed-At` are one name. */
-function nameKey(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-
-type Reader<T> = (value: unknown) => T | undefined;
-
-/** A record's fields by their normalised name (the first of two that normalise alike wins). */
-function fieldsByKey(raw: Record<string, unknown>): Map<string, unknown> {
-  const byKey = new Map<string, unknown>();
-  for (const [name, value] of Object.entries(raw)) {
-    const key = nameKey(name);
-    if (!byKey.has(key)) byKey.set(key, value);
-  }
-  return byKey;
-}
-
-// `byKey` lets a caller that reads many facts of one record build the map once.
-function firstUsable<T>(raw: Record<string, unknown>, names: readonly string[], read: Reader<T>, byKey = fieldsByKey(raw)): T | undefined {
-  for (const name of names) {
-    const found = read(byKey.get(nameKey(name)));
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-const NUMERIC_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-
-/** A finite number, or a plain numeric string (`"-12.5"`, as some services send money). */
-export function readNumber(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value !== 'string' || !NUMERIC_TEXT.test(value.trim())) return undefined;
-  return Number(value.trim());
-}
-
-function readText(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
-}
 
 /** A nested `{id: …}` (e.g. `hedge: {id}`) is read as its id. */
 function readId(value: unknown): string | undefined {
@@ -172,9 +117,9 @@ const FACT_READERS: { [F in Fact]-?: Reader<NonNullable<HistoryFacts[F]>> } = {
  */
 export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
   const facts: Partial<Record<Fact, unknown>> = {};
-  const byKey = fieldsByKey(raw);
+  const fields = fieldsOf(raw);
   for (const fact of Object.keys(FACT_READERS) as Fact[]) {
-    const value = firstUsable(raw, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>, byKey);
+    const value = firstField(fields, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>);
     if (value !== undefined) facts[fact] = value;
   }
   if (facts.netPnlUsd === undefined) {
@@ -193,12 +138,7 @@ export function readHistoryRecord(raw: Record<string, unknown>): HistoryFacts {
  * beta's `id`), or undefined: a lookup of one hedge's record must not see only our own name.
  */
 export function historyHedgeId(raw: Record<string, unknown>): string | undefined {
-  return firstUsable(raw, HISTORY_FIELD_SYNONYMS.hedgeId, readId);
-}
-
-/** Unrealized net P&L of an open position, or undefined when the position does not say. */
-export function readPositionPnl(raw: Record<string, unknown>): number | undefined {
-  return firstUsable(raw, POSITION_PNL_SYNONYMS, readNumber);
+  return firstField(raw, HISTORY_FIELD_SYNONYMS.hedgeId, readId);
 }
 
 /**
@@ -208,12 +148,12 @@ export function readPositionPnl(raw: Record<string, unknown>): number | undefine
  * lost). TSV, CSV and --raw keep the record as sent.
  */
 export function historyRecordForPeople(raw: Record<string, unknown>): Record<string, unknown> {
-  const byKey = fieldsByKey(raw);
+  const fields = fieldsOf(raw);
   const facts = (Object.keys(FACT_READERS) as Fact[]).map((fact) => ({
     known: HISTORY_FIELD_SYNONYMS[fact][0]!,
-    value: firstUsable(raw, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>, byKey),
+    value: firstField(fields, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>),
     synonyms: HISTORY_FIELD_SYNONYMS[fact],
   }));
-  facts.push({ known: CLOSE_REASON_SYNONYMS[0]!, value: firstUsable(raw, CLOSE_REASON_SYNONYMS, readText, byKey), synonyms: CLOSE_REASON_SYNONYMS });
+  facts.push({ known: CLOSE_REASON_SYNONYMS[0]!, value: firstField(fields, CLOSE_REASON_SYNONYMS, readText), synonyms: CLOSE_REASON_SYNONYMS });
   return showUnderKnownNames(raw, facts);
 }

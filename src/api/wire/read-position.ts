@@ -4,6 +4,7 @@
 // undefined for the caller to fill from elsewhere (the side from the hedge, see flows/positions.ts);
 // the raw record is always kept whole for display and --json.
 import { SIDES, type Side } from '../../domain/vocabulary.js';
+import { fieldsOf, pickField, readNumber, readString, type Fields, type Reader } from './read-fields.js';
 import { showUnderKnownNames } from './unspecified.js';
 
 /** Every name we read each "not shown" figure from, most likely first. Extend here, and only here. */
@@ -12,7 +13,27 @@ export const POSITION_FIELD_SYNONYMS = {
   market: ['market', 'symbol', 'pair'],
   notionalUsd: ['notional_usd', 'size_usd', 'notional', 'amount_usd', 'exposure_usd', 'position_usd'],
   hedgeId: ['hedge_id', 'id', 'hedge'],
-  netPnlUsd: ['net_pnl_usd', 'pnl_usd', 'pnl_net_usd', 'unrealized_pnl_usd', 'net_pnl', 'total_pnl_usd'],
+  /**
+   * The spec's "net P&L (price plus carry)" of a line (§2 Position, its name not shown), read by
+   * `positions`, `maturities`, `watch` and `report` alike. Names that say net first; then a bare
+   * `pnl_usd` / `total_pnl_usd` (the line's whole P&L: alpha and beta send the net so); the
+   * "unrealized" names last — the spec says "unrealized P&L" only of the account, and a venue's
+   * unrealized P&L is often the price part alone, so beside a `pnl_usd` it is the weaker reading.
+   */
+  netPnlUsd: [
+    'net_pnl_usd',
+    'net_pnl_usdc',
+    'unrealized_net_pnl_usd',
+    'net_unrealized_pnl_usd',
+    'pnl_net_usd',
+    'net_pnl',
+    'pnl_usd',
+    'total_pnl_usd',
+    'unrealized_pnl_usd',
+    'unrealised_pnl_usd',
+    'upnl_usd',
+    'unrealized_pnl',
+  ],
   maturityAt: ['maturity_at', 'maturity', 'expires_at', 'settles_at', 'maturity_time'],
   markPrice: ['mark_price', 'mark_rate', 'mark', 'current_price'],
   entryPrice: ['entry_price', 'entry_rate', 'entry', 'avg_entry_price'],
@@ -46,24 +67,12 @@ export interface PositionFacts {
   synonymsUsed: string[];
 }
 
-export function numberOf(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  return undefined;
+function pick<T>(fields: Fields, names: readonly string[], read: Reader<T>, used: string[]): T | undefined {
+  const found = pickField(fields, names, read);
+  if (found !== undefined && found.name !== names[0]) used.push(found.name);
+  return found?.value;
 }
 
-function pick<T>(raw: Record<string, unknown>, names: readonly string[], read: (value: unknown) => T | undefined, used: string[]): T | undefined {
-  for (const [index, name] of names.entries()) {
-    const value = read(raw[name]);
-    if (value !== undefined) {
-      if (index > 0) used.push(name);
-      return value;
-    }
-  }
-  return undefined;
-}
-
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 const side = (value: unknown): Side | undefined => {
   const word = typeof value === 'string' ? value.toLowerCase() : undefined;
   return (SIDES as readonly string[]).includes(word ?? '') ? (word as Side) : undefined;
@@ -72,22 +81,23 @@ const side = (value: unknown): Side | undefined => {
 export function readPosition(raw: Record<string, unknown>): PositionFacts {
   const used: string[] = [];
   const names = POSITION_FIELD_SYNONYMS;
+  const fields = fieldsOf(raw);
   return {
-    side: pick(raw, names.side, side, used),
-    market: pick(raw, names.market, text, used)?.toUpperCase(),
-    notionalUsd: pick(raw, names.notionalUsd, numberOf, used),
-    hedgeId: pick(raw, names.hedgeId, text, used),
-    netMarginUsd: numberOf(raw.net_margin_usd),
-    netPnlUsd: pick(raw, names.netPnlUsd, numberOf, used),
-    maturityAt: pick(raw, names.maturityAt, text, used),
-    markPrice: pick(raw, names.markPrice, numberOf, used),
-    entryPrice: pick(raw, names.entryPrice, numberOf, used),
-    accruedCarryUsdc: pick(raw, names.accruedCarryUsdc, numberOf, used),
-    marginUsdc: pick(raw, names.marginUsdc, numberOf, used),
-    grossPnlUsd: pick(raw, names.grossPnlUsd, numberOf, used),
-    closeFeeUsdc: pick(raw, names.closeFeeUsdc, numberOf, used),
-    units: pick(raw, names.units, numberOf, used),
-    openedAt: pick(raw, names.openedAt, text, used),
+    side: pick(fields, names.side, side, used),
+    market: pick(fields, names.market, readString, used)?.toUpperCase(),
+    notionalUsd: pick(fields, names.notionalUsd, readNumber, used),
+    hedgeId: pick(fields, names.hedgeId, readString, used),
+    netMarginUsd: readNumber(raw.net_margin_usd),
+    netPnlUsd: pick(fields, names.netPnlUsd, readNumber, used),
+    maturityAt: pick(fields, names.maturityAt, readString, used),
+    markPrice: pick(fields, names.markPrice, readNumber, used),
+    entryPrice: pick(fields, names.entryPrice, readNumber, used),
+    accruedCarryUsdc: pick(fields, names.accruedCarryUsdc, readNumber, used),
+    marginUsdc: pick(fields, names.marginUsdc, readNumber, used),
+    grossPnlUsd: pick(fields, names.grossPnlUsd, readNumber, used),
+    closeFeeUsdc: pick(fields, names.closeFeeUsdc, readNumber, used),
+    units: pick(fields, names.units, readNumber, used),
+    openedAt: pick(fields, names.openedAt, readString, used),
     synonymsUsed: used,
   };
 }

@@ -1,7 +1,9 @@
 // The spec marks these "not shown". What the client SENDS is a guess, so each guess is a setting
 // with one default, here — overridable per profile (`wire` in the profile) and by environment
 // variable, listed by `hedge whoami` and in docs/configuration.md. What the client READS is taken tolerantly
-// (parsePrices below, read-position.ts, read-history.ts). src/api/wire-contract.md has our defaults.
+// (parsePrices below, read-position.ts, read-history.ts, all with read-fields.ts). src/api/wire-contract.md has our defaults.
+
+import { firstField, nameKey, readNumber, readString } from './read-fields.js';
 
 /** The page size's upper bound is shown (500); its parameter's name is not. A domain fact: domain/wire.ts. */
 export { MAX_PAGE_SIZE } from '../../domain/wire.js';
@@ -103,43 +105,24 @@ const PRICE_SENT = new WeakMap<PriceQuote, Record<string, unknown>>();
 /** Where a list of prices may be wrapped in an object. */
 const PRICE_LIST_KEYS = ['prices', 'rates', 'quotes', 'data', 'items', 'results'] as const;
 
-const numeric = (value: unknown): number | undefined => {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  return undefined;
-};
-
 function priceOf(value: unknown): number | undefined {
-  const direct = numeric(value);
+  const direct = readNumber(value);
   if (direct !== undefined) return direct;
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const fields = value as Record<string, unknown>;
-    for (const field of PRICE_FIELDS) {
-      const found = priceOf(fields[field]);
-      if (found !== undefined) return found;
-    }
+    const found = firstField(fields, PRICE_FIELDS, priceOf);
+    if (found !== undefined) return found;
     // Only a two-sided price: its mid.
-    const bid = numeric(fields.bid);
-    const ask = numeric(fields.ask);
+    const bid = readNumber(fields.bid);
+    const ask = readNumber(fields.ask);
     // Rounded to 12 significant digits: (15.2832 + 15.2908) / 2 is not 15.286999999999999.
     if (bid !== undefined && ask !== undefined) return Number(((bid + ask) / 2).toPrecision(12));
   }
   return undefined;
 }
 
-function marketOf(value: Record<string, unknown>): string | undefined {
-  for (const field of MARKET_FIELDS) {
-    if (typeof value[field] === 'string') return value[field] as string;
-  }
-  return undefined;
-}
-
-function timeOf(value: Record<string, unknown>): string | undefined {
-  for (const field of TIME_FIELDS) {
-    if (typeof value[field] === 'string') return value[field] as string;
-  }
-  return undefined;
-}
+const marketOf = (value: Record<string, unknown>): string | undefined => firstField(value, MARKET_FIELDS, readString);
+const timeOf = (value: Record<string, unknown>): string | undefined => firstField(value, TIME_FIELDS, readString);
 
 /**
  * GET /prices: the response shape is not shown, so accept every plausible one — an array of
@@ -207,9 +190,6 @@ export function pricesInOneShape(quotes: readonly PriceQuote[]): Array<Record<st
   });
 }
 
-/** `closed_at`, `closedAt` and `Closed-At` are one name. */
-const nameKey = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
-
 /**
  * Where hedge's one shape keeps what the server sent under one of its names when that name holds
  * something else there (docs/output.md "Formats"): the mapped value takes the documented name, and
@@ -229,7 +209,7 @@ const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:
  */
 export function sameFact(sent: unknown, read: unknown): boolean {
   if (sent === read) return true;
-  if (typeof read === 'number') return numeric(sent) === read;
+  if (typeof read === 'number') return readNumber(sent) === read;
   if (typeof read !== 'string') return false;
   if (typeof sent === 'number') return String(sent) === read;
   if (typeof sent !== 'string') return false;

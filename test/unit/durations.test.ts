@@ -1,0 +1,38 @@
+// One duration parser (issue 51, domain/duration.ts): --within, --alert-maturity, the journal's
+// `--since 2h`, a target row's roll_before read one grammar; a refusal is one line naming the option.
+import { describe, expect, it } from 'vitest';
+import { parseSince } from '../../src/commands/journal-list.js';
+import { parseAlertDuration } from '../../src/domain/alerts.js';
+import { parseDuration } from '../../src/domain/duration.js';
+import { parseWithin } from '../../src/domain/maturities.js';
+import { UsageError } from '../../src/errors.js';
+
+const HOUR = 3_600_000;
+const NOW = Date.parse('2026-03-02T09:00:00Z');
+
+describe('one duration grammar', () => {
+  it('a compound length reads the same everywhere', () => {
+    expect(parseDuration('1d12h', 'x').ms).toBe(36 * HOUR);
+    expect(parseWithin('1d12h')).toBe(36 * HOUR);
+    expect(parseAlertDuration('1d12h').ms).toBe(36 * HOUR);
+    expect(parseSince('1d12h', NOW)).toBe(NOW - 36 * HOUR);
+    expect(parseSince('30m', NOW)).toBe(NOW - 30 * 60_000);
+  });
+
+  it('each refuses in one line naming itself (exit 2)', () => {
+    for (const [read, name] of [
+      [() => parseWithin('3m'), '--within'],
+      [() => parseAlertDuration('5s'), '--alert-maturity'],
+      [() => parseSince('3x', NOW), '--since'],
+      [() => parseDuration('0d', '--x'), '--x'],
+    ] as const) {
+      expect(read, name).toThrow(UsageError);
+      expect(read, name).toThrow(new RegExp(`^${name}: "[^"]*" is not allowed`));
+    }
+  });
+
+  it('a journal reaches back further than a year', () => {
+    expect(parseSince('104w', NOW)).toBe(NOW - 104 * 7 * 24 * HOUR);
+    expect(() => parseWithin('400d')).toThrow(/at most 366d/);
+  });
+});

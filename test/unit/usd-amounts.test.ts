@@ -1,0 +1,100 @@
+// One USD-amount grammar (issue 51): every argument and option that takes USD reads the notional's
+// grammar — `10000`, `10_000`, `10,000`, `10k`, `1.5m` — and refuses a malformed `1,0,0` with one
+// line naming itself (a UsageError: exit 2, nothing sent). Before, `--alert-headroom 1,0,0` was
+// 100 and `--tolerance` refused `1,000` and `1k`.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseAgentLimits } from '../../src/agent/guardrails.js';
+import { parseAlertPnl } from '../../src/domain/alerts.js';
+import { parseExposuresFile } from '../../src/domain/exposures-file.js';
+import { parseNotional, readAmount } from '../../src/domain/input.js';
+import { parseTargetFile } from '../../src/domain/target-file.js';
+import { UsageError } from '../../src/errors.js';
+import { describeError } from '../../src/exit-codes.js';
+import { parseKeeperServiceOptions } from '../../src/flows/keeper-service.js';
+import { parseTolerance } from '../../src/flows/target-plan.js';
+
+/** Every USD argument and option, by the name a refusal gives, with how its command reads it. */
+const USD_INPUTS: Record<string, (raw: string) => number | undefined> = {
+  notional: (raw) => parseNotional(raw),
+  '--max-notional': (raw) => parseAgentLimits({ maxNotional: raw }).maxNotionalUsd,
+  '--max-daily-notional': (raw) => parseAgentLimits({ maxDailyNotional: raw }).maxDailyNotionalUsd,
+  '--tolerance': (raw) => parseTolerance(raw),
+  '--alert-headroom': (raw) => parseKeeperServiceOptions({ alertHeadroom: raw }).alertHeadroomUsd,
+  '--alert-pnl': (raw) => parseAlertPnl(raw),
+};
+
+const GRAMMAR: Array<[string, number]> = [
+  ['10000', 10_000],
+  ['10_000', 10_000],
+  ['10,000', 10_000],
+  ['10k', 10_000],
+  ['1.5m', 1_500_000],
+  ['1,234.56', 1_234.56],
+  ['.5', 0.5],
+  ['1.2bn', 1_200_000_000],
+];
+
+describe('every USD argument and option', () => {
+  it('the table above names every option of the command specs that takes <usd>', () => {
+    const dir = join(__dirname, '../../src/commands');
+    const flags = readdirSync(dir)
+      .filter((file) => file.endsWith('.spec.ts') || file === 'spec-parts.ts')
+      .flatMap((file) => [...readFileSync(join(dir, file), 'utf8').matchAll(/flags: '(--[a-z-]+) <usd>'/g)].map((match) => match[1]!));
+    expect(flags.length).toBeGreaterThan(0);
+    for (const flag of new Set(flags)) expect(Object.keys(USD_INPUTS), flag).toContain(flag);
+  });
+
+  describe.each(Object.entries(USD_INPUTS))('%s', (name, read) => {
+    it.each(GRAMMAR)('reads %s as %d', (raw, expected) => {
+      expect(read(raw)).toBe(expected);
+    });
+
+    it.each(['1,0,0', '1000,000', '1,000_000', '10,00', '1e3', '0x10', '5 usd', 'lots', '1.5x', '0.001', '2000000m'])('refuses %j: one line naming it, exit 2', (raw) => {
+      let refusal: unknown;
+      try {
+        read(raw);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toBeInstanceOf(UsageError);
+      const message = (refusal as Error).message;
+      expect(message.startsWith(`${name}: `), message).toBe(true);
+      expect(message).not.toContain('\n');
+      expect(describeError(refusal).exitCode).toBe(2);
+    });
+  });
+
+  it('which amounts each takes: a notional and a limit are positive, a tolerance and a headroom 0 or more, a P&L threshold signed', () => {
+    for (const name of ['notional', '--max-notional', '--max-daily-notional']) expect(() => USD_INPUTS[name]!('0'), name).toThrow(/expected a positive USD amount/);
+    for (const name of ['--tolerance', '--alert-headroom']) {
+      expect(USD_INPUTS[name]!('0')).toBe(0);
+      expect(() => USD_INPUTS[name]!('-1'), name).toThrow(/expected a USD amount of 0 or more/);
+    }
+    expect(parseAlertPnl('-2.5k')).toBe(-2_500);
+    expect(() => parseNotional('-5')).toThrow(/^notional: "-5" is not allowed/);
+  });
+});
+
+describe('the file columns read the same grammar', () => {
+  it('a target row notional_usd and an exposure amount', () => {
+    const target = parseTargetFile('market,side,notional_usd,tenor_days\nUSDTNGN,buy,"10,000",7\nUSDTNGN,sell,1.5m,7\n', { sourceName: 't.csv' });
+    expect('rows' in target && target.rows.map((row) => row.notionalUsd)).toEqual([10_000, 1_500_000]);
+    const refused = parseTargetFile('market,side,notional_usd,tenor_days\nUSDTNGN,buy,"1,0,0",7\n', { sourceName: 't.csv' });
+    expect('problems' in refused && refused.problems.map((problem) => problem.message)).toEqual([
+      'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+    ]);
+    const exposures = parseExposuresFile('id,market,type,amount,currency,due\nA,USDTNGN,payable,"1,0,0",USD,2027-01-01\n', { sourceName: 'e.csv' });
+    expect(JSON.stringify(exposures)).toMatch(/amount: missing or not allowed/);
+  });
+
+  it('readAmount: the one grammar under every parser', () => {
+    expect(readAmount('10,000', 'positive', 1e12)).toBe(10_000);
+    expect(readAmount('1,0,0', 'zero-or-more', 1e12)).toBe('shape');
+    expect(readAmount('-0', 'signed', 1e12)).toBe(0);
+    expect(readAmount('+5', 'positive', 1e12)).toBe('shape');
+    expect(readAmount('2bn', 'positive', 1e9)).toBe('too-big');
+    expect(readAmount('0.005', 'positive', 1e12)).toBe('cents');
+  });
+});
