@@ -22,35 +22,15 @@ import { isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderManPage } from './man-page.mjs';
 import { copyNativeBindings } from './native-bindings.mjs';
+import { esbuildOptions, NEVER_LOADED } from './esbuild-options.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The only package the front door may bundle; anything else belongs behind a lazy import. */
 const FRONT_PACKAGES = ['commander'];
-/** Optional packages a dependency asks for inside a try, which hedge never uses (pg's libpq binding). */
-const NEVER_LOADED = ['pg-native'];
+// The one esbuild configuration, kept in its own module so that scripts/sea.mjs uses it without
+// importing this script (which imports sea.mjs for --sea).
+export { esbuildOptions };
 export const SHELLS = ['bash', 'zsh', 'fish'];
-
-/** The one esbuild configuration of dist/. */
-export function esbuildOptions(outdir) {
-  return {
-    absWorkingDir: ROOT,
-    entryPoints: { cli: 'src/cli/main.ts', reference: 'src/cli/reference.ts' },
-    outdir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    chunkNames: 'chunk-[hash]',
-    sourcemap: 'linked',
-    metafile: true,
-    logLevel: 'warning',
-    external: NEVER_LOADED,
-    // Bundled CommonJS packages call require(); an ES module has to make one.
-    banner: { js: "import { createRequire as __hedgeRequire } from 'node:module'; const require = __hedgeRequire(import.meta.url);" },
-    plugins: [cliTable3MeasuresLikeUs],
-  };
-}
 
 /**
  * Builds into `outdir` (default dist/). Built beside the target and swapped in at the end, so that
@@ -148,26 +128,6 @@ export function checkNoPackageAtRunTime(metafiles) {
   if (strays.size > 0) throw new Error(`dist/ would load these packages at run time instead of bundling them: ${[...strays].join(', ')}.`);
 }
 
-/**
- * cli-table3 (src/ui/table.ts draws every terminal table with it) measures each cell with its own
- * string-width@4, which follows older rules than src/ui/width.ts. In dist/ it measures with
- * width.ts's displayWidth, so the table's layout (ours) and its drawing (cli-table3's) agree on
- * every width. A public package name, resolved for one importer: no file of cli-table3 is named.
- */
-const cliTable3MeasuresLikeUs = {
-  name: 'cli-table3-measures-like-us',
-  setup(builder) {
-    builder.onResolve({ filter: /^string-width$/ }, (args) =>
-      /[\\/]node_modules[\\/]cli-table3[\\/]/.test(args.importer) ? { path: 'string-width', namespace: 'cli-table3-width' } : undefined,
-    );
-    builder.onLoad({ filter: /.*/, namespace: 'cli-table3-width' }, () => ({
-      contents: `module.exports = require(${JSON.stringify(join(ROOT, 'src', 'ui', 'width.ts'))}).displayWidth;`,
-      loader: 'js',
-      resolveDir: ROOT,
-    }));
-  },
-};
-
 function packageOf(input) {
   const at = input.lastIndexOf('node_modules/');
   if (at < 0) return [];
@@ -179,6 +139,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.ar
   await buildDist();
   if (process.argv.includes('--sea')) {
     const { buildSea } = await import('./sea.mjs');
-    await buildSea({ outdir: join(ROOT, 'dist-sea'), log: (line) => process.stderr.write(`${line}\n`), esbuildOptions });
+    await buildSea({ outdir: join(ROOT, 'dist-sea'), log: (line) => process.stderr.write(`${line}\n`) });
   }
 }

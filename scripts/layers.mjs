@@ -24,6 +24,7 @@ export const LAYERS = [
   { name: 'journal, config', paths: ['journal/', 'config/'] },
   { name: 'domain', paths: ['domain/'] },
   { name: 'security', paths: ['security/'] },
+  { name: 'files', paths: ['files/'] },
   { name: 'errors', paths: ['errors.ts', 'version.ts'] },
   { name: 'sandbox', paths: ['sandbox/'] },
 ];

@@ -1,3 +1,3 @@
 // Types of scripts/sea.mjs for the test that builds the single executable (test/e2e/single-executable.test.ts).
 export const SEA_EXECUTABLE: string;
-export function buildSea(options: { outdir: string; root?: string; log?: (line: string) => void; esbuildOptions?: (outdir: string) => object }): Promise<{ executable: string; seconds: number }>;
+export function buildSea(options: { outdir: string; root?: string; log?: (line: string) => void }): Promise<{ executable: string; seconds: number }>;

@@ -9,6 +9,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, wri
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { esbuildOptions } from './esbuild-options.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Node's documented fuse for a single executable's blob. */
@@ -18,12 +19,10 @@ export const SEA_EXECUTABLE = process.platform === 'win32' ? 'hedge.exe' : 'hedg
 /**
  * Builds `<outdir>/hedge` (hedge.exe on Windows) from src/ and dist/completions/ (build dist/ first).
  * `root`: the repository, this one by default.
- * @param {{ outdir: string, root?: string, log?: (line: string) => void, esbuildOptions?: (outdir: string) => object }} options
+ * @param {{ outdir: string, root?: string, log?: (line: string) => void }} options
  * @returns {Promise<{ executable: string, seconds: number }>}
  */
-export async function buildSea({ outdir, root = ROOT, log = () => {}, esbuildOptions }) {
-  // Handed over by scripts/build.mjs --sea (which is still running: importing it back would wait on itself).
-  esbuildOptions ??= (await import('./build.mjs')).esbuildOptions;
+export async function buildSea({ outdir, root = ROOT, log = () => {} }) {
   const started = Date.now();
   mkdirSync(outdir, { recursive: true });
   const work = join(outdir, 'sea-work');

@@ -475,18 +475,7 @@ export class Transport {
     const timeoutMs = Math.min(config.requestTimeoutMs, remaining);
     // When --timeout (not --request-timeout) bounds this attempt, the error names --timeout's own value.
     const cutByDeadline = remaining < config.requestTimeoutMs;
-    const headers: Record<string, string> = {
-      'user-agent': config.userAgent,
-      accept: 'application/json',
-      ...lowerCased(apiRequest.headers),
-      authorization: `Bearer ${config.apiKey}`,
-    };
-    let body: string | undefined;
-    if (apiRequest.body !== undefined) {
-      body = JSON.stringify(apiRequest.body);
-      headers['content-type'] = 'application/json';
-    }
-    if (apiRequest.idempotencyKey) headers['idempotency-key'] = apiRequest.idempotencyKey;
+    const { headers, body } = this.outgoing(apiRequest);
     const keyNote = apiRequest.idempotencyKey ? ` idempotency-key=${apiRequest.idempotencyKey}` : '';
     this.log(`→ ${endpoint} attempt ${attempt}${keyNote}`);
     const sentAt = clock.now();
@@ -505,30 +494,7 @@ export class Transport {
       responseHeaders = answer.headers;
       text = await readCapped(answer.body, config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, endpoint);
     } catch (error) {
-      if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
-      // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
-      if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
-      if (error instanceof AnswerTooLargeError) throw this.giveUp(error.asNetworkError(attempt), apiRequest, attempt);
-      const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
-      this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${code ?? (error as Error).message}`);
-      if (code && TLS_TRUST_CODES.has(code)) {
-        throw new NetworkError(`TLS: the certificate of ${this.host} is not trusted (${code}) on ${endpoint}.`, {
-          endpoint,
-          attempts: attempt,
-          code,
-          hint: 'For a sandbox with its own CA, point HEDGE_CA_FILE (or NODE_EXTRA_CA_CERTS) at the CA file it printed.',
-          cause: error,
-        });
-      }
-      const message =
-        code && TIMEOUT_CODES.has(code)
-          ? cutByDeadline && timeoutSignal.aborted
-            ? `No answer from ${this.host} on ${endpoint} before --timeout ran out${config.deadlineTotalMs !== undefined ? ` (${formatSeconds(config.deadlineTotalMs)})` : ''}.`
-            : `No answer from ${this.host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`
-          : `Could not reach ${this.host} on ${endpoint}: ${code ?? (error as Error).message}.`;
-      const networkError = new NetworkError(message, { endpoint, attempts: attempt, code, cause: error });
-      if (code !== undefined && !RETRYABLE_NETWORK_CODES.has(code)) throw this.giveUp(networkError, apiRequest, attempt);
-      return { retry: { reason: 'network', error: networkError } };
+      return this.unanswered(error, { apiRequest, endpoint, attempt, sentAt, timeoutMs, timeoutSignal, cutByDeadline });
     }
     const answerHeaders = flatHeaders(responseHeaders);
     config.observe?.({ endpoint, status, headers: answerHeaders, sentAt, receivedAt: clock.now() });
@@ -551,16 +517,61 @@ export class Transport {
     });
   }
 
-  private readEnvelope(answer: {
-    status: number;
-    text: string;
-    requestId?: string;
-    endpoint: string;
-    attempt: number;
-    retryAfter?: string;
-    headers: Record<string, string>;
-    url: string;
-  }): AttemptOutcome {
+  /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
+  private outgoing(apiRequest: ApiRequest): { headers: Record<string, string>; body: string | undefined } {
+    const headers: Record<string, string> = {
+      'user-agent': this.config.userAgent,
+      accept: 'application/json',
+      ...lowerCased(apiRequest.headers),
+      authorization: `Bearer ${this.config.apiKey}`,
+    };
+    let body: string | undefined;
+    if (apiRequest.body !== undefined) {
+      body = JSON.stringify(apiRequest.body);
+      headers['content-type'] = 'application/json';
+    }
+    if (apiRequest.idempotencyKey) headers['idempotency-key'] = apiRequest.idempotencyKey;
+    return { headers, body };
+  }
+
+  /**
+   * No answer was read: interrupted, refused before sending, too large, untrusted TLS (thrown), or a
+   * network failure or timeout — retried when its code says it may be, else given up on.
+   */
+  private unanswered(
+    error: unknown,
+    attemptOf: { apiRequest: ApiRequest; endpoint: string; attempt: number; sentAt: number; timeoutMs: number; timeoutSignal: AbortSignal; cutByDeadline: boolean },
+  ): AttemptOutcome {
+    const { apiRequest, endpoint, attempt, sentAt, timeoutMs, timeoutSignal, cutByDeadline } = attemptOf;
+    const config = this.config;
+    const clock = config.clock;
+    if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
+    // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
+    if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
+    if (error instanceof AnswerTooLargeError) throw this.giveUp(error.asNetworkError(attempt), apiRequest, attempt);
+    const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
+    this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${code ?? (error as Error).message}`);
+    if (code && TLS_TRUST_CODES.has(code)) {
+      throw new NetworkError(`TLS: the certificate of ${this.host} is not trusted (${code}) on ${endpoint}.`, {
+        endpoint,
+        attempts: attempt,
+        code,
+        hint: 'For a sandbox with its own CA, point HEDGE_CA_FILE (or NODE_EXTRA_CA_CERTS) at the CA file it printed.',
+        cause: error,
+      });
+    }
+    const message =
+      code && TIMEOUT_CODES.has(code)
+        ? cutByDeadline && timeoutSignal.aborted
+          ? `No answer from ${this.host} on ${endpoint} before --timeout ran out${config.deadlineTotalMs !== undefined ? ` (${formatSeconds(config.deadlineTotalMs)})` : ''}.`
+          : `No answer from ${this.host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`
+        : `Could not reach ${this.host} on ${endpoint}: ${code ?? (error as Error).message}.`;
+    const networkError = new NetworkError(message, { endpoint, attempts: attempt, code, cause: error });
+    if (code !== undefined && !RETRYABLE_NETWORK_CODES.has(code)) throw this.giveUp(networkError, apiRequest, attempt);
+    return { retry: { reason: 'network', error: networkError } };
+  }
+
+  private readEnvelope(answer: EnvelopeAnswer): AttemptOutcome {
     const { status, endpoint, requestId } = answer;
     let parsed: unknown;
     let envelopeError: string | undefined;
@@ -589,64 +600,83 @@ export class Transport {
       throw invalid;
     }
     const { data, error, meta } = envelope.data;
-    if (error) {
-      const apiError = new ApiError({
-        status,
-        code: error.code,
-        message: error.message,
-        details: (error.details ?? {}) as Record<string, unknown>,
-        requestId,
-        endpoint,
-        // Data beside an error, or an error on a 2xx: the answer contradicts itself, so a write's
-        // outcome is unknown (never "rejected").
-        ambiguous: (data !== null && data !== undefined) || (status >= 200 && status < 300),
-      });
-      if (status === 429) {
-        const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined;
-        return {
-          retry: {
-            reason: 'rate-limited',
-            retryAfterMs,
-            error: new NetworkError(`${endpoint} was rate limited (${error.code}): ${error.message}`, {
-              endpoint,
-              attempts: answer.attempt,
-              status,
-              code: error.code,
-              hint: 'Slow down: the API limits requests per key.',
-            }),
-          },
-        };
-      }
-      if (status >= 500) {
-        return {
-          retry: {
-            reason: 'server-error',
-            // A 503's Retry-After is honoured like a 429's (seconds or an HTTP date), within the budget.
-            retryAfterMs: parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined,
-            error: new NetworkError(`${endpoint} failed on the server: HTTP ${status} ${error.code}: ${error.message}`, {
-              endpoint,
-              attempts: answer.attempt,
-              status,
-              code: error.code,
-              hint: 'The service had a transient failure; try again in a moment.',
-            }),
-          },
-        };
-      }
-      if (status === 409 && error.code === 'idempotency_in_flight') return { retry: { reason: 'in-flight', error: apiError } };
-      // A conflict that says when to try again (Retry-After: another change still landing on the
-      // side) refused the request and did nothing: it is sent again then, with the same key.
-      if (status === 409 && error.code !== 'idempotency_key_reuse' && answer.retryAfter !== undefined && !apiError.ambiguous) {
-        const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now());
-        if (retryAfterMs !== undefined) return { retry: { reason: 'conflict', retryAfterMs, error: apiError } };
-      }
-      throw apiError;
-    }
+    if (error) return this.errorAnswer(answer, error, data);
     if (status < 200 || status >= 300) {
       throw new InvalidResponseError(`${endpoint} answered HTTP ${status} without an error object.`, { endpoint, status });
     }
     return { response: { status, data, meta: meta ?? {}, requestId, attempts: answer.attempt, headers: answer.headers, url: answer.url } };
   }
+
+  /**
+   * An envelope with an error: a 429, a 5xx, a key still in flight or a conflict that says when to
+   * try again are retried (the outcome's error said if the retries run out); any other is thrown.
+   */
+  private errorAnswer(answer: EnvelopeAnswer, error: { code: string; message: string; details?: unknown }, data: unknown): AttemptOutcome {
+    const { status, endpoint, requestId } = answer;
+    const apiError = new ApiError({
+      status,
+      code: error.code,
+      message: error.message,
+      details: (error.details ?? {}) as Record<string, unknown>,
+      requestId,
+      endpoint,
+      // Data beside an error, or an error on a 2xx: the answer contradicts itself, so a write's
+      // outcome is unknown (never "rejected").
+      ambiguous: (data !== null && data !== undefined) || (status >= 200 && status < 300),
+    });
+    if (status === 429) {
+      const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined;
+      return {
+        retry: {
+          reason: 'rate-limited',
+          retryAfterMs,
+          error: new NetworkError(`${endpoint} was rate limited (${error.code}): ${error.message}`, {
+            endpoint,
+            attempts: answer.attempt,
+            status,
+            code: error.code,
+            hint: 'Slow down: the API limits requests per key.',
+          }),
+        },
+      };
+    }
+    if (status >= 500) {
+      return {
+        retry: {
+          reason: 'server-error',
+          // A 503's Retry-After is honoured like a 429's (seconds or an HTTP date), within the budget.
+          retryAfterMs: parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined,
+          error: new NetworkError(`${endpoint} failed on the server: HTTP ${status} ${error.code}: ${error.message}`, {
+            endpoint,
+            attempts: answer.attempt,
+            status,
+            code: error.code,
+            hint: 'The service had a transient failure; try again in a moment.',
+          }),
+        },
+      };
+    }
+    if (status === 409 && error.code === 'idempotency_in_flight') return { retry: { reason: 'in-flight', error: apiError } };
+    // A conflict that says when to try again (Retry-After: another change still landing on the
+    // side) refused the request and did nothing: it is sent again then, with the same key.
+    if (status === 409 && error.code !== 'idempotency_key_reuse' && answer.retryAfter !== undefined && !apiError.ambiguous) {
+      const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now());
+      if (retryAfterMs !== undefined) return { retry: { reason: 'conflict', retryAfterMs, error: apiError } };
+    }
+    throw apiError;
+  }
+}
+
+/** An answer as it was read, before its envelope is. */
+interface EnvelopeAnswer {
+  status: number;
+  text: string;
+  requestId?: string;
+  endpoint: string;
+  attempt: number;
+  retryAfter?: string;
+  headers: Record<string, string>;
+  url: string;
 }
 
 function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {

@@ -1,6 +1,7 @@
 // `hedge history`: closed hedges with what they realized, newest first, and their totals.
 // The spec names only `net_pnl_usd`; the rest follows the wire contract and any other field the
 // server sends is shown after these.
+import type { HedgeClient } from '../api/client.js';
 import type { HistoryRecord } from '../api/schemas.js';
 import type { CommandContext } from '../runtime/context.js';
 import { parseClientReference, parseListLength } from '../domain/input.js';
@@ -13,7 +14,7 @@ import { inPeriod, incompleteWarning, walkHistory } from '../flows/report.js';
 import { readNumber } from '../api/wire/read-fields.js';
 import { historyRecordForPeople, readHistoryRecord } from '../api/wire/read-history.js';
 import { moreNote } from '../ui/list-notes.js';
-import { readDeal } from '../flows/deal.js';
+import { readDeal, type DealHedges } from '../flows/deal.js';
 import { JOINED_REFERENCE } from '../ui/resource-fields.js';
 import { dealStillHeld, shellWord } from '../ui/deal-view.js';
 import { readResizedHedges } from '../flows/hedge-sizes.js';
@@ -77,12 +78,6 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
   // held after its rolls can be named.
   const deal = reference === undefined ? undefined : await readDeal(client, reference);
   if (deal?.problem !== undefined) ctx.output.warn(`The deal's hedge records were not read: ${deal.problem}; closed hedges are matched on their own reference alone.`);
-  const joinedReference = (raw: HistoryRecord): string | undefined => {
-    const own = referenceOf(raw);
-    if (own !== undefined || deal === undefined) return own;
-    const hedgeId = hedgeIdOf(raw);
-    return hedgeId !== undefined && deal.ids.has(hedgeId) ? deal.reference : undefined;
-  };
   // The history lists what the deal closed; what it still holds after its last roll is said beside it, in every format.
   const sayStillHeld = (): void => {
     const held = deal === undefined ? undefined : dealStillHeld(deal, ctx.clock.now(), ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
@@ -96,32 +91,8 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
     const short = moreNote(list, limit, 'closed hedges', { defaultLength, moreCommand: ctx.hedgeCommand('history', '--all') });
     if (short) ctx.output.warn(short);
   } else {
-    // The period may hold any page: every page is read (page by page, newest first) and filtered
-    // as it comes, up to --limit kept. JSON goes out as it is kept, so a long history is never
-    // held whole (issue 31); the other formats lay out what was kept.
-    const streamed = ctx.output.jsonListWriter(HISTORY_RESOURCE.fields);
-    // A period (or a reference) lists every closed hedge in it unless --limit says fewer: it was
-    // never one server page, so it keeps no default length.
-    const keptAtMost = defaultLength ? Number.POSITIVE_INFINITY : limit;
-    const kept: HistoryRecord[] = [];
-    let unreadable = 0;
-    let count = 0;
-    const walk = await walkHistory(client, (raw) => {
-      const verdict = inPeriod(raw, { since, until });
-      if (verdict === 'unreadable') unreadable += 1;
-      if (verdict !== 'in') return true;
-      if (reference !== undefined && joinedReference(raw) !== reference) return true;
-      if (streamed) streamed.add(ctx.output.inOneShape ? historyRecordForPeople(raw) : raw);
-      else kept.push(raw);
-      count += 1;
-      return count < keptAtMost;
-    });
-    if (!walk.complete) ctx.output.warn(incompleteWarning(walk.fetched, walk.stopped));
-    if (unreadable > 0) {
-      ctx.output.warn(`${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`);
-    }
-    if (streamed) {
-      streamed.end();
+    const kept = await readPeriod(ctx, client, opts, deal);
+    if (kept === undefined) {
       sayStillHeld();
       return;
     }
@@ -138,25 +109,8 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
       if (referenceOf(original[index]!) === undefined) (record as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = deal.reference;
     });
   }
-  // A record's P&L is its hedge's whole life (issue 50): where this journal resized the hedge while
-  // it was open, the screen marks its notional and says what it held (TSV, CSV and JSON: as sent).
   const totals = historyTotals(records);
-  let resized: string | undefined;
-  if (ctx.output.isHuman) {
-    const ids = original.map(hedgeIdOf);
-    const sizes = await readResizedHedges(ctx, new Set(ids.filter((id): id is string => id !== undefined)));
-    markResized(records, ids.map((id) => id !== undefined && sizes.has(id)), totals);
-    resized = resizedNote(
-      ids.flatMap((id, index) => {
-        const found = id === undefined ? undefined : sizes.get(id);
-        if (id === undefined || found === undefined) return [];
-        const record = records[index]! as Record<PropertyKey, unknown>;
-        const shown = readNumber(record.notional_usd);
-        const ref = record[JOINED_REFERENCE] ?? record.client_reference;
-        return [{ hedgeId: id, reference: typeof ref === 'string' ? ref : undefined, shownUsd: shown, sizes: found }];
-      }),
-    );
-  }
+  const resized = ctx.output.isHuman ? await markResizedHedges(ctx, records, original, totals) : undefined;
   await ctx.output.list(records, HISTORY_RESOURCE, {
     empty: reference !== undefined ? `No closed hedge carries the reference ${reference}.` : filtering ? 'No closed hedges in this period.' : 'No closed hedges yet.',
     totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, shortLabel: `Total (${count})`, row: totals },
@@ -167,6 +121,70 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
     ],
   });
   sayStillHeld();
+}
+
+/**
+ * The closed hedges of a period (or a deal). The period may hold any page: every page is read (page
+ * by page, newest first) and filtered as it comes, up to --limit kept. JSON goes out as it is kept,
+ * so a long history is never held whole (issue 31): then undefined; the other formats get what was kept.
+ */
+async function readPeriod(
+  ctx: CommandContext,
+  client: HedgeClient,
+  { limit, defaultLength = false, since, until, ref: reference }: HistoryOptions,
+  deal: DealHedges | undefined,
+): Promise<HistoryRecord[] | undefined> {
+  const joinedReference = (raw: HistoryRecord): string | undefined => {
+    const own = referenceOf(raw);
+    if (own !== undefined || deal === undefined) return own;
+    const hedgeId = hedgeIdOf(raw);
+    return hedgeId !== undefined && deal.ids.has(hedgeId) ? deal.reference : undefined;
+  };
+  const streamed = ctx.output.jsonListWriter(HISTORY_RESOURCE.fields);
+  // A period (or a reference) lists every closed hedge in it unless --limit says fewer: it was
+  // never one server page, so it keeps no default length.
+  const keptAtMost = defaultLength ? Number.POSITIVE_INFINITY : limit;
+  const kept: HistoryRecord[] = [];
+  let unreadable = 0;
+  let count = 0;
+  const walk = await walkHistory(client, (raw) => {
+    const verdict = inPeriod(raw, { since, until });
+    if (verdict === 'unreadable') unreadable += 1;
+    if (verdict !== 'in') return true;
+    if (reference !== undefined && joinedReference(raw) !== reference) return true;
+    if (streamed) streamed.add(ctx.output.inOneShape ? historyRecordForPeople(raw) : raw);
+    else kept.push(raw);
+    count += 1;
+    return count < keptAtMost;
+  });
+  if (!walk.complete) ctx.output.warn(incompleteWarning(walk.fetched, walk.stopped));
+  if (unreadable > 0) {
+    ctx.output.warn(`${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`);
+  }
+  if (!streamed) return kept;
+  streamed.end();
+  return undefined;
+}
+
+/**
+ * A record's P&L is its hedge's whole life (issue 50): where this journal resized the hedge while it
+ * was open, the screen marks its notional and says what it held (TSV, CSV and JSON: as sent). The
+ * note to show, if any hedge was resized.
+ */
+async function markResizedHedges(ctx: CommandContext, records: HistoryRecord[], original: HistoryRecord[], totals: ReturnType<typeof historyTotals>): Promise<string | undefined> {
+  const ids = original.map(hedgeIdOf);
+  const sizes = await readResizedHedges(ctx, new Set(ids.filter((id): id is string => id !== undefined)));
+  markResized(records, ids.map((id) => id !== undefined && sizes.has(id)), totals);
+  return resizedNote(
+    ids.flatMap((id, index) => {
+      const found = id === undefined ? undefined : sizes.get(id);
+      if (id === undefined || found === undefined) return [];
+      const record = records[index]! as Record<PropertyKey, unknown>;
+      const shown = readNumber(record.notional_usd);
+      const ref = record[JOINED_REFERENCE] ?? record.client_reference;
+      return [{ hedgeId: id, reference: typeof ref === 'string' ? ref : undefined, shownUsd: shown, sizes: found }];
+    }),
+  );
 }
 
 /** The hedge a record closed, read under any of its known names (one odd record never breaks the list). */

@@ -19,6 +19,7 @@ import { payWords, toAccountSide } from '../domain/money.js';
 import { SideViews } from '../flows/side-book.js';
 import { safeText } from '../security/safe-text.js';
 import { Output } from '../ui/output.js';
+import type { Prompter } from '../ui/prompter.js';
 import { renderQuoteCard } from '../ui/quote-card.js';
 import { displayWidth, wrapWords } from '../ui/width.js';
 
@@ -84,10 +85,39 @@ export async function runOpenWizard(
   options: { skipChecks: boolean; live: boolean },
 ): Promise<WizardResult> {
   const prompter = await ctx.prompter();
+  const { list, account, holding } = await readWizardBook(ctx, client);
+  const market = await askMarket(ctx, prompter, list.markets, given.market, options.skipChecks);
+  const known = market.available_capacity_usd !== undefined;
+  const held = { buy: await holding(market.market, 'buy'), sell: await holding(market.market, 'sell') };
+  const { side, adding } = await askSide(prompter, market, held, given.side, known);
+  const notionalUsd = await askNotional(prompter, { market, account, side, adding, known, skipChecks: options.skipChecks }, given.notionalUsd);
+  // An add keeps the hedge's maturity and reference: no tenor, no reference to ask.
+  if (adding) return { kind: 'add', market: market.market, side, notionalUsd };
+  const tenorDays = given.tenorDays ?? (await askTenor(prompter, ctx.clock.now()));
+  const clientReference = given.clientReference ?? (await askClientReference(prompter));
+
+  const quote = await client.createQuote({ market: market.market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
+  // The card is for the person at the prompt: under --json it goes to stderr, stdout stays JSON only.
   const c = ctx.output.chalk;
-  // The book marks the sides already open — a side open in any view (a filled hedge on its record,
-  // a positions line, a hedge being opened), so an open the server may refuse is never offered as
-  // the way forward; without it the wizard still works, unmarked.
+  const cardOutput = ctx.output.isJson
+    ? new Output({ mode: 'table', chalk: c, streams: { stdout: ctx.io.stderr, stderr: ctx.io.stderr }, now: ctx.clock.now })
+    : ctx.output;
+  cardOutput.write(renderQuoteCard(cardOutput, quote, ctx.clock.now()));
+
+  const days = tenorDays === 1 ? '1 day' : `${tenorDays} days`;
+  const question =
+    `${options.live ? `${c.red.bold('LIVE')} ` : ''}Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}` +
+    `${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
+  await confirmOrStop(ctx, question);
+  return { kind: 'open', market: market.market, side, notionalUsd, tenorDays, clientReference, quote };
+}
+
+/**
+ * The markets, the account, and what each side holds. The book marks the sides already open — a
+ * side open in any view (a filled hedge on its record, a positions line, a hedge being opened), so an
+ * open the server may refuse is never offered as the way forward; without it the wizard still works, unmarked.
+ */
+async function readWizardBook(ctx: CommandContext, client: HedgeClient) {
   const [list, account, views] = await Promise.all([
     client.listMarkets(),
     client.getAccount(),
@@ -106,28 +136,41 @@ export async function runOpenWizard(
     const notionalUsd = book.filled.length > 0 ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
     return { ...(notionalUsd === undefined ? {} : { notionalUsd }), ...(hedgeId ? { hedgeId } : {}) };
   };
+  return { list, account, holding };
+}
 
-  let market: Market;
-  if (given.market) {
-    const problem = options.skipChecks ? undefined : marketProblem(list.markets, given.market);
+/** The market given (checked unless --skip-checks), else one chosen among the open ones. */
+async function askMarket(ctx: CommandContext, prompter: Prompter, markets: Market[], given: string | undefined, skipChecks: boolean): Promise<Market> {
+  if (given) {
+    const problem = skipChecks ? undefined : marketProblem(markets, given);
     if (problem) throw problem;
-    market = findMarket(list.markets, given.market) ?? ({ market: given.market } as Market);
-  } else {
-    const open = list.markets.filter((entry) => entry.status === 'open');
-    if (open.length === 0) {
-      const listed = list.markets.map((entry) => `${entry.market} (${entry.status})`).join(', ') || 'none';
-      throw new PreTradeCheckError('market_disabled', `No market is open for trading right now (listed: ${listed}).`, {}, 'Try again later; `hedge markets` shows their status.');
-    }
-    market = await prompter.select<Market>({
-      message: 'Market',
-      choices: open.map((entry) => ({ ...marketChoice(entry, choiceRoom(ctx)), short: entry.market, value: entry })),
-    });
+    return findMarket(markets, given) ?? ({ market: given } as Market);
   }
-  const known = market.available_capacity_usd !== undefined;
+  const open = markets.filter((entry) => entry.status === 'open');
+  if (open.length === 0) {
+    const listed = markets.map((entry) => `${entry.market} (${entry.status})`).join(', ') || 'none';
+    throw new PreTradeCheckError('market_disabled', `No market is open for trading right now (listed: ${listed}).`, {}, 'Try again later; `hedge markets` shows their status.');
+  }
+  return prompter.select<Market>({
+    message: 'Market',
+    choices: open.map((entry) => ({ ...marketChoice(entry, choiceRoom(ctx)), short: entry.market, value: entry })),
+  });
+}
 
-  const held = { buy: await holding(market.market, 'buy'), sell: await holding(market.market, 'sell') };
-  let side =
-    given.side ??
+/**
+ * The side given or chosen. A side that is open is offered as "add to it" (or the other side), never
+ * as an open the service may refuse; what the side holds is in the question itself, so it is on
+ * screen when answered.
+ */
+async function askSide(
+  prompter: Prompter,
+  market: Market,
+  held: Record<Side, SideHolding | undefined>,
+  given: Side | undefined,
+  known: boolean,
+): Promise<{ side: Side; adding: boolean }> {
+  const side =
+    given ??
     (await prompter.select<Side>({
       message: 'Side',
       choices: (['buy', 'sell'] as const).map((value) => {
@@ -137,91 +180,77 @@ export async function runOpenWizard(
         return { name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`, short: value, value };
       }),
     }));
-
-  // A side that is open is offered as "add to it" (or the other side), never as an open the service
-  // may refuse; what the side holds is in the question itself, so it is on screen when answered.
-  let adding = false;
   const open = held[side];
-  if (open) {
-    const other: Side = side === 'buy' ? 'sell' : 'buy';
-    const size = open.notionalUsd === undefined ? '' : ` ${formatUsd(open.notionalUsd)}`;
-    const choice = await prompter.select<'add' | 'other' | 'cancel'>({
-      message: `The ${side} side of ${market.market} already holds${size}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
-      choices: [
-        { name: `Add to it (same maturity as the hedge it holds)`, short: 'add to it', value: 'add' },
-        ...(held[other] || given.side ? [] : [{ name: `Open on the ${other} side instead`, short: `${other} side`, value: 'other' as const }]),
-        { name: 'Cancel (nothing is sent)', short: 'cancel', value: 'cancel' },
-      ],
-    });
-    if (choice === 'cancel') throw new DeclinedError('Nothing was sent.');
-    if (choice === 'other') side = other;
-    else adding = true;
+  if (!open) return { side, adding: false };
+  const other: Side = side === 'buy' ? 'sell' : 'buy';
+  const size = open.notionalUsd === undefined ? '' : ` ${formatUsd(open.notionalUsd)}`;
+  const choice = await prompter.select<'add' | 'other' | 'cancel'>({
+    message: `The ${side} side of ${market.market} already holds${size}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
+    choices: [
+      { name: `Add to it (same maturity as the hedge it holds)`, short: 'add to it', value: 'add' },
+      ...(held[other] || given ? [] : [{ name: `Open on the ${other} side instead`, short: `${other} side`, value: 'other' as const }]),
+      { name: 'Cancel (nothing is sent)', short: 'cancel', value: 'cancel' },
+    ],
+  });
+  if (choice === 'cancel') throw new DeclinedError('Nothing was sent.');
+  return choice === 'other' ? { side: other, adding: false } : { side, adding: true };
+}
+
+/** The notional given (checked against the side's capacity and the account's headroom), else asked and checked as it is typed. */
+async function askNotional(
+  prompter: Prompter,
+  choice: { market: Market; account: Account; side: Side; adding: boolean; known: boolean; skipChecks: boolean },
+  given: number | undefined,
+): Promise<number> {
+  const { market, account, side, adding, known, skipChecks } = choice;
+  if (given !== undefined) {
+    if (!skipChecks && known) {
+      const problem = notionalProblem(market, account, { side, notionalUsd: given, action: adding ? 'add' : 'open' });
+      if (problem) throw problem;
+    }
+    return given;
   }
+  const ceiling = known ? notionalCeiling(market, side, account) : undefined;
+  const typed = await prompter.input({
+    message: `Notional in USD${ceiling === undefined ? '' : ` (at most ${formatMoney(ceiling)})`}`,
+    validate: (raw) => {
+      let amount: number;
+      try {
+        amount = parseNotional(raw);
+      } catch (error) {
+        return error instanceof UsageError ? error.message : String(error);
+      }
+      if (skipChecks || !known) return true;
+      return notionalProblem(market, account, { side, notionalUsd: amount, action: adding ? 'add' : 'open' })?.message ?? true;
+    },
+  });
+  return parseNotional(typed);
+}
 
-  let notionalUsd = given.notionalUsd;
-  if (notionalUsd === undefined) {
-    const ceiling = known ? notionalCeiling(market, side, account) : undefined;
-    const typed = await prompter.input({
-      message: `Notional in USD${ceiling === undefined ? '' : ` (at most ${formatMoney(ceiling)})`}`,
-      validate: (raw) => {
-        let amount: number;
-        try {
-          amount = parseNotional(raw);
-        } catch (error) {
-          return error instanceof UsageError ? error.message : String(error);
-        }
-        if (options.skipChecks || !known) return true;
-        return notionalProblem(market, account, { side, notionalUsd: amount, action: adding ? 'add' : 'open' })?.message ?? true;
-      },
-    });
-    notionalUsd = parseNotional(typed);
-  } else if (!options.skipChecks && known) {
-    const problem = notionalProblem(market, account, { side, notionalUsd, action: adding ? 'add' : 'open' });
-    if (problem) throw problem;
-  }
-  // An add keeps the hedge's maturity and reference: no tenor, no reference to ask.
-  if (adding) return { kind: 'add', market: market.market, side, notionalUsd };
+function askTenor(prompter: Prompter, now: number): Promise<Tenor> {
+  return prompter.select<Tenor>({
+    message: 'Tenor',
+    choices: TENORS.map((days) => ({
+      name: `${days} day${days === 1 ? ' ' : 's'}  matures about ${formatUtc(new Date(now + days * DAY_MS).toISOString())}`,
+      short: `${days} day${days === 1 ? '' : 's'}`,
+      value: days,
+    })),
+  });
+}
 
-  const now = ctx.clock.now();
-  const tenorDays =
-    given.tenorDays ??
-    (await prompter.select<Tenor>({
-      message: 'Tenor',
-      choices: TENORS.map((days) => ({
-        name: `${days} day${days === 1 ? ' ' : 's'}  matures about ${formatUtc(new Date(now + days * DAY_MS).toISOString())}`,
-        short: `${days} day${days === 1 ? '' : 's'}`,
-        value: days,
-      })),
-    }));
-
-  let clientReference = given.clientReference;
-  if (clientReference === undefined) {
-    const typed = await prompter.input({
-      message: 'Client reference (optional, Enter to skip)',
-      validate: (raw) => {
-        if (raw.trim() === '') return true;
-        try {
-          parseClientReference(raw);
-          return true;
-        } catch (error) {
-          return error instanceof UsageError ? error.message : String(error);
-        }
-      },
-    });
-    clientReference = typed.trim() === '' ? undefined : parseClientReference(typed);
-  }
-
-  const quote = await client.createQuote({ market: market.market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
-  // The card is for the person at the prompt: under --json it goes to stderr, stdout stays JSON only.
-  const cardOutput = ctx.output.isJson
-    ? new Output({ mode: 'table', chalk: c, streams: { stdout: ctx.io.stderr, stderr: ctx.io.stderr }, now: ctx.clock.now })
-    : ctx.output;
-  cardOutput.write(renderQuoteCard(cardOutput, quote, ctx.clock.now()));
-
-  const days = tenorDays === 1 ? '1 day' : `${tenorDays} days`;
-  const question =
-    `${options.live ? `${c.red.bold('LIVE')} ` : ''}Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}` +
-    `${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
-  await confirmOrStop(ctx, question);
-  return { kind: 'open', market: market.market, side, notionalUsd, tenorDays, clientReference, quote };
+/** An optional reference: Enter skips it. */
+async function askClientReference(prompter: Prompter): Promise<string | undefined> {
+  const typed = await prompter.input({
+    message: 'Client reference (optional, Enter to skip)',
+    validate: (raw) => {
+      if (raw.trim() === '') return true;
+      try {
+        parseClientReference(raw);
+        return true;
+      } catch (error) {
+        return error instanceof UsageError ? error.message : String(error);
+      }
+    },
+  });
+  return typed.trim() === '' ? undefined : parseClientReference(typed);
 }

@@ -47,6 +47,45 @@ export function run(ctx: CommandContext, input: InputOf<typeof WHOAMI>): Promise
 }
 
 export async function runWhoami(ctx: CommandContext, _opts: WhoamiOptions): Promise<number> {
+  const facts = await gatherWhoami(ctx);
+  const { check, wireRows } = facts;
+  if (ctx.output.isJson) showJson(ctx, facts);
+  else if (ctx.output.isHuman) showCard(ctx, facts);
+  else showRecord(ctx, facts);
+  if (ctx.output.isHuman && wireRows.some((row) => row.source === 'learned')) {
+    ctx.output.note(ctx.output.chalk.dim(`Forget what was learned with \`${ctx.hedgeCommand('profile', 'reset-wire')}\`; \`${ctx.hedgeCommand('doctor')}\` shows what the server answers now.`));
+  }
+  if (check.status === 'refused') {
+    ctx.output.note(ctx.output.chalk.red('The server refused this key.') + ' → Check it, or save a new one with `hedge login`.');
+  } else if (check.status !== 'ok') {
+    ctx.output.note(`The key could not be checked: ${check.message ?? check.status}`);
+  }
+  return EXIT_FOR_STATUS[check.status];
+}
+
+type Credentials = Awaited<ReturnType<CommandContext['credentials']>>;
+
+interface WireRow {
+  setting: keyof WireSettings;
+  value: string;
+  source: string;
+  variable: string;
+}
+
+/** What whoami shows, in every output mode. */
+interface WhoamiFacts {
+  credentials: Credentials;
+  check: Awaited<ReturnType<typeof checkKey>>;
+  sources: Record<string, ShownSource | null>;
+  wireRows: WireRow[];
+  /** The profile or server the learned wire names are kept for. */
+  learnedFor: string;
+  journal: { store: string; location: string; source: string | null };
+  keyStore: { kind: string; location: string | null };
+  keyStoreText: string;
+}
+
+async function gatherWhoami(ctx: CommandContext): Promise<WhoamiFacts> {
   const credentials = await ctx.credentials();
   const check = await checkKey(ctx, credentials);
   const profileSource: ShownSource | null =
@@ -69,9 +108,6 @@ export async function runWhoami(ctx: CommandContext, _opts: WhoamiOptions): Prom
     source: wire.sources[key],
     variable: WIRE_SETTING_SOURCES[key].env,
   }));
-  const sourceText = (row: (typeof wireRows)[number]): string =>
-    row.source === 'default' ? 'guessed: the spec does not show it' : row.source === 'learned' ? `learned from the server, kept for ${learnedFor}` : row.source;
-  const shownValue = (row: (typeof wireRows)[number]): string => (row.setting === 'cursorParam' && row.value === '' ? '(from the answer: next_cursor → cursor)' : row.value);
   // Which journal guards this command's writes: this machine's file, or the team's store.
   const choice = await ctx.journalChoice();
   const journal =
@@ -91,85 +127,82 @@ export async function runWhoami(ctx: CommandContext, _opts: WhoamiOptions): Prom
       }
     : { kind: credentials.sources.apiKey === 'demo' ? 'demo' : 'environment', location: credentials.sources.apiKey === 'demo' ? null : 'HEDGE_API_KEY' };
   const keyStoreText = credentials.keyLocation ? describeKeyLocation(credentials.keyLocation, (await ctx.store()).file) : keyStore.kind === 'demo' ? 'the demo simulator' : 'the environment (HEDGE_API_KEY)';
-  const keyCheck = {
-    status: check.status,
-    ...(check.code ? { code: check.code } : {}),
-    ...(check.message ? { message: check.message } : {}),
+  return { credentials, check, sources, wireRows, learnedFor, journal, keyStore, keyStoreText };
+}
+
+function showJson(ctx: CommandContext, { credentials, check, sources, wireRows, learnedFor, journal, keyStore }: WhoamiFacts): void {
+  ctx.output.json({
+    profile: credentials.profileName ?? null,
+    environment: credentials.environment,
+    base_url: credentials.baseUrl,
+    api_key: redactKey(credentials.apiKey),
+    key_store: keyStore,
+    ca_file: credentials.caFile ?? null,
+    sources,
+    wire: Object.fromEntries(
+      wireRows.map((row) => [row.setting, { value: row.value, source: row.source, env: row.variable, ...(row.source === 'learned' ? { learned_for: learnedFor } : {}) }]),
+    ),
+    journal,
+    key_check: {
+      status: check.status,
+      ...(check.code ? { code: check.code } : {}),
+      ...(check.message ? { message: check.message } : {}),
+    },
+  });
+}
+
+function showCard(ctx: CommandContext, { credentials, check, sources, wireRows, learnedFor, journal, keyStoreText }: WhoamiFacts): void {
+  const c = ctx.output.chalk;
+  const from = (key: string, variable: string) => describeSource(sources[key] ?? null, variable, credentials.profileName);
+  const statusText: Record<KeyStatus, string> = {
+    ok: c.green('ok — the server accepted the key'),
+    refused: c.red(`refused (${check.code}) — the server does not accept this key`),
+    unreachable: c.yellow(`unreachable — ${check.message ?? 'no answer'}`),
+    error: c.yellow(`error (${check.code}) — ${check.message ?? 'unexpected answer'}`),
   };
-  if (ctx.output.isJson) {
-    ctx.output.json({
-      profile: credentials.profileName ?? null,
-      environment: credentials.environment,
-      base_url: credentials.baseUrl,
-      api_key: redactKey(credentials.apiKey),
-      key_store: keyStore,
-      ca_file: credentials.caFile ?? null,
-      sources,
-      wire: Object.fromEntries(
-        wireRows.map((row) => [row.setting, { value: row.value, source: row.source, env: row.variable, ...(row.source === 'learned' ? { learned_for: learnedFor } : {}) }]),
-      ),
-      journal,
-      key_check: keyCheck,
-    });
-  } else {
-    const c = ctx.output.chalk;
-    const from = (key: string, variable: string) => describeSource(sources[key] ?? null, variable, credentials.profileName);
-    const statusText: Record<KeyStatus, string> = {
-      ok: c.green('ok — the server accepted the key'),
-      refused: c.red(`refused (${check.code}) — the server does not accept this key`),
-      unreachable: c.yellow(`unreachable — ${check.message ?? 'no answer'}`),
-      error: c.yellow(`error (${check.code}) — ${check.message ?? 'unexpected answer'}`),
-    };
-    if (ctx.output.isHuman) {
-      const rows: Array<[string, string]> = [
-        ['Profile', credentials.profileName ? `${credentials.profileName} ${c.dim(`(${from('profile', 'HEDGE_PROFILE')})`)}` : c.dim('— (none)')],
-        ['Environment', environmentLabel(credentials.environment, c)],
-        ['Base URL', `${credentials.baseUrl} ${c.dim(`(${from('base_url', 'HEDGE_BASE_URL')})`)}`],
-        ['API key', `${redactKey(credentials.apiKey)} ${c.dim(`(${from('api_key', 'HEDGE_API_KEY')})`)}`],
-        ['Key stored in', keyStoreText],
-      ];
-      if (credentials.caFile) rows.push(['CA file', `${credentials.caFile} ${c.dim(`(${from('ca_file', 'HEDGE_CA_FILE')})`)}`]);
-      for (const row of wireRows) rows.push([`Wire ${row.setting}`, `${shownValue(row)} ${c.dim(`(${sourceText(row)}; ${row.variable})`)}`]);
-      rows.push([
-        'Journal',
-        journal.store === 'file' ? `${safeText(journal.location)} ${c.dim('(this machine)')}` : `team store ${safeText(journal.location)} ${c.dim(`(${journal.source})`)}`,
-      ]);
-      rows.push(['Key check', statusText[check.status]]);
-      ctx.output.write(ctx.output.card(rows, 'hedge whoami'));
-      if (credentials.environment === 'live') ctx.output.note(c.red('LIVE: commands with this key trade in production, with real money.'));
-    } else {
-      // TSV/CSV: one record, a header row of keys; each setting's source in the column after it.
-      const record: Record<string, unknown> = {
-        profile: credentials.profileName ?? null,
-        profile_source: sources.profile,
-        environment: credentials.environment,
-        base_url: credentials.baseUrl,
-        base_url_source: sources.base_url,
-        api_key: redactKey(credentials.apiKey),
-        api_key_source: sources.api_key,
-        key_store: keyStore.kind,
-        key_store_location: keyStore.location,
-        ca_file: credentials.caFile ?? null,
-        ca_file_source: sources.ca_file,
-      };
-      for (const row of wireRows) {
-        record[`wire.${row.setting}`] = row.value;
-        record[`wire.${row.setting}_source`] = row.source;
-      }
-      record.journal = journal.location;
-      record.journal_source = journal.source ?? 'this machine';
-      record.key_check = check.status;
-      record.key_check_code = check.code ?? null;
-      ctx.output.record(record, Object.keys(record).map((key) => ({ key, label: key })));
-    }
+  const sourceText = (row: WireRow): string =>
+    row.source === 'default' ? 'guessed: the spec does not show it' : row.source === 'learned' ? `learned from the server, kept for ${learnedFor}` : row.source;
+  const shownValue = (row: WireRow): string => (row.setting === 'cursorParam' && row.value === '' ? '(from the answer: next_cursor → cursor)' : row.value);
+  const rows: Array<[string, string]> = [
+    ['Profile', credentials.profileName ? `${credentials.profileName} ${c.dim(`(${from('profile', 'HEDGE_PROFILE')})`)}` : c.dim('— (none)')],
+    ['Environment', environmentLabel(credentials.environment, c)],
+    ['Base URL', `${credentials.baseUrl} ${c.dim(`(${from('base_url', 'HEDGE_BASE_URL')})`)}`],
+    ['API key', `${redactKey(credentials.apiKey)} ${c.dim(`(${from('api_key', 'HEDGE_API_KEY')})`)}`],
+    ['Key stored in', keyStoreText],
+  ];
+  if (credentials.caFile) rows.push(['CA file', `${credentials.caFile} ${c.dim(`(${from('ca_file', 'HEDGE_CA_FILE')})`)}`]);
+  for (const row of wireRows) rows.push([`Wire ${row.setting}`, `${shownValue(row)} ${c.dim(`(${sourceText(row)}; ${row.variable})`)}`]);
+  rows.push([
+    'Journal',
+    journal.store === 'file' ? `${safeText(journal.location)} ${c.dim('(this machine)')}` : `team store ${safeText(journal.location)} ${c.dim(`(${journal.source})`)}`,
+  ]);
+  rows.push(['Key check', statusText[check.status]]);
+  ctx.output.write(ctx.output.card(rows, 'hedge whoami'));
+  if (credentials.environment === 'live') ctx.output.note(c.red('LIVE: commands with this key trade in production, with real money.'));
+}
+
+/** TSV/CSV: one record, a header row of keys; each setting's source in the column after it. */
+function showRecord(ctx: CommandContext, { credentials, check, sources, wireRows, journal, keyStore }: WhoamiFacts): void {
+  const record: Record<string, unknown> = {
+    profile: credentials.profileName ?? null,
+    profile_source: sources.profile,
+    environment: credentials.environment,
+    base_url: credentials.baseUrl,
+    base_url_source: sources.base_url,
+    api_key: redactKey(credentials.apiKey),
+    api_key_source: sources.api_key,
+    key_store: keyStore.kind,
+    key_store_location: keyStore.location,
+    ca_file: credentials.caFile ?? null,
+    ca_file_source: sources.ca_file,
+  };
+  for (const row of wireRows) {
+    record[`wire.${row.setting}`] = row.value;
+    record[`wire.${row.setting}_source`] = row.source;
   }
-  if (ctx.output.isHuman && wireRows.some((row) => row.source === 'learned')) {
-    ctx.output.note(ctx.output.chalk.dim(`Forget what was learned with \`${ctx.hedgeCommand('profile', 'reset-wire')}\`; \`${ctx.hedgeCommand('doctor')}\` shows what the server answers now.`));
-  }
-  if (check.status === 'refused') {
-    ctx.output.note(ctx.output.chalk.red('The server refused this key.') + ' → Check it, or save a new one with `hedge login`.');
-  } else if (check.status !== 'ok') {
-    ctx.output.note(`The key could not be checked: ${check.message ?? check.status}`);
-  }
-  return EXIT_FOR_STATUS[check.status];
+  record.journal = journal.location;
+  record.journal_source = journal.source ?? 'this machine';
+  record.key_check = check.status;
+  record.key_check_code = check.code ?? null;
+  ctx.output.record(record, Object.keys(record).map((key) => ({ key, label: key })));
 }

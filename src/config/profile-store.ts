@@ -1,11 +1,11 @@
 // Profiles kept with conf, validated with zod on every read. The file is 0600 in a 0700 folder,
-// written by write-then-rename (conf uses `atomically`), and every read-modify-write holds the
-// store's lock so that two `hedge login` at once cannot lose each other's profile.
+// written by write-then-rename (conf uses `atomically`, which syncs the file; the folder is synced
+// here after it), and every read-modify-write holds the store's lock so that two `hedge login` at
+// once cannot lose each other's profile.
 //
-// The lock is proper-lockfile's, as the journal's and the demo state's are (one lock per medium:
-// a file on disk is locked one way): a `config.json.lock` folder made atomically beside the file,
-// refreshed while held, taken over once its holder stopped refreshing it (a process killed while
-// holding it). Waiting for it is asynchronous, never a sleep that blocks the process.
+// The lock is the one file lock of hedge (files/file-lock.ts), as the journal's and the demo
+// state's are: a `config.json.lock` folder beside the file, taken over once its holder stopped
+// refreshing it (a process killed while holding it).
 //
 // Conf writes the file; a read is the file's text through the same parse conf is given
 // (`deserialize`), read here directly. What conf's read adds is nothing hedge uses (a JSON-schema
@@ -15,13 +15,14 @@ import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../errors.js';
+import { syncDirectory } from '../files/durable-write.js';
+import { isLockedError, lockFile } from '../files/file-lock.js';
 import { storeSchema, type StoreData, type StoredProfile } from './store-schema.js';
 
 /** A holder that stopped refreshing its lock this long ago is dead (kill -9) and is taken over. */
 const LOCK_STALE_MS = 3_000;
 /** How long an update waits for a live holder (a login writes for milliseconds) before it says the store is locked. */
 const LOCK_WAIT_MS = 12_000;
-const RETRY_MAX_WAIT_MS = 25;
 
 export interface ProfileStoreOptions {
   /** The wait for another process's lock, in ms (LOCK_WAIT_MS); tests shorten it. */
@@ -92,11 +93,11 @@ export class ProfileStore {
       } catch (error) {
         throw asConfigError(error, this.file, 'write');
       }
+      // conf's rename is durable only once the folder is synced.
+      syncDirectory(this.dir);
       return checked;
     } finally {
-      await release().catch(() => {
-        // Released already (judged stale and taken over): nothing left to release.
-      });
+      await release();
     }
   }
 
@@ -110,21 +111,12 @@ export class ProfileStore {
   }
 
   private async lock(): Promise<() => Promise<void>> {
-    // A CommonJS module: its functions are on the default export when imported dynamically.
-    const { default: lockfile } = await import('proper-lockfile');
     try {
-      return await lockfile.lock(this.file, {
-        realpath: false,
-        stale: LOCK_STALE_MS,
-        // Many short waits adding up to the bound; counted in attempts (as the journal's lock), so a
-        // busy machine only makes the wait longer, never shorter.
-        retries: { retries: Math.ceil(this.lockWaitMs / RETRY_MAX_WAIT_MS), minTimeout: 1, maxTimeout: RETRY_MAX_WAIT_MS, factor: 1.3 },
-        // The default throws from a timer, which would crash the CLI mid-command; the write it
-        // guards is one rename, which cannot tear the file either way.
-        onCompromised: () => {},
-      });
+      // Taken over while held, nothing is lost: the write it guards is one rename, which cannot
+      // tear the file either way.
+      return await lockFile(this.file, { staleMs: LOCK_STALE_MS, waitMs: this.lockWaitMs });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
+      if (isLockedError(error)) {
         throw new ConfigError(`The config store is locked by another hedge process (${this.file}.lock).`, {
           hint: 'Wait for it to finish and try again; a lock left by a process that died is taken over by itself within seconds.',
         });

@@ -1,7 +1,7 @@
 // The lock around each request of the demo simulator (load → act → save of demo-state.json), so
-// parallel `hedge --demo` runs add up instead of the last save winning. proper-lockfile (already
-// the journal's lock): a directory created atomically beside the file, refreshed while held, taken
-// over when its holder stopped refreshing it (older than STALE_MS).
+// parallel `hedge --demo` runs add up instead of the last save winning. The one file lock of hedge
+// (files/file-lock.ts, proper-lockfile's, as the journal's): a directory created atomically beside
+// the file, refreshed while held, taken over when its holder stopped refreshing it (older than STALE_MS).
 //
 // A holder that was stopped (SIGSTOP, a suspended laptop, a machine out of CPU) for longer than
 // STALE_MS has lost the lock without knowing it: another process took it over. proper-lockfile
@@ -10,7 +10,7 @@
 // lost lock aborts the save instead of overwriting what the new holder wrote; its release then
 // leaves the new holder's directory alone.
 import { type PathLike, mkdir, realpath, rmdir, stat, statSync, utimes } from 'node:fs';
-import { lock } from 'proper-lockfile';
+import { lockFile } from '../files/file-lock.js';
 import type { StateFileLockHold } from '../sandbox/state-file.js';
 
 /** A holder that stopped refreshing the lock this long ago is dead (kill -9) and is taken over. */
@@ -20,7 +20,6 @@ const STALE_MS = 10_000;
  * to commit on a lock another process may take over before the commit is done.
  */
 const TAKEOVER_MARGIN_MS = 2_000;
-const RETRY_MAX_WAIT_MS = 50;
 
 type Callback = (error: NodeJS.ErrnoException | null) => void;
 
@@ -49,15 +48,11 @@ export async function lockDemoState(path: string, now: () => number = Date.now):
       }),
     rmdir: (target: PathLike, callback: Callback) => (leaveDirectory ? callback(null) : rmdir(target, callback)),
   };
-  const release = await lock(path, {
-    realpath: false,
-    stale: STALE_MS,
+  // The default wait (twice STALE_MS): a lock left by a killed run is waited out rather than failing the request.
+  const release = await lockFile(path, {
+    staleMs: STALE_MS,
     fs: lockFs,
-    // Many short waits (a request holds the lock for a few milliseconds), adding up to more than
-    // STALE_MS so that a lock left by a killed run is waited out rather than failing the request.
-    retries: { retries: Math.ceil((STALE_MS * 1.5) / RETRY_MAX_WAIT_MS) + 20, minTimeout: 2, maxTimeout: RETRY_MAX_WAIT_MS, factor: 1.5 },
-    // The default throws from a timer and would crash the CLI mid-command: remembered instead, and
-    // the save it guards aborts (held() is false from now on).
+    // Remembered: the save it guards aborts (held() is false from now on).
     onCompromised: () => {
       compromised = true;
     },
@@ -81,9 +76,7 @@ export async function lockDemoState(path: string, now: () => number = Date.now):
     release: async () => {
       // Removing a directory another process made would release *its* lock.
       if (!ours()) leaveDirectory = true;
-      await release().catch(() => {
-        // Already released (proper-lockfile judged it compromised): nothing left to release.
-      });
+      await release();
     },
   };
 }

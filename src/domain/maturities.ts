@@ -101,7 +101,7 @@ export function collectMaturities(
     hedgesBySide.set(key, [...(hedgesBySide.get(key) ?? []), hedge]);
   }
 
-  const found: Array<Omit<Maturity, 'day' | 'matures_in_seconds'>> = [];
+  const found: Settlement[] = [];
   let undated = 0;
   for (const hedge of active) {
     const position = positionFor(hedge.market, hedge.side)!;
@@ -124,6 +124,33 @@ export function collectMaturities(
       accrued_carry_usdc: alone ? (position.accruedCarryUsdc ?? null) : null,
     });
   }
+  for (const more of [unlistedSettlements(unlisted), linesStandingAlone(positions, active)]) {
+    found.push(...more.found);
+    undated += more.undated;
+  }
+
+  const maturities = found
+    .map((item): Maturity => {
+      const at = Date.parse(item.maturity_at);
+      return {
+        day: utcDay(at),
+        maturity_at: new Date(at).toISOString(),
+        matures_in_seconds: Math.round((at - nowMs) / 1000),
+        ...withoutTime(item),
+      };
+    })
+    .filter((item) => withinMs === undefined || item.matures_in_seconds * 1000 <= withinMs)
+    .sort((a, b) => a.matures_in_seconds - b.matures_in_seconds || a.market.localeCompare(b.market) || a.side.localeCompare(b.side));
+  return { maturities, undated };
+}
+
+/** A settlement found, before it is dated against now. */
+type Settlement = Omit<Maturity, 'day' | 'matures_in_seconds'>;
+
+/** Filled hedges the caller's book holds on a side the positions list does not show yet: without a line's mark, P&L and carry. */
+function unlistedSettlements(unlisted: readonly MaturityHedge[]): { found: Settlement[]; undated: number } {
+  const found: Settlement[] = [];
+  let undated = 0;
   for (const hedge of unlisted) {
     if (hedge.status !== 'filled') continue;
     const maturity = validTime(hedge.maturity_at);
@@ -144,6 +171,13 @@ export function collectMaturities(
       accrued_carry_usdc: null,
     });
   }
+  return { found, undated };
+}
+
+/** The positions lines no filled hedge of the list stands behind: each its own settlement, by the line's maturity. */
+function linesStandingAlone(positions: readonly MaturityPosition[], active: readonly MaturityHedge[]): { found: Settlement[]; undated: number } {
+  const found: Settlement[] = [];
+  let undated = 0;
   for (const position of positions) {
     if (position.side === undefined) {
       undated += 1;
@@ -169,20 +203,7 @@ export function collectMaturities(
       accrued_carry_usdc: position.accruedCarryUsdc ?? null,
     });
   }
-
-  const maturities = found
-    .map((item): Maturity => {
-      const at = Date.parse(item.maturity_at);
-      return {
-        day: utcDay(at),
-        maturity_at: new Date(at).toISOString(),
-        matures_in_seconds: Math.round((at - nowMs) / 1000),
-        ...withoutTime(item),
-      };
-    })
-    .filter((item) => withinMs === undefined || item.matures_in_seconds * 1000 <= withinMs)
-    .sort((a, b) => a.matures_in_seconds - b.matures_in_seconds || a.market.localeCompare(b.market) || a.side.localeCompare(b.side));
-  return { maturities, undated };
+  return { found, undated };
 }
 
 function withoutTime(item: Omit<Maturity, 'day' | 'matures_in_seconds'>): Omit<Maturity, 'day' | 'matures_in_seconds' | 'maturity_at'> {

@@ -65,30 +65,99 @@ const COMMAND_OF: Record<string, string[]> = {
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
-  const checks: DoctorCheck[] = [];
-  const add = (check: DoctorCheck): DoctorCheck => (checks.push(check), check);
-  const finish = (): DoctorReport => {
-    const failed = checks.find((check) => check.forWrites && check.status === 'fail');
-    return { checks, ready: failed === undefined, ...(failed ? { failure: failed.failure ?? 'network' } : {}) };
-  };
+  const checks = new DoctorChecks();
+  const setUp = await checkSetUp(ctx, checks);
+  if (!setUp) return checks.report();
+  const { credentials, baseUrl } = setUp;
+  const observed = await observingClient(ctx, credentials);
+  const { client, answers } = observed;
 
-  // ---- key, environment, base URL (local: nothing sent) --------------------------------------
+  // ---- reach, TLS, the key accepted: the first request tells ----------------------------------
+  let markets: MarketList | undefined;
+  const started = ctx.clock.now();
+  try {
+    markets = await client.listMarkets();
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    const stop = firstRequestFailure(ctx, error, credentials, baseUrl);
+    if (stop) {
+      if (stop !== baseUrl) checks.add(stop);
+      checks.add({ id: 'reads', title: 'Reads', status: 'skip', detail: 'not asked: the server could not be used', forWrites: true });
+      return checks.report();
+    }
+  }
+  const firstAnswer = answers[0];
+  checks.add({
+    id: 'auth',
+    title: 'Key accepted',
+    status: 'ok',
+    detail: `the server accepted the key (${firstAnswer ? `${firstAnswer.endpoint} answered ${firstAnswer.status} in ${Math.max(0, firstAnswer.receivedAt - firstAnswer.sentAt)} ms` : `answered in ${ctx.clock.now() - started} ms`})`,
+    forWrites: true,
+  });
+  checks.add(clockCheck(answers));
+
+  const seen = await checkReads(ctx, client, markets, checks);
+  await checkWireChoices(observed, seen, checks);
+
+  // ---- rate limits ----------------------------------------------------------------------------
+  checks.add(rateLimitCheck(answers));
+  for (const note of observed.notes) checks.add({ id: 'note', title: 'Note', status: 'info', detail: note, forWrites: false });
+  return checks.report();
+}
+
+type MarketList = Awaited<ReturnType<HedgeClient['listMarkets']>>;
+
+/** The checks in the order made, and the report they add up to. */
+class DoctorChecks {
+  private readonly checks: DoctorCheck[] = [];
+
+  add(check: DoctorCheck): DoctorCheck {
+    this.checks.push(check);
+    return check;
+  }
+
+  /** Ready when no check a write needs failed; the failure is the first such check's class. */
+  report(): DoctorReport {
+    const failed = this.checks.find((check) => check.forWrites && check.status === 'fail');
+    return { checks: this.checks, ready: failed === undefined, ...(failed ? { failure: failed.failure ?? 'network' } : {}) };
+  }
+
+  /** A read that failed, its next step by its kind: an answer hedge cannot read names the command to report it with. */
+  readFailure(ctx: CommandContext, id: string, title: string, endpoint: string, error: unknown, forWrites: boolean): DoctorCheck {
+    if (error instanceof InterruptedError) throw error;
+    const described = describeError(error);
+    const failure: FailureClass = error instanceof InvalidResponseError ? 'unreadable' : error instanceof ApiError && (error.status === 401 || error.status === 403) ? 'auth' : 'network';
+    const command = COMMAND_OF[endpoint.replace(/^(GET|POST) /, '').replace(/^\/hedges\/(?!history).+$/, '/hedges/ID')];
+    const next =
+      failure === 'unreadable'
+        ? `hedge cannot read this answer (${String(described.details.field ?? 'data')}: ${String(described.details.received ?? '?')}); report it with the output of \`${ctx.hedgeCommand(...(command ?? ['markets']), '--verbose')}\`.`
+        : described.hint;
+    return this.add({ id, title, status: 'fail', detail: described.message, next, forWrites, failure });
+  }
+}
+
+/**
+ * Key, environment, base URL (local: nothing sent). Undefined when there is no usable key and base
+ * URL (the checks say why); else the credentials and the base URL's check, which the first request
+ * may still turn into a failure.
+ */
+async function checkSetUp(ctx: CommandContext, checks: DoctorChecks): Promise<{ credentials: ResolvedCredentials; baseUrl: DoctorCheck } | undefined> {
   let credentials: ResolvedCredentials;
   try {
     credentials = await ctx.credentials();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
     const described = describeError(error);
-    add({ id: 'key', title: 'Key and base URL', status: 'fail', detail: described.message, next: described.hint, forWrites: true, failure: described.kind === 'usage' ? 'usage' : 'auth' });
-    add({ id: 'server', title: 'Server', status: 'skip', detail: 'not asked: no usable key and base URL', forWrites: true });
-    return finish();
+    checks.add({ id: 'key', title: 'Key and base URL', status: 'fail', detail: described.message, next: described.hint, forWrites: true, failure: described.kind === 'usage' ? 'usage' : 'auth' });
+    checks.add({ id: 'server', title: 'Server', status: 'skip', detail: 'not asked: no usable key and base URL', forWrites: true });
+    return undefined;
   }
   const environment = credentials.environment === 'live' ? 'LIVE key: production, real funds' : 'test key: the sandbox, test funds';
-  add({ id: 'key', title: 'Key', status: 'ok', detail: `${redactKey(credentials.apiKey)} — ${environment} (from ${sourceName(credentials.sources.apiKey, 'HEDGE_API_KEY', credentials.profileName)})`, forWrites: true });
+  checks.add({ id: 'key', title: 'Key', status: 'ok', detail: `${redactKey(credentials.apiKey)} — ${environment} (from ${sourceName(credentials.sources.apiKey, 'HEDGE_API_KEY', credentials.profileName)})`, forWrites: true });
   const url = new URL(credentials.baseUrl);
   const transportNote = url.protocol === 'https:' ? `HTTPS${credentials.caFile ? `, trusting ${credentials.caFile} beside the system roots` : ''}` : 'plain HTTP, allowed on loopback only (a local sandbox)';
   const versioned = /\/v\d+$/.test(url.pathname);
-  const baseUrl = add({
+  const baseUrl = checks.add({
     id: 'base_url',
     title: 'Base URL',
     status: versioned ? 'ok' : 'warn',
@@ -96,8 +165,19 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
     next: versioned ? undefined : 'Check the address the partner desk gave: it ends with the version, e.g. https://…/partners/NAME/v2.',
     forWrites: true,
   });
+  return { credentials, baseUrl };
+}
 
-  // ---- a client that sees every answer ---------------------------------------------------------
+/** A client that sees every answer, and what it saw: the answers, its warnings, the wire names it learned. */
+interface ObservingClient {
+  client: HedgeClient;
+  answers: ObservedAnswer[];
+  notes: string[];
+  learned: LearnedWire[];
+  wire: ReturnType<typeof resolveWireSettings>;
+}
+
+async function observingClient(ctx: CommandContext, credentials: ResolvedCredentials): Promise<ObservingClient> {
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];
@@ -117,56 +197,19 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
     },
     observe: (answer) => answers.push(answer),
   });
+  return { client, answers, notes, learned, wire };
+}
 
-  // ---- reach, TLS, the key accepted: the first request tells ----------------------------------
-  let markets: Awaited<ReturnType<HedgeClient['listMarkets']>> | undefined;
-  const started = ctx.clock.now();
-  try {
-    markets = await client.listMarkets();
-  } catch (error) {
-    if (error instanceof InterruptedError) throw error;
-    const stop = firstRequestFailure(ctx, error, credentials, baseUrl);
-    if (stop) {
-      if (stop !== baseUrl) add(stop);
-      add({ id: 'reads', title: 'Reads', status: 'skip', detail: 'not asked: the server could not be used', forWrites: true });
-      return finish();
-    }
-  }
-  const firstAnswer = answers[0];
-  add({
-    id: 'auth',
-    title: 'Key accepted',
-    status: 'ok',
-    detail: `the server accepted the key (${firstAnswer ? `${firstAnswer.endpoint} answered ${firstAnswer.status} in ${Math.max(0, firstAnswer.receivedAt - firstAnswer.sentAt)} ms` : `answered in ${ctx.clock.now() - started} ms`})`,
-    forWrites: true,
-  });
-  add(clockCheck(answers));
+/** What the reads showed of the wire choices (checkWireChoices says them). */
+interface ReadsSeen {
+  pricesShape: string | undefined;
+  positionFields: string;
+  statuses: string[];
+}
 
-  // ---- each read ---------------------------------------------------------------------------
-  const readFailure = (id: string, title: string, endpoint: string, error: unknown, forWrites: boolean): DoctorCheck => {
-    if (error instanceof InterruptedError) throw error;
-    const described = describeError(error);
-    const failure: FailureClass = error instanceof InvalidResponseError ? 'unreadable' : error instanceof ApiError && (error.status === 401 || error.status === 403) ? 'auth' : 'network';
-    const command = COMMAND_OF[endpoint.replace(/^(GET|POST) /, '').replace(/^\/hedges\/(?!history).+$/, '/hedges/ID')];
-    const next =
-      failure === 'unreadable'
-        ? `hedge cannot read this answer (${String(described.details.field ?? 'data')}: ${String(described.details.received ?? '?')}); report it with the output of \`${ctx.hedgeCommand(...(command ?? ['markets']), '--verbose')}\`.`
-        : described.hint;
-    return add({ id, title, status: 'fail', detail: described.message, next, forWrites, failure });
-  };
-
-  if (markets) {
-    const open = markets.markets.filter((entry) => entry.status === 'open').map((entry) => entry.market);
-    const other = markets.markets.filter((entry) => entry.status !== 'open').map((entry) => `${entry.market} (${entry.status})`);
-    add({
-      id: 'markets',
-      title: 'Markets',
-      status: open.length > 0 ? 'ok' : 'warn',
-      detail: `${markets.markets.length} listed; open: ${open.join(', ') || 'none'}${other.length > 0 ? `; also ${other.join(', ')}` : ''}`,
-      next: open.length > 0 ? undefined : 'No market is open right now: opens and adds will be refused until one is.',
-      forWrites: true,
-    });
-  }
+/** Each read endpoint answered and readable: markets, prices, a quote, account, positions, hedges, one hedge, history. */
+async function checkReads(ctx: CommandContext, client: HedgeClient, markets: MarketList | undefined, checks: DoctorChecks): Promise<ReadsSeen> {
+  if (markets) checks.add(marketsCheck(markets));
   const listed = markets?.markets.map((entry) => entry.market) ?? [];
   const tradable = markets?.markets.find((entry) => entry.status === 'open')?.market;
 
@@ -177,17 +220,47 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
       const { data, quotes, problem } = await client.readPrices(listed.slice(0, 1));
       pricesShape = describeShape(data);
       if (problem) throw problem;
-      add({ id: 'prices', title: 'Prices', status: 'ok', detail: `${quotes[0]!.market} ${Number(quotes[0]!.price.toPrecision(12))} (GET /prices, read from ${pricesShape})`, forWrites: false });
+      checks.add({ id: 'prices', title: 'Prices', status: 'ok', detail: `${quotes[0]!.market} ${Number(quotes[0]!.price.toPrecision(12))} (GET /prices, read from ${pricesShape})`, forWrites: false });
     } catch (error) {
-      readFailure('prices', 'Prices', 'GET /prices', error, false);
+      checks.readFailure(ctx, 'prices', 'Prices', 'GET /prices', error, false);
     }
   }
 
-  // a quote (indicative: opens and stores nothing)
+  await checkQuoteAndAccount(ctx, client, tradable, checks);
+
+  // positions
+  let positionFields = 'no open position to read its field names from';
+  try {
+    const positions = await client.listPositions();
+    if (positions.length > 0) positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
+    checks.add({ id: 'positions', title: 'Positions', status: 'ok', detail: `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`, forWrites: true });
+  } catch (error) {
+    checks.readFailure(ctx, 'positions', 'Positions', 'GET /positions', error, true);
+  }
+
+  const statuses = await checkHedgesAndHistory(ctx, client, checks);
+  return { pricesShape, positionFields, statuses };
+}
+
+function marketsCheck(markets: MarketList): DoctorCheck {
+  const open = markets.markets.filter((entry) => entry.status === 'open').map((entry) => entry.market);
+  const other = markets.markets.filter((entry) => entry.status !== 'open').map((entry) => `${entry.market} (${entry.status})`);
+  return {
+    id: 'markets',
+    title: 'Markets',
+    status: open.length > 0 ? 'ok' : 'warn',
+    detail: `${markets.markets.length} listed; open: ${open.join(', ') || 'none'}${other.length > 0 ? `; also ${other.join(', ')}` : ''}`,
+    next: open.length > 0 ? undefined : 'No market is open right now: opens and adds will be refused until one is.',
+    forWrites: true,
+  };
+}
+
+/** A quote (indicative: opens and stores nothing) on the first open market, and the account. */
+async function checkQuoteAndAccount(ctx: CommandContext, client: HedgeClient, tradable: string | undefined, checks: DoctorChecks): Promise<void> {
   if (tradable) {
     try {
       const quote = await client.createQuote({ market: tradable, side: 'buy', notional_usd: QUOTE_PROBE_USD, tenor_days: TENORS[0] });
-      add({
+      checks.add({
         id: 'quote',
         title: 'Quote',
         status: 'ok',
@@ -195,16 +268,15 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
         forWrites: true,
       });
     } catch (error) {
-      readFailure('quote', 'Quote', 'POST /quotes', error, true);
+      checks.readFailure(ctx, 'quote', 'Quote', 'POST /quotes', error, true);
     }
   } else {
-    add({ id: 'quote', title: 'Quote', status: 'skip', detail: 'no open market to quote', forWrites: false });
+    checks.add({ id: 'quote', title: 'Quote', status: 'skip', detail: 'no open market to quote', forWrites: false });
   }
 
-  // account
   try {
     const account = await client.getAccount();
-    add({
+    checks.add({
       id: 'account',
       title: 'Account',
       status: 'ok',
@@ -212,53 +284,47 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
       forWrites: true,
     });
   } catch (error) {
-    readFailure('account', 'Account', 'GET /account', error, true);
+    checks.readFailure(ctx, 'account', 'Account', 'GET /account', error, true);
   }
+}
 
-  // positions
-  let positionFields = 'no open position to read its field names from';
-  try {
-    const positions = await client.listPositions();
-    if (positions.length > 0) positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
-    add({ id: 'positions', title: 'Positions', status: 'ok', detail: `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`, forWrites: true });
-  } catch (error) {
-    readFailure('positions', 'Positions', 'GET /positions', error, true);
-  }
-
-  // hedges, and one hedge
+/** The hedges list, the newest hedge on its own, and the history; the statuses the list showed. */
+async function checkHedgesAndHistory(ctx: CommandContext, client: HedgeClient, checks: DoctorChecks): Promise<string[]> {
   let statuses: string[] = [];
   let newest: string | undefined;
   try {
     const list = await client.readHedges({ limit: 20 });
     statuses = [...new Set(list.items.map((hedge) => hedge.status))];
     newest = list.items[0]?.id;
-    add({ id: 'hedges', title: 'Hedges', status: 'ok', detail: `GET /hedges readable (${list.items.length} read${list.more ? ', more on the server' : ''})`, forWrites: true });
+    checks.add({ id: 'hedges', title: 'Hedges', status: 'ok', detail: `GET /hedges readable (${list.items.length} read${list.more ? ', more on the server' : ''})`, forWrites: true });
   } catch (error) {
-    readFailure('hedges', 'Hedges', 'GET /hedges', error, true);
+    checks.readFailure(ctx, 'hedges', 'Hedges', 'GET /hedges', error, true);
   }
   if (newest) {
     try {
       const hedge = await client.getHedge(newest);
-      add({ id: 'hedge', title: 'One hedge', status: 'ok', detail: `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`, forWrites: true });
+      checks.add({ id: 'hedge', title: 'One hedge', status: 'ok', detail: `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`, forWrites: true });
     } catch (error) {
-      readFailure('hedge', 'One hedge', `GET /hedges/${newest}`, error, true);
+      checks.readFailure(ctx, 'hedge', 'One hedge', `GET /hedges/${newest}`, error, true);
     }
   }
 
-  // history
   try {
     const history = await client.readHistory({ limit: 20 });
-    add({ id: 'history', title: 'History', status: 'ok', detail: `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`, forWrites: false });
+    checks.add({ id: 'history', title: 'History', status: 'ok', detail: `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`, forWrites: false });
   } catch (error) {
-    readFailure('history', 'History', 'GET /hedges/history', error, false);
+    checks.readFailure(ctx, 'history', 'History', 'GET /hedges/history', error, false);
   }
+  return statuses;
+}
 
-  // ---- the wire choices -------------------------------------------------------------------
-  add({ id: 'wire.prices', title: 'Prices shape', status: 'info', detail: pricesShape ?? 'not seen', forWrites: false });
-  for (const check of await pageSizeChecks(client, wire.settings.pageSizeParam)) add(check);
-  add({ id: 'wire.positions', title: 'Position fields', status: 'info', detail: positionFields, forWrites: false });
+/** The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount, statuses, what was learned. */
+async function checkWireChoices({ client, wire, learned }: ObservingClient, seen: ReadsSeen, checks: DoctorChecks): Promise<void> {
+  checks.add({ id: 'wire.prices', title: 'Prices shape', status: 'info', detail: seen.pricesShape ?? 'not seen', forWrites: false });
+  for (const check of await pageSizeChecks(client, wire.settings.pageSizeParam)) checks.add(check);
+  checks.add({ id: 'wire.positions', title: 'Position fields', status: 'info', detail: seen.positionFields, forWrites: false });
   const amount = wire.sources.changeNotionalField;
-  add({
+  checks.add({
     id: 'wire.amount',
     title: 'Add/reduce amount',
     status: 'info',
@@ -267,8 +333,9 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
       'only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name',
     forWrites: false,
   });
+  const { statuses } = seen;
   const unknown = statuses.filter((status) => !(HEDGE_STATUSES as readonly string[]).includes(status));
-  add({
+  checks.add({
     id: 'wire.statuses',
     title: 'Statuses',
     status: 'info',
@@ -276,14 +343,9 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
     forWrites: false,
   });
   for (const found of learned) {
-    add({ id: `wire.learned.${found.setting}`, title: 'Learned', status: 'info', detail: `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`, forWrites: false });
+    checks.add({ id: `wire.learned.${found.setting}`, title: 'Learned', status: 'info', detail: `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`, forWrites: false });
   }
-  if (wire.problem) add({ id: 'wire.settings', title: 'Wire settings', status: 'fail', detail: wire.problem, next: 'Fix or unset that setting.', forWrites: true, failure: 'usage' });
-
-  // ---- rate limits ----------------------------------------------------------------------------
-  add(rateLimitCheck(answers));
-  for (const note of notes) add({ id: 'note', title: 'Note', status: 'info', detail: note, forWrites: false });
-  return finish();
+  if (wire.problem) checks.add({ id: 'wire.settings', title: 'Wire settings', status: 'fail', detail: wire.problem, next: 'Fix or unset that setting.', forWrites: true, failure: 'usage' });
 }
 
 function sourceName(source: string, variable: string, profile: string | undefined): string {

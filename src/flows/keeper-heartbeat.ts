@@ -69,7 +69,7 @@ export interface Heartbeat {
   stopped_at?: string;
 }
 
-/** Written whole to a temporary file, then renamed: a reader never sees half a heartbeat. */
+/** Written whole to a temporary file, synced, then renamed: a reader never sees half a heartbeat. */
 export function writeHeartbeat(path: string, heartbeat: Heartbeat): void {
   writeHeartbeatFile(path, heartbeat);
 }

@@ -40,7 +40,7 @@ export function claimLock(dir: string, scope: string, holder: RecordedHolder): {
   const existing = readLock(path);
   if (existing && isAlive(existing.holder)) return { held: false, holder: publicHolder(existing.holder) };
   ensureDir(join(dir, LOCKS_DIR_NAME));
-  replaceFileDurably(path, `${path}.${process.pid}.tmp`, JSON.stringify({ scope, holder } satisfies LockRecord));
+  replaceFileDurably(path, JSON.stringify({ scope, holder } satisfies LockRecord));
   heldHere.add(path);
   return { held: true };
 }

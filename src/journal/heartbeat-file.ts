@@ -1,12 +1,14 @@
 // The file backend's keeper heartbeats (backend.ts, KeeperHeartbeats): one JSON file per keeper
 // lock scope in the journal's folder — for the keeper, the per-user keeper folder every config
 // folder of the user shares — named by a hash of the scope (never the key), written whole to a
-// temporary file and renamed into place, so that a reader never sees half a heartbeat. The file is
+// temporary file, synced and renamed into place (files/durable-write.ts), so that a reader never
+// sees half a heartbeat, and a crash leaves the last one written whole. The file is
 // the heartbeat's body as the keeper wrote it, plus `heartbeat_revision` (how many times it was
 // written; a file of an older hedge has none: revision 0).
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileDurably } from '../files/durable-write.js';
 import type { KeeperHeartbeats, StoredHeartbeat } from './backend.js';
 import { JournalError } from './journal-error.js';
 import { findKeyShapedString } from './key-guard.js';
@@ -41,9 +43,7 @@ export function writeHeartbeatFile(path: string, body: object): { revision: numb
   refuseKeyInHeartbeat(body);
   const revision = (readHeartbeatFile(path)?.revision ?? 0) + 1;
   mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify({ ...body, [REVISION_FIELD]: revision })}\n`, { mode: 0o600 });
-  renameSync(temporary, path);
+  writeFileDurably(path, `${JSON.stringify({ ...body, [REVISION_FIELD]: revision })}\n`);
   return { revision };
 }
 

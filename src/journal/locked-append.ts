@@ -10,12 +10,12 @@
 // other's few syscalls, never for each other's disk flushes.
 import { closeSync, fstatSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { lock } from 'proper-lockfile';
+import { syncDirectory } from '../files/durable-write.js';
+import { isLockedError, lockFile } from '../files/file-lock.js';
 import { JournalError } from './journal-error.js';
-import { asJournalError, DEFAULT_KEEP_RESOLVED, DEFAULT_ROTATE_BYTES, ensureDir, openForAppend, readSegment, rotate, syncDir, syncFile, writeAll } from './segments.js';
+import { asJournalError, DEFAULT_KEEP_RESOLVED, DEFAULT_ROTATE_BYTES, ensureDir, openForAppend, readSegment, rotate, syncFile, writeAll } from './segments.js';
 
 export const DEFAULT_LOCK_STALE_MS = 10_000;
-const RETRY_MAX_WAIT_MS = 25;
 
 export interface LockedAppendOptions {
   /** A lock older than this belongs to a process that died holding it (kill -9) and is taken over. */
@@ -35,9 +35,7 @@ export async function withJournalLock<T>(file: string, staleMs: number, body: ()
   try {
     return body();
   } finally {
-    await release().catch(() => {
-      // Released already (the lock was judged stale and taken over): nothing left to release.
-    });
+    await release();
   }
 }
 
@@ -60,7 +58,7 @@ export async function lockedAppend(file: string, compose: (current: string) => s
     const appendFd = openForAppend(file);
     try {
       writeAll(appendFd, Buffer.from(added, 'utf8'), file);
-      if (current === undefined) syncDir(dirname(file));
+      if (current === undefined) syncDirectory(dirname(file));
       const after = `${current ?? ''}${added}`;
       const rotateBytes = options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
       if (fstatSync(appendFd).size > rotateBytes) {
@@ -88,19 +86,12 @@ export async function lockedAppend(file: string, compose: (current: string) => s
 
 async function acquire(file: string, staleMs: number): Promise<() => Promise<void>> {
   try {
-    return await lock(file, {
-      realpath: false,
-      stale: staleMs,
-      // Many short waits, adding up to more than staleMs: a lock left by a killed process is
-      // waited out and taken over instead of failing the action. Counted in attempts, so a busy
-      // machine (where each wait runs long) only makes the bound longer, never shorter.
-      retries: { retries: Math.ceil((staleMs * 2) / RETRY_MAX_WAIT_MS) + 50, minTimeout: 1, maxTimeout: RETRY_MAX_WAIT_MS, factor: 1.3 },
-      // Default is to throw from a timer, which would crash the CLI mid-action. The lock guards
-      // only a few milliseconds of work whose one O_APPEND write cannot tear a line anyway.
-      onCompromised: () => {},
-    });
+    // The default wait (twice staleMs): a lock left by a killed process is waited out and taken
+    // over instead of failing the action. Taken over while held, nothing is lost: the lock guards
+    // only a few milliseconds of work whose one O_APPEND write cannot tear a line anyway.
+    return await lockFile(file, { staleMs });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
+    if (isLockedError(error)) {
       throw new JournalError(`The journal ${file} stayed locked by another hedge process.`, {
         path: file,
         hint: `Try again; if no hedge process is running, remove ${file}.lock.`,

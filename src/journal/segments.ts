@@ -6,8 +6,9 @@
 //
 // No file of the journal is ever opened through a symbolic link (O_NOFOLLOW): a journal path that
 // is a link is refused, since following it would write wherever it points.
-import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, readSync, fstatSync, renameSync, writeSync, chmodSync, fchmodSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, readSync, fstatSync, writeSync, chmodSync, fchmodSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { syncDirectory, writeFileDurably } from '../files/durable-write.js';
 import { foldJournal, isUnresolved, type JournalEntry } from './entry.js';
 import { JournalError } from './journal-error.js';
 
@@ -121,47 +122,12 @@ export function syncFile(fd: number, file: string): void {
   }
 }
 
-/** A new file's name is durable only once its folder is synced too. */
-/**
- * Replaces `target` with `text` whole: written to `temporary` (0600, never through a link), synced,
- * then renamed over it — a rename replaces a link itself, never what it points to. A reader sees
- * the old file or the new one, never part of either.
- */
-export function replaceFileDurably(target: string, temporary: string, text: string): void {
+/** Replaces `target` with `text` whole and durably (files/durable-write.ts), in the journal's terms when it fails. */
+export function replaceFileDurably(target: string, text: string): void {
   try {
-    unlinkSync(temporary);
-  } catch {
-    // Not there: the usual case.
-  }
-  let fd: number;
-  try {
-    fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  } catch (error) {
-    throw asJournalError(error, temporary, 'write');
-  }
-  try {
-    fchmodSync(fd, 0o600);
-    writeAll(fd, Buffer.from(text, 'utf8'), temporary);
-    syncFile(fd, temporary);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temporary, target);
+    writeFileDurably(target, text);
   } catch (error) {
     throw asJournalError(error, target, 'write');
-  }
-}
-
-export function syncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Some file systems cannot sync a folder; the file's own data is already on disk.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -242,10 +208,9 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
       closeSync(fd);
     }
   }
-  syncDir(folder);
+  syncDirectory(folder);
 
-  replaceFileDurably(file, join(dir, `.${basename(file)}.rotating-${process.pid}`), kept.length > 0 ? `${kept.join('\n')}\n` : '');
-  syncDir(dir);
+  replaceFileDurably(file, kept.length > 0 ? `${kept.join('\n')}\n` : '');
   return { kept: linesOf.size - archivedEntries, archived: archivedEntries };
 }
 

@@ -177,6 +177,70 @@ interface PendingHold {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [generateTestKey()];
+  const host = await hostEngine(options, apiKeys);
+  const faults = new FaultInjector(
+    {
+      fault5xx: options.fault5xx ?? 0,
+      fault429: options.fault429 ?? 0,
+      dropAfterCommit: options.dropAfterCommit ?? 0,
+      latencyMs: options.latencyMs ?? 0,
+      hostileText: options.hostileText ?? false,
+    },
+    String(options.seed ?? DEFAULT_SEED),
+  );
+  const certificates: SandboxCertificates | undefined = options.tls ? await generateCertificates(options.tlsDir) : undefined;
+  const traffic = new SandboxTraffic(options, host, faults);
+  const { server, sockets } = httpServer(certificates, traffic.handler);
+  const bindHost = options.host ?? '127.0.0.1';
+  const port = await listen(server, bindHost, options.port ?? 0);
+  const urlHost = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+
+  return {
+    baseUrl: `${certificates ? 'https' : 'http'}://${urlHost}:${port}${SANDBOX_BASE_PATH}`,
+    apiKey: apiKeys[0],
+    apiKeys,
+    ...(certificates ? { caFile: certificates.caFile } : {}),
+    port,
+    requestLog: traffic.requestLog,
+    clock: host.clock,
+    get engine() {
+      return host.engine;
+    },
+    setFaults: (partial) => faults.update(partial),
+    seedHedges: ({ apiKey, count, status }) => {
+      if (host.shared) throw new Error('seedHedges is for a sandbox that owns its state (no stateFileLock)');
+      const ids = host.engine.seedHedges(apiKey, count, status ?? 'closed', host.clock.now());
+      host.saveIfChanged();
+      return ids;
+    },
+    close: async () => {
+      if (traffic.closing) return;
+      traffic.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      await host.flush();
+      await certificates?.cleanup();
+    },
+  };
+}
+
+/** The engine a sandbox runs on its clock, and the state file it is kept in (when one is given). */
+interface EngineHost {
+  /** The engine now: replaced when another process saved the shared state file. */
+  readonly engine: SandboxEngine;
+  readonly clock: SandboxClock;
+  readonly realNow: () => number;
+  /** Set when other processes use the same state file at once (the demo). */
+  readonly shared: SharedStateFile | undefined;
+  /** A sandbox that owns its state file saves after each change (the shared file saves in its transactions). */
+  saveIfChanged(): void;
+  /** Waits for the saves under way; a failed save surfaces here. */
+  flush(): Promise<void>;
+}
+
+/** The engine, started from the state file when there is one (its clock carried on), else afresh. */
+async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<EngineHost> {
   const seed = options.seed ?? DEFAULT_SEED;
   const realNow = options.realNow ?? Date.now;
   let shared: SharedStateFile | undefined;
@@ -225,57 +289,112 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;
     if (behind > 0) clock.advance(behind);
   };
-  const faults = new FaultInjector(
-    {
-      fault5xx: options.fault5xx ?? 0,
-      fault429: options.fault429 ?? 0,
-      dropAfterCommit: options.dropAfterCommit ?? 0,
-      latencyMs: options.latencyMs ?? 0,
-      hostileText: options.hostileText ?? false,
-    },
-    String(seed),
-  );
   const stateWriter = options.stateFile && !shared ? new StateFileWriter(options.stateFile, snapshot) : undefined;
-  const certificates: SandboxCertificates | undefined = options.tls ? await generateCertificates(options.tlsDir) : undefined;
-
-  const requestLog: RequestLogEntry[] = [];
-  const requestLogLimit = options.requestLogLimit ?? 100_000;
-  const sockets = new Set<Socket>();
-  const holds = new Set<PendingHold>();
-  let closing = false;
-
-  const saveIfChanged = (): void => {
-    if (!stateWriter || engine.revision === savedRevision) return;
-    savedRevision = engine.revision;
-    // Errors surface on close() via flush(); a failed save must not fail the request.
-    void stateWriter.save();
+  return {
+    get engine() {
+      return engine;
+    },
+    clock,
+    realNow,
+    shared,
+    saveIfChanged: () => {
+      if (!stateWriter || engine.revision === savedRevision) return;
+      savedRevision = engine.revision;
+      // Errors surface on close() via flush(); a failed save must not fail the request.
+      void stateWriter.save();
+    },
+    flush: async () => {
+      await stateWriter?.flush();
+      await shared?.flush();
+    },
   };
+}
 
-  const hold = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const pending: PendingHold = {
-        timer: setTimeout(() => {
-          holds.delete(pending);
-          resolve();
-        }, ms),
-        resolve,
-      };
-      holds.add(pending);
+/** The requests a sandbox is sent: each logged, its faults planned, held, answered. */
+class SandboxTraffic {
+  readonly requestLog: RequestLogEntry[] = [];
+  /** Set by close(): a request still held is then cut off, not answered. */
+  closing = false;
+  private readonly holds = new Set<PendingHold>();
+  private readonly requestLogLimit: number;
+
+  constructor(
+    private readonly options: SandboxOptions,
+    private readonly host: EngineHost,
+    private readonly faults: FaultInjector,
+  ) {
+    this.requestLogLimit = options.requestLogLimit ?? 100_000;
+  }
+
+  readonly handler = (req: IncomingMessage, res: ServerResponse): void => {
+    this.onRequest(req, res).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
+      else res.destroy();
     });
-
-  const log = (entry: RequestLogEntry): void => {
-    if (requestLog.length >= requestLogLimit) requestLog.splice(0, Math.ceil(requestLogLimit / 2));
-    requestLog.push(entry);
   };
 
-  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Ends the holds (latency) at once; the requests they held are cut off. */
+  close(): void {
+    this.closing = true;
+    for (const pending of this.holds) {
+      clearTimeout(pending.timer);
+      pending.resolve();
+    }
+    this.holds.clear();
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const received = await this.receive(req, res);
+    if (!received) return;
+    const { entry, rawPath, underBase, request } = received;
+    if (!underBase) {
+      new Exchange(req, res, entry, request, false, this.host).finish(errorResponse(notFoundError(rawPath)));
+      return;
+    }
+    const { body } = request;
+    const plan = this.faults.plan({ method: request.method, path: request.path, body: body === INVALID_JSON ? undefined : body });
+    const exchange = new Exchange(req, res, entry, request, plan.hostileText, this.host);
+    const leasedBy = this.host.engine;
+    if (plan.latencyMs > 0) {
+      exchange.noteFault('latency');
+      const acquired = this.host.engine.acquireIdempotencyKey(request);
+      // A same-key request already held elsewhere is answered now: handle() yields the 409.
+      if (acquired !== 'in-flight') {
+        exchange.lease = acquired ?? undefined;
+        await this.hold(plan.latencyMs);
+      }
+    }
+    try {
+      if (this.closing) {
+        req.socket.destroy();
+        return;
+      }
+      if (this.host.shared && usesEngine(plan.outcome)) {
+        if (!(await this.answerUnderLock(exchange, this.host.shared))) return;
+        if (this.closing) {
+          req.socket.destroy();
+          return;
+        }
+      }
+      exchange.respond(plan.outcome);
+    } finally {
+      if (exchange.lease) leasedBy.releaseIdempotencyKey(exchange.lease);
+    }
+  }
+
+  /** The request read and logged (still pending), or undefined when its body could not be read (answered or cut off). */
+  private async receive(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ entry: RequestLogEntry; rawPath: string; underBase: boolean; request: EngineRequest } | undefined> {
     res.setHeader('x-request-id', `req_${randomBytes(8).toString('hex')}`);
-    const realTimeMs = realNow();
-    const sandboxTimeMs = clock.now();
+    const realTimeMs = this.host.realNow();
+    const sandboxTimeMs = this.host.clock.now();
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock
     // it is the sandbox's, so a client that acts on maturities (hedge keep) sees the same time.
     // dateSkewMs sets it off from the time the sandbox acts on (`hedge doctor`'s clock check).
-    res.setHeader('date', new Date(sandboxTimeMs + (options.dateSkewMs ?? 0)).toUTCString());
+    res.setHeader('date', new Date(sandboxTimeMs + (this.options.dateSkewMs ?? 0)).toUTCString());
     const method = req.method ?? 'GET';
     const { rawPath, query } = splitUrl(req.url ?? '/');
     const underBase = rawPath.startsWith(`${SANDBOX_BASE_PATH}/`);
@@ -287,7 +406,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     } catch (error) {
       if (error instanceof ApiError) sendEnvelope(res, errorResponse(error));
       else req.socket.destroy();
-      return;
+      return undefined;
     }
     const body = parseBody(rawBody);
     const headers = req.headers as Record<string, string | undefined>;
@@ -303,209 +422,191 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       errorCode: null,
       fault: null,
     };
-    log(entry);
-    const finish = (response: EngineResponse): void => {
-      entry.status = response.status;
-      entry.errorCode = response.body.error?.code ?? null;
-      sendEnvelope(res, response);
-    };
+    this.log(entry);
+    return { entry, rawPath, underBase, request: { method, path, query, headers, body } };
+  }
 
-    if (!underBase) {
-      finish(errorResponse(notFoundError(rawPath)));
-      return;
-    }
-    const request: EngineRequest = { method, path, query, headers, body };
-    const plan = faults.plan({ method, path, body: body === INVALID_JSON ? undefined : body });
-    const dress = (response: EngineResponse): EngineResponse => (plan.hostileText ? withHostileText(response, path) : response);
-    const applied: string[] = [];
-    const noteFault = (name: string): void => {
-      applied.push(name);
-      entry.fault = applied.join('+');
-    };
-
-    let lease: IdempotencyLease | undefined;
-    const leasedBy = engine;
-    if (plan.latencyMs > 0) {
-      noteFault('latency');
-      const acquired = engine.acquireIdempotencyKey(request);
-      // A same-key request already held elsewhere is answered now: handle() yields the 409.
-      if (acquired !== 'in-flight') {
-        lease = acquired ?? undefined;
-        await hold(plan.latencyMs);
-      }
-    }
-    /** With a shared state file, the engine's answer is computed and saved under the lock first. */
-    let answered: EngineResponse | undefined;
+  /** With a shared state file, the engine's answer is computed and saved under the lock first; false when the file stayed busy (answered 503). */
+  private async answerUnderLock(exchange: Exchange, shared: SharedStateFile): Promise<boolean> {
+    const { clock, realNow } = this.host;
     try {
-      if (closing) {
-        req.socket.destroy();
-        return;
-      }
-      if (shared && usesEngine(plan.outcome)) {
-        try {
-          answered = await shared.transact(() => engine.handle(request, clock.now(), { realTimeMs: realNow(), lease }));
-        } catch (error) {
-          if (!(error instanceof StateFileBusyError)) throw error;
-          // Nothing was done: the client may retry, with the same Idempotency-Key.
-          finish(errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })));
-          return;
-        }
-        if (closing) {
-          req.socket.destroy();
-          return;
-        }
-      }
-      respond(plan.outcome);
-    } finally {
-      if (lease) leasedBy.releaseIdempotencyKey(lease);
-    }
-
-    function respond(outcome: FaultOutcome): void {
-      switch (outcome.kind) {
-        case 'stall':
-          noteFault(`stall-${outcome.mode}`);
-          entry.status = 'stalled';
-          if (outcome.mode === 'body') stallBody(res, runEngine());
-          return;
-        case '5xx':
-          noteFault('5xx');
-          finish(dress(injected5xx(outcome.status)));
-          return;
-        case '503-retry-after':
-          noteFault('503-retry-after');
-          finish(dress(injected503WithRetryAfter(outcome.retryAfter)));
-          return;
-        case '429':
-          noteFault('429');
-          finish(dress(injected429()));
-          return;
-        case 'error':
-          noteFault(`error-${outcome.status}`);
-          finish(dress(errorResponse(new ApiError(outcome.status, outcome.code, outcome.message))));
-          return;
-        case 'oversized': {
-          noteFault('oversized');
-          const response = runEngine();
-          entry.status = response.status;
-          entry.errorCode = response.body.error?.code ?? null;
-          sendPadded(res, response, outcome.bytes);
-          return;
-        }
-        case 'malformed':
-          noteFault(`malformed-${outcome.malformed}`);
-          sendMalformed(outcome.malformed);
-          return;
-        case 'drop-after-commit':
-          noteFault('drop-after-commit');
-          runEngine();
-          entry.status = 'dropped';
-          req.socket.destroy();
-          return;
-        case 'none':
-          finish(runEngine());
-      }
-    }
-
-    function runEngine(): EngineResponse {
-      if (shared && !answered) throw new Error('shared state: the engine ran outside its lock');
-      const response = answered ?? engine.handle(request, clock.now(), { realTimeMs: realNow(), lease });
-      saveIfChanged();
-      return dress(response);
-    }
-
-    function sendMalformed(kind: MalformedKind): void {
-      if (kind === 'html') {
-        entry.status = 502;
-        sendText(res, 502, 'text/html', BAD_GATEWAY_PAGE);
-        return;
-      }
-      const response = runEngine();
-      entry.errorCode = response.body.error?.code ?? null;
-      switch (kind) {
-        case 'truncated': {
-          const text = JSON.stringify(response.body);
-          entry.status = 200;
-          sendText(res, 200, JSON_TYPE, text.slice(0, Math.max(1, Math.floor(text.length / 2))));
-          return;
-        }
-        case 'wrong-types': {
-          entry.status = response.status;
-          const { data, error } = response.body;
-          sendText(res, response.status, JSON_TYPE, JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] }));
-          return;
-        }
-        default: {
-          // The log keeps the engine's own error code (what really happened) and the status sent.
-          const ambiguous = ambiguousResponse(kind, response);
-          entry.status = ambiguous.status;
-          sendEnvelope(res, ambiguous);
-        }
-      }
+      exchange.answered = await shared.transact(() => this.host.engine.handle(exchange.request, clock.now(), { realTimeMs: realNow(), lease: exchange.lease }));
+      return true;
+    } catch (error) {
+      if (!(error instanceof StateFileBusyError)) throw error;
+      // Nothing was done: the client may retry, with the same Idempotency-Key.
+      exchange.finish(errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })));
+      return false;
     }
   }
 
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    onRequest(req, res).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
-      else res.destroy();
+  private hold(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const pending: PendingHold = {
+        timer: setTimeout(() => {
+          this.holds.delete(pending);
+          resolve();
+        }, ms),
+        resolve,
+      };
+      this.holds.add(pending);
     });
-  };
+  }
+
+  private log(entry: RequestLogEntry): void {
+    if (this.requestLog.length >= this.requestLogLimit) this.requestLog.splice(0, Math.ceil(this.requestLogLimit / 2));
+    this.requestLog.push(entry);
+  }
+}
+
+/** One request under way: its log entry, the faults noted on it, and how its answer is sent. */
+class Exchange {
+  /** The idempotency key held while a latency fault holds the request. */
+  lease: IdempotencyLease | undefined;
+  /** With a shared state file, the engine's answer, computed and saved under the lock before the response. */
+  answered: EngineResponse | undefined;
+  private readonly applied: string[] = [];
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly entry: RequestLogEntry,
+    readonly request: EngineRequest,
+    private readonly hostileText: boolean,
+    private readonly host: EngineHost,
+  ) {}
+
+  finish(response: EngineResponse): void {
+    this.entry.status = response.status;
+    this.entry.errorCode = response.body.error?.code ?? null;
+    sendEnvelope(this.res, response);
+  }
+
+  noteFault(name: string): void {
+    this.applied.push(name);
+    this.entry.fault = this.applied.join('+');
+  }
+
+  /** Sends what the planned fault makes of the engine's answer (or instead of it). */
+  respond(outcome: FaultOutcome): void {
+    const { res, entry } = this;
+    switch (outcome.kind) {
+      case 'stall':
+        this.noteFault(`stall-${outcome.mode}`);
+        entry.status = 'stalled';
+        if (outcome.mode === 'body') stallBody(res, this.runEngine());
+        return;
+      case '5xx':
+        this.noteFault('5xx');
+        this.finish(this.dress(injected5xx(outcome.status)));
+        return;
+      case '503-retry-after':
+        this.noteFault('503-retry-after');
+        this.finish(this.dress(injected503WithRetryAfter(outcome.retryAfter)));
+        return;
+      case '429':
+        this.noteFault('429');
+        this.finish(this.dress(injected429()));
+        return;
+      case 'error':
+        this.noteFault(`error-${outcome.status}`);
+        this.finish(this.dress(errorResponse(new ApiError(outcome.status, outcome.code, outcome.message))));
+        return;
+      case 'oversized': {
+        this.noteFault('oversized');
+        const response = this.runEngine();
+        entry.status = response.status;
+        entry.errorCode = response.body.error?.code ?? null;
+        sendPadded(res, response, outcome.bytes);
+        return;
+      }
+      case 'malformed':
+        this.noteFault(`malformed-${outcome.malformed}`);
+        this.sendMalformed(outcome.malformed);
+        return;
+      case 'drop-after-commit':
+        this.noteFault('drop-after-commit');
+        this.runEngine();
+        entry.status = 'dropped';
+        this.req.socket.destroy();
+        return;
+      case 'none':
+        this.finish(this.runEngine());
+    }
+  }
+
+  private dress(response: EngineResponse): EngineResponse {
+    return this.hostileText ? withHostileText(response, this.request.path) : response;
+  }
+
+  private runEngine(): EngineResponse {
+    const { host } = this;
+    if (host.shared && !this.answered) throw new Error('shared state: the engine ran outside its lock');
+    const response = this.answered ?? host.engine.handle(this.request, host.clock.now(), { realTimeMs: host.realNow(), lease: this.lease });
+    host.saveIfChanged();
+    return this.dress(response);
+  }
+
+  private sendMalformed(kind: MalformedKind): void {
+    const { res, entry } = this;
+    if (kind === 'html') {
+      entry.status = 502;
+      sendText(res, 502, 'text/html', BAD_GATEWAY_PAGE);
+      return;
+    }
+    const response = this.runEngine();
+    entry.errorCode = response.body.error?.code ?? null;
+    switch (kind) {
+      case 'truncated': {
+        const text = JSON.stringify(response.body);
+        entry.status = 200;
+        sendText(res, 200, JSON_TYPE, text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+        return;
+      }
+      case 'wrong-types': {
+        entry.status = response.status;
+        const { data, error } = response.body;
+        sendText(res, response.status, JSON_TYPE, JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] }));
+        return;
+      }
+      default: {
+        // The log keeps the engine's own error code (what really happened) and the status sent.
+        const ambiguous = ambiguousResponse(kind, response);
+        entry.status = ambiguous.status;
+        sendEnvelope(res, ambiguous);
+      }
+    }
+  }
+}
+
+/** The HTTP or HTTPS server, and its open sockets (close() destroys them rather than waiting for keep-alive). */
+function httpServer(
+  certificates: SandboxCertificates | undefined,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): { server: Server; sockets: Set<Socket> } {
   const server: Server = certificates
     ? process.getBuiltinModule('node:https').createServer({ key: certificates.key, cert: certificates.cert }, handler)
     : // Not an ES import: on Node >= 22 that loads Node's undici for node:http's WebSocket export (api/transport.ts).
       process.getBuiltinModule('node:http').createServer(handler);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  const sockets = new Set<Socket>();
   // For HTTPS these are the raw TCP sockets under TLS: destroying them ends handshakes too.
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  return { server, sockets };
+}
 
-  const host = options.host ?? '127.0.0.1';
+/** Listens on `host`:`port` (0: a free one); the port it got. */
+async function listen(server: Server, host: string, port: number): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-
-  return {
-    baseUrl: `${certificates ? 'https' : 'http'}://${urlHost}:${port}${SANDBOX_BASE_PATH}`,
-    apiKey: apiKeys[0],
-    apiKeys,
-    ...(certificates ? { caFile: certificates.caFile } : {}),
-    port,
-    requestLog,
-    clock,
-    get engine() {
-      return engine;
-    },
-    setFaults: (partial) => faults.update(partial),
-    seedHedges: ({ apiKey, count, status }) => {
-      if (shared) throw new Error('seedHedges is for a sandbox that owns its state (no stateFileLock)');
-      const ids = engine.seedHedges(apiKey, count, status ?? 'closed', clock.now());
-      saveIfChanged();
-      return ids;
-    },
-    close: async () => {
-      if (closing) return;
-      closing = true;
-      for (const pending of holds) {
-        clearTimeout(pending.timer);
-        pending.resolve();
-      }
-      holds.clear();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-      await stateWriter?.flush();
-      await shared?.flush();
-      await certificates?.cleanup();
-    },
-  };
+  return typeof address === 'object' && address ? address.port : port;
 }

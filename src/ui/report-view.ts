@@ -277,6 +277,42 @@ function valueOfGroup(key: string, group: ReportFigures & { label?: string; deal
 async function groupTable(report: Report, options: ReportViewOptions): Promise<string[]> {
   const { chalk: c, columns: width } = options;
   const context = { chalk: c, nowMs: options.nowMs ?? Date.now(), where: 'table' as const };
+  const columns = groupColumns(report, context);
+  const totalsCells = groupTotalsCells(report, context);
+  const { text: drawn, hidden, shortened } = await drawTable({
+    columns,
+    priority: REPORT_PRIORITY,
+    decisive: REPORT_DECIDES.length,
+    rowCount: report.groups.length,
+    totals: { label: 'Total', cells: totalsCells },
+    width,
+    chalk: c,
+  });
+  const out = drawn.split('\n');
+  if (report.by === 'hedge' && report.locked.length > 1) {
+    for (const sum of report.locked) out.push(wrapWords(`Locked in ${sum.quote_currency ?? 'an unknown currency'}: ${formatFixed(sum.amount, 2)} (${sum.count} hedge${sum.count === 1 ? '' : 's'})`, width));
+  }
+  out.push(
+    c.dim(
+      wrapWords(
+        `Amounts in USD; carry and fees in USDC, from your side (- you paid, + you earned): net = gross + carry + fees.${
+          report.by === 'hedge' ? ' Locked: notional × entry rate, in the quote currency.' : ' A line per deal, with its reference and rates: --by hedge.'
+        }`,
+        width,
+      ),
+    ),
+  );
+  if (hidden.length > 0 || shortened.length > 0) {
+    const words = hidden.map((key) => COLUMN_WORDS[key] ?? key).join(', ');
+    const parts = [...(hidden.length > 0 ? [`Not shown at ${width} columns: ${words}`] : []), ...(shortened.includes('group') ? [`${hidden.length > 0 ? 'hedge' : `Hedge`} ids shortened in the middle${hidden.length > 0 ? '' : ` at ${width} columns`}`] : [])];
+    out.push(c.dim(wrapWords(`${parts.join('; ')} (all in --format csv and --json).`, width)));
+  }
+  return out;
+}
+
+/** The table's columns: the figures of each group, and the bar drawing its net P&L. */
+function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }): TableColumn[] {
+  const c = context.chalk;
   const markets = new Set(report.groups.map((group) => group.deal?.market ?? null));
   const market = markets.size === 1 ? [...markets][0] : null;
   const currency = market === null ? undefined : quoteCurrencyOf(market);
@@ -287,7 +323,7 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
   const rateDigits = (key: string): number =>
     Math.max(2, ...report.groups.map((group) => (typeof valueOfGroup(key, group) === 'number' ? rateDecimals(valueOfGroup(key, group) as number) : 0)));
 
-  const columns: TableColumn[] = tableKeys(report.by).map((key): TableColumn => {
+  return tableKeys(report.by).map((key): TableColumn => {
     if (key === 'bar') {
       return {
         key,
@@ -326,7 +362,12 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
       cells: report.groups.map(cell),
     };
   });
-  const totalsCells = tableKeys(report.by).map((key): TableCell => {
+}
+
+/** The totals row: the sums that add up (count, notional, the P&L parts; the amount locked when in one currency). */
+function groupTotalsCells(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }): TableCell[] {
+  const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
+  return tableKeys(report.by).map((key): TableCell => {
     if (key === 'group' || key === 'bar') return EMPTY_CELL;
     const field = fieldsByKey.get(key)!;
     if (key === 'quote_amount_locked') {
@@ -336,35 +377,6 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
     if (!['count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].includes(key)) return EMPTY_CELL;
     return formatCell(field, valueOfGroup(key, report.totals), {}, { decimals: key === 'count' ? 0 : 2 }, context);
   });
-  const { text: drawn, hidden, shortened } = await drawTable({
-    columns,
-    priority: REPORT_PRIORITY,
-    decisive: REPORT_DECIDES.length,
-    rowCount: report.groups.length,
-    totals: { label: 'Total', cells: totalsCells },
-    width,
-    chalk: c,
-  });
-  const out = drawn.split('\n');
-  if (report.by === 'hedge' && report.locked.length > 1) {
-    for (const sum of report.locked) out.push(wrapWords(`Locked in ${sum.quote_currency ?? 'an unknown currency'}: ${formatFixed(sum.amount, 2)} (${sum.count} hedge${sum.count === 1 ? '' : 's'})`, width));
-  }
-  out.push(
-    c.dim(
-      wrapWords(
-        `Amounts in USD; carry and fees in USDC, from your side (- you paid, + you earned): net = gross + carry + fees.${
-          report.by === 'hedge' ? ' Locked: notional × entry rate, in the quote currency.' : ' A line per deal, with its reference and rates: --by hedge.'
-        }`,
-        width,
-      ),
-    ),
-  );
-  if (hidden.length > 0 || shortened.length > 0) {
-    const words = hidden.map((key) => COLUMN_WORDS[key] ?? key).join(', ');
-    const parts = [...(hidden.length > 0 ? [`Not shown at ${width} columns: ${words}`] : []), ...(shortened.includes('group') ? [`${hidden.length > 0 ? 'hedge' : `Hedge`} ids shortened in the middle${hidden.length > 0 ? '' : ` at ${width} columns`}`] : [])];
-    out.push(c.dim(wrapWords(`${parts.join('; ')} (all in --format csv and --json).`, width)));
-  }
-  return out;
 }
 
 function pnl(value: number | null, c: ChalkInstance): string {

@@ -201,6 +201,49 @@ export function fitColumns(needs: readonly ColumnNeed[], priority: readonly stri
     }
     return count;
   };
+  chooseWholeWhenRoom({ needs, order, lastDecisive, gap, available, chosen, floor, admitted });
+  const count = admitted();
+  const widths = new Array<number | undefined>(needs.length);
+  let used = gap * Math.max(0, count - 1);
+  for (let at = 0; at < count; at++) {
+    const index = order[at]!;
+    widths[index] = floor(index, count - 1);
+    used += widths[index]!;
+  }
+  if (count === 1 && widths[order[0]!]! > available) {
+    // The first column alone, wider than the terminal: cut to it.
+    used = Math.max(1, available);
+    widths[order[0]!] = used;
+  }
+  giveBackRoom(needs, order.slice(0, count), widths, available - used);
+  const kept: ColumnFit['kept'] = [];
+  const hidden: number[] = [];
+  needs.forEach((_, index) => (widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index]! })));
+  return { kept, hidden };
+}
+
+/** What fitColumns decides a reference's width with: the columns by importance, the widths chosen so far, and its two measures. */
+interface ReferenceFitting {
+  needs: readonly ColumnNeed[];
+  order: readonly number[];
+  /** The last place in `order` of a column the desk decides on (-1: none). */
+  lastDecisive: number;
+  gap: number;
+  available: number;
+  /** The widths decided, by column index: set here. */
+  chosen: Map<number, number>;
+  /** The narrowest column `index` may be while the column at place `stage` of `order` is being taken. */
+  floor: (index: number, stage: number) => number;
+  /** How many columns of `order` are kept at the widths chosen so far. */
+  admitted: () => number;
+}
+
+/**
+ * Each `wholeWhenRoom` column (a reference), most important first: whole when every column up to
+ * the last the desk decides on still fits beside it; else as wide as those columns leave it, or
+ * cut when no desk's column comes after it.
+ */
+function chooseWholeWhenRoom({ needs, order, lastDecisive, gap, available, chosen, floor, admitted }: ReferenceFitting): void {
   for (let at = 0; at < order.length; at++) {
     const index = order[at]!;
     const need = needs[index]!;
@@ -224,26 +267,18 @@ export function fitColumns(needs: readonly ColumnNeed[], priority: readonly stri
     for (let place = 0; place < horizon; place++) if (place !== at) others += floor(order[place]!, horizon - 1);
     chosen.set(index, Math.max(narrowest, Math.min(need.width, available - others)));
   }
-  const count = admitted();
-  const widths = new Array<number | undefined>(needs.length);
-  let used = gap * Math.max(0, count - 1);
-  for (let at = 0; at < count; at++) {
-    const index = order[at]!;
-    widths[index] = floor(index, count - 1);
-    used += widths[index]!;
-  }
-  if (count === 1 && widths[order[0]!]! > available) {
-    // The first column alone, wider than the terminal: cut to it.
-    used = Math.max(1, available);
-    widths[order[0]!] = used;
-  }
-  let spare = available - used;
-  // Room left goes first to text cut with … (any column more shows more of it), then — only whole:
-  // a little wider, they gain nothing — to an id shortened in the middle, a header on two lines,
-  // compact cells; what is left, to a drawn column (a bar).
+}
+
+/**
+ * Room left goes first to text cut with … (any column more shows more of it), then — only whole:
+ * a little wider, they gain nothing — to an id shortened in the middle, a header on two lines,
+ * compact cells; what is left, to a drawn column (a bar). `kept`: the kept columns, most important first.
+ */
+function giveBackRoom(needs: readonly ColumnNeed[], kept: readonly number[], widths: Array<number | undefined>, room: number): void {
+  let spare = room;
   for (const pass of ['cut text', 'whole', 'drawn'] as const) {
-    for (let at = 0; at < count && spare > 0; at++) {
-      const index = order[at]!;
+    for (let at = 0; at < kept.length && spare > 0; at++) {
+      const index = kept[at]!;
       const need = needs[index]!;
       const short = need.width - widths[index]!;
       const kind = need.fills === true ? 'drawn' : (need.growsPartly ?? (need.minWidth < need.width && need.shortWidth === undefined)) ? 'cut text' : 'whole';
@@ -253,10 +288,6 @@ export function fitColumns(needs: readonly ColumnNeed[], priority: readonly stri
       spare -= grow;
     }
   }
-  const kept: ColumnFit['kept'] = [];
-  const hidden: number[] = [];
-  needs.forEach((_, index) => (widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index]! })));
-  return { kept, hidden };
 }
 
 /** Column indexes, most important first: those `priority` names in its order, then the others left to right. */
@@ -328,41 +359,69 @@ interface Laid {
   cellCount: number;
 }
 
+/** A kept column, the width it was given, and its whole width. */
+interface KeptColumn {
+  column: TableColumn;
+  width: number;
+  whole: number;
+}
+
 function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: string[] } {
   const c = input.chalk;
-  const measure = (column: TableColumn, index: number): Omit<ColumnNeed, 'key' | 'wholeWhenRoom' | 'money'> & { growsPartly: boolean } => {
-    const headerWidth = displayWidth(column.header);
-    let cellsWidth = column.drawn?.width ?? 0;
-    for (const cell of column.cells) if (cell.width > cellsWidth) cellsWidth = cell.width;
-    // The totals label stands in the first column, which makes room for it (when that column is
-    // hidden, the label is drawn across the first columns shown whose totals are empty: layOut).
-    const totalsWidth = input.totals === undefined ? 0 : index === 0 ? displayWidth(input.totals.label) : (input.totals.cells[index]?.width ?? 0);
-    cellsWidth = Math.max(cellsWidth, totalsWidth);
-    const width = Math.max(headerWidth, cellsWidth);
-    const shrinks = column.drawn !== undefined || column.shrink !== undefined;
-    const minWidth = shrinks ? Math.max(headerWidth, column.drawn?.minWidth ?? column.minWidth ?? width) : width;
-    // For the desk's columns: the header on two lines, the cells in their compact form.
-    let content = shrinks ? Math.min(cellsWidth, column.drawn?.minWidth ?? column.minWidth ?? cellsWidth) : cellsWidth;
-    if (column.compact) {
-      let compact = totalsWidth;
-      for (const cell of column.compact) if (cell.width > compact) compact = cell.width;
-      content = Math.min(content, compact);
+  const needs = columnNeeds(input);
+  const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
+  const kept: KeptColumn[] = fit.kept.map(({ index, width }) => ({ column: input.columns[index]!, width, whole: needs[index]!.width }));
+
+  const header = headerCells(kept, c);
+  const rule = kept.map(({ width }) => c.dim('─'.repeat(width)));
+  // A column narrower than its whole width shows its compact cells, where it has them.
+  const shown = kept.map(({ column, width, whole }) => (column.compact !== undefined && width < whole ? column.compact : column.cells));
+  const row = (index: number): LaidCell[] =>
+    kept.map(({ column, width }, at) => (column.drawn ? column.drawn.draw(index, width) : fittedCell(shown[at]![index], column, width)));
+
+  const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
+  const blocks: Laid['blocks'] = [{ rows: [header, rule] }];
+  let section = 0;
+  for (let index = 0; index < input.rowCount; index++) {
+    while (section < sections.length && sections[section]!.before <= index) {
+      blocks.push({ line: truncateEnd(sections[section]!.line, input.width), rows: [] });
+      section += 1;
     }
-    const tight = Math.max(widthOnLines(column.header, HEADER_LINES), content);
-    // An id shortened in the middle: never below its header on one line.
-    const short = column.shrink === 'middle' ? Math.max(headerWidth, Math.min(cellsWidth, ID_SHORT_WIDTH)) : undefined;
-    const tightWidth = tight < minWidth ? tight : undefined;
-    const shortWidth = short !== undefined && short < minWidth ? short : undefined;
-    // Text shows more with any column more; an id shortened in the middle, a header or compact
-    // cells only once whole; a drawn column takes what is left.
-    const growsPartly = (column.shrink === 'end' || column.shrink === 'wrap') && Math.min(minWidth, tightWidth ?? minWidth) < cellsWidth;
-    return { width, minWidth, tightWidth, shortWidth, growsPartly };
+    blocks[blocks.length - 1]!.rows.push(row(index));
+  }
+  // The totals close the rows' last block; lines under the last row (a side's hedges under its
+  // positions line) come after them.
+  const lastRows = blocks[blocks.length - 1]!;
+  const totalsAt = blocks.length;
+  for (; section < sections.length; section++) blocks.push({ line: truncateEnd(sections[section]!.line, input.width), rows: [] });
+  if (input.totals && kept.length > 0) {
+    lastRows.rows.push(rule);
+    blocks.splice(totalsAt, 0, { line: totalsLine(input, input.totals, kept), rows: [] });
+  }
+  return {
+    laid: {
+      widths: kept.map(({ width }) => width),
+      aligns: kept.map(({ column }) => column.align),
+      blocks,
+      cellCount: blocks.reduce((sum, block) => sum + block.rows.length, 0) * kept.length,
+    },
+    hidden: fit.hidden.map((index) => input.columns[index]!.key),
+    // An id or hash drawn narrower than its widest value: shortened on screen.
+    shortened: kept.filter(({ column, width, whole }) => column.shrink === 'middle' && width < whole).map(({ column }) => column.key),
   };
-  // Measured when fitColumns reaches the column: those past the last that fits are hidden without
-  // being measured, and their cells, made on first use by the caller (Output), never made.
-  const needs: ColumnNeed[] = input.columns.map((column, index) => {
-    let measured: ReturnType<typeof measure> | undefined;
-    const need = (): ReturnType<typeof measure> => (measured ??= measure(column, index));
+}
+
+type ColumnMeasure = Omit<ColumnNeed, 'key' | 'wholeWhenRoom' | 'money'> & { growsPartly: boolean };
+
+/**
+ * What each column needs, for fitColumns. Measured when fitColumns reaches the column: those past
+ * the last that fits are hidden without being measured, and their cells, made on first use by the
+ * caller (Output), never made.
+ */
+function columnNeeds(input: TableInput): ColumnNeed[] {
+  return input.columns.map((column, index) => {
+    let measured: ColumnMeasure | undefined;
+    const need = (): ColumnMeasure => (measured ??= measureColumn(input, column, index));
     return {
       key: column.key,
       // The deal reference: a desk reads it whole (issue 40); other text may still be cut for columns.
@@ -386,76 +445,78 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
       },
     };
   });
-  const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
-  const kept = fit.kept.map(({ index, width }) => ({ column: input.columns[index]!, width, whole: needs[index]!.width }));
+}
 
-  const fitted = (cell: TableCell | undefined, column: TableColumn, width: number): LaidCell => {
-    if (cell === undefined) return '';
-    if (cell.width <= width) return cell.styled;
-    if (column.shrink === 'wrap') return { lines: wrapCell(cell.styled, width) };
-    return column.shrink === 'middle' ? shortenMiddle(cell.styled, width) : truncateEnd(cell.styled, width);
-  };
-  // A header wider than its column goes on two lines (the last at the bottom, over the rule); a
-  // header block is as many lines as its tallest header.
+function measureColumn(input: TableInput, column: TableColumn, index: number): ColumnMeasure {
+  const headerWidth = displayWidth(column.header);
+  let cellsWidth = column.drawn?.width ?? 0;
+  for (const cell of column.cells) if (cell.width > cellsWidth) cellsWidth = cell.width;
+  // The totals label stands in the first column, which makes room for it (when that column is
+  // hidden, the label is drawn across the first columns shown whose totals are empty: totalsLine).
+  const totalsWidth = input.totals === undefined ? 0 : index === 0 ? displayWidth(input.totals.label) : (input.totals.cells[index]?.width ?? 0);
+  cellsWidth = Math.max(cellsWidth, totalsWidth);
+  const width = Math.max(headerWidth, cellsWidth);
+  const shrinks = column.drawn !== undefined || column.shrink !== undefined;
+  const minWidth = shrinks ? Math.max(headerWidth, column.drawn?.minWidth ?? column.minWidth ?? width) : width;
+  // For the desk's columns: the header on two lines, the cells in their compact form.
+  let content = shrinks ? Math.min(cellsWidth, column.drawn?.minWidth ?? column.minWidth ?? cellsWidth) : cellsWidth;
+  if (column.compact) {
+    let compact = totalsWidth;
+    for (const cell of column.compact) if (cell.width > compact) compact = cell.width;
+    content = Math.min(content, compact);
+  }
+  const tight = Math.max(widthOnLines(column.header, HEADER_LINES), content);
+  // An id shortened in the middle: never below its header on one line.
+  const short = column.shrink === 'middle' ? Math.max(headerWidth, Math.min(cellsWidth, ID_SHORT_WIDTH)) : undefined;
+  const tightWidth = tight < minWidth ? tight : undefined;
+  const shortWidth = short !== undefined && short < minWidth ? short : undefined;
+  // Text shows more with any column more; an id shortened in the middle, a header or compact
+  // cells only once whole; a drawn column takes what is left.
+  const growsPartly = (column.shrink === 'end' || column.shrink === 'wrap') && Math.min(minWidth, tightWidth ?? minWidth) < cellsWidth;
+  return { width, minWidth, tightWidth, shortWidth, growsPartly };
+}
+
+/** A cell at its column's width: whole, wrapped, shortened in the middle or cut at its end, as the column says. */
+function fittedCell(cell: TableCell | undefined, column: TableColumn, width: number): LaidCell {
+  if (cell === undefined) return '';
+  if (cell.width <= width) return cell.styled;
+  if (column.shrink === 'wrap') return { lines: wrapCell(cell.styled, width) };
+  return column.shrink === 'middle' ? shortenMiddle(cell.styled, width) : truncateEnd(cell.styled, width);
+}
+
+/**
+ * The header row. A header wider than its column goes on two lines (the last at the bottom, over
+ * the rule); a header block is as many lines as its tallest header.
+ */
+function headerCells(kept: readonly KeptColumn[], c: TableInput['chalk']): LaidCell[] {
   const headerLines = kept.map(({ column, width }) =>
     displayWidth(column.header) <= width ? [column.header] : wrapWords(column.header, width).split('\n').map((line) => truncateEnd(line, width)),
   );
   const headerHeight = Math.max(1, ...headerLines.map((lines) => lines.length));
-  const header: LaidCell[] = headerLines.map((lines) => {
+  return headerLines.map((lines) => {
     const padded = [...new Array<string>(headerHeight - lines.length).fill(''), ...lines].map((line) => (line === '' ? '' : c.bold(line)));
     return headerHeight === 1 ? padded[0]! : { lines: padded };
   });
-  const rule = kept.map(({ width }) => c.dim('─'.repeat(width)));
-  // A column narrower than its whole width shows its compact cells, where it has them.
-  const shown = kept.map(({ column, width, whole }) => (column.compact !== undefined && width < whole ? column.compact : column.cells));
-  const row = (index: number): LaidCell[] =>
-    kept.map(({ column, width }, at) => (column.drawn ? column.drawn.draw(index, width) : fitted(shown[at]![index], column, width)));
+}
 
-  const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
-  const blocks: Laid['blocks'] = [{ rows: [header, rule] }];
-  let section = 0;
-  for (let index = 0; index < input.rowCount; index++) {
-    while (section < sections.length && sections[section]!.before <= index) {
-      blocks.push({ line: truncateEnd(sections[section]!.line, input.width), rows: [] });
-      section += 1;
-    }
-    blocks[blocks.length - 1]!.rows.push(row(index));
-  }
-  // The totals close the rows' last block; lines under the last row (a side's hedges under its
-  // positions line) come after them.
-  const lastRows = blocks[blocks.length - 1]!;
-  const totalsAt = blocks.length;
-  for (; section < sections.length; section++) blocks.push({ line: truncateEnd(sections[section]!.line, input.width), rows: [] });
-  if (input.totals && kept.length > 0) {
-    const totals = input.totals;
-    const cells = kept.map(({ column, width }) => {
-      const cell = totals.cells[input.columns.indexOf(column)];
-      return cell === undefined || cell.width === 0 ? '' : c.bold(oneLine(fitted(cell, column, width)));
-    });
-    // The label stands across the first columns shown whose totals are empty (at least the first):
-    // whole where they have room for it, else its short form, else its first word ("Total"), cut
-    // only past that.
-    let span = 1;
-    while (span < cells.length && cells[span] === '') span += 1;
-    const room = kept.slice(0, span).reduce((sum, { width }) => sum + width, 0) + COLUMN_GAP * (span - 1);
-    const label = [totals.label, totals.shortLabel ?? totals.label].find((text) => displayWidth(text) <= room) ?? truncateEnd(totals.label.split(' ')[0]!, room);
-    // Put together here, as a line of its own under the rule: the same bytes from either drawing
-    // (cli-table3 spans a cell over columns one space short of our two-space gaps).
-    const line = [padCell(c.bold(label), room, 'left'), ...cells.slice(span).map((cell, at) => padCell(cell, kept[span + at]!.width, kept[span + at]!.column.align))].join(' '.repeat(COLUMN_GAP));
-    lastRows.rows.push(rule);
-    blocks.splice(totalsAt, 0, { line, rows: [] });
-  }
-  return {
-    laid: {
-      widths: kept.map(({ width }) => width),
-      aligns: kept.map(({ column }) => column.align),
-      blocks,
-      cellCount: blocks.reduce((sum, block) => sum + block.rows.length, 0) * kept.length,
-    },
-    hidden: fit.hidden.map((index) => input.columns[index]!.key),
-    // An id or hash drawn narrower than its widest value: shortened on screen.
-    shortened: kept.filter(({ column, width, whole }) => column.shrink === 'middle' && width < whole).map(({ column }) => column.key),
-  };
+/**
+ * The totals as one line under the rule. The label stands across the first columns shown whose
+ * totals are empty (at least the first): whole where they have room for it, else its short form,
+ * else its first word ("Total"), cut only past that.
+ */
+function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>, kept: readonly KeptColumn[]): string {
+  const c = input.chalk;
+  const cells = kept.map(({ column, width }) => {
+    const cell = totals.cells[input.columns.indexOf(column)];
+    return cell === undefined || cell.width === 0 ? '' : c.bold(oneLine(fittedCell(cell, column, width)));
+  });
+  let span = 1;
+  while (span < cells.length && cells[span] === '') span += 1;
+  const room = kept.slice(0, span).reduce((sum, { width }) => sum + width, 0) + COLUMN_GAP * (span - 1);
+  const label = [totals.label, totals.shortLabel ?? totals.label].find((text) => displayWidth(text) <= room) ?? truncateEnd(totals.label.split(' ')[0]!, room);
+  // Put together here, as a line of its own under the rule: the same bytes from either drawing
+  // (cli-table3 spans a cell over columns one space short of our two-space gaps).
+  return [padCell(c.bold(label), room, 'left'), ...cells.slice(span).map((cell, at) => padCell(cell, kept[span + at]!.width, kept[span + at]!.column.align))].join(' '.repeat(COLUMN_GAP));
 }
 
 type CliTable3 = typeof import('cli-table3');

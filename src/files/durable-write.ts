@@ -1,0 +1,75 @@
+// The one way a file of hedge is replaced whole (the journal's active segment at a rotation, an
+// account lock's record, a keeper heartbeat): written to a temporary file in the same folder (a
+// rename is atomic only within one file system), synced, renamed over the target, and the folder
+// synced — a reader sees the old file or the new one, never part of either, and after a crash the
+// new one is there or the old one is, whole. The sandbox keeps its own (it imports nothing of hedge);
+// the profile store's file is written by conf (`atomically`: the same steps but the folder's sync,
+// which the store adds with syncDirectory).
+//
+// Hand-written rather than write-file-atomic or atomically: neither syncs the folder, so the
+// rename itself could be lost in a crash; the whole of it is these few system calls.
+import { closeSync, constants, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+export interface DurableWriteOptions {
+  /** The file's mode (0600 unless given: what hedge writes is private). */
+  mode?: number;
+}
+
+/**
+ * Replaces `target` with `data` whole. The temporary file is made afresh (never through a link:
+ * O_EXCL, O_NOFOLLOW) and the rename replaces a link at `target` itself, never what it points to.
+ * Throws node's own error (its `path` the file it was about); callers say it in their own terms.
+ */
+export function writeFileDurably(target: string, data: string | Uint8Array, options: DurableWriteOptions = {}): void {
+  const mode = options.mode ?? 0o600;
+  const dir = dirname(target);
+  const temporary = join(dir, `.${basename(target)}.${process.pid}.tmp`);
+  try {
+    unlinkSync(temporary);
+  } catch {
+    // Not there: the usual case (one is left only by a process of this pid that died mid-write).
+  }
+  const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+  try {
+    // The mode given to open is reduced by the umask; fchmod is not.
+    fchmodSync(fd, mode);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    // A short write (a full disk) is finished or fails.
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    unlinkQuietly(temporary);
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    renameSync(temporary, target);
+  } catch (error) {
+    unlinkQuietly(temporary);
+    throw error;
+  }
+  syncDirectory(dir);
+}
+
+/** Makes a folder's entries durable (a new or renamed file's name is on disk only once its folder is synced). */
+export function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems cannot sync a folder; the file's own data is already on disk.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already.
+  }
+}
