@@ -11,8 +11,7 @@ import type { HedgeClient, HistoryPage } from '../api/client.js';
 import { readHistoryRecord, readPositionPnl, type HistoryFacts } from '../api/wire/read-history.js';
 import type { HistoryRecord } from '../api/schemas.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
-import { ReportBuilder, type CumulativeSeries, type Report, type ReportOptions } from '../domain/report.js';
-import { closedHedgeRow, closedHedgeTime, compareListed } from '../ui/report-html.js';
+import { closedHedgeTime, compareListed, ReportBuilder, type CumulativeSeries, type Report, type ReportOptions } from '../domain/report.js';
 import type { HedgeReferences } from './deal.js';
 
 export interface GatheredReport {
@@ -122,10 +121,11 @@ export async function gatherReport(
 const FLUSH_BYTES = 1 << 20;
 
 /**
- * The closed hedges' rows of an HTML report, rendered as they come and kept in a file (beside the
- * report's target) instead of memory; written into the report in the listing's order (close time,
- * then arrival: ui/report-html.ts) at the end. What stays in memory is 24 bytes a row: its sort key
- * and where it lies in the file.
+ * The closed hedges' rows of an HTML report, rendered as they come (by `row`: the command gives
+ * ui/report-html.ts closedHedgeRow) and kept in a file (beside the report's target) instead of
+ * memory; written into the report in the listing's order (close time, then arrival:
+ * domain/report.ts) at the end. What stays in memory is 24 bytes a row: its sort key and where it
+ * lies in the file.
  */
 export class ClosedHedgeListing {
   private readonly path: string;
@@ -139,7 +139,10 @@ export class ClosedHedgeListing {
   private lengths = new Uint32Array(1024);
 
   /** `target`: the report's file; the rows are kept beside it until written. */
-  constructor(target: string) {
+  constructor(
+    target: string,
+    private readonly row: (record: HistoryFacts) => string,
+  ) {
     this.path = join(dirname(target), `.${process.pid}-${Date.now()}.hedge-report-rows`);
     this.fd = openSync(this.path, 'wx+', 0o600);
   }
@@ -150,7 +153,7 @@ export class ClosedHedgeListing {
 
   add(record: HistoryFacts): void {
     if (this.count === this.times.length) this.grow();
-    const row = closedHedgeRow(record);
+    const row = this.row(record);
     const bytes = Buffer.byteLength(row);
     this.times[this.count] = closedHedgeTime(record);
     this.offsets[this.count] = this.written + this.pendingBytes;

@@ -5,7 +5,7 @@
 import type { HedgeClient } from '../api/client.js';
 import { numberOf } from '../api/wire/read-position.js';
 import type { Quote } from '../api/schemas.js';
-import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanPosition, type PlanStep } from '../domain/plan.js';
+import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanPosition, type PlanStep, type PlanTotals } from '../domain/plan.js';
 import { parseTargetFile, type TargetRow } from '../domain/target-file.js';
 import { TENORS, type Tenor } from '../domain/vocabulary.js';
 import { ApiError, PreTradeCheckError, UsageError } from '../errors.js';
@@ -42,10 +42,6 @@ export interface QuotedPlan {
   totals: PlanTotals;
   source: string;
 }
-
-import type { PlanTotals } from '../ui/plan-view.js';
-
-export type { PlanTotals } from '../ui/plan-view.js';
 
 const TOLERANCE_SHAPE = /^\s*\d+(?:\.\d+)?\s*$/;
 
