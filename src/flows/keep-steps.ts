@@ -48,7 +48,7 @@ export interface StepDeps {
   identity: Identity;
 }
 
-/** The keeper's steps on the server, each under `stepContext()` (its output silent, its signal the keeper's). */
+/** The keeper's steps on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). */
 export function keeperSteps(
   stepContext: () => CommandContext,
   deps: StepDeps,

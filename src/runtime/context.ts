@@ -187,20 +187,14 @@ export class CommandContext {
   }
 
   /**
-   * The same command's context with another output (and globals): it shares this context's
+   * The same command's context with another output and globals (`--until`), or another notice sink
+   * and confirmation (a keeper's step): it shares this context's
    * credentials, journal and store (each still built once, when first asked for). Without a
    * signal of its own it shares the client, the deadline and the signal too: `--until` runs each
    * poll of a command through one. With one (a step of `hedge keep`), its client is built anew
    * against that signal and its deadline starts now; the shared connections stay open.
    */
-  derive(changes: {
-    output?: Output;
-    globals?: Partial<GlobalOptions>;
-    signal?: AbortSignal;
-    origin?: 'keeper';
-    notify?: ContextInit['notify'];
-    confirmedAhead?: boolean;
-  }): CommandContext {
+  derive(changes: { output?: Output; globals?: Partial<GlobalOptions>; signal?: AbortSignal; origin?: 'keeper' } & Pick<ContextInit, 'notify' | 'confirmedAhead'>): CommandContext {
     const own = changes.signal !== undefined;
     const child = new CommandContext({
       ...this.init,
