@@ -19,6 +19,8 @@ export const LAYERS = [
   { name: 'flows', paths: ['flows/'] },
   { name: 'runtime', paths: ['runtime/'] },
   { name: 'ui', paths: ['ui/', 'demo/'] },
+  // What the flows return (their outcome types), below ui so that ui renders them without climbing.
+  { name: 'flow outcomes', paths: ['flows/outcomes/'] },
   { name: 'exit codes', paths: ['exit-codes.ts'] },
   { name: 'api', paths: ['api/'] },
   { name: 'journal, config', paths: ['journal/', 'config/'] },
@@ -64,10 +66,28 @@ export function climbsIn(graph) {
   return climbs.sort();
 }
 
+/**
+ * Imports the layer order allows that a rule forbids: flows return outcomes and never print, so no
+ * module of flows/ imports ui/ (a type import included: an outcome's type lives in flows/outcomes/).
+ */
+export const FORBIDDEN = [{ from: 'flows/', to: 'ui/', why: 'flows return outcomes; the command renders them' }];
+
+/** Every import a FORBIDDEN rule names, as `from -> to (why)`. */
+export function forbiddenIn(graph) {
+  const found = [];
+  for (const [from, targets] of Object.entries(graph)) {
+    for (const to of targets) {
+      for (const rule of FORBIDDEN) if (from.startsWith(rule.from) && to.startsWith(rule.to)) found.push(`${from} -> ${to} (${rule.why})`);
+    }
+  }
+  return found.sort();
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await importGraph();
   const climbs = climbsIn(result.obj());
-  for (const climb of climbs) console.log(climb);
-  console.log(`${climbs.length} imports climb back up a layer; ${result.circular().length} import cycles.`);
-  process.exitCode = climbs.length > 0 ? 1 : 0;
+  const forbidden = forbiddenIn(result.obj());
+  for (const line of [...climbs, ...forbidden]) console.log(line);
+  console.log(`${climbs.length} imports climb back up a layer; ${forbidden.length} forbidden imports; ${result.circular().length} import cycles.`);
+  process.exitCode = climbs.length + forbidden.length > 0 ? 1 : 0;
 }

@@ -167,6 +167,24 @@ export function errorAsJson(description: ErrorDescription): Record<string, unkno
 }
 
 /**
+ * A failure as one event's fields (a keeper's `error` event), described as every command describes
+ * it: its code, the exit code a command would end with, the sentence, what to do next, and the
+ * journal entry it names.
+ */
+export function errorAsEventFields(error: unknown): { code: string; message: string } & Record<string, unknown> {
+  const described = describeError(error);
+  const journalId = described.details.journal_id;
+  return {
+    code: described.code,
+    exit_code: described.exitCode,
+    message: described.message,
+    ...(described.hint ? { hint: described.hint } : {}),
+    ...(described.idempotencyKey ? { idempotency_key: described.idempotencyKey } : {}),
+    ...(typeof journalId === 'string' ? { journal_id: journalId } : {}),
+  };
+}
+
+/**
  * A failure as the runner reports it (the CLI's and the agent's runs alike): every `hedge …`
  * command its hint names gets the flags that chose the environment (`--demo`, `--profile NAME`,
  * the context's `environmentFlags`) once — for the hints written where no context is at hand.

@@ -10,7 +10,7 @@ import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor
 import { UsageError } from '../errors.js';
 import { withAccountLock } from '../flows/account-lock.js';
 import { refuseDuplicateReference } from '../flows/duplicate-reference.js';
-import { noteIfSideOpen, questionWithUnchecked, runPreTradeChecks, uncheckedList } from '../flows/pre-trade.js';
+import { questionWithUnchecked, quoteOpen, runPreTradeChecks, uncheckedList } from '../flows/pre-trade.js';
 import { openAction, openArgv } from '../flows/trade-actions.js';
 import { runWrite, writeOptionsFrom, type WriteOptions, type WriteOutcome } from '../flows/write-flow.js';
 import { runChange } from '../flows/change.js';
@@ -109,16 +109,11 @@ async function submit(ctx: CommandContext, client: HedgeClient, request: OpenReq
         await runPreTradeChecks(client, { market: request.market, side: request.side, notionalUsd: request.notional_usd, action: 'open' }, unchecked);
       }
     },
+    // The wizard quoted already; otherwise the quote is said (a card on a terminal) before the question.
     preview: given.quote
       ? undefined
       : async () => {
-          // Before the quote: a side that is already open gets a note pointing to `hedge add`.
-          await noteIfSideOpen(ctx, client, { market: request.market, side: request.side, notionalUsd: request.notional_usd });
-          quote = await client.createQuote({ market: request.market, side: request.side, notional_usd: request.notional_usd, tenor_days: request.tenor_days });
-          if (ctx.output.isHuman) {
-            const { renderQuoteCard } = await import('../ui/quote-card.js');
-            ctx.output.write(renderQuoteCard(ctx.output, quote, ctx.clock.now()));
-          }
+          quote = await quoteOpen(ctx, client, request);
         },
     get quote() {
       return quote;

@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { accountName, ClosedHedgeListing, gatherReport, htmlTarget, incompleteWarning } from '../flows/report.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { OutputFormat } from '../runtime/globals.js';
-import { reportHtmlAround } from '../ui/report-html.js';
+import { closedHedgeRow, reportHtmlAround } from '../ui/report-html.js';
 import { renderReportTable, reportColumns, reportCsv, reportNotes, reportPlainRows, reportPlainTotals, type ReportColumn } from '../ui/report-view.js';
 import { terminalColumns } from '../ui/width.js';
 import { dealReferences, readDeal, readHedgeReferences } from '../flows/deal.js';
@@ -98,7 +98,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
   const references = deal !== undefined ? dealReferences(deal) : options.by === 'hedge' || options.by === 'ref' ? await readHedgeReferences(client) : undefined;
   if (references?.problem !== undefined) ctx.output.warn(`Deal references not joined from the hedge records: ${references.problem}; closed hedges count under their own reference alone.`);
   // The HTML listing's rows wait in a file beside the target while the history is read.
-  const listing = options.html === undefined ? undefined : new ClosedHedgeListing(options.html);
+  const listing = options.html === undefined ? undefined : new ClosedHedgeListing(options.html, closedHedgeRow);
   let gathered: Awaited<ReturnType<typeof gatherReport>>;
   try {
     // JSON and the HTML file take the cumulative line compact (a point per close time: 100,000 of

@@ -11,7 +11,6 @@ import { runRoll, type RollRequest } from '../flows/roll.js';
 import { writeOptionsFrom } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderRollOutcome } from '../ui/roll-outcome.js';
-import { renderRollPreview } from '../ui/roll-view.js';
 
 export function parseRollOptions(input: InputOf<typeof ROLL>): RollRequest {
   const { args, options } = input;
@@ -26,8 +25,7 @@ export function parseRollOptions(input: InputOf<typeof ROLL>): RollRequest {
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof ROLL>): Promise<number> {
-  const request: RollRequest = { ...parseRollOptions(input), showPreview: (preview, nowMs) => renderRollPreview(ctx.output, preview, nowMs) };
-  return renderRollOutcome(ctx.output, await runRoll(ctx, request), (...argv) => ctx.hedgeCommand(...argv));
+  return renderRollOutcome(ctx.output, await runRoll(ctx, parseRollOptions(input)), (...argv) => ctx.hedgeCommand(...argv));
 }
 
 /** What `hedge roll` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */

@@ -44,14 +44,15 @@ export async function endWatch(ctx: CommandContext, outcome: WatchOutcome): Prom
  * One JSON document per line on stdout: `{time, data}`, `{time, stale, error}`, `{time, alert}`.
  * `data` is what --json prints for the same command, --fields and --query applied.
  */
-function ndjsonSink(ctx: CommandContext): WatchSink {
+async function ndjsonSink(ctx: CommandContext): Promise<WatchSink> {
+  const { watchKnownFields } = await import('../ui/watch-model.js');
   let lastGood: string | null = null;
   const line = (record: Record<string, unknown>) => ctx.io.stdout.write(`${safeJson(record)}\n`);
   const iso = (at: number) => new Date(at).toISOString();
   return {
     fresh(snapshot, at) {
       lastGood = iso(at);
-      line({ time: lastGood, data: ctx.output.shapeJson(snapshot.data, snapshot.known) });
+      line({ time: lastGood, data: ctx.output.shapeJson(snapshot.data, watchKnownFields(snapshot.reading)) });
     },
     stale(error, at, nextAt) {
       const description = describeError(error);
@@ -68,7 +69,7 @@ function ndjsonSink(ctx: CommandContext): WatchSink {
 }
 
 async function liveSink(ctx: CommandContext, intervalMs: number): Promise<WatchSink> {
-  const { clockTimeIn, openLiveView } = await import('../ui/watch-view.js');
+  const [{ clockTimeIn, openLiveView }, { watchModel }] = await Promise.all([import('../ui/watch-view.js'), import('../ui/watch-model.js')]);
   const stdout = ctx.io.stdout as NodeJS.WritableStream & { columns?: number };
   const view: LiveView = await openLiveView({
     stream: ctx.io.stdout,
@@ -83,7 +84,7 @@ async function liveSink(ctx: CommandContext, intervalMs: number): Promise<WatchS
   // Whatever way the command ends, the terminal is left usable (cursor shown, screen kept).
   ctx.onDispose(() => view.close());
   return {
-    fresh: (snapshot, at) => view.fresh(snapshot.model, at),
+    fresh: (snapshot, at) => view.fresh(watchModel(snapshot.reading), at),
     stale: (error, at, nextAt) => {
       const description = describeError(error);
       view.stale(at, `${description.code}: ${description.message}`, nextAt);

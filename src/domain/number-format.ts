@@ -90,3 +90,8 @@ export function rateDecimals(value: number): number {
 export function formatRate(value: number, decimals = rateDecimals(value)): string {
   return formatFixed(value, decimals);
 }
+
+/** First 6 and last 4 of a 0x hash (a number too, in hex), for tables and a wait's line; details show it whole. */
+export function shortHash(hash: string): string {
+  return hash.length > 14 ? `${hash.slice(0, 6)}…${hash.slice(-4)}` : hash;
+}

@@ -95,6 +95,21 @@ export interface Plan {
   untouched: PlanPosition[];
 }
 
+/** The plan's sums (flows/target-plan.ts computes them). */
+export interface PlanTotals {
+  actions: number;
+  /** Notional added by opens and adds, USD. */
+  added_usd: number;
+  /** Notional taken off by reduces and closes, USD (positive). */
+  removed_usd: number;
+  required_margin_usdc: number;
+  platform_fee_usdc: number;
+  total_upfront_usdc: number;
+  carry_total_usdc: number;
+  /** Steps whose cost is not in the sums (their quote failed). */
+  unquoted: number;
+}
+
 export function computePlan(input: PlanInput): Plan {
   if (!Number.isFinite(input.toleranceUsd) || input.toleranceUsd < 0) {
     throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${input.toleranceUsd}`);

@@ -236,6 +236,19 @@ function closeTimeMs(record: HistoryFacts): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
+/** A record's place in the listing: its close time in ms, NaN without one (those go last). */
+export function closedHedgeTime(record: Pick<HistoryFacts, 'closedAt'>): number {
+  return record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt);
+}
+
+/** The listing's comparison on (close time, arrival): dated records by close time, then those without one; ties as they came. */
+export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: number): number {
+  const aDated = Number.isFinite(aMs);
+  const bDated = Number.isFinite(bMs);
+  if (aDated !== bDated) return aDated ? -1 : 1;
+  return (aDated ? aMs - bMs : 0) || aIndex - bIndex;
+}
+
 /**
  * The cumulative line kept compact: the distinct close times in order and the running net P&L
  * after each (dollars), two numbers a point. `cumulativePoints` makes Report.cumulative of it; a

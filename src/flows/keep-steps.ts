@@ -14,7 +14,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { withSideLock } from './account-lock.js';
 import type { Actionable, EventFields, KeeperSteps, SideReading } from './keep-cycle.js';
-import type { KeepEvent } from '../ui/keep-view.js';
+import type { KeepEvent } from './outcomes/keep.js';
 import { expectationMet, type SideExpectation } from '../domain/book.js';
 import { SideViews, type SideBook } from './side-book.js';
 import { fetchPreTradeFacts } from './pre-trade.js';
@@ -49,7 +49,7 @@ export interface StepDeps {
   identity: Identity;
 }
 
-/** The keeper's steps on the server, each under `stepContext()` (its output silent, its signal the keeper's). */
+/** The keeper's steps on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). */
 export function keeperSteps(
   stepContext: () => CommandContext,
   deps: StepDeps,

@@ -20,17 +20,13 @@
 // Seams for the keeper's service modules (status, alerts, metrics, heartbeat): every event goes to
 // `services.observers`, and every cycle's outcome (KeepCycle) to `services.onCycle`.
 import { statSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { DEFAULT_ROLL_BEFORE_MS, type KeepRow } from '../domain/keep.js';
 import { StateError, UsageError } from '../errors.js';
-import { describeError } from '../exit-codes.js';
+import { describeError, errorAsEventFields } from '../exit-codes.js';
 import type { Hold } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import type { KeepEvent, KeepReporter } from '../ui/keep-view.js';
-import { makeChalk } from '../ui/color.js';
-import { errorEventFields } from '../ui/keep-view.js';
-import { Output } from '../ui/output.js';
+import type { KeepEvent, KeepReporter } from './outcomes/keep.js';
 import { realKeeperClock, type KeeperClock } from './keep-clock.js';
 import { RowScheduler, runCycles, type EventFields, type KeepCycle } from './keep-cycle.js';
 import { installSignals, type KeeperSignals } from './keep-signals.js';
@@ -134,16 +130,16 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
   let keeperHold = options.dryRun ? undefined : await takeKeeperLock();
 
   let confirmed = !guard.needsConfirmation;
-  // The steps' own output goes nowhere (what they did comes back as outcomes); `json` keeps their
-  // waits' spinners off the terminal the live status is drawn on.
-  const silent = silentOutput(ctx);
-  // Its rows are journaled `via: keeper`: the keeper finishes no one's unresolved rows but its own.
-  const stepContext = () => ctx.derive({ signal: signals.stepSignal, output: silent, globals: { json: true, ...(confirmed ? { yes: true } : {}) }, origin: 'keeper' });
+  // The steps say nothing (what they did comes back as outcomes, made into events here), so no
+  // spinner of theirs is drawn over the live status; they ask nothing once the keeper's run is
+  // confirmed (by --yes, a key that is not live, or the question below). Their rows are journaled
+  // `via: keeper`: the keeper finishes no one's unresolved rows but its own.
+  const stepContext = () => ctx.derive({ signal: signals.stepSignal, notify: sayNothing, confirmedAhead: confirmed, origin: 'keeper' });
   // The first error of a one-cycle run: the command ends with its exit code.
   let firstError: { error: unknown } | undefined;
   const noteError = (error: unknown, fields: Omit<EventFields, 'event'>): void => {
     firstError ??= { error };
-    const described = errorEventFields(error);
+    const described = errorAsEventFields(error);
     // The step's own fields first; the error's description fills what they leave (its journal id).
     event({ event: 'error', ...fields, ...described, ...(fields.journal_id === undefined ? {} : { journal_id: fields.journal_id }) } as EventFields);
   };
@@ -260,13 +256,5 @@ function statedAt(file: string): number | undefined {
   }
 }
 
-/** Where the steps' own output goes: nowhere (what they did comes back as outcomes). */
-function silentOutput(ctx: CommandContext): Output {
-  const sink = () =>
-    new Writable({
-      write(_chunk, _encoding, done) {
-        done();
-      },
-    });
-  return new Output({ format: 'json', chalk: makeChalk(false), streams: { stdout: sink(), stderr: sink() }, now: () => ctx.clock.now() });
-}
+/** Where the steps' notices go: nowhere (the keeper reports what they did from their outcomes). */
+function sayNothing(): void {}

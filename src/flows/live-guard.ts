@@ -27,7 +27,7 @@ export async function guardLiveAction(ctx: CommandContext, input: { action: stri
   if (live) {
     ctx.notify({ kind: 'live-key', level: 'live', text: `production key ${redactKey(credentials.apiKey)}: this will ${input.action} with real funds.`, data: { action: input.action } });
   }
-  const needsConfirmation = live && !input.dryRun && !ctx.globals.yes;
+  const needsConfirmation = live && !input.dryRun && !ctx.confirmedAhead;
   if (needsConfirmation && !ctx.interactive) {
     const why = ctx.globals.input ? 'there is no terminal to confirm on' : '--no-input forbids asking';
     throw new UsageError(`--yes is required to ${input.action} with a LIVE key (${why}); nothing was sent.`);

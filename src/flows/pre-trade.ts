@@ -3,9 +3,11 @@
 // checks are optional safety, never a gate of their own: a read that fails (the server down for
 // one endpoint, an answer hedge cannot read) turns into a warning naming what could not be
 // checked, the rest is still checked, and the write goes on — the server decides (on a live key
-// the confirmation shows what was not checked). Also the "already open" note said before an open.
-import type { HedgeClient } from '../api/client.js';
-import type { Account, Market } from '../api/schemas.js';
+// the confirmation shows what was not checked). Also the "already open" note and the quote said
+// before an open.
+import type { HedgeClient, OpenRequest } from '../api/client.js';
+import type { Account, Market, Quote } from '../api/schemas.js';
+import { formatRate, formatUsd } from '../domain/number-format.js';
 import { notionalProblem, marketProblem, preTradeProblem, sideAlreadyOpenNote, type PreTradeFacts, type PreTradeRequest } from '../domain/pre-trade.js';
 import { findMarket } from '../domain/markets.js';
 import type { Side } from '../domain/vocabulary.js';
@@ -97,7 +99,7 @@ export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRe
  * `hedge add` (a note on stderr, never a refusal). Returns the open position, if any. A failed read
  * only drops the note: the open itself decides.
  */
-export async function noteIfSideOpen(
+async function noteIfSideOpen(
   ctx: CommandContext,
   client: HedgeClient,
   request: { market: string; side: Side; notionalUsd: number },
@@ -116,4 +118,22 @@ export async function noteIfSideOpen(
     ctx.notify({ kind: 'side-already-open', level: 'warn', text: sideAlreadyOpenNote({ market: request.market.toUpperCase(), side: request.side, notionalUsd: open.notionalUsd, hedgeId: open.hedgeId }, add), data: { hedge_id: open.hedgeId ?? null } });
   }
   return open;
+}
+
+/**
+ * The open quoted before it is confirmed: said as a notice (a card on a terminal), after the note
+ * pointing to `hedge add` when the side is already open. Returns the quote.
+ */
+export async function quoteOpen(ctx: CommandContext, client: HedgeClient, request: OpenRequest): Promise<Quote> {
+  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
+  await noteIfSideOpen(ctx, client, { market, side, notionalUsd });
+  const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
+  ctx.notify({
+    kind: 'open-quote',
+    level: 'note',
+    text: `The open of ${formatUsd(notionalUsd)} ${side} on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
+    data: { quote },
+    show: { card: 'open-quote', quote, nowMs: ctx.clock.now() },
+  });
+  return quote;
 }

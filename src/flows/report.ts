@@ -12,8 +12,7 @@ import { readHistoryRecord, type HistoryFacts } from '../api/wire/read-history.j
 import { readPosition } from '../api/wire/read-position.js';
 import type { HistoryRecord } from '../api/schemas.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
-import { ReportBuilder, type CumulativeSeries, type Report, type ReportOptions } from '../domain/report.js';
-import { closedHedgeRow, closedHedgeTime, compareListed } from '../ui/report-html.js';
+import { closedHedgeTime, compareListed, ReportBuilder, type CumulativeSeries, type Report, type ReportOptions } from '../domain/report.js';
 import type { HedgeReferences } from './deal.js';
 
 export interface GatheredReport {
@@ -123,10 +122,11 @@ export async function gatherReport(
 const FLUSH_BYTES = 1 << 20;
 
 /**
- * The closed hedges' rows of an HTML report, rendered as they come and kept in a file (beside the
- * report's target) instead of memory; written into the report in the listing's order (close time,
- * then arrival: ui/report-html.ts) at the end. What stays in memory is 24 bytes a row: its sort key
- * and where it lies in the file.
+ * The closed hedges' rows of an HTML report, rendered as they come (by `row`: the command gives
+ * ui/report-html.ts closedHedgeRow) and kept in a file (beside the report's target) instead of
+ * memory; written into the report in the listing's order (close time, then arrival:
+ * domain/report.ts) at the end. What stays in memory is 24 bytes a row: its sort key and where it
+ * lies in the file.
  */
 export class ClosedHedgeListing {
   private readonly path: string;
@@ -140,7 +140,10 @@ export class ClosedHedgeListing {
   private lengths = new Uint32Array(1024);
 
   /** `target`: the report's file; the rows are kept beside it until written. */
-  constructor(target: string) {
+  constructor(
+    target: string,
+    private readonly row: (record: HistoryFacts) => string,
+  ) {
     this.path = join(dirname(target), `.${process.pid}-${Date.now()}.hedge-report-rows`);
     this.fd = openSync(this.path, 'wx+', 0o600);
   }
@@ -151,7 +154,7 @@ export class ClosedHedgeListing {
 
   add(record: HistoryFacts): void {
     if (this.count === this.times.length) this.grow();
-    const row = closedHedgeRow(record);
+    const row = this.row(record);
     const bytes = Buffer.byteLength(row);
     this.times[this.count] = closedHedgeTime(record);
     this.offsets[this.count] = this.written + this.pendingBytes;

@@ -25,9 +25,9 @@ import { describeHolder, isUnresolved, type Holder, type JournalEntry } from '..
 import { withAccountLock, withSideLock } from './account-lock.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
-import type { PlannedRequestView, RollNote, RollOutcome, RollPreview, RollView } from '../ui/roll-view.js';
+import type { PlannedRequestView, RollNote, RollOutcome, RollView } from './outcomes/roll.js';
 
-export type { RollLegOutcome, RollNote, RollOutcome } from '../ui/roll-view.js';
+export type { RollLegOutcome, RollNote, RollOutcome } from './outcomes/roll.js';
 import { describePlannedRequest } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
 import { findSide, type BookPosition } from './positions.js';
@@ -55,8 +55,6 @@ export interface RollRequest {
    * row's step. Default true: `hedge roll` takes the book, then the side (as apply does).
    */
   bookLock?: boolean;
-  /** Shown before the confirmation (the command renders it; the keeper shows nothing). */
-  showPreview?: (preview: RollPreview, nowMs: number) => void;
   /** The new hedge's deal reference (`--ref`, a keeper row's); unset: the rolled hedge's own, kept through the roll. */
   clientReference?: string;
 }
@@ -666,18 +664,23 @@ async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: 
   const quote = await client.createQuote({ market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays });
   const several = (plan.hedges?.length ?? 0) > 1 ? { hedges: plan.hedges!.map((record) => ({ id: record.id, notionalUsd: record.notionalUsd, maturityAtMs: record.maturityAtMs })) } : {};
   const closing = plan.closing ? { hedgeId: plan.closing.hedgeId, netMarginUsd: plan.closing.netMarginUsd, maturityAt: plan.closing.maturityAt, ...several } : undefined;
-  req.showPreview?.(
-    {
-      market: req.market,
-      side: req.side,
-      notionalUsd: plan.notionalUsd,
-      tenorDays: req.tenorDays,
-      closing,
-      ended: plan.ended ? { id: plan.ended.id, maturityAt: plan.ended.maturity_at, status: plan.ended.status } : undefined,
-      quote,
-    },
-    ctx.clock.now(),
-  );
+  // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
+  const preview = {
+    market: req.market,
+    side: req.side,
+    notionalUsd: plan.notionalUsd,
+    tenorDays: req.tenorDays,
+    closing,
+    ended: plan.ended ? { id: plan.ended.id, maturityAt: plan.ended.maturity_at, status: plan.ended.status } : undefined,
+    quote,
+  };
+  ctx.notify({
+    kind: 'roll-preview',
+    level: 'note',
+    text: `Roll ${req.side} ${req.market} to ${days(req.tenorDays)}, the new hedge quoted at ${quote.pricing.execution_price}.`,
+    data: { preview },
+    show: { card: 'roll-preview', preview, nowMs: ctx.clock.now() },
+  });
   const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${closing.netMarginUsd.toFixed(2)} USD)`;
   await guard.confirm(
     `Roll ${req.side} ${req.market}: ${closing ? `close the position${(plan.hedges?.length ?? 0) > 1 ? ` (all ${plan.hedges!.length} of its hedges)` : ''}${returns}, then ` : ''}open ${plan.notionalUsd} USD for ${days(req.tenorDays)}, about ${quote.upfront.total_upfront_usdc.toFixed(2)} USDC upfront?`,

@@ -47,7 +47,7 @@ export function begunElsewhere(entry: Pick<JournalEntry, 'host'>): boolean {
  * terminal's question; without either it is refused (exit 2, nothing sent).
  */
 export async function confirmRowFromElsewhere(ctx: CommandContext, entry: JournalEntry, what: string): Promise<void> {
-  if (!begunElsewhere(entry) || ctx.globals.yes) return;
+  if (!begunElsewhere(entry) || ctx.confirmedAhead) return;
   const from = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}) was begun on ${safeText(String(entry.host))}, not on this machine`;
   if (!ctx.interactive) {
     throw new UsageError(`${from}: pass --yes to ${what} from here (there is no terminal to confirm on); nothing was sent.`);

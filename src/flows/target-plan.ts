@@ -5,7 +5,7 @@
 import type { HedgeClient } from '../api/client.js';
 import { readNumber } from '../api/wire/read-fields.js';
 import type { Quote } from '../api/schemas.js';
-import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanPosition, type PlanStep } from '../domain/plan.js';
+import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanPosition, type PlanStep, type PlanTotals } from '../domain/plan.js';
 import { parseTargetFile, type TargetRow } from '../domain/target-file.js';
 import { parseUsdAmount } from '../domain/input.js';
 import { TENORS, type Tenor } from '../domain/vocabulary.js';
@@ -43,10 +43,6 @@ export interface QuotedPlan {
   totals: PlanTotals;
   source: string;
 }
-
-import type { PlanTotals } from '../ui/plan-view.js';
-
-export type { PlanTotals } from '../ui/plan-view.js';
 
 /** `--tolerance USD`: an amount of 0 or more (default 0), in the one USD grammar (domain/input.ts). */
 export function parseTolerance(raw: string | undefined): number {

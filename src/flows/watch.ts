@@ -1,6 +1,6 @@
 // `--watch` on positions, account, price and `hedges ID`: read the same thing again at a steady
-// cadence until Ctrl-C (or --timeout), and show it — redrawn in place on a terminal
-// (ui/watch-view.ts), or as one JSON document per refresh (NDJSON) for a script.
+// cadence until Ctrl-C (or --timeout), and hand each reading to the command's sink, which shows it
+// — redrawn in place on a terminal (ui/watch-view.ts), or as one JSON document per refresh (NDJSON).
 //
 // The loop:
 //   - Cadence: every --watch seconds (default 2, at least 1: the spec advises polling no faster
@@ -28,11 +28,8 @@ import { alertConditions, fireAlerts, parseAlertDuration, parseAlertPnl, type Al
 import { echo, parseHedgeId, parseMarket } from '../domain/input.js';
 import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
-import { fieldLabel, kindFromName, labelFromName, type FieldSpec } from '../ui/fields.js';
-import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE, rankedFor } from '../ui/resource-fields.js';
-import type { WatchField, WatchModel } from '../ui/watch-view.js';
 import { parseClientReference } from '../domain/input.js';
-import { quoteCurrencyOf } from '../domain/markets.js';
+import type { WatchReading } from './outcomes/watch.js';
 import { requireListedMarket } from './markets.js';
 import { positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
 import { accountForPeople } from '../api/wire/read-account.js';
@@ -162,48 +159,15 @@ function commandWords(target: WatchTarget): string {
 
 // ---- What one refresh reads ----------------------------------------------------------------
 
-/** One successful refresh: the data as --json prints it, what alerts look at, what the view shows. */
+/** One successful refresh: the data as --json prints it, what alerts look at, what was read (for the view). */
 export interface WatchSnapshot {
   data: unknown;
-  /** The fields the command's --json knows for this data (what --fields may name beyond the data's own keys). */
-  known?: FieldSpec[];
   facts: AlertFacts;
-  model: WatchModel;
+  reading: WatchReading;
 }
 
 export interface WatchSource {
   read(client: HedgeClient): Promise<WatchSnapshot>;
-}
-
-/** What the positions watch shows of POSITION_RESOURCE (its columns and priorities are the list's). */
-const WATCHED_POSITION_KEYS = ['market', 'side', 'client_reference', 'notional_usd', 'entry_price', 'mark_price', 'net_pnl_usd', 'accrued_carry_usdc', 'net_margin_usd'];
-// TREND_KEY of ui/watch-view.ts (the flow imports the view lazily); the countdown column's key is
-// the positions list's own `matures_in`.
-const TREND = 'trend';
-
-/**
- * A list's priorities with the trend column put right after `after`: one of the columns the desk
- * decides on when `after` is (a watch is about what moves), else where it falls in the rest.
- */
-function withTrend(resource: { priority: readonly string[]; decisive?: number }, after: string): { priority: string[]; decisive: number } {
-  const decisive = resource.decisive ?? 0;
-  const at = resource.priority.indexOf(after) + 1;
-  return { priority: [...resource.priority.slice(0, at), TREND, ...resource.priority.slice(at)], decisive: at <= decisive ? decisive + 1 : decisive };
-}
-
-/** Fields of a resource as the watch labels them (units in the header, the rate's from the market). */
-function watchFields(fields: readonly FieldSpec[], keys: readonly string[], market: string | undefined): WatchField[] {
-  const currency = market === undefined ? undefined : quoteCurrencyOf(market);
-  return keys.flatMap((key) => {
-    const field = fields.find((candidate) => candidate.key === key);
-    return field ? [{ key, label: fieldLabel(field, 'header', { kind: field.kind, rateUnit: currency === undefined ? undefined : `${currency}/USDT` }), kind: field.kind }] : [];
-  });
-}
-
-/** A market every row shares, for the rate's unit in a header. */
-function soleMarket(markets: ReadonlyArray<string | undefined>): string | undefined {
-  const distinct = new Set(markets);
-  return distinct.size === 1 ? markets[0] : undefined;
 }
 
 function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string | undefined, live: boolean, oneShape: boolean): WatchSource {
@@ -212,9 +176,6 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
   // The deal references, joined from the hedges list when a position appears that was not seen yet.
   const referenceOf = new Map<string, string | undefined>();
   const identity = (position: BookPosition, index: number): string => position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
-  // Each side's net P&L over the session (two sides of one market share one mark: a mark trend
-  // would draw the same line twice): a watch is about what moves, the last of the desk's columns.
-  const ranked = withTrend(POSITION_RESOURCE, 'matures_in');
   return {
     async read(client) {
       const book = await readBook({ client, log: (line) => ctx.log(line) });
@@ -242,13 +203,9 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
       const known = shown.every((position) => position.netPnlUsd !== undefined);
       const total = known ? shown.reduce((sum, position) => sum + position.netPnlUsd!, 0) : undefined;
       const rounded = total === undefined ? undefined : Math.round(total * 100) / 100;
-      const fields = watchFields(POSITION_RESOURCE.fields, WATCHED_POSITION_KEYS, soleMarket(shown.map((position) => position.market)));
-      // Several markets on the screen: the market is one of the desk's columns, as in the list.
-      const { priority, decisive } = rankedFor(ranked, shown.map((position) => position.market));
       return {
         // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
         data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
-        known: POSITION_RESOURCE.fields,
         facts: {
           netPnlUsd: rounded,
           maturities: shown.flatMap((position, index): MaturityFact[] =>
@@ -257,32 +214,7 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
               : [{ key: position.hedgeId ?? `${position.market}:${position.side ?? index}`, maturityAt: position.maturityAt, market: position.market, side: position.side, hedgeId: position.hedgeId }],
           ),
         },
-        model: {
-          title: 'Positions',
-          layout: 'table',
-          fields,
-          priority,
-          decisive,
-          rows: shown.map((position, index) => ({
-            key: `${position.market ?? ''}:${position.side ?? position.hedgeId ?? index}`,
-            values: {
-              market: position.market,
-              side: position.side,
-              client_reference: referenceOf.get(identity(position, book.indexOf(position))),
-              notional_usd: position.notionalUsd,
-              entry_price: position.entryPrice,
-              mark_price: position.markPrice,
-              net_pnl_usd: position.netPnlUsd,
-              accrued_carry_usdc: position.accruedCarryUsdc,
-              net_margin_usd: position.netMarginUsd,
-            },
-            maturityAt: position.maturityAt,
-          })),
-          empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
-          countdown: { label: 'Left' },
-          trend: { label: 'P&L trend', field: fields.find((field) => field.key === 'net_pnl_usd') ?? { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' } },
-          total: { label: 'Net P&L', value: rounded },
-        },
+        reading: { kind: 'positions', positions: shown, references: shown.map((position) => referenceOf.get(identity(position, book.indexOf(position)))), ref, netPnlUsd: rounded },
       };
     },
   };
@@ -296,27 +228,13 @@ function accountSource(oneShape: boolean): WatchSource {
       const account = oneShape ? accountForPeople(sent) : sent;
       const pnlField = ACCOUNT_PNL_FIELDS.find((name) => readNumber(account[name]) !== undefined);
       const pnl = pnlField === undefined ? undefined : readNumber(account[pnlField]);
-      const fields: WatchField[] = Object.entries(account).map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
-      return {
-        data: account,
-        facts: { netPnlUsd: pnl, maturities: [] },
-        model: {
-          title: 'Account',
-          layout: 'card',
-          fields,
-          priority: fields.map((field) => field.key),
-          rows: [{ key: 'account', values: account }],
-          empty: 'No account data.',
-          trend: pnlField === undefined ? undefined : { label: 'P&L trend', field: { key: pnlField, label: labelFromName(pnlField), kind: 'pnl' } },
-        },
-      };
+      return { data: account, facts: { netPnlUsd: pnl, maturities: [] }, reading: { kind: 'account', account, pnlField } };
     },
   };
 }
 
 function priceSource(market: string | undefined): WatchSource {
   let listedChecked = false;
-  const { priority, decisive } = withTrend(PRICE_RESOURCE, 'price');
   return {
     async read(client) {
       let markets: string[];
@@ -331,24 +249,7 @@ function priceSource(market: string | undefined): WatchSource {
       // --json prints GET /prices' data as the server sent it; the view reads the prices out of it.
       const { data, quotes: prices, problem } = markets.length === 0 ? { data: [], quotes: [], problem: undefined } : await client.readPrices(markets);
       if (problem) throw problem;
-      // The time is the view's own (to the minute, no relative part: the screen is redrawn every second).
-      const fields = watchFields(PRICE_RESOURCE.fields, ['market', 'price', 'timestamp'], soleMarket(prices.map((price) => price.market))).map((field) =>
-        field.key === 'timestamp' ? { ...field, kind: 'utc' as const } : field,
-      );
-      return {
-        data,
-        facts: { maturities: [] },
-        model: {
-          title: market !== undefined ? `${market} indicative mid price` : 'Indicative mid prices',
-          layout: 'table',
-          fields,
-          priority,
-          decisive,
-          rows: prices.map((price) => ({ key: price.market, values: price })),
-          empty: 'No markets are available to this account.',
-          trend: { label: 'Price trend', field: fields.find((field) => field.key === 'price')! },
-        },
-      };
+      return { data, facts: { maturities: [] }, reading: { kind: 'price', market, prices } };
     },
   };
 }
@@ -357,29 +258,16 @@ function priceSource(market: string | undefined): WatchSource {
 const LIVE_HEDGE_STATUSES = new Set(['submitted', 'filled']);
 
 function hedgeSource(id: string): WatchSource {
-  const fields: WatchField[] = HEDGE_FIELDS.map((field) => ({ key: field.key, label: field.label, kind: field.kind }));
   return {
     async read(client) {
       const hedge: Hedge = await client.getHedge(id);
-      const extra: WatchField[] = Object.entries(hedge)
-        .filter(([key]) => !fields.some((field) => field.key === key))
-        .map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
       const maturityAt = typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status) ? hedge.maturity_at : undefined;
       return {
         data: hedge,
-        known: HEDGE_FIELDS,
         facts: {
           maturities: maturityAt === undefined ? [] : [{ key: hedge.id, maturityAt, market: hedge.market, side: hedge.side, hedgeId: hedge.id }],
         },
-        model: {
-          title: `Hedge ${hedge.id}`,
-          layout: 'card',
-          fields: [...fields, ...extra],
-          priority: [...fields, ...extra].map((field) => field.key),
-          rows: [{ key: hedge.id, values: hedge, maturityAt }],
-          empty: 'No hedge data.',
-          countdown: { label: 'Matures in' },
-        },
+        reading: { kind: 'hedge', hedge, maturityAt },
       };
     },
   };

@@ -99,8 +99,14 @@ export interface ContextInit {
   planCheck?: PlanCheck;
   /** Absolute clock time when --timeout runs out, when it must be another context's (derive()). */
   deadline?: number;
-  /** Where the flows' notices go; unset: said on this context's output (ui/notices.ts). */
+  /**
+   * Where the flows' notices go; unset: said on this context's output (ui/notices.ts). A context
+   * whose notices a caller takes (a keeper's step) is not read by people: it draws no progress and
+   * reads nothing only people would be shown.
+   */
   notify?: (notice: Notice) => void;
+  /** Confirmed before it ran (a keeper's step: by the keeper's own start), so nothing is asked; unset: --yes says. */
+  confirmedAhead?: boolean;
 }
 
 export class CommandContext {
@@ -174,17 +180,20 @@ export class CommandContext {
   }
 
   /**
-   * The same command's context with another output (and globals): it shares this context's
+   * The same command's context with another output and globals (`--until`), or another notice sink
+   * and confirmation (a keeper's step): it shares this context's
    * credentials, journal and store (each still built once, when first asked for). Without a
    * signal of its own it shares the client, the deadline and the signal too: `--until` runs each
    * poll of a command through one. With one (a step of `hedge keep`), its client is built anew
    * against that signal and its deadline starts now; the shared connections stay open.
    */
-  derive(changes: { output?: Output; globals?: Partial<GlobalOptions>; signal?: AbortSignal; origin?: 'keeper' }): CommandContext {
+  derive(changes: { output?: Output; globals?: Partial<GlobalOptions>; signal?: AbortSignal; origin?: 'keeper' } & Pick<ContextInit, 'notify' | 'confirmedAhead'>): CommandContext {
     const own = changes.signal !== undefined;
     const child = new CommandContext({
       ...this.init,
       origin: changes.origin ?? this.origin,
+      notify: changes.notify ?? this.init.notify,
+      confirmedAhead: changes.confirmedAhead ?? this.init.confirmedAhead,
       signals: this.signals,
       output: changes.output ?? this.output,
       globals: { ...this.globals, ...changes.globals },
@@ -264,7 +273,7 @@ export class CommandContext {
   async startProgress(label: string, since: number): Promise<Progress> {
     const { startProgress } = await import('../ui/spinner.js');
     return startProgress(
-      { quiet: this.globals.json, stderrIsTTY: this.io.stderrIsTTY, stderr: this.io.stderr, output: this.output, now: this.clock.now, onDispose: (stop) => this.onDispose(stop) },
+      { quiet: this.globals.json || this.init.notify !== undefined, stderrIsTTY: this.io.stderrIsTTY, stderr: this.io.stderr, output: this.output, now: this.clock.now, onDispose: (stop) => this.onDispose(stop) },
       label,
       since,
     );
@@ -278,7 +287,12 @@ export class CommandContext {
 
   /** Whether the output is read by people (a table on a terminal): some figures are read only for them. */
   get forPeople(): boolean {
-    return this.output.isHuman;
+    return this.output.isHuman && this.init.notify === undefined;
+  }
+
+  /** Whether the run was confirmed before it started (--yes; a keeper's step: by the keeper's start): nothing is asked. */
+  get confirmedAhead(): boolean {
+    return this.init.confirmedAhead ?? this.globals.yes;
   }
 
   /** --verbose lines on stderr. */
@@ -363,7 +377,7 @@ export class CommandContext {
         const keeping = memory.keep(learned.scope, found);
         this.onDispose(() => keeping);
       },
-      warn: (text) => this.output.warn(text),
+      warn: (text) => this.notify({ kind: 'wire-warning', level: 'warn', text }),
       credentials,
       env: this.env,
       clock: this.clock,

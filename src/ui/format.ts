@@ -2,7 +2,7 @@
 // the precision their size needs, percentages signed, times in UTC with the local time beside.
 
 // Numbers come from the one formatter family (domain/number-format.ts); re-exported for the views.
-export { formatFixed, formatMoney, formatRate, formatSignedFixed, formatSignedMoney, formatUpTo, formatUsd, rateDecimals } from '../domain/number-format.js';
+export { formatFixed, formatMoney, formatRate, formatSignedFixed, formatSignedMoney, formatUpTo, formatUsd, rateDecimals, shortHash } from '../domain/number-format.js';
 import { utcMinute, utcSecond } from '../domain/utc-text.js';
 
 /** Decimals a plain number shows as sent (up to 6): 12.5 → 1, 3 → 0. */
@@ -98,9 +98,4 @@ export function formatDuration(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   if (seconds < 60) return `${seconds}s`;
   return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
-}
-
-/** First 6 and last 4 of a 0x hash, for tables and spinners; details show it whole. */
-export function shortHash(hash: string): string {
-  return hash.length > 14 ? `${hash.slice(0, 6)}…${hash.slice(-4)}` : hash;
 }

@@ -3,57 +3,9 @@
 // for a supervisor's log, a pager hook or a script. Renders only: the flow hands it events.
 import type { ChalkInstance } from 'chalk';
 import { formatUpTo } from '../domain/number-format.js';
-import { describeError } from '../exit-codes.js';
+import type { KeepEvent, KeepReporter, KeepStatus } from '../flows/outcomes/keep.js';
 import { safeJson, safeText } from '../security/safe-text.js';
 import { truncateEnd } from './width.js';
-
-/** One thing the keeper did or saw; `event` is its kind. Printed as one JSON line. */
-export interface KeepEvent {
-  event: 'start' | 'cycle' | 'roll' | 'reopen' | 'drift' | 'converge' | 'skip' | 'notice' | 'error' | 'stop' | 'alert';
-  /** Our clock, ISO 8601 UTC. */
-  at: string;
-  /** The server's clock as its Date header said (what maturities are compared with). */
-  server_time?: string;
-  market?: string;
-  side?: string;
-  notional_usd?: number;
-  hedge_ids?: string[];
-  journal_id?: string;
-  [field: string]: unknown;
-}
-
-/** A target row as the status screen shows it. */
-export interface KeepRowStatus {
-  market: string;
-  side: string;
-  client_reference?: string;
-  target_usd: number;
-  current_usd: number | null;
-  /**
-   * Set when what the side holds cannot be told this cycle (its views disagree while a change lands,
-   * or the book could not be read): `current_usd` is then null without the side being flat.
-   */
-  current_unknown?: true;
-  state: string;
-  next_action: string | null;
-  next_action_at: string | null;
-}
-
-export interface KeepStatus {
-  file: string;
-  rows: KeepRowStatus[];
-  last_cycle_at?: string;
-  next_cycle_at?: string;
-  stopping: boolean;
-  /** A dry run: the screen says so, and what it shows is what a real run would do. */
-  dry_run?: boolean;
-}
-
-export interface KeepReporter {
-  event(event: KeepEvent): void;
-  status(status: KeepStatus): void;
-  close(): void;
-}
 
 /** NDJSON on a stream: every event, nothing else (the status is in the `cycle` events); control and bidi characters escaped. */
 export function ndjsonReporter(stdout: NodeJS.WritableStream): KeepReporter {
@@ -142,21 +94,4 @@ function clock(iso: string): string {
 /** An amount in a keeper line: up to two decimals (the one formatter family). */
 function formatUsd(amount: number): string {
   return formatUpTo(amount, 2);
-}
-
-/**
- * An error event's fields, described as every command describes a failure (exit-codes.ts): its
- * code, the exit code a command would end with, the sentence and what to do next.
- */
-export function errorEventFields(error: unknown): Pick<KeepEvent, 'code' | 'message'> & Record<string, unknown> {
-  const described = describeError(error);
-  const journalId = described.details.journal_id;
-  return {
-    code: described.code,
-    exit_code: described.exitCode,
-    message: described.message,
-    ...(described.hint ? { hint: described.hint } : {}),
-    ...(described.idempotencyKey ? { idempotency_key: described.idempotencyKey } : {}),
-    ...(typeof journalId === 'string' ? { journal_id: journalId } : {}),
-  };
 }

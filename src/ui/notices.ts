@@ -3,11 +3,19 @@
 // says it (on stderr, coloured by its level), and a caller that runs flows as steps (the keeper, an
 // agent's call) can take the notices as events instead, without scraping stderr.
 import type { Quote } from '../api/schemas.js';
+import type { RollPreview } from '../flows/outcomes/roll.js';
 import type { Output } from './output.js';
+import { renderQuoteCard } from './quote-card.js';
+import { renderRollPreview } from './roll-view.js';
 import { renderAdditionQuote, type PositionFigures } from './trade-result.js';
 
 /** A card a notice is shown as, for people (its `text` stays the one-line summary for a program). */
-export type NoticeCard = { card: 'addition-quote'; quote: Quote; maturityAt?: string; daysLeft?: number; position?: PositionFigures };
+export type NoticeCard =
+  | { card: 'addition-quote'; quote: Quote; maturityAt?: string; daysLeft?: number; position?: PositionFigures }
+  /** The quote before an open is confirmed: a card on a terminal, nothing otherwise. */
+  | { card: 'open-quote'; quote: Quote; nowMs: number }
+  /** Both legs of a roll before it is confirmed: a card on a terminal, one line otherwise. */
+  | { card: 'roll-preview'; preview: RollPreview; nowMs: number };
 
 export interface Notice {
   /** What happened, stable for a program to match on (`waiting-for-lock`, `resuming-step`, …). */
@@ -29,10 +37,16 @@ export function questionText(output: Output, question: { message: string; live?:
 
 /** Says one notice on the output's message stream. */
 export function sayNotice(output: Output, notice: Notice): void {
-  if (notice.show?.card === 'addition-quote') {
-    const { quote, maturityAt, daysLeft, position } = notice.show;
-    renderAdditionQuote(output, quote, { maturityAt, daysLeft, position });
-    return;
+  switch (notice.show?.card) {
+    case 'addition-quote': {
+      const { quote, maturityAt, daysLeft, position } = notice.show;
+      return renderAdditionQuote(output, quote, { maturityAt, daysLeft, position });
+    }
+    case 'open-quote':
+      if (output.isHuman) output.write(renderQuoteCard(output, notice.show.quote, notice.show.nowMs));
+      return;
+    case 'roll-preview':
+      return renderRollPreview(output, notice.show.preview, notice.show.nowMs);
   }
   switch (notice.level) {
     case 'note':

@@ -2,7 +2,7 @@
 // (80 columns included) on a TTY, tab-separated rows when piped, one JSON document under --json.
 // Messages (checks, notes, totals in plain mode) go to stderr. Renders only: no API calls.
 import type { Quote } from '../api/schemas.js';
-import { describePlanStepNote, problemAsData, type Plan, type PlanStep } from '../domain/plan.js';
+import { describePlanStepNote, problemAsData, type Plan, type PlanStep, type PlanTotals } from '../domain/plan.js';
 import { safeText } from '../security/safe-text.js';
 import { payOrEarn, toAccountSide } from '../domain/money.js';
 import { formatMoney, formatSignedMoney, formatUsd } from './format.js';
@@ -221,21 +221,6 @@ export async function renderApplyReport(output: Output, rows: ApplyReportRow[]):
   }
   if (rows.length === 0) return;
   await output.list(rows as unknown as Record<string, unknown>[], APPLY_RESOURCE, { empty: 'No actions.', title: 'Apply report' });
-}
-
-/** The plan's sums (flows/target-plan.ts computes them). */
-export interface PlanTotals {
-  actions: number;
-  /** Notional added by opens and adds, USD. */
-  added_usd: number;
-  /** Notional taken off by reduces and closes, USD (positive). */
-  removed_usd: number;
-  required_margin_usdc: number;
-  platform_fee_usdc: number;
-  total_upfront_usdc: number;
-  carry_total_usdc: number;
-  /** Steps whose cost is not in the sums (their quote failed). */
-  unquoted: number;
 }
 
 /** The plan's columns, with the action coloured by what it does (opens and adds green, reductions yellow). */

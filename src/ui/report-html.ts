@@ -5,7 +5,7 @@
 import { quoteCurrencyOf } from '../domain/markets.js';
 import { payWords, toAccountSide } from '../domain/money.js';
 import { formatFixed, formatMoney, formatRate, formatSignedMoney } from '../domain/number-format.js';
-import { lockedCents, toCents, type CumulativeSeries, type Report, type ReportFigures } from '../domain/report.js';
+import { closedHedgeTime, compareListed, lockedCents, toCents, type CumulativeSeries, type Report, type ReportFigures } from '../domain/report.js';
 import { safeText } from '../security/safe-text.js';
 import { shortenMiddle, truncateEnd } from './width.js';
 import { utcClock, utcClockMinute, utcDay, utcMinute as utcMinuteText } from '../domain/utc-text.js';
@@ -473,19 +473,6 @@ export function closedHedgeOrder(records: readonly ReportHtmlRecord[]): ReportHt
     .map((record, index) => ({ record, index, ms: closedHedgeTime(record) }))
     .sort((a, b) => compareListed(a.ms, a.index, b.ms, b.index))
     .map(({ record }) => record);
-}
-
-/** A record's place in the listing: its close time in ms, NaN without one (those go last). */
-export function closedHedgeTime(record: ReportHtmlRecord): number {
-  return record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt);
-}
-
-/** The listing's comparison on (close time, arrival), as closedHedgeOrder sorts. */
-export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: number): number {
-  const aDated = Number.isFinite(aMs);
-  const bDated = Number.isFinite(bMs);
-  if (aDated !== bDated) return aDated ? -1 : 1;
-  return (aDated ? aMs - bMs : 0) || aIndex - bIndex;
 }
 
 /** Characters of a hedge id the listing shows (`hdg_0m…x7ha`). */

@@ -4,8 +4,8 @@
 // of the mark, price or P&L over the session, the time of the last good refresh, and — when a
 // refresh failed — "STALE since …" over the last good data. Every line fits the terminal's width.
 //
-// Renders only: the flow (flows/watch.ts) hands it a model of each snapshot; nothing here calls
-// the API. `renderWatchScreen` is pure, for tests; `openLiveView` owns the terminal.
+// Renders only: it is handed a model of each refresh (ui/watch-model.ts makes it of what
+// flows/watch.ts read); nothing here calls the API. `renderWatchScreen` is pure, for tests; `openLiveView` owns the terminal.
 import type { ChalkInstance } from 'chalk';
 import type { Alert } from '../domain/alerts.js';
 import { safeStyled, safeText } from '../security/safe-text.js';

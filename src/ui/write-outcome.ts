@@ -2,8 +2,9 @@
 // write flow's actions used to print from inside the flow (issue 37: flows return outcomes; the
 // commands hand them here). Hints name commands through `hedgeCommand`, given by the caller, so
 // that they carry the flags that chose the environment.
-import { positionInOneShape, type PositionFacts } from '../api/wire/read-position.js';
-import type { Hedge, HistoryRecord, OpenedHedge, Position, Quote, SubmittedAction } from '../api/schemas.js';
+import { positionInOneShape } from '../api/wire/read-position.js';
+import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
+import type { LandedChange, TradeView } from '../flows/outcomes/trade.js';
 import { formatUsd } from '../domain/money.js';
 import type { Output } from './output.js';
 import { renderClosed, renderHedge, renderPositionChange, renderSubmitted } from './trade-result.js';
@@ -36,28 +37,6 @@ const CHANGE_WORDS = {
 /** An add or reduce that was sent and not waited for (or whose landing could not be watched). */
 export function renderChangeSubmitted(output: Output, action: 'add' | 'reduce', answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
   renderSubmitted(output, answer, { title: CHANGE_WORDS[action].submittedTitle, footer: [`Check it with: ${hedgeCommand('positions')}`] });
-}
-
-type BookPositionShape = PositionFacts & { raw: Position };
-
-/** What an add or reduce learned, as the flow returns it (flows/trade-actions.ts `ChangeResult`). */
-export interface LandedChange {
-  action: 'add' | 'reduce';
-  market: string;
-  side: 'buy' | 'sell';
-  notionalUsd: number;
-  closed: boolean;
-  /** The side's notional after the change. */
-  afterNotionalUsd?: number;
-  position?: BookPositionShape;
-  before?: BookPositionShape;
-  hedge?: Hedge;
-  realized?: HistoryRecord;
-  quotedPrice?: number;
-  balanceBeforeUsdc?: number;
-  balanceAfterUsdc?: number;
-  /** The notional before the change, as journaled. */
-  baselineUsd?: number;
 }
 
 /** The change as it landed: people get the position before → after (or the close it became). */
@@ -128,15 +107,6 @@ export function renderCloseLanded(output: Output, closed: { market: string; side
     realized: closed.realized ?? null,
   });
 }
-
-/** One trade's outcome as it is shown (built by flows/trade-actions.ts `tradeView` from the write flow's outcome). */
-export type TradeView =
-  | { kind: 'open-submitted'; answer: OpenedHedge }
-  | { kind: 'open-resolved'; hedge: Hedge }
-  | { kind: 'change-submitted'; action: 'add' | 'reduce'; answer: SubmittedAction }
-  | { kind: 'change-landed'; change: LandedChange; answer: SubmittedAction }
-  | { kind: 'close-submitted'; answer: SubmittedAction }
-  | { kind: 'close-landed'; closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord }; answer: SubmittedAction };
 
 /** Shows one trade's outcome; `quote` is the quote shown before an open (its price is compared with the fill). */
 export function renderTrade(output: Output, view: TradeView, hedgeCommand: HedgeCommand, quote?: Quote): void {

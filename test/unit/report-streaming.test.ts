@@ -10,7 +10,7 @@ import { ReportBuilder, buildReport, cumulativePoint, cumulativePoints } from '.
 import { ClosedHedgeListing } from '../../src/flows/report.js';
 import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
-import { renderReportHtml, reportHtmlAround } from '../../src/ui/report-html.js';
+import { closedHedgeRow, renderReportHtml, reportHtmlAround } from '../../src/ui/report-html.js';
 import { tempDir } from '../support/hedge-cli.js';
 
 const work = tempDir('hedge-report-streaming-');
@@ -55,7 +55,7 @@ describe('the HTML listing through a file', () => {
     const report = buildReport(records, [], { by: 'day' });
     const meta = { account: 'desk @ example', environment: 'test' as const, generatedAt: '2026-02-01T00:00:00.000Z' };
     const target = join(work.path, 'report.html');
-    const listing = new ClosedHedgeListing(target);
+    const listing = new ClosedHedgeListing(target, closedHedgeRow);
     for (const record of records) listing.add(record);
     const [before, after] = reportHtmlAround(report, meta, listing.size);
     listing.writeReport(target, before, after);
@@ -81,12 +81,12 @@ describe('the HTML listing through a file', () => {
     const report = buildReport([], [], { by: 'side' });
     const meta = { account: 'desk', environment: 'live' as const, generatedAt: '2026-02-01T00:00:00.000Z' };
     const target = join(work.path, 'empty.html');
-    const listing = new ClosedHedgeListing(target);
+    const listing = new ClosedHedgeListing(target, closedHedgeRow);
     const [before, after] = reportHtmlAround(report, meta, listing.size);
     listing.writeReport(target, before, after);
     expect(readFileSync(target, 'utf8')).toBe(renderReportHtml(report, { ...meta, records: [] }));
 
-    const abandoned = new ClosedHedgeListing(join(work.path, 'never.html'));
+    const abandoned = new ClosedHedgeListing(join(work.path, 'never.html'), closedHedgeRow);
     abandoned.add(facts(1)[0]!);
     abandoned.discard();
     expect(readdirSync(work.path).sort()).toEqual(['empty.html', 'report.html']);

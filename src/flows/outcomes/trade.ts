@@ -1,0 +1,35 @@
+// One trade's outcome as data (flows/trade-actions.ts `tradeView` builds it from the write flow's
+// outcome; ui/write-outcome.ts renders it).
+import type { PositionFacts } from '../../api/wire/read-position.js';
+import type { Hedge, HistoryRecord, OpenedHedge, Position, SubmittedAction } from '../../api/schemas.js';
+
+type BookPositionShape = PositionFacts & { raw: Position };
+
+/** What an add or reduce learned, as the flow returns it (flows/trade-actions.ts `ChangeResult`). */
+export interface LandedChange {
+  action: 'add' | 'reduce';
+  market: string;
+  side: 'buy' | 'sell';
+  notionalUsd: number;
+  closed: boolean;
+  /** The side's notional after the change. */
+  afterNotionalUsd?: number;
+  position?: BookPositionShape;
+  before?: BookPositionShape;
+  hedge?: Hedge;
+  realized?: HistoryRecord;
+  quotedPrice?: number;
+  balanceBeforeUsdc?: number;
+  balanceAfterUsdc?: number;
+  /** The notional before the change, as journaled. */
+  baselineUsd?: number;
+}
+
+/** One trade's outcome as it is shown (built by flows/trade-actions.ts `tradeView` from the write flow's outcome). */
+export type TradeView =
+  | { kind: 'open-submitted'; answer: OpenedHedge }
+  | { kind: 'open-resolved'; hedge: Hedge }
+  | { kind: 'change-submitted'; action: 'add' | 'reduce'; answer: SubmittedAction }
+  | { kind: 'change-landed'; change: LandedChange; answer: SubmittedAction }
+  | { kind: 'close-submitted'; answer: SubmittedAction }
+  | { kind: 'close-landed'; closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord }; answer: SubmittedAction };

@@ -1,0 +1,21 @@
+// What one refresh of `--watch` read, as data (flows/watch.ts reads it; ui/watch-model.ts makes the
+// live view's model of it, and NDJSON prints the refresh's `data`).
+import type { Hedge } from '../../api/schemas.js';
+import type { PositionFacts } from '../../api/wire/read-position.js';
+import type { PriceQuote } from '../../api/wire/unspecified.js';
+
+export type WatchReading =
+  | {
+      kind: 'positions';
+      /** The positions shown (those carrying `ref` when given), each with its deal reference (`references`, same order). */
+      positions: PositionFacts[];
+      references: Array<string | undefined>;
+      ref?: string;
+      /** Their net P&L together, to the cent; undefined when a position shows none. */
+      netPnlUsd?: number;
+    }
+  /** `pnlField`: the account's field that carries its unrealized P&L, when one does. */
+  | { kind: 'account'; account: Record<string, unknown>; pnlField?: string }
+  | { kind: 'price'; market?: string; prices: PriceQuote[] }
+  /** `maturityAt`: set while the hedge can still mature. */
+  | { kind: 'hedge'; hedge: Hedge; maturityAt?: string };
