@@ -1,35 +1,37 @@
-// What `hedge apply` shares with the resume flow: its journal group, how one of its steps is sent
-// (no confirmation or rendering of its own: the run confirmed once and reports at the end), and the
-// finishing of the actions an earlier apply left unresolved.
+// `hedge apply` as a flow: every unresolved action of an earlier apply (killed or cut off) finished
+// with its own key, then the plan computed anew from the live book, shown, confirmed once and carried
+// out step by step through the one write flow — each step journaled (one group per run, one leg per
+// step) and waited to resolution — under the book's and the target sides' locks. It returns what
+// happened (flows/outcomes/apply.ts); commands/apply.ts renders it. A second apply at target sends nothing.
 import type { HedgeClient } from '../api/client.js';
-import type { JournalEntry } from '../journal/index.js';
+import type { PlanStep } from '../domain/plan.js';
+import { formatUsd } from '../domain/number-format.js';
+import { utcStamp } from '../domain/utc-text.js';
+import { HeldError, OrderFailedError } from '../errors.js';
+import { describeHolder, type Holder, type JournalEntry } from '../journal/index.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
+import { withAccountLock, withSideLocks } from './account-lock.js';
+import { confirmOrStop, guardLiveAction } from './live-guard.js';
+import type { ApplyOutcome, ApplyReportRow, ResumedStep } from './outcomes/apply.js';
 import { finishJournaled, journaledAction, unfinishedOfThisAccount } from './resume.js';
 import { confirmRowFromElsewhere } from './row-trust.js';
-import type { WriteAction, WriteOptions } from './write-flow.js';
+import { buildTargetPlan, checkPlanRequests, planTrades, readTargetFile, type QuotedPlan, type TargetFile, type TargetPlanOptions } from './target-plan.js';
+import { stepAction } from './trade-actions.js';
+import { runWrite, type WriteAction, type WriteOptions } from './write-flow.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
-export const APPLY_GROUP_PREFIX = 'apply-';
+const APPLY_GROUP_PREFIX = 'apply-';
 
 /** Each step (and each resumed action) is sent once, waited to its end, and shown only in the run's report. */
-export const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
+const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
 
 /**
  * The one confirmation of the run covered every action, and an agent's limits admitted the whole
- * plan before its first step (commands/apply.ts); their own results are shown in the report.
+ * plan before its first step (applyTarget); their own results are shown in the report.
  */
-export function asStep<S, R>(action: WriteAction<S, R>): WriteAction<S, R> {
+function asStep<S, R>(action: WriteAction<S, R>): WriteAction<S, R> {
   return { ...action, check: undefined, preview: undefined, confirmed: true, admitted: true };
-}
-
-/** One unfinished step of an earlier apply, as resuming it left it. */
-export interface ResumedStep {
-  entry: JournalEntry;
-  /** `open USDTNGN buy`: the step in words. */
-  what: string;
-  /** The journal's outcome after the resume; `not-resumable` when apply cannot finish it (hedge resume can). */
-  outcome: string;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface ResumedStep {
  * planning, so the plan starts from a book where nothing is in flight. Each step is told through
  * the context's notices as it starts and ends; all of them are returned.
  */
-export async function resumeUnfinishedApplies(ctx: CommandContext, client: HedgeClient): Promise<ResumedStep[]> {
+async function resumeUnfinishedApplies(ctx: CommandContext, client: HedgeClient): Promise<ResumedStep[]> {
   const unresolved = await unfinishedOfThisAccount(ctx, [APPLY_GROUP_PREFIX]);
   const steps: ResumedStep[] = [];
   for (const entry of unresolved) {
@@ -68,4 +70,149 @@ export async function resumeUnfinishedApplies(ctx: CommandContext, client: Hedge
     steps.push({ entry, what, outcome });
   }
   return steps;
+}
+
+/** What the command gives the run besides its options. */
+export interface ApplyPorts {
+  /**
+   * Shows the plan before the run's one confirmation (a table for people; nothing for a program or
+   * an agent, whose outcome carries the plan). Awaited, not a notice: the table is drawn
+   * asynchronously, and the question must follow it.
+   */
+  showPlan?: (quoted: QuotedPlan) => Promise<void>;
+}
+
+/**
+ * Brings the book to the target file: the file first (nothing read when it is wrong), then the live
+ * guard (a refused live run sends nothing), then everything else under the locks. A step that fails
+ * stops the run: the outcome says which and why, and the steps after it are not run.
+ */
+export async function applyTarget(ctx: CommandContext, opts: TargetPlanOptions, ports: ApplyPorts = {}): Promise<ApplyOutcome> {
+  const target = await readTargetFile(ctx, opts.file);
+  const guard = await guardLiveAction(ctx, { action: 'apply a target book', dryRun: false });
+  const client = await ctx.client();
+  // Read the book, decide, send and see it land under one lock: a second apply (or roll) of this
+  // account waits, then plans from the book as the first one left it.
+  return withAccountLock(ctx, 'the book of this account', ['book'], async ({ waitedFor }) => {
+    // And every side the target names, from the plan to the last step's landing: an add or a
+    // close of one of them by another actor waits for this apply, or this apply for it.
+    return withSideLocks(ctx, target.rows, async () => {
+      const resumed = await resumeUnfinishedApplies(ctx, client);
+      return applyPlan(ctx, client, { ...opts, target, live: guard.live, waitedFor, resumed }, ports);
+    });
+  });
+}
+
+interface LockedApply extends TargetPlanOptions {
+  target: TargetFile;
+  live: boolean;
+  waitedFor?: Holder;
+  resumed: ResumedStep[];
+}
+
+async function applyPlan(ctx: CommandContext, client: HedgeClient, run: LockedApply, ports: ApplyPorts): Promise<ApplyOutcome> {
+  const { target, resumed } = run;
+  const quoted = await buildTargetPlan(ctx, client, target, run.toleranceUsd);
+  const { steps } = quoted.plan;
+  await ports.showPlan?.(quoted);
+  if (quoted.plan.problems.length > 0) return { kind: 'fails-checks', quoted, resumed };
+  // An agent's checks judge this plan — the one carried out below, under this lock — whole: its
+  // limits, and on a live key the plan its confirmation token was issued for.
+  await checkPlanRequests(ctx, client, steps);
+  await ctx.tradeGate?.admit(planTrades(steps), 'apply');
+  if (steps.length === 0) {
+    if (run.waitedFor && resumed.length === 0) {
+      // Exit 0 of a write means this command's action happened: here another process's did.
+      throw new HeldError(
+        `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(run.waitedFor))}): there was nothing left to do, and this run sent nothing.`,
+        { holder: run.waitedFor, hint: `See what it did with \`${ctx.hedgeCommand('journal')}\`; the book is at the target.` },
+      );
+    }
+    return { kind: 'at-target', quoted, resumed };
+  }
+
+  // One confirmation for the whole run: on a terminal unless confirmed ahead (the guard already
+  // required --yes for a live key without one); without a terminal on a test key, none.
+  if (ctx.interactive && !ctx.confirmedAhead) await confirmOrStop(ctx, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, { live: run.live });
+  return { ...(await carryOut(ctx, client, steps, run.file)), quoted, resumed };
+}
+
+/** Each step sent and waited for in turn; the first that fails stops the run. */
+async function carryOut(
+  ctx: CommandContext,
+  client: HedgeClient,
+  steps: readonly PlanStep[],
+  file: string,
+): Promise<{ kind: 'applied'; rows: ApplyReportRow[] } | { kind: 'stopped'; rows: ApplyReportRow[]; stoppedAt: number; error: unknown }> {
+  const group = `${APPLY_GROUP_PREFIX}${utcStamp(ctx.clock.now())}`;
+  const journal = await ctx.journal();
+  const rows: ApplyReportRow[] = [];
+  for (const [index, step] of steps.entries()) {
+    const leg = `step-${index + 1}`;
+    try {
+      const result = await runWrite(ctx, asStep(stepAction(ctx, client, step, group, leg)), SEND_AND_WAIT);
+      const entry = result.kind === 'dry-run' ? undefined : result.entry;
+      rows.push(reportRow(index, step, entry));
+      if (entry?.outcome === 'failed') {
+        throw new OrderFailedError(
+          `Step ${index + 1} (${describeStep(step)}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
+          entry.hedge_id ?? '',
+          `Check the market with \`${ctx.hedgeCommand('markets')}\`, then run \`${ctx.hedgeCommand('apply', file)}\` again: it plans anew from the book as it is.`,
+        );
+      }
+      ctx.notify({
+        kind: 'applied-step',
+        level: 'note',
+        text: `${stepLabel(index, steps)} … ${entry?.outcome ?? 'done'}${entry?.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
+        data: { ...rows[index]! },
+      });
+    } catch (error) {
+      if (rows.length === index) {
+        // Reading the journal for the report must never replace the step's own outcome (a team
+        // store lost while the step waited: the step was sent, and its error says so).
+        const entry = await journal.list().then(
+          (entries) => entries.find((candidate) => candidate.group === group && candidate.leg === leg),
+          () => null,
+        );
+        rows.push(reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : entry ? undefined : 'not_sent'));
+      }
+      for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest, undefined));
+      return { kind: 'stopped', rows, stoppedAt: index, error };
+    }
+  }
+  return { kind: 'applied', rows };
+}
+
+function reportRow(index: number, step: PlanStep, entry: Pick<JournalEntry, 'id' | 'outcome' | 'hedge_id'> | undefined, outcome?: string): ApplyReportRow {
+  return {
+    step: index + 1,
+    action: step.action,
+    market: step.market,
+    side: step.side,
+    delta_usd: step.deltaUsd,
+    outcome: outcome ?? entry?.outcome ?? 'not_run',
+    hedge_id: entry?.hedge_id ?? null,
+    journal_id: entry?.id ?? null,
+  };
+}
+
+/** `[2/3] add 5,000.00 USD to buy USDTNGN`: a step of the run as its progress line names it. */
+export function stepLabel(index: number, steps: readonly PlanStep[]): string {
+  return `[${index + 1}/${steps.length}] ${describeStep(steps[index]!)}`;
+}
+
+/** How a step reads in the progress lines of `apply`: "add 5,000.00 USD to buy USDTNGN". */
+function describeStep(step: Pick<PlanStep, 'action' | 'market' | 'side' | 'deltaUsd' | 'currentUsd' | 'tenorDays'>): string {
+  const market = safeText(step.market);
+  const amount = formatUsd(Math.abs(step.deltaUsd));
+  switch (step.action) {
+    case 'open':
+      return `open ${amount} ${step.side} ${market}${step.tenorDays === undefined ? '' : ` (${step.tenorDays === 1 ? '1 day' : `${step.tenorDays} days`})`}`;
+    case 'add':
+      return `add ${amount} to ${step.side} ${market}`;
+    case 'reduce':
+      return `reduce ${step.side} ${market} by ${amount}`;
+    case 'close':
+      return `close ${step.side} ${market} (${formatUsd(step.currentUsd)})`;
+  }
 }

@@ -4,7 +4,6 @@
 // pre-trade checks simulated over the whole sequence), and quote each open and add for its cost.
 import type { HedgeClient } from '../api/client.js';
 import { readNumber } from '../api/wire/read-fields.js';
-import type { Quote } from '../api/schemas.js';
 import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanPosition, type PlanStep, type PlanTotals } from '../domain/plan.js';
 import { parseTargetFile, type TargetRow } from '../domain/target-file.js';
 import { parseUsdAmount } from '../domain/input.js';
@@ -15,6 +14,7 @@ import { safeText } from '../security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile } from './input-file.js';
 import type { BookPosition } from './positions.js';
 import { readSidesInStep } from './side-book.js';
+import type { QuotedPlan, StepQuote } from './outcomes/plan.js';
 
 /** What `plan` and `apply` share: where the target comes from and how close counts as there. */
 export interface TargetPlanOptions {
@@ -29,20 +29,7 @@ export interface TargetFile {
   rows: TargetRow[];
 }
 
-/** The cost of an open or add, from POST /quotes (indicative). */
-export interface StepQuote {
-  quote?: Quote;
-  /** Set when the quote could not be had (the step itself may still be fine). */
-  error?: { code: string; message: string };
-}
-
-export interface QuotedPlan {
-  plan: Plan;
-  /** Parallel to plan.steps; undefined for reduce and close (nothing to quote). */
-  quotes: Array<StepQuote | undefined>;
-  totals: PlanTotals;
-  source: string;
-}
+export type { QuotedPlan };
 
 /** `--tolerance USD`: an amount of 0 or more (default 0), in the one USD grammar (domain/input.ts). */
 export function parseTolerance(raw: string | undefined): number {

@@ -2,10 +2,11 @@
 // (80 columns included) on a TTY, tab-separated rows when piped, one JSON document under --json.
 // Messages (checks, notes, totals in plain mode) go to stderr. Renders only: no API calls.
 import type { Quote } from '../api/schemas.js';
-import { describePlanStepNote, problemAsData, type Plan, type PlanStep, type PlanTotals } from '../domain/plan.js';
+import { describePlanStepNote, problemAsData, type Plan, type PlanTotals } from '../domain/plan.js';
 import { safeText } from '../security/safe-text.js';
 import { payOrEarn, toAccountSide } from '../domain/money.js';
 import { formatMoney, formatSignedMoney, formatUsd } from './format.js';
+import type { ApplyReportRow } from '../flows/outcomes/apply.js';
 import type { Output } from './output.js';
 import { APPLY_RESOURCE, PLAN_RESOURCE } from './resource-fields.js';
 import { wrapWords } from './width.js';
@@ -184,35 +185,7 @@ function describeLine(line: PlanLine): string {
   return line.action === 'none' ? `${what} (at target)` : `${what}: ${line.action} ${formatSignedMoney(line.delta_usd)}`;
 }
 
-/** How a step reads in the progress lines of `apply`: "add 5,000.00 USD to buy USDTNGN". */
-export function describeStep(step: Pick<PlanStep, 'action' | 'market' | 'side' | 'deltaUsd' | 'currentUsd' | 'tenorDays'>): string {
-  const market = safeText(step.market);
-  const amount = formatUsd(Math.abs(step.deltaUsd));
-  switch (step.action) {
-    case 'open':
-      return `open ${amount} ${step.side} ${market}${step.tenorDays === undefined ? '' : ` (${step.tenorDays === 1 ? '1 day' : `${step.tenorDays} days`})`}`;
-    case 'add':
-      return `add ${amount} to ${step.side} ${market}`;
-    case 'reduce':
-      return `reduce ${step.side} ${market} by ${amount}`;
-    case 'close':
-      return `close ${step.side} ${market} (${formatUsd(step.currentUsd)})`;
-  }
-}
-
 // ---- the report of an apply run ----
-
-export interface ApplyReportRow {
-  step: number;
-  action: string;
-  market: string;
-  side: string;
-  delta_usd: number;
-  /** filled / done / failed / rejected / unknown / pending / not_run. */
-  outcome: string;
-  hedge_id: string | null;
-  journal_id: string | null;
-}
 
 export async function renderApplyReport(output: Output, rows: ApplyReportRow[]): Promise<void> {
   if (output.isJson) {
