@@ -27,7 +27,7 @@ import type { Identity } from './identity.js';
 import { utcStamp } from '../domain/utc-text.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
-export const KEEP_GROUP_PREFIX = 'keep-';
+const KEEP_GROUP_PREFIX = 'keep-';
 /** A server clock further than this from ours is said once (the keeper still acts on the server's: maturities are its). */
 const SKEW_WORTH_SAYING_MS = 5 * 60_000;
 const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
@@ -38,7 +38,7 @@ const QUIETLY = { confirmed: true } as const;
  * says it cannot tell what the side holds (an error event; exit 12 for --once). The side still
  * waits after that: never a new write on a side whose views do not show the last one.
  */
-export const EXPECTATION_BOUND_MS = 10 * 60_000;
+const EXPECTATION_BOUND_MS = 10 * 60_000;
 
 export interface StepDeps {
   dryRun: boolean;
