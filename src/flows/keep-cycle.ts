@@ -29,7 +29,7 @@ export interface SideReading {
 export interface KeeperSteps {
   read(rows: readonly KeepRow[]): Promise<SideReading>;
   /** Carries out one row's decision (decided again under the side's lock on a fresh read); says its events. */
-  act(row: KeepRow, decision: Actionable, view: SideView): Promise<void>;
+  act(row: KeepRow, decision: Actionable): Promise<void>;
 }
 
 interface CycleRules {
@@ -194,7 +194,7 @@ export class RowScheduler {
     const key = rowKey(row);
     const done = (async () => {
       try {
-        await steps.act(row, decision, view);
+        await steps.act(row, decision);
         remembered.failures = 0;
         remembered.retryAtMs = 0;
         status.state = rules.dryRun ? `would ${decision.kind}` : `${decision.kind} done`;

@@ -76,9 +76,9 @@ export function keeperSteps(
   };
   return {
     read: (rows) => read(stepContext(), rows),
-    async act(row, first, firstView) {
+    async act(row, first) {
       const ctx = stepContext();
-      if (deps.dryRun) return wouldAct(ctx, row, first, firstView, deps);
+      if (deps.dryRun) return wouldAct(ctx, row, first, deps);
       await withSideLock(ctx, row.market, row.side, async () => {
         const fresh = await read(ctx, [row]);
         const view = fresh.views.get(rowKey(row)) ?? {};
@@ -344,7 +344,7 @@ function rollEvent(outcome: RollOutcome, base: { market: string; side: string; r
  * notional within the side's capacity and the account's exposure headroom (a roll's counted after
  * its close) — said with "would"; a refusal is the error event a real run would give.
  */
-async function wouldAct(ctx: CommandContext, row: KeepRow, decision: Actionable, view: SideView, deps: StepDeps): Promise<void> {
+async function wouldAct(ctx: CommandContext, row: KeepRow, decision: Actionable, deps: StepDeps): Promise<void> {
   const base = { market: row.market, side: row.side, dry_run: true };
   const client = await ctx.client();
   const check = async (notionalUsd: number, freedUsd: number) => {
