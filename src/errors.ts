@@ -116,7 +116,7 @@ export class InvalidResponseError extends HedgeError {
 }
 
 /** The next step for an answer hedge could not read. */
-export const UNREADABLE_HINT =
+const UNREADABLE_HINT =
   'Nothing was changed by this read. Run `hedge doctor` to see which answers hedge can read, and report this with the output of --verbose.';
 
 /** The on-chain order did not land (`failed`): nothing was opened. */

@@ -13,7 +13,7 @@ export type JsonSchema = Record<string, unknown>;
  * How a value reaches the command: a positional argument, an option (by its key), or the target
  * of plan/apply given inline (file-access.ts reads it instead of a file).
  */
-export type ArgumentTarget = { kind: 'positional'; name: string } | { kind: OptionKind; key: string } | { kind: 'inline-rows' };
+type ArgumentTarget = { kind: 'positional'; name: string } | { kind: OptionKind; key: string } | { kind: 'inline-rows' };
 
 export interface AgentArgument {
   /** The tool argument's name. */
@@ -244,7 +244,7 @@ export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSe
 }
 
 /** What a tool can do to the account, for an agent deciding how carefully to call it. */
-export interface ToolRisk {
+interface ToolRisk {
   /** low: reads only; high: moves money. */
   level: 'low' | 'high';
   moves_money: boolean;
@@ -267,7 +267,7 @@ export interface CatalogueEntry {
   errors: ErrorCatalogueEntry[];
 }
 
-export function toolRisk(tool: AgentTool): ToolRisk {
+function toolRisk(tool: AgentTool): ToolRisk {
   if (tool.tier === 'read') return { level: 'low', moves_money: false, journaled: false, guard: 'none needed: sends reads only' };
   return {
     level: 'high',

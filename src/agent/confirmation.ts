@@ -39,7 +39,7 @@ interface Issued {
 }
 
 /** One hash of the requests a plan sends: each one's method, path, query and canonical body, in order (never its key or headers). */
-export function planHash(requests: readonly ApiRequest[]): string {
+function planHash(requests: readonly ApiRequest[]): string {
   const shown = requests.map(({ method, path, query, body }) => ({ method, path, query: query ?? null, body: body ?? null }));
   return createHash('sha256').update(canonicalJson(shown)).digest('hex');
 }

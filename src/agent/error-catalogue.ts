@@ -11,10 +11,10 @@ import { EXIT_CODES } from '../exit-codes.js';
  * the account first), `same_call` (the same call again, after `retry_after`), `resume` (the same
  * call again — or `resume` — with the same idempotency key: it cannot act twice).
  */
-export type RetryGuidance = 'no' | 'after_fix' | 'same_call' | 'resume';
+type RetryGuidance = 'no' | 'after_fix' | 'same_call' | 'resume';
 
 /** Which tools can end with the code: every tool, the read or write tools, or the ones named. */
-export type AppliesTo = 'every' | 'read' | 'write' | readonly string[];
+type AppliesTo = 'every' | 'read' | 'write' | readonly string[];
 
 export interface ErrorCatalogueEntry {
   /** The `error.code` to route on (the API's own code, or hedge's word for the class). */

@@ -46,7 +46,7 @@ export interface LimitsView {
   allowed_markets?: readonly string[];
 }
 
-export const DAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const DAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Entries that did nothing: they do not count toward the daily cap. */
 const DID_NOTHING = new Set(['rejected', 'abandoned', 'failed']);
 

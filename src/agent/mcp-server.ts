@@ -21,7 +21,7 @@ const INSTRUCTIONS =
   'Write tools (open, add, reduce, close, roll, apply, resume) act on the account and wait until the action resolves; ' +
   'on a live key each needs a preview call first and then a second call with the confirmation_token it returned.';
 
-export function createMcpServer(toolbox: AgentToolbox, track: (call: Promise<unknown>) => void, stopping: AbortSignal): McpServer {
+function createMcpServer(toolbox: AgentToolbox, track: (call: Promise<unknown>) => void, stopping: AbortSignal): McpServer {
   const server = new McpServer({ name: 'hedge', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolbox.list() }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {

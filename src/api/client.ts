@@ -522,7 +522,7 @@ function namesIn(details: Record<string, unknown>): string[] {
 }
 
 /** A value as an error shows it: short JSON and its kind (`"long" (text)`, `5 (a number)`, missing). */
-export function received(value: unknown): string {
+function received(value: unknown): string {
   if (value === undefined) return 'missing';
   const json = JSON.stringify(value) ?? String(value);
   const shown = json.length > 60 ? `${json.slice(0, 57)}…` : json;

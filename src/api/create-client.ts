@@ -8,8 +8,8 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { Transport, type Clock, type HttpConnections, type ObservedAnswer } from './transport.js';
 import type { WireSettings } from './wire/unspecified.js';
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
 
 export function createClient(input: {
   /** The connections requests go over, owned (and closed) by whoever built them: the runtime context. */

@@ -16,7 +16,7 @@ import type { AccountFacts, MarketFacts } from '../domain/wire.js';
 // command (docs/performance.md). Its messages are English, as classic zod's are by default.
 z.config(en());
 
-export { HEDGE_STATUSES, SIDES, TENORS, type HedgeStatus, type Side, type Tenor } from '../domain/vocabulary.js';
+export type { HedgeStatus, Side, Tenor } from '../domain/vocabulary.js';
 
 /** `12`, `-3.10`, `.5`, `1e3`: what a server may send as a decimal string. */
 export const NUMERIC_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
@@ -105,7 +105,7 @@ const timestamp = z.string();
 const status = z.string().check(z.minLength(1));
 const perSide = ({ money }: FieldReaders) => z.looseObject({ buy: money, sell: money });
 
-export const errorBodySchema = z.looseObject({
+const errorBodySchema = z.looseObject({
   code: z.string(),
   message: z.string(),
   // Its contents are not shown: an odd shape must not cost the operator the error code.
@@ -223,7 +223,6 @@ export const historyRecordSchema = resource((read) =>
   }),
 );
 
-export type Envelope = z.infer<typeof envelopeSchema>;
 export type Market = z.infer<typeof marketSchema>;
 export type Quote = z.infer<typeof quoteSchema>;
 export type Hedge = z.infer<typeof hedgeSchema>;

@@ -22,7 +22,7 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export interface ProxySettings {
+interface ProxySettings {
   httpsProxy?: string;
   httpProxy?: string;
   noProxy?: string;
@@ -134,7 +134,7 @@ const TLS_TRUST_CODES = new Set([
 ]);
 
 /** Answers larger than this are refused while they are read (HEDGE_MAX_ANSWER_MB overrides it). */
-export const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** An answer over the size cap: not retried (the same request would bring the same answer). */
 class AnswerTooLargeError extends Error {

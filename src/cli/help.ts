@@ -19,7 +19,7 @@ function wrapper(): Help {
 }
 
 /** Plain text wrapped at spaces to `width`, every line after the first indented by `hanging`. */
-export function wrapText(text: string, width: number, hanging = 0): string {
+function wrapText(text: string, width: number, hanging = 0): string {
   const lines = wrapper().boxWrap(text, Math.max(10, width - hanging)).split('\n');
   return lines.map((line, index) => (index === 0 || line === '' ? line : ' '.repeat(hanging) + line)).join('\n');
 }
@@ -28,7 +28,7 @@ export function wrapText(text: string, width: number, hanging = 0): string {
  * Two columns: each term, then its description wrapped beside it; when the terminal leaves too
  * little room beside the widest term, each description goes under its term instead.
  */
-export function itemList(items: readonly (readonly [string, string])[], width: number): string[] {
+function itemList(items: readonly (readonly [string, string])[], width: number): string[] {
   const termWidth = Math.max(0, ...items.map(([term]) => term.length));
   const room = width - INDENT.length - termWidth - GAP;
   if (room < MIN_DESCRIPTION_ROOM) {
@@ -45,7 +45,7 @@ export function itemList(items: readonly (readonly [string, string])[], width: n
  * A shell command shown as an example, at most `width` columns: broken only at spaces, with the
  * shell's own continuation (` \`) so that a copied example still runs.
  */
-export function exampleLines(example: string, width: number): string[] {
+function exampleLines(example: string, width: number): string[] {
   const first = `${INDENT}$ `;
   const next = '      ';
   const words = example.split(' ');

@@ -49,7 +49,7 @@ function seconds(ms: number): string {
 const DATE_FORMS = '2026-11-01, an ISO time, or 7d / 2w / 1m ago';
 
 /** The condition as a function, checked before anything is sent (exit 2 for a malformed one). */
-export function compileCondition(options: UntilOptions): (data: unknown) => unknown {
+function compileCondition(options: UntilOptions): (data: unknown) => unknown {
   let condition: (data: unknown) => unknown;
   try {
     condition = compileQuery(options.expression, '--until');

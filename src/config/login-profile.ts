@@ -13,7 +13,7 @@ import { isStoreUrl, redactStoreUrl, REDACTED, STORE_URL_ENCODING, storeUrlHasPa
 import { ReadRefused, readBoundedStream } from '../security/bounded-read.js';
 
 /** Profile `hedge login` (and `logout`) acts on when neither --profile nor HEDGE_PROFILE names one and none is current. */
-export const DEFAULT_PROFILE_NAME = 'default';
+const DEFAULT_PROFILE_NAME = 'default';
 
 /** A key is a line of at most a few hundred characters; more than this on stdin is not a key. */
 const MAX_KEY_INPUT_BYTES = 4096;

@@ -11,12 +11,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Every entry hedge makes is under this service name; the account names the profile and config folder. */
-export const KEYRING_SERVICE = 'hedge';
+const KEYRING_SERVICE = 'hedge';
 
 /** A keyring that does not answer (a locked Keychain waiting for a click, a stuck D-Bus) ends the command instead of hanging it. */
-export const KEYRING_BOUND_MS = 10_000;
+const KEYRING_BOUND_MS = 10_000;
 
-export interface OsKeyring {
+interface OsKeyring {
   /** Where the keys go, for messages: "the Secret Service", "the macOS Keychain", … */
   readonly name: string;
   get(account: string): Promise<string | null>;
@@ -38,7 +38,7 @@ interface Binding {
 }
 
 /** The binding's file names for this platform, as @napi-rs/keyring's packages name them. */
-export function bindingFileNames(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string[] {
+function bindingFileNames(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string[] {
   if (platform === 'linux') return [`keyring.linux-${arch}-gnu.node`, `keyring.linux-${arch}-musl.node`];
   if (platform === 'win32') return [`keyring.win32-${arch}-msvc.node`];
   if (platform === 'darwin') return [`keyring.darwin-${arch}.node`, 'keyring.darwin-universal.node'];
@@ -54,7 +54,7 @@ function keyringName(platform: NodeJS.Platform): string {
 let opened: KeyringOpening | undefined;
 
 /** How long the session bus may take to answer a greeting before it counts as not there. */
-export const BUS_PROBE_MS = 3_000;
+const BUS_PROBE_MS = 3_000;
 
 /** Loads the binding once; never throws (a missing or broken binding is a reason, and the file is the fallback). */
 export async function openOsKeyring(env: Readonly<Record<string, string | undefined>> = process.env): Promise<KeyringOpening> {
@@ -77,7 +77,7 @@ export async function openOsKeyring(env: Readonly<Record<string, string | undefi
  * EXTERNAL <uid in hex>`): any answer line means the bus is alive. Returns why not, or undefined.
  * Addresses other than a unix socket or TCP are left to the binding.
  */
-export async function busDoesNotAnswer(address: string, boundMs: number): Promise<string | undefined> {
+async function busDoesNotAnswer(address: string, boundMs: number): Promise<string | undefined> {
   const target = socketOf(address);
   if (!target) return undefined;
   return new Promise<string | undefined>((resolve) => {

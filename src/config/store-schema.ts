@@ -6,7 +6,7 @@ import { PROFILE_NAME } from './profile-name.js';
 z.config(en());
 
 
-export const profileSchema = z.looseObject({
+const profileSchema = z.looseObject({
   base_url: z.string(),
   /** The key in plain text: the fallback where there is no OS keyring and no helper (config/key-store.ts). */
   api_key: z.optional(z.string()),

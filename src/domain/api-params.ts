@@ -5,7 +5,7 @@
 import { UsageError } from '../errors.js';
 import { echo } from './input.js';
 
-export type ParamValue = string | number | boolean | null | ParamValue[] | { [key: string]: ParamValue };
+type ParamValue = string | number | boolean | null | ParamValue[] | { [key: string]: ParamValue };
 export type Params = Record<string, ParamValue>;
 
 export interface ParamInput {

@@ -46,7 +46,7 @@ export function parseRatios(raw: string, where: string): RatioBucket[] {
   return buckets;
 }
 
-export function parseBand(raw: string, where: string): number {
+function parseBand(raw: string, where: string): number {
   const value = Number(raw.trim().replace(/%$/, ''));
   if (!/^\s*\d+(\.\d+)?%?\s*$/.test(raw) || !(value >= 0) || value > 50) {
     throw new UsageError(`${where}: ${echo(raw)} is not allowed; expected a percentage of the target from 0 to 50, e.g. 5.`);
@@ -54,13 +54,13 @@ export function parseBand(raw: string, where: string): number {
   return value;
 }
 
-export function parseSizing(raw: string, where: string): ExposurePolicy['sizing'] {
+function parseSizing(raw: string, where: string): ExposurePolicy['sizing'] {
   const value = raw.trim().toLowerCase();
   if (value === 'current' || value === 'fixed') return value;
   throw new UsageError(`${where}: ${echo(raw)} is not allowed; expected current (USD at today's price, re-sized past the band) or fixed (at the first cover's price).`);
 }
 
-export function parseFunctional(raw: string, where: string): string {
+function parseFunctional(raw: string, where: string): string {
   const value = raw.trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(value)) throw new UsageError(`${where}: ${echo(raw)} is not allowed; expected a currency code: USD (default) or a market's quote currency such as NGN.`);
   return value === 'USDT' || value === 'USDC' ? 'USD' : value;

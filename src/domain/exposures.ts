@@ -80,7 +80,7 @@ export function amountUsd(exposure: Pick<Exposure, 'amount' | 'currency'>, price
 }
 
 /** "≤30d", "≤90d", ">90d" — the bucket a time to due falls in. */
-export function bucketLabel(policy: ExposurePolicy, index: number): string {
+function bucketLabel(policy: ExposurePolicy, index: number): string {
   const bucket = policy.buckets[index]!;
   if (bucket.withinDays !== undefined) return `≤${bucket.withinDays}d`;
   const before = policy.buckets[index - 1]?.withinDays;
@@ -419,7 +419,7 @@ export function projectedCost(exposures: readonly Exposure[], policy: ExposurePo
 
 // ---- stress ----------------------------------------------------------------------------------
 
-export const STRESS_SHOCKS_PCT = [-30, -10, 10, 30] as const;
+const STRESS_SHOCKS_PCT = [-30, -10, 10, 30] as const;
 
 export interface StressRow {
   market: string;

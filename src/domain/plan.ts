@@ -5,7 +5,7 @@
 import type { Side, Tenor } from './vocabulary.js';
 import type { TargetRow } from './target-file.js';
 
-export type PlanAction = 'open' | 'add' | 'reduce' | 'close';
+type PlanAction = 'open' | 'add' | 'reduce' | 'close';
 
 /**
  * Facts about a step that do not stop it:
@@ -50,8 +50,6 @@ export type PlanProblem =
   | (StepProblemBase & { code: 'market_not_listed'; details: Record<string, never> })
   | (StepProblemBase & { code: 'market_disabled'; details: { status: string } });
 
-export type PlanProblemCode = PlanProblem['code'];
-
 export interface PlanPosition {
   market: string;
   side: Side;
@@ -77,7 +75,7 @@ export interface PlanInput {
 }
 
 /** A target row that needs no action: shown as current → target with nothing to do. */
-export interface PlanRowAtTarget {
+interface PlanRowAtTarget {
   market: string;
   side: Side;
   currentUsd: number;

@@ -92,12 +92,12 @@ export interface Report {
 }
 
 /** Group key of records that do not give the grouped fact (side, tenor or market). */
-export const UNKNOWN_GROUP_KEY = 'unknown';
+const UNKNOWN_GROUP_KEY = 'unknown';
 /**
  * `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is
  * (a deal may well be called `unknown`); its label says what it is.
  */
-export const NO_REFERENCE_GROUP: { key: string; label: string } = { key: '', label: 'No reference' };
+const NO_REFERENCE_GROUP: { key: string; label: string } = { key: '', label: 'No reference' };
 
 const TIME_GROUPINGS: ReadonlySet<ReportGrouping> = new Set(['day', 'week', 'month']);
 const DAY_MS = 86_400_000;
@@ -148,11 +148,11 @@ function figures(tally: Tally): ReportFigures {
 
 const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
 
-export function utcDayKey(ms: number): string {
+function utcDayKey(ms: number): string {
   return utcDay(ms);
 }
 
-export function utcMonthKey(ms: number): string {
+function utcMonthKey(ms: number): string {
   return utcMonth(ms);
 }
 
@@ -429,7 +429,7 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i;
 const TIME_AGO = /^(\d{1,4})([dwm])$/i;
 
-export const REPORT_DATE_FORMS =
+const REPORT_DATE_FORMS =
   'a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1m: days, weeks, months)';
 
 function isCalendarDate(year: number, month: number, day: number): boolean {

@@ -31,7 +31,7 @@ export interface TargetRow {
   line: number;
 }
 
-export interface TargetFileProblem {
+interface TargetFileProblem {
   line: number;
   message: string;
 }

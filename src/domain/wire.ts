@@ -6,7 +6,7 @@
 export const MAX_PAGE_SIZE = 500;
 
 /** A figure per side (capacity, daily carry). */
-export interface PerSideFigures {
+interface PerSideFigures {
   buy: number;
   sell: number;
   [field: string]: unknown;

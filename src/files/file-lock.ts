@@ -19,7 +19,7 @@ const RETRY_FACTOR = 1.3;
 const RAMP_ATTEMPTS = Math.ceil(Math.log(RETRY_MAX_WAIT_MS / RETRY_MIN_WAIT_MS) / Math.log(RETRY_FACTOR));
 
 /** proper-lockfile's file system (its callback functions: mkdir, stat, realpath, utimes, rmdir). */
-export type LockFileSystem = object;
+type LockFileSystem = object;
 
 export interface FileLockOptions {
   /** A holder that stopped refreshing its lock this long ago is dead (kill -9) and is taken over. */

@@ -18,7 +18,7 @@ export interface LockedRun {
 }
 
 /** The account-lock scope for the current credentials: `${environment}|${host}|${keyId}|…parts`. */
-export async function accountScope(ctx: CommandContext, ...parts: string[]): Promise<string> {
+async function accountScope(ctx: CommandContext, ...parts: string[]): Promise<string> {
   const identity = await identityOf(ctx);
   return [identity.environment, identity.host, identity.keyId, ...parts].join('|');
 }
@@ -67,7 +67,7 @@ export async function withAccountLock<T>(ctx: CommandContext, what: string, part
 }
 
 /** The lock of one side: what moves it holds this from its decision until its action has landed or is unknown. */
-export function sideLockParts(market: string, side: string): string[] {
+function sideLockParts(market: string, side: string): string[] {
   return ['side', market.toUpperCase(), side];
 }
 

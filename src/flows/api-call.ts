@@ -19,7 +19,7 @@ import type { WriteAction } from './write-flow.js';
 export const API_COMMAND_PREFIX = 'api ';
 
 /** Most pages --paginate reads before it stops and says so (a server whose cursor never ends). */
-export const MAX_PAGES = 1_000;
+const MAX_PAGES = 1_000;
 
 export interface ApiCall {
   method: ApiMethod;
@@ -47,7 +47,7 @@ export function isWriteMethod(method: string): boolean {
   return method !== 'GET';
 }
 
-export function journalCommand(call: Pick<ApiCall, 'method' | 'path'>): string {
+function journalCommand(call: Pick<ApiCall, 'method' | 'path'>): string {
   return `${API_COMMAND_PREFIX}${call.method} ${call.path}`;
 }
 

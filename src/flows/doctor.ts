@@ -46,8 +46,8 @@ export interface DoctorReport {
 }
 
 /** A clock this far from the server's is a warning; further, a failure. */
-export const CLOCK_WARN_MS = 5_000;
-export const CLOCK_FAIL_MS = 30_000;
+const CLOCK_WARN_MS = 5_000;
+const CLOCK_FAIL_MS = 30_000;
 const QUOTE_PROBE_USD = 1_000;
 
 /** The command that reads each endpoint (named in a next step). */

@@ -41,7 +41,7 @@ export interface ExposuresInput {
 
 
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`. */
-export async function readExposures(ctx: CommandContext, file: string): Promise<{ exposures: Exposure[]; sourceName: string }> {
+async function readExposures(ctx: CommandContext, file: string): Promise<{ exposures: Exposure[]; sourceName: string }> {
   const { text, sourceName } = await readInputFile(ctx, file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed) {
@@ -51,7 +51,7 @@ export async function readExposures(ctx: CommandContext, file: string): Promise<
 }
 
 /** The policy: defaults, the policy file when given, then the flags. */
-export async function readPolicy(ctx: CommandContext, policyFile: string | undefined, flags: PolicyFlags): Promise<ExposurePolicy> {
+async function readPolicy(ctx: CommandContext, policyFile: string | undefined, flags: PolicyFlags): Promise<ExposurePolicy> {
   if (policyFile === undefined) return resolvePolicy({}, flags);
   const { text, sourceName } = await readInputFile(ctx, policyFile, 'policy file');
   return resolvePolicy(parsePolicyFile(text, safeText(sourceName)), flags);

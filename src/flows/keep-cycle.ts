@@ -15,7 +15,7 @@ export type EventFields = Omit<KeepEvent, 'at'>;
  * A flat side's re-open backs off at most this long (or one interval, when longer): the side is
  * bare meanwhile, and a refused re-open costs only the pre-trade reads.
  */
-export const FLAT_SIDE_BACKOFF_CAP_MS = 5 * 60_000;
+const FLAT_SIDE_BACKOFF_CAP_MS = 5 * 60_000;
 export type Actionable = Exclude<KeepDecision, { kind: 'hold' | 'skip' }>;
 
 /** The book as the rows need it, at the server's time (its Date header). */
@@ -29,10 +29,10 @@ export interface SideReading {
 export interface KeeperSteps {
   read(rows: readonly KeepRow[]): Promise<SideReading>;
   /** Carries out one row's decision (decided again under the side's lock on a fresh read); says its events. */
-  act(row: KeepRow, decision: Actionable, view: SideView): Promise<void>;
+  act(row: KeepRow, decision: Actionable): Promise<void>;
 }
 
-export interface CycleRules {
+interface CycleRules {
   dryRun: boolean;
   converge: boolean;
   intervalMs: number;
@@ -194,7 +194,7 @@ export class RowScheduler {
     const key = rowKey(row);
     const done = (async () => {
       try {
-        await steps.act(row, decision, view);
+        await steps.act(row, decision);
         remembered.failures = 0;
         remembered.retryAtMs = 0;
         status.state = rules.dryRun ? `would ${decision.kind}` : `${decision.kind} done`;
@@ -265,7 +265,7 @@ export function rowStatus(row: KeepRow, view: SideView | undefined, state: strin
   };
 }
 
-export function describeDecision(decision: KeepDecision): string {
+function describeDecision(decision: KeepDecision): string {
   switch (decision.kind) {
     case 'hold':
       return decision.reason;

@@ -27,7 +27,7 @@ import type { Identity } from './identity.js';
 import { utcStamp } from '../domain/utc-text.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
-export const KEEP_GROUP_PREFIX = 'keep-';
+const KEEP_GROUP_PREFIX = 'keep-';
 /** A server clock further than this from ours is said once (the keeper still acts on the server's: maturities are its). */
 const SKEW_WORTH_SAYING_MS = 5 * 60_000;
 const SEND_AND_WAIT: WriteOptions = { wait: true, dryRun: false, fresh: false };
@@ -38,7 +38,7 @@ const QUIETLY = { confirmed: true } as const;
  * says it cannot tell what the side holds (an error event; exit 12 for --once). The side still
  * waits after that: never a new write on a side whose views do not show the last one.
  */
-export const EXPECTATION_BOUND_MS = 10 * 60_000;
+const EXPECTATION_BOUND_MS = 10 * 60_000;
 
 export interface StepDeps {
   dryRun: boolean;
@@ -76,9 +76,9 @@ export function keeperSteps(
   };
   return {
     read: (rows) => read(stepContext(), rows),
-    async act(row, first, firstView) {
+    async act(row, first) {
       const ctx = stepContext();
-      if (deps.dryRun) return wouldAct(ctx, row, first, firstView, deps);
+      if (deps.dryRun) return wouldAct(ctx, row, first, deps);
       await withSideLock(ctx, row.market, row.side, async () => {
         const fresh = await read(ctx, [row]);
         const view = fresh.views.get(rowKey(row)) ?? {};
@@ -344,7 +344,7 @@ function rollEvent(outcome: RollOutcome, base: { market: string; side: string; r
  * notional within the side's capacity and the account's exposure headroom (a roll's counted after
  * its close) — said with "would"; a refusal is the error event a real run would give.
  */
-async function wouldAct(ctx: CommandContext, row: KeepRow, decision: Actionable, view: SideView, deps: StepDeps): Promise<void> {
+async function wouldAct(ctx: CommandContext, row: KeepRow, decision: Actionable, deps: StepDeps): Promise<void> {
   const base = { market: row.market, side: row.side, dry_run: true };
   const client = await ctx.client();
   const check = async (notionalUsd: number, freedUsd: number) => {

@@ -37,10 +37,8 @@ import { identityOf } from './write-flow.js';
 import { keeperLockPlace, takeKeeperLock as takeAccountKeeperLock } from './keeper-lock.js';
 import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
 
-export { KEEP_GROUP_PREFIX } from './keep-steps.js';
 /** What an --alert-cmd child gets: the keeper's environment less what carries a secret. */
 export { childEnvironment as hookEnvironment } from '../security/child-env.js';
-export type { KeepCycle } from './keep-cycle.js';
 /** The spec advises polling no faster than every one to two seconds: a cycle is at least this apart. */
 export const MIN_INTERVAL_MS = 2_000;
 export const DEFAULT_INTERVAL_MS = 60_000;

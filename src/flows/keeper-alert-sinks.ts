@@ -15,9 +15,9 @@ import { slackText } from '../security/slack-text.js';
 import { containsKeyShape } from '../security/secrets.js';
 
 /** A hook or a POST that has not finished by then is stopped: an alert must never hold the keeper up. */
-export const ALERT_BOUND_MS = 10_000;
+const ALERT_BOUND_MS = 10_000;
 /** At most this many deliveries run at once per sink; one past that is dropped and said. */
-export const ALERTS_AT_ONCE = 4;
+const ALERTS_AT_ONCE = 4;
 
 /**
  * The JSON an alert is sent as: the event that started it (when one did) with the alert's own fields

@@ -28,7 +28,7 @@ export function keeperScope(identity: { environment: string; host: string; keyId
   return `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
 }
 
-export interface RollTotals {
+interface RollTotals {
   count: number;
   /** Sums of what the rolled-out hedges' history entries said; null while none said it. */
   carry_usd: number | null;

@@ -17,7 +17,7 @@ import { safeText } from '../security/safe-text.js';
 import { findSide, type BookPosition } from './positions.js';
 import { readSideInStep } from './side-book.js';
 
-export const DEFAULT_KEY_LIFETIME_HOURS = 12;
+const DEFAULT_KEY_LIFETIME_HOURS = 12;
 const HOUR_MS = 3_600_000;
 /** Notionals are cents on the wire. */
 const CENT = 0.005;
@@ -28,7 +28,7 @@ const CLOCK_SKEW_MS = 5 * 60_000;
  * landed: the book shows the action's effect (record it done, send nothing) · not-landed: the book
  * certainly does not (send it again with its key) · unknown: the book cannot tell.
  */
-export type Verdict = 'landed' | 'not-landed' | 'unknown';
+type Verdict = 'landed' | 'not-landed' | 'unknown';
 
 export interface Reconciliation<S> {
   verdict: Verdict;

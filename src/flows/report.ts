@@ -70,7 +70,7 @@ export async function walkHistory(client: HedgeClient, onRecord: (raw: HistoryRe
  * Fewer than MAX_PAGE_SIZE records means the server had no more. A server that pages with
  * `meta.next_cursor` (our simulator) is followed to its last page.
  */
-export function historyMayBeIncomplete(fetched: number): boolean {
+function historyMayBeIncomplete(fetched: number): boolean {
   return fetched >= MAX_PAGE_SIZE;
 }
 
@@ -253,7 +253,7 @@ class BlockReader {
  * P&L still has its close time read (history lists what the server sends; only the report needs
  * the net P&L).
  */
-export function closeTimeOf(raw: Record<string, unknown>): string | undefined {
+function closeTimeOf(raw: Record<string, unknown>): string | undefined {
   try {
     return readHistoryRecord(raw).closedAt;
   } catch {

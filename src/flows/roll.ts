@@ -27,7 +27,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import type { PlannedRequestView, RollNote, RollOutcome, RollView } from './outcomes/roll.js';
 
-export type { RollLegOutcome, RollNote, RollOutcome } from './outcomes/roll.js';
+export type { RollOutcome } from './outcomes/roll.js';
 import { describePlannedRequest } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
 import { findSide, type BookPosition } from './positions.js';
@@ -41,7 +41,7 @@ import { utcClock, utcMinute, utcStamp } from '../domain/utc-text.js';
 /** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
 export const ROLL_GROUP_PREFIX = 'roll-';
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
-export const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
+const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
 
 export interface RollRequest {
   market: string;

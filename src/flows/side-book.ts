@@ -99,7 +99,7 @@ function historyHedgeId(record: unknown): string | undefined {
 }
 
 /** How long a one-shot command waits for a settling side's views to agree before it cannot tell (exit 12); --timeout shortens it. */
-export const SETTLE_WAIT_MS = 60_000;
+const SETTLE_WAIT_MS = 60_000;
 /** The spec's advised polling cadence. */
 const SETTLE_POLL_MS = 1_500;
 

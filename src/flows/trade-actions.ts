@@ -23,7 +23,7 @@ import { expectedAfterChange, findClosedRecord, waitForHedgeStatus, waitForOwnCh
 import { reconcileChange, reconcileClose, reconcileOpen } from './reconcile.js';
 import type { WriteAction, WriteOutcome } from './write-flow.js';
 
-export type TradeCommand = 'open' | 'add' | 'reduce' | 'close';
+type TradeCommand = 'open' | 'add' | 'reduce' | 'close';
 
 /** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal. */
 export interface ActionExtras {

@@ -30,7 +30,7 @@ export const POLL_CADENCE: PollCadence = { firstDelayMs: 1_000, intervalMs: 1_50
  * A hedge in one of these states will not change by itself any more (closed: nor by settlement).
  * A status the spec does not list (a server's own, e.g. while a close settles) is not final.
  */
-export const FINAL_HEDGE_STATUSES: readonly string[] = ['filled', 'failed', 'closed'] satisfies readonly HedgeStatus[];
+const FINAL_HEDGE_STATUSES: readonly string[] = ['filled', 'failed', 'closed'] satisfies readonly HedgeStatus[];
 
 /** Money compares to the cent: notionals are rounded to cents on the wire. */
 const NOTIONAL_EPSILON_USD = 0.005;
@@ -179,11 +179,6 @@ export interface ChangeOutcome {
   closed: boolean;
 }
 
-export function notionalOf(record: Record<string, unknown> | undefined): number | undefined {
-  const value = record?.notional_usd;
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
 /** A reduction covering roughly the whole position closes it fully (spec section 3): within 1 %. */
 const WHOLE_REDUCE_SHARE = 0.01;
 
@@ -293,7 +288,7 @@ export async function waitForSideClosed(
   return lastRead;
 }
 
-export const HISTORY_LOOKUP = { attempts: 3, pageSize: 20 } as const;
+const HISTORY_LOOKUP = { attempts: 3, pageSize: 20 } as const;
 
 /**
  * Best effort: looks for a closed hedge's record in GET /hedges/history a few times at the polling

@@ -50,10 +50,10 @@ export type WatchTarget =
   | { kind: 'price'; market?: string }
   | { kind: 'hedge'; id?: string; filters: { status?: string; ref?: string; limit?: string; wait?: boolean } };
 
-export const DEFAULT_WATCH_SECONDS = 2;
-export const MIN_WATCH_SECONDS = 1;
-export const MAX_WATCH_SECONDS = 3600;
-export const MAX_WATCH_COUNT = 1_000_000;
+const DEFAULT_WATCH_SECONDS = 2;
+const MIN_WATCH_SECONDS = 1;
+const MAX_WATCH_SECONDS = 3600;
+const MAX_WATCH_COUNT = 1_000_000;
 /** A Retry-After longer than this is not waited out in full: the watch tries again after this long. */
 export const MAX_RETRY_AFTER_MS = 600_000;
 
@@ -61,10 +61,10 @@ export const MAX_RETRY_AFTER_MS = 600_000;
  * One retry inside a refresh, quickly; a Retry-After is never waited out inside it (the loop
  * delays its next refresh instead). The transport's other settings (timeouts, --timeout) stay.
  */
-export const WATCH_RETRY_POLICY: Partial<RetryPolicy> = { maxAttempts: 2, baseDelayMs: 500, maxDelayMs: 1_000, maxTotalMs: 2_000, maxRetryAfterMs: 0 };
+const WATCH_RETRY_POLICY: Partial<RetryPolicy> = { maxAttempts: 2, baseDelayMs: 500, maxDelayMs: 1_000, maxTotalMs: 2_000, maxRetryAfterMs: 0 };
 
 /** The account's unrealized P&L: its name is not shown in the spec; the first of these that is a number. */
-export const ACCOUNT_PNL_FIELDS = ['unrealized_pnl_usd', 'upnl_usd', 'floating_pnl_usd', 'unrealized_pnl', 'net_pnl_usd', 'pnl_usd'] as const;
+const ACCOUNT_PNL_FIELDS = ['unrealized_pnl_usd', 'upnl_usd', 'floating_pnl_usd', 'unrealized_pnl', 'net_pnl_usd', 'pnl_usd'] as const;
 
 /** True when any watch option was given: the command hands over to runWatch (which refuses alerts without --watch). */
 export function watchAsked(options: WatchOptionValues): boolean {
@@ -138,7 +138,7 @@ export function parseWatchSettings(ctx: CommandContext, target: WatchTarget, opt
 }
 
 /** --count: a whole number of refreshes, at least 1. */
-export function parseWatchCount(raw: string): number {
+function parseWatchCount(raw: string): number {
   const value = raw.trim();
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_WATCH_COUNT) {
     throw new UsageError(`--count: ${echo(raw)} is not allowed; expected a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}.`);
@@ -160,13 +160,13 @@ function commandWords(target: WatchTarget): string {
 // ---- What one refresh reads ----------------------------------------------------------------
 
 /** One successful refresh: the data as --json prints it, what alerts look at, what was read (for the view). */
-export interface WatchSnapshot {
+interface WatchSnapshot {
   data: unknown;
   facts: AlertFacts;
   reading: WatchReading;
 }
 
-export interface WatchSource {
+interface WatchSource {
   read(client: HedgeClient): Promise<WatchSnapshot>;
 }
 

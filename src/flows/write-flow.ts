@@ -41,7 +41,7 @@ export interface WriteOptions {
 }
 
 /** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
-export function repeatWindowMs(env: Readonly<Record<string, string | undefined>>): number {
+function repeatWindowMs(env: Readonly<Record<string, string | undefined>>): number {
   const raw = env.HEDGE_REPEAT_WINDOW?.trim();
   if (raw === undefined || raw === '') return 10 * 60_000;
   if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) > 24 * 60) {
@@ -61,7 +61,7 @@ export function writeOptionsFrom(options: { wait?: boolean; dryRun?: boolean; id
 }
 
 /** What the flow knows when it hands over to an action's hooks. */
-export interface WriteRun {
+interface WriteRun {
   key: string;
   /** True when this run continues an earlier one (its key): checks are skipped, a change may have landed. */
   resumed: boolean;
@@ -146,7 +146,7 @@ export { identityOf, type Identity } from './identity.js';
 const timeOf = utcClock;
 
 /** The hint on every unresolved write: the way to finish it with its own key. */
-export function resumeHint(ctx: CommandContext, entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string {
+function resumeHint(ctx: CommandContext, entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string {
   return `The server may have acted. Finish it safely with \`${ctx.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
 }
 
@@ -437,7 +437,7 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
 }
 
 /** `hedge journal resolve ID --landed|--not-landed`, with the flags that chose the environment. */
-export function resolveCommands(ctx: CommandContext, entry: Pick<JournalEntry, 'id'>): string {
+function resolveCommands(ctx: CommandContext, entry: Pick<JournalEntry, 'id'>): string {
   return `\`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
 }
 

@@ -23,7 +23,7 @@ const COLUMN: Record<SandboxDialect, 0 | 1 | 2 | 3> = { reference: 0, alpha: 1, 
 export type PricesShape = 'list' | 'keyed' | 'symbol-rate' | 'pair-bid-ask';
 
 /** A market a dialect lists, and its status there (base price and background come from MARKET_MODEL). */
-export interface ListedMarket {
+interface ListedMarket {
   market: string;
   status: MarketStatus;
 }
@@ -183,7 +183,7 @@ const DIALECTS: Readonly<Record<SandboxDialect, WireDialect>> = {
   gamma: buildDialect('gamma'),
 };
 
-export function isSandboxDialect(name: unknown): name is SandboxDialect {
+function isSandboxDialect(name: unknown): name is SandboxDialect {
   return typeof name === 'string' && (SANDBOX_DIALECTS as readonly string[]).includes(name);
 }
 

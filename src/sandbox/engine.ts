@@ -79,7 +79,7 @@ const IDEMPOTENCY_TTL_MS = DAY_MS;
 const DEFAULT_SEED = 'hedge-sandbox';
 export const DEFAULT_FILL_DELAY_MS = 2000;
 
-export const isTestKey = (key: string): boolean => TEST_KEY.test(key);
+const isTestKey = (key: string): boolean => TEST_KEY.test(key);
 
 /**
  * A fresh state. The random part of hedge ids follows `idSeed` (default: the seed, so a seeded

@@ -11,7 +11,7 @@ import { hashString, nextRandom } from './prng.js';
  * data-in-400: 400 with the answer's data and a null error.
  */
 export type MalformedKind = 'html' | 'truncated' | 'wrong-types' | 'error-in-200' | 'data-and-error' | 'data-in-400';
-export type StallMode = 'headers' | 'body';
+type StallMode = 'headers' | 'body';
 
 export interface RequestTarget {
   method: string;
@@ -22,7 +22,7 @@ export interface RequestTarget {
 }
 
 /** Limits injected faults to some requests, e.g. `{ method: 'POST' }` to fault only writes. */
-export type FaultMatch = ((target: RequestTarget) => boolean) | { method?: string; path?: string | RegExp };
+type FaultMatch = ((target: RequestTarget) => boolean) | { method?: string; path?: string | RegExp };
 
 export interface FaultSettings {
   /** Share (0..1) of requests answered 500 or 503 without reaching the engine. */
@@ -55,7 +55,7 @@ export interface FaultSettings {
   match: FaultMatch | null;
 }
 
-export interface InjectedError {
+interface InjectedError {
   count: number;
   status: number;
   code: string;
@@ -99,7 +99,7 @@ const NO_FAULTS: FaultSettings = {
 
 const COMMITTING_WRITES = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
 
-export function isCommittingWrite(target: RequestTarget): boolean {
+function isCommittingWrite(target: RequestTarget): boolean {
   return target.method === 'POST' && COMMITTING_WRITES.has(target.path);
 }
 

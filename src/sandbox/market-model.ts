@@ -92,12 +92,12 @@ function roundTo(value: number, decimals: number): number {
 }
 
 export const roundMoney = (value: number): number => roundTo(value, MARKET_MODEL.decimals.money);
-export const roundMidPrice = (value: number): number => roundTo(value, MARKET_MODEL.decimals.midPrice);
+const roundMidPrice = (value: number): number => roundTo(value, MARKET_MODEL.decimals.midPrice);
 export const roundExecutionPrice = (value: number): number =>
   roundTo(value, MARKET_MODEL.decimals.executionPrice);
 export const roundRatePct = (value: number): number => roundTo(value, MARKET_MODEL.decimals.ratePct);
 
-export function oppositeSide(side: Side): Side {
+function oppositeSide(side: Side): Side {
   return side === 'buy' ? 'sell' : 'buy';
 }
 
@@ -144,7 +144,7 @@ export function priceImpactUsd(openInterest: SideAmounts, side: Side, deltaUsd: 
  * Price at which adding `sizeUsd` to a side executes. Negative impact makes a buy pay more naira
  * per USDT and a sell receive fewer; positive impact (healing the imbalance) does the opposite.
  */
-export function executionPrice(mid: number, side: Side, impactUsd: number, sizeUsd: number): number {
+function executionPrice(mid: number, side: Side, impactUsd: number, sizeUsd: number): number {
   const impactShare = impactUsd / sizeUsd;
   const price = side === 'buy' ? mid * (1 - impactShare) : mid * (1 + impactShare);
   return roundExecutionPrice(price);

@@ -7,7 +7,7 @@ import { DEFAULT_FILL_DELAY_MS } from './engine.js';
 import { startSandbox, type SandboxOptions } from './server.js';
 
 /** The names `hedge sandbox serve --dialect` accepts (re-exported so the command loads one module). */
-export { SANDBOX_DIALECTS, type SandboxDialect } from './dialects.js';
+export { SANDBOX_DIALECTS } from './dialects.js';
 
 export interface ServeIo {
   stdout: NodeJS.WritableStream;
@@ -46,7 +46,7 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promis
  * values left in the shell. The sandbox reads `symbols` on GET /prices in every dialect. (hedge
  * needs none of them: it learns the names from the server; they save it the first refusals.)
  */
-export function clientWireSettings(dialect: SandboxDialect): Record<string, string> {
+function clientWireSettings(dialect: SandboxDialect): Record<string, string> {
   const wire = wireDialect(dialect);
   return {
     HEDGE_WIRE_PAGE_SIZE_PARAM: wire.pageSizeParameter,

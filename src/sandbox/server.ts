@@ -105,7 +105,7 @@ export interface SandboxOptions {
   dateSkewMs?: number;
 }
 
-export type RequestLogStatus = number | 'dropped' | 'stalled' | 'pending';
+type RequestLogStatus = number | 'dropped' | 'stalled' | 'pending';
 
 export interface RequestLogEntry {
   realTimeMs: number;
@@ -124,7 +124,7 @@ export interface RequestLogEntry {
   fault: string | null;
 }
 
-export interface SeedHedgesOptions {
+interface SeedHedgesOptions {
   apiKey: string;
   count: number;
   status?: 'closed' | 'failed';
@@ -147,7 +147,7 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-export function generateTestKey(): string {
+function generateTestKey(): string {
   let rest = '';
   for (let i = 0; i < 24; i++) rest += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
   return `hpk_test_${rest}`;

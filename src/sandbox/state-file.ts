@@ -506,7 +506,7 @@ export class StateFileBusyError extends Error {
 }
 
 /** A save found the lock or the file no longer as it loaded them: it aborted, nothing written. */
-export class StateFileConflictError extends Error {
+class StateFileConflictError extends Error {
   constructor(
     readonly path: string,
     reason: string,

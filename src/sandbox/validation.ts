@@ -14,8 +14,8 @@ const MAX_CLIENT_REFERENCE_LENGTH = 128;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 const MAX_MARKET_LENGTH = 32;
 const HEDGE_STATUSES: readonly HedgeStatus[] = ['submitting', 'submitted', 'filled', 'failed', 'closed'];
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 500;
+const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 500;
 
 export function requireJsonObject(body: unknown): JsonObject {
   if (body === INVALID_JSON) throw new ApiError(400, 'invalid_json', 'request body is not valid JSON');

@@ -34,7 +34,7 @@ export class ReadRefused extends Error {
 }
 
 /** `it is a FIFO (named pipe), not a regular file`, `it holds more than 4 MiB`, … */
-export function describeRefusal(refusal: ReadRefusal): string {
+function describeRefusal(refusal: ReadRefusal): string {
   switch (refusal.kind) {
     case 'not-regular':
       return refusal.found === 'not a regular file' ? 'it is not a regular file' : `it is ${refusal.found}, not a regular file`;

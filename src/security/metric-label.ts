@@ -5,7 +5,7 @@
 // sequences into a scrape, or grow the series without bound, one new code at a time.
 
 /** What a label value outside its set is counted as. */
-export const OTHER_LABEL = 'other';
+const OTHER_LABEL = 'other';
 
 /** The value when `known` accepts it (a set's member, or a grammar's match), else `other`. */
 export function boundedLabel(value: string, known: ReadonlySet<string> | ((value: string) => boolean)): string {

@@ -5,7 +5,7 @@
 // A leaf module: Node built-ins only.
 
 /** The schemes that choose the PostgreSQL store. */
-export const STORE_URL_SCHEMES = ['postgres:', 'postgresql:'] as const;
+const STORE_URL_SCHEMES = ['postgres:', 'postgresql:'] as const;
 
 /** Query parameters of a libpq connection string whose value is a secret. */
 const SECRET_PARAMETERS = new Set(['password', 'sslpassword']);

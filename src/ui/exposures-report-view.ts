@@ -20,7 +20,7 @@ const market: FieldSpec = { key: 'market', label: 'Market' };
 const usd = (key: string, label: string, kind: FieldSpec['kind'] = 'money'): FieldSpec => ({ key, label, unit: 'USD', kind });
 const resource = (fields: FieldSpec[], priority: string[]): Resource => ({ fields, priority });
 
-export const COVERAGE_RESOURCE = resource(
+const COVERAGE_RESOURCE = resource(
   [
     { key: 'week', label: 'Week of' },
     { key: 'at', label: 'Taken', kind: 'utc' },
@@ -33,7 +33,7 @@ export const COVERAGE_RESOURCE = resource(
   ['week', 'coverage_pct', 'hedged_usd', 'exposure_usd', 'target_usd', 'market', 'at'],
 );
 
-export const COST_TO_DATE_RESOURCE = resource(
+const COST_TO_DATE_RESOURCE = resource(
   [
     market,
     { key: 'closed_hedges', label: 'Closed hedges', kind: 'count' },
@@ -44,7 +44,7 @@ export const COST_TO_DATE_RESOURCE = resource(
   ['market', 'cost_usdc', 'carry_usdc', 'fees_usdc', 'closed_hedges'],
 );
 
-export const EFFECTIVENESS_RESOURCE = resource(
+const EFFECTIVENESS_RESOURCE = resource(
   [
     { key: 'id', label: 'ID', kind: 'text' },
     market,
@@ -66,7 +66,7 @@ const SECTIONS: Record<ReportSection, { resource: Resource; title: string; empty
   effectiveness: { resource: EFFECTIVENESS_RESOURCE, title: 'Effectiveness (dollar offset since the first cover; 80–125% is effective)', empty: 'No exposures.' },
 };
 
-export function exposureReportAsData(view: ExposureReportView): Record<string, unknown> {
+function exposureReportAsData(view: ExposureReportView): Record<string, unknown> {
   return {
     as_of: view.asOf,
     source: view.source,

@@ -85,13 +85,13 @@ export const STRESS_RESOURCE = fieldsOnly(
   ['shock_pct', 'net_usd', 'exposure_change_usd', 'cover_pnl_usd', 'price', 'market'],
 );
 
-export const POLICY_RESOURCE = fieldsOnly([
+const POLICY_RESOURCE = fieldsOnly([
   { key: 'within_days', label: 'Within days', kind: 'count' },
   { key: 'ratio_pct', label: 'Ratio %', kind: 'count' },
 ]);
 
 /** The sections as data: what JSON shows, and each section's rows for TSV/CSV/NDJSON. */
-export function exposuresAsData(view: ExposuresView): Record<string, unknown> {
+function exposuresAsData(view: ExposuresView): Record<string, unknown> {
   return {
     as_of: view.asOf,
     source: view.source,

@@ -187,7 +187,7 @@ export function valueAtPath(record: unknown, path: string): unknown {
 }
 
 /** A column for a dotted name reaching into a nested value: headed by the dotted name itself. */
-export function dottedField(name: string): FieldSpec {
+function dottedField(name: string): FieldSpec {
   return { key: name, label: safeText(name), get: (row) => valueAtPath(row, name) };
 }
 

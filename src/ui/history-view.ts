@@ -16,7 +16,7 @@ export interface SizesView {
 }
 
 /** The mark after a resized hedge's notional (a footnote's). */
-export const RESIZED_MARK = '*';
+const RESIZED_MARK = '*';
 
 /**
  * Marks the notional of each row whose hedge was resized (`resized` by row); when any is, the

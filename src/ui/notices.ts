@@ -10,7 +10,7 @@ import { renderRollPreview } from './roll-view.js';
 import { renderAdditionQuote, type PositionFigures } from './trade-result.js';
 
 /** A card a notice is shown as, for people (its `text` stays the one-line summary for a program). */
-export type NoticeCard =
+type NoticeCard =
   | { card: 'addition-quote'; quote: Quote; maturityAt?: string; daysLeft?: number; position?: PositionFigures }
   /** The quote before an open is confirmed: a card on a terminal, nothing otherwise. */
   | { card: 'open-quote'; quote: Quote; nowMs: number }

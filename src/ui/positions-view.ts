@@ -13,7 +13,7 @@ import { COLUMN_GAP, fitColumns, type ColumnNeed } from './table.js';
 import { displayWidth, truncateEnd, wrapWords } from './width.js';
 
 /** A hedge of a side, as the records give it (the server's Hedge; only what is shown). */
-export interface SideHedgeView {
+interface SideHedgeView {
   id: string;
   status: string;
   client_reference?: string | null;

@@ -10,7 +10,7 @@ import { InterruptedError } from '../errors.js';
 import type { Io } from './terminal.js';
 import { wrapWords } from './width.js';
 
-export interface Choice<T> {
+interface Choice<T> {
   name: string;
   /** What the answered prompt shows once chosen (default: name). */
   short?: string;

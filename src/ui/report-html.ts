@@ -468,7 +468,7 @@ function groupTable(report: Report): string {
 }
 
 /** The listing's order: dated records by close time, then those without one; ties as they came. */
-export function closedHedgeOrder(records: readonly ReportHtmlRecord[]): ReportHtmlRecord[] {
+function closedHedgeOrder(records: readonly ReportHtmlRecord[]): ReportHtmlRecord[] {
   return records
     .map((record, index) => ({ record, index, ms: closedHedgeTime(record) }))
     .sort((a, b) => compareListed(a.ms, a.index, b.ms, b.index))

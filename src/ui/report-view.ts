@@ -204,7 +204,7 @@ function utcMinuteText(iso: string): string {
   return `${utcMinute(iso)} UTC`;
 }
 
-export function periodText(report: Pick<Report, 'since' | 'until'>): string {
+function periodText(report: Pick<Report, 'since' | 'until'>): string {
   if (report.since && report.until) return `closed ${utcMinuteText(report.since)} to ${utcMinuteText(report.until)} (end excluded)`;
   if (report.since) return `closed from ${utcMinuteText(report.since)}`;
   if (report.until) return `closed before ${utcMinuteText(report.until)}`;

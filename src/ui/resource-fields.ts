@@ -41,7 +41,7 @@ const reference: FieldSpec = { key: 'client_reference', label: 'Ref', kind: 'tex
  * A list's priorities in two tiers: what a desk decides on, most important first, then the rest
  * (ui/table.ts: `TableInput.decisive`).
  */
-export function ranked(decides: readonly string[], rest: readonly string[]): Pick<Resource, 'priority' | 'decisive'> {
+function ranked(decides: readonly string[], rest: readonly string[]): Pick<Resource, 'priority' | 'decisive'> {
   return { priority: [...decides, ...rest], decisive: decides.length };
 }
 

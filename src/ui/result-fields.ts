@@ -41,8 +41,6 @@ export const RESULT_FIELDS = {
   api: ENVELOPE,
 } as const satisfies Record<string, readonly string[]>;
 
-export type WriteCommand = keyof typeof RESULT_FIELDS;
-
 /** `hedge resume` finishes any of them, and prints what that command would have. */
 export const RESUMED_FIELDS: readonly string[] = fieldNames(...Object.values(RESULT_FIELDS));
 

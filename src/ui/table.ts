@@ -105,7 +105,7 @@ export const LINE_DRAWN_AFTER_CELLS = 1_000;
  * An id is shortened in the middle to no fewer columns than this (`hdg_0mw…f1qp`): its start (the
  * prefix people type) and its end (what tells ids made the same minute apart) are still there.
  */
-export const ID_SHORT_WIDTH = 12;
+const ID_SHORT_WIDTH = 12;
 /** A header goes on at most this many lines (the label over its unit: `Notional` over `USD`). */
 const HEADER_LINES = 2;
 

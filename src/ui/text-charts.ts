@@ -8,9 +8,9 @@ const SPARK_FLAT = '▄';
 /** A value that is not a finite number: a gap. */
 const SPARK_GAP = ' ';
 
-export const BAR_POSITIVE = '█';
-export const BAR_NEGATIVE = '▒';
-export const BAR_AXIS = '│';
+const BAR_POSITIVE = '█';
+const BAR_NEGATIVE = '▒';
+const BAR_AXIS = '│';
 
 /** The mean of each of `width` equal slices of the series, so its shape survives down-sampling. */
 function downSample(values: readonly number[], width: number): number[] {

@@ -22,7 +22,7 @@ export interface WatchField {
   kind?: FieldKind;
 }
 
-export interface WatchRow {
+interface WatchRow {
   /** Stable across refreshes (market and side, a hedge id): what "changed" compares against. */
   key: string;
   values: Record<string, unknown>;
@@ -108,7 +108,7 @@ function pushPoint(series: Map<string, number[]>, key: string, value: number | u
 }
 
 /** A number as the screen shows it: 1,514.9512 shown as "1,514.95" is 1514.95. */
-export function shownNumber(format: FormatValue, field: WatchField, value: unknown): number | undefined {
+function shownNumber(format: FormatValue, field: WatchField, value: unknown): number | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
   // eslint-disable-next-line no-control-regex
   const text = format(field, value).replace(/\u001b\[[0-9;]*m/g, '').replace(/[^0-9.+-]/g, '');
@@ -132,7 +132,7 @@ export function applyFresh(state: WatchState, model: WatchModel, at: number, for
 }
 
 /** "09:14:03" in the local time zone. */
-export function localClockTime(ms: number): string {
+function localClockTime(ms: number): string {
   return new Date(ms).toTimeString().slice(0, 8);
 }
 

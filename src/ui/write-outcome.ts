@@ -12,14 +12,14 @@ import { renderClosed, renderHedge, renderPositionChange, renderSubmitted } from
 export type HedgeCommand = (...words: string[]) => string;
 
 /** An open that was sent and not waited for (--no-wait). */
-export function renderOpenSubmitted(output: Output, answer: OpenedHedge, hedgeCommand: HedgeCommand): void {
+function renderOpenSubmitted(output: Output, answer: OpenedHedge, hedgeCommand: HedgeCommand): void {
   const follow = hedgeCommand('hedges', answer.hedge_id, '--wait');
   renderSubmitted(output, answer, { title: 'Hedge submitted', footer: [`Follow it with: ${follow}`] });
   if (!output.isHuman && !output.isJson) output.note(`Submitted ${answer.hedge_id}; follow it with: ${follow}`);
 }
 
 /** An open that resolved: filled, already closed when read, or failed on-chain (the caller raises the failure). */
-export function renderOpenResolved(output: Output, hedge: Hedge, quote?: Quote): void {
+function renderOpenResolved(output: Output, hedge: Hedge, quote?: Quote): void {
   if (hedge.status === 'failed') {
     renderHedge(output, hedge, { title: 'Order failed', quote });
     return;
@@ -35,12 +35,12 @@ const CHANGE_WORDS = {
 } as const;
 
 /** An add or reduce that was sent and not waited for (or whose landing could not be watched). */
-export function renderChangeSubmitted(output: Output, action: 'add' | 'reduce', answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
+function renderChangeSubmitted(output: Output, action: 'add' | 'reduce', answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
   renderSubmitted(output, answer, { title: CHANGE_WORDS[action].submittedTitle, footer: [`Check it with: ${hedgeCommand('positions')}`] });
 }
 
 /** The change as it landed: people get the position before → after (or the close it became). */
-export function renderChangeLanded(output: Output, change: LandedChange, answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
+function renderChangeLanded(output: Output, change: LandedChange, answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
   const { action, market, side, notionalUsd } = change;
   if (!output.isJson) {
     const now = change.closed
@@ -92,12 +92,12 @@ export function renderChangeLanded(output: Output, change: LandedChange, answer:
 }
 
 /** A close that was sent and not waited for. */
-export function renderCloseSubmitted(output: Output, answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
+function renderCloseSubmitted(output: Output, answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
   renderSubmitted(output, answer, { title: 'Close submitted', footer: [`Check it with: ${hedgeCommand('positions')}`] });
 }
 
 /** A close that landed: the side is flat, with what it returned. */
-export function renderCloseLanded(output: Output, closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord }, answer: SubmittedAction): void {
+function renderCloseLanded(output: Output, closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord }, answer: SubmittedAction): void {
   if (!output.isJson) output.success(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
   renderClosed(output, {
     ...answer,

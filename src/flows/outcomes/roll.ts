@@ -48,7 +48,7 @@ export interface RollNote {
 }
 
 /** One leg of a roll as it ended: its journal entry, key and hedge. */
-export interface RollLegOutcome {
+interface RollLegOutcome {
   journalId: string | null;
   idempotencyKey: string | null;
   hedgeId: string | null;
