@@ -18,6 +18,15 @@ function validationMessage(check: () => unknown): true | string {
   }
 }
 
+/** The key from a credential helper (`--key-command`), bounded by --timeout like a key read from stdin. */
+export function keyFromCommand(ctx: CommandContext, keyCommand: string): () => Promise<string> {
+  return async () => {
+    const { runKeyCommand, KEY_COMMAND_BOUND_MS } = await import('../config/key-command.js');
+    const timeoutMs = ctx.deadline === undefined ? KEY_COMMAND_BOUND_MS : Math.max(0, Math.min(KEY_COMMAND_BOUND_MS, ctx.deadline - ctx.clock.now()));
+    return runKeyCommand(keyCommand, { env: ctx.env, signal: ctx.signal, timeoutMs, owner: '--key-command' });
+  };
+}
+
 export interface LoginAnswers {
   baseUrl: string;
   baseUrlSource: Source;
