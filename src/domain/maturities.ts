@@ -111,18 +111,7 @@ export function collectMaturities(
       undated += 1;
       continue;
     }
-    found.push({
-      maturity_at: maturity,
-      market: hedge.market.toUpperCase(),
-      side: hedge.side,
-      hedge_id: hedge.id,
-      client_reference: hedge.client_reference ?? null,
-      notional_usd: alone ? (position.notionalUsd ?? hedge.notional_usd) : hedge.notional_usd,
-      tenor_days: hedge.tenor_days ?? null,
-      mark_price: position.markPrice ?? null,
-      net_pnl_usd: alone ? (position.netPnlUsd ?? null) : null,
-      accrued_carry_usdc: alone ? (position.accruedCarryUsdc ?? null) : null,
-    });
+    found.push(hedgeSettlement(hedge, maturity, { position, alone }));
   }
   for (const more of [unlistedSettlements(unlisted), linesStandingAlone(positions, active)]) {
     found.push(...more.found);
@@ -147,6 +136,27 @@ export function collectMaturities(
 /** A settlement found, before it is dated against now. */
 type Settlement = Omit<Maturity, 'day' | 'matures_in_seconds'>;
 
+/**
+ * A hedge's settlement. Its side's positions line, when there is one, gives the mark; and, when
+ * the hedge is the side's only one (`alone`), the line's notional, P&L and carry — with several
+ * hedges the line shows only their sum, so those stay null.
+ */
+function hedgeSettlement(hedge: MaturityHedge, maturity: string, line?: { position: MaturityPosition; alone: boolean }): Settlement {
+  const whole = line?.alone === true ? line.position : undefined;
+  return {
+    maturity_at: maturity,
+    market: hedge.market.toUpperCase(),
+    side: hedge.side,
+    hedge_id: hedge.id,
+    client_reference: hedge.client_reference ?? null,
+    notional_usd: whole?.notionalUsd ?? hedge.notional_usd,
+    tenor_days: hedge.tenor_days ?? null,
+    mark_price: line?.position.markPrice ?? null,
+    net_pnl_usd: whole?.netPnlUsd ?? null,
+    accrued_carry_usdc: whole?.accruedCarryUsdc ?? null,
+  };
+}
+
 /** Filled hedges the caller's book holds on a side the positions list does not show yet: without a line's mark, P&L and carry. */
 function unlistedSettlements(unlisted: readonly MaturityHedge[]): { found: Settlement[]; undated: number } {
   const found: Settlement[] = [];
@@ -158,18 +168,7 @@ function unlistedSettlements(unlisted: readonly MaturityHedge[]): { found: Settl
       undated += 1;
       continue;
     }
-    found.push({
-      maturity_at: maturity,
-      market: hedge.market.toUpperCase(),
-      side: hedge.side,
-      hedge_id: hedge.id,
-      client_reference: hedge.client_reference ?? null,
-      notional_usd: hedge.notional_usd,
-      tenor_days: hedge.tenor_days ?? null,
-      mark_price: null,
-      net_pnl_usd: null,
-      accrued_carry_usdc: null,
-    });
+    found.push(hedgeSettlement(hedge, maturity));
   }
   return { found, undated };
 }
