@@ -15,15 +15,15 @@
 //   flat      at every sample from the last due date on, both sides hold nothing;
 //   report    its cost per market (closed hedges, carry, fees) equals the server's history summed in
 //             cents, and its coverage's hedged_usd each week equals what the server's hedges held then.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseExposuresFile, type Exposure } from '../../src/domain/exposures-file.js';
 import { DEFAULT_POLICY, amountUsd, coverSide, targetBook, targetRowsAt, type ExposurePolicy } from '../../src/domain/exposures.js';
 import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model.js';
 import { nextRandom } from '../../src/sandbox/prng.js';
-import { baseEnv, HEDGE_BIN, ROOT } from '../support/hedge-cli.js';
+import { baseEnv } from '../support/hedge-cli.js';
+import { spawnKeeper } from './keeper-process.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 
 const DAY_MS = 86_400_000;
@@ -246,24 +246,20 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
       keeperNumber += 1;
       lastCycleServerMs = undefined;
       const number = keeperNumber;
-      const child = spawn(process.execPath, [HEDGE_BIN, 'keep', file, '--exposures', '--interval', String(options.intervalS), '--json'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        keeperLog?.write(`keeper ${number} ${line}\n`);
-        let event: Record<string, unknown>;
-        try {
-          event = JSON.parse(line) as Record<string, unknown>;
-        } catch {
-          return;
-        }
-        const name = String(event.event);
-        events[name] = (events[name] ?? 0) + 1;
-        if (name === 'error') errorCodes.push(`${String(event.code)} (${String(event.phase ?? '')})`);
-        if (name === 'cycle' && number === keeperNumber) {
-          const read = Date.parse(String(event.server_time));
-          sample('cycle', Number.isFinite(read) ? read : undefined);
-        }
+      const child = spawnKeeper({
+        args: ['keep', file, '--exposures', '--interval', String(options.intervalS), '--json'],
+        env,
+        number,
+        log: keeperLog,
+        events,
+        onEvent: (name, event) => {
+          if (name === 'error') errorCodes.push(`${String(event.code)} (${String(event.phase ?? '')})`);
+          if (name === 'cycle' && number === keeperNumber) {
+            const read = Date.parse(String(event.server_time));
+            sample('cycle', Number.isFinite(read) ? read : undefined);
+          }
+        },
       });
-      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => keeperLog?.write(`keeper ${number} stderr: ${chunk}`));
       child.on('exit', () => (exits += 1));
       return child;
     };

@@ -53,16 +53,16 @@
 //              at least two of them after the last restart (the keeper carried on after it), and
 //              every planned kill happened; a run that does not get there within `maxWallMs` has
 //              stalled.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll } from 'vitest';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { nextRandom } from '../../src/sandbox/prng.js';
-import { baseEnv, HEDGE_BIN, ROOT, runHedge, type RunResult } from '../support/hedge-cli.js';
+import { baseEnv, runHedge, type RunResult } from '../support/hedge-cli.js';
+import { spawnKeeper } from './keeper-process.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 
 type Side = 'buy' | 'sell';
@@ -283,29 +283,25 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
     const startKeeper = (): ChildProcess => {
       keeperNumber += 1;
       const number = keeperNumber;
-      const args = [HEDGE_BIN, 'keep', file, '--interval', String(options.intervalS), '--tolerance', String(options.toleranceUsd), '--json'];
-      const child = spawn(process.execPath, args, { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const args = ['keep', file, '--interval', String(options.intervalS), '--tolerance', String(options.toleranceUsd), '--json'];
+      const child = spawnKeeper({
+        args,
+        env,
+        number,
+        log: keeperLog,
+        events,
+        onEvent: (name, event) => {
+          if (event.resumed === true) resumedEvents += 1;
+          if (name === 'alert' || typeof event.alert === 'string') {
+            const alert = `${String(event.alert)} ${String(event.cause)}${event.side ? ` ${String(event.side)}` : ''}`;
+            alerts[alert] = (alerts[alert] ?? 0) + 1;
+          }
+          // An alert started by an error repeats that error's fields (event `error`, `alert`): counted once, as the error.
+          if (name === 'error' && event.alert === undefined) errorCodes.push(`${String(event.code)}${event.action ? ` (${String(event.action)})` : event.phase ? ` (${String(event.phase)})` : ''}`);
+        },
+      });
       keepers.add(child);
       child.once('exit', () => keepers.delete(child));
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        keeperLog?.write(`keeper ${number} ${line}\n`);
-        let event: Record<string, unknown>;
-        try {
-          event = JSON.parse(line) as Record<string, unknown>;
-        } catch {
-          return;
-        }
-        const name = String(event.event);
-        events[name] = (events[name] ?? 0) + 1;
-        if (event.resumed === true) resumedEvents += 1;
-        if (name === 'alert' || typeof event.alert === 'string') {
-          const alert = `${String(event.alert)} ${String(event.cause)}${event.side ? ` ${String(event.side)}` : ''}`;
-          alerts[alert] = (alerts[alert] ?? 0) + 1;
-        }
-        // An alert started by an error repeats that error's fields (event `error`, `alert`): counted once, as the error.
-        if (name === 'error' && event.alert === undefined) errorCodes.push(`${String(event.code)}${event.action ? ` (${String(event.action)})` : event.phase ? ` (${String(event.phase)})` : ''}`);
-      });
-      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => keeperLog?.write(`keeper ${number} stderr: ${chunk}`));
       return child;
     };
     const exited = (child: ChildProcess) =>
