@@ -17,6 +17,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { resolveApiPath } from '../security/base-url.js';
 import { printAnswers } from '../ui/api-answer.js';
 import { renderDryRun } from '../ui/dry-run-view.js';
+import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface ApiOptions {
   method: ReturnType<typeof parseApiMethod>;
@@ -82,7 +83,7 @@ async function planCall(ctx: CommandContext, opts: ApiOptions): Promise<ApiCall>
   let path = resolveApiPath(credentials.baseUrl, opts.path);
   let body: unknown;
   const hasParams = Object.keys(params).length > 0;
-  if (opts.input !== undefined) body = await readInputBody(ctx, opts.input);
+  if (opts.input !== undefined) body = await readInputBody(flowPorts(ctx), opts.input);
   if (hasParams && (!write || opts.input !== undefined)) {
     const query = queryStringOf(params);
     path = `${path}${path.includes('?') ? '&' : '?'}${query}`;
@@ -101,11 +102,11 @@ export async function runApi(ctx: CommandContext, opts: ApiOptions): Promise<num
   const show = (answer: ApiAnswer) => printAnswers(ctx.output, [answer], { include: opts.include, failed: false });
   try {
     if (isWriteMethod(call.method)) {
-      const outcome = await runWrite(ctx, apiWriteAction(client, call, log), opts.write);
+      const outcome = await runWrite(flowPorts(ctx), apiWriteAction(client, call, log), opts.write);
       if (outcome.kind === 'dry-run') renderDryRun(ctx.output, outcome.planned);
       if (outcome.kind === 'submitted' || outcome.kind === 'resolved') show(outcome.answer);
     } else {
-      await readApi(ctx, client, call, { paginate: opts.paginate, log, onPage: (page) => pages.push(page) });
+      await readApi(flowPorts(ctx), client, call, { paginate: opts.paginate, log, onPage: (page) => pages.push(page) });
       printAnswers(ctx.output, pages, { include: opts.include, failed: false });
     }
   } catch (error) {

@@ -13,6 +13,7 @@ import { accountName, htmlTarget } from '../flows/report.js';
 import { exposureReportHtml, REPORT_SECTIONS, renderExposureReport, type ReportSection } from '../ui/exposures-report-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import { EXPOSURE_SECTIONS, renderExposures, type ExposureSection } from '../ui/exposures-view.js';
+import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface ExposuresOptions {
   file: string;
@@ -64,7 +65,7 @@ export function parseExposuresOptions(input: InputOf<typeof EXPOSURES>): Exposur
 
 export async function runExposures(ctx: CommandContext, opts: ExposuresOptions): Promise<number> {
   if (opts.report) {
-    const reportView = await gatherExposureReport(ctx, { file: opts.file, policyFile: opts.policyFile, flags: opts.flags });
+    const reportView = await gatherExposureReport(flowPorts(ctx), { file: opts.file, policyFile: opts.policyFile, flags: opts.flags });
     await renderExposureReport(ctx.output, reportView, { section: opts.section as ReportSection | undefined });
     if (opts.html !== undefined) {
       const credentials = await ctx.credentials();
@@ -73,7 +74,7 @@ export async function runExposures(ctx: CommandContext, opts: ExposuresOptions):
     }
     return 0;
   }
-  const view = await gatherExposures(ctx, { file: opts.file, policyFile: opts.policyFile, flags: opts.flags, feeBps: opts.feeBps });
+  const view = await gatherExposures(flowPorts(ctx), { file: opts.file, policyFile: opts.policyFile, flags: opts.flags, feeBps: opts.feeBps });
   await renderExposures(ctx.output, view, { section: opts.section as ExposureSection | undefined });
   return 0;
 }

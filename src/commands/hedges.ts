@@ -11,6 +11,7 @@ import type { InputOf } from '../cli/command-spec.js';
 import type { HEDGES } from './hedges.spec.js';
 import { moreNote } from '../ui/list-notes.js';
 import type { HedgeStatus } from '../domain/vocabulary.js';
+import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface HedgesOptions {
   /** One hedge in full; absent: the list. */
@@ -71,7 +72,7 @@ export async function runHedges(ctx: CommandContext, opts: HedgesOptions): Promi
     // on a TTY; a hedge already final is returned at once.
     const { waitForHedgeStatus } = await import('../flows/wait.js');
     try {
-      hedge = await waitForHedgeStatus(ctx, id, { label: `Waiting for hedge ${id}`, initial: hedge, startedAt });
+      hedge = await waitForHedgeStatus(flowPorts(ctx), id, { label: `Waiting for hedge ${id}`, initial: hedge, startedAt });
     } catch (error) {
       // Like open: a script still gets the hedge's last known state when the wait runs out.
       if (error instanceof StillPendingError && ctx.output.isJson) ctx.output.json(error.record ?? hedge);

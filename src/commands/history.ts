@@ -19,6 +19,7 @@ import { JOINED_REFERENCE } from '../ui/resource-fields.js';
 import { dealStillHeld, shellWord } from '../ui/deal-view.js';
 import { readResizedHedges } from '../flows/hedge-sizes.js';
 import { markResized, resizedNote } from '../ui/history-view.js';
+import { flowPorts } from '../runtime/flow-ports.js';
 
 /** What a --until condition may read: the fields of a closed hedge as --json prints them. */
 export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields.filter((field) => !field.screenOnly).map((field) => field.key);
@@ -173,7 +174,7 @@ async function readPeriod(
  */
 async function markResizedHedges(ctx: CommandContext, records: HistoryRecord[], original: HistoryRecord[], totals: ReturnType<typeof historyTotals>): Promise<string | undefined> {
   const ids = original.map(hedgeIdOf);
-  const sizes = await readResizedHedges(ctx, new Set(ids.filter((id): id is string => id !== undefined)));
+  const sizes = await readResizedHedges(flowPorts(ctx), new Set(ids.filter((id): id is string => id !== undefined)));
   markResized(records, ids.map((id) => id !== undefined && sizes.has(id)), totals);
   return resizedNote(
     ids.flatMap((id, index) => {

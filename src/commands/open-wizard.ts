@@ -22,6 +22,7 @@ import { Output } from '../ui/output.js';
 import type { Prompter } from '../ui/prompter.js';
 import { renderQuoteCard } from '../ui/quote-card.js';
 import { displayWidth, wrapWords } from '../ui/width.js';
+import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface WizardAnswers {
   market?: string;
@@ -108,7 +109,7 @@ export async function runOpenWizard(
   const question =
     `${options.live ? `${c.red.bold('LIVE')} ` : ''}Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}` +
     `${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
-  await confirmOrStop(ctx, question);
+  await confirmOrStop(flowPorts(ctx), question);
   return { kind: 'open', market: market.market, side, notionalUsd, tenorDays, clientReference, quote };
 }
 

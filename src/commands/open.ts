@@ -17,6 +17,7 @@ import { runChange } from '../flows/change.js';
 import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
+import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface OpenOptions {
   market?: string;
@@ -73,7 +74,7 @@ export async function runOpen(ctx: CommandContext, opts: OpenOptions): Promise<n
     const answers = await runOpenWizard(ctx, client, opts, { skipChecks: opts.skipChecks, live });
     if (answers.kind === 'add') {
       // The side chosen is open, and the operator chose to add to it: the add quotes and confirms itself.
-      const { outcome, body } = await runChange(ctx, 'add', { market: answers.market, side: answers.side, notionalUsd: answers.notionalUsd, skipChecks: opts.skipChecks, write: opts.write });
+      const { outcome, body } = await runChange(flowPorts(ctx), 'add', { market: answers.market, side: answers.side, notionalUsd: answers.notionalUsd, skipChecks: opts.skipChecks, write: opts.write });
       return showTrade(ctx, 'add', outcome, body);
     }
     const request: OpenRequest = {
@@ -100,11 +101,11 @@ export async function runOpen(ctx: CommandContext, opts: OpenOptions): Promise<n
 async function submit(ctx: CommandContext, client: HedgeClient, request: OpenRequest, opts: OpenOptions, given: { quote?: Quote; confirmed?: boolean }): Promise<void> {
   let quote = given.quote;
   // The checks are optional safety: what they could not read is said, and named in a live confirmation.
-  const unchecked = uncheckedList(ctx);
-  const action = openAction(ctx, client, request, {
+  const unchecked = uncheckedList(flowPorts(ctx));
+  const action = openAction(flowPorts(ctx), client, request, {
     argv: openArgv(request),
     check: async () => {
-      if (request.client_reference && !opts.allowDuplicateRef) await refuseDuplicateReference(ctx, client, request.client_reference, unchecked);
+      if (request.client_reference && !opts.allowDuplicateRef) await refuseDuplicateReference(flowPorts(ctx), client, request.client_reference, unchecked);
       if (!opts.skipChecks && !given.confirmed) {
         await runPreTradeChecks(client, { market: request.market, side: request.side, notionalUsd: request.notional_usd, action: 'open' }, unchecked);
       }
@@ -113,20 +114,20 @@ async function submit(ctx: CommandContext, client: HedgeClient, request: OpenReq
     preview: given.quote
       ? undefined
       : async () => {
-          quote = await quoteOpen(ctx, client, request);
+          quote = await quoteOpen(flowPorts(ctx), client, request);
         },
     get quote() {
       return quote;
     },
   });
-  const send = () => runWrite(ctx, { ...action, confirmed: given.confirmed, question: () => questionWithUnchecked(action.question(), unchecked) }, opts.write);
+  const send = () => runWrite(flowPorts(ctx), { ...action, confirmed: given.confirmed, question: () => questionWithUnchecked(action.question(), unchecked) }, opts.write);
   const reference = request.client_reference;
   // The duplicate-reference check and the open it allows run under one lock per reference: a second
   // `open --ref` of the same deal waits, then checks the book as the first left it.
   const outcome =
     reference === undefined || opts.allowDuplicateRef || opts.write.dryRun
       ? await send()
-      : await withAccountLock(ctx, `client reference ${JSON.stringify(safeText(reference))}`, ['ref', reference], send);
+      : await withAccountLock(flowPorts(ctx), `client reference ${JSON.stringify(safeText(reference))}`, ['ref', reference], send);
   showTrade(ctx, 'open', outcome as WriteOutcome<unknown, unknown>, { ...request }, quote);
 }
 

@@ -5,6 +5,7 @@ import { planCheckError, type QuotedPlan, type TargetPlanOptions } from '../flow
 import type { CommandContext } from '../runtime/context.js';
 import { planAsData, renderPlan } from '../ui/plan-view.js';
 import { terminalColumns } from '../ui/width.js';
+import { flowPorts } from '../runtime/flow-ports.js';
 
 /** The terminal's width for the table (the stream's own when it is a TTY, else COLUMNS, else 80). */
 export function outputColumns(ctx: CommandContext): number {
@@ -18,6 +19,6 @@ export async function showPlan(ctx: CommandContext, quoted: QuotedPlan, opts: Ta
     const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
     await renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance) });
   }
-  if (quoted.plan.problems.length > 0) throw planCheckError(ctx, quoted, { problemsAsData: ctx.output.isJson });
+  if (quoted.plan.problems.length > 0) throw planCheckError(flowPorts(ctx), quoted, { problemsAsData: ctx.output.isJson });
   return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
 }

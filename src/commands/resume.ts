@@ -13,6 +13,7 @@ import { renderRollOutcome } from '../ui/roll-outcome.js';
 import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
 import { utcClock } from '../domain/utc-text.js';
+import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface ResumeOptions {
   /** A journal id or unique prefix; undefined: the newest unresolved entry. */
@@ -26,14 +27,14 @@ export function parseResumeOptions(input: InputOf<typeof RESUME>): ResumeOptions
 }
 
 export async function runResume(ctx: CommandContext, options: ResumeOptions): Promise<number> {
-  const entry = await chooseEntryToResume(ctx, options.id);
+  const entry = await chooseEntryToResume(flowPorts(ctx), options.id);
   if (!entry) {
     ctx.output.note(`Nothing to resume: every action in the journal is resolved. See them with \`${ctx.hedgeCommand('journal')}\`.`);
     return 0;
   }
-  const plan = await planResume(ctx, entry);
+  const plan = await planResume(flowPorts(ctx), entry);
   if (plan.kind !== 'roll') sayResuming(ctx, entry);
-  return showResumed(ctx, await resumeEntry(ctx, plan, { wait: options.wait }));
+  return showResumed(ctx, await resumeEntry(flowPorts(ctx), plan, { wait: options.wait }));
 }
 
 function sayResuming(ctx: CommandContext, entry: JournalEntry): void {

@@ -7,6 +7,7 @@ import type { WriteOutcome } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
 import { renderDryRun } from '../ui/dry-run-view.js';
 import { renderTrade } from '../ui/write-outcome.js';
+import { flowPorts } from '../runtime/flow-ports.js';
 
 /** `body` is the request the trade sent (market, side, amount); `quote` the one shown before an open. */
 export function showTrade(ctx: CommandContext, command: string, outcome: WriteOutcome<unknown, unknown>, body: Record<string, unknown>, quote?: Quote): number {
@@ -16,7 +17,7 @@ export function showTrade(ctx: CommandContext, command: string, outcome: WriteOu
   }
   const view = tradeView(command, outcome, body);
   if (view) renderTrade(ctx.output, view, (...words) => ctx.hedgeCommand(...words), quote);
-  const failure = tradeFailure(ctx, view);
+  const failure = tradeFailure(flowPorts(ctx), view);
   if (failure) throw failure;
   return 0;
 }

@@ -5,7 +5,7 @@
 // bounded by --timeout, or the default wait bound — and then reads the book afresh; still held at
 // the bound, it stops with exit 11 naming the holder. The lock dies with its holder (kill -9 too).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../config/wait-bound.js';
 import { HeldError } from '../errors.js';
 import { describeHolder, type Holder } from '../journal/index.js';
@@ -18,8 +18,8 @@ export interface LockedRun {
 }
 
 /** The account-lock scope for the current credentials: `${environment}|${host}|${keyId}|…parts`. */
-async function accountScope(ctx: CommandContext, ...parts: string[]): Promise<string> {
-  const identity = await identityOf(ctx);
+async function accountScope(ports: Pick<FlowPorts, 'credentials' | 'origin'>, ...parts: string[]): Promise<string> {
+  const identity = await identityOf(ports);
   return [identity.environment, identity.host, identity.keyId, ...parts].join('|');
 }
 
@@ -32,20 +32,20 @@ async function accountScope(ctx: CommandContext, ...parts: string[]): Promise<st
 const heldScopes = new AsyncLocalStorage<ReadonlySet<string>>();
 
 /** Runs `body` holding the account lock `parts` names; `what` says in messages what is guarded ("the book of this account"). */
-export async function withAccountLock<T>(ctx: CommandContext, what: string, parts: string[], body: (run: LockedRun) => Promise<T>): Promise<T> {
-  const journal = await ctx.journal();
-  const scope = await accountScope(ctx, ...parts);
+export async function withAccountLock<T>(ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>, what: string, parts: string[], body: (run: LockedRun) => Promise<T>): Promise<T> {
+  const journal = await ports.journal();
+  const scope = await accountScope(ports, ...parts);
   const held = heldScopes.getStore();
   if (held?.has(scope)) return body({});
   let answer = await journal.lock(scope, { waitMs: 0 });
   let waitedFor: Holder | undefined;
   if (!answer.held) {
     waitedFor = answer.holder;
-    const now = ctx.clock.now();
-    const deadline = ctx.waitDeadline(now);
+    const now = ports.clock.now();
+    const deadline = ports.waitDeadline(now);
     const waitMs = deadline === undefined ? Number.MAX_SAFE_INTEGER : Math.max(0, deadline - now);
     const bound = deadline === undefined ? 'no bound (--timeout 0)' : `at most ${Math.ceil(waitMs / 1000)} s`;
-    ctx.notify({ kind: 'waiting-for-lock', level: 'note', text: `Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`, data: { scope, wait_ms: waitMs } });
+    ports.notify({ kind: 'waiting-for-lock', level: 'note', text: `Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`, data: { scope, wait_ms: waitMs } });
     answer = await journal.lock(scope, { waitMs });
     if (!answer.held) {
       throw new HeldError(
@@ -76,14 +76,14 @@ function sideLockParts(market: string, side: string): string[] {
  * a side holds that side's lock — team-wide with the team store — so every move of a side made by
  * hedge is attributable, and a move nobody holding the lock made is an actor outside hedge.
  */
-export function withSideLock<T>(ctx: CommandContext, market: string, side: string, body: (run: LockedRun) => Promise<T>): Promise<T> {
-  return withAccountLock(ctx, `the ${side} side of ${market.toUpperCase()}`, sideLockParts(market, side), body);
+export function withSideLock<T>(ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>, market: string, side: string, body: (run: LockedRun) => Promise<T>): Promise<T> {
+  return withAccountLock(ports, `the ${side} side of ${market.toUpperCase()}`, sideLockParts(market, side), body);
 }
 
 /** Several sides at once, always in the same order (so two holders of several never deadlock). */
-export async function withSideLocks<T>(ctx: CommandContext, sides: ReadonlyArray<{ market: string; side: string }>, body: () => Promise<T>): Promise<T> {
+export async function withSideLocks<T>(ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>, sides: ReadonlyArray<{ market: string; side: string }>, body: () => Promise<T>): Promise<T> {
   const unique = [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one])).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, one]) => one);
-  const take = (index: number): Promise<T> => (index === unique.length ? body() : withSideLock(ctx, unique[index]!.market, unique[index]!.side, () => take(index + 1)));
+  const take = (index: number): Promise<T> => (index === unique.length ? body() : withSideLock(ports, unique[index]!.market, unique[index]!.side, () => take(index + 1)));
   return take(0);
 }
 

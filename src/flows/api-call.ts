@@ -10,7 +10,7 @@ import type { ApiRequest, RawAnswer } from '../api/transport.js';
 import { API_METHODS, type ApiMethod } from '../domain/api-params.js';
 import { OffOriginError, UsageError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { resolveApiPath } from '../security/base-url.js';
 import { safeText } from '../security/safe-text.js';
 import type { WriteAction } from './write-flow.js';
@@ -85,7 +85,7 @@ export class AnswerLog {
  * (api/wire/pager.ts followPaths: a cursor in meta or in the body beside the rows, a next link,
  * page numbers, an offset; the profile's cursor parameter) — each answer handed to `onPage` as it comes.
  */
-export async function readApi(ctx: CommandContext, client: HedgeClient, call: ApiCall, options: { paginate: boolean; log: AnswerLog; onPage: (answer: ApiAnswer) => void }): Promise<number> {
+export async function readApi(ports: Pick<FlowPorts, 'credentials'>, client: HedgeClient, call: ApiCall, options: { paginate: boolean; log: AnswerLog; onPage: (answer: ApiAnswer) => void }): Promise<number> {
   const fetchPath = async (path: string) => {
     const response = await client.transport.send(request(call, path, undefined, options.log.record(path)));
     options.onPage(options.log.last!);
@@ -95,7 +95,7 @@ export async function readApi(ctx: CommandContext, client: HedgeClient, call: Ap
     await fetchPath(call.path);
     return 1;
   }
-  const { baseUrl } = await ctx.credentials();
+  const { baseUrl } = await ports.credentials();
   let pages = 0;
   for await (const page of followPaths(baseUrl, call.path, fetchPath, { cursorParam: client.wire.cursorParam || undefined })) {
     pages += 1;
@@ -181,12 +181,12 @@ function journaledPath(baseUrl: string, journaled: unknown, row: string): string
 }
 
 /** --input FILE (or - for stdin): a JSON body, refused when it is not JSON. */
-export async function readInputBody(ctx: CommandContext, file: string): Promise<unknown> {
+export async function readInputBody(ports: Pick<FlowPorts, 'stdin' | 'stdinIsTTY'>, file: string): Promise<unknown> {
   let text: string;
   if (file === '-') {
-    if (ctx.io.stdinIsTTY) throw new UsageError('--input: - reads the body from stdin, but stdin is a terminal; pipe it in or name a file.');
+    if (ports.stdinIsTTY) throw new UsageError('--input: - reads the body from stdin, but stdin is a terminal; pipe it in or name a file.');
     const chunks: Buffer[] = [];
-    for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    for await (const chunk of ports.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
     text = Buffer.concat(chunks).toString('utf8');
   } else {
     text = await readText('--input', file);

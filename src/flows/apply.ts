@@ -9,7 +9,7 @@ import { formatUsd } from '../domain/number-format.js';
 import { utcStamp } from '../domain/utc-text.js';
 import { HeldError, OrderFailedError } from '../errors.js';
 import { describeHolder, type Holder, type JournalEntry } from '../journal/index.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 import { withAccountLock, withSideLocks } from './account-lock.js';
 import { confirmOrStop, guardLiveAction } from './live-guard.js';
@@ -40,25 +40,25 @@ function asStep<S, R>(action: WriteAction<S, R>): WriteAction<S, R> {
  * planning, so the plan starts from a book where nothing is in flight. Each step is told through
  * the context's notices as it starts and ends; all of them are returned.
  */
-async function resumeUnfinishedApplies(ctx: CommandContext, client: HedgeClient): Promise<ResumedStep[]> {
-  const unresolved = await unfinishedOfThisAccount(ctx, [APPLY_GROUP_PREFIX]);
+async function resumeUnfinishedApplies(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, client: HedgeClient): Promise<ResumedStep[]> {
+  const unresolved = await unfinishedOfThisAccount(ports, [APPLY_GROUP_PREFIX]);
   const steps: ResumedStep[] = [];
   for (const entry of unresolved) {
     const body = (entry.request.body ?? {}) as Record<string, unknown>;
     const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();
     const data = { journal_id: entry.id, leg: entry.leg ?? null };
-    if (!journaledAction(ctx, client, entry)) {
-      ctx.notify({ kind: 'step-not-resumable', level: 'warn', text: `Journal ${entry.id} (${safeText(entry.command)}) is not an action apply can finish; see \`${ctx.hedgeCommand('resume', entry.id)}\`.`, data });
+    if (!journaledAction(ports, client, entry)) {
+      ports.notify({ kind: 'step-not-resumable', level: 'warn', text: `Journal ${entry.id} (${safeText(entry.command)}) is not an action apply can finish; see \`${ports.hedgeCommand('resume', entry.id)}\`.`, data });
       steps.push({ entry, what, outcome: 'not-resumable' });
       continue;
     }
     // A step begun on another machine (a team store's) is finished here only when a person says so.
-    await confirmRowFromElsewhere(ctx, entry, 'finish it');
-    ctx.notify({ kind: 'resuming-step', level: 'note', text: `Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`, data });
+    await confirmRowFromElsewhere(ports, entry, 'finish it');
+    ports.notify({ kind: 'resuming-step', level: 'note', text: `Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`, data });
     // Not admitted with a plan: an agent's limits judge each step it finishes here (send-gate.ts).
-    const result = await finishJournaled(ctx, client, entry, { wait: true, present: (action) => ({ ...asStep(action), admitted: false }) });
+    const result = await finishJournaled(ports, client, entry, { wait: true, present: (action) => ({ ...asStep(action), admitted: false }) });
     const outcome = !result || result.kind === 'dry-run' ? 'unknown' : result.entry.outcome;
-    ctx.notify({
+    ports.notify({
       kind: 'resumed-step',
       level: 'note',
       text:
@@ -87,18 +87,18 @@ export interface ApplyPorts {
  * guard (a refused live run sends nothing), then everything else under the locks. A step that fails
  * stops the run: the outcome says which and why, and the steps after it are not run.
  */
-export async function applyTarget(ctx: CommandContext, opts: TargetPlanOptions, ports: ApplyPorts = {}): Promise<ApplyOutcome> {
-  const target = await readTargetFile(ctx, opts.file);
-  const guard = await guardLiveAction(ctx, { action: 'apply a target book', dryRun: false });
-  const client = await ctx.client();
+export async function applyTarget(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'stdin' | 'stdinIsTTY' | 'origin' | 'tradeGate' | 'planCheck' | 'targetFiles'>, opts: TargetPlanOptions, hooks: ApplyPorts = {}): Promise<ApplyOutcome> {
+  const target = await readTargetFile(ports, opts.file);
+  const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
+  const client = await ports.client();
   // Read the book, decide, send and see it land under one lock: a second apply (or roll) of this
   // account waits, then plans from the book as the first one left it.
-  return withAccountLock(ctx, 'the book of this account', ['book'], async ({ waitedFor }) => {
+  return withAccountLock(ports, 'the book of this account', ['book'], async ({ waitedFor }) => {
     // And every side the target names, from the plan to the last step's landing: an add or a
     // close of one of them by another actor waits for this apply, or this apply for it.
-    return withSideLocks(ctx, target.rows, async () => {
-      const resumed = await resumeUnfinishedApplies(ctx, client);
-      return applyPlan(ctx, client, { ...opts, target, live: guard.live, waitedFor, resumed }, ports);
+    return withSideLocks(ports, target.rows, async () => {
+      const resumed = await resumeUnfinishedApplies(ports, client);
+      return applyPlan(ports, client, { ...opts, target, live: guard.live, waitedFor, resumed }, hooks);
     });
   });
 }
@@ -110,22 +110,22 @@ interface LockedApply extends TargetPlanOptions {
   resumed: ResumedStep[];
 }
 
-async function applyPlan(ctx: CommandContext, client: HedgeClient, run: LockedApply, ports: ApplyPorts): Promise<ApplyOutcome> {
+async function applyPlan(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, client: HedgeClient, run: LockedApply, hooks: ApplyPorts): Promise<ApplyOutcome> {
   const { target, resumed } = run;
-  const quoted = await buildTargetPlan(ctx, client, target, run.toleranceUsd);
+  const quoted = await buildTargetPlan(ports, client, target, run.toleranceUsd);
   const { steps } = quoted.plan;
-  await ports.showPlan?.(quoted);
+  await hooks.showPlan?.(quoted);
   if (quoted.plan.problems.length > 0) return { kind: 'fails-checks', quoted, resumed };
   // An agent's checks judge this plan — the one carried out below, under this lock — whole: its
   // limits, and on a live key the plan its confirmation token was issued for.
-  await checkPlanRequests(ctx, client, steps);
-  await ctx.tradeGate?.admit(planTrades(steps), 'apply');
+  await checkPlanRequests(ports, client, steps);
+  await ports.tradeGate?.admit(planTrades(steps), 'apply');
   if (steps.length === 0) {
     if (run.waitedFor && resumed.length === 0) {
       // Exit 0 of a write means this command's action happened: here another process's did.
       throw new HeldError(
         `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(run.waitedFor))}): there was nothing left to do, and this run sent nothing.`,
-        { holder: run.waitedFor, hint: `See what it did with \`${ctx.hedgeCommand('journal')}\`; the book is at the target.` },
+        { holder: run.waitedFor, hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.` },
       );
     }
     return { kind: 'at-target', quoted, resumed };
@@ -133,34 +133,34 @@ async function applyPlan(ctx: CommandContext, client: HedgeClient, run: LockedAp
 
   // One confirmation for the whole run: on a terminal unless confirmed ahead (the guard already
   // required --yes for a live key without one); without a terminal on a test key, none.
-  if (ctx.interactive && !ctx.confirmedAhead) await confirmOrStop(ctx, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, { live: run.live });
-  return { ...(await carryOut(ctx, client, steps, run.file)), quoted, resumed };
+  if (ports.interactive && !ports.confirmedAhead) await confirmOrStop(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, { live: run.live });
+  return { ...(await carryOut(ports, client, steps, run.file)), quoted, resumed };
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */
 async function carryOut(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>,
   client: HedgeClient,
   steps: readonly PlanStep[],
   file: string,
 ): Promise<{ kind: 'applied'; rows: ApplyReportRow[] } | { kind: 'stopped'; rows: ApplyReportRow[]; stoppedAt: number; error: unknown }> {
-  const group = `${APPLY_GROUP_PREFIX}${utcStamp(ctx.clock.now())}`;
-  const journal = await ctx.journal();
+  const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
+  const journal = await ports.journal();
   const rows: ApplyReportRow[] = [];
   for (const [index, step] of steps.entries()) {
     const leg = `step-${index + 1}`;
     try {
-      const result = await runWrite(ctx, asStep(stepAction(ctx, client, step, group, leg)), SEND_AND_WAIT);
+      const result = await runWrite(ports, asStep(stepAction(ports, client, step, group, leg)), SEND_AND_WAIT);
       const entry = result.kind === 'dry-run' ? undefined : result.entry;
       rows.push(reportRow(index, step, entry));
       if (entry?.outcome === 'failed') {
         throw new OrderFailedError(
           `Step ${index + 1} (${describeStep(step)}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
           entry.hedge_id ?? '',
-          `Check the market with \`${ctx.hedgeCommand('markets')}\`, then run \`${ctx.hedgeCommand('apply', file)}\` again: it plans anew from the book as it is.`,
+          `Check the market with \`${ports.hedgeCommand('markets')}\`, then run \`${ports.hedgeCommand('apply', file)}\` again: it plans anew from the book as it is.`,
         );
       }
-      ctx.notify({
+      ports.notify({
         kind: 'applied-step',
         level: 'note',
         text: `${stepLabel(index, steps)} … ${entry?.outcome ?? 'done'}${entry?.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,

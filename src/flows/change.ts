@@ -7,7 +7,7 @@ import { questionWithUnchecked, runPreTradeChecks, uncheckedList } from './pre-t
 import { changeAction, changeArgv } from './trade-actions.js';
 import { writeOptionsFrom, type WriteOptions, type WriteOutcome } from './write-flow.js';
 import { runWriteLearning } from './wire-learning.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 
 export interface ChangeOptions {
   market: string;
@@ -31,11 +31,11 @@ export function parseChangeOptions(
 }
 
 /** Sends one add or reduce through the write flow and returns what it did, with the request it sent. */
-export async function runChange(ctx: CommandContext, action: 'add' | 'reduce', opts: ChangeOptions): Promise<{ outcome: WriteOutcome<unknown, unknown>; body: Record<string, unknown> }> {
-  const client = await ctx.client();
+export async function runChange(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, action: 'add' | 'reduce', opts: ChangeOptions): Promise<{ outcome: WriteOutcome<unknown, unknown>; body: Record<string, unknown> }> {
+  const client = await ports.client();
   const request = { market: opts.market, side: opts.side, notional_usd: opts.notionalUsd };
   // The checks are optional safety: what they could not read is said, and named in a live confirmation.
-  const unchecked = uncheckedList(ctx);
+  const unchecked = uncheckedList(ports);
   const check =
     action === 'add' && !opts.skipChecks
       ? async () => {
@@ -44,10 +44,10 @@ export async function runChange(ctx: CommandContext, action: 'add' | 'reduce', o
       : undefined;
   const argv = changeArgv(action, request);
   const build = () => {
-    const built = changeAction(ctx, client, action, request, { argv, check, serverDecides: opts.skipChecks });
+    const built = changeAction(ports, client, action, request, { argv, check, serverDecides: opts.skipChecks });
     return { ...built, question: () => questionWithUnchecked(built.question(), unchecked) };
   };
   // A server that names another field for the amount is answered once more in its own words.
-  const outcome = (await runWriteLearning(ctx, client, build, opts.write)) as WriteOutcome<unknown, unknown>;
+  const outcome = (await runWriteLearning(ports, client, build, opts.write)) as WriteOutcome<unknown, unknown>;
   return { outcome, body: { ...request } };
 }

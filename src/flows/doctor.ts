@@ -17,7 +17,7 @@ import { formatMoney } from '../domain/money.js';
 import { HEDGE_STATUSES, TENORS } from '../domain/vocabulary.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { checkClientOptions } from './key-check.js';
 import { redactKey } from '../security/secrets.js';
 
@@ -64,22 +64,22 @@ const COMMAND_OF: Record<string, string[]> = {
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
+export async function runDoctor(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'credentials' | 'connections' | 'wireMemory' | 'env' | 'requestTimeoutSeconds' | 'onDispose' | 'log' | 'verbose' | 'hedgeCommand'>): Promise<DoctorReport> {
   const checks = new DoctorChecks();
-  const setUp = await checkSetUp(ctx, checks);
+  const setUp = await checkSetUp(ports, checks);
   if (!setUp) return checks.report();
   const { credentials, baseUrl } = setUp;
-  const observed = await observingClient(ctx, credentials);
+  const observed = await observingClient(ports, credentials);
   const { client, answers } = observed;
 
   // ---- reach, TLS, the key accepted: the first request tells ----------------------------------
   let markets: MarketList | undefined;
-  const started = ctx.clock.now();
+  const started = ports.clock.now();
   try {
     markets = await client.listMarkets();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    const stop = firstRequestFailure(ctx, error, credentials, baseUrl);
+    const stop = firstRequestFailure(ports, error, credentials, baseUrl);
     if (stop) {
       if (stop !== baseUrl) checks.add(stop);
       checks.add({ id: 'reads', title: 'Reads', status: 'skip', detail: 'not asked: the server could not be used', forWrites: true });
@@ -91,12 +91,12 @@ export async function runDoctor(ctx: CommandContext): Promise<DoctorReport> {
     id: 'auth',
     title: 'Key accepted',
     status: 'ok',
-    detail: `the server accepted the key (${firstAnswer ? `${firstAnswer.endpoint} answered ${firstAnswer.status} in ${Math.max(0, firstAnswer.receivedAt - firstAnswer.sentAt)} ms` : `answered in ${ctx.clock.now() - started} ms`})`,
+    detail: `the server accepted the key (${firstAnswer ? `${firstAnswer.endpoint} answered ${firstAnswer.status} in ${Math.max(0, firstAnswer.receivedAt - firstAnswer.sentAt)} ms` : `answered in ${ports.clock.now() - started} ms`})`,
     forWrites: true,
   });
   checks.add(clockCheck(answers));
 
-  const seen = await checkReads(ctx, client, markets, checks);
+  const seen = await checkReads(ports, client, markets, checks);
   await checkWireChoices(observed, seen, checks);
 
   // ---- rate limits ----------------------------------------------------------------------------
@@ -123,14 +123,14 @@ class DoctorChecks {
   }
 
   /** A read that failed, its next step by its kind: an answer hedge cannot read names the command to report it with. */
-  readFailure(ctx: CommandContext, id: string, title: string, endpoint: string, error: unknown, forWrites: boolean): DoctorCheck {
+  readFailure(ports: Pick<FlowPorts, 'hedgeCommand'>, id: string, title: string, endpoint: string, error: unknown, forWrites: boolean): DoctorCheck {
     if (error instanceof InterruptedError) throw error;
     const described = describeError(error);
     const failure: FailureClass = error instanceof InvalidResponseError ? 'unreadable' : error instanceof ApiError && (error.status === 401 || error.status === 403) ? 'auth' : 'network';
     const command = COMMAND_OF[endpoint.replace(/^(GET|POST) /, '').replace(/^\/hedges\/(?!history).+$/, '/hedges/ID')];
     const next =
       failure === 'unreadable'
-        ? `hedge cannot read this answer (${String(described.details.field ?? 'data')}: ${String(described.details.received ?? '?')}); report it with the output of \`${ctx.hedgeCommand(...(command ?? ['markets']), '--verbose')}\`.`
+        ? `hedge cannot read this answer (${String(described.details.field ?? 'data')}: ${String(described.details.received ?? '?')}); report it with the output of \`${ports.hedgeCommand(...(command ?? ['markets']), '--verbose')}\`.`
         : described.hint;
     return this.add({ id, title, status: 'fail', detail: described.message, next, forWrites, failure });
   }
@@ -141,10 +141,10 @@ class DoctorChecks {
  * URL (the checks say why); else the credentials and the base URL's check, which the first request
  * may still turn into a failure.
  */
-async function checkSetUp(ctx: CommandContext, checks: DoctorChecks): Promise<{ credentials: ResolvedCredentials; baseUrl: DoctorCheck } | undefined> {
+async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorChecks): Promise<{ credentials: ResolvedCredentials; baseUrl: DoctorCheck } | undefined> {
   let credentials: ResolvedCredentials;
   try {
-    credentials = await ctx.credentials();
+    credentials = await ports.credentials();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
     const described = describeError(error);
@@ -177,23 +177,23 @@ interface ObservingClient {
   wire: ReturnType<typeof resolveWireSettings>;
 }
 
-async function observingClient(ctx: CommandContext, credentials: ResolvedCredentials): Promise<ObservingClient> {
+async function observingClient(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'connections' | 'wireMemory' | 'env' | 'requestTimeoutSeconds' | 'onDispose' | 'log' | 'verbose'>, credentials: ResolvedCredentials): Promise<ObservingClient> {
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];
-  const memory = await ctx.wireMemory();
+  const memory = await ports.wireMemory();
   const known = await memory.read();
-  const wire = resolveWireSettings(ctx.env, credentials.profileWire, known.names);
+  const wire = resolveWireSettings(ports.env, credentials.profileWire, known.names);
   const { createClient } = await import('../api/create-client.js');
   const client = createClient({
-    ...checkClientOptions(ctx, credentials),
-    connections: await ctx.connections(),
+    ...checkClientOptions(ports, credentials),
+    connections: await ports.connections(),
     wire: wire.problem ? undefined : wire.settings,
     warn: (text) => notes.push(text),
     learn: (found) => {
       learned.push(found);
       const keeping = memory.keep(known.scope, found);
-      ctx.onDispose(() => keeping);
+      ports.onDispose(() => keeping);
     },
     observe: (answer) => answers.push(answer),
   });
@@ -208,7 +208,7 @@ interface ReadsSeen {
 }
 
 /** Each read endpoint answered and readable: markets, prices, a quote, account, positions, hedges, one hedge, history. */
-async function checkReads(ctx: CommandContext, client: HedgeClient, markets: MarketList | undefined, checks: DoctorChecks): Promise<ReadsSeen> {
+async function checkReads(ports: Pick<FlowPorts, 'hedgeCommand'>, client: HedgeClient, markets: MarketList | undefined, checks: DoctorChecks): Promise<ReadsSeen> {
   if (markets) checks.add(marketsCheck(markets));
   const listed = markets?.markets.map((entry) => entry.market) ?? [];
   const tradable = markets?.markets.find((entry) => entry.status === 'open')?.market;
@@ -222,11 +222,11 @@ async function checkReads(ctx: CommandContext, client: HedgeClient, markets: Mar
       if (problem) throw problem;
       checks.add({ id: 'prices', title: 'Prices', status: 'ok', detail: `${quotes[0]!.market} ${Number(quotes[0]!.price.toPrecision(12))} (GET /prices, read from ${pricesShape})`, forWrites: false });
     } catch (error) {
-      checks.readFailure(ctx, 'prices', 'Prices', 'GET /prices', error, false);
+      checks.readFailure(ports, 'prices', 'Prices', 'GET /prices', error, false);
     }
   }
 
-  await checkQuoteAndAccount(ctx, client, tradable, checks);
+  await checkQuoteAndAccount(ports, client, tradable, checks);
 
   // positions
   let positionFields = 'no open position to read its field names from';
@@ -235,10 +235,10 @@ async function checkReads(ctx: CommandContext, client: HedgeClient, markets: Mar
     if (positions.length > 0) positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
     checks.add({ id: 'positions', title: 'Positions', status: 'ok', detail: `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`, forWrites: true });
   } catch (error) {
-    checks.readFailure(ctx, 'positions', 'Positions', 'GET /positions', error, true);
+    checks.readFailure(ports, 'positions', 'Positions', 'GET /positions', error, true);
   }
 
-  const statuses = await checkHedgesAndHistory(ctx, client, checks);
+  const statuses = await checkHedgesAndHistory(ports, client, checks);
   return { pricesShape, positionFields, statuses };
 }
 
@@ -256,7 +256,7 @@ function marketsCheck(markets: MarketList): DoctorCheck {
 }
 
 /** A quote (indicative: opens and stores nothing) on the first open market, and the account. */
-async function checkQuoteAndAccount(ctx: CommandContext, client: HedgeClient, tradable: string | undefined, checks: DoctorChecks): Promise<void> {
+async function checkQuoteAndAccount(ports: Pick<FlowPorts, 'hedgeCommand'>, client: HedgeClient, tradable: string | undefined, checks: DoctorChecks): Promise<void> {
   if (tradable) {
     try {
       const quote = await client.createQuote({ market: tradable, side: 'buy', notional_usd: QUOTE_PROBE_USD, tenor_days: TENORS[0] });
@@ -268,7 +268,7 @@ async function checkQuoteAndAccount(ctx: CommandContext, client: HedgeClient, tr
         forWrites: true,
       });
     } catch (error) {
-      checks.readFailure(ctx, 'quote', 'Quote', 'POST /quotes', error, true);
+      checks.readFailure(ports, 'quote', 'Quote', 'POST /quotes', error, true);
     }
   } else {
     checks.add({ id: 'quote', title: 'Quote', status: 'skip', detail: 'no open market to quote', forWrites: false });
@@ -284,12 +284,12 @@ async function checkQuoteAndAccount(ctx: CommandContext, client: HedgeClient, tr
       forWrites: true,
     });
   } catch (error) {
-    checks.readFailure(ctx, 'account', 'Account', 'GET /account', error, true);
+    checks.readFailure(ports, 'account', 'Account', 'GET /account', error, true);
   }
 }
 
 /** The hedges list, the newest hedge on its own, and the history; the statuses the list showed. */
-async function checkHedgesAndHistory(ctx: CommandContext, client: HedgeClient, checks: DoctorChecks): Promise<string[]> {
+async function checkHedgesAndHistory(ports: Pick<FlowPorts, 'hedgeCommand'>, client: HedgeClient, checks: DoctorChecks): Promise<string[]> {
   let statuses: string[] = [];
   let newest: string | undefined;
   try {
@@ -298,14 +298,14 @@ async function checkHedgesAndHistory(ctx: CommandContext, client: HedgeClient, c
     newest = list.items[0]?.id;
     checks.add({ id: 'hedges', title: 'Hedges', status: 'ok', detail: `GET /hedges readable (${list.items.length} read${list.more ? ', more on the server' : ''})`, forWrites: true });
   } catch (error) {
-    checks.readFailure(ctx, 'hedges', 'Hedges', 'GET /hedges', error, true);
+    checks.readFailure(ports, 'hedges', 'Hedges', 'GET /hedges', error, true);
   }
   if (newest) {
     try {
       const hedge = await client.getHedge(newest);
       checks.add({ id: 'hedge', title: 'One hedge', status: 'ok', detail: `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`, forWrites: true });
     } catch (error) {
-      checks.readFailure(ctx, 'hedge', 'One hedge', `GET /hedges/${newest}`, error, true);
+      checks.readFailure(ports, 'hedge', 'One hedge', `GET /hedges/${newest}`, error, true);
     }
   }
 
@@ -313,7 +313,7 @@ async function checkHedgesAndHistory(ctx: CommandContext, client: HedgeClient, c
     const history = await client.readHistory({ limit: 20 });
     checks.add({ id: 'history', title: 'History', status: 'ok', detail: `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`, forWrites: false });
   } catch (error) {
-    checks.readFailure(ctx, 'history', 'History', 'GET /hedges/history', error, false);
+    checks.readFailure(ports, 'history', 'History', 'GET /hedges/history', error, false);
   }
   return statuses;
 }
@@ -360,14 +360,14 @@ function sourceName(source: string, variable: string, profile: string | undefine
  * at all, a 404 (the base URL points elsewhere) and a refused key each name their next step.
  * Undefined when the failure is about that endpoint only (the other reads still run).
  */
-function firstRequestFailure(ctx: CommandContext, error: unknown, credentials: ResolvedCredentials, baseUrl: DoctorCheck): DoctorCheck | undefined {
+function firstRequestFailure(ports: Pick<FlowPorts, 'hedgeCommand'>, error: unknown, credentials: ResolvedCredentials, baseUrl: DoctorCheck): DoctorCheck | undefined {
   if (error instanceof NetworkError) {
     const tls = /TLS|certificate/i.test(error.message);
     baseUrl.status = 'fail';
     baseUrl.failure = 'network';
     baseUrl.next = tls
       ? 'Trust the server\'s CA: point HEDGE_CA_FILE (or the profile\'s ca_file, `hedge login --ca-file`) at its PEM file.'
-      : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ctx.hedgeCommand('whoami')}\` shows where it came from.`;
+      : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ports.hedgeCommand('whoami')}\` shows where it came from.`;
     baseUrl.detail = `${credentials.baseUrl} — ${tls ? 'TLS failed' : 'no usable answer'}: ${error.message}`;
     return baseUrl;
   }
@@ -377,7 +377,7 @@ function firstRequestFailure(ctx: CommandContext, error: unknown, credentials: R
       title: 'Key accepted',
       status: 'fail',
       detail: `the server refused the key: ${error.endpoint} answered ${error.status} ${error.code} (${error.message})`,
-      next: `Check the key (a ${credentials.environment} key for this server?) and save the right one with \`${ctx.hedgeCommand('login')}\`.`,
+      next: `Check the key (a ${credentials.environment} key for this server?) and save the right one with \`${ports.hedgeCommand('login')}\`.`,
       forWrites: true,
       failure: 'auth',
     };

@@ -4,7 +4,7 @@
 import type { PlannedRequest } from '../api/client.js';
 import type { ApiRequest } from '../api/transport.js';
 import { redactKey } from '../security/secrets.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 
 export interface RenderedDryRun {
   dry_run: true;
@@ -33,7 +33,7 @@ export function describePlannedRequest(request: ApiRequest, baseUrl: string, api
 }
 
 /** The planned request as a dry run shows it (the key redacted); the command prints it (ui/dry-run-view.ts). */
-export async function planDryRun(ctx: CommandContext, request: ApiRequest): Promise<RenderedDryRun> {
-  const credentials = await ctx.credentials();
+export async function planDryRun(ports: Pick<FlowPorts, 'credentials'>, request: ApiRequest): Promise<RenderedDryRun> {
+  const credentials = await ports.credentials();
   return describePlannedRequest(request, credentials.baseUrl, credentials.apiKey);
 }

@@ -7,13 +7,13 @@
 import type { HedgeClient } from '../api/client.js';
 import { HEDGE_STATUSES } from '../domain/vocabulary.js';
 import { PreTradeCheckError } from '../errors.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { mustStop, type Unchecked } from './pre-trade.js';
 
 const ACTIVE = new Set(['submitting', 'submitted', 'filled']);
 const KNOWN = new Set<string>(HEDGE_STATUSES);
 
-export async function refuseDuplicateReference(ctx: CommandContext, client: HedgeClient, reference: string, unchecked?: Unchecked): Promise<void> {
+export async function refuseDuplicateReference(ports: Pick<FlowPorts, 'notify' | 'hedgeCommand'>, client: HedgeClient, reference: string, unchecked?: Unchecked): Promise<void> {
   let hedges;
   try {
     hedges = await client.listHedges({ clientReference: reference, limit: 20 });
@@ -28,7 +28,7 @@ export async function refuseDuplicateReference(ctx: CommandContext, client: Hedg
   const carrying = hedges.filter((hedge) => hedge.client_reference === reference);
   const unknown = carrying.filter((hedge) => !KNOWN.has(hedge.status));
   if (unknown.length > 0) {
-    ctx.notify({ kind: 'reference-unknown-status', level: 'note', text: `Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`, data: { hedge_ids: unknown.map((hedge) => hedge.id) } });
+    ports.notify({ kind: 'reference-unknown-status', level: 'note', text: `Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`, data: { hedge_ids: unknown.map((hedge) => hedge.id) } });
   }
   const active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
   if (active.length === 0) return;
@@ -37,6 +37,6 @@ export async function refuseDuplicateReference(ctx: CommandContext, client: Hedg
     'duplicate_client_reference',
     `An active hedge already carries client reference ${JSON.stringify(reference)}: ${first.id} (${first.status}, ${first.side} ${first.notional_usd} USD on ${first.market}). Nothing was sent.`,
     { client_reference: reference, hedge_ids: active.map((hedge) => hedge.id) },
-    `Look at it with \`${ctx.hedgeCommand('hedges', '--ref', reference)}\`; to open another one anyway, add --allow-duplicate-ref.`,
+    `Look at it with \`${ports.hedgeCommand('hedges', '--ref', reference)}\`; to open another one anyway, add --allow-duplicate-ref.`,
   );
 }

@@ -26,7 +26,7 @@ import { walkHistory } from './report.js';
 import { findMarket, unlistedMarketError } from '../domain/markets.js';
 import { DEFAULT_ROLL_BEFORE_MS, type KeepRow } from '../domain/keep.js';
 import type { Side } from '../domain/vocabulary.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 
 export interface ExposuresInput {
@@ -41,8 +41,8 @@ export interface ExposuresInput {
 
 
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`. */
-async function readExposures(ctx: CommandContext, file: string): Promise<{ exposures: Exposure[]; sourceName: string }> {
-  const { text, sourceName } = await readInputFile(ctx, file, 'exposures file');
+async function readExposures(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>, file: string): Promise<{ exposures: Exposure[]; sourceName: string }> {
+  const { text, sourceName } = await readInputFile(ports, file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed) {
     throw inputFileProblems(sourceName, parsed.problems, 'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).');
@@ -51,9 +51,9 @@ async function readExposures(ctx: CommandContext, file: string): Promise<{ expos
 }
 
 /** The policy: defaults, the policy file when given, then the flags. */
-async function readPolicy(ctx: CommandContext, policyFile: string | undefined, flags: PolicyFlags): Promise<ExposurePolicy> {
+async function readPolicy(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>, policyFile: string | undefined, flags: PolicyFlags): Promise<ExposurePolicy> {
   if (policyFile === undefined) return resolvePolicy({}, flags);
-  const { text, sourceName } = await readInputFile(ctx, policyFile, 'policy file');
+  const { text, sourceName } = await readInputFile(ports, policyFile, 'policy file');
   return resolvePolicy(parsePolicyFile(text, safeText(sourceName)), flags);
 }
 
@@ -81,12 +81,12 @@ async function quotedFeeRate(client: HedgeClient, market: string, book: readonly
 }
 
 /** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
-export async function gatherExposures(ctx: CommandContext, input: ExposuresInput): Promise<ExposuresView> {
-  const { exposures, sourceName } = await readExposures(ctx, input.file);
-  const policy = await readPolicy(ctx, input.policyFile, input.flags);
-  const client = await ctx.client();
+export async function gatherExposures(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>, input: ExposuresInput): Promise<ExposuresView> {
+  const { exposures, sourceName } = await readExposures(ports, input.file);
+  const policy = await readPolicy(ports, input.policyFile, input.flags);
+  const client = await ports.client();
   const [list, account] = await Promise.all([client.listMarkets(), client.getAccount().catch(() => undefined)]);
-  const nowMs = ctx.clock.now();
+  const nowMs = ports.clock.now();
   const prices: Record<string, number> = {};
   const carryDailyPct: Record<string, Record<Side, number>> = {};
   for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
@@ -100,7 +100,7 @@ export async function gatherExposures(ctx: CommandContext, input: ExposuresInput
   for (const market of Object.keys(prices)) {
     if (input.feeBps !== undefined) fees[market] = { rate: input.feeBps / 10_000, from: '--fee-bps' };
     else {
-      const rate = await quotedFeeRate(client, market, book, (line) => ctx.log(line));
+      const rate = await quotedFeeRate(client, market, book, (line) => ports.log(line));
       fees[market] = { rate, from: rate === null ? 'unknown' : 'quote' };
     }
   }
@@ -190,10 +190,10 @@ async function firstCoverPrices(client: HedgeClient, markets: readonly string[],
 }
 
 /** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
-export async function gatherExposureReport(ctx: CommandContext, input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>): Promise<ExposureReportView> {
-  const { exposures, sourceName } = await readExposures(ctx, input.file);
-  const policy = await readPolicy(ctx, input.policyFile, input.flags);
-  const client = await ctx.client();
+export async function gatherExposureReport(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'notify' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>, input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>): Promise<ExposureReportView> {
+  const { exposures, sourceName } = await readExposures(ports, input.file);
+  const policy = await readPolicy(ports, input.policyFile, input.flags);
+  const client = await ports.client();
   const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
   const prices: Record<string, number> = {};
   for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
@@ -202,12 +202,12 @@ export async function gatherExposureReport(ctx: CommandContext, input: Pick<Expo
     prices[market] = Number(facts.price);
   }
   const { hedges, walk, skipped } = await coverHedges(client, list.markets, open);
-  if (skipped > 0) ctx.notify({ kind: 'history-unreadable', level: 'warn', text: `${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`, data: { skipped } });
+  if (skipped > 0) ports.notify({ kind: 'history-unreadable', level: 'warn', text: `${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`, data: { skipped } });
   // History's times are the server's: when its clock is far from ours (a simulator's running fast,
   // a server's clock off), the weeks run to its now; otherwise to ours (to the ms, where the Date
   // header is to the second).
   const serverNowMs = client.transport.serverNow();
-  const nowMs = serverNowMs !== undefined && Math.abs(serverNowMs - ctx.clock.now()) > OFFSET_WORTH_MEASURING_MS ? serverNowMs : ctx.clock.now();
+  const nowMs = serverNowMs !== undefined && Math.abs(serverNowMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS ? serverNowMs : ports.clock.now();
   return {
     asOf: new Date(nowMs).toISOString(),
     source: sourceName,
@@ -240,16 +240,16 @@ export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: num
  * An exposure due within two cycles counts as due (targetRowsAt's dueLeadMs), and a hedge maturing
  * within two cycles is rolled now (a later cycle may come after its maturity).
  */
-export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>, intervalMs: number): (ctx: CommandContext) => Promise<KeepRow[]> {
+export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>, intervalMs: number): (ports: FlowPorts) => Promise<KeepRow[]> {
   // The server's time and ours at the last cycle: how far its clock moves per cycle, and how fast
   // it runs against ours (a simulator's may run fast: `sandbox serve --clock-speed`).
   let last: { serverMs: number; ownMs: number } | undefined;
   let rate = 1;
   const firstPrices = new Map<string, number>();
-  return async (ctx) => {
-    const { exposures } = await readExposures(ctx, input.file);
-    const policy = await readPolicy(ctx, input.policyFile, input.flags);
-    const client = await ctx.client();
+  return async (ports) => {
+    const { exposures } = await readExposures(ports, input.file);
+    const policy = await readPolicy(ports, input.policyFile, input.flags);
+    const client = await ports.client();
     const firstCover: Record<string, number> = {};
     if (policy.sizing === 'fixed') {
       await firstCoverPrices(client, [...new Set(exposures.map((exposure) => exposure.market))], firstPrices);
@@ -260,25 +260,25 @@ export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policy
     }
     let list = await client.listMarkets();
     // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
-    let nowMs = client.transport.serverNow() ?? ctx.clock.now();
-    if (last === undefined && Math.abs(nowMs - ctx.clock.now()) > OFFSET_WORTH_MEASURING_MS) {
+    let nowMs = client.transport.serverNow() ?? ports.clock.now();
+    if (last === undefined && Math.abs(nowMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS) {
       // A keeper (re)started against a server whose clock is far from ours: if that clock runs fast,
       // a cycle of ours is more of its time, and a lead of two of our intervals would let a due date
       // or a maturity pass before the next cycle. Its rate is measured once, before anything else.
-      const firstReadAtMs = ctx.clock.now();
-      await ctx.clock.sleep(RATE_PROBE_MS, ctx.signal);
+      const firstReadAtMs = ports.clock.now();
+      await ports.clock.sleep(RATE_PROBE_MS, ports.signal);
       list = await client.listMarkets();
       const laterMs = client.transport.serverNow() ?? nowMs;
-      rate = rateBetween(nowMs, laterMs, ctx.clock.now() - firstReadAtMs);
+      rate = rateBetween(nowMs, laterMs, ports.clock.now() - firstReadAtMs);
       nowMs = laterMs;
-    } else if (last !== undefined && ctx.clock.now() - last.ownMs >= RATE_PROBE_MS) {
-      rate = rateBetween(last.serverMs, nowMs, ctx.clock.now() - last.ownMs);
+    } else if (last !== undefined && ports.clock.now() - last.ownMs >= RATE_PROBE_MS) {
+      rate = rateBetween(last.serverMs, nowMs, ports.clock.now() - last.ownMs);
     }
     // Two cycles ahead: an exposure is let go at the last cycle before its due date, even when one
     // cycle is missed (a restart), so the book is never above its cover once the money has moved.
     // A cycle is our interval at the server's rate, or the server time the last one took if longer.
     const cycleMs = Math.max(intervalMs * rate, last === undefined ? 0 : nowMs - last.serverMs);
-    last = { serverMs: nowMs, ownMs: ctx.clock.now() };
+    last = { serverMs: nowMs, ownMs: ports.clock.now() };
     const prices: Record<string, number> = {};
     for (const market of new Set(exposures.map((exposure) => exposure.market))) {
       const facts = findMarket(list.markets, market);

@@ -5,7 +5,7 @@
 // holds today's notional). The journal does, for the writes sent from here: the open, and each add
 // and reduce that landed, with its amount. Only that is said — never guessed for a hedge the
 // journal did not see change.
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import type { JournalEntry } from '../journal/index.js';
 
 /** A hedge's notional as this journal's writes moved it, oldest first. */
@@ -88,13 +88,13 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
  * The journal read for `resizedHedges`. A journal that cannot be read (a team store down) takes
  * nothing from the list: it is said in the log and no hedge is marked.
  */
-export async function readResizedHedges(ctx: CommandContext, ids: ReadonlySet<string>): Promise<Map<string, HedgeSizes>> {
+export async function readResizedHedges(ports: Pick<FlowPorts, 'journal' | 'log'>, ids: ReadonlySet<string>): Promise<Map<string, HedgeSizes>> {
   if (ids.size === 0) return new Map();
   try {
-    const journal = await ctx.journal();
+    const journal = await ports.journal();
     return resizedHedges(await journal.list(), ids);
   } catch (error) {
-    ctx.log(`history: the journal was not read for resized hedges (${error instanceof Error ? error.message : String(error)})`);
+    ports.log(`history: the journal was not read for resized hedges (${error instanceof Error ? error.message : String(error)})`);
     return new Map();
   }
 }

@@ -2,7 +2,7 @@
 // fingerprint), the profile, and who asked (an agent, a keeper). The one identity every journal
 // entry and every account lock is scoped by, and the sealer that signs its rows (row-seal.ts).
 import type { RowSealer } from '../journal/row-seal.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 
 export interface Identity {
   profile?: string;
@@ -14,8 +14,8 @@ export interface Identity {
 }
 
 /** Where the current credentials send, in the journal's own terms. */
-export async function identityOf(ctx: CommandContext): Promise<Identity> {
-  const credentials = await ctx.credentials();
+export async function identityOf(ports: Pick<FlowPorts, 'credentials' | 'origin'>): Promise<Identity> {
+  const credentials = await ports.credentials();
   const { keyFingerprint } = await import('../journal/index.js');
   return {
     profile: credentials.profileName,
@@ -23,7 +23,7 @@ export async function identityOf(ctx: CommandContext): Promise<Identity> {
     // The demo's port changes every run; its journal entries must still match across runs.
     host: credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host,
     keyId: keyFingerprint(credentials.apiKey),
-    via: ctx.origin === 'cli' ? undefined : ctx.origin,
+    via: ports.origin === 'cli' ? undefined : ports.origin,
   };
 }
 
@@ -31,8 +31,8 @@ export async function identityOf(ctx: CommandContext): Promise<Identity> {
 const sealers = new WeakMap<object, RowSealer>();
 
 /** The sealer of the current API key. */
-export async function rowSealerOf(ctx: CommandContext): Promise<RowSealer> {
-  const credentials = await ctx.credentials();
+export async function rowSealerOf(ports: Pick<FlowPorts, 'credentials'>): Promise<RowSealer> {
+  const credentials = await ports.credentials();
   let sealer = sealers.get(credentials);
   if (!sealer) {
     const { rowSealer } = await import('../journal/row-seal.js');

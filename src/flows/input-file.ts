@@ -7,7 +7,7 @@
 // or gone quiet), so its read stops with --timeout and the stop signals. Every reading problem is a
 // UsageError (exit 2); a stop signal is the signal's own exit code.
 import { InterruptedError, UsageError } from '../errors.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { MAX_INPUT_FILE_BYTES, ReadRefused, describeReadError, readBoundedStream, readRegularFile, sizeInWords } from '../security/bounded-read.js';
 import { safeText } from '../security/safe-text.js';
 
@@ -18,27 +18,27 @@ export const MAX_PROBLEM_LINES = 20;
 class ReadTimedOut extends Error {}
 
 /** `what` names the file in messages ("target file"); `pipeExample` shows how to pipe it in. */
-export async function readInputFile(ctx: CommandContext, file: string, what: string, pipeExample?: string): Promise<{ text: string; sourceName: string }> {
-  if (ctx.targetFiles) return ctx.targetFiles.read(file);
-  if (ctx.origin === 'agent') throw new UsageError(`file: this call reads no ${what} from the disk; it is read only under the roots the server was started with.`);
-  if (file === '-' && ctx.io.stdinIsTTY) {
+export async function readInputFile(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>, file: string, what: string, pipeExample?: string): Promise<{ text: string; sourceName: string }> {
+  if (ports.targetFiles) return ports.targetFiles.read(file);
+  if (ports.origin === 'agent') throw new UsageError(`file: this call reads no ${what} from the disk; it is read only under the roots the server was started with.`);
+  if (file === '-' && ports.stdinIsTTY) {
     throw new UsageError(`the ${what} is - (stdin), but stdin is a terminal; pipe the file in${pipeExample ? ` (\`${pipeExample}\`)` : ''} or name it.`);
   }
   const sourceName = file === '-' ? 'stdin' : file;
   const shown = file === '-' ? 'on stdin' : safeText(file);
   // Said under --verbose: a pipe that is slow to end is being waited on, not hung on.
-  if (file === '-') ctx.log(`reading the ${what} from stdin (at most ${sizeInWords(MAX_INPUT_FILE_BYTES)})`);
+  if (file === '-') ports.log(`reading the ${what} from stdin (at most ${sizeInWords(MAX_INPUT_FILE_BYTES)})`);
   // Only stdin waits on the command's signal: a regular file is read at once, and a keeper stopped
   // while it starts (its first stop signal is a graceful one) still reads its target.
-  const bounded = file === '-' ? boundedSignal(ctx) : undefined;
+  const bounded = file === '-' ? boundedSignal(ports) : undefined;
   try {
-    const bytes = bounded ? await readBoundedStream(ctx.io.stdin, { maxBytes: MAX_INPUT_FILE_BYTES, signal: bounded.signal }) : await readRegularFile(file, { maxBytes: MAX_INPUT_FILE_BYTES });
+    const bytes = bounded ? await readBoundedStream(ports.stdin, { maxBytes: MAX_INPUT_FILE_BYTES, signal: bounded.signal }) : await readRegularFile(file, { maxBytes: MAX_INPUT_FILE_BYTES });
     return { text: bytes.toString('utf8'), sourceName };
   } catch (error) {
     if (error instanceof ReadTimedOut) {
-      throw new UsageError(`the ${what} ${shown} was not read whole within --timeout (${ctx.globals.timeout} s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`);
+      throw new UsageError(`the ${what} ${shown} was not read whole within --timeout (${ports.timeoutSeconds} s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`);
     }
-    if (bounded?.signal.aborted) throw new InterruptedError(`Interrupted while reading the ${what} ${shown}; nothing was sent.`, { stoppedBy: ctx.signal.reason });
+    if (bounded?.signal.aborted) throw new InterruptedError(`Interrupted while reading the ${what} ${shown}; nothing was sent.`, { stoppedBy: ports.signal.reason });
     throw new UsageError(`cannot read the ${what} ${shown}: ${describeReadError(error)}${whatToDo(error, file)}.`);
   } finally {
     bounded?.release();
@@ -54,14 +54,14 @@ function whatToDo(error: unknown, file: string): string {
 }
 
 /** The command's signal, and --timeout's deadline (on the command's clock) when there is one. */
-function boundedSignal(ctx: CommandContext): { signal: AbortSignal; release: () => void } {
+function boundedSignal(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>): { signal: AbortSignal; release: () => void } {
   const controller = new AbortController();
-  const stop = () => controller.abort(ctx.signal.reason);
-  if (ctx.signal.aborted) stop();
-  else ctx.signal.addEventListener('abort', stop, { once: true });
+  const stop = () => controller.abort(ports.signal.reason);
+  if (ports.signal.aborted) stop();
+  else ports.signal.addEventListener('abort', stop, { once: true });
   const timer = new AbortController();
-  if (ctx.deadline !== undefined) {
-    ctx.clock.sleep(Math.max(0, ctx.deadline - ctx.clock.now()), timer.signal).then(
+  if (ports.deadline !== undefined) {
+    ports.clock.sleep(Math.max(0, ports.deadline - ports.clock.now()), timer.signal).then(
       () => controller.abort(new ReadTimedOut()),
       () => undefined,
     );
@@ -70,7 +70,7 @@ function boundedSignal(ctx: CommandContext): { signal: AbortSignal; release: () 
     signal: controller.signal,
     release: () => {
       timer.abort();
-      ctx.signal.removeEventListener('abort', stop);
+      ports.signal.removeEventListener('abort', stop);
     },
   };
 }

@@ -2,7 +2,7 @@
 // second one is left to the runner (it aborts the steps' waits: their journal entries stay
 // unresolved for the next start); SIGHUP re-reads the target before the next cycle. Sleeping is the
 // injected clock's, woken by any of them.
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import type { KeeperClock } from './keep-clock.js';
 
 export interface KeeperSignals {
@@ -25,14 +25,14 @@ export interface KeeperSignals {
   uninstall(): void;
 }
 
-export function installSignals(ctx: CommandContext, clock: KeeperClock): KeeperSignals {
+export function installSignals(ports: Pick<FlowPorts, 'signal' | 'signals'>, clock: KeeperClock): KeeperSignals {
   const steps = new AbortController();
   // A signal that came before the keeper started listening was the runner's first: a graceful stop.
-  let stopping = ctx.signal.aborted;
+  let stopping = ports.signal.aborted;
   let reload = false;
   let wake: AbortController | undefined;
   let runnersStops = false;
-  const release = ctx.signals.intercept((signal) => {
+  const release = ports.signals.intercept((signal) => {
     if (runnersStops) return false;
     if (signal === 'SIGHUP') {
       reload = true;
@@ -45,8 +45,8 @@ export function installSignals(ctx: CommandContext, clock: KeeperClock): KeeperS
     handle.onStopRequested?.(signal);
     return true;
   });
-  const onAbort = () => steps.abort(ctx.signal.reason);
-  if (!ctx.signal.aborted) ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const onAbort = () => steps.abort(ports.signal.reason);
+  if (!ports.signal.aborted) ports.signal.addEventListener('abort', onAbort, { once: true });
   const handle: KeeperSignals = {
     get stopping() {
       return stopping;
@@ -79,7 +79,7 @@ export function installSignals(ctx: CommandContext, clock: KeeperClock): KeeperS
     },
     uninstall() {
       release();
-      ctx.signal.removeEventListener('abort', onAbort);
+      ports.signal.removeEventListener('abort', onAbort);
     },
   };
   return handle;

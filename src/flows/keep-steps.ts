@@ -10,7 +10,7 @@ import { decideRow, rowKey, type KeepDecision, type KeepRow, type SideView } fro
 import { preTradeProblem } from '../domain/pre-trade.js';
 import { HedgeError, HeldError, UnresolvedError } from '../errors.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 import { withSideLock } from './account-lock.js';
 import type { Actionable, EventFields, KeeperSteps, SideReading } from './keep-cycle.js';
@@ -51,7 +51,7 @@ export interface StepDeps {
 
 /** The keeper's steps on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). */
 export function keeperSteps(
-  stepContext: () => CommandContext,
+  stepContext: () => FlowPorts,
   deps: StepDeps,
 ): KeeperSteps & { finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]): Promise<Map<string, string>> } {
   const clockNotes = new Set<string>();
@@ -61,11 +61,11 @@ export function keeperSteps(
     clockNotes.add(what);
     deps.event({ event: 'notice', code: what === 'skew' ? 'clock_skew' : 'server_time_unknown', message });
   };
-  const read = (ctx: CommandContext, rows: readonly KeepRow[]) => readSides(ctx, rows, memory, say);
+  const read = (ports: Pick<FlowPorts, 'clock' | 'client' | 'journal' | 'log'>, rows: readonly KeepRow[]) => readSides(ports, rows, memory, say);
   // Counted from the server's time when the write landed (the bound is the server's, like maturities).
-  const expect = (ctx: CommandContext): Expect => (row, expectation) =>
-    ctx.client().then((client) => {
-      memory.expectations.set(rowKey(row), { ...expectation, sinceMs: client.transport.serverNow() ?? ctx.clock.now() });
+  const expect = (ports: Pick<FlowPorts, 'clock' | 'client'>): Expect => (row, expectation) =>
+    ports.client().then((client) => {
+      memory.expectations.set(rowKey(row), { ...expectation, sinceMs: client.transport.serverNow() ?? ports.clock.now() });
       memory.overdue.delete(rowKey(row));
     });
   // What a roll is about to close is noted before it is sent: a roll whose open then fails leaves
@@ -77,15 +77,15 @@ export function keeperSteps(
   return {
     read: (rows) => read(stepContext(), rows),
     async act(row, first) {
-      const ctx = stepContext();
-      if (deps.dryRun) return wouldAct(ctx, row, first, deps);
-      await withSideLock(ctx, row.market, row.side, async () => {
-        const fresh = await read(ctx, [row]);
+      const ports = stepContext();
+      if (deps.dryRun) return wouldAct(ports, row, first, deps);
+      await withSideLock(ports, row.market, row.side, async () => {
+        const fresh = await read(ports, [row]);
         const view = fresh.views.get(rowKey(row)) ?? {};
         const decision = decideRow(row, view, fresh.nowMs, deps);
         if (decision.kind === 'hold' || decision.kind === 'skip') return;
         if (decision.kind === 'drift' && !deps.converge && !decision.alsoRollDue) return;
-        await act(ctx, row, decision, view, deps, noteRoll, expect(ctx));
+        await act(ports, row, decision, view, deps, noteRoll, expect(ports));
       });
     },
     finishUnfinished: (busy, rows) => finishUnfinished(stepContext(), deps, busy, rows, noteRoll),
@@ -99,16 +99,16 @@ export function keeperSteps(
  * (`expectations`), is settling: the decision holds it.
  */
 async function readSides(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'client' | 'journal' | 'log'>,
   rows: readonly KeepRow[],
   memory: KeeperMemory,
   say: (what: string, message: string) => void,
 ): Promise<SideReading> {
-  const client = await ctx.client();
-  const sideViews = await SideViews.read(client, (line) => ctx.log(line));
+  const client = await ports.client();
+  const sideViews = await SideViews.read(client, (line) => ports.log(line));
   const hedges = sideViews.hedges;
   const serverNow = client.transport.serverNow();
-  const local = ctx.clock.now();
+  const local = ports.clock.now();
   const nowMs = serverNow ?? local;
   const views = new Map<string, SideView>();
   for (const row of rows) {
@@ -126,7 +126,7 @@ async function readSides(
     const opening = book.opening[0];
     let closed = book.state === 'flat' && !opening ? closedOutside(ofSide[0], nowMs, memory.closedByKeeper) : undefined;
     if (closed) {
-      const rolled = memory.byARoll.get(closed.hedgeId) ?? (await closedByARoll(ctx, closed.hedgeId));
+      const rolled = memory.byARoll.get(closed.hedgeId) ?? (await closedByARoll(ports, closed.hedgeId));
       memory.byARoll.set(closed.hedgeId, rolled);
       if (rolled) closed = undefined;
     }
@@ -226,8 +226,8 @@ function closedOutside(newest: Hedge | undefined, nowMs: number, closedByKeeper:
  * Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a
  * restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift.
  */
-async function closedByARoll(ctx: CommandContext, hedgeId: string): Promise<boolean> {
-  const entries = await (await ctx.journal()).list();
+async function closedByARoll(ports: Pick<FlowPorts, 'journal'>, hedgeId: string): Promise<boolean> {
+  const entries = await (await ports.journal()).list();
   // A close of the hedge (a roll's close leg, a convergence's close), or a roll's open planned to replace it — not the open that made it.
   const closes = (entry: JournalEntry) => entry.leg === 'close' || entry.request?.path?.endsWith('/close') === true;
   return entries.some(
@@ -245,24 +245,24 @@ type NoteRoll = (outcome: RollOutcome | { closing?: string }) => void;
 /** Records what the keeper's own landed write must show in every view of the row's side. */
 type Expect = (row: KeepRow, expectation: Omit<SideExpectation, 'sinceMs'> & { what: string }) => Promise<void>;
 
-async function act(ctx: CommandContext, row: KeepRow, decision: Actionable, view: SideView, deps: StepDeps, noteRoll: NoteRoll, expect: Expect): Promise<void> {
+async function act(ports: FlowPorts, row: KeepRow, decision: Actionable, view: SideView, deps: StepDeps, noteRoll: NoteRoll, expect: Expect): Promise<void> {
   const { event } = deps;
   const base = { market: row.market, side: row.side };
   switch (decision.kind) {
     case 'drift': {
       if (decision.change === 'open') {
-        if (deps.converge) await act(ctx, row, { kind: 'reopen', notionalUsd: decision.targetUsd, ...(decision.tenorDays ? { tenorDays: decision.tenorDays } : {}) }, view, deps, noteRoll, expect);
+        if (deps.converge) await act(ports, row, { kind: 'reopen', notionalUsd: decision.targetUsd, ...(decision.tenorDays ? { tenorDays: decision.tenorDays } : {}) }, view, deps, noteRoll, expect);
         return;
       }
       if (deps.converge) {
-        const entry = await converge(ctx, row, decision);
+        const entry = await converge(ports, row, decision);
         await expect(row, { what: decision.change, notionalUsd: decision.targetUsd });
         event({ event: 'converge', ...base, notional_usd: decision.amountUsd, action: decision.change, journal_id: entry.id, idempotency_key: entry.idempotency_key, hedge_ids: entry.hedge_id ? [entry.hedge_id] : [] });
       }
       if (decision.alsoRollDue && view.position?.maturityAtMs !== undefined) {
         // What the side holds now: the target once converged, the drifted notional otherwise.
         const notionalUsd = deps.converge ? decision.targetUsd : decision.currentUsd;
-        await act(ctx, row, { kind: 'roll', notionalUsd, hedgeId: view.position.hedgeId, maturityAtMs: view.position.maturityAtMs }, view, deps, noteRoll, expect);
+        await act(ports, row, { kind: 'roll', notionalUsd, hedgeId: view.position.hedgeId, maturityAtMs: view.position.maturityAtMs }, view, deps, noteRoll, expect);
       }
       return;
     }
@@ -270,7 +270,7 @@ async function act(ctx: CommandContext, row: KeepRow, decision: Actionable, view
       const tenorDays = decision.tenorDays ?? row.tenorDays!;
       noteRoll({ closing: decision.hedgeId });
       // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
-      const outcome = await runRoll(ctx, {
+      const outcome = await runRoll(ports, {
         market: row.market,
         side: row.side,
         tenorDays,
@@ -289,9 +289,9 @@ async function act(ctx: CommandContext, row: KeepRow, decision: Actionable, view
     }
     case 'reopen': {
       const request = openRequest(row, decision.notionalUsd, decision.tenorDays);
-      const client = await ctx.client();
-      const group = newGroup(ctx);
-      const result = await runWrite(ctx, { ...openAction(ctx, client, request, { argv: openArgv(request), group, leg: 'reopen' }), ...QUIETLY }, SEND_AND_WAIT);
+      const client = await ports.client();
+      const group = newGroup(ports);
+      const result = await runWrite(ports, { ...openAction(ports, client, request, { argv: openArgv(request), group, leg: 'reopen' }), ...QUIETLY }, SEND_AND_WAIT);
       if (result.kind === 'dry-run') return;
       const hedge = result.kind === 'resolved' ? result.result : undefined;
       if (hedge?.status === 'failed') throw new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`);
@@ -344,9 +344,9 @@ function rollEvent(outcome: RollOutcome, base: { market: string; side: string; r
  * notional within the side's capacity and the account's exposure headroom (a roll's counted after
  * its close) — said with "would"; a refusal is the error event a real run would give.
  */
-async function wouldAct(ctx: CommandContext, row: KeepRow, decision: Actionable, deps: StepDeps): Promise<void> {
+async function wouldAct(ports: Pick<FlowPorts, 'client'>, row: KeepRow, decision: Actionable, deps: StepDeps): Promise<void> {
   const base = { market: row.market, side: row.side, dry_run: true };
-  const client = await ctx.client();
+  const client = await ports.client();
   const check = async (notionalUsd: number, freedUsd: number) => {
     const facts = await fetchPreTradeFacts(client);
     const after = freedUsd === 0 ? facts : withFreed(facts, row, freedUsd);
@@ -386,26 +386,26 @@ function withFreed(facts: Awaited<ReturnType<typeof fetchPreTradeFacts>>, row: K
 }
 
 /** --converge: one add, reduce or close through the write flow, journaled in a keep group. */
-async function converge(ctx: CommandContext, row: KeepRow, decision: Extract<KeepDecision, { kind: 'drift' }>): Promise<JournalEntry> {
-  const client = await ctx.client();
-  const group = newGroup(ctx);
+async function converge(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, row: KeepRow, decision: Extract<KeepDecision, { kind: 'drift' }>): Promise<JournalEntry> {
+  const client = await ports.client();
+  const group = newGroup(ports);
   const { market, side } = row;
   const change = decision.change;
   if (change === 'open') throw new HedgeError('A flat side is re-opened, not converged.');
   const result =
     change === 'close'
-      ? await runWrite(ctx, { ...closeAction(ctx, client, { market, side }, { argv: closeArgv({ market, side }), group, leg: 'converge' }), ...QUIETLY }, SEND_AND_WAIT)
+      ? await runWrite(ports, { ...closeAction(ports, client, { market, side }, { argv: closeArgv({ market, side }), group, leg: 'converge' }), ...QUIETLY }, SEND_AND_WAIT)
       : await runWrite(
-          ctx,
-          { ...changeAction(ctx, client, change, { market, side, notional_usd: decision.amountUsd }, { argv: changeArgv(change, { market, side, notional_usd: decision.amountUsd }), group, leg: 'converge' }), ...QUIETLY },
+          ports,
+          { ...changeAction(ports, client, change, { market, side, notional_usd: decision.amountUsd }, { argv: changeArgv(change, { market, side, notional_usd: decision.amountUsd }), group, leg: 'converge' }), ...QUIETLY },
           SEND_AND_WAIT,
         );
   if (result.kind === 'dry-run') throw new HedgeError('Nothing was sent for the convergence.');
   return result.entry;
 }
 
-function newGroup(ctx: CommandContext): string {
-  return `${KEEP_GROUP_PREFIX}${utcStamp(ctx.clock.now())}-${randomBytes(3).toString('hex')}`;
+function newGroup(ports: Pick<FlowPorts, 'clock'>): string {
+  return `${KEEP_GROUP_PREFIX}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
 function bodyField(entry: JournalEntry, name: string): unknown {
@@ -435,8 +435,8 @@ function keepersOwn(entry: JournalEntry, rows: readonly KeepRow[]): boolean {
  * any unresolved action of that side (a colleague's add whose answer was lost, an action another
  * live process is running) — a new action with a new key could double it.
  */
-async function finishUnfinished(ctx: CommandContext, deps: StepDeps, busy: ReadonlySet<string>, rows: readonly KeepRow[], noteRoll: NoteRoll): Promise<Map<string, string>> {
-  const journal = await ctx.journal();
+async function finishUnfinished(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, deps: StepDeps, busy: ReadonlySet<string>, rows: readonly KeepRow[], noteRoll: NoteRoll): Promise<Map<string, string>> {
+  const journal = await ports.journal();
   const sideOf = (entry: JournalEntry) => `${String(bodyField(entry, 'market') ?? '').toUpperCase()} ${String(bodyField(entry, 'side') ?? '')}`;
   const pending = (await journal.list({ pending: true })).filter((entry) => sentBy(deps.identity, entry) && !busy.has(sideOf(entry)) && keepersOwn(entry, rows));
   const done = new Set<string>();
@@ -447,12 +447,12 @@ async function finishUnfinished(ctx: CommandContext, deps: StepDeps, busy: Reado
     const base = { market: String(bodyField(entry, 'market') ?? ''), side: String(bodyField(entry, 'side') ?? ''), resumed: true };
     try {
       if (group.startsWith(ROLL_GROUP_PREFIX)) {
-        const outcome = await resumeRollOutcome(ctx, entry, { wait: true });
+        const outcome = await resumeRollOutcome(ports, entry, { wait: true });
         noteRoll(outcome);
         deps.event(rollEvent(outcome, base));
       } else if (isUnresolved(entry)) {
-        const client: HedgeClient = await ctx.client();
-        const result = await finishJournaled(ctx, client, entry, { wait: true, present: (action) => ({ ...action, ...QUIETLY }) });
+        const client: HedgeClient = await ports.client();
+        const result = await finishJournaled(ports, client, entry, { wait: true, present: (action) => ({ ...action, ...QUIETLY }) });
         if (!result || result.kind === 'dry-run') continue;
         const kind = entry.leg === 'reopen' ? 'reopen' : 'converge';
         deps.event({ event: kind, ...base, notional_usd: bodyField(entry, 'notional_usd') ?? bodyField(entry, 'amount_usd'), journal_id: result.entry.id, journal_group: group, idempotency_key: result.entry.idempotency_key, hedge_ids: result.entry.hedge_id ? [result.entry.hedge_id] : [] });

@@ -24,7 +24,7 @@ import { DEFAULT_ROLL_BEFORE_MS, type KeepRow } from '../domain/keep.js';
 import { StateError, UsageError } from '../errors.js';
 import { describeError, errorAsEventFields } from '../exit-codes.js';
 import type { Hold } from '../journal/index.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 import type { KeepEvent, KeepReporter } from './outcomes/keep.js';
 import { realKeeperClock, type KeeperClock } from './keep-clock.js';
@@ -59,7 +59,7 @@ export interface KeepOptions {
    * `keep --exposures` (issue 39): the target is recomputed before every cycle (due dates pass,
    * buckets change, the price moves) instead of read from a target file; see flows/exposures.ts.
    */
-  movingTarget?: (ctx: CommandContext) => Promise<KeepRow[]>;
+  movingTarget?: (ports: FlowPorts) => Promise<KeepRow[]>;
 }
 
 /** What the keeper is given besides its options: where its events and status go, its clock, and who else hears what it does. */
@@ -80,32 +80,32 @@ export interface KeepServices {
  */
 export type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
 
-export async function runKeep(ctx: CommandContext, options: KeepOptions, services: KeepServices = {}): Promise<KeepOutcome> {
-  const clock = services.clock ?? realKeeperClock(() => ctx.clock.now());
+export async function runKeep(ports: FlowPorts, options: KeepOptions, services: KeepServices = {}): Promise<KeepOutcome> {
+  const clock = services.clock ?? realKeeperClock(() => ports.clock.now());
   // Signals first, before anything is awaited: the first SIGTERM/SIGINT ends the loop after the
   // steps in flight; a second one is left to the runner (it aborts their waits); SIGHUP re-reads.
-  const signals = installSignals(ctx, clock);
+  const signals = installSignals(ports, clock);
   try {
-    return await keep(ctx, options, signals, clock, services);
+    return await keep(ports, options, signals, clock, services);
   } finally {
     signals.uninstall();
   }
 }
 
-async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSignals, clock: KeeperClock, services: KeepServices): Promise<KeepOutcome> {
+async function keep(ports: FlowPorts, options: KeepOptions, signals: KeeperSignals, clock: KeeperClock, services: KeepServices): Promise<KeepOutcome> {
   if (options.file === '-' && !options.once && !options.dryRun) {
     throw new UsageError('FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.');
   }
-  const readRows = async () => (options.movingTarget ? options.movingTarget(ctx) : toKeepRows((await readTargetFile(ctx, options.file)).rows, options.file));
+  const readRows = async () => (options.movingTarget ? options.movingTarget(ports) : toKeepRows((await readTargetFile(ports, options.file)).rows, options.file));
   // Stdin may be a pipe that never ends: a stop signal then ends the read (and the command) at once.
   // A file is read at once, and a signal during that read stops the keeper as any other in start-up.
   let rows = await (options.file === '-' ? signals.leaveStopsToRunner(readRows) : readRows());
-  const guard = await guardLiveAction(ctx, {
+  const guard = await guardLiveAction(ports, {
     action: 'keep the book at the target: roll, re-open and (with --converge) change hedges without asking again',
     dryRun: options.dryRun,
   });
-  await ctx.journal();
-  const identity = await identityOf(ctx);
+  await ports.journal();
+  const identity = await identityOf(ports);
   const reporter: KeepReporter = services.reporter ?? { event: () => {}, status: () => {}, close: () => {} };
   // The service parts (heartbeat, alerts to --alert-cmd/--alert-url, metrics): started once the lock is held.
   let service: KeeperService | undefined;
@@ -123,8 +123,8 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
   // taken it again (another keeper that took it meanwhile wins: this one stops, exit 11).
   // The lock is on the account: in the team store, or in the per-user keeper folder every config
   // folder on this machine shares (keeper-lock.ts), so two config folders cannot run two keepers.
-  const lockPlace = options.dryRun ? undefined : await keeperLockPlace(ctx, identity);
-  const takeKeeperLock = (): Promise<Hold> => takeAccountKeeperLock(ctx, lockPlace!, options.file);
+  const lockPlace = options.dryRun ? undefined : await keeperLockPlace(ports, identity);
+  const takeKeeperLock = (): Promise<Hold> => takeAccountKeeperLock(ports, lockPlace!, options.file);
   let keeperHold = options.dryRun ? undefined : await takeKeeperLock();
 
   let confirmed = !guard.needsConfirmation;
@@ -132,7 +132,7 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
   // spinner of theirs is drawn over the live status; they ask nothing once the keeper's run is
   // confirmed (by --yes, a key that is not live, or the question below). Their rows are journaled
   // `via: keeper`: the keeper finishes no one's unresolved rows but its own.
-  const stepContext = () => ctx.derive({ signal: signals.stepSignal, notify: sayNothing, confirmedAhead: confirmed, origin: 'keeper' });
+  const stepContext = () => ports.keeperStep({ signal: signals.stepSignal, notify: sayNothing, confirmed });
   // The first error of a one-cycle run: the command ends with its exit code.
   let firstError: { error: unknown } | undefined;
   const noteError = (error: unknown, fields: Omit<EventFields, 'event'>): void => {
@@ -148,7 +148,7 @@ async function keep(ctx: CommandContext, options: KeepOptions, signals: KeeperSi
 
   try {
     service = await startKeeperService(
-      ctx,
+      ports,
       identity,
       lockPlace,
       { file: options.file, intervalMs: options.intervalMs, toleranceUsd: options.toleranceUsd, dryRun: options.dryRun, alertCommand: options.alertCommand, ...options.service },

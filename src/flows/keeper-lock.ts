@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { HeldError } from '../errors.js';
 import type { Hold, KeeperHeartbeats } from '../journal/index.js';
 import { isTeamJournal } from '../journal/store.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 import { heartbeatFile, heartbeatOf, keeperScope, keeperStateDir, readHeartbeat } from './keeper-heartbeat.js';
 import type { Identity } from './identity.js';
@@ -29,10 +29,10 @@ export interface KeeperLockPlace {
 type LockTaker = (scope: string, options: { waitMs: number }) => Promise<{ held: true; hold: Hold } | { held: false; holder: { pid: number; host: string; since: string; session: string } }>;
 
 /** Where this account's keeper lock lives for this context (the store, or the per-user folder). */
-export async function keeperLockPlace(ctx: CommandContext, identity: Identity): Promise<KeeperLockPlace> {
+export async function keeperLockPlace(ports: Pick<FlowPorts, 'journal' | 'env'>, identity: Identity): Promise<KeeperLockPlace> {
   const scope = keeperScope(identity);
-  const dir = keeperStateDir(ctx.env, homedir());
-  const journal = await ctx.journal();
+  const dir = keeperStateDir(ports.env, homedir());
+  const journal = await ports.journal();
   if (isTeamJournal(journal)) {
     return {
       scope,
@@ -48,7 +48,7 @@ export async function keeperLockPlace(ctx: CommandContext, identity: Identity): 
 }
 
 /** Takes the account's keeper lock, or throws exit 11 naming the keeper that has it. */
-export async function takeKeeperLock(ctx: CommandContext, place: KeeperLockPlace, file: string): Promise<Hold> {
+export async function takeKeeperLock(ports: Pick<FlowPorts, 'hedgeCommand'>, place: KeeperLockPlace, file: string): Promise<Hold> {
   const taken = await place.take();
   if (taken.held) return taken.hold;
   const { holder } = taken;
@@ -60,7 +60,7 @@ export async function takeKeeperLock(ctx: CommandContext, place: KeeperLockPlace
   throw new HeldError(
     `Another keeper already holds this account (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)}${folder ? `, config folder ${safeText(folder)}` : ''}); this one did not start.`,
     {
-      hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), \`${ctx.hedgeCommand('keep', 'status')}\` shows it, or run \`${ctx.hedgeCommand('keep', file, '--dry-run')}\` to see what it would do.`,
+      hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), \`${ports.hedgeCommand('keep', 'status')}\` shows it, or run \`${ports.hedgeCommand('keep', file, '--dry-run')}\` to see what it would do.`,
       holder,
       details: { ...(folder ? { config_dir: folder } : {}), lock: place.where },
     },

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { AlertNotice, HeadroomReading } from '../domain/keeper-alerts.js';
 import { NO_ALERTS, rowKeyOf, stepAlerts, type ActiveAlert, type AlertCause, type AlertState } from '../domain/keeper-alerts.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import type { KeepEvent, KeepRowStatus } from './outcomes/keep.js';
 import { alertSinks, parseAlertUrl, type AlertSinks } from './keeper-alert-sinks.js';
 import { heartbeatFile, heartbeatOf, HEARTBEAT_VERSION, readHeartbeat, staleAfterMs, writeHeartbeat, type Heartbeat } from './keeper-heartbeat.js';
@@ -67,7 +67,7 @@ export interface KeeperService {
   /** Every event the keeper emits, as it emits it. */
   observe(event: KeepEvent): void;
   /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
-  endCycle(ctx: CommandContext): Promise<void>;
+  endCycle(ports: FlowPorts): Promise<void>;
   /** At the keeper's end: the heartbeat says it stopped; deliveries still running are awaited (bounded). */
   stop(): Promise<void>;
 }
@@ -79,19 +79,19 @@ export interface KeeperService {
  * address).
  */
 export async function startKeeperService(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'journal' | 'configDir'>,
   identity: Identity,
   place: KeeperLockPlace | undefined,
   options: KeeperServiceOptions,
   emit: (fields: Omit<KeepEvent, 'at'>) => void,
 ): Promise<KeeperService> {
-  const startedAtMs = ctx.clock.now();
-  const journal = await ctx.journal();
+  const startedAtMs = ports.clock.now();
+  const journal = await ports.journal();
   let metrics: KeeperMetrics | undefined;
   if (options.metrics) {
     const { serveKeeperMetrics } = await import('./keeper-metrics.js');
     metrics = await serveKeeperMetrics(options.metrics, {
-      now: () => ctx.clock.now(),
+      now: () => ports.clock.now(),
       staleAfterMs: staleAfterMs(options.intervalMs / 1000),
       startedAtMs,
       knownErrorCodes: [...(options.metricsErrorCodes ?? []), ...SERVICE_ERROR_CODES],
@@ -116,8 +116,8 @@ export async function startKeeperService(
     pid: process.pid,
     host: hostname(),
     since: new Date(startedAtMs).toISOString(),
-    config_dir: ctx.configDir,
-    journal: (journal as { location?: string }).location ?? ctx.configDir,
+    config_dir: ports.configDir,
+    journal: (journal as { location?: string }).location ?? ports.configDir,
     // Absolute: status is read from other folders.
     file: options.file === '-' ? '-' : resolve(options.file),
     account: { environment: identity.environment, host: identity.host, key_id: identity.keyId },
@@ -136,7 +136,7 @@ export async function startKeeperService(
   const beat = async () => {
     if (!path) return;
     heartbeat.alerts = [...alerts.active.values()].map(({ trigger: _trigger, ...alert }) => alert);
-    heartbeat.updated_at = new Date(ctx.clock.now()).toISOString();
+    heartbeat.updated_at = new Date(ports.clock.now()).toISOString();
     try {
       writeHeartbeat(path, heartbeat);
     } catch (error) {
@@ -176,7 +176,7 @@ export async function startKeeperService(
       const events = pending;
       pending = [];
       const cycle = [...events].reverse().find((event) => event.event === 'cycle');
-      const nowMs = ctx.clock.now();
+      const nowMs = ports.clock.now();
       const rows = Array.isArray(cycle?.rows) ? (cycle.rows as KeepRowStatus[]) : undefined;
       heartbeat.cycles += 1;
       heartbeat.last_cycle_at = new Date(nowMs).toISOString();
@@ -203,7 +203,7 @@ export async function startKeeperService(
       await beat();
     },
     async stop() {
-      heartbeat.stopped_at = new Date(ctx.clock.now()).toISOString();
+      heartbeat.stopped_at = new Date(ports.clock.now()).toISOString();
       await beat();
       await sinks?.settle();
       await metrics?.close();
@@ -241,8 +241,8 @@ function carriedAlerts(previous: Heartbeat | undefined): AlertState {
 }
 
 /** GET /account and GET /markets: the exposure headroom and each row's capacity on its side. */
-async function readHeadroom(ctx: CommandContext, rows: readonly KeepRowStatus[]): Promise<HeadroomReading> {
-  const client = await ctx.client();
+async function readHeadroom(ports: Pick<FlowPorts, 'client'>, rows: readonly KeepRowStatus[]): Promise<HeadroomReading> {
+  const client = await ports.client();
   const [account, markets] = await Promise.all([client.getAccount(), client.listMarkets()]);
   const capacityUsd = new Map<string, number>();
   for (const row of rows) {
@@ -256,8 +256,8 @@ async function readHeadroom(ctx: CommandContext, rows: readonly KeepRowStatus[])
 }
 
 /** Carry and fees of the hedges rolled out, from their history entries (once each appears there). */
-async function priceRolls(ctx: CommandContext, hedgeIds: string[], heartbeat: Heartbeat): Promise<void> {
-  const client = await ctx.client();
+async function priceRolls(ports: Pick<FlowPorts, 'client'>, hedgeIds: string[], heartbeat: Heartbeat): Promise<void> {
+  const client = await ports.client();
   const { readHistoryRecord } = await import('../api/wire/read-history.js');
   const records = (await client.listHistory({ limit: 50 })).map((record) => readHistoryRecord(record as Record<string, unknown>));
   for (const id of [...hedgeIds]) {

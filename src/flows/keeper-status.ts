@@ -5,7 +5,7 @@
 // only: no request to the API.
 import { homedir } from 'node:os';
 import { isTeamJournal } from '../journal/store.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { heartbeatFile, heartbeatOf, keeperScope, keeperStateDir, livenessOf, readHeartbeat, staleAfterMs, type Heartbeat, type KeeperLiveness } from './keeper-heartbeat.js';
 import { identityOf } from './identity.js';
 
@@ -45,14 +45,14 @@ export function livenessByStoreLock(holder: { pid: number; host: string } | unde
   return (ageMs ?? Number.POSITIVE_INFINITY) > staleAfterMs(heartbeat.interval_s) ? 'hung' : 'running';
 }
 
-export async function readKeeperStatus(ctx: CommandContext): Promise<KeeperStatus> {
-  const identity = await identityOf(ctx);
+export async function readKeeperStatus(ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'env' | 'origin'>): Promise<KeeperStatus> {
+  const identity = await identityOf(ports);
   const scope = keeperScope(identity);
-  const file = heartbeatFile(keeperStateDir(ctx.env, homedir()), scope);
+  const file = heartbeatFile(keeperStateDir(ports.env, homedir()), scope);
   const account = { environment: identity.environment, host: identity.host, key_id: identity.keyId };
-  const nowMs = ctx.clock.now();
+  const nowMs = ports.clock.now();
   const ageOf = (heartbeat: Heartbeat) => Math.max(0, nowMs - Date.parse(heartbeat.updated_at));
-  const journal = await ctx.journal();
+  const journal = await ports.journal();
 
   if (!isTeamJournal(journal)) {
     const heartbeat = readHeartbeat(file);

@@ -2,7 +2,7 @@
 // `hedge login` before it saves anything and by `hedge whoami`. The answer is one of four words a
 // script can branch on; the error behind it is kept so that login can report it in full.
 import type { Account } from '../api/schemas.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { ApiError, InvalidResponseError, NetworkError } from '../errors.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
 
@@ -29,22 +29,22 @@ const CHECK_RETRY = { maxAttempts: 2, maxTotalMs: 5_000 };
  * How a check's client is made (login, whoami, doctor): the command's clock, deadline, signal and
  * request timeout, a check's retry budget, requests logged under --verbose.
  */
-export function checkClientOptions(ctx: CommandContext, credentials: ResolvedCredentials) {
+export function checkClientOptions(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'>, credentials: ResolvedCredentials) {
   return {
     credentials,
-    env: ctx.env,
-    clock: ctx.clock,
-    deadline: ctx.deadline,
-    signal: ctx.signal,
-    requestTimeoutSeconds: ctx.globals.requestTimeout,
+    env: ports.env,
+    clock: ports.clock,
+    deadline: ports.deadline,
+    signal: ports.signal,
+    requestTimeoutSeconds: ports.requestTimeoutSeconds,
     retry: CHECK_RETRY,
-    log: ctx.globals.verbose ? (line: string) => ctx.log(line) : undefined,
+    log: ports.verbose ? (line: string) => ports.log(line) : undefined,
   };
 }
 
-export async function checkKey(ctx: CommandContext, credentials: ResolvedCredentials): Promise<KeyCheck> {
+export async function checkKey(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'connections' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'>, credentials: ResolvedCredentials): Promise<KeyCheck> {
   const { createClient } = await import('../api/create-client.js');
-  const client = createClient({ ...checkClientOptions(ctx, credentials), connections: await ctx.connections() });
+  const client = createClient({ ...checkClientOptions(ports, credentials), connections: await ports.connections() });
   try {
     const account = await client.getAccount();
     return { status: 'ok', account };

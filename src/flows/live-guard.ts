@@ -2,7 +2,7 @@
 // banner on stderr and asks before it sends; without a terminal it needs --yes. The decision is
 // taken before the first request of the command (even a read), so a refused run sends nothing.
 import { redactKey } from '../security/secrets.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { DeclinedError, UsageError } from '../errors.js';
 
 export interface LiveGuard {
@@ -21,15 +21,15 @@ export class NotConfirmedError extends DeclinedError {
 }
 
 /** `action` completes "this will …" and "--yes is required to …": "open a hedge", "close a position". */
-export async function guardLiveAction(ctx: CommandContext, input: { action: string; dryRun: boolean }): Promise<LiveGuard> {
-  const credentials = await ctx.credentials();
+export async function guardLiveAction(ports: Pick<FlowPorts, 'credentials' | 'notify' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm'>, input: { action: string; dryRun: boolean }): Promise<LiveGuard> {
+  const credentials = await ports.credentials();
   const live = credentials.environment === 'live';
   if (live) {
-    ctx.notify({ kind: 'live-key', level: 'live', text: `production key ${redactKey(credentials.apiKey)}: this will ${input.action} with real funds.`, data: { action: input.action } });
+    ports.notify({ kind: 'live-key', level: 'live', text: `production key ${redactKey(credentials.apiKey)}: this will ${input.action} with real funds.`, data: { action: input.action } });
   }
-  const needsConfirmation = live && !input.dryRun && !ctx.confirmedAhead;
-  if (needsConfirmation && !ctx.interactive) {
-    const why = ctx.globals.input ? 'there is no terminal to confirm on' : '--no-input forbids asking';
+  const needsConfirmation = live && !input.dryRun && !ports.confirmedAhead;
+  if (needsConfirmation && !ports.interactive) {
+    const why = ports.inputAllowed ? 'there is no terminal to confirm on' : '--no-input forbids asking';
     throw new UsageError(`--yes is required to ${input.action} with a LIVE key (${why}); nothing was sent.`);
   }
   return {
@@ -37,13 +37,13 @@ export async function guardLiveAction(ctx: CommandContext, input: { action: stri
     needsConfirmation,
     async confirm(question: string) {
       if (!needsConfirmation) return;
-      await confirmOrStop(ctx, question, { live: true });
+      await confirmOrStop(ports, question, { live: true });
     },
   };
 }
 
 /** A yes/no question defaulting to No (`live`: marked LIVE); anything but Yes stops the command before it sends. */
-export async function confirmOrStop(ctx: CommandContext, question: string, options: { live?: boolean } = {}): Promise<void> {
-  const yes = await ctx.confirm({ message: question, default: false, live: options.live });
+export async function confirmOrStop(ports: Pick<FlowPorts, 'confirm'>, question: string, options: { live?: boolean } = {}): Promise<void> {
+  const yes = await ports.confirm({ message: question, default: false, live: options.live });
   if (!yes) throw new NotConfirmedError();
 }

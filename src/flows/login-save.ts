@@ -13,7 +13,7 @@ import type { StoredProfile } from '../config/store-schema.js';
 import { checkKey } from './key-check.js';
 import type { LoginAnswers } from './login.js';
 import type { KeyMove, KeyringLeftover, LoginSaved } from './outcomes/login.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { ApiError, AuthError, ConfigError, HedgeError, NetworkError, UsageError } from '../errors.js';
 import { redactStoreUrl } from '../security/store-url.js';
 
@@ -37,14 +37,14 @@ interface LoginGiven extends LoginFlags {
 }
 
 /** The answers as credentials to check; the key is registered as a secret and its shape checked first. */
-export function loginCredentials(ctx: CommandContext, answers: LoginAnswers, given: LoginGiven): ResolvedCredentials {
+export function loginCredentials(ports: Pick<FlowPorts, 'env' | 'stdinIsTTY'>, answers: LoginAnswers, given: LoginGiven): ResolvedCredentials {
   const { baseUrl, baseUrlSource, apiKey } = answers;
   registerSecret(apiKey);
-  const environment = validateApiKey(apiKey, given.keyCommand !== undefined ? '--key-command' : ctx.io.stdinIsTTY ? 'the prompt' : 'stdin');
+  const environment = validateApiKey(apiKey, given.keyCommand !== undefined ? '--key-command' : ports.stdinIsTTY ? 'the prompt' : 'stdin');
   return {
     apiKey,
     baseUrl,
-    caFile: given.caFile ?? (ctx.env.HEDGE_CA_FILE || given.existing?.ca_file || undefined),
+    caFile: given.caFile ?? (ports.env.HEDGE_CA_FILE || given.existing?.ca_file || undefined),
     environment,
     profileName: given.name,
     sources: { apiKey: 'profile', baseUrl: baseUrlSource, profile: given.requested?.source ?? 'profile' },
@@ -52,8 +52,8 @@ export function loginCredentials(ctx: CommandContext, answers: LoginAnswers, giv
 }
 
 /** Checks the key, and the team store when one is named; throws saying that nothing was saved. */
-async function checkBeforeSaving(ctx: CommandContext, credentials: ResolvedCredentials, journalUrl: string | null | undefined): Promise<void> {
-  const check = await checkKey(ctx, credentials);
+async function checkBeforeSaving(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'connections' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'>, credentials: ResolvedCredentials, journalUrl: string | null | undefined): Promise<void> {
+  const check = await checkKey(ports, credentials);
   if (check.status === 'refused') {
     throw new AuthError(`The server refused this key (${check.code}, ${redactKey(credentials.apiKey)}): nothing was saved.`, {
       hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
@@ -75,14 +75,14 @@ async function checkBeforeSaving(ctx: CommandContext, credentials: ResolvedCrede
   }
   if (check.status !== 'ok') throw check.error ?? new Error(`key check ended ${check.status}`);
   // The team store is checked like the key: reached, and its schema made, before anything is saved.
-  if (journalUrl) await migrateTeamStore(ctx, journalUrl);
+  if (journalUrl) await migrateTeamStore(ports, journalUrl);
 }
 
-async function migrateTeamStore(ctx: CommandContext, journalUrl: string): Promise<void> {
+async function migrateTeamStore(ports: Pick<FlowPorts, 'clock' | 'env' | 'log'>, journalUrl: string): Promise<void> {
   const { journalDir } = await import('../journal/index.js');
   const { openTeamJournal } = await import('../journal/store.js');
   const shown = redactStoreUrl(journalUrl);
-  const team = await openTeamJournal({ url: journalUrl, shown, source: '--journal-url', fallbackDir: journalDir(ctx.env), now: ctx.clock.now, log: (line) => ctx.log(line) });
+  const team = await openTeamJournal({ url: journalUrl, shown, source: '--journal-url', fallbackDir: journalDir(ports.env), now: ports.clock.now, log: (line) => ports.log(line) });
   try {
     await team.migrateSchema();
   } catch (error) {
@@ -94,9 +94,9 @@ async function migrateTeamStore(ctx: CommandContext, journalUrl: string): Promis
 }
 
 /** Where the key goes: nowhere (a helper gives it), the keyring (written now), or the file. */
-async function keepLoginKey(ctx: CommandContext, store: ProfileStore, apiKey: string, given: LoginGiven): Promise<{ keyAt: KeyLocation; fallbackReason?: string }> {
+async function keepLoginKey(ports: Pick<FlowPorts, 'env'>, store: ProfileStore, apiKey: string, given: LoginGiven): Promise<{ keyAt: KeyLocation; fallbackReason?: string }> {
   if (given.keyCommand !== undefined) return { keyAt: { kind: 'command', command: given.keyCommand } };
-  const keeping = await keepKey(given.keyStore ?? 'auto', keyringAccount(given.name, store.dir), apiKey, ctx.env);
+  const keeping = await keepKey(given.keyStore ?? 'auto', keyringAccount(given.name, store.dir), apiKey, ports.env);
   if (!keeping.ok) {
     throw new ConfigError(`--key-store keyring: ${keeping.reason}; nothing was saved.`, {
       hint: 'Leave out --key-store to keep the key in the 0600 config file instead, or name a credential helper with --key-command.',
@@ -106,23 +106,23 @@ async function keepLoginKey(ctx: CommandContext, store: ProfileStore, apiKey: st
 }
 
 /** Removes a keyring entry the key no longer lives in; what could not be removed is returned. */
-async function dropKeyringEntry(ctx: CommandContext, account: string): Promise<KeyringLeftover | undefined> {
-  const removal = await removeFromKeyring(account, ctx.env);
+async function dropKeyringEntry(ports: Pick<FlowPorts, 'env'>, account: string): Promise<KeyringLeftover | undefined> {
+  const removal = await removeFromKeyring(account, ports.env);
   return 'error' in removal ? { account, error: removal.error } : undefined;
 }
 
 /** Checks the key (and the team store), keeps the key, saves the profile: nothing is saved unless all held. */
-export async function checkAndSaveLogin(ctx: CommandContext, store: ProfileStore, credentials: ResolvedCredentials, given: LoginGiven): Promise<LoginSaved> {
+export async function checkAndSaveLogin(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'connections' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'>, store: ProfileStore, credentials: ResolvedCredentials, given: LoginGiven): Promise<LoginSaved> {
   const { apiKey, baseUrl } = credentials;
   const { name, caFile, journalUrl } = given;
-  await checkBeforeSaving(ctx, credentials, journalUrl);
-  const { keyAt, fallbackReason } = await keepLoginKey(ctx, store, apiKey, given);
+  await checkBeforeSaving(ports, credentials, journalUrl);
+  const { keyAt, fallbackReason } = await keepLoginKey(ports, store, apiKey, given);
   const before = given.existing ? keyLocationOf(given.existing) : undefined;
-  const saved = await saveLogin(store, { name, baseUrl, apiKey, keyAt, caFile, journalUrl, savedAt: new Date(ctx.clock.now()).toISOString() });
+  const saved = await saveLogin(store, { name, baseUrl, apiKey, keyAt, caFile, journalUrl, savedAt: new Date(ports.clock.now()).toISOString() });
   const profile = saved.data.profiles[name]!;
   // The key now lives in one place: an older keyring entry of this profile goes.
   const oldKeyringLeft =
-    before?.kind === 'keyring' && !(keyAt.kind === 'keyring' && keyAt.account === before.account) ? await dropKeyringEntry(ctx, before.account) : undefined;
+    before?.kind === 'keyring' && !(keyAt.kind === 'keyring' && keyAt.account === before.account) ? await dropKeyringEntry(ports, before.account) : undefined;
   return {
     profile: name,
     environment: credentials.environment,
@@ -143,7 +143,7 @@ export async function checkAndSaveLogin(ctx: CommandContext, store: ProfileStore
  * asking for it or sending anything (it was checked when it was saved). From the file to the
  * keyring by default; back to the file with `--key-store file`.
  */
-export async function moveProfileKey(ctx: CommandContext, store: ProfileStore, name: string, target: 'keyring' | 'file'): Promise<KeyMove> {
+export async function moveProfileKey(ports: Pick<FlowPorts, 'signal' | 'env'>, store: ProfileStore, name: string, target: 'keyring' | 'file'): Promise<KeyMove> {
   const profile = requireProfile(store.read(), name, '--profile');
   const from = keyLocationOf(profile);
   if (!from) throw new UsageError(`--move-key: profile "${name}" has no stored key (logged out); log in first with \`hedge login --profile ${name}\`.`);
@@ -151,12 +151,12 @@ export async function moveProfileKey(ctx: CommandContext, store: ProfileStore, n
     throw new UsageError(`--move-key: the key of profile "${name}" comes from its credential helper, and hedge keeps no copy to move; run \`hedge login --profile ${name}\` to store one instead.`);
   }
   if (from.kind === target) return { moved: false, at: from };
-  const apiKey = await readProfileKey(name, profile, { env: ctx.env, signal: ctx.signal });
+  const apiKey = await readProfileKey(name, profile, { env: ports.env, signal: ports.signal });
   if (!apiKey) throw new UsageError(`--move-key: profile "${name}" has no stored key (logged out).`);
   registerSecret(apiKey);
   let to: KeyLocation = { kind: 'file' };
   if (target === 'keyring') {
-    const keeping = await keepKey('keyring', keyringAccount(name, store.dir), apiKey, ctx.env);
+    const keeping = await keepKey('keyring', keyringAccount(name, store.dir), apiKey, ports.env);
     if (!keeping.ok) {
       throw new ConfigError(`--move-key: ${keeping.reason}; the key stays where it was (the ${describeKeyLocation(from, store.file)}).`, {
         hint: 'Start or unlock the OS keyring (on Linux a Secret Service such as gnome-keyring or KeePassXC), then try again; or name a credential helper with `hedge login --key-command`.',
@@ -168,6 +168,6 @@ export async function moveProfileKey(ctx: CommandContext, store: ProfileStore, n
     const latest = data.profiles[name];
     if (latest) placeKey(latest, apiKey, to);
   });
-  const oldKeyringLeft = from.kind === 'keyring' ? await dropKeyringEntry(ctx, from.account) : undefined;
+  const oldKeyringLeft = from.kind === 'keyring' ? await dropKeyringEntry(ports, from.account) : undefined;
   return { moved: true, from, to, oldKeyringLeft };
 }

@@ -4,7 +4,7 @@ import { checkBaseUrl } from '../security/base-url.js';
 import { environmentOfKey } from '../security/secrets.js';
 import type { Source } from '../config/credentials.js';
 import { readKeyFromStdin } from '../config/login-profile.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { UsageError } from '../errors.js';
 
 const KEY_SHAPE_HINT = 'Expected <prefix>_live_… or <prefix>_test_… (copy it from the settings area of the partner desk).';
@@ -19,11 +19,11 @@ function validationMessage(check: () => unknown): true | string {
 }
 
 /** The key from a credential helper (`--key-command`), bounded by --timeout like a key read from stdin. */
-export function keyFromCommand(ctx: CommandContext, keyCommand: string): () => Promise<string> {
+export function keyFromCommand(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'env'>, keyCommand: string): () => Promise<string> {
   return async () => {
     const { runKeyCommand, KEY_COMMAND_BOUND_MS } = await import('../config/key-command.js');
-    const timeoutMs = ctx.deadline === undefined ? KEY_COMMAND_BOUND_MS : Math.max(0, Math.min(KEY_COMMAND_BOUND_MS, ctx.deadline - ctx.clock.now()));
-    return runKeyCommand(keyCommand, { env: ctx.env, signal: ctx.signal, timeoutMs, owner: '--key-command' });
+    const timeoutMs = ports.deadline === undefined ? KEY_COMMAND_BOUND_MS : Math.max(0, Math.min(KEY_COMMAND_BOUND_MS, ports.deadline - ports.clock.now()));
+    return runKeyCommand(keyCommand, { env: ports.env, signal: ports.signal, timeoutMs, owner: '--key-command' });
   };
 }
 
@@ -38,7 +38,7 @@ export interface LoginAnswers {
  * terminal, read from stdin otherwise (bounded by --timeout). Refuses to ask with --no-input.
  */
 export async function askLogin(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'env' | 'inputAllowed' | 'prompter' | 'stdin' | 'stdinIsTTY'>,
   given: {
     name: string;
     flagBaseUrl?: string;
@@ -48,8 +48,8 @@ export async function askLogin(
   },
 ): Promise<LoginAnswers> {
   const { name, flagBaseUrl, offeredBaseUrl, fetchKey } = given;
-  if (ctx.globals.input && ctx.io.stdinIsTTY) {
-    const prompter = await ctx.prompter();
+  if (ports.inputAllowed && ports.stdinIsTTY) {
+    const prompter = await ports.prompter();
     let baseUrl: string;
     let baseUrlSource: Source;
     if (flagBaseUrl !== undefined) {
@@ -76,7 +76,7 @@ export async function askLogin(
     ).trim();
     return { baseUrl, baseUrlSource, apiKey };
   }
-  if (ctx.io.stdinIsTTY && !fetchKey) {
+  if (ports.stdinIsTTY && !fetchKey) {
     throw new UsageError(
       '--no-input: login cannot ask for the key; pipe it in instead: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
     );
@@ -86,13 +86,13 @@ export async function askLogin(
       `--base-url: profile "${name}" has no base URL yet; pass --base-url https://…/v2 (the partner desk gives it) or set HEDGE_BASE_URL.`,
     );
   }
-  const baseUrlSource: Source = flagBaseUrl ? 'flag' : ctx.env.HEDGE_BASE_URL?.trim() ? 'environment' : 'profile';
+  const baseUrlSource: Source = flagBaseUrl ? 'flag' : ports.env.HEDGE_BASE_URL?.trim() ? 'environment' : 'profile';
   const sourceName = baseUrlSource === 'flag' ? '--base-url' : baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${name}"`;
   // The base URL is checked before the key is read, so a typo fails fast and reads nothing.
   const baseUrl = checkBaseUrl(offeredBaseUrl, sourceName);
   // --timeout bounds the wait for a key too: a pipe that never closes must not hang a script.
   const signal =
-    ctx.deadline === undefined ? ctx.signal : AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(0, ctx.deadline - ctx.clock.now()))]);
-  const apiKey = fetchKey ? await fetchKey() : await readKeyFromStdin(ctx.io.stdin, signal);
+    ports.deadline === undefined ? ports.signal : AbortSignal.any([ports.signal, AbortSignal.timeout(Math.max(0, ports.deadline - ports.clock.now()))]);
+  const apiKey = fetchKey ? await fetchKey() : await readKeyFromStdin(ports.stdin, signal);
   return { baseUrl, baseUrlSource, apiKey };
 }

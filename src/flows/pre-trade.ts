@@ -12,7 +12,7 @@ import { notionalProblem, marketProblem, preTradeProblem, sideAlreadyOpenNote, t
 import { findMarket } from '../domain/markets.js';
 import type { Side } from '../domain/vocabulary.js';
 import { ApiError, AuthError, InterruptedError, UsageError } from '../errors.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 
 /** Reads what the checks need: the live markets list and the account summary, in parallel. */
@@ -28,9 +28,9 @@ export interface Unchecked {
   warn(text: string): void;
 }
 
-export function uncheckedList(ctx: CommandContext): Unchecked {
+export function uncheckedList(ports: Pick<FlowPorts, 'notify'>): Unchecked {
   const items: string[] = [];
-  return { items, warn: (text) => ctx.notify({ kind: 'check-not-run', level: 'warn', text }) };
+  return { items, warn: (text) => ports.notify({ kind: 'check-not-run', level: 'warn', text }) };
 }
 
 /** A live confirmation question that says what was not checked. */
@@ -100,22 +100,22 @@ export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRe
  * only drops the note: the open itself decides.
  */
 async function noteIfSideOpen(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'signal' | 'notify' | 'log' | 'hedgeCommand'>,
   client: HedgeClient,
   request: { market: string; side: Side; notionalUsd: number },
   book?: BookPosition[],
 ): Promise<BookPosition | undefined> {
   let open: BookPosition | undefined;
   try {
-    open = findSide(book ?? (await readBook({ client, log: (line) => ctx.log(line) })), request.market, request.side);
+    open = findSide(book ?? (await readBook({ client, log: (line) => ports.log(line) })), request.market, request.side);
   } catch (error) {
-    if (ctx.signal.aborted) throw error;
-    ctx.log(`positions: not read before the open (${error instanceof Error ? error.message : String(error)}); no "already open" note`);
+    if (ports.signal.aborted) throw error;
+    ports.log(`positions: not read before the open (${error instanceof Error ? error.message : String(error)}); no "already open" note`);
     return undefined;
   }
   if (open) {
-    const add = ctx.hedgeCommand('add', request.market, request.side, String(request.notionalUsd));
-    ctx.notify({ kind: 'side-already-open', level: 'warn', text: sideAlreadyOpenNote({ market: request.market.toUpperCase(), side: request.side, notionalUsd: open.notionalUsd, hedgeId: open.hedgeId }, add), data: { hedge_id: open.hedgeId ?? null } });
+    const add = ports.hedgeCommand('add', request.market, request.side, String(request.notionalUsd));
+    ports.notify({ kind: 'side-already-open', level: 'warn', text: sideAlreadyOpenNote({ market: request.market.toUpperCase(), side: request.side, notionalUsd: open.notionalUsd, hedgeId: open.hedgeId }, add), data: { hedge_id: open.hedgeId ?? null } });
   }
   return open;
 }
@@ -124,16 +124,16 @@ async function noteIfSideOpen(
  * The open quoted before it is confirmed: said as a notice (a card on a terminal), after the note
  * pointing to `hedge add` when the side is already open. Returns the quote.
  */
-export async function quoteOpen(ctx: CommandContext, client: HedgeClient, request: OpenRequest): Promise<Quote> {
+export async function quoteOpen(ports: Pick<FlowPorts, 'clock' | 'signal' | 'notify' | 'log' | 'hedgeCommand'>, client: HedgeClient, request: OpenRequest): Promise<Quote> {
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
-  await noteIfSideOpen(ctx, client, { market, side, notionalUsd });
+  await noteIfSideOpen(ports, client, { market, side, notionalUsd });
   const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
-  ctx.notify({
+  ports.notify({
     kind: 'open-quote',
     level: 'note',
     text: `The open of ${formatUsd(notionalUsd)} ${side} on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
     data: { quote },
-    show: { card: 'open-quote', quote, nowMs: ctx.clock.now() },
+    show: { card: 'open-quote', quote, nowMs: ports.clock.now() },
   });
   return quote;
 }

@@ -12,7 +12,7 @@ import type { Side } from '../domain/vocabulary.js';
 import { formatUsd } from '../domain/money.js';
 import { UsageError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 import { findSide, type BookPosition } from './positions.js';
 import { readSideInStep } from './side-book.js';
@@ -116,7 +116,7 @@ export async function reconcileOpen(client: HedgeClient, entry: JournalEntry): P
 
 /** An add or a reduce: the side's notional now, against the one recorded before the send. */
 export async function reconcileChange(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
   client: HedgeClient,
   entry: JournalEntry,
   change: { action: 'add' | 'reduce'; market: string; side: Side; notionalUsd: number },
@@ -125,7 +125,7 @@ export async function reconcileChange(
   const baseline = entry.context?.baseline_notional_usd;
   // The side as its records and positions line agree on it (waited on while they disagree): a
   // landed change the list has not caught up with is never taken for one that did not land.
-  const position = await sideLineInStep(ctx, client, change.market, change.side);
+  const position = await sideLineInStep(ports, client, change.market, change.side);
   const now = position?.notionalUsd;
   const shown = position === undefined ? `no ${change.side} position on ${change.market}` : now === undefined ? `a ${change.side} position without a readable notional` : `the ${change.side} side is ${formatUsd(now)}`;
   if (typeof baseline !== 'number') {
@@ -147,12 +147,12 @@ export async function reconcileChange(
 
 /** A close: the side's presence in the positions list. */
 export async function reconcileClose(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
   client: HedgeClient,
   entry: JournalEntry,
   request: { market: string; side: Side },
 ): Promise<Reconciliation<{ status: string; hedge_id?: string; order_tx_hash?: string }>> {
-  const position = await sideLineInStep(ctx, client, request.market, request.side);
+  const position = await sideLineInStep(ports, client, request.market, request.side);
   const answer = { status: 'submitted', ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}), ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}) };
   const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
   if (!position) {
@@ -173,7 +173,7 @@ export async function reconcileClose(
     if (hedgeBefore !== undefined) {
       const hedge = await client.getHedge(hedgeBefore).catch(() => undefined);
       const maturity = hedge?.maturity_at ? Date.parse(String(hedge.maturity_at)) : Number.NaN;
-      const now = client.transport?.serverNow?.() ?? ctx.clock.now();
+      const now = client.transport?.serverNow?.() ?? ports.clock.now();
       if (!hedge || !Number.isFinite(maturity) || maturity <= now) {
         const why = !hedge ? `its hedge ${safeText(hedgeBefore)} cannot be read` : !Number.isFinite(maturity) ? `its hedge ${safeText(hedgeBefore)} shows no maturity` : `its hedge ${safeText(hedgeBefore)} reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`;
         return { verdict: 'unknown', evidence: `${gone}, but ${why}` };
@@ -191,7 +191,7 @@ export async function reconcileClose(
 }
 
 /** The side's positions line once its views agree (in step: the line; flat: none). */
-async function sideLineInStep(ctx: CommandContext, client: HedgeClient, market: string, side: Side): Promise<BookPosition | undefined> {
-  const { book, positions } = await readSideInStep(ctx, client, market, side);
+async function sideLineInStep(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>, client: HedgeClient, market: string, side: Side): Promise<BookPosition | undefined> {
+  const { book, positions } = await readSideInStep(ports, client, market, side);
   return book.state === 'in-step' ? findSide(positions, market, side) : undefined;
 }

@@ -4,7 +4,7 @@
 import type { HedgeClient } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import { isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 import { API_COMMAND_PREFIX } from './api-call.js';
 import { findJournalEntry } from './journal-entry.js';
@@ -21,19 +21,19 @@ export function sentBy(identity: Pick<Identity, 'environment' | 'host' | 'keyId'
 }
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
-export async function unfinishedOfThisAccount(ctx: CommandContext, groupPrefixes: readonly string[]): Promise<JournalEntry[]> {
-  const [journal, identity] = await Promise.all([ctx.journal(), identityOf(ctx)]);
+export async function unfinishedOfThisAccount(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>, groupPrefixes: readonly string[]): Promise<JournalEntry[]> {
+  const [journal, identity] = await Promise.all([ports.journal(), identityOf(ports)]);
   return (await journal.list({ pending: true }))
     .filter((entry) => sentBy(identity, entry) && groupPrefixes.some((prefix) => entry.group?.startsWith(prefix) === true))
     .reverse();
 }
 
 /** The trade action a journal entry was, rebuilt from its recorded request; undefined when it is none. */
-export function journaledAction(ctx: CommandContext, client: HedgeClient, entry: JournalEntry): WriteAction<unknown, unknown> | undefined {
+export function journaledAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'origin'>, client: HedgeClient, entry: JournalEntry): WriteAction<unknown, unknown> | undefined {
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
-  return actionFromJournal(ctx, client, entry.command, body as Record<string, unknown>, argv, { group: entry.group, leg: entry.leg });
+  return actionFromJournal(ports, client, entry.command, body as Record<string, unknown>, argv, { group: entry.group, leg: entry.leg });
 }
 
 /**
@@ -43,14 +43,14 @@ export function journaledAction(ctx: CommandContext, client: HedgeClient, entry:
  * Undefined when the entry is not a trade action.
  */
 export async function finishJournaled(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>,
   client: HedgeClient,
   entry: JournalEntry,
   options: { wait: boolean; present?: (action: WriteAction<unknown, unknown>) => WriteAction<unknown, unknown> },
 ): Promise<WriteOutcome<unknown, unknown> | undefined> {
-  const action = journaledAction(ctx, client, entry);
+  const action = journaledAction(ports, client, entry);
   if (!action) return undefined;
-  return runWrite(ctx, options.present ? options.present(action) : action, { wait: options.wait, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false });
+  return runWrite(ports, options.present ? options.present(action) : action, { wait: options.wait, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false });
 }
 
 /** How to select the credentials the entry was sent with, for the refusal's hint. */
@@ -62,8 +62,8 @@ function selectorFor(entry: JournalEntry): string {
 }
 
 /** The entry must be resumed with the key and server it was sent to: another key is another account. */
-async function checkSameCredentials(ctx: CommandContext, entry: JournalEntry): Promise<void> {
-  const current = await identityOf(ctx);
+async function checkSameCredentials(ports: Pick<FlowPorts, 'credentials' | 'origin'>, entry: JournalEntry): Promise<void> {
+  const current = await identityOf(ports);
   const differences: string[] = [];
   if (entry.environment !== current.environment) differences.push(`environment ${entry.environment} (now ${current.environment})`);
   if (entry.base_url_host !== current.host) differences.push(`host ${safeText(entry.base_url_host)} (now ${safeText(current.host)})`);
@@ -81,9 +81,9 @@ async function checkSameCredentials(ctx: CommandContext, entry: JournalEntry): P
  * The entry named, or the newest unresolved one that no live process is carrying out (an action in
  * flight is not crashed: it is never resumed from under its process).
  */
-export async function chooseEntryToResume(ctx: CommandContext, id: string | undefined): Promise<JournalEntry | undefined> {
-  const journal = await ctx.journal();
-  if (id !== undefined) return findJournalEntry(ctx, journal, id);
+export async function chooseEntryToResume(ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>, id: string | undefined): Promise<JournalEntry | undefined> {
+  const journal = await ports.journal();
+  if (id !== undefined) return findJournalEntry(ports, journal, id);
   let held: { entry: JournalEntry; holder: Holder } | undefined;
   for (const entry of await journal.list({ pending: true })) {
     // A planned leg belongs to its roll; the roll is resumed through any of its entries.
@@ -91,7 +91,7 @@ export async function chooseEntryToResume(ctx: CommandContext, id: string | unde
     if (!holder) return entry;
     held ??= { entry, holder };
   }
-  if (held) throw heldError(ctx, held.entry, held.holder, ' (every unresolved action in the journal is held by a live process)');
+  if (held) throw heldError(ports, held.entry, held.holder, ' (every unresolved action in the journal is held by a live process)');
   return undefined;
 }
 
@@ -115,37 +115,37 @@ export type ResumeOutcome =
  * again must verify as this account's own row (row-trust.ts), and a row begun on another machine
  * needs a person's yes (--yes, or a terminal's question).
  */
-export async function planResume(ctx: CommandContext, entry: JournalEntry): Promise<ResumePlan> {
+export async function planResume(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'confirmedAhead' | 'confirm' | 'origin'>, entry: JournalEntry): Promise<ResumePlan> {
   // A leg of a roll is finished with the whole roll: the close (if still due), then the open, once.
   if (entry.group?.startsWith(ROLL_GROUP_PREFIX)) {
-    await checkSameCredentials(ctx, entry);
-    await requireOwnRow(ctx, entry);
-    await confirmRowFromElsewhere(ctx, entry, 'finish its roll');
+    await checkSameCredentials(ports, entry);
+    await requireOwnRow(ports, entry);
+    await confirmRowFromElsewhere(ports, entry, 'finish its roll');
     return { kind: 'roll', entry };
   }
   if (!isUnresolved(entry)) {
     const when = entry.resolved_at ? ` at ${safeText(entry.resolved_at)}` : '';
-    throw new UsageError(`Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}${when}. Only pending, submitted or unknown actions can be resumed; see it with \`${ctx.hedgeCommand('journal', 'show', entry.id)}\`.`);
+    throw new UsageError(`Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}${when}. Only pending, submitted or unknown actions can be resumed; see it with \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`);
   }
-  await checkSameCredentials(ctx, entry);
-  await requireOwnRow(ctx, entry);
+  await checkSameCredentials(ports, entry);
+  await requireOwnRow(ports, entry);
   // In flight in another process: not resumed from under it (runWrite's hold would refuse it too; said before any note).
-  const holder = await (await ctx.journal()).holderOf(entry.id);
-  if (holder) throw heldError(ctx, entry, holder);
-  await confirmRowFromElsewhere(ctx, entry, 'resume it');
+  const holder = await (await ports.journal()).holderOf(entry.id);
+  if (holder) throw heldError(ports, entry, holder);
+  await confirmRowFromElsewhere(ports, entry, 'resume it');
   // A `hedge api` write: its method, path and body as journaled, resolved again as a fresh one is
   // (refused here, before anything is said or sent, when it would not be), sent again with its key.
   if (entry.command.startsWith(API_COMMAND_PREFIX)) {
     const { apiActionFromJournal } = await import('./api-call.js');
-    apiActionFromJournal(await ctx.client(), entry);
+    apiActionFromJournal(await ports.client(), entry);
     return { kind: 'api', entry };
   }
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new UsageError(`Journal ${entry.id} has no request body to send again; it cannot be resumed.`);
   }
-  const client = await ctx.client();
-  if (!journaledAction(ctx, client, entry)) {
+  const client = await ports.client();
+  if (!journaledAction(ports, client, entry)) {
     throw new UsageError(`Journal ${entry.id} is a ${safeText(entry.command)}, which \`hedge resume\` cannot send again.`, {
       hint: `Run the original command again: it reuses the key of its unresolved journal entry.`,
     });
@@ -154,14 +154,14 @@ export async function planResume(ctx: CommandContext, entry: JournalEntry): Prom
 }
 
 /** `hedge resume`: carries out a plan with the entry's own key and returns what happened. */
-export async function resumeEntry(ctx: CommandContext, plan: ResumePlan, options: { wait: boolean }): Promise<ResumeOutcome> {
+export async function resumeEntry(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, plan: ResumePlan, options: { wait: boolean }): Promise<ResumeOutcome> {
   const { entry } = plan;
   const again = { wait: options.wait, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false };
-  if (plan.kind === 'roll') return { kind: 'roll', rolled: await resumeRollOutcome(ctx, entry, { wait: options.wait }) };
-  const client = await ctx.client();
+  if (plan.kind === 'roll') return { kind: 'roll', rolled: await resumeRollOutcome(ports, entry, { wait: options.wait }) };
+  const client = await ports.client();
   if (plan.kind === 'api') {
     const { apiActionFromJournal } = await import('./api-call.js');
-    return { kind: 'api', entry, outcome: await runWrite(ctx, apiActionFromJournal(client, entry)!, again) };
+    return { kind: 'api', entry, outcome: await runWrite(ports, apiActionFromJournal(client, entry)!, again) };
   }
-  return { kind: 'trade', entry, body: plan.body, outcome: (await finishJournaled(ctx, client, entry, { wait: options.wait }))! };
+  return { kind: 'trade', entry, body: plan.body, outcome: (await finishJournaled(ports, client, entry, { wait: options.wait }))! };
 }

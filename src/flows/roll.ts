@@ -23,7 +23,7 @@ import type { Side, Tenor } from '../domain/vocabulary.js';
 import { ApiError, HeldError, InvalidResponseError, OrderFailedError, PreTradeCheckError, StateError, UnresolvedError, UsageError } from '../errors.js';
 import { describeHolder, isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
 import { withAccountLock, withSideLock } from './account-lock.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 import type { PlannedRequestView, RollNote, RollOutcome, RollView } from './outcomes/roll.js';
 
@@ -89,8 +89,8 @@ function days(tenor: number): string {
   return tenor === 1 ? '1 day' : `${tenor} days`;
 }
 
-function newGroup(ctx: CommandContext): string {
-  return `${ROLL_GROUP_PREFIX}${utcStamp(ctx.clock.now())}-${randomBytes(3).toString('hex')}`;
+function newGroup(ports: Pick<FlowPorts, 'clock'>): string {
+  return `${ROLL_GROUP_PREFIX}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
 function unfinished(legs: RollLegs): boolean {
@@ -103,7 +103,7 @@ function bodyOf(entry: JournalEntry): Record<string, unknown> {
 }
 
 /** A leg of the roll: confirmed once for both, rendered once for both, and its failures say how the whole roll is finished. */
-function asLeg<S, R>(ctx: CommandContext, action: WriteAction<S, R>, argv: string[]): WriteAction<S, R> {
+function asLeg<S, R>(ports: Pick<FlowPorts, 'hedgeCommand'>, action: WriteAction<S, R>, argv: string[]): WriteAction<S, R> {
   return {
     ...action,
     check: undefined,
@@ -112,28 +112,28 @@ function asLeg<S, R>(ctx: CommandContext, action: WriteAction<S, R>, argv: strin
     // An agent's limits judge the roll whole, before its first leg (rollHoldingTheBook, finishRoll).
     admitted: true,
     resumeHint: (entry) =>
-      `The roll stopped part way. Finish it safely with \`${ctx.hedgeCommand('resume', entry.id)}\`, or run \`${ctx.hedgeCommand(...argv)}\` again: each leg reuses its own key, and the side is never opened twice.`,
+      `The roll stopped part way. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run \`${ports.hedgeCommand(...argv)}\` again: each leg reuses its own key, and the side is never opened twice.`,
   };
 }
 
-function legActions(ctx: CommandContext, client: HedgeClient, group: string, request: OpenRequest, quote?: Quote) {
+function legActions(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'origin'>, client: HedgeClient, group: string, request: OpenRequest, quote?: Quote) {
   const argv = rollArgv(request);
   return {
-    close: asLeg(ctx, closeAction(ctx, client, { market: request.market, side: request.side }, { argv, group, leg: 'close' }), argv),
-    open: asLeg(ctx, openAction(ctx, client, request, { argv, group, leg: 'open', quote }), argv),
+    close: asLeg(ports, closeAction(ports, client, { market: request.market, side: request.side }, { argv, group, leg: 'close' }), argv),
+    open: asLeg(ports, openAction(ports, client, request, { argv, group, leg: 'open', quote }), argv),
   };
 }
 
 /** The roll a journal group holds (any of its entries names the group). */
-async function legsOf(ctx: CommandContext, group: string): Promise<RollLegs> {
-  const entries = (await (await ctx.journal()).list()).filter((entry) => entry.group === group);
+async function legsOf(ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>, group: string): Promise<RollLegs> {
+  const entries = (await (await ports.journal()).list()).filter((entry) => entry.group === group);
   const open = entries.find((entry) => entry.leg === 'open');
   const close = entries.find((entry) => entry.leg === 'close');
   const body = open ? bodyOf(open) : {};
   const notional = readNumber(body.notional_usd);
   const tenor = readNumber(body.tenor_days);
   if (!open || typeof body.market !== 'string' || (body.side !== 'buy' && body.side !== 'sell') || notional === undefined || tenor === undefined) {
-    throw new UsageError(`Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ctx.hedgeCommand('journal')}\`.`);
+    throw new UsageError(`Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`);
   }
   const context = open.context ?? {};
   return {
@@ -154,9 +154,9 @@ async function legsOf(ctx: CommandContext, group: string): Promise<RollLegs> {
 }
 
 /** The newest roll of this market and side with a leg still unresolved, sent with the current credentials. */
-async function unfinishedGroup(ctx: CommandContext, market: string, side: Side): Promise<string | undefined> {
-  const self = await identityOf(ctx);
-  const pending = await (await ctx.journal()).list({ pending: true });
+async function unfinishedGroup(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>, market: string, side: Side): Promise<string | undefined> {
+  const self = await identityOf(ports);
+  const pending = await (await ports.journal()).list({ pending: true });
   return pending.find(
     (entry) =>
       entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
@@ -181,28 +181,28 @@ function describeLegs(legs: RollLegs): string {
  * An earlier roll of the same side this run must finish instead of starting another: the one
  * --idempotency-key names, or the newest unfinished one (set aside with --new).
  */
-async function earlierRoll(ctx: CommandContext, req: RollRequest, notes: RollNote[]): Promise<RollLegs | undefined> {
-  const journal = await ctx.journal();
+async function earlierRoll(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'hedgeCommand' | 'origin'>, req: RollRequest, notes: RollNote[]): Promise<RollLegs | undefined> {
+  const journal = await ports.journal();
   const key = req.write.idempotencyKey;
   if (key !== undefined) {
     const entry = (await journal.list()).find((candidate) => candidate.idempotency_key === key);
     if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX)) {
       throw new UsageError(
-        `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${ctx.hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
+        `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${ports.hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
       );
     }
-    const legs = await legsOf(ctx, entry.group);
+    const legs = await legsOf(ports, entry.group);
     if (legs.request.market !== req.market || legs.request.side !== req.side) {
       throw new UsageError(`--idempotency-key: ${key} is a leg of the roll of ${safeText(legs.request.market)} ${legs.request.side} (journal ${entry.id}), not of ${req.market} ${req.side}.`);
     }
     if (!unfinished(legs)) {
-      throw new UsageError(`--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${ctx.hedgeCommand('journal', 'show', entry.id)}\`.`);
+      throw new UsageError(`--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`);
     }
     return legs;
   }
-  const group = await unfinishedGroup(ctx, req.market, req.side);
+  const group = await unfinishedGroup(ports, req.market, req.side);
   if (!group) return undefined;
-  const legs = await legsOf(ctx, group);
+  const legs = await legsOf(ports, group);
   if (req.write.fresh && req.write.dryRun) {
     // A dry run changes nothing, the journal included: it only says what --new would set aside.
     notes.push({
@@ -221,7 +221,7 @@ async function earlierRoll(ctx: CommandContext, req: RollRequest, notes: RollNot
   }
   if (legs.request.tenor_days !== req.tenorDays) {
     throw new UsageError(
-      `An unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} is in the journal (group ${safeText(group)}: ${describeLegs(legs)}); finish it with \`${ctx.hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
+      `An unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} is in the journal (group ${safeText(group)}: ${describeLegs(legs)}); finish it with \`${ports.hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
     );
   }
   return legs;
@@ -243,9 +243,9 @@ interface RollPlan {
  * line together, waited on (bounded) while they disagree (side-book.ts): never the positions list
  * alone, which may trail a fill or a close by seconds. The deal reference comes from the records.
  */
-async function planRoll(ctx: CommandContext, client: HedgeClient, req: RollRequest): Promise<RollPlan> {
+async function planRoll(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log' | 'hedgeCommand'>, client: HedgeClient, req: RollRequest): Promise<RollPlan> {
   const { market, side } = req;
-  const { book, positions } = await readSideInStep(ctx, client, market, side);
+  const { book, positions } = await readSideInStep(ports, client, market, side);
   const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
   if (position) {
     const reference = book.filled.at(-1)?.clientReference;
@@ -266,11 +266,11 @@ async function planRoll(ctx: CommandContext, client: HedgeClient, req: RollReque
       'hedge_not_filled',
       `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${opening.status}: there is no filled hedge to roll yet. Nothing was sent.`,
       { market, side, hedge_id: opening.id, status: opening.status },
-      `Wait for its fill with \`${ctx.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
+      `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
     );
   }
   // Newest first: the side's latest hedge that has ended (settled, closed, or left the positions list).
-  const since = ctx.clock.now() - ROLL_RECENT_MS;
+  const since = ports.clock.now() - ROLL_RECENT_MS;
   const ended = hedges.find(
     (hedge) => (hedge.status === 'closed' || hedge.status === 'filled') && typeof hedge.maturity_at === 'string' && Date.parse(hedge.maturity_at) >= since,
   );
@@ -279,7 +279,7 @@ async function planRoll(ctx: CommandContext, client: HedgeClient, req: RollReque
       'nothing_to_roll',
       `Nothing to roll: no ${side} hedge is open on ${market}, and none matured in the last 7 days. Nothing was sent.`,
       { market, side },
-      `Open one with \`${ctx.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(req.tenorDays))}\`.`,
+      `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(req.tenorDays))}\`.`,
     );
   }
   const reference = (ended as Record<string, unknown>).client_reference;
@@ -333,9 +333,9 @@ async function checkRoll(client: HedgeClient, req: RollRequest, plan: RollPlan):
  * hedge on its record (the positions list may not show it yet), the positions line, or a hedge still
  * being opened. Any one of them is enough not to open: the roll's open is never the side's second.
  */
-async function sideCover(ctx: CommandContext, client: HedgeClient, market: string, side: Side): Promise<{ hedgeId?: string; notionalUsd?: number; status: string } | undefined> {
-  const views = await SideViews.read(client, (line) => ctx.log(line));
-  const book = await views.book(market, side, client.transport.serverNow() ?? ctx.clock.now());
+async function sideCover(ports: Pick<FlowPorts, 'clock' | 'log'>, client: HedgeClient, market: string, side: Side): Promise<{ hedgeId?: string; notionalUsd?: number; status: string } | undefined> {
+  const views = await SideViews.read(client, (line) => ports.log(line));
+  const book = await views.book(market, side, client.transport.serverNow() ?? ports.clock.now());
   const filled = book.filled[0];
   if (filled) return { hedgeId: filled.id, notionalUsd: book.recordsUsd, status: 'filled' };
   if (book.line) return { hedgeId: book.line.hedgeId, notionalUsd: book.line.notionalUsd, status: 'open' };
@@ -344,10 +344,10 @@ async function sideCover(ctx: CommandContext, client: HedgeClient, market: strin
 }
 
 /** Carries the legs out from wherever the journal says they are. */
-async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs, options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] }): Promise<Carried> {
-  const journal = await ctx.journal();
+async function carryOut(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, client: HedgeClient, legs: RollLegs, options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] }): Promise<Carried> {
+  const journal = await ports.journal();
   const { market, side } = legs.request;
-  const actions = legActions(ctx, client, legs.group, legs.request, options.quote);
+  const actions = legActions(ports, client, legs.group, legs.request, options.quote);
   const { open } = legs;
   let close: Carried['close'];
 
@@ -356,14 +356,14 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
     if (legs.close && !isUnresolved(legs.close)) {
       // An earlier run's close refused with no_open_hedge found the side already settled.
       close = legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge' ? { settled: true } : { entry: legs.close };
-    } else if (!legs.close && options.positionOpen !== true && (await readSideInStep(ctx, client, market, side)).book.state === 'flat') {
+    } else if (!legs.close && options.positionOpen !== true && (await readSideInStep(ports, client, market, side)).book.state === 'flat') {
       // A resumed roll whose close was never journaled: the side is gone only when every view says so
       // (a fill the positions list trails is not a side that settled).
       options.notes.push({ level: 'note', text: `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.` });
       close = { settled: true };
     } else {
       try {
-        const result = await runWrite(ctx, actions.close, { wait: true, dryRun: false, fresh: false, idempotencyKey: legs.close?.idempotency_key });
+        const result = await runWrite(ports, actions.close, { wait: true, dryRun: false, fresh: false, idempotencyKey: legs.close?.idempotency_key });
         if (result.kind === 'resolved') close = { entry: result.entry, result: result.result, answer: result.answer };
         else if (result.kind === 'submitted') close = { entry: result.entry, answer: result.answer };
         else if (result.kind === 'recorded') close = { entry: result.entry };
@@ -377,7 +377,7 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
           else if (error instanceof Error) {
             // The close's outcome is not known here (its answer, its wait or its record failed): say
             // what that means for the side, with the error the operator sees.
-            error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ctx.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ctx.hedgeCommand('positions')}\` shows which).`;
+            error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
           }
           throw error;
         }
@@ -395,12 +395,12 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
       `The roll planned to close and re-open ${formatUsd(legs.request.notional_usd)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
       {
         details: { journal_group: legs.group, planned_usd: legs.request.notional_usd, closed_usd: closedUsd, covered: false },
-        hint: `Cover the side with what it should hold: \`${ctx.hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(legs.request.tenor_days))}\`.`,
+        hint: `Cover the side with what it should hold: \`${ports.hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(legs.request.tenor_days))}\`.`,
       },
     );
   }
   if (open.outcome === 'planned') {
-    const cover = await sideCover(ctx, client, market, side);
+    const cover = await sideCover(ports, client, market, side);
     if (cover) {
       const by = cover.hedgeId ? ` by ${safeText(cover.hedgeId)}` : '';
       await journal.update(open.id, { outcome: 'abandoned', message: `not sent: the side was already covered${by} (${cover.status})` });
@@ -408,13 +408,13 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
         'side_already_open',
         `The ${side} side of ${market} is already covered${by} (${cover.status}${cover.notionalUsd === undefined ? '' : `, ${safeText(String(cover.notionalUsd))} USD`}): the roll's new hedge was not opened, so the side is not opened twice.`,
         { market, side, hedge_id: cover.hedgeId ?? null, status: cover.status, journal_id: open.id },
-        `See it with \`${ctx.hedgeCommand('positions')}\`.`,
+        `See it with \`${ports.hedgeCommand('positions')}\`.`,
       );
     }
   }
   if (!isUnresolved(open)) return { close, open: { entry: open } };
   try {
-    const result = await runWrite(ctx, actions.open, { wait: options.wait, dryRun: false, fresh: false, idempotencyKey: open.idempotency_key });
+    const result = await runWrite(ports, actions.open, { wait: options.wait, dryRun: false, fresh: false, idempotencyKey: open.idempotency_key });
     if (result.kind === 'resolved') return { close, open: { entry: result.entry, hedge: result.result, answer: result.answer } };
     if (result.kind === 'submitted') return { close, open: { entry: result.entry, answer: result.answer } };
     if (result.kind === 'recorded') return { close, open: { entry: result.entry } };
@@ -432,7 +432,7 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
         `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
         {
           details: { journal_group: legs.group, close: close!.entry!.id, open: open.id, covered: false },
-          hint: `Once the journal is usable again, finish the roll with \`${ctx.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+          hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
         },
       );
     }
@@ -441,7 +441,7 @@ async function carryOut(ctx: CommandContext, client: HedgeClient, legs: RollLegs
 }
 
 /** What the roll did: both legs with their keys and journal ids, and whether the side is covered now. */
-function outcomeOf(ctx: CommandContext, legs: RollLegs, carried: Carried, notes: RollNote[], resumed: boolean, quote?: Quote): RollOutcome {
+function outcomeOf(ports: Pick<FlowPorts, 'hedgeCommand'>, legs: RollLegs, carried: Carried, notes: RollNote[], resumed: boolean, quote?: Quote): RollOutcome {
   const { market, side } = legs.request;
   const hedge = carried.open.hedge ?? carried.open.answer;
   const closeEntry = carried.close?.entry ?? legs.close;
@@ -505,7 +505,7 @@ function outcomeOf(ctx: CommandContext, legs: RollLegs, carried: Carried, notes:
           failure: new OrderFailedError(
             `The new ${days(legs.request.tenor_days)} hedge ${newId} failed on-chain: nothing was opened${view.close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
             carried.open.hedge!.id,
-            `Open it again with \`${ctx.hedgeCommand('open', market, side, String(legs.request.notional_usd), '--tenor', String(legs.request.tenor_days))}\` (a new key).`,
+            `Open it again with \`${ports.hedgeCommand('open', market, side, String(legs.request.notional_usd), '--tenor', String(legs.request.tenor_days))}\` (a new key).`,
           ),
         }
       : {}),
@@ -514,7 +514,7 @@ function outcomeOf(ctx: CommandContext, legs: RollLegs, carried: Carried, notes:
 
 /** Finishes an unfinished roll from the journal (the same roll again, or `hedge resume`). */
 async function finishRoll(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>,
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean },
@@ -522,7 +522,7 @@ async function finishRoll(
   notes: RollNote[],
 ): Promise<RollOutcome> {
   // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
-  for (const leg of [legs.open, legs.close]) if (leg) await requireOwnRow(ctx, leg);
+  for (const leg of [legs.open, legs.close]) if (leg) await requireOwnRow(ports, leg);
   const resuming = `Resuming the roll of ${safeText(legs.request.market)} ${legs.request.side} to ${days(legs.request.tenor_days)} started ${utcClock(legs.open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
   // A leg never sent is a new request to the server: on a live key it is confirmed like one (the
   // question says what is resumed); otherwise it is said with the result.
@@ -535,41 +535,41 @@ async function finishRoll(
     notes.push({ level: 'note', text: resuming });
   }
   // An agent finishing a roll it did not journal itself trades what is left of it.
-  if (ctx.tradeGate && legs.open.via !== 'agent' && legs.open.outcome === 'planned') {
+  if (ports.tradeGate && legs.open.via !== 'agent' && legs.open.outcome === 'planned') {
     const closeToSend = legs.closes && (legs.close === undefined || isUnresolved(legs.close));
-    await ctx.tradeGate.admit([{ market: legs.request.market, notionalUsd: (closeToSend ? 2 : 1) * legs.request.notional_usd }], 'roll');
+    await ports.tradeGate.admit([{ market: legs.request.market, notionalUsd: (closeToSend ? 2 : 1) * legs.request.notional_usd }], 'roll');
   }
-  const carried = await carryOut(ctx, client, legs, { wait: options.wait, notes });
-  return outcomeOf(ctx, legs, carried, notes, true);
+  const carried = await carryOut(ports, client, legs, { wait: options.wait, notes });
+  return outcomeOf(ports, legs, carried, notes, true);
 }
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
-export async function resumeRollOutcome(ctx: CommandContext, entry: JournalEntry, options: { wait: boolean }): Promise<RollOutcome> {
-  const legs = await legsOf(ctx, entry.group!);
+export async function resumeRollOutcome(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, entry: JournalEntry, options: { wait: boolean }): Promise<RollOutcome> {
+  const legs = await legsOf(ports, entry.group!);
   if (!unfinished(legs)) {
     throw new UsageError(
-      `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${describeLegs(legs)}); see \`${ctx.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
+      `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${describeLegs(legs)}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
     );
   }
   // Decided before any request, reads included: a refused live run sends nothing at all.
-  const guard = await guardLiveAction(ctx, { action: 'finish a roll', dryRun: false });
-  const client = await ctx.client();
-  return withAccountLock(ctx, 'the book of this account', ['book'], async () => {
+  const guard = await guardLiveAction(ports, { action: 'finish a roll', dryRun: false });
+  const client = await ports.client();
+  return withAccountLock(ports, 'the book of this account', ['book'], async () => {
     // Read again under the lock: the roll may have been finished while this run waited.
-    const now = await legsOf(ctx, entry.group!);
+    const now = await legsOf(ports, entry.group!);
     if (!unfinished(now)) {
       throw new HeldError(`The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${describeLegs(now)}). This run sent nothing.`, {
         details: { journal_group: now.group },
-        hint: `See it with \`${ctx.hedgeCommand('journal', 'show', now.open.id)}\`.`,
+        hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
       });
     }
-    return withSideLock(ctx, now.request.market, now.request.side, () => finishRoll(ctx, client, now, options, guard, []));
+    return withSideLock(ports, now.request.market, now.request.side, () => finishRoll(ports, client, now, options, guard, []));
   });
 }
 
 /** The dry run of a roll still to finish: its legs with the keys the journal holds. */
-async function unfinishedDryRun(ctx: CommandContext, client: HedgeClient, legs: RollLegs, notes: RollNote[]): Promise<RollOutcome> {
-  const credentials = await ctx.credentials();
+async function unfinishedDryRun(ports: Pick<FlowPorts, 'credentials'>, client: HedgeClient, legs: RollLegs, notes: RollNote[]): Promise<RollOutcome> {
+  const credentials = await ports.credentials();
   const describe = (entry: JournalEntry) =>
     describePlannedRequest(
       { method: entry.request.method as 'POST', path: entry.request.path, body: entry.request.body ?? undefined, idempotencyKey: entry.idempotency_key },
@@ -591,9 +591,9 @@ async function unfinishedDryRun(ctx: CommandContext, client: HedgeClient, legs: 
  * this run waited is that process's action, not this one's — this run says so and sends nothing
  * (exit 11), instead of rolling the side's brand-new hedge a second time.
  */
-async function refuseIfRolledMeanwhile(ctx: CommandContext, req: RollRequest, waitingSince: number, holder: Holder): Promise<void> {
-  const self = await identityOf(ctx);
-  const rolled = (await (await ctx.journal()).list({ limit: 200 })).find(
+async function refuseIfRolledMeanwhile(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'hedgeCommand' | 'origin'>, req: RollRequest, waitingSince: number, holder: Holder): Promise<void> {
+  const self = await identityOf(ports);
+  const rolled = (await (await ports.journal()).list({ limit: 200 })).find(
     (entry) =>
       entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
       entry.leg === 'open' &&
@@ -613,33 +613,33 @@ async function refuseIfRolledMeanwhile(ctx: CommandContext, req: RollRequest, wa
     {
       holder,
       details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
-      hint: `See it with \`${ctx.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
+      hint: `See it with \`${ports.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
     },
   );
 }
 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
-export async function runRoll(ctx: CommandContext, req: RollRequest): Promise<RollOutcome> {
-  const guard = await guardLiveAction(ctx, { action: 'roll a hedge (close it, then open a new one)', dryRun: req.write.dryRun });
-  const client = await ctx.client();
-  if (req.write.dryRun) return rollHoldingTheBook(ctx, req, guard, client);
+export async function runRoll(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, req: RollRequest): Promise<RollOutcome> {
+  const guard = await guardLiveAction(ports, { action: 'roll a hedge (close it, then open a new one)', dryRun: req.write.dryRun });
+  const client = await ports.client();
+  if (req.write.dryRun) return rollHoldingTheBook(ports, req, guard, client);
   // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
-  if (req.bookLock === false) return withSideLock(ctx, req.market, req.side, () => rollHoldingTheBook(ctx, req, guard, client));
-  const waitingSince = ctx.clock.now();
-  return withAccountLock(ctx, 'the book of this account', ['book'], async ({ waitedFor }) => {
-    if (waitedFor) await refuseIfRolledMeanwhile(ctx, req, waitingSince, waitedFor);
+  if (req.bookLock === false) return withSideLock(ports, req.market, req.side, () => rollHoldingTheBook(ports, req, guard, client));
+  const waitingSince = ports.clock.now();
+  return withAccountLock(ports, 'the book of this account', ['book'], async ({ waitedFor }) => {
+    if (waitedFor) await refuseIfRolledMeanwhile(ports, req, waitingSince, waitedFor);
     // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the
     // roll (or the roll for it), so what the roll closes is what it planned, and what it opens.
-    return withSideLock(ctx, req.market, req.side, () => rollHoldingTheBook(ctx, req, guard, client));
+    return withSideLock(ports, req.market, req.side, () => rollHoldingTheBook(ports, req, guard, client));
   });
 }
 
-async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: Awaited<ReturnType<typeof guardLiveAction>>, client: HedgeClient): Promise<RollOutcome> {
+async function rollHoldingTheBook(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, req: RollRequest, guard: Awaited<ReturnType<typeof guardLiveAction>>, client: HedgeClient): Promise<RollOutcome> {
   const notes: RollNote[] = [];
-  const earlier = await earlierRoll(ctx, req, notes);
-  if (earlier) return req.write.dryRun ? unfinishedDryRun(ctx, client, earlier, notes) : finishRoll(ctx, client, earlier, { wait: req.write.wait }, guard, notes);
+  const earlier = await earlierRoll(ports, req, notes);
+  if (earlier) return req.write.dryRun ? unfinishedDryRun(ports, client, earlier, notes) : finishRoll(ports, client, earlier, { wait: req.write.wait }, guard, notes);
 
-  const plan = await planRoll(ctx, client, req);
+  const plan = await planRoll(ports, client, req);
   if (!req.skipChecks) await checkRoll(client, req, plan);
   // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
   const reference = req.clientReference ?? plan.clientReference;
@@ -647,10 +647,10 @@ async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: 
   const request: OpenRequest = { market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays, ...(reference ? { client_reference: reference } : {}) };
   // An agent's checks judge the roll whole: on a live key the legs its confirmation token was
   // issued for, and its limits — the close of the side (when one is open) and the open.
-  ctx.planCheck?.check([...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')]);
-  await ctx.tradeGate?.admit([{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }], 'roll');
+  ports.planCheck?.check([...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')]);
+  await ports.tradeGate?.admit([{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }], 'roll');
   if (req.write.dryRun) {
-    const credentials = await ctx.credentials();
+    const credentials = await ports.credentials();
     const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
     if (plan.closing) shown.push({ leg: 'close', request: describePlannedRequest(client.planClose(request, makeIdempotencyKey()), credentials.baseUrl, credentials.apiKey) });
     shown.push({
@@ -674,28 +674,28 @@ async function rollHoldingTheBook(ctx: CommandContext, req: RollRequest, guard: 
     ended: plan.ended ? { id: plan.ended.id, maturityAt: plan.ended.maturity_at, status: plan.ended.status } : undefined,
     quote,
   };
-  ctx.notify({
+  ports.notify({
     kind: 'roll-preview',
     level: 'note',
     text: `Roll ${req.side} ${req.market} to ${days(req.tenorDays)}, the new hedge quoted at ${quote.pricing.execution_price}.`,
     data: { preview },
-    show: { card: 'roll-preview', preview, nowMs: ctx.clock.now() },
+    show: { card: 'roll-preview', preview, nowMs: ports.clock.now() },
   });
   const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${closing.netMarginUsd.toFixed(2)} USD)`;
   await guard.confirm(
     `Roll ${req.side} ${req.market}: ${closing ? `close the position${(plan.hedges?.length ?? 0) > 1 ? ` (all ${plan.hedges!.length} of its hedges)` : ''}${returns}, then ` : ''}open ${plan.notionalUsd} USD for ${days(req.tenorDays)}, about ${quote.upfront.total_upfront_usdc.toFixed(2)} USDC upfront?`,
   );
 
-  const group = newGroup(ctx);
-  const actions = legActions(ctx, client, group, request, quote);
+  const group = newGroup(ports);
+  const actions = legActions(ports, client, group, request, quote);
   const rolledHedgeId = plan.closing?.hedgeId ?? plan.ended?.id;
   // Before anything is sent: from here on the journal holds the whole roll.
-  const openEntry = await journalAhead(ctx, actions.open, makeIdempotencyKey(), {
+  const openEntry = await journalAhead(ports, actions.open, makeIdempotencyKey(), {
     roll_closes: plan.closing !== undefined,
     ...(rolledHedgeId ? { rolled_hedge_id: rolledHedgeId } : {}),
     ...(closing?.netMarginUsd === undefined ? {} : { net_margin_usd: closing.netMarginUsd }),
   });
   const legs: RollLegs = { group, request, closes: plan.closing !== undefined, rolledHedgeId, open: openEntry, netMarginUsd: closing?.netMarginUsd };
-  const carried = await carryOut(ctx, client, legs, { wait: req.write.wait, positionOpen: plan.closing !== undefined, quote, notes });
-  return outcomeOf(ctx, legs, carried, notes, false, quote);
+  const carried = await carryOut(ports, client, legs, { wait: req.write.wait, positionOpen: plan.closing !== undefined, quote, notes });
+  return outcomeOf(ports, legs, carried, notes, false, quote);
 }

@@ -8,19 +8,19 @@ import { hostname } from 'node:os';
 import { UnverifiedRowError, UsageError } from '../errors.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
 import type { RowCheck, RowTrust } from '../journal/row-seal.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
 import { confirmOrStop } from './live-guard.js';
 
 /** Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too). */
-async function rowTrustOf(ctx: CommandContext, entry: JournalEntry): Promise<RowTrust> {
-  return (await rowSealerOf(ctx)).trust(entry);
+async function rowTrustOf(ports: Pick<FlowPorts, 'credentials'>, entry: JournalEntry): Promise<RowTrust> {
+  return (await rowSealerOf(ports)).trust(entry);
 }
 
 /** Refuses (exit 13, nothing sent) a row that does not verify as this account's own. */
-export async function requireOwnRow(ctx: CommandContext, entry: JournalEntry): Promise<void> {
-  const trust = await rowTrustOf(ctx, entry);
+export async function requireOwnRow(ports: Pick<FlowPorts, 'credentials' | 'hedgeCommand'>, entry: JournalEntry): Promise<void> {
+  const trust = await rowTrustOf(ports, entry);
   if (trust === 'verified') return;
   const request = entry.request ?? { method: '?', path: '?' };
   const why =
@@ -32,7 +32,7 @@ export async function requireOwnRow(ctx: CommandContext, entry: JournalEntry): P
     {
       journalId: entry.id,
       trust,
-      hint: `Look at the book (\`${ctx.hedgeCommand('positions')}\`, \`${ctx.hedgeCommand('hedges')}\`) and the row (\`${ctx.hedgeCommand('journal', 'show', entry.id)}\`); then record it with \`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\` (or --landed) and type the command again yourself if it is still wanted.`,
+      hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`) and the row (\`${ports.hedgeCommand('journal', 'show', entry.id)}\`); then record it with \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\` (or --landed) and type the command again yourself if it is still wanted.`,
     },
   );
 }
@@ -46,29 +46,29 @@ export function begunElsewhere(entry: Pick<JournalEntry, 'host'>): boolean {
  * A row begun on another machine is resumed here only when a person says so: --yes, or a yes at a
  * terminal's question; without either it is refused (exit 2, nothing sent).
  */
-export async function confirmRowFromElsewhere(ctx: CommandContext, entry: JournalEntry, what: string): Promise<void> {
-  if (!begunElsewhere(entry) || ctx.confirmedAhead) return;
+export async function confirmRowFromElsewhere(ports: Pick<FlowPorts, 'interactive' | 'confirmedAhead' | 'confirm'>, entry: JournalEntry, what: string): Promise<void> {
+  if (!begunElsewhere(entry) || ports.confirmedAhead) return;
   const from = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}) was begun on ${safeText(String(entry.host))}, not on this machine`;
-  if (!ctx.interactive) {
+  if (!ports.interactive) {
     throw new UsageError(`${from}: pass --yes to ${what} from here (there is no terminal to confirm on); nothing was sent.`);
   }
-  await confirmOrStop(ctx, `${from}. ${what[0]!.toUpperCase()}${what.slice(1)} from here?`);
+  await confirmOrStop(ports, `${from}. ${what[0]!.toUpperCase()}${what.slice(1)} from here?`);
 }
 
 /**
  * The seal verdict of each unresolved row (only those can be sent again), for `hedge journal`;
  * undefined when there is no unresolved row or no key to check with (nothing is asked for then).
  */
-export async function checkUnresolvedRows(ctx: CommandContext, entries: readonly JournalEntry[]): Promise<Map<string, RowCheck> | undefined> {
+export async function checkUnresolvedRows(ports: Pick<FlowPorts, 'credentials' | 'origin'>, entries: readonly JournalEntry[]): Promise<Map<string, RowCheck> | undefined> {
   const unresolved = entries.filter(isUnresolved);
   if (unresolved.length === 0) return undefined;
   let identity: Identity;
   try {
-    identity = await identityOf(ctx);
+    identity = await identityOf(ports);
   } catch {
     return undefined;
   }
-  const sealer = await rowSealerOf(ctx);
+  const sealer = await rowSealerOf(ports);
   const ours = (entry: JournalEntry) => entry.key_id === identity.keyId && entry.environment === identity.environment && entry.base_url_host === identity.host;
   return new Map(unresolved.map((entry) => [entry.id, ours(entry) ? sealer.trust(entry) : 'other-key']));
 }

@@ -9,7 +9,8 @@ import { readNumber } from '../api/wire/read-fields.js';
 import { POSITION_FIELD_SYNONYMS } from '../api/wire/read-position.js';
 import { PreTradeCheckError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
-import type { CommandContext, Trade } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { Trade } from '../runtime/context.js';
 
 /** What of a write flow's action the checks read (WriteAction, write-flow.ts). */
 interface GatedAction {
@@ -34,11 +35,11 @@ interface GatedRun {
  * refused the last attempt for a conflict, nothing happened (the write flow journals it rejected);
  * at a retry after an attempt that may have acted (no answer, a 5xx), its outcome stays unknown.
  */
-export async function gateTheSend(ctx: CommandContext, action: GatedAction, run: GatedRun): Promise<SendHooks | undefined> {
+export async function gateTheSend(ports: Pick<FlowPorts, 'tradeGate' | 'planCheck'>, action: GatedAction, run: GatedRun): Promise<SendHooks | undefined> {
   // A leg of a plan (an apply's step, a roll's leg) was checked with the plan, by its caller; a
   // journaled action finished again (its row verified: row-trust.ts) is no new plan.
-  if (ctx.planCheck && !action.admitted && !run.resumed) ctx.planCheck.check([action.plan(run.key)]);
-  const gate = ctx.tradeGate;
+  if (ports.planCheck && !action.admitted && !run.resumed) ports.planCheck.check([action.plan(run.key)]);
+  const gate = ports.tradeGate;
   if (!gate) return undefined;
   let judged: readonly Trade[] | undefined = await action.trades?.();
   if (!action.admitted) {

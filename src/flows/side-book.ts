@@ -9,7 +9,7 @@ import { reconcileSide, type HedgeRecord, type SideBook } from '../domain/book.j
 import type { Side } from '../domain/vocabulary.js';
 import { UnresolvedError } from '../errors.js';
 import type { SideAfter } from '../journal/index.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 
@@ -112,36 +112,36 @@ const SETTLE_POLL_MS = 1_500;
  * read's (a poll right after it would break the spec's cadence).
  */
 export async function readSideInStep(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
   client: HedgeClient,
   market: string,
   side: Side,
   until?: (book: SideBook) => boolean,
   justPolled?: BookPosition[],
 ): Promise<{ book: SideBook; hedges: Hedge[]; positions: BookPosition[] }> {
-  const { books, hedges, positions } = await readSidesInStep(ctx, client, [{ market, side }], until, justPolled);
+  const { books, hedges, positions } = await readSidesInStep(ports, client, [{ market, side }], until, justPolled);
   return { book: books[0]!, hedges, positions };
 }
 
 /** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
 export async function readSidesInStep(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
   client: HedgeClient,
   sides: ReadonlyArray<{ market: string; side: Side }>,
   until?: (book: SideBook) => boolean,
   justPolled?: BookPosition[],
 ): Promise<{ books: SideBook[]; hedges: Hedge[]; positions: BookPosition[] }> {
-  const started = ctx.clock.now();
-  const bound = Math.min(SETTLE_WAIT_MS, ctx.deadline === undefined ? Infinity : ctx.deadline - started);
+  const started = ports.clock.now();
+  const bound = Math.min(SETTLE_WAIT_MS, ports.deadline === undefined ? Infinity : ports.deadline - started);
   for (let read = 0; ; read += 1) {
-    const views = await SideViews.read(client, (line) => ctx.log(line), read === 0 ? justPolled : undefined);
-    const nowMs = client.transport.serverNow() ?? ctx.clock.now();
+    const views = await SideViews.read(client, (line) => ports.log(line), read === 0 ? justPolled : undefined);
+    const nowMs = client.transport.serverNow() ?? ports.clock.now();
     const books = await Promise.all(sides.map(({ market, side }) => views.book(market, side, nowMs)));
     const waiting = books.findIndex((book) => book.state === 'settling' || !(until?.(book) ?? true));
     if (waiting < 0) return { books, hedges: views.hedges, positions: views.positions };
     const { market, side } = sides[waiting]!;
     const book = books[waiting]!;
-    const waited = ctx.clock.now() - started;
+    const waited = ports.clock.now() - started;
     if (waited + SETTLE_POLL_MS > bound) {
       const why = book.state === 'settling' ? `is settling: ${safeText(book.why ?? 'its views disagree')}` : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
       // Before a decision (no `until`) nothing was sent; after a write, the write flow says what was.
@@ -150,7 +150,7 @@ export async function readSidesInStep(
         { details: { market, side, why: book.why ?? null }, hint: 'Compare `hedge positions` with `hedge hedges`, and run the command again once both show the same book.' },
       );
     }
-    ctx.log(`${market} ${side}: ${book.state === 'settling' ? `settling (${safeText(book.why ?? '')})` : 'not there yet'}; reading again in ${SETTLE_POLL_MS / 1000} s`);
-    await ctx.clock.sleep(SETTLE_POLL_MS, ctx.signal);
+    ports.log(`${market} ${side}: ${book.state === 'settling' ? `settling (${safeText(book.why ?? '')})` : 'not there yet'}; reading again in ${SETTLE_POLL_MS / 1000} s`);
+    await ports.clock.sleep(SETTLE_POLL_MS, ports.signal);
   }
 }

@@ -9,7 +9,8 @@ import { parseTargetFile, type TargetRow } from '../domain/target-file.js';
 import { parseUsdAmount } from '../domain/input.js';
 import { TENORS, type Tenor } from '../domain/vocabulary.js';
 import { ApiError, PreTradeCheckError } from '../errors.js';
-import type { CommandContext, Trade } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { Trade } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile } from './input-file.js';
 import type { BookPosition } from './positions.js';
@@ -40,8 +41,8 @@ export function parseTolerance(raw: string | undefined): number {
  * Reads and checks the target file. Every problem is listed as `file:LINE: message` in one
  * UsageError (exit 2): nothing has been read from or sent to the server at that point.
  */
-export async function readTargetFile(ctx: CommandContext, file: string): Promise<TargetFile> {
-  const { text, sourceName } = await readInputFile(ctx, file, 'target file', 'cat target.csv | hedge plan -');
+export async function readTargetFile(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>, file: string): Promise<TargetFile> {
+  const { text, sourceName } = await readInputFile(ports, file, 'target file', 'cat target.csv | hedge plan -');
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
     throw inputFileProblems(sourceName, parsed.problems, 'Fix every line listed, then run the command again. Columns: market,side,notional_usd,tenor_days[,client_reference,until,roll_before].');
@@ -127,8 +128,8 @@ export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefin
 }
 
 /** Reads the live book and computes the plan with a quote for each open and add. Sends no write. */
-export async function buildTargetPlan(ctx: CommandContext, client: HedgeClient, target: TargetFile, toleranceUsd: number): Promise<QuotedPlan> {
-  const log = (line: string): void => ctx.log(line);
+export async function buildTargetPlan(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>, client: HedgeClient, target: TargetFile, toleranceUsd: number): Promise<QuotedPlan> {
+  const log = (line: string): void => ports.log(line);
 
   // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
   const sides = target.rows.map((row) => ({ market: row.market, side: row.side }));
@@ -136,7 +137,7 @@ export async function buildTargetPlan(ctx: CommandContext, client: HedgeClient, 
   const [marketList, account, { positions: book }] = await Promise.all([
     client.listMarkets(),
     client.getAccount(),
-    readSidesInStep(ctx, client, sides, (side) => side.opening.length === 0),
+    readSidesInStep(ports, client, sides, (side) => side.opening.length === 0),
   ]);
   const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0]!.market.toUpperCase() : undefined;
   const plan = computePlan({
@@ -155,7 +156,7 @@ export async function buildTargetPlan(ctx: CommandContext, client: HedgeClient, 
 
 
 /** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
-export function planCheckError(ctx: CommandContext, quoted: QuotedPlan, options: { problemsAsData: boolean }): PreTradeCheckError {
+export function planCheckError(ports: Pick<FlowPorts, 'hedgeCommand'>, quoted: QuotedPlan, options: { problemsAsData: boolean }): PreTradeCheckError {
   const { problems } = quoted.plan;
   const source = safeText(quoted.source);
   const lines = problems.map((problem) => `${source}:${problem.line}: ${safeText(describePlanProblem(problem))} (${problem.code})`);
@@ -164,7 +165,7 @@ export function planCheckError(ctx: CommandContext, quoted: QuotedPlan, options:
     `The plan fails ${problems.length} pre-trade check${problems.length === 1 ? '' : 's'}; nothing was sent.\n${listedProblems(lines).join('\n')}`,
     // Under --json the problems travel as data; on a terminal they are the lines of the message.
     options.problemsAsData ? { problems: problems.map(problemAsData) } : {},
-    `Lower the targets named above (see \`${ctx.hedgeCommand('account')}\` and \`${ctx.hedgeCommand('markets')}\` for headroom and capacity), then plan again.`,
+    `Lower the targets named above (see \`${ports.hedgeCommand('account')}\` and \`${ports.hedgeCommand('markets')}\` for headroom and capacity), then plan again.`,
   );
 }
 
@@ -178,14 +179,14 @@ export function planTrades(steps: readonly PlanStep[]): Trade[] {
  * book and quoted, and (for an agent) admitted by its limits. Nothing is shown: the command shows
  * the plan and chooses the exit code (commands/plan-outcome.ts).
  */
-export async function planTarget(ctx: CommandContext, opts: TargetPlanOptions): Promise<QuotedPlan> {
+export async function planTarget(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'stdin' | 'stdinIsTTY' | 'origin' | 'tradeGate' | 'planCheck' | 'targetFiles'>, opts: TargetPlanOptions): Promise<QuotedPlan> {
   // The whole file is checked before anything is read from the server.
-  const target = await readTargetFile(ctx, opts.file);
-  const client = await ctx.client();
-  const quoted = await buildTargetPlan(ctx, client, target, opts.toleranceUsd);
+  const target = await readTargetFile(ports, opts.file);
+  const client = await ports.client();
+  const quoted = await buildTargetPlan(ports, client, target, opts.toleranceUsd);
   // apply's preview for an agent: its checks judge the plan it would carry out.
-  await checkPlanRequests(ctx, client, quoted.plan.steps);
-  await ctx.tradeGate?.admit(planTrades(quoted.plan.steps), 'apply');
+  await checkPlanRequests(ports, client, quoted.plan.steps);
+  await ports.tradeGate?.admit(planTrades(quoted.plan.steps), 'apply');
   return quoted;
 }
 
@@ -194,8 +195,8 @@ export async function planTarget(ctx: CommandContext, opts: TargetPlanOptions): 
  * steps send, in order — recorded by the preview's dry run, checked by the confirmed run before its
  * first step. The actions are loaded only then.
  */
-export async function checkPlanRequests(ctx: CommandContext, client: HedgeClient, steps: readonly PlanStep[]): Promise<void> {
-  if (!ctx.planCheck) return;
+export async function checkPlanRequests(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'origin' | 'planCheck'>, client: HedgeClient, steps: readonly PlanStep[]): Promise<void> {
+  if (!ports.planCheck) return;
   const { stepAction } = await import('./trade-actions.js');
-  ctx.planCheck.check(steps.map((step, index) => stepAction(ctx, client, step, '', `step-${index + 1}`).plan('')));
+  ports.planCheck.check(steps.map((step, index) => stepAction(ports, client, step, '', `step-${index + 1}`).plan('')));
 }

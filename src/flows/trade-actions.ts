@@ -11,7 +11,7 @@ import type { PlanStep } from '../domain/plan.js';
 import { readNumber } from '../api/wire/read-fields.js';
 import { isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../journal/index.js';
 import { safeText } from '../security/safe-text.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../config/wait-bound.js';
 import { identityOf } from './identity.js';
 import { tradedUsd } from './send-gate.js';
@@ -58,7 +58,7 @@ function txNote(hash: unknown): string {
   return typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : '';
 }
 
-export function openAction(ctx: CommandContext, client: HedgeClient, request: OpenRequest, extras: ActionExtras): WriteAction<OpenedHedge, Hedge> {
+export function openAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress'>, client: HedgeClient, request: OpenRequest, extras: ActionExtras): WriteAction<OpenedHedge, Hedge> {
   const days = request.tenor_days === 1 ? '1 day' : `${request.tenor_days} days`;
   /** The side as every view showed it once the fill was seen there (a later identical open is judged by it). */
   let after: SideAfter | undefined;
@@ -82,10 +82,10 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
     // The fill shows on the hedge's record first (the spec: poll GET /hedges/{id}); exit 0 once the
     // positions list shows the side with it too (side-book.ts), so the next decision sees it.
     wait: async (answer, { startedAt }) => {
-      const hedge = await waitForHedgeStatus(ctx, answer.hedge_id, { label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`, startedAt });
+      const hedge = await waitForHedgeStatus(ports, answer.hedge_id, { label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`, startedAt });
       if (hedge.status === 'filled') {
-        after = await alsoInEveryView(ctx, `Hedge ${safeText(hedge.id)} is filled on its record`, () =>
-          readSideInStep(ctx, client, request.market, request.side, (book) => book.filled.some((record) => record.id === hedge.id)),
+        after = await alsoInEveryView(ports, `Hedge ${safeText(hedge.id)} is filled on its record`, () =>
+          readSideInStep(ports, client, request.market, request.side, (book) => book.filled.some((record) => record.id === hedge.id)),
         );
       }
       return hedge;
@@ -101,12 +101,12 @@ export function openAction(ctx: CommandContext, client: HedgeClient, request: Op
  * error, not a disagreement) leaves the write confirmed as the spec confirms it, with a warning
  * naming what was not seen; a disagreement past the bound is "cannot tell" (exit 12).
  */
-async function alsoInEveryView(ctx: CommandContext, confirmed: string, read: () => Promise<{ book: SideBook }>): Promise<SideAfter | undefined> {
+async function alsoInEveryView(ports: Pick<FlowPorts, 'signal' | 'notify'>, confirmed: string, read: () => Promise<{ book: SideBook }>): Promise<SideAfter | undefined> {
   try {
     return sideAfterOf((await read()).book);
   } catch (error) {
-    if (error instanceof UnresolvedError || ctx.signal.aborted) throw error;
-    ctx.notify({
+    if (error instanceof UnresolvedError || ports.signal.aborted) throw error;
+    ports.notify({
       kind: 'not-seen-everywhere',
       level: 'warn',
       text: `${confirmed}; whether every other view shows it could not be read (${safeText(error instanceof Error ? error.message : String(error))}).`,
@@ -194,8 +194,8 @@ interface ChangeSeen {
  * and the positions list together, waited on while settling): a hedge filled a moment ago on its
  * record is waited for, not taken as a side missing from the list.
  */
-function positionBefore(ctx: CommandContext, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen): Promise<BookPosition | undefined> {
-  return (seen.position ??= readSideInStep(ctx, client, request.market, request.side).then(({ book, positions }) => {
+function positionBefore(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen): Promise<BookPosition | undefined> {
+  return (seen.position ??= readSideInStep(ports, client, request.market, request.side).then(({ book, positions }) => {
     seen.book = book;
     const position = book.state === 'in-step' ? findSide(positions, request.market, request.side) : undefined;
     // A line without a notional hedge can read is sized by the side's records (book.ts), when every filled one shows its own.
@@ -204,31 +204,31 @@ function positionBefore(ctx: CommandContext, client: HedgeClient, request: Chang
   }));
 }
 
-function readBalance(ctx: CommandContext, client: HedgeClient): Promise<number | undefined> {
+function readBalance(ports: Pick<FlowPorts, 'signal'>, client: HedgeClient): Promise<number | undefined> {
   return client.getAccount().then(
     (account) => account.balance_usdc,
     (error: unknown) => {
-      if (ctx.signal.aborted) throw error;
+      if (ports.signal.aborted) throw error;
       return undefined;
     },
   );
 }
 
 /** The addition quoted for its cost before it is confirmed, at the hedge's own maturity. */
-async function quoteAddition(ctx: CommandContext, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen): Promise<void> {
+async function quoteAddition(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'notify' | 'log' | 'hedgeCommand'>, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen): Promise<void> {
   const { market, side, notional_usd: notionalUsd } = request;
-  const position = await positionBefore(ctx, client, request, seen);
+  const position = await positionBefore(ports, client, request, seen);
   if (!position) {
-    ctx.notify({ kind: 'addition-not-quoted', level: 'note', text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${ctx.hedgeCommand('positions')}\`).` });
+    ports.notify({ kind: 'addition-not-quoted', level: 'note', text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${ports.hedgeCommand('positions')}\`).` });
     return;
   }
   // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
   const hedge = position.maturityAt === undefined && position.hedgeId ? await client.getHedge(position.hedgeId).catch(() => undefined) : undefined;
   const maturityAt = position.maturityAt ?? hedge?.maturity_at ?? undefined;
-  const now = ctx.clock.now();
+  const now = ports.clock.now();
   seen.quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days) });
   const daysLeft = daysUntil(maturityAt, now);
-  ctx.notify({
+  ports.notify({
     kind: 'addition-quote',
     level: 'note',
     text: `The addition of ${formatUsd(notionalUsd)} to the ${side} hedge on ${market} quoted at ${formatRate(seen.quote.pricing.execution_price)}.`,
@@ -243,8 +243,8 @@ async function quoteAddition(ctx: CommandContext, client: HedgeClient, request: 
  * line). Sent anyway, the server would refuse it too — but an action that is killed on its way stays
  * in the journal, and a resume would land it on whatever hedge the side holds by then (a roll's new one).
  */
-async function requireHedgeToChange(ctx: CommandContext, client: HedgeClient, action: 'add' | 'reduce', request: ChangeRequest, seen: ChangeSeen): Promise<void> {
-  await positionBefore(ctx, client, request, seen);
+async function requireHedgeToChange(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log' | 'hedgeCommand'>, client: HedgeClient, action: 'add' | 'reduce', request: ChangeRequest, seen: ChangeSeen): Promise<void> {
+  await positionBefore(ports, client, request, seen);
   const book = seen.book;
   if (book?.state !== 'flat' || book.opening.length > 0) return;
   const { market, side } = request;
@@ -252,13 +252,13 @@ async function requireHedgeToChange(ctx: CommandContext, client: HedgeClient, ac
     'no_open_hedge',
     `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
     { market, side },
-    `Check \`${ctx.hedgeCommand('positions')}\`; open one with \`${ctx.hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
+    `Check \`${ports.hedgeCommand('positions')}\`; open one with \`${ports.hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
   );
 }
 
 /** Add or reduce: one shape, configured by its kind (CHANGE_KINDS). */
 export function changeAction(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople'>,
   client: HedgeClient,
   action: 'add' | 'reduce',
   request: ChangeRequest,
@@ -278,18 +278,18 @@ export function changeAction(
     plan: (key) => kind.plan(client, request, key),
     check: async () => {
       await extras.check?.();
-      if (!extras.serverDecides) await requireHedgeToChange(ctx, client, action, request, seen);
+      if (!extras.serverDecides) await requireHedgeToChange(ports, client, action, request, seen);
     },
     preview: kind.quotesFirst
       ? async () => {
           await extras.preview?.();
-          await quoteAddition(ctx, client, request, seen);
+          await quoteAddition(ports, client, request, seen);
         }
       : extras.preview,
     // The notional before the change, read before the send and journaled: the wait (and a resumed
     // one) ends when the positions list shows another.
     before: async () => {
-      const [position, balance] = await Promise.all([positionBefore(ctx, client, request, seen), kind.readsBalance ? readBalance(ctx, client) : undefined]);
+      const [position, balance] = await Promise.all([positionBefore(ports, client, request, seen), kind.readsBalance ? readBalance(ports, client) : undefined]);
       seen.before = position;
       seen.balanceBeforeUsdc = balance;
       if (position?.notionalUsd === undefined) return undefined;
@@ -300,9 +300,9 @@ export function changeAction(
     send: (key, hooks) => kind.send(client, request, key, hooks),
     trades: async () => [{ market, notionalUsd }],
     reconcile: async (entry) =>
-      (await reconcileChange(ctx, client, entry, { action, market, side, notionalUsd })) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, ChangeResult | undefined>['reconcile']>>>,
+      (await reconcileChange(ports, client, entry, { action, market, side, notionalUsd })) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, ChangeResult | undefined>['reconcile']>>>,
     submitted: (answer) => ({ hedge_id: answer.hedge_id ?? undefined, order_tx_hash: answer.order_tx_hash ?? undefined }),
-    wait: (answer, run) => waitForChange(ctx, client, request, kind, seen, answer, run),
+    wait: (answer, run) => waitForChange(ports, client, request, kind, seen, answer, run),
     outcome: () => 'done',
     sideAfter: () => seen.after,
   };
@@ -310,7 +310,7 @@ export function changeAction(
 
 /** Waits until the positions list shows the change, then reads the hedge (and a reduce's balance and record). */
 async function waitForChange(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople'>,
   client: HedgeClient,
   request: ChangeRequest,
   kind: ChangeKind,
@@ -324,11 +324,11 @@ async function waitForChange(
   if (baseline === undefined) {
     // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
     throw new UnresolvedError(`The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`, {
-      hint: `Look at \`${ctx.hedgeCommand('positions')}\` and \`${ctx.hedgeCommand('hedges')}\`, then record what happened:`,
+      hint: `Look at \`${ports.hedgeCommand('positions')}\` and \`${ports.hedgeCommand('hedges')}\`, then record what happened:`,
       details: { market, side },
     });
   }
-  const outcome = await waitForOwnChange(ctx, {
+  const outcome = await waitForOwnChange(ports, {
     label: `Submitted ${action}${txNote(answer.order_tx_hash)}, waiting for it to land`,
     startedAt,
     market,
@@ -340,18 +340,18 @@ async function waitForChange(
   // Confirmed by the positions list; the hedge itself is read once more to show it whole.
   const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
   const expected = expectedAfterChange(action, baseline, request.notional_usd);
-  if (outcome.closed && !expected.closes) await sideGoneFirst(ctx, client, request, action, baseline, hedgeId);
+  if (outcome.closed && !expected.closes) await sideGoneFirst(ports, client, request, action, baseline, hedgeId);
   // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
   else {
-    seen.after = await alsoInEveryView(ctx, `The positions list shows the ${action}`, () =>
-      readSideInStep(ctx, client, market, side, (book) => (outcome.closed ? book.state === 'flat' : Math.abs(book.recordsUsd - expected.notionalUsd) < 0.005)),
+    seen.after = await alsoInEveryView(ports, `The positions list shows the ${action}`, () =>
+      readSideInStep(ports, client, market, side, (book) => (outcome.closed ? book.state === 'flat' : Math.abs(book.recordsUsd - expected.notionalUsd) < 0.005)),
     );
   }
   const [hedge, balanceAfterUsdc, realized] = await Promise.all([
     hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
-    seen.balanceBeforeUsdc !== undefined ? readBalance(ctx, client) : undefined,
+    seen.balanceBeforeUsdc !== undefined ? readBalance(ports, client) : undefined,
     // A reduce of about the whole position closed it: its record says what it realized.
-    outcome.closed && hedgeId && ctx.forPeople ? findClosedRecord(ctx, hedgeId) : undefined,
+    outcome.closed && hedgeId && ports.forPeople ? findClosedRecord(ports, hedgeId) : undefined,
   ]);
   return { ...outcome, hedge, balanceAfterUsdc, realized, before: seen.before, quotedPrice: seen.quote?.pricing.execution_price, balanceBeforeUsdc: seen.balanceBeforeUsdc };
 }
@@ -362,26 +362,26 @@ async function waitForChange(
  * (the caller goes on: it happened) — or not: then it did not happen (NotAppliedError, exit 3). A
  * record that shows neither cannot tell (exit 12).
  */
-async function sideGoneFirst(ctx: CommandContext, client: HedgeClient, request: ChangeRequest, action: 'add' | 'reduce', baseline: number, hedgeId: string | undefined): Promise<void> {
+async function sideGoneFirst(ports: Pick<FlowPorts, 'notify' | 'hedgeCommand'>, client: HedgeClient, request: ChangeRequest, action: 'add' | 'reduce', baseline: number, hedgeId: string | undefined): Promise<void> {
   const { market, side, notional_usd: changeUsd } = request;
   const expected = expectedAfterChange(action, baseline, changeUsd).notionalUsd;
   const hedge = hedgeId ? await client.getHedge(hedgeId).catch(() => undefined) : undefined;
   const notional = hedge?.notional_usd;
   const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
   if (notional !== undefined && near(notional, expected)) {
-    ctx.notify({ kind: 'change-then-settled', level: 'note', text: `The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).` });
+    ports.notify({ kind: 'change-then-settled', level: 'note', text: `The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).` });
     return;
   }
   const details = { market, side, hedge_id: hedgeId ?? null, before_usd: baseline, ...(notional === undefined ? {} : { hedge_notional_usd: notional }) };
   if (notional !== undefined && near(notional, baseline)) {
     throw new NotAppliedError(
       `The ${action} of ${formatUsd(changeUsd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
-      { hint: `The side is flat now: see \`${ctx.hedgeCommand('positions')}\`; open a new hedge if it should be covered.`, details },
+      { hint: `The side is flat now: see \`${ports.hedgeCommand('positions')}\`; open a new hedge if it should be covered.`, details },
     );
   }
   throw new UnresolvedError(
     `The ${side} side of ${market} left the positions list during the ${action}, and ${hedge ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
-    { hint: `See \`${ctx.hedgeCommand('history')}\`, then record what happened.`, details },
+    { hint: `See \`${ports.hedgeCommand('history')}\`, then record what happened.`, details },
   );
 }
 
@@ -394,7 +394,7 @@ export interface CloseResult {
   realized?: HistoryRecord;
 }
 
-export function closeAction(ctx: CommandContext, client: HedgeClient, request: SideRequest, extras: ActionExtras): WriteAction<SubmittedAction, CloseResult> {
+export function closeAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'origin'>, client: HedgeClient, request: SideRequest, extras: ActionExtras): WriteAction<SubmittedAction, CloseResult> {
   const { market, side } = request;
   let estimate: number | undefined;
   let hedgeBefore: string | undefined;
@@ -417,8 +417,8 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
     // line read together (one read, no wait: the close closes the side whatever its views say), so a
     // fill the list trails is counted — a roll compares this figure with what it planned.
     before: async () => {
-      const views = await SideViews.read(client, (line) => ctx.log(line));
-      const book = await views.book(market, side, client.transport.serverNow() ?? ctx.clock.now());
+      const views = await SideViews.read(client, (line) => ports.log(line));
+      const book = await views.book(market, side, client.transport.serverNow() ?? ports.clock.now());
       const position = findSide(views.positions, market, side);
       estimate = position?.netMarginUsd;
       hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
@@ -437,11 +437,11 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
     // The side as its records and positions line agree on it (a fill the list trails counts), hedges
     // still being opened on it included: the close would take them too.
     trades: async () => {
-      const [{ book }, landing] = await Promise.all([readSideInStep(ctx, client, market, side), addsStillLanding(ctx, market, side)]);
+      const [{ book }, landing] = await Promise.all([readSideInStep(ports, client, market, side), addsStillLanding(ports, market, side)]);
       inBook = roundCents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
       return [{ market, notionalUsd: roundCents(inBook + landing) }];
     },
-    reconcile: async (entry) => (await reconcileClose(ctx, client, entry, request)) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>>,
+    reconcile: async (entry) => (await reconcileClose(ports, client, entry, request)) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>>,
     // What it closed, which an agent's daily cap counts: the larger of what the server says it
     // closed and what the book showed right before the send (a server is not taken at a smaller word).
     submitted: (answer) => {
@@ -452,12 +452,12 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
     wait: async (answer, { startedAt, before }) => {
       const kept = before ?? {};
       const hedgeId = answer.hedge_id ?? (typeof kept.hedge_id === 'string' ? kept.hedge_id : undefined);
-      const polled = await waitForSideClosed(ctx, { label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`, startedAt, market, side, hedgeId });
+      const polled = await waitForSideClosed(ports, { label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`, startedAt, market, side, hedgeId });
       // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
-      after = await alsoInEveryView(ctx, `The ${side} side of ${market} has left the positions list`, () =>
-        readSideInStep(ctx, client, market, side, (book) => book.state === 'flat' || (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'), polled),
+      after = await alsoInEveryView(ports, `The ${side} side of ${market} has left the positions list`, () =>
+        readSideInStep(ports, client, market, side, (book) => book.state === 'flat' || (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'), polled),
       );
-      const realized = hedgeId ? await findClosedRecord(ctx, hedgeId) : undefined;
+      const realized = hedgeId ? await findClosedRecord(ports, hedgeId) : undefined;
       return { market, side, estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined, hedgeId, realized };
     },
     outcome: () => 'done',
@@ -470,9 +470,9 @@ export function closeAction(ctx: CommandContext, client: HedgeClient, request: S
  * adds sent without waiting (--no-wait, an agent's `wait: false`) no longer ago than a wait for
  * them would have lasted (DEFAULT_WAIT_BOUND_MS), of this account, from any process.
  */
-async function addsStillLanding(ctx: CommandContext, market: string, side: string): Promise<number> {
-  const [journal, self] = await Promise.all([ctx.journal(), identityOf(ctx)]);
-  const since = ctx.clock.now() - DEFAULT_WAIT_BOUND_MS;
+async function addsStillLanding(ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'origin'>, market: string, side: string): Promise<number> {
+  const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
+  const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
   const landing = (await journal.list({ since })).filter((entry) => {
     const body = entry.request?.body as Record<string, unknown> | null | undefined;
     const notWaited = entry.outcome === 'done' && entry.message === NOT_WAITED_MESSAGE && Date.parse(entry.resolved_at ?? entry.created_at) >= since;
@@ -494,7 +494,7 @@ function roundCents(value: number): number {
 }
 
 /** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
-export function stepAction(ctx: CommandContext, client: HedgeClient, step: PlanStep, group: string, leg: string): WriteAction<unknown, unknown> {
+export function stepAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'origin'>, client: HedgeClient, step: PlanStep, group: string, leg: string): WriteAction<unknown, unknown> {
   const { market, side } = step;
   const amount = Math.abs(step.deltaUsd);
   switch (step.action) {
@@ -507,21 +507,21 @@ export function stepAction(ctx: CommandContext, client: HedgeClient, step: PlanS
         tenor_days: step.tenorDays,
         ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
       };
-      return openAction(ctx, client, request, { argv: openArgv(request), group, leg }) as WriteAction<unknown, unknown>;
+      return openAction(ports, client, request, { argv: openArgv(request), group, leg }) as WriteAction<unknown, unknown>;
     }
     case 'add':
     case 'reduce': {
       const request = { market, side, notional_usd: amount };
-      return changeAction(ctx, client, step.action, request, { argv: changeArgv(step.action, request), group, leg }) as WriteAction<unknown, unknown>;
+      return changeAction(ports, client, step.action, request, { argv: changeArgv(step.action, request), group, leg }) as WriteAction<unknown, unknown>;
     }
     case 'close':
-      return closeAction(ctx, client, { market, side }, { argv: closeArgv({ market, side }), group, leg }) as WriteAction<unknown, unknown>;
+      return closeAction(ports, client, { market, side }, { argv: closeArgv({ market, side }), group, leg }) as WriteAction<unknown, unknown>;
   }
 }
 
 /** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */
 export function actionFromJournal(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'origin'>,
   client: HedgeClient,
   command: string,
   body: Record<string, unknown>,
@@ -532,12 +532,12 @@ export function actionFromJournal(
   const extras = { argv, group: from.group, leg: from.leg };
   switch (command as TradeCommand) {
     case 'open':
-      return openAction(ctx, client, body as unknown as OpenRequest, extras) as WriteAction<unknown, unknown>;
+      return openAction(ports, client, body as unknown as OpenRequest, extras) as WriteAction<unknown, unknown>;
     case 'add':
     case 'reduce':
-      return changeAction(ctx, client, command as 'add' | 'reduce', client.changeRequestFromBody(body), extras) as WriteAction<unknown, unknown>;
+      return changeAction(ports, client, command as 'add' | 'reduce', client.changeRequestFromBody(body), extras) as WriteAction<unknown, unknown>;
     case 'close':
-      return closeAction(ctx, client, body as unknown as SideRequest, extras) as WriteAction<unknown, unknown>;
+      return closeAction(ports, client, body as unknown as SideRequest, extras) as WriteAction<unknown, unknown>;
     default:
       return undefined;
   }
@@ -588,12 +588,12 @@ export function tradeView(command: string, outcome: WriteOutcome<unknown, unknow
 }
 
 /** An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure). */
-export function tradeFailure(ctx: CommandContext, view: TradeView | undefined): OrderFailedError | undefined {
+export function tradeFailure(ports: Pick<FlowPorts, 'hedgeCommand'>, view: TradeView | undefined): OrderFailedError | undefined {
   if (view?.kind !== 'open-resolved' || view.hedge.status !== 'failed') return undefined;
   const hedge = view.hedge;
   return new OrderFailedError(
     `The order for hedge ${hedge.id} failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
     hedge.id,
-    `Check the market with \`${ctx.hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
+    `Check the market with \`${ports.hedgeCommand('markets')}\`, then open again (a new run uses a new idempotency key).`,
   );
 }

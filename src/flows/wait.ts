@@ -1,7 +1,7 @@
 // Waiting for an asynchronous action to resolve (design.md "Asynchronous actions"). The service
 // pushes nothing, so we poll: the first poll comes one second after the submit (a fill is usually
 // seconds away, so waiting a whole interval would only add delay), then every 1.5 s. Every pause
-// goes through ctx.clock.sleep with ctx.signal, so a unit test drives the loop with a fake clock
+// goes through ports.clock.sleep with ports.signal, so a unit test drives the loop with a fake clock
 // and Ctrl-C stops the wait at once. Two requests to the same endpoint are never less than a
 // second apart: the spec advises one to two seconds.
 //
@@ -9,7 +9,7 @@
 // the command that resumes it; on Ctrl-C it throws InterruptedError (exit 130) saying the action
 // stands and how to check it.
 import type { Hedge, HedgeStatus, HistoryRecord, Side } from '../api/schemas.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { historyHedgeId } from '../api/wire/read-history.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
@@ -56,19 +56,19 @@ function seconds(ms: number): string {
 }
 
 /**
- * Polls until `isDone`, within ctx.deadline, with a spinner on a terminal. The returned promise
+ * Polls until `isDone`, within ports.deadline, with a spinner on a terminal. The returned promise
  * rejects with `timedOut(...)`, `interrupted(...)`, or the poll's own error once the transport
  * has given up on it (with a hint saying that the action stands).
  */
-export async function pollUntil<T>(ctx: CommandContext, options: PollOptions<T>): Promise<T> {
-  const { clock, signal } = ctx;
+export async function pollUntil<T>(ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'startProgress'>, options: PollOptions<T>): Promise<T> {
+  const { clock, signal } = ports;
   // Every wait is bounded: --timeout, or the default bound (none only with --timeout 0).
-  const deadline = ctx.waitDeadline(options.startedAt);
+  const deadline = ports.waitDeadline(options.startedAt);
   const cadence = options.cadence ?? POLL_CADENCE;
   let lastPollAt = options.startedAt;
   let delay = cadence.firstDelayMs;
   let last: T | undefined;
-  const progress = await ctx.startProgress(options.label, options.startedAt);
+  const progress = await ports.startProgress(options.label, options.startedAt);
   const pause = async (ms: number) => {
     if (ms <= 0) return;
     try {
@@ -136,13 +136,13 @@ export interface HedgeWaitOptions {
  * Polls GET /hedges/{id} until the hedge is filled, failed or closed and returns it (a failed
  * hedge is returned, not thrown: the caller decides what `failed` means for it).
  */
-export async function waitForHedgeStatus(ctx: CommandContext, hedgeId: string, options: HedgeWaitOptions): Promise<Hedge> {
+export async function waitForHedgeStatus(ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'hedgeCommand' | 'startProgress'>, hedgeId: string, options: HedgeWaitOptions): Promise<Hedge> {
   if (options.initial && FINAL_HEDGE_STATUSES.includes(options.initial.status)) return options.initial;
-  const client = await ctx.client();
-  const resume = ctx.hedgeCommand('hedges', hedgeId, '--wait');
-  return pollUntil<Hedge>(ctx, {
+  const client = await ports.client();
+  const resume = ports.hedgeCommand('hedges', hedgeId, '--wait');
+  return pollUntil<Hedge>(ports, {
     label: options.label,
-    startedAt: options.startedAt ?? ctx.clock.now(),
+    startedAt: options.startedAt ?? ports.clock.now(),
     poll: () => client.getHedge(hedgeId),
     isDone: (hedge) => FINAL_HEDGE_STATUSES.includes(hedge.status),
     checkCommand: resume,
@@ -155,7 +155,7 @@ export async function waitForHedgeStatus(ctx: CommandContext, hedgeId: string, o
     interrupted: () =>
       new InterruptedError(`Stopped waiting. The order stands: hedge ${hedgeId} is still being processed.`, {
         hint: `Check it with: ${resume}`,
-        stoppedBy: ctx.signal.reason,
+        stoppedBy: ports.signal.reason,
       }),
   });
 }
@@ -201,9 +201,9 @@ export function expectedAfterChange(action: 'add' | 'reduce', baselineUsd: numbe
  *     change is in that number.
  * The hedge's own status is not consulted: a server may leave a closed hedge `filled`.
  */
-export async function waitForOwnChange(ctx: CommandContext, options: ChangeWaitOptions): Promise<ChangeOutcome> {
-  const client = await ctx.client();
-  const check = ctx.hedgeCommand('positions');
+export async function waitForOwnChange(ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'log' | 'hedgeCommand' | 'startProgress'>, options: ChangeWaitOptions): Promise<ChangeOutcome> {
+  const client = await ports.client();
+  const check = ports.hedgeCommand('positions');
   const expected = expectedAfterChange(options.action, options.baselineNotionalUsd, options.changeUsd);
   const near = (a: number, b: number) => Math.abs(a - b) < NOTIONAL_EPSILON_USD;
   // The side's notional as the positions line shows it; a line without a notional hedge can read
@@ -212,15 +212,15 @@ export async function waitForOwnChange(ctx: CommandContext, options: ChangeWaitO
   const sized = async (positions: BookPosition[]): Promise<BookPosition[]> => {
     const position = findSide(positions, options.market, options.side);
     if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return positions;
-    const book = await (await SideViews.read(client, (line) => ctx.log(line), positions)).book(options.market, options.side, client.transport.serverNow() ?? ctx.clock.now());
+    const book = await (await SideViews.read(client, (line) => ports.log(line), positions)).book(options.market, options.side, client.transport.serverNow() ?? ports.clock.now());
     if (book.filled.length === 0 || book.filled.some((record) => record.notionalUsd === undefined)) return positions;
     return positions.map((line) => (line === position ? { ...line, notionalUsd: book.recordsUsd } : line));
   };
-  const book = await pollUntil<BookPosition[]>(ctx, {
+  const book = await pollUntil<BookPosition[]>(ports, {
     label: options.label,
     startedAt: options.startedAt,
     checkCommand: check,
-    poll: async () => sized(await readBook({ client, log: (line) => ctx.log(line) })),
+    poll: async () => sized(await readBook({ client, log: (line) => ports.log(line) })),
     isDone: (current) => {
       const position = findSide(current, options.market, options.side);
       return !position || (position.notionalUsd !== undefined && near(position.notionalUsd, expected.notionalUsd));
@@ -230,7 +230,7 @@ export async function waitForOwnChange(ctx: CommandContext, options: ChangeWaitO
       if (seen !== undefined && !near(seen, options.baselineNotionalUsd)) {
         return new UnresolvedError(
           `The ${options.action} of ${formatUsd(options.changeUsd)} on the ${options.side} hedge of ${options.market} was accepted, but after ${seconds(waitedMs)} the side shows ${formatUsd(seen)} — neither ${formatUsd(options.baselineNotionalUsd)} (before it) nor ${formatUsd(expected.notionalUsd)} (with it): something outside this run moved the side, so whether this ${options.action} is in it cannot be told.`,
-          { hint: `Look at the side (\`${check}\`, \`${ctx.hedgeCommand('journal')}\`), then record what happened.`, details: { market: options.market, side: options.side, before_usd: options.baselineNotionalUsd, expected_usd: expected.notionalUsd, seen_usd: seen } },
+          { hint: `Look at the side (\`${check}\`, \`${ports.hedgeCommand('journal')}\`), then record what happened.`, details: { market: options.market, side: options.side, before_usd: options.baselineNotionalUsd, expected_usd: expected.notionalUsd, seen_usd: seen } },
         );
       }
       return new StillPendingError(
@@ -241,7 +241,7 @@ export async function waitForOwnChange(ctx: CommandContext, options: ChangeWaitO
     interrupted: () =>
       new InterruptedError(`Stopped waiting. The ${options.action} stands: it has not shown in the positions list yet.`, {
         hint: `Check it with: ${check}`,
-        stoppedBy: ctx.signal.reason,
+        stoppedBy: ports.signal.reason,
       }),
   });
   const position = findSide(book, options.market, options.side);
@@ -256,17 +256,17 @@ export async function waitForOwnChange(ctx: CommandContext, options: ChangeWaitO
  */
 /** Returns the positions list as its last poll read it (the caller checks the other views without polling it again at once). */
 export async function waitForSideClosed(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'log' | 'hedgeCommand' | 'startProgress'>,
   options: { label: string; startedAt: number; market: string; side: Side; hedgeId?: string },
 ): Promise<BookPosition[]> {
-  const client = await ctx.client();
-  const check = ctx.hedgeCommand('positions');
+  const client = await ports.client();
+  const check = ports.hedgeCommand('positions');
   let lastRead: BookPosition[] = [];
-  await pollUntil<boolean>(ctx, {
+  await pollUntil<boolean>(ports, {
     label: options.label,
     startedAt: options.startedAt,
     poll: async () => {
-      lastRead = await readBook({ client, log: (line) => ctx.log(line) });
+      lastRead = await readBook({ client, log: (line) => ports.log(line) });
       const position = findSide(lastRead, options.market, options.side);
       if (!position) return true;
       if (options.hedgeId === undefined || position.hedgeId === undefined || position.hedgeId === options.hedgeId) return false;
@@ -282,7 +282,7 @@ export async function waitForSideClosed(
     interrupted: () =>
       new InterruptedError(`Stopped waiting. The close stands: the ${options.side} position on ${options.market} is still listed.`, {
         hint: `Check it with: ${check}`,
-        stoppedBy: ctx.signal.reason,
+        stoppedBy: ports.signal.reason,
       }),
   });
   return lastRead;
@@ -295,10 +295,10 @@ const HISTORY_LOOKUP = { attempts: 3, pageSize: 20 } as const;
  * cadence. Returns undefined — never throws — when it does not appear in time, the deadline is
  * near, the request fails or Ctrl-C is pressed: the close itself is already confirmed.
  */
-export async function findClosedRecord(ctx: CommandContext, hedgeId: string): Promise<HistoryRecord | undefined> {
-  const { clock, signal, deadline } = ctx;
+export async function findClosedRecord(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'client'>, hedgeId: string): Promise<HistoryRecord | undefined> {
+  const { clock, signal, deadline } = ports;
   try {
-    const client = await ctx.client();
+    const client = await ports.client();
     for (let attempt = 1; attempt <= HISTORY_LOOKUP.attempts; attempt += 1) {
       if (signal.aborted) return undefined;
       const records = await client.listHistory({ limit: HISTORY_LOOKUP.pageSize });

@@ -7,7 +7,7 @@
 //     than every one to two seconds), start to start, so a slow answer does not stretch it — but a
 //     refresh never starts less than a second after the previous answer arrived, so that the server
 //     never sees two refreshes under a second apart (with --watch 1 the cadence is 1 s plus the
-//     answer's time). Every pause goes through ctx.clock with ctx.signal: a unit test drives it
+//     answer's time). Every pause goes through ports.clock with ports.signal: a unit test drives it
 //     with a fake clock, and Ctrl-C ends it at once (exit 0: nothing is pending in a watch).
 //   - A refresh that fails for a passing reason (network, 5xx, 429, an unreadable answer) marks the
 //     view stale and the loop keeps going; a Retry-After delays the next refresh. Inside one
@@ -27,7 +27,7 @@ import { Transport } from '../api/transport.js';
 import { alertConditions, fireAlerts, parseAlertDuration, parseAlertPnl, type Alert, type AlertFacts, type AlertRules, type MaturityFact } from '../domain/alerts.js';
 import { echo, parseHedgeId, parseMarket } from '../domain/input.js';
 import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { parseClientReference } from '../domain/input.js';
 import type { WatchReading } from './outcomes/watch.js';
 import { requireListedMarket } from './markets.js';
@@ -96,7 +96,7 @@ export interface WatchSettings {
 }
 
 /** Every option checked before anything is sent (exit 2 on the first problem). */
-export function parseWatchSettings(ctx: CommandContext, target: WatchTarget, options: WatchOptionValues): WatchSettings {
+export function parseWatchSettings(ports: Pick<FlowPorts, 'hedgeCommand' | 'format'>, target: WatchTarget, options: WatchOptionValues): WatchSettings {
   const given =
     options.alertPnl !== undefined
       ? '--alert-pnl'
@@ -107,10 +107,10 @@ export function parseWatchSettings(ctx: CommandContext, target: WatchTarget, opt
           : options.count !== undefined
             ? '--count'
             : undefined;
-  if (options.watch === undefined) throw new UsageError(`${given}: only with --watch; add --watch to \`${ctx.hedgeCommand(commandWords(target))}\`.`);
+  if (options.watch === undefined) throw new UsageError(`${given}: only with --watch; add --watch to \`${ports.hedgeCommand(commandWords(target))}\`.`);
   const intervalMs = parseWatchInterval(options.watch);
   const count = options.count === undefined ? undefined : parseWatchCount(options.count);
-  const format = ctx.globals.format;
+  const format = ports.format;
   if (format === 'csv' || format === 'tsv') {
     throw new UsageError(`--format ${format}: --watch writes a live view on a terminal, or NDJSON (one JSON document per refresh); use --format ndjson or leave --format out.`);
   }
@@ -170,7 +170,7 @@ interface WatchSource {
   read(client: HedgeClient): Promise<WatchSnapshot>;
 }
 
-function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string | undefined, live: boolean, oneShape: boolean): WatchSource {
+function positionsSource(ports: Pick<FlowPorts, 'log'>, needMaturity: boolean, ref: string | undefined, live: boolean, oneShape: boolean): WatchSource {
   // A maturity the position line does not carry is read once from its hedge (it never changes).
   const maturityOfHedge = new Map<string, string | undefined>();
   // The deal references, joined from the hedges list when a position appears that was not seen yet.
@@ -178,7 +178,7 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
   const identity = (position: BookPosition, index: number): string => position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
   return {
     async read(client) {
-      const book = await readBook({ client, log: (line) => ctx.log(line) });
+      const book = await readBook({ client, log: (line) => ports.log(line) });
       for (const position of book) {
         if (position.maturityAt !== undefined || !needMaturity || position.hedgeId === undefined) continue;
         if (!maturityOfHedge.has(position.hedgeId)) {
@@ -195,7 +195,7 @@ function positionsSource(ctx: CommandContext, needMaturity: boolean, ref: string
         } catch (error) {
           // The column is a help, not the data: without --ref the view goes on without it.
           if (ref !== undefined) throw error;
-          ctx.log(`positions: deal references not read (${error instanceof Error ? error.message : String(error)})`);
+          ports.log(`positions: deal references not read (${error instanceof Error ? error.message : String(error)})`);
         }
         book.forEach((position, index) => referenceOf.set(identity(position, index), references[index]));
       }
@@ -273,10 +273,10 @@ function hedgeSource(id: string): WatchSource {
   };
 }
 
-function sourceFor(ctx: CommandContext, target: WatchTarget, { settings, live, oneShape }: WatchPlan): WatchSource {
+function sourceFor(ports: Pick<FlowPorts, 'log'>, target: WatchTarget, { settings, live, oneShape }: WatchPlan): WatchSource {
   switch (target.kind) {
     case 'positions':
-      return positionsSource(ctx, settings.rules.maturityWithinMs !== undefined, parseClientReference(target.ref), live, oneShape);
+      return positionsSource(ports, settings.rules.maturityWithinMs !== undefined, parseClientReference(target.ref), live, oneShape);
     case 'account':
       return accountSource(oneShape);
     case 'price':
@@ -323,12 +323,12 @@ export function isPassingFailure(error: unknown): boolean {
 }
 
 /** The same client with the watch's own retry budget; a client that is not over a Transport (a test's fake) as it is. */
-function watchClient(ctx: CommandContext, client: HedgeClient): HedgeClient {
+function watchClient(ports: Pick<FlowPorts, 'notify'>, client: HedgeClient): HedgeClient {
   if (!(client.transport instanceof Transport)) return client;
   const config = client.transport.config;
   return new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
     wire: client.wire,
-    warn: (text) => ctx.notify({ kind: 'wire-warning', level: 'warn', text }),
+    warn: (text) => ports.notify({ kind: 'wire-warning', level: 'warn', text }),
   });
 }
 
@@ -357,13 +357,13 @@ export interface WatchPlan {
  * Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an
  * error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts).
  */
-export async function runWatch(ctx: CommandContext, target: WatchTarget, plan: WatchPlan, openSink: () => Promise<WatchSink>): Promise<WatchOutcome> {
+export async function runWatch(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'notify' | 'log'>, target: WatchTarget, plan: WatchPlan, openSink: () => Promise<WatchSink>): Promise<WatchOutcome> {
   const { settings, live } = plan;
-  const source = sourceFor(ctx, target, plan);
-  const { clock, signal } = ctx;
+  const source = sourceFor(ports, target, plan);
+  const { clock, signal } = ports;
   // --timeout bounds the watch; without it (or with --timeout 0) it runs until stopped, unlike a wait.
-  const deadline = ctx.deadline;
-  const client = watchClient(ctx, await ctx.client());
+  const deadline = ports.deadline;
+  const client = watchClient(ports, await ports.client());
   // Opened once the client is: a key that cannot be read fails before the screen is taken over.
   const sink = await openSink();
   const alerting = settings.rules.pnlAtOrBelowUsd !== undefined || settings.rules.maturityWithinMs !== undefined;
@@ -441,7 +441,7 @@ export async function runWatch(ctx: CommandContext, target: WatchTarget, plan: W
   } finally {
     sink.close();
   }
-  if (ended === 'deadline') return { ended: 'deadline', timeoutSeconds: ctx.globals.timeout };
+  if (ended === 'deadline') return { ended: 'deadline', timeoutSeconds: ports.timeoutSeconds };
   if (ended === 'count') return { ended: 'count', count: settings.count! };
   return { ended: 'stopped' };
 }

@@ -8,16 +8,16 @@
 import { ApiError } from '../errors.js';
 import { refusedField, type HedgeClient } from '../api/client.js';
 import { wireHint } from '../api/wire/unspecified.js';
-import type { CommandContext } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
 import { isRejection, runWrite, type WriteAction, type WriteOptions, type WriteResult } from './write-flow.js';
 
 /** Builds the action; `retry` is true for the second send (no checks, no preview: they ran for the first). */
 export type ActionBuilder<S, R> = (retry: boolean) => WriteAction<S, R>;
 
-export async function runWriteLearning<S, R>(ctx: CommandContext, client: HedgeClient, build: ActionBuilder<S, R>, options: WriteOptions): Promise<WriteResult<S, R>> {
+export async function runWriteLearning<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, client: HedgeClient, build: ActionBuilder<S, R>, options: WriteOptions): Promise<WriteResult<S, R>> {
   const first = build(false);
   try {
-    return await runWrite(ctx, first, options);
+    return await runWrite(ports, first, options);
   } catch (error) {
     const planned = first.plan('');
     const field = learnableField(client, error, planned, options);
@@ -30,7 +30,7 @@ export async function runWriteLearning<S, R>(ctx: CommandContext, client: HedgeC
       how: 'refused',
       evidence: `${refused.endpoint} refused \`${previous}\` with ${refused.code} naming \`${field}\``,
     });
-    const journal = await ctx.journal();
+    const journal = await ports.journal();
     const entry = refused.idempotencyKey ? (await journal.list()).find((candidate) => candidate.idempotency_key === refused.idempotencyKey) : undefined;
     const retry = build(true);
     const before = retry.before?.bind(retry);
@@ -42,8 +42,8 @@ export async function runWriteLearning<S, R>(ctx: CommandContext, client: HedgeC
       preview: undefined,
       before: async (run) => ({ ...((await before?.(run)) ?? {}), ...note }),
     };
-    ctx.notify({ kind: 'sending-again', level: 'note', text: `Sending the ${first.command} again with \`${field}\` (a new idempotency key; the refused request did nothing).`, data: { field } });
-    const result = await runWrite(ctx, second, { ...options, idempotencyKey: undefined, fresh: false });
+    ports.notify({ kind: 'sending-again', level: 'note', text: `Sending the ${first.command} again with \`${field}\` (a new idempotency key; the refused request did nothing).`, data: { field } });
+    const result = await runWrite(ports, second, { ...options, idempotencyKey: undefined, fresh: false });
     if (entry && result.kind !== 'dry-run') {
       await journal.update(entry.id, { message: `${refused.message} — refused for the field name; sent again as ${result.entry.id} with \`${field}\`` }).catch(() => undefined);
     }

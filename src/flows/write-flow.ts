@@ -21,7 +21,8 @@ import type { Side } from '../domain/vocabulary.js';
 import { safeText } from '../security/safe-text.js';
 import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
 import { makeIdempotencyKey, parseIdempotencyKey } from '../domain/idempotency.js';
-import type { CommandContext, Trade } from '../runtime/context.js';
+import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { Trade } from '../runtime/context.js';
 import { planDryRun, type RenderedDryRun } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
 import { gateTheSend } from './send-gate.js';
@@ -146,25 +147,25 @@ export { identityOf, type Identity } from './identity.js';
 const timeOf = utcClock;
 
 /** The hint on every unresolved write: the way to finish it with its own key. */
-function resumeHint(ctx: CommandContext, entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string {
-  return `The server may have acted. Finish it safely with \`${ctx.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
+function resumeHint(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string {
+  return `The server may have acted. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
 }
 
 /** The refusal of a run that found its action carried out by another live process: it sends nothing (exit 11). */
-export function heldError(ctx: CommandContext, entry: JournalEntry, holder: Holder, more = ''): HeldError {
+export function heldError(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: JournalEntry, holder: Holder, more = ''): HeldError {
   const what = `${safeText(entry.command)}${entry.leg ? ` (${safeText(entry.leg)} of ${safeText(entry.group ?? '')})` : ''}`;
   return new HeldError(
     `The same ${what} (journal ${entry.id}, started ${timeOf(entry.created_at)} UTC) is being carried out by another hedge process: ${safeText(describeHolder(holder))}. This run sent nothing${more}.`,
     {
       holder,
       details: { journal_id: entry.id },
-      hint: `Its outcome shows in \`${ctx.hedgeCommand('journal', 'show', entry.id)}\` once that process is done (\`${ctx.hedgeCommand('resume', entry.id)}\` finishes it should that process die first); to send a separate ${safeText(entry.command)} anyway, run the command again with --new.`,
+      hint: `Its outcome shows in \`${ports.hedgeCommand('journal', 'show', entry.id)}\` once that process is done (\`${ports.hedgeCommand('resume', entry.id)}\` finishes it should that process die first); to send a separate ${safeText(entry.command)} anyway, run the command again with --new.`,
     },
   );
 }
 
 /** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
-async function holdToResume(ctx: CommandContext, journal: Journal, entry: JournalEntry): Promise<Hold> {
+async function holdToResume(ports: Pick<FlowPorts, 'hedgeCommand'>, journal: Journal, entry: JournalEntry): Promise<Hold> {
   const answer = await journal.hold(entry.id);
   if (answer.held) return answer.hold;
   const now = await journal.get(entry.id);
@@ -175,11 +176,11 @@ async function holdToResume(ctx: CommandContext, journal: Journal, entry: Journa
       {
         holder: answer.holder.pid > 0 ? answer.holder : undefined,
         details: { journal_id: entry.id, outcome: now.outcome },
-        hint: `See it with \`${ctx.hedgeCommand('journal', 'show', entry.id)}\`; run the command again for another ${safeText(entry.command)}.`,
+        hint: `See it with \`${ports.hedgeCommand('journal', 'show', entry.id)}\`; run the command again for another ${safeText(entry.command)}.`,
       },
     );
   }
-  throw heldError(ctx, entry, answer.holder);
+  throw heldError(ports, entry, answer.holder);
 }
 
 /**
@@ -188,14 +189,14 @@ async function holdToResume(ctx: CommandContext, journal: Journal, entry: Journa
  * this run stops (exit 11); else a fresh one. With --new, the pending one is shown and set aside
  * (or, when a live process is still carrying it, left to that process).
  */
-async function chooseKey(ctx: CommandContext, journal: Journal, match: SameRequest, options: WriteOptions, sideNow?: () => Promise<SideBook>): Promise<WriteRun> {
+async function chooseKey(ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' | 'notify' | 'hedgeCommand'>, journal: Journal, match: SameRequest, options: WriteOptions, sideNow?: () => Promise<SideBook>): Promise<WriteRun> {
   if (options.idempotencyKey) {
     const key = options.idempotencyKey;
     const known = (await journal.list()).find((candidate) => candidate.idempotency_key === key);
     if (known === undefined) return { key, resumed: true, unverified: true };
     // A key stands for one request: sent with another body (or by another account) it would be
     // refused at best, and the journal would credit this run to the earlier action.
-    const resume = `\`${ctx.hedgeCommand('resume', known.id)}\``;
+    const resume = `\`${ports.hedgeCommand('resume', known.id)}\``;
     if (!matchesRequest(known, match)) {
       throw new UsageError(
         `--idempotency-key: that key belongs to journal ${known.id} (a ${known.command} started ${timeOf(known.created_at)} UTC) with another request, account or environment; a key is reused only for the same request (${resume} finishes that one).`,
@@ -205,19 +206,19 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
       throw new UsageError(`--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`);
     }
     // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
-    if (known.outcome === 'done' || known.outcome === 'filled' || isUnresolved(known)) await requireOwnRow(ctx, known);
+    if (known.outcome === 'done' || known.outcome === 'filled' || isUnresolved(known)) await requireOwnRow(ports, known);
     // Done already (a script re-running a command killed after its action): exactly once, nothing sent.
     if (known.outcome === 'done' || known.outcome === 'filled') return { key, resumed: true, entry: known, finished: true };
     if (!isUnresolved(known)) return { key, resumed: known.outcome !== 'planned' };
-    const hold = await holdToResume(ctx, journal, known);
+    const hold = await holdToResume(ports, journal, known);
     // A planned leg was never sent: nothing of it can have happened yet.
     return { key, resumed: known.outcome !== 'planned', entry: known, hold };
   }
   const pending = await journal.findUnresolvedMatch(match);
   if (pending && !options.fresh) {
-    await requireOwnRow(ctx, pending);
-    const hold = await holdToResume(ctx, journal, pending);
-    ctx.notify({
+    await requireOwnRow(ports, pending);
+    const hold = await holdToResume(ports, journal, pending);
+    ports.notify({
       kind: 'resuming',
       level: 'caution',
       text: `Resuming the ${pending.command} started ${timeOf(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the server returns its original result or acts once.`,
@@ -228,14 +229,14 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
   if (pending && options.fresh) {
     const holder = await journal.holderOf(pending.id);
     if (holder) {
-      ctx.notify({
+      ports.notify({
         kind: 'left-to-its-process',
         level: 'warn',
         text: `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`,
         data: { journal_id: pending.id },
       });
     } else {
-      ctx.notify({
+      ports.notify({
         kind: 'set-aside',
         level: 'warn',
         text: `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
@@ -244,7 +245,7 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
       await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
     }
   }
-  if (!options.again && match.group === undefined) await refuseRecentRepeat(ctx, journal, match, sideNow);
+  if (!options.again && match.group === undefined) await refuseRecentRepeat(ports, journal, match, sideNow);
   return { key: makeIdempotencyKey(), resumed: false };
 }
 
@@ -253,10 +254,10 @@ async function chooseKey(ctx: CommandContext, journal: Journal, match: SameReque
  * the likeliest reason is a re-run of a command killed after its action was done (a `timeout -s
  * KILL`, an OOM kill). It says what it found and exits 11; `--again` sends another.
  */
-async function refuseRecentRepeat(ctx: CommandContext, journal: Journal, match: SameRequest, sideNow: (() => Promise<SideBook>) | undefined): Promise<void> {
-  const windowMs = repeatWindowMs(ctx.env);
+async function refuseRecentRepeat(ports: Pick<FlowPorts, 'clock' | 'env' | 'hedgeCommand'>, journal: Journal, match: SameRequest, sideNow: (() => Promise<SideBook>) | undefined): Promise<void> {
+  const windowMs = repeatWindowMs(ports.env);
   if (windowMs === 0) return;
-  const since = ctx.clock.now() - windowMs;
+  const since = ports.clock.now() - windowMs;
   const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
   // The newest identical action that ended within the window: it is the one that left the side as it is.
   const recent = (await journal.list({ since }))
@@ -276,10 +277,10 @@ async function refuseRecentRepeat(ctx: CommandContext, journal: Journal, match: 
   const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
   const still = unchanged ? ' and the side still shows exactly what it left' : '';
   throw new RepeatedActionError(
-    `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${timeOf(ended)} UTC${hedge}) ended ${describeAge(ctx.clock.now() - Date.parse(ended))} ago${still}; this run sent nothing, so a re-run of a finished command does not act twice.`,
+    `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${timeOf(ended)} UTC${hedge}) ended ${describeAge(ports.clock.now() - Date.parse(ended))} ago${still}; this run sent nothing, so a re-run of a finished command does not act twice.`,
     {
       details: { journal_id: recent.id, outcome: recent.outcome, ended_at: ended, hedge_id: recent.hedge_id ?? null, side_unchanged: unchanged ?? null },
-      hint: `See it with \`${ctx.hedgeCommand('journal', 'show', recent.id)}\`. To send another one, run the command again with --again; scripts that re-run on failure pass their own --idempotency-key instead (exactly once across any kill).`,
+      hint: `See it with \`${ports.hedgeCommand('journal', 'show', recent.id)}\`. To send another one, run the command again with --again; scripts that re-run on failure pass their own --idempotency-key instead (exactly once across any kill).`,
     },
   );
 }
@@ -291,11 +292,11 @@ export function isRejection(error: unknown): error is ApiError {
   );
 }
 
-export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions): Promise<WriteOutcome<S, R>> {
+export async function runWrite<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, action: WriteAction<S, R>, options: WriteOptions): Promise<WriteOutcome<S, R>> {
   // Decided before any request, reads included: a refused live run sends nothing at all.
-  const guard = await guardLiveAction(ctx, { action: action.verb, dryRun: options.dryRun });
-  const journal = await ctx.journal();
-  const identity = await identityOf(ctx);
+  const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun });
+  const journal = await ports.journal();
+  const identity = await identityOf(ports);
   const probe = action.plan('');
   const match: SameRequest = {
     environment: identity.environment,
@@ -307,7 +308,7 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
     leg: action.leg,
   };
   if (options.dryRun) {
-    return carryOutWrite(ctx, action, options, {
+    return carryOutWrite(ports, action, options, {
       guard,
       journal,
       identity,
@@ -319,31 +320,31 @@ export async function runWrite<S, R>(ctx: CommandContext, action: WriteAction<S,
   if (!options.idempotencyKey && !options.fresh) {
     const pending = await journal.findUnresolvedMatch(match);
     const holder = pending ? await journal.holderOf(pending.id) : undefined;
-    if (pending && holder) throw heldError(ctx, pending, holder);
+    if (pending && holder) throw heldError(ports, pending, holder);
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
-  if (action.side) return withSideLock(ctx, action.side.market, action.side.side, () => decideAndCarryOut(ctx, action, options, { guard, journal, identity, match }));
-  return decideAndCarryOut(ctx, action, options, { guard, journal, identity, match });
+  if (action.side) return withSideLock(ports, action.side.market, action.side.side, () => decideAndCarryOut(ports, action, options, { guard, journal, identity, match }));
+  return decideAndCarryOut(ports, action, options, { guard, journal, identity, match });
 }
 
 async function decideAndCarryOut<S, R>(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'client' | 'credentials' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>,
   action: WriteAction<S, R>,
   options: WriteOptions,
   { guard, journal, identity, match }: { guard: WriteSetting['guard']; journal: Journal; identity: Identity; match: SameRequest },
 ): Promise<WriteOutcome<S, R>> {
   // The side's book in every view, read (once its views agree) only to judge a possible repeat.
   const side = action.side;
-  const sideNow = side ? async () => (await readSideInStep(ctx, await ctx.client(), side.market, side.side as Side)).book : undefined;
-  const run = await chooseKey(ctx, journal, match, options, sideNow);
+  const sideNow = side ? async () => (await readSideInStep(ports, await ports.client(), side.market, side.side as Side)).book : undefined;
+  const run = await chooseKey(ports, journal, match, options, sideNow);
   let begun: JournalEntry | undefined;
   try {
-    return await carryOutWrite(ctx, action, options, { guard, journal, identity, run, onBegun: (entry) => (begun = entry) });
+    return await carryOutWrite(ports, action, options, { guard, journal, identity, run, onBegun: (entry) => (begun = entry) });
   } catch (error) {
     // A run that ends with its action unresolved lets go of it, so that a long-lived process
     // (`hedge mcp`) does not keep it from being resumed; a process that exits lets go by exiting.
     if (run.hold) await run.hold.release();
-    else if (begun && ctx.origin === 'agent') {
+    else if (begun && ports.origin === 'agent') {
       const own = await journal.hold(begun.id).catch(() => undefined);
       if (own?.held) await own.hold.release();
     }
@@ -359,19 +360,19 @@ interface WriteSetting {
   onBegun(entry: JournalEntry): void;
 }
 
-async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R>, options: WriteOptions, setting: WriteSetting): Promise<WriteOutcome<S, R>> {
+async function carryOutWrite<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | 'client' | 'credentials' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'prompter' | 'tradeGate' | 'planCheck'>, action: WriteAction<S, R>, options: WriteOptions, setting: WriteSetting): Promise<WriteOutcome<S, R>> {
   const { guard, journal, identity, run } = setting;
 
   // An agent's checks first (before the pre-trade reads), on what is about to be sent: a live
   // confirmation's plan, and its limits — asked again before every retry (flows/send-gate.ts).
-  const sendHooks = await gateTheSend(ctx, action, run);
+  const sendHooks = await gateTheSend(ports, action, run);
   if (!run.resumed) await action.check?.();
-  else ctx.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
+  else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
   if (options.dryRun) {
-    return { kind: 'dry-run', planned: await planDryRun(ctx, action.plan(run.key)) };
+    return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
   }
   // An earlier send is never sent again before the book was read (reconcileEarlier).
-  const reconciled = run.finished && run.entry ? await alreadyDone(ctx, action, run.entry) : run.entry && run.resumed ? await reconcileEarlier(ctx, journal, action, run.entry) : undefined;
+  const reconciled = run.finished && run.entry ? await alreadyDone(ports, action, run.entry) : run.entry && run.resumed ? await reconcileEarlier(ports, journal, action, run.entry) : undefined;
   if (reconciled?.kind === 'recorded') return reconciled;
 
   // Read only for the wait: --no-wait sends nothing more than the action needs.
@@ -389,9 +390,9 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
   else {
     try {
       // The server's time at the first send: a resume measures the key's age on the server's clock.
-      const serverTime = await serverNow(ctx);
+      const serverTime = await serverNow(ports);
       const context = serverTime === undefined ? before : { ...before, server_time_ms: serverTime };
-      entry = await journal.begin(entryFields(identity, await rowSealerOf(ctx), action, request, run.key, context));
+      entry = await journal.begin(entryFields(identity, await rowSealerOf(ports), action, request, run.key, context));
     } catch (error) {
       if (error instanceof JournalError) throw new JournalError(`${error.message} Nothing was sent.`, { path: error.path, hint: error.hint, cause: error });
       throw error;
@@ -404,7 +405,7 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
 
   // From here on the request has left the machine: a journal that cannot be written must not hide
   // that, nor the key (the entry on disk stays resumable).
-  const afterSend = <T>(write: () => Promise<T>) => journalAfterSend(ctx, entry, write, action.resumeHint?.bind(action));
+  const afterSend = <T>(write: () => Promise<T>) => journalAfterSend(ports, entry, write, action.resumeHint?.bind(action));
   let answer: S;
   if (reconciled?.kind === 'landed') answer = reconciled.answer;
   else {
@@ -412,33 +413,33 @@ async function carryOutWrite<S, R>(ctx: CommandContext, action: WriteAction<S, R
       answer = await action.send(run.key, sendHooks);
     } catch (error) {
       throw await afterSend(() =>
-        recordSendFailure(ctx, journal, entry, error, { earlier: run.entry !== undefined && run.entry.outcome !== 'planned', hintFor: action.resumeHint?.bind(action) }),
+        recordSendFailure(ports, journal, entry, error, { earlier: run.entry !== undefined && run.entry.outcome !== 'planned', hintFor: action.resumeHint?.bind(action) }),
       );
     }
   }
-  const startedAt = ctx.clock.now();
+  const startedAt = ports.clock.now();
   const ids = action.submitted(answer);
   let recorded = await afterSend(() => journal.update(entry.id, { outcome: 'submitted', ...ids }));
 
   if (!options.wait) {
-    recorded = await afterSend(() => journal.update(entry.id, { outcome: 'done', message: NOT_WAITED_MESSAGE, resolved_at: new Date(ctx.clock.now()).toISOString() }));
+    recorded = await afterSend(() => journal.update(entry.id, { outcome: 'done', message: NOT_WAITED_MESSAGE, resolved_at: new Date(ports.clock.now()).toISOString() }));
     return { kind: 'submitted', answer, entry: recorded, run: current };
   }
   let result: R;
   try {
     result = await action.wait(answer, { startedAt, before, run: current });
   } catch (error) {
-    throw await afterSend(() => recordWaitFailure(ctx, journal, entry, error));
+    throw await afterSend(() => recordWaitFailure(ports, journal, entry, error));
   }
   const outcome = action.outcome(result);
   const sideAfter = action.sideAfter?.();
-  recorded = await afterSend(() => journal.update(entry.id, { outcome, resolved_at: new Date(ctx.clock.now()).toISOString(), ...(sideAfter ? { side_after: sideAfter } : {}) }));
+  recorded = await afterSend(() => journal.update(entry.id, { outcome, resolved_at: new Date(ports.clock.now()).toISOString(), ...(sideAfter ? { side_after: sideAfter } : {}) }));
   return { kind: 'resolved', answer, result, entry: recorded, run: current };
 }
 
 /** `hedge journal resolve ID --landed|--not-landed`, with the flags that chose the environment. */
-function resolveCommands(ctx: CommandContext, entry: Pick<JournalEntry, 'id'>): string {
-  return `\`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
+function resolveCommands(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id'>): string {
+  return `\`${ports.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
 }
 
 /**
@@ -452,7 +453,7 @@ function resolveCommands(ctx: CommandContext, entry: Pick<JournalEntry, 'id'>): 
  *   - otherwise cannot tell → ask on a terminal, else stop with exit 12 and the command that resolves it.
  */
 async function reconcileEarlier<S, R>(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'client' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'prompter'>,
   journal: Journal,
   action: WriteAction<S, R>,
   entry: JournalEntry,
@@ -460,8 +461,8 @@ async function reconcileEarlier<S, R>(
   if (entry.outcome === 'planned' || !action.reconcile) return undefined;
   const attributed = await attributedContext(journal, entry);
   const found = await action.reconcile({ ...entry, context: attributed.context });
-  const lifetime = keyLifetimeMs(ctx.env);
-  const { ageMs: age, clock } = await keyAge(ctx, entry);
+  const lifetime = keyLifetimeMs(ports.env);
+  const { ageMs: age, clock } = await keyAge(ports, entry);
   const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${timeOf(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
   const others = attributed.uncertain;
   // The book shows the action's effect. An add's or reduce's is an exact figure (its baseline moved
@@ -470,23 +471,23 @@ async function reconcileEarlier<S, R>(
   // taken as this close's (the 1,000-history run's seed 727).
   const presenceOnly = entry.command === 'close';
   if (found.verdict === 'landed' && found.answer !== undefined && (!presenceOnly || others.length === 0)) {
-    ctx.notify({ kind: 'earlier-landed', level: 'caution', text: `${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`, data: { journal_id: entry.id } });
+    ports.notify({ kind: 'earlier-landed', level: 'caution', text: `${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`, data: { journal_id: entry.id } });
     return { kind: 'landed', answer: found.answer };
   }
   if (found.verdict === 'not-landed' && others.length === 0) {
-    ctx.notify({ kind: 'earlier-not-landed', level: 'caution', text: `${started}. The book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`, data: { journal_id: entry.id } });
+    ports.notify({ kind: 'earlier-not-landed', level: 'caution', text: `${started}. The book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`, data: { journal_id: entry.id } });
     return undefined;
   }
   if (age < lifetime) {
-    ctx.log(`Resuming ${entry.id}: the key is ${describeAge(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`);
+    ports.log(`Resuming ${entry.id}: the key is ${describeAge(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`);
     return undefined;
   }
   const since = others.length > 0 ? ` ${others.length} other change${others.length === 1 ? '' : 's'} of the side ${others.length === 1 ? 'was' : 'were'} made since (${others.slice(0, 3).map((other) => `${safeText(other.command)} ${other.id}`).join(', ')}), so the side's notional proves nothing.` : '';
   const past = `${started} is past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
   const question = `${past} The book cannot tell whether it landed: ${found.evidence}.${since}`;
-  if (ctx.interactive) {
-    ctx.notify({ kind: 'cannot-tell', level: 'caution', text: question, data: { journal_id: entry.id } });
-    const prompter = await ctx.prompter();
+  if (ports.interactive) {
+    ports.notify({ kind: 'cannot-tell', level: 'caution', text: question, data: { journal_id: entry.id } });
+    const prompter = await ports.prompter();
     const choice = await prompter.select<'landed' | 'not-landed' | 'stop'>({
       message: `Did the ${safeText(entry.command)} of journal ${entry.id} land?`,
       choices: [
@@ -499,13 +500,13 @@ async function reconcileEarlier<S, R>(
     if (choice === 'not-landed') return undefined;
     if (choice === 'landed') {
       const recorded = await journal.update(entry.id, { outcome: 'done', message: 'resolved at the prompt: landed' });
-      ctx.notify({ kind: 'recorded-landed', level: 'success', text: `Journal ${entry.id} recorded as landed (done); nothing was sent.`, data: { journal_id: entry.id } });
+      ports.notify({ kind: 'recorded-landed', level: 'success', text: `Journal ${entry.id} recorded as landed (done); nothing was sent.`, data: { journal_id: entry.id } });
       return { kind: 'recorded', entry: recorded };
     }
   }
   throw new UnresolvedError(`${question} Nothing was sent.`, {
     details: { journal_id: entry.id, age_ms: age, key_lifetime_ms: lifetime, clock },
-    hint: `Look at the book (\`${ctx.hedgeCommand('positions')}\`, \`${ctx.hedgeCommand('hedges')}\`), then record what happened: ${resolveCommands(ctx, entry)} (after --not-landed, run the command again for a new action).`,
+    hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`), then record what happened: ${resolveCommands(ports, entry)} (after --not-landed, run the command again for a new action).`,
   });
 }
 
@@ -514,16 +515,16 @@ async function reconcileEarlier<S, R>(
  * shows it, it is shown as the first run showed it (a script re-running a killed command gets the
  * same output); otherwise it is recorded as done, with a note.
  */
-async function alreadyDone<S, R>(ctx: CommandContext, action: WriteAction<S, R>, entry: JournalEntry): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry }> {
+async function alreadyDone<S, R>(ports: Pick<FlowPorts, 'notify'>, action: WriteAction<S, R>, entry: JournalEntry): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry }> {
   const found = action.reconcile ? await action.reconcile(entry) : undefined;
   if (found?.verdict === 'landed' && found.answer !== undefined) return { kind: 'landed', answer: found.answer };
-  ctx.notify({ kind: 'already-done', level: 'note', text: `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`, data: { journal_id: entry.id } });
+  ports.notify({ kind: 'already-done', level: 'note', text: `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`, data: { journal_id: entry.id } });
   return { kind: 'recorded', entry };
 }
 
 /** The server's time now, when its answers carried a Date header (the reconcile read just made one). */
-async function serverNow(ctx: CommandContext): Promise<number | undefined> {
-  const client = await ctx.client();
+async function serverNow(ports: Pick<FlowPorts, 'client'>): Promise<number | undefined> {
+  const client = await ports.client();
   return client.transport?.serverNow?.();
 }
 
@@ -532,11 +533,11 @@ async function serverNow(ctx: CommandContext): Promise<number | undefined> {
  * its first send and the server tells its time now (a server whose clock runs fast forgets keys by
  * its own clock); otherwise on this machine's.
  */
-async function keyAge(ctx: CommandContext, entry: JournalEntry): Promise<{ ageMs: number; clock: 'server' | 'local' }> {
+async function keyAge(ports: Pick<FlowPorts, 'clock' | 'client'>, entry: JournalEntry): Promise<{ ageMs: number; clock: 'server' | 'local' }> {
   const sentAt = entry.context?.server_time_ms;
-  const now = await serverNow(ctx);
+  const now = await serverNow(ports);
   if (typeof sentAt === 'number' && now !== undefined) return { ageMs: Math.max(0, now - sentAt), clock: 'server' };
-  return { ageMs: Math.max(0, ctx.clock.now() - Date.parse(entry.created_at)), clock: 'local' };
+  return { ageMs: Math.max(0, ports.clock.now() - Date.parse(entry.created_at)), clock: 'local' };
 }
 
 /**
@@ -626,11 +627,11 @@ function entryFields<S, R>(
  * legs is sent: a run killed at any point then leaves a record of every leg still to come.
  * `runWrite` with the same key sends it later (planned turns pending on disk right before the send).
  */
-export async function journalAhead<S, R>(ctx: CommandContext, action: WriteAction<S, R>, key: string, context?: Record<string, unknown>): Promise<JournalEntry> {
-  const journal = await ctx.journal();
-  const identity = await identityOf(ctx);
+export async function journalAhead<S, R>(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>, action: WriteAction<S, R>, key: string, context?: Record<string, unknown>): Promise<JournalEntry> {
+  const journal = await ports.journal();
+  const identity = await identityOf(ports);
   const request = action.plan(key);
-  return journal.begin({ ...entryFields(identity, await rowSealerOf(ctx), action, request, key, context), outcome: 'planned' });
+  return journal.begin({ ...entryFields(identity, await rowSealerOf(ports), action, request, key, context), outcome: 'planned' });
 }
 
 /**
@@ -639,10 +640,10 @@ export async function journalAhead<S, R>(ctx: CommandContext, action: WriteActio
  * finish it, never a bare journal error that would hide that the server may have acted.
  */
 async function journalAfterSend<T>(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
   entry: JournalEntry,
   write: () => Promise<T>,
-  hintFor: (entry: JournalEntry) => string = (unresolved) => resumeHint(ctx, unresolved),
+  hintFor: (entry: JournalEntry) => string = (unresolved) => resumeHint(ports, unresolved),
 ): Promise<T> {
   try {
     return await write();
@@ -659,13 +660,13 @@ async function journalAfterSend<T>(
 
 /** The send failed: a clear refusal is journaled as rejected; anything else leaves the outcome unknown. */
 async function recordSendFailure(
-  ctx: CommandContext,
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'hedgeCommand'>,
   journal: Journal,
   entry: JournalEntry,
   error: unknown,
   options: { earlier: boolean; hintFor?: (entry: JournalEntry) => string },
 ): Promise<unknown> {
-  const hintFor = options.hintFor ?? ((unresolved: JournalEntry) => resumeHint(ctx, unresolved));
+  const hintFor = options.hintFor ?? ((unresolved: JournalEntry) => resumeHint(ports, unresolved));
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
   // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
   if (options.earlier && error instanceof ApiError && error.code === 'idempotency_key_reuse') {
@@ -674,20 +675,20 @@ async function recordSendFailure(
   }
   // Refused before anything left the machine (no time left under --timeout): this run did nothing.
   if (error instanceof NetworkError && error.attempts === 0) {
-    if (!options.earlier) await journal.update(entry.id, { outcome: 'abandoned', message: `not sent: ${error.message}`, resolved_at: new Date(ctx.clock.now()).toISOString() });
+    if (!options.earlier) await journal.update(entry.id, { outcome: 'abandoned', message: `not sent: ${error.message}`, resolved_at: new Date(ports.clock.now()).toISOString() });
     return error;
   }
   // Also an agent's limits refusing a retry after the server refused the last attempt (409 with
   // Retry-After, flows/send-gate.ts): nothing happened.
   if (isRejection(error) || error instanceof PreTradeCheckError) {
-    await journal.update(entry.id, { outcome: 'rejected', error_code: error.code, message: error.message, resolved_at: new Date(ctx.clock.now()).toISOString() });
+    await journal.update(entry.id, { outcome: 'rejected', error_code: error.code, message: error.message, resolved_at: new Date(ports.clock.now()).toISOString() });
     return error;
   }
   const message = error instanceof Error ? error.message : String(error);
   await journal.update(entry.id, { outcome: 'unknown', error_code: error instanceof ApiError ? error.code : undefined, message });
   const hint = hintFor(entry);
   if (error instanceof InterruptedError || error instanceof DeclinedError) {
-    const interrupted = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, { hint, stoppedBy: ctx.signal.reason });
+    const interrupted = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, { hint, stoppedBy: ports.signal.reason });
     interrupted.idempotencyKey = entry.idempotency_key;
     return interrupted;
   }
@@ -701,9 +702,9 @@ async function recordSendFailure(
 }
 
 /** The wait ended without a resolution: the action stands, the entry stays unresolved. */
-async function recordWaitFailure(ctx: CommandContext, journal: Journal, entry: JournalEntry, error: unknown): Promise<unknown> {
+async function recordWaitFailure(ports: Pick<FlowPorts, 'clock' | 'signal' | 'hedgeCommand'>, journal: Journal, entry: JournalEntry, error: unknown): Promise<unknown> {
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
-  const resume = ctx.hedgeCommand('resume', entry.id);
+  const resume = ports.hedgeCommand('resume', entry.id);
   // The errors made here carry the key too: the report prints it (the action stands under it).
   if (error instanceof StillPendingError) {
     await journal.update(entry.id, { message: error.message });
@@ -712,15 +713,15 @@ async function recordWaitFailure(ctx: CommandContext, journal: Journal, entry: J
   }
   if (error instanceof InterruptedError) {
     const hint = `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resume}`;
-    return withKey(new InterruptedError(error.message, { hint, stoppedBy: ctx.signal.reason }), entry);
+    return withKey(new InterruptedError(error.message, { hint, stoppedBy: ports.signal.reason }), entry);
   }
   if (error instanceof UnresolvedError) {
     // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
     await journal.update(entry.id, { outcome: 'unknown', message: error.message });
-    return withKey(new UnresolvedError(error.message, { hint: `${error.hint} ${resolveCommands(ctx, entry)}.`, details: { ...error.details, journal_id: entry.id } }), entry);
+    return withKey(new UnresolvedError(error.message, { hint: `${error.hint} ${resolveCommands(ports, entry)}.`, details: { ...error.details, journal_id: entry.id } }), entry);
   }
   if (error instanceof NotAppliedError) {
-    await journal.update(entry.id, { outcome: 'rejected', message: error.message, resolved_at: new Date(ctx.clock.now()).toISOString() });
+    await journal.update(entry.id, { outcome: 'rejected', message: error.message, resolved_at: new Date(ports.clock.now()).toISOString() });
     return withKey(error, entry);
   }
   return error;

@@ -17,6 +17,7 @@ import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { hasTool } from '../support/tools.js';
+import { flowPorts, type FlowPorts } from '../../src/runtime/flow-ports.js';
 
 const folder = tempDir('hedge-input-file-');
 afterAll(() => folder.remove());
@@ -33,19 +34,21 @@ interface ContextParts {
   clock?: { now: () => number; sleep: (ms: number, signal?: AbortSignal) => Promise<void> };
 }
 
-function context(origin: 'cli' | 'agent', parts: ContextParts | TargetFileSource = {}): CommandContext {
+function context(origin: 'cli' | 'agent', parts: ContextParts | TargetFileSource = {}): FlowPorts {
   const given: ContextParts = 'read' in parts ? { targetFiles: parts as TargetFileSource } : (parts as ContextParts);
   const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: given.stdin ?? new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
-  return new CommandContext({
-    io,
-    env: {},
-    globals: { json: true, header: true, demo: false, yes: false, input: false, color: false, verbose: false, ...(given.timeout === undefined ? {} : { timeout: given.timeout }) },
-    clock: given.clock ?? { now: () => 0, sleep: async () => {} },
-    signal: given.signal ?? new AbortController().signal,
-    output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: () => 0 }),
-    origin,
-    targetFiles: given.targetFiles,
-  });
+  return flowPorts(
+    new CommandContext({
+      io,
+      env: {},
+      globals: { json: true, header: true, demo: false, yes: false, input: false, color: false, verbose: false, ...(given.timeout === undefined ? {} : { timeout: given.timeout }) },
+      clock: given.clock ?? { now: () => 0, sleep: async () => {} },
+      signal: given.signal ?? new AbortController().signal,
+      output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: () => 0 }),
+      origin,
+      targetFiles: given.targetFiles,
+    }),
+  );
 }
 
 async function failure(promise: Promise<unknown>): Promise<Error> {

@@ -13,6 +13,7 @@ const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
 import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
 import type { Prompter } from '../../src/ui/prompter.js';
+import { flowPorts } from '../../src/runtime/flow-ports.js';
 
 const LIVE = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
 const TEST = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
@@ -55,7 +56,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 describe('live key guard', () => {
   it('a live key without a terminal and without --yes is a usage error (exit 2), after the LIVE banner', async () => {
     const { ctx, stderr } = context({ key: LIVE, tty: false });
-    const error = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false }).catch((e: unknown) => e);
+    const error = await guardLiveAction(flowPorts(ctx), { action: 'open a hedge', dryRun: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect(exitCodeFor(error)).toBe(2);
     expect((error as Error).message).toBe('--yes is required to open a hedge with a LIVE key (there is no terminal to confirm on); nothing was sent.');
@@ -66,12 +67,12 @@ describe('live key guard', () => {
 
   it('--no-input on a terminal also needs --yes', async () => {
     const { ctx } = context({ key: LIVE, tty: true, input: false });
-    await expect(guardLiveAction(ctx, { action: 'close a position', dryRun: false })).rejects.toThrow(/--no-input forbids asking/);
+    await expect(guardLiveAction(flowPorts(ctx), { action: 'close a position', dryRun: false })).rejects.toThrow(/--no-input forbids asking/);
   });
 
   it('on a terminal it asks, defaulting to No; No ends the run with exit 8 (declined) and nothing sent', async () => {
     const { ctx, questions } = context({ key: LIVE, tty: true, answer: false });
-    const guard = await guardLiveAction(ctx, { action: 'close a position', dryRun: false });
+    const guard = await guardLiveAction(flowPorts(ctx), { action: 'close a position', dryRun: false });
     expect(guard).toMatchObject({ live: true, needsConfirmation: true });
     const error = await guard.confirm('Close the buy position on USDTNGN?').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotConfirmedError);
@@ -81,7 +82,7 @@ describe('live key guard', () => {
 
   it('on a terminal, Yes lets the write go ahead', async () => {
     const { ctx, questions } = context({ key: LIVE, tty: true, answer: true });
-    const guard = await guardLiveAction(ctx, { action: 'add to a hedge', dryRun: false });
+    const guard = await guardLiveAction(flowPorts(ctx), { action: 'add to a hedge', dryRun: false });
     await expect(guard.confirm('Add?')).resolves.toBeUndefined();
     expect(questions).toHaveLength(1);
   });
@@ -89,7 +90,7 @@ describe('live key guard', () => {
   it('--yes skips the question (the banner still shows); so does --dry-run, which sends nothing', async () => {
     for (const flags of [{ yes: true, dryRun: false }, { yes: false, dryRun: true }]) {
       const { ctx, questions, stderr } = context({ key: LIVE, tty: false, yes: flags.yes });
-      const guard = await guardLiveAction(ctx, { action: 'reduce a hedge', dryRun: flags.dryRun });
+      const guard = await guardLiveAction(flowPorts(ctx), { action: 'reduce a hedge', dryRun: flags.dryRun });
       await guard.confirm('Reduce?');
       expect(guard.needsConfirmation).toBe(false);
       expect(questions).toEqual([]);
@@ -100,7 +101,7 @@ describe('live key guard', () => {
 
   it('a test key needs no confirmation and shows no banner', async () => {
     const { ctx, questions, stderr } = context({ key: TEST, tty: true });
-    const guard = await guardLiveAction(ctx, { action: 'open a hedge', dryRun: false });
+    const guard = await guardLiveAction(flowPorts(ctx), { action: 'open a hedge', dryRun: false });
     await guard.confirm('Open?');
     expect(guard.live).toBe(false);
     expect(questions).toEqual([]);
