@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { ApiRequest } from '../api/transport.js';
 import { canonicalJson } from '../journal/canonical-json.js';
 import { UsageError } from '../errors.js';
-import type { PlanCheck } from '../runtime/context.js';
+import type { PlanCheck } from '../runtime/agent-limits.js';
 import { CONFIRMATION_TOKEN } from './catalogue.js';
 
 /** How long a token lasts when HEDGE_MCP_TOKEN_TTL_SECONDS does not say. */

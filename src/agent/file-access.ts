@@ -13,7 +13,7 @@ import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
-import type { TargetFileSource } from '../runtime/context.js';
+import type { TargetFileSource } from '../runtime/agent-limits.js';
 import { ReadRefused, describeReadError, readRegularFile } from '../security/bounded-read.js';
 import { INLINE_ROWS } from './catalogue.js';
 

@@ -24,7 +24,7 @@ import { parseMarket, parseNotional } from '../domain/input.js';
 import { formatUsd } from '../domain/money.js';
 import { PreTradeCheckError, UsageError } from '../errors.js';
 import { keyFingerprint, type JournalEntry } from '../journal/index.js';
-import type { Readmission, Trade, TradeGate } from '../runtime/context.js';
+import type { Readmission, Trade, TradeGate } from '../runtime/agent-limits.js';
 import { tradedUsd } from '../flows/send-gate.js';
 import { safeText } from '../security/safe-text.js';
 import type { AgentTool } from './catalogue.js';

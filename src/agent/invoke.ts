@@ -6,8 +6,12 @@ import { PassThrough, Writable } from 'node:stream';
 import type { Clock, HttpConnections } from '../api/transport.js';
 import type { RawInput } from '../cli/command-spec.js';
 import type { Env, ResolvedCredentials } from '../config/credentials.js';
-import { describeFailure, EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
-import { CommandContext, type ContextInit, type GlobalOptions, type Io, type PlanCheck, type TradeGate } from '../runtime/context.js';
+import { describeFailure, environmentFlagsOf, EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
+import { CommandContext } from '../runtime/context.js';
+import type { ContextInit } from '../runtime/context-init.js';
+import type { GlobalOptions } from '../runtime/globals.js';
+import type { Io } from '../ui/terminal.js';
+import type { PlanCheck, TradeGate } from '../runtime/agent-limits.js';
 import { makeChalk } from '../ui/color.js';
 import { Output } from '../ui/output.js';
 import type { AgentTool } from './catalogue.js';
@@ -126,7 +130,7 @@ export async function runInProcess(
     exitCode = await runCommand(ctx, tool.spec, input);
   } catch (failure) {
     // The same description as the CLI's, hints carrying this session's --demo/--profile.
-    error = describeFailure(failure, ctx.environmentFlags);
+    error = describeFailure(failure, environmentFlagsOf(ctx.globals));
     exitCode = error.exitCode;
   } finally {
     await ctx.dispose();

@@ -11,7 +11,7 @@ import { callArguments, namedArgument, rawInputFor } from './arguments.js';
 import { CONFIRMATION_TOKEN, INLINE_ROWS, inputSchema, offered, toolDescription, writeAccess, type AgentTool, type JsonSchema, type WriteAccess } from './catalogue.js';
 import { NotPreviewedError, PlanWatch, type ConfirmationTokens } from './confirmation.js';
 import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type LimitsView } from './guardrails.js';
-import type { TradeGate } from '../runtime/context.js';
+import type { TradeGate } from '../runtime/agent-limits.js';
 
 type CallGateView = TradeGate & { readonly view: LimitsView };
 import { previewTradeNumbers } from './write-preview.js';

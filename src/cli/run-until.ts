@@ -15,7 +15,7 @@
 // clock, and Ctrl-C ends the wait at once.
 import { InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
-import { DEFAULT_WAIT_BOUND_MS } from '../config/wait-bound.js';
+import { DEFAULT_WAIT_BOUND_MS, waitDeadline } from '../config/wait-bound.js';
 import { RecordingOutput } from '../ui/recording-output.js';
 import { compileQuery, fieldNames, isTruthy } from '../ui/query.js';
 import { safeText } from '../security/safe-text.js';
@@ -81,7 +81,7 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
   const { clock, signal } = ctx;
   const intervalMs = Math.max(1_000, options.intervalMs ?? POLL_CADENCE.intervalMs);
   const startedAt = clock.now();
-  const deadline = ctx.waitDeadline(startedAt);
+  const deadline = waitDeadline(ctx.globals.timeout, ctx.deadline, startedAt);
   let polls = 0;
   let last: RecordingOutput | undefined;
   let nextAt = startedAt;

@@ -1,8 +1,10 @@
 // Runs one parsed command: builds its context from the process, installs the Ctrl-C / SIGTERM /
 // SIGHUP handling, reports the outcome through the one error description and releases what the
 // command opened. Loaded lazily by main.ts, also to report bad usage.
-import { describeError, describeFailure } from '../exit-codes.js';
-import { CommandContext, type GlobalOptions, type Io } from '../runtime/context.js';
+import { describeError, describeFailure, environmentFlagsOf } from '../exit-codes.js';
+import { CommandContext } from '../runtime/context.js';
+import type { GlobalOptions } from '../runtime/globals.js';
+import type { Io } from '../ui/terminal.js';
 import { StopSignal, UsageError } from '../errors.js';
 import { colorEnabled, makeChalk } from '../ui/color.js';
 import { Output } from '../ui/output.js';
@@ -149,7 +151,7 @@ export async function runInvocation(
   } catch (error) {
     if (readerGone()) return 0;
     // A hint names commands to run next: they must reach the same environment (--demo, --profile).
-    const described = describeFailure(error, ctx.environmentFlags);
+    const described = describeFailure(error, environmentFlagsOf(ctx.globals));
     return reportError(described, error, { stderr: io.stderr, chalk, json: globals.jsonErrors ?? globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });
   } finally {
     for (const { signal, handler } of handlers) process.off(signal, handler);

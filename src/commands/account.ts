@@ -24,7 +24,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof ACCOUNT>): 
 export async function runAccount(ctx: CommandContext, _opts: AccountOptions): Promise<void> {
   const client = await ctx.client();
   const account = await client.getAccount();
-  const environment = await ctx.environment();
+  const environment = (await ctx.credentials()).environment;
   const title = environment === 'live' ? `Account ${ctx.output.chalk.red.bold('LIVE')}` : 'Account (test funds)';
   // People and JSON see each figure under our name however the server names it; TSV, CSV and --raw stay as sent.
   const shown = ctx.output.isHuman || ctx.output.inOneShape ? accountForPeople(account) : account;

@@ -70,7 +70,7 @@ export async function runOpen(ctx: CommandContext, opts: OpenOptions): Promise<n
     // Asked before anything is sent; the wizard confirms with the quote card in view.
     await ctx.credentials();
     const { runOpenWizard } = await import('./open-wizard.js');
-    const live = (await ctx.environment()) === 'live';
+    const live = ((await ctx.credentials()).environment) === 'live';
     const answers = await runOpenWizard(ctx, client, opts, { skipChecks: opts.skipChecks, live });
     if (answers.kind === 'add') {
       // The side chosen is open, and the operator chose to add to it: the add quotes and confirms itself.

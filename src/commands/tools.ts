@@ -15,7 +15,7 @@ import { TOOL_RESOURCE } from '../ui/resource-fields.js';
 async function environment(ctx: CommandContext): Promise<Environment | undefined> {
   if (ctx.globals.demo) return 'test';
   try {
-    return await ctx.environment();
+    return (await ctx.credentials()).environment;
   } catch (error) {
     if (!(error instanceof HedgeError)) throw error;
     ctx.output.warn(`No usable API key: ${error.message} Write tools are shown as not offered.`);

@@ -10,7 +10,7 @@ import { POSITION_FIELD_SYNONYMS } from '../api/wire/read-position.js';
 import { PreTradeCheckError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
-import type { Trade } from '../runtime/context.js';
+import type { Trade } from '../runtime/agent-limits.js';
 
 /** What of a write flow's action the checks read (WriteAction, write-flow.ts). */
 interface GatedAction {

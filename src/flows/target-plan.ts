@@ -10,7 +10,7 @@ import { parseUsdAmount } from '../domain/input.js';
 import { TENORS, type Tenor } from '../domain/vocabulary.js';
 import { ApiError, PreTradeCheckError } from '../errors.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
-import type { Trade } from '../runtime/context.js';
+import type { Trade } from '../runtime/agent-limits.js';
 import { safeText } from '../security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile } from './input-file.js';
 import type { BookPosition } from './positions.js';

@@ -22,7 +22,7 @@ import { safeText } from '../security/safe-text.js';
 import { describeAge, keyLifetimeMs, type Reconciliation } from './reconcile.js';
 import { makeIdempotencyKey, parseIdempotencyKey } from '../domain/idempotency.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
-import type { Trade } from '../runtime/context.js';
+import type { Trade } from '../runtime/agent-limits.js';
 import { planDryRun, type RenderedDryRun } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
 import { gateTheSend } from './send-gate.js';

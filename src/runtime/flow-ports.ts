@@ -7,15 +7,16 @@ import type { HedgeClient } from '../api/client.js';
 import type { Clock, HttpConnections } from '../api/transport.js';
 import type { Env, ResolvedCredentials } from '../config/credentials.js';
 import type { Journal } from '../journal/index.js';
-import type { Notice } from '../ui/notices.js';
 import type { Progress } from '../ui/spinner.js';
 import type { Prompter } from '../ui/prompter.js';
 import type { OutputFormat } from './globals.js';
 import type { SignalRouter } from './signal-router.js';
 import type { WireMemory } from './wire-memory.js';
-import type { CommandContext, PlanCheck, TargetFileSource, TradeGate } from './context.js';
+import type { CommandContext } from './context.js';
+import type { PlanCheck, TargetFileSource, TradeGate } from './agent-limits.js';
 import { waitDeadline } from '../config/wait-bound.js';
 import { environmentFlagsOf, hedgeCommandLine } from '../exit-codes.js';
+import { questionText, type Notice } from '../ui/notices.js';
 
 export interface FlowPorts {
   // Time and stopping.
@@ -115,13 +116,19 @@ function portsOf(ctx: CommandContext): FlowPorts {
     log: (line) => ctx.log(line),
     verbose: ctx.globals.verbose,
     hedgeCommand: (...words) => hedgeCommandLine(environmentFlags, words),
-    startProgress: (label, since) => ctx.startProgress(label, since),
-    forPeople: ctx.forPeople,
+    // A spinner on a terminal, one line in a pipe, nothing under --json or for a caller that takes the notices (ora loads only to spin).
+    startProgress: async (label, since) =>
+      (await import('../ui/spinner.js')).startProgress(
+        { quiet: ctx.globals.json || ctx.noticesTaken, stderrIsTTY: ctx.io.stderrIsTTY, stderr: ctx.io.stderr, output: ctx.output, now: ctx.clock.now, onDispose: (stop) => ctx.onDispose(stop) },
+        label,
+        since,
+      ),
+    forPeople: ctx.output.isHuman && !ctx.noticesTaken,
     format: ctx.globals.format,
     interactive: ctx.interactive,
     inputAllowed: ctx.globals.input,
     confirmedAhead: ctx.confirmedAhead,
-    confirm: (question) => ctx.confirm(question),
+    confirm: async (question) => (await ctx.prompter()).confirm({ message: questionText(ctx.output, question), default: question.default }),
     prompter: () => ctx.prompter(),
     stdin: ctx.io.stdin,
     stdinIsTTY: ctx.io.stdinIsTTY,

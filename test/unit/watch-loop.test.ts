@@ -10,7 +10,8 @@ import { describeError } from '../../src/exit-codes.js';
 import { parseWatchInterval, type WatchOptionValues, type WatchTarget } from '../../src/flows/watch.js';
 import { watchCommand } from '../../src/commands/watch-outcome.js';
 import { StopSignal } from '../../src/errors.js';
-import { CommandContext, type GlobalOptions } from '../../src/runtime/context.js';
+import { CommandContext } from '../../src/runtime/context.js';
+import type { GlobalOptions } from '../../src/runtime/globals.js';
 import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
 
