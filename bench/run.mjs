@@ -10,7 +10,7 @@
 //   BENCH_SEA=0         skip the single executable (~10 s and ~150 MB to build per Node)
 //   BENCH_ROOT          the hedge checkout to measure (default this one)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -170,7 +170,7 @@ function codeFigures() {
 
 try {
   const current = await measure(process.execPath);
-  const node26 = existsSync(NODE26) ? await measure(NODE26) : undefined;
+  const node26 = existsSync(NODE26) && statSync(NODE26).isFile() ? await measure(NODE26) : undefined;
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' / ');
   const cpu = readFileSync('/proc/cpuinfo', 'utf8');
   const out = [
