@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Follows the command context (`ctx`) through the calls from one function, as a reviewer would:
-// every function that receives it (passed as an argument, or one of its own methods called) is a
-// stop, and a call from a lower layer to a function of a higher one (the order of
+// Follows the command context (`ctx`), or the flow ports a command built from it (`ports`,
+// runtime/flow-ports.ts), through the calls from one function, as a reviewer would: every function
+// that receives it (passed as an argument, or one of its own methods called) is a stop; a call into
+// runtime/ from a flow is a call back into the context (a port is a plain function, not followed), and a call from a lower layer to a function of a higher one (the order of
 // scripts/layers.mjs, from docs/architecture.md) is a climb back up. Prints the stops, the calls
 // followed and the climbs. A measuring tool for issue 37 (docs/architecture.md), not part of the build.
 //
@@ -31,11 +32,11 @@ function functionNamed(name) {
   throw new Error(`no function ${name} in src/`);
 }
 
-const isContextType = (typeNode) => typeNode !== undefined && /\bCommandContext\b|\bCtx\b/.test(typeNode.getText());
+const isContextType = (typeNode) => typeNode !== undefined && /\bCommandContext\b|\bCtx\b|\bFlowPorts\b/.test(typeNode.getText());
 function contextNames(fn) {
   const names = new Set();
   for (const parameter of fn.parameters ?? []) {
-    if (ts.isIdentifier(parameter.name) && (parameter.name.text === 'ctx' || isContextType(parameter.type))) names.add(parameter.name.text);
+    if (ts.isIdentifier(parameter.name) && (parameter.name.text === 'ctx' || parameter.name.text === 'ports' || isContextType(parameter.type))) names.add(parameter.name.text);
   }
   const owner = fn.parent;
   if ((ts.isMethodDeclaration(fn) || ts.isGetAccessor(fn)) && owner && ts.isClassDeclaration(owner) && owner.name?.text === 'CommandContext') names.add('this');

@@ -25,14 +25,14 @@ export interface KeeperSignals {
   uninstall(): void;
 }
 
-export function installSignals(ports: Pick<FlowPorts, 'signal' | 'signals'>, clock: KeeperClock): KeeperSignals {
+export function installSignals(ports: Pick<FlowPorts, 'signal' | 'interceptSignals'>, clock: KeeperClock): KeeperSignals {
   const steps = new AbortController();
   // A signal that came before the keeper started listening was the runner's first: a graceful stop.
   let stopping = ports.signal.aborted;
   let reload = false;
   let wake: AbortController | undefined;
   let runnersStops = false;
-  const release = ports.signals.intercept((signal) => {
+  const release = ports.interceptSignals((signal) => {
     if (runnersStops) return false;
     if (signal === 'SIGHUP') {
       reload = true;

@@ -10,7 +10,7 @@ import type { Journal } from '../journal/index.js';
 import type { Progress } from '../ui/spinner.js';
 import type { Prompter } from '../ui/prompter.js';
 import type { OutputFormat } from './globals.js';
-import type { SignalRouter } from './signal-router.js';
+import type { SignalInterceptor } from './signal-router.js';
 import type { WireMemory } from './wire-memory.js';
 import type { CommandContext } from './context.js';
 import type { PlanCheck, TargetFileSource, TradeGate } from './agent-limits.js';
@@ -29,8 +29,8 @@ export interface FlowPorts {
   readonly timeoutSeconds?: number;
   /** When a wait that starts now must give up (config/wait-bound.ts). */
   waitDeadline(startedAt: number): number | undefined;
-  /** The runner's stop signals, offered first to a flow that handles them itself (the keeper). */
-  readonly signals: SignalRouter;
+  /** Takes the runner's stop signals first (the keeper stops between steps); returns the release. */
+  interceptSignals(take: SignalInterceptor): () => void;
 
   // The service and the machine.
   client(): Promise<HedgeClient>;
@@ -102,7 +102,7 @@ function portsOf(ctx: CommandContext): FlowPorts {
     deadline: ctx.deadline,
     timeoutSeconds: ctx.globals.timeout,
     waitDeadline: (startedAt) => waitDeadline(ctx.globals.timeout, ctx.deadline, startedAt),
-    signals: ctx.signals,
+    interceptSignals: (take) => ctx.signals.intercept(take),
     client: () => ctx.client(),
     credentials: () => ctx.credentials(),
     connections: () => ctx.connections(),
