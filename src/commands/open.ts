@@ -8,15 +8,11 @@ import type { OPEN } from './open.spec.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../domain/input.js';
 import { UsageError } from '../errors.js';
-import { withAccountLock } from '../flows/account-lock.js';
-import { refuseDuplicateReference } from '../flows/duplicate-reference.js';
-import { questionWithUnchecked, quoteOpen, runPreTradeChecks, uncheckedList } from '../flows/pre-trade.js';
-import { openAction, openArgv } from '../flows/trade-actions.js';
-import { runWrite, writeOptionsFrom, type WriteOptions, type WriteOutcome } from '../flows/write-flow.js';
+import { openHedge } from '../flows/open.js';
+import { writeOptionsFrom, type WriteOptions } from '../flows/write-flow.js';
 import { runChange } from '../flows/change.js';
 import { showTrade } from './trade-outcome.js';
 import type { CommandContext } from '../runtime/context.js';
-import { safeText } from '../security/safe-text.js';
 import { flowPorts } from '../runtime/flow-ports.js';
 
 export interface OpenOptions {
@@ -99,36 +95,8 @@ export async function runOpen(ctx: CommandContext, opts: OpenOptions): Promise<n
 }
 
 async function submit(ctx: CommandContext, client: HedgeClient, request: OpenRequest, opts: OpenOptions, given: { quote?: Quote; confirmed?: boolean }): Promise<void> {
-  let quote = given.quote;
-  // The checks are optional safety: what they could not read is said, and named in a live confirmation.
-  const unchecked = uncheckedList(flowPorts(ctx));
-  const action = openAction(flowPorts(ctx), client, request, {
-    argv: openArgv(request),
-    check: async () => {
-      if (request.client_reference && !opts.allowDuplicateRef) await refuseDuplicateReference(flowPorts(ctx), client, request.client_reference, unchecked);
-      if (!opts.skipChecks && !given.confirmed) {
-        await runPreTradeChecks(client, { market: request.market, side: request.side, notionalUsd: request.notional_usd, action: 'open' }, unchecked);
-      }
-    },
-    // The wizard quoted already; otherwise the quote is said (a card on a terminal) before the question.
-    preview: given.quote
-      ? undefined
-      : async () => {
-          quote = await quoteOpen(flowPorts(ctx), client, request);
-        },
-    get quote() {
-      return quote;
-    },
-  });
-  const send = () => runWrite(flowPorts(ctx), { ...action, confirmed: given.confirmed, question: () => questionWithUnchecked(action.question(), unchecked) }, opts.write);
-  const reference = request.client_reference;
-  // The duplicate-reference check and the open it allows run under one lock per reference: a second
-  // `open --ref` of the same deal waits, then checks the book as the first left it.
-  const outcome =
-    reference === undefined || opts.allowDuplicateRef || opts.write.dryRun
-      ? await send()
-      : await withAccountLock(flowPorts(ctx), `client reference ${JSON.stringify(safeText(reference))}`, ['ref', reference], send);
-  showTrade(ctx, 'open', outcome as WriteOutcome<unknown, unknown>, { ...request }, quote);
+  const { outcome, quote } = await openHedge(flowPorts(ctx), client, request, { allowDuplicateRef: opts.allowDuplicateRef, skipChecks: opts.skipChecks, write: opts.write, ...given });
+  showTrade(ctx, 'open', outcome, { ...request }, quote);
 }
 
 export function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Promise<number> {
