@@ -6,6 +6,7 @@ import { historyRecordForPeople } from '../api/wire/read-history.js';
 import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';
 import { formatMoney, formatRate, formatRelative, formatUtc } from './format.js';
+import { requestText } from './dry-run-view.js';
 import type { Output } from './output.js';
 
 function days(tenor: number): string {
@@ -59,12 +60,7 @@ export function renderRollDryRun(output: Output, legs: Array<{ leg: string; requ
     output.json({ dry_run: true, legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note ? { note } : {}) })) });
     return;
   }
-  const blocks = legs.map(({ leg, request, note }, index) => {
-    const lines = [`# ${index + 1}. ${leg}${note ? ` (${note})` : ''}`, `${request.method} ${request.url}`];
-    for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
-    if (request.body !== null) lines.push('', JSON.stringify(request.body, null, 2));
-    return lines.join('\n');
-  });
+  const blocks = legs.map(({ leg, request, note }, index) => `# ${index + 1}. ${leg}${note ? ` (${note})` : ''}\n${requestText(request)}`);
   output.write(blocks.join('\n\n'));
 }
 
