@@ -19,6 +19,11 @@ export function formatPercent(value: number, decimals = 4): string {
   return `${signOf(value)}${Math.abs(value).toFixed(decimals)}%`;
 }
 
+/** "1 day", "3 days", "2.5 days" (to a tenth). */
+export function formatDays(days: number): string {
+  return days === 1 ? '1 day' : `${Math.round(days * 10) / 10} days`;
+}
+
 export function formatBps(value: number): string {
   return `${signOf(value)}${Math.abs(value).toFixed(1)} bps`;
 }
