@@ -100,6 +100,26 @@ const PROFILES_SED = `sed -n '/^  "profiles": {/,/^  }/s/^    "\\([A-Za-z0-9][A-
 /** bash and zsh share the tables and the walk over the words typed; they differ in how candidates are offered. */
 function posixScript(shell: 'bash' | 'zsh', nodes: CommandNode[]): string {
   const zsh = shell === 'zsh';
+  const offer: PosixOffer = zsh
+    ? { words: 'compadd -- ${=REPLY}', files: '_files' }
+    : { words: 'COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))', files: 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))' };
+  return `${zsh ? '#compdef hedge\n' : ''}${HEADER(zsh ? 'zsh completion for hedge. Install: hedge completion zsh > "${fpath[1]}/_hedge"' : 'bash completion for hedge. Install: hedge completion bash > ~/.local/share/bash-completion/completions/hedge')}
+${posixTables(nodes)}
+
+${posixCompleter(zsh, offer)}
+
+${zsh ? '# Loaded from fpath (autoload) it completes at once; sourced, it registers itself.\nif [[ $zsh_eval_context[-1] == loadautofunc ]]; then\n  _hedge "$@"\nelse\n  compdef _hedge hedge\nfi' : 'complete -F _hedge hedge'}
+`;
+}
+
+/** The shell commands that offer candidates: the words in $REPLY, or file names. */
+interface PosixOffer {
+  words: string;
+  files: string;
+}
+
+/** The lookup functions the completer asks: subcommands, options and values per command path, and the profile names. */
+function posixTables(nodes: CommandNode[]): string {
   const table = (name: string, rows: Array<[string, string]>, fallback = "REPLY=''") =>
     [`${name}() {`, '  case "$1" in', ...rows.map(([label, body]) => `    ${label}) ${body} ;;`), `    *) ${fallback} ;;`, '  esac', '}'].join('\n');
   const valueBody = (values: Values) =>
@@ -110,11 +130,7 @@ function posixScript(shell: 'bash' | 'zsh', nodes: CommandNode[]): string {
   const argRows: Array<[string, string]> = nodes.flatMap((node) =>
     node.args.flatMap((values, index): Array<[string, string]> => (values && !('files' in values) ? [[quote(`${node.path}:${index}`), valueBody(values)]] : [])),
   );
-  const offer = zsh
-    ? { words: 'compadd -- ${=REPLY}', files: '_files' }
-    : { words: 'COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))', files: 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))' };
-  return `${zsh ? '#compdef hedge\n' : ''}${HEADER(zsh ? 'zsh completion for hedge. Install: hedge completion zsh > "${fpath[1]}/_hedge"' : 'bash completion for hedge. Install: hedge completion bash > ~/.local/share/bash-completion/completions/hedge')}
-# Subcommands of a command path ('' is the top level).
+  return `# Subcommands of a command path ('' is the top level).
 ${table('_hedge_subcommands', nodes.filter((node) => node.subcommands.length > 0).map((node) => [quote(node.path), `REPLY=${quote(node.subcommands.map(({ name }) => name).join(' '))}`]))}
 
 # Options of a command path; '' holds the global options, valid after any command.
@@ -134,9 +150,12 @@ _hedge_profiles() {
 ${table('_hedge_option_values', [...optionValueRows].map(([name, body]) => [name, body]))}
 
 # Values of the Nth positional argument (0-based) of a command path.
-${table('_hedge_arg_values', argRows).replace('case "$1" in', 'case "$1:$2" in')}
+${table('_hedge_arg_values', argRows).replace('case "$1" in', 'case "$1:$2" in')}`;
+}
 
-_hedge() {
+/** `_hedge`, the completer: the same walk over the words typed for bash and zsh, which differ in where those words are. */
+function posixCompleter(zsh: boolean, offer: PosixOffer): string {
+  return `_hedge() {
   local cmdpath='' word option='' expecting='' REPLY cur
   local -i index=0 i first last
   ${zsh ? 'cur=${words[CURRENT]}; first=2; last=$((CURRENT - 1))' : 'cur=${COMP_WORDS[COMP_CWORD]}; first=1; last=$((COMP_CWORD - 1)); COMPREPLY=()'}
@@ -187,10 +206,7 @@ _hedge() {
   _hedge_arg_values "$cmdpath" "$index" || { ${offer.files}; return 0; }
   ${offer.words}
   return 0
-}
-
-${zsh ? '# Loaded from fpath (autoload) it completes at once; sourced, it registers itself.\nif [[ $zsh_eval_context[-1] == loadautofunc ]]; then\n  _hedge "$@"\nelse\n  compdef _hedge hedge\nfi' : 'complete -F _hedge hedge'}
-`;
+}`;
 }
 
 function fishScript(nodes: CommandNode[]): string {
@@ -209,83 +225,92 @@ function fishScript(nodes: CommandNode[]): string {
     `    contains -- $argv[1] ${valued.join(' ')}`,
     'end',
     '',
-    '# The command path (one line) and how many positional arguments follow it, from the words before the cursor.',
-    'function __hedge_state',
-    '    set -l tokens (commandline -opc)',
-    '    set -e tokens[1]',
-    '    set -l path',
-    '    set -l index 0',
-    '    set -l expecting 0',
-    '    for token in $tokens',
-    '        if test $expecting = 1',
-    '            set expecting 0',
-    '            continue',
-    '        end',
-    '        switch $token',
-    "            case '--*=*'",
-    '                continue',
-    "            case '-*'",
-    '                __hedge_takes_value $token; and set expecting 1',
-    '                continue',
-    '        end',
-    "        if test $index = 0; and contains -- $token (string split ' ' -- (__hedge_subcommands \"$path\"))",
-    '            set path $path $token',
-    '        else',
-    '            set index (math $index + 1)',
-    '        end',
-    '    end',
-    '    echo "$path"',
-    '    echo $index',
-    'end',
-    '',
-    'function __hedge_path_is',
-    '    set -l state (__hedge_state)',
-    '    test "$state[1]" = "$argv"',
-    'end',
-    '',
-    'function __hedge_command_at',
-    '    set -l state (__hedge_state)',
-    '    test "$state[1]" = "$argv"; and test "$state[2]" = 0',
-    'end',
-    '',
-    'function __hedge_arg_at',
-    '    set -l state (__hedge_state)',
-    '    test "$state[1]" = "$argv[2..-1]"; and test "$state[2]" = "$argv[1]"',
-    'end',
-    '',
-    'function __hedge_profiles',
-    '    set -l dir $HEDGE_CONFIG_DIR',
-    '    if test -z "$dir"',
-    '        if test -n "$XDG_CONFIG_HOME"',
-    '            set dir $XDG_CONFIG_HOME/hedge',
-    '        else',
-    '            set dir $HOME/.config/hedge',
-    '        end',
-    '    end',
-    '    test -r $dir/config.json; or return 0',
-    `    command ${PROFILES_SED} $dir/config.json 2>/dev/null`,
-    'end',
+    ...FISH_HELPERS,
     '',
     'complete -c hedge -e',
     '# No file names unless an option or argument asks for one.',
     'complete -c hedge -f',
+    ...nodes.flatMap(fishCompletions),
   ];
+  return `${lines.join('\n')}\n`;
+}
+
+// The fish functions the completions' conditions call: where the words typed stand, and the profile names.
+const FISH_HELPERS = [
+  '# The command path (one line) and how many positional arguments follow it, from the words before the cursor.',
+  'function __hedge_state',
+  '    set -l tokens (commandline -opc)',
+  '    set -e tokens[1]',
+  '    set -l path',
+  '    set -l index 0',
+  '    set -l expecting 0',
+  '    for token in $tokens',
+  '        if test $expecting = 1',
+  '            set expecting 0',
+  '            continue',
+  '        end',
+  '        switch $token',
+  "            case '--*=*'",
+  '                continue',
+  "            case '-*'",
+  '                __hedge_takes_value $token; and set expecting 1',
+  '                continue',
+  '        end',
+  "        if test $index = 0; and contains -- $token (string split ' ' -- (__hedge_subcommands \"$path\"))",
+  '            set path $path $token',
+  '        else',
+  '            set index (math $index + 1)',
+  '        end',
+  '    end',
+  '    echo "$path"',
+  '    echo $index',
+  'end',
+  '',
+  'function __hedge_path_is',
+  '    set -l state (__hedge_state)',
+  '    test "$state[1]" = "$argv"',
+  'end',
+  '',
+  'function __hedge_command_at',
+  '    set -l state (__hedge_state)',
+  '    test "$state[1]" = "$argv"; and test "$state[2]" = 0',
+  'end',
+  '',
+  'function __hedge_arg_at',
+  '    set -l state (__hedge_state)',
+  '    test "$state[1]" = "$argv[2..-1]"; and test "$state[2]" = "$argv[1]"',
+  'end',
+  '',
+  'function __hedge_profiles',
+  '    set -l dir $HEDGE_CONFIG_DIR',
+  '    if test -z "$dir"',
+  '        if test -n "$XDG_CONFIG_HOME"',
+  '            set dir $XDG_CONFIG_HOME/hedge',
+  '        else',
+  '            set dir $HOME/.config/hedge',
+  '        end',
+  '    end',
+  '    test -r $dir/config.json; or return 0',
+  `    command ${PROFILES_SED} $dir/config.json 2>/dev/null`,
+  'end',
+];
+
+/** The `complete` lines of one command path: its subcommands, its options, its positional arguments. */
+function fishCompletions(node: CommandNode): string[] {
+  const at = node.path ? ` ${node.path}` : '';
   const valueFlags = (values: Values) =>
     values === undefined ? ' -x' : 'words' in values ? ` -x -a ${fishQuote(values.words.join(' '))}` : 'profiles' in values ? " -x -a '(__hedge_profiles)'" : ' -r -F';
-  for (const node of nodes) {
-    const at = node.path ? ` ${node.path}` : '';
-    for (const sub of node.subcommands) lines.push(`complete -c hedge -n ${fishQuote(`__hedge_command_at${at}`)} -a ${sub.name} -d ${fishQuote(sub.summary)}`);
-    for (const option of node.options) {
-      // The program's options hold after any command: no condition.
-      const condition = node.path ? ` -n ${fishQuote(`__hedge_path_is${at}`)}` : '';
-      const names = option.names.map((name) => (name.startsWith('--') ? ` -l ${name.slice(2)}` : ` -s ${name.slice(1)}`)).join('');
-      lines.push(`complete -c hedge${condition}${names}${option.takesValue ? valueFlags(option.values) : ''} -d ${fishQuote(option.description)}`);
-    }
-    node.args.forEach((values, index) => {
-      if (values === undefined) return;
-      const offer = 'words' in values ? `-a ${fishQuote(values.words.join(' '))}` : 'profiles' in values ? "-a '(__hedge_profiles)'" : '-F';
-      lines.push(`complete -c hedge -n ${fishQuote(`__hedge_arg_at ${index} ${node.path}`)} ${offer}`);
-    });
+  const lines = node.subcommands.map((sub) => `complete -c hedge -n ${fishQuote(`__hedge_command_at${at}`)} -a ${sub.name} -d ${fishQuote(sub.summary)}`);
+  for (const option of node.options) {
+    // The program's options hold after any command: no condition.
+    const condition = node.path ? ` -n ${fishQuote(`__hedge_path_is${at}`)}` : '';
+    const names = option.names.map((name) => (name.startsWith('--') ? ` -l ${name.slice(2)}` : ` -s ${name.slice(1)}`)).join('');
+    lines.push(`complete -c hedge${condition}${names}${option.takesValue ? valueFlags(option.values) : ''} -d ${fishQuote(option.description)}`);
   }
-  return `${lines.join('\n')}\n`;
+  node.args.forEach((values, index) => {
+    if (values === undefined) return;
+    const offer = 'words' in values ? `-a ${fishQuote(values.words.join(' '))}` : 'profiles' in values ? "-a '(__hedge_profiles)'" : '-F';
+    lines.push(`complete -c hedge -n ${fishQuote(`__hedge_arg_at ${index} ${node.path}`)} ${offer}`);
+  });
+  return lines;
 }

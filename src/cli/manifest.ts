@@ -84,8 +84,6 @@ export * from '../commands/mcp.spec.js';
 export * from '../commands/tools.spec.js';
 export * from '../commands/api.spec.js';
 
-export const FORMAT_VALUES = OUTPUT_FORMATS;
-
 export const GLOBAL_OPTIONS = [
   { flags: '--json', key: 'json', kind: 'flag', description: 'one JSON document on stdout; messages on stderr' },
   { flags: '--raw', key: 'raw', kind: 'flag', description: "with JSON: the server's data, as sent" },
@@ -97,7 +95,7 @@ export const GLOBAL_OPTIONS = [
   { flags: '--verbose', key: 'verbose', kind: 'flag', description: 'log each HTTP request on stderr (keys redacted)' },
   { flags: '--timeout <seconds>', key: 'timeout', kind: 'value', description: 'bound the whole command, waits included' },
   { flags: '--request-timeout <seconds>', key: 'requestTimeout', kind: 'value', description: 'bound each HTTP attempt (default 15)' },
-  { flags: '--format <format>', key: 'format', kind: 'value', description: 'table, tsv (in a pipe), csv, json or ndjson', values: FORMAT_VALUES },
+  { flags: '--format <format>', key: 'format', kind: 'value', description: 'table, tsv (in a pipe), csv, json or ndjson', values: OUTPUT_FORMATS },
   { flags: '--fields <list>', key: 'fields', kind: 'value', description: 'only these fields, in this order (a,b,c)' },
   { flags: '--query <expr>', key: 'query', kind: 'value', description: 'a JMESPath expression on the JSON data' },
   { flags: '--no-header', key: 'header', kind: 'negatable', description: 'tsv and csv without their header row' },

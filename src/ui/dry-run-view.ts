@@ -1,12 +1,8 @@
 // --dry-run as shown: the request a write would send, never sent (flows/dry-run.ts describes it).
+import type { PlannedRequestView } from '../flows/outcomes/roll.js';
 import type { Output } from './output.js';
 
-export interface DryRunView {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
+export type DryRunView = PlannedRequestView;
 
 /** The planned request: JSON under --json, otherwise an HTTP-like listing on stdout. */
 export function renderDryRun(output: Output, planned: DryRunView): void {
@@ -16,10 +12,15 @@ export function renderDryRun(output: Output, planned: DryRunView): void {
     output.json(planned);
     return;
   }
-  const lines = [`${planned.method} ${planned.url}`];
-  for (const [name, value] of Object.entries(planned.headers)) lines.push(`${name}: ${value}`);
-  if (planned.body !== null) lines.push('', JSON.stringify(planned.body, null, 2));
   // No advice to reuse the key: --idempotency-key means "resume an earlier run", which skips the
   // pre-trade checks; a real run makes its own key.
-  output.write(lines.join('\n'));
+  output.write(requestText(planned));
+}
+
+/** A request as HTTP reads: the request line, the headers, a blank line and the body. */
+export function requestText(request: DryRunView): string {
+  const lines = [`${request.method} ${request.url}`];
+  for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
+  if (request.body !== null) lines.push('', JSON.stringify(request.body, null, 2));
+  return lines.join('\n');
 }

@@ -16,18 +16,19 @@ export function fractionDigits(value: number): number {
 }
 
 export function formatPercent(value: number, decimals = 4): string {
-  const text = Math.abs(value).toFixed(decimals);
-  if (value > 0) return `+${text}%`;
-  if (value < 0) return `-${text}%`;
-  return `${text}%`;
+  return `${signOf(value)}${Math.abs(value).toFixed(decimals)}%`;
+}
+
+/** "1 day", "3 days", "2.5 days" (to a tenth). */
+export function formatDays(days: number): string {
+  return days === 1 ? '1 day' : `${Math.round(days * 10) / 10} days`;
 }
 
 export function formatBps(value: number): string {
-  const text = Math.abs(value).toFixed(1);
-  if (value > 0) return `+${text} bps`;
-  if (value < 0) return `-${text} bps`;
-  return `${text} bps`;
+  return `${signOf(value)}${Math.abs(value).toFixed(1)} bps`;
 }
+
+const signOf = (value: number): string => (value > 0 ? '+' : value < 0 ? '-' : '');
 
 /** "2026-11-25 08:00:00 UTC" */
 export function formatUtc(iso: string): string {

@@ -5,7 +5,7 @@ import type { Quote } from '../api/schemas.js';
 import { kindFromName, labelFromName } from './fields.js';
 import { quoteCurrencyOf } from '../domain/markets.js';
 import { betterOrWorse, formatSignedAmount, payOrEarn, payWords, priceFavourBps, toAccountSide } from '../domain/money.js';
-import { formatBps, formatLocal, formatMoney, formatPercent, formatRate, formatRelative, formatUtc } from './format.js';
+import { formatBps, formatDays, formatLocal, formatMoney, formatPercent, formatRate, formatRelative, formatUtc } from './format.js';
 import type { Output } from './output.js';
 import { wrapWords } from './width.js';
 
@@ -100,7 +100,7 @@ function renderTable(output: Output, quote: Quote, nowMs: number): string {
   const unit = priceUnit(quote.market);
   const { usd: impact, bps } = impactForAccount(quote);
   const impactText = `${formatSignedAmount(impact)} USD${bps === undefined ? '' : ` (${formatBps(bps)})`}, ${betterOrWorse(impact, 'the market price', 'none')}`;
-  const days = quote.tenor_days === 1 ? '1 day' : `${quote.tenor_days} days`;
+  const days = formatDays(quote.tenor_days);
   const rows: Array<[string, string]> = [
     ['Market price', `${formatRate(quote.pricing.market_price)}${unit}`],
     ['Execution price', `${formatRate(quote.pricing.execution_price)}${unit}`],

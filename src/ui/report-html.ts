@@ -7,6 +7,7 @@ import { payWords, toAccountSide } from '../domain/money.js';
 import { formatFixed, formatMoney, formatRate, formatSignedMoney } from '../domain/number-format.js';
 import { closedHedgeTime, compareListed, lockedCents, toCents, type CumulativeSeries, type Report, type ReportFigures } from '../domain/report.js';
 import { safeText } from '../security/safe-text.js';
+import { BY_WORDS, GROUP_TITLES } from './report-view.js';
 import { shortenMiddle, truncateEnd } from './width.js';
 import { utcClock, utcClockMinute, utcDay, utcMinute as utcMinuteText } from '../domain/utc-text.js';
 
@@ -109,27 +110,9 @@ function utcMinute(iso: string): string {
   return `${utcMinuteText(ms)} UTC`;
 }
 
-const GROUP_COLUMN_TITLES: Record<Report['by'], string> = {
-  day: 'Day (UTC)',
-  week: 'ISO week',
-  month: 'Month (UTC)',
-  side: 'Side',
-  tenor: 'Tenor',
-  market: 'Market',
-  hedge: 'Hedge',
-  ref: 'Deal reference',
-};
-
-const GROUPING_TITLES: Record<Report['by'], string> = {
-  day: 'day (UTC)',
-  week: 'ISO week (Monday to Sunday, UTC)',
-  month: 'month (UTC)',
-  side: 'side',
-  tenor: 'tenor',
-  market: 'market',
-  hedge: 'closed hedge',
-  ref: 'deal reference',
-};
+// The page has room for longer words than the terminal's table.
+const GROUP_COLUMN_TITLES: Record<Report['by'], string> = { ...GROUP_TITLES, month: 'Month (UTC)', hedge: 'Hedge', ref: 'Deal reference' };
+const GROUPING_TITLES: Record<Report['by'], string> = { ...BY_WORDS, week: 'ISO week (Monday to Sunday, UTC)' };
 
 function periodText(report: Report): string {
   const since = report.since === null ? undefined : utcMinute(report.since);

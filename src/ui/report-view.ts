@@ -158,7 +158,7 @@ export function reportPlainTotals(report: Report): string {
 
 // ---- terminal ---------------------------------------------------------------------------------
 
-const GROUP_TITLES: Record<ReportGrouping, string> = {
+export const GROUP_TITLES: Record<ReportGrouping, string> = {
   day: 'Day (UTC)',
   week: 'ISO week',
   month: 'Month',
@@ -169,7 +169,7 @@ const GROUP_TITLES: Record<ReportGrouping, string> = {
   ref: 'Ref',
 };
 
-const BY_WORDS: Record<ReportGrouping, string> = {
+export const BY_WORDS: Record<ReportGrouping, string> = {
   day: 'day (UTC)',
   week: 'ISO week (UTC)',
   month: 'month (UTC)',

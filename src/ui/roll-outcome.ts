@@ -5,6 +5,7 @@ import type { Output } from './output.js';
 import type { RollOutcome } from '../flows/outcomes/roll.js';
 import { renderRoll, renderRollDryRun } from './roll-view.js';
 import { safeText } from '../security/safe-text.js';
+import { formatDays, formatUtcMinutes } from './format.js';
 
 export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand?: (...argv: string[]) => string): number {
   for (const note of outcome.notes) {
@@ -21,10 +22,9 @@ export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCom
   }
   if (!output.isJson) {
     const newId = outcome.opened.hedgeId ? safeText(outcome.opened.hedgeId) : 'the new hedge';
-    const days = outcome.tenorDays === 1 ? '1 day' : `${outcome.tenorDays} days`;
     if (outcome.opened.landed) {
-      const until = outcome.opened.maturityAt ? ` until ${outcome.opened.maturityAt.slice(0, 16).replace('T', ' ')} UTC` : '';
-      output.success(`Rolled: the ${outcome.side} side of ${safeText(outcome.market)} is covered by ${newId} (${days})${until}.`);
+      const until = outcome.opened.maturityAt ? ` until ${formatUtcMinutes(outcome.opened.maturityAt)} UTC` : '';
+      output.success(`Rolled: the ${outcome.side} side of ${safeText(outcome.market)} is covered by ${newId} (${formatDays(outcome.tenorDays)})${until}.`);
     } else if (outcome.opened.hedgeId) {
       const follow = hedgeCommand ? hedgeCommand('hedges', outcome.opened.hedgeId, '--wait') : `hedge hedges ${outcome.opened.hedgeId} --wait`;
       output.note(`Submitted ${newId}; follow it with: ${safeText(follow)}`);

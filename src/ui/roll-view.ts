@@ -5,12 +5,9 @@ import type { PlannedRequestView, RollPreview, RollView } from '../flows/outcome
 import { historyRecordForPeople } from '../api/wire/read-history.js';
 import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';
-import { formatMoney, formatRate, formatRelative, formatUtc } from './format.js';
+import { formatDays, formatMoney, formatRate, formatRelative, formatUtc } from './format.js';
+import { requestText } from './dry-run-view.js';
 import type { Output } from './output.js';
-
-function days(tenor: number): string {
-  return tenor === 1 ? '1 day' : `${tenor} days`;
-}
 
 /** On a terminal: a card of both legs. Otherwise one line on stderr. */
 export function renderRollPreview(output: Output, preview: RollPreview, nowMs: number): void {
@@ -20,7 +17,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
   const closeText = preview.closing
     ? `close ${preview.side} ${market}${preview.closing.hedges ? ` (all ${preview.closing.hedges.length} of its hedges)` : preview.closing.hedgeId ? ` (${safeText(preview.closing.hedgeId)})` : ''}${preview.closing.netMarginUsd === undefined ? '' : `, returns about ${formatMoney(preview.closing.netMarginUsd)} USD`}`
     : `nothing to close (${preview.ended ? `${safeText(preview.ended.id)} is ${safeText(preview.ended.status)}` : 'already settled'})`;
-  const openText = `open ${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${days(preview.tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront`;
+  const openText = `open ${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${formatDays(preview.tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront`;
   if (!output.isHuman) {
     output.note(`Roll: ${closeText}; then ${openText}.`);
     return;
@@ -41,7 +38,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
     const ended = preview.ended;
     rows.push(['1. Close', c.dim(`nothing open${ended ? `: ${safeText(ended.id)} is ${safeText(ended.status)}${ended.maturityAt ? ` (matured ${formatUtc(ended.maturityAt)})` : ''}` : ''}`)]);
   }
-  rows.push(['2. Open', `${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${days(preview.tenorDays)}`]);
+  rows.push(['2. Open', `${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${formatDays(preview.tenorDays)}`]);
   rows.push(['   Matures', `${formatUtc(quote.maturity)} ${c.dim(`(${formatRelative(quote.maturity, nowMs)})`)}`]);
   rows.push(['   Price (indicative)', formatRate(quote.pricing.execution_price)]);
   rows.push([
@@ -49,7 +46,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
     `${formatMoney(quote.upfront.total_upfront_usdc)} USDC ${c.dim(`(margin ${formatMoney(quote.upfront.required_margin_usdc)} + fee ${formatMoney(quote.upfront.platform_fee_usdc)})`)}`,
   ]);
   rows.push(['   Carry over the tenor', `${formatMoney(quote.carry.total_usdc)} USDC`]);
-  output.write(output.card(rows, `Roll ${market} ${preview.side} to ${days(preview.tenorDays)}`));
+  output.write(output.card(rows, `Roll ${market} ${preview.side} to ${formatDays(preview.tenorDays)}`));
 }
 
 /** `--dry-run`: both requests, in the order they would be sent; one JSON document under --json. */
@@ -59,12 +56,7 @@ export function renderRollDryRun(output: Output, legs: Array<{ leg: string; requ
     output.json({ dry_run: true, legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note ? { note } : {}) })) });
     return;
   }
-  const blocks = legs.map(({ leg, request, note }, index) => {
-    const lines = [`# ${index + 1}. ${leg}${note ? ` (${note})` : ''}`, `${request.method} ${request.url}`];
-    for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
-    if (request.body !== null) lines.push('', JSON.stringify(request.body, null, 2));
-    return lines.join('\n');
-  });
+  const blocks = legs.map(({ leg, request, note }, index) => `# ${index + 1}. ${leg}${note ? ` (${note})` : ''}\n${requestText(request)}`);
   output.write(blocks.join('\n\n'));
 }
 
@@ -122,6 +114,6 @@ export function renderRoll(output: Output, view: RollView): void {
     output.json(output.inOneShape && view.close && realized ? { ...view, close: { ...view.close, realized: historyRecordForPeople(realized) } } : view);
     return;
   }
-  const title = view.open.outcome === 'filled' ? `Rolled ${safeText(view.market)} ${view.side} to ${days(view.tenor_days)}` : `Roll of ${safeText(view.market)} ${view.side}`;
+  const title = view.open.outcome === 'filled' ? `Rolled ${safeText(view.market)} ${view.side} to ${formatDays(view.tenor_days)}` : `Roll of ${safeText(view.market)} ${view.side}`;
   output.record(flat(view), ROLL_FIELDS, { title });
 }

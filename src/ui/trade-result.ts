@@ -7,7 +7,7 @@ import type { HistoryRecord, Quote } from '../api/schemas.js';
 import { betterOrWorse, formatSignedAmount, impliedAdditionPrice, payOrEarn, priceFavourBps, toAccountSide } from '../domain/money.js';
 import type { FieldSpec } from './fields.js';
 import { HEDGE_FIELDS, insertAfter, REALIZED_FIELDS } from './resource-fields.js';
-import { formatBps, formatMoney, formatPercent, formatRate } from './format.js';
+import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from './format.js';
 import type { Output } from './output.js';
 import { safeText } from '../security/safe-text.js';
 import { impactForAccount, priceUnit } from './quote-card.js';
@@ -153,10 +153,6 @@ export function renderClosed(output: Output, summary: ClosedSummary): void {
 /** What a position showed, read tolerantly from the positions list (api/wire/read-position.ts). */
 export type PositionFigures = Pick<PositionFacts, 'notionalUsd' | 'entryPrice' | 'marginUsdc' | 'netMarginUsd' | 'netPnlUsd' | 'accruedCarryUsdc' | 'hedgeId' | 'maturityAt'>;
 
-function daysText(days: number): string {
-  return days === 1 ? '1 day' : `${Math.round(days * 10) / 10} days`;
-}
-
 /**
  * Before an add is confirmed: what the added notional costs, from a quote for that size. The
  * addition keeps the hedge's maturity, so carry is per day and, when the maturity is known, to it.
@@ -188,7 +184,7 @@ export function renderAdditionQuote(output: Output, quote: Quote, context: { mat
     ['Carry per day', payOrEarn(carryPerDay, 'USDC', { per: '/day' })],
   ];
   if (days !== undefined) {
-    rows.push([`Carry to maturity (est.)`, `${payOrEarn(carryPerDay * days, 'USDC')} ${c.dim(`(${daysText(days)} left)`)}`]);
+    rows.push([`Carry to maturity (est.)`, `${payOrEarn(carryPerDay * days, 'USDC')} ${c.dim(`(${formatDays(days)} left)`)}`]);
   }
   if (context.maturityAt) rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, context.maturityAt)]);
   const title = `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${context.position?.notionalUsd === undefined ? '' : ` (now ${formatMoney(context.position.notionalUsd)} USD)`}`;

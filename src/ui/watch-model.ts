@@ -45,85 +45,99 @@ export function watchKnownFields(reading: WatchReading): FieldSpec[] | undefined
   return reading.kind === 'positions' ? POSITION_RESOURCE.fields : reading.kind === 'hedge' ? HEDGE_FIELDS : undefined;
 }
 
+type Reading<Kind extends WatchReading['kind']> = Extract<WatchReading, { kind: Kind }>;
+
 export function watchModel(reading: WatchReading): WatchModel {
   switch (reading.kind) {
-    case 'positions': {
-      const { positions, references, ref } = reading;
-      const fields = watchFields(POSITION_RESOURCE.fields, WATCHED_POSITION_KEYS, soleMarket(positions.map((position) => position.market)));
-      // Several markets on the screen: the market is one of the desk's columns, as in the list.
-      const { priority, decisive } = rankedFor(POSITIONS_RANKED, positions.map((position) => position.market));
-      return {
-        title: 'Positions',
-        layout: 'table',
-        fields,
-        priority,
-        decisive,
-        rows: positions.map((position, index) => ({
-          key: `${position.market ?? ''}:${position.side ?? position.hedgeId ?? index}`,
-          values: {
-            market: position.market,
-            side: position.side,
-            client_reference: references[index],
-            notional_usd: position.notionalUsd,
-            entry_price: position.entryPrice,
-            mark_price: position.markPrice,
-            net_pnl_usd: position.netPnlUsd,
-            accrued_carry_usdc: position.accruedCarryUsdc,
-            net_margin_usd: position.netMarginUsd,
-          },
-          maturityAt: position.maturityAt,
-        })),
-        empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
-        countdown: { label: 'Left' },
-        trend: { label: 'P&L trend', field: fields.find((field) => field.key === 'net_pnl_usd') ?? { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' } },
-        total: { label: 'Net P&L', value: reading.netPnlUsd },
-      };
-    }
-    case 'account': {
-      const { account, pnlField } = reading;
-      const fields: WatchField[] = Object.entries(account).map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
-      return {
-        title: 'Account',
-        layout: 'card',
-        fields,
-        priority: fields.map((field) => field.key),
-        rows: [{ key: 'account', values: account }],
-        empty: 'No account data.',
-        trend: pnlField === undefined ? undefined : { label: 'P&L trend', field: { key: pnlField, label: labelFromName(pnlField), kind: 'pnl' } },
-      };
-    }
-    case 'price': {
-      const { market, prices } = reading;
-      // The time is the view's own (to the minute, no relative part: the screen is redrawn every second).
-      const fields = watchFields(PRICE_RESOURCE.fields, ['market', 'price', 'timestamp'], soleMarket(prices.map((price) => price.market))).map((field) =>
-        field.key === 'timestamp' ? { ...field, kind: 'utc' as const } : field,
-      );
-      return {
-        title: market !== undefined ? `${market} indicative mid price` : 'Indicative mid prices',
-        layout: 'table',
-        fields,
-        priority: PRICES_RANKED.priority,
-        decisive: PRICES_RANKED.decisive,
-        rows: prices.map((price) => ({ key: price.market, values: price })),
-        empty: 'No markets are available to this account.',
-        trend: { label: 'Price trend', field: fields.find((field) => field.key === 'price')! },
-      };
-    }
-    case 'hedge': {
-      const { hedge, maturityAt } = reading;
-      const fields: WatchField[] = HEDGE_FIELDS.map((field) => ({ key: field.key, label: field.label, kind: field.kind }));
-      const extra: WatchField[] = Object.entries(hedge)
-        .filter(([key]) => !fields.some((field) => field.key === key))
-        .map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
-      return {
-        title: `Hedge ${hedge.id}`,
-        layout: 'card',
-        fields: [...fields, ...extra],
-        priority: [...fields, ...extra].map((field) => field.key),
-        rows: [{ key: hedge.id, values: hedge, maturityAt }],
-        empty: 'No hedge data.',
-        countdown: { label: 'Matures in' },
-      };
-    }
+    case 'positions':
+      return positionsModel(reading);
+    case 'account':
+      return accountModel(reading);
+    case 'price':
+      return pricesModel(reading);
+    case 'hedge':
+      return hedgeModel(reading);
   }
+}
+
+function positionsModel(reading: Reading<'positions'>): WatchModel {
+  const { positions, references, ref } = reading;
+  const fields = watchFields(POSITION_RESOURCE.fields, WATCHED_POSITION_KEYS, soleMarket(positions.map((position) => position.market)));
+  // Several markets on the screen: the market is one of the desk's columns, as in the list.
+  const { priority, decisive } = rankedFor(POSITIONS_RANKED, positions.map((position) => position.market));
+  return {
+    title: 'Positions',
+    layout: 'table',
+    fields,
+    priority,
+    decisive,
+    rows: positions.map((position, index) => ({
+      key: `${position.market ?? ''}:${position.side ?? position.hedgeId ?? index}`,
+      values: {
+        market: position.market,
+        side: position.side,
+        client_reference: references[index],
+        notional_usd: position.notionalUsd,
+        entry_price: position.entryPrice,
+        mark_price: position.markPrice,
+        net_pnl_usd: position.netPnlUsd,
+        accrued_carry_usdc: position.accruedCarryUsdc,
+        net_margin_usd: position.netMarginUsd,
+      },
+      maturityAt: position.maturityAt,
+    })),
+    empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
+    countdown: { label: 'Left' },
+    trend: { label: 'P&L trend', field: fields.find((field) => field.key === 'net_pnl_usd') ?? { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' } },
+    total: { label: 'Net P&L', value: reading.netPnlUsd },
+  };
+}
+
+function accountModel(reading: Reading<'account'>): WatchModel {
+  const { account, pnlField } = reading;
+  const fields: WatchField[] = Object.entries(account).map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
+  return {
+    title: 'Account',
+    layout: 'card',
+    fields,
+    priority: fields.map((field) => field.key),
+    rows: [{ key: 'account', values: account }],
+    empty: 'No account data.',
+    trend: pnlField === undefined ? undefined : { label: 'P&L trend', field: { key: pnlField, label: labelFromName(pnlField), kind: 'pnl' } },
+  };
+}
+
+function pricesModel(reading: Reading<'price'>): WatchModel {
+  const { market, prices } = reading;
+  // The time is the view's own (to the minute, no relative part: the screen is redrawn every second).
+  const fields = watchFields(PRICE_RESOURCE.fields, ['market', 'price', 'timestamp'], soleMarket(prices.map((price) => price.market))).map((field) =>
+    field.key === 'timestamp' ? { ...field, kind: 'utc' as const } : field,
+  );
+  return {
+    title: market !== undefined ? `${market} indicative mid price` : 'Indicative mid prices',
+    layout: 'table',
+    fields,
+    priority: PRICES_RANKED.priority,
+    decisive: PRICES_RANKED.decisive,
+    rows: prices.map((price) => ({ key: price.market, values: price })),
+    empty: 'No markets are available to this account.',
+    trend: { label: 'Price trend', field: fields.find((field) => field.key === 'price')! },
+  };
+}
+
+function hedgeModel(reading: Reading<'hedge'>): WatchModel {
+  const { hedge, maturityAt } = reading;
+  const fields: WatchField[] = HEDGE_FIELDS.map((field) => ({ key: field.key, label: field.label, kind: field.kind }));
+  const extra: WatchField[] = Object.entries(hedge)
+    .filter(([key]) => !fields.some((field) => field.key === key))
+    .map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
+  return {
+    title: `Hedge ${hedge.id}`,
+    layout: 'card',
+    fields: [...fields, ...extra],
+    priority: [...fields, ...extra].map((field) => field.key),
+    rows: [{ key: hedge.id, values: hedge, maturityAt }],
+    empty: 'No hedge data.',
+    countdown: { label: 'Matures in' },
+  };
 }

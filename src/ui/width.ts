@@ -49,11 +49,16 @@ function isPositiveInteger(value: number | undefined): value is number {
 const OUR_SGR = /\u001b\[[0-9;]*m/g;
 const ONE_COLUMN_EACH = /^[\x20-\x7e\u00b7\u2014\u2026\u2192\u2212\u2500\u2502]*$/;
 
+/** The text without our colour codes. */
+export function withoutColour(text: string): string {
+  return text.replace(OUR_SGR, '');
+}
+
 /** Columns the text takes on screen: ANSI codes none, wide (CJK, emoji) characters two. */
 export function displayWidth(text: string): number {
   if (ONE_COLUMN_EACH.test(text)) return text.length;
   if (text.includes('\u001b')) {
-    const bare = text.replace(OUR_SGR, '');
+    const bare = withoutColour(text);
     if (ONE_COLUMN_EACH.test(bare)) return bare.length;
   }
   let width = 0;
