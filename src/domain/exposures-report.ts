@@ -15,8 +15,8 @@
 //                       to its due date (the price nearest it that a hedge recorded) or to now.
 import type { Exposure } from './exposures-file.js';
 import { DAY_MS, amountUsd, coverPnlUsd, coverSide, dollarOffset, exposureRevaluationUsd, ratioAt, targetBook, type ExposurePolicy, type Prices } from './exposures.js';
+import { cents } from './money.js';
 import type { Side } from './vocabulary.js';
-import type { ExposurePolicy as Policy } from './exposures.js';
 import { utcDay } from './utc-text.js';
 
 /** One hedge of the account, closed or open, as the report needs it. */
@@ -80,7 +80,6 @@ export interface ExposureReport {
   effectiveness: Effectiveness[];
 }
 
-const cents = (value: number): number => Math.round(value * 100) / 100;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** 00:00 UTC of the Monday on or before `ms`. */
@@ -229,7 +228,7 @@ export function exposureReport(exposures: readonly Exposure[], policy: ExposureP
 export interface ExposureReportView {
   asOf: string;
   source: string;
-  policy: Policy;
+  policy: ExposurePolicy;
   prices: Record<string, number>;
   report: ExposureReport;
   /** Closed hedges GET /hedges/history returned (of every market), and whether that was all of them. */

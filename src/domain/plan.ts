@@ -2,6 +2,7 @@
 // markets, account headroom) to the actions that reach the target, in the order they will be sent,
 // with the pre-trade checks simulated over the whole sequence. Pure: no client, no clock, no
 // rendering; problems are data for the caller to word and format.
+import { cents } from './money.js';
 import type { Side, Tenor } from './vocabulary.js';
 import type { TargetRow } from './target-file.js';
 
@@ -292,10 +293,6 @@ function sideKey(market: string, side: Side): string {
   return `${market.toUpperCase()} ${side}`;
 }
 
-/** Amounts are USD with cents: keep sums and differences from drifting by float error. */
-function cents(amount: number): number {
-  return Math.round(amount * 100) / 100;
-}
 
 /** A problem as the JSON output carries it (plan's `problems`, apply's refusal). */
 export function problemAsData(problem: PlanProblem): Record<string, unknown> {
