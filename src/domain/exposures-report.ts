@@ -14,7 +14,7 @@
 //                       each was to be covered at the first cover; an exposure's revaluation runs
 //                       to its due date (the price nearest it that a hedge recorded) or to now.
 import type { Exposure } from './exposures-file.js';
-import { DAY_MS, amountUsd, coverPnlUsd, coverSide, dollarOffset, exposureRevaluationUsd, ratioAt, targetBook, type ExposurePolicy, type Prices } from './exposures.js';
+import { DAY_MS, amountUsd, coverPnlUsd, coverSide, dollarOffset, exposureRevaluationUsd, ratioAt, targetBook, type ExposurePolicy, type ExposuresView, type Prices } from './exposures.js';
 import { cents } from './money.js';
 import type { Side } from './vocabulary.js';
 import { utcDay } from './utc-text.js';
@@ -225,11 +225,7 @@ export function exposureReport(exposures: readonly Exposure[], policy: ExposureP
 }
 
 /** What `hedge exposures FILE --report` shows (flows/exposures.ts gathers it, ui renders it). */
-export interface ExposureReportView {
-  asOf: string;
-  source: string;
-  policy: ExposurePolicy;
-  prices: Record<string, number>;
+export interface ExposureReportView extends Pick<ExposuresView, 'asOf' | 'source' | 'policy' | 'prices'> {
   report: ExposureReport;
   /** Closed hedges GET /hedges/history returned (of every market), and whether that was all of them. */
   historyFetched: number;

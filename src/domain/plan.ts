@@ -76,13 +76,7 @@ export interface PlanInput {
 }
 
 /** A target row that needs no action: shown as current → target with nothing to do. */
-interface PlanRowAtTarget {
-  market: string;
-  side: Side;
-  currentUsd: number;
-  targetUsd: number;
-  line: number;
-}
+type PlanRowAtTarget = Pick<PlanStep, 'market' | 'side' | 'currentUsd' | 'targetUsd'> & { line: number };
 
 export interface Plan {
   /** In execution order (see applyOrder). */
