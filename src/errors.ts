@@ -156,7 +156,6 @@ export function stopExitCode(reason: unknown): 129 | 130 | 143 {
 }
 
 /** Ctrl-C (130), SIGTERM (143) or SIGHUP (129) at a prompt or during a wait. */
-
 export class InterruptedError extends HedgeError {
   readonly exitCode: 129 | 130 | 143;
   /**
@@ -188,6 +187,15 @@ export class OutcomeUnknownError extends HedgeError {
   }
 }
 
+/** A refusal whose hint is required and whose details go into its JSON (each subclass its own exit code). */
+class DetailedError extends HedgeError {
+  readonly details: Record<string, unknown>;
+  constructor(message: string, init: { hint: string; details?: Record<string, unknown> }) {
+    super(message, { hint: init.hint });
+    this.details = init.details ?? {};
+  }
+}
+
 /** Who holds an action or a lock (the journal's Holder, repeated here so that errors import nothing). */
 export interface HolderFacts {
   pid: number;
@@ -216,43 +224,25 @@ export class HeldError extends HedgeError {
  * must not do it again silently (exit 16, `repeated`; `--again` sends another one). Not "held": no
  * other process is carrying anything.
  */
-export class RepeatedActionError extends HedgeError {
-  readonly details: Record<string, unknown>;
-  constructor(message: string, init: { hint: string; details?: Record<string, unknown> }) {
-    super(message, { hint: init.hint });
-    this.details = init.details ?? {};
-  }
-}
+export class RepeatedActionError extends DetailedError {}
 
 /**
  * The outcome of an earlier action cannot be told (older than the key lifetime, the book
  * inconclusive), and there is no terminal to ask on: nothing was resent (exit 12).
  */
-export class UnresolvedError extends HedgeError {
-  readonly details: Record<string, unknown>;
-  constructor(message: string, init: { hint: string; details?: Record<string, unknown> }) {
-    super(message, { hint: init.hint });
-    this.details = init.details ?? {};
-  }
-}
+export class UnresolvedError extends DetailedError {}
+
+/**
+ * An add or reduce the server accepted that did not happen: the hedge it was to change settled or
+ * was closed first (exit 3, like a refusal: nothing of it is on the book).
+ */
+export class NotAppliedError extends DetailedError {}
 
 /**
  * Local state cannot be used — the journal (or another local store) is unwritable, unreadable, a
  * symbolic link, or corrupt beyond use (exit 13). `path` names it (a store URL with its password
  * redacted); the hint says what to do.
  */
-/**
- * An add or reduce the server accepted that did not happen: the hedge it was to change settled or
- * was closed first (exit 3, like a refusal: nothing of it is on the book).
- */
-export class NotAppliedError extends HedgeError {
-  readonly details: Record<string, unknown>;
-  constructor(message: string, init: { hint: string; details?: Record<string, unknown> }) {
-    super(message, { hint: init.hint });
-    this.details = init.details ?? {};
-  }
-}
-
 export class StateError extends HedgeError {
   readonly path?: string;
   constructor(message: string, options: { path?: string; hint?: string; cause?: unknown } = {}) {

@@ -191,7 +191,9 @@ export function errorAsEventFields(error: unknown): { code: string; message: str
  */
 export function describeFailure(error: unknown, environmentFlags: readonly string[]): ErrorDescription {
   const described = describeError(error);
-  if (described.hint && environmentFlags.length > 0) described.hint = withEnvironmentFlags(described.hint, environmentFlags);
+  if (described.hint && environmentFlags.length > 0) {
+    described.hint = described.hint.replace(/`hedge (?!--demo\b|--profile\b)/g, `\`hedge ${environmentFlags.join(' ')} `);
+  }
   return described;
 }
 
@@ -205,10 +207,4 @@ export function environmentFlagsOf(globals: { demo?: boolean; profile?: string }
 /** A command line to suggest, with the flags that chose the environment: `hedge --demo hedges hdg_1 --wait`. */
 export function hedgeCommandLine(flags: readonly string[], words: readonly string[]): string {
   return ['hedge', ...flags, ...words].join(' ');
-}
-
-/** Every `hedge …` command quoted in a hint, with the flags that chose the environment (once). */
-export function withEnvironmentFlags(hint: string, flags: readonly string[]): string {
-  const prefix = `hedge ${flags.join(' ')}`;
-  return hint.replace(/`hedge (?!--demo\b|--profile\b)/g, `\`${prefix} `);
 }

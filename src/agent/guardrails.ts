@@ -21,7 +21,7 @@
 // With a daily cap, write calls of one server run one at a time, so two calls cannot both pass on
 // the same headroom. (Two servers on one journal are not serialized against each other.)
 import { parseMarket, parseNotional } from '../domain/input.js';
-import { formatUsd } from '../domain/money.js';
+import { cents, formatUsd } from '../domain/money.js';
 import { PreTradeCheckError, UsageError } from '../errors.js';
 import { keyFingerprint, type JournalEntry } from '../journal/index.js';
 import type { Readmission, Trade, TradeGate } from '../runtime/agent-limits.js';
@@ -126,7 +126,7 @@ class CallGate implements TradeGate {
         );
       }
     }
-    const thisCall = roundCents(this.callUsd - sumUsd(again.replacing ?? []) + sumUsd(trades));
+    const thisCall = cents(this.callUsd - sumUsd(again.replacing ?? []) + sumUsd(trades));
     if (maxNotionalUsd !== undefined && thisCall > maxNotionalUsd) {
       throw new PreTradeCheckError(
         'max_notional_exceeded',
@@ -139,7 +139,7 @@ class CallGate implements TradeGate {
     if (maxDailyNotionalUsd !== undefined) {
       this.countedBefore ??= await this.counted();
       const entries = this.countedBefore.filter((entry) => !this.finishing.has(entry.id));
-      const used = roundCents(entries.reduce((sum, entry) => sum + tradedUsd(entry), 0));
+      const used = cents(entries.reduce((sum, entry) => sum + tradedUsd(entry), 0));
       this.view.used_last_24h_usd = used;
       if (used + thisCall > maxDailyNotionalUsd) {
         const freesAt = freedAt(entries, thisCall, maxDailyNotionalUsd);
@@ -150,7 +150,7 @@ class CallGate implements TradeGate {
             this_call_usd: thisCall,
             used_last_24h_usd: used,
             max_daily_notional_usd: maxDailyNotionalUsd,
-            room_usd: roundCents(Math.max(0, maxDailyNotionalUsd - used)),
+            room_usd: cents(Math.max(0, maxDailyNotionalUsd - used)),
             frees_at: freesAt === undefined ? null : new Date(freesAt).toISOString(),
           },
           freesAt === undefined
@@ -212,12 +212,8 @@ export class AgentGuardrails {
   }
 }
 
-function roundCents(value: number): number {
-  return Math.round(value * 100) / 100;
-}
-
 function sumUsd(trades: readonly Trade[]): number {
-  return roundCents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
+  return cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
 }
 
 /**

@@ -12,10 +12,10 @@ import { CONFIRMATION_TOKEN, INLINE_ROWS, inputSchema, offered, toolDescription,
 import { NotPreviewedError, PlanWatch, type ConfirmationTokens } from './confirmation.js';
 import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type LimitsView } from './guardrails.js';
 import type { TradeGate } from '../runtime/agent-limits.js';
-
-type CallGateView = TradeGate & { readonly view: LimitsView };
 import { previewTradeNumbers } from './write-preview.js';
 import { exitCodeMeaning, runInProcess, type AgentSession, type CommandRun } from './invoke.js';
+
+type CallGateView = TradeGate & { readonly view: LimitsView };
 
 export interface ToolListing {
   name: string;
@@ -158,12 +158,8 @@ export class AgentToolbox {
     // A number that cannot be read is shown as such (null, and its error beside it).
     const lookUp = async (key: string, stepTool: AgentTool, stepInput: RawInput): Promise<ToolResult | undefined> => {
       const run = await runInProcess(this.session, stepTool, stepInput, { signal, yes: false });
-      if (run.error) {
-        preview[key] = null;
-        preview[`${key}_error`] = errorAsJson(run.error);
-        return undefined;
-      }
-      preview[key] = run.document;
+      preview[key] = run.error ? null : run.document;
+      if (run.error) preview[`${key}_error`] = errorAsJson(run.error);
       return undefined;
     };
     const failed = await this.previewSteps(tool, input, step, preview, lookUp);

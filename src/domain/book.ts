@@ -12,6 +12,7 @@
 //
 // Hedges being opened (submitted, submitting, or a status the spec does not name) are listed apart:
 // a side with one is never opened again, whatever the views say.
+import { cents } from './money.js';
 
 /** A hedge as its record shows it, in the book's terms. */
 export interface HedgeRecord {
@@ -58,7 +59,7 @@ export function reconcileSide(records: readonly HedgeRecord[], line: PositionLin
   const opening = live.filter((record) => record.status !== 'filled');
   // A record without a notional hedge can read says nothing about the side's size: the line's then stands for it.
   const unsized = filled.some((record) => record.notionalUsd === undefined);
-  const summed = roundCents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
+  const summed = cents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
   const recordsUsd = unsized && line?.notionalUsd !== undefined ? line.notionalUsd : summed;
   const ended = records.filter((record) => FINAL.has(record.status)).map((record) => record.id);
   const book = { filled, opening, ended, recordsUsd, ...(line ? { line } : {}) };
@@ -108,8 +109,4 @@ export function expectationMet(book: SideBook, expected: SideExpectation): boole
 
 function describe(records: readonly HedgeRecord[]): string {
   return records.length === 1 ? `hedge ${records[0]!.id} is` : `hedges ${records.map((record) => record.id).join(', ')} are`;
-}
-
-function roundCents(value: number): number {
-  return Math.round(value * 100) / 100;
 }

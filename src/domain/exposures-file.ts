@@ -1,13 +1,10 @@
 // The exposures file of `hedge exposures` (and `hedge keep --exposures`): one row per receivable or
 // payable, as an ERP or a spreadsheet exports it — `id, market, type, amount, currency, due` and
-// optionally `hedge_ratio`. CSV or JSON, read the way target-file.ts reads target files: checked
-// whole before anything is read from the server, every problem collected, and a problem names the
-// row (the file's line in CSV, the item in JSON) and the field, never the cell's content (the file
-// may be any file at all, and its text must not come back to a terminal or an agent).
-import { parse as parseCsv } from 'csv-parse/sync';
-import { repeatedKeyProblems } from '../security/json-keys.js';
-import { parseMarket, readAmount, withoutEcho } from './input.js';
+// optionally `hedge_ratio`. CSV or JSON, read as row-file.ts reads every row file: a problem names
+// the row ("row 3" under the header in CSV, the item in JSON) and the field, never the cell's content.
+import { parseMarket, readAmount } from './input.js';
 import { quoteCurrencyOf } from './markets.js';
+import { dateOrInstantMs, fieldsOf, readRowFile, type CheckedRow, type RawRow, type RowFileLayout, type RowFileOptions, type RowFileProblem } from './row-file.js';
 
 export type ExposureType = 'receivable' | 'payable';
 
@@ -29,166 +26,34 @@ export interface Exposure {
   line: number;
 }
 
-export interface ExposureFileProblem {
-  line: number;
-  message: string;
-}
+export type ExposureFileResult = { exposures: Exposure[] } | { problems: RowFileProblem[] };
 
-export type ExposureFileResult = { exposures: Exposure[] } | { problems: ExposureFileProblem[] };
+type Column = 'id' | 'market' | 'type' | 'amount' | 'currency' | 'due' | 'hedge_ratio';
 
-const REQUIRED = ['id', 'market', 'type', 'amount', 'currency', 'due'] as const;
-const OPTIONAL = ['hedge_ratio'] as const;
-type Column = (typeof REQUIRED)[number] | (typeof OPTIONAL)[number];
-const COLUMNS: readonly string[] = [...REQUIRED, ...OPTIONAL];
-const COLUMNS_EXPECTED = `${REQUIRED.join(', ')} and optionally ${OPTIONAL.join(', ')}`;
-const BOM = '\ufeff';
+const LAYOUT: RowFileLayout<Column> = {
+  required: ['id', 'market', 'type', 'amount', 'currency', 'due'],
+  optional: ['hedge_ratio'],
+  listKey: 'exposures',
+  rowIs: 'receivable or payable',
+  rowsAre: 'exposures',
+  csvLabel: (index) => `row ${index + 1}: `,
+  header: {
+    unknown: (column, expected) => `header: column ${column} is not a known column; the columns are ${expected}.`,
+    repeated: (name) => `header: column ${name} appears more than once.`,
+    lacks: (missing, expected) => `header: lacks ${missing}; it must name ${expected}, in any order.`,
+  },
+};
 /** An amount in any currency: NGN 450 million is 4.5e8; a thousand times more is still refused as a typo. */
 const MAX_AMOUNT = 1e15;
 
-interface RawRow {
-  line: number;
-  /** "row 3: " (CSV: the third row under the header) or "item 3: " (JSON). */
-  label: string;
-  cells: Partial<Record<Column, string>>;
-  reported: Set<Column>;
+export function parseExposuresFile(text: string, options: RowFileOptions): ExposureFileResult {
+  const read = readRowFile(text, options, LAYOUT, checkRow, (earlier) => `id: the same id as ${earlier.label.replace(/: $/, '')}; each exposure needs its own id.`);
+  return 'problems' in read ? read : { exposures: read.rows };
 }
 
-export function parseExposuresFile(text: string, options: { sourceName: string; format?: 'csv' | 'json' }): ExposureFileResult {
-  const content = text.startsWith(BOM) ? text.slice(BOM.length) : text;
-  const first = content.trimStart()[0];
-  const format = options.format ?? (first === '[' || first === '{' ? 'json' : 'csv');
-  const read = format === 'json' ? readJson(content, options.sourceName) : readCsv(content, options.sourceName);
-  const problems = [...read.problems];
-  const exposures: Exposure[] = [];
-  const firstLineOf = new Map<string, RawRow>();
-  for (const raw of read.rows) {
-    const checked = checkRow(raw);
-    problems.push(...checked.problems.map((message) => ({ line: raw.line, message: `${raw.label}${message}` })));
-    if (checked.id !== undefined) {
-      const earlier = firstLineOf.get(checked.id);
-      if (earlier) problems.push({ line: raw.line, message: `${raw.label}id: the same id as ${earlier.label.replace(/: $/, '')}; each exposure needs its own id.` });
-      else firstLineOf.set(checked.id, raw);
-    }
-    if (checked.exposure) exposures.push(checked.exposure);
-  }
-  problems.sort((a, b) => a.line - b.line);
-  if (problems.length > 0) return { problems };
-  if (exposures.length === 0) return { problems: [{ line: 0, message: `${options.sourceName} has no exposures; expected one row per receivable or payable.` }] };
-  return { exposures };
-}
-
-// ---- CSV ----
-
-function readCsv(content: string, sourceName: string): { rows: RawRow[]; problems: ExposureFileProblem[] } {
-  const normalised = content.replace(/\r\n?/g, '\n');
-  const problems: ExposureFileProblem[] = [];
-  let framingLine: number | undefined;
-  const records = parseCsv(normalised, {
-    info: true,
-    comment: '#',
-    comment_no_infix: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    skip_records_with_error: true,
-    on_skip: (error) => {
-      if (!error || framingLine !== undefined) return undefined;
-      framingLine = typeof error.lines === 'number' ? error.lines : 0;
-      problems.push({ line: framingLine, message: 'not valid CSV: a quoted field is broken here (csv-parse stopped reading).' });
-      return undefined;
-    },
-  }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
-  const located = records
-    .map(({ record, info }) => ({ fields: record, line: info.lines - record.reduce((count, field) => count + (field.match(/\n/g)?.length ?? 0), 0) }))
-    .filter((entry) => entry.fields.some((field) => field.trim() !== ''))
-    .filter((entry) => framingLine === undefined || entry.line < framingLine);
-  const [header, ...body] = located;
-  if (!header) {
-    if (framingLine === undefined) problems.push({ line: 0, message: `${sourceName} is empty; expected a header row naming ${COLUMNS_EXPECTED}, then one row per exposure.` });
-    return { rows: [], problems };
-  }
-  const columns = header.fields.map((name) => name.trim().toLowerCase());
-  const seen = new Set<string>();
-  columns.forEach((name, index) => {
-    if (!COLUMNS.includes(name)) problems.push({ line: header.line, message: `header: column ${index + 1} is not a known column; the columns are ${COLUMNS_EXPECTED}.` });
-    else if (seen.has(name)) problems.push({ line: header.line, message: `header: column ${name} appears more than once.` });
-    seen.add(name);
-  });
-  const missing = REQUIRED.filter((name) => !seen.has(name));
-  if (missing.length > 0) {
-    problems.push({ line: header.line, message: `header: lacks ${missing.join(', ')}; it must name ${COLUMNS_EXPECTED}, in any order.` });
-    return { rows: [], problems };
-  }
-  const rows: RawRow[] = [];
-  for (const [index, { fields, line }] of body.entries()) {
-    const label = `row ${index + 1}: `;
-    if (fields.length !== columns.length) {
-      problems.push({ line, message: `${label}expected ${columns.length} fields as in the header, found ${fields.length}.` });
-      continue;
-    }
-    const cells: Partial<Record<Column, string>> = {};
-    columns.forEach((name, index) => {
-      if (COLUMNS.includes(name)) cells[name as Column] = fields[index];
-    });
-    rows.push({ line, label, cells, reported: new Set() });
-  }
-  return { rows, problems };
-}
-
-// ---- JSON ----
-
-function readJson(content: string, sourceName: string): { rows: RawRow[]; problems: ExposureFileProblem[] } {
-  let document: unknown;
-  try {
-    document = JSON.parse(content);
-  } catch {
-    return { rows: [], problems: [{ line: 0, message: `${sourceName} is not valid JSON.` }] };
-  }
-  const items = Array.isArray(document) ? document : exposuresOf(document);
-  if (!items) return { rows: [], problems: [{ line: 0, message: `${sourceName}: expected an array of exposures or an object { "exposures": [...] }.` }] };
-  const rows: RawRow[] = [];
-  // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
-  const problems: ExposureFileProblem[] = repeatedKeyProblems(content, 'exposures', COLUMNS);
-  items.forEach((item: unknown, index) => {
-    const line = index + 1;
-    const label = `item ${line}: `;
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      problems.push({ line, message: `${label}expected an object with ${COLUMNS_EXPECTED}.` });
-      return;
-    }
-    const row: RawRow = { line, label, cells: {}, reported: new Set() };
-    for (const [key, value] of Object.entries(item)) {
-      if (!COLUMNS.includes(key)) problems.push({ line, message: `${label}a key that is not known; the keys are ${COLUMNS_EXPECTED}.` });
-      else if (typeof value === 'string') row.cells[key as Column] = value;
-      else if (typeof value === 'number') row.cells[key as Column] = String(value);
-      else if (value !== null) {
-        problems.push({ line, message: `${label}${key}: expected a string or a number.` });
-        row.reported.add(key as Column);
-      }
-    }
-    rows.push(row);
-  });
-  return { rows, problems };
-}
-
-function exposuresOf(document: unknown): unknown[] | undefined {
-  if (typeof document !== 'object' || document === null) return undefined;
-  const list = (document as { exposures?: unknown }).exposures;
-  return Array.isArray(list) ? list : undefined;
-}
-
-// ---- values ----
-
-function checkRow(raw: RawRow): { id?: string; exposure?: Exposure; problems: string[] } {
+function checkRow(raw: RawRow<Column>): CheckedRow<Exposure> {
   const problems: string[] = [];
-  const field = <T>(column: Column, check: (value: string | undefined) => T): T | undefined => {
-    if (raw.reported.has(column)) return undefined;
-    try {
-      return check(raw.cells[column]);
-    } catch (error) {
-      problems.push(withoutEcho(error instanceof Error ? error.message : String(error)));
-      return undefined;
-    }
-  };
+  const field = fieldsOf(raw, problems);
   const id = field('id', parseId);
   const market = field('market', parseMarket);
   const type = field('type', parseType);
@@ -197,11 +62,11 @@ function checkRow(raw: RawRow): { id?: string; exposure?: Exposure; problems: st
   const dueMs = field('due', parseDue);
   const hedgeRatio = field('hedge_ratio', parseHedgeRatio);
   if (problems.length > 0 || id === undefined || market === undefined || type === undefined || amount === undefined || currency === undefined || dueMs === undefined) {
-    return { id, problems };
+    return { key: id, problems };
   }
   return {
-    id,
-    exposure: { id, market, type, amount, currency, dueMs, ...(hedgeRatio === undefined ? {} : { hedgeRatio }), line: raw.line },
+    key: id,
+    value: { id, market, type, amount, currency, dueMs, ...(hedgeRatio === undefined ? {} : { hedgeRatio }), line: raw.line },
     problems,
   };
 }
@@ -245,13 +110,10 @@ function parseCurrency(raw: string | undefined, market: string | undefined): str
   throw new Error(`currency: missing or not allowed; expected ${allowed}.`);
 }
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
 /** A date (midnight UTC) or a timestamp with its zone: a keeper elsewhere must read it the same. */
-export function parseDue(raw: string | undefined): number {
+function parseDue(raw: string | undefined): number {
   const value = raw?.trim() ?? '';
-  const ms = DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) : TIMESTAMP.test(value) ? Date.parse(value) : Number.NaN;
+  const ms = dateOrInstantMs(value);
   if (!Number.isFinite(ms)) {
     throw new Error('due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).');
   }
@@ -259,7 +121,7 @@ export function parseDue(raw: string | undefined): number {
 }
 
 /** 0.75, 75% or 75 (percent when above 1); blank: the policy's ratio for the row's time bucket. */
-export function parseHedgeRatio(raw: string | undefined): number | undefined {
+function parseHedgeRatio(raw: string | undefined): number | undefined {
   const value = raw?.trim() ?? '';
   if (value === '') return undefined;
   const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(value);

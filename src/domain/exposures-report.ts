@@ -14,9 +14,9 @@
 //                       each was to be covered at the first cover; an exposure's revaluation runs
 //                       to its due date (the price nearest it that a hedge recorded) or to now.
 import type { Exposure } from './exposures-file.js';
-import { DAY_MS, amountUsd, coverPnlUsd, coverSide, dollarOffset, exposureRevaluationUsd, ratioAt, targetBook, type ExposurePolicy, type Prices } from './exposures.js';
+import { DAY_MS, amountUsd, coverPnlUsd, coverSide, dollarOffset, exposureRevaluationUsd, ratioAt, targetBook, type ExposurePolicy, type ExposuresView, type Prices } from './exposures.js';
+import { cents } from './money.js';
 import type { Side } from './vocabulary.js';
-import type { ExposurePolicy as Policy } from './exposures.js';
 import { utcDay } from './utc-text.js';
 
 /** One hedge of the account, closed or open, as the report needs it. */
@@ -80,7 +80,6 @@ export interface ExposureReport {
   effectiveness: Effectiveness[];
 }
 
-const cents = (value: number): number => Math.round(value * 100) / 100;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** 00:00 UTC of the Monday on or before `ms`. */
@@ -226,11 +225,7 @@ export function exposureReport(exposures: readonly Exposure[], policy: ExposureP
 }
 
 /** What `hedge exposures FILE --report` shows (flows/exposures.ts gathers it, ui renders it). */
-export interface ExposureReportView {
-  asOf: string;
-  source: string;
-  policy: Policy;
-  prices: Record<string, number>;
+export interface ExposureReportView extends Pick<ExposuresView, 'asOf' | 'source' | 'policy' | 'prices'> {
   report: ExposureReport;
   /** Closed hedges GET /hedges/history returned (of every market), and whether that was all of them. */
   historyFetched: number;

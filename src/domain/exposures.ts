@@ -17,6 +17,7 @@
 // ask `targetRowsAt` for the moving target at each cycle.
 import type { Exposure } from './exposures-file.js';
 import { quoteCurrencyOf } from './markets.js';
+import { cents } from './money.js';
 import type { TargetRow } from './target-file.js';
 import { SIDES, TENORS, type Side, type Tenor } from './vocabulary.js';
 
@@ -58,7 +59,6 @@ export type Prices = Readonly<Record<string, number>>;
 /** Exposure id → the price its first cover was sized at (sizing `fixed`). */
 export type FirstCoverPrices = Readonly<Record<string, number>>;
 
-const cents = (value: number): number => Math.round(value * 100) / 100;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 // ---- one exposure --------------------------------------------------------------------------

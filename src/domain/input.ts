@@ -144,9 +144,8 @@ export function parseLimit(raw: unknown): number | undefined {
 export function parseStatus(raw: unknown): HedgeStatus | undefined {
   if (raw === undefined) return undefined;
   const value = String(raw).trim().toLowerCase();
-  const statuses = HEDGE_STATUSES;
-  const found = statuses.find((status) => status === value);
-  if (!found) throw new UsageError(`--status: ${echo(String(raw))} is not allowed; expected one of ${statuses.join(', ')}.`);
+  const found = HEDGE_STATUSES.find((status) => status === value);
+  if (!found) throw new UsageError(`--status: ${echo(String(raw))} is not allowed; expected one of ${HEDGE_STATUSES.join(', ')}.`);
   return found;
 }
 

@@ -14,20 +14,15 @@
 //   a roll or re-open near until               → the shortest tenor that still reaches until
 //   covered with another notional             → drift (reported; brought back only with --converge)
 //   a target of 0                             → never rolled or re-opened; a position left there is drift
-import { TENORS, type Side, type Tenor } from './vocabulary.js';
+import type { TargetRow } from './target-file.js';
+import { TENORS, type Tenor } from './vocabulary.js';
 import { utcMinute } from './utc-text.js';
 
 /** The keeper's roll_before when a row does not give one. */
 export const DEFAULT_ROLL_BEFORE_MS = 3_600_000;
 
-export interface KeepRow {
-  market: string;
-  side: Side;
-  notionalUsd: number;
-  tenorDays?: Tenor;
-  clientReference?: string;
-  untilMs?: number;
-  rollBeforeMs?: number;
+/** A target row (as a target file gives it, or as exposures imply it), without its line in a file. */
+export interface KeepRow extends Omit<TargetRow, 'line'> {
   /** This row's own tolerance (`keep --exposures`: the policy's band, a share of the target); the keeper's when absent. */
   toleranceUsd?: number;
   /**

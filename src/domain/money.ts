@@ -15,6 +15,11 @@ export { formatMoney, formatUsd } from './number-format.js';
 /** "+1,234.56", "-1,234.56", "0.00" (to the cent, so a figure that rounds to zero carries no sign). */
 export const formatSignedAmount = formatSignedMoney;
 
+/** USD with cents: sums and differences kept from drifting by float error. */
+export function cents(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
 /** A carry or fee as the server signs it (positive = the account pays) → the account's side (positive = it earns). */
 export function toAccountSide(paidByAccount: number): number {
   return paidByAccount === 0 ? 0 : -paidByAccount;

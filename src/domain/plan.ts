@@ -2,6 +2,7 @@
 // markets, account headroom) to the actions that reach the target, in the order they will be sent,
 // with the pre-trade checks simulated over the whole sequence. Pure: no client, no clock, no
 // rendering; problems are data for the caller to word and format.
+import { cents } from './money.js';
 import type { Side, Tenor } from './vocabulary.js';
 import type { TargetRow } from './target-file.js';
 
@@ -75,13 +76,7 @@ export interface PlanInput {
 }
 
 /** A target row that needs no action: shown as current → target with nothing to do. */
-interface PlanRowAtTarget {
-  market: string;
-  side: Side;
-  currentUsd: number;
-  targetUsd: number;
-  line: number;
-}
+type PlanRowAtTarget = Pick<PlanStep, 'market' | 'side' | 'currentUsd' | 'targetUsd'> & { line: number };
 
 export interface Plan {
   /** In execution order (see applyOrder). */
@@ -292,10 +287,6 @@ function sideKey(market: string, side: Side): string {
   return `${market.toUpperCase()} ${side}`;
 }
 
-/** Amounts are USD with cents: keep sums and differences from drifting by float error. */
-function cents(amount: number): number {
-  return Math.round(amount * 100) / 100;
-}
 
 /** A problem as the JSON output carries it (plan's `problems`, apply's refusal). */
 export function problemAsData(problem: PlanProblem): Record<string, unknown> {

@@ -91,13 +91,18 @@ export interface Report {
   locked: Array<{ quote_currency: string | null; amount: number; count: number }>;
 }
 
-/** Group key of records that do not give the grouped fact (side, tenor or market). */
-const UNKNOWN_GROUP_KEY = 'unknown';
+interface GroupIdentity {
+  key: string;
+  label: string;
+}
+
+/** The group of records that do not give the grouped fact (side, tenor or market). */
+const UNKNOWN_GROUP: GroupIdentity = { key: 'unknown', label: 'Unknown' };
 /**
  * `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is
  * (a deal may well be called `unknown`); its label says what it is.
  */
-const NO_REFERENCE_GROUP: { key: string; label: string } = { key: '', label: 'No reference' };
+const NO_REFERENCE_GROUP: GroupIdentity = { key: '', label: 'No reference' };
 
 const TIME_GROUPINGS: ReadonlySet<ReportGrouping> = new Set(['day', 'week', 'month']);
 const DAY_MS = 86_400_000;
@@ -148,14 +153,6 @@ function figures(tally: Tally): ReportFigures {
 
 const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
 
-function utcDayKey(ms: number): string {
-  return utcDay(ms);
-}
-
-function utcMonthKey(ms: number): string {
-  return utcMonth(ms);
-}
-
 /** ISO 8601 week (weeks start on Monday; week 1 holds the year's first Thursday): `2026-W47`. */
 export function isoWeekKey(ms: number): string {
   const dayStart = Math.floor(ms / DAY_MS) * DAY_MS;
@@ -166,22 +163,15 @@ export function isoWeekKey(ms: number): string {
   return `${pad(year, 4)}-W${pad(Math.floor(dayOfYear / 7) + 1)}`;
 }
 
-interface GroupIdentity {
-  key: string;
-  label: string;
-}
-
-const UNKNOWN_GROUP: GroupIdentity = { key: UNKNOWN_GROUP_KEY, label: 'Unknown' };
-
 function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportGrouping): GroupIdentity {
   const same = (key: string): GroupIdentity => ({ key, label: key });
   switch (by) {
     case 'day':
-      return same(utcDayKey(closedMs as number));
+      return same(utcDay(closedMs as number));
     case 'week':
       return same(isoWeekKey(closedMs as number));
     case 'month':
-      return same(utcMonthKey(closedMs as number));
+      return same(utcMonth(closedMs as number));
     case 'side':
       return record.side === undefined ? UNKNOWN_GROUP : same(record.side);
     case 'tenor':
@@ -222,7 +212,7 @@ function dealOf(record: HistoryFacts): ReportDeal {
 function compareKeys(by: ReportGrouping): (a: string, b: string) => number {
   return (a, b) => {
     if (a === b) return 0;
-    const last = by === 'ref' ? NO_REFERENCE_GROUP.key : UNKNOWN_GROUP_KEY;
+    const last = by === 'ref' ? NO_REFERENCE_GROUP.key : UNKNOWN_GROUP.key;
     if (a === last) return 1;
     if (b === last) return -1;
     if (by === 'tenor') return Number(a) - Number(b);
@@ -231,8 +221,7 @@ function compareKeys(by: ReportGrouping): (a: string, b: string) => number {
 }
 
 function closeTimeMs(record: HistoryFacts): number | undefined {
-  if (record.closedAt === undefined) return undefined;
-  const ms = Date.parse(record.closedAt);
+  const ms = closedHedgeTime(record);
   return Number.isFinite(ms) ? ms : undefined;
 }
 

@@ -1,0 +1,306 @@
+// The row files a desk hands in — the target file of `hedge plan` / `hedge apply` (target-file.ts)
+// and the exposures file of `hedge exposures` (exposures-file.ts) — read one way: CSV or JSON,
+// checked whole before anything is read from the server, and every problem collected (not just the
+// first) so that one edit fixes them all.
+//
+// A problem never repeats the file's content: it names the line (or item) and the column, and
+// what is allowed — not what was found. The file may be any file at all (an agent can name one),
+// and its text must not come back in an error, to a terminal or to an agent.
+//
+// Line numbers: in CSV, `line` is the file's own line (header included, blank and `#` comment
+// lines counted), the line where the row starts. In JSON, `line` is the 1-based position of the
+// element in the array, and the message says "item N". `line` 0 means the file as a whole.
+import { parse as parseCsv } from 'csv-parse/sync';
+import { repeatedKeyProblems } from '../security/json-keys.js';
+import { withoutEcho } from './input.js';
+
+export interface RowFileProblem {
+  line: number;
+  message: string;
+}
+
+/** One row as read from either format, before its values are checked. */
+export interface RawRow<C extends string> {
+  line: number;
+  /** How problems name where a row is: a file line in CSV, an array item in JSON. */
+  unit: 'line' | 'item';
+  /** Put before each message: "item 3: " in JSON; in CSV what the file's layout says. */
+  label: string;
+  cells: Partial<Record<C, string>>;
+  /** Columns whose problem the reader already reported (a JSON value of the wrong type). */
+  reported: Set<C>;
+}
+
+export interface RowFileLayout<C extends string> {
+  required: readonly C[];
+  optional: readonly C[];
+  /** The key of the list in a JSON object: `{ "targets": [...] }`. */
+  listKey: string;
+  /** What one row is, for the file's empty and no-rows problems: "market and side". */
+  rowIs: string;
+  /** What a file without rows has none of: "target rows". */
+  rowsAre: string;
+  /** Put before a CSV row's messages: "row 3: ", or nothing where the line says enough. */
+  csvLabel: (index: number) => string;
+  /** How the header's problems are said (each file has its own words, which its users know). */
+  header: {
+    unknown: (column: number, expected: string) => string;
+    repeated: (name: string) => string;
+    lacks: (missing: string, expected: string) => string;
+  };
+}
+
+export interface RowFileOptions {
+  /** Without it the content decides: JSON when it starts with `[` or `{`, CSV otherwise. */
+  format?: 'csv' | 'json';
+  /** The path or `stdin`, named in problems about the file as a whole. */
+  sourceName: string;
+}
+
+/** A row's check: its values, the key two rows may not share, and its problems (unlabelled). */
+export interface CheckedRow<T> {
+  key?: string;
+  value?: T;
+  problems: string[];
+}
+
+const BOM = '\ufeff';
+
+/**
+ * Reads the file, checks each row, and refuses a key seen on an earlier row (`repeated` says so,
+ * naming the earlier row): the rows, or every problem in the order of the file.
+ */
+export function readRowFile<C extends string, T>(
+  text: string,
+  options: RowFileOptions,
+  layout: RowFileLayout<C>,
+  check: (raw: RawRow<C>) => CheckedRow<T>,
+  repeated: (earlier: RawRow<C>) => string,
+): { rows: T[] } | { problems: RowFileProblem[] } {
+  const content = text.startsWith(BOM) ? text.slice(BOM.length) : text;
+  const first = content.trimStart()[0];
+  const format = options.format ?? (first === '[' || first === '{' ? 'json' : 'csv');
+  const read = format === 'json' ? readJson(content, options.sourceName, layout) : readCsv(content, options.sourceName, layout);
+  const problems = [...read.problems];
+  const rows: T[] = [];
+  const firstRowOf = new Map<string, RawRow<C>>();
+  for (const raw of read.rows) {
+    const checked = check(raw);
+    problems.push(...checked.problems.map((message) => ({ line: raw.line, message: `${raw.label}${message}` })));
+    if (checked.key !== undefined) {
+      const earlier = firstRowOf.get(checked.key);
+      if (earlier) problems.push({ line: raw.line, message: `${raw.label}${repeated(earlier)}` });
+      else firstRowOf.set(checked.key, raw);
+    }
+    if (checked.value !== undefined) rows.push(checked.value);
+  }
+  problems.sort((a, b) => a.line - b.line);
+  if (problems.length > 0) return { problems };
+  if (rows.length === 0) return { problems: [{ line: 0, message: `${options.sourceName} has no ${layout.rowsAre}; expected one row per ${layout.rowIs}.` }] };
+  return { rows };
+}
+
+/**
+ * A checker of one row's cells: `field(column, parse)` is the parsed value, or undefined with the
+ * parser's error among `problems` (its message stripped of any echo of the cell).
+ */
+export function fieldsOf<C extends string>(raw: RawRow<C>, problems: string[]) {
+  return <T>(column: C, parse: (value: string | undefined) => T): T | undefined => {
+    if (raw.reported.has(column)) return undefined;
+    try {
+      return parse(raw.cells[column]);
+    } catch (error) {
+      problems.push(withoutEcho(error instanceof Error ? error.message : String(error)));
+      return undefined;
+    }
+  };
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A date (midnight UTC) or a timestamp with its zone (Z or an offset), ISO 8601, in ms since the
+ * epoch; NaN otherwise. The zone is required: a keeper on a server in another zone must read it the same.
+ */
+export function dateOrInstantMs(value: string): number {
+  if (DATE_ONLY.test(value)) return Date.parse(`${value}T00:00:00Z`);
+  return TIMESTAMP.test(value) ? Date.parse(value) : Number.NaN;
+}
+
+function columnsExpected(layout: RowFileLayout<string>): string {
+  return `${layout.required.join(', ')} and optionally ${layout.optional.join(', ')}`;
+}
+
+function isColumn<C extends string>(layout: RowFileLayout<C>, name: string): name is C {
+  return (layout.required as readonly string[]).includes(name) || (layout.optional as readonly string[]).includes(name);
+}
+
+function emptyFileProblem(sourceName: string, layout: RowFileLayout<string>): RowFileProblem {
+  return {
+    line: 0,
+    message: `${sourceName} is empty; expected a header row naming ${columnsExpected(layout)}, then one row per ${layout.rowIs}.`,
+  };
+}
+
+// ---- CSV ----
+
+function readCsv<C extends string>(content: string, sourceName: string, layout: RowFileLayout<C>): { rows: RawRow<C>[]; problems: RowFileProblem[] } {
+  // csv-parse counts a CRLF inside a quoted field as two lines; with LF only, its line numbers are
+  // the file's. The line count does not change, so problems still name the right lines.
+  const normalised = content.replace(/\r\n?/g, '\n');
+  let framingError: RowFileProblem | undefined;
+  const records = parseCsv(normalised, {
+    info: true,
+    comment: '#',
+    // A `#` inside a field (a deal id such as DEAL#42) is data; only whole lines are comments.
+    comment_no_infix: true,
+    skip_empty_lines: true,
+    // Rows with the wrong number of fields are reported here, with their line, not thrown.
+    relax_column_count: true,
+    skip_records_with_error: true,
+    on_skip: (error) => {
+      // After a broken quote the reader no longer knows where rows begin: keep the first framing
+      // error and drop the rows read after it, whose lines and fields cannot be trusted.
+      if (!error || framingError) return undefined;
+      framingError = { line: typeof error.lines === 'number' ? error.lines : 0, message: `not valid CSV: ${csvErrorReason(error)}` };
+      return undefined;
+    },
+  }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+
+  const problems: RowFileProblem[] = [];
+  const located = records
+    .map(({ record, info }) => ({ fields: record, line: recordStartLine(record, info.lines) }))
+    // A spreadsheet's empty row (`,,,`) is a blank line too.
+    .filter((entry) => entry.fields.some((field) => field.trim() !== ''))
+    .filter((entry) => !framingError || entry.line < framingError.line);
+  if (framingError) problems.push(framingError);
+
+  const [header, ...body] = located;
+  if (!header) {
+    if (!framingError) problems.push(emptyFileProblem(sourceName, layout));
+    return { rows: [], problems };
+  }
+  const columns = header.fields.map((name) => name.trim().toLowerCase());
+  const seen = new Set<string>();
+  columns.forEach((name, index) => {
+    if (!isColumn(layout, name)) problems.push({ line: header.line, message: layout.header.unknown(index + 1, columnsExpected(layout)) });
+    else if (seen.has(name)) problems.push({ line: header.line, message: layout.header.repeated(name) });
+    seen.add(name);
+  });
+  const missing = layout.required.filter((name) => !seen.has(name));
+  // Without a required column no row can be checked in full; its absence is the one problem.
+  if (missing.length > 0) {
+    problems.push({ line: header.line, message: layout.header.lacks(missing.join(', '), columnsExpected(layout)) });
+    return { rows: [], problems };
+  }
+
+  const rows: RawRow<C>[] = [];
+  for (const [index, { fields, line }] of body.entries()) {
+    const label = layout.csvLabel(index);
+    if (fields.length !== columns.length) {
+      problems.push({ line, message: `${label}expected ${columns.length} fields as in the header, found ${fields.length}.` });
+      continue;
+    }
+    const cells: Partial<Record<C, string>> = {};
+    columns.forEach((name, index) => {
+      if (isColumn(layout, name)) cells[name] = fields[index];
+    });
+    rows.push({ line, unit: 'line', label, cells, reported: new Set() });
+  }
+  return { rows, problems };
+}
+
+/** csv-parse reports the line a record ends on; a quoted field with line breaks starts earlier. */
+function recordStartLine(fields: string[], endLine: number): number {
+  const breaks = fields.reduce((count, field) => count + (field.match(/\n/g)?.length ?? 0), 0);
+  return endLine - breaks;
+}
+
+/** csv-parse's own messages quote the field they stopped at: only the kind of problem is said. */
+function csvErrorReason(error: { code?: string; message: string }): string {
+  switch (error.code) {
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return 'a closing quote is followed by something other than a comma or the end of the line.';
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is never closed.';
+    case 'CSV_INVALID_OPENING_QUOTE':
+      return 'a quote opens in the middle of a field.';
+    default:
+      return `the reader stopped here (${error.code ?? 'unknown reason'}).`;
+  }
+}
+
+// ---- JSON ----
+
+function readJson<C extends string>(content: string, sourceName: string, layout: RowFileLayout<C>): { rows: RawRow<C>[]; problems: RowFileProblem[] } {
+  if (content.trim() === '') return { rows: [], problems: [emptyFileProblem(sourceName, layout)] };
+  let document: unknown;
+  try {
+    document = JSON.parse(content);
+  } catch (error) {
+    return { rows: [], problems: [{ line: 0, message: `${sourceName} is not valid JSON: ${jsonErrorReason(error, content)}` }] };
+  }
+  const items = Array.isArray(document) ? document : listOf(document, layout.listKey);
+  if (!items) {
+    const message = `${sourceName}: expected an array of ${layout.listKey} or an object { "${layout.listKey}": [...] }.`;
+    return { rows: [], problems: [{ line: 0, message }] };
+  }
+  const rows: RawRow<C>[] = [];
+  // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
+  const problems: RowFileProblem[] = repeatedKeyProblems(content, layout.listKey, [...layout.required, ...layout.optional]);
+  items.forEach((item: unknown, index) => {
+    const line = index + 1;
+    const label = `item ${line}: `;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      problems.push({ line, message: `${label}expected an object with ${columnsExpected(layout)}.` });
+      return;
+    }
+    const row: RawRow<C> = { line, unit: 'item', label, cells: {}, reported: new Set() };
+    for (const [key, value] of Object.entries(item)) {
+      if (!isColumn(layout, key)) {
+        problems.push({ line, message: `${label}a key that is not known; the keys are ${columnsExpected(layout)}.` });
+      } else if (typeof value === 'string') {
+        row.cells[key] = value;
+      } else if (typeof value === 'number') {
+        row.cells[key] = String(value);
+      } else if (value !== null) {
+        problems.push({ line, message: `${label}${key}: expected a string or a number, found ${describeJsonValue(value)}.` });
+        row.reported.add(key);
+      }
+    }
+    rows.push(row);
+  });
+  return { rows, problems };
+}
+
+function listOf(document: unknown, key: string): unknown[] | undefined {
+  if (typeof document !== 'object' || document === null) return undefined;
+  const list = (document as Record<string, unknown>)[key];
+  return Array.isArray(list) ? list : undefined;
+}
+
+/**
+ * V8's reason, where it is in its own words with a position (`Unterminated string in JSON at
+ * position 5`); its "Unexpected token" quotes the input, so only where it stopped is said.
+ */
+function jsonErrorReason(error: unknown, content: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/^Unexpected end of JSON input/.test(message)) return 'it ends before the JSON is complete.';
+  const positioned = /^(.*?) in JSON at position (\d+)/.exec(message);
+  if (positioned && !/["'`]/.test(positioned[1]!.replace(/'[}\]:,]'/g, ''))) {
+    return `${positioned[1]} (${where(content, Number(positioned[2]))}).`;
+  }
+  return 'a character that JSON does not allow there.';
+}
+
+/** `line 3, column 7` for a 0-based offset into the text. */
+function where(content: string, offset: number): string {
+  const before = content.slice(0, offset).split('\n');
+  return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
+}
+
+function describeJsonValue(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
