@@ -53,7 +53,10 @@ function stopInFirstSave(markerPath: string): () => void {
 export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = process.env): Promise<DemoHandle> {
   await mkdir(configDir, { recursive: true, mode: 0o700 });
   // The sandbox is only ever loaded here, so commands without --demo never pay for it.
-  const [{ startSandbox }, { lockDemoState }] = await Promise.all([import('../sandbox/server.js'), import('./state-lock.js')]);
+  const { startSandbox } = await import('../sandbox/server.js');
+  // The lock (and proper-lockfile under it) is loaded by the first request that takes it: one that
+  // changes the state. A read the file already answers takes none (sandbox/state-file.ts).
+  const lockDemoState = async (path: string) => (await import('./state-lock.js')).lockDemoState(path);
   const stateFile = join(configDir, DEMO_STATE_FILE);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
