@@ -7,7 +7,8 @@
 import type { Hold, HoldResult, Journal, KeeperHeartbeats, ListOptions, LockerClient, RecordsClient, SameRequest } from './backend.js';
 import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
-import { isOutcome, isUnresolved, type BeginFields, type Holder, type JournalEntry, type JournalPatch } from './entry.js';
+import { isOutcome, isUnresolved, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
+import type { Holder } from './holder.js';
 import type { FallbackRecords } from './fallback-record.js';
 import { lastHolderOf } from './holder.js';
 import { JournalError } from './journal-error.js';
