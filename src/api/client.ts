@@ -408,7 +408,7 @@ export class HedgeClient {
   }
 
   planAdd(body: ChangeRequest, idempotencyKey: string): ApiRequest {
-    return { method: 'POST', path: '/hedges/add', body: changeNotionalBody(this.wireSettings, body.market, body.side, body.notional_usd), idempotencyKey };
+    return this.planChange('/hedges/add', body, idempotencyKey);
   }
 
   addToHedge(body: ChangeRequest, idempotencyKey: string, hooks?: SendHooks): Promise<SubmittedAction> {
@@ -416,12 +416,12 @@ export class HedgeClient {
   }
 
   planReduce(body: ChangeRequest, idempotencyKey: string): ApiRequest {
-    return {
-      method: 'POST',
-      path: '/hedges/reduce',
-      body: changeNotionalBody(this.wireSettings, body.market, body.side, body.notional_usd),
-      idempotencyKey,
-    };
+    return this.planChange('/hedges/reduce', body, idempotencyKey);
+  }
+
+  /** An add or a reduce: its amount under the server's name for it (wire settings). */
+  private planChange(path: string, body: ChangeRequest, idempotencyKey: string): ApiRequest {
+    return { method: 'POST', path, body: changeNotionalBody(this.wireSettings, body.market, body.side, body.notional_usd), idempotencyKey };
   }
 
   reduceHedge(body: ChangeRequest, idempotencyKey: string, hooks?: SendHooks): Promise<SubmittedAction> {

@@ -588,15 +588,7 @@ export class Transport {
         status,
         hint: 'The server or a proxy in between is misbehaving; try again later, or run with --verbose for details.',
       });
-      if (status >= 500) {
-        return {
-          retry: {
-            reason: 'server-error',
-            retryAfterMs: parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined,
-            error: new NetworkError(invalid.message, { endpoint, attempts: answer.attempt, status }),
-          },
-        };
-      }
+      if (status >= 500) return this.retried(answer, 'server-error', invalid.message, {});
       throw invalid;
     }
     const { data, error, meta } = envelope.data;
@@ -625,36 +617,13 @@ export class Transport {
       ambiguous: (data !== null && data !== undefined) || (status >= 200 && status < 300),
     });
     if (status === 429) {
-      const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined;
-      return {
-        retry: {
-          reason: 'rate-limited',
-          retryAfterMs,
-          error: new NetworkError(`${endpoint} was rate limited (${error.code}): ${error.message}`, {
-            endpoint,
-            attempts: answer.attempt,
-            status,
-            code: error.code,
-            hint: 'Slow down: the API limits requests per key.',
-          }),
-        },
-      };
+      const hint = 'Slow down: the API limits requests per key.';
+      return this.retried(answer, 'rate-limited', `${endpoint} was rate limited (${error.code}): ${error.message}`, { code: error.code, hint });
     }
     if (status >= 500) {
-      return {
-        retry: {
-          reason: 'server-error',
-          // A 503's Retry-After is honoured like a 429's (seconds or an HTTP date), within the budget.
-          retryAfterMs: parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined,
-          error: new NetworkError(`${endpoint} failed on the server: HTTP ${status} ${error.code}: ${error.message}`, {
-            endpoint,
-            attempts: answer.attempt,
-            status,
-            code: error.code,
-            hint: 'The service had a transient failure; try again in a moment.',
-          }),
-        },
-      };
+      // A 503's Retry-After is honoured like a 429's (seconds or an HTTP date), within the budget.
+      const message = `${endpoint} failed on the server: HTTP ${status} ${error.code}: ${error.message}`;
+      return this.retried(answer, 'server-error', message, { code: error.code, hint: 'The service had a transient failure; try again in a moment.' });
     }
     if (status === 409 && error.code === 'idempotency_in_flight') return { retry: { reason: 'in-flight', error: apiError } };
     // A conflict that says when to try again (Retry-After: another change still landing on the
@@ -664,6 +633,13 @@ export class Transport {
       if (retryAfterMs !== undefined) return { retry: { reason: 'conflict', retryAfterMs, error: apiError } };
     }
     throw apiError;
+  }
+
+  /** A retry, after the answer's Retry-After when it has one; the NetworkError is what is said if the retries run out. */
+  private retried(answer: EnvelopeAnswer, reason: RetryReason, message: string, init: { code?: string; hint?: string }): AttemptOutcome {
+    const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined;
+    const error = new NetworkError(message, { endpoint: answer.endpoint, attempts: answer.attempt, status: answer.status, ...init });
+    return { retry: { reason, retryAfterMs, error } };
   }
 }
 

@@ -48,10 +48,6 @@ export function claimLock(dir: string, scope: string, holder: RecordedHolder): {
 /** Under the journal lock (or at exit): removes the lock if `session` still holds it. */
 export function dropLock(dir: string, scope: string, session: string): void {
   const path = lockFile(dir, scope);
-  removeIfOurs(path, session);
-}
-
-function removeIfOurs(path: string, session: string): void {
   const existing = readLock(path);
   if (existing?.holder.session !== session || existing.holder.pid !== process.pid) return;
   try {

@@ -10,9 +10,8 @@
 // (given at begin by the backend — the file under its lock, PostgreSQL by a sequence), `revision`
 // counts the changes of one record. Desk machines' clocks disagree; the times in a record are what
 // it says happened when, and decide neither the order of a list nor which copy of a record wins.
-import type { BeginFields, Holder, JournalEntry, JournalEnvironment, JournalPatch } from './entry.js';
-
-export type { Holder } from './entry.js';
+import type { BeginFields, JournalEntry, JournalEnvironment, JournalPatch } from './entry.js';
+import type { Holder } from './holder.js';
 
 export interface ListOptions {
   /** Only entries still unresolved (planned, pending, submitted, unknown). */

@@ -7,12 +7,12 @@
 import type { Hold, HoldResult, Journal, KeeperHeartbeats, ListOptions, LockerClient, RecordsClient, SameRequest } from './backend.js';
 import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
-import { isOutcome, isUnresolved, type BeginFields, type Holder, type JournalEntry, type JournalPatch } from './entry.js';
+import { isOutcome, isUnresolved, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
+import type { Holder } from './holder.js';
 import type { FallbackRecords } from './fallback-record.js';
-import { refuseKeyInHeartbeat } from './heartbeat-file.js';
 import { lastHolderOf } from './holder.js';
 import { JournalError } from './journal-error.js';
-import { findKeyShapedString } from './key-guard.js';
+import { refuseKeyShaped } from './key-guard.js';
 import { JournalStoreError } from './store-error.js';
 
 const MAX_CANDIDATES_NAMED = 10;
@@ -49,7 +49,7 @@ export class ClientJournal implements Journal {
     if (heartbeats) {
       this.keeperHeartbeats = {
         write: async (scope, body) => {
-          refuseKeyInHeartbeat(body);
+          refuseKeyShaped(body, 'write a keeper heartbeat');
           return heartbeats.write(scope, body);
         },
         read: (scope) => heartbeats.read(scope),
@@ -196,17 +196,12 @@ export function matchesRequest(entry: JournalEntry, match: SameRequest): boolean
 }
 
 /** Every event is refused when it holds anything shaped like an API key. */
-export function refuseKeys(event: object): void {
-  const where = findKeyShapedString(event);
-  if (where) {
-    throw new JournalError(`Refused to journal an event holding something shaped like an API key (at ${where}); nothing was written.`, {
-      hint: 'This is a bug: the journal stores keyFingerprint(key), never the key.',
-    });
-  }
+function refuseKeys(event: object): void {
+  refuseKeyShaped(event, 'journal an event', 'This is a bug: the journal stores keyFingerprint(key), never the key.');
 }
 
 /** The fields a reader relies on; TypeScript checks callers, this catches what slips past it. */
-export function checkBeginFields(fields: BeginFields): void {
+function checkBeginFields(fields: BeginFields): void {
   const problems: string[] = [];
   if (fields.environment !== 'live' && fields.environment !== 'test') problems.push('environment must be live or test');
   for (const name of ['base_url_host', 'key_id', 'command', 'idempotency_key'] as const) {

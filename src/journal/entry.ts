@@ -1,8 +1,6 @@
 // What a journal entry is, and how the file's events fold into entries. Pure: no file access.
 import type { Holder } from './holder.js';
 
-export type { Holder } from './holder.js';
-
 export type JournalEnvironment = 'live' | 'test';
 
 export const OUTCOMES = ['planned', 'pending', 'submitted', 'filled', 'done', 'failed', 'rejected', 'unknown', 'abandoned'] as const;

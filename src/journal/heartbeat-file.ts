@@ -10,8 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileDurably } from '../files/durable-write.js';
 import type { KeeperHeartbeats, StoredHeartbeat } from './backend.js';
-import { JournalError } from './journal-error.js';
-import { findKeyShapedString } from './key-guard.js';
+import { refuseKeyShaped } from './key-guard.js';
 
 const REVISION_FIELD = 'heartbeat_revision';
 
@@ -40,17 +39,11 @@ export function readHeartbeatFile(path: string): { body: Record<string, unknown>
 
 /** Replaces the file whole; the revision is one more than the file's. Only the keeper holding the scope's lock writes it. */
 export function writeHeartbeatFile(path: string, body: object): { revision: number } {
-  refuseKeyInHeartbeat(body);
+  refuseKeyShaped(body, 'write a keeper heartbeat');
   const revision = (readHeartbeatFile(path)?.revision ?? 0) + 1;
   mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
   writeFileDurably(path, `${JSON.stringify({ ...body, [REVISION_FIELD]: revision })}\n`);
   return { revision };
-}
-
-/** As refuseKeys does for an entry (client-journal.ts): a heartbeat never holds a key. The journal checks it for every backend. */
-export function refuseKeyInHeartbeat(body: object): void {
-  const where = findKeyShapedString(body);
-  if (where) throw new JournalError(`Refused to write a keeper heartbeat holding something shaped like an API key (at ${where}); nothing was written.`);
 }
 
 /** The file backend's heartbeats, kept in `dir`. */

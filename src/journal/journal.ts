@@ -15,8 +15,6 @@ import { JOURNAL_FILE_NAME } from './location.js';
 import { lockedAppend } from './locked-append.js';
 import { archiveFiles, readSegment } from './segments.js';
 
-export { matchesRequest } from './client-journal.js';
-export type { Holder } from './holder.js';
 
 export interface OpenJournalOptions {
   /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
@@ -32,8 +30,6 @@ export interface OpenJournalOptions {
   /** Resolved entries kept in the active segment at a rotation. */
   keepResolved?: number;
 }
-
-export type { Hold, Journal, ListOptions, LocalJournal, SameRequest } from './backend.js';
 
 export function openJournal(options: OpenJournalOptions): LocalJournal {
   const { dir, now = Date.now, onSkip, lockStaleMs, rotateBytes, keepResolved } = options;

@@ -1,6 +1,7 @@
 // The journal never holds an API key: entries carry a fingerprint, and every event is checked
 // for anything shaped like a key before it is written.
 import { createHash } from 'node:crypto';
+import { JournalError } from './journal-error.js';
 
 const KEY_SHAPED = /[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/;
 
@@ -27,4 +28,10 @@ export function findKeyShapedString(value: unknown, path = '$'): string | undefi
     if (found) return found;
   }
   return undefined;
+}
+
+/** Refuses to `what` (journal an event, write a heartbeat) a value holding anything shaped like an API key. */
+export function refuseKeyShaped(value: object, what: string, hint?: string): void {
+  const where = findKeyShapedString(value);
+  if (where) throw new JournalError(`Refused to ${what} holding something shaped like an API key (at ${where}); nothing was written.`, { hint });
 }

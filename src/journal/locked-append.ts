@@ -101,5 +101,3 @@ async function acquire(file: string, staleMs: number): Promise<() => Promise<voi
     throw asJournalError(error, file, 'write');
   }
 }
-
-export { asJournalError } from './segments.js';

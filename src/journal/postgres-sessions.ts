@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import type { HoldResult, HoldScope, LockerClient, TeamJournalOptions } from './backend.js';
 import { holdOf } from './client-journal.js';
-import type { Holder } from './entry.js';
+import type { Holder } from './holder.js';
 import { JournalError } from './journal-error.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
 import { JournalStoreError } from './store-error.js';
@@ -216,9 +216,13 @@ export class PostgresSessions implements LockerClient {
     return client;
   }
 
-  /** A statement with its own bound (query_timeout), which pg takes beyond its typings. */
-  run<R extends pg.QueryResultRow>(client: pg.ClientBase, query: TimedQuery): Promise<pg.QueryResult<R>> {
-    return client.query<R>(query);
+  /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a store error saying so. */
+  async run<R extends pg.QueryResultRow>(client: pg.ClientBase, query: TimedQuery, doing?: string): Promise<pg.QueryResult<R>> {
+    try {
+      return await client.query<R>(query);
+    } catch (error) {
+      throw doing === undefined ? error : this.storeError(error, doing);
+    }
   }
 
   // ---- holds ------------------------------------------------------------------------------------
@@ -254,12 +258,8 @@ export class PostgresSessions implements LockerClient {
 
   private async tryAdvisory(scope: string): Promise<boolean> {
     const { client } = await this.locks();
-    try {
-      const result = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [advisoryText(scope)]);
-      return result.rows[0]?.ok === true;
-    } catch (error) {
-      throw this.storeError(error, 'taking a lock');
-    }
+    const query = { text: 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', values: [advisoryText(scope)] };
+    return (await this.run<{ ok: boolean }>(client, query, 'taking a lock')).rows[0]?.ok === true;
   }
 
   /** Waits for the lock up to waitMs, in the server (lock_timeout): no polling. */
@@ -307,12 +307,7 @@ export class PostgresSessions implements LockerClient {
 
   private async liveHolder(scope: string): Promise<Holder | undefined> {
     const data = await this.data();
-    const result = await this.run<{ pid: number; host: string; session: string; since: Date | string }>(data, {
-      text: HOLDER_SQL,
-      values: [scope, advisoryText(scope)],
-    }).catch((error) => {
-      throw this.storeError(error, 'asking who holds an action');
-    });
+    const result = await this.run<{ pid: number; host: string; session: string; since: Date | string }>(data, { text: HOLDER_SQL, values: [scope, advisoryText(scope)] }, 'asking who holds an action');
     const row = result.rows[0];
     if (!row) return undefined;
     return { pid: row.pid, host: row.host, session: row.session, since: row.since instanceof Date ? row.since.toISOString() : String(row.since) };

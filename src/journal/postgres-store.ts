@@ -142,12 +142,8 @@ class PostgresRecords implements RecordsClient {
 
   async change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined> {
     const data = await this.sessions.data();
-    const result = await this.sessions.run<{ entry: JournalEntry }>(data, {
-      text: CHANGE_SQL,
-      values: [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome ?? null, at, 0],
-    }).catch((error) => {
-      throw this.sessions.storeError(error, 'recording what happened');
-    });
+    const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome ?? null, at, 0];
+    const result = await this.sessions.run<{ entry: JournalEntry }>(data, { text: CHANGE_SQL, values }, 'recording what happened');
     return result.rows[0]?.entry;
   }
 
@@ -159,32 +155,23 @@ class PostgresRecords implements RecordsClient {
     const data = await this.sessions.data();
     const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
     const sameRequest = request ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)] : [null, null, null, null, null];
-    const result = await this.sessions.run<{ entry: JournalEntry }>(data, {
-      text: READ_SQL,
-      values: [filter.id ?? null, filter.idPrefix ?? null, filter.unresolved === true, iso(filter.since), iso(filter.until), ...sameRequest, filter.limit ?? null],
-    }).catch((error) => {
-      throw this.sessions.storeError(error, 'reading the journal');
-    });
+    const values = [filter.id ?? null, filter.idPrefix ?? null, filter.unresolved === true, iso(filter.since), iso(filter.until), ...sameRequest, filter.limit ?? null];
+    const result = await this.sessions.run<{ entry: JournalEntry }>(data, { text: READ_SQL, values }, 'reading the journal');
     return result.rows.map((row) => row.entry);
   }
 
   readonly heartbeats: KeeperHeartbeats = {
     write: async (scope, body) => {
       const data = await this.sessions.data();
-      const result = await this.sessions.run<{ revision: string }>(data, {
-        text: WRITE_HEARTBEAT_SQL,
-        values: [scope, JSON.stringify(body)],
-        query_timeout: Math.min(this.sessions.queryTimeoutMs, HEARTBEAT_QUERY_TIMEOUT_MS),
-      }).catch((error) => {
-        throw this.sessions.storeError(error, "writing the keeper's heartbeat");
-      });
+      const query_timeout = Math.min(this.sessions.queryTimeoutMs, HEARTBEAT_QUERY_TIMEOUT_MS);
+      const query = { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout };
+      const result = await this.sessions.run<{ revision: string }>(data, query, "writing the keeper's heartbeat");
       return { revision: Number(result.rows[0]!.revision) };
     },
     read: async (scope) => {
       const data = await this.sessions.data();
-      const result = await this.sessions.run<{ body: unknown; revision: string; age_ms: number }>(data, { text: READ_HEARTBEAT_SQL, values: [scope] }).catch((error) => {
-        throw this.sessions.storeError(error, "reading the keeper's heartbeat");
-      });
+      const query = { text: READ_HEARTBEAT_SQL, values: [scope] };
+      const result = await this.sessions.run<{ body: unknown; revision: string; age_ms: number }>(data, query, "reading the keeper's heartbeat");
       const row = result.rows[0];
       if (!row || typeof row.body !== 'object' || row.body === null) return undefined;
       return { body: row.body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };

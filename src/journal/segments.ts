@@ -78,14 +78,21 @@ export function readSegment(file: string): string | undefined {
   }
 }
 
-export function ensureDir(dir: string): void {
+/** Runs `act`, a failure of it reported as the journal's, about `path`. */
+function journalIo<T>(path: string, action: 'read' | 'write', act: () => T): T {
   try {
+    return act();
+  } catch (error) {
+    throw asJournalError(error, path, action);
+  }
+}
+
+export function ensureDir(dir: string): void {
+  journalIo(dir, 'write', () => {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // The mode given to mkdir is reduced by the umask; chmod is not.
     chmodSync(dir, 0o700);
-  } catch (error) {
-    throw asJournalError(error, dir, 'write');
-  }
+  });
 }
 
 /** Opens a journal file to append (created 0600), never through a symbolic link. */
@@ -107,28 +114,18 @@ export function openForAppend(file: string): number {
 
 /** Writes all of `bytes` (a short write, e.g. on a full disk, is finished or fails). */
 export function writeAll(fd: number, bytes: Buffer, file: string): void {
-  try {
+  journalIo(file, 'write', () => {
     for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
-  } catch (error) {
-    throw asJournalError(error, file, 'write');
-  }
+  });
 }
 
 export function syncFile(fd: number, file: string): void {
-  try {
-    fsyncSync(fd);
-  } catch (error) {
-    throw asJournalError(error, file, 'write');
-  }
+  journalIo(file, 'write', () => fsyncSync(fd));
 }
 
 /** Replaces `target` with `text` whole and durably (files/durable-write.ts), in the journal's terms when it fails. */
 export function replaceFileDurably(target: string, text: string): void {
-  try {
-    writeFileDurably(target, text);
-  } catch (error) {
-    throw asJournalError(error, target, 'write');
-  }
+  journalIo(target, 'write', () => writeFileDurably(target, text));
 }
 
 export interface RotateOptions {
@@ -232,6 +229,15 @@ function idOf(line: string): string | undefined {
   }
 }
 
+const FAILURE_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the disk',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'it is a folder',
+};
+
 export function asJournalError(error: unknown, path: string, action: 'read' | 'write'): JournalError {
   if (error instanceof JournalError) return error;
   const code = (error as NodeJS.ErrnoException).code;
@@ -242,18 +248,7 @@ export function asJournalError(error: unknown, path: string, action: 'read' | 'w
       cause: error,
     });
   }
-  const reason =
-    code === 'EACCES' || code === 'EPERM'
-      ? 'permission denied'
-      : code === 'EROFS'
-        ? 'the file system is read-only'
-        : code === 'ENOSPC'
-          ? 'no space left on the disk'
-          : code === 'ENOTDIR'
-            ? 'a part of the path is not a folder'
-            : code === 'EISDIR'
-              ? 'it is a folder'
-              : (code ?? (error as Error).message);
+  const reason = (code !== undefined && Object.hasOwn(FAILURE_REASONS, code) ? FAILURE_REASONS[code] : undefined) ?? code ?? (error as Error).message;
   return new JournalError(`Cannot ${action} the action journal ${path}: ${reason}.`, {
     path,
     hint:

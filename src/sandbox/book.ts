@@ -15,7 +15,7 @@ import type {
   PositionBasis,
   ScheduledEvent,
 } from './engine-state.js';
-import { activeHedgeKey, compareHistoryRecords } from './engine-state.js';
+import { activeHedgeKey, compareHistoryRecords, partitionPoint } from './engine-state.js';
 import { popDueEvent, pushEvent } from './event-queue.js';
 import {
   MARKET_MODEL,
@@ -80,6 +80,10 @@ function openedBefore(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeSta
   return a.openedAtMs < b.openedAtMs || (a.openedAtMs === b.openedAtMs && a.id < b.id);
 }
 
+function compareOpened(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeState, 'openedAtMs' | 'id'>): number {
+  return openedBefore(a, b) ? -1 : openedBefore(b, a) ? 1 : 0;
+}
+
 export class Book {
   readonly seedHash: number;
   private readonly marketsByName: Map<string, MarketDefinition>;
@@ -117,6 +121,22 @@ export class Book {
 
   midPrice(definition: MarketDefinition, timeMs: number): number {
     return midPrice(this.seedHash, definition, timeMs);
+  }
+
+  /** The mid of a hedge's market: what a position is marked, closed early and settled at. */
+  markOf(hedge: Pick<HedgeState, 'market'>, timeMs: number): number {
+    return this.midPrice(this.findMarket(hedge.market) as MarketDefinition, timeMs);
+  }
+
+  /**
+   * The quote for `notionalUsd` more on a side of a listed market; `counted` is taken off the open
+   * interest first (a fill prices what its own request already counted as if it were not there).
+   */
+  quote(market: string, side: Side, notionalUsd: number, timeMs: number, counted = 0): ReturnType<typeof quoteIncrease> {
+    const definition = this.findMarket(market) as MarketDefinition;
+    const openInterest = this.totalOpenInterest(definition);
+    openInterest[side] -= counted;
+    return quoteIncrease(this.seedHash, definition, openInterest, side, notionalUsd, timeMs);
   }
 
   /** Background open interest plus everything the sandbox's accounts hold or have pending. */
@@ -207,7 +227,7 @@ export class Book {
       const sideA = activeHedgeKey(a.market, a.side);
       const sideB = activeHedgeKey(b.market, b.side);
       if (sideA !== sideB) return sideA < sideB ? -1 : 1;
-      return openedBefore(a, b) ? -1 : openedBefore(b, a) ? 1 : 0;
+      return compareOpened(a, b);
     });
     return { asOfMs, figures: views.figures, positions };
   }
@@ -217,15 +237,8 @@ export class Book {
     const { history } = account;
     if (this.config.viewLagMs <= 0) return history.length;
     const cutoff = toIso(nowMs - this.config.viewLagMs);
-    // Kept in closed_at order: the records shown are a prefix, found by binary search.
-    let low = 0;
-    let high = history.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (history[middle].closed_at <= cutoff) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    // Kept in closed_at order: the records shown are a prefix.
+    return partitionPoint(history.length, (index) => history[index].closed_at <= cutoff);
   }
 
   /** Every submitted or filled hedge, by market and side, oldest first within a side. */
@@ -254,7 +267,7 @@ export class Book {
 
   private buildHedgeOrder(account: AccountState): string[] {
     const order = Object.values(account.hedges)
-      .sort((a, b) => (openedBefore(a, b) ? -1 : openedBefore(b, a) ? 1 : 0))
+      .sort(compareOpened)
       .map((hedge) => hedge.id);
     this.hedgeOrder.set(account.id, order);
     return order;
@@ -289,15 +302,7 @@ export class Book {
     const order = this.hedgeOrder.get(account.id);
     // Not built yet (nothing listed this account's hedges): building it later takes this one in.
     if (!order) return;
-    let low = 0;
-    let high = order.length;
-    if (high > 0 && openedBefore(account.hedges[order[high - 1]], hedge)) low = high;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (openedBefore(account.hedges[order[middle]], hedge)) low = middle + 1;
-      else high = middle;
-    }
-    order.splice(low, 0, hedge.id);
+    order.splice(partitionPoint(order.length, (index) => openedBefore(account.hedges[order[index]], hedge)), 0, hedge.id);
   }
 
   /** Notional counted against the cap: open and pending hedges plus pending adds. */
@@ -438,15 +443,7 @@ export class Book {
   }
 
   private createHedge(account: AccountState, request: OpenRequest, nowMs: number, willFail: boolean): HedgeState {
-    const definition = this.findMarket(request.market) as MarketDefinition;
-    const quote = quoteIncrease(
-      this.seedHash,
-      definition,
-      this.totalOpenInterest(definition),
-      request.side,
-      request.notionalUsd,
-      nowMs,
-    );
+    const quote = this.quote(request.market, request.side, request.notionalUsd, nowMs);
     const hedge: HedgeState = {
       id: this.newHedgeId(nowMs),
       market: request.market,
@@ -486,10 +483,7 @@ export class Book {
       this.release(account, hedge);
       return;
     }
-    const definition = this.findMarket(hedge.market) as MarketDefinition;
-    const openInterestBefore = this.totalOpenInterest(definition);
-    openInterestBefore[hedge.side] -= hedge.notionalUsd;
-    const fill = quoteIncrease(this.seedHash, definition, openInterestBefore, hedge.side, hedge.notionalUsd, timeMs);
+    const fill = this.quote(hedge.market, hedge.side, hedge.notionalUsd, timeMs, hedge.notionalUsd);
     hedge.status = 'filled';
     hedge.fillTxHash = this.hex64();
     hedge.struckRate = fill.executionPrice;
@@ -520,15 +514,7 @@ export class Book {
       dailyCarryRatePct: 0,
     };
     if (action === 'add') {
-      const definition = this.findMarket(hedge.market) as MarketDefinition;
-      const quote = quoteIncrease(
-        this.seedHash,
-        definition,
-        this.totalOpenInterest(definition),
-        hedge.side,
-        notionalUsd,
-        nowMs,
-      );
+      const quote = this.quote(hedge.market, hedge.side, notionalUsd, nowMs);
       change.reservedMarginUsdc = quote.requiredMarginUsdc;
       change.reservedFeeUsdc = quote.platformFeeUsdc;
       change.dailyCarryRatePct = quote.dailyCarryRatePct;
@@ -560,10 +546,7 @@ export class Book {
   }
 
   private landAdd(hedge: HedgeState, change: PendingChange, timeMs: number): void {
-    const definition = this.findMarket(hedge.market) as MarketDefinition;
-    const openInterestBefore = this.totalOpenInterest(definition);
-    openInterestBefore[hedge.side] -= change.notionalUsd;
-    const fill = quoteIncrease(this.seedHash, definition, openInterestBefore, hedge.side, change.notionalUsd, timeMs);
+    const fill = this.quote(hedge.market, hedge.side, change.notionalUsd, timeMs, change.notionalUsd);
     const combined = hedge.notionalUsd + change.notionalUsd;
     // Weighting by notional keeps N×(M−E)/M additive across the open and the add.
     hedge.entryPrice = roundExecutionPrice(
@@ -579,7 +562,7 @@ export class Book {
 
   private landPartialReduce(account: AccountState, hedge: HedgeState, notionalUsd: number, timeMs: number): void {
     const share = notionalUsd / hedge.notionalUsd;
-    const exitPrice = this.midPrice(this.findMarket(hedge.market) as MarketDefinition, timeMs);
+    const exitPrice = this.markOf(hedge, timeMs);
     const gross = roundMoney(grossPnlUsd(hedge.side, notionalUsd, hedge.entryPrice as number, exitPrice));
     const carry = roundMoney(hedge.accruedCarryUsdc * share);
     const margin = roundMoney(hedge.marginUsdc * share);
@@ -598,14 +581,14 @@ export class Book {
   /** An early close executes at the mid, so it credits what the position showed as net_margin_usd. */
   private closeEarly(account: AccountState, hedge: HedgeState, timeMs: number): void {
     this.accrueCarry(hedge, timeMs);
-    const exitPrice = this.midPrice(this.findMarket(hedge.market) as MarketDefinition, timeMs);
+    const exitPrice = this.markOf(hedge, timeMs);
     this.closeAt(account, hedge, exitPrice, platformFeeUsdc(hedge.notionalUsd), 'closed', timeMs);
   }
 
   private settleAtMaturity(account: AccountState, hedge: HedgeState, timeMs: number): void {
     this.accrueCarry(hedge, timeMs);
     // Settlement is against the reference rate itself: no impact and no close fee.
-    const referenceRate = this.midPrice(this.findMarket(hedge.market) as MarketDefinition, timeMs);
+    const referenceRate = this.markOf(hedge, timeMs);
     this.closeAt(account, hedge, referenceRate, 0, 'settled', timeMs);
   }
 
@@ -687,13 +670,7 @@ export class Book {
 
 /** Closes happen in time order, so this nearly always appends; fixtures in the past are placed by search. */
 function insertHistoryRecord(history: HistoryRecord[], record: HistoryRecord): void {
-  let low = 0;
-  let high = history.length;
-  if (high > 0 && compareHistoryRecords(history[high - 1], record) <= 0) low = high;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (compareHistoryRecords(history[middle], record) <= 0) low = middle + 1;
-    else high = middle;
-  }
-  history.splice(low, 0, record);
+  const last = history.length - 1;
+  const at = last < 0 || compareHistoryRecords(history[last], record) <= 0 ? history.length : partitionPoint(last, (index) => compareHistoryRecords(history[index], record) <= 0);
+  history.splice(at, 0, record);
 }

@@ -211,6 +211,18 @@ export function compareHistoryRecords(a: HistoryRecord, b: HistoryRecord): numbe
   return a.hedge_id < b.hedge_id ? -1 : a.hedge_id > b.hedge_id ? 1 : 0;
 }
 
+/** The first index of [0, length) where `before` turns false (binary search: it holds on a prefix, then never). */
+export function partitionPoint(length: number, before: (index: number) => boolean): number {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before(middle)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /**
  * Brings a state saved by an earlier sandbox up to date in place: fields added since version 1
  * was first written get the value that matches how that sandbox behaved (the reference dialect,

@@ -37,8 +37,9 @@ export interface EngineOptions {
   /** Requests per second per key; unset means unlimited. */
   rateLimit?: number;
   /**
-   * How the open questions of the wire format are answered (dialects.ts); default 'reference'.
-   * A loaded state keeps the dialect it was made with; asking for another one is an error.
+   * How the open questions of the wire format are answered (dialects.ts, DIALECTS.md); default
+   * 'reference', or the one a state file was made with. A loaded state keeps the dialect it was
+   * made with; asking for another one is an error.
    */
   dialect?: SandboxDialect;
   /**

@@ -151,12 +151,15 @@ export class FaultInjector {
   }
 
   private takeLatency(): number {
-    const next = this.current.nextLatency;
-    if (next && next.count > 0) {
-      this.current.nextLatency = next.count > 1 ? { count: next.count - 1, ms: next.ms } : null;
-      return next.ms;
-    }
-    return this.current.latencyMs;
+    return this.take('nextLatency')?.ms ?? this.current.latencyMs;
+  }
+
+  /** One from a countdown: its setting while any is left (the last one taken sets it to null), else undefined. */
+  private take<K extends 'nextLatency' | 'next503RetryAfter' | 'nextError' | 'nextMalformed' | 'nextOversized'>(key: K): NonNullable<FaultSettings[K]> | undefined {
+    const next = this.current[key] as NonNullable<FaultSettings[K]> | null;
+    if (!next || next.count <= 0) return undefined;
+    this.current[key] = (next.count > 1 ? { ...next, count: next.count - 1 } : null) as FaultSettings[K];
+    return next;
   }
 
   private takeOutcome(target: RequestTarget): FaultOutcome {
@@ -166,31 +169,19 @@ export class FaultInjector {
       settings.next5xx--;
       return { kind: '5xx', status: this.random() < 0.5 ? 500 : 503 };
     }
-    const retryAfter503 = settings.next503RetryAfter;
-    if (retryAfter503 && retryAfter503.count > 0) {
-      settings.next503RetryAfter = retryAfter503.count > 1 ? { ...retryAfter503, count: retryAfter503.count - 1 } : null;
-      return { kind: '503-retry-after', retryAfter: retryAfter503.retryAfter };
-    }
+    const retryAfter503 = this.take('next503RetryAfter');
+    if (retryAfter503) return { kind: '503-retry-after', retryAfter: retryAfter503.retryAfter };
     if (settings.next429 > 0) {
       settings.next429--;
       return { kind: '429' };
     }
-    const injected = settings.nextError;
-    if (injected && injected.count > 0) {
-      settings.nextError = injected.count > 1 ? { ...injected, count: injected.count - 1 } : null;
-      return { kind: 'error', status: injected.status, code: injected.code, message: injected.message ?? `${injected.code} (injected)` };
-    }
-    const malformed = settings.nextMalformed;
-    if (malformed && malformed.count > 0) {
-      settings.nextMalformed = malformed.count > 1 ? { count: malformed.count - 1, kind: malformed.kind } : null;
-      return { kind: 'malformed', malformed: malformed.kind };
-    }
+    const injected = this.take('nextError');
+    if (injected) return { kind: 'error', status: injected.status, code: injected.code, message: injected.message ?? `${injected.code} (injected)` };
+    const malformed = this.take('nextMalformed');
+    if (malformed) return { kind: 'malformed', malformed: malformed.kind };
     // Only reads are padded: the countdown waits for a GET, as drop-after-commit waits for a write.
-    const oversized = settings.nextOversized;
-    if (target.method === 'GET' && oversized && oversized.count > 0) {
-      settings.nextOversized = oversized.count > 1 ? { ...oversized, count: oversized.count - 1 } : null;
-      return { kind: 'oversized', bytes: oversized.bytes };
-    }
+    const oversized = target.method === 'GET' ? this.take('nextOversized') : undefined;
+    if (oversized) return { kind: 'oversized', bytes: oversized.bytes };
     const committing = isCommittingWrite(target);
     if (committing && settings.nextDropAfterCommit > 0) {
       settings.nextDropAfterCommit--;

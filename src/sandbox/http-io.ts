@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { ApiError, type EngineResponse, type EnvelopeError, errorResponse } from './envelope.js';
-import type { MalformedKind } from './faults.js';
+import type { FaultOutcome, MalformedKind } from './faults.js';
 import { INVALID_JSON } from './validation.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -66,21 +66,24 @@ export function sendEnvelope(res: ServerResponse, response: EngineResponse): voi
   sendText(res, response.status, JSON_TYPE, JSON.stringify(response.body), response.headers);
 }
 
-export function injected5xx(status: 500 | 503): EngineResponse {
-  return status === 500
-    ? errorResponse(new ApiError(500, 'internal_error', 'internal error (injected)'))
-    : errorResponse(new ApiError(503, 'service_unavailable', 'service unavailable (injected)'));
-}
-
-export function injected503WithRetryAfter(retryAfter: string): EngineResponse {
-  return errorResponse(
-    new ApiError(503, 'service_unavailable', 'service unavailable (injected)', { retry_after: retryAfter }, { 'retry-after': retryAfter }),
-  );
-}
-
-export function injected429(): EngineResponse {
-  const details = { retry_after_ms: 1000 };
-  return errorResponse(new ApiError(429, 'rate_limited', 'rate limited (injected)', details, { 'retry-after': '1' }));
+/** The answer to a fault that never reaches the engine, with its name in the request log; undefined for the others. */
+export function injectedAnswer(outcome: FaultOutcome): { fault: string; response: EngineResponse } | undefined {
+  const unavailable = (details?: Record<string, unknown>, headers?: Record<string, string>) =>
+    errorResponse(new ApiError(503, 'service_unavailable', 'service unavailable (injected)', details, headers));
+  switch (outcome.kind) {
+    case '5xx':
+      return { fault: '5xx', response: outcome.status === 500 ? errorResponse(new ApiError(500, 'internal_error', 'internal error (injected)')) : unavailable() };
+    case '503-retry-after':
+      return { fault: '503-retry-after', response: unavailable({ retry_after: outcome.retryAfter }, { 'retry-after': outcome.retryAfter }) };
+    case '429': {
+      const error = new ApiError(429, 'rate_limited', 'rate limited (injected)', { retry_after_ms: 1000 }, { 'retry-after': '1' });
+      return { fault: '429', response: errorResponse(error) };
+    }
+    case 'error':
+      return { fault: `error-${outcome.status}`, response: errorResponse(new ApiError(outcome.status, outcome.code, outcome.message)) };
+    default:
+      return undefined;
+  }
 }
 
 /** Status and headers go out, then half the body, then nothing: the client waits forever. */

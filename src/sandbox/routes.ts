@@ -6,7 +6,7 @@
 import type { Book } from './book.js';
 import { toIso } from './book.js';
 import { type WireDialect, renameFields, renderPrices, wireAmounts } from './dialects.js';
-import { type AccountState, type ChangeAction, type HedgeState, type HistoryRecord, compareHistoryRecords } from './engine-state.js';
+import { type AccountState, type ChangeAction, type HedgeState, type HistoryRecord, compareHistoryRecords, partitionPoint } from './engine-state.js';
 import { ApiError, type EngineResponse, notFoundError, successResponse, validationError } from './envelope.js';
 import {
   type MarketDefinition,
@@ -23,11 +23,10 @@ import {
   readChangeNotional,
   readClientReference,
   readMarket,
-  readNotional,
+  readHedgeTerms,
   readPageSize,
   readSide,
   readStatusFilter,
-  readTenor,
   refuseUnknownQuery,
   requireJsonObject,
 } from './validation.js';
@@ -258,14 +257,7 @@ function readHistoryCursor(parameter: string, raw: string): Pick<HistoryRecord, 
 
 /** How many records sort before `key` (history is kept in compareHistoryRecords order). */
 function recordsBefore(history: readonly HistoryRecord[], key: Pick<HistoryRecord, 'closed_at' | 'hedge_id'>): number {
-  let low = 0;
-  let high = history.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (compareHistoryRecords(history[middle], key as HistoryRecord) < 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return partitionPoint(history.length, (index) => compareHistoryRecords(history[index], key as HistoryRecord) < 0);
 }
 
 function getPositions({ book, account, nowMs, dialect }: RouteContext): EngineResponse {
@@ -279,22 +271,16 @@ function getAccount({ book, account, nowMs, dialect }: RouteContext): EngineResp
 // ---- quote and writes ------------------------------------------------------------------
 
 function postQuote({ book, request, nowMs }: RouteContext): EngineResponse {
-  const body = requireJsonObject(request.body);
-  const market = readMarket(body);
-  const side = readSide(body);
-  const notionalUsd = readNotional(body);
-  const tenorDays = readTenor(body);
-  const definition = requireOpenMarket(book, market);
-  return successResponse(quoteView(book, { definition, side, notionalUsd, tenorDays }, nowMs), onchainMeta());
+  const terms = readHedgeTerms(requireJsonObject(request.body));
+  const definition = requireOpenMarket(book, terms.market);
+  return successResponse(quoteView(book, { definition, ...terms }, nowMs), onchainMeta());
 }
 
 function openHedge({ book, account, request, nowMs, dialect }: RouteContext): EngineResponse {
   const body = requireJsonObject(request.body);
-  const market = readMarket(body);
-  const side = readSide(body);
-  const notionalUsd = readNotional(body);
-  const tenorDays = readTenor(body);
+  const terms = readHedgeTerms(body);
   const clientReference = readClientReference(body);
+  const { market, side, notionalUsd } = terms;
   const definition = requireOpenMarket(book, market);
   const existing = book.activeHedge(account, market, side);
   if (existing && dialect.hedgesPerSide === 'one') {
@@ -303,7 +289,7 @@ function openHedge({ book, account, request, nowMs, dialect }: RouteContext): En
     });
   }
   requireRoomFor(book, account, definition, side, notionalUsd);
-  const hedge = book.submitOpen(account, { market, side, notionalUsd, tenorDays, clientReference }, nowMs);
+  const hedge = book.submitOpen(account, { ...terms, clientReference }, nowMs);
   return successResponse({ ...hedgeView(hedge, dialect), hedge_id: hedge.id });
 }
 

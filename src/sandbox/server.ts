@@ -7,8 +7,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 import { type SandboxClock, createClock } from './clock.js';
-import type { SandboxDialect } from './dialects.js';
-import { type EngineOptions, type ExtraMarket, type IdempotencyLease, SandboxEngine, createEngineState } from './engine.js';
+import { type EngineOptions, type IdempotencyLease, SandboxEngine, createEngineState } from './engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { FaultInjector, type FaultOutcome, type FaultSettings, type MalformedKind } from './faults.js';
 import { withHostileText } from './hostile-text.js';
@@ -16,9 +15,7 @@ import {
   BAD_GATEWAY_PAGE,
   JSON_TYPE,
   ambiguousResponse,
-  injected429,
-  injected503WithRetryAfter,
-  injected5xx,
+  injectedAnswer,
   parseBody,
   readBody,
   sendEnvelope,
@@ -46,7 +43,8 @@ const KEEP_ALIVE_TIMEOUT_MS = 5000;
 const DEFAULT_SEED = 'hedge-sandbox';
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-export interface SandboxOptions {
+/** The engine's options (engine.ts), and how the server around it listens, keeps state and misbehaves. */
+export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
   /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
   /** Interface to bind; default 127.0.0.1 (loopback only). */
@@ -55,17 +53,12 @@ export interface SandboxOptions {
   tls?: boolean;
   /** Where to write the CA and server certificates; default a temp dir removed on close. */
   tlsDir?: string;
-  fillDelayMs?: number;
-  failRate?: number;
   /** Sandbox ms per real ms. */
   clockSpeed?: number;
-  seed?: string | number;
   fault5xx?: number;
   fault429?: number;
   dropAfterCommit?: number;
   latencyMs?: number;
-  /** Requests per second per key. */
-  rateLimit?: number;
   /** Test keys accepted (one account each); default one random `hpk_test_` key. */
   apiKeys?: string[];
   /** Load the state from here at start (if present) and save it after each change. */
@@ -77,25 +70,10 @@ export interface SandboxOptions {
   stateFileLock?: StateFileLock;
   /** Tests only: called inside each save of the shared file, before it commits (SharedStateFileHooks.beforeCommit). */
   stateFileBeforeCommit?: () => void | Promise<void>;
-  exposureCapUsd?: number;
-  extraMarkets?: ExtraMarket[];
   /** Real time source (default Date.now). */
   realNow?: () => number;
   /** Oldest entries are dropped beyond this many (default 100,000) to bound memory in benches. */
   requestLogLimit?: number;
-  /** Wire dialect (dialects.ts, DIALECTS.md); default 'reference', or the one a state file was made with. */
-  dialect?: SandboxDialect;
-  /** Several hedges per market and side (true) or one (false), whatever the dialect says; unset: the dialect's. */
-  severalPerSide?: boolean;
-  /**
-   * The positions list, the history and the account show each change of a hedge this many
-   * sandbox ms after the hedge records do, as an indexer that trails the chain would (DIALECTS.md).
-   */
-  viewLagMs?: number;
-  /** A hedge past maturity_at stays filled this many sandbox ms before it settles. */
-  settlementDelayMs?: number;
-  /** Sandbox ms of one tenor day (default 86,400,000): a 1-day hedge matures this long after it opened. */
-  dayMs?: number;
   /** Terminal escapes and bidi/zero-width characters in server strings (hostile-text.ts). */
   hostileText?: boolean;
   /**
@@ -155,19 +133,9 @@ function generateTestKey(): string {
 
 /** Whether answering this outcome runs the engine (the others answer without touching state). */
 function usesEngine(outcome: FaultOutcome): boolean {
-  switch (outcome.kind) {
-    case 'stall':
-      return outcome.mode === 'body';
-    case 'malformed':
-      return outcome.malformed !== 'html';
-    case '5xx':
-    case '503-retry-after':
-    case '429':
-    case 'error':
-      return false;
-    default:
-      return true;
-  }
+  if (outcome.kind === 'stall') return outcome.mode === 'body';
+  if (outcome.kind === 'malformed') return outcome.malformed !== 'html';
+  return injectedAnswer(outcome) === undefined;
 }
 
 interface PendingHold {
@@ -262,20 +230,7 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
     speed: options.clockSpeed ?? 1,
     originMs: saved ? realNow() + saved.clockOffsetMs : undefined,
   });
-  const engineOptions: EngineOptions = {
-    apiKeys,
-    seed,
-    fillDelayMs: options.fillDelayMs,
-    failRate: options.failRate,
-    exposureCapUsd: options.exposureCapUsd,
-    extraMarkets: options.extraMarkets,
-    rateLimit: options.rateLimit,
-    dialect: options.dialect,
-    severalPerSide: options.severalPerSide,
-    viewLagMs: options.viewLagMs,
-    settlementDelayMs: options.settlementDelayMs,
-    dayMs: options.dayMs,
-  };
+  const engineOptions: EngineOptions = { ...options, apiKeys, seed };
   // Unseeded, ids get a random part of their own: two simulators never hand out the same ids.
   const idSalt = options.seed === undefined ? randomInt(0x1_0000_0000) : undefined;
   let engine: SandboxEngine = new SandboxEngine(engineOptions, saved?.engine ?? createEngineState(seed, options.dialect, idSalt));
@@ -490,27 +445,17 @@ class Exchange {
   /** Sends what the planned fault makes of the engine's answer (or instead of it). */
   respond(outcome: FaultOutcome): void {
     const { res, entry } = this;
+    const injected = injectedAnswer(outcome);
+    if (injected) {
+      this.noteFault(injected.fault);
+      this.finish(this.dress(injected.response));
+      return;
+    }
     switch (outcome.kind) {
       case 'stall':
         this.noteFault(`stall-${outcome.mode}`);
         entry.status = 'stalled';
         if (outcome.mode === 'body') stallBody(res, this.runEngine());
-        return;
-      case '5xx':
-        this.noteFault('5xx');
-        this.finish(this.dress(injected5xx(outcome.status)));
-        return;
-      case '503-retry-after':
-        this.noteFault('503-retry-after');
-        this.finish(this.dress(injected503WithRetryAfter(outcome.retryAfter)));
-        return;
-      case '429':
-        this.noteFault('429');
-        this.finish(this.dress(injected429()));
-        return;
-      case 'error':
-        this.noteFault(`error-${outcome.status}`);
-        this.finish(this.dress(errorResponse(new ApiError(outcome.status, outcome.code, outcome.message))));
         return;
       case 'oversized': {
         this.noteFault('oversized');

@@ -438,12 +438,13 @@ function currentIdentity(path: string): FileIdentity {
   }
 }
 
-async function writeAtomically(path: string, contents: StateFileContents): Promise<void> {
+/** Writes `bytes` to a temporary file beside `path`, then `commit` renames it over; the temporary file goes if anything fails. */
+async function replaceFile(path: string, bytes: Buffer, commit: (temporary: string) => Promise<void>): Promise<void> {
   // Unique per writer: two processes never share a temp file even if one was killed mid-write.
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await writeFile(temporary, Buffer.concat(stateFileBytes(contents)), { mode: 0o600 });
-    await rename(temporary, path);
+    await writeFile(temporary, bytes, { mode: 0o600 });
+    await commit(temporary);
   } catch (error) {
     await unlink(temporary).catch(() => {});
     throw error;
@@ -482,7 +483,7 @@ export class StateFileWriter {
       while (this.dirty) {
         this.dirty = false;
         try {
-          await writeAtomically(this.path, this.snapshot());
+          await replaceFile(this.path, Buffer.concat(stateFileBytes(this.snapshot())), (temporary) => rename(temporary, this.path));
           this.lastError = null;
         } catch (error) {
           this.lastError = error;
@@ -638,20 +639,14 @@ export class SharedStateFile {
   private async commit(hold: StateFileLockHold): Promise<void> {
     const next = this.revision + 1;
     const bytes = Buffer.concat(stateFileBytes({ ...this.hooks.snapshot(), revision: next }));
-    // Unique per writer: two processes never share a temp file even if one was killed mid-write.
-    const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      await writeFile(temporary, bytes, { mode: 0o600 });
+    await replaceFile(this.path, bytes, async (temporary) => {
       await this.hooks.beforeCommit?.();
       // Compare and swap, with no await from here to the rename: a process stopped before this
       // point and whose lock was taken over finds out here, whenever it resumes.
       if (!hold.held()) throw new StateFileConflictError(this.path, 'its lock was taken over (the process was stopped or starved past the lock\'s stale time)');
       if (currentIdentity(this.path) !== this.identity) throw new StateFileConflictError(this.path, `the file is no longer revision ${this.revision}`);
       renameSync(temporary, this.path);
-    } catch (error) {
-      await unlink(temporary).catch(() => {});
-      throw error;
-    }
+    });
     this.revision = next;
     this.identity = currentIdentity(this.path);
   }

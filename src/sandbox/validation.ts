@@ -41,8 +41,9 @@ export function readSide(body: JsonObject): Side {
   return side;
 }
 
-export function readNotional(body: JsonObject): number {
-  return readPositiveAmount(body, 'notional_usd');
+/** What a quote and an open both carry, checked in this order. */
+export function readHedgeTerms(body: JsonObject): { market: string; side: Side; notionalUsd: number; tenorDays: number } {
+  return { market: readMarket(body), side: readSide(body), notionalUsd: readPositiveAmount(body, 'notional_usd'), tenorDays: readTenor(body) };
 }
 
 /**
@@ -66,7 +67,7 @@ function readPositiveAmount(body: JsonObject, field: string): number {
   return amount;
 }
 
-export function readTenor(body: JsonObject): number {
+function readTenor(body: JsonObject): number {
   const tenor = body.tenor_days;
   if (tenor === undefined) throw validationError('tenor_days', 'is required');
   if (typeof tenor !== 'number' || !MARKET_MODEL.tenorsDays.includes(tenor)) {

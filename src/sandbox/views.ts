@@ -14,7 +14,6 @@ import {
   dailyCarryRatePct,
   grossPnlUsd,
   platformFeeUsdc,
-  quoteIncrease,
   reductionClosesFully,
   roundExecutionPrice,
   roundMoney,
@@ -89,7 +88,7 @@ function positionLines(book: Book, shown: ShownBook): PositionView[] {
 
 function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number): PositionView {
   const entry = hedge.entryPrice as number;
-  const mark = book.midPrice(book.findMarket(hedge.market) as MarketDefinition, nowMs);
+  const mark = book.markOf(hedge, nowMs);
   const gross = roundMoney(grossPnlUsd(hedge.side, hedge.notionalUsd, entry, mark));
   const carry = roundMoney(book.accruedCarryAt(hedge, nowMs));
   const net = roundMoney(gross - carry);
@@ -184,14 +183,7 @@ export interface QuoteInput {
 }
 
 export function quoteView(book: Book, input: QuoteInput, nowMs: number): Record<string, unknown> {
-  const quote = quoteIncrease(
-    book.seedHash,
-    input.definition,
-    book.totalOpenInterest(input.definition),
-    input.side,
-    input.notionalUsd,
-    nowMs,
-  );
+  const quote = book.quote(input.definition.market, input.side, input.notionalUsd, nowMs);
   const dailyCarry = (input.notionalUsd * quote.dailyCarryRatePct) / 100;
   return {
     market: input.definition.market,

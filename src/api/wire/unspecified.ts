@@ -35,9 +35,6 @@ export const WIRE_SETTING_SOURCES: Record<keyof WireSettings, { env: string; pro
   cursorParam: { env: 'HEDGE_WIRE_CURSOR_PARAM', profileKey: 'cursor_param' },
 };
 
-/** The settings hedge can learn from the server (a refusal naming its own name, or its answers). */
-export const LEARNABLE_SETTINGS: ReadonlyArray<keyof WireSettings> = ['pageSizeParam', 'changeNotionalField'];
-
 /** The next step of a wire refusal: the setting that changes the name, and the command that checks. */
 export function wireHint(setting: keyof WireSettings): string {
   const { env, profileKey } = WIRE_SETTING_SOURCES[setting];
