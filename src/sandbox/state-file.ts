@@ -566,7 +566,7 @@ export class SharedStateFile {
 
   /**
    * Under the lock: reload if another process saved since, run `act`, save if it changed the
-   * state, then release. The save is done before this resolves, so an answer sent after it
+   * state, then release (a request that changes nothing takes no lock: answerWithoutLock). The save is done before this resolves, so an answer sent after it
    * describes a state that is on disk. A save commits only on the revision memory was loaded
    * from and while the lock is still this process's; when it aborts, memory is dropped and `act`
    * runs again on what the file holds (its first answer is never sent). If a save fails, or
@@ -588,6 +588,8 @@ export class SharedStateFile {
   }
 
   private async attempts<T>(act: () => T): Promise<T> {
+    const unlocked = this.answerWithoutLock(act);
+    if (unlocked) return unlocked.result;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.locked(act);
@@ -599,6 +601,38 @@ export class SharedStateFile {
     }
   }
 
+  /**
+   * A request that changes nothing (a quote, a list) is answered without the lock when memory is
+   * the file's current version: it writes nothing, and it reads what a locked read would have read
+   * at that moment. One that changed something (a write, a change landing at its due time) is
+   * dropped here and run again under the lock, on the file as it is then.
+   */
+  private answerWithoutLock<T>(act: () => T): { result: T } | undefined {
+    if (this.identity === undefined || currentIdentity(this.path) !== this.identity) return undefined;
+    let result: T;
+    try {
+      result = act();
+    } catch (error) {
+      this.reload();
+      throw error;
+    }
+    if (!this.hooks.changed()) return { result };
+    // What `act` did is not on disk: memory goes back to the file, and the locked run acts anew.
+    this.reload();
+    return undefined;
+  }
+
+  /** Memory becomes what the file holds now. */
+  private reload(): void {
+    const read = readStateFile(this.path);
+    this.hooks.adopt(read.contents);
+    this.identity = read.identity;
+    this.revision = read.contents?.revision ?? 0;
+    // The state it replaced is dropped: its file need not wait for a garbage collection.
+    this.file?.close();
+    this.file = read.file;
+  }
+
   private async locked<T>(act: () => T): Promise<T> {
     let hold: StateFileLockHold;
     try {
@@ -608,16 +642,7 @@ export class SharedStateFile {
       throw error;
     }
     try {
-      const identity = currentIdentity(this.path);
-      if (identity !== this.identity) {
-        const read = readStateFile(this.path);
-        this.hooks.adopt(read.contents);
-        this.identity = read.identity;
-        this.revision = read.contents?.revision ?? 0;
-        // The state it replaced is dropped: its file need not wait for a garbage collection.
-        this.file?.close();
-        this.file = read.file;
-      }
+      if (currentIdentity(this.path) !== this.identity) this.reload();
       const result = act();
       if (this.hooks.changed()) {
         try {

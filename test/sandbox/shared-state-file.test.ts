@@ -95,6 +95,32 @@ describe('sandbox state file shared by several processes', () => {
     expect(hedgesInFile(stateFile)).toEqual([]);
   });
 
+  it('a request that changes nothing takes no lock when memory is the file\'s version; a write, and a read after another process saved, do', async () => {
+    const taken: string[] = [];
+    const counting: StateFileLock = async (path) => {
+      taken.push(path);
+      return lockDemoState(path);
+    };
+    const { a, b, stateFile } = await twoProcesses({ stateFileLock: counting });
+    // The account's first request opens it (a change, saved under the lock).
+    expect((await a.api('GET', '/markets')).status).toBe(200);
+    expect(taken).toHaveLength(1);
+    const saved = readFileSync(stateFile);
+    expect((await a.api('GET', '/markets')).status).toBe(200);
+    expect((await a.api('POST', '/quotes', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 1_000, tenor_days: 3 } })).status).toBe(200);
+    expect(taken).toHaveLength(1);
+    expect(readFileSync(stateFile).equals(saved)).toBe(true);
+    const opened = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'counted-open' });
+    expect(opened.status).toBe(200);
+    expect(taken).toHaveLength(2);
+    // b's memory is older than the file a saved: its read goes under the lock and reloads.
+    expect((await b.api('GET', `/hedges/${opened.body.data.id}`)).status).toBe(200);
+    expect(taken).toHaveLength(3);
+    // Now b holds the file's version: its next read takes no lock, and reads the same hedge.
+    expect((await b.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id)).toEqual([opened.body.data.id]);
+    expect(taken).toHaveLength(3);
+  });
+
   it('a lock that cannot be taken answers 503 with Retry-After and acts on nothing', async () => {
     const busy: StateFileLock = async () => {
       throw Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' });
