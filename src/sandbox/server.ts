@@ -34,7 +34,7 @@ import {
   StateFileWriter,
   loadStateFile,
 } from './state-file.js';
-import { type SandboxCertificates, generateCertificates } from './tls.js';
+import type { SandboxCertificates } from './tls.js';
 import { INVALID_JSON } from './validation.js';
 
 export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
@@ -156,7 +156,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     },
     String(options.seed ?? DEFAULT_SEED),
   );
-  const certificates: SandboxCertificates | undefined = options.tls ? await generateCertificates(options.tlsDir) : undefined;
+  // tls.ts (openssl through child_process, os, fs/promises) is loaded only to serve HTTPS.
+  const certificates: SandboxCertificates | undefined = options.tls ? await (await import('./tls.js')).generateCertificates(options.tlsDir) : undefined;
   const traffic = new SandboxTraffic(options, host, faults);
   const { server, sockets } = httpServer(certificates, traffic.handler);
   const bindHost = options.host ?? '127.0.0.1';
