@@ -18,12 +18,13 @@ import type { KeepEvent } from './outcomes/keep.js';
 import { expectationMet, type SideExpectation } from '../domain/book.js';
 import { SideViews, type SideBook } from './side-book.js';
 import { fetchPreTradeFacts } from './pre-trade.js';
-import { finishJournaled, sentBy } from './resume.js';
+import { finishJournaled } from './resume.js';
 import { begunElsewhere } from './row-trust.js';
-import { resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll, type RollOutcome } from './roll.js';
+import { resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll } from './roll.js';
+import type { RollOutcome } from './outcomes/roll.js';
 import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from './trade-actions.js';
 import { runWrite, type WriteOptions } from './write-flow.js';
-import type { Identity } from './identity.js';
+import { sentBy, type Identity } from './identity.js';
 import { utcStamp } from '../domain/utc-text.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
