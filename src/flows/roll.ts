@@ -18,7 +18,6 @@ import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.
 import { makeIdempotencyKey } from '../domain/idempotency.js';
 import type { HedgeRecord } from '../domain/book.js';
 import { formatUsd } from '../domain/money.js';
-import { preTradeProblem, type PreTradeFacts } from '../domain/pre-trade.js';
 import type { Side, Tenor } from '../domain/vocabulary.js';
 import { ApiError, HeldError, InvalidResponseError, OrderFailedError, PreTradeCheckError, StateError, UnresolvedError, UsageError } from '../errors.js';
 import { describeHolder, isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
@@ -27,10 +26,11 @@ import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 import type { PlannedRequestView, RollNote, RollOutcome, RollView } from './outcomes/roll.js';
 import { planDryRun } from './dry-run.js';
+import { bodyOf } from './journal-entry.js';
 import { guardLiveAction } from './live-guard.js';
 import { findSide, type BookPosition } from './positions.js';
 import { readSideInStep, SideViews } from './side-book.js';
-import { fetchPreTradeFacts } from './pre-trade.js';
+import { checkOpenAfterClose } from './pre-trade.js';
 import { closeAction, openAction, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from './row-trust.js';
 import { identityOf, sentBy, type Identity } from './identity.js';
@@ -94,11 +94,6 @@ function newGroup(ports: Pick<FlowPorts, 'clock'>): string {
 
 function unfinished(legs: RollLegs): boolean {
   return isUnresolved(legs.open) || (legs.close !== undefined && isUnresolved(legs.close));
-}
-
-function bodyOf(entry: JournalEntry): Record<string, unknown> {
-  const body = entry.request?.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 
 /** A leg of the roll: confirmed once for both, rendered once for both, and its failures say how the whole roll is finished. */
@@ -303,25 +298,6 @@ function severalHedgesNote(req: RollRequest, hedges: readonly HedgeRecord[], not
     level: 'warn',
     text: `The ${req.side} side of ${req.market} holds ${hedges.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${hedges.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(req.tenorDays)}.${refs}`,
   };
-}
-
-/** The checks of an open, counted as after the close: its notional is back in the headroom and the side's capacity. */
-async function checkRoll(client: HedgeClient, req: RollRequest, plan: RollPlan): Promise<void> {
-  const facts = await fetchPreTradeFacts(client);
-  const freed = plan.closing ? plan.notionalUsd : 0;
-  const after: PreTradeFacts =
-    freed === 0
-      ? facts
-      : {
-          markets: facts.markets.map((market) =>
-            market.market.toUpperCase() === req.market
-              ? { ...market, available_capacity_usd: { ...market.available_capacity_usd, [req.side]: market.available_capacity_usd[req.side] + freed } }
-              : market,
-          ),
-          account: { ...facts.account, available_exposure_usd: facts.account.available_exposure_usd + freed },
-        };
-  const problem = preTradeProblem(after, { market: req.market, side: req.side, notionalUsd: plan.notionalUsd, action: 'open' });
-  if (problem) throw problem;
 }
 
 /**
@@ -634,7 +610,7 @@ async function rollHoldingTheBook(ports: Pick<FlowPorts, 'clock' | 'signal' | 'd
   if (earlier) return req.write.dryRun ? unfinishedDryRun(ports, client, earlier, notes) : finishRoll(ports, client, earlier, { wait: req.write.wait }, guard, notes);
 
   const plan = await planRoll(ports, client, req);
-  if (!req.skipChecks) await checkRoll(client, req, plan);
+  if (!req.skipChecks) await checkOpenAfterClose(client, req.market, req.side, plan.notionalUsd, plan.closing ? plan.notionalUsd : 0);
   // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
   const reference = req.clientReference ?? plan.clientReference;
   if ((plan.hedges?.length ?? 0) > 1) notes.push(severalHedgesNote(req, plan.hedges!, plan.notionalUsd, reference));

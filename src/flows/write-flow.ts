@@ -12,6 +12,7 @@ import type { ApiRequest, SendHooks } from '../api/transport.js';
 import { ApiError, DeclinedError, HedgeError, HeldError, InterruptedError, NetworkError, NotAppliedError, OutcomeUnknownError, PreTradeCheckError, RepeatedActionError, StillPendingError, UnresolvedError, UsageError } from '../errors.js';
 import { withSideLock } from './account-lock.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
+import { bodyOf } from './journal-entry.js';
 import { requireOwnRow } from './row-trust.js';
 import type { RowSealer } from '../journal/row-seal.js';
 import { hostname } from 'node:os';
@@ -546,7 +547,7 @@ async function attributedContext(journal: Journal, entry: JournalEntry): Promise
   const uncertain: JournalEntry[] = [];
   let delta = 0;
   for (const other of others) {
-    const amount = Number((other.request?.body as Record<string, unknown> | null | undefined)?.notional_usd);
+    const amount = Number(bodyOf(other).notional_usd);
     if ((other.command === 'add' || other.command === 'reduce') && landed(other) && Number.isFinite(amount)) {
       // Any landed add or reduce moves the side by its amount: a lone one, or an apply's or a keeper's step.
       delta += other.command === 'add' ? amount : -amount;
@@ -567,10 +568,7 @@ async function attributedContext(journal: Journal, entry: JournalEntry): Promise
 
 /** The journal's other actions on the same account and side since this entry began (in any process, on any machine sharing the store). */
 async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry): Promise<JournalEntry[]> {
-  const sideOf = (candidate: JournalEntry) => {
-    const body = candidate.request?.body as Record<string, unknown> | null | undefined;
-    return `${String(body?.market ?? '').toUpperCase()}|${String(body?.side ?? '')}`;
-  };
+  const sideOf = (candidate: JournalEntry) => `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
   const side = sideOf(entry);
   return (await journal.list({ since: Date.parse(entry.created_at) })).filter(
     (other) =>
