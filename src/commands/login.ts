@@ -85,14 +85,15 @@ export async function runLogin(ctx: CommandContext, opts: LoginOptions): Promise
   // A store that cannot be read is reported before anything is asked.
   const name = loginProfileName(requested, store.read());
   const existing = store.profile(name);
-  if (opts.moveKey) return showKeyMove(ctx, store.file, name, await moveProfileKey(flowPorts(ctx), store, name, opts.keyStore ?? 'keyring'));
+  const ports = flowPorts(ctx);
+  if (opts.moveKey) return showKeyMove(ctx, store.file, name, await moveProfileKey(ports, store, name, opts.keyStore ?? 'keyring'));
   const offeredBaseUrl = defaultBaseUrl(opts.baseUrl, ctx.env, existing?.base_url);
-  const fetchKey = opts.keyCommand === undefined ? undefined : keyFromCommand(flowPorts(ctx), opts.keyCommand);
-  const answers = await askLogin(flowPorts(ctx), { name, flagBaseUrl: opts.baseUrl, offeredBaseUrl, fetchKey });
+  const fetchKey = opts.keyCommand === undefined ? undefined : keyFromCommand(ports, opts.keyCommand);
+  const answers = await askLogin(ports, { name, flagBaseUrl: opts.baseUrl, offeredBaseUrl, fetchKey });
   const given = { ...opts, name, requested, existing };
-  const credentials = loginCredentials(flowPorts(ctx), answers, given);
+  const credentials = loginCredentials(ports, answers, given);
   if (!ctx.output.isJson) ctx.output.note(ctx.output.chalk.dim(`Checking the key against ${credentials.baseUrl} …`));
-  showLogin(ctx, store.file, await checkAndSaveLogin(flowPorts(ctx), store, credentials, given), opts.journalUrl);
+  showLogin(ctx, store.file, await checkAndSaveLogin(ports, store, credentials, given), opts.journalUrl);
   return 0;
 }
 

@@ -85,9 +85,6 @@ export function parseReportOptions(
   return { by, since, until, format, html, columns, ref: parseClientReference(options.ref) };
 }
 
-/** Whose report it is (flows/report.ts): kept under this name for the callers that import it from here. */
-export { accountName } from '../flows/report.js';
-
 export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): Promise<void> {
   const options = parseReportOptions(input, { now: new Date(ctx.clock.now()), format: ctx.globals.format, stdoutIsTTY: ctx.io.stdoutIsTTY, fields: ctx.globals.fields });
   const client = await ctx.client();

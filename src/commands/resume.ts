@@ -27,14 +27,15 @@ export function parseResumeOptions(input: InputOf<typeof RESUME>): ResumeOptions
 }
 
 export async function runResume(ctx: CommandContext, options: ResumeOptions): Promise<number> {
-  const entry = await chooseEntryToResume(flowPorts(ctx), options.id);
+  const ports = flowPorts(ctx);
+  const entry = await chooseEntryToResume(ports, options.id);
   if (!entry) {
     ctx.output.note(`Nothing to resume: every action in the journal is resolved. See them with \`${ctx.hedgeCommand('journal')}\`.`);
     return 0;
   }
-  const plan = await planResume(flowPorts(ctx), entry);
+  const plan = await planResume(ports, entry);
   if (plan.kind !== 'roll') sayResuming(ctx, entry);
-  return showResumed(ctx, await resumeEntry(flowPorts(ctx), plan, { wait: options.wait }));
+  return showResumed(ctx, await resumeEntry(ports, plan, { wait: options.wait }));
 }
 
 function sayResuming(ctx: CommandContext, entry: JournalEntry): void {

@@ -11,6 +11,7 @@ import { HeldError, OrderFailedError } from '../errors.js';
 import { describeHolder, type Holder, type JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
+import { bodyOf } from './journal-entry.js';
 import { withAccountLock, withSideLocks } from './account-lock.js';
 import { confirmOrStop, guardLiveAction } from './live-guard.js';
 import type { ApplyOutcome, ApplyReportRow, ResumedStep } from './outcomes/apply.js';
@@ -44,7 +45,7 @@ async function resumeUnfinishedApplies(ports: Pick<FlowPorts, 'clock' | 'signal'
   const unresolved = await unfinishedOfThisAccount(ports, [APPLY_GROUP_PREFIX]);
   const steps: ResumedStep[] = [];
   for (const entry of unresolved) {
-    const body = (entry.request.body ?? {}) as Record<string, unknown>;
+    const body = bodyOf(entry);
     const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();
     const data = { journal_id: entry.id, leg: entry.leg ?? null };
     if (!journaledAction(ports, client, entry)) {

@@ -122,6 +122,16 @@ class DoctorChecks {
     return { checks: this.checks, ready: failed === undefined, ...(failed ? { failure: failed.failure ?? 'network' } : {}) };
   }
 
+  /** One read endpoint's check: ok with the detail `read` returns, or the read's failure. */
+  async read(ports: Pick<FlowPorts, 'hedgeCommand'>, check: { id: string; title: string; endpoint: string; forWrites: boolean }, read: () => Promise<string>): Promise<void> {
+    try {
+      const detail = await read();
+      this.add({ id: check.id, title: check.title, status: 'ok', detail, forWrites: check.forWrites });
+    } catch (error) {
+      this.readFailure(ports, check.id, check.title, check.endpoint, error, check.forWrites);
+    }
+  }
+
   /** A read that failed, its next step by its kind: an answer hedge cannot read names the command to report it with. */
   readFailure(ports: Pick<FlowPorts, 'hedgeCommand'>, id: string, title: string, endpoint: string, error: unknown, forWrites: boolean): DoctorCheck {
     if (error instanceof InterruptedError) throw error;
@@ -216,27 +226,23 @@ async function checkReads(ports: Pick<FlowPorts, 'hedgeCommand'>, client: HedgeC
   // prices
   let pricesShape: string | undefined;
   if (listed.length > 0) {
-    try {
+    await checks.read(ports, { id: 'prices', title: 'Prices', endpoint: 'GET /prices', forWrites: false }, async () => {
       const { data, quotes, problem } = await client.readPrices(listed.slice(0, 1));
       pricesShape = describeShape(data);
       if (problem) throw problem;
-      checks.add({ id: 'prices', title: 'Prices', status: 'ok', detail: `${quotes[0]!.market} ${Number(quotes[0]!.price.toPrecision(12))} (GET /prices, read from ${pricesShape})`, forWrites: false });
-    } catch (error) {
-      checks.readFailure(ports, 'prices', 'Prices', 'GET /prices', error, false);
-    }
+      return `${quotes[0]!.market} ${Number(quotes[0]!.price.toPrecision(12))} (GET /prices, read from ${pricesShape})`;
+    });
   }
 
   await checkQuoteAndAccount(ports, client, tradable, checks);
 
   // positions
   let positionFields = 'no open position to read its field names from';
-  try {
+  await checks.read(ports, { id: 'positions', title: 'Positions', endpoint: 'GET /positions', forWrites: true }, async () => {
     const positions = await client.listPositions();
     if (positions.length > 0) positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
-    checks.add({ id: 'positions', title: 'Positions', status: 'ok', detail: `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`, forWrites: true });
-  } catch (error) {
-    checks.readFailure(ports, 'positions', 'Positions', 'GET /positions', error, true);
-  }
+    return `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`;
+  });
 
   const statuses = await checkHedgesAndHistory(ports, client, checks);
   return { pricesShape, positionFields, statuses };
@@ -258,63 +264,42 @@ function marketsCheck(markets: MarketList): DoctorCheck {
 /** A quote (indicative: opens and stores nothing) on the first open market, and the account. */
 async function checkQuoteAndAccount(ports: Pick<FlowPorts, 'hedgeCommand'>, client: HedgeClient, tradable: string | undefined, checks: DoctorChecks): Promise<void> {
   if (tradable) {
-    try {
+    await checks.read(ports, { id: 'quote', title: 'Quote', endpoint: 'POST /quotes', forWrites: true }, async () => {
       const quote = await client.createQuote({ market: tradable, side: 'buy', notional_usd: QUOTE_PROBE_USD, tenor_days: TENORS[0] });
-      checks.add({
-        id: 'quote',
-        title: 'Quote',
-        status: 'ok',
-        detail: `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${quote.pricing.execution_price}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`,
-        forWrites: true,
-      });
-    } catch (error) {
-      checks.readFailure(ports, 'quote', 'Quote', 'POST /quotes', error, true);
-    }
+      return `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${quote.pricing.execution_price}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`;
+    });
   } else {
     checks.add({ id: 'quote', title: 'Quote', status: 'skip', detail: 'no open market to quote', forWrites: false });
   }
 
-  try {
+  await checks.read(ports, { id: 'account', title: 'Account', endpoint: 'GET /account', forWrites: true }, async () => {
     const account = await client.getAccount();
-    checks.add({
-      id: 'account',
-      title: 'Account',
-      status: 'ok',
-      detail: `balance ${formatMoney(account.balance_usdc)} USDC, headroom ${formatMoney(account.available_exposure_usd)} USD${sentAsText(account) ? ' (amounts sent as decimal strings, read as numbers)' : ''}`,
-      forWrites: true,
-    });
-  } catch (error) {
-    checks.readFailure(ports, 'account', 'Account', 'GET /account', error, true);
-  }
+    return `balance ${formatMoney(account.balance_usdc)} USDC, headroom ${formatMoney(account.available_exposure_usd)} USD${sentAsText(account) ? ' (amounts sent as decimal strings, read as numbers)' : ''}`;
+  });
 }
 
 /** The hedges list, the newest hedge on its own, and the history; the statuses the list showed. */
 async function checkHedgesAndHistory(ports: Pick<FlowPorts, 'hedgeCommand'>, client: HedgeClient, checks: DoctorChecks): Promise<string[]> {
   let statuses: string[] = [];
   let newest: string | undefined;
-  try {
+  await checks.read(ports, { id: 'hedges', title: 'Hedges', endpoint: 'GET /hedges', forWrites: true }, async () => {
     const list = await client.readHedges({ limit: 20 });
     statuses = [...new Set(list.items.map((hedge) => hedge.status))];
     newest = list.items[0]?.id;
-    checks.add({ id: 'hedges', title: 'Hedges', status: 'ok', detail: `GET /hedges readable (${list.items.length} read${list.more ? ', more on the server' : ''})`, forWrites: true });
-  } catch (error) {
-    checks.readFailure(ports, 'hedges', 'Hedges', 'GET /hedges', error, true);
-  }
-  if (newest) {
-    try {
-      const hedge = await client.getHedge(newest);
-      checks.add({ id: 'hedge', title: 'One hedge', status: 'ok', detail: `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`, forWrites: true });
-    } catch (error) {
-      checks.readFailure(ports, 'hedge', 'One hedge', `GET /hedges/${newest}`, error, true);
-    }
+    return `GET /hedges readable (${list.items.length} read${list.more ? ', more on the server' : ''})`;
+  });
+  const one = newest;
+  if (one) {
+    await checks.read(ports, { id: 'hedge', title: 'One hedge', endpoint: `GET /hedges/${one}`, forWrites: true }, async () => {
+      const hedge = await client.getHedge(one);
+      return `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`;
+    });
   }
 
-  try {
+  await checks.read(ports, { id: 'history', title: 'History', endpoint: 'GET /hedges/history', forWrites: false }, async () => {
     const history = await client.readHistory({ limit: 20 });
-    checks.add({ id: 'history', title: 'History', status: 'ok', detail: `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`, forWrites: false });
-  } catch (error) {
-    checks.readFailure(ports, 'history', 'History', 'GET /hedges/history', error, false);
-  }
+    return `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`;
+  });
   return statuses;
 }
 

@@ -19,7 +19,6 @@ import {
   type ExposurePolicy,
   type ExposuresView,
 } from '../domain/exposures.js';
-export type { ExposuresView } from '../domain/exposures.js';
 import { exposureReport, type CoverHedge, type ExposureReportView } from '../domain/exposures-report.js';
 import { readHistoryRecord, type HistoryFacts } from '../api/wire/read-history.js';
 import { walkHistory } from './report.js';
@@ -122,8 +121,6 @@ export async function gatherExposures(ports: Pick<FlowPorts, 'clock' | 'signal' 
 }
 
 // ---- --report ------------------------------------------------------------------------------
-
-export type { ExposureReportView } from '../domain/exposures-report.js';
 
 /** A closed hedge of history as the report needs it; undefined when it says too little (no side, size or time). */
 function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): CoverHedge | undefined {

@@ -7,6 +7,7 @@
 // journal did not see change.
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import type { JournalEntry } from '../journal/index.js';
+import { bodyOf } from './journal-entry.js';
 
 /** A hedge's notional as this journal's writes moved it, oldest first. */
 export interface HedgeSizes {
@@ -35,9 +36,7 @@ function writeOf(entry: JournalEntry): 'open' | 'add' | 'reduce' | undefined {
 
 /** The write's notional: `notional_usd`, or the one number its body carries under the server's own name for it. */
 function amountOf(entry: JournalEntry): number | undefined {
-  const body = entry.request?.body;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const record = body as Record<string, unknown>;
+  const record = bodyOf(entry);
   if (typeof record.notional_usd === 'number') return record.notional_usd;
   const amounts = Object.entries(record).filter(([key, value]) => key !== 'tenor_days' && typeof value === 'number');
   return amounts.length === 1 ? (amounts[0]![1] as number) : undefined;

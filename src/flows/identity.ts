@@ -1,6 +1,7 @@
 // Who a write is made as, in the journal's own terms: the account (environment, host, key
 // fingerprint), the profile, and who asked (an agent, a keeper). The one identity every journal
 // entry and every account lock is scoped by, and the sealer that signs its rows (row-seal.ts).
+import type { JournalEntry } from '../journal/index.js';
 import type { RowSealer } from '../journal/row-seal.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 
@@ -25,6 +26,11 @@ export async function identityOf(ports: Pick<FlowPorts, 'credentials' | 'origin'
     keyId: keyFingerprint(credentials.apiKey),
     via: ports.origin === 'cli' ? undefined : ports.origin,
   };
+}
+
+/** Whether an entry was sent with the credentials now in use (another key is another account). */
+export function sentBy(identity: Pick<Identity, 'environment' | 'host' | 'keyId'>, entry: Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id'>): boolean {
+  return entry.environment === identity.environment && entry.base_url_host === identity.host && entry.key_id === identity.keyId;
 }
 
 /** One sealer per resolved credentials (deriving one is an HKDF): dropped with them. */

@@ -1,5 +1,5 @@
 // Finding one journal entry by the id (or unique prefix) a person typed: shared by `journal show`,
-// `journal resolve` and `resume`.
+// `journal resolve` and `resume`; and the request body an entry recorded, as the flows read it.
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import { JournalError, type Journal, type JournalEntry } from '../journal/index.js';
@@ -25,4 +25,10 @@ export async function findJournalEntry(ports: Pick<FlowPorts, 'hedgeCommand'>, j
     throw new UsageError(`No journal entry ${echo(id)} in ${journal.location}.`, { hint: `List the journal with \`${ports.hedgeCommand('journal')}\`.` });
   }
   return entry;
+}
+
+/** The request body an entry recorded, as fields; empty when it recorded none (or not an object). */
+export function bodyOf(entry: Pick<JournalEntry, 'request'>): Record<string, unknown> {
+  const body = entry.request?.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }

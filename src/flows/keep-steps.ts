@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../api/client.js';
 import type { Hedge } from '../api/schemas.js';
 import { decideRow, rowKey, type KeepDecision, type KeepRow, type SideView } from '../domain/keep.js';
-import { preTradeProblem } from '../domain/pre-trade.js';
 import { HedgeError, HeldError, UnresolvedError } from '../errors.js';
 import { isUnresolved, type JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
@@ -17,13 +16,15 @@ import type { Actionable, EventFields, KeeperSteps, SideReading } from './keep-c
 import type { KeepEvent } from './outcomes/keep.js';
 import { expectationMet, type SideExpectation } from '../domain/book.js';
 import { SideViews, type SideBook } from './side-book.js';
-import { fetchPreTradeFacts } from './pre-trade.js';
-import { finishJournaled, sentBy } from './resume.js';
+import { checkOpenAfterClose } from './pre-trade.js';
+import { bodyOf } from './journal-entry.js';
+import { finishJournaled } from './resume.js';
 import { begunElsewhere } from './row-trust.js';
-import { resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll, type RollOutcome } from './roll.js';
+import { resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll } from './roll.js';
+import type { RollOutcome } from './outcomes/roll.js';
 import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from './trade-actions.js';
 import { runWrite, type WriteOptions } from './write-flow.js';
-import type { Identity } from './identity.js';
+import { sentBy, type Identity } from './identity.js';
 import { utcStamp } from '../domain/utc-text.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
@@ -168,17 +169,19 @@ interface KeeperMemory {
 function settlingTooLong(memory: KeeperMemory, key: string, why: string, nowMs: number): string {
   const since = memory.settlingSince.get(key) ?? nowMs;
   memory.settlingSince.set(key, since);
-  if (nowMs - since > EXPECTATION_BOUND_MS && !memory.overdue.has(`settling ${key}`)) {
-    memory.overdue.add(`settling ${key}`);
+  if (nowMs - since > EXPECTATION_BOUND_MS) {
     const [market, side] = key.split(' ');
-    memory.noteError(
-      new UnresolvedError(`The ${side} side of ${market} has been settling for ${Math.round((nowMs - since) / 1000)} s (server time): ${why}. What it holds cannot be told, so nothing is sent on it.`, {
-        hint: 'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.',
-      }),
-      { market: market!, side: side! },
-    );
+    cannotTellOnce(memory, `settling ${key}`, key, `The ${side} side of ${market} has been settling for ${Math.round((nowMs - since) / 1000)} s (server time): ${why}. What it holds cannot be told, so nothing is sent on it.`);
   }
   return why;
+}
+
+/** The error a side past EXPECTATION_BOUND_MS gives (cannot tell), said once per side and cause. */
+function cannotTellOnce(memory: KeeperMemory, overdueKey: string, key: string, message: string): void {
+  if (memory.overdue.has(overdueKey)) return;
+  memory.overdue.add(overdueKey);
+  const [market, side] = key.split(' ');
+  memory.noteError(new UnresolvedError(message, { hint: 'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.' }), { market: market!, side: side! });
 }
 
 /**
@@ -195,15 +198,8 @@ function unmetExpectation(memory: KeeperMemory, key: string, book: SideBook, now
     return undefined;
   }
   const why = `this keeper's own ${expected.what} (${expected.notionalUsd} USD) is not in every view yet`;
-  if (nowMs - expected.sinceMs > EXPECTATION_BOUND_MS && !memory.overdue.has(key)) {
-    memory.overdue.add(key);
-    const [market, side] = key.split(' ');
-    memory.noteError(
-      new UnresolvedError(`${why} ${Math.round((nowMs - expected.sinceMs) / 1000)} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`, {
-        hint: 'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.',
-      }),
-      { market: market!, side: side! },
-    );
+  if (nowMs - expected.sinceMs > EXPECTATION_BOUND_MS) {
+    cannotTellOnce(memory, key, key, `${why} ${Math.round((nowMs - expected.sinceMs) / 1000)} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`);
   }
   return why;
 }
@@ -347,12 +343,7 @@ function rollEvent(outcome: RollOutcome, base: { market: string; side: string; r
 async function wouldAct(ports: Pick<FlowPorts, 'client'>, row: KeepRow, decision: Actionable, deps: StepDeps): Promise<void> {
   const base = { market: row.market, side: row.side, dry_run: true };
   const client = await ports.client();
-  const check = async (notionalUsd: number, freedUsd: number) => {
-    const facts = await fetchPreTradeFacts(client);
-    const after = freedUsd === 0 ? facts : withFreed(facts, row, freedUsd);
-    const problem = preTradeProblem(after, { market: row.market, side: row.side, notionalUsd, action: 'open' });
-    if (problem) throw problem;
-  };
+  const check = (notionalUsd: number, freedUsd: number) => checkOpenAfterClose(client, row.market, row.side, notionalUsd, freedUsd);
   switch (decision.kind) {
     case 'roll': {
       await check(decision.notionalUsd, decision.notionalUsd);
@@ -374,15 +365,6 @@ async function wouldAct(ports: Pick<FlowPorts, 'client'>, row: KeepRow, decision
       return;
     }
   }
-}
-
-function withFreed(facts: Awaited<ReturnType<typeof fetchPreTradeFacts>>, row: KeepRow, freedUsd: number): Awaited<ReturnType<typeof fetchPreTradeFacts>> {
-  return {
-    markets: facts.markets.map((market) =>
-      market.market.toUpperCase() === row.market ? { ...market, available_capacity_usd: { ...market.available_capacity_usd, [row.side]: market.available_capacity_usd[row.side] + freedUsd } } : market,
-    ),
-    account: { ...facts.account, available_exposure_usd: facts.account.available_exposure_usd + freedUsd },
-  };
 }
 
 /** --converge: one add, reduce or close through the write flow, journaled in a keep group. */
@@ -408,11 +390,6 @@ function newGroup(ports: Pick<FlowPorts, 'clock'>): string {
   return `${KEEP_GROUP_PREFIX}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
-function bodyField(entry: JournalEntry, name: string): unknown {
-  const body = entry.request?.body;
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
-}
-
 /**
  * Whether the keeper may finish this unresolved row by itself: one a keeper began (`via: keeper`,
  * sealed with it) on this machine, on a side of its target. Anything else — a person's roll, a
@@ -420,8 +397,8 @@ function bodyField(entry: JournalEntry, name: string): unknown {
  * (`hedge resume`), and its side waits for it.
  */
 function keepersOwn(entry: JournalEntry, rows: readonly KeepRow[]): boolean {
-  const market = String(bodyField(entry, 'market') ?? '').toUpperCase();
-  const side = bodyField(entry, 'side');
+  const market = String(bodyOf(entry).market ?? '').toUpperCase();
+  const side = bodyOf(entry).side;
   return entry.via === 'keeper' && !begunElsewhere(entry) && rows.some((row) => row.market === market && row.side === side);
 }
 
@@ -437,14 +414,14 @@ function keepersOwn(entry: JournalEntry, rows: readonly KeepRow[]): boolean {
  */
 async function finishUnfinished(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, deps: StepDeps, busy: ReadonlySet<string>, rows: readonly KeepRow[], noteRoll: NoteRoll): Promise<Map<string, string>> {
   const journal = await ports.journal();
-  const sideOf = (entry: JournalEntry) => `${String(bodyField(entry, 'market') ?? '').toUpperCase()} ${String(bodyField(entry, 'side') ?? '')}`;
+  const sideOf = (entry: JournalEntry) => `${String(bodyOf(entry).market ?? '').toUpperCase()} ${String(bodyOf(entry).side ?? '')}`;
   const pending = (await journal.list({ pending: true })).filter((entry) => sentBy(deps.identity, entry) && !busy.has(sideOf(entry)) && keepersOwn(entry, rows));
   const done = new Set<string>();
   for (const entry of [...pending].reverse()) {
     const group = entry.group;
     if (!group || !(group.startsWith(ROLL_GROUP_PREFIX) || group.startsWith(KEEP_GROUP_PREFIX)) || done.has(group)) continue;
     done.add(group);
-    const base = { market: String(bodyField(entry, 'market') ?? ''), side: String(bodyField(entry, 'side') ?? ''), resumed: true };
+    const base = { market: String(bodyOf(entry).market ?? ''), side: String(bodyOf(entry).side ?? ''), resumed: true };
     try {
       if (group.startsWith(ROLL_GROUP_PREFIX)) {
         const outcome = await resumeRollOutcome(ports, entry, { wait: true });
@@ -455,7 +432,7 @@ async function finishUnfinished(ports: Pick<FlowPorts, 'clock' | 'signal' | 'dea
         const result = await finishJournaled(ports, client, entry, { wait: true, present: (action) => ({ ...action, ...QUIETLY }) });
         if (!result || result.kind === 'dry-run') continue;
         const kind = entry.leg === 'reopen' ? 'reopen' : 'converge';
-        deps.event({ event: kind, ...base, notional_usd: bodyField(entry, 'notional_usd') ?? bodyField(entry, 'amount_usd'), journal_id: result.entry.id, journal_group: group, idempotency_key: result.entry.idempotency_key, hedge_ids: result.entry.hedge_id ? [result.entry.hedge_id] : [] });
+        deps.event({ event: kind, ...base, notional_usd: bodyOf(entry).notional_usd ?? bodyOf(entry).amount_usd, journal_id: result.entry.id, journal_group: group, idempotency_key: result.entry.idempotency_key, hedge_ids: result.entry.hedge_id ? [result.entry.hedge_id] : [] });
       }
     } catch (error) {
       // Another live process running it is not a failure of this keeper: the side just waits for it.
@@ -464,8 +441,8 @@ async function finishUnfinished(ports: Pick<FlowPorts, 'clock' | 'signal' | 'dea
   }
   const still = new Map<string, string>();
   for (const entry of (await journal.list({ pending: true })).filter((candidate) => sentBy(deps.identity, candidate))) {
-    const market = bodyField(entry, 'market');
-    const side = bodyField(entry, 'side');
+    const market = bodyOf(entry).market;
+    const side = bodyOf(entry).side;
     if (typeof market !== 'string' || typeof side !== 'string') continue;
     const key = `${market.toUpperCase()} ${side}`;
     if (still.has(key) || busy.has(key)) continue;

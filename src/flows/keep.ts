@@ -33,7 +33,7 @@ import { installSignals, type KeeperSignals } from './keep-signals.js';
 import { keeperSteps } from './keep-steps.js';
 import { guardLiveAction } from './live-guard.js';
 import { readTargetFile } from './target-plan.js';
-import { identityOf } from './write-flow.js';
+import { identityOf } from './identity.js';
 import { keeperLockPlace, takeKeeperLock as takeAccountKeeperLock } from './keeper-lock.js';
 import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
 

@@ -18,8 +18,6 @@ import { parseUsdAmount } from '../domain/input.js';
 import { safeText } from '../security/safe-text.js';
 import type { Identity } from './identity.js';
 
-export type { MetricsAddress };
-
 /** `9464`, `:9464`, `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464`; port 0 takes any free port. */
 export function parseMetricsAddress(raw: string): MetricsAddress {
   const text = raw.trim();

@@ -21,6 +21,25 @@ export async function fetchPreTradeFacts(client: HedgeClient): Promise<PreTradeF
   return { markets: list.markets, account };
 }
 
+/**
+ * The checks of an open counted as after a close that freed `freedUsd` of the side (a roll's):
+ * that notional is back in the side's capacity and the account's headroom.
+ */
+export async function checkOpenAfterClose(client: HedgeClient, market: string, side: Side, notionalUsd: number, freedUsd: number): Promise<void> {
+  const facts = await fetchPreTradeFacts(client);
+  const after: PreTradeFacts =
+    freedUsd === 0
+      ? facts
+      : {
+          markets: facts.markets.map((listed) =>
+            listed.market.toUpperCase() === market ? { ...listed, available_capacity_usd: { ...listed.available_capacity_usd, [side]: listed.available_capacity_usd[side] + freedUsd } } : listed,
+          ),
+          account: { ...facts.account, available_exposure_usd: facts.account.available_exposure_usd + freedUsd },
+        };
+  const problem = preTradeProblem(after, { market, side, notionalUsd, action: 'open' });
+  if (problem) throw problem;
+}
+
 /** What the optional checks could not check, said before the write (and in a live confirmation). */
 export interface Unchecked {
   /** Short names: "the exposure headroom", "the duplicate reference". */

@@ -14,6 +14,7 @@ import { UsageError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
+import { bodyOf } from './journal-entry.js';
 import { findSide, type BookPosition } from './positions.js';
 import { readSideInStep } from './side-book.js';
 
@@ -54,11 +55,6 @@ export function describeAge(ms: number): string {
   if (hours >= 48) return `${Math.floor(hours / 24)} days`;
   if (hours >= 1) return `${Math.floor(hours)} h`;
   return `${Math.max(0, Math.round(ms / 60_000))} min`;
-}
-
-function bodyOf(entry: JournalEntry): Record<string, unknown> {
-  const body = entry.request?.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 
 function near(a: number, b: number): boolean {

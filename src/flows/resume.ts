@@ -12,13 +12,9 @@ import { confirmRowFromElsewhere, requireOwnRow } from './row-trust.js';
 import { resumeRollOutcome, ROLL_GROUP_PREFIX } from './roll.js';
 import type { RollOutcome } from './outcomes/roll.js';
 import { actionFromJournal } from './trade-actions.js';
-import { heldError, identityOf, runWrite, type Identity, type WriteAction, type WriteOutcome } from './write-flow.js';
+import { identityOf, sentBy } from './identity.js';
+import { heldError, runWrite, type WriteAction, type WriteOutcome } from './write-flow.js';
 import type { ApiAnswer } from './api-call.js';
-
-/** Whether an entry was sent with the credentials now in use (another key is another account). */
-export function sentBy(identity: Pick<Identity, 'environment' | 'host' | 'keyId'>, entry: JournalEntry): boolean {
-  return entry.environment === identity.environment && entry.base_url_host === identity.host && entry.key_id === identity.keyId;
-}
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
 export async function unfinishedOfThisAccount(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>, groupPrefixes: readonly string[]): Promise<JournalEntry[]> {

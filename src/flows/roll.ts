@@ -18,7 +18,6 @@ import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.
 import { makeIdempotencyKey } from '../domain/idempotency.js';
 import type { HedgeRecord } from '../domain/book.js';
 import { formatUsd } from '../domain/money.js';
-import { preTradeProblem, type PreTradeFacts } from '../domain/pre-trade.js';
 import type { Side, Tenor } from '../domain/vocabulary.js';
 import { ApiError, HeldError, InvalidResponseError, OrderFailedError, PreTradeCheckError, StateError, UnresolvedError, UsageError } from '../errors.js';
 import { describeHolder, isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
@@ -26,16 +25,16 @@ import { withAccountLock, withSideLock } from './account-lock.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
 import type { PlannedRequestView, RollNote, RollOutcome, RollView } from './outcomes/roll.js';
-
-export type { RollOutcome } from './outcomes/roll.js';
-import { describePlannedRequest } from './dry-run.js';
+import { planDryRun } from './dry-run.js';
+import { bodyOf } from './journal-entry.js';
 import { guardLiveAction } from './live-guard.js';
 import { findSide, type BookPosition } from './positions.js';
 import { readSideInStep, SideViews } from './side-book.js';
-import { fetchPreTradeFacts } from './pre-trade.js';
+import { checkOpenAfterClose } from './pre-trade.js';
 import { closeAction, openAction, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from './row-trust.js';
-import { identityOf, isRejection, journalAhead, runWrite, type WriteAction, type WriteOptions } from './write-flow.js';
+import { identityOf, sentBy, type Identity } from './identity.js';
+import { isRejection, journalAhead, runWrite, type WriteAction, type WriteOptions, type WriteOutcome } from './write-flow.js';
 import { utcClock, utcMinute, utcStamp } from '../domain/utc-text.js';
 
 /** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
@@ -78,7 +77,7 @@ interface RollLegs {
 /** What the legs came to in this run. */
 interface Carried {
   close?: { entry?: JournalEntry; result?: CloseResult; answer?: SubmittedAction; settled?: boolean };
-  open: { entry: JournalEntry; hedge?: Hedge; answer?: OpenedHedge };
+  open: { entry: JournalEntry; result?: Hedge; answer?: OpenedHedge };
 }
 
 function rollArgv(request: Pick<OpenRequest, 'market' | 'side' | 'tenor_days'>): string[] {
@@ -95,11 +94,6 @@ function newGroup(ports: Pick<FlowPorts, 'clock'>): string {
 
 function unfinished(legs: RollLegs): boolean {
   return isUnresolved(legs.open) || (legs.close !== undefined && isUnresolved(legs.close));
-}
-
-function bodyOf(entry: JournalEntry): Record<string, unknown> {
-  const body = entry.request?.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 
 /** A leg of the roll: confirmed once for both, rendered once for both, and its failures say how the whole roll is finished. */
@@ -153,19 +147,16 @@ async function legsOf(ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>, group:
   };
 }
 
+/** Whether an entry is a leg of a roll of this market and side, sent with the current credentials. */
+function isRollLegOf(self: Identity, market: string, side: Side, entry: JournalEntry): boolean {
+  return entry.group?.startsWith(ROLL_GROUP_PREFIX) === true && sentBy(self, entry) && bodyOf(entry).market === market && bodyOf(entry).side === side;
+}
+
 /** The newest roll of this market and side with a leg still unresolved, sent with the current credentials. */
 async function unfinishedGroup(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>, market: string, side: Side): Promise<string | undefined> {
   const self = await identityOf(ports);
   const pending = await (await ports.journal()).list({ pending: true });
-  return pending.find(
-    (entry) =>
-      entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
-      entry.environment === self.environment &&
-      entry.base_url_host === self.host &&
-      entry.key_id === self.keyId &&
-      bodyOf(entry).market === market &&
-      bodyOf(entry).side === side,
-  )?.group;
+  return pending.find((entry) => isRollLegOf(self, market, side, entry))?.group;
 }
 
 function describeLegs(legs: RollLegs): string {
@@ -309,25 +300,6 @@ function severalHedgesNote(req: RollRequest, hedges: readonly HedgeRecord[], not
   };
 }
 
-/** The checks of an open, counted as after the close: its notional is back in the headroom and the side's capacity. */
-async function checkRoll(client: HedgeClient, req: RollRequest, plan: RollPlan): Promise<void> {
-  const facts = await fetchPreTradeFacts(client);
-  const freed = plan.closing ? plan.notionalUsd : 0;
-  const after: PreTradeFacts =
-    freed === 0
-      ? facts
-      : {
-          markets: facts.markets.map((market) =>
-            market.market.toUpperCase() === req.market
-              ? { ...market, available_capacity_usd: { ...market.available_capacity_usd, [req.side]: market.available_capacity_usd[req.side] + freed } }
-              : market,
-          ),
-          account: { ...facts.account, available_exposure_usd: facts.account.available_exposure_usd + freed },
-        };
-  const problem = preTradeProblem(after, { market: req.market, side: req.side, notionalUsd: plan.notionalUsd, action: 'open' });
-  if (problem) throw problem;
-}
-
 /**
  * What already covers the side on the server, in any of its views (one read, no wait): a filled
  * hedge on its record (the positions list may not show it yet), the positions line, or a hedge still
@@ -343,47 +315,59 @@ async function sideCover(ports: Pick<FlowPorts, 'clock' | 'log'>, client: HedgeC
   return opening ? { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status } : undefined;
 }
 
+/** What a leg's write came to (nothing for a dry run, which a leg never is). */
+function carriedLeg<S, R>(outcome: WriteOutcome<S, R>): { entry?: JournalEntry; result?: R; answer?: S } {
+  if (outcome.kind === 'dry-run') return {};
+  if (outcome.kind === 'recorded') return { entry: outcome.entry };
+  return { entry: outcome.entry, answer: outcome.answer, ...(outcome.kind === 'resolved' ? { result: outcome.result } : {}) };
+}
+
+/** The close leg from wherever the journal says it is; nothing once the open has left `planned` (it is sent only after the close). */
+async function carryOutClose(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>,
+  client: HedgeClient,
+  legs: RollLegs,
+  action: WriteAction<SubmittedAction, CloseResult>,
+  options: { positionOpen?: boolean; notes: RollNote[] },
+): Promise<Carried['close']> {
+  const { market, side } = legs.request;
+  const { open } = legs;
+  if (open.outcome !== 'planned' || !legs.closes) return undefined;
+  if (legs.close && !isUnresolved(legs.close)) {
+    // An earlier run's close refused with no_open_hedge found the side already settled.
+    return legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge' ? { settled: true } : { entry: legs.close };
+  }
+  if (!legs.close && options.positionOpen !== true && (await readSideInStep(ports, client, market, side)).book.state === 'flat') {
+    // A resumed roll whose close was never journaled: the side is gone only when every view says so
+    // (a fill the positions list trails is not a side that settled).
+    options.notes.push({ level: 'note', text: `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.` });
+    return { settled: true };
+  }
+  try {
+    return carriedLeg(await runWrite(ports, action, { wait: true, dryRun: false, fresh: false, idempotencyKey: legs.close?.idempotency_key }));
+  } catch (error) {
+    if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
+      options.notes.push({ level: 'note', text: `Nothing to close: the ${side} hedge on ${market} had already settled or been closed.` });
+      return { settled: true };
+    }
+    // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
+    if (isRejection(error)) await (await ports.journal()).update(open.id, { outcome: 'abandoned', message: `not sent: the close was rejected (${error.code})` });
+    else if (error instanceof Error) {
+      // The close's outcome is not known here (its answer, its wait or its record failed): say
+      // what that means for the side, with the error the operator sees.
+      error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
+    }
+    throw error;
+  }
+}
+
 /** Carries the legs out from wherever the journal says they are. */
 async function carryOut(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, client: HedgeClient, legs: RollLegs, options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] }): Promise<Carried> {
   const journal = await ports.journal();
   const { market, side } = legs.request;
   const actions = legActions(ports, client, legs.group, legs.request, options.quote);
   const { open } = legs;
-  let close: Carried['close'];
-
-  // The close phase is over once the open has left `planned` (it is sent only after the close).
-  if (open.outcome === 'planned' && legs.closes) {
-    if (legs.close && !isUnresolved(legs.close)) {
-      // An earlier run's close refused with no_open_hedge found the side already settled.
-      close = legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge' ? { settled: true } : { entry: legs.close };
-    } else if (!legs.close && options.positionOpen !== true && (await readSideInStep(ports, client, market, side)).book.state === 'flat') {
-      // A resumed roll whose close was never journaled: the side is gone only when every view says so
-      // (a fill the positions list trails is not a side that settled).
-      options.notes.push({ level: 'note', text: `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.` });
-      close = { settled: true };
-    } else {
-      try {
-        const result = await runWrite(ports, actions.close, { wait: true, dryRun: false, fresh: false, idempotencyKey: legs.close?.idempotency_key });
-        if (result.kind === 'resolved') close = { entry: result.entry, result: result.result, answer: result.answer };
-        else if (result.kind === 'submitted') close = { entry: result.entry, answer: result.answer };
-        else if (result.kind === 'recorded') close = { entry: result.entry };
-      } catch (error) {
-        if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
-          options.notes.push({ level: 'note', text: `Nothing to close: the ${side} hedge on ${market} had already settled or been closed.` });
-          close = { settled: true };
-        } else {
-          // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
-          if (isRejection(error)) await journal.update(open.id, { outcome: 'abandoned', message: `not sent: the close was rejected (${error.code})` });
-          else if (error instanceof Error) {
-            // The close's outcome is not known here (its answer, its wait or its record failed): say
-            // what that means for the side, with the error the operator sees.
-            error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
-          }
-          throw error;
-        }
-      }
-    }
-  }
+  const close = await carryOutClose(ports, client, legs, actions.close, options);
 
   // The roll opens what it closed: the side's notional read right before its close was sent (under
   // the side's lock). Another figure than the plan's means an actor outside hedge moved the side
@@ -414,11 +398,7 @@ async function carryOut(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' |
   }
   if (!isUnresolved(open)) return { close, open: { entry: open } };
   try {
-    const result = await runWrite(ports, actions.open, { wait: options.wait, dryRun: false, fresh: false, idempotencyKey: open.idempotency_key });
-    if (result.kind === 'resolved') return { close, open: { entry: result.entry, hedge: result.result, answer: result.answer } };
-    if (result.kind === 'submitted') return { close, open: { entry: result.entry, answer: result.answer } };
-    if (result.kind === 'recorded') return { close, open: { entry: result.entry } };
-    return { close, open: { entry: open } };
+    return { close, open: { entry: open, ...carriedLeg(await runWrite(ports, actions.open, { wait: options.wait, dryRun: false, fresh: false, idempotencyKey: open.idempotency_key })) } };
   } catch (error) {
     const closed = close?.entry !== undefined && !close.settled;
     if (closed && isRejection(error)) {
@@ -443,7 +423,7 @@ async function carryOut(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' |
 /** What the roll did: both legs with their keys and journal ids, and whether the side is covered now. */
 function outcomeOf(ports: Pick<FlowPorts, 'hedgeCommand'>, legs: RollLegs, carried: Carried, notes: RollNote[], resumed: boolean, quote?: Quote): RollOutcome {
   const { market, side } = legs.request;
-  const hedge = carried.open.hedge ?? carried.open.answer;
+  const hedge = carried.open.result ?? carried.open.answer;
   const closeEntry = carried.close?.entry ?? legs.close;
   const result = carried.close?.result;
   const view: RollView = {
@@ -467,25 +447,25 @@ function outcomeOf(ports: Pick<FlowPorts, 'hedgeCommand'>, legs: RollLegs, carri
     open: {
       journal_id: carried.open.entry.id,
       outcome: carried.open.entry.outcome,
-      hedge_id: carried.open.hedge?.id ?? carried.open.answer?.hedge_id ?? carried.open.entry.hedge_id ?? null,
+      hedge_id: carried.open.result?.id ?? carried.open.answer?.hedge_id ?? carried.open.entry.hedge_id ?? null,
       hedge: (hedge as Record<string, unknown> | undefined) ?? null,
       quote: quote ?? null,
     },
   };
   const newId = view.open.hedge_id ? safeText(view.open.hedge_id) : 'the new hedge';
-  const status = carried.open.hedge?.status ?? carried.open.answer?.status ?? null;
-  const failed = carried.open.hedge?.status === 'failed';
+  const status = carried.open.result?.status ?? carried.open.answer?.status ?? null;
+  const failed = carried.open.result?.status === 'failed';
   const opened = {
     journalId: carried.open.entry.id,
     idempotencyKey: carried.open.entry.idempotency_key ?? null,
     hedgeId: view.open.hedge_id,
     outcome: carried.open.entry.outcome,
-    maturityAt: typeof carried.open.hedge?.maturity_at === 'string' ? carried.open.hedge.maturity_at : null,
+    maturityAt: typeof carried.open.result?.maturity_at === 'string' ? carried.open.result.maturity_at : null,
     status: typeof status === 'string' ? status : null,
-    landed: carried.open.hedge !== undefined,
+    landed: carried.open.result !== undefined,
   };
   const closed = view.close ? { journalId: view.close.journal_id, idempotencyKey: closeEntry?.idempotency_key ?? null, hedgeId: view.close.hedge_id, outcome: view.close.outcome } : null;
-  const covered = !failed && (carried.open.hedge !== undefined || carried.open.answer !== undefined || ['filled', 'done', 'submitted'].includes(carried.open.entry.outcome));
+  const covered = !failed && (carried.open.result !== undefined || carried.open.answer !== undefined || ['filled', 'done', 'submitted'].includes(carried.open.entry.outcome));
   return {
     kind: 'rolled',
     market,
@@ -504,7 +484,7 @@ function outcomeOf(ports: Pick<FlowPorts, 'hedgeCommand'>, legs: RollLegs, carri
       ? {
           failure: new OrderFailedError(
             `The new ${days(legs.request.tenor_days)} hedge ${newId} failed on-chain: nothing was opened${view.close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
-            carried.open.hedge!.id,
+            carried.open.result!.id,
             `Open it again with \`${ports.hedgeCommand('open', market, side, String(legs.request.notional_usd), '--tenor', String(legs.request.tenor_days))}\` (a new key).`,
           ),
         }
@@ -569,20 +549,15 @@ export async function resumeRollOutcome(ports: Pick<FlowPorts, 'clock' | 'signal
 
 /** The dry run of a roll still to finish: its legs with the keys the journal holds. */
 async function unfinishedDryRun(ports: Pick<FlowPorts, 'credentials'>, client: HedgeClient, legs: RollLegs, notes: RollNote[]): Promise<RollOutcome> {
-  const credentials = await ports.credentials();
   const describe = (entry: JournalEntry) =>
-    describePlannedRequest(
-      { method: entry.request.method as 'POST', path: entry.request.path, body: entry.request.body ?? undefined, idempotencyKey: entry.idempotency_key },
-      credentials.baseUrl,
-      credentials.apiKey,
-    );
+    planDryRun(ports, { method: entry.request.method as 'POST', path: entry.request.path, body: entry.request.body ?? undefined, idempotencyKey: entry.idempotency_key });
   notes.push({ level: 'note', text: `An unfinished roll of ${legs.request.market} ${legs.request.side} is in the journal (group ${safeText(legs.group)}: ${describeLegs(legs)}); without --dry-run this command finishes it.` });
   const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
   if (legs.open.outcome === 'planned' && legs.closes) {
-    if (legs.close && isUnresolved(legs.close)) shown.push({ leg: 'close', request: describe(legs.close), note: `resumed, journal ${legs.close.id}` });
-    else if (!legs.close) shown.push({ leg: 'close', request: describePlannedRequest(client.planClose(legs.request, makeIdempotencyKey()), credentials.baseUrl, credentials.apiKey), note: 'if the side is still open' });
+    if (legs.close && isUnresolved(legs.close)) shown.push({ leg: 'close', request: await describe(legs.close), note: `resumed, journal ${legs.close.id}` });
+    else if (!legs.close) shown.push({ leg: 'close', request: await planDryRun(ports, client.planClose(legs.request, makeIdempotencyKey())), note: 'if the side is still open' });
   }
-  if (isUnresolved(legs.open)) shown.push({ leg: 'open', request: describe(legs.open), note: `journal ${legs.open.id}, ${legs.open.outcome}` });
+  if (isUnresolved(legs.open)) shown.push({ leg: 'open', request: await describe(legs.open), note: `journal ${legs.open.id}, ${legs.open.outcome}` });
   return { kind: 'dry-run', market: legs.request.market, side: legs.request.side as Side, legs: shown, notes };
 }
 
@@ -595,16 +570,11 @@ async function refuseIfRolledMeanwhile(ports: Pick<FlowPorts, 'credentials' | 'j
   const self = await identityOf(ports);
   const rolled = (await (await ports.journal()).list({ limit: 200 })).find(
     (entry) =>
-      entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
+      isRollLegOf(self, req.market, req.side, entry) &&
       entry.leg === 'open' &&
       (entry.outcome === 'filled' || entry.outcome === 'done') &&
       entry.resolved_at !== undefined &&
-      Date.parse(entry.resolved_at) >= waitingSince &&
-      entry.environment === self.environment &&
-      entry.base_url_host === self.host &&
-      entry.key_id === self.keyId &&
-      bodyOf(entry).market === req.market &&
-      bodyOf(entry).side === req.side,
+      Date.parse(entry.resolved_at) >= waitingSince,
   );
   if (!rolled) return;
   const tenor = readNumber(bodyOf(rolled).tenor_days);
@@ -640,7 +610,7 @@ async function rollHoldingTheBook(ports: Pick<FlowPorts, 'clock' | 'signal' | 'd
   if (earlier) return req.write.dryRun ? unfinishedDryRun(ports, client, earlier, notes) : finishRoll(ports, client, earlier, { wait: req.write.wait }, guard, notes);
 
   const plan = await planRoll(ports, client, req);
-  if (!req.skipChecks) await checkRoll(client, req, plan);
+  if (!req.skipChecks) await checkOpenAfterClose(client, req.market, req.side, plan.notionalUsd, plan.closing ? plan.notionalUsd : 0);
   // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
   const reference = req.clientReference ?? plan.clientReference;
   if ((plan.hedges?.length ?? 0) > 1) notes.push(severalHedgesNote(req, plan.hedges!, plan.notionalUsd, reference));
@@ -650,12 +620,11 @@ async function rollHoldingTheBook(ports: Pick<FlowPorts, 'clock' | 'signal' | 'd
   ports.planCheck?.check([...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')]);
   await ports.tradeGate?.admit([{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }], 'roll');
   if (req.write.dryRun) {
-    const credentials = await ports.credentials();
     const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
-    if (plan.closing) shown.push({ leg: 'close', request: describePlannedRequest(client.planClose(request, makeIdempotencyKey()), credentials.baseUrl, credentials.apiKey) });
+    if (plan.closing) shown.push({ leg: 'close', request: await planDryRun(ports, client.planClose(request, makeIdempotencyKey())) });
     shown.push({
       leg: 'open',
-      request: describePlannedRequest(client.planOpen(request, makeIdempotencyKey()), credentials.baseUrl, credentials.apiKey),
+      request: await planDryRun(ports, client.planOpen(request, makeIdempotencyKey())),
       note: plan.closing ? 'sent once the close has landed' : `nothing to close: ${safeText(plan.ended!.id)} is ${safeText(plan.ended!.status)}`,
     });
     return { kind: 'dry-run', market: req.market, side: req.side, legs: shown, notes };

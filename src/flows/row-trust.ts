@@ -10,7 +10,7 @@ import { isUnresolved, type JournalEntry } from '../journal/index.js';
 import type { RowCheck, RowTrust } from '../journal/row-seal.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
-import { identityOf, rowSealerOf, type Identity } from './identity.js';
+import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
 import { confirmOrStop } from './live-guard.js';
 
 /** Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too). */
@@ -69,6 +69,5 @@ export async function checkUnresolvedRows(ports: Pick<FlowPorts, 'credentials' |
     return undefined;
   }
   const sealer = await rowSealerOf(ports);
-  const ours = (entry: JournalEntry) => entry.key_id === identity.keyId && entry.environment === identity.environment && entry.base_url_host === identity.host;
-  return new Map(unresolved.map((entry) => [entry.id, ours(entry) ? sealer.trust(entry) : 'other-key']));
+  return new Map(unresolved.map((entry) => [entry.id, sentBy(identity, entry) ? sealer.trust(entry) : 'other-key']));
 }

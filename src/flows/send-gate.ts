@@ -11,6 +11,7 @@ import { PreTradeCheckError } from '../errors.js';
 import type { JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import type { Trade } from '../runtime/agent-limits.js';
+import { bodyOf } from './journal-entry.js';
 
 /** What of a write flow's action the checks read (WriteAction, write-flow.ts). */
 interface GatedAction {
@@ -67,12 +68,9 @@ export async function gateTheSend(ports: Pick<FlowPorts, 'tradeGate' | 'planChec
 /** What a journal entry traded: what it recorded it moved (a close), else its body's notional (open, add, reduce), else its context's. */
 export function tradedUsd(entry: Pick<JournalEntry, 'request' | 'context' | 'traded_usd'>): number {
   if (typeof entry.traded_usd === 'number') return Math.abs(entry.traded_usd);
-  const body = entry.request?.body;
-  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
-    for (const name of POSITION_FIELD_SYNONYMS.notionalUsd) {
-      const value = readNumber((body as Record<string, unknown>)[name]);
-      if (value !== undefined) return Math.abs(value);
-    }
+  for (const name of POSITION_FIELD_SYNONYMS.notionalUsd) {
+    const value = readNumber(bodyOf(entry)[name]);
+    if (value !== undefined) return Math.abs(value);
   }
   return Math.abs(readNumber(entry.context?.notional_usd) ?? 0);
 }

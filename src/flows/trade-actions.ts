@@ -13,7 +13,8 @@ import { isUnresolved, NOT_WAITED_MESSAGE, type SideAfter } from '../journal/ind
 import { safeText } from '../security/safe-text.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../config/wait-bound.js';
-import { identityOf } from './identity.js';
+import { identityOf, sentBy } from './identity.js';
+import { bodyOf } from './journal-entry.js';
 import { tradedUsd } from './send-gate.js';
 import { formatRate, shortHash } from '../domain/number-format.js';
 import type { TradeView } from './outcomes/trade.js';
@@ -474,15 +475,13 @@ async function addsStillLanding(ports: Pick<FlowPorts, 'clock' | 'credentials' |
   const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
   const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
   const landing = (await journal.list({ since })).filter((entry) => {
-    const body = entry.request?.body as Record<string, unknown> | null | undefined;
+    const body = bodyOf(entry);
     const notWaited = entry.outcome === 'done' && entry.message === NOT_WAITED_MESSAGE && Date.parse(entry.resolved_at ?? entry.created_at) >= since;
     return (
       entry.command === 'add' &&
-      entry.environment === self.environment &&
-      entry.base_url_host === self.host &&
-      entry.key_id === self.keyId &&
-      String(body?.market ?? '').toUpperCase() === market.toUpperCase() &&
-      body?.side === side &&
+      sentBy(self, entry) &&
+      String(body.market ?? '').toUpperCase() === market.toUpperCase() &&
+      body.side === side &&
       ((isUnresolved(entry) && entry.outcome !== 'planned') || notWaited)
     );
   });

@@ -353,6 +353,26 @@ export interface WatchPlan {
   oneShape: boolean;
 }
 
+/** Sleeps until `at` (in steps of at most a second on a terminal, redrawing): how it ended. */
+async function pauseUntil(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>, sink: WatchSink, live: boolean, at: number): Promise<'due' | 'stopped' | 'deadline'> {
+  const { clock, signal, deadline } = ports;
+  for (;;) {
+    if (signal.aborted) return 'stopped';
+    const now = clock.now();
+    if (deadline !== undefined && now >= deadline) return 'deadline';
+    if (now >= at) return 'due';
+    const until = Math.min(at, deadline ?? Infinity);
+    // On the second, so that a countdown moves in step with the clock on the wall.
+    const step = live ? Math.min(until - now, 1000 - (now % 1000)) : until - now;
+    try {
+      await clock.sleep(Math.max(1, step), signal);
+    } catch {
+      return 'stopped';
+    }
+    sink.tick();
+  }
+}
+
 /**
  * Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an
  * error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts).
@@ -360,9 +380,8 @@ export interface WatchPlan {
 export async function runWatch(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'notify' | 'log'>, target: WatchTarget, plan: WatchPlan, openSink: () => Promise<WatchSink>): Promise<WatchOutcome> {
   const { settings, live } = plan;
   const source = sourceFor(ports, target, plan);
-  const { clock, signal } = ports;
   // --timeout bounds the watch; without it (or with --timeout 0) it runs until stopped, unlike a wait.
-  const deadline = ports.deadline;
+  const { clock, signal, deadline } = ports;
   const client = watchClient(ports, await ports.client());
   // Opened once the client is: a key that cannot be read fails before the screen is taken over.
   const sink = await openSink();
@@ -371,26 +390,6 @@ export async function runWatch(ports: Pick<FlowPorts, 'clock' | 'signal' | 'dead
   const firedAt = new Map<string, number>();
   let nextAt = clock.now();
   let refreshes = 0;
-
-  /** Sleeps until `at` (in steps of at most a second on a terminal, redrawing): how it ended. */
-  const pauseUntil = async (at: number): Promise<'due' | 'stopped' | 'deadline'> => {
-    for (;;) {
-      if (signal.aborted) return 'stopped';
-      const now = clock.now();
-      if (deadline !== undefined && now >= deadline) return 'deadline';
-      if (now >= at) return 'due';
-      const until = Math.min(at, deadline ?? Infinity);
-      // On the second, so that a countdown moves in step with the clock on the wall.
-      const step = live ? Math.min(until - now, 1000 - (now % 1000)) : until - now;
-      try {
-        await clock.sleep(Math.max(1, step), signal);
-      } catch {
-        return 'stopped';
-      }
-      sink.tick();
-    }
-  };
-
   let ended: 'stopped' | 'deadline' | 'count';
   try {
     for (;;) {
@@ -398,7 +397,7 @@ export async function runWatch(ports: Pick<FlowPorts, 'clock' | 'signal' | 'dead
         ended = 'count';
         break;
       }
-      const state = await pauseUntil(nextAt);
+      const state = await pauseUntil(ports, sink, live, nextAt);
       if (state !== 'due') {
         ended = state;
         break;

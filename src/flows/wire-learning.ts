@@ -9,12 +9,12 @@ import { ApiError } from '../errors.js';
 import { refusedField, type HedgeClient } from '../api/client.js';
 import { wireHint } from '../api/wire/unspecified.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
-import { isRejection, runWrite, type WriteAction, type WriteOptions, type WriteResult } from './write-flow.js';
+import { isRejection, runWrite, type WriteAction, type WriteOptions, type WriteOutcome } from './write-flow.js';
 
 /** Builds the action; `retry` is true for the second send (no checks, no preview: they ran for the first). */
 export type ActionBuilder<S, R> = (retry: boolean) => WriteAction<S, R>;
 
-export async function runWriteLearning<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, client: HedgeClient, build: ActionBuilder<S, R>, options: WriteOptions): Promise<WriteResult<S, R>> {
+export async function runWriteLearning<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, client: HedgeClient, build: ActionBuilder<S, R>, options: WriteOptions): Promise<WriteOutcome<S, R>> {
   const first = build(false);
   try {
     return await runWrite(ports, first, options);

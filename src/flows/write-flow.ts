@@ -12,6 +12,7 @@ import type { ApiRequest, SendHooks } from '../api/transport.js';
 import { ApiError, DeclinedError, HedgeError, HeldError, InterruptedError, NetworkError, NotAppliedError, OutcomeUnknownError, PreTradeCheckError, RepeatedActionError, StillPendingError, UnresolvedError, UsageError } from '../errors.js';
 import { withSideLock } from './account-lock.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
+import { bodyOf } from './journal-entry.js';
 import { requireOwnRow } from './row-trust.js';
 import type { RowSealer } from '../journal/row-seal.js';
 import { hostname } from 'node:os';
@@ -139,13 +140,6 @@ export type WriteOutcome<S, R> =
   | { kind: 'submitted'; answer: S; entry: JournalEntry; run: WriteRun }
   | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry; run: WriteRun };
 
-/** The former name, kept while the keeper and roll (issue 38) move to WriteOutcome. */
-export type WriteResult<S, R> = WriteOutcome<S, R>;
-
-export { identityOf, type Identity } from './identity.js';
-
-const timeOf = utcClock;
-
 /** The hint on every unresolved write: the way to finish it with its own key. */
 function resumeHint(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string {
   return `The server may have acted. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
@@ -155,7 +149,7 @@ function resumeHint(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalE
 export function heldError(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: JournalEntry, holder: Holder, more = ''): HeldError {
   const what = `${safeText(entry.command)}${entry.leg ? ` (${safeText(entry.leg)} of ${safeText(entry.group ?? '')})` : ''}`;
   return new HeldError(
-    `The same ${what} (journal ${entry.id}, started ${timeOf(entry.created_at)} UTC) is being carried out by another hedge process: ${safeText(describeHolder(holder))}. This run sent nothing${more}.`,
+    `The same ${what} (journal ${entry.id}, started ${utcClock(entry.created_at)} UTC) is being carried out by another hedge process: ${safeText(describeHolder(holder))}. This run sent nothing${more}.`,
     {
       holder,
       details: { journal_id: entry.id },
@@ -172,7 +166,7 @@ async function holdToResume(ports: Pick<FlowPorts, 'hedgeCommand'>, journal: Jou
   if (now && !isUnresolved(now)) {
     // Another process finished it between our look and our hold: this run only saw its action.
     throw new HeldError(
-      `The same ${safeText(entry.command)} (journal ${entry.id}, started ${timeOf(entry.created_at)} UTC) was carried out meanwhile by another hedge process (${safeText(describeHolder(answer.holder))}); its outcome is ${safeText(now.outcome)}. This run sent nothing.`,
+      `The same ${safeText(entry.command)} (journal ${entry.id}, started ${utcClock(entry.created_at)} UTC) was carried out meanwhile by another hedge process (${safeText(describeHolder(answer.holder))}); its outcome is ${safeText(now.outcome)}. This run sent nothing.`,
       {
         holder: answer.holder.pid > 0 ? answer.holder : undefined,
         details: { journal_id: entry.id, outcome: now.outcome },
@@ -199,7 +193,7 @@ async function chooseKey(ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' 
     const resume = `\`${ports.hedgeCommand('resume', known.id)}\``;
     if (!matchesRequest(known, match)) {
       throw new UsageError(
-        `--idempotency-key: that key belongs to journal ${known.id} (a ${known.command} started ${timeOf(known.created_at)} UTC) with another request, account or environment; a key is reused only for the same request (${resume} finishes that one).`,
+        `--idempotency-key: that key belongs to journal ${known.id} (a ${known.command} started ${utcClock(known.created_at)} UTC) with another request, account or environment; a key is reused only for the same request (${resume} finishes that one).`,
       );
     }
     if (known.group !== undefined && known.group !== match.group) {
@@ -221,7 +215,7 @@ async function chooseKey(ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' 
     ports.notify({
       kind: 'resuming',
       level: 'caution',
-      text: `Resuming the ${pending.command} started ${timeOf(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the server returns its original result or acts once.`,
+      text: `Resuming the ${pending.command} started ${utcClock(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the server returns its original result or acts once.`,
       data: { journal_id: pending.id },
     });
     return { key: pending.idempotency_key, resumed: true, entry: pending, hold };
@@ -232,14 +226,14 @@ async function chooseKey(ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' 
       ports.notify({
         kind: 'left-to-its-process',
         level: 'warn',
-        text: `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`,
+        text: `--new: journal ${pending.id} (the same ${pending.command}, started ${utcClock(pending.created_at)} UTC) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`,
         data: { journal_id: pending.id },
       });
     } else {
       ports.notify({
         kind: 'set-aside',
         level: 'warn',
-        text: `--new: journal ${pending.id} (the same ${pending.command}, started ${timeOf(pending.created_at)} UTC, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
+        text: `--new: journal ${pending.id} (the same ${pending.command}, started ${utcClock(pending.created_at)} UTC, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
         data: { journal_id: pending.id },
       });
       await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
@@ -277,7 +271,7 @@ async function refuseRecentRepeat(ports: Pick<FlowPorts, 'clock' | 'env' | 'hedg
   const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
   const still = unchanged ? ' and the side still shows exactly what it left' : '';
   throw new RepeatedActionError(
-    `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${timeOf(ended)} UTC${hedge}) ended ${describeAge(ports.clock.now() - Date.parse(ended))} ago${still}; this run sent nothing, so a re-run of a finished command does not act twice.`,
+    `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${utcClock(ended)} UTC${hedge}) ended ${describeAge(ports.clock.now() - Date.parse(ended))} ago${still}; this run sent nothing, so a re-run of a finished command does not act twice.`,
     {
       details: { journal_id: recent.id, outcome: recent.outcome, ended_at: ended, hedge_id: recent.hedge_id ?? null, side_unchanged: unchanged ?? null },
       hint: `See it with \`${ports.hedgeCommand('journal', 'show', recent.id)}\`. To send another one, run the command again with --again; scripts that re-run on failure pass their own --idempotency-key instead (exactly once across any kill).`,
@@ -463,7 +457,7 @@ async function reconcileEarlier<S, R>(
   const found = await action.reconcile({ ...entry, context: attributed.context });
   const lifetime = keyLifetimeMs(ports.env);
   const { ageMs: age, clock } = await keyAge(ports, entry);
-  const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${timeOf(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
+  const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
   const others = attributed.uncertain;
   // The book shows the action's effect. An add's or reduce's is an exact figure (its baseline moved
   // by every change the journal knows landed); a close's is only the side's absence, which another
@@ -553,7 +547,7 @@ async function attributedContext(journal: Journal, entry: JournalEntry): Promise
   const uncertain: JournalEntry[] = [];
   let delta = 0;
   for (const other of others) {
-    const amount = Number((other.request?.body as Record<string, unknown> | null | undefined)?.notional_usd);
+    const amount = Number(bodyOf(other).notional_usd);
     if ((other.command === 'add' || other.command === 'reduce') && landed(other) && Number.isFinite(amount)) {
       // Any landed add or reduce moves the side by its amount: a lone one, or an apply's or a keeper's step.
       delta += other.command === 'add' ? amount : -amount;
@@ -574,10 +568,7 @@ async function attributedContext(journal: Journal, entry: JournalEntry): Promise
 
 /** The journal's other actions on the same account and side since this entry began (in any process, on any machine sharing the store). */
 async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry): Promise<JournalEntry[]> {
-  const sideOf = (candidate: JournalEntry) => {
-    const body = candidate.request?.body as Record<string, unknown> | null | undefined;
-    return `${String(body?.market ?? '').toUpperCase()}|${String(body?.side ?? '')}`;
-  };
+  const sideOf = (candidate: JournalEntry) => `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
   const side = sideOf(entry);
   return (await journal.list({ since: Date.parse(entry.created_at) })).filter(
     (other) =>

@@ -168,7 +168,7 @@ describe('niceScale', () => {
 
 describe('the account a report names', () => {
   it('is the profile and host; never a temporary port of this machine', async () => {
-    const { accountName } = await import('../../src/commands/report.js');
+    const { accountName } = await import('../../src/flows/report.js');
     expect(accountName({ profileName: 'demo', baseUrl: 'http://127.0.0.1:34933/partners/sandbox/v2', sources: { profile: 'demo' } })).toBe('demo (the built-in simulator, test funds)');
     expect(accountName({ profileName: 'desk', baseUrl: 'http://127.0.0.1:8080/partners/sandbox/v2' })).toBe('desk (a simulator on this machine)');
     expect(accountName({ baseUrl: 'http://localhost:9/v2' })).toBe('key from HEDGE_API_KEY (a simulator on this machine)');
