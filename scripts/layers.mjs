@@ -14,13 +14,13 @@ export const LAYERS = [
   { name: 'cli', paths: ['cli/'] },
   { name: 'commands', paths: ['commands/'] },
   { name: 'agent', paths: ['agent/'] },
-  { name: 'runner', paths: ['cli/run-command.ts', 'cli/run-until.ts'] },
-  { name: 'command contract', paths: ['cli/command-spec.ts'] },
+  // How one command is run (run-command.ts, run-until.ts) and the typed contract it runs (command-spec.ts).
+  { name: 'runner', paths: ['runner/'] },
   { name: 'flows', paths: ['flows/'] },
   { name: 'runtime', paths: ['runtime/'] },
   { name: 'ui', paths: ['ui/', 'demo/'] },
   // What the flows return (their outcome types), below ui so that ui renders them without climbing.
-  { name: 'flow outcomes', paths: ['flows/outcomes/'] },
+  { name: 'flow outcomes', paths: ['outcomes/'] },
   { name: 'exit codes', paths: ['exit-codes.ts'] },
   { name: 'api', paths: ['api/'] },
   { name: 'journal, config', paths: ['journal/', 'config/'] },
@@ -31,7 +31,7 @@ export const LAYERS = [
   { name: 'sandbox', paths: ['sandbox/'] },
 ];
 
-/** The layer of a path relative to src/; the most specific prefix wins (cli/run-command.ts before cli/). */
+/** The layer of a path relative to src/; the most specific prefix wins. */
 export function layerOf(path) {
   let best;
   LAYERS.forEach((layer, rank) => {
@@ -68,7 +68,7 @@ export function climbsIn(graph) {
 
 /**
  * Imports the layer order allows that a rule forbids: flows return outcomes and never print, so no
- * module of flows/ imports ui/ (a type import included: an outcome's type lives in flows/outcomes/).
+ * module of flows/ imports ui/ (a type import included: an outcome's type lives in outcomes/).
  */
 export const FORBIDDEN = [{ from: 'flows/', to: 'ui/', why: 'flows return outcomes; the command renders them' }];
 

@@ -2,7 +2,7 @@
 // over (strings, flags as true). Only the JSON shape is checked here (known names, types, what is
 // required); the values themselves are checked by the command's own parsers, so an agent meets
 // the same rules and words as a person. Every refusal is a UsageError naming the argument.
-import type { RawInput } from '../cli/command-spec.js';
+import type { RawInput } from '../runner/command-spec.js';
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
 import { CONFIRMATION_TOKEN, INLINE_ROWS, type AgentArgument, type AgentTool } from './catalogue.js';

@@ -4,7 +4,7 @@
 // (`market`, `notional`, `tenor`; an option's long flag with dashes as underscores: `skip_checks`,
 // `dry_run`; a `--no-…` option under its positive name: `wait`), and a JSON Schema for them.
 // Pure data: `hedge tools` prints it without loading the MCP SDK.
-import type { ArgSpec, CommandSpec, OptionKind, OptionSpec } from '../cli/command-spec.js';
+import type { ArgSpec, CommandSpec, OptionKind, OptionSpec } from '../runner/command-spec.js';
 import { errorCatalogue, errorsOfTool, type ErrorCatalogueEntry } from './error-catalogue.js';
 
 export type JsonSchema = Record<string, unknown>;

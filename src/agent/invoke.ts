@@ -4,7 +4,7 @@
 // journal as the command typed by a person; only the streams differ.
 import { PassThrough, Writable } from 'node:stream';
 import type { Clock, HttpConnections } from '../api/transport.js';
-import type { RawInput } from '../cli/command-spec.js';
+import type { RawInput } from '../runner/command-spec.js';
 import type { Env, ResolvedCredentials } from '../config/credentials.js';
 import { describeFailure, environmentFlagsOf, EXIT_CODES, type ErrorDescription } from '../exit-codes.js';
 import { CommandContext } from '../runtime/context.js';
@@ -126,7 +126,7 @@ export async function runInProcess(
   let error: ErrorDescription | undefined;
   try {
     // Through the one runner: a tool call's `until` polls as the CLI's --until does.
-    const { runCommand } = await import('../cli/run-command.js');
+    const { runCommand } = await import('../runner/run-command.js');
     exitCode = await runCommand(ctx, tool.spec, input);
   } catch (failure) {
     // The same description as the CLI's, hints carrying this session's --demo/--profile.

@@ -2,7 +2,7 @@
 // does — check the arguments' shape, apply the safety tier (a write on a live key: a preview and a
 // confirmation token first), run the command in-process, and answer with its --json document or
 // its error as `--json` reports it (code, class, message, hint), plus the exit code.
-import type { RawInput } from '../cli/command-spec.js';
+import type { RawInput } from '../runner/command-spec.js';
 import { UsageError } from '../errors.js';
 import { describeError, errorAsJson, type ErrorDescription } from '../exit-codes.js';
 import { scrubSecrets } from '../security/secrets.js';

@@ -3,7 +3,7 @@
 // SHELL` prints. Only the build imports this module. A command or option added to a spec is completed with no
 // other file to touch. Profile names are read from the store file at completion time, by the shell
 // itself (no node process is started, so completing stays instant).
-import type { ArgSpec, CommandSpec, OptionSpec } from './command-spec.js';
+import type { ArgSpec, CommandSpec, OptionSpec } from '../runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';

@@ -4,7 +4,7 @@
 // each command's help ends with (its examples, and the global options by name only).
 // Part of the front door (dist/cli.js): data and text only.
 import { Help } from 'commander';
-import { COMMAND_GROUPS, type CommandSpec, type OptionSpec } from './command-spec.js';
+import { COMMAND_GROUPS, type CommandSpec, type OptionSpec } from '../runner/command-spec.js';
 
 const INDENT = '  ';
 const GAP = 2;

@@ -4,7 +4,7 @@
 // (scripts/build.mjs checks it); everything else is behind a lazy import().
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
-import type { CommandSpec, RawInput } from './command-spec.js';
+import type { CommandSpec, RawInput } from '../runner/command-spec.js';
 import { jsonErrorsAsked, parseGlobals } from './globals.js';
 import { commandHelpEnd, overview, rootHelp } from './help.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
@@ -14,7 +14,7 @@ import type { GlobalOptions } from '../runtime/globals.js';
 import type { Io } from '../ui/terminal.js';
 
 // The modules the lazily loaded side shares with the front, re-exported so that they exist once.
-export * from './command-spec.js';
+export * from '../runner/command-spec.js';
 export * from './manifest.js';
 export * from '../domain/vocabulary.js';
 export * from '../version.js';

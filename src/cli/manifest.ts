@@ -3,7 +3,7 @@
 // (main.ts), the completion files are checked against it (test), and the agent interface describes
 // itself from it. Nothing here imports command code: the front (dist/cli.js) bundles only data.
 import { OUTPUT_FORMATS } from '../domain/vocabulary.js';
-import { command, type CommandSpec, type OptionSpec } from './command-spec.js';
+import { command, type CommandSpec, type OptionSpec } from '../runner/command-spec.js';
 import { MARKETS } from '../commands/markets.spec.js';
 import { PRICE } from '../commands/price.spec.js';
 import { QUOTE } from '../commands/quote.spec.js';

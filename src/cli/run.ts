@@ -11,7 +11,7 @@ import { Output } from '../ui/output.js';
 import { terminalColumns } from '../ui/width.js';
 import type { ChalkInstance } from 'chalk';
 import { reportError } from '../ui/report-error.js';
-import type { CommandSpec, RawInput } from './command-spec.js';
+import type { CommandSpec, RawInput } from '../runner/command-spec.js';
 
 function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -145,7 +145,7 @@ export async function runInvocation(
     return { signal, handler };
   });
   try {
-    const { runCommand } = await import('./run-command.js');
+    const { runCommand } = await import('../runner/run-command.js');
     const code = await runCommand(ctx, spec as CommandSpec & { load: NonNullable<CommandSpec['load']> }, input, process_.path);
     return readerGone() ? 0 : code;
   } catch (error) {

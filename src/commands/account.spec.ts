@@ -1,6 +1,6 @@
 // The declaration of `hedge account`: its arguments, options, tier and examples (the
 // manifest collects it; account.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 import { WATCH_OPTIONS, UNTIL_OPTION } from './spec-parts.js';
 
 export const ACCOUNT = declare({

@@ -2,7 +2,7 @@
 // `balance_usdc` and `available_exposure_usd`; the other names follow the wire contract, and any
 // other field the server sends is shown after them.
 import type { CommandContext } from '../runtime/context.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { ACCOUNT } from './account.spec.js';
 import { watchAsked } from '../flows/watch.js';
 import { watchCommand } from './watch-outcome.js';

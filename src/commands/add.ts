@@ -1,7 +1,7 @@
 // hedge add MARKET SIDE NOTIONAL — add notional to the open hedge on a side (same maturity): the
 // added notional is quoted first (execution price, margin, fee), then sent and waited for until the
 // positions list shows it; the position before → after is shown (flows/trade-actions.ts).
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { ADD } from './add.spec.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import type { CommandContext } from '../runtime/context.js';

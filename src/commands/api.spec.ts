@@ -1,6 +1,6 @@
 // The declaration of `hedge api`: its arguments, options, tier and examples (the
 // manifest collects it; api.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 import { WRITE_OPTIONS, UNTIL_OPTION } from './spec-parts.js';
 
 export const API_METHOD_VALUES = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -6,7 +6,7 @@
 // --yes), resumable by running the same command again or `hedge resume`. Exit codes as everywhere.
 //
 // Unlike `gh api`, parameters never turn a GET into a POST: a write is always asked for with -X.
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { API } from './api.spec.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf, type ParamInput } from '../domain/api-params.js';

@@ -2,14 +2,14 @@
 // the plan computed anew, confirmed once and carried out step by step under the locks — is the flow
 // (flows/apply.ts); this command shows the plan before the question, renders the outcome (progress,
 // report, success or the stop) and chooses the exit code. `--dry-run` is `hedge plan`.
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { APPLY } from './apply.spec.js';
 import { RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { describeError, exitCodeNamed } from '../exit-codes.js';
 import { parseTolerance, planCheckError, planTarget, type TargetPlanOptions } from '../flows/target-plan.js';
 import { outputColumns, showPlan } from './plan-outcome.js';
 import { applyTarget, stepLabel } from '../flows/apply.js';
-import type { ApplyOutcome } from '../flows/outcomes/apply.js';
+import type { ApplyOutcome } from '../outcomes/apply.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeText } from '../security/safe-text.js';
 import { renderApplyReport, renderPlan } from '../ui/plan-view.js';

@@ -1,7 +1,7 @@
 // hedge close MARKET SIDE — closes the position on that side, waits until the side leaves
 // GET /positions (the spec's confirmation), then shows what closing returned (the position's
 // net_margin_usd just before the close) and, when the record appears in time, the realized figures.
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { CLOSE } from './close.spec.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { parseMarket, parseSide } from '../domain/input.js';

@@ -1,6 +1,6 @@
 // The declaration of `hedge completion`: its arguments, options, tier and examples (the
 // manifest collects it; completion.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 
 export const SHELL_VALUES = ['bash', 'zsh', 'fish'] as const;
 

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { getAsset, isSea } from 'node:sea';
 import type { CommandContext } from '../runtime/context.js';
 import { ConfigError, UsageError } from '../errors.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import { SHELL_VALUES, type COMPLETION } from './completion.spec.js';
 import type { OutputFields } from '../ui/output-fields.js';
 

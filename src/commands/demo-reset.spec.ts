@@ -1,6 +1,6 @@
 // The declaration of `hedge demo reset`: its arguments, options, tier and examples (the
 // manifest collects it; demo-reset.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 
 export const DEMO_RESET = declare({
   name: 'reset',

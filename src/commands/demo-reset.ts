@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { DEMO_RESET } from './demo-reset.spec.js';
 import { DEMO_STATE_FILE } from '../demo/start-demo.js';
 import type { CommandContext } from '../runtime/context.js';

@@ -7,7 +7,7 @@
 import type { CheckStatus, DoctorReport, FailureClass } from '../flows/doctor.js';
 import type { CommandContext } from '../runtime/context.js';
 import { wrapWords } from '../ui/width.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { DOCTOR } from './doctor.spec.js';
 import { flowPorts } from '../runtime/flow-ports.js';
 

@@ -3,7 +3,7 @@
 // it to each due date and a stress table (flows/exposures.ts gathers, domain/exposures.ts decides,
 // ui/exposures-view.ts renders). Sends no write. Exit 0, or 2 for a bad file, policy or option.
 import { writeFileSync } from 'node:fs';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { EXPOSURES } from './exposures.spec.js';
 import { echo } from '../domain/input.js';
 import { resolvePolicy, type PolicyFlags } from '../domain/exposure-policy.js';

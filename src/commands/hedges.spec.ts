@@ -1,6 +1,6 @@
 // The declaration of `hedge hedges`: its arguments, options, tier and examples (the
 // manifest collects it; hedges.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 import { STATUS_VALUES, WATCH_OPTIONS, UNTIL_OPTION, REF_FILTER, LIST_LENGTH_OPTIONS } from './spec-parts.js';
 
 export const HEDGES = declare({

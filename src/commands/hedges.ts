@@ -7,7 +7,7 @@ import { watchCommand } from './watch-outcome.js';
 import { parseClientReference, parseHedgeId, parseListLength, parseStatus } from '../domain/input.js';
 import { OrderFailedError, StillPendingError, UsageError } from '../errors.js';
 import { HEDGE_FIELDS, HEDGE_RESOURCE } from '../ui/resource-fields.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { HEDGES } from './hedges.spec.js';
 import { moreNote } from '../ui/list-notes.js';
 import type { HedgeStatus } from '../domain/vocabulary.js';

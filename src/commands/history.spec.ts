@@ -1,6 +1,6 @@
 // The declaration of `hedge history`: its arguments, options, tier and examples (the
 // manifest collects it; history.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 import { UNTIL_DATE_OR_CONDITION, REF_FILTER, LIST_LENGTH_OPTIONS } from './spec-parts.js';
 
 export const HISTORY = declare({

@@ -6,7 +6,7 @@ import type { HistoryRecord } from '../api/schemas.js';
 import type { CommandContext } from '../runtime/context.js';
 import { parseClientReference, parseListLength } from '../domain/input.js';
 import { HISTORY_RESOURCE } from '../ui/resource-fields.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { HISTORY } from './history.spec.js';
 import { parseReportDate, reportPeriodProblem } from '../domain/report.js';
 import { UsageError } from '../errors.js';

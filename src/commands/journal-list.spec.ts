@@ -1,6 +1,6 @@
 // The declaration of `hedge journal list`: its arguments, options, tier and examples (the
 // manifest collects it; journal-list.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 import { UNTIL_OPTION, REF_FILTER } from './spec-parts.js';
 
 export const JOURNAL_LIST = declare({

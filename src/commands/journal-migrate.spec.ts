@@ -1,6 +1,6 @@
 // The declaration of `hedge journal migrate`: its arguments, options, tier and examples (the
 // manifest collects it; journal-migrate.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 
 export const JOURNAL_MIGRATE = declare({
   name: 'migrate',

@@ -2,7 +2,7 @@
 // or the profile's journal_url), fallback records included (what a write recorded locally because
 // the store failed after its request was sent). Every entry keeps its id; running it again adds
 // nothing (each one is found already there). The local file is left as it is.
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { JOURNAL_MIGRATE } from './journal-migrate.spec.js';
 import { UsageError } from '../errors.js';
 import { journalDir, openJournal, type JournalEntry } from '../journal/index.js';

@@ -3,7 +3,7 @@
 // It sends nothing: --landed records the action as done; --not-landed sets it aside (abandoned),
 // so the same command run again is a new action with a new key. An action a live process is still
 // carrying out is not resolved from under it (exit 11).
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { JOURNAL_RESOLVE } from './journal-resolve.spec.js';
 import { UsageError } from '../errors.js';
 import { heldError } from '../flows/write-flow.js';

@@ -1,5 +1,5 @@
 // `hedge journal show ID`: one journal entry in full — request, idempotency key, outcome.
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { JOURNAL_SHOW } from './journal-show.spec.js';
 import { findJournalEntry } from '../flows/journal-entry.js';
 import { checkUnresolvedRows } from '../flows/row-trust.js';

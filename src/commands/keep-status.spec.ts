@@ -1,6 +1,6 @@
 // The declaration of `hedge keep status`: its options, tier and examples (the manifest collects it;
 // keep-status.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 
 export const KEEP_STATUS = declare({
   name: 'status',

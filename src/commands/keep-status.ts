@@ -1,7 +1,7 @@
 // hedge keep status — the keeper of this account, from its heartbeat (flows/keeper-status.ts):
 // exit 0 while one runs, 15 (keeper-down) when it is dead, hung, stopped or was never started, so a
 // monitoring script can page on it.
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { KEEP_STATUS } from './keep-status.spec.js';
 import { isKeeperUp, readKeeperStatus } from '../flows/keeper-status.js';
 import type { CommandContext } from '../runtime/context.js';

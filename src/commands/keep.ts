@@ -1,13 +1,13 @@
 // hedge keep FILE — a long-running keeper that holds the book at a target file through
 // maturities (flows/keep.ts): rolls what matures within roll_before, re-opens a side that settled,
 // reports drift (and with --converge brings it back), leaves a row past its `until` to mature.
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { KEEP } from './keep.spec.js';
 import { errorCatalogue } from '../agent/error-catalogue.js';
 import { stopExitCode, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
 import { DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS, MIN_INTERVAL_MS, runKeep, type KeepOptions } from '../flows/keep.js';
-import type { KeepReporter } from '../flows/outcomes/keep.js';
+import type { KeepReporter } from '../outcomes/keep.js';
 import { liveReporter, ndjsonReporter } from '../ui/keep-view.js';
 import { parseTolerance } from '../flows/target-plan.js';
 import { exposuresKeepTarget } from '../flows/exposures.js';

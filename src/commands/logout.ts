@@ -9,7 +9,7 @@ import { ConfigError } from '../errors.js';
 import { safeText } from '../security/safe-text.js';
 import { requireProfile } from '../config/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { LOGOUT } from './logout.spec.js';
 
 /** `hedge logout` takes no options of its own: the profile is the global --profile (or HEDGE_PROFILE). */

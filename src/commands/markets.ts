@@ -3,7 +3,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { toAccountSide } from '../domain/money.js';
 import { marketsResource } from '../ui/resource-fields.js';
 import { formatPercent } from '../ui/format.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { MARKETS } from './markets.spec.js';
 
 /**

@@ -3,7 +3,7 @@
 // reconciled side by side (flows/position-sides.ts), so a side holding several hedges is a row per hedge;
 // then shows them soonest first, grouped by UTC day; `--json` is the flat list (each item carries
 // its `day`).
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { MATURITIES } from './maturities.spec.js';
 import { parseClientReference } from '../domain/input.js';
 import { collectMaturities, groupByDay, parseWithin } from '../domain/maturities.js';

@@ -3,7 +3,7 @@
 // safety tier) is resolved before the first message, and --demo's simulator starts once and serves
 // every call. stdout carries the protocol only; messages go to stderr.
 import { stopExitCode } from '../errors.js';
-import type { CommandModule, CommandSpec, InputOf } from '../cli/command-spec.js';
+import type { CommandModule, CommandSpec, InputOf } from '../runner/command-spec.js';
 import { agentTools } from '../agent/catalogue.js';
 import type { MCP } from './mcp.spec.js';
 import { ConfirmationTokens, tokenTtlSeconds } from '../agent/confirmation.js';

@@ -1,6 +1,6 @@
 // The declaration of `hedge open`: its arguments, options, tier and examples (the
 // manifest collects it; open.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 import { WRITE_OPTIONS, SKIP_CHECKS, TENOR_OPTION, MARKET_ARG, SIDE_ARG, notionalArg, optional } from './spec-parts.js';
 
 export const OPEN = declare({

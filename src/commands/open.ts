@@ -3,7 +3,7 @@
 // Idempotency-Key, waited until `filled` (struck rate against the quote) or `failed` (exit 6).
 import type { HedgeClient, OpenRequest } from '../api/client.js';
 import type { Quote, Side, Tenor } from '../api/schemas.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { OPEN } from './open.spec.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../domain/input.js';

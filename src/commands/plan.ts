@@ -2,7 +2,7 @@
 // the action (open, add, reduce, close) in execution order, each open/add quoted for its cost, and
 // the pre-trade checks simulated over the whole plan. Sends no write. Exit 0 at target, 9 when
 // changes are needed, 3 when a check fails (after the plan is shown), 2 for a bad file.
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { PLAN } from './plan.spec.js';
 import { parseTolerance, planTarget, type TargetPlanOptions } from '../flows/target-plan.js';
 import { showPlan } from './plan-outcome.js';

@@ -1,6 +1,6 @@
 // The declaration of `hedge positions`: its arguments, options, tier and examples (the
 // manifest collects it; positions.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 import { WATCH_OPTIONS, UNTIL_OPTION, REF_FILTER } from './spec-parts.js';
 
 export const POSITIONS = declare({

@@ -3,7 +3,7 @@
 // The spec names only `net_margin_usd` (what closing now would return); the other names follow the
 // wire contract, and any other field the server sends is shown after them.
 import type { CommandContext } from '../runtime/context.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { POSITIONS } from './positions.spec.js';
 import { parseClientReference } from '../domain/input.js';
 import { watchAsked } from '../flows/watch.js';

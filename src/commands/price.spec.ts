@@ -1,6 +1,6 @@
 // The declaration of `hedge price`: its arguments, options, tier and examples (the
 // manifest collects it; price.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 import { MARKET_ARG, optional, WATCH_OPTIONS, UNTIL_OPTION } from './spec-parts.js';
 
 export const PRICE = declare({

@@ -5,7 +5,7 @@ import { watchAsked } from '../flows/watch.js';
 import { watchCommand } from './watch-outcome.js';
 import { parseMarket } from '../domain/input.js';
 import { requireListedMarket } from '../flows/markets.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { PRICE } from './price.spec.js';
 
 import { PRICE_RESOURCE } from '../ui/resource-fields.js';

@@ -4,7 +4,7 @@ import { profileRows } from '../config/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import { environmentLabel } from '../ui/profile-view.js';
 import { profilesResource } from '../ui/resource-fields.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { PROFILE_LIST } from './profile-list.spec.js';
 
 /** `hedge profile list` takes no arguments or options. */

@@ -5,7 +5,7 @@ import { requireProfile } from '../config/profile-view.js';
 import { keyLocationOf, removeFromKeyring, type KeyLocation } from '../config/key-store.js';
 import { safeText } from '../security/safe-text.js';
 import type { CommandContext } from '../runtime/context.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { PROFILE_REMOVE } from './profile-remove.spec.js';
 
 export interface ProfileRemoveOptions {

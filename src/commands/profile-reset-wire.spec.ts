@@ -1,6 +1,6 @@
 // The declaration of `hedge profile reset-wire`: its arguments, options, tier and examples (the
 // manifest collects it; profile-reset-wire.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 
 export const PROFILE_RESET_WIRE = declare({
   name: 'reset-wire',

@@ -2,7 +2,7 @@
 // page-size parameter, the add/reduce amount's name; config/learned-wire.ts) for the profile or
 // server in use (`--demo`: the demo's), or for all of them. The next command starts from the
 // guesses again and learns anew; what you set yourself (HEDGE_WIRE_*, a profile's `wire`) stays.
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { PROFILE_RESET_WIRE } from './profile-reset-wire.spec.js';
 import { describeScope, learnedScopeOf, resetLearned, type LearnedScope } from '../config/learned-wire.js';
 import { AuthError } from '../errors.js';

@@ -2,7 +2,7 @@
 import { profileRow, requireProfile } from '../config/profile-view.js';
 import { environmentLabel } from '../ui/profile-view.js';
 import type { CommandContext } from '../runtime/context.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { PROFILE_USE } from './profile-use.spec.js';
 
 export interface ProfileUseOptions {

@@ -1,6 +1,6 @@
 // The declaration of `hedge quote`: its arguments, options, tier and examples (the
 // manifest collects it; quote.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 import { TENOR_OPTION, MARKET_ARG, SIDE_ARG, notionalArg, UNTIL_OPTION } from './spec-parts.js';
 
 export const QUOTE = declare({

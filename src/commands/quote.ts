@@ -6,7 +6,7 @@ import { parseMarket, parseNotional, parseSide, parseTenor } from '../domain/inp
 import type { Side, Tenor } from '../domain/vocabulary.js';
 import { explainMarketRefusal } from '../flows/markets.js';
 import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../ui/quote-card.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { QUOTE } from './quote.spec.js';
 
 export interface QuoteOptions {

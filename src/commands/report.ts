@@ -1,7 +1,7 @@
 // `hedge report`: P&L of closed hedges by day, week, month, side, tenor or market, with totals and
 // the open positions' unrealized P&L on its own line; a table (bars, sparkline) on a terminal,
 // tab-separated rows in a pipe, --format csv, --json / --format json, and --html FILE.
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { REPORT } from './report.spec.js';
 import { echo, parseClientReference } from '../domain/input.js';
 import { REPORT_GROUPINGS, cumulativePoint, parseReportDate, reportPeriodProblem, type ReportGrouping } from '../domain/report.js';

@@ -2,7 +2,7 @@
 // unknown) with its own idempotency key — the server answers a repeated key with the original
 // result, or acts once if the first request never arrived — then waits as the original command
 // would. Without ID, the newest unresolved action. The work is the one resume flow (flows/resume.ts).
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { RESUME } from './resume.spec.js';
 import { RESUMED_FIELDS, writeResult } from '../ui/result-fields.js';
 import { chooseEntryToResume, planResume, resumeEntry, type ResumeOutcome } from '../flows/resume.js';

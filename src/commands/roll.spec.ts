@@ -1,6 +1,6 @@
 // The declaration of `hedge roll`: its arguments, options, tier and examples (the
 // manifest collects it; roll.ts types its input from it). Data only: the front bundles it.
-import { declare } from '../cli/command-spec.js';
+import { declare } from '../runner/command-spec.js';
 import { WRITE_OPTIONS, SKIP_CHECKS, TENOR_OPTION, MARKET_ARG, SIDE_ARG } from './spec-parts.js';
 
 export const ROLL = declare({

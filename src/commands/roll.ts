@@ -3,7 +3,7 @@
 // settled). One confirmation for both legs; both journaled as one action (flows/roll.ts), so an
 // interrupted roll is finished by `hedge resume` or by the same command again. The flow returns
 // what the roll did; this renders it (ui/roll-outcome.ts) and picks the exit code.
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { ROLL } from './roll.spec.js';
 import { dryRunResult, RESULT_FIELDS, ROLL_DRY_RUN_FIELDS, writeResult } from '../ui/result-fields.js';
 import { parseClientReference, parseMarket, parseSide, parseTenor } from '../domain/input.js';

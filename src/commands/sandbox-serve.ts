@@ -2,7 +2,7 @@ import { isLoopbackHost } from '../security/base-url.js';
 import type { CommandContext } from '../runtime/context.js';
 import { echo } from '../domain/input.js';
 import { UsageError } from '../errors.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import { DIALECT_VALUES, type SANDBOX_SERVE } from './sandbox-serve.spec.js';
 import type { SandboxOptions } from '../sandbox/index.js';
 import type { OutputFields } from '../ui/output-fields.js';

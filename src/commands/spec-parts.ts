@@ -1,7 +1,7 @@
 // The pieces several command declarations share (the `*.spec.ts` files beside each command): option
 // and argument fragments, and the fixed values they complete. Data only: the front bundles it.
 import { HEDGE_STATUSES, SIDES, TENORS } from '../domain/vocabulary.js';
-import type { ArgSpec, OptionSpec } from '../cli/command-spec.js';
+import type { ArgSpec, OptionSpec } from '../runner/command-spec.js';
 
 export const SIDE_VALUES = SIDES;
 export const TENOR_VALUES: readonly string[] = TENORS.map(String);
@@ -37,7 +37,7 @@ export const WATCH_OPTIONS = [
 ] as const satisfies readonly OptionSpec[];
 
 /**
- * `--until EXPR` on every read command (cli/run-until.ts runs the command again until the condition
+ * `--until EXPR` on every read command (runner/run-until.ts runs the command again until the condition
  * holds). On `history` and `report`, where `--until` was already the close-date bound, a value that
  * reads as a date stays that bound and anything else is a condition (no date is valid JMESPath).
  */

@@ -2,7 +2,7 @@
 // each tool's name, command, safety tier, whether it is offered on the current key (as `hedge mcp`
 // without --allow-live would), description and JSON Schema of its arguments. Sends nothing; with
 // --demo the simulator is not even started (its key is a test key).
-import type { CommandModule, CommandSpec, InputOf } from '../cli/command-spec.js';
+import type { CommandModule, CommandSpec, InputOf } from '../runner/command-spec.js';
 import type { TOOLS } from './tools.spec.js';
 import { agentTools, catalogueEntry, writeAccess } from '../agent/catalogue.js';
 import { tokenTtlSeconds } from '../agent/confirmation.js';

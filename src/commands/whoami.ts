@@ -10,7 +10,7 @@ import type { CommandContext } from '../runtime/context.js';
 import { journalDir } from '../journal/location.js';
 import { describeKeyLocation } from '../config/key-store.js';
 import { safeText } from '../security/safe-text.js';
-import type { InputOf } from '../cli/command-spec.js';
+import type { InputOf } from '../runner/command-spec.js';
 import type { WHOAMI } from './whoami.spec.js';
 import { flowPorts } from '../runtime/flow-ports.js';
 

@@ -4,7 +4,7 @@
 // the headroom it read) with the time; what to send comes back. No clock, no I/O: unit-tested with a
 // fake clock (test/unit/keeper-alerts.test.ts).
 
-/** A keeper event as the rules read it (flows/outcomes/keep.ts's KeepEvent fits it). */
+/** A keeper event as the rules read it (outcomes/keep.ts's KeepEvent fits it). */
 export interface KeepEvent {
   event: string;
   at: string;
@@ -13,7 +13,7 @@ export interface KeepEvent {
   [field: string]: unknown;
 }
 
-/** A target row's status after a cycle (flows/outcomes/keep.ts's KeepRowStatus fits it). */
+/** A target row's status after a cycle (outcomes/keep.ts's KeepRowStatus fits it). */
 export interface KeepRowStatus {
   market: string;
   side: string;

@@ -2,7 +2,7 @@
 // with its own key, then the plan computed anew from the live book, shown, confirmed once and carried
 // out step by step through the one write flow — each step journaled (one group per run, one leg per
 // step) and waited to resolution — under the book's and the target sides' locks. It returns what
-// happened (flows/outcomes/apply.ts); commands/apply.ts renders it. A second apply at target sends nothing.
+// happened (outcomes/apply.ts); commands/apply.ts renders it. A second apply at target sends nothing.
 import type { HedgeClient } from '../api/client.js';
 import type { PlanStep } from '../domain/plan.js';
 import { formatUsd } from '../domain/number-format.js';
@@ -14,7 +14,7 @@ import { safeText } from '../security/safe-text.js';
 import { bodyOf } from './journal-entry.js';
 import { withAccountLock, withSideLocks } from './account-lock.js';
 import { confirmOrStop, guardLiveAction } from './live-guard.js';
-import type { ApplyOutcome, ApplyReportRow, ResumedStep } from './outcomes/apply.js';
+import type { ApplyOutcome, ApplyReportRow, ResumedStep } from '../outcomes/apply.js';
 import { finishJournaled, journaledAction, unfinishedOfThisAccount } from './resume.js';
 import { confirmRowFromElsewhere } from './row-trust.js';
 import { buildTargetPlan, checkPlanRequests, planTrades, readTargetFile, type QuotedPlan, type TargetFile, type TargetPlanOptions } from './target-plan.js';

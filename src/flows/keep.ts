@@ -26,7 +26,7 @@ import { describeError, errorAsEventFields } from '../exit-codes.js';
 import type { Hold } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
-import type { KeepEvent, KeepReporter } from './outcomes/keep.js';
+import type { KeepEvent, KeepReporter } from '../outcomes/keep.js';
 import { realKeeperClock, type KeeperClock } from './keep-clock.js';
 import { RowScheduler, runCycles, type EventFields, type KeepCycle } from './keep-cycle.js';
 import { installSignals, type KeeperSignals } from './keep-signals.js';

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { AlertNotice, HeadroomReading } from '../domain/keeper-alerts.js';
 import { NO_ALERTS, rowKeyOf, stepAlerts, type ActiveAlert, type AlertCause, type AlertState } from '../domain/keeper-alerts.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
-import type { KeepEvent, KeepRowStatus } from './outcomes/keep.js';
+import type { KeepEvent, KeepRowStatus } from '../outcomes/keep.js';
 import { alertSinks, parseAlertUrl, type AlertSinks } from './keeper-alert-sinks.js';
 import { heartbeatFile, heartbeatOf, HEARTBEAT_VERSION, readHeartbeat, staleAfterMs, writeHeartbeat, type Heartbeat } from './keeper-heartbeat.js';
 import type { KeeperLockPlace } from './keeper-lock.js';

@@ -2,7 +2,7 @@
 // one GET /account against the base URL, a team store reached and its schema made, the key kept
 // (OS keyring, 0600 file, or a credential helper's command), and the profile saved only when all of
 // that held. `--move-key` moves a stored key between the file and the keyring. Each returns what it
-// did (flows/outcomes/login.ts); commands/login.ts says it.
+// did (outcomes/login.ts); commands/login.ts says it.
 import { redactKey, registerSecret, validateApiKey } from '../security/secrets.js';
 import type { Source, ResolvedCredentials } from '../config/credentials.js';
 import { keepKey, keyLocationOf, keyringAccount, readProfileKey, removeFromKeyring, describeKeyLocation, type KeyLocation } from '../config/key-store.js';
@@ -12,7 +12,7 @@ import type { ProfileStore } from '../config/profile-store.js';
 import type { StoredProfile } from '../config/store-schema.js';
 import { checkKey } from './key-check.js';
 import type { LoginAnswers } from './login.js';
-import type { KeyMove, KeyringLeftover, LoginSaved } from './outcomes/login.js';
+import type { KeyMove, KeyringLeftover, LoginSaved } from '../outcomes/login.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { ApiError, AuthError, ConfigError, HedgeError, NetworkError, UsageError } from '../errors.js';
 import { redactStoreUrl } from '../security/store-url.js';

@@ -10,7 +10,7 @@ import { API_COMMAND_PREFIX } from './api-call.js';
 import { findJournalEntry } from './journal-entry.js';
 import { confirmRowFromElsewhere, requireOwnRow } from './row-trust.js';
 import { resumeRollOutcome, ROLL_GROUP_PREFIX } from './roll.js';
-import type { RollOutcome } from './outcomes/roll.js';
+import type { RollOutcome } from '../outcomes/roll.js';
 import { actionFromJournal } from './trade-actions.js';
 import { identityOf, sentBy } from './identity.js';
 import { heldError, runWrite, type WriteAction, type WriteOutcome } from './write-flow.js';

@@ -24,7 +24,7 @@ import { describeHolder, isUnresolved, type Holder, type JournalEntry } from '..
 import { withAccountLock, withSideLock } from './account-lock.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
-import type { PlannedRequestView, RollNote, RollOutcome, RollView } from './outcomes/roll.js';
+import type { PlannedRequestView, RollNote, RollOutcome, RollView } from '../outcomes/roll.js';
 import { planDryRun } from './dry-run.js';
 import { bodyOf } from './journal-entry.js';
 import { guardLiveAction } from './live-guard.js';

@@ -15,7 +15,7 @@ import { safeText } from '../security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile } from './input-file.js';
 import type { BookPosition } from './positions.js';
 import { readSidesInStep } from './side-book.js';
-import type { QuotedPlan, StepQuote } from './outcomes/plan.js';
+import type { QuotedPlan, StepQuote } from '../outcomes/plan.js';
 
 /** What `plan` and `apply` share: where the target comes from and how close counts as there. */
 export interface TargetPlanOptions {

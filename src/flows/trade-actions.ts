@@ -17,7 +17,7 @@ import { identityOf, sentBy } from './identity.js';
 import { bodyOf } from './journal-entry.js';
 import { tradedUsd } from './send-gate.js';
 import { formatRate, shortHash } from '../domain/number-format.js';
-import type { TradeView } from './outcomes/trade.js';
+import type { TradeView } from '../outcomes/trade.js';
 import { readSideInStep, sideAfterOf, SideViews, type SideBook } from './side-book.js';
 import { findSide, type BookPosition } from './positions.js';
 import { expectedAfterChange, findClosedRecord, waitForHedgeStatus, waitForOwnChange, waitForSideClosed, type ChangeOutcome } from './wait.js';

@@ -29,7 +29,7 @@ import { echo, parseHedgeId, parseMarket } from '../domain/input.js';
 import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { parseClientReference } from '../domain/input.js';
-import type { WatchReading } from './outcomes/watch.js';
+import type { WatchReading } from '../outcomes/watch.js';
 import { requireListedMarket } from './markets.js';
 import { positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
 import { accountForPeople } from '../api/wire/read-account.js';

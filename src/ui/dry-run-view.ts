@@ -1,5 +1,5 @@
 // --dry-run as shown: the request a write would send, never sent (flows/dry-run.ts describes it).
-import type { PlannedRequestView } from '../flows/outcomes/roll.js';
+import type { PlannedRequestView } from '../outcomes/roll.js';
 import type { Output } from './output.js';
 
 export type DryRunView = PlannedRequestView;

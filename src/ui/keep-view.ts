@@ -3,7 +3,7 @@
 // for a supervisor's log, a pager hook or a script. Renders only: the flow hands it events.
 import type { ChalkInstance } from 'chalk';
 import { formatUpTo } from '../domain/number-format.js';
-import type { KeepEvent, KeepReporter, KeepStatus } from '../flows/outcomes/keep.js';
+import type { KeepEvent, KeepReporter, KeepStatus } from '../outcomes/keep.js';
 import { safeJson, safeText } from '../security/safe-text.js';
 import { truncateEnd } from './width.js';
 

@@ -3,7 +3,7 @@
 // says it (on stderr, coloured by its level), and a caller that runs flows as steps (the keeper, an
 // agent's call) can take the notices as events instead, without scraping stderr.
 import type { Quote } from '../api/schemas.js';
-import type { RollPreview } from '../flows/outcomes/roll.js';
+import type { RollPreview } from '../outcomes/roll.js';
 import type { Output } from './output.js';
 import { renderQuoteCard } from './quote-card.js';
 import { renderRollPreview } from './roll-view.js';

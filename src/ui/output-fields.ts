@@ -1,6 +1,6 @@
 // What a command prints, as far as --fields and --query can know before it runs (issue 49: a bad
 // output option found after the trade left the hedge open and exited 2, "nothing sent"). A command
-// module declares it (`OUTPUT_FIELDS`, cli/command-spec.ts); the runner hands it to the output
+// module declares it (`OUTPUT_FIELDS`, runner/command-spec.ts); the runner hands it to the output
 // layer (Output.prepare) before the command's code runs, so every name is checked before the first
 // request. The rule, by what the command is (docs/scripting.md, "Checked before anything is sent"):
 //

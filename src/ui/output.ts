@@ -156,7 +156,7 @@ export class Output {
   }
 
   /**
-   * Before the command runs (cli/run-command.ts): --fields and --query checked against what the
+   * Before the command runs (runner/run-command.ts): --fields and --query checked against what the
    * command prints (issue 49), so that a mistake is exit 2 with nothing sent. Throws UsageError.
    */
   prepare(declared: OutputFields | undefined, commandWords: string): void {

@@ -6,7 +6,7 @@ import { describePlanStepNote, problemAsData, type Plan, type PlanTotals } from 
 import { safeText } from '../security/safe-text.js';
 import { payOrEarn, toAccountSide } from '../domain/money.js';
 import { formatMoney, formatSignedMoney, formatUsd } from './format.js';
-import type { ApplyReportRow } from '../flows/outcomes/apply.js';
+import type { ApplyReportRow } from '../outcomes/apply.js';
 import type { Output } from './output.js';
 import { APPLY_RESOURCE, PLAN_RESOURCE } from './resource-fields.js';
 import { wrapWords } from './width.js';

@@ -1,7 +1,7 @@
 // An output that holds what a command prints instead of printing it: the JSON data it hands to the
 // output layer (what `--json` would print, before --fields and --query) and every call, so that
 // the calls can be played onto the real output later — or dropped. `--until` runs each poll of a
-// command through one, and prints only the poll whose data met the condition (cli/run-until.ts).
+// command through one, and prints only the poll whose data met the condition (runner/run-until.ts).
 import { Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import type { FieldSpec } from './fields.js';

@@ -8,7 +8,7 @@ import type { FieldSpec } from './fields.js';
 import { fieldNames, type OutputFields } from './output-fields.js';
 import { APPLY_RESOURCE, HISTORY_FIELDS, PLAN_RESOURCE, POSITION_FIELDS } from './resource-fields.js';
 import type { DryRunView } from './dry-run-view.js';
-import type { RollView } from '../flows/outcomes/roll.js';
+import type { RollView } from '../outcomes/roll.js';
 import { ROLL_FIELDS } from './roll-view.js';
 import { CLOSE_FIELDS, OPENED_FIELDS, SUBMITTED_FIELDS } from './trade-result.js';
 

@@ -2,7 +2,7 @@
 // then the card, TSV record or JSON document of both legs. The exit code follows from it: 0, or the
 // failure's own when the new hedge failed on-chain (thrown after the card is shown).
 import type { Output } from './output.js';
-import type { RollOutcome } from '../flows/outcomes/roll.js';
+import type { RollOutcome } from '../outcomes/roll.js';
 import { renderRoll, renderRollDryRun } from './roll-view.js';
 import { safeText } from '../security/safe-text.js';
 import { formatDays, formatUtcMinutes } from './format.js';

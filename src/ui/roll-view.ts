@@ -1,7 +1,7 @@
 // How `hedge roll` reads: the two legs before the confirmation (what the close returns, what the
 // new hedge costs), the dry run's two requests, and the result — one card (or one TSV record) for
 // people and scripts, one JSON document with both legs under --json. Renders only.
-import type { PlannedRequestView, RollPreview, RollView } from '../flows/outcomes/roll.js';
+import type { PlannedRequestView, RollPreview, RollView } from '../outcomes/roll.js';
 import { historyRecordForPeople } from '../api/wire/read-history.js';
 import { safeText } from '../security/safe-text.js';
 import type { FieldSpec } from './fields.js';

@@ -1,8 +1,8 @@
 // What the live view of `--watch` shows of one refresh: the model ui/watch-view.ts draws, made from
-// what the flow read (flows/outcomes/watch.ts) — the columns and priorities of the lists, units in
+// what the flow read (outcomes/watch.ts) — the columns and priorities of the lists, units in
 // the headers, a trend column, a countdown.
 import { quoteCurrencyOf } from '../domain/markets.js';
-import type { WatchReading } from '../flows/outcomes/watch.js';
+import type { WatchReading } from '../outcomes/watch.js';
 import { fieldLabel, kindFromName, labelFromName, type FieldSpec } from './fields.js';
 import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE, rankedFor } from './resource-fields.js';
 import { COUNTDOWN_KEY, TREND_KEY, type WatchField, type WatchModel } from './watch-view.js';

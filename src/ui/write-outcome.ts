@@ -4,7 +4,7 @@
 // that they carry the flags that chose the environment.
 import { positionInOneShape } from '../api/wire/read-position.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../api/schemas.js';
-import type { LandedChange, TradeView } from '../flows/outcomes/trade.js';
+import type { LandedChange, TradeView } from '../outcomes/trade.js';
 import { formatUsd } from '../domain/money.js';
 import type { Output } from './output.js';
 import { renderClosed, renderHedge, renderPositionChange, renderSubmitted } from './trade-result.js';

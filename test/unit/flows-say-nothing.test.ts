@@ -23,7 +23,7 @@ const SAYS_OR_ENDS = [
 /**
  * Flows that still print or choose an exit code: none. (The open wizard is a conversation, so it
  * lives with its command, commands/open-wizard.ts; `--until` repeats a command, so it lives with
- * the runner, cli/run-until.ts.) A file added here must say why and who empties it.
+ * the runner, runner/run-until.ts.) A file added here must say why and who empties it.
  */
 const STILL_PRINTING = new Set<string>([]);
 

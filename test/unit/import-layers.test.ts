@@ -1,7 +1,7 @@
 // Issue 37: the import graph (madge, with type imports and lazy import() counted: .madgerc) has no
 // cycle and no import from a lower layer back up to a higher one (the order of docs/architecture.md,
 // written down in scripts/layers.mjs, which `npm run layers` also runs). Issue 51: no module of
-// flows/ imports ui/ either (flows return outcomes, whose types live in flows/outcomes/).
+// flows/ imports ui/ either (flows return outcomes, whose types live in outcomes/).
 import { describe, expect, it } from 'vitest';
 
 interface LayersModule {
@@ -29,7 +29,7 @@ describe('the import graph', () => {
   it('sees a climb and a cycle where there is one (the check can fail)', async () => {
     const { climbsIn, layerOf } = await layers();
     expect(layerOf('flows/write-flow.ts').rank).toBeGreaterThan(layerOf('commands/open.ts').rank);
-    expect(layerOf('cli/run-command.ts').name).toBe('runner');
+    expect(layerOf('runner/run-command.ts').name).toBe('runner');
     expect(climbsIn({ 'agent/catalogue.ts': ['cli/manifest.ts'], 'cli/manifest.ts': ['commands/open.spec.ts'] })).toEqual([
       'agent/catalogue.ts -> cli/manifest.ts (agent up to cli)',
     ]);
@@ -38,10 +38,10 @@ describe('the import graph', () => {
   it('sees a flow that imports ui/, a type import included, and lets ui import the outcomes (the rule can fail)', async () => {
     const { climbsIn, forbiddenIn, layerOf } = await layers();
     // madge lists a type import as an edge like any other (.madgerc: skipTypeImports false).
-    const graph = { 'flows/roll.ts': ['ui/roll-view.ts', 'flows/outcomes/roll.ts'], 'ui/roll-view.ts': ['flows/outcomes/roll.ts'], 'commands/roll.ts': ['ui/roll-view.ts'] };
+    const graph = { 'flows/roll.ts': ['ui/roll-view.ts', 'outcomes/roll.ts'], 'ui/roll-view.ts': ['outcomes/roll.ts'], 'commands/roll.ts': ['ui/roll-view.ts'] };
     expect(forbiddenIn(graph)).toEqual(['flows/roll.ts -> ui/roll-view.ts (flows return outcomes; the command renders them)']);
     expect(climbsIn(graph)).toEqual([]);
-    expect(layerOf('flows/outcomes/roll.ts').rank).toBeGreaterThan(layerOf('ui/roll-view.ts').rank);
-    expect(climbsIn({ 'flows/outcomes/roll.ts': ['ui/roll-view.ts'] })).toEqual(['flows/outcomes/roll.ts -> ui/roll-view.ts (flow outcomes up to ui)']);
+    expect(layerOf('outcomes/roll.ts').rank).toBeGreaterThan(layerOf('ui/roll-view.ts').rank);
+    expect(climbsIn({ 'outcomes/roll.ts': ['ui/roll-view.ts'] })).toEqual(['outcomes/roll.ts -> ui/roll-view.ts (flow outcomes up to ui)']);
   });
 });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderManPage } from '../../scripts/man-page.mjs';
-import { COMMAND_GROUPS, type CommandSpec } from '../../src/cli/command-spec.js';
+import { COMMAND_GROUPS, type CommandSpec } from '../../src/runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/manifest.js';
 import { EXIT_CODES } from '../../src/exit-codes.js';
 import { ROOT } from '../support/hedge-cli.js';

@@ -1,13 +1,13 @@
-// `--until EXPR` (cli/run-until.ts, cli/run-command.ts) in-process, on a fake clock and a fake client
+// `--until EXPR` (runner/run-until.ts, runner/run-command.ts) in-process, on a fake clock and a fake client
 // running the real command code: the cadence, Retry-After, the time bound (exit 124 with the last
 // data under --json), the errors that end it, what is printed. e2e/until.test.ts runs it for real.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/api/client.js';
 import type { Hedge } from '../../src/api/schemas.js';
-import type { CommandSpec, RawInput } from '../../src/cli/command-spec.js';
+import type { CommandSpec, RawInput } from '../../src/runner/command-spec.js';
 import { COMMANDS, HISTORY } from '../../src/cli/manifest.js';
-import { runCommand } from '../../src/cli/run-command.js';
+import { runCommand } from '../../src/runner/run-command.js';
 import { ApiError, InterruptedError, NetworkError, UntilNotMetError, UsageError } from '../../src/errors.js';
 import { describeError } from '../../src/exit-codes.js';
 import { StopSignal } from '../../src/errors.js';

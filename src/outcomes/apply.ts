@@ -1,6 +1,6 @@
 // What an apply run did, as data (flows/apply.ts `applyTarget` returns it; commands/apply.ts renders
 // it with ui/plan-view.ts and chooses the exit code; an agent or the keeper reads it as it is).
-import type { JournalEntry } from '../../journal/index.js';
+import type { JournalEntry } from '../journal/index.js';
 import type { QuotedPlan } from './plan.js';
 
 /** One unfinished step of an earlier apply, as resuming it left it. */

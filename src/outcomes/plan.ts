@@ -1,7 +1,7 @@
 // What `hedge plan` computes and `hedge apply` carries out, as data (flows/target-plan.ts builds it;
 // ui/plan-view.ts draws it, commands/plan-outcome.ts turns it into the exit code).
-import type { Quote } from '../../api/schemas.js';
-import type { Plan, PlanTotals } from '../../domain/plan.js';
+import type { Quote } from '../api/schemas.js';
+import type { Plan, PlanTotals } from '../domain/plan.js';
 
 /** The cost of an open or add, from POST /quotes (indicative). */
 export interface StepQuote {

@@ -1,7 +1,7 @@
 // What `hedge login` did, as data (flows/login-save.ts returns it; commands/login.ts renders it).
 // The key itself is never part of it: only its redacted form, which may be shown.
-import type { KeyLocation } from '../../config/key-store.js';
-import type { Environment } from '../../security/secrets.js';
+import type { KeyLocation } from '../config/key-store.js';
+import type { Environment } from '../security/secrets.js';
 
 /** A keyring entry the key left that could not be removed: the person deletes it by hand. */
 export interface KeyringLeftover {

@@ -1,6 +1,6 @@
 // What a roll did and what it shows before its confirmation, as data (flows/roll.ts returns them;
 // ui/roll-view.ts and ui/roll-outcome.ts render them, the keeper reads them).
-import type { Quote } from '../../api/schemas.js';
+import type { Quote } from '../api/schemas.js';
 
 /** The roll as data (`--json`): both legs, each with its journal entry. */
 export interface RollView {

@@ -1,5 +1,5 @@
 // Runs one command's code on its context: at once, or — with `--until EXPR` — again and again until
-// the condition holds (cli/run-until.ts). The CLI (run.ts) and the agent interface (agent/invoke.ts)
+// the condition holds (runner/run-until.ts). The CLI (run.ts) and the agent interface (agent/invoke.ts)
 // both come through here, so `--until` means the same to a script and to an agent.
 import { UsageError } from '../errors.js';
 import type { CommandContext } from '../runtime/context.js';
