@@ -23,9 +23,10 @@ import { exposureReport, type CoverHedge, type ExposureReportView } from '../dom
 import { readHistoryRecord, type HistoryFacts } from '../api/wire/read-history.js';
 import { walkHistory } from './report.js';
 import { findMarket, unlistedMarketError } from '../domain/markets.js';
-import { DEFAULT_ROLL_BEFORE_MS, type KeepRow } from '../domain/keep.js';
+import { DEFAULT_ROLL_BEFORE_MS } from '../domain/keep.js';
 import type { Side } from '../domain/vocabulary.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
+import type { MovingTarget } from './keep.js';
 import { safeText } from '../security/safe-text.js';
 
 export interface ExposuresInput {
@@ -237,7 +238,7 @@ export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: num
  * An exposure due within two cycles counts as due (targetRowsAt's dueLeadMs), and a hedge maturing
  * within two cycles is rolled now (a later cycle may come after its maturity).
  */
-export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>, intervalMs: number): (ports: FlowPorts) => Promise<KeepRow[]> {
+export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>, intervalMs: number): MovingTarget {
   // The server's time and ours at the last cycle: how far its clock moves per cycle, and how fast
   // it runs against ours (a simulator's may run fast: `sandbox serve --clock-speed`).
   let last: { serverMs: number; ownMs: number } | undefined;

@@ -45,6 +45,9 @@ export const DEFAULT_INTERVAL_MS = 60_000;
 export const MAX_INTERVAL_MS = 86_400_000;
 const DAY_MS = 86_400_000;
 
+/** The keeper's target re-read each cycle, and the ports it reads it with. */
+export type MovingTarget = (ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>) => Promise<KeepRow[]>;
+
 export interface KeepOptions {
   file: string;
   once: boolean;
@@ -59,7 +62,7 @@ export interface KeepOptions {
    * `keep --exposures` (issue 39): the target is recomputed before every cycle (due dates pass,
    * buckets change, the price moves) instead of read from a target file; see flows/exposures.ts.
    */
-  movingTarget?: (ports: FlowPorts) => Promise<KeepRow[]>;
+  movingTarget?: MovingTarget;
 }
 
 /** What the keeper is given besides its options: where its events and status go, its clock, and who else hears what it does. */
@@ -80,7 +83,7 @@ export interface KeepServices {
  */
 export type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
 
-export async function runKeep(ports: FlowPorts, options: KeepOptions, services: KeepServices = {}): Promise<KeepOutcome> {
+export async function runKeep(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'interceptSignals' | 'client' | 'credentials' | 'journal' | 'env' | 'configDir' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles' | 'keeperStep'>, options: KeepOptions, services: KeepServices = {}): Promise<KeepOutcome> {
   const clock = services.clock ?? realKeeperClock(() => ports.clock.now());
   // Signals first, before anything is awaited: the first SIGTERM/SIGINT ends the loop after the
   // steps in flight; a second one is left to the runner (it aborts their waits); SIGHUP re-reads.
@@ -92,7 +95,7 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
   }
 }
 
-async function keep(ports: FlowPorts, options: KeepOptions, signals: KeeperSignals, clock: KeeperClock, services: KeepServices): Promise<KeepOutcome> {
+async function keep(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'credentials' | 'journal' | 'env' | 'configDir' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles' | 'keeperStep'>, options: KeepOptions, signals: KeeperSignals, clock: KeeperClock, services: KeepServices): Promise<KeepOutcome> {
   if (options.file === '-' && !options.once && !options.dryRun) {
     throw new UsageError('FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.');
   }

@@ -65,7 +65,7 @@ export interface KeeperService {
   /** Every event the keeper emits, as it emits it. */
   observe(event: KeepEvent): void;
   /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
-  endCycle(ports: FlowPorts): Promise<void>;
+  endCycle(ports: Pick<FlowPorts, 'client'>): Promise<void>;
   /** At the keeper's end: the heartbeat says it stopped; deliveries still running are awaited (bounded). */
   stop(): Promise<void>;
 }
@@ -170,7 +170,7 @@ export async function startKeeperService(
         }
       }
     },
-    async endCycle(stepCtx) {
+    async endCycle(stepPorts) {
       const events = pending;
       pending = [];
       const cycle = [...events].reverse().find((event) => event.event === 'cycle');
@@ -184,8 +184,8 @@ export async function startKeeperService(
       heartbeat.next_cycle_at = typeof cycle?.next_cycle_at === 'string' ? cycle.next_cycle_at : null;
       metrics?.cycle(good, nowMs);
       if (rows) metrics?.rows(rows);
-      const headroom = options.alertHeadroomUsd !== undefined && rows ? await readHeadroom(stepCtx, rows).catch(() => undefined) : undefined;
-      if (rollsToPrice.length > 0 && !options.dryRun) await priceRolls(stepCtx, rollsToPrice, heartbeat).catch(() => undefined);
+      const headroom = options.alertHeadroomUsd !== undefined && rows ? await readHeadroom(stepPorts, rows).catch(() => undefined) : undefined;
+      if (rollsToPrice.length > 0 && !options.dryRun) await priceRolls(stepPorts, rollsToPrice, heartbeat).catch(() => undefined);
       const serverTime = typeof cycle?.server_time === 'string' ? Date.parse(cycle.server_time) : Number.NaN;
       const step = stepAlerts(alerts, {
         nowMs,
