@@ -1,8 +1,10 @@
 // `npm run build:sea`: hedge as one executable file, for a desk machine without Node (issue 31).
-// Node's single executable applications: a CommonJS main (bin/hedge.js with src/ bundled, with the
-// build's own esbuild options), made a blob by `node --experimental-sea-config` (with Node's code
-// cache of it) and injected into a copy of this Node with postject: this machine's OS and CPU only
-// (docs/install.md). On macOS the copy's signature is removed first and an ad-hoc one made after.
+// Node's single executable applications: a CommonJS main (src/ bundled with the build's own esbuild
+// options), made a blob by `node --experimental-sea-config` and injected into a copy of this Node with
+// postject: this machine's OS and CPU only (docs/install.md). The main is src/cli/snapshot-main.ts
+// and the blob a startup snapshot of the heap it leaves (issue 52; docs/performance.md has what it
+// saves over the code cache of bin/hedge.js that it replaced). On macOS the copy's signature is
+// removed first and an ad-hoc one made after.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -18,22 +20,23 @@ export const SEA_EXECUTABLE = process.platform === 'win32' ? 'hedge.exe' : 'hedg
 
 /**
  * Builds `<outdir>/hedge` (hedge.exe on Windows) from src/ and dist/completions/ (build dist/ first).
- * `root`: the repository, this one by default.
- * @param {{ outdir: string, root?: string, log?: (line: string) => void }} options
+ * `root`: the repository, this one by default. `snapshot`: false builds the
+ * code cache's main instead, to measure one against the other (docs/performance.md).
+ * @param {{ outdir: string, root?: string, snapshot?: boolean, log?: (line: string) => void }} options
  * @returns {Promise<{ executable: string, seconds: number }>}
  */
-export async function buildSea({ outdir, root = ROOT, log = () => {} }) {
+export async function buildSea({ outdir, root = ROOT, snapshot = true, log = () => {} }) {
   const started = Date.now();
   mkdirSync(outdir, { recursive: true });
   const work = join(outdir, 'sea-work');
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   try {
-    // 1. The main, one CommonJS script: bin/hedge.js, its `import('../dist/cli.js')` bundled from src/.
+    // 1. The main, one CommonJS script: the snapshot's, or bin/hedge.js with its `import('../dist/cli.js')` bundled from src/.
     const main = join(work, 'hedge.cjs');
     await build({
       ...esbuildOptions(work),
-      entryPoints: ['bin/hedge.js'],
+      entryPoints: [snapshot ? 'src/cli/snapshot-main.ts' : 'bin/hedge.js'],
       outdir: undefined,
       outfile: main,
       splitting: false,
@@ -44,9 +47,9 @@ export async function buildSea({ outdir, root = ROOT, log = () => {} }) {
       plugins: [...esbuildOptions(work).plugins, frontFromSource(root)],
     });
 
-    // 2. The preparation blob: the main with Node's code cache for it, and the completion scripts.
+    // 2. The preparation blob: the main's snapshot or code cache, and the completion scripts.
     const assets = Object.fromEntries(['bash', 'zsh', 'fish'].map((shell) => [`completions/hedge.${shell}`, join(root, 'dist', 'completions', `hedge.${shell}`)]));
-    const config = { main, output: join(work, 'sea.blob'), disableExperimentalSEAWarning: true, useCodeCache: true, assets };
+    const config = { main, output: join(work, 'sea.blob'), disableExperimentalSEAWarning: true, ...(snapshot ? { useSnapshot: true } : { useCodeCache: true }), assets };
     const configFile = join(work, 'sea-config.json');
     writeFileSync(configFile, JSON.stringify(config, null, 2));
     execFileSync(process.execPath, ['--experimental-sea-config', configFile], { cwd: work, stdio: 'pipe' });

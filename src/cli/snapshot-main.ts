@@ -1,0 +1,46 @@
+// The single executable's main where its Node builds it from a startup snapshot (scripts/sea.mjs,
+// issue 52): this file runs once, at build time, and V8 keeps the heap it leaves; each command then
+// starts from that heap, with hedge's code already compiled and its modules already evaluated, and
+// runs the function given to setDeserializeMainFunction. bin/hedge.js is the launcher everywhere
+// else; this does its part for the executable (no dist/, no compile cache, no help.txt).
+//
+// Evaluated here: the front and what the README's commands load after it (the runner, the quote and
+// markets commands, the command context, the demo's start). Not here: anything that loads node:http
+// (the client, its transport, the simulator's server), which V8 cannot keep in a snapshot; they load
+// as they do from dist/, on first use. Nothing evaluated here may read the environment, the clock or
+// the terminal at import time: it would be the build machine's, frozen.
+import { startupSnapshot } from 'node:v8';
+import { main } from './main.js';
+
+void Promise.all([
+  import('./run.js'),
+  import('./run-command.js'),
+  import('../commands/quote.js'),
+  import('../commands/markets.js'),
+  import('../runtime/command-services.js'),
+  import('../demo/start-demo.js'),
+]);
+
+startupSnapshot.setDeserializeMainFunction(() => {
+  // As bin/hedge.js: `hedge … | head` leaves quietly once the reader has what it wanted, and a
+  // closed stderr never changes the outcome.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') {
+      if (process.stdout.listenerCount('error') > 1) return;
+      process.exit(0);
+    }
+    throw error;
+  });
+  process.stderr.on('error', () => {});
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    // main() reports every failure itself; this is the last net, without the stack and the key.
+    (error: unknown) => {
+      const message = String((error as Error | undefined)?.message ?? error).replace(/\b[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/g, '[redacted key]');
+      process.stderr.write(`hedge: unexpected failure: ${message}\n`);
+      process.exitCode = 1;
+    },
+  );
+});
