@@ -14,7 +14,7 @@ import { main } from './main.js';
 
 void Promise.all([
   import('./run.js'),
-  import('./run-command.js'),
+  import('../runner/run-command.js'),
   import('../commands/quote.js'),
   import('../commands/markets.js'),
   import('../runtime/command-services.js'),
