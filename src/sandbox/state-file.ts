@@ -548,6 +548,11 @@ export class SharedStateFile {
   private file: FileSource | undefined;
   /** Transactions under way, so close() can wait for their saves. */
   private readonly running = new Set<Promise<unknown>>();
+  /**
+   * Locked runs of this process under way (waiting for the lock, acting, saving): while one is,
+   * memory may hold what it did and has not yet committed, so no request is answered without the lock.
+   */
+  private lockedRuns = 0;
 
   constructor(
     private readonly path: string,
@@ -603,12 +608,12 @@ export class SharedStateFile {
 
   /**
    * A request that changes nothing (a quote, a list) is answered without the lock when memory is
-   * the file's current version: it writes nothing, and it reads what a locked read would have read
-   * at that moment. One that changed something (a write, a change landing at its due time) is
+   * the file's current version and no locked run of this process is under way: it writes nothing,
+   * and it reads what a locked read would have read at that moment. One that changed something (a write, a change landing at its due time) is
    * dropped here and run again under the lock, on the file as it is then.
    */
   private answerWithoutLock<T>(act: () => T): { result: T } | undefined {
-    if (this.identity === undefined || currentIdentity(this.path) !== this.identity) return undefined;
+    if (this.lockedRuns > 0 || this.identity === undefined || currentIdentity(this.path) !== this.identity) return undefined;
     let result: T;
     try {
       result = act();
@@ -634,6 +639,15 @@ export class SharedStateFile {
   }
 
   private async locked<T>(act: () => T): Promise<T> {
+    this.lockedRuns += 1;
+    try {
+      return await this.lockedRun(act);
+    } finally {
+      this.lockedRuns -= 1;
+    }
+  }
+
+  private async lockedRun<T>(act: () => T): Promise<T> {
     let hold: StateFileLockHold;
     try {
       hold = await this.lock(this.path);

@@ -121,6 +121,27 @@ describe('sandbox state file shared by several processes', () => {
     expect(taken).toHaveLength(3);
   });
 
+  it('a request that arrives while this process saves a write waits for the lock: the saved write is not undone in memory, and the next save keeps it', async () => {
+    let simulator: Simulator | undefined;
+    let duringSave: Promise<{ status: number }> | undefined;
+    const { a, stateFile } = await twoProcesses({
+      stateFileBeforeCommit: async () => {
+        if (duringSave || !simulator) return;
+        // The first open's new state is written, not yet committed: another open of the same process arrives now.
+        const before = simulator.sandbox.requestLog.length;
+        duringSave = simulator.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'second-open' });
+        for (let tick = 0; tick < 1_000 && simulator.sandbox.requestLog.length === before; tick++) await new Promise((resolve) => setImmediate(resolve));
+        for (let tick = 0; tick < 20; tick++) await new Promise((resolve) => setImmediate(resolve));
+      },
+    });
+    expect((await a.api('GET', '/markets')).status).toBe(200);
+    simulator = a;
+    expect((await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'first-open' })).status).toBe(200);
+    expect(duringSave).toBeDefined();
+    expect((await duringSave!).status).toBe(200);
+    expect(hedgesInFile(stateFile).map((hedge) => `${hedge.side} ${hedge.notionalUsd}`).sort()).toEqual(['buy 1000', 'sell 2000']);
+  });
+
   it('a lock that cannot be taken answers 503 with Retry-After and acts on nothing', async () => {
     const busy: StateFileLock = async () => {
       throw Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' });
