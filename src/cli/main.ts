@@ -38,7 +38,7 @@ function processIo(env: Record<string, string | undefined>): Io {
     stdout: process.stdout,
     stderr: process.stderr,
     // Made on first use: creating process.stdin loads Node's file streams and readline, ~2 ms
-    // that `hedge --help` and most commands never need (bench/results.md). isatty(0) is what
+    // that `hedge --help` and most commands never need (docs/performance-history.md). isatty(0) is what
     // process.stdin.isTTY would say, without creating the stream.
     get stdin() {
       return process.stdin;

@@ -1,7 +1,7 @@
 // Parts of a loaded state that are parsed only when something reads them (state-file.ts). A demo
 // command reads the state file at its start, yet most commands never look at the book's settled
 // hedges, its history or its idempotency records: at 5,000 hedges those are 95% of the file
-// (bench/results.md, section 5). Each such part stays as the bytes it was saved as until first
+// (docs/performance-history.md). Each such part stays as the bytes it was saved as until first
 // read (then it is an ordinary property), and a save writes a part nobody read back as those bytes.
 
 /** A part not parsed yet: how to fetch its bytes, and (for records) what is already known of it. */
