@@ -11,6 +11,8 @@
 // the terminal at import time: it would be the build machine's, frozen.
 import { startupSnapshot } from 'node:v8';
 import { main } from './main.js';
+import { safeText } from '../security/safe-text.js';
+import { scrubSecrets } from '../security/secrets.js';
 
 void Promise.all([
   import('./run.js'),
@@ -36,9 +38,11 @@ startupSnapshot.setDeserializeMainFunction(() => {
     (code) => {
       process.exitCode = code;
     },
-    // main() reports every failure itself; this is the last net, without the stack and the key.
+    // main() reports every failure itself; this is the last net, without the stack, a secret or a
+    // terminal control sequence (the one scrubber and text filter of security/, which bin/hedge.js,
+    // loading no code, cannot import).
     (error: unknown) => {
-      const message = String((error as Error | undefined)?.message ?? error).replace(/\b[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/g, '[redacted key]');
+      const message = safeText(scrubSecrets(String((error as Error | undefined)?.message ?? error)));
       process.stderr.write(`hedge: unexpected failure: ${message}\n`);
       process.exitCode = 1;
     },
