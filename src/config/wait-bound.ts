@@ -13,3 +13,8 @@ export function waitDeadline(timeoutSeconds: number | undefined, commandDeadline
   if (timeoutSeconds === 0) return undefined;
   return commandDeadline ?? startedAt + DEFAULT_WAIT_BOUND_MS;
 }
+
+/** The whole command's deadline from `--timeout SECONDS` (none when absent or 0). */
+export function commandDeadline(timeoutSeconds: number | undefined, now: number): number | undefined {
+  return timeoutSeconds === undefined || timeoutSeconds === 0 ? undefined : now + timeoutSeconds * 1000;
+}

@@ -15,12 +15,13 @@ import type { JournalStoreChoice } from '../config/journal-store.js';
 import { environmentFlagsOf, hedgeCommandLine } from '../exit-codes.js';
 import type { ContextInit, Given } from './context-init.js';
 import type { WireMemory } from './wire-memory.js';
-
+import { Lifetime } from './lifetime.js';
+import { commandDeadline } from '../config/wait-bound.js';
 
 // The class takes the given settings as its own read-only fields (assigned in the constructor).
 export interface CommandContext extends Given {}
 
-export class CommandContext {
+export class CommandContext extends Lifetime {
   /** Absolute clock time when --timeout runs out. */
   readonly deadline?: number;
   /** Recorded with every write in the journal, the desk's audit log. */
@@ -32,14 +33,13 @@ export class CommandContext {
   /** Confirmed before it ran (--yes; a keeper's step: by the keeper's start): nothing is asked. */
   readonly confirmedAhead: boolean;
   private readonly init: ContextInit;
-  private readonly built = new Map<string, Promise<unknown>>();
-  private readonly disposers: Array<() => Promise<void> | void> = [];
   /** Set on a derived context: the credentials, client, journal and store are its parent's. */
   private parent?: CommandContext;
   /** A derived context with a signal of its own builds its own client (requests stop with that signal). */
   private ownClient = false;
 
   constructor(init: ContextInit) {
+    super();
     this.init = init;
     const { io, env, globals, clock, signal, output, targetFiles, tradeGate, planCheck } = init;
     Object.assign(this, { io, env, globals, clock, signal, output, targetFiles, tradeGate, planCheck });
@@ -47,21 +47,8 @@ export class CommandContext {
     this.signals = init.signals ?? new SignalRouter();
     this.noticesTaken = init.notify !== undefined;
     this.confirmedAhead = init.confirmedAhead ?? init.globals.yes;
-    const timeout = init.globals.timeout;
-    this.deadline = init.deadline ?? (timeout === undefined || timeout === 0 ? undefined : init.clock.now() + timeout * 1000);
-    for (const [name, given] of [['store', init.store], ['prompter', init.prompter], ['client', init.client], ['credentials', init.credentials], ['journal', init.journal]] as const) {
-      if (given) this.built.set(name, Promise.resolve(given));
-    }
-  }
-
-  /** A service built once, on first use: `build` runs at most once per context. */
-  private once<T>(name: string, build: () => Promise<T>): Promise<T> {
-    let service = this.built.get(name) as Promise<T> | undefined;
-    if (!service) {
-      service = build();
-      this.built.set(name, service);
-    }
-    return service;
+    this.deadline = init.deadline ?? commandDeadline(init.globals.timeout, init.clock.now());
+    for (const name of ['store', 'prompter', 'client', 'credentials', 'journal'] as const) this.given(name, init[name]);
   }
 
   /**
@@ -159,20 +146,5 @@ export class CommandContext {
 
   prompter(): Promise<Prompter> {
     return this.once('prompter', async () => (await import('../ui/prompter.js')).createInquirerPrompter(this.io, this.signal));
-  }
-
-  onDispose(dispose: () => Promise<void> | void): void {
-    this.disposers.push(dispose);
-  }
-
-  async dispose(): Promise<void> {
-    for (const dispose of this.disposers.reverse()) {
-      try {
-        await dispose();
-      } catch {
-        // Cleanup must never mask the command's own outcome.
-      }
-    }
-    this.disposers.length = 0;
   }
 }
