@@ -1,7 +1,7 @@
 // Builds dist/ from src/ with one plain esbuild configuration (issue 41):
 //
 //   dist/cli.js          the front door (src/cli/main.ts): argument parsing and help, commander
-//                        bundled in and nothing else (checkFrontStaysSmall)
+//                        bundled in and nothing else (test/unit/startup-imports.test.ts)
 //   dist/chunk-*.js      everything else, split by esbuild at each lazy `import()` (the runner,
 //                        each command), so a command loads what it uses and no more
 //   dist/reference.js    the specs and the exit codes (src/cli/reference.ts), for the two below
@@ -13,24 +13,19 @@
 //                        they differ, and test/e2e/completion-sync.test.ts fails when what git
 //                        holds is not what the specs generate
 //
-// ES modules as esbuild splits them; no package loaded at run time (the tarball declares none).
+// ES modules as esbuild splits them; no package loaded at run time (the tarball declares none;
+// test/unit/startup-imports.test.ts checks both on the built dist/).
 // Start-up machinery: bin/hedge.js (docs/performance.md). `--sea`: the single executable too.
 import { build } from 'esbuild';
-import { builtinModules } from 'node:module';
 import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderManPage } from './man-page.mjs';
 import { copyNativeBindings } from './native-bindings.mjs';
-import { esbuildOptions, NEVER_LOADED } from './esbuild-options.mjs';
+import { esbuildOptions } from './esbuild-options.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** The only package the front door may bundle; anything else belongs behind a lazy import. */
-const FRONT_PACKAGES = ['commander'];
-// The one esbuild configuration, kept in its own module so that scripts/sea.mjs uses it without
-// importing this script (which imports sea.mjs for --sea).
-export { esbuildOptions };
-export const SHELLS = ['bash', 'zsh', 'fish'];
+const SHELLS = ['bash', 'zsh', 'fish'];
 
 /**
  * Builds into `outdir` (default dist/). Built beside the target and swapped in at the end, so that
@@ -41,9 +36,7 @@ export async function buildDist({ outdir = 'dist' } = {}) {
   const out = `${target}.building-${process.pid}`;
   rmSync(out, { recursive: true, force: true });
   try {
-    const { metafile } = await build(esbuildOptions(out));
-    checkFrontStaysSmall(metafile, join(out, 'cli.js'));
-    checkNoPackageAtRunTime([metafile]);
+    await build(esbuildOptions(out));
     await writeReference(out);
     copyNativeBindings(ROOT, out); // the OS keyring's binding, opened lazily by src/config/os-keyring.ts
     const old = `${target}.old-${process.pid}`;
@@ -89,50 +82,6 @@ function writeProjectFile(path, text) {
   const temporary = `${path}.building-${process.pid}`;
   writeFileSync(temporary, text);
   renameSync(temporary, path);
-}
-
-/**
- * What `hedge --help` loads is the front's file and the chunks it imports statically: together
- * they may bundle commander and no other package (the rest is behind lazy imports).
- */
-function checkFrontStaysSmall(metafile, frontFile) {
-  const outputs = metafile.outputs;
-  const key = (path) => Object.keys(outputs).find((name) => join(ROOT, name) === path || name === path);
-  const seen = new Set();
-  const visit = (name) => {
-    if (name === undefined || seen.has(name)) return;
-    seen.add(name);
-    for (const entry of outputs[name].imports) if (entry.kind === 'import-statement' && !entry.external) visit(entry.path);
-  };
-  visit(key(frontFile));
-  if (seen.size === 0) throw new Error(`the build has no output ${frontFile}`);
-  const packages = new Set([...seen].flatMap((name) => Object.keys(outputs[name].inputs)).flatMap(packageOf));
-  const strays = [...packages].filter((name) => !FRONT_PACKAGES.includes(name));
-  if (strays.length > 0) throw new Error(`dist/cli.js must stay small, but it loads ${strays.join(', ')} as it starts: import these lazily.`);
-}
-
-/**
- * Every import or require left in the output (not bundled) names a Node built-in or a file of
- * dist/ itself: a package required at run time would need the tarball to declare it.
- */
-export function checkNoPackageAtRunTime(metafiles) {
-  const strays = new Set();
-  for (const metafile of metafiles) {
-    for (const output of Object.values(metafile.outputs)) {
-      for (const { path, external } of output.imports) {
-        if (!external || path.startsWith('node:') || path.startsWith('./') || path.startsWith('../') || builtinModules.includes(path) || NEVER_LOADED.includes(path)) continue;
-        strays.add(path);
-      }
-    }
-  }
-  if (strays.size > 0) throw new Error(`dist/ would load these packages at run time instead of bundling them: ${[...strays].join(', ')}.`);
-}
-
-function packageOf(input) {
-  const at = input.lastIndexOf('node_modules/');
-  if (at < 0) return [];
-  const path = input.slice(at + 'node_modules/'.length).split('/');
-  return [path[0].startsWith('@') ? `${path[0]}/${path[1]}` : path[0]];
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Optional packages a dependency asks for inside a try, which hedge never uses (pg's libpq binding). */
-export const NEVER_LOADED = ['pg-native'];
+const NEVER_LOADED = ['pg-native'];
 
 /** The one esbuild configuration of dist/. */
 export function esbuildOptions(outdir) {
@@ -20,7 +20,6 @@ export function esbuildOptions(outdir) {
     target: 'node20',
     chunkNames: 'chunk-[hash]',
     sourcemap: 'linked',
-    metafile: true,
     logLevel: 'warning',
     external: NEVER_LOADED,
     // Bundled CommonJS packages call require(); an ES module has to make one.

@@ -10,6 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -155,6 +156,23 @@ describe('the bundle', () => {
       expect(distFiles.has(file), file).toBe(true);
       expect(front.has(file), `${file} is loaded lazily, not as the front starts`).toBe(false);
     }
+  });
+
+  it('loads no package at run time from any dist/ file: the tarball declares none, so each is bundled', () => {
+    // Static and lazy imports, and the require() calls left in bundled CommonJS (not those quoted
+    // in a package's generated-code strings). pg asks for its optional libpq binding inside a try.
+    const neverLoaded = ['pg-native'];
+    const loads = /(?:^(?:import|export)\s[^;]*?from\s*|\bimport\(|(?<![\w$'"`.])(?:__)?require\()"([^"]+)"/gm;
+    const strays = readdirSync(DIST)
+      .filter((file) => file.endsWith('.js'))
+      .flatMap((file) => [...readFileSync(join(DIST, file), 'utf8').matchAll(loads)].map((match) => `${file}: ${match[1]!}`))
+      .filter((load) => {
+        const name = load.slice(load.indexOf(': ') + 2);
+        return !name.startsWith('./') && !name.startsWith('node:') && !builtinModules.includes(name) && !neverLoaded.includes(name);
+      });
+    expect(strays).toEqual([]);
+    // The scan sees the loads it checks: the one optional binding is among them.
+    expect(readdirSync(DIST).some((file) => file.endsWith('.js') && /__require\("pg-native"\)/.test(readFileSync(join(DIST, file), 'utf8')))).toBe(true);
   });
 
   it('bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
