@@ -36,6 +36,7 @@ export function createClient(input: {
     new Transport({
       connections: input.connections,
       baseUrl: input.credentials.baseUrl,
+      localSocket: input.credentials.localSocket,
       apiKey: input.credentials.apiKey,
       userAgent: `hedge-cli/${VERSION} (node ${process.version}; ${process.platform})`,
       caFile: input.credentials.caFile,

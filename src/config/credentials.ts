@@ -16,6 +16,8 @@ export type Source = 'flag' | 'environment' | 'profile' | 'demo';
 export interface ResolvedCredentials {
   apiKey: string;
   baseUrl: string;
+  /** The demo's simulator: the local socket its base URL is served on (api/transport.ts). */
+  localSocket?: string;
   caFile?: string;
   /** The profile's answers to the spec's "not shown" request names (api/wire/unspecified.ts). */
   profileWire?: Record<string, string>;

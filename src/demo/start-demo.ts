@@ -1,4 +1,4 @@
-// `--demo`: the simulator in this very process, on a loopback port, with a built-in test key.
+// `--demo`: the simulator in this very process, on a local socket of its own, with a built-in test key.
 // Its state lives in <configDir>/demo-state.json, so a position opened by one invocation is there
 // for the next (each CLI run is a fresh process), and several runs at once share it safely: each
 // request reloads, acts and saves under a lock (state-lock.ts). The HTTP path is the production one.
@@ -11,6 +11,12 @@ import { registerSecret } from '../security/secrets.js';
 
 /** Not a secret: the demo sandbox accepts this one key and only on 127.0.0.1. */
 export const DEMO_API_KEY = 'hpk_test_DemoLocalSimulatorKey0001';
+/**
+ * The simulator's account id for DEMO_API_KEY (the SHA-256 rule of sandbox/engine.ts accountIdFor,
+ * worked out once: test/unit/demo-socket.test.ts checks it), so that a `--demo` command does not
+ * load node:crypto to hash a constant; demo states saved before keep their account.
+ */
+export const DEMO_ACCOUNT_ID = 'acct_1b263bc3f88d3352';
 export const DEMO_STATE_FILE = 'demo-state.json';
 /** Long enough to see `submitted` then `filled`, short enough not to bore anyone. */
 export const DEMO_FILL_DELAY_MS = 1500;
@@ -18,8 +24,26 @@ export const DEMO_FILL_DELAY_MS = 1500;
 /** The running demo simulator, as the runtime context uses it. */
 export interface DemoHandle {
   baseUrl: string;
+  /** The local socket the simulator listens on (the base URL's requests go over it). */
+  localSocket?: string;
   apiKey: string;
   close(): Promise<void>;
+}
+
+let socketsStarted = 0;
+
+/**
+ * A local socket for this process's simulator, not a loopback TCP port: listening on one runs
+ * Node's IP address code (it compiles a large IPv6 expression), ~10 ms of CPU on every `--demo`
+ * command (docs/performance.md). On Linux an abstract name (nothing on disk, gone with the process);
+ * on Windows a named pipe; elsewhere a socket file in the temp folder, removed when the server closes.
+ * The process id, a count and a random part make it this process's and this start's own.
+ */
+export function demoSocketPath(platform: NodeJS.Platform = process.platform): string {
+  const name = `hedge-demo-${process.pid}-${++socketsStarted}-${Math.random().toString(36).slice(2, 10)}`;
+  if (platform === 'linux') return `\0${name}`;
+  if (platform === 'win32') return `\\\\.\\pipe\\${name}`;
+  return join(process.getBuiltinModule('node:os').tmpdir(), `${name}.sock`);
 }
 
 /**
@@ -27,9 +51,9 @@ export interface DemoHandle {
  * environment, the profile named `demo`. The key is registered as a secret like any other (it is
  * not one, but every key is redacted the same way).
  */
-export function demoCredentials(demo: Pick<DemoHandle, 'apiKey' | 'baseUrl'>): ResolvedCredentials {
+export function demoCredentials(demo: Pick<DemoHandle, 'apiKey' | 'baseUrl' | 'localSocket'>): ResolvedCredentials {
   registerSecret(demo.apiKey);
-  return { apiKey: demo.apiKey, baseUrl: demo.baseUrl, environment: 'test', profileName: 'demo', sources: { apiKey: 'demo', baseUrl: 'demo', profile: 'demo' } };
+  return { apiKey: demo.apiKey, baseUrl: demo.baseUrl, ...(demo.localSocket !== undefined ? { localSocket: demo.localSocket } : {}), environment: 'test', profileName: 'demo', sources: { apiKey: 'demo', baseUrl: 'demo', profile: 'demo' } };
 }
 
 /**
@@ -61,9 +85,9 @@ export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = proc
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sandbox = await startSandbox({
-      host: '127.0.0.1',
-      port: 0,
+      socketPath: demoSocketPath(),
       apiKeys: [DEMO_API_KEY],
+      knownAccountIds: { [DEMO_API_KEY]: DEMO_ACCOUNT_ID },
       stateFile,
       stateFileLock: lockDemoState,
       ...(env[STOP_IN_SAVE_ENV] ? { stateFileBeforeCommit: stopInFirstSave(env[STOP_IN_SAVE_ENV]) } : {}),
@@ -76,5 +100,5 @@ export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = proc
       cause: error,
     });
   }
-  return { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, close: () => sandbox.close() };
+  return { baseUrl: sandbox.baseUrl, localSocket: sandbox.socketPath, apiKey: sandbox.apiKey, close: () => sandbox.close() };
 }

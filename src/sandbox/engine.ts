@@ -3,7 +3,6 @@
 // changes, settlements) are applied lazily, in time order, at the start of each request. That
 // is what lets a state file reloaded hours later settle exactly as if the server had run.
 
-import { createHash } from 'node:crypto';
 
 import { Book } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
@@ -27,6 +26,11 @@ export interface ExtraMarket {
 export interface EngineOptions {
   /** Test keys this sandbox accepts; each one is its own account. */
   apiKeys: readonly string[];
+  /**
+   * Account ids already worked out for some of apiKeys (accountIdFor's result): the demo's one
+   * built-in key has a constant id, so a `--demo` command never loads node:crypto to hash it.
+   */
+  knownAccountIds?: Readonly<Record<string, string>>;
   /** Seeds the price path and the PRNG of a fresh state (a loaded state keeps its own seed). */
   seed?: string | number;
   fillDelayMs?: number;
@@ -163,7 +167,7 @@ export class SandboxEngine {
     this.oldestUnqueuedMs = oldestIdempotencyHint(state);
     for (const key of options.apiKeys) {
       if (!isTestKey(key)) throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
-      this.accountIdsByKey.set(key, `acct_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
+      this.accountIdsByKey.set(key, options.knownAccountIds?.[key] ?? accountIdFor(key));
     }
     const extraMarkets: MarketDefinition[] = (options.extraMarkets ?? []).map((extra) => ({
       market: extra.market,
@@ -463,8 +467,19 @@ function flatJson(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString();
 }
 
+/** A key's account: the same key is the same account in every run and every state file. */
+export function accountIdFor(apiKey: string): string {
+  return `acct_${sha256(apiKey, 'hex').slice(0, 16)}`;
+}
+
 function fingerprintDigest(fingerprint: string): string {
-  return createHash('sha256').update(fingerprint).digest('base64url');
+  return sha256(fingerprint, 'base64url');
+}
+
+// node:crypto is loaded by the first hash (~15 ms of CPU to load): a request that hashes nothing
+// (a quote, a list, every request of the demo's key) never loads it.
+function sha256(text: string, encoding: 'hex' | 'base64url'): string {
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest(encoding);
 }
 
 /** Same method, path and JSON body (key order ignored) means "the same request". */

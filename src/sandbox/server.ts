@@ -2,7 +2,6 @@
 // writes its envelope. Everything here is transport; every business rule is in the engine, so
 // the same behaviour is reachable in unit tests without a socket.
 
-import { randomBytes, randomInt } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -49,6 +48,12 @@ export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
   port?: number;
   /** Interface to bind; default 127.0.0.1 (loopback only). */
   host?: string;
+  /**
+   * Listen on this local socket (a Unix socket path, a Linux abstract name starting with \0, or a
+   * Windows pipe) instead of a TCP port: the base URL is then `http://localhost/…`, reached over that
+   * socket only (the demo: no port to pick, and no IP address code run at start).
+   */
+  socketPath?: string;
   /** Serve HTTPS with a freshly minted local CA (see caFile). */
   tls?: boolean;
   /** Where to write the CA and server certificates; default a temp dir removed on close. */
@@ -115,6 +120,9 @@ export interface RunningSandbox {
   apiKeys: string[];
   /** CA certificate to trust when tls is on. */
   caFile?: string;
+  /** The local socket it listens on (options.socketPath), when not a TCP port. */
+  socketPath?: string;
+  /** The TCP port it listens on; 0 on a local socket. */
   port: number;
   requestLog: RequestLogEntry[];
   clock: SandboxClock;
@@ -127,8 +135,18 @@ export interface RunningSandbox {
 
 function generateTestKey(): string {
   let rest = '';
+  const { randomInt } = process.getBuiltinModule('node:crypto');
   for (let i = 0; i < 24; i++) rest += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
   return `hpk_test_${rest}`;
+}
+
+/**
+ * An answer's x-request-id: 16 hex digits. It names one answer in logs and nothing depends on it
+ * being unguessable, so Math.random serves (node:crypto would cost every request command its load).
+ */
+function requestId(): string {
+  const half = () => Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, '0');
+  return `req_${half()}${half()}`;
 }
 
 /** Whether answering this outcome runs the engine (the others answer without touching state). */
@@ -161,14 +179,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const traffic = new SandboxTraffic(options, host, faults);
   const { server, sockets } = httpServer(certificates, traffic.handler);
   const bindHost = options.host ?? '127.0.0.1';
-  const port = await listen(server, bindHost, options.port ?? 0);
-  const urlHost = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+  const port = await listen(server, options.socketPath ?? { host: bindHost, port: options.port ?? 0 });
+  const urlHost = options.socketPath !== undefined ? 'localhost' : bindHost.includes(':') ? `[${bindHost}]` : bindHost;
 
   return {
-    baseUrl: `${certificates ? 'https' : 'http'}://${urlHost}:${port}${SANDBOX_BASE_PATH}`,
+    baseUrl: `${certificates ? 'https' : 'http'}://${urlHost}${options.socketPath !== undefined ? '' : `:${port}`}${SANDBOX_BASE_PATH}`,
     apiKey: apiKeys[0],
     apiKeys,
     ...(certificates ? { caFile: certificates.caFile } : {}),
+    ...(options.socketPath !== undefined ? { socketPath: options.socketPath } : {}),
     port,
     requestLog: traffic.requestLog,
     clock: host.clock,
@@ -233,7 +252,8 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
   });
   const engineOptions: EngineOptions = { ...options, apiKeys, seed };
   // Unseeded, ids get a random part of their own: two simulators never hand out the same ids.
-  const idSalt = options.seed === undefined ? randomInt(0x1_0000_0000) : undefined;
+  // node:crypto only here, for a fresh state: a request never loads it (engine.ts, sha256).
+  const idSalt = options.seed === undefined && !saved ? process.getBuiltinModule('node:crypto').randomInt(0x1_0000_0000) : undefined;
   let engine: SandboxEngine = new SandboxEngine(engineOptions, saved?.engine ?? createEngineState(seed, options.dialect, idSalt));
   savedRevision = engine.revision;
   const snapshot = (): StateFileContents => ({ version: 1, clockOffsetMs: clock.now() - realNow(), engine: engine.state });
@@ -344,7 +364,7 @@ class SandboxTraffic {
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<{ entry: RequestLogEntry; rawPath: string; underBase: boolean; request: EngineRequest } | undefined> {
-    res.setHeader('x-request-id', `req_${randomBytes(8).toString('hex')}`);
+    res.setHeader('x-request-id', requestId());
     const realTimeMs = this.host.realNow();
     const sandboxTimeMs = this.host.clock.now();
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock
@@ -544,15 +564,17 @@ function httpServer(
   return { server, sockets };
 }
 
-/** Listens on `host`:`port` (0: a free one); the port it got. */
-async function listen(server: Server, host: string, port: number): Promise<number> {
+/** Listens on `host`:`port` (0: a free one) or on a local socket; the port it got (0 on a socket). */
+async function listen(server: Server, where: string | { host: string; port: number }): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    const listening = () => {
       server.off('error', reject);
       resolve();
-    });
+    };
+    if (typeof where === 'string') server.listen(where, listening);
+    else server.listen(where.port, where.host, listening);
   });
   const address = server.address();
-  return typeof address === 'object' && address ? address.port : port;
+  return typeof address === 'object' && address ? address.port : 0;
 }

@@ -19,7 +19,6 @@
 //     past the lock's stale time, whose lock another process took over, aborts and runs its
 //     request again on what the file holds now, instead of writing over it.
 
-import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, renameSync } from 'node:fs';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 
@@ -441,7 +440,7 @@ function currentIdentity(path: string): FileIdentity {
 /** Writes `bytes` to a temporary file beside `path`, then `commit` renames it over; the temporary file goes if anything fails. */
 async function replaceFile(path: string, bytes: Buffer, commit: (temporary: string) => Promise<void>): Promise<void> {
   // Unique per writer: two processes never share a temp file even if one was killed mid-write.
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temporary = `${path}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}.tmp`;
   try {
     await writeFile(temporary, bytes, { mode: 0o600 });
     await commit(temporary);

@@ -54,7 +54,11 @@ writeFileSync(
 import { createRequire, register } from 'node:module';
 register(${JSON.stringify(pathToFileURL(hooksFile).href)});
 const cache = createRequire(import.meta.url).cache;
-process.on('exit', () => appendFileSync(process.env.HEDGE_LOAD_LOG, Object.keys(cache).join('\\n') + '\\n'));
+process.on('exit', () => {
+  // Node's own modules as loaded, whichever way (an ES import, require or process.getBuiltinModule).
+  const natives = process.moduleLoadList.filter((name) => name.startsWith('NativeModule ')).map((name) => 'native:' + name.slice(13));
+  appendFileSync(process.env.HEDGE_LOAD_LOG, [...Object.keys(cache), ...natives].join('\\n') + '\\n');
+});
 `,
 );
 
@@ -67,6 +71,8 @@ interface Loaded {
   packages: Set<string>;
   /** Node built-ins loaded by an ES import (`node:…`); process.getBuiltinModule is not recorded. */
   builtins: string[];
+  /** Node's own modules loaded by any means (process.moduleLoadList): `crypto`, `internal/…`. */
+  natives: string[];
 }
 
 let runs = 0;
@@ -84,7 +90,7 @@ function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Loaded
 }
 
 /** The dist/ files, the packages and the ES-imported built-ins a recorded run loaded. */
-function loadLog(log: string): Pick<Loaded, 'distFiles' | 'packages' | 'builtins'> {
+function loadLog(log: string): Pick<Loaded, 'distFiles' | 'packages' | 'builtins' | 'natives'> {
   const files = new Set(
     readFileSync(log, 'utf8')
       .split('\n')
@@ -98,7 +104,12 @@ function loadLog(log: string): Pick<Loaded, 'distFiles' | 'packages' | 'builtins
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
     if (match) packages.add(match[1]);
   }
-  return { distFiles: distFiles.sort(), packages, builtins: [...files].filter((file) => file.startsWith('node:')) };
+  return {
+    distFiles: distFiles.sort(),
+    packages,
+    builtins: [...files].filter((file) => file.startsWith('node:')),
+    natives: [...files].filter((file) => file.startsWith('native:')).map((file) => file.slice('native:'.length)),
+  };
 }
 
 /** The same recording for a command against a simulator in this process (so not blocking it): its key from `env`, or from a profile in `configDir`. */
@@ -225,6 +236,26 @@ describe('what a request loads', () => {
     } finally {
       await simulator.close();
     }
+  });
+});
+
+describe('what the demo loads', () => {
+  it('`--demo quote` answers over the demo\'s local socket without loading node:crypto; an open loads it (positive control)', async () => {
+    const dir = join(work.path, 'demo');
+    const quoteArgs = ['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json'];
+    // The first run makes the demo's state (its random id part, a file written): the next one reads it.
+    expect((await runHedge(quoteArgs, { configDir: dir })).code).toBe(0);
+    const quote = await loadedAgainst(undefined, quoteArgs, dir);
+    expect(quote.code).toBe(0);
+    expect(JSON.parse(quote.stdout)).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10000 });
+    expect(quote.natives).toContain('net'); // the recording sees Node's modules however loaded
+    expect(quote.natives).not.toContain('crypto');
+    const identity = await runHedge(['--demo', 'whoami', '--json'], { configDir: dir });
+    expect(JSON.parse(identity.stdout).base_url).toBe('http://localhost/partners/sandbox/v2');
+    // An open sends an Idempotency-Key (crypto's randomUUID) and the simulator hashes its fingerprint.
+    const open = await loadedAgainst(undefined, ['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--yes', '--json', '--no-wait'], dir);
+    expect(open.code).toBe(0);
+    expect(open.natives).toContain('crypto');
   });
 });
 
