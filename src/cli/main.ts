@@ -157,7 +157,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     io.stdout.write(overview(helpWidth(io, env)));
     return 0;
   }
-  const parsed = await parseWith(COMMANDS, argv, io, helpWidth(io, env));
+  const parsed = await parseCommandLine(argv, io, helpWidth(io, env));
   if ('exitCode' in parsed) return parsed.exitCode;
   const usageProblem = 'usageProblem' in parsed ? parsed.usageProblem : undefined;
   if (usageProblem !== undefined) {
@@ -170,7 +170,35 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   return runInvocation(invocation.spec, invocation.input, invocation.globals, { io, env, path: invocation.path });
 }
 
-type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number } | { nothing: true };
+export type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number } | { nothing: true };
+
+/**
+ * argv parsed: the typed command's branch alone first, when argv names one plainly (building the
+ * whole tree of ~30 commands costs ~7 ms more CPU at every start, docs/performance.md); anything
+ * else — no command word, an unknown one, or a usage problem — by the whole tree, so that a
+ * problem's message (a suggestion among all the commands) is the one it always was. A problem is
+ * only recorded, never printed, by a parse, so the second parse is the only one heard.
+ * `wholeTree` skips the first (test/unit/typed-branch.test.ts compares the two).
+ */
+export async function parseCommandLine(argv: string[], io: Io, width: number, wholeTree = false): Promise<Parsed> {
+  const typed = wholeTree ? undefined : typedCommand(argv);
+  const branch = typed === undefined ? undefined : await parseWith([typed], argv, io, width);
+  if (branch !== undefined && !('usageProblem' in branch)) return branch;
+  return parseWith(COMMANDS, argv, io, width);
+}
+
+const TAKES_VALUE = new Set(GLOBAL_OPTIONS.filter((option) => option.kind === 'value').flatMap((option) => option.flags.split(/[\s,]+/).filter((flag) => flag.startsWith('-'))));
+
+/** The command argv names as commander finds it: its first word that is not a global option or that option's value. */
+export function typedCommand(argv: readonly string[]): CommandSpec | undefined {
+  for (let at = 0; at < argv.length; at++) {
+    const word = argv[at]!;
+    if (word === '--') return undefined;
+    if (!word.startsWith('-')) return COMMANDS.find((spec) => spec.name === word);
+    if (TAKES_VALUE.has(word)) at++;
+  }
+  return undefined;
+}
 
 /** argv parsed by a program holding `specs`: the command chosen, a usage problem, or help printed. */
 async function parseWith(specs: readonly CommandSpec[], argv: string[], io: Io, width: number): Promise<Parsed> {
