@@ -20,6 +20,12 @@ export const utcMinute = (at: Instant): string => isoOf(at).slice(0, 16).replace
 /** `2026-11-25 08:00:00` */
 export const utcSecond = (at: Instant): string => isoOf(at).slice(0, 19).replace('T', ' ');
 
+/** `11-25 08:00`: a time near now (a keeper's line), its year left out. */
+export const utcDayMinute = (at: Instant): string => isoOf(at).slice(5, 16).replace('T', ' ');
+
+/** `11-25 08:00:00` */
+export const utcDaySecond = (at: Instant): string => isoOf(at).slice(5, 19).replace('T', ' ');
+
 /** `08:00` */
 export const utcClockMinute = (at: Instant): string => isoOf(at).slice(11, 16);
 

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { utcSecond } from '../domain/utc-text.js';
 
 export interface Holder {
   pid: number;
@@ -94,7 +95,7 @@ export function publicHolder(holder: RecordedHolder): Holder {
 
 /** "pid 4242 on desk-3 since 10:42:03 UTC" */
 export function describeHolder(holder: Holder): string {
-  const since = typeof holder.since === 'string' && holder.since.length >= 19 ? `${holder.since.slice(0, 10)} ${holder.since.slice(11, 19)} UTC` : String(holder.since);
+  const since = typeof holder.since === 'string' && holder.since.length >= 19 ? `${utcSecond(holder.since)} UTC` : String(holder.since);
   return `pid ${holder.pid} on ${holder.host} since ${since}`;
 }
 

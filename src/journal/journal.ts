@@ -5,6 +5,7 @@
 // lock (locked-append.ts), folded into entries when read, older ones in dated archives
 // (segments.ts) — and file-locker.ts its locker.
 import { join } from 'node:path';
+import { utcDay } from '../domain/utc-text.js';
 import type { LocalJournal, RecordsClient, RowFilter } from './backend.js';
 import { ClientJournal } from './client-journal.js';
 import { foldJournal, isUnresolved, type JournalEntry, type JournalPatch, type SkippedLine } from './entry.js';
@@ -101,7 +102,7 @@ function readEntries(place: FilePlace, filter: RowFilter): JournalEntry[] {
 
 /** The active segment's entries and the archives' the filter may want (an entry caught mid-rotation is in both: the active copy wins), newest first. */
 function withArchives(place: FilePlace, segment: JournalEntry[], filter: RowFilter, chosen: (entry: JournalEntry) => boolean): JournalEntry[] {
-  const day = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString().slice(0, 10));
+  const day = (ms: number | undefined) => (ms === undefined ? undefined : utcDay(ms));
   const [sinceDay, untilDay] = [day(filter.since), day(filter.until)];
   const archives = archiveFiles(place.dir)
     .filter((archive) => (sinceDay === undefined || archive.day >= sinceDay) && (untilDay === undefined || archive.day <= untilDay))
@@ -111,7 +112,7 @@ function withArchives(place: FilePlace, segment: JournalEntry[], filter: RowFilt
     if (filter.limit !== undefined) {
       // Archives are by creation day: once `limit` entries are newer than this archive's whole day, it cannot add any.
       const cut = newestFirst([...byId.values()].filter(chosen))[filter.limit - 1];
-      if (cut !== undefined && cut.created_at.slice(0, 10) > archive.day) break;
+      if (cut !== undefined && utcDay(cut.created_at) > archive.day) break;
     }
     for (const entry of foldJournal(readSegment(archive.path) ?? '', place.skipIn(archive.path))) {
       // The active segment's copy is the newer one (it may hold events added after a crash mid-rotation).

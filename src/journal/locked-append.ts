@@ -10,6 +10,7 @@
 // other's few syscalls, never for each other's disk flushes.
 import { closeSync, fstatSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { utcDay } from '../domain/utc-text.js';
 import { syncDirectory } from '../files/durable-write.js';
 import { isLockedError, lockFile } from '../files/file-lock.js';
 import { JournalError } from './journal-error.js';
@@ -66,7 +67,7 @@ export async function lockedAppend(file: string, compose: (current: string) => s
         rotate(file, after, {
           keepResolved: options.keepResolved ?? DEFAULT_KEEP_RESOLVED,
           keepBytes: Math.floor(rotateBytes / 2),
-          today: new Date((options.now ?? Date.now)()).toISOString().slice(0, 10),
+          today: utcDay((options.now ?? Date.now)()),
         });
       }
       return { fd: appendFd, text: after };

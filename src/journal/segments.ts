@@ -8,6 +8,7 @@
 // is a link is refused, since following it would write wherever it points.
 import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, readSync, fstatSync, writeSync, chmodSync, fchmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { utcDay } from '../domain/utc-text.js';
 import { syncDirectory, writeFileDurably } from '../files/durable-write.js';
 import { foldJournal, isUnresolved, type JournalEntry } from './entry.js';
 import { JournalError } from './journal-error.js';
@@ -183,7 +184,7 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
     if (keep(entry)) kept.push(...idLines);
     else {
       // An entry without a creation event (its lines damaged) goes with the stray lines of today.
-      toArchive(entry ? entry.created_at.slice(0, 10) : options.today, idLines);
+      toArchive(entry ? utcDay(entry.created_at) : options.today, idLines);
       archivedEntries += 1;
     }
   }

@@ -3,6 +3,7 @@
 // for a supervisor's log, a pager hook or a script. Renders only: the flow hands it events.
 import type { ChalkInstance } from 'chalk';
 import { formatUpTo } from '../domain/number-format.js';
+import { utcDayMinute, utcDaySecond } from '../domain/utc-text.js';
 import type { KeepEvent, KeepReporter, KeepStatus } from '../outcomes/keep.js';
 import { safeJson, safeText } from '../security/safe-text.js';
 import { truncateEnd } from './width.js';
@@ -84,11 +85,11 @@ export function describeEvent(event: KeepEvent): string {
 
 /** When a next action is due: to the minute. */
 function minute(iso: string): string {
-  return `${iso.slice(5, 10)} ${iso.slice(11, 16)} UTC`;
+  return `${utcDayMinute(iso)} UTC`;
 }
 
 function clock(iso: string): string {
-  return `${iso.slice(5, 10)} ${iso.slice(11, 19)} UTC`;
+  return `${utcDaySecond(iso)} UTC`;
 }
 
 /** An amount in a keeper line: up to two decimals (the one formatter family). */

@@ -9,7 +9,7 @@ import { closedHedgeTime, compareListed, lockedCents, toCents, type CumulativeSe
 import { safeText } from '../security/safe-text.js';
 import { BY_WORDS, GROUP_TITLES } from './report-view.js';
 import { shortenMiddle, truncateEnd } from './width.js';
-import { utcClock, utcClockMinute, utcDay, utcMinute as utcMinuteText } from '../domain/utc-text.js';
+import { utcDay, utcDayMinute, utcDaySecond, utcMinute as utcMinuteText } from '../domain/utc-text.js';
 
 export interface ReportHtmlRecord {
   hedgeId?: string;
@@ -209,8 +209,8 @@ function svgOpen(label: string): string {
 function timeTickLabels(ticksMs: readonly number[], spanMs: number): string[] {
   const precisions: Array<(iso: string) => string> = [
     ...(spanMs >= 3 * 86_400_000 ? [utcDay] : []),
-    (iso) => `${iso.slice(5, 10)} ${utcClockMinute(iso)}`,
-    (iso) => `${iso.slice(5, 10)} ${utcClock(iso)}`,
+    utcDayMinute,
+    utcDaySecond,
     (iso) => iso.slice(11, 23),
   ];
   const isos = ticksMs.map((ms) => new Date(ms).toISOString());

@@ -1,0 +1,24 @@
+// The one place a time is cut into text (src/domain/utc-text.ts): every cut of one instant, from
+// ms, a Date or a server's ISO text (cut as it came, never read again).
+import { describe, expect, it } from 'vitest';
+import { utcClock, utcClockMinute, utcDay, utcDayMinute, utcDaySecond, utcMinute, utcMonth, utcSecond, utcStamp } from '../../src/domain/utc-text.js';
+
+const ms = Date.UTC(2026, 10, 25, 8, 4, 9, 120);
+
+describe('utc-text', () => {
+  it.each([ms, new Date(ms), '2026-11-25T08:04:09.120Z'])('cuts %s into each precision', (at) => {
+    expect(utcDay(at)).toBe('2026-11-25');
+    expect(utcMonth(at)).toBe('2026-11');
+    expect(utcMinute(at)).toBe('2026-11-25 08:04');
+    expect(utcSecond(at)).toBe('2026-11-25 08:04:09');
+    expect(utcDayMinute(at)).toBe('11-25 08:04');
+    expect(utcDaySecond(at)).toBe('11-25 08:04:09');
+    expect(utcClockMinute(at)).toBe('08:04');
+    expect(utcClock(at)).toBe('08:04:09');
+    expect(utcStamp(at)).toBe('20261125T080409120Z');
+  });
+
+  it("cuts a server's text as it came, in its own offset (never read again)", () => {
+    expect(utcSecond('2026-11-25T10:04:09+02:00')).toBe('2026-11-25 10:04:09');
+  });
+});
