@@ -9,7 +9,7 @@ import { ConfigError } from '../errors.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
 import { registerSecret } from '../security/secrets.js';
 
-/** Not a secret: the demo sandbox accepts this one key and only on 127.0.0.1. */
+/** Not a secret: the demo sandbox accepts this one key, on its own local socket only. */
 export const DEMO_API_KEY = 'hpk_test_DemoLocalSimulatorKey0001';
 /**
  * The simulator's account id for DEMO_API_KEY (the SHA-256 rule of sandbox/engine.ts accountIdFor,
