@@ -171,13 +171,14 @@ describe('hedge keep as a service', () => {
     const first = simulator.active('sell')[0]!;
     // Past the maturity in one step: the hedge settles on the server before any cycle could roll it.
     simulator.advance(30 * 3_600_000);
-    await until(() => hook.posts.some((post) => post.alert === 'recovered' && post.cause === 'missed_roll'), 'the missed roll and its recovery', { timeoutMs: 20_000, process: keeper.done });
+    // A bound for a machine under load (~6 s alone; a fully loaded 2-core run once took over 20 s), not a margin.
+    await until(() => hook.posts.some((post) => post.alert === 'recovered' && post.cause === 'missed_roll'), 'the missed roll and its recovery', { timeoutMs: 60_000, process: keeper.done });
     expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).not.toBe('filled');
     expect(activeNotional(simulator, 'sell')).toBe(2000);
     expect(hook.posts.map((post) => `${post.alert} ${post.cause}`)).toEqual(['started missed_roll', 'recovered missed_roll']);
     expect(hook.posts[0]).toMatchObject({ event: 'alert', market: MARKET, side: 'sell' });
     expect(hook.posts[0]!.text).toContain('settled instead of being rolled');
-  });
+  }, 120_000);
 
   it('cron-style --once runs carry their alerts on: a row refused at every run is alerted once, and its recovery is sent by a later run', async () => {
     const simulator = await startSimulator({ exposureCapUsd: 50_000 });
