@@ -32,5 +32,8 @@ export const utcClockMinute = (at: Instant): string => isoOf(at).slice(11, 16);
 /** `08:00:00` */
 export const utcClock = (at: Instant): string => isoOf(at).slice(11, 19);
 
+/** `08:00:00.120` */
+export const utcClockMillis = (at: Instant): string => isoOf(at).slice(11, 23);
+
 /** `20261125T080000000Z`: a time in an id (a keeper's, a roll's, an apply's group). */
 export const utcStamp = (at: Instant): string => isoOf(at).replace(/[-:.]/g, '');

@@ -9,7 +9,7 @@ import { closedHedgeTime, compareListed, lockedCents, toCents, type CumulativeSe
 import { safeText } from '../security/safe-text.js';
 import { BY_WORDS, GROUP_TITLES } from './report-view.js';
 import { shortenMiddle, truncateEnd } from './width.js';
-import { utcDay, utcDayMinute, utcDaySecond, utcMinute as utcMinuteText } from '../domain/utc-text.js';
+import { utcClockMillis, utcDay, utcDayMinute, utcDaySecond, utcMinute as utcMinuteText } from '../domain/utc-text.js';
 
 export interface ReportHtmlRecord {
   hedgeId?: string;
@@ -211,7 +211,7 @@ function timeTickLabels(ticksMs: readonly number[], spanMs: number): string[] {
     ...(spanMs >= 3 * 86_400_000 ? [utcDay] : []),
     utcDayMinute,
     utcDaySecond,
-    (iso) => iso.slice(11, 23),
+    utcClockMillis,
   ];
   const isos = ticksMs.map((ms) => new Date(ms).toISOString());
   for (const label of precisions) {

@@ -1,7 +1,7 @@
 // The one place a time is cut into text (src/domain/utc-text.ts): every cut of one instant, from
 // ms, a Date or a server's ISO text (cut as it came, never read again).
 import { describe, expect, it } from 'vitest';
-import { utcClock, utcClockMinute, utcDay, utcDayMinute, utcDaySecond, utcMinute, utcMonth, utcSecond, utcStamp } from '../../src/domain/utc-text.js';
+import { utcClock, utcClockMillis, utcClockMinute, utcDay, utcDayMinute, utcDaySecond, utcMinute, utcMonth, utcSecond, utcStamp } from '../../src/domain/utc-text.js';
 
 const ms = Date.UTC(2026, 10, 25, 8, 4, 9, 120);
 
@@ -15,6 +15,7 @@ describe('utc-text', () => {
     expect(utcDaySecond(at)).toBe('11-25 08:04:09');
     expect(utcClockMinute(at)).toBe('08:04');
     expect(utcClock(at)).toBe('08:04:09');
+    expect(utcClockMillis(at)).toBe('08:04:09.120');
     expect(utcStamp(at)).toBe('20261125T080409120Z');
   });
 
