@@ -165,7 +165,12 @@ async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorC
   const environment = credentials.environment === 'live' ? 'LIVE key: production, real funds' : 'test key: the sandbox, test funds';
   checks.add({ id: 'key', title: 'Key', status: 'ok', detail: `${redactKey(credentials.apiKey)} — ${environment} (from ${sourceName(credentials.sources.apiKey, 'HEDGE_API_KEY', credentials.profileName)})`, forWrites: true });
   const url = new URL(credentials.baseUrl);
-  const transportNote = url.protocol === 'https:' ? `HTTPS${credentials.caFile ? `, trusting ${credentials.caFile} beside the system roots` : ''}` : 'plain HTTP, allowed on loopback only (a local sandbox)';
+  const transportNote =
+    url.protocol === 'https:'
+      ? `HTTPS${credentials.caFile ? `, trusting ${credentials.caFile} beside the system roots` : ''}`
+      : credentials.localSocket !== undefined
+        ? "plain HTTP over the demo simulator's own local socket, in this process (no network address)"
+        : 'plain HTTP, allowed on loopback only (a local sandbox)';
   const versioned = /\/v\d+$/.test(url.pathname);
   const baseUrl = checks.add({
     id: 'base_url',

@@ -3,7 +3,6 @@
 // changes, settlements) are applied lazily, in time order, at the start of each request. That
 // is what lets a state file reloaded hours later settle exactly as if the server had run.
 
-
 import { Book } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
 import { type AccountState, type EngineState, type IdempotencyRecord, upgradeState } from './engine-state.js';

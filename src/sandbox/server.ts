@@ -180,10 +180,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const { server, sockets } = httpServer(certificates, traffic.handler);
   const bindHost = options.host ?? '127.0.0.1';
   const port = await listen(server, options.socketPath ?? { host: bindHost, port: options.port ?? 0 });
-  const urlHost = options.socketPath !== undefined ? 'localhost' : bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+  // On a local socket the URL names no port: `localhost` is only what the Host header says.
+  const authority = options.socketPath !== undefined ? 'localhost' : `${bindHost.includes(':') ? `[${bindHost}]` : bindHost}:${port}`;
 
   return {
-    baseUrl: `${certificates ? 'https' : 'http'}://${urlHost}${options.socketPath !== undefined ? '' : `:${port}`}${SANDBOX_BASE_PATH}`,
+    baseUrl: `${certificates ? 'https' : 'http'}://${authority}${SANDBOX_BASE_PATH}`,
     apiKey: apiKeys[0],
     apiKeys,
     ...(certificates ? { caFile: certificates.caFile } : {}),

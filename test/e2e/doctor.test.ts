@@ -6,6 +6,7 @@ import { SANDBOX_DIALECTS, wireDialect } from '../../src/sandbox/index.js';
 import { startFieldProxy } from '../support/field-proxy.js';
 import { UNKNOWN_KEY } from '../support/keys.js';
 import { STACK_FRAME } from '../support/text.js';
+import { runHedge } from '../support/hedge-cli.js';
 import { envFor, useSimulators, withSimulator, type Simulator } from '../support/simulator.js';
 
 const start = useSimulators();
@@ -124,5 +125,18 @@ describe('hedge doctor fails with the right line', () => {
     } finally {
       await proxy.close();
     }
+  });
+});
+
+describe('hedge --demo doctor', () => {
+  it("says the demo is reached over its own local socket, not a network address, and passes", async () => {
+    const result = await runHedge(['--demo', 'doctor', '--json']);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as { ready: boolean; checks: Check[] };
+    expect(report.ready).toBe(true);
+    expect(byId(report.checks, 'base_url')).toMatchObject({ status: 'ok' });
+    expect(byId(report.checks, 'base_url').detail).toMatch(/^http:\/\/localhost\/partners\/sandbox\/v2 — plain HTTP over the demo simulator's own local socket, in this process/);
+    expect(byId(report.checks, 'auth').status).toBe('ok');
   });
 });
