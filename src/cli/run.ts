@@ -92,6 +92,9 @@ function watchClosedStdout(stdout: NodeJS.WritableStream, onClosed: () => void):
   };
 }
 
+/** Whether the interrupt that ends a command's clean-up is listened for already. */
+let interruptEndsCleanUp = false;
+
 /** The signals that stop a wait or a prompt (the action itself stands), with their exit codes. */
 const STOP_SIGNALS = [
   { signal: 'SIGINT', exitCode: 130 },
@@ -157,7 +160,11 @@ export async function runInvocation(
     for (const { signal, handler } of handlers) process.off(signal, handler);
     // The command is over and only clean-up is left: a Ctrl-C now ends the process at once, with
     // 130 like any other interrupt (not killed by the signal with no exit code).
-    process.once('SIGINT', () => process.exit(130));
+    if (!interruptEndsCleanUp) {
+      // Once per process: main() may run several commands in one process (a test, an embedding).
+      interruptEndsCleanUp = true;
+      process.once('SIGINT', () => process.exit(130));
+    }
     await ctx.dispose();
   }
 }

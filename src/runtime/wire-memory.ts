@@ -44,7 +44,7 @@ export class WireMemory {
     let kept = `kept for ${describeScope(scope)}`;
     let saved = true;
     try {
-      saveLearned(await this.deps.store(), scope, profileKey, learned.value);
+      await saveLearned(await this.deps.store(), scope, profileKey, learned.value);
     } catch (error) {
       saved = false;
       kept = `not kept (${error instanceof Error ? error.message : String(error)}); set ${env}=${learned.value} to keep it`;

@@ -40,10 +40,13 @@ import { openJournal } from '../../src/journal/index.js';
 import { openTeamJournal } from '../../src/journal/store.js';
 import { reductionClosesFully } from '../../src/sandbox/market-model.js';
 import { hashString, nextRandom } from '../../src/sandbox/prng.js';
-import type { RunOptions, RunResult } from '../support/hedge-cli.js';
+import { separateProcesses, type RunOptions, type RunResult } from '../support/hedge-cli.js';
 import type { PostgresServer } from '../support/postgres-server.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { teamOf } from '../support/team.js';
+
+// The actors are hedge processes, every run of them (the resumes after a history included).
+separateProcesses();
 
 /**
  * How the server behaves in a history. Durations are in the simulator's ms; its clock runs

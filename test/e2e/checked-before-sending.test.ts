@@ -11,9 +11,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ArgSpec, CommandSpec } from '../../src/runner/command-spec.js';
 import { COMMANDS, WRITE_OPTIONS } from '../../src/cli/manifest.js';
-import type { RunResult } from '../support/hedge-cli.js';
+import { separateProcesses, type RunResult } from '../support/hedge-cli.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 import { lines } from '../support/text.js';
+
+// Each run a process of its own: a command that ends with its action's outcome unknown leaves the
+// action held by its process until that process exits, and the run that resumes it here stands for a
+// later process (in-process runs would all be this test's pid).
+separateProcesses();
 
 /** Every command of the tree that runs, with the words that call it. */
 function leaves(specs: readonly CommandSpec[], prefix: string[] = []): Array<{ words: string[]; spec: CommandSpec }> {

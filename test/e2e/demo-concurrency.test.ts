@@ -13,9 +13,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY, DEMO_FILL_DELAY_MS, DEMO_STATE_FILE, STOP_IN_SAVE_ENV } from '../../src/demo/start-demo.js';
 import { lockDemoState } from '../../src/demo/state-lock.js';
 import { parseStateFile } from '../../src/sandbox/state-file.js';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { separateProcesses, runHedge, tempDir } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { startSimulator } from '../support/simulator.js';
+
+// Each run a process of its own: what is tested here is between hedge processes.
+separateProcesses();
 
 const dirs: Array<{ remove: () => void }> = [];
 afterAll(() => dirs.forEach((dir) => dir.remove()));

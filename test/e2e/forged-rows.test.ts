@@ -14,7 +14,11 @@ import { rowSealer, type SealedFields } from '../../src/journal/row-seal.js';
 import { lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres, type PostgresServer } from '../support/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { separateProcesses } from '../support/hedge-cli.js';
 import { teamOf, type Team } from '../support/team.js';
+
+// Each run a process of its own: what is tested here is between hedge processes.
+separateProcesses();
 
 const TRADE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
 const trades = (t: Simulator) => t.writes().filter((entry) => TRADE_PATHS.has(entry.path));

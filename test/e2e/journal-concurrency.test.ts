@@ -13,9 +13,12 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../support/hedge-cli.js';
+import { separateProcesses, type RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
+
+// Each run a process of its own: what is tested here is between hedge processes.
+separateProcesses();
 
 const start = useSimulators();
 const HOUR_MS = 3_600_000;

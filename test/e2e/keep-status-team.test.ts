@@ -6,12 +6,15 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import type { RunResult } from '../support/hedge-cli.js';
+import { separateProcesses, type RunResult } from '../support/hedge-cli.js';
 import { describeWithPostgres } from '../support/postgres.js';
 import { until } from '../support/polling.js';
 import { teamOf, type Machine } from '../support/team.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
 import { followKeeper, type KeeperRun } from '../support/keeper.js';
+
+// Each run a process of its own: what is tested here is between hedge processes.
+separateProcesses();
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -7,12 +7,15 @@ import { createServer, type Server } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../support/hedge-cli.js';
+import { separateProcesses, tempDir } from '../support/hedge-cli.js';
 import { describeWithPostgres } from '../support/postgres.js';
 import { until } from '../support/polling.js';
 import { teamOf } from '../support/team.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { followKeeper, type KeeperRun } from '../support/keeper.js';
+
+// Each run a process of its own: what is tested here is between hedge processes.
+separateProcesses();
 
 const startSimulator = useSimulators();
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -71,7 +74,7 @@ describe('hedge keep as a service', () => {
     const file = writeTarget(simulator.configDir, [`${MARKET},buy,1000,3`]);
     const first = startKeeper(simulator, file, [], { env: { HOME: home.path } });
     await until(() => first.events.some((event) => event.event === 'cycle'), "the first keeper's first cycle", { timeoutMs: 30_000, process: first.done });
-    await until(() => activeNotional(simulator, 'buy') === 1000, 'the first open');
+    await until(() => activeNotional(simulator, 'buy') === 1000, 'the first open', { timeoutMs: 60_000 });
 
     const second = await simulator.hedge(['keep', file, '--once'], { configDir: shell.path, env: { HOME: home.path } });
     expect(second.code, second.stderr).toBe(11);

@@ -58,7 +58,7 @@ describe('hedge mcp with limits', () => {
   it('a bad limit stops the server at once: exit 2, one line, nothing sent', async () => {
     const simulator = await startSimulator();
     const result = await simulator.hedge(['mcp', '--max-daily-notional', 'lots']);
-    expect(result.code).toBe(2);
+    expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toMatch(/^hedge: --max-daily-notional: "lots" is not allowed; expected a positive USD amount/);
     expect(simulator.requests()).toEqual([]);
   });

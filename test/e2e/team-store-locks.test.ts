@@ -16,7 +16,11 @@ import { afterEach, expect, it } from 'vitest';
 import { describeWithPostgres } from '../support/postgres.js';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
+import { separateProcesses } from '../support/hedge-cli.js';
 import { teamOf, type Team } from '../support/team.js';
+
+// Each run a process of its own: what is tested here is between hedge processes.
+separateProcesses();
 
 const TRADE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
 

@@ -8,11 +8,14 @@ import type { ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterEach, expect, it } from 'vitest';
 import { loginWith, readStore } from '../support/config-store.js';
-import type { RunResult } from '../support/hedge-cli.js';
+import { separateProcesses, type RunResult } from '../support/hedge-cli.js';
 import { describeWithPostgres } from '../support/postgres.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { teamOf, type Machine, type Team } from '../support/team.js';
 import { journalEntries, killWhen } from '../support/cli-runs.js';
+
+// Each run a process of its own: what is tested here is between hedge processes.
+separateProcesses();
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;

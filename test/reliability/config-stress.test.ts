@@ -7,10 +7,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeSchema } from '../../src/config/store-schema.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runHedge, tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
+import { separateProcesses, runHedge, tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
 import { ResultRecorder } from '../support/reliability-recorder.js';
 import { withSimulator } from '../support/simulator.js';
 import { STACK_FRAME, firstLine, lines } from '../support/text.js';
+
+// Each run a process of its own: what is tested here is between hedge processes.
+separateProcesses();
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());

@@ -1,11 +1,16 @@
-// Runs the real binary (bin/hedge.js → dist/) as a child process, the way a shell script would:
-// no TTY, a private config dir, and only the environment the test gives it.
+// Runs hedge as a shell script would: no TTY, a private config dir, and only the environment the
+// test gives it. A run goes through the built front's main() inside the test process
+// (./hedge-in-process.ts) unless it needs a process of its own: the real binary (bin/hedge.js →
+// dist/) is then spawned. What only a process shows — the launcher, a signal, a kill, a lock held
+// by another pid, an environment Node or a library reads at start — is tested on spawned runs;
+// HEDGE_TEST_SPAWN_EVERY_RUN=1 spawns every run (docs/architecture.md#tests).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { runMainInProcess } from './hedge-in-process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const HEDGE_BIN = join(ROOT, 'bin', 'hedge.js');
@@ -29,6 +34,29 @@ export interface RunOptions {
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
   /** Run as this user and group (a test run as root uses it to meet a file it may not write). */
   user?: { uid: number; gid: number };
+}
+
+/**
+ * Environment variables read by Node or by a library from the process itself rather than from the
+ * environment hedge is given (a preloaded module, extra CA certificates, libpq's PG* settings): a
+ * run that sets one is spawned.
+ */
+const PROCESS_LEVEL_VARIABLE = /^(NODE_|PG|UV_|SSL_CERT_)/;
+
+let everyRunSpawned = process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1';
+
+/**
+ * Every run of this test file gets a process of its own: for files whose runs stand for separate
+ * hedge processes (two holders of a lock, a resume after another process's action) — in-process
+ * runs would all be the test's own pid. Call at the file's top level.
+ */
+export function separateProcesses(): void {
+  everyRunSpawned = true;
+}
+
+function runsInProcess(env: Record<string, string>, options: RunOptions): boolean {
+  if (everyRunSpawned || options.onSpawn || options.user) return false;
+  return !Object.keys(env).some((name) => PROCESS_LEVEL_VARIABLE.test(name));
 }
 
 export function tempDir(prefix = 'hedge-test-'): { path: string; remove: () => void } {
@@ -70,6 +98,7 @@ export function runHedge(args: string[], options: RunOptions = {}): Promise<RunR
     else env[name] = value;
   }
   const started = Date.now();
+  if (runsInProcess(env, options)) return runInProcess(args, env, options, started, () => ownDir?.remove());
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [HEDGE_BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], ...(options.user ?? {}) });
     running.add(child);
@@ -90,6 +119,19 @@ export function runHedge(args: string[], options: RunOptions = {}): Promise<RunR
     });
     child.stdin.end(options.input ?? '');
     options.onSpawn?.(child);
+  });
+}
+
+function runInProcess(args: string[], env: Record<string, string>, options: RunOptions, started: number, done: () => void): Promise<RunResult> {
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`hedge ${args.join(' ')} did not finish within ${timeoutMs} ms (in-process)`)), timeoutMs);
+  });
+  const run = runMainInProcess(ROOT, args, env, options.input ?? '').then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
+  return Promise.race([run, timedOut]).finally(() => {
+    clearTimeout(timer);
+    done();
   });
 }
 

@@ -1,0 +1,50 @@
+// Runs a hedge command inside the test process: the built front (dist/cli.js) and its main(), the
+// function bin/hedge.js calls, with the run's own streams, stdin and environment. Loaded once per
+// test file instead of once per run: a spawned run costs ~250 ms of CPU to start Node and load
+// dist/ (Node 20 has no compile cache), and those runs made most of the suite's time
+// (docs/performance.md#the-test-suites-time).
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+
+interface Front {
+  main(argv: string[], overrides: { io: unknown; env: Record<string, string | undefined> }): Promise<number>;
+}
+
+let front: Promise<Front> | undefined;
+
+// Loaded by Node itself (require of an ES module, Node >= 20.19), out of the test runner's module
+// loader: that one would transform dist/ and every lazy chunk it loads instead of running the
+// bundle as bin/hedge.js does.
+const nodeRequire = createRequire(import.meta.url);
+
+export interface InProcessRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A pipe that keeps what is written to it, as a spawned run's stdout and stderr are. */
+function collector(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  return { stream, text: () => text };
+}
+
+export async function runMainInProcess(root: string, args: string[], env: Record<string, string>, input: string): Promise<InProcessRun> {
+  front ??= Promise.resolve().then(() => nodeRequire(join(root, 'dist', 'cli.js')) as Front);
+  const { main } = await front;
+  // As bin/hedge.js's process on pipes: HEDGE_FORCE_TTY=1 alone makes them count as a terminal
+  // (src/cli/main.ts), its width then from COLUMNS.
+  const terminal = env.HEDGE_FORCE_TTY === '1';
+  const stdout = collector();
+  const stderr = collector();
+  const stdin = new PassThrough();
+  stdin.end(input);
+  const io = { stdout: stdout.stream, stderr: stderr.stream, stdin, stdoutIsTTY: terminal, stderrIsTTY: terminal, stdinIsTTY: false };
+  const code = await main(args, { io, env });
+  // The last chunks written reach the collectors on the next turn.
+  await new Promise((settled) => setImmediate(settled));
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
