@@ -9,8 +9,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // The tests mostly wait (child processes, simulated fills, polls), they do not compute: four
-    // forks on a 2-core machine took the suite from 6 min 4 s (two, the default) to 2 min 0 s.
-    maxWorkers: 4,
+    // A test file mostly waits (simulated fills, polls, the processes it spawns), so more forks
+    // than cores pay: with hedge's runs in-process (test/support/hedge-in-process.ts), on 2 cores
+    // 4 forks took 287.9 s, 6 took 229.2 s, 8 took 216.4 s (docs/performance.md, "The test
+    // suite's time"). Six: most of the gain, with less load on the tests that wait for a process.
+    maxWorkers: 6,
   },
 });

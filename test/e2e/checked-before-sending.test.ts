@@ -11,14 +11,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ArgSpec, CommandSpec } from '../../src/runner/command-spec.js';
 import { COMMANDS, WRITE_OPTIONS } from '../../src/cli/manifest.js';
-import { separateProcesses, type RunResult } from '../support/hedge-cli.js';
+import type { RunResult } from '../support/hedge-cli.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 import { lines } from '../support/text.js';
-
-// Each run a process of its own: a command that ends with its action's outcome unknown leaves the
-// action held by its process until that process exits, and the run that resumes it here stands for a
-// later process (in-process runs would all be this test's pid).
-separateProcesses();
 
 /** Every command of the tree that runs, with the words that call it. */
 function leaves(specs: readonly CommandSpec[], prefix: string[] = []): Array<{ words: string[]; spec: CommandSpec }> {
@@ -125,8 +120,9 @@ async function prepare(simulator: Simulator, words: string[]): Promise<string> {
   writeFileSync(target, `market,side,notional_usd,tenor_days\n${MARKET},sell,2000,3\n`);
   if (words[0] === 'resume') {
     // An open that landed while its answer was lost (exit 5, journaled unknown): `hedge resume` finishes it.
+    // Its own process, which has ended (and let go of the action) by the time `resume` runs.
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
-    const lost = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1']);
+    const lost = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1'], { ownProcess: true });
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     if (lost.code !== 5) throw new Error(`setting up resume: an open whose answer is lost should exit 5, not ${lost.code}: ${lost.stderr}`);
   }

@@ -34,6 +34,11 @@ export interface RunOptions {
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
   /** Run as this user and group (a test run as root uses it to meet a file it may not write). */
   user?: { uid: number; gid: number };
+  /**
+   * A process of its own, as a separate hedge run: e.g. a run that leaves its action unresolved, so
+   * that a later run may resume it (its hold ends when its process exits).
+   */
+  ownProcess?: boolean;
 }
 
 /**
@@ -55,7 +60,9 @@ export function separateProcesses(): void {
 }
 
 function runsInProcess(env: Record<string, string>, options: RunOptions): boolean {
-  if (everyRunSpawned || options.onSpawn || options.user) return false;
+  if (everyRunSpawned || options.ownProcess || options.onSpawn || options.user) return false;
+  // In-process runs share the test process's time zone, which hedge-in-process.ts sets to UTC.
+  if (env.TZ !== 'UTC') return false;
   return !Object.keys(env).some((name) => PROCESS_LEVEL_VARIABLE.test(name));
 }
 

@@ -18,6 +18,10 @@ let front: Promise<Front> | undefined;
 // bundle as bin/hedge.js does.
 const nodeRequire = createRequire(import.meta.url);
 
+// A spawned run gets TZ=UTC (hedge-cli.ts's baseEnv); where hedge shows local time without being
+// given a zone (the quote card's "local" line), it reads the process's zone: this one's, made the same.
+process.env.TZ = 'UTC';
+
 export interface InProcessRun {
   code: number;
   stdout: string;
