@@ -22,6 +22,8 @@ export * from '../version.js';
 export interface MainOverrides {
   io?: Io;
   env?: Record<string, string | undefined>;
+  /** The current time as hedge reads it (Date.now): a test pins it. */
+  now?: () => number;
 }
 
 interface Invocation {
@@ -167,7 +169,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   if (!('invocation' in parsed)) return 0;
   const { invocation } = parsed;
   const { runInvocation } = await import('./run.js');
-  return runInvocation(invocation.spec, invocation.input, invocation.globals, { io, env, path: invocation.path });
+  return runInvocation(invocation.spec, invocation.input, invocation.globals, { io, env, path: invocation.path, now: overrides.now });
 }
 
 export type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number } | { nothing: true };

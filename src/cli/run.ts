@@ -48,7 +48,7 @@ function stderrColumns(io: Io, env: Record<string, string | undefined>): number 
  * the width to fit, --fields, --no-header, and --query compiled before anything is sent. The
  * JMESPath and CSV libraries are loaded only when asked for.
  */
-async function buildOutput(globals: GlobalOptions, io: Io, env: Record<string, string | undefined>, chalk: ChalkInstance): Promise<Output> {
+async function buildOutput(globals: GlobalOptions, io: Io, env: Record<string, string | undefined>, chalk: ChalkInstance, now: () => number): Promise<Output> {
   const format = globals.format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
   const query = globals.query === undefined ? undefined : (await import('../ui/query.js')).compileQuery(globals.query);
   const csv = format === 'csv' ? (await import('../ui/csv.js')).csvText : undefined;
@@ -56,7 +56,7 @@ async function buildOutput(globals: GlobalOptions, io: Io, env: Record<string, s
     format,
     chalk,
     streams: io,
-    now: Date.now,
+    now,
     columns: terminalColumns({ isTTY: io.stdoutIsTTY, columns: (io.stdout as { columns?: number }).columns, env }),
     stderrColumns: stderrColumns(io, env),
     fields: globals.fields,
@@ -106,14 +106,15 @@ export async function runInvocation(
   spec: CommandSpec,
   input: RawInput,
   globals: GlobalOptions,
-  process_: { io: Io; env: Record<string, string | undefined>; path?: readonly string[] },
+  process_: { io: Io; env: Record<string, string | undefined>; path?: readonly string[]; now?: () => number },
 ): Promise<number> {
   const { io, env } = process_;
+  const now = process_.now ?? Date.now;
   const color = colorEnabled({ flag: globals.color, env, stdoutIsTTY: io.stdoutIsTTY });
   const chalk = makeChalk(color);
   let output: Output;
   try {
-    output = await buildOutput(globals, io, env, chalk);
+    output = await buildOutput(globals, io, env, chalk, now);
   } catch (error) {
     return reportError(describeError(error), error, { stderr: io.stderr, chalk, json: globals.jsonErrors ?? globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });
   }
@@ -125,7 +126,7 @@ export async function runInvocation(
     io,
     env,
     globals,
-    clock: { now: Date.now, sleep: realSleep },
+    clock: { now, sleep: realSleep },
     signal: controller.signal,
     output,
   });

@@ -253,6 +253,10 @@ describe('hedge keep as a service', () => {
     expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
     await until(() => keeper.events.filter((event) => event.event === 'cycle').length >= 2 && activeNotional(simulator, 'buy') === 1200, 'two cycles and the fill', { timeoutMs: 30_000, process: keeper.done });
     await until(() => keeper.events.filter((event) => event.event === 'cycle').some((event) => event.rows?.[0]?.current_usd === 1200), 'a cycle that saw the fill', { timeoutMs: 30_000, process: keeper.done });
+    // An action may outlast its cycle (a cycle waits for its steps only until the next is due): the
+    // re-open is counted once it is done, when its event is out, which can come after a later
+    // cycle saw the fill (a CI run on a loaded machine read the metrics in between).
+    await until(() => keeper.events.some((event) => event.event === 'reopen'), 'the re-open done', { timeoutMs: 30_000, process: keeper.done });
     const metrics = await (await fetch(`http://${address}/metrics`)).text();
     expect(metrics).toMatch(/hedge_keeper_cycles_total\{result="good"\} [1-9]/);
     expect(metrics).toContain('hedge_keeper_actions_total{action="reopen"} 1');

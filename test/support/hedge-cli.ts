@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll } from 'vitest';
 import { runMainInProcess } from './hedge-in-process.js';
 
@@ -59,11 +59,23 @@ export function separateProcesses(): void {
   everyRunSpawned = true;
 }
 
+/** Preloaded by a spawned run to pin Date.now() to READ_E2E_NOW_MS (test/support/frozen-clock.mjs). */
+export const FROZEN_CLOCK_PRELOAD = pathToFileURL(join(ROOT, 'test', 'support', 'frozen-clock.mjs')).href;
+
+/** The time a run's environment pins with the frozen-clock preload, or undefined. */
+function pinnedNowOf(env: Record<string, string>): number | undefined {
+  const pinned = Number(env.READ_E2E_NOW_MS);
+  return env.NODE_OPTIONS === `--import=${FROZEN_CLOCK_PRELOAD}` && Number.isFinite(pinned) ? pinned : undefined;
+}
+
 function runsInProcess(env: Record<string, string>, options: RunOptions): boolean {
   if (everyRunSpawned || options.ownProcess || options.onSpawn || options.user) return false;
   // In-process runs share the test process's time zone, which hedge-in-process.ts sets to UTC.
   if (env.TZ !== 'UTC') return false;
-  return !Object.keys(env).some((name) => PROCESS_LEVEL_VARIABLE.test(name));
+  // The frozen clock's preload is the one process-level setting an in-process run stands in for:
+  // its time is given to main() instead.
+  const frozen = pinnedNowOf(env) !== undefined;
+  return !Object.keys(env).some((name) => PROCESS_LEVEL_VARIABLE.test(name) && !(frozen && name === 'NODE_OPTIONS'));
 }
 
 export function tempDir(prefix = 'hedge-test-'): { path: string; remove: () => void } {
@@ -135,7 +147,9 @@ function runInProcess(args: string[], env: Record<string, string>, options: RunO
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`hedge ${args.join(' ')} did not finish within ${timeoutMs} ms (in-process)`)), timeoutMs);
   });
-  const run = runMainInProcess(ROOT, args, env, options.input ?? '').then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
+  const now = pinnedNowOf(env);
+  const { NODE_OPTIONS: _preload, ...mainEnv } = env;
+  const run = runMainInProcess(ROOT, args, now === undefined ? env : mainEnv, options.input ?? '', now === undefined ? undefined : () => now).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
   return Promise.race([run, timedOut]).finally(() => {
     clearTimeout(timer);
     done();

@@ -5,11 +5,10 @@
 // a test started after that test, and `withSimulator()` closes its one when its body ends (for
 // `it.concurrent`), so no server outlives its test. Tests of the server itself take `.sandbox`.
 import { randomUUID } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
 import { afterEach } from 'vitest';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { startSandbox, type RequestLogEntry, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { runHedge, tempDir, type RunOptions, type RunResult } from './hedge-cli.js';
+import { FROZEN_CLOCK_PRELOAD, runHedge, tempDir, type RunOptions, type RunResult } from './hedge-cli.js';
 import { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
 
 export { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
@@ -131,8 +130,6 @@ export async function openFilledThroughCli(simulator: Simulator, side: 'buy' | '
   if (hedge.status !== 'filled') throw new Error(`open ended ${hedge.status}`);
   return hedge.id;
 }
-
-const FROZEN_CLOCK_PRELOAD = pathToFileURL(new URL('./frozen-clock.mjs', import.meta.url).pathname).href;
 
 /** Env that pins the CLI's own clock to the simulator's time (for frozen simulators). */
 export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }): Record<string, string> {
