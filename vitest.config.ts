@@ -11,8 +11,8 @@ export default defineConfig({
     pool: 'forks',
     // A test file mostly waits (simulated fills, polls, the processes it spawns), so more forks
     // than cores pay: with hedge's runs in-process (test/support/hedge-in-process.ts), on 2 cores
-    // 4 forks took 287.9 s, 6 took 229.2 s, 8 took 216.4 s (docs/performance.md, "The test
-    // suite's time"). Six: most of the gain, with less load on the tests that wait for a process.
+    // vitest took 287.9 s with 4 forks, 228.5 s with 6 and 216.4 s with 8 (docs/performance.md,
+    // "The test suite's time"). Six: most of the gain, less load on tests that wait for a process.
     maxWorkers: 6,
   },
 });
