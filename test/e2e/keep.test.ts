@@ -216,6 +216,33 @@ describe('hedge keep', () => {
     expect(lines(done.stdout).some((event) => event.event === 'converge' && event.resumed === true)).toBe(true);
   });
 
+  it('a running keeper finishes its own lost add by its key on a later cycle, without a restart', async () => {
+    // A keeper lives for weeks: an action of its own whose answer was lost must not stay held by its
+    // own process (every later cycle would then see it "in progress" and leave the side alone).
+    const simulator = await startSimulator({ fillDelayMs: HOUR });
+    simulator.seedOpen('sell', 1500);
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+    const keeper = startKeeper(simulator, file, ['--converge', '--timeout', '5']);
+    const lost = await eventAfter(keeper, 0, (event) => event.event === 'error' && event.code === 'outcome_unknown', 'the lost add');
+    expect(lost).toMatchObject({ action: 'drift', side: 'sell' });
+    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+
+    const afterLoss = keeper.events.length;
+    simulator.advance(HOUR + 1);
+    const finished = await eventAfter(keeper, afterLoss, (event) => event.event === 'converge' && event.resumed === true, 'the add finished by its key');
+    expect(finished.side).toBe('sell');
+    await until(() => filledActive(simulator, 'sell').length > 0 && activeNotional(simulator, 'sell') === 2000, 'the side at 2,000');
+    const addKeys = new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
+    expect(addKeys.size).toBe(1);
+    expect(keeper.events.slice(afterLoss).some((event) => event.event === 'skip' && /another process/.test(String(event.reason)))).toBe(false);
+
+    keeper.child().kill('SIGTERM');
+    const result = await keeper.done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(activeNotional(simulator, 'sell')).toBe(2000);
+  });
+
   it('a second SIGTERM stops the step in progress: exit 143, its open left unresolved and finished by the next start', async () => {
     const simulator = await startSimulator({ fillDelayMs: HOUR });
     const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
