@@ -335,10 +335,11 @@ async function decideAndCarryOut<S, R>(
   try {
     return await carryOutWrite(ports, action, options, { guard, journal, identity, run, onBegun: (entry) => (begun = entry) });
   } catch (error) {
-    // A run that ends with its action unresolved lets go of it, so that a long-lived process
-    // (`hedge mcp`) does not keep it from being resumed; a process that exits lets go by exiting.
+    // A run that ends with its action unresolved lets go of it at once, whoever runs it: a
+    // long-lived process (`hedge mcp`, a keeper) must not keep it from being resumed, by its own
+    // next run or by another process.
     if (run.hold) await run.hold.release();
-    else if (begun && ports.origin === 'agent') {
+    else if (begun) {
       const own = await journal.hold(begun.id).catch(() => undefined);
       if (own?.held) await own.hold.release();
     }

@@ -7,12 +7,6 @@
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { separateProcesses } from '../support/hedge-cli.js';
-
-// Each run a process of its own: a command that ends with its action's outcome unknown leaves the
-// action held by its process until that process exits, and the run that resumes it here stands for a
-// later process (in-process runs would all be this test's pid).
-separateProcesses();
 
 const startSimulator = useSimulators();
 const HOUR = 3_600_000;

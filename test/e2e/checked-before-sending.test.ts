@@ -120,9 +120,9 @@ async function prepare(simulator: Simulator, words: string[]): Promise<string> {
   writeFileSync(target, `market,side,notional_usd,tenor_days\n${MARKET},sell,2000,3\n`);
   if (words[0] === 'resume') {
     // An open that landed while its answer was lost (exit 5, journaled unknown): `hedge resume` finishes it.
-    // Its own process, which has ended (and let go of the action) by the time `resume` runs.
+    // The run lets go of its unresolved action as it ends, so `resume` may take it up.
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
-    const lost = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1'], { ownProcess: true });
+    const lost = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1']);
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     if (lost.code !== 5) throw new Error(`setting up resume: an open whose answer is lost should exit 5, not ${lost.code}: ${lost.stderr}`);
   }

@@ -5,13 +5,7 @@
 // before the fault rewrites its answer, so the hedge really is open each time.
 import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { separateProcesses } from '../support/hedge-cli.js';
 import { journalEntries } from '../support/cli-runs.js';
-
-// Each run a process of its own: a command that ends with its action's outcome unknown leaves the
-// action held by its process until that process exits, and the run that resumes it here stands for a
-// later process (in-process runs would all be this test's pid).
-separateProcesses();
 
 const startSimulator = useSimulators();
 

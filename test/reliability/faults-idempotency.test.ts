@@ -6,13 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.js';
 import { ResultRecorder } from '../support/reliability-recorder.js';
 import { FILL_DELAY_MS, MARKET, withSimulator } from '../support/simulator.js';
-import { separateProcesses } from '../support/hedge-cli.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';
-
-// Each run a process of its own: a command that ends with its action's outcome unknown leaves the
-// action held by its process until that process exits, and the run that resumes it here stands for a
-// later process (in-process runs would all be this test's pid).
-separateProcesses();
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());

@@ -34,11 +34,6 @@ export interface RunOptions {
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
   /** Run as this user and group (a test run as root uses it to meet a file it may not write). */
   user?: { uid: number; gid: number };
-  /**
-   * A process of its own, as a separate hedge run: e.g. a run that leaves its action unresolved, so
-   * that a later run may resume it (its hold ends when its process exits).
-   */
-  ownProcess?: boolean;
 }
 
 /**
@@ -69,7 +64,7 @@ function pinnedNowOf(env: Record<string, string>): number | undefined {
 }
 
 function runsInProcess(env: Record<string, string>, options: RunOptions): boolean {
-  if (everyRunSpawned || options.ownProcess || options.onSpawn || options.user) return false;
+  if (everyRunSpawned || options.onSpawn || options.user) return false;
   // In-process runs share the test process's time zone, which hedge-in-process.ts sets to UTC.
   if (env.TZ !== 'UTC') return false;
   // The frozen clock's preload is the one process-level setting an in-process run stands in for:
