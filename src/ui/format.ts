@@ -77,6 +77,15 @@ export function formatLocal(iso: string, timeZone?: string): string {
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
 }
 
+/**
+ * The local time to show beside a UTC one ("2026-11-25 09:00 GMT+1"), or '' when the machine's zone
+ * reads the same clock then (TZ=UTC, London in winter): a second line saying the same is noise.
+ */
+export function localTimeBeside(iso: string, timeZone?: string): string {
+  const local = formatLocal(iso, timeZone);
+  return local.startsWith(formatUtcMinutes(iso)) ? '' : local;
+}
+
 /** "in 2d 23h", "in 5m", "3h ago"; "now" within a second either way. */
 export function formatRelative(iso: string, nowMs: number): string {
   const target = Date.parse(iso);

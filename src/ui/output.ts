@@ -19,7 +19,6 @@ import { dottedNameExists, fieldLabel, NUMERIC_KINDS, pickFields, unknownFieldPr
 import { checkOutputOptions, declaredName, type OutputFields } from './output-fields.js';
 import { asSent } from '../domain/as-sent.js';
 import { forScripts } from './script-shape.js';
-import { formatLocal, formatRelative, formatUtc } from './format.js';
 import { Notes } from './notes.js';
 import { rankedFor, type Resource } from './resource-fields.js';
 import { drawTable, EMPTY_CELL, leftOutNote, widthOnLines, type TableCell, type TableColumn } from './table.js';
@@ -419,11 +418,6 @@ export class Output {
   humanValue(field: Pick<FieldSpec, 'key' | 'kind'> & Partial<FieldSpec>, value: unknown): string {
     const spec = field as FieldSpec;
     return formatCell(spec, value, {}, numberFormatOf(spec, [{ [field.key]: value }], undefined), this.cellContext('card')).styled;
-  }
-
-  /** Human-readable `time (local, relative)` for cards like the quote's maturity. */
-  timeWithLocal(iso: string): string {
-    return `${formatUtc(iso)}\n${formatLocal(iso)} ${this.chalk.dim(`(${formatRelative(iso, this.now())})`)}`;
   }
 
   // --- The table's columns ---

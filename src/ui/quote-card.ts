@@ -5,7 +5,7 @@ import type { Quote } from '../api/schemas.js';
 import { kindFromName, labelFromName } from './fields.js';
 import { quoteCurrencyOf } from '../domain/markets.js';
 import { betterOrWorse, formatSignedAmount, payOrEarn, payWords, priceFavourBps, toAccountSide } from '../domain/money.js';
-import { formatBps, formatDays, formatLocal, formatMoney, formatPercent, formatRate, formatRelative, formatUtc } from './format.js';
+import { formatBps, formatDays, formatMoney, formatPercent, formatRate, formatRelative, formatUtc, localTimeBeside } from './format.js';
 import type { Output } from './output.js';
 import { wrapWords } from './width.js';
 
@@ -95,6 +95,13 @@ export function impactForAccount(quote: Quote): { usd: number; bps?: number } {
   return { usd: sign * Math.abs(impact), bps: bps === undefined ? undefined : sign * Math.abs(bps) };
 }
 
+/** UTC, then the local time when it reads differently, and how far off it is. */
+function maturityText(maturity: string, nowMs: number): string {
+  const local = localTimeBeside(maturity);
+  const relative = formatRelative(maturity, nowMs);
+  return local === '' ? `${formatUtc(maturity)}, ${relative}` : `${formatUtc(maturity)}\n${local} local, ${relative}`;
+}
+
 function renderTable(output: Output, quote: Quote, nowMs: number): string {
   const c = output.chalk;
   const unit = priceUnit(quote.market);
@@ -111,10 +118,7 @@ function renderTable(output: Output, quote: Quote, nowMs: number): string {
     // One sign convention for money you pay, as every card shows a fee (docs/output-reference.md).
     ['Platform fee', payOrEarn(-Math.abs(quote.upfront.platform_fee_usdc), 'USDC')],
     ['Total upfront', c.bold(`${formatMoney(quote.upfront.total_upfront_usdc)} USDC`)],
-    [
-      'Maturity',
-      `${formatUtc(quote.maturity)}\n${formatLocal(quote.maturity)} local, ${formatRelative(quote.maturity, nowMs)}`,
-    ],
+    ['Maturity', maturityText(quote.maturity, nowMs)],
   ];
   for (const [path, value] of extraLeaves(quote)) {
     const leaf = path.slice(path.lastIndexOf('.') + 1);

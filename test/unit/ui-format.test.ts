@@ -4,6 +4,7 @@ import {
   formatDuration,
   formatFixed,
   formatLocal,
+  localTimeBeside,
   formatMoney,
   formatPercent,
   formatRate,
@@ -61,6 +62,17 @@ describe('times', () => {
   it('local in a given zone', () => {
     expect(formatLocal('2026-03-05T10:00:00.000Z', 'Africa/Lagos')).toBe('2026-03-05 11:00 GMT+1');
     expect(formatLocal('2026-03-05T10:00:00.000Z', 'UTC')).toBe('2026-03-05 10:00 UTC');
+  });
+
+  it('local beside UTC only where it reads differently', () => {
+    expect(localTimeBeside('2026-03-05T10:00:00.000Z', 'Africa/Lagos')).toBe('2026-03-05 11:00 GMT+1');
+    expect(localTimeBeside('2026-03-05T10:00:00.000Z', 'UTC')).toBe('');
+    // London's clock is UTC's in winter and an hour on in summer.
+    expect(localTimeBeside('2026-01-15T10:00:00.000Z', 'Europe/London')).toBe('');
+    expect(localTimeBeside('2026-07-15T10:00:00.000Z', 'Europe/London')).toBe('2026-07-15 11:00 GMT+1');
+    // A zone behind UTC across midnight: the date differs too.
+    expect(localTimeBeside('2026-03-05T02:00:00.000Z', 'America/New_York')).toBe('2026-03-04 21:00 EST');
+    expect(localTimeBeside('not a time', 'Africa/Lagos')).toBe('');
   });
 
   it('relative to now, in the largest two units', () => {

@@ -34,7 +34,6 @@ describe('renderQuoteCard', () => {
       'Platform fee      │ -5.00 USDC, you pay',
       'Total upfront     │ 1,005.00 USDC',
       'Maturity          │ 2026-03-05 10:00:00 UTC',
-      'local, in 3d 0h',
     ]) {
       expect(card).toContain(expected);
     }
@@ -42,6 +41,23 @@ describe('renderQuoteCard', () => {
     const note = card.slice(card.lastIndexOf('┘') + 1).trim();
     expect(note).toMatch(/^Indicative only: a quote reserves nothing/);
     expect(note.split('\n').map((line) => line.length)).toEqual([80, 35]);
+  });
+
+  it('maturity: the local time on a line of its own only where the zone reads differently from UTC', () => {
+    const savedZone = process.env.TZ;
+    try {
+      process.env.TZ = 'UTC';
+      const inUtc = renderQuoteCard(output('table'), QUOTE, NOW);
+      expect(inUtc).toContain('Maturity          │ 2026-03-05 10:00:00 UTC, in 3d 0h');
+      expect(inUtc).not.toContain(' local');
+      process.env.TZ = 'Africa/Lagos';
+      const inLagos = renderQuoteCard(output('table'), QUOTE, NOW);
+      expect(inLagos).toContain('Maturity          │ 2026-03-05 10:00:00 UTC');
+      expect(inLagos).toMatch(/│\s+│ 2026-03-05 11:00 GMT\+1 local, in 3d 0h/);
+    } finally {
+      if (savedZone === undefined) delete process.env.TZ;
+      else process.env.TZ = savedZone;
+    }
   });
 
   it('negative carry is earned, and a 1-day tenor reads "1 day"', () => {
