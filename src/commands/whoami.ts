@@ -163,7 +163,7 @@ function showCard(ctx: CommandContext, { credentials, check, sources, wireRows, 
   };
   const sourceText = (row: WireRow): string =>
     row.source === 'default' ? 'guessed: the spec does not show it' : row.source === 'learned' ? `learned from the server, kept for ${learnedFor}` : row.source;
-  const shownValue = (row: WireRow): string => (row.setting === 'cursorParam' && row.value === '' ? '(from the answer: next_cursor → cursor)' : row.value);
+  const shownValue = (row: WireRow): string => (row.setting === 'cursorParam' && row.value === '' ? 'from the answer (next_cursor → cursor)' : row.value);
   const rows: Array<[string, string]> = [
     ['Profile', credentials.profileName ? `${credentials.profileName} ${c.dim(`(${from('profile', 'HEDGE_PROFILE')})`)}` : c.dim('— (none)')],
     ['Environment', environmentLabel(credentials.environment, c)],

@@ -53,6 +53,11 @@ describe('learning the add/reduce amount from the server', () => {
     const whoami = JSON.parse((await simulator.hedge(['whoami', '--json'])).stdout);
     expect(whoami.wire.changeNotionalField).toEqual({ value: 'notional_change_usd', source: 'learned', env: 'HEDGE_WIRE_NOTIONAL_FIELD', learned_for: simulator.baseUrl });
     expect(whoami.wire.pageSizeParam).toMatchObject({ value: 'limit', source: 'default' });
+    // The card says the same in words: learned, guessed, and a cursor name taken from the answer.
+    const card = (await simulator.hedge(['whoami'], { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '120' } })).stdout;
+    expect(card).toMatch(/Wire changeNotionalField +│ notional_change_usd \(learned from the server, kept for /);
+    expect(card).toMatch(/Wire pageSizeParam +│ limit \(guessed: the spec does not show it; HEDGE_WIRE_PAGE_SIZE_PARAM\)/);
+    expect(card).toMatch(/Wire cursorParam +│ from the answer \(next_cursor → cursor\) \(guessed: /);
 
     // The second add: one request, the server's own name at once, nothing said about learning.
     const second = await simulator.hedge(['add', KES, 'buy', '1000', '--json']);
