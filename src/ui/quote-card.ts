@@ -99,7 +99,9 @@ export function impactForAccount(quote: Quote): { usd: number; bps?: number } {
 function maturityText(maturity: string, nowMs: number): string {
   const local = localTimeBeside(maturity);
   const relative = formatRelative(maturity, nowMs);
-  return local === '' ? `${formatUtc(maturity)}, ${relative}` : `${formatUtc(maturity)}\n${local} local, ${relative}`;
+  const utc = formatUtc(maturity);
+  if (relative === '') return utc;
+  return local === '' ? `${utc}, ${relative}` : `${utc}\n${local} local, ${relative}`;
 }
 
 function renderTable(output: Output, quote: Quote, nowMs: number): string {

@@ -54,10 +54,24 @@ describe('renderQuoteCard', () => {
       const inLagos = renderQuoteCard(output('table'), QUOTE, NOW);
       expect(inLagos).toContain('Maturity          │ 2026-03-05 10:00:00 UTC');
       expect(inLagos).toMatch(/│\s+│ 2026-03-05 11:00 GMT\+1 local, in 3d 0h/);
+      // A maturity that is not a time is shown as sent (made safe), with nothing made up beside it.
+      const unreadable = renderQuoteCard(output('table'), { ...QUOTE, maturity: 'next week' }, NOW);
+      expect(unreadable).toMatch(/Maturity {10}│ next week +│/);
     } finally {
       if (savedZone === undefined) delete process.env.TZ;
       else process.env.TZ = savedZone;
     }
+  });
+
+  it('what the server sent is escaped where the card is written: the market in the title, a maturity that is not a time, an extra field', () => {
+    let written = '';
+    const stdout = { write: (text: string) => ((written += text), true) } as unknown as NodeJS.WritableStream;
+    const terminal = new Output({ mode: 'table', chalk: makeChalk(false), streams: { stdout, stderr: sink }, now: () => NOW });
+    const hostile = { ...QUOTE, market: 'USDTNGN\u001b[2J', maturity: 'soon\u001b]0;pw\u0007', note: 'x\u202ey' } as Quote;
+    terminal.write(renderQuoteCard(terminal, hostile, NOW));
+    expect(written).not.toMatch(/[\u001b\u0007\u202e]/u);
+    expect(written).toContain('Quote USDTNGN\\x1b[2J buy');
+    expect(written).toMatch(/Maturity +│ soon\\x1b]0;pw\\x07 +│/);
   });
 
   it('negative carry is earned, and a 1-day tenor reads "1 day"', () => {
