@@ -58,6 +58,8 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
           if (!isUnresolved(entry)) throw new HeldBy(lastHolderOf(entry));
           const holder = liveHolderIn(entry);
           if (holder && holder.session !== session) throw new HeldBy(publicHolder(holder));
+          // Held by this session already (the run that began it): recorded once, not a line per hold.
+          if (holder) return '';
           return JSON.stringify({ id, at: new Date(now()).toISOString(), holder: currentHolder(now(), session) });
         },
         place.appendOptions,

@@ -86,6 +86,26 @@ describe('holds: an entry is held by the live process that carries it', () => {
     expect(await journal.holderOf(entry.id)).toBeUndefined();
   });
 
+  it('taking again what this run holds writes nothing; letting go writes one line, and then another run of this process takes it', async () => {
+    const journal = openJournal({ dir: join(tempFolder(), 'state'), now: () => T0 });
+    const entry = await journal.begin(fields());
+    const lines = () => readFileSync(journal.file, 'utf8').trim().split('\n').length;
+    const begun = lines();
+    const again = await journal.hold(entry.id);
+    expect(again).toMatchObject({ held: true });
+    expect(await journal.hold(entry.id)).toMatchObject({ held: true });
+    expect(lines()).toBe(begun);
+    expect(await journal.holderOf(entry.id)).toMatchObject({ pid: process.pid, session: entry.holder!.session });
+    if (!again.held) throw new Error('not held');
+    await again.hold.release();
+    expect(lines()).toBe(begun + 1);
+    expect(await journal.holderOf(entry.id)).toBeUndefined();
+    // Let go, it is free for the next run of this process (hedge mcp's next call, a keeper's next cycle).
+    const next = openJournal({ dir: journal.dir, now: () => T0 });
+    expect(await next.hold(entry.id)).toMatchObject({ held: true });
+    expect(lines()).toBe(begun + 2);
+  });
+
   it('an entry held by another live process is not taken; once that process is killed (SIGKILL) it is, at once', async () => {
     const dir = join(tempFolder(), 'state');
     const other = await otherProcess();
