@@ -11,7 +11,7 @@ import type { API } from './api.spec.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf, type ParamInput } from '../domain/api-params.js';
 import { UsageError } from '../errors.js';
-import { AnswerLog, apiWriteAction, isWriteMethod, readApi, readInputBody, readText, type ApiAnswer, type ApiCall } from '../flows/api-call.js';
+import { AnswerLog, apiWriteAction, isWriteMethod, readApi, readInputBody, readParamFile, type ApiAnswer, type ApiCall } from '../flows/api-call.js';
 import { runWrite, writeOptionsFrom, type WriteOptions } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
 import { resolveApiPath } from '../security/base-url.js';
@@ -55,14 +55,7 @@ async function readParamFiles(ctx: CommandContext, params: readonly ParamInput[]
     const value = raw.slice(raw.indexOf('=') + 1);
     if (!typed || !value.startsWith('@') || value === '@' || files.has(value.slice(1))) continue;
     const file = value.slice(1);
-    if (file === '-') {
-      if (ctx.io.stdinIsTTY) throw new UsageError('-F: @- reads the value from stdin, but stdin is a terminal; pipe it in or name a file.');
-      const chunks: Buffer[] = [];
-      for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-      files.set(file, Buffer.concat(chunks).toString('utf8'));
-    } else {
-      files.set(file, await readText('-F', file));
-    }
+    files.set(file, await readParamFile(flowPorts(ctx), file));
   }
   return files;
 }
@@ -77,6 +70,9 @@ async function planCall(ctx: CommandContext, opts: ApiOptions): Promise<ApiCall>
     throw new UsageError('--dry-run, --idempotency-key and --new are for writes; a GET is sent as it is (add -X POST, PUT, PATCH or DELETE for a write).');
   }
   const headers = Object.fromEntries(opts.headers.map(parseHeader));
+  if (opts.input === '-' && opts.params.some(({ raw, typed }) => typed && raw.slice(raw.indexOf('=') + 1) === '@-')) {
+    throw new UsageError('--input - and -F key=@- both read stdin, which can be read once; name a file for one of them.');
+  }
   const files = await readParamFiles(ctx, opts.params);
   const params = buildParams(opts.params, (file) => files.get(file)!);
   const credentials = await ctx.credentials();

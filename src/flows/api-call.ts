@@ -3,7 +3,6 @@
 // of the one write flow — live guard, an Idempotency-Key journaled before it leaves, resumable by
 // running the same command again or `hedge resume` — whose "wait" is only its answer: the raw API
 // has no resolution to wait for. What comes back is kept whole (status, headers, body) for printing.
-import { readFile } from 'node:fs/promises';
 import type { HedgeClient } from '../api/client.js';
 import { followPaths } from '../api/wire/pager.js';
 import type { ApiRequest, RawAnswer } from '../api/transport.js';
@@ -13,6 +12,7 @@ import type { JournalEntry } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { resolveApiPath } from '../security/base-url.js';
 import { safeText } from '../security/safe-text.js';
+import { readInputFile } from './input-file.js';
 import type { WriteAction } from './write-flow.js';
 
 /** Journal commands of `hedge api` writes: `api POST /hedges/close`. */
@@ -180,17 +180,15 @@ function journaledPath(baseUrl: string, journaled: unknown, row: string): string
   throw new OffOriginError(`${row} is not resumed: its path ${shown} ${why}; nothing was sent.`);
 }
 
+/** What `hedge api` is handed to read (--input FILE, -F key=@FILE; - for stdin), as every input file is read (flows/input-file.ts). */
+type ApiFilePorts = Parameters<typeof readInputFile>[0];
+
+/** What to do with a file over the input bound: the API's bodies are a few fields. */
+const TOO_LARGE_FOR_A_REQUEST = 'the API takes a few fields per request, not a file of that size';
+
 /** --input FILE (or - for stdin): a JSON body, refused when it is not JSON. */
-export async function readInputBody(ports: Pick<FlowPorts, 'stdin' | 'stdinIsTTY'>, file: string): Promise<unknown> {
-  let text: string;
-  if (file === '-') {
-    if (ports.stdinIsTTY) throw new UsageError('--input: - reads the body from stdin, but stdin is a terminal; pipe it in or name a file.');
-    const chunks: Buffer[] = [];
-    for await (const chunk of ports.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    text = Buffer.concat(chunks).toString('utf8');
-  } else {
-    text = await readText('--input', file);
-  }
+export async function readInputBody(ports: ApiFilePorts, file: string): Promise<unknown> {
+  const { text } = await readInputFile(ports, file, '--input file', 'hedge api -X POST PATH --input - < body.json', TOO_LARGE_FOR_A_REQUEST);
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -198,13 +196,7 @@ export async function readInputBody(ports: Pick<FlowPorts, 'stdin' | 'stdinIsTTY
   }
 }
 
-/** A file's text for `-F key=@file`, or a usage error naming the flag and the file. */
-export async function readText(flag: string, file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-    throw new UsageError(`${flag}: cannot read ${safeText(file)}: ${why}.`);
-  }
+/** A file's text for `-F key=@file` (or @- for stdin). */
+export async function readParamFile(ports: ApiFilePorts, file: string): Promise<string> {
+  return (await readInputFile(ports, file, '-F file', 'hedge api -X POST PATH -F note=@- < note.txt', TOO_LARGE_FOR_A_REQUEST)).text;
 }

@@ -17,8 +17,17 @@ export const MAX_PROBLEM_LINES = 20;
 /** The abort reason when --timeout ran out during the read (a stop signal has its own). */
 class ReadTimedOut extends Error {}
 
-/** `what` names the file in messages ("target file"); `pipeExample` shows how to pipe it in. */
-export async function readInputFile(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>, file: string, what: string, pipeExample?: string): Promise<{ text: string; sourceName: string }> {
+/**
+ * `what` names the file in messages ("target file"); `pipeExample` shows how to pipe it in;
+ * `whenTooLarge` is what to do with a file over the bound (a row file is split).
+ */
+export async function readInputFile(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>,
+  file: string,
+  what: string,
+  pipeExample?: string,
+  whenTooLarge = 'split it, or keep the rows that matter',
+): Promise<{ text: string; sourceName: string }> {
   if (ports.targetFiles) return ports.targetFiles.read(file);
   if (ports.origin === 'agent') throw new UsageError(`file: this call reads no ${what} from the disk; it is read only under the roots the server was started with.`);
   if (file === '-' && ports.stdinIsTTY) {
@@ -39,16 +48,16 @@ export async function readInputFile(ports: Pick<FlowPorts, 'clock' | 'signal' | 
       throw new UsageError(`the ${what} ${shown} was not read whole within --timeout (${ports.timeoutSeconds} s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`);
     }
     if (bounded?.signal.aborted) throw new InterruptedError(`Interrupted while reading the ${what} ${shown}; nothing was sent.`, { stoppedBy: ports.signal.reason });
-    throw new UsageError(`cannot read the ${what} ${shown}: ${describeReadError(error)}${whatToDo(error, file)}.`);
+    throw new UsageError(`cannot read the ${what} ${shown}: ${describeReadError(error)}${whatToDo(error, file, whenTooLarge)}.`);
   } finally {
     bounded?.release();
   }
 }
 
 /** The end of a refusal's line: what is allowed instead. */
-function whatToDo(error: unknown, file: string): string {
+function whatToDo(error: unknown, file: string, whenTooLarge: string): string {
   if (!(error instanceof ReadRefused)) return '';
-  if (error.refusal.kind === 'too-large') return `, the most an input file may hold; split it, or keep the rows that matter`;
+  if (error.refusal.kind === 'too-large') return `, the most an input file may hold; ${whenTooLarge}`;
   if (error.refusal.kind === 'not-regular' && file !== '-') return '; expected a regular file (to read a pipe, give - and redirect the pipe to stdin)';
   return '';
 }

@@ -1,7 +1,7 @@
 // `hedge api PATH` end to end against the simulator: reads, writes through the journal, refusals
 // that send nothing (asserted on the server's own request log), and a write killed mid-answer that
 // the same command finishes once.
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -125,6 +125,36 @@ describe('hedge api: writes go through the journal', () => {
     const input = await t.hedge(['api', '-X', 'POST', '/quotes', '--input', body]);
     expect(input.code, input.stderr).toBe(0);
     expect(t.writes()[1]!.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 });
+  });
+
+  it('--input and -F @file read as every input file is: a regular file of at most 4 MiB, stdin once; otherwise exit 2 naming the flag, nothing sent', async () => {
+    const t = await start();
+    const fifo = join(t.configDir, 'body.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const big = join(t.configDir, 'big.txt');
+    writeFileSync(big, 'x'.repeat(4 * 1024 * 1024 + 1));
+    const refusals: Array<[string[], RegExp]> = [
+      [['api', '-X', 'POST', '/quotes', '--input', fifo], /^hedge: cannot read the --input file .*body\.fifo: it is a FIFO \(named pipe\), not a regular file; expected a regular file/],
+      [['api', '-X', 'POST', '/quotes', '-F', `note=@${big}`], /^hedge: cannot read the -F file .*big\.txt: it holds more than 4 MiB, the most an input file may hold; the API takes a few fields per request/],
+      [['api', '-X', 'POST', '/quotes', '--input', join(t.configDir, 'missing.json')], /^hedge: cannot read the --input file .*missing\.json: no such file/],
+      [['api', '-X', 'POST', '/quotes', '--input', '-', '-F', 'note=@-'], /^hedge: --input - and -F key=@- both read stdin, which can be read once/],
+    ];
+    for (const [args, message] of refusals) {
+      const result = await t.hedge(args, { input: '{}' });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(message);
+    }
+    expect(t.requests()).toEqual([]);
+    // Piped in, the body and a value are read (once each).
+    const piped = await t.hedge(['api', '-X', 'POST', '/quotes', '--input', '-'], { input: JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }) });
+    expect(piped.code, piped.stderr).toBe(0);
+    const value = await t.hedge(['api', '-X', 'POST', '/quotes', '-f', 'market=USDTNGN', '-f', 'side=sell', '-F', 'notional_usd=500', '-F', 'tenor_days=1', '-F', 'note=@-'], { input: 'DEAL-9' });
+    expect(value.code, value.stderr).toBe(0);
+    expect(t.writes().map((entry) => entry.body)).toEqual([
+      { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 },
+      { market: MARKET, side: 'sell', notional_usd: 500, tenor_days: 1, note: 'DEAL-9' },
+    ]);
   });
 
   it('a refused write is exit 3, journaled as rejected; --dry-run sends nothing', async () => {
