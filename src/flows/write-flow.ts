@@ -373,7 +373,7 @@ async function carryOutWrite<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | '
   // Read only for the wait: --no-wait sends nothing more than the action needs.
   // A resumed action waits on its own effect as the side shows it now: its recorded baseline moved
   // by every change of the side the journal knows landed since (attributedContext).
-  const before = run.entry ? (await attributedContext(journal, run.entry)).context : options.wait ? await action.before?.(run) : undefined;
+  const before = run.entry ? (await attributedContext(ports, journal, run.entry)).context : options.wait ? await action.before?.(run) : undefined;
   if (!run.resumed || run.unverified) {
     await action.preview?.();
     if (!action.confirmed) await guard.confirm(action.question());
@@ -448,13 +448,13 @@ function resolveCommands(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<Jou
  *   - otherwise cannot tell → ask on a terminal, else stop with exit 12 and the command that resolves it.
  */
 async function reconcileEarlier<S, R>(
-  ports: Pick<FlowPorts, 'clock' | 'client' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'prompter'>,
+  ports: Pick<FlowPorts, 'clock' | 'client' | 'credentials' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'prompter'>,
   journal: Journal,
   action: WriteAction<S, R>,
   entry: JournalEntry,
 ): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry } | undefined> {
   if (entry.outcome === 'planned' || !action.reconcile) return undefined;
-  const attributed = await attributedContext(journal, entry);
+  const attributed = await attributedContext(ports, journal, entry);
   const found = await action.reconcile({ ...entry, context: attributed.context });
   const lifetime = keyLifetimeMs(ports.env);
   const { ageMs: age, clock } = await keyAge(ports, entry);
@@ -542,17 +542,22 @@ async function keyAge(ports: Pick<FlowPorts, 'clock' | 'client'>, entry: Journal
  * keeps the notional. What cannot be added up — a change still unresolved, an open or close — is
  * returned as uncertain: the side's notional then proves nothing about this entry.
  */
-async function attributedContext(journal: Journal, entry: JournalEntry): Promise<{ context: Record<string, unknown> | undefined; uncertain: JournalEntry[] }> {
+async function attributedContext(ports: Pick<FlowPorts, 'credentials'>, journal: Journal, entry: JournalEntry): Promise<{ context: Record<string, unknown> | undefined; uncertain: JournalEntry[] }> {
   const others = await otherChangesOfTheSide(journal, entry);
   const landed = (other: JournalEntry) => other.outcome === 'done' || other.outcome === 'filled';
+  // Only a row this key sealed says what this account did: a row written into a shared store or a
+  // copied file by someone without the key would move the baseline by an amount of its choosing,
+  // and a side left as it was would then read as "did not land" and be sent again.
+  const sealer = await rowSealerOf(ports);
   const uncertain: JournalEntry[] = [];
   let delta = 0;
   for (const other of others) {
     const amount = Number(bodyOf(other).notional_usd);
-    if ((other.command === 'add' || other.command === 'reduce') && landed(other) && Number.isFinite(amount)) {
+    if (sealer.trust(other) !== 'verified') uncertain.push(other);
+    else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && Number.isFinite(amount)) {
       // Any landed add or reduce moves the side by its amount: a lone one, or an apply's or a keeper's step.
       delta += other.command === 'add' ? amount : -amount;
-    } else if (other.group?.startsWith('roll-') && others.filter((leg) => leg.group === other.group).every(landed)) {
+    } else if (other.group?.startsWith('roll-') && others.filter((leg) => leg.group === other.group).every((leg) => landed(leg) && sealer.trust(leg) === 'verified')) {
       // A whole roll closed and re-opened the same notional.
     } else uncertain.push(other);
   }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/journal/key-guard.js';
 import { rowSealer, type SealedFields } from '../../src/journal/row-seal.js';
+import { journalEntries } from '../support/cli-runs.js';
 import { lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres, type PostgresServer } from '../support/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
@@ -21,6 +22,7 @@ import { teamOf, type Team } from '../support/team.js';
 separateProcesses();
 
 const TRADE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
+const journal = journalEntries<Record<string, any>>;
 const trades = (t: Simulator) => t.writes().filter((entry) => TRADE_PATHS.has(entry.path));
 
 interface RowSpec {
@@ -256,6 +258,32 @@ describe('rows in the local journal file are verified before anything is sent ag
     const rerun = await t.hedge(['open', MARKET, 'buy', '3000', '--tenor', '3', '--idempotency-key', String(done.idempotency_key)]);
     expect(rerun.code, rerun.stderr).toBe(13);
     expect(trades(t)).toEqual([]);
+  });
+
+  it('a forged "landed add" on the side moves no baseline: a genuine add past its key lifetime is judged by its own effect, not sent a second time', async () => {
+    const t = await startSimulator();
+    expect((await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
+    const added = await t.hedge(['add', MARKET, 'buy', '500', '--json']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
+    // The add's row set back to "unknown" (as if its process died before the answer), and a day on,
+    // past the key's lifetime on the server's clock: the server has forgotten the key.
+    const genuine = (await journal(t)).find((entry) => entry.command === 'add')!;
+    const at = new Date(Date.now() + 1_000).toISOString();
+    appendFileSync(join(t.configDir, 'journal.jsonl'), `${JSON.stringify({ id: genuine.id, at, outcome: 'unknown' })}\n`, { mode: 0o600 });
+    t.advance(25 * 3_600_000);
+    // A row written by someone without the key: an add of the same 500 on the side, landed. Counted,
+    // it would move the add's baseline from 1,000 to 1,500, and the side's 1,500 would read as
+    // "the add did not land".
+    const forged = { ...rowFor(t, { command: 'add', path: '/hedges/add', body: { market: MARKET, side: 'buy', notional_usd: 500 } }), outcome: 'done', created_at: at };
+    appendRow(t.configDir, forged);
+    const before = trades(t).length;
+    const resumed = await t.hedge(['resume', String(genuine.id), '--yes']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent');
+    expect(trades(t).slice(before)).toEqual([]);
+    expect((await journal(t)).find((entry) => entry.id === genuine.id)).toMatchObject({ outcome: 'done' });
+    expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
   });
 
   it('a row this key journaled verifies: a killed open is resumed with its key (the seal made at begin)', async () => {
