@@ -24,7 +24,7 @@ import { resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll } from './roll.js';
 import type { RollOutcome } from '../outcomes/roll.js';
 import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from './trade-actions.js';
 import { runWrite, type WriteOptions } from './write-flow.js';
-import { sentBy, type Identity } from './identity.js';
+import { rowSealerOf, sentBy, type Identity } from './identity.js';
 import { utcStamp } from '../domain/utc-text.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
@@ -62,7 +62,7 @@ export function keeperSteps(
     clockNotes.add(what);
     deps.event({ event: 'notice', code: what === 'skew' ? 'clock_skew' : 'server_time_unknown', message });
   };
-  const read = (ports: Pick<FlowPorts, 'clock' | 'client' | 'journal' | 'log'>, rows: readonly KeepRow[]) => readSides(ports, rows, memory, say);
+  const read = (ports: Pick<FlowPorts, 'clock' | 'client' | 'credentials' | 'journal' | 'log'>, rows: readonly KeepRow[]) => readSides(ports, rows, memory, say);
   // Counted from the server's time when the write landed (the bound is the server's, like maturities).
   const expect = (ports: Pick<FlowPorts, 'clock' | 'client'>): Expect => (row, expectation) =>
     ports.client().then((client) => {
@@ -100,7 +100,7 @@ export function keeperSteps(
  * (`expectations`), is settling: the decision holds it.
  */
 async function readSides(
-  ports: Pick<FlowPorts, 'clock' | 'client' | 'journal' | 'log'>,
+  ports: Pick<FlowPorts, 'clock' | 'client' | 'credentials' | 'journal' | 'log'>,
   rows: readonly KeepRow[],
   memory: KeeperMemory,
   say: (what: string, message: string) => void,
@@ -222,14 +222,17 @@ function closedOutside(newest: Hedge | undefined, nowMs: number, closedByKeeper:
  * Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a
  * restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift.
  */
-async function closedByARoll(ports: Pick<FlowPorts, 'journal'>, hedgeId: string): Promise<boolean> {
-  const entries = await (await ports.journal()).list();
+async function closedByARoll(ports: Pick<FlowPorts, 'journal' | 'credentials'>, hedgeId: string): Promise<boolean> {
+  const [entries, sealer] = await Promise.all([(await ports.journal()).list(), rowSealerOf(ports)]);
   // A close of the hedge (a roll's close leg, a convergence's close), or a roll's open planned to replace it — not the open that made it.
   const closes = (entry: JournalEntry) => entry.leg === 'close' || entry.request?.path?.endsWith('/close') === true;
   return entries.some(
     (entry) =>
       (entry.group?.startsWith(ROLL_GROUP_PREFIX) === true || entry.group?.startsWith(KEEP_GROUP_PREFIX) === true) &&
-      ((closes(entry) && entry.hedge_id === hedgeId) || entry.context?.rolled_hedge_id === hedgeId),
+      ((closes(entry) && entry.hedge_id === hedgeId) || entry.context?.rolled_hedge_id === hedgeId) &&
+      // Only a row this key sealed: one written into the store without it would turn a colleague's
+      // close (left alone, reported as drift) into a side for the keeper to open again.
+      sealer.trust(entry) === 'verified',
   );
 }
 

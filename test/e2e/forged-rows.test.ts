@@ -286,6 +286,26 @@ describe('rows in the local journal file are verified before anything is sent ag
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
   });
 
+  it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent', async () => {
+    const t = await startSimulator();
+    const file = writeTarget(t, [`${MARKET},buy,1000,7,,`]);
+    const opened = await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7', '--json']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const hedgeId = JSON.parse(opened.stdout).id as string;
+    // A colleague closes the side by hand: the keeper leaves that to a person (drift, without --converge).
+    expect((await t.hedge(['close', MARKET, 'buy', '--yes'])).code).toBe(0);
+    // A row written without the key, claiming that hedge was closed by a roll (its close leg, done).
+    const forged = rowFor(t, { command: 'close', path: '/hedges/close', body: { market: MARKET, side: 'buy' }, group: 'roll-20261123T000000000Z-abcdef', leg: 'close' });
+    appendRow(t.configDir, { ...forged, outcome: 'done', hedge_id: hedgeId });
+    const before = trades(t).length;
+    const kept = await t.hedge(['keep', file, '--once']);
+    const events = lines(kept.stdout);
+    expect(events.filter((event) => event.event === 'drift')).toMatchObject([{ market: MARKET, side: 'buy', change: 'open', hedge_ids: [hedgeId] }]);
+    expect(events.filter((event) => event.event === 'reopen')).toEqual([]);
+    expect(trades(t).slice(before)).toEqual([]);
+    expect(t.active('buy')).toEqual([]);
+  });
+
   it('a row this key journaled verifies: a killed open is resumed with its key (the seal made at begin)', async () => {
     const t = await startSimulator();
     const genuine = rowFor(t, { command: 'open', path: '/hedges', body: { market: MARKET, side: 'buy', notional_usd: 2_000, tenor_days: 3 }, sealWith: t.apiKey });
