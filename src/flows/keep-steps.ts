@@ -19,12 +19,12 @@ import { SideViews, type SideBook } from './side-book.js';
 import { checkOpenAfterClose } from './pre-trade.js';
 import { bodyOf } from './journal-entry.js';
 import { finishJournaled } from './resume.js';
-import { begunElsewhere } from './row-trust.js';
+import { begunElsewhere, ownRowTest } from './row-trust.js';
 import { resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll } from './roll.js';
 import type { RollOutcome } from '../outcomes/roll.js';
 import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv } from './trade-actions.js';
 import { runWrite, type WriteOptions } from './write-flow.js';
-import { rowSealerOf, sentBy, type Identity } from './identity.js';
+import { sentBy, type Identity } from './identity.js';
 import { utcStamp } from '../domain/utc-text.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
@@ -223,7 +223,7 @@ function closedOutside(newest: Hedge | undefined, nowMs: number, closedByKeeper:
  * restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift.
  */
 async function closedByARoll(ports: Pick<FlowPorts, 'journal' | 'credentials'>, hedgeId: string): Promise<boolean> {
-  const [entries, sealer] = await Promise.all([(await ports.journal()).list(), rowSealerOf(ports)]);
+  const [entries, own] = await Promise.all([(await ports.journal()).list(), ownRowTest(ports)]);
   // A close of the hedge (a roll's close leg, a convergence's close), or a roll's open planned to replace it — not the open that made it.
   const closes = (entry: JournalEntry) => entry.leg === 'close' || entry.request?.path?.endsWith('/close') === true;
   return entries.some(
@@ -232,7 +232,7 @@ async function closedByARoll(ports: Pick<FlowPorts, 'journal' | 'credentials'>, 
       ((closes(entry) && entry.hedge_id === hedgeId) || entry.context?.rolled_hedge_id === hedgeId) &&
       // Only a row this key sealed: one written into the store without it would turn a colleague's
       // close (left alone, reported as drift) into a side for the keeper to open again.
-      sealer.trust(entry) === 'verified',
+      own(entry),
   );
 }
 

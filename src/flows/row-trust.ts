@@ -18,6 +18,16 @@ async function rowTrustOf(ports: Pick<FlowPorts, 'credentials'>, entry: JournalE
   return (await rowSealerOf(ports)).trust(entry);
 }
 
+/**
+ * Which rows a decision may count (a side's changes since a resumed action, a roll that closed a
+ * hedge): only those that verify under this key. A row anyone could write into a shared store or a
+ * copied file would otherwise choose what hedge sends.
+ */
+export async function ownRowTest(ports: Pick<FlowPorts, 'credentials'>): Promise<(entry: JournalEntry) => boolean> {
+  const sealer = await rowSealerOf(ports);
+  return (entry) => sealer.trust(entry) === 'verified';
+}
+
 /** Refuses (exit 13, nothing sent) a row that does not verify as this account's own. */
 export async function requireOwnRow(ports: Pick<FlowPorts, 'credentials' | 'hedgeCommand'>, entry: JournalEntry): Promise<void> {
   const trust = await rowTrustOf(ports, entry);

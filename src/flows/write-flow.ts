@@ -13,7 +13,7 @@ import { ApiError, DeclinedError, HedgeError, HeldError, InterruptedError, Netwo
 import { withSideLock } from './account-lock.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
 import { bodyOf } from './journal-entry.js';
-import { requireOwnRow } from './row-trust.js';
+import { ownRowTest, requireOwnRow } from './row-trust.js';
 import type { RowSealer } from '../journal/row-seal.js';
 import { hostname } from 'node:os';
 import { describeHolder, isUnresolved, JournalError, matchesRequest, NOT_WAITED_MESSAGE, type Hold, type Holder, type JournalEntry, type Journal, type JournalPatch, type SameRequest, type SideAfter } from '../journal/index.js';
@@ -548,16 +548,16 @@ async function attributedContext(ports: Pick<FlowPorts, 'credentials'>, journal:
   // Only a row this key sealed says what this account did: a row written into a shared store or a
   // copied file by someone without the key would move the baseline by an amount of its choosing,
   // and a side left as it was would then read as "did not land" and be sent again.
-  const sealer = await rowSealerOf(ports);
+  const own = await ownRowTest(ports);
   const uncertain: JournalEntry[] = [];
   let delta = 0;
   for (const other of others) {
     const amount = Number(bodyOf(other).notional_usd);
-    if (sealer.trust(other) !== 'verified') uncertain.push(other);
+    if (!own(other)) uncertain.push(other);
     else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && Number.isFinite(amount)) {
       // Any landed add or reduce moves the side by its amount: a lone one, or an apply's or a keeper's step.
       delta += other.command === 'add' ? amount : -amount;
-    } else if (other.group?.startsWith('roll-') && others.filter((leg) => leg.group === other.group).every((leg) => landed(leg) && sealer.trust(leg) === 'verified')) {
+    } else if (other.group?.startsWith('roll-') && others.filter((leg) => leg.group === other.group).every((leg) => landed(leg) && own(leg))) {
       // A whole roll closed and re-opened the same notional.
     } else uncertain.push(other);
   }
