@@ -121,7 +121,9 @@ export class RowScheduler {
       this.memory.set(key, remembered);
       const base = { market: row.market, side: row.side };
       if (this.inFlight.has(key)) {
-        statuses.push(this.withStep(key, rowStatus(row, view, '')));
+        // Not decided while its step runs, but a covered side still shows when its roll is due: the
+        // alerts judge a side that settles before the next cycle as a missed roll by that time.
+        statuses.push(this.withStep(key, rowStatus(row, view, '', decideRow(row, view, reading.nowMs, rules))));
         continue;
       }
       const unresolved = state.unresolved.get(key);

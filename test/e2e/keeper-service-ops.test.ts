@@ -175,12 +175,38 @@ describe('hedge keep as a service', () => {
     // Past the maturity in one step: the hedge settles on the server before any cycle could roll it.
     simulator.advance(30 * 3_600_000);
     // A bound for a machine under load (~6 s alone; a fully loaded 2-core run once took over 20 s), not a margin.
-    await until(() => hook.posts.some((post) => post.alert === 'recovered' && post.cause === 'missed_roll'), 'the missed roll and its recovery', { timeoutMs: 60_000, process: keeper.done });
+    await until(() => hook.posts.some((post) => post.alert === 'recovered' && post.cause === 'missed_roll'), 'the missed roll and its recovery', { timeoutMs: 60_000, process: keeper.done }).catch((error: Error) => {
+      throw new Error(`${error.message}\nkeeper events:\n${keeper.events.map((event) => JSON.stringify(event)).join('\n')}\nalerts posted: ${JSON.stringify(hook.posts)}`);
+    });
     expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).not.toBe('filled');
     expect(activeNotional(simulator, 'sell')).toBe(2000);
     expect(hook.posts.map((post) => `${post.alert} ${post.cause}`)).toEqual(['started missed_roll', 'recovered missed_roll']);
     expect(hook.posts[0]).toMatchObject({ event: 'alert', market: MARKET, side: 'sell' });
     expect(hook.posts[0]!.text).toContain('settled instead of being rolled');
+  }, 120_000);
+
+  it("a side seen covered while the keeper's own re-open was still in flight, then settled, is a missed roll too", async () => {
+    const simulator = await startSimulator();
+    const hook = await receiver();
+    const file = join(simulator.configDir, 'target.csv');
+    writeFileSync(file, `market,side,notional_usd,tenor_days,roll_before\n${MARKET},sell,2000,1,6h\n`);
+    // The re-open's first look at its hedge is held 3 s: its step is still in flight at the next
+    // cycle (2 s), which finds the side covered and does not decide it.
+    simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 3_000 }, match: { method: 'GET', path: /^\/hedges\/[^/]+$/ } });
+    const keeper = startKeeper(simulator, file, ['--alert-url', hook.url]);
+    const coveredInFlight = () => keeper.events.some((event) => event.event === 'cycle' && event.rows?.[0]?.current_usd === 2000 && /in flight/.test(event.rows[0].state));
+    await until(coveredInFlight, 'a cycle that saw the side covered with the re-open in flight', { timeoutMs: 30_000, process: keeper.done });
+    const seenInFlight = keeper.events.filter((event) => event.event === 'cycle').at(-1)!;
+    // That cycle's status says when the side's roll is due, though the keeper did not decide it.
+    expect(seenInFlight.rows[0]).toMatchObject({ next_action: 'roll', next_action_at: expect.any(String) });
+    await until(() => keeper.events.some((event) => event.event === 'reopen'), 'the re-open done', { timeoutMs: 30_000, process: keeper.done });
+    const first = simulator.active('sell')[0]!;
+    simulator.advance(30 * 3_600_000);
+    // A bound for a machine under load, not a margin.
+    await until(() => hook.posts.some((post) => post.alert === 'recovered'), 'an alert and its recovery', { timeoutMs: 60_000, process: keeper.done });
+    expect(hook.posts.map((post) => `${post.alert} ${post.cause}`)).toEqual(['started missed_roll', 'recovered missed_roll']);
+    expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).not.toBe('filled');
+    expect(activeNotional(simulator, 'sell')).toBe(2000);
   }, 120_000);
 
   it('cron-style --once runs carry their alerts on: a row refused at every run is alerted once, and its recovery is sent by a later run', async () => {

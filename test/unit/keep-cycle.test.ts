@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { KeepRow, SideView } from '../../src/domain/keep.js';
 import type { KeeperClock } from '../../src/flows/keep-clock.js';
 import { RowScheduler, rowStatus, runCycles, type Actionable, type EventFields, type KeeperSteps } from '../../src/flows/keep-cycle.js';
+import { NO_ALERTS, stepAlerts, type AlertState } from '../../src/domain/keeper-alerts.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-03-02T09:00:00Z');
@@ -77,6 +78,31 @@ describe('RowScheduler', () => {
     expect(acted.filter((step) => step.row === 'USDTNGN sell')).toHaveLength(1);
     expect(acted.filter((step) => step.row === 'USDTNGN buy')).toHaveLength(2);
     expect(second.rows[0]!.state).toMatch(/^roll in flight \(\d+ s\)$/);
+  });
+
+  it('a covered side whose own step is still in flight shows when its roll is due, so a settle before the next cycle is a missed roll', async () => {
+    const views: Record<string, SideView> = { 'USDTNGN sell': {}, 'USDTNGN buy': { position: { notionalUsd: 1000, hedgeId: 'hdg_b', maturityAtMs: START + 48 * HOUR } } };
+    const { behaviour, cycle, clock } = harness(views);
+    // The re-open lands, but its step goes on (waiting for every view) past the next cycle.
+    behaviour.set('USDTNGN sell', () => new Promise<void>(() => {}));
+    let alerts: AlertState = NO_ALERTS;
+    const observe = (rows: Awaited<ReturnType<typeof cycle>>['rows']) => {
+      const stepped = stepAlerts(alerts, { nowMs: clock.now(), serverNowMs: clock.now(), events: [], rows, toleranceUsd: 0 });
+      alerts = stepped.state;
+      return stepped.notices.map((notice) => `${notice.alert} ${notice.key}`);
+    };
+    expect(observe((await cycle()).rows)).toEqual([]);
+    const maturity = START + 24 * HOUR;
+    views['USDTNGN sell'] = { position: { notionalUsd: 2000, hedgeId: 'hdg_s', maturityAtMs: maturity } };
+    const covered = await cycle();
+    expect(covered.rows[0]).toMatchObject({ current_usd: 2000, next_action: 'roll', next_action_at: expect.any(String) });
+    expect(covered.rows[0]!.state).toMatch(/^reopen in flight/);
+    expect(Date.parse(covered.rows[0]!.next_action_at!)).toBeLessThan(maturity);
+    expect(observe(covered.rows)).toEqual([]);
+    // The hedge settles at its maturity before the keeper saw its roll due: a missed roll.
+    clock.advance(30 * HOUR);
+    views['USDTNGN sell'] = {};
+    expect(observe((await cycle()).rows)).toEqual(['started missed_roll|USDTNGN sell']);
   });
 
   it('steps that end are waited for: the cycle reports them done, and sleeps no longer', async () => {
