@@ -120,16 +120,18 @@ export class RowScheduler {
       const remembered = this.memory.get(key) ?? { failures: 0, retryAtMs: 0 };
       this.memory.set(key, remembered);
       const base = { market: row.market, side: row.side };
+      // What the side's view alone would decide: a row not decided this cycle (its step in flight, an
+      // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
+      // judge a side that settles before the next cycle as a missed roll by that time.
+      const shown = () => decideRow(row, view, reading.nowMs, rules);
       if (this.inFlight.has(key)) {
-        // Not decided while its step runs, but a covered side still shows when its roll is due: the
-        // alerts judge a side that settles before the next cycle as a missed roll by that time.
-        statuses.push(this.withStep(key, rowStatus(row, view, '', decideRow(row, view, reading.nowMs, rules))));
+        statuses.push(this.withStep(key, rowStatus(row, view, '', shown())));
         continue;
       }
       const unresolved = state.unresolved.get(key);
       if (unresolved) {
         // An action of this side whose outcome is not known yet: nothing new is sent until it resolves.
-        statuses.push(rowStatus(row, view, unresolved));
+        statuses.push(rowStatus(row, view, unresolved, shown()));
         if (remembered.lastHeld !== unresolved) event({ event: 'skip', ...base, reason: unresolved });
         remembered.lastHeld = unresolved;
         continue;

@@ -105,6 +105,20 @@ describe('RowScheduler', () => {
     expect(observe((await cycle()).rows)).toEqual(['started missed_roll|USDTNGN sell']);
   });
 
+  it('a covered side held for an unresolved action shows when its roll is due, and nothing is started on it', async () => {
+    const maturity = START + 24 * HOUR;
+    const { scheduler } = harness({});
+    const acted: string[] = [];
+    const steps: KeeperSteps = {
+      read: async () => ({ views: new Map([['USDTNGN sell', { position: { notionalUsd: 2000, hedgeId: 'hdg_s', maturityAtMs: maturity } }]]), nowMs: START }),
+      act: async (_row, decision) => void acted.push(decision.kind),
+    };
+    const held = await scheduler.cycle([SELL], steps, { unresolved: new Map([['USDTNGN sell', 'a colleague\'s add is in flight']]), isStopping: () => false });
+    expect(held.rows[0]).toMatchObject({ state: "a colleague's add is in flight", current_usd: 2000, next_action: 'roll' });
+    expect(Date.parse(held.rows[0]!.next_action_at!)).toBeLessThan(maturity);
+    expect(acted).toEqual([]);
+  });
+
   it('steps that end are waited for: the cycle reports them done, and sleeps no longer', async () => {
     const { cycle, clock } = harness({ 'USDTNGN sell': {}, 'USDTNGN buy': due(1000) });
     const reported = await cycle();
