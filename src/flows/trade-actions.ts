@@ -85,8 +85,11 @@ export function openAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline
     wait: async (answer, { startedAt }) => {
       const hedge = await waitForHedgeStatus(ports, answer.hedge_id, { label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`, startedAt });
       if (hedge.status === 'filled') {
+        // Seen filled on its record, it is waited for in every view — or until its record shows it
+        // ended since (matured, closed by someone): the open landed, and the side has moved on
+        // (domain/book.ts expectationMet reads a keeper's own open the same way).
         after = await alsoInEveryView(ports, `Hedge ${safeText(hedge.id)} is filled on its record`, () =>
-          readSideInStep(ports, client, request.market, request.side, (book) => book.filled.some((record) => record.id === hedge.id)),
+          readSideInStep(ports, client, request.market, request.side, (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id)),
         );
       }
       return hedge;

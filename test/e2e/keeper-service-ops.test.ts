@@ -234,12 +234,14 @@ describe('hedge keep as a service', () => {
     cleanups.push(() => home.remove(), () => other.remove());
     const file = writeTarget(simulator.configDir, [`${MARKET},sell,1500,3`]);
     const keeper = startKeeper(simulator, file, [], { env: { HOME: home.path } });
-    // Two cycles, the last of them with the re-open landed in every view (the step waits for the
-    // positions list too, so on a loaded machine the second cycle may still find it in flight).
+    // Two cycles, the last of them with the re-open landed in every view and its step ended (the
+    // step waits for the positions list too, so on a loaded machine the second cycle may still find
+    // it in flight — showing the roll time all the same).
     await until(
       () =>
         keeper.events.filter((event) => event.event === 'cycle').length >= 2 &&
-        keeper.events.filter((event) => event.event === 'cycle').at(-1)?.rows?.[0]?.next_action === 'roll',
+        keeper.events.filter((event) => event.event === 'cycle').at(-1)?.rows?.[0]?.next_action === 'roll' &&
+        !/in flight/.test(keeper.events.filter((event) => event.event === 'cycle').at(-1)!.rows[0].state),
       'two cycles, the side covered',
       { timeoutMs: 60_000, process: keeper.done },
     );

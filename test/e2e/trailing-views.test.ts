@@ -77,6 +77,23 @@ describe('a server whose positions list and history trail the hedge records by 3
     expect(simulator.active('sell')).toEqual([]);
   });
 
+  it('an open whose hedge matures while the positions list still trails its fill exits 0: the hedge was seen filled, and has ended on its record since', async () => {
+    // The positions list an hour behind: it shows the fill only after the hedge has matured.
+    const simulator = await startSimulator({ viewLagMs: HOUR });
+    const run = simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1', '--json', '--timeout', '20']);
+    // The fill is on the record and the open is reading the positions list for it: its wait for every view.
+    const filledAt = () => simulator.hedges()[0]?.status === 'filled';
+    await until(() => filledAt() && simulator.requests('GET', '/positions').length >= 2, 'the open waiting for the positions list', 15_000);
+    const hedge = simulator.hedges()[0]!;
+    simulator.advance(30 * HOUR);
+    const opened = await run;
+    expect(opened.code, opened.stderr).toBe(0);
+    expect(JSON.parse(opened.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
+    // One open, and the server's hedge has settled since.
+    expect(simulator.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    expect(simulator.hedges().find((candidate) => candidate.id === hedge.id)!.status).not.toBe('filled');
+  });
+
   it('apply right after another client\'s open plans from the side in every view: at target, nothing more is sent', async () => {
     const simulator = await startSimulator({ viewLagMs: LAG_MS });
     // Opened by another client (the partner desk): filled on its record, the positions list 3 s behind.
