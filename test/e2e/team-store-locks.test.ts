@@ -143,7 +143,7 @@ describeWithPostgres('after a send, and through a store outage (issue 36)', (ser
       const second = await team.b.hedge(['keep', join(team.a.dir, 'target.csv'), '--once']);
       expect(second.code, second.stderr).toBe(11);
       expect(printed).toContain('keeper_lock_lost');
-      await until(() => existsSync(alerts) && readFileSync(alerts, 'utf8').includes('"event":"error"'), 'the alert hook ran for the outage', { timeoutMs: 15_000 });
+      await until(() => existsSync(alerts) && readFileSync(alerts, 'utf8').includes('"event":"error"'), 'the alert hook ran for the outage', { timeoutMs: 30_000 });
       expect(trades(t)).toHaveLength(1);
     } finally {
       keeper?.kill('SIGTERM');
