@@ -24,7 +24,11 @@ import { parseArgs } from 'node:util';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'hedge.js');
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '20' }, parallel: { type: 'string', default: '10' }, 'no-wait': { type: 'boolean', default: false } },
+  options: {
+    runs: { type: 'string', default: '20' },
+    parallel: { type: 'string', default: '10' },
+    'no-wait': { type: 'boolean', default: false },
+  },
 });
 const runs = Number(values.runs);
 const parallel = Number(values.parallel);
@@ -65,18 +69,26 @@ for (let run = 1; run <= runs; run++) {
     const notionals = Array.from({ length: parallel }, (_, index) => 11 + index);
     const started = Date.now();
     const adds = await Promise.all(
-      notionals.map((notional) => hedge(dir, ['add', 'USDTNGN', 'buy', String(notional), '--json', ...(values['no-wait'] ? ['--no-wait'] : [])])),
+      notionals.map((notional) =>
+        hedge(dir, ['add', 'USDTNGN', 'buy', String(notional), '--json', ...(values['no-wait'] ? ['--no-wait'] : [])]),
+      ),
     );
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const exits = adds.map((add) => add.code);
     const inFile = buyInFile(dir);
-    const atExit = JSON.parse((await hedge(dir, ['positions', '--json'])).stdout).map((position) => Number(position.notional_usd));
+    const atExit = JSON.parse((await hedge(dir, ['positions', '--json'])).stdout).map((position) =>
+      Number(position.notional_usd),
+    );
     const want = 1000 + notionals.reduce((sum, notional) => sum + notional, 0);
     const ok = exits.every((code) => code === 0) && inFile === want;
     if (ok) good += 1;
     if (atExit.length !== 1 || atExit[0] !== want) shortAtExit += 1;
-    console.log(`run ${run}: exits ${exits.join(',')}; in the file ${inFile}, at exit ${atExit.join(',') || 'none'} (want ${want}); ${seconds} s; ${ok ? 'all landed' : 'LOST'}`);
-    if (!ok) for (const add of adds) if (add.code !== 0) console.log(`  exit ${add.code}: ${add.stderr.trim().split('\n')[0]}`);
+    console.log(
+      `run ${run}: exits ${exits.join(',')}; in the file ${inFile}, at exit ${atExit.join(',') || 'none'} (want ${want}); ${seconds} s; ${ok ? 'all landed' : 'LOST'}`,
+    );
+    if (!ok)
+      for (const add of adds)
+        if (add.code !== 0) console.log(`  exit ${add.code}: ${add.stderr.trim().split('\n')[0]}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

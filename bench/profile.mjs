@@ -12,17 +12,32 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const { values, positionals } = parseArgs({ options: { node: { type: 'string', default: process.execPath }, runs: { type: 'string', default: '5' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { node: { type: 'string', default: process.execPath }, runs: { type: 'string', default: '5' } },
+  allowPositionals: true,
+});
 const args = positionals.length > 0 ? positionals : ['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'];
 const work = mkdtempSync(join(tmpdir(), 'hedge-profile-'));
-const env = { PATH: process.env.PATH, HOME: work, HEDGE_CONFIG_DIR: join(work, 'config'), XDG_STATE_HOME: join(work, 'state'), NO_COLOR: '1', LANG: 'C.UTF-8' };
-const run = (flags, extra = {}) => spawnSync(values.node, [...flags, join(ROOT, 'bin', 'hedge.js'), ...args], { env: { ...env, ...extra }, encoding: 'utf8' });
+const env = {
+  PATH: process.env.PATH,
+  HOME: work,
+  HEDGE_CONFIG_DIR: join(work, 'config'),
+  XDG_STATE_HOME: join(work, 'state'),
+  NO_COLOR: '1',
+  LANG: 'C.UTF-8',
+};
+const run = (flags, extra = {}) =>
+  spawnSync(values.node, [...flags, join(ROOT, 'bin', 'hedge.js'), ...args], {
+    env: { ...env, ...extra },
+    encoding: 'utf8',
+  });
 
 /** What a source path is counted under: a package, Node's own code, or the src/ file. */
 function moduleOf(source) {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1];
   if (pkg) return pkg;
-  if (source.startsWith('node:')) return source.startsWith('node:internal/modules') ? 'node: module loader' : 'node: other built-ins';
+  if (source.startsWith('node:'))
+    return source.startsWith('node:internal/modules') ? 'node: module loader' : 'node: other built-ins';
   return source.replace(/^.*?\/src\//, 'src/') || '(no source)';
 }
 
@@ -38,7 +53,8 @@ function sourceOf(url, line, column) {
 try {
   run([]);
   const log = run([], { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }).stderr;
-  for (let index = 0; index < Number(values.runs); index++) run(['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', join(work, 'prof')]);
+  for (let index = 0; index < Number(values.runs); index++)
+    run(['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', join(work, 'prof')]);
   const self = new Map();
   const byCaller = new Map();
   const add = (map, key, ms) => map.set(key, (map.get(key) ?? 0) + ms);
@@ -60,21 +76,31 @@ try {
       const { functionName, url, lineNumber, columnNumber } = nodes.get(id).callFrame;
       const source = sourceOf(url, lineNumber, columnNumber);
       if (functionName === '(idle)') return;
-      add(self, `${functionName || '(anonymous)'} ${source ? `${source.replace(/^.*node_modules\//, '')}:${lineNumber + 1}` : ''}`, ms);
+      add(
+        self,
+        `${functionName || '(anonymous)'} ${source ? `${source.replace(/^.*node_modules\//, '')}:${lineNumber + 1}` : ''}`,
+        ms,
+      );
       add(byCaller, caller(id), ms);
     });
   }
   const top = (map, count) => [...map].sort((a, b) => b[1] - a[1]).slice(0, count);
   const total = [...byCaller.values()].reduce((sum, ms) => sum + ms, 0);
-  console.log(`${values.node} (${run(['--version']).stdout.trim()}): hedge ${args.join(' ')} — ${files.length} warm runs, ${total.toFixed(1)} ms sampled CPU per run (main thread)\n\nTop self time, ms per run:`);
+  console.log(
+    `${values.node} (${run(['--version']).stdout.trim()}): hedge ${args.join(' ')} — ${files.length} warm runs, ${total.toFixed(1)} ms sampled CPU per run (main thread)\n\nTop self time, ms per run:`,
+  );
   for (const [name, ms] of top(self, 15)) console.log(`${ms.toFixed(1).padStart(7)}  ${name}`);
   // The dist/ files the command loaded, and what each holds (bytes of original source per module).
   const loaded = new Map();
   for (const url of new Set(log.match(/file:\/\/\S+\/dist\/\S+\.js/g) ?? [])) {
     const map = JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8'));
-    map.sources.forEach((source, index) => add(loaded, moduleOf(source.replace(/^(\.\.\/)+/, '')), map.sourcesContent?.[index]?.length ?? 0));
+    map.sources.forEach((source, index) =>
+      add(loaded, moduleOf(source.replace(/^(\.\.\/)+/, '')), map.sourcesContent?.[index]?.length ?? 0),
+    );
   }
-  console.log('\nBy the nearest src/ file or package on the stack (built-ins and loading counted to their caller), ms per run:');
+  console.log(
+    '\nBy the nearest src/ file or package on the stack (built-ins and loading counted to their caller), ms per run:',
+  );
   for (const [name, ms] of top(byCaller, 30)) console.log(`${ms.toFixed(1).padStart(7)}  ${name}`);
   console.log(`\nLoaded: ${loaded.size} modules (src/ files and packages), kB of source:`);
   for (const [name, bytes] of top(loaded, Infinity)) console.log(`${(bytes / 1024).toFixed(1).padStart(7)}  ${name}`);

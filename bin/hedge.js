@@ -67,15 +67,24 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
         },
         // main() reports every failure itself; this is the last net, without the stack and the key.
         (error) => {
-          const message = String((error && error.message) || error).replace(/\b[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/g, '[redacted key]');
+          const message = String((error && error.message) || error).replace(
+            /\b[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/g,
+            '[redacted key]',
+          );
           process.stderr.write(`hedge: unexpected failure: ${message}\n`);
           process.exitCode = 1;
         },
       ),
     (error) => {
       // A checkout that was never built: say what to do instead of a stack trace.
-      if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes(path.join('dist', 'cli.js'))) {
-        process.stderr.write(`hedge is not built yet: run \`npm run build\` in ${path.resolve(__dirname, '..')} first.\n`);
+      if (
+        error &&
+        error.code === 'ERR_MODULE_NOT_FOUND' &&
+        String(error.message).includes(path.join('dist', 'cli.js'))
+      ) {
+        process.stderr.write(
+          `hedge is not built yet: run \`npm run build\` in ${path.resolve(__dirname, '..')} first.\n`,
+        );
         process.exit(1);
       }
       throw error;

@@ -30,7 +30,9 @@ if (values.summary) {
 for (const name of ['histories', 'seed', 'ops', 'parallel']) {
   const value = values[name];
   if (!/^\d+$/.test(value) || (name !== 'seed' && Number(value) < 1)) {
-    console.error(`--${name}: expected a whole number${name === 'seed' ? '' : ' of at least 1'}, got ${JSON.stringify(value)}`);
+    console.error(
+      `--${name}: expected a whole number${name === 'seed' ? '' : ' of at least 1'}, got ${JSON.stringify(value)}`,
+    );
     process.exit(2);
   }
 }
@@ -46,7 +48,9 @@ const result = spawnSync('npx', ['vitest', 'run', 'test/chaos', '--reporter', 'v
     ...(values.progress ? { HEDGE_CHAOS_PROGRESS: resolve(values.progress) } : {}),
   },
 });
-console.log(`chaos: ${values.histories} histories from seed ${values.seed}, ${values.parallel} at a time: ${Math.round((Date.now() - started) / 1000)} s, exit ${result.status}`);
+console.log(
+  `chaos: ${values.histories} histories from seed ${values.seed}, ${values.parallel} at a time: ${Math.round((Date.now() - started) / 1000)} s, exit ${result.status}`,
+);
 process.exit(result.status ?? 1);
 
 /** A history's verdict; a file written before issue 48 has only `ok`, which then meant "neither". */
@@ -65,7 +69,11 @@ function summarize(text) {
   let killed = 0;
   let killDrawn = 0;
   for (const run of runs) {
-    for (const [kind, n] of Object.entries(run.kinds ?? {})) kinds[kind] = { ...(kinds[kind] ?? { actions: 0, exit0: 0, killed: 0, other: 0 }), actions: (kinds[kind]?.actions ?? 0) + n };
+    for (const [kind, n] of Object.entries(run.kinds ?? {}))
+      kinds[kind] = {
+        ...(kinds[kind] ?? { actions: 0, exit0: 0, killed: 0, other: 0 }),
+        actions: (kinds[kind]?.actions ?? 0) + n,
+      };
     for (const [key, n] of Object.entries(run.exits ?? {})) {
       const [kind, exit] = key.split(':');
       if (exit === '0') kinds[kind].exit0 += n;
@@ -81,7 +89,10 @@ function summarize(text) {
     const sorted = values.filter((value) => typeof value === 'number').sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)] ?? 0;
   };
-  const ms = runs.map((run) => run.ms).filter((value) => typeof value === 'number').sort((a, b) => a - b);
+  const ms = runs
+    .map((run) => run.ms)
+    .filter((value) => typeof value === 'number')
+    .sort((a, b) => a - b);
   const percent = (part, whole) => `${((100 * part) / Math.max(1, whole)).toFixed(1)} %`;
   const seedsOf = (list) => list.map((run) => run.seed).join(', ');
   const violations = runs.filter((run) => verdictOf(run) === 'violation');
@@ -116,10 +127,18 @@ function summarize(text) {
       ? 'What the checks of issue 48 had to judge: not recorded (a file from before them).'
       : `What the checks of issue 48 had to judge: ${covered('decidedOpens')} opens decided by apply, the keeper or a roll (${runs.filter((run) => b(run).viewLagMs > 0).reduce((sum, run) => sum + (run.coverage?.decidedOpens ?? 0), 0)} while views trailed, ${runs.filter((run) => b(run).severalPerSide).reduce((sum, run) => sum + (run.coverage?.decidedOpens ?? 0), 0)} on a server taking several hedges per side); ${covered('rollsChecked')} rolls checked for their deal reference, ${covered('rollsWithReference')} of them rolling a hedge that had one; ${count((run) => (run.coverage?.mostHedges ?? 0) > 1)} histories with two or more hedges on the side at once; ${covered('changesOnEndedHedges')} changes accepted on a hedge that settled before they landed.`,
     '',
-    violations.length === 0 ? '**Violations: none.**' : `**Violations: ${violations.length}** (${percent(violations.length, judged)}) — seeds ${seedsOf(violations)}.`,
+    violations.length === 0
+      ? '**Violations: none.**'
+      : `**Violations: ${violations.length}** (${percent(violations.length, judged)}) — seeds ${seedsOf(violations)}.`,
     `**Cannot tell: ${cannotTell.length} of ${judged} histories (${percent(cannotTell.length, judged)})**, ${cannotTell.reduce((sum, run) => sum + (run.cannotTell ?? 0), 0)} entries${cannotTell.length > 0 ? ` — seeds ${seedsOf(cannotTell)}` : ''}.`,
-    ...(errors.length > 0 ? [`Histories that did not complete (counted as failures): ${errors.length} — seeds ${seedsOf(errors)}.`] : []),
-    ...(older.length > 0 ? [`Failed, from a checker before issue 48 (violation and "cannot tell" not told apart): ${older.length} — seeds ${seedsOf(older)}.`] : []),
+    ...(errors.length > 0
+      ? [`Histories that did not complete (counted as failures): ${errors.length} — seeds ${seedsOf(errors)}.`]
+      : []),
+    ...(older.length > 0
+      ? [
+          `Failed, from a checker before issue 48 (violation and "cannot tell" not told apart): ${older.length} — seeds ${seedsOf(older)}.`,
+        ]
+      : []),
     '',
     '| server behaviour | histories | holds | cannot tell | violations | median ms |',
     '|---|---:|---:|---:|---:|---:|',

@@ -14,7 +14,10 @@ import { layerOf } from './layers.mjs';
 const root = resolve(import.meta.dirname, '..');
 const configFile = ts.readConfigFile(resolve(root, 'tsconfig.json'), ts.sys.readFile);
 const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, root);
-const program = ts.createProgram(parsed.fileNames.filter((name) => name.includes('/src/')), parsed.options);
+const program = ts.createProgram(
+  parsed.fileNames.filter((name) => name.includes('/src/')),
+  parsed.options,
+);
 const checker = program.getTypeChecker();
 const inSrc = (file) => relative(resolve(root, 'src'), file.fileName);
 
@@ -32,31 +35,48 @@ function functionNamed(name) {
   throw new Error(`no function ${name} in src/`);
 }
 
-const isContextType = (typeNode) => typeNode !== undefined && /\bCommandContext\b|\bCtx\b|\bFlowPorts\b/.test(typeNode.getText());
+const isContextType = (typeNode) =>
+  typeNode !== undefined && /\bCommandContext\b|\bCtx\b|\bFlowPorts\b/.test(typeNode.getText());
 function contextNames(fn) {
   const names = new Set();
   for (const parameter of fn.parameters ?? []) {
-    if (ts.isIdentifier(parameter.name) && (parameter.name.text === 'ctx' || parameter.name.text === 'ports' || isContextType(parameter.type))) names.add(parameter.name.text);
+    if (
+      ts.isIdentifier(parameter.name) &&
+      (parameter.name.text === 'ctx' || parameter.name.text === 'ports' || isContextType(parameter.type))
+    )
+      names.add(parameter.name.text);
   }
   const owner = fn.parent;
-  if ((ts.isMethodDeclaration(fn) || ts.isGetAccessor(fn)) && owner && ts.isClassDeclaration(owner) && owner.name?.text === 'CommandContext') names.add('this');
+  if (
+    (ts.isMethodDeclaration(fn) || ts.isGetAccessor(fn)) &&
+    owner &&
+    ts.isClassDeclaration(owner) &&
+    owner.name?.text === 'CommandContext'
+  )
+    names.add('this');
   return names;
 }
 
 const rootOf = (expression) => {
   let node = expression;
-  while (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node) || ts.isNonNullExpression(node)) node = node.expression;
+  while (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node) || ts.isNonNullExpression(node))
+    node = node.expression;
   return node;
 };
-const nameOf = (node) => (node.kind === ts.SyntaxKind.ThisKeyword ? 'this' : ts.isIdentifier(node) ? node.text : undefined);
-const isContextValue = (node) => node.kind !== ts.SyntaxKind.ThisKeyword && checker.getTypeAtLocation(node).getSymbol()?.getName() === 'CommandContext';
+const nameOf = (node) =>
+  node.kind === ts.SyntaxKind.ThisKeyword ? 'this' : ts.isIdentifier(node) ? node.text : undefined;
+const isContextValue = (node) =>
+  node.kind !== ts.SyntaxKind.ThisKeyword &&
+  checker.getTypeAtLocation(node).getSymbol()?.getName() === 'CommandContext';
 const carriesContext = (argument, names) => {
   if (names.has(nameOf(argument)) || isContextValue(argument)) return true;
   if (ts.isObjectLiteralExpression(argument)) {
-    return argument.properties.some((property) =>
-      (ts.isShorthandPropertyAssignment(property) && names.has(property.name.text)) ||
-      (ts.isSpreadAssignment(property) && names.has(nameOf(property.expression))) ||
-      (ts.isPropertyAssignment(property) && names.has(nameOf(property.initializer))));
+    return argument.properties.some(
+      (property) =>
+        (ts.isShorthandPropertyAssignment(property) && names.has(property.name.text)) ||
+        (ts.isSpreadAssignment(property) && names.has(nameOf(property.expression))) ||
+        (ts.isPropertyAssignment(property) && names.has(nameOf(property.initializer))),
+    );
   }
   return false;
 };
@@ -68,8 +88,17 @@ function declarationOf(callee) {
   if (symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
   for (const declaration of symbol.declarations ?? []) {
     if (!declaration.getSourceFile().fileName.startsWith(resolve(root, 'src'))) continue;
-    if ((ts.isFunctionDeclaration(declaration) || ts.isMethodDeclaration(declaration) || ts.isGetAccessor(declaration)) && declaration.body) return declaration;
-    if ((ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.initializer && (ts.isArrowFunction(declaration.initializer) || ts.isFunctionExpression(declaration.initializer))) return declaration.initializer;
+    if (
+      (ts.isFunctionDeclaration(declaration) || ts.isMethodDeclaration(declaration) || ts.isGetAccessor(declaration)) &&
+      declaration.body
+    )
+      return declaration;
+    if (
+      (ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration)) &&
+      declaration.initializer &&
+      (ts.isArrowFunction(declaration.initializer) || ts.isFunctionExpression(declaration.initializer))
+    )
+      return declaration.initializer;
   }
   return undefined;
 }
@@ -109,7 +138,9 @@ export function trace(start) {
     fn.body?.forEachChild(function visit(node) {
       if ((ts.isCallExpression(node) || ts.isNewExpression(node)) && node.expression) {
         const passes = (node.arguments ?? []).some((argument) => carriesContext(argument, names));
-        const onContext = ts.isPropertyAccessExpression(node.expression) && (names.has(nameOf(rootOf(node.expression))) || isContextValue(rootOf(node.expression)));
+        const onContext =
+          ts.isPropertyAccessExpression(node.expression) &&
+          (names.has(nameOf(rootOf(node.expression))) || isContextValue(rootOf(node.expression)));
         if (passes || onContext) follow(node.expression);
       }
       node.forEachChild(visit);
@@ -122,7 +153,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const verbose = process.argv.includes('--verbose');
   for (const start of process.argv.slice(2).filter((word) => !word.startsWith('--'))) {
     const result = trace(start);
-    console.log(`${start}: ${result.stops} stops, ${result.calls} calls followed, ${result.climbs.length} imports-order climbs, ${result.intoContext.length} calls back into the context (runtime/)`);
+    console.log(
+      `${start}: ${result.stops} stops, ${result.calls} calls followed, ${result.climbs.length} imports-order climbs, ${result.intoContext.length} calls back into the context (runtime/)`,
+    );
     if (verbose) for (const climb of [...result.climbs, ...result.intoContext]) console.log(`  ${climb}`);
   }
 }

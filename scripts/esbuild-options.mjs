@@ -23,7 +23,9 @@ export function esbuildOptions(outdir) {
     logLevel: 'warning',
     external: NEVER_LOADED,
     // Bundled CommonJS packages call require(); an ES module has to make one.
-    banner: { js: "import { createRequire as __hedgeRequire } from 'node:module'; const require = __hedgeRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __hedgeRequire } from 'node:module'; const require = __hedgeRequire(import.meta.url);",
+    },
     plugins: [cliTable3MeasuresLikeUs],
   };
 }
@@ -38,7 +40,9 @@ const cliTable3MeasuresLikeUs = {
   name: 'cli-table3-measures-like-us',
   setup(builder) {
     builder.onResolve({ filter: /^string-width$/ }, (args) =>
-      /[\\/]node_modules[\\/]cli-table3[\\/]/.test(args.importer) ? { path: 'string-width', namespace: 'cli-table3-width' } : undefined,
+      /[\\/]node_modules[\\/]cli-table3[\\/]/.test(args.importer)
+        ? { path: 'string-width', namespace: 'cli-table3-width' }
+        : undefined,
     );
     builder.onLoad({ filter: /.*/, namespace: 'cli-table3-width' }, () => ({
       contents: `module.exports = require(${JSON.stringify(join(ROOT, 'src', 'ui', 'width.ts'))}).displayWidth;`,

@@ -7,11 +7,23 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const out = join(tmpdir(), `hedge-exit-codes-${process.pid}.mjs`);
-await build({ entryPoints: ['src/exit-codes.ts'], bundle: true, platform: 'node', format: 'esm', outfile: out, logLevel: 'error' });
+await build({
+  entryPoints: ['src/exit-codes.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  outfile: out,
+  logLevel: 'error',
+});
 const { EXIT_CODES } = await import(pathToFileURL(out).href);
-const table = '| code | name | meaning |\n|---:|---|---|\n' + EXIT_CODES.map((r) => `| ${r.code} | \`${r.name}\` | ${r.meaning.replace(/\|/g, "\\|")} |\n`).join('');
+const table =
+  '| code | name | meaning |\n|---:|---|---|\n' +
+  EXIT_CODES.map((r) => `| ${r.code} | \`${r.name}\` | ${r.meaning.replace(/\|/g, '\\|')} |\n`).join('');
 const p = 'docs/exit-codes.md';
-const d = readFileSync(p, 'utf8').replace(/(<!-- exit-codes:start -->\n)[\s\S]*?(<!-- exit-codes:end -->)/, (_, a, b) => a + table + b);
+const d = readFileSync(p, 'utf8').replace(
+  /(<!-- exit-codes:start -->\n)[\s\S]*?(<!-- exit-codes:end -->)/,
+  (_, a, b) => a + table + b,
+);
 writeFileSync(p, d);
 rmSync(out, { force: true });
 console.log(`docs/exit-codes.md: ${EXIT_CODES.length} codes`);

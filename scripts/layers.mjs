@@ -36,10 +36,14 @@ export function layerOf(path) {
   let best;
   LAYERS.forEach((layer, rank) => {
     for (const prefix of layer.paths) {
-      if (path.startsWith(prefix) && (!best || prefix.length > best.prefix.length)) best = { name: layer.name, rank, prefix };
+      if (path.startsWith(prefix) && (!best || prefix.length > best.prefix.length))
+        best = { name: layer.name, rank, prefix };
     }
   });
-  if (!best) throw new Error(`src/${path} is in no layer of scripts/layers.mjs: add its folder to LAYERS and docs/architecture.md`);
+  if (!best)
+    throw new Error(
+      `src/${path} is in no layer of scripts/layers.mjs: add its folder to LAYERS and docs/architecture.md`,
+    );
   return { name: best.name, rank: best.rank };
 }
 
@@ -77,7 +81,8 @@ export function forbiddenIn(graph) {
   const found = [];
   for (const [from, targets] of Object.entries(graph)) {
     for (const to of targets) {
-      for (const rule of FORBIDDEN) if (from.startsWith(rule.from) && to.startsWith(rule.to)) found.push(`${from} -> ${to} (${rule.why})`);
+      for (const rule of FORBIDDEN)
+        if (from.startsWith(rule.from) && to.startsWith(rule.to)) found.push(`${from} -> ${to} (${rule.why})`);
     }
   }
   return found.sort();
@@ -88,6 +93,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const climbs = climbsIn(result.obj());
   const forbidden = forbiddenIn(result.obj());
   for (const line of [...climbs, ...forbidden]) console.log(line);
-  console.log(`${climbs.length} imports climb back up a layer; ${forbidden.length} forbidden imports; ${result.circular().length} import cycles.`);
+  console.log(
+    `${climbs.length} imports climb back up a layer; ${forbidden.length} forbidden imports; ${result.circular().length} import cycles.`,
+  );
   process.exitCode = climbs.length + forbidden.length > 0 ? 1 : 0;
 }

@@ -15,7 +15,8 @@ import { join, relative, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const src = join(root, 'src');
 const bound = Number(process.argv[2] ?? 80);
-if (!Number.isInteger(bound) || bound < 1) throw new Error(`usage: node scripts/long-functions.mjs [lines], not ${process.argv[2]}`);
+if (!Number.isInteger(bound) || bound < 1)
+  throw new Error(`usage: node scripts/long-functions.mjs [lines], not ${process.argv[2]}`);
 
 const FUNCTION_KINDS = new Set([
   ts.SyntaxKind.FunctionDeclaration,
@@ -41,7 +42,8 @@ function nameOf(node) {
   if (node.name) return node.name.getText();
   if (ts.isConstructorDeclaration(node)) return `${node.parent.name?.text ?? 'class'}.constructor`;
   const parent = node.parent;
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.name.getText();
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))
+    return parent.name.getText();
   if (ts.isCallExpression(parent)) return `(argument of ${parent.expression.getText().slice(0, 40)})`;
   return '(anonymous)';
 }
@@ -66,6 +68,7 @@ export function longFunctions(minimum = bound) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const found = longFunctions();
-  for (const { file, line, name, lines } of found) console.log(`${String(lines).padStart(4)}  ${file}:${line}  ${name}`);
+  for (const { file, line, name, lines } of found)
+    console.log(`${String(lines).padStart(4)}  ${file}:${line}  ${name}`);
   console.log(`${found.length} functions over ${bound} lines in src/.`);
 }

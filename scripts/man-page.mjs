@@ -5,17 +5,21 @@
 
 /** Text as roff reads it: backslashes escaped, dashes as dashes, a leading dot or quote made literal, `code` bold. */
 function roff(text) {
-  return String(text)
-    .replace(/\\/g, '\\e')
-    .replace(/-/g, '\\-')
-    .replace(/`([^`]*)`/g, '\\fB$1\\fR')
-    .replace(/^([.'])/gm, '\\&$1')
-    // groff reads ASCII: anything else by its code point (… — → ·).
-    .replace(/[^\x00-\x7f]/gu, (char) => `\\[u${char.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
+  return (
+    String(text)
+      .replace(/\\/g, '\\e')
+      .replace(/-/g, '\\-')
+      .replace(/`([^`]*)`/g, '\\fB$1\\fR')
+      .replace(/^([.'])/gm, '\\&$1')
+      // groff reads ASCII: anything else by its code point (… — → ·).
+      .replace(/[^\x00-\x7f]/gu, (char) => `\\[u${char.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}]`)
+  );
 }
 
 function usage(path, spec) {
-  const args = (spec.args ?? []).map((arg) => (arg.required ? `\\fI${arg.name}\\fR` : `[\\fI${arg.name}\\fR]`)).join(' ');
+  const args = (spec.args ?? [])
+    .map((arg) => (arg.required ? `\\fI${arg.name}\\fR` : `[\\fI${arg.name}\\fR]`))
+    .join(' ');
   const options = (spec.options ?? []).length > 0 ? ' [\\fIoptions\\fR]' : '';
   return `\\fBhedge ${roff(path.join(' '))}\\fR${args ? ` ${args}` : ''}${options}`;
 }
@@ -45,7 +49,10 @@ function entries(spec, prefix = []) {
 
 /** Environment variables a person sets most; docs/configuration.md has every one. */
 const ENVIRONMENT = [
-  ['HEDGE_API_KEY, HEDGE_BASE_URL, HEDGE_PROFILE', 'override the stored profile (flag > environment > profile; an explicit --profile is taken whole)'],
+  [
+    'HEDGE_API_KEY, HEDGE_BASE_URL, HEDGE_PROFILE',
+    'override the stored profile (flag > environment > profile; an explicit --profile is taken whole)',
+  ],
   ['HEDGE_CONFIG_DIR', 'where the profile store lives (default $XDG_CONFIG_HOME/hedge or ~/.config/hedge)'],
   ['HEDGE_CA_FILE', 'a PEM CA to trust besides the system roots'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy settings'],
@@ -72,17 +79,29 @@ export function renderManPage({ commands, globalOptions, groups, exitCodes, vers
       'hedge is a command-line desk for the Hedging Partner API: quote, open, watch and close FX hedges on frontier-market currencies, from a terminal, from shell scripts (--json, --format csv|tsv|ndjson) or through an AI agent (hedge mcp). Every write is journaled before it leaves the machine and sent with one idempotency key, reused on every retry and resume.',
     ),
     '.PP',
-    roff('Try any command with --demo: it runs against a local simulator of the API with a built-in test key, so no account is needed.'),
+    roff(
+      'Try any command with --demo: it runs against a local simulator of the API with a built-in test key, so no account is needed.',
+    ),
     '.SH COMMANDS',
   ];
-  const grouped = [...groups.map(({ id, heading }) => ({ heading, members: commands.filter((spec) => spec.group === id) })), { heading: 'Other commands', members: commands.filter((spec) => !spec.group) }];
+  const grouped = [
+    ...groups.map(({ id, heading }) => ({ heading, members: commands.filter((spec) => spec.group === id) })),
+    { heading: 'Other commands', members: commands.filter((spec) => !spec.group) },
+  ];
   for (const { heading, members } of grouped) {
     if (members.length === 0) continue;
     out.push(`.SS ${roff(heading)}`);
     for (const spec of members) for (const entry of entries(spec)) out.push(...entry);
   }
   out.push('.SH OPTIONS', roff('Every command takes these.'), ...optionItems(globalOptions));
-  out.push('.TP', '.B \\-h, \\-\\-help', 'help for hedge or for a command', '.TP', '.B \\-V, \\-\\-version', 'the version');
+  out.push(
+    '.TP',
+    '.B \\-h, \\-\\-help',
+    'help for hedge or for a command',
+    '.TP',
+    '.B \\-V, \\-\\-version',
+    'the version',
+  );
   out.push('.SH ENVIRONMENT');
   for (const [name, meaning] of ENVIRONMENT) out.push('.TP', `.B ${roff(name)}`, roff(meaning));
   out.push('.SH EXIT STATUS');
@@ -96,7 +115,9 @@ export function renderManPage({ commands, globalOptions, groups, exitCodes, vers
     '.I ~/.local/state/hedge/journal.jsonl',
     roff('the journal of every write and its outcome (hedge journal)'),
     '.SH SEE ALSO',
-    roff('hedge help exit-codes; the docs/ folder of the source repository (commands, output formats, journal and safety, configuration, agents).'),
+    roff(
+      'hedge help exit-codes; the docs/ folder of the source repository (commands, output formats, journal and safety, configuration, agents).',
+    ),
   );
   return `${out.join('\n')}\n`;
 }

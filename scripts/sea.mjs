@@ -48,8 +48,19 @@ export async function buildSea({ outdir, root = ROOT, snapshot = true, log = () 
     });
 
     // 2. The preparation blob: the main's snapshot or code cache, and the completion scripts.
-    const assets = Object.fromEntries(['bash', 'zsh', 'fish'].map((shell) => [`completions/hedge.${shell}`, join(root, 'dist', 'completions', `hedge.${shell}`)]));
-    const config = { main, output: join(work, 'sea.blob'), disableExperimentalSEAWarning: true, ...(snapshot ? { useSnapshot: true } : { useCodeCache: true }), assets };
+    const assets = Object.fromEntries(
+      ['bash', 'zsh', 'fish'].map((shell) => [
+        `completions/hedge.${shell}`,
+        join(root, 'dist', 'completions', `hedge.${shell}`),
+      ]),
+    );
+    const config = {
+      main,
+      output: join(work, 'sea.blob'),
+      disableExperimentalSEAWarning: true,
+      ...(snapshot ? { useSnapshot: true } : { useCodeCache: true }),
+      assets,
+    };
     const configFile = join(work, 'sea-config.json');
     writeFileSync(configFile, JSON.stringify(config, null, 2));
     execFileSync(process.execPath, ['--experimental-sea-config', configFile], { cwd: work, stdio: 'pipe' });

@@ -33,9 +33,11 @@ try {
 for (const name of ['days', 'seed', 'kills', 'clock-speed', 'interval']) {
   if (!/^\d+$/.test(values[name])) fail(`--${name}: expected a whole number, got ${JSON.stringify(values[name])}`);
 }
-if (Number(values.days) < 1 || Number(values['clock-speed']) < 1 || Number(values.interval) < 2) fail('--days and --clock-speed: at least 1; --interval: at least 2 (seconds).');
+if (Number(values.days) < 1 || Number(values['clock-speed']) < 1 || Number(values.interval) < 2)
+  fail('--days and --clock-speed: at least 1; --interval: at least 2 (seconds).');
 const out = resolve(values.out);
-if (!relative(root, out).startsWith('..')) fail(`--out: ${out} is inside the repository; expected a folder outside it (the samples are not project files).`);
+if (!relative(root, out).startsWith('..'))
+  fail(`--out: ${out} is inside the repository; expected a folder outside it (the samples are not project files).`);
 const stem = join(out, `hedge-soak-${values.days}d-seed${values.seed}`);
 console.log(`samples: ${stem}.csv\nkeeper events: ${stem}.keeper.log`);
 const result = spawnSync('npx', ['vitest', 'run', 'test/soak/exposures-soak.test.ts', '--reporter', 'verbose'], {

@@ -17,7 +17,8 @@ const fail = (line) => {
   console.error(line);
   process.exit(2);
 };
-const usage = 'expected [--maturities N] [--kills K] [--adds A] [--seed S] [--day-ms MS] [--lag-ms MS] [--settlement-delay-ms MS] [--roll-before 15s] [--interval S] [--out DIR]';
+const usage =
+  'expected [--maturities N] [--kills K] [--adds A] [--seed S] [--day-ms MS] [--lag-ms MS] [--settlement-delay-ms MS] [--roll-before 15s] [--interval S] [--out DIR]';
 let values;
 try {
   ({ values } = parseArgs({
@@ -40,11 +41,15 @@ try {
 for (const name of ['maturities', 'kills', 'adds', 'seed', 'day-ms', 'lag-ms', 'settlement-delay-ms', 'interval']) {
   if (!/^\d+$/.test(values[name])) fail(`--${name}: expected a whole number, got ${JSON.stringify(values[name])}`);
 }
-if (!/^\d+(\.\d+)?s$/.test(values['roll-before'])) fail(`--roll-before: expected seconds such as 15s, got ${JSON.stringify(values['roll-before'])}`);
-if (Number(values.maturities) < 1 || Number(values['day-ms']) < 1000 || Number(values.interval) < 2) fail('--maturities: at least 1; --day-ms: at least 1000; --interval: at least 2 (seconds).');
-if (Number(values['roll-before'].slice(0, -1)) * 1000 >= Number(values['day-ms'])) fail('--roll-before must be shorter than the day (--day-ms): the roll row would be rolled as soon as it is opened.');
+if (!/^\d+(\.\d+)?s$/.test(values['roll-before']))
+  fail(`--roll-before: expected seconds such as 15s, got ${JSON.stringify(values['roll-before'])}`);
+if (Number(values.maturities) < 1 || Number(values['day-ms']) < 1000 || Number(values.interval) < 2)
+  fail('--maturities: at least 1; --day-ms: at least 1000; --interval: at least 2 (seconds).');
+if (Number(values['roll-before'].slice(0, -1)) * 1000 >= Number(values['day-ms']))
+  fail('--roll-before must be shorter than the day (--day-ms): the roll row would be rolled as soon as it is opened.');
 const out = resolve(values.out);
-if (!relative(root, out).startsWith('..')) fail(`--out: ${out} is inside the repository; expected a folder outside it (the samples are not project files).`);
+if (!relative(root, out).startsWith('..'))
+  fail(`--out: ${out} is inside the repository; expected a folder outside it (the samples are not project files).`);
 const stem = join(out, `hedge-keeper-soak-${values.maturities}m-seed${values.seed}`);
 console.log(`samples: ${stem}.csv\nkeeper events: ${stem}.keeper.log`);
 const result = spawnSync('npx', ['vitest', 'run', 'test/soak/keeper-soak.test.ts', '--reporter', 'verbose'], {

@@ -106,7 +106,10 @@ export class InvalidResponseError extends HedgeError {
   readonly field?: string;
   /** What came there, shortened and shown as JSON: `"long"`, `5`, `missing`. */
   readonly received?: string;
-  constructor(message: string, init: { endpoint: string; status: number; hint?: string; cause?: unknown; field?: string; received?: string }) {
+  constructor(
+    message: string,
+    init: { endpoint: string; status: number; hint?: string; cause?: unknown; field?: string; received?: string },
+  ) {
     super(message, { hint: init.hint ?? UNREADABLE_HINT, cause: init.cause });
     this.endpoint = init.endpoint;
     this.status = init.status;
@@ -162,7 +165,10 @@ export class InterruptedError extends HedgeError {
    * `stoppedBy`: the abort reason of the signal that stopped the command (a flow hands it over as it
    * is); its exit code (129, 130, 143) is chosen here, with the other errors' codes, not by the flow.
    */
-  constructor(message: string, options: { hint?: string; cause?: unknown; exitCode?: 129 | 130 | 143; stoppedBy?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { hint?: string; cause?: unknown; exitCode?: 129 | 130 | 143; stoppedBy?: unknown } = {},
+  ) {
     super(message, options);
     this.exitCode = options.exitCode ?? stopExitCode(options.stoppedBy);
   }
@@ -179,7 +185,10 @@ export class DeclinedError extends HedgeError {}
 export class OutcomeUnknownError extends HedgeError {
   readonly details: Record<string, unknown>;
   readonly status?: number;
-  constructor(message: string, init: { idempotencyKey: string; hint: string; details?: Record<string, unknown>; status?: number; cause?: unknown }) {
+  constructor(
+    message: string,
+    init: { idempotencyKey: string; hint: string; details?: Record<string, unknown>; status?: number; cause?: unknown },
+  ) {
     super(message, { hint: init.hint, cause: init.cause });
     this.idempotencyKey = init.idempotencyKey;
     this.details = init.details ?? {};
@@ -214,7 +223,10 @@ export class HeldError extends HedgeError {
   constructor(message: string, init: { holder?: HolderFacts; hint?: string; details?: Record<string, unknown> } = {}) {
     super(message, { hint: init.hint });
     this.holder = init.holder;
-    this.details = { ...(init.holder ? { holder: { pid: init.holder.pid, host: init.holder.host, since: init.holder.since } } : {}), ...init.details };
+    this.details = {
+      ...(init.holder ? { holder: { pid: init.holder.pid, host: init.holder.host, since: init.holder.since } } : {}),
+      ...init.details,
+    };
   }
 }
 

@@ -32,40 +32,72 @@ export const EXIT_CODES = [
   { code: 0, name: 'ok', meaning: 'the command did what was asked' },
   { code: 1, name: 'unexpected', meaning: 'an unexpected error (a bug, or a config store that cannot be used)' },
   { code: 2, name: 'usage', meaning: 'usage or invalid input; nothing was sent' },
-  { code: 3, name: 'rejected', meaning: 'rejected by the API or a pre-trade check (4xx such as exposure_exceeded, no_open_hedge)' },
+  {
+    code: 3,
+    name: 'rejected',
+    meaning: 'rejected by the API or a pre-trade check (4xx such as exposure_exceeded, no_open_hedge)',
+  },
   { code: 4, name: 'auth', meaning: 'authentication: missing, malformed or refused API key' },
-  { code: 5, name: 'network', meaning: 'network or server failure after retries, or the outcome of a write is unknown (key printed)' },
+  {
+    code: 5,
+    name: 'network',
+    meaning: 'network or server failure after retries, or the outcome of a write is unknown (key printed)',
+  },
   { code: 6, name: 'order-failed', meaning: 'the order failed on-chain (status failed); nothing was opened' },
-  { code: 7, name: 'pending', meaning: 'still pending when the wait ran out; the action stands (resume command printed)' },
+  {
+    code: 7,
+    name: 'pending',
+    meaning: 'still pending when the wait ran out; the action stands (resume command printed)',
+  },
   { code: 8, name: 'declined', meaning: 'declined at a confirmation; nothing was sent' },
   { code: 9, name: 'changes', meaning: '`hedge plan`: the account is not at the target (changes are needed)' },
   { code: 10, name: 'alert', meaning: '`--watch --exit-on-alert`: an alert fired' },
   {
     code: 11,
     name: 'held',
-    meaning: 'another live process holds this action or the account lock (pid, host and since named), or this run only observed its action; this run did not act',
+    meaning:
+      'another live process holds this action or the account lock (pid, host and since named), or this run only observed its action; this run did not act',
   },
   {
     code: 12,
     name: 'unresolved',
-    meaning: 'an action\'s outcome cannot be told (past the key lifetime with a book that cannot say, or a side moved by an actor outside hedge); nothing was resent: `hedge journal resolve ID --landed|--not-landed`',
+    meaning:
+      "an action's outcome cannot be told (past the key lifetime with a book that cannot say, or a side moved by an actor outside hedge); nothing was resent: `hedge journal resolve ID --landed|--not-landed`",
   },
   {
     code: 13,
     name: 'state',
     meaning:
-      'local state (the journal, the demo state, a team store) cannot be used: unwritable, unreachable, a symlink or corrupt; or a journal row to be sent again does not verify as this account\'s own (`unverified_row`); nothing was sent; the path or row is named',
+      "local state (the journal, the demo state, a team store) cannot be used: unwritable, unreachable, a symlink or corrupt; or a journal row to be sent again does not verify as this account's own (`unverified_row`); nothing was sent; the path or row is named",
   },
-  { code: 14, name: 'unreadable', meaning: 'the server answered in a way hedge could not read (the field and what came are named); not a network failure' },
-  { code: 15, name: 'keeper-down', meaning: '`hedge keep status`: no keeper is running for this account (dead, hung, stopped, or never started here)' },
+  {
+    code: 14,
+    name: 'unreadable',
+    meaning:
+      'the server answered in a way hedge could not read (the field and what came are named); not a network failure',
+  },
+  {
+    code: 15,
+    name: 'keeper-down',
+    meaning: '`hedge keep status`: no keeper is running for this account (dead, hung, stopped, or never started here)',
+  },
   {
     code: 16,
     name: 'repeated',
     meaning:
       'the same write (same request, same account) finished within the repeat window and the side still shows exactly what it left: likely a re-run of a command killed after its action; nothing was sent (`--again` sends another)',
   },
-  { code: 124, name: 'until', meaning: '`--until EXPR`: the condition never became true within the time bound (--timeout, default 120 s); under --json the last data is on stdout' },
-  { code: 129, name: 'hangup', meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal' },
+  {
+    code: 124,
+    name: 'until',
+    meaning:
+      '`--until EXPR`: the condition never became true within the time bound (--timeout, default 120 s); under --json the last data is on stdout',
+  },
+  {
+    code: 129,
+    name: 'hangup',
+    meaning: 'stopped by SIGHUP (terminal closed); an unresolved action stays in the journal',
+  },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C); an unresolved action stays in the journal' },
   { code: 143, name: 'terminated', meaning: 'stopped by SIGTERM; an unresolved action stays in the journal' },
 ] as const;
@@ -117,7 +149,8 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof NotAppliedError) return base(3, 'not_applied', { details: error.details });
   if (error instanceof ApiError) {
     const guide = guideFor(error.code, error.status);
-    const exitCode: ExitCode = error.status === 401 || error.status === 403 ? 4 : error.status >= 500 || error.status === 429 ? 5 : 3;
+    const exitCode: ExitCode =
+      error.status === 401 || error.status === 403 ? 4 : error.status >= 500 || error.status === 429 ? 5 : 3;
     return base(exitCode, error.code, {
       details: error.details,
       status: error.status,
@@ -126,14 +159,22 @@ export function describeError(error: unknown): ErrorDescription {
       sentence: guide.sentence,
     });
   }
-  if (error instanceof OutcomeUnknownError) return base(5, 'outcome_unknown', { details: error.details, status: error.status ?? null });
+  if (error instanceof OutcomeUnknownError)
+    return base(5, 'outcome_unknown', { details: error.details, status: error.status ?? null });
   if (error instanceof NetworkError) {
-    return base(5, error.code ?? 'network', { status: error.status ?? null, details: { endpoint: error.endpoint, attempts: error.attempts } });
+    return base(5, error.code ?? 'network', {
+      status: error.status ?? null,
+      details: { endpoint: error.endpoint, attempts: error.attempts },
+    });
   }
   if (error instanceof InvalidResponseError) {
     return base(14, 'unreadable', {
       status: error.status,
-      details: { endpoint: error.endpoint, ...(error.field ? { field: error.field } : {}), ...(error.received !== undefined ? { received: error.received } : {}) },
+      details: {
+        endpoint: error.endpoint,
+        ...(error.field ? { field: error.field } : {}),
+        ...(error.received !== undefined ? { received: error.received } : {}),
+      },
     });
   }
   if (error instanceof OrderFailedError) return base(6, 'order_failed', { details: { hedge_id: error.hedgeId } });
@@ -142,11 +183,15 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof RepeatedActionError) return base(16, 'repeated_action', { details: error.details });
   if (error instanceof HeldError) return base(11, 'held', { details: error.details });
   if (error instanceof UnresolvedError) return base(12, 'unresolved', { details: error.details });
-  if (error instanceof UnverifiedRowError) return base(13, 'unverified_row', { details: { journal_id: error.journalId, seal: error.trust } });
+  if (error instanceof UnverifiedRowError)
+    return base(13, 'unverified_row', { details: { journal_id: error.journalId, seal: error.trust } });
   // A team store's error is a state error too, and names the store (redacted) rather than a path.
   if (error instanceof JournalStoreError) return base(13, 'state', { details: { store: error.store } });
   if (error instanceof StateError) return base(13, 'state', { details: error.path ? { path: error.path } : {} });
-  if (error instanceof UntilNotMetError) return base(124, 'until_not_met', { details: { until: error.expression, polls: error.polls, waited_ms: error.waitedMs } });
+  if (error instanceof UntilNotMetError)
+    return base(124, 'until_not_met', {
+      details: { until: error.expression, polls: error.polls, waited_ms: error.waitedMs },
+    });
   if (error instanceof InterruptedError) return base(error.exitCode, nameOf(error.exitCode));
   if (error instanceof ConfigError) return base(1, 'config');
   return base(1, 'unexpected', { hint: 'Run again with --verbose for the stack trace, and report it.' });
@@ -192,7 +237,10 @@ export function errorAsEventFields(error: unknown): { code: string; message: str
 export function describeFailure(error: unknown, environmentFlags: readonly string[]): ErrorDescription {
   const described = describeError(error);
   if (described.hint && environmentFlags.length > 0) {
-    described.hint = described.hint.replace(/`hedge (?!--demo\b|--profile\b)/g, `\`hedge ${environmentFlags.join(' ')} `);
+    described.hint = described.hint.replace(
+      /`hedge (?!--demo\b|--profile\b)/g,
+      `\`hedge ${environmentFlags.join(' ')} `,
+    );
   }
   return described;
 }

@@ -60,7 +60,9 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): Ra
   for (const name of Object.keys(given)) {
     if (!byName.has(name)) {
       const known = tool.arguments.map((argument) => argument.name);
-      throw new UsageError(`${name}: not an argument of ${tool.name}; ${known.length > 0 ? `expected ${known.join(', ')}` : 'it takes none'}.`);
+      throw new UsageError(
+        `${name}: not an argument of ${tool.name}; ${known.length > 0 ? `expected ${known.join(', ')}` : 'it takes none'}.`,
+      );
     }
   }
   const input: RawInput = { args: {}, options: {} };
@@ -69,23 +71,31 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): Ra
     const hasFile = given.file !== undefined && given.file !== null;
     const hasRows = given[INLINE_ROWS] !== undefined && given[INLINE_ROWS] !== null;
     if (hasFile && hasRows) throw new UsageError(`${INLINE_ROWS}: give the target as a file or as rows, not both.`);
-    if (!hasFile && !hasRows) throw new UsageError('file: missing; expected the path of a target file under the roots this server reads from, or the target inline as rows.');
+    if (!hasFile && !hasRows)
+      throw new UsageError(
+        'file: missing; expected the path of a target file under the roots this server reads from, or the target inline as rows.',
+      );
   }
   for (const argument of tool.arguments) {
     const value = given[argument.name];
     if (value === undefined || value === null) {
-      if (argument.required) throw new UsageError(`${argument.name}: missing; expected ${argument.schema.description ?? expected(argument)}.`);
+      if (argument.required)
+        throw new UsageError(
+          `${argument.name}: missing; expected ${argument.schema.description ?? expected(argument)}.`,
+        );
       // Commander's defaults: a `--no-…` option is on, anything else absent.
       if (argument.target.kind === 'negatable') input.options[argument.target.key] = true;
       continue;
     }
-    if (!typeFits(argument, value)) throw new UsageError(`${argument.name}: expected ${expected(argument)}, got ${shown(value)}.`);
+    if (!typeFits(argument, value))
+      throw new UsageError(`${argument.name}: expected ${expected(argument)}, got ${shown(value)}.`);
     const { target } = argument;
     if (target.kind === 'inline-rows') {
       // The command reads its `file` through the call's TargetFileSource, which serves the rows under this name.
       input.args.file = INLINE_ROWS;
     } else if (target.kind === 'positional') {
-      if (argument.name === 'file' && value === '-') throw new UsageError('file: - (stdin) is not available to a tool call; give the path of the file.');
+      if (argument.name === 'file' && value === '-')
+        throw new UsageError('file: - (stdin) is not available to a tool call; give the path of the file.');
       input.args[target.name] = String(value);
     } else if (target.kind === 'flag') {
       // Absent and false read the same to a command (commander leaves an unused flag undefined).
@@ -107,7 +117,11 @@ export function rawInputFor(tool: AgentTool, given: Record<string, unknown>): Ra
  * A command's refusal names the argument as the CLI does (`--tenor: …`); an agent gave `tenor`.
  * Returns the argument's tool name and the message in its words, when the message names one.
  */
-export function namedArgument(tool: AgentTool, message: string, given: Record<string, unknown> = {}): { argument: string; message: string } | undefined {
+export function namedArgument(
+  tool: AgentTool,
+  message: string,
+  given: Record<string, unknown> = {},
+): { argument: string; message: string } | undefined {
   const match = /^(--[a-z0-9-]+|[A-Za-z0-9_]+):\s/.exec(message);
   if (!match) return undefined;
   const named = match[1]!;

@@ -13,7 +13,8 @@ export type JsonSchema = Record<string, unknown>;
  * How a value reaches the command: a positional argument, an option (by its key), or the target
  * of plan/apply given inline (file-access.ts reads it instead of a file).
  */
-type ArgumentTarget = { kind: 'positional'; name: string } | { kind: OptionKind; key: string } | { kind: 'inline-rows' };
+type ArgumentTarget =
+  { kind: 'positional'; name: string } | { kind: OptionKind; key: string } | { kind: 'inline-rows' };
 
 export interface AgentArgument {
   /** The tool argument's name. */
@@ -69,8 +70,14 @@ const TARGET_ROW_SCHEMA: JsonSchema = {
   properties: {
     market: { type: 'string', description: 'market, e.g. USDTNGN' },
     side: { type: 'string', enum: ['buy', 'sell'] },
-    notional_usd: { description: 'what the side should hold in USD; 0 for flat', anyOf: [{ type: 'number', minimum: 0 }, { type: 'string' }] },
-    tenor_days: { description: 'tenor for an open: 1, 3 or 7 (required above 0)', anyOf: [{ type: 'integer', enum: [1, 3, 7] }, { type: 'string' }] },
+    notional_usd: {
+      description: 'what the side should hold in USD; 0 for flat',
+      anyOf: [{ type: 'number', minimum: 0 }, { type: 'string' }],
+    },
+    tenor_days: {
+      description: 'tenor for an open: 1, 3 or 7 (required above 0)',
+      anyOf: [{ type: 'integer', enum: [1, 3, 7] }, { type: 'string' }],
+    },
     client_reference: { type: 'string', description: 'your deal id, for an open' },
   },
   required: ['market', 'side', 'notional_usd'],
@@ -86,7 +93,8 @@ function inlineRowsArgument(): AgentArgument {
     accepts: 'rows',
     schema: {
       type: 'array',
-      description: 'the target inline instead of a file: one row per market and side, with the columns of a target file; give rows or file',
+      description:
+        'the target inline instead of a file: one row per market and side, with the columns of a target file; give rows or file',
       items: TARGET_ROW_SCHEMA,
     },
   };
@@ -112,7 +120,13 @@ function optionArgumentName(option: OptionSpec): string {
 function enumSchema(values: readonly string[], numeric: boolean, description: string): JsonSchema {
   // Numeric choices (tenor: 1, 3, 7) are taken as numbers or as the CLI's strings.
   if (numeric && values.every((value) => /^\d+$/.test(value))) {
-    return { description, anyOf: [{ type: 'integer', enum: values.map(Number) }, { type: 'string', enum: [...values] }] };
+    return {
+      description,
+      anyOf: [
+        { type: 'integer', enum: values.map(Number) },
+        { type: 'string', enum: [...values] },
+      ],
+    };
   }
   return { type: 'string', enum: [...values], description };
 }
@@ -125,7 +139,14 @@ function positionalArgument(arg: ArgSpec, required: boolean): AgentArgument {
     : numeric
       ? { description, anyOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'string' }] }
       : { type: 'string', description };
-  return { name: arg.name, target: { kind: 'positional', name: arg.name }, cliName: arg.name, required, accepts: numeric ? 'number-or-string' : 'string', schema };
+  return {
+    name: arg.name,
+    target: { kind: 'positional', name: arg.name },
+    cliName: arg.name,
+    required,
+    accepts: numeric ? 'number-or-string' : 'string',
+    schema,
+  };
 }
 
 function optionArgument(option: OptionSpec, required: boolean): AgentArgument {
@@ -135,13 +156,41 @@ function optionArgument(option: OptionSpec, required: boolean): AgentArgument {
   const description = option.description;
   switch (option.kind) {
     case 'flag':
-      return { name, target, cliName, required, accepts: 'boolean', schema: { type: 'boolean', default: false, description } };
+      return {
+        name,
+        target,
+        cliName,
+        required,
+        accepts: 'boolean',
+        schema: { type: 'boolean', default: false, description },
+      };
     case 'negatable':
-      return { name, target, cliName, required, accepts: 'boolean', schema: { type: 'boolean', default: true, description } };
+      return {
+        name,
+        target,
+        cliName,
+        required,
+        accepts: 'boolean',
+        schema: { type: 'boolean', default: true, description },
+      };
     case 'optional-value':
-      return { name, target, cliName, required, accepts: 'boolean-or-string', schema: { description, anyOf: [{ type: 'boolean' }, { type: 'string' }] } };
+      return {
+        name,
+        target,
+        cliName,
+        required,
+        accepts: 'boolean-or-string',
+        schema: { description, anyOf: [{ type: 'boolean' }, { type: 'string' }] },
+      };
     case 'repeatable':
-      return { name, target, cliName, required, accepts: 'string-list', schema: { type: 'array', items: { type: 'string' }, description } };
+      return {
+        name,
+        target,
+        cliName,
+        required,
+        accepts: 'string-list',
+        schema: { type: 'array', items: { type: 'string' }, description },
+      };
     case 'value': {
       const numeric = NUMERIC_PLACEHOLDERS.has(placeholder(option) ?? '');
       const schema: JsonSchema = Array.isArray(option.values)
@@ -164,16 +213,38 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
   // A target `file` is read only under the server's roots, or given inline as `rows`: one of the two.
   const positionals = (spec.args ?? []).flatMap((arg) =>
     arg.name === 'file' && FILE_UNDER_ROOTS_ONLY.has(name)
-      ? [{ ...positionalArgument(arg, true), schema: { type: 'string', description: `${arg.description}, under the roots the server reads from` } }]
+      ? [
+          {
+            ...positionalArgument(arg, true),
+            schema: { type: 'string', description: `${arg.description}, under the roots the server reads from` },
+          },
+        ]
       : arg.name === 'file'
-      ? [{ ...positionalArgument(arg, false), schema: { type: 'string', description: `${arg.description}, under the roots the server reads from; or give rows` } }, inlineRowsArgument()]
-      : [positionalArgument(arg, arg.required || required.has(arg.name))],
+        ? [
+            {
+              ...positionalArgument(arg, false),
+              schema: {
+                type: 'string',
+                description: `${arg.description}, under the roots the server reads from; or give rows`,
+              },
+            },
+            inlineRowsArgument(),
+          ]
+        : [positionalArgument(arg, arg.required || required.has(arg.name))],
   );
   const args: AgentArgument[] = [
     ...positionals,
-    ...(spec.options ?? []).filter((option) => !LEFT_OUT_OPTIONS.has(option.key)).map((option) => optionArgument(option, required.has(optionArgumentName(option)))),
+    ...(spec.options ?? [])
+      .filter((option) => !LEFT_OUT_OPTIONS.has(option.key))
+      .map((option) => optionArgument(option, required.has(optionArgumentName(option)))),
   ];
-  return { name, command: ['hedge', ...path].join(' '), tier: spec.tier, spec: spec as AgentTool['spec'], arguments: args };
+  return {
+    name,
+    command: ['hedge', ...path].join(' '),
+    tier: spec.tier,
+    spec: spec as AgentTool['spec'],
+    arguments: args,
+  };
 }
 
 /**
@@ -227,7 +298,10 @@ export function inputSchema(tool: AgentTool, access: WriteAccess): JsonSchema {
 }
 
 export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number): string {
-  const lines = [`${tool.spec.description ?? tool.spec.summary}.`, `The same as \`${tool.command} … --json\`: the result is that JSON; an error is {"error": {code, class, message, hint}}.`];
+  const lines = [
+    `${tool.spec.description ?? tool.spec.summary}.`,
+    `The same as \`${tool.command} … --json\`: the result is that JSON; an error is {"error": {code, class, message, hint}}.`,
+  ];
   if (tool.tier === 'write') {
     lines.push('State-changing: journaled, and waited until it resolves unless wait is false.');
     if (access === 'token') {
@@ -268,18 +342,24 @@ export interface CatalogueEntry {
 }
 
 function toolRisk(tool: AgentTool): ToolRisk {
-  if (tool.tier === 'read') return { level: 'low', moves_money: false, journaled: false, guard: 'none needed: sends reads only' };
+  if (tool.tier === 'read')
+    return { level: 'low', moves_money: false, journaled: false, guard: 'none needed: sends reads only' };
   return {
     level: 'high',
     moves_money: true,
     journaled: true,
     guard:
       'one idempotency key per action; not offered on a LIVE key without --allow-live, and then each call needs a confirmation token after a preview; ' +
-      'the server\'s --max-notional, --max-daily-notional and --markets refuse larger or other trades before anything is sent',
+      "the server's --max-notional, --max-daily-notional and --markets refuse larger or other trades before anything is sent",
   };
 }
 
-export function catalogueEntry(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number, errors: readonly ErrorCatalogueEntry[] = errorCatalogue()): CatalogueEntry {
+export function catalogueEntry(
+  tool: AgentTool,
+  access: WriteAccess,
+  tokenTtlSeconds: number,
+  errors: readonly ErrorCatalogueEntry[] = errorCatalogue(),
+): CatalogueEntry {
   return {
     name: tool.name,
     command: tool.command,

@@ -24,7 +24,9 @@ export function tokenTtlSeconds(env: Readonly<Record<string, string | undefined>
   if (raw === undefined || raw.trim() === '') return DEFAULT_TOKEN_TTL_SECONDS;
   const value = Number(raw);
   if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || value > MAX_TOKEN_TTL_SECONDS) {
-    throw new UsageError(`HEDGE_MCP_TOKEN_TTL_SECONDS: expected a number of seconds from 0 to ${MAX_TOKEN_TTL_SECONDS} (got ${JSON.stringify(raw)}).`);
+    throw new UsageError(
+      `HEDGE_MCP_TOKEN_TTL_SECONDS: expected a number of seconds from 0 to ${MAX_TOKEN_TTL_SECONDS} (got ${JSON.stringify(raw)}).`,
+    );
   }
   return value;
 }
@@ -40,7 +42,12 @@ interface Issued {
 
 /** One hash of the requests a plan sends: each one's method, path, query and canonical body, in order (never its key or headers). */
 function planHash(requests: readonly ApiRequest[]): string {
-  const shown = requests.map(({ method, path, query, body }) => ({ method, path, query: query ?? null, body: body ?? null }));
+  const shown = requests.map(({ method, path, query, body }) => ({
+    method,
+    path,
+    query: query ?? null,
+    body: body ?? null,
+  }));
   return createHash('sha256').update(canonicalJson(shown)).digest('hex');
 }
 
@@ -107,11 +114,19 @@ export class ConfirmationTokens {
    */
   redeem(token: unknown, tool: string, args: Record<string, unknown>): { plan: string } {
     const again = `Call ${tool} without ${CONFIRMATION_TOKEN} for a new preview and token`;
-    if (typeof token !== 'string' || token === '') throw new UsageError(`${CONFIRMATION_TOKEN}: expected the string a preview returned; nothing was sent. ${again}.`);
+    if (typeof token !== 'string' || token === '')
+      throw new UsageError(
+        `${CONFIRMATION_TOKEN}: expected the string a preview returned; nothing was sent. ${again}.`,
+      );
     const entry = this.issued.get(token);
     if (!entry) {
       const spent = this.spent.get(token);
-      const why = spent === 'used' ? 'has been used already (each token sends once)' : spent === 'expired' ? 'has expired' : 'is not one this server issued';
+      const why =
+        spent === 'used'
+          ? 'has been used already (each token sends once)'
+          : spent === 'expired'
+            ? 'has expired'
+            : 'is not one this server issued';
       throw new UsageError(`${CONFIRMATION_TOKEN}: this token ${why}; nothing was sent. ${again}.`);
     }
     const now = this.now();
@@ -123,10 +138,14 @@ export class ConfirmationTokens {
       );
     }
     if (entry.tool !== tool) {
-      throw new UsageError(`${CONFIRMATION_TOKEN}: this token was issued for the ${entry.tool} tool; nothing was sent. Send exactly what was previewed, or call ${tool} without ${CONFIRMATION_TOKEN} for a preview of this.`);
+      throw new UsageError(
+        `${CONFIRMATION_TOKEN}: this token was issued for the ${entry.tool} tool; nothing was sent. Send exactly what was previewed, or call ${tool} without ${CONFIRMATION_TOKEN} for a preview of this.`,
+      );
     }
     if (entry.bound !== canonicalJson(args)) {
-      throw new NotPreviewedError(`${CONFIRMATION_TOKEN}: this token was issued for other arguments; nothing was sent. Send exactly what was previewed; the preview of these arguments is in this answer, with its own token.`);
+      throw new NotPreviewedError(
+        `${CONFIRMATION_TOKEN}: this token was issued for other arguments; nothing was sent. Send exactly what was previewed; the preview of these arguments is in this answer, with its own token.`,
+      );
     }
     this.issued.delete(token);
     this.remember(token, 'used');

@@ -57,7 +57,10 @@ export async function serverRoots(dirs: readonly string[] | undefined, cwd: stri
   for (const dir of dirs) {
     const absolute = resolve(cwd, dir);
     const stats = await stat(absolute).catch(() => undefined);
-    if (!stats?.isDirectory()) throw new UsageError(`--root: ${echo(dir)} is not a directory; expected a directory plan and apply may read target files from.`);
+    if (!stats?.isDirectory())
+      throw new UsageError(
+        `--root: ${echo(dir)} is not a directory; expected a directory plan and apply may read target files from.`,
+      );
     roots.push(await realRoot(absolute));
   }
   return roots;
@@ -109,12 +112,16 @@ export class FileAccess {
       this.roots.some((root) => inside(path, root.real) || inside(path, root.path)) &&
       (client === undefined || client.some((root) => inside(path, root.real) || inside(path, root.path)));
     const realAllowed = (path: string): boolean =>
-      this.roots.some((root) => inside(path, root.real)) && (client === undefined || client.some((root) => inside(path, root.real)));
+      this.roots.some((root) => inside(path, root.real)) &&
+      (client === undefined || client.some((root) => inside(path, root.real)));
     const shown = echo(file);
     const where = this.describeRoots(client);
     const absolute = resolve(this.cwd, file);
     // Judged on the path as given first, so that a path outside is refused without touching it.
-    if (!allowed(absolute)) throw new UsageError(`file: ${shown} is outside the roots this server reads from (${where}); nothing was read. Give a file under them, or the target inline as rows.`);
+    if (!allowed(absolute))
+      throw new UsageError(
+        `file: ${shown} is outside the roots this server reads from (${where}); nothing was read. Give a file under them, or the target inline as rows.`,
+      );
     // A symbolic link that leads out of the roots, or nowhere, gets one answer: whether its target
     // exists outside is not for the agent to learn.
     const outsideByLink = `file: ${shown} leads through a symbolic link to no file under the roots this server reads from (${where}); nothing was read.`;
@@ -145,7 +152,9 @@ export class FileAccess {
         case 'not-regular':
           throw new UsageError(`file: ${shown} is not a regular file; expected a target file (CSV or JSON).`);
         case 'too-large':
-          throw new UsageError(`file: ${shown} is larger than ${MAX_TARGET_FILE_BYTES / 1024} KiB; a target file is a few rows.`);
+          throw new UsageError(
+            `file: ${shown} is larger than ${MAX_TARGET_FILE_BYTES / 1024} KiB; a target file is a few rows.`,
+          );
         case 'changed':
           throw new UsageError(`file: ${shown} changed while it was being opened; nothing was read.`);
       }
@@ -160,13 +169,16 @@ export class FileAccess {
     } catch (error) {
       // Fail closed: a client that declares roots but cannot list them grants nothing.
       const message = error instanceof Error ? error.message : String(error);
-      throw new UsageError(`file: the MCP client did not list its roots (${message}); nothing was read. Give the target inline as rows.`);
+      throw new UsageError(
+        `file: the MCP client did not list its roots (${message}); nothing was read. Give the target inline as rows.`,
+      );
     }
     return paths === undefined ? undefined : Promise.all(paths.map((path) => realRoot(path)));
   }
 
   private describeRoots(client: readonly Root[] | undefined): string {
-    const server = this.roots.length > 0 ? this.roots.map((root) => root.path).join(', ') : 'none: start hedge mcp with --root DIR';
+    const server =
+      this.roots.length > 0 ? this.roots.map((root) => root.path).join(', ') : 'none: start hedge mcp with --root DIR';
     if (client === undefined) return server;
     return `${server}; and the client's: ${client.length > 0 ? client.map((root) => root.path).join(', ') : 'none'}`;
   }

@@ -51,13 +51,22 @@ const DAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const DID_NOTHING = new Set(['rejected', 'abandoned', 'failed']);
 
 /** `hedge mcp`'s limit options, checked (exit 2 for a bad one, before the server starts). */
-export function parseAgentLimits(options: { maxNotional?: string; maxDailyNotional?: string; markets?: string }): AgentLimits {
+export function parseAgentLimits(options: {
+  maxNotional?: string;
+  maxDailyNotional?: string;
+  markets?: string;
+}): AgentLimits {
   const limits: AgentLimits = {};
   if (options.maxNotional !== undefined) limits.maxNotionalUsd = parseNotional(options.maxNotional, '--max-notional');
-  if (options.maxDailyNotional !== undefined) limits.maxDailyNotionalUsd = parseNotional(options.maxDailyNotional, '--max-daily-notional');
+  if (options.maxDailyNotional !== undefined)
+    limits.maxDailyNotionalUsd = parseNotional(options.maxDailyNotional, '--max-daily-notional');
   if (options.markets !== undefined) {
-    const names = options.markets.split(',').map((name) => name.trim()).filter((name) => name !== '');
-    if (names.length === 0) throw new UsageError('--markets: expected market names separated by commas, e.g. USDTNGN,USDTKES.');
+    const names = options.markets
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '');
+    if (names.length === 0)
+      throw new UsageError('--markets: expected market names separated by commas, e.g. USDTNGN,USDTKES.');
     limits.markets = [...new Set(names.map((name) => parseMarket(name)))];
   }
   return limits;
@@ -73,7 +82,9 @@ export function describeLimits(limits: AgentLimits): string {
 }
 
 export function hasLimits(limits: AgentLimits): boolean {
-  return limits.maxNotionalUsd !== undefined || limits.maxDailyNotionalUsd !== undefined || limits.markets !== undefined;
+  return (
+    limits.maxNotionalUsd !== undefined || limits.maxDailyNotionalUsd !== undefined || limits.markets !== undefined
+  );
 }
 
 /**
@@ -131,7 +142,11 @@ class CallGate implements TradeGate {
       throw new PreTradeCheckError(
         'max_notional_exceeded',
         `${name}: this call trades ${formatUsd(thisCall)}, over this agent's cap of ${formatUsd(maxNotionalUsd)} per call (hedge mcp --max-notional); ${unsent}.`,
-        { this_call_usd: thisCall, max_notional_usd: maxNotionalUsd, trades: trades.map(({ market, notionalUsd }) => ({ market, notional_usd: notionalUsd })) },
+        {
+          this_call_usd: thisCall,
+          max_notional_usd: maxNotionalUsd,
+          trades: trades.map(({ market, notionalUsd }) => ({ market, notional_usd: notionalUsd })),
+        },
         `Call it with at most ${formatUsd(maxNotionalUsd)} of notional (split it, or reduce instead of close), or ask the operator to raise --max-notional.`,
       );
     }

@@ -74,8 +74,19 @@ function callGlobals(server: GlobalOptions, yes: boolean): GlobalOptions {
  * Runs `work` with a context like a tool call's (JSON, no prompts, the session's key), for what the
  * agent interface reads itself (the agent's limits: the book, a plan, the journal). Disposed after.
  */
-export async function withCallContext<T>(session: AgentSession, signal: AbortSignal, work: (ctx: CommandContext) => Promise<T>): Promise<T> {
-  const io: Io = { stdout: new Capture(), stderr: new Capture(), stdin: new PassThrough().end(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+export async function withCallContext<T>(
+  session: AgentSession,
+  signal: AbortSignal,
+  work: (ctx: CommandContext) => Promise<T>,
+): Promise<T> {
+  const io: Io = {
+    stdout: new Capture(),
+    stderr: new Capture(),
+    stdin: new PassThrough().end(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+  };
   const init: ContextInit = {
     io,
     env: session.env,

@@ -6,7 +6,13 @@
 // class and hint.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 import { VERSION } from '../version.js';
 import { clientRootPaths, type FileAccess } from './file-access.js';
@@ -21,8 +27,15 @@ const INSTRUCTIONS =
   'Write tools (open, add, reduce, close, roll, apply, resume) act on the account and wait until the action resolves; ' +
   'on a live key each needs a preview call first and then a second call with the confirmation_token it returned.';
 
-function createMcpServer(toolbox: AgentToolbox, track: (call: Promise<unknown>) => void, stopping: AbortSignal): McpServer {
-  const server = new McpServer({ name: 'hedge', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+function createMcpServer(
+  toolbox: AgentToolbox,
+  track: (call: Promise<unknown>) => void,
+  stopping: AbortSignal,
+): McpServer {
+  const server = new McpServer(
+    { name: 'hedge', version: VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolbox.list() }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     // A call stops when the client cancels it or the server stops (its journal entry stays).

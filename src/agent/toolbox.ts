@@ -8,7 +8,17 @@ import { describeError, errorAsJson, type ErrorDescription } from '../exit-codes
 import { scrubSecrets } from '../security/secrets.js';
 import { safeJson } from '../security/safe-text.js';
 import { callArguments, namedArgument, rawInputFor } from './arguments.js';
-import { CONFIRMATION_TOKEN, INLINE_ROWS, inputSchema, offered, toolDescription, writeAccess, type AgentTool, type JsonSchema, type WriteAccess } from './catalogue.js';
+import {
+  CONFIRMATION_TOKEN,
+  INLINE_ROWS,
+  inputSchema,
+  offered,
+  toolDescription,
+  writeAccess,
+  type AgentTool,
+  type JsonSchema,
+  type WriteAccess,
+} from './catalogue.js';
 import { NotPreviewedError, PlanWatch, type ConfirmationTokens } from './confirmation.js';
 import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type LimitsView } from './guardrails.js';
 import type { TradeGate } from '../runtime/agent-limits.js';
@@ -60,7 +70,12 @@ export class AgentToolbox {
         title: tool.command,
         description: this.describe(tool),
         inputSchema: inputSchema(tool, this.access),
-        annotations: { title: tool.command, readOnlyHint: tool.tier === 'read', destructiveHint: tool.tier === 'write', idempotentHint: tool.tier === 'read' },
+        annotations: {
+          title: tool.command,
+          readOnlyHint: tool.tier === 'read',
+          destructiveHint: tool.tier === 'write',
+          idempotentHint: tool.tier === 'read',
+        },
       }));
   }
 
@@ -72,7 +87,11 @@ export class AgentToolbox {
   }
 
   /** Undefined for a name that is no tool at all (a protocol error for the server to answer). */
-  async call(name: string, given: Record<string, unknown> | undefined, signal: AbortSignal): Promise<ToolResult | undefined> {
+  async call(
+    name: string,
+    given: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+  ): Promise<ToolResult | undefined> {
     const tool = this.tools.find((candidate) => candidate.name === name);
     if (!tool) return undefined;
     const args = callArguments(given);
@@ -109,7 +128,11 @@ export class AgentToolbox {
           if (plan.changed && run.error) return await previewInstead(run.error, run.messages);
           return this.answer(tool, args, run);
         }
-        return this.answer(tool, args, await runInProcess(this.session, tool, input, { signal, yes: false, rows, gate }));
+        return this.answer(
+          tool,
+          args,
+          await runInProcess(this.session, tool, input, { signal, yes: false, rows, gate }),
+        );
       };
       // The operator's limits: the command's own run asks the call's gate with the plan it is about
       // to send (a preview's dry run included); an explicit dry run sends nothing and is not limited.
@@ -128,10 +151,22 @@ export class AgentToolbox {
    * the plan), the quote for an open, and a token bound to this tool, these arguments and the
    * requests the dry run would send (confirmation.ts).
    */
-  private async preview(tool: AgentTool, args: Record<string, unknown>, input: RawInput, signal: AbortSignal, rows: unknown, gate?: CallGateView): Promise<ToolResult> {
+  private async preview(
+    tool: AgentTool,
+    args: Record<string, unknown>,
+    input: RawInput,
+    signal: AbortSignal,
+    rows: unknown,
+    gate?: CallGateView,
+  ): Promise<ToolResult> {
     const shown = await this.previewAnswer(tool, args, input, signal, rows, gate);
     if ('content' in shown) return shown;
-    return { content: [text(safeJson(shown.answer, 2)), ...(shown.messages.length > 0 ? [text(shown.messages.join('\n'))] : [])] };
+    return {
+      content: [
+        text(safeJson(shown.answer, 2)),
+        ...(shown.messages.length > 0 ? [text(shown.messages.join('\n'))] : []),
+      ],
+    };
   }
 
   /** The preview and its token as a value, or the failure that is the call's answer instead. */
@@ -192,13 +227,22 @@ export class AgentToolbox {
       const failed = await step('dry_run', tool, { args: input.args, options: { ...input.options, dryRun: true } });
       if (failed) return failed;
       // The numbers a person sees before confirming: the quote, the position (agent/write-preview.ts).
-      return previewTradeNumbers(tool, input, { tools: this.tools, now: this.session.clock.now, step, lookUp, preview });
+      return previewTradeNumbers(tool, input, {
+        tools: this.tools,
+        now: this.session.clock.now,
+        step,
+        lookUp,
+        preview,
+      });
     }
     if (tool.name === 'resume') {
       // `resume` has no dry run: the preview is the journal entry it would finish. Named, so that
       // the token is bound to that entry, not to whichever is newest when the second call comes.
       const id = input.args.id;
-      if (!id) throw new UsageError('id: on a LIVE key, name the journal entry to resume (a_…; journal_list with pending true lists them), so that the confirmation is bound to it.');
+      if (!id)
+        throw new UsageError(
+          'id: on a LIVE key, name the journal entry to resume (a_…; journal_list with pending true lists them), so that the confirmation is bound to it.',
+        );
       const show = this.tools.find((candidate) => candidate.name === 'journal_show');
       if (show) return step('journal_entry', show, { args: { id }, options: {} });
     }
@@ -207,13 +251,22 @@ export class AgentToolbox {
 
   private answer(tool: AgentTool, args: Record<string, unknown>, run: CommandRun): ToolResult {
     if (run.error) return this.failure(tool, args, run.error, run.messages);
-    const said = [...(run.exitCode !== 0 ? [exitCodeMeaning(run.exitCode)] : []), ...(run.messages ? [run.messages] : [])];
+    const said = [
+      ...(run.exitCode !== 0 ? [exitCodeMeaning(run.exitCode)] : []),
+      ...(run.messages ? [run.messages] : []),
+    ];
     const body = run.document !== null || run.stdout.trim() === '' ? safeJson(run.document, 2) : run.stdout.trimEnd();
     return { content: [text(body), ...(said.length > 0 ? [text(said.join('\n'))] : [])] };
   }
 
   /** `more`: fields beside the error (a refused confirmation's new preview). */
-  private failure(tool: AgentTool, args: Record<string, unknown>, description: ErrorDescription, messages: string, more: Record<string, unknown> = {}): ToolResult {
+  private failure(
+    tool: AgentTool,
+    args: Record<string, unknown>,
+    description: ErrorDescription,
+    messages: string,
+    more: Record<string, unknown> = {},
+  ): ToolResult {
     const error = errorAsJson(description);
     if (description.kind === 'usage') {
       const named = namedArgument(tool, description.message, args);
@@ -223,4 +276,3 @@ export class AgentToolbox {
     return { isError: true, content: [text(body), ...(messages ? [text(scrubSecrets(messages))] : [])] };
   }
 }
-

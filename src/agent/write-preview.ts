@@ -21,7 +21,13 @@ export type PreviewStep<F> = (key: string, tool: AgentTool, input: RawInput) => 
 export async function previewTradeNumbers<F>(
   tool: AgentTool,
   input: RawInput,
-  deps: { tools: readonly AgentTool[]; now: () => number; step: PreviewStep<F>; lookUp: PreviewStep<F>; preview: Record<string, unknown> },
+  deps: {
+    tools: readonly AgentTool[];
+    now: () => number;
+    step: PreviewStep<F>;
+    lookUp: PreviewStep<F>;
+    preview: Record<string, unknown>;
+  },
 ): Promise<F | undefined> {
   const { step, preview } = deps;
   const lookUp = deps.lookUp;
@@ -30,7 +36,8 @@ export async function previewTradeNumbers<F>(
   const { market, side, notional } = input.args;
   const tenor = input.options.tenor;
   if (tool.name === 'open') {
-    if (quoteTool && market && side && notional && typeof tenor === 'string') return step('quote', quoteTool, { args: { market, side, notional }, options: { tenor } });
+    if (quoteTool && market && side && notional && typeof tenor === 'string')
+      return step('quote', quoteTool, { args: { market, side, notional }, options: { tenor } });
     return undefined;
   }
   if (!['add', 'reduce', 'close', 'roll'].includes(tool.name) || !positionsTool || !market || !side) return undefined;
@@ -44,15 +51,25 @@ export async function previewTradeNumbers<F>(
   if (preview.position_error === undefined) preview.position = row ?? null;
   const facts = row ? readPosition(row as never) : undefined;
   if (tool.name === 'reduce' && facts?.notionalUsd && notional) {
-    preview.share_of_position = Math.min(1, Math.round((parseNotional(notional) / facts.notionalUsd) * 10_000) / 10_000);
+    preview.share_of_position = Math.min(
+      1,
+      Math.round((parseNotional(notional) / facts.notionalUsd) * 10_000) / 10_000,
+    );
   }
   if (!quoteTool) return undefined;
   if (tool.name === 'add' && notional) {
-    const covering = additionQuoteTenor(facts?.maturityAt, deps.now(), typeof row?.tenor_days === 'number' ? row.tenor_days : undefined);
+    const covering = additionQuoteTenor(
+      facts?.maturityAt,
+      deps.now(),
+      typeof row?.tenor_days === 'number' ? row.tenor_days : undefined,
+    );
     return lookUp('quote', quoteTool, { args: { market, side, notional }, options: { tenor: String(covering) } });
   }
   if (tool.name === 'roll' && facts?.notionalUsd && typeof tenor === 'string') {
-    return lookUp('quote', quoteTool, { args: { market, side, notional: String(facts.notionalUsd) }, options: { tenor } });
+    return lookUp('quote', quoteTool, {
+      args: { market, side, notional: String(facts.notionalUsd) },
+      options: { tenor },
+    });
   }
   return undefined;
 }

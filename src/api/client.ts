@@ -173,7 +173,13 @@ export class HedgeClient {
    * The checked copy of `data` (numeric strings read as numbers), linked to the server's own data
    * for output; a field hedge needs that cannot be read is an InvalidResponseError (exit 14).
    */
-  private parse<S extends z.ZodMiniType>(schema: S, data: unknown, response: Pick<ApiResponse, 'status'>, endpoint: string, at = 'data'): z.infer<S> {
+  private parse<S extends z.ZodMiniType>(
+    schema: S,
+    data: unknown,
+    response: Pick<ApiResponse, 'status'>,
+    endpoint: string,
+    at = 'data',
+  ): z.infer<S> {
     const result = readRecord(schema, data);
     if (!result.success) {
       const issue = result.error.issues[0];
@@ -187,14 +193,22 @@ export class HedgeClient {
   }
 
   /** The rows of a list answer (an array, or the one array an object carries), each checked. */
-  private rows<S extends z.ZodMiniType>(schema: S, response: ApiResponse, endpoint: string, reading = readPage({ data: response.data, meta: response.meta }, { query: {}, listUrl: response.url })): Array<z.infer<S>> {
+  private rows<S extends z.ZodMiniType>(
+    schema: S,
+    response: ApiResponse,
+    endpoint: string,
+    reading = readPage({ data: response.data, meta: response.meta }, { query: {}, listUrl: response.url }),
+  ): Array<z.infer<S>> {
     if (!reading.rows) {
-      throw new InvalidResponseError(`${endpoint} answered HTTP ${response.status} with data hedge cannot read: data is ${received(response.data)}, where a list is expected.`, {
-        endpoint,
-        status: response.status,
-        field: 'data',
-        received: received(response.data),
-      });
+      throw new InvalidResponseError(
+        `${endpoint} answered HTTP ${response.status} with data hedge cannot read: data is ${received(response.data)}, where a list is expected.`,
+        {
+          endpoint,
+          status: response.status,
+          field: 'data',
+          received: received(response.data),
+        },
+      );
     }
     const result = readRows(schema, reading.rows);
     if (!result.success) return this.parse(z.array(schema), reading.rows, response, endpoint, reading.rowsAt);
@@ -215,9 +229,16 @@ export class HedgeClient {
    * again without it, or with the name its refusal gives (learned). More rows than asked are
    * trimmed, and said.
    */
-  private async list<S extends z.ZodMiniType>(schema: S, path: string, filters: Record<string, string | undefined>, limit?: number): Promise<ListResult<z.infer<S>>> {
+  private async list<S extends z.ZodMiniType>(
+    schema: S,
+    path: string,
+    filters: Record<string, string | undefined>,
+    limit?: number,
+  ): Promise<ListResult<z.infer<S>>> {
     const endpoint = `GET ${path}`;
-    const base = Object.fromEntries(Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const base = Object.fromEntries(
+      Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
     const items: Array<z.infer<S>> = [];
     let pages = 0;
     let paging: string | undefined;
@@ -239,14 +260,22 @@ export class HedgeClient {
         }
       }
     };
-    for await (const page of followPages(fetchPage, { query: base, cursorParam: this.wireSettings.cursorParam || undefined })) {
+    for await (const page of followPages(fetchPage, {
+      query: base,
+      cursorParam: this.wireSettings.cursorParam || undefined,
+    })) {
       pages += 1;
       reading = page.reading;
       const rows = this.rows(schema, page.answer, endpoint, reading);
       items.push(...rows);
       if (refusedOnce && pages === 1 && this.wireSettings.pageSizeParam !== NO_PAGE_SIZE) {
         // The name the refusal gave worked: keep it.
-        this.learnWire({ setting: 'pageSizeParam', value: this.wireSettings.pageSizeParam, how: 'refused', evidence: `${endpoint} refused the page-size parameter hedge sent and named \`${this.wireSettings.pageSizeParam}\`` });
+        this.learnWire({
+          setting: 'pageSizeParam',
+          value: this.wireSettings.pageSizeParam,
+          how: 'refused',
+          evidence: `${endpoint} refused the page-size parameter hedge sent and named \`${this.wireSettings.pageSizeParam}\``,
+        });
       }
       candidate = this.confirmPageSize(reading, sent, candidate, endpoint);
       if (reading.next) paging = reading.next.how;
@@ -279,16 +308,28 @@ export class HedgeClient {
    * page; an answer that states it back with the size asked confirms it, and it is learned.
    * Returns the candidate still being tried.
    */
-  private confirmPageSize(reading: PageReading, sent: Record<string, string | number>, candidate: string | undefined, endpoint: string): string | undefined {
+  private confirmPageSize(
+    reading: PageReading,
+    sent: Record<string, string | number>,
+    candidate: string | undefined,
+    endpoint: string,
+  ): string | undefined {
     const stated = reading.statedPageSize;
     if (!stated) return candidate;
     if (candidate && stated.name === candidate && String(sent[candidate]) === String(stated.value)) {
-      this.learnWire({ setting: 'pageSizeParam', value: candidate, how: 'detected', evidence: `${endpoint} states its page size as \`${candidate}\` and honoured it` });
+      this.learnWire({
+        setting: 'pageSizeParam',
+        value: candidate,
+        how: 'detected',
+        evidence: `${endpoint} states its page size as \`${candidate}\` and honoured it`,
+      });
       return undefined;
     }
     if (stated.name === this.wireSettings.pageSizeParam || candidate) return candidate;
     // Not ours: ask the next page with it (the one after confirms it).
-    this.log(`${endpoint}: the answer states its page size as ${stated.name}=${stated.value}; trying ${stated.name} for the next page`);
+    this.log(
+      `${endpoint}: the answer states its page size as ${stated.name}=${stated.value}; trying ${stated.name} for the next page`,
+    );
     this.wireSettings = { ...this.wireSettings, pageSizeParam: stated.name };
     return stated.name;
   }
@@ -298,18 +339,29 @@ export class HedgeClient {
    * the refusal's details when it lists a known page-size name), or none; undefined when the
    * refusal is about something else.
    */
-  private afterPageSizeRefusal(error: unknown, sent: Record<string, string | number>, endpoint: string): string | undefined {
+  private afterPageSizeRefusal(
+    error: unknown,
+    sent: Record<string, string | number>,
+    endpoint: string,
+  ): string | undefined {
     const name = this.wireSettings.pageSizeParam;
     if (!(error instanceof ApiError) || error.status !== 400 || error.ambiguous || !(name in sent)) return undefined;
     if (refusedField(error) !== name) return undefined;
-    const offered = namesIn(error.details).find((candidate) => candidate !== name && (PAGE_SIZE_NAMES as readonly string[]).includes(candidate));
+    const offered = namesIn(error.details).find(
+      (candidate) => candidate !== name && (PAGE_SIZE_NAMES as readonly string[]).includes(candidate),
+    );
     if (offered) {
       this.log(`${endpoint} refused ${name} and names ${offered}: asking again with it`);
       this.wireSettings = { ...this.wireSettings, pageSizeParam: offered };
       return offered;
     }
     this.log(`${endpoint} refused ${name} and names no other page-size parameter: asking again without one`);
-    this.learnWire({ setting: 'pageSizeParam', value: NO_PAGE_SIZE, how: 'refused', evidence: `${endpoint} refused the page-size parameter \`${name}\` and named no other` });
+    this.learnWire({
+      setting: 'pageSizeParam',
+      value: NO_PAGE_SIZE,
+      how: 'refused',
+      evidence: `${endpoint} refused the page-size parameter \`${name}\` and named no other`,
+    });
     return NO_PAGE_SIZE;
   }
 
@@ -318,7 +370,9 @@ export class HedgeClient {
     if (!(error instanceof ApiError) || error.status !== 400) return error;
     const field = refusedField(error);
     if (field === undefined || !(field in sent) || field !== this.wireSettings.pageSizeParam) return error;
-    return error.withHint(`The server refused the page-size parameter \`${field}\` (its name is not shown in the spec). ${wireHint('pageSizeParam')}`);
+    return error.withHint(
+      `The server refused the page-size parameter \`${field}\` (its name is not shown in the spec). ${wireHint('pageSizeParam')}`,
+    );
   }
 
   // ---- the add/reduce notional --------------------------------------------------------------
@@ -329,20 +383,39 @@ export class HedgeClient {
    * whose name can carry an amount (`amount_usd`, `delta_usd`, …). Undefined otherwise.
    */
   notionalFieldFrom(error: unknown, sentBody: unknown): string | undefined {
-    if (!(error instanceof ApiError) || error.ambiguous || error.status < 400 || error.status >= 500 || error.status === 401 || error.status === 403 || error.status === 404 || error.status === 409 || error.status === 429) {
+    if (
+      !(error instanceof ApiError) ||
+      error.ambiguous ||
+      error.status < 400 ||
+      error.status >= 500 ||
+      error.status === 401 ||
+      error.status === 403 ||
+      error.status === 404 ||
+      error.status === 409 ||
+      error.status === 429
+    ) {
       return undefined;
     }
     const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as Record<string, unknown>) : {};
     const field = refusedField(error);
-    if (field === undefined || !FIELD_NAME.test(field) || CHANGE_BODY_FIELDS.has(field) || field in body || !AMOUNT_NAME.test(field)) return undefined;
+    if (
+      field === undefined ||
+      !FIELD_NAME.test(field) ||
+      CHANGE_BODY_FIELDS.has(field) ||
+      field in body ||
+      !AMOUNT_NAME.test(field)
+    )
+      return undefined;
     return field;
   }
 
   /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
   changeRequestFromBody(body: Record<string, unknown>): ChangeRequest {
-    const amountKey = [this.wireSettings.changeNotionalField, 'notional_usd', ...Object.keys(body).filter((key) => !CHANGE_BODY_FIELDS.has(key))].find(
-      (key) => readNumber(body[key]) !== undefined,
-    );
+    const amountKey = [
+      this.wireSettings.changeNotionalField,
+      'notional_usd',
+      ...Object.keys(body).filter((key) => !CHANGE_BODY_FIELDS.has(key)),
+    ].find((key) => readNumber(body[key]) !== undefined);
     return {
       market: String(body.market),
       side: body.side as Side,
@@ -377,20 +450,33 @@ export class HedgeClient {
    * people). When no price can be read from its shape, `quotes` is empty and `problem` says so:
    * the caller shows the data as it came, then reports the problem (exit 14).
    */
-  async readPrices(markets: readonly string[]): Promise<{ data: unknown; quotes: PriceQuote[]; problem?: InvalidResponseError }> {
-    const query = markets.length ? { [this.wireSettings.pricesParam]: markets.join(PRICE_SYMBOLS_SEPARATOR) } : undefined;
+  async readPrices(
+    markets: readonly string[],
+  ): Promise<{ data: unknown; quotes: PriceQuote[]; problem?: InvalidResponseError }> {
+    const query = markets.length
+      ? { [this.wireSettings.pricesParam]: markets.join(PRICE_SYMBOLS_SEPARATOR) }
+      : undefined;
     let response: ApiResponse;
     try {
       response = await this.transport.send({ method: 'GET', path: '/prices', query });
     } catch (error) {
       // A refusal naming the market parameter is about its name (not shown beyond `symbols`).
-      if (error instanceof ApiError && error.status === 400 && query && refusedField(error) === this.wireSettings.pricesParam) {
-        throw error.withHint(`The server refused the prices parameter \`${this.wireSettings.pricesParam}\`. ${wireHint('pricesParam')}`);
+      if (
+        error instanceof ApiError &&
+        error.status === 400 &&
+        query &&
+        refusedField(error) === this.wireSettings.pricesParam
+      ) {
+        throw error.withHint(
+          `The server refused the prices parameter \`${this.wireSettings.pricesParam}\`. ${wireHint('pricesParam')}`,
+        );
       }
       throw error;
     }
     const quotes = parsePrices(response.data, markets);
-    return quotes ? { data: response.data, quotes } : { data: response.data, quotes: [], problem: unreadablePrices(response.status, response.data) };
+    return quotes
+      ? { data: response.data, quotes }
+      : { data: response.data, quotes: [], problem: unreadablePrices(response.status, response.data) };
   }
 
   /** POST /quotes — indicative; opens and stores nothing. */
@@ -421,7 +507,12 @@ export class HedgeClient {
 
   /** An add or a reduce: its amount under the server's name for it (wire settings). */
   private planChange(path: string, body: ChangeRequest, idempotencyKey: string): ApiRequest {
-    return { method: 'POST', path, body: changeNotionalBody(this.wireSettings, body.market, body.side, body.notional_usd), idempotencyKey };
+    return {
+      method: 'POST',
+      path,
+      body: changeNotionalBody(this.wireSettings, body.market, body.side, body.notional_usd),
+      idempotencyKey,
+    };
   }
 
   reduceHedge(body: ChangeRequest, idempotencyKey: string, hooks?: SendHooks): Promise<SubmittedAction> {
@@ -443,7 +534,12 @@ export class HedgeClient {
 
   /** GET /hedges with what the server said about the rest (`more`). */
   readHedges(query: ListHedgesQuery = {}): Promise<ListResult<Hedge>> {
-    return this.list(hedgeSchema, '/hedges', { status: query.status, client_reference: query.clientReference }, query.limit);
+    return this.list(
+      hedgeSchema,
+      '/hedges',
+      { status: query.status, client_reference: query.clientReference },
+      query.limit,
+    );
   }
 
   /** GET /hedges/{id} */
@@ -470,10 +566,16 @@ export class HedgeClient {
    * a cursor (`paged`: then a last page without one is the end of the history).
    */
   async *historyPages(pageSize: number = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
-    const fetchPage = (query: Record<string, string>) => this.transport.send({ method: 'GET', path: '/hedges/history', query: this.withPageSize(query, pageSize) });
+    const fetchPage = (query: Record<string, string>) =>
+      this.transport.send({ method: 'GET', path: '/hedges/history', query: this.withPageSize(query, pageSize) });
     let first = true;
     for await (const page of followPages(fetchPage, { cursorParam: this.wireSettings.cursorParam || undefined })) {
-      const records = this.rows(historyRecordSchema, page.answer, 'GET /hedges/history', page.reading) as HistoryRecord[];
+      const records = this.rows(
+        historyRecordSchema,
+        page.answer,
+        'GET /hedges/history',
+        page.reading,
+      ) as HistoryRecord[];
       // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
       const next = records.length === 0 ? 'none' : page.next;
       yield { records, next, paged: !first || next === 'page' };
@@ -516,7 +618,8 @@ function namesIn(details: Record<string, unknown>): string[] {
     const values = Array.isArray(value) ? value : [value];
     for (const item of values) if (typeof item === 'string' && FIELD_NAME.test(item)) names.push(item);
     // A reason like "… (known: status, per_page)" lists the names in its own words.
-    if (typeof value === 'string') for (const word of value.split(/[^A-Za-z0-9_.-]+/)) if (FIELD_NAME.test(word)) names.push(word);
+    if (typeof value === 'string')
+      for (const word of value.split(/[^A-Za-z0-9_.-]+/)) if (FIELD_NAME.test(word)) names.push(word);
   }
   return names;
 }
@@ -526,7 +629,16 @@ function received(value: unknown): string {
   if (value === undefined) return 'missing';
   const json = JSON.stringify(value) ?? String(value);
   const shown = json.length > 60 ? `${json.slice(0, 57)}…` : json;
-  const kind = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : typeof value === 'string' ? 'text' : `a ${typeof value}`;
+  const kind =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'a list'
+        : typeof value === 'object'
+          ? 'an object'
+          : typeof value === 'string'
+            ? 'text'
+            : `a ${typeof value}`;
   return value === null ? 'null' : `${shown} (${kind})`;
 }
 
@@ -534,13 +646,27 @@ function received(value: unknown): string {
 function describeIssue(data: unknown, issue: z.core.$ZodIssue | undefined, at: string): Described {
   const path = issue?.path ?? [];
   let value: unknown = data;
-  for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined;
-  const field = path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`), at);
+  for (const key of path)
+    value =
+      value !== null && typeof value === 'object'
+        ? (value as Record<PropertyKey, unknown>)[key as PropertyKey]
+        : undefined;
+  const field = path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`),
+    at,
+  );
   let expected = 'something else';
   if (issue?.code === 'invalid_type') {
-    const words: Record<string, string> = { number: 'a number', string: 'text', object: 'an object', array: 'a list', boolean: 'true or false' };
+    const words: Record<string, string> = {
+      number: 'a number',
+      string: 'text',
+      object: 'an object',
+      array: 'a list',
+      boolean: 'true or false',
+    };
     expected = words[String(issue.expected)] ?? String(issue.expected);
-    if (expected === 'a number' && typeof value === 'string' && !NUMERIC_TEXT.test(value)) expected = 'a number (or a numeric string)';
+    if (expected === 'a number' && typeof value === 'string' && !NUMERIC_TEXT.test(value))
+      expected = 'a number (or a numeric string)';
   } else if (issue?.code === 'invalid_value') {
     expected = `one of ${issue.values.map((option) => JSON.stringify(option)).join(', ')}`;
   } else if (issue?.code === 'too_small' && typeof value === 'string') {
@@ -552,11 +678,14 @@ function describeIssue(data: unknown, issue: z.core.$ZodIssue | undefined, at: s
 }
 
 function unreadablePrices(status: number, data: unknown): InvalidResponseError {
-  return new InvalidResponseError(`GET /prices answered HTTP ${status} with no price hedge could read: data is ${received(data)}.`, {
-    endpoint: 'GET /prices',
-    status,
-    field: 'data',
-    received: received(data),
-    hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --raw\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
-  });
+  return new InvalidResponseError(
+    `GET /prices answered HTTP ${status} with no price hedge could read: data is ${received(data)}.`,
+    {
+      endpoint: 'GET /prices',
+      status,
+      field: 'data',
+      received: received(data),
+      hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --raw\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
+    },
+  );
 }

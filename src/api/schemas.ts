@@ -22,7 +22,8 @@ export type { HedgeStatus, Side, Tenor } from '../domain/vocabulary.js';
 export const NUMERIC_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /** A numeric string read as its number; anything else is left for the schema to judge. */
-const numericText = (value: unknown): unknown => (typeof value === 'string' && NUMERIC_TEXT.test(value) ? Number(value) : value);
+const numericText = (value: unknown): unknown =>
+  typeof value === 'string' && NUMERIC_TEXT.test(value) ? Number(value) : value;
 
 /**
  * How a resource's typed fields are read. Tolerant: a numeric string is its number, a side in any
@@ -113,7 +114,11 @@ const errorBodySchema = z.looseObject({
     z.pipe(
       z.unknown(),
       z.transform((details): Record<string, unknown> =>
-        details === null || details === undefined ? {} : typeof details === 'object' && !Array.isArray(details) ? (details as Record<string, unknown>) : { value: details },
+        details === null || details === undefined
+          ? {}
+          : typeof details === 'object' && !Array.isArray(details)
+            ? (details as Record<string, unknown>)
+            : { value: details },
       ),
     ),
   ),
@@ -125,7 +130,9 @@ export const envelopeSchema = z.looseObject({
   // Request context only: a meta that is not an object is read as none rather than refused.
   meta: z.pipe(
     z.unknown(),
-    z.transform((meta): Record<string, unknown> => (meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {})),
+    z.transform((meta): Record<string, unknown> =>
+      meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {},
+    ),
   ),
 });
 

@@ -161,7 +161,11 @@ class AnswerTooLargeError extends Error {
 }
 
 /** Reads a body as text, stopping (and dropping the connection) as soon as it passes the cap. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }, capBytes: number, endpoint: string): Promise<string> {
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
+  capBytes: number,
+  endpoint: string,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -219,7 +223,12 @@ export class HttpConnections {
       const ca = trustedCertificates(config);
       const { httpsProxy, httpProxy, noProxy } = config.proxy;
       dispatcher = import('./transport-proxy.js').then(({ proxyAgent }) =>
-        proxyAgent({ httpsProxy, httpProxy, noProxy, tls: { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) } }),
+        proxyAgent({
+          httpsProxy,
+          httpProxy,
+          noProxy,
+          tls: { timeout: config.connectTimeoutMs, ...(ca ? { ca } : {}) },
+        }),
       );
       this.proxies.set(key, dispatcher);
     }
@@ -233,7 +242,9 @@ export class HttpConnections {
     this.agents.clear();
     const proxies = [...this.proxies.values()];
     this.proxies.clear();
-    await Promise.all(proxies.map((dispatcher) => dispatcher.then((opened) => opened.destroy()).catch(() => undefined)));
+    await Promise.all(
+      proxies.map((dispatcher) => dispatcher.then((opened) => opened.destroy()).catch(() => undefined)),
+    );
   }
 
   private refuseWhenClosed(): void {
@@ -286,7 +297,13 @@ interface Outgoing {
  * One request over node:http(s). The connect timeout covers TCP and TLS of a new connection (a
  * kept-alive one is connected already); the caller's signal bounds the rest, headers and body.
  */
-function sendDirect(url: URL, outgoing: Outgoing, agent: HttpAgent | HttpsAgent, connectTimeoutMs: number, localSocket?: string): Promise<Answer> {
+function sendDirect(
+  url: URL,
+  outgoing: Outgoing,
+  agent: HttpAgent | HttpsAgent,
+  connectTimeoutMs: number,
+  localSocket?: string,
+): Promise<Answer> {
   const send = url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : http.request;
   const headers: OutgoingHttpHeaders = { ...outgoing.headers };
   if (outgoing.body !== undefined) headers['content-length'] = Buffer.byteLength(outgoing.body);
@@ -302,7 +319,13 @@ function sendDirect(url: URL, outgoing: Outgoing, agent: HttpAgent | HttpsAgent,
     request.once('socket', (socket) => {
       if (url.protocol === 'http:' && localSocket === undefined) sendOnlyToLoopback(request, socket, url);
       if (!socket.connecting) return;
-      const timer = setTimeout(() => request.destroy(Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), { code: CONNECT_TIMEOUT })), connectTimeoutMs);
+      const timer = setTimeout(
+        () =>
+          request.destroy(
+            Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), { code: CONNECT_TIMEOUT }),
+          ),
+        connectTimeoutMs,
+      );
       timer.unref();
       socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(timer));
       socket.once('close', () => clearTimeout(timer));
@@ -333,7 +356,12 @@ function sendOnlyToLoopback(request: ClientRequest, socket: Socket, url: URL): v
 }
 
 /** One request through a proxy from the environment, with undici. */
-async function sendThroughProxy(url: URL, outgoing: Outgoing, dispatcher: Dispatcher, timeoutMs: number): Promise<Answer> {
+async function sendThroughProxy(
+  url: URL,
+  outgoing: Outgoing,
+  dispatcher: Dispatcher,
+  timeoutMs: number,
+): Promise<Answer> {
   const { requestThroughProxy } = await import('./transport-proxy.js');
   const response = await requestThroughProxy(url, {
     method: outgoing.method as Dispatcher.HttpMethod,
@@ -421,12 +449,14 @@ export class Transport {
       // An in-flight idempotency key is the server still working on our own earlier attempt, and a
       // conflict with a Retry-After is another change landing first: keep waiting for them within
       // the time budget rather than the attempt count.
-      const outOfAttempts = failure.reason !== 'in-flight' && failure.reason !== 'conflict' && attempt >= policy.maxAttempts;
+      const outOfAttempts =
+        failure.reason !== 'in-flight' && failure.reason !== 'conflict' && attempt >= policy.maxAttempts;
       const budgetMs = failure.reason === 'conflict' ? policy.maxConflictWaitMs : policy.maxTotalMs;
       if (outOfAttempts || tooLong || pastDeadline || elapsed + delay > budgetMs) {
         const final = this.giveUp(failure.error, apiRequest, attempt);
         // Kept for a caller that retries on its own schedule (the --watch loop delays its next tick).
-        if (final instanceof NetworkError && failure.retryAfterMs !== undefined) final.retryAfterMs = failure.retryAfterMs;
+        if (final instanceof NetworkError && failure.retryAfterMs !== undefined)
+          final.retryAfterMs = failure.retryAfterMs;
         throw final;
       }
       this.log(`  retry ${endpoint} in ${delay} ms (${failure.reason})`);
@@ -451,7 +481,8 @@ export class Transport {
     }
     if (error instanceof NetworkError) {
       // "… on GET /account (after 5 attempts)." — the count goes inside the sentence.
-      const message = attempts > 1 ? `${error.message.replace(/\.$/, '')} (after ${attempts} attempts).` : error.message;
+      const message =
+        attempts > 1 ? `${error.message.replace(/\.$/, '')} (after ${attempts} attempts).` : error.message;
       const final = new NetworkError(message, {
         endpoint: error.endpoint,
         attempts,
@@ -459,7 +490,7 @@ export class Transport {
         code: error.code,
         hint: apiRequest.idempotencyKey
           ? `The outcome is unknown: the server may have acted. Run the same command again with --idempotency-key ${apiRequest.idempotencyKey} to resume safely; it cannot act twice.`
-          : error.hint ?? 'Check the network and the base URL, then try again.',
+          : (error.hint ?? 'Check the network and the base URL, then try again.'),
         cause: error.cause,
       });
       final.idempotencyKey = apiRequest.idempotencyKey;
@@ -498,7 +529,13 @@ export class Transport {
       const outgoing = { method: apiRequest.method, headers, body, signal };
       const answer = goesThroughProxy(config)
         ? await sendThroughProxy(url, outgoing, await config.connections.proxyFor(config), timeoutMs)
-        : await sendDirect(url, outgoing, config.connections.agentFor(url, config), config.connectTimeoutMs, config.localSocket);
+        : await sendDirect(
+            url,
+            outgoing,
+            config.connections.agentFor(url, config),
+            config.connectTimeoutMs,
+            config.localSocket,
+          );
       status = answer.status;
       responseHeaders = answer.headers;
       text = await readCapped(answer.body, config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, endpoint);
@@ -549,7 +586,15 @@ export class Transport {
    */
   private unanswered(
     error: unknown,
-    attemptOf: { apiRequest: ApiRequest; endpoint: string; attempt: number; sentAt: number; timeoutMs: number; timeoutSignal: AbortSignal; cutByDeadline: boolean },
+    attemptOf: {
+      apiRequest: ApiRequest;
+      endpoint: string;
+      attempt: number;
+      sentAt: number;
+      timeoutMs: number;
+      timeoutSignal: AbortSignal;
+      cutByDeadline: boolean;
+    },
   ): AttemptOutcome {
     const { apiRequest, endpoint, attempt, sentAt, timeoutMs, timeoutSignal, cutByDeadline } = attemptOf;
     const config = this.config;
@@ -603,16 +648,33 @@ export class Transport {
     const { data, error, meta } = envelope.data;
     if (error) return this.errorAnswer(answer, error, data);
     if (status < 200 || status >= 300) {
-      throw new InvalidResponseError(`${endpoint} answered HTTP ${status} without an error object.`, { endpoint, status });
+      throw new InvalidResponseError(`${endpoint} answered HTTP ${status} without an error object.`, {
+        endpoint,
+        status,
+      });
     }
-    return { response: { status, data, meta: meta ?? {}, requestId, attempts: answer.attempt, headers: answer.headers, url: answer.url } };
+    return {
+      response: {
+        status,
+        data,
+        meta: meta ?? {},
+        requestId,
+        attempts: answer.attempt,
+        headers: answer.headers,
+        url: answer.url,
+      },
+    };
   }
 
   /**
    * An envelope with an error: a 429, a 5xx, a key still in flight or a conflict that says when to
    * try again are retried (the outcome's error said if the retries run out); any other is thrown.
    */
-  private errorAnswer(answer: EnvelopeAnswer, error: { code: string; message: string; details?: unknown }, data: unknown): AttemptOutcome {
+  private errorAnswer(
+    answer: EnvelopeAnswer,
+    error: { code: string; message: string; details?: unknown },
+    data: unknown,
+  ): AttemptOutcome {
     const { status, endpoint, requestId } = answer;
     const apiError = new ApiError({
       status,
@@ -627,17 +689,29 @@ export class Transport {
     });
     if (status === 429) {
       const hint = 'Slow down: the API limits requests per key.';
-      return this.retried(answer, 'rate-limited', `${endpoint} was rate limited (${error.code}): ${error.message}`, { code: error.code, hint });
+      return this.retried(answer, 'rate-limited', `${endpoint} was rate limited (${error.code}): ${error.message}`, {
+        code: error.code,
+        hint,
+      });
     }
     if (status >= 500) {
       // A 503's Retry-After is honoured like a 429's (seconds or an HTTP date), within the budget.
       const message = `${endpoint} failed on the server: HTTP ${status} ${error.code}: ${error.message}`;
-      return this.retried(answer, 'server-error', message, { code: error.code, hint: 'The service had a transient failure; try again in a moment.' });
+      return this.retried(answer, 'server-error', message, {
+        code: error.code,
+        hint: 'The service had a transient failure; try again in a moment.',
+      });
     }
-    if (status === 409 && error.code === 'idempotency_in_flight') return { retry: { reason: 'in-flight', error: apiError } };
+    if (status === 409 && error.code === 'idempotency_in_flight')
+      return { retry: { reason: 'in-flight', error: apiError } };
     // A conflict that says when to try again (Retry-After: another change still landing on the
     // side) refused the request and did nothing: it is sent again then, with the same key.
-    if (status === 409 && error.code !== 'idempotency_key_reuse' && answer.retryAfter !== undefined && !apiError.ambiguous) {
+    if (
+      status === 409 &&
+      error.code !== 'idempotency_key_reuse' &&
+      answer.retryAfter !== undefined &&
+      !apiError.ambiguous
+    ) {
       const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now());
       if (retryAfterMs !== undefined) return { retry: { reason: 'conflict', retryAfterMs, error: apiError } };
     }
@@ -645,9 +719,19 @@ export class Transport {
   }
 
   /** A retry, after the answer's Retry-After when it has one; the NetworkError is what is said if the retries run out. */
-  private retried(answer: EnvelopeAnswer, reason: RetryReason, message: string, init: { code?: string; hint?: string }): AttemptOutcome {
+  private retried(
+    answer: EnvelopeAnswer,
+    reason: RetryReason,
+    message: string,
+    init: { code?: string; hint?: string },
+  ): AttemptOutcome {
     const retryAfterMs = parseRetryAfterMs(answer.retryAfter, this.config.clock.now()) ?? undefined;
-    const error = new NetworkError(message, { endpoint: answer.endpoint, attempts: answer.attempt, status: answer.status, ...init });
+    const error = new NetworkError(message, {
+      endpoint: answer.endpoint,
+      attempts: answer.attempt,
+      status: answer.status,
+      ...init,
+    });
     return { retry: { reason, retryAfterMs, error } };
   }
 }

@@ -59,7 +59,12 @@ export function commandNodes(commands: readonly CommandSpec[] = COMMANDS): Comma
       options: [...GLOBAL_OPTIONS.map(flagOf), ...BUILT_IN_OPTIONS],
       args: [],
     },
-    { path: 'help', subcommands: [{ name: 'exit-codes', summary: 'The exit codes and what each means' }], options: [], args: [] },
+    {
+      path: 'help',
+      subcommands: [{ name: 'exit-codes', summary: 'The exit codes and what each means' }],
+      options: [],
+      args: [],
+    },
   ];
   const walk = (specs: readonly CommandSpec[], prefix: string) => {
     for (const spec of specs) {
@@ -102,7 +107,10 @@ function posixScript(shell: 'bash' | 'zsh', nodes: CommandNode[]): string {
   const zsh = shell === 'zsh';
   const offer: PosixOffer = zsh
     ? { words: 'compadd -- ${=REPLY}', files: '_files' }
-    : { words: 'COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))', files: 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))' };
+    : {
+        words: 'COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))',
+        files: 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))',
+      };
   return `${zsh ? '#compdef hedge\n' : ''}${HEADER(zsh ? 'zsh completion for hedge. Install: hedge completion zsh > "${fpath[1]}/_hedge"' : 'bash completion for hedge. Install: hedge completion bash > ~/.local/share/bash-completion/completions/hedge')}
 ${posixTables(nodes)}
 
@@ -121,20 +129,46 @@ interface PosixOffer {
 /** The lookup functions the completer asks: subcommands, options and values per command path, and the profile names. */
 function posixTables(nodes: CommandNode[]): string {
   const table = (name: string, rows: Array<[string, string]>, fallback = "REPLY=''") =>
-    [`${name}() {`, '  case "$1" in', ...rows.map(([label, body]) => `    ${label}) ${body} ;;`), `    *) ${fallback} ;;`, '  esac', '}'].join('\n');
+    [
+      `${name}() {`,
+      '  case "$1" in',
+      ...rows.map(([label, body]) => `    ${label}) ${body} ;;`),
+      `    *) ${fallback} ;;`,
+      '  esac',
+      '}',
+    ].join('\n');
   const valueBody = (values: Values) =>
-    values === undefined ? "REPLY=''" : 'words' in values ? `REPLY=${quote(values.words.join(' '))}` : 'profiles' in values ? '_hedge_profiles' : 'return 1';
+    values === undefined
+      ? "REPLY=''"
+      : 'words' in values
+        ? `REPLY=${quote(values.words.join(' '))}`
+        : 'profiles' in values
+          ? '_hedge_profiles'
+          : 'return 1';
   const valued = allFlags(nodes).filter((flag) => flag.takesValue);
   const optionValueRows = new Map<string, string>();
-  for (const flag of valued) if (flag.values) for (const name of flag.names) optionValueRows.set(name, valueBody(flag.values));
+  for (const flag of valued)
+    if (flag.values) for (const name of flag.names) optionValueRows.set(name, valueBody(flag.values));
   const argRows: Array<[string, string]> = nodes.flatMap((node) =>
-    node.args.flatMap((values, index): Array<[string, string]> => (values && !('files' in values) ? [[quote(`${node.path}:${index}`), valueBody(values)]] : [])),
+    node.args.flatMap((values, index): Array<[string, string]> =>
+      values && !('files' in values) ? [[quote(`${node.path}:${index}`), valueBody(values)]] : [],
+    ),
   );
   return `# Subcommands of a command path ('' is the top level).
-${table('_hedge_subcommands', nodes.filter((node) => node.subcommands.length > 0).map((node) => [quote(node.path), `REPLY=${quote(node.subcommands.map(({ name }) => name).join(' '))}`]))}
+${table(
+  '_hedge_subcommands',
+  nodes
+    .filter((node) => node.subcommands.length > 0)
+    .map((node) => [quote(node.path), `REPLY=${quote(node.subcommands.map(({ name }) => name).join(' '))}`]),
+)}
 
 # Options of a command path; '' holds the global options, valid after any command.
-${table('_hedge_options', nodes.filter((node) => node.options.length > 0).map((node) => [quote(node.path), `REPLY=${quote(uniqueNames(node.options).join(' '))}`]))}
+${table(
+  '_hedge_options',
+  nodes
+    .filter((node) => node.options.length > 0)
+    .map((node) => [quote(node.path), `REPLY=${quote(uniqueNames(node.options).join(' '))}`]),
+)}
 
 # Options whose next word is their value.
 ${table('_hedge_takes_value', [[uniqueNames(valued).join(' | '), 'return 0']], 'return 1')}
@@ -147,7 +181,10 @@ _hedge_profiles() {
 }
 
 # Values of an option; returns 1 when the value is a file name.
-${table('_hedge_option_values', [...optionValueRows].map(([name, body]) => [name, body]))}
+${table(
+  '_hedge_option_values',
+  [...optionValueRows].map(([name, body]) => [name, body]),
+)}
 
 # Values of the Nth positional argument (0-based) of a command path.
 ${table('_hedge_arg_values', argRows).replace('case "$1" in', 'case "$1:$2" in')}`;
@@ -213,10 +250,15 @@ function fishScript(nodes: CommandNode[]): string {
   const valued = uniqueNames(allFlags(nodes).filter((flag) => flag.takesValue));
   const lines = [
     HEADER('fish completion for hedge. Install: hedge completion fish > ~/.config/fish/completions/hedge.fish'),
-    '# Subcommands of a command path (\'\' is the top level).',
+    "# Subcommands of a command path ('' is the top level).",
     'function __hedge_subcommands',
     '    switch "$argv"',
-    ...nodes.filter((node) => node.subcommands.length > 0).flatMap((node) => [`        case ${fishQuote(node.path)}`, `            echo ${node.subcommands.map(({ name }) => name).join(' ')}`]),
+    ...nodes
+      .filter((node) => node.subcommands.length > 0)
+      .flatMap((node) => [
+        `        case ${fishQuote(node.path)}`,
+        `            echo ${node.subcommands.map(({ name }) => name).join(' ')}`,
+      ]),
     '    end',
     'end',
     '',
@@ -256,7 +298,7 @@ const FISH_HELPERS = [
   '                __hedge_takes_value $token; and set expecting 1',
   '                continue',
   '        end',
-  "        if test $index = 0; and contains -- $token (string split ' ' -- (__hedge_subcommands \"$path\"))",
+  '        if test $index = 0; and contains -- $token (string split \' \' -- (__hedge_subcommands "$path"))',
   '            set path $path $token',
   '        else',
   '            set index (math $index + 1)',
@@ -299,17 +341,34 @@ const FISH_HELPERS = [
 function fishCompletions(node: CommandNode): string[] {
   const at = node.path ? ` ${node.path}` : '';
   const valueFlags = (values: Values) =>
-    values === undefined ? ' -x' : 'words' in values ? ` -x -a ${fishQuote(values.words.join(' '))}` : 'profiles' in values ? " -x -a '(__hedge_profiles)'" : ' -r -F';
-  const lines = node.subcommands.map((sub) => `complete -c hedge -n ${fishQuote(`__hedge_command_at${at}`)} -a ${sub.name} -d ${fishQuote(sub.summary)}`);
+    values === undefined
+      ? ' -x'
+      : 'words' in values
+        ? ` -x -a ${fishQuote(values.words.join(' '))}`
+        : 'profiles' in values
+          ? " -x -a '(__hedge_profiles)'"
+          : ' -r -F';
+  const lines = node.subcommands.map(
+    (sub) => `complete -c hedge -n ${fishQuote(`__hedge_command_at${at}`)} -a ${sub.name} -d ${fishQuote(sub.summary)}`,
+  );
   for (const option of node.options) {
     // The program's options hold after any command: no condition.
     const condition = node.path ? ` -n ${fishQuote(`__hedge_path_is${at}`)}` : '';
-    const names = option.names.map((name) => (name.startsWith('--') ? ` -l ${name.slice(2)}` : ` -s ${name.slice(1)}`)).join('');
-    lines.push(`complete -c hedge${condition}${names}${option.takesValue ? valueFlags(option.values) : ''} -d ${fishQuote(option.description)}`);
+    const names = option.names
+      .map((name) => (name.startsWith('--') ? ` -l ${name.slice(2)}` : ` -s ${name.slice(1)}`))
+      .join('');
+    lines.push(
+      `complete -c hedge${condition}${names}${option.takesValue ? valueFlags(option.values) : ''} -d ${fishQuote(option.description)}`,
+    );
   }
   node.args.forEach((values, index) => {
     if (values === undefined) return;
-    const offer = 'words' in values ? `-a ${fishQuote(values.words.join(' '))}` : 'profiles' in values ? "-a '(__hedge_profiles)'" : '-F';
+    const offer =
+      'words' in values
+        ? `-a ${fishQuote(values.words.join(' '))}`
+        : 'profiles' in values
+          ? "-a '(__hedge_profiles)'"
+          : '-F';
     lines.push(`complete -c hedge -n ${fishQuote(`__hedge_arg_at ${index} ${node.path}`)} ${offer}`);
   });
   return lines;

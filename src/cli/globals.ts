@@ -29,19 +29,37 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
   if (all.json === true && format !== undefined && format !== 'json') {
     return { problem: `--json and --format ${format} disagree; give one of them.` };
   }
-  const fields = typeof all.fields === 'string' ? all.fields.split(',').map((field) => field.trim()).filter((field) => field !== '') : undefined;
-  if (fields !== undefined && fields.length === 0) return { problem: '--fields: expected field names separated by commas, e.g. market,side,notional_usd.' };
+  const fields =
+    typeof all.fields === 'string'
+      ? all.fields
+          .split(',')
+          .map((field) => field.trim())
+          .filter((field) => field !== '')
+      : undefined;
+  if (fields !== undefined && fields.length === 0)
+    return { problem: '--fields: expected field names separated by commas, e.g. market,side,notional_usd.' };
   const query = typeof all.query === 'string' ? all.query : undefined;
-  if (query !== undefined && query.trim() === '') return { problem: '--query: expected a JMESPath expression, e.g. "[?side==\'buy\'].market".' };
+  if (query !== undefined && query.trim() === '')
+    return { problem: '--query: expected a JMESPath expression, e.g. "[?side==\'buy\'].market".' };
   if (query !== undefined && format !== undefined && format !== 'json' && format !== 'ndjson') {
-    return { problem: `--query applies to JSON output; --format ${format} cannot carry it (use --format json or ndjson).` };
+    return {
+      problem: `--query applies to JSON output; --format ${format} cannot carry it (use --format json or ndjson).`,
+    };
   }
   const raw = all.raw === true;
   if (raw && format !== undefined && format !== 'json' && format !== 'ndjson') {
-    return { problem: `--raw applies to JSON output (the server's data as sent); --format ${format} cannot carry it (use --json, or --format json or ndjson).` };
+    return {
+      problem: `--raw applies to JSON output (the server's data as sent); --format ${format} cannot carry it (use --json, or --format json or ndjson).`,
+    };
   }
-  const chosen: OutputFormat | undefined = format !== undefined ? (format as OutputFormat) : all.json === true || query !== undefined || raw ? 'json' : undefined;
-  if (requestTimeout === 0) return { problem: '--request-timeout: expected a number of seconds greater than 0 and at most 86400 (got "0").' };
+  const chosen: OutputFormat | undefined =
+    format !== undefined
+      ? (format as OutputFormat)
+      : all.json === true || query !== undefined || raw
+        ? 'json'
+        : undefined;
+  if (requestTimeout === 0)
+    return { problem: '--request-timeout: expected a number of seconds greater than 0 and at most 86400 (got "0").' };
   return {
     globals: {
       json: chosen === 'json' || chosen === 'ndjson',
@@ -73,7 +91,8 @@ export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
 export function jsonErrorsAsked(argv: readonly string[]): boolean {
   return argv.some((word, index) => {
     if (word === '--json') return true;
-    const format = word === '--format' ? argv[index + 1] : word.startsWith('--format=') ? word.slice('--format='.length) : undefined;
+    const format =
+      word === '--format' ? argv[index + 1] : word.startsWith('--format=') ? word.slice('--format='.length) : undefined;
     return format === 'json' || format === 'ndjson';
   });
 }

@@ -20,7 +20,9 @@ function wrapper(): Help {
 
 /** Plain text wrapped at spaces to `width`, every line after the first indented by `hanging`. */
 function wrapText(text: string, width: number, hanging = 0): string {
-  const lines = wrapper().boxWrap(text, Math.max(10, width - hanging)).split('\n');
+  const lines = wrapper()
+    .boxWrap(text, Math.max(10, width - hanging))
+    .split('\n');
   return lines.map((line, index) => (index === 0 || line === '' ? line : ' '.repeat(hanging) + line)).join('\n');
 }
 
@@ -32,7 +34,12 @@ function itemList(items: readonly (readonly [string, string])[], width: number):
   const termWidth = Math.max(0, ...items.map(([term]) => term.length));
   const room = width - INDENT.length - termWidth - GAP;
   if (room < MIN_DESCRIPTION_ROOM) {
-    return items.flatMap(([term, description]) => [INDENT + term, ...wrapText(description, width - 6).split('\n').map((line) => `      ${line}`)]);
+    return items.flatMap(([term, description]) => [
+      INDENT + term,
+      ...wrapText(description, width - 6)
+        .split('\n')
+        .map((line) => `      ${line}`),
+    ]);
   }
   const lead = INDENT.length + termWidth + GAP;
   return items.map(([term, description]) => {
@@ -133,9 +140,23 @@ export function rootHelp(commands: readonly CommandSpec[], globals: readonly Opt
   ].filter(({ members }) => members.length > 0);
   const nameWidth = Math.max(...commands.map((spec) => spec.name.length));
   for (const { heading, members } of grouped) {
-    out.push(`${heading}:`, ...itemList(members.map((spec) => [spec.name.padEnd(nameWidth), spec.summary] as const), width), '');
+    out.push(
+      `${heading}:`,
+      ...itemList(
+        members.map((spec) => [spec.name.padEnd(nameWidth), spec.summary] as const),
+        width,
+      ),
+      '',
+    );
   }
-  out.push('Options for every command:', ...itemList(globals.map((option) => [option.flags, option.description] as const), width), '');
+  out.push(
+    'Options for every command:',
+    ...itemList(
+      globals.map((option) => [option.flags, option.description] as const),
+      width,
+    ),
+    '',
+  );
   out.push(wrapText('Learn more: hedge COMMAND --help · hedge help exit-codes · man hedge', width), '');
   return out.join('\n');
 }

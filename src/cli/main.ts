@@ -81,7 +81,13 @@ class GlobalsProblem {
   constructor(readonly message: string) {}
 }
 
-function addCommand(parent: Command, spec: CommandSpec, path: string[], select: (invocation: Invocation) => void, width: number): void {
+function addCommand(
+  parent: Command,
+  spec: CommandSpec,
+  path: string[],
+  select: (invocation: Invocation) => void,
+  width: number,
+): void {
   const command = parent
     .command(spec.name, { isDefault: spec.isDefault === true })
     .summary(spec.summary)
@@ -92,7 +98,8 @@ function addCommand(parent: Command, spec: CommandSpec, path: string[], select: 
   for (const option of spec.options ?? []) {
     const made = new Option(option.flags, option.description);
     // Each occurrence adds to the list, in the order typed.
-    if (option.kind === 'repeatable') made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+    if (option.kind === 'repeatable')
+      made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
     command.addOption(made);
   }
   // Made when help is shown, not for every command at every start (≈10 ms of CPU per run).
@@ -127,7 +134,11 @@ function oneLine(text: string): string {
     .replace(/\s*\n\s*/g, ' ')}\n`;
 }
 
-export function buildProgram(select: (invocation: Invocation) => void, width = 80, specs: readonly CommandSpec[] = COMMANDS): Command {
+export function buildProgram(
+  select: (invocation: Invocation) => void,
+  width = 80,
+  specs: readonly CommandSpec[] = COMMANDS,
+): Command {
   const program = new HedgeCommand('hedge')
     // Wrapped at word boundaries to the terminal. Set before the subcommands are made: they copy
     // it. A command's help names the global options and leaves their meaning to `hedge --help`
@@ -169,7 +180,12 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   if (!('invocation' in parsed)) return 0;
   const { invocation } = parsed;
   const { runInvocation } = await import('./run.js');
-  return runInvocation(invocation.spec, invocation.input, invocation.globals, { io, env, path: invocation.path, now: overrides.now });
+  return runInvocation(invocation.spec, invocation.input, invocation.globals, {
+    io,
+    env,
+    path: invocation.path,
+    now: overrides.now,
+  });
 }
 
 export type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number } | { nothing: true };
@@ -189,7 +205,11 @@ export async function parseCommandLine(argv: string[], io: Io, width: number, wh
   return parseWith(COMMANDS, argv, io, width);
 }
 
-const TAKES_VALUE = new Set(GLOBAL_OPTIONS.filter((option) => option.kind === 'value').flatMap((option) => option.flags.split(/[\s,]+/).filter((flag) => flag.startsWith('-'))));
+const TAKES_VALUE = new Set(
+  GLOBAL_OPTIONS.filter((option) => option.kind === 'value').flatMap((option) =>
+    option.flags.split(/[\s,]+/).filter((flag) => flag.startsWith('-')),
+  ),
+);
 
 /** The command argv names as commander finds it: its first word that is not a global option or that option's value. */
 export function typedCommand(argv: readonly string[]): CommandSpec | undefined {
@@ -205,9 +225,13 @@ export function typedCommand(argv: readonly string[]): CommandSpec | undefined {
 /** argv parsed by a program holding `specs`: the command chosen, a usage problem, or help printed. */
 async function parseWith(specs: readonly CommandSpec[], argv: string[], io: Io, width: number): Promise<Parsed> {
   let invocation: Invocation | undefined;
-  const program = buildProgram((selected) => {
-    invocation = selected;
-  }, width, specs);
+  const program = buildProgram(
+    (selected) => {
+      invocation = selected;
+    },
+    width,
+    specs,
+  );
   let usageProblem: string | undefined;
   // Subcommands copy these settings when they are created, which happened in buildProgram:
   // apply them to every command, or an unknown option of a subcommand exits 1 past our streams.

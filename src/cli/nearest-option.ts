@@ -16,7 +16,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
       rows[i]![j] = best;
     }
   }
@@ -52,7 +53,11 @@ export function nearestOption(typed: string, candidates: readonly string[]): Nea
 }
 
 /** The one line for an unknown option: what was typed, the closest option, and where every option is listed. */
-export function unknownOptionMessage(typed: string, candidates: readonly string[], commandWords: readonly string[]): string {
+export function unknownOptionMessage(
+  typed: string,
+  candidates: readonly string[],
+  commandWords: readonly string[],
+): string {
   const nearest = nearestOption(typed, candidates);
   const help = `\`${['hedge', ...commandWords, '--help'].join(' ')}\``;
   const shown = typed.split('=')[0];

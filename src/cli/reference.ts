@@ -16,7 +16,13 @@ export function rootHelpAt80(): string {
 
 /** The input of scripts/man-page.mjs's renderManPage. */
 export function manPageInput() {
-  return { commands: COMMANDS, globalOptions: GLOBAL_OPTIONS, groups: COMMAND_GROUPS, exitCodes: EXIT_CODES, version: VERSION };
+  return {
+    commands: COMMANDS,
+    globalOptions: GLOBAL_OPTIONS,
+    groups: COMMAND_GROUPS,
+    exitCodes: EXIT_CODES,
+    version: VERSION,
+  };
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -28,12 +34,33 @@ function usageOf(path: string[], spec: CommandSpec): string {
 
 function commandSection(path: string[], spec: CommandSpec): string[] {
   if (spec.subcommands) return spec.subcommands.flatMap((sub) => commandSection([...path, sub.name], sub));
-  const lines = [`### hedge ${path.join(' ')}`, '', cell(spec.description ?? spec.summary), '', '```', usageOf(path, spec), '```', ''];
+  const lines = [
+    `### hedge ${path.join(' ')}`,
+    '',
+    cell(spec.description ?? spec.summary),
+    '',
+    '```',
+    usageOf(path, spec),
+    '```',
+    '',
+  ];
   if ((spec.args ?? []).length > 0) {
-    lines.push('| argument | meaning |', '|---|---|', ...(spec.args ?? []).map((arg) => `| \`${arg.name}\`${arg.required ? '' : ' (optional)'} | ${cell(arg.description)} |`), '');
+    lines.push(
+      '| argument | meaning |',
+      '|---|---|',
+      ...(spec.args ?? []).map(
+        (arg) => `| \`${arg.name}\`${arg.required ? '' : ' (optional)'} | ${cell(arg.description)} |`,
+      ),
+      '',
+    );
   }
   if ((spec.options ?? []).length > 0) {
-    lines.push('| option | meaning |', '|---|---|', ...(spec.options ?? []).map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`), '');
+    lines.push(
+      '| option | meaning |',
+      '|---|---|',
+      ...(spec.options ?? []).map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`),
+      '',
+    );
   }
   if (spec.examples.length > 0) lines.push('```sh', ...spec.examples, '```', '');
   return lines;
@@ -51,13 +78,25 @@ export function commandReference(): string {
     'installed; in a checkout, `./bin/hedge.js …`.',
     '',
   ];
-  const grouped = [...COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: COMMANDS.filter((spec) => spec.group === id) })), { heading: 'Other commands', members: COMMANDS.filter((spec) => !spec.group) }];
+  const grouped = [
+    ...COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: COMMANDS.filter((spec) => spec.group === id) })),
+    { heading: 'Other commands', members: COMMANDS.filter((spec) => !spec.group) },
+  ];
   for (const { heading, members } of grouped) {
     if (members.length === 0) continue;
     lines.push(`## ${heading}`, '');
     for (const spec of members) lines.push(...commandSection([spec.name], spec));
   }
-  lines.push('## Global options', '', 'Every command takes these.', '', '| option | meaning |', '|---|---|', ...GLOBAL_OPTIONS.map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`), '');
+  lines.push(
+    '## Global options',
+    '',
+    'Every command takes these.',
+    '',
+    '| option | meaning |',
+    '|---|---|',
+    ...GLOBAL_OPTIONS.map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`),
+    '',
+  );
   lines.push('The exit codes are in [exit-codes.md](exit-codes.md).');
   return `${lines.join('\n')}\n`;
 }

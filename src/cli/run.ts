@@ -32,9 +32,18 @@ function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** Bad usage found by the parser (main.ts): one line (wrapped on a terminal), or the JSON error under --json; exit 2. */
-export function reportUsageProblem(message: string, out: { io: Io; json: boolean; env?: Record<string, string | undefined> }): number {
+export function reportUsageProblem(
+  message: string,
+  out: { io: Io; json: boolean; env?: Record<string, string | undefined> },
+): number {
   const error = new UsageError(message.trim());
-  return reportError(describeError(error), error, { stderr: out.io.stderr, chalk: makeChalk(false), json: out.json, verbose: false, columns: stderrColumns(out.io, out.env ?? {}) });
+  return reportError(describeError(error), error, {
+    stderr: out.io.stderr,
+    chalk: makeChalk(false),
+    json: out.json,
+    verbose: false,
+    columns: stderrColumns(out.io, out.env ?? {}),
+  });
 }
 
 /** The width messages on stderr are wrapped to when stderr is a terminal; undefined in a pipe (one line per message). */
@@ -48,7 +57,13 @@ function stderrColumns(io: Io, env: Record<string, string | undefined>): number 
  * the width to fit, --fields, --no-header, and --query compiled before anything is sent. The
  * JMESPath and CSV libraries are loaded only when asked for.
  */
-async function buildOutput(globals: GlobalOptions, io: Io, env: Record<string, string | undefined>, chalk: ChalkInstance, now: () => number): Promise<Output> {
+async function buildOutput(
+  globals: GlobalOptions,
+  io: Io,
+  env: Record<string, string | undefined>,
+  chalk: ChalkInstance,
+  now: () => number,
+): Promise<Output> {
   const format = globals.format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
   const query = globals.query === undefined ? undefined : (await import('../ui/query.js')).compileQuery(globals.query);
   const csv = format === 'csv' ? (await import('../ui/csv.js')).csvText : undefined;
@@ -116,7 +131,13 @@ export async function runInvocation(
   try {
     output = await buildOutput(globals, io, env, chalk, now);
   } catch (error) {
-    return reportError(describeError(error), error, { stderr: io.stderr, chalk, json: globals.jsonErrors ?? globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });
+    return reportError(describeError(error), error, {
+      stderr: io.stderr,
+      chalk,
+      json: globals.jsonErrors ?? globals.json,
+      verbose: globals.verbose,
+      columns: stderrColumns(io, env),
+    });
   }
   // The first signal aborts what the command is doing (a wait, a prompt) and is reported with its
   // own exit code; a second one exits at once. A command that handles signals itself (keep) is
@@ -150,13 +171,24 @@ export async function runInvocation(
   });
   try {
     const { runCommand } = await import('../runner/run-command.js');
-    const code = await runCommand(ctx, spec as CommandSpec & { load: NonNullable<CommandSpec['load']> }, input, process_.path);
+    const code = await runCommand(
+      ctx,
+      spec as CommandSpec & { load: NonNullable<CommandSpec['load']> },
+      input,
+      process_.path,
+    );
     return readerGone() ? 0 : code;
   } catch (error) {
     if (readerGone()) return 0;
     // A hint names commands to run next: they must reach the same environment (--demo, --profile).
     const described = describeFailure(error, environmentFlagsOf(ctx.globals));
-    return reportError(described, error, { stderr: io.stderr, chalk, json: globals.jsonErrors ?? globals.json, verbose: globals.verbose, columns: stderrColumns(io, env) });
+    return reportError(described, error, {
+      stderr: io.stderr,
+      chalk,
+      json: globals.jsonErrors ?? globals.json,
+      verbose: globals.verbose,
+      columns: stderrColumns(io, env),
+    });
   } finally {
     for (const { signal, handler } of handlers) process.off(signal, handler);
     // The command is over and only clean-up is left: a Ctrl-C now ends the process at once, with

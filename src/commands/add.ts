@@ -25,4 +25,5 @@ export function run(ctx: CommandContext, input: InputOf<typeof ADD>): Promise<nu
 }
 
 /** What `hedge add` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
-export const OUTPUT_FIELDS = (input: InputOf<typeof ADD>) => (input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.add));
+export const OUTPUT_FIELDS = (input: InputOf<typeof ADD>) =>
+  input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.add);

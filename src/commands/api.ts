@@ -11,7 +11,16 @@ import type { API } from './api.spec.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../ui/result-fields.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf, type ParamInput } from '../domain/api-params.js';
 import { UsageError } from '../errors.js';
-import { AnswerLog, apiWriteAction, isWriteMethod, readApi, readInputBody, readParamFile, type ApiAnswer, type ApiCall } from '../flows/api-call.js';
+import {
+  AnswerLog,
+  apiWriteAction,
+  isWriteMethod,
+  readApi,
+  readInputBody,
+  readParamFile,
+  type ApiAnswer,
+  type ApiCall,
+} from '../flows/api-call.js';
 import { runWrite, writeOptionsFrom, type WriteOptions } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
 import { resolveApiPath } from '../security/base-url.js';
@@ -34,7 +43,10 @@ export interface ApiOptions {
 export function parseApiOptions(input: InputOf<typeof API>): ApiOptions {
   const { options } = input;
   // -f and -F in the order typed on the line is not kept by the parser: -f first, then -F.
-  const params: ParamInput[] = [...(options.rawField ?? []).map((raw) => ({ raw, typed: false })), ...(options.field ?? []).map((raw) => ({ raw, typed: true }))];
+  const params: ParamInput[] = [
+    ...(options.rawField ?? []).map((raw) => ({ raw, typed: false })),
+    ...(options.field ?? []).map((raw) => ({ raw, typed: true })),
+  ];
   return {
     method: parseApiMethod(options.method),
     path: input.args.path,
@@ -63,15 +75,24 @@ async function readParamFiles(ctx: CommandContext, params: readonly ParamInput[]
 /** The request, decided whole before anything is sent: path under the base URL, method, body, headers. */
 async function planCall(ctx: CommandContext, opts: ApiOptions): Promise<ApiCall> {
   const write = isWriteMethod(opts.method);
-  if (opts.input !== undefined && !write) throw new UsageError('--input sends a body; give the method too, e.g. -X POST (a GET has no body).');
-  if (opts.paginate && write) throw new UsageError(`--paginate reads a list page by page; it works with GET only (not ${opts.method}).`);
-  if (opts.until && write) throw new UsageError(`--until reads again until a condition holds; it works with GET only (a ${opts.method} is not sent again).`);
+  if (opts.input !== undefined && !write)
+    throw new UsageError('--input sends a body; give the method too, e.g. -X POST (a GET has no body).');
+  if (opts.paginate && write)
+    throw new UsageError(`--paginate reads a list page by page; it works with GET only (not ${opts.method}).`);
+  if (opts.until && write)
+    throw new UsageError(
+      `--until reads again until a condition holds; it works with GET only (a ${opts.method} is not sent again).`,
+    );
   if (!write && (opts.write.dryRun || opts.write.idempotencyKey !== undefined || opts.write.fresh)) {
-    throw new UsageError('--dry-run, --idempotency-key and --new are for writes; a GET is sent as it is (add -X POST, PUT, PATCH or DELETE for a write).');
+    throw new UsageError(
+      '--dry-run, --idempotency-key and --new are for writes; a GET is sent as it is (add -X POST, PUT, PATCH or DELETE for a write).',
+    );
   }
   const headers = Object.fromEntries(opts.headers.map(parseHeader));
   if (opts.input === '-' && opts.params.some(({ raw, typed }) => typed && raw.slice(raw.indexOf('=') + 1) === '@-')) {
-    throw new UsageError('--input - and -F key=@- both read stdin, which can be read once; name a file for one of them.');
+    throw new UsageError(
+      '--input - and -F key=@- both read stdin, which can be read once; name a file for one of them.',
+    );
   }
   const files = await readParamFiles(ctx, opts.params);
   const params = buildParams(opts.params, (file) => files.get(file)!);
@@ -86,7 +107,12 @@ async function planCall(ctx: CommandContext, opts: ApiOptions): Promise<ApiCall>
   } else if (hasParams) {
     body = params;
   }
-  const argv = ['api', ...(opts.method === 'GET' ? [] : ['-X', opts.method]), opts.path, ...opts.params.map(({ raw, typed }) => `${typed ? '-F' : '-f'} ${raw}`)];
+  const argv = [
+    'api',
+    ...(opts.method === 'GET' ? [] : ['-X', opts.method]),
+    opts.path,
+    ...opts.params.map(({ raw, typed }) => `${typed ? '-F' : '-f'} ${raw}`),
+  ];
   return { method: opts.method, path, body, headers, argv };
 }
 

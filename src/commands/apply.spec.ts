@@ -5,12 +5,18 @@ import { declare } from '../runner/command-spec.js';
 export const APPLY = declare({
   name: 'apply',
   summary: 'Bring the book to a target file, each action journaled',
-  description: 'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
+  description:
+    'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
   group: 'automation',
   tier: 'write',
   args: [{ name: 'file', required: true, description: 'the target file, or - for stdin' }],
   options: [
-    { flags: '--tolerance <usd>', key: 'tolerance', kind: 'value', description: 'treat differences up to this many USD as at target (default 0)' },
+    {
+      flags: '--tolerance <usd>',
+      key: 'tolerance',
+      kind: 'value',
+      description: 'treat differences up to this many USD as at target (default 0)',
+    },
     { flags: '--dry-run', key: 'dryRun', kind: 'flag', description: 'the same as `hedge plan`: show, send nothing' },
   ],
   // A checkout's sample target (docs/examples/): the examples run as written from its root.

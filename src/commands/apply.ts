@@ -20,14 +20,20 @@ export interface ApplyOptions extends TargetPlanOptions {
 }
 
 export function parseApplyOptions(input: InputOf<typeof APPLY>): ApplyOptions {
-  return { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance), dryRun: input.options.dryRun === true };
+  return {
+    file: input.args.file,
+    toleranceUsd: parseTolerance(input.options.tolerance),
+    dryRun: input.options.dryRun === true,
+  };
 }
 
 export async function runApply(ctx: CommandContext, opts: ApplyOptions): Promise<number> {
   if (opts.dryRun) return showPlan(ctx, await planTarget(flowPorts(ctx), opts), opts);
   // Under --json the plan is not shown: the report (or the problems, as data) is the document.
   const outcome = await applyTarget(flowPorts(ctx), opts, {
-    showPlan: ctx.output.isJson ? undefined : (quoted) => renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), preview: true }),
+    showPlan: ctx.output.isJson
+      ? undefined
+      : (quoted) => renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), preview: true }),
   });
   return renderApplyOutcome(ctx, opts, outcome);
 }
@@ -42,15 +48,23 @@ async function renderApplyOutcome(ctx: CommandContext, opts: ApplyOptions, outco
       return exitCodeNamed('ok');
     case 'stopped': {
       const { rows, stoppedAt: index, error } = outcome;
-      ctx.output.note(ctx.output.chalk.red(`${stepLabel(index, steps)} … ${rows[index]!.outcome} (${safeText(describeError(error).code)})`));
+      ctx.output.note(
+        ctx.output.chalk.red(
+          `${stepLabel(index, steps)} … ${rows[index]!.outcome} (${safeText(describeError(error).code)})`,
+        ),
+      );
       await renderApplyReport(ctx.output, rows);
       const left = steps.length - index - 1;
-      ctx.output.warn(`Apply stopped at step ${index + 1} of ${steps.length}; ${left} step${left === 1 ? '' : 's'} not run. Running \`${ctx.hedgeCommand('apply', opts.file)}\` again finishes what is unresolved and plans anew.`);
+      ctx.output.warn(
+        `Apply stopped at step ${index + 1} of ${steps.length}; ${left} step${left === 1 ? '' : 's'} not run. Running \`${ctx.hedgeCommand('apply', opts.file)}\` again finishes what is unresolved and plans anew.`,
+      );
       throw error;
     }
     case 'applied':
       await renderApplyReport(ctx.output, outcome.rows);
-      ctx.output.success(`Applied ${steps.length} action${steps.length === 1 ? '' : 's'}: the book is at the target of ${safeText(outcome.quoted.source)}.`);
+      ctx.output.success(
+        `Applied ${steps.length} action${steps.length === 1 ? '' : 's'}: the book is at the target of ${safeText(outcome.quoted.source)}.`,
+      );
       return exitCodeNamed('ok');
   }
 }
@@ -63,4 +77,5 @@ export function run(ctx: CommandContext, input: InputOf<typeof APPLY>): Promise<
  * What `hedge apply` prints, so that --fields is checked before anything is sent
  * (ui/result-fields.ts); `--dry-run` is `hedge plan`, a read whose names are checked on its data.
  */
-export const OUTPUT_FIELDS = (input: InputOf<typeof APPLY>) => (input.options.dryRun ? undefined : writeResult(RESULT_FIELDS.apply));
+export const OUTPUT_FIELDS = (input: InputOf<typeof APPLY>) =>
+  input.options.dryRun ? undefined : writeResult(RESULT_FIELDS.apply);

@@ -19,14 +19,23 @@ export interface CloseOptions {
 }
 
 export function parseCloseOptions(input: InputOf<typeof CLOSE>): CloseOptions {
-  return { market: parseMarket(input.args.market), side: parseSide(input.args.side), write: writeOptionsFrom(input.options) };
+  return {
+    market: parseMarket(input.args.market),
+    side: parseSide(input.args.side),
+    write: writeOptionsFrom(input.options),
+  };
 }
 
 export async function runClose(ctx: CommandContext, opts: CloseOptions): Promise<number> {
   const client = await ctx.client();
   const request = { market: opts.market, side: opts.side };
   const action = closeAction(flowPorts(ctx), client, request, { argv: closeArgv(request) });
-  return showTrade(ctx, 'close', (await runWrite(flowPorts(ctx), action, opts.write)) as WriteOutcome<unknown, unknown>, { ...request });
+  return showTrade(
+    ctx,
+    'close',
+    (await runWrite(flowPorts(ctx), action, opts.write)) as WriteOutcome<unknown, unknown>,
+    { ...request },
+  );
 }
 
 export function run(ctx: CommandContext, input: InputOf<typeof CLOSE>): Promise<number> {
@@ -34,4 +43,5 @@ export function run(ctx: CommandContext, input: InputOf<typeof CLOSE>): Promise<
 }
 
 /** What `hedge close` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
-export const OUTPUT_FIELDS = (input: InputOf<typeof CLOSE>) => (input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.close));
+export const OUTPUT_FIELDS = (input: InputOf<typeof CLOSE>) =>
+  input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.close);

@@ -6,7 +6,8 @@ export const DOCTOR = declare({
   name: 'doctor',
   group: 'setup',
   summary: 'Check key, URL, clock and every read; sends no write',
-  description: "Check the set-up against the server: key, base URL and TLS, clock, every read, the wire it speaks, rate limits — with next steps; sends no write",
+  description:
+    'Check the set-up against the server: key, base URL and TLS, clock, every read, the wire it speaks, rate limits — with next steps; sends no write',
   tier: 'read',
   examples: ['hedge doctor', 'hedge --profile desk doctor --json', 'hedge --demo doctor'],
 });

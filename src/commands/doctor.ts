@@ -55,19 +55,37 @@ async function render(ctx: CommandContext, report: DoctorReport): Promise<void> 
     });
   } else if (!output.isHuman) {
     await output.list(
-      report.checks.map((check) => ({ check: check.id, status: check.status, title: check.title, detail: check.detail, next: check.next ?? null, for_writes: check.forWrites })),
-      ['check', 'status', 'title', 'detail', 'next', 'for_writes'].map((key) => ({ key, label: key, kind: 'text' as const })),
+      report.checks.map((check) => ({
+        check: check.id,
+        status: check.status,
+        title: check.title,
+        detail: check.detail,
+        next: check.next ?? null,
+        for_writes: check.forWrites,
+      })),
+      ['check', 'status', 'title', 'detail', 'next', 'for_writes'].map((key) => ({
+        key,
+        label: key,
+        kind: 'text' as const,
+      })),
       { empty: 'No checks.' },
     );
   } else {
     const c = output.chalk;
-    const colour: Record<CheckStatus, (text: string) => string> = { ok: c.green, warn: c.yellow, fail: c.red, skip: c.dim, info: c.dim };
+    const colour: Record<CheckStatus, (text: string) => string> = {
+      ok: c.green,
+      warn: c.yellow,
+      fail: c.red,
+      skip: c.dim,
+      info: c.dim,
+    };
     const width = Math.max(...report.checks.map((check) => check.title.length));
     const lines: string[] = [c.bold('hedge doctor')];
     for (const check of report.checks) {
       const head = `${colour[check.status](MARKS[check.status])} ${check.title.padEnd(width)}  `;
       lines.push(wrapWords(`${head}${check.detail}`, output.columns, { hangingIndent: width + 4 }));
-      if (check.next) lines.push(wrapWords(`${' '.repeat(width + 4)}→ ${check.next}`, output.columns, { hangingIndent: width + 6 }));
+      if (check.next)
+        lines.push(wrapWords(`${' '.repeat(width + 4)}→ ${check.next}`, output.columns, { hangingIndent: width + 6 }));
     }
     output.write(lines.join('\n'));
   }
@@ -77,6 +95,9 @@ async function render(ctx: CommandContext, report: DoctorReport): Promise<void> 
       ? 'Ready: everything a write needs works.'
       : `Ready for writes; ${failed.length} other check${failed.length === 1 ? '' : 's'} failed (see above).`
     : // A check is named by what it checks ("Key accepted"): said as the check that failed, never as a statement.
-      `Not ready: a write would fail (✗ ${failed.filter((check) => check.forWrites).map((check) => check.title).join(', ✗ ')}). Fix the first ✗, then run \`${ctx.hedgeCommand('doctor')}\` again.`;
+      `Not ready: a write would fail (✗ ${failed
+        .filter((check) => check.forWrites)
+        .map((check) => check.title)
+        .join(', ✗ ')}). Fix the first ✗, then run \`${ctx.hedgeCommand('doctor')}\` again.`;
   output.note(report.ready ? output.chalk.green(sentence) : output.chalk.red(sentence));
 }

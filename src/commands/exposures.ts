@@ -10,7 +10,12 @@ import { resolvePolicy, type PolicyFlags } from '../domain/exposure-policy.js';
 import { UsageError } from '../errors.js';
 import { gatherExposureReport, gatherExposures } from '../flows/exposures.js';
 import { accountName, htmlTarget } from '../flows/report.js';
-import { exposureReportHtml, REPORT_SECTIONS, renderExposureReport, type ReportSection } from '../ui/exposures-report-view.js';
+import {
+  exposureReportHtml,
+  REPORT_SECTIONS,
+  renderExposureReport,
+  type ReportSection,
+} from '../ui/exposures-report-view.js';
 import type { CommandContext } from '../runtime/context.js';
 import { EXPOSURE_SECTIONS, renderExposures, type ExposureSection } from '../ui/exposures-view.js';
 import { flowPorts } from '../runtime/flow-ports.js';
@@ -34,19 +39,28 @@ export function parseExposuresOptions(input: InputOf<typeof EXPOSURES>): Exposur
   if (options.feeBps !== undefined) {
     feeBps = Number(options.feeBps);
     if (!/^\s*\d+(\.\d+)?\s*$/.test(options.feeBps) || !(feeBps >= 0) || feeBps > 1000) {
-      throw new UsageError(`--fee-bps: ${echo(options.feeBps)} is not allowed; expected basis points of the notional traded from 0 to 1000, e.g. 5.`);
+      throw new UsageError(
+        `--fee-bps: ${echo(options.feeBps)} is not allowed; expected basis points of the notional traded from 0 to 1000, e.g. 5.`,
+      );
     }
   }
   const report = options.report === true;
   let section: ExposureSection | ReportSection | undefined;
   if (options.show !== undefined) {
     const allowed: readonly string[] = report ? REPORT_SECTIONS : EXPOSURE_SECTIONS;
-    section = allowed.find((name) => name === options.show!.trim().toLowerCase()) as ExposureSection | ReportSection | undefined;
-    if (section === undefined) throw new UsageError(`--show: ${echo(options.show)} is not allowed${report ? ' with --report' : ''}; expected one of ${allowed.join(', ')}.`);
+    section = allowed.find((name) => name === options.show!.trim().toLowerCase()) as
+      ExposureSection | ReportSection | undefined;
+    if (section === undefined)
+      throw new UsageError(
+        `--show: ${echo(options.show)} is not allowed${report ? ' with --report' : ''}; expected one of ${allowed.join(', ')}.`,
+      );
   }
   let html: string | undefined;
   if (options.html !== undefined) {
-    if (!report) throw new UsageError('--html: only with --report (the HTML file is the report of coverage, cost and effectiveness).');
+    if (!report)
+      throw new UsageError(
+        '--html: only with --report (the HTML file is the report of coverage, cost and effectiveness).',
+      );
     const target = htmlTarget(options.html);
     if ('problem' in target) throw new UsageError(`--html: ${target.problem}`);
     html = target.path;
@@ -60,21 +74,44 @@ export function parseExposuresOptions(input: InputOf<typeof EXPOSURES>): Exposur
   };
   // The flags alone, checked now: a bad one is exit 2 before any file is read.
   resolvePolicy({}, flags);
-  return { file: args.file, ...(options.policy === undefined ? {} : { policyFile: options.policy }), flags, ...(feeBps === undefined ? {} : { feeBps }), ...(section === undefined ? {} : { section }), report, ...(html === undefined ? {} : { html }) };
+  return {
+    file: args.file,
+    ...(options.policy === undefined ? {} : { policyFile: options.policy }),
+    flags,
+    ...(feeBps === undefined ? {} : { feeBps }),
+    ...(section === undefined ? {} : { section }),
+    report,
+    ...(html === undefined ? {} : { html }),
+  };
 }
 
 export async function runExposures(ctx: CommandContext, opts: ExposuresOptions): Promise<number> {
   if (opts.report) {
-    const reportView = await gatherExposureReport(flowPorts(ctx), { file: opts.file, policyFile: opts.policyFile, flags: opts.flags });
+    const reportView = await gatherExposureReport(flowPorts(ctx), {
+      file: opts.file,
+      policyFile: opts.policyFile,
+      flags: opts.flags,
+    });
     await renderExposureReport(ctx.output, reportView, { section: opts.section as ReportSection | undefined });
     if (opts.html !== undefined) {
       const credentials = await ctx.credentials();
-      writeFileSync(opts.html, exposureReportHtml(reportView, { account: accountName(credentials), generatedAt: new Date(ctx.clock.now()).toISOString() }));
+      writeFileSync(
+        opts.html,
+        exposureReportHtml(reportView, {
+          account: accountName(credentials),
+          generatedAt: new Date(ctx.clock.now()).toISOString(),
+        }),
+      );
       ctx.output.note(`HTML report written to ${opts.html}`);
     }
     return 0;
   }
-  const view = await gatherExposures(flowPorts(ctx), { file: opts.file, policyFile: opts.policyFile, flags: opts.flags, feeBps: opts.feeBps });
+  const view = await gatherExposures(flowPorts(ctx), {
+    file: opts.file,
+    policyFile: opts.policyFile,
+    flags: opts.flags,
+    feeBps: opts.feeBps,
+  });
   await renderExposures(ctx.output, view, { section: opts.section as ExposureSection | undefined });
   return 0;
 }

@@ -11,12 +11,28 @@ export const HEDGES = declare({
   tier: 'read',
   args: [{ name: 'id', required: false, description: 'a hedge id (hdg_…) to show in full' }],
   options: [
-    { flags: '--status <status>', key: 'status', kind: 'value', description: 'only hedges in this status', values: STATUS_VALUES },
+    {
+      flags: '--status <status>',
+      key: 'status',
+      kind: 'value',
+      description: 'only hedges in this status',
+      values: STATUS_VALUES,
+    },
     REF_FILTER,
     ...LIST_LENGTH_OPTIONS,
-    { flags: '--wait', key: 'wait', kind: 'flag', description: 'with an ID: poll until the hedge is filled, failed or closed' },
+    {
+      flags: '--wait',
+      key: 'wait',
+      kind: 'flag',
+      description: 'with an ID: poll until the hedge is filled, failed or closed',
+    },
     ...WATCH_OPTIONS,
     UNTIL_OPTION,
   ],
-  examples: ['hedge hedges --status filled --limit 20', 'hedge hedges hdg_01HX… --wait', 'hedge hedges hdg_01HX… --until "status==\'filled\'" --json', 'hedge hedges --ref DEAL-42 --json'],
+  examples: [
+    'hedge hedges --status filled --limit 20',
+    'hedge hedges hdg_01HX… --wait',
+    'hedge hedges hdg_01HX… --until "status==\'filled\'" --json',
+    'hedge hedges --ref DEAL-42 --json',
+  ],
 });

@@ -38,7 +38,15 @@ export function parseHedgesOptions(input: InputOf<typeof HEDGES>): HedgesOptions
     if (wait) throw new UsageError('--wait: needs a hedge ID to wait for, e.g. `hedge hedges hdg_… --wait`.');
   } else {
     const filter =
-      status !== undefined ? '--status' : clientReference !== undefined ? '--ref' : options.limit !== undefined ? '--limit' : options.all === true ? '--all' : undefined;
+      status !== undefined
+        ? '--status'
+        : clientReference !== undefined
+          ? '--ref'
+          : options.limit !== undefined
+            ? '--limit'
+            : options.all === true
+              ? '--all'
+              : undefined;
     if (filter) throw new UsageError(`${filter}: filters the list; it cannot be combined with a hedge ID.`);
   }
   return { id, status, clientReference, limit: length.limit, defaultLength: length.defaulted, wait };
@@ -57,11 +65,14 @@ export async function runHedges(ctx: CommandContext, opts: HedgesOptions): Promi
     const list = await client.readHedges({ status, clientReference, limit });
     const hedges = list.items;
     const filtered = status !== undefined || clientReference !== undefined;
-    await ctx.output.list(hedges, HEDGE_RESOURCE, { empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.' });
+    await ctx.output.list(hedges, HEDGE_RESOURCE, {
+      empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.',
+    });
     // Never fewer rows without a word: said on stderr in every format.
     const short = moreNote(list, limit, 'hedges', { defaultLength, moreCommand: ctx.hedgeCommand('hedges', '--all') });
     if (short) ctx.output.warn(short);
-    if (ctx.output.isHuman && hedges.length > 0) ctx.output.note(ctx.output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
+    if (ctx.output.isHuman && hedges.length > 0)
+      ctx.output.note(ctx.output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
     return;
   }
   const client = await ctx.client();
@@ -72,7 +83,11 @@ export async function runHedges(ctx: CommandContext, opts: HedgesOptions): Promi
     // on a TTY; a hedge already final is returned at once.
     const { waitForHedgeStatus } = await import('../flows/wait.js');
     try {
-      hedge = await waitForHedgeStatus(flowPorts(ctx), id, { label: `Waiting for hedge ${id}`, initial: hedge, startedAt });
+      hedge = await waitForHedgeStatus(flowPorts(ctx), id, {
+        label: `Waiting for hedge ${id}`,
+        initial: hedge,
+        startedAt,
+      });
     } catch (error) {
       // Like open: a script still gets the hedge's last known state when the wait runs out.
       if (error instanceof StillPendingError && ctx.output.isJson) ctx.output.json(error.record ?? hedge);
@@ -81,9 +96,15 @@ export async function runHedges(ctx: CommandContext, opts: HedgesOptions): Promi
   }
   ctx.output.record(hedge, HEDGE_FIELDS, {
     title: `Hedge ${hedge.id}`,
-    footer: ctx.output.isHuman ? [ctx.output.chalk.dim('Hashes are shortened on screen; whole with --format tsv, csv or json.')] : undefined,
+    footer: ctx.output.isHuman
+      ? [ctx.output.chalk.dim('Hashes are shortened on screen; whole with --format tsv, csv or json.')]
+      : undefined,
   });
   if (wait && hedge.status === 'failed') {
-    throw new OrderFailedError(`Hedge ${hedge.id} failed on-chain: nothing was opened and its margin was released.`, hedge.id, 'Check `hedge markets` and `hedge account`, then open again.');
+    throw new OrderFailedError(
+      `Hedge ${hedge.id} failed on-chain: nothing was opened and its margin was released.`,
+      hedge.id,
+      'Check `hedge markets` and `hedge account`, then open again.',
+    );
   }
 }

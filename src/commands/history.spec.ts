@@ -11,7 +11,12 @@ export const HISTORY = declare({
   tier: 'read',
   options: [
     ...LIST_LENGTH_OPTIONS,
-    { flags: '--since <date>', key: 'since', kind: 'value', description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago' },
+    {
+      flags: '--since <date>',
+      key: 'since',
+      kind: 'value',
+      description: 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago',
+    },
     UNTIL_DATE_OR_CONDITION,
     REF_FILTER,
   ],

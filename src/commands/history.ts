@@ -22,7 +22,9 @@ import { markResized, resizedNote } from '../ui/history-view.js';
 import { flowPorts } from '../runtime/flow-ports.js';
 
 /** What a --until condition may read: the fields of a closed hedge as --json prints them. */
-export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields.filter((field) => !field.screenOnly).map((field) => field.key);
+export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields
+  .filter((field) => !field.screenOnly)
+  .map((field) => field.key);
 
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
@@ -63,7 +65,13 @@ export function parseHistoryOptions(input: InputOf<typeof HISTORY>, context: { n
   const until = closeTimeOption('--until', input.options.until, context.now);
   const period = reportPeriodProblem(since, until);
   if (period) throw new UsageError(period);
-  return { limit: length.limit, defaultLength: length.defaulted, since, until, ref: parseClientReference(input.options.ref) };
+  return {
+    limit: length.limit,
+    defaultLength: length.defaulted,
+    since,
+    until,
+    ref: parseClientReference(input.options.ref),
+  };
 }
 
 export function run(ctx: CommandContext, input: InputOf<typeof HISTORY>): Promise<void> {
@@ -78,10 +86,16 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
   // history record carries no reference is the deal's by its hedge id, and the deal's hedge still
   // held after its rolls can be named.
   const deal = reference === undefined ? undefined : await readDeal(client, reference);
-  if (deal?.problem !== undefined) ctx.output.warn(`The deal's hedge records were not read: ${deal.problem}; closed hedges are matched on their own reference alone.`);
+  if (deal?.problem !== undefined)
+    ctx.output.warn(
+      `The deal's hedge records were not read: ${deal.problem}; closed hedges are matched on their own reference alone.`,
+    );
   // The history lists what the deal closed; what it still holds after its last roll is said beside it, in every format.
   const sayStillHeld = (): void => {
-    const held = deal === undefined ? undefined : dealStillHeld(deal, ctx.clock.now(), ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
+    const held =
+      deal === undefined
+        ? undefined
+        : dealStillHeld(deal, ctx.clock.now(), ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
     if (held !== undefined) ctx.output.note(held);
   };
   let records: HistoryRecord[];
@@ -89,7 +103,10 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
     const list = await client.readHistory({ limit });
     records = list.items;
     // Never fewer rows without a word: said on stderr in every format.
-    const short = moreNote(list, limit, 'closed hedges', { defaultLength, moreCommand: ctx.hedgeCommand('history', '--all') });
+    const short = moreNote(list, limit, 'closed hedges', {
+      defaultLength,
+      moreCommand: ctx.hedgeCommand('history', '--all'),
+    });
     if (short) ctx.output.warn(short);
   } else {
     const kept = await readPeriod(ctx, client, opts, deal);
@@ -107,17 +124,30 @@ export async function runHistory(ctx: CommandContext, opts: HistoryOptions): Pro
   if (deal !== undefined) {
     // The reference joined from the records is shown (table, TSV, CSV, --fields), never added to the JSON the server sent.
     records.forEach((record, index) => {
-      if (referenceOf(original[index]!) === undefined) (record as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = deal.reference;
+      if (referenceOf(original[index]!) === undefined)
+        (record as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = deal.reference;
     });
   }
   const totals = historyTotals(records);
   const resized = ctx.output.isHuman ? await markResizedHedges(ctx, records, original, totals) : undefined;
   await ctx.output.list(records, HISTORY_RESOURCE, {
-    empty: reference !== undefined ? `No closed hedge carries the reference ${reference}.` : filtering ? 'No closed hedges in this period.' : 'No closed hedges yet.',
-    totals: { label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`, shortLabel: `Total (${count})`, row: totals },
+    empty:
+      reference !== undefined
+        ? `No closed hedge carries the reference ${reference}.`
+        : filtering
+          ? 'No closed hedges in this period.'
+          : 'No closed hedges yet.',
+    totals: {
+      label: `Total (${count} ${count === 1 ? 'hedge' : 'hedges'})`,
+      shortLabel: `Total (${count})`,
+      row: totals,
+    },
     columnNotes: [
       // The signs of the parts net P&L is made of: said only where one of them is shown.
-      { columns: ['gross_pnl_usd', 'carry_usdc', 'fees_usdc'], text: 'Net P&L = gross P&L + carry + fees, each from your side: - you paid, + you earned.' },
+      {
+        columns: ['gross_pnl_usd', 'carry_usdc', 'fees_usdc'],
+        text: 'Net P&L = gross P&L + carry + fees, each from your side: - you paid, + you earned.',
+      },
       ...(resized === undefined ? [] : [{ columns: ['notional_usd', 'net_pnl_usd'], text: resized, alone: true }]),
     ],
   });
@@ -160,7 +190,9 @@ async function readPeriod(
   });
   if (!walk.complete) ctx.output.warn(incompleteWarning(walk.fetched, walk.stopped));
   if (unreadable > 0) {
-    ctx.output.warn(`${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`);
+    ctx.output.warn(
+      `${unreadable} closed ${unreadable === 1 ? 'hedge' : 'hedges'} left out: no readable close time to filter on.`,
+    );
   }
   if (!streamed) return kept;
   streamed.end();
@@ -172,10 +204,19 @@ async function readPeriod(
  * was open, the screen marks its notional and says what it held (TSV, CSV and JSON: as sent). The
  * note to show, if any hedge was resized.
  */
-async function markResizedHedges(ctx: CommandContext, records: HistoryRecord[], original: HistoryRecord[], totals: ReturnType<typeof historyTotals>): Promise<string | undefined> {
+async function markResizedHedges(
+  ctx: CommandContext,
+  records: HistoryRecord[],
+  original: HistoryRecord[],
+  totals: ReturnType<typeof historyTotals>,
+): Promise<string | undefined> {
   const ids = original.map(hedgeIdOf);
   const sizes = await readResizedHedges(flowPorts(ctx), new Set(ids.filter((id): id is string => id !== undefined)));
-  markResized(records, ids.map((id) => id !== undefined && sizes.has(id)), totals);
+  markResized(
+    records,
+    ids.map((id) => id !== undefined && sizes.has(id)),
+    totals,
+  );
   return resizedNote(
     ids.flatMap((id, index) => {
       const found = id === undefined ? undefined : sizes.get(id);

@@ -10,8 +10,18 @@ export const JOURNAL_LIST = declare({
   tier: 'read',
   isDefault: true,
   options: [
-    { flags: '--pending', key: 'pending', kind: 'flag', description: 'only actions whose outcome is not known yet (pending, submitted, unknown)' },
-    { flags: '--since <when>', key: 'since', kind: 'value', description: 'only actions from this time: 2026-11-20, an ISO time, or 2h / 3d / 1w ago' },
+    {
+      flags: '--pending',
+      key: 'pending',
+      kind: 'flag',
+      description: 'only actions whose outcome is not known yet (pending, submitted, unknown)',
+    },
+    {
+      flags: '--since <when>',
+      key: 'since',
+      kind: 'value',
+      description: 'only actions from this time: 2026-11-20, an ISO time, or 2h / 3d / 1w ago',
+    },
     { flags: '--limit <n>', key: 'limit', kind: 'value', description: 'at most this many (default 50)' },
     REF_FILTER,
     UNTIL_OPTION,

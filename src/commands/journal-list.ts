@@ -56,7 +56,10 @@ export function parseJournalLimit(raw: string | undefined): number {
   return Number(value);
 }
 
-export function parseJournalListOptions(options: InputOf<typeof JOURNAL_LIST>['options'], nowMs: number): JournalListOptions {
+export function parseJournalListOptions(
+  options: InputOf<typeof JOURNAL_LIST>['options'],
+  nowMs: number,
+): JournalListOptions {
   return {
     pending: options.pending === true,
     since: parseSince(options.since, nowMs),
@@ -69,12 +72,21 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
   const options = parseJournalListOptions(input.options, ctx.clock.now());
   const journal = await ctx.journal();
   // The journal knows no reference filter: with --ref every entry in the window is read, then kept or not.
-  const listed = await journal.list({ pending: options.pending, since: options.since, limit: options.ref === undefined ? options.limit : undefined });
-  const entries = options.ref === undefined ? listed : listed.filter((entry) => journalReference(entry) === options.ref).slice(0, options.limit);
+  const listed = await journal.list({
+    pending: options.pending,
+    since: options.since,
+    limit: options.ref === undefined ? options.limit : undefined,
+  });
+  const entries =
+    options.ref === undefined
+      ? listed
+      : listed.filter((entry) => journalReference(entry) === options.ref).slice(0, options.limit);
   const filtered = options.pending || options.since !== undefined || options.ref !== undefined;
   const choice = await ctx.journalChoice();
   const empty =
-    choice.kind === 'file' ? 'The journal is empty: no action has been sent from this machine yet.' : `The team journal ${choice.shown} is empty: no machine has recorded an action there yet.`;
+    choice.kind === 'file'
+      ? 'The journal is empty: no action has been sent from this machine yet.'
+      : `The team journal ${choice.shown} is empty: no machine has recorded an action there yet.`;
   const checks = await checkUnresolvedRows(flowPorts(ctx), entries);
   await renderJournalList(ctx.output, entries, {
     empty: filtered ? 'No journal entries match these filters.' : empty,
@@ -83,15 +95,21 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
     checks,
   });
   // Said whatever the width: a narrow table may leave its seal column out.
-  const unverified = [...(checks ?? [])].filter(([, check]) => check === 'unsealed' || check === 'forged').map(([id]) => safeText(id));
+  const unverified = [...(checks ?? [])]
+    .filter(([, check]) => check === 'unsealed' || check === 'forged')
+    .map(([id]) => safeText(id));
   if (!ctx.output.isJson && unverified.length > 0) {
-    const named = unverified.slice(0, 3).join(', ') + (unverified.length > 3 ? ` and ${unverified.length - 3} more` : '');
+    const named =
+      unverified.slice(0, 3).join(', ') + (unverified.length > 3 ? ` and ${unverified.length - 3} more` : '');
     ctx.output.note(
-      ctx.output.chalk.yellow(`${unverified.length === 1 ? 'Row' : `${unverified.length} rows`} ${named} ${unverified.length === 1 ? 'does' : 'do'} not verify as this account's own: hedge never sends ${unverified.length === 1 ? 'it' : 'them'} again (\`${ctx.hedgeCommand('journal', 'show', unverified[0]!)}\`).`),
+      ctx.output.chalk.yellow(
+        `${unverified.length === 1 ? 'Row' : `${unverified.length} rows`} ${named} ${unverified.length === 1 ? 'does' : 'do'} not verify as this account's own: hedge never sends ${unverified.length === 1 ? 'it' : 'them'} again (\`${ctx.hedgeCommand('journal', 'show', unverified[0]!)}\`).`,
+      ),
     );
   }
   if (ctx.output.isHuman && entries.length > 0) {
     ctx.output.note(ctx.output.chalk.dim(`One entry in full: ${ctx.hedgeCommand('journal', 'show', '<ID>')}`));
-    if (entries.length === options.limit) ctx.output.note(ctx.output.chalk.dim(`Showing the newest ${options.limit}; more with --limit.`));
+    if (entries.length === options.limit)
+      ctx.output.note(ctx.output.chalk.dim(`Showing the newest ${options.limit}; more with --limit.`));
   }
 }

@@ -8,5 +8,8 @@ export const JOURNAL_MIGRATE = declare({
   summary: "Move this machine's journal into the team store",
   description: "Move this machine's journal (and fallback records) into the team store; running it again adds nothing",
   tier: 'local',
-  examples: ['HEDGE_JOURNAL_URL=postgres://desk@db.internal:5432/hedge hedge journal migrate', 'hedge journal migrate --profile desk --json'],
+  examples: [
+    'HEDGE_JOURNAL_URL=postgres://desk@db.internal:5432/hedge hedge journal migrate',
+    'hedge journal migrate --profile desk --json',
+  ],
 });

@@ -58,7 +58,12 @@ export async function runJournalMigrate(ctx: CommandContext, _opts: JournalMigra
   const entries: JournalEntry[] = (await local.list()).reverse();
   for (const entry of entries) {
     const { outcome, id } = await team.importEntry(entry);
-    const bucket: Record<ImportOutcome, string[]> = { added: summary.added, merged: summary.merged, present: summary.present, conflict: summary.conflicts };
+    const bucket: Record<ImportOutcome, string[]> = {
+      added: summary.added,
+      merged: summary.merged,
+      present: summary.present,
+      conflict: summary.conflicts,
+    };
     bucket[outcome].push(id);
   }
   if (ctx.output.isJson) ctx.output.json(summary);
@@ -68,13 +73,18 @@ export async function runJournalMigrate(ctx: CommandContext, _opts: JournalMigra
       `${entries.length === 0 ? 'The local journal is empty' : `Moved the local journal ${safeText(local.file)} (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})`} into the team store ${safeText(choice.shown)}: ` +
         `${summary.added.length} added, ${summary.merged.length} merged (a later outcome or a fallback record), ${summary.present.length} already there.`,
     );
-    if (summary.schema_applied.length > 0) ctx.output.note(c.dim(`Created the store's schema (version ${summary.schema_applied.join(', ')}).`));
-    if (entries.length > 0) ctx.output.note(c.dim(`The local file is left as it was; running this again adds nothing.`));
+    if (summary.schema_applied.length > 0)
+      ctx.output.note(c.dim(`Created the store's schema (version ${summary.schema_applied.join(', ')}).`));
+    if (entries.length > 0)
+      ctx.output.note(c.dim(`The local file is left as it was; running this again adds nothing.`));
   }
   if (summary.conflicts.length > 0) {
     throw new JournalStoreError(
       `${summary.conflicts.length} local ${summary.conflicts.length === 1 ? 'entry was' : 'entries were'} not moved: the team store ${choice.shown} holds another action under the same id (${summary.conflicts.join(', ')}).`,
-      { store: choice.shown, hint: `See both with \`${ctx.hedgeCommand('journal', 'show', summary.conflicts[0]!)}\` and the local file ${local.file}; the rest was moved.` },
+      {
+        store: choice.shown,
+        hint: `See both with \`${ctx.hedgeCommand('journal', 'show', summary.conflicts[0]!)}\` and the local file ${local.file}; the rest was moved.`,
+      },
     );
   }
   return 0;

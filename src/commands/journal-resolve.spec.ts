@@ -11,7 +11,12 @@ export const JOURNAL_RESOLVE = declare({
   args: [{ name: 'id', required: true, description: 'a journal id (a_…) or a unique prefix of one' }],
   options: [
     { flags: '--landed', key: 'landed', kind: 'flag', description: 'it happened on the server: record it as done' },
-    { flags: '--not-landed', key: 'notLanded', kind: 'flag', description: 'it did not happen: set it aside (run the command again for a new action)' },
+    {
+      flags: '--not-landed',
+      key: 'notLanded',
+      kind: 'flag',
+      description: 'it did not happen: set it aside (run the command again for a new action)',
+    },
   ],
   examples: ['hedge journal resolve a_mwrrf5p1 --landed', 'hedge journal resolve a_mwrrf5p1 --not-landed'],
 });

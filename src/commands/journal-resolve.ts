@@ -22,8 +22,10 @@ export interface JournalResolveOptions {
 
 export function parseJournalResolveOptions(input: InputOf<typeof JOURNAL_RESOLVE>): JournalResolveOptions {
   const { landed, notLanded } = input.options;
-  if (landed === true && notLanded === true) throw new UsageError('--landed and --not-landed: give one of them, not both.');
-  if (landed !== true && notLanded !== true) throw new UsageError('give --landed (it happened on the server) or --not-landed (it did not).');
+  if (landed === true && notLanded === true)
+    throw new UsageError('--landed and --not-landed: give one of them, not both.');
+  if (landed !== true && notLanded !== true)
+    throw new UsageError('give --landed (it happened on the server) or --not-landed (it did not).');
   return { id: input.args.id, landed: landed === true };
 }
 
@@ -31,22 +33,28 @@ export async function runJournalResolve(ctx: CommandContext, options: JournalRes
   const journal = await ctx.journal();
   const entry = await findJournalEntry(flowPorts(ctx), journal, options.id);
   if (!isUnresolved(entry)) {
-    throw new UsageError(`Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}; nothing was changed.`);
+    throw new UsageError(
+      `Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}; nothing was changed.`,
+    );
   }
   if (entry.outcome === 'planned') {
-    throw new UsageError(`Journal ${entry.id} is a planned leg of ${safeText(entry.group ?? 'an action')}: it was never sent, so there is nothing to resolve; finish its action with \`${ctx.hedgeCommand('resume', entry.id)}\`.`);
+    throw new UsageError(
+      `Journal ${entry.id} is a planned leg of ${safeText(entry.group ?? 'an action')}: it was never sent, so there is nothing to resolve; finish its action with \`${ctx.hedgeCommand('resume', entry.id)}\`.`,
+    );
   }
   const holder = await journal.holderOf(entry.id);
   if (holder) throw heldError(flowPorts(ctx), entry, holder, ' and changed nothing');
   await noteUnverified(ctx, entry);
   const resolved = await journal.update(
     entry.id,
-    options.landed ? { outcome: 'done', message: 'resolved by hand: landed' } : { outcome: 'abandoned', message: 'resolved by hand: did not land' },
+    options.landed
+      ? { outcome: 'done', message: 'resolved by hand: landed' }
+      : { outcome: 'abandoned', message: 'resolved by hand: did not land' },
   );
   if (!ctx.output.isJson) {
     ctx.output.success(
-    options.landed
-      ? `Journal ${entry.id} (${safeText(entry.command)}) recorded as landed: outcome done. Nothing was sent.`
+      options.landed
+        ? `Journal ${entry.id} (${safeText(entry.command)}) recorded as landed: outcome done. Nothing was sent.`
         : `Journal ${entry.id} (${safeText(entry.command)}) recorded as not landed: outcome abandoned. Nothing was sent; run the command again for a new action with a new key.`,
     );
   }

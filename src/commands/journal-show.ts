@@ -29,7 +29,15 @@ export async function runJournalShow(ctx: CommandContext, opts: JournalShowOptio
   const footer = !isUnresolved(entry)
     ? []
     : unverified
-      ? [ctx.output.chalk.yellow(`Unresolved and unverified: hedge will not send it again. Look at the book, then \`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\` (or --landed).`)]
-      : [ctx.output.chalk.yellow(`Unresolved: finish it with \`${ctx.hedgeCommand('resume', entry.id)}\` (same key, acts at most once).`)];
+      ? [
+          ctx.output.chalk.yellow(
+            `Unresolved and unverified: hedge will not send it again. Look at the book, then \`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\` (or --landed).`,
+          ),
+        ]
+      : [
+          ctx.output.chalk.yellow(
+            `Unresolved: finish it with \`${ctx.hedgeCommand('resume', entry.id)}\` (same key, acts at most once).`,
+          ),
+        ];
   renderJournalEntry(ctx.output, entry, { now: ctx.clock.now(), footer, ...(check ? { check } : {}) });
 }

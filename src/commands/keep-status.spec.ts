@@ -11,5 +11,9 @@ export const KEEP_STATUS = declare({
   tier: 'local',
   options: [],
   // `# exit 15`: what each prints and exits with when no keeper runs (a monitor pages on it).
-  examples: ['hedge keep status   # exit 15 when no keeper runs', 'hedge keep status --json   # exit 15 when none runs', 'hedge keep status || notify-desk "the keeper is down"   # exit 15'],
+  examples: [
+    'hedge keep status   # exit 15 when no keeper runs',
+    'hedge keep status --json   # exit 15 when none runs',
+    'hedge keep status || notify-desk "the keeper is down"   # exit 15',
+  ],
 });

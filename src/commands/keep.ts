@@ -24,21 +24,38 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
   let intervalMs = DEFAULT_INTERVAL_MS;
   if (options.interval !== undefined) {
     const seconds = Number(options.interval);
-    if (!INTERVAL_SHAPE.test(options.interval) || !(seconds * 1000 >= MIN_INTERVAL_MS) || seconds * 1000 > MAX_INTERVAL_MS) {
-      throw new UsageError(`--interval: ${echo(options.interval)} is not allowed; expected a number of seconds from ${MIN_INTERVAL_MS / 1000} (the API's polling advice) to ${MAX_INTERVAL_MS / 1000}.`);
+    if (
+      !INTERVAL_SHAPE.test(options.interval) ||
+      !(seconds * 1000 >= MIN_INTERVAL_MS) ||
+      seconds * 1000 > MAX_INTERVAL_MS
+    ) {
+      throw new UsageError(
+        `--interval: ${echo(options.interval)} is not allowed; expected a number of seconds from ${MIN_INTERVAL_MS / 1000} (the API's polling advice) to ${MAX_INTERVAL_MS / 1000}.`,
+      );
     }
     intervalMs = Math.round(seconds * 1000);
   }
   const alertCommand = options.alertCmd?.trim();
-  if (options.alertCmd !== undefined && !alertCommand) throw new UsageError('--alert-cmd: empty; expected a shell command, e.g. --alert-cmd "notify-desk".');
+  if (options.alertCmd !== undefined && !alertCommand)
+    throw new UsageError('--alert-cmd: empty; expected a shell command, e.g. --alert-cmd "notify-desk".');
   const parsed = parseKeeperServiceOptions(options);
   // --metrics names an error by its code only when the code is one hedge knows (the catalogue's).
-  const service = parsed.metrics ? { ...parsed, metricsErrorCodes: errorCatalogue().map((entry) => entry.code) } : parsed;
-  if (options.policy !== undefined && options.exposures !== true) throw new UsageError('--policy: only with --exposures (the policy turns exposures into a target).');
+  const service = parsed.metrics
+    ? { ...parsed, metricsErrorCodes: errorCatalogue().map((entry) => entry.code) }
+    : parsed;
+  if (options.policy !== undefined && options.exposures !== true)
+    throw new UsageError('--policy: only with --exposures (the policy turns exposures into a target).');
   // --exposures: the target moves (due dates, buckets, the price), so drift is always brought back, within the band.
   const exposures = options.exposures === true;
   return {
-    ...(exposures ? { movingTarget: exposuresKeepTarget({ file: args.file, ...(options.policy === undefined ? {} : { policyFile: options.policy }), flags: {} }, intervalMs) } : {}),
+    ...(exposures
+      ? {
+          movingTarget: exposuresKeepTarget(
+            { file: args.file, ...(options.policy === undefined ? {} : { policyFile: options.policy }), flags: {} },
+            intervalMs,
+          ),
+        }
+      : {}),
     file: args.file,
     once: options.once === true,
     intervalMs,
@@ -53,7 +70,8 @@ export function parseKeepOptions(input: InputOf<typeof KEEP>): KeepOptions {
 export async function run(ctx: CommandContext, input: InputOf<typeof KEEP>): Promise<number> {
   const options = parseKeepOptions(input);
   const outcome = await runKeep(flowPorts(ctx), options, { reporter: await chooseReporter(ctx) });
-  if (outcome.kind === 'one-cycle') return outcome.firstError === undefined ? 0 : describeError(outcome.firstError).exitCode;
+  if (outcome.kind === 'one-cycle')
+    return outcome.firstError === undefined ? 0 : describeError(outcome.firstError).exitCode;
   // A second signal cut the steps short: the signal's own code (143, 130); a clean stop is 0.
   return outcome.interrupted ? stopExitCode(ctx.signal.reason) : 0;
 }

@@ -9,32 +9,46 @@ export const LOGIN = declare({
   group: 'setup',
   tier: 'local',
   options: [
-    { flags: '--base-url <url>', key: 'baseUrl', kind: 'value', description: 'the API base address, https://…/v2 (the partner desk gives it)' },
-    { flags: '--ca-file <file>', key: 'caFile', kind: 'value', description: 'a PEM CA file to trust for this profile (self-signed sandboxes)' },
+    {
+      flags: '--base-url <url>',
+      key: 'baseUrl',
+      kind: 'value',
+      description: 'the API base address, https://…/v2 (the partner desk gives it)',
+    },
+    {
+      flags: '--ca-file <file>',
+      key: 'caFile',
+      kind: 'value',
+      description: 'a PEM CA file to trust for this profile (self-signed sandboxes)',
+    },
     {
       flags: '--journal-url <url>',
       key: 'journalUrl',
       kind: 'value',
-      description: "the desk's shared journal store, postgres://USER@HOST:PORT/DB (password from ~/.pgpass or PGPASSWORD); `local` for this machine's file",
+      description:
+        "the desk's shared journal store, postgres://USER@HOST:PORT/DB (password from ~/.pgpass or PGPASSWORD); `local` for this machine's file",
     },
     {
       flags: '--key-command <command>',
       key: 'keyCommand',
       kind: 'value',
-      description: "take the key from a credential helper each time it is needed: a shell command whose output's first line is the key (`op read …`, `pass show …`); hedge stores the command, not the key",
+      description:
+        "take the key from a credential helper each time it is needed: a shell command whose output's first line is the key (`op read …`, `pass show …`); hedge stores the command, not the key",
     },
     {
       flags: '--key-store <where>',
       key: 'keyStore',
       kind: 'value',
       values: ['keyring', 'file'],
-      description: 'where to keep the key: `keyring` (the OS keyring; the default where one answers) or `file` (the 0600 config file; the fallback)',
+      description:
+        'where to keep the key: `keyring` (the OS keyring; the default where one answers) or `file` (the 0600 config file; the fallback)',
     },
     {
       flags: '--move-key',
       key: 'moveKey',
       kind: 'flag',
-      description: "move the profile's stored key to the OS keyring (or, with --key-store file, back to the file); asks nothing, sends nothing",
+      description:
+        "move the profile's stored key to the OS keyring (or, with --key-store file, back to the file); asks nothing, sends nothing",
     },
   ],
   examples: [

@@ -38,11 +38,16 @@ export function parseLoginOptions(input: InputOf<typeof LOGIN>): LoginOptions {
   let keyCommand: string | undefined;
   if (typeof options.keyCommand === 'string') {
     keyCommand = options.keyCommand.trim();
-    if (keyCommand === '') throw new UsageError('--key-command: empty; expected a command whose output is the key, e.g. --key-command \'pass show hedge/desk\'.');
+    if (keyCommand === '')
+      throw new UsageError(
+        "--key-command: empty; expected a command whose output is the key, e.g. --key-command 'pass show hedge/desk'.",
+      );
     if (containsKeyShape(keyCommand)) {
       // The key itself on a command line is what the helper is there to avoid (`ps`, shell history).
       registerSecret(keyCommand);
-      throw new UsageError('--key-command: the command holds an API key itself; name a command that fetches it (`pass show …`, `op read …`), so the key stays out of the command line and the config file.');
+      throw new UsageError(
+        '--key-command: the command holds an API key itself; name a command that fetches it (`pass show …`, `op read …`), so the key stays out of the command line and the config file.',
+      );
     }
   }
   const moveKey = options.moveKey === true;
@@ -50,10 +55,19 @@ export function parseLoginOptions(input: InputOf<typeof LOGIN>): LoginOptions {
     throw new UsageError('--key-store: a key from --key-command is not stored by hedge; give one of the two.');
   }
   if (moveKey) {
-    const others = (['baseUrl', 'caFile', 'journalUrl', 'keyCommand'] as const).filter((key) => options[key] !== undefined);
+    const others = (['baseUrl', 'caFile', 'journalUrl', 'keyCommand'] as const).filter(
+      (key) => options[key] !== undefined,
+    );
     if (others.length > 0) {
-      const flag = { baseUrl: '--base-url', caFile: '--ca-file', journalUrl: '--journal-url', keyCommand: '--key-command' }[others[0]!];
-      throw new UsageError(`--move-key: moves the stored key only (with --key-store keyring or file); leave out ${flag}.`);
+      const flag = {
+        baseUrl: '--base-url',
+        caFile: '--ca-file',
+        journalUrl: '--journal-url',
+        keyCommand: '--key-command',
+      }[others[0]!];
+      throw new UsageError(
+        `--move-key: moves the stored key only (with --key-store keyring or file); leave out ${flag}.`,
+      );
     }
   }
   return {
@@ -86,7 +100,8 @@ export async function runLogin(ctx: CommandContext, opts: LoginOptions): Promise
   const name = loginProfileName(requested, store.read());
   const existing = store.profile(name);
   const ports = flowPorts(ctx);
-  if (opts.moveKey) return showKeyMove(ctx, store.file, name, await moveProfileKey(ports, store, name, opts.keyStore ?? 'keyring'));
+  if (opts.moveKey)
+    return showKeyMove(ctx, store.file, name, await moveProfileKey(ports, store, name, opts.keyStore ?? 'keyring'));
   const offeredBaseUrl = defaultBaseUrl(opts.baseUrl, ctx.env, existing?.base_url);
   const fetchKey = opts.keyCommand === undefined ? undefined : keyFromCommand(ports, opts.keyCommand);
   const answers = await askLogin(ports, { name, flagBaseUrl: opts.baseUrl, offeredBaseUrl, fetchKey });
@@ -98,11 +113,18 @@ export async function runLogin(ctx: CommandContext, opts: LoginOptions): Promise
 }
 
 /** What a saved login says: the profile as data with --json, the key's environment and place, what comes next. */
-function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, journalUrl: string | null | undefined): void {
+function showLogin(
+  ctx: CommandContext,
+  storeFile: string,
+  saved: LoginSaved,
+  journalUrl: string | null | undefined,
+): void {
   const { profile: name, environment, baseUrl, shownKey, keyAt } = saved;
   const c = ctx.output.chalk;
   if (saved.oldKeyringLeft) {
-    ctx.output.warn(`The old key of profile "${name}" could not be removed from the OS keyring (${saved.oldKeyringLeft.error}); delete the entry service "hedge", account "${safeText(saved.oldKeyringLeft.account)}" by hand.`);
+    ctx.output.warn(
+      `The old key of profile "${name}" could not be removed from the OS keyring (${saved.oldKeyringLeft.error}); delete the entry service "hedge", account "${safeText(saved.oldKeyringLeft.account)}" by hand.`,
+    );
   }
   const where = describeKeyLocation(keyAt, storeFile);
   if (ctx.output.isJson) {
@@ -136,14 +158,19 @@ function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, jo
       `No OS keyring to keep it in: ${safeText(saved.keyringFallback)}. The key is readable only by you, in plain text; once there is a keyring, move it with \`${ctx.hedgeCommand('login', '--move-key')}\`, or name a credential helper with --key-command.`,
     );
   }
-  if (journalUrl) ctx.output.note(`Its journal is the team store ${saved.journalShown}: every machine using it sees and guards the same actions.`);
+  if (journalUrl)
+    ctx.output.note(
+      `Its journal is the team store ${saved.journalShown}: every machine using it sees and guards the same actions.`,
+    );
   else if (journalUrl === null) ctx.output.note(`Its journal is this machine's local file again.`);
   if (saved.current) ctx.output.note(`"${name}" is the current profile.`);
   else if (saved.previousCurrent) {
     ctx.output.note(`The current profile stays "${saved.previousCurrent}"; switch with: hedge profile use ${name}`);
   }
   if (ctx.env.HEDGE_API_KEY || ctx.env.HEDGE_BASE_URL) {
-    ctx.output.warn('HEDGE_API_KEY / HEDGE_BASE_URL are set in the environment and take precedence over stored profiles.');
+    ctx.output.warn(
+      'HEDGE_API_KEY / HEDGE_BASE_URL are set in the environment and take precedence over stored profiles.',
+    );
   }
 }
 
@@ -151,13 +178,19 @@ function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, jo
 function showKeyMove(ctx: CommandContext, storeFile: string, name: string, move: KeyMove): number {
   if (!move.moved) {
     if (ctx.output.isJson) ctx.output.json({ profile: name, key_store: move.at.kind, moved: false });
-    ctx.output.note(`The key of profile "${name}" is already in the ${describeKeyLocation(move.at, storeFile)}: nothing to move.`);
+    ctx.output.note(
+      `The key of profile "${name}" is already in the ${describeKeyLocation(move.at, storeFile)}: nothing to move.`,
+    );
     return 0;
   }
   if (move.oldKeyringLeft) {
-    ctx.output.warn(`The key is in the file now, but its keyring entry could not be removed (${move.oldKeyringLeft.error}); delete service "hedge", account "${safeText(move.oldKeyringLeft.account)}" by hand.`);
+    ctx.output.warn(
+      `The key is in the file now, but its keyring entry could not be removed (${move.oldKeyringLeft.error}); delete service "hedge", account "${safeText(move.oldKeyringLeft.account)}" by hand.`,
+    );
   }
   if (ctx.output.isJson) ctx.output.json({ profile: name, key_store: move.to.kind, moved: true });
-  ctx.output.note(`Moved the key of profile "${name}" from the ${describeKeyLocation(move.from, storeFile)} to the ${describeKeyLocation(move.to, storeFile)}.`);
+  ctx.output.note(
+    `Moved the key of profile "${name}" from the ${describeKeyLocation(move.from, storeFile)} to the ${describeKeyLocation(move.to, storeFile)}.`,
+  );
   return 0;
 }

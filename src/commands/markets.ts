@@ -35,6 +35,11 @@ export async function runMarkets(ctx: CommandContext, _opts: MarketsOptions): Pr
   const human = ctx.output.isHuman;
   await ctx.output.list(markets, marketsResource(human ? carryText : undefined), {
     empty: 'No markets are available to this account.',
-    columnNotes: [{ columns: ['carry_buy_daily_pct', 'carry_sell_daily_pct'], text: "Carry per day of the notional, on the account's side: - you pay, + you earn." }],
+    columnNotes: [
+      {
+        columns: ['carry_buy_daily_pct', 'carry_sell_daily_pct'],
+        text: "Carry per day of the notional, on the account's side: - you pay, + you earn.",
+      },
+    ],
   });
 }

@@ -9,6 +9,15 @@ export const MATURITIES = declare({
   description: 'Upcoming settlements grouped by day: market, side, notional, maturity and countdown, mark P&L, carry',
   group: 'book',
   tier: 'read',
-  options: [{ flags: '--within <duration>', key: 'within', kind: 'value', description: 'only hedges maturing within this long: 12h, 3d, 2w (default: all)' }, REF_FILTER, UNTIL_OPTION],
+  options: [
+    {
+      flags: '--within <duration>',
+      key: 'within',
+      kind: 'value',
+      description: 'only hedges maturing within this long: 12h, 3d, 2w (default: all)',
+    },
+    REF_FILTER,
+    UNTIL_OPTION,
+  ],
   examples: ['hedge maturities', 'hedge maturities --within 3d --json'],
 });

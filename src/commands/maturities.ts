@@ -33,7 +33,12 @@ export async function runMaturities(ctx: CommandContext, opts: MaturitiesOptions
   // Each hedge's maturity from its record, for every side as all its views show it (issue 48): every
   // filled hedge however old (not one default page), a side's hedges however many, a fill the
   // positions list has not caught up with, and not a hedge the history shows ended.
-  const sides = await readPositionSides(client, book, () => client.transport.serverNow() ?? ctx.clock.now(), (line) => ctx.log(line));
+  const sides = await readPositionSides(
+    client,
+    book,
+    () => client.transport.serverNow() ?? ctx.clock.now(),
+    (line) => ctx.log(line),
+  );
   if (sides.recordsProblem !== undefined) {
     if (opts.ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
     ctx.output.warn(`Hedges not read: ${sides.recordsProblem}; each side is listed from its positions line alone.`);
@@ -42,10 +47,14 @@ export async function runMaturities(ctx: CommandContext, opts: MaturitiesOptions
   const unlisted = sides.unlisted.flatMap((side) => side.hedges);
   const nowMs = ctx.clock.now();
   const collected = collectMaturities(book, hedges, nowMs, opts.withinMs, unlisted);
-  const maturities = opts.ref === undefined ? collected.maturities : collected.maturities.filter((item) => item.client_reference === opts.ref);
+  const maturities =
+    opts.ref === undefined
+      ? collected.maturities
+      : collected.maturities.filter((item) => item.client_reference === opts.ref);
   for (const side of [...sides.lines, ...sides.unlisted]) {
     if (side?.state !== 'settling') continue;
-    if (opts.ref !== undefined && !maturities.some((item) => item.market === side.market && item.side === side.side)) continue;
+    if (opts.ref !== undefined && !maturities.some((item) => item.market === side.market && item.side === side.side))
+      continue;
     ctx.output.warn(settlingSentence(side.market, side.side, side.why));
   }
   const empty =

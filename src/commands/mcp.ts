@@ -28,11 +28,20 @@ export interface McpOptions {
 }
 
 /** `env` is read for HEDGE_MCP_TOKEN_TTL_SECONDS, checked first as before. */
-export function parseMcpOptions(input: InputOf<typeof MCP>, context: { env: Readonly<Record<string, string | undefined>>; commands: readonly CommandSpec[] }): McpOptions {
+export function parseMcpOptions(
+  input: InputOf<typeof MCP>,
+  context: { env: Readonly<Record<string, string | undefined>>; commands: readonly CommandSpec[] },
+): McpOptions {
   const ttlSeconds = tokenTtlSeconds(context.env);
   // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.
   const limits = parseAgentLimits(input.options);
-  return { ttlSeconds, limits, allowLive: input.options.allowLive === true, roots: input.options.root, commands: context.commands };
+  return {
+    ttlSeconds,
+    limits,
+    allowLive: input.options.allowLive === true,
+    roots: input.options.root,
+    commands: context.commands,
+  };
 }
 
 /** The command, given the tree it serves as tools (by the manifest, which loads it). */
@@ -48,7 +57,15 @@ export async function runMcp(ctx: CommandContext, opts: McpOptions): Promise<num
   const cwd = resolve('.');
   const files = new FileAccess(await serverRoots(opts.roots, cwd), cwd);
   const toolbox = new AgentToolbox(
-    { env: ctx.env, globals: ctx.globals, clock: ctx.clock, credentials, log: (text) => ctx.io.stderr.write(`${text}\n`), files, connections: await ctx.connections() },
+    {
+      env: ctx.env,
+      globals: ctx.globals,
+      clock: ctx.clock,
+      credentials,
+      log: (text) => ctx.io.stderr.write(`${text}\n`),
+      files,
+      connections: await ctx.connections(),
+    },
     tokens,
     { allowLive, limits, tools: agentTools(opts.commands) },
   );
@@ -59,7 +76,9 @@ export async function runMcp(ctx: CommandContext, opts: McpOptions): Promise<num
       : toolbox.access === 'token'
         ? `${c.red.bold('LIVE')}: read tools, and write tools that each need a confirmation token (valid ${ttlSeconds} s)`
         : `${c.red.bold('LIVE')}: read tools only (write tools need --allow-live)`;
-  ctx.output.note(`hedge mcp: serving ${toolbox.list().length} tools over stdio with key ${redactKey(credentials.apiKey)} — ${tier}.`);
+  ctx.output.note(
+    `hedge mcp: serving ${toolbox.list().length} tools over stdio with key ${redactKey(credentials.apiKey)} — ${tier}.`,
+  );
   ctx.output.note(
     files.roots.length > 0
       ? `hedge mcp: plan and apply read target files under ${files.roots.map((root) => root.path).join(', ')} (and the client's roots, where it sends them), or take rows inline.`

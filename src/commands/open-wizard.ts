@@ -33,7 +33,15 @@ export interface WizardAnswers {
 }
 
 export type WizardResult =
-  | { kind: 'open'; market: string; side: Side; notionalUsd: number; tenorDays: Tenor; clientReference?: string; quote: Quote }
+  | {
+      kind: 'open';
+      market: string;
+      side: Side;
+      notionalUsd: number;
+      tenorDays: Tenor;
+      clientReference?: string;
+      quote: Quote;
+    }
   /** The side chosen already holds a hedge, and the operator chose to add to it (the add quotes and confirms itself). */
   | { kind: 'add'; market: string; side: Side; notionalUsd: number };
 
@@ -70,7 +78,9 @@ function choiceRoom(ctx: CommandContext): number {
 function marketChoice(market: Market, room: number): { name: string; description?: string } {
   const full = `${market.market}  ${formatMoney(market.price)}  │ buy: ${sideSummary(market, 'buy')} │ sell: ${sideSummary(market, 'sell')}`;
   if (displayWidth(full) <= room) return { name: full };
-  const sides = ['buy', 'sell'].map((side) => wrapWords(`${side}: ${sideSummary(market, side as Side)}`, room, { hangingIndent: 2 })).join('\n');
+  const sides = ['buy', 'sell']
+    .map((side) => wrapWords(`${side}: ${sideSummary(market, side as Side)}`, room, { hangingIndent: 2 }))
+    .join('\n');
   return { name: `${market.market}  ${formatMoney(market.price)}`, description: sides };
 }
 
@@ -91,17 +101,31 @@ export async function runOpenWizard(
   const known = market.available_capacity_usd !== undefined;
   const held = { buy: await holding(market.market, 'buy'), sell: await holding(market.market, 'sell') };
   const { side, adding } = await askSide(prompter, market, held, given.side, known);
-  const notionalUsd = await askNotional(prompter, { market, account, side, adding, known, skipChecks: options.skipChecks }, given.notionalUsd);
+  const notionalUsd = await askNotional(
+    prompter,
+    { market, account, side, adding, known, skipChecks: options.skipChecks },
+    given.notionalUsd,
+  );
   // An add keeps the hedge's maturity and reference: no tenor, no reference to ask.
   if (adding) return { kind: 'add', market: market.market, side, notionalUsd };
   const tenorDays = given.tenorDays ?? (await askTenor(prompter, ctx.clock.now()));
   const clientReference = given.clientReference ?? (await askClientReference(prompter));
 
-  const quote = await client.createQuote({ market: market.market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
+  const quote = await client.createQuote({
+    market: market.market,
+    side,
+    notional_usd: notionalUsd,
+    tenor_days: tenorDays,
+  });
   // The card is for the person at the prompt: under --json it goes to stderr, stdout stays JSON only.
   const c = ctx.output.chalk;
   const cardOutput = ctx.output.isJson
-    ? new Output({ mode: 'table', chalk: c, streams: { stdout: ctx.io.stderr, stderr: ctx.io.stderr }, now: ctx.clock.now })
+    ? new Output({
+        mode: 'table',
+        chalk: c,
+        streams: { stdout: ctx.io.stderr, stderr: ctx.io.stderr },
+        now: ctx.clock.now,
+      })
     : ctx.output;
   cardOutput.write(renderQuoteCard(cardOutput, quote, ctx.clock.now()));
 
@@ -124,7 +148,9 @@ async function readWizardBook(ctx: CommandContext, client: HedgeClient) {
     client.getAccount(),
     SideViews.read(client, (line) => ctx.log(line)).catch((error: unknown) => {
       if (ctx.signal.aborted) throw error;
-      ctx.log(`positions and hedges: not read for the wizard (${error instanceof Error ? error.message : String(error)})`);
+      ctx.log(
+        `positions and hedges: not read for the wizard (${error instanceof Error ? error.message : String(error)})`,
+      );
       return undefined;
     }),
   ]);
@@ -134,14 +160,21 @@ async function readWizardBook(ctx: CommandContext, client: HedgeClient) {
     const book = await views.book(marketName, side, nowMs);
     if (book.state === 'flat' && book.opening.length === 0) return undefined;
     const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
-    const notionalUsd = book.filled.length > 0 ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
+    const notionalUsd =
+      book.filled.length > 0 ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
     return { ...(notionalUsd === undefined ? {} : { notionalUsd }), ...(hedgeId ? { hedgeId } : {}) };
   };
   return { list, account, holding };
 }
 
 /** The market given (checked unless --skip-checks), else one chosen among the open ones. */
-async function askMarket(ctx: CommandContext, prompter: Prompter, markets: Market[], given: string | undefined, skipChecks: boolean): Promise<Market> {
+async function askMarket(
+  ctx: CommandContext,
+  prompter: Prompter,
+  markets: Market[],
+  given: string | undefined,
+  skipChecks: boolean,
+): Promise<Market> {
   if (given) {
     const problem = skipChecks ? undefined : marketProblem(markets, given);
     if (problem) throw problem;
@@ -150,7 +183,12 @@ async function askMarket(ctx: CommandContext, prompter: Prompter, markets: Marke
   const open = markets.filter((entry) => entry.status === 'open');
   if (open.length === 0) {
     const listed = markets.map((entry) => `${entry.market} (${entry.status})`).join(', ') || 'none';
-    throw new PreTradeCheckError('market_disabled', `No market is open for trading right now (listed: ${listed}).`, {}, 'Try again later; `hedge markets` shows their status.');
+    throw new PreTradeCheckError(
+      'market_disabled',
+      `No market is open for trading right now (listed: ${listed}).`,
+      {},
+      'Try again later; `hedge markets` shows their status.',
+    );
   }
   return prompter.select<Market>({
     message: 'Market',
@@ -176,9 +214,15 @@ async function askSide(
       message: 'Side',
       choices: (['buy', 'sell'] as const).map((value) => {
         const open = held[value];
-        const mark = open ? ` — already open${open.notionalUsd === undefined ? '' : `: ${formatUsd(open.notionalUsd)}`}` : '';
+        const mark = open
+          ? ` — already open${open.notionalUsd === undefined ? '' : `: ${formatUsd(open.notionalUsd)}`}`
+          : '';
         // The prompter wraps a line too long for the terminal at its spaces (nothing is cut off).
-        return { name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`, short: value, value };
+        return {
+          name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`,
+          short: value,
+          value,
+        };
       }),
     }));
   const open = held[side];
@@ -189,7 +233,9 @@ async function askSide(
     message: `The ${side} side of ${market.market} already holds${size}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
     choices: [
       { name: `Add to it (same maturity as the hedge it holds)`, short: 'add to it', value: 'add' },
-      ...(held[other] || given ? [] : [{ name: `Open on the ${other} side instead`, short: `${other} side`, value: 'other' as const }]),
+      ...(held[other] || given
+        ? []
+        : [{ name: `Open on the ${other} side instead`, short: `${other} side`, value: 'other' as const }]),
       { name: 'Cancel (nothing is sent)', short: 'cancel', value: 'cancel' },
     ],
   });
@@ -222,7 +268,10 @@ async function askNotional(
         return error instanceof UsageError ? error.message : String(error);
       }
       if (skipChecks || !known) return true;
-      return notionalProblem(market, account, { side, notionalUsd: amount, action: adding ? 'add' : 'open' })?.message ?? true;
+      return (
+        notionalProblem(market, account, { side, notionalUsd: amount, action: adding ? 'add' : 'open' })?.message ??
+        true
+      );
     },
   });
   return parseNotional(typed);

@@ -12,8 +12,18 @@ export const OPEN = declare({
   args: [optional(MARKET_ARG), optional(SIDE_ARG), optional(notionalArg('size'))],
   options: [
     TENOR_OPTION,
-    { flags: '--ref <client_reference>', key: 'ref', kind: 'value', description: 'your own deal id, to find the hedge later with `hedge hedges --ref`' },
-    { flags: '--allow-duplicate-ref', key: 'allowDuplicateRef', kind: 'flag', description: 'open even if an active hedge already carries this --ref' },
+    {
+      flags: '--ref <client_reference>',
+      key: 'ref',
+      kind: 'value',
+      description: 'your own deal id, to find the hedge later with `hedge hedges --ref`',
+    },
+    {
+      flags: '--allow-duplicate-ref',
+      key: 'allowDuplicateRef',
+      kind: 'flag',
+      description: 'open even if an active hedge already carries this --ref',
+    },
     SKIP_CHECKS,
     ...WRITE_OPTIONS,
   ],

@@ -66,11 +66,17 @@ export async function runOpen(ctx: CommandContext, opts: OpenOptions): Promise<n
     // Asked before anything is sent; the wizard confirms with the quote card in view.
     await ctx.credentials();
     const { runOpenWizard } = await import('./open-wizard.js');
-    const live = ((await ctx.credentials()).environment) === 'live';
+    const live = (await ctx.credentials()).environment === 'live';
     const answers = await runOpenWizard(ctx, client, opts, { skipChecks: opts.skipChecks, live });
     if (answers.kind === 'add') {
       // The side chosen is open, and the operator chose to add to it: the add quotes and confirms itself.
-      const { outcome, body } = await runChange(flowPorts(ctx), 'add', { market: answers.market, side: answers.side, notionalUsd: answers.notionalUsd, skipChecks: opts.skipChecks, write: opts.write });
+      const { outcome, body } = await runChange(flowPorts(ctx), 'add', {
+        market: answers.market,
+        side: answers.side,
+        notionalUsd: answers.notionalUsd,
+        skipChecks: opts.skipChecks,
+        write: opts.write,
+      });
       return showTrade(ctx, 'add', outcome, body);
     }
     const request: OpenRequest = {
@@ -94,8 +100,19 @@ export async function runOpen(ctx: CommandContext, opts: OpenOptions): Promise<n
   return 0;
 }
 
-async function submit(ctx: CommandContext, client: HedgeClient, request: OpenRequest, opts: OpenOptions, given: { quote?: Quote; confirmed?: boolean }): Promise<void> {
-  const { outcome, quote } = await openHedge(flowPorts(ctx), client, request, { allowDuplicateRef: opts.allowDuplicateRef, skipChecks: opts.skipChecks, write: opts.write, ...given });
+async function submit(
+  ctx: CommandContext,
+  client: HedgeClient,
+  request: OpenRequest,
+  opts: OpenOptions,
+  given: { quote?: Quote; confirmed?: boolean },
+): Promise<void> {
+  const { outcome, quote } = await openHedge(flowPorts(ctx), client, request, {
+    allowDuplicateRef: opts.allowDuplicateRef,
+    skipChecks: opts.skipChecks,
+    write: opts.write,
+    ...given,
+  });
   showTrade(ctx, 'open', outcome, { ...request }, quote);
 }
 
@@ -104,4 +121,5 @@ export function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Promise<n
 }
 
 /** What `hedge open` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
-export const OUTPUT_FIELDS = (input: InputOf<typeof OPEN>) => (input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.open));
+export const OUTPUT_FIELDS = (input: InputOf<typeof OPEN>) =>
+  input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.open);

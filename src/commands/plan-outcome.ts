@@ -9,16 +9,29 @@ import { flowPorts } from '../runtime/flow-ports.js';
 
 /** The terminal's width for the table (the stream's own when it is a TTY, else COLUMNS, else 80). */
 export function outputColumns(ctx: CommandContext): number {
-  return terminalColumns({ isTTY: ctx.io.stdoutIsTTY, columns: (ctx.io.stdout as { columns?: number }).columns, env: ctx.env });
+  return terminalColumns({
+    isTTY: ctx.io.stdoutIsTTY,
+    columns: (ctx.io.stdout as { columns?: number }).columns,
+    env: ctx.env,
+  });
 }
 
 /** The plan as `hedge plan` (and `apply --dry-run`) shows it; `applyWords` name the command that carries it out. */
-export async function showPlan(ctx: CommandContext, quoted: QuotedPlan, opts: TargetPlanOptions, applyWords: string[] = ['apply']): Promise<ExitCode> {
+export async function showPlan(
+  ctx: CommandContext,
+  quoted: QuotedPlan,
+  opts: TargetPlanOptions,
+  applyWords: string[] = ['apply'],
+): Promise<ExitCode> {
   if (ctx.output.isJson) ctx.output.json(planAsData(quoted));
   else {
     const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
-    await renderPlan(ctx.output, quoted, { columns: outputColumns(ctx), applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance) });
+    await renderPlan(ctx.output, quoted, {
+      columns: outputColumns(ctx),
+      applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance),
+    });
   }
-  if (quoted.plan.problems.length > 0) throw planCheckError(flowPorts(ctx), quoted, { problemsAsData: ctx.output.isJson });
+  if (quoted.plan.problems.length > 0)
+    throw planCheckError(flowPorts(ctx), quoted, { problemsAsData: ctx.output.isJson });
   return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
 }

@@ -31,20 +31,29 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
   const client = await ctx.client();
   const book = await readBook({ client, log: (line) => ctx.log(line) });
   // Each side as every view shows it (issue 48): the line, with the side's hedges from their records.
-  const sides = await readPositionSides(client, book, () => client.transport.serverNow() ?? ctx.clock.now(), (line) => ctx.log(line));
+  const sides = await readPositionSides(
+    client,
+    book,
+    () => client.transport.serverNow() ?? ctx.clock.now(),
+    (line) => ctx.log(line),
+  );
   if (sides.recordsProblem !== undefined) {
     // --ref filters on the records' references: without them it cannot say which positions carry it.
     if (options.ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
     ctx.output.warn(`Hedges not shown: ${sides.recordsProblem}; the positions are the positions list's alone.`);
   }
-  const carries = (reference: string | undefined) => options.ref === undefined || (reference ?? '').split(', ').includes(options.ref);
+  const carries = (reference: string | undefined) =>
+    options.ref === undefined || (reference ?? '').split(', ').includes(options.ref);
   // People and JSON see the side and notional under the known names however the server names
   // them (or from the hedge); TSV, CSV and --raw stay as sent.
   const known = ctx.output.isHuman || ctx.output.inOneShape;
   const listed = book.flatMap((position, index) => {
     const side = sides.lines[index];
     // A position's own client_reference, should a server send one, wins over its hedges'.
-    const own = typeof position.raw.client_reference === 'string' && position.raw.client_reference !== '' ? position.raw.client_reference : undefined;
+    const own =
+      typeof position.raw.client_reference === 'string' && position.raw.client_reference !== ''
+        ? position.raw.client_reference
+        : undefined;
     const reference = own ?? sideReferences(side);
     if (!carries(reference)) return [];
     const row = known ? positionForPeople(position) : position.raw;
@@ -59,7 +68,8 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
   const shown = ctx.output.isHuman ? [...listed, ...people] : listed;
   if (!ctx.output.isHuman) {
     for (const { side, market } of [...listed, ...people]) {
-      if (side?.state === 'settling' && market !== undefined) ctx.output.warn(settlingSentence(market, side.side, side.why));
+      if (side?.state === 'settling' && market !== undefined)
+        ctx.output.warn(settlingSentence(market, side.side, side.why));
     }
   }
   const records = sides.recordsProblem === undefined;
@@ -67,7 +77,10 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
   const fit = { width: ctx.output.columns, chalk: ctx.output.chalk, nowMs: ctx.clock.now() };
   // Said under the table only about what it shows (issue 50): the net margin when its column is
   // there, the parts of the lines under each side that the width kept.
-  const under = records && shown.some(({ side }) => side !== undefined) ? `Under each side: its hedges as their records show them (${sidePartsShown(sideViews, fit).join(', ')}).` : undefined;
+  const under =
+    records && shown.some(({ side }) => side !== undefined)
+      ? `Under each side: its hedges as their records show them (${sidePartsShown(sideViews, fit).join(', ')}).`
+      : undefined;
   await ctx.output.list(
     shown.map(({ row }) => row),
     POSITION_RESOURCE,
@@ -80,11 +93,20 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
             : `No open position carries the reference ${options.ref}.`,
       // JSON: the server's position objects as they are, with the side's book beside them under a name of hedge's own (--raw: as sent, nothing added).
       ...(ctx.output.inOneShape
-        ? { json: listed.map(({ row, side }) => ({ ...row, [SIDE_BOOK_FIELD]: records && side ? sideBookOf(side) : null })), jsonFields: [{ key: SIDE_BOOK_FIELD, label: 'Side book', kind: 'json' as const }] }
+        ? {
+            json: listed.map(({ row, side }) => ({
+              ...row,
+              [SIDE_BOOK_FIELD]: records && side ? sideBookOf(side) : null,
+            })),
+            jsonFields: [{ key: SIDE_BOOK_FIELD, label: 'Side book', kind: 'json' as const }],
+          }
         : {}),
       ...(ctx.output.isHuman ? { sections: sideSections(sideViews, fit) } : {}),
       columnNotes: [
-        { columns: ['net_margin_usd'], text: 'Net margin: what closing now would return (margin + net P&L − close fee).' },
+        {
+          columns: ['net_margin_usd'],
+          text: 'Net margin: what closing now would return (margin + net P&L − close fee).',
+        },
         ...(under === undefined ? [] : [{ text: under }]),
       ],
     },

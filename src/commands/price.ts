@@ -37,11 +37,15 @@ export async function runPrice(ctx: CommandContext, { market }: PriceOptions): P
     if (problem) return showUnread(ctx, data, problem);
     if (ctx.output.isJson) return ctx.output.json(pricesInOneShape(quotes), PRICE_RESOURCE.fields);
     ctx.output.record(quotes[0]!, PRICE_RESOURCE.fields, { title: `${market} indicative mid price` });
-    if (ctx.output.isHuman) ctx.output.note(ctx.output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'));
+    if (ctx.output.isHuman)
+      ctx.output.note(
+        ctx.output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'),
+      );
     return;
   }
   const { markets } = await client.listMarkets();
-  if (markets.length === 0) return ctx.output.list([], PRICE_RESOURCE, { empty: 'No markets are available to this account.' });
+  if (markets.length === 0)
+    return ctx.output.list([], PRICE_RESOURCE, { empty: 'No markets are available to this account.' });
   const { data, quotes: prices, problem } = await client.readPrices(markets.map((entry) => entry.market));
   if (ctx.output.isJson && ctx.output.raw) return ctx.output.json(data);
   if (problem) return showUnread(ctx, data, problem);
@@ -54,7 +58,8 @@ export async function runPrice(ctx: CommandContext, { market }: PriceOptions): P
  * then reported: no price could be read from it (exit 14).
  */
 function showUnread(ctx: CommandContext, data: unknown, problem: Error): never {
-  const shown = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { data };
+  const shown =
+    data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { data };
   ctx.output.record(shown, [], { title: 'GET /prices, as the server sent it' });
   throw problem;
 }

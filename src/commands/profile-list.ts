@@ -23,9 +23,13 @@ export async function runProfileList(ctx: CommandContext, _opts: ProfileListOpti
   const rows = profileRows(store.read());
   const human = ctx.output.isHuman;
   const c = ctx.output.chalk;
-  await ctx.output.list(rows as unknown as Record<string, unknown>[], profilesResource(c, human, (environment) => environmentLabel(environment, c)), {
-    empty: 'No profiles saved yet. Run `hedge login` to add one (or try `hedge --demo markets`).',
-  });
+  await ctx.output.list(
+    rows as unknown as Record<string, unknown>[],
+    profilesResource(c, human, (environment) => environmentLabel(environment, c)),
+    {
+      empty: 'No profiles saved yet. Run `hedge login` to add one (or try `hedge --demo markets`).',
+    },
+  );
   if (human && rows.some((row) => row.environment === 'live')) {
     ctx.output.note(c.red('LIVE profiles trade in production, with real money.'));
   }

@@ -39,7 +39,10 @@ export async function runProfileRemove(ctx: CommandContext, { name }: ProfileRem
   const location = keyAt as KeyLocation | undefined;
   if (location?.kind === 'keyring') {
     const removal = await removeFromKeyring(location.account, ctx.env);
-    if ('error' in removal) ctx.output.warn(`Its key stays in the OS keyring (${removal.error}): delete service "hedge", account "${safeText(location.account)}" by hand.`);
+    if ('error' in removal)
+      ctx.output.warn(
+        `Its key stays in the OS keyring (${removal.error}): delete service "hedge", account "${safeText(location.account)}" by hand.`,
+      );
   } else if (location?.kind === 'command') {
     ctx.output.note("Its key stays in its credential helper's store: remove it there if it should go too.");
   }

@@ -45,5 +45,7 @@ export async function runResetWire(ctx: CommandContext, options: ResetWireOption
   }
   ctx.output.note(`Forgot ${forgotten.length} learned wire ${forgotten.length === 1 ? 'name' : 'names'} for ${where}:`);
   if (ctx.output.isHuman) for (const line of forgotten) ctx.output.note(`  ${line}`);
-  ctx.output.note(`The next command starts from hedge's guesses and learns again; \`${ctx.hedgeCommand('whoami')}\` shows the names in use.`);
+  ctx.output.note(
+    `The next command starts from hedge's guesses and learns again; \`${ctx.hedgeCommand('whoami')}\` shows the names in use.`,
+  );
 }

@@ -33,6 +33,8 @@ export async function runProfileUse(ctx: CommandContext, { name }: ProfileUseOpt
   );
   if (row.environment === 'live') ctx.output.note(c.red('LIVE: commands now trade in production, with real money.'));
   if (ctx.env.HEDGE_PROFILE && ctx.env.HEDGE_PROFILE !== name) {
-    ctx.output.warn(`HEDGE_PROFILE=${ctx.env.HEDGE_PROFILE} is set in this environment and takes precedence over the current profile.`);
+    ctx.output.warn(
+      `HEDGE_PROFILE=${ctx.env.HEDGE_PROFILE} is set in this environment and takes precedence over the current profile.`,
+    );
   }
 }

@@ -32,16 +32,20 @@ export function run(ctx: CommandContext, input: InputOf<typeof QUOTE>): Promise<
 export async function runQuote(ctx: CommandContext, opts: QuoteOptions): Promise<void> {
   const { market, side } = opts;
   const client = await ctx.client();
-  const quote = await client.createQuote({ market, side, notional_usd: opts.notionalUsd, tenor_days: opts.tenorDays }).catch(async (error: unknown) => {
-    throw await explainMarketRefusal(client, market, error);
-  });
+  const quote = await client
+    .createQuote({ market, side, notional_usd: opts.notionalUsd, tenor_days: opts.tenorDays })
+    .catch(async (error: unknown) => {
+      throw await explainMarketRefusal(client, market, error);
+    });
   if (ctx.output.isJson) {
     ctx.output.json(quote);
     return;
   }
   // --fields on a terminal: a card of just those fields (dotted names reach into the groups).
   if (ctx.output.isHuman && ctx.globals.fields) {
-    ctx.output.record(quote as unknown as Record<string, unknown>, [], { title: `Quote ${quote.market} ${quote.side}` });
+    ctx.output.record(quote as unknown as Record<string, unknown>, [], {
+      title: `Quote ${quote.market} ${quote.side}`,
+    });
     return;
   }
   ctx.output.write(renderQuoteCard(ctx.output, quote, ctx.clock.now()));

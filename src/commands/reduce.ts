@@ -25,4 +25,5 @@ export function run(ctx: CommandContext, input: InputOf<typeof REDUCE>): Promise
 }
 
 /** What `hedge reduce` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
-export const OUTPUT_FIELDS = (input: InputOf<typeof REDUCE>) => (input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.reduce));
+export const OUTPUT_FIELDS = (input: InputOf<typeof REDUCE>) =>
+  input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.reduce);

@@ -4,13 +4,27 @@
 import type { InputOf } from '../runner/command-spec.js';
 import type { REPORT } from './report.spec.js';
 import { echo, parseClientReference } from '../domain/input.js';
-import { REPORT_GROUPINGS, cumulativePoint, parseReportDate, reportPeriodProblem, type ReportGrouping } from '../domain/report.js';
+import {
+  REPORT_GROUPINGS,
+  cumulativePoint,
+  parseReportDate,
+  reportPeriodProblem,
+  type ReportGrouping,
+} from '../domain/report.js';
 import { UsageError } from '../errors.js';
 import { accountName, ClosedHedgeListing, gatherReport, htmlTarget, incompleteWarning } from '../flows/report.js';
 import type { CommandContext } from '../runtime/context.js';
 import type { OutputFormat } from '../runtime/globals.js';
 import { closedHedgeRow, reportHtmlAround } from '../ui/report-html.js';
-import { renderReportTable, reportColumns, reportCsv, reportNotes, reportPlainRows, reportPlainTotals, type ReportColumn } from '../ui/report-view.js';
+import {
+  renderReportTable,
+  reportColumns,
+  reportCsv,
+  reportNotes,
+  reportPlainRows,
+  reportPlainTotals,
+  type ReportColumn,
+} from '../ui/report-view.js';
 import { terminalColumns } from '../ui/width.js';
 import { dealReferences, readDeal, readHedgeReferences } from '../flows/deal.js';
 import { dealStillHeld, shellWord } from '../ui/deal-view.js';
@@ -18,8 +32,34 @@ import { dealStillHeld, shellWord } from '../ui/deal-view.js';
 /** What a --until condition may read: every name of the report's JSON (a test checks it against a report). */
 export const CONDITION_FIELDS: readonly string[] = [
   ...['by', 'since', 'until', 'groups', 'totals', 'unrealized', 'cumulative', 'missing', 'locked', 'complete'],
-  ...['key', 'label', 'count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd', 'deal', 'positions', 'at', 'excluded', 'undated', 'amount'],
-  ...['client_reference', 'market', 'side', 'tenor_days', 'closed_at', 'entry_price', 'exit_price', 'quote_currency', 'quote_amount_locked', 'hedge_id'],
+  ...[
+    'key',
+    'label',
+    'count',
+    'notional_usd',
+    'gross_pnl_usd',
+    'carry_usdc',
+    'fees_usdc',
+    'net_pnl_usd',
+    'deal',
+    'positions',
+    'at',
+    'excluded',
+    'undated',
+    'amount',
+  ],
+  ...[
+    'client_reference',
+    'market',
+    'side',
+    'tenor_days',
+    'closed_at',
+    'entry_price',
+    'exit_price',
+    'quote_currency',
+    'quote_amount_locked',
+    'hedge_id',
+  ],
 ];
 
 const FORMATS = ['table', 'csv', 'json', 'plain'] as const;
@@ -66,7 +106,16 @@ export function parseReportOptions(
   if (period) throw new UsageError(period);
   // The global --format: a report is a table, CSV, JSON, or (tsv, and in a pipe) plain lines.
   const asked = context.format;
-  const format = asked === 'json' || asked === 'ndjson' ? 'json' : asked === 'csv' || asked === 'table' ? asked : asked === 'tsv' ? 'plain' : context.stdoutIsTTY ? 'table' : 'plain';
+  const format =
+    asked === 'json' || asked === 'ndjson'
+      ? 'json'
+      : asked === 'csv' || asked === 'table'
+        ? asked
+        : asked === 'tsv'
+          ? 'plain'
+          : context.stdoutIsTTY
+            ? 'table'
+            : 'plain';
   let html: string | undefined;
   if (options.html !== undefined) {
     const target = htmlTarget(options.html);
@@ -78,7 +127,9 @@ export function parseReportOptions(
     const allowed = reportColumns(by) as readonly string[];
     const unknown = context.fields.filter((field) => !allowed.includes(field));
     if (unknown.length > 0) {
-      throw new UsageError(`--fields: ${unknown.map((field) => echo(field)).join(', ')} is not a report column; expected some of ${allowed.join(', ')}.`);
+      throw new UsageError(
+        `--fields: ${unknown.map((field) => echo(field)).join(', ')} is not a report column; expected some of ${allowed.join(', ')}.`,
+      );
     }
     columns = context.fields as ReportColumn[];
   }
@@ -86,14 +137,27 @@ export function parseReportOptions(
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): Promise<void> {
-  const options = parseReportOptions(input, { now: new Date(ctx.clock.now()), format: ctx.globals.format, stdoutIsTTY: ctx.io.stdoutIsTTY, fields: ctx.globals.fields });
+  const options = parseReportOptions(input, {
+    now: new Date(ctx.clock.now()),
+    format: ctx.globals.format,
+    stdoutIsTTY: ctx.io.stdoutIsTTY,
+    fields: ctx.globals.fields,
+  });
   const client = await ctx.client();
   // Deal references for closed-hedge records that carry none, from the hedge records (issue 48): a
   // deal followed with --ref is every hedge carrying it; a report by hedge or by reference labels
   // its rows from the newest hedge records. The others need none.
   const deal = options.ref === undefined ? undefined : await readDeal(client, options.ref);
-  const references = deal !== undefined ? dealReferences(deal) : options.by === 'hedge' || options.by === 'ref' ? await readHedgeReferences(client) : undefined;
-  if (references?.problem !== undefined) ctx.output.warn(`Deal references not joined from the hedge records: ${references.problem}; closed hedges count under their own reference alone.`);
+  const references =
+    deal !== undefined
+      ? dealReferences(deal)
+      : options.by === 'hedge' || options.by === 'ref'
+        ? await readHedgeReferences(client)
+        : undefined;
+  if (references?.problem !== undefined)
+    ctx.output.warn(
+      `Deal references not joined from the hedge records: ${references.problem}; closed hedges count under their own reference alone.`,
+    );
   // The HTML listing's rows wait in a file beside the target while the history is read.
   const listing = options.html === undefined ? undefined : new ClosedHedgeListing(options.html, closedHedgeRow);
   let gathered: Awaited<ReturnType<typeof gatherReport>>;
@@ -101,10 +165,15 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
     // JSON and the HTML file take the cumulative line compact (a point per close time: 100,000 of
     // them for a long history); the terminal's and the plain formats' line reads the points.
     const points = options.format !== 'json';
-    gathered = await gatherReport(client, { by: options.by, since: options.since, until: options.until, ref: options.ref }, listing && ((record) => listing.add(record)), {
-      points,
-      ...(references !== undefined ? { references } : {}),
-    });
+    gathered = await gatherReport(
+      client,
+      { by: options.by, since: options.since, until: options.until, ref: options.ref },
+      listing && ((record) => listing.add(record)),
+      {
+        points,
+        ...(references !== undefined ? { references } : {}),
+      },
+    );
   } catch (error) {
     listing?.discard();
     throw error;
@@ -114,25 +183,40 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
   if (!gathered.complete) ctx.output.warn(incompleteWarning(gathered.fetched, gathered.stopped));
   for (const note of reportNotes(report)) ctx.output.note(ctx.output.chalk.dim(note));
   // The report counts what the deal closed; what it still holds after its rolls is said beside it.
-  const held = deal === undefined ? undefined : dealStillHeld(deal, ctx.clock.now(), ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
+  const held =
+    deal === undefined
+      ? undefined
+      : dealStillHeld(deal, ctx.clock.now(), ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
   if (held !== undefined) ctx.output.note(held);
 
   switch (options.format) {
     case 'json': {
       const line = gathered.cumulative;
-      ctx.output.jsonWithList({ ...report, complete: gathered.complete }, 'cumulative', line.length, (index) => cumulativePoint(line, index));
+      ctx.output.jsonWithList({ ...report, complete: gathered.complete }, 'cumulative', line.length, (index) =>
+        cumulativePoint(line, index),
+      );
       break;
     }
     case 'csv':
-      ctx.output.write(reportCsv(report, (await import('../ui/csv.js')).csvText, { columns: options.columns, header: ctx.globals.header }).replace(/\n$/, ''));
+      ctx.output.write(
+        reportCsv(report, (await import('../ui/csv.js')).csvText, {
+          columns: options.columns,
+          header: ctx.globals.header,
+        }).replace(/\n$/, ''),
+      );
       break;
     case 'plain':
       if (report.groups.length === 0) ctx.output.note('No closed hedges in this period.');
-      for (const row of reportPlainRows(report, { columns: options.columns, header: ctx.globals.header })) ctx.output.write(row);
+      for (const row of reportPlainRows(report, { columns: options.columns, header: ctx.globals.header }))
+        ctx.output.write(row);
       ctx.output.note(reportPlainTotals(report));
       break;
     case 'table': {
-      const columns = terminalColumns({ isTTY: ctx.io.stdoutIsTTY, columns: (ctx.io.stdout as { columns?: number }).columns, env: ctx.env });
+      const columns = terminalColumns({
+        isTTY: ctx.io.stdoutIsTTY,
+        columns: (ctx.io.stdout as { columns?: number }).columns,
+        env: ctx.env,
+      });
       ctx.output.write(await renderReportTable(report, { chalk: ctx.output.chalk, columns, nowMs: ctx.clock.now() }));
       break;
     }
@@ -142,7 +226,12 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>): P
     const credentials = await ctx.credentials();
     const [before, after] = reportHtmlAround(
       report,
-      { account: accountName(credentials), environment: credentials.environment, generatedAt: new Date(ctx.clock.now()).toISOString(), cumulative: gathered.cumulative },
+      {
+        account: accountName(credentials),
+        environment: credentials.environment,
+        generatedAt: new Date(ctx.clock.now()).toISOString(),
+        cumulative: gathered.cumulative,
+      },
       listing.size,
     );
     listing.writeReport(options.html, before, after);

@@ -8,7 +8,20 @@ export const RESUME = declare({
   description: 'Finish an unresolved action from the journal with its own key (the newest one without an ID)',
   group: 'automation',
   tier: 'write',
-  args: [{ name: 'id', required: false, description: 'a journal id (a_…) or a unique prefix; default: the newest unresolved action' }],
-  options: [{ flags: '--no-wait', key: 'wait', kind: 'negatable', description: 'return once the server answered, without waiting for the result' }],
+  args: [
+    {
+      name: 'id',
+      required: false,
+      description: 'a journal id (a_…) or a unique prefix; default: the newest unresolved action',
+    },
+  ],
+  options: [
+    {
+      flags: '--no-wait',
+      key: 'wait',
+      kind: 'negatable',
+      description: 'return once the server answered, without waiting for the result',
+    },
+  ],
   examples: ['hedge resume', 'hedge resume a_mwrrf5p1'],
 });

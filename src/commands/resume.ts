@@ -30,7 +30,9 @@ export async function runResume(ctx: CommandContext, options: ResumeOptions): Pr
   const ports = flowPorts(ctx);
   const entry = await chooseEntryToResume(ports, options.id);
   if (!entry) {
-    ctx.output.note(`Nothing to resume: every action in the journal is resolved. See them with \`${ctx.hedgeCommand('journal')}\`.`);
+    ctx.output.note(
+      `Nothing to resume: every action in the journal is resolved. See them with \`${ctx.hedgeCommand('journal')}\`.`,
+    );
     return 0;
   }
   const plan = await planResume(ports, entry);
@@ -52,7 +54,8 @@ function showResumed(ctx: CommandContext, resumed: ResumeOutcome): number {
     case 'roll':
       return renderRollOutcome(ctx.output, resumed.rolled, (...argv) => ctx.hedgeCommand(...argv));
     case 'api':
-      if (resumed.outcome.kind === 'submitted' || resumed.outcome.kind === 'resolved') printAnswers(ctx.output, [resumed.outcome.answer], { include: false, failed: false });
+      if (resumed.outcome.kind === 'submitted' || resumed.outcome.kind === 'resolved')
+        printAnswers(ctx.output, [resumed.outcome.answer], { include: false, failed: false });
       return 0;
     case 'trade':
       return showTrade(ctx, resumed.entry.command, resumed.outcome, resumed.body);

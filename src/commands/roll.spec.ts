@@ -6,15 +6,24 @@ import { WRITE_OPTIONS, SKIP_CHECKS, TENOR_OPTION, MARKET_ARG, SIDE_ARG } from '
 export const ROLL = declare({
   name: 'roll',
   summary: "Close a side's hedge and open it again for a new tenor",
-  description: "Keep a side covered past its maturity: close the open hedge and open the same notional for a new tenor",
+  description: 'Keep a side covered past its maturity: close the open hedge and open the same notional for a new tenor',
   group: 'trading',
   tier: 'write',
   args: [MARKET_ARG, SIDE_ARG],
   options: [
     TENOR_OPTION,
-    { flags: '--ref <client_reference>', key: 'ref', kind: 'value', description: "the new hedge's deal id (default: the rolled hedge's own, kept through the roll)" },
+    {
+      flags: '--ref <client_reference>',
+      key: 'ref',
+      kind: 'value',
+      description: "the new hedge's deal id (default: the rolled hedge's own, kept through the roll)",
+    },
     SKIP_CHECKS,
     ...WRITE_OPTIONS,
   ],
-  examples: ['hedge roll USDTNGN buy --tenor 7', 'hedge roll USDTNGN sell --tenor 3 --dry-run', 'hedge roll USDTNGN buy --tenor 3 --ref DEAL-43'],
+  examples: [
+    'hedge roll USDTNGN buy --tenor 7',
+    'hedge roll USDTNGN sell --tenor 3 --dry-run',
+    'hedge roll USDTNGN buy --tenor 3 --ref DEAL-43',
+  ],
 });

@@ -26,8 +26,11 @@ export function parseRollOptions(input: InputOf<typeof ROLL>): RollRequest {
 }
 
 export async function run(ctx: CommandContext, input: InputOf<typeof ROLL>): Promise<number> {
-  return renderRollOutcome(ctx.output, await runRoll(flowPorts(ctx), parseRollOptions(input)), (...argv) => ctx.hedgeCommand(...argv));
+  return renderRollOutcome(ctx.output, await runRoll(flowPorts(ctx), parseRollOptions(input)), (...argv) =>
+    ctx.hedgeCommand(...argv),
+  );
 }
 
 /** What `hedge roll` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
-export const OUTPUT_FIELDS = (input: InputOf<typeof ROLL>) => (input.options.dryRun ? dryRunResult(ROLL_DRY_RUN_FIELDS) : writeResult(RESULT_FIELDS.roll));
+export const OUTPUT_FIELDS = (input: InputOf<typeof ROLL>) =>
+  input.options.dryRun ? dryRunResult(ROLL_DRY_RUN_FIELDS) : writeResult(RESULT_FIELDS.roll);

@@ -20,7 +20,9 @@ function wholeNumber(name: string, raw: unknown, min: number, max: number): numb
   if (raw === undefined) return undefined;
   const text = String(raw).trim();
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected a whole number from ${min} to ${max}.`);
+    throw new UsageError(
+      `${name}: ${echo(String(raw))} is not allowed; expected a whole number from ${min} to ${max}.`,
+    );
   }
   return Number(text);
 }
@@ -40,7 +42,9 @@ function seconds(name: string, raw: unknown, min: number): number | undefined {
   const text = String(raw).trim();
   const value = Number(text);
   if (!/^\d+(\.\d{1,3})?$/.test(text) || value < min || value > 86_400) {
-    throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected seconds from ${min} to 86400 (e.g. 3 or 0.5).`);
+    throw new UsageError(
+      `${name}: ${echo(String(raw))} is not allowed; expected seconds from ${min} to 86400 (e.g. 3 or 0.5).`,
+    );
   }
   return Math.round(value * 1000);
 }
@@ -50,7 +54,9 @@ function skewSeconds(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   const text = String(raw).trim();
   if (!/^[+-]?\d+$/.test(text) || Math.abs(Number(text)) > 86_400) {
-    throw new UsageError(`--clock-skew: ${echo(String(raw))} is not allowed; expected whole seconds from -86400 to 86400 (e.g. 300 or -120).`);
+    throw new UsageError(
+      `--clock-skew: ${echo(String(raw))} is not allowed; expected whole seconds from -86400 to 86400 (e.g. 300 or -120).`,
+    );
   }
   return Number(text) * 1000;
 }
@@ -72,7 +78,10 @@ export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>): 
   const o = input.options;
   const host = o.host === undefined ? '127.0.0.1' : String(o.host);
   // The simulator holds test keys and has no access control of its own: it never leaves this machine.
-  if (!isLoopbackHost(host)) throw new UsageError(`--host: ${echo(host)} is not allowed; expected a loopback address (127.0.0.1, ::1, localhost).`);
+  if (!isLoopbackHost(host))
+    throw new UsageError(
+      `--host: ${echo(host)} is not allowed; expected a loopback address (127.0.0.1, ::1, localhost).`,
+    );
   return {
     host,
     port: wholeNumber('--port', o.port, 0, 65535),

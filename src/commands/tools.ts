@@ -31,7 +31,11 @@ async function printErrorCatalogue(ctx: CommandContext): Promise<void> {
     return;
   }
   await ctx.output.list(
-    entries.map((entry) => ({ ...entry, applies_to: Array.isArray(entry.applies_to) ? entry.applies_to.join(' ') : entry.applies_to, retryable: entry.retryable ? 'yes' : 'no' })),
+    entries.map((entry) => ({
+      ...entry,
+      applies_to: Array.isArray(entry.applies_to) ? entry.applies_to.join(' ') : entry.applies_to,
+      retryable: entry.retryable ? 'yes' : 'no',
+    })),
     [
       { key: 'code', label: 'Code' },
       { key: 'exit_code', label: 'Exit', kind: 'count' },
@@ -84,5 +88,10 @@ export async function runTools(ctx: CommandContext, opts: ToolsOptions): Promise
     };
   });
   await ctx.output.list(rows, TOOL_RESOURCE, { empty: 'No tools.' });
-  if (ctx.output.isHuman) ctx.output.note(ctx.output.chalk.dim(`Schemas and descriptions: ${ctx.hedgeCommand('tools', '--json')}. Serve them to an agent: ${ctx.hedgeCommand('mcp')}.`));
+  if (ctx.output.isHuman)
+    ctx.output.note(
+      ctx.output.chalk.dim(
+        `Schemas and descriptions: ${ctx.hedgeCommand('tools', '--json')}. Serve them to an agent: ${ctx.hedgeCommand('mcp')}.`,
+      ),
+    );
 }

@@ -10,7 +10,13 @@ import { renderTrade } from '../ui/write-outcome.js';
 import { flowPorts } from '../runtime/flow-ports.js';
 
 /** `body` is the request the trade sent (market, side, amount); `quote` the one shown before an open. */
-export function showTrade(ctx: CommandContext, command: string, outcome: WriteOutcome<unknown, unknown>, body: Record<string, unknown>, quote?: Quote): number {
+export function showTrade(
+  ctx: CommandContext,
+  command: string,
+  outcome: WriteOutcome<unknown, unknown>,
+  body: Record<string, unknown>,
+  quote?: Quote,
+): number {
   if (outcome.kind === 'dry-run') {
     renderDryRun(ctx.output, outcome.planned);
     return 0;

@@ -3,7 +3,15 @@
 // writes each refresh to, and how the watch ended said and turned into the exit code.
 import { stopExitCode } from '../errors.js';
 import { describeError, exitCodeNamed } from '../exit-codes.js';
-import { alertRecord, parseWatchSettings, runWatch, type WatchOptionValues, type WatchOutcome, type WatchSink, type WatchTarget } from '../flows/watch.js';
+import {
+  alertRecord,
+  parseWatchSettings,
+  runWatch,
+  type WatchOptionValues,
+  type WatchOutcome,
+  type WatchSink,
+  type WatchTarget,
+} from '../flows/watch.js';
 import type { CommandContext } from '../runtime/context.js';
 import { safeJson } from '../security/safe-text.js';
 import type { LiveView } from '../ui/watch-view.js';
@@ -11,11 +19,18 @@ import { terminalColumns } from '../ui/width.js';
 import { flowPorts } from '../runtime/flow-ports.js';
 
 /** `hedge … --watch`: checks the options (exit 2 before anything is read), runs the watch, says how it ended. */
-export async function watchCommand(ctx: CommandContext, target: WatchTarget, options: WatchOptionValues): Promise<number> {
+export async function watchCommand(
+  ctx: CommandContext,
+  target: WatchTarget,
+  options: WatchOptionValues,
+): Promise<number> {
   const settings = parseWatchSettings(flowPorts(ctx), target, options);
   const live = ctx.io.stdoutIsTTY && !ctx.globals.json;
   const openSink = async () => (live ? liveSink(ctx, settings.intervalMs) : ndjsonSink(ctx));
-  return endWatch(ctx, await runWatch(flowPorts(ctx), target, { settings, live, oneShape: ctx.output.inOneShape }, openSink));
+  return endWatch(
+    ctx,
+    await runWatch(flowPorts(ctx), target, { settings, live, oneShape: ctx.output.inOneShape }, openSink),
+  );
 }
 
 /** Ctrl-C, --timeout and --count end a watch with 0; the first alert under --exit-on-alert with 10; SIGTERM and SIGHUP keep their own codes for supervisors. */
@@ -25,7 +40,9 @@ export async function endWatch(ctx: CommandContext, outcome: WatchOutcome): Prom
     case 'alert': {
       const { describeAlert } = await import('../ui/watch-view.js');
       const code = exitCodeNamed('alert');
-      ctx.output.note(c.red(`Alert: ${describeAlert(outcome.alert, outcome.at)}. Ended by --exit-on-alert (exit ${code}).`));
+      ctx.output.note(
+        c.red(`Alert: ${describeAlert(outcome.alert, outcome.at)}. Ended by --exit-on-alert (exit ${code}).`),
+      );
       return code;
     }
     case 'deadline':
@@ -57,7 +74,13 @@ async function ndjsonSink(ctx: CommandContext): Promise<WatchSink> {
     },
     stale(error, at, nextAt) {
       const description = describeError(error);
-      line({ time: iso(at), stale: true, error: { code: description.code, message: description.message }, last_good: lastGood, next_at: iso(nextAt) });
+      line({
+        time: iso(at),
+        stale: true,
+        error: { code: description.code, message: description.message },
+        last_good: lastGood,
+        next_at: iso(nextAt),
+      });
     },
     alerts(fired, _holding, at) {
       for (const alert of fired) line({ time: iso(at), alert: alertRecord(alert) });
@@ -70,7 +93,10 @@ async function ndjsonSink(ctx: CommandContext): Promise<WatchSink> {
 }
 
 async function liveSink(ctx: CommandContext, intervalMs: number): Promise<WatchSink> {
-  const [{ clockTimeIn, openLiveView }, { watchModel }] = await Promise.all([import('../ui/watch-view.js'), import('../ui/watch-model.js')]);
+  const [{ clockTimeIn, openLiveView }, { watchModel }] = await Promise.all([
+    import('../ui/watch-view.js'),
+    import('../ui/watch-model.js'),
+  ]);
   const stdout = ctx.io.stdout as NodeJS.WritableStream & { columns?: number };
   const view: LiveView = await openLiveView({
     stream: ctx.io.stdout,
@@ -95,4 +121,3 @@ async function liveSink(ctx: CommandContext, intervalMs: number): Promise<WatchS
     close: () => view.close(),
   };
 }
-

@@ -6,7 +6,8 @@ import { UNTIL_OPTION } from './spec-parts.js';
 export const WHOAMI = declare({
   name: 'whoami',
   summary: 'The profile, environment and key in use, and whether it works',
-  description: 'Show the profile, environment, base URL and key in use, where each came from, and whether the key works',
+  description:
+    'Show the profile, environment, base URL and key in use, where each came from, and whether the key works',
   group: 'setup',
   tier: 'read',
   options: [UNTIL_OPTION],

@@ -54,10 +54,16 @@ export async function runWhoami(ctx: CommandContext, _opts: WhoamiOptions): Prom
   else if (ctx.output.isHuman) showCard(ctx, facts);
   else showRecord(ctx, facts);
   if (ctx.output.isHuman && wireRows.some((row) => row.source === 'learned')) {
-    ctx.output.note(ctx.output.chalk.dim(`Forget what was learned with \`${ctx.hedgeCommand('profile', 'reset-wire')}\`; \`${ctx.hedgeCommand('doctor')}\` shows what the server answers now.`));
+    ctx.output.note(
+      ctx.output.chalk.dim(
+        `Forget what was learned with \`${ctx.hedgeCommand('profile', 'reset-wire')}\`; \`${ctx.hedgeCommand('doctor')}\` shows what the server answers now.`,
+      ),
+    );
   }
   if (check.status === 'refused') {
-    ctx.output.note(ctx.output.chalk.red('The server refused this key.') + ' → Check it, or save a new one with `hedge login`.');
+    ctx.output.note(
+      ctx.output.chalk.red('The server refused this key.') + ' → Check it, or save a new one with `hedge login`.',
+    );
   } else if (check.status !== 'ok') {
     ctx.output.note(`The key could not be checked: ${check.message ?? check.status}`);
   }
@@ -90,7 +96,11 @@ async function gatherWhoami(ctx: CommandContext): Promise<WhoamiFacts> {
   const credentials = await ctx.credentials();
   const check = await checkKey(flowPorts(ctx), credentials);
   const profileSource: ShownSource | null =
-    credentials.sources.profile === undefined ? null : credentials.sources.profile === 'profile' ? 'current' : credentials.sources.profile;
+    credentials.sources.profile === undefined
+      ? null
+      : credentials.sources.profile === 'profile'
+        ? 'current'
+        : credentials.sources.profile;
   const sources: Record<string, ShownSource | null> = {
     profile: profileSource,
     api_key: credentials.sources.apiKey,
@@ -126,12 +136,22 @@ async function gatherWhoami(ctx: CommandContext): Promise<WhoamiFacts> {
               ? `service hedge, account ${credentials.keyLocation.account}`
               : (await ctx.store()).file,
       }
-    : { kind: credentials.sources.apiKey === 'demo' ? 'demo' : 'environment', location: credentials.sources.apiKey === 'demo' ? null : 'HEDGE_API_KEY' };
-  const keyStoreText = credentials.keyLocation ? describeKeyLocation(credentials.keyLocation, (await ctx.store()).file) : keyStore.kind === 'demo' ? 'the demo simulator' : 'the environment (HEDGE_API_KEY)';
+    : {
+        kind: credentials.sources.apiKey === 'demo' ? 'demo' : 'environment',
+        location: credentials.sources.apiKey === 'demo' ? null : 'HEDGE_API_KEY',
+      };
+  const keyStoreText = credentials.keyLocation
+    ? describeKeyLocation(credentials.keyLocation, (await ctx.store()).file)
+    : keyStore.kind === 'demo'
+      ? 'the demo simulator'
+      : 'the environment (HEDGE_API_KEY)';
   return { credentials, check, sources, wireRows, learnedFor, journal, keyStore, keyStoreText };
 }
 
-function showJson(ctx: CommandContext, { credentials, check, sources, wireRows, learnedFor, journal, keyStore }: WhoamiFacts): void {
+function showJson(
+  ctx: CommandContext,
+  { credentials, check, sources, wireRows, learnedFor, journal, keyStore }: WhoamiFacts,
+): void {
   ctx.output.json({
     profile: credentials.profileName ?? null,
     environment: credentials.environment,
@@ -141,7 +161,15 @@ function showJson(ctx: CommandContext, { credentials, check, sources, wireRows, 
     ca_file: credentials.caFile ?? null,
     sources,
     wire: Object.fromEntries(
-      wireRows.map((row) => [row.setting, { value: row.value, source: row.source, env: row.variable, ...(row.source === 'learned' ? { learned_for: learnedFor } : {}) }]),
+      wireRows.map((row) => [
+        row.setting,
+        {
+          value: row.value,
+          source: row.source,
+          env: row.variable,
+          ...(row.source === 'learned' ? { learned_for: learnedFor } : {}),
+        },
+      ]),
     ),
     journal,
     key_check: {
@@ -152,9 +180,13 @@ function showJson(ctx: CommandContext, { credentials, check, sources, wireRows, 
   });
 }
 
-function showCard(ctx: CommandContext, { credentials, check, sources, wireRows, learnedFor, journal, keyStoreText }: WhoamiFacts): void {
+function showCard(
+  ctx: CommandContext,
+  { credentials, check, sources, wireRows, learnedFor, journal, keyStoreText }: WhoamiFacts,
+): void {
   const c = ctx.output.chalk;
-  const from = (key: string, variable: string) => describeSource(sources[key] ?? null, variable, credentials.profileName);
+  const from = (key: string, variable: string) =>
+    describeSource(sources[key] ?? null, variable, credentials.profileName);
   const statusText: Record<KeyStatus, string> = {
     ok: c.green('ok — the server accepted the key'),
     refused: c.red(`refused (${check.code}) — the server does not accept this key`),
@@ -162,28 +194,46 @@ function showCard(ctx: CommandContext, { credentials, check, sources, wireRows, 
     error: c.yellow(`error (${check.code}) — ${check.message ?? 'unexpected answer'}`),
   };
   const sourceText = (row: WireRow): string =>
-    row.source === 'default' ? 'guessed: the spec does not show it' : row.source === 'learned' ? `learned from the server, kept for ${learnedFor}` : row.source;
-  const shownValue = (row: WireRow): string => (row.setting === 'cursorParam' && row.value === '' ? 'from the answer (next_cursor → cursor)' : row.value);
+    row.source === 'default'
+      ? 'guessed: the spec does not show it'
+      : row.source === 'learned'
+        ? `learned from the server, kept for ${learnedFor}`
+        : row.source;
+  const shownValue = (row: WireRow): string =>
+    row.setting === 'cursorParam' && row.value === '' ? 'from the answer (next_cursor → cursor)' : row.value;
   const rows: Array<[string, string]> = [
-    ['Profile', credentials.profileName ? `${credentials.profileName} ${c.dim(`(${from('profile', 'HEDGE_PROFILE')})`)}` : c.dim('— (none)')],
+    [
+      'Profile',
+      credentials.profileName
+        ? `${credentials.profileName} ${c.dim(`(${from('profile', 'HEDGE_PROFILE')})`)}`
+        : c.dim('— (none)'),
+    ],
     ['Environment', environmentLabel(credentials.environment, c)],
     ['Base URL', `${credentials.baseUrl} ${c.dim(`(${from('base_url', 'HEDGE_BASE_URL')})`)}`],
     ['API key', `${redactKey(credentials.apiKey)} ${c.dim(`(${from('api_key', 'HEDGE_API_KEY')})`)}`],
     ['Key stored in', keyStoreText],
   ];
-  if (credentials.caFile) rows.push(['CA file', `${credentials.caFile} ${c.dim(`(${from('ca_file', 'HEDGE_CA_FILE')})`)}`]);
-  for (const row of wireRows) rows.push([`Wire ${row.setting}`, `${shownValue(row)} ${c.dim(`(${sourceText(row)}; ${row.variable})`)}`]);
+  if (credentials.caFile)
+    rows.push(['CA file', `${credentials.caFile} ${c.dim(`(${from('ca_file', 'HEDGE_CA_FILE')})`)}`]);
+  for (const row of wireRows)
+    rows.push([`Wire ${row.setting}`, `${shownValue(row)} ${c.dim(`(${sourceText(row)}; ${row.variable})`)}`]);
   rows.push([
     'Journal',
-    journal.store === 'file' ? `${safeText(journal.location)} ${c.dim('(this machine)')}` : `team store ${safeText(journal.location)} ${c.dim(`(${journal.source})`)}`,
+    journal.store === 'file'
+      ? `${safeText(journal.location)} ${c.dim('(this machine)')}`
+      : `team store ${safeText(journal.location)} ${c.dim(`(${journal.source})`)}`,
   ]);
   rows.push(['Key check', statusText[check.status]]);
   ctx.output.write(ctx.output.card(rows, 'hedge whoami'));
-  if (credentials.environment === 'live') ctx.output.note(c.red('LIVE: commands with this key trade in production, with real money.'));
+  if (credentials.environment === 'live')
+    ctx.output.note(c.red('LIVE: commands with this key trade in production, with real money.'));
 }
 
 /** TSV/CSV: one record, a header row of keys; each setting's source in the column after it. */
-function showRecord(ctx: CommandContext, { credentials, check, sources, wireRows, journal, keyStore }: WhoamiFacts): void {
+function showRecord(
+  ctx: CommandContext,
+  { credentials, check, sources, wireRows, journal, keyStore }: WhoamiFacts,
+): void {
   const record: Record<string, unknown> = {
     profile: credentials.profileName ?? null,
     profile_source: sources.profile,
@@ -205,5 +255,8 @@ function showRecord(ctx: CommandContext, { credentials, check, sources, wireRows
   record.journal_source = journal.source ?? 'this machine';
   record.key_check = check.status;
   record.key_check_code = check.code ?? null;
-  ctx.output.record(record, Object.keys(record).map((key) => ({ key, label: key })));
+  ctx.output.record(
+    record,
+    Object.keys(record).map((key) => ({ key, label: key })),
+  );
 }

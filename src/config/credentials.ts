@@ -37,7 +37,12 @@ export function configDir(env: Env): string {
 
 /** --profile, then HEDGE_PROFILE; the store's current profile is looked up only when neither is set. */
 export function requestedProfile(flag: string | undefined, env: Env): { name: string; source: Source } | undefined {
-  const pick = flag !== undefined ? { name: flag, source: 'flag' as const } : env.HEDGE_PROFILE ? { name: env.HEDGE_PROFILE, source: 'environment' as const } : undefined;
+  const pick =
+    flag !== undefined
+      ? { name: flag, source: 'flag' as const }
+      : env.HEDGE_PROFILE
+        ? { name: env.HEDGE_PROFILE, source: 'environment' as const }
+        : undefined;
   if (pick && !PROFILE_NAME.test(pick.name)) {
     throw new UsageError(
       `--profile: "${pick.name}" is not a profile name (letters, digits, ".", "_" and "-", at most 64).`,
@@ -48,7 +53,9 @@ export function requestedProfile(flag: string | undefined, env: Env): { name: st
 
 /** With key and base URL both in the environment and no profile asked for, the store is not even opened. */
 export function needsProfileStore(profileFlag: string | undefined, env: Env): boolean {
-  return profileFlag !== undefined || Boolean(env.HEDGE_PROFILE) || !env.HEDGE_API_KEY?.trim() || !env.HEDGE_BASE_URL?.trim();
+  return (
+    profileFlag !== undefined || Boolean(env.HEDGE_PROFILE) || !env.HEDGE_API_KEY?.trim() || !env.HEDGE_BASE_URL?.trim()
+  );
 }
 
 export async function resolveCredentials(input: {
@@ -93,24 +100,34 @@ export async function resolveCredentials(input: {
 
   // The profile's key is fetched (a helper run, the keyring asked) only when the environment's does not win.
   const keyLocation = envKey || !profile ? undefined : keyLocationOf(profile);
-  const apiKey = envKey ?? (profile && profileName ? await readProfileKey(profileName, profile, { ...input.reading, env }) : undefined);
+  const apiKey =
+    envKey ??
+    (profile && profileName ? await readProfileKey(profileName, profile, { ...input.reading, env }) : undefined);
   const keySource: Source = envKey ? 'environment' : 'profile';
   const rawBaseUrl = envBaseUrl ?? profile?.base_url;
   const baseUrlSource: Source = envBaseUrl ? 'environment' : 'profile';
   if (!apiKey) {
     throw new AuthError(
       profileName ? `Profile "${profileName}" has no API key (logged out).` : 'No API key is configured.',
-      { hint: 'Run `hedge login` (or set HEDGE_API_KEY and HEDGE_BASE_URL), or try it out with `hedge --demo markets`.' },
+      {
+        hint: 'Run `hedge login` (or set HEDGE_API_KEY and HEDGE_BASE_URL), or try it out with `hedge --demo markets`.',
+      },
     );
   }
   registerSecret(apiKey);
-  const environment = validateApiKey(apiKey, keySource === 'environment' ? 'HEDGE_API_KEY' : `profile "${profileName}"`);
+  const environment = validateApiKey(
+    apiKey,
+    keySource === 'environment' ? 'HEDGE_API_KEY' : `profile "${profileName}"`,
+  );
   if (!rawBaseUrl) {
     throw new AuthError('No base URL is configured for the API.', {
       hint: 'Run `hedge login --base-url https://…` or set HEDGE_BASE_URL (the partner desk gives the address).',
     });
   }
-  const baseUrl = checkBaseUrl(rawBaseUrl, baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${profileName}"`);
+  const baseUrl = checkBaseUrl(
+    rawBaseUrl,
+    baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${profileName}"`,
+  );
   const caFile = envCaFile ?? (profile?.ca_file || undefined);
   return {
     apiKey,
@@ -128,4 +145,3 @@ export async function resolveCredentials(input: {
     ...(keyLocation ? { keyLocation } : {}),
   };
 }
-

@@ -4,7 +4,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { isStoreUrl, redactStoreUrl, storeUrlProblem, storeUrlSecrets, REDACTED, STORE_URL_ENCODING } from '../security/store-url.js';
+import {
+  isStoreUrl,
+  redactStoreUrl,
+  storeUrlProblem,
+  storeUrlSecrets,
+  REDACTED,
+  STORE_URL_ENCODING,
+} from '../security/store-url.js';
 import { registerSecret } from '../security/secrets.js';
 import { needsProfileStore, requestedProfile, type Env } from './credentials.js';
 import type { ProfileStore } from './profile-store.js';
@@ -54,9 +61,14 @@ function postgresChoice(url: string, source: string): JournalStoreChoice {
   for (const secret of storeUrlSecrets(url)) registerSecret(secret, REDACTED);
   const shown = redactStoreUrl(url);
   if (!isStoreUrl(url)) {
-    throw new UsageError(`${source}: ${shown} is not a journal store; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…).`);
+    throw new UsageError(
+      `${source}: ${shown} is not a journal store; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…).`,
+    );
   }
   const problem = storeUrlProblem(url);
-  if (problem) throw new UsageError(`${source}: ${shown} cannot be used: ${problem}; write postgres://USER:PASSWORD@HOST:PORT/DATABASE and ${STORE_URL_ENCODING}.`);
+  if (problem)
+    throw new UsageError(
+      `${source}: ${shown} cannot be used: ${problem}; write postgres://USER:PASSWORD@HOST:PORT/DATABASE and ${STORE_URL_ENCODING}.`,
+    );
   return { kind: 'postgres', url, shown, source };
 }

@@ -37,9 +37,19 @@ export function runKeyCommand(command: string, run: KeyCommandRun): Promise<stri
     let child: ReturnType<typeof spawn>;
     try {
       // detached: the shell leads its own process group, so a timeout stops what it started too.
-      child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', env: childEnvironment(run.env), windowsHide: true });
+      child = spawn(command, {
+        shell: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: process.platform !== 'win32',
+        env: childEnvironment(run.env),
+        windowsHide: true,
+      });
     } catch (error) {
-      reject(new AuthError(`The key command of ${run.owner} could not start: ${safeText((error as Error).message)}.`, { hint }));
+      reject(
+        new AuthError(`The key command of ${run.owner} could not start: ${safeText((error as Error).message)}.`, {
+          hint,
+        }),
+      );
       return;
     }
     const stdout: Buffer[] = [];
@@ -56,16 +66,28 @@ export function runKeyCommand(command: string, run: KeyCommandRun): Promise<stri
       }
     };
     const timer = setTimeout(
-      () => stop(new AuthError(`The key command of ${run.owner} did not finish within ${bound >= 1000 ? `${Math.round(bound / 1000)} s` : `${bound} ms`} and was stopped; nothing was sent.`, { hint })),
+      () =>
+        stop(
+          new AuthError(
+            `The key command of ${run.owner} did not finish within ${bound >= 1000 ? `${Math.round(bound / 1000)} s` : `${bound} ms`} and was stopped; nothing was sent.`,
+            { hint },
+          ),
+        ),
       bound,
     );
-    const onAbort = () => stop(new InterruptedError(`Interrupted while the key command of ${run.owner} ran; nothing was sent.`));
+    const onAbort = () =>
+      stop(new InterruptedError(`Interrupted while the key command of ${run.owner} ran; nothing was sent.`));
     if (run.signal?.aborted) onAbort();
     else run.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout!.on('data', (chunk: Buffer) => {
       stdoutBytes += chunk.length;
       if (stdoutBytes > MAX_OUTPUT_BYTES) {
-        stop(new AuthError(`The key command of ${run.owner} printed more than ${MAX_OUTPUT_BYTES} bytes: that is not an API key.`, { hint }));
+        stop(
+          new AuthError(
+            `The key command of ${run.owner} printed more than ${MAX_OUTPUT_BYTES} bytes: that is not an API key.`,
+            { hint },
+          ),
+        );
         return;
       }
       stdout.push(chunk);
@@ -74,7 +96,9 @@ export function runKeyCommand(command: string, run: KeyCommandRun): Promise<stri
       // Only its last words are kept, for the message: a chatty helper cannot fill memory.
       stderr = (stderr + chunk).slice(-2000);
     });
-    child.on('error', (error) => stop(new AuthError(`The key command of ${run.owner} could not start: ${safeText(error.message)}.`, { hint })));
+    child.on('error', (error) =>
+      stop(new AuthError(`The key command of ${run.owner} could not start: ${safeText(error.message)}.`, { hint })),
+    );
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       run.signal?.removeEventListener('abort', onAbort);
@@ -82,10 +106,16 @@ export function runKeyCommand(command: string, run: KeyCommandRun): Promise<stri
       const said = lastLine(stderr);
       if (code !== 0) {
         const how = code === null ? `was stopped by ${signal}` : `exited ${code}`;
-        return reject(new AuthError(`The key command of ${run.owner} ${how}${said ? `: ${safeText(said)}` : ''}; nothing was sent.`, { hint }));
+        return reject(
+          new AuthError(
+            `The key command of ${run.owner} ${how}${said ? `: ${safeText(said)}` : ''}; nothing was sent.`,
+            { hint },
+          ),
+        );
       }
       const key = firstLine(Buffer.concat(stdout).toString('utf8'));
-      if (key === '') return reject(new AuthError(`The key command of ${run.owner} printed no key; nothing was sent.`, { hint }));
+      if (key === '')
+        return reject(new AuthError(`The key command of ${run.owner} printed no key; nothing was sent.`, { hint }));
       resolve(key);
     });
   });
@@ -96,6 +126,9 @@ function firstLine(text: string): string {
 }
 
 function lastLine(text: string): string {
-  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   return lines.at(-1)?.slice(0, 300) ?? '';
 }

@@ -9,9 +9,7 @@ import type { Env } from './env.js';
 import type { StoredProfile } from './store-schema.js';
 
 export type KeyLocation =
-  | { kind: 'command'; command: string }
-  | { kind: 'keyring'; account: string }
-  | { kind: 'file' };
+  { kind: 'command'; command: string } | { kind: 'keyring'; account: string } | { kind: 'file' };
 
 /** Where the profile's key is; undefined when it has none (logged out). A helper wins over the others: it is the one a person names on purpose. */
 export function keyLocationOf(profile: StoredProfile): KeyLocation | undefined {
@@ -35,32 +33,53 @@ export interface KeyReading {
 }
 
 /** The key of a profile, from wherever it lives; AuthError (exit 4, nothing sent) when it cannot be had. */
-export async function readProfileKey(profileName: string, profile: StoredProfile, reading: KeyReading): Promise<string | undefined> {
+export async function readProfileKey(
+  profileName: string,
+  profile: StoredProfile,
+  reading: KeyReading,
+): Promise<string | undefined> {
   const location = keyLocationOf(profile);
   if (!location) return undefined;
   if (location.kind === 'file') return profile.api_key;
   if (location.kind === 'command') {
     const { runKeyCommand, KEY_COMMAND_BOUND_MS } = await import('./key-command.js');
-    const left = reading.deadline === undefined || !reading.now ? KEY_COMMAND_BOUND_MS : Math.max(0, Math.min(KEY_COMMAND_BOUND_MS, reading.deadline - reading.now()));
-    return runKeyCommand(location.command, { env: reading.env, signal: reading.signal, timeoutMs: left, owner: `profile "${profileName}"` });
+    const left =
+      reading.deadline === undefined || !reading.now
+        ? KEY_COMMAND_BOUND_MS
+        : Math.max(0, Math.min(KEY_COMMAND_BOUND_MS, reading.deadline - reading.now()));
+    return runKeyCommand(location.command, {
+      env: reading.env,
+      signal: reading.signal,
+      timeoutMs: left,
+      owner: `profile "${profileName}"`,
+    });
   }
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
   const opening = await openOsKeyring(reading.env);
   const renew = `save the key again with \`hedge login --profile ${profileName}\` (it goes to the file where no keyring answers), or set HEDGE_API_KEY`;
   const hint = `${renew[0]!.toUpperCase()}${renew.slice(1)}.`;
   if (!opening.ok) {
-    throw new AuthError(`The key of profile "${profileName}" is in the OS keyring, but ${opening.reason}; nothing was sent.`, { hint });
+    throw new AuthError(
+      `The key of profile "${profileName}" is in the OS keyring, but ${opening.reason}; nothing was sent.`,
+      { hint },
+    );
   }
   let key: string | null;
   try {
     key = await opening.keyring.get(location.account);
   } catch (error) {
-    throw new AuthError(`The key of profile "${profileName}" is in ${opening.keyring.name}, which did not answer (${keyringReason(error)}); nothing was sent.`, {
-      hint: `Unlock the keyring (or start its service) and try again; or ${renew}.`,
-    });
+    throw new AuthError(
+      `The key of profile "${profileName}" is in ${opening.keyring.name}, which did not answer (${keyringReason(error)}); nothing was sent.`,
+      {
+        hint: `Unlock the keyring (or start its service) and try again; or ${renew}.`,
+      },
+    );
   }
   if (key === null) {
-    throw new AuthError(`The key of profile "${profileName}" is no longer in ${opening.keyring.name} (someone removed the entry); nothing was sent.`, { hint });
+    throw new AuthError(
+      `The key of profile "${profileName}" is no longer in ${opening.keyring.name} (someone removed the entry); nothing was sent.`,
+      { hint },
+    );
   }
   return key;
 }
@@ -85,7 +104,12 @@ function describe(location: KeyLocation, storeFile: string): string {
 export type KeyStoreChoice = 'auto' | 'keyring' | 'file';
 
 export type KeyKeeping =
-  | { ok: true; at: KeyLocation; keyringName?: string; /** Why the file was used where the keyring was wanted by default. */ fallbackReason?: string }
+  | {
+      ok: true;
+      at: KeyLocation;
+      keyringName?: string;
+      /** Why the file was used where the keyring was wanted by default. */ fallbackReason?: string;
+    }
   | { ok: false; reason: string };
 
 /**
@@ -102,7 +126,8 @@ export async function keepKey(choice: KeyStoreChoice, account: string, apiKey: s
     try {
       await opening.keyring.set(account, apiKey);
       // Read back: a keyring that accepts and drops the entry (a locked collection, a stub) is no keyring.
-      if ((await opening.keyring.get(account)) === apiKey) return { ok: true, at: { kind: 'keyring', account }, keyringName: opening.keyring.name };
+      if ((await opening.keyring.get(account)) === apiKey)
+        return { ok: true, at: { kind: 'keyring', account }, keyringName: opening.keyring.name };
       reason = `${opening.keyring.name} did not keep the entry`;
     } catch (error) {
       reason = `${opening.keyring.name} refused it, ${keyringReason(error)}`;

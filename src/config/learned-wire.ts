@@ -11,9 +11,12 @@ import type { StoreData } from './store-schema.js';
 export type LearnedScope = { kind: 'profile'; name: string } | { kind: 'server'; key: string };
 
 /** Where the learned names of these credentials live. */
-export function learnedScopeOf(credentials: Pick<ResolvedCredentials, 'sources' | 'profileName' | 'baseUrl'>): LearnedScope {
+export function learnedScopeOf(
+  credentials: Pick<ResolvedCredentials, 'sources' | 'profileName' | 'baseUrl'>,
+): LearnedScope {
   if (credentials.sources.baseUrl === 'demo') return { kind: 'server', key: 'demo' };
-  if (credentials.sources.baseUrl === 'profile' && credentials.profileName) return { kind: 'profile', name: credentials.profileName };
+  if (credentials.sources.baseUrl === 'profile' && credentials.profileName)
+    return { kind: 'profile', name: credentials.profileName };
   return { kind: 'server', key: credentials.baseUrl.replace(/\/+$/, '') };
 }
 
@@ -36,7 +39,10 @@ export async function saveLearned(store: ProfileStore, scope: LearnedScope, key:
       if (!profile) return;
       profile.wire_learned = { ...(profile.wire_learned ?? {}), [key]: value };
     } else {
-      data.learned_wire = { ...(data.learned_wire ?? {}), [scope.key]: { ...(data.learned_wire?.[scope.key] ?? {}), [key]: value } };
+      data.learned_wire = {
+        ...(data.learned_wire ?? {}),
+        [scope.key]: { ...(data.learned_wire?.[scope.key] ?? {}), [key]: value },
+      };
     }
   });
 }

@@ -9,7 +9,15 @@ import type { ProfileStore } from './profile-store.js';
 import type { StoreData, StoredProfile } from './store-schema.js';
 import { environmentOfKey, redactKey, registerSecret } from '../security/secrets.js';
 import type { KeyLocation } from './key-store.js';
-import { isStoreUrl, redactStoreUrl, REDACTED, STORE_URL_ENCODING, storeUrlHasPassword, storeUrlProblem, storeUrlSecrets } from '../security/store-url.js';
+import {
+  isStoreUrl,
+  redactStoreUrl,
+  REDACTED,
+  STORE_URL_ENCODING,
+  storeUrlHasPassword,
+  storeUrlProblem,
+  storeUrlSecrets,
+} from '../security/store-url.js';
 import { ReadRefused, readBoundedStream } from '../security/bounded-read.js';
 
 /** Profile `hedge login` (and `logout`) acts on when neither --profile nor HEDGE_PROFILE names one and none is current. */
@@ -58,11 +66,16 @@ export function checkJournalUrl(raw: string): string | null {
   const value = raw.trim();
   if (value === 'local') return null;
   if (!isStoreUrl(value)) {
-    throw new UsageError(`--journal-url: ${redactStoreUrl(value)} is not allowed; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…), or \`local\` for this machine's file.`);
+    throw new UsageError(
+      `--journal-url: ${redactStoreUrl(value)} is not allowed; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…), or \`local\` for this machine's file.`,
+    );
   }
   for (const secret of storeUrlSecrets(value)) registerSecret(secret, REDACTED);
   const problem = storeUrlProblem(value);
-  if (problem) throw new UsageError(`--journal-url: ${redactStoreUrl(value)} cannot be used: ${problem}; write postgres://USER@HOST:PORT/DATABASE and ${STORE_URL_ENCODING}.`);
+  if (problem)
+    throw new UsageError(
+      `--journal-url: ${redactStoreUrl(value)} cannot be used: ${problem}; write postgres://USER@HOST:PORT/DATABASE and ${STORE_URL_ENCODING}.`,
+    );
   if (storeUrlHasPassword(value)) {
     throw new UsageError(
       `--journal-url: ${redactStoreUrl(value)} carries a password, which a command line shows to \`ps\` and keeps in shell history; nothing was saved. Leave it out and put it in ~/.pgpass or PGPASSWORD (or set HEDGE_JOURNAL_URL in the environment instead).`,

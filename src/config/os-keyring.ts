@@ -34,7 +34,11 @@ interface AsyncEntryLike {
   deletePassword?(signal?: AbortSignal): Promise<boolean>;
 }
 interface Binding {
-  AsyncEntry: new (service: string, account: string, options?: { linux?: { store?: 'secret-service' | 'keyutils' } }) => AsyncEntryLike;
+  AsyncEntry: new (
+    service: string,
+    account: string,
+    options?: { linux?: { store?: 'secret-service' | 'keyutils' } },
+  ) => AsyncEntryLike;
 }
 
 /** The binding's file names for this platform, as @napi-rs/keyring's packages name them. */
@@ -57,12 +61,18 @@ let opened: KeyringOpening | undefined;
 const BUS_PROBE_MS = 3_000;
 
 /** Loads the binding once; never throws (a missing or broken binding is a reason, and the file is the fallback). */
-export async function openOsKeyring(env: Readonly<Record<string, string | undefined>> = process.env): Promise<KeyringOpening> {
+export async function openOsKeyring(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<KeyringOpening> {
   if (process.platform === 'linux') {
     // The Secret Service is reached over the D-Bus session bus: without one (a server, a container,
     // an SSH login with no session) there is nothing to ask, and nothing native needs loading.
     const address = env.DBUS_SESSION_BUS_ADDRESS;
-    if (!address) return { ok: false, reason: 'no D-Bus session to reach a Secret Service on, DBUS_SESSION_BUS_ADDRESS is not set' };
+    if (!address)
+      return {
+        ok: false,
+        reason: 'no D-Bus session to reach a Secret Service on, DBUS_SESSION_BUS_ADDRESS is not set',
+      };
     // The binding connects to the bus synchronously, with no bound: a bus that accepts and never
     // answers would hang the command. It is greeted first, within a bound.
     const silent = await busDoesNotAnswer(address, BUS_PROBE_MS);
@@ -81,14 +91,17 @@ async function busDoesNotAnswer(address: string, boundMs: number): Promise<strin
   const target = socketOf(address);
   if (!target) return undefined;
   return new Promise<string | undefined>((resolve) => {
-    const socket = 'path' in target ? connect({ path: target.path }) : connect({ host: target.host, port: target.port });
+    const socket =
+      'path' in target ? connect({ path: target.path }) : connect({ host: target.host, port: target.port });
     const finish = (reason: string | undefined) => {
       clearTimeout(timer);
       socket.destroy();
       resolve(reason);
     };
     const timer = setTimeout(() => finish(`the D-Bus session bus did not answer within ${boundMs / 1000} s`), boundMs);
-    socket.on('error', (error: NodeJS.ErrnoException) => finish(`the D-Bus session bus cannot be reached (${error.code ?? error.message})`));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish(`the D-Bus session bus cannot be reached (${error.code ?? error.message})`),
+    );
     socket.on('connect', () => {
       const uid = typeof process.getuid === 'function' ? String(process.getuid()) : '0';
       socket.write(`\0AUTH EXTERNAL ${Buffer.from(uid).toString('hex')}\r\n`);
@@ -105,10 +118,16 @@ async function busDoesNotAnswer(address: string, boundMs: number): Promise<strin
 function socketOf(address: string): { path: string } | { host: string; port: number } | undefined {
   for (const entry of address.split(';')) {
     const [transport, rest = ''] = entry.split(/:(.*)/s, 2) as [string, string?];
-    const keys = new Map(rest.split(',').map((pair) => pair.split('=', 2) as [string, string]).map(([key, value]) => [key, decodeURIComponent(value ?? '')]));
+    const keys = new Map(
+      rest
+        .split(',')
+        .map((pair) => pair.split('=', 2) as [string, string])
+        .map(([key, value]) => [key, decodeURIComponent(value ?? '')]),
+    );
     if (transport === 'unix' && keys.get('path')) return { path: keys.get('path')! };
     if (transport === 'unix' && keys.get('abstract')) return { path: `\0${keys.get('abstract')}` };
-    if (transport === 'tcp' && keys.get('host') && keys.get('port')) return { host: keys.get('host')!, port: Number(keys.get('port')) };
+    if (transport === 'tcp' && keys.get('host') && keys.get('port'))
+      return { host: keys.get('host')!, port: Number(keys.get('port')) };
   }
   return undefined;
 }
@@ -124,7 +143,8 @@ function open(): KeyringOpening {
   folders.push(dirname(process.execPath));
   const candidates = folders.flatMap((folder) => bindingFileNames().map((name) => join(folder, name)));
   const present = candidates.filter((path) => existsSync(path));
-  if (present.length === 0) return { ok: false, reason: `this build of hedge has no keyring binding for ${process.platform}-${process.arch}` };
+  if (present.length === 0)
+    return { ok: false, reason: `this build of hedge has no keyring binding for ${process.platform}-${process.arch}` };
   let lastError = '';
   for (const path of present) {
     try {
@@ -143,7 +163,8 @@ function wrap(binding: Binding): OsKeyring {
   // On Linux the binding would fall back to the kernel's keyutils store when no Secret Service
   // answers, and that store forgets everything at reboot: a key "saved" there would vanish. The
   // Secret Service is required, and its absence is a reason to use the file instead.
-  const entry = (account: string) => new binding.AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
+  const entry = (account: string) =>
+    new binding.AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
   const name = keyringName(process.platform);
   // The binding's AbortSignal only cancels work not yet started; the race ends the wait in any case.
   const bounded = <T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
@@ -152,7 +173,10 @@ function wrap(binding: Binding): OsKeyring {
     const running = work(signal);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${name} did not answer within ${KEYRING_BOUND_MS / 1000} s`)), KEYRING_BOUND_MS);
+      timer = setTimeout(
+        () => reject(new Error(`${name} did not answer within ${KEYRING_BOUND_MS / 1000} s`)),
+        KEYRING_BOUND_MS,
+      );
     });
     late.catch(() => undefined); // the race may be settled already when it fires
     return Promise.race([running, late]).finally(() => clearTimeout(timer));

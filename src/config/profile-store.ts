@@ -149,7 +149,10 @@ function parseStoreText(text: string, file: string): StoreData {
 function asConfigError(error: unknown, file: string, action: 'read' | 'write'): ConfigError {
   if (error instanceof ConfigError) return error;
   const code = (error as NodeJS.ErrnoException).code;
-  const reason = code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'permission denied' : (code ?? (error as Error).message);
+  const reason =
+    code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+      ? 'permission denied'
+      : (code ?? (error as Error).message);
   return new ConfigError(`Cannot ${action} the config store ${file}: ${reason}.`, {
     hint: 'Check the folder exists and is writable, or point HEDGE_CONFIG_DIR at one that is.',
   });

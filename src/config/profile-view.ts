@@ -26,7 +26,12 @@ export function profileRow(name: string, profile: StoredProfile, current: boolea
   // A key in the keyring or behind a helper is described by what login noted of it: listing
   // profiles never unlocks a keyring nor runs a helper.
   const location = keyLocationOf(profile);
-  const environment = location?.kind === 'file' ? environmentOfKey(profile.api_key!) : location ? (profile.key_environment as Environment | undefined) : undefined;
+  const environment =
+    location?.kind === 'file'
+      ? environmentOfKey(profile.api_key!)
+      : location
+        ? (profile.key_environment as Environment | undefined)
+        : undefined;
   return {
     name,
     current,

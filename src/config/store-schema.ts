@@ -5,7 +5,6 @@ import { PROFILE_NAME } from './profile-name.js';
 // zod/mini, as api/schemas.ts: the store's messages in English.
 z.config(en());
 
-
 const profileSchema = z.looseObject({
   base_url: z.string(),
   /** The key in plain text: the fallback where there is no OS keyring and no helper (config/key-store.ts). */

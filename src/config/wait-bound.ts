@@ -9,7 +9,11 @@ export const DEFAULT_WAIT_BOUND_MS = 120_000;
  * When a wait that starts at `startedAt` must give up: --timeout's deadline when given, no bound
  * with `--timeout 0`, otherwise DEFAULT_WAIT_BOUND_MS from its start (never unbounded by default).
  */
-export function waitDeadline(timeoutSeconds: number | undefined, commandDeadline: number | undefined, startedAt: number): number | undefined {
+export function waitDeadline(
+  timeoutSeconds: number | undefined,
+  commandDeadline: number | undefined,
+  startedAt: number,
+): number | undefined {
   if (timeoutSeconds === 0) return undefined;
   return commandDeadline ?? startedAt + DEFAULT_WAIT_BOUND_MS;
 }

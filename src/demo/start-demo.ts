@@ -53,7 +53,14 @@ export function demoSocketPath(platform: NodeJS.Platform = process.platform): st
  */
 export function demoCredentials(demo: Pick<DemoHandle, 'apiKey' | 'baseUrl' | 'localSocket'>): ResolvedCredentials {
   registerSecret(demo.apiKey);
-  return { apiKey: demo.apiKey, baseUrl: demo.baseUrl, ...(demo.localSocket !== undefined ? { localSocket: demo.localSocket } : {}), environment: 'test', profileName: 'demo', sources: { apiKey: 'demo', baseUrl: 'demo', profile: 'demo' } };
+  return {
+    apiKey: demo.apiKey,
+    baseUrl: demo.baseUrl,
+    ...(demo.localSocket !== undefined ? { localSocket: demo.localSocket } : {}),
+    environment: 'test',
+    profileName: 'demo',
+    sources: { apiKey: 'demo', baseUrl: 'demo', profile: 'demo' },
+  };
 }
 
 /**
@@ -100,5 +107,10 @@ export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = proc
       cause: error,
     });
   }
-  return { baseUrl: sandbox.baseUrl, localSocket: sandbox.socketPath, apiKey: sandbox.apiKey, close: () => sandbox.close() };
+  return {
+    baseUrl: sandbox.baseUrl,
+    localSocket: sandbox.socketPath,
+    apiKey: sandbox.apiKey,
+    close: () => sandbox.close(),
+  };
 }

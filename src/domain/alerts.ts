@@ -48,7 +48,11 @@ export type Alert =
 /** Every alert condition that holds for these facts at `nowMs`. */
 export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: number): Alert[] {
   const holding: Alert[] = [];
-  if (rules.pnlAtOrBelowUsd !== undefined && facts.netPnlUsd !== undefined && facts.netPnlUsd <= rules.pnlAtOrBelowUsd) {
+  if (
+    rules.pnlAtOrBelowUsd !== undefined &&
+    facts.netPnlUsd !== undefined &&
+    facts.netPnlUsd <= rules.pnlAtOrBelowUsd
+  ) {
     holding.push({ kind: 'pnl', key: 'pnl', netPnlUsd: facts.netPnlUsd, thresholdUsd: rules.pnlAtOrBelowUsd });
   }
   if (rules.maturityWithinMs !== undefined) {
@@ -76,7 +80,10 @@ export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: num
  * The alerts that fire now: those holding that did not hold at the previous snapshot. `active`
  * is what to pass as `previous` next time (a condition that stopped holding is cleared).
  */
-export function fireAlerts(previous: ReadonlySet<string>, holding: readonly Alert[]): { fired: Alert[]; active: Set<string> } {
+export function fireAlerts(
+  previous: ReadonlySet<string>,
+  holding: readonly Alert[],
+): { fired: Alert[]; active: Set<string> } {
   return {
     fired: holding.filter((alert) => !previous.has(alert.key)),
     active: new Set(holding.map((alert) => alert.key)),

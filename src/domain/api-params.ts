@@ -25,7 +25,8 @@ function flagOf(typed: boolean): string {
 /** `a[b][]` → ['a', 'b', '']: the key's path, '' meaning "append to a list". */
 function keyPath(key: string, flag: string, raw: string): string[] {
   const match = KEY.exec(key);
-  if (!match) throw new UsageError(`${flag}: ${echo(raw)} has no usable key; expected key=value, key[sub]=value or key[]=value.`);
+  if (!match)
+    throw new UsageError(`${flag}: ${echo(raw)} has no usable key; expected key=value, key[sub]=value or key[]=value.`);
   const rest = [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((part) => part[1]!);
   if (rest.slice(0, -1).includes('')) throw new UsageError(`${flag}: ${echo(raw)}: [] may only come last in a key.`);
   return [match[1]!, ...rest];
@@ -60,14 +61,21 @@ function place(target: Params, path: string[], value: ParamValue, flag: string, 
       return;
     }
     if (last) {
-      if (Object.prototype.hasOwnProperty.call(node, segment)) throw new UsageError(`${flag}: ${echo(raw)} sets ${segment} a second time.`);
+      if (Object.prototype.hasOwnProperty.call(node, segment))
+        throw new UsageError(`${flag}: ${echo(raw)} sets ${segment} a second time.`);
       node[segment] = value;
       return;
     }
     const existing: ParamValue | undefined = node[segment];
     if (existing === undefined) node[segment] = nextIsList ? [] : {};
-    else if (nextIsList ? !Array.isArray(existing) : existing === null || typeof existing !== 'object' || Array.isArray(existing)) {
-      throw new UsageError(`${flag}: ${echo(raw)} mixes a ${nextIsList ? 'list' : 'group'} with another value under ${segment}.`);
+    else if (
+      nextIsList
+        ? !Array.isArray(existing)
+        : existing === null || typeof existing !== 'object' || Array.isArray(existing)
+    ) {
+      throw new UsageError(
+        `${flag}: ${echo(raw)} mixes a ${nextIsList ? 'list' : 'group'} with another value under ${segment}.`,
+      );
     }
     node = node[segment] as Record<string, ParamValue> | ParamValue[];
   }
@@ -91,7 +99,10 @@ export function buildParams(inputs: readonly ParamInput[], readFile: (path: stri
 export function queryStringOf(params: Params): string {
   const search = new URLSearchParams();
   const scalar = (key: string, value: ParamValue): string => {
-    if (value !== null && typeof value === 'object') throw new UsageError(`-f/-F: ${key} is a group (key[sub]=…); a GET carries its parameters in the query string, which has no groups.`);
+    if (value !== null && typeof value === 'object')
+      throw new UsageError(
+        `-f/-F: ${key} is a group (key[sub]=…); a GET carries its parameters in the query string, which has no groups.`,
+      );
     return value === null ? '' : String(value);
   };
   for (const [key, value] of Object.entries(params)) {
@@ -106,10 +117,10 @@ const FORBIDDEN_HEADERS = new Map<string, string>([
   ['proxy-authorization', 'credentials do not go on the command line'],
   ['cookie', 'credentials do not go on the command line'],
   ['idempotency-key', 'hedge makes the key of a write itself and journals it; --idempotency-key resumes a known one'],
-  ['host', 'the host is the base URL\'s'],
-  ['content-length', 'the length is the body\'s'],
+  ['host', "the host is the base URL's"],
+  ['content-length', "the length is the body's"],
   ['transfer-encoding', 'the body is sent whole'],
-  ['connection', 'the connection is hedge\'s'],
+  ['connection', "the connection is hedge's"],
 ]);
 
 /** `-H "Name: value"` → [name, value]; refused: a malformed one, and headers that are hedge's to set. */

@@ -50,7 +50,8 @@ export function asSent<T>(value: T, depth = 0): T {
  */
 function withAnnotations(read: object, original: unknown): unknown {
   const symbols = Object.getOwnPropertySymbols(read);
-  if (symbols.length === 0 || original === null || typeof original !== 'object' || Array.isArray(original)) return original;
+  if (symbols.length === 0 || original === null || typeof original !== 'object' || Array.isArray(original))
+    return original;
   const copy: Record<PropertyKey, unknown> = { ...(original as Record<string, unknown>) };
   for (const symbol of symbols) copy[symbol] = (read as Record<PropertyKey, unknown>)[symbol];
   return copy;

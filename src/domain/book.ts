@@ -53,9 +53,15 @@ const FINAL = new Set(['failed', 'closed']);
 const SAME_USD = 0.005;
 
 /** The side's book from its hedges' records (any order; other sides' are ignored by the caller) and its positions line. */
-export function reconcileSide(records: readonly HedgeRecord[], line: PositionLine | undefined, nowMs: number): SideBook {
+export function reconcileSide(
+  records: readonly HedgeRecord[],
+  line: PositionLine | undefined,
+  nowMs: number,
+): SideBook {
   const live = records.filter((record) => !FINAL.has(record.status));
-  const filled = live.filter((record) => record.status === 'filled').sort((a, b) => (b.maturityAtMs ?? 0) - (a.maturityAtMs ?? 0));
+  const filled = live
+    .filter((record) => record.status === 'filled')
+    .sort((a, b) => (b.maturityAtMs ?? 0) - (a.maturityAtMs ?? 0));
   const opening = live.filter((record) => record.status !== 'filled');
   // A record without a notional hedge can read says nothing about the side's size: the line's then stands for it.
   const unsized = filled.some((record) => record.notionalUsd === undefined);
@@ -64,12 +70,27 @@ export function reconcileSide(records: readonly HedgeRecord[], line: PositionLin
   const ended = records.filter((record) => FINAL.has(record.status)).map((record) => record.id);
   const book = { filled, opening, ended, recordsUsd, ...(line ? { line } : {}) };
   const matured = filled.find((record) => record.maturityAtMs !== undefined && record.maturityAtMs <= nowMs);
-  if (matured) return { ...book, state: 'settling', why: `hedge ${matured.id} is past its maturity and not settled yet` };
+  if (matured)
+    return { ...book, state: 'settling', why: `hedge ${matured.id} is past its maturity and not settled yet` };
   if (!line && filled.length === 0) return { ...book, state: 'flat' };
-  if (!line) return { ...book, state: 'settling', why: `${describe(filled)} filled on ${filled.length === 1 ? 'its record' : 'their records'}, not in the positions list yet` };
-  if (filled.length === 0) return { ...book, state: 'settling', why: 'the positions list still shows the side, whose hedges are not filled on their records' };
+  if (!line)
+    return {
+      ...book,
+      state: 'settling',
+      why: `${describe(filled)} filled on ${filled.length === 1 ? 'its record' : 'their records'}, not in the positions list yet`,
+    };
+  if (filled.length === 0)
+    return {
+      ...book,
+      state: 'settling',
+      why: 'the positions list still shows the side, whose hedges are not filled on their records',
+    };
   if (line.notionalUsd !== undefined && Math.abs(line.notionalUsd - recordsUsd) >= SAME_USD) {
-    return { ...book, state: 'settling', why: `the positions list shows ${line.notionalUsd} USD, the hedge records ${recordsUsd} USD` };
+    return {
+      ...book,
+      state: 'settling',
+      why: `the positions list shows ${line.notionalUsd} USD, the hedge records ${recordsUsd} USD`,
+    };
   }
   return { ...book, state: 'in-step' };
 }
@@ -108,5 +129,7 @@ export function expectationMet(book: SideBook, expected: SideExpectation): boole
 }
 
 function describe(records: readonly HedgeRecord[]): string {
-  return records.length === 1 ? `hedge ${records[0]!.id} is` : `hedges ${records.map((record) => record.id).join(', ')} are`;
+  return records.length === 1
+    ? `hedge ${records[0]!.id} is`
+    : `hedges ${records.map((record) => record.id).join(', ')} are`;
 }

@@ -17,7 +17,8 @@ export interface PolicyFlags {
 /** The keys a policy file may hold. */
 const POLICY_KEYS: readonly string[] = ['ratios', 'band_pct', 'sizing', 'functional', 'netting'];
 
-const RATIOS_ALLOWED = 'days:percent pairs from the nearest bucket out, the last one * (beyond), e.g. 30:100,90:75,*:50';
+const RATIOS_ALLOWED =
+  'days:percent pairs from the nearest bucket out, the last one * (beyond), e.g. 30:100,90:75,*:50';
 
 /** `30:100,90:75,*:50` → buckets. `where` names the option or the file's key in a problem. */
 export function parseRatios(raw: string, where: string): RatioBucket[] {
@@ -37,7 +38,9 @@ export function parseRatios(raw: string, where: string): RatioBucket[] {
     const withinDays = Number(match[1]);
     const previous = buckets.at(-1)?.withinDays;
     if (!(withinDays > 0) || (previous !== undefined && withinDays <= previous)) {
-      throw new UsageError(`${where}: the days must be above 0 and grow from one bucket to the next; expected ${RATIOS_ALLOWED}.`);
+      throw new UsageError(
+        `${where}: the days must be above 0 and grow from one bucket to the next; expected ${RATIOS_ALLOWED}.`,
+      );
     }
     buckets.push({ withinDays, ratio });
   }
@@ -49,7 +52,9 @@ export function parseRatios(raw: string, where: string): RatioBucket[] {
 function parseBand(raw: string, where: string): number {
   const value = Number(raw.trim().replace(/%$/, ''));
   if (!/^\s*\d+(\.\d+)?%?\s*$/.test(raw) || !(value >= 0) || value > 50) {
-    throw new UsageError(`${where}: ${echo(raw)} is not allowed; expected a percentage of the target from 0 to 50, e.g. 5.`);
+    throw new UsageError(
+      `${where}: ${echo(raw)} is not allowed; expected a percentage of the target from 0 to 50, e.g. 5.`,
+    );
   }
   return value;
 }
@@ -57,12 +62,17 @@ function parseBand(raw: string, where: string): number {
 function parseSizing(raw: string, where: string): ExposurePolicy['sizing'] {
   const value = raw.trim().toLowerCase();
   if (value === 'current' || value === 'fixed') return value;
-  throw new UsageError(`${where}: ${echo(raw)} is not allowed; expected current (USD at today's price, re-sized past the band) or fixed (at the first cover's price).`);
+  throw new UsageError(
+    `${where}: ${echo(raw)} is not allowed; expected current (USD at today's price, re-sized past the band) or fixed (at the first cover's price).`,
+  );
 }
 
 function parseFunctional(raw: string, where: string): string {
   const value = raw.trim().toUpperCase();
-  if (!/^[A-Z]{3}$/.test(value)) throw new UsageError(`${where}: ${echo(raw)} is not allowed; expected a currency code: USD (default) or a market's quote currency such as NGN.`);
+  if (!/^[A-Z]{3}$/.test(value))
+    throw new UsageError(
+      `${where}: ${echo(raw)} is not allowed; expected a currency code: USD (default) or a market's quote currency such as NGN.`,
+    );
   return value === 'USDT' || value === 'USDC' ? 'USD' : value;
 }
 
@@ -72,16 +82,22 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
   try {
     document = JSON.parse(text);
   } catch {
-    throw new UsageError(`--policy: ${source} is not valid JSON; expected an object such as {"ratios": "30:100,90:75,*:50", "band_pct": 5, "sizing": "current", "functional": "USD", "netting": true}.`);
+    throw new UsageError(
+      `--policy: ${source} is not valid JSON; expected an object such as {"ratios": "30:100,90:75,*:50", "band_pct": 5, "sizing": "current", "functional": "USD", "netting": true}.`,
+    );
   }
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
-    throw new UsageError(`--policy: ${source} must hold one JSON object with ratios, band_pct, sizing, functional and netting (each optional).`);
+    throw new UsageError(
+      `--policy: ${source} must hold one JSON object with ratios, band_pct, sizing, functional and netting (each optional).`,
+    );
   }
   // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
   const [repeated] = repeatedKeys(text, 1);
   if (repeated) {
     const named = POLICY_KEYS.includes(repeated.key) ? `the key ${repeated.key}` : 'a key';
-    throw new UsageError(`--policy ${source}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`);
+    throw new UsageError(
+      `--policy ${source}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
+    );
   }
   const policy: Partial<ExposurePolicy> = {};
   for (const [key, value] of Object.entries(document)) {
@@ -109,7 +125,9 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
         policy.netting = value;
         break;
       default:
-        throw new UsageError(`--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`);
+        throw new UsageError(
+          `--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`,
+        );
     }
   }
   return policy;
@@ -131,7 +149,10 @@ export function resolvePolicy(file: Partial<ExposurePolicy>, flags: PolicyFlags)
 /** The policy in words, for the command's header and docs: "100% ≤30d, 75% ≤90d, 50% beyond; band ±5%; …". */
 export function describePolicy(policy: ExposurePolicy): string {
   const ratios = policy.buckets
-    .map((bucket, index) => `${Math.round(bucket.ratio * 10_000) / 100}% ${bucket.withinDays === undefined ? (index === 0 ? 'at any time' : 'beyond') : `within ${bucket.withinDays}d`}`)
+    .map(
+      (bucket, index) =>
+        `${Math.round(bucket.ratio * 10_000) / 100}% ${bucket.withinDays === undefined ? (index === 0 ? 'at any time' : 'beyond') : `within ${bucket.withinDays}d`}`,
+    )
     .join(', ');
   return `hedge ratio ${ratios}; re-size band ±${policy.bandPct}%; USD sized ${policy.sizing === 'current' ? "at today's price" : "at the first cover's price"}; books in ${policy.functional}; ${policy.netting ? 'receivables and payables netted per market' : 'no netting'}`;
 }
@@ -139,7 +160,10 @@ export function describePolicy(policy: ExposurePolicy): string {
 /** The policy as data (JSON output, the policy section). */
 export function policyAsData(policy: ExposurePolicy): Record<string, unknown> {
   return {
-    ratios: policy.buckets.map((bucket) => ({ within_days: bucket.withinDays ?? null, ratio_pct: Math.round(bucket.ratio * 10_000) / 100 })),
+    ratios: policy.buckets.map((bucket) => ({
+      within_days: bucket.withinDays ?? null,
+      ratio_pct: Math.round(bucket.ratio * 10_000) / 100,
+    })),
     band_pct: policy.bandPct,
     sizing: policy.sizing,
     functional: policy.functional,

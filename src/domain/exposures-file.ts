@@ -4,7 +4,16 @@
 // the row ("row 3" under the header in CSV, the item in JSON) and the field, never the cell's content.
 import { parseMarket, readAmount } from './input.js';
 import { quoteCurrencyOf } from './markets.js';
-import { dateOrInstantMs, fieldsOf, readRowFile, type CheckedRow, type RawRow, type RowFileLayout, type RowFileOptions, type RowFileProblem } from './row-file.js';
+import {
+  dateOrInstantMs,
+  fieldsOf,
+  readRowFile,
+  type CheckedRow,
+  type RawRow,
+  type RowFileLayout,
+  type RowFileOptions,
+  type RowFileProblem,
+} from './row-file.js';
 
 export type ExposureType = 'receivable' | 'payable';
 
@@ -47,7 +56,13 @@ const LAYOUT: RowFileLayout<Column> = {
 const MAX_AMOUNT = 1e15;
 
 export function parseExposuresFile(text: string, options: RowFileOptions): ExposureFileResult {
-  const read = readRowFile(text, options, LAYOUT, checkRow, (earlier) => `id: the same id as ${earlier.label.replace(/: $/, '')}; each exposure needs its own id.`);
+  const read = readRowFile(
+    text,
+    options,
+    LAYOUT,
+    checkRow,
+    (earlier) => `id: the same id as ${earlier.label.replace(/: $/, '')}; each exposure needs its own id.`,
+  );
   return 'problems' in read ? read : { exposures: read.rows };
 }
 
@@ -61,12 +76,29 @@ function checkRow(raw: RawRow<Column>): CheckedRow<Exposure> {
   const currency = field('currency', (value) => parseCurrency(value, market));
   const dueMs = field('due', parseDue);
   const hedgeRatio = field('hedge_ratio', parseHedgeRatio);
-  if (problems.length > 0 || id === undefined || market === undefined || type === undefined || amount === undefined || currency === undefined || dueMs === undefined) {
+  if (
+    problems.length > 0 ||
+    id === undefined ||
+    market === undefined ||
+    type === undefined ||
+    amount === undefined ||
+    currency === undefined ||
+    dueMs === undefined
+  ) {
     return { key: id, problems };
   }
   return {
     key: id,
-    value: { id, market, type, amount, currency, dueMs, ...(hedgeRatio === undefined ? {} : { hedgeRatio }), line: raw.line },
+    value: {
+      id,
+      market,
+      type,
+      amount,
+      currency,
+      dueMs,
+      ...(hedgeRatio === undefined ? {} : { hedgeRatio }),
+      line: raw.line,
+    },
     problems,
   };
 }
@@ -105,7 +137,9 @@ function parseCurrency(raw: string | undefined, market: string | undefined): str
   if (currency === 'USD') return currency;
   if (quote !== undefined && currency === quote) return currency;
   if (market !== undefined && quote === undefined && /^[A-Z]{3}$/.test(currency)) {
-    throw new Error(`currency: the market's name does not say its quote currency; expected USD, or a market named USDT followed by its currency.`);
+    throw new Error(
+      `currency: the market's name does not say its quote currency; expected USD, or a market named USDT followed by its currency.`,
+    );
   }
   throw new Error(`currency: missing or not allowed; expected ${allowed}.`);
 }
@@ -115,7 +149,9 @@ function parseDue(raw: string | undefined): number {
   const value = raw?.trim() ?? '';
   const ms = dateOrInstantMs(value);
   if (!Number.isFinite(ms)) {
-    throw new Error('due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).');
+    throw new Error(
+      'due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).',
+    );
   }
   return ms;
 }
@@ -128,7 +164,9 @@ function parseHedgeRatio(raw: string | undefined): number | undefined {
   const number = match ? Number(match[1]) : Number.NaN;
   const ratio = match && (match[2] === '%' || number > 1) ? number / 100 : number;
   if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) {
-    throw new Error('hedge_ratio: not allowed; expected a ratio from 0 to 1 (0.75) or a percentage from 0% to 100% (75%).');
+    throw new Error(
+      'hedge_ratio: not allowed; expected a ratio from 0 to 1 (0.75) or a percentage from 0% to 100% (75%).',
+    );
   }
   return ratio;
 }

@@ -14,7 +14,19 @@
 //                       each was to be covered at the first cover; an exposure's revaluation runs
 //                       to its due date (the price nearest it that a hedge recorded) or to now.
 import type { Exposure } from './exposures-file.js';
-import { DAY_MS, amountUsd, coverPnlUsd, coverSide, dollarOffset, exposureRevaluationUsd, ratioAt, targetBook, type ExposurePolicy, type ExposuresView, type Prices } from './exposures.js';
+import {
+  DAY_MS,
+  amountUsd,
+  coverPnlUsd,
+  coverSide,
+  dollarOffset,
+  exposureRevaluationUsd,
+  ratioAt,
+  targetBook,
+  type ExposurePolicy,
+  type ExposuresView,
+  type Prices,
+} from './exposures.js';
 import { cents } from './money.js';
 import type { Side } from './vocabulary.js';
 import { utcDay } from './utc-text.js';
@@ -98,7 +110,13 @@ function signOf(side: Side): number {
   return side === 'buy' ? 1 : -1;
 }
 
-export function coveragePerWeek(exposures: readonly Exposure[], policy: ExposurePolicy, prices: Prices, hedges: readonly CoverHedge[], nowMs: number): CoverageWeek[] {
+export function coveragePerWeek(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  hedges: readonly CoverHedge[],
+  nowMs: number,
+): CoverageWeek[] {
   const markets = [...new Set(exposures.map((exposure) => exposure.market))].sort();
   const inMarkets = hedges.filter((hedge) => markets.includes(hedge.market));
   const first = Math.min(nowMs, ...inMarkets.map((hedge) => hedge.openedAtMs));
@@ -142,7 +160,13 @@ export function costToDate(markets: readonly string[], hedges: readonly CoverHed
     // Summed in whole cents: the total reconciles to the cent with the records it comes from.
     const carryCents = closed.reduce((total, hedge) => total + Math.round((hedge.carryUsd ?? 0) * 100), 0);
     const feeCents = closed.reduce((total, hedge) => total + Math.round((hedge.feesUsd ?? 0) * 100), 0);
-    return { market, closed_hedges: closed.length, carry_usdc: carryCents / 100, fees_usdc: feeCents / 100, cost_usdc: (carryCents + feeCents) / 100 };
+    return {
+      market,
+      closed_hedges: closed.length,
+      carry_usdc: carryCents / 100,
+      fees_usdc: feeCents / 100,
+      cost_usdc: (carryCents + feeCents) / 100,
+    };
   });
 }
 
@@ -162,7 +186,13 @@ function priceNear(hedges: readonly CoverHedge[], ms: number, fallback: number):
   return best?.price ?? fallback;
 }
 
-export function effectiveness(exposures: readonly Exposure[], policy: ExposurePolicy, prices: Prices, hedges: readonly CoverHedge[], nowMs: number): Effectiveness[] {
+export function effectiveness(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  hedges: readonly CoverHedge[],
+  nowMs: number,
+): Effectiveness[] {
   const rows: Effectiveness[] = [];
   for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
     const mine = hedges.filter((hedge) => hedge.market === market).sort((a, b) => a.openedAtMs - b.openedAtMs);
@@ -171,7 +201,18 @@ export function effectiveness(exposures: readonly Exposure[], policy: ExposurePo
     const inMarket = exposures.filter((exposure) => exposure.market === market);
     if (!first || price === undefined) {
       for (const exposure of inMarket) {
-        rows.push({ id: exposure.id, market, cover_side: coverSide(exposure, policy.functional) ?? null, first_cover_at: null, first_price: null, price_to: price ?? null, exposure_change_usd: null, cover_pnl_usd: null, offset_pct: null, effective: null });
+        rows.push({
+          id: exposure.id,
+          market,
+          cover_side: coverSide(exposure, policy.functional) ?? null,
+          first_cover_at: null,
+          first_price: null,
+          price_to: price ?? null,
+          exposure_change_usd: null,
+          cover_pnl_usd: null,
+          offset_pct: null,
+          effective: null,
+        });
       }
       continue;
     }
@@ -180,10 +221,13 @@ export function effectiveness(exposures: readonly Exposure[], policy: ExposurePo
     const coverTotal = mine.reduce((total, hedge) => {
       if (hedge.closedAtMs !== undefined) {
         if (hedge.grossPnlUsd !== undefined) return total + hedge.grossPnlUsd;
-        if (hedge.entryPrice !== undefined && hedge.exitPrice !== undefined) return total + coverPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice, hedge.exitPrice);
+        if (hedge.entryPrice !== undefined && hedge.exitPrice !== undefined)
+          return total + coverPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice, hedge.exitPrice);
         return total;
       }
-      return hedge.entryPrice === undefined ? total : total + coverPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice, price);
+      return hedge.entryPrice === undefined
+        ? total
+        : total + coverPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice, price);
     }, 0);
     // Each exposure's signed weight: the size it was to be covered at when the first cover was struck.
     const weights = inMarket.map((exposure) => {
@@ -197,7 +241,8 @@ export function effectiveness(exposures: readonly Exposure[], policy: ExposurePo
       const to = exposure.dueMs <= nowMs ? priceNear(mine, exposure.dueMs, price) : price;
       const change = exposureRevaluationUsd(exposure, policy.functional, firstPrice, to);
       const cover = Math.abs(weightSum) < 1e-9 ? 0 : (coverTotal * weights[index]!) / weightSum;
-      const offset = side === undefined || weights[index] === 0 ? { ratio_pct: null, effective: null } : dollarOffset(cover, change);
+      const offset =
+        side === undefined || weights[index] === 0 ? { ratio_pct: null, effective: null } : dollarOffset(cover, change);
       rows.push({
         id: exposure.id,
         market,
@@ -215,7 +260,13 @@ export function effectiveness(exposures: readonly Exposure[], policy: ExposurePo
   return rows;
 }
 
-export function exposureReport(exposures: readonly Exposure[], policy: ExposurePolicy, prices: Prices, hedges: readonly CoverHedge[], nowMs: number): ExposureReport {
+export function exposureReport(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  hedges: readonly CoverHedge[],
+  nowMs: number,
+): ExposureReport {
   const markets = [...new Set(exposures.map((exposure) => exposure.market))];
   return {
     coverage: coveragePerWeek(exposures, policy, prices, hedges, nowMs),

@@ -43,11 +43,7 @@ export interface ExposurePolicy {
 }
 
 export const DEFAULT_POLICY: ExposurePolicy = {
-  buckets: [
-    { withinDays: 30, ratio: 1 },
-    { withinDays: 90, ratio: 0.75 },
-    { ratio: 0.5 },
-  ],
+  buckets: [{ withinDays: 30, ratio: 1 }, { withinDays: 90, ratio: 0.75 }, { ratio: 0.5 }],
   bandPct: 5,
   sizing: 'current',
   functional: 'USD',
@@ -64,7 +60,10 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 // ---- one exposure --------------------------------------------------------------------------
 
 /** The side that covers the exposure, or undefined when it carries no FX risk for these books. */
-export function coverSide(exposure: Pick<Exposure, 'market' | 'type' | 'currency'>, functional: string): Side | undefined {
+export function coverSide(
+  exposure: Pick<Exposure, 'market' | 'type' | 'currency'>,
+  functional: string,
+): Side | undefined {
   const quote = quoteCurrencyOf(exposure.market);
   // Books in another market's currency, or in a third currency, are looked at from USD: the
   // account settles in USD and one market's hedge cannot cover a cross.
@@ -93,7 +92,11 @@ export interface RatioAt {
   bucket: string;
 }
 
-export function ratioAt(exposure: Pick<Exposure, 'dueMs' | 'hedgeRatio'>, policy: ExposurePolicy, nowMs: number): RatioAt {
+export function ratioAt(
+  exposure: Pick<Exposure, 'dueMs' | 'hedgeRatio'>,
+  policy: ExposurePolicy,
+  nowMs: number,
+): RatioAt {
   const days = (exposure.dueMs - nowMs) / DAY_MS;
   if (days <= 0) return { ratio: 0, bucket: 'due' };
   if (exposure.hedgeRatio !== undefined) return { ratio: exposure.hedgeRatio, bucket: 'file' };
@@ -122,13 +125,24 @@ export interface ExposureLine {
   sizing_price: number | null;
 }
 
-function sizingPrice(exposure: Exposure, policy: ExposurePolicy, prices: Prices, firstCover: FirstCoverPrices): number | undefined {
+function sizingPrice(
+  exposure: Exposure,
+  policy: ExposurePolicy,
+  prices: Prices,
+  firstCover: FirstCoverPrices,
+): number | undefined {
   const fixed = policy.sizing === 'fixed' ? firstCover[exposure.id] : undefined;
   return fixed ?? prices[exposure.market];
 }
 
 /** Each exposure as the policy sees it at `nowMs`. An exposure whose market has no price is sized 0. */
-export function exposureLines(exposures: readonly Exposure[], policy: ExposurePolicy, prices: Prices, nowMs: number, firstCover: FirstCoverPrices = {}): ExposureLine[] {
+export function exposureLines(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  nowMs: number,
+  firstCover: FirstCoverPrices = {},
+): ExposureLine[] {
   return exposures.map((exposure) => {
     const { ratio, bucket } = ratioAt(exposure, policy, nowMs);
     const side = coverSide(exposure, policy.functional);
@@ -189,8 +203,12 @@ export function targetBook(
   const dueOf = new Map(exposures.map((exposure) => [exposure.id, exposure.dueMs]));
   const rows: BookTarget[] = [];
   for (const market of markets) {
-    const live = lines.filter((line, index) => line.market === market && line.cover_side !== null && exposures[index]!.dueMs > nowMs + dueLeadMs);
-    const sum = (side: Side): number => live.filter((line) => line.cover_side === side).reduce((total, line) => total + line.hedge_usd, 0);
+    const live = lines.filter(
+      (line, index) =>
+        line.market === market && line.cover_side !== null && exposures[index]!.dueMs > nowMs + dueLeadMs,
+    );
+    const sum = (side: Side): number =>
+      live.filter((line) => line.cover_side === side).reduce((total, line) => total + line.hedge_usd, 0);
     const needs: Record<Side, number> = { buy: sum('buy'), sell: sum('sell') };
     const held: Record<Side, number> = policy.netting
       ? { buy: Math.max(0, needs.buy - needs.sell), sell: Math.max(0, needs.sell - needs.buy) }
@@ -310,15 +328,30 @@ function reasonAt(exposures: readonly Exposure[], policy: ExposurePolicy, market
 }
 
 /** The target's changes at today's price, each due date and bucket boundary in time order. */
-export function scheduleOfChanges(exposures: readonly Exposure[], policy: ExposurePolicy, prices: Prices, nowMs: number, firstCover: FirstCoverPrices = {}): ScheduledChange[] {
+export function scheduleOfChanges(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  nowMs: number,
+  firstCover: FirstCoverPrices = {},
+): ScheduledChange[] {
   const changes: ScheduledChange[] = [];
   let before = targetBook(exposures, policy, prices, nowMs, firstCover);
   for (const at of changeTimes(exposures, policy, nowMs)) {
     const after = targetBook(exposures, policy, prices, at, firstCover);
     for (const row of after) {
-      const from = before.find((earlier) => earlier.market === row.market && earlier.side === row.side)?.target_usd ?? 0;
+      const from =
+        before.find((earlier) => earlier.market === row.market && earlier.side === row.side)?.target_usd ?? 0;
       if (Math.abs(row.target_usd - from) < 0.005) continue;
-      changes.push({ at: iso(at), market: row.market, side: row.side, from_usd: from, to_usd: row.target_usd, change_usd: cents(row.target_usd - from), reason: reasonAt(exposures, policy, row.market, at) });
+      changes.push({
+        at: iso(at),
+        market: row.market,
+        side: row.side,
+        from_usd: from,
+        to_usd: row.target_usd,
+        change_usd: cents(row.target_usd - from),
+        reason: reasonAt(exposures, policy, row.market, at),
+      });
     }
     before = after;
   }
@@ -355,29 +388,48 @@ export interface CostToDue {
  * rolled at each maturity while its target holds something (a roll closes and re-opens: a fee on
  * each). A side whose target is 0 at its hedge's maturity lets it settle (no fee).
  */
-export function projectedCost(exposures: readonly Exposure[], policy: ExposurePolicy, prices: Prices, rates: CostRates, nowMs: number, firstCover: FirstCoverPrices = {}): CostToDue[] {
+export function projectedCost(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  rates: CostRates,
+  nowMs: number,
+  firstCover: FirstCoverPrices = {},
+): CostToDue[] {
   const times = changeTimes(exposures, policy, nowMs);
   const out: CostToDue[] = [];
   const markets = [...new Set(exposures.map((exposure) => exposure.market))].sort();
   for (const market of markets) {
-    const dues = [...new Set(exposures.filter((exposure) => exposure.market === market && exposure.dueMs > nowMs).map((exposure) => exposure.dueMs))].sort((a, b) => a - b);
+    const dues = [
+      ...new Set(
+        exposures
+          .filter((exposure) => exposure.market === market && exposure.dueMs > nowMs)
+          .map((exposure) => exposure.dueMs),
+      ),
+    ].sort((a, b) => a - b);
     if (dues.length === 0) continue;
     const feeRate = rates.feeRate[market];
     const carry = rates.carryDailyPct[market] ?? { buy: 0, sell: 0 };
-    const bookAt = (ms: number): BookTarget[] => targetBook(exposures, policy, prices, ms, firstCover).filter((row) => row.market === market);
+    const bookAt = (ms: number): BookTarget[] =>
+      targetBook(exposures, policy, prices, ms, firstCover).filter((row) => row.market === market);
     const state = new Map<Side, { notional: number; maturityMs?: number }>();
     let carryTotal = 0;
     let feesTotal = 0;
     let rolls = 0;
     let now = nowMs;
     for (const row of bookAt(nowMs)) {
-      state.set(row.side, { notional: row.target_usd, maturityMs: row.target_usd > 0 ? nowMs + (row.tenor_days ?? 1) * DAY_MS : undefined });
+      state.set(row.side, {
+        notional: row.target_usd,
+        maturityMs: row.target_usd > 0 ? nowMs + (row.tenor_days ?? 1) * DAY_MS : undefined,
+      });
       feesTotal += row.target_usd * (feeRate ?? 0);
     }
     const lastDue = dues.at(-1)!;
     const scheduled = times.filter((at) => at <= lastDue);
     while (now < lastDue) {
-      const maturities = [...state.values()].map((side) => side.maturityMs).filter((ms): ms is number => ms !== undefined && ms > now);
+      const maturities = [...state.values()]
+        .map((side) => side.maturityMs)
+        .filter((ms): ms is number => ms !== undefined && ms > now);
       const next = Math.min(...maturities, scheduled.find((at) => at > now) ?? lastDue);
       for (const side of SIDES) carryTotal += (state.get(side)!.notional * carry[side] * (next - now)) / DAY_MS / 100;
       now = next;
@@ -398,14 +450,20 @@ export function projectedCost(exposures: readonly Exposure[], policy: ExposurePo
         } else if (Math.abs(target - held.notional) >= 0.005) {
           feesTotal += Math.abs(target - held.notional) * (feeRate ?? 0);
           const opens = held.notional === 0;
-          state.set(side, { notional: target, maturityMs: target === 0 ? undefined : opens ? now + (row.tenor_days ?? 1) * DAY_MS : held.maturityMs });
+          state.set(side, {
+            notional: target,
+            maturityMs: target === 0 ? undefined : opens ? now + (row.tenor_days ?? 1) * DAY_MS : held.maturityMs,
+          });
         }
       }
       if (dues.includes(now)) {
         out.push({
           due: iso(now),
           market,
-          exposures: exposures.filter((exposure) => exposure.market === market && exposure.dueMs === now).map((exposure) => exposure.id).join(' '),
+          exposures: exposures
+            .filter((exposure) => exposure.market === market && exposure.dueMs === now)
+            .map((exposure) => exposure.id)
+            .join(' '),
           carry_usdc: cents(carryTotal),
           fees_usdc: feeRate === undefined ? null : cents(feesTotal),
           rolls,
@@ -438,7 +496,14 @@ export interface StressRow {
  * N·(P'−P)/P' for a buy (the simulator's and the service's NDF), −that for a sell; an exposure
  * covered by a buy loses exactly what such a buy of its USD size gains, so a 100% cover nets to 0.
  */
-export function stressTable(exposures: readonly Exposure[], policy: ExposurePolicy, prices: Prices, nowMs: number, firstCover: FirstCoverPrices = {}, shocks: readonly number[] = STRESS_SHOCKS_PCT): StressRow[] {
+export function stressTable(
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  prices: Prices,
+  nowMs: number,
+  firstCover: FirstCoverPrices = {},
+  shocks: readonly number[] = STRESS_SHOCKS_PCT,
+): StressRow[] {
   const book = targetBook(exposures, policy, prices, nowMs, firstCover);
   const rows: StressRow[] = [];
   for (const market of [...new Set(exposures.map((exposure) => exposure.market))].sort()) {
@@ -450,13 +515,22 @@ export function stressTable(exposures: readonly Exposure[], policy: ExposurePoli
       if (side === undefined) return total;
       return total + (side === 'buy' ? 1 : -1) * amountUsd(exposure, price);
     }, 0);
-    const cover = book.filter((row) => row.market === market).reduce((total, row) => total + (row.side === 'buy' ? row.target_usd : -row.target_usd), 0);
+    const cover = book
+      .filter((row) => row.market === market)
+      .reduce((total, row) => total + (row.side === 'buy' ? row.target_usd : -row.target_usd), 0);
     for (const shock of shocks) {
       const stressed = price * (1 + shock / 100);
       const move = (stressed - price) / stressed;
       const exposureChange = cents(-exposed * move);
       const coverPnl = cents(cover * move);
-      rows.push({ market, shock_pct: shock, price: Math.round(stressed * 1e6) / 1e6, exposure_change_usd: exposureChange, cover_pnl_usd: coverPnl, net_usd: cents(exposureChange + coverPnl) });
+      rows.push({
+        market,
+        shock_pct: shock,
+        price: Math.round(stressed * 1e6) / 1e6,
+        exposure_change_usd: exposureChange,
+        cover_pnl_usd: coverPnl,
+        net_usd: cents(exposureChange + coverPnl),
+      });
     }
   }
   return rows;
@@ -468,7 +542,12 @@ export function stressTable(exposures: readonly Exposure[], policy: ExposurePoli
 export const EFFECTIVE_BAND_PCT = [80, 125] as const;
 
 /** What an exposure gained (+) or lost (-) in USD as the price went from `fromPrice` to `toPrice`. */
-export function exposureRevaluationUsd(exposure: Pick<Exposure, 'market' | 'type' | 'currency' | 'amount'>, functional: string, fromPrice: number, toPrice: number): number {
+export function exposureRevaluationUsd(
+  exposure: Pick<Exposure, 'market' | 'type' | 'currency' | 'amount'>,
+  functional: string,
+  fromPrice: number,
+  toPrice: number,
+): number {
   const side = coverSide(exposure, functional);
   if (side === undefined) return 0;
   return -(side === 'buy' ? 1 : -1) * amountUsd(exposure, fromPrice) * ((toPrice - fromPrice) / toPrice);
@@ -484,10 +563,16 @@ export function coverPnlUsd(side: Side, notionalUsd: number, entryPrice: number,
  * The dollar-offset ratio: how much of the exposure's change the cover offset, in percent
  * (−cover P&L / exposure change). Undefined while the exposure has not moved.
  */
-export function dollarOffset(coverPnl: number, exposureChange: number): { ratio_pct: number | null; effective: boolean | null } {
+export function dollarOffset(
+  coverPnl: number,
+  exposureChange: number,
+): { ratio_pct: number | null; effective: boolean | null } {
   if (Math.abs(exposureChange) < 0.005) return { ratio_pct: null, effective: null };
   const ratio = (-coverPnl / exposureChange) * 100;
-  return { ratio_pct: Math.round(ratio * 100) / 100, effective: ratio >= EFFECTIVE_BAND_PCT[0] && ratio <= EFFECTIVE_BAND_PCT[1] };
+  return {
+    ratio_pct: Math.round(ratio * 100) / 100,
+    effective: ratio >= EFFECTIVE_BAND_PCT[0] && ratio <= EFFECTIVE_BAND_PCT[1],
+  };
 }
 
 // ---- what `hedge exposures` shows ---------------------------------------------------------

@@ -43,18 +43,23 @@ export function parseMarket(raw: string | undefined): string {
   const value = required('market', raw, 'a market such as USDTNGN').trim();
   // eslint-disable-next-line no-control-regex
   if (/[^\x20-\x7e]/.test(value)) {
-    throw new UsageError(`market: ${echo(value)} has characters outside plain ASCII letters and digits (a look-alike?); expected e.g. USDTNGN.`);
+    throw new UsageError(
+      `market: ${echo(value)} has characters outside plain ASCII letters and digits (a look-alike?); expected e.g. USDTNGN.`,
+    );
   }
   const market = value.toUpperCase();
   if (!MARKET_SHAPE.test(market)) {
-    throw new UsageError(`market: ${echo(value)} is not a market name; expected 3 to 20 letters and digits such as USDTNGN.`);
+    throw new UsageError(
+      `market: ${echo(value)} is not a market name; expected 3 to 20 letters and digits such as USDTNGN.`,
+    );
   }
   return market;
 }
 
 export function parseSide(raw: string | undefined): Side {
   const value = required('side', raw, 'buy or sell').trim().toLowerCase();
-  if (value !== 'buy' && value !== 'sell') throw new UsageError(`side: ${echo(raw!)} is not allowed; expected buy or sell.`);
+  if (value !== 'buy' && value !== 'sell')
+    throw new UsageError(`side: ${echo(raw!)} is not allowed; expected buy or sell.`);
   return value;
 }
 
@@ -85,8 +90,12 @@ const AMOUNT_SCALE: Record<string, number> = { '': 1, k: 1e3, m: 1e6, bn: 1e9 };
 export function readAmount(text: string, sign: AmountSign, max: number): number | 'shape' | 'too-big' | 'cents' {
   const match = AMOUNT_SHAPE.exec(text.trim());
   if (!match || (match[1] !== '' && sign !== 'signed')) return 'shape';
-  const amount = Number(match[2]!.replace(/[_,]/g, '')) * AMOUNT_SCALE[(match[4] ?? '').toLowerCase()]! * (match[1] === '-' ? -1 : 1);
-  if (!Number.isFinite(amount) || (sign === 'positive' ? amount <= 0 : sign === 'zero-or-more' ? amount < 0 : false)) return 'shape';
+  const amount =
+    Number(match[2]!.replace(/[_,]/g, '')) *
+    AMOUNT_SCALE[(match[4] ?? '').toLowerCase()]! *
+    (match[1] === '-' ? -1 : 1);
+  if (!Number.isFinite(amount) || (sign === 'positive' ? amount <= 0 : sign === 'zero-or-more' ? amount < 0 : false))
+    return 'shape';
   if (Math.abs(amount) > max) return 'too-big';
   if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) return 'cents';
   // -0 is 0: it prints without a sign.
@@ -126,7 +135,8 @@ export const DEFAULT_LIST_LENGTH = 50;
 export function parseListLength(limitRaw: unknown, allRaw: unknown): { limit: number; defaulted: boolean } {
   const limit = parseLimit(limitRaw);
   if (allRaw === true) {
-    if (limit !== undefined) throw new UsageError('--limit and --all disagree: give one of them (--all reads every page).');
+    if (limit !== undefined)
+      throw new UsageError('--limit and --all disagree: give one of them (--all reads every page).');
     return { limit: Number.POSITIVE_INFINITY, defaulted: false };
   }
   return limit === undefined ? { limit: DEFAULT_LIST_LENGTH, defaulted: true } : { limit, defaulted: false };
@@ -136,7 +146,9 @@ export function parseLimit(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   const value = String(raw).trim();
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGE_SIZE) {
-    throw new UsageError(`--limit: ${echo(String(raw))} is not allowed; expected a whole number from 1 to ${MAX_PAGE_SIZE}.`);
+    throw new UsageError(
+      `--limit: ${echo(String(raw))} is not allowed; expected a whole number from 1 to ${MAX_PAGE_SIZE}.`,
+    );
   }
   return Number(value);
 }
@@ -145,13 +157,17 @@ export function parseStatus(raw: unknown): HedgeStatus | undefined {
   if (raw === undefined) return undefined;
   const value = String(raw).trim().toLowerCase();
   const found = HEDGE_STATUSES.find((status) => status === value);
-  if (!found) throw new UsageError(`--status: ${echo(String(raw))} is not allowed; expected one of ${HEDGE_STATUSES.join(', ')}.`);
+  if (!found)
+    throw new UsageError(
+      `--status: ${echo(String(raw))} is not allowed; expected one of ${HEDGE_STATUSES.join(', ')}.`,
+    );
   return found;
 }
 
 export function parseHedgeId(raw: string | undefined): string {
   const value = required('id', raw, 'a hedge id such as hdg_…').trim();
-  if (!HEDGE_ID_SHAPE.test(value)) throw new UsageError(`id: ${echo(value)} is not a hedge id; expected hdg_ followed by letters and digits.`);
+  if (!HEDGE_ID_SHAPE.test(value))
+    throw new UsageError(`id: ${echo(value)} is not a hedge id; expected hdg_ followed by letters and digits.`);
   return value;
 }
 
@@ -166,7 +182,9 @@ export function parseClientReference(raw: unknown): string | undefined {
   }
   // A reference is stored on the server, in the journal and in every listing: it must never be a key.
   if (containsKeyShape(value)) {
-    throw new UsageError('--ref: the reference looks like an API key (<prefix>_live_… or <prefix>_test_…), which is never sent as data; use a deal id such as DEAL-42.');
+    throw new UsageError(
+      '--ref: the reference looks like an API key (<prefix>_live_… or <prefix>_test_…), which is never sent as data; use a deal id such as DEAL-42.',
+    );
   }
   return value;
 }

@@ -56,7 +56,15 @@ export type KeepDecision =
   | { kind: 'roll'; notionalUsd: number; hedgeId?: string; maturityAtMs: number; tenorDays?: Tenor }
   | { kind: 'reopen'; notionalUsd: number; tenorDays?: Tenor }
   /** change `open`: the side was closed outside the keeper; restored only with --converge (a re-open). */
-  | { kind: 'drift'; currentUsd: number; targetUsd: number; change: 'add' | 'reduce' | 'close' | 'open'; amountUsd: number; alsoRollDue: boolean; tenorDays?: Tenor }
+  | {
+      kind: 'drift';
+      currentUsd: number;
+      targetUsd: number;
+      change: 'add' | 'reduce' | 'close' | 'open';
+      amountUsd: number;
+      alsoRollDue: boolean;
+      tenorDays?: Tenor;
+    }
   | { kind: 'skip'; reason: string };
 
 export interface KeepRules {
@@ -78,11 +86,23 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: Ke
   const position = view.position;
   if (!position) {
     if (row.notionalUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
-    if (ended) return { kind: 'skip', reason: `the exposure ended (until ${iso(row.untilMs!)}): the side is not re-opened` };
+    if (ended)
+      return { kind: 'skip', reason: `the exposure ended (until ${iso(row.untilMs!)}): the side is not re-opened` };
     const tenorDays = tenorFor(row, nowMs);
     const closed = view.closedOutside;
-    if (closed && !(row.statedAtMs !== undefined && closed.closedAtMs !== undefined && row.statedAtMs > closed.closedAtMs)) {
-      return { kind: 'drift', currentUsd: 0, targetUsd: row.notionalUsd, change: 'open', amountUsd: row.notionalUsd, alsoRollDue: false, ...(tenorDays ? { tenorDays } : {}) };
+    if (
+      closed &&
+      !(row.statedAtMs !== undefined && closed.closedAtMs !== undefined && row.statedAtMs > closed.closedAtMs)
+    ) {
+      return {
+        kind: 'drift',
+        currentUsd: 0,
+        targetUsd: row.notionalUsd,
+        change: 'open',
+        amountUsd: row.notionalUsd,
+        alsoRollDue: false,
+        ...(tenorDays ? { tenorDays } : {}),
+      };
     }
     return { kind: 'reopen', notionalUsd: row.notionalUsd, ...(tenorDays ? { tenorDays } : {}) };
   }
@@ -93,16 +113,33 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: Ke
   const rollDue = maturity !== undefined && maturity - rollBeforeMs <= nowMs && row.notionalUsd > 0 && !untilBlocks;
   if (current !== undefined && Math.abs(current - row.notionalUsd) > (row.toleranceUsd ?? rules.toleranceUsd)) {
     const change = row.notionalUsd === 0 ? 'close' : current < row.notionalUsd ? 'add' : 'reduce';
-    return { kind: 'drift', currentUsd: current, targetUsd: row.notionalUsd, change, amountUsd: Math.abs(row.notionalUsd - current), alsoRollDue: rollDue };
+    return {
+      kind: 'drift',
+      currentUsd: current,
+      targetUsd: row.notionalUsd,
+      change,
+      amountUsd: Math.abs(row.notionalUsd - current),
+      alsoRollDue: rollDue,
+    };
   }
   if (maturity === undefined) return { kind: 'hold', reason: 'covered; the server shows no maturity to roll at' };
   if (untilBlocks && maturity - rollBeforeMs <= nowMs) {
-    return { kind: 'skip', reason: `the exposure ends (until ${iso(row.untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed` };
+    return {
+      kind: 'skip',
+      reason: `the exposure ends (until ${iso(row.untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed`,
+    };
   }
-  if (untilBlocks) return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(row.untilMs!)})` };
+  if (untilBlocks)
+    return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(row.untilMs!)})` };
   if (!rollDue) return { kind: 'hold', reason: 'covered', nextAction: 'roll', nextActionAtMs: maturity - rollBeforeMs };
   const tenorDays = tenorFor(row, nowMs);
-  return { kind: 'roll', notionalUsd: current ?? row.notionalUsd, hedgeId: position.hedgeId, maturityAtMs: maturity, ...(tenorDays ? { tenorDays } : {}) };
+  return {
+    kind: 'roll',
+    notionalUsd: current ?? row.notionalUsd,
+    hedgeId: position.hedgeId,
+    maturityAtMs: maturity,
+    ...(tenorDays ? { tenorDays } : {}),
+  };
 }
 
 /**

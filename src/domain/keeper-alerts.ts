@@ -120,25 +120,43 @@ function conditionKey(cause: AlertCause, row?: string): string {
 }
 
 /** One step: the conditions this cycle shows, against those active; what starts and what clears. */
-export function stepAlerts(state: AlertState, observation: CycleObservation): { state: AlertState; notices: AlertNotice[] } {
+export function stepAlerts(
+  state: AlertState,
+  observation: CycleObservation,
+): { state: AlertState; notices: AlertNotice[] } {
   const { rows, nowMs, toleranceUsd } = observation;
   const holding: Holding = new Map();
   const { succeeded, rolling, readFailed, storeFailed } = eventConditions(observation.events, holding);
   const rowsNow = new Map((rows ?? []).map((row) => [rowKeyOf(row.market, row.side), row]));
-  if (rows) rowConditions(holding, state, rowsNow, { rolling, serverNowMs: observation.serverNowMs ?? nowMs, toleranceUsd });
-  if (observation.headroom && observation.thresholdUsd !== undefined) headroomConditions(holding, observation.headroom, observation.thresholdUsd);
+  if (rows)
+    rowConditions(holding, state, rowsNow, { rolling, serverNowMs: observation.serverNowMs ?? nowMs, toleranceUsd });
+  if (observation.headroom && observation.thresholdUsd !== undefined)
+    headroomConditions(holding, observation.headroom, observation.thresholdUsd);
 
   // What stands without being seen again: a condition this cycle could not judge, or one that
   // clears only once its row is back at target (a refusal backs off and is not retried every cycle).
   for (const [key, active] of state.active) {
     if (holding.has(key)) continue;
-    if (stillHolds(active, { rows, rowsNow, succeeded, readFailed, storeFailed, headroomRead: observation.headroom !== undefined, toleranceUsd })) holding.set(key, active);
+    if (
+      stillHolds(active, {
+        rows,
+        rowsNow,
+        succeeded,
+        readFailed,
+        storeFailed,
+        headroomRead: observation.headroom !== undefined,
+        toleranceUsd,
+      })
+    )
+      holding.set(key, active);
   }
 
   const { active, notices } = startsAndClears(state.active, holding, nowMs);
   // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last
   // told row stands (a hedge that matured unrolled settles through cycles that cannot tell the side).
-  const told = new Map([...rowsNow].map(([key, row]) => [key, row.current_unknown === true ? (state.rows.get(key) ?? row) : row]));
+  const told = new Map(
+    [...rowsNow].map(([key, row]) => [key, row.current_unknown === true ? (state.rows.get(key) ?? row) : row]),
+  );
   return { state: { active, rows: rows ? told : state.rows, rolling }, notices };
 }
 
@@ -146,7 +164,12 @@ export function stepAlerts(state: AlertState, observation: CycleObservation): { 
 type Holding = Map<string, AlertCondition>;
 
 function hold(holding: Holding, condition: Omit<AlertCondition, 'key'>): void {
-  const key = conditionKey(condition.cause, condition.market !== undefined && condition.side !== undefined ? rowKeyOf(condition.market, condition.side) : undefined);
+  const key = conditionKey(
+    condition.cause,
+    condition.market !== undefined && condition.side !== undefined
+      ? rowKeyOf(condition.market, condition.side)
+      : undefined,
+  );
   if (!holding.has(key)) holding.set(key, { key, ...condition });
 }
 
@@ -157,19 +180,37 @@ function eventConditions(events: readonly KeepEvent[], holding: Holding) {
   let readFailed = false;
   let storeFailed = false;
   for (const event of events) {
-    const row = typeof event.market === 'string' && typeof event.side === 'string' ? { market: event.market.toUpperCase(), side: event.side } : undefined;
+    const row =
+      typeof event.market === 'string' && typeof event.side === 'string'
+        ? { market: event.market.toUpperCase(), side: event.side }
+        : undefined;
     if (SUCCESS_EVENTS.has(event.event) && row && event.dry_run !== true) succeeded.add(rowKeyOf(row.market, row.side));
-    if (row && (event.event === 'roll' || (event.event === 'error' && event.action === 'roll'))) rolling.add(rowKeyOf(row.market, row.side));
-    if (event.event === 'drift' && row) hold(holding, { cause: 'drift', ...row, message: describeDrift(event), trigger: event });
+    if (row && (event.event === 'roll' || (event.event === 'error' && event.action === 'roll')))
+      rolling.add(rowKeyOf(row.market, row.side));
+    if (event.event === 'drift' && row)
+      hold(holding, { cause: 'drift', ...row, message: describeDrift(event), trigger: event });
     if (event.event !== 'error') continue;
     if (event.phase === 'cycle') {
       storeFailed = true;
-      hold(holding, { cause: 'store_unreachable', message: String(event.message ?? 'the journal or team store cannot be used'), trigger: event });
+      hold(holding, {
+        cause: 'store_unreachable',
+        message: String(event.message ?? 'the journal or team store cannot be used'),
+        trigger: event,
+      });
     } else if (event.phase === 'read') {
       readFailed = true;
-      hold(holding, { cause: 'server_unreachable', message: `the book could not be read: ${String(event.message ?? event.code ?? 'no answer')}`, trigger: event });
+      hold(holding, {
+        cause: 'server_unreachable',
+        message: `the book could not be read: ${String(event.message ?? event.code ?? 'no answer')}`,
+        trigger: event,
+      });
     } else if (row && typeof event.action === 'string') {
-      hold(holding, { cause: 'refused', ...row, message: `${event.action} failed: ${String(event.code ?? 'error')}: ${String(event.message ?? '')}`.trim(), trigger: event });
+      hold(holding, {
+        cause: 'refused',
+        ...row,
+        message: `${event.action} failed: ${String(event.code ?? 'error')}: ${String(event.message ?? '')}`.trim(),
+        trigger: event,
+      });
     }
   }
   return { succeeded, rolling, readFailed, storeFailed };
@@ -187,16 +228,32 @@ function rowConditions(
     // A side that cannot be told this cycle starts nothing; it is judged once it can, against the
     // last cycle that could tell it (kept below).
     if (row.current_unknown === true) continue;
-    if (row.current_usd !== null && row.current_usd > 0 && Math.abs(row.current_usd - row.target_usd) > cycle.toleranceUsd) {
+    if (
+      row.current_usd !== null &&
+      row.current_usd > 0 &&
+      Math.abs(row.current_usd - row.target_usd) > cycle.toleranceUsd
+    ) {
       hold(holding, { cause: 'drift', ...base, message: `holds ${row.current_usd} USD, target ${row.target_usd} USD` });
     }
     const before = state.rows.get(key);
-    const dueAt = before?.next_action === 'roll' && before.next_action_at ? Date.parse(before.next_action_at) : Number.NaN;
+    const dueAt =
+      before?.next_action === 'roll' && before.next_action_at ? Date.parse(before.next_action_at) : Number.NaN;
     const flatNow = row.current_usd === null || row.current_usd === 0;
     // The keeper's own re-open of it in this cycle does not matter: the side settled before it.
     const keeperRolled = state.rolling?.has(key) === true || cycle.rolling.has(key);
-    if (before && before.current_usd !== null && before.current_usd > 0 && flatNow && dueAt <= cycle.serverNowMs && !keeperRolled) {
-      hold(holding, { cause: 'missed_roll', ...base, message: `${before.current_usd} USD settled instead of being rolled (its roll was due ${before.next_action_at})` });
+    if (
+      before &&
+      before.current_usd !== null &&
+      before.current_usd > 0 &&
+      flatNow &&
+      dueAt <= cycle.serverNowMs &&
+      !keeperRolled
+    ) {
+      hold(holding, {
+        cause: 'missed_roll',
+        ...base,
+        message: `${before.current_usd} USD settled instead of being rolled (its roll was due ${before.next_action_at})`,
+      });
     }
   }
 }
@@ -205,12 +262,20 @@ function rowConditions(
 function headroomConditions(holding: Holding, headroom: HeadroomReading, threshold: number): void {
   const { exposureHeadroomUsd, capacityUsd } = headroom;
   if (exposureHeadroomUsd !== undefined && exposureHeadroomUsd < threshold) {
-    hold(holding, { cause: 'exposure_headroom_low', message: `headroom under the exposure cap is ${exposureHeadroomUsd} USD, below ${threshold} USD` });
+    hold(holding, {
+      cause: 'exposure_headroom_low',
+      message: `headroom under the exposure cap is ${exposureHeadroomUsd} USD, below ${threshold} USD`,
+    });
   }
   for (const [key, capacity] of capacityUsd) {
     if (capacity >= threshold) continue;
     const [market, side] = key.split(' ');
-    hold(holding, { cause: 'capacity_low', market: market!, side: side!, message: `${key} has ${capacity} USD of capacity left, below ${threshold} USD` });
+    hold(holding, {
+      cause: 'capacity_low',
+      market: market!,
+      side: side!,
+      message: `${key} has ${capacity} USD of capacity left, below ${threshold} USD`,
+    });
   }
 }
 
@@ -227,19 +292,47 @@ function startsAndClears(before: ReadonlyMap<string, ActiveAlert>, holding: Hold
     }
     const started: ActiveAlert = { ...condition, since: at };
     active.set(key, started);
-    notices.push({ alert: 'started', key, cause: condition.cause, ...where(condition), message: condition.message, since: at, at, text: startedText(condition), ...(condition.trigger ? { trigger: condition.trigger } : {}) });
+    notices.push({
+      alert: 'started',
+      key,
+      cause: condition.cause,
+      ...where(condition),
+      message: condition.message,
+      since: at,
+      at,
+      text: startedText(condition),
+      ...(condition.trigger ? { trigger: condition.trigger } : {}),
+    });
   }
   for (const [key, was] of before) {
     if (active.has(key)) continue;
     const durationS = Math.max(0, Math.round((nowMs - Date.parse(was.since)) / 1000));
-    notices.push({ alert: 'recovered', key, cause: was.cause, ...where(was), message: was.message, since: was.since, at, duration_s: durationS, text: recoveredText(was, durationS) });
+    notices.push({
+      alert: 'recovered',
+      key,
+      cause: was.cause,
+      ...where(was),
+      message: was.message,
+      since: was.since,
+      at,
+      duration_s: durationS,
+      text: recoveredText(was, durationS),
+    });
   }
   return { active, notices };
 }
 
 function stillHolds(
   active: ActiveAlert,
-  seen: { rows?: readonly KeepRowStatus[]; rowsNow: Map<string, KeepRowStatus>; succeeded: Set<string>; readFailed: boolean; storeFailed: boolean; headroomRead: boolean; toleranceUsd: number },
+  seen: {
+    rows?: readonly KeepRowStatus[];
+    rowsNow: Map<string, KeepRowStatus>;
+    succeeded: Set<string>;
+    readFailed: boolean;
+    storeFailed: boolean;
+    headroomRead: boolean;
+    toleranceUsd: number;
+  },
 ): boolean {
   switch (active.cause) {
     case 'store_unreachable':
@@ -272,7 +365,9 @@ function atTarget(row: KeepRowStatus, toleranceUsd: number): boolean {
 }
 
 function where(condition: AlertCondition): { market?: string; side?: string } {
-  return condition.market !== undefined && condition.side !== undefined ? { market: condition.market, side: condition.side } : {};
+  return condition.market !== undefined && condition.side !== undefined
+    ? { market: condition.market, side: condition.side }
+    : {};
 }
 
 const CAUSE_WORDS: Record<AlertCause, string> = {
@@ -286,7 +381,9 @@ const CAUSE_WORDS: Record<AlertCause, string> = {
 };
 
 function subject(condition: AlertCondition): string {
-  return condition.market !== undefined ? `${condition.market} ${condition.side}: ${CAUSE_WORDS[condition.cause]}` : CAUSE_WORDS[condition.cause];
+  return condition.market !== undefined
+    ? `${condition.market} ${condition.side}: ${CAUSE_WORDS[condition.cause]}`
+    : CAUSE_WORDS[condition.cause];
 }
 
 function startedText(condition: AlertCondition): string {

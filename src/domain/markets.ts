@@ -21,6 +21,7 @@ export function findMarket<M extends MarketFacts>(markets: M[], market: string):
  */
 export function unlistedMarketError(markets: MarketFacts[], market: string): UsageError {
   const listed = markets.map((entry) => entry.market);
-  return new UsageError(`market: ${echo(market)} is not listed for this account; listed: ${listed.join(', ') || 'none'}.`);
+  return new UsageError(
+    `market: ${echo(market)} is not listed for this account; listed: ${listed.join(', ') || 'none'}.`,
+  );
 }
-

@@ -93,8 +93,13 @@ export function collectMaturities(
 ): CollectedMaturities {
   // A position without a market is the account's only market (as flows/positions.ts reads it).
   const positionFor = (market: string, side: Side): MaturityPosition | undefined =>
-    positions.find((position) => position.side === side && (position.market === undefined || position.market === market.toUpperCase()));
-  const active = hedges.filter((hedge) => hedge.status === 'filled' && positionFor(hedge.market, hedge.side) !== undefined);
+    positions.find(
+      (position) =>
+        position.side === side && (position.market === undefined || position.market === market.toUpperCase()),
+    );
+  const active = hedges.filter(
+    (hedge) => hedge.status === 'filled' && positionFor(hedge.market, hedge.side) !== undefined,
+  );
   const hedgesBySide = new Map<string, MaturityHedge[]>();
   for (const hedge of active) {
     const key = sideKey(hedge.market, hedge.side);
@@ -129,7 +134,10 @@ export function collectMaturities(
       };
     })
     .filter((item) => withinMs === undefined || item.matures_in_seconds * 1000 <= withinMs)
-    .sort((a, b) => a.matures_in_seconds - b.matures_in_seconds || a.market.localeCompare(b.market) || a.side.localeCompare(b.side));
+    .sort(
+      (a, b) =>
+        a.matures_in_seconds - b.matures_in_seconds || a.market.localeCompare(b.market) || a.side.localeCompare(b.side),
+    );
   return { maturities, undated };
 }
 
@@ -141,7 +149,11 @@ type Settlement = Omit<Maturity, 'day' | 'matures_in_seconds'>;
  * the hedge is the side's only one (`alone`), the line's notional, P&L and carry — with several
  * hedges the line shows only their sum, so those stay null.
  */
-function hedgeSettlement(hedge: MaturityHedge, maturity: string, line?: { position: MaturityPosition; alone: boolean }): Settlement {
+function hedgeSettlement(
+  hedge: MaturityHedge,
+  maturity: string,
+  line?: { position: MaturityPosition; alone: boolean },
+): Settlement {
   const whole = line?.alone === true ? line.position : undefined;
   return {
     maturity_at: maturity,
@@ -174,7 +186,10 @@ function unlistedSettlements(unlisted: readonly MaturityHedge[]): { found: Settl
 }
 
 /** The positions lines no filled hedge of the list stands behind: each its own settlement, by the line's maturity. */
-function linesStandingAlone(positions: readonly MaturityPosition[], active: readonly MaturityHedge[]): { found: Settlement[]; undated: number } {
+function linesStandingAlone(
+  positions: readonly MaturityPosition[],
+  active: readonly MaturityHedge[],
+): { found: Settlement[]; undated: number } {
   const found: Settlement[] = [];
   let undated = 0;
   for (const position of positions) {
@@ -183,7 +198,13 @@ function linesStandingAlone(positions: readonly MaturityPosition[], active: read
       continue;
     }
     const side = position.side;
-    if (active.some((hedge) => hedge.side === side && (position.market === undefined || hedge.market.toUpperCase() === position.market))) continue;
+    if (
+      active.some(
+        (hedge) =>
+          hedge.side === side && (position.market === undefined || hedge.market.toUpperCase() === position.market),
+      )
+    )
+      continue;
     const maturity = validTime(position.maturityAt);
     if (!maturity || position.market === undefined) {
       undated += 1;
@@ -205,7 +226,9 @@ function linesStandingAlone(positions: readonly MaturityPosition[], active: read
   return { found, undated };
 }
 
-function withoutTime(item: Omit<Maturity, 'day' | 'matures_in_seconds'>): Omit<Maturity, 'day' | 'matures_in_seconds' | 'maturity_at'> {
+function withoutTime(
+  item: Omit<Maturity, 'day' | 'matures_in_seconds'>,
+): Omit<Maturity, 'day' | 'matures_in_seconds' | 'maturity_at'> {
   const { maturity_at: _time, ...rest } = item;
   return rest;
 }

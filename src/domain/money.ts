@@ -36,7 +36,11 @@ export function payWords(forAccount: number, realized = false): string {
  * "-4.19 USDC/day, you pay", "+2.79 USDC, you earned": an amount on the account's side with the
  * words that say who pays. `realized` words it in the past tense (a closed hedge's carry and fees).
  */
-export function payOrEarn(forAccount: number, unit: string, options: { per?: string; realized?: boolean } = {}): string {
+export function payOrEarn(
+  forAccount: number,
+  unit: string,
+  options: { per?: string; realized?: boolean } = {},
+): string {
   const signed = formatSignedAmount(forAccount);
   const shown = signed === formatMoney(0) ? 0 : forAccount;
   return `${signed} ${unit}${options.per ?? ''}, ${payWords(shown, options.realized)}`;

@@ -16,7 +16,8 @@ const THOUSANDS = /\B(?=(\d{3})+$)/g;
 
 /** The number with thousands separators and exactly `decimals` decimals: 1,530.33 */
 export function formatFixed(value: number, decimals: number): string {
-  const digits = Number.isInteger(decimals) && decimals >= 0 && decimals <= 20 ? PLAIN_DECIMAL.exec(String(Math.abs(value))) : null;
+  const digits =
+    Number.isInteger(decimals) && decimals >= 0 && decimals <= 20 ? PLAIN_DECIMAL.exec(String(Math.abs(value))) : null;
   if (digits) {
     let whole = digits[1]!;
     let fraction = digits[2] ?? '';

@@ -168,13 +168,19 @@ function bookBySide(positions: readonly PlanPosition[]): Map<string, HeldSide> {
     const key = sideKey(position.market, position.side);
     const held = book.get(key) ?? { notionalUsd: 0, tenors: [] };
     held.notionalUsd = cents(held.notionalUsd + position.notionalUsd);
-    if (position.tenorDays !== undefined && !held.tenors.includes(position.tenorDays)) held.tenors.push(position.tenorDays);
+    if (position.tenorDays !== undefined && !held.tenors.includes(position.tenorDays))
+      held.tenors.push(position.tenorDays);
     book.set(key, held);
   }
   return book;
 }
 
-function stepFor(row: TargetRow, currentUsd: number, heldTenors: readonly number[], market: PlanMarket | undefined): PlanStep {
+function stepFor(
+  row: TargetRow,
+  currentUsd: number,
+  heldTenors: readonly number[],
+  market: PlanMarket | undefined,
+): PlanStep {
   const base = {
     market: row.market,
     side: row.side,
@@ -217,12 +223,22 @@ function findMarket(markets: readonly PlanMarket[], name: string): PlanMarket | 
  * refused, so it neither frees nor uses anything and later steps are checked without it. The
  * checks run in the service's own order: market, exposure cap, capacity.
  */
-function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], availableExposureUsd: number): PlanProblem[] {
+function simulateChecks(
+  steps: PlanStep[],
+  markets: readonly PlanMarket[],
+  availableExposureUsd: number,
+): PlanProblem[] {
   const problems: PlanProblem[] = [];
   let headroomUsd = availableExposureUsd;
   const usedCapacityUsd = new Map<string, number>();
   steps.forEach((step, stepIndex) => {
-    const base: StepProblemBase = { stepIndex, line: step.line, action: step.action, market: step.market, side: step.side };
+    const base: StepProblemBase = {
+      stepIndex,
+      line: step.line,
+      action: step.action,
+      market: step.market,
+      side: step.side,
+    };
     if (!addsExposure(step.action)) {
       headroomUsd = cents(headroomUsd + step.currentUsd - step.targetUsd);
       return;
@@ -230,10 +246,15 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
     const market = findMarket(markets, step.market);
     const stepProblems: PlanProblem[] = [];
     if (!market) stepProblems.push({ ...base, code: 'market_not_listed', details: {} });
-    else if (market.status !== 'open') stepProblems.push({ ...base, code: 'market_disabled', details: { status: market.status } });
+    else if (market.status !== 'open')
+      stepProblems.push({ ...base, code: 'market_disabled', details: { status: market.status } });
     const requiredUsd = step.deltaUsd;
     if (requiredUsd > headroomUsd) {
-      stepProblems.push({ ...base, code: 'exposure_exceeded', details: { requiredUsd, availableExposureUsd: headroomUsd } });
+      stepProblems.push({
+        ...base,
+        code: 'exposure_exceeded',
+        details: { requiredUsd, availableExposureUsd: headroomUsd },
+      });
     }
     const key = sideKey(step.market, step.side);
     if (market) {
@@ -286,7 +307,6 @@ function heldTenor(step: PlanStep): string {
 function sideKey(market: string, side: Side): string {
   return `${market.toUpperCase()} ${side}`;
 }
-
 
 /** A problem as the JSON output carries it (plan's `problems`, apply's refusal). */
 export function problemAsData(problem: PlanProblem): Record<string, unknown> {

@@ -68,18 +68,23 @@ export function notionalProblem(
   return undefined;
 }
 
-export function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest): PreTradeCheckError | UsageError | undefined {
+export function preTradeProblem(
+  facts: PreTradeFacts,
+  request: PreTradeRequest,
+): PreTradeCheckError | UsageError | undefined {
   const problem = marketProblem(facts.markets, request.market);
   if (problem) return problem;
   return notionalProblem(findMarket(facts.markets, request.market)!, facts.account, request);
 }
 
-
 /**
  * Said (not refused) before quoting an open on a side the positions list already shows: the real
  * service may allow several hedges per side, or answer 409; adding keeps one hedge and its maturity.
  */
-export function sideAlreadyOpenNote(open: { market: string; side: Side; notionalUsd?: number; hedgeId?: string }, addCommand: string): string {
+export function sideAlreadyOpenNote(
+  open: { market: string; side: Side; notionalUsd?: number; hedgeId?: string },
+  addCommand: string,
+): string {
   const size = open.notionalUsd === undefined ? '' : `${formatUsd(open.notionalUsd)}`;
   const hedge = open.hedgeId ? `hedge ${open.hedgeId}` : '';
   const detail = [size, hedge].filter(Boolean).join(', ');
@@ -99,7 +104,8 @@ const DAY_MS = 86_400_000;
  */
 export function additionQuoteTenor(maturityAt: string | undefined, nowMs: number, hedgeTenor?: number): Tenor {
   const maturityMs = maturityAt === undefined ? Number.NaN : Date.parse(maturityAt);
-  if (Number.isNaN(maturityMs)) return (TENORS as readonly number[]).includes(hedgeTenor ?? 0) ? (hedgeTenor as Tenor) : TENORS[0];
+  if (Number.isNaN(maturityMs))
+    return (TENORS as readonly number[]).includes(hedgeTenor ?? 0) ? (hedgeTenor as Tenor) : TENORS[0];
   const daysLeft = (maturityMs - nowMs) / DAY_MS;
   return TENORS.find((tenor) => tenor >= daysLeft) ?? TENORS[TENORS.length - 1]!;
 }

@@ -190,7 +190,9 @@ function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportG
 
 /** The quote-currency amount a closed hedge locked: notional × entry rate, in cents. */
 export function lockedCents(record: Pick<HistoryFacts, 'notionalUsd' | 'entryPrice'>): number | undefined {
-  return record.notionalUsd === undefined || record.entryPrice === undefined ? undefined : toCents(record.notionalUsd * record.entryPrice);
+  return record.notionalUsd === undefined || record.entryPrice === undefined
+    ? undefined
+    : toCents(record.notionalUsd * record.entryPrice);
 }
 
 function dealOf(record: HistoryFacts): ReportDeal {
@@ -345,7 +347,8 @@ export class ReportBuilder {
       this.locked.set(currency, { cents: sum.cents + lockedAmount, count: sum.count + 1 });
     }
     // A hedge id seen twice is one group: its deal is the first record's.
-    if (this.options.by === 'hedge' && !this.deals.has(identity.key)) this.deals.set(identity.key, { deal: dealOf(record), closedMs });
+    if (this.options.by === 'hedge' && !this.deals.has(identity.key))
+      this.deals.set(identity.key, { deal: dealOf(record), closedMs });
     return true;
   }
 
@@ -377,7 +380,9 @@ export class ReportBuilder {
     // Deals in close-time order (undated last), as a deal list reads.
     const closedMsOf = (key: string): number => this.deals.get(key)?.closedMs ?? Number.POSITIVE_INFINITY;
     const sorted = [...this.groups.values()].sort((a, b) =>
-      this.options.by === 'hedge' ? closedMsOf(a.identity.key) - closedMsOf(b.identity.key) || order(a.identity.key, b.identity.key) : order(a.identity.key, b.identity.key),
+      this.options.by === 'hedge'
+        ? closedMsOf(a.identity.key) - closedMsOf(b.identity.key) || order(a.identity.key, b.identity.key)
+        : order(a.identity.key, b.identity.key),
     );
     return {
       by: this.options.by,
@@ -440,7 +445,10 @@ function monthsBefore(now: Date, months: number): Date {
 /** Parses a `--since`/`--until` value; `now` is the injected clock for the relative forms. */
 export function parseReportDate(text: string, now: Date): ReportDateResult {
   const value = text.trim();
-  const refuse = (): ReportDateResult => ({ ok: false, message: `"${text}" is not allowed; expected ${REPORT_DATE_FORMS}.` });
+  const refuse = (): ReportDateResult => ({
+    ok: false,
+    message: `"${text}" is not allowed; expected ${REPORT_DATE_FORMS}.`,
+  });
 
   const ago = TIME_AGO.exec(value);
   if (ago) {

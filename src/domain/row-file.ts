@@ -80,7 +80,8 @@ export function readRowFile<C extends string, T>(
   const content = text.startsWith(BOM) ? text.slice(BOM.length) : text;
   const first = content.trimStart()[0];
   const format = options.format ?? (first === '[' || first === '{' ? 'json' : 'csv');
-  const read = format === 'json' ? readJson(content, options.sourceName, layout) : readCsv(content, options.sourceName, layout);
+  const read =
+    format === 'json' ? readJson(content, options.sourceName, layout) : readCsv(content, options.sourceName, layout);
   const problems = [...read.problems];
   const rows: T[] = [];
   const firstRowOf = new Map<string, RawRow<C>>();
@@ -96,7 +97,12 @@ export function readRowFile<C extends string, T>(
   }
   problems.sort((a, b) => a.line - b.line);
   if (problems.length > 0) return { problems };
-  if (rows.length === 0) return { problems: [{ line: 0, message: `${options.sourceName} has no ${layout.rowsAre}; expected one row per ${layout.rowIs}.` }] };
+  if (rows.length === 0)
+    return {
+      problems: [
+        { line: 0, message: `${options.sourceName} has no ${layout.rowsAre}; expected one row per ${layout.rowIs}.` },
+      ],
+    };
   return { rows };
 }
 
@@ -145,7 +151,11 @@ function emptyFileProblem(sourceName: string, layout: RowFileLayout<string>): Ro
 
 // ---- CSV ----
 
-function readCsv<C extends string>(content: string, sourceName: string, layout: RowFileLayout<C>): { rows: RawRow<C>[]; problems: RowFileProblem[] } {
+function readCsv<C extends string>(
+  content: string,
+  sourceName: string,
+  layout: RowFileLayout<C>,
+): { rows: RawRow<C>[]; problems: RowFileProblem[] } {
   // csv-parse counts a CRLF inside a quoted field as two lines; with LF only, its line numbers are
   // the file's. The line count does not change, so problems still name the right lines.
   const normalised = content.replace(/\r\n?/g, '\n');
@@ -163,7 +173,10 @@ function readCsv<C extends string>(content: string, sourceName: string, layout: 
       // After a broken quote the reader no longer knows where rows begin: keep the first framing
       // error and drop the rows read after it, whose lines and fields cannot be trusted.
       if (!error || framingError) return undefined;
-      framingError = { line: typeof error.lines === 'number' ? error.lines : 0, message: `not valid CSV: ${csvErrorReason(error)}` };
+      framingError = {
+        line: typeof error.lines === 'number' ? error.lines : 0,
+        message: `not valid CSV: ${csvErrorReason(error)}`,
+      };
       return undefined;
     },
   }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
@@ -184,7 +197,8 @@ function readCsv<C extends string>(content: string, sourceName: string, layout: 
   const columns = header.fields.map((name) => name.trim().toLowerCase());
   const seen = new Set<string>();
   columns.forEach((name, index) => {
-    if (!isColumn(layout, name)) problems.push({ line: header.line, message: layout.header.unknown(index + 1, columnsExpected(layout)) });
+    if (!isColumn(layout, name))
+      problems.push({ line: header.line, message: layout.header.unknown(index + 1, columnsExpected(layout)) });
     else if (seen.has(name)) problems.push({ line: header.line, message: layout.header.repeated(name) });
     seen.add(name);
   });
@@ -199,7 +213,10 @@ function readCsv<C extends string>(content: string, sourceName: string, layout: 
   for (const [index, { fields, line }] of body.entries()) {
     const label = layout.csvLabel(index);
     if (fields.length !== columns.length) {
-      problems.push({ line, message: `${label}expected ${columns.length} fields as in the header, found ${fields.length}.` });
+      problems.push({
+        line,
+        message: `${label}expected ${columns.length} fields as in the header, found ${fields.length}.`,
+      });
       continue;
     }
     const cells: Partial<Record<C, string>> = {};
@@ -233,13 +250,20 @@ function csvErrorReason(error: { code?: string; message: string }): string {
 
 // ---- JSON ----
 
-function readJson<C extends string>(content: string, sourceName: string, layout: RowFileLayout<C>): { rows: RawRow<C>[]; problems: RowFileProblem[] } {
+function readJson<C extends string>(
+  content: string,
+  sourceName: string,
+  layout: RowFileLayout<C>,
+): { rows: RawRow<C>[]; problems: RowFileProblem[] } {
   if (content.trim() === '') return { rows: [], problems: [emptyFileProblem(sourceName, layout)] };
   let document: unknown;
   try {
     document = JSON.parse(content);
   } catch (error) {
-    return { rows: [], problems: [{ line: 0, message: `${sourceName} is not valid JSON: ${jsonErrorReason(error, content)}` }] };
+    return {
+      rows: [],
+      problems: [{ line: 0, message: `${sourceName} is not valid JSON: ${jsonErrorReason(error, content)}` }],
+    };
   }
   const items = Array.isArray(document) ? document : listOf(document, layout.listKey);
   if (!items) {
@@ -248,7 +272,10 @@ function readJson<C extends string>(content: string, sourceName: string, layout:
   }
   const rows: RawRow<C>[] = [];
   // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
-  const problems: RowFileProblem[] = repeatedKeyProblems(content, layout.listKey, [...layout.required, ...layout.optional]);
+  const problems: RowFileProblem[] = repeatedKeyProblems(content, layout.listKey, [
+    ...layout.required,
+    ...layout.optional,
+  ]);
   items.forEach((item: unknown, index) => {
     const line = index + 1;
     const label = `item ${line}: `;
@@ -265,7 +292,10 @@ function readJson<C extends string>(content: string, sourceName: string, layout:
       } else if (typeof value === 'number') {
         row.cells[key] = String(value);
       } else if (value !== null) {
-        problems.push({ line, message: `${label}${key}: expected a string or a number, found ${describeJsonValue(value)}.` });
+        problems.push({
+          line,
+          message: `${label}${key}: expected a string or a number, found ${describeJsonValue(value)}.`,
+        });
         row.reported.add(key);
       }
     }

@@ -3,7 +3,16 @@
 // whole, every problem collected, the file's content never echoed).
 import { parseDuration } from './duration.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide } from './input.js';
-import { dateOrInstantMs, fieldsOf, readRowFile, type CheckedRow, type RawRow, type RowFileLayout, type RowFileOptions, type RowFileProblem } from './row-file.js';
+import {
+  dateOrInstantMs,
+  fieldsOf,
+  readRowFile,
+  type CheckedRow,
+  type RawRow,
+  type RowFileLayout,
+  type RowFileOptions,
+  type RowFileProblem,
+} from './row-file.js';
 import { TENORS, type Side, type Tenor } from './vocabulary.js';
 
 export interface TargetRow {
@@ -42,7 +51,13 @@ const LAYOUT: RowFileLayout<Column> = {
 const FLAT = /^0+(?:\.0+)?$/;
 
 export function parseTargetFile(text: string, options: RowFileOptions): TargetFileResult {
-  return readRowFile(text, options, LAYOUT, checkRow, (earlier) => `the same market and side as ${earlier.unit} ${earlier.line}; one row per market and side.`);
+  return readRowFile(
+    text,
+    options,
+    LAYOUT,
+    checkRow,
+    (earlier) => `the same market and side as ${earlier.unit} ${earlier.line}; one row per market and side.`,
+  );
 }
 
 function checkRow(raw: RawRow<Column>): CheckedRow<TargetRow> {
@@ -114,7 +129,9 @@ function parseUntil(raw: string | undefined): number | undefined {
   if (value === '') return undefined;
   const ms = dateOrInstantMs(value);
   if (!Number.isFinite(ms)) {
-    throw new Error('until: the value is not allowed; expected a date (2026-12-31, midnight UTC) or a timestamp with its zone (2026-12-31T17:00:00Z).');
+    throw new Error(
+      'until: the value is not allowed; expected a date (2026-12-31, midnight UTC) or a timestamp with its zone (2026-12-31T17:00:00Z).',
+    );
   }
   return ms;
 }
@@ -125,6 +142,8 @@ function parseRollBefore(raw: string | undefined): number | undefined {
   try {
     return parseDuration(raw, 'roll_before', 'smhdw').ms;
   } catch {
-    throw new Error('roll_before: the value is not allowed; expected a duration such as 30m, 2h or 1d (s, m, h, d, w), more than 0.');
+    throw new Error(
+      'roll_before: the value is not allowed; expected a duration such as 30m, 2h or 1d (s, m, h, d, w), more than 0.',
+    );
   }
 }

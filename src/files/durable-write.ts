@@ -30,13 +30,17 @@ export function writeFileDurably(target: string, data: string | Uint8Array, opti
   } catch {
     // Not there: the usual case (one is left only by a process of this pid that died mid-write).
   }
-  const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+  const fd = openSync(
+    temporary,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    mode,
+  );
   try {
     // The mode given to open is reduced by the umask; fchmod is not.
     fchmodSync(fd, mode);
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     // A short write (a full disk) is finished or fails.
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);

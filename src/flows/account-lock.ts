@@ -32,7 +32,12 @@ async function accountScope(ports: Pick<FlowPorts, 'credentials' | 'origin'>, ..
 const heldScopes = new AsyncLocalStorage<ReadonlySet<string>>();
 
 /** Runs `body` holding the account lock `parts` names; `what` says in messages what is guarded ("the book of this account"). */
-export async function withAccountLock<T>(ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>, what: string, parts: string[], body: (run: LockedRun) => Promise<T>): Promise<T> {
+export async function withAccountLock<T>(
+  ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>,
+  what: string,
+  parts: string[],
+  body: (run: LockedRun) => Promise<T>,
+): Promise<T> {
   const journal = await ports.journal();
   const scope = await accountScope(ports, ...parts);
   const held = heldScopes.getStore();
@@ -45,7 +50,12 @@ export async function withAccountLock<T>(ports: Pick<FlowPorts, 'clock' | 'waitD
     const deadline = ports.waitDeadline(now);
     const waitMs = deadline === undefined ? Number.MAX_SAFE_INTEGER : Math.max(0, deadline - now);
     const bound = deadline === undefined ? 'no bound (--timeout 0)' : `at most ${Math.ceil(waitMs / 1000)} s`;
-    ports.notify({ kind: 'waiting-for-lock', level: 'note', text: `Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`, data: { scope, wait_ms: waitMs } });
+    ports.notify({
+      kind: 'waiting-for-lock',
+      level: 'note',
+      text: `Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`,
+      data: { scope, wait_ms: waitMs },
+    });
     answer = await journal.lock(scope, { waitMs });
     if (!answer.held) {
       throw new HeldError(
@@ -76,14 +86,28 @@ function sideLockParts(market: string, side: string): string[] {
  * a side holds that side's lock — team-wide with the team store — so every move of a side made by
  * hedge is attributable, and a move nobody holding the lock made is an actor outside hedge.
  */
-export function withSideLock<T>(ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>, market: string, side: string, body: (run: LockedRun) => Promise<T>): Promise<T> {
+export function withSideLock<T>(
+  ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>,
+  market: string,
+  side: string,
+  body: (run: LockedRun) => Promise<T>,
+): Promise<T> {
   return withAccountLock(ports, `the ${side} side of ${market.toUpperCase()}`, sideLockParts(market, side), body);
 }
 
 /** Several sides at once, always in the same order (so two holders of several never deadlock). */
-export async function withSideLocks<T>(ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>, sides: ReadonlyArray<{ market: string; side: string }>, body: () => Promise<T>): Promise<T> {
-  const unique = [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one])).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, one]) => one);
-  const take = (index: number): Promise<T> => (index === unique.length ? body() : withSideLock(ports, unique[index]!.market, unique[index]!.side, () => take(index + 1)));
+export async function withSideLocks<T>(
+  ports: Pick<FlowPorts, 'clock' | 'waitDeadline' | 'credentials' | 'journal' | 'notify' | 'origin'>,
+  sides: ReadonlyArray<{ market: string; side: string }>,
+  body: () => Promise<T>,
+): Promise<T> {
+  const unique = [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one])).entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, one]) => one);
+  const take = (index: number): Promise<T> =>
+    index === unique.length
+      ? body()
+      : withSideLock(ports, unique[index]!.market, unique[index]!.side, () => take(index + 1));
   return take(0);
 }
 

@@ -85,7 +85,12 @@ export class AnswerLog {
  * (api/wire/pager.ts followPaths: a cursor in meta or in the body beside the rows, a next link,
  * page numbers, an offset; the profile's cursor parameter) — each answer handed to `onPage` as it comes.
  */
-export async function readApi(ports: Pick<FlowPorts, 'credentials'>, client: HedgeClient, call: ApiCall, options: { paginate: boolean; log: AnswerLog; onPage: (answer: ApiAnswer) => void }): Promise<number> {
+export async function readApi(
+  ports: Pick<FlowPorts, 'credentials'>,
+  client: HedgeClient,
+  call: ApiCall,
+  options: { paginate: boolean; log: AnswerLog; onPage: (answer: ApiAnswer) => void },
+): Promise<number> {
   const fetchPath = async (path: string) => {
     const response = await client.transport.send(request(call, path, undefined, options.log.record(path)));
     options.onPage(options.log.last!);
@@ -97,10 +102,16 @@ export async function readApi(ports: Pick<FlowPorts, 'credentials'>, client: Hed
   }
   const { baseUrl } = await ports.credentials();
   let pages = 0;
-  for await (const page of followPaths(baseUrl, call.path, fetchPath, { cursorParam: client.wire.cursorParam || undefined })) {
+  for await (const page of followPaths(baseUrl, call.path, fetchPath, {
+    cursorParam: client.wire.cursorParam || undefined,
+  })) {
     pages += 1;
-    if (page.next === 'repeated') throw new UsageError(`--paginate: the server pointed back to a page already read (${safeText(page.following!)}); stopped.`);
-    if (page.next === 'page' && pages >= MAX_PAGES) throw new UsageError(`--paginate: stopped after ${MAX_PAGES} pages; narrow the list with filters.`);
+    if (page.next === 'repeated')
+      throw new UsageError(
+        `--paginate: the server pointed back to a page already read (${safeText(page.following!)}); stopped.`,
+      );
+    if (page.next === 'page' && pages >= MAX_PAGES)
+      throw new UsageError(`--paginate: stopped after ${MAX_PAGES} pages; narrow the list with filters.`);
   }
   return pages;
 }
@@ -110,8 +121,16 @@ function idsOf(answer: ApiAnswer): { hedge_id?: string; order_tx_hash?: string }
   const data = (answer.body as { data?: unknown } | undefined)?.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return {};
   const record = data as Record<string, unknown>;
-  const hedgeId = typeof record.hedge_id === 'string' ? record.hedge_id : typeof record.id === 'string' && record.id.startsWith('hdg_') ? record.id : undefined;
-  return { ...(hedgeId ? { hedge_id: hedgeId } : {}), ...(typeof record.order_tx_hash === 'string' ? { order_tx_hash: record.order_tx_hash } : {}) };
+  const hedgeId =
+    typeof record.hedge_id === 'string'
+      ? record.hedge_id
+      : typeof record.id === 'string' && record.id.startsWith('hdg_')
+        ? record.id
+        : undefined;
+  return {
+    ...(hedgeId ? { hedge_id: hedgeId } : {}),
+    ...(typeof record.order_tx_hash === 'string' ? { order_tx_hash: record.order_tx_hash } : {}),
+  };
 }
 
 /**
@@ -143,12 +162,17 @@ export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLo
  * fresh `hedge api PATH` is, and a row whose path is not the one that gives back (what `hedge api`
  * journals) is refused before anything is sent; the transport's origin check stands behind it.
  */
-export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry): WriteAction<ApiAnswer, ApiAnswer> | undefined {
+export function apiActionFromJournal(
+  client: HedgeClient,
+  entry: JournalEntry,
+): WriteAction<ApiAnswer, ApiAnswer> | undefined {
   if (!entry.command.startsWith(API_COMMAND_PREFIX)) return undefined;
   const method = entry.request?.method as ApiMethod;
   const row = `Journal ${entry.id} (${safeText(entry.command)})`;
   if (!isWriteMethod(method) || !(API_METHODS as readonly string[]).includes(method)) {
-    throw new UsageError(`${row} is not resumed: its method ${JSON.stringify(safeText(String(method)))} is not one \`hedge api\` writes with (${API_METHODS.filter(isWriteMethod).join(', ')}); nothing was sent.`);
+    throw new UsageError(
+      `${row} is not resumed: its method ${JSON.stringify(safeText(String(method)))} is not one \`hedge api\` writes with (${API_METHODS.filter(isWriteMethod).join(', ')}); nothing was sent.`,
+    );
   }
   const path = journaledPath(client.transport.config.baseUrl, entry.request?.path, row);
   const call: ApiCall = {
@@ -188,15 +212,25 @@ const TOO_LARGE_FOR_A_REQUEST = 'the API takes a few fields per request, not a f
 
 /** --input FILE (or - for stdin): a JSON body, refused when it is not JSON. */
 export async function readInputBody(ports: ApiFilePorts, file: string): Promise<unknown> {
-  const { text } = await readInputFile(ports, file, '--input file', 'hedge api -X POST PATH --input - < body.json', TOO_LARGE_FOR_A_REQUEST);
+  const { text } = await readInputFile(
+    ports,
+    file,
+    '--input file',
+    'hedge api -X POST PATH --input - < body.json',
+    TOO_LARGE_FOR_A_REQUEST,
+  );
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--input: ${file === '-' ? 'stdin' : safeText(file)} is not JSON (${(error as Error).message}); the API takes JSON bodies only.`);
+    throw new UsageError(
+      `--input: ${file === '-' ? 'stdin' : safeText(file)} is not JSON (${(error as Error).message}); the API takes JSON bodies only.`,
+    );
   }
 }
 
 /** A file's text for `-F key=@file` (or @- for stdin). */
 export async function readParamFile(ports: ApiFilePorts, file: string): Promise<string> {
-  return (await readInputFile(ports, file, '-F file', 'hedge api -X POST PATH -F note=@- < note.txt', TOO_LARGE_FOR_A_REQUEST)).text;
+  return (
+    await readInputFile(ports, file, '-F file', 'hedge api -X POST PATH -F note=@- < note.txt', TOO_LARGE_FOR_A_REQUEST)
+  ).text;
 }

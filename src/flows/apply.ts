@@ -17,7 +17,15 @@ import { confirmOrStop, guardLiveAction } from './live-guard.js';
 import type { ApplyOutcome, ApplyReportRow, ResumedStep } from '../outcomes/apply.js';
 import { finishJournaled, journaledAction, unfinishedOfThisAccount } from './resume.js';
 import { confirmRowFromElsewhere } from './row-trust.js';
-import { buildTargetPlan, checkPlanRequests, planTrades, readTargetFile, type QuotedPlan, type TargetFile, type TargetPlanOptions } from './target-plan.js';
+import {
+  buildTargetPlan,
+  checkPlanRequests,
+  planTrades,
+  readTargetFile,
+  type QuotedPlan,
+  type TargetFile,
+  type TargetPlanOptions,
+} from './target-plan.js';
 import { stepAction } from './trade-actions.js';
 import { runWrite, type WriteAction, type WriteOptions } from './write-flow.js';
 
@@ -41,7 +49,33 @@ function asStep<S, R>(action: WriteAction<S, R>): WriteAction<S, R> {
  * planning, so the plan starts from a book where nothing is in flight. Each step is told through
  * the context's notices as it starts and ends; all of them are returned.
  */
-async function resumeUnfinishedApplies(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, client: HedgeClient): Promise<ResumedStep[]> {
+async function resumeUnfinishedApplies(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  client: HedgeClient,
+): Promise<ResumedStep[]> {
   const unresolved = await unfinishedOfThisAccount(ports, [APPLY_GROUP_PREFIX]);
   const steps: ResumedStep[] = [];
   for (const entry of unresolved) {
@@ -49,15 +83,28 @@ async function resumeUnfinishedApplies(ports: Pick<FlowPorts, 'clock' | 'signal'
     const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();
     const data = { journal_id: entry.id, leg: entry.leg ?? null };
     if (!journaledAction(ports, client, entry)) {
-      ports.notify({ kind: 'step-not-resumable', level: 'warn', text: `Journal ${entry.id} (${safeText(entry.command)}) is not an action apply can finish; see \`${ports.hedgeCommand('resume', entry.id)}\`.`, data });
+      ports.notify({
+        kind: 'step-not-resumable',
+        level: 'warn',
+        text: `Journal ${entry.id} (${safeText(entry.command)}) is not an action apply can finish; see \`${ports.hedgeCommand('resume', entry.id)}\`.`,
+        data,
+      });
       steps.push({ entry, what, outcome: 'not-resumable' });
       continue;
     }
     // A step begun on another machine (a team store's) is finished here only when a person says so.
     await confirmRowFromElsewhere(ports, entry, 'finish it');
-    ports.notify({ kind: 'resuming-step', level: 'note', text: `Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`, data });
+    ports.notify({
+      kind: 'resuming-step',
+      level: 'note',
+      text: `Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`,
+      data,
+    });
     // Not admitted with a plan: an agent's limits judge each step it finishes here (send-gate.ts).
-    const result = await finishJournaled(ports, client, entry, { wait: true, present: (action) => ({ ...asStep(action), admitted: false }) });
+    const result = await finishJournaled(ports, client, entry, {
+      wait: true,
+      present: (action) => ({ ...asStep(action), admitted: false }),
+    });
     const outcome = !result || result.kind === 'dry-run' ? 'unknown' : result.entry.outcome;
     ports.notify({
       kind: 'resumed-step',
@@ -88,7 +135,38 @@ export interface ApplyPorts {
  * guard (a refused live run sends nothing), then everything else under the locks. A step that fails
  * stops the run: the outcome says which and why, and the steps after it are not run.
  */
-export async function applyTarget(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'stdin' | 'stdinIsTTY' | 'origin' | 'tradeGate' | 'planCheck' | 'targetFiles'>, opts: TargetPlanOptions, hooks: ApplyPorts = {}): Promise<ApplyOutcome> {
+export async function applyTarget(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'timeoutSeconds'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'stdin'
+    | 'stdinIsTTY'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+    | 'targetFiles'
+  >,
+  opts: TargetPlanOptions,
+  hooks: ApplyPorts = {},
+): Promise<ApplyOutcome> {
   const target = await readTargetFile(ports, opts.file);
   const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
   const client = await ports.client();
@@ -111,7 +189,35 @@ interface LockedApply extends TargetPlanOptions {
   resumed: ResumedStep[];
 }
 
-async function applyPlan(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, client: HedgeClient, run: LockedApply, hooks: ApplyPorts): Promise<ApplyOutcome> {
+async function applyPlan(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  client: HedgeClient,
+  run: LockedApply,
+  hooks: ApplyPorts,
+): Promise<ApplyOutcome> {
   const { target, resumed } = run;
   const quoted = await buildTargetPlan(ports, client, target, run.toleranceUsd);
   const { steps } = quoted.plan;
@@ -126,7 +232,10 @@ async function applyPlan(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' 
       // Exit 0 of a write means this command's action happened: here another process's did.
       throw new HeldError(
         `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(run.waitedFor))}): there was nothing left to do, and this run sent nothing.`,
-        { holder: run.waitedFor, hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.` },
+        {
+          holder: run.waitedFor,
+          hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
+        },
       );
     }
     return { kind: 'at-target', quoted, resumed };
@@ -134,17 +243,44 @@ async function applyPlan(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' 
 
   // One confirmation for the whole run: on a terminal unless confirmed ahead (the guard already
   // required --yes for a live key without one); without a terminal on a test key, none.
-  if (ports.interactive && !ports.confirmedAhead) await confirmOrStop(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, { live: run.live });
+  if (ports.interactive && !ports.confirmedAhead)
+    await confirmOrStop(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, { live: run.live });
   return { ...(await carryOut(ports, client, steps, run.file)), quoted, resumed };
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */
 async function carryOut(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>,
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
   client: HedgeClient,
   steps: readonly PlanStep[],
   file: string,
-): Promise<{ kind: 'applied'; rows: ApplyReportRow[] } | { kind: 'stopped'; rows: ApplyReportRow[]; stoppedAt: number; error: unknown }> {
+): Promise<
+  | { kind: 'applied'; rows: ApplyReportRow[] }
+  | { kind: 'stopped'; rows: ApplyReportRow[]; stoppedAt: number; error: unknown }
+> {
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
   const journal = await ports.journal();
   const rows: ApplyReportRow[] = [];
@@ -175,7 +311,9 @@ async function carryOut(
           (entries) => entries.find((candidate) => candidate.group === group && candidate.leg === leg),
           () => null,
         );
-        rows.push(reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : entry ? undefined : 'not_sent'));
+        rows.push(
+          reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : entry ? undefined : 'not_sent'),
+        );
       }
       for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest, undefined));
       return { kind: 'stopped', rows, stoppedAt: index, error };
@@ -184,7 +322,12 @@ async function carryOut(
   return { kind: 'applied', rows };
 }
 
-function reportRow(index: number, step: PlanStep, entry: Pick<JournalEntry, 'id' | 'outcome' | 'hedge_id'> | undefined, outcome?: string): ApplyReportRow {
+function reportRow(
+  index: number,
+  step: PlanStep,
+  entry: Pick<JournalEntry, 'id' | 'outcome' | 'hedge_id'> | undefined,
+  outcome?: string,
+): ApplyReportRow {
   return {
     step: index + 1,
     action: step.action,
@@ -203,7 +346,9 @@ export function stepLabel(index: number, steps: readonly PlanStep[]): string {
 }
 
 /** How a step reads in the progress lines of `apply`: "add 5,000.00 USD to buy USDTNGN". */
-function describeStep(step: Pick<PlanStep, 'action' | 'market' | 'side' | 'deltaUsd' | 'currentUsd' | 'tenorDays'>): string {
+function describeStep(
+  step: Pick<PlanStep, 'action' | 'market' | 'side' | 'deltaUsd' | 'currentUsd' | 'tenorDays'>,
+): string {
   const market = safeText(step.market);
   const amount = formatUsd(Math.abs(step.deltaUsd));
   switch (step.action) {

@@ -31,7 +31,34 @@ export function parseChangeOptions(
 }
 
 /** Sends one add or reduce through the write flow and returns what it did, with the request it sent. */
-export async function runChange(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, action: 'add' | 'reduce', opts: ChangeOptions): Promise<{ outcome: WriteOutcome<unknown, unknown>; body: Record<string, unknown> }> {
+export async function runChange(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  action: 'add' | 'reduce',
+  opts: ChangeOptions,
+): Promise<{ outcome: WriteOutcome<unknown, unknown>; body: Record<string, unknown> }> {
   const client = await ports.client();
   const request = { market: opts.market, side: opts.side, notional_usd: opts.notionalUsd };
   // The checks are optional safety: what they could not read is said, and named in a live confirmation.
@@ -39,7 +66,11 @@ export async function runChange(ports: Pick<FlowPorts, 'clock' | 'signal' | 'dea
   const check =
     action === 'add' && !opts.skipChecks
       ? async () => {
-          await runPreTradeChecks(client, { market: opts.market, side: opts.side, notionalUsd: opts.notionalUsd, action: 'add' }, unchecked);
+          await runPreTradeChecks(
+            client,
+            { market: opts.market, side: opts.side, notionalUsd: opts.notionalUsd, action: 'add' },
+            unchecked,
+          );
         }
       : undefined;
   const argv = changeArgv(action, request);

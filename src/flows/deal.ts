@@ -32,9 +32,22 @@ export async function readDeal(client: HedgeClient, reference: string): Promise<
   try {
     const list = await client.readHedges({ clientReference: reference, limit: Number.POSITIVE_INFINITY });
     const hedges = list.items.filter((hedge) => hedge.client_reference === reference);
-    return { reference, hedges, ids: new Set(hedges.map((hedge) => hedge.id)), live: hedges.filter((hedge) => !ENDED.has(hedge.status)), more: list.more };
+    return {
+      reference,
+      hedges,
+      ids: new Set(hedges.map((hedge) => hedge.id)),
+      live: hedges.filter((hedge) => !ENDED.has(hedge.status)),
+      more: list.more,
+    };
   } catch (error) {
-    return { reference, hedges: [], ids: new Set(), live: [], more: false, problem: `GET /hedges failed (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      reference,
+      hedges: [],
+      ids: new Set(),
+      live: [],
+      more: false,
+      problem: `GET /hedges failed (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
 }
 
@@ -47,14 +60,26 @@ export interface HedgeReferences {
 export async function readHedgeReferences(client: HedgeClient): Promise<HedgeReferences> {
   try {
     const hedges = await client.listHedges({ limit: MAX_PAGE_SIZE });
-    const byId = new Map(hedges.flatMap((hedge) => (typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [[hedge.id, hedge.client_reference] as const] : [])));
+    const byId = new Map(
+      hedges.flatMap((hedge) =>
+        typeof hedge.client_reference === 'string' && hedge.client_reference !== ''
+          ? [[hedge.id, hedge.client_reference] as const]
+          : [],
+      ),
+    );
     return { referenceOf: (hedgeId) => byId.get(hedgeId) };
   } catch (error) {
-    return { referenceOf: () => undefined, problem: `GET /hedges failed (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      referenceOf: () => undefined,
+      problem: `GET /hedges failed (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
 }
 
 /** The deal's references as a join: its own reference for each of its hedges. */
 export function dealReferences(deal: DealHedges): HedgeReferences {
-  return { referenceOf: (hedgeId) => (deal.ids.has(hedgeId) ? deal.reference : undefined), ...(deal.problem !== undefined ? { problem: deal.problem } : {}) };
+  return {
+    referenceOf: (hedgeId) => (deal.ids.has(hedgeId) ? deal.reference : undefined),
+    ...(deal.problem !== undefined ? { problem: deal.problem } : {}),
+  };
 }

@@ -64,7 +64,23 @@ const COMMAND_OF: Record<string, string[]> = {
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-export async function runDoctor(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'credentials' | 'connections' | 'wireMemory' | 'env' | 'requestTimeoutSeconds' | 'onDispose' | 'log' | 'verbose' | 'hedgeCommand'>): Promise<DoctorReport> {
+export async function runDoctor(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'credentials'
+    | 'connections'
+    | 'wireMemory'
+    | 'env'
+    | 'requestTimeoutSeconds'
+    | 'onDispose'
+    | 'log'
+    | 'verbose'
+    | 'hedgeCommand'
+  >,
+): Promise<DoctorReport> {
   const checks = new DoctorChecks();
   const setUp = await checkSetUp(ports, checks);
   if (!setUp) return checks.report();
@@ -82,7 +98,13 @@ export async function runDoctor(ports: Pick<FlowPorts, 'clock' | 'signal' | 'dea
     const stop = firstRequestFailure(ports, error, credentials, baseUrl);
     if (stop) {
       if (stop !== baseUrl) checks.add(stop);
-      checks.add({ id: 'reads', title: 'Reads', status: 'skip', detail: 'not asked: the server could not be used', forWrites: true });
+      checks.add({
+        id: 'reads',
+        title: 'Reads',
+        status: 'skip',
+        detail: 'not asked: the server could not be used',
+        forWrites: true,
+      });
       return checks.report();
     }
   }
@@ -101,7 +123,8 @@ export async function runDoctor(ports: Pick<FlowPorts, 'clock' | 'signal' | 'dea
 
   // ---- rate limits ----------------------------------------------------------------------------
   checks.add(rateLimitCheck(answers));
-  for (const note of observed.notes) checks.add({ id: 'note', title: 'Note', status: 'info', detail: note, forWrites: false });
+  for (const note of observed.notes)
+    checks.add({ id: 'note', title: 'Note', status: 'info', detail: note, forWrites: false });
   return checks.report();
 }
 
@@ -119,11 +142,19 @@ class DoctorChecks {
   /** Ready when no check a write needs failed; the failure is the first such check's class. */
   report(): DoctorReport {
     const failed = this.checks.find((check) => check.forWrites && check.status === 'fail');
-    return { checks: this.checks, ready: failed === undefined, ...(failed ? { failure: failed.failure ?? 'network' } : {}) };
+    return {
+      checks: this.checks,
+      ready: failed === undefined,
+      ...(failed ? { failure: failed.failure ?? 'network' } : {}),
+    };
   }
 
   /** One read endpoint's check: ok with the detail `read` returns, or the read's failure. */
-  async read(ports: Pick<FlowPorts, 'hedgeCommand'>, check: { id: string; title: string; endpoint: string; forWrites: boolean }, read: () => Promise<string>): Promise<void> {
+  async read(
+    ports: Pick<FlowPorts, 'hedgeCommand'>,
+    check: { id: string; title: string; endpoint: string; forWrites: boolean },
+    read: () => Promise<string>,
+  ): Promise<void> {
     try {
       const detail = await read();
       this.add({ id: check.id, title: check.title, status: 'ok', detail, forWrites: check.forWrites });
@@ -133,10 +164,22 @@ class DoctorChecks {
   }
 
   /** A read that failed, its next step by its kind: an answer hedge cannot read names the command to report it with. */
-  readFailure(ports: Pick<FlowPorts, 'hedgeCommand'>, id: string, title: string, endpoint: string, error: unknown, forWrites: boolean): DoctorCheck {
+  readFailure(
+    ports: Pick<FlowPorts, 'hedgeCommand'>,
+    id: string,
+    title: string,
+    endpoint: string,
+    error: unknown,
+    forWrites: boolean,
+  ): DoctorCheck {
     if (error instanceof InterruptedError) throw error;
     const described = describeError(error);
-    const failure: FailureClass = error instanceof InvalidResponseError ? 'unreadable' : error instanceof ApiError && (error.status === 401 || error.status === 403) ? 'auth' : 'network';
+    const failure: FailureClass =
+      error instanceof InvalidResponseError
+        ? 'unreadable'
+        : error instanceof ApiError && (error.status === 401 || error.status === 403)
+          ? 'auth'
+          : 'network';
     const command = COMMAND_OF[endpoint.replace(/^(GET|POST) /, '').replace(/^\/hedges\/(?!history).+$/, '/hedges/ID')];
     const next =
       failure === 'unreadable'
@@ -151,19 +194,43 @@ class DoctorChecks {
  * URL (the checks say why); else the credentials and the base URL's check, which the first request
  * may still turn into a failure.
  */
-async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorChecks): Promise<{ credentials: ResolvedCredentials; baseUrl: DoctorCheck } | undefined> {
+async function checkSetUp(
+  ports: Pick<FlowPorts, 'credentials'>,
+  checks: DoctorChecks,
+): Promise<{ credentials: ResolvedCredentials; baseUrl: DoctorCheck } | undefined> {
   let credentials: ResolvedCredentials;
   try {
     credentials = await ports.credentials();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
     const described = describeError(error);
-    checks.add({ id: 'key', title: 'Key and base URL', status: 'fail', detail: described.message, next: described.hint, forWrites: true, failure: described.kind === 'usage' ? 'usage' : 'auth' });
-    checks.add({ id: 'server', title: 'Server', status: 'skip', detail: 'not asked: no usable key and base URL', forWrites: true });
+    checks.add({
+      id: 'key',
+      title: 'Key and base URL',
+      status: 'fail',
+      detail: described.message,
+      next: described.hint,
+      forWrites: true,
+      failure: described.kind === 'usage' ? 'usage' : 'auth',
+    });
+    checks.add({
+      id: 'server',
+      title: 'Server',
+      status: 'skip',
+      detail: 'not asked: no usable key and base URL',
+      forWrites: true,
+    });
     return undefined;
   }
-  const environment = credentials.environment === 'live' ? 'LIVE key: production, real funds' : 'test key: the sandbox, test funds';
-  checks.add({ id: 'key', title: 'Key', status: 'ok', detail: `${redactKey(credentials.apiKey)} — ${environment} (from ${sourceName(credentials.sources.apiKey, 'HEDGE_API_KEY', credentials.profileName)})`, forWrites: true });
+  const environment =
+    credentials.environment === 'live' ? 'LIVE key: production, real funds' : 'test key: the sandbox, test funds';
+  checks.add({
+    id: 'key',
+    title: 'Key',
+    status: 'ok',
+    detail: `${redactKey(credentials.apiKey)} — ${environment} (from ${sourceName(credentials.sources.apiKey, 'HEDGE_API_KEY', credentials.profileName)})`,
+    forWrites: true,
+  });
   const url = new URL(credentials.baseUrl);
   const transportNote =
     url.protocol === 'https:'
@@ -177,7 +244,9 @@ async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorC
     title: 'Base URL',
     status: versioned ? 'ok' : 'warn',
     detail: `${credentials.baseUrl} — ${transportNote} (from ${sourceName(credentials.sources.baseUrl, 'HEDGE_BASE_URL', credentials.profileName)})${versioned ? '' : '; it does not end with a version segment (…/v2) as the spec says it does'}`,
-    next: versioned ? undefined : 'Check the address the partner desk gave: it ends with the version, e.g. https://…/partners/NAME/v2.',
+    next: versioned
+      ? undefined
+      : 'Check the address the partner desk gave: it ends with the version, e.g. https://…/partners/NAME/v2.',
     forWrites: true,
   });
   return { credentials, baseUrl };
@@ -192,7 +261,22 @@ interface ObservingClient {
   wire: ReturnType<typeof resolveWireSettings>;
 }
 
-async function observingClient(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'connections' | 'wireMemory' | 'env' | 'requestTimeoutSeconds' | 'onDispose' | 'log' | 'verbose'>, credentials: ResolvedCredentials): Promise<ObservingClient> {
+async function observingClient(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'connections'
+    | 'wireMemory'
+    | 'env'
+    | 'requestTimeoutSeconds'
+    | 'onDispose'
+    | 'log'
+    | 'verbose'
+  >,
+  credentials: ResolvedCredentials,
+): Promise<ObservingClient> {
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];
@@ -223,7 +307,12 @@ interface ReadsSeen {
 }
 
 /** Each read endpoint answered and readable: markets, prices, a quote, account, positions, hedges, one hedge, history. */
-async function checkReads(ports: Pick<FlowPorts, 'hedgeCommand'>, client: HedgeClient, markets: MarketList | undefined, checks: DoctorChecks): Promise<ReadsSeen> {
+async function checkReads(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  client: HedgeClient,
+  markets: MarketList | undefined,
+  checks: DoctorChecks,
+): Promise<ReadsSeen> {
   if (markets) checks.add(marketsCheck(markets));
   const listed = markets?.markets.map((entry) => entry.market) ?? [];
   const tradable = markets?.markets.find((entry) => entry.status === 'open')?.market;
@@ -243,11 +332,15 @@ async function checkReads(ports: Pick<FlowPorts, 'hedgeCommand'>, client: HedgeC
 
   // positions
   let positionFields = 'no open position to read its field names from';
-  await checks.read(ports, { id: 'positions', title: 'Positions', endpoint: 'GET /positions', forWrites: true }, async () => {
-    const positions = await client.listPositions();
-    if (positions.length > 0) positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
-    return `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`;
-  });
+  await checks.read(
+    ports,
+    { id: 'positions', title: 'Positions', endpoint: 'GET /positions', forWrites: true },
+    async () => {
+      const positions = await client.listPositions();
+      if (positions.length > 0) positionFields = describePositionFields(positions as Array<Record<string, unknown>>);
+      return `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`;
+    },
+  );
 
   const statuses = await checkHedgesAndHistory(ports, client, checks);
   return { pricesShape, positionFields, statuses };
@@ -255,7 +348,9 @@ async function checkReads(ports: Pick<FlowPorts, 'hedgeCommand'>, client: HedgeC
 
 function marketsCheck(markets: MarketList): DoctorCheck {
   const open = markets.markets.filter((entry) => entry.status === 'open').map((entry) => entry.market);
-  const other = markets.markets.filter((entry) => entry.status !== 'open').map((entry) => `${entry.market} (${entry.status})`);
+  const other = markets.markets
+    .filter((entry) => entry.status !== 'open')
+    .map((entry) => `${entry.market} (${entry.status})`);
   return {
     id: 'markets',
     title: 'Markets',
@@ -267,10 +362,20 @@ function marketsCheck(markets: MarketList): DoctorCheck {
 }
 
 /** A quote (indicative: opens and stores nothing) on the first open market, and the account. */
-async function checkQuoteAndAccount(ports: Pick<FlowPorts, 'hedgeCommand'>, client: HedgeClient, tradable: string | undefined, checks: DoctorChecks): Promise<void> {
+async function checkQuoteAndAccount(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  client: HedgeClient,
+  tradable: string | undefined,
+  checks: DoctorChecks,
+): Promise<void> {
   if (tradable) {
     await checks.read(ports, { id: 'quote', title: 'Quote', endpoint: 'POST /quotes', forWrites: true }, async () => {
-      const quote = await client.createQuote({ market: tradable, side: 'buy', notional_usd: QUOTE_PROBE_USD, tenor_days: TENORS[0] });
+      const quote = await client.createQuote({
+        market: tradable,
+        side: 'buy',
+        notional_usd: QUOTE_PROBE_USD,
+        tenor_days: TENORS[0],
+      });
       return `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${quote.pricing.execution_price}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`;
     });
   } else {
@@ -284,7 +389,11 @@ async function checkQuoteAndAccount(ports: Pick<FlowPorts, 'hedgeCommand'>, clie
 }
 
 /** The hedges list, the newest hedge on its own, and the history; the statuses the list showed. */
-async function checkHedgesAndHistory(ports: Pick<FlowPorts, 'hedgeCommand'>, client: HedgeClient, checks: DoctorChecks): Promise<string[]> {
+async function checkHedgesAndHistory(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  client: HedgeClient,
+  checks: DoctorChecks,
+): Promise<string[]> {
   let statuses: string[] = [];
   let newest: string | undefined;
   await checks.read(ports, { id: 'hedges', title: 'Hedges', endpoint: 'GET /hedges', forWrites: true }, async () => {
@@ -295,24 +404,48 @@ async function checkHedgesAndHistory(ports: Pick<FlowPorts, 'hedgeCommand'>, cli
   });
   const one = newest;
   if (one) {
-    await checks.read(ports, { id: 'hedge', title: 'One hedge', endpoint: `GET /hedges/${one}`, forWrites: true }, async () => {
-      const hedge = await client.getHedge(one);
-      return `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`;
-    });
+    await checks.read(
+      ports,
+      { id: 'hedge', title: 'One hedge', endpoint: `GET /hedges/${one}`, forWrites: true },
+      async () => {
+        const hedge = await client.getHedge(one);
+        return `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`;
+      },
+    );
   }
 
-  await checks.read(ports, { id: 'history', title: 'History', endpoint: 'GET /hedges/history', forWrites: false }, async () => {
-    const history = await client.readHistory({ limit: 20 });
-    return `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`;
-  });
+  await checks.read(
+    ports,
+    { id: 'history', title: 'History', endpoint: 'GET /hedges/history', forWrites: false },
+    async () => {
+      const history = await client.readHistory({ limit: 20 });
+      return `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`;
+    },
+  );
   return statuses;
 }
 
 /** The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount, statuses, what was learned. */
-async function checkWireChoices({ client, wire, learned }: ObservingClient, seen: ReadsSeen, checks: DoctorChecks): Promise<void> {
-  checks.add({ id: 'wire.prices', title: 'Prices shape', status: 'info', detail: seen.pricesShape ?? 'not seen', forWrites: false });
+async function checkWireChoices(
+  { client, wire, learned }: ObservingClient,
+  seen: ReadsSeen,
+  checks: DoctorChecks,
+): Promise<void> {
+  checks.add({
+    id: 'wire.prices',
+    title: 'Prices shape',
+    status: 'info',
+    detail: seen.pricesShape ?? 'not seen',
+    forWrites: false,
+  });
   for (const check of await pageSizeChecks(client, wire.settings.pageSizeParam)) checks.add(check);
-  checks.add({ id: 'wire.positions', title: 'Position fields', status: 'info', detail: seen.positionFields, forWrites: false });
+  checks.add({
+    id: 'wire.positions',
+    title: 'Position fields',
+    status: 'info',
+    detail: seen.positionFields,
+    forWrites: false,
+  });
   const amount = wire.sources.changeNotionalField;
   checks.add({
     id: 'wire.amount',
@@ -329,13 +462,31 @@ async function checkWireChoices({ client, wire, learned }: ObservingClient, seen
     id: 'wire.statuses',
     title: 'Statuses',
     status: 'info',
-    detail: statuses.length === 0 ? 'no hedge to read statuses from' : `seen: ${statuses.join(', ')}${unknown.length > 0 ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
+    detail:
+      statuses.length === 0
+        ? 'no hedge to read statuses from'
+        : `seen: ${statuses.join(', ')}${unknown.length > 0 ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
     forWrites: false,
   });
   for (const found of learned) {
-    checks.add({ id: `wire.learned.${found.setting}`, title: 'Learned', status: 'info', detail: `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`, forWrites: false });
+    checks.add({
+      id: `wire.learned.${found.setting}`,
+      title: 'Learned',
+      status: 'info',
+      detail: `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`,
+      forWrites: false,
+    });
   }
-  if (wire.problem) checks.add({ id: 'wire.settings', title: 'Wire settings', status: 'fail', detail: wire.problem, next: 'Fix or unset that setting.', forWrites: true, failure: 'usage' });
+  if (wire.problem)
+    checks.add({
+      id: 'wire.settings',
+      title: 'Wire settings',
+      status: 'fail',
+      detail: wire.problem,
+      next: 'Fix or unset that setting.',
+      forWrites: true,
+      failure: 'usage',
+    });
 }
 
 function sourceName(source: string, variable: string, profile: string | undefined): string {
@@ -350,13 +501,18 @@ function sourceName(source: string, variable: string, profile: string | undefine
  * at all, a 404 (the base URL points elsewhere) and a refused key each name their next step.
  * Undefined when the failure is about that endpoint only (the other reads still run).
  */
-function firstRequestFailure(ports: Pick<FlowPorts, 'hedgeCommand'>, error: unknown, credentials: ResolvedCredentials, baseUrl: DoctorCheck): DoctorCheck | undefined {
+function firstRequestFailure(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  error: unknown,
+  credentials: ResolvedCredentials,
+  baseUrl: DoctorCheck,
+): DoctorCheck | undefined {
   if (error instanceof NetworkError) {
     const tls = /TLS|certificate/i.test(error.message);
     baseUrl.status = 'fail';
     baseUrl.failure = 'network';
     baseUrl.next = tls
-      ? 'Trust the server\'s CA: point HEDGE_CA_FILE (or the profile\'s ca_file, `hedge login --ca-file`) at its PEM file.'
+      ? "Trust the server's CA: point HEDGE_CA_FILE (or the profile's ca_file, `hedge login --ca-file`) at its PEM file."
       : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ports.hedgeCommand('whoami')}\` shows where it came from.`;
     baseUrl.detail = `${credentials.baseUrl} — ${tls ? 'TLS failed' : 'no usable answer'}: ${error.message}`;
     return baseUrl;
@@ -376,14 +532,16 @@ function firstRequestFailure(ports: Pick<FlowPorts, 'hedgeCommand'>, error: unkn
     baseUrl.status = 'fail';
     baseUrl.failure = 'network';
     baseUrl.detail = `${credentials.baseUrl} — ${error.endpoint} answered 404 ${error.code}: this address does not serve the API`;
-    baseUrl.next = 'Check the base URL: it is the partner-scoped address ending with the version segment (https://…/partners/NAME/v2), without /markets.';
+    baseUrl.next =
+      'Check the base URL: it is the partner-scoped address ending with the version segment (https://…/partners/NAME/v2), without /markets.';
     return baseUrl;
   }
   if (error instanceof InvalidResponseError && error.field === undefined) {
     baseUrl.status = 'fail';
     baseUrl.failure = 'unreadable';
     baseUrl.detail = `${credentials.baseUrl} — ${error.message}`;
-    baseUrl.next = 'Something answers at this address, but not with the API\'s JSON envelope: check the base URL (and any proxy in between).';
+    baseUrl.next =
+      "Something answers at this address, but not with the API's JSON envelope: check the base URL (and any proxy in between).";
     return baseUrl;
   }
   return undefined;
@@ -400,16 +558,35 @@ export function clockCheck(answers: readonly ObservedAnswer[]): DoctorCheck {
     .filter((skew): skew is number => skew !== undefined)
     .sort((a, b) => a - b);
   if (skews.length === 0) {
-    return { id: 'clock', title: 'Clock', status: 'warn', detail: 'the server sent no Date header: skew unknown', next: 'Keep this machine on NTP; times and countdowns are read against its clock.', forWrites: false };
+    return {
+      id: 'clock',
+      title: 'Clock',
+      status: 'warn',
+      detail: 'the server sent no Date header: skew unknown',
+      next: 'Keep this machine on NTP; times and countdowns are read against its clock.',
+      forWrites: false,
+    };
   }
   const skew = skews[Math.floor(skews.length / 2)]!;
   const size = Math.abs(skew);
-  const words = size < 1_000 ? 'within a second of the server' : `${formatDuration(size)} ${skew > 0 ? 'behind the server' : 'ahead of the server'}`;
+  const words =
+    size < 1_000
+      ? 'within a second of the server'
+      : `${formatDuration(size)} ${skew > 0 ? 'behind the server' : 'ahead of the server'}`;
   const detail = `this machine's clock is ${words} (its Date header)`;
   if (size <= CLOCK_WARN_MS) return { id: 'clock', title: 'Clock', status: 'ok', detail, forWrites: true };
-  const next = "Set this machine's clock right (NTP: `timedatectl set-ntp true`, or your OS's time settings); if it is right, the server's clock is off: tell the provider. Maturities, countdowns and --since/--until are read against these clocks.";
+  const next =
+    "Set this machine's clock right (NTP: `timedatectl set-ntp true`, or your OS's time settings); if it is right, the server's clock is off: tell the provider. Maturities, countdowns and --since/--until are read against these clocks.";
   if (size <= CLOCK_FAIL_MS) return { id: 'clock', title: 'Clock', status: 'warn', detail, next, forWrites: true };
-  return { id: 'clock', title: 'Clock', status: 'fail', detail: `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`, next, forWrites: true, failure: 'network' };
+  return {
+    id: 'clock',
+    title: 'Clock',
+    status: 'fail',
+    detail: `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`,
+    next,
+    forWrites: true,
+    failure: 'network',
+  };
 }
 
 function formatDuration(ms: number): string {
@@ -429,14 +606,27 @@ export function rateLimitCheck(answers: readonly ObservedAnswer[]): DoctorCheck 
     }
   }
   if (names.size === 0) {
-    return { id: 'rate_limits', title: 'Rate limits', status: 'info', detail: `no rate-limit headers seen on ${answers.length} answers; hedge backs off on 429 and honours Retry-After`, forWrites: false };
+    return {
+      id: 'rate_limits',
+      title: 'Rate limits',
+      status: 'info',
+      detail: `no rate-limit headers seen on ${answers.length} answers; hedge backs off on 429 and honours Retry-After`,
+      forWrites: false,
+    };
   }
-  return { id: 'rate_limits', title: 'Rate limits', status: 'info', detail: [...names].map(([name, value]) => `${name}: ${value}`).join(', '), forWrites: false };
+  return {
+    id: 'rate_limits',
+    title: 'Rate limits',
+    status: 'info',
+    detail: [...names].map(([name, value]) => `${name}: ${value}`).join(', '),
+    forWrites: false,
+  };
 }
 
 /** A short picture of a JSON shape: `a list of {market, price, timestamp}`, `{rates: a list of {pair, bid, ask}}`. */
 export function describeShape(data: unknown, depth = 0): string {
-  if (Array.isArray(data)) return data.length === 0 ? 'an empty list' : `a list of ${describeShape(data[0], depth + 1)}`;
+  if (Array.isArray(data))
+    return data.length === 0 ? 'an empty list' : `a list of ${describeShape(data[0], depth + 1)}`;
   if (data !== null && typeof data === 'object') {
     const entries = Object.entries(data);
     if (depth >= 2) return `{${entries.map(([key]) => key).join(', ')}}`;
@@ -449,7 +639,9 @@ export function describeShape(data: unknown, depth = 0): string {
 
 /** Whether the server sent any amount of this record as a decimal string. */
 function sentAsText(record: object): boolean {
-  return Object.values(asSent(record)).some((value) => typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value));
+  return Object.values(asSent(record)).some(
+    (value) => typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value),
+  );
 }
 
 function describePositionFields(positions: Array<Record<string, unknown>>): string {
@@ -462,7 +654,14 @@ function describePositionFields(positions: Array<Record<string, unknown>>): stri
   };
   return [
     named('side', facts.side, ['side', 'direction', 'position_side', 'hedge_side']),
-    named('notional', facts.notionalUsd, ['notional_usd', 'size_usd', 'notional', 'amount_usd', 'exposure_usd', 'position_usd']),
+    named('notional', facts.notionalUsd, [
+      'notional_usd',
+      'size_usd',
+      'notional',
+      'amount_usd',
+      'exposure_usd',
+      'position_usd',
+    ]),
     `net margin from \`net_margin_usd\`${typeof raw.net_margin_usd === 'string' ? ' (a decimal string)' : ''}`,
   ].join(', ');
 }
@@ -475,24 +674,43 @@ function describePositionFields(positions: Array<Record<string, unknown>>): stri
  */
 async function pageSizeChecks(client: HedgeClient, name: string): Promise<DoctorCheck[]> {
   const probe = async (parameter: string): Promise<{ rows: number; reading: PageReading }> => {
-    const response = await client.transport.send({ method: 'GET', path: '/hedges', query: parameter === NO_PAGE_SIZE ? {} : { [parameter]: 1 } });
-    const reading = readPage({ data: response.data, meta: response.meta, linkHeader: response.headers.link }, { query: {}, listUrl: response.url });
+    const response = await client.transport.send({
+      method: 'GET',
+      path: '/hedges',
+      query: parameter === NO_PAGE_SIZE ? {} : { [parameter]: 1 },
+    });
+    const reading = readPage(
+      { data: response.data, meta: response.meta, linkHeader: response.headers.link },
+      { query: {}, listUrl: response.url },
+    );
     return { rows: reading.rows?.length ?? 0, reading };
   };
   const paging = (reading: PageReading): DoctorCheck => ({
     id: 'wire.paging',
     title: 'List paging',
     status: 'info',
-    detail: reading.next ? `${reading.next.how}; hedge follows it up to --limit` : reading.more === true ? 'the server says more exist but gives no way to ask for them' : 'no next page in the answer (the list fit one page, or the server does not page)',
+    detail: reading.next
+      ? `${reading.next.how}; hedge follows it up to --limit`
+      : reading.more === true
+        ? 'the server says more exist but gives no way to ask for them'
+        : 'no next page in the answer (the list fit one page, or the server does not page)',
     forWrites: false,
   });
-  const check = (status: CheckStatus, detail: string, next?: string): DoctorCheck => ({ id: 'wire.page_size', title: 'Page size', status, detail, next, forWrites: false });
+  const check = (status: CheckStatus, detail: string, next?: string): DoctorCheck => ({
+    id: 'wire.page_size',
+    title: 'Page size',
+    status,
+    detail,
+    next,
+    forWrites: false,
+  });
   /** One row asked: the answer honours it when it states that size back, or gives one row of several. */
   const honours = (answer: { rows: number; reading: PageReading }, parameter: string): boolean | undefined => {
     const stated = answer.reading.statedPageSize;
     if (stated?.name === parameter) return stated.value === 1;
     if (answer.rows > 1) return false;
-    const several = answer.reading.more === true || answer.reading.next !== undefined || (answer.reading.total ?? 0) > 1;
+    const several =
+      answer.reading.more === true || answer.reading.next !== undefined || (answer.reading.total ?? 0) > 1;
     return answer.rows === 1 && several ? true : undefined;
   };
   if (name === NO_PAGE_SIZE) {
@@ -513,10 +731,21 @@ async function pageSizeChecks(client: HedgeClient, name: string): Promise<Doctor
     try {
       await client.readHedges({ limit: 1 });
       const now = client.wire.pageSizeParam;
-      return [check('ok', `the server refused \`${name}\`; ${now === NO_PAGE_SIZE ? 'lists go without one' : `it takes \`${now}\``} (learned)`)];
+      return [
+        check(
+          'ok',
+          `the server refused \`${name}\`; ${now === NO_PAGE_SIZE ? 'lists go without one' : `it takes \`${now}\``} (learned)`,
+        ),
+      ];
     } catch (again) {
       if (again instanceof InterruptedError) throw again;
-      return [check('warn', `GET /hedges refused \`${name}\`: ${message(again)}`, `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the name the server expects.`)];
+      return [
+        check(
+          'warn',
+          `GET /hedges refused \`${name}\`: ${message(again)}`,
+          `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the name the server expects.`,
+        ),
+      ];
     }
   }
   const verdict = honours(first, name);
@@ -525,13 +754,26 @@ async function pageSizeChecks(client: HedgeClient, name: string): Promise<Doctor
   if (stated && stated !== name) {
     const second = await probe(stated);
     if (honours(second, stated) !== false) {
-      client.learnWire({ setting: 'pageSizeParam', value: stated, how: 'detected', evidence: `GET /hedges ignores \`${name}\` and states its page size as \`${stated}\`, which it honoured` });
-      return [check('ok', `\`${stated}\`: the answer states it and honoured it (\`${name}\` is ignored) — learned`), paging(second.reading)];
+      client.learnWire({
+        setting: 'pageSizeParam',
+        value: stated,
+        how: 'detected',
+        evidence: `GET /hedges ignores \`${name}\` and states its page size as \`${stated}\`, which it honoured`,
+      });
+      return [
+        check('ok', `\`${stated}\`: the answer states it and honoured it (\`${name}\` is ignored) — learned`),
+        paging(second.reading),
+      ];
     }
   }
-  if (verdict === undefined) return [check('info', `\`${name}\` not confirmed: too few hedges to page`), paging(first.reading)];
+  if (verdict === undefined)
+    return [check('info', `\`${name}\` not confirmed: too few hedges to page`), paging(first.reading)];
   return [
-    check('warn', `\`${name}\` is ignored (1 asked, ${first.rows} came); hedge trims lists to --limit and follows the server's pages`, `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the server's name if you know it.`),
+    check(
+      'warn',
+      `\`${name}\` is ignored (1 asked, ${first.rows} came); hedge trims lists to --limit and follows the server's pages`,
+      `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the server's name if you know it.`,
+    ),
     paging(first.reading),
   ];
 }

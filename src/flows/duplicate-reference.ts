@@ -13,7 +13,12 @@ import { mustStop, type Unchecked } from './pre-trade.js';
 const ACTIVE = new Set(['submitting', 'submitted', 'filled']);
 const KNOWN = new Set<string>(HEDGE_STATUSES);
 
-export async function refuseDuplicateReference(ports: Pick<FlowPorts, 'notify' | 'hedgeCommand'>, client: HedgeClient, reference: string, unchecked?: Unchecked): Promise<void> {
+export async function refuseDuplicateReference(
+  ports: Pick<FlowPorts, 'notify' | 'hedgeCommand'>,
+  client: HedgeClient,
+  reference: string,
+  unchecked?: Unchecked,
+): Promise<void> {
   let hedges;
   try {
     hedges = await client.listHedges({ clientReference: reference, limit: 20 });
@@ -28,7 +33,12 @@ export async function refuseDuplicateReference(ports: Pick<FlowPorts, 'notify' |
   const carrying = hedges.filter((hedge) => hedge.client_reference === reference);
   const unknown = carrying.filter((hedge) => !KNOWN.has(hedge.status));
   if (unknown.length > 0) {
-    ports.notify({ kind: 'reference-unknown-status', level: 'note', text: `Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`, data: { hedge_ids: unknown.map((hedge) => hedge.id) } });
+    ports.notify({
+      kind: 'reference-unknown-status',
+      level: 'note',
+      text: `Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
+      data: { hedge_ids: unknown.map((hedge) => hedge.id) },
+    });
   }
   const active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
   if (active.length === 0) return;

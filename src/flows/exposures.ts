@@ -38,20 +38,35 @@ export interface ExposuresInput {
   feeBps?: number;
 }
 
-
-
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`. */
-async function readExposures(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>, file: string): Promise<{ exposures: Exposure[]; sourceName: string }> {
+async function readExposures(
+  ports: Pick<
+    FlowPorts,
+    'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'
+  >,
+  file: string,
+): Promise<{ exposures: Exposure[]; sourceName: string }> {
   const { text, sourceName } = await readInputFile(ports, file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed) {
-    throw inputFileProblems(sourceName, parsed.problems, 'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).');
+    throw inputFileProblems(
+      sourceName,
+      parsed.problems,
+      'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).',
+    );
   }
   return { exposures: parsed.exposures, sourceName };
 }
 
 /** The policy: defaults, the policy file when given, then the flags. */
-async function readPolicy(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>, policyFile: string | undefined, flags: PolicyFlags): Promise<ExposurePolicy> {
+async function readPolicy(
+  ports: Pick<
+    FlowPorts,
+    'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'
+  >,
+  policyFile: string | undefined,
+  flags: PolicyFlags,
+): Promise<ExposurePolicy> {
   if (policyFile === undefined) return resolvePolicy({}, flags);
   const { text, sourceName } = await readInputFile(ports, policyFile, 'policy file');
   return resolvePolicy(parsePolicyFile(text, safeText(sourceName)), flags);
@@ -62,7 +77,12 @@ async function readPolicy(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'
  * it holds nothing); when the server refuses that size (capacity, the exposure cap), once more at
  * 1,000 USD: the fee is a share of the notional either way.
  */
-async function quotedFeeRate(client: HedgeClient, market: string, book: readonly BookTarget[], log: (line: string) => void): Promise<number | null> {
+async function quotedFeeRate(
+  client: HedgeClient,
+  market: string,
+  book: readonly BookTarget[],
+  log: (line: string) => void,
+): Promise<number | null> {
   const held = book.find((row) => row.market === market && row.target_usd > 0);
   const side: Side = held?.side ?? 'buy';
   const tenor = held?.tenor_days ?? 7;
@@ -81,7 +101,22 @@ async function quotedFeeRate(client: HedgeClient, market: string, book: readonly
 }
 
 /** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
-export async function gatherExposures(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>, input: ExposuresInput): Promise<ExposuresView> {
+export async function gatherExposures(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'timeoutSeconds'
+    | 'client'
+    | 'log'
+    | 'stdin'
+    | 'stdinIsTTY'
+    | 'origin'
+    | 'targetFiles'
+  >,
+  input: ExposuresInput,
+): Promise<ExposuresView> {
   const { exposures, sourceName } = await readExposures(ports, input.file);
   const policy = await readPolicy(ports, input.policyFile, input.flags);
   const client = await ports.client();
@@ -128,7 +163,8 @@ function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): Cover
   const market = facts.market ?? onlyMarket;
   const openedAtMs = facts.openedAt === undefined ? undefined : Date.parse(facts.openedAt);
   const closedAtMs = facts.closedAt === undefined ? undefined : Date.parse(facts.closedAt);
-  if (market === undefined || facts.side === undefined || facts.notionalUsd === undefined || closedAtMs === undefined) return undefined;
+  if (market === undefined || facts.side === undefined || facts.notionalUsd === undefined || closedAtMs === undefined)
+    return undefined;
   return {
     market: market.toUpperCase(),
     side: facts.side,
@@ -160,10 +196,20 @@ async function coverHedges(
   for (const hedge of open) {
     // A filled hedge the server has not closed: still held. Its status list is read leniently.
     if (hedge.status !== 'filled') continue;
-    const openedAtMs = hedge.opened_at ? Date.parse(hedge.opened_at) : hedge.filled_at ? Date.parse(hedge.filled_at) : undefined;
+    const openedAtMs = hedge.opened_at
+      ? Date.parse(hedge.opened_at)
+      : hedge.filled_at
+        ? Date.parse(hedge.filled_at)
+        : undefined;
     if (openedAtMs === undefined || !Number.isFinite(openedAtMs)) continue;
     const entry = hedge.struck_rate === null || hedge.struck_rate === undefined ? undefined : Number(hedge.struck_rate);
-    hedges.push({ market: hedge.market.toUpperCase(), side: hedge.side, notionalUsd: Number(hedge.notional_usd), openedAtMs, ...(entry === undefined ? {} : { entryPrice: entry }) });
+    hedges.push({
+      market: hedge.market.toUpperCase(),
+      side: hedge.side,
+      notionalUsd: Number(hedge.notional_usd),
+      openedAtMs,
+      ...(entry === undefined ? {} : { entryPrice: entry }),
+    });
   }
   return { hedges, walk, skipped };
 }
@@ -173,7 +219,11 @@ async function coverHedges(
  * takes it — the entry price of the market's earliest hedge on the account (history and open ones).
  * Markets with no hedge yet are left out (sized at today's price until their first cover).
  */
-async function firstCoverPrices(client: HedgeClient, markets: readonly string[], known: Map<string, number>): Promise<void> {
+async function firstCoverPrices(
+  client: HedgeClient,
+  markets: readonly string[],
+  known: Map<string, number>,
+): Promise<void> {
   const missing = markets.filter((market) => !known.has(market));
   if (missing.length === 0) return;
   const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
@@ -188,7 +238,23 @@ async function firstCoverPrices(client: HedgeClient, markets: readonly string[],
 }
 
 /** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
-export async function gatherExposureReport(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'notify' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>, input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>): Promise<ExposureReportView> {
+export async function gatherExposureReport(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'timeoutSeconds'
+    | 'client'
+    | 'notify'
+    | 'log'
+    | 'stdin'
+    | 'stdinIsTTY'
+    | 'origin'
+    | 'targetFiles'
+  >,
+  input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
+): Promise<ExposureReportView> {
   const { exposures, sourceName } = await readExposures(ports, input.file);
   const policy = await readPolicy(ports, input.policyFile, input.flags);
   const client = await ports.client();
@@ -200,12 +266,21 @@ export async function gatherExposureReport(ports: Pick<FlowPorts, 'clock' | 'sig
     prices[market] = Number(facts.price);
   }
   const { hedges, walk, skipped } = await coverHedges(client, list.markets, open);
-  if (skipped > 0) ports.notify({ kind: 'history-unreadable', level: 'warn', text: `${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`, data: { skipped } });
+  if (skipped > 0)
+    ports.notify({
+      kind: 'history-unreadable',
+      level: 'warn',
+      text: `${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`,
+      data: { skipped },
+    });
   // History's times are the server's: when its clock is far from ours (a simulator's running fast,
   // a server's clock off), the weeks run to its now; otherwise to ours (to the ms, where the Date
   // header is to the second).
   const serverNowMs = client.transport.serverNow();
-  const nowMs = serverNowMs !== undefined && Math.abs(serverNowMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS ? serverNowMs : ports.clock.now();
+  const nowMs =
+    serverNowMs !== undefined && Math.abs(serverNowMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS
+      ? serverNowMs
+      : ports.clock.now();
   return {
     asOf: new Date(nowMs).toISOString(),
     source: sourceName,
@@ -238,7 +313,10 @@ export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: num
  * An exposure due within two cycles counts as due (targetRowsAt's dueLeadMs), and a hedge maturing
  * within two cycles is rolled now (a later cycle may come after its maturity).
  */
-export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>, intervalMs: number): MovingTarget {
+export function exposuresKeepTarget(
+  input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
+  intervalMs: number,
+): MovingTarget {
   // The server's time and ours at the last cycle: how far its clock moves per cycle, and how fast
   // it runs against ours (a simulator's may run fast: `sandbox serve --clock-speed`).
   let last: { serverMs: number; ownMs: number } | undefined;
@@ -293,7 +371,9 @@ export function exposuresKeepTarget(input: Pick<ExposuresInput, 'file' | 'policy
       untilMs: row.untilMs === undefined ? undefined : row.untilMs - dueLeadMs,
       // Rolled at the last cycle before its maturity too (never as long as half its tenor: a new
       // hedge would be rolled again at once).
-      ...(row.tenorDays === undefined ? {} : { rollBeforeMs: Math.min(Math.max(DEFAULT_ROLL_BEFORE_MS, dueLeadMs), (row.tenorDays * DAY_MS) / 2) }),
+      ...(row.tenorDays === undefined
+        ? {}
+        : { rollBeforeMs: Math.min(Math.max(DEFAULT_ROLL_BEFORE_MS, dueLeadMs), (row.tenorDays * DAY_MS) / 2) }),
       toleranceUsd: (row.notionalUsd * policy.bandPct) / 100,
     }));
   };

@@ -54,12 +54,21 @@ function hedgeIdOf(entry: JournalEntry): string | undefined {
  */
 export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet<string>): Map<string, HedgeSizes> {
   const found = new Map<string, HedgeSizes>();
-  const oldestFirst = [...entries].sort((a, b) => (a.seq !== undefined && b.seq !== undefined ? a.seq - b.seq : a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+  const oldestFirst = [...entries].sort((a, b) =>
+    a.seq !== undefined && b.seq !== undefined
+      ? a.seq - b.seq
+      : a.created_at < b.created_at
+        ? -1
+        : a.created_at > b.created_at
+          ? 1
+          : 0,
+  );
   for (const entry of oldestFirst) {
     const id = hedgeIdOf(entry);
     const write = writeOf(entry);
     const usd = amountOf(entry);
-    if (id === undefined || !ids.has(id) || write === undefined || usd === undefined || !LANDED.has(entry.outcome)) continue;
+    if (id === undefined || !ids.has(id) || write === undefined || usd === undefined || !LANDED.has(entry.outcome))
+      continue;
     const sizes = found.get(id) ?? { changes: [] };
     if (write === 'open') sizes.openedUsd = usd;
     else sizes.changes.push({ action: write, usd });
@@ -87,13 +96,18 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
  * The journal read for `resizedHedges`. A journal that cannot be read (a team store down) takes
  * nothing from the list: it is said in the log and no hedge is marked.
  */
-export async function readResizedHedges(ports: Pick<FlowPorts, 'journal' | 'log'>, ids: ReadonlySet<string>): Promise<Map<string, HedgeSizes>> {
+export async function readResizedHedges(
+  ports: Pick<FlowPorts, 'journal' | 'log'>,
+  ids: ReadonlySet<string>,
+): Promise<Map<string, HedgeSizes>> {
   if (ids.size === 0) return new Map();
   try {
     const journal = await ports.journal();
     return resizedHedges(await journal.list(), ids);
   } catch (error) {
-    ports.log(`history: the journal was not read for resized hedges (${error instanceof Error ? error.message : String(error)})`);
+    ports.log(
+      `history: the journal was not read for resized hedges (${error instanceof Error ? error.message : String(error)})`,
+    );
     return new Map();
   }
 }

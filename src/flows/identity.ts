@@ -29,8 +29,15 @@ export async function identityOf(ports: Pick<FlowPorts, 'credentials' | 'origin'
 }
 
 /** Whether an entry was sent with the credentials now in use (another key is another account). */
-export function sentBy(identity: Pick<Identity, 'environment' | 'host' | 'keyId'>, entry: Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id'>): boolean {
-  return entry.environment === identity.environment && entry.base_url_host === identity.host && entry.key_id === identity.keyId;
+export function sentBy(
+  identity: Pick<Identity, 'environment' | 'host' | 'keyId'>,
+  entry: Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id'>,
+): boolean {
+  return (
+    entry.environment === identity.environment &&
+    entry.base_url_host === identity.host &&
+    entry.key_id === identity.keyId
+  );
 }
 
 /** One sealer per resolved credentials (deriving one is an HKDF): dropped with them. */

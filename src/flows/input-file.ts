@@ -8,7 +8,14 @@
 // UsageError (exit 2); a stop signal is the signal's own exit code.
 import { InterruptedError, UsageError } from '../errors.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
-import { MAX_INPUT_FILE_BYTES, ReadRefused, describeReadError, readBoundedStream, readRegularFile, sizeInWords } from '../security/bounded-read.js';
+import {
+  MAX_INPUT_FILE_BYTES,
+  ReadRefused,
+  describeReadError,
+  readBoundedStream,
+  readRegularFile,
+  sizeInWords,
+} from '../security/bounded-read.js';
 import { safeText } from '../security/safe-text.js';
 
 /** How many of a file's problems are listed; the rest are counted (a million lines help nobody). */
@@ -22,16 +29,24 @@ class ReadTimedOut extends Error {}
  * `whenTooLarge` is what to do with a file over the bound (a row file is split).
  */
 export async function readInputFile(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>,
+  ports: Pick<
+    FlowPorts,
+    'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'
+  >,
   file: string,
   what: string,
   pipeExample?: string,
   whenTooLarge = 'split it, or keep the rows that matter',
 ): Promise<{ text: string; sourceName: string }> {
   if (ports.targetFiles) return ports.targetFiles.read(file);
-  if (ports.origin === 'agent') throw new UsageError(`file: this call reads no ${what} from the disk; it is read only under the roots the server was started with.`);
+  if (ports.origin === 'agent')
+    throw new UsageError(
+      `file: this call reads no ${what} from the disk; it is read only under the roots the server was started with.`,
+    );
   if (file === '-' && ports.stdinIsTTY) {
-    throw new UsageError(`the ${what} is - (stdin), but stdin is a terminal; pipe the file in${pipeExample ? ` (\`${pipeExample}\`)` : ''} or name it.`);
+    throw new UsageError(
+      `the ${what} is - (stdin), but stdin is a terminal; pipe the file in${pipeExample ? ` (\`${pipeExample}\`)` : ''} or name it.`,
+    );
   }
   const sourceName = file === '-' ? 'stdin' : file;
   const shown = file === '-' ? 'on stdin' : safeText(file);
@@ -41,14 +56,23 @@ export async function readInputFile(
   // while it starts (its first stop signal is a graceful one) still reads its target.
   const bounded = file === '-' ? boundedSignal(ports) : undefined;
   try {
-    const bytes = bounded ? await readBoundedStream(ports.stdin, { maxBytes: MAX_INPUT_FILE_BYTES, signal: bounded.signal }) : await readRegularFile(file, { maxBytes: MAX_INPUT_FILE_BYTES });
+    const bytes = bounded
+      ? await readBoundedStream(ports.stdin, { maxBytes: MAX_INPUT_FILE_BYTES, signal: bounded.signal })
+      : await readRegularFile(file, { maxBytes: MAX_INPUT_FILE_BYTES });
     return { text: bytes.toString('utf8'), sourceName };
   } catch (error) {
     if (error instanceof ReadTimedOut) {
-      throw new UsageError(`the ${what} ${shown} was not read whole within --timeout (${ports.timeoutSeconds} s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`);
+      throw new UsageError(
+        `the ${what} ${shown} was not read whole within --timeout (${ports.timeoutSeconds} s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`,
+      );
     }
-    if (bounded?.signal.aborted) throw new InterruptedError(`Interrupted while reading the ${what} ${shown}; nothing was sent.`, { stoppedBy: ports.signal.reason });
-    throw new UsageError(`cannot read the ${what} ${shown}: ${describeReadError(error)}${whatToDo(error, file, whenTooLarge)}.`);
+    if (bounded?.signal.aborted)
+      throw new InterruptedError(`Interrupted while reading the ${what} ${shown}; nothing was sent.`, {
+        stoppedBy: ports.signal.reason,
+      });
+    throw new UsageError(
+      `cannot read the ${what} ${shown}: ${describeReadError(error)}${whatToDo(error, file, whenTooLarge)}.`,
+    );
   } finally {
     bounded?.release();
   }
@@ -58,12 +82,16 @@ export async function readInputFile(
 function whatToDo(error: unknown, file: string, whenTooLarge: string): string {
   if (!(error instanceof ReadRefused)) return '';
   if (error.refusal.kind === 'too-large') return `, the most an input file may hold; ${whenTooLarge}`;
-  if (error.refusal.kind === 'not-regular' && file !== '-') return '; expected a regular file (to read a pipe, give - and redirect the pipe to stdin)';
+  if (error.refusal.kind === 'not-regular' && file !== '-')
+    return '; expected a regular file (to read a pipe, give - and redirect the pipe to stdin)';
   return '';
 }
 
 /** The command's signal, and --timeout's deadline (on the command's clock) when there is one. */
-function boundedSignal(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>): { signal: AbortSignal; release: () => void } {
+function boundedSignal(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>): {
+  signal: AbortSignal;
+  release: () => void;
+} {
   const controller = new AbortController();
   const stop = () => controller.abort(ports.signal.reason);
   if (ports.signal.aborted) stop();
@@ -88,11 +116,20 @@ function boundedSignal(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>):
  * Every problem of an input file in one UsageError (exit 2): `file:LINE: message`, the first
  * MAX_PROBLEM_LINES of them and then how many more; the first line says how many in all.
  */
-export function inputFileProblems(sourceName: string, problems: ReadonlyArray<{ line: number; message: string }>, hint: string): UsageError {
+export function inputFileProblems(
+  sourceName: string,
+  problems: ReadonlyArray<{ line: number; message: string }>,
+  hint: string,
+): UsageError {
   const shown = safeText(sourceName);
-  const lines = problems.map((problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`);
+  const lines = problems.map(
+    (problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`,
+  );
   const count = problems.length;
-  return new UsageError(`${shown}: ${count} problem${count === 1 ? '' : 's'}; nothing was read or sent.\n${listedProblems(lines).join('\n')}`, { hint });
+  return new UsageError(
+    `${shown}: ${count} problem${count === 1 ? '' : 's'}; nothing was read or sent.\n${listedProblems(lines).join('\n')}`,
+    { hint },
+  );
 }
 
 /** At most MAX_PROBLEM_LINES lines, then `… and N more problems`. */

@@ -9,7 +9,11 @@ import type { FlowPorts } from '../runtime/flow-ports.js';
  * The entry for an id or unique prefix. An unknown id and an ambiguous prefix are the operator's
  * input, not a broken journal: both are usage errors (exit 2) naming what was typed.
  */
-export async function findJournalEntry(ports: Pick<FlowPorts, 'hedgeCommand'>, journal: Journal, id: string): Promise<JournalEntry> {
+export async function findJournalEntry(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  journal: Journal,
+  id: string,
+): Promise<JournalEntry> {
   if (id.trim() === '') throw new UsageError('id: a journal id (a_…) or a unique prefix of one is required.');
   let entry: JournalEntry | undefined;
   try {
@@ -22,7 +26,9 @@ export async function findJournalEntry(ports: Pick<FlowPorts, 'hedgeCommand'>, j
     throw error;
   }
   if (!entry) {
-    throw new UsageError(`No journal entry ${echo(id)} in ${journal.location}.`, { hint: `List the journal with \`${ports.hedgeCommand('journal')}\`.` });
+    throw new UsageError(`No journal entry ${echo(id)} in ${journal.location}.`, {
+      hint: `List the journal with \`${ports.hedgeCommand('journal')}\`.`,
+    });
   }
   return entry;
 }

@@ -110,7 +110,11 @@ export class RowScheduler {
     } catch (error) {
       // Nothing is done on a book that could not be read: a side it cannot see is never opened.
       noteError(error, { phase: 'read' });
-      return { rows: rows.map((row) => this.withStep(rowKey(row), rowStatus(row, undefined, 'unknown (the book could not be read)'))) };
+      return {
+        rows: rows.map((row) =>
+          this.withStep(rowKey(row), rowStatus(row, undefined, 'unknown (the book could not be read)')),
+        ),
+      };
     }
     const statuses: KeepRowStatus[] = [];
     const started: Array<Promise<void>> = [];
@@ -146,7 +150,8 @@ export class RowScheduler {
         continue;
       }
       if (decision.kind === 'skip') {
-        if (remembered.lastSkip !== decision.reason) event({ event: 'skip', ...base, notional_usd: view.position?.notionalUsd, reason: decision.reason });
+        if (remembered.lastSkip !== decision.reason)
+          event({ event: 'skip', ...base, notional_usd: view.position?.notionalUsd, reason: decision.reason });
         remembered.lastSkip = decision.reason;
         continue;
       }
@@ -186,14 +191,24 @@ export class RowScheduler {
     }
     const timer = new AbortController();
     try {
-      await Promise.race([Promise.all(started), this.deps.clock.sleep(Math.max(0, dueBy - this.deps.clock.now()), timer.signal)]);
+      await Promise.race([
+        Promise.all(started),
+        this.deps.clock.sleep(Math.max(0, dueBy - this.deps.clock.now()), timer.signal),
+      ]);
     } finally {
       timer.abort();
     }
   }
 
   /** Starts the row's step; the row's status says how it ended once it has (what --once and a dry run report). */
-  private start(row: KeepRow, decision: Actionable, view: SideView, steps: KeeperSteps, remembered: RowMemory, status: KeepRowStatus): Promise<void> {
+  private start(
+    row: KeepRow,
+    decision: Actionable,
+    view: SideView,
+    steps: KeeperSteps,
+    remembered: RowMemory,
+    status: KeepRowStatus,
+  ): Promise<void> {
     const { rules, noteError, clock } = this.deps;
     const key = rowKey(row);
     const done = (async () => {
@@ -232,10 +247,16 @@ export class RowScheduler {
   }
 }
 
-function driftEvent(decision: Extract<KeepDecision, { kind: 'drift' }>, view: SideView, base: { market: string; side: string }, rules: CycleRules): EventFields {
+function driftEvent(
+  decision: Extract<KeepDecision, { kind: 'drift' }>,
+  view: SideView,
+  base: { market: string; side: string },
+  rules: CycleRules,
+): EventFields {
   const converging = rules.converge;
   const would = rules.dryRun ? 'would ' : '';
-  const action = decision.change === 'open' ? `re-open ${decision.amountUsd} USD` : `${decision.change} ${decision.amountUsd} USD`;
+  const action =
+    decision.change === 'open' ? `re-open ${decision.amountUsd} USD` : `${decision.change} ${decision.amountUsd} USD`;
   const closedBy = view.closedOutside ? `closed outside the keeper (${view.closedOutside.hedgeId}); ` : '';
   return {
     event: 'drift',
@@ -243,7 +264,11 @@ function driftEvent(decision: Extract<KeepDecision, { kind: 'drift' }>, view: Si
     notional_usd: decision.currentUsd,
     target_usd: decision.targetUsd,
     change: decision.change,
-    hedge_ids: view.position?.hedgeId ? [view.position.hedgeId] : view.closedOutside ? [view.closedOutside.hedgeId] : [],
+    hedge_ids: view.position?.hedgeId
+      ? [view.position.hedgeId]
+      : view.closedOutside
+        ? [view.closedOutside.hedgeId]
+        : [],
     message: converging
       ? `${closedBy}--converge ${would}${action} to reach the target`
       : decision.change === 'open'
@@ -252,7 +277,12 @@ function driftEvent(decision: Extract<KeepDecision, { kind: 'drift' }>, view: Si
   };
 }
 
-export function rowStatus(row: KeepRow, view: SideView | undefined, state: string, decision?: KeepDecision): KeepRowStatus {
+export function rowStatus(
+  row: KeepRow,
+  view: SideView | undefined,
+  state: string,
+  decision?: KeepDecision,
+): KeepRowStatus {
   const next = decision?.kind === 'hold' ? decision : undefined;
   return {
     market: row.market,
@@ -278,7 +308,9 @@ function describeDecision(decision: KeepDecision): string {
     case 'reopen':
       return 'flat: re-open';
     case 'drift':
-      return decision.change === 'open' ? 'flat: closed outside the keeper (drift)' : `drifted to ${decision.currentUsd} USD (target ${decision.targetUsd})`;
+      return decision.change === 'open'
+        ? 'flat: closed outside the keeper (drift)'
+        : `drifted to ${decision.currentUsd} USD (target ${decision.targetUsd})`;
     case 'skip':
       return decision.reason;
   }

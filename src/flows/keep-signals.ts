@@ -25,7 +25,10 @@ export interface KeeperSignals {
   uninstall(): void;
 }
 
-export function installSignals(ports: Pick<FlowPorts, 'signal' | 'interceptSignals'>, clock: KeeperClock): KeeperSignals {
+export function installSignals(
+  ports: Pick<FlowPorts, 'signal' | 'interceptSignals'>,
+  clock: KeeperClock,
+): KeeperSignals {
   const steps = new AbortController();
   // A signal that came before the keeper started listening was the runner's first: a graceful stop.
   let stopping = ports.signal.aborted;

@@ -54,26 +54,44 @@ export interface StepDeps {
 export function keeperSteps(
   stepContext: () => FlowPorts,
   deps: StepDeps,
-): KeeperSteps & { finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]): Promise<Map<string, string>> } {
+): KeeperSteps & {
+  finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[]): Promise<Map<string, string>>;
+} {
   const clockNotes = new Set<string>();
-  const memory: KeeperMemory = { closedByKeeper: new Set(), byARoll: new Map(), expectations: new Map(), overdue: new Set(), settlingSince: new Map(), noteError: deps.noteError };
+  const memory: KeeperMemory = {
+    closedByKeeper: new Set(),
+    byARoll: new Map(),
+    expectations: new Map(),
+    overdue: new Set(),
+    settlingSince: new Map(),
+    noteError: deps.noteError,
+  };
   const say = (what: string, message: string) => {
     if (clockNotes.has(what)) return;
     clockNotes.add(what);
     deps.event({ event: 'notice', code: what === 'skew' ? 'clock_skew' : 'server_time_unknown', message });
   };
-  const read = (ports: Pick<FlowPorts, 'clock' | 'client' | 'credentials' | 'journal' | 'log'>, rows: readonly KeepRow[]) => readSides(ports, rows, memory, say);
+  const read = (
+    ports: Pick<FlowPorts, 'clock' | 'client' | 'credentials' | 'journal' | 'log'>,
+    rows: readonly KeepRow[],
+  ) => readSides(ports, rows, memory, say);
   // Counted from the server's time when the write landed (the bound is the server's, like maturities).
-  const expect = (ports: Pick<FlowPorts, 'clock' | 'client'>): Expect => (row, expectation) =>
-    ports.client().then((client) => {
-      memory.expectations.set(rowKey(row), { ...expectation, sinceMs: client.transport.serverNow() ?? ports.clock.now() });
-      memory.overdue.delete(rowKey(row));
-    });
+  const expect =
+    (ports: Pick<FlowPorts, 'clock' | 'client'>): Expect =>
+    (row, expectation) =>
+      ports.client().then((client) => {
+        memory.expectations.set(rowKey(row), {
+          ...expectation,
+          sinceMs: client.transport.serverNow() ?? ports.clock.now(),
+        });
+        memory.overdue.delete(rowKey(row));
+      });
   // What a roll is about to close is noted before it is sent: a roll whose open then fails leaves
   // the side flat, and that side is the keeper's to re-open, not a colleague's drift.
   const noteRoll = (outcome: RollOutcome | { closing?: string }) => {
     if ('closing' in outcome && outcome.closing) memory.closedByKeeper.add(outcome.closing);
-    if ('kind' in outcome && outcome.kind === 'rolled' && outcome.closed?.hedgeId) memory.closedByKeeper.add(outcome.closed.hedgeId);
+    if ('kind' in outcome && outcome.kind === 'rolled' && outcome.closed?.hedgeId)
+      memory.closedByKeeper.add(outcome.closed.hedgeId);
   };
   return {
     read: (rows) => read(stepContext(), rows),
@@ -115,7 +133,10 @@ async function readSides(
   for (const row of rows) {
     const key = rowKey(row);
     const book = await sideViews.book(row.market, row.side, nowMs);
-    const settling = book.state === 'settling' ? settlingTooLong(memory, key, book.why ?? 'its views disagree', nowMs) : unmetExpectation(memory, key, book, nowMs);
+    const settling =
+      book.state === 'settling'
+        ? settlingTooLong(memory, key, book.why ?? 'its views disagree', nowMs)
+        : unmetExpectation(memory, key, book, nowMs);
     if (book.state !== 'settling') {
       memory.settlingSince.delete(key);
       memory.overdue.delete(`settling ${key}`);
@@ -132,17 +153,22 @@ async function readSides(
       if (rolled) closed = undefined;
     }
     views.set(key, {
-      ...(covered ? { position: { notionalUsd: book.recordsUsd, hedgeId: soonest.id, maturityAtMs: soonest.maturityAtMs } } : {}),
+      ...(covered
+        ? { position: { notionalUsd: book.recordsUsd, hedgeId: soonest.id, maturityAtMs: soonest.maturityAtMs } }
+        : {}),
       ...(opening && !covered ? { opening: { hedgeId: opening.id, status: opening.status } } : {}),
       ...(closed ? { closedOutside: closed } : {}),
       ...(settling ? { settling: { why: settling } } : {}),
     });
   }
   if (serverNow === undefined) {
-    say('no-date', 'The server sends no Date header: maturities are compared with this machine\'s clock.');
+    say('no-date', "The server sends no Date header: maturities are compared with this machine's clock.");
   } else if (Math.abs(serverNow - local) > SKEW_WORTH_SAYING_MS) {
     const minutes = Math.round((serverNow - local) / 60_000);
-    say('skew', `The server's clock is ${Math.abs(minutes)} min ${minutes > 0 ? 'ahead of' : 'behind'} this machine's: maturities are compared with the server's.`);
+    say(
+      'skew',
+      `The server's clock is ${Math.abs(minutes)} min ${minutes > 0 ? 'ahead of' : 'behind'} this machine's: maturities are compared with the server's.`,
+    );
   }
   return { views, nowMs, serverTime: serverNow === undefined ? undefined : new Date(serverNow).toISOString() };
 }
@@ -171,7 +197,12 @@ function settlingTooLong(memory: KeeperMemory, key: string, why: string, nowMs: 
   memory.settlingSince.set(key, since);
   if (nowMs - since > EXPECTATION_BOUND_MS) {
     const [market, side] = key.split(' ');
-    cannotTellOnce(memory, `settling ${key}`, key, `The ${side} side of ${market} has been settling for ${Math.round((nowMs - since) / 1000)} s (server time): ${why}. What it holds cannot be told, so nothing is sent on it.`);
+    cannotTellOnce(
+      memory,
+      `settling ${key}`,
+      key,
+      `The ${side} side of ${market} has been settling for ${Math.round((nowMs - since) / 1000)} s (server time): ${why}. What it holds cannot be told, so nothing is sent on it.`,
+    );
   }
   return why;
 }
@@ -181,7 +212,12 @@ function cannotTellOnce(memory: KeeperMemory, overdueKey: string, key: string, m
   if (memory.overdue.has(overdueKey)) return;
   memory.overdue.add(overdueKey);
   const [market, side] = key.split(' ');
-  memory.noteError(new UnresolvedError(message, { hint: 'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.' }), { market: market!, side: side! });
+  memory.noteError(
+    new UnresolvedError(message, {
+      hint: 'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.',
+    }),
+    { market: market!, side: side! },
+  );
 }
 
 /**
@@ -199,7 +235,12 @@ function unmetExpectation(memory: KeeperMemory, key: string, book: SideBook, now
   }
   const why = `this keeper's own ${expected.what} (${expected.notionalUsd} USD) is not in every view yet`;
   if (nowMs - expected.sinceMs > EXPECTATION_BOUND_MS) {
-    cannotTellOnce(memory, key, key, `${why} ${Math.round((nowMs - expected.sinceMs) / 1000)} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`);
+    cannotTellOnce(
+      memory,
+      key,
+      key,
+      `${why} ${Math.round((nowMs - expected.sinceMs) / 1000)} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
+    );
   }
   return why;
 }
@@ -209,7 +250,11 @@ function unmetExpectation(memory: KeeperMemory, key: string, book: SideBook, now
  * colleague's close (design.md: a colleague's manual change wins). One that reached its maturity
  * settled, and is re-opened. `closed_at` is read when the server sends it (the spec does not show it).
  */
-function closedOutside(newest: Hedge | undefined, nowMs: number, closedByKeeper: ReadonlySet<string>): SideView['closedOutside'] {
+function closedOutside(
+  newest: Hedge | undefined,
+  nowMs: number,
+  closedByKeeper: ReadonlySet<string>,
+): SideView['closedOutside'] {
   if (!newest || newest.status !== 'closed' || closedByKeeper.has(newest.id)) return undefined;
   const maturity = typeof newest.maturity_at === 'string' ? Date.parse(newest.maturity_at) : NaN;
   if (!(maturity > nowMs)) return undefined;
@@ -244,24 +289,61 @@ type NoteRoll = (outcome: RollOutcome | { closing?: string }) => void;
 /** Records what the keeper's own landed write must show in every view of the row's side. */
 type Expect = (row: KeepRow, expectation: Omit<SideExpectation, 'sinceMs'> & { what: string }) => Promise<void>;
 
-async function act(ports: FlowPorts, row: KeepRow, decision: Actionable, view: SideView, deps: StepDeps, noteRoll: NoteRoll, expect: Expect): Promise<void> {
+async function act(
+  ports: FlowPorts,
+  row: KeepRow,
+  decision: Actionable,
+  view: SideView,
+  deps: StepDeps,
+  noteRoll: NoteRoll,
+  expect: Expect,
+): Promise<void> {
   const { event } = deps;
   const base = { market: row.market, side: row.side };
   switch (decision.kind) {
     case 'drift': {
       if (decision.change === 'open') {
-        if (deps.converge) await act(ports, row, { kind: 'reopen', notionalUsd: decision.targetUsd, ...(decision.tenorDays ? { tenorDays: decision.tenorDays } : {}) }, view, deps, noteRoll, expect);
+        if (deps.converge)
+          await act(
+            ports,
+            row,
+            {
+              kind: 'reopen',
+              notionalUsd: decision.targetUsd,
+              ...(decision.tenorDays ? { tenorDays: decision.tenorDays } : {}),
+            },
+            view,
+            deps,
+            noteRoll,
+            expect,
+          );
         return;
       }
       if (deps.converge) {
         const entry = await converge(ports, row, decision);
         await expect(row, { what: decision.change, notionalUsd: decision.targetUsd });
-        event({ event: 'converge', ...base, notional_usd: decision.amountUsd, action: decision.change, journal_id: entry.id, idempotency_key: entry.idempotency_key, hedge_ids: entry.hedge_id ? [entry.hedge_id] : [] });
+        event({
+          event: 'converge',
+          ...base,
+          notional_usd: decision.amountUsd,
+          action: decision.change,
+          journal_id: entry.id,
+          idempotency_key: entry.idempotency_key,
+          hedge_ids: entry.hedge_id ? [entry.hedge_id] : [],
+        });
       }
       if (decision.alsoRollDue && view.position?.maturityAtMs !== undefined) {
         // What the side holds now: the target once converged, the drifted notional otherwise.
         const notionalUsd = deps.converge ? decision.targetUsd : decision.currentUsd;
-        await act(ports, row, { kind: 'roll', notionalUsd, hedgeId: view.position.hedgeId, maturityAtMs: view.position.maturityAtMs }, view, deps, noteRoll, expect);
+        await act(
+          ports,
+          row,
+          { kind: 'roll', notionalUsd, hedgeId: view.position.hedgeId, maturityAtMs: view.position.maturityAtMs },
+          view,
+          deps,
+          noteRoll,
+          expect,
+        );
       }
       return;
     }
@@ -281,7 +363,12 @@ async function act(ports: FlowPorts, row: KeepRow, decision: Actionable, view: S
       noteRoll(outcome);
       if (outcome.kind === 'rolled') {
         const gone = [decision.hedgeId, outcome.closed?.hedgeId].filter((id): id is string => typeof id === 'string');
-        await expect(row, { what: 'roll', notionalUsd: outcome.notionalUsd, ...(outcome.opened.hedgeId ? { present: [outcome.opened.hedgeId] } : {}), gone });
+        await expect(row, {
+          what: 'roll',
+          notionalUsd: outcome.notionalUsd,
+          ...(outcome.opened.hedgeId ? { present: [outcome.opened.hedgeId] } : {}),
+          gone,
+        });
       }
       event(rollEvent(outcome, base, decision.hedgeId));
       return;
@@ -290,11 +377,20 @@ async function act(ports: FlowPorts, row: KeepRow, decision: Actionable, view: S
       const request = openRequest(row, decision.notionalUsd, decision.tenorDays);
       const client = await ports.client();
       const group = newGroup(ports);
-      const result = await runWrite(ports, { ...openAction(ports, client, request, { argv: openArgv(request), group, leg: 'reopen' }), ...QUIETLY }, SEND_AND_WAIT);
+      const result = await runWrite(
+        ports,
+        { ...openAction(ports, client, request, { argv: openArgv(request), group, leg: 'reopen' }), ...QUIETLY },
+        SEND_AND_WAIT,
+      );
       if (result.kind === 'dry-run') return;
       const hedge = result.kind === 'resolved' ? result.result : undefined;
-      if (hedge?.status === 'failed') throw new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`);
-      await expect(row, { what: 're-open', notionalUsd: decision.notionalUsd, ...(result.entry.hedge_id ? { present: [result.entry.hedge_id] } : {}) });
+      if (hedge?.status === 'failed')
+        throw new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`);
+      await expect(row, {
+        what: 're-open',
+        notionalUsd: decision.notionalUsd,
+        ...(result.entry.hedge_id ? { present: [result.entry.hedge_id] } : {}),
+      });
       event({
         event: 'reopen',
         ...base,
@@ -321,9 +417,15 @@ function openRequest(row: KeepRow, notionalUsd: number, tenorDays: KeepRow['teno
 }
 
 /** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group. */
-function rollEvent(outcome: RollOutcome, base: { market: string; side: string; resumed?: boolean }, oldHedgeId?: string): EventFields {
+function rollEvent(
+  outcome: RollOutcome,
+  base: { market: string; side: string; resumed?: boolean },
+  oldHedgeId?: string,
+): EventFields {
   if (outcome.kind !== 'rolled') return { event: 'roll', ...base, dry_run: true };
-  const hedgeIds = [oldHedgeId ?? outcome.rolledHedgeId ?? outcome.closed?.hedgeId, outcome.opened.hedgeId].filter((id): id is string => typeof id === 'string');
+  const hedgeIds = [oldHedgeId ?? outcome.rolledHedgeId ?? outcome.closed?.hedgeId, outcome.opened.hedgeId].filter(
+    (id): id is string => typeof id === 'string',
+  );
   return {
     event: 'roll',
     ...base,
@@ -343,35 +445,88 @@ function rollEvent(outcome: RollOutcome, base: { market: string; side: string; r
  * notional within the side's capacity and the account's exposure headroom (a roll's counted after
  * its close) — said with "would"; a refusal is the error event a real run would give.
  */
-async function wouldAct(ports: Pick<FlowPorts, 'client'>, row: KeepRow, decision: Actionable, deps: StepDeps): Promise<void> {
+async function wouldAct(
+  ports: Pick<FlowPorts, 'client'>,
+  row: KeepRow,
+  decision: Actionable,
+  deps: StepDeps,
+): Promise<void> {
   const base = { market: row.market, side: row.side, dry_run: true };
   const client = await ports.client();
-  const check = (notionalUsd: number, freedUsd: number) => checkOpenAfterClose(client, row.market, row.side, notionalUsd, freedUsd);
+  const check = (notionalUsd: number, freedUsd: number) =>
+    checkOpenAfterClose(client, row.market, row.side, notionalUsd, freedUsd);
   switch (decision.kind) {
     case 'roll': {
       await check(decision.notionalUsd, decision.notionalUsd);
       const tenorDays = decision.tenorDays ?? row.tenorDays;
-      deps.event({ event: 'roll', ...base, notional_usd: decision.notionalUsd, hedge_ids: decision.hedgeId ? [decision.hedgeId] : [], maturity_at: new Date(decision.maturityAtMs).toISOString(), tenor_days: tenorDays, message: `would roll: close ${decision.hedgeId ?? 'the position'}, then open ${decision.notionalUsd} USD for ${tenorDays} days` });
+      deps.event({
+        event: 'roll',
+        ...base,
+        notional_usd: decision.notionalUsd,
+        hedge_ids: decision.hedgeId ? [decision.hedgeId] : [],
+        maturity_at: new Date(decision.maturityAtMs).toISOString(),
+        tenor_days: tenorDays,
+        message: `would roll: close ${decision.hedgeId ?? 'the position'}, then open ${decision.notionalUsd} USD for ${tenorDays} days`,
+      });
       return;
     }
     case 'reopen': {
       await check(decision.notionalUsd, 0);
       const tenorDays = decision.tenorDays ?? row.tenorDays;
-      deps.event({ event: 'reopen', ...base, notional_usd: decision.notionalUsd, tenor_days: tenorDays, message: `would open ${decision.notionalUsd} USD for ${tenorDays} days` });
+      deps.event({
+        event: 'reopen',
+        ...base,
+        notional_usd: decision.notionalUsd,
+        tenor_days: tenorDays,
+        message: `would open ${decision.notionalUsd} USD for ${tenorDays} days`,
+      });
       return;
     }
     case 'drift': {
       if (!deps.converge) return;
       if (decision.change === 'open' || decision.change === 'add') await check(decision.amountUsd, 0);
       const what = decision.change === 'open' ? 're-open' : decision.change;
-      deps.event({ event: 'converge', ...base, notional_usd: decision.amountUsd, action: decision.change, message: `would ${what} ${decision.amountUsd} USD to reach the target of ${decision.targetUsd}` });
+      deps.event({
+        event: 'converge',
+        ...base,
+        notional_usd: decision.amountUsd,
+        action: decision.change,
+        message: `would ${what} ${decision.amountUsd} USD to reach the target of ${decision.targetUsd}`,
+      });
       return;
     }
   }
 }
 
 /** --converge: one add, reduce or close through the write flow, journaled in a keep group. */
-async function converge(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, row: KeepRow, decision: Extract<KeepDecision, { kind: 'drift' }>): Promise<JournalEntry> {
+async function converge(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  row: KeepRow,
+  decision: Extract<KeepDecision, { kind: 'drift' }>,
+): Promise<JournalEntry> {
   const client = await ports.client();
   const group = newGroup(ports);
   const { market, side } = row;
@@ -379,10 +534,31 @@ async function converge(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' |
   if (change === 'open') throw new HedgeError('A flat side is re-opened, not converged.');
   const result =
     change === 'close'
-      ? await runWrite(ports, { ...closeAction(ports, client, { market, side }, { argv: closeArgv({ market, side }), group, leg: 'converge' }), ...QUIETLY }, SEND_AND_WAIT)
+      ? await runWrite(
+          ports,
+          {
+            ...closeAction(
+              ports,
+              client,
+              { market, side },
+              { argv: closeArgv({ market, side }), group, leg: 'converge' },
+            ),
+            ...QUIETLY,
+          },
+          SEND_AND_WAIT,
+        )
       : await runWrite(
           ports,
-          { ...changeAction(ports, client, change, { market, side, notional_usd: decision.amountUsd }, { argv: changeArgv(change, { market, side, notional_usd: decision.amountUsd }), group, leg: 'converge' }), ...QUIETLY },
+          {
+            ...changeAction(
+              ports,
+              client,
+              change,
+              { market, side, notional_usd: decision.amountUsd },
+              { argv: changeArgv(change, { market, side, notional_usd: decision.amountUsd }), group, leg: 'converge' },
+            ),
+            ...QUIETLY,
+          },
           SEND_AND_WAIT,
         );
   if (result.kind === 'dry-run') throw new HedgeError('Nothing was sent for the convergence.');
@@ -402,7 +578,9 @@ function newGroup(ports: Pick<FlowPorts, 'clock'>): string {
 function keepersOwn(entry: JournalEntry, rows: readonly KeepRow[]): boolean {
   const market = String(bodyOf(entry).market ?? '').toUpperCase();
   const side = bodyOf(entry).side;
-  return entry.via === 'keeper' && !begunElsewhere(entry) && rows.some((row) => row.market === market && row.side === side);
+  return (
+    entry.via === 'keeper' && !begunElsewhere(entry) && rows.some((row) => row.market === market && row.side === side)
+  );
 }
 
 /**
@@ -415,14 +593,47 @@ function keepersOwn(entry: JournalEntry, rows: readonly KeepRow[]): boolean {
  * any unresolved action of that side (a colleague's add whose answer was lost, an action another
  * live process is running) — a new action with a new key could double it.
  */
-async function finishUnfinished(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, deps: StepDeps, busy: ReadonlySet<string>, rows: readonly KeepRow[], noteRoll: NoteRoll): Promise<Map<string, string>> {
+async function finishUnfinished(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  deps: StepDeps,
+  busy: ReadonlySet<string>,
+  rows: readonly KeepRow[],
+  noteRoll: NoteRoll,
+): Promise<Map<string, string>> {
   const journal = await ports.journal();
-  const sideOf = (entry: JournalEntry) => `${String(bodyOf(entry).market ?? '').toUpperCase()} ${String(bodyOf(entry).side ?? '')}`;
-  const pending = (await journal.list({ pending: true })).filter((entry) => sentBy(deps.identity, entry) && !busy.has(sideOf(entry)) && keepersOwn(entry, rows));
+  const sideOf = (entry: JournalEntry) =>
+    `${String(bodyOf(entry).market ?? '').toUpperCase()} ${String(bodyOf(entry).side ?? '')}`;
+  const pending = (await journal.list({ pending: true })).filter(
+    (entry) => sentBy(deps.identity, entry) && !busy.has(sideOf(entry)) && keepersOwn(entry, rows),
+  );
   const done = new Set<string>();
   for (const entry of [...pending].reverse()) {
     const group = entry.group;
-    if (!group || !(group.startsWith(ROLL_GROUP_PREFIX) || group.startsWith(KEEP_GROUP_PREFIX)) || done.has(group)) continue;
+    if (!group || !(group.startsWith(ROLL_GROUP_PREFIX) || group.startsWith(KEEP_GROUP_PREFIX)) || done.has(group))
+      continue;
     done.add(group);
     const base = { market: String(bodyOf(entry).market ?? ''), side: String(bodyOf(entry).side ?? ''), resumed: true };
     try {
@@ -432,10 +643,21 @@ async function finishUnfinished(ports: Pick<FlowPorts, 'clock' | 'signal' | 'dea
         deps.event(rollEvent(outcome, base));
       } else if (isUnresolved(entry)) {
         const client: HedgeClient = await ports.client();
-        const result = await finishJournaled(ports, client, entry, { wait: true, present: (action) => ({ ...action, ...QUIETLY }) });
+        const result = await finishJournaled(ports, client, entry, {
+          wait: true,
+          present: (action) => ({ ...action, ...QUIETLY }),
+        });
         if (!result || result.kind === 'dry-run') continue;
         const kind = entry.leg === 'reopen' ? 'reopen' : 'converge';
-        deps.event({ event: kind, ...base, notional_usd: bodyOf(entry).notional_usd ?? bodyOf(entry).amount_usd, journal_id: result.entry.id, journal_group: group, idempotency_key: result.entry.idempotency_key, hedge_ids: result.entry.hedge_id ? [result.entry.hedge_id] : [] });
+        deps.event({
+          event: kind,
+          ...base,
+          notional_usd: bodyOf(entry).notional_usd ?? bodyOf(entry).amount_usd,
+          journal_id: result.entry.id,
+          journal_group: group,
+          idempotency_key: result.entry.idempotency_key,
+          hedge_ids: result.entry.hedge_id ? [result.entry.hedge_id] : [],
+        });
       }
     } catch (error) {
       // Another live process running it is not a failure of this keeper: the side just waits for it.

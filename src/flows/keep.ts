@@ -46,7 +46,21 @@ export const MAX_INTERVAL_MS = 86_400_000;
 const DAY_MS = 86_400_000;
 
 /** The keeper's target re-read each cycle, and the ports it reads it with. */
-export type MovingTarget = (ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>) => Promise<KeepRow[]>;
+export type MovingTarget = (
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'timeoutSeconds'
+    | 'client'
+    | 'log'
+    | 'stdin'
+    | 'stdinIsTTY'
+    | 'origin'
+    | 'targetFiles'
+  >,
+) => Promise<KeepRow[]>;
 
 export interface KeepOptions {
   file: string;
@@ -83,7 +97,35 @@ export interface KeepServices {
  */
 export type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
 
-export async function runKeep(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'interceptSignals' | 'client' | 'credentials' | 'journal' | 'env' | 'configDir' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles' | 'keeperStep'>, options: KeepOptions, services: KeepServices = {}): Promise<KeepOutcome> {
+export async function runKeep(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'timeoutSeconds'
+    | 'interceptSignals'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'configDir'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'stdin'
+    | 'stdinIsTTY'
+    | 'origin'
+    | 'targetFiles'
+    | 'keeperStep'
+  >,
+  options: KeepOptions,
+  services: KeepServices = {},
+): Promise<KeepOutcome> {
   const clock = services.clock ?? realKeeperClock(() => ports.clock.now());
   // Signals first, before anything is awaited: the first SIGTERM/SIGINT ends the loop after the
   // steps in flight; a second one is left to the runner (it aborts their waits); SIGHUP re-reads.
@@ -95,11 +137,45 @@ export async function runKeep(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadl
   }
 }
 
-async function keep(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'credentials' | 'journal' | 'env' | 'configDir' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles' | 'keeperStep'>, options: KeepOptions, signals: KeeperSignals, clock: KeeperClock, services: KeepServices): Promise<KeepOutcome> {
+async function keep(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'timeoutSeconds'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'configDir'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'stdin'
+    | 'stdinIsTTY'
+    | 'origin'
+    | 'targetFiles'
+    | 'keeperStep'
+  >,
+  options: KeepOptions,
+  signals: KeeperSignals,
+  clock: KeeperClock,
+  services: KeepServices,
+): Promise<KeepOutcome> {
   if (options.file === '-' && !options.once && !options.dryRun) {
-    throw new UsageError('FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.');
+    throw new UsageError(
+      'FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.',
+    );
   }
-  const readRows = async () => (options.movingTarget ? options.movingTarget(ports) : toKeepRows((await readTargetFile(ports, options.file)).rows, options.file));
+  const readRows = async () =>
+    options.movingTarget
+      ? options.movingTarget(ports)
+      : toKeepRows((await readTargetFile(ports, options.file)).rows, options.file);
   // Stdin may be a pipe that never ends: a stop signal then ends the read (and the command) at once.
   // A file is read at once, and a signal during that read stops the keeper as any other in start-up.
   let rows = await (options.file === '-' ? signals.leaveStopsToRunner(readRows) : readRows());
@@ -114,7 +190,11 @@ async function keep(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'ti
   let service: KeeperService | undefined;
   const event = (fields: EventFields): KeepEvent => {
     // A dry run marks every event as one: nothing it says was done.
-    const full = { at: new Date(clock.now()).toISOString(), ...fields, ...(options.dryRun ? { dry_run: true } : {}) } as KeepEvent;
+    const full = {
+      at: new Date(clock.now()).toISOString(),
+      ...fields,
+      ...(options.dryRun ? { dry_run: true } : {}),
+    } as KeepEvent;
     reporter.event(full);
     for (const observer of services.observers ?? []) observer(full);
     service?.observe(full);
@@ -142,11 +222,27 @@ async function keep(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'ti
     firstError ??= { error };
     const described = errorAsEventFields(error);
     // The step's own fields first; the error's description fills what they leave (its journal id).
-    event({ event: 'error', ...fields, ...described, ...(fields.journal_id === undefined ? {} : { journal_id: fields.journal_id }) } as EventFields);
+    event({
+      event: 'error',
+      ...fields,
+      ...described,
+      ...(fields.journal_id === undefined ? {} : { journal_id: fields.journal_id }),
+    } as EventFields);
   };
   signals.onStopRequested = (signal) =>
-    event({ event: 'stop', phase: 'requested', message: `${signal}: stopping after the steps in flight (a second ${signal} interrupts them)` });
-  const steps = keeperSteps(stepContext, { dryRun: options.dryRun, converge: options.converge, toleranceUsd: options.toleranceUsd, event, noteError, identity });
+    event({
+      event: 'stop',
+      phase: 'requested',
+      message: `${signal}: stopping after the steps in flight (a second ${signal} interrupts them)`,
+    });
+  const steps = keeperSteps(stepContext, {
+    dryRun: options.dryRun,
+    converge: options.converge,
+    toleranceUsd: options.toleranceUsd,
+    event,
+    noteError,
+    identity,
+  });
   const scheduler = new RowScheduler({ rules: options, clock, event, noteError });
 
   try {
@@ -154,18 +250,42 @@ async function keep(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'ti
       ports,
       identity,
       lockPlace,
-      { file: options.file, intervalMs: options.intervalMs, toleranceUsd: options.toleranceUsd, dryRun: options.dryRun, alertCommand: options.alertCommand, ...options.service },
+      {
+        file: options.file,
+        intervalMs: options.intervalMs,
+        toleranceUsd: options.toleranceUsd,
+        dryRun: options.dryRun,
+        alertCommand: options.alertCommand,
+        ...options.service,
+      },
       event,
     );
-    event({ event: 'start', file: options.file, rows: rows.length, dry_run: options.dryRun, pid: process.pid, interval_s: options.intervalMs / 1000, environment: identity.environment });
+    event({
+      event: 'start',
+      file: options.file,
+      rows: rows.length,
+      dry_run: options.dryRun,
+      pid: process.pid,
+      interval_s: options.intervalMs / 1000,
+      environment: identity.environment,
+    });
     if (!confirmed && !signals.stopping) {
       const preview = await steps.read(rows);
-      const lines = rows.map((row) => `${row.market} ${row.side} ${row.notionalUsd} USD: ${scheduler.preview(row, preview)}`);
-      await guard.confirm(`Keep ${rows.length} row${rows.length === 1 ? '' : 's'} at target from now on (${lines.join('; ')})?`);
+      const lines = rows.map(
+        (row) => `${row.market} ${row.side} ${row.notionalUsd} USD: ${scheduler.preview(row, preview)}`,
+      );
+      await guard.confirm(
+        `Keep ${rows.length} row${rows.length === 1 ? '' : 's'} at target from now on (${lines.join('; ')})?`,
+      );
       confirmed = true;
     }
 
-    const loop = { once: options.once || options.dryRun, intervalMs: options.intervalMs, minIntervalMs: MIN_INTERVAL_MS, clock };
+    const loop = {
+      once: options.once || options.dryRun,
+      intervalMs: options.intervalMs,
+      minIntervalMs: MIN_INTERVAL_MS,
+      clock,
+    };
     await runCycles(loop, signals, async (number, startedAt) => {
       if (options.movingTarget) {
         // The exposures file is read again every cycle, so a SIGHUP needs nothing more.
@@ -173,7 +293,10 @@ async function keep(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'ti
         try {
           rows = await options.movingTarget(stepContext());
         } catch (error) {
-          noteError(error, { phase: 'target', message: 'the target could not be recomputed from the exposures; the previous target stays' });
+          noteError(error, {
+            phase: 'target',
+            message: 'the target could not be recomputed from the exposures; the previous target stays',
+          });
         }
       } else if (signals.takeReload()) {
         try {
@@ -181,28 +304,59 @@ async function keep(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'ti
           scheduler.forgetDrift();
           event({ event: 'start', file: options.file, rows: rows.length, reloaded: true });
         } catch (error) {
-          noteError(error, { phase: 'reload', message: 'the target file could not be re-read; the previous target stays' });
+          noteError(error, {
+            phase: 'reload',
+            message: 'the target file could not be re-read; the previous target stays',
+          });
         }
       }
       try {
         if (keeperHold?.lost?.()) {
-          event({ event: 'notice', code: 'keeper_lock_lost', message: 'the team store ended the session holding this keeper\'s lock; taking it again before anything is done' });
+          event({
+            event: 'notice',
+            code: 'keeper_lock_lost',
+            message:
+              "the team store ended the session holding this keeper's lock; taking it again before anything is done",
+          });
           keeperHold = await takeKeeperLock();
         }
-        const unresolved = options.dryRun ? new Map<string, string>() : await steps.finishUnfinished(scheduler.busySides(), rows);
-        const outcome = await scheduler.cycle(rows, steps, { unresolved, isStopping: () => signals.stopping, stepsDueBy: startedAt + options.intervalMs });
+        const unresolved = options.dryRun
+          ? new Map<string, string>()
+          : await steps.finishUnfinished(scheduler.busySides(), rows);
+        const outcome = await scheduler.cycle(rows, steps, {
+          unresolved,
+          isStopping: () => signals.stopping,
+          stepsDueBy: startedAt + options.intervalMs,
+        });
         // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
         if (loop.once) await scheduler.settle();
-        const nextAt = loop.once || signals.stopping ? undefined : new Date(startedAt + options.intervalMs).toISOString();
+        const nextAt =
+          loop.once || signals.stopping ? undefined : new Date(startedAt + options.intervalMs).toISOString();
         const at = new Date(clock.now()).toISOString();
-        reporter.status({ file: options.file, rows: outcome.rows, last_cycle_at: at, next_cycle_at: nextAt, stopping: signals.stopping, dry_run: options.dryRun });
-        event({ event: 'cycle', cycle: number, server_time: outcome.serverTime, rows: outcome.rows, ...(nextAt ? { next_cycle_at: nextAt } : {}) });
+        reporter.status({
+          file: options.file,
+          rows: outcome.rows,
+          last_cycle_at: at,
+          next_cycle_at: nextAt,
+          stopping: signals.stopping,
+          dry_run: options.dryRun,
+        });
+        event({
+          event: 'cycle',
+          cycle: number,
+          server_time: outcome.serverTime,
+          rows: outcome.rows,
+          ...(nextAt ? { next_cycle_at: nextAt } : {}),
+        });
         services.onCycle?.({ ...outcome, number, at });
       } catch (error) {
         // The journal or team store unreachable: said (an error event, so --alert-cmd runs) and tried
         // again next cycle; every step takes its locks afresh, so nothing acts without them.
         if (!(error instanceof StateError) || loop.once) throw error;
-        noteError(error, { phase: 'cycle', message: `the journal cannot be used (${describeError(error).message}); nothing is done until it answers again, retried every cycle` });
+        noteError(error, {
+          phase: 'cycle',
+          message: `the journal cannot be used (${describeError(error).message}); nothing is done until it answers again, retried every cycle`,
+        });
       }
       // Alerts (once on, once recovered), heartbeat and metrics, after every cycle, finished or failed.
       await service?.endCycle(stepContext());
@@ -210,11 +364,17 @@ async function keep(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'ti
     // The steps still in flight finish before the keeper stops (a second signal interrupts their waits).
     await scheduler.settle();
     if (signals.interrupted) {
-      event({ event: 'stop', message: 'stopped by a second signal: the steps in progress were interrupted; their journal entries stay unresolved and the next start finishes them' });
+      event({
+        event: 'stop',
+        message:
+          'stopped by a second signal: the steps in progress were interrupted; their journal entries stay unresolved and the next start finishes them',
+      });
       return { kind: 'stopped', interrupted: true };
     }
     if (signals.stopping) event({ event: 'stop', message: 'stopped by a signal after finishing the steps in flight' });
-    return loop.once ? { kind: 'one-cycle', ...(firstError === undefined ? {} : { firstError: firstError.error }) } : { kind: 'stopped', interrupted: false };
+    return loop.once
+      ? { kind: 'one-cycle', ...(firstError === undefined ? {} : { firstError: firstError.error }) }
+      : { kind: 'stopped', interrupted: false };
   } finally {
     await service?.stop();
     reporter.close();
@@ -226,11 +386,14 @@ function toKeepRows(rows: Awaited<ReturnType<typeof readTargetFile>>['rows'], fi
   const stated = statedAt(file);
   return rows.map((row) => {
     const where = `${safeText(file)}:${row.line}`;
-    if (row.notionalUsd > 0 && row.tenorDays === undefined) throw new UsageError(`${where}: tenor_days is required for a row the keeper holds open.`);
+    if (row.notionalUsd > 0 && row.tenorDays === undefined)
+      throw new UsageError(`${where}: tenor_days is required for a row the keeper holds open.`);
     const rollBeforeMs = row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS;
     // A roll_before as long as the tenor would roll every new hedge at once, every cycle, paying each time.
     if (row.tenorDays !== undefined && rollBeforeMs >= row.tenorDays * DAY_MS) {
-      throw new UsageError(`${where}: roll_before must be shorter than the tenor (${row.tenorDays} day${row.tenorDays === 1 ? '' : 's'}); a hedge would be rolled as soon as it is opened.`);
+      throw new UsageError(
+        `${where}: roll_before must be shorter than the tenor (${row.tenorDays} day${row.tenorDays === 1 ? '' : 's'}); a hedge would be rolled as soon as it is opened.`,
+      );
     }
     return {
       market: row.market,
@@ -244,8 +407,6 @@ function toKeepRows(rows: Awaited<ReturnType<typeof readTargetFile>>['rows'], fi
     };
   });
 }
-
-
 
 /** When the target last said its rows: the file's modification time (a colleague's close after it stands). */
 function statedAt(file: string): number | undefined {

@@ -30,7 +30,12 @@ export function alertPayload(notice: AlertNotice): Record<string, unknown> {
   const payload: Record<string, unknown> = {
     ...trigger,
     at: notice.at,
-    event: notice.alert === 'recovered' ? 'recovered' : typeof notice.trigger?.event === 'string' ? notice.trigger.event : 'alert',
+    event:
+      notice.alert === 'recovered'
+        ? 'recovered'
+        : typeof notice.trigger?.event === 'string'
+          ? notice.trigger.event
+          : 'alert',
     alert: notice.alert,
     cause: notice.cause,
     key: notice.key,
@@ -49,16 +54,24 @@ export function alertPayload(notice: AlertNotice): Record<string, unknown> {
  */
 export function parseAlertUrl(raw: string): string {
   const text = raw.trim();
-  const refuse = (why: string) => new UsageError(`--alert-url: ${why}; expected https://host/path (http:// only to localhost), e.g. a Slack incoming webhook.`);
-  if (containsKeyShape(text)) throw refuse('it holds something shaped like an API key, which must never leave for a webhook');
+  const refuse = (why: string) =>
+    new UsageError(
+      `--alert-url: ${why}; expected https://host/path (http:// only to localhost), e.g. a Slack incoming webhook.`,
+    );
+  if (containsKeyShape(text))
+    throw refuse('it holds something shaped like an API key, which must never leave for a webhook');
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     throw refuse('not a URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`the scheme ${safeText(url.protocol)} is not allowed`);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) throw refuse(`plain http:// to ${safeText(url.hostname)} is not allowed (${localhostNameNote(url.hostname) ?? 'the alert would cross a network in clear text'})`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw refuse(`the scheme ${safeText(url.protocol)} is not allowed`);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+    throw refuse(
+      `plain http:// to ${safeText(url.hostname)} is not allowed (${localhostNameNote(url.hostname) ?? 'the alert would cross a network in clear text'})`,
+    );
   if (url.username || url.password) throw refuse('it carries a user or password');
   return url.toString();
 }
@@ -74,12 +87,19 @@ export interface AlertSinks {
   settle(): Promise<void>;
 }
 
-export function alertSinks(options: { command?: string; url?: string; onProblem: (code: 'alert_cmd' | 'alert_url', message: string) => void }): AlertSinks {
+export function alertSinks(options: {
+  command?: string;
+  url?: string;
+  onProblem: (code: 'alert_cmd' | 'alert_url', message: string) => void;
+}): AlertSinks {
   const running = new Set<Promise<void>>();
   const byKind = { cmd: 0, url: 0 };
   const start = (kind: 'cmd' | 'url', deliver: () => Promise<void>) => {
     if (byKind[kind] >= ALERTS_AT_ONCE) {
-      options.onProblem(kind === 'cmd' ? 'alert_cmd' : 'alert_url', `--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`);
+      options.onProblem(
+        kind === 'cmd' ? 'alert_cmd' : 'alert_url',
+        `--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`,
+      );
       return;
     }
     byKind[kind] += 1;
@@ -92,8 +112,12 @@ export function alertSinks(options: { command?: string; url?: string; onProblem:
   return {
     send(notice) {
       const line = safeJson(alertPayload(notice));
-      if (options.command) start('cmd', () => runAlertCommand(options.command!, line, (message) => options.onProblem('alert_cmd', message)));
-      if (options.url) start('url', () => postAlert(options.url!, line, (message) => options.onProblem('alert_url', message)));
+      if (options.command)
+        start('cmd', () =>
+          runAlertCommand(options.command!, line, (message) => options.onProblem('alert_cmd', message)),
+        );
+      if (options.url)
+        start('url', () => postAlert(options.url!, line, (message) => options.onProblem('alert_url', message)));
     },
     async settle() {
       await Promise.all(running);
@@ -104,7 +128,11 @@ export function alertSinks(options: { command?: string; url?: string; onProblem:
 function runAlertCommand(command: string, line: string, onProblem: (message: string) => void): Promise<void> {
   return new Promise((resolve) => {
     // The hook gets the alert, not the keeper's secrets: the key and the store URL are left out of its environment.
-    const child = spawn('/bin/sh', ['-c', command], { stdio: ['pipe', 'ignore', 'ignore'], detached: true, env: childEnvironment(process.env) });
+    const child = spawn('/bin/sh', ['-c', command], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+      env: childEnvironment(process.env),
+    });
     const timer = setTimeout(() => {
       try {
         // detached: the shell leads its own process group, so everything it started stops too.
@@ -127,7 +155,8 @@ function runAlertCommand(command: string, line: string, onProblem: (message: str
 
 async function postAlert(url: string, line: string, onProblem: (message: string) => void): Promise<void> {
   // Plain http:// (to loopback only: parseAlertUrl) connects only to an address that is loopback.
-  const loopbackOnly = new URL(url).protocol === 'http:' ? new Agent({ connect: { lookup: loopbackOnlyLookup() } }) : undefined;
+  const loopbackOnly =
+    new URL(url).protocol === 'http:' ? new Agent({ connect: { lookup: loopbackOnlyLookup() } }) : undefined;
   try {
     // One bound for the whole delivery: connecting, sending, the answer and its body.
     const response = await request(url, {
@@ -139,9 +168,13 @@ async function postAlert(url: string, line: string, onProblem: (message: string)
       ...(loopbackOnly ? { dispatcher: loopbackOnly } : {}),
     });
     await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-    if (response.statusCode >= 300) onProblem(`--alert-url ${shownAlertUrl(url)} answered HTTP ${response.statusCode}.`);
+    if (response.statusCode >= 300)
+      onProblem(`--alert-url ${shownAlertUrl(url)} answered HTTP ${response.statusCode}.`);
   } catch (error) {
-    const why = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? `did not answer within ${ALERT_BOUND_MS / 1000} s` : safeText((error as Error).message);
+    const why =
+      (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError'
+        ? `did not answer within ${ALERT_BOUND_MS / 1000} s`
+        : safeText((error as Error).message);
     onProblem(`--alert-url ${shownAlertUrl(url)}: ${why}.`);
   } finally {
     await loopbackOnly?.close().catch(() => undefined);

@@ -85,11 +85,15 @@ export function readHeartbeat(path: string): Heartbeat | undefined {
 export function heartbeatOf(body: unknown): Heartbeat | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const value = body as Partial<Heartbeat>;
-  if (typeof value.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string') return undefined;
+  if (typeof value.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string')
+    return undefined;
   return {
     ...value,
     rows: Array.isArray(value.rows) ? value.rows : [],
-    rolls: typeof value.rolls === 'object' && value.rolls !== null ? value.rolls : { count: 0, carry_usd: null, fees_usd: null },
+    rolls:
+      typeof value.rolls === 'object' && value.rolls !== null
+        ? value.rolls
+        : { count: 0, carry_usd: null, fees_usd: null },
   } as Heartbeat;
 }
 
@@ -100,7 +104,11 @@ export type KeeperLiveness = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewher
  * this host), hung (alive but no heartbeat for three intervals and a minute), running; a keeper on
  * another host cannot be checked from here (`elsewhere`, judged by the heartbeat's age alone).
  */
-export function livenessOf(heartbeat: Heartbeat, nowMs: number, pidAlive: (pid: number) => boolean = isPidAlive): KeeperLiveness {
+export function livenessOf(
+  heartbeat: Heartbeat,
+  nowMs: number,
+  pidAlive: (pid: number) => boolean = isPidAlive,
+): KeeperLiveness {
   if (heartbeat.stopped_at) return 'stopped';
   const stale = nowMs - Date.parse(heartbeat.updated_at) > staleAfterMs(heartbeat.interval_s);
   if (heartbeat.host !== hostname()) return stale ? 'hung' : 'elsewhere';

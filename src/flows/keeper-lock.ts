@@ -26,10 +26,18 @@ export interface KeeperLockPlace {
   take(): Promise<Awaited<ReturnType<LockTaker>>>;
 }
 
-type LockTaker = (scope: string, options: { waitMs: number }) => Promise<{ held: true; hold: Hold } | { held: false; holder: { pid: number; host: string; since: string; session: string } }>;
+type LockTaker = (
+  scope: string,
+  options: { waitMs: number },
+) => Promise<
+  { held: true; hold: Hold } | { held: false; holder: { pid: number; host: string; since: string; session: string } }
+>;
 
 /** Where this account's keeper lock lives for this context (the store, or the per-user folder). */
-export async function keeperLockPlace(ports: Pick<FlowPorts, 'journal' | 'env'>, identity: Identity): Promise<KeeperLockPlace> {
+export async function keeperLockPlace(
+  ports: Pick<FlowPorts, 'journal' | 'env'>,
+  identity: Identity,
+): Promise<KeeperLockPlace> {
   const scope = keeperScope(identity);
   const dir = keeperStateDir(ports.env, homedir());
   const journal = await ports.journal();
@@ -48,15 +56,22 @@ export async function keeperLockPlace(ports: Pick<FlowPorts, 'journal' | 'env'>,
 }
 
 /** Takes the account's keeper lock, or throws exit 11 naming the keeper that has it. */
-export async function takeKeeperLock(ports: Pick<FlowPorts, 'hedgeCommand'>, place: KeeperLockPlace, file: string): Promise<Hold> {
+export async function takeKeeperLock(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  place: KeeperLockPlace,
+  file: string,
+): Promise<Hold> {
   const taken = await place.take();
   if (taken.held) return taken.hold;
   const { holder } = taken;
   // The holder may run on another machine of the team store: its heartbeat there names its folder.
-  const stored = place.storeHeartbeats ? heartbeatOf((await place.storeHeartbeats.read(place.scope).catch(() => undefined))?.body) : undefined;
+  const stored = place.storeHeartbeats
+    ? heartbeatOf((await place.storeHeartbeats.read(place.scope).catch(() => undefined))?.body)
+    : undefined;
   const heartbeat = stored ?? readHeartbeat(heartbeatFile(place.dir, place.scope));
   // The heartbeat names the config folder only when it is that keeper's own (same pid and host).
-  const folder = heartbeat && heartbeat.pid === holder.pid && heartbeat.host === holder.host ? heartbeat.config_dir : undefined;
+  const folder =
+    heartbeat && heartbeat.pid === holder.pid && heartbeat.host === holder.host ? heartbeat.config_dir : undefined;
   throw new HeldError(
     `Another keeper already holds this account (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)}${folder ? `, config folder ${safeText(folder)}` : ''}); this one did not start.`,
     {

@@ -77,13 +77,41 @@ export async function serveKeeperMetrics(
 ): Promise<KeeperMetrics> {
   const knownErrorCodes: ReadonlySet<string> = new Set(options.knownErrorCodes);
   const limits = { ...METRICS_SERVER_LIMITS, ...options.limits };
-  const rowLabels = (row: { market: string; side: string }) => ({ market: boundedLabel(row.market, isMarketName), side: boundedLabel(row.side, KNOWN_SIDES) });
+  const rowLabels = (row: { market: string; side: string }) => ({
+    market: boundedLabel(row.market, isMarketName),
+    side: boundedLabel(row.side, KNOWN_SIDES),
+  });
   const registry = new Registry();
-  const cycles = new Counter({ name: 'hedge_keeper_cycles_total', help: 'Cycles run, by result (good: the book was read and the journal answered)', labelNames: ['result'], registers: [registry] });
-  const actions = new Counter({ name: 'hedge_keeper_actions_total', help: 'Actions done: roll, reopen, converge', labelNames: ['action'], registers: [registry] });
-  const errors = new Counter({ name: 'hedge_keeper_errors_total', help: 'Error events, by code', labelNames: ['code'], registers: [registry] });
-  const target = new Gauge({ name: 'hedge_keeper_target_usd', help: 'The target notional of each row, USD', labelNames: ['market', 'side'], registers: [registry] });
-  const book = new Gauge({ name: 'hedge_keeper_book_usd', help: 'The notional the book held at the last cycle, USD (0 when flat)', labelNames: ['market', 'side'], registers: [registry] });
+  const cycles = new Counter({
+    name: 'hedge_keeper_cycles_total',
+    help: 'Cycles run, by result (good: the book was read and the journal answered)',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  const actions = new Counter({
+    name: 'hedge_keeper_actions_total',
+    help: 'Actions done: roll, reopen, converge',
+    labelNames: ['action'],
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'hedge_keeper_errors_total',
+    help: 'Error events, by code',
+    labelNames: ['code'],
+    registers: [registry],
+  });
+  const target = new Gauge({
+    name: 'hedge_keeper_target_usd',
+    help: 'The target notional of each row, USD',
+    labelNames: ['market', 'side'],
+    registers: [registry],
+  });
+  const book = new Gauge({
+    name: 'hedge_keeper_book_usd',
+    help: 'The notional the book held at the last cycle, USD (0 when flat)',
+    labelNames: ['market', 'side'],
+    registers: [registry],
+  });
   let lastGoodMs: number | undefined;
   const since = () => (options.now() - (lastGoodMs ?? options.startedAtMs)) / 1000;
   new Gauge({
@@ -94,7 +122,11 @@ export async function serveKeeperMetrics(
       this.set(Math.max(0, since()));
     },
   });
-  const lastGood = new Gauge({ name: 'hedge_keeper_last_good_cycle_timestamp_seconds', help: 'When the last good cycle ended, Unix time', registers: [registry] });
+  const lastGood = new Gauge({
+    name: 'hedge_keeper_last_good_cycle_timestamp_seconds',
+    help: 'When the last good cycle ended, Unix time',
+    registers: [registry],
+  });
   // Rows seen before: a row dropped from the target (SIGHUP) leaves the gauges.
   let shown = new Map<string, { market: string; side: string }>();
 
@@ -121,7 +153,11 @@ export async function serveKeeperMetrics(
     }
     if (path === '/healthz') {
       const healthy = since() * 1000 <= options.staleAfterMs;
-      const body = JSON.stringify({ status: healthy ? 'ok' : 'stale', last_good_cycle_at: lastGoodMs === undefined ? null : new Date(lastGoodMs).toISOString(), seconds_since_last_good_cycle: Math.round(since()) });
+      const body = JSON.stringify({
+        status: healthy ? 'ok' : 'stale',
+        last_good_cycle_at: lastGoodMs === undefined ? null : new Date(lastGoodMs).toISOString(),
+        seconds_since_last_good_cycle: Math.round(since()),
+      });
       response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' }).end(`${body}\n`);
       return;
     }
@@ -131,14 +167,21 @@ export async function serveKeeperMetrics(
   server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new UsageError(`--metrics: cannot listen on ${address.host}:${address.port} (${error.code ?? safeText(error.message)}); choose another address.`)),
+      reject(
+        new UsageError(
+          `--metrics: cannot listen on ${address.host}:${address.port} (${error.code ?? safeText(error.message)}); choose another address.`,
+        ),
+      ),
     );
     server.listen(address.port, address.host, () => resolve());
   });
   // The keeper's own end is its signal handling, never a scrape connection left open.
   server.unref();
   const bound = server.address();
-  const shownAddress = typeof bound === 'object' && bound ? `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}` : `${address.host}:${address.port}`;
+  const shownAddress =
+    typeof bound === 'object' && bound
+      ? `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`
+      : `${address.host}:${address.port}`;
 
   return {
     address: shownAddress,

@@ -6,11 +6,26 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { AlertNotice, HeadroomReading } from '../domain/keeper-alerts.js';
-import { NO_ALERTS, rowKeyOf, stepAlerts, type ActiveAlert, type AlertCause, type AlertState } from '../domain/keeper-alerts.js';
+import {
+  NO_ALERTS,
+  rowKeyOf,
+  stepAlerts,
+  type ActiveAlert,
+  type AlertCause,
+  type AlertState,
+} from '../domain/keeper-alerts.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import type { KeepEvent, KeepRowStatus } from '../outcomes/keep.js';
 import { alertSinks, parseAlertUrl, type AlertSinks } from './keeper-alert-sinks.js';
-import { heartbeatFile, heartbeatOf, HEARTBEAT_VERSION, readHeartbeat, staleAfterMs, writeHeartbeat, type Heartbeat } from './keeper-heartbeat.js';
+import {
+  heartbeatFile,
+  heartbeatOf,
+  HEARTBEAT_VERSION,
+  readHeartbeat,
+  staleAfterMs,
+  writeHeartbeat,
+  type Heartbeat,
+} from './keeper-heartbeat.js';
 import type { KeeperLockPlace } from './keeper-lock.js';
 import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../errors.js';
@@ -21,7 +36,10 @@ import type { Identity } from './identity.js';
 /** `9464`, `:9464`, `127.0.0.1:9464`, `0.0.0.0:9464`, `[::1]:9464`; port 0 takes any free port. */
 export function parseMetricsAddress(raw: string): MetricsAddress {
   const text = raw.trim();
-  const refuse = () => new UsageError(`--metrics: ${JSON.stringify(safeText(text))} is not allowed; expected PORT or HOST:PORT (e.g. 9464, 127.0.0.1:9464, [::1]:9464), port 0 to 65535.`);
+  const refuse = () =>
+    new UsageError(
+      `--metrics: ${JSON.stringify(safeText(text))} is not allowed; expected PORT or HOST:PORT (e.g. 9464, 127.0.0.1:9464, [::1]:9464), port 0 to 65535.`,
+    );
   const match = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]*):)?(\d{1,5})$/.exec(text);
   if (!match) throw refuse();
   const port = Number(match[2]);
@@ -31,8 +49,15 @@ export function parseMetricsAddress(raw: string): MetricsAddress {
 }
 
 /** The service's options of `hedge keep` as typed (exit 2 on a bad one, before anything is read). */
-export function parseKeeperServiceOptions(options: { alertUrl?: string; alertHeadroom?: string; metrics?: string }): Pick<KeeperServiceOptions, 'alertUrl' | 'alertHeadroomUsd' | 'metrics'> {
-  const alertHeadroomUsd = options.alertHeadroom === undefined ? undefined : parseUsdAmount(options.alertHeadroom, '--alert-headroom', 'zero-or-more');
+export function parseKeeperServiceOptions(options: {
+  alertUrl?: string;
+  alertHeadroom?: string;
+  metrics?: string;
+}): Pick<KeeperServiceOptions, 'alertUrl' | 'alertHeadroomUsd' | 'metrics'> {
+  const alertHeadroomUsd =
+    options.alertHeadroom === undefined
+      ? undefined
+      : parseUsdAmount(options.alertHeadroom, '--alert-headroom', 'zero-or-more');
   return {
     ...(options.alertUrl !== undefined ? { alertUrl: parseAlertUrl(options.alertUrl) } : {}),
     ...(alertHeadroomUsd !== undefined ? { alertHeadroomUsd } : {}),
@@ -94,18 +119,29 @@ export async function startKeeperService(
       startedAtMs,
       knownErrorCodes: [...(options.metricsErrorCodes ?? []), ...SERVICE_ERROR_CODES],
     });
-    emit({ event: 'notice', code: 'metrics_listening', address: metrics.address, message: `Prometheus metrics on http://${metrics.address}/metrics, health on /healthz` });
+    emit({
+      event: 'notice',
+      code: 'metrics_listening',
+      address: metrics.address,
+      message: `Prometheus metrics on http://${metrics.address}/metrics, health on /healthz`,
+    });
   }
   const sinks: AlertSinks | undefined =
     options.alertCommand || options.alertUrl
-      ? alertSinks({ command: options.alertCommand, url: options.alertUrl, onProblem: (code, message) => emit({ event: 'error', code, message }) })
+      ? alertSinks({
+          command: options.alertCommand,
+          url: options.alertUrl,
+          onProblem: (code, message) => emit({ event: 'error', code, message }),
+        })
       : undefined;
 
   const path = place ? heartbeatFile(place.dir, place.scope) : undefined;
   const store = place?.storeHeartbeats;
   // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts
   // carry on — with a team store, the store's (the previous keeper may have run on another machine).
-  const previous = store ? heartbeatOf((await bounded(store.read(place!.scope)).catch(() => undefined))?.body) : undefined;
+  const previous = store
+    ? heartbeatOf((await bounded(store.read(place!.scope)).catch(() => undefined))?.body)
+    : undefined;
   let alerts: AlertState = path ? carriedAlerts(previous ?? readHeartbeat(path)) : NO_ALERTS;
   let pending: KeepEvent[] = [];
   const rollsToPrice: string[] = [];
@@ -139,14 +175,22 @@ export async function startKeeperService(
       writeHeartbeat(path, heartbeat);
     } catch (error) {
       // The keeper goes on without it; `hedge keep status` will call it hung, which is the truth seen from outside.
-      emit({ event: 'error', code: 'heartbeat', message: `the heartbeat could not be written (${(error as Error).message}); \`hedge keep status\` cannot see this keeper` });
+      emit({
+        event: 'error',
+        code: 'heartbeat',
+        message: `the heartbeat could not be written (${(error as Error).message}); \`hedge keep status\` cannot see this keeper`,
+      });
     }
     if (!store) return;
     try {
       await bounded(store.write(place!.scope, heartbeat));
     } catch (error) {
       // Never fatal: the cycle's work is done; other machines see the heartbeat age (hung) until a write lands.
-      emit({ event: 'error', code: 'heartbeat', message: `the heartbeat could not be written to the team store (${(error as Error).message}); \`hedge keep status\` on other machines sees it age` });
+      emit({
+        event: 'error',
+        code: 'heartbeat',
+        message: `the heartbeat could not be written to the team store (${(error as Error).message}); \`hedge keep status\` on other machines sees it age`,
+      });
     }
   };
   await beat();
@@ -157,15 +201,23 @@ export async function startKeeperService(
       pending.push(event);
       if (event.event === 'error') {
         heartbeat.errors += 1;
-        heartbeat.last_error = { at: event.at, code: String(event.code ?? 'error'), message: String(event.message ?? '') };
+        heartbeat.last_error = {
+          at: event.at,
+          code: String(event.code ?? 'error'),
+          message: String(event.message ?? ''),
+        };
         metrics?.error(String(event.code ?? 'error'));
       }
-      if ((event.event === 'roll' || event.event === 'reopen' || event.event === 'converge') && event.dry_run !== true) {
+      if (
+        (event.event === 'roll' || event.event === 'reopen' || event.event === 'converge') &&
+        event.dry_run !== true
+      ) {
         heartbeat.actions[event.event] = (heartbeat.actions[event.event] ?? 0) + 1;
         metrics?.action(event.event);
         if (event.event === 'roll') {
           heartbeat.rolls.count += 1;
-          const rolledOut = Array.isArray(event.hedge_ids) && event.hedge_ids.length >= 2 ? event.hedge_ids[0] : undefined;
+          const rolledOut =
+            Array.isArray(event.hedge_ids) && event.hedge_ids.length >= 2 ? event.hedge_ids[0] : undefined;
           if (typeof rolledOut === 'string') rollsToPrice.push(rolledOut);
         }
       }
@@ -178,14 +230,20 @@ export async function startKeeperService(
       const rows = Array.isArray(cycle?.rows) ? (cycle.rows as KeepRowStatus[]) : undefined;
       heartbeat.cycles += 1;
       heartbeat.last_cycle_at = new Date(nowMs).toISOString();
-      const good = rows !== undefined && !events.some((event) => event.event === 'error' && (event.phase === 'read' || event.phase === 'cycle'));
+      const good =
+        rows !== undefined &&
+        !events.some((event) => event.event === 'error' && (event.phase === 'read' || event.phase === 'cycle'));
       if (good) heartbeat.last_good_cycle_at = heartbeat.last_cycle_at;
       if (rows) heartbeat.rows = rows;
       heartbeat.next_cycle_at = typeof cycle?.next_cycle_at === 'string' ? cycle.next_cycle_at : null;
       metrics?.cycle(good, nowMs);
       if (rows) metrics?.rows(rows);
-      const headroom = options.alertHeadroomUsd !== undefined && rows ? await readHeadroom(stepPorts, rows).catch(() => undefined) : undefined;
-      if (rollsToPrice.length > 0 && !options.dryRun) await priceRolls(stepPorts, rollsToPrice, heartbeat).catch(() => undefined);
+      const headroom =
+        options.alertHeadroomUsd !== undefined && rows
+          ? await readHeadroom(stepPorts, rows).catch(() => undefined)
+          : undefined;
+      if (rollsToPrice.length > 0 && !options.dryRun)
+        await priceRolls(stepPorts, rollsToPrice, heartbeat).catch(() => undefined);
       const serverTime = typeof cycle?.server_time === 'string' ? Date.parse(cycle.server_time) : Number.NaN;
       const step = stepAlerts(alerts, {
         nowMs,
@@ -210,7 +268,14 @@ export async function startKeeperService(
 
   function announce(notice: AlertNotice): void {
     // The alert is an event of its own too (the log shows what was sent), then goes to the sinks.
-    emit({ event: 'alert', alert: notice.alert, cause: notice.cause, ...(notice.market !== undefined ? { market: notice.market, side: notice.side } : {}), message: notice.text, since: notice.since });
+    emit({
+      event: 'alert',
+      alert: notice.alert,
+      cause: notice.cause,
+      ...(notice.market !== undefined ? { market: notice.market, side: notice.side } : {}),
+      message: notice.text,
+      since: notice.since,
+    });
     sinks?.send(notice);
   }
 }
@@ -233,13 +298,17 @@ function carriedAlerts(previous: Heartbeat | undefined): AlertState {
   if (!previous?.alerts?.length) return NO_ALERTS;
   const active = new Map<string, ActiveAlert>();
   for (const alert of previous.alerts) {
-    if (typeof alert.key === 'string' && typeof alert.since === 'string') active.set(alert.key, { ...alert, cause: alert.cause as AlertCause });
+    if (typeof alert.key === 'string' && typeof alert.since === 'string')
+      active.set(alert.key, { ...alert, cause: alert.cause as AlertCause });
   }
   return { active, rows: new Map(previous.rows.map((row) => [rowKeyOf(row.market, row.side), row])) };
 }
 
 /** GET /account and GET /markets: the exposure headroom and each row's capacity on its side. */
-async function readHeadroom(ports: Pick<FlowPorts, 'client'>, rows: readonly KeepRowStatus[]): Promise<HeadroomReading> {
+async function readHeadroom(
+  ports: Pick<FlowPorts, 'client'>,
+  rows: readonly KeepRowStatus[],
+): Promise<HeadroomReading> {
   const client = await ports.client();
   const [account, markets] = await Promise.all([client.getAccount(), client.listMarkets()]);
   const capacityUsd = new Map<string, number>();
@@ -250,20 +319,27 @@ async function readHeadroom(ports: Pick<FlowPorts, 'client'>, rows: readonly Kee
     if (typeof figure === 'number' && Number.isFinite(figure)) capacityUsd.set(rowKeyOf(row.market, row.side), figure);
   }
   const exposure = account.available_exposure_usd;
-  return { ...(typeof exposure === 'number' && Number.isFinite(exposure) ? { exposureHeadroomUsd: exposure } : {}), capacityUsd };
+  return {
+    ...(typeof exposure === 'number' && Number.isFinite(exposure) ? { exposureHeadroomUsd: exposure } : {}),
+    capacityUsd,
+  };
 }
 
 /** Carry and fees of the hedges rolled out, from their history entries (once each appears there). */
 async function priceRolls(ports: Pick<FlowPorts, 'client'>, hedgeIds: string[], heartbeat: Heartbeat): Promise<void> {
   const client = await ports.client();
   const { readHistoryRecord } = await import('../api/wire/read-history.js');
-  const records = (await client.listHistory({ limit: 50 })).map((record) => readHistoryRecord(record as Record<string, unknown>));
+  const records = (await client.listHistory({ limit: 50 })).map((record) =>
+    readHistoryRecord(record as Record<string, unknown>),
+  );
   for (const id of [...hedgeIds]) {
     const record = records.find((candidate) => candidate.hedgeId === id);
     if (!record) continue;
     hedgeIds.splice(hedgeIds.indexOf(id), 1);
-    if (record.carryUsd !== undefined) heartbeat.rolls.carry_usd = round2((heartbeat.rolls.carry_usd ?? 0) + record.carryUsd);
-    if (record.feesUsd !== undefined) heartbeat.rolls.fees_usd = round2((heartbeat.rolls.fees_usd ?? 0) + record.feesUsd);
+    if (record.carryUsd !== undefined)
+      heartbeat.rolls.carry_usd = round2((heartbeat.rolls.carry_usd ?? 0) + record.carryUsd);
+    if (record.feesUsd !== undefined)
+      heartbeat.rolls.fees_usd = round2((heartbeat.rolls.fees_usd ?? 0) + record.feesUsd);
   }
 }
 

@@ -6,7 +6,17 @@
 import { homedir } from 'node:os';
 import { isTeamJournal } from '../journal/store.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
-import { heartbeatFile, heartbeatOf, keeperScope, keeperStateDir, livenessOf, readHeartbeat, staleAfterMs, type Heartbeat, type KeeperLiveness } from './keeper-heartbeat.js';
+import {
+  heartbeatFile,
+  heartbeatOf,
+  keeperScope,
+  keeperStateDir,
+  livenessOf,
+  readHeartbeat,
+  staleAfterMs,
+  type Heartbeat,
+  type KeeperLiveness,
+} from './keeper-heartbeat.js';
 import { identityOf } from './identity.js';
 
 export type KeeperState = KeeperLiveness | 'none';
@@ -37,7 +47,11 @@ export function isKeeperUp(state: KeeperState): boolean {
  * session holds the lock, on whatever machine) and its heartbeat's age — never by a pid on this
  * machine, which names nothing on another.
  */
-export function livenessByStoreLock(holder: { pid: number; host: string } | undefined, heartbeat: Heartbeat | undefined, ageMs: number | undefined): KeeperState {
+export function livenessByStoreLock(
+  holder: { pid: number; host: string } | undefined,
+  heartbeat: Heartbeat | undefined,
+  ageMs: number | undefined,
+): KeeperState {
   if (!holder) return !heartbeat ? 'none' : heartbeat.stopped_at ? 'stopped' : 'dead';
   // A live keeper whose heartbeat is not in the store (an older hedge, or its first not written yet).
   if (!heartbeat || heartbeat.pid !== holder.pid || heartbeat.host !== holder.host) return 'elsewhere';
@@ -45,7 +59,9 @@ export function livenessByStoreLock(holder: { pid: number; host: string } | unde
   return (ageMs ?? Number.POSITIVE_INFINITY) > staleAfterMs(heartbeat.interval_s) ? 'hung' : 'running';
 }
 
-export async function readKeeperStatus(ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'env' | 'origin'>): Promise<KeeperStatus> {
+export async function readKeeperStatus(
+  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'env' | 'origin'>,
+): Promise<KeeperStatus> {
   const identity = await identityOf(ports);
   const scope = keeperScope(identity);
   const file = heartbeatFile(keeperStateDir(ports.env, homedir()), scope);

@@ -21,11 +21,19 @@ export class NotConfirmedError extends DeclinedError {
 }
 
 /** `action` completes "this will …" and "--yes is required to …": "open a hedge", "close a position". */
-export async function guardLiveAction(ports: Pick<FlowPorts, 'credentials' | 'notify' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm'>, input: { action: string; dryRun: boolean }): Promise<LiveGuard> {
+export async function guardLiveAction(
+  ports: Pick<FlowPorts, 'credentials' | 'notify' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm'>,
+  input: { action: string; dryRun: boolean },
+): Promise<LiveGuard> {
   const credentials = await ports.credentials();
   const live = credentials.environment === 'live';
   if (live) {
-    ports.notify({ kind: 'live-key', level: 'live', text: `production key ${redactKey(credentials.apiKey)}: this will ${input.action} with real funds.`, data: { action: input.action } });
+    ports.notify({
+      kind: 'live-key',
+      level: 'live',
+      text: `production key ${redactKey(credentials.apiKey)}: this will ${input.action} with real funds.`,
+      data: { action: input.action },
+    });
   }
   const needsConfirmation = live && !input.dryRun && !ports.confirmedAhead;
   if (needsConfirmation && !ports.interactive) {
@@ -43,7 +51,11 @@ export async function guardLiveAction(ports: Pick<FlowPorts, 'credentials' | 'no
 }
 
 /** A yes/no question defaulting to No (`live`: marked LIVE); anything but Yes stops the command before it sends. */
-export async function confirmOrStop(ports: Pick<FlowPorts, 'confirm'>, question: string, options: { live?: boolean } = {}): Promise<void> {
+export async function confirmOrStop(
+  ports: Pick<FlowPorts, 'confirm'>,
+  question: string,
+  options: { live?: boolean } = {},
+): Promise<void> {
   const yes = await ports.confirm({ message: question, default: false, live: options.live });
   if (!yes) throw new NotConfirmedError();
 }

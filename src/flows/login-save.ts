@@ -5,7 +5,15 @@
 // did (outcomes/login.ts); commands/login.ts says it.
 import { redactKey, registerSecret, validateApiKey } from '../security/secrets.js';
 import type { Source, ResolvedCredentials } from '../config/credentials.js';
-import { keepKey, keyLocationOf, keyringAccount, readProfileKey, removeFromKeyring, describeKeyLocation, type KeyLocation } from '../config/key-store.js';
+import {
+  keepKey,
+  keyLocationOf,
+  keyringAccount,
+  readProfileKey,
+  removeFromKeyring,
+  describeKeyLocation,
+  type KeyLocation,
+} from '../config/key-store.js';
 import { placeKey, saveLogin } from '../config/login-profile.js';
 import { requireProfile } from '../config/profile-view.js';
 import type { ProfileStore } from '../config/profile-store.js';
@@ -37,10 +45,17 @@ interface LoginGiven extends LoginFlags {
 }
 
 /** The answers as credentials to check; the key is registered as a secret and its shape checked first. */
-export function loginCredentials(ports: Pick<FlowPorts, 'env' | 'stdinIsTTY'>, answers: LoginAnswers, given: LoginGiven): ResolvedCredentials {
+export function loginCredentials(
+  ports: Pick<FlowPorts, 'env' | 'stdinIsTTY'>,
+  answers: LoginAnswers,
+  given: LoginGiven,
+): ResolvedCredentials {
   const { baseUrl, baseUrlSource, apiKey } = answers;
   registerSecret(apiKey);
-  const environment = validateApiKey(apiKey, given.keyCommand !== undefined ? '--key-command' : ports.stdinIsTTY ? 'the prompt' : 'stdin');
+  const environment = validateApiKey(
+    apiKey,
+    given.keyCommand !== undefined ? '--key-command' : ports.stdinIsTTY ? 'the prompt' : 'stdin',
+  );
   return {
     apiKey,
     baseUrl,
@@ -52,24 +67,43 @@ export function loginCredentials(ports: Pick<FlowPorts, 'env' | 'stdinIsTTY'>, a
 }
 
 /** Checks the key, and the team store when one is named; throws saying that nothing was saved. */
-async function checkBeforeSaving(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'connections' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'>, credentials: ResolvedCredentials, journalUrl: string | null | undefined): Promise<void> {
+async function checkBeforeSaving(
+  ports: Pick<
+    FlowPorts,
+    'clock' | 'signal' | 'deadline' | 'connections' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'
+  >,
+  credentials: ResolvedCredentials,
+  journalUrl: string | null | undefined,
+): Promise<void> {
   const check = await checkKey(ports, credentials);
   if (check.status === 'refused') {
-    throw new AuthError(`The server refused this key (${check.code}, ${redactKey(credentials.apiKey)}): nothing was saved.`, {
-      hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
-    });
+    throw new AuthError(
+      `The server refused this key (${check.code}, ${redactKey(credentials.apiKey)}): nothing was saved.`,
+      {
+        hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
+      },
+    );
   }
   if (check.error instanceof ApiError) {
     const { status, code, message, details, requestId, endpoint } = check.error;
     throw new ApiError({
-      status, code, message: `${message} Nothing was saved.`, details, requestId, endpoint,
+      status,
+      code,
+      message: `${message} Nothing was saved.`,
+      details,
+      requestId,
+      endpoint,
       hint: 'Check the base URL: it is the API address the partner desk gives, ending in its version segment (…/v2).',
     });
   }
   if (check.error instanceof NetworkError) {
     const { message, endpoint, attempts, status, code, hint, cause } = check.error;
     throw new NetworkError(`${message} Nothing was saved.`, {
-      endpoint, attempts, status, code, cause,
+      endpoint,
+      attempts,
+      status,
+      code,
+      cause,
       hint: hint ?? 'Check the base URL and the network, then run `hedge login` again.',
     });
   }
@@ -82,7 +116,14 @@ async function migrateTeamStore(ports: Pick<FlowPorts, 'clock' | 'env' | 'log'>,
   const { journalDir } = await import('../journal/index.js');
   const { openTeamJournal } = await import('../journal/store.js');
   const shown = redactStoreUrl(journalUrl);
-  const team = await openTeamJournal({ url: journalUrl, shown, source: '--journal-url', fallbackDir: journalDir(ports.env), now: ports.clock.now, log: (line) => ports.log(line) });
+  const team = await openTeamJournal({
+    url: journalUrl,
+    shown,
+    source: '--journal-url',
+    fallbackDir: journalDir(ports.env),
+    now: ports.clock.now,
+    log: (line) => ports.log(line),
+  });
   try {
     await team.migrateSchema();
   } catch (error) {
@@ -94,7 +135,12 @@ async function migrateTeamStore(ports: Pick<FlowPorts, 'clock' | 'env' | 'log'>,
 }
 
 /** Where the key goes: nowhere (a helper gives it), the keyring (written now), or the file. */
-async function keepLoginKey(ports: Pick<FlowPorts, 'env'>, store: ProfileStore, apiKey: string, given: LoginGiven): Promise<{ keyAt: KeyLocation; fallbackReason?: string }> {
+async function keepLoginKey(
+  ports: Pick<FlowPorts, 'env'>,
+  store: ProfileStore,
+  apiKey: string,
+  given: LoginGiven,
+): Promise<{ keyAt: KeyLocation; fallbackReason?: string }> {
   if (given.keyCommand !== undefined) return { keyAt: { kind: 'command', command: given.keyCommand } };
   const keeping = await keepKey(given.keyStore ?? 'auto', keyringAccount(given.name, store.dir), apiKey, ports.env);
   if (!keeping.ok) {
@@ -112,17 +158,35 @@ async function dropKeyringEntry(ports: Pick<FlowPorts, 'env'>, account: string):
 }
 
 /** Checks the key (and the team store), keeps the key, saves the profile: nothing is saved unless all held. */
-export async function checkAndSaveLogin(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'connections' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'>, store: ProfileStore, credentials: ResolvedCredentials, given: LoginGiven): Promise<LoginSaved> {
+export async function checkAndSaveLogin(
+  ports: Pick<
+    FlowPorts,
+    'clock' | 'signal' | 'deadline' | 'connections' | 'env' | 'requestTimeoutSeconds' | 'log' | 'verbose'
+  >,
+  store: ProfileStore,
+  credentials: ResolvedCredentials,
+  given: LoginGiven,
+): Promise<LoginSaved> {
   const { apiKey, baseUrl } = credentials;
   const { name, caFile, journalUrl } = given;
   await checkBeforeSaving(ports, credentials, journalUrl);
   const { keyAt, fallbackReason } = await keepLoginKey(ports, store, apiKey, given);
   const before = given.existing ? keyLocationOf(given.existing) : undefined;
-  const saved = await saveLogin(store, { name, baseUrl, apiKey, keyAt, caFile, journalUrl, savedAt: new Date(ports.clock.now()).toISOString() });
+  const saved = await saveLogin(store, {
+    name,
+    baseUrl,
+    apiKey,
+    keyAt,
+    caFile,
+    journalUrl,
+    savedAt: new Date(ports.clock.now()).toISOString(),
+  });
   const profile = saved.data.profiles[name]!;
   // The key now lives in one place: an older keyring entry of this profile goes.
   const oldKeyringLeft =
-    before?.kind === 'keyring' && !(keyAt.kind === 'keyring' && keyAt.account === before.account) ? await dropKeyringEntry(ports, before.account) : undefined;
+    before?.kind === 'keyring' && !(keyAt.kind === 'keyring' && keyAt.account === before.account)
+      ? await dropKeyringEntry(ports, before.account)
+      : undefined;
   return {
     profile: name,
     environment: credentials.environment,
@@ -143,12 +207,22 @@ export async function checkAndSaveLogin(ports: Pick<FlowPorts, 'clock' | 'signal
  * asking for it or sending anything (it was checked when it was saved). From the file to the
  * keyring by default; back to the file with `--key-store file`.
  */
-export async function moveProfileKey(ports: Pick<FlowPorts, 'signal' | 'env'>, store: ProfileStore, name: string, target: 'keyring' | 'file'): Promise<KeyMove> {
+export async function moveProfileKey(
+  ports: Pick<FlowPorts, 'signal' | 'env'>,
+  store: ProfileStore,
+  name: string,
+  target: 'keyring' | 'file',
+): Promise<KeyMove> {
   const profile = requireProfile(store.read(), name, '--profile');
   const from = keyLocationOf(profile);
-  if (!from) throw new UsageError(`--move-key: profile "${name}" has no stored key (logged out); log in first with \`hedge login --profile ${name}\`.`);
+  if (!from)
+    throw new UsageError(
+      `--move-key: profile "${name}" has no stored key (logged out); log in first with \`hedge login --profile ${name}\`.`,
+    );
   if (from.kind === 'command') {
-    throw new UsageError(`--move-key: the key of profile "${name}" comes from its credential helper, and hedge keeps no copy to move; run \`hedge login --profile ${name}\` to store one instead.`);
+    throw new UsageError(
+      `--move-key: the key of profile "${name}" comes from its credential helper, and hedge keeps no copy to move; run \`hedge login --profile ${name}\` to store one instead.`,
+    );
   }
   if (from.kind === target) return { moved: false, at: from };
   const apiKey = await readProfileKey(name, profile, { env: ports.env, signal: ports.signal });
@@ -158,9 +232,12 @@ export async function moveProfileKey(ports: Pick<FlowPorts, 'signal' | 'env'>, s
   if (target === 'keyring') {
     const keeping = await keepKey('keyring', keyringAccount(name, store.dir), apiKey, ports.env);
     if (!keeping.ok) {
-      throw new ConfigError(`--move-key: ${keeping.reason}; the key stays where it was (the ${describeKeyLocation(from, store.file)}).`, {
-        hint: 'Start or unlock the OS keyring (on Linux a Secret Service such as gnome-keyring or KeePassXC), then try again; or name a credential helper with `hedge login --key-command`.',
-      });
+      throw new ConfigError(
+        `--move-key: ${keeping.reason}; the key stays where it was (the ${describeKeyLocation(from, store.file)}).`,
+        {
+          hint: 'Start or unlock the OS keyring (on Linux a Secret Service such as gnome-keyring or KeePassXC), then try again; or name a credential helper with `hedge login --key-command`.',
+        },
+      );
     }
     to = keeping.at;
   }

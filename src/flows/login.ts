@@ -7,7 +7,8 @@ import { readKeyFromStdin } from '../config/login-profile.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { UsageError } from '../errors.js';
 
-const KEY_SHAPE_HINT = 'Expected <prefix>_live_… or <prefix>_test_… (copy it from the settings area of the partner desk).';
+const KEY_SHAPE_HINT =
+  'Expected <prefix>_live_… or <prefix>_test_… (copy it from the settings area of the partner desk).';
 
 function validationMessage(check: () => unknown): true | string {
   try {
@@ -19,10 +20,16 @@ function validationMessage(check: () => unknown): true | string {
 }
 
 /** The key from a credential helper (`--key-command`), bounded by --timeout like a key read from stdin. */
-export function keyFromCommand(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'env'>, keyCommand: string): () => Promise<string> {
+export function keyFromCommand(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'env'>,
+  keyCommand: string,
+): () => Promise<string> {
   return async () => {
     const { runKeyCommand, KEY_COMMAND_BOUND_MS } = await import('../config/key-command.js');
-    const timeoutMs = ports.deadline === undefined ? KEY_COMMAND_BOUND_MS : Math.max(0, Math.min(KEY_COMMAND_BOUND_MS, ports.deadline - ports.clock.now()));
+    const timeoutMs =
+      ports.deadline === undefined
+        ? KEY_COMMAND_BOUND_MS
+        : Math.max(0, Math.min(KEY_COMMAND_BOUND_MS, ports.deadline - ports.clock.now()));
     return runKeyCommand(keyCommand, { env: ports.env, signal: ports.signal, timeoutMs, owner: '--key-command' });
   };
 }
@@ -38,7 +45,10 @@ export interface LoginAnswers {
  * terminal, read from stdin otherwise (bounded by --timeout). Refuses to ask with --no-input.
  */
 export async function askLogin(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'env' | 'inputAllowed' | 'prompter' | 'stdin' | 'stdinIsTTY'>,
+  ports: Pick<
+    FlowPorts,
+    'clock' | 'signal' | 'deadline' | 'env' | 'inputAllowed' | 'prompter' | 'stdin' | 'stdinIsTTY'
+  >,
   given: {
     name: string;
     flagBaseUrl?: string;
@@ -68,12 +78,14 @@ export async function askLogin(
       baseUrl = checkBaseUrl(answer, 'the answer');
       baseUrlSource = 'profile';
     }
-    const apiKey = fetchKey ? await fetchKey() : (
-      await prompter.password({
-        message: `API key for profile "${name}" (hidden)`,
-        validate: (value) => (environmentOfKey(value.trim()) ? true : KEY_SHAPE_HINT),
-      })
-    ).trim();
+    const apiKey = fetchKey
+      ? await fetchKey()
+      : (
+          await prompter.password({
+            message: `API key for profile "${name}" (hidden)`,
+            validate: (value) => (environmentOfKey(value.trim()) ? true : KEY_SHAPE_HINT),
+          })
+        ).trim();
     return { baseUrl, baseUrlSource, apiKey };
   }
   if (ports.stdinIsTTY && !fetchKey) {
@@ -87,12 +99,15 @@ export async function askLogin(
     );
   }
   const baseUrlSource: Source = flagBaseUrl ? 'flag' : ports.env.HEDGE_BASE_URL?.trim() ? 'environment' : 'profile';
-  const sourceName = baseUrlSource === 'flag' ? '--base-url' : baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${name}"`;
+  const sourceName =
+    baseUrlSource === 'flag' ? '--base-url' : baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${name}"`;
   // The base URL is checked before the key is read, so a typo fails fast and reads nothing.
   const baseUrl = checkBaseUrl(offeredBaseUrl, sourceName);
   // --timeout bounds the wait for a key too: a pipe that never closes must not hang a script.
   const signal =
-    ports.deadline === undefined ? ports.signal : AbortSignal.any([ports.signal, AbortSignal.timeout(Math.max(0, ports.deadline - ports.clock.now()))]);
+    ports.deadline === undefined
+      ? ports.signal
+      : AbortSignal.any([ports.signal, AbortSignal.timeout(Math.max(0, ports.deadline - ports.clock.now()))]);
   const apiKey = fetchKey ? await fetchKey() : await readKeyFromStdin(ports.stdin, signal);
   return { baseUrl, baseUrlSource, apiKey };
 }

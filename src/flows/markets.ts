@@ -4,7 +4,10 @@ import type { Market } from '../api/schemas.js';
 import { findMarket, unlistedMarketError } from '../domain/markets.js';
 import { ApiError } from '../errors.js';
 
-export async function requireListedMarket(client: HedgeClient, market: string): Promise<{ market: Market; list: MarketList }> {
+export async function requireListedMarket(
+  client: HedgeClient,
+  market: string,
+): Promise<{ market: Market; list: MarketList }> {
   const list = await client.listMarkets();
   const found = findMarket(list.markets, market);
   if (!found) throw unlistedMarketError(list.markets, market);
@@ -12,7 +15,14 @@ export async function requireListedMarket(client: HedgeClient, market: string): 
 }
 
 /** Refusals that say nothing about the market: explaining them with the list would cost a request for nothing. */
-const NOT_ABOUT_THE_MARKET = new Set(['exposure_exceeded', 'capacity_exceeded', 'insufficient_balance', 'idempotency_key_reuse', 'idempotency_in_flight', 'rate_limited']);
+const NOT_ABOUT_THE_MARKET = new Set([
+  'exposure_exceeded',
+  'capacity_exceeded',
+  'insufficient_balance',
+  'idempotency_key_reuse',
+  'idempotency_in_flight',
+  'rate_limited',
+]);
 
 /**
  * A request naming `market` was refused (POST /quotes sends it without asking for the list first,
@@ -25,7 +35,8 @@ const NOT_ABOUT_THE_MARKET = new Set(['exposure_exceeded', 'capacity_exceeded', 
  */
 export async function explainMarketRefusal(client: HedgeClient, market: string, error: unknown): Promise<unknown> {
   if (!(error instanceof ApiError) || error.ambiguous) return error;
-  if (error.status < 400 || error.status >= 500 || error.status === 401 || error.status === 403 || error.status === 429) return error;
+  if (error.status < 400 || error.status >= 500 || error.status === 401 || error.status === 403 || error.status === 429)
+    return error;
   if (NOT_ABOUT_THE_MARKET.has(error.code)) return error;
   let list: MarketList;
   try {
@@ -37,5 +48,7 @@ export async function explainMarketRefusal(client: HedgeClient, market: string, 
   if (!found) return unlistedMarketError(list.markets, market);
   if (found.status === 'open') return error;
   const open = list.markets.filter((entry) => entry.status === 'open').map((entry) => entry.market);
-  return error.withHint(`${found.market} is ${found.status} on the markets list; open now: ${open.join(', ') || 'none'}.`);
+  return error.withHint(
+    `${found.market} is ${found.status} on the markets list; open now: ${open.join(', ') || 'none'}.`,
+  );
 }

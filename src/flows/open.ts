@@ -22,16 +22,48 @@ export interface OpenChoices {
 }
 
 /** The open's outcome and the quote it was decided on (for the struck rate against it). */
-export async function openHedge(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, client: HedgeClient, request: OpenRequest, choices: OpenChoices): Promise<{ outcome: WriteOutcome<unknown, unknown>; quote?: Quote }> {
+export async function openHedge(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  client: HedgeClient,
+  request: OpenRequest,
+  choices: OpenChoices,
+): Promise<{ outcome: WriteOutcome<unknown, unknown>; quote?: Quote }> {
   let quote = choices.quote;
   // The checks are optional safety: what they could not read is said, and named in a live confirmation.
   const unchecked = uncheckedList(ports);
   const action = openAction(ports, client, request, {
     argv: openArgv(request),
     check: async () => {
-      if (request.client_reference && !choices.allowDuplicateRef) await refuseDuplicateReference(ports, client, request.client_reference, unchecked);
+      if (request.client_reference && !choices.allowDuplicateRef)
+        await refuseDuplicateReference(ports, client, request.client_reference, unchecked);
       if (!choices.skipChecks && !choices.confirmed) {
-        await runPreTradeChecks(client, { market: request.market, side: request.side, notionalUsd: request.notional_usd, action: 'open' }, unchecked);
+        await runPreTradeChecks(
+          client,
+          { market: request.market, side: request.side, notionalUsd: request.notional_usd, action: 'open' },
+          unchecked,
+        );
       }
     },
     // The wizard quoted already; otherwise the quote is said (a card on a terminal) before the question.
@@ -44,11 +76,21 @@ export async function openHedge(ports: Pick<FlowPorts, 'clock' | 'signal' | 'dea
       return quote;
     },
   });
-  const send = () => runWrite(ports, { ...action, confirmed: choices.confirmed, question: () => questionWithUnchecked(action.question(), unchecked) }, choices.write);
+  const send = () =>
+    runWrite(
+      ports,
+      { ...action, confirmed: choices.confirmed, question: () => questionWithUnchecked(action.question(), unchecked) },
+      choices.write,
+    );
   const reference = request.client_reference;
   const outcome =
     reference === undefined || choices.allowDuplicateRef || choices.write.dryRun
       ? await send()
-      : await withAccountLock(ports, `client reference ${JSON.stringify(safeText(reference))}`, ['ref', reference], send);
+      : await withAccountLock(
+          ports,
+          `client reference ${JSON.stringify(safeText(reference))}`,
+          ['ref', reference],
+          send,
+        );
   return { outcome: outcome as WriteOutcome<unknown, unknown>, quote };
 }

@@ -44,7 +44,12 @@ const sideKey = (market: string, side: string): string => `${market.toUpperCase(
  * hedge and the newest page, as SideViews reads them). `now` is read after the records: the server's
  * time when it sent one (a hedge past its maturity is judged on its clock).
  */
-export async function readPositionSides(client: HedgeClient, positions: BookPosition[], now: () => number, log?: (line: string) => void): Promise<PositionSides> {
+export async function readPositionSides(
+  client: HedgeClient,
+  positions: BookPosition[],
+  now: () => number,
+  log?: (line: string) => void,
+): Promise<PositionSides> {
   const nothing = (recordsProblem: string, recordsError?: unknown): PositionSides => ({
     lines: positions.map(() => undefined),
     unlisted: [],
@@ -62,7 +67,8 @@ export async function readPositionSides(client: HedgeClient, positions: BookPosi
   if (views.hedges.length === 0 && positions.length > 0) return nothing('GET /hedges returned no hedge records');
   const nowMs = now();
   const byId = new Map(views.hedges.map((hedge) => [hedge.id, hedge]));
-  const sideOf = async (market: string, side: Side): Promise<PositionSide> => toSide(market, side, await views.book(market, side, nowMs), byId);
+  const sideOf = async (market: string, side: Side): Promise<PositionSide> =>
+    toSide(market, side, await views.book(market, side, nowMs), byId);
 
   const lines = await Promise.all(
     positions.map(async (position) => {
@@ -99,7 +105,14 @@ function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<st
     const hedge = byId.get(record.id);
     return hedge ? [hedge] : [];
   });
-  return { market, side, state: book.state, ...(book.why !== undefined ? { why: book.why } : {}), hedges, recordsUsd: book.recordsUsd };
+  return {
+    market,
+    side,
+    state: book.state,
+    ...(book.why !== undefined ? { why: book.why } : {}),
+    hedges,
+    recordsUsd: book.recordsUsd,
+  };
 }
 
 /** The one market the side's hedges are on, if there is one. */
@@ -112,7 +125,14 @@ function soleMarket(hedges: readonly Hedge[], side: Side): string | undefined {
 export function sideReferences(side: PositionSide | undefined): string | undefined {
   if (!side) return undefined;
   const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
-  const behind = filled.length > 0 ? filled : side.hedges.length > 0 ? side.hedges : side.lineHedge ? [side.lineHedge] : [];
-  const references = [...new Set(behind.flatMap((hedge) => (typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [hedge.client_reference] : [])))];
+  const behind =
+    filled.length > 0 ? filled : side.hedges.length > 0 ? side.hedges : side.lineHedge ? [side.lineHedge] : [];
+  const references = [
+    ...new Set(
+      behind.flatMap((hedge) =>
+        typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [hedge.client_reference] : [],
+      ),
+    ),
+  ];
   return references.length === 0 ? undefined : references.join(', ');
 }

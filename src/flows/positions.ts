@@ -31,9 +31,13 @@ export async function readBook(reader: BookReader): Promise<BookPosition[]> {
   return Promise.all(
     raws.map(async (raw) => {
       const facts = readPosition(raw);
-      for (const name of facts.synonymsUsed) noteOnce(reader, `positions: read "${name}" (a name the spec does not show)`);
+      for (const name of facts.synonymsUsed)
+        noteOnce(reader, `positions: read "${name}" (a name the spec does not show)`);
       let notionalFromHedge = false;
-      if ((facts.side === undefined || facts.notionalUsd === undefined || facts.market === undefined) && facts.hedgeId) {
+      if (
+        (facts.side === undefined || facts.notionalUsd === undefined || facts.market === undefined) &&
+        facts.hedgeId
+      ) {
         const hedge = await reader.client.getHedge(facts.hedgeId).catch(() => undefined);
         if (hedge) {
           noteOnce(reader, 'positions: side, market or notional missing on a position; taken from its hedge');
@@ -58,10 +62,14 @@ function noteOnce(reader: BookReader, line: string): void {
 
 /** The position on a market and side; a line without a market is taken as the account's only market. */
 export function findSide(book: BookPosition[], market: string, side: Side): BookPosition | undefined {
-  const lines = book.filter((position) => position.side === side && (position.market === undefined || position.market === market.toUpperCase()));
+  const lines = book.filter(
+    (position) => position.side === side && (position.market === undefined || position.market === market.toUpperCase()),
+  );
   if (lines.length <= 1) return lines[0];
   // Positions are "aggregated per side"; should a server still list several lines, they add up.
-  const notional = lines.every((line) => line.notionalUsd !== undefined) ? lines.reduce((sum, line) => sum + line.notionalUsd!, 0) : undefined;
+  const notional = lines.every((line) => line.notionalUsd !== undefined)
+    ? lines.reduce((sum, line) => sum + line.notionalUsd!, 0)
+    : undefined;
   return { ...lines[0]!, notionalUsd: notional };
 }
 
@@ -81,16 +89,34 @@ export function positionForPeople(position: BookPosition): Record<string, unknow
  * on its market and side (several distinct references read "A, B"). A position's own
  * `client_reference`, should a server send one, wins. Undefined where no hedge carries one.
  */
-export async function positionReferences(client: HedgeClient, book: readonly BookPosition[]): Promise<Array<string | undefined>> {
-  const own = book.map((position) => (typeof position.raw.client_reference === 'string' && position.raw.client_reference !== '' ? position.raw.client_reference : undefined));
+export async function positionReferences(
+  client: HedgeClient,
+  book: readonly BookPosition[],
+): Promise<Array<string | undefined>> {
+  const own = book.map((position) =>
+    typeof position.raw.client_reference === 'string' && position.raw.client_reference !== ''
+      ? position.raw.client_reference
+      : undefined,
+  );
   if (own.every((reference) => reference !== undefined)) return own;
   const hedges = await client.listHedges({ status: 'filled', limit: MAX_PAGE_SIZE });
   return book.map((position, index) => {
     if (own[index] !== undefined) return own[index];
-    const behind = position.hedgeId !== undefined && hedges.some((hedge) => hedge.id === position.hedgeId)
-      ? hedges.filter((hedge) => hedge.id === position.hedgeId)
-      : hedges.filter((hedge) => hedge.side === position.side && (position.market === undefined || hedge.market.toUpperCase() === position.market));
-    const references = [...new Set(behind.flatMap((hedge) => (typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [hedge.client_reference] : [])))];
+    const behind =
+      position.hedgeId !== undefined && hedges.some((hedge) => hedge.id === position.hedgeId)
+        ? hedges.filter((hedge) => hedge.id === position.hedgeId)
+        : hedges.filter(
+            (hedge) =>
+              hedge.side === position.side &&
+              (position.market === undefined || hedge.market.toUpperCase() === position.market),
+          );
+    const references = [
+      ...new Set(
+        behind.flatMap((hedge) =>
+          typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? [hedge.client_reference] : [],
+        ),
+      ),
+    ];
     return references.length === 0 ? undefined : references.join(', ');
   });
 }

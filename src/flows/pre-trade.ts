@@ -8,7 +8,14 @@
 import type { HedgeClient, OpenRequest } from '../api/client.js';
 import type { Account, Market, Quote } from '../api/schemas.js';
 import { formatRate, formatUsd } from '../domain/number-format.js';
-import { notionalProblem, marketProblem, preTradeProblem, sideAlreadyOpenNote, type PreTradeFacts, type PreTradeRequest } from '../domain/pre-trade.js';
+import {
+  notionalProblem,
+  marketProblem,
+  preTradeProblem,
+  sideAlreadyOpenNote,
+  type PreTradeFacts,
+  type PreTradeRequest,
+} from '../domain/pre-trade.js';
 import { findMarket } from '../domain/markets.js';
 import type { Side } from '../domain/vocabulary.js';
 import { ApiError, AuthError, InterruptedError, UsageError } from '../errors.js';
@@ -25,14 +32,28 @@ export async function fetchPreTradeFacts(client: HedgeClient): Promise<PreTradeF
  * The checks of an open counted as after a close that freed `freedUsd` of the side (a roll's):
  * that notional is back in the side's capacity and the account's headroom.
  */
-export async function checkOpenAfterClose(client: HedgeClient, market: string, side: Side, notionalUsd: number, freedUsd: number): Promise<void> {
+export async function checkOpenAfterClose(
+  client: HedgeClient,
+  market: string,
+  side: Side,
+  notionalUsd: number,
+  freedUsd: number,
+): Promise<void> {
   const facts = await fetchPreTradeFacts(client);
   const after: PreTradeFacts =
     freedUsd === 0
       ? facts
       : {
           markets: facts.markets.map((listed) =>
-            listed.market.toUpperCase() === market ? { ...listed, available_capacity_usd: { ...listed.available_capacity_usd, [side]: listed.available_capacity_usd[side] + freedUsd } } : listed,
+            listed.market.toUpperCase() === market
+              ? {
+                  ...listed,
+                  available_capacity_usd: {
+                    ...listed.available_capacity_usd,
+                    [side]: listed.available_capacity_usd[side] + freedUsd,
+                  },
+                }
+              : listed,
           ),
           account: { ...facts.account, available_exposure_usd: facts.account.available_exposure_usd + freedUsd },
         };
@@ -82,7 +103,11 @@ const NO_LIMIT = Number.POSITIVE_INFINITY;
  * read that fails is a warning on `unchecked` (naming what could not be checked), and the checks
  * that need it are skipped.
  */
-export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRequest, unchecked?: Unchecked): Promise<Partial<PreTradeFacts>> {
+export async function runPreTradeChecks(
+  client: HedgeClient,
+  request: PreTradeRequest,
+  unchecked?: Unchecked,
+): Promise<Partial<PreTradeFacts>> {
   if (!unchecked) {
     const facts = await fetchPreTradeFacts(client);
     const problem = preTradeProblem(facts, request);
@@ -90,23 +115,30 @@ export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRe
     return facts;
   }
   const [listRead, accountRead] = await Promise.allSettled([client.listMarkets(), client.getAccount()]);
-  for (const read of [listRead, accountRead]) if (read.status === 'rejected' && mustStop(read.reason)) throw read.reason;
+  for (const read of [listRead, accountRead])
+    if (read.status === 'rejected' && mustStop(read.reason)) throw read.reason;
   const markets = listRead.status === 'fulfilled' ? listRead.value.markets : undefined;
   const account = accountRead.status === 'fulfilled' ? accountRead.value : undefined;
   const verb = request.action === 'add' ? 'add' : 'open';
   if (!markets) {
     unchecked.items.push('the market status', 'the side capacity');
-    unchecked.warn(`Pre-trade check: the market's status and ${request.side} capacity could not be checked (GET /markets: ${reason((listRead as PromiseRejectedResult).reason)}); the ${verb} goes on and the server decides.`);
+    unchecked.warn(
+      `Pre-trade check: the market's status and ${request.side} capacity could not be checked (GET /markets: ${reason((listRead as PromiseRejectedResult).reason)}); the ${verb} goes on and the server decides.`,
+    );
   }
   if (!account) {
     unchecked.items.push('the exposure headroom');
-    unchecked.warn(`Pre-trade check: the account's exposure headroom could not be checked (GET /account: ${reason((accountRead as PromiseRejectedResult).reason)}); the ${verb} goes on and the server decides.`);
+    unchecked.warn(
+      `Pre-trade check: the account's exposure headroom could not be checked (GET /account: ${reason((accountRead as PromiseRejectedResult).reason)}); the ${verb} goes on and the server decides.`,
+    );
   }
   if (markets) {
     const problem = marketProblem(markets, request.market);
     if (problem) throw problem;
   }
-  const market: Market = (markets && findMarket(markets, request.market)) ?? ({ market: request.market, available_capacity_usd: { buy: NO_LIMIT, sell: NO_LIMIT } } as Market);
+  const market: Market =
+    (markets && findMarket(markets, request.market)) ??
+    ({ market: request.market, available_capacity_usd: { buy: NO_LIMIT, sell: NO_LIMIT } } as Market);
   const headroom: Account = account ?? ({ available_exposure_usd: NO_LIMIT } as Account);
   const problem = notionalProblem(market, headroom, request);
   if (problem) throw problem;
@@ -129,12 +161,27 @@ async function noteIfSideOpen(
     open = findSide(book ?? (await readBook({ client, log: (line) => ports.log(line) })), request.market, request.side);
   } catch (error) {
     if (ports.signal.aborted) throw error;
-    ports.log(`positions: not read before the open (${error instanceof Error ? error.message : String(error)}); no "already open" note`);
+    ports.log(
+      `positions: not read before the open (${error instanceof Error ? error.message : String(error)}); no "already open" note`,
+    );
     return undefined;
   }
   if (open) {
     const add = ports.hedgeCommand('add', request.market, request.side, String(request.notionalUsd));
-    ports.notify({ kind: 'side-already-open', level: 'warn', text: sideAlreadyOpenNote({ market: request.market.toUpperCase(), side: request.side, notionalUsd: open.notionalUsd, hedgeId: open.hedgeId }, add), data: { hedge_id: open.hedgeId ?? null } });
+    ports.notify({
+      kind: 'side-already-open',
+      level: 'warn',
+      text: sideAlreadyOpenNote(
+        {
+          market: request.market.toUpperCase(),
+          side: request.side,
+          notionalUsd: open.notionalUsd,
+          hedgeId: open.hedgeId,
+        },
+        add,
+      ),
+      data: { hedge_id: open.hedgeId ?? null },
+    });
   }
   return open;
 }
@@ -143,7 +190,11 @@ async function noteIfSideOpen(
  * The open quoted before it is confirmed: said as a notice (a card on a terminal), after the note
  * pointing to `hedge add` when the side is already open. Returns the quote.
  */
-export async function quoteOpen(ports: Pick<FlowPorts, 'clock' | 'signal' | 'notify' | 'log' | 'hedgeCommand'>, client: HedgeClient, request: OpenRequest): Promise<Quote> {
+export async function quoteOpen(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'notify' | 'log' | 'hedgeCommand'>,
+  client: HedgeClient,
+  request: OpenRequest,
+): Promise<Quote> {
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   await noteIfSideOpen(ports, client, { market, side, notionalUsd });
   const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });

@@ -45,7 +45,9 @@ export function keyLifetimeMs(env: Readonly<Record<string, string | undefined>>)
   if (raw === undefined || raw.trim() === '') return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;
   const hours = Number(raw.trim());
   if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !Number.isFinite(hours) || hours <= 0 || hours > 24 * 365) {
-    throw new UsageError(`HEDGE_KEY_LIFETIME: ${JSON.stringify(safeText(raw))} is not allowed; expected a number of hours above 0 (e.g. 12 or 0.5), at most a year.`);
+    throw new UsageError(
+      `HEDGE_KEY_LIFETIME: ${JSON.stringify(safeText(raw))} is not allowed; expected a number of hours above 0 (e.g. 12 or 0.5), at most a year.`,
+    );
   }
   return hours * HOUR_MS;
 }
@@ -62,7 +64,10 @@ function near(a: number, b: number): boolean {
 }
 
 /** An open: the hedge by its id (when the answer gave one), else by its client reference. */
-export async function reconcileOpen(client: HedgeClient, entry: JournalEntry): Promise<Reconciliation<{ hedge_id: string; order_tx_hash?: string; status: string }>> {
+export async function reconcileOpen(
+  client: HedgeClient,
+  entry: JournalEntry,
+): Promise<Reconciliation<{ hedge_id: string; order_tx_hash?: string; status: string }>> {
   if (entry.hedge_id) {
     const hedge = await client.getHedge(entry.hedge_id).catch(() => undefined);
     if (hedge) {
@@ -72,7 +77,10 @@ export async function reconcileOpen(client: HedgeClient, entry: JournalEntry): P
         answer: { hedge_id: hedge.id, order_tx_hash: hedge.order_tx_hash ?? entry.order_tx_hash, status: hedge.status },
       };
     }
-    return { verdict: 'unknown', evidence: `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read` };
+    return {
+      verdict: 'unknown',
+      evidence: `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`,
+    };
   }
   const body = bodyOf(entry);
   const market = String(body.market ?? '').toUpperCase();
@@ -81,10 +89,14 @@ export async function reconcileOpen(client: HedgeClient, entry: JournalEntry): P
   // sealed with the row (row-seal.ts), so a creation time rewritten in a store cannot hide the hedge.
   const sentAt = typeof entry.context?.server_time_ms === 'number' ? entry.context.server_time_ms : Infinity;
   const from = Math.min(Date.parse(entry.created_at), sentAt) - CLOCK_SKEW_MS;
-  const since = (hedge: Hedge) => hedge.market.toUpperCase() === market && hedge.side === side && Date.parse(String(hedge.opened_at ?? '')) >= from;
-  const reference = typeof body.client_reference === 'string' && body.client_reference !== '' ? body.client_reference : undefined;
+  const since = (hedge: Hedge) =>
+    hedge.market.toUpperCase() === market && hedge.side === side && Date.parse(String(hedge.opened_at ?? '')) >= from;
+  const reference =
+    typeof body.client_reference === 'string' && body.client_reference !== '' ? body.client_reference : undefined;
   if (reference) {
-    const carrying = (await client.listHedges({ clientReference: reference })).filter((hedge) => hedge.client_reference === reference && since(hedge));
+    const carrying = (await client.listHedges({ clientReference: reference })).filter(
+      (hedge) => hedge.client_reference === reference && since(hedge),
+    );
     const hedge = carrying[0];
     if (hedge) {
       return {
@@ -94,12 +106,18 @@ export async function reconcileOpen(client: HedgeClient, entry: JournalEntry): P
       };
     }
     // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
-    return { verdict: 'not-landed', evidence: `no hedge carrying reference ${safeText(reference)} was opened since the entry was made` };
+    return {
+      verdict: 'not-landed',
+      evidence: `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`,
+    };
   }
   const opened = (await client.listHedges()).filter(since);
   const named = opened
     .slice(0, 3)
-    .map((hedge) => `${safeText(hedge.id)} (${formatUsd(hedge.notional_usd)}, opened ${safeText(String(hedge.opened_at))})`)
+    .map(
+      (hedge) =>
+        `${safeText(hedge.id)} (${formatUsd(hedge.notional_usd)}, opened ${safeText(String(hedge.opened_at))})`,
+    )
     .join(', ');
   return {
     verdict: 'unknown',
@@ -117,26 +135,42 @@ export async function reconcileChange(
   entry: JournalEntry,
   change: { action: 'add' | 'reduce'; market: string; side: Side; notionalUsd: number },
 ): Promise<Reconciliation<{ status: string; hedge_id?: string; order_tx_hash?: string }>> {
-  const answer = { status: 'submitted', ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}), ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}) };
+  const answer = {
+    status: 'submitted',
+    ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}),
+    ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}),
+  };
   const baseline = entry.context?.baseline_notional_usd;
   // The side as its records and positions line agree on it (waited on while they disagree): a
   // landed change the list has not caught up with is never taken for one that did not land.
   const position = await sideLineInStep(ports, client, change.market, change.side);
   const now = position?.notionalUsd;
-  const shown = position === undefined ? `no ${change.side} position on ${change.market}` : now === undefined ? `a ${change.side} position without a readable notional` : `the ${change.side} side is ${formatUsd(now)}`;
+  const shown =
+    position === undefined
+      ? `no ${change.side} position on ${change.market}`
+      : now === undefined
+        ? `a ${change.side} position without a readable notional`
+        : `the ${change.side} side is ${formatUsd(now)}`;
   if (typeof baseline !== 'number') {
-    return { verdict: 'unknown', evidence: `${shown} now, and the side was not in the positions list before the ${change.action} was sent, so there is nothing to compare with` };
+    return {
+      verdict: 'unknown',
+      evidence: `${shown} now, and the side was not in the positions list before the ${change.action} was sent, so there is nothing to compare with`,
+    };
   }
   const before = entry.context?.hedge_id;
   if (typeof before === 'string' && position?.hedgeId !== undefined && position.hedgeId !== before) {
-    return { verdict: 'unknown', evidence: `${shown} now, under another hedge (${safeText(position.hedgeId)}) than before the ${change.action} (${safeText(before)})` };
+    return {
+      verdict: 'unknown',
+      evidence: `${shown} now, under another hedge (${safeText(position.hedgeId)}) than before the ${change.action} (${safeText(before)})`,
+    };
   }
   const expected = change.action === 'add' ? baseline + change.notionalUsd : baseline - change.notionalUsd;
   const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${change.action} was sent, and would be ${expected > CENT ? formatUsd(expected) : 'closed'} after it`;
   // Only an entry never answered can be said certainly not to have landed: an accepted one that never showed may have failed, or be showing late.
   const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
   if (now !== undefined && near(now, expected)) return { verdict: 'landed', evidence, answer };
-  if (change.action === 'reduce' && position === undefined && expected <= baseline * 0.01) return { verdict: 'landed', evidence, answer };
+  if (change.action === 'reduce' && position === undefined && expected <= baseline * 0.01)
+    return { verdict: 'landed', evidence, answer };
   if (now !== undefined && near(now, baseline) && neverAnswered) return { verdict: 'not-landed', evidence, answer };
   return { verdict: 'unknown', evidence };
 }
@@ -149,7 +183,11 @@ export async function reconcileClose(
   request: { market: string; side: Side },
 ): Promise<Reconciliation<{ status: string; hedge_id?: string; order_tx_hash?: string }>> {
   const position = await sideLineInStep(ports, client, request.market, request.side);
-  const answer = { status: 'submitted', ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}), ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}) };
+  const answer = {
+    status: 'submitted',
+    ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}),
+    ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}),
+  };
   const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
   if (!position) {
     const gone = `the ${request.side} side of ${request.market} is no longer in the positions list`;
@@ -163,7 +201,10 @@ export async function reconcileClose(
     // The journal's own reduces since emptied the side (its notional before this close, moved by
     // every change landed since, is nothing): the side's absence is theirs, not necessarily this close's.
     if (typeof context?.notional_usd === 'number' && context.notional_usd <= CENT) {
-      return { verdict: 'unknown', evidence: `${gone}, but the changes the journal knows landed since this close began had already emptied it` };
+      return {
+        verdict: 'unknown',
+        evidence: `${gone}, but the changes the journal knows landed since this close began had already emptied it`,
+      };
     }
     // A hedge past its maturity leaves the list by settling: its absence says nothing of this close.
     if (hedgeBefore !== undefined) {
@@ -171,7 +212,11 @@ export async function reconcileClose(
       const maturity = hedge?.maturity_at ? Date.parse(String(hedge.maturity_at)) : Number.NaN;
       const now = client.transport?.serverNow?.() ?? ports.clock.now();
       if (!hedge || !Number.isFinite(maturity) || maturity <= now) {
-        const why = !hedge ? `its hedge ${safeText(hedgeBefore)} cannot be read` : !Number.isFinite(maturity) ? `its hedge ${safeText(hedgeBefore)} shows no maturity` : `its hedge ${safeText(hedgeBefore)} reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`;
+        const why = !hedge
+          ? `its hedge ${safeText(hedgeBefore)} cannot be read`
+          : !Number.isFinite(maturity)
+            ? `its hedge ${safeText(hedgeBefore)} shows no maturity`
+            : `its hedge ${safeText(hedgeBefore)} reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`;
         return { verdict: 'unknown', evidence: `${gone}, but ${why}` };
       }
     }
@@ -179,7 +224,10 @@ export async function reconcileClose(
   }
   const before = entry.context?.hedge_id;
   if (typeof before === 'string' && position.hedgeId !== undefined && position.hedgeId !== before) {
-    return { verdict: 'unknown', evidence: `the ${request.side} side of ${request.market} is open under another hedge (${safeText(position.hedgeId)}) than the one it was to close (${safeText(before)})` };
+    return {
+      verdict: 'unknown',
+      evidence: `the ${request.side} side of ${request.market} is open under another hedge (${safeText(position.hedgeId)}) than the one it was to close (${safeText(before)})`,
+    };
   }
   const evidence = `the ${request.side} side of ${request.market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
   if (neverAnswered) return { verdict: 'not-landed', evidence };
@@ -187,7 +235,12 @@ export async function reconcileClose(
 }
 
 /** The side's positions line once its views agree (in step: the line; flat: none). */
-async function sideLineInStep(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>, client: HedgeClient, market: string, side: Side): Promise<BookPosition | undefined> {
+async function sideLineInStep(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
+  client: HedgeClient,
+  market: string,
+  side: Side,
+): Promise<BookPosition | undefined> {
   const { book, positions } = await readSideInStep(ports, client, market, side);
   return book.state === 'in-step' ? findSide(positions, market, side) : undefined;
 }

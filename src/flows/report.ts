@@ -12,7 +12,14 @@ import { readHistoryRecord, type HistoryFacts } from '../api/wire/read-history.j
 import { readPosition } from '../api/wire/read-position.js';
 import type { HistoryRecord } from '../api/schemas.js';
 import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
-import { closedHedgeTime, compareListed, ReportBuilder, type CumulativeSeries, type Report, type ReportOptions } from '../domain/report.js';
+import {
+  closedHedgeTime,
+  compareListed,
+  ReportBuilder,
+  type CumulativeSeries,
+  type Report,
+  type ReportOptions,
+} from '../domain/report.js';
 import type { HedgeReferences } from './deal.js';
 
 export interface GatheredReport {
@@ -47,7 +54,10 @@ export interface HistoryWalk {
  * records on the last page, or a last page reached through the server's cursor, is the whole
  * history; a full last page without a cursor may not be (historyMayBeIncomplete).
  */
-export async function walkHistory(client: HedgeClient, onRecord: (raw: HistoryRecord) => boolean | void): Promise<HistoryWalk> {
+export async function walkHistory(
+  client: HedgeClient,
+  onRecord: (raw: HistoryRecord) => boolean | void,
+): Promise<HistoryWalk> {
   let fetched = 0;
   let last: HistoryPage | undefined;
   for await (const page of client.historyPages(MAX_PAGE_SIZE)) {
@@ -58,7 +68,8 @@ export async function walkHistory(client: HedgeClient, onRecord: (raw: HistoryRe
     }
   }
   if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
-  if (last !== undefined && !last.paged && historyMayBeIncomplete(last.records.length)) return { fetched, complete: false, stopped: 'full-page' };
+  if (last !== undefined && !last.paged && historyMayBeIncomplete(last.records.length))
+    return { fetched, complete: false, stopped: 'full-page' };
   return { fetched, complete: true };
 }
 
@@ -113,7 +124,13 @@ export async function gatherReport(
     if (builder.add(facts)) onCovered?.(facts);
   });
   const open = (await positions).map((position) => ({ netPnlUsd: readPosition(position).netPnlUsd }));
-  return { report: builder.finish(open, { points }), cumulative: builder.cumulative(), fetched: walk.fetched, complete: walk.complete, stopped: walk.stopped };
+  return {
+    report: builder.finish(open, { points }),
+    cumulative: builder.cumulative(),
+    fetched: walk.fetched,
+    complete: walk.complete,
+    stopped: walk.stopped,
+  };
 }
 
 // ---- the HTML listing of closed hedges ----------------------------------------------------
@@ -168,7 +185,9 @@ export class ClosedHedgeListing {
   /** Writes `before`, every row in the listing's order, then `after`, to `target`; removes the rows' file. */
   writeReport(target: string, before: string, after: string): void {
     this.flush();
-    const order = Uint32Array.from({ length: this.count }, (_, index) => index).sort((a, b) => compareListed(this.times[a], a, this.times[b], b));
+    const order = Uint32Array.from({ length: this.count }, (_, index) => index).sort((a, b) =>
+      compareListed(this.times[a], a, this.times[b], b),
+    );
     const out = openSync(target, 'w');
     try {
       writeSync(out, before);
@@ -282,8 +301,6 @@ export function inPeriod(record: HistoryRecord, filter: CloseTimeFilter): 'in' |
   return 'in';
 }
 
-
-
 // ---- --html FILE ----------------------------------------------------------------------------
 
 /** The absolute path of an --html target, or why it cannot be written (said before anything is sent). */
@@ -291,8 +308,10 @@ export function htmlTarget(path: string): { path: string } | { problem: string }
   if (path.trim() === '') return { problem: 'expected a file path.' };
   const absolute = resolve(path);
   try {
-    if (statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) return { problem: `${absolute} is a folder; expected a file path.` };
-    if (!statSync(dirname(absolute), { throwIfNoEntry: false })?.isDirectory()) return { problem: `the folder ${dirname(absolute)} does not exist.` };
+    if (statSync(absolute, { throwIfNoEntry: false })?.isDirectory())
+      return { problem: `${absolute} is a folder; expected a file path.` };
+    if (!statSync(dirname(absolute), { throwIfNoEntry: false })?.isDirectory())
+      return { problem: `the folder ${dirname(absolute)} does not exist.` };
   } catch (error) {
     return { problem: `${absolute} cannot be used (${(error as Error).message}).` };
   }
@@ -304,7 +323,11 @@ export function htmlTarget(path: string): { path: string } | { problem: string }
  * host. A loopback host (the --demo simulator, `hedge sandbox serve`) is a temporary port on this
  * machine, not an account: it is named for what it is instead.
  */
-export function accountName(credentials: { profileName?: string; baseUrl: string; sources?: { profile?: string } }): string {
+export function accountName(credentials: {
+  profileName?: string;
+  baseUrl: string;
+  sources?: { profile?: string };
+}): string {
   if (credentials.sources?.profile === 'demo') return 'demo (the built-in simulator, test funds)';
   const who = credentials.profileName ?? 'key from HEDGE_API_KEY';
   let hostname: string;

@@ -17,19 +17,46 @@ import { heldError, runWrite, type WriteAction, type WriteOutcome } from './writ
 import type { ApiAnswer } from './api-call.js';
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
-export async function unfinishedOfThisAccount(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>, groupPrefixes: readonly string[]): Promise<JournalEntry[]> {
+export async function unfinishedOfThisAccount(
+  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>,
+  groupPrefixes: readonly string[],
+): Promise<JournalEntry[]> {
   const [journal, identity] = await Promise.all([ports.journal(), identityOf(ports)]);
   return (await journal.list({ pending: true }))
-    .filter((entry) => sentBy(identity, entry) && groupPrefixes.some((prefix) => entry.group?.startsWith(prefix) === true))
+    .filter(
+      (entry) => sentBy(identity, entry) && groupPrefixes.some((prefix) => entry.group?.startsWith(prefix) === true),
+    )
     .reverse();
 }
 
 /** The trade action a journal entry was, rebuilt from its recorded request; undefined when it is none. */
-export function journaledAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'origin'>, client: HedgeClient, entry: JournalEntry): WriteAction<unknown, unknown> | undefined {
+export function journaledAction(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'origin'
+  >,
+  client: HedgeClient,
+  entry: JournalEntry,
+): WriteAction<unknown, unknown> | undefined {
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
-  return actionFromJournal(ports, client, entry.command, body as Record<string, unknown>, argv, { group: entry.group, leg: entry.leg });
+  return actionFromJournal(ports, client, entry.command, body as Record<string, unknown>, argv, {
+    group: entry.group,
+    leg: entry.leg,
+  });
 }
 
 /**
@@ -39,14 +66,42 @@ export function journaledAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'dea
  * Undefined when the entry is not a trade action.
  */
 export async function finishJournaled(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>,
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
   client: HedgeClient,
   entry: JournalEntry,
   options: { wait: boolean; present?: (action: WriteAction<unknown, unknown>) => WriteAction<unknown, unknown> },
 ): Promise<WriteOutcome<unknown, unknown> | undefined> {
   const action = journaledAction(ports, client, entry);
   if (!action) return undefined;
-  return runWrite(ports, options.present ? options.present(action) : action, { wait: options.wait, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false });
+  return runWrite(ports, options.present ? options.present(action) : action, {
+    wait: options.wait,
+    dryRun: false,
+    idempotencyKey: entry.idempotency_key,
+    fresh: false,
+  });
 }
 
 /** How to select the credentials the entry was sent with, for the refusal's hint. */
@@ -58,15 +113,22 @@ function selectorFor(entry: JournalEntry): string {
 }
 
 /** The entry must be resumed with the key and server it was sent to: another key is another account. */
-async function checkSameCredentials(ports: Pick<FlowPorts, 'credentials' | 'origin'>, entry: JournalEntry): Promise<void> {
+async function checkSameCredentials(
+  ports: Pick<FlowPorts, 'credentials' | 'origin'>,
+  entry: JournalEntry,
+): Promise<void> {
   const current = await identityOf(ports);
   const differences: string[] = [];
-  if (entry.environment !== current.environment) differences.push(`environment ${entry.environment} (now ${current.environment})`);
-  if (entry.base_url_host !== current.host) differences.push(`host ${safeText(entry.base_url_host)} (now ${safeText(current.host)})`);
-  if (entry.key_id !== current.keyId) differences.push(`key fingerprint ${safeText(entry.key_id)} (now ${current.keyId})`);
+  if (entry.environment !== current.environment)
+    differences.push(`environment ${entry.environment} (now ${current.environment})`);
+  if (entry.base_url_host !== current.host)
+    differences.push(`host ${safeText(entry.base_url_host)} (now ${safeText(current.host)})`);
+  if (entry.key_id !== current.keyId)
+    differences.push(`key fingerprint ${safeText(entry.key_id)} (now ${current.keyId})`);
   if (differences.length === 0) return;
   const by = entry.profile ? ` with profile "${safeText(entry.profile)}"` : '';
-  const typed = Array.isArray(entry.argv) && entry.argv.length > 0 ? ` (\`hedge ${safeText(entry.argv.join(' '))}\`)` : '';
+  const typed =
+    Array.isArray(entry.argv) && entry.argv.length > 0 ? ` (\`hedge ${safeText(entry.argv.join(' '))}\`)` : '';
   // A usage error is one line: what to run goes in the message itself.
   throw new UsageError(
     `Journal ${entry.id}${typed} was sent${by} with other credentials: ${differences.join(', ')}. Nothing was sent; resume it with the credentials it was sent with: ${selectorFor(entry)}`,
@@ -77,7 +139,10 @@ async function checkSameCredentials(ports: Pick<FlowPorts, 'credentials' | 'orig
  * The entry named, or the newest unresolved one that no live process is carrying out (an action in
  * flight is not crashed: it is never resumed from under its process).
  */
-export async function chooseEntryToResume(ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>, id: string | undefined): Promise<JournalEntry | undefined> {
+export async function chooseEntryToResume(
+  ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>,
+  id: string | undefined,
+): Promise<JournalEntry | undefined> {
   const journal = await ports.journal();
   if (id !== undefined) return findJournalEntry(ports, journal, id);
   let held: { entry: JournalEntry; holder: Holder } | undefined;
@@ -87,7 +152,13 @@ export async function chooseEntryToResume(ports: Pick<FlowPorts, 'journal' | 'he
     if (!holder) return entry;
     held ??= { entry, holder };
   }
-  if (held) throw heldError(ports, held.entry, held.holder, ' (every unresolved action in the journal is held by a live process)');
+  if (held)
+    throw heldError(
+      ports,
+      held.entry,
+      held.holder,
+      ' (every unresolved action in the journal is held by a live process)',
+    );
   return undefined;
 }
 
@@ -111,7 +182,28 @@ export type ResumeOutcome =
  * again must verify as this account's own row (row-trust.ts), and a row begun on another machine
  * needs a person's yes (--yes, or a terminal's question).
  */
-export async function planResume(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'confirmedAhead' | 'confirm' | 'origin'>, entry: JournalEntry): Promise<ResumePlan> {
+export async function planResume(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'interactive'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'origin'
+  >,
+  entry: JournalEntry,
+): Promise<ResumePlan> {
   // A leg of a roll is finished with the whole roll: the close (if still due), then the open, once.
   if (entry.group?.startsWith(ROLL_GROUP_PREFIX)) {
     await checkSameCredentials(ports, entry);
@@ -121,7 +213,9 @@ export async function planResume(ports: Pick<FlowPorts, 'clock' | 'signal' | 'de
   }
   if (!isUnresolved(entry)) {
     const when = entry.resolved_at ? ` at ${safeText(entry.resolved_at)}` : '';
-    throw new UsageError(`Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}${when}. Only pending, submitted or unknown actions can be resumed; see it with \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`);
+    throw new UsageError(
+      `Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}${when}. Only pending, submitted or unknown actions can be resumed; see it with \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`,
+    );
   }
   await checkSameCredentials(ports, entry);
   await requireOwnRow(ports, entry);
@@ -142,22 +236,58 @@ export async function planResume(ports: Pick<FlowPorts, 'clock' | 'signal' | 'de
   }
   const client = await ports.client();
   if (!journaledAction(ports, client, entry)) {
-    throw new UsageError(`Journal ${entry.id} is a ${safeText(entry.command)}, which \`hedge resume\` cannot send again.`, {
-      hint: `Run the original command again: it reuses the key of its unresolved journal entry.`,
-    });
+    throw new UsageError(
+      `Journal ${entry.id} is a ${safeText(entry.command)}, which \`hedge resume\` cannot send again.`,
+      {
+        hint: `Run the original command again: it reuses the key of its unresolved journal entry.`,
+      },
+    );
   }
   return { kind: 'trade', entry, body: body as Record<string, unknown> };
 }
 
 /** `hedge resume`: carries out a plan with the entry's own key and returns what happened. */
-export async function resumeEntry(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, plan: ResumePlan, options: { wait: boolean }): Promise<ResumeOutcome> {
+export async function resumeEntry(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  plan: ResumePlan,
+  options: { wait: boolean },
+): Promise<ResumeOutcome> {
   const { entry } = plan;
   const again = { wait: options.wait, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false };
-  if (plan.kind === 'roll') return { kind: 'roll', rolled: await resumeRollOutcome(ports, entry, { wait: options.wait }) };
+  if (plan.kind === 'roll')
+    return { kind: 'roll', rolled: await resumeRollOutcome(ports, entry, { wait: options.wait }) };
   const client = await ports.client();
   if (plan.kind === 'api') {
     const { apiActionFromJournal } = await import('./api-call.js');
     return { kind: 'api', entry, outcome: await runWrite(ports, apiActionFromJournal(client, entry)!, again) };
   }
-  return { kind: 'trade', entry, body: plan.body, outcome: (await finishJournaled(ports, client, entry, { wait: options.wait }))! };
+  return {
+    kind: 'trade',
+    entry,
+    body: plan.body,
+    outcome: (await finishJournaled(ports, client, entry, { wait: options.wait }))!,
+  };
 }

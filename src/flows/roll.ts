@@ -19,7 +19,16 @@ import { makeIdempotencyKey } from '../domain/idempotency.js';
 import type { HedgeRecord } from '../domain/book.js';
 import { formatUsd } from '../domain/money.js';
 import type { Side, Tenor } from '../domain/vocabulary.js';
-import { ApiError, HeldError, InvalidResponseError, OrderFailedError, PreTradeCheckError, StateError, UnresolvedError, UsageError } from '../errors.js';
+import {
+  ApiError,
+  HeldError,
+  InvalidResponseError,
+  OrderFailedError,
+  PreTradeCheckError,
+  StateError,
+  UnresolvedError,
+  UsageError,
+} from '../errors.js';
 import { describeHolder, isUnresolved, type Holder, type JournalEntry } from '../journal/index.js';
 import { withAccountLock, withSideLock } from './account-lock.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
@@ -34,7 +43,14 @@ import { checkOpenAfterClose } from './pre-trade.js';
 import { closeAction, openAction, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from './row-trust.js';
 import { identityOf, sentBy, type Identity } from './identity.js';
-import { isRejection, journalAhead, runWrite, type WriteAction, type WriteOptions, type WriteOutcome } from './write-flow.js';
+import {
+  isRejection,
+  journalAhead,
+  runWrite,
+  type WriteAction,
+  type WriteOptions,
+  type WriteOutcome,
+} from './write-flow.js';
 import { utcClock, utcMinute, utcStamp } from '../domain/utc-text.js';
 
 /** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
@@ -97,7 +113,11 @@ function unfinished(legs: RollLegs): boolean {
 }
 
 /** A leg of the roll: confirmed once for both, rendered once for both, and its failures say how the whole roll is finished. */
-function asLeg<S, R>(ports: Pick<FlowPorts, 'hedgeCommand'>, action: WriteAction<S, R>, argv: string[]): WriteAction<S, R> {
+function asLeg<S, R>(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  action: WriteAction<S, R>,
+  argv: string[],
+): WriteAction<S, R> {
   return {
     ...action,
     check: undefined,
@@ -110,10 +130,34 @@ function asLeg<S, R>(ports: Pick<FlowPorts, 'hedgeCommand'>, action: WriteAction
   };
 }
 
-function legActions(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'origin'>, client: HedgeClient, group: string, request: OpenRequest, quote?: Quote) {
+function legActions(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'origin'
+  >,
+  client: HedgeClient,
+  group: string,
+  request: OpenRequest,
+  quote?: Quote,
+) {
   const argv = rollArgv(request);
   return {
-    close: asLeg(ports, closeAction(ports, client, { market: request.market, side: request.side }, { argv, group, leg: 'close' }), argv),
+    close: asLeg(
+      ports,
+      closeAction(ports, client, { market: request.market, side: request.side }, { argv, group, leg: 'close' }),
+      argv,
+    ),
     open: asLeg(ports, openAction(ports, client, request, { argv, group, leg: 'open', quote }), argv),
   };
 }
@@ -126,8 +170,16 @@ async function legsOf(ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>, group:
   const body = open ? bodyOf(open) : {};
   const notional = readNumber(body.notional_usd);
   const tenor = readNumber(body.tenor_days);
-  if (!open || typeof body.market !== 'string' || (body.side !== 'buy' && body.side !== 'sell') || notional === undefined || tenor === undefined) {
-    throw new UsageError(`Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`);
+  if (
+    !open ||
+    typeof body.market !== 'string' ||
+    (body.side !== 'buy' && body.side !== 'sell') ||
+    notional === undefined ||
+    tenor === undefined
+  ) {
+    throw new UsageError(
+      `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
+    );
   }
   const context = open.context ?? {};
   return {
@@ -137,7 +189,9 @@ async function legsOf(ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>, group:
       side: body.side,
       notional_usd: notional,
       tenor_days: tenor,
-      ...(typeof body.client_reference === 'string' && body.client_reference !== '' ? { client_reference: body.client_reference } : {}),
+      ...(typeof body.client_reference === 'string' && body.client_reference !== ''
+        ? { client_reference: body.client_reference }
+        : {}),
     },
     closes: context.roll_closes === true,
     rolledHedgeId: typeof context.rolled_hedge_id === 'string' ? context.rolled_hedge_id : undefined,
@@ -149,11 +203,20 @@ async function legsOf(ports: Pick<FlowPorts, 'journal' | 'hedgeCommand'>, group:
 
 /** Whether an entry is a leg of a roll of this market and side, sent with the current credentials. */
 function isRollLegOf(self: Identity, market: string, side: Side, entry: JournalEntry): boolean {
-  return entry.group?.startsWith(ROLL_GROUP_PREFIX) === true && sentBy(self, entry) && bodyOf(entry).market === market && bodyOf(entry).side === side;
+  return (
+    entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
+    sentBy(self, entry) &&
+    bodyOf(entry).market === market &&
+    bodyOf(entry).side === side
+  );
 }
 
 /** The newest roll of this market and side with a leg still unresolved, sent with the current credentials. */
-async function unfinishedGroup(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>, market: string, side: Side): Promise<string | undefined> {
+async function unfinishedGroup(
+  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>,
+  market: string,
+  side: Side,
+): Promise<string | undefined> {
   const self = await identityOf(ports);
   const pending = await (await ports.journal()).list({ pending: true });
   return pending.find((entry) => isRollLegOf(self, market, side, entry))?.group;
@@ -172,7 +235,11 @@ function describeLegs(legs: RollLegs): string {
  * An earlier roll of the same side this run must finish instead of starting another: the one
  * --idempotency-key names, or the newest unfinished one (set aside with --new).
  */
-async function earlierRoll(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'hedgeCommand' | 'origin'>, req: RollRequest, notes: RollNote[]): Promise<RollLegs | undefined> {
+async function earlierRoll(
+  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'hedgeCommand' | 'origin'>,
+  req: RollRequest,
+  notes: RollNote[],
+): Promise<RollLegs | undefined> {
   const journal = await ports.journal();
   const key = req.write.idempotencyKey;
   if (key !== undefined) {
@@ -184,10 +251,14 @@ async function earlierRoll(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'h
     }
     const legs = await legsOf(ports, entry.group);
     if (legs.request.market !== req.market || legs.request.side !== req.side) {
-      throw new UsageError(`--idempotency-key: ${key} is a leg of the roll of ${safeText(legs.request.market)} ${legs.request.side} (journal ${entry.id}), not of ${req.market} ${req.side}.`);
+      throw new UsageError(
+        `--idempotency-key: ${key} is a leg of the roll of ${safeText(legs.request.market)} ${legs.request.side} (journal ${entry.id}), not of ${req.market} ${req.side}.`,
+      );
     }
     if (!unfinished(legs)) {
-      throw new UsageError(`--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`);
+      throw new UsageError(
+        `--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`,
+      );
     }
     return legs;
   }
@@ -207,7 +278,9 @@ async function earlierRoll(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'h
       level: 'warn',
       text: `--new: the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)}) is set aside; this run is a new roll with new keys.`,
     });
-    for (const leg of [legs.close, legs.open]) if (leg && isUnresolved(leg)) await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
+    for (const leg of [legs.close, legs.open])
+      if (leg && isUnresolved(leg))
+        await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
     return undefined;
   }
   if (legs.request.tenor_days !== req.tenorDays) {
@@ -234,7 +307,11 @@ interface RollPlan {
  * line together, waited on (bounded) while they disagree (side-book.ts): never the positions list
  * alone, which may trail a fill or a close by seconds. The deal reference comes from the records.
  */
-async function planRoll(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log' | 'hedgeCommand'>, client: HedgeClient, req: RollRequest): Promise<RollPlan> {
+async function planRoll(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log' | 'hedgeCommand'>,
+  client: HedgeClient,
+  req: RollRequest,
+): Promise<RollPlan> {
   const { market, side } = req;
   const { book, positions } = await readSideInStep(ports, client, market, side);
   const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
@@ -245,12 +322,23 @@ async function planRoll(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' |
     if (book.filled.some((record) => record.notionalUsd === undefined) && position.notionalUsd === undefined) {
       throw new InvalidResponseError(
         `Neither GET /positions nor the hedge records show the ${side} position on ${market} with a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
-        { endpoint: 'GET /positions', status: 200, hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.' },
+        {
+          endpoint: 'GET /positions',
+          status: 200,
+          hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.',
+        },
       );
     }
-    return { notionalUsd: book.recordsUsd, ...(reference ? { clientReference: reference } : {}), closing: position, hedges: book.filled };
+    return {
+      notionalUsd: book.recordsUsd,
+      ...(reference ? { clientReference: reference } : {}),
+      closing: position,
+      hedges: book.filled,
+    };
   }
-  const hedges = (await client.listHedges()).filter((hedge) => hedge.market.toUpperCase() === market && hedge.side === side);
+  const hedges = (await client.listHedges()).filter(
+    (hedge) => hedge.market.toUpperCase() === market && hedge.side === side,
+  );
   const opening = hedges.find((hedge) => hedge.status === 'submitted' || hedge.status === 'submitting');
   if (opening) {
     throw new PreTradeCheckError(
@@ -263,7 +351,10 @@ async function planRoll(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' |
   // Newest first: the side's latest hedge that has ended (settled, closed, or left the positions list).
   const since = ports.clock.now() - ROLL_RECENT_MS;
   const ended = hedges.find(
-    (hedge) => (hedge.status === 'closed' || hedge.status === 'filled') && typeof hedge.maturity_at === 'string' && Date.parse(hedge.maturity_at) >= since,
+    (hedge) =>
+      (hedge.status === 'closed' || hedge.status === 'filled') &&
+      typeof hedge.maturity_at === 'string' &&
+      Date.parse(hedge.maturity_at) >= since,
   );
   if (!ended) {
     throw new PreTradeCheckError(
@@ -274,7 +365,11 @@ async function planRoll(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' |
     );
   }
   const reference = (ended as Record<string, unknown>).client_reference;
-  return { notionalUsd: ended.notional_usd, ended, ...(typeof reference === 'string' && reference !== '' ? { clientReference: reference } : {}) };
+  return {
+    notionalUsd: ended.notional_usd,
+    ended,
+    ...(typeof reference === 'string' && reference !== '' ? { clientReference: reference } : {}),
+  };
 }
 
 /**
@@ -283,12 +378,26 @@ async function planRoll(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' |
  * those maturing later too, ending them early — and opens one hedge of their sum for the new tenor.
  * Said before the confirmation, with what happens to the deal references.
  */
-function severalHedgesNote(req: RollRequest, hedges: readonly HedgeRecord[], notionalUsd: number, reference: string | undefined): RollNote {
+function severalHedgesNote(
+  req: RollRequest,
+  hedges: readonly HedgeRecord[],
+  notionalUsd: number,
+  reference: string | undefined,
+): RollNote {
   const listed = [...hedges]
     .reverse()
-    .map((record) => `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`)
+    .map(
+      (record) =>
+        `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,
+    )
     .join('; ');
-  const others = [...new Set(hedges.map((record) => record.clientReference).filter((ref): ref is string => ref !== undefined && ref !== reference))];
+  const others = [
+    ...new Set(
+      hedges
+        .map((record) => record.clientReference)
+        .filter((ref): ref is string => ref !== undefined && ref !== reference),
+    ),
+  ];
   const refs = reference
     ? ` The new hedge carries the reference ${safeText(reference)}${others.length > 0 ? `; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on` : ''}.`
     : others.length > 0
@@ -305,7 +414,12 @@ function severalHedgesNote(req: RollRequest, hedges: readonly HedgeRecord[], not
  * hedge on its record (the positions list may not show it yet), the positions line, or a hedge still
  * being opened. Any one of them is enough not to open: the roll's open is never the side's second.
  */
-async function sideCover(ports: Pick<FlowPorts, 'clock' | 'log'>, client: HedgeClient, market: string, side: Side): Promise<{ hedgeId?: string; notionalUsd?: number; status: string } | undefined> {
+async function sideCover(
+  ports: Pick<FlowPorts, 'clock' | 'log'>,
+  client: HedgeClient,
+  market: string,
+  side: Side,
+): Promise<{ hedgeId?: string; notionalUsd?: number; status: string } | undefined> {
   const views = await SideViews.read(client, (line) => ports.log(line));
   const book = await views.book(market, side, client.transport.serverNow() ?? ports.clock.now());
   const filled = book.filled[0];
@@ -319,12 +433,37 @@ async function sideCover(ports: Pick<FlowPorts, 'clock' | 'log'>, client: HedgeC
 function carriedLeg<S, R>(outcome: WriteOutcome<S, R>): { entry?: JournalEntry; result?: R; answer?: S } {
   if (outcome.kind === 'dry-run') return {};
   if (outcome.kind === 'recorded') return { entry: outcome.entry };
-  return { entry: outcome.entry, answer: outcome.answer, ...(outcome.kind === 'resolved' ? { result: outcome.result } : {}) };
+  return {
+    entry: outcome.entry,
+    answer: outcome.answer,
+    ...(outcome.kind === 'resolved' ? { result: outcome.result } : {}),
+  };
 }
 
 /** The close leg from wherever the journal says it is; nothing once the open has left `planned` (it is sent only after the close). */
 async function carryOutClose(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>,
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
   client: HedgeClient,
   legs: RollLegs,
   action: WriteAction<SubmittedAction, CloseResult>,
@@ -335,23 +474,45 @@ async function carryOutClose(
   if (open.outcome !== 'planned' || !legs.closes) return undefined;
   if (legs.close && !isUnresolved(legs.close)) {
     // An earlier run's close refused with no_open_hedge found the side already settled.
-    return legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge' ? { settled: true } : { entry: legs.close };
+    return legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge'
+      ? { settled: true }
+      : { entry: legs.close };
   }
-  if (!legs.close && options.positionOpen !== true && (await readSideInStep(ports, client, market, side)).book.state === 'flat') {
+  if (
+    !legs.close &&
+    options.positionOpen !== true &&
+    (await readSideInStep(ports, client, market, side)).book.state === 'flat'
+  ) {
     // A resumed roll whose close was never journaled: the side is gone only when every view says so
     // (a fill the positions list trails is not a side that settled).
-    options.notes.push({ level: 'note', text: `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.` });
+    options.notes.push({
+      level: 'note',
+      text: `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
+    });
     return { settled: true };
   }
   try {
-    return carriedLeg(await runWrite(ports, action, { wait: true, dryRun: false, fresh: false, idempotencyKey: legs.close?.idempotency_key }));
+    return carriedLeg(
+      await runWrite(ports, action, {
+        wait: true,
+        dryRun: false,
+        fresh: false,
+        idempotencyKey: legs.close?.idempotency_key,
+      }),
+    );
   } catch (error) {
     if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
-      options.notes.push({ level: 'note', text: `Nothing to close: the ${side} hedge on ${market} had already settled or been closed.` });
+      options.notes.push({
+        level: 'note',
+        text: `Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`,
+      });
       return { settled: true };
     }
     // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
-    if (isRejection(error)) await (await ports.journal()).update(open.id, { outcome: 'abandoned', message: `not sent: the close was rejected (${error.code})` });
+    if (isRejection(error))
+      await (
+        await ports.journal()
+      ).update(open.id, { outcome: 'abandoned', message: `not sent: the close was rejected (${error.code})` });
     else if (error instanceof Error) {
       // The close's outcome is not known here (its answer, its wait or its record failed): say
       // what that means for the side, with the error the operator sees.
@@ -362,7 +523,34 @@ async function carryOutClose(
 }
 
 /** Carries the legs out from wherever the journal says they are. */
-async function carryOut(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, client: HedgeClient, legs: RollLegs, options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] }): Promise<Carried> {
+async function carryOut(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  client: HedgeClient,
+  legs: RollLegs,
+  options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
+): Promise<Carried> {
   const journal = await ports.journal();
   const { market, side } = legs.request;
   const actions = legActions(ports, client, legs.group, legs.request, options.quote);
@@ -373,12 +561,24 @@ async function carryOut(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' |
   // the side's lock). Another figure than the plan's means an actor outside hedge moved the side
   // since the plan: the open is not sent on a stale figure.
   const closedUsd = readNumber(close?.entry?.context?.notional_usd);
-  if (open.outcome === 'planned' && closedUsd !== undefined && Math.abs(closedUsd - legs.request.notional_usd) >= 0.005) {
-    await journal.update(open.id, { outcome: 'abandoned', message: `not sent: the close closed ${closedUsd} USD, the roll planned ${legs.request.notional_usd}` });
+  if (
+    open.outcome === 'planned' &&
+    closedUsd !== undefined &&
+    Math.abs(closedUsd - legs.request.notional_usd) >= 0.005
+  ) {
+    await journal.update(open.id, {
+      outcome: 'abandoned',
+      message: `not sent: the close closed ${closedUsd} USD, the roll planned ${legs.request.notional_usd}`,
+    });
     throw new UnresolvedError(
       `The roll planned to close and re-open ${formatUsd(legs.request.notional_usd)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
       {
-        details: { journal_group: legs.group, planned_usd: legs.request.notional_usd, closed_usd: closedUsd, covered: false },
+        details: {
+          journal_group: legs.group,
+          planned_usd: legs.request.notional_usd,
+          closed_usd: closedUsd,
+          covered: false,
+        },
         hint: `Cover the side with what it should hold: \`${ports.hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(legs.request.tenor_days))}\`.`,
       },
     );
@@ -387,7 +587,10 @@ async function carryOut(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' |
     const cover = await sideCover(ports, client, market, side);
     if (cover) {
       const by = cover.hedgeId ? ` by ${safeText(cover.hedgeId)}` : '';
-      await journal.update(open.id, { outcome: 'abandoned', message: `not sent: the side was already covered${by} (${cover.status})` });
+      await journal.update(open.id, {
+        outcome: 'abandoned',
+        message: `not sent: the side was already covered${by} (${cover.status})`,
+      });
       throw new PreTradeCheckError(
         'side_already_open',
         `The ${side} side of ${market} is already covered${by} (${cover.status}${cover.notionalUsd === undefined ? '' : `, ${safeText(String(cover.notionalUsd))} USD`}): the roll's new hedge was not opened, so the side is not opened twice.`,
@@ -398,7 +601,20 @@ async function carryOut(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' |
   }
   if (!isUnresolved(open)) return { close, open: { entry: open } };
   try {
-    return { close, open: { entry: open, ...carriedLeg(await runWrite(ports, actions.open, { wait: options.wait, dryRun: false, fresh: false, idempotencyKey: open.idempotency_key })) } };
+    return {
+      close,
+      open: {
+        entry: open,
+        ...carriedLeg(
+          await runWrite(ports, actions.open, {
+            wait: options.wait,
+            dryRun: false,
+            fresh: false,
+            idempotencyKey: open.idempotency_key,
+          }),
+        ),
+      },
+    };
   } catch (error) {
     const closed = close?.entry !== undefined && !close.settled;
     if (closed && isRejection(error)) {
@@ -421,7 +637,14 @@ async function carryOut(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' |
 }
 
 /** What the roll did: both legs with their keys and journal ids, and whether the side is covered now. */
-function outcomeOf(ports: Pick<FlowPorts, 'hedgeCommand'>, legs: RollLegs, carried: Carried, notes: RollNote[], resumed: boolean, quote?: Quote): RollOutcome {
+function outcomeOf(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  legs: RollLegs,
+  carried: Carried,
+  notes: RollNote[],
+  resumed: boolean,
+  quote?: Quote,
+): RollOutcome {
   const { market, side } = legs.request;
   const hedge = carried.open.result ?? carried.open.answer;
   const closeEntry = carried.close?.entry ?? legs.close;
@@ -441,7 +664,8 @@ function outcomeOf(ports: Pick<FlowPorts, 'hedgeCommand'>, legs: RollLegs, carri
             outcome: closeEntry?.outcome ?? 'not sent',
             hedge_id: result?.hedgeId ?? closeEntry?.hedge_id ?? legs.rolledHedgeId ?? null,
             order_tx_hash: carried.close?.answer?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
-            net_margin_usd: result?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
+            net_margin_usd:
+              result?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
             realized: (result?.realized as Record<string, unknown> | undefined) ?? null,
           },
     open: {
@@ -464,8 +688,19 @@ function outcomeOf(ports: Pick<FlowPorts, 'hedgeCommand'>, legs: RollLegs, carri
     status: typeof status === 'string' ? status : null,
     landed: carried.open.result !== undefined,
   };
-  const closed = view.close ? { journalId: view.close.journal_id, idempotencyKey: closeEntry?.idempotency_key ?? null, hedgeId: view.close.hedge_id, outcome: view.close.outcome } : null;
-  const covered = !failed && (carried.open.result !== undefined || carried.open.answer !== undefined || ['filled', 'done', 'submitted'].includes(carried.open.entry.outcome));
+  const closed = view.close
+    ? {
+        journalId: view.close.journal_id,
+        idempotencyKey: closeEntry?.idempotency_key ?? null,
+        hedgeId: view.close.hedge_id,
+        outcome: view.close.outcome,
+      }
+    : null;
+  const covered =
+    !failed &&
+    (carried.open.result !== undefined ||
+      carried.open.answer !== undefined ||
+      ['filled', 'done', 'submitted'].includes(carried.open.entry.outcome));
   return {
     kind: 'rolled',
     market,
@@ -494,7 +729,29 @@ function outcomeOf(ports: Pick<FlowPorts, 'hedgeCommand'>, legs: RollLegs, carri
 
 /** Finishes an unfinished roll from the journal (the same roll again, or `hedge resume`). */
 async function finishRoll(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>,
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean },
@@ -517,14 +774,43 @@ async function finishRoll(
   // An agent finishing a roll it did not journal itself trades what is left of it.
   if (ports.tradeGate && legs.open.via !== 'agent' && legs.open.outcome === 'planned') {
     const closeToSend = legs.closes && (legs.close === undefined || isUnresolved(legs.close));
-    await ports.tradeGate.admit([{ market: legs.request.market, notionalUsd: (closeToSend ? 2 : 1) * legs.request.notional_usd }], 'roll');
+    await ports.tradeGate.admit(
+      [{ market: legs.request.market, notionalUsd: (closeToSend ? 2 : 1) * legs.request.notional_usd }],
+      'roll',
+    );
   }
   const carried = await carryOut(ports, client, legs, { wait: options.wait, notes });
   return outcomeOf(ports, legs, carried, notes, true);
 }
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
-export async function resumeRollOutcome(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, entry: JournalEntry, options: { wait: boolean }): Promise<RollOutcome> {
+export async function resumeRollOutcome(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  entry: JournalEntry,
+  options: { wait: boolean },
+): Promise<RollOutcome> {
   const legs = await legsOf(ports, entry.group!);
   if (!unfinished(legs)) {
     throw new UsageError(
@@ -538,26 +824,55 @@ export async function resumeRollOutcome(ports: Pick<FlowPorts, 'clock' | 'signal
     // Read again under the lock: the roll may have been finished while this run waited.
     const now = await legsOf(ports, entry.group!);
     if (!unfinished(now)) {
-      throw new HeldError(`The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${describeLegs(now)}). This run sent nothing.`, {
-        details: { journal_group: now.group },
-        hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
-      });
+      throw new HeldError(
+        `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${describeLegs(now)}). This run sent nothing.`,
+        {
+          details: { journal_group: now.group },
+          hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
+        },
+      );
     }
-    return withSideLock(ports, now.request.market, now.request.side, () => finishRoll(ports, client, now, options, guard, []));
+    return withSideLock(ports, now.request.market, now.request.side, () =>
+      finishRoll(ports, client, now, options, guard, []),
+    );
   });
 }
 
 /** The dry run of a roll still to finish: its legs with the keys the journal holds. */
-async function unfinishedDryRun(ports: Pick<FlowPorts, 'credentials'>, client: HedgeClient, legs: RollLegs, notes: RollNote[]): Promise<RollOutcome> {
+async function unfinishedDryRun(
+  ports: Pick<FlowPorts, 'credentials'>,
+  client: HedgeClient,
+  legs: RollLegs,
+  notes: RollNote[],
+): Promise<RollOutcome> {
   const describe = (entry: JournalEntry) =>
-    planDryRun(ports, { method: entry.request.method as 'POST', path: entry.request.path, body: entry.request.body ?? undefined, idempotencyKey: entry.idempotency_key });
-  notes.push({ level: 'note', text: `An unfinished roll of ${legs.request.market} ${legs.request.side} is in the journal (group ${safeText(legs.group)}: ${describeLegs(legs)}); without --dry-run this command finishes it.` });
+    planDryRun(ports, {
+      method: entry.request.method as 'POST',
+      path: entry.request.path,
+      body: entry.request.body ?? undefined,
+      idempotencyKey: entry.idempotency_key,
+    });
+  notes.push({
+    level: 'note',
+    text: `An unfinished roll of ${legs.request.market} ${legs.request.side} is in the journal (group ${safeText(legs.group)}: ${describeLegs(legs)}); without --dry-run this command finishes it.`,
+  });
   const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
   if (legs.open.outcome === 'planned' && legs.closes) {
-    if (legs.close && isUnresolved(legs.close)) shown.push({ leg: 'close', request: await describe(legs.close), note: `resumed, journal ${legs.close.id}` });
-    else if (!legs.close) shown.push({ leg: 'close', request: await planDryRun(ports, client.planClose(legs.request, makeIdempotencyKey())), note: 'if the side is still open' });
+    if (legs.close && isUnresolved(legs.close))
+      shown.push({ leg: 'close', request: await describe(legs.close), note: `resumed, journal ${legs.close.id}` });
+    else if (!legs.close)
+      shown.push({
+        leg: 'close',
+        request: await planDryRun(ports, client.planClose(legs.request, makeIdempotencyKey())),
+        note: 'if the side is still open',
+      });
   }
-  if (isUnresolved(legs.open)) shown.push({ leg: 'open', request: await describe(legs.open), note: `journal ${legs.open.id}, ${legs.open.outcome}` });
+  if (isUnresolved(legs.open))
+    shown.push({
+      leg: 'open',
+      request: await describe(legs.open),
+      note: `journal ${legs.open.id}, ${legs.open.outcome}`,
+    });
   return { kind: 'dry-run', market: legs.request.market, side: legs.request.side as Side, legs: shown, notes };
 }
 
@@ -566,7 +881,12 @@ async function unfinishedDryRun(ports: Pick<FlowPorts, 'credentials'>, client: H
  * this run waited is that process's action, not this one's — this run says so and sends nothing
  * (exit 11), instead of rolling the side's brand-new hedge a second time.
  */
-async function refuseIfRolledMeanwhile(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'hedgeCommand' | 'origin'>, req: RollRequest, waitingSince: number, holder: Holder): Promise<void> {
+async function refuseIfRolledMeanwhile(
+  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'hedgeCommand' | 'origin'>,
+  req: RollRequest,
+  waitingSince: number,
+  holder: Holder,
+): Promise<void> {
   const self = await identityOf(ports);
   const rolled = (await (await ports.journal()).list({ limit: 200 })).find(
     (entry) =>
@@ -589,12 +909,41 @@ async function refuseIfRolledMeanwhile(ports: Pick<FlowPorts, 'credentials' | 'j
 }
 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
-export async function runRoll(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, req: RollRequest): Promise<RollOutcome> {
-  const guard = await guardLiveAction(ports, { action: 'roll a hedge (close it, then open a new one)', dryRun: req.write.dryRun });
+export async function runRoll(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  req: RollRequest,
+): Promise<RollOutcome> {
+  const guard = await guardLiveAction(ports, {
+    action: 'roll a hedge (close it, then open a new one)',
+    dryRun: req.write.dryRun,
+  });
   const client = await ports.client();
   if (req.write.dryRun) return rollHoldingTheBook(ports, req, guard, client);
   // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
-  if (req.bookLock === false) return withSideLock(ports, req.market, req.side, () => rollHoldingTheBook(ports, req, guard, client));
+  if (req.bookLock === false)
+    return withSideLock(ports, req.market, req.side, () => rollHoldingTheBook(ports, req, guard, client));
   const waitingSince = ports.clock.now();
   return withAccountLock(ports, 'the book of this account', ['book'], async ({ waitedFor }) => {
     if (waitedFor) await refuseIfRolledMeanwhile(ports, req, waitingSince, waitedFor);
@@ -604,35 +953,99 @@ export async function runRoll(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadl
   });
 }
 
-async function rollHoldingTheBook(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, req: RollRequest, guard: Awaited<ReturnType<typeof guardLiveAction>>, client: HedgeClient): Promise<RollOutcome> {
+async function rollHoldingTheBook(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  req: RollRequest,
+  guard: Awaited<ReturnType<typeof guardLiveAction>>,
+  client: HedgeClient,
+): Promise<RollOutcome> {
   const notes: RollNote[] = [];
   const earlier = await earlierRoll(ports, req, notes);
-  if (earlier) return req.write.dryRun ? unfinishedDryRun(ports, client, earlier, notes) : finishRoll(ports, client, earlier, { wait: req.write.wait }, guard, notes);
+  if (earlier)
+    return req.write.dryRun
+      ? unfinishedDryRun(ports, client, earlier, notes)
+      : finishRoll(ports, client, earlier, { wait: req.write.wait }, guard, notes);
 
   const plan = await planRoll(ports, client, req);
-  if (!req.skipChecks) await checkOpenAfterClose(client, req.market, req.side, plan.notionalUsd, plan.closing ? plan.notionalUsd : 0);
+  if (!req.skipChecks)
+    await checkOpenAfterClose(client, req.market, req.side, plan.notionalUsd, plan.closing ? plan.notionalUsd : 0);
   // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
   const reference = req.clientReference ?? plan.clientReference;
   if ((plan.hedges?.length ?? 0) > 1) notes.push(severalHedgesNote(req, plan.hedges!, plan.notionalUsd, reference));
-  const request: OpenRequest = { market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays, ...(reference ? { client_reference: reference } : {}) };
+  const request: OpenRequest = {
+    market: req.market,
+    side: req.side,
+    notional_usd: plan.notionalUsd,
+    tenor_days: req.tenorDays,
+    ...(reference ? { client_reference: reference } : {}),
+  };
   // An agent's checks judge the roll whole: on a live key the legs its confirmation token was
   // issued for, and its limits — the close of the side (when one is open) and the open.
   ports.planCheck?.check([...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')]);
-  await ports.tradeGate?.admit([{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }], 'roll');
+  await ports.tradeGate?.admit(
+    [{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }],
+    'roll',
+  );
   if (req.write.dryRun) {
     const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
-    if (plan.closing) shown.push({ leg: 'close', request: await planDryRun(ports, client.planClose(request, makeIdempotencyKey())) });
+    if (plan.closing)
+      shown.push({ leg: 'close', request: await planDryRun(ports, client.planClose(request, makeIdempotencyKey())) });
     shown.push({
       leg: 'open',
       request: await planDryRun(ports, client.planOpen(request, makeIdempotencyKey())),
-      note: plan.closing ? 'sent once the close has landed' : `nothing to close: ${safeText(plan.ended!.id)} is ${safeText(plan.ended!.status)}`,
+      note: plan.closing
+        ? 'sent once the close has landed'
+        : `nothing to close: ${safeText(plan.ended!.id)} is ${safeText(plan.ended!.status)}`,
     });
     return { kind: 'dry-run', market: req.market, side: req.side, legs: shown, notes };
   }
 
-  const quote = await client.createQuote({ market: req.market, side: req.side, notional_usd: plan.notionalUsd, tenor_days: req.tenorDays });
-  const several = (plan.hedges?.length ?? 0) > 1 ? { hedges: plan.hedges!.map((record) => ({ id: record.id, notionalUsd: record.notionalUsd, maturityAtMs: record.maturityAtMs })) } : {};
-  const closing = plan.closing ? { hedgeId: plan.closing.hedgeId, netMarginUsd: plan.closing.netMarginUsd, maturityAt: plan.closing.maturityAt, ...several } : undefined;
+  const quote = await client.createQuote({
+    market: req.market,
+    side: req.side,
+    notional_usd: plan.notionalUsd,
+    tenor_days: req.tenorDays,
+  });
+  const several =
+    (plan.hedges?.length ?? 0) > 1
+      ? {
+          hedges: plan.hedges!.map((record) => ({
+            id: record.id,
+            notionalUsd: record.notionalUsd,
+            maturityAtMs: record.maturityAtMs,
+          })),
+        }
+      : {};
+  const closing = plan.closing
+    ? {
+        hedgeId: plan.closing.hedgeId,
+        netMarginUsd: plan.closing.netMarginUsd,
+        maturityAt: plan.closing.maturityAt,
+        ...several,
+      }
+    : undefined;
   // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
   const preview = {
     market: req.market,
@@ -640,7 +1053,9 @@ async function rollHoldingTheBook(ports: Pick<FlowPorts, 'clock' | 'signal' | 'd
     notionalUsd: plan.notionalUsd,
     tenorDays: req.tenorDays,
     closing,
-    ended: plan.ended ? { id: plan.ended.id, maturityAt: plan.ended.maturity_at, status: plan.ended.status } : undefined,
+    ended: plan.ended
+      ? { id: plan.ended.id, maturityAt: plan.ended.maturity_at, status: plan.ended.status }
+      : undefined,
     quote,
   };
   ports.notify({
@@ -664,7 +1079,19 @@ async function rollHoldingTheBook(ports: Pick<FlowPorts, 'clock' | 'signal' | 'd
     ...(rolledHedgeId ? { rolled_hedge_id: rolledHedgeId } : {}),
     ...(closing?.netMarginUsd === undefined ? {} : { net_margin_usd: closing.netMarginUsd }),
   });
-  const legs: RollLegs = { group, request, closes: plan.closing !== undefined, rolledHedgeId, open: openEntry, netMarginUsd: closing?.netMarginUsd };
-  const carried = await carryOut(ports, client, legs, { wait: req.write.wait, positionOpen: plan.closing !== undefined, quote, notes });
+  const legs: RollLegs = {
+    group,
+    request,
+    closes: plan.closing !== undefined,
+    rolledHedgeId,
+    open: openEntry,
+    netMarginUsd: closing?.netMarginUsd,
+  };
+  const carried = await carryOut(ports, client, legs, {
+    wait: req.write.wait,
+    positionOpen: plan.closing !== undefined,
+    quote,
+    notes,
+  });
   return outcomeOf(ports, legs, carried, notes, false, quote);
 }

@@ -29,7 +29,10 @@ export async function ownRowTest(ports: Pick<FlowPorts, 'credentials'>): Promise
 }
 
 /** Refuses (exit 13, nothing sent) a row that does not verify as this account's own. */
-export async function requireOwnRow(ports: Pick<FlowPorts, 'credentials' | 'hedgeCommand'>, entry: JournalEntry): Promise<void> {
+export async function requireOwnRow(
+  ports: Pick<FlowPorts, 'credentials' | 'hedgeCommand'>,
+  entry: JournalEntry,
+): Promise<void> {
   const trust = await rowTrustOf(ports, entry);
   if (trust === 'verified') return;
   const request = entry.request ?? { method: '?', path: '?' };
@@ -56,11 +59,17 @@ export function begunElsewhere(entry: Pick<JournalEntry, 'host'>): boolean {
  * A row begun on another machine is resumed here only when a person says so: --yes, or a yes at a
  * terminal's question; without either it is refused (exit 2, nothing sent).
  */
-export async function confirmRowFromElsewhere(ports: Pick<FlowPorts, 'interactive' | 'confirmedAhead' | 'confirm'>, entry: JournalEntry, what: string): Promise<void> {
+export async function confirmRowFromElsewhere(
+  ports: Pick<FlowPorts, 'interactive' | 'confirmedAhead' | 'confirm'>,
+  entry: JournalEntry,
+  what: string,
+): Promise<void> {
   if (!begunElsewhere(entry) || ports.confirmedAhead) return;
   const from = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}) was begun on ${safeText(String(entry.host))}, not on this machine`;
   if (!ports.interactive) {
-    throw new UsageError(`${from}: pass --yes to ${what} from here (there is no terminal to confirm on); nothing was sent.`);
+    throw new UsageError(
+      `${from}: pass --yes to ${what} from here (there is no terminal to confirm on); nothing was sent.`,
+    );
   }
   await confirmOrStop(ports, `${from}. ${what[0]!.toUpperCase()}${what.slice(1)} from here?`);
 }
@@ -69,7 +78,10 @@ export async function confirmRowFromElsewhere(ports: Pick<FlowPorts, 'interactiv
  * The seal verdict of each unresolved row (only those can be sent again), for `hedge journal`;
  * undefined when there is no unresolved row or no key to check with (nothing is asked for then).
  */
-export async function checkUnresolvedRows(ports: Pick<FlowPorts, 'credentials' | 'origin'>, entries: readonly JournalEntry[]): Promise<Map<string, RowCheck> | undefined> {
+export async function checkUnresolvedRows(
+  ports: Pick<FlowPorts, 'credentials' | 'origin'>,
+  entries: readonly JournalEntry[],
+): Promise<Map<string, RowCheck> | undefined> {
   const unresolved = entries.filter(isUnresolved);
   if (unresolved.length === 0) return undefined;
   let identity: Identity;

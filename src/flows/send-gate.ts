@@ -36,7 +36,11 @@ interface GatedRun {
  * refused the last attempt for a conflict, nothing happened (the write flow journals it rejected);
  * at a retry after an attempt that may have acted (no answer, a 5xx), its outcome stays unknown.
  */
-export async function gateTheSend(ports: Pick<FlowPorts, 'tradeGate' | 'planCheck'>, action: GatedAction, run: GatedRun): Promise<SendHooks | undefined> {
+export async function gateTheSend(
+  ports: Pick<FlowPorts, 'tradeGate' | 'planCheck'>,
+  action: GatedAction,
+  run: GatedRun,
+): Promise<SendHooks | undefined> {
   // A leg of a plan (an apply's step, a roll's leg) was checked with the plan, by its caller; a
   // journaled action finished again (its row verified: row-trust.ts) is no new plan.
   if (ports.planCheck && !action.admitted && !run.resumed) ports.planCheck.check([action.plan(run.key)]);

@@ -17,13 +17,20 @@ export type { SideBook } from '../domain/book.js';
 
 /** The side as a book shows it, as the journal keeps it after an action (its hedges not final, and their sum). */
 export function sideAfterOf(book: SideBook): SideAfter {
-  return { hedge_ids: [...book.filled, ...book.opening].map((record) => record.id).sort(), notional_usd: book.recordsUsd };
+  return {
+    hedge_ids: [...book.filled, ...book.opening].map((record) => record.id).sort(),
+    notional_usd: book.recordsUsd,
+  };
 }
 
 /** Whether a book shows the side exactly as an action left it: the same hedges, the same notional. */
 export function sideUnchangedSince(book: SideBook, after: SideAfter): boolean {
   const now = sideAfterOf(book);
-  return now.hedge_ids.length === after.hedge_ids.length && now.hedge_ids.every((id, index) => id === after.hedge_ids[index]) && Math.abs(now.notional_usd - after.notional_usd) < 0.005;
+  return (
+    now.hedge_ids.length === after.hedge_ids.length &&
+    now.hedge_ids.every((id, index) => id === after.hedge_ids[index]) &&
+    Math.abs(now.notional_usd - after.notional_usd) < 0.005
+  );
 }
 
 /** A hedge record in the book's terms. */
@@ -63,7 +70,10 @@ export class SideViews {
     // Every filled hedge however old (a 7-day hedge is not among the newest page of a busy account),
     // and the newest page whatever their status (hedges being opened, just ended). The status filter
     // is a hint: a server that ignores it gives all, and the book filters on its own.
-    const [filled, newest] = await Promise.all([client.listHedges({ status: 'filled', limit: MAX_PAGE_SIZE }), client.listHedges()]);
+    const [filled, newest] = await Promise.all([
+      client.listHedges({ status: 'filled', limit: MAX_PAGE_SIZE }),
+      client.listHedges(),
+    ]);
     const byId = new Map<string, Hedge>();
     for (const hedge of [...filled, ...newest]) byId.set(hedge.id, hedge);
     return new SideViews(client, [...byId.values()], listed);
@@ -71,11 +81,17 @@ export class SideViews {
 
   /** The side's book at `nowMs` (the server's time). */
   async book(market: string, side: Side, nowMs: number): Promise<SideBook> {
-    const mine = this.hedges.filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side).map(hedgeRecord);
+    const mine = this.hedges
+      .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
+      .map(hedgeRecord);
     const found = findSide([...this.positions], market, side);
     const maturity = found?.maturityAt ? Date.parse(found.maturityAt) : NaN;
     const line = found
-      ? { ...(found.notionalUsd !== undefined && !found.notionalFromHedge ? { notionalUsd: found.notionalUsd } : {}), ...(found.hedgeId ? { hedgeId: found.hedgeId } : {}), ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}) }
+      ? {
+          ...(found.notionalUsd !== undefined && !found.notionalFromHedge ? { notionalUsd: found.notionalUsd } : {}),
+          ...(found.hedgeId ? { hedgeId: found.hedgeId } : {}),
+          ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}),
+        }
       : undefined;
     const book = reconcileSide(mine, line, nowMs);
     if (book.state !== 'settling' || book.filled.length === 0) return book;
@@ -84,7 +100,13 @@ export class SideViews {
       () => new Set<string>(),
     );
     const ended = await this.historyIds;
-    return reconcileSide(mine.map((record) => (record.status === 'filled' && ended.has(record.id) ? { ...record, status: 'closed' } : record)), line, nowMs);
+    return reconcileSide(
+      mine.map((record) =>
+        record.status === 'filled' && ended.has(record.id) ? { ...record, status: 'closed' } : record,
+      ),
+      line,
+      nowMs,
+    );
   }
 }
 
@@ -143,14 +165,22 @@ export async function readSidesInStep(
     const book = books[waiting]!;
     const waited = ports.clock.now() - started;
     if (waited + SETTLE_POLL_MS > bound) {
-      const why = book.state === 'settling' ? `is settling: ${safeText(book.why ?? 'its views disagree')}` : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
+      const why =
+        book.state === 'settling'
+          ? `is settling: ${safeText(book.why ?? 'its views disagree')}`
+          : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
       // Before a decision (no `until`) nothing was sent; after a write, the write flow says what was.
       throw new UnresolvedError(
         `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told${until ? '' : '. Nothing was sent'}.`,
-        { details: { market, side, why: book.why ?? null }, hint: 'Compare `hedge positions` with `hedge hedges`, and run the command again once both show the same book.' },
+        {
+          details: { market, side, why: book.why ?? null },
+          hint: 'Compare `hedge positions` with `hedge hedges`, and run the command again once both show the same book.',
+        },
       );
     }
-    ports.log(`${market} ${side}: ${book.state === 'settling' ? `settling (${safeText(book.why ?? '')})` : 'not there yet'}; reading again in ${SETTLE_POLL_MS / 1000} s`);
+    ports.log(
+      `${market} ${side}: ${book.state === 'settling' ? `settling (${safeText(book.why ?? '')})` : 'not there yet'}; reading again in ${SETTLE_POLL_MS / 1000} s`,
+    );
     await ports.clock.sleep(SETTLE_POLL_MS, ports.signal);
   }
 }

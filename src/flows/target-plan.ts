@@ -4,7 +4,15 @@
 // pre-trade checks simulated over the whole sequence), and quote each open and add for its cost.
 import type { HedgeClient } from '../api/client.js';
 import { readNumber } from '../api/wire/read-fields.js';
-import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanPosition, type PlanStep, type PlanTotals } from '../domain/plan.js';
+import {
+  computePlan,
+  describePlanProblem,
+  problemAsData,
+  type Plan,
+  type PlanPosition,
+  type PlanStep,
+  type PlanTotals,
+} from '../domain/plan.js';
 import { parseTargetFile, type TargetRow } from '../domain/target-file.js';
 import { parseUsdAmount } from '../domain/input.js';
 import { TENORS, type Tenor } from '../domain/vocabulary.js';
@@ -41,17 +49,31 @@ export function parseTolerance(raw: string | undefined): number {
  * Reads and checks the target file. Every problem is listed as `file:LINE: message` in one
  * UsageError (exit 2): nothing has been read from or sent to the server at that point.
  */
-export async function readTargetFile(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'>, file: string): Promise<TargetFile> {
+export async function readTargetFile(
+  ports: Pick<
+    FlowPorts,
+    'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'log' | 'stdin' | 'stdinIsTTY' | 'origin' | 'targetFiles'
+  >,
+  file: string,
+): Promise<TargetFile> {
   const { text, sourceName } = await readInputFile(ports, file, 'target file', 'cat target.csv | hedge plan -');
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
-    throw inputFileProblems(sourceName, parsed.problems, 'Fix every line listed, then run the command again. Columns: market,side,notional_usd,tenor_days[,client_reference,until,roll_before].');
+    throw inputFileProblems(
+      sourceName,
+      parsed.problems,
+      'Fix every line listed, then run the command again. Columns: market,side,notional_usd,tenor_days[,client_reference,until,roll_before].',
+    );
   }
   return { sourceName, rows: parsed.rows };
 }
 
 /** The positions as the plan needs them; a line that names no market is the only listed market's. */
-function planPositions(book: BookPosition[], onlyMarket: string | undefined, log: (line: string) => void): PlanPosition[] {
+function planPositions(
+  book: BookPosition[],
+  onlyMarket: string | undefined,
+  log: (line: string) => void,
+): PlanPosition[] {
   const positions: PlanPosition[] = [];
   for (const line of book) {
     const market = line.market ?? onlyMarket;
@@ -79,14 +101,24 @@ function quoteTenor(step: PlanStep, rows: readonly TargetRow[]): Tenor | undefin
   return rows.find((row) => row.line === step.line)?.tenorDays;
 }
 
-async function quoteStep(client: HedgeClient, step: PlanStep, rows: readonly TargetRow[], blocked: boolean): Promise<StepQuote | undefined> {
+async function quoteStep(
+  client: HedgeClient,
+  step: PlanStep,
+  rows: readonly TargetRow[],
+  blocked: boolean,
+): Promise<StepQuote | undefined> {
   if (step.action !== 'open' && step.action !== 'add') return undefined;
   // A step the checks refuse is not quoted: the server would refuse the quote for the same reason.
   if (blocked) return { error: { code: 'not_quoted', message: 'not quoted: the step fails a check' } };
   const tenor = quoteTenor(step, rows);
   if (tenor === undefined) return { error: { code: 'no_tenor', message: 'not quoted: no tenor known for this side' } };
   try {
-    const quote = await client.createQuote({ market: step.market, side: step.side, notional_usd: step.deltaUsd, tenor_days: tenor });
+    const quote = await client.createQuote({
+      market: step.market,
+      side: step.side,
+      notional_usd: step.deltaUsd,
+      tenor_days: tenor,
+    });
     return { quote };
   } catch (error) {
     if (error instanceof ApiError) return { error: { code: error.code, message: error.message } };
@@ -128,7 +160,12 @@ export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefin
 }
 
 /** Reads the live book and computes the plan with a quote for each open and add. Sends no write. */
-export async function buildTargetPlan(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>, client: HedgeClient, target: TargetFile, toleranceUsd: number): Promise<QuotedPlan> {
+export async function buildTargetPlan(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
+  client: HedgeClient,
+  target: TargetFile,
+  toleranceUsd: number,
+): Promise<QuotedPlan> {
   const log = (line: string): void => ports.log(line);
 
   // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
@@ -150,16 +187,22 @@ export async function buildTargetPlan(ports: Pick<FlowPorts, 'clock' | 'signal' 
   const blocked = new Set(plan.problems.map((problem) => problem.stepIndex));
   const quotes: Array<StepQuote | undefined> = [];
   // One at a time: a plan is a handful of rows, and a burst of quotes could meet a rate limit.
-  for (const [index, step] of plan.steps.entries()) quotes.push(await quoteStep(client, step, target.rows, blocked.has(index)));
+  for (const [index, step] of plan.steps.entries())
+    quotes.push(await quoteStep(client, step, target.rows, blocked.has(index)));
   return { plan, quotes, totals: planTotals(plan, quotes), source: target.sourceName };
 }
 
-
 /** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
-export function planCheckError(ports: Pick<FlowPorts, 'hedgeCommand'>, quoted: QuotedPlan, options: { problemsAsData: boolean }): PreTradeCheckError {
+export function planCheckError(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  quoted: QuotedPlan,
+  options: { problemsAsData: boolean },
+): PreTradeCheckError {
   const { problems } = quoted.plan;
   const source = safeText(quoted.source);
-  const lines = problems.map((problem) => `${source}:${problem.line}: ${safeText(describePlanProblem(problem))} (${problem.code})`);
+  const lines = problems.map(
+    (problem) => `${source}:${problem.line}: ${safeText(describePlanProblem(problem))} (${problem.code})`,
+  );
   return new PreTradeCheckError(
     'plan_check_failed',
     `The plan fails ${problems.length} pre-trade check${problems.length === 1 ? '' : 's'}; nothing was sent.\n${listedProblems(lines).join('\n')}`,
@@ -179,7 +222,31 @@ export function planTrades(steps: readonly PlanStep[]): Trade[] {
  * book and quoted, and (for an agent) admitted by its limits. Nothing is shown: the command shows
  * the plan and chooses the exit code (commands/plan-outcome.ts).
  */
-export async function planTarget(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'stdin' | 'stdinIsTTY' | 'origin' | 'tradeGate' | 'planCheck' | 'targetFiles'>, opts: TargetPlanOptions): Promise<QuotedPlan> {
+export async function planTarget(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'timeoutSeconds'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'stdin'
+    | 'stdinIsTTY'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+    | 'targetFiles'
+  >,
+  opts: TargetPlanOptions,
+): Promise<QuotedPlan> {
   // The whole file is checked before anything is read from the server.
   const target = await readTargetFile(ports, opts.file);
   const client = await ports.client();
@@ -195,7 +262,27 @@ export async function planTarget(ports: Pick<FlowPorts, 'clock' | 'signal' | 'de
  * steps send, in order — recorded by the preview's dry run, checked by the confirmed run before its
  * first step. The actions are loaded only then.
  */
-export async function checkPlanRequests(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'origin' | 'planCheck'>, client: HedgeClient, steps: readonly PlanStep[]): Promise<void> {
+export async function checkPlanRequests(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'origin'
+    | 'planCheck'
+  >,
+  client: HedgeClient,
+  steps: readonly PlanStep[],
+): Promise<void> {
   if (!ports.planCheck) return;
   const { stepAction } = await import('./trade-actions.js');
   ports.planCheck.check(steps.map((step, index) => stepAction(ports, client, step, '', `step-${index + 1}`).plan('')));

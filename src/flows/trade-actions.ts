@@ -20,7 +20,14 @@ import { formatRate, shortHash } from '../domain/number-format.js';
 import type { TradeView } from '../outcomes/trade.js';
 import { readSideInStep, sideAfterOf, SideViews, type SideBook } from './side-book.js';
 import { findSide, type BookPosition } from './positions.js';
-import { expectedAfterChange, findClosedRecord, waitForHedgeStatus, waitForOwnChange, waitForSideClosed, type ChangeOutcome } from './wait.js';
+import {
+  expectedAfterChange,
+  findClosedRecord,
+  waitForHedgeStatus,
+  waitForOwnChange,
+  waitForSideClosed,
+  type ChangeOutcome,
+} from './wait.js';
 import { reconcileChange, reconcileClose, reconcileOpen } from './reconcile.js';
 import type { WriteAction, WriteOutcome } from './write-flow.js';
 
@@ -43,11 +50,24 @@ export interface ActionExtras {
  * The command line each write is journaled under (and shown in hints): one builder per write, used
  * by its command, apply's steps and the keeper alike.
  */
-export function openArgv(request: Pick<OpenRequest, 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'client_reference'>): string[] {
-  return ['open', request.market, request.side, String(request.notional_usd), '--tenor', String(request.tenor_days), ...(request.client_reference ? ['--ref', request.client_reference] : [])];
+export function openArgv(
+  request: Pick<OpenRequest, 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'client_reference'>,
+): string[] {
+  return [
+    'open',
+    request.market,
+    request.side,
+    String(request.notional_usd),
+    '--tenor',
+    String(request.tenor_days),
+    ...(request.client_reference ? ['--ref', request.client_reference] : []),
+  ];
 }
 
-export function changeArgv(action: 'add' | 'reduce', request: Pick<ChangeRequest, 'market' | 'side' | 'notional_usd'>): string[] {
+export function changeArgv(
+  action: 'add' | 'reduce',
+  request: Pick<ChangeRequest, 'market' | 'side' | 'notional_usd'>,
+): string[] {
   return [action, request.market, request.side, String(request.notional_usd)];
 }
 
@@ -59,7 +79,15 @@ function txNote(hash: unknown): string {
   return typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : '';
 }
 
-export function openAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress'>, client: HedgeClient, request: OpenRequest, extras: ActionExtras): WriteAction<OpenedHedge, Hedge> {
+export function openAction(
+  ports: Pick<
+    FlowPorts,
+    'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress'
+  >,
+  client: HedgeClient,
+  request: OpenRequest,
+  extras: ActionExtras,
+): WriteAction<OpenedHedge, Hedge> {
   const days = request.tenor_days === 1 ? '1 day' : `${request.tenor_days} days`;
   /** The side as every view showed it once the fill was seen there (a later identical open is judged by it). */
   let after: SideAfter | undefined;
@@ -75,21 +103,35 @@ export function openAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline
     preview: extras.preview,
     question: () =>
       `Open ${request.side} ${formatMoney(request.notional_usd)} USD on ${request.market} for ${days}` +
-      (extras.quote ? ` at about ${extras.quote.pricing.execution_price}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?` : '?'),
+      (extras.quote
+        ? ` at about ${extras.quote.pricing.execution_price}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?`
+        : '?'),
     send: (key, hooks) => client.openHedge(request, key, hooks),
     trades: async () => [{ market: request.market, notionalUsd: request.notional_usd }],
-    reconcile: async (entry) => (await reconcileOpen(client, entry)) as Awaited<ReturnType<NonNullable<WriteAction<OpenedHedge, Hedge>['reconcile']>>>,
+    reconcile: async (entry) =>
+      (await reconcileOpen(client, entry)) as Awaited<
+        ReturnType<NonNullable<WriteAction<OpenedHedge, Hedge>['reconcile']>>
+      >,
     submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
     // The fill shows on the hedge's record first (the spec: poll GET /hedges/{id}); exit 0 once the
     // positions list shows the side with it too (side-book.ts), so the next decision sees it.
     wait: async (answer, { startedAt }) => {
-      const hedge = await waitForHedgeStatus(ports, answer.hedge_id, { label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`, startedAt });
+      const hedge = await waitForHedgeStatus(ports, answer.hedge_id, {
+        label: `Submitted ${answer.hedge_id}${txNote(answer.order_tx_hash)}, waiting for the fill`,
+        startedAt,
+      });
       if (hedge.status === 'filled') {
         // Seen filled on its record, it is waited for in every view — or until its record shows it
         // ended since (matured, closed by someone): the open landed, and the side has moved on
         // (domain/book.ts expectationMet reads a keeper's own open the same way).
         after = await alsoInEveryView(ports, `Hedge ${safeText(hedge.id)} is filled on its record`, () =>
-          readSideInStep(ports, client, request.market, request.side, (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id)),
+          readSideInStep(
+            ports,
+            client,
+            request.market,
+            request.side,
+            (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
+          ),
         );
       }
       return hedge;
@@ -105,7 +147,11 @@ export function openAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline
  * error, not a disagreement) leaves the write confirmed as the spec confirms it, with a warning
  * naming what was not seen; a disagreement past the bound is "cannot tell" (exit 12).
  */
-async function alsoInEveryView(ports: Pick<FlowPorts, 'signal' | 'notify'>, confirmed: string, read: () => Promise<{ book: SideBook }>): Promise<SideAfter | undefined> {
+async function alsoInEveryView(
+  ports: Pick<FlowPorts, 'signal' | 'notify'>,
+  confirmed: string,
+  read: () => Promise<{ book: SideBook }>,
+): Promise<SideAfter | undefined> {
   try {
     return sideAfterOf((await read()).book);
   } catch (error) {
@@ -162,7 +208,8 @@ const CHANGE_KINDS: Record<'add' | 'reduce', ChangeKind> = {
     submittedTitle: 'Add submitted',
     plan: (client, request, key) => client.planAdd(request, key),
     send: (client, request, key, hooks) => client.addToHedge(request, key, hooks),
-    question: ({ market, side, notional_usd }, cost) => `Add ${formatUsd(notional_usd)} to the ${side} hedge on ${market}${cost}?`,
+    question: ({ market, side, notional_usd }, cost) =>
+      `Add ${formatUsd(notional_usd)} to the ${side} hedge on ${market}${cost}?`,
     done: (notionalUsd) => `Added ${formatUsd(notionalUsd)}`,
     quotesFirst: true,
     readsBalance: false,
@@ -173,7 +220,8 @@ const CHANGE_KINDS: Record<'add' | 'reduce', ChangeKind> = {
     submittedTitle: 'Reduce submitted',
     plan: (client, request, key) => client.planReduce(request, key),
     send: (client, request, key, hooks) => client.reduceHedge(request, key, hooks),
-    question: ({ market, side, notional_usd }) => `Remove ${formatUsd(notional_usd)} from the ${side} hedge on ${market}?`,
+    question: ({ market, side, notional_usd }) =>
+      `Remove ${formatUsd(notional_usd)} from the ${side} hedge on ${market}?`,
     done: (notionalUsd) => `Reduced by ${formatUsd(notionalUsd)}`,
     quotesFirst: false,
     readsBalance: true,
@@ -198,12 +246,22 @@ interface ChangeSeen {
  * and the positions list together, waited on while settling): a hedge filled a moment ago on its
  * record is waited for, not taken as a side missing from the list.
  */
-function positionBefore(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen): Promise<BookPosition | undefined> {
+function positionBefore(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
+  client: HedgeClient,
+  request: ChangeRequest,
+  seen: ChangeSeen,
+): Promise<BookPosition | undefined> {
   return (seen.position ??= readSideInStep(ports, client, request.market, request.side).then(({ book, positions }) => {
     seen.book = book;
     const position = book.state === 'in-step' ? findSide(positions, request.market, request.side) : undefined;
     // A line without a notional hedge can read is sized by the side's records (book.ts), when every filled one shows its own.
-    if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge) || book.filled.some((record) => record.notionalUsd === undefined)) return position;
+    if (
+      !position ||
+      (position.notionalUsd !== undefined && !position.notionalFromHedge) ||
+      book.filled.some((record) => record.notionalUsd === undefined)
+    )
+      return position;
     return { ...position, notionalUsd: book.recordsUsd };
   }));
 }
@@ -219,18 +277,35 @@ function readBalance(ports: Pick<FlowPorts, 'signal'>, client: HedgeClient): Pro
 }
 
 /** The addition quoted for its cost before it is confirmed, at the hedge's own maturity. */
-async function quoteAddition(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'notify' | 'log' | 'hedgeCommand'>, client: HedgeClient, request: ChangeRequest, seen: ChangeSeen): Promise<void> {
+async function quoteAddition(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'notify' | 'log' | 'hedgeCommand'>,
+  client: HedgeClient,
+  request: ChangeRequest,
+  seen: ChangeSeen,
+): Promise<void> {
   const { market, side, notional_usd: notionalUsd } = request;
   const position = await positionBefore(ports, client, request, seen);
   if (!position) {
-    ports.notify({ kind: 'addition-not-quoted', level: 'note', text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${ports.hedgeCommand('positions')}\`).` });
+    ports.notify({
+      kind: 'addition-not-quoted',
+      level: 'note',
+      text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (\`${ports.hedgeCommand('positions')}\`).`,
+    });
     return;
   }
   // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
-  const hedge = position.maturityAt === undefined && position.hedgeId ? await client.getHedge(position.hedgeId).catch(() => undefined) : undefined;
+  const hedge =
+    position.maturityAt === undefined && position.hedgeId
+      ? await client.getHedge(position.hedgeId).catch(() => undefined)
+      : undefined;
   const maturityAt = position.maturityAt ?? hedge?.maturity_at ?? undefined;
   const now = ports.clock.now();
-  seen.quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days) });
+  seen.quote = await client.createQuote({
+    market,
+    side,
+    notional_usd: notionalUsd,
+    tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days),
+  });
   const daysLeft = daysUntil(maturityAt, now);
   ports.notify({
     kind: 'addition-quote',
@@ -247,7 +322,13 @@ async function quoteAddition(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadli
  * line). Sent anyway, the server would refuse it too — but an action that is killed on its way stays
  * in the journal, and a resume would land it on whatever hedge the side holds by then (a roll's new one).
  */
-async function requireHedgeToChange(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log' | 'hedgeCommand'>, client: HedgeClient, action: 'add' | 'reduce', request: ChangeRequest, seen: ChangeSeen): Promise<void> {
+async function requireHedgeToChange(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log' | 'hedgeCommand'>,
+  client: HedgeClient,
+  action: 'add' | 'reduce',
+  request: ChangeRequest,
+  seen: ChangeSeen,
+): Promise<void> {
   await positionBefore(ports, client, request, seen);
   const book = seen.book;
   if (book?.state !== 'flat' || book.opening.length > 0) return;
@@ -262,7 +343,19 @@ async function requireHedgeToChange(ports: Pick<FlowPorts, 'clock' | 'signal' | 
 
 /** Add or reduce: one shape, configured by its kind (CHANGE_KINDS). */
 export function changeAction(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople'>,
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+  >,
   client: HedgeClient,
   action: 'add' | 'reduce',
   request: ChangeRequest,
@@ -293,19 +386,35 @@ export function changeAction(
     // The notional before the change, read before the send and journaled: the wait (and a resumed
     // one) ends when the positions list shows another.
     before: async () => {
-      const [position, balance] = await Promise.all([positionBefore(ports, client, request, seen), kind.readsBalance ? readBalance(ports, client) : undefined]);
+      const [position, balance] = await Promise.all([
+        positionBefore(ports, client, request, seen),
+        kind.readsBalance ? readBalance(ports, client) : undefined,
+      ]);
       seen.before = position;
       seen.balanceBeforeUsdc = balance;
       if (position?.notionalUsd === undefined) return undefined;
-      return { baseline_notional_usd: position.notionalUsd, ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}) };
+      return {
+        baseline_notional_usd: position.notionalUsd,
+        ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}),
+      };
     },
     question: () =>
-      kind.question(request, seen.quote ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront` : ''),
+      kind.question(
+        request,
+        seen.quote
+          ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront`
+          : '',
+      ),
     send: (key, hooks) => kind.send(client, request, key, hooks),
     trades: async () => [{ market, notionalUsd }],
     reconcile: async (entry) =>
-      (await reconcileChange(ports, client, entry, { action, market, side, notionalUsd })) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, ChangeResult | undefined>['reconcile']>>>,
-    submitted: (answer) => ({ hedge_id: answer.hedge_id ?? undefined, order_tx_hash: answer.order_tx_hash ?? undefined }),
+      (await reconcileChange(ports, client, entry, { action, market, side, notionalUsd })) as Awaited<
+        ReturnType<NonNullable<WriteAction<SubmittedAction, ChangeResult | undefined>['reconcile']>>
+      >,
+    submitted: (answer) => ({
+      hedge_id: answer.hedge_id ?? undefined,
+      order_tx_hash: answer.order_tx_hash ?? undefined,
+    }),
     wait: (answer, run) => waitForChange(ports, client, request, kind, seen, answer, run),
     outcome: () => 'done',
     sideAfter: () => seen.after,
@@ -314,7 +423,19 @@ export function changeAction(
 
 /** Waits until the positions list shows the change, then reads the hedge (and a reduce's balance and record). */
 async function waitForChange(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople'>,
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+  >,
   client: HedgeClient,
   request: ChangeRequest,
   kind: ChangeKind,
@@ -327,10 +448,13 @@ async function waitForChange(
   const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
   if (baseline === undefined) {
     // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
-    throw new UnresolvedError(`The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`, {
-      hint: `Look at \`${ports.hedgeCommand('positions')}\` and \`${ports.hedgeCommand('hedges')}\`, then record what happened:`,
-      details: { market, side },
-    });
+    throw new UnresolvedError(
+      `The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`,
+      {
+        hint: `Look at \`${ports.hedgeCommand('positions')}\` and \`${ports.hedgeCommand('hedges')}\`, then record what happened:`,
+        details: { market, side },
+      },
+    );
   }
   const outcome = await waitForOwnChange(ports, {
     label: `Submitted ${action}${txNote(answer.order_tx_hash)}, waiting for it to land`,
@@ -342,13 +466,18 @@ async function waitForChange(
     action,
   });
   // Confirmed by the positions list; the hedge itself is read once more to show it whole.
-  const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
+  const hedgeId =
+    answer.hedge_id ??
+    outcome.position?.hedgeId ??
+    (typeof before?.hedge_id === 'string' ? before.hedge_id : undefined);
   const expected = expectedAfterChange(action, baseline, request.notional_usd);
   if (outcome.closed && !expected.closes) await sideGoneFirst(ports, client, request, action, baseline, hedgeId);
   // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
   else {
     seen.after = await alsoInEveryView(ports, `The positions list shows the ${action}`, () =>
-      readSideInStep(ports, client, market, side, (book) => (outcome.closed ? book.state === 'flat' : Math.abs(book.recordsUsd - expected.notionalUsd) < 0.005)),
+      readSideInStep(ports, client, market, side, (book) =>
+        outcome.closed ? book.state === 'flat' : Math.abs(book.recordsUsd - expected.notionalUsd) < 0.005,
+      ),
     );
   }
   const [hedge, balanceAfterUsdc, realized] = await Promise.all([
@@ -357,7 +486,15 @@ async function waitForChange(
     // A reduce of about the whole position closed it: its record says what it realized.
     outcome.closed && hedgeId && ports.forPeople ? findClosedRecord(ports, hedgeId) : undefined,
   ]);
-  return { ...outcome, hedge, balanceAfterUsdc, realized, before: seen.before, quotedPrice: seen.quote?.pricing.execution_price, balanceBeforeUsdc: seen.balanceBeforeUsdc };
+  return {
+    ...outcome,
+    hedge,
+    balanceAfterUsdc,
+    realized,
+    before: seen.before,
+    quotedPrice: seen.quote?.pricing.execution_price,
+    balanceBeforeUsdc: seen.balanceBeforeUsdc,
+  };
 }
 
 /**
@@ -366,21 +503,41 @@ async function waitForChange(
  * (the caller goes on: it happened) — or not: then it did not happen (NotAppliedError, exit 3). A
  * record that shows neither cannot tell (exit 12).
  */
-async function sideGoneFirst(ports: Pick<FlowPorts, 'notify' | 'hedgeCommand'>, client: HedgeClient, request: ChangeRequest, action: 'add' | 'reduce', baseline: number, hedgeId: string | undefined): Promise<void> {
+async function sideGoneFirst(
+  ports: Pick<FlowPorts, 'notify' | 'hedgeCommand'>,
+  client: HedgeClient,
+  request: ChangeRequest,
+  action: 'add' | 'reduce',
+  baseline: number,
+  hedgeId: string | undefined,
+): Promise<void> {
   const { market, side, notional_usd: changeUsd } = request;
   const expected = expectedAfterChange(action, baseline, changeUsd).notionalUsd;
   const hedge = hedgeId ? await client.getHedge(hedgeId).catch(() => undefined) : undefined;
   const notional = hedge?.notional_usd;
   const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
   if (notional !== undefined && near(notional, expected)) {
-    ports.notify({ kind: 'change-then-settled', level: 'note', text: `The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).` });
+    ports.notify({
+      kind: 'change-then-settled',
+      level: 'note',
+      text: `The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
+    });
     return;
   }
-  const details = { market, side, hedge_id: hedgeId ?? null, before_usd: baseline, ...(notional === undefined ? {} : { hedge_notional_usd: notional }) };
+  const details = {
+    market,
+    side,
+    hedge_id: hedgeId ?? null,
+    before_usd: baseline,
+    ...(notional === undefined ? {} : { hedge_notional_usd: notional }),
+  };
   if (notional !== undefined && near(notional, baseline)) {
     throw new NotAppliedError(
       `The ${action} of ${formatUsd(changeUsd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
-      { hint: `The side is flat now: see \`${ports.hedgeCommand('positions')}\`; open a new hedge if it should be covered.`, details },
+      {
+        hint: `The side is flat now: see \`${ports.hedgeCommand('positions')}\`; open a new hedge if it should be covered.`,
+        details,
+      },
     );
   }
   throw new UnresolvedError(
@@ -388,7 +545,6 @@ async function sideGoneFirst(ports: Pick<FlowPorts, 'notify' | 'hedgeCommand'>, 
     { hint: `See \`${ports.hedgeCommand('history')}\`, then record what happened.`, details },
   );
 }
-
 
 export interface CloseResult {
   market: string;
@@ -398,7 +554,26 @@ export interface CloseResult {
   realized?: HistoryRecord;
 }
 
-export function closeAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'origin'>, client: HedgeClient, request: SideRequest, extras: ActionExtras): WriteAction<SubmittedAction, CloseResult> {
+export function closeAction(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'origin'
+  >,
+  client: HedgeClient,
+  request: SideRequest,
+  extras: ActionExtras,
+): WriteAction<SubmittedAction, CloseResult> {
   const { market, side } = request;
   let estimate: number | undefined;
   let hedgeBefore: string | undefined;
@@ -434,35 +609,67 @@ export function closeAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadlin
         ...(notional === undefined ? {} : { notional_usd: notional }),
       };
     },
-    question: () => `Close the ${side} position on ${market}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,
+    question: () =>
+      `Close the ${side} position on ${market}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,
     send: (key, hooks) => client.closeHedge(request, key, hooks),
     // A close trades what the side holds when it is sent: its notional in the book and every add of
     // the side still landing (read before the first send and before each retry).
     // The side as its records and positions line agree on it (a fill the list trails counts), hedges
     // still being opened on it included: the close would take them too.
     trades: async () => {
-      const [{ book }, landing] = await Promise.all([readSideInStep(ports, client, market, side), addsStillLanding(ports, market, side)]);
+      const [{ book }, landing] = await Promise.all([
+        readSideInStep(ports, client, market, side),
+        addsStillLanding(ports, market, side),
+      ]);
       inBook = roundCents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
       return [{ market, notionalUsd: roundCents(inBook + landing) }];
     },
-    reconcile: async (entry) => (await reconcileClose(ports, client, entry, request)) as Awaited<ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>>,
+    reconcile: async (entry) =>
+      (await reconcileClose(ports, client, entry, request)) as Awaited<
+        ReturnType<NonNullable<WriteAction<SubmittedAction, CloseResult>['reconcile']>>
+      >,
     // What it closed, which an agent's daily cap counts: the larger of what the server says it
     // closed and what the book showed right before the send (a server is not taken at a smaller word).
     submitted: (answer) => {
       const said = readNumber(answer.notional_usd);
       const closed = said === undefined ? inBook : Math.max(Math.abs(said), inBook ?? 0);
-      return { hedge_id: answer.hedge_id ?? hedgeBefore, order_tx_hash: answer.order_tx_hash ?? undefined, ...(closed === undefined ? {} : { traded_usd: Math.abs(closed) }) };
+      return {
+        hedge_id: answer.hedge_id ?? hedgeBefore,
+        order_tx_hash: answer.order_tx_hash ?? undefined,
+        ...(closed === undefined ? {} : { traded_usd: Math.abs(closed) }),
+      };
     },
     wait: async (answer, { startedAt, before }) => {
       const kept = before ?? {};
       const hedgeId = answer.hedge_id ?? (typeof kept.hedge_id === 'string' ? kept.hedge_id : undefined);
-      const polled = await waitForSideClosed(ports, { label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`, startedAt, market, side, hedgeId });
+      const polled = await waitForSideClosed(ports, {
+        label: `Submitted close${txNote(answer.order_tx_hash)}, waiting for the ${side} position to close`,
+        startedAt,
+        market,
+        side,
+        hedgeId,
+      });
       // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
       after = await alsoInEveryView(ports, `The ${side} side of ${market} has left the positions list`, () =>
-        readSideInStep(ports, client, market, side, (book) => book.state === 'flat' || (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'), polled),
+        readSideInStep(
+          ports,
+          client,
+          market,
+          side,
+          (book) =>
+            book.state === 'flat' ||
+            (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'),
+          polled,
+        ),
       );
       const realized = hedgeId ? await findClosedRecord(ports, hedgeId) : undefined;
-      return { market, side, estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined, hedgeId, realized };
+      return {
+        market,
+        side,
+        estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined,
+        hedgeId,
+        realized,
+      };
     },
     outcome: () => 'done',
     sideAfter: () => after,
@@ -474,12 +681,19 @@ export function closeAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadlin
  * adds sent without waiting (--no-wait, an agent's `wait: false`) no longer ago than a wait for
  * them would have lasted (DEFAULT_WAIT_BOUND_MS), of this account, from any process.
  */
-async function addsStillLanding(ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'origin'>, market: string, side: string): Promise<number> {
+async function addsStillLanding(
+  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'journal' | 'origin'>,
+  market: string,
+  side: string,
+): Promise<number> {
   const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
   const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
   const landing = (await journal.list({ since })).filter((entry) => {
     const body = bodyOf(entry);
-    const notWaited = entry.outcome === 'done' && entry.message === NOT_WAITED_MESSAGE && Date.parse(entry.resolved_at ?? entry.created_at) >= since;
+    const notWaited =
+      entry.outcome === 'done' &&
+      entry.message === NOT_WAITED_MESSAGE &&
+      Date.parse(entry.resolved_at ?? entry.created_at) >= since;
     return (
       entry.command === 'add' &&
       sentBy(self, entry) &&
@@ -496,12 +710,34 @@ function roundCents(value: number): number {
 }
 
 /** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
-export function stepAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'origin'>, client: HedgeClient, step: PlanStep, group: string, leg: string): WriteAction<unknown, unknown> {
+export function stepAction(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'origin'
+  >,
+  client: HedgeClient,
+  step: PlanStep,
+  group: string,
+  leg: string,
+): WriteAction<unknown, unknown> {
   const { market, side } = step;
   const amount = Math.abs(step.deltaUsd);
   switch (step.action) {
     case 'open': {
-      if (step.tenorDays === undefined) throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
+      if (step.tenorDays === undefined)
+        throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
       const request = {
         market,
         side,
@@ -509,21 +745,48 @@ export function stepAction(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline
         tenor_days: step.tenorDays,
         ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
       };
-      return openAction(ports, client, request, { argv: openArgv(request), group, leg }) as WriteAction<unknown, unknown>;
+      return openAction(ports, client, request, { argv: openArgv(request), group, leg }) as WriteAction<
+        unknown,
+        unknown
+      >;
     }
     case 'add':
     case 'reduce': {
       const request = { market, side, notional_usd: amount };
-      return changeAction(ports, client, step.action, request, { argv: changeArgv(step.action, request), group, leg }) as WriteAction<unknown, unknown>;
+      return changeAction(ports, client, step.action, request, {
+        argv: changeArgv(step.action, request),
+        group,
+        leg,
+      }) as WriteAction<unknown, unknown>;
     }
     case 'close':
-      return closeAction(ports, client, { market, side }, { argv: closeArgv({ market, side }), group, leg }) as WriteAction<unknown, unknown>;
+      return closeAction(
+        ports,
+        client,
+        { market, side },
+        { argv: closeArgv({ market, side }), group, leg },
+      ) as WriteAction<unknown, unknown>;
   }
 }
 
 /** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */
 export function actionFromJournal(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'notify' | 'log' | 'hedgeCommand' | 'startProgress' | 'forPeople' | 'origin'>,
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'startProgress'
+    | 'forPeople'
+    | 'origin'
+  >,
   client: HedgeClient,
   command: string,
   body: Record<string, unknown>,
@@ -537,7 +800,13 @@ export function actionFromJournal(
       return openAction(ports, client, body as unknown as OpenRequest, extras) as WriteAction<unknown, unknown>;
     case 'add':
     case 'reduce':
-      return changeAction(ports, client, command as 'add' | 'reduce', client.changeRequestFromBody(body), extras) as WriteAction<unknown, unknown>;
+      return changeAction(
+        ports,
+        client,
+        command as 'add' | 'reduce',
+        client.changeRequestFromBody(body),
+        extras,
+      ) as WriteAction<unknown, unknown>;
     case 'close':
       return closeAction(ports, client, body as unknown as SideRequest, extras) as WriteAction<unknown, unknown>;
     default:
@@ -550,11 +819,17 @@ export function actionFromJournal(
  * action recorded without sending. `body` is the request as sent (the journal's), which says the
  * market, side and amount of a change.
  */
-export function tradeView(command: string, outcome: WriteOutcome<unknown, unknown>, body: Record<string, unknown>): TradeView | undefined {
+export function tradeView(
+  command: string,
+  outcome: WriteOutcome<unknown, unknown>,
+  body: Record<string, unknown>,
+): TradeView | undefined {
   if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return undefined;
   switch (command as TradeCommand) {
     case 'open':
-      return outcome.kind === 'submitted' ? { kind: 'open-submitted', answer: outcome.answer as OpenedHedge } : { kind: 'open-resolved', hedge: outcome.result as Hedge };
+      return outcome.kind === 'submitted'
+        ? { kind: 'open-submitted', answer: outcome.answer as OpenedHedge }
+        : { kind: 'open-resolved', hedge: outcome.result as Hedge };
     case 'add':
     case 'reduce': {
       const action = command as 'add' | 'reduce';
@@ -566,7 +841,8 @@ export function tradeView(command: string, outcome: WriteOutcome<unknown, unknow
         action,
         market: String(body.market ?? ''),
         side: body.side === 'sell' ? 'sell' : 'buy',
-        notionalUsd: typeof body.notional_usd === 'number' ? body.notional_usd : Number(body.notional_usd ?? body.amount_usd),
+        notionalUsd:
+          typeof body.notional_usd === 'number' ? body.notional_usd : Number(body.notional_usd ?? body.amount_usd),
         closed: result.closed,
         afterNotionalUsd: result.notionalUsd,
         position: result.position,
@@ -590,7 +866,10 @@ export function tradeView(command: string, outcome: WriteOutcome<unknown, unknow
 }
 
 /** An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure). */
-export function tradeFailure(ports: Pick<FlowPorts, 'hedgeCommand'>, view: TradeView | undefined): OrderFailedError | undefined {
+export function tradeFailure(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  view: TradeView | undefined,
+): OrderFailedError | undefined {
   if (view?.kind !== 'open-resolved' || view.hedge.status !== 'failed') return undefined;
   const hedge = view.hedge;
   return new OrderFailedError(

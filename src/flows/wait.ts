@@ -60,7 +60,10 @@ function seconds(ms: number): string {
  * rejects with `timedOut(...)`, `interrupted(...)`, or the poll's own error once the transport
  * has given up on it (with a hint saying that the action stands).
  */
-export async function pollUntil<T>(ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'startProgress'>, options: PollOptions<T>): Promise<T> {
+export async function pollUntil<T>(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'startProgress'>,
+  options: PollOptions<T>,
+): Promise<T> {
   const { clock, signal } = ports;
   // Every wait is bounded: --timeout, or the default bound (none only with --timeout 0).
   const deadline = ports.waitDeadline(options.startedAt);
@@ -92,7 +95,8 @@ export async function pollUntil<T>(ports: Pick<FlowPorts, 'clock' | 'signal' | '
         last = await options.poll();
       } catch (error) {
         if (signal.aborted || error instanceof InterruptedError) throw options.interrupted(last);
-        if (deadline !== undefined && clock.now() >= deadline) throw options.timedOut(last, clock.now() - options.startedAt);
+        if (deadline !== undefined && clock.now() >= deadline)
+          throw options.timedOut(last, clock.now() - options.startedAt);
         throw withActionStands(error, options.checkCommand);
       }
       progress.refresh();
@@ -119,7 +123,12 @@ function withActionStands(error: unknown, checkCommand: string): unknown {
     return wrapped;
   }
   if (error instanceof InvalidResponseError) {
-    return new InvalidResponseError(error.message, { endpoint: error.endpoint, status: error.status, hint, cause: error.cause });
+    return new InvalidResponseError(error.message, {
+      endpoint: error.endpoint,
+      status: error.status,
+      hint,
+      cause: error.cause,
+    });
   }
   return error;
 }
@@ -136,7 +145,11 @@ export interface HedgeWaitOptions {
  * Polls GET /hedges/{id} until the hedge is filled, failed or closed and returns it (a failed
  * hedge is returned, not thrown: the caller decides what `failed` means for it).
  */
-export async function waitForHedgeStatus(ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'hedgeCommand' | 'startProgress'>, hedgeId: string, options: HedgeWaitOptions): Promise<Hedge> {
+export async function waitForHedgeStatus(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'hedgeCommand' | 'startProgress'>,
+  hedgeId: string,
+  options: HedgeWaitOptions,
+): Promise<Hedge> {
   if (options.initial && FINAL_HEDGE_STATUSES.includes(options.initial.status)) return options.initial;
   const client = await ports.client();
   const resume = ports.hedgeCommand('hedges', hedgeId, '--wait');
@@ -183,7 +196,11 @@ export interface ChangeOutcome {
 const WHOLE_REDUCE_SHARE = 0.01;
 
 /** What the side should show once this change landed: a notional, or gone (a whole reduce). */
-export function expectedAfterChange(action: 'add' | 'reduce', baselineUsd: number, changeUsd: number): { notionalUsd: number; closes: boolean } {
+export function expectedAfterChange(
+  action: 'add' | 'reduce',
+  baselineUsd: number,
+  changeUsd: number,
+): { notionalUsd: number; closes: boolean } {
   const notionalUsd = action === 'add' ? baselineUsd + changeUsd : baselineUsd - changeUsd;
   return { notionalUsd, closes: action === 'reduce' && notionalUsd <= baselineUsd * WHOLE_REDUCE_SHARE };
 }
@@ -201,7 +218,10 @@ export function expectedAfterChange(action: 'add' | 'reduce', baselineUsd: numbe
  *     change is in that number.
  * The hedge's own status is not consulted: a server may leave a closed hedge `filled`.
  */
-export async function waitForOwnChange(ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'log' | 'hedgeCommand' | 'startProgress'>, options: ChangeWaitOptions): Promise<ChangeOutcome> {
+export async function waitForOwnChange(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'waitDeadline' | 'client' | 'log' | 'hedgeCommand' | 'startProgress'>,
+  options: ChangeWaitOptions,
+): Promise<ChangeOutcome> {
   const client = await ports.client();
   const check = ports.hedgeCommand('positions');
   const expected = expectedAfterChange(options.action, options.baselineNotionalUsd, options.changeUsd);
@@ -212,7 +232,9 @@ export async function waitForOwnChange(ports: Pick<FlowPorts, 'clock' | 'signal'
   const sized = async (positions: BookPosition[]): Promise<BookPosition[]> => {
     const position = findSide(positions, options.market, options.side);
     if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return positions;
-    const book = await (await SideViews.read(client, (line) => ports.log(line), positions)).book(options.market, options.side, client.transport.serverNow() ?? ports.clock.now());
+    const book = await (
+      await SideViews.read(client, (line) => ports.log(line), positions)
+    ).book(options.market, options.side, client.transport.serverNow() ?? ports.clock.now());
     if (book.filled.length === 0 || book.filled.some((record) => record.notionalUsd === undefined)) return positions;
     return positions.map((line) => (line === position ? { ...line, notionalUsd: book.recordsUsd } : line));
   };
@@ -230,7 +252,16 @@ export async function waitForOwnChange(ports: Pick<FlowPorts, 'clock' | 'signal'
       if (seen !== undefined && !near(seen, options.baselineNotionalUsd)) {
         return new UnresolvedError(
           `The ${options.action} of ${formatUsd(options.changeUsd)} on the ${options.side} hedge of ${options.market} was accepted, but after ${seconds(waitedMs)} the side shows ${formatUsd(seen)} — neither ${formatUsd(options.baselineNotionalUsd)} (before it) nor ${formatUsd(expected.notionalUsd)} (with it): something outside this run moved the side, so whether this ${options.action} is in it cannot be told.`,
-          { hint: `Look at the side (\`${check}\`, \`${ports.hedgeCommand('journal')}\`), then record what happened.`, details: { market: options.market, side: options.side, before_usd: options.baselineNotionalUsd, expected_usd: expected.notionalUsd, seen_usd: seen } },
+          {
+            hint: `Look at the side (\`${check}\`, \`${ports.hedgeCommand('journal')}\`), then record what happened.`,
+            details: {
+              market: options.market,
+              side: options.side,
+              before_usd: options.baselineNotionalUsd,
+              expected_usd: expected.notionalUsd,
+              seen_usd: seen,
+            },
+          },
         );
       }
       return new StillPendingError(
@@ -239,10 +270,13 @@ export async function waitForOwnChange(ports: Pick<FlowPorts, 'clock' | 'signal'
       );
     },
     interrupted: () =>
-      new InterruptedError(`Stopped waiting. The ${options.action} stands: it has not shown in the positions list yet.`, {
-        hint: `Check it with: ${check}`,
-        stoppedBy: ports.signal.reason,
-      }),
+      new InterruptedError(
+        `Stopped waiting. The ${options.action} stands: it has not shown in the positions list yet.`,
+        {
+          hint: `Check it with: ${check}`,
+          stoppedBy: ports.signal.reason,
+        },
+      ),
   });
   const position = findSide(book, options.market, options.side);
   return { position, notionalUsd: position?.notionalUsd, closed: !position };
@@ -269,7 +303,8 @@ export async function waitForSideClosed(
       lastRead = await readBook({ client, log: (line) => ports.log(line) });
       const position = findSide(lastRead, options.market, options.side);
       if (!position) return true;
-      if (options.hedgeId === undefined || position.hedgeId === undefined || position.hedgeId === options.hedgeId) return false;
+      if (options.hedgeId === undefined || position.hedgeId === undefined || position.hedgeId === options.hedgeId)
+        return false;
       return (await client.getHedge(options.hedgeId)).status === 'closed';
     },
     isDone: (closed) => closed,
@@ -280,10 +315,13 @@ export async function waitForSideClosed(
         check,
       ),
     interrupted: () =>
-      new InterruptedError(`Stopped waiting. The close stands: the ${options.side} position on ${options.market} is still listed.`, {
-        hint: `Check it with: ${check}`,
-        stoppedBy: ports.signal.reason,
-      }),
+      new InterruptedError(
+        `Stopped waiting. The close stands: the ${options.side} position on ${options.market} is still listed.`,
+        {
+          hint: `Check it with: ${check}`,
+          stoppedBy: ports.signal.reason,
+        },
+      ),
   });
   return lastRead;
 }
@@ -295,7 +333,10 @@ const HISTORY_LOOKUP = { attempts: 3, pageSize: 20 } as const;
  * cadence. Returns undefined — never throws — when it does not appear in time, the deadline is
  * near, the request fails or Ctrl-C is pressed: the close itself is already confirmed.
  */
-export async function findClosedRecord(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'client'>, hedgeId: string): Promise<HistoryRecord | undefined> {
+export async function findClosedRecord(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'client'>,
+  hedgeId: string,
+): Promise<HistoryRecord | undefined> {
   const { clock, signal, deadline } = ports;
   try {
     const client = await ports.client();

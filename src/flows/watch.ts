@@ -24,7 +24,16 @@ import { readNumber } from '../api/wire/read-fields.js';
 import type { RetryPolicy } from '../api/retry-policy.js';
 import type { Hedge } from '../api/schemas.js';
 import { Transport } from '../api/transport.js';
-import { alertConditions, fireAlerts, parseAlertDuration, parseAlertPnl, type Alert, type AlertFacts, type AlertRules, type MaturityFact } from '../domain/alerts.js';
+import {
+  alertConditions,
+  fireAlerts,
+  parseAlertDuration,
+  parseAlertPnl,
+  type Alert,
+  type AlertFacts,
+  type AlertRules,
+  type MaturityFact,
+} from '../domain/alerts.js';
 import { echo, parseHedgeId, parseMarket } from '../domain/input.js';
 import { ApiError, AuthError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
@@ -61,15 +70,32 @@ export const MAX_RETRY_AFTER_MS = 600_000;
  * One retry inside a refresh, quickly; a Retry-After is never waited out inside it (the loop
  * delays its next refresh instead). The transport's other settings (timeouts, --timeout) stay.
  */
-const WATCH_RETRY_POLICY: Partial<RetryPolicy> = { maxAttempts: 2, baseDelayMs: 500, maxDelayMs: 1_000, maxTotalMs: 2_000, maxRetryAfterMs: 0 };
+const WATCH_RETRY_POLICY: Partial<RetryPolicy> = {
+  maxAttempts: 2,
+  baseDelayMs: 500,
+  maxDelayMs: 1_000,
+  maxTotalMs: 2_000,
+  maxRetryAfterMs: 0,
+};
 
 /** The account's unrealized P&L: its name is not shown in the spec; the first of these that is a number. */
-const ACCOUNT_PNL_FIELDS = ['unrealized_pnl_usd', 'upnl_usd', 'floating_pnl_usd', 'unrealized_pnl', 'net_pnl_usd', 'pnl_usd'] as const;
+const ACCOUNT_PNL_FIELDS = [
+  'unrealized_pnl_usd',
+  'upnl_usd',
+  'floating_pnl_usd',
+  'unrealized_pnl',
+  'net_pnl_usd',
+  'pnl_usd',
+] as const;
 
 /** True when any watch option was given: the command hands over to runWatch (which refuses alerts without --watch). */
 export function watchAsked(options: WatchOptionValues): boolean {
   return (
-    options.watch !== undefined || options.alertPnl !== undefined || options.alertMaturity !== undefined || options.exitOnAlert === true || options.count !== undefined
+    options.watch !== undefined ||
+    options.alertPnl !== undefined ||
+    options.alertMaturity !== undefined ||
+    options.exitOnAlert === true ||
+    options.count !== undefined
   );
 }
 
@@ -80,10 +106,13 @@ export function parseWatchInterval(raw: string | true): number {
   const allowed = `a number of seconds from ${MIN_WATCH_SECONDS} to ${MAX_WATCH_SECONDS} (default ${DEFAULT_WATCH_SECONDS})`;
   if (!/^\d*\.?\d+$/.test(value)) {
     // `hedge price --watch USDTNGN`: the optional value took the argument.
-    throw new UsageError(`--watch: ${echo(raw)} is not ${allowed}; put --watch after the arguments, or give seconds (--watch 5).`);
+    throw new UsageError(
+      `--watch: ${echo(raw)} is not ${allowed}; put --watch after the arguments, or give seconds (--watch 5).`,
+    );
   }
   const seconds = Number(value);
-  if (seconds < MIN_WATCH_SECONDS || seconds > MAX_WATCH_SECONDS) throw new UsageError(`--watch: ${echo(raw)} is not allowed; expected ${allowed}.`);
+  if (seconds < MIN_WATCH_SECONDS || seconds > MAX_WATCH_SECONDS)
+    throw new UsageError(`--watch: ${echo(raw)} is not allowed; expected ${allowed}.`);
   return Math.round(seconds * 1000);
 }
 
@@ -96,7 +125,11 @@ export interface WatchSettings {
 }
 
 /** Every option checked before anything is sent (exit 2 on the first problem). */
-export function parseWatchSettings(ports: Pick<FlowPorts, 'hedgeCommand' | 'format'>, target: WatchTarget, options: WatchOptionValues): WatchSettings {
+export function parseWatchSettings(
+  ports: Pick<FlowPorts, 'hedgeCommand' | 'format'>,
+  target: WatchTarget,
+  options: WatchOptionValues,
+): WatchSettings {
   const given =
     options.alertPnl !== undefined
       ? '--alert-pnl'
@@ -107,26 +140,47 @@ export function parseWatchSettings(ports: Pick<FlowPorts, 'hedgeCommand' | 'form
           : options.count !== undefined
             ? '--count'
             : undefined;
-  if (options.watch === undefined) throw new UsageError(`${given}: only with --watch; add --watch to \`${ports.hedgeCommand(commandWords(target))}\`.`);
+  if (options.watch === undefined)
+    throw new UsageError(
+      `${given}: only with --watch; add --watch to \`${ports.hedgeCommand(commandWords(target))}\`.`,
+    );
   const intervalMs = parseWatchInterval(options.watch);
   const count = options.count === undefined ? undefined : parseWatchCount(options.count);
   const format = ports.format;
   if (format === 'csv' || format === 'tsv') {
-    throw new UsageError(`--format ${format}: --watch writes a live view on a terminal, or NDJSON (one JSON document per refresh); use --format ndjson or leave --format out.`);
+    throw new UsageError(
+      `--format ${format}: --watch writes a live view on a terminal, or NDJSON (one JSON document per refresh); use --format ndjson or leave --format out.`,
+    );
   }
   if (target.kind === 'hedge') {
-    if (target.id === undefined) throw new UsageError('--watch: on `hedges` it watches one hedge; give its ID, e.g. `hedge hedges hdg_… --watch`.');
+    if (target.id === undefined)
+      throw new UsageError(
+        '--watch: on `hedges` it watches one hedge; give its ID, e.g. `hedge hedges hdg_… --watch`.',
+      );
     const { status, ref, limit, wait } = target.filters;
-    const other = status !== undefined ? '--status' : ref !== undefined ? '--ref' : limit !== undefined ? '--limit' : wait ? '--wait' : undefined;
+    const other =
+      status !== undefined
+        ? '--status'
+        : ref !== undefined
+          ? '--ref'
+          : limit !== undefined
+            ? '--limit'
+            : wait
+              ? '--wait'
+              : undefined;
     if (other) throw new UsageError(`${other}: cannot be combined with --watch.`);
   }
   const rules: AlertRules = {};
   if (options.alertPnl !== undefined) {
-    if (target.kind === 'price' || target.kind === 'hedge') throw new UsageError(`--alert-pnl: \`${commandWords(target)}\` shows no P&L; use it with positions or account.`);
+    if (target.kind === 'price' || target.kind === 'hedge')
+      throw new UsageError(`--alert-pnl: \`${commandWords(target)}\` shows no P&L; use it with positions or account.`);
     rules.pnlAtOrBelowUsd = parseAlertPnl(options.alertPnl);
   }
   if (options.alertMaturity !== undefined) {
-    if (target.kind === 'price' || target.kind === 'account') throw new UsageError(`--alert-maturity: \`${commandWords(target)}\` shows no maturity; use it with positions or hedges ID.`);
+    if (target.kind === 'price' || target.kind === 'account')
+      throw new UsageError(
+        `--alert-maturity: \`${commandWords(target)}\` shows no maturity; use it with positions or hedges ID.`,
+      );
     const within = parseAlertDuration(options.alertMaturity);
     rules.maturityWithinMs = within.ms;
     rules.maturityWithinText = within.text;
@@ -141,7 +195,9 @@ export function parseWatchSettings(ports: Pick<FlowPorts, 'hedgeCommand' | 'form
 function parseWatchCount(raw: string): number {
   const value = raw.trim();
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_WATCH_COUNT) {
-    throw new UsageError(`--count: ${echo(raw)} is not allowed; expected a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}.`);
+    throw new UsageError(
+      `--count: ${echo(raw)} is not allowed; expected a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}.`,
+    );
   }
   return Number(value);
 }
@@ -170,12 +226,19 @@ interface WatchSource {
   read(client: HedgeClient): Promise<WatchSnapshot>;
 }
 
-function positionsSource(ports: Pick<FlowPorts, 'log'>, needMaturity: boolean, ref: string | undefined, live: boolean, oneShape: boolean): WatchSource {
+function positionsSource(
+  ports: Pick<FlowPorts, 'log'>,
+  needMaturity: boolean,
+  ref: string | undefined,
+  live: boolean,
+  oneShape: boolean,
+): WatchSource {
   // A maturity the position line does not carry is read once from its hedge (it never changes).
   const maturityOfHedge = new Map<string, string | undefined>();
   // The deal references, joined from the hedges list when a position appears that was not seen yet.
   const referenceOf = new Map<string, string | undefined>();
-  const identity = (position: BookPosition, index: number): string => position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
+  const identity = (position: BookPosition, index: number): string =>
+    position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
   return {
     async read(client) {
       const book = await readBook({ client, log: (line) => ports.log(line) });
@@ -199,7 +262,12 @@ function positionsSource(ports: Pick<FlowPorts, 'log'>, needMaturity: boolean, r
         }
         book.forEach((position, index) => referenceOf.set(identity(position, index), references[index]));
       }
-      const shown = ref === undefined ? book : book.filter((position, index) => (referenceOf.get(identity(position, index)) ?? '').split(', ').includes(ref));
+      const shown =
+        ref === undefined
+          ? book
+          : book.filter((position, index) =>
+              (referenceOf.get(identity(position, index)) ?? '').split(', ').includes(ref),
+            );
       const known = shown.every((position) => position.netPnlUsd !== undefined);
       const total = known ? shown.reduce((sum, position) => sum + position.netPnlUsd!, 0) : undefined;
       const rounded = total === undefined ? undefined : Math.round(total * 100) / 100;
@@ -211,10 +279,24 @@ function positionsSource(ports: Pick<FlowPorts, 'log'>, needMaturity: boolean, r
           maturities: shown.flatMap((position, index): MaturityFact[] =>
             position.maturityAt === undefined
               ? []
-              : [{ key: position.hedgeId ?? `${position.market}:${position.side ?? index}`, maturityAt: position.maturityAt, market: position.market, side: position.side, hedgeId: position.hedgeId }],
+              : [
+                  {
+                    key: position.hedgeId ?? `${position.market}:${position.side ?? index}`,
+                    maturityAt: position.maturityAt,
+                    market: position.market,
+                    side: position.side,
+                    hedgeId: position.hedgeId,
+                  },
+                ],
           ),
         },
-        reading: { kind: 'positions', positions: shown, references: shown.map((position) => referenceOf.get(identity(position, book.indexOf(position)))), ref, netPnlUsd: rounded },
+        reading: {
+          kind: 'positions',
+          positions: shown,
+          references: shown.map((position) => referenceOf.get(identity(position, book.indexOf(position)))),
+          ref,
+          netPnlUsd: rounded,
+        },
       };
     },
   };
@@ -228,7 +310,11 @@ function accountSource(oneShape: boolean): WatchSource {
       const account = oneShape ? accountForPeople(sent) : sent;
       const pnlField = ACCOUNT_PNL_FIELDS.find((name) => readNumber(account[name]) !== undefined);
       const pnl = pnlField === undefined ? undefined : readNumber(account[pnlField]);
-      return { data: account, facts: { netPnlUsd: pnl, maturities: [] }, reading: { kind: 'account', account, pnlField } };
+      return {
+        data: account,
+        facts: { netPnlUsd: pnl, maturities: [] },
+        reading: { kind: 'account', account, pnlField },
+      };
     },
   };
 }
@@ -247,7 +333,11 @@ function priceSource(market: string | undefined): WatchSource {
         markets = (await client.listMarkets()).markets.map((entry) => entry.market);
       }
       // --json prints GET /prices' data as the server sent it; the view reads the prices out of it.
-      const { data, quotes: prices, problem } = markets.length === 0 ? { data: [], quotes: [], problem: undefined } : await client.readPrices(markets);
+      const {
+        data,
+        quotes: prices,
+        problem,
+      } = markets.length === 0 ? { data: [], quotes: [], problem: undefined } : await client.readPrices(markets);
       if (problem) throw problem;
       return { data, facts: { maturities: [] }, reading: { kind: 'price', market, prices } };
     },
@@ -261,11 +351,15 @@ function hedgeSource(id: string): WatchSource {
   return {
     async read(client) {
       const hedge: Hedge = await client.getHedge(id);
-      const maturityAt = typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status) ? hedge.maturity_at : undefined;
+      const maturityAt =
+        typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status) ? hedge.maturity_at : undefined;
       return {
         data: hedge,
         facts: {
-          maturities: maturityAt === undefined ? [] : [{ key: hedge.id, maturityAt, market: hedge.market, side: hedge.side, hedgeId: hedge.id }],
+          maturities:
+            maturityAt === undefined
+              ? []
+              : [{ key: hedge.id, maturityAt, market: hedge.market, side: hedge.side, hedgeId: hedge.id }],
         },
         reading: { kind: 'hedge', hedge, maturityAt },
       };
@@ -273,10 +367,20 @@ function hedgeSource(id: string): WatchSource {
   };
 }
 
-function sourceFor(ports: Pick<FlowPorts, 'log'>, target: WatchTarget, { settings, live, oneShape }: WatchPlan): WatchSource {
+function sourceFor(
+  ports: Pick<FlowPorts, 'log'>,
+  target: WatchTarget,
+  { settings, live, oneShape }: WatchPlan,
+): WatchSource {
   switch (target.kind) {
     case 'positions':
-      return positionsSource(ports, settings.rules.maturityWithinMs !== undefined, parseClientReference(target.ref), live, oneShape);
+      return positionsSource(
+        ports,
+        settings.rules.maturityWithinMs !== undefined,
+        parseClientReference(target.ref),
+        live,
+        oneShape,
+      );
     case 'account':
       return accountSource(oneShape);
     case 'price':
@@ -354,7 +458,12 @@ export interface WatchPlan {
 }
 
 /** Sleeps until `at` (in steps of at most a second on a terminal, redrawing): how it ended. */
-async function pauseUntil(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>, sink: WatchSink, live: boolean, at: number): Promise<'due' | 'stopped' | 'deadline'> {
+async function pauseUntil(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'>,
+  sink: WatchSink,
+  live: boolean,
+  at: number,
+): Promise<'due' | 'stopped' | 'deadline'> {
   const { clock, signal, deadline } = ports;
   for (;;) {
     if (signal.aborted) return 'stopped';
@@ -377,7 +486,12 @@ async function pauseUntil(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline'
  * Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an
  * error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts).
  */
-export async function runWatch(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'notify' | 'log'>, target: WatchTarget, plan: WatchPlan, openSink: () => Promise<WatchSink>): Promise<WatchOutcome> {
+export async function runWatch(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'timeoutSeconds' | 'client' | 'notify' | 'log'>,
+  target: WatchTarget,
+  plan: WatchPlan,
+  openSink: () => Promise<WatchSink>,
+): Promise<WatchOutcome> {
   const { settings, live } = plan;
   const source = sourceFor(ports, target, plan);
   // --timeout bounds the watch; without it (or with --timeout 0) it runs until stopped, unlike a wait.
@@ -419,7 +533,8 @@ export async function runWatch(ports: Pick<FlowPorts, 'clock' | 'signal' | 'dead
         }
         if (!isPassingFailure(error)) throw error;
         const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
-        if (retryAfterMs !== undefined) nextAt = Math.max(nextAt, clock.now() + Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+        if (retryAfterMs !== undefined)
+          nextAt = Math.max(nextAt, clock.now() + Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
         sink.stale(error, clock.now(), nextAt);
         continue;
       }
@@ -431,7 +546,12 @@ export async function runWatch(ports: Pick<FlowPorts, 'clock' | 'signal' | 'dead
       active = nowActive;
       for (const key of [...firedAt.keys()]) if (!active.has(key)) firedAt.delete(key);
       for (const alert of fired) firedAt.set(alert.key, at);
-      if (alerting) sink.alerts(fired, holding.map((alert) => ({ alert, at: firedAt.get(alert.key) ?? at })), at);
+      if (alerting)
+        sink.alerts(
+          fired,
+          holding.map((alert) => ({ alert, at: firedAt.get(alert.key) ?? at })),
+          at,
+        );
       if (fired.length > 0 && settings.exitOnAlert) {
         sink.close();
         return { ended: 'alert', alert: fired[0]!, at };

@@ -14,7 +14,33 @@ import { isRejection, runWrite, type WriteAction, type WriteOptions, type WriteO
 /** Builds the action; `retry` is true for the second send (no checks, no preview: they ran for the first). */
 export type ActionBuilder<S, R> = (retry: boolean) => WriteAction<S, R>;
 
-export async function runWriteLearning<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, client: HedgeClient, build: ActionBuilder<S, R>, options: WriteOptions): Promise<WriteOutcome<S, R>> {
+export async function runWriteLearning<S, R>(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  client: HedgeClient,
+  build: ActionBuilder<S, R>,
+  options: WriteOptions,
+): Promise<WriteOutcome<S, R>> {
   const first = build(false);
   try {
     return await runWrite(ports, first, options);
@@ -31,7 +57,9 @@ export async function runWriteLearning<S, R>(ports: Pick<FlowPorts, 'clock' | 's
       evidence: `${refused.endpoint} refused \`${previous}\` with ${refused.code} naming \`${field}\``,
     });
     const journal = await ports.journal();
-    const entry = refused.idempotencyKey ? (await journal.list()).find((candidate) => candidate.idempotency_key === refused.idempotencyKey) : undefined;
+    const entry = refused.idempotencyKey
+      ? (await journal.list()).find((candidate) => candidate.idempotency_key === refused.idempotencyKey)
+      : undefined;
     const retry = build(true);
     const before = retry.before?.bind(retry);
     const note = { retry_of: entry?.id ?? null, learned: { notional_field: field } };
@@ -42,10 +70,19 @@ export async function runWriteLearning<S, R>(ports: Pick<FlowPorts, 'clock' | 's
       preview: undefined,
       before: async (run) => ({ ...((await before?.(run)) ?? {}), ...note }),
     };
-    ports.notify({ kind: 'sending-again', level: 'note', text: `Sending the ${first.command} again with \`${field}\` (a new idempotency key; the refused request did nothing).`, data: { field } });
+    ports.notify({
+      kind: 'sending-again',
+      level: 'note',
+      text: `Sending the ${first.command} again with \`${field}\` (a new idempotency key; the refused request did nothing).`,
+      data: { field },
+    });
     const result = await runWrite(ports, second, { ...options, idempotencyKey: undefined, fresh: false });
     if (entry && result.kind !== 'dry-run') {
-      await journal.update(entry.id, { message: `${refused.message} — refused for the field name; sent again as ${result.entry.id} with \`${field}\`` }).catch(() => undefined);
+      await journal
+        .update(entry.id, {
+          message: `${refused.message} — refused for the field name; sent again as ${result.entry.id} with \`${field}\``,
+        })
+        .catch(() => undefined);
     }
     return result;
   }
@@ -56,7 +93,12 @@ export async function runWriteLearning<S, R>(ports: Pick<FlowPorts, 'clock' | 's
  * and a second send is safe: a clear 4xx (nothing happened), not a dry run, not a resume of a
  * given key (that names one request: it is not changed behind the user's back).
  */
-function learnableField(client: HedgeClient, error: unknown, planned: { method: string; path: string; body?: unknown }, options: WriteOptions): string | undefined {
+function learnableField(
+  client: HedgeClient,
+  error: unknown,
+  planned: { method: string; path: string; body?: unknown },
+  options: WriteOptions,
+): string | undefined {
   if (options.dryRun || options.idempotencyKey !== undefined) return undefined;
   if (!isRejection(error) || !(error instanceof ApiError)) return undefined;
   if (error.endpoint !== `${planned.method} ${planned.path}`) return undefined;
@@ -70,8 +112,11 @@ function learnableField(client: HedgeClient, error: unknown, planned: { method: 
  * name (the one guess in that body): its hint names the setting and `hedge doctor`.
  */
 function withWireHint(error: unknown, planned: { method: string; path: string; body?: unknown }): unknown {
-  if (!isRejection(error) || error.endpoint !== `${planned.method} ${planned.path}` || error.status !== 400) return error;
+  if (!isRejection(error) || error.endpoint !== `${planned.method} ${planned.path}` || error.status !== 400)
+    return error;
   const field = refusedField(error);
   if (field === undefined || field === 'market' || field === 'side') return error;
-  return error.withHint(`The server refused the add/reduce body at \`${field}\` (the amount's name is not shown in the spec). ${wireHint('changeNotionalField')}`);
+  return error.withHint(
+    `The server refused the add/reduce body at \`${field}\` (the amount's name is not shown in the spec). ${wireHint('changeNotionalField')}`,
+  );
 }

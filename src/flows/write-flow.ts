@@ -9,14 +9,41 @@
 // point leaves a record whose key the next run (or `hedge resume`) reuses: the server answers a
 // repeated key with the original result, and the action happens once.
 import type { ApiRequest, SendHooks } from '../api/transport.js';
-import { ApiError, DeclinedError, HedgeError, HeldError, InterruptedError, NetworkError, NotAppliedError, OutcomeUnknownError, PreTradeCheckError, RepeatedActionError, StillPendingError, UnresolvedError, UsageError } from '../errors.js';
+import {
+  ApiError,
+  DeclinedError,
+  HedgeError,
+  HeldError,
+  InterruptedError,
+  NetworkError,
+  NotAppliedError,
+  OutcomeUnknownError,
+  PreTradeCheckError,
+  RepeatedActionError,
+  StillPendingError,
+  UnresolvedError,
+  UsageError,
+} from '../errors.js';
 import { withSideLock } from './account-lock.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
 import { bodyOf } from './journal-entry.js';
 import { ownRowTest, requireOwnRow } from './row-trust.js';
 import type { RowSealer } from '../journal/row-seal.js';
 import { hostname } from 'node:os';
-import { describeHolder, isUnresolved, JournalError, matchesRequest, NOT_WAITED_MESSAGE, type Hold, type Holder, type JournalEntry, type Journal, type JournalPatch, type SameRequest, type SideAfter } from '../journal/index.js';
+import {
+  describeHolder,
+  isUnresolved,
+  JournalError,
+  matchesRequest,
+  NOT_WAITED_MESSAGE,
+  type Hold,
+  type Holder,
+  type JournalEntry,
+  type Journal,
+  type JournalPatch,
+  type SameRequest,
+  type SideAfter,
+} from '../journal/index.js';
 import { readSideInStep, sideUnchangedSince, type SideBook } from './side-book.js';
 import type { Side } from '../domain/vocabulary.js';
 import { safeText } from '../security/safe-text.js';
@@ -47,12 +74,20 @@ function repeatWindowMs(env: Readonly<Record<string, string | undefined>>): numb
   const raw = env.HEDGE_REPEAT_WINDOW?.trim();
   if (raw === undefined || raw === '') return 10 * 60_000;
   if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) > 24 * 60) {
-    throw new UsageError(`HEDGE_REPEAT_WINDOW: ${JSON.stringify(safeText(raw))} is not allowed; expected minutes from 0 (off) to 1440, e.g. 10.`);
+    throw new UsageError(
+      `HEDGE_REPEAT_WINDOW: ${JSON.stringify(safeText(raw))} is not allowed; expected minutes from 0 (off) to 1440, e.g. 10.`,
+    );
   }
   return Number(raw) * 60_000;
 }
 
-export function writeOptionsFrom(options: { wait?: boolean; dryRun?: boolean; idempotencyKey?: string; new?: boolean; again?: boolean }): WriteOptions {
+export function writeOptionsFrom(options: {
+  wait?: boolean;
+  dryRun?: boolean;
+  idempotencyKey?: string;
+  new?: boolean;
+  again?: boolean;
+}): WriteOptions {
   return {
     wait: options.wait !== false,
     dryRun: options.dryRun === true,
@@ -141,12 +176,20 @@ export type WriteOutcome<S, R> =
   | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry; run: WriteRun };
 
 /** The hint on every unresolved write: the way to finish it with its own key. */
-function resumeHint(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<JournalEntry, 'id' | 'idempotency_key'>): string {
+function resumeHint(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  entry: Pick<JournalEntry, 'id' | 'idempotency_key'>,
+): string {
   return `The server may have acted. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
 }
 
 /** The refusal of a run that found its action carried out by another live process: it sends nothing (exit 11). */
-export function heldError(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: JournalEntry, holder: Holder, more = ''): HeldError {
+export function heldError(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  entry: JournalEntry,
+  holder: Holder,
+  more = '',
+): HeldError {
   const what = `${safeText(entry.command)}${entry.leg ? ` (${safeText(entry.leg)} of ${safeText(entry.group ?? '')})` : ''}`;
   return new HeldError(
     `The same ${what} (journal ${entry.id}, started ${utcClock(entry.created_at)} UTC) is being carried out by another hedge process: ${safeText(describeHolder(holder))}. This run sent nothing${more}.`,
@@ -159,7 +202,11 @@ export function heldError(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Journal
 }
 
 /** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
-async function holdToResume(ports: Pick<FlowPorts, 'hedgeCommand'>, journal: Journal, entry: JournalEntry): Promise<Hold> {
+async function holdToResume(
+  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  journal: Journal,
+  entry: JournalEntry,
+): Promise<Hold> {
   const answer = await journal.hold(entry.id);
   if (answer.held) return answer.hold;
   const now = await journal.get(entry.id);
@@ -183,7 +230,13 @@ async function holdToResume(ports: Pick<FlowPorts, 'hedgeCommand'>, journal: Jou
  * this run stops (exit 11); else a fresh one. With --new, the pending one is shown and set aside
  * (or, when a live process is still carrying it, left to that process).
  */
-async function chooseKey(ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' | 'notify' | 'hedgeCommand'>, journal: Journal, match: SameRequest, options: WriteOptions, sideNow?: () => Promise<SideBook>): Promise<WriteRun> {
+async function chooseKey(
+  ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' | 'notify' | 'hedgeCommand'>,
+  journal: Journal,
+  match: SameRequest,
+  options: WriteOptions,
+  sideNow?: () => Promise<SideBook>,
+): Promise<WriteRun> {
   if (options.idempotencyKey) {
     const key = options.idempotencyKey;
     const known = (await journal.list()).find((candidate) => candidate.idempotency_key === key);
@@ -197,12 +250,16 @@ async function chooseKey(ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' 
       );
     }
     if (known.group !== undefined && known.group !== match.group) {
-      throw new UsageError(`--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`);
+      throw new UsageError(
+        `--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`,
+      );
     }
     // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
-    if (known.outcome === 'done' || known.outcome === 'filled' || isUnresolved(known)) await requireOwnRow(ports, known);
+    if (known.outcome === 'done' || known.outcome === 'filled' || isUnresolved(known))
+      await requireOwnRow(ports, known);
     // Done already (a script re-running a command killed after its action): exactly once, nothing sent.
-    if (known.outcome === 'done' || known.outcome === 'filled') return { key, resumed: true, entry: known, finished: true };
+    if (known.outcome === 'done' || known.outcome === 'filled')
+      return { key, resumed: true, entry: known, finished: true };
     if (!isUnresolved(known)) return { key, resumed: known.outcome !== 'planned' };
     const hold = await holdToResume(ports, journal, known);
     // A planned leg was never sent: nothing of it can have happened yet.
@@ -248,14 +305,25 @@ async function chooseKey(ports: Pick<FlowPorts, 'clock' | 'credentials' | 'env' 
  * the likeliest reason is a re-run of a command killed after its action was done (a `timeout -s
  * KILL`, an OOM kill). It says what it found and exits 11; `--again` sends another.
  */
-async function refuseRecentRepeat(ports: Pick<FlowPorts, 'clock' | 'env' | 'hedgeCommand'>, journal: Journal, match: SameRequest, sideNow: (() => Promise<SideBook>) | undefined): Promise<void> {
+async function refuseRecentRepeat(
+  ports: Pick<FlowPorts, 'clock' | 'env' | 'hedgeCommand'>,
+  journal: Journal,
+  match: SameRequest,
+  sideNow: (() => Promise<SideBook>) | undefined,
+): Promise<void> {
   const windowMs = repeatWindowMs(ports.env);
   if (windowMs === 0) return;
   const since = ports.clock.now() - windowMs;
   const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
   // The newest identical action that ended within the window: it is the one that left the side as it is.
   const recent = (await journal.list({ since }))
-    .filter((entry) => (entry.outcome === 'done' || entry.outcome === 'filled') && entry.group === undefined && matchesRequest(entry, match) && endedAt(entry) >= since)
+    .filter(
+      (entry) =>
+        (entry.outcome === 'done' || entry.outcome === 'filled') &&
+        entry.group === undefined &&
+        matchesRequest(entry, match) &&
+        endedAt(entry) >= since,
+    )
     .sort((a, b) => endedAt(b) - endedAt(a))[0];
   if (!recent) return;
   // A repeat is judged by the side: only while it still shows exactly what that action left — the
@@ -273,7 +341,13 @@ async function refuseRecentRepeat(ports: Pick<FlowPorts, 'clock' | 'env' | 'hedg
   throw new RepeatedActionError(
     `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${utcClock(ended)} UTC${hedge}) ended ${describeAge(ports.clock.now() - Date.parse(ended))} ago${still}; this run sent nothing, so a re-run of a finished command does not act twice.`,
     {
-      details: { journal_id: recent.id, outcome: recent.outcome, ended_at: ended, hedge_id: recent.hedge_id ?? null, side_unchanged: unchanged ?? null },
+      details: {
+        journal_id: recent.id,
+        outcome: recent.outcome,
+        ended_at: ended,
+        hedge_id: recent.hedge_id ?? null,
+        side_unchanged: unchanged ?? null,
+      },
       hint: `See it with \`${ports.hedgeCommand('journal', 'show', recent.id)}\`. To send another one, run the command again with --again; scripts that re-run on failure pass their own --idempotency-key instead (exactly once across any kill).`,
     },
   );
@@ -282,11 +356,41 @@ async function refuseRecentRepeat(ports: Pick<FlowPorts, 'clock' | 'env' | 'hedg
 /** A clear refusal: the server looked at the request and did nothing (4xx with only an error). */
 export function isRejection(error: unknown): error is ApiError {
   return (
-    error instanceof ApiError && !error.ambiguous && error.status >= 400 && error.status < 500 && error.status !== 429 && error.code !== 'idempotency_in_flight'
+    error instanceof ApiError &&
+    !error.ambiguous &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 429 &&
+    error.code !== 'idempotency_in_flight'
   );
 }
 
-export async function runWrite<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'waitDeadline' | 'client' | 'credentials' | 'journal' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'inputAllowed' | 'confirmedAhead' | 'confirm' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>, action: WriteAction<S, R>, options: WriteOptions): Promise<WriteOutcome<S, R>> {
+export async function runWrite<S, R>(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'waitDeadline'
+    | 'client'
+    | 'credentials'
+    | 'journal'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'interactive'
+    | 'inputAllowed'
+    | 'confirmedAhead'
+    | 'confirm'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  action: WriteAction<S, R>,
+  options: WriteOptions,
+): Promise<WriteOutcome<S, R>> {
   // Decided before any request, reads included: a refused live run sends nothing at all.
   const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun });
   const journal = await ports.journal();
@@ -317,23 +421,55 @@ export async function runWrite<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' |
     if (pending && holder) throw heldError(ports, pending, holder);
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
-  if (action.side) return withSideLock(ports, action.side.market, action.side.side, () => decideAndCarryOut(ports, action, options, { guard, journal, identity, match }));
+  if (action.side)
+    return withSideLock(ports, action.side.market, action.side.side, () =>
+      decideAndCarryOut(ports, action, options, { guard, journal, identity, match }),
+    );
   return decideAndCarryOut(ports, action, options, { guard, journal, identity, match });
 }
 
 async function decideAndCarryOut<S, R>(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'client' | 'credentials' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'prompter' | 'origin' | 'tradeGate' | 'planCheck'>,
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'deadline'
+    | 'client'
+    | 'credentials'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'interactive'
+    | 'prompter'
+    | 'origin'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
   action: WriteAction<S, R>,
   options: WriteOptions,
-  { guard, journal, identity, match }: { guard: WriteSetting['guard']; journal: Journal; identity: Identity; match: SameRequest },
+  {
+    guard,
+    journal,
+    identity,
+    match,
+  }: { guard: WriteSetting['guard']; journal: Journal; identity: Identity; match: SameRequest },
 ): Promise<WriteOutcome<S, R>> {
   // The side's book in every view, read (once its views agree) only to judge a possible repeat.
   const side = action.side;
-  const sideNow = side ? async () => (await readSideInStep(ports, await ports.client(), side.market, side.side as Side)).book : undefined;
+  const sideNow = side
+    ? async () => (await readSideInStep(ports, await ports.client(), side.market, side.side as Side)).book
+    : undefined;
   const run = await chooseKey(ports, journal, match, options, sideNow);
   let begun: JournalEntry | undefined;
   try {
-    return await carryOutWrite(ports, action, options, { guard, journal, identity, run, onBegun: (entry) => (begun = entry) });
+    return await carryOutWrite(ports, action, options, {
+      guard,
+      journal,
+      identity,
+      run,
+      onBegun: (entry) => (begun = entry),
+    });
   } catch (error) {
     // A run that ends with its action unresolved lets go of it at once, whoever runs it: a
     // long-lived process (`hedge mcp`, a keeper) must not keep it from being resumed, by its own
@@ -355,7 +491,26 @@ interface WriteSetting {
   onBegun(entry: JournalEntry): void;
 }
 
-async function carryOutWrite<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | 'client' | 'credentials' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'prompter' | 'tradeGate' | 'planCheck'>, action: WriteAction<S, R>, options: WriteOptions, setting: WriteSetting): Promise<WriteOutcome<S, R>> {
+async function carryOutWrite<S, R>(
+  ports: Pick<
+    FlowPorts,
+    | 'clock'
+    | 'signal'
+    | 'client'
+    | 'credentials'
+    | 'env'
+    | 'notify'
+    | 'log'
+    | 'hedgeCommand'
+    | 'interactive'
+    | 'prompter'
+    | 'tradeGate'
+    | 'planCheck'
+  >,
+  action: WriteAction<S, R>,
+  options: WriteOptions,
+  setting: WriteSetting,
+): Promise<WriteOutcome<S, R>> {
   const { guard, journal, identity, run } = setting;
 
   // An agent's checks first (before the pre-trade reads), on what is about to be sent: a live
@@ -367,13 +522,22 @@ async function carryOutWrite<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | '
     return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
   }
   // An earlier send is never sent again before the book was read (reconcileEarlier).
-  const reconciled = run.finished && run.entry ? await alreadyDone(ports, action, run.entry) : run.entry && run.resumed ? await reconcileEarlier(ports, journal, action, run.entry) : undefined;
+  const reconciled =
+    run.finished && run.entry
+      ? await alreadyDone(ports, action, run.entry)
+      : run.entry && run.resumed
+        ? await reconcileEarlier(ports, journal, action, run.entry)
+        : undefined;
   if (reconciled?.kind === 'recorded') return reconciled;
 
   // Read only for the wait: --no-wait sends nothing more than the action needs.
   // A resumed action waits on its own effect as the side shows it now: its recorded baseline moved
   // by every change of the side the journal knows landed since (attributedContext).
-  const before = run.entry ? (await attributedContext(ports, journal, run.entry)).context : options.wait ? await action.before?.(run) : undefined;
+  const before = run.entry
+    ? (await attributedContext(ports, journal, run.entry)).context
+    : options.wait
+      ? await action.before?.(run)
+      : undefined;
   if (!run.resumed || run.unverified) {
     await action.preview?.();
     if (!action.confirmed) await guard.confirm(action.question());
@@ -389,7 +553,12 @@ async function carryOutWrite<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | '
       const context = serverTime === undefined ? before : { ...before, server_time_ms: serverTime };
       entry = await journal.begin(entryFields(identity, await rowSealerOf(ports), action, request, run.key, context));
     } catch (error) {
-      if (error instanceof JournalError) throw new JournalError(`${error.message} Nothing was sent.`, { path: error.path, hint: error.hint, cause: error });
+      if (error instanceof JournalError)
+        throw new JournalError(`${error.message} Nothing was sent.`, {
+          path: error.path,
+          hint: error.hint,
+          cause: error,
+        });
       throw error;
     }
     setting.onBegun(entry);
@@ -400,7 +569,8 @@ async function carryOutWrite<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | '
 
   // From here on the request has left the machine: a journal that cannot be written must not hide
   // that, nor the key (the entry on disk stays resumable).
-  const afterSend = <T>(write: () => Promise<T>) => journalAfterSend(ports, entry, write, action.resumeHint?.bind(action));
+  const afterSend = <T>(write: () => Promise<T>) =>
+    journalAfterSend(ports, entry, write, action.resumeHint?.bind(action));
   let answer: S;
   if (reconciled?.kind === 'landed') answer = reconciled.answer;
   else {
@@ -408,7 +578,10 @@ async function carryOutWrite<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | '
       answer = await action.send(run.key, sendHooks);
     } catch (error) {
       throw await afterSend(() =>
-        recordSendFailure(ports, journal, entry, error, { earlier: run.entry !== undefined && run.entry.outcome !== 'planned', hintFor: action.resumeHint?.bind(action) }),
+        recordSendFailure(ports, journal, entry, error, {
+          earlier: run.entry !== undefined && run.entry.outcome !== 'planned',
+          hintFor: action.resumeHint?.bind(action),
+        }),
       );
     }
   }
@@ -417,7 +590,13 @@ async function carryOutWrite<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | '
   let recorded = await afterSend(() => journal.update(entry.id, { outcome: 'submitted', ...ids }));
 
   if (!options.wait) {
-    recorded = await afterSend(() => journal.update(entry.id, { outcome: 'done', message: NOT_WAITED_MESSAGE, resolved_at: new Date(ports.clock.now()).toISOString() }));
+    recorded = await afterSend(() =>
+      journal.update(entry.id, {
+        outcome: 'done',
+        message: NOT_WAITED_MESSAGE,
+        resolved_at: new Date(ports.clock.now()).toISOString(),
+      }),
+    );
     return { kind: 'submitted', answer, entry: recorded, run: current };
   }
   let result: R;
@@ -428,7 +607,13 @@ async function carryOutWrite<S, R>(ports: Pick<FlowPorts, 'clock' | 'signal' | '
   }
   const outcome = action.outcome(result);
   const sideAfter = action.sideAfter?.();
-  recorded = await afterSend(() => journal.update(entry.id, { outcome, resolved_at: new Date(ports.clock.now()).toISOString(), ...(sideAfter ? { side_after: sideAfter } : {}) }));
+  recorded = await afterSend(() =>
+    journal.update(entry.id, {
+      outcome,
+      resolved_at: new Date(ports.clock.now()).toISOString(),
+      ...(sideAfter ? { side_after: sideAfter } : {}),
+    }),
+  );
   return { kind: 'resolved', answer, result, entry: recorded, run: current };
 }
 
@@ -448,7 +633,10 @@ function resolveCommands(ports: Pick<FlowPorts, 'hedgeCommand'>, entry: Pick<Jou
  *   - otherwise cannot tell → ask on a terminal, else stop with exit 12 and the command that resolves it.
  */
 async function reconcileEarlier<S, R>(
-  ports: Pick<FlowPorts, 'clock' | 'client' | 'credentials' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'prompter'>,
+  ports: Pick<
+    FlowPorts,
+    'clock' | 'client' | 'credentials' | 'env' | 'notify' | 'log' | 'hedgeCommand' | 'interactive' | 'prompter'
+  >,
   journal: Journal,
   action: WriteAction<S, R>,
   entry: JournalEntry,
@@ -466,18 +654,36 @@ async function reconcileEarlier<S, R>(
   // taken as this close's (the 1,000-history run's seed 727).
   const presenceOnly = entry.command === 'close';
   if (found.verdict === 'landed' && found.answer !== undefined && (!presenceOnly || others.length === 0)) {
-    ports.notify({ kind: 'earlier-landed', level: 'caution', text: `${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`, data: { journal_id: entry.id } });
+    ports.notify({
+      kind: 'earlier-landed',
+      level: 'caution',
+      text: `${started}. The book shows it landed: ${found.evidence}. Recorded as done; nothing was sent.`,
+      data: { journal_id: entry.id },
+    });
     return { kind: 'landed', answer: found.answer };
   }
   if (found.verdict === 'not-landed' && others.length === 0) {
-    ports.notify({ kind: 'earlier-not-landed', level: 'caution', text: `${started}. The book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`, data: { journal_id: entry.id } });
+    ports.notify({
+      kind: 'earlier-not-landed',
+      level: 'caution',
+      text: `${started}. The book shows it did not land (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
+      data: { journal_id: entry.id },
+    });
     return undefined;
   }
   if (age < lifetime) {
-    ports.log(`Resuming ${entry.id}: the key is ${describeAge(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`);
+    ports.log(
+      `Resuming ${entry.id}: the key is ${describeAge(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`,
+    );
     return undefined;
   }
-  const since = others.length > 0 ? ` ${others.length} other change${others.length === 1 ? '' : 's'} of the side ${others.length === 1 ? 'was' : 'were'} made since (${others.slice(0, 3).map((other) => `${safeText(other.command)} ${other.id}`).join(', ')}), so the side's notional proves nothing.` : '';
+  const since =
+    others.length > 0
+      ? ` ${others.length} other change${others.length === 1 ? '' : 's'} of the side ${others.length === 1 ? 'was' : 'were'} made since (${others
+          .slice(0, 3)
+          .map((other) => `${safeText(other.command)} ${other.id}`)
+          .join(', ')}), so the side's notional proves nothing.`
+      : '';
   const past = `${started} is past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
   const question = `${past} The book cannot tell whether it landed: ${found.evidence}.${since}`;
   if (ports.interactive) {
@@ -495,7 +701,12 @@ async function reconcileEarlier<S, R>(
     if (choice === 'not-landed') return undefined;
     if (choice === 'landed') {
       const recorded = await journal.update(entry.id, { outcome: 'done', message: 'resolved at the prompt: landed' });
-      ports.notify({ kind: 'recorded-landed', level: 'success', text: `Journal ${entry.id} recorded as landed (done); nothing was sent.`, data: { journal_id: entry.id } });
+      ports.notify({
+        kind: 'recorded-landed',
+        level: 'success',
+        text: `Journal ${entry.id} recorded as landed (done); nothing was sent.`,
+        data: { journal_id: entry.id },
+      });
       return { kind: 'recorded', entry: recorded };
     }
   }
@@ -510,10 +721,19 @@ async function reconcileEarlier<S, R>(
  * shows it, it is shown as the first run showed it (a script re-running a killed command gets the
  * same output); otherwise it is recorded as done, with a note.
  */
-async function alreadyDone<S, R>(ports: Pick<FlowPorts, 'notify'>, action: WriteAction<S, R>, entry: JournalEntry): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry }> {
+async function alreadyDone<S, R>(
+  ports: Pick<FlowPorts, 'notify'>,
+  action: WriteAction<S, R>,
+  entry: JournalEntry,
+): Promise<{ kind: 'landed'; answer: S } | { kind: 'recorded'; entry: JournalEntry }> {
   const found = action.reconcile ? await action.reconcile(entry) : undefined;
   if (found?.verdict === 'landed' && found.answer !== undefined) return { kind: 'landed', answer: found.answer };
-  ports.notify({ kind: 'already-done', level: 'note', text: `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`, data: { journal_id: entry.id } });
+  ports.notify({
+    kind: 'already-done',
+    level: 'note',
+    text: `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`,
+    data: { journal_id: entry.id },
+  });
   return { kind: 'recorded', entry };
 }
 
@@ -528,7 +748,10 @@ async function serverNow(ports: Pick<FlowPorts, 'client'>): Promise<number | und
  * its first send and the server tells its time now (a server whose clock runs fast forgets keys by
  * its own clock); otherwise on this machine's.
  */
-async function keyAge(ports: Pick<FlowPorts, 'clock' | 'client'>, entry: JournalEntry): Promise<{ ageMs: number; clock: 'server' | 'local' }> {
+async function keyAge(
+  ports: Pick<FlowPorts, 'clock' | 'client'>,
+  entry: JournalEntry,
+): Promise<{ ageMs: number; clock: 'server' | 'local' }> {
   const sentAt = entry.context?.server_time_ms;
   const now = await serverNow(ports);
   if (typeof sentAt === 'number' && now !== undefined) return { ageMs: Math.max(0, now - sentAt), clock: 'server' };
@@ -542,7 +765,11 @@ async function keyAge(ports: Pick<FlowPorts, 'clock' | 'client'>, entry: Journal
  * keeps the notional. What cannot be added up — a change still unresolved, an open or close — is
  * returned as uncertain: the side's notional then proves nothing about this entry.
  */
-async function attributedContext(ports: Pick<FlowPorts, 'credentials'>, journal: Journal, entry: JournalEntry): Promise<{ context: Record<string, unknown> | undefined; uncertain: JournalEntry[] }> {
+async function attributedContext(
+  ports: Pick<FlowPorts, 'credentials'>,
+  journal: Journal,
+  entry: JournalEntry,
+): Promise<{ context: Record<string, unknown> | undefined; uncertain: JournalEntry[] }> {
   const others = await otherChangesOfTheSide(journal, entry);
   const landed = (other: JournalEntry) => other.outcome === 'done' || other.outcome === 'filled';
   // Only a row this key sealed says what this account did: a row written into a shared store or a
@@ -557,24 +784,33 @@ async function attributedContext(ports: Pick<FlowPorts, 'credentials'>, journal:
     else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && Number.isFinite(amount)) {
       // Any landed add or reduce moves the side by its amount: a lone one, or an apply's or a keeper's step.
       delta += other.command === 'add' ? amount : -amount;
-    } else if (other.group?.startsWith('roll-') && others.filter((leg) => leg.group === other.group).every((leg) => landed(leg) && own(leg))) {
+    } else if (
+      other.group?.startsWith('roll-') &&
+      others.filter((leg) => leg.group === other.group).every((leg) => landed(leg) && own(leg))
+    ) {
       // A whole roll closed and re-opened the same notional.
     } else uncertain.push(other);
   }
   // An add's or reduce's baseline, and a close's notional before it, both move by what landed since.
-  const moved = (value: unknown) => (typeof value === 'number' && delta !== 0 ? { value: Math.round((value + delta) * 100) / 100 } : undefined);
+  const moved = (value: unknown) =>
+    typeof value === 'number' && delta !== 0 ? { value: Math.round((value + delta) * 100) / 100 } : undefined;
   const baseline = moved(entry.context?.baseline_notional_usd);
   const closing = moved(entry.context?.notional_usd);
   const context =
     baseline || closing
-      ? { ...entry.context, ...(baseline ? { baseline_notional_usd: baseline.value } : {}), ...(closing ? { notional_usd: closing.value } : {}) }
+      ? {
+          ...entry.context,
+          ...(baseline ? { baseline_notional_usd: baseline.value } : {}),
+          ...(closing ? { notional_usd: closing.value } : {}),
+        }
       : entry.context;
   return { context, uncertain };
 }
 
 /** The journal's other actions on the same account and side since this entry began (in any process, on any machine sharing the store). */
 async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry): Promise<JournalEntry[]> {
-  const sideOf = (candidate: JournalEntry) => `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
+  const sideOf = (candidate: JournalEntry) =>
+    `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
   const side = sideOf(entry);
   return (await journal.list({ since: Date.parse(entry.created_at) })).filter(
     (other) =>
@@ -610,7 +846,11 @@ function entryFields<S, R>(
     host: hostname(),
     command: action.command,
     // As the journal stores it (JSON): what is sealed is what a resend will read back.
-    request: JSON.parse(JSON.stringify({ method: request.method, path: request.path, body: request.body ?? null })) as { method: string; path: string; body: unknown },
+    request: JSON.parse(JSON.stringify({ method: request.method, path: request.path, body: request.body ?? null })) as {
+      method: string;
+      path: string;
+      body: unknown;
+    },
     idempotency_key: key,
     group: action.group,
     leg: action.leg,
@@ -624,11 +864,19 @@ function entryFields<S, R>(
  * legs is sent: a run killed at any point then leaves a record of every leg still to come.
  * `runWrite` with the same key sends it later (planned turns pending on disk right before the send).
  */
-export async function journalAhead<S, R>(ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>, action: WriteAction<S, R>, key: string, context?: Record<string, unknown>): Promise<JournalEntry> {
+export async function journalAhead<S, R>(
+  ports: Pick<FlowPorts, 'credentials' | 'journal' | 'origin'>,
+  action: WriteAction<S, R>,
+  key: string,
+  context?: Record<string, unknown>,
+): Promise<JournalEntry> {
   const journal = await ports.journal();
   const identity = await identityOf(ports);
   const request = action.plan(key);
-  return journal.begin({ ...entryFields(identity, await rowSealerOf(ports), action, request, key, context), outcome: 'planned' });
+  return journal.begin({
+    ...entryFields(identity, await rowSealerOf(ports), action, request, key, context),
+    outcome: 'planned',
+  });
 }
 
 /**
@@ -646,12 +894,15 @@ async function journalAfterSend<T>(
     return await write();
   } catch (error) {
     if (!(error instanceof JournalError)) throw error;
-    throw new OutcomeUnknownError(`The ${entry.command} was sent, but the journal could not record what happened next: ${error.message}`, {
-      idempotencyKey: entry.idempotency_key,
-      hint: hintFor(entry),
-      details: { journal_id: entry.id },
-      cause: error,
-    });
+    throw new OutcomeUnknownError(
+      `The ${entry.command} was sent, but the journal could not record what happened next: ${error.message}`,
+      {
+        idempotencyKey: entry.idempotency_key,
+        hint: hintFor(entry),
+        details: { journal_id: entry.id },
+        cause: error,
+      },
+    );
   }
 }
 
@@ -672,20 +923,37 @@ async function recordSendFailure(
   }
   // Refused before anything left the machine (no time left under --timeout): this run did nothing.
   if (error instanceof NetworkError && error.attempts === 0) {
-    if (!options.earlier) await journal.update(entry.id, { outcome: 'abandoned', message: `not sent: ${error.message}`, resolved_at: new Date(ports.clock.now()).toISOString() });
+    if (!options.earlier)
+      await journal.update(entry.id, {
+        outcome: 'abandoned',
+        message: `not sent: ${error.message}`,
+        resolved_at: new Date(ports.clock.now()).toISOString(),
+      });
     return error;
   }
   // Also an agent's limits refusing a retry after the server refused the last attempt (409 with
   // Retry-After, flows/send-gate.ts): nothing happened.
   if (isRejection(error) || error instanceof PreTradeCheckError) {
-    await journal.update(entry.id, { outcome: 'rejected', error_code: error.code, message: error.message, resolved_at: new Date(ports.clock.now()).toISOString() });
+    await journal.update(entry.id, {
+      outcome: 'rejected',
+      error_code: error.code,
+      message: error.message,
+      resolved_at: new Date(ports.clock.now()).toISOString(),
+    });
     return error;
   }
   const message = error instanceof Error ? error.message : String(error);
-  await journal.update(entry.id, { outcome: 'unknown', error_code: error instanceof ApiError ? error.code : undefined, message });
+  await journal.update(entry.id, {
+    outcome: 'unknown',
+    error_code: error instanceof ApiError ? error.code : undefined,
+    message,
+  });
   const hint = hintFor(entry);
   if (error instanceof InterruptedError || error instanceof DeclinedError) {
-    const interrupted = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, { hint, stoppedBy: ports.signal.reason });
+    const interrupted = new InterruptedError(
+      `${message} The request may have reached the server: its outcome is unknown.`,
+      { hint, stoppedBy: ports.signal.reason },
+    );
     interrupted.idempotencyKey = entry.idempotency_key;
     return interrupted;
   }
@@ -699,14 +967,26 @@ async function recordSendFailure(
 }
 
 /** The wait ended without a resolution: the action stands, the entry stays unresolved. */
-async function recordWaitFailure(ports: Pick<FlowPorts, 'clock' | 'signal' | 'hedgeCommand'>, journal: Journal, entry: JournalEntry, error: unknown): Promise<unknown> {
+async function recordWaitFailure(
+  ports: Pick<FlowPorts, 'clock' | 'signal' | 'hedgeCommand'>,
+  journal: Journal,
+  entry: JournalEntry,
+  error: unknown,
+): Promise<unknown> {
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
   const resume = ports.hedgeCommand('resume', entry.id);
   // The errors made here carry the key too: the report prints it (the action stands under it).
   if (error instanceof StillPendingError) {
     await journal.update(entry.id, { message: error.message });
     // The wait's own resume command stays the hint; the journal's way to finish it is said too.
-    return withKey(new StillPendingError(`${error.message} (journal ${entry.id}: \`${resume}\` also finishes it)`, error.resumeCommand, error.record), entry);
+    return withKey(
+      new StillPendingError(
+        `${error.message} (journal ${entry.id}: \`${resume}\` also finishes it)`,
+        error.resumeCommand,
+        error.record,
+      ),
+      entry,
+    );
   }
   if (error instanceof InterruptedError) {
     const hint = `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resume}`;
@@ -715,10 +995,20 @@ async function recordWaitFailure(ports: Pick<FlowPorts, 'clock' | 'signal' | 'he
   if (error instanceof UnresolvedError) {
     // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
     await journal.update(entry.id, { outcome: 'unknown', message: error.message });
-    return withKey(new UnresolvedError(error.message, { hint: `${error.hint} ${resolveCommands(ports, entry)}.`, details: { ...error.details, journal_id: entry.id } }), entry);
+    return withKey(
+      new UnresolvedError(error.message, {
+        hint: `${error.hint} ${resolveCommands(ports, entry)}.`,
+        details: { ...error.details, journal_id: entry.id },
+      }),
+      entry,
+    );
   }
   if (error instanceof NotAppliedError) {
-    await journal.update(entry.id, { outcome: 'rejected', message: error.message, resolved_at: new Date(ports.clock.now()).toISOString() });
+    await journal.update(entry.id, {
+      outcome: 'rejected',
+      message: error.message,
+      resolved_at: new Date(ports.clock.now()).toISOString(),
+    });
     return withKey(error, entry);
   }
   return error;

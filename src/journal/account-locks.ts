@@ -35,7 +35,11 @@ export function readLock(path: string): LockRecord | undefined {
 }
 
 /** Under the journal lock: takes the lock for `holder`, or names the live holder that has it. */
-export function claimLock(dir: string, scope: string, holder: RecordedHolder): { held: true } | { held: false; holder: Holder } {
+export function claimLock(
+  dir: string,
+  scope: string,
+  holder: RecordedHolder,
+): { held: true } | { held: false; holder: Holder } {
   const path = lockFile(dir, scope);
   const existing = readLock(path);
   if (existing && isAlive(existing.holder)) return { held: false, holder: publicHolder(existing.holder) };
@@ -71,7 +75,8 @@ export function removeOnExit(session: string): void {
     for (const path of heldHere) {
       try {
         const existing = readLock(path);
-        if (existing && existing.holder.pid === process.pid && sessionsHere.has(existing.holder.session)) unlinkSync(path);
+        if (existing && existing.holder.pid === process.pid && sessionsHere.has(existing.holder.session))
+          unlinkSync(path);
       } catch {
         // Best effort: a file left behind names a dead process, which the next taker replaces.
       }

@@ -4,7 +4,16 @@
 // (postgres-store.ts) each give only the clients; what begin stamps, what a final outcome does,
 // what "pending" means, the "same request" rule, a hold on an entry finished meanwhile, the keys
 // refused and the fallback record after a failed store live here.
-import type { Hold, HoldResult, Journal, KeeperHeartbeats, ListOptions, LockerClient, RecordsClient, SameRequest } from './backend.js';
+import type {
+  Hold,
+  HoldResult,
+  Journal,
+  KeeperHeartbeats,
+  ListOptions,
+  LockerClient,
+  RecordsClient,
+  SameRequest,
+} from './backend.js';
 import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
 import { isOutcome, isUnresolved, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
@@ -67,11 +76,17 @@ export class ClientJournal implements Journal {
       const stamp = { id: newEntryId(time), created_at: at, updated_at: at };
       // Stamped again after the fields, so that nothing in them can replace the id or times.
       const entry = plainJson(
-        Object.assign({ ...stamp }, fields, stamp, { outcome: fields.outcome === 'planned' ? 'planned' : 'pending', host: holder.host, holder }),
+        Object.assign({ ...stamp }, fields, stamp, {
+          outcome: fields.outcome === 'planned' ? 'planned' : 'pending',
+          host: holder.host,
+          holder,
+        }),
       ) as JournalEntry;
       const recorded = await this.records.append(entry);
       if (recorded) {
-        this.options.log?.(`journal: ${recorded.id} recorded in ${this.location} (held by pid ${holder.pid} on ${holder.host})`);
+        this.options.log?.(
+          `journal: ${recorded.id} recorded in ${this.location} (held by pid ${holder.pid} on ${holder.host})`,
+        );
         return this.remember([recorded])[0]!;
       }
     }
@@ -79,12 +94,17 @@ export class ClientJournal implements Journal {
   }
 
   async update(id: string, patch: JournalPatch): Promise<JournalEntry> {
-    if (patch.outcome !== undefined && !isOutcome(patch.outcome)) throw new JournalError(`"${String(patch.outcome)}" is not a journal outcome.`);
+    if (patch.outcome !== undefined && !isOutcome(patch.outcome))
+      throw new JournalError(`"${String(patch.outcome)}" is not a journal outcome.`);
     refuseKeys(patch);
     const at = new Date(this.now()).toISOString();
     const final = patch.outcome !== undefined && !isUnresolved({ outcome: patch.outcome });
-    const change = plainJson({ ...patch, ...(final && patch.resolved_at === undefined ? { resolved_at: at } : {}) }) as JournalPatch;
-    if (this.failure !== undefined && this.fallback) return this.fallback.record(this.known.get(id), id, change, this.failure);
+    const change = plainJson({
+      ...patch,
+      ...(final && patch.resolved_at === undefined ? { resolved_at: at } : {}),
+    }) as JournalPatch;
+    if (this.failure !== undefined && this.fallback)
+      return this.fallback.record(this.known.get(id), id, change, this.failure);
     let entry: JournalEntry | undefined;
     try {
       entry = await this.records.change(id, change, at);
@@ -102,7 +122,14 @@ export class ClientJournal implements Journal {
   }
 
   async list({ pending, since, until, limit }: ListOptions = {}): Promise<JournalEntry[]> {
-    return this.remember(await this.records.read({ unresolved: pending === true, since, until, limit: limit === undefined ? undefined : Math.max(0, limit) }));
+    return this.remember(
+      await this.records.read({
+        unresolved: pending === true,
+        since,
+        until,
+        limit: limit === undefined ? undefined : Math.max(0, limit),
+      }),
+    );
   }
 
   async get(idOrPrefix: string): Promise<JournalEntry | undefined> {
@@ -114,7 +141,10 @@ export class ClientJournal implements Journal {
     if (candidates.length <= 1) return candidates[0];
     const named = candidates.slice(0, MAX_CANDIDATES_NAMED).map((entry) => entry.id);
     const more = candidates.length > named.length ? ` and ${candidates.length - named.length} more` : '';
-    throw new JournalError(`"${idOrPrefix}" matches ${candidates.length} journal entries: ${named.join(', ')}${more}.`, { hint: 'Type more of the id.' });
+    throw new JournalError(
+      `"${idOrPrefix}" matches ${candidates.length} journal entries: ${named.join(', ')}${more}.`,
+      { hint: 'Type more of the id.' },
+    );
   }
 
   async findUnresolvedMatch(match: SameRequest): Promise<JournalEntry | undefined> {
@@ -207,7 +237,8 @@ function checkBeginFields(fields: BeginFields): void {
   for (const name of ['base_url_host', 'key_id', 'command', 'idempotency_key'] as const) {
     if (typeof fields[name] !== 'string' || fields[name] === '') problems.push(`${name} is required`);
   }
-  if (typeof fields.request?.method !== 'string' || typeof fields.request?.path !== 'string') problems.push('request needs method and path');
+  if (typeof fields.request?.method !== 'string' || typeof fields.request?.path !== 'string')
+    problems.push('request needs method and path');
   if (problems.length > 0) throw new JournalError(`Cannot journal this action: ${problems.join('; ')}.`);
 }
 

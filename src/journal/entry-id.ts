@@ -6,6 +6,8 @@ import { randomInt } from 'node:crypto';
 const RANDOM_CHARS = 4;
 
 export function newEntryId(nowMs: number): string {
-  const random = randomInt(36 ** RANDOM_CHARS).toString(36).padStart(RANDOM_CHARS, '0');
+  const random = randomInt(36 ** RANDOM_CHARS)
+    .toString(36)
+    .padStart(RANDOM_CHARS, '0');
   return `a_${Math.max(0, Math.floor(nowMs)).toString(36)}${random}`;
 }

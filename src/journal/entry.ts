@@ -3,7 +3,17 @@ import type { Holder } from './holder.js';
 
 export type JournalEnvironment = 'live' | 'test';
 
-export const OUTCOMES = ['planned', 'pending', 'submitted', 'filled', 'done', 'failed', 'rejected', 'unknown', 'abandoned'] as const;
+export const OUTCOMES = [
+  'planned',
+  'pending',
+  'submitted',
+  'filled',
+  'done',
+  'failed',
+  'rejected',
+  'unknown',
+  'abandoned',
+] as const;
 
 /**
  * planned: a later leg of a multi-leg action (roll), journaled before the action's first request
@@ -96,14 +106,38 @@ export interface JournalEntry {
 /** What `begin` needs: everything the caller knows before the request leaves. */
 export type BeginFields = Omit<
   JournalEntry,
-  'id' | 'seq' | 'revision' | 'created_at' | 'updated_at' | 'outcome' | 'hedge_id' | 'order_tx_hash' | 'error_code' | 'message' | 'resolved_at' | 'host' | 'holder' | 'traded_usd' | 'side_after'
+  | 'id'
+  | 'seq'
+  | 'revision'
+  | 'created_at'
+  | 'updated_at'
+  | 'outcome'
+  | 'hedge_id'
+  | 'order_tx_hash'
+  | 'error_code'
+  | 'message'
+  | 'resolved_at'
+  | 'host'
+  | 'holder'
+  | 'traded_usd'
+  | 'side_after'
 > & {
   /** pending (the default): about to be sent; planned: a later leg, journaled ahead of the action's first send. */
   outcome?: 'pending' | 'planned';
 };
 
 /** The fields an update may change: the outcome and what the answer told us (what a fallback record or a migration carries over). */
-export const PATCH_FIELDS = ['outcome', 'hedge_id', 'order_tx_hash', 'error_code', 'message', 'resolved_at', 'account', 'traded_usd', 'side_after'] as const;
+export const PATCH_FIELDS = [
+  'outcome',
+  'hedge_id',
+  'order_tx_hash',
+  'error_code',
+  'message',
+  'resolved_at',
+  'account',
+  'traded_usd',
+  'side_after',
+] as const;
 
 /** What an update may change. */
 export type JournalPatch = Partial<Pick<JournalEntry, (typeof PATCH_FIELDS)[number]>>;
@@ -153,7 +187,8 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
     if (entry) {
       Object.assign(entry.fields, fields, { updated_at: at });
       entry.events += 1;
-    } else folded.set(event.id, { firstLine: index + 1, events: 1, fields: { ...fields, created_at: at, updated_at: at } });
+    } else
+      folded.set(event.id, { firstLine: index + 1, events: 1, fields: { ...fields, created_at: at, updated_at: at } });
   });
   const entries: JournalEntry[] = [];
   for (const { firstLine, events, fields } of folded.values()) {
@@ -182,5 +217,10 @@ function parseEvent(line: string): Event | string {
 }
 
 function isEntry(fields: Record<string, unknown>): fields is JournalEntry & Record<string, unknown> {
-  return typeof fields.command === 'string' && isOutcome(fields.outcome) && typeof fields.request === 'object' && fields.request !== null;
+  return (
+    typeof fields.command === 'string' &&
+    isOutcome(fields.outcome) &&
+    typeof fields.request === 'object' &&
+    fields.request !== null
+  );
 }

@@ -31,7 +31,10 @@ export class FallbackRecords {
       localId = this.ids.get(id) ?? (await this.start(base, id));
       await this.local.update(localId, outcomeFields(change));
     } catch (error) {
-      throw new JournalStoreError(`${said}, and the local fallback record could not be written either (${(error as Error).message}).`, { store: this.store, hint, cause: failure });
+      throw new JournalStoreError(
+        `${said}, and the local fallback record could not be written either (${(error as Error).message}).`,
+        { store: this.store, hint, cause: failure },
+      );
     }
     throw new JournalStoreError(
       `${said}; what happened to ${id} is kept in the local journal ${this.local.file} (fallback record ${localId}): \`hedge journal migrate\` merges it into the team store once the store is back.`,
@@ -42,7 +45,16 @@ export class FallbackRecords {
   /** The fallback record of `id`: what it would send, then what the store had learnt before it failed. */
   private async start(base: JournalEntry | undefined, id: string): Promise<string> {
     if (!base) throw new JournalError(`this run never read entry ${id}`);
-    const { id: _id, created_at: _created, updated_at: _updated, holder: _holder, outcome, seq: _seq, revision, ...fields } = base;
+    const {
+      id: _id,
+      created_at: _created,
+      updated_at: _updated,
+      holder: _holder,
+      outcome,
+      seq: _seq,
+      revision,
+      ...fields
+    } = base;
     for (const field of PATCH_FIELDS) delete (fields as Record<string, unknown>)[field];
     const begun = await this.local!.begin({
       ...fields,

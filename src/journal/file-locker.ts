@@ -7,7 +7,15 @@ import type { HoldResult, LockerClient } from './backend.js';
 import { claimLock, dropLock, lockFile, readLock, removeOnExit } from './account-locks.js';
 import { holdOf } from './client-journal.js';
 import { foldJournal, isUnresolved, type JournalEntry, type SkippedLine } from './entry.js';
-import { currentHolder, isAlive, isRecordedHolder, lastHolderOf, publicHolder, type Holder, type RecordedHolder } from './holder.js';
+import {
+  currentHolder,
+  isAlive,
+  isRecordedHolder,
+  lastHolderOf,
+  publicHolder,
+  type Holder,
+  type RecordedHolder,
+} from './holder.js';
 import { JournalError } from './journal-error.js';
 import { DEFAULT_LOCK_STALE_MS, lockedAppend, withJournalLock, type LockedAppendOptions } from './locked-append.js';
 import { readSegment } from './segments.js';
@@ -39,9 +47,13 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
   const { now } = place.appendOptions;
   return {
     holderAt: (time) => currentHolder(time, session),
-    take: (scope, waitMs) => ('entry' in scope ? holdEntry(scope.entry) : lockAccount(place, session, scope.lock, waitMs)),
+    take: (scope, waitMs) =>
+      'entry' in scope ? holdEntry(scope.entry) : lockAccount(place, session, scope.lock, waitMs),
     async holderOf(scope) {
-      const holder = 'entry' in scope ? liveHolderIn(activeEntries(place).find((entry) => entry.id === scope.entry)) : liveLockHolder(place.dir, scope.lock);
+      const holder =
+        'entry' in scope
+          ? liveHolderIn(activeEntries(place).find((entry) => entry.id === scope.entry))
+          : liveLockHolder(place.dir, scope.lock);
       return holder ? publicHolder(holder) : undefined;
     },
   };
@@ -68,7 +80,13 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
       if (error instanceof HeldBy) return { held: false, holder: error.holder };
       throw error;
     }
-    return { held: true, hold: holdOf(() => releaseEntry(id), () => stillHolds(id)) };
+    return {
+      held: true,
+      hold: holdOf(
+        () => releaseEntry(id),
+        () => stillHolds(id),
+      ),
+    };
   }
 
   /** Lets go of this session's hold on an unresolved entry (a resolved one is held by nobody already). */
@@ -77,7 +95,8 @@ export function fileLocker(place: FilePlace, session: string): LockerClient {
       place.file,
       (current) => {
         const entry = foldJournal(current).find((candidate) => candidate.id === id);
-        if (!entry || !isUnresolved(entry) || !isRecordedHolder(entry.holder) || entry.holder.session !== session) return '';
+        if (!entry || !isUnresolved(entry) || !isRecordedHolder(entry.holder) || entry.holder.session !== session)
+          return '';
         return JSON.stringify({ id, at: new Date(now()).toISOString(), holder: null });
       },
       place.appendOptions,

@@ -30,7 +30,10 @@ export function readHeartbeatFile(path: string): { body: Record<string, unknown>
     const value = JSON.parse(text) as unknown;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
     const { [REVISION_FIELD]: revision, ...body } = value as Record<string, unknown>;
-    return { body, revision: typeof revision === 'number' && Number.isSafeInteger(revision) && revision > 0 ? revision : 0 };
+    return {
+      body,
+      revision: typeof revision === 'number' && Number.isSafeInteger(revision) && revision > 0 ? revision : 0,
+    };
   } catch {
     // A file cut short by a crash of an older writer, or edited by hand: no heartbeat.
     return undefined;

@@ -95,17 +95,27 @@ export function publicHolder(holder: RecordedHolder): Holder {
 
 /** "pid 4242 on desk-3 since 10:42:03 UTC" */
 export function describeHolder(holder: Holder): string {
-  const since = typeof holder.since === 'string' && holder.since.length >= 19 ? `${utcSecond(holder.since)} UTC` : String(holder.since);
+  const since =
+    typeof holder.since === 'string' && holder.since.length >= 19
+      ? `${utcSecond(holder.since)} UTC`
+      : String(holder.since);
   return `pid ${holder.pid} on ${holder.host} since ${since}`;
 }
 
 export function isRecordedHolder(value: unknown): value is RecordedHolder {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
-  return typeof record.pid === 'number' && typeof record.host === 'string' && typeof record.session === 'string' && typeof record.since === 'string';
+  return (
+    typeof record.pid === 'number' &&
+    typeof record.host === 'string' &&
+    typeof record.session === 'string' &&
+    typeof record.since === 'string'
+  );
 }
 
 /** Who last held an entry, as its record names them (for a finished one: who finished it); or nobody known. */
 export function lastHolderOf(entry: { holder?: Holder | null; updated_at: string }): Holder {
-  return isRecordedHolder(entry.holder) ? publicHolder(entry.holder) : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
+  return isRecordedHolder(entry.holder)
+    ? publicHolder(entry.holder)
+    : { pid: 0, host: 'unknown', since: entry.updated_at, session: '' };
 }

@@ -16,7 +16,6 @@ import { JOURNAL_FILE_NAME } from './location.js';
 import { lockedAppend } from './locked-append.js';
 import { archiveFiles, readSegment } from './segments.js';
 
-
 export interface OpenJournalOptions {
   /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
   dir: string;
@@ -74,7 +73,12 @@ async function appendEntry(place: FilePlace, entry: JournalEntry): Promise<Journ
 }
 
 /** An update event `{"id":…,"at":…, …patch}`, appended only when the active segment has the entry. */
-async function changeEntry(place: FilePlace, id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined> {
+async function changeEntry(
+  place: FilePlace,
+  id: string,
+  patch: JournalPatch,
+  at: string,
+): Promise<JournalEntry | undefined> {
   let found = false;
   const text = await lockedAppend(
     place.file,
@@ -93,19 +97,33 @@ async function changeEntry(place: FilePlace, id: string, patch: JournalPatch, at
 function readEntries(place: FilePlace, filter: RowFilter): JournalEntry[] {
   const { id, idPrefix, unresolved, limit } = filter;
   const chosen = (entry: JournalEntry) =>
-    (id === undefined || entry.id === id) && (idPrefix === undefined || entry.id.startsWith(idPrefix)) && (!unresolved || isUnresolved(entry)) && inRange(entry, filter);
+    (id === undefined || entry.id === id) &&
+    (idPrefix === undefined || entry.id.startsWith(idPrefix)) &&
+    (!unresolved || isUnresolved(entry)) &&
+    inRange(entry, filter);
   const segment = activeEntries(place);
   const active = newestFirst(segment).filter(chosen);
-  const found = unresolved || (id !== undefined && active.length > 0) ? active : withArchives(place, segment, filter, chosen).filter(chosen);
+  const found =
+    unresolved || (id !== undefined && active.length > 0)
+      ? active
+      : withArchives(place, segment, filter, chosen).filter(chosen);
   return limit === undefined ? found : found.slice(0, limit);
 }
 
 /** The active segment's entries and the archives' the filter may want (an entry caught mid-rotation is in both: the active copy wins), newest first. */
-function withArchives(place: FilePlace, segment: JournalEntry[], filter: RowFilter, chosen: (entry: JournalEntry) => boolean): JournalEntry[] {
+function withArchives(
+  place: FilePlace,
+  segment: JournalEntry[],
+  filter: RowFilter,
+  chosen: (entry: JournalEntry) => boolean,
+): JournalEntry[] {
   const day = (ms: number | undefined) => (ms === undefined ? undefined : utcDay(ms));
   const [sinceDay, untilDay] = [day(filter.since), day(filter.until)];
   const archives = archiveFiles(place.dir)
-    .filter((archive) => (sinceDay === undefined || archive.day >= sinceDay) && (untilDay === undefined || archive.day <= untilDay))
+    .filter(
+      (archive) =>
+        (sinceDay === undefined || archive.day >= sinceDay) && (untilDay === undefined || archive.day <= untilDay),
+    )
     .reverse();
   const byId = new Map<string, JournalEntry>(segment.map((entry) => [entry.id, entry]));
   for (const archive of archives) {

@@ -33,5 +33,9 @@ export function findKeyShapedString(value: unknown, path = '$'): string | undefi
 /** Refuses to `what` (journal an event, write a heartbeat) a value holding anything shaped like an API key. */
 export function refuseKeyShaped(value: object, what: string, hint?: string): void {
   const where = findKeyShapedString(value);
-  if (where) throw new JournalError(`Refused to ${what} holding something shaped like an API key (at ${where}); nothing was written.`, { hint });
+  if (where)
+    throw new JournalError(
+      `Refused to ${what} holding something shaped like an API key (at ${where}); nothing was written.`,
+      { hint },
+    );
 }

@@ -14,7 +14,17 @@ import { utcDay } from '../domain/utc-text.js';
 import { syncDirectory } from '../files/durable-write.js';
 import { isLockedError, lockFile } from '../files/file-lock.js';
 import { JournalError } from './journal-error.js';
-import { asJournalError, DEFAULT_KEEP_RESOLVED, DEFAULT_ROTATE_BYTES, ensureDir, openForAppend, readSegment, rotate, syncFile, writeAll } from './segments.js';
+import {
+  asJournalError,
+  DEFAULT_KEEP_RESOLVED,
+  DEFAULT_ROTATE_BYTES,
+  ensureDir,
+  openForAppend,
+  readSegment,
+  rotate,
+  syncFile,
+  writeAll,
+} from './segments.js';
 
 export const DEFAULT_LOCK_STALE_MS = 10_000;
 
@@ -45,7 +55,11 @@ export async function withJournalLock<T>(file: string, staleMs: number, body: ()
  * add (or throw, and nothing is written), appends it. After the lock: fsyncs. Returns the active
  * segment's text after the write.
  */
-export async function lockedAppend(file: string, compose: (current: string) => string, options: LockedAppendOptions = {}): Promise<string> {
+export async function lockedAppend(
+  file: string,
+  compose: (current: string) => string,
+  options: LockedAppendOptions = {},
+): Promise<string> {
   const staleMs = options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS;
   const { fd, text } = await withJournalLock<{ fd: number | undefined; text: string }>(file, staleMs, () => {
     const current = readSegment(file);

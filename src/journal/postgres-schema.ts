@@ -112,9 +112,13 @@ export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /** The schema's version as the database has it; 0 when hedge never ran there. */
 export async function schemaVersion(client: ClientBase): Promise<number> {
-  const present = await client.query<{ present: boolean }>(`SELECT to_regclass('${SCHEMA}.schema_migrations') IS NOT NULL AS present`);
+  const present = await client.query<{ present: boolean }>(
+    `SELECT to_regclass('${SCHEMA}.schema_migrations') IS NOT NULL AS present`,
+  );
   if (!present.rows[0]?.present) return 0;
-  const result = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${SCHEMA}.schema_migrations`);
+  const result = await client.query<{ version: number | null }>(
+    `SELECT max(version) AS version FROM ${SCHEMA}.schema_migrations`,
+  );
   return result.rows[0]?.version ?? 0;
 }
 
@@ -151,11 +155,10 @@ export async function migrateSchema(client: ClientBase, appliedBy: string): Prom
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;
       await client.query(migration.sql);
-      await client.query(`INSERT INTO ${SCHEMA}.schema_migrations (version, description, applied_by) VALUES ($1, $2, $3)`, [
-        migration.version,
-        migration.description,
-        appliedBy,
-      ]);
+      await client.query(
+        `INSERT INTO ${SCHEMA}.schema_migrations (version, description, applied_by) VALUES ($1, $2, $3)`,
+        [migration.version, migration.description, appliedBy],
+      );
       applied.push(migration.version);
     }
     await client.query('COMMIT');

@@ -26,7 +26,8 @@ const HOLDER_RETRY_MS = 25;
 export const PROCESS_SESSION = randomBytes(8).toString('hex');
 
 /** A hold's row key in hedge.holders: `entry:<id>` or `lock:<scope>`. */
-export const scopeText = (scope: HoldScope): string => ('entry' in scope ? `entry:${scope.entry}` : `lock:${scope.lock}`);
+export const scopeText = (scope: HoldScope): string =>
+  'entry' in scope ? `entry:${scope.entry}` : `lock:${scope.lock}`;
 /** The text whose 64-bit hash (hashtextextended) is the advisory lock key of a scope. */
 const advisoryText = (scope: string) => `hedge:${scope}`;
 
@@ -122,7 +123,10 @@ export class PostgresSessions implements LockerClient {
     this.closed = true;
     const ending = (async () => {
       // Tidy: the rows would name nobody anyway once the session ends.
-      if (holdsLeft) await clients[1]?.query(`DELETE FROM ${SCHEMA}.holders WHERE session = $1`, [PROCESS_SESSION]).catch(() => undefined);
+      if (holdsLeft)
+        await clients[1]
+          ?.query(`DELETE FROM ${SCHEMA}.holders WHERE session = $1`, [PROCESS_SESSION])
+          .catch(() => undefined);
       await Promise.allSettled(clients.map((client) => client?.end()));
     })();
     let timer: NodeJS.Timeout | undefined;
@@ -130,7 +134,10 @@ export class PostgresSessions implements LockerClient {
       timer = setTimeout(() => resolve('timeout'), CLOSE_BOUND_MS);
     });
     if ((await Promise.race([ending, bound])) === 'timeout') {
-      for (const client of clients) (client as unknown as { connection?: { stream?: { destroy(): void } } } | undefined)?.connection?.stream?.destroy();
+      for (const client of clients)
+        (
+          client as unknown as { connection?: { stream?: { destroy(): void } } } | undefined
+        )?.connection?.stream?.destroy();
     }
     clearTimeout(timer);
   }
@@ -147,12 +154,15 @@ export class PostgresSessions implements LockerClient {
       });
       try {
         const applied = await migrateSchema(client, `${this.host} pid ${process.pid}`);
-        if (applied.length > 0) this.options.log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
+        if (applied.length > 0)
+          this.options.log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
       } catch (error) {
         await client.end().catch(() => undefined);
         throw this.storeError(error, 'checking its schema');
       }
-      this.options.log?.(`journal: team store ${this.location} (from ${this.options.source}), schema version ${LATEST_VERSION}, ready in ${Date.now() - started} ms`);
+      this.options.log?.(
+        `journal: team store ${this.location} (from ${this.options.source}), schema version ${LATEST_VERSION}, ready in ${Date.now() - started} ms`,
+      );
       return client;
     })();
     const connection = this.dataConnection;
@@ -217,7 +227,11 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a store error saying so. */
-  async run<R extends pg.QueryResultRow>(client: pg.ClientBase, query: TimedQuery, doing?: string): Promise<pg.QueryResult<R>> {
+  async run<R extends pg.QueryResultRow>(
+    client: pg.ClientBase,
+    query: TimedQuery,
+    doing?: string,
+  ): Promise<pg.QueryResult<R>> {
     try {
       return await client.query<R>(query);
     } catch (error) {
@@ -241,11 +255,26 @@ export class PostgresSessions implements LockerClient {
       got = await this.tryAdvisory(scope);
     }
     if (!got) {
-      return { held: false, holder: { pid: 0, host: 'unknown (another session of the store)', since: new Date(this.now()).toISOString(), session: '' } };
+      return {
+        held: false,
+        holder: {
+          pid: 0,
+          host: 'unknown (another session of the store)',
+          since: new Date(this.now()).toISOString(),
+          session: '',
+        },
+      };
     }
     this.holds.set(scope, (this.holds.get(scope) ?? 0) + 1);
     try {
-      await client.query(UPSERT_HOLDER_SQL, [scope, process.pid, this.host, PROCESS_SESSION, new Date(this.now()).toISOString(), backendPid]);
+      await client.query(UPSERT_HOLDER_SQL, [
+        scope,
+        process.pid,
+        this.host,
+        PROCESS_SESSION,
+        new Date(this.now()).toISOString(),
+        backendPid,
+      ]);
     } catch (error) {
       await this.release(scope);
       throw this.storeError(error, 'recording a hold');
@@ -267,7 +296,11 @@ export class PostgresSessions implements LockerClient {
     const { client } = await this.locks();
     try {
       await client.query(`SELECT set_config('lock_timeout', $1, false)`, [`${Math.max(1, Math.round(waitMs))}ms`]);
-      await this.run(client, { text: 'SELECT pg_advisory_lock(hashtextextended($1, 0))', values: [advisoryText(scope)], query_timeout: waitMs + this.queryTimeoutMs });
+      await this.run(client, {
+        text: 'SELECT pg_advisory_lock(hashtextextended($1, 0))',
+        values: [advisoryText(scope)],
+        query_timeout: waitMs + this.queryTimeoutMs,
+      });
       return true;
     } catch (error) {
       if ((error as { code?: string }).code === '55P03') return false;
@@ -307,35 +340,75 @@ export class PostgresSessions implements LockerClient {
 
   private async liveHolder(scope: string): Promise<Holder | undefined> {
     const data = await this.data();
-    const result = await this.run<{ pid: number; host: string; session: string; since: Date | string }>(data, { text: HOLDER_SQL, values: [scope, advisoryText(scope)] }, 'asking who holds an action');
+    const result = await this.run<{ pid: number; host: string; session: string; since: Date | string }>(
+      data,
+      { text: HOLDER_SQL, values: [scope, advisoryText(scope)] },
+      'asking who holds an action',
+    );
     const row = result.rows[0];
     if (!row) return undefined;
-    return { pid: row.pid, host: row.host, session: row.session, since: row.since instanceof Date ? row.since.toISOString() : String(row.since) };
+    return {
+      pid: row.pid,
+      host: row.host,
+      session: row.session,
+      since: row.since instanceof Date ? row.since.toISOString() : String(row.since),
+    };
   }
 
   /** A failure of the store as the operator reads it: the store (redacted), what went wrong, what to do. */
   storeError(error: unknown, doing: string): JournalStoreError {
     if (error instanceof JournalStoreError) return error;
     const { sentence, hint } = describeFailure(error, this.options.source);
-    return new JournalStoreError(`The team journal store ${this.location} ${sentence} (while ${doing}).`, { store: this.location, hint, cause: error });
+    return new JournalStoreError(`The team journal store ${this.location} ${sentence} (while ${doing}).`, {
+      store: this.location,
+      hint,
+      cause: error,
+    });
   }
 }
 
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', '57P01', '57P02', '57P03', '08006', '08001', '08004']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08006',
+  '08001',
+  '08004',
+]);
 
 function describeFailure(error: unknown, source: string): { sentence: string; hint: string } {
   const code = (error as { code?: string }).code;
   const message = (error as Error)?.message ?? String(error);
   const fix = `Check that the database is up and reachable from this machine, or fix ${source}.`;
-  const meanwhile = 'Until then hedge refuses writes before sending anything; reads of the API (positions, hedges, account) still work.';
+  const meanwhile =
+    'Until then hedge refuses writes before sending anything; reads of the API (positions, hedges, account) still work.';
   if (error instanceof SchemaTooNewError) {
-    return { sentence: `has schema version ${error.found}, newer than this hedge knows (${LATEST_VERSION})`, hint: 'Upgrade hedge on this machine to the version the rest of the desk uses.' };
+    return {
+      sentence: `has schema version ${error.found}, newer than this hedge knows (${LATEST_VERSION})`,
+      hint: 'Upgrade hedge on this machine to the version the rest of the desk uses.',
+    };
   }
-  if ((code !== undefined && UNREACHABLE_CODES.has(code)) || /timeout|terminated|closed|not queryable|ECONNREFUSED/i.test(message)) {
+  if (
+    (code !== undefined && UNREACHABLE_CODES.has(code)) ||
+    /timeout|terminated|closed|not queryable|ECONNREFUSED/i.test(message)
+  ) {
     return { sentence: `cannot be reached: ${unreachableReason(code, message)}`, hint: `${fix} ${meanwhile}` };
   }
-  if (code === '28P01' || code === '28000') return { sentence: `refused the login: ${message}`, hint: `Check the user and password (in the URL, PGPASSWORD or ~/.pgpass). ${meanwhile}` };
-  if (code === '3D000') return { sentence: `has no such database: ${message}`, hint: `Create the database, or fix ${source}.` };
+  if (code === '28P01' || code === '28000')
+    return {
+      sentence: `refused the login: ${message}`,
+      hint: `Check the user and password (in the URL, PGPASSWORD or ~/.pgpass). ${meanwhile}`,
+    };
+  if (code === '3D000')
+    return { sentence: `has no such database: ${message}`, hint: `Create the database, or fix ${source}.` };
   if (code === '42501') {
     return {
       sentence: `refused what hedge needs: ${message}`,

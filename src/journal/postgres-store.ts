@@ -11,7 +11,14 @@
 //
 // Loaded only when a store is configured (store.ts imports it lazily): the client costs nothing
 // to anyone using the local file. It imports nothing of store.ts (no circle).
-import type { ImportOutcome, KeeperHeartbeats, RecordsClient, RowFilter, TeamJournal, TeamJournalOptions } from './backend.js';
+import type {
+  ImportOutcome,
+  KeeperHeartbeats,
+  RecordsClient,
+  RowFilter,
+  TeamJournal,
+  TeamJournalOptions,
+} from './backend.js';
 import { canonicalJson } from './canonical-json.js';
 import { ClientJournal, plainJson } from './client-journal.js';
 import { UNRESOLVED_OUTCOMES, type JournalEntry, type JournalPatch } from './entry.js';
@@ -24,7 +31,8 @@ import { PostgresSessions, scopeText } from './postgres-sessions.js';
 const UNRESOLVED_SQL = UNRESOLVED_OUTCOMES.map((outcome) => `'${outcome}'`).join(', ');
 
 /** The columns of a row beside its `entry` (copies of what queries filter and sort on). */
-const ROW_COLUMNS = 'id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, origin';
+const ROW_COLUMNS =
+  'id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, origin';
 
 /**
  * A new row: its seq from the store's sequence (in the row and in its JSON alike), its revision as
@@ -94,7 +102,11 @@ export class PostgresJournal extends ClientJournal implements TeamJournal {
     const sessions = new PostgresSessions(options);
     const rows = new PostgresRecords(sessions);
     const openLocal = () => openJournal({ dir: options.fallbackDir, now: options.now });
-    super(rows, sessions, { now: options.now, log: options.log, fallback: new FallbackRecords(options.shown, openLocal) });
+    super(rows, sessions, {
+      now: options.now,
+      log: options.log,
+      fallback: new FallbackRecords(options.shown, openLocal),
+    });
     this.rows = rows;
     this.dir = options.fallbackDir;
     this.file = options.shown;
@@ -127,7 +139,16 @@ class PostgresRecords implements RecordsClient {
     const holder = entry.holder!;
     let seq: string | null | undefined;
     try {
-      const values = [...rowValues(entry, 'store'), scope, holder.pid, holder.host, holder.session, holder.since, 1, backendPid];
+      const values = [
+        ...rowValues(entry, 'store'),
+        scope,
+        holder.pid,
+        holder.host,
+        holder.session,
+        holder.since,
+        1,
+        backendPid,
+      ];
       seq = (await this.sessions.run<{ seq: string | null }>(data, { text: INSERT_SQL, values })).rows[0]?.seq;
     } catch (error) {
       await this.sessions.dropNew(scope).catch(() => undefined);
@@ -143,7 +164,11 @@ class PostgresRecords implements RecordsClient {
   async change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined> {
     const data = await this.sessions.data();
     const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome ?? null, at, 0];
-    const result = await this.sessions.run<{ entry: JournalEntry }>(data, { text: CHANGE_SQL, values }, 'recording what happened');
+    const result = await this.sessions.run<{ entry: JournalEntry }>(
+      data,
+      { text: CHANGE_SQL, values },
+      'recording what happened',
+    );
     return result.rows[0]?.entry;
   }
 
@@ -154,9 +179,23 @@ class PostgresRecords implements RecordsClient {
     if (request) this.sessions.locks().catch(() => undefined);
     const data = await this.sessions.data();
     const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
-    const sameRequest = request ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)] : [null, null, null, null, null];
-    const values = [filter.id ?? null, filter.idPrefix ?? null, filter.unresolved === true, iso(filter.since), iso(filter.until), ...sameRequest, filter.limit ?? null];
-    const result = await this.sessions.run<{ entry: JournalEntry }>(data, { text: READ_SQL, values }, 'reading the journal');
+    const sameRequest = request
+      ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)]
+      : [null, null, null, null, null];
+    const values = [
+      filter.id ?? null,
+      filter.idPrefix ?? null,
+      filter.unresolved === true,
+      iso(filter.since),
+      iso(filter.until),
+      ...sameRequest,
+      filter.limit ?? null,
+    ];
+    const result = await this.sessions.run<{ entry: JournalEntry }>(
+      data,
+      { text: READ_SQL, values },
+      'reading the journal',
+    );
     return result.rows.map((row) => row.entry);
   }
 
@@ -171,7 +210,11 @@ class PostgresRecords implements RecordsClient {
     read: async (scope) => {
       const data = await this.sessions.data();
       const query = { text: READ_HEARTBEAT_SQL, values: [scope] };
-      const result = await this.sessions.run<{ body: unknown; revision: string; age_ms: number }>(data, query, "reading the keeper's heartbeat");
+      const result = await this.sessions.run<{ body: unknown; revision: string; age_ms: number }>(
+        data,
+        query,
+        "reading the keeper's heartbeat",
+      );
       const row = result.rows[0];
       if (!row || typeof row.body !== 'object' || row.body === null) return undefined;
       return { body: row.body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
@@ -201,7 +244,10 @@ class PostgresRecords implements RecordsClient {
     const target = local.fallback_for?.id ?? local.id;
     try {
       await data.query('BEGIN');
-      const found = await this.sessions.run<{ entry: JournalEntry }>(data, { text: `SELECT entry FROM ${SCHEMA}.entries WHERE id = $1 FOR UPDATE`, values: [target] });
+      const found = await this.sessions.run<{ entry: JournalEntry }>(data, {
+        text: `SELECT entry FROM ${SCHEMA}.entries WHERE id = $1 FOR UPDATE`,
+        values: [target],
+      });
       const existing = found.rows[0]?.entry;
       let outcome: ImportOutcome = 'present';
       if (!existing) {
@@ -216,7 +262,10 @@ class PostgresRecords implements RecordsClient {
         outcome = 'conflict';
       } else if (knowsMore(local, existing)) {
         const change = { ...outcomeFields(local), updated_at: local.updated_at };
-        await this.sessions.run(data, { text: CHANGE_SQL, values: [target, JSON.stringify(change), local.outcome, local.updated_at, importedRevision(local)] });
+        await this.sessions.run(data, {
+          text: CHANGE_SQL,
+          values: [target, JSON.stringify(change), local.outcome, local.updated_at, importedRevision(local)],
+        });
         outcome = 'merged';
       }
       await data.query('COMMIT');

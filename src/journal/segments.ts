@@ -6,7 +6,19 @@
 //
 // No file of the journal is ever opened through a symbolic link (O_NOFOLLOW): a journal path that
 // is a link is refused, since following it would write wherever it points.
-import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, readSync, fstatSync, writeSync, chmodSync, fchmodSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  fstatSync,
+  writeSync,
+  chmodSync,
+  fchmodSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay } from '../domain/utc-text.js';
 import { syncDirectory, writeFileDurably } from '../files/durable-write.js';
@@ -116,7 +128,7 @@ export function openForAppend(file: string): number {
 /** Writes all of `bytes` (a short write, e.g. on a full disk, is finished or fails). */
 export function writeAll(fd: number, bytes: Buffer, file: string): void {
   journalIo(file, 'write', () => {
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
   });
 }
 
@@ -158,7 +170,9 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
   }
   const entries = foldJournal(text);
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
-  const openGroups = new Set(entries.filter((entry) => isUnresolved(entry) && entry.group !== undefined).map((entry) => entry.group!));
+  const openGroups = new Set(
+    entries.filter((entry) => isUnresolved(entry) && entry.group !== undefined).map((entry) => entry.group!),
+  );
   // The newest resolved entries stay (the journal's default listing reads only the active segment),
   // within a count and a size: the segment left after a rotation is well below the size that starts one.
   const newestResolved = new Set<string>();
@@ -170,14 +184,21 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
     keptBytes += size;
   }
   // The entry with the journal's highest seq stays, so that the next begin counts on from it.
-  const highest = entries.reduce<JournalEntry | undefined>((best, entry) => (entry.seq !== undefined && (best?.seq === undefined || entry.seq > best.seq) ? entry : best), undefined);
+  const highest = entries.reduce<JournalEntry | undefined>(
+    (best, entry) => (entry.seq !== undefined && (best?.seq === undefined || entry.seq > best.seq) ? entry : best),
+    undefined,
+  );
   const keep = (entry: JournalEntry | undefined): boolean =>
     entry !== undefined &&
-    (isUnresolved(entry) || newestResolved.has(entry.id) || entry === highest || (entry.group !== undefined && openGroups.has(entry.group)));
+    (isUnresolved(entry) ||
+      newestResolved.has(entry.id) ||
+      entry === highest ||
+      (entry.group !== undefined && openGroups.has(entry.group)));
 
   const kept: string[] = [];
   const archived = new Map<string, string[]>();
-  const toArchive = (day: string, more: string[]) => (archived.get(day) ?? archived.set(day, []).get(day)!).push(...more);
+  const toArchive = (day: string, more: string[]) =>
+    (archived.get(day) ?? archived.set(day, []).get(day)!).push(...more);
   let archivedEntries = 0;
   for (const [id, idLines] of linesOf) {
     const entry = byId.get(id);
@@ -243,13 +264,19 @@ export function asJournalError(error: unknown, path: string, action: 'read' | 'w
   if (error instanceof JournalError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP') {
-    return new JournalError(`The action journal ${path} is a symbolic link; hedge does not follow it (it would ${action === 'write' ? 'write' : 'read'} wherever it points).`, {
-      path,
-      hint: `Replace the link with a regular file (or remove it), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a folder of your own.`,
-      cause: error,
-    });
+    return new JournalError(
+      `The action journal ${path} is a symbolic link; hedge does not follow it (it would ${action === 'write' ? 'write' : 'read'} wherever it points).`,
+      {
+        path,
+        hint: `Replace the link with a regular file (or remove it), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a folder of your own.`,
+        cause: error,
+      },
+    );
   }
-  const reason = (code !== undefined && Object.hasOwn(FAILURE_REASONS, code) ? FAILURE_REASONS[code] : undefined) ?? code ?? (error as Error).message;
+  const reason =
+    (code !== undefined && Object.hasOwn(FAILURE_REASONS, code) ? FAILURE_REASONS[code] : undefined) ??
+    code ??
+    (error as Error).message;
   return new JournalError(`Cannot ${action} the action journal ${path}: ${reason}.`, {
     path,
     hint:

@@ -26,13 +26,14 @@ export interface ApplyReportRow {
 }
 
 /** `resumed`: what an earlier apply left unfinished, finished before the plan was made. */
-export type ApplyOutcome = { quoted: QuotedPlan; resumed: ResumedStep[] } & (
+export type ApplyOutcome = { quoted: QuotedPlan; resumed: ResumedStep[] } &
   /** The plan fails pre-trade checks: nothing was sent. */
-  | { kind: 'fails-checks' }
-  /** The book was at the target: nothing to do, nothing sent. */
-  | { kind: 'at-target' }
-  /** Every step carried out; `rows` one per step. */
-  | { kind: 'applied'; rows: ApplyReportRow[] }
-  /** Step `stoppedAt` (from 0) ended in `error`; `rows` has every step, the later ones `not_run`. */
-  | { kind: 'stopped'; rows: ApplyReportRow[]; stoppedAt: number; error: unknown }
-);
+  (
+    | { kind: 'fails-checks' }
+    /** The book was at the target: nothing to do, nothing sent. */
+    | { kind: 'at-target' }
+    /** Every step carried out; `rows` one per step. */
+    | { kind: 'applied'; rows: ApplyReportRow[] }
+    /** Step `stoppedAt` (from 0) ended in `error`; `rows` has every step, the later ones `not_run`. */
+    | { kind: 'stopped'; rows: ApplyReportRow[]; stoppedAt: number; error: unknown }
+  );

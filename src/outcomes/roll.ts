@@ -58,7 +58,13 @@ interface RollLegOutcome {
 
 /** What a roll did (flows/roll.ts returns it), for the command to render and the keeper to report. */
 export type RollOutcome =
-  | { kind: 'dry-run'; market: string; side: 'buy' | 'sell'; legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>; notes: RollNote[] }
+  | {
+      kind: 'dry-run';
+      market: string;
+      side: 'buy' | 'sell';
+      legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>;
+      notes: RollNote[];
+    }
   | {
       kind: 'rolled';
       market: string;
@@ -89,7 +95,12 @@ export interface RollPreview {
   notionalUsd: number;
   tenorDays: number;
   /** `hedges`: the side's hedges when it holds several (a close closes them all). */
-  closing?: { hedgeId?: string; netMarginUsd?: number; maturityAt?: string; hedges?: Array<{ id: string; notionalUsd?: number; maturityAtMs?: number }> };
+  closing?: {
+    hedgeId?: string;
+    netMarginUsd?: number;
+    maturityAt?: string;
+    hedges?: Array<{ id: string; notionalUsd?: number; maturityAtMs?: number }>;
+  };
   /** The hedge that already settled, when there is nothing to close. */
   ended?: { id: string; maturityAt?: string | null; status: string };
   quote: Quote;

@@ -32,4 +32,8 @@ export type TradeView =
   | { kind: 'change-submitted'; action: 'add' | 'reduce'; answer: SubmittedAction }
   | { kind: 'change-landed'; change: LandedChange; answer: SubmittedAction }
   | { kind: 'close-submitted'; answer: SubmittedAction }
-  | { kind: 'close-landed'; closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord }; answer: SubmittedAction };
+  | {
+      kind: 'close-landed';
+      closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord };
+      answer: SubmittedAction;
+    };

@@ -116,7 +116,10 @@ export interface RawInput {
  * Ties a declaration to the module that runs it: `load` must resolve to a module whose `run`
  * takes exactly `InputOf<typeof spec>`.
  */
-export function command<const S extends Omit<CommandSpec, 'load'>>(spec: S, load: () => Promise<CommandModule<InputOf<S>>>): S & CommandSpec {
+export function command<const S extends Omit<CommandSpec, 'load'>>(
+  spec: S,
+  load: () => Promise<CommandModule<InputOf<S>>>,
+): S & CommandSpec {
   return { ...spec, load: load as unknown as () => Promise<CommandModule<never>> };
 }
 

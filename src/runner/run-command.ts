@@ -15,7 +15,11 @@ const NOT_WITH_UNTIL: ReadonlyArray<{ key: string; flag: string }> = [
  * The --until condition of this run, when it has one. On a command whose --until also takes a date
  * (`--until <date|expr>`: history, report), a value that reads as one of its dates is that date.
  */
-async function untilCondition(spec: CommandSpec, input: RawInput, now: number): Promise<{ expression: string; dateToo: boolean } | undefined> {
+async function untilCondition(
+  spec: CommandSpec,
+  input: RawInput,
+  now: number,
+): Promise<{ expression: string; dateToo: boolean } | undefined> {
   const option = spec.options?.find((candidate) => candidate.key === 'until');
   const value = input.options.until;
   if (!option || typeof value !== 'string') return undefined;
@@ -53,7 +57,10 @@ export async function runCommand(
   }
   for (const { key, flag } of NOT_WITH_UNTIL) {
     const value = input.options[key];
-    if (value !== undefined && value !== false) throw new UsageError(`${flag} cannot be combined with --until (--until already reads again until the condition holds).`);
+    if (value !== undefined && value !== false)
+      throw new UsageError(
+        `${flag} cannot be combined with --until (--until already reads again until the condition holds).`,
+      );
   }
   // History and report would read the condition as a date: they never see it. Others may check
   // it (`hedge api` allows it on a GET only).

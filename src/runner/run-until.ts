@@ -87,7 +87,9 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
   let nextAt = startedAt;
 
   const interrupted = () =>
-    new InterruptedError(`--until stopped before ${JSON.stringify(safeText(options.expression))} held.`, { stoppedBy: ctx.signal.reason });
+    new InterruptedError(`--until stopped before ${JSON.stringify(safeText(options.expression))} held.`, {
+      stoppedBy: ctx.signal.reason,
+    });
   const pauseUntil = async (at: number): Promise<void> => {
     const ms = at - clock.now();
     if (signal.aborted) throw interrupted();
@@ -103,14 +105,20 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
     if (deadline !== undefined) await pauseUntil(deadline);
     if (last && ctx.output.isJson) await last.playOnto(ctx.output);
     const waited = clock.now() - startedAt;
-    const bound = ctx.globals.timeout === undefined ? `the default bound of ${seconds(DEFAULT_WAIT_BOUND_MS)} (--timeout SECONDS changes it)` : `--timeout ${ctx.globals.timeout}s`;
+    const bound =
+      ctx.globals.timeout === undefined
+        ? `the default bound of ${seconds(DEFAULT_WAIT_BOUND_MS)} (--timeout SECONDS changes it)`
+        : `--timeout ${ctx.globals.timeout}s`;
     throw new UntilNotMetError(
       `--until ${JSON.stringify(safeText(options.expression))} did not hold within ${bound}: ${polls} ${polls === 1 ? 'read' : 'reads'}, ${last ? `the condition false on ${polls === 1 ? 'it' : 'each'}` : 'none answered'}.`,
       {
         expression: options.expression,
         polls,
         waitedMs: waited,
-        hint: last && ctx.output.isJson ? 'The last data read is on stdout. Run it again, with a longer --timeout if it should take longer.' : 'Run it again with a longer --timeout, or check the condition against --json.',
+        hint:
+          last && ctx.output.isJson
+            ? 'The last data read is on stdout. Run it again, with a longer --timeout if it should take longer.'
+            : 'Run it again with a longer --timeout, or check the condition against --json.',
       },
     );
   };
@@ -120,7 +128,10 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
     const pollStartedAt = clock.now();
     const recorder = new RecordingOutput({ chalk: ctx.output.chalk, columns: ctx.output.columns, now: clock.now });
     // What the condition sees is what --json prints: the command's data, before --fields and --query.
-    const child = ctx.derive({ output: recorder, globals: { json: true, format: 'json', fields: undefined, query: undefined } });
+    const child = ctx.derive({
+      output: recorder,
+      globals: { json: true, format: 'json', fields: undefined, query: undefined },
+    });
     let code: number | void;
     try {
       polls += 1;
@@ -132,7 +143,9 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
       const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
       nextAt = nextRefreshAt(pollStartedAt, now, intervalMs);
       if (retryAfterMs !== undefined) nextAt = Math.max(nextAt, now + Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
-      ctx.output.warn(`--until: this read failed (${error instanceof Error ? error.message : String(error)}); trying again in ${seconds(nextAt - now)}.`);
+      ctx.output.warn(
+        `--until: this read failed (${error instanceof Error ? error.message : String(error)}); trying again in ${seconds(nextAt - now)}.`,
+      );
       if (deadline !== undefined && nextAt >= deadline) return notMet();
       continue;
     } finally {

@@ -35,7 +35,13 @@ export interface ServiceParts {
 /** Which journal store this command uses, and where that came from (config/journal-store.ts). */
 export async function chooseCommandJournal(parts: ServiceParts): Promise<JournalStoreChoice> {
   const { chooseJournalStore } = await import('../config/journal-store.js');
-  return chooseJournalStore({ demo: parts.globals.demo, profileFlag: parts.globals.profile, env: parts.env, configDir: parts.configDir, store: () => parts.store() });
+  return chooseJournalStore({
+    demo: parts.globals.demo,
+    profileFlag: parts.globals.profile,
+    env: parts.env,
+    configDir: parts.configDir,
+    store: () => parts.store(),
+  });
 }
 
 /**
@@ -47,18 +53,35 @@ export async function openCommandJournal(parts: ServiceParts, choice: JournalSto
   const { openJournal, journalDir } = await import('../journal/index.js');
   if (choice.kind === 'file') {
     const { sayEachSkipOnce } = await import('../journal/skip-report.js');
-    return openJournal({ dir: journalDir(parts.env), now: parts.clock.now, onSkip: sayEachSkipOnce((text) => parts.output.warn(text)) });
+    return openJournal({
+      dir: journalDir(parts.env),
+      now: parts.clock.now,
+      onSkip: sayEachSkipOnce((text) => parts.output.warn(text)),
+    });
   }
   const { openTeamJournal } = await import('../journal/store.js');
-  const team = await openTeamJournal({ url: choice.url, shown: choice.shown, source: choice.source, fallbackDir: journalDir(parts.env), now: parts.clock.now, log: (line) => parts.log(line) });
+  const team = await openTeamJournal({
+    url: choice.url,
+    shown: choice.shown,
+    source: choice.source,
+    fallbackDir: journalDir(parts.env),
+    now: parts.clock.now,
+    log: (line) => parts.log(line),
+  });
   parts.onDispose(() => team.close?.());
   return team;
 }
 
-export async function resolveCommandCredentials(parts: ServiceParts, startDemo?: (configDir: string) => Promise<DemoHandle>): Promise<ResolvedCredentials> {
+export async function resolveCommandCredentials(
+  parts: ServiceParts,
+  startDemo?: (configDir: string) => Promise<DemoHandle>,
+): Promise<ResolvedCredentials> {
   if (parts.globals.demo) {
     // Said when the simulator is actually used, so that bad input under --demo stays one line.
-    if (!parts.globals.json) parts.output.note(parts.output.chalk.cyan(`DEMO — local simulator with test funds (state in ${parts.configDir})`));
+    if (!parts.globals.json)
+      parts.output.note(
+        parts.output.chalk.cyan(`DEMO — local simulator with test funds (state in ${parts.configDir})`),
+      );
     const demoModule = await import('../demo/start-demo.js');
     const demo = await (startDemo ?? demoModule.startDemo)(parts.configDir);
     parts.onDispose(() => demo.close());
@@ -93,7 +116,11 @@ export async function commandWireMemory(parts: ServiceParts): Promise<WireMemory
 
 export async function buildCommandClient(parts: ServiceParts): Promise<HedgeClient> {
   const credentials = await parts.credentials();
-  const [{ createClient }, { resolveWireSettings }, { UsageError }] = await Promise.all([import('../api/create-client.js'), import('../api/wire/unspecified.js'), import('../errors.js')]);
+  const [{ createClient }, { resolveWireSettings }, { UsageError }] = await Promise.all([
+    import('../api/create-client.js'),
+    import('../api/wire/unspecified.js'),
+    import('../errors.js'),
+  ]);
   const memory = await commandWireMemory(parts);
   const learned = await memory.read();
   const wire = resolveWireSettings(parts.env, credentials.profileWire, learned.names);

@@ -54,4 +54,7 @@ export interface ContextInit {
 }
 
 /** The settings a command runs with, as given (ContextInit), read-only. */
-export type Given = Readonly<Required<Pick<ContextInit, 'io' | 'env' | 'globals' | 'clock' | 'signal' | 'output'>> & Pick<ContextInit, 'targetFiles' | 'tradeGate' | 'planCheck'>>;
+export type Given = Readonly<
+  Required<Pick<ContextInit, 'io' | 'env' | 'globals' | 'clock' | 'signal' | 'output'>> &
+    Pick<ContextInit, 'targetFiles' | 'tradeGate' | 'planCheck'>
+>;

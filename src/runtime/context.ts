@@ -57,7 +57,12 @@ export class CommandContext extends Lifetime {
    * Without a signal of its own it shares the client, the deadline and the signal too; with one (a
    * step of `hedge keep`) its client is built anew against that signal and its deadline starts now.
    */
-  derive(changes: { output?: Output; globals?: Partial<GlobalOptions>; signal?: AbortSignal; origin?: 'keeper' } & Pick<ContextInit, 'notify' | 'confirmedAhead'>): CommandContext {
+  derive(
+    changes: { output?: Output; globals?: Partial<GlobalOptions>; signal?: AbortSignal; origin?: 'keeper' } & Pick<
+      ContextInit,
+      'notify' | 'confirmedAhead'
+    >,
+  ): CommandContext {
     const own = changes.signal !== undefined;
     const child = new CommandContext({
       ...this.init,
@@ -104,7 +109,9 @@ export class CommandContext extends Lifetime {
 
   journal(): Promise<Journal> {
     if (this.parent) return this.parent.journal();
-    return this.once('journal', async () => (await import('./command-services.js')).openCommandJournal(this, await this.journalChoice()));
+    return this.once('journal', async () =>
+      (await import('./command-services.js')).openCommandJournal(this, await this.journalChoice()),
+    );
   }
 
   journalChoice(): Promise<JournalStoreChoice> {
@@ -113,12 +120,17 @@ export class CommandContext extends Lifetime {
 
   store(): Promise<ProfileStore> {
     if (this.parent) return this.parent.store();
-    return this.once('store', async () => new (await import('../config/profile-store.js')).ProfileStore(this.configDir));
+    return this.once(
+      'store',
+      async () => new (await import('../config/profile-store.js')).ProfileStore(this.configDir),
+    );
   }
 
   credentials(): Promise<ResolvedCredentials> {
     if (this.parent) return this.parent.credentials();
-    return this.once('credentials', async () => (await import('./command-services.js')).resolveCommandCredentials(this, this.init.startDemo));
+    return this.once('credentials', async () =>
+      (await import('./command-services.js')).resolveCommandCredentials(this, this.init.startDemo),
+    );
   }
 
   client(): Promise<HedgeClient> {
@@ -145,6 +157,8 @@ export class CommandContext extends Lifetime {
   }
 
   prompter(): Promise<Prompter> {
-    return this.once('prompter', async () => (await import('../ui/prompter.js')).createInquirerPrompter(this.io, this.signal));
+    return this.once('prompter', async () =>
+      (await import('../ui/prompter.js')).createInquirerPrompter(this.io, this.signal),
+    );
   }
 }

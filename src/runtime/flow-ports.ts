@@ -119,7 +119,14 @@ function portsOf(ctx: CommandContext): FlowPorts {
     // A spinner on a terminal, one line in a pipe, nothing under --json or for a caller that takes the notices (ora loads only to spin).
     startProgress: async (label, since) =>
       (await import('../ui/spinner.js')).startProgress(
-        { quiet: ctx.globals.json || ctx.noticesTaken, stderrIsTTY: ctx.io.stderrIsTTY, stderr: ctx.io.stderr, output: ctx.output, now: ctx.clock.now, onDispose: (stop) => ctx.onDispose(stop) },
+        {
+          quiet: ctx.globals.json || ctx.noticesTaken,
+          stderrIsTTY: ctx.io.stderrIsTTY,
+          stderr: ctx.io.stderr,
+          output: ctx.output,
+          now: ctx.clock.now,
+          onDispose: (stop) => ctx.onDispose(stop),
+        },
         label,
         since,
       ),
@@ -128,7 +135,8 @@ function portsOf(ctx: CommandContext): FlowPorts {
     interactive: ctx.interactive,
     inputAllowed: ctx.globals.input,
     confirmedAhead: ctx.confirmedAhead,
-    confirm: async (question) => (await ctx.prompter()).confirm({ message: questionText(ctx.output, question), default: question.default }),
+    confirm: async (question) =>
+      (await ctx.prompter()).confirm({ message: questionText(ctx.output, question), default: question.default }),
     prompter: () => ctx.prompter(),
     stdin: ctx.io.stdin,
     stdinIsTTY: ctx.io.stdinIsTTY,
@@ -136,6 +144,7 @@ function portsOf(ctx: CommandContext): FlowPorts {
     tradeGate: ctx.tradeGate,
     planCheck: ctx.planCheck,
     targetFiles: ctx.targetFiles,
-    keeperStep: ({ signal, confirmed, notify }) => flowPorts(ctx.derive({ signal, notify, confirmedAhead: confirmed, origin: 'keeper' })),
+    keeperStep: ({ signal, confirmed, notify }) =>
+      flowPorts(ctx.derive({ signal, notify, confirmedAhead: confirmed, origin: 'keeper' })),
   };
 }

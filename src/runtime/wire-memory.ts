@@ -38,9 +38,17 @@ export class WireMemory {
 
   /** Keeps a wire name the client learned, and says so once (the next run starts with it). */
   async keep(scope: LearnedScope, learned: LearnedWire): Promise<void> {
-    const [{ saveLearned, describeScope }, { WIRE_SETTING_SOURCES }] = await Promise.all([import('../config/learned-wire.js'), import('../api/wire/unspecified.js')]);
+    const [{ saveLearned, describeScope }, { WIRE_SETTING_SOURCES }] = await Promise.all([
+      import('../config/learned-wire.js'),
+      import('../api/wire/unspecified.js'),
+    ]);
     const { env, profileKey } = WIRE_SETTING_SOURCES[learned.setting];
-    const what = learned.setting === 'pageSizeParam' ? (learned.value === 'none' ? 'lists take no page-size parameter' : `the page size goes as \`${learned.value}\``) : `the add/reduce amount goes as \`${learned.value}\``;
+    const what =
+      learned.setting === 'pageSizeParam'
+        ? learned.value === 'none'
+          ? 'lists take no page-size parameter'
+          : `the page size goes as \`${learned.value}\``
+        : `the add/reduce amount goes as \`${learned.value}\``;
     let kept = `kept for ${describeScope(scope)}`;
     let saved = true;
     try {

@@ -132,7 +132,13 @@ export class Book {
    * The quote for `notionalUsd` more on a side of a listed market; `counted` is taken off the open
    * interest first (a fill prices what its own request already counted as if it were not there).
    */
-  quote(market: string, side: Side, notionalUsd: number, timeMs: number, counted = 0): ReturnType<typeof quoteIncrease> {
+  quote(
+    market: string,
+    side: Side,
+    notionalUsd: number,
+    timeMs: number,
+    counted = 0,
+  ): ReturnType<typeof quoteIncrease> {
     const definition = this.findMarket(market) as MarketDefinition;
     const openInterest = this.totalOpenInterest(definition);
     openInterest[side] -= counted;
@@ -196,7 +202,11 @@ export class Book {
 
   /** The account summary's figures as the records have them now. */
   accountFigures(account: AccountState): AccountFigures {
-    return { balanceUsdc: account.balanceUsdc, marginInUseUsdc: this.marginInUseUsdc(account), openExposureUsd: this.openExposureUsd(account) };
+    return {
+      balanceUsdc: account.balanceUsdc,
+      marginInUseUsdc: this.marginInUseUsdc(account),
+      openExposureUsd: this.openExposureUsd(account),
+    };
   }
 
   private filledHedges(account: AccountState): HedgeState[] {
@@ -211,7 +221,10 @@ export class Book {
     const views = account.trailing;
     if (this.config.viewLagMs <= 0 || views === undefined) return;
     const figures = this.accountFigures(account);
-    const line = hedge === undefined ? {} : { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
+    const line =
+      hedge === undefined
+        ? {}
+        : { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
     appendChange(views, { atMs, figures, ...line }, this.config.viewLagMs);
   }
 
@@ -302,21 +315,37 @@ export class Book {
     const order = this.hedgeOrder.get(account.id);
     // Not built yet (nothing listed this account's hedges): building it later takes this one in.
     if (!order) return;
-    order.splice(partitionPoint(order.length, (index) => openedBefore(account.hedges[order[index]], hedge)), 0, hedge.id);
+    order.splice(
+      partitionPoint(order.length, (index) => openedBefore(account.hedges[order[index]], hedge)),
+      0,
+      hedge.id,
+    );
   }
 
   /** Notional counted against the cap: open and pending hedges plus pending adds. */
   openExposureUsd(account: AccountState): number {
-    return this.activeTotal(account, (hedge) => hedge.notionalUsd, (add) => add.notionalUsd);
+    return this.activeTotal(
+      account,
+      (hedge) => hedge.notionalUsd,
+      (add) => add.notionalUsd,
+    );
   }
 
   /** Margin of the open and pending hedges plus what pending adds reserved. */
   marginInUseUsdc(account: AccountState): number {
-    return this.activeTotal(account, (hedge) => hedge.marginUsdc, (add) => add.reservedMarginUsdc);
+    return this.activeTotal(
+      account,
+      (hedge) => hedge.marginUsdc,
+      (add) => add.reservedMarginUsdc,
+    );
   }
 
   /** An amount summed over the submitted and filled hedges, with a pending add's share, to the cent. */
-  private activeTotal(account: AccountState, ofHedge: (hedge: HedgeState) => number, ofAdd: (add: PendingChange) => number): number {
+  private activeTotal(
+    account: AccountState,
+    ofHedge: (hedge: HedgeState) => number,
+    ofAdd: (add: PendingChange) => number,
+  ): number {
     let total = 0;
     for (const hedge of this.activeHedges(account)) {
       total += ofHedge(hedge);
@@ -357,7 +386,12 @@ export class Book {
       // The 8 hex digits of a 32-bit draw, a byte at a time from a table (Number#toString(16) was
       // the sandbox's costliest call when seeding).
       const word = Math.floor(this.random() * 0x1_0000_0000);
-      parts.push(HEX_BYTES[word >>> 24], HEX_BYTES[(word >>> 16) & 0xff], HEX_BYTES[(word >>> 8) & 0xff], HEX_BYTES[word & 0xff]);
+      parts.push(
+        HEX_BYTES[word >>> 24],
+        HEX_BYTES[(word >>> 16) & 0xff],
+        HEX_BYTES[(word >>> 8) & 0xff],
+        HEX_BYTES[word & 0xff],
+      );
     }
     return parts.join('');
   }
@@ -371,7 +405,7 @@ export class Book {
    */
   private newHedgeId(nowMs: number): string {
     const time = Math.max(0, Math.floor(nowMs)).toString(36).padStart(9, '0');
-    const sequence = ((++this.state.sequence) % 36 ** 5).toString(36).padStart(5, '0');
+    const sequence = (++this.state.sequence % 36 ** 5).toString(36).padStart(5, '0');
     let id = `hdg_${time}${sequence}`;
     // Ids always took eighteen draws of the main generator: they still do, so that every seeded
     // value drawn after an id (fixture notionals, hashes, on-chain failures) stays what it was.
@@ -657,7 +691,12 @@ export class Book {
 
   private accrueCarry(hedge: HedgeState, timeMs: number): void {
     if (timeMs <= hedge.carryAccruedToMs) return;
-    hedge.accruedCarryUsdc += carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, timeMs - hedge.carryAccruedToMs, this.config.dayMs);
+    hedge.accruedCarryUsdc += carryUsdc(
+      hedge.notionalUsd,
+      hedge.dailyCarryRatePct,
+      timeMs - hedge.carryAccruedToMs,
+      this.config.dayMs,
+    );
     hedge.carryAccruedToMs = timeMs;
   }
 
@@ -671,6 +710,9 @@ export class Book {
 /** Closes happen in time order, so this nearly always appends; fixtures in the past are placed by search. */
 function insertHistoryRecord(history: HistoryRecord[], record: HistoryRecord): void {
   const last = history.length - 1;
-  const at = last < 0 || compareHistoryRecords(history[last], record) <= 0 ? history.length : partitionPoint(last, (index) => compareHistoryRecords(history[index], record) <= 0);
+  const at =
+    last < 0 || compareHistoryRecords(history[last], record) <= 0
+      ? history.length
+      : partitionPoint(last, (index) => compareHistoryRecords(history[index], record) <= 0);
   history.splice(at, 0, record);
 }

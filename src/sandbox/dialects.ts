@@ -161,7 +161,9 @@ function columnOf<T extends object>(table: FieldTable<T>, dialect: SandboxDialec
 
 function buildDialect(name: SandboxDialect): WireDialect {
   const column = COLUMN[name];
-  const rules = Object.fromEntries(Object.entries(RULES).map(([rule, row]) => [rule, row[column]])) as unknown as DialectRules;
+  const rules = Object.fromEntries(
+    Object.entries(RULES).map(([rule, row]) => [rule, row[column]]),
+  ) as unknown as DialectRules;
   const allNotionalFields = [...new Set(RULES.changeNotionalField)];
   return {
     name,
@@ -218,7 +220,8 @@ export interface PriceReading {
 
 const PRICE_SHAPES: Readonly<Record<PricesShape, (prices: readonly PriceReading[]) => unknown>> = {
   list: (prices) => prices.map(({ market, price, timestamp }) => ({ market, price, timestamp })),
-  keyed: (prices) => Object.fromEntries(prices.map(({ market, price, timestamp }) => [market, { mid: price, ts: timestamp }])),
+  keyed: (prices) =>
+    Object.fromEntries(prices.map(({ market, price, timestamp }) => [market, { mid: price, ts: timestamp }])),
   'symbol-rate': (prices) => prices.map(({ market, price }) => ({ symbol: market, rate: price })),
   'pair-bid-ask': (prices) => ({
     rates: prices.map(({ market, price, timestamp }) => {
@@ -240,7 +243,10 @@ const COUNT_FIELDS = new Set(['open_positions', 'open_position_count', 'num_posi
  * A record as the dialect writes amounts: unchanged, or (amountsAsText) each number as a decimal
  * string — money (`_usd`, `_usdc`) to the cent ("99889.00"), prices and units as they are ("1532.418").
  */
-export function wireAmounts(record: Record<string, unknown>, dialect: Pick<DialectRules, 'amountsAsText'>): Record<string, unknown> {
+export function wireAmounts(
+  record: Record<string, unknown>,
+  dialect: Pick<DialectRules, 'amountsAsText'>,
+): Record<string, unknown> {
   if (!dialect.amountsAsText) return record;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {

@@ -160,7 +160,9 @@ export class SandboxEngine {
     }
     const dialectWire = wireDialect(state.dialect);
     this.wire =
-      options.severalPerSide === undefined ? dialectWire : { ...dialectWire, hedgesPerSide: options.severalPerSide ? 'several' : 'one' };
+      options.severalPerSide === undefined
+        ? dialectWire
+        : { ...dialectWire, hedgesPerSide: options.severalPerSide ? 'several' : 'one' };
     // Built when first needed: a state loaded from the demo's file parses its records only then.
     this.expiryQueue = undefined;
     this.oldestUnqueuedMs = oldestIdempotencyHint(state);
@@ -179,7 +181,10 @@ export class SandboxEngine {
       fillDelayMs: options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS,
       failRate: options.failRate ?? 0,
       exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
-      markets: [...listedMarkets(this.wire).filter((listed) => !extraMarkets.some((extra) => extra.market === listed.market)), ...extraMarkets],
+      markets: [
+        ...listedMarkets(this.wire).filter((listed) => !extraMarkets.some((extra) => extra.market === listed.market)),
+        ...extraMarkets,
+      ],
       dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
       settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs, 0, 0),
       viewLagMs: durationOption('viewLagMs', options.viewLagMs, 0, 0),
@@ -285,7 +290,8 @@ export class SandboxEngine {
         const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
         const endMs = now - (index + 1) * 3_600_000;
         const settled = status === 'closed' && index % 3 !== 2;
-        const openedAtMs = endMs - (settled ? tenorDays * this.book.config.dayMs : (tenorDays * this.book.config.dayMs) / 2);
+        const openedAtMs =
+          endMs - (settled ? tenorDays * this.book.config.dayMs : (tenorDays * this.book.config.dayMs) / 2);
         const request = {
           market: market.market,
           side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
@@ -348,7 +354,11 @@ export class SandboxEngine {
       'rate_limited',
       `more than ${limit} requests per second for this key; retry later`,
       { retry_after_ms: retryAfterMs },
-      { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))), 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0' },
+      {
+        'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': '0',
+      },
     );
   }
 
@@ -370,7 +380,10 @@ export class SandboxEngine {
     const digest = fingerprintDigest(fingerprint);
     const existing = this.state.idempotency[scope];
     if (existing && context.nowMs - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
-      const same = existing.fingerprintDigest !== undefined ? existing.fingerprintDigest === digest : existing.fingerprint === fingerprint;
+      const same =
+        existing.fingerprintDigest !== undefined
+          ? existing.fingerprintDigest === digest
+          : existing.fingerprint === fingerprint;
       if (!same) {
         throw new ApiError(409, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
           idempotency_key: key,
@@ -379,7 +392,10 @@ export class SandboxEngine {
       return {
         status: existing.status,
         headers: { ...existing.headers, 'idempotent-replayed': 'true' },
-        body: existing.bodyJson !== undefined ? (JSON.parse(existing.bodyJson) as EngineResponse['body']) : structuredClone(existing.body as EngineResponse['body']),
+        body:
+          existing.bodyJson !== undefined
+            ? (JSON.parse(existing.bodyJson) as EngineResponse['body'])
+            : structuredClone(existing.body as EngineResponse['body']),
       };
     }
     const response = this.committed(handle(context), context);
@@ -439,7 +455,8 @@ export class SandboxEngine {
 /** A duration option in sandbox ms: `fallback` when unset, else a finite number of at least `min`. */
 function durationOption(name: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < min) throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
+  if (!Number.isFinite(value) || value < min)
+    throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
   return value;
 }
 
@@ -447,7 +464,8 @@ function durationOption(name: string, value: number | undefined, fallback: numbe
 function listedMarkets(wire: WireDialect): MarketDefinition[] {
   return wire.markets.map(({ market, status }) => {
     const model = MARKET_MODEL.catalogue.find((definition) => definition.market === market);
-    if (!model) throw new Error(`the ${wire.name} dialect lists ${market}, which MARKET_MODEL.catalogue does not define`);
+    if (!model)
+      throw new Error(`the ${wire.name} dialect lists ${market}, which MARKET_MODEL.catalogue does not define`);
     return { ...model, status };
   });
 }

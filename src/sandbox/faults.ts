@@ -134,7 +134,10 @@ export class FaultInjector {
     if (next.next503RetryAfter && !/^[\x20-\x7e]+$/.test(next.next503RetryAfter.retryAfter)) {
       throw new Error('next503RetryAfter.retryAfter must be printable ASCII, e.g. "2" or an HTTP-date');
     }
-    if (next.nextError && !(Number.isInteger(next.nextError.status) && next.nextError.status >= 400 && next.nextError.status <= 599)) {
+    if (
+      next.nextError &&
+      !(Number.isInteger(next.nextError.status) && next.nextError.status >= 400 && next.nextError.status <= 599)
+    ) {
       throw new Error('nextError.status must be an HTTP error status (400 to 599)');
     }
     if (next.nextOversized && !(Number.isSafeInteger(next.nextOversized.bytes) && next.nextOversized.bytes > 0)) {
@@ -155,7 +158,9 @@ export class FaultInjector {
   }
 
   /** One from a countdown: its setting while any is left (the last one taken sets it to null), else undefined. */
-  private take<K extends 'nextLatency' | 'next503RetryAfter' | 'nextError' | 'nextMalformed' | 'nextOversized'>(key: K): NonNullable<FaultSettings[K]> | undefined {
+  private take<K extends 'nextLatency' | 'next503RetryAfter' | 'nextError' | 'nextMalformed' | 'nextOversized'>(
+    key: K,
+  ): NonNullable<FaultSettings[K]> | undefined {
     const next = this.current[key] as NonNullable<FaultSettings[K]> | null;
     if (!next || next.count <= 0) return undefined;
     this.current[key] = (next.count > 1 ? { ...next, count: next.count - 1 } : null) as FaultSettings[K];
@@ -176,7 +181,13 @@ export class FaultInjector {
       return { kind: '429' };
     }
     const injected = this.take('nextError');
-    if (injected) return { kind: 'error', status: injected.status, code: injected.code, message: injected.message ?? `${injected.code} (injected)` };
+    if (injected)
+      return {
+        kind: 'error',
+        status: injected.status,
+        code: injected.code,
+        message: injected.message ?? `${injected.code} (injected)`,
+      };
     const malformed = this.take('nextMalformed');
     if (malformed) return { kind: 'malformed', malformed: malformed.kind };
     // Only reads are padded: the countdown waits for a GET, as drop-after-commit waits for a write.

@@ -41,7 +41,8 @@ export function growHedges(engine: SandboxEngine, options: GrowthOptions): Growt
   const send = (method: string, path: string, extra: Partial<EngineRequest> = {}): EngineResponse => {
     const headers = { authorization: `Bearer ${options.apiKey}`, ...extra.headers };
     const response = engine.handle({ method, path, query: {}, body: undefined, ...extra, headers }, result.nowMs);
-    if (response.status !== 200) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(response.body.error)}`);
+    if (response.status !== 200)
+      throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(response.body.error)}`);
     return response;
   };
   const write = (path: string, body: Record<string, unknown>): EngineResponse => {
@@ -58,7 +59,13 @@ export function growHedges(engine: SandboxEngine, options: GrowthOptions): Growt
     const sides = SIDES.slice(0, Math.min(SIDES.length, options.hedges - result.hedgeIds.length));
     for (const side of sides) {
       const clientReference = `${prefix}-${result.hedgeIds.length + 1}`;
-      const opened = write('/hedges', { market, side, notional_usd: notionalUsd, tenor_days: 7, client_reference: clientReference });
+      const opened = write('/hedges', {
+        market,
+        side,
+        notional_usd: notionalUsd,
+        tenor_days: 7,
+        client_reference: clientReference,
+      });
       result.hedgeIds.push((opened.body.data as { id: string }).id);
     }
     result.nowMs += stepMs;

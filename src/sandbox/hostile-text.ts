@@ -25,7 +25,9 @@ export function withHostileText(response: EngineResponse, path: string): EngineR
   const markets =
     path === '/markets' && Array.isArray(data)
       ? data.map((market: unknown) =>
-          market !== null && typeof market === 'object' ? { ...market, [HOSTILE_FIELD_NAME]: HOSTILE_FIELD_VALUE } : market,
+          market !== null && typeof market === 'object'
+            ? { ...market, [HOSTILE_FIELD_NAME]: HOSTILE_FIELD_VALUE }
+            : market,
         )
       : data;
   return {

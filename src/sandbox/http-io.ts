@@ -72,15 +72,33 @@ export function injectedAnswer(outcome: FaultOutcome): { fault: string; response
     errorResponse(new ApiError(503, 'service_unavailable', 'service unavailable (injected)', details, headers));
   switch (outcome.kind) {
     case '5xx':
-      return { fault: '5xx', response: outcome.status === 500 ? errorResponse(new ApiError(500, 'internal_error', 'internal error (injected)')) : unavailable() };
+      return {
+        fault: '5xx',
+        response:
+          outcome.status === 500
+            ? errorResponse(new ApiError(500, 'internal_error', 'internal error (injected)'))
+            : unavailable(),
+      };
     case '503-retry-after':
-      return { fault: '503-retry-after', response: unavailable({ retry_after: outcome.retryAfter }, { 'retry-after': outcome.retryAfter }) };
+      return {
+        fault: '503-retry-after',
+        response: unavailable({ retry_after: outcome.retryAfter }, { 'retry-after': outcome.retryAfter }),
+      };
     case '429': {
-      const error = new ApiError(429, 'rate_limited', 'rate limited (injected)', { retry_after_ms: 1000 }, { 'retry-after': '1' });
+      const error = new ApiError(
+        429,
+        'rate_limited',
+        'rate limited (injected)',
+        { retry_after_ms: 1000 },
+        { 'retry-after': '1' },
+      );
       return { fault: '429', response: errorResponse(error) };
     }
     case 'error':
-      return { fault: `error-${outcome.status}`, response: errorResponse(new ApiError(outcome.status, outcome.code, outcome.message)) };
+      return {
+        fault: `error-${outcome.status}`,
+        response: errorResponse(new ApiError(outcome.status, outcome.code, outcome.message)),
+      };
     default:
       return undefined;
   }
@@ -89,7 +107,11 @@ export function injectedAnswer(outcome: FaultOutcome): { fault: string; response
 /** Status and headers go out, then half the body, then nothing: the client waits forever. */
 export function stallBody(res: ServerResponse, response: EngineResponse): void {
   const text = JSON.stringify(response.body);
-  res.writeHead(response.status, { ...response.headers, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
+  res.writeHead(response.status, {
+    ...response.headers,
+    'content-type': JSON_TYPE,
+    'content-length': Buffer.byteLength(text),
+  });
   res.write(text.slice(0, Math.floor(text.length / 2)));
 }
 
@@ -118,7 +140,11 @@ export function ambiguousResponse(kind: AmbiguousKind, response: EngineResponse)
     case 'error-in-200':
       return { status: 200, headers: response.headers, body: { data: null, error: error ?? AMBIGUOUS_ERROR, meta } };
     case 'data-and-error':
-      return { status: response.status, headers: response.headers, body: { data, error: error ?? AMBIGUOUS_ERROR, meta } };
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: { data, error: error ?? AMBIGUOUS_ERROR, meta },
+      };
     case 'data-in-400':
       return { status: 400, headers: response.headers, body: { data, error: null, meta } };
   }
@@ -140,7 +166,11 @@ export function sendPadded(res: ServerResponse, response: EngineResponse, bytes:
   const tail = text.slice(-3);
   const textBytes = Buffer.byteLength(text);
   let left = Math.max(0, bytes - textBytes);
-  res.writeHead(response.status, { ...response.headers, 'content-type': JSON_TYPE, 'content-length': textBytes + left });
+  res.writeHead(response.status, {
+    ...response.headers,
+    'content-type': JSON_TYPE,
+    'content-length': textBytes + left,
+  });
   res.write(head);
   const pump = (): void => {
     while (left > 0) {

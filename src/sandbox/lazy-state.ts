@@ -35,7 +35,13 @@ function parsePart(load: () => Buffer, describe: () => string): unknown {
  * first drops them. Either way `settled` is called once (the caller may then let go of its file).
  * `describe` names the part in the error thrown if the bytes are not JSON.
  */
-export function defineLazyPart(target: object, key: PropertyKey, load: () => Buffer, describe: () => string, settled: () => void = () => {}): void {
+export function defineLazyPart(
+  target: object,
+  key: PropertyKey,
+  load: () => Buffer,
+  describe: () => string,
+  settled: () => void = () => {},
+): void {
   remember(target, key, { load });
   const settle = (value: unknown): void => {
     pending.get(target)?.delete(key);
@@ -87,11 +93,13 @@ export function defineLazyRecords(
   const merge = (): void => {
     if (merged) return;
     const records = parsePart(load, describe);
-    if (records === null || typeof records !== 'object' || Array.isArray(records)) throw new Error(`${describe()} is not a set of records; delete the file to start afresh`);
+    if (records === null || typeof records !== 'object' || Array.isArray(records))
+      throw new Error(`${describe()} is not a set of records; delete the file to start afresh`);
     for (const [id, record] of Object.entries(records)) if (!Object.hasOwn(eager, id)) eager[id] = record;
     finish(eager);
   };
-  const unknownKey = (name: PropertyKey): boolean => typeof name === 'string' && !Object.hasOwn(eager, name) && mayHold(name);
+  const unknownKey = (name: PropertyKey): boolean =>
+    typeof name === 'string' && !Object.hasOwn(eager, name) && mayHold(name);
   const records = new Proxy(eager, {
     get(object, name, receiver) {
       if (unknownKey(name)) merge();

@@ -79,9 +79,24 @@ export const MARKET_MODEL = {
   ] as readonly MarketDefinition[],
   /** Every market a dialect may list (dialects.ts says which, and their status there). */
   catalogue: [
-    { market: 'USDTNGN', status: 'open', basePrice: 1530, backgroundOpenInterestUsd: { buy: 2_100_000, sell: 1_900_000 } },
-    { market: 'USDTKES', status: 'open', basePrice: 129.4, backgroundOpenInterestUsd: { buy: 1_400_000, sell: 1_250_000 } },
-    { market: 'USDTGHS', status: 'open', basePrice: 15.45, backgroundOpenInterestUsd: { buy: 900_000, sell: 1_000_000 } },
+    {
+      market: 'USDTNGN',
+      status: 'open',
+      basePrice: 1530,
+      backgroundOpenInterestUsd: { buy: 2_100_000, sell: 1_900_000 },
+    },
+    {
+      market: 'USDTKES',
+      status: 'open',
+      basePrice: 129.4,
+      backgroundOpenInterestUsd: { buy: 1_400_000, sell: 1_250_000 },
+    },
+    {
+      market: 'USDTGHS',
+      status: 'open',
+      basePrice: 15.45,
+      backgroundOpenInterestUsd: { buy: 900_000, sell: 1_000_000 },
+    },
   ] as readonly MarketDefinition[],
 } as const;
 
@@ -93,8 +108,7 @@ function roundTo(value: number, decimals: number): number {
 
 export const roundMoney = (value: number): number => roundTo(value, MARKET_MODEL.decimals.money);
 const roundMidPrice = (value: number): number => roundTo(value, MARKET_MODEL.decimals.midPrice);
-export const roundExecutionPrice = (value: number): number =>
-  roundTo(value, MARKET_MODEL.decimals.executionPrice);
+export const roundExecutionPrice = (value: number): number => roundTo(value, MARKET_MODEL.decimals.executionPrice);
 export const roundRatePct = (value: number): number => roundTo(value, MARKET_MODEL.decimals.ratePct);
 
 function oppositeSide(side: Side): Side {
@@ -167,7 +181,12 @@ export function dailyCarryRatePct(openInterest: SideAmounts, side: Side): number
 }
 
 /** Carry in USDC for a notional over a span of time at a fixed daily rate (a day `dayMs` long). */
-export function carryUsdc(notionalUsd: number, dailyRatePct: number, durationMs: number, dayMs: number = DAY_MS): number {
+export function carryUsdc(
+  notionalUsd: number,
+  dailyRatePct: number,
+  durationMs: number,
+  dayMs: number = DAY_MS,
+): number {
   return (notionalUsd * dailyRatePct * durationMs) / (100 * dayMs);
 }
 

@@ -6,7 +6,14 @@
 import type { Book } from './book.js';
 import { toIso } from './book.js';
 import { type WireDialect, renameFields, renderPrices, wireAmounts } from './dialects.js';
-import { type AccountState, type ChangeAction, type HedgeState, type HistoryRecord, compareHistoryRecords, partitionPoint } from './engine-state.js';
+import {
+  type AccountState,
+  type ChangeAction,
+  type HedgeState,
+  type HistoryRecord,
+  compareHistoryRecords,
+  partitionPoint,
+} from './engine-state.js';
 import { ApiError, type EngineResponse, notFoundError, successResponse, validationError } from './envelope.js';
 import {
   type MarketDefinition,
@@ -120,7 +127,13 @@ function requireRoomFor(
 
 function pendingHedgeError(hedge: HedgeState): ApiError {
   // Retry-After: the change lands within the fill delay; the same request may be sent again then.
-  return new ApiError(409, 'action_pending', `hedge ${hedge.id} has a change that has not landed yet`, { hedge_id: hedge.id }, { 'retry-after': '1' });
+  return new ApiError(
+    409,
+    'action_pending',
+    `hedge ${hedge.id} has a change that has not landed yet`,
+    { hedge_id: hedge.id },
+    { 'retry-after': '1' },
+  );
 }
 
 // ---- reads -----------------------------------------------------------------------------
@@ -137,7 +150,10 @@ function getPrices({ book, request, nowMs, dialect }: RouteContext): EngineRespo
   const requested =
     symbols === undefined
       ? book.markets.map((definition) => definition.market)
-      : symbols.split(',').map((symbol) => symbol.trim()).filter((symbol) => symbol.length > 0);
+      : symbols
+          .split(',')
+          .map((symbol) => symbol.trim())
+          .filter((symbol) => symbol.length > 0);
   const timestamp = toIso(nowMs);
   const prices = requested.map((market) => ({
     market,
@@ -150,7 +166,8 @@ function getPrices({ book, request, nowMs, dialect }: RouteContext): EngineRespo
 /** A strict dialect refuses what it does not know; the others ignore it. */
 function checkListQuery(request: EngineRequest, dialect: WireDialect, known: readonly string[]): void {
   const paging = dialect.paging === 'cursor' ? ['cursor'] : [];
-  if (dialect.unknownListQuery === 'refused') refuseUnknownQuery(request.query, [...known, dialect.pageSizeParameter, ...paging]);
+  if (dialect.unknownListQuery === 'refused')
+    refuseUnknownQuery(request.query, [...known, dialect.pageSizeParameter, ...paging]);
 }
 
 /**
@@ -191,7 +208,9 @@ function listHedges({ book, account, request, dialect }: RouteContext): EngineRe
   const clientReference = request.query.client_reference;
   const matching = filtered(
     book.hedgesNewestFirst(account),
-    (hedge) => (status === undefined || wireStatus(hedge, dialect) === status) && (clientReference === undefined || hedge.clientReference === clientReference),
+    (hedge) =>
+      (status === undefined || wireStatus(hedge, dialect) === status) &&
+      (clientReference === undefined || hedge.clientReference === clientReference),
   );
   const { page: hedges, meta } = page(matching, request, dialect);
   return successResponse(
@@ -203,7 +222,8 @@ function listHedges({ book, account, request, dialect }: RouteContext): EngineRe
 function getHedge({ account, params, dialect }: RouteContext): EngineResponse {
   // Own records only: `__proto__` or `constructor` is no hedge of anyone's.
   const hedge = Object.hasOwn(account.hedges, params[0]) ? account.hedges[params[0]] : undefined;
-  if (!hedge) throw new ApiError(404, 'hedge_not_found', `hedge ${params[0]} is not one of yours`, { hedge_id: params[0] });
+  if (!hedge)
+    throw new ApiError(404, 'hedge_not_found', `hedge ${params[0]} is not one of yours`, { hedge_id: params[0] });
   return successResponse(hedgeView(hedge, dialect));
 }
 
@@ -233,9 +253,11 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext): E
   const pageSize = readPageSize(request.query, dialect.pageSizeParameter);
   const { history } = account;
   const raw = request.query[cursorParameter];
-  let next = raw === undefined ? shown : Math.min(shown, recordsBefore(history, readHistoryCursor(cursorParameter, raw)));
+  let next =
+    raw === undefined ? shown : Math.min(shown, recordsBefore(history, readHistoryCursor(cursorParameter, raw)));
   const served: Array<Record<string, unknown>> = [];
-  while (next > 0 && served.length < pageSize) served.push(wireAmounts(renameFields(history[--next], dialect.historyFields), dialect));
+  while (next > 0 && served.length < pageSize)
+    served.push(wireAmounts(renameFields(history[--next], dialect.historyFields), dialect));
   const meta = next > 0 && served.length > 0 ? { next_cursor: historyCursor(history[next]) } : {};
   return successResponse(served, meta);
 }
@@ -261,7 +283,9 @@ function recordsBefore(history: readonly HistoryRecord[], key: Pick<HistoryRecor
 }
 
 function getPositions({ book, account, nowMs, dialect }: RouteContext): EngineResponse {
-  return successResponse(positionViews(book, account, nowMs).map((line) => wireAmounts(renameFields(line, dialect.positionFields), dialect)));
+  return successResponse(
+    positionViews(book, account, nowMs).map((line) => wireAmounts(renameFields(line, dialect.positionFields), dialect)),
+  );
 }
 
 function getAccount({ book, account, nowMs, dialect }: RouteContext): EngineResponse {
@@ -298,7 +322,8 @@ interface ChangePart {
   notionalUsd: number;
 }
 
-const sideNotional = (hedges: readonly HedgeState[]): number => hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+const sideNotional = (hedges: readonly HedgeState[]): number =>
+  hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 
 /**
  * What each hedge on the side (oldest first) takes part in a change with, newest first: add acts
@@ -331,11 +356,14 @@ function changeHedge(action: ChangeAction): Handler {
     const market = readMarket(body);
     const side = readSide(body);
     const requested =
-      action === 'close' ? undefined : readChangeNotional(body, dialect.changeNotionalField, dialect.refusedNotionalFields);
+      action === 'close'
+        ? undefined
+        : readChangeNotional(body, dialect.changeNotionalField, dialect.refusedNotionalFields);
     // Leaving a position must stay possible on a disabled market; growing one must not.
     const definition = action === 'add' ? requireOpenMarket(book, market) : requireListedMarket(book, market);
     const hedges = book.sideHedges(account, market, side);
-    if (hedges.length === 0) throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
+    if (hedges.length === 0)
+      throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
     const involved = action === 'add' ? hedges.slice(-1) : [...hedges].reverse();
     for (const hedge of involved) {
       if (hedge.status !== 'filled' || hedge.pendingChange) throw pendingHedgeError(hedge);

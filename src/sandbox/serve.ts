@@ -23,7 +23,8 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo): Promis
   io.stdout.write(`HEDGE_BASE_URL=${sandbox.baseUrl}\n`);
   io.stdout.write(`HEDGE_API_KEY=${sandbox.apiKey}\n`);
   if (sandbox.caFile) io.stdout.write(`NODE_EXTRA_CA_CERTS=${sandbox.caFile}\n`);
-  for (const [name, value] of Object.entries(clientWireSettings(sandbox.engine.dialect))) io.stdout.write(`${name}=${value}\n`);
+  for (const [name, value] of Object.entries(clientWireSettings(sandbox.engine.dialect)))
+    io.stdout.write(`${name}=${value}\n`);
   io.stderr.write(describeSettings(options, sandbox.baseUrl, sandbox.engine.dialect));
 
   await new Promise<void>((resolve) => {

@@ -145,7 +145,10 @@ function generateTestKey(): string {
  * being unguessable, so Math.random serves (node:crypto would cost every request command its load).
  */
 function requestId(): string {
-  const half = () => Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, '0');
+  const half = () =>
+    Math.floor(Math.random() * 0x1_0000_0000)
+      .toString(16)
+      .padStart(8, '0');
   return `req_${half()}${half()}`;
 }
 
@@ -175,13 +178,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     String(options.seed ?? DEFAULT_SEED),
   );
   // tls.ts (openssl through child_process, os, fs/promises) is loaded only to serve HTTPS.
-  const certificates: SandboxCertificates | undefined = options.tls ? await (await import('./tls.js')).generateCertificates(options.tlsDir) : undefined;
+  const certificates: SandboxCertificates | undefined = options.tls
+    ? await (await import('./tls.js')).generateCertificates(options.tlsDir)
+    : undefined;
   const traffic = new SandboxTraffic(options, host, faults);
   const { server, sockets } = httpServer(certificates, traffic.handler);
   const bindHost = options.host ?? '127.0.0.1';
   const port = await listen(server, options.socketPath ?? { host: bindHost, port: options.port ?? 0 });
   // On a local socket the URL names no port: `localhost` is only what the Host header says.
-  const authority = options.socketPath !== undefined ? 'localhost' : `${bindHost.includes(':') ? `[${bindHost}]` : bindHost}:${port}`;
+  const authority =
+    options.socketPath !== undefined ? 'localhost' : `${bindHost.includes(':') ? `[${bindHost}]` : bindHost}:${port}`;
 
   return {
     baseUrl: `${certificates ? 'https' : 'http'}://${authority}${SANDBOX_BASE_PATH}`,
@@ -245,7 +251,9 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
       beforeCommit: options.stateFileBeforeCommit,
     });
   }
-  const saved: StateFileContents | undefined = options.stateFile ? await (shared ? shared.load() : loadStateFile(options.stateFile)) : undefined;
+  const saved: StateFileContents | undefined = options.stateFile
+    ? await (shared ? shared.load() : loadStateFile(options.stateFile))
+    : undefined;
   const clock = createClock({
     realNow,
     speed: options.clockSpeed ?? 1,
@@ -254,10 +262,18 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]): Promise<E
   const engineOptions: EngineOptions = { ...options, apiKeys, seed };
   // Unseeded, ids get a random part of their own: two simulators never hand out the same ids.
   // node:crypto only here, for a fresh state: a request never loads it (engine.ts, sha256).
-  const idSalt = options.seed === undefined && !saved ? process.getBuiltinModule('node:crypto').randomInt(0x1_0000_0000) : undefined;
-  let engine: SandboxEngine = new SandboxEngine(engineOptions, saved?.engine ?? createEngineState(seed, options.dialect, idSalt));
+  const idSalt =
+    options.seed === undefined && !saved ? process.getBuiltinModule('node:crypto').randomInt(0x1_0000_0000) : undefined;
+  let engine: SandboxEngine = new SandboxEngine(
+    engineOptions,
+    saved?.engine ?? createEngineState(seed, options.dialect, idSalt),
+  );
   savedRevision = engine.revision;
-  const snapshot = (): StateFileContents => ({ version: 1, clockOffsetMs: clock.now() - realNow(), engine: engine.state });
+  const snapshot = (): StateFileContents => ({
+    version: 1,
+    clockOffsetMs: clock.now() - realNow(),
+    engine: engine.state,
+  });
   /** Another process saved the shared file (or removed it): continue from what it holds. */
   const adopt = (contents: StateFileContents | undefined): void => {
     engine = new SandboxEngine(engineOptions, contents?.engine ?? createEngineState(seed, options.dialect, idSalt));
@@ -330,7 +346,11 @@ class SandboxTraffic {
       return;
     }
     const { body } = request;
-    const plan = this.faults.plan({ method: request.method, path: request.path, body: body === INVALID_JSON ? undefined : body });
+    const plan = this.faults.plan({
+      method: request.method,
+      path: request.path,
+      body: body === INVALID_JSON ? undefined : body,
+    });
     const exchange = new Exchange(req, res, entry, request, plan.hostileText, this.host);
     const leasedBy = this.host.engine;
     if (plan.latencyMs > 0) {
@@ -407,12 +427,16 @@ class SandboxTraffic {
   private async answerUnderLock(exchange: Exchange, shared: SharedStateFile): Promise<boolean> {
     const { clock, realNow } = this.host;
     try {
-      exchange.answered = await shared.transact(() => this.host.engine.handle(exchange.request, clock.now(), { realTimeMs: realNow(), lease: exchange.lease }));
+      exchange.answered = await shared.transact(() =>
+        this.host.engine.handle(exchange.request, clock.now(), { realTimeMs: realNow(), lease: exchange.lease }),
+      );
       return true;
     } catch (error) {
       if (!(error instanceof StateFileBusyError)) throw error;
       // Nothing was done: the client may retry, with the same Idempotency-Key.
-      exchange.finish(errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })));
+      exchange.finish(
+        errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })),
+      );
       return false;
     }
   }
@@ -509,7 +533,9 @@ class Exchange {
   private runEngine(): EngineResponse {
     const { host } = this;
     if (host.shared && !this.answered) throw new Error('shared state: the engine ran outside its lock');
-    const response = this.answered ?? host.engine.handle(this.request, host.clock.now(), { realTimeMs: host.realNow(), lease: this.lease });
+    const response =
+      this.answered ??
+      host.engine.handle(this.request, host.clock.now(), { realTimeMs: host.realNow(), lease: this.lease });
     host.saveIfChanged();
     return this.dress(response);
   }
@@ -533,7 +559,12 @@ class Exchange {
       case 'wrong-types': {
         entry.status = response.status;
         const { data, error } = response.body;
-        sendText(res, response.status, JSON_TYPE, JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] }));
+        sendText(
+          res,
+          response.status,
+          JSON_TYPE,
+          JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] }),
+        );
         return;
       }
       default: {

@@ -23,7 +23,14 @@ import { closeSync, fstatSync, openSync, readSync, renameSync } from 'node:fs';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 
 import type { AccountState, EngineState, HedgeState } from './engine-state.js';
-import { defineLazyPart, defineLazyRecords, eagerRecords, oldestIdempotencyHint, setOldestIdempotencyHint, unreadPart } from './lazy-state.js';
+import {
+  defineLazyPart,
+  defineLazyRecords,
+  eagerRecords,
+  oldestIdempotencyHint,
+  setOldestIdempotencyHint,
+  unreadPart,
+} from './lazy-state.js';
 
 export interface StateFileContents {
   /** The file's format is chosen by the writer (stateFileBytes); any loaded state says 1 here. */
@@ -234,7 +241,10 @@ function unknownFormat(path: string): Error {
 
 /** A state file's contents from its bytes (tests and the bench; the simulator reads the file itself). */
 export function parseStateFile(path: string, bytes: Buffer): StateFileContents {
-  return parseStateSource(path, { size: bytes.length, read: (offset, length) => bytes.subarray(offset, offset + length) });
+  return parseStateSource(path, {
+    size: bytes.length,
+    read: (offset, length) => bytes.subarray(offset, offset + length),
+  });
 }
 
 function parseStateSource(path: string, source: ByteSource): StateFileContents {
@@ -259,23 +269,34 @@ function parseStateSource(path: string, source: ByteSource): StateFileContents {
     // Format 1: one JSON document, whatever its line breaks (an editor may add a last newline).
     const whole = newline === -1 ? head : source.read(0, source.size).toString('utf8');
     const contents = parseJson(path, whole) as StateFileContents;
-    if (contents?.version !== 1 || typeof contents.engine !== 'object' || contents.engine === null) throw unknownFormat(path);
+    if (contents?.version !== 1 || typeof contents.engine !== 'object' || contents.engine === null)
+      throw unknownFormat(path);
     return { ...contents, revision: 0 };
   }
-  if (typeof header.clockOffsetMs !== 'number' || !Array.isArray(header.parts) || !Array.isArray(header.lengths)) throw unknownFormat(path);
+  if (typeof header.clockOffsetMs !== 'number' || !Array.isArray(header.parts) || !Array.isArray(header.lengths))
+    throw unknownFormat(path);
   const { lengths } = header;
-  const whole = lengths.length === header.parts.length + 1 && lengths.every((length) => Number.isSafeInteger(length) && length >= 0);
+  const whole =
+    lengths.length === header.parts.length + 1 &&
+    lengths.every((length) => Number.isSafeInteger(length) && length >= 0);
   // The size the lines add up to: a file cut short (or grown) is refused before anything is read.
-  if (!whole || headLength + 1 + lengths.reduce((sum, length) => sum + length + 1, 0) !== source.size) throw unknownFormat(path);
+  if (!whole || headLength + 1 + lengths.reduce((sum, length) => sum + length + 1, 0) !== source.size)
+    throw unknownFormat(path);
   let offset = headLength + 1;
   const engine = parseJson(path, source.read(offset, lengths[0]).toString('utf8')) as EngineState;
-  if (typeof engine !== 'object' || engine === null || typeof engine.accounts !== 'object' || engine.accounts === null) throw unknownFormat(path);
+  if (typeof engine !== 'object' || engine === null || typeof engine.accounts !== 'object' || engine.accounts === null)
+    throw unknownFormat(path);
   offset += lengths[0] + 1;
   header.parts.forEach((part, index) => {
     const at = offset;
     const length = lengths[index + 1];
     offset += length + 1;
-    const account = part[0] === 'accounts' && (part[2] === 'hedges' || part[2] === 'history') && Object.hasOwn(engine.accounts, part[1]) ? engine.accounts[part[1]] : undefined;
+    const account =
+      part[0] === 'accounts' &&
+      (part[2] === 'hedges' || part[2] === 'history') &&
+      Object.hasOwn(engine.accounts, part[1])
+        ? engine.accounts[part[1]]
+        : undefined;
     const target = part[0] === 'idempotency' ? engine : account;
     if (typeof target !== 'object' || target === null) throw unknownFormat(path);
     const settled = source.hold?.(target);
@@ -283,14 +304,14 @@ function parseStateSource(path: string, source: ByteSource): StateFileContents {
     const describe = (): string => `sandbox state file ${path} (${part.join('.')})`;
     if (part[0] === 'idempotency') {
       const index = header.idempotencyIndex;
-      if (typeof index !== 'string' || index.length % 8 !== 0) defineLazyPart(target, 'idempotency', load, describe, settled);
+      if (typeof index !== 'string' || index.length % 8 !== 0)
+        defineLazyPart(target, 'idempotency', load, describe, settled);
       else {
         // Records made by this process join those of the part; one the index lacks is not in it.
         loadedIndexes.set(engine, index);
         defineLazyRecords(target, 'idempotency', {}, load, describe, settled, mayHoldFrom(index));
       }
-    }
-    else if (part[2] === 'history') defineLazyPart(target, 'history', load, describe, settled);
+    } else if (part[2] === 'history') defineLazyPart(target, 'history', load, describe, settled);
     else {
       // The account's open hedges are in the core; this part holds its settled ones.
       const open = (target as AccountState).hedges;
@@ -311,7 +332,9 @@ function without<T extends object>(source: T, omit: readonly string[]): Partial<
 
 /** A part as saved: its loaded bytes when nothing read it, else its JSON now. */
 function partBytes(target: object, key: string): Buffer {
-  return unreadPart(target, key) ?? Buffer.from(JSON.stringify((target as Record<string, unknown>)[key]) ?? 'null', 'utf8');
+  return (
+    unreadPart(target, key) ?? Buffer.from(JSON.stringify((target as Record<string, unknown>)[key]) ?? 'null', 'utf8')
+  );
 }
 
 /**
@@ -328,7 +351,8 @@ function idempotencyPart(engine: EngineState): { bytes: Buffer; oldest: number |
     const joined = withRecords(unread, made);
     if (joined) {
       let oldest = hint;
-      for (const record of Object.values(made)) if (oldest === null || record.createdAtMs < oldest) oldest = record.createdAtMs;
+      for (const record of Object.values(made))
+        if (oldest === null || record.createdAtMs < oldest) oldest = record.createdAtMs;
       return { bytes: joined, oldest, index: loadedIndex + keyIndex(Object.keys(made)) };
     }
   }
@@ -336,7 +360,8 @@ function idempotencyPart(engine: EngineState): { bytes: Buffer; oldest: number |
   if (unread && !made && hint !== undefined) return { bytes: unread, oldest: hint };
   const records = engine.idempotency;
   let oldest: number | null = null;
-  for (const record of Object.values(records)) if (oldest === null || record.createdAtMs < oldest) oldest = record.createdAtMs;
+  for (const record of Object.values(records))
+    if (oldest === null || record.createdAtMs < oldest) oldest = record.createdAtMs;
   return { bytes: Buffer.from(JSON.stringify(records), 'utf8'), oldest, index: keyIndex(Object.keys(records)) };
 }
 
@@ -352,7 +377,8 @@ function splitHedges(account: AccountState): { open: Record<string, HedgeState>;
   const kept = eagerRecords(account, 'hedges') as Record<string, HedgeState> | undefined;
   const open: Record<string, HedgeState> = {};
   const settled: Record<string, HedgeState> = {};
-  for (const [id, hedge] of Object.entries(kept ?? account.hedges)) (SETTLED.has(hedge.status) ? settled : open)[id] = hedge;
+  for (const [id, hedge] of Object.entries(kept ?? account.hedges))
+    (SETTLED.has(hedge.status) ? settled : open)[id] = hedge;
   if (unread && kept) {
     const joined = withRecords(unread, settled);
     // A part that is not an object as JSON.stringify writes it is left as it is (it fails when
@@ -391,7 +417,14 @@ export function stateFileBytes(contents: StateFileContents): Buffer[] {
   const core = { ...without(engine, ['idempotency', 'accounts']), accounts };
   const coreLine = Buffer.from(JSON.stringify(core), 'utf8');
   const lengths = [coreLine.length, ...lines.map((line) => line.length)];
-  const header: SectionedHeader = { version: 2, revision: contents.revision ?? 0, clockOffsetMs: contents.clockOffsetMs, idempotencyOldestMs: idempotency.oldest, parts, lengths };
+  const header: SectionedHeader = {
+    version: 2,
+    revision: contents.revision ?? 0,
+    clockOffsetMs: contents.clockOffsetMs,
+    idempotencyOldestMs: idempotency.oldest,
+    parts,
+    lengths,
+  };
   if (idempotency.index !== undefined) header.idempotencyIndex = idempotency.index;
   const newline = Buffer.from('\n');
   const out: Buffer[] = [Buffer.from(JSON.stringify(header), 'utf8'), newline, coreLine, newline];
@@ -482,7 +515,9 @@ export class StateFileWriter {
       while (this.dirty) {
         this.dirty = false;
         try {
-          await replaceFile(this.path, Buffer.concat(stateFileBytes(this.snapshot())), (temporary) => rename(temporary, this.path));
+          await replaceFile(this.path, Buffer.concat(stateFileBytes(this.snapshot())), (temporary) =>
+            rename(temporary, this.path),
+          );
           this.lastError = null;
         } catch (error) {
           this.lastError = error;
@@ -612,7 +647,8 @@ export class SharedStateFile {
    * dropped here and run again under the lock, on the file as it is then.
    */
   private answerWithoutLock<T>(act: () => T): { result: T } | undefined {
-    if (this.lockedRuns > 0 || this.identity === undefined || currentIdentity(this.path) !== this.identity) return undefined;
+    if (this.lockedRuns > 0 || this.identity === undefined || currentIdentity(this.path) !== this.identity)
+      return undefined;
     let result: T;
     try {
       result = act();
@@ -681,8 +717,13 @@ export class SharedStateFile {
       await this.hooks.beforeCommit?.();
       // Compare and swap, with no await from here to the rename: a process stopped before this
       // point and whose lock was taken over finds out here, whenever it resumes.
-      if (!hold.held()) throw new StateFileConflictError(this.path, 'its lock was taken over (the process was stopped or starved past the lock\'s stale time)');
-      if (currentIdentity(this.path) !== this.identity) throw new StateFileConflictError(this.path, `the file is no longer revision ${this.revision}`);
+      if (!hold.held())
+        throw new StateFileConflictError(
+          this.path,
+          "its lock was taken over (the process was stopped or starved past the lock's stale time)",
+        );
+      if (currentIdentity(this.path) !== this.identity)
+        throw new StateFileConflictError(this.path, `the file is no longer revision ${this.revision}`);
       renameSync(temporary, this.path);
     });
     this.revision = next;

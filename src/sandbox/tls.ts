@@ -14,7 +14,11 @@ const execFileAsync = promisify(execFile);
 // secret) of the shell that started the sandbox.
 const OPENSSL_VARIABLES = ['PATH', 'SystemRoot', 'SYSTEMROOT', 'TMPDIR', 'TEMP', 'TMP', 'LANG'];
 const run = (command: string, args: string[]) =>
-  execFileAsync(command, args, { env: Object.fromEntries(OPENSSL_VARIABLES.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]])) });
+  execFileAsync(command, args, {
+    env: Object.fromEntries(
+      OPENSSL_VARIABLES.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]),
+    ),
+  });
 
 const OPENSSL = 'openssl';
 const VALIDITY_DAYS = '30';
@@ -62,20 +66,58 @@ export async function generateCertificates(dir?: string): Promise<SandboxCertifi
     await writeFile(path('openssl.cnf'), OPENSSL_CONFIG);
     const config = ['-config', path('openssl.cnf')];
     await run(OPENSSL, [
-      'req', '-x509', '-new', ...EC_KEY, ...config, '-extensions', 'ca_ext',
-      '-subj', '/CN=hedge sandbox local CA', '-days', VALIDITY_DAYS,
-      '-keyout', path('ca-key.pem'), '-out', path('ca.pem'),
+      'req',
+      '-x509',
+      '-new',
+      ...EC_KEY,
+      ...config,
+      '-extensions',
+      'ca_ext',
+      '-subj',
+      '/CN=hedge sandbox local CA',
+      '-days',
+      VALIDITY_DAYS,
+      '-keyout',
+      path('ca-key.pem'),
+      '-out',
+      path('ca.pem'),
     ]);
     await run(OPENSSL, [
-      'req', '-new', ...EC_KEY, ...config, '-subj', '/CN=localhost',
-      '-keyout', path('server-key.pem'), '-out', path('server.csr'),
+      'req',
+      '-new',
+      ...EC_KEY,
+      ...config,
+      '-subj',
+      '/CN=localhost',
+      '-keyout',
+      path('server-key.pem'),
+      '-out',
+      path('server.csr'),
     ]);
     await run(OPENSSL, [
-      'x509', '-req', '-in', path('server.csr'), '-CA', path('ca.pem'), '-CAkey', path('ca-key.pem'),
-      '-set_serial', `0x${randomBytes(16).toString('hex')}`, '-days', VALIDITY_DAYS,
-      '-extfile', path('openssl.cnf'), '-extensions', 'leaf_ext', '-out', path('server.pem'),
+      'x509',
+      '-req',
+      '-in',
+      path('server.csr'),
+      '-CA',
+      path('ca.pem'),
+      '-CAkey',
+      path('ca-key.pem'),
+      '-set_serial',
+      `0x${randomBytes(16).toString('hex')}`,
+      '-days',
+      VALIDITY_DAYS,
+      '-extfile',
+      path('openssl.cnf'),
+      '-extensions',
+      'leaf_ext',
+      '-out',
+      path('server.pem'),
     ]);
-    const [key, cert] = await Promise.all([readFile(path('server-key.pem'), 'utf8'), readFile(path('server.pem'), 'utf8')]);
+    const [key, cert] = await Promise.all([
+      readFile(path('server-key.pem'), 'utf8'),
+      readFile(path('server.pem'), 'utf8'),
+    ]);
     return {
       caFile: path('ca.pem'),
       key,

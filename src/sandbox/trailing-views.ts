@@ -27,7 +27,11 @@ export function positionBasis(hedge: HedgeState): PositionBasis {
 
 /** Views in step with the records: what a state saved without a lag starts from. */
 export function viewsInStep(figures: AccountFigures, filled: readonly HedgeState[]): TrailingViews {
-  return { figures, positions: Object.fromEntries(filled.map((hedge) => [hedge.id, positionBasis(hedge)])), pending: [] };
+  return {
+    figures,
+    positions: Object.fromEntries(filled.map((hedge) => [hedge.id, positionBasis(hedge)])),
+    pending: [],
+  };
 }
 
 /** Shows every change made at or before `cutoffMs` (the views then stand as the records did at that time). */

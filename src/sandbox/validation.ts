@@ -42,8 +42,18 @@ export function readSide(body: JsonObject): Side {
 }
 
 /** What a quote and an open both carry, checked in this order. */
-export function readHedgeTerms(body: JsonObject): { market: string; side: Side; notionalUsd: number; tenorDays: number } {
-  return { market: readMarket(body), side: readSide(body), notionalUsd: readPositiveAmount(body, 'notional_usd'), tenorDays: readTenor(body) };
+export function readHedgeTerms(body: JsonObject): {
+  market: string;
+  side: Side;
+  notionalUsd: number;
+  tenorDays: number;
+} {
+  return {
+    market: readMarket(body),
+    side: readSide(body),
+    notionalUsd: readPositiveAmount(body, 'notional_usd'),
+    tenorDays: readTenor(body),
+  };
 }
 
 /**
@@ -98,7 +108,11 @@ export function readIdempotencyKey(headers: Record<string, string | undefined>):
 }
 
 /** The page size under the dialect's parameter name (`limit` in the reference dialect). */
-export function readPageSize(query: Record<string, string>, parameter: string, defaultSize = DEFAULT_PAGE_SIZE): number {
+export function readPageSize(
+  query: Record<string, string>,
+  parameter: string,
+  defaultSize = DEFAULT_PAGE_SIZE,
+): number {
   const raw = query[parameter];
   if (raw === undefined) return defaultSize;
   const size = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
@@ -113,7 +127,11 @@ export function refuseUnknownQuery(query: Record<string, string>, known: readonl
   const unknown = Object.keys(query).find((name) => !known.includes(name));
   if (unknown !== undefined) {
     const reason = `is not a query parameter of this endpoint (known: ${known.join(', ')})`;
-    throw new ApiError(400, 'validation_error', `${unknown} ${reason}`, { field: unknown, reason, allowed: [...known] });
+    throw new ApiError(400, 'validation_error', `${unknown} ${reason}`, {
+      field: unknown,
+      reason,
+      allowed: [...known],
+    });
   }
 }
 
@@ -138,7 +156,9 @@ export function encodeCursor(position: number): string {
 /** The position a cursor stands for (0 without one); a cursor this server did not make is refused. */
 export function decodeCursor(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
-  const text = cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8') : '';
+  const text = cursor.startsWith(CURSOR_PREFIX)
+    ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8')
+    : '';
   const match = /^at:(\d{1,9})$/.exec(text);
   if (!match) throw validationError('cursor', 'is not a cursor this server gave out');
   return Number(match[1]);

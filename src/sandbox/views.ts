@@ -39,7 +39,10 @@ export function wireStatus(hedge: HedgeState, dialect: WireDialect): HedgeStatus
 function isClosing(hedge: HedgeState): boolean {
   const change = hedge.pendingChange;
   if (!change) return false;
-  return change.action === 'close' || (change.action === 'reduce' && reductionClosesFully(hedge.notionalUsd, change.notionalUsd));
+  return (
+    change.action === 'close' ||
+    (change.action === 'reduce' && reductionClosesFully(hedge.notionalUsd, change.notionalUsd))
+  );
 }
 
 export function hedgeView(hedge: HedgeState, dialect: WireDialect): Record<string, unknown> {
@@ -120,7 +123,8 @@ function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number): PositionVie
 function aggregateSide(lines: PositionView[]): PositionView {
   if (lines.length === 1) return lines[0];
   const newest = lines[lines.length - 1];
-  const total = (pick: (line: PositionView) => number): number => roundMoney(lines.reduce((sum, line) => sum + pick(line), 0));
+  const total = (pick: (line: PositionView) => number): number =>
+    roundMoney(lines.reduce((sum, line) => sum + pick(line), 0));
   const notional = total((line) => line.notional_usd);
   const gross = total((line) => line.gross_pnl_usd);
   const carry = total((line) => line.accrued_carry_usdc);

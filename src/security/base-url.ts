@@ -53,7 +53,16 @@ export function loopbackOnlyLookup(given?: Lookup): Lookup {
       const addresses = Array.isArray(address) ? address.map((entry) => entry.address) : [address];
       const away = addresses.find((candidate) => !isLoopbackAddress(candidate));
       if (away === undefined) return callback(null, address, family);
-      callback(Object.assign(new Error(`${hostname} resolves to ${away}, not a loopback address (plain http:// goes to this machine only)`), { code: 'ENOTLOOPBACK' }), address, family);
+      callback(
+        Object.assign(
+          new Error(
+            `${hostname} resolves to ${away}, not a loopback address (plain http:// goes to this machine only)`,
+          ),
+          { code: 'ENOTLOOPBACK' },
+        ),
+        address,
+        family,
+      );
     });
 }
 
@@ -74,8 +83,16 @@ export function atBaseOrigin(baseUrl: string, target: string, what: string): URL
     url = undefined;
   }
   if (url && url.origin === base.origin && url.username === '' && url.password === '') return url;
-  const where = !url ? 'something that is not a URL' : url.origin !== base.origin ? (url.origin === 'null' ? url.protocol : url.origin) : 'a URL carrying a user and password';
-  throw new OffOriginError(`${safeText(what)} would leave the base URL's origin (${base.origin}) for ${safeText(where)}; refused, it was not sent.`);
+  const where = !url
+    ? 'something that is not a URL'
+    : url.origin !== base.origin
+      ? url.origin === 'null'
+        ? url.protocol
+        : url.origin
+      : 'a URL carrying a user and password';
+  throw new OffOriginError(
+    `${safeText(what)} would leave the base URL's origin (${base.origin}) for ${safeText(where)}; refused, it was not sent.`,
+  );
 }
 
 /**
@@ -125,10 +142,13 @@ export function checkBaseUrl(raw: string, source: string): string {
  */
 export function resolveApiPath(baseUrl: string, raw: string): string {
   const refuse = (why: string) =>
-    new UsageError(`PATH: ${JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')} ${why}; nothing was sent. Give a path relative to the base URL, e.g. /hedges or hedges/hdg_….`);
+    new UsageError(
+      `PATH: ${JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')} ${why}; nothing was sent. Give a path relative to the base URL, e.g. /hedges or hedges/hdg_….`,
+    );
   if (raw.trim() === '') throw refuse('is empty');
   if (/[\u0000-\u0020\u007f-\u009f]/.test(raw)) throw refuse('has spaces or control characters');
-  if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) throw refuse('is an absolute URL (the key is only sent to the profile\'s base URL)');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(raw))
+    throw refuse("is an absolute URL (the key is only sent to the profile's base URL)");
   if (raw.startsWith('//')) throw refuse('would name another host (//host)');
   if (raw.includes('\\')) throw refuse('has a backslash');
   if (raw.includes('#')) throw refuse('has a fragment (#)');

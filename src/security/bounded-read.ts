@@ -23,7 +23,10 @@ export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
 
 /** Why a read was refused; `describeRefusal` says it in words. */
 export type ReadRefusal =
-  | { kind: 'not-regular'; found: 'a FIFO (named pipe)' | 'a device' | 'a directory' | 'a socket' | 'not a regular file' }
+  | {
+      kind: 'not-regular';
+      found: 'a FIFO (named pipe)' | 'a device' | 'a directory' | 'a socket' | 'not a regular file';
+    }
   | { kind: 'too-large'; maxBytes: number }
   | { kind: 'changed' };
 
@@ -37,7 +40,9 @@ export class ReadRefused extends Error {
 function describeRefusal(refusal: ReadRefusal): string {
   switch (refusal.kind) {
     case 'not-regular':
-      return refusal.found === 'not a regular file' ? 'it is not a regular file' : `it is ${refusal.found}, not a regular file`;
+      return refusal.found === 'not a regular file'
+        ? 'it is not a regular file'
+        : `it is ${refusal.found}, not a regular file`;
     case 'too-large':
       return `it holds more than ${sizeInWords(refusal.maxBytes)}`;
     case 'changed':
@@ -83,7 +88,15 @@ export interface BoundedReadOptions {
 
 function kindOf(stats: Stats): ReadRefusal | undefined {
   if (stats.isFile()) return undefined;
-  const found = stats.isFIFO() ? 'a FIFO (named pipe)' : stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : stats.isDirectory() ? 'a directory' : stats.isSocket() ? 'a socket' : 'not a regular file';
+  const found = stats.isFIFO()
+    ? 'a FIFO (named pipe)'
+    : stats.isCharacterDevice() || stats.isBlockDevice()
+      ? 'a device'
+      : stats.isDirectory()
+        ? 'a directory'
+        : stats.isSocket()
+          ? 'a socket'
+          : 'not a regular file';
   return { kind: 'not-regular', found };
 }
 
@@ -120,7 +133,10 @@ export function readRegularFile(path: string, options: BoundedReadOptions & { no
     const before = await (options.noFollow ? lstat : stat)(path);
     const refusal = kindOf(before) ?? (before.size > maxBytes ? { kind: 'too-large' as const, maxBytes } : undefined);
     if (refusal) throw new ReadRefused(refusal);
-    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? constants.O_NOFOLLOW : 0));
+    const handle = await open(
+      path,
+      constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? constants.O_NOFOLLOW : 0),
+    );
     try {
       const opened = await handle.stat();
       const openedRefusal = kindOf(opened);

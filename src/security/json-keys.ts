@@ -43,7 +43,11 @@ export function repeatedKeys(text: string, limit = Number.POSITIVE_INFINITY): Re
       const end = stringEnd(text, at);
       if (top?.kind === 'object' && top.expectKey) {
         const key = JSON.parse(text.slice(at, end)) as string;
-        if (top.keys.has(key)) found.push({ key, path: stack.slice(0, -1).map((frame) => (frame.kind === 'object' ? frame.key ?? '' : frame.index)) });
+        if (top.keys.has(key))
+          found.push({
+            key,
+            path: stack.slice(0, -1).map((frame) => (frame.kind === 'object' ? (frame.key ?? '') : frame.index)),
+          });
         top.keys.add(key);
         top.key = key;
         top.expectKey = false;
@@ -69,11 +73,23 @@ export function repeatedKeys(text: string, limit = Number.POSITIVE_INFINITY): Re
  * key is named only when it is one the file may hold (`known`): the file may be any file at all,
  * and its text must not come back in a message.
  */
-export function repeatedKeyProblems(text: string, listKey: string, known: readonly string[]): Array<{ line: number; message: string }> {
+export function repeatedKeyProblems(
+  text: string,
+  listKey: string,
+  known: readonly string[],
+): Array<{ line: number; message: string }> {
   return repeatedKeys(text).map(({ key, path }) => {
     const named = known.includes(key) || key === listKey ? `the key ${key}` : 'a key';
-    const index = typeof path[0] === 'number' ? path[0] : path[0] === listKey && typeof path[1] === 'number' ? path[1] : undefined;
-    if (index === undefined) return { line: 0, message: `${named} appears more than once in one object; each key may appear once (JSON would keep only the last).` };
-    return { line: index + 1, message: `item ${index + 1}: ${named} appears more than once; each key may appear once (JSON would keep only the last).` };
+    const index =
+      typeof path[0] === 'number' ? path[0] : path[0] === listKey && typeof path[1] === 'number' ? path[1] : undefined;
+    if (index === undefined)
+      return {
+        line: 0,
+        message: `${named} appears more than once in one object; each key may appear once (JSON would keep only the last).`,
+      };
+    return {
+      line: index + 1,
+      message: `item ${index + 1}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
+    };
   });
 }

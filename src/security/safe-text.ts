@@ -64,7 +64,10 @@ const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
  * such, so it is kept; anywhere else it is invisible and is escaped.
  */
 function joinsEmoji(whole: string, offset: number): boolean {
-  return EMOJI_BEFORE.test(whole.slice(Math.max(0, offset - 4), offset)) && EMOJI_AFTER.test(whole.slice(offset + 1, offset + 3));
+  return (
+    EMOJI_BEFORE.test(whole.slice(Math.max(0, offset - 4), offset)) &&
+    EMOJI_AFTER.test(whole.slice(offset + 1, offset + 3))
+  );
 }
 
 function jsonEscape(char: string): string {

@@ -95,7 +95,8 @@ export function storeUrlSecrets(raw: string): string[] {
       // Not percent-encoded text: the raw form is enough.
     }
   }
-  for (const [name, value] of url.searchParams) if (SECRET_PARAMETERS.has(name.toLowerCase()) && value) secrets.push(value);
+  for (const [name, value] of url.searchParams)
+    if (SECRET_PARAMETERS.has(name.toLowerCase()) && value) secrets.push(value);
   return [...new Set(secrets)];
 }
 

@@ -14,23 +14,30 @@ export interface PrintableAnswer {
 /** `HTTP/1.1 200 OK` and one `name: value` line per header, as they came (made safe by the output layer). */
 function statusAndHeaders(answer: PrintableAnswer): string {
   // node:http's table by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
-  const lines = [`HTTP/1.1 ${answer.status} ${process.getBuiltinModule('node:http').STATUS_CODES[answer.status] ?? ''}`.trimEnd()];
+  const lines = [
+    `HTTP/1.1 ${answer.status} ${process.getBuiltinModule('node:http').STATUS_CODES[answer.status] ?? ''}`.trimEnd(),
+  ];
   for (const [name, value] of Object.entries(answer.headers)) {
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${one}`);
   }
-  return `${lines.join("\n")}\n\n`;
+  return `${lines.join('\n')}\n\n`;
 }
 
 /** Every page of a list as one envelope: the rows of all pages in order, the last page's meta. */
 function mergedEnvelope(pages: readonly PrintableAnswer[]): unknown {
   const bodies = pages.map((page) => page.body as { data?: unknown; error?: unknown; meta?: unknown } | undefined);
-  if (bodies.length === 1 || !bodies.every((body) => body && Array.isArray(body.data))) return bodies.length === 1 ? bodies[0] : bodies;
+  if (bodies.length === 1 || !bodies.every((body) => body && Array.isArray(body.data)))
+    return bodies.length === 1 ? bodies[0] : bodies;
   const last = bodies[bodies.length - 1]!;
   return { data: bodies.flatMap((body) => body!.data as unknown[]), error: null, meta: last.meta ?? {} };
 }
 
-export function printAnswers(output: Output, pages: readonly PrintableAnswer[], options: { include: boolean; failed: boolean }): void {
+export function printAnswers(
+  output: Output,
+  pages: readonly PrintableAnswer[],
+  options: { include: boolean; failed: boolean },
+): void {
   if (options.include) for (const page of pages) output.write(statusAndHeaders(page));
   const printable = pages.filter((page) => page.body !== undefined);
   if (printable.length === 0) return;
@@ -40,7 +47,11 @@ export function printAnswers(output: Output, pages: readonly PrintableAnswer[], 
   }
   if (output.format === 'ndjson' && printable.length > 1) {
     // One envelope per line, as each page came.
-    output.json(printable.map((page) => page.body), [], { asSent: true });
+    output.json(
+      printable.map((page) => page.body),
+      [],
+      { asSent: true },
+    );
     return;
   }
   // Any endpoint, as it answered: hedge's one shape is for the commands that know their data.

@@ -12,7 +12,10 @@ function pad(count: number): string {
 }
 
 /** Label/value pairs already formatted for people, in a box at most `columns` wide. */
-export function drawCard(rows: ReadonlyArray<readonly [string, string]>, options: { columns: number; chalk: ChalkInstance; title?: string }): string {
+export function drawCard(
+  rows: ReadonlyArray<readonly [string, string]>,
+  options: { columns: number; chalk: ChalkInstance; title?: string },
+): string {
   const { columns, chalk: c } = options;
   const labelNeed = Math.max(1, ...rows.map(([label]) => displayWidth(label)));
   const valueNeed = Math.max(1, ...rows.flatMap(([, value]) => value.split('\n').map(displayWidth)));
@@ -30,7 +33,9 @@ export function drawCard(rows: ReadonlyArray<readonly [string, string]>, options
     for (let index = 0; index < height; index++) {
       const left = labelLines[index] ?? '';
       const right = valueLines[index] ?? '';
-      lines.push(`│ ${c.dim(left)}${pad(labelWidth - displayWidth(left))} │ ${right}${pad(valueWidth - displayWidth(right))} │`);
+      lines.push(
+        `│ ${c.dim(left)}${pad(labelWidth - displayWidth(left))} │ ${right}${pad(valueWidth - displayWidth(right))} │`,
+      );
     }
   }
   lines.push(`└${'─'.repeat(labelWidth + 2)}┴${'─'.repeat(valueWidth + 2)}┘`);

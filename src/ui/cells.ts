@@ -56,7 +56,11 @@ export function rateUnitOf(rows: readonly Record<string, unknown>[]): string | u
  * One number of decimals for the whole column: money 2, percentages 4, rates what their smallest
  * value needs, other numbers as many as the most precise value has (at most 6).
  */
-export function numberFormatOf(field: FieldSpec, rows: readonly Record<string, unknown>[], unit: string | undefined): ColumnFormat {
+export function numberFormatOf(
+  field: FieldSpec,
+  rows: readonly Record<string, unknown>[],
+  unit: string | undefined,
+): ColumnFormat {
   const kind = kindOf(field, rows);
   const rateUnit = field.unit === 'rate' ? unit : undefined;
   if (field.decimals !== undefined) return { decimals: field.decimals, unit: rateUnit };
@@ -93,7 +97,13 @@ function signed(value: number, decimals: number, c: ChalkInstance): { text: stri
 }
 
 /** One value for the screen: made harmless, formatted by kind, measured, coloured. */
-export function formatCell(field: FieldSpec, value: unknown, row: Record<string, unknown>, format: ColumnFormat, context: CellContext): TableCell {
+export function formatCell(
+  field: FieldSpec,
+  value: unknown,
+  row: Record<string, unknown>,
+  format: ColumnFormat,
+  context: CellContext,
+): TableCell {
   const c = context.chalk;
   if (value === undefined || value === null || value === '') return { styled: c.dim('—'), width: 1 };
   const kind: FieldKind = field.kind ?? kindFromName(field.key, value);
@@ -132,7 +142,10 @@ export function formatCell(field: FieldSpec, value: unknown, row: Record<string,
     const safe = safeText(value);
     switch (kind) {
       case 'time': {
-        const relative = context.absoluteOnly !== true && (field.relativeWhen === undefined || field.relativeWhen(row)) ? formatRelative(value, context.nowMs) : '';
+        const relative =
+          context.absoluteOnly !== true && (field.relativeWhen === undefined || field.relativeWhen(row))
+            ? formatRelative(value, context.nowMs)
+            : '';
         const time = context.where === 'table' ? formatUtcMinutes(safe) : formatUtc(safe);
         text = relative ? `${time} (${relative})` : time;
         styled = relative ? `${time} ${c.dim(`(${relative})`)}` : time;

@@ -21,7 +21,9 @@ export function dealStillHeld(deal: DealView, nowMs: number, hedgesCommand: stri
     const parts = [
       ...(typeof hedge.notional_usd === 'number' ? [`${formatMoney(hedge.notional_usd)} USD`] : []),
       safeText(hedge.status),
-      ...(typeof hedge.maturity_at === 'string' && hedge.status === 'filled' ? [maturityText(hedge.maturity_at, nowMs)] : []),
+      ...(typeof hedge.maturity_at === 'string' && hedge.status === 'filled'
+        ? [maturityText(hedge.maturity_at, nowMs)]
+        : []),
     ];
     return `${safeText(hedge.id)} (${parts.join(', ')})`;
   });

@@ -7,7 +7,11 @@ export type DryRunView = PlannedRequestView;
 /** The planned request: JSON under --json, otherwise an HTTP-like listing on stdout. */
 export function renderDryRun(output: Output, planned: DryRunView): void {
   // Said once, before the request: what it is and what to do next (issue 40: not twice).
-  output.note(output.chalk.yellow('Dry run: this request was NOT sent. Run the same command without --dry-run to send it (with its own key).'));
+  output.note(
+    output.chalk.yellow(
+      'Dry run: this request was NOT sent. Run the same command without --dry-run to send it (with its own key).',
+    ),
+  );
   if (output.isJson) {
     output.json(planned);
     return;

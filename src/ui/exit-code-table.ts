@@ -8,7 +8,9 @@ export function renderExitCodes(options: { json?: boolean; width?: number } = {}
   if (options.json) return `${JSON.stringify(EXIT_CODES, null, 2)}\n`;
   const lead = 3 + 2 + NAME_WIDTH + 2;
   const lines = EXIT_CODES.map(({ code, name, meaning }) =>
-    wrapWords(`${String(code).padStart(3)}  ${name.padEnd(NAME_WIDTH)}  ${meaning}`, options.width ?? 80, { hangingIndent: lead }),
+    wrapWords(`${String(code).padStart(3)}  ${name.padEnd(NAME_WIDTH)}  ${meaning}`, options.width ?? 80, {
+      hangingIndent: lead,
+    }),
   );
   return `Exit codes of hedge:\n${lines.join('\n')}\n`;
 }

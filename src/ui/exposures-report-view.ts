@@ -17,7 +17,12 @@ export const REPORT_SECTIONS = ['coverage', 'cost', 'effectiveness'] as const;
 export type ReportSection = (typeof REPORT_SECTIONS)[number];
 
 const market: FieldSpec = { key: 'market', label: 'Market' };
-const usd = (key: string, label: string, kind: FieldSpec['kind'] = 'money'): FieldSpec => ({ key, label, unit: 'USD', kind });
+const usd = (key: string, label: string, kind: FieldSpec['kind'] = 'money'): FieldSpec => ({
+  key,
+  label,
+  unit: 'USD',
+  kind,
+});
 const resource = (fields: FieldSpec[], priority: string[]): Resource => ({ fields, priority });
 
 const COVERAGE_RESOURCE = resource(
@@ -57,13 +62,32 @@ const EFFECTIVENESS_RESOURCE = resource(
     { key: 'offset_pct', label: 'Offset %', kind: 'count' },
     { key: 'effective', label: 'In 80–125%' },
   ],
-  ['id', 'offset_pct', 'effective', 'exposure_change_usd', 'cover_pnl_usd', 'cover_side', 'first_price', 'price_to', 'first_cover_at', 'market'],
+  [
+    'id',
+    'offset_pct',
+    'effective',
+    'exposure_change_usd',
+    'cover_pnl_usd',
+    'cover_side',
+    'first_price',
+    'price_to',
+    'first_cover_at',
+    'market',
+  ],
 );
 
 const SECTIONS: Record<ReportSection, { resource: Resource; title: string; empty: string }> = {
   coverage: { resource: COVERAGE_RESOURCE, title: 'Coverage per week', empty: 'No week to show.' },
-  cost: { resource: COST_TO_DATE_RESOURCE, title: 'Cost to date (closed hedges, from history)', empty: 'No closed hedges.' },
-  effectiveness: { resource: EFFECTIVENESS_RESOURCE, title: 'Effectiveness (dollar offset since the first cover; 80–125% is effective)', empty: 'No exposures.' },
+  cost: {
+    resource: COST_TO_DATE_RESOURCE,
+    title: 'Cost to date (closed hedges, from history)',
+    empty: 'No closed hedges.',
+  },
+  effectiveness: {
+    resource: EFFECTIVENESS_RESOURCE,
+    title: 'Effectiveness (dollar offset since the first cover; 80–125% is effective)',
+    empty: 'No exposures.',
+  },
 };
 
 function exposureReportAsData(view: ExposureReportView): Record<string, unknown> {
@@ -80,8 +104,15 @@ function exposureReportAsData(view: ExposureReportView): Record<string, unknown>
   };
 }
 
-export async function renderExposureReport(output: Output, view: ExposureReportView, options: { section?: ReportSection }): Promise<void> {
-  if (!view.historyComplete) output.warn(`GET /hedges/history returned ${view.historyFetched} closed hedges and may hold older ones: the cost to date may be incomplete.`);
+export async function renderExposureReport(
+  output: Output,
+  view: ExposureReportView,
+  options: { section?: ReportSection },
+): Promise<void> {
+  if (!view.historyComplete)
+    output.warn(
+      `GET /hedges/history returned ${view.historyFetched} closed hedges and may hold older ones: the cost to date may be incomplete.`,
+    );
   if (output.isJson) {
     if (options.section === undefined) output.json(exposureReportAsData(view));
     else output.json(view.report[options.section], SECTIONS[options.section].resource.fields);
@@ -89,7 +120,9 @@ export async function renderExposureReport(output: Output, view: ExposureReportV
   }
   if (!output.isHuman) {
     const section = options.section ?? 'coverage';
-    await output.list(view.report[section] as unknown as Record<string, unknown>[], SECTIONS[section].resource, { empty: SECTIONS[section].empty });
+    await output.list(view.report[section] as unknown as Record<string, unknown>[], SECTIONS[section].resource, {
+      empty: SECTIONS[section].empty,
+    });
     return;
   }
   output.note(output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`));
@@ -97,7 +130,11 @@ export async function renderExposureReport(output: Output, view: ExposureReportV
     const { resource, title, empty } = SECTIONS[section];
     await output.list(view.report[section] as unknown as Record<string, unknown>[], resource, { title, empty });
   }
-  output.note(output.chalk.dim("Exposure in USD at today's price; hedged: what the hedges held then, in the exposure's direction. Nothing was sent."));
+  output.note(
+    output.chalk.dim(
+      "Exposure in USD at today's price; hedged: what the hedges held then, in the exposure's direction. Nothing was sent.",
+    ),
+  );
 }
 
 // ---- HTML ----------------------------------------------------------------------------------
@@ -137,7 +174,8 @@ function coverageChart(view: ExposureReportView, market: string): string {
     body += `<rect class="bar exposure" x="${(x - bar).toFixed(1)}" y="${y(row.exposure_usd).toFixed(1)}" width="${bar.toFixed(1)}" height="${(PAD.top + plotH - y(row.exposure_usd)).toFixed(1)}"><title>Week of ${row.week}: exposure ${money(row.exposure_usd)} USD</title></rect>`;
     body += `<rect class="bar hedged" x="${x.toFixed(1)}" y="${y(row.hedged_usd).toFixed(1)}" width="${bar.toFixed(1)}" height="${(PAD.top + plotH - y(row.hedged_usd)).toFixed(1)}"><title>Week of ${row.week}: hedged ${money(row.hedged_usd)} USD (${row.coverage_pct ?? '—'}%)</title></rect>`;
     body += `<circle class="target" cx="${x.toFixed(1)}" cy="${y(row.target_usd).toFixed(1)}" r="3"><title>Target ${money(row.target_usd)} USD</title></circle>`;
-    if (weeks.length <= 16 || index % Math.ceil(weeks.length / 16) === 0) body += `<text x="${x.toFixed(1)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle">${row.week.slice(5)}</text>`;
+    if (weeks.length <= 16 || index % Math.ceil(weeks.length / 16) === 0)
+      body += `<text x="${x.toFixed(1)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle">${row.week.slice(5)}</text>`;
   });
   const label = `Coverage per week, ${market}: exposure, hedged and target in USD`;
   return `<svg class="chart" data-chart="coverage" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(label)}"><title>${escapeHtml(label)}</title>${body}<text class="axis-title" x="${PAD.left}" y="${HEIGHT - 6}">week of (UTC) — bars: exposure (grey), hedged (blue); dots: target</text></svg>`;
@@ -146,14 +184,16 @@ function coverageChart(view: ExposureReportView, market: string): string {
 /** Each exposure's dollar-offset ratio as a bar, against the 80–125% band. */
 function effectivenessChart(view: ExposureReportView): string {
   const rows = view.report.effectiveness.filter((row) => row.offset_pct !== null);
-  if (rows.length === 0) return '<p class="muted">No exposure has moved since its first cover yet: no ratio to chart.</p>';
+  if (rows.length === 0)
+    return '<p class="muted">No exposure has moved since its first cover yet: no ratio to chart.</p>';
   const rowH = 26;
   const height = PAD.top + rows.length * rowH + PAD.bottom;
   const max = Math.max(150, ...rows.map((row) => Math.min(300, Math.abs(row.offset_pct!))));
   const plotW = WIDTH - 120 - PAD.right;
   const x = (pct: number): number => 120 + (Math.max(0, Math.min(max, pct)) / max) * plotW;
   let body = `<rect class="band" data-band="80-125" x="${x(EFFECTIVE_BAND_PCT[0]).toFixed(1)}" y="${PAD.top - 4}" width="${(x(EFFECTIVE_BAND_PCT[1]) - x(EFFECTIVE_BAND_PCT[0])).toFixed(1)}" height="${rows.length * rowH + 4}"><title>Effective: 80% to 125%</title></rect>`;
-  for (const pct of [0, 80, 100, 125, max]) body += `<text x="${x(pct).toFixed(1)}" y="${height - PAD.bottom + 16}" text-anchor="middle">${Math.round(pct)}%</text>`;
+  for (const pct of [0, 80, 100, 125, max])
+    body += `<text x="${x(pct).toFixed(1)}" y="${height - PAD.bottom + 16}" text-anchor="middle">${Math.round(pct)}%</text>`;
   rows.forEach((row, index) => {
     const top = PAD.top + index * rowH;
     const pct = row.offset_pct!;
@@ -166,7 +206,8 @@ function effectivenessChart(view: ExposureReportView): string {
 function cell(value: unknown, field: FieldSpec): string {
   if (value === null || value === undefined) return '<td class="muted">—</td>';
   // Carry and fees from the account's side, as every screen shows them: -10.00 is paid.
-  if (field.kind === 'charge' && typeof value === 'number') return `<td class="num">${value === 0 ? '0.00' : escapeHtml(formatSignedFixed(-value, 2))}</td>`;
+  if (field.kind === 'charge' && typeof value === 'number')
+    return `<td class="num">${value === 0 ? '0.00' : escapeHtml(formatSignedFixed(-value, 2))}</td>`;
   if (field.kind === 'utc' && typeof value === 'string') return `<td>${escapeHtml(utcMinute(value))}</td>`;
   if (typeof value === 'number') return `<td class="num">${escapeHtml(formatUpTo(value, 2))}</td>`;
   if (typeof value === 'boolean') return `<td>${value ? 'yes' : '<strong>no</strong>'}</td>`;
@@ -175,8 +216,17 @@ function cell(value: unknown, field: FieldSpec): string {
 
 function table(rows: readonly object[], resourceOf: Resource): string {
   const fields = resourceOf.fields;
-  const head = fields.map((field) => `<th>${escapeHtml(field.label)}${field.unit && field.unit !== 'rate' ? ` (${escapeHtml(field.unit)})` : ''}</th>`).join('');
-  const body = rows.map((row) => `<tr>${fields.map((field) => cell((row as Record<string, unknown>)[field.key], field)).join('')}</tr>`).join('\n');
+  const head = fields
+    .map(
+      (field) =>
+        `<th>${escapeHtml(field.label)}${field.unit && field.unit !== 'rate' ? ` (${escapeHtml(field.unit)})` : ''}</th>`,
+    )
+    .join('');
+  const body = rows
+    .map(
+      (row) => `<tr>${fields.map((field) => cell((row as Record<string, unknown>)[field.key], field)).join('')}</tr>`,
+    )
+    .join('\n');
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
@@ -201,7 +251,10 @@ svg.chart .bar.in { fill: var(--in); } svg.chart .bar.out { fill: var(--out); }
 `;
 
 /** The self-contained HTML report (no script, no request: it opens offline and prints on A4). */
-export function exposureReportHtml(view: ExposureReportView, context: { account: string; generatedAt: string }): string {
+export function exposureReportHtml(
+  view: ExposureReportView,
+  context: { account: string; generatedAt: string },
+): string {
   const markets = Object.keys(view.prices).sort();
   const cost = view.report.cost;
   const total = cost.reduce((sum, row) => sum + Math.round(row.cost_usdc * 100), 0) / 100;

@@ -19,7 +19,10 @@ const side: FieldSpec = { key: 'side', label: 'Side', kind: 'side' };
 const usd = (key: string, label: string): FieldSpec => ({ key, label, unit: 'USD', kind: 'money' });
 const pnl = (key: string, label: string): FieldSpec => ({ key, label, unit: 'USD', kind: 'pnl' });
 
-const fieldsOnly = (fields: FieldSpec[], priority?: string[]): Resource => ({ fields, priority: priority ?? fields.map((field) => field.key) });
+const fieldsOnly = (fields: FieldSpec[], priority?: string[]): Resource => ({
+  fields,
+  priority: priority ?? fields.map((field) => field.key),
+});
 
 export const EXPOSURE_LINE_RESOURCE = fieldsOnly(
   [
@@ -37,7 +40,21 @@ export const EXPOSURE_LINE_RESOURCE = fieldsOnly(
     usd('hedge_usd', 'Hedge'),
     { key: 'sizing_price', label: 'Sized at', unit: 'rate', kind: 'rate' },
   ],
-  ['id', 'cover_side', 'hedge_usd', 'due', 'amount', 'currency', 'type', 'bucket', 'ratio', 'exposure_usd', 'market', 'days_to_due', 'sizing_price'],
+  [
+    'id',
+    'cover_side',
+    'hedge_usd',
+    'due',
+    'amount',
+    'currency',
+    'type',
+    'bucket',
+    'ratio',
+    'exposure_usd',
+    'market',
+    'days_to_due',
+    'sizing_price',
+  ],
 );
 
 export const BOOK_RESOURCE = fieldsOnly(
@@ -50,13 +67,27 @@ export const BOOK_RESOURCE = fieldsOnly(
     { key: 'tenor_days', label: 'Tenor', unit: 'days', kind: 'count' },
     { key: 'until', label: 'Until', kind: 'utc' },
     // Lists of ids and reasons wrap at their spaces in a narrow table, never cut inside an id or a word (issue 50).
-    { key: 'exposures', label: 'Covers', kind: 'text', wrap: true, get: (row) => (Array.isArray(row.exposures) ? row.exposures.join(' ') : row.exposures) },
+    {
+      key: 'exposures',
+      label: 'Covers',
+      kind: 'text',
+      wrap: true,
+      get: (row) => (Array.isArray(row.exposures) ? row.exposures.join(' ') : row.exposures),
+    },
   ],
   ['side', 'target_usd', 'market', 'band_low_usd', 'band_high_usd', 'tenor_days', 'until', 'exposures'],
 );
 
 export const SCHEDULE_RESOURCE = fieldsOnly(
-  [{ key: 'at', label: 'At', kind: 'utc' }, market, side, usd('from_usd', 'From'), usd('to_usd', 'To'), pnl('change_usd', 'Change'), { key: 'reason', label: 'Why', kind: 'text', wrap: true }],
+  [
+    { key: 'at', label: 'At', kind: 'utc' },
+    market,
+    side,
+    usd('from_usd', 'From'),
+    usd('to_usd', 'To'),
+    pnl('change_usd', 'Change'),
+    { key: 'reason', label: 'Why', kind: 'text', wrap: true },
+  ],
   ['at', 'side', 'to_usd', 'change_usd', 'reason', 'from_usd', 'market'],
 );
 
@@ -97,7 +128,12 @@ function exposuresAsData(view: ExposuresView): Record<string, unknown> {
     source: view.source,
     policy: policyAsData(view.policy),
     prices: view.prices,
-    fees: Object.fromEntries(Object.entries(view.fees).map(([name, fee]) => [name, { rate_bps: fee.rate === null ? null : Math.round(fee.rate * 1e6) / 100, from: fee.from }])),
+    fees: Object.fromEntries(
+      Object.entries(view.fees).map(([name, fee]) => [
+        name,
+        { rate_bps: fee.rate === null ? null : Math.round(fee.rate * 1e6) / 100, from: fee.from },
+      ]),
+    ),
     ...(view.availableExposureUsd === undefined ? {} : { available_exposure_usd: view.availableExposureUsd }),
     exposures: view.exposures,
     book: view.book,
@@ -107,31 +143,73 @@ function exposuresAsData(view: ExposuresView): Record<string, unknown> {
   };
 }
 
-function sectionRows(view: ExposuresView, section: ExposureSection): { rows: Record<string, unknown>[]; resource: Resource; title: string; empty: string } {
+function sectionRows(
+  view: ExposuresView,
+  section: ExposureSection,
+): { rows: Record<string, unknown>[]; resource: Resource; title: string; empty: string } {
   switch (section) {
     case 'exposures':
-      return { rows: view.exposures as unknown as Record<string, unknown>[], resource: EXPOSURE_LINE_RESOURCE, title: 'Exposures as the policy sees them now', empty: 'No exposures.' };
+      return {
+        rows: view.exposures as unknown as Record<string, unknown>[],
+        resource: EXPOSURE_LINE_RESOURCE,
+        title: 'Exposures as the policy sees them now',
+        empty: 'No exposures.',
+      };
     case 'book':
-      return { rows: view.book as unknown as Record<string, unknown>[], resource: BOOK_RESOURCE, title: 'Target book now (hold each side within its band)', empty: 'Nothing to hold.' };
+      return {
+        rows: view.book as unknown as Record<string, unknown>[],
+        resource: BOOK_RESOURCE,
+        title: 'Target book now (hold each side within its band)',
+        empty: 'Nothing to hold.',
+      };
     case 'schedule':
-      return { rows: view.schedule as unknown as Record<string, unknown>[], resource: SCHEDULE_RESOURCE, title: "Schedule of changes (at today's price)", empty: 'No change ahead: every exposure is due.' };
+      return {
+        rows: view.schedule as unknown as Record<string, unknown>[],
+        resource: SCHEDULE_RESOURCE,
+        title: "Schedule of changes (at today's price)",
+        empty: 'No change ahead: every exposure is due.',
+      };
     case 'cost':
-      return { rows: view.cost as unknown as Record<string, unknown>[], resource: COST_RESOURCE, title: "Projected cost to each due date (today's carry and fees, rolls included)", empty: 'Nothing to hold, so no cost.' };
+      return {
+        rows: view.cost as unknown as Record<string, unknown>[],
+        resource: COST_RESOURCE,
+        title: "Projected cost to each due date (today's carry and fees, rolls included)",
+        empty: 'Nothing to hold, so no cost.',
+      };
     case 'stress':
-      return { rows: view.stress as unknown as Record<string, unknown>[], resource: STRESS_RESOURCE, title: 'Stress: the price moves now by …', empty: 'No price to stress.' };
+      return {
+        rows: view.stress as unknown as Record<string, unknown>[],
+        resource: STRESS_RESOURCE,
+        title: 'Stress: the price moves now by …',
+        empty: 'No price to stress.',
+      };
     case 'policy':
-      return { rows: policyAsData(view.policy).ratios as Record<string, unknown>[], resource: POLICY_RESOURCE, title: 'Hedge ratio by time to due', empty: 'No ratio buckets.' };
+      return {
+        rows: policyAsData(view.policy).ratios as Record<string, unknown>[],
+        resource: POLICY_RESOURCE,
+        title: 'Hedge ratio by time to due',
+        empty: 'No ratio buckets.',
+      };
   }
 }
 
 /** The command's output: every section on a terminal and in JSON, one in the row formats. */
-export async function renderExposures(output: Output, view: ExposuresView, options: { section?: ExposureSection }): Promise<void> {
+export async function renderExposures(
+  output: Output,
+  view: ExposuresView,
+  options: { section?: ExposureSection },
+): Promise<void> {
   const held = view.book.reduce((total, row) => total + row.target_usd, 0);
   if (view.availableExposureUsd !== undefined && held > view.availableExposureUsd) {
-    output.warn(`The target book (${formatMoney(held)} USD) is above the account's available exposure (${formatMoney(view.availableExposureUsd)} USD): the server would refuse part of it.`);
+    output.warn(
+      `The target book (${formatMoney(held)} USD) is above the account's available exposure (${formatMoney(view.availableExposureUsd)} USD): the server would refuse part of it.`,
+    );
   }
   for (const [market, fee] of Object.entries(view.fees)) {
-    if (fee.rate === null) output.warn(`${market}: the fee could not be quoted; the projected cost shows carry only (give it with --fee-bps).`);
+    if (fee.rate === null)
+      output.warn(
+        `${market}: the fee could not be quoted; the projected cost shows carry only (give it with --fee-bps).`,
+      );
   }
   if (output.isJson) {
     const data = exposuresAsData(view);
@@ -149,10 +227,15 @@ export async function renderExposures(output: Output, view: ExposuresView, optio
     return;
   }
   output.note(output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`));
-  const sections = options.section === undefined ? (['exposures', 'book', 'schedule', 'cost', 'stress'] as const) : [options.section];
+  const sections =
+    options.section === undefined ? (['exposures', 'book', 'schedule', 'cost', 'stress'] as const) : [options.section];
   for (const section of sections) {
     const { rows, resource, title, empty } = sectionRows(view, section);
     await output.list(rows, resource, { empty, title });
   }
-  output.note(output.chalk.dim('Nothing was sent. Carry and fees from your side (- you pay); stress: + a gain, - a loss, in USD.'));
+  output.note(
+    output.chalk.dim(
+      'Nothing was sent. Carry and fees from your side (- you pay); stress: + a gain, - a loss, in USD.',
+    ),
+  );
 }

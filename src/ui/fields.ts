@@ -70,7 +70,11 @@ export interface FieldSpec {
  * "Notional (USD)" on a card (a card's times say UTC themselves). A rate without a known market
  * unit goes without one rather than with a wrong one.
  */
-export function fieldLabel(field: Pick<FieldSpec, 'label' | 'unit'>, style: 'header' | 'card', context: { kind?: FieldKind; rateUnit?: string } = {}): string {
+export function fieldLabel(
+  field: Pick<FieldSpec, 'label' | 'unit'>,
+  style: 'header' | 'card',
+  context: { kind?: FieldKind; rateUnit?: string } = {},
+): string {
   let unit = field.unit === 'rate' ? context.rateUnit : field.unit;
   if (unit === undefined && style === 'header' && (context.kind === 'time' || context.kind === 'utc')) unit = 'UTC';
   if (unit === undefined) return field.label;
@@ -145,7 +149,11 @@ export interface ExtraFieldOptions {
  * (a stable column order whatever order the server writes its keys in). A field nobody named is
  * never left out.
  */
-export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown>[], options: ExtraFieldOptions = {}): FieldSpec[] {
+export function withExtraFields(
+  known: FieldSpec[],
+  rows: Record<string, unknown>[],
+  options: ExtraFieldOptions = {},
+): FieldSpec[] {
   const covered = new Set<string>(options.omit ?? []);
   for (const field of known) {
     covered.add(field.key);
@@ -162,7 +170,11 @@ export function withExtraFields(known: FieldSpec[], rows: Record<string, unknown
     }
   }
   const omitted = new Set(options.omit ?? []);
-  const present = known.filter((field) => !omitted.has(field.key) && (options.keepAbsentKnown || field.get || rows.some((row) => row[field.key] !== undefined)));
+  const present = known.filter(
+    (field) =>
+      !omitted.has(field.key) &&
+      (options.keepAbsentKnown || field.get || rows.some((row) => row[field.key] !== undefined)),
+  );
   const extras = [...extra.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return [...present, ...extras];
 }
@@ -195,7 +207,11 @@ function dottedField(name: string): FieldSpec {
  * Whether a dotted name reaches into what there is: its first part is a field there is (or was
  * declared), or some record has a value at the whole path.
  */
-export function dottedNameExists(name: string, availableKeys: ReadonlySet<string>, records: readonly unknown[]): boolean {
+export function dottedNameExists(
+  name: string,
+  availableKeys: ReadonlySet<string>,
+  records: readonly unknown[],
+): boolean {
   const dot = name.indexOf('.');
   if (dot <= 0 || dot === name.length - 1) return false;
   return availableKeys.has(name.slice(0, dot)) || records.some((record) => valueAtPath(record, name) !== undefined);
@@ -218,7 +234,9 @@ export function pickFields(
   const keys = new Set<string>(byKey.keys());
   for (const field of available) for (const key of field.covers ?? []) keys.add(key);
   const picked: FieldSpec[] = [];
-  const aliased = new Map(available.flatMap((field) => (field.aliases ?? []).map((alias) => [alias, { ...field, key: alias }] as const)));
+  const aliased = new Map(
+    available.flatMap((field) => (field.aliases ?? []).map((alias) => [alias, { ...field, key: alias }] as const)),
+  );
   for (const name of wanted) {
     let field = byKey.get(name) ?? aliased.get(name);
     if (field && aliased.get(name) === field) byKey.set(name, field);
@@ -226,7 +244,13 @@ export function pickFields(
       field = dottedField(name);
       byKey.set(name, field);
     }
-    if (!field) return { problem: unknownFieldProblem(name, available.map((candidate) => candidate.key)) };
+    if (!field)
+      return {
+        problem: unknownFieldProblem(
+          name,
+          available.map((candidate) => candidate.key),
+        ),
+      };
     if (!picked.includes(field)) picked.push(field);
   }
   return { fields: picked };

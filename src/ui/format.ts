@@ -2,7 +2,17 @@
 // the precision their size needs, percentages signed, times in UTC with the local time beside.
 
 // Numbers come from the one formatter family (domain/number-format.ts); re-exported for the views.
-export { formatFixed, formatMoney, formatRate, formatSignedFixed, formatSignedMoney, formatUpTo, formatUsd, rateDecimals, shortHash } from '../domain/number-format.js';
+export {
+  formatFixed,
+  formatMoney,
+  formatRate,
+  formatSignedFixed,
+  formatSignedMoney,
+  formatUpTo,
+  formatUsd,
+  rateDecimals,
+  shortHash,
+} from '../domain/number-format.js';
 import { utcMinute, utcSecond } from '../domain/utc-text.js';
 
 /** Decimals a plain number shows as sent (up to 6): 12.5 → 1, 3 → 0. */

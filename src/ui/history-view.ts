@@ -22,7 +22,11 @@ const RESIZED_MARK = '*';
  * Marks the notional of each row whose hedge was resized (`resized` by row); when any is, the
  * other rows and the totals get a space instead, so that the column's figures stay aligned.
  */
-export function markResized(rows: readonly Record<string, unknown>[], resized: ReadonlyArray<boolean>, totals?: Record<string, unknown>): void {
+export function markResized(
+  rows: readonly Record<string, unknown>[],
+  resized: ReadonlyArray<boolean>,
+  totals?: Record<string, unknown>,
+): void {
   if (!resized.some(Boolean)) return;
   rows.forEach((row, index) => {
     (row as Record<PropertyKey, unknown>)[NOTIONAL_MARK] = resized[index] ? RESIZED_MARK : ' ';
@@ -36,11 +40,18 @@ const usd = (value: number): string => `${formatMoney(value)} USD`;
  * The note under the table, one sentence per resized hedge:
  * `* DEAL-7 hdg_…: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.`
  */
-export function resizedNote(hedges: ReadonlyArray<{ hedgeId: string; reference?: string; shownUsd?: number; sizes: SizesView }>): string | undefined {
+export function resizedNote(
+  hedges: ReadonlyArray<{ hedgeId: string; reference?: string; shownUsd?: number; sizes: SizesView }>,
+): string | undefined {
   if (hedges.length === 0) return undefined;
   const sentences = hedges.map(({ hedgeId, reference, shownUsd, sizes }) => {
-    const name = [reference, hedgeId].filter((part): part is string => part !== undefined && part !== '').map(safeText).join(' ');
-    const moves = sizes.changes.map((change) => `${change.action === 'add' ? 'added' : 'reduced by'} ${usd(change.usd)}`);
+    const name = [reference, hedgeId]
+      .filter((part): part is string => part !== undefined && part !== '')
+      .map(safeText)
+      .join(' ');
+    const moves = sizes.changes.map(
+      (change) => `${change.action === 'add' ? 'added' : 'reduced by'} ${usd(change.usd)}`,
+    );
     const life = sizes.openedUsd === undefined ? moves : [`opened with ${usd(sizes.openedUsd)}`, ...moves];
     // The largest is known only from the open: without it, only that the P&L is on every notional it held.
     const onWhat =

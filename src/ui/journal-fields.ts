@@ -14,7 +14,9 @@ import { JOURNAL_RESOURCE } from './resource-fields.js';
 /** A string for the screen, or undefined when the value is absent or not text. */
 function text(value: unknown): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  return safeText(typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  return safeText(
+    typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value),
+  );
 }
 
 function bodyOf(entry: JournalEntry): Record<string, unknown> {
@@ -91,7 +93,9 @@ export async function renderJournalList(
   const checks = options.checks ?? new Map<string, RowCheck>();
   if (output.isJson) {
     // As stored, plus hedge's verdict on each unresolved row's seal (`seal_check`).
-    output.json(entries.map((entry) => (checks.has(entry.id) ? { ...entry, seal_check: checks.get(entry.id) } : entry)));
+    output.json(
+      entries.map((entry) => (checks.has(entry.id) ? { ...entry, seal_check: checks.get(entry.id) } : entry)),
+    );
     return;
   }
   const rows = entries.map((entry) => listRow(entry, checks.get(entry.id)));
@@ -110,19 +114,27 @@ export function journalReference(entry: JournalEntry): string | undefined {
 const SEAL_SAYS: Record<RowCheck | 'not-checked', string | undefined> = {
   verified: 'verified: this key journaled it as it stands',
   unsealed: 'unverified: no seal; it is never sent again (look at the book, then `hedge journal resolve`)',
-  forged: 'unverified: its seal does not match; it is never sent again (look at the book, then `hedge journal resolve`)',
+  forged:
+    'unverified: its seal does not match; it is never sent again (look at the book, then `hedge journal resolve`)',
   'other-key': undefined,
   'not-checked': undefined,
 };
 
 /** One entry's fields, in the order a person reads them; absent ones are left out of the card. */
-function detailOf(entry: JournalEntry, check: RowCheck | undefined): Array<[key: string, label: string, value: string | undefined]> {
+function detailOf(
+  entry: JournalEntry,
+  check: RowCheck | undefined,
+): Array<[key: string, label: string, value: string | undefined]> {
   const request = entry.request ?? { method: '', path: '', body: null };
   return [
     ['id', 'Journal ID', text(entry.id)],
     ['command', 'Command', text(entry.command)],
     ['client_reference', 'Ref', text(bodyOf(entry).client_reference)],
-    ['argv', 'As typed', Array.isArray(entry.argv) ? safeText(['hedge', ...entry.argv.map(String)].join(' ')) : undefined],
+    [
+      'argv',
+      'As typed',
+      Array.isArray(entry.argv) ? safeText(['hedge', ...entry.argv.map(String)].join(' ')) : undefined,
+    ],
     ['outcome', 'Outcome', text(entry.outcome)],
     ['created_at', 'Started', text(entry.created_at)],
     ['updated_at', 'Updated', text(entry.updated_at)],
@@ -132,12 +144,28 @@ function detailOf(entry: JournalEntry, check: RowCheck | undefined): Array<[key:
     ['base_url_host', 'API host', text(entry.base_url_host)],
     ['host', 'Host', text(entry.host)],
     ['key_id', 'Key fingerprint', text(entry.key_id)],
-    ['via', 'Via', entry.via === 'agent' ? 'an agent (hedge mcp)' : entry.via === 'keeper' ? 'a keeper (hedge keep)' : undefined],
+    [
+      'via',
+      'Via',
+      entry.via === 'agent' ? 'an agent (hedge mcp)' : entry.via === 'keeper' ? 'a keeper (hedge keep)' : undefined,
+    ],
     ['seal', 'Seal', SEAL_SAYS[check ?? 'not-checked']],
     // Who carries it while unresolved (a live holder is carrying it now; `hedge resume` says which), else who began it.
     entry.holder && isUnresolved(entry)
-      ? ['holder', 'Held by', safeText(`pid ${String(entry.holder.pid)} on ${String(entry.holder.host)} since ${String(entry.holder.since)}`)]
-      : ['holder', 'Begun by', entry.holder ? text(`pid ${entry.holder.pid} on ${entry.holder.host}, session ${entry.holder.session}`) : undefined],
+      ? [
+          'holder',
+          'Held by',
+          safeText(
+            `pid ${String(entry.holder.pid)} on ${String(entry.holder.host)} since ${String(entry.holder.since)}`,
+          ),
+        ]
+      : [
+          'holder',
+          'Begun by',
+          entry.holder
+            ? text(`pid ${entry.holder.pid} on ${entry.holder.host}, session ${entry.holder.session}`)
+            : undefined,
+        ],
     ['account', 'Account', text(entry.account)],
     ['request', 'Request', text(`${String(request.method)} ${String(request.path)}`)],
     ['body', 'Body', text(request.body)],
@@ -153,7 +181,11 @@ function detailOf(entry: JournalEntry, check: RowCheck | undefined): Array<[key:
 }
 
 /** One entry: as stored under --json, a header of keys and one row in TSV/CSV, a card on a terminal. */
-export function renderJournalEntry(output: Output, entry: JournalEntry, options: { now?: number; footer?: string[]; check?: RowCheck }): void {
+export function renderJournalEntry(
+  output: Output,
+  entry: JournalEntry,
+  options: { now?: number; footer?: string[]; check?: RowCheck },
+): void {
   if (output.isJson) {
     output.json(options.check === undefined ? entry : { ...entry, seal_check: options.check });
     return;

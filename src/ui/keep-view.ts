@@ -22,7 +22,11 @@ export function ndjsonReporter(stdout: NodeJS.WritableStream): KeepReporter {
 const EVENTS_SHOWN = 6;
 
 /** The live status on a terminal (log-update), fitted to `columns`. */
-export async function liveReporter(stdout: NodeJS.WritableStream, columns: () => number, chalk: ChalkInstance): Promise<KeepReporter> {
+export async function liveReporter(
+  stdout: NodeJS.WritableStream,
+  columns: () => number,
+  chalk: ChalkInstance,
+): Promise<KeepReporter> {
   const { createLogUpdate } = await import('log-update');
   const draw = createLogUpdate(stdout, { showCursor: true });
   const recent: string[] = [];
@@ -50,20 +54,38 @@ export async function liveReporter(stdout: NodeJS.WritableStream, columns: () =>
 }
 
 /** The screen: a title line, one line per row, then the latest events; no line wider than `width`. */
-export function renderKeepStatus(status: KeepStatus, recent: readonly string[], width: number, chalk: ChalkInstance): string {
+export function renderKeepStatus(
+  status: KeepStatus,
+  recent: readonly string[],
+  width: number,
+  chalk: ChalkInstance,
+): string {
   const fitLine = (line: string) => truncateEnd(line, Math.max(20, width));
   const lines: string[] = [];
   const next = status.next_cycle_at ? `next cycle ${clock(status.next_cycle_at)}` : '';
   const lastCycle = status.last_cycle_at ? `last cycle ${clock(status.last_cycle_at)}` : 'first cycle running';
   // First on the line, so a long file name never pushes it off an 80-column screen.
-  const title = status.dry_run ? `DRY RUN: nothing is sent · hedge keep ${safeText(status.file)}` : `hedge keep ${safeText(status.file)}`;
-  lines.push(fitLine(chalk.bold(title) + chalk.dim(` · ${lastCycle}${next ? ` · ${next}` : ''}${status.stopping ? ' · stopping' : ''}`)));
+  const title = status.dry_run
+    ? `DRY RUN: nothing is sent · hedge keep ${safeText(status.file)}`
+    : `hedge keep ${safeText(status.file)}`;
+  lines.push(
+    fitLine(
+      chalk.bold(title) +
+        chalk.dim(` · ${lastCycle}${next ? ` · ${next}` : ''}${status.stopping ? ' · stopping' : ''}`),
+    ),
+  );
   lines.push('');
   for (const row of status.rows) {
     const current = row.current_usd === null ? 'flat' : formatUsd(row.current_usd);
-    const action = row.next_action ? ` · ${row.next_action}${row.next_action_at ? ` ${minute(row.next_action_at)}` : ''}` : '';
+    const action = row.next_action
+      ? ` · ${row.next_action}${row.next_action_at ? ` ${minute(row.next_action_at)}` : ''}`
+      : '';
     const ref = row.client_reference ? ` ${safeText(row.client_reference)}` : '';
-    lines.push(fitLine(`${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUsd(row.target_usd)} USD · ${safeText(row.state)}${action}`));
+    lines.push(
+      fitLine(
+        `${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUsd(row.target_usd)} USD · ${safeText(row.state)}${action}`,
+      ),
+    );
   }
   if (recent.length > 0) {
     lines.push('');
@@ -76,10 +98,16 @@ export function renderKeepStatus(status: KeepStatus, recent: readonly string[], 
 export function describeEvent(event: KeepEvent): string {
   const where = event.market ? ` ${safeText(String(event.market))} ${safeText(String(event.side ?? ''))}` : '';
   const amount = typeof event.notional_usd === 'number' ? ` ${formatUsd(event.notional_usd)} USD` : '';
-  const ids = Array.isArray(event.hedge_ids) && event.hedge_ids.length > 0 ? ` ${event.hedge_ids.map((id) => safeText(String(id))).join(' → ')}` : '';
+  const ids =
+    Array.isArray(event.hedge_ids) && event.hedge_ids.length > 0
+      ? ` ${event.hedge_ids.map((id) => safeText(String(id))).join(' → ')}`
+      : '';
   const message = typeof event.message === 'string' ? `: ${safeText(event.message)}` : '';
   // A dry run did none of it: its actions read "would roll", "would reopen".
-  const kind = event.dry_run === true && ['roll', 'reopen', 'converge'].includes(event.event) ? `would ${event.event}` : event.event;
+  const kind =
+    event.dry_run === true && ['roll', 'reopen', 'converge'].includes(event.event)
+      ? `would ${event.event}`
+      : event.event;
   return `${clock(event.at)} ${kind}${where}${amount}${ids}${message}`;
 }
 

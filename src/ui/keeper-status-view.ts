@@ -27,7 +27,15 @@ export interface KeeperStatusView {
     errors: number;
     last_error: { at: string; code: string; message: string } | null;
     rolls: { count: number; carry_usd: number | null; fees_usd: number | null };
-    rows: Array<{ market: string; side: string; target_usd: number; current_usd: number | null; state: string; next_action: string | null; next_action_at: string | null }>;
+    rows: Array<{
+      market: string;
+      side: string;
+      target_usd: number;
+      current_usd: number | null;
+      state: string;
+      next_action: string | null;
+      next_action_at: string | null;
+    }>;
     stopped_at?: string;
   } | null;
 }
@@ -41,28 +49,59 @@ const STATE_WORDS: Record<string, string> = {
   none: 'no keeper has run for this account here',
 };
 
-export function renderKeeperStatus(status: KeeperStatusView, options: { columns: number; chalk: ChalkInstance }): string {
+export function renderKeeperStatus(
+  status: KeeperStatusView,
+  options: { columns: number; chalk: ChalkInstance },
+): string {
   const c = options.chalk;
   const up = status.state === 'running' || status.state === 'elsewhere';
   const word = STATE_WORDS[status.state] ?? status.state;
   const rows: Array<[string, string]> = [['State', up ? c.green(word) : c.red(word)]];
   const beat = status.heartbeat;
-  if (status.store_holder) rows.push(['Lock (team store)', `pid ${status.store_holder.pid} on ${safeText(status.store_holder.host)} since ${utc(status.store_holder.since)}`]);
+  if (status.store_holder)
+    rows.push([
+      'Lock (team store)',
+      `pid ${status.store_holder.pid} on ${safeText(status.store_holder.host)} since ${utc(status.store_holder.since)}`,
+    ]);
   if (beat) {
     rows.push(['Keeper', `pid ${beat.pid} on ${safeText(beat.host)}, since ${utc(beat.since)}`]);
     rows.push(['Config folder', safeText(beat.config_dir)]);
     rows.push(['Target file', safeText(beat.file)]);
-    rows.push(['Last cycle', beat.last_cycle_at ? `${utc(beat.last_cycle_at)} (${beat.cycles} cycle${beat.cycles === 1 ? '' : 's'})` : '— (none yet)']);
-    if (beat.last_good_cycle_at !== beat.last_cycle_at) rows.push(['Last good cycle', beat.last_good_cycle_at ? utc(beat.last_good_cycle_at) : '— (none)']);
+    rows.push([
+      'Last cycle',
+      beat.last_cycle_at
+        ? `${utc(beat.last_cycle_at)} (${beat.cycles} cycle${beat.cycles === 1 ? '' : 's'})`
+        : '— (none yet)',
+    ]);
+    if (beat.last_good_cycle_at !== beat.last_cycle_at)
+      rows.push(['Last good cycle', beat.last_good_cycle_at ? utc(beat.last_good_cycle_at) : '— (none)']);
     if (beat.next_cycle_at && up) rows.push(['Next cycle', utc(beat.next_cycle_at)]);
     if (beat.stopped_at) rows.push(['Stopped', utc(beat.stopped_at)]);
-    rows.push(['Heartbeat', `${status.heartbeat_age_s ?? '?'} s ago${status.heartbeat_source === 'store' ? ' (team store)' : ''}`]);
-    rows.push(['Errors', beat.errors === 0 ? '0' : `${beat.errors}; last ${utc(beat.last_error!.at)} ${safeText(beat.last_error!.code)}: ${safeText(beat.last_error!.message)}`]);
+    rows.push([
+      'Heartbeat',
+      `${status.heartbeat_age_s ?? '?'} s ago${status.heartbeat_source === 'store' ? ' (team store)' : ''}`,
+    ]);
+    rows.push([
+      'Errors',
+      beat.errors === 0
+        ? '0'
+        : `${beat.errors}; last ${utc(beat.last_error!.at)} ${safeText(beat.last_error!.code)}: ${safeText(beat.last_error!.message)}`,
+    ]);
     const money = (value: number | null) => (value === null ? 'not known yet' : `${value.toFixed(2)} USD`);
-    rows.push(['Rolls', beat.rolls.count === 0 ? '0' : `${beat.rolls.count}; carry ${money(beat.rolls.carry_usd)}, fees ${money(beat.rolls.fees_usd)} (of the hedges rolled out)`]);
+    rows.push([
+      'Rolls',
+      beat.rolls.count === 0
+        ? '0'
+        : `${beat.rolls.count}; carry ${money(beat.rolls.carry_usd)}, fees ${money(beat.rolls.fees_usd)} (of the hedges rolled out)`,
+    ]);
     for (const row of beat.rows) {
-      const next = row.next_action ? `; ${safeText(row.next_action)}${row.next_action_at ? ` at ${utc(row.next_action_at)}` : ''}` : '';
-      rows.push([`${safeText(row.market)} ${safeText(row.side)}`, `${row.current_usd ?? 0} of ${row.target_usd} USD: ${safeText(row.state)}${next}`]);
+      const next = row.next_action
+        ? `; ${safeText(row.next_action)}${row.next_action_at ? ` at ${utc(row.next_action_at)}` : ''}`
+        : '';
+      rows.push([
+        `${safeText(row.market)} ${safeText(row.side)}`,
+        `${row.current_usd ?? 0} of ${row.target_usd} USD: ${safeText(row.state)}${next}`,
+      ]);
     }
   }
   return drawCard(rows, { columns: options.columns, chalk: c, title: 'hedge keep status' });

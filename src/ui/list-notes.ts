@@ -12,7 +12,12 @@ export interface ListShape {
  * that is one page of more (no --limit); undefined when the list is whole or as long as asked.
  * `moreCommand` is the command that asks for more.
  */
-export function moreNote(list: ListShape, limit: number | undefined, noun: string, how: { moreCommand: string; defaultLength?: boolean }): string | undefined {
+export function moreNote(
+  list: ListShape,
+  limit: number | undefined,
+  noun: string,
+  how: { moreCommand: string; defaultLength?: boolean },
+): string | undefined {
   if (!list.more) return undefined;
   const count = list.items.length;
   const { moreCommand } = how;
@@ -20,7 +25,8 @@ export function moreNote(list: ListShape, limit: number | undefined, noun: strin
     return `The server has more ${noun} than the ${count} shown (one page); ask for more with \`${moreCommand}\`.`;
   }
   // hedge's default length, reached: the rest is one flag away (--limit N, or --all).
-  if (how.defaultLength && count >= limit) return `${count} ${noun} shown (the default); there are more: \`${moreCommand}\` lists every one, --limit N up to 500.`;
+  if (how.defaultLength && count >= limit)
+    return `${count} ${noun} shown (the default); there are more: \`${moreCommand}\` lists every one, --limit N up to 500.`;
   if (count >= limit) return undefined;
   const asked = Number.isFinite(limit) ? ` of the ${limit} ${noun} asked` : ` ${noun}`;
   return `Only ${count}${asked} could be read: the server says more exist but gave no way to ask for the next page. \`hedge doctor\` shows how it pages.`;

@@ -11,7 +11,12 @@ import { MATURITY_RESOURCE } from './resource-fields.js';
 function dayLine(day: MaturityDay): string {
   const date = new Date(`${day.day}T00:00:00Z`);
   const weekday = date.toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' });
-  const dayMonthYear = date.toLocaleDateString('en-GB', { day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const dayMonthYear = date.toLocaleDateString('en-GB', {
+    day: '2-digit',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
   const count = day.maturities.length;
   return `${weekday} ${dayMonthYear} · ${count} hedge${count === 1 ? '' : 's'} · ${formatMoney(day.notional_usd)} USD`;
 }
@@ -24,7 +29,11 @@ export interface MaturitiesViewOptions {
 }
 
 /** The settlements on stdout: the grouped table on a terminal, the flat list otherwise. */
-export async function renderMaturities(output: Output, days: readonly MaturityDay[], options: MaturitiesViewOptions): Promise<void> {
+export async function renderMaturities(
+  output: Output,
+  days: readonly MaturityDay[],
+  options: MaturitiesViewOptions,
+): Promise<void> {
   const maturities: Maturity[] = days.flatMap((day) => day.maturities);
   const sections: Array<{ before: number; line: string }> = [];
   let at = 0;
@@ -41,10 +50,19 @@ export async function renderMaturities(output: Output, days: readonly MaturityDa
       { text: 'Times in UTC.' },
       { columns: ['net_pnl_usd'], text: 'P&L: net (price and carry) at the mark, as `hedge positions` shows it.' },
       { columns: ['accrued_carry_usdc'], text: 'Carry: accrued to date, from your side (- you paid).' },
-      ...(shared ? [{ columns: ['net_pnl_usd', 'accrued_carry_usdc'], text: 'A side holding several hedges shows its P&L and carry once, in `hedge positions` (— here).' }] : []),
+      ...(shared
+        ? [
+            {
+              columns: ['net_pnl_usd', 'accrued_carry_usdc'],
+              text: 'A side holding several hedges shows its P&L and carry once, in `hedge positions` (— here).',
+            },
+          ]
+        : []),
     ],
   });
   if (options.undated > 0) {
-    output.warn(`${options.undated} open position${options.undated === 1 ? '' : 's'} without a readable maturity (not listed); see \`hedge positions\`.`);
+    output.warn(
+      `${options.undated} open position${options.undated === 1 ? '' : 's'} without a readable maturity (not listed); see \`hedge positions\`.`,
+    );
   }
 }

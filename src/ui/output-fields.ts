@@ -67,11 +67,19 @@ export function checkOutputOptions(
 ): ReadonlySet<string> | undefined {
   const command = `\`hedge ${commandWords}\``;
   if (declared?.kind === 'records' && declared.jsonOnly && given.fields && !given.json) {
-    throw new UsageError(`--fields: here ${command} prints ${declared.jsonOnly}, which has no fields to pick; add --json to pick from its JSON document.`);
+    throw new UsageError(
+      `--fields: here ${command} prints ${declared.jsonOnly}, which has no fields to pick; add --json to pick from its JSON document.`,
+    );
   }
   if (declared?.kind === 'none') {
-    if (given.fields) throw new UsageError(`--fields: ${command} prints ${declared.prints}, which has no fields to pick; leave --fields out.`);
-    if (given.query) throw new UsageError(`--query: ${command} prints ${declared.prints}, which --query does not shape; leave --query out.`);
+    if (given.fields)
+      throw new UsageError(
+        `--fields: ${command} prints ${declared.prints}, which has no fields to pick; leave --fields out.`,
+      );
+    if (given.query)
+      throw new UsageError(
+        `--query: ${command} prints ${declared.prints}, which --query does not shape; leave --query out.`,
+      );
     return undefined;
   }
   if (!given.fields) return undefined;
@@ -86,7 +94,9 @@ export function checkOutputOptions(
   const names = new Set(declared.names);
   for (const name of given.fields) {
     if (!declaredName(name, names)) {
-      throw new UsageError(`--fields: "${safeText(name)}" is not a field of what ${command} prints; allowed: ${declared.names.join(', ')} (dotted names below them too).`);
+      throw new UsageError(
+        `--fields: "${safeText(name)}" is not a field of what ${command} prints; allowed: ${declared.names.join(', ')} (dotted names below them too).`,
+      );
     }
   }
   return names;

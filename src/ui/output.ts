@@ -15,7 +15,16 @@ import { safeJson, safeStyled, safeText } from '../security/safe-text.js';
 import { spreadsheetSafe } from '../security/spreadsheet-cell.js';
 import { drawCard } from './card.js';
 import { formatCell, kindOf, numberFormatOf, rateUnitOf, valueOf } from './cells.js';
-import { dottedNameExists, fieldLabel, NUMERIC_KINDS, pickFields, unknownFieldProblem, valueAtPath, withExtraFields, type FieldSpec } from './fields.js';
+import {
+  dottedNameExists,
+  fieldLabel,
+  NUMERIC_KINDS,
+  pickFields,
+  unknownFieldProblem,
+  valueAtPath,
+  withExtraFields,
+  type FieldSpec,
+} from './fields.js';
 import { checkOutputOptions, declaredName, type OutputFields } from './output-fields.js';
 import { asSent } from '../domain/as-sent.js';
 import { forScripts } from './script-shape.js';
@@ -104,7 +113,9 @@ const WRAP_MAX_MIN_WIDTH = 20;
 
 /** A resource, or fields alone (kept in their own order when the width is short). */
 function asResource(known: Resource | readonly FieldSpec[]): Resource {
-  return Array.isArray(known) ? { fields: [...(known as FieldSpec[])], priority: (known as FieldSpec[]).map((field) => field.key) } : (known as Resource);
+  return Array.isArray(known)
+    ? { fields: [...(known as FieldSpec[])], priority: (known as FieldSpec[]).map((field) => field.key) }
+    : (known as Resource);
 }
 
 /** Marks where jsonWithList writes its list (a NUL: no data of a document holds one as text). */
@@ -139,7 +150,8 @@ export class Output {
 
   constructor(init: OutputInit) {
     this.format = init.format ?? (init.mode === 'json' ? 'json' : init.mode === 'plain' ? 'tsv' : 'table');
-    this.mode = this.format === 'table' ? 'table' : this.format === 'json' || this.format === 'ndjson' ? 'json' : 'plain';
+    this.mode =
+      this.format === 'table' ? 'table' : this.format === 'json' || this.format === 'ndjson' ? 'json' : 'plain';
     this.chalk = init.chalk;
     this.streams = init.streams;
     this.now = init.now;
@@ -150,7 +162,11 @@ export class Output {
     this.query = init.query;
     this.header = init.header !== false;
     this.csv = init.csv;
-    this.notes = new Notes(init.streams.stderr, init.chalk, init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined));
+    this.notes = new Notes(
+      init.streams.stderr,
+      init.chalk,
+      init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined),
+    );
     if (init.documents && this.mode === 'json') this.documents = init.documents;
   }
 
@@ -159,7 +175,11 @@ export class Output {
    * command prints (issue 49), so that a mistake is exit 2 with nothing sent. Throws UsageError.
    */
   prepare(declared: OutputFields | undefined, commandWords: string): void {
-    this.accepted = checkOutputOptions(declared, { fields: this.fields, query: this.query !== undefined, json: this.mode === 'json' }, commandWords);
+    this.accepted = checkOutputOptions(
+      declared,
+      { fields: this.fields, query: this.query !== undefined, json: this.mode === 'json' },
+      commandWords,
+    );
     this.afterSend = declared?.kind === 'records' && declared.sends;
   }
 
@@ -174,7 +194,9 @@ export class Output {
       return shape();
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
-      this.warn(`${error.message.replace(/\.$/, '')}; the result is printed whole instead — the write was sent, and the exit code says how it ended.`);
+      this.warn(
+        `${error.message.replace(/\.$/, '')}; the result is printed whole instead — the write was sent, and the exit code says how it ended.`,
+      );
       return whole;
     }
   }
@@ -249,7 +271,9 @@ export class Output {
       add: (item) => {
         // JSON.stringify(list, null, 2) indents each element's lines by two more spaces.
         const sent = this.forJson(item, known);
-        text += ndjson ? `${safeJson(sent ?? null)}\n` : `${count === 0 ? '[\n  ' : ',\n  '}${safeJson(sent ?? null, 2).replace(/\n/g, '\n  ')}`;
+        text += ndjson
+          ? `${safeJson(sent ?? null)}\n`
+          : `${count === 0 ? '[\n  ' : ',\n  '}${safeJson(sent ?? null, 2).replace(/\n/g, '\n  ')}`;
         count += 1;
         if (text.length >= 65_536) flush();
       },
@@ -324,7 +348,11 @@ export class Output {
    * array itself. Columns: the known fields in their order, then the fields the server sent that
    * nobody named, sorted; the same order in every format (a resource may order its table apart).
    */
-  async list(rows: Record<string, unknown>[], known: Resource | readonly FieldSpec[], options: ListOptions): Promise<void> {
+  async list(
+    rows: Record<string, unknown>[],
+    known: Resource | readonly FieldSpec[],
+    options: ListOptions,
+  ): Promise<void> {
     const resource = asResource(known);
     if (this.mode === 'json') {
       this.json(options.json ?? rows, [...resource.fields, ...(options.jsonFields ?? [])]);
@@ -332,13 +360,18 @@ export class Output {
     }
     rows = asSent(rows);
     if (this.mode === 'plain') {
-      const fields = this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }).filter((field) => !field.screenOnly), rows);
+      const fields = this.pick(
+        withExtraFields(resource.fields, rows, { keepAbsentKnown: true }).filter((field) => !field.screenOnly),
+        rows,
+      );
       // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
       this.writeRows(fields, rows);
       if (rows.length === 0) this.note(options.empty);
       if (options.totals && this.format === 'tsv' && rows.length > 0) {
         const totals = options.totals;
-        const sums = fields.filter((field) => totals.row[field.key] !== undefined).map((field) => `${field.key}=${plainValue(totals.row[field.key])}`);
+        const sums = fields
+          .filter((field) => totals.row[field.key] !== undefined)
+          .map((field) => `${field.key}=${plainValue(totals.row[field.key])}`);
         this.note([totals.label, ...sums].join('\t'));
       }
       return;
@@ -348,9 +381,16 @@ export class Output {
       return;
     }
     // --fields names any column there is (one left out of the table by default included), and its order is the priority.
-    const fields = this.fields ? this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }), rows) : tableFields(resource, rows, options.omit);
+    const fields = this.fields
+      ? this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }), rows)
+      : tableFields(resource, rows, options.omit);
     // Columns --fields names are all asked for: each is kept as the desk's are (headers on two lines first).
-    const { priority, decisive } = this.fields ? { priority: this.fields, decisive: this.fields.length } : rankedFor(resource, rows.map((row) => row.market));
+    const { priority, decisive } = this.fields
+      ? { priority: this.fields, decisive: this.fields.length }
+      : rankedFor(
+          resource,
+          rows.map((row) => row.market),
+        );
     // A title is wrapped at its words like every other line a person reads (never wider than the terminal).
     if (options.title) this.write(this.chalk.bold(wrapWords(options.title, this.columns)));
     const { text, hidden, shortened } = await drawTable({
@@ -374,7 +414,9 @@ export class Output {
     if (left !== undefined) this.note(this.chalk.dim(`${left} — see --format tsv or --fields.`));
     // A note about a column only under a table that shows it.
     const shown = new Set(fields.map((field) => field.key).filter((key) => !hidden.includes(key)));
-    const said = (options.columnNotes ?? []).filter((note) => note.columns === undefined || note.columns.some((key) => shown.has(key)));
+    const said = (options.columnNotes ?? []).filter(
+      (note) => note.columns === undefined || note.columns.some((key) => shown.has(key)),
+    );
     const together = said.filter((note) => note.alone !== true).map((note) => note.text);
     if (together.length > 0) this.note(this.chalk.dim(together.join(' ')));
     for (const note of said) if (note.alone === true) this.note(this.chalk.dim(note.text));
@@ -405,7 +447,10 @@ export class Output {
 
   /** A record as TSV or CSV text: a header row of keys (unless --no-header) and one row. */
   recordText(record: Record<string, unknown>, known: FieldSpec[]): string {
-    const fields = this.pick(withExtraFields(known, [record], { keepAbsentKnown: true }).filter((field) => !field.screenOnly), [record]);
+    const fields = this.pick(
+      withExtraFields(known, [record], { keepAbsentKnown: true }).filter((field) => !field.screenOnly),
+      [record],
+    );
     return this.rowsText(fields, [record]);
   }
 
@@ -417,7 +462,13 @@ export class Output {
   /** A value as a card shows it (colour, separators, relative times). */
   humanValue(field: Pick<FieldSpec, 'key' | 'kind'> & Partial<FieldSpec>, value: unknown): string {
     const spec = field as FieldSpec;
-    return formatCell(spec, value, {}, numberFormatOf(spec, [{ [field.key]: value }], undefined), this.cellContext('card')).styled;
+    return formatCell(
+      spec,
+      value,
+      {},
+      numberFormatOf(spec, [{ [field.key]: value }], undefined),
+      this.cellContext('card'),
+    ).styled;
   }
 
   // --- The table's columns ---
@@ -427,7 +478,11 @@ export class Output {
   }
 
   /** Each field as a column of the Table: its header with unit, alignment, how it shortens, its cells. */
-  private tableColumns(fields: FieldSpec[], rows: Record<string, unknown>[], totals?: Record<string, unknown>): TableColumn[] {
+  private tableColumns(
+    fields: FieldSpec[],
+    rows: Record<string, unknown>[],
+    totals?: Record<string, unknown>,
+  ): TableColumn[] {
     const unit = rateUnitOf(rows);
     const context = this.cellContext('table');
     return fields.map((field) => {
@@ -435,7 +490,13 @@ export class Output {
       const kind = kindOf(field, rows);
       const format = numberFormatOf(field, totals ? [...rows, totals] : rows, unit);
       const header = safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit }));
-      const shrink = field.wrap ? 'wrap' : kind === 'id' || kind === 'hash' ? 'middle' : kind === 'text' || kind === 'json' ? 'end' : undefined;
+      const shrink = field.wrap
+        ? 'wrap'
+        : kind === 'id' || kind === 'hash'
+          ? 'middle'
+          : kind === 'text' || kind === 'json'
+            ? 'end'
+            : undefined;
       // Made when the table first needs them: a column that does not fit the width is never formatted.
       let cells: TableCell[] | undefined;
       let compact: TableCell[] | undefined;
@@ -450,8 +511,14 @@ export class Output {
           // Wrapped text: every word whole (never cut inside one), each value on two lines where
           // that takes no more than WRAP_MAX_MIN_WIDTH.
           if (shrink === 'wrap') {
-            const longestWord = Math.max(0, ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)));
-            return Math.max(longestWord, Math.min(WRAP_MAX_MIN_WIDTH, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))));
+            const longestWord = Math.max(
+              0,
+              ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
+            );
+            return Math.max(
+              longestWord,
+              Math.min(WRAP_MAX_MIN_WIDTH, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
+            );
           }
           return undefined;
         },
@@ -461,9 +528,12 @@ export class Output {
         // A narrower form for a narrow table: the field's own, or a time without its "(in 2d 3h)".
         get compact() {
           const narrower = field.compact;
-          if (narrower !== undefined) return (compact ??= rows.map((row) => formatCell(field, narrower(row), row, format, context)));
+          if (narrower !== undefined)
+            return (compact ??= rows.map((row) => formatCell(field, narrower(row), row, format, context)));
           if (kind !== 'time') return undefined;
-          return (compact ??= rows.map((row) => formatCell(field, valueOf(field, row), row, format, { ...context, absoluteOnly: true })));
+          return (compact ??= rows.map((row) =>
+            formatCell(field, valueOf(field, row), row, format, { ...context, absoluteOnly: true }),
+          ));
         },
       };
       return column;
@@ -503,7 +573,10 @@ export class Output {
   private pick(available: FieldSpec[], records: readonly Record<string, unknown>[]): FieldSpec[] {
     if (!this.fields) return available;
     const picked = pickFields(available, this.fields, records, this.accepted);
-    if ('problem' in picked) return this.shapedOrWhole(() => { throw new UsageError(picked.problem); }, available);
+    if ('problem' in picked)
+      return this.shapedOrWhole(() => {
+        throw new UsageError(picked.problem);
+      }, available);
     return picked.fields;
   }
 }
@@ -521,7 +594,12 @@ function plainValue(value: unknown): string {
  * dotted name that is neither (`pricing.market_price`) keeps its value where it was, nested:
  * `{"pricing": {"market_price": …}}`.
  */
-function projectFields(data: unknown, wanted: readonly string[], known: readonly FieldSpec[], accepted?: ReadonlySet<string>): unknown {
+function projectFields(
+  data: unknown,
+  wanted: readonly string[],
+  known: readonly FieldSpec[],
+  accepted?: ReadonlySet<string>,
+): unknown {
   const records = Array.isArray(data) ? data : [data];
   if (!records.every((record) => record !== null && typeof record === 'object' && !Array.isArray(record))) {
     throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
@@ -534,7 +612,8 @@ function projectFields(data: unknown, wanted: readonly string[], known: readonly
     if (available.has(name)) continue;
     // A name checked before the run (a write's documented field) that this answer lacks is null.
     const checked = accepted !== undefined && declaredName(name, accepted);
-    if (!checked && !dottedNameExists(name, available, records as Record<string, unknown>[])) throw new UsageError(unknownFieldProblem(name, [...available]));
+    if (!checked && !dottedNameExists(name, available, records as Record<string, unknown>[]))
+      throw new UsageError(unknownFieldProblem(name, [...available]));
     if (name.includes('.')) nested.add(name);
   }
   const project = (record: Record<string, unknown>): Record<string, unknown> => {
@@ -550,7 +629,9 @@ function projectFields(data: unknown, wanted: readonly string[], known: readonly
     }
     return out;
   };
-  return Array.isArray(data) ? (data as Record<string, unknown>[]).map(project) : project(data as Record<string, unknown>);
+  return Array.isArray(data)
+    ? (data as Record<string, unknown>[]).map(project)
+    : project(data as Record<string, unknown>);
 }
 
 /**
@@ -562,7 +643,9 @@ function tableFields(resource: Resource, rows: Record<string, unknown>[], omit: 
   const byKey = new Map(resource.fields.map((field) => [field.key, field]));
   const order = resource.table ?? resource.fields.map((field) => field.key);
   const shown = order.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
-  const left = resource.fields.filter((field) => !order.includes(field.key)).flatMap((field) => [field.key, ...(field.covers ?? [])]);
+  const left = resource.fields
+    .filter((field) => !order.includes(field.key))
+    .flatMap((field) => [field.key, ...(field.covers ?? [])]);
   return withExtraFields(shown, rows, { omit: [...left, ...omit] });
 }
 
@@ -572,7 +655,8 @@ function setAtPath(target: Record<string, unknown>, path: readonly string[], val
   for (const segment of path.slice(0, -1)) {
     const next = node[segment];
     // A copy: an object taken whole from the record (`--fields pricing,pricing.x`) is the server's own.
-    node[segment] = next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as Record<string, unknown>) } : {};
+    node[segment] =
+      next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as Record<string, unknown>) } : {};
     node = node[segment] as Record<string, unknown>;
   }
   node[path[path.length - 1]!] = value;

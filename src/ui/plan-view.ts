@@ -53,17 +53,15 @@ function linesOf(input: PlanViewInput): PlanLine[] {
       line: step.line,
     };
   });
-  const unchanged = input.plan.unchanged.map(
-    (row): PlanLine => ({
-      market: row.market,
-      side: row.side,
-      current_usd: row.currentUsd,
-      target_usd: row.targetUsd,
-      action: 'none',
-      delta_usd: 0,
-      line: row.line,
-    }),
-  );
+  const unchanged = input.plan.unchanged.map((row): PlanLine => ({
+    market: row.market,
+    side: row.side,
+    current_usd: row.currentUsd,
+    target_usd: row.targetUsd,
+    action: 'none',
+    delta_usd: 0,
+    line: row.line,
+  }));
   return [...steps, ...unchanged];
 }
 
@@ -92,7 +90,13 @@ export function planAsData(input: PlanViewInput): Record<string, unknown> {
         ...(priced?.error ? { quote_error: priced.error } : {}),
       };
     }),
-    unchanged: plan.unchanged.map((row) => ({ market: row.market, side: row.side, current_usd: row.currentUsd, target_usd: row.targetUsd, line: row.line })),
+    unchanged: plan.unchanged.map((row) => ({
+      market: row.market,
+      side: row.side,
+      current_usd: row.currentUsd,
+      target_usd: row.targetUsd,
+      line: row.line,
+    })),
     untouched: plan.untouched.map((position) => ({
       market: position.market,
       side: position.side,
@@ -128,9 +132,14 @@ export async function renderPlan(output: Output, input: PlanViewInput, options: 
   const c = output.chalk;
   if (output.isHuman) {
     await output.list(lines.map(forScreen), planResourceFor(output), { empty: 'No target rows.' });
-    output.write(totalsLines(input).map((line) => wrapWords(line, options.columns, { hangingIndent: 2 })).join('\n'));
+    output.write(
+      totalsLines(input)
+        .map((line) => wrapWords(line, options.columns, { hangingIndent: 2 }))
+        .join('\n'),
+    );
   } else if (options.preview) {
-    for (const line of lines) output.note(`${line.step === undefined ? '-' : `step ${line.step}`}: ${describeLine(line)}`);
+    for (const line of lines)
+      output.note(`${line.step === undefined ? '-' : `step ${line.step}`}: ${describeLine(line)}`);
     output.note(totalsLines(input).join('\n'));
   } else {
     // TSV through the one output layer: fixed columns (PLAN_RESOURCE), totals on stderr.
@@ -149,13 +158,17 @@ export async function renderPlan(output: Output, input: PlanViewInput, options: 
     );
   }
   plan.steps.forEach((step, index) => {
-    for (const note of step.notes) output.note(c.dim(`note: step ${index + 1}: ${safeText(describePlanStepNote(note, step))}`));
+    for (const note of step.notes)
+      output.note(c.dim(`note: step ${index + 1}: ${safeText(describePlanStepNote(note, step))}`));
     const error = input.quotes[index]?.error;
-    if (error && error.code !== 'not_quoted') output.warn(`step ${index + 1}: no quote (${safeText(error.code)}): ${safeText(error.message)}`);
+    if (error && error.code !== 'not_quoted')
+      output.warn(`step ${index + 1}: no quote (${safeText(error.code)}): ${safeText(error.message)}`);
   });
   for (const position of plan.untouched) {
     output.note(
-      c.dim(`left alone: ${safeText(position.market)} ${position.side} ${formatUsd(position.notionalUsd)} (not in ${safeText(input.source)}; add a row with 0 to close it)`),
+      c.dim(
+        `left alone: ${safeText(position.market)} ${position.side} ${formatUsd(position.notionalUsd)} (not in ${safeText(input.source)}; add a row with 0 to close it)`,
+      ),
     );
   }
   // Failed checks are listed by the error that ends the command (after this plan).
@@ -182,7 +195,9 @@ function totalsLines(input: PlanViewInput): string[] {
 
 function describeLine(line: PlanLine): string {
   const what = `${safeText(line.market)} ${line.side} ${formatMoney(line.current_usd)} → ${formatMoney(line.target_usd)}`;
-  return line.action === 'none' ? `${what} (at target)` : `${what}: ${line.action} ${formatSignedMoney(line.delta_usd)}`;
+  return line.action === 'none'
+    ? `${what} (at target)`
+    : `${what}: ${line.action} ${formatSignedMoney(line.delta_usd)}`;
 }
 
 // ---- the report of an apply run ----
@@ -193,13 +208,25 @@ export async function renderApplyReport(output: Output, rows: ApplyReportRow[]):
     return;
   }
   if (rows.length === 0) return;
-  await output.list(rows as unknown as Record<string, unknown>[], APPLY_RESOURCE, { empty: 'No actions.', title: 'Apply report' });
+  await output.list(rows as unknown as Record<string, unknown>[], APPLY_RESOURCE, {
+    empty: 'No actions.',
+    title: 'Apply report',
+  });
 }
 
 /** The plan's columns, with the action coloured by what it does (opens and adds green, reductions yellow). */
 function planResourceFor(output: Output): typeof PLAN_RESOURCE {
   const c = output.chalk;
   const colour = (action: unknown, text: string): string =>
-    action === 'open' || action === 'add' ? c.green(text) : action === 'reduce' || action === 'close' ? c.yellow(text) : c.dim(text);
-  return { ...PLAN_RESOURCE, fields: PLAN_RESOURCE.fields.map((field) => (field.key === 'action' ? { ...field, style: (text, row) => colour(row.action, text) } : field)) };
+    action === 'open' || action === 'add'
+      ? c.green(text)
+      : action === 'reduce' || action === 'close'
+        ? c.yellow(text)
+        : c.dim(text);
+  return {
+    ...PLAN_RESOURCE,
+    fields: PLAN_RESOURCE.fields.map((field) =>
+      field.key === 'action' ? { ...field, style: (text, row) => colour(row.action, text) } : field,
+    ),
+  };
 }

@@ -60,7 +60,10 @@ function partsOf(hedge: SideHedgeView, options: SideLinesOptions): Record<Part, 
   const cell = (styled: string, text: string = styled) => ({ styled, width: displayWidth(text) });
   const amount = amountOf(hedge.notional_usd);
   const maturity = typeof hedge.maturity_at === 'string' ? safeText(hedge.maturity_at) : undefined;
-  const reference = typeof hedge.client_reference === 'string' && hedge.client_reference !== '' ? safeText(hedge.client_reference) : undefined;
+  const reference =
+    typeof hedge.client_reference === 'string' && hedge.client_reference !== ''
+      ? safeText(hedge.client_reference)
+      : undefined;
   const status = safeText(hedge.status);
   // Only a filled hedge counts down to a settlement; one being opened has no maturity to speak of yet.
   const left = maturity !== undefined && hedge.status === 'filled' ? formatTimeLeft(maturity, options.nowMs) : '';
@@ -75,13 +78,23 @@ function partsOf(hedge: SideHedgeView, options: SideLinesOptions): Record<Part, 
 }
 
 /** How the note under the table names each part of a hedge's line. */
-const PART_WORDS: Record<Part, string> = { id: 'id', reference: 'reference', notional: 'notional', status: 'status', left: 'time left', maturity: 'maturity' };
+const PART_WORDS: Record<Part, string> = {
+  id: 'id',
+  reference: 'reference',
+  notional: 'notional',
+  status: 'status',
+  left: 'time left',
+  maturity: 'maturity',
+};
 
 /**
  * The lines under each side's row: `sides[i]` is the side of row i (undefined: nothing under it).
  * Each comes back as a table section placed before row i + 1 (under the last row for the last).
  */
-export function sideSections(sides: ReadonlyArray<SideView | undefined>, options: SideLinesOptions): Array<{ before: number; line: string }> {
+export function sideSections(
+  sides: ReadonlyArray<SideView | undefined>,
+  options: SideLinesOptions,
+): Array<{ before: number; line: string }> {
   return sideLines(sides, options).sections;
 }
 
@@ -90,14 +103,19 @@ export function sidePartsShown(sides: ReadonlyArray<SideView | undefined>, optio
   return sideLines(sides, options).parts.map((part) => PART_WORDS[part]);
 }
 
-function sideLines(sides: ReadonlyArray<SideView | undefined>, options: SideLinesOptions): { sections: Array<{ before: number; line: string }>; parts: Part[] } {
+function sideLines(
+  sides: ReadonlyArray<SideView | undefined>,
+  options: SideLinesOptions,
+): { sections: Array<{ before: number; line: string }>; parts: Part[] } {
   const c = options.chalk;
   const hedges = sides.flatMap((side) => side?.hedges ?? []);
   const cells = new Map(hedges.map((hedge) => [hedge, partsOf(hedge, options)]));
   // One layout for every hedge of the table, so that their lines align down it.
   const needs: ColumnNeed[] = PARTS.map((part) => {
     const width = Math.max(0, ...[...cells.values()].map((parts) => parts[part].width));
-    return part === 'reference' ? { key: part, width, minWidth: Math.min(width, REFERENCE_MIN_WIDTH), wholeWhenRoom: true } : { key: part, width, minWidth: width };
+    return part === 'reference'
+      ? { key: part, width, minWidth: Math.min(width, REFERENCE_MIN_WIDTH), wholeWhenRoom: true }
+      : { key: part, width, minWidth: width };
   });
   // A part no hedge has (no maturity yet: all being opened) takes no room.
   const present = needs.filter((need) => need.width > 0);
@@ -125,7 +143,8 @@ function sideLines(sides: ReadonlyArray<SideView | undefined>, options: SideLine
     if (side.state === 'settling') {
       // Why the views disagree is the point of the line: wrapped to the width, never cut.
       const note = `${' '.repeat(NOTE_INDENT)}${c.yellow('settling:')} ${safeText(side.why ?? 'its views disagree')}`;
-      for (const line of wrapWords(note, options.width, { hangingIndent: NOTE_INDENT + 2 }).split('\n')) sections.push({ before, line });
+      for (const line of wrapWords(note, options.width, { hangingIndent: NOTE_INDENT + 2 }).split('\n'))
+        sections.push({ before, line });
     }
     for (const hedge of side.hedges) sections.push({ before, line: lineOf(hedge) });
   });

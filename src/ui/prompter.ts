@@ -20,7 +20,11 @@ interface Choice<T> {
 
 export interface Prompter {
   select<T>(options: { message: string; choices: Choice<T>[]; default?: T }): Promise<T>;
-  input(options: { message: string; default?: string; validate?: (value: string) => true | string | Promise<true | string> }): Promise<string>;
+  input(options: {
+    message: string;
+    default?: string;
+    validate?: (value: string) => true | string | Promise<true | string>;
+  }): Promise<string>;
   password(options: { message: string; validate?: (value: string) => true | string }): Promise<string>;
   confirm(options: { message: string; default?: boolean }): Promise<boolean>;
 }
@@ -74,8 +78,10 @@ function promptColumns(io: Io): number {
 export function createInquirerPrompter(io: Io, signal: AbortSignal): Prompter {
   const context = { input: io.stdin, output: io.stderr, signal };
   const load = () => import('@inquirer/prompts');
-  const fitPrompt = (text: string, options: FitOptions) => fitToTerminal(text, promptColumns(io), { hangingIndent: LEAD, ...options });
-  const fitError = (result: true | string): true | string => (result === true ? true : fitPrompt(result, { lead: LEAD }));
+  const fitPrompt = (text: string, options: FitOptions) =>
+    fitToTerminal(text, promptColumns(io), { hangingIndent: LEAD, ...options });
+  const fitError = (result: true | string): true | string =>
+    result === true ? true : fitPrompt(result, { lead: LEAD });
   return {
     async select(options) {
       const { select } = await load();
@@ -105,13 +111,20 @@ export function createInquirerPrompter(io: Io, signal: AbortSignal): Prompter {
       const { password } = await load();
       const validate = options.validate;
       return password(
-        { message: fitPrompt(options.message, { lead: LEAD, tail: INPUT_TAIL }), mask: '*', validate: validate && ((value: string) => fitError(validate(value))) },
+        {
+          message: fitPrompt(options.message, { lead: LEAD, tail: INPUT_TAIL }),
+          mask: '*',
+          validate: validate && ((value: string) => fitError(validate(value))),
+        },
         context,
       ).catch(interrupted);
     },
     async confirm(options) {
       const { confirm } = await load();
-      return confirm({ message: fitPrompt(options.message, { lead: LEAD, tail: CONFIRM_TAIL }), default: options.default ?? false }, context).catch(interrupted);
+      return confirm(
+        { message: fitPrompt(options.message, { lead: LEAD, tail: CONFIRM_TAIL }), default: options.default ?? false },
+        context,
+      ).catch(interrupted);
     },
   };
 }

@@ -15,7 +15,8 @@ function calledFunctions(node: unknown, found: Set<string>): Set<string> {
   } else if (node !== null && typeof node === 'object') {
     const typed = node as Node;
     if (typed.type === 'Function' && typeof typed.name === 'string') found.add(typed.name);
-    for (const value of Object.values(typed)) if (value !== null && typeof value === 'object') calledFunctions(value, found);
+    for (const value of Object.values(typed))
+      if (value !== null && typeof value === 'object') calledFunctions(value, found);
   }
   return found;
 }

@@ -4,12 +4,29 @@
 import type { Quote } from '../api/schemas.js';
 import { kindFromName, labelFromName } from './fields.js';
 import { quoteCurrencyOf } from '../domain/markets.js';
-import { betterOrWorse, formatSignedAmount, payOrEarn, payWords, priceFavourBps, toAccountSide } from '../domain/money.js';
-import { formatBps, formatDays, formatMoney, formatPercent, formatRate, formatRelative, formatUtc, localTimeBeside } from './format.js';
+import {
+  betterOrWorse,
+  formatSignedAmount,
+  payOrEarn,
+  payWords,
+  priceFavourBps,
+  toAccountSide,
+} from '../domain/money.js';
+import {
+  formatBps,
+  formatDays,
+  formatMoney,
+  formatPercent,
+  formatRate,
+  formatRelative,
+  formatUtc,
+  localTimeBeside,
+} from './format.js';
 import type { Output } from './output.js';
 import { wrapWords } from './width.js';
 
-export const QUOTE_INDICATIVE_NOTE = 'Indicative only: a quote reserves nothing and opens nothing; the execution price and carry can differ when you open.';
+export const QUOTE_INDICATIVE_NOTE =
+  'Indicative only: a quote reserves nothing and opens nothing; the execution price and carry can differ when you open.';
 
 /** The quote's own top-level fields and the fields of its three groups that the card names. */
 const KNOWN_TOP = ['market', 'side', 'notional_usd', 'tenor_days', 'maturity', 'pricing', 'carry', 'upfront'];
@@ -69,7 +86,10 @@ function renderPlain(output: Output, quote: Quote): string {
     ['maturity', quote.maturity],
     ...extraLeaves(quote),
   ];
-  return output.recordText(Object.fromEntries(rows), rows.map(([key]) => ({ key, label: key })));
+  return output.recordText(
+    Object.fromEntries(rows),
+    rows.map(([key]) => ({ key, label: key })),
+  );
 }
 
 /**
@@ -124,7 +144,9 @@ function renderTable(output: Output, quote: Quote, nowMs: number): string {
   ];
   for (const [path, value] of extraLeaves(quote)) {
     const leaf = path.slice(path.lastIndexOf('.') + 1);
-    const label = path.includes('.') ? `${labelFromName(path.slice(0, path.indexOf('.')))}: ${labelFromName(leaf)}` : labelFromName(leaf);
+    const label = path.includes('.')
+      ? `${labelFromName(path.slice(0, path.indexOf('.')))}: ${labelFromName(leaf)}`
+      : labelFromName(leaf);
     rows.push([label, output.humanValue({ key: leaf, kind: kindFromName(leaf, value) }, value)]);
   }
   const side = quote.side === 'buy' ? c.green('buy') : c.magenta('sell');

@@ -22,7 +22,13 @@ export class RecordingOutput extends Output {
 
   constructor(init: { chalk: ChalkInstance; columns: number; now: () => number }) {
     // JSON: the command takes its --json branch, so the data is exactly what --json would print.
-    super({ format: 'json', chalk: init.chalk, streams: { stdout: discard(), stderr: discard() }, now: init.now, columns: init.columns });
+    super({
+      format: 'json',
+      chalk: init.chalk,
+      streams: { stdout: discard(), stderr: discard() },
+      now: init.now,
+      columns: init.columns,
+    });
   }
 
   /** The last data the command handed over (`undefined`: it printed none). */
@@ -52,9 +58,15 @@ export class RecordingOutput extends Output {
     for (const call of this.calls) if (call.kind === 'note') call.play(output);
   }
 
-  override async list(rows: Record<string, unknown>[], known: Resource | readonly FieldSpec[], options: ListOptions): Promise<void> {
+  override async list(
+    rows: Record<string, unknown>[],
+    known: Resource | readonly FieldSpec[],
+    options: ListOptions,
+  ): Promise<void> {
     // What a condition reads is what --json prints: hedge's one shape (numbers as numbers).
-    this.captured = { data: forScripts(options.json ?? rows, Array.isArray(known) ? known : (known as Resource).fields) };
+    this.captured = {
+      data: forScripts(options.json ?? rows, Array.isArray(known) ? known : (known as Resource).fields),
+    };
     this.calls.push({ kind: 'data', play: (output) => output.list(rows, known, options) });
   }
 

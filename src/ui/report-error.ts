@@ -37,7 +37,8 @@ export function reportError(description: ErrorDescription, error: unknown, out: 
   const write = (text: string) => out.stderr.write(`${fitLine(scrubSecrets(text))}\n`);
   if (out.json) {
     write(safeJson({ error: errorAsJson(description) }));
-    if (out.verbose && description.exitCode === 1 && error instanceof Error && error.stack) write(safeMultiline(error.stack));
+    if (out.verbose && description.exitCode === 1 && error instanceof Error && error.stack)
+      write(safeMultiline(error.stack));
     return description.exitCode;
   }
   const c = out.chalk;
@@ -62,8 +63,15 @@ export function reportError(description: ErrorDescription, error: unknown, out: 
         write(c.red(`hedge: ${description.code === 'unexpected' ? 'unexpected failure: ' : ''}${message}`));
       }
       for (const [key, value] of Object.entries(description.details)) {
-        if (description.code === 'still_pending' || description.kind === 'network' || description.code === 'order_failed') continue;
-        write(c.dim(`  ${safeText(key)}: ${safeText(typeof value === 'object' ? JSON.stringify(value) : String(value))}`));
+        if (
+          description.code === 'still_pending' ||
+          description.kind === 'network' ||
+          description.code === 'order_failed'
+        )
+          continue;
+        write(
+          c.dim(`  ${safeText(key)}: ${safeText(typeof value === 'object' ? JSON.stringify(value) : String(value))}`),
+        );
       }
       if (description.requestId) write(c.dim(`  request id: ${safeText(description.requestId)}`));
   }
@@ -71,7 +79,8 @@ export function reportError(description: ErrorDescription, error: unknown, out: 
   if (description.hint) write(`  → ${safeMultiline(description.hint)}`);
   if (out.verbose) {
     if (description.exitCode === 1 && error instanceof Error && error.stack) write(safeMultiline(error.stack));
-    else if (error instanceof Error && error.cause instanceof Error) write(c.dim(`  cause: ${safeText(error.cause.message)}`));
+    else if (error instanceof Error && error.cause instanceof Error)
+      write(c.dim(`  cause: ${safeText(error.cause.message)}`));
   }
   return description.exitCode;
 }

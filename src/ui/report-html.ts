@@ -5,7 +5,15 @@
 import { quoteCurrencyOf } from '../domain/markets.js';
 import { payWords, toAccountSide } from '../domain/money.js';
 import { formatFixed, formatMoney, formatRate, formatSignedMoney } from '../domain/number-format.js';
-import { closedHedgeTime, compareListed, lockedCents, toCents, type CumulativeSeries, type Report, type ReportFigures } from '../domain/report.js';
+import {
+  closedHedgeTime,
+  compareListed,
+  lockedCents,
+  toCents,
+  type CumulativeSeries,
+  type Report,
+  type ReportFigures,
+} from '../domain/report.js';
 import { safeText } from '../security/safe-text.js';
 import { BY_WORDS, GROUP_TITLES } from './report-view.js';
 import { shortenMiddle, truncateEnd } from './width.js';
@@ -69,7 +77,8 @@ const money = formatMoney;
 /** `+1,234.50` / `-0.30` / `0.00`: the sign is written, so P&L reads right in black and white. */
 const signedMoney = formatSignedMoney;
 
-const isNumber = (value: number | null | undefined): value is number => typeof value === 'number' && Number.isFinite(value);
+const isNumber = (value: number | null | undefined): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
 
 const UNKNOWN_TITLE = 'not given by the server';
 
@@ -111,7 +120,12 @@ function utcMinute(iso: string): string {
 }
 
 // The page has room for longer words than the terminal's table.
-const GROUP_COLUMN_TITLES: Record<Report['by'], string> = { ...GROUP_TITLES, month: 'Month (UTC)', hedge: 'Hedge', ref: 'Deal reference' };
+const GROUP_COLUMN_TITLES: Record<Report['by'], string> = {
+  ...GROUP_TITLES,
+  month: 'Month (UTC)',
+  hedge: 'Hedge',
+  ref: 'Deal reference',
+};
 const GROUPING_TITLES: Record<Report['by'], string> = { ...BY_WORDS, week: 'ISO week (Monday to Sunday, UTC)' };
 
 function periodText(report: Report): string {
@@ -223,7 +237,10 @@ function timeTickLabels(ticksMs: readonly number[], spanMs: number): string[] {
 }
 
 /** The report's cumulative line as two columns (close time, running net P&L). */
-function lineOf(report: Report, series?: CumulativeSeries): { timesMs: ArrayLike<number>; values: ArrayLike<number>; length: number } {
+function lineOf(
+  report: Report,
+  series?: CumulativeSeries,
+): { timesMs: ArrayLike<number>; values: ArrayLike<number>; length: number } {
   if (series) return { timesMs: series.timesMs, values: series.netUsd, length: series.length };
   return {
     timesMs: report.cumulative.map((point) => Date.parse(point.at)),
@@ -235,7 +252,11 @@ function lineOf(report: Report, series?: CumulativeSeries): { timesMs: ArrayLike
 function cumulativeChart(report: Report, generatedAt: string, series?: CumulativeSeries): string {
   const line = lineOf(report, series);
   if (line.length === 0) return '<p class="empty">No closed hedges with a close time in this period.</p>';
-  const points = { length: line.length, ms: (index: number) => line.timesMs[index], value: (index: number) => line.values[index] };
+  const points = {
+    length: line.length,
+    ms: (index: number) => line.timesMs[index],
+    value: (index: number) => line.values[index],
+  };
 
   const first = points.ms(0);
   const last = points.ms(points.length - 1);
@@ -282,7 +303,11 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
     .join('');
   const dots =
     points.length <= 60
-      ? Array.from({ length: points.length }, (_, index) => `<circle class="dot ${pnlClass(points.value(index))}" cx="${fixed(xOf(points.ms(index)))}" cy="${fixed(yOf(scale, points.value(index)))}" r="2.5"/>`).join('')
+      ? Array.from(
+          { length: points.length },
+          (_, index) =>
+            `<circle class="dot ${pnlClass(points.value(index))}" cx="${fixed(xOf(points.ms(index)))}" cy="${fixed(yOf(scale, points.value(index)))}" r="2.5"/>`,
+        ).join('')
       : '';
   const final = points.value(points.length - 1);
   return (
@@ -399,7 +424,14 @@ function totalsSection(report: Report): string {
     card('Closed hedges', 'count', totals.count, String(totals.count)) +
     card('Notional (USD)', 'notional_usd', totals.notional_usd, figureText(totals.notional_usd, false)) +
     report.locked
-      .map((sum) => card(`Locked (${sum.quote_currency === null ? 'quote currency' : escapeHtml(sum.quote_currency)})`, 'quote_amount_locked', sum.amount, money(sum.amount)))
+      .map((sum) =>
+        card(
+          `Locked (${sum.quote_currency === null ? 'quote currency' : escapeHtml(sum.quote_currency)})`,
+          'quote_amount_locked',
+          sum.amount,
+          money(sum.amount),
+        ),
+      )
       .join('') +
     `</div><p class="unrealized">${unrealizedText}</p></section>`
   );
@@ -414,18 +446,25 @@ const MISSING_LABELS: Record<keyof Report['missing'], string> = {
 
 function notes(report: Report): string {
   const lines = [
-    'P&amp;L and notional in USD; carry and fees in USDC, signed from your side (− you paid, + you earned): net P&amp;L = gross P&amp;L + carry + fees. Locked: notional × entry rate, in the market\'s quote currency. Sums are to the cent: every total is the sum of the rows above it.',
+    "P&amp;L and notional in USD; carry and fees in USDC, signed from your side (− you paid, + you earned): net P&amp;L = gross P&amp;L + carry + fees. Locked: notional × entry rate, in the market's quote currency. Sums are to the cent: every total is the sum of the rows above it.",
   ];
   if (report.excluded > 0) {
-    lines.push(`${plural(report.excluded, 'closed hedge')} without a usable close time ${report.excluded === 1 ? 'is' : 'are'} left out of this report.`);
+    lines.push(
+      `${plural(report.excluded, 'closed hedge')} without a usable close time ${report.excluded === 1 ? 'is' : 'are'} left out of this report.`,
+    );
   }
   if (report.undated > 0) {
     const verb = report.undated === 1 ? 'is' : 'are';
-    lines.push(`${plural(report.undated, 'closed hedge')} without a close time ${verb} in the totals but not in the cumulative chart.`);
+    lines.push(
+      `${plural(report.undated, 'closed hedge')} without a close time ${verb} in the totals but not in the cumulative chart.`,
+    );
   }
   for (const key of Object.keys(MISSING_LABELS) as Array<keyof Report['missing']>) {
     const count = report.missing[key];
-    if (count > 0) lines.push(`The ${MISSING_LABELS[key]} of ${plural(count, 'hedge')} is not given; sums cover the others (${DASH} where none is given).`);
+    if (count > 0)
+      lines.push(
+        `The ${MISSING_LABELS[key]} of ${plural(count, 'hedge')} is not given; sums cover the others (${DASH} where none is given).`,
+      );
   }
   return `<ul class="notes">${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
 }
@@ -486,11 +525,18 @@ export function closedHedgeRow(record: ReportHtmlRecord): string {
   // Kept on one line, never broken inside (issue 40): an id shortened in the middle and a long
   // reference cut at its end, as the terminal does, each whole in its title.
   const whole = (value: string | undefined, shown: string | undefined): string =>
-    value === undefined ? DASH : shown === value ? escapeHtml(value) : `<span title="${escapeHtml(value)}">${escapeHtml(shown ?? value)}</span>`;
+    value === undefined
+      ? DASH
+      : shown === value
+        ? escapeHtml(value)
+        : `<span title="${escapeHtml(value)}">${escapeHtml(shown ?? value)}</span>`;
   const tenor = isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH;
   const cents = lockedCents(record);
   const currency = record.market === undefined ? '' : (quoteCurrencyOf(record.market) ?? '');
-  const locked = cents === undefined ? `<td class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</td>` : `<td class="num">${money(cents / 100)}${currency ? ` ${escapeHtml(currency)}` : ''}</td>`;
+  const locked =
+    cents === undefined
+      ? `<td class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</td>`
+      : `<td class="num">${money(cents / 100)}${currency ? ` ${escapeHtml(currency)}` : ''}</td>`;
   return (
     '<tr>' +
     // The date over the time: two parts, each whole, so that the numbers have the width.
@@ -617,7 +663,11 @@ table.hedges .paper { display: none; }
  * (flows/report.ts writes them from disk, so that 100,000 of them are never held): the text
  * before the first row and after the last, for `count` rows.
  */
-export function reportHtmlAround(report: Report, meta: Omit<ReportHtmlMeta, 'records'>, count: number): [before: string, after: string] {
+export function reportHtmlAround(
+  report: Report,
+  meta: Omit<ReportHtmlMeta, 'records'>,
+  count: number,
+): [before: string, after: string] {
   const environment =
     meta.environment === 'live'
       ? '<div class="env live" title="production: real funds">LIVE</div>'
@@ -654,7 +704,9 @@ export function reportHtmlAround(report: Report, meta: Omit<ReportHtmlMeta, 'rec
     groupTable(report),
     '</section>',
     `<section><h2>Closed hedges (${count})</h2>`,
-    count === 0 ? '<p class="empty">No closed hedges in this period.</p>' : `<table class="hedges">${CLOSED_HEDGES_HEAD}<tbody>${ROWS}</tbody>${closedHedgesFoot(report)}</table>`,
+    count === 0
+      ? '<p class="empty">No closed hedges in this period.</p>'
+      : `<table class="hedges">${CLOSED_HEDGES_HEAD}<tbody>${ROWS}</tbody>${closedHedgesFoot(report)}</table>`,
     '</section>',
     '</main>',
     '</body>',

@@ -52,7 +52,15 @@ const REPORT_FIELDS: FieldSpec[] = [
  * a side (buy/sell), a tenor in days (3), a market (USDTNGN), or `unknown` when the records do not
  * say. One row per group, no totals row.
  */
-export const REPORT_CSV_COLUMNS = ['group', 'count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'] as const;
+export const REPORT_CSV_COLUMNS = [
+  'group',
+  'count',
+  'notional_usd',
+  'gross_pnl_usd',
+  'carry_usdc',
+  'fees_usdc',
+  'net_pnl_usd',
+] as const;
 
 /**
  * `--by hedge`: a row per closed hedge (`group` is its id), with its reference, market, side,
@@ -88,17 +96,44 @@ export function reportColumns(by: ReportGrouping): readonly ReportColumn[] {
  * (a hedge id is shortened in the middle before an amount is left out) and what a desk decides on —
  * net P&L, the deal, its side and notional, the rates — then the rest (issue 50).
  */
-const REPORT_DECIDES = ['group', 'net_pnl_usd', 'client_reference', 'side', 'notional_usd', 'entry_price', 'exit_price', 'count'];
+const REPORT_DECIDES = [
+  'group',
+  'net_pnl_usd',
+  'client_reference',
+  'side',
+  'notional_usd',
+  'entry_price',
+  'exit_price',
+  'count',
+];
 // The bar (a line per group at 80 columns, with its amounts: headers wrap to keep them), then the
 // amounts net P&L is made of.
-const REPORT_PRIORITY = [...REPORT_DECIDES, 'bar', 'quote_amount_locked', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'closed_at', 'market'];
+const REPORT_PRIORITY = [
+  ...REPORT_DECIDES,
+  'bar',
+  'quote_amount_locked',
+  'gross_pnl_usd',
+  'carry_usdc',
+  'fees_usdc',
+  'closed_at',
+  'market',
+];
 /** The report's amounts: a hedge id is shortened before one of them is left out. */
-const REPORT_MONEY = new Set(['notional_usd', 'quote_amount_locked', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd']);
+const REPORT_MONEY = new Set([
+  'notional_usd',
+  'quote_amount_locked',
+  'gross_pnl_usd',
+  'carry_usdc',
+  'fees_usdc',
+  'net_pnl_usd',
+]);
 
 // ---- CSV and plain rows ---------------------------------------------------------------------
 
-const cents = (value: number | null | undefined): string => (value === null || value === undefined ? '' : value.toFixed(2));
-const text = (value: string | number | null | undefined): string => (value === null || value === undefined ? '' : String(value));
+const cents = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '' : value.toFixed(2);
+const text = (value: string | number | null | undefined): string =>
+  value === null || value === undefined ? '' : String(value);
 
 /** A group as raw values keyed by column (money to the cent); `group` is the group's key. */
 function rowOf(key: string, figures: ReportFigures & { deal?: ReportGroup['deal'] }): Record<ReportColumn, string> {
@@ -145,14 +180,18 @@ export function reportCsv(report: Report, encode: (rows: string[][]) => string, 
 
 /** Off a terminal, or --format tsv: a header row of the column names, then the rows tab-separated (like every list). */
 export function reportPlainRows(report: Report, options: ReportColumns = {}): string[] {
-  return table(report, options).map((cells) => cells.map((cell) => spreadsheetSafe(safeText(cell).replace(/[\t\n]/g, ' '))).join('\t'));
+  return table(report, options).map((cells) =>
+    cells.map((cell) => spreadsheetSafe(safeText(cell).replace(/[\t\n]/g, ' '))).join('\t'),
+  );
 }
 
 /** The totals, for stderr next to the plain rows. */
 export function reportPlainTotals(report: Report): string {
   const row = rowOf('', report.totals);
   const sums = REPORT_CSV_COLUMNS.slice(1).map((column) => `${column}=${row[column]}`);
-  const locked = report.locked.map((sum) => `quote_amount_locked_${sum.quote_currency ?? 'unknown'}=${sum.amount.toFixed(2)}`);
+  const locked = report.locked.map(
+    (sum) => `quote_amount_locked_${sum.quote_currency ?? 'unknown'}=${sum.amount.toFixed(2)}`,
+  );
   return ['Total', ...sums, ...(report.by === 'hedge' ? locked : [])].join('\t');
 }
 
@@ -205,7 +244,8 @@ function utcMinuteText(iso: string): string {
 }
 
 function periodText(report: Pick<Report, 'since' | 'until'>): string {
-  if (report.since && report.until) return `closed ${utcMinuteText(report.since)} to ${utcMinuteText(report.until)} (end excluded)`;
+  if (report.since && report.until)
+    return `closed ${utcMinuteText(report.since)} to ${utcMinuteText(report.until)} (end excluded)`;
   if (report.since) return `closed from ${utcMinuteText(report.since)}`;
   if (report.until) return `closed before ${utcMinuteText(report.until)}`;
   return 'all history';
@@ -250,7 +290,20 @@ function headerOf(field: FieldSpec, report: Report, rateUnit: string | undefined
 /** The keys a grouping's table shows, in order (the bar after the net P&L). */
 function tableKeys(by: ReportGrouping): string[] {
   return by === 'hedge'
-    ? ['group', 'client_reference', 'side', 'entry_price', 'exit_price', 'notional_usd', 'quote_amount_locked', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd', 'bar']
+    ? [
+        'group',
+        'client_reference',
+        'side',
+        'entry_price',
+        'exit_price',
+        'notional_usd',
+        'quote_amount_locked',
+        'gross_pnl_usd',
+        'carry_usdc',
+        'fees_usdc',
+        'net_pnl_usd',
+        'bar',
+      ]
     : ['group', 'count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd', 'bar'];
 }
 
@@ -279,7 +332,11 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
   const context = { chalk: c, nowMs: options.nowMs ?? Date.now(), where: 'table' as const };
   const columns = groupColumns(report, context);
   const totalsCells = groupTotalsCells(report, context);
-  const { text: drawn, hidden, shortened } = await drawTable({
+  const {
+    text: drawn,
+    hidden,
+    shortened,
+  } = await drawTable({
     columns,
     priority: REPORT_PRIORITY,
     decisive: REPORT_DECIDES.length,
@@ -290,13 +347,21 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
   });
   const out = drawn.split('\n');
   if (report.by === 'hedge' && report.locked.length > 1) {
-    for (const sum of report.locked) out.push(wrapWords(`Locked in ${sum.quote_currency ?? 'an unknown currency'}: ${formatFixed(sum.amount, 2)} (${sum.count} hedge${sum.count === 1 ? '' : 's'})`, width));
+    for (const sum of report.locked)
+      out.push(
+        wrapWords(
+          `Locked in ${sum.quote_currency ?? 'an unknown currency'}: ${formatFixed(sum.amount, 2)} (${sum.count} hedge${sum.count === 1 ? '' : 's'})`,
+          width,
+        ),
+      );
   }
   out.push(
     c.dim(
       wrapWords(
         `Amounts in USD; carry and fees in USDC, from your side (- you paid, + you earned): net = gross + carry + fees.${
-          report.by === 'hedge' ? ' Locked: notional × entry rate, in the quote currency.' : ' A line per deal, with its reference and rates: --by hedge.'
+          report.by === 'hedge'
+            ? ' Locked: notional × entry rate, in the quote currency.'
+            : ' A line per deal, with its reference and rates: --by hedge.'
         }`,
         width,
       ),
@@ -304,7 +369,14 @@ async function groupTable(report: Report, options: ReportViewOptions): Promise<s
   );
   if (hidden.length > 0 || shortened.length > 0) {
     const words = hidden.map((key) => COLUMN_WORDS[key] ?? key).join(', ');
-    const parts = [...(hidden.length > 0 ? [`Not shown at ${width} columns: ${words}`] : []), ...(shortened.includes('group') ? [`${hidden.length > 0 ? 'hedge' : `Hedge`} ids shortened in the middle${hidden.length > 0 ? '' : ` at ${width} columns`}`] : [])];
+    const parts = [
+      ...(hidden.length > 0 ? [`Not shown at ${width} columns: ${words}`] : []),
+      ...(shortened.includes('group')
+        ? [
+            `${hidden.length > 0 ? 'hedge' : `Hedge`} ids shortened in the middle${hidden.length > 0 ? '' : ` at ${width} columns`}`,
+          ]
+        : []),
+    ];
     out.push(c.dim(wrapWords(`${parts.join('; ')} (all in --format csv and --json).`, width)));
   }
   return out;
@@ -321,7 +393,12 @@ function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: nu
   const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
   // Rates: one number of decimals for the whole column (what the smallest needs).
   const rateDigits = (key: string): number =>
-    Math.max(2, ...report.groups.map((group) => (typeof valueOfGroup(key, group) === 'number' ? rateDecimals(valueOfGroup(key, group) as number) : 0)));
+    Math.max(
+      2,
+      ...report.groups.map((group) =>
+        typeof valueOfGroup(key, group) === 'number' ? rateDecimals(valueOfGroup(key, group) as number) : 0,
+      ),
+    );
 
   return tableKeys(report.by).map((key): TableColumn => {
     if (key === 'bar') {
@@ -345,7 +422,12 @@ function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: nu
       };
     }
     const field = fieldsByKey.get(key)!;
-    const format = field.kind === 'rate' ? { decimals: rateDigits(key) } : field.kind === 'count' ? { decimals: 0 } : { decimals: 2 };
+    const format =
+      field.kind === 'rate'
+        ? { decimals: rateDigits(key) }
+        : field.kind === 'count'
+          ? { decimals: 0 }
+          : { decimals: 2 };
     const cell = (group: ReportFigures & { label?: string; deal?: ReportGroup['deal'] }): TableCell => {
       const value = valueOfGroup(key, group);
       if (key === 'group') return tableCell(safeText(String(value)));
@@ -356,7 +438,8 @@ function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: nu
       header: headerOf(field, report, rateUnit),
       align: ['text', 'side', 'utc'].includes(field.kind ?? 'text') || key === 'market' ? 'left' : 'right',
       // A group's name or a reference may be cut at the end; a hedge id is kept whole (cut in the middle only when it is all that fits).
-      shrink: key === 'group' ? (report.by === 'hedge' ? 'middle' : 'end') : key === 'client_reference' ? 'end' : undefined,
+      shrink:
+        key === 'group' ? (report.by === 'hedge' ? 'middle' : 'end') : key === 'client_reference' ? 'end' : undefined,
       minWidth: key === 'group' && report.by !== 'hedge' ? 10 : key === 'client_reference' ? 8 : undefined,
       money: REPORT_MONEY.has(key),
       cells: report.groups.map(cell),
@@ -365,7 +448,10 @@ function groupColumns(report: Report, context: { chalk: ChalkInstance; nowMs: nu
 }
 
 /** The totals row: the sums that add up (count, notional, the P&L parts; the amount locked when in one currency). */
-function groupTotalsCells(report: Report, context: { chalk: ChalkInstance; nowMs: number; where: 'table' }): TableCell[] {
+function groupTotalsCells(
+  report: Report,
+  context: { chalk: ChalkInstance; nowMs: number; where: 'table' },
+): TableCell[] {
   const fieldsByKey = new Map(REPORT_FIELDS.map((field) => [field.key, field]));
   return tableKeys(report.by).map((key): TableCell => {
     if (key === 'group' || key === 'bar') return EMPTY_CELL;
@@ -374,7 +460,8 @@ function groupTotalsCells(report: Report, context: { chalk: ChalkInstance; nowMs
       // One currency: its sum; several: each is on its own line under the table.
       return report.locked.length === 1 ? tableCell(formatFixed(report.locked[0]!.amount, 2)) : EMPTY_CELL;
     }
-    if (!['count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].includes(key)) return EMPTY_CELL;
+    if (!['count', 'notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].includes(key))
+      return EMPTY_CELL;
     return formatCell(field, valueOfGroup(key, report.totals), {}, { decimals: key === 'count' ? 0 : 2 }, context);
   });
 }
@@ -421,13 +508,20 @@ const plural = (count: number, one: string, many = `${one}s`): string => `${coun
 export function reportNotes(report: Report): string[] {
   const notes: string[] = [];
   if (report.excluded > 0) {
-    const why = report.since !== null || report.until !== null ? 'a period is given' : `the grouping is by ${report.by}`;
+    const why =
+      report.since !== null || report.until !== null ? 'a period is given' : `the grouping is by ${report.by}`;
     notes.push(`${plural(report.excluded, 'closed hedge')} left out: no readable close time, and ${why}.`);
   }
-  if (report.undated > 0) notes.push(`${plural(report.undated, 'closed hedge')} without a close time counted in the figures but not in the cumulative line.`);
+  if (report.undated > 0)
+    notes.push(
+      `${plural(report.undated, 'closed hedge')} without a close time counted in the figures but not in the cumulative line.`,
+    );
   for (const key of Object.keys(MISSING_WORDS) as Array<keyof Report['missing']>) {
     const count = report.missing[key];
-    if (count > 0) notes.push(`The ${MISSING_WORDS[key]} of ${plural(count, 'closed hedge')} is not given by the server; its sums cover the others.`);
+    if (count > 0)
+      notes.push(
+        `The ${MISSING_WORDS[key]} of ${plural(count, 'closed hedge')} is not given by the server; its sums cover the others.`,
+      );
   }
   return notes;
 }

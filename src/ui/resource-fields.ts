@@ -50,7 +50,10 @@ function ranked(decides: readonly string[], rest: readonly string[]): Pick<Resou
  * the desk decides on, first (a side means nothing without it); with one market, the rates' unit
  * in the headers (`Entry NGN/USDT`) names it and its column is one of the rest.
  */
-export function rankedFor(resource: Pick<Resource, 'priority' | 'decisive'>, markets: ReadonlyArray<unknown>): { priority: readonly string[]; decisive: number } {
+export function rankedFor(
+  resource: Pick<Resource, 'priority' | 'decisive'>,
+  markets: ReadonlyArray<unknown>,
+): { priority: readonly string[]; decisive: number } {
   const decisive = resource.decisive ?? 0;
   const at = resource.priority.indexOf('market');
   if (decisive === 0 || at < decisive || new Set(markets).size <= 1) return { priority: resource.priority, decisive };
@@ -59,7 +62,8 @@ export function rankedFor(resource: Pick<Resource, 'priority' | 'decisive'>, mar
 
 /** Hedges still able to mature: the others show no countdown. */
 const STILL_RUNNING = new Set(['submitted', 'filled']);
-const runningHedge = (row: Record<string, unknown>): boolean => typeof row.status !== 'string' || STILL_RUNNING.has(row.status);
+const runningHedge = (row: Record<string, unknown>): boolean =>
+  typeof row.status !== 'string' || STILL_RUNNING.has(row.status);
 
 // ---- hedges --------------------------------------------------------------------------------
 
@@ -96,7 +100,17 @@ export const HEDGE_RESOURCE: Resource = {
   fields: HEDGE_FIELDS,
   ...ranked(
     ['id', 'side', 'client_reference', 'notional_usd', 'struck_rate', 'status', 'maturity_at'],
-    ['market', 'tenor_days', 'opened_at', 'filled_at', 'closed_at', 'units', 'order_key', 'order_tx_hash', 'fill_tx_hash'],
+    [
+      'market',
+      'tenor_days',
+      'opened_at',
+      'filled_at',
+      'closed_at',
+      'units',
+      'order_key',
+      'order_tx_hash',
+      'fill_tx_hash',
+    ],
   ),
 };
 
@@ -146,7 +160,18 @@ export const POSITION_RESOURCE: Resource = {
   ...ranked(
     ['side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'entry_price', 'mark_price', 'matures_in'],
     // The amounts first: a header wraps to keep an amount, never for the columns after them.
-    ['net_margin_usd', 'gross_pnl_usd', 'accrued_carry_usdc', 'close_fee_usdc', 'margin_usdc', 'market', 'maturity_at', 'hedge_id', 'units', 'opened_at'],
+    [
+      'net_margin_usd',
+      'gross_pnl_usd',
+      'accrued_carry_usdc',
+      'close_fee_usdc',
+      'margin_usdc',
+      'market',
+      'maturity_at',
+      'hedge_id',
+      'units',
+      'opened_at',
+    ],
   ),
 };
 
@@ -218,12 +243,33 @@ export const MATURITY_RESOURCE: Resource = {
     { key: 'mark_price', label: 'Mark', unit: 'rate', kind: 'rate' },
     { key: 'net_pnl_usd', label: 'P&L', unit: 'USD', kind: 'pnl' },
     { key: 'accrued_carry_usdc', label: 'Carry', unit: 'USDC', kind: 'charge' },
-    { key: 'time', label: 'UTC', kind: 'text', screenOnly: true, get: (row) => (typeof row.maturity_at === 'string' ? utcClockMinute(row.maturity_at) : undefined) },
+    {
+      key: 'time',
+      label: 'UTC',
+      kind: 'text',
+      screenOnly: true,
+      get: (row) => (typeof row.maturity_at === 'string' ? utcClockMinute(row.maturity_at) : undefined),
+    },
     { key: 'left', label: 'Left', kind: 'countdown', screenOnly: true, get: (row) => row.maturity_at },
   ],
-  table: ['time', 'left', 'market', 'side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'accrued_carry_usdc', 'mark_price', 'tenor_days', 'hedge_id'],
+  table: [
+    'time',
+    'left',
+    'market',
+    'side',
+    'client_reference',
+    'notional_usd',
+    'net_pnl_usd',
+    'accrued_carry_usdc',
+    'mark_price',
+    'tenor_days',
+    'hedge_id',
+  ],
   // A schedule: when (the day is the line above) and how long is left come first.
-  ...ranked(['time', 'left', 'side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'mark_price'], ['accrued_carry_usdc', 'market', 'hedge_id', 'tenor_days']),
+  ...ranked(
+    ['time', 'left', 'side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'mark_price'],
+    ['accrued_carry_usdc', 'market', 'hedge_id', 'tenor_days'],
+  ),
 };
 
 // ---- account, prices, markets ----------------------------------------------------------------
@@ -285,10 +331,29 @@ export function marketsResource(carryText?: (ratePerDay: number, compact?: boole
     },
   });
   return {
-    fields: [market, { key: 'status', label: 'Status', kind: 'status' }, { key: 'price', label: 'Price', unit: 'rate', kind: 'rate' }, capacity('buy'), capacity('sell'), carry('buy'), carry('sell')],
+    fields: [
+      market,
+      { key: 'status', label: 'Status', kind: 'status' },
+      { key: 'price', label: 'Price', unit: 'rate', kind: 'rate' },
+      capacity('buy'),
+      capacity('sell'),
+      carry('buy'),
+      carry('sell'),
+    ],
     // Every column is one the desk decides on (issue 50): whether the market trades, at what price,
     // how much each side can take and what it costs to hold; at 80 columns all are kept.
-    ...ranked(['market', 'status', 'price', 'capacity_buy_usd', 'capacity_sell_usd', 'carry_buy_daily_pct', 'carry_sell_daily_pct'], []),
+    ...ranked(
+      [
+        'market',
+        'status',
+        'price',
+        'capacity_buy_usd',
+        'capacity_sell_usd',
+        'carry_buy_daily_pct',
+        'carry_sell_daily_pct',
+      ],
+      [],
+    ),
   };
 }
 
@@ -298,7 +363,11 @@ export function marketsResource(carryText?: (ratePerDay: number, compact?: boole
  * `hedge profile list` (rows of config/profile-view.ts): one column order in every format; on a
  * screen the current profile is marked with `*` (the `current` column is left out) and LIVE is red.
  */
-export function profilesResource(c: ChalkInstance, forPeople: boolean, environmentLabel: (environment: 'live' | 'test' | null) => string): Resource {
+export function profilesResource(
+  c: ChalkInstance,
+  forPeople: boolean,
+  environmentLabel: (environment: 'live' | 'test' | null) => string,
+): Resource {
   return {
     fields: [
       { key: 'name', label: 'Profile', style: (text, row) => (row.current ? c.bold(`* ${text}`) : `  ${text}`) },
@@ -314,7 +383,12 @@ export function profilesResource(c: ChalkInstance, forPeople: boolean, environme
         key: 'api_key',
         label: 'API key',
         // Where the key lives beside it, for a key that is not in the file (the keyring, a helper).
-        get: (row) => (forPeople ? (row.api_key ? `${row.api_key}${row.key_store === 'keyring' ? ' (keyring)' : row.key_store === 'command' ? ' (helper)' : ''}` : 'logged out') : row.api_key),
+        get: (row) =>
+          forPeople
+            ? row.api_key
+              ? `${row.api_key}${row.key_store === 'keyring' ? ' (keyring)' : row.key_store === 'command' ? ' (helper)' : ''}`
+              : 'logged out'
+            : row.api_key,
         style: (text, row) => (row.api_key ? text : c.dim(text)),
       },
       { key: 'ca_file', label: 'CA file', kind: 'text' },
@@ -323,7 +397,17 @@ export function profilesResource(c: ChalkInstance, forPeople: boolean, environme
       { key: 'key_store', label: 'Key stored in', kind: 'text' },
     ],
     table: ['name', 'environment', 'base_url', 'api_key', 'ca_file', 'journal_url', 'saved_at'],
-    priority: ['name', 'environment', 'api_key', 'base_url', 'saved_at', 'ca_file', 'journal_url', 'current', 'key_store'],
+    priority: [
+      'name',
+      'environment',
+      'api_key',
+      'base_url',
+      'saved_at',
+      'ca_file',
+      'journal_url',
+      'current',
+      'key_store',
+    ],
   };
 }
 
@@ -350,7 +434,10 @@ export const JOURNAL_RESOURCE: Resource = {
   // The entry (its id, for `journal show`), the action with its side, deal and notional, how it
   // ended (and a seal that fails), then when: kept at 80 columns (issue 50), the time without its
   // "(5s ago)" where the width is short.
-  ...ranked(['id', 'command', 'side', 'client_reference', 'notional_usd', 'outcome', 'seal', 'created_at'], ['market', 'hedge_id', 'environment', 'host']),
+  ...ranked(
+    ['id', 'command', 'side', 'client_reference', 'notional_usd', 'outcome', 'seal', 'created_at'],
+    ['market', 'hedge_id', 'environment', 'host'],
+  ),
 };
 
 // ---- plan and apply --------------------------------------------------------------------------
@@ -374,10 +461,42 @@ export const PLAN_RESOURCE: Resource = {
     { key: 'fee_usdc', label: 'Fee', kind: 'charge' },
     { key: 'carry_usdc', label: 'Carry', kind: 'charge' },
     { key: 'line', label: 'Line', kind: 'count' },
-    { key: 'change', label: 'Change', kind: 'pnl', screenOnly: true, get: (row) => (row.action === 'none' ? undefined : row.delta_usd) },
+    {
+      key: 'change',
+      label: 'Change',
+      kind: 'pnl',
+      screenOnly: true,
+      get: (row) => (row.action === 'none' ? undefined : row.delta_usd),
+    },
   ],
-  table: ['step', 'market', 'side', 'current_usd', 'target_usd', 'action', 'change', 'tenor_days', 'margin_usdc', 'fee_usdc', 'carry_usdc'],
-  priority: ['market', 'side', 'target_usd', 'action', 'change', 'current_usd', 'margin_usdc', 'step', 'carry_usdc', 'fee_usdc', 'tenor_days', 'delta_usd', 'line'],
+  table: [
+    'step',
+    'market',
+    'side',
+    'current_usd',
+    'target_usd',
+    'action',
+    'change',
+    'tenor_days',
+    'margin_usdc',
+    'fee_usdc',
+    'carry_usdc',
+  ],
+  priority: [
+    'market',
+    'side',
+    'target_usd',
+    'action',
+    'change',
+    'current_usd',
+    'margin_usdc',
+    'step',
+    'carry_usdc',
+    'fee_usdc',
+    'tenor_days',
+    'delta_usd',
+    'line',
+  ],
 };
 
 /** What `hedge apply` did, step by step. */

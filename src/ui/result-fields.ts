@@ -13,11 +13,21 @@ import { ROLL_FIELDS } from './roll-view.js';
 import { CLOSE_FIELDS, OPENED_FIELDS, SUBMITTED_FIELDS } from './trade-result.js';
 
 /** The keys of fields that reach TSV, CSV and JSON (a screen-only view is not a field of the data). */
-const keys = (fields: readonly FieldSpec[]): string[] => fields.filter((field) => !field.screenOnly).map((field) => field.key);
+const keys = (fields: readonly FieldSpec[]): string[] =>
+  fields.filter((field) => !field.screenOnly).map((field) => field.key);
 
 // Every key of the JSON documents below, as records with one entry per key of their type: a key
 // added to the type fails the typecheck until it is listed here too.
-const ROLL_VIEW: Record<keyof RollView, true> = { market: true, side: true, notional_usd: true, tenor_days: true, rolled_hedge_id: true, journal_group: true, close: true, open: true };
+const ROLL_VIEW: Record<keyof RollView, true> = {
+  market: true,
+  side: true,
+  notional_usd: true,
+  tenor_days: true,
+  rolled_hedge_id: true,
+  journal_group: true,
+  close: true,
+  open: true,
+};
 const DRY_RUN: Record<keyof DryRunView, true> = { method: true, url: true, headers: true, body: true };
 
 /** What the close of a side prints: the close, with the closed hedge's realized figures (a card and TSV flatten them; JSON keeps `realized`). */

@@ -7,7 +7,11 @@ import { renderRoll, renderRollDryRun } from './roll-view.js';
 import { safeText } from '../security/safe-text.js';
 import { formatDays, formatUtcMinutes } from './format.js';
 
-export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand?: (...argv: string[]) => string): number {
+export function renderRollOutcome(
+  output: Output,
+  outcome: RollOutcome,
+  hedgeCommand?: (...argv: string[]) => string,
+): number {
   for (const note of outcome.notes) {
     if (note.level === 'warn') output.warn(note.text);
     else output.note(output.chalk.yellow(note.text));
@@ -24,9 +28,13 @@ export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCom
     const newId = outcome.opened.hedgeId ? safeText(outcome.opened.hedgeId) : 'the new hedge';
     if (outcome.opened.landed) {
       const until = outcome.opened.maturityAt ? ` until ${formatUtcMinutes(outcome.opened.maturityAt)} UTC` : '';
-      output.success(`Rolled: the ${outcome.side} side of ${safeText(outcome.market)} is covered by ${newId} (${formatDays(outcome.tenorDays)})${until}.`);
+      output.success(
+        `Rolled: the ${outcome.side} side of ${safeText(outcome.market)} is covered by ${newId} (${formatDays(outcome.tenorDays)})${until}.`,
+      );
     } else if (outcome.opened.hedgeId) {
-      const follow = hedgeCommand ? hedgeCommand('hedges', outcome.opened.hedgeId, '--wait') : `hedge hedges ${outcome.opened.hedgeId} --wait`;
+      const follow = hedgeCommand
+        ? hedgeCommand('hedges', outcome.opened.hedgeId, '--wait')
+        : `hedge hedges ${outcome.opened.hedgeId} --wait`;
       output.note(`Submitted ${newId}; follow it with: ${safeText(follow)}`);
     }
   }

@@ -25,20 +25,46 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
   const rows: Array<[string, string]> = [];
   if (preview.closing) {
     const several = preview.closing.hedges;
-    rows.push(['1. Close', `${preview.side} ${market}${several ? ` · all ${several.length} hedges of the side` : preview.closing.hedgeId ? ` · ${safeText(preview.closing.hedgeId)}` : ''}`]);
+    rows.push([
+      '1. Close',
+      `${preview.side} ${market}${several ? ` · all ${several.length} hedges of the side` : preview.closing.hedgeId ? ` · ${safeText(preview.closing.hedgeId)}` : ''}`,
+    ]);
     // Each hedge the close ends, soonest to mature first: the later ones end before their maturity.
     if (several) {
       for (const hedge of [...several].sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity))) {
-        const matures = hedge.maturityAtMs === undefined ? 'maturity unknown' : `matures ${formatUtc(new Date(hedge.maturityAtMs).toISOString())}`;
-        rows.push([`   ${safeText(hedge.id)}`, `${hedge.notionalUsd === undefined ? '' : `${formatMoney(hedge.notionalUsd)} USD, `}${matures}`]);
+        const matures =
+          hedge.maturityAtMs === undefined
+            ? 'maturity unknown'
+            : `matures ${formatUtc(new Date(hedge.maturityAtMs).toISOString())}`;
+        rows.push([
+          `   ${safeText(hedge.id)}`,
+          `${hedge.notionalUsd === undefined ? '' : `${formatMoney(hedge.notionalUsd)} USD, `}${matures}`,
+        ]);
       }
-    } else if (preview.closing.maturityAt) rows.push(['   Matures', `${formatUtc(preview.closing.maturityAt)} ${c.dim(`(${formatRelative(preview.closing.maturityAt, nowMs)})`)}`]);
-    rows.push(['   Returns (est.)', preview.closing.netMarginUsd === undefined ? c.dim('unknown (no net margin in the positions list)') : `${formatMoney(preview.closing.netMarginUsd)} USD`]);
+    } else if (preview.closing.maturityAt)
+      rows.push([
+        '   Matures',
+        `${formatUtc(preview.closing.maturityAt)} ${c.dim(`(${formatRelative(preview.closing.maturityAt, nowMs)})`)}`,
+      ]);
+    rows.push([
+      '   Returns (est.)',
+      preview.closing.netMarginUsd === undefined
+        ? c.dim('unknown (no net margin in the positions list)')
+        : `${formatMoney(preview.closing.netMarginUsd)} USD`,
+    ]);
   } else {
     const ended = preview.ended;
-    rows.push(['1. Close', c.dim(`nothing open${ended ? `: ${safeText(ended.id)} is ${safeText(ended.status)}${ended.maturityAt ? ` (matured ${formatUtc(ended.maturityAt)})` : ''}` : ''}`)]);
+    rows.push([
+      '1. Close',
+      c.dim(
+        `nothing open${ended ? `: ${safeText(ended.id)} is ${safeText(ended.status)}${ended.maturityAt ? ` (matured ${formatUtc(ended.maturityAt)})` : ''}` : ''}`,
+      ),
+    ]);
   }
-  rows.push(['2. Open', `${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${formatDays(preview.tenorDays)}`]);
+  rows.push([
+    '2. Open',
+    `${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${formatDays(preview.tenorDays)}`,
+  ]);
   rows.push(['   Matures', `${formatUtc(quote.maturity)} ${c.dim(`(${formatRelative(quote.maturity, nowMs)})`)}`]);
   rows.push(['   Price (indicative)', formatRate(quote.pricing.execution_price)]);
   rows.push([
@@ -50,13 +76,25 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
 }
 
 /** `--dry-run`: both requests, in the order they would be sent; one JSON document under --json. */
-export function renderRollDryRun(output: Output, legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>): void {
-  output.note(output.chalk.yellow('Dry run: these requests were NOT sent. Run the same command without --dry-run to roll (each leg with its own key).'));
+export function renderRollDryRun(
+  output: Output,
+  legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>,
+): void {
+  output.note(
+    output.chalk.yellow(
+      'Dry run: these requests were NOT sent. Run the same command without --dry-run to roll (each leg with its own key).',
+    ),
+  );
   if (output.isJson) {
-    output.json({ dry_run: true, legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note ? { note } : {}) })) });
+    output.json({
+      dry_run: true,
+      legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note ? { note } : {}) })),
+    });
     return;
   }
-  const blocks = legs.map(({ leg, request, note }, index) => `# ${index + 1}. ${leg}${note ? ` (${note})` : ''}\n${requestText(request)}`);
+  const blocks = legs.map(
+    ({ leg, request, note }, index) => `# ${index + 1}. ${leg}${note ? ` (${note})` : ''}\n${requestText(request)}`,
+  );
   output.write(blocks.join('\n\n'));
 }
 
@@ -111,9 +149,16 @@ export function renderRoll(output: Output, view: RollView): void {
     // The closed leg's history record is a server object: in the one shape, as `hedge history
     // --json` gives it (issue 49); --raw prints it as sent.
     const realized = view.close?.realized;
-    output.json(output.inOneShape && view.close && realized ? { ...view, close: { ...view.close, realized: historyRecordForPeople(realized) } } : view);
+    output.json(
+      output.inOneShape && view.close && realized
+        ? { ...view, close: { ...view.close, realized: historyRecordForPeople(realized) } }
+        : view,
+    );
     return;
   }
-  const title = view.open.outcome === 'filled' ? `Rolled ${safeText(view.market)} ${view.side} to ${formatDays(view.tenor_days)}` : `Roll of ${safeText(view.market)} ${view.side}`;
+  const title =
+    view.open.outcome === 'filled'
+      ? `Rolled ${safeText(view.market)} ${view.side} to ${formatDays(view.tenor_days)}`
+      : `Roll of ${safeText(view.market)} ${view.side}`;
   output.record(flat(view), ROLL_FIELDS, { title });
 }

@@ -41,7 +41,10 @@ function shape(value: unknown, fields: ReadonlyMap<string, FieldSpec>, path: str
   let copy: Record<PropertyKey, unknown> | undefined;
   for (const [key, inner] of Object.entries(value)) {
     const name = path === '' ? key : `${path}.${key}`;
-    const shown = typeof inner === 'string' ? numberIfNumeric(inner, name, path === '' ? fields.get(key) : undefined) : shape(inner, fields, name, depth + 1);
+    const shown =
+      typeof inner === 'string'
+        ? numberIfNumeric(inner, name, path === '' ? fields.get(key) : undefined)
+        : shape(inner, fields, name, depth + 1);
     // The spread keeps symbol-keyed values (a position's joined reference) for --fields.
     if (shown !== inner) (copy ??= { ...(value as Record<PropertyKey, unknown>) })[key] = shown;
   }
@@ -50,7 +53,10 @@ function shape(value: unknown, fields: ReadonlyMap<string, FieldSpec>, path: str
 
 function numberIfNumeric(text: string, name: string, field: FieldSpec | undefined): string | number {
   if (!NUMERIC_TEXT.test(text)) return text;
-  const numeric = field?.kind !== undefined ? NUMERIC_KINDS.has(field.kind) : NAMED_NUMERIC.has(kindFromName(name, 0)) || PRICE_WORD.test(name);
+  const numeric =
+    field?.kind !== undefined
+      ? NUMERIC_KINDS.has(field.kind)
+      : NAMED_NUMERIC.has(kindFromName(name, 0)) || PRICE_WORD.test(name);
   if (!numeric) return text;
   const number = Number(text);
   return Number.isFinite(number) ? number : text;

@@ -167,7 +167,13 @@ export interface ColumnFit {
  * first to cut text (partly), then to a shortened id, a header on two lines or compact cells (only
  * whole), last to a drawn column (a bar: what is left).
  */
-export function fitColumns(needs: readonly ColumnNeed[], priority: readonly string[], available: number, gap = COLUMN_GAP, decisive = 0): ColumnFit {
+export function fitColumns(
+  needs: readonly ColumnNeed[],
+  priority: readonly string[],
+  available: number,
+  gap = COLUMN_GAP,
+  decisive = 0,
+): ColumnFit {
   const order = importanceOrder(needs, priority);
   const decisiveKeys = new Set(priority.slice(0, Math.max(0, decisive)));
   // The last place in `order` of a column the desk decides on.
@@ -218,7 +224,9 @@ export function fitColumns(needs: readonly ColumnNeed[], priority: readonly stri
   giveBackRoom(needs, order.slice(0, count), widths, available - used);
   const kept: ColumnFit['kept'] = [];
   const hidden: number[] = [];
-  needs.forEach((_, index) => (widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index]! })));
+  needs.forEach((_, index) =>
+    widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index]! }),
+  );
   return { kept, hidden };
 }
 
@@ -243,7 +251,16 @@ interface ReferenceFitting {
  * the last the desk decides on still fits beside it; else as wide as those columns leave it, or
  * cut when no desk's column comes after it.
  */
-function chooseWholeWhenRoom({ needs, order, lastDecisive, gap, available, chosen, floor, admitted }: ReferenceFitting): void {
+function chooseWholeWhenRoom({
+  needs,
+  order,
+  lastDecisive,
+  gap,
+  available,
+  chosen,
+  floor,
+  admitted,
+}: ReferenceFitting): void {
   for (let at = 0; at < order.length; at++) {
     const index = order[at]!;
     const need = needs[index]!;
@@ -274,14 +291,24 @@ function chooseWholeWhenRoom({ needs, order, lastDecisive, gap, available, chose
  * a little wider, they gain nothing — to an id shortened in the middle, a header on two lines,
  * compact cells; what is left, to a drawn column (a bar). `kept`: the kept columns, most important first.
  */
-function giveBackRoom(needs: readonly ColumnNeed[], kept: readonly number[], widths: Array<number | undefined>, room: number): void {
+function giveBackRoom(
+  needs: readonly ColumnNeed[],
+  kept: readonly number[],
+  widths: Array<number | undefined>,
+  room: number,
+): void {
   let spare = room;
   for (const pass of ['cut text', 'whole', 'drawn'] as const) {
     for (let at = 0; at < kept.length && spare > 0; at++) {
       const index = kept[at]!;
       const need = needs[index]!;
       const short = need.width - widths[index]!;
-      const kind = need.fills === true ? 'drawn' : (need.growsPartly ?? (need.minWidth < need.width && need.shortWidth === undefined)) ? 'cut text' : 'whole';
+      const kind =
+        need.fills === true
+          ? 'drawn'
+          : (need.growsPartly ?? (need.minWidth < need.width && need.shortWidth === undefined))
+            ? 'cut text'
+            : 'whole';
       if (short <= 0 || kind !== pass) continue;
       const grow = short <= spare ? short : kind === 'whole' ? 0 : spare;
       widths[index]! += grow;
@@ -326,11 +353,20 @@ function wrapCell(styled: string, width: number): string[] {
  * What a table left out, named (the README's promise): the columns it hid and the ids it shortened
  * in the middle; undefined when it left out nothing. The caller says where they are whole.
  */
-export function leftOutNote(columns: number, hidden: readonly string[], shortened: readonly string[]): string | undefined {
+export function leftOutNote(
+  columns: number,
+  hidden: readonly string[],
+  shortened: readonly string[],
+): string | undefined {
   if (hidden.length === 0 && shortened.length === 0) return undefined;
   const parts: string[] = [];
   if (hidden.length > 0) parts.push(`Hidden at ${columns} columns: ${hidden.join(', ')}`);
-  if (shortened.length > 0) parts.push(hidden.length > 0 ? `shortened: ${shortened.join(', ')}` : `Shortened at ${columns} columns: ${shortened.join(', ')}`);
+  if (shortened.length > 0)
+    parts.push(
+      hidden.length > 0
+        ? `shortened: ${shortened.join(', ')}`
+        : `Shortened at ${columns} columns: ${shortened.join(', ')}`,
+    );
   return parts.join('; ');
 }
 
@@ -370,14 +406,22 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
   const c = input.chalk;
   const needs = columnNeeds(input);
   const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
-  const kept: KeptColumn[] = fit.kept.map(({ index, width }) => ({ column: input.columns[index]!, width, whole: needs[index]!.width }));
+  const kept: KeptColumn[] = fit.kept.map(({ index, width }) => ({
+    column: input.columns[index]!,
+    width,
+    whole: needs[index]!.width,
+  }));
 
   const header = headerCells(kept, c);
   const rule = kept.map(({ width }) => c.dim('─'.repeat(width)));
   // A column narrower than its whole width shows its compact cells, where it has them.
-  const shown = kept.map(({ column, width, whole }) => (column.compact !== undefined && width < whole ? column.compact : column.cells));
+  const shown = kept.map(({ column, width, whole }) =>
+    column.compact !== undefined && width < whole ? column.compact : column.cells,
+  );
   const row = (index: number): LaidCell[] =>
-    kept.map(({ column, width }, at) => (column.drawn ? column.drawn.draw(index, width) : fittedCell(shown[at]![index], column, width)));
+    kept.map(({ column, width }, at) =>
+      column.drawn ? column.drawn.draw(index, width) : fittedCell(shown[at]![index], column, width),
+    );
 
   const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
   const blocks: Laid['blocks'] = [{ rows: [header, rule] }];
@@ -393,7 +437,8 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
   // positions line) come after them.
   const lastRows = blocks[blocks.length - 1]!;
   const totalsAt = blocks.length;
-  for (; section < sections.length; section++) blocks.push({ line: truncateEnd(sections[section]!.line, input.width), rows: [] });
+  for (; section < sections.length; section++)
+    blocks.push({ line: truncateEnd(sections[section]!.line, input.width), rows: [] });
   if (input.totals && kept.length > 0) {
     lastRows.rows.push(rule);
     blocks.splice(totalsAt, 0, { line: totalsLine(input, input.totals, kept), rows: [] });
@@ -407,7 +452,9 @@ function layOut(input: TableInput): { laid: Laid; hidden: string[]; shortened: s
     },
     hidden: fit.hidden.map((index) => input.columns[index]!.key),
     // An id or hash drawn narrower than its widest value: shortened on screen.
-    shortened: kept.filter(({ column, width, whole }) => column.shrink === 'middle' && width < whole).map(({ column }) => column.key),
+    shortened: kept
+      .filter(({ column, width, whole }) => column.shrink === 'middle' && width < whole)
+      .map(({ column }) => column.key),
   };
 }
 
@@ -453,7 +500,12 @@ function measureColumn(input: TableInput, column: TableColumn, index: number): C
   for (const cell of column.cells) if (cell.width > cellsWidth) cellsWidth = cell.width;
   // The totals label stands in the first column, which makes room for it (when that column is
   // hidden, the label is drawn across the first columns shown whose totals are empty: totalsLine).
-  const totalsWidth = input.totals === undefined ? 0 : index === 0 ? displayWidth(input.totals.label) : (input.totals.cells[index]?.width ?? 0);
+  const totalsWidth =
+    input.totals === undefined
+      ? 0
+      : index === 0
+        ? displayWidth(input.totals.label)
+        : (input.totals.cells[index]?.width ?? 0);
   cellsWidth = Math.max(cellsWidth, totalsWidth);
   const width = Math.max(headerWidth, cellsWidth);
   const shrinks = column.drawn !== undefined || column.shrink !== undefined;
@@ -472,7 +524,8 @@ function measureColumn(input: TableInput, column: TableColumn, index: number): C
   const shortWidth = short !== undefined && short < minWidth ? short : undefined;
   // Text shows more with any column more; an id shortened in the middle, a header or compact
   // cells only once whole; a drawn column takes what is left.
-  const growsPartly = (column.shrink === 'end' || column.shrink === 'wrap') && Math.min(minWidth, tightWidth ?? minWidth) < cellsWidth;
+  const growsPartly =
+    (column.shrink === 'end' || column.shrink === 'wrap') && Math.min(minWidth, tightWidth ?? minWidth) < cellsWidth;
   return { width, minWidth, tightWidth, shortWidth, growsPartly };
 }
 
@@ -490,11 +543,17 @@ function fittedCell(cell: TableCell | undefined, column: TableColumn, width: num
  */
 function headerCells(kept: readonly KeptColumn[], c: TableInput['chalk']): LaidCell[] {
   const headerLines = kept.map(({ column, width }) =>
-    displayWidth(column.header) <= width ? [column.header] : wrapWords(column.header, width).split('\n').map((line) => truncateEnd(line, width)),
+    displayWidth(column.header) <= width
+      ? [column.header]
+      : wrapWords(column.header, width)
+          .split('\n')
+          .map((line) => truncateEnd(line, width)),
   );
   const headerHeight = Math.max(1, ...headerLines.map((lines) => lines.length));
   return headerLines.map((lines) => {
-    const padded = [...new Array<string>(headerHeight - lines.length).fill(''), ...lines].map((line) => (line === '' ? '' : c.bold(line)));
+    const padded = [...new Array<string>(headerHeight - lines.length).fill(''), ...lines].map((line) =>
+      line === '' ? '' : c.bold(line),
+    );
     return headerHeight === 1 ? padded[0]! : { lines: padded };
   });
 }
@@ -513,10 +572,15 @@ function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>
   let span = 1;
   while (span < cells.length && cells[span] === '') span += 1;
   const room = kept.slice(0, span).reduce((sum, { width }) => sum + width, 0) + COLUMN_GAP * (span - 1);
-  const label = [totals.label, totals.shortLabel ?? totals.label].find((text) => displayWidth(text) <= room) ?? truncateEnd(totals.label.split(' ')[0]!, room);
+  const label =
+    [totals.label, totals.shortLabel ?? totals.label].find((text) => displayWidth(text) <= room) ??
+    truncateEnd(totals.label.split(' ')[0]!, room);
   // Put together here, as a line of its own under the rule: the same bytes from either drawing
   // (cli-table3 spans a cell over columns one space short of our two-space gaps).
-  return [padCell(c.bold(label), room, 'left'), ...cells.slice(span).map((cell, at) => padCell(cell, kept[span + at]!.width, kept[span + at]!.column.align))].join(' '.repeat(COLUMN_GAP));
+  return [
+    padCell(c.bold(label), room, 'left'),
+    ...cells.slice(span).map((cell, at) => padCell(cell, kept[span + at]!.width, kept[span + at]!.column.align)),
+  ].join(' '.repeat(COLUMN_GAP));
 }
 
 type CliTable3 = typeof import('cli-table3');
@@ -563,7 +627,9 @@ function drawWithCliTable3(Table: CliTable3, laid: Laid): string[] {
       wordWrap: false,
     });
     // The lines of a cell on lines of its row.
-    table.push(...block.rows.map((cells) => cells.map((cell) => (typeof cell === 'string' ? cell : cell.lines.join('\n')))));
+    table.push(
+      ...block.rows.map((cells) => cells.map((cell) => (typeof cell === 'string' ? cell : cell.lines.join('\n')))),
+    );
     lines.push(...table.toString().split('\n'));
   }
   return lines;
@@ -579,7 +645,10 @@ function drawLines(laid: Pick<Laid, 'widths' | 'aligns' | 'blocks'>): string[] {
       // A row is as many lines as its tallest cell.
       const cellLines = cells.map((cell) => (typeof cell === 'string' ? [cell] : cell.lines));
       const height = Math.max(1, ...cellLines.map((each) => each.length));
-      for (let at = 0; at < height; at++) lines.push(cellLines.map((each, index) => padCell(each[at] ?? '', laid.widths[index]!, laid.aligns[index]!)).join(gap));
+      for (let at = 0; at < height; at++)
+        lines.push(
+          cellLines.map((each, index) => padCell(each[at] ?? '', laid.widths[index]!, laid.aligns[index]!)).join(gap),
+        );
     }
   }
   return lines;

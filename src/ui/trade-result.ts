@@ -4,7 +4,14 @@
 import type { PositionFacts } from '../api/wire/read-position.js';
 import { historyRecordForPeople } from '../api/wire/read-history.js';
 import type { HistoryRecord, Quote } from '../api/schemas.js';
-import { betterOrWorse, formatSignedAmount, impliedAdditionPrice, payOrEarn, priceFavourBps, toAccountSide } from '../domain/money.js';
+import {
+  betterOrWorse,
+  formatSignedAmount,
+  impliedAdditionPrice,
+  payOrEarn,
+  priceFavourBps,
+  toAccountSide,
+} from '../domain/money.js';
 import type { FieldSpec } from './fields.js';
 import { HEDGE_FIELDS, insertAfter, REALIZED_FIELDS } from './resource-fields.js';
 import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from './format.js';
@@ -12,7 +19,6 @@ import type { Output } from './output.js';
 import { safeText } from '../security/safe-text.js';
 import { impactForAccount, priceUnit } from './quote-card.js';
 import { wrapWords } from './width.js';
-
 
 /** The hedge as opened, with the quote's execution price and the slippage beside the struck rate. */
 export const OPENED_FIELDS: FieldSpec[] = insertAfter(HEDGE_FIELDS, 'struck_rate', [
@@ -48,7 +54,11 @@ function slippageText(bps: number): string {
 }
 
 /** The hedge, with the quote's execution price and the slippage beside the struck rate. */
-export function renderHedge(output: Output, hedge: Record<string, unknown>, options: { title: string; quote?: Quote; footer?: string[] }): void {
+export function renderHedge(
+  output: Output,
+  hedge: Record<string, unknown>,
+  options: { title: string; quote?: Quote; footer?: string[] },
+): void {
   if (output.isJson) {
     output.json(hedge);
     return;
@@ -57,7 +67,12 @@ export function renderHedge(output: Output, hedge: Record<string, unknown>, opti
   const struck = hedge.struck_rate;
   const quoted = options.quote?.pricing.execution_price;
   if (typeof quoted === 'number') record.quoted_execution_price = quoted;
-  if (typeof struck === 'number' && typeof quoted === 'number' && quoted > 0 && (hedge.side === 'buy' || hedge.side === 'sell')) {
+  if (
+    typeof struck === 'number' &&
+    typeof quoted === 'number' &&
+    quoted > 0 &&
+    (hedge.side === 'buy' || hedge.side === 'sell')
+  ) {
     const bps = slippageBps(hedge.side, struck, quoted);
     record.slippage_bps = output.isHuman ? slippageText(bps) : bps;
   }
@@ -65,7 +80,11 @@ export function renderHedge(output: Output, hedge: Record<string, unknown>, opti
 }
 
 /** `--no-wait`: the record the write returned, status `submitted`. */
-export function renderSubmitted(output: Output, submitted: Record<string, unknown>, options: { title: string; footer?: string[] }): void {
+export function renderSubmitted(
+  output: Output,
+  submitted: Record<string, unknown>,
+  options: { title: string; footer?: string[] },
+): void {
   if (output.isJson) {
     output.json(submitted);
     return;
@@ -108,7 +127,11 @@ export function renderClosed(output: Output, summary: ClosedSummary): void {
   if (output.isJson) {
     // The history record it embeds is a server object like `hedge history`'s: in the one shape,
     // under our names with nothing it sent lost (issue 49); --raw prints it as sent.
-    output.json(output.inOneShape && summary.realized ? { ...summary, realized: historyRecordForPeople(summary.realized) } : summary);
+    output.json(
+      output.inOneShape && summary.realized
+        ? { ...summary, realized: historyRecordForPeople(summary.realized) }
+        : summary,
+    );
     return;
   }
   const { realized, ...rest } = summary;
@@ -125,24 +148,41 @@ export function renderClosed(output: Output, summary: ClosedSummary): void {
     // Carry and fees on the account's side, with words (docs/output-reference.md "Sign convention"); the record
     // signs them as paid-positive, and plain/JSON keep that.
     const worded = (field: FieldSpec, label: string): FieldSpec => ({ ...field, label, kind: 'text', unit: undefined });
-    fields = CLOSE_FIELDS.map((field) => (field.key === 'carry_usdc' ? worded(field, 'Carry') : field.key === 'fees_usdc' ? worded(field, 'Fees') : field));
+    fields = CLOSE_FIELDS.map((field) =>
+      field.key === 'carry_usdc' ? worded(field, 'Carry') : field.key === 'fees_usdc' ? worded(field, 'Fees') : field,
+    );
     for (const key of ['carry_usdc', 'fees_usdc']) {
       const value = record[key];
       if (typeof value === 'number') record[key] = payOrEarn(toAccountSide(value), 'USDC', { realized: true });
     }
     if (typeof summary.net_margin_usd === 'number') {
-      footer.push(output.chalk.dim('Returned (est.) is the net margin the position showed just before the close; `hedge account` shows the balance.'));
+      footer.push(
+        output.chalk.dim(
+          'Returned (est.) is the net margin the position showed just before the close; `hedge account` shows the balance.',
+        ),
+      );
     }
-    if (!realized) footer.push(output.chalk.dim('The realized figures were not in the history yet; see `hedge history` in a moment.'));
+    if (!realized)
+      footer.push(
+        output.chalk.dim('The realized figures were not in the history yet; see `hedge history` in a moment.'),
+      );
     // A card fits 24 rows at 80 columns with its title on screen: the title says what it is (market
     // and side), so rows that only repeat it go — the action, the market and side, a close reason
     // that is the status again.
     const title = [record.market, record.side].every((value) => typeof value === 'string')
       ? `Position closed: ${safeText(String(record.market))} ${safeText(String(record.side))}`
       : 'Position closed';
-    const repeats = new Set(['action', ...(title === 'Position closed' ? [] : ['market', 'side']), ...(record.close_reason === record.status ? ['close_reason'] : [])]);
+    const repeats = new Set([
+      'action',
+      ...(title === 'Position closed' ? [] : ['market', 'side']),
+      ...(record.close_reason === record.status ? ['close_reason'] : []),
+    ]);
     for (const key of repeats) delete record[key];
-    output.record(record, fields.filter((field) => !repeats.has(field.key)), { title, footer });
+    output.record(
+      record,
+      fields.filter((field) => !repeats.has(field.key)),
+      { title, footer },
+    );
     return;
   }
   output.record(record, fields, { title: 'Position closed', footer });
@@ -151,14 +191,28 @@ export function renderClosed(output: Output, summary: ClosedSummary): void {
 // ---- add and reduce: the quote for the addition, and the position before and after -----------
 
 /** What a position showed, read tolerantly from the positions list (api/wire/read-position.ts). */
-export type PositionFigures = Pick<PositionFacts, 'notionalUsd' | 'entryPrice' | 'marginUsdc' | 'netMarginUsd' | 'netPnlUsd' | 'accruedCarryUsdc' | 'hedgeId' | 'maturityAt'>;
+export type PositionFigures = Pick<
+  PositionFacts,
+  | 'notionalUsd'
+  | 'entryPrice'
+  | 'marginUsdc'
+  | 'netMarginUsd'
+  | 'netPnlUsd'
+  | 'accruedCarryUsdc'
+  | 'hedgeId'
+  | 'maturityAt'
+>;
 
 /**
  * Before an add is confirmed: what the added notional costs, from a quote for that size. The
  * addition keeps the hedge's maturity, so carry is per day and, when the maturity is known, to it.
  * People get a card on stdout; other modes a line on stderr (stdout keeps only the final data).
  */
-export function renderAdditionQuote(output: Output, quote: Quote, context: { maturityAt?: string; daysLeft?: number; position?: PositionFigures }): void {
+export function renderAdditionQuote(
+  output: Output,
+  quote: Quote,
+  context: { maturityAt?: string; daysLeft?: number; position?: PositionFigures },
+): void {
   const unit = priceUnit(quote.market);
   const days = context.daysLeft;
   const carryPerDay = toAccountSide(quote.carry.daily_usdc);
@@ -176,7 +230,10 @@ export function renderAdditionQuote(output: Output, quote: Quote, context: { mat
   const entry = context.position?.entryPrice;
   const rows: Array<[string, string]> = [
     ['Market price', `${formatRate(quote.pricing.market_price)}${unit}`],
-    ['Execution price', `${formatRate(quote.pricing.execution_price)}${unit}${entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)}`],
+    [
+      'Execution price',
+      `${formatRate(quote.pricing.execution_price)}${unit}${entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)}`,
+    ],
     ['Price impact', impact < 0 ? c.red(impactText) : impact > 0 ? c.green(impactText) : impactText],
     ['Required margin', `${formatMoney(quote.upfront.required_margin_usdc)} USDC`],
     ['Platform fee', payOrEarn(fee, 'USDC')],
@@ -184,11 +241,17 @@ export function renderAdditionQuote(output: Output, quote: Quote, context: { mat
     ['Carry per day', payOrEarn(carryPerDay, 'USDC', { per: '/day' })],
   ];
   if (days !== undefined) {
-    rows.push([`Carry to maturity (est.)`, `${payOrEarn(carryPerDay * days, 'USDC')} ${c.dim(`(${formatDays(days)} left)`)}`]);
+    rows.push([
+      `Carry to maturity (est.)`,
+      `${payOrEarn(carryPerDay * days, 'USDC')} ${c.dim(`(${formatDays(days)} left)`)}`,
+    ]);
   }
-  if (context.maturityAt) rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, context.maturityAt)]);
+  if (context.maturityAt)
+    rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, context.maturityAt)]);
   const title = `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${context.position?.notionalUsd === undefined ? '' : ` (now ${formatMoney(context.position.notionalUsd)} USD)`}`;
-  output.write(`${output.card(rows, title)}\n${c.dim(wrapWords('Indicative only: the addition executes at the price when it lands.', output.columns))}`);
+  output.write(
+    `${output.card(rows, title)}\n${c.dim(wrapWords('Indicative only: the addition executes at the price when it lands.', output.columns))}`,
+  );
 }
 
 /** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
@@ -207,7 +270,12 @@ export interface PositionChange {
   balanceAfterUsdc?: number;
 }
 
-function beforeAfter(before: number | undefined, after: number | undefined, format: (value: number) => string, unit: string): string | undefined {
+function beforeAfter(
+  before: number | undefined,
+  after: number | undefined,
+  format: (value: number) => string,
+  unit: string,
+): string | undefined {
   if (before === undefined && after === undefined) return undefined;
   if (before === undefined) return `${format(after!)} ${unit}`;
   if (after === undefined) return `${format(before)} ${unit} → —`;
@@ -216,12 +284,27 @@ function beforeAfter(before: number | undefined, after: number | undefined, form
 }
 
 /** The figures a change implies, by the rules the spec states (a reduction is proportional). */
-function derived(change: PositionChange): { addedAt?: number; share?: number; returned?: number; realizedNet?: number; realizedCarry?: number; balance?: number } {
+function derived(change: PositionChange): {
+  addedAt?: number;
+  share?: number;
+  returned?: number;
+  realizedNet?: number;
+  realizedCarry?: number;
+  balance?: number;
+} {
   const { before, after } = change;
   const result: ReturnType<typeof derived> = {};
   if (change.action === 'add') {
-    if (before?.notionalUsd !== undefined && before.entryPrice !== undefined && after?.notionalUsd !== undefined && after.entryPrice !== undefined) {
-      result.addedAt = impliedAdditionPrice(before as Required<Pick<PositionFigures, 'notionalUsd' | 'entryPrice'>>, after as Required<Pick<PositionFigures, 'notionalUsd' | 'entryPrice'>>);
+    if (
+      before?.notionalUsd !== undefined &&
+      before.entryPrice !== undefined &&
+      after?.notionalUsd !== undefined &&
+      after.entryPrice !== undefined
+    ) {
+      result.addedAt = impliedAdditionPrice(
+        before as Required<Pick<PositionFigures, 'notionalUsd' | 'entryPrice'>>,
+        after as Required<Pick<PositionFigures, 'notionalUsd' | 'entryPrice'>>,
+      );
     }
     return result;
   }
@@ -232,7 +315,8 @@ function derived(change: PositionChange): { addedAt?: number; share?: number; re
     if (before.netPnlUsd !== undefined) result.realizedNet = before.netPnlUsd * share;
     if (before.accruedCarryUsdc !== undefined) result.realizedCarry = toAccountSide(before.accruedCarryUsdc * share);
   }
-  if (change.balanceBeforeUsdc !== undefined && change.balanceAfterUsdc !== undefined) result.balance = change.balanceAfterUsdc - change.balanceBeforeUsdc;
+  if (change.balanceBeforeUsdc !== undefined && change.balanceAfterUsdc !== undefined)
+    result.balance = change.balanceAfterUsdc - change.balanceBeforeUsdc;
   return result;
 }
 
@@ -248,7 +332,10 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
   const notional = beforeAfter(before?.notionalUsd, after?.notionalUsd, formatMoney, 'USD');
   const entry = beforeAfter(before?.entryPrice, after?.entryPrice, (value) => formatRate(value), unit.trim());
   const margin = beforeAfter(before?.marginUsdc, after?.marginUsdc, formatMoney, 'USDC');
-  const slippage = figures.addedAt !== undefined && change.quotedPrice !== undefined ? slippageBps(change.side, figures.addedAt, change.quotedPrice) : undefined;
+  const slippage =
+    figures.addedAt !== undefined && change.quotedPrice !== undefined
+      ? slippageBps(change.side, figures.addedAt, change.quotedPrice)
+      : undefined;
   const slippageWords = slippage === undefined ? '' : slippageText(slippage);
 
   if (!output.isHuman) {
@@ -256,10 +343,12 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
       notional && `notional ${notional}`,
       entry && `entry ${entry}`,
       margin && `margin ${margin}`,
-      figures.addedAt !== undefined && `added at about ${formatRate(figures.addedAt)}${slippageWords ? ` (${slippageWords})` : ''}`,
+      figures.addedAt !== undefined &&
+        `added at about ${formatRate(figures.addedAt)}${slippageWords ? ` (${slippageWords})` : ''}`,
       figures.returned !== undefined && `returned (est.) ${formatSignedAmount(figures.returned)} USD`,
       figures.realizedNet !== undefined && `realized net P&L (est.) ${formatSignedAmount(figures.realizedNet)} USD`,
-      figures.realizedCarry !== undefined && `carry (est.) ${payOrEarn(figures.realizedCarry, 'USDC', { realized: true })}`,
+      figures.realizedCarry !== undefined &&
+        `carry (est.) ${payOrEarn(figures.realizedCarry, 'USDC', { realized: true })}`,
       figures.balance !== undefined && `balance ${formatSignedAmount(figures.balance)} USDC`,
     ].filter(Boolean);
     if (parts.length > 0) output.note(`Position after the ${change.action}: ${parts.join('; ')}.`);
@@ -279,18 +368,39 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
         : `${formatRate(figures.addedAt)}${unit}${slippageWords ? `, ${slippageWords}` : ''}${change.quotedPrice === undefined ? '' : c.dim(` (quoted ${formatRate(change.quotedPrice)})`)}`,
     ],
     ['Margin', margin],
-    ['Returned (est.)', figures.returned === undefined ? undefined : `${formatSignedAmount(figures.returned)} USD to your balance`],
+    [
+      'Returned (est.)',
+      figures.returned === undefined ? undefined : `${formatSignedAmount(figures.returned)} USD to your balance`,
+    ],
     ['Realized net P&L (est.)', figures.realizedNet === undefined ? undefined : `${pnl(figures.realizedNet)} USD`],
-    ['Carry in it (est.)', figures.realizedCarry === undefined ? undefined : payOrEarn(figures.realizedCarry, 'USDC', { realized: true })],
+    [
+      'Carry in it (est.)',
+      figures.realizedCarry === undefined ? undefined : payOrEarn(figures.realizedCarry, 'USDC', { realized: true }),
+    ],
     [
       'Balance change',
       figures.balance === undefined
         ? undefined
         : `${pnl(figures.balance)} USDC ${c.dim(`(${formatMoney(change.balanceBeforeUsdc!)} → ${formatMoney(change.balanceAfterUsdc!)})`)}`,
     ],
-    ['Net margin now', after?.netMarginUsd === undefined ? undefined : `${formatMoney(after.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`],
-    ['Maturity (unchanged)', (after ?? before)?.maturityAt === undefined ? undefined : output.humanValue({ key: 'maturity_at', kind: 'time' }, (after ?? before)!.maturityAt)],
-    [`${change.action === 'add' ? 'Add' : 'Reduce'} tx`, change.orderTxHash === undefined ? undefined : output.humanValue({ key: 'order_tx_hash', kind: 'hash' }, change.orderTxHash)],
+    [
+      'Net margin now',
+      after?.netMarginUsd === undefined
+        ? undefined
+        : `${formatMoney(after.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`,
+    ],
+    [
+      'Maturity (unchanged)',
+      (after ?? before)?.maturityAt === undefined
+        ? undefined
+        : output.humanValue({ key: 'maturity_at', kind: 'time' }, (after ?? before)!.maturityAt),
+    ],
+    [
+      `${change.action === 'add' ? 'Add' : 'Reduce'} tx`,
+      change.orderTxHash === undefined
+        ? undefined
+        : output.humanValue({ key: 'order_tx_hash', kind: 'hash' }, change.orderTxHash),
+    ],
   ];
   const shown = rows.filter((row): row is [string, string] => row[1] !== undefined);
   const notes = [...footer];
@@ -299,7 +409,10 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
       `(est.) is ${formatPercent(figures.share * 100, 1).replace(/^\+/, '')} (${formatMoney(change.changeUsd)} of ${formatMoney(before!.notionalUsd!)} USD) of what the position showed just before the reduce; a reduction is proportional.`,
     );
   }
-  if (figures.balance !== undefined) notes.push('Balance change is `balance_usdc` before and after: other activity on the account in between counts too.');
+  if (figures.balance !== undefined)
+    notes.push(
+      'Balance change is `balance_usdc` before and after: other activity on the account in between counts too.',
+    );
   output.write(output.card(shown, `Position after the ${change.action}: ${change.market} ${change.side}`));
   for (const line of notes) output.write(c.dim(wrapWords(line, output.columns)));
 }

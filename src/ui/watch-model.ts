@@ -8,16 +8,32 @@ import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE, rankedFor } from './re
 import { COUNTDOWN_KEY, TREND_KEY, type WatchField, type WatchModel } from './watch-view.js';
 
 /** What the positions watch shows of POSITION_RESOURCE (its columns and priorities are the list's). */
-const WATCHED_POSITION_KEYS = ['market', 'side', 'client_reference', 'notional_usd', 'entry_price', 'mark_price', 'net_pnl_usd', 'accrued_carry_usdc', 'net_margin_usd'];
+const WATCHED_POSITION_KEYS = [
+  'market',
+  'side',
+  'client_reference',
+  'notional_usd',
+  'entry_price',
+  'mark_price',
+  'net_pnl_usd',
+  'accrued_carry_usdc',
+  'net_margin_usd',
+];
 
 /**
  * A list's priorities with the trend column put right after `after`: one of the columns the desk
  * decides on when `after` is (a watch is about what moves), else where it falls in the rest.
  */
-function withTrend(resource: { priority: readonly string[]; decisive?: number }, after: string): { priority: string[]; decisive: number } {
+function withTrend(
+  resource: { priority: readonly string[]; decisive?: number },
+  after: string,
+): { priority: string[]; decisive: number } {
   const decisive = resource.decisive ?? 0;
   const at = resource.priority.indexOf(after) + 1;
-  return { priority: [...resource.priority.slice(0, at), TREND_KEY, ...resource.priority.slice(at)], decisive: at <= decisive ? decisive + 1 : decisive };
+  return {
+    priority: [...resource.priority.slice(0, at), TREND_KEY, ...resource.priority.slice(at)],
+    decisive: at <= decisive ? decisive + 1 : decisive,
+  };
 }
 
 // Each side's net P&L over the session (two sides of one market share one mark: a mark trend would
@@ -30,7 +46,18 @@ function watchFields(fields: readonly FieldSpec[], keys: readonly string[], mark
   const currency = market === undefined ? undefined : quoteCurrencyOf(market);
   return keys.flatMap((key) => {
     const field = fields.find((candidate) => candidate.key === key);
-    return field ? [{ key, label: fieldLabel(field, 'header', { kind: field.kind, rateUnit: currency === undefined ? undefined : `${currency}/USDT` }), kind: field.kind }] : [];
+    return field
+      ? [
+          {
+            key,
+            label: fieldLabel(field, 'header', {
+              kind: field.kind,
+              rateUnit: currency === undefined ? undefined : `${currency}/USDT`,
+            }),
+            kind: field.kind,
+          },
+        ]
+      : [];
   });
 }
 
@@ -62,9 +89,16 @@ export function watchModel(reading: WatchReading): WatchModel {
 
 function positionsModel(reading: Reading<'positions'>): WatchModel {
   const { positions, references, ref } = reading;
-  const fields = watchFields(POSITION_RESOURCE.fields, WATCHED_POSITION_KEYS, soleMarket(positions.map((position) => position.market)));
+  const fields = watchFields(
+    POSITION_RESOURCE.fields,
+    WATCHED_POSITION_KEYS,
+    soleMarket(positions.map((position) => position.market)),
+  );
   // Several markets on the screen: the market is one of the desk's columns, as in the list.
-  const { priority, decisive } = rankedFor(POSITIONS_RANKED, positions.map((position) => position.market));
+  const { priority, decisive } = rankedFor(
+    POSITIONS_RANKED,
+    positions.map((position) => position.market),
+  );
   return {
     title: 'Positions',
     layout: 'table',
@@ -88,14 +122,25 @@ function positionsModel(reading: Reading<'positions'>): WatchModel {
     })),
     empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
     countdown: { label: 'Left' },
-    trend: { label: 'P&L trend', field: fields.find((field) => field.key === 'net_pnl_usd') ?? { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' } },
+    trend: {
+      label: 'P&L trend',
+      field: fields.find((field) => field.key === 'net_pnl_usd') ?? {
+        key: 'net_pnl_usd',
+        label: 'Net P&L',
+        kind: 'pnl',
+      },
+    },
     total: { label: 'Net P&L', value: reading.netPnlUsd },
   };
 }
 
 function accountModel(reading: Reading<'account'>): WatchModel {
   const { account, pnlField } = reading;
-  const fields: WatchField[] = Object.entries(account).map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
+  const fields: WatchField[] = Object.entries(account).map(([key, value]) => ({
+    key,
+    label: labelFromName(key),
+    kind: kindFromName(key, value),
+  }));
   return {
     title: 'Account',
     layout: 'card',
@@ -103,16 +148,21 @@ function accountModel(reading: Reading<'account'>): WatchModel {
     priority: fields.map((field) => field.key),
     rows: [{ key: 'account', values: account }],
     empty: 'No account data.',
-    trend: pnlField === undefined ? undefined : { label: 'P&L trend', field: { key: pnlField, label: labelFromName(pnlField), kind: 'pnl' } },
+    trend:
+      pnlField === undefined
+        ? undefined
+        : { label: 'P&L trend', field: { key: pnlField, label: labelFromName(pnlField), kind: 'pnl' } },
   };
 }
 
 function pricesModel(reading: Reading<'price'>): WatchModel {
   const { market, prices } = reading;
   // The time is the view's own (to the minute, no relative part: the screen is redrawn every second).
-  const fields = watchFields(PRICE_RESOURCE.fields, ['market', 'price', 'timestamp'], soleMarket(prices.map((price) => price.market))).map((field) =>
-    field.key === 'timestamp' ? { ...field, kind: 'utc' as const } : field,
-  );
+  const fields = watchFields(
+    PRICE_RESOURCE.fields,
+    ['market', 'price', 'timestamp'],
+    soleMarket(prices.map((price) => price.market)),
+  ).map((field) => (field.key === 'timestamp' ? { ...field, kind: 'utc' as const } : field));
   return {
     title: market !== undefined ? `${market} indicative mid price` : 'Indicative mid prices',
     layout: 'table',

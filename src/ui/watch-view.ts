@@ -123,7 +123,8 @@ function shownNumber(format: FormatValue, field: WatchField, value: unknown): nu
 export function applyFresh(state: WatchState, model: WatchModel, at: number, format: FormatValue): void {
   state.previous = new Map((state.model?.rows ?? []).map((row) => [row.key, row.values]));
   const trend = model.trend?.field;
-  if (trend) for (const row of model.rows) pushPoint(state.series, row.key, shownNumber(format, trend, row.values[trend.key]));
+  if (trend)
+    for (const row of model.rows) pushPoint(state.series, row.key, shownNumber(format, trend, row.values[trend.key]));
   if (model.total) pushPoint(state.series, TOTAL_SERIES, model.total.value);
   state.model = model;
   state.lastGoodAt = at;
@@ -140,7 +141,13 @@ export function clockTimeIn(timeZone: string | undefined): (ms: number) => strin
   if (timeZone === undefined || timeZone === '') return localClockTime;
   let format: Intl.DateTimeFormat;
   try {
-    format = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone });
+    format = new Intl.DateTimeFormat('en-GB', {
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZone,
+    });
   } catch {
     return localClockTime;
   }
@@ -164,7 +171,8 @@ function everyText(intervalMs: number): string {
 
 /** One line about an alert, for the screen and for stderr. Server text is made harmless. */
 export function describeAlert(alert: Alert, now: number): string {
-  if (alert.kind === 'pnl') return `net P&L ${formatSignedMoney(alert.netPnlUsd)} USD is at or below ${formatSignedMoney(alert.thresholdUsd)} USD`;
+  if (alert.kind === 'pnl')
+    return `net P&L ${formatSignedMoney(alert.netPnlUsd)} USD is at or below ${formatSignedMoney(alert.thresholdUsd)} USD`;
   const what = [alert.market, alert.side].filter((part) => part !== undefined).join(' ') || 'a hedge';
   const id = alert.hedgeId !== undefined ? ` (${alert.hedgeId})` : '';
   const left = Date.parse(alert.maturityAt) - now;
@@ -198,10 +206,16 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions): st
     lines.push(line);
   }
   if (state.stale) {
-    const next = state.stale.nextAt !== undefined ? ` · next try in ${Math.max(0, Math.ceil((state.stale.nextAt - now) / 1000))}s` : '';
-    lines.push(`${c.yellow.bold('STALE')} since ${clockTime(state.stale.since)} (${safeText(state.stale.reason)})${next}`);
+    const next =
+      state.stale.nextAt !== undefined
+        ? ` · next try in ${Math.max(0, Math.ceil((state.stale.nextAt - now) / 1000))}s`
+        : '';
+    lines.push(
+      `${c.yellow.bold('STALE')} since ${clockTime(state.stale.since)} (${safeText(state.stale.reason)})${next}`,
+    );
   }
-  for (const { alert, at } of state.alerts) lines.push(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, now)}`);
+  for (const { alert, at } of state.alerts)
+    lines.push(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, now)}`);
   return lines.map((line) => truncateEnd(line, columns));
 }
 
@@ -216,7 +230,9 @@ function shownValue(state: WatchState, row: WatchRow, field: WatchField, options
   const text = options.format(field, value);
   const before = state.previous.get(row.key);
   const changed =
-    before !== undefined && JSON.stringify(before[field.key]) !== JSON.stringify(value) && options.format(field, before[field.key]) !== text;
+    before !== undefined &&
+    JSON.stringify(before[field.key]) !== JSON.stringify(value) &&
+    options.format(field, before[field.key]) !== text;
   if (c.level === 0) return `${text}${changed ? '*' : ' '}`;
   return changed ? c.inverse(text) : text;
 }
@@ -229,7 +245,11 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
     header: field.label,
     align: field.kind !== undefined && NUMERIC_KINDS.has(field.kind) ? 'right' : 'left',
     // As the lists: text (a reference) may be cut with …, an id in the middle, an amount is kept before an id whole.
-    ...(field.kind === 'text' ? { shrink: 'end' as const, minWidth: TEXT_MIN_WIDTH } : field.kind === 'id' ? { shrink: 'middle' as const } : {}),
+    ...(field.kind === 'text'
+      ? { shrink: 'end' as const, minWidth: TEXT_MIN_WIDTH }
+      : field.kind === 'id'
+        ? { shrink: 'middle' as const }
+        : {}),
     money: field.kind === 'money' || field.kind === 'pnl' || field.kind === 'charge',
     cells: model.rows.map((row) => tableCell(shownValue(state, row, field, options))),
   }));
@@ -238,7 +258,11 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
       key: COUNTDOWN_KEY,
       header: model.countdown.label,
       align: 'right',
-      cells: model.rows.map((row) => tableCell(row.maturityAt === undefined ? c.dim('—') : formatCountdown(Date.parse(row.maturityAt) - options.now))),
+      cells: model.rows.map((row) =>
+        tableCell(
+          row.maturityAt === undefined ? c.dim('—') : formatCountdown(Date.parse(row.maturityAt) - options.now),
+        ),
+      ),
     });
   }
   if (model.trend) {
@@ -255,11 +279,19 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
       },
     });
   }
-  const { text, hidden, shortened } = options.table({ columns, priority: model.priority, decisive: model.decisive, rowCount: model.rows.length, width: options.columns, chalk: c });
+  const { text, hidden, shortened } = options.table({
+    columns,
+    priority: model.priority,
+    decisive: model.decisive,
+    rowCount: model.rows.length,
+    width: options.columns,
+    chalk: c,
+  });
   const lines = text.split('\n');
   // What the width left out is named on the screen itself (issue 50), wrapped, never cut.
   const left = leftOutNote(options.columns, hidden, shortened);
-  if (left !== undefined) lines.push(...wrapWords(c.dim(`${left} — see --json, or a wider terminal.`), options.columns).split('\n'));
+  if (left !== undefined)
+    lines.push(...wrapWords(c.dim(`${left} — see --json, or a wider terminal.`), options.columns).split('\n'));
   return lines;
 }
 
@@ -270,13 +302,22 @@ function renderCard(state: WatchState, model: WatchModel, options: RenderOptions
   const entries: Array<[string, string]> = model.fields
     .filter((field) => row.values[field.key] !== undefined)
     .map((field) => [field.label, shownValue(state, row, field, options)]);
-  if (model.countdown && row.maturityAt !== undefined) entries.push([model.countdown.label, formatCountdown(Date.parse(row.maturityAt) - options.now)]);
-  const labelWidth = Math.max(0, ...entries.map(([label]) => displayWidth(label)), model.trend ? displayWidth(model.trend.label) : 0);
+  if (model.countdown && row.maturityAt !== undefined)
+    entries.push([model.countdown.label, formatCountdown(Date.parse(row.maturityAt) - options.now)]);
+  const labelWidth = Math.max(
+    0,
+    ...entries.map(([label]) => displayWidth(label)),
+    model.trend ? displayWidth(model.trend.label) : 0,
+  );
   const valueWidth = Math.max(1, options.columns - labelWidth - GAP);
-  const lines = entries.map(([label, value]) => `${c.dim(label.padEnd(labelWidth))}${' '.repeat(GAP)}${truncateEnd(value, valueWidth)}`);
+  const lines = entries.map(
+    ([label, value]) => `${c.dim(label.padEnd(labelWidth))}${' '.repeat(GAP)}${truncateEnd(value, valueWidth)}`,
+  );
   const points = state.series.get(row.key) ?? [];
   if (model.trend && points.length > 0) {
-    lines.push(`${c.dim(model.trend.label.padEnd(labelWidth))}${' '.repeat(GAP)}${c.cyan(sparkline(points, Math.min(valueWidth, TREND_MAX_WIDTH * 2)))}`);
+    lines.push(
+      `${c.dim(model.trend.label.padEnd(labelWidth))}${' '.repeat(GAP)}${c.cyan(sparkline(points, Math.min(valueWidth, TREND_MAX_WIDTH * 2)))}`,
+    );
   }
   return lines;
 }
@@ -318,11 +359,21 @@ export async function openLiveView(init: LiveViewInit): Promise<LiveView> {
   let closed = false;
   const render = (): void => {
     if (closed) return;
-    const lines = renderWatchScreen(state, { columns: init.columns(), chalk: init.chalk, now: init.now(), format: init.format, table, clockTime: init.clockTime });
+    const lines = renderWatchScreen(state, {
+      columns: init.columns(),
+      chalk: init.chalk,
+      now: init.now(),
+      format: init.format,
+      table,
+      clockTime: init.clockTime,
+    });
     // Values were filtered cell by cell; this keeps our colours and shows anything else escaped.
     draw(safeStyled(lines.join('\n')));
   };
-  const resizable = init.stream as NodeJS.WritableStream & { on?: (event: string, listener: () => void) => unknown; off?: (event: string, listener: () => void) => unknown };
+  const resizable = init.stream as NodeJS.WritableStream & {
+    on?: (event: string, listener: () => void) => unknown;
+    off?: (event: string, listener: () => void) => unknown;
+  };
   const onResize = (): void => render();
   resizable.on?.('resize', onResize);
   return {

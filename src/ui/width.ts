@@ -67,7 +67,8 @@ export function displayWidth(text: string): number {
 }
 
 /** Characters of the East Asian Wide and Fullwidth blocks: two columns. */
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe10-\ufe19\ufe30-\ufe6f\uff00-\uff60\uffe0-\uffe6\u{1b000}-\u{1b2ff}\u{1f200}-\u{1f2ff}\u{20000}-\u{3fffd}]/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe10-\ufe19\ufe30-\ufe6f\uff00-\uff60\uffe0-\uffe6\u{1b000}-\u{1b2ff}\u{1f200}-\u{1f2ff}\u{20000}-\u{3fffd}]/u;
 /** A grapheme shown as an emoji: two columns. */
 const EMOJI = /\p{Extended_Pictographic}|\p{Emoji_Presentation}|\u20e3/u;
 /** Marks, format characters (zero-width space and joiners, bidi marks) and controls: no column. */
@@ -87,7 +88,8 @@ type Piece = { kind: 'escape'; text: string } | { kind: 'grapheme'; text: string
 // CSI (colours, cursor), OSC (hyperlinks, titles) ended by BEL or ST, the 8-bit CSI, and the other
 // ESC escapes (ESC 7, ESC c, ESC ( B). Kept whole and never counted or cut.
 // eslint-disable-next-line no-control-regex
-const ESCAPE_SEQUENCE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u009b[0-?]*[ -/]*[@-~]|\u001b[ -/]*[0-~]/g;
+const ESCAPE_SEQUENCE =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u009b[0-?]*[ -/]*[@-~]|\u001b[ -/]*[0-~]/g;
 // eslint-disable-next-line no-control-regex
 const SGR = /^(?:\u001b\[|\u009b)[0-9;:]*m$/;
 const SGR_RESET = '\u001b[0m';
@@ -239,7 +241,8 @@ function tokens(paragraph: string): Token[] {
  * it breaks at its spaces like any text.
  */
 function withQuotedCommands(list: Token[], widest: number): Token[] {
-  const backticks = (token: Token): number => token.pieces.filter((piece) => piece.kind === 'grapheme' && piece.text === '`').length;
+  const backticks = (token: Token): number =>
+    token.pieces.filter((piece) => piece.kind === 'grapheme' && piece.text === '`').length;
   const result: Token[] = [];
   let span: Token[] | undefined;
   for (const token of list) {
@@ -327,16 +330,34 @@ class LineBuilder {
 // Each SGR parameter sets one attribute or clears some; 0 (or none) clears all. Tracking them by
 // attribute lets a wrapped line reopen exactly the colour in force, and nothing once it is closed.
 const SGR_ATTRIBUTE = new Map<number, string>([
-  [1, 'bold'], [2, 'dim'], [3, 'italic'], [4, 'underline'], [21, 'underline'], [5, 'blink'], [6, 'blink'],
-  [7, 'inverse'], [8, 'hidden'], [9, 'strike'], [53, 'overline'], [58, 'underline-colour'],
+  [1, 'bold'],
+  [2, 'dim'],
+  [3, 'italic'],
+  [4, 'underline'],
+  [21, 'underline'],
+  [5, 'blink'],
+  [6, 'blink'],
+  [7, 'inverse'],
+  [8, 'hidden'],
+  [9, 'strike'],
+  [53, 'overline'],
+  [58, 'underline-colour'],
   ...range(30, 38).map((code): [number, string] => [code, 'foreground']),
   ...range(90, 97).map((code): [number, string] => [code, 'foreground']),
   ...range(40, 48).map((code): [number, string] => [code, 'background']),
   ...range(100, 107).map((code): [number, string] => [code, 'background']),
 ]);
 const SGR_CLEARS = new Map<number, string[]>([
-  [22, ['bold', 'dim']], [23, ['italic']], [24, ['underline']], [25, ['blink']], [27, ['inverse']],
-  [28, ['hidden']], [29, ['strike']], [39, ['foreground']], [49, ['background']], [55, ['overline']],
+  [22, ['bold', 'dim']],
+  [23, ['italic']],
+  [24, ['underline']],
+  [25, ['blink']],
+  [27, ['inverse']],
+  [28, ['hidden']],
+  [29, ['strike']],
+  [39, ['foreground']],
+  [49, ['background']],
+  [55, ['overline']],
   [59, ['underline-colour']],
 ]);
 /** 38/48/58 take a colour after them: `5;N` (palette) or `2;R;G;B`. */

@@ -24,7 +24,8 @@ function renderOpenResolved(output: Output, hedge: Hedge, quote?: Quote): void {
     renderHedge(output, hedge, { title: 'Order failed', quote });
     return;
   }
-  if (hedge.status === 'closed') output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
+  if (hedge.status === 'closed')
+    output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
   else if (!output.isJson) output.success(`Filled: hedge ${hedge.id}.`);
   renderHedge(output, hedge, { title: hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled', quote });
 }
@@ -35,12 +36,25 @@ const CHANGE_WORDS = {
 } as const;
 
 /** An add or reduce that was sent and not waited for (or whose landing could not be watched). */
-function renderChangeSubmitted(output: Output, action: 'add' | 'reduce', answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
-  renderSubmitted(output, answer, { title: CHANGE_WORDS[action].submittedTitle, footer: [`Check it with: ${hedgeCommand('positions')}`] });
+function renderChangeSubmitted(
+  output: Output,
+  action: 'add' | 'reduce',
+  answer: SubmittedAction,
+  hedgeCommand: HedgeCommand,
+): void {
+  renderSubmitted(output, answer, {
+    title: CHANGE_WORDS[action].submittedTitle,
+    footer: [`Check it with: ${hedgeCommand('positions')}`],
+  });
 }
 
 /** The change as it landed: people get the position before → after (or the close it became). */
-function renderChangeLanded(output: Output, change: LandedChange, answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
+function renderChangeLanded(
+  output: Output,
+  change: LandedChange,
+  answer: SubmittedAction,
+  hedgeCommand: HedgeCommand,
+): void {
   const { action, market, side, notionalUsd } = change;
   if (!output.isJson) {
     const now = change.closed
@@ -85,19 +99,32 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
     );
     if (output.isHuman) return;
   }
-  if (change.hedge) renderHedge(output, change.hedge, { title: change.closed ? 'Hedge (closed)' : `Hedge after the ${action}` });
+  if (change.hedge)
+    renderHedge(output, change.hedge, { title: change.closed ? 'Hedge (closed)' : `Hedge after the ${action}` });
   // A positions line, in the one shape (`hedge positions --json`'s) unless --raw asks for it as sent.
-  else if (change.position) renderHedge(output, output.inOneShape ? positionInOneShape(change.position.raw, change.position) : change.position.raw, { title: `Position after the ${action}` });
+  else if (change.position)
+    renderHedge(
+      output,
+      output.inOneShape ? positionInOneShape(change.position.raw, change.position) : change.position.raw,
+      { title: `Position after the ${action}` },
+    );
   else renderSubmitted(output, { ...answer, status: 'closed' }, { title: 'Position closed' });
 }
 
 /** A close that was sent and not waited for. */
 function renderCloseSubmitted(output: Output, answer: SubmittedAction, hedgeCommand: HedgeCommand): void {
-  renderSubmitted(output, answer, { title: 'Close submitted', footer: [`Check it with: ${hedgeCommand('positions')}`] });
+  renderSubmitted(output, answer, {
+    title: 'Close submitted',
+    footer: [`Check it with: ${hedgeCommand('positions')}`],
+  });
 }
 
 /** A close that landed: the side is flat, with what it returned. */
-function renderCloseLanded(output: Output, closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord }, answer: SubmittedAction): void {
+function renderCloseLanded(
+  output: Output,
+  closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord },
+  answer: SubmittedAction,
+): void {
   if (!output.isJson) output.success(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
   renderClosed(output, {
     ...answer,

@@ -21,7 +21,8 @@ const actors = (seed: number) => 2 + (seed % 3);
 const isTeam = (seed: number) => seed % 3 === 0;
 // As describeWithPostgres: without server binaries the team-store histories fail under CI=true and are skipped elsewhere.
 const skipTeam = POSTGRES_MISSING !== undefined && process.env.CI !== 'true';
-if (POSTGRES_MISSING) console.warn(`team-store histories: ${POSTGRES_MISSING}${skipTeam ? ' Skipped (CI is not set).' : ''}`);
+if (POSTGRES_MISSING)
+  console.warn(`team-store histories: ${POSTGRES_MISSING}${skipTeam ? ' Skipped (CI is not set).' : ''}`);
 
 const seeds = Array.from({ length: histories }, (_, index) => firstSeed + index);
 const perHistoryMs = 120_000;
@@ -39,7 +40,10 @@ async function slot<T>(seed: number, body: () => Promise<T>): Promise<T> {
   try {
     return await body();
   } finally {
-    const next = waiting.reduce<number>((best, candidate, index) => (best < 0 || candidate.seed < waiting[best]!.seed ? index : best), -1);
+    const next = waiting.reduce<number>(
+      (best, candidate, index) => (best < 0 || candidate.seed < waiting[best]!.seed ? index : best),
+      -1,
+    );
     // The slot passes straight to the next history; only when none waits is it freed.
     if (next >= 0) waiting.splice(next, 1)[0]!.start();
     else running -= 1;
@@ -76,11 +80,17 @@ function report(result: HistoryResult): void {
     ok: result.violations.length === 0,
     ms: result.ms,
   };
-  appendFileSync(progressFile, `${JSON.stringify(line)}\n${verdict === 'holds' ? '' : `${verdict === 'violation' ? 'FAILED' : 'CANNOT TELL'} ${describeHistory(result)}\n`}`);
+  appendFileSync(
+    progressFile,
+    `${JSON.stringify(line)}\n${verdict === 'holds' ? '' : `${verdict === 'violation' ? 'FAILED' : 'CANNOT TELL'} ${describeHistory(result)}\n`}`,
+  );
 }
 
 /** Histories with a violation (or that did not complete), and those hedge could not tell, described. */
-async function runSeeds(chosen: number[], teamStore?: PostgresServer): Promise<{ failures: string[]; cannotTell: string[] }> {
+async function runSeeds(
+  chosen: number[],
+  teamStore?: PostgresServer,
+): Promise<{ failures: string[]; cannotTell: string[] }> {
   const failures: string[] = [];
   const cannotTell: string[] = [];
   await Promise.all(
@@ -92,7 +102,11 @@ async function runSeeds(chosen: number[], teamStore?: PostgresServer): Promise<{
         } catch (error) {
           // A harness error (a run past its bound, a store that would not open) is a failed history too, with its seed.
           const message = `seed ${seed}: the history did not complete: ${(error as Error).message}`;
-          if (progressFile) appendFileSync(progressFile, `${JSON.stringify({ seed, team: teamStore !== undefined, verdict: 'error', ok: false, error: (error as Error).message.split('\n')[0] })}\nFAILED ${message}\n`);
+          if (progressFile)
+            appendFileSync(
+              progressFile,
+              `${JSON.stringify({ seed, team: teamStore !== undefined, verdict: 'error', ok: false, error: (error as Error).message.split('\n')[0] })}\nFAILED ${message}\n`,
+            );
           failures.push(message);
           return;
         }
@@ -109,7 +123,9 @@ async function runSeeds(chosen: number[], teamStore?: PostgresServer): Promise<{
 /** The "cannot tell" share, said (never failed): hedge declined to guess, and the history shows what the server did. */
 function sayCannotTell(count: number, cannotTell: string[]): void {
   if (cannotTell.length === 0) return;
-  console.log(`cannot tell: ${cannotTell.length} of ${count} histories (${((100 * cannotTell.length) / count).toFixed(1)} %)\n\n${cannotTell.join('\n\n')}`);
+  console.log(
+    `cannot tell: ${cannotTell.length} of ${count} histories (${((100 * cannotTell.length) / count).toFixed(1)} %)\n\n${cannotTell.join('\n\n')}`,
+  );
 }
 
 const timeout = (count: number) => 60_000 + perHistoryMs * Math.ceil(count / parallel);

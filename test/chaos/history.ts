@@ -174,10 +174,14 @@ type Entry = Record<string, any>;
  * it, so a lag of 1–4 s is one to three polls — and handed to the simulator in its own
  * (× CLOCK_SPEED). The seeded hedge's tenor and deal reference come from here too.
  */
-export function drawBehaviours(seed: number): { server: Omit<Behaviours, 'fillDelayMs' | 'latencyMs'>; seeded: Seeded } {
+export function drawBehaviours(seed: number): {
+  server: Omit<Behaviours, 'fillDelayMs' | 'latencyMs'>;
+  seeded: Seeded;
+} {
   // A stream per behaviour: changing how one is drawn leaves every other draw of a seed as it was.
   const stream = (name: string) => prng(hashString(`chaos-${name}:${seed}`));
-  const real = (random: () => number, fromMs: number, toMs: number) => Math.round(fromMs + random() * (toMs - fromMs)) * CLOCK_SPEED;
+  const real = (random: () => number, fromMs: number, toMs: number) =>
+    Math.round(fromMs + random() * (toMs - fromMs)) * CLOCK_SPEED;
   const lag = stream('view-lag');
   // Trailing views cost a history the most (each write waits until every view shows it, a poll or
   // three), so they are drawn least often.
@@ -193,17 +197,24 @@ export function drawBehaviours(seed: number): { server: Omit<Behaviours, 'fillDe
   const tenorDays = TENORS[Math.floor(side() * TENORS.length)]!;
   // Most histories' seeded hedge carries a deal reference, which every roll must keep.
   const ref = side() < 0.67 ? `deal-${seed}` : undefined;
-  return { server: { viewLagMs, severalPerSide, dayMs, settlementDelayMs }, seeded: { tenorDays, ...(ref ? { ref } : {}) } };
+  return {
+    server: { viewLagMs, severalPerSide, dayMs, settlementDelayMs },
+    seeded: { tenorDays, ...(ref ? { ref } : {}) },
+  };
 }
 
 /** One line a person reads (and a replay is checked against): durations in real seconds, then the simulator's ms. */
 export function describeBehaviours(behaviours: Behaviours): string {
   const seconds = (ms: number) => `${(ms / CLOCK_SPEED / 1000).toFixed(1)} s`;
   return [
-    behaviours.viewLagMs > 0 ? `views trail by ${seconds(behaviours.viewLagMs)} (viewLagMs ${behaviours.viewLagMs})` : 'views in step',
+    behaviours.viewLagMs > 0
+      ? `views trail by ${seconds(behaviours.viewLagMs)} (viewLagMs ${behaviours.viewLagMs})`
+      : 'views in step',
     behaviours.severalPerSide ? 'several hedges per side' : 'one hedge per side',
     behaviours.dayMs !== null ? `a day of ${seconds(behaviours.dayMs)} (dayMs ${behaviours.dayMs})` : 'real days',
-    behaviours.settlementDelayMs > 0 ? `settled ${seconds(behaviours.settlementDelayMs)} after maturity (settlementDelayMs ${behaviours.settlementDelayMs})` : 'settled at maturity',
+    behaviours.settlementDelayMs > 0
+      ? `settled ${seconds(behaviours.settlementDelayMs)} after maturity (settlementDelayMs ${behaviours.settlementDelayMs})`
+      : 'settled at maturity',
     `fill delay ${behaviours.fillDelayMs} ms, latency ${behaviours.latencyMs} ms (simulator time)`,
   ].join('; ');
 }
@@ -238,7 +249,9 @@ async function teamDesk(simulator: Simulator, server: PostgresServer): Promise<D
       try {
         const shared = (await store.list()) as unknown as Entry[];
         // A record a machine kept locally because the store failed after a send is journal too.
-        const local = (await Promise.all(machines.map((machine) => openJournal({ dir: machine.dir }).list()))).flat() as unknown as Entry[];
+        const local = (
+          await Promise.all(machines.map((machine) => openJournal({ dir: machine.dir }).list()))
+        ).flat() as unknown as Entry[];
         return [...shared, ...local];
       } finally {
         await store.close?.();
@@ -263,7 +276,16 @@ function argsOf(desk: Desk, op: Op, index: number): string[] {
   const tenor = ['--tenor', String(op.tenorDays)];
   switch (op.kind) {
     case 'open':
-      return ['open', MARKET, SIDE, String(op.amount), ...tenor, ...(op.ref ? ['--ref', op.ref] : []), ...keyed, '--skip-checks'];
+      return [
+        'open',
+        MARKET,
+        SIDE,
+        String(op.amount),
+        ...tenor,
+        ...(op.ref ? ['--ref', op.ref] : []),
+        ...keyed,
+        '--skip-checks',
+      ];
     case 'add':
       return ['add', MARKET, SIDE, String(op.amount), ...keyed, '--skip-checks'];
     case 'reduce':
@@ -302,7 +324,10 @@ async function runOp(desk: Desk, op: Op, index: number): Promise<void> {
  * kill come from `random` (the stream they came from before issue 48); tenor and reference from a
  * stream of their own, so adding them left the rest of each seed's history as it was.
  */
-export function drawOps(options: Pick<HistoryOptions, 'seed' | 'actors' | 'opsPerActor' | 'killShare'>, random = prng(options.seed)): Op[] {
+export function drawOps(
+  options: Pick<HistoryOptions, 'seed' | 'actors' | 'opsPerActor' | 'killShare'>,
+  random = prng(options.seed),
+): Op[] {
   const extras = prng(hashString(`chaos-op-extras:${options.seed}`));
   const ops: Op[] = [];
   for (let actor = 0; actor < options.actors; actor++) {
@@ -310,9 +335,25 @@ export function drawOps(options: Pick<HistoryOptions, 'seed' | 'actors' | 'opsPe
       const draw = random();
       // Mostly the everyday moves; the side-resetting ones (close, open) rarer, so sides stay alive.
       const kind: OpKind =
-        draw < 0.3 ? 'add' : draw < 0.52 ? 'reduce' : draw < 0.62 ? 'roll' : draw < 0.72 ? 'apply' : draw < 0.8 ? 'keep' : draw < 0.9 ? 'open' : 'close';
+        draw < 0.3
+          ? 'add'
+          : draw < 0.52
+            ? 'reduce'
+            : draw < 0.62
+              ? 'roll'
+              : draw < 0.72
+                ? 'apply'
+                : draw < 0.8
+                  ? 'keep'
+                  : draw < 0.9
+                    ? 'open'
+                    : 'close';
       const amount =
-        kind === 'add' || kind === 'reduce' ? 10 + Math.floor(random() * 190) : kind === 'open' || kind === 'apply' || kind === 'keep' ? 1_000 + 10 * Math.floor(random() * 600) : 0;
+        kind === 'add' || kind === 'reduce'
+          ? 10 + Math.floor(random() * 190)
+          : kind === 'open' || kind === 'apply' || kind === 'keep'
+            ? 1_000 + 10 * Math.floor(random() * 600)
+            : 0;
       const killed = random() < options.killShare;
       const tenorDays = TENORS[Math.floor(extras() * TENORS.length)]!;
       // Half the opens name a deal, which every roll of their hedge must carry on.
@@ -340,7 +381,13 @@ function seedSide(simulator: Simulator, fillDelayMs: number, seeded: Seeded): { 
       path: '/hedges',
       query: {},
       headers: { authorization: `Bearer ${simulator.apiKey}`, 'idempotency-key': key },
-      body: { market: MARKET, side: SIDE, notional_usd: SEED_USD, tenor_days: seeded.tenorDays, ...(seeded.ref ? { client_reference: seeded.ref } : {}) },
+      body: {
+        market: MARKET,
+        side: SIDE,
+        notional_usd: SEED_USD,
+        tenor_days: seeded.tenorDays,
+        ...(seeded.ref ? { client_reference: seeded.ref } : {}),
+      },
     },
     simulator.sandbox.clock.now(),
   );
@@ -370,7 +417,12 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryResult
   try {
     desk = options.teamStore ? await teamDesk(simulator, options.teamStore) : localDesk(simulator);
     const seed = seedSide(simulator, behaviours.fillDelayMs, drawn.seeded);
-    simulator.sandbox.setFaults({ fault5xx: 0.05, dropAfterCommit: 0.08, latencyMs: behaviours.latencyMs, match: { method: 'POST' } });
+    simulator.sandbox.setFaults({
+      fault5xx: 0.05,
+      dropAfterCommit: 0.08,
+      latencyMs: behaviours.latencyMs,
+      match: { method: 'POST' },
+    });
     const ops = drawOps(options, random);
     const activeDesk = desk;
     // Each actor runs its own ops one after another; the actors run at once.
@@ -384,7 +436,8 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryResult
     // Rounds over the unresolved entries, oldest first (an entry may be undecidable until an older
     // change on its side is resolved), until a round resolves nothing or three rounds have run.
     let resumes = 0;
-    const unresolvedIds = async () => (await desk!.journal()).filter((entry) => UNRESOLVED.has(entry.outcome)).map((entry) => entry.id as string);
+    const unresolvedIds = async () =>
+      (await desk!.journal()).filter((entry) => UNRESOLVED.has(entry.outcome)).map((entry) => entry.id as string);
     for (let round = 0; round < 3; round++) {
       const pending = (await unresolvedIds()).reverse();
       if (pending.length === 0) break;
@@ -403,7 +456,16 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryResult
     // judged, while the model lands it.
     simulator.advance(behaviours.fillDelayMs + 1);
     const judged = await check(simulator, desk, ops, seed);
-    return { seed: options.seed, team: options.teamStore !== undefined, behaviours, seeded: drawn.seeded, ops, ...judged, resumes, ms: Date.now() - started };
+    return {
+      seed: options.seed,
+      team: options.teamStore !== undefined,
+      behaviours,
+      seeded: drawn.seeded,
+      ops,
+      ...judged,
+      resumes,
+      ms: Date.now() - started,
+    };
   } finally {
     await simulator.close();
     await desk?.remove();
@@ -412,7 +474,9 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryResult
 
 /** A leg of a roll: journaled with its group and leg, and the roll's own command line. */
 function isRollLeg(entry: Entry): boolean {
-  return entry.group !== undefined && entry.leg !== undefined && (entry.argv?.[0] === 'roll' || entry.command === 'roll');
+  return (
+    entry.group !== undefined && entry.leg !== undefined && (entry.argv?.[0] === 'roll' || entry.command === 'roll')
+  );
 }
 
 // ---- the server's side, as the server's own rules make it ------------------------------------
@@ -471,18 +535,16 @@ function runModel(
   const trace: string[] = [];
   type Event = { atMs: number; rank: number; order: number; run: () => void };
   const events: Event[] = [
-    ...settlements.map(
-      (settled, order): Event => ({
-        atMs: settled.atMs,
-        rank: 0,
-        order,
-        run: () => {
-          const held = live.some((hedge) => hedge.id === settled.id);
-          remove(settled.id);
-          trace.push(`${settled.id} settled${held ? '' : ' (not held here)'} → ${total()}`);
-        },
-      }),
-    ),
+    ...settlements.map((settled, order): Event => ({
+      atMs: settled.atMs,
+      rank: 0,
+      order,
+      run: () => {
+        const held = live.some((hedge) => hedge.id === settled.id);
+        remove(settled.id);
+        trace.push(`${settled.id} settled${held ? '' : ' (not held here)'} → ${total()}`);
+      },
+    })),
     ...acts.map((act): Event => ({ atMs: act.atMs, rank: 2, order: act.order, run: () => actOn(act) })),
   ];
   const remove = (id: string) => {
@@ -502,7 +564,8 @@ function runModel(
     }
     const newestFirst = [...live].reverse();
     if (act.path === '/hedges/add') record.parts = newestFirst.slice(0, 1).map((hedge) => ({ id: hedge.id, usd }));
-    else if (act.path === '/hedges/close' || (live.length > 1 && reductionClosesFully(total(), usd))) record.parts = newestFirst.map((hedge) => ({ id: hedge.id, usd: hedge.usd }));
+    else if (act.path === '/hedges/close' || (live.length > 1 && reductionClosesFully(total(), usd)))
+      record.parts = newestFirst.map((hedge) => ({ id: hedge.id, usd: hedge.usd }));
     else {
       let left = usd;
       for (const hedge of newestFirst) {
@@ -528,7 +591,9 @@ function runModel(
           else if (act.path === '/hedges/close' || reductionClosesFully(hedge.usd, part.usd)) remove(hedge.id);
           else hedge.usd = cents(hedge.usd - part.usd);
         }
-        trace.push(`${describe(act)}${record.parts.some((part) => part.applied) ? '' : ' (did not land: its hedge had ended)'} → ${total()}`);
+        trace.push(
+          `${describe(act)}${record.parts.some((part) => part.applied) ? '' : ' (did not land: its hedge had ended)'} → ${total()}`,
+        );
       },
     });
   };
@@ -536,7 +601,12 @@ function runModel(
     let next = -1;
     events.forEach((event, index) => {
       const best = events[next];
-      if (!best || event.atMs < best.atMs || (event.atMs === best.atMs && (event.rank < best.rank || (event.rank === best.rank && event.order < best.order)))) next = index;
+      if (
+        !best ||
+        event.atMs < best.atMs ||
+        (event.atMs === best.atMs && (event.rank < best.rank || (event.rank === best.rank && event.order < best.order)))
+      )
+        next = index;
     });
     if (next < 0) break;
     events.splice(next, 1)[0]!.run();
@@ -571,7 +641,11 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   const logged = new Map<string, { order: number; path: string; body: Record<string, unknown> }>();
   simulator.writes().forEach((write, index) => {
     if (write.idempotencyKey !== null && TRADE_PATHS.has(write.path) && !logged.has(write.idempotencyKey)) {
-      logged.set(write.idempotencyKey, { order: index, path: write.path, body: (write.body ?? {}) as Record<string, unknown> });
+      logged.set(write.idempotencyKey, {
+        order: index,
+        path: write.path,
+        body: (write.body ?? {}) as Record<string, unknown>,
+      });
     }
   });
   const allActs: ServerAct[] = [];
@@ -580,19 +654,27 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     const key = scope.split(':').slice(2).join(':');
     const request = logged.get(key);
     if (key === seed.key || !request) continue;
-    const answer = (record.bodyJson !== undefined ? JSON.parse(record.bodyJson) : record.body) as { data?: Record<string, unknown> } | undefined;
+    const answer = (record.bodyJson !== undefined ? JSON.parse(record.bodyJson) : record.body) as
+      { data?: Record<string, unknown> } | undefined;
     const data = answer?.data ?? {};
-    const hedgeId = typeof data.hedge_id === 'string' ? data.hedge_id : typeof data.id === 'string' ? data.id : undefined;
+    const hedgeId =
+      typeof data.hedge_id === 'string' ? data.hedge_id : typeof data.id === 'string' ? data.id : undefined;
     allActs.push({ key, atMs: record.createdAtMs, ...request, ...(hedgeId ? { hedgeId } : {}) });
   }
   // The side's acts, in the server's order (the actors trade only it; one elsewhere is still judged by check 3).
-  const acts = allActs.filter((act) => act.body.side === SIDE && String(act.body.market).toUpperCase() === MARKET).sort((a, b) => a.atMs - b.atMs || a.order - b.order);
+  const acts = allActs
+    .filter((act) => act.body.side === SIDE && String(act.body.market).toUpperCase() === MARKET)
+    .sort((a, b) => a.atMs - b.atMs || a.order - b.order);
   const actedKeys = new Set(allActs.map((act) => act.key));
 
   const sideHedges = simulator.hedges().filter((hedge) => hedge.market === MARKET && hedge.side === SIDE);
   const hedgeById = new Map(sideHedges.map((hedge) => [hedge.id, hedge]));
-  const settlements = sideHedges.filter((hedge) => hedge.closeReason === 'settled' && hedge.closedAtMs !== undefined).map((hedge) => ({ id: hedge.id, atMs: hedge.closedAtMs! }));
-  const ended = new Map(sideHedges.filter((hedge) => hedge.closedAtMs !== undefined).map((hedge) => [hedge.id, hedge.closedAtMs!]));
+  const settlements = sideHedges
+    .filter((hedge) => hedge.closeReason === 'settled' && hedge.closedAtMs !== undefined)
+    .map((hedge) => ({ id: hedge.id, atMs: hedge.closedAtMs! }));
+  const ended = new Map(
+    sideHedges.filter((hedge) => hedge.closedAtMs !== undefined).map((hedge) => [hedge.id, hedge.closedAtMs!]),
+  );
   const seeded = [{ id: seed.id, usd: SEED_USD }];
   const fillDelayMs = simulator.sandbox.engine.fillDelayMs;
   const serverUsd = sideUsd(simulator);
@@ -600,18 +682,29 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   // The server's own truth: every act it made, by its rules. It must make what the server holds —
   // else the checker's model is wrong, or a trade reached the server without a key.
   const truth = runModel(acts, settlements, seeded, fillDelayMs, ended);
-  const serverLive = simulator.active(SIDE).map((hedge) => `${hedge.id} ${cents(hedge.notionalUsd)}`).sort();
+  const serverLive = simulator
+    .active(SIDE)
+    .map((hedge) => `${hedge.id} ${cents(hedge.notionalUsd)}`)
+    .sort();
   const modelLive = truth.live.map((hedge) => `${hedge.id} ${hedge.usd}`).sort();
   if (serverLive.join() !== modelLive.join()) {
-    violations.push(`the server's acts, by its own rules, make ${modelLive.join(', ') || 'nothing'}; it holds ${serverLive.join(', ') || 'nothing'} (a trade without a key, or the checker's model is wrong)`);
+    violations.push(
+      `the server's acts, by its own rules, make ${modelLive.join(', ') || 'nothing'}; it holds ${serverLive.join(', ') || 'nothing'} (a trade without a key, or the checker's model is wrong)`,
+    );
   }
   const isApplied = (key: string) => applied(truth.seen.get(key), (id) => hedgeById.get(id)?.status);
 
   // Cannot tell: what hedge left unresolved after the resumes, with what the server did.
   const unresolved = entries.filter((entry) => UNRESOLVED.has(entry.outcome));
   for (const entry of unresolved) {
-    const did = !actedKeys.has(entry.idempotency_key) ? 'the server never acted on its key' : isApplied(entry.idempotency_key) ? 'the server applied it' : 'the server acted on it, but it did not land';
-    cannotTell.push(`${entry.command}${entry.leg ? ` (${entry.group?.split('-')[0]} ${entry.leg})` : ''} ${entry.id} ${entry.outcome}: ${did}`);
+    const did = !actedKeys.has(entry.idempotency_key)
+      ? 'the server never acted on its key'
+      : isApplied(entry.idempotency_key)
+        ? 'the server applied it'
+        : 'the server acted on it, but it did not land';
+    cannotTell.push(
+      `${entry.command}${entry.leg ? ` (${entry.group?.split('-')[0]} ${entry.leg})` : ''} ${entry.id} ${entry.outcome}: ${did}`,
+    );
   }
 
   // (3) every entry the journal has as landed was acted on and applied; none it has as not landed was.
@@ -619,21 +712,28 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   for (const entry of landed) {
     const key = entry.idempotency_key as string;
     const label = `${entry.command} ${entry.request.path} (${key})`;
-    if (!actedKeys.has(key)) violations.push(`the journal has ${label} as ${entry.outcome}, but the server never acted on its key`);
+    if (!actedKeys.has(key))
+      violations.push(`the journal has ${label} as ${entry.outcome}, but the server never acted on its key`);
     else if (!isApplied(key)) {
       const part = truth.seen.get(key)?.parts[0];
-      violations.push(`the journal has ${label} as ${entry.outcome}, but it never landed: its hedge ${part?.id ?? '?'} ended${part?.endedAtMs !== undefined ? ` at ${new Date(part.endedAtMs).toISOString()}` : ''} before it would have`);
+      violations.push(
+        `the journal has ${label} as ${entry.outcome}, but it never landed: its hedge ${part?.id ?? '?'} ended${part?.endedAtMs !== undefined ? ` at ${new Date(part.endedAtMs).toISOString()}` : ''} before it would have`,
+      );
     }
   }
   for (const entry of entries) {
     if (NOT_LANDED.has(entry.outcome) && actedKeys.has(entry.idempotency_key) && isApplied(entry.idempotency_key)) {
-      violations.push(`the journal has ${entry.command} ${entry.request?.path} (${entry.idempotency_key}) as ${entry.outcome}${entry.error_code ? ` (${entry.error_code})` : ''}, but the server applied it`);
+      violations.push(
+        `the journal has ${entry.command} ${entry.request?.path} (${entry.idempotency_key}) as ${entry.outcome}${entry.error_code ? ` (${entry.error_code})` : ''}, but the server applied it`,
+      );
     }
   }
 
   // (1) the journal's fold: its landed entries (and, for what it left unresolved, the server's
   // answer) by the server's rules, in the server's order, with the server's settlements.
-  const counted = acts.filter((act) => LANDED.has(byKey.get(act.key)?.outcome) || UNRESOLVED.has(byKey.get(act.key)?.outcome));
+  const counted = acts.filter(
+    (act) => LANDED.has(byKey.get(act.key)?.outcome) || UNRESOLVED.has(byKey.get(act.key)?.outcome),
+  );
   const fold = runModel(counted, settlements, seeded, fillDelayMs, ended, (act) => {
     const entry = byKey.get(act.key);
     return `${describeAct(entry, act)}${UNRESOLVED.has(entry?.outcome) ? ` [${entry!.outcome}; as the server has it]` : ''}`;
@@ -648,20 +748,28 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   const knownKeys = new Set(entries.map((entry) => entry.idempotency_key as string));
   for (const write of simulator.writes()) {
     if (!TRADE_PATHS.has(write.path)) continue;
-    if (write.idempotencyKey === null && (write.status === 200 || write.status === 'dropped')) violations.push(`the server received ${write.method} ${write.path} without a key`);
+    if (write.idempotencyKey === null && (write.status === 200 || write.status === 'dropped'))
+      violations.push(`the server received ${write.method} ${write.path} without a key`);
   }
-  for (const act of allActs) if (!knownKeys.has(act.key)) violations.push(`the server acted on POST ${act.path} under a key the journal does not know (${act.key})`);
+  for (const act of allActs)
+    if (!knownKeys.has(act.key))
+      violations.push(`the server acted on POST ${act.path} under a key the journal does not know (${act.key})`);
 
   // (2) no exit 0 without its own action.
   for (const op of ops) {
     if (op.exit !== 0 || !['open', 'add', 'reduce', 'close'].includes(op.kind)) continue;
     const own = byKey.get(op.key);
-    if (!own || !LANDED.has(own.outcome)) violations.push(`${op.kind} ${op.amount} (${op.key}) exited 0, but its journal entry is ${own ? own.outcome : 'missing'}`);
-    if (!actedKeys.has(op.key)) violations.push(`${op.kind} ${op.amount} (${op.key}) exited 0, but the server never acted on its key`);
+    if (!own || !LANDED.has(own.outcome))
+      violations.push(
+        `${op.kind} ${op.amount} (${op.key}) exited 0, but its journal entry is ${own ? own.outcome : 'missing'}`,
+      );
+    if (!actedKeys.has(op.key))
+      violations.push(`${op.kind} ${op.amount} (${op.key}) exited 0, but the server never acted on its key`);
   }
   const rollsExited0 = ops.filter((op) => op.kind === 'roll' && op.exit === 0).length;
   const rollOpensLanded = landed.filter((entry) => isRollLeg(entry) && entry.request.path === '/hedges').length;
-  if (rollOpensLanded < rollsExited0) violations.push(`${rollsExited0} rolls exited 0, but the journal has only ${rollOpensLanded} landed roll opens`);
+  if (rollOpensLanded < rollsExited0)
+    violations.push(`${rollsExited0} rolls exited 0, but the journal has only ${rollOpensLanded} landed roll opens`);
 
   // (4) one journal entry per key.
   const perKey = new Map<string, number>();
@@ -680,7 +788,9 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
 
   // (6) a roll's new hedge carries the deal reference of the hedge(s) it rolled.
   const referenceOf = (id: string) => hedgeById.get(id)?.clientReference;
-  const groups = new Set(entries.filter((entry) => String(entry.group ?? '').startsWith('roll-')).map((entry) => entry.group as string));
+  const groups = new Set(
+    entries.filter((entry) => String(entry.group ?? '').startsWith('roll-')).map((entry) => entry.group as string),
+  );
   let rollsChecked = 0;
   let rollsWithReference = 0;
   for (const group of groups) {
@@ -690,7 +800,9 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     const newId = truth.seen.get(open.idempotency_key)?.act.hedgeId;
     const close = legs.find((entry) => entry.leg === 'close' && actedKeys.has(entry.idempotency_key));
     // What the roll rolled: the hedges its close took part of, or the ended hedge it opened anew.
-    const rolled = close ? (truth.seen.get(close.idempotency_key)?.parts.map((part) => part.id) ?? []) : [open.context?.rolled_hedge_id].filter((id): id is string => typeof id === 'string');
+    const rolled = close
+      ? (truth.seen.get(close.idempotency_key)?.parts.map((part) => part.id) ?? [])
+      : [open.context?.rolled_hedge_id].filter((id): id is string => typeof id === 'string');
     if (newId === undefined || rolled.length === 0) continue;
     const references = new Set(rolled.map(referenceOf));
     rollsChecked += 1;
@@ -700,9 +812,13 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     const name = (reference: string | undefined) => (reference === undefined ? 'none' : JSON.stringify(reference));
     // One reference among the rolled hedges must be carried on; of several different ones, one of them.
     if (!references.has(carried)) {
-      violations.push(`the roll ${group} opened ${newId} with reference ${name(carried)}; it rolled ${rolled.map((id) => `${id} (${name(referenceOf(id))})`).join(', ')}`);
+      violations.push(
+        `the roll ${group} opened ${newId} with reference ${name(carried)}; it rolled ${rolled.map((id) => `${id} (${name(referenceOf(id))})`).join(', ')}`,
+      );
     } else if (sent !== carried) {
-      violations.push(`the roll ${group} journaled its open with reference ${name(typeof sent === 'string' ? sent : undefined)}, but the server's hedge ${newId} carries ${name(carried)}`);
+      violations.push(
+        `the roll ${group} journaled its open with reference ${name(typeof sent === 'string' ? sent : undefined)}, but the server's hedge ${newId} carries ${name(carried)}`,
+      );
     }
   }
 
@@ -718,12 +834,16 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
       rollsChecked,
       rollsWithReference,
       mostHedges: truth.mostHedges,
-      changesOnEndedHedges: [...truth.seen.values()].filter((seen) => seen.parts.length > 0 && !seen.parts.some((part) => part.applied)).length,
+      changesOnEndedHedges: [...truth.seen.values()].filter(
+        (seen) => seen.parts.length > 0 && !seen.parts.some((part) => part.applied),
+      ).length,
     },
   };
 }
 
-export function verdictOf(result: Pick<HistoryResult, 'violations' | 'cannotTell'>): 'violation' | 'cannot tell' | 'holds' {
+export function verdictOf(
+  result: Pick<HistoryResult, 'violations' | 'cannotTell'>,
+): 'violation' | 'cannot tell' | 'holds' {
   return result.violations.length > 0 ? 'violation' : result.cannotTell.length > 0 ? 'cannot tell' : 'holds';
 }
 

@@ -31,8 +31,10 @@ type Client = ReturnType<typeof clientFor>['client'];
 /** One scenario per row of the spec's error table (test/support/spec-errors.ts): a call that meets it. */
 const SPEC_ERROR_SCENARIOS: Record<SpecErrorCode, (sandbox: RunningSandbox, client: Client) => Promise<unknown>> = {
   // The simulator's cap is 50,000 (set where the scenarios run).
-  exposure_exceeded: (_sandbox, client) => client.openHedge({ ...BUY, notional_usd: 60_000, tenor_days: 1 }, crypto.randomUUID()),
-  no_open_hedge: (_sandbox, client) => client.addToHedge({ market: 'USDTNGN', side: 'sell', notional_usd: 100 }, crypto.randomUUID()),
+  exposure_exceeded: (_sandbox, client) =>
+    client.openHedge({ ...BUY, notional_usd: 60_000, tenor_days: 1 }, crypto.randomUUID()),
+  no_open_hedge: (_sandbox, client) =>
+    client.addToHedge({ market: 'USDTNGN', side: 'sell', notional_usd: 100 }, crypto.randomUUID()),
   hedge_not_found: (_sandbox, client) => client.getHedge('hdg_doesnotexist'),
   idempotency_key_reuse: async (_sandbox, client) => {
     const key = crypto.randomUUID();
@@ -47,7 +49,10 @@ const SPEC_ERROR_SCENARIOS: Record<SpecErrorCode, (sandbox: RunningSandbox, clie
     const key = crypto.randomUUID();
     const { client: first } = clientFor(sandbox);
     void first.closeHedge(BUY, key).catch(() => undefined);
-    await until(() => sandbox.requestLog.some((entry) => entry.idempotencyKey === key && entry.status === 'pending'), 'the held close');
+    await until(
+      () => sandbox.requestLog.some((entry) => entry.idempotencyKey === key && entry.status === 'pending'),
+      'the held close',
+    );
     const { client: impatient } = clientFor(sandbox, { retry: { maxAttempts: 1, maxTotalMs: 0 } });
     return impatient.closeHedge(BUY, key);
   },
@@ -95,9 +100,15 @@ for (const tls of [false, true]) {
 
       const quote = await client.createQuote({ ...BUY, notional_usd: 10_000, tenor_days: 3 });
       expect(quote.tenor_days).toBe(3);
-      expect(quote.upfront.total_upfront_usdc).toBeCloseTo(quote.upfront.required_margin_usdc + quote.upfront.platform_fee_usdc, 6);
+      expect(quote.upfront.total_upfront_usdc).toBeCloseTo(
+        quote.upfront.required_margin_usdc + quote.upfront.platform_fee_usdc,
+        6,
+      );
 
-      const opened = await client.openHedge({ ...BUY, notional_usd: 10_000, tenor_days: 3, client_reference: 'DEAL-1' }, crypto.randomUUID());
+      const opened = await client.openHedge(
+        { ...BUY, notional_usd: 10_000, tenor_days: 3, client_reference: 'DEAL-1' },
+        crypto.randomUUID(),
+      );
       expect(opened.status).toBe('submitted');
       expect(opened.hedge_id).toMatch(/^hdg_/);
       expect(opened.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -142,33 +153,45 @@ describe('errors and retries', () => {
   let simulator: Simulator;
   let sandbox: RunningSandbox;
   beforeAll(async () => {
-    simulator = await startSimulator({ seed: 11, apiKeys: ['hpk_test_clientAAAAAAAAAAAAAAAAAAAA', 'hpk_test_clientBBBBBBBBBBBBBBBBBBBB', 'hpk_test_clientCCCCCCCCCCCCCCCCCCCC'], exposureCapUsd: 50_000 });
+    simulator = await startSimulator({
+      seed: 11,
+      apiKeys: [
+        'hpk_test_clientAAAAAAAAAAAAAAAAAAAA',
+        'hpk_test_clientBBBBBBBBBBBBBBBBBBBB',
+        'hpk_test_clientCCCCCCCCCCCCCCCCCCCC',
+      ],
+      exposureCapUsd: 50_000,
+    });
     sandbox = simulator.sandbox;
   });
   afterAll(() => simulator.close());
 
-  it.each(SPEC_ERROR_TABLE)('maps $status $code ($condition) to an error with that status and code, as the server answered it', async (row) => {
-    // Each row on a simulator of its own, so that no row's set-up leans on another's.
-    await withSimulator({ seed: 11, exposureCapUsd: 50_000 }, async ({ sandbox: own }) => {
-      const { client } = clientFor(own);
-      const error = await caught(SPEC_ERROR_SCENARIOS[row.code](own, client));
-      expect([error.status, error.code]).toEqual([row.status, row.code]);
-      expect(error.message).not.toBe('');
-      // What the client reports is what the server said: its own log has that status and code.
-      const answered = own.requestLog.filter((entry) => entry.status === row.status && entry.errorCode === row.code);
-      expect(answered.length).toBeGreaterThan(0);
-      // 4xx refusals are ApiErrors with the server's details; 429 and in-flight, which the client
-      // retries, end as NetworkErrors carrying the last answer's status and code.
-      if (row.code === 'rate_limited' || row.code === 'idempotency_in_flight') expect(error).toBeInstanceOf(NetworkError);
-      else {
-        expect(error).toBeInstanceOf(ApiError);
-        expect((error as ApiError).details).toBeTypeOf('object');
-        expect((error as ApiError).requestId).toMatch(/^req_/);
-      }
-    });
-  });
+  it.each(SPEC_ERROR_TABLE)(
+    'maps $status $code ($condition) to an error with that status and code, as the server answered it',
+    async (row) => {
+      // Each row on a simulator of its own, so that no row's set-up leans on another's.
+      await withSimulator({ seed: 11, exposureCapUsd: 50_000 }, async ({ sandbox: own }) => {
+        const { client } = clientFor(own);
+        const error = await caught(SPEC_ERROR_SCENARIOS[row.code](own, client));
+        expect([error.status, error.code]).toEqual([row.status, row.code]);
+        expect(error.message).not.toBe('');
+        // What the client reports is what the server said: its own log has that status and code.
+        const answered = own.requestLog.filter((entry) => entry.status === row.status && entry.errorCode === row.code);
+        expect(answered.length).toBeGreaterThan(0);
+        // 4xx refusals are ApiErrors with the server's details; 429 and in-flight, which the client
+        // retries, end as NetworkErrors carrying the last answer's status and code.
+        if (row.code === 'rate_limited' || row.code === 'idempotency_in_flight')
+          expect(error).toBeInstanceOf(NetworkError);
+        else {
+          expect(error).toBeInstanceOf(ApiError);
+          expect((error as ApiError).details).toBeTypeOf('object');
+          expect((error as ApiError).requestId).toMatch(/^req_/);
+        }
+      });
+    },
+  );
 
-  it('has a scenario for every row of the spec\'s error table, and none for a code it lacks', () => {
+  it("has a scenario for every row of the spec's error table, and none for a code it lacks", () => {
     expect(Object.keys(SPEC_ERROR_SCENARIOS).sort()).toEqual(SPEC_ERROR_TABLE.map((row) => row.code).sort());
   });
 
@@ -279,7 +302,11 @@ describe('errors and retries', () => {
       // The bound is the client's own: two attempts of 0.5 s each (the server saw both stall) and
       // one backoff between them (the clock's record). How long the machine took beyond that is not
       // the client's doing, so the wall clock is only checked from below.
-      expect(requestsTo(sandbox, 'GET', '/account').slice(before).map((entry) => entry.status)).toEqual(['stalled', 'stalled']);
+      expect(
+        requestsTo(sandbox, 'GET', '/account')
+          .slice(before)
+          .map((entry) => entry.status),
+      ).toEqual(['stalled', 'stalled']);
       expect(error.attempts).toBe(2);
       expect(sleeps).toHaveLength(1);
       expect(sleeps[0]).toBeGreaterThanOrEqual(25);
@@ -322,12 +349,17 @@ describe('errors and retries', () => {
     const proxy = await startFieldProxy(sandbox, 'venue', 'gmx-v2');
     try {
       const { client } = clientFor({ ...sandbox, baseUrl: proxy.baseUrl });
-      const opened = await client.openHedge({ market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 }, crypto.randomUUID());
+      const opened = await client.openHedge(
+        { market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 },
+        crypto.randomUUID(),
+      );
       expect(opened.venue).toBe('gmx-v2');
       settle(sandbox);
       expect((await client.getHedge(opened.hedge_id)).venue).toBe('gmx-v2');
       expect((await client.listMarkets()).markets[0]!.venue).toBe('gmx-v2');
-      expect((await client.createQuote({ market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 })).venue).toBe('gmx-v2');
+      expect(
+        (await client.createQuote({ market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 })).venue,
+      ).toBe('gmx-v2');
       expect((await client.listPositions())[0]!.venue).toBe('gmx-v2');
       expect((await client.getAccount()).venue).toBe('gmx-v2');
       expect((await client.listHedges({ limit: 1 }))[0]!.venue).toBe('gmx-v2');
@@ -335,7 +367,15 @@ describe('errors and retries', () => {
       await proxy.close();
     }
     // And the schema itself keeps them (zod loose objects).
-    const parsed = hedgeSchema.parse({ id: 'hdg_1', market: 'USDTNGN', side: 'buy', notional_usd: 1, tenor_days: 1, status: 'filled', venue: 'gmx' });
+    const parsed = hedgeSchema.parse({
+      id: 'hdg_1',
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 1,
+      tenor_days: 1,
+      status: 'filled',
+      venue: 'gmx',
+    });
     expect(parsed.venue).toBe('gmx');
   });
 });
@@ -352,12 +392,18 @@ describe('proxy from the environment', () => {
       expect(proxy.tunnels).toEqual([`sandbox.hedge.test:${sandbox.port}`]);
       await closeClients();
       // Around the proxy the .test name does not resolve: the request fails without a tunnel.
-      const bypassed = clientFor(remote, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url, NO_PROXY: 'sandbox.hedge.test' } });
+      const bypassed = clientFor(remote, {
+        caFile: sandbox.caFile,
+        env: { HTTPS_PROXY: proxy.url, NO_PROXY: 'sandbox.hedge.test' },
+      });
       await expect(bypassed.client.listMarkets()).rejects.toThrow();
       expect(proxy.tunnels).toHaveLength(1);
       await closeClients();
       // A loopback base URL connects directly whatever the environment says (issue 35).
-      const loopback = clientFor(sandbox, { caFile: sandbox.caFile, env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url } });
+      const loopback = clientFor(sandbox, {
+        caFile: sandbox.caFile,
+        env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url },
+      });
       await loopback.client.listMarkets();
       expect(proxy.tunnels).toHaveLength(1);
     } finally {
@@ -374,10 +420,14 @@ describe('base URL rules', () => {
     expect(() => checkBaseUrl('http://10.0.0.5/v2', 'HEDGE_BASE_URL')).toThrow(/HTTPS only/);
   });
   it('allows http:// to loopback and https:// anywhere', () => {
-    expect(checkBaseUrl('http://127.0.0.1:4010/partners/sandbox/v2/', 'x')).toBe('http://127.0.0.1:4010/partners/sandbox/v2');
+    expect(checkBaseUrl('http://127.0.0.1:4010/partners/sandbox/v2/', 'x')).toBe(
+      'http://127.0.0.1:4010/partners/sandbox/v2',
+    );
     expect(checkBaseUrl('http://[::1]:4010/v2', 'x')).toBe('http://[::1]:4010/v2');
     expect(checkBaseUrl('http://localhost:1/v2', 'x')).toBe('http://localhost:1/v2');
-    expect(checkBaseUrl('https://api.example.com/partners/acme/v2', 'x')).toBe('https://api.example.com/partners/acme/v2');
+    expect(checkBaseUrl('https://api.example.com/partners/acme/v2', 'x')).toBe(
+      'https://api.example.com/partners/acme/v2',
+    );
   });
   it('refuses a malformed base URL', () => {
     expect(() => checkBaseUrl('not a url', 'HEDGE_BASE_URL')).toThrow(/is not a URL/);

@@ -23,7 +23,12 @@ interface Relay {
 /** A TCP relay to `port` on loopback (or, without a port, a listener that accepts and never answers). */
 async function startRelay(port?: number): Promise<Relay> {
   const open = new Set<Socket>();
-  const relay: Relay = { port: 0, accepted: 0, open, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const relay: Relay = {
+    port: 0,
+    accepted: 0,
+    open,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
   const server: Server = createServer((client) => {
     relay.accepted += 1;
     open.add(client);
@@ -60,8 +65,11 @@ describe('HTTP connections', () => {
     await simulator.close();
   });
 
-  it('sends a command\'s requests over one kept-alive connection, and closes it with the connections', async () => {
-    const throughRelay = { ...simulator.sandbox, baseUrl: simulator.baseUrl.replace(`:${simulator.sandbox.port}`, `:${relay.port}`) };
+  it("sends a command's requests over one kept-alive connection, and closes it with the connections", async () => {
+    const throughRelay = {
+      ...simulator.sandbox,
+      baseUrl: simulator.baseUrl.replace(`:${simulator.sandbox.port}`, `:${relay.port}`),
+    };
     const connections = new HttpConnections();
     const { client, sleeps } = clientFor(throughRelay, { connections });
     const before = simulator.requests('GET', '/markets').length;

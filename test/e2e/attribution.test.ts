@@ -11,7 +11,8 @@ import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 const startSimulator = useSimulators();
 const HOUR = 3_600_000;
 
-const sideUsd = (simulator: Simulator, side: 'buy' | 'sell') => simulator.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+const sideUsd = (simulator: Simulator, side: 'buy' | 'sell') =>
+  simulator.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 /** The --json error document: the last line of stderr (notes may come before it). */
 const lastJson = (stderr: string): any => JSON.parse(stderr.trim().split('\n').at(-1)!);
 const posts = (simulator: Simulator, path: string) => simulator.writes().filter((entry) => entry.path === path);
@@ -35,7 +36,9 @@ describe('one change in flight per side', () => {
     expect(roll.code, roll.stderr).toBe(0);
     // The roll's open is the side's whole notional, the add included.
     expect(simulator.active('sell').map((hedge) => [hedge.notionalUsd, hedge.tenorDays])).toEqual([[1_500, 7]]);
-    expect(posts(simulator, '/hedges').map((entry) => (entry.body as { notional_usd: number }).notional_usd)).toEqual([1_000, 1_500]);
+    expect(posts(simulator, '/hedges').map((entry) => (entry.body as { notional_usd: number }).notional_usd)).toEqual([
+      1_000, 1_500,
+    ]);
   });
 
   it("an add waits for the add in flight on its side and exits 0 on its own effect, never on the other's", async () => {
@@ -128,7 +131,13 @@ describe('a finished write is not repeated silently', () => {
   it('open, close, open, close, open with identical arguments: five exit 0 and three hedges — each run changes the side the last one left', async () => {
     const simulator = await startSimulator({ fillDelayMs: 100 });
     const runs = [];
-    for (const args of [['open', MARKET, 'sell', '1000', '--tenor', '1'], ['close', MARKET, 'sell'], ['open', MARKET, 'sell', '1000', '--tenor', '1'], ['close', MARKET, 'sell'], ['open', MARKET, 'sell', '1000', '--tenor', '1']]) {
+    for (const args of [
+      ['open', MARKET, 'sell', '1000', '--tenor', '1'],
+      ['close', MARKET, 'sell'],
+      ['open', MARKET, 'sell', '1000', '--tenor', '1'],
+      ['close', MARKET, 'sell'],
+      ['open', MARKET, 'sell', '1000', '--tenor', '1'],
+    ]) {
       const run = await simulator.hedge(args);
       runs.push(run.code);
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
@@ -140,7 +149,7 @@ describe('a finished write is not repeated silently', () => {
     expect(sideUsd(simulator, 'sell')).toBe(1_000);
   });
 
-  it('two identical adds in a row: the second is the guard\'s (exit 16); after the side moved, the same add is new work (exit 0)', async () => {
+  it("two identical adds in a row: the second is the guard's (exit 16); after the side moved, the same add is new work (exit 0)", async () => {
     const simulator = await startSimulator({ fillDelayMs: 100 });
     expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7'])).code).toBe(0);
     expect((await simulator.hedge(['add', MARKET, 'buy', '200'])).code).toBe(0);
@@ -148,7 +157,14 @@ describe('a finished write is not repeated silently', () => {
     expect(repeat.code, repeat.stderr).toBe(16);
     expect(posts(simulator, '/hedges/add')).toHaveLength(1);
     // A colleague's reduce moves the side: the same add is no longer a re-run of the last one.
-    expect((await simulator.api('POST', '/hedges/reduce', { body: { market: MARKET, side: 'buy', notional_usd: 50 }, idempotencyKey: 'desk-reduce-1' })).status).toBe(200);
+    expect(
+      (
+        await simulator.api('POST', '/hedges/reduce', {
+          body: { market: MARKET, side: 'buy', notional_usd: 50 },
+          idempotencyKey: 'desk-reduce-1',
+        })
+      ).status,
+    ).toBe(200);
     simulator.advance(1_000);
     expect(sideUsd(simulator, 'buy')).toBe(1_150);
     const after = await simulator.hedge(['add', MARKET, 'buy', '200', '--json']);
@@ -163,7 +179,10 @@ describe('a finished write is not repeated silently', () => {
     expect((await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7', '--json'])).code).toBe(0);
     const rerun = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7', '--json']);
     expect(rerun.code, rerun.stderr).toBe(16);
-    expect(lastJson(rerun.stderr).error).toMatchObject({ code: 'repeated_action', details: { hedge_id: simulator.hedges()[0]!.id, side_unchanged: true } });
+    expect(lastJson(rerun.stderr).error).toMatchObject({
+      code: 'repeated_action',
+      details: { hedge_id: simulator.hedges()[0]!.id, side_unchanged: true },
+    });
     expect(posts(simulator, '/hedges')).toHaveLength(1);
   });
 
@@ -213,7 +232,10 @@ describe('a close resumed after the side went by another action', () => {
     const closeKey = lastJson(lost.stderr).error.idempotency_key as string;
     expect(closeKey).toBeTruthy();
     // The engine's own record of the keys it acted on (successes only): the close's is never there.
-    const acted = () => Object.entries(simulator.sandbox.engine.state.idempotency).filter(([scope, record]) => scope.endsWith(`:${closeKey}`) && record.status < 300);
+    const acted = () =>
+      Object.entries(simulator.sandbox.engine.state.idempotency).filter(
+        ([scope, record]) => scope.endsWith(`:${closeKey}`) && record.status < 300,
+      );
     expect(acted()).toEqual([]);
     // A colleague reduces the whole side: it is gone, by the reduce.
     expect((await simulator.hedge(['reduce', MARKET, 'sell', '1000', '--yes'])).code).toBe(0);
@@ -224,7 +246,9 @@ describe('a close resumed after the side went by another action', () => {
     expect(old.code, old.stderr).toBe(12);
     expect(acted()).toEqual([]);
     const shown = await simulator.hedge(['journal', 'list', '--json']);
-    const closeEntry = (JSON.parse(shown.stdout) as Array<{ idempotency_key: string; outcome: string }>).find((entry) => entry.idempotency_key === closeKey)!;
+    const closeEntry = (JSON.parse(shown.stdout) as Array<{ idempotency_key: string; outcome: string }>).find(
+      (entry) => entry.idempotency_key === closeKey,
+    )!;
     expect(closeEntry.outcome).not.toBe('done');
 
     // Within the key lifetime the key decides: sent again, the server refuses it (nothing to close), never "done".
@@ -232,6 +256,10 @@ describe('a close resumed after the side went by another action', () => {
     expect(young.code, young.stderr).not.toBe(0);
     expect(acted()).toEqual([]);
     const after = await simulator.hedge(['journal', 'list', '--json']);
-    expect((JSON.parse(after.stdout) as Array<{ idempotency_key: string; outcome: string }>).find((entry) => entry.idempotency_key === closeKey)!.outcome).not.toBe('done');
+    expect(
+      (JSON.parse(after.stdout) as Array<{ idempotency_key: string; outcome: string }>).find(
+        (entry) => entry.idempotency_key === closeKey,
+      )!.outcome,
+    ).not.toBe('done');
   });
 });

@@ -17,7 +17,9 @@ import { lines } from '../support/text.js';
 
 /** Every command of the tree that runs, with the words that call it. */
 function leaves(specs: readonly CommandSpec[], prefix: string[] = []): Array<{ words: string[]; spec: CommandSpec }> {
-  return specs.flatMap((spec) => (spec.subcommands ? leaves(spec.subcommands, [...prefix, spec.name]) : [{ words: [...prefix, spec.name], spec }]));
+  return specs.flatMap((spec) =>
+    spec.subcommands ? leaves(spec.subcommands, [...prefix, spec.name]) : [{ words: [...prefix, spec.name], spec }],
+  );
 }
 
 const WRITES = leaves(COMMANDS).filter(({ spec }) => spec.tier === 'write');
@@ -29,7 +31,9 @@ function argumentValue(arg: ArgSpec, target: string): string {
   if (Array.isArray(arg.values)) return arg.values[0]!;
   if (arg.name === 'notional') return '1000';
   if (arg.name === 'file') return target;
-  throw new Error(`checked-before-sending.test.ts does not know how to fill the argument <${arg.name}>: teach argumentValue`);
+  throw new Error(
+    `checked-before-sending.test.ts does not know how to fill the argument <${arg.name}>: teach argumentValue`,
+  );
 }
 
 /** The command line from the spec: its arguments, and each option that takes one of fixed values (e.g. --tenor) with its first. */
@@ -65,16 +69,56 @@ interface BadGlobal {
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const BAD_GLOBALS: BadGlobal[] = [
-  { label: 'an unknown field', args: ['--fields', 'nope'], says: (words) => new RegExp(`^hedge: --fields: "nope" is not a field of what \`hedge ${escape(words)}\` prints; allowed: \\w+`) },
-  { label: 'an unknown field, under --json', args: ['--fields', 'nope', '--json'], says: () => /^\{"error":\{"code":"usage",.*"message":"--fields: \\"nope\\" is not a field of what/, json: true },
-  { label: 'a malformed field name', args: ['--fields', 'id status'], says: () => /^hedge: --fields: "id status" is not a field name; expected names of letters, digits, _ and -/ },
-  { label: 'a broken JMESPath', args: ['--query', "[?status=='"], says: () => /^hedge: --query "\[\?status=='": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.$/ },
-  { label: 'an unknown JMESPath function', args: ['--query', 'nosuch(@)'], says: () => /^hedge: --query "nosuch\(@\)": unknown function nosuch\(\); expected a JMESPath expression/ },
+  {
+    label: 'an unknown field',
+    args: ['--fields', 'nope'],
+    says: (words) =>
+      new RegExp(`^hedge: --fields: "nope" is not a field of what \`hedge ${escape(words)}\` prints; allowed: \\w+`),
+  },
+  {
+    label: 'an unknown field, under --json',
+    args: ['--fields', 'nope', '--json'],
+    says: () => /^\{"error":\{"code":"usage",.*"message":"--fields: \\"nope\\" is not a field of what/,
+    json: true,
+  },
+  {
+    label: 'a malformed field name',
+    args: ['--fields', 'id status'],
+    says: () => /^hedge: --fields: "id status" is not a field name; expected names of letters, digits, _ and -/,
+  },
+  {
+    label: 'a broken JMESPath',
+    args: ['--query', "[?status=='"],
+    says: () => /^hedge: --query "\[\?status=='": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.$/,
+  },
+  {
+    label: 'an unknown JMESPath function',
+    args: ['--query', 'nosuch(@)'],
+    says: () => /^hedge: --query "nosuch\(@\)": unknown function nosuch\(\); expected a JMESPath expression/,
+  },
   // --json asks for errors as JSON: the one line is the error document.
-  { label: '--json with --format csv', args: ['--json', '--format', 'csv'], says: () => /^\{"error":\{"code":"usage",.*"message":"--json and --format csv disagree; give one of them\."/, json: true },
-  { label: '--query with --format tsv', args: ['--query', 'status', '--format', 'tsv'], says: () => /^hedge: --query applies to JSON output; --format tsv cannot carry it \(use --format json or ndjson\)\.$/ },
-  { label: '--raw with --format csv', args: ['--raw', '--format', 'csv'], says: () => /^hedge: --raw applies to JSON output .*use --json, or --format json or ndjson/ },
-  { label: 'an unknown --format', args: ['--format', 'xml'], says: () => /^hedge: --format: "xml" is not allowed; expected one of table, tsv, csv, json, ndjson\.$/ },
+  {
+    label: '--json with --format csv',
+    args: ['--json', '--format', 'csv'],
+    says: () => /^\{"error":\{"code":"usage",.*"message":"--json and --format csv disagree; give one of them\."/,
+    json: true,
+  },
+  {
+    label: '--query with --format tsv',
+    args: ['--query', 'status', '--format', 'tsv'],
+    says: () =>
+      /^hedge: --query applies to JSON output; --format tsv cannot carry it \(use --format json or ndjson\)\.$/,
+  },
+  {
+    label: '--raw with --format csv',
+    args: ['--raw', '--format', 'csv'],
+    says: () => /^hedge: --raw applies to JSON output .*use --json, or --format json or ndjson/,
+  },
+  {
+    label: 'an unknown --format',
+    args: ['--format', 'xml'],
+    says: () => /^hedge: --format: "xml" is not allowed; expected one of table, tsv, csv, json, ndjson\.$/,
+  },
   {
     label: '--fields on a dry run in a format with no fields',
     args: ['--dry-run', '--fields', 'method', '--format', 'tsv'],
@@ -90,7 +134,11 @@ const BAD_GLOBALS: BadGlobal[] = [
         ? /^hedge: --until reads again until a condition holds; it works with GET only/
         : new RegExp(`^hedge: unknown option '--until'.*\`hedge ${escape(words)} --help\` lists every option\\.$`),
   },
-  { label: 'a bad --timeout', args: ['--timeout', 'soon'], says: () => /^hedge: --timeout: expected a number of seconds from 0 to 86400 \(got "soon"\)\.$/ },
+  {
+    label: 'a bad --timeout',
+    args: ['--timeout', 'soon'],
+    says: () => /^hedge: --timeout: expected a number of seconds from 0 to 86400 \(got "soon"\)\.$/,
+  },
 ];
 
 interface WriteCase {
@@ -102,7 +150,12 @@ interface WriteCase {
 }
 
 const CASES: WriteCase[] = [
-  ...WRITES.map(({ words, spec }) => ({ name: words.join(' '), words, spec, line: (target: string) => validLine(words, spec, target) })),
+  ...WRITES.map(({ words, spec }) => ({
+    name: words.join(' '),
+    words,
+    spec,
+    line: (target: string) => validLine(words, spec, target),
+  })),
   // A write through `hedge api` (tier local: it writes only with a method that does).
   {
     name: 'api -X POST',
@@ -124,7 +177,10 @@ async function prepare(simulator: Simulator, words: string[]): Promise<string> {
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
     const lost = await simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1']);
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-    if (lost.code !== 5) throw new Error(`setting up resume: an open whose answer is lost should exit 5, not ${lost.code}: ${lost.stderr}`);
+    if (lost.code !== 5)
+      throw new Error(
+        `setting up resume: an open whose answer is lost should exit 5, not ${lost.code}: ${lost.stderr}`,
+      );
   }
   return target;
 }
@@ -145,42 +201,61 @@ async function inTurns(simulator: Simulator, commandLines: string[][]): Promise<
 
 describe('a write checks every argument, option and global before its first request (generated from the specs)', () => {
   it('the specs have the writes this test is about', () => {
-    expect(WRITES.map(({ words }) => words.join(' ')).sort()).toEqual(expect.arrayContaining(['add', 'apply', 'close', 'open', 'reduce', 'resume', 'roll']));
+    expect(WRITES.map(({ words }) => words.join(' ')).sort()).toEqual(
+      expect.arrayContaining(['add', 'apply', 'close', 'open', 'reduce', 'resume', 'roll']),
+    );
   });
 
-  it.each(CASES)('hedge $name: each bad global is exit 2, one line naming it, nothing sent; the same line without it reaches the server', { timeout: 120_000 }, async ({ words, line, spec }) => {
-    await withSimulator({ preset: 'trading' }, async (simulator) => {
-      const target = await prepare(simulator, words);
-      const valid = line(target);
-      const bad = BAD_GLOBALS.filter((row) => !row.needs || (spec.options ?? []).includes(row.needs));
-      const before = simulator.requests().length;
-      const results = await inTurns(
-        simulator,
-        bad.map((row) => [...valid, ...row.args]),
-      );
-      bad.forEach((row, index) => {
-        const result = results[index]!;
-        const what = `hedge ${valid.join(' ')} ${row.args.join(' ')} (${row.label})`;
-        expect(result.code, `${what}: ${result.stderr}`).toBe(2);
-        expect(result.stdout, what).toBe('');
-        expect(lines(result.stderr), what).toHaveLength(1);
-        expect(lines(result.stderr)[0], what).toMatch(row.says(words.join(' '), spec));
-        if (row.json) expect(JSON.parse(result.stderr).error.class, what).toBe('usage');
+  it.each(CASES)(
+    'hedge $name: each bad global is exit 2, one line naming it, nothing sent; the same line without it reaches the server',
+    { timeout: 120_000 },
+    async ({ words, line, spec }) => {
+      await withSimulator({ preset: 'trading' }, async (simulator) => {
+        const target = await prepare(simulator, words);
+        const valid = line(target);
+        const bad = BAD_GLOBALS.filter((row) => !row.needs || (spec.options ?? []).includes(row.needs));
+        const before = simulator.requests().length;
+        const results = await inTurns(
+          simulator,
+          bad.map((row) => [...valid, ...row.args]),
+        );
+        bad.forEach((row, index) => {
+          const result = results[index]!;
+          const what = `hedge ${valid.join(' ')} ${row.args.join(' ')} (${row.label})`;
+          expect(result.code, `${what}: ${result.stderr}`).toBe(2);
+          expect(result.stdout, what).toBe('');
+          expect(lines(result.stderr), what).toHaveLength(1);
+          expect(lines(result.stderr)[0], what).toMatch(row.says(words.join(' '), spec));
+          if (row.json) expect(JSON.parse(result.stderr).error.class, what).toBe('usage');
+        });
+        // Not one request — no read, no write — while every bad line ran.
+        expect(simulator.requests().slice(before), 'requests received while the bad command lines ran').toEqual([]);
+
+        const control = await simulator.hedge(valid);
+        expect(control.code, `the valid line \`hedge ${valid.join(' ')}\`: ${control.stderr}`).toBe(0);
+        expect(
+          simulator.requests().length,
+          `the valid line \`hedge ${valid.join(' ')}\` reaches the server`,
+        ).toBeGreaterThan(before);
       });
-      // Not one request — no read, no write — while every bad line ran.
-      expect(simulator.requests().slice(before), 'requests received while the bad command lines ran').toEqual([]);
-
-      const control = await simulator.hedge(valid);
-      expect(control.code, `the valid line \`hedge ${valid.join(' ')}\`: ${control.stderr}`).toBe(0);
-      expect(simulator.requests().length, `the valid line \`hedge ${valid.join(' ')}\` reaches the server`).toBeGreaterThan(before);
-    });
-  });
+    },
+  );
 });
 
 describe('after the send, the output never turns what was sent into exit 2', () => {
   it('a documented field the answer lacks is an empty cell (--no-wait has no struck rate yet), and the write exits 0', async () => {
     await withSimulator({ preset: 'trading' }, async (simulator) => {
-      const result = await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--no-wait', '--fields', 'hedge_id,struck_rate']);
+      const result = await simulator.hedge([
+        'open',
+        MARKET,
+        'buy',
+        '1000',
+        '--tenor',
+        '1',
+        '--no-wait',
+        '--fields',
+        'hedge_id,struck_rate',
+      ]);
       expect(result.code, result.stderr).toBe(0);
       const [header, row, ...rest] = result.stdout.replace(/\n$/, '').split('\n');
       expect(header).toBe('hedge_id\tstruck_rate');
@@ -191,13 +266,15 @@ describe('after the send, the output never turns what was sent into exit 2', () 
     });
   });
 
-  it('a --query that only the data shows to be wrong (a type error) is a warning: the result is printed whole and the exit code is the close\'s own', async () => {
+  it("a --query that only the data shows to be wrong (a type error) is a warning: the result is printed whole and the exit code is the close's own", async () => {
     await withSimulator({ preset: 'trading' }, async (simulator) => {
       simulator.seedOpen('buy', 10_000);
       const result = await simulator.hedge(['close', MARKET, 'buy', '--query', 'abs(@)']);
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toMatchObject({ status: 'closed' });
-      expect(result.stderr).toMatch(/--query "abs\(@\)": Invalid type: .*; the result is printed whole instead — the write was sent, and the exit code says how it ended\./);
+      expect(result.stderr).toMatch(
+        /--query "abs\(@\)": Invalid type: .*; the result is printed whole instead — the write was sent, and the exit code says how it ended\./,
+      );
       expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
       expect(simulator.active('buy')).toEqual([]);
     });

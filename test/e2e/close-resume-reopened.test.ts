@@ -15,7 +15,10 @@ function waitingAfter(simulator: Simulator, path: string): () => boolean {
   return () => {
     const log = simulator.sandbox.requestLog;
     const sent = log.findIndex((entry) => entry.method === 'POST' && entry.path === path && entry.status === 200);
-    return sent >= 0 && log.slice(sent + 1).some((entry) => entry.method === 'GET' && entry.path === '/positions' && entry.status === 200);
+    return (
+      sent >= 0 &&
+      log.slice(sent + 1).some((entry) => entry.method === 'GET' && entry.path === '/positions' && entry.status === 200)
+    );
   };
 }
 
@@ -23,7 +26,12 @@ it("a close resumed after its side was opened again by another: done on its own 
   const simulator = await startSimulator({ fillDelayMs: 60_000 });
   const closed = simulator.seedOpen('sell', 1_000);
   // Killed while it waits for the close to land: its entry stays `submitted`.
-  const close = await killWhen(simulator, ['close', MARKET, 'sell', '--yes'], waitingAfter(simulator, '/hedges/close'), 'the close was answered and its wait began');
+  const close = await killWhen(
+    simulator,
+    ['close', MARKET, 'sell', '--yes'],
+    waitingAfter(simulator, '/hedges/close'),
+    'the close was answered and its wait began',
+  );
   expect(close.signal).toBe('SIGKILL');
   const [entry] = await journalEntries<{ id: string; outcome: string; hedge_id?: string }>(simulator);
   expect(entry!.outcome).toBe('submitted');
@@ -37,6 +45,13 @@ it("a close resumed after its side was opened again by another: done on its own 
   const [after] = await journalEntries<{ id: string; outcome: string }>(simulator);
   expect(after).toMatchObject({ id: entry!.id, outcome: 'done' });
   // No new close: at most its own key sent again (the server answers it from its record), and the other actor's hedge is untouched.
-  expect(new Set(simulator.writes().filter((write) => write.path === '/hedges/close').map((write) => write.idempotencyKey)).size).toBe(1);
+  expect(
+    new Set(
+      simulator
+        .writes()
+        .filter((write) => write.path === '/hedges/close')
+        .map((write) => write.idempotencyKey),
+    ).size,
+  ).toBe(1);
   expect(simulator.active('sell').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[reopened.id, 700]]);
 });

@@ -21,7 +21,18 @@ async function table(simulator: Simulator, args: string[], columns: number): Pro
 
 async function openWith(simulator: Simulator, side: 'buy' | 'sell', reference: string): Promise<void> {
   // A test may open the same hedge again after closing it: --again says it is meant.
-  const opened = await simulator.hedge(['open', MARKET, side, '10000', '--tenor', '3', '--ref', reference, '--json', '--again']);
+  const opened = await simulator.hedge([
+    'open',
+    MARKET,
+    side,
+    '10000',
+    '--tenor',
+    '3',
+    '--ref',
+    reference,
+    '--json',
+    '--again',
+  ]);
   expect(opened.code, opened.stderr).toBe(0);
   expect(simulator.active(side).map((hedge) => hedge.clientReference)).toEqual([reference]);
   // An hour on: the mark has moved off the entry, so both rate columns are drawn.
@@ -35,10 +46,13 @@ describe('positions: side, reference, notional, net P&L and time left first', ()
     it(`at 80 columns with the reference ${reference}: Left is shown, beside side, Ref, notional and net P&L`, async () => {
       const config = tempDir();
       try {
-        const demo = (args: string[], columns?: number) => runHedge(['--demo', ...args], { configDir: config.path, env: columns ? { COLUMNS: String(columns) } : {} });
+        const demo = (args: string[], columns?: number) =>
+          runHedge(['--demo', ...args], { configDir: config.path, env: columns ? { COLUMNS: String(columns) } : {} });
         const opened = await demo(['open', MARKET, 'buy', '10000', '--tenor', '3', '--ref', reference, '--json']);
         expect(opened.code, opened.stderr).toBe(0);
-        const book = JSON.parse((await demo(['positions', '--json', '--fields', 'side,client_reference,mark_price'])).stdout);
+        const book = JSON.parse(
+          (await demo(['positions', '--json', '--fields', 'side,client_reference,mark_price'])).stdout,
+        );
         expect(book).toEqual([{ side: 'buy', client_reference: reference, mark_price: expect.any(Number) }]);
         const shown = await demo(['positions', '--format', 'table'], 80);
         expect(shown.code, shown.stderr).toBe(0);

@@ -26,14 +26,16 @@ let store: { path: string; remove: () => void };
 beforeAll(async () => {
   store = tempDir('hedge-completion-');
   await new ProfileStore(store.path).update((data) => {
-    data.profiles.desk = { base_url: 'https://api.example.com/partners/acme/v2', api_key: 'hpk_live_CompletionKey000000000001' };
+    data.profiles.desk = {
+      base_url: 'https://api.example.com/partners/acme/v2',
+      api_key: 'hpk_live_CompletionKey000000000001',
+    };
     data.profiles['sandbox-2'] = { base_url: 'http://127.0.0.1:4010/partners/sandbox/v2' };
     data.profiles['ops.eu'] = { base_url: 'https://api.example.com/partners/eu/v2' };
     data.current = 'desk';
   });
 });
 afterAll(() => store.remove());
-
 
 /** Runs the bash completion function on each line (words split on spaces; a trailing space means an empty current word). */
 function bashComplete(lines: string[], env: Record<string, string> = { HEDGE_CONFIG_DIR: store.path }): string[][] {
@@ -59,7 +61,9 @@ function bashComplete(lines: string[], env: Record<string, string> = { HEDGE_CON
 
 describe('bash completion (a real bash)', () => {
   it('registers itself for the hedge command', () => {
-    const output = execFileSync('bash', ['--norc', '-c', 'source "$1" && complete -p hedge', 'bash', BASH_FILE], { encoding: 'utf8' });
+    const output = execFileSync('bash', ['--norc', '-c', 'source "$1" && complete -p hedge', 'bash', BASH_FILE], {
+      encoding: 'utf8',
+    });
     expect(output.trim()).toBe('complete -F _hedge hedge');
   });
 
@@ -83,7 +87,33 @@ describe('bash completion (a real bash)', () => {
       ['hedge sandbox ', ['serve']],
       ['hedge sandbox serve --fa', ['--fail-rate', '--fault-5xx', '--fault-429']],
       ['hedge hedges --w', ['--wait', '--watch']],
-      ['hedge login --', ['--base-url', '--ca-file', '--journal-url', '--key-command', '--key-store', '--move-key', '--json', '--raw', '--profile', '--demo', '--yes', '--no-input', '--no-color', '--verbose', '--timeout', '--request-timeout', '--format', '--fields', '--query', '--no-header', '--help', '--version']],
+      [
+        'hedge login --',
+        [
+          '--base-url',
+          '--ca-file',
+          '--journal-url',
+          '--key-command',
+          '--key-store',
+          '--move-key',
+          '--json',
+          '--raw',
+          '--profile',
+          '--demo',
+          '--yes',
+          '--no-input',
+          '--no-color',
+          '--verbose',
+          '--timeout',
+          '--request-timeout',
+          '--format',
+          '--fields',
+          '--query',
+          '--no-header',
+          '--help',
+          '--version',
+        ],
+      ],
       ['hedge quote USDTNGN buy 10k ', []],
       ['hedge --ver', ['--verbose', '--version']],
     ];
@@ -109,7 +139,9 @@ describe('bash completion (a real bash)', () => {
     try {
       expect(bashComplete(['hedge profile use '], { HEDGE_CONFIG_DIR: empty.path })).toEqual([[]]);
       // Without HEDGE_CONFIG_DIR the store is looked up under XDG_CONFIG_HOME, like the CLI does.
-      expect(bashComplete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([[]]);
+      expect(bashComplete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([
+        [],
+      ]);
     } finally {
       empty.remove();
     }
@@ -144,7 +176,13 @@ describe('hedge completion SHELL', () => {
     const printed = (await runHedge(['completion', 'bash'])).stdout;
     const output = execFileSync(
       'bash',
-      ['--norc', '-c', 'eval "$1"; COMP_WORDS=(hedge whoa); COMP_CWORD=1; _hedge; echo "${COMPREPLY[*]}"', 'bash', printed],
+      [
+        '--norc',
+        '-c',
+        'eval "$1"; COMP_WORDS=(hedge whoa); COMP_CWORD=1; _hedge; echo "${COMPREPLY[*]}"',
+        'bash',
+        printed,
+      ],
       { encoding: 'utf8' },
     );
     expect(output.trim()).toBe('whoami');
@@ -163,7 +201,10 @@ describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not install
     try {
       writeFileSync(join(dir.path, '_hedge'), readFileSync(scriptFile('zsh'), 'utf8'));
       const program = 'fpath=("$1" $fpath); autoload -U compinit; compinit -u -D; print -r -- ${_comps[hedge]}';
-      const output = execFileSync('zsh', ['-f', '-c', program, 'zsh', dir.path], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir.path } });
+      const output = execFileSync('zsh', ['-f', '-c', program, 'zsh', dir.path], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir.path },
+      });
       expect(output.trim()).toBe('_hedge');
     } finally {
       dir.remove();
@@ -184,7 +225,7 @@ describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not install
       "t hedge hedges --status ''",
       "t hedge profile use ''",
       "t hedge profile ''",
-      "t hedge sandbox serve --fa",
+      't hedge sandbox serve --fa',
       "t hedge report --html ''",
     ].join('\n');
     const output = execFileSync('zsh', ['-f', '-c', program, 'zsh', scriptFile('zsh')], {
@@ -195,8 +236,15 @@ describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not install
       .map((line) => line.split(' ').sort().join(' '));
     expect(output[0]!.split(' ')).toEqual(expect.arrayContaining(['markets', 'quote', 'profile', 'journal', 'help']));
     // Options are offered whole (zsh filters them by what was typed): the command's and the global ones.
-    expect(output.slice(1, 5)).toEqual(['buy sell', 'closed failed filled submitted submitting', 'desk ops.eu sandbox-2', 'list remove reset-wire use']);
-    expect(output[5]!.split(' ')).toEqual(expect.arrayContaining(['--fail-rate', '--fault-5xx', '--fault-429', '--json']));
+    expect(output.slice(1, 5)).toEqual([
+      'buy sell',
+      'closed failed filled submitted submitting',
+      'desk ops.eu sandbox-2',
+      'list remove reset-wire use',
+    ]);
+    expect(output[5]!.split(' ')).toEqual(
+      expect.arrayContaining(['--fail-rate', '--fault-5xx', '--fault-429', '--json']),
+    );
     expect(output[6]).toBe('FILES');
   });
 });
@@ -209,12 +257,30 @@ describe.skipIf(NO_FISH)('fish completion (a real fish; skipped: fish is not ins
   });
 
   it('completes commands, arguments, option values and profile names', () => {
-    const lines = ['hedge qu', 'hedge quote USDTNGN ', 'hedge quote USDTNGN buy 10k --tenor ', 'hedge profile use ', 'hedge completion ', 'hedge profile ', 'hedge hedges --w', 'hedge --profile '];
+    const lines = [
+      'hedge qu',
+      'hedge quote USDTNGN ',
+      'hedge quote USDTNGN buy 10k --tenor ',
+      'hedge profile use ',
+      'hedge completion ',
+      'hedge profile ',
+      'hedge hedges --w',
+      'hedge --profile ',
+    ];
     const program = `source $argv[1]; for line in $argv[2..-1]; complete -C "$line" | string replace -r '\\t.*' '' | sort | string join ' '; end`;
     const output = execFileSync('fish', ['--no-config', '-c', program, scriptFile('fish'), ...lines], {
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: store.path, HEDGE_CONFIG_DIR: store.path },
     }).split('\n');
-    expect(output.slice(0, lines.length)).toEqual(['quote', 'buy sell', '1 3 7', 'desk ops.eu sandbox-2', 'bash fish zsh', 'list remove reset-wire use', '--wait --watch', 'desk ops.eu sandbox-2']);
+    expect(output.slice(0, lines.length)).toEqual([
+      'quote',
+      'buy sell',
+      '1 3 7',
+      'desk ops.eu sandbox-2',
+      'bash fish zsh',
+      'list remove reset-wire use',
+      '--wait --watch',
+      'desk ops.eu sandbox-2',
+    ]);
   });
 });

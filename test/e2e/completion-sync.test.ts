@@ -24,7 +24,8 @@ const NO_FISH = !has('fish');
 /** What to do when completions/ and the specs disagree. */
 const REGENERATE = '`npm run build` regenerates completions/ from the specs; commit the result';
 
-const longFlags = (options: readonly OptionSpec[]) => options.flatMap((option) => option.flags.split(/[\s,]+/).filter((part) => part.startsWith('--')));
+const longFlags = (options: readonly OptionSpec[]) =>
+  options.flatMap((option) => option.flags.split(/[\s,]+/).filter((part) => part.startsWith('--')));
 // commander adds --help everywhere and --version on the program; main.ts answers `hedge help exit-codes`.
 const GLOBAL_LONGS = [...longFlags(GLOBAL_OPTIONS), '--help', '--version'];
 
@@ -35,7 +36,11 @@ function manifestPaths(): Array<{ path: string; subcommands: string[]; options: 
   const walk = (specs: readonly CommandSpec[], prefix: string) => {
     for (const spec of specs) {
       const path = prefix ? `${prefix} ${spec.name}` : spec.name;
-      rows.push({ path, subcommands: (spec.subcommands ?? []).map((sub) => sub.name), options: [...longFlags(spec.options ?? []), ...GLOBAL_LONGS] });
+      rows.push({
+        path,
+        subcommands: (spec.subcommands ?? []).map((sub) => sub.name),
+        options: [...longFlags(spec.options ?? []), ...GLOBAL_LONGS],
+      });
       walk(spec.subcommands ?? [], path);
     }
   };
@@ -50,33 +55,54 @@ const lineFor = (path: string, tail: string) => `hedge ${path ? `${path} ` : ''}
 describe('completions/ at the top of the project: generated from the specs, committed', () => {
   it.each(SHELLS)('completions/hedge.%s is what the specs generate', (shell) => {
     const file = readFileSync(join(ROOT, 'completions', `hedge.${shell}`), 'utf8');
-    expect(file === completionScript(shell), `completions/hedge.${shell} is not what the specs generate: ${REGENERATE}`).toBe(true);
+    expect(
+      file === completionScript(shell),
+      `completions/hedge.${shell} is not what the specs generate: ${REGENERATE}`,
+    ).toBe(true);
   });
 
   // The build rewrites completions/, so the file alone could be right while git holds a stale one:
   // git's index is what the next commit holds (a fresh clone's index is its commit).
   it.each(SHELLS)('git holds completions/hedge.%s as the specs generate it', (shell) => {
-    const held = spawnSync('git', ['show', `:completions/hedge.${shell}`], { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    const held = spawnSync('git', ['show', `:completions/hedge.${shell}`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
     expect(held.status, `git has no completions/hedge.${shell}: ${REGENERATE} (git add completions/)`).toBe(0);
-    expect(held.stdout === completionScript(shell), `git's completions/hedge.${shell} is not what the specs generate: ${REGENERATE}`).toBe(true);
+    expect(
+      held.stdout === completionScript(shell),
+      `git's completions/hedge.${shell} is not what the specs generate: ${REGENERATE}`,
+    ).toBe(true);
   });
 
   describe.each(SHELLS)('completions/hedge.%s', (shell) => {
-    it.skipIf(!has(shell))(`passes ${shell} -n${has(shell) ? '' : ` (skipped: ${shell} is not installed; apt-get install ${shell})`}`, () => {
-      const check = spawnSync(shell, ['-n', join(ROOT, 'completions', `hedge.${shell}`)], { encoding: 'utf8' });
-      expect(check.stderr).toBe('');
-      expect(check.status).toBe(0);
-    });
+    it.skipIf(!has(shell))(
+      `passes ${shell} -n${has(shell) ? '' : ` (skipped: ${shell} is not installed; apt-get install ${shell})`}`,
+      () => {
+        const check = spawnSync(shell, ['-n', join(ROOT, 'completions', `hedge.${shell}`)], { encoding: 'utf8' });
+        expect(check.stderr).toBe('');
+        expect(check.status).toBe(0);
+      },
+    );
   });
 });
 
 describe('generated from the specs', () => {
-  it.each(['bash', 'zsh', 'fish'] as const)('dist/completions/hedge.%s is what the generator makes of the manifest', (shell) => {
-    expect(readFileSync(scriptFile(shell), 'utf8')).toBe(completionScript(shell));
-  });
+  it.each(['bash', 'zsh', 'fish'] as const)(
+    'dist/completions/hedge.%s is what the generator makes of the manifest',
+    (shell) => {
+      expect(readFileSync(scriptFile(shell), 'utf8')).toBe(completionScript(shell));
+    },
+  );
 
   it('a command added to the specs is completed with no other file touched', () => {
-    const extra: CommandSpec = { name: 'frobnicate', summary: 'A command that does not exist', examples: [], options: [{ flags: '--wobble <n>', key: 'wobble', kind: 'value', description: 'how much', values: ['1', '2'] }] };
+    const extra: CommandSpec = {
+      name: 'frobnicate',
+      summary: 'A command that does not exist',
+      examples: [],
+      options: [{ flags: '--wobble <n>', key: 'wobble', kind: 'value', description: 'how much', values: ['1', '2'] }],
+    };
     for (const shell of ['bash', 'zsh', 'fish'] as const) {
       const text = completionScript(shell, [...COMMANDS, extra]);
       expect(text, shell).toContain('frobnicate');
@@ -86,7 +112,7 @@ describe('generated from the specs', () => {
   });
 });
 
-describe('bash completes the manifest\'s tree, both ways (a real bash)', () => {
+describe("bash completes the manifest's tree, both ways (a real bash)", () => {
   const program = [
     'source "$1"; shift',
     'for line in "$@"; do',
@@ -97,7 +123,10 @@ describe('bash completes the manifest\'s tree, both ways (a real bash)', () => {
     'done',
   ].join('\n');
   const complete = (lines: string[]) =>
-    execFileSync('bash', ['--norc', '--noprofile', '-c', program, 'bash', scriptFile('bash'), ...lines], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' } })
+    execFileSync('bash', ['--norc', '--noprofile', '-c', program, 'bash', scriptFile('bash'), ...lines], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' },
+    })
       .replace(/\n$/, '')
       .split('\n')
       .map((line) => sorted(line.split(' ').filter(Boolean)));
@@ -114,23 +143,29 @@ describe('bash completes the manifest\'s tree, both ways (a real bash)', () => {
   });
 });
 
-describe.skipIf(NO_FISH)('fish completes the manifest\'s tree, both ways (a real fish; skipped: fish is not installed)', () => {
-  const complete = (lines: string[]) => {
-    const program = `source $argv[1]; for line in $argv[2..-1]; echo (complete -C "$line" | string replace -r '\\t.*' ''); end`;
-    return execFileSync('fish', ['--no-config', '-c', program, scriptFile('fish'), ...lines], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' } })
-      .replace(/\n$/, '')
-      .split('\n')
-      .map((line) => sorted(line.split(' ').filter(Boolean)));
-  };
+describe.skipIf(NO_FISH)(
+  "fish completes the manifest's tree, both ways (a real fish; skipped: fish is not installed)",
+  () => {
+    const complete = (lines: string[]) => {
+      const program = `source $argv[1]; for line in $argv[2..-1]; echo (complete -C "$line" | string replace -r '\\t.*' ''); end`;
+      return execFileSync('fish', ['--no-config', '-c', program, scriptFile('fish'), ...lines], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' },
+      })
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line) => sorted(line.split(' ').filter(Boolean)));
+    };
 
-  it('the subcommands of every command path', () => {
-    const withSubs = PATHS.filter((row) => row.subcommands.length > 0);
-    const offered = complete(withSubs.map((row) => lineFor(row.path, '')));
-    withSubs.forEach((row, index) => expect(offered[index], row.path).toEqual(sorted(row.subcommands)));
-  });
+    it('the subcommands of every command path', () => {
+      const withSubs = PATHS.filter((row) => row.subcommands.length > 0);
+      const offered = complete(withSubs.map((row) => lineFor(row.path, '')));
+      withSubs.forEach((row, index) => expect(offered[index], row.path).toEqual(sorted(row.subcommands)));
+    });
 
-  it('the long options of every command path', () => {
-    const offered = complete(PATHS.map((row) => lineFor(row.path, '--')));
-    PATHS.forEach((row, index) => expect(offered[index], row.path).toEqual(sorted(row.options)));
-  });
-});
+    it('the long options of every command path', () => {
+      const offered = complete(PATHS.map((row) => lineFor(row.path, '--')));
+      PATHS.forEach((row, index) => expect(offered[index], row.path).toEqual(sorted(row.options)));
+    });
+  },
+);

@@ -36,7 +36,13 @@ interface Side {
 
 /** The demo's book as the simulator reads demo-state.json, once everything submitted has landed. */
 async function demoBook(dir: string): Promise<{ positions: Side[]; hedgeIds: string[] }> {
-  const simulator = await startSimulator({ preset: 'plain', apiKeys: [DEMO_API_KEY], fillDelayMs: DEMO_FILL_DELAY_MS, stateFile: join(dir, DEMO_STATE_FILE), stateFileLock: lockDemoState });
+  const simulator = await startSimulator({
+    preset: 'plain',
+    apiKeys: [DEMO_API_KEY],
+    fillDelayMs: DEMO_FILL_DELAY_MS,
+    stateFile: join(dir, DEMO_STATE_FILE),
+    stateFileLock: lockDemoState,
+  });
   try {
     simulator.advance(DEMO_FILL_DELAY_MS + 1);
     const positions = (await simulator.api('GET', '/positions')).body.data as Side[];
@@ -49,9 +55,18 @@ async function demoBook(dir: string): Promise<{ positions: Side[]; hedgeIds: str
 
 /** A filled buy position of `notionalUsd` in a fresh demo state, written by the simulator itself. */
 async function seedDemoPosition(dir: string, notionalUsd: number): Promise<void> {
-  const simulator = await startSimulator({ preset: 'plain', apiKeys: [DEMO_API_KEY], fillDelayMs: DEMO_FILL_DELAY_MS, stateFile: join(dir, DEMO_STATE_FILE), stateFileLock: lockDemoState });
+  const simulator = await startSimulator({
+    preset: 'plain',
+    apiKeys: [DEMO_API_KEY],
+    fillDelayMs: DEMO_FILL_DELAY_MS,
+    stateFile: join(dir, DEMO_STATE_FILE),
+    stateFileLock: lockDemoState,
+  });
   try {
-    const opened = await simulator.api('POST', '/hedges', { body: { market: 'USDTNGN', side: 'buy', notional_usd: notionalUsd, tenor_days: 3 }, idempotencyKey: 'seed' });
+    const opened = await simulator.api('POST', '/hedges', {
+      body: { market: 'USDTNGN', side: 'buy', notional_usd: notionalUsd, tenor_days: 3 },
+      idempotencyKey: 'seed',
+    });
     expect(opened.status).toBe(200);
     simulator.advance(DEMO_FILL_DELAY_MS + 1);
     expect((await simulator.api('GET', `/hedges/${opened.body.data.id}`)).body.data.status).toBe('filled');
@@ -59,7 +74,6 @@ async function seedDemoPosition(dir: string, notionalUsd: number): Promise<void>
     await simulator.close();
   }
 }
-
 
 /** A process's state letter from /proc (T: stopped), or undefined once it is gone. */
 function processState(pid: number): string | undefined {
@@ -91,7 +105,12 @@ async function tenParallelAdds(): Promise<void> {
   const notionals = Array.from({ length: 10 }, (_, index) => 11 + index);
   const adds = await Promise.all(
     // The bound is a backstop: the adds land one after another (each after the one before it).
-    notionals.map((notional) => runHedge(['--demo', 'add', 'USDTNGN', 'buy', String(notional), '--no-wait', '--json'], { configDir: dir, timeoutMs: 100_000 })),
+    notionals.map((notional) =>
+      runHedge(['--demo', 'add', 'USDTNGN', 'buy', String(notional), '--no-wait', '--json'], {
+        configDir: dir,
+        timeoutMs: 100_000,
+      }),
+    ),
   );
 
   let accepted = 0;
@@ -114,59 +133,85 @@ async function tenParallelAdds(): Promise<void> {
 }
 
 describe('--demo runs side by side on one state file', () => {
-  it('10 parallel adds all land, in 3 demos side by side: each position ends at 1,000 plus every add (1,155)', { timeout: 120_000 }, async () => {
-    // Three config dirs at once (each its own demo state and lock), so the case runs several times
-    // in the time of one: the adds on one side land one after another, ~2 s each, whatever the CPU.
-    await Promise.all(Array.from({ length: 3 }, () => tenParallelAdds()));
-  });
+  it(
+    '10 parallel adds all land, in 3 demos side by side: each position ends at 1,000 plus every add (1,155)',
+    { timeout: 120_000 },
+    async () => {
+      // Three config dirs at once (each its own demo state and lock), so the case runs several times
+      // in the time of one: the adds on one side land one after another, ~2 s each, whatever the CPU.
+      await Promise.all(Array.from({ length: 3 }, () => tenParallelAdds()));
+    },
+  );
 
   // /proc tells that the run is stopped (state T); SIGSTOP is POSIX. Taking over the lock needs its 10 s stale time.
-  it.skipIf(process.platform !== 'linux')('a run stopped inside its save until its lock is taken over aborts that save, never writes over the next holder: both adds land', { timeout: 90_000 }, async () => {
-    const dir = configDir();
-    await seedDemoPosition(dir, 1_000);
-    const stateFile = join(dir, DEMO_STATE_FILE);
-    const notionalInFile = (): number => {
-      const hedges = Object.values(parseStateFile(stateFile, readFileSync(stateFile)).engine.accounts).flatMap((account) => Object.values(account.hedges));
-      return hedges.reduce((sum, hedge) => sum + (hedge.status === 'filled' ? hedge.notionalUsd + (hedge.pendingChange?.notionalUsd ?? 0) : 0), 0);
-    };
-    expect(notionalInFile()).toBe(1_000);
+  it.skipIf(process.platform !== 'linux')(
+    'a run stopped inside its save until its lock is taken over aborts that save, never writes over the next holder: both adds land',
+    { timeout: 90_000 },
+    async () => {
+      const dir = configDir();
+      await seedDemoPosition(dir, 1_000);
+      const stateFile = join(dir, DEMO_STATE_FILE);
+      const notionalInFile = (): number => {
+        const hedges = Object.values(parseStateFile(stateFile, readFileSync(stateFile)).engine.accounts).flatMap(
+          (account) => Object.values(account.hedges),
+        );
+        return hedges.reduce(
+          (sum, hedge) =>
+            sum + (hedge.status === 'filled' ? hedge.notionalUsd + (hedge.pendingChange?.notionalUsd ?? 0) : 0),
+          0,
+        );
+      };
+      expect(notionalInFile()).toBe(1_000);
 
-    // The first run stops itself inside its first save (its add written to a temporary file, not
-    // committed, the lock held) and says so in the marker file: no timing decides where it is.
-    const marker = join(dir, 'stopped-in-save');
-    let stoppedChild: ChildProcess | undefined;
-    const stopped = runHedge(['--demo', 'add', 'USDTNGN', 'buy', '11', '--no-wait', '--json'], {
-      configDir: dir,
-      env: { [STOP_IN_SAVE_ENV]: marker },
-      timeoutMs: 80_000,
-      onSpawn: (child) => (stoppedChild = child),
-    });
-    try {
-      await until(() => existsSync(marker) && processState(Number(readFileSync(marker, 'utf8'))) === 'T', 'the first add to stop inside its save', { timeoutMs: 30_000, process: stopped });
-      expect(Number(readFileSync(marker, 'utf8'))).toBe(stoppedChild!.pid);
-      expect(existsSync(`${stateFile}.lock`)).toBe(true);
+      // The first run stops itself inside its first save (its add written to a temporary file, not
+      // committed, the lock held) and says so in the marker file: no timing decides where it is.
+      const marker = join(dir, 'stopped-in-save');
+      let stoppedChild: ChildProcess | undefined;
+      const stopped = runHedge(['--demo', 'add', 'USDTNGN', 'buy', '11', '--no-wait', '--json'], {
+        configDir: dir,
+        env: { [STOP_IN_SAVE_ENV]: marker },
+        timeoutMs: 80_000,
+        onSpawn: (child) => (stoppedChild = child),
+      });
+      try {
+        await until(
+          () => existsSync(marker) && processState(Number(readFileSync(marker, 'utf8'))) === 'T',
+          'the first add to stop inside its save',
+          { timeoutMs: 30_000, process: stopped },
+        );
+        expect(Number(readFileSync(marker, 'utf8'))).toBe(stoppedChild!.pid);
+        expect(existsSync(`${stateFile}.lock`)).toBe(true);
 
-      // The second run — on the other side, since the stopped run still holds the buy side's lock
-      // (one change in flight per side) — finds the state lock held and never refreshed: past its
-      // stale time it takes it over, and its open is saved (exit 0) while the first is still stopped.
-      const other = await runHedge(['--demo', 'open', 'USDTNGN', 'sell', '500', '--tenor', '3', '--no-wait', '--json'], { configDir: dir, timeoutMs: 60_000 });
-      expect(other.code, other.stderr).toBe(0);
-      expect(processState(stoppedChild!.pid!)).toBe('T');
-      const sides = Object.values(parseStateFile(stateFile, readFileSync(stateFile)).engine.accounts).flatMap((account) => Object.values(account.hedges).map((hedge) => hedge.side));
-      expect(sides.sort()).toEqual(['buy', 'sell']);
-    } finally {
-      stoppedChild?.kill('SIGCONT');
-    }
-    // Resumed, the first finds its lock taken over and the file at a later revision: its save
-    // aborts, and its add runs again on the file as it is now (before: its stale copy was
-    // renamed over the file, and the other add, which had exited 0, was gone).
-    const first = await stopped;
-    expect(first.code, first.stderr).toBe(0);
-    const { positions } = await demoBook(dir);
-    expect(positions.map((position) => [position.side, position.notional_usd]).sort()).toEqual([['buy', 1_011], ['sell', 500]]);
-    expectStateFileWhole(dir);
-    expect(existsSync(`${stateFile}.lock`)).toBe(false);
-  });
+        // The second run — on the other side, since the stopped run still holds the buy side's lock
+        // (one change in flight per side) — finds the state lock held and never refreshed: past its
+        // stale time it takes it over, and its open is saved (exit 0) while the first is still stopped.
+        const other = await runHedge(
+          ['--demo', 'open', 'USDTNGN', 'sell', '500', '--tenor', '3', '--no-wait', '--json'],
+          { configDir: dir, timeoutMs: 60_000 },
+        );
+        expect(other.code, other.stderr).toBe(0);
+        expect(processState(stoppedChild!.pid!)).toBe('T');
+        const sides = Object.values(parseStateFile(stateFile, readFileSync(stateFile)).engine.accounts).flatMap(
+          (account) => Object.values(account.hedges).map((hedge) => hedge.side),
+        );
+        expect(sides.sort()).toEqual(['buy', 'sell']);
+      } finally {
+        stoppedChild?.kill('SIGCONT');
+      }
+      // Resumed, the first finds its lock taken over and the file at a later revision: its save
+      // aborts, and its add runs again on the file as it is now (before: its stale copy was
+      // renamed over the file, and the other add, which had exited 0, was gone).
+      const first = await stopped;
+      expect(first.code, first.stderr).toBe(0);
+      const { positions } = await demoBook(dir);
+      expect(positions.map((position) => [position.side, position.notional_usd]).sort()).toEqual([
+        ['buy', 1_011],
+        ['sell', 500],
+      ]);
+      expectStateFileWhole(dir);
+      expect(existsSync(`${stateFile}.lock`)).toBe(false);
+    },
+  );
 
   it('parallel opens, then closes and reduces, with reads between, keep the file whole and the book what the exit codes say', async () => {
     const dir = configDir();
@@ -176,9 +221,17 @@ describe('--demo runs side by side on one state file', () => {
       ['sell', '2000', 'PAR-3'],
       ['sell', '2500', 'PAR-4'],
     ] as const;
-    const reads = [['positions', '--json'], ['account', '--json'], ['hedges', '--json']];
+    const reads = [
+      ['positions', '--json'],
+      ['account', '--json'],
+      ['hedges', '--json'],
+    ];
     const first = await Promise.all([
-      ...opens.map(([side, notional, ref]) => runHedge(['--demo', 'open', 'USDTNGN', side, notional, '--tenor', '3', '--ref', ref, '--no-wait', '--json'], { configDir: dir })),
+      ...opens.map(([side, notional, ref]) =>
+        runHedge(['--demo', 'open', 'USDTNGN', side, notional, '--tenor', '3', '--ref', ref, '--no-wait', '--json'], {
+          configDir: dir,
+        }),
+      ),
       ...reads.map((args) => runHedge(['--demo', ...args], { configDir: dir })),
     ]);
     const openResults = first.slice(0, opens.length);
@@ -217,7 +270,11 @@ describe('--demo runs side by side on one state file', () => {
       ...reads.map((args) => runHedge(['--demo', ...args], { configDir: dir })),
     ]);
     second.slice(changes.length).forEach((result) => expect(result.code, result.stderr).toBe(0));
-    second.slice(0, changes.length).forEach((result, index) => expect([0, 3], `${changes[index].join(' ')}\n${result.stderr}`).toContain(result.code));
+    second
+      .slice(0, changes.length)
+      .forEach((result, index) =>
+        expect([0, 3], `${changes[index].join(' ')}\n${result.stderr}`).toContain(result.code),
+      );
 
     // Exit 0 of a --no-wait change: the simulator accepted it; one change per side at a time.
     const { positions } = await demoBook(dir);

@@ -12,8 +12,23 @@
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldLabel, type FieldSpec } from '../../src/ui/fields.js';
-import { BOOK_RESOURCE, COST_RESOURCE, EXPOSURE_LINE_RESOURCE, SCHEDULE_RESOURCE, STRESS_RESOURCE } from '../../src/ui/exposures-view.js';
-import { HEDGE_RESOURCE, HISTORY_RESOURCE, JOURNAL_RESOURCE, MATURITY_RESOURCE, marketsResource, POSITION_RESOURCE, PRICE_RESOURCE, type Resource } from '../../src/ui/resource-fields.js';
+import {
+  BOOK_RESOURCE,
+  COST_RESOURCE,
+  EXPOSURE_LINE_RESOURCE,
+  SCHEDULE_RESOURCE,
+  STRESS_RESOURCE,
+} from '../../src/ui/exposures-view.js';
+import {
+  HEDGE_RESOURCE,
+  HISTORY_RESOURCE,
+  JOURNAL_RESOURCE,
+  MATURITY_RESOURCE,
+  marketsResource,
+  POSITION_RESOURCE,
+  PRICE_RESOURCE,
+  type Resource,
+} from '../../src/ui/resource-fields.js';
 import { ROOT } from '../support/hedge-cli.js';
 import { spawnInTerminal } from '../support/pseudo-terminal.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
@@ -51,7 +66,11 @@ beforeAll(async () => {
   simulator = await startSimulator();
   await run(['open', MARKET, 'buy', '10000', '--tenor', '3', '--ref', 'DEAL-42', '--json']);
   // A hedge reduced while open, then closed: its history record's P&L is its whole life's.
-  resizedId = (JSON.parse(await run(['open', MARKET, 'sell', '5000', '--tenor', '7', '--ref', 'REPRO-1', '--json'])) as { id: string }).id;
+  resizedId = (
+    JSON.parse(await run(['open', MARKET, 'sell', '5000', '--tenor', '7', '--ref', 'REPRO-1', '--json'])) as {
+      id: string;
+    }
+  ).id;
   simulator.advance(600_000);
   await run(['reduce', MARKET, 'sell', '3000', '--json']);
   simulator.advance(600_000);
@@ -82,7 +101,9 @@ const RULE = /^─+(?: +─+)*$/;
 
 /** Every table of a screen, in order, with the note under each. */
 function tablesOf(lines: string[]): ScreenTable[] {
-  const rules = lines.flatMap((line, index) => (RULE.test(line) && !/^Total/.test(lines[index + 1] ?? '') ? [index] : []));
+  const rules = lines.flatMap((line, index) =>
+    RULE.test(line) && !/^Total/.test(lines[index + 1] ?? '') ? [index] : [],
+  );
   return rules.map((ruleAt, at) => {
     const table = printedTable(lines.join('\n'), ruleAt)!;
     const end = at + 1 < rules.length ? rules[at + 1]! - 2 : lines.length;
@@ -90,8 +111,15 @@ function tablesOf(lines: string[]): ScreenTable[] {
     for (let index = ruleAt + 1; index < end; index++) {
       const line = lines[index]!;
       // Rows lie over the columns; a note or a title runs across the gaps.
-      if (line !== '' && [...line].every((char, column) => char === ' ' || table.spans.some(([start, stop]) => column >= start && column < stop))) body.push(line);
-      else if (!RULE.test(line) && !/^Total/.test(line) && !/^[A-Z][a-z]{2} \d{2} [A-Z][a-z]{2} \d{4} · /.test(line)) break;
+      if (
+        line !== '' &&
+        [...line].every(
+          (char, column) => char === ' ' || table.spans.some(([start, stop]) => column >= start && column < stop),
+        )
+      )
+        body.push(line);
+      else if (!RULE.test(line) && !/^Total/.test(line) && !/^[A-Z][a-z]{2} \d{2} [A-Z][a-z]{2} \d{4} · /.test(line))
+        break;
     }
     const after = lines.slice(ruleAt + 1 + body.length, end).join(' ');
     return { ...table, body, after, ...leftOut(after) };
@@ -102,7 +130,8 @@ function tablesOf(lines: string[]): ScreenTable[] {
 function keysByHeader(resource: Resource): Map<string, string> {
   const byHeader = new Map<string, string>();
   for (const field of resource.fields as FieldSpec[]) {
-    for (const rateUnit of ['NGN/USDT', undefined]) byHeader.set(fieldLabel(field, 'header', { kind: field.kind, rateUnit }), field.key);
+    for (const rateUnit of ['NGN/USDT', undefined])
+      byHeader.set(fieldLabel(field, 'header', { kind: field.kind, rateUnit }), field.key);
   }
   return byHeader;
 }
@@ -116,11 +145,16 @@ function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: n
   const where = `${name} at ${cols}`;
   expect(wide.hidden, `${name}: the wide table hides nothing`).toEqual([]);
   const missing = wide.headers.filter((header) => !table.headers.includes(header));
-  expect(table.hidden.length, `${where}: ${missing.join(', ')} left out; the note names ${table.hidden.join(', ') || 'nothing'}`).toBe(missing.length);
+  expect(
+    table.hidden.length,
+    `${where}: ${missing.join(', ')} left out; the note names ${table.hidden.join(', ') || 'nothing'}`,
+  ).toBe(missing.length);
   expect(new Set(table.hidden).size, where).toBe(table.hidden.length);
   // An id cut in the middle is named as shortened.
   table.spans.forEach(([start, end], column) => {
-    const cut = table.body.some((line) => /^\S*…\S*$/.test(line.slice(start, end).trim()) && /^(hdg_|a_|0x)/.test(line.slice(start, end).trim()));
+    const cut = table.body.some(
+      (line) => /^\S*…\S*$/.test(line.slice(start, end).trim()) && /^(hdg_|a_|0x)/.test(line.slice(start, end).trim()),
+    );
     if (cut) expect(table.shortened.length, `${where}: ${table.headers[column]} cut, not named`).toBeGreaterThan(0);
   });
   if (resource === undefined) return table.headers;
@@ -129,7 +163,8 @@ function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: n
   const all = wide.headers.map((header) => byHeader.get(header) ?? header);
   // The names in the note are exactly the keys of the columns left out.
   expect([...table.hidden].sort(), where).toEqual(all.filter((key) => !shown.includes(key)).sort());
-  const rank = (key: string): number => (resource.priority.includes(key) ? resource.priority.indexOf(key) : resource.priority.length);
+  const rank = (key: string): number =>
+    resource.priority.includes(key) ? resource.priority.indexOf(key) : resource.priority.length;
   const lastShown = Math.max(...shown.map(rank));
   const firstHidden = Math.min(...table.hidden.map(rank));
   expect(lastShown, `${where}: ${table.hidden.join(', ')} hidden before ${shown.join(', ')}`).toBeLessThan(firstHidden);
@@ -141,7 +176,8 @@ function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: n
     const [start, end] = table.spans[column]!;
     return table.body.every((line) => !line.slice(start, end).includes('…'));
   });
-  if (hiddenMoney.length > 0) expect(wholeIds, `${where}: ${wholeIds.join(', ')} whole while ${hiddenMoney.join(', ')} is hidden`).toEqual([]);
+  if (hiddenMoney.length > 0)
+    expect(wholeIds, `${where}: ${wholeIds.join(', ')} whole while ${hiddenMoney.join(', ')} is hidden`).toEqual([]);
   return shown;
 }
 
@@ -169,7 +205,17 @@ const LISTS: Array<{ name: string; args: string[]; resource: Resource }> = [
 
 /** The columns a desk decides on (docs/output.md) that each list must keep at a width, as keys. */
 const MUST_KEEP: Record<string, Partial<Record<(typeof WIDTHS)[number], string[]>>> = {
-  markets: { 80: ['market', 'status', 'price', 'capacity_buy_usd', 'capacity_sell_usd', 'carry_buy_daily_pct', 'carry_sell_daily_pct'] },
+  markets: {
+    80: [
+      'market',
+      'status',
+      'price',
+      'capacity_buy_usd',
+      'capacity_sell_usd',
+      'carry_buy_daily_pct',
+      'carry_sell_daily_pct',
+    ],
+  },
   positions: {
     60: ['side', 'client_reference', 'notional_usd', 'net_pnl_usd'],
     80: ['side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'entry_price', 'mark_price', 'matures_in'],
@@ -184,7 +230,7 @@ const MUST_KEEP: Record<string, Partial<Record<(typeof WIDTHS)[number], string[]
 };
 
 describe.each(LISTS)('$name at 60, 80 and 120 columns', ({ name, args, resource }) => {
-  it('fits, names what it leaves out, keeps the first of its priorities and the desk\'s columns', async () => {
+  it("fits, names what it leaves out, keeps the first of its priorities and the desk's columns", async () => {
     const { wide, at } = await screens(args);
     const [wideTable] = tablesOf(wide);
     expect(wideTable, wide.join('\n')).toBeDefined();
@@ -216,18 +262,21 @@ describe('notes under a table are about what it shows', () => {
       expect(named, `${cols}`).toBeDefined();
       const hedgeLine = lines.find((line) => line.startsWith('  └ '))!;
       if (!named!.includes('reference')) expect(hedgeLine).not.toContain('DEAL-42');
-      if (named!.includes('reference')) expect(lines.some((line) => line.startsWith('  └ ') && line.includes('DEAL-42'))).toBe(true);
+      if (named!.includes('reference'))
+        expect(lines.some((line) => line.startsWith('  └ ') && line.includes('DEAL-42'))).toBe(true);
     }
   });
 
-  it("history: a hedge this journal reduced while open has its notional marked, and the note says what it held", async () => {
+  it('history: a hedge this journal reduced while open has its notional marked, and the note says what it held', async () => {
     const { at } = await screens(['history']);
     for (const cols of WIDTHS) {
       const lines = at.get(cols)!;
       const row = lines.find((line) => line.includes('REPRO-1'))!;
       expect(row, `${cols}:\n${lines.join('\n')}`).toMatch(/2,000\.00\*/);
       const text = lines.join(' ').replace(/\s+/g, ' ');
-      expect(text).toContain(`* REPRO-1 ${resizedId}: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.`);
+      expect(text).toContain(
+        `* REPRO-1 ${resizedId}: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.`,
+      );
       // The sign note is about gross P&L, carry and fees: said only with one of them.
       const [table] = tablesOf(lines);
       const parts = ['Gross P&L USD', 'Carry USDC', 'Fees USDC'].some((header) => table!.headers.includes(header));
@@ -268,7 +317,9 @@ describe('exposures: its five tables at 60, 80 and 120 columns', () => {
       fits(lines, cols, 'exposures');
       const tables = tablesOf(lines);
       expect(tables, `${cols}:\n${lines.join('\n')}`).toHaveLength(5);
-      tables.forEach((table, index) => checkTable(`exposures ${names[index]}`, table, wideTables[index]!, cols, resources[index]));
+      tables.forEach((table, index) =>
+        checkTable(`exposures ${names[index]}`, table, wideTables[index]!, cols, resources[index]),
+      );
       // The schedule's reasons, read down the Why column (a wrapped reason's lines joined): whole, word for word.
       const schedule = tables[2]!;
       const why = schedule.headers.indexOf('Why');
@@ -282,26 +333,41 @@ describe('exposures: its five tables at 60, 80 and 120 columns', () => {
 });
 
 describe('the report table at 60, 80 and 120 columns', () => {
-  it.each([{ command: ['report'] }, { command: ['report', '--by', 'hedge'] }])('$command: fits, names what it leaves out, keeps net P&L', async ({ command }) => {
-    const { wide, at } = await screens(command);
-    const [wideTable] = tablesOf(wide);
-    for (const cols of WIDTHS) {
-      const lines = at.get(cols)!;
-      fits(lines, cols, command.join(' '));
-      const [table] = tablesOf(lines);
-      // The report names what it leaves out in its own words: as many as the columns left out.
-      const text = lines.join(' ').replace(/\s+/g, ' ');
-      const words = /Not shown at \d+ columns: ([^;(]*)/.exec(text)?.[1]?.split(',').map((word) => word.trim()).filter(Boolean) ?? [];
-      // The bar has no header: it is counted from the widest screen's columns.
-      const missing = wideTable!.spans.length - table!.spans.length;
-      expect(words.length, `${cols}:\n${lines.join('\n')}`).toBe(missing);
-      expect(table!.headers.some((header) => /^Net( P&L)?/.test(header)), `${cols}`).toBe(true);
-      if (table!.body.some((line) => /hdg_\S*…/.test(line))) expect(text).toMatch(/[Hh]edge ids shortened/);
-      // An amount left out while a hedge id is shown whole: never (the id is shortened first).
-      const amounts = ['notional', 'amount locked', 'gross P&L', 'carry', 'fees'];
-      if (words.some((word) => amounts.includes(word)) && table!.headers.includes('Hedge ID')) expect(table!.body.some((line) => /hdg_\S*…/.test(line)), `${cols}:\n${lines.join('\n')}`).toBe(true);
-    }
-  });
+  it.each([{ command: ['report'] }, { command: ['report', '--by', 'hedge'] }])(
+    '$command: fits, names what it leaves out, keeps net P&L',
+    async ({ command }) => {
+      const { wide, at } = await screens(command);
+      const [wideTable] = tablesOf(wide);
+      for (const cols of WIDTHS) {
+        const lines = at.get(cols)!;
+        fits(lines, cols, command.join(' '));
+        const [table] = tablesOf(lines);
+        // The report names what it leaves out in its own words: as many as the columns left out.
+        const text = lines.join(' ').replace(/\s+/g, ' ');
+        const words =
+          /Not shown at \d+ columns: ([^;(]*)/
+            .exec(text)?.[1]
+            ?.split(',')
+            .map((word) => word.trim())
+            .filter(Boolean) ?? [];
+        // The bar has no header: it is counted from the widest screen's columns.
+        const missing = wideTable!.spans.length - table!.spans.length;
+        expect(words.length, `${cols}:\n${lines.join('\n')}`).toBe(missing);
+        expect(
+          table!.headers.some((header) => /^Net( P&L)?/.test(header)),
+          `${cols}`,
+        ).toBe(true);
+        if (table!.body.some((line) => /hdg_\S*…/.test(line))) expect(text).toMatch(/[Hh]edge ids shortened/);
+        // An amount left out while a hedge id is shown whole: never (the id is shortened first).
+        const amounts = ['notional', 'amount locked', 'gross P&L', 'carry', 'fees'];
+        if (words.some((word) => amounts.includes(word)) && table!.headers.includes('Hedge ID'))
+          expect(
+            table!.body.some((line) => /hdg_\S*…/.test(line)),
+            `${cols}:\n${lines.join('\n')}`,
+          ).toBe(true);
+      }
+    },
+  );
 });
 
 // ---- the --watch views: one frame each -----------------------------------------------------------
@@ -310,16 +376,22 @@ describe('--watch views, one frame at 60, 80 and 120 columns', () => {
   it('positions --watch: fits, keeps entry and time left at 80, names on the screen what it leaves out', async () => {
     const { wide, at } = await screens(['positions', '--watch', '1', '--count', '1']);
     const [wideTable] = tablesOf(wide);
-    expect(wideTable!.headers).toEqual(expect.arrayContaining(['Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Left', 'P&L trend']));
+    expect(wideTable!.headers).toEqual(
+      expect.arrayContaining(['Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Left', 'P&L trend']),
+    );
     for (const cols of WIDTHS) {
       const lines = at.get(cols)!;
       fits(lines, cols, 'positions --watch');
       const [table] = tablesOf(lines);
       const byHeader = new Map([...keysByHeader(POSITION_RESOURCE), ['P&L trend', 'trend']]);
-      const missing = wideTable!.headers.filter((header) => !table!.headers.includes(header)).map((header) => byHeader.get(header) ?? header);
+      const missing = wideTable!.headers
+        .filter((header) => !table!.headers.includes(header))
+        .map((header) => byHeader.get(header) ?? header);
       expect([...table!.hidden].sort(), `${cols}:\n${lines.join('\n')}`).toEqual(missing.sort());
       expect(table!.after).toMatch(missing.length > 0 ? /see --json, or a wider terminal/ : /^(?!.*Hidden at)/);
-      if (cols >= 80) for (const header of ['Side', 'Ref', 'Notional USD', 'Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Left']) expect(table!.headers, `${cols}`).toContain(header);
+      if (cols >= 80)
+        for (const header of ['Side', 'Ref', 'Notional USD', 'Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Left'])
+          expect(table!.headers, `${cols}`).toContain(header);
       expect(table!.headers, `${cols}`).toContain('Net P&L USD');
     }
     // Each side's trend is its own P&L: the two rows of one market do not draw one line twice.

@@ -12,19 +12,30 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { WIRE_SETTING_SOURCES } from '../../src/api/wire/unspecified.js';
-import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, SANDBOX_DIALECTS, wireDialect, type SandboxDialect } from '../../src/sandbox/index.js';
+import {
+  HOSTILE_FIELD_NAME,
+  HOSTILE_FIELD_VALUE,
+  SANDBOX_DIALECTS,
+  wireDialect,
+  type SandboxDialect,
+} from '../../src/sandbox/index.js';
 import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 
 /** The market each dialect's lifecycle trades: the first one it lists as open. */
-const marketOf = (dialect: SandboxDialect): string => wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
+const marketOf = (dialect: SandboxDialect): string =>
+  wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
 
 type Mode = 'table' | 'plain' | 'json';
 const MODES: readonly Mode[] = ['table', 'plain', 'json'];
 
 /** Table mode without a pseudo-terminal: HEDGE_FORCE_TTY; `--format table` once formats are in. */
 const MODE_ARGS: Record<Mode, string[]> = { table: ['--format', 'table'], plain: [], json: ['--json', '--raw'] };
-const MODE_ENV: Record<Mode, Record<string, string>> = { table: { HEDGE_FORCE_TTY: '1', COLUMNS: '400' }, plain: {}, json: {} };
+const MODE_ENV: Record<Mode, Record<string, string>> = {
+  table: { HEDGE_FORCE_TTY: '1', COLUMNS: '400' },
+  plain: {},
+  json: {},
+};
 
 /** Fields whose values move with the sandbox clock (price path, carry): compared by type only. */
 function movingFields(dialect: SandboxDialect): Set<string> {
@@ -58,7 +69,9 @@ function masked(value: unknown, moving: ReadonlySet<string>): string {
   const mask = (item: unknown): unknown => {
     if (Array.isArray(item)) return item.map(mask);
     if (item !== null && typeof item === 'object') {
-      return Object.fromEntries(Object.entries(item).map(([key, field]) => [key, moving.has(key) ? `<${typeof field}>` : mask(field)]));
+      return Object.fromEntries(
+        Object.entries(item).map(([key, field]) => [key, moving.has(key) ? `<${typeof field}>` : mask(field)]),
+      );
     }
     return item;
   };
@@ -101,15 +114,24 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
 
   // markets: every listed market, whatever it is; quote on the open one
   const markets = await hedge('markets');
-  if (mode === 'json') expect(json(markets.stdout).map((entry: { market: string }) => entry.market)).toEqual(wire.markets.map((listed) => listed.market));
+  if (mode === 'json')
+    expect(json(markets.stdout).map((entry: { market: string }) => entry.market)).toEqual(
+      wire.markets.map((listed) => listed.market),
+    );
   else expect(markets.stdout).toContain(MARKET);
   const quote = await hedge('quote', MARKET, 'buy', '10000', '--tenor', '3');
-  if (mode === 'json') expect(json(quote.stdout)).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10_000, tenor_days: 3 });
+  if (mode === 'json')
+    expect(json(quote.stdout)).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10_000, tenor_days: 3 });
 
   // open
   const reference = `lifecycle-${dialect}-${mode}`;
   const buyId = await opened(['open', MARKET, 'buy', '10000', '--tenor', '3', '--ref', reference, '--yes']);
-  expect(hedgeState(buyId)).toMatchObject({ status: 'filled', side: 'buy', notionalUsd: 10_000, clientReference: reference });
+  expect(hedgeState(buyId)).toMatchObject({
+    status: 'filled',
+    side: 'buy',
+    notionalUsd: 10_000,
+    clientReference: reference,
+  });
 
   // add: the body carries the notional under the dialect's name, and nothing under another (a
   // dialect with another name refuses hedge's guess once, the first time: then hedge knows it)
@@ -136,7 +158,8 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
   if (mode === 'json') expect(masked(json(positions.stdout), moving)).toBe(masked(await server('/positions'), moving));
   // Every dialect's side and notional, whatever the server names them (beta sends no side at all).
   // The deal reference is joined from the hedges in every dialect (cut with … when the terminal is narrow).
-  if (mode === 'table') expect(positions.stdout).toMatch(new RegExp(`${MARKET}\\s+buy\\s+lifecycle-\\S*\\s+12,000\\.00`));
+  if (mode === 'table')
+    expect(positions.stdout).toMatch(new RegExp(`${MARKET}\\s+buy\\s+lifecycle-\\S*\\s+12,000\\.00`));
   if (mode === 'plain') expect(positions.stdout).toContain('12000');
   const openAccount = await hedge('account');
   if (mode === 'json') expect(masked(json(openAccount.stdout), moving)).toBe(masked(await server('/account'), moving));
@@ -162,7 +185,10 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
   const listed = simulator.requests('GET', '/hedges').at(-1)!;
   expect(listed.status).toBe(200);
   if (dialect === 'beta') expect(listed.query).toEqual({ per_page: '20' });
-  if (mode === 'json') expect(masked(json(list.stdout), moving)).toBe(masked(await server(`/hedges?${wire.pageSizeParameter}=20`), moving));
+  if (mode === 'json')
+    expect(masked(json(list.stdout), moving)).toBe(
+      masked(await server(`/hedges?${wire.pageSizeParameter}=20`), moving),
+    );
   else expect(list.stdout).toContain(sellId);
 
   const one = await hedge('hedges', sellId);
@@ -171,48 +197,65 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
 
   const history = await hedge('history', '--limit', '20');
   expect(simulator.requests('GET', '/hedges/history').at(-1)!.status).toBe(200);
-  if (mode === 'json') expect(masked(json(history.stdout), moving)).toBe(masked(await server(`/hedges/history?${wire.pageSizeParameter}=20`), moving));
+  if (mode === 'json')
+    expect(masked(json(history.stdout), moving)).toBe(
+      masked(await server(`/hedges/history?${wire.pageSizeParameter}=20`), moving),
+    );
   // TSV carries every field; the table is fitted to the terminal and may shorten the reference.
   if (mode === 'plain') expect(history.stdout).toContain(reference);
-  if (mode === 'table') expect(history.stdout).toMatch(new RegExp(`${MARKET}\\s+sell[^\\n]*\\n[^\\n]*${MARKET}\\s+buy`));
+  if (mode === 'table')
+    expect(history.stdout).toMatch(new RegExp(`${MARKET}\\s+sell[^\\n]*\\n[^\\n]*${MARKET}\\s+buy`));
 
   const flat = await hedge('positions');
   if (mode === 'json') expect(json(flat.stdout)).toEqual([]);
   else expect(`${flat.stdout}${flat.stderr}`).toContain('No open positions.');
 
   const price = await hedge('price', MARKET);
-  if (mode === 'json') expect(masked(json(price.stdout), moving)).toBe(masked(await server(`/prices?symbols=${MARKET}`), moving));
+  if (mode === 'json')
+    expect(masked(json(price.stdout), moving)).toBe(masked(await server(`/prices?symbols=${MARKET}`), moving));
   else expect(price.stdout).toContain(MARKET);
 }
 
 describe.concurrent('the lifecycle against every wire dialect, with no wire setting given', () => {
-  it.each(SANDBOX_DIALECTS)('%s: table, plain and --json', async (dialect) => {
-    // One simulator per dialect; the modes run one after another on it, each from a flat book.
-    const simulator = await startSimulator({ dialect, fillDelayMs: 20 });
-    try {
-      for (const mode of MODES) await lifecycle(simulator, dialect, mode);
-      // The only refusals of the whole run are the ones hedge learned from, each once: the
-      // add's amount under hedge's guess, and (beta) the page-size guess on the first list.
-      const refused = simulator.sandbox.requestLog.filter((entry) => entry.errorCode !== null).map((entry) => `${entry.method} ${entry.path} ${entry.status} ${entry.errorCode}`);
-      const expected = [
-        ...(dialect === 'beta' ? ['GET /hedges 400 validation_error'] : []),
-        ...(wireDialect(dialect).changeNotionalField !== 'notional_usd' ? ['POST /hedges/add 400 validation_error'] : []),
-      ];
-      expect(refused).toEqual(expected);
-    } finally {
-      await simulator.close();
-    }
-  }, 240_000);
+  it.each(SANDBOX_DIALECTS)(
+    '%s: table, plain and --json',
+    async (dialect) => {
+      // One simulator per dialect; the modes run one after another on it, each from a flat book.
+      const simulator = await startSimulator({ dialect, fillDelayMs: 20 });
+      try {
+        for (const mode of MODES) await lifecycle(simulator, dialect, mode);
+        // The only refusals of the whole run are the ones hedge learned from, each once: the
+        // add's amount under hedge's guess, and (beta) the page-size guess on the first list.
+        const refused = simulator.sandbox.requestLog
+          .filter((entry) => entry.errorCode !== null)
+          .map((entry) => `${entry.method} ${entry.path} ${entry.status} ${entry.errorCode}`);
+        const expected = [
+          ...(dialect === 'beta' ? ['GET /hedges 400 validation_error'] : []),
+          ...(wireDialect(dialect).changeNotionalField !== 'notional_usd'
+            ? ['POST /hedges/add 400 validation_error']
+            : []),
+        ];
+        expect(refused).toEqual(expected);
+      } finally {
+        await simulator.close();
+      }
+    },
+    240_000,
+  );
 });
 
 describe('hedge sandbox serve --dialect', () => {
   it('prints the wire settings the dialect needs; sourced, they let the CLI page and read it', async () => {
     const config = tempDir('hedge-serve-');
-    const server = spawn(process.execPath, [HEDGE_BIN, 'sandbox', 'serve', '--dialect', 'beta', '--hostile-text', '--fill-delay', '20'], {
-      cwd: ROOT,
-      env: baseEnv(config.path),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const server = spawn(
+      process.execPath,
+      [HEDGE_BIN, 'sandbox', 'serve', '--dialect', 'beta', '--hostile-text', '--fill-delay', '20'],
+      {
+        cwd: ROOT,
+        env: baseEnv(config.path),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
     let stdout = '';
     let stderr = '';
@@ -224,9 +267,22 @@ describe('hedge sandbox serve --dialect', () => {
         server.stderr.on('data', check);
         server.on('close', () => reject(new Error(`serve exited early:\n${stderr}`)));
       });
-      const settings = Object.fromEntries(stdout.trimEnd().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
-      expect(Object.keys(settings)).toEqual(['HEDGE_BASE_URL', 'HEDGE_API_KEY', ...Object.values(WIRE_SETTING_SOURCES).map((source) => source.env)]);
-      expect(settings).toMatchObject({ HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page', HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd', HEDGE_WIRE_PRICES_PARAM: 'symbols' });
+      const settings = Object.fromEntries(
+        stdout
+          .trimEnd()
+          .split('\n')
+          .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+      );
+      expect(Object.keys(settings)).toEqual([
+        'HEDGE_BASE_URL',
+        'HEDGE_API_KEY',
+        ...Object.values(WIRE_SETTING_SOURCES).map((source) => source.env),
+      ]);
+      expect(settings).toMatchObject({
+        HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page',
+        HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd',
+        HEDGE_WIRE_PRICES_PARAM: 'symbols',
+      });
       expect(stderr).toContain('beta wire dialect');
       expect(stderr).toContain('Injected faults: hostile text.');
       // beta refuses a page-size parameter it does not know: this only works with the printed setting.

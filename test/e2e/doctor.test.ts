@@ -19,7 +19,10 @@ interface Check {
   for_writes: boolean;
 }
 
-async function doctor(simulator: Simulator, env: Record<string, string> = {}): Promise<{ code: number | null; report: { ready: boolean; exit_code: number; checks: Check[] }; stderr: string }> {
+async function doctor(
+  simulator: Simulator,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; report: { ready: boolean; exit_code: number; checks: Check[] }; stderr: string }> {
   const result = await simulator.hedge(['doctor', '--json'], { env });
   expect(result.stderr).not.toMatch(STACK_FRAME);
   return { code: result.code, report: JSON.parse(result.stdout), stderr: result.stderr };
@@ -30,33 +33,52 @@ const byId = (checks: Check[], id: string): Check => checks.find((check) => chec
 const writes = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
 
 describe.concurrent('hedge doctor passes against every dialect, with no wire setting', () => {
-  it.each(SANDBOX_DIALECTS)('%s', (dialect) => withSimulator({ dialect, fillDelayMs: 20 }, async (simulator) => {
-    const market = wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
-    simulator.seedOpen('buy', 10_000, market);
-    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 3 });
-    const { code, report } = await doctor(simulator);
-    expect(code).toBe(0);
-    expect(report.ready).toBe(true);
-    expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
-    for (const id of ['key', 'base_url', 'auth', 'clock', 'markets', 'prices', 'quote', 'account', 'positions', 'hedges', 'hedge', 'history']) {
-      expect(byId(report.checks, id), `${dialect}: ${id}`).toMatchObject({ status: 'ok' });
-    }
-    expect(byId(report.checks, 'markets').detail).toContain(market);
-    expect(byId(report.checks, 'quote').detail).toContain(market);
-    expect(byId(report.checks, 'wire.prices').status).toBe('info');
-    expect(byId(report.checks, 'wire.positions').detail).toMatch(/net margin from `net_margin_usd`/);
-    expect(writes(simulator)).toEqual([]);
-    expect(simulator.requests('POST', '/quotes')).toHaveLength(1);
-  }), 60_000);
+  it.each(SANDBOX_DIALECTS)(
+    '%s',
+    (dialect) =>
+      withSimulator({ dialect, fillDelayMs: 20 }, async (simulator) => {
+        const market = wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
+        simulator.seedOpen('buy', 10_000, market);
+        simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 3 });
+        const { code, report } = await doctor(simulator);
+        expect(code).toBe(0);
+        expect(report.ready).toBe(true);
+        expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
+        for (const id of [
+          'key',
+          'base_url',
+          'auth',
+          'clock',
+          'markets',
+          'prices',
+          'quote',
+          'account',
+          'positions',
+          'hedges',
+          'hedge',
+          'history',
+        ]) {
+          expect(byId(report.checks, id), `${dialect}: ${id}`).toMatchObject({ status: 'ok' });
+        }
+        expect(byId(report.checks, 'markets').detail).toContain(market);
+        expect(byId(report.checks, 'quote').detail).toContain(market);
+        expect(byId(report.checks, 'wire.prices').status).toBe('info');
+        expect(byId(report.checks, 'wire.positions').detail).toMatch(/net margin from `net_margin_usd`/);
+        expect(writes(simulator)).toEqual([]);
+        expect(simulator.requests('POST', '/quotes')).toHaveLength(1);
+      }),
+    60_000,
+  );
 
-  it('the human report: a ✓ line per check and the verdict', () => withSimulator({ dialect: 'gamma', fillDelayMs: 20, rateLimit: 1000 }, async (simulator) => {
-    const result = await simulator.hedge(['doctor', '--format', 'table'], { env: { COLUMNS: '120' } });
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^✓ Key +hpk_test…\w{4} — test key/m);
-    expect(result.stdout).toMatch(/^✓ Markets +3 listed; open: USDTKES, USDTGHS; also USDTNGN \(disabled\)/m);
-    expect(result.stdout).toMatch(/^· Rate limits +x-ratelimit-limit: 1000/m);
-    expect(result.stderr).toContain('Ready: everything a write needs works.');
-  }));
+  it('the human report: a ✓ line per check and the verdict', () =>
+    withSimulator({ dialect: 'gamma', fillDelayMs: 20, rateLimit: 1000 }, async (simulator) => {
+      const result = await simulator.hedge(['doctor', '--format', 'table'], { env: { COLUMNS: '120' } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^✓ Key +hpk_test…\w{4} — test key/m);
+      expect(result.stdout).toMatch(/^✓ Markets +3 listed; open: USDTKES, USDTGHS; also USDTNGN \(disabled\)/m);
+      expect(result.stdout).toMatch(/^· Rate limits +x-ratelimit-limit: 1000/m);
+      expect(result.stderr).toContain('Ready: everything a write needs works.');
+    }));
 });
 
 describe('hedge doctor fails with the right line', () => {
@@ -72,7 +94,9 @@ describe('hedge doctor fails with the right line', () => {
     expect(auth.next).toMatch(/hedge login/);
     expect(byId(report.checks, 'reads').status).toBe('skip');
     expect(stderr).toMatch(/Not ready: a write would fail \(✗ Key accepted\)/);
-    expect(simulator.requests().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(['GET /markets 401']);
+    expect(simulator.requests().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+      'GET /markets 401',
+    ]);
   });
 
   it('a base URL that does not serve the API: "Base URL" fails naming the 404, exit 5', async () => {
@@ -106,7 +130,9 @@ describe('hedge doctor fails with the right line', () => {
     const clock = byId(report.checks, 'clock');
     expect(clock).toMatchObject({ status: 'fail', for_writes: true });
     // The Date header has whole seconds: 10 min, give or take one.
-    expect(clock.detail).toMatch(/^this machine's clock is (9 min 59 s|10 min|10 min 1 s) behind the server \(its Date header\): more than 30 s apart$/);
+    expect(clock.detail).toMatch(
+      /^this machine's clock is (9 min 59 s|10 min|10 min 1 s) behind the server \(its Date header\): more than 30 s apart$/,
+    );
     expect(clock.next).toMatch(/NTP/);
     expect(report.checks.filter((check) => check.status === 'fail').map((check) => check.check)).toEqual(['clock']);
   });
@@ -119,7 +145,9 @@ describe('hedge doctor fails with the right line', () => {
       expect(code).toBe(14);
       const account = byId(report.checks, 'account');
       expect(account).toMatchObject({ status: 'fail', for_writes: true });
-      expect(account.detail).toMatch(/data\.balance_usdc is "n\/a" \(text\), where a number \(or a numeric string\) is expected/);
+      expect(account.detail).toMatch(
+        /data\.balance_usdc is "n\/a" \(text\), where a number \(or a numeric string\) is expected/,
+      );
       expect(account.next).toMatch(/hedge account --verbose/);
       expect(byId(report.checks, 'positions').status).toBe('ok');
     } finally {
@@ -129,14 +157,16 @@ describe('hedge doctor fails with the right line', () => {
 });
 
 describe('hedge --demo doctor', () => {
-  it("says the demo is reached over its own local socket, not a network address, and passes", async () => {
+  it('says the demo is reached over its own local socket, not a network address, and passes', async () => {
     const result = await runHedge(['--demo', 'doctor', '--json']);
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as { ready: boolean; checks: Check[] };
     expect(report.ready).toBe(true);
     expect(byId(report.checks, 'base_url')).toMatchObject({ status: 'ok' });
-    expect(byId(report.checks, 'base_url').detail).toMatch(/^http:\/\/localhost\/partners\/sandbox\/v2 — plain HTTP over the demo simulator's own local socket, in this process/);
+    expect(byId(report.checks, 'base_url').detail).toMatch(
+      /^http:\/\/localhost\/partners\/sandbox\/v2 — plain HTTP over the demo simulator's own local socket, in this process/,
+    );
     expect(byId(report.checks, 'auth').status).toBe('ok');
   });
 });

@@ -59,23 +59,73 @@ import { baseEnv, HEDGE_BIN, ROOT, tempDir, type RunResult } from '../support/he
 // the simulator cannot be). Every entry must match a line of the docs (a stale entry fails).
 // ---------------------------------------------------------------------------------------------
 const SKIPPED: ReadonlyArray<{ match: RegExp; why: string; compare?: false }> = [
-  { match: /^(?:\.\/bin\/hedge\.js|hedge) login --profile desk --base-url https:\/\/<your partner address>/, why: 'a placeholder for your partner\'s address; asks for the key on a terminal (test/e2e/profiles-login-tty.test.ts types one in a pty)' },
-  { match: /^hedge login --profile desk(?: #.*)?$/, why: 'asks for the key, hidden, on a terminal (test/e2e/profiles-login-tty.test.ts types one in a pty)' },
-  { match: /^hedge login --profile desk --key-command 'pass show hedge\/desk'/, why: 'needs the `pass` password store with an entry hedge/desk (test/unit/key-command.test.ts runs a helper)' },
-  { match: /^hedge login --profile desk --move-key(?: #.*)?$/, why: 'moves the key into the OS keyring: a test has none (no Secret Service), and must never write a real one (test/e2e/keys-keyring.test.ts)' },
-  { match: /login --profile desk --journal-url postgres:|^HEDGE_JOURNAL_URL=postgres:\S+ hedge journal migrate|^hedge journal migrate --profile desk/, why: 'needs a PostgreSQL server (test/e2e/team-store.test.ts runs these where one is installed)' },
-  { match: /login --profile desk --base-url https:\/\/api\.example\.com\//, why: 'a made-up server: login checks the key there before saving it' },
-  { match: /^hedge mcp --profile desk --root ~\/books$/, why: 'names the reader\'s own folder of target files, ~/books (a --root that is not a directory is exit 2)' },
+  {
+    match: /^(?:\.\/bin\/hedge\.js|hedge) login --profile desk --base-url https:\/\/<your partner address>/,
+    why: "a placeholder for your partner's address; asks for the key on a terminal (test/e2e/profiles-login-tty.test.ts types one in a pty)",
+  },
+  {
+    match: /^hedge login --profile desk(?: #.*)?$/,
+    why: 'asks for the key, hidden, on a terminal (test/e2e/profiles-login-tty.test.ts types one in a pty)',
+  },
+  {
+    match: /^hedge login --profile desk --key-command 'pass show hedge\/desk'/,
+    why: 'needs the `pass` password store with an entry hedge/desk (test/unit/key-command.test.ts runs a helper)',
+  },
+  {
+    match: /^hedge login --profile desk --move-key(?: #.*)?$/,
+    why: 'moves the key into the OS keyring: a test has none (no Secret Service), and must never write a real one (test/e2e/keys-keyring.test.ts)',
+  },
+  {
+    match:
+      /login --profile desk --journal-url postgres:|^HEDGE_JOURNAL_URL=postgres:\S+ hedge journal migrate|^hedge journal migrate --profile desk/,
+    why: 'needs a PostgreSQL server (test/e2e/team-store.test.ts runs these where one is installed)',
+  },
+  {
+    match: /login --profile desk --base-url https:\/\/api\.example\.com\//,
+    why: 'a made-up server: login checks the key there before saving it',
+  },
+  {
+    match: /^hedge mcp --profile desk --root ~\/books$/,
+    why: "names the reader's own folder of target files, ~/books (a --root that is not a directory is exit 2)",
+  },
   { match: /^hedge open$/, why: 'the wizard asks on a terminal (test/e2e/wizard-open.test.ts answers it in a pty)' },
-  { match: /^hedge resume a_mwrrf5p1$|^hedge journal resolve a_mwrrf5p1 --(?:not-)?landed$/, why: 'needs an action whose outcome is unknown, a write killed in flight (test/e2e/journal-commands.test.ts and journal-ambiguous.test.ts make, resolve and resume them)' },
-  { match: /^hedge resume z3f0c1a9b2d41 --yes$/, why: 'needs a journal row forged by hand, with no seal (test/e2e/forged-rows.test.ts writes one)' },
-  { match: /^hedge positions --until "sum\(\[\]\.net_pnl_usd\) > \\`500\\`" --timeout 3600$/, why: 'waits up to an hour for the book to make 500 USD, which the simulator\'s book never does in a test' },
-  { match: /^\.\/dist-sea\/hedge --version$/, why: 'the single executable is built by `npm run build:sea` (test/e2e/single-executable.test.ts builds and runs it)' },
-  { match: /^hedge positions --json # the server sent "notional_usd": "n\/a"/, why: 'the output shown is of a server that sends "n/a" beside size_usd, which no simulator dialect does (test/e2e/json-keeps-everything.test.ts makes one)', compare: false },
+  {
+    match: /^hedge resume a_mwrrf5p1$|^hedge journal resolve a_mwrrf5p1 --(?:not-)?landed$/,
+    why: 'needs an action whose outcome is unknown, a write killed in flight (test/e2e/journal-commands.test.ts and journal-ambiguous.test.ts make, resolve and resume them)',
+  },
+  {
+    match: /^hedge resume z3f0c1a9b2d41 --yes$/,
+    why: 'needs a journal row forged by hand, with no seal (test/e2e/forged-rows.test.ts writes one)',
+  },
+  {
+    match: /^hedge positions --until "sum\(\[\]\.net_pnl_usd\) > \\`500\\`" --timeout 3600$/,
+    why: "waits up to an hour for the book to make 500 USD, which the simulator's book never does in a test",
+  },
+  {
+    match: /^\.\/dist-sea\/hedge --version$/,
+    why: 'the single executable is built by `npm run build:sea` (test/e2e/single-executable.test.ts builds and runs it)',
+  },
+  {
+    match: /^hedge positions --json # the server sent "notional_usd": "n\/a"/,
+    why: 'the output shown is of a server that sends "n/a" beside size_usd, which no simulator dialect does (test/e2e/json-keeps-everything.test.ts makes one)',
+    compare: false,
+  },
 ];
 
 /** Commands about this machine, not an account: they run as written, never with `--demo` added. */
-const LOCAL_COMMANDS = new Set(['login', 'logout', 'profile', 'completion', 'tools', 'journal', 'demo', 'mcp', 'sandbox', 'help', '']);
+const LOCAL_COMMANDS = new Set([
+  'login',
+  'logout',
+  'profile',
+  'completion',
+  'tools',
+  'journal',
+  'demo',
+  'mcp',
+  'sandbox',
+  'help',
+  '',
+]);
 
 /** Global options that take a value (to find the command after them: `hedge --profile desk doctor`). */
 const GLOBALS_WITH_VALUE = new Set(['--profile', '--timeout', '--request-timeout', '--format', '--fields', '--query']);
@@ -98,7 +148,17 @@ const BOOK: ReadonlyArray<readonly string[]> = [
 const POOL = 6;
 
 /** Commands that write (a roll is two writes): the blocks with most of them start first. */
-const WRITES: Readonly<Record<string, number>> = { open: 1, add: 1, reduce: 1, close: 1, roll: 2, apply: 1, keep: 1, api: 0.5, resume: 0.5 };
+const WRITES: Readonly<Record<string, number>> = {
+  open: 1,
+  add: 1,
+  reduce: 1,
+  close: 1,
+  roll: 2,
+  apply: 1,
+  keep: 1,
+  api: 0.5,
+  resume: 0.5,
+};
 
 // ---------------------------------------------------------------------------------------------
 // The docs' blocks and their command lines.
@@ -150,7 +210,8 @@ function blocksOf(doc: string, markdown: string): Block[] {
         continue;
       }
       let command = prompt ? text.slice(2) : text;
-      while (command.endsWith('\\') && at + 1 < body.length) command = `${command.slice(0, -1)} ${body[++at]!.text.trim()}`;
+      while (command.endsWith('\\') && at + 1 < body.length)
+        command = `${command.slice(0, -1)} ${body[++at]!.text.trim()}`;
       if (command.trim() !== '') commands.push({ doc, line, text: command.trim(), shown: [] });
     }
     for (const command of commands) while (command.shown.at(-1)?.trim() === '') command.shown.pop();
@@ -159,7 +220,13 @@ function blocksOf(doc: string, markdown: string): Block[] {
   return blocks;
 }
 
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 const BLOCKS = DOCS.flatMap((doc) => blocksOf(doc, readFileSync(join(ROOT, doc), 'utf8')));
 
 // ---------------------------------------------------------------------------------------------
@@ -206,7 +273,7 @@ function parseShell(text: string): ShellLine {
     // At a `$`: ${NAME}, $(command), $?, $NAME; a lone `$` is itself.
     const rest = text.slice(at + 1);
     const braced = /^\{([^}]*)\}/.exec(rest);
-    if (braced) return (at += braced[0].length + 1), { variable: braced[1]! };
+    if (braced) return ((at += braced[0].length + 1), { variable: braced[1]! });
     if (rest.startsWith('(')) {
       let depth = 0;
       for (let end = at + 1; end < text.length; end++) {
@@ -220,7 +287,7 @@ function parseShell(text: string): ShellLine {
       throw new Error(`unclosed $( in: ${text}`);
     }
     const name = /^(?:\?|[A-Za-z_]\w*)/.exec(rest);
-    if (name) return (at += name[0].length + 1), { variable: name[0] };
+    if (name) return ((at += name[0].length + 1), { variable: name[0] });
     at++;
     return { literal: '$' };
   };
@@ -311,11 +378,14 @@ const ASSIGNMENT = /^([A-Za-z_]\w*)=/;
 /** Where hedge's own arguments start in a command, or undefined when it does not run hedge. */
 function launcher(simple: Simple): { assignments: Word[]; args: Word[] } | undefined {
   let at = 0;
-  while (at < simple.words.length && (KEYWORDS.has(simple.words[at]!.raw) || ASSIGNMENT.test(simple.words[at]!.raw))) at++;
+  while (at < simple.words.length && (KEYWORDS.has(simple.words[at]!.raw) || ASSIGNMENT.test(simple.words[at]!.raw)))
+    at++;
   const raw = (offset: number): string | undefined => simple.words[at + offset]?.raw;
   const assignments = simple.words.slice(0, at).filter((word) => ASSIGNMENT.test(word.raw));
-  if ((raw(0) === 'npx' && raw(1) === 'hedge') || (raw(0) === 'node' && raw(1) === 'bin/hedge.js')) return { assignments, args: simple.words.slice(at + 2) };
-  if (raw(0) === 'hedge' || raw(0) === './bin/hedge.js' || raw(0) === './dist-sea/hedge') return { assignments, args: simple.words.slice(at + 1) };
+  if ((raw(0) === 'npx' && raw(1) === 'hedge') || (raw(0) === 'node' && raw(1) === 'bin/hedge.js'))
+    return { assignments, args: simple.words.slice(at + 2) };
+  if (raw(0) === 'hedge' || raw(0) === './bin/hedge.js' || raw(0) === './dist-sea/hedge')
+    return { assignments, args: simple.words.slice(at + 1) };
   return undefined;
 }
 
@@ -337,7 +407,8 @@ for (const block of BLOCKS) {
         return { ...line, shell, example };
       } catch (error) {
         // A line of another language (a `case` of a shell loop) is none of the docs' commands, unless it starts hedge.
-        if (/(?:^|[\s|;&(])(?:hedge|\.\/bin\/hedge\.js|bin\/hedge\.js)\s/.test(line.text)) UNREADABLE.push(`${line.doc}:${line.line}: ${(error as Error).message}`);
+        if (/(?:^|[\s|;&(])(?:hedge|\.\/bin\/hedge\.js|bin\/hedge\.js)\s/.test(line.text))
+          UNREADABLE.push(`${line.doc}:${line.line}: ${(error as Error).message}`);
         return { ...line, example: false };
       }
     }),
@@ -354,7 +425,9 @@ const EXAMPLES: Example[] = [...EXAMPLES_BY_BLOCK.values()].flatMap((lines) =>
 );
 
 function examplesIn(block: Block): Example[] {
-  return EXAMPLES.filter((example) => example.doc === block.doc && block.lines.some((line) => line.line === example.line));
+  return EXAMPLES.filter(
+    (example) => example.doc === block.doc && block.lines.some((line) => line.line === example.line),
+  );
 }
 
 /** Whether a doc line is run: not skipped, or skipped only from the comparison of its output. */
@@ -367,8 +440,15 @@ function isRun(example: Example): boolean {
 // ---------------------------------------------------------------------------------------------
 const children = new Set<ChildProcess>();
 
-function spawnHedge(args: readonly string[], options: { cwd: string; env: Record<string, string>; stdin?: string }): ChildProcess {
-  const child = spawn(process.execPath, [HEDGE_BIN, ...args], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+function spawnHedge(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; stdin?: string },
+): ChildProcess {
+  const child = spawn(process.execPath, [HEDGE_BIN, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   children.add(child);
   child.on('close', () => children.delete(child));
   child.stdin!.on('error', () => {});
@@ -376,7 +456,10 @@ function spawnHedge(args: readonly string[], options: { cwd: string; env: Record
   return child;
 }
 
-function runHedge(args: readonly string[], options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs?: number }): Promise<RunResult> {
+function runHedge(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs?: number },
+): Promise<RunResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawnHedge(args, options);
@@ -395,7 +478,11 @@ function runHedge(args: readonly string[], options: { cwd: string; env: Record<s
 }
 
 /** A process started in the background (a simulator, a keeper), once it says it is up; stop() ends it. */
-async function startInBackground(args: readonly string[], options: { cwd: string; env: Record<string, string> }, ready: (stdout: string, stderr: string) => boolean): Promise<{ stdout: () => string; stderr: () => string; stop: () => Promise<number | null> }> {
+async function startInBackground(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string> },
+  ready: (stdout: string, stderr: string) => boolean,
+): Promise<{ stdout: () => string; stderr: () => string; stop: () => Promise<number | null> }> {
   const child = spawnHedge(args, options);
   let stdout = '';
   let stderr = '';
@@ -444,21 +531,37 @@ beforeAll(async () => {
   flat = join(world.path, 'flat');
   booked = join(world.path, 'booked');
   mkdirSync(flat);
-  server = await startInBackground(['sandbox', 'serve'], { cwd: world.path, env: baseEnv(world.path) }, (stdout) => /^HEDGE_API_KEY=.+$/m.test(stdout) && /^HEDGE_BASE_URL=.+$/m.test(stdout));
+  server = await startInBackground(
+    ['sandbox', 'serve'],
+    { cwd: world.path, env: baseEnv(world.path) },
+    (stdout) => /^HEDGE_API_KEY=.+$/m.test(stdout) && /^HEDGE_BASE_URL=.+$/m.test(stdout),
+  );
   serverEnv = envLines(server.stdout());
   // `desk` first, so that it is the current profile, as after README's own login.
   for (const profile of ['desk', 'old-desk']) {
-    const login = await runHedge(['login', '--profile', profile, '--base-url', serverEnv.HEDGE_BASE_URL!], { cwd: world.path, env: baseEnv(flat), stdin: serverEnv.HEDGE_API_KEY });
+    const login = await runHedge(['login', '--profile', profile, '--base-url', serverEnv.HEDGE_BASE_URL!], {
+      cwd: world.path,
+      env: baseEnv(flat),
+      stdin: serverEnv.HEDGE_API_KEY,
+    });
     expect(login.code, login.stderr).toBe(0);
   }
   cpSync(flat, booked, { recursive: true });
   // The two opens are on two sides: they may go at once.
-  const opens = await Promise.all(BOOK.slice(0, 2).map((args) => runHedge(args, { cwd: world.path, env: baseEnv(booked) })));
+  const opens = await Promise.all(
+    BOOK.slice(0, 2).map((args) => runHedge(args, { cwd: world.path, env: baseEnv(booked) })),
+  );
   for (const open of opens) expect(open.code, open.stderr).toBe(0);
   const roll = await runHedge(BOOK[2]!, { cwd: world.path, env: baseEnv(booked) });
   expect(roll.code, roll.stderr).toBe(0);
   // Every block starts now, the longest first; each test below waits for its own.
-  for (const block of [...RUNNABLE].sort((a, b) => weight(b) - weight(a))) runs.set(block, pool(() => runBlock(block)).catch((error: Error) => [`${block.doc}:${block.line}: ${error.stack ?? error.message}`]));
+  for (const block of [...RUNNABLE].sort((a, b) => weight(b) - weight(a)))
+    runs.set(
+      block,
+      pool(() => runBlock(block)).catch((error: Error) => [
+        `${block.doc}:${block.line}: ${error.stack ?? error.message}`,
+      ]),
+    );
 }, 180_000);
 
 afterAll(async () => {
@@ -525,7 +628,8 @@ async function newest(state: BlockState, what: 'hedge' | 'journal'): Promise<str
   const args = what === 'hedge' ? withServer(state, ['hedges', '--query', '[0].id']) : ['journal', '--query', '[0].id'];
   const result = await runHedge(args, { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) });
   const id = JSON.parse(result.stdout || 'null') as unknown;
-  if (typeof id !== 'string') throw new Error(`no ${what} in the block's state to stand for the doc's id:\n${result.stderr}`);
+  if (typeof id !== 'string')
+    throw new Error(`no ${what} in the block's state to stand for the doc's id:\n${result.stderr}`);
   return id;
 }
 
@@ -538,7 +642,8 @@ async function expand(state: BlockState, word: Word): Promise<string> {
     if ('literal' in part) text += part.literal;
     else if ('substitution' in part) {
       // The one command substitution of the docs' commands: a date in an idempotency key.
-      if (part.substitution.trim() !== 'date -u +%F') throw new Error(`no rule for $(${part.substitution}) in "${word.raw}"`);
+      if (part.substitution.trim() !== 'date -u +%F')
+        throw new Error(`no rule for $(${part.substitution}) in "${word.raw}"`);
       text += new Date().toISOString().slice(0, 10);
     } else if (part.variable === 'ID') text += await newest(state, 'hedge');
     else if (state.variables[part.variable] !== undefined) text += state.variables[part.variable];
@@ -616,7 +721,11 @@ async function runLine(state: BlockState, example: Example): Promise<{ last?: Ra
       if (commandOf(args) !== 'sandbox' || !output) throw new Error('no rule for this in the background');
       const port = args.indexOf('--port');
       if (port >= 0) args[port + 1] = '0';
-      const started = await startInBackground(args, { cwd: state.cwd, env: env(state, extra) }, (stdout, stderr) => /Press Ctrl-C to stop/.test(stderr) && /^HEDGE_API_KEY=/m.test(stdout));
+      const started = await startInBackground(
+        args,
+        { cwd: state.cwd, env: env(state, extra) },
+        (stdout, stderr) => /Press Ctrl-C to stop/.test(stderr) && /^HEDGE_API_KEY=/m.test(stdout),
+      );
       state.files.set(output, started.stdout);
       state.background.push(started.stop);
       continue;
@@ -637,7 +746,16 @@ const UP: Readonly<Record<string, (stdout: string, stderr: string) => boolean>> 
 };
 
 /** What an MCP client says first (the test is `hedge mcp`'s client for that, then goes). */
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'documented-examples', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2024-11-05',
+    capabilities: {},
+    clientInfo: { name: 'documented-examples', version: '1' },
+  },
+});
 
 /**
  * Runs a hedge line. One that serves until it is stopped — `sandbox serve`, a keeper without
@@ -645,10 +763,17 @@ const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize',
  * (SIGTERM): its exit code is that of the stop (0 when clean). `hedge mcp` serves its client on
  * stdin: it gets one `initialize`, then the end of its input, and must have answered it.
  */
-async function run(state: BlockState, args: string[], environment: Record<string, string>, stdin?: string): Promise<RunResult> {
+async function run(
+  state: BlockState,
+  args: string[],
+  environment: Record<string, string>,
+  stdin?: string,
+): Promise<RunResult> {
   const command = commandOf(args);
   const next = args[args.indexOf(command) + 1];
-  const serves = command === 'sandbox' || (command === 'keep' && next !== 'status' && !args.includes('--once') && !args.includes('--dry-run'));
+  const serves =
+    command === 'sandbox' ||
+    (command === 'keep' && next !== 'status' && !args.includes('--once') && !args.includes('--dry-run'));
   if (serves) {
     const started = Date.now();
     const server = await startInBackground(args, { cwd: state.cwd, env: environment }, UP[command]!);
@@ -657,7 +782,8 @@ async function run(state: BlockState, args: string[], environment: Record<string
   }
   if (command === 'mcp') {
     const result = await runHedge(args, { cwd: state.cwd, env: environment, stdin: `${INITIALIZE}\n` });
-    if (result.code === 0 && !/"serverInfo":\{"name":"hedge"/.test(result.stdout)) throw new Error(`hedge mcp did not answer initialize:\n${result.stdout}\n${result.stderr}`);
+    if (result.code === 0 && !/"serverInfo":\{"name":"hedge"/.test(result.stdout))
+      throw new Error(`hedge mcp did not answer initialize:\n${result.stdout}\n${result.stderr}`);
     return result;
   }
   return runHedge(args, { cwd: state.cwd, env: environment, stdin });
@@ -688,7 +814,11 @@ function shape(line: string): string {
     .replace(/\bhdg_[0-9a-z]*…?/g, 'hdg_…')
     .replace(/\ba_[0-9a-z]{6,}\b/g, 'a_…')
     .replace(/\b0x[0-9a-f]+\b/g, '0x…')
-    .replace(/[+-]?(\d[\d,]*)(\.\d+)?/g, (_, whole: string, fraction?: string) => whole.replace(/\d+/g, '#') + (fraction ? `.${'#'.repeat(fraction.length - 1)}` : ''))
+    .replace(
+      /[+-]?(\d[\d,]*)(\.\d+)?/g,
+      (_, whole: string, fraction?: string) =>
+        whole.replace(/\d+/g, '#') + (fraction ? `.${'#'.repeat(fraction.length - 1)}` : ''),
+    )
     .replace(/─+/g, '─')
     .replace(/\s+/g, ' ')
     .trim();
@@ -742,7 +872,14 @@ function jsonKeys(text: string): Set<string> {
 
 /** What differs between the output a doc shows and what was printed; [] when the shapes agree. */
 function compare(shown: readonly string[], result: RunResult): string[] {
-  const printed = (result.stdout.trim() !== '' ? result.stdout : result.stderr.split('\n').filter((line) => !/^DEMO — /.test(line)).join('\n'))
+  const printed = (
+    result.stdout.trim() !== ''
+      ? result.stdout
+      : result.stderr
+          .split('\n')
+          .filter((line) => !/^DEMO — /.test(line))
+          .join('\n')
+  )
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .split('\n');
   const doc = shown;
@@ -762,34 +899,54 @@ function compare(shown: readonly string[], result: RunResult): string[] {
   const docTable = table(doc);
   if (docTable) {
     const outTable = table(printed);
-    if (!outTable) return [`the doc shows a table (${docTable.columns.join(', ')}); the command printed:\n${printed.slice(0, 5).join('\n')}`];
-    if (!inOrder(docTable.columns, outTable.columns)) problems.push(`columns shown: ${docTable.columns.join(' | ')}; printed: ${outTable.columns.join(' | ')}`);
+    if (!outTable)
+      return [
+        `the doc shows a table (${docTable.columns.join(', ')}); the command printed:\n${printed.slice(0, 5).join('\n')}`,
+      ];
+    if (!inOrder(docTable.columns, outTable.columns))
+      problems.push(`columns shown: ${docTable.columns.join(' | ')}; printed: ${outTable.columns.join(' | ')}`);
     else if (docTable.columns.length === outTable.columns.length) {
-      for (const row of docTable.rows) if (!outTable.rows.includes(row)) problems.push(`a row shown as "${row}" is none of those printed:\n${outTable.rows.join('\n')}`);
+      for (const row of docTable.rows)
+        if (!outTable.rows.includes(row))
+          problems.push(`a row shown as "${row}" is none of those printed:\n${outTable.rows.join('\n')}`);
     }
-    if (docTable.at > 0 && first(doc) !== first(printed)) problems.push(`first line shown: "${first(doc)}"; printed: "${first(printed)}"`);
+    if (docTable.at > 0 && first(doc) !== first(printed))
+      problems.push(`first line shown: "${first(doc)}"; printed: "${first(printed)}"`);
     return problems;
   }
   if (first(doc) !== first(printed)) problems.push(`first line shown: "${first(doc)}"; printed: "${first(printed)}"`);
   const docLabels = labels(doc);
-  if (docLabels.length > 0 && !inOrder(docLabels, labels(printed))) problems.push(`card labels shown: ${docLabels.join(' | ')}; printed: ${labels(printed).join(' | ')}`);
+  if (docLabels.length > 0 && !inOrder(docLabels, labels(printed)))
+    problems.push(`card labels shown: ${docLabels.join(' | ')}; printed: ${labels(printed).join(' | ')}`);
   return problems;
 }
 
 // ---------------------------------------------------------------------------------------------
 // What a doc line's output assumes that the block cannot make by itself.
 // ---------------------------------------------------------------------------------------------
-const SETUPS: ReadonlyArray<{ doc: string; text: string; why: string; start: (state: BlockState) => Promise<() => Promise<number | null>> }> = [
+const SETUPS: ReadonlyArray<{
+  doc: string;
+  text: string;
+  why: string;
+  start: (state: BlockState) => Promise<() => Promise<number | null>>;
+}> = [
   {
     doc: 'docs/keep.md',
     text: 'hedge keep status',
     why: 'its card is that of a running keeper: one holds the sample target in the background until it has written its heartbeat',
     start: async (state) => {
       // Its NDJSON says when its first cycle is done; the heartbeat is written right after it.
-      const keeper = await startInBackground(withServer(state, ['keep', 'docs/examples/target.csv']), { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) }, (stdout) => /"event":\s*"cycle"/.test(stdout));
+      const keeper = await startInBackground(
+        withServer(state, ['keep', 'docs/examples/target.csv']),
+        { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) },
+        (stdout) => /"event":\s*"cycle"/.test(stdout),
+      );
       const deadline = Date.now() + 60_000;
       for (;;) {
-        const status = await runHedge(withServer(state, ['keep', 'status', '--json']), { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) });
+        const status = await runHedge(withServer(state, ['keep', 'status', '--json']), {
+          cwd: state.cwd,
+          env: env(state, { HEDGE_FORCE_TTY: '0' }),
+        });
         if (status.code === 0 && (JSON.parse(status.stdout) as { state?: string }).state === 'running') break;
         if (Date.now() > deadline) {
           await keeper.stop();
@@ -825,10 +982,14 @@ const pool = limiter(POOL);
 function weight(block: Block): number {
   return (EXAMPLES_BY_BLOCK.get(block) ?? []).reduce((sum, line) => {
     const stages = line.shell?.pipelines.flatMap((pipeline) => pipeline.stages) ?? [];
-    return sum + 0.2 + stages.reduce((inner, stage) => {
-      const found = launcher(stage);
-      return inner + (found ? (WRITES[commandOf(found.args.map((word) => word.raw))] ?? 0) : 0);
-    }, 0);
+    return (
+      sum +
+      0.2 +
+      stages.reduce((inner, stage) => {
+        const found = launcher(stage);
+        return inner + (found ? (WRITES[commandOf(found.args.map((word) => word.raw))] ?? 0) : 0);
+      }, 0)
+    );
   }, 0);
 }
 
@@ -860,7 +1021,9 @@ async function runBlock(block: Block): Promise<string[]> {
       }
       if (!isRun(example)) continue;
       const where = `${example.doc}:${example.line}: ${example.text}`;
-      const setup = SETUPS.find((candidate) => candidate.doc === example.doc && candidate.text === example.text && example.shown.length > 0);
+      const setup = SETUPS.find(
+        (candidate) => candidate.doc === example.doc && candidate.text === example.text && example.shown.length > 0,
+      );
       let stop: (() => Promise<number | null>) | undefined;
       try {
         stop = setup ? await setup.start(state) : undefined;
@@ -868,7 +1031,9 @@ async function runBlock(block: Block): Promise<string[]> {
         if (!last) continue;
         const expected = expectedExit(example, echoStatus);
         if (last.result.code !== expected) {
-          problems.push(`${where}\n  ran hedge ${last.args.join(' ')}: exit ${last.result.code ?? last.result.signal}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`);
+          problems.push(
+            `${where}\n  ran hedge ${last.args.join(' ')}: exit ${last.result.code ?? last.result.signal}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
+          );
           continue;
         }
         const shown = echoStatus ? example.shown.slice(0, -1) : example.shown;
@@ -886,7 +1051,8 @@ async function runBlock(block: Block): Promise<string[]> {
     for (const stop of state.background) {
       const code = await stop();
       // A simulator stopped by SIGTERM says so and exits 0.
-      if (code !== 0) problems.push(`${block.doc}:${block.line}: the simulator started in the background stopped with exit ${code}`);
+      if (code !== 0)
+        problems.push(`${block.doc}:${block.line}: the simulator started in the background stopped with exit ${code}`);
     }
     folder.remove();
   }
@@ -898,16 +1064,37 @@ describe('the documented examples', () => {
     expect(UNREADABLE).toEqual([]);
     // A parser that stopped finding lines would pass every check below on nothing.
     expect(EXAMPLES.length).toBeGreaterThanOrEqual(150);
-    for (const doc of ['README.md', 'docs/commands.md', 'docs/command-reference.md', 'docs/exposures.md', 'docs/scripting.md']) expect(EXAMPLES.some((example) => example.doc === doc), doc).toBe(true);
-    expect(EXAMPLES.filter((example) => example.shown.some((line) => line.trim() !== '')).length).toBeGreaterThanOrEqual(10);
+    for (const doc of [
+      'README.md',
+      'docs/commands.md',
+      'docs/command-reference.md',
+      'docs/exposures.md',
+      'docs/scripting.md',
+    ])
+      expect(
+        EXAMPLES.some((example) => example.doc === doc),
+        doc,
+      ).toBe(true);
+    expect(
+      EXAMPLES.filter((example) => example.shown.some((line) => line.trim() !== '')).length,
+    ).toBeGreaterThanOrEqual(10);
   });
 
   it('skips only what matches a doc line, each with its reason', () => {
     for (const entry of SKIPPED) {
-      expect(EXAMPLES.some((example) => entry.match.test(example.text.replace(/\s+/g, ' '))), `SKIPPED ${entry.match} matches no doc line`).toBe(true);
+      expect(
+        EXAMPLES.some((example) => entry.match.test(example.text.replace(/\s+/g, ' '))),
+        `SKIPPED ${entry.match} matches no doc line`,
+      ).toBe(true);
       expect(entry.why.length).toBeGreaterThan(20);
     }
-    for (const setup of SETUPS) expect(EXAMPLES.some((example) => example.doc === setup.doc && example.text === setup.text && example.shown.length > 0), setup.text).toBe(true);
+    for (const setup of SETUPS)
+      expect(
+        EXAMPLES.some(
+          (example) => example.doc === setup.doc && example.text === setup.text && example.shown.length > 0,
+        ),
+        setup.text,
+      ).toBe(true);
   });
 
   describe('each block runs as written', () => {
@@ -921,19 +1108,53 @@ describe('the documented examples', () => {
 
   it('the comparison sees what issue 50 found: a header or a sign the tool does not print', () => {
     // scripting.md's table before the fix, against what `markets --fields … --format table` printed.
-    const printed: RunResult = { code: 0, signal: null, stderr: '', durationMs: 0, stdout: 'Market   Capacity buy USD  Carry/day sell\n───────  ────────────────  ──────────────\nUSDTNGN         1,000,000  +0.0252% earn\n' };
+    const printed: RunResult = {
+      code: 0,
+      signal: null,
+      stderr: '',
+      durationMs: 0,
+      stdout:
+        'Market   Capacity buy USD  Carry/day sell\n───────  ────────────────  ──────────────\nUSDTNGN         1,000,000  +0.0252% earn\n',
+    };
     const rule = '───────  ──────────────────────────  ───────────────────────';
-    expect(compare(['Market   available_capacity_usd.buy  net_rate_daily_pct.sell', rule, 'USDTNGN                1,000,000.00                 -0.0256%'], printed)).toHaveLength(1);
-    expect(compare(['Market   Capacity buy USD  Carry/day sell', rule, 'USDTNGN         1,000,000  -0.0256%'], printed)).toHaveLength(1);
+    expect(
+      compare(
+        [
+          'Market   available_capacity_usd.buy  net_rate_daily_pct.sell',
+          rule,
+          'USDTNGN                1,000,000.00                 -0.0256%',
+        ],
+        printed,
+      ),
+    ).toHaveLength(1);
+    expect(
+      compare(['Market   Capacity buy USD  Carry/day sell', rule, 'USDTNGN         1,000,000  -0.0256%'], printed),
+    ).toHaveLength(1);
     // Numbers move from run to run; their place, format, unit and words do not.
-    expect(compare(['Market   Capacity buy USD  Carry/day sell', rule, 'USDTNGN         1,000,000  +0.0256% earn'], printed)).toEqual([]);
-    expect(compare(['Market   Capacity buy USD  Carry/day sell', rule, 'USDTNGN      1,000,000.00  +0.0256% earn'], printed)).toHaveLength(1);
+    expect(
+      compare(['Market   Capacity buy USD  Carry/day sell', rule, 'USDTNGN         1,000,000  +0.0256% earn'], printed),
+    ).toEqual([]);
+    expect(
+      compare(['Market   Capacity buy USD  Carry/day sell', rule, 'USDTNGN      1,000,000.00  +0.0256% earn'], printed),
+    ).toHaveLength(1);
     // A column left out for width is not a difference; one renamed or moved is.
     expect(compare(['Market   Carry/day sell', rule], printed)).toEqual([]);
     expect(compare(['Market   Carry/day sell  Capacity buy USD', rule], printed)).toHaveLength(1);
     // JSON by its keys; anything else by its first line.
-    expect(compare(['{ "market": "USDTNGN", "carry": { "total_usd": 1 } }'], { ...printed, stdout: '{"market": "USDTNGN", "carry": {"total_usdc": 1}}' })).toHaveLength(1);
-    expect(compare(['hedge: bad.csv: 3 problems; nothing was read or sent.'], { ...printed, stdout: '', stderr: 'DEMO — local simulator\nhedge: docs/examples/bad-exposures.csv: 3 problems; nothing was read or sent.\n' })).toHaveLength(1);
+    expect(
+      compare(['{ "market": "USDTNGN", "carry": { "total_usd": 1 } }'], {
+        ...printed,
+        stdout: '{"market": "USDTNGN", "carry": {"total_usdc": 1}}',
+      }),
+    ).toHaveLength(1);
+    expect(
+      compare(['hedge: bad.csv: 3 problems; nothing was read or sent.'], {
+        ...printed,
+        stdout: '',
+        stderr:
+          'DEMO — local simulator\nhedge: docs/examples/bad-exposures.csv: 3 problems; nothing was read or sent.\n',
+      }),
+    ).toHaveLength(1);
   });
 
   it("docs/commands.md's `--dialect` values are the simulator's", async () => {
@@ -944,7 +1165,10 @@ describe('the documented examples', () => {
   });
 
   it('no page of the docs doubles a dash', () => {
-    for (const page of ['README.md', ...['keep.md', 'commands.md', 'AGENTS.md', 'output.md', 'scripting.md'].map((name) => join('docs', name))]) {
+    for (const page of [
+      'README.md',
+      ...['keep.md', 'commands.md', 'AGENTS.md', 'output.md', 'scripting.md'].map((name) => join('docs', name)),
+    ]) {
       expect(readFileSync(join(ROOT, page), 'utf8'), page).not.toMatch(/—\s*—/);
     }
   });

@@ -10,7 +10,14 @@ import { EXIT_CODES } from '../../src/exit-codes.js';
 import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { KEYS, spawnInTerminal } from '../support/pseudo-terminal.js';
-import { MARKET, apiData, pinnedClockEnv, useSimulators, type Simulator, type SimulatorOptions } from '../support/simulator.js';
+import {
+  MARKET,
+  apiData,
+  pinnedClockEnv,
+  useSimulators,
+  type Simulator,
+  type SimulatorOptions,
+} from '../support/simulator.js';
 import { SPEC_ERROR_TABLE, type SpecErrorCode } from '../support/spec-errors.js';
 
 const startSimulator = useSimulators();
@@ -44,7 +51,12 @@ function outcomeOf(result: RunResult): Outcome {
 }
 
 /** Runs `hedge …` until the server has seen `seen`, then sends `signal`. */
-async function stopWith(simulator: Simulator, args: string[], signal: NodeJS.Signals, seen: () => boolean): Promise<RunResult> {
+async function stopWith(
+  simulator: Simulator,
+  args: string[],
+  signal: NodeJS.Signals,
+  seen: () => boolean,
+): Promise<RunResult> {
   let child: import('node:child_process').ChildProcess | undefined;
   const running = simulator.hedge(args, { onSpawn: (spawned) => (child = spawned) });
   await until(seen, `the server to see ${args.join(' ')} waiting`);
@@ -53,7 +65,10 @@ async function stopWith(simulator: Simulator, args: string[], signal: NodeJS.Sig
 }
 
 /** A write that waits for a fill that never comes (a stopped clock), stopped by a signal once it waits. */
-async function writeStoppedBy(start: (options?: SimulatorOptions) => Promise<Simulator>, signal: NodeJS.Signals): Promise<Outcome> {
+async function writeStoppedBy(
+  start: (options?: SimulatorOptions) => Promise<Simulator>,
+  signal: NodeJS.Signals,
+): Promise<Outcome> {
   const simulator = await start({ realNow: () => STOPPED_AT_MS });
   const result = await stopWith(simulator, ['open', MARKET, 'buy', '5000', '--tenor', '1', '--json'], signal, () =>
     simulator.requests('GET').some((entry) => entry.path.startsWith('/hedges/hdg_')),
@@ -73,8 +88,12 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       errorCode: 'exposure_exceeded',
       run: async (start) => {
         const simulator = await start({ exposureCapUsd: 50_000 });
-        const outcome = outcomeOf(await simulator.hedge(['open', MARKET, 'buy', '60000', '--tenor', '1', '--skip-checks', '--json']));
-        expect(simulator.requests('POST', '/hedges').map((entry) => [entry.status, entry.errorCode])).toEqual([[400, 'exposure_exceeded']]);
+        const outcome = outcomeOf(
+          await simulator.hedge(['open', MARKET, 'buy', '60000', '--tenor', '1', '--skip-checks', '--json']),
+        );
+        expect(simulator.requests('POST', '/hedges').map((entry) => [entry.status, entry.errorCode])).toEqual([
+          [400, 'exposure_exceeded'],
+        ]);
         expect(simulator.hedges()).toEqual([]);
         return outcome;
       },
@@ -88,7 +107,9 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       run: async (start) => {
         const simulator = await start();
         const outcome = outcomeOf(await simulator.hedge(['add', MARKET, 'sell', '100', '--skip-checks', '--json']));
-        expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.errorCode])).toEqual([[404, 'no_open_hedge']]);
+        expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.errorCode])).toEqual([
+          [404, 'no_open_hedge'],
+        ]);
         return outcome;
       },
     },
@@ -101,7 +122,9 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       run: async (start) => {
         const simulator = await start();
         const outcome = outcomeOf(await simulator.hedge(['hedges', 'hdg_doesnotexist', '--json']));
-        expect(simulator.requests('GET', '/hedges/hdg_doesnotexist').map((entry) => entry.errorCode)).toEqual(['hedge_not_found']);
+        expect(simulator.requests('GET', '/hedges/hdg_doesnotexist').map((entry) => entry.errorCode)).toEqual([
+          'hedge_not_found',
+        ]);
         return outcome;
       },
     },
@@ -114,8 +137,24 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       run: async (start) => {
         const simulator = await start();
         const key = 'a2f1c7d0-5b8e-4e51-9c3a-000000000001';
-        await simulator.api('POST', '/hedges', { body: { market: MARKET, side: 'sell', notional_usd: 1_000, tenor_days: 1 }, idempotencyKey: key });
-        const outcome = outcomeOf(await simulator.hedge(['open', MARKET, 'buy', '2000', '--tenor', '1', '--idempotency-key', key, '--yes', '--json']));
+        await simulator.api('POST', '/hedges', {
+          body: { market: MARKET, side: 'sell', notional_usd: 1_000, tenor_days: 1 },
+          idempotencyKey: key,
+        });
+        const outcome = outcomeOf(
+          await simulator.hedge([
+            'open',
+            MARKET,
+            'buy',
+            '2000',
+            '--tenor',
+            '1',
+            '--idempotency-key',
+            key,
+            '--yes',
+            '--json',
+          ]),
+        );
         expect(simulator.requests('POST', '/hedges').map((entry) => [entry.idempotencyKey, entry.errorCode])).toEqual([
           [key, null],
           [key, 'idempotency_key_reuse'],
@@ -139,11 +178,28 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
         // Another process's close with that key is held by the server (10 min; released when the
         // simulator closes): this run's close with the same key meets it in flight until --timeout.
         simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 600_000 } });
-        void simulator.api('POST', '/hedges/close', { body: { market: MARKET, side: 'buy' }, idempotencyKey: key }).catch(() => undefined);
-        await until(() => simulator.requests('POST', '/hedges/close').some((entry) => entry.status === 'pending'), 'the held close');
+        void simulator
+          .api('POST', '/hedges/close', { body: { market: MARKET, side: 'buy' }, idempotencyKey: key })
+          .catch(() => undefined);
+        await until(
+          () => simulator.requests('POST', '/hedges/close').some((entry) => entry.status === 'pending'),
+          'the held close',
+        );
         // --timeout is the retry budget being tested; it counts from the start of the command, so it
         // leaves the start-up and the reads before the send seconds to spare on a loaded machine.
-        const outcome = outcomeOf(await simulator.hedge(['close', MARKET, 'buy', '--idempotency-key', key, '--yes', '--timeout', '8', '--json']));
+        const outcome = outcomeOf(
+          await simulator.hedge([
+            'close',
+            MARKET,
+            'buy',
+            '--idempotency-key',
+            key,
+            '--yes',
+            '--timeout',
+            '8',
+            '--json',
+          ]),
+        );
         const answered = simulator.requests('POST', '/hedges/close').filter((entry) => entry.status !== 'pending');
         expect(answered.length).toBeGreaterThan(0);
         expect(answered.every((entry) => entry.errorCode === 'idempotency_in_flight')).toBe(true);
@@ -179,7 +235,9 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       run: async (start) => {
         const simulator = await start();
         const result = await simulator.hedge(['markets', '--json']);
-        expect((JSON.parse(result.stdout) as Array<{ market: string }>).map((market) => market.market)).toContain(MARKET);
+        expect((JSON.parse(result.stdout) as Array<{ market: string }>).map((market) => market.market)).toContain(
+          MARKET,
+        );
         return outcomeOf(result);
       },
     },
@@ -228,7 +286,11 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       errorCode: 'unauthorized',
       run: async (start) => {
         const simulator = await start();
-        const outcome = outcomeOf(await simulator.hedge(['account', '--json'], { env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' } }));
+        const outcome = outcomeOf(
+          await simulator.hedge(['account', '--json'], {
+            env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
+          }),
+        );
         expect(simulator.requests().map((entry) => [entry.status, entry.errorCode])).toEqual([[401, 'unauthorized']]);
         return outcome;
       },
@@ -238,7 +300,9 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       errorCode: 'forbidden',
       run: async (start) => {
         const simulator = await start();
-        simulator.sandbox.setFaults({ nextError: { count: 1, status: 403, code: 'forbidden', message: 'this key may not read the account' } });
+        simulator.sandbox.setFaults({
+          nextError: { count: 1, status: 403, code: 'forbidden', message: 'this key may not read the account' },
+        });
         const outcome = outcomeOf(await simulator.hedge(['account', '--json']));
         // Refused, not retried.
         expect(simulator.requests().map((entry) => [entry.status, entry.errorCode])).toEqual([[403, 'forbidden']]);
@@ -279,7 +343,12 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       errorCode: 'still_pending',
       run: async (start) => {
         const simulator = await start({ realNow: () => STOPPED_AT_MS });
-        const hedge = await apiData(simulator, 'POST', '/hedges', { market: MARKET, side: 'buy', notional_usd: 5_000, tenor_days: 1 });
+        const hedge = await apiData(simulator, 'POST', '/hedges', {
+          market: MARKET,
+          side: 'buy',
+          notional_usd: 5_000,
+          tenor_days: 1,
+        });
         // The bound is what is tested (the hedge never fills); 5 s leaves the start-up and the first
         // read seconds to spare on a loaded machine, so the run always reaches the wait.
         const outcome = outcomeOf(await simulator.hedge(['hedges', hedge.id, '--wait', '--timeout', '5', '--json']));
@@ -292,10 +361,14 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
     {
       // The wizard confirms on a terminal (a person is there): the refusal is a sentence on the
       // screen, checked here, and no JSON.
-      name: 'No at the open wizard\'s confirmation on a terminal (nothing sent)',
+      name: "No at the open wizard's confirmation on a terminal (nothing sent)",
       run: async (start) => {
         const simulator = await start();
-        const terminal = spawnInTerminal({ configDir: simulator.configDir, env: simulator.env, args: ['open', MARKET, 'buy', '5000', '--ref', 'DECLINED-1'] });
+        const terminal = spawnInTerminal({
+          configDir: simulator.configDir,
+          env: simulator.env,
+          args: ['open', MARKET, 'buy', '5000', '--ref', 'DECLINED-1'],
+        });
         try {
           await terminal.waitFor('? Tenor');
           terminal.write(KEYS.ENTER);
@@ -320,8 +393,16 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         const file = join(simulator.configDir, 'target.csv');
         writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,5000,3\n`);
         const result = await simulator.hedge(['plan', file, '--json']);
-        expect(JSON.parse(result.stdout)).toMatchObject({ at_target: false, steps: [{ action: 'open', side: 'buy', target_usd: 5000 }] });
-        expect(simulator.writes().map((entry) => entry.path).filter((path) => path !== '/quotes')).toEqual([]);
+        expect(JSON.parse(result.stdout)).toMatchObject({
+          at_target: false,
+          steps: [{ action: 'open', side: 'buy', target_usd: 5000 }],
+        });
+        expect(
+          simulator
+            .writes()
+            .map((entry) => entry.path)
+            .filter((path) => path !== '/quotes'),
+        ).toEqual([]);
         return outcomeOf(result);
       },
     },
@@ -332,8 +413,25 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       run: async (start) => {
         const simulator = await start();
         simulator.seedOpen('buy', 10_000);
-        const result = await simulator.hedge(['positions', '--watch', '1', '--alert-maturity', '8d', '--exit-on-alert', '--json']);
-        expect(result.stdout.trim().split('\n').map((line) => Object.keys(JSON.parse(line) as object).sort().join(','))).toEqual(['data,time', 'alert,time']);
+        const result = await simulator.hedge([
+          'positions',
+          '--watch',
+          '1',
+          '--alert-maturity',
+          '8d',
+          '--exit-on-alert',
+          '--json',
+        ]);
+        expect(
+          result.stdout
+            .trim()
+            .split('\n')
+            .map((line) =>
+              Object.keys(JSON.parse(line) as object)
+                .sort()
+                .join(','),
+            ),
+        ).toEqual(['data,time', 'alert,time']);
         return outcomeOf(result);
       },
     },
@@ -376,8 +474,15 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         simulator.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
         let child: import('node:child_process').ChildProcess | undefined;
         const args = ['open', MARKET, 'buy', '2000', '--tenor', '1'];
-        const killed = simulator.hedge(args, { env: pinnedClockEnv(simulator), onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
-        await until(() => simulator.writes().some((entry) => entry.path === '/hedges' && entry.status === 'stalled'), 'the open committed and held');
+        const killed = simulator.hedge(args, {
+          env: pinnedClockEnv(simulator),
+          onSpawn: (spawned) => (child = spawned),
+          timeoutMs: 60_000,
+        });
+        await until(
+          () => simulator.writes().some((entry) => entry.path === '/hedges' && entry.status === 'stalled'),
+          'the open committed and held',
+        );
         child!.kill('SIGKILL');
         await killed;
         simulator.sandbox.setFaults({ stall: null, match: null });
@@ -413,7 +518,10 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       errorCode: 'unreadable',
       run: async (start) => {
         const simulator = await start();
-        simulator.sandbox.setFaults({ nextMalformed: { count: 1, kind: 'truncated' }, match: { method: 'GET', path: '/account' } });
+        simulator.sandbox.setFaults({
+          nextMalformed: { count: 1, kind: 'truncated' },
+          match: { method: 'GET', path: '/account' },
+        });
         return outcomeOf(await simulator.hedge(['account', '--json']));
       },
     },
@@ -458,14 +566,36 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       },
     },
   ],
-  129: [{ name: 'SIGHUP while a write waits for its fill (the order stands)', errorCode: 'hangup', run: (start) => writeStoppedBy(start, 'SIGHUP') }],
-  130: [{ name: 'SIGINT (Ctrl-C) while a write waits for its fill (the order stands)', errorCode: 'interrupted', run: (start) => writeStoppedBy(start, 'SIGINT') }],
-  143: [{ name: 'SIGTERM while a write waits for its fill (the order stands)', errorCode: 'terminated', run: (start) => writeStoppedBy(start, 'SIGTERM') }],
+  129: [
+    {
+      name: 'SIGHUP while a write waits for its fill (the order stands)',
+      errorCode: 'hangup',
+      run: (start) => writeStoppedBy(start, 'SIGHUP'),
+    },
+  ],
+  130: [
+    {
+      name: 'SIGINT (Ctrl-C) while a write waits for its fill (the order stands)',
+      errorCode: 'interrupted',
+      run: (start) => writeStoppedBy(start, 'SIGINT'),
+    },
+  ],
+  143: [
+    {
+      name: 'SIGTERM while a write waits for its fill (the order stands)',
+      errorCode: 'terminated',
+      run: (start) => writeStoppedBy(start, 'SIGTERM'),
+    },
+  ],
 };
 
 describe('the exit-code table is covered', () => {
   it('every code of EXIT_CODES (hedge help exit-codes) has a scenario here, and no scenario names a code it lacks', () => {
-    expect(Object.keys(EXIT_CODE_SCENARIOS).map(Number).sort((a, b) => a - b)).toEqual(EXIT_CODES.map((entry) => entry.code).sort((a, b) => a - b));
+    expect(
+      Object.keys(EXIT_CODE_SCENARIOS)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual(EXIT_CODES.map((entry) => entry.code).sort((a, b) => a - b));
     for (const scenarios of Object.values(EXIT_CODE_SCENARIOS)) expect(scenarios.length).toBeGreaterThan(0);
   });
 
@@ -476,28 +606,32 @@ describe('the exit-code table is covered', () => {
 
 const nameOf = (code: number): string => EXIT_CODES.find((entry) => entry.code === code)!.name;
 
-describe.each(Object.entries(EXIT_CODE_SCENARIOS).flatMap(([code, scenarios]) => scenarios.map((scenario) => ({ code: Number(code), scenario }))))(
-  'exit $code',
-  ({ code, scenario }) => {
-    it(`${nameOf(code)}: ${scenario.name}`, async () => {
-      const outcome = await scenario.run(startSimulator);
-      expect(outcome.code, JSON.stringify(outcome)).toBe(code);
-      if (scenario.errorCode === undefined) {
-        expect(outcome.error).toBeUndefined();
-      } else {
-        expect(outcome.error).toMatchObject({ code: scenario.errorCode, class: nameOf(code) });
-        expect(outcome.error!.message).not.toBe('');
-      }
+describe.each(
+  Object.entries(EXIT_CODE_SCENARIOS).flatMap(([code, scenarios]) =>
+    scenarios.map((scenario) => ({ code: Number(code), scenario })),
+  ),
+)('exit $code', ({ code, scenario }) => {
+  it(`${nameOf(code)}: ${scenario.name}`, async () => {
+    const outcome = await scenario.run(startSimulator);
+    expect(outcome.code, JSON.stringify(outcome)).toBe(code);
+    if (scenario.errorCode === undefined) {
+      expect(outcome.error).toBeUndefined();
+    } else {
+      expect(outcome.error).toMatchObject({ code: scenario.errorCode, class: nameOf(code) });
+      expect(outcome.error!.message).not.toBe('');
+    }
+  });
+});
+
+describe.each(SPEC_ERROR_TABLE.map((row) => ({ ...row, ...SPEC_ROW_SCENARIOS[row.code] })))(
+  'spec error $status $code',
+  (row) => {
+    it(`exit ${row.exit}: ${row.scenario.name}`, async () => {
+      const outcome = await row.scenario.run(startSimulator);
+      expect(outcome.code, JSON.stringify(outcome)).toBe(row.exit);
+      // The JSON code is the server's, except where the CLI knows more (an in-flight write: outcome unknown);
+      // each scenario checks the server's own log for the row's status and code.
+      expect(outcome.error).toMatchObject({ code: row.scenario.errorCode, class: nameOf(row.exit) });
     });
   },
 );
-
-describe.each(SPEC_ERROR_TABLE.map((row) => ({ ...row, ...SPEC_ROW_SCENARIOS[row.code] })))('spec error $status $code', (row) => {
-  it(`exit ${row.exit}: ${row.scenario.name}`, async () => {
-    const outcome = await row.scenario.run(startSimulator);
-    expect(outcome.code, JSON.stringify(outcome)).toBe(row.exit);
-    // The JSON code is the server's, except where the CLI knows more (an in-flight write: outcome unknown);
-    // each scenario checks the server's own log for the row's status and code.
-    expect(outcome.error).toMatchObject({ code: row.scenario.errorCode, class: nameOf(row.exit) });
-  });
-});

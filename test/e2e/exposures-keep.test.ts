@@ -15,7 +15,11 @@ const DAY = 24 * HOUR;
 
 /** Filled notional per side, from the server's own state. */
 function held(rig: Simulator): { buy: number; sell: number } {
-  const sum = (side: 'buy' | 'sell') => rig.active(side).filter((hedge) => hedge.status === 'filled').reduce((total, hedge) => total + hedge.notionalUsd, 0);
+  const sum = (side: 'buy' | 'sell') =>
+    rig
+      .active(side)
+      .filter((hedge) => hedge.status === 'filled')
+      .reduce((total, hedge) => total + hedge.notionalUsd, 0);
   return { buy: sum('buy'), sell: sum('sell') };
 }
 
@@ -38,14 +42,20 @@ describe('hedge keep --exposures', () => {
     ];
     writeFileSync(
       file,
-      ['id,market,type,amount,currency,due', ...exposures.map((e) => `${e.id},USDTNGN,${e.type},${e.amount},NGN,${at(e.dueMs)}`), `U1,USDTNGN,payable,50000,USD,${at(t0 + 3 * DAY)}`].join('\n'),
+      [
+        'id,market,type,amount,currency,due',
+        ...exposures.map((e) => `${e.id},USDTNGN,${e.type},${e.amount},NGN,${at(e.dueMs)}`),
+        `U1,USDTNGN,payable,50000,USD,${at(t0 + 3 * DAY)}`,
+      ].join('\n'),
     );
     /** The net target at the server's time and price: every exposure is within 30 days, so 100%. */
     /** `aheadMs`: as it will be that much later (an exposure due by then counted as due). */
     const targetNow = async (aheadMs = 0): Promise<number> => {
       const now = rig.sandbox.clock.now() + aheadMs;
       const p = await price(rig);
-      return exposures.filter((e) => e.dueMs > now).reduce((total, e) => total + (e.type === 'receivable' ? 1 : -1) * (e.amount / p), 0);
+      return exposures
+        .filter((e) => e.dueMs > now)
+        .reduce((total, e) => total + (e.type === 'receivable' ? 1 : -1) * (e.amount / p), 0);
     };
     const cycle = async (): Promise<void> => {
       const result = await rig.hedge(['keep', file, '--exposures', '--once', '--json'], { timeoutMs: 60_000 });
@@ -107,8 +117,17 @@ describe('hedge keep --exposures', () => {
     // two of our own 10 s. R2 due in 5 days is what stays covered.
     const soon = { amount: 150e6, dueMs: t0 + 2 * HOUR };
     const later = { amount: 300e6, dueMs: t0 + 5 * DAY };
-    writeFileSync(file, ['id,market,type,amount,currency,due', `R1,USDTNGN,receivable,${soon.amount},NGN,${at(soon.dueMs)}`, `R2,USDTNGN,receivable,${later.amount},NGN,${at(later.dueMs)}`].join('\n'));
-    const result = await rig.hedge(['keep', file, '--exposures', '--once', '--interval', '10', '--json'], { timeoutMs: 60_000 });
+    writeFileSync(
+      file,
+      [
+        'id,market,type,amount,currency,due',
+        `R1,USDTNGN,receivable,${soon.amount},NGN,${at(soon.dueMs)}`,
+        `R2,USDTNGN,receivable,${later.amount},NGN,${at(later.dueMs)}`,
+      ].join('\n'),
+    );
+    const result = await rig.hedge(['keep', file, '--exposures', '--once', '--interval', '10', '--json'], {
+      timeoutMs: 60_000,
+    });
     expect(result.code, result.stderr + result.stdout).toBe(0);
     // The run took far less than R1's two hours of server time: R1 was let go because of the lead.
     expect(rig.sandbox.clock.now()).toBeLessThan(soon.dueMs);
@@ -122,18 +141,30 @@ describe('hedge keep --exposures', () => {
     expect((opens[0]!.body as { notional_usd: number }).notional_usd).toBeLessThan((later.amount / p) * 1.05);
   }, 60_000);
 
-  it('sizing fixed: an NGN exposure stays sized at the first cover\'s price (the server\'s struck rate) as the price moves', async () => {
+  it("sizing fixed: an NGN exposure stays sized at the first cover's price (the server's struck rate) as the price moves", async () => {
     const rig = await startSimulator();
     const t0 = rig.sandbox.clock.now();
     const file = join(rig.configDir, 'exposures.csv');
     const policy = join(rig.configDir, 'policy.json');
     const amount = 300e6;
-    writeFileSync(file, ['id,market,type,amount,currency,due', `R1,USDTNGN,receivable,${amount},NGN,${new Date(t0 + 20 * DAY).toISOString()}`].join('\n'));
+    writeFileSync(
+      file,
+      [
+        'id,market,type,amount,currency,due',
+        `R1,USDTNGN,receivable,${amount},NGN,${new Date(t0 + 20 * DAY).toISOString()}`,
+      ].join('\n'),
+    );
     writeFileSync(policy, JSON.stringify({ sizing: 'fixed' }));
     const cycleTarget = async (): Promise<number> => {
-      const result = await rig.hedge(['keep', file, '--exposures', '--policy', policy, '--once', '--json'], { timeoutMs: 60_000 });
+      const result = await rig.hedge(['keep', file, '--exposures', '--policy', policy, '--once', '--json'], {
+        timeoutMs: 60_000,
+      });
       expect(result.code, result.stderr + result.stdout).toBe(0);
-      const cycle = result.stdout.trim().split('\n').map((line) => JSON.parse(line)).find((event) => event.event === 'cycle');
+      const cycle = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+        .find((event) => event.event === 'cycle');
       return cycle.rows.find((row: { side: string }) => row.side === 'buy').target_usd;
     };
 

@@ -21,7 +21,10 @@ async function withHistory(): Promise<Simulator> {
   const rig = await startSimulator({ preset: 'frozen' });
   rig.seedOpen('buy', 300_000);
   rig.advance(2 * DAY_MS);
-  const closed = await rig.api('POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' }, idempotencyKey: 'close-1' });
+  const closed = await rig.api('POST', '/hedges/close', {
+    body: { market: 'USDTNGN', side: 'buy' },
+    idempotencyKey: 'close-1',
+  });
   expect(closed.status).toBe(200);
   rig.advance(FILL_DELAY_MS + 1);
   rig.seedOpen('buy', 250_000);
@@ -45,16 +48,22 @@ function exposuresFile(rig: Simulator): string {
 }
 
 describe('hedge exposures --report', () => {
-  it('cost to date reconciles to the cent with history; the week\'s coverage is what the server holds; nothing is sent', async () => {
+  it("cost to date reconciles to the cent with history; the week's coverage is what the server holds; nothing is sent", async () => {
     const rig = await withHistory();
     const postsBefore = rig.writes().length;
-    const result = await rig.hedge(['exposures', exposuresFile(rig), '--report', '--json'], { env: pinnedClockEnv(rig) });
+    const result = await rig.hedge(['exposures', exposuresFile(rig), '--report', '--json'], {
+      env: pinnedClockEnv(rig),
+    });
     expect(result.code, result.stderr).toBe(0);
     const data = JSON.parse(result.stdout);
 
     const history = (await rig.api('GET', '/hedges/history')).body.data as Array<Record<string, number>>;
     expect(history).toHaveLength(1);
-    const cents = history.reduce((total, record) => total + Math.round(Number(record.carry_usdc) * 100) + Math.round(Number(record.fees_usdc) * 100), 0);
+    const cents = history.reduce(
+      (total, record) =>
+        total + Math.round(Number(record.carry_usdc) * 100) + Math.round(Number(record.fees_usdc) * 100),
+      0,
+    );
     expect(data.cost).toEqual([
       {
         market: 'USDTNGN',
@@ -75,7 +84,11 @@ describe('hedge exposures --report', () => {
 
     const first = rig.hedges().sort((a, b) => a.openedAtMs - b.openedAtMs)[0]!;
     const byId = Object.fromEntries(data.effectiveness.map((row: any) => [row.id, row]));
-    expect(byId['INV-1']).toMatchObject({ cover_side: 'buy', first_cover_at: new Date(first.openedAtMs).toISOString(), first_price: first.entryPrice });
+    expect(byId['INV-1']).toMatchObject({
+      cover_side: 'buy',
+      first_cover_at: new Date(first.openedAtMs).toISOString(),
+      first_price: first.entryPrice,
+    });
     expect(byId['FRT-2'].cover_side).toBe('sell');
     expect(byId['AP-3']).toMatchObject({ cover_side: null, offset_pct: null });
     // The payable's share of the cover is opposite to the receivable's, as its revaluation is.
@@ -87,7 +100,9 @@ describe('hedge exposures --report', () => {
   it('--show cost --format csv is the cost rows alone; --html without --report is refused (exit 2)', async () => {
     const rig = await withHistory();
     const file = exposuresFile(rig);
-    const csv = await rig.hedge(['exposures', file, '--report', '--show', 'cost', '--format', 'csv'], { env: pinnedClockEnv(rig) });
+    const csv = await rig.hedge(['exposures', file, '--report', '--show', 'cost', '--format', 'csv'], {
+      env: pinnedClockEnv(rig),
+    });
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout.trim().split('\n')[0]).toBe('market,closed_hedges,carry_usdc,fees_usdc,cost_usdc');
     const requestsBefore = rig.requests().length;
@@ -97,19 +112,23 @@ describe('hedge exposures --report', () => {
     expect(rig.requests().length).toBe(requestsBefore);
   });
 
-  it.skipIf(!CHROMIUM)('the HTML report in Chromium: both charts drawn, the 80–125% band marked, nothing wider than the window (needs chromium; skipped without it)', async () => {
-    const rig = await withHistory();
-    const html = join(rig.configDir, 'report.html');
-    const result = await rig.hedge(['exposures', exposuresFile(rig), '--report', '--html', html, '--json'], { env: pinnedClockEnv(rig) });
-    expect(result.code, result.stderr).toBe(0);
-    const page = readFileSync(html, 'utf8');
-    expect(page).not.toMatch(/<script|https?:\/\//);
+  it.skipIf(!CHROMIUM)(
+    'the HTML report in Chromium: both charts drawn, the 80–125% band marked, nothing wider than the window (needs chromium; skipped without it)',
+    async () => {
+      const rig = await withHistory();
+      const html = join(rig.configDir, 'report.html');
+      const result = await rig.hedge(['exposures', exposuresFile(rig), '--report', '--html', html, '--json'], {
+        env: pinnedClockEnv(rig),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const page = readFileSync(html, 'utf8');
+      expect(page).not.toMatch(/<script|https?:\/\//);
 
-    // The page with a measuring script added (a copy: the report itself holds no script).
-    const work = tempDir('hedge-exposures-html-');
-    try {
-      const measured = join(work.path, 'measured.html');
-      const measure = `<script>window.addEventListener('load', () => {
+      // The page with a measuring script added (a copy: the report itself holds no script).
+      const work = tempDir('hedge-exposures-html-');
+      try {
+        const measured = join(work.path, 'measured.html');
+        const measure = `<script>window.addEventListener('load', () => {
         const box = (el) => { const r = el.getBoundingClientRect(); return { w: Math.round(r.width), h: Math.round(r.height) }; };
         const charts = [...document.querySelectorAll('svg.chart')].map((el) => ({ name: el.dataset.chart, ...box(el) }));
         const band = document.querySelector('[data-band="80-125"]');
@@ -117,26 +136,39 @@ describe('hedge exposures --report', () => {
           bars: document.querySelectorAll('svg.chart .bar').length };
         const pre = document.createElement('pre'); pre.id = 'measure'; pre.textContent = JSON.stringify(out); document.body.appendChild(pre);
       });</script>`;
-      writeFileSync(measured, page.replace('</body>', `${measure}</body>`));
-      const dom = execFileSync(
-        CHROMIUM!,
-        ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', `--user-data-dir=${join(work.path, 'profile')}`, '--window-size=800,1200', '--virtual-time-budget=5000', '--dump-dom', `file://${measured}`],
-        { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] },
-      );
-      const found = /<pre id="measure">(.*?)<\/pre>/s.exec(dom);
-      expect(found, 'the measuring script ran').not.toBeNull();
-      const out = JSON.parse(found![1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
-      expect(out.charts.map((chart: any) => chart.name)).toEqual(['coverage', 'effectiveness']);
-      for (const chart of out.charts) {
-        expect(chart.w).toBeGreaterThan(300);
-        expect(chart.h).toBeGreaterThan(80);
+        writeFileSync(measured, page.replace('</body>', `${measure}</body>`));
+        const dom = execFileSync(
+          CHROMIUM!,
+          [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--no-first-run',
+            `--user-data-dir=${join(work.path, 'profile')}`,
+            '--window-size=800,1200',
+            '--virtual-time-budget=5000',
+            '--dump-dom',
+            `file://${measured}`,
+          ],
+          { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] },
+        );
+        const found = /<pre id="measure">(.*?)<\/pre>/s.exec(dom);
+        expect(found, 'the measuring script ran').not.toBeNull();
+        const out = JSON.parse(found![1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+        expect(out.charts.map((chart: any) => chart.name)).toEqual(['coverage', 'effectiveness']);
+        for (const chart of out.charts) {
+          expect(chart.w).toBeGreaterThan(300);
+          expect(chart.h).toBeGreaterThan(80);
+        }
+        expect(out.band.w).toBeGreaterThan(20);
+        expect(out.bars).toBeGreaterThanOrEqual(4);
+        expect(out.scrollWidth).toBeLessThanOrEqual(out.innerWidth);
+      } finally {
+        work.remove();
       }
-      expect(out.band.w).toBeGreaterThan(20);
-      expect(out.bars).toBeGreaterThanOrEqual(4);
-      expect(out.scrollWidth).toBeLessThanOrEqual(out.innerWidth);
-    } finally {
-      work.remove();
-    }
-  }, 90_000);
+    },
+    90_000,
+  );
 });
-

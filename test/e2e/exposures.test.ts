@@ -40,7 +40,11 @@ async function frozen(): Promise<{ rig: Simulator; run: (args: string[]) => Retu
 async function marketFacts(rig: Simulator): Promise<{ price: number; buy: number; sell: number }> {
   const { body } = await rig.api('GET', '/markets');
   const market = (body.data as Array<Record<string, any>>).find((entry) => entry.market === 'USDTNGN')!;
-  return { price: Number(market.price), buy: Number(market.net_rate_daily_pct.buy), sell: Number(market.net_rate_daily_pct.sell) };
+  return {
+    price: Number(market.price),
+    buy: Number(market.net_rate_daily_pct.buy),
+    sell: Number(market.net_rate_daily_pct.sell),
+  };
 }
 
 function nothingTraded(rig: Simulator): void {
@@ -49,7 +53,7 @@ function nothingTraded(rig: Simulator): void {
 }
 
 describe('hedge exposures', () => {
-  it('shows the netted target book, its schedule, cost and stress, from the server\'s price; nothing is traded', async () => {
+  it("shows the netted target book, its schedule, cost and stress, from the server's price; nothing is traded", async () => {
     const { rig, run } = await frozen();
     const file = schedule(rig);
     const result = await run(['exposures', file, '--json']);
@@ -62,13 +66,26 @@ describe('hedge exposures', () => {
     // Netted from USD books: INV-1 (75%), INV-5 (100%), INV-6 (its own 50%) bought; FRT-2 (75%) sold; USD amounts carry no risk.
     // Each exposure's cover is sized to the cent, and the book is their sum.
     const cents = (value: number): number => Math.round(value * 100) / 100;
-    const net = cents(cents((450e6 * 0.75) / price) + cents(60e6 / price) + cents((900e6 * 0.5) / price) - cents((120e6 * 0.75) / price));
+    const net = cents(
+      cents((450e6 * 0.75) / price) +
+        cents(60e6 / price) +
+        cents((900e6 * 0.5) / price) -
+        cents((120e6 * 0.75) / price),
+    );
     expect(data.book).toEqual([
-      expect.objectContaining({ side: 'buy', target_usd: net, tenor_days: 7, until: new Date(`${day(90)}T00:00:00Z`).toISOString() }),
+      expect.objectContaining({
+        side: 'buy',
+        target_usd: net,
+        tenor_days: 7,
+        until: new Date(`${day(90)}T00:00:00Z`).toISOString(),
+      }),
       expect.objectContaining({ side: 'sell', target_usd: 0, tenor_days: null }),
     ]);
     expect(data.book[0].band_high_usd).toBeCloseTo(net * 1.05, 1);
-    expect(data.exposures.filter((line: any) => line.cover_side === null).map((line: any) => line.id)).toEqual(['INV-3', 'AP-4']);
+    expect(data.exposures.filter((line: any) => line.cover_side === null).map((line: any) => line.id)).toEqual([
+      'INV-3',
+      'AP-4',
+    ]);
     // The schedule: INV-5 due at day 3 (inside the first 7-day hedge), INV-1 into ≤30d at day 15, FRT-2 at day 32, and each due date.
     expect(data.schedule.map((change: any) => [change.at.slice(0, 10), change.reason])).toEqual([
       [day(3), 'INV-5 due'],
@@ -86,7 +103,14 @@ describe('hedge exposures', () => {
     const held = (Date.parse(`${day(3)}T00:00:00Z`) - FROZEN_START_MS) / DAY_MS;
     expect(first.carry_usdc).toBeCloseTo((net * buy * held) / 100, 1);
     expect(first.fees_usdc).toBeCloseTo(net * 0.0005 + (60e6 / price) * 0.0005, 1);
-    expect(data.cost.map((row: any) => row.due.slice(0, 10))).toEqual([day(3), day(10), day(20), day(45), day(62), day(90)]);
+    expect(data.cost.map((row: any) => row.due.slice(0, 10))).toEqual([
+      day(3),
+      day(10),
+      day(20),
+      day(45),
+      day(62),
+      day(90),
+    ]);
     expect(data.cost.at(-1).rolls).toBeGreaterThan(10);
     expect(data.stress.map((row: any) => row.shock_pct)).toEqual([-30, -10, 10, 30]);
     for (const row of data.stress) expect(row.net_usd).toBeCloseTo(row.exposure_change_usd + row.cover_pnl_usd, 1);
@@ -97,7 +121,18 @@ describe('hedge exposures', () => {
   it('with --fee-bps asks no quote at all; --show and --fields give one section as CSV', async () => {
     const { rig, run } = await frozen();
     const file = schedule(rig);
-    const result = await run(['exposures', file, '--fee-bps', '5', '--show', 'stress', '--format', 'csv', '--fields', 'shock_pct,net_usd']);
+    const result = await run([
+      'exposures',
+      file,
+      '--fee-bps',
+      '5',
+      '--show',
+      'stress',
+      '--format',
+      'csv',
+      '--fields',
+      'shock_pct,net_usd',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toBe('shock_pct,net_usd');
@@ -109,7 +144,18 @@ describe('hedge exposures', () => {
   it('from NGN books covers the USD payable by buy and the USD receivable by sell; --no-netting holds both sides', async () => {
     const { rig, run } = await frozen();
     const file = schedule(rig);
-    const result = await run(['exposures', file, '--functional', 'NGN', '--no-netting', '--fee-bps', '5', '--show', 'book', '--json']);
+    const result = await run([
+      'exposures',
+      file,
+      '--functional',
+      'NGN',
+      '--no-netting',
+      '--fee-bps',
+      '5',
+      '--show',
+      'book',
+      '--json',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const book = JSON.parse(result.stdout);
     // AP-4: 100,000 USD due in 10 days (100%); INV-3: 250,000 USD due in 20 days (100%); the NGN amounts carry no risk.
@@ -125,10 +171,18 @@ describe('hedge exposures', () => {
     const { rig, run } = await frozen();
     const result = await run(['exposures', schedule(rig), '--format', 'table', '--fee-bps', '5']);
     expect(result.code, result.stderr).toBe(0);
-    for (const title of ['Exposures as the policy sees them now', 'Target book now', 'Schedule of changes', 'Projected cost to each due date', 'Stress']) {
+    for (const title of [
+      'Exposures as the policy sees them now',
+      'Target book now',
+      'Schedule of changes',
+      'Projected cost to each due date',
+      'Stress',
+    ]) {
       expect(result.stdout).toContain(title);
     }
-    expect(result.stderr.replace(/\n/g, ' ')).toContain('hedge ratio 100% within 30d, 75% within 90d, 50% beyond; re-size band ±5%');
+    expect(result.stderr.replace(/\n/g, ' ')).toContain(
+      'hedge ratio 100% within 30d, 75% within 90d, 50% beyond; re-size band ±5%',
+    );
   });
 
   it('a file with bad rows: exit 2, one line per row and field, and no request reaches the server', async () => {

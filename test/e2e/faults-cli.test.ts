@@ -16,10 +16,16 @@ describe('Retry-After on a 503', () => {
     simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '1' } });
     const result = await simulator.hedge(['markets', '--json']);
     expect(result.code, result.stderr).toBe(0);
-    expect(withoutPrice(JSON.parse(result.stdout))).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
+    expect(withoutPrice(JSON.parse(result.stdout))).toEqual(
+      withoutPrice((await simulator.api('GET', '/markets')).body.data),
+    );
     // The CLI's two attempts, then the test's own GET above.
     const requests = simulator.requests('GET', '/markets');
-    expect(requests.map((entry) => [entry.status, entry.fault])).toEqual([[503, '503-retry-after'], [200, null], [200, null]]);
+    expect(requests.map((entry) => [entry.status, entry.fault])).toEqual([
+      [503, '503-retry-after'],
+      [200, null],
+      [200, null],
+    ]);
     const [refused, retried] = requests;
     expect(retried!.realTimeMs - refused!.realTimeMs).toBeGreaterThanOrEqual(1000);
   });
@@ -77,7 +83,9 @@ describe('an answer over the size cap', () => {
     simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes: 512 * 1024 } });
     const result = await simulator.hedge(['markets', '--json'], { env: { HEDGE_MAX_ANSWER_MB: '1' } });
     expect(result.code, result.stderr).toBe(0);
-    expect(withoutPrice(JSON.parse(result.stdout))).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
+    expect(withoutPrice(JSON.parse(result.stdout))).toEqual(
+      withoutPrice((await simulator.api('GET', '/markets')).body.data),
+    );
     expect(simulator.requests('GET', '/markets')[0]!.fault).toBe('oversized');
   });
 });

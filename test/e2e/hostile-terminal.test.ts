@@ -44,12 +44,31 @@ beforeAll(async () => {
     extraMarkets: [{ market: HOSTILE_MARKET, status: 'open', basePrice: 100 }],
   });
   // An open hedge on the hostile market, and a closed one (history) on USDTNGN, both with a hostile reference.
-  hostileHedgeId = (await post('/hedges', { market: HOSTILE_MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1, client_reference: HOSTILE_REFERENCE })).id;
-  await post('/hedges', { market: MARKET, side: 'sell', notional_usd: 2000, tenor_days: 1, client_reference: HOSTILE_REFERENCE });
+  hostileHedgeId = (
+    await post('/hedges', {
+      market: HOSTILE_MARKET,
+      side: 'buy',
+      notional_usd: 1000,
+      tenor_days: 1,
+      client_reference: HOSTILE_REFERENCE,
+    })
+  ).id;
+  await post('/hedges', {
+    market: MARKET,
+    side: 'sell',
+    notional_usd: 2000,
+    tenor_days: 1,
+    client_reference: HOSTILE_REFERENCE,
+  });
   simulator.advance(20);
   await post('/hedges/close', { market: MARKET, side: 'sell' });
   simulator.advance(20);
-  expect(simulator.hedges().map((hedge) => hedge.status).sort()).toEqual(['closed', 'filled']);
+  expect(
+    simulator
+      .hedges()
+      .map((hedge) => hedge.status)
+      .sort(),
+  ).toEqual(['closed', 'filled']);
 });
 
 afterAll(async () => {
@@ -77,13 +96,16 @@ async function onTerminal(args: string[]): Promise<{ code: number; raw: string; 
 }
 
 describe('hostile text on a terminal', () => {
-  it.each(READS.map((read, index) => [index, read] as const))('read %i: nothing raw reaches the pseudo-terminal; the text shows escaped', async (_index, read) => {
-    const { code, raw, screen } = await onTerminal(read.args());
-    expect(code, screen).toBe(read.code);
-    expect(unsafeIn(raw)).toBeUndefined();
-    // The hostile text was shown, made visible, not silently dropped.
-    expect(screen).toMatch(/\\x1b|\\u202e/);
-  });
+  it.each(READS.map((read, index) => [index, read] as const))(
+    'read %i: nothing raw reaches the pseudo-terminal; the text shows escaped',
+    async (_index, read) => {
+      const { code, raw, screen } = await onTerminal(read.args());
+      expect(code, screen).toBe(read.code);
+      expect(unsafeIn(raw)).toBeUndefined();
+      // The hostile text was shown, made visible, not silently dropped.
+      expect(screen).toMatch(/\\x1b|\\u202e/);
+    },
+  );
 
   it.each([
     ['a window-title escape', `deal\u001b]0;pwned\u0007`],
@@ -91,7 +113,17 @@ describe('hostile text on a terminal', () => {
     ['a zero-width space', 'deal\u200b42'],
   ])('open --ref with %s is refused (exit 2), shown escaped, nothing sent', async (_name, reference) => {
     const writes = simulator.writes().length;
-    const { code, raw, screen } = await onTerminal(['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', reference, '--yes']);
+    const { code, raw, screen } = await onTerminal([
+      'open',
+      MARKET,
+      'buy',
+      '1000',
+      '--tenor',
+      '1',
+      '--ref',
+      reference,
+      '--yes',
+    ]);
     expect(code, screen).toBe(2);
     expect(screen).toMatch(/^hedge: --ref/m);
     expect(unsafeIn(raw)).toBeUndefined();
@@ -100,22 +132,28 @@ describe('hostile text on a terminal', () => {
 });
 
 describe('hostile text in a pipe', () => {
-  it.each(READS.map((read, index) => [index, read] as const))('read %i: plain output and stderr carry nothing raw', async (_index, read) => {
-    const result = await runHedge(read.args(), { configDir: simulator.configDir, env: simulator.env });
-    expect(result.code, result.stderr).toBe(read.code);
-    expect(unsafeIn(result.stdout)).toBeUndefined();
-    expect(unsafeIn(result.stderr)).toBeUndefined();
-    expect(`${result.stdout}${result.stderr}`).toMatch(/\\x1b|\\u202e/);
-  });
+  it.each(READS.map((read, index) => [index, read] as const))(
+    'read %i: plain output and stderr carry nothing raw',
+    async (_index, read) => {
+      const result = await runHedge(read.args(), { configDir: simulator.configDir, env: simulator.env });
+      expect(result.code, result.stderr).toBe(read.code);
+      expect(unsafeIn(result.stdout)).toBeUndefined();
+      expect(unsafeIn(result.stderr)).toBeUndefined();
+      expect(`${result.stdout}${result.stderr}`).toMatch(/\\x1b|\\u202e/);
+    },
+  );
 
-  it.each(READS.map((read, index) => [index, read] as const))('read %i: --json is valid JSON with nothing raw', async (_index, read) => {
-    const result = await runHedge([...read.args(), '--json'], { configDir: simulator.configDir, env: simulator.env });
-    expect(result.code, result.stderr).toBe(read.code);
-    expect(unsafeIn(result.stdout)).toBeUndefined();
-    expect(unsafeIn(result.stderr)).toBeUndefined();
-    // Data on stdout, or the error document on stderr: either parses.
-    expect(() => JSON.parse(read.code === 0 ? result.stdout : result.stderr)).not.toThrow();
-  });
+  it.each(READS.map((read, index) => [index, read] as const))(
+    'read %i: --json is valid JSON with nothing raw',
+    async (_index, read) => {
+      const result = await runHedge([...read.args(), '--json'], { configDir: simulator.configDir, env: simulator.env });
+      expect(result.code, result.stderr).toBe(read.code);
+      expect(unsafeIn(result.stdout)).toBeUndefined();
+      expect(unsafeIn(result.stderr)).toBeUndefined();
+      // Data on stdout, or the error document on stderr: either parses.
+      expect(() => JSON.parse(read.code === 0 ? result.stdout : result.stderr)).not.toThrow();
+    },
+  );
 
   it('--json parses back to the exact strings the server sent', async () => {
     const [markets, hedges, history, positions, missing] = await Promise.all(
@@ -127,10 +165,9 @@ describe('hostile text in a pipe', () => {
     expect(marketList.map((market) => market.market)).toEqual(expect.arrayContaining([MARKET, HOSTILE_MARKET]));
     for (const market of marketList) expect(market[HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
     expect(JSON.parse(hedges!.stdout)).toEqual((await simulator.api('GET', '/hedges')).body.data);
-    expect((JSON.parse(hedges!.stdout) as Array<{ client_reference: string }>).map((hedge) => hedge.client_reference)).toEqual([
-      HOSTILE_REFERENCE,
-      HOSTILE_REFERENCE,
-    ]);
+    expect(
+      (JSON.parse(hedges!.stdout) as Array<{ client_reference: string }>).map((hedge) => hedge.client_reference),
+    ).toEqual([HOSTILE_REFERENCE, HOSTILE_REFERENCE]);
     expect(JSON.parse(history!.stdout)).toEqual((await simulator.api('GET', '/hedges/history')).body.data);
     expect(JSON.parse(positions!.stdout)[0]).toMatchObject({ market: HOSTILE_MARKET, hedge_id: hostileHedgeId });
     const error = JSON.parse(missing!.stderr).error;
@@ -140,10 +177,13 @@ describe('hostile text in a pipe', () => {
 
   it('a --ref with control characters is refused in a pipe too, the message on one safe line', async () => {
     const writes = simulator.writes().length;
-    const result = await runHedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', `x${HOSTILE_TEXT}`, '--yes'], {
-      configDir: simulator.configDir,
-      env: simulator.env,
-    });
+    const result = await runHedge(
+      ['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', `x${HOSTILE_TEXT}`, '--yes'],
+      {
+        configDir: simulator.configDir,
+        env: simulator.env,
+      },
+    );
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     // Shown escaped (as a quoted string: `\u001b`), on one line.

@@ -28,7 +28,10 @@ function opens(simulator: Simulator) {
 describe('an ambiguous answer to POST /hedges', () => {
   it('200 with an error: exit 5 with the key, the entry unresolved; the same command again reuses the key — one hedge', async () => {
     const simulator = await startSimulator();
-    simulator.sandbox.setFaults({ nextMalformed: { count: 1, kind: 'error-in-200' }, match: { method: 'POST', path: '/hedges' } });
+    simulator.sandbox.setFaults({
+      nextMalformed: { count: 1, kind: 'error-in-200' },
+      match: { method: 'POST', path: '/hedges' },
+    });
 
     const first = await simulator.hedge(OPEN);
     expect(first.code, first.stderr).toBe(5);
@@ -60,14 +63,19 @@ describe('an ambiguous answer to POST /hedges', () => {
     expect(entries[0]).toMatchObject({ id: pending!.id, outcome: 'filled', hedge_id: simulator.hedges()[0]!.id });
   });
 
-  it.each(['data-and-error', 'data-in-400'] as const)('%s: exit 5 with the key (JSON error outcome_unknown), the entry unresolved, the hedge open once', async (kind) => {
-    const simulator = await startSimulator();
-    simulator.sandbox.setFaults({ nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } });
-    const result = await simulator.hedge([...OPEN, '--json']);
-    expect(result.code, result.stderr).toBe(5);
-    const key = opens(simulator)[0]!.idempotencyKey!;
-    expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 'outcome_unknown', idempotency_key: key } });
-    expect(await journal(simulator, '--pending')).toMatchObject([{ command: 'open', outcome: 'unknown', idempotency_key: key }]);
-    expect(simulator.hedges()).toHaveLength(1);
-  });
+  it.each(['data-and-error', 'data-in-400'] as const)(
+    '%s: exit 5 with the key (JSON error outcome_unknown), the entry unresolved, the hedge open once',
+    async (kind) => {
+      const simulator = await startSimulator();
+      simulator.sandbox.setFaults({ nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } });
+      const result = await simulator.hedge([...OPEN, '--json']);
+      expect(result.code, result.stderr).toBe(5);
+      const key = opens(simulator)[0]!.idempotencyKey!;
+      expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 'outcome_unknown', idempotency_key: key } });
+      expect(await journal(simulator, '--pending')).toMatchObject([
+        { command: 'open', outcome: 'unknown', idempotency_key: key },
+      ]);
+      expect(simulator.hedges()).toHaveLength(1);
+    },
+  );
 });

@@ -47,10 +47,20 @@ function writeJournal(): void {
     entry('a_open0001', ago(10 * 86_400_000), {
       command: 'open',
       argv: ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
-      request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3, client_reference: 'DEAL-42' } },
+      request: {
+        method: 'POST',
+        path: '/hedges',
+        body: { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3, client_reference: 'DEAL-42' },
+      },
       profile: 'desk',
     }),
-    { id: 'a_open0001', at: ago(10 * 86_400_000 - 5000), outcome: 'filled', hedge_id: 'hdg_1', resolved_at: ago(10 * 86_400_000 - 5000) },
+    {
+      id: 'a_open0001',
+      at: ago(10 * 86_400_000 - 5000),
+      outcome: 'filled',
+      hedge_id: 'hdg_1',
+      resolved_at: ago(10 * 86_400_000 - 5000),
+    },
     entry('a_add00002', ago(3 * 3_600_000), {}),
     { id: 'a_add00002', at: ago(3 * 3_600_000 - 1000), outcome: 'unknown', message: HOSTILE },
     entry('a_close003', ago(60_000), {
@@ -74,11 +84,18 @@ describe('hedge journal', () => {
     expect(all.code, all.stderr).toBe(0);
     const entries = JSON.parse(all.stdout) as Array<Record<string, unknown>>;
     expect(entries.map((e) => e.id)).toEqual(['a_close003', 'a_add00002', 'a_open0001']);
-    expect(entries[2]).toMatchObject({ outcome: 'filled', hedge_id: 'hdg_1', profile: 'desk', request: { path: '/hedges' } });
+    expect(entries[2]).toMatchObject({
+      outcome: 'filled',
+      hedge_id: 'hdg_1',
+      profile: 'desk',
+      request: { path: '/hedges' },
+    });
     expect(entries[1]!.message).toBe(HOSTILE);
 
     const pending = await hedge(['journal', '--pending', '--json']);
-    expect((JSON.parse(pending.stdout) as Array<{ id: string; outcome: string }>).map((e) => [e.id, e.outcome])).toEqual([
+    expect(
+      (JSON.parse(pending.stdout) as Array<{ id: string; outcome: string }>).map((e) => [e.id, e.outcome]),
+    ).toEqual([
       ['a_close003', 'submitted'],
       ['a_add00002', 'unknown'],
     ]);
@@ -86,7 +103,8 @@ describe('hedge journal', () => {
 
   it('--since takes a date, an ISO time or a time ago; --limit keeps the newest; a bad --since is exit 2 naming the forms', async () => {
     writeJournal();
-    const ids = async (...flags: string[]) => (JSON.parse((await hedge(['journal', '--json', ...flags])).stdout) as Array<{ id: string }>).map((e) => e.id);
+    const ids = async (...flags: string[]) =>
+      (JSON.parse((await hedge(['journal', '--json', ...flags])).stdout) as Array<{ id: string }>).map((e) => e.id);
     expect(await ids('--since', '1d')).toEqual(['a_close003', 'a_add00002']);
     expect(await ids('--since', '2h')).toEqual(['a_close003']);
     expect(await ids('--since', '2w')).toHaveLength(3);
@@ -107,16 +125,35 @@ describe('hedge journal', () => {
     const result = await hedge(['journal']);
     expect(result.code, result.stderr).toBe(0);
     const [header, ...lines] = result.stdout.trimEnd().split('\n');
-    expect(header).toBe('id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal');
+    expect(header).toBe(
+      'id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal',
+    );
     expect(lines).toHaveLength(3);
     // Columns: id, time, command, market, side, the deal reference sent, notional, outcome, hedge id, where (then host: empty here, trimmed).
     const cells = lines.map((line) => line.split(/\t|\\x09/));
-    expect(cells[2]).toEqual(['a_open0001', ago(10 * 86_400_000), 'open', 'USDTNGN', 'buy', 'DEAL-42', '10000', 'filled', 'hdg_1', 'test · desk']);
+    expect(cells[2]).toEqual([
+      'a_open0001',
+      ago(10 * 86_400_000),
+      'open',
+      'USDTNGN',
+      'buy',
+      'DEAL-42',
+      '10000',
+      'filled',
+      'hdg_1',
+      'test · desk',
+    ]);
     expect(cells[0]!.slice(0, 8)).toEqual(['a_close003', ago(60_000), 'close', 'USDTNGN', 'buy', '', '', 'submitted']);
     // --ref keeps the actions sent with that reference.
     const byRef = await hedge(['journal', '--ref', 'DEAL-42']);
     expect(byRef.code, byRef.stderr).toBe(0);
-    expect(byRef.stdout.trimEnd().split('\n').slice(1).map((line) => line.split('\t')[0])).toEqual(['a_open0001']);
+    expect(
+      byRef.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split('\t')[0]),
+    ).toEqual(['a_open0001']);
     expect(result.stdout).not.toContain('\u001b');
     expect(result.stdout).not.toContain('\u202e');
     expect(result.stdout).toContain('\\x1b]0;pwned');
@@ -125,7 +162,9 @@ describe('hedge journal', () => {
   it('an empty journal says so on stderr, stdout holds the header row alone (nothing with --no-header)', async () => {
     const result = await hedge(['journal']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal\n');
+    expect(result.stdout).toBe(
+      'id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal\n',
+    );
     expect((await hedge(['journal', '--no-header'])).stdout).toBe('');
     expect(result.stderr).toContain('journal is empty');
   });
@@ -136,12 +175,20 @@ describe('hedge journal show', () => {
     writeJournal();
     const json = await hedge(['journal', 'show', 'a_add', '--json']);
     expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ id: 'a_add00002', outcome: 'unknown', idempotency_key: 'key-a_add00002', message: HOSTILE });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      id: 'a_add00002',
+      outcome: 'unknown',
+      idempotency_key: 'key-a_add00002',
+      message: HOSTILE,
+    });
 
     const plain = await hedge(['journal', 'show', 'a_add00002']);
     expect(plain.code, plain.stderr).toBe(0);
     // One record: a header row of keys and one row (a tab inside a value is written \x09).
-    const [keys, values, ...more] = plain.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const [keys, values, ...more] = plain.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(more).toEqual([]);
     const shown = Object.fromEntries(keys!.map((key, index) => [key, values![index]]));
     expect(shown.idempotency_key).toBe('key-a_add00002');

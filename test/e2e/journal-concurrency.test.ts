@@ -29,7 +29,13 @@ function adds(t: Simulator) {
 
 /** Keys of the adds the server accepted (answered 200). */
 function acceptedAddKeys(t: Simulator): string[] {
-  return [...new Set(adds(t).filter((entry) => entry.status === 200).map((entry) => entry.idempotencyKey!))];
+  return [
+    ...new Set(
+      adds(t)
+        .filter((entry) => entry.status === 200)
+        .map((entry) => entry.idempotencyKey!),
+    ),
+  ];
 }
 
 function sideNotional(t: Simulator, side: 'buy' | 'sell'): number {
@@ -49,11 +55,18 @@ async function sideBySideUnderLock(t: Simulator, args: string[], count: number, 
     t
       .hedge(args, {
         timeoutMs: 90_000,
-        onSpawn: (child) => child.stderr!.on('data', (chunk: Buffer | string) => String(chunk).includes('Waiting for the book') && waiting.add(index)),
+        onSpawn: (child) =>
+          child.stderr!.on(
+            'data',
+            (chunk: Buffer | string) => String(chunk).includes('Waiting for the book') && waiting.add(index),
+          ),
       })
       .finally(() => (ended += 1)),
   );
-  await until(() => waiting.size === count - 1 && t.writes().some((entry) => entry.path === path), `one run sending ${path} and ${count - 1} waiting`);
+  await until(
+    () => waiting.size === count - 1 && t.writes().some((entry) => entry.path === path),
+    `one run sending ${path} and ${count - 1} waiting`,
+  );
   while (ended < count) {
     t.advance(HOUR_MS);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -66,14 +79,19 @@ function saysWhy(run: RunResult): void {
   // Exit 11: another live process holds it (named). Exit 16: the same action just ended and the
   // side still shows what it left (a repeat, named by its journal id).
   if (run.code === 11) expect(run.stderr).toMatch(/pid \d+ on \S+ since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
-  if (run.code === 16) expect(run.stderr).toMatch(/The same \w+ \(journal a_\w+, (done|filled) at [\d:]+ UTC[^)]*\) ended .* ago and the side still shows exactly what it left; this run sent nothing/);
+  if (run.code === 16)
+    expect(run.stderr).toMatch(
+      /The same \w+ \(journal a_\w+, (done|filled) at [\d:]+ UTC[^)]*\) ended .* ago and the side still shows exactly what it left; this run sent nothing/,
+    );
 }
 
 describe('identical writes side by side', () => {
   it('8 parallel `add USDTNGN sell 100` on one config dir: the notional added is 100 × the exit-0 runs; every other run says why', async () => {
     const t = await start();
     t.seedOpen('sell', 1_000);
-    const runs = await Promise.all(Array.from({ length: 8 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'], { timeoutMs: 90_000 })));
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'], { timeoutMs: 90_000 })),
+    );
     const succeeded = runs.filter((run) => run.code === 0);
     expect(succeeded.length).toBeGreaterThanOrEqual(1);
     // Every add that reported success is on the server once, and nothing else was added.
@@ -92,7 +110,10 @@ describe('identical writes side by side', () => {
     // The server acts on the add, then its answer hangs: the first process is still carrying it.
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
     let child: ChildProcess | undefined;
-    const first = t.hedge(['add', 'USDTNGN', 'sell', '100', '--request-timeout', '120'], { onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
+    const first = t.hedge(['add', 'USDTNGN', 'sell', '100', '--request-timeout', '120'], {
+      onSpawn: (spawned) => (child = spawned),
+      timeoutMs: 60_000,
+    });
     await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the first add was held by the server');
 
     const others = await Promise.all(Array.from({ length: 3 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'])));
@@ -103,7 +124,10 @@ describe('identical writes side by side', () => {
       saysWhy(run);
     }
     expect(adds(t)).toHaveLength(1);
-    const journal = JSON.parse((await t.hedge(['journal', '--pending', '--json'])).stdout) as Array<{ id: string; holder?: { pid: number } }>;
+    const journal = JSON.parse((await t.hedge(['journal', '--pending', '--json'])).stdout) as Array<{
+      id: string;
+      holder?: { pid: number };
+    }>;
     expect(journal).toHaveLength(1);
     expect(journal[0]!.holder?.pid).toBe(child!.pid);
     expect(others[0]!.stderr).toContain(journal[0]!.id);
@@ -137,7 +161,11 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
 
   it('3 parallel `open … --ref DEAL-7` make one hedge; the others are refused with its id', async () => {
     const t = await start({ dialect: 'alpha' });
-    const runs = await Promise.all(Array.from({ length: 3 }, () => t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'], { timeoutMs: 90_000 })));
+    const runs = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'], { timeoutMs: 90_000 }),
+      ),
+    );
     const carrying = t.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
     expect(carrying).toHaveLength(1);
     expect(t.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
@@ -177,7 +205,11 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     t.seedOpen('sell', 1_000);
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
     let child: ChildProcess | undefined;
-    const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], { env: pinnedClockEnv(t), onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
+    const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], {
+      env: pinnedClockEnv(t),
+      onSpawn: (spawned) => (child = spawned),
+      timeoutMs: 60_000,
+    });
     await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the add was committed and held');
     child!.kill('SIGKILL');
     await killed;
@@ -193,7 +225,10 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     expect(resumed.stderr).toContain('nothing was sent');
     expect(sideNotional(t, 'sell')).toBe(1_100);
     expect(adds(t)).toHaveLength(1);
-    const [entry] = JSON.parse((await t.hedge(['journal', '--json'], { env: pinnedClockEnv(t) })).stdout) as Array<{ command: string; outcome: string }>;
+    const [entry] = JSON.parse((await t.hedge(['journal', '--json'], { env: pinnedClockEnv(t) })).stdout) as Array<{
+      command: string;
+      outcome: string;
+    }>;
     expect(entry).toMatchObject({ command: 'add', outcome: 'done' });
   });
 
@@ -203,7 +238,11 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     // Held before the engine sees it (no status line, the engine never runs): killed there, the add never reached the book.
     t.sandbox.setFaults({ stall: 'headers', match: { method: 'POST', path: '/hedges/add' } });
     let child: ChildProcess | undefined;
-    const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], { env: pinnedClockEnv(t), onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
+    const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], {
+      env: pinnedClockEnv(t),
+      onSpawn: (spawned) => (child = spawned),
+      timeoutMs: 60_000,
+    });
     await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the add was held before the engine');
     child!.kill('SIGKILL');
     await killed;
@@ -226,8 +265,15 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     const t = await start({ preset: 'frozen' });
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
     let child: ChildProcess | undefined;
-    const killed = t.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], { env: pinnedClockEnv(t), onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
-    await until(() => t.writes().some((entry) => entry.path === '/hedges' && entry.status === 'stalled'), 'the open was committed and held');
+    const killed = t.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], {
+      env: pinnedClockEnv(t),
+      onSpawn: (spawned) => (child = spawned),
+      timeoutMs: 60_000,
+    });
+    await until(
+      () => t.writes().some((entry) => entry.path === '/hedges' && entry.status === 'stalled'),
+      'the open was committed and held',
+    );
     child!.kill('SIGKILL');
     await killed;
     t.sandbox.setFaults({ stall: null, match: null });
@@ -235,7 +281,9 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
 
     const again = await t.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], { env: pinnedClockEnv(t) });
     expect(again.code, again.stderr).toBe(12);
-    const [entry] = JSON.parse((await t.hedge(['journal', '--pending', '--json'], { env: pinnedClockEnv(t) })).stdout) as Array<{ id: string }>;
+    const [entry] = JSON.parse(
+      (await t.hedge(['journal', '--pending', '--json'], { env: pinnedClockEnv(t) })).stdout,
+    ) as Array<{ id: string }>;
     expect(again.stderr).toContain('The book cannot tell whether it landed');
     expect(again.stderr).toContain(`hedge journal resolve ${entry!.id} --landed`);
     expect(again.stderr).toContain(`hedge journal resolve ${entry!.id} --not-landed`);
@@ -244,7 +292,10 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     const resolved = await t.hedge(['journal', 'resolve', entry!.id, '--landed'], { env: pinnedClockEnv(t) });
     expect(resolved.code, resolved.stderr).toBe(0);
     expect(resolved.stderr).toContain('recorded as landed');
-    const shown = JSON.parse((await t.hedge(['journal', 'show', entry!.id, '--json'])).stdout) as { outcome: string; message: string };
+    const shown = JSON.parse((await t.hedge(['journal', 'show', entry!.id, '--json'])).stdout) as {
+      outcome: string;
+      message: string;
+    };
     expect(shown).toMatchObject({ outcome: 'done', message: 'resolved by hand: landed' });
     expect(t.writes().filter((write) => write.path === '/hedges')).toHaveLength(1);
     expect(t.hedges()).toHaveLength(1);
@@ -261,15 +312,24 @@ describe('killed at a random moment, then run again three at a time', () => {
       // An uninterrupted add makes about 6 requests (markets, account, positions, quote, add, polls).
       const k = 1 + Math.floor(Math.random() * 7);
       let child: ChildProcess | undefined;
-      const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], { onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
+      const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], {
+        onSpawn: (spawned) => (child = spawned),
+        timeoutMs: 60_000,
+      });
       let ended = false;
       void killed.then(() => (ended = true));
       await until(() => ended || t.sandbox.requestLog.length >= k, `request ${k} of the add (round ${round})`);
       child!.kill('SIGKILL');
       const first = await killed;
 
-      const runs = await Promise.all(Array.from({ length: 3 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'], { timeoutMs: 90_000 })));
-      const entries = JSON.parse((await t.hedge(['journal', '--json'])).stdout) as Array<{ command: string; outcome: string; idempotency_key: string }>;
+      const runs = await Promise.all(
+        Array.from({ length: 3 }, () => t.hedge(['add', 'USDTNGN', 'sell', '100'], { timeoutMs: 90_000 })),
+      );
+      const entries = JSON.parse((await t.hedge(['journal', '--json'])).stdout) as Array<{
+        command: string;
+        outcome: string;
+        idempotency_key: string;
+      }>;
       const done = entries.filter((entry) => entry.command === 'add' && entry.outcome === 'done');
       const ok = runs.filter((run) => run.code === 0).length + (first.code === 0 ? 1 : 0);
       const context = `round ${round}, killed at request ${k} (${first.signal ?? `exit ${first.code}`}); exits ${runs.map((run) => run.code).join(', ')}`;
@@ -279,7 +339,12 @@ describe('killed at a random moment, then run again three at a time', () => {
       expect(sideNotional(t, 'sell'), context).toBe(1_000 + 100 * done.length);
       expect(acceptedAddKeys(t).sort(), context).toEqual(done.map((entry) => entry.idempotency_key).sort());
       for (const run of runs.filter((candidate) => candidate.code !== 0)) saysWhy(run);
-      expect(entries.filter((entry) => entry.command === 'add' && ['pending', 'submitted', 'unknown'].includes(entry.outcome)), context).toEqual([]);
+      expect(
+        entries.filter(
+          (entry) => entry.command === 'add' && ['pending', 'submitted', 'unknown'].includes(entry.outcome),
+        ),
+        context,
+      ).toEqual([]);
       await t.close();
     }
   });

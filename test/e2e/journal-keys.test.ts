@@ -65,7 +65,16 @@ describe('a write refused before it was sent', () => {
 describe('--ref shaped like an API key', () => {
   it('is bad input: exit 2 naming --ref, no request at all', async () => {
     const simulator = await startSimulator();
-    const result = await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'desk_live_20240101abcd']);
+    const result = await simulator.hedge([
+      'open',
+      'USDTNGN',
+      'buy',
+      '1000',
+      '--tenor',
+      '3',
+      '--ref',
+      'desk_live_20240101abcd',
+    ]);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain('--ref: the reference looks like an API key');
     expect(result.stderr).not.toContain('desk_live_20240101abcd');

@@ -28,7 +28,13 @@ interface Entry {
 }
 
 /** Runs the command and sends `signal` once `ready` holds; resolves with how the process ended. */
-async function runAndStop(t: Simulator, args: string[], ready: () => boolean, what: string, signal: NodeJS.Signals = 'SIGKILL'): Promise<RunResult> {
+async function runAndStop(
+  t: Simulator,
+  args: string[],
+  ready: () => boolean,
+  what: string,
+  signal: NodeJS.Signals = 'SIGKILL',
+): Promise<RunResult> {
   let child: ChildProcess | undefined;
   const running = t.hedge(args, { onSpawn: (spawned) => (child = spawned), timeoutMs: RUN_BOUND_MS });
   await until(ready, what, { process: running, timeoutMs: RUN_BOUND_MS });
@@ -42,7 +48,13 @@ function posts(t: Simulator, path: string) {
 
 /** Idempotency keys the server answered with 200 for this endpoint. */
 function keysAnswered(t: Simulator, path: string): string[] {
-  return [...new Set(posts(t, path).filter((entry) => entry.status === 200).map((entry) => entry.idempotencyKey!))];
+  return [
+    ...new Set(
+      posts(t, path)
+        .filter((entry) => entry.status === 200)
+        .map((entry) => entry.idempotencyKey!),
+    ),
+  ];
 }
 
 /** The write on `path` was answered and the wait has polled `poll` after it. */
@@ -50,7 +62,10 @@ function waitingAfter(t: Simulator, path: string, poll: (entryPath: string) => b
   return () => {
     const log = t.sandbox.requestLog;
     const sent = log.findIndex((entry) => entry.method === 'POST' && entry.path === path && entry.status === 200);
-    return sent >= 0 && log.slice(sent + 1).some((entry) => entry.method === 'GET' && poll(entry.path) && entry.status === 200);
+    return (
+      sent >= 0 &&
+      log.slice(sent + 1).some((entry) => entry.method === 'GET' && poll(entry.path) && entry.status === 200)
+    );
   };
 }
 
@@ -104,7 +119,12 @@ describe('kill -9, then the same command again: the action happens once', () => 
   it('add killed during its wait: the re-run resumes with the same key and the notional grows once', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
     const id = await filledHedge(t, 'buy', '10000');
-    const killed = await runAndStop(t, ['add', 'USDTNGN', 'buy', '500'], waitingAfter(t, '/hedges/add', (path) => path === '/positions'), 'the add was waiting');
+    const killed = await runAndStop(
+      t,
+      ['add', 'USDTNGN', 'buy', '500'],
+      waitingAfter(t, '/hedges/add', (path) => path === '/positions'),
+      'the add was waiting',
+    );
     expect(killed.signal).toBe('SIGKILL');
     expect(serverHedge(t, id).pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
 
@@ -124,7 +144,12 @@ describe('kill -9, then the same command again: the action happens once', () => 
   it('reduce killed during its wait: reduced once', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
     const id = await filledHedge(t, 'sell', '20000');
-    await runAndStop(t, ['reduce', 'USDTNGN', 'sell', '5000'], waitingAfter(t, '/hedges/reduce', (path) => path === '/positions'), 'the reduce was waiting');
+    await runAndStop(
+      t,
+      ['reduce', 'USDTNGN', 'sell', '5000'],
+      waitingAfter(t, '/hedges/reduce', (path) => path === '/positions'),
+      'the reduce was waiting',
+    );
     t.sandbox.clock.advance(LAND_MS);
     const again = await t.hedge(['reduce', 'USDTNGN', 'sell', '5000']);
     expect(again.code, again.stderr).toBe(0);
@@ -137,7 +162,12 @@ describe('kill -9, then the same command again: the action happens once', () => 
   it('close killed during its wait: closed once, one realized record', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
     const id = await filledHedge(t, 'buy', '8000');
-    await runAndStop(t, ['close', 'USDTNGN', 'buy'], waitingAfter(t, '/hedges/close', (path) => path === '/positions'), 'the close was waiting');
+    await runAndStop(
+      t,
+      ['close', 'USDTNGN', 'buy'],
+      waitingAfter(t, '/hedges/close', (path) => path === '/positions'),
+      'the close was waiting',
+    );
     t.sandbox.clock.advance(LAND_MS);
     const again = await t.hedge(['close', 'USDTNGN', 'buy', '--json']);
     expect(again.code, again.stderr).toBe(0);
@@ -155,7 +185,10 @@ describe('kill -9, then the same command again: the action happens once', () => 
     const killed = await runAndStop(
       t,
       ['open', 'USDTNGN', 'sell', '2000', '--tenor', '3'],
-      () => t.sandbox.requestLog.some((entry) => entry.method === 'GET' && entry.status === 'pending' && entry.fault === 'latency'),
+      () =>
+        t.sandbox.requestLog.some(
+          (entry) => entry.method === 'GET' && entry.status === 'pending' && entry.fault === 'latency',
+        ),
       'a pre-trade read was held',
     );
     expect(killed.signal).toBe('SIGKILL');
@@ -176,13 +209,20 @@ describe('hedge resume', () => {
   it('finishes a killed open once, updating the same journal entry; resuming it again is refused (exit 2)', async () => {
     const t = await startTrading();
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-    await runAndStop(t, ['open', 'USDTNGN', 'buy', '7000', '--tenor', '1'], () => posts(t, '/hedges').some((entry) => entry.status === 'stalled'), 'the open was held');
+    await runAndStop(
+      t,
+      ['open', 'USDTNGN', 'buy', '7000', '--tenor', '1'],
+      () => posts(t, '/hedges').some((entry) => entry.status === 'stalled'),
+      'the open was held',
+    );
     t.sandbox.setFaults({ stall: null, match: null });
     const [left] = await journal(t, '--pending');
 
     const resumed = await t.hedge(['resume', '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toMatch(new RegExp(`Resuming the open started \\d\\d:\\d\\d:\\d\\d UTC with key ${left!.idempotency_key}`));
+    expect(resumed.stderr).toMatch(
+      new RegExp(`Resuming the open started \\d\\d:\\d\\d:\\d\\d UTC with key ${left!.idempotency_key}`),
+    );
     expect(t.hedges()).toHaveLength(1);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ id: t.hedges()[0]!.id, status: 'filled' });
     expect(new Set(posts(t, '/hedges').map((entry) => entry.idempotencyKey))).toEqual(new Set([left!.idempotency_key]));
@@ -202,7 +242,12 @@ describe('hedge resume', () => {
   it('resume ID of an add killed in its wait re-sends its key, then waits for the landing as add would', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
     const id = await filledHedge(t, 'buy', '10000');
-    await runAndStop(t, ['add', 'USDTNGN', 'buy', '500'], waitingAfter(t, '/hedges/add', (path) => path === '/positions'), 'the add was waiting');
+    await runAndStop(
+      t,
+      ['add', 'USDTNGN', 'buy', '500'],
+      waitingAfter(t, '/hedges/add', (path) => path === '/positions'),
+      'the add was waiting',
+    );
     const [left] = await journal(t, '--pending');
     expect(left).toMatchObject({ command: 'add' });
 
@@ -235,7 +280,13 @@ describe('stopped by a signal during the wait', () => {
   it('SIGTERM → exit 143, names the resume command and the key; the entry stays unresolved and the key is never in the journal', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
     await filledHedge(t, 'buy', '10000');
-    const stopped = await runAndStop(t, ['add', 'USDTNGN', 'buy', '500'], waitingAfter(t, '/hedges/add', (path) => path === '/positions'), 'the add was waiting', 'SIGTERM');
+    const stopped = await runAndStop(
+      t,
+      ['add', 'USDTNGN', 'buy', '500'],
+      waitingAfter(t, '/hedges/add', (path) => path === '/positions'),
+      'the add was waiting',
+      'SIGTERM',
+    );
     expect(stopped.code, stopped.stderr).toBe(143);
     const pending = await journal(t, '--pending');
     expect(pending).toHaveLength(1);

@@ -13,7 +13,7 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
   it('a journal.jsonl that is a symbolic link is refused; the file it points to is untouched', async () => {
     const t = await start();
     const target = join(t.configDir, 'elsewhere.txt');
-    writeFileSync(target, 'someone else\'s file\n');
+    writeFileSync(target, "someone else's file\n");
     chmodSync(target, 0o644);
     symlinkSync(target, join(t.configDir, 'journal.jsonl'));
 
@@ -22,12 +22,14 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
     expect(open.stderr).toContain(`${join(t.configDir, 'journal.jsonl')} is a symbolic link`);
     expect(open.stderr).not.toMatch(/unexpected/i);
     expect(t.writes()).toEqual([]);
-    expect(readFileSync(target, 'utf8')).toBe('someone else\'s file\n');
+    expect(readFileSync(target, 'utf8')).toBe("someone else's file\n");
     expect(lstatSync(target).mode & 0o777).toBe(0o644);
 
     const listed = await t.hedge(['journal', '--json']);
     expect(listed.code).toBe(13);
-    expect(JSON.parse(listed.stderr)).toMatchObject({ error: { code: 'state', class: 'state', details: { path: join(t.configDir, 'journal.jsonl') } } });
+    expect(JSON.parse(listed.stderr)).toMatchObject({
+      error: { code: 'state', class: 'state', details: { path: join(t.configDir, 'journal.jsonl') } },
+    });
   });
 
   it('a read-only journal: exit 13 with the path and what to do, not "unexpected"; nothing sent', async () => {
@@ -40,7 +42,11 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
     if (asUser) {
       // The whole folder is the desk user's (its lock files included): only the journal is read-only.
-      for (const path of [t.configDir, ...readdirSync(t.configDir, { recursive: true, encoding: 'utf8' }).map((name) => join(t.configDir, name))]) chownSync(path, asUser.uid, asUser.gid);
+      for (const path of [
+        t.configDir,
+        ...readdirSync(t.configDir, { recursive: true, encoding: 'utf8' }).map((name) => join(t.configDir, name)),
+      ])
+        chownSync(path, asUser.uid, asUser.gid);
     }
     // The add's quote (POST /quotes) is a read: what must not leave is the add itself.
     const adds = () => t.writes().filter((entry) => entry.path === '/hedges/add');

@@ -16,10 +16,14 @@ import { api, envFor, FILL_DELAY_MS, useSimulators, type Simulator } from '../su
 const start = useSimulators();
 
 /** The market each dialect trades on: the first one it lists as open (gamma lists USDTNGN disabled). */
-const marketOf = (dialect: SandboxDialect): string => wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
+const marketOf = (dialect: SandboxDialect): string =>
+  wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
 
 /** What the proxy adds to every object the service answers with: a scalar, a list and a nested object. */
-const EXTRA = { note_49: 'kept as sent', desk: { tags: ['fx', 'ngn'], limits: { daily_usd: 250_000, approver: { name: 'A. Okafor' } } } } as const;
+const EXTRA = {
+  note_49: 'kept as sent',
+  desk: { tags: ['fx', 'ngn'], limits: { daily_usd: 250_000, approver: { name: 'A. Okafor' } } },
+} as const;
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +35,8 @@ function priceObjects(data: unknown): Array<{ market: string; fields: Json }> {
   const byName = (fields: Json) => String(fields.market ?? fields.symbol ?? fields.pair);
   if (Array.isArray(data)) return (data as Json[]).map((fields) => ({ market: byName(fields), fields }));
   const object = data as Json;
-  if (Array.isArray(object.rates)) return (object.rates as Json[]).map((fields) => ({ market: byName(fields), fields }));
+  if (Array.isArray(object.rates))
+    return (object.rates as Json[]).map((fields) => ({ market: byName(fields), fields }));
   return Object.entries(object).map(([market, fields]) => ({ market, fields: fields as Json }));
 }
 
@@ -39,9 +44,15 @@ function priceObjects(data: unknown): Array<{ market: string; fields: Json }> {
 function richerService(simulator: Simulator): Promise<FieldProxy> {
   return startRewriteProxy(simulator.sandbox, (path, item) => {
     // The proxy hands over each element of a list, or the data object (alpha's keyed prices, gamma's wrapper).
-    const targets = path !== '/prices' ? [item] : 'market' in item || 'symbol' in item ? [item] : priceObjects(item).map((price) => price.fields);
+    const targets =
+      path !== '/prices'
+        ? [item]
+        : 'market' in item || 'symbol' in item
+          ? [item]
+          : priceObjects(item).map((price) => price.fields);
     for (const target of targets) Object.assign(target, structuredClone(EXTRA));
-    if (path === '/quotes' && item.pricing && typeof item.pricing === 'object') (item.pricing as Json).reference_source = 'onchain twap';
+    if (path === '/quotes' && item.pricing && typeof item.pricing === 'object')
+      (item.pricing as Json).reference_source = 'onchain twap';
   });
 }
 
@@ -54,14 +65,21 @@ function richerService(simulator: Simulator): Promise<FieldProxy> {
 function renamesOf(dialect: SandboxDialect) {
   const wire = wireDialect(dialect);
   const inverted = (names: Record<string, string | null>): Record<string, string> =>
-    Object.fromEntries(Object.entries(names).flatMap(([ours, theirs]) => (theirs === null || theirs === ours ? [] : [[theirs, ours]])));
+    Object.fromEntries(
+      Object.entries(names).flatMap(([ours, theirs]) => (theirs === null || theirs === ours ? [] : [[theirs, ours]])),
+    );
   const prices: Record<typeof wire.pricesShape, Record<string, string>> = {
     list: {},
     keyed: { mid: 'price', ts: 'timestamp' },
     'symbol-rate': { symbol: 'market', rate: 'price' },
     'pair-bid-ask': { pair: 'market', as_of: 'timestamp' },
   };
-  return { positions: inverted(wire.positionFields), account: inverted(wire.accountFields), history: inverted(wire.historyFields), prices: prices[wire.pricesShape] };
+  return {
+    positions: inverted(wire.positionFields),
+    account: inverted(wire.accountFields),
+    history: inverted(wire.historyFields),
+    prices: prices[wire.pricesShape],
+  };
 }
 
 interface Leaf {
@@ -90,7 +108,8 @@ function at(value: unknown, path: readonly string[]): unknown {
 
 /** The server's value as --json shows it: the same, or a decimal string as its number. */
 function shownAs(sent: unknown, shown: unknown): boolean {
-  if (typeof sent === 'string' && typeof shown === 'number') return /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(sent) && Number(sent) === shown;
+  if (typeof sent === 'string' && typeof shown === 'number')
+    return /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(sent) && Number(sent) === shown;
   return JSON.stringify(sent) === JSON.stringify(shown);
 }
 
@@ -105,8 +124,12 @@ function expectEveryLeaf(where: string, sent: Json, printed: Json, renames: Reco
     const renamed = renames[path[0]!];
     const shownPath = renamed === undefined ? path : [renamed, ...path.slice(1)];
     const shown = at(printed, shownPath);
-    if (shown === undefined || !shownAs(value, shown)) missing.push(`${path.join('.')} = ${JSON.stringify(value)} is not at ${shownPath.join('.')} (found ${JSON.stringify(shown)})`);
-    if (renamed !== undefined && Object.prototype.hasOwnProperty.call(printed, path[0]!)) missing.push(`${path[0]} is shown as ${renamed} and again under its own name`);
+    if (shown === undefined || !shownAs(value, shown))
+      missing.push(
+        `${path.join('.')} = ${JSON.stringify(value)} is not at ${shownPath.join('.')} (found ${JSON.stringify(shown)})`,
+      );
+    if (renamed !== undefined && Object.prototype.hasOwnProperty.call(printed, path[0]!))
+      missing.push(`${path[0]} is shown as ${renamed} and again under its own name`);
   }
   // Nothing of ours took a name the server used for something else here: no `_wire`.
   if (Object.prototype.hasOwnProperty.call(printed, '_wire')) missing.push(`_wire = ${JSON.stringify(printed._wire)}`);
@@ -114,7 +137,13 @@ function expectEveryLeaf(where: string, sent: Json, printed: Json, renames: Reco
 }
 
 /** Opens a filled hedge through the API (with a deal reference) and lets the frozen clock run to its fill. */
-async function openFilled(simulator: Simulator, market: string, side: 'buy' | 'sell', notional: number, reference: string): Promise<string> {
+async function openFilled(
+  simulator: Simulator,
+  market: string,
+  side: 'buy' | 'sell',
+  notional: number,
+  reference: string,
+): Promise<string> {
   const opened = await simulator.api('POST', '/hedges', {
     body: { market, side, notional_usd: notional, tenor_days: 3, client_reference: reference },
     idempotencyKey: `open-${reference}`,
@@ -133,7 +162,10 @@ describe('--json keeps every value the server sent, on every dialect (issue 49)'
       const renames = renamesOf(dialect);
       // A closed hedge (history), an open buy and sell (positions on both sides), each with a reference.
       await openFilled(simulator, market, 'sell', 5_000, 'DEAL-49-A');
-      const closing = await simulator.api('POST', '/hedges/close', { body: { market, side: 'sell' }, idempotencyKey: 'close-49-A' });
+      const closing = await simulator.api('POST', '/hedges/close', {
+        body: { market, side: 'sell' },
+        idempotencyKey: 'close-49-A',
+      });
       expect(closing.status, JSON.stringify(closing.body)).toBe(200);
       simulator.advance(FILL_DELAY_MS + 1);
       const buyId = await openFilled(simulator, market, 'buy', 20_000, 'DEAL-49-B');
@@ -150,30 +182,48 @@ describe('--json keeps every value the server sent, on every dialect (issue 49)'
           expect(result.code, `${dialect}: hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
           return JSON.parse(result.stdout);
         };
-        const everyRecord = (what: string, sentRows: Json[], printedRows: Json[], names: Record<string, string> = {}) => {
+        const everyRecord = (
+          what: string,
+          sentRows: Json[],
+          printedRows: Json[],
+          names: Record<string, string> = {},
+        ) => {
           expect(printedRows.length, `${dialect} ${what}: rows`).toBe(sentRows.length);
-          sentRows.forEach((row, index) => expectEveryLeaf(`${dialect} ${what}[${index}]`, row, printedRows[index]!, names));
+          sentRows.forEach((row, index) =>
+            expectEveryLeaf(`${dialect} ${what}[${index}]`, row, printedRows[index]!, names),
+          );
         };
 
         const markets = await sent('GET', '/markets');
         everyRecord('markets', markets, await printed('markets'));
 
         const listed = (markets as Json[]).map((entry) => String(entry.market));
-        for (const [args, symbols] of [[['price', market], market], [['price'], listed.join(',')]] as const) {
+        for (const [args, symbols] of [
+          [['price', market], market],
+          [['price'], listed.join(',')],
+        ] as const) {
           const sentPrices = priceObjects(await sent('GET', `/prices?symbols=${symbols}`));
           const shown = (await printed(...args)) as Json[];
           expect(shown.map((price) => price.market)).toEqual(sentPrices.map((price) => price.market));
           for (const { market: pricedMarket, fields } of sentPrices) {
             const record = shown.find((price) => price.market === pricedMarket)!;
             // One shape first: market, price, timestamp, whatever the dialect's prices look like.
-            expect(Object.keys(record).slice(0, 3), `${dialect} ${args.join(' ')}`).toEqual(['market', 'price', 'timestamp']);
+            expect(Object.keys(record).slice(0, 3), `${dialect} ${args.join(' ')}`).toEqual([
+              'market',
+              'price',
+              'timestamp',
+            ]);
             expect(typeof record.price).toBe('number');
             expectEveryLeaf(`${dialect} ${args.join(' ')} ${pricedMarket}`, fields, record, renames.prices);
           }
         }
 
         const quoteBody = { market, side: 'buy', notional_usd: 10_000, tenor_days: 3 };
-        expectEveryLeaf(`${dialect} quote`, await sent('POST', '/quotes', quoteBody), await printed('quote', market, 'buy', '10000', '--tenor', '3'));
+        expectEveryLeaf(
+          `${dialect} quote`,
+          await sent('POST', '/quotes', quoteBody),
+          await printed('quote', market, 'buy', '10000', '--tenor', '3'),
+        );
 
         everyRecord('hedges', await sent('GET', '/hedges'), await printed('hedges'));
         expectEveryLeaf(`${dialect} hedges ID`, await sent('GET', `/hedges/${buyId}`), await printed('hedges', buyId));
@@ -223,15 +273,19 @@ describe('--json of a write keeps the server object it embeds, in the one shape 
   }
 });
 
-describe('--json of a roll keeps the closed leg\'s history record, in the one shape (issue 49)', () => {
-  it('beta (the record\'s id is `id`): roll --json\'s close.realized is the record under our names, every value kept', async () => {
+describe("--json of a roll keeps the closed leg's history record, in the one shape (issue 49)", () => {
+  it("beta (the record's id is `id`): roll --json's close.realized is the record under our names, every value kept", async () => {
     const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
     const old = simulator.seedOpen('sell', 4_000);
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json'], { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' } });
+    const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json'], {
+      env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
+    });
     expect(result.code, result.stderr).toBe(0);
     const realized = JSON.parse(result.stdout).close.realized;
     expect(realized).toMatchObject({ hedge_id: old.id, side: 'sell', notional_usd: 4_000, close_reason: 'closed' });
-    const record = ((await simulator.api('GET', '/hedges/history')).body.data as Json[]).find((entry) => entry.id === old.id)!;
+    const record = ((await simulator.api('GET', '/hedges/history')).body.data as Json[]).find(
+      (entry) => entry.id === old.id,
+    )!;
     expectEveryLeaf('beta roll --json close.realized', record, realized, renamesOf('beta').history);
   });
 });
@@ -243,7 +297,9 @@ describe('a server field under one of our names that means something else is kep
     const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
       if (path === '/positions') item.notional_usd = 'n/a';
       if (path === '/account') item.open_positions = 'two';
-      if (path === '/prices') for (const price of Object.values(item)) Object.assign(price as Json, { price: { source: 'twap', window_s: 300 } });
+      if (path === '/prices')
+        for (const price of Object.values(item))
+          Object.assign(price as Json, { price: { source: 'twap', window_s: 300 } });
     });
     try {
       const printed = async (...args: string[]): Promise<any> => {
@@ -258,11 +314,19 @@ describe('a server field under one of our names that means something else is kep
       expect(line).not.toHaveProperty('size_usd');
       const sentAccount = (await api(proxy, 'GET', '/account')).body.data as Json;
       const account = await printed('account');
-      expect(account).toMatchObject({ open_positions: sentAccount.open_position_count, _wire: { open_positions: 'two' } });
+      expect(account).toMatchObject({
+        open_positions: sentAccount.open_position_count,
+        _wire: { open_positions: 'two' },
+      });
       expect(account).not.toHaveProperty('open_position_count');
       const sentPrices = (await api(proxy, 'GET', '/prices?symbols=USDTNGN')).body.data as Record<string, Json>;
       const [price] = await printed('price', 'USDTNGN');
-      expect(price).toEqual({ market: 'USDTNGN', price: sentPrices.USDTNGN!.mid, timestamp: sentPrices.USDTNGN!.ts, _wire: { price: { source: 'twap', window_s: 300 } } });
+      expect(price).toEqual({
+        market: 'USDTNGN',
+        price: sentPrices.USDTNGN!.mid,
+        timestamp: sentPrices.USDTNGN!.ts,
+        _wire: { price: { source: 'twap', window_s: 300 } },
+      });
       // --raw is the server's data as sent, its names and its text.
       const raw = await simulator.hedge(['positions', '--json', '--raw'], { env: envFor(proxy) });
       expect(JSON.parse(raw.stdout)[0]).toEqual(sentLine);

@@ -24,16 +24,31 @@ describe('hedge keep on a terminal', () => {
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`, `${MARKET},buy,1000,3,,`]);
     const startedAt = Date.now();
     // A local zone far from UTC: a local time labelled UTC would show.
-    const terminal: Terminal = spawnInTerminal({ configDir: simulator.configDir, args: ['keep', file, '--interval', '2'], env: { ...simulator.env, TZ: 'Asia/Kathmandu' }, cols: 80, rows: 30 });
+    const terminal: Terminal = spawnInTerminal({
+      configDir: simulator.configDir,
+      args: ['keep', file, '--interval', '2'],
+      env: { ...simulator.env, TZ: 'Asia/Kathmandu' },
+      cols: 80,
+      rows: 30,
+    });
     try {
-      await until(() => simulator.active('buy').some((hedge) => hedge.status === 'filled') && simulator.active('sell').some((hedge) => hedge.status === 'filled' && hedge.tenorDays === 1), 'the roll and the open landed', 30_000);
+      await until(
+        () =>
+          simulator.active('buy').some((hedge) => hedge.status === 'filled') &&
+          simulator.active('sell').some((hedge) => hedge.status === 'filled' && hedge.tenorDays === 1),
+        'the roll and the open landed',
+        30_000,
+      );
       // Two cycles after the steps: the screen has been redrawn several times.
       const cycles = simulator.requests('GET', '/positions').length;
       await until(() => simulator.requests('GET', '/positions').length >= cycles + 2, 'two more cycles', 30_000);
       await terminal.waitFor(/roll USDTNGN sell/);
       const drawn = await terminal.drawn();
       const text = drawn.map((line) => line.text);
-      expect(text.filter((line) => line.includes('hedge keep ')), text.join('\n')).toHaveLength(1);
+      expect(
+        text.filter((line) => line.includes('hedge keep ')),
+        text.join('\n'),
+      ).toHaveLength(1);
       for (const line of drawn) expect(line.wrapped, line.text).toBe(false);
       // Nothing but the status: no spinner, "Waiting for…" or "Submitted…" lines of the steps.
       expect(text.join('\n')).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|Waiting for|Submitted|Opening|Closing|Polling/);
@@ -50,7 +65,13 @@ describe('hedge keep on a terminal', () => {
   it('a dry run on a terminal says it is one, and what it would do', async () => {
     const simulator = await startSimulator();
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
-    const terminal = spawnInTerminal({ configDir: simulator.configDir, args: ['keep', file, '--dry-run'], env: simulator.env, cols: 80, rows: 30 });
+    const terminal = spawnInTerminal({
+      configDir: simulator.configDir,
+      args: ['keep', file, '--dry-run'],
+      env: simulator.env,
+      cols: 80,
+      rows: 30,
+    });
     try {
       expect(await terminal.exitCode).toBe(0);
       const text = (await terminal.drawn()).map((line) => line.text).join('\n');

@@ -12,22 +12,41 @@ const startSimulator = useSimulators();
 const DAY = 24 * HOUR;
 
 describe('hedge keep as a service', () => {
-  it('one row\'s close that never answers does not hold another row\'s roll: it lands before that hedge matures', async () => {
+  it("one row's close that never answers does not hold another row's roll: it lands before that hedge matures", async () => {
     const simulator = await startSimulator();
     const sell = simulator.seedOpen('sell', 2000);
     const buy = simulator.seedOpen('buy', 1000);
     // Both 7-day hedges 30 min from maturity, within roll_before (6 h): both rolls are due at once.
     simulator.advance(7 * DAY - HOUR / 2);
     // The sell side's close is never answered (the server holds it without acting).
-    simulator.sandbox.setFaults({ stall: 'headers', match: (target) => target.method === 'POST' && target.path === '/hedges/close' && (target.body as { side?: string } | undefined)?.side === 'sell' });
+    simulator.sandbox.setFaults({
+      stall: 'headers',
+      match: (target) =>
+        target.method === 'POST' &&
+        target.path === '/hedges/close' &&
+        (target.body as { side?: string } | undefined)?.side === 'sell',
+    });
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`, `${MARKET},buy,1000,1,,6h`]);
     // A long request bound, so the hung close stays in flight for the whole test.
     const keeper = startKeeper(simulator, file, ['--request-timeout', '300']);
     try {
-      await until(() => simulator.requests('POST', '/hedges/close').some((entry) => (entry.body as { side?: string }).side === 'sell'), 'the sell close sent', 30_000);
+      await until(
+        () =>
+          simulator
+            .requests('POST', '/hedges/close')
+            .some((entry) => (entry.body as { side?: string }).side === 'sell'),
+        'the sell close sent',
+        30_000,
+      );
       // While the sell close is still unanswered, the buy row is rolled: closed and opened anew.
-      await until(() => filledActive(simulator, 'buy').some((hedge) => hedge.id !== buy.id), 'the buy side rolled', 30_000);
-      const sellClose = simulator.requests('POST', '/hedges/close').find((entry) => (entry.body as { side?: string }).side === 'sell')!;
+      await until(
+        () => filledActive(simulator, 'buy').some((hedge) => hedge.id !== buy.id),
+        'the buy side rolled',
+        30_000,
+      );
+      const sellClose = simulator
+        .requests('POST', '/hedges/close')
+        .find((entry) => (entry.body as { side?: string }).side === 'sell')!;
       expect(sellClose.status).toBe('stalled');
       const rolled = filledActive(simulator, 'buy').find((hedge) => hedge.id !== buy.id)!;
       expect(rolled.openedAtMs).toBeLessThan(buy.maturityAtMs);
@@ -35,14 +54,20 @@ describe('hedge keep as a service', () => {
       expect(activeNotional(simulator, 'buy')).toBe(1000);
       // The hung row: still the old hedge, untouched by the server.
       expect(simulator.hedges().find((hedge) => hedge.id === sell.id)!.status).toBe('filled');
-      await eventAfter(keeper, 0, (event) => event.event === 'cycle' && event.rows.some((row: any) => row.side === 'sell' && /in flight/.test(row.state)), 'a cycle showing the sell step in flight');
+      await eventAfter(
+        keeper,
+        0,
+        (event) =>
+          event.event === 'cycle' && event.rows.some((row: any) => row.side === 'sell' && /in flight/.test(row.state)),
+        'a cycle showing the sell step in flight',
+      );
     } finally {
       keeper.child().kill('SIGKILL');
       await keeper.done.catch(() => undefined);
     }
   });
 
-  it('a colleague\'s close wins: it completes with exit 0, the keeper reports drift and does not re-open until the target says so again', async () => {
+  it("a colleague's close wins: it completes with exit 0, the keeper reports drift and does not re-open until the target says so again", async () => {
     const simulator = await startSimulator();
     const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
     // Written well before the close: the target has not spoken since.
@@ -56,7 +81,12 @@ describe('hedge keep as a service', () => {
       const close = await simulator.hedge(['close', MARKET, 'sell', '--yes'], { timeoutMs: 60_000 });
       expect(close.code, close.stderr).toBe(0);
       expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).toBe('closed');
-      const drift = await eventAfter(keeper, 0, (event) => event.event === 'drift' && event.side === 'sell', 'the drift event');
+      const drift = await eventAfter(
+        keeper,
+        0,
+        (event) => event.event === 'drift' && event.side === 'sell',
+        'the drift event',
+      );
       expect(drift).toMatchObject({ change: 'open', notional_usd: 0, target_usd: 2000, hedge_ids: [first.id] });
       // Two more cycles: nothing re-opened, nothing sent.
       const opens = simulator.requests('POST', '/hedges').length;
@@ -70,7 +100,12 @@ describe('hedge keep as a service', () => {
       writeFileSync(file, `market,side,notional_usd,tenor_days,until,roll_before\n${MARKET},sell,2000,7,,\n`);
       const before = keeper.events.length;
       keeper.child().kill('SIGHUP');
-      await eventAfter(keeper, before, (event) => event.event === 'reopen' && event.side === 'sell', 'the re-open after the target changed');
+      await eventAfter(
+        keeper,
+        before,
+        (event) => event.event === 'reopen' && event.side === 'sell',
+        'the re-open after the target changed',
+      );
       await until(() => filledActive(simulator, 'sell').length === 1, 'the re-opened fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
     } finally {
@@ -87,7 +122,10 @@ describe('hedge keep as a service', () => {
     utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
     const reported = await simulator.hedge(['keep', file, '--once']);
     expect(reported.code, reported.stderr).toBe(0);
-    expect(lines(reported.stdout).find((event) => event.event === 'drift')).toMatchObject({ change: 'open', side: 'sell' });
+    expect(lines(reported.stdout).find((event) => event.event === 'drift')).toMatchObject({
+      change: 'open',
+      side: 'sell',
+    });
     expect(simulator.active('sell')).toHaveLength(0);
     const restored = await simulator.hedge(['keep', file, '--once', '--converge']);
     expect(restored.code, restored.stderr).toBe(0);
@@ -100,11 +138,19 @@ describe('hedge keep as a service', () => {
     const simulator = await startSimulator();
     const unknown = writeTarget(simulator, ['USDTXYZ,sell,2000,1,,'], 'unknown.csv');
     const huge = writeTarget(simulator, [`${MARKET},sell,999999999,1,,`], 'huge.csv');
-    for (const [file, code, exit, message] of [[unknown, 'usage', 2, /not listed/], [huge, 'exposure_exceeded', 3, /exposure cap/]] as const) {
+    for (const [file, code, exit, message] of [
+      [unknown, 'usage', 2, /not listed/],
+      [huge, 'exposure_exceeded', 3, /exposure cap/],
+    ] as const) {
       const dry = await simulator.hedge(['keep', file, '--dry-run']);
       expect(dry.code, dry.stdout).toBe(exit);
       const events = lines(dry.stdout);
-      expect(events.find((event) => event.event === 'error')).toMatchObject({ code, dry_run: true, action: 'reopen', message: expect.stringMatching(message) });
+      expect(events.find((event) => event.event === 'error')).toMatchObject({
+        code,
+        dry_run: true,
+        action: 'reopen',
+        message: expect.stringMatching(message),
+      });
       expect(events.find((event) => event.event === 'cycle')!.rows[0].state).toBe('reopen would be refused');
       expect(events.some((event) => event.event === 'reopen')).toBe(false);
       for (const event of events) expect(event.dry_run, JSON.stringify(event)).toBe(true);
@@ -115,7 +161,12 @@ describe('hedge keep as a service', () => {
     const converge = await simulator.hedge(['keep', drifted, '--dry-run', '--converge']);
     expect(converge.code, converge.stderr).toBe(0);
     const events = lines(converge.stdout);
-    expect(events.find((event) => event.event === 'converge')).toMatchObject({ action: 'add', notional_usd: 500, dry_run: true, message: expect.stringMatching(/^would add 500 USD/) });
+    expect(events.find((event) => event.event === 'converge')).toMatchObject({
+      action: 'add',
+      notional_usd: 500,
+      dry_run: true,
+      message: expect.stringMatching(/^would add 500 USD/),
+    });
     expect(JSON.stringify(events)).not.toContain('run with --converge');
     expect(simulator.writes()).toHaveLength(0);
   });
@@ -136,26 +187,39 @@ describe('hedge keep as a service', () => {
     const seeded = simulator.seedOpen('sell', 2000, 'USDTKES');
     simulator.advance(7 * DAY - HOUR / 2);
     // The market stops taking new hedges (the server's own market list says so).
-    const definition = (simulator.sandbox.engine as any).book.markets.find((market: { market: string }) => market.market === 'USDTKES');
+    const definition = (simulator.sandbox.engine as any).book.markets.find(
+      (market: { market: string }) => market.market === 'USDTKES',
+    );
     definition.status = 'disabled';
     const file = writeTarget(simulator, ['USDTKES,sell,2000,1,,6h']);
     const result = await simulator.hedge(['keep', file, '--once']);
     expect(result.code, result.stdout).toBe(3);
-    expect(lines(result.stdout).find((event) => event.event === 'error')).toMatchObject({ action: 'roll', code: 'market_disabled' });
+    expect(lines(result.stdout).find((event) => event.event === 'error')).toMatchObject({
+      action: 'roll',
+      code: 'market_disabled',
+    });
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
     expect(simulator.hedges().find((hedge) => hedge.id === seeded.id)!.status).toBe('filled');
   });
 
-  it('a roll whose open the server refuses after its close is the keeper\'s to cover again: re-opened, never taken for a colleague\'s drift', async () => {
+  it("a roll whose open the server refuses after its close is the keeper's to cover again: re-opened, never taken for a colleague's drift", async () => {
     const simulator = await startSimulator();
     const seeded = simulator.seedOpen('sell', 2000);
     simulator.advance(7 * DAY - HOUR / 2);
     // The check before the close passes; the server then refuses the roll's open once.
-    simulator.sandbox.setFaults({ nextError: { count: 1, status: 400, code: 'capacity_exceeded' }, match: { method: 'POST', path: '/hedges' } });
+    simulator.sandbox.setFaults({
+      nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
+      match: { method: 'POST', path: '/hedges' },
+    });
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
     const keeper = startKeeper(simulator, file);
     try {
-      const refused = await eventAfter(keeper, 0, (event) => event.event === 'error' && event.action === 'roll', 'the refused roll');
+      const refused = await eventAfter(
+        keeper,
+        0,
+        (event) => event.event === 'error' && event.action === 'roll',
+        'the refused roll',
+      );
       expect(refused.code).toBe('capacity_exceeded');
       expect(simulator.hedges().find((hedge) => hedge.id === seeded.id)!.status).toBe('closed');
       await eventAfter(keeper, 0, (event) => event.event === 'reopen' && event.side === 'sell', 'the re-open');
@@ -172,7 +236,10 @@ describe('hedge keep as a service', () => {
     const simulator = await startSimulator();
     const seeded = simulator.seedOpen('sell', 2000);
     simulator.advance(7 * DAY - HOUR / 2);
-    simulator.sandbox.setFaults({ nextError: { count: 1, status: 400, code: 'capacity_exceeded' }, match: { method: 'POST', path: '/hedges' } });
+    simulator.sandbox.setFaults({
+      nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
+      match: { method: 'POST', path: '/hedges' },
+    });
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
     const refused = await simulator.hedge(['keep', file, '--once']);
     expect(refused.code, refused.stdout).toBe(3);

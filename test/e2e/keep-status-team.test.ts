@@ -29,7 +29,9 @@ function writeTarget(dir: string): string {
 
 /** `hedge keep FILE` on a machine, NDJSON parsed as it comes; SIGTERMed after the test if still running. */
 function startKeeper(machine: Machine, file: string): KeeperRun {
-  const run = followKeeper((onSpawn) => machine.hedge(['keep', file, '--interval', '2'], { timeoutMs: 120_000, onSpawn }));
+  const run = followKeeper((onSpawn) =>
+    machine.hedge(['keep', file, '--interval', '2'], { timeoutMs: 120_000, onSpawn }),
+  );
   cleanups.push(async () => {
     const child = run.child();
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -46,7 +48,10 @@ describeWithPostgres('hedge keep status from another machine of the team store',
     const team = await teamOf(simulator, server());
     cleanups.push(() => team.remove());
     const keeper = startKeeper(team.a, writeTarget(team.a.dir));
-    await until(() => keeper.events.some((event) => event.event === 'cycle'), "the keeper's first cycle", { timeoutMs: 30_000, process: keeper.done });
+    await until(() => keeper.events.some((event) => event.event === 'cycle'), "the keeper's first cycle", {
+      timeoutMs: 30_000,
+      process: keeper.done,
+    });
     const pid = keeper.child().pid!;
 
     // The heartbeat lands in the store after each cycle, and the first cycle's row may still show its
@@ -67,11 +72,16 @@ describeWithPostgres('hedge keep status from another machine of the team store',
     // The row as the server has it: the side the keeper opened, at its target.
     const covered = simulator.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
     expect(covered).toBe(1000);
-    expect(shown!.heartbeat.rows).toEqual([expect.objectContaining({ market: MARKET, side: 'buy', target_usd: 1000, current_usd: covered })]);
+    expect(shown!.heartbeat.rows).toEqual([
+      expect.objectContaining({ market: MARKET, side: 'buy', target_usd: 1000, current_usd: covered }),
+    ]);
     // B has no heartbeat file of its own: all of it came from the store.
     expect(existsSync(shown!.heartbeat_file)).toBe(false);
     // What the store holds: one row for the account's keeper scope, its body without the key.
-    const rows = await server().query(team.database, 'SELECT scope, body::text AS body, revision FROM hedge.keeper_heartbeats');
+    const rows = await server().query(
+      team.database,
+      'SELECT scope, body::text AS body, revision FROM hedge.keeper_heartbeats',
+    );
     expect(rows.rows).toHaveLength(1);
     expect(rows.rows[0].scope).toMatch(/\|keep$/);
     expect(rows.rows[0].body).not.toContain(simulator.apiKey);
@@ -101,7 +111,9 @@ describeWithPostgres('hedge keep status from another machine of the team store',
     let polling = true;
     const poller = (async () => {
       while (polling) {
-        const status = await team.b.hedge(['keep', 'status', '--json'], { onSpawn: (child) => statusPids.add(child.pid!) });
+        const status = await team.b.hedge(['keep', 'status', '--json'], {
+          onSpawn: (child) => statusPids.add(child.pid!),
+        });
         polls += 1;
         expect([0, 15], status.stderr).toContain(status.code);
       }
@@ -109,7 +121,10 @@ describeWithPostgres('hedge keep status from another machine of the team store',
     // The store's sessions, sampled: which processes opened a lock session (application_name says whose).
     const sampler = (async () => {
       while (polling) {
-        const sessions = await server().query(team.database, `SELECT application_name FROM pg_stat_activity WHERE application_name LIKE 'hedge locks %'`);
+        const sessions = await server().query(
+          team.database,
+          `SELECT application_name FROM pg_stat_activity WHERE application_name LIKE 'hedge locks %'`,
+        );
         for (const row of sessions.rows) lockSessions.add(row.application_name);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
@@ -123,7 +138,10 @@ describeWithPostgres('hedge keep status from another machine of the team store',
     const keeperPids = new Set<number>();
     const exits: Array<number | null> = [];
     for (let round = 0; round < 4; round++) {
-      const run = await team.a.hedge(['keep', file, '--once', '--json'], { timeoutMs: 60_000, onSpawn: (child) => keeperPids.add(child.pid!) });
+      const run = await team.a.hedge(['keep', file, '--once', '--json'], {
+        timeoutMs: 60_000,
+        onSpawn: (child) => keeperPids.add(child.pid!),
+      });
       exits.push(run.code);
       expect(run.code, run.stderr).toBe(0);
     }

@@ -28,7 +28,10 @@ describe('hedge keep', () => {
     const beforeRoll = keeper.events.length;
     simulator.advance(19 * HOUR);
     const rolled = await eventAfter(keeper, beforeRoll, (event) => event.event === 'roll', 'the roll');
-    await until(() => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== first.id, 'the rolled hedge filled');
+    await until(
+      () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== first.id,
+      'the rolled hedge filled',
+    );
     const second = filledActive(simulator, 'sell')[0]!;
     expect(rolled.hedge_ids).toEqual([first.id, second.id]);
     expect(rolled.journal_group).toMatch(/^roll-/);
@@ -40,7 +43,10 @@ describe('hedge keep', () => {
     const beforeSettle = keeper.events.length;
     simulator.advance(30 * HOUR);
     await eventAfter(keeper, beforeSettle, (event) => event.event === 'reopen', 'the re-open after the settlement');
-    await until(() => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== second.id, 'the re-opened hedge filled');
+    await until(
+      () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== second.id,
+      'the re-opened hedge filled',
+    );
     expect(activeNotional(simulator, 'sell')).toBe(2000);
     expect(simulator.historyCount()).toBeGreaterThanOrEqual(2);
 
@@ -82,18 +88,25 @@ describe('hedge keep', () => {
       // The seeded hedge is a 7-day one: 5 h before its maturity, within roll_before.
       simulator.advance(7 * 24 * HOUR - 5 * HOUR);
       const keeper = startKeeper(simulator, file);
-      await until(() => {
-        if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
-        return moment === 'after the close was sent'
-          ? simulator.requests('POST', '/hedges/close').length > closesBefore
-          : simulator.requests('POST', '/hedges').length > opensBefore;
-      }, moment, 60_000);
+      await until(
+        () => {
+          if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
+          return moment === 'after the close was sent'
+            ? simulator.requests('POST', '/hedges/close').length > closesBefore
+            : simulator.requests('POST', '/hedges').length > opensBefore;
+        },
+        moment,
+        60_000,
+      );
       keeper.child().kill('SIGKILL');
       await keeper.done;
 
       const again = await simulator.hedge(['keep', file, '--once'], { timeoutMs: 60_000 });
       expect(again.code, again.stderr).toBe(0);
-      await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'every sell hedge resolved');
+      await until(
+        () => simulator.active('sell').every((hedge) => hedge.status === 'filled'),
+        'every sell hedge resolved',
+      );
       expect(activeNotional(simulator, 'sell')).toBe(2000);
       expect(simulator.active('sell')).toHaveLength(1);
       expect(simulator.active('sell')[0]!.id).not.toBe(seeded.id);
@@ -147,7 +160,13 @@ describe('hedge keep', () => {
     const simulator = await startSimulator({ exposureCapUsd: 50_000 });
     const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
     const envSeen = join(simulator.configDir, 'hook-env.txt');
-    const result = await simulator.hedge(['keep', file, '--once', '--alert-cmd', `env > ${envSeen}; cat >> ${join(simulator.configDir, 'alerts.ndjson')}`]);
+    const result = await simulator.hedge([
+      'keep',
+      file,
+      '--once',
+      '--alert-cmd',
+      `env > ${envSeen}; cat >> ${join(simulator.configDir, 'alerts.ndjson')}`,
+    ]);
     expect(result.code, result.stderr).toBe(3);
     const events = lines(result.stdout);
     const error = events.find((event) => event.event === 'error')!;
@@ -170,7 +189,7 @@ describe('hedge keep', () => {
     simulator.advance(7 * 24 * HOUR - 3 * HOUR);
     const closesBefore = simulator.requests('POST', '/hedges/close').length;
     const keeper = startKeeper(simulator, file);
-    await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, 'the roll\'s close', 60_000);
+    await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, "the roll's close", 60_000);
     keeper.child().kill('SIGTERM');
     const result = await keeper.done;
     expect(result.code, result.stderr).toBe(0);
@@ -191,7 +210,10 @@ describe('hedge keep', () => {
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
     const lost = await simulator.hedge(['keep', file, '--once', '--converge', '--timeout', '5']);
     expect(lost.code, lost.stderr).toBe(5);
-    expect(lines(lost.stdout).find((event) => event.event === 'error')).toMatchObject({ action: 'drift', code: 'outcome_unknown' });
+    expect(lines(lost.stdout).find((event) => event.event === 'error')).toMatchObject({
+      action: 'drift',
+      code: 'outcome_unknown',
+    });
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
 
     // Still 1,500 on the book: the keeper finishes the add by its key (still pending) and adds nothing new.
@@ -218,18 +240,35 @@ describe('hedge keep', () => {
     const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
     const keeper = startKeeper(simulator, file, ['--converge', '--timeout', '5']);
-    const lost = await eventAfter(keeper, 0, (event) => event.event === 'error' && event.code === 'outcome_unknown', 'the lost add');
+    const lost = await eventAfter(
+      keeper,
+      0,
+      (event) => event.event === 'error' && event.code === 'outcome_unknown',
+      'the lost add',
+    );
     expect(lost).toMatchObject({ action: 'drift', side: 'sell' });
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
 
     const afterLoss = keeper.events.length;
     simulator.advance(HOUR + 1);
-    const finished = await eventAfter(keeper, afterLoss, (event) => event.event === 'converge' && event.resumed === true, 'the add finished by its key');
+    const finished = await eventAfter(
+      keeper,
+      afterLoss,
+      (event) => event.event === 'converge' && event.resumed === true,
+      'the add finished by its key',
+    );
     expect(finished.side).toBe('sell');
-    await until(() => filledActive(simulator, 'sell').length > 0 && activeNotional(simulator, 'sell') === 2000, 'the side at 2,000');
+    await until(
+      () => filledActive(simulator, 'sell').length > 0 && activeNotional(simulator, 'sell') === 2000,
+      'the side at 2,000',
+    );
     const addKeys = new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
     expect(addKeys.size).toBe(1);
-    expect(keeper.events.slice(afterLoss).some((event) => event.event === 'skip' && /another process/.test(String(event.reason)))).toBe(false);
+    expect(
+      keeper.events
+        .slice(afterLoss)
+        .some((event) => event.event === 'skip' && /another process/.test(String(event.reason))),
+    ).toBe(false);
 
     keeper.child().kill('SIGTERM');
     const result = await keeper.done;
@@ -244,7 +283,12 @@ describe('hedge keep', () => {
     await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open', 60_000);
     keeper.child().kill('SIGTERM');
     // Two signals sent at once may reach the process as one: the second goes once the first was taken.
-    await eventAfter(keeper, 0, (event) => event.event === 'stop' && event.phase === 'requested', 'the first signal taken');
+    await eventAfter(
+      keeper,
+      0,
+      (event) => event.event === 'stop' && event.phase === 'requested',
+      'the first signal taken',
+    );
     expect(keeper.ended()).toBeUndefined();
     keeper.child().kill('SIGTERM');
     const result = await keeper.done;
@@ -270,7 +314,10 @@ describe('hedge keep', () => {
       keeper.child().kill('SIGTERM');
       const result = await keeper.done;
       // Killed by the signal before Node set up its handlers, or stopped cleanly by the keeper.
-      expect([result.code === 0, result.code === null && result.signal === 'SIGTERM'], `delay ${delay} ms: ${result.stderr}`).toContain(true);
+      expect(
+        [result.code === 0, result.code === null && result.signal === 'SIGTERM'],
+        `delay ${delay} ms: ${result.stderr}`,
+      ).toContain(true);
     }
     const final = await simulator.hedge(['keep', file, '--once']);
     expect(final.code, final.stderr).toBe(0);
@@ -295,7 +342,10 @@ describe('hedge keep', () => {
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
     const dry = await simulator.hedge(['keep', file, '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(lines(dry.stdout).find((event) => event.event === 'reopen')).toMatchObject({ dry_run: true, notional_usd: 2000 });
+    expect(lines(dry.stdout).find((event) => event.event === 'reopen')).toMatchObject({
+      dry_run: true,
+      notional_usd: 2000,
+    });
     expect(simulator.writes()).toHaveLength(0);
     const long = writeTarget(simulator, [`${MARKET},sell,2000,1,,1d`], 'long.csv');
     const tooEarly = await simulator.hedge(['keep', long, '--once']);

@@ -26,8 +26,15 @@ afterEach(async () => {
 type Keeper = KeeperRun;
 
 /** `hedge keep FILE` with NDJSON on stdout, each line parsed as it comes; SIGTERMed after the test if still running. */
-function startKeeper(simulator: Simulator, file: string, extra: string[], options: { configDir?: string; env?: Record<string, string> } = {}): Keeper {
-  const run = followKeeper((onSpawn) => simulator.hedge(['keep', file, '--interval', '2', ...extra], { timeoutMs: 120_000, ...options, onSpawn }));
+function startKeeper(
+  simulator: Simulator,
+  file: string,
+  extra: string[],
+  options: { configDir?: string; env?: Record<string, string> } = {},
+): Keeper {
+  const run = followKeeper((onSpawn) =>
+    simulator.hedge(['keep', file, '--interval', '2', ...extra], { timeoutMs: 120_000, ...options, onSpawn }),
+  );
   cleanups.push(async () => {
     const child = run.child();
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -70,10 +77,16 @@ describe('hedge keep as a service', () => {
     // One user's home (its ~/.local/state/hedge), two config folders: a systemd unit's and an operator's shell's.
     const home = tempDir('hedge-home-');
     const shell = tempDir('hedge-shell-');
-    cleanups.push(() => home.remove(), () => shell.remove());
+    cleanups.push(
+      () => home.remove(),
+      () => shell.remove(),
+    );
     const file = writeTarget(simulator.configDir, [`${MARKET},buy,1000,3`]);
     const first = startKeeper(simulator, file, [], { env: { HOME: home.path } });
-    await until(() => first.events.some((event) => event.event === 'cycle'), "the first keeper's first cycle", { timeoutMs: 30_000, process: first.done });
+    await until(() => first.events.some((event) => event.event === 'cycle'), "the first keeper's first cycle", {
+      timeoutMs: 30_000,
+      process: first.done,
+    });
     await until(() => activeNotional(simulator, 'buy') === 1000, 'the first open', { timeoutMs: 60_000 });
 
     const second = await simulator.hedge(['keep', file, '--once'], { configDir: shell.path, env: { HOME: home.path } });
@@ -99,11 +112,20 @@ describe('hedge keep as a service', () => {
     const file = writeTarget(simulator.configDir, [`${MARKET},sell,900000,1`, `${MARKET},buy,900000,3`]);
     const commandLog = join(simulator.configDir, 'alerts.ndjson');
     const keeper = startKeeper(simulator, file, ['--alert-cmd', `cat >> ${commandLog}`, '--alert-url', hook.url]);
-    const errorsOf = (side: string) => keeper.events.filter((event) => event.event === 'error' && event.side === side && event.code === 'exposure_exceeded').length;
+    const errorsOf = (side: string) =>
+      keeper.events.filter(
+        (event) => event.event === 'error' && event.side === side && event.code === 'exposure_exceeded',
+      ).length;
     // Each row refused twice (a back-off of one interval between): the errors repeat, the alerts must not.
-    await until(() => errorsOf('sell') >= 2 && errorsOf('buy') >= 2, 'two refusals of each row', { timeoutMs: 60_000, process: keeper.done });
+    await until(() => errorsOf('sell') >= 2 && errorsOf('buy') >= 2, 'two refusals of each row', {
+      timeoutMs: 60_000,
+      process: keeper.done,
+    });
     await until(() => hook.posts.length >= 2, 'the two alerts posted', { timeoutMs: 15_000 });
-    expect(hook.posts.map((post) => `${post.alert} ${post.cause} ${post.side}`).sort()).toEqual(['started refused buy', 'started refused sell']);
+    expect(hook.posts.map((post) => `${post.alert} ${post.cause} ${post.side}`).sort()).toEqual([
+      'started refused buy',
+      'started refused sell',
+    ]);
     for (const post of hook.posts) {
       expect(post._contentType).toBe('application/json');
       expect(post.text).toContain(`${MARKET} ${post.side}: refused`);
@@ -117,22 +139,37 @@ describe('hedge keep as a service', () => {
     // The target comes within the cap: both rows open, and each alert clears once.
     writeTarget(simulator.configDir, [`${MARKET},sell,1000,1`, `${MARKET},buy,2000,3`]);
     keeper.child().kill('SIGHUP');
-    await until(() => hook.posts.filter((post) => post.alert === 'recovered').length >= 2, 'two recoveries posted', { timeoutMs: 60_000, process: keeper.done });
+    await until(() => hook.posts.filter((post) => post.alert === 'recovered').length >= 2, 'two recoveries posted', {
+      timeoutMs: 60_000,
+      process: keeper.done,
+    });
     expect(activeNotional(simulator, 'sell')).toBe(1000);
     expect(activeNotional(simulator, 'buy')).toBe(2000);
     const cyclesAfter = keeper.events.filter((event) => event.event === 'cycle').length;
-    await until(() => keeper.events.filter((event) => event.event === 'cycle').length >= cyclesAfter + 1, 'one more cycle', { timeoutMs: 30_000, process: keeper.done });
+    await until(
+      () => keeper.events.filter((event) => event.event === 'cycle').length >= cyclesAfter + 1,
+      'one more cycle',
+      { timeoutMs: 30_000, process: keeper.done },
+    );
     keeper.child().kill('SIGTERM');
     expect((await keeper.done).code).toBe(0);
 
     const summary = hook.posts.map((post) => `${post.alert} ${post.cause} ${post.side}`).sort();
-    expect(summary).toEqual(['recovered refused buy', 'recovered refused sell', 'started refused buy', 'started refused sell']);
+    expect(summary).toEqual([
+      'recovered refused buy',
+      'recovered refused sell',
+      'started refused buy',
+      'started refused sell',
+    ]);
     const recovered = hook.posts.find((post) => post.alert === 'recovered')!;
     expect(recovered).toMatchObject({ event: 'recovered', market: MARKET });
     expect(recovered.text).toMatch(/recovered/);
     expect(typeof recovered.duration_s).toBe('number');
     // --alert-cmd got the very same alerts, one JSON line each.
-    const viaCommand = readFileSync(commandLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const viaCommand = readFileSync(commandLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(viaCommand.map((alert) => `${alert.alert} ${alert.cause} ${alert.side}`).sort()).toEqual(summary);
     // And the keeper's own log says each alert once.
     expect(keeper.events.filter((event) => event.event === 'alert')).toHaveLength(4);
@@ -142,24 +179,46 @@ describe('hedge keep as a service', () => {
     const simulator = await startSimulator();
     const hook = await receiver();
     const markup = '<!channel> <https://evil.example/login|Your key expired: re-authenticate here>';
-    simulator.sandbox.setFaults({ nextError: { count: 1, status: 400, code: 'capacity_exceeded', message: `${markup} \u001b]52;c;ZXZpbA==\u0007` }, match: { method: 'POST', path: '/hedges' } });
+    simulator.sandbox.setFaults({
+      nextError: { count: 1, status: 400, code: 'capacity_exceeded', message: `${markup} \u001b]52;c;ZXZpbA==\u0007` },
+      match: { method: 'POST', path: '/hedges' },
+    });
     const file = writeTarget(simulator.configDir, [`${MARKET},sell,1000,1`]);
     const commandLog = join(simulator.configDir, 'alerts.ndjson');
-    const result = await simulator.hedge(['keep', file, '--once', '--alert-url', hook.url, '--alert-cmd', `cat >> ${commandLog}`]);
+    const result = await simulator.hedge([
+      'keep',
+      file,
+      '--once',
+      '--alert-url',
+      hook.url,
+      '--alert-cmd',
+      `cat >> ${commandLog}`,
+    ]);
     expect(result.code, result.stderr).toBe(3);
     expect(simulator.active('sell')).toHaveLength(0);
 
-    const viaCommand = readFileSync(commandLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const viaCommand = readFileSync(commandLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(hook.posts).toHaveLength(1);
     expect(viaCommand).toHaveLength(1);
-    const escaped = '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt; \\x1b]52;c;ZXZpbA==\\x07';
+    const escaped =
+      '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt; \\x1b]52;c;ZXZpbA==\\x07';
     for (const alert of [hook.posts[0]!, viaCommand[0]!]) {
-      expect(alert).toMatchObject({ alert: 'started', cause: 'refused', code: 'capacity_exceeded', market: MARKET, side: 'sell' });
+      expect(alert).toMatchObject({
+        alert: 'started',
+        cause: 'refused',
+        code: 'capacity_exceeded',
+        market: MARKET,
+        side: 'sell',
+      });
       expect(alert.text).toContain(`${MARKET} sell: refused`);
       expect(alert.text).toContain(escaped);
       expect(alert.message).toContain(escaped);
       // The values as parsed (a JSON escape such as \u003c shows here as the character): none came through raw.
-      for (const value of Object.values(alert)) if (typeof value === 'string') expect(value).not.toMatch(/[<>\u001b\u0007]/);
+      for (const value of Object.values(alert))
+        if (typeof value === 'string') expect(value).not.toMatch(/[<>\u001b\u0007]/);
     }
   });
 
@@ -169,18 +228,28 @@ describe('hedge keep as a service', () => {
     const file = join(simulator.configDir, 'target.csv');
     writeFileSync(file, `market,side,notional_usd,tenor_days,roll_before\n${MARKET},sell,2000,1,6h\n`);
     const keeper = startKeeper(simulator, file, ['--alert-url', hook.url]);
-    const coveredCycle = () => keeper.events.some((event) => event.event === 'cycle' && event.rows?.[0]?.current_usd === 2000);
+    const coveredCycle = () =>
+      keeper.events.some((event) => event.event === 'cycle' && event.rows?.[0]?.current_usd === 2000);
     await until(coveredCycle, 'a cycle that saw the side covered', { timeoutMs: 30_000, process: keeper.done });
     const first = simulator.active('sell')[0]!;
     // Past the maturity in one step: the hedge settles on the server before any cycle could roll it.
     simulator.advance(30 * 3_600_000);
     // A bound for a machine under load (~6 s alone; a fully loaded 2-core run once took over 20 s), not a margin.
-    await until(() => hook.posts.some((post) => post.alert === 'recovered' && post.cause === 'missed_roll'), 'the missed roll and its recovery', { timeoutMs: 60_000, process: keeper.done }).catch((error: Error) => {
-      throw new Error(`${error.message}\nkeeper events:\n${keeper.events.map((event) => JSON.stringify(event)).join('\n')}\nalerts posted: ${JSON.stringify(hook.posts)}`);
+    await until(
+      () => hook.posts.some((post) => post.alert === 'recovered' && post.cause === 'missed_roll'),
+      'the missed roll and its recovery',
+      { timeoutMs: 60_000, process: keeper.done },
+    ).catch((error: Error) => {
+      throw new Error(
+        `${error.message}\nkeeper events:\n${keeper.events.map((event) => JSON.stringify(event)).join('\n')}\nalerts posted: ${JSON.stringify(hook.posts)}`,
+      );
     });
     expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).not.toBe('filled');
     expect(activeNotional(simulator, 'sell')).toBe(2000);
-    expect(hook.posts.map((post) => `${post.alert} ${post.cause}`)).toEqual(['started missed_roll', 'recovered missed_roll']);
+    expect(hook.posts.map((post) => `${post.alert} ${post.cause}`)).toEqual([
+      'started missed_roll',
+      'recovered missed_roll',
+    ]);
     expect(hook.posts[0]).toMatchObject({ event: 'alert', market: MARKET, side: 'sell' });
     expect(hook.posts[0]!.text).toContain('settled instead of being rolled');
   }, 120_000);
@@ -192,19 +261,38 @@ describe('hedge keep as a service', () => {
     writeFileSync(file, `market,side,notional_usd,tenor_days,roll_before\n${MARKET},sell,2000,1,6h\n`);
     // The re-open's first look at its hedge is held 3 s: its step is still in flight at the next
     // cycle (2 s), which finds the side covered and does not decide it.
-    simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 3_000 }, match: { method: 'GET', path: /^\/hedges\/[^/]+$/ } });
+    simulator.sandbox.setFaults({
+      nextLatency: { count: 1, ms: 3_000 },
+      match: { method: 'GET', path: /^\/hedges\/[^/]+$/ },
+    });
     const keeper = startKeeper(simulator, file, ['--alert-url', hook.url]);
-    const coveredInFlight = () => keeper.events.some((event) => event.event === 'cycle' && event.rows?.[0]?.current_usd === 2000 && /in flight/.test(event.rows[0].state));
-    await until(coveredInFlight, 'a cycle that saw the side covered with the re-open in flight', { timeoutMs: 30_000, process: keeper.done });
+    const coveredInFlight = () =>
+      keeper.events.some(
+        (event) =>
+          event.event === 'cycle' && event.rows?.[0]?.current_usd === 2000 && /in flight/.test(event.rows[0].state),
+      );
+    await until(coveredInFlight, 'a cycle that saw the side covered with the re-open in flight', {
+      timeoutMs: 30_000,
+      process: keeper.done,
+    });
     const seenInFlight = keeper.events.filter((event) => event.event === 'cycle').at(-1)!;
     // That cycle's status says when the side's roll is due, though the keeper did not decide it.
     expect(seenInFlight.rows[0]).toMatchObject({ next_action: 'roll', next_action_at: expect.any(String) });
-    await until(() => keeper.events.some((event) => event.event === 'reopen'), 'the re-open done', { timeoutMs: 30_000, process: keeper.done });
+    await until(() => keeper.events.some((event) => event.event === 'reopen'), 'the re-open done', {
+      timeoutMs: 30_000,
+      process: keeper.done,
+    });
     const first = simulator.active('sell')[0]!;
     simulator.advance(30 * 3_600_000);
     // A bound for a machine under load, not a margin.
-    await until(() => hook.posts.some((post) => post.alert === 'recovered'), 'an alert and its recovery', { timeoutMs: 60_000, process: keeper.done });
-    expect(hook.posts.map((post) => `${post.alert} ${post.cause}`)).toEqual(['started missed_roll', 'recovered missed_roll']);
+    await until(() => hook.posts.some((post) => post.alert === 'recovered'), 'an alert and its recovery', {
+      timeoutMs: 60_000,
+      process: keeper.done,
+    });
+    expect(hook.posts.map((post) => `${post.alert} ${post.cause}`)).toEqual([
+      'started missed_roll',
+      'recovered missed_roll',
+    ]);
     expect(simulator.hedges().find((hedge) => hedge.id === first.id)!.status).not.toBe('filled');
     expect(activeNotional(simulator, 'sell')).toBe(2000);
   }, 120_000);
@@ -218,11 +306,18 @@ describe('hedge keep as a service', () => {
       expect(result.code, result.stderr).toBe(3);
     }
     expect(simulator.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(3);
-    const alerted = () => readFileSync(commandLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const alerted = () =>
+      readFileSync(commandLog, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
     expect(alerted().map((alert) => `${alert.alert} ${alert.cause}`)).toEqual(['started refused']);
     writeTarget(simulator.configDir, [`${MARKET},sell,1000,1`]);
     expect((await simulator.hedge(['keep', file, '--once'])).code).toBe(0);
-    await until(() => activeNotional(simulator, 'sell') === 1000 && simulator.active('sell')[0]!.status === 'filled', 'the fill');
+    await until(
+      () => activeNotional(simulator, 'sell') === 1000 && simulator.active('sell')[0]!.status === 'filled',
+      'the fill',
+    );
     expect((await simulator.hedge(['keep', file, '--once', '--alert-cmd', `cat >> ${commandLog}`])).code).toBe(0);
     expect(alerted().map((alert) => `${alert.alert} ${alert.cause}`)).toEqual(['started refused', 'recovered refused']);
   });
@@ -231,7 +326,10 @@ describe('hedge keep as a service', () => {
     const simulator = await startSimulator();
     const home = tempDir('hedge-home-');
     const other = tempDir('hedge-other-');
-    cleanups.push(() => home.remove(), () => other.remove());
+    cleanups.push(
+      () => home.remove(),
+      () => other.remove(),
+    );
     const file = writeTarget(simulator.configDir, [`${MARKET},sell,1500,3`]);
     const keeper = startKeeper(simulator, file, [], { env: { HOME: home.path } });
     // Two cycles, the last of them with the re-open landed in every view and its step ended (the
@@ -246,24 +344,41 @@ describe('hedge keep as a service', () => {
       { timeoutMs: 60_000, process: keeper.done },
     );
 
-    const status = await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path, env: { HOME: home.path } });
+    const status = await simulator.hedge(['keep', 'status', '--json'], {
+      configDir: other.path,
+      env: { HOME: home.path },
+    });
     expect(status.code, status.stderr).toBe(0);
     const shown = JSON.parse(status.stdout);
     expect(shown.state).toBe('running');
     expect(shown.heartbeat).toMatchObject({ pid: keeper.child().pid, config_dir: simulator.configDir, file });
     expect(shown.heartbeat.cycles).toBeGreaterThanOrEqual(2);
-    expect(shown.heartbeat.rows).toEqual([expect.objectContaining({ market: MARKET, side: 'sell', target_usd: 1500, current_usd: 1500, next_action: 'roll' })]);
+    expect(shown.heartbeat.rows).toEqual([
+      expect.objectContaining({
+        market: MARKET,
+        side: 'sell',
+        target_usd: 1500,
+        current_usd: 1500,
+        next_action: 'roll',
+      }),
+    ]);
     expect(shown.heartbeat.actions).toEqual({ reopen: 1 });
     expect(status.stdout).not.toContain(simulator.apiKey);
     // On a screen: a card naming the keeper.
-    const card = await simulator.hedge(['keep', 'status'], { configDir: other.path, env: { HOME: home.path, COLUMNS: '80' } });
+    const card = await simulator.hedge(['keep', 'status'], {
+      configDir: other.path,
+      env: { HOME: home.path, COLUMNS: '80' },
+    });
     expect(card.code).toBe(0);
     expect(card.stdout).toContain(`pid ${keeper.child().pid}`);
     for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
 
     keeper.child().kill('SIGKILL');
     await keeper.done;
-    const dead = await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path, env: { HOME: home.path } });
+    const dead = await simulator.hedge(['keep', 'status', '--json'], {
+      configDir: other.path,
+      env: { HOME: home.path },
+    });
     expect(dead.code, dead.stderr).toBe(15);
     expect(JSON.parse(dead.stdout).state).toBe('dead');
     // No keeper ever ran for this account in another home: exit 15, said as such.
@@ -276,15 +391,32 @@ describe('hedge keep as a service', () => {
     const simulator = await startSimulator();
     const file = writeTarget(simulator.configDir, [`${MARKET},buy,1200,3`]);
     const keeper = startKeeper(simulator, file, ['--metrics', '127.0.0.1:0']);
-    await until(() => keeper.events.some((event) => event.code === 'metrics_listening'), 'the metrics address', { timeoutMs: 30_000, process: keeper.done });
+    await until(() => keeper.events.some((event) => event.code === 'metrics_listening'), 'the metrics address', {
+      timeoutMs: 30_000,
+      process: keeper.done,
+    });
     const address = keeper.events.find((event) => event.code === 'metrics_listening')!.address as string;
     expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
-    await until(() => keeper.events.filter((event) => event.event === 'cycle').length >= 2 && activeNotional(simulator, 'buy') === 1200, 'two cycles and the fill', { timeoutMs: 30_000, process: keeper.done });
-    await until(() => keeper.events.filter((event) => event.event === 'cycle').some((event) => event.rows?.[0]?.current_usd === 1200), 'a cycle that saw the fill', { timeoutMs: 30_000, process: keeper.done });
+    await until(
+      () =>
+        keeper.events.filter((event) => event.event === 'cycle').length >= 2 &&
+        activeNotional(simulator, 'buy') === 1200,
+      'two cycles and the fill',
+      { timeoutMs: 30_000, process: keeper.done },
+    );
+    await until(
+      () =>
+        keeper.events.filter((event) => event.event === 'cycle').some((event) => event.rows?.[0]?.current_usd === 1200),
+      'a cycle that saw the fill',
+      { timeoutMs: 30_000, process: keeper.done },
+    );
     // An action may outlast its cycle (a cycle waits for its steps only until the next is due): the
     // re-open is counted once it is done, when its event is out, which can come after a later
     // cycle saw the fill (a CI run on a loaded machine read the metrics in between).
-    await until(() => keeper.events.some((event) => event.event === 'reopen'), 'the re-open done', { timeoutMs: 30_000, process: keeper.done });
+    await until(() => keeper.events.some((event) => event.event === 'reopen'), 'the re-open done', {
+      timeoutMs: 30_000,
+      process: keeper.done,
+    });
     const metrics = await (await fetch(`http://${address}/metrics`)).text();
     expect(metrics).toMatch(/hedge_keeper_cycles_total\{result="good"\} [1-9]/);
     expect(metrics).toContain('hedge_keeper_actions_total{action="reopen"} 1');
@@ -304,7 +436,11 @@ describe('hedge keep as a service', () => {
     const simulator = await startSimulator();
     const file = writeTarget(simulator.configDir, [`${MARKET},buy,1200,3`]);
     const madeUp = ['made_up\u001b]52;c;ZXZpbA==\u0007\u001b[2J', 'another_new_code'];
-    const refuseOnce = (code: string) => simulator.sandbox.setFaults({ nextError: { count: 1, status: 400, code, message: 'refused' }, match: { method: 'POST', path: '/hedges' } });
+    const refuseOnce = (code: string) =>
+      simulator.sandbox.setFaults({
+        nextError: { count: 1, status: 400, code, message: 'refused' },
+        match: { method: 'POST', path: '/hedges' },
+      });
     refuseOnce(madeUp[0]!);
     const keeper = startKeeper(simulator, file, ['--metrics', '127.0.0.1:0']);
     const errors = () => keeper.events.filter((event) => event.event === 'error' && event.action === 'reopen');
@@ -369,7 +505,10 @@ describeWithPostgres('hedge keep status with a team store', (server) => {
       if (keeper && keeper.exitCode === null && keeper.signalCode === null) keeper.kill('SIGTERM');
       await running.catch(() => undefined);
     });
-    await until(() => printed.includes('"event":"cycle"'), "the keeper's first cycle", { timeoutMs: 30_000, process: running });
+    await until(() => printed.includes('"event":"cycle"'), "the keeper's first cycle", {
+      timeoutMs: 30_000,
+      process: running,
+    });
     // Machine B has its own home: no heartbeat file of A's there; the store's lock and heartbeat say it all.
     const status = await team.b.hedge(['keep', 'status', '--json']);
     expect(status.code, status.stderr).toBe(0);

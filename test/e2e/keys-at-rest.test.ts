@@ -43,7 +43,9 @@ function everyFileText(dir: string): string {
 }
 
 const loginWithHelper = (command: string, args: string[] = [], env: Record<string, string> = {}) =>
-  hedgeIn(configDir, ['login', '--base-url', sandbox.baseUrl, '--profile', 'desk', '--key-command', command, ...args], { env });
+  hedgeIn(configDir, ['login', '--base-url', sandbox.baseUrl, '--profile', 'desk', '--key-command', command, ...args], {
+    env,
+  });
 
 describe('a credential helper (key_command)', () => {
   it('login runs it, checks its key with one GET /account, and stores the command, never the key', async () => {
@@ -53,7 +55,12 @@ describe('a credential helper (key_command)', () => {
     expect(simulator.requests('GET', '/account').map((entry) => entry.status)).toEqual([200]);
 
     const profile = readStore(configDir).profiles.desk;
-    expect(profile).toMatchObject({ base_url: sandbox.baseUrl, key_command: helper, key_shown: 'hpk_test…0001', key_environment: 'test' });
+    expect(profile).toMatchObject({
+      base_url: sandbox.baseUrl,
+      key_command: helper,
+      key_shown: 'hpk_test…0001',
+      key_environment: 'test',
+    });
     expect(profile.api_key).toBeUndefined();
     expect(readFileSync(storeFile(configDir), 'utf8')).not.toContain(KEY_A);
     expect(`${result.stdout}${result.stderr}`).not.toContain(KEY_A);
@@ -63,14 +70,23 @@ describe('a credential helper (key_command)', () => {
     expect((await loginWithHelper(helper)).code).toBe(0);
     const whoami = await hedgeIn(configDir, ['whoami', '--json']);
     expect(whoami.code).toBe(0);
-    expect(JSON.parse(whoami.stdout)).toMatchObject({ profile: 'desk', key_store: { kind: 'command', location: helper }, key_check: { status: 'ok' } });
+    expect(JSON.parse(whoami.stdout)).toMatchObject({
+      profile: 'desk',
+      key_store: { kind: 'command', location: helper },
+      key_check: { status: 'ok' },
+    });
     const card = await hedgeIn(configDir, ['whoami'], { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '120' } });
     expect(card.stdout).toMatch(/Key stored in\s+│?\s*credential helper `cat '/);
 
     sandbox.requestLog.length = 0;
     const open = await hedgeIn(configDir, ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']);
     expect(open.code).toBe(0);
-    expect(simulator.writes().filter((entry) => entry.path === '/hedges').map((entry) => entry.status)).toEqual([200]);
+    expect(
+      simulator
+        .writes()
+        .filter((entry) => entry.path === '/hedges')
+        .map((entry) => entry.status),
+    ).toEqual([200]);
     // The journal, the config store and everything else hedge wrote under its home: no key in any of it.
     const written = everyFileText(tmp.path).replaceAll(readFileSync(keyFile, 'latin1'), '');
     expect(written).toContain(simulator.writes().find((entry) => entry.path === '/hedges')!.idempotencyKey!);
@@ -81,7 +97,9 @@ describe('a credential helper (key_command)', () => {
     sandbox.requestLog.length = 0;
     const refused = await hedgeIn(configDir, ['positions']);
     expect(refused.code).toBe(4);
-    expect(simulator.requests().map((entry) => [entry.path, entry.errorCode])).toEqual([['/positions', 'unauthorized']]);
+    expect(simulator.requests().map((entry) => [entry.path, entry.errorCode])).toEqual([
+      ['/positions', 'unauthorized'],
+    ]);
   });
 
   it('a helper that fails is exit 4 with its last line shown safely, and nothing is sent', async () => {
@@ -92,7 +110,9 @@ describe('a credential helper (key_command)', () => {
     sandbox.requestLog.length = 0;
     const result = await hedgeIn(configDir, ['positions']);
     expect(result.code).toBe(4);
-    expect(result.stderr).toContain('The key command of profile "desk" exited 2: gpg: decryption failed \\x1b[31mred; nothing was sent.');
+    expect(result.stderr).toContain(
+      'The key command of profile "desk" exited 2: gpg: decryption failed \\x1b[31mred; nothing was sent.',
+    );
     expect(result.stderr).not.toContain('\u001b');
     expect(sandbox.requestLog).toHaveLength(0);
   });
@@ -102,11 +122,16 @@ describe('a credential helper (key_command)', () => {
     const wrongFile = join(tmp.path, 'wrong.txt');
     writeFileSync(wrongFile, `${notAKey}\nnotes\n`, { mode: 0o600 });
     /** Every run of four characters of what the helper printed that the output repeats. */
-    const piecesShown = (text: string) => Array.from({ length: notAKey.length - 3 }, (_, at) => notAKey.slice(at, at + 4)).filter((piece) => text.includes(piece));
+    const piecesShown = (text: string) =>
+      Array.from({ length: notAKey.length - 3 }, (_, at) => notAKey.slice(at, at + 4)).filter((piece) =>
+        text.includes(piece),
+      );
 
     const login = await loginWithHelper(`cat '${wrongFile}'`);
     expect(login.code, login.stderr).toBe(4);
-    expect(login.stderr).toContain('The API key from --key-command is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is 29 characters with no _live_ or _test_ part (none of it is shown).');
+    expect(login.stderr).toContain(
+      'The API key from --key-command is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is 29 characters with no _live_ or _test_ part (none of it is shown).',
+    );
     expect(piecesShown(`${login.stdout}${login.stderr}`)).toEqual([]);
 
     // A saved profile whose helper starts printing something else: the same, on every command.
@@ -124,10 +149,15 @@ describe('a credential helper (key_command)', () => {
     expect(sandbox.requestLog).toHaveLength(0);
   });
 
-  it('the helper sees none of hedge\'s secrets in its environment', async () => {
+  it("the helper sees none of hedge's secrets in its environment", async () => {
     const seen = join(tmp.path, 'helper-env.txt');
     const secretShaped = 'hpk_live_NotForChildren0000000000001';
-    const result = await loginWithHelper(`env > '${seen}'; cat '${keyFile}'`, [], { PGPASSWORD: 'pg-secret', HEDGE_JOURNAL_URL: 'postgres://desk@db:5432/h', LEAKY: secretShaped, KEPT_VARIABLE: 'kept' });
+    const result = await loginWithHelper(`env > '${seen}'; cat '${keyFile}'`, [], {
+      PGPASSWORD: 'pg-secret',
+      HEDGE_JOURNAL_URL: 'postgres://desk@db:5432/h',
+      LEAKY: secretShaped,
+      KEPT_VARIABLE: 'kept',
+    });
     expect(result.code).toBe(0);
     const env = readFileSync(seen, 'utf8');
     expect(env).toContain('KEPT_VARIABLE=kept');
@@ -202,7 +232,9 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
       sandbox.requestLog.length = 0;
       const positions = await hedgeIn(configDir, ['positions'], { env });
       expect(positions.code).toBe(4);
-      expect(positions.stderr).toContain('is in the OS keyring, but the D-Bus session bus did not answer within 3 s; nothing was sent.');
+      expect(positions.stderr).toContain(
+        'is in the OS keyring, but the D-Bus session bus did not answer within 3 s; nothing was sent.',
+      );
       expect(sandbox.requestLog).toHaveLength(0);
     } finally {
       for (const socket of held) socket.destroy();
@@ -229,10 +261,19 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
 
   it('bad input is one line naming the argument, exit 2, and nothing is sent', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [['--key-store', 'vault'], /^hedge: --key-store: "vault" is not a place for the key; expected keyring or file\.$/m],
+      [
+        ['--key-store', 'vault'],
+        /^hedge: --key-store: "vault" is not a place for the key; expected keyring or file\.$/m,
+      ],
       [['--key-command', `echo ${KEY_A}`], /^hedge: --key-command: the command holds an API key itself/m],
-      [['--key-command', helper, '--key-store', 'file'], /^hedge: --key-store: a key from --key-command is not stored by hedge/m],
-      [['--move-key', '--base-url', 'https://x.example/v2'], /^hedge: --move-key: moves the stored key only .* leave out --base-url\.$/m],
+      [
+        ['--key-command', helper, '--key-store', 'file'],
+        /^hedge: --key-store: a key from --key-command is not stored by hedge/m,
+      ],
+      [
+        ['--move-key', '--base-url', 'https://x.example/v2'],
+        /^hedge: --move-key: moves the stored key only .* leave out --base-url\.$/m,
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await hedgeIn(configDir, ['login', '--profile', 'desk', ...args], { input: `${KEY_A}\n` });

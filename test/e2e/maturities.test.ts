@@ -3,12 +3,31 @@
 // 80 columns, --within, bad input, and servers that name positions differently (dialects).
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { apiData, FILL_DELAY_MS, FROZEN_START_MS, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
+import {
+  apiData,
+  FILL_DELAY_MS,
+  FROZEN_START_MS,
+  pinnedClockEnv,
+  useSimulators,
+  type Simulator,
+} from '../support/simulator.js';
 
 const startSimulator = useSimulators();
 
-async function open(simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string): Promise<string> {
-  const body = { market: 'USDTNGN', side, notional_usd: notional, tenor_days: tenor, ...(ref ? { client_reference: ref } : {}) };
+async function open(
+  simulator: Simulator,
+  side: 'buy' | 'sell',
+  notional: number,
+  tenor: number,
+  ref?: string,
+): Promise<string> {
+  const body = {
+    market: 'USDTNGN',
+    side,
+    notional_usd: notional,
+    tenor_days: tenor,
+    ...(ref ? { client_reference: ref } : {}),
+  };
   return (await apiData(simulator, 'POST', '/hedges', body)).hedge_id as string;
 }
 
@@ -122,8 +141,22 @@ describe('hedge maturities', () => {
     const result = await maturities(simulator, '--json');
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject([
-      { hedge_id: short, side: 'buy', notional_usd: 10_000, day: '2026-03-03', net_pnl_usd: null, accrued_carry_usdc: null },
-      { hedge_id: long, side: 'buy', notional_usd: 3_000, day: '2026-03-09', net_pnl_usd: null, accrued_carry_usdc: null },
+      {
+        hedge_id: short,
+        side: 'buy',
+        notional_usd: 10_000,
+        day: '2026-03-03',
+        net_pnl_usd: null,
+        accrued_carry_usdc: null,
+      },
+      {
+        hedge_id: long,
+        side: 'buy',
+        notional_usd: 3_000,
+        day: '2026-03-09',
+        net_pnl_usd: null,
+        accrued_carry_usdc: null,
+      },
     ]);
   });
 

@@ -44,9 +44,19 @@ describe('hedge mcp with limits', () => {
 
     const big = await call('open', { market: MARKET, side: 'buy', notional: '10k', tenor: 3 });
     expect(big.isError).toBe(true);
-    expect(json(big)).toMatchObject({ error: { code: 'max_notional_exceeded', class: 'rejected', details: { this_call_usd: 10_000, max_notional_usd: 5_000 } }, exit_code: 3 });
+    expect(json(big)).toMatchObject({
+      error: {
+        code: 'max_notional_exceeded',
+        class: 'rejected',
+        details: { this_call_usd: 10_000, max_notional_usd: 5_000 },
+      },
+      exit_code: 3,
+    });
     const elsewhere = await call('open', { market: 'USDTKES', side: 'buy', notional: 1_000, tenor: 3 });
-    expect(json(elsewhere)).toMatchObject({ error: { code: 'market_not_allowed', details: { market: 'USDTKES', allowed_markets: ['USDTNGN'] } }, exit_code: 3 });
+    expect(json(elsewhere)).toMatchObject({
+      error: { code: 'market_not_allowed', details: { market: 'USDTKES', allowed_markets: ['USDTNGN'] } },
+      exit_code: 3,
+    });
     expect(simulator.requests()).toEqual([]);
 
     const fits = await call('open', { market: MARKET, side: 'buy', notional: 5_000, tenor: 3 });
@@ -59,7 +69,9 @@ describe('hedge mcp with limits', () => {
     const simulator = await startSimulator();
     const result = await simulator.hedge(['mcp', '--max-daily-notional', 'lots']);
     expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toMatch(/^hedge: --max-daily-notional: "lots" is not allowed; expected a positive USD amount/);
+    expect(result.stderr).toMatch(
+      /^hedge: --max-daily-notional: "lots" is not allowed; expected a positive USD amount/,
+    );
     expect(simulator.requests()).toEqual([]);
   });
 });
@@ -69,15 +81,42 @@ describe('hedge tools: risk tiers and the error catalogue', () => {
     const simulator = await startSimulator();
     const errors = await simulator.hedge(['tools', '--errors', '--json']);
     expect(errors.code, errors.stderr).toBe(0);
-    const catalogue = JSON.parse(errors.stdout) as Array<{ code: string; exit_code: number; class: string; retryable: boolean; retry: string; what_to_do: string }>;
-    for (const { code } of EXIT_CODES) expect(catalogue.some((entry) => entry.exit_code === code), `exit ${code}`).toBe(true);
-    expect(catalogue.find((entry) => entry.code === 'rate_limited')).toMatchObject({ exit_code: 5, class: 'network', retryable: true, retry: 'same_call' });
-    expect(catalogue.find((entry) => entry.code === 'outcome_unknown')).toMatchObject({ exit_code: 5, retryable: true, retry: 'resume' });
+    const catalogue = JSON.parse(errors.stdout) as Array<{
+      code: string;
+      exit_code: number;
+      class: string;
+      retryable: boolean;
+      retry: string;
+      what_to_do: string;
+    }>;
+    for (const { code } of EXIT_CODES)
+      expect(
+        catalogue.some((entry) => entry.exit_code === code),
+        `exit ${code}`,
+      ).toBe(true);
+    expect(catalogue.find((entry) => entry.code === 'rate_limited')).toMatchObject({
+      exit_code: 5,
+      class: 'network',
+      retryable: true,
+      retry: 'same_call',
+    });
+    expect(catalogue.find((entry) => entry.code === 'outcome_unknown')).toMatchObject({
+      exit_code: 5,
+      retryable: true,
+      retry: 'resume',
+    });
 
-    const tools = JSON.parse((await simulator.hedge(['tools', '--json'])).stdout) as Array<{ name: string; tier: string; risk: { level: string; moves_money: boolean }; errors: Array<{ code: string }> }>;
+    const tools = JSON.parse((await simulator.hedge(['tools', '--json'])).stdout) as Array<{
+      name: string;
+      tier: string;
+      risk: { level: string; moves_money: boolean };
+      errors: Array<{ code: string }>;
+    }>;
     const open = tools.find((tool) => tool.name === 'open')!;
     expect(open.risk).toMatchObject({ level: 'high', moves_money: true, journaled: true });
-    expect(open.errors.map((error) => error.code)).toEqual(expect.arrayContaining(['usage', 'exposure_exceeded', 'outcome_unknown', 'max_notional_exceeded']));
+    expect(open.errors.map((error) => error.code)).toEqual(
+      expect.arrayContaining(['usage', 'exposure_exceeded', 'outcome_unknown', 'max_notional_exceeded']),
+    );
     expect(tools.find((tool) => tool.name === 'positions')!.risk).toMatchObject({ level: 'low', moves_money: false });
     expect(simulator.requests()).toEqual([]);
 

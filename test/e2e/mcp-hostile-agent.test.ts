@@ -40,7 +40,10 @@ afterAll(() => [desk, plainDesk, elsewhere].forEach((dir) => dir.remove()));
 // The decoy: a file named `rows` (one small row) where the server starts.
 writeFileSync(join(desk.path, 'rows'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
 writeFileSync(join(desk.path, 'small.csv'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
-writeFileSync(join(elsewhere.path, 'target.csv'), `market,side,notional_usd,tenor_days\n${MARKET},sell,${SECRET.length},3\n# ${SECRET}\n`);
+writeFileSync(
+  join(elsewhere.path, 'target.csv'),
+  `market,side,notional_usd,tenor_days\n${MARKET},sell,${SECRET.length},3\n# ${SECRET}\n`,
+);
 mkdirSync(join(desk.path, 'links'));
 symlinkSync(join(elsewhere.path, 'target.csv'), join(desk.path, 'links', 'out.csv'));
 symlinkSync(join(elsewhere.path, 'missing.csv'), join(desk.path, 'links', 'dangling.csv'));
@@ -69,7 +72,8 @@ async function serve(simulator: Simulator, args: string[], cwd = desk.path) {
   transports.push(transport);
   const client = new Client({ name: 'hedge-e2e-hostile', version: '1.0.0' });
   await client.connect(transport);
-  return async (name: string, callArgs: Record<string, unknown>) => (await client.callTool({ name, arguments: callArgs })) as Answer;
+  return async (name: string, callArgs: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: callArgs })) as Answer;
 }
 
 const json = (answer: Answer): any => JSON.parse(answer.content[0]!.text);
@@ -77,16 +81,27 @@ const everything = (answer: Answer): string => answer.content.map((part) => part
 /** What the server acted on: every POST that trades (quotes act on nothing). */
 const tradesSent = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
 /** The notional the server holds open, on both sides. */
-const heldUsd = (simulator: Simulator) => [...simulator.active('buy'), ...simulator.active('sell')].reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+const heldUsd = (simulator: Simulator) =>
+  [...simulator.active('buy'), ...simulator.active('sell')].reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 const row = (notional: number, side = 'buy') => ({ market: MARKET, side, notional_usd: notional, tenor_days: 7 });
 
 describe('the limits judge the plan that is carried out', () => {
   const cases = [
     { name: 'inline rows over the cap, a decoy file named rows beside', cwd: desk.path, rows: [row(50_000)], sent: 0 },
     { name: 'inline rows over the cap, no decoy', cwd: plainDesk.path, rows: [row(50_000)], sent: 0 },
-    { name: 'inline rows under the cap, a decoy beside (the rows are what is sent)', cwd: desk.path, rows: [row(800)], sent: 800 },
+    {
+      name: 'inline rows under the cap, a decoy beside (the rows are what is sent)',
+      cwd: desk.path,
+      rows: [row(800)],
+      sent: 800,
+    },
     { name: 'inline rows under the cap, no decoy', cwd: plainDesk.path, rows: [row(800)], sent: 800 },
-    { name: 'a trade split around the cap in one plan (two sides of 600)', cwd: plainDesk.path, rows: [row(600, 'buy'), row(600, 'sell')], sent: 0 },
+    {
+      name: 'a trade split around the cap in one plan (two sides of 600)',
+      cwd: plainDesk.path,
+      rows: [row(600, 'buy'), row(600, 'sell')],
+      sent: 0,
+    },
   ];
   it.each(cases)('apply: $name', async ({ cwd, rows, sent }) => {
     const simulator = await startSimulator();
@@ -98,7 +113,9 @@ describe('the limits judge the plan that is carried out', () => {
       expect(tradesSent(simulator)).toEqual([]);
     } else {
       expect(answer.isError, everything(answer)).toBeFalsy();
-      expect(tradesSent(simulator).map((entry) => (entry.body as { notional_usd: number }).notional_usd)).toEqual([sent]);
+      expect(tradesSent(simulator).map((entry) => (entry.body as { notional_usd: number }).notional_usd)).toEqual([
+        sent,
+      ]);
     }
     expect(heldUsd(simulator)).toBe(sent);
   });
@@ -106,12 +123,17 @@ describe('the limits judge the plan that is carried out', () => {
   it('a close on a server whose positions list trails its records is judged on the side as both views agree: 15,000 filled a moment ago is not closed under a 10,000 cap', async () => {
     const simulator = await startSimulator({ viewLagMs: 3_000 });
     // Opened by another client: filled on its record at once, in the positions list 3 s later.
-    expect((await simulator.api('POST', '/hedges', { body: row(15_000, 'sell'), idempotencyKey: 'desk-open-15k' })).status).toBe(200);
+    expect(
+      (await simulator.api('POST', '/hedges', { body: row(15_000, 'sell'), idempotencyKey: 'desk-open-15k' })).status,
+    ).toBe(200);
     simulator.advance(FILL_DELAY_MS + 1);
     const call = await serve(simulator, ['--max-notional', '10000'], plainDesk.path);
     const answer = await call('close', { market: MARKET, side: 'sell' });
     expect(answer.isError, everything(answer)).toBe(true);
-    expect(json(answer)).toMatchObject({ error: { code: 'max_notional_exceeded', details: { this_call_usd: 15_000 } }, exit_code: 3 });
+    expect(json(answer)).toMatchObject({
+      error: { code: 'max_notional_exceeded', details: { this_call_usd: 15_000 } },
+      exit_code: 3,
+    });
     expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toEqual([]);
     expect(heldUsd(simulator)).toBe(15_000);
   });
@@ -131,11 +153,18 @@ describe('the limits judge the plan that is carried out', () => {
       leg: 'step-1',
     };
     const at = new Date().toISOString();
-    writeFileSync(join(simulator.configDir, 'journal.jsonl'), `${JSON.stringify({ id: 'a_killed0001', at, ...sealed, seal: rowSealer(simulator.apiKey).seal(sealed), argv: ['apply', 'target.csv'], outcome: 'pending', holder: null })}\n`, { mode: 0o600 });
+    writeFileSync(
+      join(simulator.configDir, 'journal.jsonl'),
+      `${JSON.stringify({ id: 'a_killed0001', at, ...sealed, seal: rowSealer(simulator.apiKey).seal(sealed), argv: ['apply', 'target.csv'], outcome: 'pending', holder: null })}\n`,
+      { mode: 0o600 },
+    );
     const call = await serve(simulator, ['--max-notional', '1000'], plainDesk.path);
     const answer = await call('apply', { rows: [row(500, 'sell')] });
     expect(answer.isError, everything(answer)).toBe(true);
-    expect(json(answer)).toMatchObject({ error: { code: 'max_notional_exceeded', details: { this_call_usd: 5_000 } }, exit_code: 3 });
+    expect(json(answer)).toMatchObject({
+      error: { code: 'max_notional_exceeded', details: { this_call_usd: 5_000 } },
+      exit_code: 3,
+    });
     expect(tradesSent(simulator)).toEqual([]);
     expect(heldUsd(simulator)).toBe(0);
   });
@@ -144,7 +173,10 @@ describe('the limits judge the plan that is carried out', () => {
     const simulator = await startSimulator();
     const call = await serve(simulator, ['--max-notional', '400']);
     const over = await call('apply', { file: 'small.csv' });
-    expect(json(over)).toMatchObject({ error: { code: 'max_notional_exceeded', details: { this_call_usd: 500 } }, exit_code: 3 });
+    expect(json(over)).toMatchObject({
+      error: { code: 'max_notional_exceeded', details: { this_call_usd: 500 } },
+      exit_code: 3,
+    });
     const dry = await call('apply', { file: 'small.csv', dry_run: true });
     expect(dry.isError, everything(dry)).toBeFalsy();
     expect(tradesSent(simulator)).toEqual([]);
@@ -174,20 +206,25 @@ describe('every path an agent names passes the one gate before anything reads it
     ['/etc/shadow', '/etc/shadow'],
   ] as const;
 
-  it.each(outside)('%s: refused without a read, under limits, the same answer whether it exists or not', async (_what, file) => {
-    const simulator = await startSimulator();
-    const call = await serve(simulator, ['--max-notional', '1000', '--markets', MARKET]);
-    for (const tool of ['apply', 'plan']) {
-      const answer = await call(tool, { file });
-      expect(answer.isError, everything(answer)).toBe(true);
-      expect(json(answer)).toMatchObject({ error: { code: 'usage', argument: 'file' }, exit_code: 2 });
-      // One sentence for every path outside: only the path as given differs.
-      expect(json(answer).error.message.replace(/^file: "[^"]*"/, 'file: PATH')).toMatch(/^file: PATH is outside the roots this server reads from \(.+\); nothing was read\./);
-      expect(everything(answer)).not.toContain(SECRET.slice(10));
-      expect(everything(answer)).not.toMatch(/root:|PATH=|problems?/);
-    }
-    expect(simulator.requests()).toEqual([]);
-  });
+  it.each(outside)(
+    '%s: refused without a read, under limits, the same answer whether it exists or not',
+    async (_what, file) => {
+      const simulator = await startSimulator();
+      const call = await serve(simulator, ['--max-notional', '1000', '--markets', MARKET]);
+      for (const tool of ['apply', 'plan']) {
+        const answer = await call(tool, { file });
+        expect(answer.isError, everything(answer)).toBe(true);
+        expect(json(answer)).toMatchObject({ error: { code: 'usage', argument: 'file' }, exit_code: 2 });
+        // One sentence for every path outside: only the path as given differs.
+        expect(json(answer).error.message.replace(/^file: "[^"]*"/, 'file: PATH')).toMatch(
+          /^file: PATH is outside the roots this server reads from \(.+\); nothing was read\./,
+        );
+        expect(everything(answer)).not.toContain(SECRET.slice(10));
+        expect(everything(answer)).not.toMatch(/root:|PATH=|problems?/);
+      }
+      expect(simulator.requests()).toEqual([]);
+    },
+  );
 
   it('links out of the roots, whether their target exists or not, get one refusal; nothing is read or sent', async () => {
     const simulator = await startSimulator();
@@ -221,10 +258,14 @@ describe('calls racing the daily cap', () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 10_000);
     const call = await serve(simulator, ['--max-daily-notional', '3500'], plainDesk.path);
-    const answers = await Promise.all([0, 1, 2, 3, 4, 5].map(() => call('add', { market: MARKET, side: 'buy', notional: 1_000, again: true })));
+    const answers = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map(() => call('add', { market: MARKET, side: 'buy', notional: 1_000, again: true })),
+    );
     const sent = tradesSent(simulator).map((entry) => (entry.body as { notional_usd: number }).notional_usd);
     expect(sent).toEqual([1_000, 1_000, 1_000]);
-    expect(answers.filter((answer) => answer.isError).map((answer) => json(answer).error.code)).toEqual(Array(3).fill('max_daily_notional_exceeded'));
+    expect(answers.filter((answer) => answer.isError).map((answer) => json(answer).error.code)).toEqual(
+      Array(3).fill('max_daily_notional_exceeded'),
+    );
     expect(heldUsd(simulator)).toBe(13_000);
   });
 });
@@ -232,15 +273,22 @@ describe('calls racing the daily cap', () => {
 describe('a close is judged on what the side holds when it is sent, and counted as what it closed', () => {
   /** Another client's add of the buy side, still landing: this simulator's clock stands until advance(). */
   const addElsewhere = async (simulator: Simulator, notional: number) => {
-    const answer = await simulator.api('POST', '/hedges/add', { body: { market: MARKET, side: 'buy', notional_usd: notional }, idempotencyKey: `elsewhere-${notional}` });
+    const answer = await simulator.api('POST', '/hedges/add', {
+      body: { market: MARKET, side: 'buy', notional_usd: notional },
+      idempotencyKey: `elsewhere-${notional}`,
+    });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   };
   /** Lets the add land once the agent's close has met the server's 409 (a change still landing): its retry follows a second later. */
   const landAfterTheRefusedClose = async (simulator: Simulator) => {
-    await until(() => simulator.requests('POST', '/hedges/close').some((entry) => entry.status === 409), 'the close answered 409 action_pending');
+    await until(
+      () => simulator.requests('POST', '/hedges/close').some((entry) => entry.status === 409),
+      'the close answered 409 action_pending',
+    );
     simulator.advance(FILL_DELAY_MS + 1);
   };
-  const closes = (simulator: Simulator) => simulator.requests('POST', '/hedges/close').map((entry) => [entry.status, entry.errorCode]);
+  const closes = (simulator: Simulator) =>
+    simulator.requests('POST', '/hedges/close').map((entry) => [entry.status, entry.errorCode]);
 
   it('open 9k, add 9k with wait false, close under --max-notional 10k --max-daily-notional 30k: the close is refused, nothing closed', async () => {
     // Fills and landings take 2 s, so the add is still landing when the close comes.
@@ -251,7 +299,10 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     expect(add.isError, everything(add)).toBeFalsy();
     const close = await call('close', { market: MARKET, side: 'buy' });
     expect(close.isError, everything(close)).toBe(true);
-    expect(json(close)).toMatchObject({ error: { code: 'max_notional_exceeded', class: 'rejected', details: { max_notional_usd: 10_000 } }, exit_code: 3 });
+    expect(json(close)).toMatchObject({
+      error: { code: 'max_notional_exceeded', class: 'rejected', details: { max_notional_usd: 10_000 } },
+      exit_code: 3,
+    });
     expect(json(close).error.details.this_call_usd).toBeGreaterThanOrEqual(18_000);
     expect(simulator.requests('POST', '/hedges/close')).toEqual([]);
     expect(simulator.active('buy')).toHaveLength(1);
@@ -264,9 +315,19 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     simulator.seedOpen('buy', 9_000);
     await addElsewhere(simulator, 9_100);
     const call = await serve(simulator, ['--max-notional', '10k'], plainDesk.path);
-    const [close] = await Promise.all([call('close', { market: MARKET, side: 'buy' }), landAfterTheRefusedClose(simulator)]);
+    const [close] = await Promise.all([
+      call('close', { market: MARKET, side: 'buy' }),
+      landAfterTheRefusedClose(simulator),
+    ]);
     expect(close.isError, everything(close)).toBe(true);
-    expect(json(close)).toMatchObject({ error: { code: 'max_notional_exceeded', class: 'rejected', details: { this_call_usd: 18_100, max_notional_usd: 10_000 } }, exit_code: 3 });
+    expect(json(close)).toMatchObject({
+      error: {
+        code: 'max_notional_exceeded',
+        class: 'rejected',
+        details: { this_call_usd: 18_100, max_notional_usd: 10_000 },
+      },
+      exit_code: 3,
+    });
     expect(json(close).error.message).toMatch(/it was not sent again\.$/);
     // One close reached the server, and it did nothing; the side holds all of its 18,100.
     expect(closes(simulator)).toEqual([[409, 'action_pending']]);
@@ -280,7 +341,10 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     simulator.seedOpen('buy', 9_000);
     await addElsewhere(simulator, 9_000);
     const call = await serve(simulator, ['--max-daily-notional', '30k'], plainDesk.path);
-    const [close] = await Promise.all([call('close', { market: MARKET, side: 'buy', wait: false }), landAfterTheRefusedClose(simulator)]);
+    const [close] = await Promise.all([
+      call('close', { market: MARKET, side: 'buy', wait: false }),
+      landAfterTheRefusedClose(simulator),
+    ]);
     expect(close.isError, everything(close)).toBeFalsy();
     expect(closes(simulator)).toEqual([
       [409, 'action_pending'],
@@ -291,7 +355,10 @@ describe('a close is judged on what the side holds when it is sent, and counted 
 
     const open = await call('open', { market: MARKET, side: 'sell', notional: 13_000, tenor: 7, wait: false });
     expect(open.isError, everything(open)).toBe(true);
-    expect(json(open)).toMatchObject({ error: { code: 'max_daily_notional_exceeded', details: { used_last_24h_usd: 18_000, this_call_usd: 13_000 } }, exit_code: 3 });
+    expect(json(open)).toMatchObject({
+      error: { code: 'max_daily_notional_exceeded', details: { used_last_24h_usd: 18_000, this_call_usd: 13_000 } },
+      exit_code: 3,
+    });
     expect(simulator.requests('POST', '/hedges')).toEqual([]);
   });
 });

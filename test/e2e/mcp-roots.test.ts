@@ -37,7 +37,10 @@ mkdirSync(join(desk.path, 'sub'));
 symlinkSync(secretsFile, join(desk.path, 'sub', 'innocent.csv'));
 symlinkSync(elsewhere.path, join(desk.path, 'linked-dir'));
 symlinkSync(join(desk.path, 'target.csv'), join(desk.path, 'alias.csv'));
-writeFileSync(join(books.path, 'book.json'), JSON.stringify([{ market: MARKET, side: 'sell', notional_usd: 2000, tenor_days: 7 }]));
+writeFileSync(
+  join(books.path, 'book.json'),
+  JSON.stringify([{ market: MARKET, side: 'sell', notional_usd: 2000, tenor_days: 7 }]),
+);
 
 interface Answer {
   isError?: boolean;
@@ -56,7 +59,10 @@ async function serve(simulator: Simulator, options: { args?: string[]; cwd?: str
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const roots = options.clientRoots;
-  const client = new Client({ name: 'hedge-e2e-roots', version: '1.0.0' }, roots ? { capabilities: { roots: { listChanged: true } } } : {});
+  const client = new Client(
+    { name: 'hedge-e2e-roots', version: '1.0.0' },
+    roots ? { capabilities: { roots: { listChanged: true } } } : {},
+  );
   let rootsAsked = 0;
   if (roots) {
     client.setRequestHandler(ListRootsRequestSchema, () => {
@@ -66,7 +72,8 @@ async function serve(simulator: Simulator, options: { args?: string[]; cwd?: str
   }
   await client.connect(transport);
   return {
-    call: async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Answer,
+    call: async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as Answer,
     rootsAsked: () => rootsAsked,
     stderr: async () => {
       await client.close();
@@ -101,18 +108,33 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
 
     const inside = await call('plan', { file: 'target.csv' });
     expect(inside.isError, everything(inside)).toBeFalsy();
-    expect(json(inside)).toMatchObject({ source: 'target.csv', steps: [{ action: 'open', market: MARKET, side: 'buy', target_usd: 5000, line: 2 }] });
+    expect(json(inside)).toMatchObject({
+      source: 'target.csv',
+      steps: [{ action: 'open', market: MARKET, side: 'buy', target_usd: 5000, line: 2 }],
+    });
     // A link that stays inside is fine: it is judged on where it leads.
     expect(json(await call('plan', { file: 'alias.csv' })).steps).toHaveLength(1);
     const readsForTwoPlans = simulator.requests().length;
     expect(readsForTwoPlans).toBeGreaterThan(0);
 
-    expectRefused(await call('plan', { file: '/etc/passwd' }), /^file: "\/etc\/passwd" is outside the roots this server reads from \(.+\); nothing was read\./);
+    expectRefused(
+      await call('plan', { file: '/etc/passwd' }),
+      /^file: "\/etc\/passwd" is outside the roots this server reads from \(.+\); nothing was read\./,
+    );
     expectRefused(await call('plan', { file: secretsFile }), /is outside the roots this server reads from/);
     expectRefused(await call('plan', { file: targetOutside }), /is outside the roots this server reads from/);
-    expectRefused(await call('plan', { file: '../' + elsewhere.path.split('/').at(-1) + '/target.csv' }), /is outside the roots/);
-    expectRefused(await call('plan', { file: 'sub/innocent.csv' }), /^file: "sub\/innocent.csv" leads through a symbolic link to no file under the roots this server reads from \(.+\); nothing was read\.$/);
-    expectRefused(await call('apply', { file: 'linked-dir/target.csv' }), /leads through a symbolic link to no file under the roots/);
+    expectRefused(
+      await call('plan', { file: '../' + elsewhere.path.split('/').at(-1) + '/target.csv' }),
+      /is outside the roots/,
+    );
+    expectRefused(
+      await call('plan', { file: 'sub/innocent.csv' }),
+      /^file: "sub\/innocent.csv" leads through a symbolic link to no file under the roots this server reads from \(.+\); nothing was read\.$/,
+    );
+    expectRefused(
+      await call('apply', { file: 'linked-dir/target.csv' }),
+      /leads through a symbolic link to no file under the roots/,
+    );
     expectRefused(await call('plan', { file: 'sub' }), /is not a regular file/);
     expectRefused(await call('plan', { file: 'missing.csv' }), /^file: "missing.csv" cannot be read: no such file\.$/);
     // Nothing was asked of the server for any refused call, and apply sent nothing.
@@ -140,14 +162,24 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     ];
     const planned = await call('plan', { rows });
     expect(planned.isError, everything(planned)).toBeFalsy();
-    expect(json(planned)).toMatchObject({ source: 'rows', steps: [{ action: 'open', side: 'buy', target_usd: 4000, line: 1, client_reference: 'INLINE-1' }] });
+    expect(json(planned)).toMatchObject({
+      source: 'rows',
+      steps: [{ action: 'open', side: 'buy', target_usd: 4000, line: 1, client_reference: 'INLINE-1' }],
+    });
     expect(trades(simulator)).toEqual([]);
 
     const applied = await call('apply', { rows });
     expect(applied.isError, everything(applied)).toBeFalsy();
-    expect(simulator.active('buy').map((hedge) => [hedge.notionalUsd, hedge.clientReference])).toEqual([[4000, 'INLINE-1']]);
+    expect(simulator.active('buy').map((hedge) => [hedge.notionalUsd, hedge.clientReference])).toEqual([
+      [4000, 'INLINE-1'],
+    ]);
 
-    const bad = await call('plan', { rows: [{ market: MARKET, side: SECRET, notional_usd: 1000, tenor_days: 3 }, { market: MARKET, side: 'buy', notional_usd: SECRET, tenor_days: 9 }] });
+    const bad = await call('plan', {
+      rows: [
+        { market: MARKET, side: SECRET, notional_usd: 1000, tenor_days: 3 },
+        { market: MARKET, side: 'buy', notional_usd: SECRET, tenor_days: 9 },
+      ],
+    });
     expect(json(bad)).toMatchObject({ error: { code: 'usage', argument: 'rows' }, exit_code: 2 });
     const message: string = json(bad).error.message;
     expect(message).toContain('rows:1: item 1: side: the value is not allowed; expected buy or sell.');
@@ -156,10 +188,15 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     expectNoSecret(bad);
 
     const both = await call('plan', { file: 'target.csv', rows });
-    expect(json(both).error).toMatchObject({ argument: 'rows', message: 'rows: give the target as a file or as rows, not both.' });
+    expect(json(both).error).toMatchObject({
+      argument: 'rows',
+      message: 'rows: give the target as a file or as rows, not both.',
+    });
     const neither = await call('plan', {});
     expect(json(neither).error).toMatchObject({ argument: 'file' });
-    expect(json(neither).error.message).toMatch(/^file: missing; expected the path of a target file under the roots this server reads from, or the target inline as rows\.$/);
+    expect(json(neither).error.message).toMatch(
+      /^file: missing; expected the path of a target file under the roots this server reads from, or the target inline as rows\.$/,
+    );
   });
 
   it('--root replaces the working directory, and is repeatable; a --root that is no directory stops the server (exit 2)', async () => {
@@ -169,10 +206,15 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     expect(planned.isError, everything(planned)).toBeFalsy();
     expect(json(planned).steps).toMatchObject([{ action: 'open', side: 'sell', target_usd: 2000 }]);
     // The working directory is no longer a root; a link in a root that leads out is still refused.
-    expectRefused(await call('plan', { file: 'target.csv' }), /is outside the roots this server reads from \(.*books.*\)/);
+    expectRefused(
+      await call('plan', { file: 'target.csv' }),
+      /is outside the roots this server reads from \(.*books.*\)/,
+    );
     expectRefused(await call('plan', { file: join(desk.path, 'sub', 'innocent.csv') }), /through a symbolic link/);
 
-    const missing = await runHedge(['mcp', '--demo', '--root', join(elsewhere.path, 'nope')], { configDir: simulator.configDir });
+    const missing = await runHedge(['mcp', '--demo', '--root', join(elsewhere.path, 'nope')], {
+      configDir: simulator.configDir,
+    });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--root: ');
     expect(missing.stderr).toContain('is not a directory');
@@ -181,7 +223,10 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
 
   it("the client's roots are honoured too: a file must be under one of the server's and one of the client's", async () => {
     const simulator = await startSimulator();
-    const { call, rootsAsked } = await serve(simulator, { args: ['--root', desk.path, '--root', books.path], clientRoots: [books.path, elsewhere.path] });
+    const { call, rootsAsked } = await serve(simulator, {
+      args: ['--root', desk.path, '--root', books.path],
+      clientRoots: [books.path, elsewhere.path],
+    });
     const planned = await call('plan', { file: join(books.path, 'book.json') });
     expect(planned.isError, everything(planned)).toBeFalsy();
     // In the server's roots but not the client's.

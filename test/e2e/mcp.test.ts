@@ -25,12 +25,18 @@ afterEach(async () => {
 
 interface Served {
   client: Client;
-  call(name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; content: Array<{ type: string; text: string }> }>;
+  call(
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ isError?: boolean; content: Array<{ type: string; text: string }> }>;
   /** Closes the client; the server's stderr is complete once it has. */
   close(): Promise<string>;
 }
 
-async function serve(simulator: Simulator, options: { args?: string[]; env?: Record<string, string> } = {}): Promise<Served> {
+async function serve(
+  simulator: Simulator,
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<Served> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [HEDGE_BIN, 'mcp', ...(options.args ?? [])],
@@ -45,7 +51,8 @@ async function serve(simulator: Simulator, options: { args?: string[]; env?: Rec
   await client.connect(transport);
   return {
     client,
-    call: async (name, args) => (await client.callTool({ name, arguments: args })) as Awaited<ReturnType<Served['call']>>,
+    call: async (name, args) =>
+      (await client.callTool({ name, arguments: args })) as Awaited<ReturnType<Served['call']>>,
     close: async () => {
       await client.close();
       return stderr;
@@ -62,29 +69,45 @@ describe('hedge mcp on a test key', () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS);
     const quoteTool = tools.find((tool) => tool.name === 'quote')!;
-    expect(quoteTool.inputSchema).toEqual(inputSchema(agentTools(COMMANDS).find((tool) => tool.name === 'quote')!, 'direct'));
+    expect(quoteTool.inputSchema).toEqual(
+      inputSchema(
+        agentTools(COMMANDS).find((tool) => tool.name === 'quote')!,
+        'direct',
+      ),
+    );
     expect(quoteTool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
 
     const quote = await call('quote', { market: MARKET, side: 'buy', notional: '10k', tenor: 3 });
     expect(quote.isError).toBeFalsy();
     expect(json(quote)).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10000, tenor_days: 3 });
-    expect(simulator.requests('POST', '/quotes').map((entry) => entry.body)).toEqual([{ market: MARKET, side: 'buy', notional_usd: 10000, tenor_days: 3 }]);
+    expect(simulator.requests('POST', '/quotes').map((entry) => entry.body)).toEqual([
+      { market: MARKET, side: 'buy', notional_usd: 10000, tenor_days: 3 },
+    ]);
 
     const opened = await call('open', { market: MARKET, side: 'buy', notional: 10000, tenor: 3 });
     expect(opened.isError).toBeFalsy();
     const hedge = json(opened);
     expect(hedge).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10000, status: 'filled' });
-    expect(simulator.active('buy').map((state) => [state.id, state.status, state.notionalUsd])).toEqual([[hedge.id, 'filled', 10000]]);
+    expect(simulator.active('buy').map((state) => [state.id, state.status, state.notionalUsd])).toEqual([
+      [hedge.id, 'filled', 10000],
+    ]);
 
     const closed = await call('close', { market: MARKET, side: 'buy' });
     expect(closed.isError).toBeFalsy();
     expect(json(closed)).toMatchObject({ hedge_id: hedge.id, status: 'closed' });
     expect(simulator.active('buy')).toEqual([]);
     expect(simulator.hedges().map((state) => [state.id, state.status])).toEqual([[hedge.id, 'closed']]);
-    expect(simulator.writes().map((entry) => entry.path).filter((path) => path !== '/quotes')).toEqual(['/hedges', '/hedges/close']);
+    expect(
+      simulator
+        .writes()
+        .map((entry) => entry.path)
+        .filter((path) => path !== '/quotes'),
+    ).toEqual(['/hedges', '/hedges/close']);
 
     const journal = await openJournal({ dir: simulator.configDir }).list();
-    expect(journal.map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id, entry.via])).toEqual([
+    expect(
+      journal.map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id, entry.via]),
+    ).toEqual([
       ['close', 'test', 'done', hedge.id, 'agent'],
       ['open', 'test', 'filled', hedge.id, 'agent'],
     ]);
@@ -94,10 +117,30 @@ describe('hedge mcp on a test key', () => {
     const simulator = await startSimulator();
     const { call, client } = await serve(simulator);
     const cases: Array<[string, Record<string, unknown>, string, string]> = [
-      ['quote', { market: MARKET, side: 'hold', notional: 1000, tenor: 3 }, 'side', 'side: "hold" is not allowed; expected buy or sell.'],
-      ['quote', { market: MARKET, side: 'buy', notional: 1000, tenor: '2' }, 'tenor', 'tenor: "2" is not allowed; expected 1, 3 or 7 (days).'],
-      ['quote', { market: MARKET, side: 'buy', notional: false, tenor: 3 }, 'notional', 'notional: expected a number or a string, got false.'],
-      ['open', { market: MARKET, side: 'buy', notional: -5, tenor: 3 }, 'notional', 'notional: "-5" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.'],
+      [
+        'quote',
+        { market: MARKET, side: 'hold', notional: 1000, tenor: 3 },
+        'side',
+        'side: "hold" is not allowed; expected buy or sell.',
+      ],
+      [
+        'quote',
+        { market: MARKET, side: 'buy', notional: 1000, tenor: '2' },
+        'tenor',
+        'tenor: "2" is not allowed; expected 1, 3 or 7 (days).',
+      ],
+      [
+        'quote',
+        { market: MARKET, side: 'buy', notional: false, tenor: 3 },
+        'notional',
+        'notional: expected a number or a string, got false.',
+      ],
+      [
+        'open',
+        { market: MARKET, side: 'buy', notional: -5, tenor: 3 },
+        'notional',
+        'notional: "-5" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+      ],
       ['close', { side: 'buy' }, 'market', 'market: missing; expected market, e.g. USDTNGN (from `hedge markets`).'],
       ['hedges', { limit: 0 }, 'limit', 'limit: "0" is not allowed; expected a whole number from 1 to 500.'],
       ['positions', { watch: true }, 'watch', 'watch: not an argument of positions; expected ref, until.'],
@@ -105,7 +148,10 @@ describe('hedge mcp on a test key', () => {
     for (const [name, args, argument, message] of cases) {
       const result = await call(name, args);
       expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
-      expect(json(result)).toEqual({ error: { code: 'usage', class: 'usage', message, details: {}, status: null, argument }, exit_code: 2 });
+      expect(json(result)).toEqual({
+        error: { code: 'usage', class: 'usage', message, details: {}, status: null, argument },
+        exit_code: 2,
+      });
     }
     await expect(client.callTool({ name: 'login', arguments: {} })).rejects.toThrow(/Unknown tool: login/);
     expect(simulator.requests()).toEqual([]);
@@ -126,7 +172,9 @@ describe('hedge mcp on a live key', () => {
     }
     expect(simulator.sandbox.requestLog).toEqual([]);
     const stderr = await close();
-    expect(stderr).toContain('hedge mcp: serving 15 tools over stdio with key hpk_live…UvWx — LIVE: read tools only (write tools need --allow-live).');
+    expect(stderr).toContain(
+      'hedge mcp: serving 15 tools over stdio with key hpk_live…UvWx — LIVE: read tools only (write tools need --allow-live).',
+    );
     expect(stderr).not.toContain(LIVE_KEY);
   });
 
@@ -141,7 +189,14 @@ describe('hedge mcp on a live key', () => {
     const shown = json(preview);
     expect(shown).toMatchObject({
       sent: false,
-      preview: { dry_run: { method: 'POST', path: '/hedges/close', body: { market: MARKET, side: 'buy' }, headers: { Authorization: 'Bearer hpk_live…UvWx' } } },
+      preview: {
+        dry_run: {
+          method: 'POST',
+          path: '/hedges/close',
+          body: { market: MARKET, side: 'buy' },
+          headers: { Authorization: 'Bearer hpk_live…UvWx' },
+        },
+      },
       expires_in_seconds: 120,
     });
     const token: string = shown.confirmation_token;
@@ -153,7 +208,9 @@ describe('hedge mcp on a live key', () => {
     const wrong = await call('close', { market: MARKET, side: 'buy', confirmation_token: 'hct_madeup' });
     expect(json(wrong).error).toMatchObject({ code: 'usage', argument: 'confirmation_token' });
     const otherSide = await call('close', { market: MARKET, side: 'sell', confirmation_token: token });
-    expect(json(otherSide).error.message).toMatch(/^confirmation_token: this token was issued for other arguments; nothing was sent\./);
+    expect(json(otherSide).error.message).toMatch(
+      /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
+    );
     // Refused with the preview of those arguments instead (its own read of the book, its own token).
     expect(json(otherSide).new_preview).toMatchObject({ sent: false, arguments: { market: MARKET, side: 'sell' } });
     expect(json(otherSide).new_preview.confirmation_token).not.toBe(token);
@@ -164,7 +221,10 @@ describe('hedge mcp on a live key', () => {
 
     // The token lets the close go ahead; the simulator, which takes test keys only, refuses the key.
     const confirmed = await call('close', { market: MARKET, side: 'buy', confirmation_token: token });
-    expect(json(confirmed)).toMatchObject({ error: { code: 'live_key_refused', class: 'auth', status: 401 }, exit_code: 4 });
+    expect(json(confirmed)).toMatchObject({
+      error: { code: 'live_key_refused', class: 'auth', status: 401 },
+      exit_code: 4,
+    });
     const afterConfirm = simulator.requests().map((entry) => [entry.method, entry.path, entry.errorCode]);
     expect(afterConfirm).toEqual([
       ['GET', '/positions', 'live_key_refused'],
@@ -179,13 +239,18 @@ describe('hedge mcp on a live key', () => {
 
   it('an expired token sends nothing (HEDGE_MCP_TOKEN_TTL_SECONDS=0: every token has expired when it returns)', async () => {
     const simulator = await startSimulator();
-    const { call } = await serve(simulator, { args: ['--allow-live'], env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_MCP_TOKEN_TTL_SECONDS: '0' } });
+    const { call } = await serve(simulator, {
+      args: ['--allow-live'],
+      env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_MCP_TOKEN_TTL_SECONDS: '0' },
+    });
     const shown = json(await call('close', { market: MARKET, side: 'sell' }));
     expect(shown.expires_in_seconds).toBe(0);
     const expired = await call('close', { market: MARKET, side: 'sell', confirmation_token: shown.confirmation_token });
     expect(expired.isError).toBe(true);
     expect(json(expired)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
-    expect(json(expired).error.message).toMatch(/^confirmation_token: this token has expired \(a token lasts 0 s\); nothing was sent\./);
+    expect(json(expired).error.message).toMatch(
+      /^confirmation_token: this token has expired \(a token lasts 0 s\); nothing was sent\./,
+    );
     // Only the preview's read of the position reached the server.
     expect(simulator.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', '/positions']]);
   });

@@ -9,9 +9,15 @@ const start = useSimulators();
 describe('markets --fields net_rate_daily_pct.SIDE --format table', () => {
   it('shows the carry on the account side with its word, as the default table does; TSV keeps the server rate', async () => {
     const simulator = await start();
-    const [market] = (await simulator.api('GET', '/markets')).body.data as Array<{ market: string; net_rate_daily_pct: { buy: number; sell: number } }>;
+    const [market] = (await simulator.api('GET', '/markets')).body.data as Array<{
+      market: string;
+      net_rate_daily_pct: { buy: number; sell: number };
+    }>;
     const table = await simulator.hedge(['markets', '--format', 'table'], { env: { COLUMNS: '160' } });
-    const dotted = await simulator.hedge(['markets', '--fields', 'market,net_rate_daily_pct.sell,net_rate_daily_pct.buy', '--format', 'table'], { env: { COLUMNS: '160' } });
+    const dotted = await simulator.hedge(
+      ['markets', '--fields', 'market,net_rate_daily_pct.sell,net_rate_daily_pct.buy', '--format', 'table'],
+      { env: { COLUMNS: '160' } },
+    );
     expect(dotted.code, dotted.stderr).toBe(0);
     const word = (rate: number) => `${rate > 0 ? '-' : '+'}${Math.abs(rate).toFixed(4)}% ${rate > 0 ? 'pay' : 'earn'}`;
     for (const shown of [table.stdout, dotted.stdout]) {
@@ -35,7 +41,9 @@ describe('doctor', () => {
 
   it('with a refused key says the check failed, never "Not ready: key accepted"', async () => {
     const simulator = await start();
-    const result = await simulator.hedge(['doctor', '--format', 'table'], { env: { HEDGE_API_KEY: 'hpk_test_zzzzzzzzzzzzzzzzzzzzzzzz', COLUMNS: '120' } });
+    const result = await simulator.hedge(['doctor', '--format', 'table'], {
+      env: { HEDGE_API_KEY: 'hpk_test_zzzzzzzzzzzzzzzzzzzzzzzz', COLUMNS: '120' },
+    });
     expect(result.code).toBe(4);
     expect(simulator.requests().some((entry) => entry.status === 401)).toBe(true);
     expect(result.stderr).not.toMatch(/Not ready: key accepted/i);
@@ -49,7 +57,9 @@ describe('one line per thing said', () => {
     const result = await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '1', '--dry-run']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr.match(/Dry run/g)).toHaveLength(1);
-    expect(result.stderr).toContain('Dry run: this request was NOT sent. Run the same command without --dry-run to send it');
+    expect(result.stderr).toContain(
+      'Dry run: this request was NOT sent. Run the same command without --dry-run to send it',
+    );
     expect(simulator.writes()).toEqual([]);
   });
 

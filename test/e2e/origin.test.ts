@@ -38,12 +38,21 @@ describe('one origin', () => {
     };
     // Unsealed, such a row is refused by its seal first (forged-rows.test.ts). Sealed under the key
     // here, so that what refuses it is the origin check: a row of this key cannot leave the origin either.
-    const row = { id, at: new Date().toISOString(), ...sealed, seal: rowSealer(t.apiKey).seal(sealed), argv: ['api', '-X', 'POST', path], outcome: 'pending' };
+    const row = {
+      id,
+      at: new Date().toISOString(),
+      ...sealed,
+      seal: rowSealer(t.apiKey).seal(sealed),
+      argv: ['api', '-X', 'POST', path],
+      outcome: 'pending',
+    };
     writeFileSync(join(t.configDir, 'journal.jsonl'), `${JSON.stringify(row)}\n`, { mode: 0o600 });
 
     const result = await t.hedge(['resume', id, '--json'], { env: { HEDGE_BASE_URL: bare } });
     expect(result.code, result.stderr).toBe(2);
-    const { error } = JSON.parse(result.stderr.trim().split('\n').at(-1)!) as { error: { code: string; class: string; message: string } };
+    const { error } = JSON.parse(result.stderr.trim().split('\n').at(-1)!) as {
+      error: { code: string; class: string; message: string };
+    };
     expect(error).toMatchObject({ code: 'off_origin', class: 'usage' });
     expect(error.message).toBe(
       `Journal ${id} (api POST ${path}) is not resumed: its path "${path}" is not one \`hedge api\` journals (resolved under the base URL it is "/${path}"); nothing was sent.`,
@@ -53,14 +62,18 @@ describe('one origin', () => {
     expect(result.stderr).not.toContain(t.apiKey);
   });
 
-  it('a fresh `hedge api` of the same path goes to the base URL\'s own host, never the other one', async () => {
+  it("a fresh `hedge api` of the same path goes to the base URL's own host, never the other one", async () => {
     const t = await start();
     const other = await startOtherOrigin();
     others.push(other);
-    const result = await t.hedge(['api', `@127.0.0.2:${other.port}/steal`], { env: { HEDGE_BASE_URL: `http://127.0.0.1:${t.sandbox.port}` } });
+    const result = await t.hedge(['api', `@127.0.0.2:${other.port}/steal`], {
+      env: { HEDGE_BASE_URL: `http://127.0.0.1:${t.sandbox.port}` },
+    });
     // The simulator has nothing at that path (404, exit 3): the point is where it was asked.
     expect(result.code).toBe(3);
-    expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', `/@127.0.0.2:${other.port}/steal`]]);
+    expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([
+      ['GET', `/@127.0.0.2:${other.port}/steal`],
+    ]);
     expect(other.seen).toEqual([]);
   });
 });
@@ -79,7 +92,9 @@ describe('plain http:// only to loopback', () => {
 
   it('a localhost base URL still reaches the simulator', async () => {
     const t = await start();
-    const result = await t.hedge(['account', '--json'], { env: { HEDGE_BASE_URL: t.baseUrl.replace('//127.0.0.1:', '//localhost:') } });
+    const result = await t.hedge(['account', '--json'], {
+      env: { HEDGE_BASE_URL: t.baseUrl.replace('//127.0.0.1:', '//localhost:') },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toHaveProperty('balance_usdc');
     expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/account', 200]]);

@@ -14,19 +14,68 @@ let config: { path: string; remove: () => void };
 
 /** The documented column order of each list (docs/output-reference.md "Column order"). */
 const COLUMNS: Record<string, string[]> = {
-  markets: ['market', 'status', 'price', 'capacity_buy_usd', 'capacity_sell_usd', 'carry_buy_daily_pct', 'carry_sell_daily_pct'],
+  markets: [
+    'market',
+    'status',
+    'price',
+    'capacity_buy_usd',
+    'capacity_sell_usd',
+    'carry_buy_daily_pct',
+    'carry_sell_daily_pct',
+  ],
   price: ['market', 'price', 'timestamp'],
   hedges: [
-    'id', 'client_reference', 'market', 'side', 'notional_usd', 'tenor_days', 'status', 'struck_rate', 'opened_at', 'maturity_at',
-    'filled_at', 'closed_at', 'units', 'order_key', 'order_tx_hash', 'fill_tx_hash',
+    'id',
+    'client_reference',
+    'market',
+    'side',
+    'notional_usd',
+    'tenor_days',
+    'status',
+    'struck_rate',
+    'opened_at',
+    'maturity_at',
+    'filled_at',
+    'closed_at',
+    'units',
+    'order_key',
+    'order_tx_hash',
+    'fill_tx_hash',
   ],
   history: [
-    'hedge_id', 'client_reference', 'market', 'side', 'notional_usd', 'tenor_days', 'opened_at', 'closed_at', 'close_reason',
-    'entry_price', 'exit_price', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd',
+    'hedge_id',
+    'client_reference',
+    'market',
+    'side',
+    'notional_usd',
+    'tenor_days',
+    'opened_at',
+    'closed_at',
+    'close_reason',
+    'entry_price',
+    'exit_price',
+    'gross_pnl_usd',
+    'carry_usdc',
+    'fees_usdc',
+    'net_pnl_usd',
   ],
   positions: [
-    'market', 'side', 'client_reference', 'notional_usd', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd',
-    'close_fee_usdc', 'margin_usdc', 'net_margin_usd', 'maturity_at', 'hedge_id', 'units', 'opened_at',
+    'market',
+    'side',
+    'client_reference',
+    'notional_usd',
+    'entry_price',
+    'mark_price',
+    'gross_pnl_usd',
+    'accrued_carry_usdc',
+    'net_pnl_usd',
+    'close_fee_usdc',
+    'margin_usdc',
+    'net_margin_usd',
+    'maturity_at',
+    'hedge_id',
+    'units',
+    'opened_at',
   ],
 };
 
@@ -52,7 +101,8 @@ function columnValue(record: Record<string, any>, key: string): unknown {
   const side = /^(capacity|carry)_(buy|sell)_/.exec(key);
   if (side) return (side[1] === 'capacity' ? record.available_capacity_usd : record.net_rate_daily_pct)[side[2]!];
   // A position carries no reference of its own (the spec shows none): it is its hedge's.
-  if (key === 'client_reference' && record.client_reference === undefined && typeof record.hedge_id === 'string') return referenceOfHedge.get(record.hedge_id);
+  if (key === 'client_reference' && record.client_reference === undefined && typeof record.hedge_id === 'string')
+    return referenceOfHedge.get(record.hedge_id);
   return record[key];
 }
 
@@ -70,10 +120,19 @@ beforeAll(async () => {
   simulator = await startSimulator({ preset: 'frozen' });
   simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
   simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
-  await apiData(simulator, 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 25_000, tenor_days: 7, client_reference: 'DEAL, "42"' });
+  await apiData(simulator, 'POST', '/hedges', {
+    market: 'USDTNGN',
+    side: 'buy',
+    notional_usd: 25_000,
+    tenor_days: 7,
+    client_reference: 'DEAL, "42"',
+  });
   simulator.sandbox.clock.advance(3_600_000);
   config = tempDir();
-  const hedges = (await apiData(simulator, 'GET', '/hedges?limit=500')) as Array<{ id: string; client_reference?: string }>;
+  const hedges = (await apiData(simulator, 'GET', '/hedges?limit=500')) as Array<{
+    id: string;
+    client_reference?: string;
+  }>;
   referenceOfHedge = new Map(hedges.map((entry) => [entry.id, entry.client_reference]));
 });
 
@@ -98,15 +157,25 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
     expect(sent).toEqual(await apiData(simulator, 'GET', PATHS[command]!));
     if (command === 'positions') {
       const hedge = (await apiData(simulator, 'GET', '/hedges?status=filled')) as unknown[];
-      expect(records.map((record) => record.side_book)).toEqual([{ state: 'in-step', why: null, records_notional_usd: 25_000, hedges: hedge }]);
+      expect(records.map((record) => record.side_book)).toEqual([
+        { state: 'in-step', why: null, records_notional_usd: 25_000, hedges: hedge },
+      ]);
     }
     expect(records.length).toBe(command === 'history' ? 3 : command === 'hedges' ? 5 : 1);
 
     const expected = records.map((record) => COLUMNS[command]!.map((key) => cell(columnValue(record, key))));
-    const tsvRows = tsv.trimEnd().split('\n').map((line) => line.split('\t'));
+    const tsvRows = tsv
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(tsvRows[0]).toEqual(COLUMNS[command]);
     expect(tsvRows.slice(1)).toEqual(expected);
-    expect(bare.trimEnd().split('\n').map((line) => line.split('\t'))).toEqual(expected);
+    expect(
+      bare
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t')),
+    ).toEqual(expected);
 
     const csvRows = parse(csv) as string[][];
     expect(csvRows).toEqual([COLUMNS[command], ...expected]);
@@ -128,13 +197,23 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
     ]);
     const records = JSON.parse(json) as Array<Record<string, unknown>>;
     const pairs = records.map((record) => [cell(columnValue(record, second)), cell(columnValue(record, first))]);
-    expect(tsv.trimEnd().split('\n').map((line) => line.split('\t'))).toEqual([[second, first], ...pairs]);
+    expect(
+      tsv
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t')),
+    ).toEqual([[second, first], ...pairs]);
     expect(parse(csv)).toEqual(pairs);
     const picked = JSON.parse(fieldsJson) as Array<Record<string, unknown>>;
     expect(picked.map((record) => Object.keys(record))).toEqual(records.map(() => [second, first]));
     expect(picked.map((record) => [cell(record[second]), cell(record[first])])).toEqual(pairs);
     expect(JSON.parse(query)).toEqual(records.map((record) => record[first]));
-    expect(queryNd.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(records.map((record) => ({ a: record[first] })));
+    expect(
+      queryNd
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(records.map((record) => ({ a: record[first] })));
   });
 });
 
@@ -145,7 +224,8 @@ describe('refusals', () => {
       expect(result.code, format).toBe(2);
       expect(result.stdout).toBe('');
       // Under --format json the error is JSON on stderr too.
-      const message = format === 'json' ? (JSON.parse(result.stderr) as { error: { message: string } }).error.message : result.stderr;
+      const message =
+        format === 'json' ? (JSON.parse(result.stderr) as { error: { message: string } }).error.message : result.stderr;
       expect(message).toContain('--fields: "nope" is not a field here; available: id, client_reference, market, side,');
     }
   });
@@ -162,16 +242,29 @@ describe('refusals', () => {
       expect(result.stdout).toBe('');
     }
     // --query makes the data JSON, not the errors: without --json the refusal is one human line.
-    expect(syntax.stderr).toMatch(/^hedge: --query "\[\?status==": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.\n$/);
-    expect(unknownFunction.stderr).toBe('hedge: --query "nosuch(@)": unknown function nosuch(); expected a JMESPath expression (https://jmespath.site).\n');
-    expect(JSON.parse(asJson.stderr).error).toMatchObject({ code: 'usage', message: '--query "nosuch(@)": unknown function nosuch(); expected a JMESPath expression (https://jmespath.site).' });
+    expect(syntax.stderr).toMatch(
+      /^hedge: --query "\[\?status==": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.\n$/,
+    );
+    expect(unknownFunction.stderr).toBe(
+      'hedge: --query "nosuch(@)": unknown function nosuch(); expected a JMESPath expression (https://jmespath.site).\n',
+    );
+    expect(JSON.parse(asJson.stderr).error).toMatchObject({
+      code: 'usage',
+      message:
+        '--query "nosuch(@)": unknown function nosuch(); expected a JMESPath expression (https://jmespath.site).',
+    });
     expect(simulator.sandbox.requestLog.length).toBe(before);
   });
 
   it('a record in tsv and csv is a header row of keys and one row: `hedges ID`, account', async () => {
     const [hedges, account] = await Promise.all([ok(['hedges', '--json']), ok(['account', '--json'])]);
-    const id = (JSON.parse(hedges) as Array<{ id: string; order_tx_hash: string }>).find((entry) => entry.order_tx_hash)!;
-    const [one, accountCsv] = await Promise.all([ok(['hedges', id.id, '--format', 'csv']), ok(['account', '--format', 'csv'])]);
+    const id = (JSON.parse(hedges) as Array<{ id: string; order_tx_hash: string }>).find(
+      (entry) => entry.order_tx_hash,
+    )!;
+    const [one, accountCsv] = await Promise.all([
+      ok(['hedges', id.id, '--format', 'csv']),
+      ok(['account', '--format', 'csv']),
+    ]);
     const [header, row, ...more] = parse(one) as string[][];
     expect(more).toEqual([]);
     expect(header).toEqual(COLUMNS.hedges);
@@ -195,7 +288,10 @@ describe('cells a spreadsheet would run as formulas (a deal reference is the use
       const csv = await own.hedge(['hedges', '--format', 'csv', '--fields', 'client_reference,notional_usd']);
       expect(tsv.code, tsv.stderr).toBe(0);
       expect(tsv.stdout.trimEnd().split('\n')).toEqual(['client_reference\tnotional_usd', `'${formula}\t1000`]);
-      expect(parse(csv.stdout)).toEqual([['client_reference', 'notional_usd'], [`'${formula}`, '1000']]);
+      expect(parse(csv.stdout)).toEqual([
+        ['client_reference', 'notional_usd'],
+        [`'${formula}`, '1000'],
+      ]);
     } finally {
       await own.close();
     }

@@ -21,7 +21,11 @@ function env(): Record<string, string> {
 }
 
 /** The command on a terminal `cols` wide: what it showed (stdout and stderr, as the terminal has them) and its exit code. */
-async function onTerminal(args: string[], cols: number, configDir = config.path): Promise<{ screen: string; code: number }> {
+async function onTerminal(
+  args: string[],
+  cols: number,
+  configDir = config.path,
+): Promise<{ screen: string; code: number }> {
   const terminal = spawnInTerminal({ configDir, args, env: env(), cols, rows: 60 });
   try {
     const code = await terminal.exitCode;
@@ -39,7 +43,15 @@ beforeAll(async () => {
   simulator = await startSimulator({ preset: 'frozen' });
   simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
   simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
-  buyId = (await apiData(simulator, 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 25_000, tenor_days: 7, client_reference: 'DEAL-42' })).id;
+  buyId = (
+    await apiData(simulator, 'POST', '/hedges', {
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 25_000,
+      tenor_days: 7,
+      client_reference: 'DEAL-42',
+    })
+  ).id;
   simulator.sandbox.clock.advance(3_600_000);
   await apiData(simulator, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 });
   config = tempDir();
@@ -50,8 +62,16 @@ beforeAll(async () => {
   writeStore(profiles.path, {
     current: 'desk',
     profiles: {
-      desk: { base_url: 'https://hedging-partner.example.com/partners/sandbox/v2', api_key: FROZEN_KEY, saved_at: '2026-03-01T09:00:00.000Z' },
-      prod: { base_url: 'https://hedging-partner.example.com/partners/v2', api_key: LIVE_KEY, ca_file: '/etc/ssl/certs/partner-ca-bundle.pem' },
+      desk: {
+        base_url: 'https://hedging-partner.example.com/partners/sandbox/v2',
+        api_key: FROZEN_KEY,
+        saved_at: '2026-03-01T09:00:00.000Z',
+      },
+      prod: {
+        base_url: 'https://hedging-partner.example.com/partners/v2',
+        api_key: LIVE_KEY,
+        ca_file: '/etc/ssl/certs/partner-ca-bundle.pem',
+      },
       gone: { base_url: 'https://hedging-partner.example.com/partners/v2' },
     },
   });
@@ -74,15 +94,21 @@ const SNAPSHOTS: string[][] = [
 ];
 
 describe.each([80, 120])('at %i columns', (cols) => {
-  it.each(SNAPSHOTS.map((args) => [args.join(' '), args] as const))('%s fits, and reads as reviewed', async (_name, args) => {
-    const { screen, code } = await onTerminal(args, cols);
-    expect(code, screen).toBe(0);
-    expect(widest(screen), screen).toBeLessThanOrEqual(cols);
-    expect(screen).toMatchSnapshot();
-  });
+  it.each(SNAPSHOTS.map((args) => [args.join(' '), args] as const))(
+    '%s fits, and reads as reviewed',
+    async (_name, args) => {
+      const { screen, code } = await onTerminal(args, cols);
+      expect(code, screen).toBe(0);
+      expect(widest(screen), screen).toBeLessThanOrEqual(cols);
+      expect(screen).toMatchSnapshot();
+    },
+  );
 
   it('a hedge card fits, its hashes shortened on screen and whole in --format csv', async () => {
-    const [{ screen, code }, csv] = await Promise.all([onTerminal(['hedges', buyId], cols), runHedge(['hedges', buyId, '--format', 'csv'], { env: env(), configDir: config.path })]);
+    const [{ screen, code }, csv] = await Promise.all([
+      onTerminal(['hedges', buyId], cols),
+      runHedge(['hedges', buyId, '--format', 'csv'], { env: env(), configDir: config.path }),
+    ]);
     expect(code, screen).toBe(0);
     expect(widest(screen), screen).toBeLessThanOrEqual(cols);
     const [header, row] = parse(csv.stdout) as string[][];
@@ -96,7 +122,10 @@ describe.each([80, 120])('at %i columns', (cols) => {
   });
 
   it('journal list and profile list fit', async () => {
-    const [journal, profileList] = await Promise.all([onTerminal(['journal'], cols), onTerminal(['profile', 'list'], cols, profiles.path)]);
+    const [journal, profileList] = await Promise.all([
+      onTerminal(['journal'], cols),
+      onTerminal(['profile', 'list'], cols, profiles.path),
+    ]);
     expect(journal.code, journal.screen).toBe(0);
     expect(journal.screen).toMatch(/^ID\s+Time UTC\s+Command/m);
     expect(widest(journal.screen), journal.screen).toBeLessThanOrEqual(cols);

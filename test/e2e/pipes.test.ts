@@ -6,7 +6,10 @@ import { useSimulators } from '../support/simulator.js';
 
 it('exits 0 without a stack trace when stdout is closed early', async () => {
   const config = tempDir();
-  const child = spawn(process.execPath, [HEDGE_BIN, '--help'], { env: baseEnv(config.path), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [HEDGE_BIN, '--help'], {
+    env: baseEnv(config.path),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.destroy();
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -17,8 +20,16 @@ it('exits 0 without a stack trace when stdout is closed early', async () => {
 });
 
 /** Runs the real binary against a simulator with stdout or stderr closed by its reader at once. */
-async function runWithClosed(stream: 'stdout' | 'stderr', args: string[], env: Record<string, string>, configDir: string) {
-  const child = spawn(process.execPath, [HEDGE_BIN, ...args], { env: { ...baseEnv(configDir), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function runWithClosed(
+  stream: 'stdout' | 'stderr',
+  args: string[],
+  env: Record<string, string>,
+  configDir: string,
+) {
+  const child = spawn(process.execPath, [HEDGE_BIN, ...args], {
+    env: { ...baseEnv(configDir), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child[stream].destroy();
   let other = '';
   const open = stream === 'stdout' ? child.stderr : child.stdout;
@@ -32,7 +43,12 @@ describe('a closed stream never changes what happened (issue 40)', () => {
 
   it('a closed stderr keeps the exit code: a refusal is still 3, its answer still on stdout', async () => {
     const simulator = await start();
-    const result = await runWithClosed('stderr', ['api', '/hedges/hdg_missing', '--json'], simulator.env, simulator.configDir);
+    const result = await runWithClosed(
+      'stderr',
+      ['api', '/hedges/hdg_missing', '--json'],
+      simulator.env,
+      simulator.configDir,
+    );
     expect(simulator.requests('GET', '/hedges/hdg_missing').map((entry) => entry.status)).toEqual([404]);
     expect(JSON.parse(result.other).error.code).toBe('hedge_not_found');
     expect(result.code).toBe(3);
@@ -44,7 +60,12 @@ describe('a closed stream never changes what happened (issue 40)', () => {
     const listed = await runWithClosed('stdout', ['history', '--json'], simulator.env, simulator.configDir);
     expect(listed.other).not.toMatch(/EPIPE|at .*\(|error/i);
     expect(listed.code).toBe(0);
-    const watched = await runWithClosed('stdout', ['positions', '--watch', '1', '--json'], simulator.env, simulator.configDir);
+    const watched = await runWithClosed(
+      'stdout',
+      ['positions', '--watch', '1', '--json'],
+      simulator.env,
+      simulator.configDir,
+    );
     expect(watched.other).not.toMatch(/EPIPE|at .*\(/);
     expect(watched.code).toBe(0);
     expect(simulator.requests('GET', '/positions').length).toBeGreaterThanOrEqual(1);
@@ -53,11 +74,19 @@ describe('a closed stream never changes what happened (issue 40)', () => {
   it('a closed stdout does not cut a write short: the close lands, is journaled done, and exits 0', async () => {
     const simulator = await start();
     const hedge = simulator.seedOpen('buy', 10_000);
-    const result = await runWithClosed('stdout', ['close', 'USDTNGN', 'buy', '--json'], simulator.env, simulator.configDir);
+    const result = await runWithClosed(
+      'stdout',
+      ['close', 'USDTNGN', 'buy', '--json'],
+      simulator.env,
+      simulator.configDir,
+    );
     expect(result.other).not.toMatch(/EPIPE|at .*\(/);
     expect(result.code).toBe(0);
     expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
-    const journal = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as Array<{ command: string; outcome: string }>;
+    const journal = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as Array<{
+      command: string;
+      outcome: string;
+    }>;
     expect(journal.find((entry) => entry.command === 'close')?.outcome).toBe('done');
   });
 });

@@ -116,7 +116,9 @@ describe('hedge apply', () => {
     expect(rig.hedges()).toHaveLength(2);
 
     // Every action has one key, and the server acted once per key (a repeat with the same key replays).
-    const accepted = trades(rig).filter((entry) => typeof entry.status === 'number' && entry.status >= 200 && entry.status < 300);
+    const accepted = trades(rig).filter(
+      (entry) => typeof entry.status === 'number' && entry.status >= 200 && entry.status < 300,
+    );
     const bodiesByKey = new Map<string, Set<string>>();
     for (const entry of accepted) {
       const bodies = bodiesByKey.get(entry.idempotencyKey!) ?? new Set<string>();
@@ -149,7 +151,9 @@ describe('hedge apply', () => {
     const plan = await trading.hedge(['plan', file, '--json']);
     expect(plan.code).toBe(3);
     // The sandbox also bounds a side's capacity by the cap: both checks are listed.
-    expect(JSON.parse(plan.stdout).problems).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'exposure_exceeded', line: 2, step: 1 })]));
+    expect(JSON.parse(plan.stdout).problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: 'exposure_exceeded', line: 2, step: 1 })]),
+    );
     expect(JSON.parse(plan.stderr).error).toMatchObject({ code: 'plan_check_failed', class: 'rejected' });
     expect(trading.writes()).toEqual([]);
     expect(trading.hedges()).toEqual([]);
@@ -159,7 +163,12 @@ describe('hedge apply', () => {
 describe('hedge plan', () => {
   it('a file with several bad rows: exit 2 naming every line, and no request at all', async () => {
     const trading = await startTrading();
-    const file = targetFile(trading, 'bad.csv', ['USDTNGN,up,10000,3', 'USDTNGN,sell,5k,7', 'usd-ngn,sell,5k,7', 'USDTNGN,buy,10000,2']);
+    const file = targetFile(trading, 'bad.csv', [
+      'USDTNGN,up,10000,3',
+      'USDTNGN,sell,5k,7',
+      'usd-ngn,sell,5k,7',
+      'USDTNGN,buy,10000,2',
+    ]);
     for (const command of ['plan', 'apply']) {
       const result = await trading.hedge([command, file]);
       expect(result.code, result.stderr).toBe(2);
@@ -177,7 +186,15 @@ describe('hedge plan', () => {
     expect(changes.code, changes.stderr).toBe(9);
     const plan = JSON.parse(changes.stdout);
     expect(plan).toMatchObject({ at_target: false, totals: { actions: 1, added_usd: 6_000 } });
-    expect(plan.steps[0]).toMatchObject({ step: 1, action: 'open', market: 'USDTNGN', side: 'buy', current_usd: 0, target_usd: 6_000, delta_usd: 6_000 });
+    expect(plan.steps[0]).toMatchObject({
+      step: 1,
+      action: 'open',
+      market: 'USDTNGN',
+      side: 'buy',
+      current_usd: 0,
+      target_usd: 6_000,
+      delta_usd: 6_000,
+    });
     // The quote's margin: 10% of the 6,000 USD to open.
     expect(plan.steps[0].quote.upfront.required_margin_usdc).toBe(600);
     expect(trades(trading)).toEqual([]);

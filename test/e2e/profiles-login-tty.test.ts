@@ -12,7 +12,8 @@ import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 
 const { ENTER } = KEYS;
 
-const spawnInTerminal = (configDir: string, args: string[]): Terminal => spawnTerminal({ configDir, args, cols: 200, rows: 50 });
+const spawnInTerminal = (configDir: string, args: string[]): Terminal =>
+  spawnTerminal({ configDir, args, cols: 200, rows: 50 });
 
 let terminal: Terminal | undefined;
 
@@ -43,7 +44,10 @@ describe('hedge login on a terminal', () => {
     const screen = terminal.screen();
     expect(screen).not.toContain(KEY_A);
     expect(screen).toContain('test key');
-    expect(readStore(tmp.path)).toMatchObject({ current: 'desk', profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } } });
+    expect(readStore(tmp.path)).toMatchObject({
+      current: 'desk',
+      profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } },
+    });
     expect(sandbox.requestLog.filter((entry) => entry.path === '/account')).toHaveLength(1);
   });
 

@@ -42,7 +42,11 @@ describe('hedge login (key from stdin)', () => {
 
     const whoami = await hedgeIn(configDir, ['whoami', '--json']);
     expect(whoami.code).toBe(0);
-    expect(JSON.parse(whoami.stdout)).toMatchObject({ profile: 'desk', environment: 'test', key_check: { status: 'ok' } });
+    expect(JSON.parse(whoami.stdout)).toMatchObject({
+      profile: 'desk',
+      environment: 'test',
+      key_check: { status: 'ok' },
+    });
   });
 
   it('names the profile "default" when none is given and none exists', async () => {
@@ -121,7 +125,9 @@ describe('hedge login (key from stdin)', () => {
   });
 
   it('refuses plain http:// to a non-loopback host and a missing base URL with exit 2, reading no key and sending nothing', async () => {
-    const remote = await hedgeIn(configDir, ['login', '--base-url', 'http://api.example.com/partners/x/v2'], { input: KEY_A });
+    const remote = await hedgeIn(configDir, ['login', '--base-url', 'http://api.example.com/partners/x/v2'], {
+      input: KEY_A,
+    });
     expect(remote.code).toBe(2);
     expect(remote.stderr).toContain('http://');
     const missing = await hedgeIn(configDir, ['login', '--profile', 'desk'], { input: KEY_A });
@@ -132,13 +138,18 @@ describe('hedge login (key from stdin)', () => {
   });
 
   it('takes the base URL from HEDGE_BASE_URL when --base-url is not given', async () => {
-    const result = await hedgeIn(configDir, ['login', '--profile', 'env'], { input: KEY_A, env: { HEDGE_BASE_URL: sandbox.baseUrl } });
+    const result = await hedgeIn(configDir, ['login', '--profile', 'env'], {
+      input: KEY_A,
+      env: { HEDGE_BASE_URL: sandbox.baseUrl },
+    });
     expect(result.code).toBe(0);
     expect(readStore(configDir).profiles.env.base_url).toBe(sandbox.baseUrl);
   });
 
   it('has no flag that takes a key, and never echoes one typed as a flag', async () => {
-    const separate = await hedgeIn(configDir, ['login', '--api-key', KEY_A, '--base-url', sandbox.baseUrl], { input: '' });
+    const separate = await hedgeIn(configDir, ['login', '--api-key', KEY_A, '--base-url', sandbox.baseUrl], {
+      input: '',
+    });
     expect(separate.code).toBe(2);
     expect(separate.stderr).toContain("unknown option '--api-key'");
     const joined = await hedgeIn(configDir, ['login', `--key=${KEY_A}`, '--base-url', sandbox.baseUrl], { input: '' });
@@ -175,13 +186,25 @@ describe('hedge login --ca-file (an HTTPS sandbox with its own CA)', () => {
     expect(untrusted.stderr).toContain('Nothing was saved');
     expect(existsSync(storeFile(configDir))).toBe(false);
 
-    const trusted = await loginWith(configDir, tlsSandbox, KEY_A, ['--profile', 'tls', '--ca-file', tlsSandbox.caFile!]);
+    const trusted = await loginWith(configDir, tlsSandbox, KEY_A, [
+      '--profile',
+      'tls',
+      '--ca-file',
+      tlsSandbox.caFile!,
+    ]);
     expect(trusted.code, trusted.stderr).toBe(0);
-    expect(readStore(configDir).profiles.tls).toMatchObject({ base_url: tlsSandbox.baseUrl, ca_file: tlsSandbox.caFile });
+    expect(readStore(configDir).profiles.tls).toMatchObject({
+      base_url: tlsSandbox.baseUrl,
+      ca_file: tlsSandbox.caFile,
+    });
 
     // Later commands use the profile's CA without being told again.
     const whoami = await hedgeIn(configDir, ['whoami', '--json']);
     expect(whoami.code, whoami.stderr).toBe(0);
-    expect(JSON.parse(whoami.stdout)).toMatchObject({ ca_file: tlsSandbox.caFile, sources: { ca_file: 'profile' }, key_check: { status: 'ok' } });
+    expect(JSON.parse(whoami.stdout)).toMatchObject({
+      ca_file: tlsSandbox.caFile,
+      sources: { ca_file: 'profile' },
+      key_check: { status: 'ok' },
+    });
   });
 });

@@ -51,7 +51,10 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
   });
 
   it('HEDGE_PROFILE picks another profile; --profile beats it', async () => {
-    expect(await whoami({ HEDGE_PROFILE: 'bravo' })).toMatchObject({ profile: 'bravo', sources: { profile: 'environment' } });
+    expect(await whoami({ HEDGE_PROFILE: 'bravo' })).toMatchObject({
+      profile: 'bravo',
+      sources: { profile: 'environment' },
+    });
     const flagged = await whoami({ HEDGE_PROFILE: 'bravo' }, ['--profile', 'alpha']);
     expect(flagged).toMatchObject({ profile: 'alpha', sources: { profile: 'flag' } });
     expect(flagged.api_key).toBe(`${KEY_A.slice(0, 8)}…${KEY_A.slice(-4)}`);
@@ -66,10 +69,16 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     expect(keyOnly.api_key).toBe(`${KEY_C.slice(0, 8)}…${KEY_C.slice(-4)}`);
 
     const prodWithEnvUrl = await whoami({ HEDGE_BASE_URL: sandbox.baseUrl, HEDGE_PROFILE: 'bravo' });
-    expect(prodWithEnvUrl).toMatchObject({ profile: 'bravo', sources: { api_key: 'profile', base_url: 'environment' } });
+    expect(prodWithEnvUrl).toMatchObject({
+      profile: 'bravo',
+      sources: { api_key: 'profile', base_url: 'environment' },
+    });
 
     // An explicit --profile takes that profile whole, whatever the environment says.
-    const explicit = await whoami({ HEDGE_API_KEY: KEY_C, HEDGE_BASE_URL: 'https://elsewhere.example/v2' }, ['--profile', 'bravo']);
+    const explicit = await whoami({ HEDGE_API_KEY: KEY_C, HEDGE_BASE_URL: 'https://elsewhere.example/v2' }, [
+      '--profile',
+      'bravo',
+    ]);
     expect(explicit).toMatchObject({ profile: 'bravo', sources: { api_key: 'profile', base_url: 'profile' } });
 
     const both = await whoami({ HEDGE_API_KEY: KEY_C, HEDGE_BASE_URL: sandbox.baseUrl });
@@ -84,7 +93,10 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     expect(plainCard.stdout).toMatch(/Key check.*ok/);
 
     // The live profile points at an address nobody listens on: unreachable, exit 5, still LIVE.
-    writeStore(tmp.path, { current: 'prod', profiles: { prod: { base_url: 'https://127.0.0.1:9/v2', api_key: LIVE_KEY } } });
+    writeStore(tmp.path, {
+      current: 'prod',
+      profiles: { prod: { base_url: 'https://127.0.0.1:9/v2', api_key: LIVE_KEY } },
+    });
     const live = await hedgeIn(tmp.path, ['whoami'], { env: { HEDGE_FORCE_TTY: '1' } });
     expect(live.stdout).toContain('LIVE');
     expect(live.stdout).toMatch(/unreachable/);
@@ -114,7 +126,11 @@ describe('profile list / use / remove', () => {
     expect(json.code).toBe(0);
     const rows = JSON.parse(json.stdout);
     expect(rows.map((row: any) => row.name)).toEqual(['alpha', 'bravo', 'gone', 'prod']);
-    expect(rows.find((row: any) => row.name === 'alpha')).toMatchObject({ current: true, environment: 'test', base_url: sandbox.baseUrl });
+    expect(rows.find((row: any) => row.name === 'alpha')).toMatchObject({
+      current: true,
+      environment: 'test',
+      base_url: sandbox.baseUrl,
+    });
     expect(rows.find((row: any) => row.name === 'prod')).toMatchObject({ current: false, environment: 'live' });
     expect(rows.find((row: any) => row.name === 'gone')).toMatchObject({ api_key: null, environment: null });
     for (const key of [KEY_A, KEY_B, LIVE_KEY]) expect(json.stdout).not.toContain(key);
@@ -126,7 +142,9 @@ describe('profile list / use / remove', () => {
     expect(table.stdout).toMatch(/gone.*logged out/);
 
     const plain = await hedgeIn(tmp.path, ['profile', 'list']);
-    expect(plain.stdout.split('\n')[0]).toBe('name\tcurrent\tenvironment\tbase_url\tapi_key\tca_file\tjournal_url\tsaved_at\tkey_store');
+    expect(plain.stdout.split('\n')[0]).toBe(
+      'name\tcurrent\tenvironment\tbase_url\tapi_key\tca_file\tjournal_url\tsaved_at\tkey_store',
+    );
     expect(plain.stdout.split('\n')[1]).toMatch(/^alpha\ttrue\ttest\t/);
     expect(sandbox.requestLog).toHaveLength(0);
   });
@@ -226,7 +244,9 @@ describe('nothing configured', () => {
 
   it('a malformed HEDGE_API_KEY is exit 4 before any request, and is not echoed whole', async () => {
     const bad = 'hpk_prod_SomethingThatIsNotAKey000';
-    const result = await hedgeIn(tmp.path, ['whoami'], { env: { HEDGE_API_KEY: bad, HEDGE_BASE_URL: sandbox.baseUrl } });
+    const result = await hedgeIn(tmp.path, ['whoami'], {
+      env: { HEDGE_API_KEY: bad, HEDGE_BASE_URL: sandbox.baseUrl },
+    });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('malformed');
     expect(result.stderr).not.toContain(bad);

@@ -56,7 +56,9 @@ describe.each(CORRUPTIONS)('a store file that is $name', ({ text, says }) => {
 
 it('the environment alone still works past a corrupted store (it is not even opened)', async () => {
   writeFileSync(storeFile(tmp.path), 'not json', { mode: 0o600 });
-  const result = await hedgeIn(tmp.path, ['whoami', '--json'], { env: { HEDGE_API_KEY: KEY_A, HEDGE_BASE_URL: sandbox.baseUrl } });
+  const result = await hedgeIn(tmp.path, ['whoami', '--json'], {
+    env: { HEDGE_API_KEY: KEY_A, HEDGE_BASE_URL: sandbox.baseUrl },
+  });
   expect(result.code).toBe(0);
   expect(JSON.parse(result.stdout).sources).toMatchObject({ api_key: 'environment', base_url: 'environment' });
 });
@@ -69,5 +71,9 @@ it('fields the CLI does not know are kept when it writes the store', async () =>
   });
   expect((await hedgeIn(tmp.path, ['logout'])).code).toBe(0);
   const store = JSON.parse(readFileSync(storeFile(tmp.path), 'utf8'));
-  expect(store).toEqual({ current: 'desk', note: 'kept', profiles: { desk: { base_url: sandbox.baseUrl, colour: 'blue' } } });
+  expect(store).toEqual({
+    current: 'desk',
+    note: 'kept',
+    profiles: { desk: { base_url: sandbox.baseUrl, colour: 'blue' } },
+  });
 });

@@ -73,10 +73,20 @@ beforeAll(async () => {
   // Three closed (settled and closed early) and one failed hedge, all in the past.
   sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
   sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
-  buyId = (await apiData(sandbox, 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 25_000, tenor_days: 7, client_reference: 'DEAL-42' })).id;
+  buyId = (
+    await apiData(sandbox, 'POST', '/hedges', {
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 25_000,
+      tenor_days: 7,
+      client_reference: 'DEAL-42',
+    })
+  ).id;
   // An hour later the buy has filled and carried; the sell submitted now stays `submitted` (frozen clock).
   sandbox.clock.advance(3_600_000);
-  sellId = (await apiData(sandbox, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 })).id;
+  sellId = (
+    await apiData(sandbox, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 })
+  ).id;
   config = tempDir();
 });
 
@@ -93,7 +103,15 @@ describe('read commands in every output mode', () => {
     const [m] = markets;
     expect(lines(plain.stdout)).toEqual([
       'market\tstatus\tprice\tcapacity_buy_usd\tcapacity_sell_usd\tcarry_buy_daily_pct\tcarry_sell_daily_pct',
-      [m.market, m.status, m.price, m.available_capacity_usd.buy, m.available_capacity_usd.sell, m.net_rate_daily_pct.buy, m.net_rate_daily_pct.sell].join('\t'),
+      [
+        m.market,
+        m.status,
+        m.price,
+        m.available_capacity_usd.buy,
+        m.available_capacity_usd.sell,
+        m.net_rate_daily_pct.buy,
+        m.net_rate_daily_pct.sell,
+      ].join('\t'),
     ]);
     expect(tty.stdout).toMatchSnapshot();
   });
@@ -103,7 +121,10 @@ describe('read commands in every output mode', () => {
     const prices = parsed(z.array(priceSchema), json);
     expect(prices).toEqual(await apiData(sandbox, 'GET', '/prices?symbols=USDTNGN'));
     expect(prices.map((p) => p.market)).toEqual(['USDTNGN']);
-    expect(lines(plain.stdout)).toEqual(['market\tprice\ttimestamp', `USDTNGN\t${prices[0].price}\t${prices[0].timestamp}`]);
+    expect(lines(plain.stdout)).toEqual([
+      'market\tprice\ttimestamp',
+      `USDTNGN\t${prices[0].price}\t${prices[0].timestamp}`,
+    ]);
     expect(plain.stdout).toMatch(/\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\n$/);
     expect(tty.stdout).toMatchSnapshot();
   });
@@ -122,7 +143,14 @@ describe('read commands in every output mode', () => {
   it('quote USDTNGN buy 10000 --tenor 3 (the example, exactly as typed)', async () => {
     const { json, plain, tty } = await inAllModes(['quote', 'USDTNGN', 'buy', '10000', '--tenor', '3']);
     const quote = parsed(quoteSchema, json);
-    expect(quote).toEqual(await apiData(sandbox, 'POST', '/quotes', { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 }));
+    expect(quote).toEqual(
+      await apiData(sandbox, 'POST', '/quotes', {
+        market: 'USDTNGN',
+        side: 'buy',
+        notional_usd: 10_000,
+        tenor_days: 3,
+      }),
+    );
     const [rows, ...more] = tsvRecords(plain.stdout);
     expect(more).toEqual([]);
     expect(rows).toMatchObject({
@@ -241,12 +269,34 @@ describe('read commands in every output mode', () => {
     const positions = listed.map(({ side_book: _book, ...sent }) => sent) as Array<z.infer<typeof positionSchema>>;
     expect(positions).toEqual(await apiData(sandbox, 'GET', '/positions'));
     expect(listed.map((position) => position.side_book)).toEqual([
-      { state: 'in-step', why: null, records_notional_usd: 25_000, hedges: [await apiData(sandbox, 'GET', `/hedges/${buyId}`)] },
+      {
+        state: 'in-step',
+        why: null,
+        records_notional_usd: 25_000,
+        hedges: [await apiData(sandbox, 'GET', `/hedges/${buyId}`)],
+      },
     ]);
     expect(positions.map((p) => [p.market, p.side, p.hedge_id])).toEqual([['USDTNGN', 'buy', buyId]]);
     const [header, row] = lines(plain.stdout).map((line) => line.split('\t'));
     const p = positions[0] as Record<string, unknown>;
-    const order = ['market', 'side', 'client_reference', 'notional_usd', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd', 'close_fee_usdc', 'margin_usdc', 'net_margin_usd', 'maturity_at', 'hedge_id', 'units', 'opened_at'];
+    const order = [
+      'market',
+      'side',
+      'client_reference',
+      'notional_usd',
+      'entry_price',
+      'mark_price',
+      'gross_pnl_usd',
+      'accrued_carry_usdc',
+      'net_pnl_usd',
+      'close_fee_usdc',
+      'margin_usdc',
+      'net_margin_usd',
+      'maturity_at',
+      'hedge_id',
+      'units',
+      'opened_at',
+    ];
     expect(header).toEqual(order);
     // The deal reference is the hedge's (GET /hedges), joined in; JSON stays the positions as sent.
     expect(p.client_reference).toBeUndefined();

@@ -22,14 +22,20 @@ afterAll(() => {
 describe('--demo', () => {
   it('`hedge demo reset` starts the simulator afresh: a second reset says there was no state, and the open position is gone', async () => {
     const configDir = freshConfigDir();
-    const opened = await runHedge(['--demo', 'open', 'USDTNGN', 'buy', '2000', '--tenor', '3', '--json'], { configDir });
+    const opened = await runHedge(['--demo', 'open', 'USDTNGN', 'buy', '2000', '--tenor', '3', '--json'], {
+      configDir,
+    });
     expect(opened.code, opened.stderr).toBe(0);
     const before = await runHedge(['--demo', 'positions', '--json'], { configDir });
     expect((JSON.parse(before.stdout) as Array<{ side: string }>).map((position) => position.side)).toEqual(['buy']);
 
     const reset = await runHedge(['demo', 'reset', '--json'], { configDir });
     expect(reset.code, reset.stderr).toBe(0);
-    expect(JSON.parse(reset.stdout)).toEqual({ reset: true, state_file: join(configDir, 'demo-state.json'), removed: true });
+    expect(JSON.parse(reset.stdout)).toEqual({
+      reset: true,
+      state_file: join(configDir, 'demo-state.json'),
+      removed: true,
+    });
     const again = await runHedge(['demo', 'reset'], { configDir });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout + again.stderr).toContain('it had no state yet');
@@ -48,7 +54,9 @@ describe('--demo', () => {
       ['positions'],
       ['account'],
     ];
-    const results = await Promise.all(commands.map((args) => runHedge(['--demo', ...args], { configDir: freshConfigDir() })));
+    const results = await Promise.all(
+      commands.map((args) => runHedge(['--demo', ...args], { configDir: freshConfigDir() })),
+    );
     results.forEach((result, index) => {
       const where = `hedge --demo ${commands[index].join(' ')}\n${result.stderr}`;
       expect(result.code, where).toBe(0);
@@ -60,22 +68,45 @@ describe('--demo', () => {
 
   it('the README example: --demo quote USDTNGN buy 10000 --tenor 3, as a card on a terminal and as JSON', async () => {
     const [card, json] = await Promise.all([
-      runHedge(['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'], { configDir: freshConfigDir(), env: { HEDGE_FORCE_TTY: '1' } }),
-      runHedge(['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json'], { configDir: freshConfigDir() }),
+      runHedge(['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'], {
+        configDir: freshConfigDir(),
+        env: { HEDGE_FORCE_TTY: '1' },
+      }),
+      runHedge(['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json'], {
+        configDir: freshConfigDir(),
+      }),
     ]);
     expect(card.code, card.stderr).toBe(0);
     expect(card.stderr).toContain('DEMO');
-    for (const label of ['Market price', 'Execution price', 'Price impact', 'Carry per day', 'Carry over 3 days', 'Required margin', 'Platform fee', 'Total upfront', 'Maturity']) {
+    for (const label of [
+      'Market price',
+      'Execution price',
+      'Price impact',
+      'Carry per day',
+      'Carry over 3 days',
+      'Required margin',
+      'Platform fee',
+      'Total upfront',
+      'Maturity',
+    ]) {
       expect(card.stdout).toContain(label);
     }
     expect(card.stdout).toContain('reserves nothing');
     expect(json.code, json.stderr).toBe(0);
-    expect(quoteSchema.parse(JSON.parse(json.stdout))).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 });
+    expect(quoteSchema.parse(JSON.parse(json.stdout))).toMatchObject({
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 10_000,
+      tenor_days: 3,
+    });
   });
 
   it('state persists: a hedge opened by one invocation is a position in the next', async () => {
     const configDir = freshConfigDir();
-    const opened = await runHedge(['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--ref', 'DEMO-1', '--json'], { configDir });
+    const opened = await runHedge(
+      ['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--ref', 'DEMO-1', '--json'],
+      { configDir },
+    );
     expect(opened.code, opened.stderr).toBe(0);
     const hedge = hedgeSchema.parse(JSON.parse(opened.stdout));
     expect(hedge.status).toBe('filled');
@@ -91,7 +122,12 @@ describe('--demo', () => {
     const [position, ...others] = z.array(positionSchema).parse(JSON.parse(positions.stdout));
     expect(others).toEqual([]);
     expect(position).toMatchObject({ market: 'USDTNGN', side: 'buy', hedge_id: hedge.id, notional_usd: 10_000 });
-    expect(z.array(hedgeSchema).parse(JSON.parse(hedges.stdout)).map((h) => h.id)).toEqual([hedge.id]);
+    expect(
+      z
+        .array(hedgeSchema)
+        .parse(JSON.parse(hedges.stdout))
+        .map((h) => h.id),
+    ).toEqual([hedge.id]);
     // The terminal table keeps to what a desk watches at 80 columns, the deal reference included (the id is in JSON and TSV).
     expect(table.stdout).toMatch(/buy\s+DEMO-1\s+10,000\.00/);
     expect(table.stderr).toContain('DEMO');

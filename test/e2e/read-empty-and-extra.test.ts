@@ -21,7 +21,9 @@ const EXTRA_VALUE = 'lagos-2';
 beforeAll(async () => {
   [empty, rich] = await Promise.all([startSimulator({ preset: 'frozen' }), startSimulator({ preset: 'frozen' })]);
   rich.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'closed' });
-  hedgeId = (await apiData(rich, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 20_000, tenor_days: 1 })).id;
+  hedgeId = (
+    await apiData(rich, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 20_000, tenor_days: 1 })
+  ).id;
   rich.advance(60_000);
   proxy = await startFieldProxy(rich.sandbox, EXTRA_FIELD, EXTRA_VALUE);
   config = tempDir();
@@ -34,9 +36,12 @@ afterAll(async () => {
 });
 
 describe('empty lists', () => {
-  const HEDGE_COLUMNS = 'id,client_reference,market,side,notional_usd,tenor_days,status,struck_rate,opened_at,maturity_at,filled_at,closed_at,units,order_key,order_tx_hash,fill_tx_hash';
-  const HISTORY_COLUMNS = 'hedge_id,client_reference,market,side,notional_usd,tenor_days,opened_at,closed_at,close_reason,entry_price,exit_price,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd';
-  const POSITION_COLUMNS = 'market,side,client_reference,notional_usd,entry_price,mark_price,gross_pnl_usd,accrued_carry_usdc,net_pnl_usd,close_fee_usdc,margin_usdc,net_margin_usd,maturity_at,hedge_id,units,opened_at';
+  const HEDGE_COLUMNS =
+    'id,client_reference,market,side,notional_usd,tenor_days,status,struck_rate,opened_at,maturity_at,filled_at,closed_at,units,order_key,order_tx_hash,fill_tx_hash';
+  const HISTORY_COLUMNS =
+    'hedge_id,client_reference,market,side,notional_usd,tenor_days,opened_at,closed_at,close_reason,entry_price,exit_price,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd';
+  const POSITION_COLUMNS =
+    'market,side,client_reference,notional_usd,entry_price,mark_price,gross_pnl_usd,accrued_carry_usdc,net_pnl_usd,close_fee_usdc,margin_usdc,net_margin_usd,maturity_at,hedge_id,units,opened_at';
   const cases: Array<[string[], string, string]> = [
     [['hedges'], 'No hedges yet.', HEDGE_COLUMNS],
     [['hedges', '--status', 'failed'], 'No hedges match these filters.', HEDGE_COLUMNS],
@@ -79,26 +84,30 @@ describe('a field the CLI does not know', () => {
     [['account'], 1],
   ];
 
-  it.each(commands.map(([args, count]) => [args.join(' '), args, count] as const))('%s shows it in the table (or names it hidden), the TSV and the JSON', async (_name, args, count) => {
-    const env = envFor(proxy);
-    // A table wide enough for every column, and one at 80 columns.
-    const [json, plain, tty, narrow] = await Promise.all([
-      runHedge([...args, '--json'], { env, configDir: config.path }),
-      runHedge(args, { env, configDir: config.path }),
-      runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1', COLUMNS: '400' }, configDir: config.path }),
-      runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1', COLUMNS: '80' }, configDir: config.path }),
-    ]);
-    for (const result of [json, plain, tty, narrow]) expect(result.code, result.stderr).toBe(0);
-    if (!narrow.stdout.includes(EXTRA_LABEL)) expect(narrow.stderr).toMatch(new RegExp(`Hidden at 80 columns: [^—]*\\b${EXTRA_FIELD}\\b`));
-    const data = JSON.parse(json.stdout) as Record<string, unknown> | Array<Record<string, unknown>>;
-    const records = Array.isArray(data) ? data : [data];
-    expect(records).toHaveLength(count);
-    for (const record of records) expect(record[EXTRA_FIELD]).toBe(EXTRA_VALUE);
-    expect(tty.stdout).toContain(EXTRA_LABEL);
-    expect(tty.stdout).toContain(EXTRA_VALUE);
-    expect(plain.stdout).toContain(EXTRA_VALUE);
-    expect(plain.stdout.split('\n')[0]!.split('\t')).toContain(EXTRA_FIELD);
-  });
+  it.each(commands.map(([args, count]) => [args.join(' '), args, count] as const))(
+    '%s shows it in the table (or names it hidden), the TSV and the JSON',
+    async (_name, args, count) => {
+      const env = envFor(proxy);
+      // A table wide enough for every column, and one at 80 columns.
+      const [json, plain, tty, narrow] = await Promise.all([
+        runHedge([...args, '--json'], { env, configDir: config.path }),
+        runHedge(args, { env, configDir: config.path }),
+        runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1', COLUMNS: '400' }, configDir: config.path }),
+        runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1', COLUMNS: '80' }, configDir: config.path }),
+      ]);
+      for (const result of [json, plain, tty, narrow]) expect(result.code, result.stderr).toBe(0);
+      if (!narrow.stdout.includes(EXTRA_LABEL))
+        expect(narrow.stderr).toMatch(new RegExp(`Hidden at 80 columns: [^—]*\\b${EXTRA_FIELD}\\b`));
+      const data = JSON.parse(json.stdout) as Record<string, unknown> | Array<Record<string, unknown>>;
+      const records = Array.isArray(data) ? data : [data];
+      expect(records).toHaveLength(count);
+      for (const record of records) expect(record[EXTRA_FIELD]).toBe(EXTRA_VALUE);
+      expect(tty.stdout).toContain(EXTRA_LABEL);
+      expect(tty.stdout).toContain(EXTRA_VALUE);
+      expect(plain.stdout).toContain(EXTRA_VALUE);
+      expect(plain.stdout.split('\n')[0]!.split('\t')).toContain(EXTRA_FIELD);
+    },
+  );
 
   it('hedges ID shows it too', async () => {
     const env = envFor(proxy);

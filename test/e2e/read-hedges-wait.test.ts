@@ -26,7 +26,10 @@ afterAll(async () => {
 
 describe('hedges ID --wait', () => {
   it('waits for the fill (exit 0), and for a failure (exit 6, the hedge still on stdout)', async () => {
-    const [toFill, toFail] = await Promise.all([apiData(filling, 'POST', '/hedges', order), apiData(failing, 'POST', '/hedges', order)]);
+    const [toFill, toFail] = await Promise.all([
+      apiData(filling, 'POST', '/hedges', order),
+      apiData(failing, 'POST', '/hedges', order),
+    ]);
     expect([toFill.status, toFail.status]).toEqual(['submitted', 'submitted']);
     const [filled, failed, failedPlain] = await Promise.all([
       runHedge(['hedges', toFill.id, '--wait', '--json'], { env: filling.env, configDir: config.path }),
@@ -38,7 +41,9 @@ describe('hedges ID --wait', () => {
 
     expect(failed.code, failed.stderr).toBe(6);
     expect(hedgeSchema.parse(JSON.parse(failed.stdout))).toMatchObject({ id: toFail.id, status: 'failed' });
-    expect(JSON.parse(failed.stderr.trim())).toMatchObject({ error: { code: 'order_failed', details: { hedge_id: toFail.id } } });
+    expect(JSON.parse(failed.stderr.trim())).toMatchObject({
+      error: { code: 'order_failed', details: { hedge_id: toFail.id } },
+    });
 
     expect(failedPlain.code).toBe(6);
     const [keys, values] = failedPlain.stdout.split('\n').map((line) => line.split('\t'));
@@ -51,9 +56,14 @@ describe('hedges ID --wait', () => {
     // Past its fill on the simulator's clock (no sleep): the hedge is final before the CLI asks.
     filling.advance(300);
     const before = filling.sandbox.requestLog.length;
-    const result = await runHedge(['hedges', hedge.id, '--wait', '--json'], { env: filling.env, configDir: config.path });
+    const result = await runHedge(['hedges', hedge.id, '--wait', '--json'], {
+      env: filling.env,
+      configDir: config.path,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
-    expect(filling.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual([`GET /hedges/${hedge.id}`]);
+    expect(filling.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual([
+      `GET /hedges/${hedge.id}`,
+    ]);
   });
 });

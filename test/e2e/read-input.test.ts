@@ -18,27 +18,54 @@ let simulator: Simulator;
 let sandbox: RunningSandbox;
 let config: { path: string; remove: () => void };
 
-const quote = (market: string, side: string, notional: string, ...rest: string[]) => ['quote', market, side, notional, ...rest];
+const quote = (market: string, side: string, notional: string, ...rest: string[]) => [
+  'quote',
+  market,
+  side,
+  notional,
+  ...rest,
+];
 
 /** [argv, what the one stderr line must say] — none of these may reach the server. */
 const REFUSED_BEFORE_ANY_REQUEST: Array<[string[], RegExp]> = [
   [quote('USDTNGN', 'hold', '10000', '--tenor', '3'), /^hedge: side: "hold" is not allowed; expected buy or sell\.$/],
-  [quote('USDTNGN', 'buy', '10000', '--tenor', '2'), /^hedge: --tenor: "2" is not allowed; expected 1, 3 or 7 \(days\)\.$/],
+  [
+    quote('USDTNGN', 'buy', '10000', '--tenor', '2'),
+    /^hedge: --tenor: "2" is not allowed; expected 1, 3 or 7 \(days\)\.$/,
+  ],
   [quote('USDTNGN', 'buy', '10000'), /^hedge: --tenor: missing; expected 1, 3 or 7 \(days\)\.$/],
-  [quote('USDTNGN', 'buy', '0', '--tenor', '3'), /^hedge: notional: "0" is not allowed; expected a positive USD amount/],
-  [quote('USDTNGN', 'buy', '-5', '--tenor', '3'), /^hedge: notional: "-5" is not allowed; expected a positive USD amount/],
-  [quote('USDTNGN', 'buy', 'abc', '--tenor', '3'), /^hedge: notional: "abc" is not allowed; expected a positive USD amount/],
-  [quote('USDTNGN', 'buy', '1e400', '--tenor', '3'), /^hedge: notional: "1e400" is not allowed; expected a positive USD amount/],
+  [
+    quote('USDTNGN', 'buy', '0', '--tenor', '3'),
+    /^hedge: notional: "0" is not allowed; expected a positive USD amount/,
+  ],
+  [
+    quote('USDTNGN', 'buy', '-5', '--tenor', '3'),
+    /^hedge: notional: "-5" is not allowed; expected a positive USD amount/,
+  ],
+  [
+    quote('USDTNGN', 'buy', 'abc', '--tenor', '3'),
+    /^hedge: notional: "abc" is not allowed; expected a positive USD amount/,
+  ],
+  [
+    quote('USDTNGN', 'buy', '1e400', '--tenor', '3'),
+    /^hedge: notional: "1e400" is not allowed; expected a positive USD amount/,
+  ],
   [quote('USD-NGN', 'buy', '10000', '--tenor', '3'), /^hedge: market: "USD-NGN" is not a market name/],
   [['price', 'usd/ngn'], /^hedge: market: "usd\/ngn" is not a market name/],
   [['hedges', '--limit', '0'], /^hedge: --limit: "0" is not allowed; expected a whole number from 1 to 500\.$/],
   [['hedges', '--limit', '501'], /^hedge: --limit: "501" is not allowed; expected a whole number from 1 to 500\.$/],
   [['history', '--limit', '0'], /^hedge: --limit: "0" is not allowed; expected a whole number from 1 to 500\.$/],
   [['history', '--limit', '501'], /^hedge: --limit: "501" is not allowed; expected a whole number from 1 to 500\.$/],
-  [['hedges', '--status', 'open'], /^hedge: --status: "open" is not allowed; expected one of submitting, submitted, filled, failed, closed\.$/],
+  [
+    ['hedges', '--status', 'open'],
+    /^hedge: --status: "open" is not allowed; expected one of submitting, submitted, filled, failed, closed\.$/,
+  ],
   [['hedges', '--wait'], /^hedge: --wait: needs a hedge ID/],
   [['hedges', '12345'], /^hedge: id: "12345" is not a hedge id; expected hdg_/],
-  [['hedges', 'hdg_abc', '--status', 'filled'], /^hedge: --status: filters the list; it cannot be combined with a hedge ID\.$/],
+  [
+    ['hedges', 'hdg_abc', '--status', 'filled'],
+    /^hedge: --status: filters the list; it cannot be combined with a hedge ID\.$/,
+  ],
 ];
 
 beforeAll(async () => {
@@ -74,12 +101,17 @@ describe('bad input on the read commands', () => {
   });
 
   it('under --json a bad value is one JSON error line on stderr, stdout empty', async () => {
-    const result = await runHedge([...quote('USDTNGN', 'buy', '10000', '--tenor', '2'), '--json'], { env: simulator.env, configDir: config.path });
+    const result = await runHedge([...quote('USDTNGN', 'buy', '10000', '--tenor', '2'), '--json'], {
+      env: simulator.env,
+      configDir: config.path,
+    });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     const errorLines = result.stderr.trimEnd().split('\n');
     expect(errorLines).toHaveLength(1);
-    expect(JSON.parse(errorLines[0])).toMatchObject({ error: { code: 'usage', message: expect.stringContaining('--tenor') } });
+    expect(JSON.parse(errorLines[0])).toMatchObject({
+      error: { code: 'usage', message: expect.stringContaining('--tenor') },
+    });
     expect(sandbox.requestLog).toEqual([]);
   });
 
@@ -93,26 +125,42 @@ describe('bad input on the read commands', () => {
     for (const result of [quoted, priced]) {
       expect(result.code, result.stderr).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr.trimEnd().split('\n')).toEqual(['hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN.']);
+      expect(result.stderr.trimEnd().split('\n')).toEqual([
+        'hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN.',
+      ]);
     }
     // The two ran at once, so their requests interleave: counted, not ordered.
-    expect(sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`).sort()).toEqual(['GET /markets', 'GET /markets', 'POST /quotes']);
+    expect(
+      sandbox.requestLog
+        .slice(before)
+        .map((entry) => `${entry.method} ${entry.path}`)
+        .sort(),
+    ).toEqual(['GET /markets', 'GET /markets', 'POST /quotes']);
   });
 
   it('a journal URL that does not parse (a password with /) is exit 2 in one line, the password not shown (issue 47)', async () => {
     const password = 'Zk/Wq9vTr8Lm';
     for (const args of [['journal'], ['journal', '--json']]) {
-      const result = await runHedge(args, { env: { ...simulator.env, HEDGE_JOURNAL_URL: `postgres://desk:${password}@127.0.0.1:9/hedge` }, configDir: config.path });
+      const result = await runHedge(args, {
+        env: { ...simulator.env, HEDGE_JOURNAL_URL: `postgres://desk:${password}@127.0.0.1:9/hedge` },
+        configDir: config.path,
+      });
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-      expect(result.stderr).toContain('HEDGE_JOURNAL_URL: postgres://… (not a URL) cannot be used: it does not parse as a URL;');
-      for (const piece of ['Zk/W', 'Wq9v', 'vTr8', 'Tr8L', 'r8Lm']) expect(`${result.stdout}${result.stderr}`).not.toContain(piece);
+      expect(result.stderr).toContain(
+        'HEDGE_JOURNAL_URL: postgres://… (not a URL) cannot be used: it does not parse as a URL;',
+      );
+      for (const piece of ['Zk/W', 'Wq9v', 'vTr8', 'Tr8L', 'r8Lm'])
+        expect(`${result.stdout}${result.stderr}`).not.toContain(piece);
     }
   });
 
   it('a lower-case market and a 10k notional are normalised and work', async () => {
     const before = sandbox.requestLog.length;
-    const result = await runHedge(quote('usdtngn', 'BUY', '10k', '--tenor', '3', '--json'), { env: simulator.env, configDir: config.path });
+    const result = await runHedge(quote('usdtngn', 'BUY', '10k', '--tenor', '3', '--json'), {
+      env: simulator.env,
+      configDir: config.path,
+    });
     expect(result.code, result.stderr).toBe(0);
     const parsed = quoteSchema.parse(JSON.parse(result.stdout));
     expect(parsed).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 });
@@ -129,7 +177,11 @@ const hasMkfifo = hasTool('mkfifo');
  * that it says when it starts reading; `stop()` ends it if the test did not see it end.
  */
 function runOnOpenStdin(args: string[], env: Record<string, string>, configDir: string) {
-  const child = spawn(process.execPath, [HEDGE_BIN, ...args, '--verbose'], { env: { ...baseEnv(configDir), ...env }, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [HEDGE_BIN, ...args, '--verbose'], {
+    env: { ...baseEnv(configDir), ...env },
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -173,24 +225,33 @@ describe('input files are bounded (issue 47)', () => {
     expect(sandbox.requestLog.slice(before)).toEqual([]);
   }
 
-  it.skipIf(!hasMkfifo)('plan, apply, exposures, a policy file and keep --once: a FIFO is refused at once, exit 2 (mkfifo is needed)', async () => {
-    const fifo = join(work.path, 'book.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const notRegular = (what: string) => new RegExp(`^hedge: cannot read the ${what} ${fifo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it is a FIFO \\(named pipe\\), not a regular file; expected a regular file`);
-    await expectRefused([
-      [['plan', fifo], notRegular('target file')],
-      [['apply', fifo, '--yes'], notRegular('target file')],
-      [['exposures', fifo], notRegular('exposures file')],
-      [['exposures', exposuresCsv(), '--policy', fifo], notRegular('policy file')],
-      [['keep', fifo, '--once'], notRegular('target file')],
-      [['keep', fifo, '--exposures', '--once'], notRegular('exposures file')],
-    ]);
-  });
+  it.skipIf(!hasMkfifo)(
+    'plan, apply, exposures, a policy file and keep --once: a FIFO is refused at once, exit 2 (mkfifo is needed)',
+    async () => {
+      const fifo = join(work.path, 'book.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const notRegular = (what: string) =>
+        new RegExp(
+          `^hedge: cannot read the ${what} ${fifo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it is a FIFO \\(named pipe\\), not a regular file; expected a regular file`,
+        );
+      await expectRefused([
+        [['plan', fifo], notRegular('target file')],
+        [['apply', fifo, '--yes'], notRegular('target file')],
+        [['exposures', fifo], notRegular('exposures file')],
+        [['exposures', exposuresCsv(), '--policy', fifo], notRegular('policy file')],
+        [['keep', fifo, '--once'], notRegular('target file')],
+        [['keep', fifo, '--exposures', '--once'], notRegular('exposures file')],
+      ]);
+    },
+  );
 
   it.skipIf(!existsSync('/dev/zero'))('a device is refused without reading it (/dev/zero never ends)', async () => {
     await expectRefused([
       [['plan', '/dev/zero'], /^hedge: cannot read the target file \/dev\/zero: it is a device, not a regular file;/],
-      [['exposures', '/dev/zero'], /^hedge: cannot read the exposures file \/dev\/zero: it is a device, not a regular file;/],
+      [
+        ['exposures', '/dev/zero'],
+        /^hedge: cannot read the exposures file \/dev\/zero: it is a device, not a regular file;/,
+      ],
     ]);
   });
 
@@ -199,13 +260,22 @@ describe('input files are bounded (issue 47)', () => {
     writeFileSync(huge, '');
     truncateSync(huge, 2 ** 36);
     await expectRefused([
-      [['plan', huge], /^hedge: cannot read the target file .*huge\.csv: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter\.$/],
+      [
+        ['plan', huge],
+        /^hedge: cannot read the target file .*huge\.csv: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter\.$/,
+      ],
       [['exposures', huge], /^hedge: cannot read the exposures file .*huge\.csv: it holds more than 4 MiB/],
     ]);
     const before = sandbox.requestLog.length;
-    const piped = await runHedge(['plan', '-'], { env: simulator.env, configDir: config.path, input: `market,side,notional_usd,tenor_days\n${'#'.repeat(4 * 1024 * 1024)}\n` });
+    const piped = await runHedge(['plan', '-'], {
+      env: simulator.env,
+      configDir: config.path,
+      input: `market,side,notional_usd,tenor_days\n${'#'.repeat(4 * 1024 * 1024)}\n`,
+    });
     expect(piped.code, piped.stderr).toBe(2);
-    expect(piped.stderr.trimEnd().split('\n')).toEqual(['hedge: cannot read the target file on stdin: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter.']);
+    expect(piped.stderr.trimEnd().split('\n')).toEqual([
+      'hedge: cannot read the target file on stdin: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter.',
+    ]);
     expect(sandbox.requestLog.slice(before)).toEqual([]);
   });
 
@@ -218,7 +288,12 @@ describe('input files are bounded (issue 47)', () => {
     const lines = shown.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(22);
     expect(lines[0]).toBe(`hedge: ${bad}: 30 problems; nothing was read or sent.`);
-    expect(lines.slice(1, 21)).toEqual(Array.from({ length: 20 }, (_, index) => `${bad}:${index + 2}: side: the value is not allowed; expected buy or sell.`));
+    expect(lines.slice(1, 21)).toEqual(
+      Array.from(
+        { length: 20 },
+        (_, index) => `${bad}:${index + 2}: side: the value is not allowed; expected buy or sell.`,
+      ),
+    );
     expect(lines[21]).toBe('… and 10 more problems');
     const json = await runHedge(['plan', bad, '--json'], { env: simulator.env, configDir: config.path });
     expect(json.code).toBe(2);
@@ -230,9 +305,15 @@ describe('input files are bounded (issue 47)', () => {
 
   it('a JSON key written twice is refused, named with its item (JSON.parse would keep the last: 99,999)', async () => {
     const target = join(work.path, 'twice.json');
-    writeFileSync(target, '[{"market":"USDTNGN","side":"buy","notional_usd":1000,"notional_usd":99999,"tenor_days":3}]');
+    writeFileSync(
+      target,
+      '[{"market":"USDTNGN","side":"buy","notional_usd":1000,"notional_usd":99999,"tenor_days":3}]',
+    );
     const exposures = join(work.path, 'twice-exposures.json');
-    writeFileSync(exposures, '{"exposures":[{"id":"INV-1","market":"USDTNGN","type":"receivable","amount":"1000","currency":"NGN","due":"2027-01-15"}],"exposures":[]}');
+    writeFileSync(
+      exposures,
+      '{"exposures":[{"id":"INV-1","market":"USDTNGN","type":"receivable","amount":"1000","currency":"NGN","due":"2027-01-15"}],"exposures":[]}',
+    );
     const policy = join(work.path, 'twice-policy.json');
     writeFileSync(policy, '{"band_pct":5,"band_pct":40}');
     const before = sandbox.requestLog.length;
@@ -244,12 +325,21 @@ describe('input files are bounded (issue 47)', () => {
     ]);
     const exposed = await runHedge(['exposures', exposures], { env: simulator.env, configDir: config.path });
     expect(exposed.code, exposed.stderr).toBe(2);
-    expect(exposed.stderr).toContain(`${exposures}: the key exposures appears more than once in one object; each key may appear once`);
+    expect(exposed.stderr).toContain(
+      `${exposures}: the key exposures appears more than once in one object; each key may appear once`,
+    );
     await expectRefused([
-      [['exposures', exposuresCsv(), '--policy', policy], /^hedge: --policy .*twice-policy\.json: the key band_pct appears more than once; each key may appear once \(JSON would keep only the last\)\.$/],
+      [
+        ['exposures', exposuresCsv(), '--policy', policy],
+        /^hedge: --policy .*twice-policy\.json: the key band_pct appears more than once; each key may appear once \(JSON would keep only the last\)\.$/,
+      ],
     ]);
     // A CSV header naming a column twice was refused already (csv-parse gives rows as arrays); it stays so.
-    const csvTwice = await runHedge(['plan', '-'], { env: simulator.env, configDir: config.path, input: 'market,side,notional_usd,notional_usd,tenor_days\nUSDTNGN,buy,1000,99999,3\n' });
+    const csvTwice = await runHedge(['plan', '-'], {
+      env: simulator.env,
+      configDir: config.path,
+      input: 'market,side,notional_usd,notional_usd,tenor_days\nUSDTNGN,buy,1000,99999,3\n',
+    });
     expect(csvTwice.code).toBe(2);
     expect(csvTwice.stderr).toContain('stdin:1: column notional_usd appears more than once.');
     expect(sandbox.requestLog.slice(before)).toEqual([]);
@@ -259,21 +349,28 @@ describe('input files are bounded (issue 47)', () => {
     ['plan', ['plan', '-'], 'target file'],
     ['exposures', ['exposures', '-'], 'exposures file'],
     ['keep --once (a keeper takes SIGTERM itself once it runs)', ['keep', '-', '--once'], 'target file'],
-  ])('%s: SIGTERM while stdin is held open and empty ends the read at once, exit 143, nothing sent', async (_name, args, what) => {
-    const before = sandbox.requestLog.length;
-    const run = runOnOpenStdin(args, simulator.env, config.path);
-    try {
-      await until(() => run.stderr().includes(`reading the ${what} from stdin (at most 4 MiB)`), 'the read of stdin to begin', { process: run.result });
-      run.child.kill('SIGTERM');
-      const result = await run.result;
-      expect(result.code, result.stderr).toBe(143);
-      expect(result.stderr).toContain(`Interrupted while reading the ${what} on stdin; nothing was sent.`);
-      expect(result.stdout).toBe('');
-    } finally {
-      run.stop();
-    }
-    expect(sandbox.requestLog.slice(before)).toEqual([]);
-  });
+  ])(
+    '%s: SIGTERM while stdin is held open and empty ends the read at once, exit 143, nothing sent',
+    async (_name, args, what) => {
+      const before = sandbox.requestLog.length;
+      const run = runOnOpenStdin(args, simulator.env, config.path);
+      try {
+        await until(
+          () => run.stderr().includes(`reading the ${what} from stdin (at most 4 MiB)`),
+          'the read of stdin to begin',
+          { process: run.result },
+        );
+        run.child.kill('SIGTERM');
+        const result = await run.result;
+        expect(result.code, result.stderr).toBe(143);
+        expect(result.stderr).toContain(`Interrupted while reading the ${what} on stdin; nothing was sent.`);
+        expect(result.stdout).toBe('');
+      } finally {
+        run.stop();
+      }
+      expect(sandbox.requestLog.slice(before)).toEqual([]);
+    },
+  );
 
   it('--timeout ends a read of stdin that never ends: exit 2, one line naming the bound, nothing sent', async () => {
     const before = sandbox.requestLog.length;
@@ -282,7 +379,12 @@ describe('input files are bounded (issue 47)', () => {
       await until(() => run.child.exitCode !== null || run.child.signalCode !== null, 'hedge to end at its --timeout');
       const result = await run.result;
       expect(result.code, result.stderr).toBe(2);
-      expect(result.stderr.trimEnd().split('\n').filter((line) => line.startsWith('hedge:'))).toEqual([
+      expect(
+        result.stderr
+          .trimEnd()
+          .split('\n')
+          .filter((line) => line.startsWith('hedge:')),
+      ).toEqual([
         'hedge: the target file on stdin was not read whole within --timeout (1 s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).',
       ]);
     } finally {

@@ -57,8 +57,21 @@ const sumCents = (values: number[]): number => values.reduce((sum, value) => sum
 
 interface ReportJson {
   by: string;
-  groups: Array<{ key: string; count: number; net_pnl_usd: number; notional_usd: number | null; fees_usdc: number | null }>;
-  totals: { count: number; net_pnl_usd: number; notional_usd: number | null; gross_pnl_usd: number | null; carry_usdc: number | null; fees_usdc: number | null };
+  groups: Array<{
+    key: string;
+    count: number;
+    net_pnl_usd: number;
+    notional_usd: number | null;
+    fees_usdc: number | null;
+  }>;
+  totals: {
+    count: number;
+    net_pnl_usd: number;
+    notional_usd: number | null;
+    gross_pnl_usd: number | null;
+    carry_usdc: number | null;
+    fees_usdc: number | null;
+  };
   unrealized: { positions: number; net_pnl_usd: number | null };
   cumulative: Array<{ at: string; net_pnl_usd: number }>;
   complete: boolean;
@@ -80,7 +93,13 @@ beforeAll(async () => {
   advance(1000);
 
   // B: a 1-day sell left to settle by itself at maturity (Tuesday 3 March).
-  await api('POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 20_000, tenor_days: 1, client_reference: 'DEAL-B' });
+  await api('POST', '/hedges', {
+    market: 'USDTNGN',
+    side: 'sell',
+    notional_usd: 20_000,
+    tenor_days: 1,
+    client_reference: 'DEAL-B',
+  });
   advance(1000);
   advance(DAY + HOUR);
 
@@ -95,7 +114,13 @@ beforeAll(async () => {
 
   // D: a month later (April), opened and closed early through the API.
   advance(30 * DAY);
-  await api('POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 5000, tenor_days: 3, client_reference: 'DEAL-D' });
+  await api('POST', '/hedges', {
+    market: 'USDTNGN',
+    side: 'sell',
+    notional_usd: 5000,
+    tenor_days: 3,
+    client_reference: 'DEAL-D',
+  });
   advance(1000);
   advance(HOUR);
   await api('POST', '/hedges/close', { market: 'USDTNGN', side: 'sell' });
@@ -150,11 +175,19 @@ describe('hedge report', () => {
       // Each group holds exactly the simulator's records with that key.
       const expected = new Map<string, number[]>();
       if (by === 'week') {
-        expect(report.groups.map((group) => [group.key, group.count])).toEqual([['2026-W10', 2], ['2026-W11', 1], ['2026-W15', 1]]);
+        expect(report.groups.map((group) => [group.key, group.count])).toEqual([
+          ['2026-W10', 2],
+          ['2026-W11', 1],
+          ['2026-W15', 1],
+        ]);
       } else {
-        for (const record of history) expected.set(keyOf[by](record), [...(expected.get(keyOf[by](record)) ?? []), record.net_pnl_usd]);
-        expect(report.groups.map((group) => group.key)).toEqual([...expected.keys()].sort((a, b) => (by === 'tenor' ? Number(a) - Number(b) : a < b ? -1 : 1)));
-        for (const group of report.groups) expect(cents(group.net_pnl_usd), group.key).toBe(sumCents(expected.get(group.key)!));
+        for (const record of history)
+          expected.set(keyOf[by](record), [...(expected.get(keyOf[by](record)) ?? []), record.net_pnl_usd]);
+        expect(report.groups.map((group) => group.key)).toEqual(
+          [...expected.keys()].sort((a, b) => (by === 'tenor' ? Number(a) - Number(b) : a < b ? -1 : 1)),
+        );
+        for (const group of report.groups)
+          expect(cents(group.net_pnl_usd), group.key).toBe(sumCents(expected.get(group.key)!));
       }
 
       // The open position is on its own line: the account's unrealized P&L, not in the totals.
@@ -163,7 +196,10 @@ describe('hedge report', () => {
 
       // The CLI's two requests: reads only, history asking for the largest page.
       const cliRequests = trading.sandbox.requestLog.slice(before, before + 2);
-      expect(cliRequests.map((entry) => `${entry.method} ${entry.path}`).sort()).toEqual(['GET /hedges/history', 'GET /positions']);
+      expect(cliRequests.map((entry) => `${entry.method} ${entry.path}`).sort()).toEqual([
+        'GET /hedges/history',
+        'GET /positions',
+      ]);
       expect(cliRequests.find((entry) => entry.path === '/hedges/history')?.query).toEqual({ limit: '500' });
     });
   }
@@ -174,7 +210,9 @@ describe('hedge report', () => {
     const report = await reportJson(['--by', 'side', '--since', b.closed_at, '--until', d.closed_at]);
     expect(report.totals.count).toBe(2);
     expect(cents(report.totals.net_pnl_usd)).toBe(sumCents([b.net_pnl_usd, c.net_pnl_usd]));
-    expect(report.cumulative.map((point) => point.at)).toEqual([b.closed_at, c.closed_at].map((at) => new Date(at).toISOString()));
+    expect(report.cumulative.map((point) => point.at)).toEqual(
+      [b.closed_at, c.closed_at].map((at) => new Date(at).toISOString()),
+    );
 
     const fromTenth = await reportJson(['--since', '2026-03-10']);
     expect(fromTenth.totals.count).toBe(2);
@@ -183,10 +221,16 @@ describe('hedge report', () => {
 
   it('history --since/--until lists exactly the closed hedges of the period', async () => {
     const [a, b, c, d] = engineHistory();
-    const ids = (stdout: string): string[] => (JSON.parse(stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id);
-    expect(ids(await cliOk(['history', '--since', b.closed_at, '--until', d.closed_at, '--json']))).toEqual([c.hedge_id, b.hedge_id]);
+    const ids = (stdout: string): string[] =>
+      (JSON.parse(stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id);
+    expect(ids(await cliOk(['history', '--since', b.closed_at, '--until', d.closed_at, '--json']))).toEqual([
+      c.hedge_id,
+      b.hedge_id,
+    ]);
     expect(ids(await cliOk(['history', '--until', '2026-03-03', '--json']))).toEqual([a.hedge_id]);
-    expect(ids(await cliOk(['history', '--since', '2026-03-10T00:00:00Z', '--limit', '1', '--json']))).toEqual([d.hedge_id]);
+    expect(ids(await cliOk(['history', '--since', '2026-03-10T00:00:00Z', '--limit', '1', '--json']))).toEqual([
+      d.hedge_id,
+    ]);
     const plain = await cli(['history', '--since', '2026-04-01']);
     expect(plain.code).toBe(0);
     // A header row of keys, then the one closed hedge of the period.
@@ -206,7 +250,9 @@ describe('hedge report', () => {
     expect(cells.map((row) => row[0])).toEqual(report.groups.map((group) => group.key));
     expect(cells.map((row) => Number(row[1]))).toEqual(report.groups.map((group) => group.count));
     expect(cells.map((row) => cents(Number(row[6])))).toEqual(report.groups.map((group) => cents(group.net_pnl_usd)));
-    expect(sumCents(cells.map((row) => Number(row[6])))).toBe(sumCents(engineHistory().map((record) => record.net_pnl_usd)));
+    expect(sumCents(cells.map((row) => Number(row[6])))).toBe(
+      sumCents(engineHistory().map((record) => record.net_pnl_usd)),
+    );
     for (const row of cells) for (const money of row.slice(2)) expect(money).toMatch(/^-?\d+\.\d{2}$/);
   });
 
@@ -215,13 +261,20 @@ describe('hedge report', () => {
     const [header, ...rows] = (await cliOk(['report', '--by', 'side'])).trimEnd().split('\n');
     expect(header).toBe('group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_usdc\tfees_usdc\tnet_pnl_usd');
     expect(rows.map((row) => row.split('\t')[0])).toEqual(report.groups.map((group) => group.key));
-    const picked = (await cliOk(['report', '--by', 'side', '--format', 'csv', '--fields', 'net_pnl_usd,group'])).trimEnd().split('\n');
-    expect(picked).toEqual(['net_pnl_usd,group', ...report.groups.map((group) => `${group.net_pnl_usd!.toFixed(2)},${group.key}`)]);
+    const picked = (await cliOk(['report', '--by', 'side', '--format', 'csv', '--fields', 'net_pnl_usd,group']))
+      .trimEnd()
+      .split('\n');
+    expect(picked).toEqual([
+      'net_pnl_usd,group',
+      ...report.groups.map((group) => `${group.net_pnl_usd!.toFixed(2)},${group.key}`),
+    ]);
     const bare = (await cliOk(['report', '--by', 'side', '--fields', 'group', '--no-header'])).trimEnd().split('\n');
     expect(bare).toEqual(report.groups.map((group) => group.key));
     const bad = await cli(['report', '--format', 'csv', '--fields', 'group,bogus']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--fields: "bogus" is not a report column; expected some of group, count, notional_usd');
+    expect(bad.stderr).toContain(
+      '--fields: "bogus" is not a report column; expected some of group, count, notional_usd',
+    );
   });
 
   it('--html FILE: one self-contained page whose totals are the JSON totals', async () => {
@@ -274,7 +327,10 @@ describe('hedge report', () => {
   it('bad --by, --since, --until or --format: exit 2 naming the option and its forms, nothing sent', async () => {
     const before = trading.sandbox.requestLog.length;
     const cases: Array<[string[], RegExp]> = [
-      [['report', '--by', 'year'], /--by: "year" is not allowed; expected one of day, week, month, side, tenor, market/],
+      [
+        ['report', '--by', 'year'],
+        /--by: "year" is not allowed; expected one of day, week, month, side, tenor, market/,
+      ],
       [['report', '--since', 'yesterday'], /--since: "yesterday" is not allowed; expected a date \(2026-11-01/],
       [['report', '--until', '2026-02-30'], /--until: "2026-02-30" is not allowed/],
       [['report', '--since', '2026-03-10', '--until', '2026-03-01'], /--since .* must be before --until/],
@@ -302,11 +358,21 @@ describe('hedge report reconciles deal by deal', () => {
     carry_usdc: number;
     fees_usdc: number;
     net_pnl_usd: number;
-    deal: { client_reference: string | null; entry_price: number; exit_price: number; quote_currency: string; quote_amount_locked: number };
+    deal: {
+      client_reference: string | null;
+      entry_price: number;
+      exit_price: number;
+      quote_currency: string;
+      quote_amount_locked: number;
+    };
   }
 
   it('--by hedge: each closed hedge with its reference, entry and exit rate, notional and the quote amount locked; totals are the sums of the rows to the cent', async () => {
-    const report = (await reportJson(['--by', 'hedge'])) as unknown as { groups: Deal[]; totals: ReportJson['totals']; locked: Array<{ quote_currency: string; amount: number; count: number }> };
+    const report = (await reportJson(['--by', 'hedge'])) as unknown as {
+      groups: Deal[];
+      totals: ReportJson['totals'];
+      locked: Array<{ quote_currency: string; amount: number; count: number }>;
+    };
     const history = engineHistory();
     expect(report.groups.map((group) => group.key).sort()).toEqual(history.map((record) => record.hedge_id).sort());
     for (const record of history) {
@@ -318,19 +384,42 @@ describe('hedge report reconciles deal by deal', () => {
       expect(cents(group.deal.quote_amount_locked)).toBe(cents(record.notional_usd * record.entry_price));
       expect(group.notional_usd).toBe(record.notional_usd);
     }
-    expect(report.groups.map((group) => group.deal.client_reference).sort()).toEqual(['DEAL-A', 'DEAL-B', 'DEAL-D', null].sort());
+    expect(report.groups.map((group) => group.deal.client_reference).sort()).toEqual(
+      ['DEAL-A', 'DEAL-B', 'DEAL-D', null].sort(),
+    );
     for (const figure of ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'] as const) {
       expect(sumCents(report.groups.map((group) => group[figure])), figure).toBe(cents(report.totals[figure]!));
     }
-    expect(report.locked).toEqual([{ quote_currency: 'NGN', amount: sumCents(report.groups.map((group) => group.deal.quote_amount_locked)) / 100, count: 4 }]);
+    expect(report.locked).toEqual([
+      {
+        quote_currency: 'NGN',
+        amount: sumCents(report.groups.map((group) => group.deal.quote_amount_locked)) / 100,
+        count: 4,
+      },
+    ]);
   });
 
   it('--by hedge --format csv carries the reference and the rates; its rows add up to the JSON totals', async () => {
     const csv = await cliOk(['report', '--by', 'hedge', '--format', 'csv']);
-    const [header, ...rows] = csv.trimEnd().split('\n').map((line) => line.split(','));
+    const [header, ...rows] = csv
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(','));
     expect(header).toEqual([
-      'group', 'client_reference', 'market', 'side', 'closed_at', 'entry_price', 'exit_price', 'notional_usd', 'quote_currency', 'quote_amount_locked',
-      'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd',
+      'group',
+      'client_reference',
+      'market',
+      'side',
+      'closed_at',
+      'entry_price',
+      'exit_price',
+      'notional_usd',
+      'quote_currency',
+      'quote_amount_locked',
+      'gross_pnl_usd',
+      'carry_usdc',
+      'fees_usdc',
+      'net_pnl_usd',
     ]);
     const column = (name: string) => rows.map((row) => row[header!.indexOf(name)]!);
     const history = engineHistory();
@@ -361,9 +450,12 @@ describe('hedge report reconciles deal by deal', () => {
     const html = readFileSync(path, 'utf8');
     const table = /<table class="hedges">([\s\S]*?)<\/table>/.exec(html)![1]!;
     const heads = [...table.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((match) => match[1]!);
-    for (const title of ['Ref', 'Entry rate', 'Exit rate', 'Notional (USD)', 'Locked', 'Net P&amp;L']) expect(heads).toContain(title);
+    for (const title of ['Ref', 'Entry rate', 'Exit rate', 'Notional (USD)', 'Locked', 'Net P&amp;L'])
+      expect(heads).toContain(title);
     const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1]!;
-    const rows = [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) => [...match[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]!));
+    const rows = [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) =>
+      [...match[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]!),
+    );
     expect(rows).toHaveLength(4);
     const history = engineHistory();
     for (const record of history) {
@@ -374,10 +466,14 @@ describe('hedge report reconciles deal by deal', () => {
       expect(Number(row[7]!.replace(/,/g, ''))).toBe(Number(record.exit_price.toFixed(2)));
     }
     const number = (text: string) => Number(text.replace(/<[^>]+>/g, '').replace(/[,+]/g, ''));
-    const foot = [.../<tfoot>([\s\S]*?)<\/tfoot>/.exec(table)![1]!.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((match) => match[1]!);
+    const foot = [.../<tfoot>([\s\S]*?)<\/tfoot>/.exec(table)![1]!.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map(
+      (match) => match[1]!,
+    );
     // Columns 8 to 13: notional, locked, gross, carry, fees, net (the footer's label spans the first six).
     for (const [offset, column] of [8, 9, 10, 11, 12, 13].entries()) {
-      expect(sumCents(rows.map((cells) => number(cells[column]!))), heads[column]).toBe(cents(number(foot[3 + offset]!)));
+      expect(sumCents(rows.map((cells) => number(cells[column]!))), heads[column]).toBe(
+        cents(number(foot[3 + offset]!)),
+      );
     }
   });
 
@@ -400,7 +496,9 @@ describe('hedge report on more than a page of history', () => {
       expect(report.complete).toBe(true);
       expect(report.totals.count).toBe(1_201);
       expect(result.stderr).not.toMatch(/incomplete/);
-      const pages = paged.sandbox.requestLog.filter((entry) => entry.path === '/hedges/history').map((entry) => entry.query);
+      const pages = paged.sandbox.requestLog
+        .filter((entry) => entry.path === '/hedges/history')
+        .map((entry) => entry.query);
       expect(pages).toHaveLength(3);
       expect(pages[0]).toEqual({ limit: '500' });
       expect(pages.slice(1).every((query) => query.limit === '500' && typeof query.cursor === 'string')).toBe(true);
@@ -417,13 +515,17 @@ describe('hedge report on more than a page of history', () => {
     const full = await startSimulator({ realNow: () => START_MS, seed: 'report-e2e-full', dialect: 'alpha' });
     try {
       full.sandbox.seedHedges({ apiKey: full.sandbox.apiKey, count: 501 });
-      const result = await full.hedge(['report', '--by', 'month', '--json'], { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
+      const result = await full.hedge(['report', '--by', 'month', '--json'], {
+        env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' },
+      });
       expect(result.code, result.stderr).toBe(0);
       const report = JSON.parse(result.stdout) as ReportJson;
       expect(report.complete).toBe(false);
       expect(report.totals.count).toBe(500);
       expect(result.stderr).toMatch(/returned 500 closed hedges.*may be incomplete/s);
-      const pages = full.sandbox.requestLog.filter((entry) => entry.path === '/hedges/history').map((entry) => entry.query);
+      const pages = full.sandbox.requestLog
+        .filter((entry) => entry.path === '/hedges/history')
+        .map((entry) => entry.query);
       expect(pages).toEqual([{ page_size: '500' }]);
     } finally {
       await full.close();
@@ -444,7 +546,9 @@ describe('closed hedges without a readable close time', () => {
       expect(JSON.parse(all.stdout)).toHaveLength(3);
       const filtered = await odd.hedge(['history', '--since', '2000-01-01', '--json']);
       expect(filtered.code, filtered.stderr).toBe(0);
-      expect((JSON.parse(filtered.stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id)).not.toContain(undated.hedge_id);
+      expect(
+        (JSON.parse(filtered.stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id),
+      ).not.toContain(undated.hedge_id);
       expect(JSON.parse(filtered.stdout)).toHaveLength(2);
       expect(filtered.stderr).toMatch(/1 closed hedge left out: no readable close time/);
 

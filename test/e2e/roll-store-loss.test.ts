@@ -17,7 +17,10 @@ function waitingAfter(simulator: Simulator, path: string): () => boolean {
   return () => {
     const log = simulator.sandbox.requestLog;
     const sent = log.findIndex((entry) => entry.method === 'POST' && entry.path === path && entry.status === 200);
-    return sent >= 0 && log.slice(sent + 1).some((entry) => entry.method === 'GET' && entry.path === '/positions' && entry.status === 200);
+    return (
+      sent >= 0 &&
+      log.slice(sent + 1).some((entry) => entry.method === 'GET' && entry.path === '/positions' && entry.status === 200)
+    );
   };
 }
 
@@ -30,7 +33,10 @@ describeWithPostgres('a roll whose team store is lost between its close and its 
     teams.push(team);
     simulator.seedOpen('sell', 1_000);
     const rolling = team.a.hedge(['roll', MARKET, 'sell', '--tenor', '7', '--yes'], { timeoutMs: 60_000 });
-    await until(waitingAfter(simulator, '/hedges/close'), "the roll's close was answered and its wait began", { timeoutMs: 30_000, process: rolling });
+    await until(waitingAfter(simulator, '/hedges/close'), "the roll's close was answered and its wait began", {
+      timeoutMs: 30_000,
+      process: rolling,
+    });
     await server().stop();
     let result;
     try {

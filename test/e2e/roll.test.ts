@@ -30,11 +30,16 @@ function posts(simulator: Simulator, path: string) {
 
 /** Idempotency keys the server answered with 200 on this endpoint. */
 function keysAnswered(simulator: Simulator, path: string): string[] {
-  return [...new Set(posts(simulator, path).filter((entry) => entry.status === 200).map((entry) => entry.idempotencyKey!))];
+  return [
+    ...new Set(
+      posts(simulator, path)
+        .filter((entry) => entry.status === 200)
+        .map((entry) => entry.idempotencyKey!),
+    ),
+  ];
 }
 
 const journal = journalEntries<Entry>;
-
 
 /**
  * Runs `hedge roll MARKET SIDE --tenor D` and kills it (SIGKILL) after the close landed, right before
@@ -48,14 +53,21 @@ async function killBeforeTheOpen(simulator: Simulator, side: 'buy' | 'sell', ten
   let held = false;
   const readsAfterClose = () => {
     const close = simulator.requests('POST', '/hedges/close').find((entry) => entry.status === 200);
-    return close ? simulator.requests('GET', '/hedges').filter((entry) => entry.realTimeMs > close.realTimeMs && entry.status === 200).length : 0;
+    return close
+      ? simulator
+          .requests('GET', '/hedges')
+          .filter((entry) => entry.realTimeMs > close.realTimeMs && entry.status === 200).length
+      : 0;
   };
   await killWhen(
     simulator,
     ['roll', 'USDTNGN', side, '--tenor', tenor],
     () => {
       if (!held && readsAfterClose() >= 2) {
-        simulator.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET', path: '/hedges' } });
+        simulator.sandbox.setFaults({
+          nextLatency: { count: 1, ms: 60_000 },
+          match: { method: 'GET', path: '/hedges' },
+        });
         held = true;
       }
       return held && simulator.requests('GET', '/hedges').some((entry) => entry.status === 'pending');
@@ -69,36 +81,51 @@ describe('hedge roll', () => {
   it('against a server whose positions carry only a hedge id (dialect beta): side and notional come from the hedge; one close, one open', async () => {
     const simulator = await startSimulator({ dialect: 'beta' });
     const old = simulator.seedOpen('sell', 4_000);
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json'], { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' } });
+    const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json'], {
+      env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(posts(simulator, '/hedges/close')).toHaveLength(1);
     expect(posts(simulator, '/hedges')).toHaveLength(1);
     expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
     expect(simulator.active('sell')).toMatchObject([{ notionalUsd: 4_000, tenorDays: 1, status: 'filled' }]);
-    expect(JSON.parse(result.stdout)).toMatchObject({ market: 'USDTNGN', side: 'sell', notional_usd: 4_000, tenor_days: 1, rolled_hedge_id: old.id });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      market: 'USDTNGN',
+      side: 'sell',
+      notional_usd: 4_000,
+      tenor_days: 1,
+      rolled_hedge_id: old.id,
+    });
   });
 
   it('several hedges on one side (dialect alpha): the side is closed whole and its summed notional opened once', async () => {
     const simulator = await startSimulator({ dialect: 'alpha' });
     simulator.seedOpen('buy', 3_000);
     simulator.seedOpen('buy', 2_000);
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--json'], { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
+    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--json'], {
+      env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(posts(simulator, '/hedges/close')).toHaveLength(1);
     expect(posts(simulator, '/hedges')).toHaveLength(1);
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 5_000, tenorDays: 3, status: 'filled' }]);
   });
 
-  it('the deal lives through the roll: the new hedge carries the rolled one\'s reference, `hedges --ref` finds it; --ref gives another', async () => {
+  it("the deal lives through the roll: the new hedge carries the rolled one's reference, `hedges --ref` finds it; --ref gives another", async () => {
     const simulator = await startSimulator();
     const opened = await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '1', '--ref', 'DEAL-7']);
     expect(opened.code, opened.stderr).toBe(0);
     const rolled = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '1', '--yes']);
     expect(rolled.code, rolled.stderr).toBe(0);
-    expect(posts(simulator, '/hedges').map((entry) => (entry.body as { client_reference?: string }).client_reference)).toEqual(['DEAL-7', 'DEAL-7']);
+    expect(
+      posts(simulator, '/hedges').map((entry) => (entry.body as { client_reference?: string }).client_reference),
+    ).toEqual(['DEAL-7', 'DEAL-7']);
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-7', status: 'filled' }]);
     const found = await simulator.hedge(['hedges', '--ref', 'DEAL-7', '--json']);
-    expect((JSON.parse(found.stdout) as Array<{ status: string }>).map((hedge) => hedge.status).sort()).toEqual(['closed', 'filled']);
+    expect((JSON.parse(found.stdout) as Array<{ status: string }>).map((hedge) => hedge.status).sort()).toEqual([
+      'closed',
+      'filled',
+    ]);
 
     const renamed = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '3', '--ref', 'DEAL-8', '--yes']);
     expect(renamed.code, renamed.stderr).toBe(0);
@@ -138,13 +165,20 @@ describe('hedge roll', () => {
       notional_usd: 10_000,
       tenor_days: 3,
       rolled_hedge_id: old.id,
-      close: { outcome: 'done', hedge_id: old.id, order_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), realized: { hedge_id: old.id } },
+      close: {
+        outcome: 'done',
+        hedge_id: old.id,
+        order_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        realized: { hedge_id: old.id },
+      },
       open: { outcome: 'filled', hedge_id: fresh!.id, hedge: { id: fresh!.id, status: 'filled', tenor_days: 3 } },
     });
     expect(rolled.open.quote).toMatchObject({ notional_usd: 10_000, tenor_days: 3 });
 
     const entries = await journal(simulator);
-    expect(entries.map((entry) => [entry.command, entry.leg, entry.outcome, entry.group, entry.idempotency_key])).toEqual([
+    expect(
+      entries.map((entry) => [entry.command, entry.leg, entry.outcome, entry.group, entry.idempotency_key]),
+    ).toEqual([
       ['close', 'close', 'done', rolled.journal_group, legs[0]!.idempotencyKey],
       ['open', 'open', 'filled', rolled.journal_group, legs[1]!.idempotencyKey],
     ]);
@@ -161,16 +195,24 @@ describe('hedge roll', () => {
     const result = await simulator.hedge(['roll', 'USDTNGN', 'sell', '--tenor', '1', '--json']);
     expect(result.code, result.stderr).toBe(0);
     expect(posts(simulator, '/hedges/close')).toEqual([]);
-    expect(posts(simulator, '/hedges').map((entry) => entry.body)).toEqual([{ market: 'USDTNGN', side: 'sell', notional_usd: 4_000, tenor_days: 1 }]);
+    expect(posts(simulator, '/hedges').map((entry) => entry.body)).toEqual([
+      { market: 'USDTNGN', side: 'sell', notional_usd: 4_000, tenor_days: 1 },
+    ]);
     expect(simulator.active('sell')).toMatchObject([{ notionalUsd: 4_000, tenorDays: 1, status: 'filled' }]);
-    expect(JSON.parse(result.stdout)).toMatchObject({ rolled_hedge_id: old.id, close: null, open: { outcome: 'filled' } });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      rolled_hedge_id: old.id,
+      close: null,
+      open: { outcome: 'filled' },
+    });
   });
 
   it('nothing open and nothing matured lately: exit 3 with a sentence, nothing sent or journaled', async () => {
     const simulator = await startSimulator();
     const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7']);
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('Nothing to roll: no buy hedge is open on USDTNGN, and none matured in the last 7 days.');
+    expect(result.stderr).toContain(
+      'Nothing to roll: no buy hedge is open on USDTNGN, and none matured in the last 7 days.',
+    );
     expect(simulator.writes()).toEqual([]);
     expect(await journal(simulator)).toEqual([]);
   });
@@ -182,7 +224,14 @@ describe('hedge roll', () => {
     expect(result.code, result.stderr).toBe(0);
     const shown = JSON.parse(result.stdout);
     expect(shown.dry_run).toBe(true);
-    expect(shown.legs.map((leg: { leg: string; method: string; path: string; body: unknown }) => [leg.leg, leg.method, leg.path, leg.body])).toEqual([
+    expect(
+      shown.legs.map((leg: { leg: string; method: string; path: string; body: unknown }) => [
+        leg.leg,
+        leg.method,
+        leg.path,
+        leg.body,
+      ]),
+    ).toEqual([
       ['close', 'POST', '/hedges/close', { market: 'USDTNGN', side: 'buy' }],
       ['open', 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 7 }],
     ]);
@@ -193,7 +242,9 @@ describe('hedge roll', () => {
 
   it('a live key without --yes and no terminal is refused before any request (exit 2)', async () => {
     const simulator = await startSimulator();
-    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7'], { env: { HEDGE_API_KEY: LIVE_KEY } });
+    const result = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7'], {
+      env: { HEDGE_API_KEY: LIVE_KEY },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--yes is required to roll a hedge');
     expect(simulator.requests()).toEqual([]);
@@ -232,7 +283,10 @@ describe('hedge roll killed between its legs', () => {
     expect(posts(simulator, '/hedges').map((entry) => entry.idempotencyKey)).toEqual([pending[1]!.idempotency_key]);
     expect(simulator.hedges().find((hedge) => hedge.id === old.id)!.status).toBe('closed');
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 10_000, tenorDays: 3, status: 'filled' }]);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ close: { journal_id: pending[0]!.id, outcome: 'done' }, open: { journal_id: pending[1]!.id } });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({
+      close: { journal_id: pending[0]!.id, outcome: 'done' },
+      open: { journal_id: pending[1]!.id },
+    });
     expect(await journal(simulator, '--pending')).toEqual([]);
   });
 
@@ -250,7 +304,11 @@ describe('hedge roll killed between its legs', () => {
     expect(posts(simulator, '/hedges/close')).toHaveLength(1);
     expect(posts(simulator, '/hedges').map((entry) => entry.idempotencyKey)).toEqual([planned!.idempotency_key]);
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 10_000, tenorDays: 7, status: 'filled' }]);
-    expect(JSON.parse(again.stdout)).toMatchObject({ rolled_hedge_id: old.id, close: { outcome: 'done' }, open: { journal_id: planned!.id, outcome: 'filled' } });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      rolled_hedge_id: old.id,
+      close: { outcome: 'done' },
+      open: { journal_id: planned!.id, outcome: 'filled' },
+    });
     expect(await journal(simulator, '--pending')).toEqual([]);
   });
 
@@ -269,10 +327,23 @@ describe('hedge roll killed between its legs', () => {
     const dry = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout).legs).toMatchObject([
-      { leg: 'open', path: '/hedges', idempotency_key: planned!.idempotency_key, body: { market: 'USDTNGN', side: 'buy', notional_usd: 8_000, tenor_days: 7 } },
+      {
+        leg: 'open',
+        path: '/hedges',
+        idempotency_key: planned!.idempotency_key,
+        body: { market: 'USDTNGN', side: 'buy', notional_usd: 8_000, tenor_days: 7 },
+      },
     ]);
 
-    const unknownKey = await simulator.hedge(['roll', 'USDTNGN', 'buy', '--tenor', '7', '--idempotency-key', 'not-a-roll-key']);
+    const unknownKey = await simulator.hedge([
+      'roll',
+      'USDTNGN',
+      'buy',
+      '--tenor',
+      '7',
+      '--idempotency-key',
+      'not-a-roll-key',
+    ]);
     expect(unknownKey.code).toBe(2);
     expect(unknownKey.stderr).toContain('--idempotency-key: not-a-roll-key is not the key of a roll leg');
     expect(simulator.writes()).toHaveLength(writes);
@@ -286,7 +357,9 @@ describe('hedge roll killed between its legs', () => {
     expect(opened[0]!.idempotencyKey).not.toBe(planned!.idempotency_key);
     expect(opened[0]!.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 8_000, tenor_days: 1 });
     expect(JSON.parse(fresh.stdout)).toMatchObject({ rolled_hedge_id: old.id, close: null });
-    expect((await journal(simulator)).find((entry) => entry.id === planned!.id)).toMatchObject({ outcome: 'abandoned' });
+    expect((await journal(simulator)).find((entry) => entry.id === planned!.id)).toMatchObject({
+      outcome: 'abandoned',
+    });
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 8_000, tenorDays: 1 }]);
   });
 

@@ -22,7 +22,15 @@ function env(): Record<string, string> {
   return { ...simulator.env, ...pinnedClockEnv(simulator) };
 }
 
-const SCREENS: string[][] = [['positions'], ['hedges'], ['history'], ['maturities'], ['report'], ['report', '--by', 'hedge'], ['journal']];
+const SCREENS: string[][] = [
+  ['positions'],
+  ['hedges'],
+  ['history'],
+  ['maturities'],
+  ['report'],
+  ['report', '--by', 'hedge'],
+  ['journal'],
+];
 
 /** A journal id's four random characters (`a_` + time + 4), masked so that the screen is the same on every run. */
 const maskJournalIds = (screen: string): string => screen.replace(/\b(a_[0-9a-z]{8})[0-9a-z]{4}\b/g, '$1····');
@@ -75,11 +83,20 @@ function hasRef(screen: string): boolean {
 beforeAll(async () => {
   simulator = await startSimulator({ preset: 'frozen' });
   simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
-  await apiData(simulator, 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 25_000, tenor_days: 7, client_reference: 'DEAL-42' });
+  await apiData(simulator, 'POST', '/hedges', {
+    market: 'USDTNGN',
+    side: 'buy',
+    notional_usd: 25_000,
+    tenor_days: 7,
+    client_reference: 'DEAL-42',
+  });
   simulator.sandbox.clock.advance(3_600_000);
   config = tempDir();
   // Two actions through the CLI, so that the journal lists them (one with a reference).
-  const opened = await runHedge(['open', 'USDTNGN', 'sell', '10000', '--tenor', '3', '--ref', 'DESK-7', '--no-wait'], { env: env(), configDir: config.path });
+  const opened = await runHedge(['open', 'USDTNGN', 'sell', '10000', '--tenor', '3', '--ref', 'DESK-7', '--no-wait'], {
+    env: env(),
+    configDir: config.path,
+  });
   expect(opened.code, opened.stderr).toBe(0);
   const added = await runHedge(['add', 'USDTNGN', 'buy', '5000', '--no-wait'], { env: env(), configDir: config.path });
   expect(added.code, added.stderr).toBe(0);
@@ -109,25 +126,52 @@ describe.each(SCREENS.map((args) => [args.join(' '), args] as const))('%s', (_na
 
 describe('the deal reference', () => {
   it('every list that carries it shows it at 80 columns; positions show side, reference, notional, entry, mark, net P&L and time left', async () => {
-    for (const args of [['positions'], ['hedges'], ['history'], ['maturities'], ['report', '--by', 'hedge'], ['journal']]) {
+    for (const args of [
+      ['positions'],
+      ['hedges'],
+      ['history'],
+      ['maturities'],
+      ['report', '--by', 'hedge'],
+      ['journal'],
+    ]) {
       const { screen } = await onTerminal(args, 80);
       expect(hasRef(screen), `${args.join(' ')}:\n${screen}`).toBe(true);
     }
     const { screen } = await onTerminal(['positions'], 80);
     // The desk's seven (issue 50: units under labels where the width asks), and the first amount of
     // the rest where the references leave room for it.
-    expect(tableHeaders(screen)).toEqual(['Side', 'Ref', 'Notional USD', 'Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Net margin USD', 'Left']);
+    expect(tableHeaders(screen)).toEqual([
+      'Side',
+      'Ref',
+      'Notional USD',
+      'Entry NGN/USDT',
+      'Mark NGN/USDT',
+      'Net P&L USD',
+      'Net margin USD',
+      'Left',
+    ]);
     expect(screen).toMatch(/^buy +DEAL-42 +\d/m);
     expect(screen).toMatch(/^sell +DESK-7 +\d/m);
   });
 
   it('--ref filters every list the same way', async () => {
-    const run = (args: string[]) => runHedge([...args, '--ref', 'DESK-7', '--json'], { env: env(), configDir: config.path });
-    const [positions, hedges, maturities, journal, history] = await Promise.all([run(['positions']), run(['hedges']), run(['maturities']), run(['journal']), run(['history'])]);
+    const run = (args: string[]) =>
+      runHedge([...args, '--ref', 'DESK-7', '--json'], { env: env(), configDir: config.path });
+    const [positions, hedges, maturities, journal, history] = await Promise.all([
+      run(['positions']),
+      run(['hedges']),
+      run(['maturities']),
+      run(['journal']),
+      run(['history']),
+    ]);
     for (const result of [positions, hedges, maturities, journal, history]) expect(result.code, result.stderr).toBe(0);
     expect((JSON.parse(positions.stdout) as Array<{ side: string }>).map((row) => row.side)).toEqual(['sell']);
-    expect((JSON.parse(hedges.stdout) as Array<{ client_reference: string }>).map((row) => row.client_reference)).toEqual(['DESK-7']);
-    expect((JSON.parse(maturities.stdout) as Array<{ client_reference: string }>).map((row) => row.client_reference)).toEqual(['DESK-7']);
+    expect(
+      (JSON.parse(hedges.stdout) as Array<{ client_reference: string }>).map((row) => row.client_reference),
+    ).toEqual(['DESK-7']);
+    expect(
+      (JSON.parse(maturities.stdout) as Array<{ client_reference: string }>).map((row) => row.client_reference),
+    ).toEqual(['DESK-7']);
     expect((JSON.parse(journal.stdout) as Array<{ command: string }>).map((entry) => entry.command)).toEqual(['open']);
     // Nothing with that reference has closed yet.
     expect(JSON.parse(history.stdout)).toEqual([]);

@@ -36,7 +36,9 @@ describe('hedge api: reads', () => {
     const result = await t.hedge(['api', '/hedges', '-f', 'status=filled', '-F', 'limit=5']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).data).toHaveLength(1);
-    expect(t.requests().map((entry) => [entry.method, entry.path, entry.query])).toEqual([['GET', '/hedges', { status: 'filled', limit: '5' }]]);
+    expect(t.requests().map((entry) => [entry.method, entry.path, entry.query])).toEqual([
+      ['GET', '/hedges', { status: 'filled', limit: '5' }],
+    ]);
     expect(t.writes()).toEqual([]);
   });
 
@@ -56,7 +58,9 @@ describe('hedge api: reads', () => {
     const result = await t.hedge(['api', '/hedges/hdg_missing', '--json']);
     expect(result.code).toBe(3);
     expect(JSON.parse(result.stdout)).toMatchObject({ data: null, error: { code: 'hedge_not_found' } });
-    expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 'hedge_not_found', class: 'rejected', status: 404 } });
+    expect(JSON.parse(result.stderr)).toMatchObject({
+      error: { code: 'hedge_not_found', class: 'rejected', status: 404 },
+    });
     expect(t.requests().map((entry) => [entry.path, entry.status])).toEqual([['/hedges/hdg_missing', 404]]);
   });
 
@@ -110,16 +114,50 @@ describe('hedge api: writes go through the journal', () => {
     expect(post!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
     t.advance(3_600_000);
     expect(t.hedges().find((one) => one.id === hedge.id)!.status).toBe('closed');
-    expect(await journal(t)).toMatchObject([{ command: 'api POST /hedges/close', outcome: 'done', idempotency_key: post!.idempotencyKey, request: { method: 'POST', path: '/hedges/close', body: { market: MARKET, side: 'buy' } } }]);
+    expect(await journal(t)).toMatchObject([
+      {
+        command: 'api POST /hedges/close',
+        outcome: 'done',
+        idempotency_key: post!.idempotencyKey,
+        request: { method: 'POST', path: '/hedges/close', body: { market: MARKET, side: 'buy' } },
+      },
+    ]);
   });
 
   it('-F types the body (numbers, booleans, null, @file); --input sends a JSON file', async () => {
     const t = await start();
     const file = join(t.configDir, 'ref.txt');
     writeFileSync(file, 'DEAL-7');
-    const typed = await t.hedge(['api', '-X', 'POST', '/quotes', '-f', 'market=USDTNGN', '-f', 'side=sell', '-F', 'notional_usd=2500.5', '-F', 'tenor_days=3', '-F', `note=@${file}`, '-F', 'flag=true', '-F', 'none=null']);
+    const typed = await t.hedge([
+      'api',
+      '-X',
+      'POST',
+      '/quotes',
+      '-f',
+      'market=USDTNGN',
+      '-f',
+      'side=sell',
+      '-F',
+      'notional_usd=2500.5',
+      '-F',
+      'tenor_days=3',
+      '-F',
+      `note=@${file}`,
+      '-F',
+      'flag=true',
+      '-F',
+      'none=null',
+    ]);
     expect(typed.code, typed.stderr).toBe(0);
-    expect(t.writes()[0]!.body).toEqual({ market: MARKET, side: 'sell', notional_usd: 2500.5, tenor_days: 3, note: 'DEAL-7', flag: true, none: null });
+    expect(t.writes()[0]!.body).toEqual({
+      market: MARKET,
+      side: 'sell',
+      notional_usd: 2500.5,
+      tenor_days: 3,
+      note: 'DEAL-7',
+      flag: true,
+      none: null,
+    });
     const body = join(t.configDir, 'quote.json');
     writeFileSync(body, JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }));
     const input = await t.hedge(['api', '-X', 'POST', '/quotes', '--input', body]);
@@ -134,10 +172,22 @@ describe('hedge api: writes go through the journal', () => {
     const big = join(t.configDir, 'big.txt');
     writeFileSync(big, 'x'.repeat(4 * 1024 * 1024 + 1));
     const refusals: Array<[string[], RegExp]> = [
-      [['api', '-X', 'POST', '/quotes', '--input', fifo], /^hedge: cannot read the --input file .*body\.fifo: it is a FIFO \(named pipe\), not a regular file; expected a regular file/],
-      [['api', '-X', 'POST', '/quotes', '-F', `note=@${big}`], /^hedge: cannot read the -F file .*big\.txt: it holds more than 4 MiB, the most an input file may hold; the API takes a few fields per request/],
-      [['api', '-X', 'POST', '/quotes', '--input', join(t.configDir, 'missing.json')], /^hedge: cannot read the --input file .*missing\.json: no such file/],
-      [['api', '-X', 'POST', '/quotes', '--input', '-', '-F', 'note=@-'], /^hedge: --input - and -F key=@- both read stdin, which can be read once/],
+      [
+        ['api', '-X', 'POST', '/quotes', '--input', fifo],
+        /^hedge: cannot read the --input file .*body\.fifo: it is a FIFO \(named pipe\), not a regular file; expected a regular file/,
+      ],
+      [
+        ['api', '-X', 'POST', '/quotes', '-F', `note=@${big}`],
+        /^hedge: cannot read the -F file .*big\.txt: it holds more than 4 MiB, the most an input file may hold; the API takes a few fields per request/,
+      ],
+      [
+        ['api', '-X', 'POST', '/quotes', '--input', join(t.configDir, 'missing.json')],
+        /^hedge: cannot read the --input file .*missing\.json: no such file/,
+      ],
+      [
+        ['api', '-X', 'POST', '/quotes', '--input', '-', '-F', 'note=@-'],
+        /^hedge: --input - and -F key=@- both read stdin, which can be read once/,
+      ],
     ];
     for (const [args, message] of refusals) {
       const result = await t.hedge(args, { input: '{}' });
@@ -147,9 +197,29 @@ describe('hedge api: writes go through the journal', () => {
     }
     expect(t.requests()).toEqual([]);
     // Piped in, the body and a value are read (once each).
-    const piped = await t.hedge(['api', '-X', 'POST', '/quotes', '--input', '-'], { input: JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }) });
+    const piped = await t.hedge(['api', '-X', 'POST', '/quotes', '--input', '-'], {
+      input: JSON.stringify({ market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 }),
+    });
     expect(piped.code, piped.stderr).toBe(0);
-    const value = await t.hedge(['api', '-X', 'POST', '/quotes', '-f', 'market=USDTNGN', '-f', 'side=sell', '-F', 'notional_usd=500', '-F', 'tenor_days=1', '-F', 'note=@-'], { input: 'DEAL-9' });
+    const value = await t.hedge(
+      [
+        'api',
+        '-X',
+        'POST',
+        '/quotes',
+        '-f',
+        'market=USDTNGN',
+        '-f',
+        'side=sell',
+        '-F',
+        'notional_usd=500',
+        '-F',
+        'tenor_days=1',
+        '-F',
+        'note=@-',
+      ],
+      { input: 'DEAL-9' },
+    );
     expect(value.code, value.stderr).toBe(0);
     expect(t.writes().map((entry) => entry.body)).toEqual([
       { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 },
@@ -162,16 +232,36 @@ describe('hedge api: writes go through the journal', () => {
     const refused = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy']);
     expect(refused.code).toBe(3);
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'no_open_hedge' } });
-    expect(await journal(t)).toMatchObject([{ command: 'api POST /hedges/close', outcome: 'rejected', error_code: 'no_open_hedge' }]);
-    const dry = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=sell', '--dry-run', '--json']);
+    expect(await journal(t)).toMatchObject([
+      { command: 'api POST /hedges/close', outcome: 'rejected', error_code: 'no_open_hedge' },
+    ]);
+    const dry = await t.hedge([
+      'api',
+      '-X',
+      'POST',
+      '/hedges/close',
+      '-f',
+      'market=USDTNGN',
+      '-f',
+      'side=sell',
+      '--dry-run',
+      '--json',
+    ]);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, method: 'POST', path: '/hedges/close', body: { market: MARKET, side: 'sell' } });
+    expect(JSON.parse(dry.stdout)).toMatchObject({
+      dry_run: true,
+      method: 'POST',
+      path: '/hedges/close',
+      body: { market: MARKET, side: 'sell' },
+    });
     expect(t.writes()).toHaveLength(1);
   });
 
   it('on a LIVE key without a terminal a write needs --yes: refused, nothing sent', async () => {
     const t = await start();
-    const result = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy'], { env: { HEDGE_API_KEY: LIVE_KEY } });
+    const result = await t.hedge(['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy'], {
+      env: { HEDGE_API_KEY: LIVE_KEY },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--yes is required to send POST /hedges/close with a LIVE key');
     expect(t.requests()).toEqual([]);
@@ -208,7 +298,23 @@ describe('hedge api: writes go through the journal', () => {
     const t = await start();
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
     let child: ChildProcess | undefined;
-    const running = t.hedge(['api', '-X', 'POST', '/hedges', '-f', 'market=USDTNGN', '-f', 'side=sell', '-F', 'notional_usd=3000', '-F', 'tenor_days=1'], { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 });
+    const running = t.hedge(
+      [
+        'api',
+        '-X',
+        'POST',
+        '/hedges',
+        '-f',
+        'market=USDTNGN',
+        '-f',
+        'side=sell',
+        '-F',
+        'notional_usd=3000',
+        '-F',
+        'tenor_days=1',
+      ],
+      { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 },
+    );
     await until(() => t.writes().some((entry) => entry.status === 'stalled'), 'the open was committed and held');
     child!.kill('SIGKILL');
     await running;

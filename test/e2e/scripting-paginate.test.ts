@@ -22,24 +22,32 @@ async function pagedSimulator(style: PagingStyle, hedges = 5) {
 }
 
 describe('hedge api --paginate', () => {
-  it.each(['cursor', 'link'] as const)('follows the %s from page to page: one envelope, every row once, in order', async (style) => {
-    const { simulator, proxy, ids, env } = await pagedSimulator(style);
-    expect(ids).toHaveLength(5);
-    const result = await simulator.hedge(['api', '/hedges', '-F', 'limit=2', '--paginate'], { env });
-    expect(result.code, result.stderr).toBe(0);
-    const envelope = JSON.parse(result.stdout);
-    expect(envelope.error).toBeNull();
-    expect(envelope.data.map((hedge: { id: string }) => hedge.id)).toEqual(ids);
-    expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
-    expect(proxy.pages.every((query) => query.limit === '2')).toBe(true);
-    if (style === 'cursor') expect(envelope.meta).toMatchObject({ next_cursor: null, has_more: false });
-  });
+  it.each(['cursor', 'link'] as const)(
+    'follows the %s from page to page: one envelope, every row once, in order',
+    async (style) => {
+      const { simulator, proxy, ids, env } = await pagedSimulator(style);
+      expect(ids).toHaveLength(5);
+      const result = await simulator.hedge(['api', '/hedges', '-F', 'limit=2', '--paginate'], { env });
+      expect(result.code, result.stderr).toBe(0);
+      const envelope = JSON.parse(result.stdout);
+      expect(envelope.error).toBeNull();
+      expect(envelope.data.map((hedge: { id: string }) => hedge.id)).toEqual(ids);
+      expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
+      expect(proxy.pages.every((query) => query.limit === '2')).toBe(true);
+      if (style === 'cursor') expect(envelope.meta).toMatchObject({ next_cursor: null, has_more: false });
+    },
+  );
 
   it('follows a cursor in the body beside the rows, as the list commands do: one envelope per page, every row once, in order', async () => {
     const { simulator, proxy, ids, env } = await pagedSimulator('body-cursor');
-    const result = await simulator.hedge(['api', '/hedges', '-F', 'limit=2', '--paginate', '--format', 'ndjson'], { env });
+    const result = await simulator.hedge(['api', '/hedges', '-F', 'limit=2', '--paginate', '--format', 'ndjson'], {
+      env,
+    });
     expect(result.code, result.stderr).toBe(0);
-    const pages = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const pages = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(pages.map((page) => page.data.next_cursor)).toEqual(['2', '4', null]);
     expect(pages.flatMap((page) => page.data.items.map((hedge: { id: string }) => hedge.id))).toEqual(ids);
     expect(proxy.pages.map((query) => query.cursor ?? null)).toEqual([null, '2', '4']);
@@ -59,17 +67,26 @@ describe('hedge api --paginate', () => {
     const counted = await simulator.hedge(['api', '/hedges?limit=2', '--paginate', '--query', 'length(data)'], { env });
     expect(JSON.parse(counted.stdout)).toBe(5);
     const lines = await simulator.hedge(['api', '/hedges?limit=2', '--paginate', '--format', 'ndjson'], { env });
-    expect(lines.stdout.trim().split('\n').map((line) => JSON.parse(line).data.length)).toEqual([2, 2, 1]);
+    expect(
+      lines.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).data.length),
+    ).toEqual([2, 2, 1]);
   });
 
   it('a next link to another host is not followed (exit 2, off_origin: the one origin check): only the first page was asked for', async () => {
     const { simulator, proxy, env } = await pagedSimulator('link-elsewhere');
     const result = await simulator.hedge(['api', '/hedges', '-F', 'limit=2', '--paginate'], { env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--paginate: the server's next-page link would leave the base URL's origin \(http:\/\/127\.0\.0\.1:\d+\) for https:\/\/elsewhere\.example; refused, it was not sent\./);
+    expect(result.stderr).toMatch(
+      /--paginate: the server's next-page link would leave the base URL's origin \(http:\/\/127\.0\.0\.1:\d+\) for https:\/\/elsewhere\.example; refused, it was not sent\./,
+    );
     expect(proxy.pages).toHaveLength(1);
     const json = await simulator.hedge(['api', '/hedges', '-F', 'limit=2', '--paginate', '--json'], { env });
-    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'off_origin', class: 'usage' } });
+    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({
+      error: { code: 'off_origin', class: 'usage' },
+    });
     expect(proxy.pages).toHaveLength(2);
   });
 

@@ -9,15 +9,35 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { startAnswerProxy } from '../support/field-proxy.js';
 import { runHedge } from '../support/hedge-cli.js';
-import { apiData, envFor, FILL_DELAY_MS, MARKET, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
+import {
+  apiData,
+  envFor,
+  FILL_DELAY_MS,
+  MARKET,
+  pinnedClockEnv,
+  useSimulators,
+  type Simulator,
+} from '../support/simulator.js';
 import { printedTable } from '../support/table-text.js';
 
 const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
 
 /** Opens a hedge as another client would (plain HTTP, nothing journaled here) and returns its id. */
-async function openByApi(simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string): Promise<string> {
-  const body = { market: MARKET, side, notional_usd: notional, tenor_days: tenor, ...(ref ? { client_reference: ref } : {}) };
+async function openByApi(
+  simulator: Simulator,
+  side: 'buy' | 'sell',
+  notional: number,
+  tenor: number,
+  ref?: string,
+): Promise<string> {
+  const body = {
+    market: MARKET,
+    side,
+    notional_usd: notional,
+    tenor_days: tenor,
+    ...(ref ? { client_reference: ref } : {}),
+  };
   return (await apiData(simulator, 'POST', '/hedges', body)).hedge_id as string;
 }
 
@@ -36,7 +56,7 @@ function rowLines(stdout: string): string[] {
 }
 
 describe('several hedges on one side (severalPerSide)', () => {
-  it('positions: the side\'s one line with both its hedges under it (id, reference, notional, status, time left), every line within 80 columns', async () => {
+  it("positions: the side's one line with both its hedges under it (id, reference, notional, status, time left), every line within 80 columns", async () => {
     const simulator = await startSimulator({ preset: 'frozen', severalPerSide: true });
     const short = await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
     const long = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
@@ -75,9 +95,17 @@ describe('several hedges on one side (severalPerSide)', () => {
     const { side_book: book, ...sent } = position!;
     expect(sent).toEqual((await apiData(simulator, 'GET', '/positions'))[0]);
     expect(book).toMatchObject({ state: 'in-step', why: null, records_notional_usd: 13_000 });
-    expect(book.hedges).toEqual([await apiData(simulator, 'GET', `/hedges/${short}`), await apiData(simulator, 'GET', `/hedges/${long}`)]);
+    expect(book.hedges).toEqual([
+      await apiData(simulator, 'GET', `/hedges/${short}`),
+      await apiData(simulator, 'GET', `/hedges/${long}`),
+    ]);
     // The hedges came from their records (every filled one, and the newest page), not from the line.
-    expect(simulator.requests('GET', '/hedges').map((entry) => entry.query.status ?? 'any').sort()).toContain('filled');
+    expect(
+      simulator
+        .requests('GET', '/hedges')
+        .map((entry) => entry.query.status ?? 'any')
+        .sort(),
+    ).toContain('filled');
   });
 
   it('maturities: a row per hedge, each with its own maturity, not one per side line', async () => {
@@ -88,8 +116,24 @@ describe('several hedges on one side (severalPerSide)', () => {
     const json = await frozen(simulator, ['maturities', '--json']);
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject([
-      { hedge_id: short, side: 'buy', client_reference: 'DEAL-7', notional_usd: 10_000, maturity_at: '2026-03-03T09:00:00.000Z', tenor_days: 1, net_pnl_usd: null },
-      { hedge_id: long, side: 'buy', client_reference: 'DEAL-8', notional_usd: 3_000, maturity_at: '2026-03-09T09:00:00.000Z', tenor_days: 7, net_pnl_usd: null },
+      {
+        hedge_id: short,
+        side: 'buy',
+        client_reference: 'DEAL-7',
+        notional_usd: 10_000,
+        maturity_at: '2026-03-03T09:00:00.000Z',
+        tenor_days: 1,
+        net_pnl_usd: null,
+      },
+      {
+        hedge_id: long,
+        side: 'buy',
+        client_reference: 'DEAL-8',
+        notional_usd: 3_000,
+        maturity_at: '2026-03-09T09:00:00.000Z',
+        tenor_days: 7,
+        net_pnl_usd: null,
+      },
     ]);
     const table = await frozen(simulator, ['maturities', '--format', 'table']);
     expect(table.code, table.stderr).toBe(0);
@@ -97,14 +141,17 @@ describe('several hedges on one side (severalPerSide)', () => {
     for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     expect(lines).toContain('Tue 03 Mar 2026 · 1 hedge · 10,000.00 USD');
     expect(lines).toContain('Mon 09 Mar 2026 · 1 hedge · 3,000.00 USD');
-    expect(lines.filter((line) => /^09:00 /.test(line))).toEqual([expect.stringMatching(/ buy +DEAL-7 +10,000\.00 /), expect.stringMatching(/ buy +DEAL-8 +3,000\.00 /)]);
+    expect(lines.filter((line) => /^09:00 /.test(line))).toEqual([
+      expect.stringMatching(/ buy +DEAL-7 +10,000\.00 /),
+      expect.stringMatching(/ buy +DEAL-8 +3,000\.00 /),
+    ]);
   });
 });
 
 describe('a server whose positions list trails the hedge records (viewLagMs)', () => {
   const LAG_MS = 3_000;
 
-  it('right after another client\'s open the side is settling, not flat: a row with the reason on a terminal, a warning in JSON; in step once the list catches up', async () => {
+  it("right after another client's open the side is settling, not flat: a row with the reason on a terminal, a warning in JSON; in step once the list catches up", async () => {
     const simulator = await startSimulator({ preset: 'frozen', viewLagMs: LAG_MS });
     const id = await openByApi(simulator, 'buy', 2_000, 1, 'DEAL-9');
     simulator.advance(FILL_DELAY_MS + 1);
@@ -119,14 +166,18 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     const lines = rowLines(table.stdout);
     expect(lines[0]).toMatch(/buy +DEAL-9 +2,000\.00 /);
     // The reason is wrapped to the width, never cut.
-    expect(lines.slice(1).join(' ').replace(/\s+/g, ' ')).toContain(`settling: hedge ${id} is filled on its record, not in the positions list yet`);
+    expect(lines.slice(1).join(' ').replace(/\s+/g, ' ')).toContain(
+      `settling: hedge ${id} is filled on its record, not in the positions list yet`,
+    );
     expect(lines.at(-1)).toMatch(new RegExp(`^  └ ${id}  DEAL-9  2,000\\.00 USD  filled  23h 59m$`));
 
     // JSON is the server's list (empty); the side's state is said on stderr, not hidden.
     const json = await frozen(simulator, ['positions', '--json']);
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual([]);
-    expect(json.stderr).toContain(`The buy side of ${MARKET} is settling: hedge ${id} is filled on its record, not in the positions list yet.`);
+    expect(json.stderr).toContain(
+      `The buy side of ${MARKET} is settling: hedge ${id} is filled on its record, not in the positions list yet.`,
+    );
     // A script that asks for the side's book by name is not refused on a list that is empty for now.
     const picked = await frozen(simulator, ['positions', '--json', '--fields', 'side,side_book']);
     expect(picked.code, picked.stderr).toBe(0);
@@ -134,17 +185,23 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     // And the hedge matures all the same: maturities lists it (no positions line to give its P&L).
     const maturities = await frozen(simulator, ['maturities', '--json']);
     expect(maturities.code, maturities.stderr).toBe(0);
-    expect(JSON.parse(maturities.stdout)).toMatchObject([{ hedge_id: id, notional_usd: 2_000, client_reference: 'DEAL-9', net_pnl_usd: null }]);
+    expect(JSON.parse(maturities.stdout)).toMatchObject([
+      { hedge_id: id, notional_usd: 2_000, client_reference: 'DEAL-9', net_pnl_usd: null },
+    ]);
     expect(maturities.stderr).toContain('is settling');
 
     // Past the lag every view agrees: in step, nothing said.
     simulator.advance(LAG_MS);
     const after = await frozen(simulator, ['positions', '--json']);
     expect(after.code, after.stderr).toBe(0);
-    expect(JSON.parse(after.stdout)).toMatchObject([{ side: 'buy', notional_usd: 2_000, side_book: { state: 'in-step', hedges: [{ id }] } }]);
+    expect(JSON.parse(after.stdout)).toMatchObject([
+      { side: 'buy', notional_usd: 2_000, side_book: { state: 'in-step', hedges: [{ id }] } },
+    ]);
     expect(after.stderr).not.toContain('settling');
     const pickedAfter = await frozen(simulator, ['positions', '--json', '--fields', 'side,side_book']);
-    expect(JSON.parse(pickedAfter.stdout)).toMatchObject([{ side: 'buy', side_book: { state: 'in-step', hedges: [{ id }] } }]);
+    expect(JSON.parse(pickedAfter.stdout)).toMatchObject([
+      { side: 'buy', side_book: { state: 'in-step', hedges: [{ id }] } },
+    ]);
   });
 
   it('right after a close the list still shows the side whose hedge has closed on its record: settling, with the line kept as sent', async () => {
@@ -162,7 +219,12 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     const [position] = JSON.parse(json.stdout) as Array<Record<string, any>>;
     const { side_book: book, ...sent } = position!;
     expect(sent).toEqual(listed[0]);
-    expect(book).toEqual({ state: 'settling', why: expect.stringContaining('not filled on their records'), records_notional_usd: 0, hedges: [] });
+    expect(book).toEqual({
+      state: 'settling',
+      why: expect.stringContaining('not filled on their records'),
+      records_notional_usd: 0,
+      hedges: [],
+    });
     const table = await frozen(simulator, ['positions', '--format', 'table']);
     // The line is the closed hedge's deal: its reference still reads from that hedge's record.
     expect(rowLines(table.stdout)[0]).toMatch(/^sell +DEAL-5 +4,000\.00 /);
@@ -175,7 +237,10 @@ describe('positions when the hedge records are not there', () => {
     const simulator = await startSimulator({ preset: 'frozen' });
     await openByApi(simulator, 'buy', 5_000, 3, 'DEAL-1');
     simulator.advance(FILL_DELAY_MS + 1);
-    simulator.sandbox.setFaults({ nextError: { count: 100, status: 403, code: 'forbidden', message: 'this key may not list hedges' }, match: { method: 'GET', path: '/hedges' } });
+    simulator.sandbox.setFaults({
+      nextError: { count: 100, status: 403, code: 'forbidden', message: 'this key may not list hedges' },
+      match: { method: 'GET', path: '/hedges' },
+    });
     const json = await frozen(simulator, ['positions', '--json']);
     expect(json.code, json.stderr).toBe(0);
     const [position] = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
@@ -201,7 +266,10 @@ describe('positions when the hedge records are not there', () => {
       if (request.method === 'GET' && request.path === '/hedges') envelope.data = [];
     });
     try {
-      const json = await runHedge(['positions', '--json'], { configDir: simulator.configDir, env: { ...envFor(proxy), ...pinnedClockEnv(simulator) } });
+      const json = await runHedge(['positions', '--json'], {
+        configDir: simulator.configDir,
+        env: { ...envFor(proxy), ...pinnedClockEnv(simulator) },
+      });
       expect(json.code, json.stderr).toBe(0);
       expect(JSON.parse(json.stdout)).toMatchObject([{ side: 'sell', notional_usd: 7_000, side_book: null }]);
       expect(json.stderr).toContain('Hedges not shown: GET /hedges returned no hedge records');
@@ -223,14 +291,20 @@ describe('one deal followed across its rolls', () => {
     }
     // The server: three hedges of the deal, each open carrying its reference; two closed by the rolls.
     const opens = simulator.writes().filter((entry) => entry.path === '/hedges');
-    expect(opens.map((entry) => (entry.body as { client_reference?: string }).client_reference)).toEqual(['DEAL-7', 'DEAL-7', 'DEAL-7']);
+    expect(opens.map((entry) => (entry.body as { client_reference?: string }).client_reference)).toEqual([
+      'DEAL-7',
+      'DEAL-7',
+      'DEAL-7',
+    ]);
     const deal = simulator.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
     expect(deal.map((hedge) => hedge.status)).toEqual(['closed', 'closed', 'filled']);
     const [first, second, third] = deal.map((hedge) => hedge.id) as [string, string, string];
 
     const history = await simulator.hedge(['history', '--ref', 'DEAL-7', '--json']);
     expect(history.code, history.stderr).toBe(0);
-    expect((JSON.parse(history.stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id).sort()).toEqual([first, second].sort());
+    expect((JSON.parse(history.stdout) as Array<{ hedge_id: string }>).map((record) => record.hedge_id).sort()).toEqual(
+      [first, second].sort(),
+    );
     // The deal's hedge held after the last roll is named beside the history, which cannot list it yet.
     expect(history.stderr).toContain(`DEAL-7 is still held: ${third} (1,000.00 USD, filled, matures`);
     // The deal's hedges were asked for by their reference (the spec's filter).
@@ -238,7 +312,12 @@ describe('one deal followed across its rolls', () => {
 
     const byHedge = await simulator.hedge(['report', '--by', 'hedge', '--ref', 'DEAL-7', '--json']);
     expect(byHedge.code, byHedge.stderr).toBe(0);
-    expect((JSON.parse(byHedge.stdout).groups as Array<{ key: string; deal: { client_reference: string } }>).map((group) => [group.key, group.deal.client_reference])).toEqual([
+    expect(
+      (JSON.parse(byHedge.stdout).groups as Array<{ key: string; deal: { client_reference: string } }>).map((group) => [
+        group.key,
+        group.deal.client_reference,
+      ]),
+    ).toEqual([
       [first, 'DEAL-7'],
       [second, 'DEAL-7'],
     ]);
@@ -249,12 +328,18 @@ describe('one deal followed across its rolls', () => {
     expect(simulator.hedges().find((hedge) => hedge.id === third)!.status).toBe('closed');
     const settled = await simulator.hedge(['history', '--ref', 'DEAL-7', '--json']);
     expect(settled.code, settled.stderr).toBe(0);
-    const records = JSON.parse(settled.stdout) as Array<{ hedge_id: string; client_reference: string; net_pnl_usd: number }>;
+    const records = JSON.parse(settled.stdout) as Array<{
+      hedge_id: string;
+      client_reference: string;
+      net_pnl_usd: number;
+    }>;
     expect(records.map((record) => record.hedge_id).sort()).toEqual([first, second, third].sort());
     expect(records.every((record) => record.client_reference === 'DEAL-7')).toBe(true);
     expect(settled.stderr).not.toContain('still held');
 
-    const table = await simulator.hedge(['history', '--ref', 'DEAL-7', '--format', 'table'], { env: { COLUMNS: '80' } });
+    const table = await simulator.hedge(['history', '--ref', 'DEAL-7', '--format', 'table'], {
+      env: { COLUMNS: '80' },
+    });
     expect(table.code, table.stderr).toBe(0);
     for (const line of screenLines(table.stdout)) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     // The totals row: its label whole, or (the hedge id hidden at 80 columns) its short form.
@@ -264,15 +349,19 @@ describe('one deal followed across its rolls', () => {
     const byRef = await simulator.hedge(['report', '--by', 'ref', '--json']);
     expect(byRef.code, byRef.stderr).toBe(0);
     const cents = records.reduce((sum, record) => sum + Math.round(record.net_pnl_usd * 100), 0);
-    expect(JSON.parse(byRef.stdout).groups).toMatchObject([{ key: 'DEAL-7', label: 'DEAL-7', count: 3, notional_usd: 3_000, net_pnl_usd: cents / 100 }]);
-    const byRefTable = await simulator.hedge(['report', '--by', 'ref', '--format', 'table'], { env: { COLUMNS: '80' } });
+    expect(JSON.parse(byRef.stdout).groups).toMatchObject([
+      { key: 'DEAL-7', label: 'DEAL-7', count: 3, notional_usd: 3_000, net_pnl_usd: cents / 100 },
+    ]);
+    const byRefTable = await simulator.hedge(['report', '--by', 'ref', '--format', 'table'], {
+      env: { COLUMNS: '80' },
+    });
     expect(byRefTable.code, byRefTable.stderr).toBe(0);
     for (const line of screenLines(byRefTable.stdout)) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     expect(byRefTable.stdout).toMatch(/^P&L by deal reference, all history$/m);
     expect(byRefTable.stdout).toMatch(/^DEAL-7 +3 +3,000\.00 /m);
   }, 60_000);
 
-  it('a history whose records carry no reference: the deal is joined from its hedges\' records by hedge id, shown but never added to the JSON', async () => {
+  it("a history whose records carry no reference: the deal is joined from its hedges' records by hedge id, shown but never added to the JSON", async () => {
     const simulator = await startSimulator();
     const opened = await simulator.hedge(['open', MARKET, 'sell', '2000', '--tenor', '1', '--ref', 'DEAL-3', '--json']);
     expect(opened.code, opened.stderr).toBe(0);
@@ -282,14 +371,20 @@ describe('one deal followed across its rolls', () => {
     expect(other.code, other.stderr).toBe(0);
     const closed = await simulator.hedge(['close', MARKET, 'buy', '--json']);
     expect(closed.code, closed.stderr).toBe(0);
-    const [dealFirst] = simulator.hedges().filter((hedge) => hedge.clientReference === 'DEAL-3').map((hedge) => hedge.id);
+    const [dealFirst] = simulator
+      .hedges()
+      .filter((hedge) => hedge.clientReference === 'DEAL-3')
+      .map((hedge) => hedge.id);
     // A server whose history records do not carry the reference (the spec does not show the field).
     const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
-      if (request.path === '/hedges/history' && Array.isArray(envelope.data)) for (const record of envelope.data) delete (record as Record<string, unknown>).client_reference;
+      if (request.path === '/hedges/history' && Array.isArray(envelope.data))
+        for (const record of envelope.data) delete (record as Record<string, unknown>).client_reference;
     });
     try {
       const env = envFor(proxy);
-      const answer = (await (await fetch(`${proxy.baseUrl}/hedges/history`, { headers: { authorization: `Bearer ${proxy.apiKey}` } })).json()) as { data: Array<Record<string, unknown>> };
+      const answer = (await (
+        await fetch(`${proxy.baseUrl}/hedges/history`, { headers: { authorization: `Bearer ${proxy.apiKey}` } })
+      ).json()) as { data: Array<Record<string, unknown>> };
       const sent = answer.data;
       expect(sent).toHaveLength(2);
       expect(sent.every((record) => !('client_reference' in record))).toBe(true);
@@ -299,13 +394,21 @@ describe('one deal followed across its rolls', () => {
       const records = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
       expect(records.map((record) => record.hedge_id)).toEqual([dealFirst]);
       expect(records[0]).not.toHaveProperty('client_reference');
-      const tsv = await runHedge(['history', '--ref', 'DEAL-3', '--format', 'tsv', '--fields', 'hedge_id,client_reference'], { configDir: simulator.configDir, env });
+      const tsv = await runHedge(
+        ['history', '--ref', 'DEAL-3', '--format', 'tsv', '--fields', 'hedge_id,client_reference'],
+        { configDir: simulator.configDir, env },
+      );
       expect(tsv.code, tsv.stderr).toBe(0);
       expect(tsv.stdout.trim().split('\n')).toEqual(['hedge_id\tclient_reference', `${dealFirst}\tDEAL-3`]);
 
       const byRef = await runHedge(['report', '--by', 'ref', '--json'], { configDir: simulator.configDir, env });
       expect(byRef.code, byRef.stderr).toBe(0);
-      expect((JSON.parse(byRef.stdout).groups as Array<{ key: string; count: number }>).map((group) => [group.key, group.count])).toEqual([
+      expect(
+        (JSON.parse(byRef.stdout).groups as Array<{ key: string; count: number }>).map((group) => [
+          group.key,
+          group.count,
+        ]),
+      ).toEqual([
         ['DEAL-3', 1],
         ['DEAL-4', 1],
       ]);

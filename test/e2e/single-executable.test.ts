@@ -30,7 +30,15 @@ interface Run {
 
 /** The executable with PATH holding no node, and only the environment given. */
 function env(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: noNode, HOME: home, HEDGE_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1', TZ: 'UTC', LANG: 'C.UTF-8', ...extra };
+  return {
+    PATH: noNode,
+    HOME: home,
+    HEDGE_CONFIG_DIR: join(home, 'config'),
+    NO_COLOR: '1',
+    TZ: 'UTC',
+    LANG: 'C.UTF-8',
+    ...extra,
+  };
 }
 
 function runExecutable(args: string[], extra: Record<string, string> = {}): Promise<Run> {
@@ -89,10 +97,15 @@ describe('the single executable, with no node on PATH', () => {
     try {
       const result = await runExecutable(['markets', '--json'], simulator.env);
       expect(result.code, result.stderr).toBe(0);
-      expect(JSON.parse(result.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+      expect(JSON.parse(result.stdout)).toEqual(
+        expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]),
+      );
       expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
 
-      const opened = await runExecutable(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json', '--yes'], simulator.env);
+      const opened = await runExecutable(
+        ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json', '--yes'],
+        simulator.env,
+      );
       expect(opened.code, opened.stderr).toBe(0);
       expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
     } finally {
@@ -101,12 +114,19 @@ describe('the single executable, with no node on PATH', () => {
   });
 
   it('serves its own simulator (`sandbox serve`) and trades against it', async () => {
-    const server = spawn(executable, ['sandbox', 'serve', '--port', '0', '--fill-delay', '0'], { env: env(), cwd: work.path, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn(executable, ['sandbox', 'serve', '--port', '0', '--fill-delay', '0'], {
+      env: env(),
+      cwd: work.path,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let printed = '';
     server.stdout.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk));
     const exited = new Promise((resolve) => server.once('close', resolve));
     try {
-      await until(() => /HEDGE_API_KEY=\S+/.test(printed) && /HEDGE_BASE_URL=\S+/.test(printed), 'the sandbox to print its settings');
+      await until(
+        () => /HEDGE_API_KEY=\S+/.test(printed) && /HEDGE_BASE_URL=\S+/.test(printed),
+        'the sandbox to print its settings',
+      );
       const settings = Object.fromEntries(
         printed
           .split('\n')
@@ -115,7 +135,12 @@ describe('the single executable, with no node on PATH', () => {
       );
       const quote = await runExecutable(['quote', 'USDTNGN', 'sell', '2500', '--tenor', '7', '--json'], settings);
       expect(quote.code, quote.stderr).toBe(0);
-      expect(JSON.parse(quote.stdout)).toMatchObject({ market: 'USDTNGN', side: 'sell', notional_usd: 2500, tenor_days: 7 });
+      expect(JSON.parse(quote.stdout)).toMatchObject({
+        market: 'USDTNGN',
+        side: 'sell',
+        notional_usd: 2500,
+        tenor_days: 7,
+      });
       const account = await runExecutable(['account', '--json'], settings);
       expect(account.code, account.stderr).toBe(0);
       expect(JSON.parse(account.stdout)).toHaveProperty('balance_usdc');

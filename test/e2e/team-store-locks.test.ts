@@ -48,7 +48,11 @@ describeWithPostgres('check and act under one lock, across machines', (server) =
 
   it('3 machines `open --ref DEAL-7` at once: one hedge carries DEAL-7, the others are refused naming it', async () => {
     const { t, team } = await desk();
-    const runs = await Promise.all([team.a, team.b, team.c].map((machine) => machine.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'])));
+    const runs = await Promise.all(
+      [team.a, team.b, team.c].map((machine) =>
+        machine.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7']),
+      ),
+    );
     const withRef = t.hedges().filter((hedge) => (hedge as { clientReference?: string }).clientReference === 'DEAL-7');
     expect(withRef).toHaveLength(1);
     expect(trades(t)).toHaveLength(1);
@@ -120,18 +124,37 @@ describeWithPostgres('after a send, and through a store outage (issue 36)', (ser
       },
     });
     try {
-      await until(() => printed.includes('"event":"reopen"'), "the keeper's first open", { timeoutMs: 30_000, process: running });
+      await until(() => printed.includes('"event":"reopen"'), "the keeper's first open", {
+        timeoutMs: 30_000,
+        process: running,
+      });
       expect(sideNotional(t, 'buy')).toBe(1_000);
       // The store's heartbeat: its errors count only a write made after the outage can carry.
-      const storedErrors = async () => Number((await server().query(team.database, `SELECT body->>'errors' AS errors FROM hedge.keeper_heartbeats`)).rows[0]?.errors ?? Number.NaN);
+      const storedErrors = async () =>
+        Number(
+          (await server().query(team.database, `SELECT body->>'errors' AS errors FROM hedge.keeper_heartbeats`)).rows[0]
+            ?.errors ?? Number.NaN,
+        );
       expect(await storedErrors()).toBe(0);
       await server().stop();
-      await until(() => /"event":"error"/.test(printed), 'an error event while the store is down', { timeoutMs: 30_000, process: running });
+      await until(() => /"event":"error"/.test(printed), 'an error event while the store is down', {
+        timeoutMs: 30_000,
+        process: running,
+      });
       // Its heartbeat could not reach the store either: said as an error event, never the keeper's end.
-      await until(() => printed.split('\n').some((line) => line.includes('"event":"error"') && line.includes('"code":"heartbeat"')), "the store heartbeat's failed write as an error event", { timeoutMs: 30_000, process: running });
+      await until(
+        () =>
+          printed.split('\n').some((line) => line.includes('"event":"error"') && line.includes('"code":"heartbeat"')),
+        "the store heartbeat's failed write as an error event",
+        { timeoutMs: 30_000, process: running },
+      );
       await server().start();
       const cyclesBefore = printed.split('"event":"cycle"').length;
-      await until(() => printed.split('"event":"cycle"').length > cyclesBefore, 'a good cycle after the store returned', { timeoutMs: 40_000, process: running });
+      await until(
+        () => printed.split('"event":"cycle"').length > cyclesBefore,
+        'a good cycle after the store returned',
+        { timeoutMs: 40_000, process: running },
+      );
       // The store's heartbeat goes on after the outage, and says what the outage was (counted, not timed).
       let errorsAfter = 0;
       for (let attempt = 0; attempt < 40 && errorsAfter === 0; attempt++) {
@@ -143,7 +166,11 @@ describeWithPostgres('after a send, and through a store outage (issue 36)', (ser
       const second = await team.b.hedge(['keep', join(team.a.dir, 'target.csv'), '--once']);
       expect(second.code, second.stderr).toBe(11);
       expect(printed).toContain('keeper_lock_lost');
-      await until(() => existsSync(alerts) && readFileSync(alerts, 'utf8').includes('"event":"error"'), 'the alert hook ran for the outage', { timeoutMs: 30_000 });
+      await until(
+        () => existsSync(alerts) && readFileSync(alerts, 'utf8').includes('"event":"error"'),
+        'the alert hook ran for the outage',
+        { timeoutMs: 30_000 },
+      );
       expect(trades(t)).toHaveLength(1);
     } finally {
       keeper?.kill('SIGTERM');
@@ -159,7 +186,10 @@ describeWithPostgres('after a send, and through a store outage (issue 36)', (ser
     const file = join(team.a.dir, 'target.csv');
     writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,sell,1500,3\n');
     const applying = team.a.hedge(['apply', file, '--json'], { timeoutMs: 60_000 });
-    await until(() => t.writes().some((entry) => entry.path === '/hedges/add'), 'the add of the apply was sent', { timeoutMs: 30_000, process: applying });
+    await until(() => t.writes().some((entry) => entry.path === '/hedges/add'), 'the add of the apply was sent', {
+      timeoutMs: 30_000,
+      process: applying,
+    });
     await server().stop();
     let result;
     try {

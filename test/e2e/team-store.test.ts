@@ -43,13 +43,15 @@ afterEach(() => teams.splice(0).forEach((team) => team.remove()));
 
 const journalOf = journalEntries<Entry>;
 
-
 /** The write on `path` was answered and the wait has polled /positions after it (its journal update is made). */
 function waitingAfter(t: Simulator, path: string): () => boolean {
   return () => {
     const log = t.sandbox.requestLog;
     const sent = log.findIndex((entry) => entry.method === 'POST' && entry.path === path && entry.status === 200);
-    return sent >= 0 && log.slice(sent + 1).some((entry) => entry.method === 'GET' && entry.path === '/positions' && entry.status === 200);
+    return (
+      sent >= 0 &&
+      log.slice(sent + 1).some((entry) => entry.method === 'GET' && entry.path === '/positions' && entry.status === 200)
+    );
   };
 }
 
@@ -77,9 +79,23 @@ describeWithPostgres('the team journal store, three machines', (server) => {
       ['open', 'desk-a', hostname(), 'filled'],
     ]);
     // Each entry carries the key the server saw for it, and the process that began it.
-    expect(seen.map((entry) => entry.idempotency_key).sort()).toEqual(trades(t).map((entry) => entry.idempotencyKey).sort());
-    expect(seen.map((entry) => entry.hedge_id).sort()).toEqual(t.hedges().map((hedge) => hedge.id).sort());
-    for (const entry of seen) expect(entry.holder).toMatchObject({ host: hostname(), pid: expect.any(Number), session: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(seen.map((entry) => entry.idempotency_key).sort()).toEqual(
+      trades(t)
+        .map((entry) => entry.idempotencyKey)
+        .sort(),
+    );
+    expect(seen.map((entry) => entry.hedge_id).sort()).toEqual(
+      t
+        .hedges()
+        .map((hedge) => hedge.id)
+        .sort(),
+    );
+    for (const entry of seen)
+      expect(entry.holder).toMatchObject({
+        host: hostname(),
+        pid: expect.any(Number),
+        session: expect.stringMatching(/^[0-9a-f]{16}$/),
+      });
     expect(seen[0]!.holder!.session).not.toBe(seen[1]!.holder!.session);
 
     // Not in any machine's local file: the store is the journal.
@@ -95,13 +111,21 @@ describeWithPostgres('the team journal store, three machines', (server) => {
     const show = await team.c.hedge(['journal', 'show', seen[1]!.id]);
     const [keys, values] = show.stdout.split('\n').map((line) => line.split('\t'));
     expect(values![keys!.indexOf('host')]).toBe(hostname());
-    expect(values![keys!.indexOf('holder')]).toBe(`pid ${seen[1]!.holder!.pid} on ${hostname()}, session ${seen[1]!.holder!.session}`);
+    expect(values![keys!.indexOf('holder')]).toBe(
+      `pid ${seen[1]!.holder!.pid} on ${hostname()}, session ${seen[1]!.holder!.session}`,
+    );
 
     // --verbose says which store, its password redacted.
     const verbose = await team.c.hedge(['journal', '--json', '--verbose']);
-    expect(verbose.stderr).toContain(`journal: team store ${team.url.replace(server().password, '***')} (from HEDGE_JOURNAL_URL)`);
+    expect(verbose.stderr).toContain(
+      `journal: team store ${team.url.replace(server().password, '***')} (from HEDGE_JOURNAL_URL)`,
+    );
     const whoami = await team.c.hedge(['whoami', '--json']);
-    expect(JSON.parse(whoami.stdout).journal).toEqual({ store: 'postgres', location: team.url.replace(server().password, '***'), source: 'HEDGE_JOURNAL_URL' });
+    expect(JSON.parse(whoami.stdout).journal).toEqual({
+      store: 'postgres',
+      location: team.url.replace(server().password, '***'),
+      source: 'HEDGE_JOURNAL_URL',
+    });
     for (const output of team.outputs) expect(output).not.toContain(server().password);
   });
 
@@ -111,13 +135,21 @@ describeWithPostgres('the team journal store, three machines', (server) => {
     try {
       const refused = await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']);
       expect(refused.code).toBe(13);
-      expect(refused.stderr).toContain(`The team journal store ${team.urlWithoutPassword} cannot be reached: connection refused`);
-      expect(refused.stderr).toMatch(/refuses writes before sending anything; reads of the API \(positions, hedges, account\) still work/);
+      expect(refused.stderr).toContain(
+        `The team journal store ${team.urlWithoutPassword} cannot be reached: connection refused`,
+      );
+      expect(refused.stderr).toMatch(
+        /refuses writes before sending anything; reads of the API \(positions, hedges, account\) still work/,
+      );
 
       const json = await team.c.hedge(['add', 'USDTNGN', 'buy', '500', '--json', '--verbose']);
       expect(json.code).toBe(13);
       const error = JSON.parse(json.stderr.trim().split('\n').at(-1)!).error;
-      expect(error).toMatchObject({ code: 'state', class: 'state', details: { store: team.url.replace(server().password, '***') } });
+      expect(error).toMatchObject({
+        code: 'state',
+        class: 'state',
+        details: { store: team.url.replace(server().password, '***') },
+      });
       // Nothing of any write reached the server.
       expect(t.writes()).toEqual([]);
 
@@ -143,7 +175,12 @@ describeWithPostgres('the team journal store, three machines', (server) => {
     t.advance(LAND_MS);
     const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
 
-    const killed = await killWhen(team.a, ['add', 'USDTNGN', 'buy', '500'], waitingAfter(t, '/hedges/add'), 'the add was waiting');
+    const killed = await killWhen(
+      team.a,
+      ['add', 'USDTNGN', 'buy', '500'],
+      waitingAfter(t, '/hedges/add'),
+      'the add was waiting',
+    );
     expect(killed.signal).toBe('SIGKILL');
     const hedge = () => t.hedges().find((candidate) => candidate.id === hedgeId)!;
     expect(hedge().pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
@@ -173,7 +210,10 @@ describeWithPostgres('the team journal store, three machines', (server) => {
     // A's profile "solo" starts without a store: its actions go to A's local file.
     const loggedIn = await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo']);
     expect(loggedIn.code, loggedIn.stderr).toBe(0);
-    const solo: Machine = { ...team.a, hedge: (args, options) => team.a.hedge(['--profile', 'solo', ...args], options) };
+    const solo: Machine = {
+      ...team.a,
+      hedge: (args, options) => team.a.hedge(['--profile', 'solo', ...args], options),
+    };
     expect((await solo.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json'])).code).toBe(0);
     expect((await solo.hedge(['open', 'USDTNGN', 'sell', '1500', '--tenor', '1', '--json'])).code).toBe(0);
     const mine = await journalOf(solo);
@@ -181,11 +221,20 @@ describeWithPostgres('the team journal store, three machines', (server) => {
     expect(await journalOf(team.c)).toEqual([]);
 
     // Then the profile joins the team store (the password comes from PGPASSWORD, never the command line).
-    const joined = await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo', '--journal-url', team.urlWithoutPassword], { PGPASSWORD: server().password });
+    const joined = await loginWith(
+      team.a.dir,
+      t,
+      t.apiKey,
+      ['--profile', 'solo', '--journal-url', team.urlWithoutPassword],
+      { PGPASSWORD: server().password },
+    );
     expect(joined.code, joined.stderr).toBe(0);
     expect(joined.stderr).toContain(`Its journal is the team store ${team.urlWithoutPassword}`);
     expect(readStore(team.a.dir).profiles.solo.journal_url).toBe(team.urlWithoutPassword);
-    const profiles = JSON.parse((await team.a.hedge(['profile', 'list', '--json'])).stdout) as Array<{ name: string; journal_url: string | null }>;
+    const profiles = JSON.parse((await team.a.hedge(['profile', 'list', '--json'])).stdout) as Array<{
+      name: string;
+      journal_url: string | null;
+    }>;
     expect(profiles.map((row) => [row.name, row.journal_url])).toEqual([
       ['desk-a', team.urlWithoutPassword],
       ['solo', team.urlWithoutPassword],
@@ -194,10 +243,20 @@ describeWithPostgres('the team journal store, three machines', (server) => {
 
     const first = await solo.hedge(['journal', 'migrate', '--json']);
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toMatchObject({ added: mine.map((entry) => entry.id).reverse(), merged: [], present: [], conflicts: [] });
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      added: mine.map((entry) => entry.id).reverse(),
+      merged: [],
+      present: [],
+      conflicts: [],
+    });
     const second = await solo.hedge(['journal', 'migrate', '--json']);
     expect(second.code, second.stderr).toBe(0);
-    expect(JSON.parse(second.stdout)).toMatchObject({ added: [], merged: [], present: mine.map((entry) => entry.id).reverse(), conflicts: [] });
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      added: [],
+      merged: [],
+      present: mine.map((entry) => entry.id).reverse(),
+      conflicts: [],
+    });
     const human = await solo.hedge(['journal', 'migrate']);
     expect(human.stderr).toContain('0 added, 0 merged (a later outcome or a fallback record), 2 already there.');
 
@@ -207,7 +266,10 @@ describeWithPostgres('the team journal store, three machines', (server) => {
       ['solo', 'filled'],
       ['solo', 'filled'],
     ]);
-    const rows = await server().query(team.database, 'SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys FROM hedge.entries');
+    const rows = await server().query(
+      team.database,
+      'SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys FROM hedge.entries',
+    );
     expect(rows.rows[0]).toEqual({ n: 2, keys: 2 });
 
     // A password on the command line is refused, and not echoed.
@@ -226,12 +288,16 @@ describeWithPostgres('the team journal store, three machines', (server) => {
     const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
 
     let child: ChildProcess | undefined;
-    const running = team.a.hedge(['add', 'USDTNGN', 'sell', '1000', '--timeout', '60'], { onSpawn: (spawned) => (child = spawned), timeoutMs: 60_000 });
+    const running = team.a.hedge(['add', 'USDTNGN', 'sell', '1000', '--timeout', '60'], {
+      onSpawn: (spawned) => (child = spawned),
+      timeoutMs: 60_000,
+    });
     let result: RunResult;
     try {
       const waiting = waitingAfter(t, '/hedges/add');
       while (!waiting()) {
-        if (child?.exitCode !== null && child?.exitCode !== undefined) throw new Error(`the add ended early: ${(await running).stderr}`);
+        if (child?.exitCode !== null && child?.exitCode !== undefined)
+          throw new Error(`the add ended early: ${(await running).stderr}`);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       // The add is recorded as submitted and waiting; the store goes away, then the change lands.
@@ -256,7 +322,10 @@ describeWithPostgres('the team journal store, three machines', (server) => {
     expect(JSON.parse(migrated.stdout)).toMatchObject({ added: [], merged: [before.id], conflicts: [] });
     const after = (await journalOf(team.c)).find((entry) => entry.command === 'add')!;
     expect(after).toMatchObject({ id: before.id, outcome: 'done', idempotency_key: key });
-    expect(JSON.parse((await team.a.hedge(['journal', 'migrate', '--json'])).stdout)).toMatchObject({ merged: [], present: [before.id] });
+    expect(JSON.parse((await team.a.hedge(['journal', 'migrate', '--json'])).stdout)).toMatchObject({
+      merged: [],
+      present: [before.id],
+    });
     expect(t.writes().filter((entry) => entry.path === '/hedges/add')).toHaveLength(1);
     for (const output of team.outputs) expect(output).not.toContain(server().password);
   });

@@ -32,7 +32,12 @@ describe('HTTPS sandbox', () => {
     const proxy = await startConnectProxy({ 'sandbox.hedge.test': '127.0.0.1' });
     try {
       const remote = `https://sandbox.hedge.test:${simulator.sandbox.port}${new URL(simulator.baseUrl).pathname}`;
-      const env = { ...simulator.env, HEDGE_BASE_URL: remote, HEDGE_CA_FILE: simulator.sandbox.caFile, HTTPS_PROXY: proxy.url };
+      const env = {
+        ...simulator.env,
+        HEDGE_BASE_URL: remote,
+        HEDGE_CA_FILE: simulator.sandbox.caFile,
+        HTTPS_PROXY: proxy.url,
+      };
       const proxied = await runHedge(['markets', '--json'], { env });
       expect(proxied.code, proxied.stderr).toBe(0);
       expect(JSON.parse(proxied.stdout)[0].market).toBe('USDTNGN');
@@ -49,7 +54,13 @@ describe('HTTPS sandbox', () => {
   it('never sends a loopback request through the proxy, whatever HTTPS_PROXY and NO_PROXY say', async () => {
     const proxy = await startConnectProxy();
     try {
-      const env = { ...simulator.env, HEDGE_CA_FILE: simulator.sandbox.caFile, HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NO_PROXY: '' };
+      const env = {
+        ...simulator.env,
+        HEDGE_CA_FILE: simulator.sandbox.caFile,
+        HTTPS_PROXY: proxy.url,
+        HTTP_PROXY: proxy.url,
+        NO_PROXY: '',
+      };
       const direct = await runHedge(['markets', '--json'], { env });
       expect(direct.code, direct.stderr).toBe(0);
       expect(proxy.tunnels).toEqual([]);

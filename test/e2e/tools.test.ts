@@ -17,9 +17,17 @@ describe('hedge tools', () => {
     const result = await simulator.hedge(['tools', '--json']);
     expect(result.code).toBe(0);
     const catalogue = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
-    expect(catalogue.map((entry) => [entry.name, entry.tier, entry.offered])).toEqual(tools.map((tool) => [tool.name, tool.tier, true]));
+    expect(catalogue.map((entry) => [entry.name, entry.tier, entry.offered])).toEqual(
+      tools.map((tool) => [tool.name, tool.tier, true]),
+    );
     const quote = catalogue.find((entry) => entry.name === 'quote')!;
-    expect(quote).toMatchObject({ command: 'hedge quote', input_schema: inputSchema(tools.find((tool) => tool.name === 'quote')!, 'direct') });
+    expect(quote).toMatchObject({
+      command: 'hedge quote',
+      input_schema: inputSchema(
+        tools.find((tool) => tool.name === 'quote')!,
+        'direct',
+      ),
+    });
     expect(quote.description).toMatch(/^Quote a hedge: .*CLI example: hedge quote USDTNGN buy 10000 --tenor 3$/);
     expect(simulator.sandbox.requestLog).toEqual([]);
   });
@@ -29,7 +37,9 @@ describe('hedge tools', () => {
     const result = await simulator.hedge(['tools', '--json'], { env: { HEDGE_API_KEY: LIVE_KEY } });
     expect(result.code).toBe(0);
     const catalogue = JSON.parse(result.stdout) as Array<{ name: string; tier: string; offered: boolean }>;
-    expect(catalogue.filter((entry) => entry.offered).map((entry) => entry.name)).toEqual(tools.filter((tool) => tool.tier === 'read').map((tool) => tool.name));
+    expect(catalogue.filter((entry) => entry.offered).map((entry) => entry.name)).toEqual(
+      tools.filter((tool) => tool.tier === 'read').map((tool) => tool.name),
+    );
     expect(result.stderr).toBe('');
     expect(simulator.sandbox.requestLog).toEqual([]);
   });
@@ -47,7 +57,11 @@ describe('hedge tools', () => {
   it('without any key it still answers (writes not offered) and says why on stderr; --demo is a test key', async () => {
     const bare = await runHedge(['tools', '--json']);
     expect(bare.code).toBe(0);
-    expect((JSON.parse(bare.stdout) as Array<{ tier: string; offered: boolean }>).every((entry) => entry.offered === (entry.tier === 'read'))).toBe(true);
+    expect(
+      (JSON.parse(bare.stdout) as Array<{ tier: string; offered: boolean }>).every(
+        (entry) => entry.offered === (entry.tier === 'read'),
+      ),
+    ).toBe(true);
     expect(bare.stderr).toMatch(/^No usable API key: .* Write tools are shown as not offered\.\n$/);
 
     const demo = await runHedge(['--demo', 'tools', '--json']);

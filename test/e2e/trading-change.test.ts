@@ -28,8 +28,13 @@ describe('hedge add / reduce / close', () => {
     const id = await openFilledThroughCli(trading, 'sell', '20000');
     const result = await trading.hedge(['reduce', 'USDTNGN', 'sell', '5000']);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('Reduced by 5,000.00 USD: the sell hedge on USDTNGN is now 15,000.00 USD (was 20,000.00 USD).');
-    const [keys, values] = result.stdout.trim().split('\n').map((line) => line.split('\t'));
+    expect(result.stderr).toContain(
+      'Reduced by 5,000.00 USD: the sell hedge on USDTNGN is now 15,000.00 USD (was 20,000.00 USD).',
+    );
+    const [keys, values] = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(values![keys!.indexOf('notional_usd')]).toBe('15000');
     const server = trading.hedges().find((entry) => entry.id === id)!;
     expect(server).toMatchObject({ notionalUsd: 15_000, status: 'filled' });
@@ -70,13 +75,19 @@ describe('hedge add / reduce / close', () => {
     expect(closed.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     // The close was confirmed from GET /positions, polled no faster than once a second.
     const close = trading.writes().find((entry) => entry.path === '/hedges/close')!;
-    const polls = trading.sandbox.requestLog.filter((entry) => entry.path === '/positions' && entry.realTimeMs > close.realTimeMs);
+    const polls = trading.sandbox.requestLog.filter(
+      (entry) => entry.path === '/positions' && entry.realTimeMs > close.realTimeMs,
+    );
     // The close lands 100 ms after it is sent, so the first poll (a second later) already sees it;
     // then one read of the side's hedge records (every filled one, and the newest page) sees it there
     // too: the poll's list is not asked again.
     expect(polls).toHaveLength(1);
     expect(polls[0]!.realTimeMs - close.realTimeMs).toBeGreaterThanOrEqual(1000);
-    expect(trading.sandbox.requestLog.filter((entry) => entry.path === '/hedges' && entry.method === 'GET' && entry.realTimeMs > polls[0]!.realTimeMs)).toHaveLength(2);
+    expect(
+      trading.sandbox.requestLog.filter(
+        (entry) => entry.path === '/hedges' && entry.method === 'GET' && entry.realTimeMs > polls[0]!.realTimeMs,
+      ),
+    ).toHaveLength(2);
   });
 
   it('close on a terminal-less run prints the realized P&L lines in plain mode', async () => {
@@ -86,7 +97,10 @@ describe('hedge add / reduce / close', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('Closed: the sell position on USDTNGN is no longer open.');
     // A record in TSV: a header row of keys and one row of values.
-    const [keys, values] = result.stdout.trim().split('\n').map((line) => line.split('\t'));
+    const [keys, values] = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
     const lines = Object.fromEntries(keys!.map((key, index) => [key, values![index]!]));
     const record = Object.values(trading.sandbox.engine.state.accounts)[0]!.history[0]!;
     expect(lines.hedge_id).toBe(id);
@@ -103,7 +117,9 @@ describe('hedge add / reduce / close', () => {
     ]) {
       const result = await trading.hedge(args);
       expect(result.code, args.join(' ')).toBe(3);
-      expect(result.stderr).toContain(`There is no ${args[2]} hedge on USDTNGN to ${args[0]}: its hedge records and the positions list both show the side flat. Nothing was sent.`);
+      expect(result.stderr).toContain(
+        `There is no ${args[2]} hedge on USDTNGN to ${args[0]}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+      );
       expect(result.stderr).toContain('hedge positions');
       expect(result.stderr).not.toMatch(/idempotency key/);
     }
@@ -141,6 +157,14 @@ describe('hedge add / reduce / close', () => {
     // hedge records) and the quote for the addition, then the write, and nothing after it.
     expect(after.at(-1)).toBe('POST /hedges/add');
     expect(after.indexOf('POST /quotes')).toBe(after.length - 2);
-    expect([...after].sort()).toEqual(['GET /account', 'GET /hedges', 'GET /hedges', 'GET /markets', 'GET /positions', 'POST /hedges/add', 'POST /quotes']);
+    expect([...after].sort()).toEqual([
+      'GET /account',
+      'GET /hedges',
+      'GET /hedges',
+      'GET /markets',
+      'GET /positions',
+      'POST /hedges/add',
+      'POST /quotes',
+    ]);
   });
 });

@@ -25,7 +25,9 @@ function hedge(simulator: Simulator, id: string): HedgeState {
 
 /** The Entry row's value: before → after, or one price when the two read the same. */
 function entryRow(before: number, after: number): string {
-  return formatRate(before) === formatRate(after) ? `${formatRate(after)} NGN per USDT (unchanged)` : `${formatRate(before)} → ${formatRate(after)} NGN per USDT`;
+  return formatRate(before) === formatRate(after)
+    ? `${formatRate(after)} NGN per USDT (unchanged)`
+    : `${formatRate(before)} → ${formatRate(after)} NGN per USDT`;
 }
 
 function writePaths(simulator: Simulator): string[] {
@@ -70,15 +72,21 @@ describe('hedge add: the quote for the addition, then the position before → af
     const after = hedge(simulator, seeded.id);
     const out = result.stdout;
     expect(out).toContain('Adding 4,000.00 USD to USDTNGN sell (now 20,000.00 USD)');
-    expect(out).toMatch(new RegExp(`Required margin\\s+│ ${formatMoney(after.marginUsdc - before.margin).replace('.', '\\.')} USDC`));
+    expect(out).toMatch(
+      new RegExp(`Required margin\\s+│ ${formatMoney(after.marginUsdc - before.margin).replace('.', '\\.')} USDC`),
+    );
     expect(out).toMatch(/Platform fee\s+│ -2\.00 USDC, you pay/);
     expect(out).toMatch(/Carry per day\s+│ [+-]?\d+\.\d\d USDC\/day, (you pay|you earn|nothing to pay)/);
     expect(out).toMatch(/Execution price\s+│ [\d,]+\.\d\d NGN per USDT/);
     expect(out).toContain('Position after the add: USDTNGN sell');
     expect(out).toMatch(/Notional\s+│ 20,000\.00 → 24,000\.00 USD/);
     expect(out).toContain(entryRow(before.entry, after.entryPrice!));
-    expect(out).toMatch(new RegExp(`Margin\\s+│ ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`));
-    expect(out).toMatch(/Added at \(implied\)\s+│ [\d,]+\.\d\d NGN per USDT, [+-]?\d+\.\d bps, (better than quoted|worse than quoted|as quoted)/);
+    expect(out).toMatch(
+      new RegExp(`Margin\\s+│ ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`),
+    );
+    expect(out).toMatch(
+      /Added at \(implied\)\s+│ [\d,]+\.\d\d NGN per USDT, [+-]?\d+\.\d bps, (better than quoted|worse than quoted|as quoted)/,
+    );
     expect(out).toContain(`The hedge in full: hedge hedges ${seeded.id}`);
     expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
   });
@@ -86,17 +94,24 @@ describe('hedge add: the quote for the addition, then the position before → af
   it.each([
     ['alpha', 'amount_usd'],
     ['beta', 'delta_usd'],
-  ] as const)("reads the position under the %s dialect's names (its add body names the change %s)", async (dialect, notionalField) => {
-    const simulator = await start({ dialect });
-    const seeded = simulator.seedOpen('buy', 10_000);
-    const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
-    const result = await simulator.hedge(['add', MARKET, 'buy', '2000', '--format', 'table'], { env: { ...WIDE, HEDGE_WIRE_NOTIONAL_FIELD: notionalField } });
-    expect(result.code).toBe(0);
-    const after = hedge(simulator, seeded.id);
-    expect(result.stdout).toMatch(/Notional\s+│ 10,000\.00 → 12,000\.00 USD/);
-    expect(result.stdout).toContain(entryRow(before.entry, after.entryPrice!));
-    expect(result.stdout).toMatch(new RegExp(`Margin\\s+│ ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`));
-  });
+  ] as const)(
+    "reads the position under the %s dialect's names (its add body names the change %s)",
+    async (dialect, notionalField) => {
+      const simulator = await start({ dialect });
+      const seeded = simulator.seedOpen('buy', 10_000);
+      const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
+      const result = await simulator.hedge(['add', MARKET, 'buy', '2000', '--format', 'table'], {
+        env: { ...WIDE, HEDGE_WIRE_NOTIONAL_FIELD: notionalField },
+      });
+      expect(result.code).toBe(0);
+      const after = hedge(simulator, seeded.id);
+      expect(result.stdout).toMatch(/Notional\s+│ 10,000\.00 → 12,000\.00 USD/);
+      expect(result.stdout).toContain(entryRow(before.entry, after.entryPrice!));
+      expect(result.stdout).toMatch(
+        new RegExp(`Margin\\s+│ ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`),
+      );
+    },
+  );
 });
 
 describe('hedge reduce: what it realized', () => {
@@ -120,7 +135,9 @@ describe('hedge reduce: what it realized', () => {
     expect(out).toContain(
       `Balance change          │ ${formatSignedAmount(balanceAfter - balanceBefore)} USDC (${formatMoney(balanceBefore)} → ${formatMoney(balanceAfter)})`,
     );
-    expect(out).toContain('(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce');
+    expect(out).toContain(
+      '(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce',
+    );
     expect(writePaths(simulator)).toEqual(['/hedges/reduce']);
   });
 
@@ -146,12 +163,16 @@ describe('hedge reduce: what it realized', () => {
     const [record] = account(simulator).history;
     expect(record!.hedge_id).toBe(seeded.id);
     expect(result.stdout).toContain('Position closed');
-    expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(record!.fees_usdc as number), 'USDC', { realized: true })}`));
+    expect(result.stdout).toMatch(
+      new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(record!.fees_usdc as number), 'USDC', { realized: true })}`),
+    );
   });
 
   it('the close card fits 24 rows at 80 columns, a deal reference included, and says at its top what it is', async () => {
     const simulator = await start();
-    expect((await simulator.hedge(['open', MARKET, 'sell', '4000', '--tenor', '3', '--ref', 'DEAL-2026-000042'])).code).toBe(0);
+    expect(
+      (await simulator.hedge(['open', MARKET, 'sell', '4000', '--tenor', '3', '--ref', 'DEAL-2026-000042'])).code,
+    ).toBe(0);
     const result = await simulator.hedge(['close', MARKET, 'sell', '--format', 'table'], { env: { COLUMNS: '80' } });
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
@@ -182,7 +203,9 @@ describe('opening a side that is already open', () => {
     const seeded = simulator.seedOpen('buy', 10_000);
     const result = await simulator.hedge(['open', MARKET, 'buy', '2500', '--tenor', '1', '--json']);
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain(`Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge ${seeded.id}).`);
+    expect(result.stderr).toContain(
+      `Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge ${seeded.id}).`,
+    );
     expect(result.stderr).toContain('To add to that hedge (same maturity): `hedge add USDTNGN buy 2500`.');
     expect(result.stderr).toContain('hedge_already_open');
     const log = simulator.sandbox.requestLog.map((entry) => `${entry.method} ${entry.path}`);
@@ -211,9 +234,13 @@ describe('opening a side that is already open', () => {
   it('the hint repeats --demo', async () => {
     const dir = tempDir('hedge-demo-open-');
     try {
-      const first = await runHedge(['--demo', 'open', MARKET, 'sell', '1000', '--tenor', '1', '--json'], { configDir: dir.path });
+      const first = await runHedge(['--demo', 'open', MARKET, 'sell', '1000', '--tenor', '1', '--json'], {
+        configDir: dir.path,
+      });
       expect(first.code).toBe(0);
-      const second = await runHedge(['--demo', 'open', MARKET, 'sell', '500', '--tenor', '1', '--json'], { configDir: dir.path });
+      const second = await runHedge(['--demo', 'open', MARKET, 'sell', '500', '--tenor', '1', '--json'], {
+        configDir: dir.path,
+      });
       expect(second.stderr).toContain('To add to that hedge (same maturity): `hedge --demo add USDTNGN sell 500`.');
     } finally {
       dir.remove();
@@ -231,7 +258,12 @@ describe('the open wizard marks sides already open', () => {
   it('"buy … — already open: 10,000.00 USD" in the side choice; sell unmarked', async () => {
     const simulator = await start();
     simulator.seedOpen('buy', 10_000);
-    terminal = spawnInTerminal({ configDir: simulator.configDir, env: simulator.env, args: ['open', MARKET], cols: 160 });
+    terminal = spawnInTerminal({
+      configDir: simulator.configDir,
+      env: simulator.env,
+      args: ['open', MARKET],
+      cols: 160,
+    });
     await terminal.waitFor('? Side');
     await terminal.waitFor(/buy\s+capacity [\d,.]+ USD, carry [^\n]*— already open: 10,000\.00 USD/);
     expect(terminal.screen()).not.toMatch(/sell\s+capacity[^\n]*already open/);

@@ -16,19 +16,31 @@ describe('hedge open', () => {
 
     const [hedge] = trading.hedges();
     expect(trading.hedges()).toHaveLength(1);
-    expect(hedge).toMatchObject({ status: 'filled', notionalUsd: 10_000, tenorDays: 3, side: 'buy', clientReference: 'DEAL-42' });
+    expect(hedge).toMatchObject({
+      status: 'filled',
+      notionalUsd: 10_000,
+      tenorDays: 3,
+      side: 'buy',
+      clientReference: 'DEAL-42',
+    });
 
     // A record in TSV: a header row of keys and one row of values.
-    const [keys, values] = result.stdout.trim().split('\n').map((line) => line.split('\t'));
+    const [keys, values] = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
     const lines = Object.fromEntries(keys!.map((key, index) => [key, values![index]!]));
     expect(lines.id).toBe(hedge!.id);
     expect(lines.status).toBe('filled');
     expect(Number(lines.struck_rate)).toBe(hedge!.struckRate);
     // The quote's price, not the fill's: the simulator's market moves with real time between the
     // two, by far less than 0.1% in the seconds of a test.
-    expect(Math.abs(hedge!.struckRate! - Number(lines.quoted_execution_price)) / Number(lines.quoted_execution_price)).toBeLessThan(0.001);
+    expect(
+      Math.abs(hedge!.struckRate! - Number(lines.quoted_execution_price)) / Number(lines.quoted_execution_price),
+    ).toBeLessThan(0.001);
     // On the account's side (docs/output-reference.md "Sign convention"): a buy struck below the quote is positive.
-    const bps = ((Number(lines.quoted_execution_price) - hedge!.struckRate!) / Number(lines.quoted_execution_price)) * 10_000;
+    const bps =
+      ((Number(lines.quoted_execution_price) - hedge!.struckRate!) / Number(lines.quoted_execution_price)) * 10_000;
     expect(Number(lines.slippage_bps)).toBeCloseTo(bps, 1);
     expect(lines.order_tx_hash).toBe(hedge!.orderTxHash);
     expect(lines.fill_tx_hash).toBe(hedge!.fillTxHash);
@@ -42,8 +54,16 @@ describe('hedge open', () => {
     const writes = trading.writes().filter((entry) => entry.path === '/hedges');
     expect(writes).toHaveLength(1);
     expect(writes[0]!.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
-    expect(writes[0]!.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3, client_reference: 'DEAL-42' });
-    const polls = trading.sandbox.requestLog.filter((entry) => entry.method === 'GET' && entry.path === `/hedges/${hedge!.id}`);
+    expect(writes[0]!.body).toEqual({
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 10_000,
+      tenor_days: 3,
+      client_reference: 'DEAL-42',
+    });
+    const polls = trading.sandbox.requestLog.filter(
+      (entry) => entry.method === 'GET' && entry.path === `/hedges/${hedge!.id}`,
+    );
     // The fill lands 100 ms after the open, so the first poll (a second later) already sees it.
     expect(polls).toHaveLength(1);
     expect(polls[0]!.realTimeMs - writes[0]!.realTimeMs).toBeGreaterThanOrEqual(1000);
@@ -77,7 +97,9 @@ describe('hedge open', () => {
     expect(submitted.status).toBe('submitted');
     expect(submitted.hedge_id).toBe(trading.hedges()[0]!.id);
     expect(submitted.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(trading.sandbox.requestLog.some((entry) => entry.method === 'GET' && entry.path.startsWith('/hedges/'))).toBe(false);
+    expect(
+      trading.sandbox.requestLog.some((entry) => entry.method === 'GET' && entry.path.startsWith('/hedges/')),
+    ).toBe(false);
   });
 
   it('times out with exit 7 and the command that resumes the wait; the order stands', async () => {
@@ -94,12 +116,25 @@ describe('hedge open', () => {
     expect(result.stderr).toMatch(/order stands/);
     // Never two polls of the hedge under a second apart.
     const polls = trading.sandbox.requestLog.filter((entry) => entry.path === `/hedges/${hedge!.id}`);
-    for (let i = 1; i < polls.length; i++) expect(polls[i]!.realTimeMs - polls[i - 1]!.realTimeMs).toBeGreaterThanOrEqual(1000);
+    for (let i = 1; i < polls.length; i++)
+      expect(polls[i]!.realTimeMs - polls[i - 1]!.realTimeMs).toBeGreaterThanOrEqual(1000);
   });
 
   it('--dry-run prints the exact request with the key redacted and sends no write', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--ref', 'D-1', '--dry-run', '--idempotency-key', 'resume-me-1']);
+    const result = await trading.hedge([
+      'open',
+      'USDTNGN',
+      'buy',
+      '10000',
+      '--tenor',
+      '3',
+      '--ref',
+      'D-1',
+      '--dry-run',
+      '--idempotency-key',
+      'resume-me-1',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`POST ${trading.sandbox.baseUrl}/hedges`);
     expect(result.stdout).toContain('Idempotency-Key: resume-me-1');
@@ -114,7 +149,17 @@ describe('hedge open', () => {
 
   it('--dry-run --json is the planned request as one JSON document', async () => {
     const trading = await startTrading();
-    const result = await trading.hedge(['open', 'USDTNGN', 'sell', '1m', '--tenor', '1', '--dry-run', '--json', '--skip-checks']);
+    const result = await trading.hedge([
+      'open',
+      'USDTNGN',
+      'sell',
+      '1m',
+      '--tenor',
+      '1',
+      '--dry-run',
+      '--json',
+      '--skip-checks',
+    ]);
     expect(result.code).toBe(0);
     const planned = JSON.parse(result.stdout);
     expect(planned).toMatchObject({

@@ -15,7 +15,9 @@ describe('pre-trade checks', () => {
     const writesBefore = trading.writes().length;
     const result = await trading.hedge(['open', 'USDTNGN', 'sell', '20000', '--tenor', '3']);
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('20,000.00 USD would push the account over its exposure cap: 10,000.00 USD of headroom left');
+    expect(result.stderr).toContain(
+      '20,000.00 USD would push the account over its exposure cap: 10,000.00 USD of headroom left',
+    );
     expect(result.stderr).toContain('available_exposure_usd: 10000');
     expect(result.stderr).toContain('--skip-checks');
     expect(trading.writes()).toHaveLength(writesBefore);
@@ -35,7 +37,9 @@ describe('pre-trade checks', () => {
     expect(result.stderr).toContain('(exposure_exceeded, HTTP 400)');
     expect(result.stderr).toContain('available_exposure_usd: 10000');
     expect(result.stderr).toMatch(/idempotency key: [0-9a-f-]{36}/);
-    const refused = trading.writes().filter((entry) => entry.path === '/hedges' && entry.errorCode === 'exposure_exceeded');
+    const refused = trading
+      .writes()
+      .filter((entry) => entry.path === '/hedges' && entry.errorCode === 'exposure_exceeded');
     expect(refused).toHaveLength(1);
     expect(trading.hedges()).toHaveLength(1);
   });
@@ -69,7 +73,9 @@ describe('live keys', () => {
       const result = await trading.hedge(args, { env: { HEDGE_API_KEY: LIVE_KEY } });
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr).toContain(' LIVE ');
-      expect(result.stderr).toMatch(/--yes is required to .* with a LIVE key \(there is no terminal to confirm on\); nothing was sent/);
+      expect(result.stderr).toMatch(
+        /--yes is required to .* with a LIVE key \(there is no terminal to confirm on\); nothing was sent/,
+      );
       expect(result.stderr).not.toContain(LIVE_KEY);
       expect(result.stdout).toBe('');
     }
@@ -125,9 +131,29 @@ describe('idempotency under faults', () => {
 
   it('--idempotency-key resumes an open whose outcome was unknown: the server replays it, nothing doubles', async () => {
     const trading = await startTrading();
-    const first = await trading.hedge(['open', 'USDTNGN', 'buy', '3000', '--tenor', '3', '--json', '--idempotency-key', 'desk-run-77']);
+    const first = await trading.hedge([
+      'open',
+      'USDTNGN',
+      'buy',
+      '3000',
+      '--tenor',
+      '3',
+      '--json',
+      '--idempotency-key',
+      'desk-run-77',
+    ]);
     expect(first.code).toBe(0);
-    const again = await trading.hedge(['open', 'USDTNGN', 'buy', '3000', '--tenor', '3', '--json', '--idempotency-key', 'desk-run-77']);
+    const again = await trading.hedge([
+      'open',
+      'USDTNGN',
+      'buy',
+      '3000',
+      '--tenor',
+      '3',
+      '--json',
+      '--idempotency-key',
+      'desk-run-77',
+    ]);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout).id).toBe(JSON.parse(first.stdout).id);
     expect(trading.hedges()).toHaveLength(1);

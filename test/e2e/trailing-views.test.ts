@@ -26,10 +26,13 @@ function watchNotional(simulator: Simulator, side: 'buy' | 'sell'): { stop(): nu
 }
 
 describe('a server whose positions list and history trail the hedge records by 3 s', () => {
-  it('the keeper never re-opens a side its own roll just re-opened: the side holds the target through rolls, and every hedge it opened carries the row\'s reference', async () => {
+  it("the keeper never re-opens a side its own roll just re-opened: the side holds the target through rolls, and every hedge it opened carries the row's reference", async () => {
     const simulator = await startSimulator({ viewLagMs: LAG_MS, severalPerSide: true });
     const file = join(simulator.configDir, 'target.csv');
-    writeFileSync(file, `market,side,notional_usd,tenor_days,client_reference,until,roll_before\n${MARKET},buy,1000,1,DEAL-7,,6h\n`);
+    writeFileSync(
+      file,
+      `market,side,notional_usd,tenor_days,client_reference,until,roll_before\n${MARKET},buy,1000,1,DEAL-7,,6h\n`,
+    );
     const watch = watchNotional(simulator, 'buy');
     const keeper = startKeeper(simulator, file);
     try {
@@ -41,20 +44,32 @@ describe('a server whose positions list and history trail the hedge records by 3
         // Into roll_before of the 1-day hedge: the next cycle rolls it.
         simulator.advance(19 * HOUR);
         await eventAfter(keeper, before, (event) => event.event === 'roll', `roll ${roll}`);
-        await until(() => filledActive(simulator, 'buy').length === 1 && filledActive(simulator, 'buy')[0]!.id !== old, `roll ${roll} filled`);
+        await until(
+          () => filledActive(simulator, 'buy').length === 1 && filledActive(simulator, 'buy')[0]!.id !== old,
+          `roll ${roll} filled`,
+        );
         // Three cycles at 2 s, past the lag: the views catch up, nothing more is sent.
         const cycles = keeper.events.filter((event) => event.event === 'cycle').length;
-        await until(() => keeper.events.filter((event) => event.event === 'cycle').length >= cycles + 3, 'three more cycles', { timeoutMs: 30_000 });
+        await until(
+          () => keeper.events.filter((event) => event.event === 'cycle').length >= cycles + 3,
+          'three more cycles',
+          { timeoutMs: 30_000 },
+        );
       }
       expect(keeper.events.filter((event) => event.event === 'reopen')).toHaveLength(1);
       expect(watch.stop()).toBe(1000);
       expect(activeNotional(simulator, 'buy')).toBe(1000);
       const opened = simulator.writes().filter((entry) => entry.path === '/hedges');
       expect(opened).toHaveLength(3);
-      expect(opened.map((entry) => (entry.body as { client_reference?: string }).client_reference)).toEqual(['DEAL-7', 'DEAL-7', 'DEAL-7']);
+      expect(opened.map((entry) => (entry.body as { client_reference?: string }).client_reference)).toEqual([
+        'DEAL-7',
+        'DEAL-7',
+        'DEAL-7',
+      ]);
       // Each roll's open was seen in the positions list before the roll ended: at least the lag after it was sent.
       const rollOpens = opened.slice(1).map((entry) => entry.realTimeMs);
-      const positionsAfter = (at: number) => simulator.requests('GET', '/positions').filter((entry) => entry.realTimeMs >= at + LAG_MS);
+      const positionsAfter = (at: number) =>
+        simulator.requests('GET', '/positions').filter((entry) => entry.realTimeMs >= at + LAG_MS);
       for (const at of rollOpens) expect(positionsAfter(at).length).toBeGreaterThan(0);
     } finally {
       watch.stop();
@@ -83,7 +98,11 @@ describe('a server whose positions list and history trail the hedge records by 3
     const run = simulator.hedge(['open', MARKET, 'sell', '1000', '--tenor', '1', '--json', '--timeout', '20']);
     // The fill is on the record and the open is reading the positions list for it: its wait for every view.
     const filledAt = () => simulator.hedges()[0]?.status === 'filled';
-    await until(() => filledAt() && simulator.requests('GET', '/positions').length >= 2, 'the open waiting for the positions list', 15_000);
+    await until(
+      () => filledAt() && simulator.requests('GET', '/positions').length >= 2,
+      'the open waiting for the positions list',
+      15_000,
+    );
     const hedge = simulator.hedges()[0]!;
     simulator.advance(30 * HOUR);
     const opened = await run;
@@ -94,10 +113,13 @@ describe('a server whose positions list and history trail the hedge records by 3
     expect(simulator.hedges().find((candidate) => candidate.id === hedge.id)!.status).not.toBe('filled');
   });
 
-  it('apply right after another client\'s open plans from the side in every view: at target, nothing more is sent', async () => {
+  it("apply right after another client's open plans from the side in every view: at target, nothing more is sent", async () => {
     const simulator = await startSimulator({ viewLagMs: LAG_MS });
     // Opened by another client (the partner desk): filled on its record, the positions list 3 s behind.
-    const opened = await simulator.api('POST', '/hedges', { body: { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 3 }, idempotencyKey: 'desk-open-1' });
+    const opened = await simulator.api('POST', '/hedges', {
+      body: { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 3 },
+      idempotencyKey: 'desk-open-1',
+    });
     expect(opened.status).toBe(200);
     simulator.advance(FILL_DELAY_MS + 1);
     expect(simulator.active('buy')).toMatchObject([{ status: 'filled', notionalUsd: 1000 }]);
@@ -115,21 +137,33 @@ describe('a server whose positions list and history trail the hedge records by 3
     const rolled = await simulator.hedge(['roll', MARKET, 'buy', '--tenor', '3', '--yes', '--json']);
     expect(rolled.code, rolled.stderr).toBe(0);
     expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toHaveLength(1);
-    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-9', status: 'filled' }]);
+    expect(simulator.active('buy')).toMatchObject([
+      { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-9', status: 'filled' },
+    ]);
     const positions = await simulator.api('GET', '/positions');
-    expect((positions.body as { data: Array<{ notional_usd: number; hedge_id: string }> }).data).toMatchObject([{ notional_usd: 1500, hedge_id: simulator.active('buy')[0]!.id }]);
+    expect((positions.body as { data: Array<{ notional_usd: number; hedge_id: string }> }).data).toMatchObject([
+      { notional_usd: 1500, hedge_id: simulator.active('buy')[0]!.id },
+    ]);
   });
 });
 
 describe('a side that aggregates several hedges, on a server whose views trail by 3 s', () => {
-  it('roll closes the side whole, says so before it sends, and opens one hedge of their sum carrying the soonest-maturing deal\'s reference', async () => {
+  it("roll closes the side whole, says so before it sends, and opens one hedge of their sum carrying the soonest-maturing deal's reference", async () => {
     const simulator = await startSimulator({ viewLagMs: LAG_MS, severalPerSide: true });
     expect((await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', 'DEAL-A'])).code).toBe(0);
     // A second hedge on the same side by another client, maturing later, with its own deal.
-    const second = await simulator.api('POST', '/hedges', { body: { market: MARKET, side: 'buy', notional_usd: 500, tenor_days: 7, client_reference: 'DEAL-B' }, idempotencyKey: 'desk-open-2' });
+    const second = await simulator.api('POST', '/hedges', {
+      body: { market: MARKET, side: 'buy', notional_usd: 500, tenor_days: 7, client_reference: 'DEAL-B' },
+      idempotencyKey: 'desk-open-2',
+    });
     expect(second.status).toBe(200);
     simulator.advance(FILL_DELAY_MS + 1);
-    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd).sort()).toEqual([1000, 500].sort());
+    expect(
+      simulator
+        .active('buy')
+        .map((hedge) => hedge.notionalUsd)
+        .sort(),
+    ).toEqual([1000, 500].sort());
     const rolled = await simulator.hedge(['roll', MARKET, 'buy', '--tenor', '3', '--yes', '--json']);
     expect(rolled.code, rolled.stderr).toBe(0);
     // Said before anything was sent (the preview on stderr), and in the outcome.
@@ -139,7 +173,9 @@ describe('a side that aggregates several hedges, on a server whose views trail b
     expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toHaveLength(1);
     const opened = simulator.writes().filter((entry) => entry.path === '/hedges');
     expect(opened.at(-1)!.body).toMatchObject({ notional_usd: 1500, tenor_days: 3, client_reference: 'DEAL-A' });
-    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-A', status: 'filled' }]);
+    expect(simulator.active('buy')).toMatchObject([
+      { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-A', status: 'filled' },
+    ]);
   });
 });
 
@@ -148,13 +184,22 @@ describe('a positions list that shows no notional hedge can read (the spec names
     const simulator = await startSimulator({ viewLagMs: LAG_MS, severalPerSide: true });
     const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
       // Every name hedge would try for a position's notional (api/wire/read-position.ts), gone.
-      if (path === '/positions') for (const name of Object.keys(item)) if (/notional|size|amount|exposure|position_usd/.test(name)) delete item[name];
+      if (path === '/positions')
+        for (const name of Object.keys(item))
+          if (/notional|size|amount|exposure|position_usd/.test(name)) delete item[name];
     });
     try {
       const run = (args: string[]) => simulator.hedge(args, { env: envFor(proxy) });
       expect((await run(['open', MARKET, 'buy', '1000', '--tenor', '1'])).code).toBe(0);
       // A second hedge of the side by another client: the line names one hedge, the side holds both.
-      expect((await simulator.api('POST', '/hedges', { body: { market: MARKET, side: 'buy', notional_usd: 400, tenor_days: 7 }, idempotencyKey: 'desk-open-3' })).status).toBe(200);
+      expect(
+        (
+          await simulator.api('POST', '/hedges', {
+            body: { market: MARKET, side: 'buy', notional_usd: 400, tenor_days: 7 },
+            idempotencyKey: 'desk-open-3',
+          })
+        ).status,
+      ).toBe(200);
       simulator.advance(FILL_DELAY_MS + 1);
       const added = await run(['add', MARKET, 'buy', '500', '--json']);
       expect(added.code, added.stderr).toBe(0);
@@ -164,7 +209,12 @@ describe('a positions list that shows no notional hedge can read (the spec names
       expect(activeNotional(simulator, 'buy')).toBe(1600);
       const rolled = await run(['roll', MARKET, 'buy', '--tenor', '3', '--yes', '--json']);
       expect(rolled.code, rolled.stderr).toBe(0);
-      expect(simulator.writes().filter((entry) => entry.path !== '/quotes').map((entry) => entry.path)).toEqual(['/hedges', '/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close', '/hedges']);
+      expect(
+        simulator
+          .writes()
+          .filter((entry) => entry.path !== '/quotes')
+          .map((entry) => entry.path),
+      ).toEqual(['/hedges', '/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close', '/hedges']);
       expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1600, tenorDays: 3, status: 'filled' }]);
     } finally {
       await proxy.close();

@@ -10,7 +10,13 @@ import { spawnInTerminal, KEYS } from '../support/pseudo-terminal.js';
 
 const simulator = useSimulators();
 
-type WatchRecord = { time: string; data?: unknown; stale?: boolean; error?: { code: string; message: string }; alert?: Record<string, unknown> };
+type WatchRecord = {
+  time: string;
+  data?: unknown;
+  stale?: boolean;
+  error?: { code: string; message: string };
+  alert?: Record<string, unknown>;
+};
 
 function records(stdout: string): WatchRecord[] {
   return stdout
@@ -43,9 +49,11 @@ describe('hedge positions --watch (NDJSON)', () => {
     for (const line of lines) {
       expect(Object.keys(line).sort()).toEqual(['data', 'time']);
       expect(Number.isNaN(Date.parse(line.time))).toBe(false);
-      expect((line.data as Array<{ market: string; side: string; notional_usd: number }>).map(({ market, side, notional_usd }) => ({ market, side, notional_usd }))).toEqual([
-        { market: 'USDTNGN', side: 'buy', notional_usd: 10_000 },
-      ]);
+      expect(
+        (line.data as Array<{ market: string; side: string; notional_usd: number }>).map(
+          ({ market, side, notional_usd }) => ({ market, side, notional_usd }),
+        ),
+      ).toEqual([{ market: 'USDTNGN', side: 'buy', notional_usd: 10_000 }]);
     }
     // A refresh starts at least 1 s after the previous answer arrived, so the server never sees two
     // reads under a second apart, whatever the latency did.
@@ -73,7 +81,10 @@ describe('hedge positions --watch (NDJSON)', () => {
     // After the first good read, the next four GET /positions fail: two refreshes' worth (each
     // refresh tries twice).
     let seen = 0;
-    sim.sandbox.setFaults({ next5xx: 4, match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2 });
+    sim.sandbox.setFaults({
+      next5xx: 4,
+      match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
+    });
     const result = await sim.hedge(['positions', '--watch', '1', '--count', '4']);
     expect(result.code).toBe(0);
     const list = records(result.stdout);
@@ -84,7 +95,14 @@ describe('hedge positions --watch (NDJSON)', () => {
     expect((stale as Record<string, unknown>).last_good).toBe(list[0]!.time);
     // Each stale refresh tried twice (one quick retry), then the next refresh got through.
     const statuses = positionReads(sim).map((entry) => entry.status);
-    expect(statuses.slice(0, 6)).toEqual([200, expect.any(Number), expect.any(Number), expect.any(Number), expect.any(Number), 200]);
+    expect(statuses.slice(0, 6)).toEqual([
+      200,
+      expect.any(Number),
+      expect.any(Number),
+      expect.any(Number),
+      expect.any(Number),
+      200,
+    ]);
     expect(statuses.slice(1, 5).every((status) => status === 500 || status === 503)).toBe(true);
   });
 
@@ -92,7 +110,10 @@ describe('hedge positions --watch (NDJSON)', () => {
     const sim = await simulator();
     // The second GET /positions is refused with Retry-After: 3.
     let seen = 0;
-    sim.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '3' }, match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2 });
+    sim.sandbox.setFaults({
+      next503RetryAfter: { count: 1, retryAfter: '3' },
+      match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
+    });
     const result = await sim.hedge(['positions', '--watch', '1', '--count', '3']);
     expect(result.code).toBe(0);
     expect(kinds(records(result.stdout))).toEqual(['data', 'stale', 'data']);
@@ -130,12 +151,18 @@ describe('hedge positions --watch (NDJSON)', () => {
     const result = await sim.hedge(['account', '--watch', '--alert-pnl', '1m', '--exit-on-alert']);
     expect(result.code).toBe(10);
     const [data, alert] = records(result.stdout);
-    expect(alert!.alert).toEqual({ kind: 'pnl', net_pnl_usd: (data!.data as { unrealized_pnl_usd: number }).unrealized_pnl_usd, threshold_usd: 1_000_000 });
+    expect(alert!.alert).toEqual({
+      kind: 'pnl',
+      net_pnl_usd: (data!.data as { unrealized_pnl_usd: number }).unrealized_pnl_usd,
+      threshold_usd: 1_000_000,
+    });
   });
 
   it('an authentication error ends the watch with exit 4 after one request', async () => {
     const sim = await simulator();
-    const result = await sim.hedge(['positions', '--watch', '1'], { env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' } });
+    const result = await sim.hedge(['positions', '--watch', '1'], {
+      env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
+    });
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(sim.requests()).toHaveLength(1);
@@ -145,7 +172,9 @@ describe('hedge positions --watch (NDJSON)', () => {
     const sim = await simulator();
     const result = await sim.hedge(['positions', '--watch', '0.5']);
     expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe('hedge: --watch: "0.5" is not allowed; expected a number of seconds from 1 to 3600 (default 2).');
+    expect(result.stderr.trim()).toBe(
+      'hedge: --watch: "0.5" is not allowed; expected a number of seconds from 1 to 3600 (default 2).',
+    );
     expect(sim.requests()).toEqual([]);
   });
 
@@ -181,7 +210,13 @@ describe('hedge positions --watch on a terminal', () => {
   it('redraws the view in place (the scroll does not grow), and Ctrl-C ends it with exit 0 and the cursor shown', async () => {
     const sim = await simulator();
     sim.seedOpen('buy', 10_000);
-    const term = spawnInTerminal({ configDir: sim.configDir, args: ['positions', '--watch', '1'], env: sim.env, cols: 100, rows: 30 });
+    const term = spawnInTerminal({
+      configDir: sim.configDir,
+      args: ['positions', '--watch', '1'],
+      env: sim.env,
+      cols: 100,
+      rows: 30,
+    });
     try {
       await term.waitFor('Positions · every 1s · last good refresh');
       await term.waitFor('Left');

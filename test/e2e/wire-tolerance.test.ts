@@ -16,7 +16,8 @@ const start = useSimulators();
 const KES = 'USDTKES';
 
 /** What the config store keeps as learned per server (undefined when there is no store at all). */
-const learnedIn = (configDir: string): unknown => (existsSync(storeFile(configDir)) ? readStore(configDir).learned_wire : undefined);
+const learnedIn = (configDir: string): unknown =>
+  existsSync(storeFile(configDir)) ? readStore(configDir).learned_wire : undefined;
 
 /** Opens a filled hedge on a market through the engine (no HTTP, nothing in the log). */
 function seedOn(simulator: Simulator, market: string, side: 'buy' | 'sell', notional: number) {
@@ -43,34 +44,59 @@ describe('learning the add/reduce amount from the server', () => {
     // Journaled as such: the refused entry rejected (naming the retry), a new entry done.
     const journal = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as Array<Record<string, any>>;
     const [retry, refused] = journal.filter((entry) => entry.command === 'add');
-    expect(refused).toMatchObject({ outcome: 'rejected', error_code: 'validation_error', idempotency_key: adds[0]!.idempotencyKey });
+    expect(refused).toMatchObject({
+      outcome: 'rejected',
+      error_code: 'validation_error',
+      idempotency_key: adds[0]!.idempotencyKey,
+    });
     expect(refused!.message).toContain(`sent again as ${retry!.id}`);
-    expect(retry).toMatchObject({ outcome: 'done', idempotency_key: adds[1]!.idempotencyKey, context: { retry_of: refused!.id, learned: { notional_field: 'notional_change_usd' } } });
+    expect(retry).toMatchObject({
+      outcome: 'done',
+      idempotency_key: adds[1]!.idempotencyKey,
+      context: { retry_of: refused!.id, learned: { notional_field: 'notional_change_usd' } },
+    });
     expect(retry!.request.body).toEqual({ market: KES, side: 'buy', notional_change_usd: 5000 });
 
     // Kept for this server (credentials from the environment: keyed by base URL).
     expect(learnedIn(simulator.configDir)).toEqual({ [simulator.baseUrl]: { notional_field: 'notional_change_usd' } });
     const whoami = JSON.parse((await simulator.hedge(['whoami', '--json'])).stdout);
-    expect(whoami.wire.changeNotionalField).toEqual({ value: 'notional_change_usd', source: 'learned', env: 'HEDGE_WIRE_NOTIONAL_FIELD', learned_for: simulator.baseUrl });
+    expect(whoami.wire.changeNotionalField).toEqual({
+      value: 'notional_change_usd',
+      source: 'learned',
+      env: 'HEDGE_WIRE_NOTIONAL_FIELD',
+      learned_for: simulator.baseUrl,
+    });
     expect(whoami.wire.pageSizeParam).toMatchObject({ value: 'limit', source: 'default' });
     // The card says the same in words: learned, guessed, and a cursor name taken from the answer.
     const card = (await simulator.hedge(['whoami'], { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '120' } })).stdout;
     expect(card).toMatch(/Wire changeNotionalField +│ notional_change_usd \(learned from the server, kept for /);
-    expect(card).toMatch(/Wire pageSizeParam +│ limit \(guessed: the spec does not show it; HEDGE_WIRE_PAGE_SIZE_PARAM\)/);
+    expect(card).toMatch(
+      /Wire pageSizeParam +│ limit \(guessed: the spec does not show it; HEDGE_WIRE_PAGE_SIZE_PARAM\)/,
+    );
     expect(card).toMatch(/Wire cursorParam +│ from the answer \(next_cursor → cursor\) \(guessed: /);
 
     // The second add: one request, the server's own name at once, nothing said about learning.
     const second = await simulator.hedge(['add', KES, 'buy', '1000', '--json']);
     expect(second.code, second.stderr).toBe(0);
-    expect(simulator.requests('POST', '/hedges/add').slice(2).map((entry) => [entry.status, entry.body])).toEqual([[200, { market: KES, side: 'buy', notional_change_usd: 1000 }]]);
+    expect(
+      simulator
+        .requests('POST', '/hedges/add')
+        .slice(2)
+        .map((entry) => [entry.status, entry.body]),
+    ).toEqual([[200, { market: KES, side: 'buy', notional_change_usd: 1000 }]]);
     expect(second.stderr).not.toMatch(/Learned/);
 
     // reset-wire forgets it; a setting you give yourself always wins over what was learned.
     const reset = await simulator.hedge(['profile', 'reset-wire', '--json']);
     expect(reset.code, reset.stderr).toBe(0);
-    expect(JSON.parse(reset.stdout)).toEqual({ scope: simulator.baseUrl, forgotten: [`${simulator.baseUrl}: notional_field=notional_change_usd`] });
+    expect(JSON.parse(reset.stdout)).toEqual({
+      scope: simulator.baseUrl,
+      forgotten: [`${simulator.baseUrl}: notional_field=notional_change_usd`],
+    });
     expect(learnedIn(simulator.configDir)).toBeUndefined();
-    const forced = await simulator.hedge(['reduce', KES, 'buy', '1000', '--json'], { env: { HEDGE_WIRE_NOTIONAL_FIELD: 'notional_change_usd' } });
+    const forced = await simulator.hedge(['reduce', KES, 'buy', '1000', '--json'], {
+      env: { HEDGE_WIRE_NOTIONAL_FIELD: 'notional_change_usd' },
+    });
     expect(forced.code, forced.stderr).toBe(0);
     expect(simulator.requests('POST', '/hedges/reduce').map((entry) => entry.status)).toEqual([200]);
   });
@@ -82,7 +108,9 @@ describe('learning the add/reduce amount from the server', () => {
     const result = await simulator.hedge(['add', 'USDTNGN', 'buy', '1000', '--idempotency-key', key, '--json']);
     expect(result.code).toBe(3);
     expect(result.stderr).not.toMatch(STACK_FRAME);
-    expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.idempotencyKey])).toEqual([[400, key]]);
+    expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.idempotencyKey])).toEqual([
+      [400, key],
+    ]);
     const { error } = JSON.parse(result.stderr.trim().split('\n').at(-1)!);
     expect(error).toMatchObject({ code: 'validation_error', class: 'rejected', details: { field: 'amount_usd' } });
     expect(error.hint).toMatch(/HEDGE_WIRE_NOTIONAL_FIELD/);
@@ -102,10 +130,15 @@ describe('lists never lose rows', () => {
     expect(new Set(listed)).toEqual(new Set(ids));
     const pages = simulator.requests('GET', '/hedges');
     // Newest first, as the server orders them, page after page.
-    const server = (await simulator.api('GET', '/hedges?page_size=100')).body.data.map((hedge: { id: string }) => hedge.id);
+    const server = (await simulator.api('GET', '/hedges?page_size=100')).body.data.map(
+      (hedge: { id: string }) => hedge.id,
+    );
     expect(listed).toEqual(server);
     // hedge's guess `limit` is ignored; the answer states `page_size`, tried on the next page, honoured: learned.
-    expect(pages.map((entry) => entry.query)).toEqual([{ limit: '100' }, { cursor: expect.any(String), page_size: '80' }]);
+    expect(pages.map((entry) => entry.query)).toEqual([
+      { limit: '100' },
+      { cursor: expect.any(String), page_size: '80' },
+    ]);
     expect(hedges.stderr).toMatch(/Learned from the server: the page size goes as `page_size`/);
     expect(hedges.stderr).not.toMatch(/more/);
 
@@ -121,7 +154,9 @@ describe('lists never lose rows', () => {
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
     const result = await simulator.hedge(['hedges', '--json']);
     expect(result.code, result.stderr).toBe(0);
-    expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
+    expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(
+      new Set(ids),
+    );
     expect(result.stderr).not.toMatch(/more/);
     expect(simulator.requests('GET', '/hedges').length).toBeGreaterThan(1);
   });
@@ -132,7 +167,9 @@ describe('lists never lose rows', () => {
     const result = await simulator.hedge(['hedges', '--json']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toHaveLength(50);
-    expect(result.stderr).toMatch(/50 hedges shown \(the default\); there are more: `hedge hedges --all` lists every one/);
+    expect(result.stderr).toMatch(
+      /50 hedges shown \(the default\); there are more: `hedge hedges --all` lists every one/,
+    );
     const all = await simulator.hedge(['hedges', '--all', '--json']);
     expect(all.code, all.stderr).toBe(0);
     expect(new Set((JSON.parse(all.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
@@ -148,7 +185,9 @@ describe('lists never lose rows', () => {
     const ids = simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 47 });
     const result = await simulator.hedge(['hedges', '--limit', '100', '--json']);
     expect(result.code, result.stderr).toBe(0);
-    expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(new Set(ids));
+    expect(new Set((JSON.parse(result.stdout) as Array<{ id: string }>).map((hedge) => hedge.id))).toEqual(
+      new Set(ids),
+    );
     expect(simulator.requests('GET', '/hedges').map((entry) => [entry.status, entry.query])).toEqual([
       [400, { limit: '100' }],
       [200, { per_page: '100' }],
@@ -161,7 +200,17 @@ describe('optional checks never block a write', () => {
   it('open --ref on a server whose hedge list fails: a warning names what was not checked, and the hedge is opened', async () => {
     const simulator = await start({ fillDelayMs: 20 });
     simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/hedges' } });
-    const result = await simulator.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '1', '--ref', 'deal-77', '--json']);
+    const result = await simulator.hedge([
+      'open',
+      'USDTNGN',
+      'buy',
+      '10000',
+      '--tenor',
+      '1',
+      '--ref',
+      'deal-77',
+      '--json',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/Could not check whether an active hedge already carries client reference "deal-77"/);
     expect(simulator.requests('GET', '/hedges').every((entry) => entry.fault === '5xx')).toBe(true);
@@ -193,7 +242,10 @@ describe('what the spec does not list is shown, not refused', () => {
     expect(JSON.parse(list.stdout)[0]).toMatchObject({ id: hedge.id, status: 'settling' });
     // --wait does not stop at an unknown status: it ends when the close lands.
     const waiting = simulator.hedge(['hedges', hedge.id, '--wait', '--json']);
-    await until(() => simulator.requests('GET', `/hedges/${hedge.id}`).length >= 3, 'the wait to poll the settling hedge');
+    await until(
+      () => simulator.requests('GET', `/hedges/${hedge.id}`).length >= 3,
+      'the wait to poll the settling hedge',
+    );
     simulator.advance(60_000);
     const waited = await waiting;
     expect(waited.code, waited.stderr).toBe(0);
@@ -223,9 +275,37 @@ describe('what the spec does not list is shown, not refused', () => {
 describe('--json: one shape for scripts whatever the server (issue 40)', () => {
   /** The figures a script compares, per list, with the names of docs/output.md. */
   const NUMBERS = {
-    account: ['balance_usdc', 'margin_in_use_usdc', 'open_exposure_usd', 'unrealized_pnl_usd', 'open_positions', 'available_exposure_usd', 'exposure_cap_usd'],
-    positions: ['notional_usd', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd', 'close_fee_usdc', 'margin_usdc', 'net_margin_usd', 'units'],
-    history: ['notional_usd', 'tenor_days', 'entry_price', 'exit_price', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'],
+    account: [
+      'balance_usdc',
+      'margin_in_use_usdc',
+      'open_exposure_usd',
+      'unrealized_pnl_usd',
+      'open_positions',
+      'available_exposure_usd',
+      'exposure_cap_usd',
+    ],
+    positions: [
+      'notional_usd',
+      'entry_price',
+      'mark_price',
+      'gross_pnl_usd',
+      'accrued_carry_usdc',
+      'net_pnl_usd',
+      'close_fee_usdc',
+      'margin_usdc',
+      'net_margin_usd',
+      'units',
+    ],
+    history: [
+      'notional_usd',
+      'tenor_days',
+      'entry_price',
+      'exit_price',
+      'gross_pnl_usd',
+      'carry_usdc',
+      'fees_usdc',
+      'net_pnl_usd',
+    ],
   } as const;
 
   for (const dialect of ['gamma', 'alpha', 'beta'] as const) {
@@ -259,14 +339,20 @@ describe('--json: one shape for scripts whatever the server (issue 40)', () => {
       for (const price of prices) {
         // Our three names first; what the server sent beside the mid it was read from is kept
         // (issue 49): gamma's bid and ask, as numbers. alpha's mid/ts and beta's symbol/rate are ours.
-        expect(Object.keys(price)).toEqual(dialect === 'gamma' ? ['market', 'price', 'timestamp', 'bid', 'ask'] : ['market', 'price', 'timestamp']);
+        expect(Object.keys(price)).toEqual(
+          dialect === 'gamma' ? ['market', 'price', 'timestamp', 'bid', 'ask'] : ['market', 'price', 'timestamp'],
+        );
         expect(typeof price.price).toBe('number');
         if (dialect === 'gamma') expect([typeof price.bid, typeof price.ask]).toEqual(['number', 'number']);
       }
       // A live view's NDJSON lines are the same shape.
       const watched = await simulator.hedge(['positions', '--watch', '1', '--count', '1', '--json']);
       expect(watched.code, watched.stderr).toBe(0);
-      expect(JSON.parse(watched.stdout.trim().split('\n')[0]!).data[0]).toMatchObject({ market, side: 'buy', notional_usd: 25_000 });
+      expect(JSON.parse(watched.stdout.trim().split('\n')[0]!).data[0]).toMatchObject({
+        market,
+        side: 'buy',
+        notional_usd: 25_000,
+      });
       // The server's own text and names stay one flag away.
       const raw = await simulator.hedge(['positions', '--raw']);
       expect(raw.code, raw.stderr).toBe(0);
@@ -293,13 +379,19 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
       const result = await simulator.hedge(['hedges', hedge.id], { env: envFor(proxy) });
       expect(result.code).toBe(14);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/GET \/hedges\/hdg_\w+ answered HTTP 200 with data hedge cannot read: data\.side is "long" \(text\), where one of "buy", "sell" is expected/);
+      expect(result.stderr).toMatch(
+        /GET \/hedges\/hdg_\w+ answered HTTP 200 with data hedge cannot read: data\.side is "long" \(text\), where one of "buy", "sell" is expected/,
+      );
       expect(result.stderr).toMatch(/hedge doctor/);
       expect(result.stderr).not.toMatch(/network/i);
       expect(result.stderr).not.toMatch(STACK_FRAME);
       const json = await simulator.hedge(['hedges', hedge.id, '--json'], { env: envFor(proxy) });
       expect(json.code).toBe(14);
-      expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!).error).toMatchObject({ code: 'unreadable', class: 'unreadable', details: { field: 'data.side', received: '"long" (text)' } });
+      expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!).error).toMatchObject({
+        code: 'unreadable',
+        class: 'unreadable',
+        details: { field: 'data.side', received: '"long" (text)' },
+      });
     } finally {
       await proxy.close();
     }

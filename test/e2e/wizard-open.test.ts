@@ -5,7 +5,14 @@
 // (declined). At 80 columns every line is drawn whole: no line wider than the terminal and no word
 // split at a line end, prompts and the message after an interrupted wait included.
 import { afterEach, describe, expect, it } from 'vitest';
-import { KEYS, spawnInTerminal as spawnTerminal, stripAnsi, wordsSplitAtLineEnd, type DrawnLine, type Terminal } from '../support/pseudo-terminal.js';
+import {
+  KEYS,
+  spawnInTerminal as spawnTerminal,
+  stripAnsi,
+  wordsSplitAtLineEnd,
+  type DrawnLine,
+  type Terminal,
+} from '../support/pseudo-terminal.js';
 import { displayWidth } from '../../src/ui/width.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 
@@ -83,7 +90,13 @@ describe('hedge open wizard (pseudo-terminal)', () => {
 
     const [hedge] = trading.hedges();
     expect(trading.hedges()).toHaveLength(1);
-    expect(hedge).toMatchObject({ status: 'filled', side: 'buy', notionalUsd: 25_000, tenorDays: 3, clientReference: 'WIZ-7' });
+    expect(hedge).toMatchObject({
+      status: 'filled',
+      side: 'buy',
+      notionalUsd: 25_000,
+      tenorDays: 3,
+      clientReference: 'WIZ-7',
+    });
     expect(terminal.screen()).toContain(hedge!.id);
     // On screen the hash is shortened in the middle (whole in --json, TSV and CSV).
     const fill = hedge!.fillTxHash!;
@@ -137,20 +150,26 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     await terminal.waitFor('? Side');
     await terminal.waitFor('sell');
     screens.push(await terminal.drawn());
-    expect(readAsText(screens.at(-1)!)).toMatch(/buy capacity [\d,.]+ USD, carry [+-][\d.]+%\/day, you (pay|earn) — already open: 10,000\.00 USD/);
+    expect(readAsText(screens.at(-1)!)).toMatch(
+      /buy capacity [\d,.]+ USD, carry [+-][\d.]+%\/day, you (pay|earn) — already open: 10,000\.00 USD/,
+    );
     terminal.write(ENTER);
     // The open side is offered as "add to it" or the other side — never as an open the server may refuse.
     await terminal.waitFor('What now?');
     await terminal.waitFor('Cancel');
     screens.push(await terminal.drawn());
-    expect(readAsText(screens.at(-1)!)).toMatch(/The buy side of USDTNGN already holds 10,000\.00 USD \(hdg_\w+\)\. What now\?/);
+    expect(readAsText(screens.at(-1)!)).toMatch(
+      /The buy side of USDTNGN already holds 10,000\.00 USD \(hdg_\w+\)\. What now\?/,
+    );
     expect(readAsText(screens.at(-1)!)).toContain('Open on the sell side instead');
     terminal.write(`${DOWN}${ENTER}`);
     await terminal.waitFor('? Notional in USD');
     terminal.write(`1O_000${ENTER}`);
     await terminal.waitFor('1.5m.');
     screens.push(await terminal.drawn());
-    expect(readAsText(screens.at(-1)!)).toContain('notional: "1O_000" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.');
+    expect(readAsText(screens.at(-1)!)).toContain(
+      'notional: "1O_000" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+    );
     terminal.write(`${BACKSPACE.repeat(6)}10_000${ENTER}`);
     await terminal.waitFor('? Tenor');
     terminal.write(ENTER);
@@ -159,7 +178,9 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     await terminal.waitFor('Total upfront');
     await terminal.waitFor('(y/N)');
     screens.push(await terminal.drawn());
-    expect(readAsText(screens.at(-1)!)).toMatch(/Open sell 10,000\.00 USD on USDTNGN for 1 day \(ref DEAL-2026-000042\), [\d,.]+ USDC upfront\? \(y\/N\)/);
+    expect(readAsText(screens.at(-1)!)).toMatch(
+      /Open sell 10,000\.00 USD on USDTNGN for 1 day \(ref DEAL-2026-000042\), [\d,.]+ USDC upfront\? \(y\/N\)/,
+    );
     terminal.write(`n${ENTER}`);
     expect(await terminal.exitCode).toBe(8);
     expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
@@ -175,12 +196,20 @@ describe('hedge open wizard (pseudo-terminal)', () => {
   it('at 80×24: a side already open, "add to it" chosen — the add is quoted and lands on that hedge; no open is sent', async () => {
     const trading = await startTrading({ exposureCapUsd: 100_000, fillDelayMs: 200 });
     const seeded = trading.seedOpen('sell', 3_000);
-    terminal = spawnTerminal({ configDir: trading.configDir, env: trading.env, args: ['open', 'USDTNGN', 'sell'], cols: 80, rows: 24 });
+    terminal = spawnTerminal({
+      configDir: trading.configDir,
+      env: trading.env,
+      args: ['open', 'USDTNGN', 'sell'],
+      cols: 80,
+      rows: 24,
+    });
     await terminal.waitFor('What now?');
     await terminal.waitFor('Cancel');
     const question = await terminal.drawn();
     // The side's holding is in the question itself: on screen when it is answered.
-    expect(readAsText(question)).toContain(`The sell side of USDTNGN already holds 3,000.00 USD (${seeded.id}). What now?`);
+    expect(readAsText(question)).toContain(
+      `The sell side of USDTNGN already holds 3,000.00 USD (${seeded.id}). What now?`,
+    );
     // The side was given on the command line: the other side is not offered in its place.
     expect(readAsText(question)).not.toContain('Open on the buy side instead');
     terminal.write(ENTER);
@@ -190,14 +219,24 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     await terminal.waitFor('Indicative only');
     expect(await terminal.exitCode).toBe(0);
     expect(stripAnsi(terminal.screen())).toContain('Added 500.00 USD: the sell hedge on USDTNGN is now 3,500.00 USD');
-    expect(trading.writes().map((entry) => entry.path).filter((path) => path !== '/quotes')).toEqual(['/hedges/add']);
+    expect(
+      trading
+        .writes()
+        .map((entry) => entry.path)
+        .filter((path) => path !== '/quotes'),
+    ).toEqual(['/hedges/add']);
     expect(trading.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(3_500);
     for (const line of await terminal.drawn()) expect(displayWidth(line.text)).toBeLessThanOrEqual(80);
   });
 
   it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order stands and the way to check it is shown, wrapped at 80 columns', async () => {
     const trading = await startTrading({ fillDelayMs: 60_000 });
-    terminal = spawnTerminal({ configDir: trading.configDir, env: trading.env, args: ['open', 'USDTNGN', 'buy', '5000', '--tenor', '1'], cols: 80 });
+    terminal = spawnTerminal({
+      configDir: trading.configDir,
+      env: trading.env,
+      args: ['open', 'USDTNGN', 'buy', '5000', '--tenor', '1'],
+      cols: 80,
+    });
     await terminal.waitFor('Execution price');
     // Too long for one spinner line at 80 columns: the label is written whole above a counting spinner.
     await terminal.waitFor('waiting for the fill');

@@ -53,14 +53,22 @@ function fields(overrides: Partial<BeginFields> = {}): BeginFields {
     base_url_host: '127.0.0.1:9',
     key_id: '0123456789ab',
     command: 'add',
-    request: { method: 'POST', path: '/hedges/add', body: { market: 'USDTNGN', side: 'buy', notional_usd: 500 + counter } },
+    request: {
+      method: 'POST',
+      path: '/hedges/add',
+      body: { market: 'USDTNGN', side: 'buy', notional_usd: 500 + counter },
+    },
     idempotency_key: `conformance-${counter}`,
     ...overrides,
   };
 }
 
 /** Asks until `answered` (another party acts on its own time: a server ending a session, a process dying); counted, not timed. */
-async function eventually<T>(question: () => T | Promise<T>, answered: (value: T) => boolean, what: string): Promise<T> {
+async function eventually<T>(
+  question: () => T | Promise<T>,
+  answered: (value: T) => boolean,
+  what: string,
+): Promise<T> {
   for (let attempt = 0; attempt < 400; attempt++) {
     const value = await question();
     if (answered(value)) return value;
@@ -71,7 +79,9 @@ async function eventually<T>(question: () => T | Promise<T>, answered: (value: T
 
 /** Another process with the journal open, driven one command at a time. */
 function otherProcess(place: Place): PeerProcess {
-  const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle: built.bundle, ...place.child })], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle: built.bundle, ...place.child })], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   children.add(child);
   return drivePeer(child);
 }
@@ -90,7 +100,14 @@ function conformance(backend: () => Backend): void {
     // traded_usd: what the action moved on the server (a close's), which an agent's daily cap counts.
     const submitted = await journal.update(second.id, { outcome: 'submitted', hedge_id: 'hdg_2', traded_usd: 18_000 });
     const filled = await journal.update(second.id, { outcome: 'filled' });
-    expect(submitted).toMatchObject({ id: second.id, outcome: 'submitted', hedge_id: 'hdg_2', traded_usd: 18_000, revision: 2, seq: second.seq });
+    expect(submitted).toMatchObject({
+      id: second.id,
+      outcome: 'submitted',
+      hedge_id: 'hdg_2',
+      traded_usd: 18_000,
+      revision: 2,
+      seq: second.seq,
+    });
     expect(filled).toMatchObject({ outcome: 'filled', hedge_id: 'hdg_2', traded_usd: 18_000, revision: 3 });
     expect(filled.resolved_at).toBeDefined();
 
@@ -104,7 +121,13 @@ function conformance(backend: () => Backend): void {
 
     const body = first.request.body as Record<string, unknown>;
     const reordered = Object.fromEntries(Object.entries(body).reverse());
-    const match = { environment: 'test' as const, base_url_host: '127.0.0.1:9', key_id: '0123456789ab', command: 'add', body: reordered };
+    const match = {
+      environment: 'test' as const,
+      base_url_host: '127.0.0.1:9',
+      key_id: '0123456789ab',
+      command: 'add',
+      body: reordered,
+    };
     expect((await other.findUnresolvedMatch(match))?.id).toBe(first.id);
     await journal.update(first.id, { outcome: 'rejected' });
     expect(await other.findUnresolvedMatch(match)).toBeUndefined();
@@ -123,14 +146,29 @@ function conformance(backend: () => Backend): void {
     const a = await fast.begin(same);
     const b = await onTime.begin(fields());
     const c = await slow.begin({ ...same, idempotency_key: 'conformance-again' });
-    for (const reader of [onTime, slow, fast]) expect((await reader.list()).map((entry) => entry.id)).toEqual([c.id, b.id, a.id]);
+    for (const reader of [onTime, slow, fast])
+      expect((await reader.list()).map((entry) => entry.id)).toEqual([c.id, b.id, a.id]);
     // The newest unresolved entry for the request is the one written last, though its clock says it is the oldest.
-    expect((await onTime.findUnresolvedMatch({ environment: 'test', base_url_host: '127.0.0.1:9', key_id: '0123456789ab', command: 'add', body: same.request.body }))?.id).toBe(c.id);
+    expect(
+      (
+        await onTime.findUnresolvedMatch({
+          environment: 'test',
+          base_url_host: '127.0.0.1:9',
+          key_id: '0123456789ab',
+          command: 'add',
+          body: same.request.body,
+        })
+      )?.id,
+    ).toBe(c.id);
 
     await fast.update(a.id, { outcome: 'submitted', message: 'first change, stamped a day ahead' });
     await slow.update(a.id, { message: 'second change, stamped an hour behind' });
     const folded = await onTime.get(a.id);
-    expect(folded).toMatchObject({ outcome: 'submitted', message: 'second change, stamped an hour behind', revision: 3 });
+    expect(folded).toMatchObject({
+      outcome: 'submitted',
+      message: 'second change, stamped an hour behind',
+      revision: 3,
+    });
   });
 
   it('holds are exclusive across instances: the holder is named, a wait ends when it lets go, a finished entry is not taken', async () => {
@@ -145,7 +183,10 @@ function conformance(backend: () => Backend): void {
     const scope = 'test|127.0.0.1:9|0123456789ab|apply';
     const locked = await mine.lock(scope, { waitMs: 0 });
     expect(locked.held).toBe(true);
-    expect(await theirs.lock(scope, { waitMs: 0 })).toMatchObject({ held: false, holder: { pid: process.pid, host: hostname() } });
+    expect(await theirs.lock(scope, { waitMs: 0 })).toMatchObject({
+      held: false,
+      holder: { pid: process.pid, host: hostname() },
+    });
     expect(await theirs.lock(scope, { waitMs: 150 })).toMatchObject({ held: false });
     expect((await theirs.lock(`${scope}-other`, { waitMs: 0 })).held).toBe(true);
     const waiting = theirs.lock(scope, { waitMs: 20_000 });
@@ -173,7 +214,11 @@ function conformance(backend: () => Backend): void {
     if (!taken.held) throw new Error('the lock was not taken');
     expect(taken.hold.lost()).toBe(false);
     await place.loseLock(mine, scope);
-    await eventually(() => taken.hold.lost(), (lost) => lost, 'the hold is reported lost');
+    await eventually(
+      () => taken.hold.lost(),
+      (lost) => lost,
+      'the hold is reported lost',
+    );
     expect((await place.open().lock(scope, { waitMs: 20_000 })).held).toBe(true);
   });
 
@@ -190,7 +235,11 @@ function conformance(backend: () => Backend): void {
 
     other.child.kill('SIGKILL');
     await other.exited;
-    await eventually(() => mine.holderOf(id), (holder) => holder === undefined, 'the killed holder is let go');
+    await eventually(
+      () => mine.holderOf(id),
+      (holder) => holder === undefined,
+      'the killed holder is let go',
+    );
     const resumed = await mine.hold(id);
     expect(resumed.held).toBe(true);
     expect(await place.open().holderOf(id)).toMatchObject({ pid: process.pid });
@@ -219,7 +268,11 @@ function conformance(backend: () => Backend): void {
     expect(await mine.lock(scope, { waitMs: 0 })).toMatchObject({ held: false, holder: { pid: other.child.pid } });
     other.child.kill('SIGKILL');
     await other.exited;
-    await eventually(() => mine.lockHolder(scope), (holder) => holder === undefined, 'the killed holder is no longer named');
+    await eventually(
+      () => mine.lockHolder(scope),
+      (holder) => holder === undefined,
+      'the killed holder is no longer named',
+    );
   });
 
   it('keeper heartbeats: written whole per scope, each write one revision, read by another instance; a key is refused', async () => {
@@ -229,7 +282,9 @@ function conformance(backend: () => Backend): void {
     const heartbeats = writer.keeperHeartbeats!;
     const scope = 'test|127.0.0.1:9|0123456789ab|keep';
     expect(await reader.keeperHeartbeats!.read(scope)).toBeUndefined();
-    expect(await heartbeats.write(scope, { pid: 4242, cycles: 1, rows: [{ market: 'USDTNGN', side: 'sell' }] })).toEqual({ revision: 1 });
+    expect(
+      await heartbeats.write(scope, { pid: 4242, cycles: 1, rows: [{ market: 'USDTNGN', side: 'sell' }] }),
+    ).toEqual({ revision: 1 });
     expect(await heartbeats.write(scope, { pid: 4242, cycles: 2, rows: [] })).toEqual({ revision: 2 });
     const read = await reader.keeperHeartbeats!.read(scope);
     expect(read).toMatchObject({ body: { pid: 4242, cycles: 2, rows: [] }, revision: 2 });
@@ -237,7 +292,9 @@ function conformance(backend: () => Backend): void {
     expect(read!.body).toEqual({ pid: 4242, cycles: 2, rows: [] });
     if (read!.ageMs !== undefined) expect(read!.ageMs).toBeGreaterThanOrEqual(0);
     expect(await reader.keeperHeartbeats!.read(`${scope}-other`)).toBeUndefined();
-    await expect(heartbeats.write(scope, { pid: 4242, note: 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx' })).rejects.toThrow(JournalError);
+    await expect(heartbeats.write(scope, { pid: 4242, note: 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx' })).rejects.toThrow(
+      JournalError,
+    );
     expect((await reader.keeperHeartbeats!.read(scope))?.revision).toBe(2);
   });
 }
@@ -260,31 +317,44 @@ describe('the local file journal', () => {
 
 // Without server binaries the reason is the suite's name; under CI=true it runs and fails, as the other team-store suites do.
 const SKIP_POSTGRES = POSTGRES_MISSING !== undefined && process.env.CI !== 'true';
-describe.skipIf(SKIP_POSTGRES)(`the PostgreSQL team store${SKIP_POSTGRES ? ` (skipped: ${POSTGRES_MISSING})` : ''}`, () => {
-  let server: PostgresServer | undefined;
-  beforeAll(async () => {
-    server = await startPostgres();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  conformance(() => ({
-    async fresh() {
-      const url = await server!.createDatabase();
-      const database = new URL(url).pathname.slice(1);
-      const fallbackDir = join(built.scratch, `fallback-${(counter += 1)}`);
-      return {
-        open: (options = {}) => {
-          const journal = new PostgresJournal({ url, shown: 'postgres://hedge:***@127.0.0.1/test', source: 'the test', fallbackDir, now: options.now });
-          opened.push(journal);
-          return journal;
-        },
-        child: { backend: 'postgres', url, fallbackDir },
-        async loseLock(_journal, scope) {
-          // The database session holding the lock ends (a restart, a network cut noticed by keepalive).
-          await server!.query(database, `SELECT pg_terminate_backend(backend_pid) FROM hedge.holders WHERE scope = $1`, [`lock:${scope}`]);
-        },
-      };
-    },
-  }));
-});
+describe.skipIf(SKIP_POSTGRES)(
+  `the PostgreSQL team store${SKIP_POSTGRES ? ` (skipped: ${POSTGRES_MISSING})` : ''}`,
+  () => {
+    let server: PostgresServer | undefined;
+    beforeAll(async () => {
+      server = await startPostgres();
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+    conformance(() => ({
+      async fresh() {
+        const url = await server!.createDatabase();
+        const database = new URL(url).pathname.slice(1);
+        const fallbackDir = join(built.scratch, `fallback-${(counter += 1)}`);
+        return {
+          open: (options = {}) => {
+            const journal = new PostgresJournal({
+              url,
+              shown: 'postgres://hedge:***@127.0.0.1/test',
+              source: 'the test',
+              fallbackDir,
+              now: options.now,
+            });
+            opened.push(journal);
+            return journal;
+          },
+          child: { backend: 'postgres', url, fallbackDir },
+          async loseLock(_journal, scope) {
+            // The database session holding the lock ends (a restart, a network cut noticed by keepalive).
+            await server!.query(
+              database,
+              `SELECT pg_terminate_backend(backend_pid) FROM hedge.holders WHERE scope = $1`,
+              [`lock:${scope}`],
+            );
+          },
+        };
+      },
+    }));
+  },
+);

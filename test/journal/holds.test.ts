@@ -2,14 +2,30 @@
 // folders. A "holder" that is another process is a real child (`sleep`), so liveness is the
 // system's answer, never a mock: alive while it runs, dead the instant it is killed with SIGKILL.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeError } from '../../src/exit-codes.js';
 import { processStart } from '../../src/journal/holder.js';
 import { rotate } from '../../src/journal/segments.js';
-import { ARCHIVE_DIR_NAME, keyFingerprint, openJournal, type BeginFields, type SkippedLine } from '../../src/journal/index.js';
+import {
+  ARCHIVE_DIR_NAME,
+  keyFingerprint,
+  openJournal,
+  type BeginFields,
+  type SkippedLine,
+} from '../../src/journal/index.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 30, 0);
 const KEY_ID = keyFingerprint('hpk_test_JournalUnitKey0000001');
@@ -66,7 +82,13 @@ function heldEntryFile(dir: string, id: string, holder: { pid: number; start?: s
     at: '2025-01-15T09:00:00.000Z',
     ...fields(),
     host: holder.host ?? hostname(),
-    holder: { pid: holder.pid, host: holder.host ?? hostname(), since: '2025-01-15T09:00:00.000Z', session: 'othersession', ...(holder.start ? { start: holder.start } : {}) },
+    holder: {
+      pid: holder.pid,
+      host: holder.host ?? hostname(),
+      since: '2025-01-15T09:00:00.000Z',
+      session: 'othersession',
+      ...(holder.start ? { start: holder.start } : {}),
+    },
     outcome: 'pending',
   };
   writeFileSync(join(dir, 'journal.jsonl'), `${JSON.stringify(record)}\n`);
@@ -76,7 +98,12 @@ describe('holds: an entry is held by the live process that carries it', () => {
   it('begin holds the new entry for this process; a final outcome ends the hold', async () => {
     const journal = openJournal({ dir: join(tempFolder(), 'state'), now: () => T0 });
     const entry = await journal.begin(fields());
-    expect(await journal.holderOf(entry.id)).toEqual({ pid: process.pid, host: hostname(), since: new Date(T0).toISOString(), session: entry.holder!.session });
+    expect(await journal.holderOf(entry.id)).toEqual({
+      pid: process.pid,
+      host: hostname(),
+      since: new Date(T0).toISOString(),
+      session: entry.holder!.session,
+    });
     // Another journal of the same process (another command, e.g. under `hedge mcp`) finds it held.
     const other = openJournal({ dir: journal.dir, now: () => T0 });
     expect(await other.hold(entry.id)).toMatchObject({ held: false, holder: { pid: process.pid } });
@@ -112,8 +139,16 @@ describe('holds: an entry is held by the live process that carries it', () => {
     heldEntryFile(dir, 'a_held00000001', other);
     const journal = openJournal({ dir, now: () => T0 });
 
-    expect(await journal.holderOf('a_held00000001')).toEqual({ pid: other.pid, host: hostname(), since: '2025-01-15T09:00:00.000Z', session: 'othersession' });
-    expect(await journal.hold('a_held00000001')).toEqual({ held: false, holder: { pid: other.pid, host: hostname(), since: '2025-01-15T09:00:00.000Z', session: 'othersession' } });
+    expect(await journal.holderOf('a_held00000001')).toEqual({
+      pid: other.pid,
+      host: hostname(),
+      since: '2025-01-15T09:00:00.000Z',
+      session: 'othersession',
+    });
+    expect(await journal.hold('a_held00000001')).toEqual({
+      held: false,
+      holder: { pid: other.pid, host: hostname(), since: '2025-01-15T09:00:00.000Z', session: 'othersession' },
+    });
 
     await killed(other.child);
     expect(await journal.holderOf('a_held00000001')).toBeUndefined();
@@ -144,13 +179,19 @@ describe('holds: an entry is held by the live process that carries it', () => {
     const first = openJournal({ dir, now: () => T0 });
     const entry = await first.begin(fields());
     await first.update(entry.id, { outcome: 'done' });
-    expect(await openJournal({ dir }).hold(entry.id)).toEqual({ held: false, holder: { pid: process.pid, host: hostname(), since: new Date(T0).toISOString(), session: entry.holder!.session } });
+    expect(await openJournal({ dir }).hold(entry.id)).toEqual({
+      held: false,
+      holder: { pid: process.pid, host: hostname(), since: new Date(T0).toISOString(), session: entry.holder!.session },
+    });
   });
 
   it('a holder on another host cannot be checked from here and counts as live', async () => {
     const dir = join(tempFolder(), 'state');
     heldEntryFile(dir, 'a_remote000001', { pid: 1, host: 'another-desk.example' });
-    expect(await openJournal({ dir }).hold('a_remote000001')).toMatchObject({ held: false, holder: { host: 'another-desk.example' } });
+    expect(await openJournal({ dir }).hold('a_remote000001')).toMatchObject({
+      held: false,
+      holder: { host: 'another-desk.example' },
+    });
   });
 });
 
@@ -161,7 +202,10 @@ describe('account locks', () => {
     const second = openJournal({ dir });
     const taken = await first.lock('test|h|k|book', { waitMs: 0 });
     expect(taken.held).toBe(true);
-    expect(await second.lock('test|h|k|book', { waitMs: 0 })).toMatchObject({ held: false, holder: { pid: process.pid, host: hostname() } });
+    expect(await second.lock('test|h|k|book', { waitMs: 0 })).toMatchObject({
+      held: false,
+      holder: { pid: process.pid, host: hostname() },
+    });
     expect((await second.lock('test|h|k|ref|DEAL-7', { waitMs: 0 })).held).toBe(true);
     if (taken.held) await taken.hold.release();
     expect((await second.lock('test|h|k|book', { waitMs: 0 })).held).toBe(true);
@@ -186,7 +230,10 @@ describe('account locks', () => {
     const dir = join(tempFolder(), 'state');
     const taken = await openJournal({ dir }).lock('scope', { waitMs: 0 });
     expect(taken.held).toBe(true);
-    expect(await openJournal({ dir }).lock('scope', { waitMs: 250 })).toMatchObject({ held: false, holder: { pid: process.pid } });
+    expect(await openJournal({ dir }).lock('scope', { waitMs: 250 })).toMatchObject({
+      held: false,
+      holder: { pid: process.pid },
+    });
   });
 
   it('a lock whose holder was killed (SIGKILL) is taken at once', async () => {
@@ -198,7 +245,16 @@ describe('account locks', () => {
     const { lockFile } = await import('../../src/journal/account-locks.js');
     writeFileSync(
       lockFile(dir, 'scope'),
-      JSON.stringify({ scope: 'scope', holder: { pid: other.pid, host: hostname(), since: '2025-01-15T09:00:00.000Z', session: 'othersession', ...(other.start ? { start: other.start } : {}) } }),
+      JSON.stringify({
+        scope: 'scope',
+        holder: {
+          pid: other.pid,
+          host: hostname(),
+          since: '2025-01-15T09:00:00.000Z',
+          session: 'othersession',
+          ...(other.start ? { start: other.start } : {}),
+        },
+      }),
     );
     expect(await journal.lock('scope', { waitMs: 0 })).toMatchObject({ held: false, holder: { pid: other.pid } });
     await killed(other.child);
@@ -212,7 +268,9 @@ describe('segments: appends read only the active segment', () => {
     let time = T0;
     const journal = openJournal({ dir, now: () => time, rotateBytes: 16 * 1024, keepResolved: 5 });
     const early = await journal.begin(fields({ idempotency_key: 'still-open' }));
-    const rollOpen = await journal.begin(fields({ idempotency_key: 'roll-open', group: 'roll-1', leg: 'open', outcome: 'planned' }));
+    const rollOpen = await journal.begin(
+      fields({ idempotency_key: 'roll-open', group: 'roll-1', leg: 'open', outcome: 'planned' }),
+    );
     const rollClose = await journal.begin(fields({ idempotency_key: 'roll-close', group: 'roll-1', leg: 'close' }));
     await journal.update(rollClose.id, { outcome: 'done' });
     const ids: string[] = [];
@@ -237,11 +295,25 @@ describe('segments: appends read only the active segment', () => {
     expect(new Set(all.map((entry) => entry.id)).size).toBe(123);
     expect(all.slice(0, 3).map((entry) => entry.id)).toEqual([ids[119], ids[118], ids[117]]);
     expect((await journal.list({ limit: 3 })).map((entry) => entry.id)).toEqual([ids[119], ids[118], ids[117]]);
-    expect((await journal.list({ pending: true })).map((entry) => entry.id).sort()).toEqual([early.id, rollOpen.id].sort());
+    expect((await journal.list({ pending: true })).map((entry) => entry.id).sort()).toEqual(
+      [early.id, rollOpen.id].sort(),
+    );
     const since = T0 + 24 * 3_600_000;
-    expect((await journal.list({ since })).map((entry) => entry.id)).toEqual(ids.filter((_, index) => index >= 48).reverse());
+    expect((await journal.list({ since })).map((entry) => entry.id)).toEqual(
+      ids.filter((_, index) => index >= 48).reverse(),
+    );
     expect((await journal.get(ids[0]!))?.outcome).toBe('done');
-    expect((await journal.findUnresolvedMatch({ environment: 'test', base_url_host: 'partner.example:8443', key_id: KEY_ID, command: 'add', body: fields().request.body }))?.id).toBe(early.id);
+    expect(
+      (
+        await journal.findUnresolvedMatch({
+          environment: 'test',
+          base_url_host: 'partner.example:8443',
+          key_id: KEY_ID,
+          command: 'add',
+          body: fields().request.body,
+        })
+      )?.id,
+    ).toBe(early.id);
   });
 
   it('a rotation that archives every resolved entry keeps the one with the highest seq: the journal counts on, every seq once', async () => {
@@ -273,7 +345,11 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     symlinkSync(target, join(dir, 'journal.jsonl'));
     const journal = openJournal({ dir });
     const failure = await journal.begin(fields()).catch((error: unknown) => error);
-    expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state', details: { path: join(dir, 'journal.jsonl') } });
+    expect(describeError(failure)).toMatchObject({
+      exitCode: 13,
+      code: 'state',
+      details: { path: join(dir, 'journal.jsonl') },
+    });
     expect((failure as Error).message).toContain('is a symbolic link');
     await expect(journal.list()).rejects.toThrow('is a symbolic link');
     expect(readFileSync(target, 'utf8')).toBe('not yours\n');

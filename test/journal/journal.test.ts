@@ -1,7 +1,16 @@
 // The journal store in-process, on a real folder under the temp dir with an injected clock: what
 // goes into journal.jsonl, how events fold into entries, listing and lookup, the "same request"
 // rule, the key guard, and reading a file a crash left with a torn line.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,7 +64,11 @@ function openFields(overrides: Partial<BeginFields> = {}): BeginFields {
     key_id: KEY_ID,
     command: 'open',
     argv: ['hedge', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
-    request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 } },
+    request: {
+      method: 'POST',
+      path: '/hedges',
+      body: { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 },
+    },
     idempotency_key: 'idem-0001',
     ...overrides,
   };
@@ -63,10 +76,14 @@ function openFields(overrides: Partial<BeginFields> = {}): BeginFields {
 
 describe('journalDir', () => {
   it('is HEDGE_CONFIG_DIR itself, else $XDG_STATE_HOME/hedge, else ~/.local/state/hedge', () => {
-    expect(journalDir({ HEDGE_CONFIG_DIR: '/cfg/hedge', XDG_STATE_HOME: '/state', HOME: '/home/ada' })).toBe('/cfg/hedge');
+    expect(journalDir({ HEDGE_CONFIG_DIR: '/cfg/hedge', XDG_STATE_HOME: '/state', HOME: '/home/ada' })).toBe(
+      '/cfg/hedge',
+    );
     expect(journalDir({ XDG_STATE_HOME: '/state', HOME: '/home/ada' })).toBe('/state/hedge');
     expect(journalDir({ HOME: '/home/ada' })).toBe('/home/ada/.local/state/hedge');
-    expect(journalDir({ HEDGE_CONFIG_DIR: '', XDG_STATE_HOME: '', HOME: '/home/ada' })).toBe('/home/ada/.local/state/hedge');
+    expect(journalDir({ HEDGE_CONFIG_DIR: '', XDG_STATE_HOME: '', HOME: '/home/ada' })).toBe(
+      '/home/ada/.local/state/hedge',
+    );
   });
 
   it('ignores a relative XDG_STATE_HOME, as the XDG spec asks', () => {
@@ -91,7 +108,12 @@ describe('helpers', () => {
   });
 
   it('isUnresolved holds for planned, pending, submitted and unknown only', () => {
-    expect(OUTCOMES.filter((outcome) => isUnresolved({ outcome }))).toEqual(['planned', 'pending', 'submitted', 'unknown']);
+    expect(OUTCOMES.filter((outcome) => isUnresolved({ outcome }))).toEqual([
+      'planned',
+      'pending',
+      'submitted',
+      'unknown',
+    ]);
   });
 });
 
@@ -103,7 +125,12 @@ describe('begin and update', () => {
     expect(entry.id).toMatch(/^a_[0-9a-z]{12}$/);
     expect(entry.id.slice(2, 10)).toBe(T0.toString(36));
     // Held by this process from its creation: the host and the holder are recorded with it.
-    const holder = { pid: process.pid, host: hostname(), since: '2025-01-15T09:30:00.000Z', session: expect.stringMatching(/^[0-9a-f]{12}$/) };
+    const holder = {
+      pid: process.pid,
+      host: hostname(),
+      since: '2025-01-15T09:30:00.000Z',
+      session: expect.stringMatching(/^[0-9a-f]{12}$/),
+    };
     expect(entry).toEqual({
       id: entry.id,
       // Its place in the journal and its first revision: counters, not times (backend.ts).
@@ -135,8 +162,21 @@ describe('begin and update', () => {
     const begun = await journal.begin(openFields());
 
     setTime(T0 + 1_000);
-    const submitted = await journal.update(begun.id, { outcome: 'submitted', hedge_id: 'hdg_1', order_tx_hash: '0xabc', message: 'accepted' });
-    expect(submitted).toEqual({ ...begun, revision: 2, updated_at: '2025-01-15T09:30:01.000Z', outcome: 'submitted', hedge_id: 'hdg_1', order_tx_hash: '0xabc', message: 'accepted' });
+    const submitted = await journal.update(begun.id, {
+      outcome: 'submitted',
+      hedge_id: 'hdg_1',
+      order_tx_hash: '0xabc',
+      message: 'accepted',
+    });
+    expect(submitted).toEqual({
+      ...begun,
+      revision: 2,
+      updated_at: '2025-01-15T09:30:01.000Z',
+      outcome: 'submitted',
+      hedge_id: 'hdg_1',
+      order_tx_hash: '0xabc',
+      message: 'accepted',
+    });
 
     setTime(T0 + 2_500);
     const filled = await journal.update(begun.id, { outcome: 'filled', message: 'filled at 1534.2' });
@@ -163,7 +203,9 @@ describe('begin and update', () => {
     const { journal, fileText } = setUp();
     await journal.begin(openFields());
     const before = fileText();
-    await expect(journal.update('a_nothere', { outcome: 'filled' })).rejects.toThrow(new JournalError('No journal entry a_nothere to update.'));
+    await expect(journal.update('a_nothere', { outcome: 'filled' })).rejects.toThrow(
+      new JournalError('No journal entry a_nothere to update.'),
+    );
     expect(fileText()).toBe(before);
   });
 
@@ -190,12 +232,12 @@ describe('the key guard', () => {
 
   it('finds a key anywhere: a nested body value, a property name', async () => {
     const { journal, dir } = setUp();
-    await expect(journal.begin(openFields({ request: { method: 'POST', path: '/hedges', body: { note: `Bearer ${KEY}` } } }))).rejects.toThrow(
-      '(at $.request.body.note)',
-    );
-    await expect(journal.begin(openFields({ request: { method: 'POST', path: '/hedges', body: { [KEY]: 1 } } }))).rejects.toThrow(
-      '(at $.request.body (a property name))',
-    );
+    await expect(
+      journal.begin(openFields({ request: { method: 'POST', path: '/hedges', body: { note: `Bearer ${KEY}` } } })),
+    ).rejects.toThrow('(at $.request.body.note)');
+    await expect(
+      journal.begin(openFields({ request: { method: 'POST', path: '/hedges', body: { [KEY]: 1 } } })),
+    ).rejects.toThrow('(at $.request.body (a property name))');
     expect(existsSync(dir)).toBe(false);
   });
 
@@ -203,7 +245,9 @@ describe('the key guard', () => {
     const { journal, fileText } = setUp();
     const begun = await journal.begin(openFields());
     const before = fileText();
-    await expect(journal.update(begun.id, { outcome: 'rejected', message: `401 for key ${KEY}` })).rejects.toThrow('(at $.message)');
+    await expect(journal.update(begun.id, { outcome: 'rejected', message: `401 for key ${KEY}` })).rejects.toThrow(
+      '(at $.message)',
+    );
     expect(fileText()).toBe(before);
   });
 });
@@ -244,7 +288,11 @@ describe('list and get', () => {
   it('get takes a full id or a unique prefix (any case); an ambiguous prefix names the candidates', async () => {
     const { journal } = setUp();
     // Same clock time: the ids share their first 10 characters and differ in the random tail.
-    const entries = [await journal.begin(openFields()), await journal.begin(openFields()), await journal.begin(openFields())];
+    const entries = [
+      await journal.begin(openFields()),
+      await journal.begin(openFields()),
+      await journal.begin(openFields()),
+    ];
     const ids = entries.map((entry) => entry.id);
     const shared = `a_${T0.toString(36)}`;
     expect(ids.every((id) => id.startsWith(shared))).toBe(true);
@@ -270,14 +318,28 @@ describe('list and get', () => {
     const { journal, dir } = setUp();
     expect(await journal.list()).toEqual([]);
     expect(await journal.get('a_')).toBeUndefined();
-    expect(await journal.findUnresolvedMatch({ environment: 'test', base_url_host: 'h', key_id: KEY_ID, command: 'open', body: {} })).toBeUndefined();
+    expect(
+      await journal.findUnresolvedMatch({
+        environment: 'test',
+        base_url_host: 'h',
+        key_id: KEY_ID,
+        command: 'open',
+        body: {},
+      }),
+    ).toBeUndefined();
     expect(existsSync(dir)).toBe(false);
   });
 });
 
 describe('findUnresolvedMatch: the same request rule', () => {
   const body = { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 };
-  const same = { environment: 'test' as const, base_url_host: 'partner.example:8443', key_id: KEY_ID, command: 'open', body };
+  const same = {
+    environment: 'test' as const,
+    base_url_host: 'partner.example:8443',
+    key_id: KEY_ID,
+    command: 'open',
+    body,
+  };
 
   it('matches the newest unresolved entry with the same identity, command and body (any key order)', async () => {
     const { journal, setTime } = setUp();
@@ -299,7 +361,9 @@ describe('findUnresolvedMatch: the same request rule', () => {
     const begun = await journal.begin(openFields());
     expect(await journal.findUnresolvedMatch({ ...same, environment: 'live' })).toBeUndefined();
     expect(await journal.findUnresolvedMatch({ ...same, base_url_host: 'other.example' })).toBeUndefined();
-    expect(await journal.findUnresolvedMatch({ ...same, key_id: keyFingerprint('hpk_test_AnotherKey000000') })).toBeUndefined();
+    expect(
+      await journal.findUnresolvedMatch({ ...same, key_id: keyFingerprint('hpk_test_AnotherKey000000') }),
+    ).toBeUndefined();
     expect(await journal.findUnresolvedMatch({ ...same, command: 'add' })).toBeUndefined();
     expect(await journal.findUnresolvedMatch({ ...same, body: { ...body, notional_usd: 10000.01 } })).toBeUndefined();
     expect((await journal.findUnresolvedMatch(same))?.id).toBe(begun.id);
@@ -318,7 +382,12 @@ describe('findUnresolvedMatch: the same request rule', () => {
 describe('a file a crash or a hand edit damaged', () => {
   it('skips lines that are not events and says which; an append after a torn last line starts a fresh line', async () => {
     const { journal, dir, skipped, fileText } = setUp({ dir: tempFolder() });
-    const good = JSON.stringify({ id: 'a_good', at: '2025-01-15T09:00:00.000Z', ...openFields(), outcome: 'submitted' });
+    const good = JSON.stringify({
+      id: 'a_good',
+      at: '2025-01-15T09:00:00.000Z',
+      ...openFields(),
+      outcome: 'submitted',
+    });
     const orphan = JSON.stringify({ id: 'a_orphan', at: '2025-01-15T09:00:01.000Z', outcome: 'filled' });
     writeFileSync(join(dir, 'journal.jsonl'), `${good}\n[1,2]\n${orphan}\n{"id":"a_torn","at":"2025-01-15T09:0`);
 
@@ -331,7 +400,11 @@ describe('a file a crash or a hand edit damaged', () => {
     ]);
 
     const next = await journal.begin(openFields());
-    expect(fileText().split('\n').slice(3)).toEqual(['{"id":"a_torn","at":"2025-01-15T09:0', expect.stringContaining(`{"id":"${next.id}"`), '']);
+    expect(fileText().split('\n').slice(3)).toEqual([
+      '{"id":"a_torn","at":"2025-01-15T09:0',
+      expect.stringContaining(`{"id":"${next.id}"`),
+      '',
+    ]);
     skipped.length = 0;
     expect((await journal.list()).map((entry) => entry.id)).toEqual([next.id, 'a_good']);
     expect(skipped.map((skip) => [skip.line, skip.reason])).toEqual([

@@ -27,10 +27,20 @@ interface Writer {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-function startWriter(options: { dir: string; writer: number; count: number | null; umask?: number; rotateBytes?: number }): Writer {
-  const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle: built.bundle, lockStaleMs: LOCK_STALE_MS, ...options })], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function startWriter(options: {
+  dir: string;
+  writer: number;
+  count: number | null;
+  umask?: number;
+  rotateBytes?: number;
+}): Writer {
+  const child = spawn(
+    process.execPath,
+    [CHILD, JSON.stringify({ bundle: built.bundle, lockStaleMs: LOCK_STALE_MS, ...options })],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   running.add(child);
   let stdout = '';
   let stderr = '';
@@ -55,7 +65,9 @@ function afterUpdates(writer: Writer, count: number): Promise<void> {
       }
     };
     writer.child.stdout!.on('data', check);
-    writer.exited.then(({ code, stderr }) => reject(new Error(`writer exited (${code}) before ${count} updates: ${stderr}`)));
+    writer.exited.then(({ code, stderr }) =>
+      reject(new Error(`writer exited (${code}) before ${count} updates: ${stderr}`)),
+    );
     check();
   });
 }
@@ -82,7 +94,9 @@ describe('several processes at once', () => {
     const dir = freshDir('concurrent');
     const writers = Array.from({ length: 10 }, (_, writer) => startWriter({ dir, writer, count: 50 }));
     const results = await Promise.all(writers.map((writer) => writer.exited));
-    expect(results.map(({ code, stderr }) => ({ code, stderr }))).toEqual(Array.from({ length: 10 }, () => ({ code: 0, stderr: '' })));
+    expect(results.map(({ code, stderr }) => ({ code, stderr }))).toEqual(
+      Array.from({ length: 10 }, () => ({ code: 0, stderr: '' })),
+    );
 
     const text = readFileSync(join(dir, 'journal.jsonl'), 'utf8');
     const lines = text.split('\n');
@@ -95,13 +109,19 @@ describe('several processes at once', () => {
     expect(skipped).toEqual([]);
     expect(entries).toHaveLength(500);
     const keys = entries.map((entry) => entry.idempotency_key).sort();
-    const expected = Array.from({ length: 10 }, (_, writer) => Array.from({ length: 50 }, (_, index) => `writer-${writer}-${index}`)).flat().sort();
+    const expected = Array.from({ length: 10 }, (_, writer) =>
+      Array.from({ length: 50 }, (_, index) => `writer-${writer}-${index}`),
+    )
+      .flat()
+      .sort();
     expect(keys).toEqual(expected);
     for (const entry of entries) {
       const [, writer, index] = entry.idempotency_key.split('-');
       expect([entry.outcome, entry.hedge_id]).toEqual(['filled', `hdg_${writer}_${index}`]);
     }
-    expect(writers.flatMap((writer) => idsReported(writer.output(), 'begun')).sort()).toEqual(entries.map((entry) => entry.id).sort());
+    expect(writers.flatMap((writer) => idsReported(writer.output(), 'begun')).sort()).toEqual(
+      entries.map((entry) => entry.id).sort(),
+    );
     // Every lock was released: nothing but the journal is left in the folder.
     expect(readdirSync(dir)).toEqual(['journal.jsonl']);
   });
@@ -110,9 +130,13 @@ describe('several processes at once', () => {
 describe('several processes at once while the active segment is rotated into archives', () => {
   it('10 writers × 50 entries with a small active segment: all 500 present exactly once across the segment and the archives', async () => {
     const dir = freshDir('rotating');
-    const writers = Array.from({ length: 10 }, (_, writer) => startWriter({ dir, writer, count: 50, rotateBytes: 24 * 1024 }));
+    const writers = Array.from({ length: 10 }, (_, writer) =>
+      startWriter({ dir, writer, count: 50, rotateBytes: 24 * 1024 }),
+    );
     const results = await Promise.all(writers.map((writer) => writer.exited));
-    expect(results.map(({ code, stderr }) => ({ code, stderr }))).toEqual(Array.from({ length: 10 }, () => ({ code: 0, stderr: '' })));
+    expect(results.map(({ code, stderr }) => ({ code, stderr }))).toEqual(
+      Array.from({ length: 10 }, () => ({ code: 0, stderr: '' })),
+    );
     expect(readdirSync(join(dir, 'journal-archive')).length).toBeGreaterThanOrEqual(1);
     // What a rotation leaves is at most half the bound; appends after the last one add at most the bound again.
     expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8').length).toBeLessThanOrEqual(24 * 1024 + 2 * 1024);
@@ -125,7 +149,9 @@ describe('several processes at once while the active segment is rotated into arc
       const [, writer, index] = entry.idempotency_key.split('-');
       expect([entry.outcome, entry.hedge_id]).toEqual(['filled', `hdg_${writer}_${index}`]);
     }
-    expect(writers.flatMap((writer) => idsReported(writer.output(), 'begun')).sort()).toEqual(entries.map((entry) => entry.id).sort());
+    expect(writers.flatMap((writer) => idsReported(writer.output(), 'begun')).sort()).toEqual(
+      entries.map((entry) => entry.id).sort(),
+    );
   });
 });
 
@@ -147,7 +173,9 @@ describe('a writer killed with SIGKILL in the middle of its appends', () => {
       const byId = new Map(entries.map((entry) => [entry.id, entry]));
       for (const [id, state] of reported) {
         // A begun entry may have been updated just before the kill, without the child saying so.
-        expect(byId.get(id)?.outcome, `entry ${id}`).toEqual(state === 'updated' ? 'filled' : expect.stringMatching(/^(pending|filled)$/));
+        expect(byId.get(id)?.outcome, `entry ${id}`).toEqual(
+          state === 'updated' ? 'filled' : expect.stringMatching(/^(pending|filled)$/),
+        );
       }
       const newSkips = skipped.map((skip) => skip.line).filter((line) => !knownSkips.includes(line));
       expect(newSkips.length).toBeLessThanOrEqual(1);

@@ -21,13 +21,25 @@ afterAll(() => results.flush());
 const KEYS = Array.from({ length: 3 }, (_, index) => `hpk_test_ReliabilityStoreKey00000${index}`);
 const IS_ROOT = process.getuid?.() === 0;
 
-function login(configDir: string, sandbox: RunningSandbox, profile: string, key: string, onSpawn?: RunOptions['onSpawn']): Promise<RunResult> {
+function login(
+  configDir: string,
+  sandbox: RunningSandbox,
+  profile: string,
+  key: string,
+  onSpawn?: RunOptions['onSpawn'],
+): Promise<RunResult> {
   // HEDGE_CONFIG_DIR is the store; no key or base URL in the environment: login reads the key from stdin.
-  return runHedge(['login', '--profile', profile, '--base-url', sandbox.baseUrl], { configDir, input: `${key}\n`, onSpawn });
+  return runHedge(['login', '--profile', profile, '--base-url', sandbox.baseUrl], {
+    configDir,
+    input: `${key}\n`,
+    onSpawn,
+  });
 }
 
 /** The store as the CLI will read it next time: parsed and validated, or the reason it is not. */
-function readStore(configDir: string): { ok: true; data: ReturnType<typeof storeSchema.parse> } | { ok: false; reason: string } {
+function readStore(
+  configDir: string,
+): { ok: true; data: ReturnType<typeof storeSchema.parse> } | { ok: false; reason: string } {
   const file = join(configDir, 'config.json');
   if (!existsSync(file)) return { ok: false, reason: 'no config.json' };
   try {
@@ -63,7 +75,8 @@ describe('logins racing on one store', () => {
         order: 1,
         name: 'Concurrent `hedge login`',
         injected: '3 `hedge login --profile …` processes at once (keys on stdin) on one config folder, 4 rounds',
-        expected: 'all exit 0; after each round the store parses, validates and holds every profile saved so far with its own key; no temp or lock file left',
+        expected:
+          'all exit 0; after each round the store parses, validates and holds every profile saved so far with its own key; no temp or lock file left',
       },
       async (observation) => {
         await withSandbox(async (sandbox, configDir) => {
@@ -80,9 +93,11 @@ describe('logins racing on one store', () => {
             if (!store.ok) problems.push(`round ${round}: store ${store.reason}`);
             else {
               for (const [name, key] of Object.entries(saved)) {
-                if (store.data.profiles[name]?.api_key !== key) problems.push(`round ${round}: profile ${name} lost or wrong`);
+                if (store.data.profiles[name]?.api_key !== key)
+                  problems.push(`round ${round}: profile ${name} lost or wrong`);
               }
-              if (!store.data.current || !store.data.profiles[store.data.current]) problems.push(`round ${round}: no valid current profile`);
+              if (!store.data.current || !store.data.profiles[store.data.current])
+                problems.push(`round ${round}: no valid current profile`);
             }
             const extra = leftovers(configDir);
             if (extra.length) problems.push(`round ${round}: left over ${extra.join(', ')}`);
@@ -124,10 +139,17 @@ describe('a config folder that cannot be used', () => {
             chmodSync(configDir, 0o500);
           }
           const result = await login(configDir, sandbox, 'desk', KEYS[0]!);
-          observation.observed = `exit ${result.code}: "${firstLine(result.stderr.split('\n').filter((line) => /error/.test(line)).join('\n'))}"`;
+          observation.observed = `exit ${result.code}: "${firstLine(
+            result.stderr
+              .split('\n')
+              .filter((line) => /error/.test(line))
+              .join('\n'),
+          )}"`;
           expect(result.code, result.stderr).toBe(1);
           expect(result.stderr).toContain(configDir);
-          expect(result.stderr).toMatch(/^hedge: Cannot (read|write) the config store .*: (ENOTDIR|permission denied)/m);
+          expect(result.stderr).toMatch(
+            /^hedge: Cannot (read|write) the config store .*: (ENOTDIR|permission denied)/m,
+          );
           expect(result.stderr).toMatch(/→ .*HEDGE_CONFIG_DIR/);
           expect(result.stderr).not.toMatch(STACK_FRAME);
           expect(result.stdout).toBe('');
@@ -168,7 +190,8 @@ describe('a config folder that cannot be used', () => {
         order: 4,
         name: 'Config folder missing',
         injected: 'HEDGE_CONFIG_DIR points at a folder that does not exist (its parent does)',
-        expected: '`hedge account` with no key: exit 4, "No API key is configured", how to log in; `hedge login`: exit 0, the folder created 0700 and the store 0600',
+        expected:
+          '`hedge account` with no key: exit 4, "No API key is configured", how to log in; `hedge login`: exit 0, the folder created 0700 and the store 0600',
       },
       async (observation) => {
         await withSandbox(async (sandbox, dir) => {
@@ -199,8 +222,10 @@ describe('logins killed mid-way', () => {
         suite: 'config',
         order: 5,
         name: 'Login killed mid-way (SIGKILL), 12 times',
-        injected: 'each `hedge login` killed with SIGKILL between the server receiving its key check and the moment a login normally exits (when it writes the store), at 12 spread-out delays',
-        expected: 'after every kill the store parses and validates and holds every profile saved before; then a normal login succeeds at once (no lock left behind); at most a private (0600) temp file of a killed write remains, never a half-written store',
+        injected:
+          'each `hedge login` killed with SIGKILL between the server receiving its key check and the moment a login normally exits (when it writes the store), at 12 spread-out delays',
+        expected:
+          'after every kill the store parses and validates and holds every profile saved before; then a normal login succeeds at once (no lock left behind); at most a private (0600) temp file of a killed write remains, never a half-written store',
       },
       async (observation) => {
         await withSandbox(async (sandbox, configDir) => {
@@ -234,7 +259,8 @@ describe('logins killed mid-way', () => {
             else problems.push(`round ${round}: exit ${run.code} ${firstLine(run.stderr)}`);
             const store = readStore(configDir);
             if (!store.ok) problems.push(`round ${round}: store ${store.reason}`);
-            else if (store.data.profiles.base?.api_key !== KEYS[0]) problems.push(`round ${round}: profile "base" lost`);
+            else if (store.data.profiles.base?.api_key !== KEYS[0])
+              problems.push(`round ${round}: profile "base" lost`);
           }
           // A run killed while holding the lock must not block the next one.
           const started = Date.now();
@@ -245,7 +271,16 @@ describe('logins killed mid-way', () => {
           observation.timings = `kills ${delays[0]}–${delays.at(-1)} ms after the key check (a login's tail: ${tailMs} ms); the login after them took ${tookMs} ms`;
           observation.observed =
             `${killed} killed, ${completed} finished first; store ${store.ok ? `valid (${Object.keys(store.data.profiles).length} profiles)` : store.reason} after every kill: ${problems.length === 0 ? 'yes' : problems.slice(0, 2).join('; ')}; ` +
-            `next login exit ${after.code}${after.code === 0 ? '' : ` "${firstLine(after.stderr.split('\n').filter((line) => /error/.test(line)).join('\n'))}"`}; left over: ${remaining.length ? remaining.join(', ') : 'nothing'}`;
+            `next login exit ${after.code}${
+              after.code === 0
+                ? ''
+                : ` "${firstLine(
+                    after.stderr
+                      .split('\n')
+                      .filter((line) => /error/.test(line))
+                      .join('\n'),
+                  )}"`
+            }; left over: ${remaining.length ? remaining.join(', ') : 'nothing'}`;
           expect(problems).toEqual([]);
           expect(killed).toBeGreaterThanOrEqual(4);
           expect(after.code, after.stderr).toBe(0);

@@ -12,7 +12,6 @@ import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
 
-
 describe('a server that never answers', () => {
   it.concurrent('headers never come on a read: exit 5 within --timeout, naming the host and the timeout', async () => {
     await results.track(
@@ -21,7 +20,8 @@ describe('a server that never answers', () => {
         order: 60,
         name: 'Read never answered (headers stall)',
         injected: 'GET /account accepted, no status line ever sent; `hedge account --timeout 2`',
-        expected: 'exit 5 once the 2 s ran out, its one attempt cut short by the deadline (never retried past it); the message names the host and the 2 s; no stack trace',
+        expected:
+          'exit 5 once the 2 s ran out, its one attempt cut short by the deadline (never retried past it); the message names the host and the 2 s; no stack trace',
       },
       async (observation) => {
         await withSimulator({ preset: 'reliability' }, async (sim) => {
@@ -46,37 +46,43 @@ describe('a server that never answers', () => {
     );
   });
 
-  it.concurrent('half a body then silence on a read: each attempt ends at --request-timeout, exit 5 after the retries, naming host and timeout', async () => {
-    await results.track(
-      {
-        suite: 'fault',
-        order: 61,
-        name: 'Read body never finished (body stall)',
-        injected: 'GET /positions sends status, headers and half the body, then hangs; `hedge positions --request-timeout 0.5`',
-        expected: `exit 5 after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts of 0.5 s each (retried: a read is safe); the message names the host, the 0.5 s and the attempts; no stack trace`,
-      },
-      async (observation) => {
-        await withSimulator({ preset: 'reliability' }, async (sim) => {
-          sim.sandbox.setFaults({ stall: 'body', match: { method: 'GET', path: '/positions' } });
-          const result = await sim.hedge(['positions', '--request-timeout', '0.5']);
-          const host = new URL(sim.sandbox.baseUrl).host;
-          const attempts = sim.requests('GET', '/positions');
-          observation.attempts = attempts.length;
-          observation.timings = `process ran ${result.durationMs} ms`;
-          observation.observed = `exit ${result.code} after ${attempts.length} attempts: "${errorLine(result.stderr)}"`;
-          expect(result.code, result.stderr).toBe(5);
-          expect(attempts).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts);
-          expect(attempts.every((entry) => entry.status === 'stalled')).toBe(true);
-          expect(result.stderr).toContain(host);
-          expect(result.stderr).toMatch(/0\.5s/);
-          expect(result.stderr).toMatch(new RegExp(`after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`));
-          expect(result.stderr).not.toMatch(STACK_FRAME);
-          // 5 attempts of 0.5 s plus the policy's backoffs, all within its total bound.
-          expect(attempts.at(-1)!.realTimeMs - attempts[0]!.realTimeMs).toBeLessThanOrEqual(DEFAULT_RETRY_POLICY.maxTotalMs);
-        });
-      },
-    );
-  });
+  it.concurrent(
+    'half a body then silence on a read: each attempt ends at --request-timeout, exit 5 after the retries, naming host and timeout',
+    async () => {
+      await results.track(
+        {
+          suite: 'fault',
+          order: 61,
+          name: 'Read body never finished (body stall)',
+          injected:
+            'GET /positions sends status, headers and half the body, then hangs; `hedge positions --request-timeout 0.5`',
+          expected: `exit 5 after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts of 0.5 s each (retried: a read is safe); the message names the host, the 0.5 s and the attempts; no stack trace`,
+        },
+        async (observation) => {
+          await withSimulator({ preset: 'reliability' }, async (sim) => {
+            sim.sandbox.setFaults({ stall: 'body', match: { method: 'GET', path: '/positions' } });
+            const result = await sim.hedge(['positions', '--request-timeout', '0.5']);
+            const host = new URL(sim.sandbox.baseUrl).host;
+            const attempts = sim.requests('GET', '/positions');
+            observation.attempts = attempts.length;
+            observation.timings = `process ran ${result.durationMs} ms`;
+            observation.observed = `exit ${result.code} after ${attempts.length} attempts: "${errorLine(result.stderr)}"`;
+            expect(result.code, result.stderr).toBe(5);
+            expect(attempts).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts);
+            expect(attempts.every((entry) => entry.status === 'stalled')).toBe(true);
+            expect(result.stderr).toContain(host);
+            expect(result.stderr).toMatch(/0\.5s/);
+            expect(result.stderr).toMatch(new RegExp(`after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`));
+            expect(result.stderr).not.toMatch(STACK_FRAME);
+            // 5 attempts of 0.5 s plus the policy's backoffs, all within its total bound.
+            expect(attempts.at(-1)!.realTimeMs - attempts[0]!.realTimeMs).toBeLessThanOrEqual(
+              DEFAULT_RETRY_POLICY.maxTotalMs,
+            );
+          });
+        },
+      );
+    },
+  );
 });
 
 interface MalformedCase {
@@ -138,9 +144,11 @@ const MALFORMED: MalformedCase[] = [
     path: '/markets',
     args: ['markets', '--json'],
     injected: 'GET /markets answered 200 with every number a string and every string a number, `meta` an array',
-    expected: 'exit 14 (unreadable); the message names GET /markets, the field and what came; no stack trace; nothing on stdout',
+    expected:
+      'exit 14 (unreadable); the message names GET /markets, the field and what came; no stack trace; nothing on stdout',
     exit: 14,
-    mentions: /GET \/markets answered HTTP 200 with data hedge cannot read: data\[0\]\.market is 7 \(a number\), where text is expected/,
+    mentions:
+      /GET \/markets answered HTTP 200 with data hedge cannot read: data\[0\]\.market is 7 \(a number\), where text is expected/,
   },
 ];
 
@@ -156,7 +164,10 @@ describe('answers that are not the envelope', () => {
       },
       async (observation) => {
         await withSimulator({ preset: 'reliability' }, async (sim) => {
-          sim.sandbox.setFaults({ nextMalformed: { count: testCase.count, kind: testCase.kind }, match: { method: testCase.method, path: testCase.path } });
+          sim.sandbox.setFaults({
+            nextMalformed: { count: testCase.count, kind: testCase.kind },
+            match: { method: testCase.method, path: testCase.path },
+          });
           const result = await sim.hedge(testCase.args);
           const attempts = sim.requests(testCase.method, testCase.path);
           observation.attempts = attempts.length;
@@ -175,37 +186,45 @@ describe('answers that are not the envelope', () => {
     );
   });
 
-  it.concurrent('a write answered with wrong types: exit 5, outcome unknown with the key; resuming with it leaves one hedge', async () => {
-    await results.track(
-      {
-        suite: 'fault',
-        order: 75,
-        name: 'Write answered with wrong types, then resumed',
-        injected: 'POST /hedges committed, answered with every type swapped; then the same command with `--idempotency-key`',
-        expected: 'exit 5 naming POST /hedges, "outcome is unknown" with the key, no stack trace; the resumed run exits 0 and the server holds one hedge',
-      },
-      async (observation) => {
-        await withSimulator({ preset: 'reliability' }, async (sim) => {
-          sim.sandbox.setFaults({ nextMalformed: { count: 1, kind: 'wrong-types' }, match: { method: 'POST', path: '/hedges' } });
-          const args = ['open', MARKET, 'buy', '2500', '--tenor', '3'];
-          const first = await sim.hedge(args);
-          const key = resumeKeyFrom(first.stderr);
-          observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
-          expect(first.code, first.stderr).toBe(5);
-          expect(first.stderr).toMatch(/POST \/hedges/);
-          expect(first.stderr).toMatch(/outcome (of this request )?is unknown/i);
-          expect(first.stderr).not.toMatch(STACK_FRAME);
-          expect(key).toBe(sim.requests('POST', '/hedges')[0]!.idempotencyKey);
-          const resumed = await sim.hedge([...args, '--idempotency-key', key!, '--json']);
-          const posts = sim.requests('POST', '/hedges');
-          observation.attempts = posts.length;
-          observation.observed += `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges with one key; server: ${sim.hedges().length} hedge`;
-          expect(resumed.code, resumed.stderr).toBe(0);
-          expect(new Set(posts.map((entry) => entry.idempotencyKey))).toEqual(new Set([key]));
-          expect(sim.hedges()).toHaveLength(1);
-          expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 2500, status: 'filled' });
-        });
-      },
-    );
-  });
+  it.concurrent(
+    'a write answered with wrong types: exit 5, outcome unknown with the key; resuming with it leaves one hedge',
+    async () => {
+      await results.track(
+        {
+          suite: 'fault',
+          order: 75,
+          name: 'Write answered with wrong types, then resumed',
+          injected:
+            'POST /hedges committed, answered with every type swapped; then the same command with `--idempotency-key`',
+          expected:
+            'exit 5 naming POST /hedges, "outcome is unknown" with the key, no stack trace; the resumed run exits 0 and the server holds one hedge',
+        },
+        async (observation) => {
+          await withSimulator({ preset: 'reliability' }, async (sim) => {
+            sim.sandbox.setFaults({
+              nextMalformed: { count: 1, kind: 'wrong-types' },
+              match: { method: 'POST', path: '/hedges' },
+            });
+            const args = ['open', MARKET, 'buy', '2500', '--tenor', '3'];
+            const first = await sim.hedge(args);
+            const key = resumeKeyFrom(first.stderr);
+            observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
+            expect(first.code, first.stderr).toBe(5);
+            expect(first.stderr).toMatch(/POST \/hedges/);
+            expect(first.stderr).toMatch(/outcome (of this request )?is unknown/i);
+            expect(first.stderr).not.toMatch(STACK_FRAME);
+            expect(key).toBe(sim.requests('POST', '/hedges')[0]!.idempotencyKey);
+            const resumed = await sim.hedge([...args, '--idempotency-key', key!, '--json']);
+            const posts = sim.requests('POST', '/hedges');
+            observation.attempts = posts.length;
+            observation.observed += `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges with one key; server: ${sim.hedges().length} hedge`;
+            expect(resumed.code, resumed.stderr).toBe(0);
+            expect(new Set(posts.map((entry) => entry.idempotencyKey))).toEqual(new Set([key]));
+            expect(sim.hedges()).toHaveLength(1);
+            expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 2500, status: 'filled' });
+          });
+        },
+      );
+    },
+  );
 });

@@ -11,9 +11,12 @@ import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/text.js';
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
 
-
 function sameKey(entries: { idempotencyKey: string | null }[]): boolean {
-  return entries.length > 0 && entries[0]!.idempotencyKey !== null && entries.every((entry) => entry.idempotencyKey === entries[0]!.idempotencyKey);
+  return (
+    entries.length > 0 &&
+    entries[0]!.idempotencyKey !== null &&
+    entries.every((entry) => entry.idempotencyKey === entries[0]!.idempotencyKey)
+  );
 }
 
 interface DropCase {
@@ -28,48 +31,79 @@ interface DropCase {
 }
 
 const DROP_CASES: DropCase[] = [
-  { action: 'open', path: '/hedges', args: ['open', MARKET, 'buy', '1000', '--tenor', '3', '--json'], expectedNotional: 1000, expectedHistory: 0 },
-  { action: 'add', path: '/hedges/add', args: ['add', MARKET, 'buy', '500', '--json'], seeded: 1000, expectedNotional: 1500, expectedHistory: 0 },
-  { action: 'reduce', path: '/hedges/reduce', args: ['reduce', MARKET, 'buy', '300', '--json'], seeded: 1000, expectedNotional: 700, expectedHistory: 0 },
-  { action: 'close', path: '/hedges/close', args: ['close', MARKET, 'buy', '--json'], seeded: 1000, expectedNotional: 0, expectedHistory: 1 },
+  {
+    action: 'open',
+    path: '/hedges',
+    args: ['open', MARKET, 'buy', '1000', '--tenor', '3', '--json'],
+    expectedNotional: 1000,
+    expectedHistory: 0,
+  },
+  {
+    action: 'add',
+    path: '/hedges/add',
+    args: ['add', MARKET, 'buy', '500', '--json'],
+    seeded: 1000,
+    expectedNotional: 1500,
+    expectedHistory: 0,
+  },
+  {
+    action: 'reduce',
+    path: '/hedges/reduce',
+    args: ['reduce', MARKET, 'buy', '300', '--json'],
+    seeded: 1000,
+    expectedNotional: 700,
+    expectedHistory: 0,
+  },
+  {
+    action: 'close',
+    path: '/hedges/close',
+    args: ['close', MARKET, 'buy', '--json'],
+    seeded: 1000,
+    expectedNotional: 0,
+    expectedHistory: 1,
+  },
 ];
 
 describe('connection dropped after the server committed the write', () => {
-  it.concurrent.each(DROP_CASES)('$action: retried with the same Idempotency-Key, exactly one effect', async (testCase) => {
-    await results.track(
-      {
-        suite: 'fault',
-        order: 10 + DROP_CASES.indexOf(testCase),
-        name: `Connection dropped after commit: \`${testCase.action}\``,
-        injected: `POST ${testCase.path} committed by the server, then the socket destroyed before the answer (once)`,
-        expected: `exit 0; a retry with the same Idempotency-Key; the server holds exactly one ${testCase.action}`,
-      },
-      async (observation) => {
-        await withSimulator({ preset: 'reliability' }, async (sim) => {
-          if (testCase.seeded) sim.seedOpen('buy', testCase.seeded);
-          sim.sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path: testCase.path } });
-          const result = await sim.hedge(testCase.args);
-          const posts = sim.requests('POST', testCase.path);
-          const active = sim.active('buy');
-          const notional = active.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
-          const refused = sim.requests().filter((entry) => entry.errorCode !== null);
-          observation.attempts = posts.length;
-          observation.observed =
-            `exit ${result.code}; ${posts.length} × POST ${testCase.path} (${posts.map((entry) => entry.status).join(' → ')}), ` +
-            `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge, ${notional} USD open, ${sim.historyCount()} closed`;
-          expect(result.code, result.stderr).toBe(0);
-          expect(posts.map((entry) => entry.status)).toEqual(['dropped', 200]);
-          expect(sameKey(posts)).toBe(true);
-          expect(refused).toEqual([]);
-          expect(sim.hedges()).toHaveLength(1);
-          expect(notional).toBe(testCase.expectedNotional);
-          expect(active).toHaveLength(testCase.expectedNotional > 0 ? 1 : 0);
-          expect(sim.historyCount()).toBe(testCase.expectedHistory);
-          if (testCase.action === 'open') expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 1000 });
-        });
-      },
-    );
-  });
+  it.concurrent.each(DROP_CASES)(
+    '$action: retried with the same Idempotency-Key, exactly one effect',
+    async (testCase) => {
+      await results.track(
+        {
+          suite: 'fault',
+          order: 10 + DROP_CASES.indexOf(testCase),
+          name: `Connection dropped after commit: \`${testCase.action}\``,
+          injected: `POST ${testCase.path} committed by the server, then the socket destroyed before the answer (once)`,
+          expected: `exit 0; a retry with the same Idempotency-Key; the server holds exactly one ${testCase.action}`,
+        },
+        async (observation) => {
+          await withSimulator({ preset: 'reliability' }, async (sim) => {
+            if (testCase.seeded) sim.seedOpen('buy', testCase.seeded);
+            sim.sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path: testCase.path } });
+            const result = await sim.hedge(testCase.args);
+            const posts = sim.requests('POST', testCase.path);
+            const active = sim.active('buy');
+            const notional = active.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+            const refused = sim.requests().filter((entry) => entry.errorCode !== null);
+            observation.attempts = posts.length;
+            observation.observed =
+              `exit ${result.code}; ${posts.length} × POST ${testCase.path} (${posts.map((entry) => entry.status).join(' → ')}), ` +
+              `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge, ${notional} USD open, ${sim.historyCount()} closed`;
+            expect(result.code, result.stderr).toBe(0);
+            expect(posts.map((entry) => entry.status)).toEqual(['dropped', 200]);
+            expect(sameKey(posts)).toBe(true);
+            expect(refused).toEqual([]);
+            expect(sim.hedges()).toHaveLength(1);
+            expect(notional).toBe(testCase.expectedNotional);
+            expect(active).toHaveLength(testCase.expectedNotional > 0 ? 1 : 0);
+            expect(sim.historyCount()).toBe(testCase.expectedHistory);
+            if (testCase.action === 'open')
+              expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 1000 });
+          });
+        },
+      );
+    },
+  );
 });
 
 describe('idempotency_in_flight', () => {
@@ -80,14 +114,25 @@ describe('idempotency_in_flight', () => {
         order: 20,
         name: '`idempotency_in_flight`, then success',
         injected: 'the first POST /hedges held 4 s by the server (key in flight); `--request-timeout 1`',
-        expected: 'the CLI times out the attempt, retries with the same key, waits out 409 `idempotency_in_flight`, exit 0, one hedge',
+        expected:
+          'the CLI times out the attempt, retries with the same key, waits out 409 `idempotency_in_flight`, exit 0, one hedge',
       },
       async (observation) => {
         await withSimulator({ preset: 'reliability' }, async (sim) => {
           // Held well past the 1 s attempt timeout (the first retry comes about 1.2 s in), so the
           // retries meet the key in flight however slow the machine is to send them.
           sim.sandbox.setFaults({ nextLatency: { count: 1, ms: 4000 }, match: { method: 'POST', path: '/hedges' } });
-          const result = await sim.hedge(['open', MARKET, 'sell', '2000', '--tenor', '1', '--request-timeout', '1', '--json']);
+          const result = await sim.hedge([
+            'open',
+            MARKET,
+            'sell',
+            '2000',
+            '--tenor',
+            '1',
+            '--request-timeout',
+            '1',
+            '--json',
+          ]);
           const posts = sim.requests('POST', '/hedges');
           const inFlight = posts.filter((entry) => entry.errorCode === 'idempotency_in_flight');
           observation.attempts = posts.length;
@@ -115,8 +160,10 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
         suite: 'fault',
         order: 30,
         name: 'Write never answered (headers stall), then resumed',
-        injected: 'POST /hedges never answered; `hedge open … --skip-checks --timeout 4`; then the same command with `--idempotency-key`',
-        expected: 'exit 5 naming the host and the timeout, "outcome is unknown" with the key; the resumed run exits 0 and the server holds one hedge',
+        injected:
+          'POST /hedges never answered; `hedge open … --skip-checks --timeout 4`; then the same command with `--idempotency-key`',
+        expected:
+          'exit 5 naming the host and the timeout, "outcome is unknown" with the key; the resumed run exits 0 and the server holds one hedge',
       },
       async (observation) => {
         await withSimulator({ preset: 'reliability' }, async (sim) => {
@@ -158,7 +205,8 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
         suite: 'fault',
         order: 31,
         name: 'Write committed, body never finished (body stall), then resumed',
-        injected: 'POST /hedges/add committed, half the body sent, then silence, on every attempt; `hedge add … --request-timeout 0.5`; then resumed with `--idempotency-key`',
+        injected:
+          'POST /hedges/add committed, half the body sent, then silence, on every attempt; `hedge add … --request-timeout 0.5`; then resumed with `--idempotency-key`',
         expected: `exit 5 after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts of 0.5 s with one key, naming the host and the timeout, "outcome is unknown" with the key; after resuming the hedge grew by the amount once`,
       },
       async (observation) => {

@@ -14,89 +14,111 @@ const POLICY = DEFAULT_RETRY_POLICY;
 /** The shortest backoff the policy allows before attempt n+1 (jitter at 0). */
 const minBackoff = (attempt: number) => backoffDelayMs(POLICY, attempt, () => 0);
 
-
 function describeGaps(values: number[]): string {
-  return values.length === 0 ? 'no retries' : `gaps ${values.join(', ')} ms (total ${values.reduce((a, b) => a + b, 0)} ms)`;
+  return values.length === 0
+    ? 'no retries'
+    : `gaps ${values.join(', ')} ms (total ${values.reduce((a, b) => a + b, 0)} ms)`;
 }
 
 /** Each gap is at least the policy's shortest backoff for that attempt; the whole stays within maxTotalMs. */
 function expectWithinPolicy(values: number[]): void {
-  values.forEach((gap, index) => expect(gap, `gap before attempt ${index + 2}`).toBeGreaterThanOrEqual(minBackoff(index + 1)));
+  values.forEach((gap, index) =>
+    expect(gap, `gap before attempt ${index + 2}`).toBeGreaterThanOrEqual(minBackoff(index + 1)),
+  );
   expect(values.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(POLICY.maxTotalMs);
 }
 
 describe('5xx bursts', () => {
   it.concurrent.each([
     { what: 'read', label: '`hedge account`', method: 'GET', path: '/account', args: ['account', '--json'] },
-    { what: 'write', label: '`hedge open`', method: 'POST', path: '/hedges', args: ['open', MARKET, 'buy', '3000', '--tenor', '3', '--json'] },
-  ])('3 in a row on a $what: retried with backoff, succeeds, attempts and delay within the policy', async ({ what, label, method, path, args }) => {
-    await results.track(
-      {
-        suite: 'fault',
-        order: what === 'read' ? 40 : 41,
-        name: `5xx burst on a ${what} (${label})`,
-        injected: `the next 3 ${method} ${path} answered 500/503`,
-        expected: `exit 0 after 4 attempts (at most ${POLICY.maxAttempts}); each wait at least the policy's backoff, all within ${POLICY.maxTotalMs / 1000} s; one hedge for the write`,
-      },
-      async (observation) => {
-        await withSimulator({ preset: 'reliability' }, async (sim) => {
-          sim.sandbox.setFaults({ next5xx: 3, match: { method, path } });
-          const result = await sim.hedge(args);
-          const attempts = sim.requests(method, path);
-          const between = gaps(attempts);
-          observation.attempts = attempts.length;
-          observation.timings = describeGaps(between);
-          observation.observed = `exit ${result.code}; ${attempts.length} attempts (${attempts.map((entry) => entry.status).join(' → ')})`;
-          if (what === 'write') observation.observed += `; server: ${sim.hedges().length} hedge, ${new Set(attempts.map((entry) => entry.idempotencyKey)).size} key`;
-          expect(result.code, result.stderr).toBe(0);
-          expect(attempts).toHaveLength(4);
-          expect(attempts.slice(0, 3).every((entry) => entry.status === 500 || entry.status === 503)).toBe(true);
-          expect(attempts[3]!.status).toBe(200);
-          expectWithinPolicy(between);
-          if (what === 'write') {
-            expect(new Set(attempts.map((entry) => entry.idempotencyKey)).size).toBe(1);
-            expect(sim.hedges()).toHaveLength(1);
-          }
-        });
-      },
-    );
-  });
+    {
+      what: 'write',
+      label: '`hedge open`',
+      method: 'POST',
+      path: '/hedges',
+      args: ['open', MARKET, 'buy', '3000', '--tenor', '3', '--json'],
+    },
+  ])(
+    '3 in a row on a $what: retried with backoff, succeeds, attempts and delay within the policy',
+    async ({ what, label, method, path, args }) => {
+      await results.track(
+        {
+          suite: 'fault',
+          order: what === 'read' ? 40 : 41,
+          name: `5xx burst on a ${what} (${label})`,
+          injected: `the next 3 ${method} ${path} answered 500/503`,
+          expected: `exit 0 after 4 attempts (at most ${POLICY.maxAttempts}); each wait at least the policy's backoff, all within ${POLICY.maxTotalMs / 1000} s; one hedge for the write`,
+        },
+        async (observation) => {
+          await withSimulator({ preset: 'reliability' }, async (sim) => {
+            sim.sandbox.setFaults({ next5xx: 3, match: { method, path } });
+            const result = await sim.hedge(args);
+            const attempts = sim.requests(method, path);
+            const between = gaps(attempts);
+            observation.attempts = attempts.length;
+            observation.timings = describeGaps(between);
+            observation.observed = `exit ${result.code}; ${attempts.length} attempts (${attempts.map((entry) => entry.status).join(' → ')})`;
+            if (what === 'write')
+              observation.observed += `; server: ${sim.hedges().length} hedge, ${new Set(attempts.map((entry) => entry.idempotencyKey)).size} key`;
+            expect(result.code, result.stderr).toBe(0);
+            expect(attempts).toHaveLength(4);
+            expect(attempts.slice(0, 3).every((entry) => entry.status === 500 || entry.status === 503)).toBe(true);
+            expect(attempts[3]!.status).toBe(200);
+            expectWithinPolicy(between);
+            if (what === 'write') {
+              expect(new Set(attempts.map((entry) => entry.idempotencyKey)).size).toBe(1);
+              expect(sim.hedges()).toHaveLength(1);
+            }
+          });
+        },
+      );
+    },
+  );
 
-  it.concurrent('5xx that never ends on a write: gives up after the policy maximum, exit 5, outcome unknown with the key, nothing opened', async () => {
-    await results.track(
-      {
-        suite: 'fault',
-        order: 42,
-        name: 'Endless 5xx on a write (`hedge open --skip-checks`)',
-        injected: 'every POST /hedges answered 500/503',
-        expected: `exit 5 after exactly ${POLICY.maxAttempts} attempts, within ${POLICY.maxTotalMs / 1000} s; the message gives the idempotency key; no hedge`,
-      },
-      async (observation) => {
-        await withSimulator({ preset: 'reliability' }, async (sim) => {
-          sim.sandbox.setFaults({ next5xx: 100, match: { method: 'POST', path: '/hedges' } });
-          const result = await sim.hedge(['open', MARKET, 'buy', '3000', '--tenor', '3', '--skip-checks']);
-          const attempts = sim.requests('POST', '/hedges');
-          const between = gaps(attempts);
-          observation.attempts = attempts.length;
-          observation.timings = describeGaps(between);
-          observation.observed = `exit ${result.code}; ${attempts.length} attempts; "${errorLine(result.stderr)}"; server: ${sim.hedges().length} hedges`;
-          expect(result.code, result.stderr).toBe(5);
-          expect(attempts).toHaveLength(POLICY.maxAttempts);
-          expectWithinPolicy(between);
-          expect(result.stderr).toMatch(new RegExp(`after ${POLICY.maxAttempts} attempts`));
-          expect(resumeKeyFrom(result.stderr)).toBe(attempts[0]!.idempotencyKey);
-          expect(result.stderr).not.toMatch(STACK_FRAME);
-          expect(sim.hedges()).toEqual([]);
-        });
-      },
-    );
-  });
+  it.concurrent(
+    '5xx that never ends on a write: gives up after the policy maximum, exit 5, outcome unknown with the key, nothing opened',
+    async () => {
+      await results.track(
+        {
+          suite: 'fault',
+          order: 42,
+          name: 'Endless 5xx on a write (`hedge open --skip-checks`)',
+          injected: 'every POST /hedges answered 500/503',
+          expected: `exit 5 after exactly ${POLICY.maxAttempts} attempts, within ${POLICY.maxTotalMs / 1000} s; the message gives the idempotency key; no hedge`,
+        },
+        async (observation) => {
+          await withSimulator({ preset: 'reliability' }, async (sim) => {
+            sim.sandbox.setFaults({ next5xx: 100, match: { method: 'POST', path: '/hedges' } });
+            const result = await sim.hedge(['open', MARKET, 'buy', '3000', '--tenor', '3', '--skip-checks']);
+            const attempts = sim.requests('POST', '/hedges');
+            const between = gaps(attempts);
+            observation.attempts = attempts.length;
+            observation.timings = describeGaps(between);
+            observation.observed = `exit ${result.code}; ${attempts.length} attempts; "${errorLine(result.stderr)}"; server: ${sim.hedges().length} hedges`;
+            expect(result.code, result.stderr).toBe(5);
+            expect(attempts).toHaveLength(POLICY.maxAttempts);
+            expectWithinPolicy(between);
+            expect(result.stderr).toMatch(new RegExp(`after ${POLICY.maxAttempts} attempts`));
+            expect(resumeKeyFrom(result.stderr)).toBe(attempts[0]!.idempotencyKey);
+            expect(result.stderr).not.toMatch(STACK_FRAME);
+            expect(sim.hedges()).toEqual([]);
+          });
+        },
+      );
+    },
+  );
 });
 
 describe('429 with Retry-After', () => {
   it.concurrent.each([
     { what: 'read', label: '`hedge positions`', method: 'GET', path: '/positions', args: ['positions', '--json'] },
-    { what: 'write', label: '`hedge open`', method: 'POST', path: '/hedges', args: ['open', MARKET, 'sell', '1500', '--tenor', '1', '--json'] },
+    {
+      what: 'write',
+      label: '`hedge open`',
+      method: 'POST',
+      path: '/hedges',
+      args: ['open', MARKET, 'sell', '1500', '--tenor', '1', '--json'],
+    },
   ])('on a $what: the retry comes no sooner than Retry-After', async ({ what, label, method, path, args }) => {
     await results.track(
       {
@@ -130,8 +152,10 @@ describe('429 with Retry-After', () => {
         suite: 'fault',
         order: 52,
         name: '50 back-to-back reads under a tight rate limit',
-        injected: 'sandbox rate limit of 2 requests/s per key (429 + Retry-After beyond it); `hedge account --json` run 50 times in a row; another client of the same key empties its budget while the first 3 start',
-        expected: '50 × exit 0 with the account on stdout; every 429 followed by a retry at least Retry-After (1 s) later',
+        injected:
+          'sandbox rate limit of 2 requests/s per key (429 + Retry-After beyond it); `hedge account --json` run 50 times in a row; another client of the same key empties its budget while the first 3 start',
+        expected:
+          '50 × exit 0 with the account on stdout; every 429 followed by a retry at least Retry-After (1 s) later',
       },
       async (observation) => {
         await withSimulator({ preset: 'reliability', rateLimit: 2 }, async (sim) => {
@@ -140,22 +164,30 @@ describe('429 with Retry-After', () => {
           const drainUntilRead = async () => {
             const readsBefore = sim.requests('GET', '/account').length;
             while (sim.requests('GET', '/account').length === readsBefore) {
-              await fetch(`${sim.sandbox.baseUrl}/markets`, { headers: { authorization: `Bearer ${sim.sandbox.apiKey}` } }).then((r) => r.text());
+              await fetch(`${sim.sandbox.baseUrl}/markets`, {
+                headers: { authorization: `Bearer ${sim.sandbox.apiKey}` },
+              }).then((r) => r.text());
               await new Promise((resolve) => setTimeout(resolve, 50));
             }
           };
           const failures: string[] = [];
           for (let run = 1; run <= 50; run++) {
-            const result = await sim.hedge(['account', '--json'], { onSpawn: run <= 3 ? () => void drainUntilRead() : undefined });
+            const result = await sim.hedge(['account', '--json'], {
+              onSpawn: run <= 3 ? () => void drainUntilRead() : undefined,
+            });
             if (result.code !== 0 || typeof JSON.parse(result.stdout || 'null')?.balance_usdc !== 'number') {
               failures.push(`run ${run}: exit ${result.code} ${errorLine(result.stderr)}`);
             }
           }
           const reads = sim.requests('GET', '/account');
           const limited = reads.filter((entry) => entry.status === 429);
-          const waits = reads.flatMap((entry, index) => (entry.status === 429 && reads[index + 1] ? [reads[index + 1]!.realTimeMs - entry.realTimeMs] : []));
+          const waits = reads.flatMap((entry, index) =>
+            entry.status === 429 && reads[index + 1] ? [reads[index + 1]!.realTimeMs - entry.realTimeMs] : [],
+          );
           observation.attempts = reads.length;
-          observation.timings = waits.length ? `retries ${Math.min(...waits)}–${Math.max(...waits)} ms after a 429` : 'no 429 met';
+          observation.timings = waits.length
+            ? `retries ${Math.min(...waits)}–${Math.max(...waits)} ms after a 429`
+            : 'no 429 met';
           observation.observed = `${50 - failures.length}/50 exit 0; ${reads.length} GET /account: ${reads.length - limited.length} × 200, ${limited.length} × 429`;
           expect(failures).toEqual([]);
           expect(reads.filter((entry) => entry.status === 200)).toHaveLength(50);

@@ -41,8 +41,14 @@ describe('market model', () => {
 
   it('prices impact as factor × (imbalance before² − imbalance after²)', () => {
     const book = { buy: 2_000_000, sell: 1_000_000 };
-    expect(priceImpactUsd(book, 'buy', 100_000)).toBeCloseTo(MARKET_MODEL.impact.negativeFactor * (1e12 - 1.1e6 ** 2), 6);
-    expect(priceImpactUsd(book, 'sell', 100_000)).toBeCloseTo(MARKET_MODEL.impact.positiveFactor * (1e12 - 0.9e6 ** 2), 6);
+    expect(priceImpactUsd(book, 'buy', 100_000)).toBeCloseTo(
+      MARKET_MODEL.impact.negativeFactor * (1e12 - 1.1e6 ** 2),
+      6,
+    );
+    expect(priceImpactUsd(book, 'sell', 100_000)).toBeCloseTo(
+      MARKET_MODEL.impact.positiveFactor * (1e12 - 0.9e6 ** 2),
+      6,
+    );
   });
 
   it('signs carry: the heavier side pays, the lighter side earns', () => {

@@ -36,9 +36,48 @@ interface Expected {
 // Written out by hand (not read from dialects.ts) so a change to the table shows up here.
 const EXPECTED: Record<SandboxDialect, Expected> = {
   reference: {
-    positionKeys: ['market', 'side', 'hedge_id', 'notional_usd', 'units', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd', 'close_fee_usdc', 'margin_usdc', 'net_margin_usd', 'opened_at', 'maturity_at'],
-    accountKeys: ['balance_usdc', 'margin_in_use_usdc', 'open_exposure_usd', 'unrealized_pnl_usd', 'open_positions', 'available_exposure_usd', 'exposure_cap_usd'],
-    historyKeys: ['hedge_id', 'market', 'side', 'notional_usd', 'tenor_days', 'opened_at', 'closed_at', 'close_reason', 'entry_price', 'exit_price', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'],
+    positionKeys: [
+      'market',
+      'side',
+      'hedge_id',
+      'notional_usd',
+      'units',
+      'entry_price',
+      'mark_price',
+      'gross_pnl_usd',
+      'accrued_carry_usdc',
+      'net_pnl_usd',
+      'close_fee_usdc',
+      'margin_usdc',
+      'net_margin_usd',
+      'opened_at',
+      'maturity_at',
+    ],
+    accountKeys: [
+      'balance_usdc',
+      'margin_in_use_usdc',
+      'open_exposure_usd',
+      'unrealized_pnl_usd',
+      'open_positions',
+      'available_exposure_usd',
+      'exposure_cap_usd',
+    ],
+    historyKeys: [
+      'hedge_id',
+      'market',
+      'side',
+      'notional_usd',
+      'tenor_days',
+      'opened_at',
+      'closed_at',
+      'close_reason',
+      'entry_price',
+      'exit_price',
+      'gross_pnl_usd',
+      'carry_usdc',
+      'fees_usdc',
+      'net_pnl_usd',
+    ],
     historyHedgeId: 'hedge_id',
     pageSize: 'limit',
     notionalField: 'notional_usd',
@@ -47,9 +86,48 @@ const EXPECTED: Record<SandboxDialect, Expected> = {
     amountsAsText: false,
   },
   alpha: {
-    positionKeys: ['market', 'direction', 'hedge_id', 'size_usd', 'units', 'entry_rate', 'mark_rate', 'pnl_gross_usd', 'carry_accrued_usdc', 'pnl_usd', 'exit_fee_usdc', 'collateral_usdc', 'net_margin_usd', 'open_time', 'maturity_time'],
-    accountKeys: ['balance_usdc', 'used_margin_usdc', 'exposure_usd', 'upnl_usd', 'open_position_count', 'available_exposure_usd', 'exposure_limit_usd'],
-    historyKeys: ['hedge', 'market', 'direction', 'size_usd', 'tenor', 'entry_time', 'exit_time', 'exit_reason', 'entry_rate', 'exit_rate', 'pnl_gross_usd', 'carry_paid_usdc', 'fees_paid_usdc', 'net_pnl_usd'],
+    positionKeys: [
+      'market',
+      'direction',
+      'hedge_id',
+      'size_usd',
+      'units',
+      'entry_rate',
+      'mark_rate',
+      'pnl_gross_usd',
+      'carry_accrued_usdc',
+      'pnl_usd',
+      'exit_fee_usdc',
+      'collateral_usdc',
+      'net_margin_usd',
+      'open_time',
+      'maturity_time',
+    ],
+    accountKeys: [
+      'balance_usdc',
+      'used_margin_usdc',
+      'exposure_usd',
+      'upnl_usd',
+      'open_position_count',
+      'available_exposure_usd',
+      'exposure_limit_usd',
+    ],
+    historyKeys: [
+      'hedge',
+      'market',
+      'direction',
+      'size_usd',
+      'tenor',
+      'entry_time',
+      'exit_time',
+      'exit_reason',
+      'entry_rate',
+      'exit_rate',
+      'pnl_gross_usd',
+      'carry_paid_usdc',
+      'fees_paid_usdc',
+      'net_pnl_usd',
+    ],
     historyHedgeId: 'hedge',
     pageSize: 'page_size',
     notionalField: 'amount_usd',
@@ -58,9 +136,47 @@ const EXPECTED: Record<SandboxDialect, Expected> = {
     amountsAsText: false,
   },
   beta: {
-    positionKeys: ['market', 'hedge_id', 'notional', 'qty', 'avg_entry_price', 'current_price', 'price_pnl_usd', 'funding_usdc', 'total_pnl_usd', 'fee_to_close_usdc', 'locked_margin_usdc', 'net_margin_usd', 'created_at', 'expires_at'],
-    accountKeys: ['balance_usdc', 'margin_locked_usdc', 'gross_exposure_usd', 'floating_pnl_usd', 'num_positions', 'available_exposure_usd', 'max_exposure_usd'],
-    historyKeys: ['id', 'market', 'side', 'notional', 'tenor_days', 'opened', 'closed', 'reason', 'open_price', 'close_price', 'realized_pnl_usd', 'funding_usdc', 'total_fees_usdc', 'net_pnl_usd'],
+    positionKeys: [
+      'market',
+      'hedge_id',
+      'notional',
+      'qty',
+      'avg_entry_price',
+      'current_price',
+      'price_pnl_usd',
+      'funding_usdc',
+      'total_pnl_usd',
+      'fee_to_close_usdc',
+      'locked_margin_usdc',
+      'net_margin_usd',
+      'created_at',
+      'expires_at',
+    ],
+    accountKeys: [
+      'balance_usdc',
+      'margin_locked_usdc',
+      'gross_exposure_usd',
+      'floating_pnl_usd',
+      'num_positions',
+      'available_exposure_usd',
+      'max_exposure_usd',
+    ],
+    historyKeys: [
+      'id',
+      'market',
+      'side',
+      'notional',
+      'tenor_days',
+      'opened',
+      'closed',
+      'reason',
+      'open_price',
+      'close_price',
+      'realized_pnl_usd',
+      'funding_usdc',
+      'total_fees_usdc',
+      'net_pnl_usd',
+    ],
     historyHedgeId: 'id',
     pageSize: 'per_page',
     notionalField: 'delta_usd',
@@ -69,9 +185,48 @@ const EXPECTED: Record<SandboxDialect, Expected> = {
     amountsAsText: false,
   },
   gamma: {
-    positionKeys: ['market', 'side', 'hedge_id', 'notional_usd', 'units', 'entry_price', 'mark_price', 'gross_pnl_usd', 'accrued_carry_usdc', 'net_pnl_usd', 'close_fee_usdc', 'margin_usdc', 'net_margin_usd', 'opened_at', 'maturity_at'],
-    accountKeys: ['balance_usdc', 'margin_in_use_usdc', 'open_exposure_usd', 'unrealized_pnl_usd', 'open_positions', 'available_exposure_usd', 'exposure_cap_usd'],
-    historyKeys: ['hedge_id', 'market', 'side', 'notional_usd', 'tenor_days', 'opened_at', 'closed_at', 'close_reason', 'entry_price', 'exit_price', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'],
+    positionKeys: [
+      'market',
+      'side',
+      'hedge_id',
+      'notional_usd',
+      'units',
+      'entry_price',
+      'mark_price',
+      'gross_pnl_usd',
+      'accrued_carry_usdc',
+      'net_pnl_usd',
+      'close_fee_usdc',
+      'margin_usdc',
+      'net_margin_usd',
+      'opened_at',
+      'maturity_at',
+    ],
+    accountKeys: [
+      'balance_usdc',
+      'margin_in_use_usdc',
+      'open_exposure_usd',
+      'unrealized_pnl_usd',
+      'open_positions',
+      'available_exposure_usd',
+      'exposure_cap_usd',
+    ],
+    historyKeys: [
+      'hedge_id',
+      'market',
+      'side',
+      'notional_usd',
+      'tenor_days',
+      'opened_at',
+      'closed_at',
+      'close_reason',
+      'entry_price',
+      'exit_price',
+      'gross_pnl_usd',
+      'carry_usdc',
+      'fees_usdc',
+      'net_pnl_usd',
+    ],
     historyHedgeId: 'hedge_id',
     pageSize: 'page_size',
     notionalField: 'notional_change_usd',
@@ -81,7 +236,11 @@ const EXPECTED: Record<SandboxDialect, Expected> = {
   },
 };
 
-const change = (side: 'buy' | 'sell', field: string, notional: number, market = 'USDTNGN') => ({ market, side, [field]: notional });
+const change = (side: 'buy' | 'sell', field: string, notional: number, market = 'USDTNGN') => ({
+  market,
+  side,
+  [field]: notional,
+});
 const closeBody = (side: 'buy' | 'sell', market = 'USDTNGN') => ({ market, side });
 /** A money amount as the dialect writes it: a number, or its decimal text to the cent. */
 const amount = (expected: Expected, value: number) => (expected.amountsAsText ? value.toFixed(2) : value);
@@ -106,13 +265,22 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
 
     // Another dialect's field name alone is refused, naming the field this dialect expects.
     const wrongName = await api(sandbox, 'POST', '/hedges/add', { body: changeOf('buy', otherNotionalField, 50_000) });
-    expect([wrongName.status, wrongName.body.error.code, wrongName.body.error.details.field]).toEqual([400, 'validation_error', expected.notionalField]);
-    const added = await api(sandbox, 'POST', '/hedges/add', { body: changeOf('buy', expected.notionalField, 50_000), idempotencyKey: 'd-add' });
+    expect([wrongName.status, wrongName.body.error.code, wrongName.body.error.details.field]).toEqual([
+      400,
+      'validation_error',
+      expected.notionalField,
+    ]);
+    const added = await api(sandbox, 'POST', '/hedges/add', {
+      body: changeOf('buy', expected.notionalField, 50_000),
+      idempotencyKey: 'd-add',
+    });
     expect(added.body.data).toMatchObject({ hedge_id: id, action: 'add', status: 'submitted', notional_usd: 50_000 });
     sandbox.clock.advance(FILL_DELAY_MS);
     expect((await api(sandbox, 'GET', `/hedges/${id}`)).body.data.notional_usd).toBe(150_000);
 
-    const reduced = await api(sandbox, 'POST', '/hedges/reduce', { body: changeOf('buy', expected.notionalField, 50_000) });
+    const reduced = await api(sandbox, 'POST', '/hedges/reduce', {
+      body: changeOf('buy', expected.notionalField, 50_000),
+    });
     expect(reduced.body.data).toMatchObject({ hedge_id: id, action: 'reduce', notional_usd: 50_000 });
     sandbox.clock.advance(FILL_DELAY_MS);
 
@@ -124,7 +292,9 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect(Object.keys(account)).toEqual(expected.accountKeys);
     expect(account.available_exposure_usd).toBe(amount(expected, 1_000_000 - 100_000));
 
-    const fullReduce = await api(sandbox, 'POST', '/hedges/reduce', { body: changeOf('buy', expected.notionalField, 100_000) });
+    const fullReduce = await api(sandbox, 'POST', '/hedges/reduce', {
+      body: changeOf('buy', expected.notionalField, 100_000),
+    });
     expect(fullReduce.status).toBe(200);
     sandbox.clock.advance(FILL_DELAY_MS);
     expect((await api(sandbox, 'GET', '/positions')).body.data).toEqual([]);
@@ -132,7 +302,9 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect(hedge.status).toBe(expected.statusAfterEarlyClose);
     expect('closed_at' in hedge).toBe(expected.statusAfterEarlyClose === 'closed');
     // Whatever the wire says, the engine closed it once.
-    expect(sandbox.engine.state.accounts[Object.keys(sandbox.engine.state.accounts)[0]].hedges[id].status).toBe('closed');
+    expect(sandbox.engine.state.accounts[Object.keys(sandbox.engine.state.accounts)[0]].hedges[id].status).toBe(
+      'closed',
+    );
 
     const [record] = (await api(sandbox, 'GET', '/hedges/history')).body.data;
     expect(Object.keys(record)).toEqual(expected.historyKeys);
@@ -141,18 +313,30 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     const flat = (await api(sandbox, 'GET', '/account')).body.data;
     expect(flat.available_exposure_usd).toBe(amount(expected, 1_000_000));
     expect(flat[expected.accountKeys[4]]).toBe(0);
-    expect(sandbox.requestLog.filter((entry) => entry.errorCode === 'validation_error').map((entry) => entry.path)).toEqual(['/hedges/add']);
+    expect(
+      sandbox.requestLog.filter((entry) => entry.errorCode === 'validation_error').map((entry) => entry.path),
+    ).toEqual(['/hedges/add']);
   });
 
   it('early close: the side leaves the positions list; the hedge shows its dialect’s status', async () => {
     const sandbox = await startDialect(dialect);
     const opened = await api(sandbox, 'POST', '/hedges', { body: open('sell', 40_000) });
     sandbox.clock.advance(FILL_DELAY_MS);
-    const closed = await api(sandbox, 'POST', '/hedges/close', { body: closeBody('sell', market), idempotencyKey: 'd-close' });
-    expect(closed.body.data).toMatchObject({ hedge_id: opened.body.data.id, action: 'close', status: 'submitted', notional_usd: 40_000 });
+    const closed = await api(sandbox, 'POST', '/hedges/close', {
+      body: closeBody('sell', market),
+      idempotencyKey: 'd-close',
+    });
+    expect(closed.body.data).toMatchObject({
+      hedge_id: opened.body.data.id,
+      action: 'close',
+      status: 'submitted',
+      notional_usd: 40_000,
+    });
     sandbox.clock.advance(FILL_DELAY_MS);
     expect((await api(sandbox, 'GET', '/positions')).body.data).toEqual([]);
-    expect((await api(sandbox, 'GET', `/hedges/${opened.body.data.id}`)).body.data.status).toBe(expected.statusAfterEarlyClose);
+    expect((await api(sandbox, 'GET', `/hedges/${opened.body.data.id}`)).body.data.status).toBe(
+      expected.statusAfterEarlyClose,
+    );
     const byStatus = await api(sandbox, 'GET', `/hedges?status=${expected.statusAfterEarlyClose}`);
     expect(byStatus.body.data.map((hedge: { id: string }) => hedge.id)).toEqual([opened.body.data.id]);
     expect((await api(sandbox, 'GET', '/hedges/history')).body.data).toHaveLength(1);
@@ -172,14 +356,20 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     const page = await api(sandbox, 'GET', `/hedges?${expected.pageSize}=2`);
     expect(page.body.data.map((hedge: { id: string }) => hedge.id)).toEqual([ids[2], ids[1]]);
     const history = await api(sandbox, 'GET', `/hedges/history?${expected.pageSize}=1`);
-    expect(history.body.data.map((record: Record<string, string>) => record[expected.historyHedgeId])).toEqual([ids[1]]);
+    expect(history.body.data.map((record: Record<string, string>) => record[expected.historyHedgeId])).toEqual([
+      ids[1],
+    ]);
     const tooBig = await api(sandbox, 'GET', `/hedges?${expected.pageSize}=501`);
     expect([tooBig.status, tooBig.body.error.details.field]).toEqual([400, expected.pageSize]);
 
     const foreign = dialect === 'reference' ? 'page_size' : 'limit';
     const withForeign = await api(sandbox, 'GET', `/hedges?${foreign}=1`);
     if (dialect === 'beta') {
-      expect([withForeign.status, withForeign.body.error.code, withForeign.body.error.details.field]).toEqual([400, 'validation_error', 'limit']);
+      expect([withForeign.status, withForeign.body.error.code, withForeign.body.error.details.field]).toEqual([
+        400,
+        'validation_error',
+        'limit',
+      ]);
       const historyForeign = await api(sandbox, 'GET', '/hedges/history?cursor=abc');
       expect([historyForeign.status, historyForeign.body.error.details.field]).toEqual([400, 'cursor']);
     } else {
@@ -200,7 +390,9 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
       reference: [{ market: 'USDTNGN', price, timestamp }],
       alpha: { USDTNGN: { mid: price, ts: timestamp } },
       beta: [{ symbol: 'USDTNGN', rate: price }],
-      gamma: { rates: [{ pair: 'USDTNGN', bid: (price - half).toFixed(3), ask: (price + half).toFixed(3), as_of: timestamp }] },
+      gamma: {
+        rates: [{ pair: 'USDTNGN', bid: (price - half).toFixed(3), ask: (price + half).toFixed(3), as_of: timestamp }],
+      },
     };
     expect(prices.body.data).toEqual(shapes[dialect]);
     expect(prices.body.meta).toEqual({ source: 'onchain' });
@@ -231,14 +423,21 @@ describe('sandbox dialect alpha: several hedges per side', () => {
     const [line, ...others] = (await api(sandbox, 'GET', '/positions')).body.data;
     expect(others).toEqual([]);
     expect(line).toMatchObject({ direction: 'buy', hedge_id: second, size_usd: 160_000, collateral_usdc: 16_000 });
-    expect(line.net_margin_usd).toBe(Math.round((line.collateral_usdc + line.pnl_usd - line.exit_fee_usdc) * 100) / 100);
+    expect(line.net_margin_usd).toBe(
+      Math.round((line.collateral_usdc + line.pnl_usd - line.exit_fee_usdc) * 100) / 100,
+    );
     expect(line.exit_fee_usdc).toBe(80);
-    expect((await api(sandbox, 'GET', '/account')).body.data).toMatchObject({ open_position_count: 1, exposure_usd: 160_000 });
+    expect((await api(sandbox, 'GET', '/account')).body.data).toMatchObject({
+      open_position_count: 1,
+      exposure_usd: 160_000,
+    });
 
     await api(sandbox, 'POST', '/hedges/add', { body: change('buy', 'amount_usd', 40_000) });
     sandbox.clock.advance(FILL_DELAY_MS);
     const notionals = async () =>
-      Promise.all([first, second].map(async (id) => (await api(sandbox, 'GET', `/hedges/${id}`)).body.data.notional_usd));
+      Promise.all(
+        [first, second].map(async (id) => (await api(sandbox, 'GET', `/hedges/${id}`)).body.data.notional_usd),
+      );
     expect(await notionals()).toEqual([100_000, 100_000]);
 
     // 130k: all of the newest (which closes it) and 30k of the older one.
@@ -257,9 +456,12 @@ describe('sandbox dialect alpha: several hedges per side', () => {
     expect(closed.body.data).toMatchObject({ hedge_id: third, action: 'close', notional_usd: 100_000 });
     sandbox.clock.advance(FILL_DELAY_MS);
     expect((await api(sandbox, 'GET', '/positions')).body.data).toEqual([]);
-    const allHistory = (await api(sandbox, 'GET', '/hedges/history')).body.data.map((record: { hedge: string }) => record.hedge);
+    const allHistory = (await api(sandbox, 'GET', '/hedges/history')).body.data.map(
+      (record: { hedge: string }) => record.hedge,
+    );
     expect(new Set(allHistory)).toEqual(new Set([first, second, third]));
-    for (const id of [first, second, third]) expect((await api(sandbox, 'GET', `/hedges/${id}`)).body.data.status).toBe('filled');
+    for (const id of [first, second, third])
+      expect((await api(sandbox, 'GET', `/hedges/${id}`)).body.data.status).toBe('filled');
     const account = Object.values(sandbox.engine.state.accounts)[0];
     expect([account.activeHedgeIds, account.activeHedgeStacks]).toEqual([{}, {}]);
   });
@@ -286,14 +488,22 @@ describe('sandbox dialect alpha: several hedges per side', () => {
       const field = EXPECTED[dialect].notionalField;
       await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 10_000) });
       sandbox.clock.advance(FILL_DELAY_MS);
-      const both = await api(sandbox, 'POST', '/hedges/reduce', { body: { ...change('buy', field, 1_000), notional_usd: 1_000 } });
-      expect([both.status, both.body.error.code, both.body.error.details.field]).toEqual([400, 'validation_error', field]);
+      const both = await api(sandbox, 'POST', '/hedges/reduce', {
+        body: { ...change('buy', field, 1_000), notional_usd: 1_000 },
+      });
+      expect([both.status, both.body.error.code, both.body.error.details.field]).toEqual([
+        400,
+        'validation_error',
+        field,
+      ]);
       expect(both.body.error.message).toMatch(/notional_usd/);
     }
     const reference = await startDialect('reference');
     await api(reference, 'POST', '/hedges', { body: openBody('buy', 10_000) });
     reference.clock.advance(FILL_DELAY_MS);
-    const tolerated = await api(reference, 'POST', '/hedges/reduce', { body: { ...change('buy', 'notional_usd', 1_000), amount_usd: 5 } });
+    const tolerated = await api(reference, 'POST', '/hedges/reduce', {
+      body: { ...change('buy', 'notional_usd', 1_000), amount_usd: 5 },
+    });
     expect(tolerated.body.data.notional_usd).toBe(1_000);
   });
 });
@@ -315,11 +525,14 @@ describe('sandbox dialect gamma: more markets, a closing status, cursor pages, a
 
   it('shows `settling` while a close lands, then `closed`; the filter knows the word', async () => {
     const sandbox = await startDialect('gamma');
-    const id = (await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 20_000, 3, { market: 'USDTKES' }) })).body.data.id;
+    const id = (await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 20_000, 3, { market: 'USDTKES' }) }))
+      .body.data.id;
     sandbox.clock.advance(FILL_DELAY_MS);
     await api(sandbox, 'POST', '/hedges/close', { body: closeBody('sell', 'USDTKES') });
     expect((await api(sandbox, 'GET', `/hedges/${id}`)).body.data.status).toBe('settling');
-    expect((await api(sandbox, 'GET', '/hedges?status=settling')).body.data.map((hedge: { id: string }) => hedge.id)).toEqual([id]);
+    expect(
+      (await api(sandbox, 'GET', '/hedges?status=settling')).body.data.map((hedge: { id: string }) => hedge.id),
+    ).toEqual([id]);
     // Still a position until the close lands.
     expect((await api(sandbox, 'GET', '/positions')).body.data).toHaveLength(1);
     sandbox.clock.advance(FILL_DELAY_MS);
@@ -336,7 +549,8 @@ describe('sandbox dialect gamma: more markets, a closing status, cursor pages, a
     const sizes: number[] = [];
     let cursor: string | null = null;
     do {
-      const query: string = cursor === null ? '/hedges?limit=100' : `/hedges?limit=100&cursor=${encodeURIComponent(cursor)}`;
+      const query: string =
+        cursor === null ? '/hedges?limit=100' : `/hedges?limit=100&cursor=${encodeURIComponent(cursor)}`;
       const answer = (await api(sandbox, 'GET', query)).body;
       sizes.push(answer.data.length);
       seen.push(...answer.data.map((hedge: { id: string }) => hedge.id));
@@ -377,13 +591,17 @@ describe('sandbox dialects: choosing and remembering one', () => {
     } finally {
       await second.close();
     }
-    await expect(startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'alpha' })).rejects.toThrow(/beta dialect, not alpha/);
+    await expect(startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'alpha' })).rejects.toThrow(
+      /beta dialect, not alpha/,
+    );
   });
 
   it('refuses an unknown dialect and lists the names', async () => {
     expect(SANDBOX_DIALECTS).toEqual(['reference', 'alpha', 'beta', 'gamma']);
     expect(SERVE_DIALECTS).toBe(SANDBOX_DIALECTS);
-    await expect(startSimulator({ preset: 'plain', dialect: 'delta' as SandboxDialect })).rejects.toThrow(/unknown sandbox dialect "delta".*reference, alpha, beta, gamma/);
+    await expect(startSimulator({ preset: 'plain', dialect: 'delta' as SandboxDialect })).rejects.toThrow(
+      /unknown sandbox dialect "delta".*reference, alpha, beta, gamma/,
+    );
   });
 
   it('serveSandbox passes the dialect on and names it on stderr', async () => {

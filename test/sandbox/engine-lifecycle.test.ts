@@ -13,7 +13,9 @@ describe('engine: hedge state machine', () => {
   it('opens as submitted with hashes, units and maturity, reserving margin and fee', () => {
     const engine = makeEngine();
     const quote = call(engine, T0, 'POST', '/quotes', { body: openBody('buy', 100_000, 3) });
-    const opened = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 100_000, 3, { client_reference: 'deal-1' }) });
+    const opened = call(engine, T0, 'POST', '/hedges', {
+      body: openBody('buy', 100_000, 3, { client_reference: 'deal-1' }),
+    });
 
     expect(opened.status).toBe(200);
     expect(opened.body.meta).toEqual({});
@@ -54,10 +56,17 @@ describe('engine: hedge state machine', () => {
     expect(hedge.status).toBe('filled');
     expect(hedge.fill_tx_hash).toMatch(HEX_64);
     expect(hedge.filled_at).toBe(new Date(T0 + 1000).toISOString());
-    expect(Math.abs(hedge.struck_rate - quote.pricing.execution_price) / quote.pricing.execution_price).toBeLessThan(0.001);
+    expect(Math.abs(hedge.struck_rate - quote.pricing.execution_price) / quote.pricing.execution_price).toBeLessThan(
+      0.001,
+    );
 
     const [position] = call(engine, T0 + 1000, 'GET', '/positions').data;
-    expect(position).toMatchObject({ hedge_id: id, side: 'buy', entry_price: hedge.struck_rate, notional_usd: 100_000 });
+    expect(position).toMatchObject({
+      hedge_id: id,
+      side: 'buy',
+      entry_price: hedge.struck_rate,
+      notional_usd: 100_000,
+    });
   });
 
   it('submitted → failed releases the reserved collateral and fee and frees the side', () => {
@@ -70,7 +79,12 @@ describe('engine: hedge state machine', () => {
     expect(hedge.status).toBe('failed');
     expect(hedge).not.toHaveProperty('fill_tx_hash');
     const account = call(engine, T0 + 1000, 'GET', '/account').data;
-    expect(account).toMatchObject({ balance_usdc: 1_000_000, margin_in_use_usdc: 0, open_exposure_usd: 0, open_positions: 0 });
+    expect(account).toMatchObject({
+      balance_usdc: 1_000_000,
+      margin_in_use_usdc: 0,
+      open_exposure_usd: 0,
+      open_positions: 0,
+    });
     expect(call(engine, T0 + 1000, 'GET', '/positions').data).toEqual([]);
     expect(call(engine, T0 + 1000, 'POST', '/hedges', { body: openBody('sell', 50_000) }).status).toBe(200);
   });
@@ -84,7 +98,8 @@ describe('engine: hedge state machine', () => {
         const { id } = call(engine, t, 'POST', '/hedges', { body: openBody('buy', 1000, 1) }).data;
         const hedge = call(engine, t + 1000, 'GET', `/hedges/${id}`).data;
         statuses.push(hedge.status);
-        if (hedge.status === 'filled') call(engine, t + 1000, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
+        if (hedge.status === 'filled')
+          call(engine, t + 1000, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
         call(engine, t + 2000, 'GET', '/account');
       }
       return statuses;
@@ -157,7 +172,9 @@ describe('engine: add, reduce, close', () => {
   it('add lands after the fill delay: notional, weighted entry and margin grow, maturity stays', () => {
     const engine = makeEngine();
     const { hedge, now } = openFilled(engine, T0, 'buy', 100_000);
-    const added = call(engine, now, 'POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 50_000 } });
+    const added = call(engine, now, 'POST', '/hedges/add', {
+      body: { market: 'USDTNGN', side: 'buy', notional_usd: 50_000 },
+    });
     expect(added.status).toBe(200);
     expect(added.data).toMatchObject({
       hedge_id: hedge.id,
@@ -174,7 +191,12 @@ describe('engine: add, reduce, close', () => {
     expect(call(engine, now + 999, 'GET', `/hedges/${hedge.id}`).data.notional_usd).toBe(100_000);
 
     const landed = call(engine, now + 1000, 'GET', `/hedges/${hedge.id}`).data;
-    expect(landed).toMatchObject({ notional_usd: 150_000, units: 150_000, maturity_at: hedge.maturity_at, status: 'filled' });
+    expect(landed).toMatchObject({
+      notional_usd: 150_000,
+      units: 150_000,
+      maturity_at: hedge.maturity_at,
+      status: 'filled',
+    });
     const [position] = call(engine, now + 1000, 'GET', '/positions').data;
     expect(position.margin_usdc).toBe(15_000);
     expect(position.entry_price).toBeGreaterThan(Math.min(hedge.struck_rate, position.mark_price) - 10);
@@ -184,7 +206,9 @@ describe('engine: add, reduce, close', () => {
   it('refuses a second change while one is pending, and changes on a hedge that is not filled yet', () => {
     const engine = makeEngine();
     const { id } = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 100_000) }).data;
-    const early = call(engine, T0 + 10, 'POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 1000 } });
+    const early = call(engine, T0 + 10, 'POST', '/hedges/add', {
+      body: { market: 'USDTNGN', side: 'buy', notional_usd: 1000 },
+    });
     expect(early.status).toBe(409);
     expect(early.error).toMatchObject({ code: 'action_pending', details: { hedge_id: id } });
 
@@ -200,11 +224,19 @@ describe('engine: add, reduce, close', () => {
     const [before] = call(engine, later, 'GET', '/positions').data;
     const balanceBefore = call(engine, later, 'GET', '/account').data.balance_usdc;
 
-    const reduced = call(engine, later, 'POST', '/hedges/reduce', { body: { market: 'USDTNGN', side: 'sell', notional_usd: 50_000 } });
+    const reduced = call(engine, later, 'POST', '/hedges/reduce', {
+      body: { market: 'USDTNGN', side: 'sell', notional_usd: 50_000 },
+    });
     expect(reduced.data).toMatchObject({ action: 'reduce', notional_usd: 50_000, status: 'submitted' });
     const landedAt = later + 1000;
     const [after] = call(engine, landedAt, 'GET', '/positions').data;
-    expect(after).toMatchObject({ hedge_id: hedge.id, notional_usd: 150_000, units: 150_000, margin_usdc: 15_000, maturity_at: hedge.maturity_at });
+    expect(after).toMatchObject({
+      hedge_id: hedge.id,
+      notional_usd: 150_000,
+      units: 150_000,
+      margin_usdc: 15_000,
+      maturity_at: hedge.maturity_at,
+    });
     expect(after.entry_price).toBe(before.entry_price);
 
     const balanceAfter = call(engine, landedAt, 'GET', '/account').data.balance_usdc;
@@ -232,14 +264,19 @@ describe('engine: add, reduce, close', () => {
       expect(call(engine, now + 1000, 'GET', '/positions').data).toEqual([]);
       const [record] = call(engine, now + 1000, 'GET', '/hedges/history').data;
       expect(record).toMatchObject({ hedge_id: hedge.id, close_reason: 'closed', notional_usd: notional });
-      expect(call(engine, now + 1000, 'GET', '/account').data.balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
+      expect(call(engine, now + 1000, 'GET', '/account').data.balance_usdc).toBeCloseTo(
+        1_000_000 + record.net_pnl_usd,
+        2,
+      );
     }
   });
 
   it('refuses a reduce larger than the open notional', () => {
     const engine = makeEngine();
     const { now } = openFilled(engine, T0, 'buy', 10_000);
-    const response = call(engine, now, 'POST', '/hedges/reduce', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 10_001 } });
+    const response = call(engine, now, 'POST', '/hedges/reduce', {
+      body: { market: 'USDTNGN', side: 'buy', notional_usd: 10_001 },
+    });
     expect(response.status).toBe(400);
     expect(response.error).toMatchObject({ code: 'notional_too_large', details: { notional_usd: 10_000 } });
   });
@@ -249,7 +286,12 @@ describe('engine: add, reduce, close', () => {
     const { hedge, now } = openFilled(engine, T0, 'buy', 300_000, { tenor: 3 });
     const closeAt = now + DAY;
     const closing = call(engine, closeAt, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
-    expect(closing.data).toMatchObject({ hedge_id: hedge.id, action: 'close', status: 'submitted', notional_usd: 300_000 });
+    expect(closing.data).toMatchObject({
+      hedge_id: hedge.id,
+      action: 'close',
+      status: 'submitted',
+      notional_usd: 300_000,
+    });
     expect(call(engine, closeAt + 500, 'GET', '/positions').data).toHaveLength(1);
 
     const landed = closeAt + 1000;
@@ -302,7 +344,9 @@ describe('engine: add, reduce, close', () => {
     const engine = makeEngine({ fillDelayMs: 60_000 });
     const { id } = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 100_000, 1) }).data;
     const beforeMaturity = T0 + DAY - 30_000;
-    call(engine, beforeMaturity, 'POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 100_000 } });
+    call(engine, beforeMaturity, 'POST', '/hedges/add', {
+      body: { market: 'USDTNGN', side: 'buy', notional_usd: 100_000 },
+    });
     const later = T0 + DAY + 120_000;
     const [record] = call(engine, later, 'GET', '/hedges/history').data;
     expect(record).toMatchObject({ hedge_id: id, notional_usd: 100_000, close_reason: 'settled' });
@@ -321,7 +365,10 @@ describe('engine: carry', () => {
     const expectedCarry = (ms: number) => round2((500_000 * quote.carry.daily_rate_pct * ms) / (100 * DAY));
 
     // Another account's big sell shifts the market rates, but not this hedge's fixed rate.
-    call(engine, filledAt, 'POST', '/hedges', { key: 'hpk_test_BBBBBBBBBBBBBBBBBBBBBBBB', body: openBody('sell', 900_000) });
+    call(engine, filledAt, 'POST', '/hedges', {
+      key: 'hpk_test_BBBBBBBBBBBBBBBBBBBBBBBB',
+      body: openBody('sell', 900_000),
+    });
 
     const [atHalfDay] = call(engine, filledAt + DAY / 2, 'GET', '/positions').data;
     const [atTwoDays] = call(engine, filledAt + 2 * DAY, 'GET', '/positions').data;
@@ -329,7 +376,10 @@ describe('engine: carry', () => {
     expect(atHalfDay.accrued_carry_usdc).toBe(expectedCarry(DAY / 2));
     expect(atTwoDays.accrued_carry_usdc).toBe(expectedCarry(2 * DAY));
     expect(atTwoDays.net_pnl_usd).toBeCloseTo(atTwoDays.gross_pnl_usd - atTwoDays.accrued_carry_usdc, 2);
-    expect(atTwoDays.net_margin_usd).toBeCloseTo(atTwoDays.margin_usdc + atTwoDays.net_pnl_usd - atTwoDays.close_fee_usdc, 2);
+    expect(atTwoDays.net_margin_usd).toBeCloseTo(
+      atTwoDays.margin_usdc + atTwoDays.net_pnl_usd - atTwoDays.close_fee_usdc,
+      2,
+    );
   });
 
   it('the lighter side earns carry (negative rate) and the heavier side pays', () => {

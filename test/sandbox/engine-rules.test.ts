@@ -60,7 +60,10 @@ describe('engine: idempotency', () => {
     expect(reuse.status).toBe(409);
     expect(reuse.error).toMatchObject({ code: 'idempotency_key_reuse', details: { idempotency_key: 'k-1' } });
     // Another endpoint is another request too.
-    const elsewhere = call(engine, T0 + 2000, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' }, idempotencyKey: 'k-1' });
+    const elsewhere = call(engine, T0 + 2000, 'POST', '/hedges/close', {
+      body: { market: 'USDTNGN', side: 'buy' },
+      idempotencyKey: 'k-1',
+    });
     expect(elsewhere.error?.code).toBe('idempotency_key_reuse');
   });
 
@@ -92,8 +95,16 @@ describe('engine: idempotency', () => {
 
   it('keys are scoped per account: the same key on two accounts acts twice', () => {
     const engine = makeEngine();
-    const a = call(engine, T0, 'POST', '/hedges', { key: KEY_A, body: openBody('buy', 10_000), idempotencyKey: 'shared' });
-    const b = call(engine, T0, 'POST', '/hedges', { key: KEY_B, body: openBody('buy', 10_000), idempotencyKey: 'shared' });
+    const a = call(engine, T0, 'POST', '/hedges', {
+      key: KEY_A,
+      body: openBody('buy', 10_000),
+      idempotencyKey: 'shared',
+    });
+    const b = call(engine, T0, 'POST', '/hedges', {
+      key: KEY_B,
+      body: openBody('buy', 10_000),
+      idempotencyKey: 'shared',
+    });
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
     expect(b.data.id).not.toBe(a.data.id);
@@ -105,7 +116,9 @@ describe('engine: idempotency', () => {
     const engine = makeEngine({ exposureCapUsd: 50_000 });
     const refused = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 60_000), idempotencyKey: 'k-2' });
     expect(refused.error?.code).toBe('exposure_exceeded');
-    expect(call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 40_000), idempotencyKey: 'k-2' }).status).toBe(200);
+    expect(call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 40_000), idempotencyKey: 'k-2' }).status).toBe(
+      200,
+    );
     const nextDay = T0 + DAY + 1;
     const fresh = call(engine, nextDay, 'POST', '/hedges', { body: openBody('sell', 5_000), idempotencyKey: 'k-2' });
     expect(fresh.status).toBe(200);
@@ -179,7 +192,10 @@ describe('engine: business errors', () => {
       code: 'exposure_exceeded',
       details: { available_exposure_usd: 40_000, requested_usd: 50_000, exposure_cap_usd: 100_000 },
     });
-    expect(call(engine, now, 'POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 30_000 } }).status).toBe(200);
+    expect(
+      call(engine, now, 'POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 30_000 } })
+        .status,
+    ).toBe(200);
     const sell = call(engine, now, 'POST', '/hedges', { body: openBody('sell', 10_001) });
     expect(sell.error?.details?.available_exposure_usd).toBe(10_000);
     const [market] = call(engine, now, 'GET', '/markets').data;
@@ -203,7 +219,9 @@ describe('engine: business errors', () => {
     const [after] = call(engine, T0, 'GET', '/markets').data;
     expect(after.available_capacity_usd.buy).toBe(0);
     // The market is shared: the other account finds the buy side full too.
-    expect(call(engine, T0, 'POST', '/hedges', { key: KEY_B, body: openBody('buy', 1) }).error?.code).toBe('capacity_exceeded');
+    expect(call(engine, T0, 'POST', '/hedges', { key: KEY_B, body: openBody('buy', 1) }).error?.code).toBe(
+      'capacity_exceeded',
+    );
   });
 
   it('insufficient_balance when the balance cannot cover margin plus fee', () => {
@@ -212,7 +230,10 @@ describe('engine: business errors', () => {
     const account = Object.values(engine.state.accounts)[0];
     account.balanceUsdc = 1000;
     const response = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 10_000) });
-    expect(response.error).toMatchObject({ code: 'insufficient_balance', details: { balance_usdc: 1000, required_usdc: 1005 } });
+    expect(response.error).toMatchObject({
+      code: 'insufficient_balance',
+      details: { balance_usdc: 1000, required_usdc: 1005 },
+    });
   });
 
   it('market_not_available for an unlisted market and market_disabled for a disabled one', () => {
@@ -232,9 +253,9 @@ describe('engine: business errors', () => {
     const disabled = call(engine, T0, 'POST', '/hedges', { body: { ...openBody('buy', 1000), market: 'USDTGHS' } });
     expect(disabled.status).toBe(400);
     expect(disabled.error?.code).toBe('market_disabled');
-    expect(call(engine, T0, 'POST', '/quotes', { body: { ...openBody('buy', 1000), market: 'USDTGHS' } }).error?.code).toBe(
-      'market_disabled',
-    );
+    expect(
+      call(engine, T0, 'POST', '/quotes', { body: { ...openBody('buy', 1000), market: 'USDTGHS' } }).error?.code,
+    ).toBe('market_disabled');
   });
 });
 
@@ -320,7 +341,13 @@ describe('engine: pricing', () => {
     const response = call(engine, T0, 'POST', '/quotes', { body: openBody('buy', 250_000, 3) });
     expect(response.body.meta).toEqual({ source: 'onchain' });
     const quote = response.data;
-    expect(quote).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 250_000, tenor_days: 3, maturity: new Date(T0 + 3 * DAY).toISOString() });
+    expect(quote).toMatchObject({
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 250_000,
+      tenor_days: 3,
+      maturity: new Date(T0 + 3 * DAY).toISOString(),
+    });
     expect(quote.upfront).toEqual({ required_margin_usdc: 25_000, platform_fee_usdc: 125, total_upfront_usdc: 25_125 });
     expect(quote.carry.total_usdc).toBeCloseTo(quote.carry.daily_usdc * 3, 1);
     expect(quote.carry.total_rate_pct).toBeCloseTo(quote.carry.daily_rate_pct * 3, 4);
@@ -329,10 +356,13 @@ describe('engine: pricing', () => {
   });
 
   it('prices come from the seeded path: same seed and time, same price; around 1,530', () => {
-    const price = (seed: string, t: number) => call(makeEngine({ seed }), t, 'GET', '/prices', { query: { symbols: 'USDTNGN' } });
+    const price = (seed: string, t: number) =>
+      call(makeEngine({ seed }), t, 'GET', '/prices', { query: { symbols: 'USDTNGN' } });
     const response = price('p', T0);
     expect(response.body.meta).toEqual({ source: 'onchain' });
-    expect(response.data).toEqual([{ market: 'USDTNGN', price: expect.any(Number), timestamp: new Date(T0).toISOString() }]);
+    expect(response.data).toEqual([
+      { market: 'USDTNGN', price: expect.any(Number), timestamp: new Date(T0).toISOString() },
+    ]);
     expect(price('p', T0).data[0].price).toBe(response.data[0].price);
     expect(price('q', T0).data[0].price).not.toBe(response.data[0].price);
     for (let day = 0; day < 30; day++) {
@@ -356,7 +386,9 @@ describe('engine: lists', () => {
     const all = call(engine, later + 1000, 'GET', '/hedges').data;
     expect(all.map((h: { client_reference: string }) => h.client_reference)).toEqual(['beta', 'alpha']);
     expect(call(engine, later + 1000, 'GET', '/hedges', { query: { status: 'closed' } }).data).toHaveLength(1);
-    expect(call(engine, later + 1000, 'GET', '/hedges', { query: { client_reference: 'beta' } }).data[0].side).toBe('sell');
+    expect(call(engine, later + 1000, 'GET', '/hedges', { query: { client_reference: 'beta' } }).data[0].side).toBe(
+      'sell',
+    );
     expect(call(engine, later + 1000, 'GET', '/hedges', { query: { limit: '1' } }).data).toHaveLength(1);
   });
 
@@ -366,7 +398,9 @@ describe('engine: lists', () => {
     expect(ids).toHaveLength(30);
     const history = call(engine, T0, 'GET', '/hedges/history', { query: { limit: '500' } }).data;
     expect(history).toHaveLength(30);
-    expect(new Set(history.map((r: { close_reason: string }) => r.close_reason))).toEqual(new Set(['settled', 'closed']));
+    expect(new Set(history.map((r: { close_reason: string }) => r.close_reason))).toEqual(
+      new Set(['settled', 'closed']),
+    );
     const closedAts = history.map((r: { closed_at: string }) => r.closed_at);
     expect([...closedAts].sort().reverse()).toEqual(closedAts);
     const net = history.reduce((sum: number, r: { net_pnl_usd: number }) => sum + r.net_pnl_usd, 0);

@@ -47,7 +47,12 @@ try {
     let started = performance.now();
     const burst = growHedges(engine, { apiKey: KEY, hedges: BURST_HEDGES, startMs: grown.nowMs, keyPrefix: 'burst' });
     const writesPerSecond = burst.writes / ((performance.now() - started) / 1000);
-    const request = { method: 'GET', path: '/hedges', query: { [pageSize]: '1' }, headers: { authorization: `Bearer ${KEY}` } };
+    const request = {
+      method: 'GET',
+      path: '/hedges',
+      query: { [pageSize]: '1' },
+      headers: { authorization: `Bearer ${KEY}` },
+    };
     started = performance.now();
     for (let read = 0; read < PAGE_READS; read++) engine.handle(request, burst.nowMs);
     return { writesPerSecond, pagesPerSecond: PAGE_READS / ((performance.now() - started) / 1000) };
@@ -61,20 +66,30 @@ try {
   const results = new Map(
     sizes.map((size) => {
       const runs = samples.get(size);
-      return [size, { writes: median(runs.map((one) => one.writesPerSecond)), pages: median(runs.map((one) => one.pagesPerSecond)) }];
+      return [
+        size,
+        {
+          writes: median(runs.map((one) => one.writesPerSecond)),
+          pages: median(runs.map((one) => one.pagesPerSecond)),
+        },
+      ];
     }),
   );
 
   console.log(`${dialect} dialect, medians of ${RUNS} engines each (engine calls, no HTTP):`);
   for (const [size, { writes, pages }] of results) {
-    console.log(`  at ${String(size).padStart(6)} hedges: ${writes.toFixed(0).padStart(7)} writes/s, ${pages.toFixed(0).padStart(7)} one-item pages/s`);
+    console.log(
+      `  at ${String(size).padStart(6)} hedges: ${writes.toFixed(0).padStart(7)} writes/s, ${pages.toFixed(0).padStart(7)} one-item pages/s`,
+    );
   }
   const at = (size) => results.get(size);
   if (at(100) && at(target)) {
     console.log(`  writes/s at ${target} ÷ at 100: ${(at(target).writes / at(100).writes).toFixed(2)} (goal ≥ 0.80)`);
   }
   if (at(10) && at(target)) {
-    console.log(`  one-item page cost at ${target} ÷ at 10: ${(at(10).pages / at(target).pages).toFixed(2)} (goal ≤ 2.00)`);
+    console.log(
+      `  one-item page cost at ${target} ÷ at 10: ${(at(10).pages / at(target).pages).toFixed(2)} (goal ≤ 2.00)`,
+    );
   }
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -38,14 +38,20 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
     expect(ids(call(engine, now, 'GET', '/hedges', { query: { limit: '500' } }))).toEqual(newestFirst.slice(0, 500));
     expect(ids(call(engine, now, 'GET', '/hedges'))).toEqual(newestFirst.slice(0, 50));
     // The oldest hedge is found by a scan that runs to the end of the book.
-    expect(ids(call(engine, now, 'GET', '/hedges', { query: { client_reference: 'grow-1' } }))).toEqual([idsOldestFirst[0]]);
+    expect(ids(call(engine, now, 'GET', '/hedges', { query: { client_reference: 'grow-1' } }))).toEqual([
+      idsOldestFirst[0],
+    ]);
     expect(call(engine, now, 'GET', '/hedges', { query: { status: 'filled' } }).data).toEqual([]);
-    expect(ids(call(engine, now, 'GET', '/hedges', { query: { status: 'closed', limit: '3' } }))).toEqual(newestFirst.slice(0, 3));
+    expect(ids(call(engine, now, 'GET', '/hedges', { query: { status: 'closed', limit: '3' } }))).toEqual(
+      newestFirst.slice(0, 3),
+    );
   });
 
   it('pages history newest first: closes landing together are ordered by hedge id, descending', () => {
     const history = call(engine, grown.nowMs, 'GET', '/hedges/history', { query: { limit: '4' } }).data;
-    expect(history.map((record: { hedge_id: string }) => record.hedge_id)).toEqual([...idsOldestFirst].reverse().slice(0, 4));
+    expect(history.map((record: { hedge_id: string }) => record.hedge_id)).toEqual(
+      [...idsOldestFirst].reverse().slice(0, 4),
+    );
     expect(history[0].closed_at).toBe(history[1].closed_at);
     expect(history[1].closed_at > history[2].closed_at).toBe(true);
   });
@@ -57,15 +63,29 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
       body: { market, side: 'buy', notional_usd: 1_000, tenor_days: 7, client_reference: 'grow-1' },
       idempotencyKey: grown.idempotencyKeys[0],
     });
-    expect([first.status, first.headers['idempotent-replayed'], first.data.id]).toEqual([200, 'true', idsOldestFirst[0]]);
-    const last = call(engine, now, 'POST', '/hedges/close', { body: { market, side: 'sell' }, idempotencyKey: grown.idempotencyKeys.at(-1) });
-    expect([last.status, last.headers['idempotent-replayed'], last.data.hedge_id]).toEqual([200, 'true', idsOldestFirst.at(-1)]);
+    expect([first.status, first.headers['idempotent-replayed'], first.data.id]).toEqual([
+      200,
+      'true',
+      idsOldestFirst[0],
+    ]);
+    const last = call(engine, now, 'POST', '/hedges/close', {
+      body: { market, side: 'sell' },
+      idempotencyKey: grown.idempotencyKeys.at(-1),
+    });
+    expect([last.status, last.headers['idempotent-replayed'], last.data.hedge_id]).toEqual([
+      200,
+      'true',
+      idsOldestFirst.at(-1),
+    ]);
     expect(Object.keys(Object.values(engine.state.accounts)[0].hedges)).toHaveLength(HEDGES);
     expect(Object.keys(engine.state.idempotency)).toHaveLength(2 * HEDGES);
   });
 
   it('a state reloaded from JSON pages and replays the same', () => {
-    const reloaded = new SandboxEngine({ apiKeys: [KEY_A], fillDelayMs: 1000 }, JSON.parse(JSON.stringify(engine.state)) as EngineState);
+    const reloaded = new SandboxEngine(
+      { apiKeys: [KEY_A], fillDelayMs: 1000 },
+      JSON.parse(JSON.stringify(engine.state)) as EngineState,
+    );
     expect(call(reloaded, grown.nowMs, 'GET', '/hedges', { query: { limit: '7' } }).data).toEqual(
       call(engine, grown.nowMs, 'GET', '/hedges', { query: { limit: '7' } }).data,
     );
@@ -91,10 +111,15 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
     expect(kept.every((record) => record.createdAtMs > cutoff)).toBe(true);
 
     // The first key is free again: a new body acts instead of answering idempotency_key_reuse.
-    const reused = call(engine, cutoff + DAY, 'POST', '/hedges', { body: openBody('buy', 2_000), idempotencyKey: grown.idempotencyKeys[0] });
+    const reused = call(engine, cutoff + DAY, 'POST', '/hedges', {
+      body: openBody('buy', 2_000),
+      idempotencyKey: grown.idempotencyKeys[0],
+    });
     expect([reused.status, reused.headers['idempotent-replayed']]).toEqual([200, undefined]);
     call(engine, grown.nowMs + DAY, 'GET', '/markets');
-    expect(Object.keys(engine.state.idempotency)).toEqual([`test:${Object.keys(engine.state.accounts)[0]}:${grown.idempotencyKeys[0]}`]);
+    expect(Object.keys(engine.state.idempotency)).toEqual([
+      `test:${Object.keys(engine.state.accounts)[0]}:${grown.idempotencyKeys[0]}`,
+    ]);
   });
 });
 
@@ -104,7 +129,10 @@ describe('idempotency expiry queue', () => {
     call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'k' });
     const renewed = call(engine, T0 + DAY, 'POST', '/hedges', { body: openBody('sell', 1_000), idempotencyKey: 'k' });
     expect(renewed.headers['idempotent-replayed']).toBeUndefined();
-    const replay = call(engine, T0 + DAY + 10, 'POST', '/hedges', { body: openBody('sell', 1_000), idempotencyKey: 'k' });
+    const replay = call(engine, T0 + DAY + 10, 'POST', '/hedges', {
+      body: openBody('sell', 1_000),
+      idempotencyKey: 'k',
+    });
     expect([replay.headers['idempotent-replayed'], replay.data.id]).toEqual(['true', renewed.data.id]);
     call(engine, T0 + 2 * DAY - 1, 'GET', '/markets');
     expect(Object.keys(engine.state.idempotency)).toHaveLength(1);
@@ -120,9 +148,14 @@ describe('hedge list order', () => {
     expect(call(engine, now, 'GET', '/hedges').data.map((hedge: { id: string }) => hedge.id)).toEqual([live.id]);
     engine.seedHedges(KEY_A, 12, 'closed', now);
     call(engine, now + 10, 'POST', '/hedges', { body: openBody('sell', 10_000) });
-    const listed = call(engine, now + 10, 'GET', '/hedges', { query: { limit: '500' } }).data as Array<{ id: string; opened_at: string }>;
+    const listed = call(engine, now + 10, 'GET', '/hedges', { query: { limit: '500' } }).data as Array<{
+      id: string;
+      opened_at: string;
+    }>;
     expect(listed).toHaveLength(14);
-    const sorted = [...listed].sort((a, b) => (a.opened_at === b.opened_at ? (a.id < b.id ? 1 : -1) : a.opened_at < b.opened_at ? 1 : -1));
+    const sorted = [...listed].sort((a, b) =>
+      a.opened_at === b.opened_at ? (a.id < b.id ? 1 : -1) : a.opened_at < b.opened_at ? 1 : -1,
+    );
     expect(listed.map((hedge) => hedge.id)).toEqual(sorted.map((hedge) => hedge.id));
     expect(listed[0].opened_at).toBe(new Date(now + 10).toISOString());
   });
@@ -132,11 +165,22 @@ describe('event queue', () => {
   it('pops events in (dueMs, sequence) order, only once due', () => {
     const heap: ScheduledEvent[] = [];
     const dues = [50, 10, 30, 10, 70, 20, 30, 60, 10, 40];
-    dues.forEach((dueMs, index) => pushEvent(heap, { dueMs, sequence: index + 1, kind: 'fill', accountId: 'a', hedgeId: `h${index}` }));
+    dues.forEach((dueMs, index) =>
+      pushEvent(heap, { dueMs, sequence: index + 1, kind: 'fill', accountId: 'a', hedgeId: `h${index}` }),
+    );
     expect(popDueEvent(heap, 9)).toBeUndefined();
     const popped: Array<[number, number]> = [];
-    for (let event = popDueEvent(heap, 40); event; event = popDueEvent(heap, 40)) popped.push([event.dueMs, event.sequence]);
-    expect(popped).toEqual([[10, 2], [10, 4], [10, 9], [20, 6], [30, 3], [30, 7], [40, 10]]);
+    for (let event = popDueEvent(heap, 40); event; event = popDueEvent(heap, 40))
+      popped.push([event.dueMs, event.sequence]);
+    expect(popped).toEqual([
+      [10, 2],
+      [10, 4],
+      [10, 9],
+      [20, 6],
+      [30, 3],
+      [30, 7],
+      [40, 10],
+    ]);
     expect(heap.map((event) => event.dueMs).sort((a, b) => a - b)).toEqual([50, 60, 70]);
   });
 });
@@ -154,11 +198,17 @@ describe('states saved before dialects', () => {
     }
     const reloaded = new SandboxEngine({ apiKeys: [KEY_A], fillDelayMs: 1000 }, saved);
     expect(reloaded.dialect).toBe('reference');
-    expect(call(reloaded, now, 'GET', '/positions').data.map((line: { hedge_id: string }) => line.hedge_id)).toEqual([hedge.id]);
-    const before = call(reloaded, now, 'GET', '/hedges/history').data.map((record: { closed_at: string }) => record.closed_at);
+    expect(call(reloaded, now, 'GET', '/positions').data.map((line: { hedge_id: string }) => line.hedge_id)).toEqual([
+      hedge.id,
+    ]);
+    const before = call(reloaded, now, 'GET', '/hedges/history').data.map(
+      (record: { closed_at: string }) => record.closed_at,
+    );
     expect(before).toEqual([...before].sort().reverse());
     call(reloaded, now, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
     expect(call(reloaded, now + 1000, 'GET', '/positions').data).toEqual([]);
-    expect(call(reloaded, now + 1000, 'GET', '/hedges/history', { query: { limit: '1' } }).data[0].hedge_id).toBe(hedge.id);
+    expect(call(reloaded, now + 1000, 'GET', '/hedges/history', { query: { limit: '1' } }).data[0].hedge_id).toBe(
+      hedge.id,
+    );
   });
 });

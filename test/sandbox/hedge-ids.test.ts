@@ -8,7 +8,11 @@ const start = useSimulators();
 
 const ID = /^hdg_[a-z0-9]{24}$/;
 
-async function openId(simulator: Awaited<ReturnType<typeof start>>, side: 'buy' | 'sell', key: string): Promise<string> {
+async function openId(
+  simulator: Awaited<ReturnType<typeof start>>,
+  side: 'buy' | 'sell',
+  key: string,
+): Promise<string> {
   const opened = await api(simulator.sandbox, 'POST', '/hedges', { body: openBody(side, 10_000), idempotencyKey: key });
   expect(opened.status, JSON.stringify(opened.body)).toBe(200);
   return opened.body.data.id as string;
@@ -41,9 +45,13 @@ describe('sandbox hedge ids', () => {
   it('ids sort in creation order, also within one instant of sandbox time', async () => {
     const simulator = await start({ preset: 'frozen' });
     const ids: string[] = [];
-    for (const [index, side] of (['buy', 'sell'] as const).entries()) ids.push(await openId(simulator, side, `k-${index}`));
+    for (const [index, side] of (['buy', 'sell'] as const).entries())
+      ids.push(await openId(simulator, side, `k-${index}`));
     simulator.advance(3_600_000);
-    await api(simulator.sandbox, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' }, idempotencyKey: 'c-1' });
+    await api(simulator.sandbox, 'POST', '/hedges/close', {
+      body: { market: 'USDTNGN', side: 'buy' },
+      idempotencyKey: 'c-1',
+    });
     simulator.advance(3_600_000);
     ids.push(await openId(simulator, 'buy', 'k-9'));
     expect([...ids].sort()).toEqual(ids);

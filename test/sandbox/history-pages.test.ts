@@ -6,14 +6,21 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/sandbox/engine-state.js';
 import { DAY, KEY_A, T0, call, makeEngine, openFilled } from '../support/engine.js';
 
-function walk(engine: ReturnType<typeof makeEngine>, now: number | (() => number), limit: number, onPage?: (index: number) => void): { ids: string[]; cursors: number } {
+function walk(
+  engine: ReturnType<typeof makeEngine>,
+  now: number | (() => number),
+  limit: number,
+  onPage?: (index: number) => void,
+): { ids: string[]; cursors: number } {
   const time = typeof now === 'number' ? () => now : now;
   const ids: string[] = [];
   let cursor: string | undefined;
   let cursors = 0;
   for (let index = 0; ; index++) {
     onPage?.(index);
-    const page = call(engine, time(), 'GET', '/hedges/history', { query: { limit: String(limit), ...(cursor ? { cursor } : {}) } });
+    const page = call(engine, time(), 'GET', '/hedges/history', {
+      query: { limit: String(limit), ...(cursor ? { cursor } : {}) },
+    });
     expect(page.status).toBe(200);
     ids.push(...(page.data as HistoryRecord[]).map((record) => record.hedge_id));
     cursor = page.body.meta.next_cursor as string | undefined;
@@ -41,7 +48,9 @@ describe('history pages (reference dialect)', () => {
     fresh.seedHedges(KEY_A, 10, 'closed', T0);
     const first = call(fresh, T0, 'GET', '/hedges/history', { query: { limit: '5' } });
     expect(first.body.meta.next_cursor).toEqual(expect.any(String));
-    const last = call(fresh, T0, 'GET', '/hedges/history', { query: { limit: '5', cursor: first.body.meta.next_cursor as string } });
+    const last = call(fresh, T0, 'GET', '/hedges/history', {
+      query: { limit: '5', cursor: first.body.meta.next_cursor as string },
+    });
     expect([last.data.length, last.body.meta.next_cursor]).toEqual([5, undefined]);
   });
 
@@ -50,13 +59,20 @@ describe('history pages (reference dialect)', () => {
     growing.seedHedges(KEY_A, 120, 'closed', T0);
     const before = [...Object.values(growing.state.accounts)[0]!.history].reverse().map((record) => record.hedge_id);
     let now = T0 + DAY;
-    const { ids } = walk(growing, () => now, 25, () => {
-      // A hedge opened, filled and closed between two pages: a newer record than any in the walk.
-      const opened = openFilled(growing, now, 'buy', 1_000);
-      now = opened.now;
-      expect(call(growing, now, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } }).status).toBe(200);
-      now += 2_000;
-    });
+    const { ids } = walk(
+      growing,
+      () => now,
+      25,
+      () => {
+        // A hedge opened, filled and closed between two pages: a newer record than any in the walk.
+        const opened = openFilled(growing, now, 'buy', 1_000);
+        now = opened.now;
+        expect(call(growing, now, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } }).status).toBe(
+          200,
+        );
+        now += 2_000;
+      },
+    );
     expect(ids.slice(0, 25).every((id) => !before.includes(id) || before.indexOf(id) < 25)).toBe(true);
     expect(ids.filter((id) => before.includes(id))).toEqual(before);
   });
@@ -70,7 +86,10 @@ describe('history pages (reference dialect)', () => {
 });
 
 describe('history pages (other dialects)', () => {
-  it.each([['alpha', 'page_size'], ['beta', 'per_page']] as const)('%s keeps one page and no cursor', (dialect, parameter) => {
+  it.each([
+    ['alpha', 'page_size'],
+    ['beta', 'per_page'],
+  ] as const)('%s keeps one page and no cursor', (dialect, parameter) => {
     const engine = makeEngine({ dialect });
     engine.seedHedges(KEY_A, 30, 'closed', T0);
     const page = call(engine, T0, 'GET', '/hedges/history', { query: { [parameter]: '10' } });

@@ -19,7 +19,10 @@ describe('sandbox lifecycle over HTTP', () => {
     const quote = await api(sandbox, 'POST', '/quotes', { body: openBody('buy', 250_000, 3) });
     expect(quote.body.data.upfront.total_upfront_usdc).toBe(25_125);
 
-    const opened = await api(sandbox, 'POST', '/hedges', { body: { ...openBody('buy', 250_000, 3), client_reference: 'desk-42' }, idempotencyKey: 'life-open' });
+    const opened = await api(sandbox, 'POST', '/hedges', {
+      body: { ...openBody('buy', 250_000, 3), client_reference: 'desk-42' },
+      idempotencyKey: 'life-open',
+    });
     expect(opened.body.data.status).toBe('submitted');
     const id = opened.body.data.hedge_id;
     sandbox.clock.advance(60);
@@ -28,25 +31,39 @@ describe('sandbox lifecycle over HTTP', () => {
     expect(Math.abs(filled.struck_rate - quote.body.data.pricing.execution_price)).toBeLessThan(5);
 
     sandbox.clock.advance(3_600_000);
-    const add = await api(sandbox, 'POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 50_000 }, idempotencyKey: 'life-add' });
+    const add = await api(sandbox, 'POST', '/hedges/add', {
+      body: { market: 'USDTNGN', side: 'buy', notional_usd: 50_000 },
+      idempotencyKey: 'life-add',
+    });
     expect(add.body.data).toMatchObject({ action: 'add', hedge_id: id, status: 'submitted' });
     sandbox.clock.advance(60);
     expect((await api(sandbox, 'GET', `/hedges/${id}`)).body.data.notional_usd).toBe(300_000);
 
     sandbox.clock.advance(3_600_000);
-    await api(sandbox, 'POST', '/hedges/reduce', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 100_000 }, idempotencyKey: 'life-reduce' });
+    await api(sandbox, 'POST', '/hedges/reduce', {
+      body: { market: 'USDTNGN', side: 'buy', notional_usd: 100_000 },
+      idempotencyKey: 'life-reduce',
+    });
     sandbox.clock.advance(60);
     const [position] = (await api(sandbox, 'GET', '/positions')).body.data;
     expect(position).toMatchObject({ hedge_id: id, notional_usd: 200_000, margin_usdc: 20_000 });
 
     sandbox.clock.advance(3_600_000);
-    await api(sandbox, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' }, idempotencyKey: 'life-close' });
+    await api(sandbox, 'POST', '/hedges/close', {
+      body: { market: 'USDTNGN', side: 'buy' },
+      idempotencyKey: 'life-close',
+    });
     sandbox.clock.advance(60);
     expect((await api(sandbox, 'GET', '/positions')).body.data).toEqual([]);
     expect((await api(sandbox, 'GET', `/hedges/${id}`)).body.data.status).toBe('closed');
 
     const [record] = (await api(sandbox, 'GET', '/hedges/history')).body.data;
-    expect(record).toMatchObject({ hedge_id: id, client_reference: 'desk-42', close_reason: 'closed', notional_usd: 200_000 });
+    expect(record).toMatchObject({
+      hedge_id: id,
+      client_reference: 'desk-42',
+      close_reason: 'closed',
+      notional_usd: 200_000,
+    });
     expect(typeof record.net_pnl_usd).toBe('number');
     expect(record.net_pnl_usd).toBeCloseTo(record.gross_pnl_usd - record.carry_usdc - record.fees_usdc, 2);
     const account = (await api(sandbox, 'GET', '/account')).body.data;
@@ -66,7 +83,10 @@ describe('sandbox lifecycle over HTTP', () => {
     expect(hedge.closed_at).toBe(opened.body.data.maturity_at);
     const [record] = (await api(sandbox, 'GET', '/hedges/history')).body.data;
     expect(record).toMatchObject({ hedge_id: id, close_reason: 'settled', closed_at: opened.body.data.maturity_at });
-    expect((await api(sandbox, 'GET', '/account')).body.data.balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
+    expect((await api(sandbox, 'GET', '/account')).body.data.balance_usdc).toBeCloseTo(
+      1_000_000 + record.net_pnl_usd,
+      2,
+    );
   });
 
   it('a fast clock settles a 7-day hedge in real milliseconds', async () => {

@@ -19,7 +19,10 @@ describe('serveSandbox', () => {
     const stdout = capture();
     const stderr = capture();
     const stop = new AbortController();
-    const serving = serveSandbox({ fillDelayMs: 50, tls: true }, { stdout: stdout.stream, stderr: stderr.stream, signal: stop.signal });
+    const serving = serveSandbox(
+      { fillDelayMs: 50, tls: true },
+      { stdout: stdout.stream, stderr: stderr.stream, signal: stop.signal },
+    );
     await until(() => stdout.text().split('\n').length >= 8);
 
     const lines = stdout.text().trimEnd().split('\n');
@@ -32,7 +35,9 @@ describe('serveSandbox', () => {
       'HEDGE_WIRE_PRICES_PARAM',
       'HEDGE_WIRE_CURSOR_PARAM',
     ]);
-    const settings = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    const settings = Object.fromEntries(
+      lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
     expect(settings.HEDGE_BASE_URL).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2$/);
     expect(settings.HEDGE_API_KEY).toMatch(/^hpk_test_[A-Za-z0-9]{24}$/);
     expect(stderr.text()).toMatch(/Ctrl-C/);
@@ -49,7 +54,9 @@ describe('serveSandbox', () => {
     const options = { viewLagMs: 3_000, severalPerSide: true, settlementDelayMs: 5_000, dayMs: 60_000 };
     const serving = serveSandbox(options, { stdout: stdout.stream, stderr: stderr.stream, signal: stop.signal });
     await until(() => stderr.text().includes('Ctrl-C'));
-    expect(stderr.text()).toContain('Timing: positions, history and account trail the hedge records by 3 s, a hedge settles 5 s after its maturity, a tenor day lasts 60 s.');
+    expect(stderr.text()).toContain(
+      'Timing: positions, history and account trail the hedge records by 3 s, a hedge settles 5 s after its maturity, a tenor day lasts 60 s.',
+    );
     // The reference dialect, told to take several hedges per side.
     expect(stderr.text()).toMatch(/reference wire dialect[\s\S]*several hedges per side/);
     stop.abort();
@@ -59,7 +66,10 @@ describe('serveSandbox', () => {
   it('stops on SIGTERM and prints no CA line without TLS', async () => {
     const stdout = capture();
     const stderr = capture();
-    const serving = serveSandbox({ apiKeys: ['hpk_test_ServeServeServeServe1234'] }, { stdout: stdout.stream, stderr: stderr.stream });
+    const serving = serveSandbox(
+      { apiKeys: ['hpk_test_ServeServeServeServe1234'] },
+      { stdout: stdout.stream, stderr: stderr.stream },
+    );
     await until(() => stderr.text().includes('Ctrl-C'));
     expect(stdout.text()).toMatch(
       /^HEDGE_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2\nHEDGE_API_KEY=hpk_test_ServeServeServeServe1234\nHEDGE_WIRE_PAGE_SIZE_PARAM=limit\nHEDGE_WIRE_NOTIONAL_FIELD=notional_usd\nHEDGE_WIRE_PRICES_PARAM=symbols\nHEDGE_WIRE_CURSOR_PARAM=cursor\n$/,

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_SEQUENCES, type MalformedKind } from '../../src/sandbox/index.js';
+import {
+  HOSTILE_FIELD_NAME,
+  HOSTILE_FIELD_VALUE,
+  HOSTILE_SEQUENCES,
+  type MalformedKind,
+} from '../../src/sandbox/index.js';
 import { openBody } from '../support/engine.js';
 import { api, useSimulators, type SimulatorOptions } from '../support/simulator.js';
 
@@ -51,11 +56,19 @@ describe('sandbox faults: an error the simulator has no rule for (nextError)', (
     sandbox.setFaults({ nextError: { count: 2, status: 403, code: 'forbidden' }, match: { method: 'POST' } });
     expect((await api(sandbox, 'GET', '/account')).status).toBe(200);
     for (let attempt = 0; attempt < 2; attempt++) {
-      const refused = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: `f-${attempt}` });
-      expect([refused.status, refused.body]).toEqual([403, { data: null, error: { code: 'forbidden', message: 'forbidden (injected)' }, meta: {} }]);
+      const refused = await api(sandbox, 'POST', '/hedges', {
+        body: openBody('buy', 1_000),
+        idempotencyKey: `f-${attempt}`,
+      });
+      expect([refused.status, refused.body]).toEqual([
+        403,
+        { data: null, error: { code: 'forbidden', message: 'forbidden (injected)' }, meta: {} },
+      ]);
     }
     expect(Object.values(sandbox.engine.state.accounts).flatMap((account) => Object.keys(account.hedges))).toEqual([]);
-    expect((await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'f-2' })).status).toBe(200);
+    expect(
+      (await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'f-2' })).status,
+    ).toBe(200);
     expect(sandbox.requestLog.map((entry) => [entry.method, entry.status, entry.fault])).toEqual([
       ['GET', 200, null],
       ['POST', 403, 'error-403'],
@@ -72,24 +85,38 @@ describe('sandbox faults: ambiguous answers after a write took effect', () => {
     { kind: 'data-and-error', status: 200, data: true, error: true },
     { kind: 'data-in-400', status: 400, data: true, error: false },
   ];
-  it.each(cases)('$kind: the hedge exists once and a same-key retry replays the real answer', async ({ kind, status, data, error }) => {
-    // The clock stands still: the hedge is still `submitted` when it is read, however slow the machine.
-    const sandbox = await start({ realNow: () => STOPPED_AT_MS });
-    sandbox.setFaults({ nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } });
-    expect((await api(sandbox, 'GET', '/hedges')).body.data).toEqual([]);
-    const answer = await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 5_000), idempotencyKey: `amb-${kind}` });
-    const [hedge] = (await api(sandbox, 'GET', '/hedges')).body.data;
-    expect(hedge.status).toBe('submitted');
-    expect(answer.status).toBe(status);
-    expect(Object.keys(answer.body)).toEqual(['data', 'error', 'meta']);
-    expect(answer.body.data === null ? null : answer.body.data.id).toBe(data ? hedge.id : null);
-    expect(answer.body.error === null ? null : answer.body.error.code).toBe(error ? 'internal_error' : null);
+  it.each(cases)(
+    '$kind: the hedge exists once and a same-key retry replays the real answer',
+    async ({ kind, status, data, error }) => {
+      // The clock stands still: the hedge is still `submitted` when it is read, however slow the machine.
+      const sandbox = await start({ realNow: () => STOPPED_AT_MS });
+      sandbox.setFaults({ nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } });
+      expect((await api(sandbox, 'GET', '/hedges')).body.data).toEqual([]);
+      const answer = await api(sandbox, 'POST', '/hedges', {
+        body: openBody('sell', 5_000),
+        idempotencyKey: `amb-${kind}`,
+      });
+      const [hedge] = (await api(sandbox, 'GET', '/hedges')).body.data;
+      expect(hedge.status).toBe('submitted');
+      expect(answer.status).toBe(status);
+      expect(Object.keys(answer.body)).toEqual(['data', 'error', 'meta']);
+      expect(answer.body.data === null ? null : answer.body.data.id).toBe(data ? hedge.id : null);
+      expect(answer.body.error === null ? null : answer.body.error.code).toBe(error ? 'internal_error' : null);
 
-    const retry = await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 5_000), idempotencyKey: `amb-${kind}` });
-    expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.data.id, retry.body.error]).toEqual([200, 'true', hedge.id, null]);
-    expect((await api(sandbox, 'GET', '/hedges')).body.data).toHaveLength(1);
-    expect(sandbox.requestLog[1]).toMatchObject({ status, errorCode: null, fault: `malformed-${kind}` });
-  });
+      const retry = await api(sandbox, 'POST', '/hedges', {
+        body: openBody('sell', 5_000),
+        idempotencyKey: `amb-${kind}`,
+      });
+      expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.data.id, retry.body.error]).toEqual([
+        200,
+        'true',
+        hedge.id,
+        null,
+      ]);
+      expect((await api(sandbox, 'GET', '/hedges')).body.data).toHaveLength(1);
+      expect(sandbox.requestLog[1]).toMatchObject({ status, errorCode: null, fault: `malformed-${kind}` });
+    },
+  );
 });
 
 describe('sandbox faults: oversized answer', () => {
@@ -116,7 +143,10 @@ describe('sandbox faults: oversized answer', () => {
     const bytes = 2 ** 31;
     sandbox.setFaults({ nextOversized: { count: 1, bytes }, match: { path: '/positions' } });
     const abort = new AbortController();
-    const response = await fetch(`${sandbox.baseUrl}/positions`, { headers: auth(sandbox.apiKey), signal: abort.signal });
+    const response = await fetch(`${sandbox.baseUrl}/positions`, {
+      headers: auth(sandbox.apiKey),
+      signal: abort.signal,
+    });
     expect(response.headers.get('content-length')).toBe(String(bytes));
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     let received = 0;
@@ -138,7 +168,13 @@ describe('sandbox faults: hostile text', () => {
     for (const sequence of HOSTILE_SEQUENCES) {
       expect(HOSTILE_FIELD_NAME.includes(sequence) && HOSTILE_FIELD_VALUE.includes(sequence)).toBe(true);
     }
-    expect(HOSTILE_SEQUENCES).toEqual(['\u001b]0;pwned\u0007', '\u001b[2J', '\u001b]52;c;ZXZpbA==\u0007', '\u202e', '\u200b']);
+    expect(HOSTILE_SEQUENCES).toEqual([
+      '\u001b]0;pwned\u0007',
+      '\u001b[2J',
+      '\u001b]52;c;ZXZpbA==\u0007',
+      '\u202e',
+      '\u200b',
+    ]);
     const missing = await api(sandbox, 'GET', '/hedges/hdg_nope');
     expect(missing.body.error.code).toBe('hedge_not_found');
     expect(missing.body.error.message).toBe(`hedge hdg_nope is not one of yours ${HOSTILE_SEQUENCES.join('')}`);
@@ -151,7 +187,9 @@ describe('sandbox faults: hostile text', () => {
   it('stores and echoes any client_reference, control characters included', async () => {
     const sandbox = await start();
     const reference = `deal\u001b]0;pwned\u0007\u001b[2J\u202e\u200b\u0000\t-42`;
-    const opened = await api(sandbox, 'POST', '/hedges', { body: { ...openBody('buy', 2_000), client_reference: reference } });
+    const opened = await api(sandbox, 'POST', '/hedges', {
+      body: { ...openBody('buy', 2_000), client_reference: reference },
+    });
     expect(opened.body.data.client_reference).toBe(reference);
     const filtered = await api(sandbox, 'GET', `/hedges?client_reference=${encodeURIComponent(reference)}`);
     expect(filtered.body.data.map((hedge: { id: string }) => hedge.id)).toEqual([opened.body.data.id]);

@@ -43,7 +43,9 @@ describe('sandbox server: endpoints over HTTP', () => {
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     }
     sandbox.clock.advance(100);
-    const reduced = await api(sandbox, 'POST', '/hedges/reduce', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 } });
+    const reduced = await api(sandbox, 'POST', '/hedges/reduce', {
+      body: { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 },
+    });
     expect(reduced.body.data.action).toBe('reduce');
     sandbox.clock.advance(100);
     const closed = await api(sandbox, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } });
@@ -57,7 +59,9 @@ describe('sandbox server: endpoints over HTTP', () => {
     const exposure = await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 200_000) });
     expect([exposure.status, exposure.body.error.code]).toEqual([400, 'exposure_exceeded']);
 
-    const noHedge = await api(sandbox, 'POST', '/hedges/reduce', { body: { market: 'USDTNGN', side: 'sell', notional_usd: 5 } });
+    const noHedge = await api(sandbox, 'POST', '/hedges/reduce', {
+      body: { market: 'USDTNGN', side: 'sell', notional_usd: 5 },
+    });
     expect([noHedge.status, noHedge.body.error.code]).toEqual([404, 'no_open_hedge']);
 
     const notFound = await api(sandbox, 'GET', '/hedges/hdg_unknown');
@@ -121,7 +125,13 @@ describe('sandbox server: endpoints over HTTP', () => {
     // Real time stands still here, and sandbox time starts at it.
     expect(open.sandboxTimeMs).toBe(realNow);
     expect(open.realTimeMs).toBe(realNow);
-    expect(missing).toMatchObject({ method: 'GET', status: 404, errorCode: 'hedge_not_found', idempotencyKey: null, body: null });
+    expect(missing).toMatchObject({
+      method: 'GET',
+      status: 404,
+      errorCode: 'hedge_not_found',
+      idempotencyKey: null,
+      body: null,
+    });
   });
 
   it('seeds historical hedges for benches and tests', async () => {
@@ -165,7 +175,9 @@ describe('sandbox server: fault injection', () => {
     sandbox.setFaults({ nextDropAfterCommit: 1 });
     // Reads are never dropped: the countdown waits for a committing write.
     expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
-    await expect(api(sandbox, 'POST', '/hedges', { body: openBody('sell', 25_000), idempotencyKey: 'drop-1' })).rejects.toThrow();
+    await expect(
+      api(sandbox, 'POST', '/hedges', { body: openBody('sell', 25_000), idempotencyKey: 'drop-1' }),
+    ).rejects.toThrow();
     const listed = await api(sandbox, 'GET', '/hedges');
     expect(listed.body.data).toHaveLength(1);
     const retry = await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 25_000), idempotencyKey: 'drop-1' });
@@ -198,7 +210,9 @@ describe('sandbox server: fault injection', () => {
     sandbox.setFaults({ next5xx: 1, match: { method: 'POST', path: '/quotes' } });
     expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
     expect((await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 1_000) })).status).toBe(200);
-    expect((await api(sandbox, 'POST', '/quotes', { body: openBody('buy', 1_000) })).status).toBeGreaterThanOrEqual(500);
+    expect((await api(sandbox, 'POST', '/quotes', { body: openBody('buy', 1_000) })).status).toBeGreaterThanOrEqual(
+      500,
+    );
     expect((await api(sandbox, 'POST', '/quotes', { body: openBody('buy', 1_000) })).status).toBe(200);
     sandbox.setFaults({ next429: 1, match: (target) => target.path.startsWith('/hedges/') });
     expect((await api(sandbox, 'GET', '/hedges')).status).toBe(200);
@@ -215,7 +229,11 @@ describe('sandbox server: fault injection', () => {
 
     sandbox.setFaults({ latencyMs: 150, match: { method: 'POST' } });
     const abort = new AbortController();
-    const hungUp = api(sandbox, 'POST', '/hedges', { body: openBody('buy', 2_000), idempotencyKey: 'gone', signal: abort.signal });
+    const hungUp = api(sandbox, 'POST', '/hedges', {
+      body: openBody('buy', 2_000),
+      idempotencyKey: 'gone',
+      signal: abort.signal,
+    });
     await until(() => sandbox.requestLog.some((entry) => entry.idempotencyKey === 'gone'));
     const entry = sandbox.requestLog.find((logged) => logged.idempotencyKey === 'gone');
     expect(entry?.status).toBe('pending');
@@ -243,7 +261,9 @@ describe('sandbox server: fault injection', () => {
     expect(sandbox.requestLog[1]).toMatchObject({ status: 'stalled', fault: 'stall-body' });
 
     // One more stalled request left open on purpose: close() must cut it.
-    void fetch(`${sandbox.baseUrl}/markets`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } }).catch(() => undefined);
+    void fetch(`${sandbox.baseUrl}/markets`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } }).catch(
+      () => undefined,
+    );
     await until(() => sandbox.requestLog.length === 3);
     sandbox.setFaults({ stall: null });
     expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
@@ -259,7 +279,9 @@ describe('sandbox server: fault injection', () => {
     expect(await html.text()).toMatch(/^<html>/);
 
     sandbox.setFaults({ nextMalformed: { count: 1, kind: 'truncated' } });
-    const truncated = await fetch(`${sandbox.baseUrl}/markets`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } });
+    const truncated = await fetch(`${sandbox.baseUrl}/markets`, {
+      headers: { authorization: `Bearer ${sandbox.apiKey}` },
+    });
     expect(truncated.status).toBe(200);
     const text = await truncated.text();
     expect(text.startsWith('{"data":')).toBe(true);
@@ -271,7 +293,11 @@ describe('sandbox server: fault injection', () => {
     expect(typeof wrong.body.data[0].price).toBe('string');
     expect(typeof wrong.body.data[0].market).toBe('number');
     expect(Array.isArray(wrong.body.meta)).toBe(true);
-    expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual(['malformed-html', 'malformed-truncated', 'malformed-wrong-types']);
+    expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual([
+      'malformed-html',
+      'malformed-truncated',
+      'malformed-wrong-types',
+    ]);
   });
 });
 
@@ -300,7 +326,12 @@ describe('sandbox server: TLS', () => {
     const trusted = await run({ ...baseEnv, NODE_EXTRA_CA_CERTS: sandbox.caFile });
     expect(trusted.stdout.trim().split('\n')).toEqual(['200', '200']);
     const untrusted = await run(baseEnv);
-    expect(untrusted.stdout.trim().split('\n').every((line) => line.startsWith('ERR '))).toBe(true);
+    expect(
+      untrusted.stdout
+        .trim()
+        .split('\n')
+        .every((line) => line.startsWith('ERR ')),
+    ).toBe(true);
   });
 });
 
@@ -315,7 +346,10 @@ describe('sandbox server: state file', () => {
     const stateFile = join(dir, 'state.json');
     const apiKeys = ['hpk_test_PersistPersistPersist1234'];
     const first = await startSimulator({ preset: 'quick', stateFile, apiKeys });
-    const opened = await api(first, 'POST', '/hedges', { body: openBody('buy', 40_000, 1), idempotencyKey: 'persisted' });
+    const opened = await api(first, 'POST', '/hedges', {
+      body: openBody('buy', 40_000, 1),
+      idempotencyKey: 'persisted',
+    });
     first.sandbox.clock.advance(100);
     expect((await api(first, 'GET', `/hedges/${opened.body.data.id}`)).body.data.status).toBe('filled');
     const balance = (await api(first, 'GET', '/account')).body.data.balance_usdc;
@@ -328,7 +362,10 @@ describe('sandbox server: state file', () => {
       expect(hedge.status).toBe('filled');
       expect((await api(second, 'GET', '/account')).body.data.balance_usdc).toBe(balance);
       // Idempotency survives too: the retry replays, nothing new is opened.
-      const replay = await api(second, 'POST', '/hedges', { body: openBody('buy', 40_000, 1), idempotencyKey: 'persisted' });
+      const replay = await api(second, 'POST', '/hedges', {
+        body: openBody('buy', 40_000, 1),
+        idempotencyKey: 'persisted',
+      });
       expect(replay.body.data.id).toBe(opened.body.data.id);
       // The clock continues from where the first run left it, so maturity still comes.
       second.sandbox.clock.advance(24 * 3_600_000);

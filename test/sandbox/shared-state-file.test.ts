@@ -25,10 +25,19 @@ afterEach(async () => {
   dir = undefined;
 });
 
-async function twoProcesses(options: Partial<SimulatorOptions> = {}): Promise<{ a: Simulator; b: Simulator; stateFile: string }> {
+async function twoProcesses(
+  options: Partial<SimulatorOptions> = {},
+): Promise<{ a: Simulator; b: Simulator; stateFile: string }> {
   dir = await mkdtemp(join(tmpdir(), 'hedge-shared-state-'));
   const stateFile = join(dir, 'state.json');
-  const common: SimulatorOptions = { preset: 'quick', apiKeys: KEYS, stateFile, stateFileLock: lockDemoState, realNow: () => START_MS, ...options };
+  const common: SimulatorOptions = {
+    preset: 'quick',
+    apiKeys: KEYS,
+    stateFile,
+    stateFileLock: lockDemoState,
+    realNow: () => START_MS,
+    ...options,
+  };
   // Both start before either acts: each holds the (empty) state in memory, as parallel runs do.
   const [a, b] = await Promise.all([startSimulator(common), startSimulator(common)]);
   started.push(a, b);
@@ -37,12 +46,14 @@ async function twoProcesses(options: Partial<SimulatorOptions> = {}): Promise<{ 
 
 /** The hedges the file holds, per account key index, as a fresh simulator would read them. */
 function hedgesInFile(stateFile: string): Array<{ side: string; notionalUsd: number; status: string }> {
-  const contents = parseStateFile(stateFile, readFileSync(stateFile)) as unknown as { engine: { accounts: Record<string, { hedges: Record<string, any> }> } };
+  const contents = parseStateFile(stateFile, readFileSync(stateFile)) as unknown as {
+    engine: { accounts: Record<string, { hedges: Record<string, any> }> };
+  };
   return Object.values(contents.engine.accounts).flatMap((account) => Object.values(account.hedges));
 }
 
 describe('sandbox state file shared by several processes', () => {
-  it('a write through one process is seen by the other, and the other\'s save keeps it', async () => {
+  it("a write through one process is seen by the other, and the other's save keeps it", async () => {
     const { a, b, stateFile } = await twoProcesses();
     const opened = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'open-a' });
     expect(opened.status).toBe(200);
@@ -50,17 +61,34 @@ describe('sandbox state file shared by several processes', () => {
     expect((await b.api('GET', `/hedges/${opened.body.data.id}`)).status).toBe(200);
     const sold = await b.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'open-b' });
     expect(sold.status).toBe(200);
-    expect(hedgesInFile(stateFile).map((hedge) => `${hedge.side} ${hedge.notionalUsd}`).sort()).toEqual(['buy 1000', 'sell 2000']);
+    expect(
+      hedgesInFile(stateFile)
+        .map((hedge) => `${hedge.side} ${hedge.notionalUsd}`)
+        .sort(),
+    ).toEqual(['buy 1000', 'sell 2000']);
 
     // One pending change per side, across processes: b's add is pending when a asks for another.
     a.sandbox.clock.advance(100);
     b.sandbox.clock.advance(100);
-    expect((await b.api('POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 11 }, idempotencyKey: 'add-b' })).status).toBe(200);
-    const refused = await a.api('POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 12 }, idempotencyKey: 'add-a' });
+    expect(
+      (
+        await b.api('POST', '/hedges/add', {
+          body: { market: 'USDTNGN', side: 'buy', notional_usd: 11 },
+          idempotencyKey: 'add-b',
+        })
+      ).status,
+    ).toBe(200);
+    const refused = await a.api('POST', '/hedges/add', {
+      body: { market: 'USDTNGN', side: 'buy', notional_usd: 12 },
+      idempotencyKey: 'add-a',
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('action_pending');
     // The same key replayed through the other process is the same action, not a second one.
-    const replay = await a.api('POST', '/hedges/add', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 11 }, idempotencyKey: 'add-b' });
+    const replay = await a.api('POST', '/hedges/add', {
+      body: { market: 'USDTNGN', side: 'buy', notional_usd: 11 },
+      idempotencyKey: 'add-b',
+    });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     a.sandbox.clock.advance(100);
     const positions = await a.api('GET', '/positions');
@@ -72,11 +100,17 @@ describe('sandbox state file shared by several processes', () => {
     const { a, b, stateFile } = await twoProcesses();
     const answers = await Promise.all(
       KEYS.map((key, index) =>
-        api(index % 2 === 0 ? a : b, 'POST', '/hedges', { key, body: openBody(index % 4 < 2 ? 'buy' : 'sell', 1_000 + index, 3), idempotencyKey: `burst-${index}` }),
+        api(index % 2 === 0 ? a : b, 'POST', '/hedges', {
+          key,
+          body: openBody(index % 4 < 2 ? 'buy' : 'sell', 1_000 + index, 3),
+          idempotencyKey: `burst-${index}`,
+        }),
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(KEYS.map(() => 200));
-    const notionals = hedgesInFile(stateFile).map((hedge) => hedge.notionalUsd).sort((x, y) => x - y);
+    const notionals = hedgesInFile(stateFile)
+      .map((hedge) => hedge.notionalUsd)
+      .sort((x, y) => x - y);
     expect(notionals).toEqual(KEYS.map((_, index) => 1_000 + index));
     // What each process holds agrees with the file once it reloads.
     for (const process of [a, b]) {
@@ -88,14 +122,16 @@ describe('sandbox state file shared by several processes', () => {
 
   it('a state file removed meanwhile (demo reset) is a fresh state for the next request', async () => {
     const { a, b, stateFile } = await twoProcesses();
-    expect((await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'before-reset' })).status).toBe(200);
+    expect(
+      (await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'before-reset' })).status,
+    ).toBe(200);
     await rm(stateFile);
     expect((await b.api('GET', '/hedges')).body.data).toEqual([]);
     expect((await a.api('GET', '/hedges')).body.data).toEqual([]);
     expect(hedgesInFile(stateFile)).toEqual([]);
   });
 
-  it('a request that changes nothing takes no lock when memory is the file\'s version; a write, and a read after another process saved, do', async () => {
+  it("a request that changes nothing takes no lock when memory is the file's version; a write, and a read after another process saved, do", async () => {
     const taken: string[] = [];
     const counting: StateFileLock = async (path) => {
       taken.push(path);
@@ -107,7 +143,10 @@ describe('sandbox state file shared by several processes', () => {
     expect(taken).toHaveLength(1);
     const saved = readFileSync(stateFile);
     expect((await a.api('GET', '/markets')).status).toBe(200);
-    expect((await a.api('POST', '/quotes', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 1_000, tenor_days: 3 } })).status).toBe(200);
+    expect(
+      (await a.api('POST', '/quotes', { body: { market: 'USDTNGN', side: 'buy', notional_usd: 1_000, tenor_days: 3 } }))
+        .status,
+    ).toBe(200);
     expect(taken).toHaveLength(1);
     expect(readFileSync(stateFile).equals(saved)).toBe(true);
     const opened = await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'counted-open' });
@@ -117,7 +156,9 @@ describe('sandbox state file shared by several processes', () => {
     expect((await b.api('GET', `/hedges/${opened.body.data.id}`)).status).toBe(200);
     expect(taken).toHaveLength(3);
     // Now b holds the file's version: its next read takes no lock, and reads the same hedge.
-    expect((await b.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id)).toEqual([opened.body.data.id]);
+    expect((await b.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id)).toEqual([
+      opened.body.data.id,
+    ]);
     expect(taken).toHaveLength(3);
   });
 
@@ -129,17 +170,27 @@ describe('sandbox state file shared by several processes', () => {
         if (duringSave || !simulator) return;
         // The first open's new state is written, not yet committed: another open of the same process arrives now.
         const before = simulator.sandbox.requestLog.length;
-        duringSave = simulator.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'second-open' });
-        for (let tick = 0; tick < 1_000 && simulator.sandbox.requestLog.length === before; tick++) await new Promise((resolve) => setImmediate(resolve));
+        duringSave = simulator.api('POST', '/hedges', {
+          body: openBody('sell', 2_000, 3),
+          idempotencyKey: 'second-open',
+        });
+        for (let tick = 0; tick < 1_000 && simulator.sandbox.requestLog.length === before; tick++)
+          await new Promise((resolve) => setImmediate(resolve));
         for (let tick = 0; tick < 20; tick++) await new Promise((resolve) => setImmediate(resolve));
       },
     });
     expect((await a.api('GET', '/markets')).status).toBe(200);
     simulator = a;
-    expect((await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'first-open' })).status).toBe(200);
+    expect(
+      (await a.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'first-open' })).status,
+    ).toBe(200);
     expect(duringSave).toBeDefined();
     expect((await duringSave!).status).toBe(200);
-    expect(hedgesInFile(stateFile).map((hedge) => `${hedge.side} ${hedge.notionalUsd}`).sort()).toEqual(['buy 1000', 'sell 2000']);
+    expect(
+      hedgesInFile(stateFile)
+        .map((hedge) => `${hedge.side} ${hedge.notionalUsd}`)
+        .sort(),
+    ).toEqual(['buy 1000', 'sell 2000']);
   });
 
   it('a lock that cannot be taken answers 503 with Retry-After and acts on nothing', async () => {
@@ -181,7 +232,9 @@ describe('sandbox state file shared by several processes', () => {
         aSaves += 1;
         if (!takeOver) return;
         takeOver = false;
-        expect((await b.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'open-b' })).status).toBe(200);
+        expect(
+          (await b.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'open-b' })).status,
+        ).toBe(200);
       },
     });
     started.push(a);
@@ -192,7 +245,11 @@ describe('sandbox state file shared by several processes', () => {
     // a's first save found the lock no longer its own and the file at b's revision: it aborted and
     // ran the open again (a second save), on the file with b's hedge in it.
     expect(aSaves).toBe(2);
-    expect(hedgesInFile(stateFile).map((hedge) => `${hedge.side} ${hedge.notionalUsd}`).sort()).toEqual(['buy 1000', 'sell 2000']);
+    expect(
+      hedgesInFile(stateFile)
+        .map((hedge) => `${hedge.side} ${hedge.notionalUsd}`)
+        .sort(),
+    ).toEqual(['buy 1000', 'sell 2000']);
     expect(readFileSync(stateFile, 'utf8')).toMatch(/^\{"version":2,"revision":2,/);
     // The answer describes what is on disk: the hedge a's second run made.
     expect(hedgesInFile(stateFile).find((hedge) => hedge.side === 'buy')).toMatchObject({ id: opened.body.data.id });
@@ -208,12 +265,23 @@ describe('sandbox state file shared by several processes', () => {
       return { held: () => false, release: () => hold.release() };
     };
     const { a, b, stateFile } = await twoProcesses();
-    expect((await b.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'open-b' })).status).toBe(200);
+    expect(
+      (await b.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'open-b' })).status,
+    ).toBe(200);
     const before = readFileSync(stateFile);
-    const loser = await startSimulator({ preset: 'quick', apiKeys: KEYS, stateFile, stateFileLock: losing, realNow: () => START_MS });
+    const loser = await startSimulator({
+      preset: 'quick',
+      apiKeys: KEYS,
+      stateFile,
+      stateFileLock: losing,
+      realNow: () => START_MS,
+    });
     started.push(loser);
 
-    const answer = await loser.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'never-held' });
+    const answer = await loser.api('POST', '/hedges', {
+      body: openBody('buy', 1_000, 3),
+      idempotencyKey: 'never-held',
+    });
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('1');
     expect(answer.body.error.code).toBe('sandbox_state_busy');
@@ -222,6 +290,8 @@ describe('sandbox state file shared by several processes', () => {
     expect(readdirSync(dir!).filter((name) => name !== 'state.json')).toEqual([]);
     // Nothing of it is kept in memory either: the other process, and the loser itself, read the file's book.
     expect((await a.api('GET', '/hedges')).body.data.map((hedge: { side: string }) => hedge.side)).toEqual(['sell']);
-    expect((await loser.api('GET', '/hedges')).body.data.map((hedge: { side: string }) => hedge.side)).toEqual(['sell']);
+    expect((await loser.api('GET', '/hedges')).body.data.map((hedge: { side: string }) => hedge.side)).toEqual([
+      'sell',
+    ]);
   });
 });

@@ -14,7 +14,8 @@ const FROZEN_REAL_TIME = Date.UTC(2026, 2, 2, 9);
 
 const simulators = useSimulators();
 const start = async (options: SimulatorOptions = {}) =>
-  (await simulators({ preset: 'quick', fillDelayMs: FILL_DELAY_MS, realNow: () => FROZEN_REAL_TIME, ...options })).sandbox;
+  (await simulators({ preset: 'quick', fillDelayMs: FILL_DELAY_MS, realNow: () => FROZEN_REAL_TIME, ...options }))
+    .sandbox;
 
 /** The `data` of a successful answer (any other answer fails the test). */
 const get = (sandbox: RunningSandbox, path: string) => apiData(sandbox, 'GET', path);
@@ -31,14 +32,26 @@ describe('several hedges per side, whatever the dialect (severalPerSide)', () =>
     sandbox.clock.advance(FILL_DELAY_MS);
 
     const records = await get(sandbox, '/hedges');
-    expect(records.map((hedge: { id: string; status: string; notional_usd: number }) => [hedge.id, hedge.status, hedge.notional_usd])).toEqual([
+    expect(
+      records.map((hedge: { id: string; status: string; notional_usd: number }) => [
+        hedge.id,
+        hedge.status,
+        hedge.notional_usd,
+      ]),
+    ).toEqual([
       [second.id, 'filled', 12_500],
       [first.id, 'filled', 30_000],
     ]);
     const [line, ...others] = await get(sandbox, '/positions');
     expect(others).toEqual([]);
     // Reference field names; the newest hedge names the line (its id, opening and maturity).
-    expect(line).toMatchObject({ side: 'buy', notional_usd: 42_500, margin_usdc: 4_250, hedge_id: second.id, maturity_at: second.maturity_at });
+    expect(line).toMatchObject({
+      side: 'buy',
+      notional_usd: 42_500,
+      margin_usdc: 4_250,
+      hedge_id: second.id,
+      maturity_at: second.maturity_at,
+    });
     expect((await get(sandbox, '/account')).open_positions).toBe(1);
   });
 
@@ -76,7 +89,11 @@ describe('late settlement (settlementDelayMs)', () => {
     moveTo(sandbox, maturityMs + DELAY_MS);
     const settled = await get(sandbox, `/hedges/${id}`);
     // maturity_at stays the contract's date; closed_at says when it really settled.
-    expect([settled.status, settled.maturity_at, settled.closed_at]).toEqual(['closed', maturityAt, iso(maturityMs + DELAY_MS)]);
+    expect([settled.status, settled.maturity_at, settled.closed_at]).toEqual([
+      'closed',
+      maturityAt,
+      iso(maturityMs + DELAY_MS),
+    ]);
     expect(await get(sandbox, '/positions')).toEqual([]);
     const [record] = await get(sandbox, '/hedges/history');
     expect(record).toMatchObject({ hedge_id: id, close_reason: 'settled', closed_at: iso(maturityMs + DELAY_MS) });
@@ -102,7 +119,11 @@ describe('late settlement (settlementDelayMs)', () => {
     await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
     sandbox.clock.advance(FILL_DELAY_MS);
     const [record] = await get(sandbox, '/hedges/history');
-    expect(record).toMatchObject({ hedge_id: id, close_reason: 'closed', closed_at: iso(Date.parse(maturityAt) + 1_000 + FILL_DELAY_MS) });
+    expect(record).toMatchObject({
+      hedge_id: id,
+      close_reason: 'closed',
+      closed_at: iso(Date.parse(maturityAt) + 1_000 + FILL_DELAY_MS),
+    });
     sandbox.clock.advance(DELAY_MS);
     expect((await get(sandbox, '/hedges/history')).length).toBe(1);
   });

@@ -28,7 +28,13 @@ afterEach(async () => {
 });
 
 async function simulatorOn(stateFile: string, options: Partial<SimulatorOptions> = {}): Promise<Simulator> {
-  const simulator = await startSimulator({ preset: 'quick', apiKeys: [KEY], stateFile, realNow: () => START_MS, ...options });
+  const simulator = await startSimulator({
+    preset: 'quick',
+    apiKeys: [KEY],
+    stateFile,
+    realNow: () => START_MS,
+    ...options,
+  });
   started.push(simulator);
   return simulator;
 }
@@ -120,7 +126,9 @@ describe('the sandbox state file in parts', () => {
     const hedges = await fresh.api('GET', '/hedges?limit=100');
     expect(hedges.body.data.map((hedge: { id: string }) => hedge.id)).toContain(sold.body.data.id);
     expect(hedges.body.data).toHaveLength(42);
-    expect((await fresh.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'open-2' })).body.data.id).toBe(sold.body.data.id);
+    expect(
+      (await fresh.api('POST', '/hedges', { body: openBody('sell', 2_000, 3), idempotencyKey: 'open-2' })).body.data.id,
+    ).toBe(sold.body.data.id);
   });
 
   it('idempotency records expire after a day without being read before', async () => {
@@ -144,9 +152,13 @@ describe('the sandbox state file in parts', () => {
     writeFileSync(stateFile, JSON.stringify(whole));
     const demo = await simulatorOn(stateFile, { stateFileLock: lockDemoState });
     expect((await demo.api('GET', `/hedges/${openedId}`)).body.data.id).toBe(openedId);
-    expect((await demo.api('POST', '/hedges', { body: openBody('sell', 1_000, 3), idempotencyKey: 'open-3' })).status).toBe(200);
+    expect(
+      (await demo.api('POST', '/hedges', { body: openBody('sell', 1_000, 3), idempotencyKey: 'open-3' })).status,
+    ).toBe(200);
     expect(JSON.parse(lines(stateFile)[0]).version).toBe(2);
-    expect((plain(parseStateFile(stateFile, readFileSync(stateFile))) as { engine: unknown }).engine).toEqual(plain(demo.sandbox.engine.state));
+    expect((plain(parseStateFile(stateFile, readFileSync(stateFile))) as { engine: unknown }).engine).toEqual(
+      plain(demo.sandbox.engine.state),
+    );
   });
 
   it('the file stays open for its unread parts only: reading the last one closes it', async () => {
@@ -181,7 +193,10 @@ describe('the sandbox state file in parts', () => {
 
   it('a demo process that adopts what another saved lets go of the file it read before', async () => {
     const { stateFile } = await grownStateFile();
-    const [a, b] = await Promise.all([simulatorOn(stateFile, { stateFileLock: lockDemoState }), simulatorOn(stateFile, { stateFileLock: lockDemoState })]);
+    const [a, b] = await Promise.all([
+      simulatorOn(stateFile, { stateFileLock: lockDemoState }),
+      simulatorOn(stateFile, { stateFileLock: lockDemoState }),
+    ]);
     const openFiles = (): number => readdirSync('/proc/self/fd').length;
     expect((await a.api('GET', '/markets')).status).toBe(200);
     expect((await b.api('GET', '/markets')).status).toBe(200);
@@ -192,9 +207,18 @@ describe('the sandbox state file in parts', () => {
     };
     for (let round = 0; round < 10; round++) {
       step();
-      expect((await a.api('POST', '/hedges', { body: openBody('sell', 100, 3), idempotencyKey: `a-${round}` })).status).toBe(200);
+      expect(
+        (await a.api('POST', '/hedges', { body: openBody('sell', 100, 3), idempotencyKey: `a-${round}` })).status,
+      ).toBe(200);
       step();
-      expect((await b.api('POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'sell' }, idempotencyKey: `b-${round}` })).status).toBe(200);
+      expect(
+        (
+          await b.api('POST', '/hedges/close', {
+            body: { market: 'USDTNGN', side: 'sell' },
+            idempotencyKey: `b-${round}`,
+          })
+        ).status,
+      ).toBe(200);
     }
     // Each process holds at most the file its memory came from.
     expect(openFiles()).toBeLessThanOrEqual(before);
@@ -205,19 +229,30 @@ describe('the sandbox state file in parts', () => {
     const demo = await simulatorOn(stateFile, { stateFileLock: lockDemoState });
     const opened = await demo.api('POST', '/hedges', { body: openBody('sell', 500, 3), idempotencyKey: 'settle-1' });
     demo.advance(100);
-    expect((await demo.api('POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'sell' }, idempotencyKey: 'settle-2' })).status).toBe(200);
+    expect(
+      (
+        await demo.api('POST', '/hedges/close', {
+          body: { market: 'USDTNGN', side: 'sell' },
+          idempotencyKey: 'settle-2',
+        })
+      ).status,
+    ).toBe(200);
     demo.advance(100);
     expect((await demo.api('GET', `/hedges/${opened.body.data.id}`)).body.data.status).toBe('closed');
     // Touched through the open book and the write path only: the settled hedges' part is still unread.
     const account = Object.values(demo.sandbox.engine.state.accounts)[0];
     expect(unreadPart(account, 'hedges')).toBeDefined();
-    expect((await demo.api('POST', '/hedges', { body: openBody('sell', 600, 3), idempotencyKey: 'settle-3' })).status).toBe(200);
+    expect(
+      (await demo.api('POST', '/hedges', { body: openBody('sell', 600, 3), idempotencyKey: 'settle-3' })).status,
+    ).toBe(200);
     const saved = lines(stateFile);
     const header = JSON.parse(saved[0]) as { parts: string[][] };
     const core = JSON.parse(saved[1]) as { accounts: Record<string, { hedges: Record<string, unknown> }> };
     expect(Object.keys(Object.values(core.accounts)[0].hedges)).not.toContain(opened.body.data.id);
     expect(saved[2 + header.parts.findIndex((part) => part[2] === 'hedges')]).toContain(opened.body.data.id);
-    expect((plain(parseStateFile(stateFile, readFileSync(stateFile))) as { engine: unknown }).engine).toEqual(plain(demo.sandbox.engine.state));
+    expect((plain(parseStateFile(stateFile, readFileSync(stateFile))) as { engine: unknown }).engine).toEqual(
+      plain(demo.sandbox.engine.state),
+    );
   });
 
   it('a damaged part of settled hedges fails every request that needs it, never only the first', async () => {
@@ -242,7 +277,8 @@ describe('the sandbox state file in parts', () => {
   it('a hedge id is an own record: `__proto__` and `constructor` are no hedge', async () => {
     const { stateFile } = await grownStateFile();
     const demo = await simulatorOn(stateFile);
-    for (const id of ['__proto__', 'constructor', 'hasOwnProperty']) expect((await demo.api('GET', `/hedges/${id}`)).status).toBe(404);
+    for (const id of ['__proto__', 'constructor', 'hasOwnProperty'])
+      expect((await demo.api('GET', `/hedges/${id}`)).status).toBe(404);
   });
 
   it('a write with a new key reads none of the saved records; they and its own are all kept and replayed', async () => {
@@ -258,11 +294,17 @@ describe('the sandbox state file in parts', () => {
     // The saved records' bytes as they were, the new one added at the end; the index one hash longer.
     expect(after[line].startsWith(before[line].slice(0, -1))).toBe(true);
     expect(after[line]).toContain('new-key');
-    expect(header.idempotencyIndex.length).toBe((JSON.parse(before[0]) as { idempotencyIndex: string }).idempotencyIndex.length + 8);
+    expect(header.idempotencyIndex.length).toBe(
+      (JSON.parse(before[0]) as { idempotencyIndex: string }).idempotencyIndex.length + 8,
+    );
     // Another process replays both: the key saved before and the one just made.
     const other = await simulatorOn(stateFile, { stateFileLock: lockDemoState });
-    expect((await other.api('POST', '/hedges', { body: openBody('sell', 700, 3), idempotencyKey: 'new-key' })).body.data.id).toBe(sold.body.data.id);
-    expect((await other.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'open-1' })).body.data.id).toBe(openedId);
+    expect(
+      (await other.api('POST', '/hedges', { body: openBody('sell', 700, 3), idempotencyKey: 'new-key' })).body.data.id,
+    ).toBe(sold.body.data.id);
+    expect(
+      (await other.api('POST', '/hedges', { body: openBody('buy', 1_000, 3), idempotencyKey: 'open-1' })).body.data.id,
+    ).toBe(openedId);
     expect(unreadPart(other.sandbox.engine.state, 'idempotency')).toBeUndefined();
   });
 
@@ -275,7 +317,9 @@ describe('the sandbox state file in parts', () => {
     started.splice(started.indexOf(owner), 1);
     expect(JSON.parse(lines(stateFile)[0]).idempotencyOldestMs).toBeNull();
     const demo = await simulatorOn(stateFile, { stateFileLock: lockDemoState });
-    expect((await demo.api('POST', '/hedges', { body: openBody('sell', 700, 3), idempotencyKey: 'made-unread' })).status).toBe(200);
+    expect(
+      (await demo.api('POST', '/hedges', { body: openBody('sell', 700, 3), idempotencyKey: 'made-unread' })).status,
+    ).toBe(200);
     expect(JSON.parse(lines(stateFile)[0]).idempotencyOldestMs).toBe(START_MS);
     await demo.close();
     started.splice(started.indexOf(demo), 1);
@@ -295,9 +339,13 @@ describe('the sandbox state file in parts', () => {
     writeFileSync(stateFile, damaged.join('\n'));
     const contents = parseStateFile(stateFile, readFileSync(stateFile));
     const account = Object.values(contents.engine.accounts)[0];
-    expect(() => account.history).toThrow(`sandbox state file ${stateFile} (accounts.${account.id}.history) is not valid JSON; delete the file to start afresh`);
+    expect(() => account.history).toThrow(
+      `sandbox state file ${stateFile} (accounts.${account.id}.history) is not valid JSON; delete the file to start afresh`,
+    );
     // A file cut short (or grown) no longer adds up to the header's lengths: refused whole, before anything is read.
     writeFileSync(stateFile, damaged.slice(0, 3).join('\n') + '\n');
-    expect(() => parseStateFile(stateFile, readFileSync(stateFile))).toThrow('has an unknown format; delete it to start afresh');
+    expect(() => parseStateFile(stateFile, readFileSync(stateFile))).toThrow(
+      'has an unknown format; delete it to start afresh',
+    );
   });
 });

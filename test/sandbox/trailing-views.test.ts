@@ -19,15 +19,26 @@ const KEY = 'hpk_test_TrailingViewsTrailingViews01';
 
 const simulators = useSimulators();
 const start = async (options: SimulatorOptions = {}) =>
-  (await simulators({ preset: 'quick', fillDelayMs: FILL_DELAY_MS, realNow: () => FROZEN_REAL_TIME, apiKeys: [KEY], viewLagMs: LAG_MS, ...options })).sandbox;
+  (
+    await simulators({
+      preset: 'quick',
+      fillDelayMs: FILL_DELAY_MS,
+      realNow: () => FROZEN_REAL_TIME,
+      apiKeys: [KEY],
+      viewLagMs: LAG_MS,
+      ...options,
+    })
+  ).sandbox;
 
 /** The `data` of a successful answer (any other answer fails the test). */
 const get = (sandbox: RunningSandbox, path: string) => apiData(sandbox, 'GET', path);
 const post = (sandbox: RunningSandbox, path: string, body: unknown) => apiData(sandbox, 'POST', path, body);
 /** Moves sandbox time to `atMs` (never back). */
 const moveTo = (sandbox: RunningSandbox, atMs: number) => sandbox.clock.advance(atMs - sandbox.clock.now());
-const lineIds = async (sandbox: RunningSandbox) => (await get(sandbox, '/positions')).map((line: { hedge_id: string }) => line.hedge_id);
-const historyIds = async (sandbox: RunningSandbox) => (await get(sandbox, '/hedges/history')).map((record: { hedge_id: string }) => record.hedge_id);
+const lineIds = async (sandbox: RunningSandbox) =>
+  (await get(sandbox, '/positions')).map((line: { hedge_id: string }) => line.hedge_id);
+const historyIds = async (sandbox: RunningSandbox) =>
+  (await get(sandbox, '/hedges/history')).map((record: { hedge_id: string }) => record.hedge_id);
 
 describe('views that trail the records (viewLagMs)', () => {
   it("an open's fill: the record is filled at once; positions, account and history show it only the lag later", async () => {
@@ -40,7 +51,9 @@ describe('views that trail the records (viewLagMs)', () => {
 
     const record = await get(sandbox, `/hedges/${id}`);
     expect([record.status, record.filled_at]).toEqual(['filled', new Date(filledAt).toISOString()]);
-    expect((await get(sandbox, '/hedges')).map((hedge: { id: string; status: string }) => [hedge.id, hedge.status])).toEqual([[id, 'filled']]);
+    expect(
+      (await get(sandbox, '/hedges')).map((hedge: { id: string; status: string }) => [hedge.id, hedge.status]),
+    ).toEqual([[id, 'filled']]);
     expect(await get(sandbox, '/positions')).toEqual([]);
     // The account trails with the positions: not even the open's margin is shown yet.
     expect(await get(sandbox, '/account')).toEqual(before);
@@ -49,13 +62,21 @@ describe('views that trail the records (viewLagMs)', () => {
     moveTo(sandbox, openedAt + LAG_MS);
     const debited = await get(sandbox, '/account');
     expect(debited.balance_usdc).toBeLessThan(before.balance_usdc);
-    expect([debited.margin_in_use_usdc, debited.open_exposure_usd, debited.open_positions]).toEqual([10_000, 100_000, 0]);
+    expect([debited.margin_in_use_usdc, debited.open_exposure_usd, debited.open_positions]).toEqual([
+      10_000, 100_000, 0,
+    ]);
     moveTo(sandbox, filledAt + LAG_MS - 1);
     expect(await get(sandbox, '/positions')).toEqual([]);
     moveTo(sandbox, filledAt + LAG_MS);
     const [line, ...others] = await get(sandbox, '/positions');
     expect(others).toEqual([]);
-    expect(line).toMatchObject({ hedge_id: id, side: 'buy', notional_usd: 100_000, margin_usdc: 10_000, entry_price: record.struck_rate });
+    expect(line).toMatchObject({
+      hedge_id: id,
+      side: 'buy',
+      notional_usd: 100_000,
+      margin_usdc: 10_000,
+      entry_price: record.struck_rate,
+    });
     expect((await get(sandbox, '/account')).open_positions).toBe(1);
     expect(await get(sandbox, '/hedges/history')).toEqual([]);
   });
@@ -122,7 +143,13 @@ describe('views that trail the records (viewLagMs)', () => {
     expect(trailing.clock.now()).toBe(t0);
     const writes = new Map<number, Array<[string, unknown]>>([
       [0, [['/hedges', openBody('buy', 30_000, 3)]]],
-      [200, [['/hedges', openBody('buy', 20_000, 1)], ['/hedges', openBody('sell', 25_000, 7)]]],
+      [
+        200,
+        [
+          ['/hedges', openBody('buy', 20_000, 1)],
+          ['/hedges', openBody('sell', 25_000, 7)],
+        ],
+      ],
       [600, [['/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 5_000 }]]],
       [1_000, [['/hedges/reduce', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000 }]]],
       [1_500, [['/hedges/close', { market: 'USDTNGN', side: 'sell' }]]],
@@ -153,7 +180,9 @@ describe('views that trail the records (viewLagMs)', () => {
     }
     expect(compared).toBe((END_MS - LAG_MS) / STEP_MS + 1);
     // The run went through every kind of change: the last answers hold settled and closed hedges.
-    const reasons = (answered.get(END_MS - LAG_MS) as { history: Array<{ close_reason: string }> }).history.map((record) => record.close_reason);
+    const reasons = (answered.get(END_MS - LAG_MS) as { history: Array<{ close_reason: string }> }).history.map(
+      (record) => record.close_reason,
+    );
     expect(new Set(reasons)).toEqual(new Set(['settled', 'closed']));
   });
 

@@ -19,7 +19,14 @@ import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { parseExposuresFile, type Exposure } from '../../src/domain/exposures-file.js';
-import { DEFAULT_POLICY, amountUsd, coverSide, targetBook, targetRowsAt, type ExposurePolicy } from '../../src/domain/exposures.js';
+import {
+  DEFAULT_POLICY,
+  amountUsd,
+  coverSide,
+  targetBook,
+  targetRowsAt,
+  type ExposurePolicy,
+} from '../../src/domain/exposures.js';
 import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model.js';
 import { nextRandom } from '../../src/sandbox/prng.js';
 import { baseEnv } from '../support/hedge-cli.js';
@@ -156,12 +163,20 @@ function randomStream(seed: number): () => number {
 }
 
 function heldBySide(sim: Simulator): { buy: number; sell: number } {
-  const sum = (side: 'buy' | 'sell') => sim.active(side).filter((hedge) => hedge.status === 'filled').reduce((total, hedge) => total + hedge.notionalUsd, 0);
+  const sum = (side: 'buy' | 'sell') =>
+    sim
+      .active(side)
+      .filter((hedge) => hedge.status === 'filled')
+      .reduce((total, hedge) => total + hedge.notionalUsd, 0);
   return { buy: round2(sum('buy')), sell: round2(sum('sell')) };
 }
 
-function sideTargets(rows: { side: string; notionalUsd?: number; target_usd?: number }[]): { buy: number; sell: number } {
-  const of = (side: string) => rows.filter((row) => row.side === side).reduce((total, row) => total + (row.notionalUsd ?? row.target_usd ?? 0), 0);
+function sideTargets(rows: { side: string; notionalUsd?: number; target_usd?: number }[]): {
+  buy: number;
+  sell: number;
+} {
+  const of = (side: string) =>
+    rows.filter((row) => row.side === side).reduce((total, row) => total + (row.notionalUsd ?? row.target_usd ?? 0), 0);
   return { buy: of('buy'), sell: of('sell') };
 }
 
@@ -181,7 +196,9 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
   const tickMs = options.tickMs ?? 250;
   const wallStart = Date.now();
   const sim = await startSimulator({ clockSpeed: options.clockSpeed, seed: options.seed, fillDelayMs: 100 });
-  const keeperLog: WriteStream | undefined = options.keeperLogFile ? createWriteStream(options.keeperLogFile, { flags: 'a' }) : undefined;
+  const keeperLog: WriteStream | undefined = options.keeperLogFile
+    ? createWriteStream(options.keeperLogFile, { flags: 'a' })
+    : undefined;
   let keeper: ChildProcess | undefined;
   const timers = new Set<NodeJS.Timeout>();
   try {
@@ -190,9 +207,14 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
     const csv = exposuresCsv(options.schedule, startMs, options.days);
     writeFileSync(file, csv);
     const parsed = parseExposuresFile(csv, { sourceName: 'exposures.csv' });
-    if ('problems' in parsed) throw new Error(`the soak's own exposures file is bad: ${JSON.stringify(parsed.problems)}`);
+    if ('problems' in parsed)
+      throw new Error(`the soak's own exposures file is bad: ${JSON.stringify(parsed.problems)}`);
     const exposures: Exposure[] = parsed.exposures;
-    const lastDueMs = Math.max(...exposures.filter((exposure) => coverSide(exposure, policy.functional) !== undefined).map((exposure) => exposure.dueMs));
+    const lastDueMs = Math.max(
+      ...exposures
+        .filter((exposure) => coverSide(exposure, policy.functional) !== undefined)
+        .map((exposure) => exposure.dueMs),
+    );
     const endMs = lastDueMs + Math.max(DAY_MS / 4, 2 * options.intervalS * 1000 * options.clockSpeed);
     const market = MARKET_MODEL.markets.find((definition) => definition.market === MARKET)!;
     const priceAt = (ms: number) => midPrice(seedHash(options.seed), market, ms);
@@ -200,7 +222,9 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
 
     const samples: Sample[] = [];
     const csvOut = options.samplesFile ? createWriteStream(options.samplesFile) : undefined;
-    csvOut?.write('kind,keeper,real_ms,server_time,price,held_buy_usd,held_sell_usd,target_buy_usd,target_sell_usd,keeper_read_time,keeper_target_buy_usd,keeper_target_sell_usd,in_band,above_usd\n');
+    csvOut?.write(
+      'kind,keeper,real_ms,server_time,price,held_buy_usd,held_sell_usd,target_buy_usd,target_sell_usd,keeper_read_time,keeper_target_buy_usd,keeper_target_sell_usd,in_band,above_usd\n',
+    );
     let keeperNumber = 0;
     /** The server time of the running keeper's previous cycle (its due lead is two cycles). */
     let lastCycleServerMs: number | undefined;
@@ -214,8 +238,22 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
       const price = priceAt(serverMs);
       const prices = { [MARKET]: price };
       const target = sideTargets(targetBook(exposures, policy, prices, serverMs));
-      const aboveUsd = Math.max(aboveBy(held.buy, target.buy, policy.bandPct), aboveBy(held.sell, target.sell, policy.bandPct));
-      const entry: Sample = { kind, keeper: keeperNumber, realMs: Date.now() - wallStart, serverMs, price, heldBuy: held.buy, heldSell: held.sell, targetBuy: round2(target.buy), targetSell: round2(target.sell), aboveUsd };
+      const aboveUsd = Math.max(
+        aboveBy(held.buy, target.buy, policy.bandPct),
+        aboveBy(held.sell, target.sell, policy.bandPct),
+      );
+      const entry: Sample = {
+        kind,
+        keeper: keeperNumber,
+        realMs: Date.now() - wallStart,
+        serverMs,
+        price,
+        heldBuy: held.buy,
+        heldSell: held.sell,
+        targetBuy: round2(target.buy),
+        targetSell: round2(target.sell),
+        aboveUsd,
+      };
       if (kind === 'cycle') {
         // What the keeper was asked to hold in this cycle: the target at the time its cycle read the
         // server, at the price then, with its lead of two cycles (the server time between its cycles;
@@ -223,17 +261,39 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
         const readMs = cycleServerMs ?? serverMs;
         // Every keeper here starts with the server's clock minutes from ours (5 server minutes are a
         // few ms of ours), so it measures the rate before its first cycle.
-        const cycleMs = Math.max(intervalMs * options.clockSpeed, lastCycleServerMs === undefined ? 0 : readMs - lastCycleServerMs);
+        const cycleMs = Math.max(
+          intervalMs * options.clockSpeed,
+          lastCycleServerMs === undefined ? 0 : readMs - lastCycleServerMs,
+        );
         lastCycleServerMs = readMs;
-        const keeperTarget = sideTargets(targetRowsAt(exposures, policy, { [MARKET]: priceAt(readMs) }, readMs, {}, { dueLeadMs: 2 * cycleMs }));
+        const keeperTarget = sideTargets(
+          targetRowsAt(exposures, policy, { [MARKET]: priceAt(readMs) }, readMs, {}, { dueLeadMs: 2 * cycleMs }),
+        );
         entry.keeperReadMs = readMs;
         entry.keeperBuy = round2(keeperTarget.buy);
         entry.keeperSell = round2(keeperTarget.sell);
-        entry.inBand = withinBandOf(held.buy, keeperTarget.buy, policy.bandPct) && withinBandOf(held.sell, keeperTarget.sell, policy.bandPct);
+        entry.inBand =
+          withinBandOf(held.buy, keeperTarget.buy, policy.bandPct) &&
+          withinBandOf(held.sell, keeperTarget.sell, policy.bandPct);
       }
       samples.push(entry);
       csvOut?.write(
-        [kind, entry.keeper, entry.realMs, new Date(serverMs).toISOString(), price, held.buy, held.sell, entry.targetBuy, entry.targetSell, entry.keeperReadMs === undefined ? '' : new Date(entry.keeperReadMs).toISOString(), entry.keeperBuy ?? '', entry.keeperSell ?? '', entry.inBand ?? '', aboveUsd].join(',') + '\n',
+        [
+          kind,
+          entry.keeper,
+          entry.realMs,
+          new Date(serverMs).toISOString(),
+          price,
+          held.buy,
+          held.sell,
+          entry.targetBuy,
+          entry.targetSell,
+          entry.keeperReadMs === undefined ? '' : new Date(entry.keeperReadMs).toISOString(),
+          entry.keeperBuy ?? '',
+          entry.keeperSell ?? '',
+          entry.inBand ?? '',
+          aboveUsd,
+        ].join(',') + '\n',
       );
       return entry;
     };
@@ -267,7 +327,9 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
     // Kill moments: uniform over the run's expected real length (a share of it kept clear at each end).
     const random = randomStream(options.seed ^ 0x5eed);
     const expectedRealMs = (endMs - startMs) / options.clockSpeed;
-    const killAtRealMs = Array.from({ length: options.kills }, () => (0.1 + 0.8 * random()) * expectedRealMs).sort((a, b) => a - b);
+    const killAtRealMs = Array.from({ length: options.kills }, () => (0.1 + 0.8 * random()) * expectedRealMs).sort(
+      (a, b) => a - b,
+    );
     let killed = 0;
     keeper = startKeeper();
     for (const atMs of killAtRealMs) {
@@ -278,10 +340,13 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
         killed += 1;
         log(`kill -9 of keeper ${keeperNumber} at server ${new Date(sim.sandbox.clock.now()).toISOString()}`);
         // Started again after a pause of up to a second, as a supervisor would.
-        const restart = setTimeout(() => {
-          timers.delete(restart);
-          if (sim.sandbox.clock.now() < endMs) keeper = startKeeper();
-        }, Math.round(random() * 1000));
+        const restart = setTimeout(
+          () => {
+            timers.delete(restart);
+            if (sim.sandbox.clock.now() < endMs) keeper = startKeeper();
+          },
+          Math.round(random() * 1000),
+        );
         timers.add(restart);
       }, atMs);
       timers.add(timer);
@@ -294,7 +359,9 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
       const now = sim.sandbox.clock.now();
       if (now >= nextProgressMs) {
         const last = samples[samples.length - 1]!;
-        log(`day ${((now - startMs) / DAY_MS).toFixed(1)}: held buy ${last.heldBuy} sell ${last.heldSell}, target buy ${last.targetBuy} sell ${last.targetSell}, ${samples.filter((s) => s.kind === 'cycle').length} cycles`);
+        log(
+          `day ${((now - startMs) / DAY_MS).toFixed(1)}: held buy ${last.heldBuy} sell ${last.heldSell}, target buy ${last.targetBuy} sell ${last.targetSell}, ${samples.filter((s) => s.kind === 'cycle').length} cycles`,
+        );
         nextProgressMs = now + Math.max(DAY_MS, (options.days * DAY_MS) / 10);
       }
     }
@@ -314,12 +381,20 @@ export async function runExposuresSoak(options: SoakOptions): Promise<SoakResult
     const withinBandPct = cycles.length === 0 ? 0 : Math.round((inBand / cycles.length) * 10_000) / 100;
     const problems: string[] = [];
     if (cycles.length === 0) problems.push('no keeper cycle was sampled');
-    if (withinBandPct < 99) problems.push(`band: ${withinBandPct}% of ${cycles.length} cycle samples within the band (at least 99% expected)`);
+    if (withinBandPct < 99)
+      problems.push(
+        `band: ${withinBandPct}% of ${cycles.length} cycle samples within the band (at least 99% expected)`,
+      );
     for (const s of samples.filter((x) => x.aboveUsd > 0).slice(0, 5)) {
-      problems.push(`above: at ${new Date(s.serverMs).toISOString()} (${s.kind}, keeper ${s.keeper}) held buy ${s.heldBuy} sell ${s.heldSell} against exposure × ratio buy ${s.targetBuy} sell ${s.targetSell}: ${s.aboveUsd} USD above the band`);
+      problems.push(
+        `above: at ${new Date(s.serverMs).toISOString()} (${s.kind}, keeper ${s.keeper}) held buy ${s.heldBuy} sell ${s.heldSell} against exposure × ratio buy ${s.targetBuy} sell ${s.targetSell}: ${s.aboveUsd} USD above the band`,
+      );
     }
     if (afterLastDue.length === 0) problems.push('flat: no sample after the last due date');
-    for (const s of notFlat.slice(0, 5)) problems.push(`flat: at ${new Date(s.serverMs).toISOString()}, after the last due date, held buy ${s.heldBuy} sell ${s.heldSell}`);
+    for (const s of notFlat.slice(0, 5))
+      problems.push(
+        `flat: at ${new Date(s.serverMs).toISOString()}, after the last due date, held buy ${s.heldBuy} sell ${s.heldSell}`,
+      );
     problems.push(...report.mismatches.map((line) => `report: ${line}`));
     if (killed < options.kills) problems.push(`kills: ${killed} of ${options.kills} happened (the run ended first)`);
     return {
@@ -366,10 +441,25 @@ async function stopKeeper(child: ChildProcess): Promise<void> {
  * each week's hedged_usd must equal what the server's hedges (history's closed ones, the filled ones
  * still open) held at that week's `at`, in the exposures' netted direction.
  */
-async function reconcileReport(sim: Simulator, file: string, exposures: readonly Exposure[], policy: ExposurePolicy, samples: readonly Sample[]): Promise<SoakResult['report']> {
+async function reconcileReport(
+  sim: Simulator,
+  file: string,
+  exposures: readonly Exposure[],
+  policy: ExposurePolicy,
+  samples: readonly Sample[],
+): Promise<SoakResult['report']> {
   const result = await sim.hedge(['exposures', file, '--report', '--json'], { timeoutMs: 60_000 });
   const mismatches: string[] = [];
-  if (result.code !== 0) return { costRows: 0, coverageRows: 0, carryUsdc: 0, feesUsdc: 0, closedHedges: 0, weeks: [], mismatches: [`exit ${result.code}: ${result.stderr.trim()}`] };
+  if (result.code !== 0)
+    return {
+      costRows: 0,
+      coverageRows: 0,
+      carryUsdc: 0,
+      feesUsdc: 0,
+      closedHedges: 0,
+      weeks: [],
+      mismatches: [`exit ${result.code}: ${result.stderr.trim()}`],
+    };
   const report = JSON.parse(result.stdout) as {
     prices: Record<string, number>;
     cost: { market: string; closed_hedges: number; carry_usdc: number; fees_usdc: number; cost_usdc: number }[];
@@ -382,23 +472,35 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
   const cost = report.cost.find((row) => row.market === MARKET);
   if (!cost) mismatches.push(`no cost row for ${MARKET}`);
   else {
-    if (cost.closed_hedges !== history.length) mismatches.push(`closed_hedges ${cost.closed_hedges}, history holds ${history.length}`);
-    if (Math.round(cost.carry_usdc * 100) !== carryCents) mismatches.push(`carry_usdc ${cost.carry_usdc}, history sums to ${carryCents / 100}`);
-    if (Math.round(cost.fees_usdc * 100) !== feeCents) mismatches.push(`fees_usdc ${cost.fees_usdc}, history sums to ${feeCents / 100}`);
-    if (Math.round(cost.cost_usdc * 100) !== carryCents + feeCents) mismatches.push(`cost_usdc ${cost.cost_usdc}, history sums to ${(carryCents + feeCents) / 100}`);
+    if (cost.closed_hedges !== history.length)
+      mismatches.push(`closed_hedges ${cost.closed_hedges}, history holds ${history.length}`);
+    if (Math.round(cost.carry_usdc * 100) !== carryCents)
+      mismatches.push(`carry_usdc ${cost.carry_usdc}, history sums to ${carryCents / 100}`);
+    if (Math.round(cost.fees_usdc * 100) !== feeCents)
+      mismatches.push(`fees_usdc ${cost.fees_usdc}, history sums to ${feeCents / 100}`);
+    if (Math.round(cost.cost_usdc * 100) !== carryCents + feeCents)
+      mismatches.push(`cost_usdc ${cost.cost_usdc}, history sums to ${(carryCents + feeCents) / 100}`);
   }
   // What the server's hedges held at an instant: history's closed ones between opened_at and closed_at, the filled ones from opened.
-  const open = accounts.flatMap((account) => Object.values(account.hedges)).filter((hedge) => hedge.market === MARKET && hedge.status === 'filled');
+  const open = accounts
+    .flatMap((account) => Object.values(account.hedges))
+    .filter((hedge) => hedge.market === MARKET && hedge.status === 'filled');
   const signedHeldAt = (ms: number): number =>
-    history.filter((record) => Date.parse(record.opened_at) <= ms && Date.parse(record.closed_at) > ms).reduce((total, record) => total + (record.side === 'buy' ? 1 : -1) * record.notional_usd, 0) +
-    open.filter((hedge) => hedge.openedAtMs <= ms).reduce((total, hedge) => total + (hedge.side === 'buy' ? 1 : -1) * hedge.notionalUsd, 0);
+    history
+      .filter((record) => Date.parse(record.opened_at) <= ms && Date.parse(record.closed_at) > ms)
+      .reduce((total, record) => total + (record.side === 'buy' ? 1 : -1) * record.notional_usd, 0) +
+    open
+      .filter((hedge) => hedge.openedAtMs <= ms)
+      .reduce((total, hedge) => total + (hedge.side === 'buy' ? 1 : -1) * hedge.notionalUsd, 0);
   const price = report.prices[MARKET]!;
   const coverage = report.coverage.filter((row) => row.market === MARKET);
   // The weeks run to the server's now (its clock is weeks ahead of ours here), not to ours.
   const serverNowMs = sim.sandbox.clock.now();
   const lastAt = coverage.length === 0 ? undefined : Date.parse(coverage[coverage.length - 1]!.at);
   if (lastAt === undefined || lastAt < serverNowMs - DAY_MS) {
-    mismatches.push(`the coverage ends at ${lastAt === undefined ? 'nothing' : new Date(lastAt).toISOString()}; the server's time is ${new Date(serverNowMs).toISOString()}`);
+    mismatches.push(
+      `the coverage ends at ${lastAt === undefined ? 'nothing' : new Date(lastAt).toISOString()}; the server's time is ${new Date(serverNowMs).toISOString()}`,
+    );
   }
   const weeks: SoakResult['report']['weeks'] = [];
   for (const week of coverage) {
@@ -410,11 +512,22 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
         return total + (side === undefined ? 0 : (side === 'buy' ? 1 : -1) * amountUsd(exposure, price));
       }, 0);
     const expected = round2(Math.max(0, signedHeldAt(at) * Math.sign(net)));
-    if (Math.abs(expected - week.hedged_usd) > 0.001) mismatches.push(`week ${week.week}: hedged_usd ${week.hedged_usd}, the server's hedges held ${expected} at ${week.at}`);
+    if (Math.abs(expected - week.hedged_usd) > 0.001)
+      mismatches.push(
+        `week ${week.week}: hedged_usd ${week.hedged_usd}, the server's hedges held ${expected} at ${week.at}`,
+      );
     // Beside it, for the figures: what the soak saw the server hold nearest that moment (history
     // keeps each hedge's last notional, so a week before an add or reduce differs).
-    const nearest = samples.reduce<Sample | undefined>((best, s) => (best === undefined || Math.abs(s.serverMs - at) < Math.abs(best.serverMs - at) ? s : best), undefined);
-    weeks.push({ week: week.week, at: week.at, hedgedUsd: week.hedged_usd, sampledUsd: nearest ? round2(Math.max(0, (nearest.heldBuy - nearest.heldSell) * Math.sign(net))) : null });
+    const nearest = samples.reduce<Sample | undefined>(
+      (best, s) => (best === undefined || Math.abs(s.serverMs - at) < Math.abs(best.serverMs - at) ? s : best),
+      undefined,
+    );
+    weeks.push({
+      week: week.week,
+      at: week.at,
+      hedgedUsd: week.hedged_usd,
+      sampledUsd: nearest ? round2(Math.max(0, (nearest.heldBuy - nearest.heldSell) * Math.sign(net))) : null,
+    });
   }
   return {
     costRows: report.cost.length,
@@ -450,16 +563,26 @@ export function describeSoak(result: SoakResult, options: SoakOptions): string[]
     `within band (cycle samples, against the keeper's target): ${result.withinBandPct}%`,
     `max above exposure × ratio + band (all samples): ${result.maxAboveUsd} USD`,
     `after the last due date (day ${day(result.lastDueMs)}): ${result.flatSamplesAfterLastDue} samples flat, ${result.notFlatAfterLastDue} not`,
-    `kills: ${result.kills} kill -9, ${result.keepers} keeper processes; rolls: ${result.rolls}; events: ${Object.entries(result.events).map(([name, count]) => `${name} ${count}`).join(', ')}`,
+    `kills: ${result.kills} kill -9, ${result.keepers} keeper processes; rolls: ${result.rolls}; events: ${Object.entries(
+      result.events,
+    )
+      .map(([name, count]) => `${name} ${count}`)
+      .join(', ')}`,
     `keeper errors: ${result.errorCodes.length === 0 ? 'none' : result.errorCodes.join('; ')}`,
     `report: cost ${result.report.closedHedges} closed hedges, carry ${result.report.carryUsdc} USDC, fees ${result.report.feesUsdc} USDC; ${result.report.coverageRows} coverage weeks; ${result.report.mismatches.length === 0 ? 'reconciles to the cent with history' : `${result.report.mismatches.length} mismatches`}`,
     `wall time: ${(result.wallMs / 1000).toFixed(1)} s`,
-    'coverage per week (the report\'s hedged_usd, and the book sampled nearest its end):',
-    ...result.report.weeks.map((week) => `  ${week.week}  at ${week.at}  hedged ${week.hedgedUsd.toFixed(2).padStart(11)}  sampled ${week.sampledUsd === null ? '-' : week.sampledUsd.toFixed(2).padStart(11)}`),
-    'the sampled book against the keeper\'s target:',
-    ...bookAgainstTarget(result).map(
-      (s) => `  day ${day(s.serverMs).padStart(6)}  price ${s.price.toFixed(3)}  held buy ${s.heldBuy.toFixed(2).padStart(11)} sell ${s.heldSell.toFixed(2).padStart(10)}  keeper target buy ${(s.keeperBuy ?? 0).toFixed(2).padStart(11)} sell ${(s.keeperSell ?? 0).toFixed(2).padStart(10)}  ${s.inBand ? 'in band' : 'OUT'}`,
+    "coverage per week (the report's hedged_usd, and the book sampled nearest its end):",
+    ...result.report.weeks.map(
+      (week) =>
+        `  ${week.week}  at ${week.at}  hedged ${week.hedgedUsd.toFixed(2).padStart(11)}  sampled ${week.sampledUsd === null ? '-' : week.sampledUsd.toFixed(2).padStart(11)}`,
     ),
-    result.problems.length === 0 ? 'all checks passed' : `PROBLEMS:\n${result.problems.map((line) => `  ${line}`).join('\n')}`,
+    "the sampled book against the keeper's target:",
+    ...bookAgainstTarget(result).map(
+      (s) =>
+        `  day ${day(s.serverMs).padStart(6)}  price ${s.price.toFixed(3)}  held buy ${s.heldBuy.toFixed(2).padStart(11)} sell ${s.heldSell.toFixed(2).padStart(10)}  keeper target buy ${(s.keeperBuy ?? 0).toFixed(2).padStart(11)} sell ${(s.keeperSell ?? 0).toFixed(2).padStart(10)}  ${s.inBand ? 'in band' : 'OUT'}`,
+    ),
+    result.problems.length === 0
+      ? 'all checks passed'
+      : `PROBLEMS:\n${result.problems.map((line) => `  ${line}`).join('\n')}`,
   ];
 }

@@ -18,7 +18,11 @@ export function spawnKeeper(options: {
   onEvent: (name: string, event: Record<string, unknown>) => void;
 }): ChildProcess {
   const { number, log } = options;
-  const child = spawn(process.execPath, [HEDGE_BIN, ...options.args], { env: options.env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [HEDGE_BIN, ...options.args], {
+    env: options.env,
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   createInterface({ input: child.stdout! }).on('line', (line) => {
     log?.write(`keeper ${number} ${line}\n`);
     let event: Record<string, unknown>;

@@ -176,17 +176,20 @@ function randomStream(seed: number): () => number {
 }
 
 /** Resolves after `ms`, or at once when `stop` aborts (the run ended: nothing waits for a moment planned past it). */
-const sleep = (ms: number, stop?: AbortSignal) => delay(Math.max(0, ms), undefined, stop ? { signal: stop } : {}).catch(() => undefined);
+const sleep = (ms: number, stop?: AbortSignal) =>
+  delay(Math.max(0, ms), undefined, stop ? { signal: stop } : {}).catch(() => undefined);
 const round2 = (value: number) => Math.round(value * 100) / 100;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The target file: the roll row, then the settle row (why their roll_before: the header comment). */
 export function targetCsv(options: Pick<KeeperSoakOptions, 'rollBefore'>): string {
-  return [
-    'market,side,notional_usd,tenor_days,client_reference,until,roll_before',
-    `${MARKET},${ROWS.roll.side},${ROWS.roll.notionalUsd},1,${ROWS.roll.reference},,${options.rollBefore}`,
-    `${MARKET},${ROWS.settle.side},${ROWS.settle.notionalUsd},1,${ROWS.settle.reference},,0.001s`,
-  ].join('\n') + '\n';
+  return (
+    [
+      'market,side,notional_usd,tenor_days,client_reference,until,roll_before',
+      `${MARKET},${ROWS.roll.side},${ROWS.roll.notionalUsd},1,${ROWS.roll.reference},,${options.rollBefore}`,
+      `${MARKET},${ROWS.settle.side},${ROWS.settle.notionalUsd},1,${ROWS.settle.reference},,0.001s`,
+    ].join('\n') + '\n'
+  );
 }
 
 const rowOf = (side: Side) => (side === ROWS.roll.side ? ROWS.roll : ROWS.settle);
@@ -196,7 +199,12 @@ const rowOf = (side: Side) => (side === ROWS.roll.side ? ROWS.roll : ROWS.settle
  * over once per day less its roll_before plus the roll (two lags: its close, then its open, shown),
  * a settling side once per day plus the settlement delay, a lag and the re-open (a lag).
  */
-export function estimatedRunMs(options: Pick<KeeperSoakOptions, 'maturities' | 'dayMs' | 'viewLagMs' | 'settlementDelayMs' | 'rollBefore' | 'intervalS'>): number {
+export function estimatedRunMs(
+  options: Pick<
+    KeeperSoakOptions,
+    'maturities' | 'dayMs' | 'viewLagMs' | 'settlementDelayMs' | 'rollBefore' | 'intervalS'
+  >,
+): number {
   const rollBeforeMs = Number(/^(\d+(?:\.\d+)?)s$/.exec(options.rollBefore)?.[1] ?? 0) * 1000;
   const cycleMs = options.intervalS * 1000;
   const rollPeriod = options.dayMs - rollBeforeMs + 2 * options.viewLagMs + 2 * cycleMs;
@@ -210,7 +218,8 @@ function hedgeIdOfKey(sim: Simulator, key: string | null): string | undefined {
   const suffix = `:${key}`;
   for (const [scope, record] of Object.entries(sim.sandbox.engine.state.idempotency)) {
     if (!scope.endsWith(suffix)) continue;
-    const body = (record.bodyJson !== undefined ? JSON.parse(record.bodyJson) : record.body) as { data?: { id?: string; hedge_id?: string } } | undefined;
+    const body = (record.bodyJson !== undefined ? JSON.parse(record.bodyJson) : record.body) as
+      { data?: { id?: string; hedge_id?: string } } | undefined;
     return body?.data?.hedge_id ?? body?.data?.id;
   }
   return undefined;
@@ -229,7 +238,9 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
     dayMs: options.dayMs,
   });
   const fillDelayMs = sim.sandbox.engine.fillDelayMs;
-  const keeperLog: WriteStream | undefined = options.keeperLogFile ? createWriteStream(options.keeperLogFile, { flags: 'a' }) : undefined;
+  const keeperLog: WriteStream | undefined = options.keeperLogFile
+    ? createWriteStream(options.keeperLogFile, { flags: 'a' })
+    : undefined;
   const samplesOut: WriteStream | undefined = options.samplesFile ? createWriteStream(options.samplesFile) : undefined;
   // The other actor's desk: its own config folder and journal, so it takes none of the keeper's locks.
   const actorDir = mkdtempSync(join(tmpdir(), 'hedge-soak-actor-'));
@@ -241,7 +252,8 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
     writeFileSync(file, targetCsv(options));
     const hedges = (): HedgeState[] => sim.hedges().filter((hedge) => hedge.market === MARKET);
     const endOf = (hedge: HedgeState): number =>
-      hedge.closedAtMs ?? (hedge.status === 'failed' ? (hedge.filledAtMs ?? hedge.openedAtMs + fillDelayMs) : Number.POSITIVE_INFINITY);
+      hedge.closedAtMs ??
+      (hedge.status === 'failed' ? (hedge.filledAtMs ?? hedge.openedAtMs + fillDelayMs) : Number.POSITIVE_INFINITY);
     /** Submitted or filled at `atMs`: from its open's acceptance to its close, settlement or failure. */
     const liveAt = (hedge: HedgeState, atMs: number) => hedge.openedAtMs <= atMs && atMs < endOf(hedge);
     /** Adds of the other actor the server took (acted on, or not answered yet) on a side by `atMs`. */
@@ -251,25 +263,48 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
         .filter((entry) => (entry.body as { side?: string } | null)?.side === side && entry.sandboxTimeMs <= atMs)
         .filter((entry) => entry.status === 'pending' || (typeof entry.status === 'number' && entry.status < 300))
         .reduce((sum, entry) => sum + Number((entry.body as { notional_usd?: number }).notional_usd ?? 0), 0);
-    const keeperWrites = () => sim.requests('POST').filter((entry) => entry.path === '/hedges' || entry.path === '/hedges/close');
+    const keeperWrites = () =>
+      sim.requests('POST').filter((entry) => entry.path === '/hedges' || entry.path === '/hedges/close');
     const maturedHedges = () => hedges().filter((hedge) => hedge.status === 'closed');
 
     // ---- samples of the server's own state ------------------------------------------------
     const samples: Sample[] = [];
     let keeperNumber = 0;
-    samplesOut?.write('real_ms,server_time,keeper,buy_held_usd,buy_bound_usd,buy_live,sell_held_usd,sell_bound_usd,sell_live\n');
+    samplesOut?.write(
+      'real_ms,server_time,keeper,buy_held_usd,buy_bound_usd,buy_live,sell_held_usd,sell_bound_usd,sell_live\n',
+    );
     const sample = (): Sample => {
       // The server's state at its own time: what became due (fills, landings, settlements) applied first, as a request would.
       const serverMs = sim.sandbox.clock.now();
       sim.sandbox.engine.advanceTo(serverMs);
       const of = (side: Side): SideSample => {
         const live = sim.active(side);
-        const held = live.reduce((sum, hedge) => sum + hedge.notionalUsd + (hedge.pendingChange?.action === 'add' ? hedge.pendingChange.notionalUsd : 0), 0);
-        return { held: round2(held), bound: round2(rowOf(side).notionalUsd + options.toleranceUsd + addedBy(side, serverMs)), live: live.length };
+        const held = live.reduce(
+          (sum, hedge) =>
+            sum + hedge.notionalUsd + (hedge.pendingChange?.action === 'add' ? hedge.pendingChange.notionalUsd : 0),
+          0,
+        );
+        return {
+          held: round2(held),
+          bound: round2(rowOf(side).notionalUsd + options.toleranceUsd + addedBy(side, serverMs)),
+          live: live.length,
+        };
       };
       const entry: Sample = { realMs: realMs(), serverMs, keeper: keeperNumber, buy: of('buy'), sell: of('sell') };
       samples.push(entry);
-      samplesOut?.write([entry.realMs, iso(serverMs), entry.keeper, entry.buy.held, entry.buy.bound, entry.buy.live, entry.sell.held, entry.sell.bound, entry.sell.live].join(',') + '\n');
+      samplesOut?.write(
+        [
+          entry.realMs,
+          iso(serverMs),
+          entry.keeper,
+          entry.buy.held,
+          entry.buy.bound,
+          entry.buy.live,
+          entry.sell.held,
+          entry.sell.bound,
+          entry.sell.live,
+        ].join(',') + '\n',
+      );
       return entry;
     };
 
@@ -283,7 +318,15 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
     const startKeeper = (): ChildProcess => {
       keeperNumber += 1;
       const number = keeperNumber;
-      const args = ['keep', file, '--interval', String(options.intervalS), '--tolerance', String(options.toleranceUsd), '--json'];
+      const args = [
+        'keep',
+        file,
+        '--interval',
+        String(options.intervalS),
+        '--tolerance',
+        String(options.toleranceUsd),
+        '--json',
+      ];
       const child = spawnKeeper({
         args,
         env,
@@ -297,7 +340,10 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
             alerts[alert] = (alerts[alert] ?? 0) + 1;
           }
           // An alert started by an error repeats that error's fields (event `error`, `alert`): counted once, as the error.
-          if (name === 'error' && event.alert === undefined) errorCodes.push(`${String(event.code)}${event.action ? ` (${String(event.action)})` : event.phase ? ` (${String(event.phase)})` : ''}`);
+          if (name === 'error' && event.alert === undefined)
+            errorCodes.push(
+              `${String(event.code)}${event.action ? ` (${String(event.action)})` : event.phase ? ` (${String(event.phase)})` : ''}`,
+            );
         },
       });
       keepers.add(child);
@@ -305,7 +351,9 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
       return child;
     };
     const exited = (child: ChildProcess) =>
-      child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.exitCode !== null || child.signalCode !== null
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
     // ---- kills and the other actor, at seeded moments over the run's expected length ----------
     const random = randomStream(options.seed ^ 0x4b33);
@@ -318,7 +366,9 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
       afterWriteMs: Math.round(random() * 2500),
       pauseMs: Math.round(random() * 1000),
     })).sort((a, b) => a.atMs - b.atMs);
-    const addPlan = Array.from({ length: options.adds }, () => (0.1 + 0.75 * random()) * expectedMs).sort((a, b) => a - b);
+    const addPlan = Array.from({ length: options.adds }, () => (0.1 + 0.75 * random()) * expectedMs).sort(
+      (a, b) => a - b,
+    );
     const kills: KillRecord[] = [];
     let lastRestartServerMs = Number.NEGATIVE_INFINITY;
 
@@ -341,9 +391,15 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
           realMs: realMs(),
           serverMs,
           targeted: plan.targeted,
-          ...(last ? { lastWrite: `${last.path} ${String((last.body as { side?: string } | null)?.side ?? '')} ${serverMs - last.sandboxTimeMs} ms before` } : {}),
+          ...(last
+            ? {
+                lastWrite: `${last.path} ${String((last.body as { side?: string } | null)?.side ?? '')} ${serverMs - last.sandboxTimeMs} ms before`,
+              }
+            : {}),
         });
-        log(`kill -9 of keeper ${keeperNumber} at server ${iso(serverMs)}${plan.targeted ? ' (after its write)' : ''}; ${maturedHedges().length} maturities so far`);
+        log(
+          `kill -9 of keeper ${keeperNumber} at server ${iso(serverMs)}${plan.targeted ? ' (after its write)' : ''}; ${maturedHedges().length} maturities so far`,
+        );
         // Started again after a pause of up to a second, as a supervisor would.
         await sleep(plan.pauseMs, stop.signal);
         if (stopping) return;
@@ -365,13 +421,23 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
         let result: RunResult | undefined;
         for (let attempt = 0; attempt < 8 && !stopping && (result === undefined || result.code === 3); attempt += 1) {
           if (result) await sleep(1500, stop.signal);
-          result = await runHedge(['add', MARKET, ROWS.roll.side, String(options.addUsd), '--again', '--json'], { configDir: actorDir, env: sim.env, timeoutMs: 90_000 }).catch(
-            (error: unknown): RunResult => ({ code: null, signal: 'SIGKILL', stdout: '', stderr: String(error), durationMs: 90_000 }),
-          );
+          result = await runHedge(['add', MARKET, ROWS.roll.side, String(options.addUsd), '--again', '--json'], {
+            configDir: actorDir,
+            env: sim.env,
+            timeoutMs: 90_000,
+          }).catch((error: unknown): RunResult => ({
+            code: null,
+            signal: 'SIGKILL',
+            stdout: '',
+            stderr: String(error),
+            durationMs: 90_000,
+          }));
           addRuns.push(result);
           keeperLog?.write(`other actor: exit ${result.code}\n${result.stderr}`);
           const said = result.code === 0 ? '' : `: ${result.stderr.trim().split('\n').at(-1) ?? ''}`;
-          log(`other actor: hedge add ${MARKET} ${ROWS.roll.side} ${options.addUsd} exited ${result.code ?? 'on its time bound'}${said.slice(0, 200)}`);
+          log(
+            `other actor: hedge add ${MARKET} ${ROWS.roll.side} ${options.addUsd} exited ${result.code ?? 'on its time bound'}${said.slice(0, 200)}`,
+          );
         }
         addsDone = index === addPlan.length - 1;
       }
@@ -391,14 +457,18 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
       const matured = maturedHedges();
       const afterRestart = matured.filter((hedge) => (hedge.closedAtMs ?? 0) > lastRestartServerMs).length;
       if (s.realMs >= nextProgress) {
-        log(`${(s.realMs / 1000).toFixed(0)} s: ${matured.length} maturities, ${kills.length} kills, buy ${s.buy.held}/${s.buy.bound} sell ${s.sell.held}/${s.sell.bound}`);
+        log(
+          `${(s.realMs / 1000).toFixed(0)} s: ${matured.length} maturities, ${kills.length} kills, buy ${s.buy.held}/${s.buy.bound} sell ${s.sell.held}/${s.sell.bound}`,
+        );
         nextProgress = s.realMs + 30_000;
       }
       const killsDone = kills.length >= options.kills;
       // Every planned kill and add done too: a run that reaches its count early still has them all.
       if (matured.length >= options.maturities && killsDone && addsDone && afterRestart >= 2) break;
       if (s.realMs > options.maxWallMs) {
-        problems.push(`stalled: ${matured.length} maturities (${afterRestart} after the last restart), ${kills.length} of ${options.kills} kills and ${addsDone ? 'every' : 'not every'} add in ${Math.round(s.realMs / 1000)} s, the bound`);
+        problems.push(
+          `stalled: ${matured.length} maturities (${afterRestart} after the last restart), ${kills.length} of ${options.kills} kills and ${addsDone ? 'every' : 'not every'} add in ${Math.round(s.realMs / 1000)} s, the bound`,
+        );
         break;
       }
     }
@@ -422,7 +492,9 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
     for (const s of samples) {
       for (const side of SIDES) {
         if (s[side].held > s[side].bound + CENT) {
-          problems.push(`over: at ${iso(s.serverMs)} (keeper ${s.keeper}) the ${side} side held ${s[side].held} USD in ${s[side].live} hedges, above target + tolerance + other actors' adds = ${s[side].bound}`);
+          problems.push(
+            `over: at ${iso(s.serverMs)} (keeper ${s.keeper}) the ${side} side held ${s[side].held} USD in ${s[side].live} hedges, above target + tolerance + other actors' adds = ${s[side].bound}`,
+          );
         }
       }
     }
@@ -430,9 +502,13 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
     for (const side of SIDES) {
       const ofSide = all.filter((hedge) => hedge.side === side).sort((a, b) => a.openedAtMs - b.openedAtMs);
       for (const hedge of ofSide) {
-        const overlapping = ofSide.filter((other) => other !== hedge && other.openedAtMs <= hedge.openedAtMs && liveAt(other, hedge.openedAtMs));
+        const overlapping = ofSide.filter(
+          (other) => other !== hedge && other.openedAtMs <= hedge.openedAtMs && liveAt(other, hedge.openedAtMs),
+        );
         for (const other of overlapping) {
-          problems.push(`twice: ${hedge.id} (${side}, ${hedge.notionalUsd} USD) was opened at ${iso(hedge.openedAtMs)} while ${other.id} (${other.notionalUsd} USD, ${other.status}) was live on the side`);
+          problems.push(
+            `twice: ${hedge.id} (${side}, ${hedge.notionalUsd} USD) was opened at ${iso(hedge.openedAtMs)} while ${other.id} (${other.notionalUsd} USD, ${other.status}) was live on the side`,
+          );
         }
       }
     }
@@ -442,16 +518,24 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
       const body = (entry.body ?? {}) as { market?: string; side?: Side; client_reference?: unknown };
       const expected = body.side === 'buy' || body.side === 'sell' ? rowOf(body.side).reference : undefined;
       if (body.client_reference !== expected) {
-        problems.push(`reference: POST /hedges at ${iso(entry.sandboxTimeMs)} (${String(body.side)}) carried client_reference ${JSON.stringify(body.client_reference)}, its row's is ${String(expected)}`);
+        problems.push(
+          `reference: POST /hedges at ${iso(entry.sandboxTimeMs)} (${String(body.side)}) carried client_reference ${JSON.stringify(body.client_reference)}, its row's is ${String(expected)}`,
+        );
       }
-      const id = typeof entry.status === 'number' && entry.status < 300 ? hedgeIdOfKey(sim, entry.idempotencyKey) : undefined;
+      const id =
+        typeof entry.status === 'number' && entry.status < 300 ? hedgeIdOfKey(sim, entry.idempotencyKey) : undefined;
       if (id) createdBy.set(id, entry.idempotencyKey!);
     }
     for (const hedge of all) {
       if (hedge.clientReference !== rowOf(hedge.side).reference) {
-        problems.push(`reference: hedge ${hedge.id} (${hedge.side}) carries ${JSON.stringify(hedge.clientReference)}, its row's is ${rowOf(hedge.side).reference}`);
+        problems.push(
+          `reference: hedge ${hedge.id} (${hedge.side}) carries ${JSON.stringify(hedge.clientReference)}, its row's is ${rowOf(hedge.side).reference}`,
+        );
       }
-      if (!createdBy.has(hedge.id)) problems.push(`reference: hedge ${hedge.id} (${hedge.side}) is not named by the answer of any POST /hedges in the request log`);
+      if (!createdBy.has(hedge.id))
+        problems.push(
+          `reference: hedge ${hedge.id} (${hedge.side}) is not named by the answer of any POST /hedges in the request log`,
+        );
     }
     const answered = new Set<string>();
     const closes = { sent: 0, replayed: 0, refused: 0 };
@@ -472,27 +556,39 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
       const live = ofSide.filter((hedge) => liveAt(hedge, at));
       if (live.length === 0) {
         const last = ofSide.filter((hedge) => endOf(hedge) <= at).sort((a, b) => endOf(b) - endOf(a))[0];
-        const how = last ? `${last.id} had ${last.closeReason === 'settled' ? 'settled' : `ended (${last.closeReason ?? last.status})`} at ${iso(endOf(last))}` : 'it had no hedge yet';
-        problems.push(`settled: a close of the ${side} side arrived at ${iso(at)} (${String(entry.status)}${entry.errorCode ? ` ${entry.errorCode}` : ''}) with nothing live on it: ${how}`);
+        const how = last
+          ? `${last.id} had ${last.closeReason === 'settled' ? 'settled' : `ended (${last.closeReason ?? last.status})`} at ${iso(endOf(last))}`
+          : 'it had no hedge yet';
+        problems.push(
+          `settled: a close of the ${side} side arrived at ${iso(at)} (${String(entry.status)}${entry.errorCode ? ` ${entry.errorCode}` : ''}) with nothing live on it: ${how}`,
+        );
         continue;
       }
       // The margin the roll had: from its close to the soonest maturity among the hedges it ends.
       rollLeadsMs.push(Math.min(...live.map((hedge) => hedge.maturityAtMs)) - at);
       for (const hedge of live.filter((candidate) => candidate.maturityAtMs <= at)) {
-        problems.push(`settled: a close of the ${side} side arrived at ${iso(at)}, ${at - hedge.maturityAtMs} ms after ${hedge.id} matured (${iso(hedge.maturityAtMs)}): its settlement was due, not a roll`);
+        problems.push(
+          `settled: a close of the ${side} side arrived at ${iso(at)}, ${at - hedge.maturityAtMs} ms after ${hedge.id} matured (${iso(hedge.maturityAtMs)}): its settlement was due, not a roll`,
+        );
       }
     }
     const matured = maturedHedges();
     const settled = matured.filter((hedge) => hedge.closeReason === 'settled').length;
     const afterLastRestart = matured.filter((hedge) => (hedge.closedAtMs ?? 0) > lastRestartServerMs).length;
-    if (matured.length < options.maturities) problems.push(`count: ${matured.length} maturities, at least ${options.maturities} expected`);
-    if (afterLastRestart < 2) problems.push(`count: ${afterLastRestart} maturities after the last restart, at least 2 expected (the keeper carried on after it)`);
+    if (matured.length < options.maturities)
+      problems.push(`count: ${matured.length} maturities, at least ${options.maturities} expected`);
+    if (afterLastRestart < 2)
+      problems.push(
+        `count: ${afterLastRestart} maturities after the last restart, at least 2 expected (the keeper carried on after it)`,
+      );
     if (kills.length < options.kills) problems.push(`count: ${kills.length} of ${options.kills} kills happened`);
 
     // ---- figures ---------------------------------------------------------------------------
     const bySide = <T>(of: (side: Side) => T) => ({ buy: of('buy'), sell: of('sell') });
     const longestBareMs = bySide((side) => {
-      const ofSide = all.filter((hedge) => hedge.side === side && hedge.status !== 'failed').sort((a, b) => a.openedAtMs - b.openedAtMs);
+      const ofSide = all
+        .filter((hedge) => hedge.side === side && hedge.status !== 'failed')
+        .sort((a, b) => a.openedAtMs - b.openedAtMs);
       let longest = 0;
       let coveredTo = ofSide[0]?.openedAtMs ?? 0;
       for (const hedge of ofSide) {
@@ -504,10 +600,14 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
     const reopenGaps = all
       .filter((hedge) => hedge.closeReason === 'settled')
       .flatMap((hedge) => {
-        const next = all.filter((other) => other.side === hedge.side && other.openedAtMs >= endOf(hedge)).sort((a, b) => a.openedAtMs - b.openedAtMs)[0];
+        const next = all
+          .filter((other) => other.side === hedge.side && other.openedAtMs >= endOf(hedge))
+          .sort((a, b) => a.openedAtMs - b.openedAtMs)[0];
         return next ? [next.openedAtMs - endOf(hedge)] : [];
       });
-    const acceptedAdds = sim.requests('POST', '/hedges/add').filter((entry) => typeof entry.status === 'number' && entry.status < 300).length;
+    const acceptedAdds = sim
+      .requests('POST', '/hedges/add')
+      .filter((entry) => typeof entry.status === 'number' && entry.status < 300).length;
     return {
       samples,
       kills,
@@ -521,7 +621,10 @@ export async function runKeeperSoak(options: KeeperSoakOptions): Promise<KeeperS
       maxHeldUsd: bySide((side) => Math.max(...samples.map((s) => s[side].held))),
       maxLiveHedges: bySide((side) => Math.max(...samples.map((s) => s[side].live))),
       longestBareMs,
-      rollLeadMs: { min: rollLeadsMs.length ? Math.min(...rollLeadsMs) : 0, max: rollLeadsMs.length ? Math.max(...rollLeadsMs) : 0 },
+      rollLeadMs: {
+        min: rollLeadsMs.length ? Math.min(...rollLeadsMs) : 0,
+        max: rollLeadsMs.length ? Math.max(...rollLeadsMs) : 0,
+      },
       reopenAfterSettlementMs: {
         count: reopenGaps.length,
         min: reopenGaps.length ? Math.min(...reopenGaps) : 0,
@@ -556,15 +659,26 @@ export function describeKeeperSoak(result: KeeperSoakResult, options: KeeperSoak
     `maturities: ${m.total} (${m.rolled} rolled, ${m.settled} settled late and re-opened), ${m.afterLastRestart} after the last restart; ${result.hedges} hedges on the server, ${result.opens} POST /hedges`,
     `closes: ${result.closes.sent} acted, ${result.closes.replayed} replays of a key already answered, ${result.closes.refused} refused`,
     `kills: ${result.kills.length} kill -9 (${result.kills.filter((kill) => kill.targeted).length} right after a keeper write), ${result.keepers} keeper processes, ${result.resumedEvents} steps finished by a restarted keeper (resumed)`,
-    ...result.kills.map((kill) => `  kill of keeper ${kill.keeper} at server ${iso(kill.serverMs)}${kill.targeted ? ' (after a write)' : ''}${kill.lastWrite ? `; last write ${kill.lastWrite}` : ''}`),
+    ...result.kills.map(
+      (kill) =>
+        `  kill of keeper ${kill.keeper} at server ${iso(kill.serverMs)}${kill.targeted ? ' (after a write)' : ''}${kill.lastWrite ? `; last write ${kill.lastWrite}` : ''}`,
+    ),
     `other actor: ${result.adds.runs} hedge add runs (exits ${result.adds.exits.join(', ') || 'none'}), ${result.adds.accepted} accepted by the server`,
     `samples: ${result.samples.length} (every ${options.sampleMs} ms); worst held − bound: buy ${result.worstMarginUsd.buy} USD, sell ${result.worstMarginUsd.sell} USD; most held: buy ${result.maxHeldUsd.buy}, sell ${result.maxHeldUsd.sell}; most live hedges on a side: buy ${result.maxLiveHedges.buy}, sell ${result.maxLiveHedges.sell}`,
     `roll closes reached the server ${s(result.rollLeadMs.min)} to ${s(result.rollLeadMs.max)} before the maturity of the hedge they ended`,
     `longest bare (server time): buy ${s(result.longestBareMs.buy)}, sell ${s(result.longestBareMs.sell)}; settlement → re-open: ${result.reopenAfterSettlementMs.count} times, ${s(result.reopenAfterSettlementMs.min)} to ${s(result.reopenAfterSettlementMs.max)} (mean ${s(result.reopenAfterSettlementMs.mean)})`,
-    `keeper events: ${Object.entries(result.events).map(([name, count]) => `${name} ${count}`).join(', ')}`,
-    `keeper alerts: ${Object.entries(result.alerts).map(([what, count]) => `${what} ${count}`).join(', ') || 'none'}`,
+    `keeper events: ${Object.entries(result.events)
+      .map(([name, count]) => `${name} ${count}`)
+      .join(', ')}`,
+    `keeper alerts: ${
+      Object.entries(result.alerts)
+        .map(([what, count]) => `${what} ${count}`)
+        .join(', ') || 'none'
+    }`,
     `keeper errors: ${result.errorCodes.length === 0 ? 'none' : result.errorCodes.join('; ')}`,
     `wall time: ${s(result.wallMs)} (server time ${s(result.serverMs)})`,
-    result.problems.length === 0 ? 'all checks passed' : `PROBLEMS (${result.problems.length}):\n${result.problems.map((line) => `  ${line}`).join('\n')}`,
+    result.problems.length === 0
+      ? 'all checks passed'
+      : `PROBLEMS (${result.problems.length}):\n${result.problems.map((line) => `  ${line}`).join('\n')}`,
   ];
 }

@@ -22,7 +22,16 @@ export function useChildBundle(entry: string, scratchPrefix: string): ChildBundl
   beforeAll(async () => {
     made.scratch = mkdtempSync(join(tmpdir(), scratchPrefix));
     made.bundle = join(made.scratch, 'bundle.cjs');
-    await build({ absWorkingDir: ROOT, entryPoints: [entry], outfile: made.bundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+    await build({
+      absWorkingDir: ROOT,
+      entryPoints: [entry],
+      outfile: made.bundle,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'silent',
+    });
   });
   afterAll(() => rmSync(made.scratch, { recursive: true, force: true }));
   return made;

@@ -46,7 +46,14 @@ const MEASURE = `<script>
 })();
 </script>`;
 
-const LAUNCH = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const LAUNCH = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 /** A scrollbar's width in headless Chromium: a window this much wider shows `width` pixels of page. */
 const SCROLLBAR = 15;
@@ -64,14 +71,30 @@ export function measureReportTable(htmlFile: string, options: { width: number; p
     const page = join(dir, 'page.html');
     writeFileSync(page, html.replace('</body>', `${MEASURE}</body>`));
     const window = options.print ? options.width + SCROLLBAR : options.width;
-    const dom = execFileSync(CHROMIUM, [...LAUNCH, `--user-data-dir=${join(dir, 'profile')}`, `--window-size=${window},900`, '--dump-dom', `file://${page}`], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 60_000,
-    });
+    const dom = execFileSync(
+      CHROMIUM,
+      [
+        ...LAUNCH,
+        `--user-data-dir=${join(dir, 'profile')}`,
+        `--window-size=${window},900`,
+        '--dump-dom',
+        `file://${page}`,
+      ],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 60_000,
+      },
+    );
     const found = /<pre id="measured">([^<]*)<\/pre>/.exec(dom);
     if (!found) throw new Error('the measuring script left no result in the page');
-    return JSON.parse(found[1]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) as TableLayout;
+    return JSON.parse(
+      found[1]!
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&'),
+    ) as TableLayout;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -11,14 +11,22 @@ export interface HedgeRunner {
 }
 
 /** `hedge journal --json …`, which must exit 0: its entries. */
-export async function journalEntries<Entry = Record<string, any>>(runner: HedgeRunner, ...flags: string[]): Promise<Entry[]> {
+export async function journalEntries<Entry = Record<string, any>>(
+  runner: HedgeRunner,
+  ...flags: string[]
+): Promise<Entry[]> {
   const result = await runner.hedge(['journal', '--json', ...flags]);
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as Entry[];
 }
 
 /** Runs the command and kills it (SIGKILL) once `ready` holds; fails if it ended first. */
-export async function killWhen(runner: HedgeRunner, args: string[], ready: () => boolean, what: string): Promise<RunResult> {
+export async function killWhen(
+  runner: HedgeRunner,
+  args: string[],
+  ready: () => boolean,
+  what: string,
+): Promise<RunResult> {
   let child: ChildProcess | undefined;
   const running = runner.hedge(args, { onSpawn: (spawned) => (child = spawned), timeoutMs: 25_000 });
   await until(ready, what, { timeoutMs: 25_000, process: running });

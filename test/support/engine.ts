@@ -58,7 +58,10 @@ export function openFilled(
   notional: number,
   options: { tenor?: number; key?: string } = {},
 ) {
-  const opened = call(engine, nowMs, 'POST', '/hedges', { body: openBody(side, notional, options.tenor ?? 7), key: options.key });
+  const opened = call(engine, nowMs, 'POST', '/hedges', {
+    body: openBody(side, notional, options.tenor ?? 7),
+    key: options.key,
+  });
   if (opened.status !== 200) throw new Error(`open failed: ${JSON.stringify(opened.body)}`);
   const after = nowMs + 1500;
   const hedge = call(engine, after, 'GET', `/hedges/${opened.data.id}`, { key: options.key }).data;

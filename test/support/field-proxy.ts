@@ -25,10 +25,14 @@ export function startFieldProxy(sandbox: RunningSandbox, field: string, value: u
  * The same server, rewriting each object of `data` (or `data` itself) of every successful answer
  * with `rewrite(path, item)`: a service that names, adds or leaves out fields the contract does not show.
  */
-export function startRewriteProxy(sandbox: RunningSandbox, rewrite: (path: string, item: Record<string, unknown>) => void): Promise<FieldProxy> {
+export function startRewriteProxy(
+  sandbox: RunningSandbox,
+  rewrite: (path: string, item: Record<string, unknown>) => void,
+): Promise<FieldProxy> {
   return startAnswerProxy(sandbox, (request, envelope) => {
     const each = (item: unknown) => {
-      if (item && typeof item === 'object' && !Array.isArray(item)) rewrite(request.path, item as Record<string, unknown>);
+      if (item && typeof item === 'object' && !Array.isArray(item))
+        rewrite(request.path, item as Record<string, unknown>);
     };
     if (Array.isArray(envelope.data)) envelope.data.forEach(each);
     else each(envelope.data);
@@ -46,14 +50,23 @@ export interface ProxiedRequest {
  * passing it on: a service that answers the spec's open questions otherwise (a history without a
  * field, a list that is empty) without mocking anything — the sandbox still does all the work.
  */
-export async function startAnswerProxy(sandbox: RunningSandbox, rewrite: (request: ProxiedRequest, envelope: { data: unknown; [key: string]: unknown }) => void): Promise<FieldProxy> {
+export async function startAnswerProxy(
+  sandbox: RunningSandbox,
+  rewrite: (request: ProxiedRequest, envelope: { data: unknown; [key: string]: unknown }) => void,
+): Promise<FieldProxy> {
   const target = new URL(sandbox.baseUrl);
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const upstream = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: target.host },
+        },
         (answer) => {
           const parts: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => parts.push(chunk));
@@ -87,4 +100,3 @@ export async function startAnswerProxy(sandbox: RunningSandbox, rewrite: (reques
       }),
   };
 }
-

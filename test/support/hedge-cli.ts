@@ -114,7 +114,12 @@ export function runHedge(args: string[], options: RunOptions = {}): Promise<RunR
   const started = Date.now();
   if (runsInProcess(env, options)) return runInProcess(args, env, options, started, () => ownDir?.remove());
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HEDGE_BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], ...(options.user ?? {}) });
+    const child = spawn(process.execPath, [HEDGE_BIN, ...args], {
+      env,
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.user ?? {}),
+    });
     running.add(child);
     let stdout = '';
     let stderr = '';
@@ -122,7 +127,11 @@ export function runHedge(args: string[], options: RunOptions = {}): Promise<RunR
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`hedge ${args.join(' ')} did not finish within ${options.timeoutMs ?? 20_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(
+          `hedge ${args.join(' ')} did not finish within ${options.timeoutMs ?? 20_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+        ),
+      );
     }, options.timeoutMs ?? 20_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
@@ -136,16 +145,31 @@ export function runHedge(args: string[], options: RunOptions = {}): Promise<RunR
   });
 }
 
-function runInProcess(args: string[], env: Record<string, string>, options: RunOptions, started: number, done: () => void): Promise<RunResult> {
+function runInProcess(
+  args: string[],
+  env: Record<string, string>,
+  options: RunOptions,
+  started: number,
+  done: () => void,
+): Promise<RunResult> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`hedge ${args.join(' ')} did not finish within ${timeoutMs} ms (in-process)`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`hedge ${args.join(' ')} did not finish within ${timeoutMs} ms (in-process)`)),
+      timeoutMs,
+    );
   });
   // The only NODE_OPTIONS an in-process run can have is the frozen-clock preload: its time goes as `now`.
   const now = pinnedNowOf(env);
   const { NODE_OPTIONS: _preload, ...mainEnv } = env;
-  const run = runMainInProcess(ROOT, args, mainEnv, options.input ?? '', now === undefined ? undefined : () => now).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
+  const run = runMainInProcess(
+    ROOT,
+    args,
+    mainEnv,
+    options.input ?? '',
+    now === undefined ? undefined : () => now,
+  ).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
   return Promise.race([run, timedOut]).finally(() => {
     clearTimeout(timer);
     done();

@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 
 interface Front {
-  main(argv: string[], overrides: { io: unknown; env: Record<string, string | undefined>; now?: () => number }): Promise<number>;
+  main(
+    argv: string[],
+    overrides: { io: unknown; env: Record<string, string | undefined>; now?: () => number },
+  ): Promise<number>;
 }
 
 let front: Promise<Front> | undefined;
@@ -37,7 +40,13 @@ function collector(): { stream: PassThrough; text: () => string } {
 }
 
 /** `now`: the time hedge reads instead of Date.now (a spawned run pins it with a preload). */
-export async function runMainInProcess(root: string, args: string[], env: Record<string, string>, input: string, now?: () => number): Promise<InProcessRun> {
+export async function runMainInProcess(
+  root: string,
+  args: string[],
+  env: Record<string, string>,
+  input: string,
+  now?: () => number,
+): Promise<InProcessRun> {
   front ??= Promise.resolve().then(() => nodeRequire(join(root, 'dist', 'cli.js')) as Front);
   const { main } = await front;
   // As bin/hedge.js's process on pipes: HEDGE_FORCE_TTY=1 alone makes them count as a terminal
@@ -47,7 +56,14 @@ export async function runMainInProcess(root: string, args: string[], env: Record
   const stderr = collector();
   const stdin = new PassThrough();
   stdin.end(input);
-  const io = { stdout: stdout.stream, stderr: stderr.stream, stdin, stdoutIsTTY: terminal, stderrIsTTY: terminal, stdinIsTTY: false };
+  const io = {
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdin,
+    stdoutIsTTY: terminal,
+    stderrIsTTY: terminal,
+    stdinIsTTY: false,
+  };
   const code = await main(args, { io, env, ...(now ? { now } : {}) });
   // The last chunks written reach the collectors on the next turn.
   await new Promise((settled) => setImmediate(settled));

@@ -13,7 +13,12 @@ const readline = require('node:readline');
 
 const journal =
   options.backend === 'postgres'
-    ? new PostgresJournal({ url: options.url, shown: 'the test store', source: 'the test', fallbackDir: options.fallbackDir })
+    ? new PostgresJournal({
+        url: options.url,
+        shown: 'the test store',
+        source: 'the test',
+        fallbackDir: options.fallbackDir,
+      })
     : openJournal({ dir: options.dir });
 const holds = new Map();
 
@@ -27,7 +32,10 @@ async function obey(command) {
       return { entry: await journal.update(command.id, command.patch) };
     case 'hold':
     case 'lock': {
-      const result = command.do === 'hold' ? await journal.hold(command.id) : await journal.lock(command.scope, { waitMs: command.waitMs ?? 0 });
+      const result =
+        command.do === 'hold'
+          ? await journal.hold(command.id)
+          : await journal.lock(command.scope, { waitMs: command.waitMs ?? 0 });
       if (result.held) holds.set(command.name ?? command.id ?? command.scope, result.hold);
       return result.held ? { held: true } : { held: false, holder: result.holder };
     }
@@ -50,7 +58,8 @@ lines.on('line', (line) => {
   const command = JSON.parse(line);
   obey(command).then(
     (answer) => process.stdout.write(`${JSON.stringify({ seq: command.seq, ...answer })}\n`),
-    (error) => process.stdout.write(`${JSON.stringify({ seq: command.seq, error: error.message, name: error.name })}\n`),
+    (error) =>
+      process.stdout.write(`${JSON.stringify({ seq: command.seq, error: error.message, name: error.name })}\n`),
   );
 });
 lines.on('close', () => {

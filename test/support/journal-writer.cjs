@@ -18,7 +18,11 @@ async function main() {
       key_id: '0123456789ab',
       command: 'open',
       argv: ['hedge', 'open', 'USDTNGN', 'buy', String(1000 + index), '--tenor', '3'],
-      request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy', notional_usd: 1000 + index, tenor_days: 3 } },
+      request: {
+        method: 'POST',
+        path: '/hedges',
+        body: { market: 'USDTNGN', side: 'buy', notional_usd: 1000 + index, tenor_days: 3 },
+      },
       idempotency_key: `writer-${options.writer}-${index}`,
     });
     process.stdout.write(`begun ${entry.id}\n`);

@@ -46,17 +46,26 @@ export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) =
 
 /** Starts `hedge keep FILE` (NDJSON on stdout: not a terminal); every line is parsed as it comes. */
 export function startKeeper(simulator: Simulator, file: string, extra: string[] = [], configDir?: string): KeeperRun {
-  return followKeeper((onSpawn) => simulator.hedge(['keep', file, '--interval', '2', ...extra], { timeoutMs: 120_000, configDir, onSpawn }));
+  return followKeeper((onSpawn) =>
+    simulator.hedge(['keep', file, '--interval', '2', ...extra], { timeoutMs: 120_000, configDir, onSpawn }),
+  );
 }
 
 /** Waits until the keeper printed an event matching `match` (after `from` events); fails at once if it exited. */
-export async function eventAfter(run: KeeperRun, from: number, match: (event: Record<string, any>) => boolean, what: string, timeoutMs = 60_000): Promise<Record<string, any>> {
+export async function eventAfter(
+  run: KeeperRun,
+  from: number,
+  match: (event: Record<string, any>) => boolean,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<Record<string, any>> {
   let found: Record<string, any> | undefined;
   await until(
     () => {
       const result = run.ended();
       found = run.events.slice(from).find(match);
-      if (!found && result) throw new Error(`the keeper exited (${result.code}) before ${what}:\n${result.stderr}\n${result.stdout}`);
+      if (!found && result)
+        throw new Error(`the keeper exited (${result.code}) before ${what}:\n${result.stderr}\n${result.stdout}`);
       return found !== undefined;
     },
     what,

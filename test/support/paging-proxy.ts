@@ -17,13 +17,33 @@ export interface PagingProxy {
   close(): Promise<void>;
 }
 
-function forward(target: URL, req: IncomingMessage, path: string, body: Buffer): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
+function forward(
+  target: URL,
+  req: IncomingMessage,
+  path: string,
+  body: Buffer,
+): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
   return new Promise((resolve, reject) => {
-    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path, headers: { ...req.headers, host: target.host } }, (answer) => {
-      const parts: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => parts.push(chunk));
-      answer.on('end', () => resolve({ status: answer.statusCode ?? 502, headers: answer.headers, text: Buffer.concat(parts).toString('utf8') }));
-    });
+    const upstream = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path,
+        headers: { ...req.headers, host: target.host },
+      },
+      (answer) => {
+        const parts: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => parts.push(chunk));
+        answer.on('end', () =>
+          resolve({
+            status: answer.statusCode ?? 502,
+            headers: answer.headers,
+            text: Buffer.concat(parts).toString('utf8'),
+          }),
+        );
+      },
+    );
     upstream.on('error', reject);
     upstream.end(body);
   });
@@ -66,10 +86,17 @@ export async function startPagingProxy(sandbox: RunningSandbox, style: PagingSty
         nextQuery.set('cursor', String(offset + size));
         const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
         const meta: Record<string, unknown> = { ...envelope.meta };
-        if (style === 'cursor') Object.assign(meta, { next_cursor: more ? String(offset + size) : null, has_more: more });
+        if (style === 'cursor')
+          Object.assign(meta, { next_cursor: more ? String(offset + size) : null, has_more: more });
         else if (style === 'body-cursor') {
           res.writeHead(200, headers);
-          res.end(JSON.stringify({ data: { items: rows, next_cursor: more ? String(offset + size) : null }, error: null, meta }));
+          res.end(
+            JSON.stringify({
+              data: { items: rows, next_cursor: more ? String(offset + size) : null },
+              error: null,
+              meta,
+            }),
+          );
           return;
         } else if (more && style === 'link') headers.link = `<${baseUrl}/hedges?${nextQuery}>; rel="next"`;
         else if (more) headers.link = `<https://elsewhere.example${SANDBOX_BASE_PATH}/hedges?${nextQuery}>; rel="next"`;

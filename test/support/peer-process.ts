@@ -27,7 +27,9 @@ export function drivePeer(child: ChildProcess): PeerProcess {
       seq += 1;
       const answer = new Promise<any>((resolve, reject) => {
         waiting.set(seq, resolve);
-        void exited.then(() => reject(new Error(`the other process ended before answering ${JSON.stringify(command)}`)));
+        void exited.then(() =>
+          reject(new Error(`the other process ended before answering ${JSON.stringify(command)}`)),
+        );
       });
       child.stdin!.write(`${JSON.stringify({ seq, ...command })}\n`);
       return answer;

@@ -6,7 +6,16 @@
 // temp folder is handed to it). No test framework here: the bench bundles this file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +31,9 @@ export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): string | 
   if (env.HEDGE_TEST_PG_BIN) candidates.push(env.HEDGE_TEST_PG_BIN);
   candidates.push(join(DEBIAN_ROOT, '15', 'bin'));
   if (existsSync(DEBIAN_ROOT)) {
-    const versions = readdirSync(DEBIAN_ROOT).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(DEBIAN_ROOT)
+      .filter((name) => /^\d+$/.test(name))
+      .sort((a, b) => Number(b) - Number(a));
     for (const version of versions) candidates.push(join(DEBIAN_ROOT, version, 'bin'));
   }
   return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres')));
@@ -41,7 +52,11 @@ export interface PostgresServer {
   /** A fresh, empty database; its URL. */
   createDatabase(prefix?: string): Promise<string>;
   /** A statement as the superuser, on that database. */
-  query<R extends pg.QueryResultRow = any>(database: string, text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+  query<R extends pg.QueryResultRow = any>(
+    database: string,
+    text: string,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>>;
   /** Stops the server (fast shutdown: sessions are ended); its port then refuses connections. */
   stop(): Promise<void>;
   /** Starts it again on the same port and data. */
@@ -60,7 +75,10 @@ function postgresAccount(): Account | undefined {
   const line = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
     .find((entry) => entry.startsWith('postgres:'));
-  if (!line) throw new Error('Running as root, and there is no `postgres` user to run the PostgreSQL server as (it refuses root).');
+  if (!line)
+    throw new Error(
+      'Running as root, and there is no `postgres` user to run the PostgreSQL server as (it refuses root).',
+    );
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
 }
@@ -76,9 +94,18 @@ function freePort(): Promise<number> {
   });
 }
 
-function runToEnd(command: string, args: string[], options: { account?: Account; env: NodeJS.ProcessEnv }): Promise<void> {
+function runToEnd(
+  command: string,
+  args: string[],
+  options: { account?: Account; env: NodeJS.ProcessEnv },
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { uid: options.account?.uid, gid: options.account?.gid, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      uid: options.account?.uid,
+      gid: options.account?.gid,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
@@ -109,7 +136,20 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C', LC_ALL: 'C' };
   await runToEnd(
     join(bin, 'initdb'),
-    ['-D', data, '-U', PG_USER, `--pwfile=${passwordFile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'],
+    [
+      '-D',
+      data,
+      '-U',
+      PG_USER,
+      `--pwfile=${passwordFile}`,
+      '--auth-local=trust',
+      '--auth-host=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+      '--no-instructions',
+    ],
     { account, env },
   );
 
@@ -122,7 +162,19 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
     new Promise((resolve, reject) => {
       const child = spawn(
         join(bin, 'postgres'),
-        ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', root, ...(options.durable ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off']), '-c', 'max_connections=200'],
+        [
+          '-D',
+          data,
+          '-p',
+          String(port),
+          '-h',
+          '127.0.0.1',
+          '-k',
+          root,
+          ...(options.durable ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off']),
+          '-c',
+          'max_connections=200',
+        ],
         { uid: account?.uid, gid: account?.gid, env, stdio: ['ignore', 'ignore', 'pipe'] },
       );
       server = child;
@@ -133,7 +185,9 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
         log += chunk;
         if (log.includes('ready to accept connections')) resolve();
       });
-      child.once('exit', (code, signal) => reject(new Error(`postgres exited (${code ?? signal}) before it was ready:\n${log}`)));
+      child.once('exit', (code, signal) =>
+        reject(new Error(`postgres exited (${code ?? signal}) before it was ready:\n${log}`)),
+      );
     });
 
   const start = async () => {

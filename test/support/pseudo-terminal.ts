@@ -30,7 +30,8 @@ export function wordsSplitAtLineEnd(lines: readonly DrawnLine[]): string[] {
   for (let index = 1; index < lines.length; index++) {
     const before = lines[index - 1]!.text;
     const after = lines[index]!.text;
-    if (lines[index]!.wrapped && /\S$/.test(before) && /^\S/.test(after)) split.push(`${before.slice(-12)}|${after.slice(0, 12)}`);
+    if (lines[index]!.wrapped && /\S$/.test(before) && /^\S/.test(after))
+      split.push(`${before.slice(-12)}|${after.slice(0, 12)}`);
   }
   return split;
 }
@@ -48,7 +49,13 @@ export interface Terminal {
   kill(): void;
 }
 
-export function spawnInTerminal(options: { configDir: string; args: string[]; env?: Record<string, string>; cols?: number; rows?: number }): Terminal {
+export function spawnInTerminal(options: {
+  configDir: string;
+  args: string[];
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+}): Terminal {
   const env = { ...baseEnv(options.configDir), ...options.env, TERM: 'xterm-256color' };
   const term = pty.spawn(process.execPath, [HEDGE_BIN, ...options.args], {
     name: 'xterm-256color',
@@ -60,7 +67,12 @@ export function spawnInTerminal(options: { configDir: string; args: string[]; en
   let raw = '';
   let consumed = 0;
   let exited = false;
-  const emulator = new xterm.Terminal({ cols: options.cols ?? 220, rows: options.rows ?? 60, scrollback: 10_000, allowProposedApi: true });
+  const emulator = new xterm.Terminal({
+    cols: options.cols ?? 220,
+    rows: options.rows ?? 60,
+    scrollback: 10_000,
+    allowProposedApi: true,
+  });
   term.onData((data) => {
     raw += data;
     emulator.write(data);
@@ -105,7 +117,9 @@ export function spawnInTerminal(options: { configDir: string; args: string[]; en
           return;
         }
         if (exited || Date.now() - started > timeoutMs) {
-          throw new Error(`did not see ${String(text)} on the terminal${exited ? ' (process exited)' : ''}:\n${screen}`);
+          throw new Error(
+            `did not see ${String(text)} on the terminal${exited ? ' (process exited)' : ''}:\n${screen}`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 25));
       }

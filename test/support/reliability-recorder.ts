@@ -6,7 +6,6 @@ import { basename, join } from 'node:path';
 import { inject } from 'vitest';
 import { ROOT } from './hedge-cli.js';
 
-
 export type Suite = 'fault' | 'bad-input' | 'config';
 
 export interface CaseMeta {
@@ -90,6 +89,9 @@ export class ResultRecorder {
   flush(): void {
     const dir = resultsDir();
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${this.file}.json`), `${JSON.stringify({ file: this.file, cases: this.cases }, null, 2)}\n`);
+    writeFileSync(
+      join(dir, `${this.file}.json`),
+      `${JSON.stringify({ file: this.file, cases: this.cases }, null, 2)}\n`,
+    );
   }
 }

@@ -12,8 +12,12 @@ const TOOLS = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'] as con
 /** Why the keyring tests cannot run here (the Debian packages to install), or undefined when they can. */
 export function secretServiceMissing(): string | undefined {
   if (process.platform !== 'linux') return `the Secret Service tests run on Linux (this is ${process.platform})`;
-  const absent = TOOLS.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status !== 0);
-  return absent.length > 0 ? `${absent.join(', ')} not installed (apt-get install gnome-keyring dbus libsecret-tools)` : undefined;
+  const absent = TOOLS.filter(
+    (tool) => spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status !== 0,
+  );
+  return absent.length > 0
+    ? `${absent.join(', ')} not installed (apt-get install gnome-keyring dbus libsecret-tools)`
+    : undefined;
 }
 
 export interface SecretService {
@@ -28,7 +32,7 @@ export interface SecretService {
 
 const SESSION_SCRIPT = [
   // The password that creates and unlocks the test's login keyring, on stdin as the daemon wants it.
-  "printf %s test-keyring-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1 || exit 3",
+  'printf %s test-keyring-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1 || exit 3',
   'echo "BUS=$DBUS_SESSION_BUS_ADDRESS"',
   // The session lasts until the test closes this stdin.
   'exec cat >/dev/null',
@@ -38,8 +42,17 @@ export async function startSecretService(): Promise<SecretService> {
   const home = tempDir('hedge-keyring-home-');
   const runtime = join(home.path, 'run');
   mkdirSync(runtime, { mode: 0o700 });
-  const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home.path, XDG_RUNTIME_DIR: runtime, XDG_DATA_HOME: join(home.path, 'share'), LANG: 'C.UTF-8' };
-  const child: ChildProcess = spawn('dbus-run-session', ['--', 'sh', '-c', SESSION_SCRIPT], { env: base, stdio: ['pipe', 'pipe', 'pipe'] });
+  const base = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home.path,
+    XDG_RUNTIME_DIR: runtime,
+    XDG_DATA_HOME: join(home.path, 'share'),
+    LANG: 'C.UTF-8',
+  };
+  const child: ChildProcess = spawn('dbus-run-session', ['--', 'sh', '-c', SESSION_SCRIPT], {
+    env: base,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const ended = new Promise<void>((resolve) => child.on('close', () => resolve()));
@@ -50,10 +63,13 @@ export async function startSecretService(): Promise<SecretService> {
       const match = /^BUS=(.+)$/m.exec(stdout);
       if (match) resolve(match[1]!);
     });
-    child.on('close', (code) => reject(new Error(`the D-Bus session ended (${code}) before the keyring started: ${stderr}`)));
+    child.on('close', (code) =>
+      reject(new Error(`the D-Bus session ended (${code}) before the keyring started: ${stderr}`)),
+    );
   });
   const env = { ...base, DBUS_SESSION_BUS_ADDRESS: address };
-  const tool = (args: string[], input?: string) => spawnSync('secret-tool', args, { env, input, encoding: 'utf8', timeout: 10_000 });
+  const tool = (args: string[], input?: string) =>
+    spawnSync('secret-tool', args, { env, input, encoding: 'utf8', timeout: 10_000 });
   return {
     env: { DBUS_SESSION_BUS_ADDRESS: address },
     lookup(account) {

@@ -7,7 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach } from 'vitest';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
-import { startSandbox, type RequestLogEntry, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import {
+  startSandbox,
+  type RequestLogEntry,
+  type RunningSandbox,
+  type SandboxOptions,
+} from '../../src/sandbox/index.js';
 import { FROZEN_CLOCK_PRELOAD, runHedge, tempDir, type RunOptions, type RunResult } from './hedge-cli.js';
 import { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
 
@@ -113,7 +118,8 @@ export async function api(target: ApiTarget, method: string, path: string, call:
 /** The `data` of a successful answer, for setting up state a test then reads; any error answer throws. */
 export async function apiData(target: ApiTarget, method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> {
   const answer = await api(target, method, path, { body });
-  if (answer.status < 200 || answer.status >= 300) throw new Error(`${method} ${path} → ${answer.status} ${JSON.stringify(answer.body?.error)}`);
+  if (answer.status < 200 || answer.status >= 300)
+    throw new Error(`${method} ${path} → ${answer.status} ${JSON.stringify(answer.body?.error)}`);
   return answer.body.data;
 }
 
@@ -123,7 +129,11 @@ export function gaps(entries: RequestLogEntry[]): number[] {
 }
 
 /** Opens a hedge through the CLI itself (`open … --json`, waiting for the fill) and returns its id. */
-export async function openFilledThroughCli(simulator: Simulator, side: 'buy' | 'sell', notional: string): Promise<string> {
+export async function openFilledThroughCli(
+  simulator: Simulator,
+  side: 'buy' | 'sell',
+  notional: string,
+): Promise<string> {
   const result = await simulator.hedge(['open', MARKET, side, notional, '--tenor', '3', '--json']);
   if (result.code !== 0) throw new Error(`open failed (${result.code}): ${result.stderr}`);
   const hedge = JSON.parse(result.stdout) as { id: string; status: string };
@@ -159,11 +169,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     apiKey: sandbox.apiKey,
     configDir: dir.path,
     env,
-    hedge: (args, runOptions = {}) => runHedge(args, { ...runOptions, configDir: runOptions.configDir ?? dir.path, env: { ...env, ...runOptions.env } }),
+    hedge: (args, runOptions = {}) =>
+      runHedge(args, {
+        ...runOptions,
+        configDir: runOptions.configDir ?? dir.path,
+        env: { ...env, ...runOptions.env },
+      }),
     hedges,
     active: (side, market = MARKET) =>
-      hedges().filter((hedge) => hedge.side === side && hedge.market === market && (hedge.status === 'submitted' || hedge.status === 'filled')),
-    historyCount: () => Object.values(sandbox.engine.state.accounts).reduce((sum, account) => sum + account.history.length, 0),
+      hedges().filter(
+        (hedge) =>
+          hedge.side === side && hedge.market === market && (hedge.status === 'submitted' || hedge.status === 'filled'),
+      ),
+    historyCount: () =>
+      Object.values(sandbox.engine.state.accounts).reduce((sum, account) => sum + account.history.length, 0),
     requests,
     writes: () => requests('POST'),
     api: (method, path, call) => api(sandbox, method, path, call),
@@ -197,7 +216,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
  * Runs `body` with a simulator of its own and closes it after, whatever happens: for tests that run
  * concurrently (`it.concurrent`), where an afterEach of one test would close another's simulator.
  */
-export async function withSimulator<T>(options: SimulatorOptions, body: (simulator: Simulator) => Promise<T>): Promise<T> {
+export async function withSimulator<T>(
+  options: SimulatorOptions,
+  body: (simulator: Simulator) => Promise<T>,
+): Promise<T> {
   const simulator = await startSimulator(options);
   try {
     return await body(simulator);

@@ -36,7 +36,8 @@ export function printedTable(text: string, from = 0): PrintedTable | undefined {
   const spans = spansOf(lines[ruleAt]!);
   const above: string[] = [];
   // A header is one line, or two (the label over its unit).
-  for (let index = ruleAt - 1; index >= Math.max(0, ruleAt - 2) && overColumns(lines[index]!, spans); index--) above.unshift(lines[index]!);
+  for (let index = ruleAt - 1; index >= Math.max(0, ruleAt - 2) && overColumns(lines[index]!, spans); index--)
+    above.unshift(lines[index]!);
   const headers = spans.map(([start, end]) =>
     above
       .map((line) => line.slice(start, end).trim())

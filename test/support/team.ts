@@ -37,7 +37,11 @@ export function withoutPassword(url: string): string {
   return parsed.toString();
 }
 
-export async function teamOf(simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>, server: PostgresServer, options: { profileStore?: boolean } = {}): Promise<Team> {
+export async function teamOf(
+  simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>,
+  server: PostgresServer,
+  options: { profileStore?: boolean } = {},
+): Promise<Team> {
   const url = await server.createDatabase();
   const urlWithoutPassword = withoutPassword(url);
   const outputs: string[] = [];
@@ -55,7 +59,10 @@ export async function teamOf(simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>, s
   });
   const withProfile = (dir: string, name: string) => {
     if (options.profileStore === false) return;
-    writeStore(dir, { current: name, profiles: { [name]: { base_url: simulator.baseUrl, api_key: simulator.apiKey, journal_url: urlWithoutPassword } } });
+    writeStore(dir, {
+      current: name,
+      profiles: { [name]: { base_url: simulator.baseUrl, api_key: simulator.apiKey, journal_url: urlWithoutPassword } },
+    });
   };
   withProfile(dirs[0]!.path, 'desk-a');
   withProfile(dirs[1]!.path, 'desk-b');
@@ -63,7 +70,11 @@ export async function teamOf(simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>, s
   return {
     a: machine('a', dirs[0]!.path, profileEnv, 'desk-a'),
     b: machine('b', dirs[1]!.path, profileEnv, 'desk-b'),
-    c: machine('c', dirs[2]!.path, { HEDGE_BASE_URL: simulator.baseUrl, HEDGE_API_KEY: simulator.apiKey, HEDGE_JOURNAL_URL: url }),
+    c: machine('c', dirs[2]!.path, {
+      HEDGE_BASE_URL: simulator.baseUrl,
+      HEDGE_API_KEY: simulator.apiKey,
+      HEDGE_JOURNAL_URL: url,
+    }),
     url,
     urlWithoutPassword,
     database: new URL(url).pathname.slice(1),

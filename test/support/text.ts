@@ -24,7 +24,9 @@ export function firstLine(text: string, max = 160): string {
  * and its "→ what to do" are indented; progress notes come before it).
  */
 export function errorLine(text: string, max = 200): string {
-  const found = lines(text).filter((line) => !/^\s/.test(line)).at(-1);
+  const found = lines(text)
+    .filter((line) => !/^\s/.test(line))
+    .at(-1);
   return found ? firstLine(found, max) : '';
 }
 

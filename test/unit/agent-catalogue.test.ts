@@ -3,7 +3,14 @@
 // how a wrong one is refused, naming it), and the one-time confirmation tokens on an injected clock.
 import { describe, expect, it } from 'vitest';
 import { callArguments, namedArgument, rawInputFor } from '../../src/agent/arguments.js';
-import { agentTools, catalogueEntry, inputSchema, offered, writeAccess, type AgentTool } from '../../src/agent/catalogue.js';
+import {
+  agentTools,
+  catalogueEntry,
+  inputSchema,
+  offered,
+  writeAccess,
+  type AgentTool,
+} from '../../src/agent/catalogue.js';
 import { ConfirmationTokens, DEFAULT_TOKEN_TTL_SECONDS, tokenTtlSeconds } from '../../src/agent/confirmation.js';
 import { UNTIL_OPTION, COMMANDS } from '../../src/cli/manifest.js';
 import { UsageError } from '../../src/errors.js';
@@ -56,7 +63,10 @@ describe('tools from the manifest', () => {
       properties: {
         market: { type: 'string', description: 'market, e.g. USDTNGN (from `hedge markets`)' },
         side: { type: 'string', enum: ['buy', 'sell'], description: 'buy or sell' },
-        notional: { description: 'size in USD: 10000, 10_000, 10k or 1.5m', anyOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'string' }] },
+        notional: {
+          description: 'size in USD: 10000, 10_000, 10k or 1.5m',
+          anyOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'string' }],
+        },
         tenor: {
           description: 'tenor in days: 1, 3 or 7',
           anyOf: [
@@ -72,16 +82,41 @@ describe('tools from the manifest', () => {
   });
 
   it('open: what the wizard would ask is required; long flags with underscores; --no-wait is `wait`, on by default', () => {
-    const schema = inputSchema(tool('open'), 'direct') as { properties: Record<string, { type?: string; default?: unknown }>; required: string[] };
-    expect(Object.keys(schema.properties)).toEqual(['market', 'side', 'notional', 'tenor', 'ref', 'allow_duplicate_ref', 'skip_checks', 'wait', 'idempotency_key', 'new', 'dry_run', 'again']);
+    const schema = inputSchema(tool('open'), 'direct') as {
+      properties: Record<string, { type?: string; default?: unknown }>;
+      required: string[];
+    };
+    expect(Object.keys(schema.properties)).toEqual([
+      'market',
+      'side',
+      'notional',
+      'tenor',
+      'ref',
+      'allow_duplicate_ref',
+      'skip_checks',
+      'wait',
+      'idempotency_key',
+      'new',
+      'dry_run',
+      'again',
+    ]);
     expect(schema.required).toEqual(['market', 'side', 'notional', 'tenor']);
     expect(schema.properties.wait).toMatchObject({ type: 'boolean', default: true });
     expect(schema.properties.dry_run).toMatchObject({ type: 'boolean', default: false });
   });
 
   it('roll and quote: the tenor the CLI refuses to go without is required', () => {
-    expect((inputSchema(tool('roll'), 'direct') as { required: string[] }).required).toEqual(['market', 'side', 'tenor']);
-    expect((inputSchema(tool('quote'), 'direct') as { required: string[] }).required).toEqual(['market', 'side', 'notional', 'tenor']);
+    expect((inputSchema(tool('roll'), 'direct') as { required: string[] }).required).toEqual([
+      'market',
+      'side',
+      'tenor',
+    ]);
+    expect((inputSchema(tool('quote'), 'direct') as { required: string[] }).required).toEqual([
+      'market',
+      'side',
+      'notional',
+      'tenor',
+    ]);
   });
 
   it('exposures: its file is an exposures file under the roots, never target rows inline; --html is left out', () => {
@@ -90,19 +125,48 @@ describe('tools from the manifest', () => {
     expect(names).not.toContain('rows');
     expect(names).not.toContain('html');
     expect(exposures.arguments.find((argument) => argument.name === 'file')!.required).toBe(true);
-    expect(rawInputFor(exposures, { file: 'exposures.csv', functional: 'NGN', netting: false })).toMatchObject({ args: { file: 'exposures.csv' }, options: { functional: 'NGN', netting: false } });
+    expect(rawInputFor(exposures, { file: 'exposures.csv', functional: 'NGN', netting: false })).toMatchObject({
+      args: { file: 'exposures.csv' },
+      options: { functional: 'NGN', netting: false },
+    });
   });
 
   it('--watch views and --html files are left out; hedges keeps its bounded --wait; reads take --ref and a bounded until', () => {
     // --ref (a filter wherever a list is shown) stays; --watch's options and --html go.
-    expect(Object.keys((inputSchema(tool('positions'), 'direct') as { properties: object }).properties)).toEqual(['ref', 'until']);
-    expect(Object.keys((inputSchema(tool('report'), 'direct') as { properties: object }).properties)).toEqual(['since', 'until', 'by', 'ref']);
-    expect(Object.keys((inputSchema(tool('hedges'), 'direct') as { properties: object }).properties)).toEqual(['id', 'status', 'ref', 'limit', 'all', 'wait', 'until']);
+    expect(Object.keys((inputSchema(tool('positions'), 'direct') as { properties: object }).properties)).toEqual([
+      'ref',
+      'until',
+    ]);
+    expect(Object.keys((inputSchema(tool('report'), 'direct') as { properties: object }).properties)).toEqual([
+      'since',
+      'until',
+      'by',
+      'ref',
+    ]);
+    expect(Object.keys((inputSchema(tool('hedges'), 'direct') as { properties: object }).properties)).toEqual([
+      'id',
+      'status',
+      'ref',
+      'limit',
+      'all',
+      'wait',
+      'until',
+    ]);
   });
 
   it('a confirmation_token argument only on write tools that need one (live key with --allow-live)', () => {
-    const names = (name: string, access: 'direct' | 'token') => Object.keys((inputSchema(tool(name), access) as { properties: object }).properties);
-    expect(names('close', 'token')).toEqual(['market', 'side', 'wait', 'idempotency_key', 'new', 'dry_run', 'again', 'confirmation_token']);
+    const names = (name: string, access: 'direct' | 'token') =>
+      Object.keys((inputSchema(tool(name), access) as { properties: object }).properties);
+    expect(names('close', 'token')).toEqual([
+      'market',
+      'side',
+      'wait',
+      'idempotency_key',
+      'new',
+      'dry_run',
+      'again',
+      'confirmation_token',
+    ]);
     expect(names('close', 'direct')).not.toContain('confirmation_token');
     expect(names('quote', 'token')).not.toContain('confirmation_token');
   });
@@ -115,39 +179,68 @@ describe('safety tiers', () => {
     expect(writeAccess('live', false)).toBe('none');
     expect(writeAccess('live', true)).toBe('token');
     expect(writeAccess(undefined, true)).toBe('none');
-    expect([offered(tool('open'), 'none'), offered(tool('quote'), 'none'), offered(tool('open'), 'token')]).toEqual([false, true, true]);
+    expect([offered(tool('open'), 'none'), offered(tool('quote'), 'none'), offered(tool('open'), 'token')]).toEqual([
+      false,
+      true,
+      true,
+    ]);
   });
 
   it('the catalogue entry says the tier, whether it is offered, and how a live write is confirmed', () => {
     const entry = catalogueEntry(tool('open'), 'token', 120);
     expect(entry).toMatchObject({ name: 'open', command: 'hedge open', tier: 'write', offered: true });
-    expect(entry.description).toContain('only a second call with the same arguments and that token, within 120 s, sends it');
+    expect(entry.description).toContain(
+      'only a second call with the same arguments and that token, within 120 s, sends it',
+    );
     expect(catalogueEntry(tool('open'), 'none', 120).offered).toBe(false);
   });
 });
 
 describe('arguments → the command input', () => {
   it('values as commander hands them over: strings, flags true, `wait` on unless false', () => {
-    expect(rawInputFor(tool('open'), { market: 'USDTNGN', side: 'buy', notional: 10000, tenor: 3, skip_checks: true, dry_run: false })).toEqual({
+    expect(
+      rawInputFor(tool('open'), {
+        market: 'USDTNGN',
+        side: 'buy',
+        notional: 10000,
+        tenor: 3,
+        skip_checks: true,
+        dry_run: false,
+      }),
+    ).toEqual({
       args: { market: 'USDTNGN', side: 'buy', notional: '10000' },
       options: { tenor: '3', skipChecks: true, wait: true },
     });
-    expect(rawInputFor(tool('close'), { market: 'USDTNGN', side: 'sell', wait: false }).options).toEqual({ wait: false });
-    expect(rawInputFor(tool('quote'), { market: 'USDTNGN', side: 'buy', notional: '10k', tenor: '7' }).args.notional).toBe('10k');
+    expect(rawInputFor(tool('close'), { market: 'USDTNGN', side: 'sell', wait: false }).options).toEqual({
+      wait: false,
+    });
+    expect(
+      rawInputFor(tool('quote'), { market: 'USDTNGN', side: 'buy', notional: '10k', tenor: '7' }).args.notional,
+    ).toBe('10k');
   });
 
   it('refusals name the argument: unknown, wrong type, missing, stdin as a file', () => {
-    expect(refusal(() => rawInputFor(tool('quote'), { market: 'USDTNGN', side: 'buy', notional: 1, tenor: 3, size: 5 }))).toBe(
-      'size: not an argument of quote; expected market, side, notional, tenor, until.',
+    expect(
+      refusal(() => rawInputFor(tool('quote'), { market: 'USDTNGN', side: 'buy', notional: 1, tenor: 3, size: 5 })),
+    ).toBe('size: not an argument of quote; expected market, side, notional, tenor, until.');
+    expect(
+      refusal(() => rawInputFor(tool('quote'), { market: 'USDTNGN', side: 'buy', notional: true, tenor: 3 })),
+    ).toBe('notional: expected a number or a string, got true.');
+    expect(refusal(() => rawInputFor(tool('quote'), { market: 'USDTNGN', side: ['buy'], notional: 1, tenor: 3 }))).toBe(
+      'side: expected a string, got an array.',
     );
-    expect(refusal(() => rawInputFor(tool('quote'), { market: 'USDTNGN', side: 'buy', notional: true, tenor: 3 }))).toBe(
-      'notional: expected a number or a string, got true.',
+    expect(refusal(() => rawInputFor(tool('open'), { market: 'USDTNGN', side: 'buy', notional: 1 }))).toBe(
+      'tenor: missing; expected tenor in days: 1, 3 or 7.',
     );
-    expect(refusal(() => rawInputFor(tool('quote'), { market: 'USDTNGN', side: ['buy'], notional: 1, tenor: 3 }))).toBe('side: expected a string, got an array.');
-    expect(refusal(() => rawInputFor(tool('open'), { market: 'USDTNGN', side: 'buy', notional: 1 }))).toBe('tenor: missing; expected tenor in days: 1, 3 or 7.');
-    expect(refusal(() => rawInputFor(tool('close'), { market: 'USDTNGN', side: 'buy', dry_run: 'yes' }))).toBe('dry_run: expected true or false, got "yes".');
-    expect(refusal(() => rawInputFor(tool('plan'), { file: '-' }))).toBe('file: - (stdin) is not available to a tool call; give the path of the file.');
-    expect(refusal(() => rawInputFor(tool('markets'), { market: 'USDTNGN' }))).toBe('market: not an argument of markets; expected until.');
+    expect(refusal(() => rawInputFor(tool('close'), { market: 'USDTNGN', side: 'buy', dry_run: 'yes' }))).toBe(
+      'dry_run: expected true or false, got "yes".',
+    );
+    expect(refusal(() => rawInputFor(tool('plan'), { file: '-' }))).toBe(
+      'file: - (stdin) is not available to a tool call; give the path of the file.',
+    );
+    expect(refusal(() => rawInputFor(tool('markets'), { market: 'USDTNGN' }))).toBe(
+      'market: not an argument of markets; expected until.',
+    );
   });
 
   it("a command's own refusal is said with the tool's argument name", () => {
@@ -155,7 +248,10 @@ describe('arguments → the command input', () => {
       argument: 'tenor',
       message: 'tenor: "2" is not allowed; expected 1, 3 or 7 (days).',
     });
-    expect(namedArgument(tool('hedges'), '--limit: "0" is not allowed.')).toEqual({ argument: 'limit', message: 'limit: "0" is not allowed.' });
+    expect(namedArgument(tool('hedges'), '--limit: "0" is not allowed.')).toEqual({
+      argument: 'limit',
+      message: 'limit: "0" is not allowed.',
+    });
     expect(namedArgument(tool('quote'), 'side: "hold" is not allowed; expected buy or sell.')?.argument).toBe('side');
     expect(namedArgument(tool('quote'), 'cannot read the file.')).toBeUndefined();
   });
@@ -171,7 +267,11 @@ describe('confirmation tokens', () => {
   function store(ttl = 120) {
     let now = 1_000_000;
     let serial = 0;
-    const tokens = new ConfirmationTokens(ttl, () => now, () => `hct_${++serial}`);
+    const tokens = new ConfirmationTokens(
+      ttl,
+      () => now,
+      () => `hct_${++serial}`,
+    );
     return { tokens, advance: (ms: number) => (now += ms) };
   }
 
@@ -179,7 +279,9 @@ describe('confirmation tokens', () => {
     const { tokens } = store();
     const { token, expiresAt } = tokens.issue('open', args);
     expect(expiresAt).toBe(1_000_000 + 120_000);
-    expect(() => tokens.redeem(token, 'open', { tenor: 3, notional: 10000, side: 'buy', market: 'USDTNGN' })).not.toThrow();
+    expect(() =>
+      tokens.redeem(token, 'open', { tenor: 3, notional: 10000, side: 'buy', market: 'USDTNGN' }),
+    ).not.toThrow();
     expect(refusal(() => tokens.redeem(token, 'open', args))).toBe(
       'confirmation_token: this token has been used already (each token sends once); nothing was sent. Call open without confirmation_token for a new preview and token.',
     );
@@ -188,9 +290,15 @@ describe('confirmation tokens', () => {
   it('other arguments or another tool are refused, and the token stays good for what it was issued for', () => {
     const { tokens } = store();
     const { token } = tokens.issue('open', args);
-    expect(refusal(() => tokens.redeem(token, 'open', { ...args, notional: 20000 }))).toMatch(/^confirmation_token: this token was issued for other arguments; nothing was sent\./);
-    expect(refusal(() => tokens.redeem(token, 'open', { ...args, notional: '10000' }))).toMatch(/issued for other arguments/);
-    expect(refusal(() => tokens.redeem(token, 'add', args))).toMatch(/^confirmation_token: this token was issued for the open tool; nothing was sent\./);
+    expect(refusal(() => tokens.redeem(token, 'open', { ...args, notional: 20000 }))).toMatch(
+      /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
+    );
+    expect(refusal(() => tokens.redeem(token, 'open', { ...args, notional: '10000' }))).toMatch(
+      /issued for other arguments/,
+    );
+    expect(refusal(() => tokens.redeem(token, 'add', args))).toMatch(
+      /^confirmation_token: this token was issued for the open tool; nothing was sent\./,
+    );
     expect(() => tokens.redeem(token, 'open', args)).not.toThrow();
   });
 
@@ -202,15 +310,25 @@ describe('confirmation tokens', () => {
     expect(() => tokens.redeem(early.token, 'close', { market: 'USDTNGN', side: 'buy' })).not.toThrow();
     advance(1);
     const message = refusal(() => tokens.redeem(late.token, 'close', { market: 'USDTNGN', side: 'sell' }));
-    expect(message).toBe('confirmation_token: this token has expired (a token lasts 120 s); nothing was sent. Call close without confirmation_token for a new preview and token.');
-    expect(refusal(() => tokens.redeem(late.token, 'close', { market: 'USDTNGN', side: 'sell' }))).toMatch(/this token has expired;/);
+    expect(message).toBe(
+      'confirmation_token: this token has expired (a token lasts 120 s); nothing was sent. Call close without confirmation_token for a new preview and token.',
+    );
+    expect(refusal(() => tokens.redeem(late.token, 'close', { market: 'USDTNGN', side: 'sell' }))).toMatch(
+      /this token has expired;/,
+    );
   });
 
   it('an unknown or empty token is refused', () => {
     const { tokens } = store();
-    expect(refusal(() => tokens.redeem('hct_guess', 'open', args))).toMatch(/^confirmation_token: this token is not one this server issued; nothing was sent\./);
-    expect(refusal(() => tokens.redeem('', 'open', args))).toMatch(/^confirmation_token: expected the string a preview returned/);
-    expect(refusal(() => tokens.redeem(42, 'open', args))).toMatch(/^confirmation_token: expected the string a preview returned/);
+    expect(refusal(() => tokens.redeem('hct_guess', 'open', args))).toMatch(
+      /^confirmation_token: this token is not one this server issued; nothing was sent\./,
+    );
+    expect(refusal(() => tokens.redeem('', 'open', args))).toMatch(
+      /^confirmation_token: expected the string a preview returned/,
+    );
+    expect(refusal(() => tokens.redeem(42, 'open', args))).toMatch(
+      /^confirmation_token: expected the string a preview returned/,
+    );
   });
 
   it('HEDGE_MCP_TOKEN_TTL_SECONDS sets the lifetime: 0 to 3600 seconds, 120 by default', () => {
@@ -218,7 +336,11 @@ describe('confirmation tokens', () => {
     expect(tokenTtlSeconds({})).toBe(120);
     expect(tokenTtlSeconds({ HEDGE_MCP_TOKEN_TTL_SECONDS: '0' })).toBe(0);
     expect(tokenTtlSeconds({ HEDGE_MCP_TOKEN_TTL_SECONDS: '30' })).toBe(30);
-    expect(refusal(() => tokenTtlSeconds({ HEDGE_MCP_TOKEN_TTL_SECONDS: '-1' }))).toBe('HEDGE_MCP_TOKEN_TTL_SECONDS: expected a number of seconds from 0 to 3600 (got "-1").');
-    expect(refusal(() => tokenTtlSeconds({ HEDGE_MCP_TOKEN_TTL_SECONDS: '3601' }))).toMatch(/^HEDGE_MCP_TOKEN_TTL_SECONDS: /);
+    expect(refusal(() => tokenTtlSeconds({ HEDGE_MCP_TOKEN_TTL_SECONDS: '-1' }))).toBe(
+      'HEDGE_MCP_TOKEN_TTL_SECONDS: expected a number of seconds from 0 to 3600 (got "-1").',
+    );
+    expect(refusal(() => tokenTtlSeconds({ HEDGE_MCP_TOKEN_TTL_SECONDS: '3601' }))).toMatch(
+      /^HEDGE_MCP_TOKEN_TTL_SECONDS: /,
+    );
   });
 });

@@ -32,13 +32,23 @@ function toolbox(simulator: Simulator, limits: AgentLimits, options: { live?: bo
       env: { HEDGE_CONFIG_DIR: simulator.configDir },
       globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
       clock: realClock,
-      credentials: { apiKey: options.live ? LIVE_KEY : simulator.apiKey, baseUrl: simulator.baseUrl, environment, sources: { apiKey: 'environment', baseUrl: 'environment' } },
+      credentials: {
+        apiKey: options.live ? LIVE_KEY : simulator.apiKey,
+        baseUrl: simulator.baseUrl,
+        environment,
+        sources: { apiKey: 'environment', baseUrl: 'environment' },
+      },
       createContext: (init) =>
         new CommandContext({
           ...init,
           client: createClient({
             connections,
-            credentials: { apiKey: simulator.apiKey, baseUrl: simulator.baseUrl, environment: 'test', sources: { apiKey: 'environment', baseUrl: 'environment' } },
+            credentials: {
+              apiKey: simulator.apiKey,
+              baseUrl: simulator.baseUrl,
+              environment: 'test',
+              sources: { apiKey: 'environment', baseUrl: 'environment' },
+            },
             env: {},
             clock: init.clock,
             signal: init.signal,
@@ -48,7 +58,8 @@ function toolbox(simulator: Simulator, limits: AgentLimits, options: { live?: bo
     new ConfirmationTokens(120, () => 1_000_000),
     { allowLive: options.live === true, limits, tools: agentTools(COMMANDS) },
   );
-  const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => (await box.call(name, args, new AbortController().signal))!;
+  const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> =>
+    (await box.call(name, args, new AbortController().signal))!;
   return { box, call };
 }
 
@@ -62,10 +73,16 @@ describe('--max-notional', () => {
     const refused = await call('open', open('10k'));
     expect(refused.isError).toBe(true);
     expect(data(refused)).toMatchObject({
-      error: { code: 'max_notional_exceeded', class: 'rejected', details: { this_call_usd: 10_000, max_notional_usd: 5_000 } },
+      error: {
+        code: 'max_notional_exceeded',
+        class: 'rejected',
+        details: { this_call_usd: 10_000, max_notional_usd: 5_000 },
+      },
       exit_code: 3,
     });
-    expect(data(refused).error.message).toBe("open: this call trades 10,000.00 USD, over this agent's cap of 5,000.00 USD per call (hedge mcp --max-notional); nothing was sent.");
+    expect(data(refused).error.message).toBe(
+      "open: this call trades 10,000.00 USD, over this agent's cap of 5,000.00 USD per call (hedge mcp --max-notional); nothing was sent.",
+    );
     expect(simulator.requests()).toEqual([]);
     expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
 
@@ -74,10 +91,12 @@ describe('--max-notional', () => {
     expect(data(allowed)).toMatchObject({ notional_usd: 4_000, status: 'filled' });
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
     // The tool's description tells the agent.
-    expect(box.list().find((tool) => tool.name === 'open')!.description).toContain('Limits set by the operator: at most 5,000.00 USD per call');
+    expect(box.list().find((tool) => tool.name === 'open')!.description).toContain(
+      'Limits set by the operator: at most 5,000.00 USD per call',
+    );
   });
 
-  it('counts the side\'s notional for close and twice it for roll (read from the book, nothing written)', async () => {
+  it("counts the side's notional for close and twice it for roll (read from the book, nothing written)", async () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 10_000);
     const { call } = toolbox(simulator, { maxNotionalUsd: 15_000 });
@@ -111,11 +130,17 @@ describe('--max-daily-notional', () => {
 
     const refused = await call('add', { market: MARKET, side: 'buy', notional: 6_000 });
     expect(data(refused)).toMatchObject({
-      error: { code: 'max_daily_notional_exceeded', class: 'rejected', details: { this_call_usd: 6_000, used_last_24h_usd: 10_000, max_daily_notional_usd: 15_000, room_usd: 5_000 } },
+      error: {
+        code: 'max_daily_notional_exceeded',
+        class: 'rejected',
+        details: { this_call_usd: 6_000, used_last_24h_usd: 10_000, max_daily_notional_usd: 15_000, room_usd: 5_000 },
+      },
       exit_code: 3,
     });
     const agentEntry = (await openJournal({ dir: simulator.configDir }).list()).find((entry) => entry.via === 'agent')!;
-    expect(data(refused).error.details.frees_at).toBe(new Date(Date.parse(agentEntry.created_at) + 86_400_000).toISOString());
+    expect(data(refused).error.details.frees_at).toBe(
+      new Date(Date.parse(agentEntry.created_at) + 86_400_000).toISOString(),
+    );
     expect(simulator.writes()).toHaveLength(before);
 
     // Exactly up to the cap is allowed.
@@ -130,7 +155,9 @@ describe('--max-daily-notional', () => {
     const { call } = toolbox(simulator, { maxDailyNotionalUsd: 15_000 });
     const results = await Promise.all([call('open', open(10_000, 'buy')), call('open', open(10_000, 'sell'))]);
     expect(results.filter((result) => !result.isError)).toHaveLength(1);
-    expect(results.filter((result) => result.isError).map((result) => data(result).error.code)).toEqual(['max_daily_notional_exceeded']);
+    expect(results.filter((result) => result.isError).map((result) => data(result).error.code)).toEqual([
+      'max_daily_notional_exceeded',
+    ]);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
   });
 });
@@ -140,16 +167,23 @@ describe('--markets', () => {
     const simulator = await startSimulator({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
     const { call } = toolbox(simulator, { markets: ['USDTKES'] });
     const refused = await call('open', open(1_000));
-    expect(data(refused)).toMatchObject({ error: { code: 'market_not_allowed', details: { market: MARKET, allowed_markets: ['USDTKES'] } }, exit_code: 3 });
+    expect(data(refused)).toMatchObject({
+      error: { code: 'market_not_allowed', details: { market: MARKET, allowed_markets: ['USDTKES'] } },
+      exit_code: 3,
+    });
     expect(simulator.requests()).toEqual([]);
     expect((await call('quote', { market: MARKET, side: 'buy', notional: 1_000, tenor: 1 })).isError).toBeFalsy();
     const allowed = await call('open', open(1_000, 'buy', 'usdtkes'));
     expect(allowed.isError, allowed.content[0]!.text).toBeFalsy();
-    expect(simulator.requests('POST', '/hedges').map((entry) => (entry.body as { market: string }).market)).toEqual(['USDTKES']);
+    expect(simulator.requests('POST', '/hedges').map((entry) => (entry.body as { market: string }).market)).toEqual([
+      'USDTKES',
+    ]);
   });
 
   it('limits are checked when the server starts: bad values are usage errors', () => {
-    expect(parseAgentLimits({ maxNotional: '25k', maxDailyNotional: '1.5m', markets: 'usdtngn, USDTKES,usdtngn' })).toEqual({ maxNotionalUsd: 25_000, maxDailyNotionalUsd: 1_500_000, markets: ['USDTNGN', 'USDTKES'] });
+    expect(
+      parseAgentLimits({ maxNotional: '25k', maxDailyNotional: '1.5m', markets: 'usdtngn, USDTKES,usdtngn' }),
+    ).toEqual({ maxNotionalUsd: 25_000, maxDailyNotionalUsd: 1_500_000, markets: ['USDTNGN', 'USDTKES'] });
     expect(() => parseAgentLimits({ maxNotional: 'lots' })).toThrow(UsageError);
     expect(() => parseAgentLimits({ maxDailyNotional: '-5' })).toThrow(/^--max-daily-notional: /);
     expect(() => parseAgentLimits({ markets: ' , ' })).toThrow(/^--markets: /);

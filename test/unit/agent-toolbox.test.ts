@@ -26,7 +26,23 @@ const startSimulator = useSimulators();
 const connections = new HttpConnections();
 afterAll(() => connections.close());
 
-const READ_TOOLS = ['markets', 'price', 'quote', 'hedges', 'history', 'positions', 'account', 'maturities', 'whoami', 'doctor', 'plan', 'exposures', 'report', 'journal_list', 'journal_show'];
+const READ_TOOLS = [
+  'markets',
+  'price',
+  'quote',
+  'hedges',
+  'history',
+  'positions',
+  'account',
+  'maturities',
+  'whoami',
+  'doctor',
+  'plan',
+  'exposures',
+  'report',
+  'journal_list',
+  'journal_show',
+];
 
 function liveToolbox(simulator: Simulator, options: { allowLive: boolean; files?: FileAccess }) {
   let tokenNow = 1_000_000;
@@ -36,14 +52,24 @@ function liveToolbox(simulator: Simulator, options: { allowLive: boolean; files?
       env: { HEDGE_CONFIG_DIR: simulator.configDir },
       globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
       clock: realClock,
-      credentials: { apiKey: LIVE_KEY, baseUrl: simulator.baseUrl, environment: 'live', sources: { apiKey: 'environment', baseUrl: 'environment' } },
+      credentials: {
+        apiKey: LIVE_KEY,
+        baseUrl: simulator.baseUrl,
+        environment: 'live',
+        sources: { apiKey: 'environment', baseUrl: 'environment' },
+      },
       files: options.files,
       createContext: (init) =>
         new CommandContext({
           ...init,
           client: createClient({
             connections,
-            credentials: { apiKey: simulator.apiKey, baseUrl: simulator.baseUrl, environment: 'test', sources: { apiKey: 'environment', baseUrl: 'environment' } },
+            credentials: {
+              apiKey: simulator.apiKey,
+              baseUrl: simulator.baseUrl,
+              environment: 'test',
+              sources: { apiKey: 'environment', baseUrl: 'environment' },
+            },
             env: {},
             clock: init.clock,
             signal: init.signal,
@@ -53,7 +79,8 @@ function liveToolbox(simulator: Simulator, options: { allowLive: boolean; files?
     tokens,
     { allowLive: options.allowLive, tools: agentTools(COMMANDS) },
   );
-  const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => (await toolbox.call(name, args, new AbortController().signal))!;
+  const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> =>
+    (await toolbox.call(name, args, new AbortController().signal))!;
   return { toolbox, call, expireTokens: () => (tokenNow += 120_000) };
 }
 
@@ -74,7 +101,8 @@ describe('a live key without --allow-live', () => {
       error: {
         code: 'usage',
         class: 'usage',
-        message: 'open is a write tool, and write tools are not offered on a LIVE key unless the server runs with `hedge mcp --allow-live`; nothing was sent.',
+        message:
+          'open is a write tool, and write tools are not offered on a LIVE key unless the server runs with `hedge mcp --allow-live`; nothing was sent.',
         details: {},
         status: null,
       },
@@ -88,7 +116,9 @@ describe('a live key with --allow-live', () => {
   it('the first call sends nothing and previews the quote and the exact request; the token sends it once, journaled', async () => {
     const simulator = await startSimulator();
     const { toolbox, call } = liveToolbox(simulator, { allowLive: true });
-    expect(toolbox.list().find((tool) => tool.name === 'open')?.inputSchema).toMatchObject({ properties: { confirmation_token: { type: 'string' } } });
+    expect(toolbox.list().find((tool) => tool.name === 'open')?.inputSchema).toMatchObject({
+      properties: { confirmation_token: { type: 'string' } },
+    });
 
     const first = await call('open', OPEN_ARGS);
     expect(first.isError).toBeUndefined();
@@ -106,7 +136,9 @@ describe('a live key with --allow-live', () => {
     expect(preview.confirmation_token).toMatch(/^hct_[A-Za-z0-9_-]{24}$/);
     expect(preview.expires_in_seconds).toBe(120);
     expect(preview.expires_at).toBe(new Date(1_000_000 + 120_000).toISOString());
-    expect(first.content[1]!.text).toContain(' LIVE  production key hpk_live…0001: this will open a hedge with real funds.');
+    expect(first.content[1]!.text).toContain(
+      ' LIVE  production key hpk_live…0001: this will open a hedge with real funds.',
+    );
     // Reads only (the pre-trade checks and the quote): no write reached the server, none was journaled.
     expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes']);
     expect(simulator.hedges()).toEqual([]);
@@ -117,10 +149,14 @@ describe('a live key with --allow-live', () => {
     expect(confirmed.isError).toBeUndefined();
     const hedge = data(confirmed);
     expect(hedge).toMatchObject({ market: MARKET, side: 'buy', notional_usd: 10000, status: 'filled' });
-    expect(simulator.hedges().map((state) => [state.id, state.status, state.notionalUsd, state.clientReference])).toEqual([[hedge.id, 'filled', 10000, 'DEAL-7']]);
+    expect(
+      simulator.hedges().map((state) => [state.id, state.status, state.notionalUsd, state.clientReference]),
+    ).toEqual([[hedge.id, 'filled', 10000, 'DEAL-7']]);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
     const entries = await journal.list();
-    expect(entries.map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id])).toEqual([['open', 'live', 'filled', hedge.id]]);
+    expect(entries.map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id])).toEqual([
+      ['open', 'live', 'filled', hedge.id],
+    ]);
 
     const again = await call('open', { ...OPEN_ARGS, confirmation_token: preview.confirmation_token });
     expect(again.isError).toBe(true);
@@ -135,16 +171,26 @@ describe('a live key with --allow-live', () => {
     const { confirmation_token: token } = data(await call('open', OPEN_ARGS));
 
     const wrong = await call('open', { ...OPEN_ARGS, confirmation_token: 'hct_notissuedbythisserver000' });
-    expect(data(wrong).error.message).toMatch(/^confirmation_token: this token is not one this server issued; nothing was sent\./);
+    expect(data(wrong).error.message).toMatch(
+      /^confirmation_token: this token is not one this server issued; nothing was sent\./,
+    );
     const other = await call('open', { ...OPEN_ARGS, notional: '20k', confirmation_token: token });
-    expect(data(other).error.message).toMatch(/^confirmation_token: this token was issued for other arguments; nothing was sent\./);
+    expect(data(other).error.message).toMatch(
+      /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
+    );
     // Refused with the preview of those arguments (its quote, its own token).
-    expect(data(other).new_preview).toMatchObject({ sent: false, arguments: { notional: '20k' }, preview: { dry_run: { body: { notional_usd: 20_000 } } } });
+    expect(data(other).new_preview).toMatchObject({
+      sent: false,
+      arguments: { notional: '20k' },
+      preview: { dry_run: { body: { notional_usd: 20_000 } } },
+    });
     expireTokens();
     const expired = await call('open', { ...OPEN_ARGS, confirmation_token: token });
     expect(expired.isError).toBe(true);
     expect(data(expired)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
-    expect(data(expired).error.message).toMatch(/^confirmation_token: this token has expired \(a token lasts 120 s\); nothing was sent\./);
+    expect(data(expired).error.message).toMatch(
+      /^confirmation_token: this token has expired \(a token lasts 120 s\); nothing was sent\./,
+    );
 
     expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes', '/quotes']);
     expect(simulator.hedges()).toEqual([]);
@@ -156,7 +202,14 @@ describe('a live key with --allow-live', () => {
     const result = await call('open', { ...OPEN_ARGS, tenor: 2 });
     expect(result.isError).toBe(true);
     expect(data(result)).toEqual({
-      error: { code: 'usage', class: 'usage', message: 'tenor: "2" is not allowed; expected 1, 3 or 7 (days).', details: {}, status: null, argument: 'tenor' },
+      error: {
+        code: 'usage',
+        class: 'usage',
+        message: 'tenor: "2" is not allowed; expected 1, 3 or 7 (days).',
+        details: {},
+        status: null,
+        argument: 'tenor',
+      },
       exit_code: 2,
     });
     expect(result.content.map((part) => part.text).join('\n')).not.toContain('confirmation_token":');
@@ -168,9 +221,17 @@ describe('a live key with --allow-live', () => {
     simulator.seedOpen('buy', 10_000);
     const desk = tempDir('hedge-toolbox-desk-');
     try {
-      const target = (notional: number) => writeFileSync(join(desk.path, 'target.csv'), `market,side,notional_usd,tenor_days\n${MARKET},buy,${notional},7\n`);
-      const { call } = liveToolbox(simulator, { allowLive: true, files: new FileAccess(await serverRoots([desk.path], desk.path), desk.path) });
-      const adds = () => simulator.requests('POST', '/hedges/add').map((entry) => (entry.body as { notional_usd: number }).notional_usd);
+      const target = (notional: number) =>
+        writeFileSync(
+          join(desk.path, 'target.csv'),
+          `market,side,notional_usd,tenor_days\n${MARKET},buy,${notional},7\n`,
+        );
+      const { call } = liveToolbox(simulator, {
+        allowLive: true,
+        files: new FileAccess(await serverRoots([desk.path], desk.path), desk.path),
+      });
+      const adds = () =>
+        simulator.requests('POST', '/hedges/add').map((entry) => (entry.body as { notional_usd: number }).notional_usd);
 
       // Previewed at add 1,000; the file then says 65,000 (add 55,000) when the token comes back.
       target(11_000);
@@ -180,9 +241,15 @@ describe('a live key with --allow-live', () => {
       const refused = await call('apply', { file: 'target.csv', confirmation_token: shown.confirmation_token });
       expect(refused.isError).toBe(true);
       expect(data(refused)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
-      expect(data(refused).error.message).toMatch(/^confirmation_token: what this call would send now is not what its preview showed .*; nothing was sent\./);
+      expect(data(refused).error.message).toMatch(
+        /^confirmation_token: what this call would send now is not what its preview showed .*; nothing was sent\./,
+      );
       const fresh = data(refused).new_preview;
-      expect(fresh).toMatchObject({ sent: false, tool: 'apply', preview: { dry_run: { steps: [{ action: 'add', delta_usd: 55_000 }] } } });
+      expect(fresh).toMatchObject({
+        sent: false,
+        tool: 'apply',
+        preview: { dry_run: { steps: [{ action: 'add', delta_usd: 55_000 }] } },
+      });
       expect(fresh.confirmation_token).not.toBe(shown.confirmation_token);
       expect(adds()).toEqual([]);
       expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
@@ -193,7 +260,10 @@ describe('a live key with --allow-live', () => {
       expect(data(back).new_preview.preview.dry_run.steps).toMatchObject([{ action: 'add', delta_usd: 1_000 }]);
       expect(adds()).toEqual([]);
       // And the plan as previewed goes ahead with its token.
-      const confirmed = await call('apply', { file: 'target.csv', confirmation_token: data(back).new_preview.confirmation_token });
+      const confirmed = await call('apply', {
+        file: 'target.csv',
+        confirmation_token: data(back).new_preview.confirmation_token,
+      });
       expect(confirmed.isError, confirmed.content[0]!.text).toBeUndefined();
       expect(adds()).toEqual([1_000]);
     } finally {

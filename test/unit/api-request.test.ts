@@ -62,13 +62,32 @@ describe('-f / -F parameters', () => {
       ],
       (file) => files[file]!,
     );
-    expect(params).toEqual({ market: 'USDTNGN', notional_usd: '10000', tenor_days: 3, rate: -150, ok: true, none: null, ref: 'DEAL-9', plain: 'a=b', leg: { side: 'buy', size: 5 }, tags: ['a', 'b'] });
+    expect(params).toEqual({
+      market: 'USDTNGN',
+      notional_usd: '10000',
+      tenor_days: 3,
+      rate: -150,
+      ok: true,
+      none: null,
+      ref: 'DEAL-9',
+      plain: 'a=b',
+      leg: { side: 'buy', size: 5 },
+      tags: ['a', 'b'],
+    });
   });
 
   it('refuses what is not key=value, a key set twice, and a group in a query string', () => {
     expect(() => buildParams([{ raw: 'market', typed: false }], () => '')).toThrow('-f: "market" is not key=value.');
     expect(() => buildParams([{ raw: '=x', typed: true }], () => '')).toThrow('-F: "=x" is not key=value.');
-    expect(() => buildParams([{ raw: 'a=1', typed: false }, { raw: 'a=2', typed: false }], () => '')).toThrow(/sets a a second time/);
+    expect(() =>
+      buildParams(
+        [
+          { raw: 'a=1', typed: false },
+          { raw: 'a=2', typed: false },
+        ],
+        () => '',
+      ),
+    ).toThrow(/sets a a second time/);
     expect(() => buildParams([{ raw: 'a[]x=1', typed: false }], () => '')).toThrow(/no usable key/);
     expect(queryStringOf({ status: 'filled', limit: 5, tags: ['a', 'b'] })).toBe('status=filled&limit=5&tags=a&tags=b');
     expect(() => queryStringOf({ leg: { side: 'buy' } })).toThrow(/a GET carries its parameters in the query string/);
@@ -83,7 +102,9 @@ describe('-f / -F parameters', () => {
     expect(() => parseHeader('X-A: b\r\nX-B: c')).toThrow(/line break/);
     expect(parseApiMethod(undefined)).toBe('GET');
     expect(parseApiMethod('post')).toBe('POST');
-    expect(() => parseApiMethod('TRACE')).toThrow('-X: "TRACE" is not allowed; expected GET, POST, PUT, PATCH, DELETE.');
+    expect(() => parseApiMethod('TRACE')).toThrow(
+      '-X: "TRACE" is not allowed; expected GET, POST, PUT, PATCH, DELETE.',
+    );
   });
 });
 
@@ -91,8 +112,12 @@ describe('the next page', () => {
   const answer = (meta: Record<string, unknown>, link?: string) => ({ meta, headers: link ? { link } : {} });
 
   it('a cursor in meta is sent back as cursor=, replacing the last one; has_more false or no cursor ends it', () => {
-    expect(nextPagePath(BASE, '/hedges?limit=2', answer({ next_cursor: 'c2', has_more: true }))).toBe('/hedges?limit=2&cursor=c2');
-    expect(nextPagePath(BASE, '/hedges?limit=2&cursor=c2', answer({ next_cursor: 'c4' }))).toBe('/hedges?limit=2&cursor=c4');
+    expect(nextPagePath(BASE, '/hedges?limit=2', answer({ next_cursor: 'c2', has_more: true }))).toBe(
+      '/hedges?limit=2&cursor=c2',
+    );
+    expect(nextPagePath(BASE, '/hedges?limit=2&cursor=c2', answer({ next_cursor: 'c4' }))).toBe(
+      '/hedges?limit=2&cursor=c4',
+    );
     expect(nextPagePath(BASE, '/hedges', answer({ cursor: { next: 'n1' } }))).toBe('/hedges?cursor=n1');
     expect(nextPagePath(BASE, '/hedges', answer({ next_cursor: 'c', has_more: false }))).toBeUndefined();
     expect(nextPagePath(BASE, '/hedges', answer({ next_cursor: null }))).toBeUndefined();
@@ -105,9 +130,15 @@ describe('the next page', () => {
     expect(nextPagePath(BASE, '/hedges', answer({ next: '/partners/acme/v2/hedges?page=3' }))).toBe('/hedges?page=3');
     expect(nextPagePath(BASE, '/hedges', answer({ links: { next: `${BASE}/hedges?page=4` } }))).toBe('/hedges?page=4');
     // Another origin is refused by the one origin check every request passes (off_origin); another path on the same origin by the pager.
-    expect(() => nextPagePath(BASE, '/hedges', answer({}, '<https://evil.example/partners/acme/v2/hedges?page=2>; rel="next"'))).toThrow(OffOriginError);
-    expect(() => nextPagePath(BASE, '/hedges', answer({}, '<https://evil.example/partners/acme/v2/hedges?page=2>; rel="next"'))).toThrow(/would leave the base URL's origin \(https:\/\/api\.example\.com\) for https:\/\/evil\.example;/);
-    expect(() => nextPagePath(BASE, '/hedges', answer({ next: 'https://api.example.com/other/v2/hedges' }))).toThrow(/leads outside the base URL/);
+    expect(() =>
+      nextPagePath(BASE, '/hedges', answer({}, '<https://evil.example/partners/acme/v2/hedges?page=2>; rel="next"')),
+    ).toThrow(OffOriginError);
+    expect(() =>
+      nextPagePath(BASE, '/hedges', answer({}, '<https://evil.example/partners/acme/v2/hedges?page=2>; rel="next"')),
+    ).toThrow(/would leave the base URL's origin \(https:\/\/api\.example\.com\) for https:\/\/evil\.example;/);
+    expect(() => nextPagePath(BASE, '/hedges', answer({ next: 'https://api.example.com/other/v2/hedges' }))).toThrow(
+      /leads outside the base URL/,
+    );
     expect(withQueryParam('/hedges?a=1', 'cursor', 'x y')).toBe('/hedges?a=1&cursor=x+y');
   });
 });

@@ -15,12 +15,18 @@ const work = tempDir('hedge-compile-cache-');
 afterAll(() => work.remove());
 
 const NODES = [process.execPath, ...(process.env.HEDGE_TEST_NODE ? [process.env.HEDGE_TEST_NODE] : [])];
-const hasCompileCache = (node: string) => spawnSync(node, ['-p', "typeof require('node:module').enableCompileCache"], { encoding: 'utf8' }).stdout.trim() === 'function';
+const hasCompileCache = (node: string) =>
+  spawnSync(node, ['-p', "typeof require('node:module').enableCompileCache"], { encoding: 'utf8' }).stdout.trim() ===
+  'function';
 const withCache = NODES.filter(hasCompileCache);
 const withoutCache = NODES.filter((node) => !hasCompileCache(node));
 
 let runs = 0;
-function run(node: string, args: string[], extra: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string } {
+function run(
+  node: string,
+  args: string[],
+  extra: Record<string, string> = {},
+): { code: number | null; stdout: string; stderr: string } {
   const config = join(work.path, `config-${(runs += 1)}`);
   const env = { ...baseEnv(config), ...extra };
   const child = spawnSync(node, [HEDGE_BIN, ...args], { env, cwd: ROOT, encoding: 'utf8', timeout: 20_000 });
@@ -29,40 +35,45 @@ function run(node: string, args: string[], extra: Record<string, string> = {}): 
 
 const files = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String) : []);
 
-describe.skipIf(withCache.length === 0)('Node >= 22.1: the compile cache (skipped: no Node with module.enableCompileCache here; set HEDGE_TEST_NODE)', () => {
-  it('is written under HEDGE_CACHE_DIR by the first run, and the next run prints the same', () => {
-    for (const node of withCache) {
-      const cacheDir = join(work.path, `cache-a-${runs}`);
-      const first = run(node, ['--demo', 'markets', '--json'], { HEDGE_CACHE_DIR: cacheDir });
-      expect(first.code, first.stderr).toBe(0);
-      const written = files(join(cacheDir, 'compile-cache'));
-      expect(written.length).toBeGreaterThan(5);
-      const second = run(node, ['--demo', 'markets', '--json'], { HEDGE_CACHE_DIR: cacheDir });
-      expect(second.code, second.stderr).toBe(0);
-      expect(JSON.parse(second.stdout).map((row: { market: string }) => row.market)).toEqual(JSON.parse(first.stdout).map((row: { market: string }) => row.market));
-    }
-  });
+describe.skipIf(withCache.length === 0)(
+  'Node >= 22.1: the compile cache (skipped: no Node with module.enableCompileCache here; set HEDGE_TEST_NODE)',
+  () => {
+    it('is written under HEDGE_CACHE_DIR by the first run, and the next run prints the same', () => {
+      for (const node of withCache) {
+        const cacheDir = join(work.path, `cache-a-${runs}`);
+        const first = run(node, ['--demo', 'markets', '--json'], { HEDGE_CACHE_DIR: cacheDir });
+        expect(first.code, first.stderr).toBe(0);
+        const written = files(join(cacheDir, 'compile-cache'));
+        expect(written.length).toBeGreaterThan(5);
+        const second = run(node, ['--demo', 'markets', '--json'], { HEDGE_CACHE_DIR: cacheDir });
+        expect(second.code, second.stderr).toBe(0);
+        expect(JSON.parse(second.stdout).map((row: { market: string }) => row.market)).toEqual(
+          JSON.parse(first.stdout).map((row: { market: string }) => row.market),
+        );
+      }
+    });
 
-  it('is off with NODE_DISABLE_COMPILE_CACHE=1', () => {
-    for (const node of withCache) {
-      const cacheDir = join(work.path, `cache-b-${runs}`);
-      const off = run(node, ['completion', 'bash'], { HEDGE_CACHE_DIR: cacheDir, NODE_DISABLE_COMPILE_CACHE: '1' });
-      expect(off.code).toBe(0);
-      expect(off.stdout).toMatch(/complete -F _hedge hedge/);
-      expect(files(join(cacheDir, 'compile-cache'))).toEqual([]);
-    }
-  });
+    it('is off with NODE_DISABLE_COMPILE_CACHE=1', () => {
+      for (const node of withCache) {
+        const cacheDir = join(work.path, `cache-b-${runs}`);
+        const off = run(node, ['completion', 'bash'], { HEDGE_CACHE_DIR: cacheDir, NODE_DISABLE_COMPILE_CACHE: '1' });
+        expect(off.code).toBe(0);
+        expect(off.stdout).toMatch(/complete -F _hedge hedge/);
+        expect(files(join(cacheDir, 'compile-cache'))).toEqual([]);
+      }
+    });
 
-  it('a cache folder that cannot be made never fails a command', () => {
-    for (const node of withCache) {
-      const blocked = join(work.path, `not-a-folder-${runs}`);
-      writeFileSync(blocked, 'a file where the cache folder would go');
-      const result = run(node, ['completion', 'bash'], { HEDGE_CACHE_DIR: blocked });
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toMatch(/complete -F _hedge hedge/);
-    }
-  });
-});
+    it('a cache folder that cannot be made never fails a command', () => {
+      for (const node of withCache) {
+        const blocked = join(work.path, `not-a-folder-${runs}`);
+        writeFileSync(blocked, 'a file where the cache folder would go');
+        const result = run(node, ['completion', 'bash'], { HEDGE_CACHE_DIR: blocked });
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout).toMatch(/complete -F _hedge hedge/);
+      }
+    });
+  },
+);
 
 describe.skipIf(withoutCache.length === 0)('Node < 22.1: no compile cache (skipped: every Node here has one)', () => {
   it('runs without one and writes nothing', () => {
@@ -70,7 +81,9 @@ describe.skipIf(withoutCache.length === 0)('Node < 22.1: no compile cache (skipp
       const cacheDir = join(work.path, `cache-c-${runs}`);
       const result = run(node, ['--demo', 'markets', '--json'], { HEDGE_CACHE_DIR: cacheDir });
       expect(result.code, result.stderr).toBe(0);
-      expect(JSON.parse(result.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+      expect(JSON.parse(result.stdout)).toEqual(
+        expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]),
+      );
       expect(existsSync(cacheDir)).toBe(false);
     }
   });

@@ -1,6 +1,12 @@
 // What a key may look like and how much of it may ever be shown.
 import { describe, expect, it } from 'vitest';
-import { environmentOfKey, redactKey, registerSecret, scrubSecrets, validateApiKey } from '../../src/security/secrets.js';
+import {
+  environmentOfKey,
+  redactKey,
+  registerSecret,
+  scrubSecrets,
+  validateApiKey,
+} from '../../src/security/secrets.js';
 import { AuthError } from '../../src/errors.js';
 
 describe('environmentOfKey / validateApiKey', () => {
@@ -10,7 +16,13 @@ describe('environmentOfKey / validateApiKey', () => {
   });
 
   it('refuses anything else with AuthError, showing at most a redacted form', () => {
-    for (const key of ['hpk_prod_abcdefghijklmnop', 'hpk_test_short', 'live_abcdefghijklmnop', 'hpk_test_abc defghijklmnop', '"hpk_test_abcdefghijklmnop"']) {
+    for (const key of [
+      'hpk_prod_abcdefghijklmnop',
+      'hpk_test_short',
+      'live_abcdefghijklmnop',
+      'hpk_test_abc defghijklmnop',
+      '"hpk_test_abcdefghijklmnop"',
+    ]) {
       expect(environmentOfKey(key), key).toBeUndefined();
       try {
         validateApiKey(key, 'stdin');
@@ -26,7 +38,8 @@ describe('environmentOfKey / validateApiKey', () => {
 /** Every run of four characters of `secret` that `text` repeats (none may be). */
 function piecesShown(text: string, secret: string): string[] {
   const pieces: string[] = [];
-  for (let at = 0; at + 4 <= secret.length; at += 1) if (text.includes(secret.slice(at, at + 4))) pieces.push(secret.slice(at, at + 4));
+  for (let at = 0; at + 4 <= secret.length; at += 1)
+    if (text.includes(secret.slice(at, at + 4))) pieces.push(secret.slice(at, at + 4));
   return pieces;
 }
 
@@ -35,7 +48,10 @@ describe('validateApiKey: text that is not a key (issue 47)', () => {
     const cases: Array<[string, string]> = [
       ['MyBankPassw0rd9931', '18 characters with no _live_ or _test_ part'],
       ['Qz7x Vw3kPj9mRt2sLb8n', '21 characters with whitespace in it'],
-      ['Qz7xVw3k_live_Pj9!mRt2sLb8n', '27 characters whose prefix or rest is of the wrong length or has characters a key does not'],
+      [
+        'Qz7xVw3k_live_Pj9!mRt2sLb8n',
+        '27 characters whose prefix or rest is of the wrong length or has characters a key does not',
+      ],
     ];
     for (const [secret, shape] of cases) {
       let message = '';
@@ -45,7 +61,9 @@ describe('validateApiKey: text that is not a key (issue 47)', () => {
         expect(error).toBeInstanceOf(AuthError);
         message = (error as Error).message;
       }
-      expect(message).toBe(`The API key from --key-command is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is ${shape} (none of it is shown).`);
+      expect(message).toBe(
+        `The API key from --key-command is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is ${shape} (none of it is shown).`,
+      );
       // The shape it names (_live_, _test_) is the message's own; nothing else of the text is.
       expect(piecesShown(message.replaceAll('_live_', ' ').replaceAll('_test_', ' '), secret), secret).toEqual([]);
     }

@@ -25,7 +25,8 @@ beforeEach(async () => {
 });
 afterEach(() => tmp.remove());
 
-const resolve = (env: Record<string, string> = {}, profileFlag?: string) => resolveCredentials({ env, profileFlag, store: () => store });
+const resolve = (env: Record<string, string> = {}, profileFlag?: string) =>
+  resolveCredentials({ env, profileFlag, store: () => store });
 
 describe('resolveCredentials', () => {
   it('the current profile when nothing else is said', async () => {
@@ -39,19 +40,45 @@ describe('resolveCredentials', () => {
   });
 
   it('--profile beats HEDGE_PROFILE, which beats the current profile', async () => {
-    expect(await resolve({ HEDGE_PROFILE: 'bravo' })).toMatchObject({ profileName: 'bravo', environment: 'live', caFile: '/bravo.pem', sources: { profile: 'environment', caFile: 'profile' } });
-    expect(await resolve({ HEDGE_PROFILE: 'bravo' }, 'alpha')).toMatchObject({ profileName: 'alpha', sources: { profile: 'flag' } });
+    expect(await resolve({ HEDGE_PROFILE: 'bravo' })).toMatchObject({
+      profileName: 'bravo',
+      environment: 'live',
+      caFile: '/bravo.pem',
+      sources: { profile: 'environment', caFile: 'profile' },
+    });
+    expect(await resolve({ HEDGE_PROFILE: 'bravo' }, 'alpha')).toMatchObject({
+      profileName: 'alpha',
+      sources: { profile: 'flag' },
+    });
   });
 
   it('HEDGE_API_KEY, HEDGE_BASE_URL and HEDGE_CA_FILE beat the profile one by one', async () => {
-    expect(await resolve({ HEDGE_API_KEY: KEY_ENV })).toMatchObject({ apiKey: KEY_ENV, baseUrl: 'https://alpha.example/v2', sources: { apiKey: 'environment', baseUrl: 'profile' } });
-    expect(await resolve({ HEDGE_BASE_URL: 'https://env.example/v2/', HEDGE_PROFILE: 'bravo' })).toMatchObject({ apiKey: KEY_B, baseUrl: 'https://env.example/v2', sources: { apiKey: 'profile', baseUrl: 'environment' } });
-    expect(await resolve({ HEDGE_CA_FILE: '/env.pem', HEDGE_PROFILE: 'bravo' })).toMatchObject({ caFile: '/env.pem', sources: { caFile: 'environment' } });
+    expect(await resolve({ HEDGE_API_KEY: KEY_ENV })).toMatchObject({
+      apiKey: KEY_ENV,
+      baseUrl: 'https://alpha.example/v2',
+      sources: { apiKey: 'environment', baseUrl: 'profile' },
+    });
+    expect(await resolve({ HEDGE_BASE_URL: 'https://env.example/v2/', HEDGE_PROFILE: 'bravo' })).toMatchObject({
+      apiKey: KEY_B,
+      baseUrl: 'https://env.example/v2',
+      sources: { apiKey: 'profile', baseUrl: 'environment' },
+    });
+    expect(await resolve({ HEDGE_CA_FILE: '/env.pem', HEDGE_PROFILE: 'bravo' })).toMatchObject({
+      caFile: '/env.pem',
+      sources: { caFile: 'environment' },
+    });
   });
 
   it('an explicit --profile takes that profile whole: no environment key is sent to its host', async () => {
-    const picked = await resolve({ HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2', HEDGE_CA_FILE: '/env.pem' }, 'bravo');
-    expect(picked).toMatchObject({ apiKey: KEY_B, profileName: 'bravo', sources: { apiKey: 'profile', baseUrl: 'profile', profile: 'flag' } });
+    const picked = await resolve(
+      { HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2', HEDGE_CA_FILE: '/env.pem' },
+      'bravo',
+    );
+    expect(picked).toMatchObject({
+      apiKey: KEY_B,
+      profileName: 'bravo',
+      sources: { apiKey: 'profile', baseUrl: 'profile', profile: 'flag' },
+    });
     expect(picked.baseUrl).not.toBe('https://env.example/v2');
     expect(picked.caFile).toBe(store.profile('bravo')?.ca_file);
     expect(picked.caFile).not.toBe('/env.pem');
@@ -64,7 +91,10 @@ describe('resolveCredentials', () => {
         throw new Error('opened');
       },
     });
-    expect(result).toMatchObject({ profileName: undefined, sources: { apiKey: 'environment', baseUrl: 'environment' } });
+    expect(result).toMatchObject({
+      profileName: undefined,
+      sources: { apiKey: 'environment', baseUrl: 'environment' },
+    });
   });
 
   it('a logged-out profile, or nothing at all, is an AuthError that says how to log in or try --demo', async () => {

@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthError, InterruptedError, UsageError } from '../../src/errors.js';
-import { checkCaFile, defaultBaseUrl, loginProfileName, readKeyFromStdin, saveLogin, trimOneNewline } from '../../src/config/login-profile.js';
+import {
+  checkCaFile,
+  defaultBaseUrl,
+  loginProfileName,
+  readKeyFromStdin,
+  saveLogin,
+  trimOneNewline,
+} from '../../src/config/login-profile.js';
 import { ProfileStore } from '../../src/config/profile-store.js';
 import { tempDir } from '../support/hedge-cli.js';
 
@@ -26,7 +33,9 @@ describe('readKeyFromStdin', () => {
   const never = new AbortController().signal;
 
   it('reads the whole pipe, in chunks, minus one newline', async () => {
-    expect(await readKeyFromStdin(Readable.from([Buffer.from(KEY.slice(0, 5)), Buffer.from(`${KEY.slice(5)}\n`)]), never)).toBe(KEY);
+    expect(
+      await readKeyFromStdin(Readable.from([Buffer.from(KEY.slice(0, 5)), Buffer.from(`${KEY.slice(5)}\n`)]), never),
+    ).toBe(KEY);
   });
 
   it('refuses empty input and a lone newline (AuthError, exit 4)', async () => {
@@ -35,7 +44,9 @@ describe('readKeyFromStdin', () => {
   });
 
   it('refuses input far too long to be a key', async () => {
-    await expect(readKeyFromStdin(Readable.from([Buffer.alloc(5000, 'a')]), never)).rejects.toThrow(/more than 4096 bytes/);
+    await expect(readKeyFromStdin(Readable.from([Buffer.alloc(5000, 'a')]), never)).rejects.toThrow(
+      /more than 4096 bytes/,
+    );
   });
 
   it('stops waiting when interrupted (a pipe that never closes)', async () => {
@@ -48,14 +59,18 @@ describe('readKeyFromStdin', () => {
 
 describe('loginProfileName and defaultBaseUrl', () => {
   it('--profile/HEDGE_PROFILE, then the current profile, then "default"', () => {
-    expect(loginProfileName({ name: 'desk' }, { current: 'other', profiles: { other: { base_url: 'x' } } })).toBe('desk');
+    expect(loginProfileName({ name: 'desk' }, { current: 'other', profiles: { other: { base_url: 'x' } } })).toBe(
+      'desk',
+    );
     expect(loginProfileName(undefined, { current: 'other', profiles: { other: { base_url: 'x' } } })).toBe('other');
     expect(loginProfileName(undefined, { current: 'gone', profiles: {} })).toBe('default');
     expect(loginProfileName(undefined, { profiles: {} })).toBe('default');
   });
 
   it('--base-url, then HEDGE_BASE_URL, then the stored one', () => {
-    expect(defaultBaseUrl('https://flag/v2', { HEDGE_BASE_URL: 'https://env/v2' }, 'https://stored/v2')).toBe('https://flag/v2');
+    expect(defaultBaseUrl('https://flag/v2', { HEDGE_BASE_URL: 'https://env/v2' }, 'https://stored/v2')).toBe(
+      'https://flag/v2',
+    );
     expect(defaultBaseUrl(undefined, { HEDGE_BASE_URL: 'https://env/v2' }, 'https://stored/v2')).toBe('https://env/v2');
     expect(defaultBaseUrl(undefined, { HEDGE_BASE_URL: '  ' }, 'https://stored/v2')).toBe('https://stored/v2');
     expect(defaultBaseUrl(undefined, {}, undefined)).toBeUndefined();
@@ -92,17 +107,39 @@ describe('saveLogin', () => {
 
   it('makes the first profile current, keeps another current one, and keeps unknown fields', async () => {
     const store = new ProfileStore(join(tmp.path, 'cfg'));
-    const first = await saveLogin(store, { name: 'desk', baseUrl: 'https://a/v2', apiKey: KEY, savedAt: '2026-01-01T00:00:00.000Z' });
+    const first = await saveLogin(store, {
+      name: 'desk',
+      baseUrl: 'https://a/v2',
+      apiKey: KEY,
+      savedAt: '2026-01-01T00:00:00.000Z',
+    });
     expect(first).toMatchObject({ current: true, previousCurrent: undefined });
 
     await store.update((data) => {
       (data.profiles.desk as Record<string, unknown>).colour = 'blue';
     });
-    const second = await saveLogin(store, { name: 'live', baseUrl: 'https://b/v2', apiKey: KEY, savedAt: '2026-01-01T00:00:00.000Z' });
+    const second = await saveLogin(store, {
+      name: 'live',
+      baseUrl: 'https://b/v2',
+      apiKey: KEY,
+      savedAt: '2026-01-01T00:00:00.000Z',
+    });
     expect(second).toMatchObject({ current: false, previousCurrent: 'desk' });
 
-    const renewed = await saveLogin(store, { name: 'desk', baseUrl: 'https://a/v2', apiKey: `${KEY}X`, caFile: '/ca.pem', savedAt: 'later' });
+    const renewed = await saveLogin(store, {
+      name: 'desk',
+      baseUrl: 'https://a/v2',
+      apiKey: `${KEY}X`,
+      caFile: '/ca.pem',
+      savedAt: 'later',
+    });
     expect(renewed.current).toBe(true);
-    expect(store.read().profiles.desk).toEqual({ base_url: 'https://a/v2', api_key: `${KEY}X`, ca_file: '/ca.pem', saved_at: 'later', colour: 'blue' });
+    expect(store.read().profiles.desk).toEqual({
+      base_url: 'https://a/v2',
+      api_key: `${KEY}X`,
+      ca_file: '/ca.pem',
+      saved_at: 'later',
+      colour: 'blue',
+    });
   });
 });

@@ -26,7 +26,10 @@ describe('ProfileStore', () => {
     });
     expect(statSync(store.file).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(new ProfileStore(dir).read()).toMatchObject({ current: 'desk', profiles: { desk: { base_url: 'https://x/v2' } } });
+    expect(new ProfileStore(dir).read()).toMatchObject({
+      current: 'desk',
+      profiles: { desk: { base_url: 'https://x/v2' } },
+    });
   });
 
   it('tightens a store folder and file that were left open to others', async () => {
@@ -133,4 +136,3 @@ describe('ProfileStore', () => {
     expect(store.read().current).toBe('after');
   });
 });
-

@@ -31,28 +31,41 @@ describe("the demo's socket", () => {
     expect(darwin).toMatch(/hedge-demo-\d+-\d+-[0-9a-z]+\.sock$/);
   });
 
-  it.skipIf(process.platform === 'win32')('carries the client\'s requests to a simulator listening on it, under the known account id', async () => {
-    const socketPath = demoSocketPath();
-    const sandbox = await startSandbox({ socketPath, apiKeys: [DEMO_API_KEY], knownAccountIds: { [DEMO_API_KEY]: 'acct_given0000000001' } });
-    const connections = new HttpConnections();
-    try {
-      expect(sandbox.baseUrl).toBe('http://localhost/partners/sandbox/v2');
-      expect(sandbox.socketPath).toBe(socketPath);
-      expect(sandbox.port).toBe(0);
-      const credentials = { apiKey: DEMO_API_KEY, baseUrl: sandbox.baseUrl, localSocket: socketPath, environment: 'test' as const, sources: { apiKey: 'demo' as const, baseUrl: 'demo' as const } };
-      const client = createClient({ connections, credentials, env: {}, clock: realClock });
-      const markets = await client.listMarkets();
-      expect(JSON.stringify(markets)).toContain('USDTNGN');
-      await client.getAccount();
-      expect(sandbox.requestLog.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
-        'GET /markets 200',
-        'GET /account 200',
-      ]);
-      // The id handed in is the account's: the engine did not hash the key.
-      expect(Object.keys(sandbox.engine.state.accounts)).toEqual(['acct_given0000000001']);
-    } finally {
-      await connections.close();
-      await sandbox.close();
-    }
-  });
+  it.skipIf(process.platform === 'win32')(
+    "carries the client's requests to a simulator listening on it, under the known account id",
+    async () => {
+      const socketPath = demoSocketPath();
+      const sandbox = await startSandbox({
+        socketPath,
+        apiKeys: [DEMO_API_KEY],
+        knownAccountIds: { [DEMO_API_KEY]: 'acct_given0000000001' },
+      });
+      const connections = new HttpConnections();
+      try {
+        expect(sandbox.baseUrl).toBe('http://localhost/partners/sandbox/v2');
+        expect(sandbox.socketPath).toBe(socketPath);
+        expect(sandbox.port).toBe(0);
+        const credentials = {
+          apiKey: DEMO_API_KEY,
+          baseUrl: sandbox.baseUrl,
+          localSocket: socketPath,
+          environment: 'test' as const,
+          sources: { apiKey: 'demo' as const, baseUrl: 'demo' as const },
+        };
+        const client = createClient({ connections, credentials, env: {}, clock: realClock });
+        const markets = await client.listMarkets();
+        expect(JSON.stringify(markets)).toContain('USDTNGN');
+        await client.getAccount();
+        expect(sandbox.requestLog.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+          'GET /markets 200',
+          'GET /account 200',
+        ]);
+        // The id handed in is the account's: the engine did not hash the key.
+        expect(Object.keys(sandbox.engine.state.accounts)).toEqual(['acct_given0000000001']);
+      } finally {
+        await connections.close();
+        await sandbox.close();
+      }
+    },
+  );
 });

@@ -30,7 +30,7 @@ describe('the demo state lock', () => {
     expect(hold.held()).toBe(false);
   });
 
-  it('taken over by another process, is not held, and its release leaves the new holder\'s directory', async () => {
+  it("taken over by another process, is not held, and its release leaves the new holder's directory", async () => {
     const path = stateFile();
     const hold = await lockDemoState(path);
     // What a process that judged it stale does: remove it, and make its own.

@@ -12,7 +12,12 @@ import { commandReference } from '../../src/cli/reference.js';
 import { ROOT } from '../support/hedge-cli.js';
 
 const DOCS = join(ROOT, 'docs');
-const FILES = [join(ROOT, 'README.md'), ...readdirSync(DOCS).filter((name) => name.endsWith('.md')).map((name) => join(DOCS, name))];
+const FILES = [
+  join(ROOT, 'README.md'),
+  ...readdirSync(DOCS)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join(DOCS, name)),
+];
 const read = (path: string) => readFileSync(path, 'utf8');
 
 /** The text outside fenced code blocks and inline code, where a link is a link. */
@@ -43,7 +48,8 @@ function links(path: string): Array<{ target: string; line: number }> {
   prose(read(path))
     .split('\n')
     .forEach((text, index) => {
-      for (const match of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) found.push({ target: match[1]!, line: index + 1 });
+      for (const match of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g))
+        found.push({ target: match[1]!, line: index + 1 });
     });
   return found;
 }
@@ -68,7 +74,7 @@ describe('README.md', () => {
     expect(ci).toEqual(['npm ci && npm run build', 'npm test']);
   });
 
-  it('spells a command the way that works after the set-up, at the binary\'s own cost: `./bin/hedge.js`, never a bare `hedge` at a prompt nor `npx hedge`', () => {
+  it("spells a command the way that works after the set-up, at the binary's own cost: `./bin/hedge.js`, never a bare `hedge` at a prompt nor `npx hedge`", () => {
     const blocks = [...readme.matchAll(/^```(sh|console)\n([\s\S]*?)^```/gm)].map((match) => match[2]!);
     const lines = blocks.flatMap((block) => block.split('\n')).map((line) => line.replace(/\s+#.*$/, ''));
     const bare = lines.filter((line) => /^(\$ )?hedge\b/.test(line) || /[|;&]\s*hedge\b/.test(line));
@@ -81,7 +87,9 @@ describe('README.md', () => {
     // no page tells a checkout to use it.
     const npx = FILES.flatMap((path) => {
       const text = read(path);
-      const typed = [...text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].flatMap((match) => match[1]!.split('\n')).filter((line) => /^(\$ )?npx hedge\b|[|;&]\s*npx hedge\b/.test(line));
+      const typed = [...text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)]
+        .flatMap((match) => match[1]!.split('\n'))
+        .filter((line) => /^(\$ )?npx hedge\b|[|;&]\s*npx hedge\b/.test(line));
       const told = text.split('\n').filter((line) => /in a checkout, (type )?`npx hedge/.test(line));
       return [...typed, ...told].map((line) => `${relative(ROOT, path)}: ${line}`);
     });
@@ -90,26 +98,29 @@ describe('README.md', () => {
 });
 
 describe('links in README.md and docs/', () => {
-  it.each(FILES.map((path) => [relative(ROOT, path), path]))('%s: every relative link resolves to a file, and a #fragment to a heading', (_name, path) => {
-    const broken: string[] = [];
-    for (const { target, line } of links(path)) {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:
-      const [file, fragment] = target.split('#') as [string, string | undefined];
-      const destination = file === '' ? path : resolve(dirname(path), decodeURIComponent(file));
-      if (!existsSync(destination)) {
-        broken.push(`line ${line}: ${target} (no such file)`);
-        continue;
-      }
-      if (fragment !== undefined && fragment !== '') {
-        if (statSync(destination).isDirectory() || !destination.endsWith('.md')) {
-          broken.push(`line ${line}: ${target} (a fragment into something that is not a Markdown file)`);
-        } else if (!anchorsOf(read(destination)).has(fragment)) {
-          broken.push(`line ${line}: ${target} (no heading #${fragment} there)`);
+  it.each(FILES.map((path) => [relative(ROOT, path), path]))(
+    '%s: every relative link resolves to a file, and a #fragment to a heading',
+    (_name, path) => {
+      const broken: string[] = [];
+      for (const { target, line } of links(path)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:
+        const [file, fragment] = target.split('#') as [string, string | undefined];
+        const destination = file === '' ? path : resolve(dirname(path), decodeURIComponent(file));
+        if (!existsSync(destination)) {
+          broken.push(`line ${line}: ${target} (no such file)`);
+          continue;
+        }
+        if (fragment !== undefined && fragment !== '') {
+          if (statSync(destination).isDirectory() || !destination.endsWith('.md')) {
+            broken.push(`line ${line}: ${target} (a fragment into something that is not a Markdown file)`);
+          } else if (!anchorsOf(read(destination)).has(fragment)) {
+            broken.push(`line ${line}: ${target} (no heading #${fragment} there)`);
+          }
         }
       }
-    }
-    expect(broken).toEqual([]);
-  });
+      expect(broken).toEqual([]);
+    },
+  );
 
   it('the anchors follow GitHub: punctuation dropped, spaces to dashes, repeats numbered', () => {
     expect([...anchorsOf('# Watching the book live: `--watch`\n## Sign convention\n## Sign convention\n')]).toEqual([
@@ -157,4 +168,3 @@ describe('docs/command-reference.md', () => {
     expect(read(join(DOCS, 'command-reference.md'))).toBe(reference);
   });
 });
-

@@ -10,7 +10,8 @@ import { Output, type DataFormat } from '../../src/ui/output.js';
 function output(format: DataFormat, fields: string[]) {
   let out = '';
   let err = '';
-  const stream = (append: (text: string) => void) => ({ write: (chunk: string) => (append(chunk), true) }) as unknown as NodeJS.WritableStream;
+  const stream = (append: (text: string) => void) =>
+    ({ write: (chunk: string) => (append(chunk), true) }) as unknown as NodeJS.WritableStream;
   const o = new Output({
     format,
     chalk: makeChalk(false),
@@ -31,20 +32,34 @@ const QUOTE = {
   legs: [{ side: 'sell' }],
 };
 const MARKETS = [
-  { market: 'USDTNGN', available_capacity_usd: { buy: 1_000_000, sell: 900_000 }, net_rate_daily_pct: { buy: 0.04, sell: -0.0256 } },
+  {
+    market: 'USDTNGN',
+    available_capacity_usd: { buy: 1_000_000, sell: 900_000 },
+    net_rate_daily_pct: { buy: 0.04, sell: -0.0256 },
+  },
   { market: 'USDTKES', available_capacity_usd: { buy: 5_000, sell: 0 } },
 ];
 /** A known field that flattens a nested object, as `markets` has: the nested object is covered. */
 const MARKET_FIELDS: FieldSpec[] = [
   { key: 'market', label: 'Market' },
-  { key: 'capacity_buy_usd', label: 'Capacity buy', kind: 'money', covers: ['available_capacity_usd'], get: (row) => (row.available_capacity_usd as { buy: number }).buy },
+  {
+    key: 'capacity_buy_usd',
+    label: 'Capacity buy',
+    kind: 'money',
+    covers: ['available_capacity_usd'],
+    get: (row) => (row.available_capacity_usd as { buy: number }).buy,
+  },
 ];
 
 describe('dotted --fields', () => {
   it('JSON keeps the nesting, in the order asked; a record without the path gets null there', async () => {
     const one = output('json', ['market', 'pricing.market_price', 'carry.total_usdc', 'pricing.price_impact_usd']);
     one.o.record(QUOTE, []);
-    expect(JSON.parse(one.stdout())).toEqual({ market: 'USDTNGN', pricing: { market_price: 1512.95, price_impact_usd: -4.3 }, carry: { total_usdc: 11.97 } });
+    expect(JSON.parse(one.stdout())).toEqual({
+      market: 'USDTNGN',
+      pricing: { market_price: 1512.95, price_impact_usd: -4.3 },
+      carry: { total_usdc: 11.97 },
+    });
     expect(Object.keys(JSON.parse(one.stdout()))).toEqual(['market', 'pricing', 'carry']);
 
     const list = output('json', ['market', 'net_rate_daily_pct.sell']);
@@ -66,7 +81,9 @@ describe('dotted --fields', () => {
   it('TSV and CSV: a column headed by the dotted name, raw values', async () => {
     const tsv = output('tsv', ['market', 'available_capacity_usd.buy', 'net_rate_daily_pct.sell']);
     await tsv.o.list(MARKETS, MARKET_FIELDS, { empty: 'none' });
-    expect(tsv.stdout()).toBe('market\tavailable_capacity_usd.buy\tnet_rate_daily_pct.sell\nUSDTNGN\t1000000\t-0.0256\nUSDTKES\t5000\t\n');
+    expect(tsv.stdout()).toBe(
+      'market\tavailable_capacity_usd.buy\tnet_rate_daily_pct.sell\nUSDTNGN\t1000000\t-0.0256\nUSDTKES\t5000\t\n',
+    );
     const csv = output('csv', ['legs.0.side', 'pricing.market_price']);
     csv.o.record(QUOTE, []);
     expect(csv.stdout()).toBe('legs.0.side,pricing.market_price\nsell,1512.95\n');
@@ -83,11 +100,14 @@ describe('dotted --fields', () => {
     expect(kindFromName('carry.total_usdc', 5)).toBe('money');
   });
 
-  it.each(['json', 'tsv', 'table'] as const)('%s: a dotted name that reaches nothing is bad usage naming it', (format) => {
-    const out = output(format, ['market', 'pricing.nothing.here', 'nope.x']);
-    expect(() => out.o.record(QUOTE, [])).toThrow(UsageError);
-    expect(() => out.o.record(QUOTE, [])).toThrow(/--fields: "nope\.x" is not a field here/);
-  });
+  it.each(['json', 'tsv', 'table'] as const)(
+    '%s: a dotted name that reaches nothing is bad usage naming it',
+    (format) => {
+      const out = output(format, ['market', 'pricing.nothing.here', 'nope.x']);
+      expect(() => out.o.record(QUOTE, [])).toThrow(UsageError);
+      expect(() => out.o.record(QUOTE, [])).toThrow(/--fields: "nope\.x" is not a field here/);
+    },
+  );
 
   it('valueAtPath follows objects by key and lists by index, nothing else', () => {
     expect(valueAtPath(QUOTE, 'pricing.market_price')).toBe(1512.95);

@@ -17,7 +17,13 @@ const codes = new Set(catalogue.map((entry) => entry.code));
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? (name === 'sandbox' ? [] : sourceFiles(path)) : path.endsWith('.ts') ? [path] : [];
+    return statSync(path).isDirectory()
+      ? name === 'sandbox'
+        ? []
+        : sourceFiles(path)
+      : path.endsWith('.ts')
+        ? [path]
+        : [];
   });
 }
 const SOURCE = sourceFiles(join(ROOT, 'src')).map((file) => readFileSync(file, 'utf8'));
@@ -30,7 +36,8 @@ describe('the error catalogue', () => {
       for (const entry of entries) expect(entry.class).toBe(name);
     }
     const known = new Set<number>(EXIT_CODES.map((entry) => entry.code));
-    for (const entry of catalogue) expect(known.has(entry.exit_code), `${entry.code}: exit ${entry.exit_code}`).toBe(true);
+    for (const entry of catalogue)
+      expect(known.has(entry.exit_code), `${entry.code}: exit ${entry.exit_code}`).toBe(true);
   });
 
   it('has one entry per code, with retry guidance that agrees with itself', () => {
@@ -38,7 +45,9 @@ describe('the error catalogue', () => {
     for (const entry of catalogue) {
       expect(entry.what_to_do.length, entry.code).toBeGreaterThan(10);
       expect(['no', 'after_fix', 'same_call', 'resume']).toContain(entry.retry);
-      expect(entry.retryable, `${entry.code}: retryable and retry disagree`).toBe(entry.retry === 'same_call' || entry.retry === 'resume');
+      expect(entry.retryable, `${entry.code}: retryable and retry disagree`).toBe(
+        entry.retry === 'same_call' || entry.retry === 'resume',
+      );
     }
   });
 
@@ -50,8 +59,16 @@ describe('the error catalogue', () => {
       for (const match of text.matchAll(/\bbase\(\s*\d+\s*,\s*'([a-z_]+)'/g)) own.add(match[1]!);
     }
     expect(own.size).toBeGreaterThan(10);
-    for (const code of own) expect(codes.has(code), `${code} is thrown in src/ but has no entry in the error catalogue`).toBe(true);
-    for (const code of ['max_notional_exceeded', 'max_daily_notional_exceeded', 'market_not_allowed', 'until_not_met', 'outcome_unknown', 'rate_limited']) {
+    for (const code of own)
+      expect(codes.has(code), `${code} is thrown in src/ but has no entry in the error catalogue`).toBe(true);
+    for (const code of [
+      'max_notional_exceeded',
+      'max_daily_notional_exceeded',
+      'market_not_allowed',
+      'until_not_met',
+      'outcome_unknown',
+      'rate_limited',
+    ]) {
       expect(codes.has(code), code).toBe(true);
     }
   });
@@ -60,11 +77,13 @@ describe('the error catalogue', () => {
     for (const tool of agentTools(COMMANDS)) {
       const entry = catalogueEntry(tool, 'direct', 120);
       const own = new Set(entry.errors.map((error) => error.code));
-      for (const code of ['usage', 'auth', 'network', 'interrupted']) expect(own.has(code), `${tool.name}: ${code}`).toBe(true);
+      for (const code of ['usage', 'auth', 'network', 'interrupted'])
+        expect(own.has(code), `${tool.name}: ${code}`).toBe(true);
       expect(entry.risk.moves_money).toBe(tool.tier === 'write');
       if (tool.tier === 'write') {
         expect(entry.risk.level).toBe('high');
-        for (const code of ['outcome_unknown', 'max_notional_exceeded', 'market_not_allowed']) expect(own.has(code), `${tool.name}: ${code}`).toBe(true);
+        for (const code of ['outcome_unknown', 'max_notional_exceeded', 'market_not_allowed'])
+          expect(own.has(code), `${tool.name}: ${code}`).toBe(true);
         expect(own.has('until_not_met')).toBe(false);
       } else {
         expect(entry.risk.level).toBe('low');
@@ -72,7 +91,11 @@ describe('the error catalogue', () => {
         expect(own.has('outcome_unknown')).toBe(false);
       }
     }
-    const plan = catalogueEntry(agentTools(COMMANDS).find((tool) => tool.name === 'plan')!, 'direct', 120);
+    const plan = catalogueEntry(
+      agentTools(COMMANDS).find((tool) => tool.name === 'plan')!,
+      'direct',
+      120,
+    );
     expect(plan.errors.map((error) => error.code)).toContain('changes');
   });
 });

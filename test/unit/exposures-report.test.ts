@@ -3,14 +3,26 @@
 // to date in whole cents, and the dollar offset shared by signed weight.
 import { describe, expect, it } from 'vitest';
 import type { Exposure } from '../../src/domain/exposures-file.js';
-import { costToDate, coveragePerWeek, effectiveness, weekStart, type CoverHedge } from '../../src/domain/exposures-report.js';
+import {
+  costToDate,
+  coveragePerWeek,
+  effectiveness,
+  weekStart,
+  type CoverHedge,
+} from '../../src/domain/exposures-report.js';
 import { DAY_MS, DEFAULT_POLICY } from '../../src/domain/exposures.js';
 
 // Wednesday 11 March 2026, 12:00 UTC.
 const NOW = Date.parse('2026-03-11T12:00:00Z');
 const PRICES = { USDTNGN: 1500 };
 const exposure = (id: string, type: 'receivable' | 'payable', amount: number, dueInDays: number): Exposure => ({
-  id, market: 'USDTNGN', type, amount, currency: 'NGN', dueMs: NOW + dueInDays * DAY_MS, line: 1,
+  id,
+  market: 'USDTNGN',
+  type,
+  amount,
+  currency: 'NGN',
+  dueMs: NOW + dueInDays * DAY_MS,
+  line: 1,
 });
 const receivable = exposure('R', 'receivable', 150_000_000, 20); // 100,000 USD
 const payable = exposure('P', 'payable', 30_000_000, 25); // 20,000 USD
@@ -36,29 +48,44 @@ describe('coverage per week', () => {
 });
 
 describe('cost to date', () => {
-  it('sums closed hedges\' carry and fees in whole cents; open hedges count for nothing yet', () => {
+  it("sums closed hedges' carry and fees in whole cents; open hedges count for nothing yet", () => {
     const hedges: CoverHedge[] = [
       { market: 'USDTNGN', side: 'buy', notionalUsd: 1, openedAtMs: 0, closedAtMs: 1, carryUsd: 0.1, feesUsd: 0.2 },
       { market: 'USDTNGN', side: 'buy', notionalUsd: 1, openedAtMs: 0, closedAtMs: 1, carryUsd: -0.07, feesUsd: 5 },
       { market: 'USDTNGN', side: 'buy', notionalUsd: 1, openedAtMs: 0, carryUsd: 100 },
     ];
-    expect(costToDate(['USDTNGN'], hedges)).toEqual([{ market: 'USDTNGN', closed_hedges: 2, carry_usdc: 0.03, fees_usdc: 5.2, cost_usdc: 5.23 }]);
+    expect(costToDate(['USDTNGN'], hedges)).toEqual([
+      { market: 'USDTNGN', closed_hedges: 2, carry_usdc: 0.03, fees_usdc: 5.2, cost_usdc: 5.23 },
+    ]);
   });
 });
 
 describe('effectiveness', () => {
   it('shares the cover P&L by signed weight: a perfect cover offsets 100% of each exposure', () => {
     // Struck at 1500, now 1650: a buy of the net 80,000 USD gains 80,000 × 150 / 1650.
-    const hedges: CoverHedge[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 80_000, openedAtMs: NOW - DAY_MS, entryPrice: 1500 }];
+    const hedges: CoverHedge[] = [
+      { market: 'USDTNGN', side: 'buy', notionalUsd: 80_000, openedAtMs: NOW - DAY_MS, entryPrice: 1500 },
+    ];
     const rows = effectiveness([receivable, payable], DEFAULT_POLICY, { USDTNGN: 1650 }, hedges, NOW);
-    expect(rows.map((row) => [row.id, row.cover_side, row.exposure_change_usd, row.cover_pnl_usd, row.offset_pct, row.effective])).toEqual([
+    expect(
+      rows.map((row) => [
+        row.id,
+        row.cover_side,
+        row.exposure_change_usd,
+        row.cover_pnl_usd,
+        row.offset_pct,
+        row.effective,
+      ]),
+    ).toEqual([
       ['R', 'buy', -9_090.91, 9_090.91, 100, true],
       ['P', 'sell', 1_818.18, -1_818.18, 100, true],
     ]);
   });
 
   it('marks a cover outside 80–125% and says nothing before the first cover', () => {
-    const half: CoverHedge[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 50_000, openedAtMs: NOW - DAY_MS, entryPrice: 1500 }];
+    const half: CoverHedge[] = [
+      { market: 'USDTNGN', side: 'buy', notionalUsd: 50_000, openedAtMs: NOW - DAY_MS, entryPrice: 1500 },
+    ];
     const [row] = effectiveness([receivable], DEFAULT_POLICY, { USDTNGN: 1650 }, half, NOW);
     expect(row).toMatchObject({ offset_pct: 50, effective: false });
     const [none] = effectiveness([receivable], DEFAULT_POLICY, PRICES, [], NOW);

@@ -28,7 +28,14 @@ const NOW = Date.parse('2026-03-02T09:00:00Z');
 const PRICE = 1500;
 const PRICES = { USDTNGN: PRICE };
 
-function exposure(id: string, type: 'receivable' | 'payable', amount: number, currency: string, dueInDays: number, extra: Partial<Exposure> = {}): Exposure {
+function exposure(
+  id: string,
+  type: 'receivable' | 'payable',
+  amount: number,
+  currency: string,
+  dueInDays: number,
+  extra: Partial<Exposure> = {},
+): Exposure {
   return { id, market: 'USDTNGN', type, amount, currency, dueMs: NOW + dueInDays * DAY_MS, line: 1, ...extra };
 }
 
@@ -48,9 +55,35 @@ describe('the exposures file', () => {
     const result = parseExposuresFile(text, { sourceName: 'e.csv' });
     expect(result).toEqual({
       exposures: [
-        { id: 'INV-1', market: 'USDTNGN', type: 'receivable', amount: 450_000_000, currency: 'NGN', dueMs: Date.parse('2027-01-15T00:00:00Z'), line: 2 },
-        { id: 'FRT-2', market: 'USDTNGN', type: 'payable', amount: 120_000_000, currency: 'NGN', dueMs: Date.parse('2027-02-03T16:00:00Z'), hedgeRatio: 0.75, line: 3 },
-        { id: 'AP-3', market: 'USDTNGN', type: 'payable', amount: 100_000.5, currency: 'USD', dueMs: Date.parse('2027-01-01T00:00:00Z'), hedgeRatio: 0.5, line: 4 },
+        {
+          id: 'INV-1',
+          market: 'USDTNGN',
+          type: 'receivable',
+          amount: 450_000_000,
+          currency: 'NGN',
+          dueMs: Date.parse('2027-01-15T00:00:00Z'),
+          line: 2,
+        },
+        {
+          id: 'FRT-2',
+          market: 'USDTNGN',
+          type: 'payable',
+          amount: 120_000_000,
+          currency: 'NGN',
+          dueMs: Date.parse('2027-02-03T16:00:00Z'),
+          hedgeRatio: 0.75,
+          line: 3,
+        },
+        {
+          id: 'AP-3',
+          market: 'USDTNGN',
+          type: 'payable',
+          amount: 100_000.5,
+          currency: 'USD',
+          dueMs: Date.parse('2027-01-01T00:00:00Z'),
+          hedgeRatio: 0.5,
+          line: 4,
+        },
       ],
     });
   });
@@ -84,22 +117,39 @@ describe('the exposures file', () => {
   });
 
   it('refuses a header without a required column, and an item of JSON that is not an object', () => {
-    expect(problemsOf(parseExposuresFile('id,market,type,amount,due\n', { sourceName: 'e.csv' }))[0]!.message).toMatch(/^header: lacks currency/);
-    expect(problemsOf(parseExposuresFile('[1]', { sourceName: 'e.json' }))[0]!.message).toMatch(/^item 1: expected an object/);
+    expect(problemsOf(parseExposuresFile('id,market,type,amount,due\n', { sourceName: 'e.csv' }))[0]!.message).toMatch(
+      /^header: lacks currency/,
+    );
+    expect(problemsOf(parseExposuresFile('[1]', { sourceName: 'e.json' }))[0]!.message).toMatch(
+      /^item 1: expected an object/,
+    );
     expect(problemsOf(parseExposuresFile('', { sourceName: 'e.csv' }))[0]!.message).toMatch(/is empty/);
   });
 });
 
 describe('the policy', () => {
-  it('defaults to 100% within 30 days, 75% to 90, 50% beyond, a band of 5%, today\'s price, USD books, netting', () => {
+  it("defaults to 100% within 30 days, 75% to 90, 50% beyond, a band of 5%, today's price, USD books, netting", () => {
     expect(resolvePolicy({}, {})).toEqual(DEFAULT_POLICY);
-    expect(DEFAULT_POLICY.buckets).toEqual([{ withinDays: 30, ratio: 1 }, { withinDays: 90, ratio: 0.75 }, { ratio: 0.5 }]);
+    expect(DEFAULT_POLICY.buckets).toEqual([
+      { withinDays: 30, ratio: 1 },
+      { withinDays: 90, ratio: 0.75 },
+      { ratio: 0.5 },
+    ]);
   });
 
   it('takes a policy file and lets the flags win over it', () => {
-    const file = parsePolicyFile('{"ratios": "10:100,*:20", "band_pct": 2, "sizing": "fixed", "netting": false}', 'p.json');
+    const file = parsePolicyFile(
+      '{"ratios": "10:100,*:20", "band_pct": 2, "sizing": "fixed", "netting": false}',
+      'p.json',
+    );
     const policy = resolvePolicy(file, { band: '7', functional: 'ngn' });
-    expect(policy).toEqual({ buckets: [{ withinDays: 10, ratio: 1 }, { ratio: 0.2 }], bandPct: 7, sizing: 'fixed', functional: 'NGN', netting: false });
+    expect(policy).toEqual({
+      buckets: [{ withinDays: 10, ratio: 1 }, { ratio: 0.2 }],
+      bandPct: 7,
+      sizing: 'fixed',
+      functional: 'NGN',
+      netting: false,
+    });
   });
 
   it('refuses bad buckets with one line naming the option', () => {
@@ -112,8 +162,9 @@ describe('the policy', () => {
     expect(parseRatios('30:100', '--ratios')).toEqual([{ withinDays: 30, ratio: 1 }, { ratio: 0 }]);
   });
 
-  it('gives each exposure the ratio of its time to due, the row\'s own ratio first, 0 once due', () => {
-    const at = (days: number, extra: Partial<Exposure> = {}) => ratioAt(exposure('X', 'receivable', 1, 'NGN', days, extra), DEFAULT_POLICY, NOW);
+  it("gives each exposure the ratio of its time to due, the row's own ratio first, 0 once due", () => {
+    const at = (days: number, extra: Partial<Exposure> = {}) =>
+      ratioAt(exposure('X', 'receivable', 1, 'NGN', days, extra), DEFAULT_POLICY, NOW);
     expect(at(30)).toEqual({ ratio: 1, bucket: '≤30d' });
     expect(at(30.01)).toEqual({ ratio: 0.75, bucket: '≤90d' });
     expect(at(90)).toEqual({ ratio: 0.75, bucket: '≤90d' });
@@ -179,7 +230,7 @@ describe('the target book', () => {
     ]);
   });
 
-  it('sizes at the first cover\'s price when sizing is fixed, at today\'s otherwise', () => {
+  it("sizes at the first cover's price when sizing is fixed, at today's otherwise", () => {
     const fixed: ExposurePolicy = { ...DEFAULT_POLICY, sizing: 'fixed' };
     expect(targetBook([receivable], fixed, PRICES, NOW, { R: 1000 })[0]!.target_usd).toBe(150_000);
     expect(targetBook([receivable], DEFAULT_POLICY, PRICES, NOW, { R: 1000 })[0]!.target_usd).toBe(100_000);
@@ -207,11 +258,18 @@ describe('the target book', () => {
       { market: 'USDTNGN', side: 'sell', notionalUsd: 0, line: 2 },
     ]);
     // After R is due, the payable alone: a sell of 40,000 × 75%.
-    expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, receivable.dueMs).map((row) => [row.side, row.notionalUsd])).toEqual([
+    expect(
+      targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, receivable.dueMs).map((row) => [
+        row.side,
+        row.notionalUsd,
+      ]),
+    ).toEqual([
       ['buy', 0],
       ['sell', 30_000],
     ]);
-    expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, payable.dueMs).every((row) => row.notionalUsd === 0)).toBe(true);
+    expect(
+      targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, payable.dueMs).every((row) => row.notionalUsd === 0),
+    ).toBe(true);
   });
 });
 
@@ -229,24 +287,44 @@ describe('the schedule of changes', () => {
 });
 
 describe('the projected cost', () => {
-  it('carries each side at today\'s rate, pays the fee on what is traded and rolls at each maturity', () => {
+  it("carries each side at today's rate, pays the fee on what is traded and rolls at each maturity", () => {
     const item = exposure('R', 'receivable', 150_000_000, 'NGN', 14); // 100,000 USD, two 7-day hedges
     const rates = { carryDailyPct: { USDTNGN: { buy: 0.04, sell: -0.02 } }, feeRate: { USDTNGN: 0.0005 } };
     const [cost] = projectedCost([item], DEFAULT_POLICY, PRICES, rates, NOW);
     // 14 days × 100,000 × 0.04% = 560 carry; open 50 + one roll (close 50 + open 50); settles at due: no fee.
-    expect(cost).toEqual({ due: new Date(item.dueMs).toISOString(), market: 'USDTNGN', exposures: 'R', carry_usdc: 560, fees_usdc: 150, rolls: 1, cost_usdc: 710 });
+    expect(cost).toEqual({
+      due: new Date(item.dueMs).toISOString(),
+      market: 'USDTNGN',
+      exposures: 'R',
+      carry_usdc: 560,
+      fees_usdc: 150,
+      rolls: 1,
+      cost_usdc: 710,
+    });
   });
 
   it('shows carry alone when the fee is not known, and a due inside a tenor pays the reduce', () => {
     const early = exposure('E', 'receivable', 15_000_000, 'NGN', 2); // 10,000 USD, due inside the 7-day hedge
     const late = exposure('L', 'receivable', 15_000_000, 'NGN', 7);
-    const costs = projectedCost([early, late], DEFAULT_POLICY, PRICES, { carryDailyPct: { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate: { USDTNGN: 0.001 } }, NOW);
+    const costs = projectedCost(
+      [early, late],
+      DEFAULT_POLICY,
+      PRICES,
+      { carryDailyPct: { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate: { USDTNGN: 0.001 } },
+      NOW,
+    );
     // 2 days × 20,000 × 0.01% = 4; 5 more days × 10,000 × 0.01% = 5. Fees: open 20 + reduce 10; the rest settles at day 7.
     expect(costs.map((cost) => [cost.exposures, cost.carry_usdc, cost.fees_usdc, cost.rolls])).toEqual([
       ['E', 4, 30, 0],
       ['L', 9, 30, 0],
     ]);
-    const unknown = projectedCost([late], DEFAULT_POLICY, PRICES, { carryDailyPct: { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate: {} }, NOW);
+    const unknown = projectedCost(
+      [late],
+      DEFAULT_POLICY,
+      PRICES,
+      { carryDailyPct: { USDTNGN: { buy: 0.01, sell: 0 } }, feeRate: {} },
+      NOW,
+    );
     expect(unknown[0]).toMatchObject({ fees_usdc: null, cost_usdc: unknown[0]!.carry_usdc });
   });
 });
@@ -265,7 +343,7 @@ describe('the stress table', () => {
 });
 
 describe('the dollar offset', () => {
-  it('is the cover\'s P&L against the exposure\'s change, effective from 80% to 125%', () => {
+  it("is the cover's P&L against the exposure's change, effective from 80% to 125%", () => {
     expect(dollarOffset(900, -1000)).toEqual({ ratio_pct: 90, effective: true });
     expect(dollarOffset(1300, -1000)).toEqual({ ratio_pct: 130, effective: false });
     expect(dollarOffset(700, -1000)).toEqual({ ratio_pct: 70, effective: false });
@@ -274,16 +352,30 @@ describe('the dollar offset', () => {
 });
 
 describe('the keeper holding the moving target', () => {
-  it('trades only when a side leaves its band: the row\'s own tolerance wins over the keeper\'s', async () => {
+  it("trades only when a side leaves its band: the row's own tolerance wins over the keeper's", async () => {
     const { decideRow } = await import('../../src/domain/keep.js');
-    const row = { market: 'USDTNGN', side: 'buy' as const, notionalUsd: 100_000, tenorDays: 7 as const, toleranceUsd: 5_000 };
-    const at = (notionalUsd: number) => decideRow(row, { position: { notionalUsd, hedgeId: 'hdg_1', maturityAtMs: NOW + 5 * DAY_MS } }, NOW, { toleranceUsd: 0 }).kind;
+    const row = {
+      market: 'USDTNGN',
+      side: 'buy' as const,
+      notionalUsd: 100_000,
+      tenorDays: 7 as const,
+      toleranceUsd: 5_000,
+    };
+    const at = (notionalUsd: number) =>
+      decideRow(row, { position: { notionalUsd, hedgeId: 'hdg_1', maturityAtMs: NOW + 5 * DAY_MS } }, NOW, {
+        toleranceUsd: 0,
+      }).kind;
     expect(at(104_000)).toBe('hold');
     expect(at(95_500)).toBe('hold');
     expect(at(106_000)).toBe('drift');
     expect(at(94_000)).toBe('drift');
     // A target of 0 (every exposure due) has no band: a position left there is closed.
-    const flat = decideRow({ ...row, notionalUsd: 0, toleranceUsd: 0 }, { position: { notionalUsd: 10, hedgeId: 'hdg_1', maturityAtMs: NOW + DAY_MS } }, NOW, { toleranceUsd: 0 });
+    const flat = decideRow(
+      { ...row, notionalUsd: 0, toleranceUsd: 0 },
+      { position: { notionalUsd: 10, hedgeId: 'hdg_1', maturityAtMs: NOW + DAY_MS } },
+      NOW,
+      { toleranceUsd: 0 },
+    );
     expect(flat).toMatchObject({ kind: 'drift', change: 'close' });
   });
 });
@@ -292,7 +384,8 @@ describe('letting an exposure go ahead of its due date', () => {
   it('counts an exposure due within dueLeadMs as due, so a keeper reduces at its last cycle before the date', () => {
     const soon = exposure('S', 'receivable', 15_000_000, 'NGN', 1); // 10,000 USD, due in a day
     const later = exposure('L', 'receivable', 30_000_000, 'NGN', 10); // 20,000 USD
-    const at = (lead: number) => targetRowsAt([soon, later], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead })[0]!.notionalUsd;
+    const at = (lead: number) =>
+      targetRowsAt([soon, later], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead })[0]!.notionalUsd;
     expect(at(0)).toBe(30_000);
     expect(at(DAY_MS - 1)).toBe(30_000);
     expect(at(DAY_MS)).toBe(20_000);
@@ -303,7 +396,8 @@ describe('letting a netted offset go ahead of its due date', () => {
   it('never raises a side before its time: within the lead a side holds the smaller of now and later', () => {
     const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 10); // 100,000 USD buy
     const payable = exposure('P', 'payable', 30_000_000, 'NGN', 1); // 20,000 USD, nets the buy down
-    const rows = (lead: number) => targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
+    const rows = (lead: number) =>
+      targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
     expect(rows(0)[0]!.notionalUsd).toBe(80_000);
     // The payable due within the lead: the buy stays at 80,000 (not 100,000) until it is due.
     expect(rows(DAY_MS)[0]!.notionalUsd).toBe(80_000);
@@ -316,7 +410,8 @@ describe('every moment of the lead counts, not only its end', () => {
     const first = exposure('R1', 'receivable', 150_000_000, 'NGN', 1); // 100,000 USD buy, due in 1 day
     const payable = exposure('P', 'payable', 30_000_000, 'NGN', 2); // 20,000 USD, nets the buy down, due in 2 days
     const last = exposure('R2', 'receivable', 150_000_000, 'NGN', 10); // 100,000 USD buy
-    const rows = (lead: number) => targetRowsAt([first, payable, last], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
+    const rows = (lead: number) =>
+      targetRowsAt([first, payable, last], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
     expect(rows(0)[0]!.notionalUsd).toBe(180_000);
     // Between R1's due date and P's the target is 80,000: with both in the lead the keeper holds
     // that, not the 100,000 at the lead's end (which would be above the target for a day).
@@ -327,7 +422,8 @@ describe('every moment of the lead counts, not only its end', () => {
   it('a netted payable entering a higher bucket within the lead lowers the side from then', () => {
     const receivable = exposure('R', 'receivable', 150_000_000, 'NGN', 20); // 100,000 USD at 100%
     const payable = exposure('P', 'payable', 30_000_000, 'NGN', 30.5); // 20,000 USD: 75% now, 100% in half a day
-    const rows = (lead: number) => targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
+    const rows = (lead: number) =>
+      targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW, {}, { dueLeadMs: lead });
     expect(rows(0)[0]!.notionalUsd).toBe(85_000);
     expect(rows(DAY_MS / 4)[0]!.notionalUsd).toBe(85_000);
     expect(rows(DAY_MS)[0]!.notionalUsd).toBe(80_000);
@@ -335,7 +431,7 @@ describe('every moment of the lead counts, not only its end', () => {
 });
 
 describe("the keeper's measure of the server's clock rate", () => {
-  it('is the server time per own time less the Date header\'s second of rounding, never below 1', async () => {
+  it("is the server time per own time less the Date header's second of rounding, never below 1", async () => {
     const { rateBetween } = await import('../../src/flows/exposures.js');
     // A simulator at 7,200×: 1.5 s of ours is 3 hours of its time.
     expect(rateBetween(0, 10_800_000, 1_500)).toBeCloseTo(7199.33, 1);

@@ -28,19 +28,28 @@ const SAYS_OR_ENDS = [
 const STILL_PRINTING = new Set<string>([]);
 
 function offences(text: string): string[] {
-  return text.split('\n').filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line) && SAYS_OR_ENDS.some((pattern) => pattern.test(line)));
+  return text
+    .split('\n')
+    .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line) && SAYS_OR_ENDS.some((pattern) => pattern.test(line)));
 }
 
 describe('flows say nothing and choose no exit code', () => {
   const files = readdirSync(FLOWS).filter((name) => name.endsWith('.ts'));
 
   it('no flow outside the short allow-list writes to an output or picks an exit code', () => {
-    const found = Object.fromEntries(files.filter((name) => !STILL_PRINTING.has(name)).map((name) => [name, offences(readFileSync(join(FLOWS, name), 'utf8'))]).filter(([, lines]) => lines.length > 0));
+    const found = Object.fromEntries(
+      files
+        .filter((name) => !STILL_PRINTING.has(name))
+        .map((name) => [name, offences(readFileSync(join(FLOWS, name), 'utf8'))])
+        .filter(([, lines]) => lines.length > 0),
+    );
     expect(found).toEqual({});
   });
 
   it('the allow-list names only files that still need it (an emptied file leaves the list)', () => {
-    const clean = [...STILL_PRINTING].filter((name) => !files.includes(name) || offences(readFileSync(join(FLOWS, name), 'utf8')).length === 0);
+    const clean = [...STILL_PRINTING].filter(
+      (name) => !files.includes(name) || offences(readFileSync(join(FLOWS, name), 'utf8')).length === 0,
+    );
     expect(clean).toEqual([]);
   });
 

@@ -33,14 +33,30 @@ function entry(path: string, body: Record<string, unknown>, fields: Partial<Jour
 describe('resizedHedges', () => {
   it("follows a hedge from this journal's open through its adds and reduces that landed: the largest it held, and what it closed with", () => {
     const entries = [
-      entry('/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 5000, tenor_days: 7 }, { hedge_id: ID, outcome: 'filled' }),
+      entry(
+        '/hedges',
+        { market: 'USDTNGN', side: 'sell', notional_usd: 5000, tenor_days: 7 },
+        { hedge_id: ID, outcome: 'filled' },
+      ),
       entry('/hedges/add', { market: 'USDTNGN', side: 'sell', notional_usd: 1000 }, { hedge_id: ID }),
       // A reduce that failed moved nothing.
-      entry('/hedges/reduce', { market: 'USDTNGN', side: 'sell', notional_usd: 2500 }, { hedge_id: ID, outcome: 'rejected' }),
-      entry('/hedges/reduce', { market: 'USDTNGN', side: 'sell', notional_usd: 4000 }, { context: { hedge_id: ID, baseline_notional_usd: 6000 } }),
+      entry(
+        '/hedges/reduce',
+        { market: 'USDTNGN', side: 'sell', notional_usd: 2500 },
+        { hedge_id: ID, outcome: 'rejected' },
+      ),
+      entry(
+        '/hedges/reduce',
+        { market: 'USDTNGN', side: 'sell', notional_usd: 4000 },
+        { context: { hedge_id: ID, baseline_notional_usd: 6000 } },
+      ),
       entry('/hedges/close', { market: 'USDTNGN', side: 'sell' }, { hedge_id: ID }),
       // Another hedge, only opened: not resized, not in the map.
-      entry('/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 }, { hedge_id: OTHER, outcome: 'filled' }),
+      entry(
+        '/hedges',
+        { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 },
+        { hedge_id: OTHER, outcome: 'filled' },
+      ),
     ];
     const found = resizedHedges(entries.reverse(), new Set([ID, OTHER]));
     expect([...found.keys()]).toEqual([ID]);
@@ -55,8 +71,11 @@ describe('resizedHedges', () => {
     });
   });
 
-  it("without the open in the journal (opened elsewhere), says the changes alone: no largest is made up", () => {
-    const found = resizedHedges([entry('/hedges/reduce', { market: 'USDTNGN', side: 'sell', amount_usd: 3000 }, { hedge_id: ID })], new Set([ID]));
+  it('without the open in the journal (opened elsewhere), says the changes alone: no largest is made up', () => {
+    const found = resizedHedges(
+      [entry('/hedges/reduce', { market: 'USDTNGN', side: 'sell', amount_usd: 3000 }, { hedge_id: ID })],
+      new Set([ID]),
+    );
     expect(found.get(ID)).toEqual({ changes: [{ action: 'reduce', usd: 3000 }] });
   });
 
@@ -67,7 +86,7 @@ describe('resizedHedges', () => {
 });
 
 describe('history on screen: the notional a P&L belongs to', () => {
-  it('marks a resized hedge\'s notional, and the others (and the totals) with a space so that the figures stay aligned', () => {
+  it("marks a resized hedge's notional, and the others (and the totals) with a space so that the figures stay aligned", () => {
     const rows: Record<string, unknown>[] = [{ hedge_id: ID }, { hedge_id: OTHER }];
     const totals: Record<string, unknown> = {};
     markResized(rows, [true, false], totals);
@@ -79,13 +98,36 @@ describe('history on screen: the notional a P&L belongs to', () => {
     expect(Object.getOwnPropertySymbols(plain[0]!)).toEqual([]);
   });
 
-  it('says what it held and that the P&L is the whole life\'s: on up to its largest, not on the notional shown', () => {
+  it("says what it held and that the P&L is the whole life's: on up to its largest, not on the notional shown", () => {
     expect(
-      resizedNote([{ hedgeId: ID, reference: 'REPRO-1', shownUsd: 2000, sizes: { openedUsd: 5000, changes: [{ action: 'reduce', usd: 3000 }], largestUsd: 5000, lastUsd: 2000 } }]),
-    ).toBe(`* REPRO-1 ${ID}: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.`);
+      resizedNote([
+        {
+          hedgeId: ID,
+          reference: 'REPRO-1',
+          shownUsd: 2000,
+          sizes: { openedUsd: 5000, changes: [{ action: 'reduce', usd: 3000 }], largestUsd: 5000, lastUsd: 2000 },
+        },
+      ]),
+    ).toBe(
+      `* REPRO-1 ${ID}: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.`,
+    );
     // Added to, then brought back: its largest is the one shown, and still not its whole life.
     expect(
-      resizedNote([{ hedgeId: ID, shownUsd: 5000, sizes: { openedUsd: 5000, changes: [{ action: 'add', usd: 1000 }, { action: 'reduce', usd: 1000 }], largestUsd: 6000, lastUsd: 5000 } }]),
+      resizedNote([
+        {
+          hedgeId: ID,
+          shownUsd: 5000,
+          sizes: {
+            openedUsd: 5000,
+            changes: [
+              { action: 'add', usd: 1000 },
+              { action: 'reduce', usd: 1000 },
+            ],
+            largestUsd: 6000,
+            lastUsd: 5000,
+          },
+        },
+      ]),
     ).toContain('on up to 6,000.00 USD, not on the 5,000.00 USD shown.');
     // The open unknown: the changes alone.
     expect(resizedNote([{ hedgeId: ID, shownUsd: 2000, sizes: { changes: [{ action: 'reduce', usd: 3000 }] } }])).toBe(
@@ -95,7 +137,9 @@ describe('history on screen: the notional a P&L belongs to', () => {
   });
 
   it('server text reaches the note only through the safe-text filter', () => {
-    const note = resizedNote([{ hedgeId: 'hdg_\u202eevil', reference: 'REF\u001b]0;x\u0007', sizes: { changes: [{ action: 'add', usd: 1 }] } }])!;
+    const note = resizedNote([
+      { hedgeId: 'hdg_\u202eevil', reference: 'REF\u001b]0;x\u0007', sizes: { changes: [{ action: 'add', usd: 1 }] } },
+    ])!;
     expect(note).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
   });
 });

@@ -22,7 +22,10 @@ async function printed(argv: string[], columns = 80): Promise<{ code: number; li
 
 /** Every command path: `quote`, `profile`, `profile list`, … */
 function commandPaths(specs: readonly CommandSpec[], prefix: string[] = []): string[][] {
-  return specs.flatMap((spec) => [[...prefix, spec.name], ...commandPaths(spec.subcommands ?? [], [...prefix, spec.name])]);
+  return specs.flatMap((spec) => [
+    [...prefix, spec.name],
+    ...commandPaths(spec.subcommands ?? [], [...prefix, spec.name]),
+  ]);
 }
 
 const tooWide = (lines: string[], columns: number) => lines.filter((line) => displayWidth(line) > columns);
@@ -35,7 +38,14 @@ describe('hedge alone', () => {
     expect(tooWide(lines, 80)).toEqual([]);
     const text = lines.join('\n');
     expect(text).toContain('Hedging Partner API');
-    for (const command of ['hedge --demo markets', 'hedge --demo quote', 'hedge --demo open', 'hedge login', 'hedge --help', 'hedge help exit-codes']) {
+    for (const command of [
+      'hedge --demo markets',
+      'hedge --demo quote',
+      'hedge --demo open',
+      'hedge login',
+      'hedge --help',
+      'hedge help exit-codes',
+    ]) {
       expect(text).toContain(command);
     }
   });
@@ -63,7 +73,9 @@ describe('hedge --help', () => {
       }
     }
     const headingOf = new Map(COMMAND_GROUPS.map((group) => [group.id, group.heading]));
-    expect(Object.fromEntries(listed)).toEqual(Object.fromEntries(COMMANDS.map((spec) => [spec.name, headingOf.get(spec.group!)])));
+    expect(Object.fromEntries(listed)).toEqual(
+      Object.fromEntries(COMMANDS.map((spec) => [spec.name, headingOf.get(spec.group!)])),
+    );
   });
 
   it('every top-level command has a group and a one-line summary (one line beside its name at 80 columns)', () => {
@@ -82,14 +94,17 @@ describe('hedge --help', () => {
 describe("each command's help", () => {
   const paths = commandPaths(COMMANDS);
 
-  it.each(paths.map((path) => [path.join(' '), path]))('hedge %s --help: at most 45 lines, none wider than 80 columns', async (_name, path) => {
-    const { code, lines } = await printed([...path, '--help']);
-    expect(code).toBe(0);
-    expect(lines[0]).toMatch(new RegExp(`^Usage: hedge ${path.join(' ')}\\b`));
-    expect(lines.length).toBeLessThanOrEqual(45);
-    expect(tooWide(lines, 80)).toEqual([]);
-    expect(lines.join('\n')).toContain('Global options');
-  });
+  it.each(paths.map((path) => [path.join(' '), path]))(
+    'hedge %s --help: at most 45 lines, none wider than 80 columns',
+    async (_name, path) => {
+      const { code, lines } = await printed([...path, '--help']);
+      expect(code).toBe(0);
+      expect(lines[0]).toMatch(new RegExp(`^Usage: hedge ${path.join(' ')}\\b`));
+      expect(lines.length).toBeLessThanOrEqual(45);
+      expect(tooWide(lines, 80)).toEqual([]);
+      expect(lines.join('\n')).toContain('Global options');
+    },
+  );
 
   it('an example too long for the terminal continues on the next line with the shell\'s " \\"', async () => {
     const { lines } = await printed(['login', '--help']);
@@ -101,13 +116,20 @@ describe("each command's help", () => {
 });
 
 describe('a usage problem', () => {
-  it('is told with commander\'s suggestions, whatever other words name commands', async () => {
+  it("is told with commander's suggestions, whatever other words name commands", async () => {
     const stderr = new PassThrough();
     let text = '';
     stderr.on('data', (chunk: Buffer) => {
       text += chunk.toString();
     });
-    const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+    const io = {
+      stdout: new PassThrough(),
+      stderr,
+      stdin: new PassThrough(),
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+    };
     // `quote` is the profile's name here: the suggestion still comes from every command.
     expect(await main(['--profile', 'quote', 'marketz'], { io, env: {} })).toBe(2);
     expect(text).toBe("hedge: unknown command 'marketz' (did you mean markets?)\n");

@@ -12,11 +12,27 @@ import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
 
 function context(globals: Partial<GlobalOptions>, origin: 'cli' | 'agent'): CommandContext {
-  const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const io = {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+  };
   return new CommandContext({
     io,
     env: {},
-    globals: { json: true, header: true, demo: false, yes: false, input: false, color: false, verbose: false, ...globals },
+    globals: {
+      json: true,
+      header: true,
+      demo: false,
+      yes: false,
+      input: false,
+      color: false,
+      verbose: false,
+      ...globals,
+    },
     clock: { now: () => 0, sleep: async () => {} },
     signal: new AbortController().signal,
     output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: () => 0 }),
@@ -24,22 +40,31 @@ function context(globals: Partial<GlobalOptions>, origin: 'cli' | 'agent'): Comm
   });
 }
 
-const failure = () => new UsageError('refused', { hint: 'See `hedge journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.' });
+const failure = () =>
+  new UsageError('refused', {
+    hint: 'See `hedge journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
+  });
 
 describe('describeFailure', () => {
   it.each(['cli', 'agent'] as const)('puts --demo into every hedge command of the hint once (%s)', (origin) => {
     const ctx = context({ demo: true }, origin);
-    expect(describeFailure(failure(), environmentFlagsOf(ctx.globals)).hint).toBe('See `hedge --demo journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.');
+    expect(describeFailure(failure(), environmentFlagsOf(ctx.globals)).hint).toBe(
+      'See `hedge --demo journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
+    );
     expect(ctx.hedgeCommand('journal')).toBe('hedge --demo journal');
   });
 
   it.each(['cli', 'agent'] as const)('puts --profile NAME in as hedgeCommand does (%s)', (origin) => {
     const ctx = context({ profile: 'ops' }, origin);
-    expect(describeFailure(failure(), environmentFlagsOf(ctx.globals)).hint).toBe('See `hedge --profile ops journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.');
+    expect(describeFailure(failure(), environmentFlagsOf(ctx.globals)).hint).toBe(
+      'See `hedge --profile ops journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
+    );
     expect(ctx.hedgeCommand('journal')).toBe('hedge --profile ops journal');
   });
 
   it('leaves the hint alone when no flag chose the environment', () => {
-    expect(describeFailure(failure(), environmentFlagsOf(context({}, 'agent').globals)).hint).toBe('See `hedge journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.');
+    expect(describeFailure(failure(), environmentFlagsOf(context({}, 'agent').globals)).hint).toBe(
+      'See `hedge journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
+    );
   });
 });

@@ -12,7 +12,8 @@ interface LayersModule {
 }
 
 // A non-literal specifier: the script is plain JavaScript, run by node as well.
-const layers = (): Promise<LayersModule> => import(['..', '..', 'scripts', 'layers.mjs'].join('/')) as Promise<LayersModule>;
+const layers = (): Promise<LayersModule> =>
+  import(['..', '..', 'scripts', 'layers.mjs'].join('/')) as Promise<LayersModule>;
 
 describe('the import graph', () => {
   it('has no import cycle and no import that climbs back up a layer', async () => {
@@ -30,18 +31,26 @@ describe('the import graph', () => {
     const { climbsIn, layerOf } = await layers();
     expect(layerOf('flows/write-flow.ts').rank).toBeGreaterThan(layerOf('commands/open.ts').rank);
     expect(layerOf('runner/run-command.ts').name).toBe('runner');
-    expect(climbsIn({ 'agent/catalogue.ts': ['cli/manifest.ts'], 'cli/manifest.ts': ['commands/open.spec.ts'] })).toEqual([
-      'agent/catalogue.ts -> cli/manifest.ts (agent up to cli)',
-    ]);
+    expect(
+      climbsIn({ 'agent/catalogue.ts': ['cli/manifest.ts'], 'cli/manifest.ts': ['commands/open.spec.ts'] }),
+    ).toEqual(['agent/catalogue.ts -> cli/manifest.ts (agent up to cli)']);
   });
 
   it('sees a flow that imports ui/, a type import included, and lets ui import the outcomes (the rule can fail)', async () => {
     const { climbsIn, forbiddenIn, layerOf } = await layers();
     // madge lists a type import as an edge like any other (.madgerc: skipTypeImports false).
-    const graph = { 'flows/roll.ts': ['ui/roll-view.ts', 'outcomes/roll.ts'], 'ui/roll-view.ts': ['outcomes/roll.ts'], 'commands/roll.ts': ['ui/roll-view.ts'] };
-    expect(forbiddenIn(graph)).toEqual(['flows/roll.ts -> ui/roll-view.ts (flows return outcomes; the command renders them)']);
+    const graph = {
+      'flows/roll.ts': ['ui/roll-view.ts', 'outcomes/roll.ts'],
+      'ui/roll-view.ts': ['outcomes/roll.ts'],
+      'commands/roll.ts': ['ui/roll-view.ts'],
+    };
+    expect(forbiddenIn(graph)).toEqual([
+      'flows/roll.ts -> ui/roll-view.ts (flows return outcomes; the command renders them)',
+    ]);
     expect(climbsIn(graph)).toEqual([]);
     expect(layerOf('outcomes/roll.ts').rank).toBeGreaterThan(layerOf('ui/roll-view.ts').rank);
-    expect(climbsIn({ 'outcomes/roll.ts': ['ui/roll-view.ts'] })).toEqual(['outcomes/roll.ts -> ui/roll-view.ts (flow outcomes up to ui)']);
+    expect(climbsIn({ 'outcomes/roll.ts': ['ui/roll-view.ts'] })).toEqual([
+      'outcomes/roll.ts -> ui/roll-view.ts (flow outcomes up to ui)',
+    ]);
   });
 });

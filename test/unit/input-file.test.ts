@@ -37,12 +37,28 @@ interface ContextParts {
 
 function context(origin: 'cli' | 'agent', parts: ContextParts | TargetFileSource = {}): FlowPorts {
   const given: ContextParts = 'read' in parts ? { targetFiles: parts as TargetFileSource } : (parts as ContextParts);
-  const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: given.stdin ?? new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const io = {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: given.stdin ?? new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+  };
   return flowPorts(
     new CommandContext({
       io,
       env: {},
-      globals: { json: true, header: true, demo: false, yes: false, input: false, color: false, verbose: false, ...(given.timeout === undefined ? {} : { timeout: given.timeout }) },
+      globals: {
+        json: true,
+        header: true,
+        demo: false,
+        yes: false,
+        input: false,
+        color: false,
+        verbose: false,
+        ...(given.timeout === undefined ? {} : { timeout: given.timeout }),
+      },
       clock: given.clock ?? { now: () => 0, sleep: async () => {} },
       signal: given.signal ?? new AbortController().signal,
       output: new Output({ mode: 'json', chalk: makeChalk(false), streams: io, now: () => 0 }),
@@ -63,20 +79,30 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 
 describe('readInputFile', () => {
   it('at the CLI reads the path as given, and names a missing one', async () => {
-    expect(await readInputFile(context('cli'), file, 'exposures file')).toEqual({ text: 'id,market,type,amount,currency,due\n', sourceName: file });
-    await expect(readInputFile(context('cli'), join(folder.path, 'nope.csv'), 'exposures file')).rejects.toThrow(/cannot read the exposures file .*: no such file\./);
+    expect(await readInputFile(context('cli'), file, 'exposures file')).toEqual({
+      text: 'id,market,type,amount,currency,due\n',
+      sourceName: file,
+    });
+    await expect(readInputFile(context('cli'), join(folder.path, 'nope.csv'), 'exposures file')).rejects.toThrow(
+      /cannot read the exposures file .*: no such file\./,
+    );
   });
 
   it("an agent's call without its file gate reads nothing from the disk, though the file exists", async () => {
     const refused = await readInputFile(context('agent'), file, 'exposures file').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(UsageError);
-    expect((refused as Error).message).toBe('file: this call reads no exposures file from the disk; it is read only under the roots the server was started with.');
+    expect((refused as Error).message).toBe(
+      'file: this call reads no exposures file from the disk; it is read only under the roots the server was started with.',
+    );
   });
 
   it("an agent's call reads through its gate only", async () => {
     const asked: string[] = [];
     const gate: TargetFileSource = { read: async (name) => (asked.push(name), { text: 'gated', sourceName: 'rows' }) };
-    expect(await readInputFile(context('agent', gate), file, 'target file')).toEqual({ text: 'gated', sourceName: 'rows' });
+    expect(await readInputFile(context('agent', gate), file, 'target file')).toEqual({
+      text: 'gated',
+      sourceName: 'rows',
+    });
     expect(asked).toEqual([file]);
   });
 });
@@ -88,14 +114,21 @@ describe('readInputFile at the CLI: bounded (issue 47)', () => {
     // No writer ever opens it: a read that opened it blocking would never settle.
     const error = await failure(readInputFile(context('cli'), fifo, 'target file'));
     expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toBe(`cannot read the target file ${fifo}: it is a FIFO (named pipe), not a regular file; expected a regular file (to read a pipe, give - and redirect the pipe to stdin).`);
+    expect(error.message).toBe(
+      `cannot read the target file ${fifo}: it is a FIFO (named pipe), not a regular file; expected a regular file (to read a pipe, give - and redirect the pipe to stdin).`,
+    );
   });
 
-  it.skipIf(!existsSync('/dev/zero'))('a device (/dev/zero, which never ends) is refused without reading it', async () => {
-    const error = await failure(readInputFile(context('cli'), '/dev/zero', 'exposures file'));
-    expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toBe('cannot read the exposures file /dev/zero: it is a device, not a regular file; expected a regular file (to read a pipe, give - and redirect the pipe to stdin).');
-  });
+  it.skipIf(!existsSync('/dev/zero'))(
+    'a device (/dev/zero, which never ends) is refused without reading it',
+    async () => {
+      const error = await failure(readInputFile(context('cli'), '/dev/zero', 'exposures file'));
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error.message).toBe(
+        'cannot read the exposures file /dev/zero: it is a device, not a regular file; expected a regular file (to read a pipe, give - and redirect the pipe to stdin).',
+      );
+    },
+  );
 
   it('a file over the bound is refused before it is read: a sparse file of 64 GiB answers at once', async () => {
     const huge = join(folder.path, 'huge.csv');
@@ -103,7 +136,9 @@ describe('readInputFile at the CLI: bounded (issue 47)', () => {
     truncateSync(huge, 2 ** 36);
     const error = await failure(readInputFile(context('cli'), huge, 'target file'));
     expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toBe(`cannot read the target file ${huge}: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter.`);
+    expect(error.message).toBe(
+      `cannot read the target file ${huge}: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter.`,
+    );
     // At the bound exactly is still read.
     const full = join(folder.path, 'full.csv');
     writeFileSync(full, Buffer.alloc(MAX_INPUT_FILE_BYTES, 'a'));
@@ -117,11 +152,13 @@ describe('readInputFile at the CLI: bounded (issue 47)', () => {
     stdin.write('b');
     const error = await failure(reading);
     expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toBe('cannot read the target file on stdin: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter.');
+    expect(error.message).toBe(
+      'cannot read the target file on stdin: it holds more than 4 MiB, the most an input file may hold; split it, or keep the rows that matter.',
+    );
     expect(stdin.destroyed).toBe(true);
   });
 
-  it('a stop signal ends a read of stdin that never ends: the signal\'s exit code, and stdin let go', async () => {
+  it("a stop signal ends a read of stdin that never ends: the signal's exit code, and stdin let go", async () => {
     const stdin = new PassThrough();
     const controller = new AbortController();
     const reading = readInputFile(context('cli', { stdin, signal: controller.signal }), '-', 'target file');
@@ -134,7 +171,7 @@ describe('readInputFile at the CLI: bounded (issue 47)', () => {
     expect(stdin.destroyed).toBe(true);
   });
 
-  it('--timeout ends a read of stdin that never ends, on the command\'s clock: exit 2, stdin let go', async () => {
+  it("--timeout ends a read of stdin that never ends, on the command's clock: exit 2, stdin let go", async () => {
     const stdin = new PassThrough();
     let now = 1_000;
     let ring: (() => void) | undefined;
@@ -166,7 +203,9 @@ describe('readInputFile at the CLI: bounded (issue 47)', () => {
     const clock = {
       now: () => 0,
       sleep: (_ms: number, signal?: AbortSignal) =>
-        new Promise<void>((_resolve, reject) => signal?.addEventListener('abort', () => ((cancelled = true), reject(signal.reason)), { once: true })),
+        new Promise<void>((_resolve, reject) =>
+          signal?.addEventListener('abort', () => ((cancelled = true), reject(signal.reason)), { once: true }),
+        ),
     };
     const reading = readInputFile(context('cli', { stdin, timeout: 5, clock }), '-', 'target file');
     stdin.end('market,side,notional_usd,tenor_days\n');
@@ -177,7 +216,10 @@ describe('readInputFile at the CLI: bounded (issue 47)', () => {
 
 describe('inputFileProblems', () => {
   it(`lists at most ${MAX_PROBLEM_LINES} problems, then how many more; the first line counts them all`, () => {
-    const problems = Array.from({ length: 30 }, (_, index) => ({ line: index + 2, message: 'side: the value is not allowed; expected buy or sell.' }));
+    const problems = Array.from({ length: 30 }, (_, index) => ({
+      line: index + 2,
+      message: 'side: the value is not allowed; expected buy or sell.',
+    }));
     const lines = inputFileProblems('book.csv', problems, 'Fix them.').message.split('\n');
     expect(lines[0]).toBe('book.csv: 30 problems; nothing was read or sent.');
     expect(lines.slice(1, -1)).toHaveLength(20);

@@ -62,7 +62,23 @@ describe('notional', () => {
     expect(parseNotional(raw)).toBe(value);
   });
 
-  it.each(['0', '-5', 'abc', '1e400', '1e5', 'Infinity', 'NaN', '', '10 000', '0.001', '2000000m', '1000,000', '1,000_000', '10,00', '1,0000'])('refuses %j', (raw) => {
+  it.each([
+    '0',
+    '-5',
+    'abc',
+    '1e400',
+    '1e5',
+    'Infinity',
+    'NaN',
+    '',
+    '10 000',
+    '0.001',
+    '2000000m',
+    '1000,000',
+    '1,000_000',
+    '10,00',
+    '1,0000',
+  ])('refuses %j', (raw) => {
     expect(refusal(() => parseNotional(raw))).toMatch(/^notional: /);
   });
 });
@@ -93,7 +109,9 @@ describe('status', () => {
   it('is one of the five hedge states', () => {
     expect(parseStatus(undefined)).toBeUndefined();
     expect(parseStatus('FILLED')).toBe('filled');
-    expect(refusal(() => parseStatus('open'))).toBe('--status: "open" is not allowed; expected one of submitting, submitted, filled, failed, closed.');
+    expect(refusal(() => parseStatus('open'))).toBe(
+      '--status: "open" is not allowed; expected one of submitting, submitted, filled, failed, closed.',
+    );
   });
 });
 

@@ -4,7 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import type { KeepRow, SideView } from '../../src/domain/keep.js';
 import type { KeeperClock } from '../../src/flows/keep-clock.js';
-import { RowScheduler, rowStatus, runCycles, type Actionable, type EventFields, type KeeperSteps } from '../../src/flows/keep-cycle.js';
+import {
+  RowScheduler,
+  rowStatus,
+  runCycles,
+  type Actionable,
+  type EventFields,
+  type KeeperSteps,
+} from '../../src/flows/keep-cycle.js';
 import { NO_ALERTS, stepAlerts, type AlertState } from '../../src/domain/keeper-alerts.js';
 
 const HOUR = 3_600_000;
@@ -31,7 +38,10 @@ function fakeClock(): KeeperClock & { advance(ms: number): void; slept: number[]
   };
 }
 
-function harness(views: Record<string, SideView>, rules = { dryRun: false, converge: false, intervalMs: 60_000, toleranceUsd: 0 }) {
+function harness(
+  views: Record<string, SideView>,
+  rules = { dryRun: false, converge: false, intervalMs: 60_000, toleranceUsd: 0 },
+) {
   const clock = fakeClock();
   const events: EventFields[] = [];
   const errors: Array<Record<string, unknown>> = [];
@@ -54,15 +64,25 @@ function harness(views: Record<string, SideView>, rules = { dryRun: false, conve
     noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
   });
   // Each cycle waits for its steps at most until the next cycle is due.
-  const cycle = () => scheduler.cycle([SELL, BUY], steps, { unresolved: new Map(), isStopping: () => false, stepsDueBy: clock.now() + rules.intervalMs });
+  const cycle = () =>
+    scheduler.cycle([SELL, BUY], steps, {
+      unresolved: new Map(),
+      isStopping: () => false,
+      stepsDueBy: clock.now() + rules.intervalMs,
+    });
   return { clock, events, errors, acted, behaviour, scheduler, cycle };
 }
 
-const due = (notionalUsd: number): SideView => ({ position: { notionalUsd, hedgeId: `hdg_${notionalUsd}`, maturityAtMs: START + HOUR / 2 } });
+const due = (notionalUsd: number): SideView => ({
+  position: { notionalUsd, hedgeId: `hdg_${notionalUsd}`, maturityAtMs: START + HOUR / 2 },
+});
 
 describe('RowScheduler', () => {
   it('a row whose step never ends holds only that row: the other row rolls in the same cycle and the next', async () => {
-    const { acted, behaviour, cycle, scheduler, clock } = harness({ 'USDTNGN sell': due(2000), 'USDTNGN buy': due(1000) });
+    const { acted, behaviour, cycle, scheduler, clock } = harness({
+      'USDTNGN sell': due(2000),
+      'USDTNGN buy': due(1000),
+    });
     behaviour.set('USDTNGN sell', () => new Promise<void>(() => {})); // a close that never answers
     const first = await cycle();
     // The cycle waited for its steps only until the next cycle was due.
@@ -81,13 +101,22 @@ describe('RowScheduler', () => {
   });
 
   it('a covered side whose own step is still in flight shows when its roll is due, so a settle before the next cycle is a missed roll', async () => {
-    const views: Record<string, SideView> = { 'USDTNGN sell': {}, 'USDTNGN buy': { position: { notionalUsd: 1000, hedgeId: 'hdg_b', maturityAtMs: START + 48 * HOUR } } };
+    const views: Record<string, SideView> = {
+      'USDTNGN sell': {},
+      'USDTNGN buy': { position: { notionalUsd: 1000, hedgeId: 'hdg_b', maturityAtMs: START + 48 * HOUR } },
+    };
     const { behaviour, cycle, clock } = harness(views);
     // The re-open lands, but its step goes on (waiting for every view) past the next cycle.
     behaviour.set('USDTNGN sell', () => new Promise<void>(() => {}));
     let alerts: AlertState = NO_ALERTS;
     const observe = (rows: Awaited<ReturnType<typeof cycle>>['rows']) => {
-      const stepped = stepAlerts(alerts, { nowMs: clock.now(), serverNowMs: clock.now(), events: [], rows, toleranceUsd: 0 });
+      const stepped = stepAlerts(alerts, {
+        nowMs: clock.now(),
+        serverNowMs: clock.now(),
+        events: [],
+        rows,
+        toleranceUsd: 0,
+      });
       alerts = stepped.state;
       return stepped.notices.map((notice) => `${notice.alert} ${notice.key}`);
     };
@@ -95,7 +124,11 @@ describe('RowScheduler', () => {
     const maturity = START + 24 * HOUR;
     views['USDTNGN sell'] = { position: { notionalUsd: 2000, hedgeId: 'hdg_s', maturityAtMs: maturity } };
     const covered = await cycle();
-    expect(covered.rows[0]).toMatchObject({ current_usd: 2000, next_action: 'roll', next_action_at: expect.any(String) });
+    expect(covered.rows[0]).toMatchObject({
+      current_usd: 2000,
+      next_action: 'roll',
+      next_action_at: expect.any(String),
+    });
     expect(covered.rows[0]!.state).toMatch(/^reopen in flight/);
     expect(Date.parse(covered.rows[0]!.next_action_at!)).toBeLessThan(maturity);
     expect(observe(covered.rows)).toEqual([]);
@@ -110,11 +143,23 @@ describe('RowScheduler', () => {
     const { scheduler } = harness({});
     const acted: string[] = [];
     const steps: KeeperSteps = {
-      read: async () => ({ views: new Map([['USDTNGN sell', { position: { notionalUsd: 2000, hedgeId: 'hdg_s', maturityAtMs: maturity } }]]), nowMs: START }),
+      read: async () => ({
+        views: new Map([
+          ['USDTNGN sell', { position: { notionalUsd: 2000, hedgeId: 'hdg_s', maturityAtMs: maturity } }],
+        ]),
+        nowMs: START,
+      }),
       act: async (_row, decision) => void acted.push(decision.kind),
     };
-    const held = await scheduler.cycle([SELL], steps, { unresolved: new Map([['USDTNGN sell', 'a colleague\'s add is in flight']]), isStopping: () => false });
-    expect(held.rows[0]).toMatchObject({ state: "a colleague's add is in flight", current_usd: 2000, next_action: 'roll' });
+    const held = await scheduler.cycle([SELL], steps, {
+      unresolved: new Map([['USDTNGN sell', "a colleague's add is in flight"]]),
+      isStopping: () => false,
+    });
+    expect(held.rows[0]).toMatchObject({
+      state: "a colleague's add is in flight",
+      current_usd: 2000,
+      next_action: 'roll',
+    });
     expect(Date.parse(held.rows[0]!.next_action_at!)).toBeLessThan(maturity);
     expect(acted).toEqual([]);
   });
@@ -127,16 +172,31 @@ describe('RowScheduler', () => {
   });
 
   it('a failed step backs off on the injected clock, for its row only', async () => {
-    const { acted, behaviour, cycle, clock, errors, scheduler } = harness({ 'USDTNGN sell': {}, 'USDTNGN buy': due(1000) });
+    const { acted, behaviour, cycle, clock, errors, scheduler } = harness({
+      'USDTNGN sell': {},
+      'USDTNGN buy': due(1000),
+    });
     behaviour.set('USDTNGN sell', async () => {
       throw new Error('capacity');
     });
     await cycle();
     await scheduler.settle();
-    expect(errors).toEqual([expect.objectContaining({ message: 'capacity', side: 'sell', action: 'reopen', failures: 1, retry_at: new Date(START + 60_000).toISOString() })]);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        message: 'capacity',
+        side: 'sell',
+        action: 'reopen',
+        failures: 1,
+        retry_at: new Date(START + 60_000).toISOString(),
+      }),
+    ]);
     clock.advance(30_000);
     const waiting = await cycle();
-    expect(waiting.rows[0]).toMatchObject({ state: 'backing off after 1 failure', next_action: 'reopen', next_action_at: new Date(START + 60_000).toISOString() });
+    expect(waiting.rows[0]).toMatchObject({
+      state: 'backing off after 1 failure',
+      next_action: 'reopen',
+      next_action_at: new Date(START + 60_000).toISOString(),
+    });
     expect(acted.filter((step) => step.row === 'USDTNGN sell')).toHaveLength(1);
     expect(acted.filter((step) => step.row === 'USDTNGN buy')).toHaveLength(2);
     clock.advance(30_000);
@@ -155,13 +215,24 @@ describe('RowScheduler', () => {
   });
 
   it('a side closed outside the keeper is one drift event, and no step, until --converge', async () => {
-    const views = { 'USDTNGN sell': { closedOutside: { hedgeId: 'hdg_7' } }, 'USDTNGN buy': { position: { notionalUsd: 1000, hedgeId: 'hdg_b', maturityAtMs: START + 48 * HOUR } } };
+    const views = {
+      'USDTNGN sell': { closedOutside: { hedgeId: 'hdg_7' } },
+      'USDTNGN buy': { position: { notionalUsd: 1000, hedgeId: 'hdg_b', maturityAtMs: START + 48 * HOUR } },
+    };
     const { acted, events, cycle } = harness(views);
     await cycle();
     await cycle();
     expect(acted).toEqual([]);
     const drifts = events.filter((event) => event.event === 'drift');
-    expect(drifts).toEqual([expect.objectContaining({ side: 'sell', change: 'open', notional_usd: 0, target_usd: 2000, hedge_ids: ['hdg_7'] })]);
+    expect(drifts).toEqual([
+      expect.objectContaining({
+        side: 'sell',
+        change: 'open',
+        notional_usd: 0,
+        target_usd: 2000,
+        hedge_ids: ['hdg_7'],
+      }),
+    ]);
     expect(String(drifts[0]!.message)).toMatch(/not re-opened until the target/);
 
     const converging = harness(views, { dryRun: false, converge: true, intervalMs: 60_000, toleranceUsd: 0 });
@@ -170,7 +241,10 @@ describe('RowScheduler', () => {
   });
 
   it('a dry run waits for its (read-only) steps, so the cycle reports them', async () => {
-    const { acted, behaviour, cycle } = harness({ 'USDTNGN sell': {}, 'USDTNGN buy': due(1000) }, { dryRun: true, converge: false, intervalMs: 60_000, toleranceUsd: 0 });
+    const { acted, behaviour, cycle } = harness(
+      { 'USDTNGN sell': {}, 'USDTNGN buy': due(1000) },
+      { dryRun: true, converge: false, intervalMs: 60_000, toleranceUsd: 0 },
+    );
     let finished = 0;
     behaviour.set('USDTNGN sell', async () => {
       await Promise.resolve();
@@ -185,10 +259,18 @@ describe('RowScheduler', () => {
 describe('rowStatus', () => {
   it('a side that cannot be told (settling, or the book unread) is marked so; a flat or covered side is not', () => {
     // current_usd is null for all three first ones: the alert rules tell a settling side from a flat one by the mark.
-    expect(rowStatus(BUY, { settling: { why: 'a fill not in the positions list yet' } }, 'settling')).toMatchObject({ current_usd: null, current_unknown: true });
-    expect(rowStatus(BUY, undefined, 'unknown (the book could not be read)')).toMatchObject({ current_usd: null, current_unknown: true });
+    expect(rowStatus(BUY, { settling: { why: 'a fill not in the positions list yet' } }, 'settling')).toMatchObject({
+      current_usd: null,
+      current_unknown: true,
+    });
+    expect(rowStatus(BUY, undefined, 'unknown (the book could not be read)')).toMatchObject({
+      current_usd: null,
+      current_unknown: true,
+    });
     expect(rowStatus(BUY, {}, 'flat: re-open')).not.toHaveProperty('current_unknown');
-    expect(rowStatus(BUY, { position: { notionalUsd: 1000, hedgeId: 'hdg_1', maturityAtMs: START + HOUR } }, 'covered')).not.toHaveProperty('current_unknown');
+    expect(
+      rowStatus(BUY, { position: { notionalUsd: 1000, hedgeId: 'hdg_1', maturityAtMs: START + HOUR } }, 'covered'),
+    ).not.toHaveProperty('current_unknown');
   });
 });
 
@@ -197,11 +279,20 @@ describe('runCycles', () => {
     const clock = fakeClock();
     let stopping = false;
     const starts: number[] = [];
-    await runCycles({ once: false, intervalMs: 60_000, minIntervalMs: 2_000, clock }, { get stopping() { return stopping; }, sleep: (ms) => (stopping ? Promise.resolve() : clock.sleep(ms, new AbortController().signal)) }, async (number, startedAt) => {
-      starts.push(startedAt - START);
-      clock.advance(5_000); // the cycle's own work takes 5 s
-      if (number === 3) stopping = true;
-    });
+    await runCycles(
+      { once: false, intervalMs: 60_000, minIntervalMs: 2_000, clock },
+      {
+        get stopping() {
+          return stopping;
+        },
+        sleep: (ms) => (stopping ? Promise.resolve() : clock.sleep(ms, new AbortController().signal)),
+      },
+      async (number, startedAt) => {
+        starts.push(startedAt - START);
+        clock.advance(5_000); // the cycle's own work takes 5 s
+        if (number === 3) stopping = true;
+      },
+    );
     expect(starts).toEqual([0, 60_000, 120_000]);
     // A stop wakes the sleep at once (as the keeper's signals do).
     expect(clock.slept).toEqual([55_000, 55_000]);
@@ -240,9 +331,13 @@ describe('runCycles', () => {
   it('--once runs one cycle and never sleeps', async () => {
     const clock = fakeClock();
     let cycles = 0;
-    await runCycles({ once: true, intervalMs: 60_000, minIntervalMs: 2_000, clock }, { stopping: false, sleep: (ms) => clock.sleep(ms, new AbortController().signal) }, async () => {
-      cycles += 1;
-    });
+    await runCycles(
+      { once: true, intervalMs: 60_000, minIntervalMs: 2_000, clock },
+      { stopping: false, sleep: (ms) => clock.sleep(ms, new AbortController().signal) },
+      async () => {
+        cycles += 1;
+      },
+    );
     expect(cycles).toBe(1);
     expect(clock.slept).toEqual([]);
   });

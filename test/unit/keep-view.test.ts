@@ -7,8 +7,26 @@ const chalk = new Chalk({ level: 0 });
 const status = {
   file: '/etc/hedge/a-rather-long-target-file-name-for-the-treasury-book.csv',
   rows: [
-    { market: 'USDTNGN', side: 'sell', client_reference: 'DEAL-7', target_usd: 2000, current_usd: 2000, state: 'covered', next_action: 'roll', next_action_at: '2026-03-03T08:00:00.000Z' },
-    { market: 'USDTKES', side: 'buy', client_reference: 'X\u001b]52;c;bad\u0007', target_usd: 1_500_000, current_usd: null, state: 'the exposure ended (until 2026-03-01 00:00 UTC): the side is not re-opened', next_action: null, next_action_at: null },
+    {
+      market: 'USDTNGN',
+      side: 'sell',
+      client_reference: 'DEAL-7',
+      target_usd: 2000,
+      current_usd: 2000,
+      state: 'covered',
+      next_action: 'roll',
+      next_action_at: '2026-03-03T08:00:00.000Z',
+    },
+    {
+      market: 'USDTKES',
+      side: 'buy',
+      client_reference: 'X\u001b]52;c;bad\u0007',
+      target_usd: 1_500_000,
+      current_usd: null,
+      state: 'the exposure ended (until 2026-03-01 00:00 UTC): the side is not re-opened',
+      next_action: null,
+      next_action_at: null,
+    },
   ],
   last_cycle_at: '2026-03-02T09:00:00.000Z',
   next_cycle_at: '2026-03-02T09:01:00.000Z',
@@ -17,23 +35,55 @@ const status = {
 
 describe('the keeper status screen', () => {
   it.each([40, 80, 120])('fits %i columns and shows no raw escape from the file or the server', (width) => {
-    const screen = renderKeepStatus(status, [describeEvent({ event: 'roll', at: '2026-03-02T09:00:00.000Z', market: 'USDTNGN', side: 'sell', notional_usd: 2000, hedge_ids: ['hdg_1', 'hdg_2'] })], width, chalk);
+    const screen = renderKeepStatus(
+      status,
+      [
+        describeEvent({
+          event: 'roll',
+          at: '2026-03-02T09:00:00.000Z',
+          market: 'USDTNGN',
+          side: 'sell',
+          notional_usd: 2000,
+          hedge_ids: ['hdg_1', 'hdg_2'],
+        }),
+      ],
+      width,
+      chalk,
+    );
     for (const line of screen.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(width);
     expect(screen).not.toContain('\u001b');
     expect(screen).toContain('USDTNGN sell DEAL-7 2,000 of 2,000 USD');
   });
 
   it('an event line names the time, the kind, the side, the amount and the hedges old → new', () => {
-    expect(describeEvent({ event: 'roll', at: '2026-03-02T09:00:00.000Z', market: 'USDTNGN', side: 'sell', notional_usd: 2000, hedge_ids: ['hdg_1', 'hdg_2'] })).toBe(
-      '03-02 09:00:00 UTC roll USDTNGN sell 2,000 USD hdg_1 → hdg_2',
-    );
+    expect(
+      describeEvent({
+        event: 'roll',
+        at: '2026-03-02T09:00:00.000Z',
+        market: 'USDTNGN',
+        side: 'sell',
+        notional_usd: 2000,
+        hedge_ids: ['hdg_1', 'hdg_2'],
+      }),
+    ).toBe('03-02 09:00:00 UTC roll USDTNGN sell 2,000 USD hdg_1 → hdg_2');
   });
 
   it('a dry run says so in the header, and its actions read "would"', () => {
     const screen = renderKeepStatus({ ...status, dry_run: true }, [], 80, chalk);
     expect(screen.split('\n')[0]).toContain('DRY RUN: nothing is sent');
     expect(renderKeepStatus(status, [], 80, chalk)).not.toContain('DRY RUN');
-    expect(describeEvent({ event: 'reopen', at: '2026-03-02T09:00:00.000Z', market: 'USDTNGN', side: 'sell', notional_usd: 2000, dry_run: true })).toBe('03-02 09:00:00 UTC would reopen USDTNGN sell 2,000 USD');
-    expect(describeEvent({ event: 'error', at: '2026-03-02T09:00:00.000Z', dry_run: true, message: 'refused' })).toBe('03-02 09:00:00 UTC error: refused');
+    expect(
+      describeEvent({
+        event: 'reopen',
+        at: '2026-03-02T09:00:00.000Z',
+        market: 'USDTNGN',
+        side: 'sell',
+        notional_usd: 2000,
+        dry_run: true,
+      }),
+    ).toBe('03-02 09:00:00 UTC would reopen USDTNGN sell 2,000 USD');
+    expect(describeEvent({ event: 'error', at: '2026-03-02T09:00:00.000Z', dry_run: true, message: 'refused' })).toBe(
+      '03-02 09:00:00 UTC error: refused',
+    );
   });
 });

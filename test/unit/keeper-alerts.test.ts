@@ -1,17 +1,44 @@
 // The keeper's alert rules (domain/keeper-alerts.ts) on a fake clock: once per row and cause when a
 // condition starts, once when it clears, never again in between.
 import { describe, expect, it } from 'vitest';
-import { NO_ALERTS, stepAlerts, type AlertState, type CycleObservation, type KeepEvent, type KeepRowStatus } from '../../src/domain/keeper-alerts.js';
+import {
+  NO_ALERTS,
+  stepAlerts,
+  type AlertState,
+  type CycleObservation,
+  type KeepEvent,
+  type KeepRowStatus,
+} from '../../src/domain/keeper-alerts.js';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 const MINUTE = 60_000;
 
-function row(side: 'buy' | 'sell', current: number | null, target = 1000, next?: { action: string; at: string }): KeepRowStatus {
-  return { market: 'USDTNGN', side, target_usd: target, current_usd: current, next_action: next?.action ?? null, next_action_at: next?.at ?? null };
+function row(
+  side: 'buy' | 'sell',
+  current: number | null,
+  target = 1000,
+  next?: { action: string; at: string },
+): KeepRowStatus {
+  return {
+    market: 'USDTNGN',
+    side,
+    target_usd: target,
+    current_usd: current,
+    next_action: next?.action ?? null,
+    next_action_at: next?.at ?? null,
+  };
 }
 
 function refused(side: string, atMs: number): KeepEvent {
-  return { event: 'error', at: new Date(atMs).toISOString(), market: 'USDTNGN', side, action: 'reopen', code: 'exposure_exceeded', message: 'over the cap' };
+  return {
+    event: 'error',
+    at: new Date(atMs).toISOString(),
+    market: 'USDTNGN',
+    side,
+    action: 'reopen',
+    code: 'exposure_exceeded',
+    message: 'over the cap',
+  };
 }
 
 function run(steps: Array<Omit<CycleObservation, 'toleranceUsd'>>, start: AlertState = NO_ALERTS) {
@@ -20,7 +47,14 @@ function run(steps: Array<Omit<CycleObservation, 'toleranceUsd'>>, start: AlertS
   for (const step of steps) {
     const result = stepAlerts(state, { toleranceUsd: 0, ...step });
     state = result.state;
-    for (const notice of result.notices) sent.push({ at: step.nowMs, alert: notice.alert, key: notice.key, text: notice.text, ...(notice.duration_s !== undefined ? { duration_s: notice.duration_s } : {}) });
+    for (const notice of result.notices)
+      sent.push({
+        at: step.nowMs,
+        alert: notice.alert,
+        key: notice.key,
+        text: notice.text,
+        ...(notice.duration_s !== undefined ? { duration_s: notice.duration_s } : {}),
+      });
   }
   return { state, sent };
 }
@@ -47,7 +81,10 @@ describe('stepAlerts', () => {
   });
 
   it('a store outage of many cycles is one alert and one recovery; the rows stand meanwhile', () => {
-    const storeDown = (index: number) => ({ nowMs: T0 + index * MINUTE, events: [{ event: 'error', at: '', phase: 'cycle', code: 'state', message: 'store down' }] });
+    const storeDown = (index: number) => ({
+      nowMs: T0 + index * MINUTE,
+      events: [{ event: 'error', at: '', phase: 'cycle', code: 'state', message: 'store down' }],
+    });
     const { sent } = run([
       { nowMs: T0, events: [refused('buy', T0)], rows: [row('buy', null)] },
       storeDown(1),
@@ -55,13 +92,24 @@ describe('stepAlerts', () => {
       storeDown(3),
       { nowMs: T0 + 4 * MINUTE, events: [], rows: [row('buy', null)] },
     ]);
-    expect(sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual(['started refused|USDTNGN buy', 'started store_unreachable', 'recovered store_unreachable']);
+    expect(sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual([
+      'started refused|USDTNGN buy',
+      'started store_unreachable',
+      'recovered store_unreachable',
+    ]);
   });
 
   it('the server unreachable: once, and recovered by the first cycle that reads the book', () => {
-    const down = (index: number) => ({ nowMs: T0 + index * MINUTE, events: [{ event: 'error', at: '', phase: 'read', code: 'network', message: 'refused' }], rows: [row('buy', null)] });
+    const down = (index: number) => ({
+      nowMs: T0 + index * MINUTE,
+      events: [{ event: 'error', at: '', phase: 'read', code: 'network', message: 'refused' }],
+      rows: [row('buy', null)],
+    });
     const { sent } = run([down(0), down(1), down(2), { nowMs: T0 + 3 * MINUTE, events: [], rows: [row('buy', 1000)] }]);
-    expect(sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual(['started server_unreachable', 'recovered server_unreachable']);
+    expect(sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual([
+      'started server_unreachable',
+      'recovered server_unreachable',
+    ]);
   });
 
   it('a side that settled instead of rolling is a missed roll, cleared when it is covered again', () => {
@@ -70,20 +118,41 @@ describe('stepAlerts', () => {
       { nowMs: T0, events: [], rows: [row('sell', 1000, 1000, { action: 'roll', at: due })], serverNowMs: T0 },
       // Not due yet and flat: a close by someone else, not a missed roll.
       { nowMs: T0 + MINUTE, events: [], rows: [row('sell', null)], serverNowMs: T0 + MINUTE },
-      { nowMs: T0 + 2 * MINUTE, events: [], rows: [row('sell', 1000, 1000, { action: 'roll', at: due })], serverNowMs: T0 + 2 * MINUTE },
+      {
+        nowMs: T0 + 2 * MINUTE,
+        events: [],
+        rows: [row('sell', 1000, 1000, { action: 'roll', at: due })],
+        serverNowMs: T0 + 2 * MINUTE,
+      },
       // The server's clock passed the due time and the side is flat, with no roll: it settled.
       { nowMs: T0 + 3 * MINUTE, events: [], rows: [row('sell', null)], serverNowMs: T0 + 40 * MINUTE },
       { nowMs: T0 + 4 * MINUTE, events: [], rows: [row('sell', null)], serverNowMs: T0 + 41 * MINUTE },
-      { nowMs: T0 + 5 * MINUTE, events: [{ event: 'reopen', at: '', market: 'USDTNGN', side: 'sell' }], rows: [row('sell', null)], serverNowMs: T0 + 42 * MINUTE },
+      {
+        nowMs: T0 + 5 * MINUTE,
+        events: [{ event: 'reopen', at: '', market: 'USDTNGN', side: 'sell' }],
+        rows: [row('sell', null)],
+        serverNowMs: T0 + 42 * MINUTE,
+      },
       { nowMs: T0 + 6 * MINUTE, events: [], rows: [row('sell', 1000)], serverNowMs: T0 + 43 * MINUTE },
     ]);
-    expect(sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual(['started missed_roll|USDTNGN sell +3m', 'recovered missed_roll|USDTNGN sell +6m']);
+    expect(sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual([
+      'started missed_roll|USDTNGN sell +3m',
+      'recovered missed_roll|USDTNGN sell +6m',
+    ]);
   });
 
-  it('flat after the keeper\'s own roll (its open refused) is a refusal, not a missed roll; a re-open in the cycle that finds it settled does not hide the missed roll', () => {
+  it("flat after the keeper's own roll (its open refused) is a refusal, not a missed roll; a re-open in the cycle that finds it settled does not hide the missed roll", () => {
     const due = new Date(T0).toISOString();
     const covered = [row('sell', 1000, 1000, { action: 'roll', at: due })];
-    const rollRefused: KeepEvent = { event: 'error', at: '', market: 'USDTNGN', side: 'sell', action: 'roll', code: 'capacity_exceeded', message: 'no capacity' };
+    const rollRefused: KeepEvent = {
+      event: 'error',
+      at: '',
+      market: 'USDTNGN',
+      side: 'sell',
+      action: 'roll',
+      code: 'capacity_exceeded',
+      message: 'no capacity',
+    };
     const own = run([
       { nowMs: T0, events: [rollRefused], rows: covered, serverNowMs: T0 + MINUTE },
       { nowMs: T0 + MINUTE, events: [], rows: [row('sell', null)], serverNowMs: T0 + 2 * MINUTE },
@@ -91,20 +160,38 @@ describe('stepAlerts', () => {
     expect(own.sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual(['started refused|USDTNGN sell']);
     const settled = run([
       { nowMs: T0, events: [], rows: covered, serverNowMs: T0 - MINUTE },
-      { nowMs: T0 + MINUTE, events: [{ event: 'reopen', at: '', market: 'USDTNGN', side: 'sell' }], rows: [row('sell', null)], serverNowMs: T0 + 30 * MINUTE },
+      {
+        nowMs: T0 + MINUTE,
+        events: [{ event: 'reopen', at: '', market: 'USDTNGN', side: 'sell' }],
+        rows: [row('sell', null)],
+        serverNowMs: T0 + 30 * MINUTE,
+      },
       { nowMs: T0 + 2 * MINUTE, events: [], rows: [row('sell', 1000)], serverNowMs: T0 + 31 * MINUTE },
     ]);
-    expect(settled.sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual(['started missed_roll|USDTNGN sell', 'recovered missed_roll|USDTNGN sell']);
+    expect(settled.sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual([
+      'started missed_roll|USDTNGN sell',
+      'recovered missed_roll|USDTNGN sell',
+    ]);
   });
 
   it('drift: once while it holds (said by an event or seen in the rows), recovered at target; within the tolerance is no drift', () => {
-    const drift: KeepEvent = { event: 'drift', at: '', market: 'USDTNGN', side: 'buy', notional_usd: 1500, target_usd: 1000 };
+    const drift: KeepEvent = {
+      event: 'drift',
+      at: '',
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 1500,
+      target_usd: 1000,
+    };
     const { sent } = run([
       { nowMs: T0, events: [drift], rows: [row('buy', 1500)] },
       { nowMs: T0 + MINUTE, events: [], rows: [row('buy', 1500)] },
       { nowMs: T0 + 2 * MINUTE, events: [], rows: [row('buy', 1000)] },
     ]);
-    expect(sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual(['started drift|USDTNGN buy', 'recovered drift|USDTNGN buy']);
+    expect(sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual([
+      'started drift|USDTNGN buy',
+      'recovered drift|USDTNGN buy',
+    ]);
     const within = stepAlerts(NO_ALERTS, { nowMs: T0, events: [], rows: [row('buy', 1040)], toleranceUsd: 50 });
     expect(within.notices).toEqual([]);
   });
@@ -113,25 +200,50 @@ describe('stepAlerts', () => {
     // The keeper soak (test/soak/keeper-soak.ts) on a 3 s lag: a colleague's add left the side at
     // 1250; every roll of it makes the side settle (current unknown) for a few cycles, and each such
     // cycle used to clear the alert — 28 pages and 27 recoveries for one drift that never went away.
-    const drift: KeepEvent = { event: 'drift', at: '', market: 'USDTNGN', side: 'buy', notional_usd: 1250, target_usd: 1000 };
+    const drift: KeepEvent = {
+      event: 'drift',
+      at: '',
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 1250,
+      target_usd: 1000,
+    };
     const { sent } = run([
       { nowMs: T0, events: [drift], rows: [row('buy', 1250)] },
       { nowMs: T0 + MINUTE, events: [], rows: [row('buy', null)] },
-      { nowMs: T0 + 2 * MINUTE, events: [{ event: 'roll', at: '', market: 'USDTNGN', side: 'buy' }], rows: [row('buy', null)] },
+      {
+        nowMs: T0 + 2 * MINUTE,
+        events: [{ event: 'roll', at: '', market: 'USDTNGN', side: 'buy' }],
+        rows: [row('buy', null)],
+      },
       { nowMs: T0 + 3 * MINUTE, events: [], rows: [row('buy', 1250)] },
       { nowMs: T0 + 4 * MINUTE, events: [], rows: [row('buy', 1000)] },
     ]);
-    expect(sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual(['started drift|USDTNGN buy +0m', 'recovered drift|USDTNGN buy +4m']);
+    expect(sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual([
+      'started drift|USDTNGN buy +0m',
+      'recovered drift|USDTNGN buy +4m',
+    ]);
   });
 
   it('a side closed outside the keeper (drift, change open) stays an alert while it is flat, and recovers once it holds its target again', () => {
-    const closed: KeepEvent = { event: 'drift', at: '', market: 'USDTNGN', side: 'sell', notional_usd: 0, target_usd: 1000, change: 'open' };
+    const closed: KeepEvent = {
+      event: 'drift',
+      at: '',
+      market: 'USDTNGN',
+      side: 'sell',
+      notional_usd: 0,
+      target_usd: 1000,
+      change: 'open',
+    };
     const { sent } = run([
       { nowMs: T0, events: [closed], rows: [row('sell', null)] },
       { nowMs: T0 + MINUTE, events: [], rows: [row('sell', null)] },
       { nowMs: T0 + 2 * MINUTE, events: [], rows: [row('sell', 1000)] },
     ]);
-    expect(sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual(['started drift|USDTNGN sell +0m', 'recovered drift|USDTNGN sell +2m']);
+    expect(sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual([
+      'started drift|USDTNGN sell +0m',
+      'recovered drift|USDTNGN sell +2m',
+    ]);
   });
 
   it('a side that cannot be told this cycle (settling, or the book unread) is not a missed roll; the last side it was told is judged once it can', () => {
@@ -150,10 +262,18 @@ describe('stepAlerts', () => {
     // The book could not be read at the roll's time (the server down a cycle): not a missed roll either.
     const unread = run([
       { nowMs: T0, events: [], rows: [covered], serverNowMs: T0 + 29 * MINUTE },
-      { nowMs: T0 + MINUTE, events: [{ event: 'error', at: '', phase: 'read', code: 'network', message: 'refused' }], rows: [unknown], serverNowMs: T0 + 31 * MINUTE },
+      {
+        nowMs: T0 + MINUTE,
+        events: [{ event: 'error', at: '', phase: 'read', code: 'network', message: 'refused' }],
+        rows: [unknown],
+        serverNowMs: T0 + 31 * MINUTE,
+      },
       { nowMs: T0 + 2 * MINUTE, events: [], rows: [covered], serverNowMs: T0 + 32 * MINUTE },
     ]);
-    expect(unread.sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual(['started server_unreachable', 'recovered server_unreachable']);
+    expect(unread.sent.map(({ alert, key }) => `${alert} ${key}`)).toEqual([
+      'started server_unreachable',
+      'recovered server_unreachable',
+    ]);
     // A hedge that matured unrolled is settling (shown filled, then listed after its settlement) before
     // the side is flat: the missed roll is said once the side is seen flat, judged on the side last told.
     const settled = run([
@@ -163,10 +283,13 @@ describe('stepAlerts', () => {
       { nowMs: T0 + 3 * MINUTE, events: [], rows: [row('buy', null)], serverNowMs: T0 + 33 * MINUTE },
       { nowMs: T0 + 4 * MINUTE, events: [], rows: [row('buy', 1000)], serverNowMs: T0 + 34 * MINUTE },
     ]);
-    expect(settled.sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual(['started missed_roll|USDTNGN buy +3m', 'recovered missed_roll|USDTNGN buy +4m']);
+    expect(settled.sent.map(({ alert, key, at }) => `${alert} ${key} +${(at - T0) / MINUTE}m`)).toEqual([
+      'started missed_roll|USDTNGN buy +3m',
+      'recovered missed_roll|USDTNGN buy +4m',
+    ]);
   });
 
-  it('headroom below the threshold: the exposure cap and a row\'s capacity, each once; not judged in a cycle that did not read it', () => {
+  it("headroom below the threshold: the exposure cap and a row's capacity, each once; not judged in a cycle that did not read it", () => {
     const low = { exposureHeadroomUsd: 900, capacityUsd: new Map([['USDTNGN buy', 400]]) };
     const fine = { exposureHeadroomUsd: 90_000, capacityUsd: new Map([['USDTNGN buy', 50_000]]) };
     const rows = [row('buy', 1000)];

@@ -18,7 +18,16 @@ afterEach(async () => {
 });
 
 async function serve(options: Partial<Parameters<typeof serveKeeperMetrics>[1]> = {}): Promise<KeeperMetrics> {
-  const metrics = await serveKeeperMetrics({ host: '127.0.0.1', port: 0 }, { now: () => NOW, staleAfterMs: 60_000, startedAtMs: NOW, knownErrorCodes: ['capacity_exceeded', 'heartbeat'], ...options });
+  const metrics = await serveKeeperMetrics(
+    { host: '127.0.0.1', port: 0 },
+    {
+      now: () => NOW,
+      staleAfterMs: 60_000,
+      startedAtMs: NOW,
+      knownErrorCodes: ['capacity_exceeded', 'heartbeat'],
+      ...options,
+    },
+  );
   opened.push(metrics);
   return metrics;
 }
@@ -69,7 +78,10 @@ describe('--metrics labels', () => {
 
 /** A socket that sends a request line and one header, never the blank line that ends the headers. */
 function slowHeaders(address: string): { socket: Socket; received: () => string; closed: () => boolean } {
-  const [host, port] = [address.slice(0, address.lastIndexOf(':')), Number(address.slice(address.lastIndexOf(':') + 1))];
+  const [host, port] = [
+    address.slice(0, address.lastIndexOf(':')),
+    Number(address.slice(address.lastIndexOf(':') + 1)),
+  ];
   const socket = connect(port, host);
   sockets.push(socket);
   let received = '';
@@ -88,7 +100,10 @@ describe('the --metrics server', () => {
     // The shipped connection bound; the header timeout shortened so the test does not wait 5 s.
     const metrics = await serve({ limits: { headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, checkIntervalMs: 50 } });
     const held = Array.from({ length: maxConnections }, () => slowHeaders(metrics.address));
-    await until(() => held.every((client) => client.socket.readyState === 'open' || client.closed()), 'the first sockets connected');
+    await until(
+      () => held.every((client) => client.socket.readyState === 'open' || client.closed()),
+      'the first sockets connected',
+    );
     const excess = Array.from({ length: 16 }, () => slowHeaders(metrics.address));
 
     // Each socket past the bound is closed by the server without a byte of answer, while the ones it

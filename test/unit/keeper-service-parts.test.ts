@@ -10,7 +10,13 @@ import { livenessByStoreLock } from '../../src/flows/keeper-status.js';
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 
 function heartbeat(fields: Partial<Heartbeat>): Heartbeat {
-  return { pid: 4242, host: hostname(), interval_s: 60, updated_at: new Date(NOW - 10_000).toISOString(), ...fields } as Heartbeat;
+  return {
+    pid: 4242,
+    host: hostname(),
+    interval_s: 60,
+    updated_at: new Date(NOW - 10_000).toISOString(),
+    ...fields,
+  } as Heartbeat;
 }
 
 describe('keeperStateDir', () => {
@@ -34,7 +40,13 @@ describe('livenessOf', () => {
   });
   it('a keeper on another host is judged by its heartbeat alone', () => {
     expect(livenessOf(heartbeat({ host: 'elsewhere.invalid' }), NOW, gone)).toBe('elsewhere');
-    expect(livenessOf(heartbeat({ host: 'elsewhere.invalid', updated_at: new Date(NOW - 3_600_000).toISOString() }), NOW, gone)).toBe('hung');
+    expect(
+      livenessOf(
+        heartbeat({ host: 'elsewhere.invalid', updated_at: new Date(NOW - 3_600_000).toISOString() }),
+        NOW,
+        gone,
+      ),
+    ).toBe('hung');
   });
 });
 
@@ -63,7 +75,8 @@ describe('the service options', () => {
     expect(parseMetricsAddress(':0')).toEqual({ host: '127.0.0.1', port: 0 });
     expect(parseMetricsAddress('0.0.0.0:9464')).toEqual({ host: '0.0.0.0', port: 9464 });
     expect(parseMetricsAddress('[::1]:9464')).toEqual({ host: '::1', port: 9464 });
-    for (const bad of ['', 'x', '65536', 'host:', 'a b:1']) expect(() => parseMetricsAddress(bad), bad).toThrow(/^--metrics: /);
+    for (const bad of ['', 'x', '65536', 'host:', 'a b:1'])
+      expect(() => parseMetricsAddress(bad), bad).toThrow(/^--metrics: /);
   });
   it('--alert-url: https anywhere, http to loopback only; never a user, password or key in it; shown by its origin', () => {
     expect(parseAlertUrl('https://hooks.example/services/T0/B0/xyz')).toBe('https://hooks.example/services/T0/B0/xyz');
@@ -83,20 +96,77 @@ describe('the service options', () => {
 
 describe('alertPayload', () => {
   it('a started alert carries its event with the alert fields on top; a recovery says so; text is sanitised', () => {
-    const trigger = { event: 'error', at: '2026-03-02T09:00:00.000Z', market: 'USDTNGN', side: 'sell', code: 'exposure_exceeded', message: 'over the cap' };
-    const started = alertPayload({ alert: 'started', key: 'refused|USDTNGN sell', cause: 'refused', market: 'USDTNGN', side: 'sell', message: 'm', since: trigger.at, at: trigger.at, text: 'hedge keep alert \u001b[31m— x', trigger });
-    expect(started).toMatchObject({ event: 'error', code: 'exposure_exceeded', alert: 'started', cause: 'refused', message: 'over the cap' });
+    const trigger = {
+      event: 'error',
+      at: '2026-03-02T09:00:00.000Z',
+      market: 'USDTNGN',
+      side: 'sell',
+      code: 'exposure_exceeded',
+      message: 'over the cap',
+    };
+    const started = alertPayload({
+      alert: 'started',
+      key: 'refused|USDTNGN sell',
+      cause: 'refused',
+      market: 'USDTNGN',
+      side: 'sell',
+      message: 'm',
+      since: trigger.at,
+      at: trigger.at,
+      text: 'hedge keep alert \u001b[31m— x',
+      trigger,
+    });
+    expect(started).toMatchObject({
+      event: 'error',
+      code: 'exposure_exceeded',
+      alert: 'started',
+      cause: 'refused',
+      message: 'over the cap',
+    });
     expect(String(started.text)).not.toContain('\u001b');
-    const recovered = alertPayload({ alert: 'recovered', key: 'drift|USDTNGN buy', cause: 'drift', market: 'USDTNGN', side: 'buy', message: 'm', since: trigger.at, at: trigger.at, duration_s: 60, text: 'r', trigger });
+    const recovered = alertPayload({
+      alert: 'recovered',
+      key: 'drift|USDTNGN buy',
+      cause: 'drift',
+      market: 'USDTNGN',
+      side: 'buy',
+      message: 'm',
+      since: trigger.at,
+      at: trigger.at,
+      duration_s: 60,
+      text: 'r',
+      trigger,
+    });
     expect(recovered).toMatchObject({ event: 'recovered', alert: 'recovered', duration_s: 60, message: 'm' });
     expect(recovered.code).toBeUndefined();
   });
 
   it("server text in any field is Slack text: Slack's <…> sequences written as entities, escapes made visible", () => {
-    const markup = '<!channel> <https://evil.example/login|Your key expired: re-authenticate here>\u001b]52;c;ZXZpbA==\u0007';
-    const trigger = { event: 'error', at: '2026-03-02T09:00:00.000Z', market: 'USDTNGN', side: 'sell', code: 'x<y>', message: markup, hint: markup };
-    const payload = alertPayload({ alert: 'started', key: 'refused|USDTNGN sell', cause: 'refused', market: 'USDTNGN', side: 'sell', message: `open failed: ${markup}`, since: trigger.at, at: trigger.at, text: `hedge keep alert — ${markup}`, trigger });
-    const escaped = '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt;\\x1b]52;c;ZXZpbA==\\x07';
+    const markup =
+      '<!channel> <https://evil.example/login|Your key expired: re-authenticate here>\u001b]52;c;ZXZpbA==\u0007';
+    const trigger = {
+      event: 'error',
+      at: '2026-03-02T09:00:00.000Z',
+      market: 'USDTNGN',
+      side: 'sell',
+      code: 'x<y>',
+      message: markup,
+      hint: markup,
+    };
+    const payload = alertPayload({
+      alert: 'started',
+      key: 'refused|USDTNGN sell',
+      cause: 'refused',
+      market: 'USDTNGN',
+      side: 'sell',
+      message: `open failed: ${markup}`,
+      since: trigger.at,
+      at: trigger.at,
+      text: `hedge keep alert — ${markup}`,
+      trigger,
+    });
+    const escaped =
+      '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt;\\x1b]52;c;ZXZpbA==\\x07';
     expect(payload.text).toBe(`hedge keep alert — ${escaped}`);
     expect(payload).toMatchObject({ message: escaped, hint: escaped, code: 'x&lt;y&gt;' });
     for (const value of Object.values(payload)) {

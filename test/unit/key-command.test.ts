@@ -38,7 +38,9 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
   it('a helper that exits non-zero: its last line, filtered, in an AuthError naming the profile', async () => {
     const failure = run(`echo first >&2; printf 'gpg: no secret key \\033]0;title\\007\\n' >&2; exit 2`);
     await expect(failure).rejects.toBeInstanceOf(AuthError);
-    await expect(failure).rejects.toThrow('The key command of profile "desk" exited 2: gpg: no secret key \\x1b]0;title\\x07; nothing was sent.');
+    await expect(failure).rejects.toThrow(
+      'The key command of profile "desk" exited 2: gpg: no secret key \\x1b]0;title\\x07; nothing was sent.',
+    );
   });
 
   it('no output, or more than a key can be, is refused', async () => {
@@ -54,7 +56,7 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
       const failure = run(`sleep 30 & echo $! > '${pidFile}'; wait`, { timeoutMs: 300 });
       await expect(failure).rejects.toThrow('did not finish within 300 ms and was stopped');
       const pid = Number(readFileSync(pidFile, 'utf8'));
-      await until(() => !isRunning(pid), 'the helper\'s grandchild to be gone', { timeoutMs: 10_000 });
+      await until(() => !isRunning(pid), "the helper's grandchild to be gone", { timeoutMs: 10_000 });
     } finally {
       dir.remove();
     }
@@ -69,9 +71,18 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
 
   it('runs without HEDGE_API_KEY, the store URL, a PostgreSQL password or any registered secret in its environment', async () => {
     registerSecret('hpk_live_RegisteredForUnitTest0000001');
-    const env = { PATH: process.env.PATH, HEDGE_API_KEY: KEY, PGPASSWORD: 'pw', HEDGE_JOURNAL_URL: 'postgres://a@b/c', TOKEN: 'x hpk_live_RegisteredForUnitTest0000001', KEEP: 'yes' };
+    const env = {
+      PATH: process.env.PATH,
+      HEDGE_API_KEY: KEY,
+      PGPASSWORD: 'pw',
+      HEDGE_JOURNAL_URL: 'postgres://a@b/c',
+      TOKEN: 'x hpk_live_RegisteredForUnitTest0000001',
+      KEEP: 'yes',
+    };
     expect(childEnvironment(env)).toEqual({ PATH: process.env.PATH, KEEP: 'yes' });
-    await expect(run(`test -z "$HEDGE_API_KEY$PGPASSWORD$TOKEN" && test "$KEEP" = yes && echo ${KEY}`, { env })).resolves.toBe(KEY);
+    await expect(
+      run(`test -z "$HEDGE_API_KEY$PGPASSWORD$TOKEN" && test "$KEEP" = yes && echo ${KEY}`, { env }),
+    ).resolves.toBe(KEY);
   });
 });
 
@@ -82,13 +93,17 @@ describe.skipIf(process.platform === 'win32')('a profile whose key comes from a 
     tmp = tempDir('hedge-unit-helper-');
     store = new ProfileStore(join(tmp.path, 'cfg'));
     await store.update((data) => {
-      data.profiles.desk = { base_url: 'https://desk.example/v2', key_command: `echo ${KEY}`, api_key: 'hpk_test_StaleCopyInTheFile000000001' };
+      data.profiles.desk = {
+        base_url: 'https://desk.example/v2',
+        key_command: `echo ${KEY}`,
+        api_key: 'hpk_test_StaleCopyInTheFile000000001',
+      };
       data.current = 'desk';
     });
   });
   afterEach(() => tmp.remove());
 
-  it('resolves to the helper\'s key (the helper wins over a stale copy in the file), and says where it came from', async () => {
+  it("resolves to the helper's key (the helper wins over a stale copy in the file), and says where it came from", async () => {
     expect(keyLocationOf(store.profile('desk')!)).toEqual({ kind: 'command', command: `echo ${KEY}` });
     await expect(resolveCredentials({ env: {}, store: () => store })).resolves.toMatchObject({
       apiKey: KEY,

@@ -11,7 +11,9 @@ import { positionForPeople } from '../../src/flows/positions.js';
 
 describe('showUnderKnownNames', () => {
   it('moves a value read under a synonym to the known name and keeps the rest in order', () => {
-    const row = showUnderKnownNames({ a: 1, direction: 'Buy', z: 2 }, [{ known: 'side', value: 'buy', synonyms: ['side', 'direction'] }]);
+    const row = showUnderKnownNames({ a: 1, direction: 'Buy', z: 2 }, [
+      { known: 'side', value: 'buy', synonyms: ['side', 'direction'] },
+    ]);
     expect(row).toEqual({ a: 1, z: 2, side: 'buy' });
     expect(Object.keys(row)).toEqual(['a', 'z', 'side']);
   });
@@ -23,28 +25,42 @@ describe('showUnderKnownNames', () => {
   });
 
   it('keeps a synonym field whose value is not the one that was read (nothing is lost)', () => {
-    const row = showUnderKnownNames({ direction: 'long-ish' }, [{ known: 'side', value: 'buy', synonyms: ['side', 'direction'] }]);
+    const row = showUnderKnownNames({ direction: 'long-ish' }, [
+      { known: 'side', value: 'buy', synonyms: ['side', 'direction'] },
+    ]);
     expect(row).toEqual({ direction: 'long-ish', side: 'buy' });
   });
 });
 
 describe('showUnderKnownNames: nothing the server sent is lost (issue 49)', () => {
   it('drops the field a fact was read from only as the same value: decimal text, another case, the same instant', () => {
-    expect(showUnderKnownNames({ used_margin_usdc: '99889.00' }, [{ known: 'margin_in_use_usdc', value: 99889, synonyms: ['margin_in_use_usdc', 'used_margin_usdc'] }])).toEqual({
+    expect(
+      showUnderKnownNames({ used_margin_usdc: '99889.00' }, [
+        { known: 'margin_in_use_usdc', value: 99889, synonyms: ['margin_in_use_usdc', 'used_margin_usdc'] },
+      ]),
+    ).toEqual({
       margin_in_use_usdc: 99889,
     });
-    expect(showUnderKnownNames({ direction: 'BUY' }, [{ known: 'side', value: 'buy', synonyms: ['side', 'direction'] }])).toEqual({ side: 'buy' });
     expect(
-      showUnderKnownNames({ opened: '2026-03-02T09:00:00Z' }, [{ known: 'opened_at', value: '2026-03-02T09:00:00.000Z', synonyms: ['opened_at', 'opened'] }]),
+      showUnderKnownNames({ direction: 'BUY' }, [{ known: 'side', value: 'buy', synonyms: ['side', 'direction'] }]),
+    ).toEqual({ side: 'buy' });
+    expect(
+      showUnderKnownNames({ opened: '2026-03-02T09:00:00Z' }, [
+        { known: 'opened_at', value: '2026-03-02T09:00:00.000Z', synonyms: ['opened_at', 'opened'] },
+      ]),
     ).toEqual({ opened_at: '2026-03-02T09:00:00.000Z' });
     // A zone-less time is not compared as an instant: kept beside ours.
     expect(
-      showUnderKnownNames({ opened: '2026-03-02 09:00' }, [{ known: 'opened_at', value: '2026-03-02T09:00:00.000Z', synonyms: ['opened_at', 'opened'] }]),
+      showUnderKnownNames({ opened: '2026-03-02 09:00' }, [
+        { known: 'opened_at', value: '2026-03-02T09:00:00.000Z', synonyms: ['opened_at', 'opened'] },
+      ]),
     ).toEqual({ opened: '2026-03-02 09:00', opened_at: '2026-03-02T09:00:00.000Z' });
   });
 
-  it('drops the synonym the fact was read from (the readers\' order), not another field that happens to hold the same value', () => {
-    const row = showUnderKnownNames({ exposure_usd: 5000, size_usd: 5000 }, [{ known: 'notional_usd', value: 5000, synonyms: ['notional_usd', 'size_usd', 'exposure_usd'] }]);
+  it("drops the synonym the fact was read from (the readers' order), not another field that happens to hold the same value", () => {
+    const row = showUnderKnownNames({ exposure_usd: 5000, size_usd: 5000 }, [
+      { known: 'notional_usd', value: 5000, synonyms: ['notional_usd', 'size_usd', 'exposure_usd'] },
+    ]);
     expect(row).toEqual({ exposure_usd: 5000, notional_usd: 5000 });
   });
 
@@ -53,7 +69,11 @@ describe('showUnderKnownNames: nothing the server sent is lost (issue 49)', () =
       { known: 'notional_usd', value: 12000, synonyms: ['notional_usd', 'size_usd'] },
       { known: 'price', value: 1510.5, synonyms: ['price', 'mid'] },
     ]);
-    expect(row).toEqual({ notional_usd: 12000, price: 1510.5, _wire: { notional_usd: 'n/a', price: { source: 'twap' } } });
+    expect(row).toEqual({
+      notional_usd: 12000,
+      price: 1510.5,
+      _wire: { notional_usd: 'n/a', price: { source: 'twap' } },
+    });
   });
 
   it('a value read under our own name, as the fact, stays exactly as sent (its text too)', () => {
@@ -66,8 +86,10 @@ describe('showUnderKnownNames: nothing the server sent is lost (issue 49)', () =
     ).toEqual(raw);
   });
 
-  it('a server field named `_wire` is the server\'s: kept inside the holder, never mistaken for it', () => {
-    expect(showUnderKnownNames({ _wire: 'v2', x: 1 }, [{ known: 'side', value: undefined, synonyms: ['side'] }])).toEqual({ x: 1, _wire: { _wire: 'v2' } });
+  it("a server field named `_wire` is the server's: kept inside the holder, never mistaken for it", () => {
+    expect(
+      showUnderKnownNames({ _wire: 'v2', x: 1 }, [{ known: 'side', value: undefined, synonyms: ['side'] }]),
+    ).toEqual({ x: 1, _wire: { _wire: 'v2' } });
   });
 
   it('sameFact: a different word, a tenor in words, an object are different values', () => {
@@ -80,38 +102,87 @@ describe('showUnderKnownNames: nothing the server sent is lost (issue 49)', () =
 });
 
 describe('pricesInOneShape: market, price and timestamp first, every other field of the price as sent', () => {
-  it('gamma\'s {rates: [{pair, bid, ask, as_of}]}: the bid and ask the mid is made of are kept, as numbers in --json', () => {
-    const quotes = parsePrices({ rates: [{ pair: 'USDTKES', bid: '130.0', ask: '130.4', as_of: '2026-11-22T08:00:00.000Z', venue: { name: 'x' } }] }, ['USDTKES'])!;
+  it("gamma's {rates: [{pair, bid, ask, as_of}]}: the bid and ask the mid is made of are kept, as numbers in --json", () => {
+    const quotes = parsePrices(
+      {
+        rates: [
+          { pair: 'USDTKES', bid: '130.0', ask: '130.4', as_of: '2026-11-22T08:00:00.000Z', venue: { name: 'x' } },
+        ],
+      },
+      ['USDTKES'],
+    )!;
     const [price] = pricesInOneShape(quotes);
-    expect(price).toEqual({ market: 'USDTKES', price: 130.2, timestamp: '2026-11-22T08:00:00.000Z', bid: '130.0', ask: '130.4', venue: { name: 'x' } });
+    expect(price).toEqual({
+      market: 'USDTKES',
+      price: 130.2,
+      timestamp: '2026-11-22T08:00:00.000Z',
+      bid: '130.0',
+      ask: '130.4',
+      venue: { name: 'x' },
+    });
     expect(Object.keys(price!).slice(0, 3)).toEqual(['market', 'price', 'timestamp']);
     expect(forScripts(price)).toMatchObject({ bid: 130, ask: 130.4 });
   });
 
-  it('alpha\'s {MARKET: {mid, ts}}: the names read are not repeated; a beta price without a time has a null timestamp', () => {
-    expect(pricesInOneShape(parsePrices({ USDTNGN: { mid: 1512.5, ts: '2026-11-22T08:00:00.000Z' } }, ['USDTNGN'])!)).toEqual([
-      { market: 'USDTNGN', price: 1512.5, timestamp: '2026-11-22T08:00:00.000Z' },
+  it("alpha's {MARKET: {mid, ts}}: the names read are not repeated; a beta price without a time has a null timestamp", () => {
+    expect(
+      pricesInOneShape(parsePrices({ USDTNGN: { mid: 1512.5, ts: '2026-11-22T08:00:00.000Z' } }, ['USDTNGN'])!),
+    ).toEqual([{ market: 'USDTNGN', price: 1512.5, timestamp: '2026-11-22T08:00:00.000Z' }]);
+    expect(pricesInOneShape(parsePrices([{ symbol: 'USDTNGN', rate: '1512.5' }], ['USDTNGN'])!)).toEqual([
+      { market: 'USDTNGN', price: 1512.5, timestamp: null },
     ]);
-    expect(pricesInOneShape(parsePrices([{ symbol: 'USDTNGN', rate: '1512.5' }], ['USDTNGN'])!)).toEqual([{ market: 'USDTNGN', price: 1512.5, timestamp: null }]);
   });
 
   it('what the server sent under one of our three names meaning something else is under _wire', () => {
-    const quotes = parsePrices([{ symbol: 'USDTNGN', mid: 1512.5, price: { source: 'twap' }, timestamp: 1763798400 }], ['USDTNGN'])!;
-    expect(pricesInOneShape(quotes)).toEqual([{ market: 'USDTNGN', price: 1512.5, timestamp: null, _wire: { price: { source: 'twap' }, timestamp: 1763798400 } }]);
+    const quotes = parsePrices(
+      [{ symbol: 'USDTNGN', mid: 1512.5, price: { source: 'twap' }, timestamp: 1763798400 }],
+      ['USDTNGN'],
+    )!;
+    expect(pricesInOneShape(quotes)).toEqual([
+      {
+        market: 'USDTNGN',
+        price: 1512.5,
+        timestamp: null,
+        _wire: { price: { source: 'twap' }, timestamp: 1763798400 },
+      },
+    ]);
   });
 });
 
 describe('positionForPeople', () => {
   it('alpha: direction and size_usd shown as side and notional_usd', () => {
-    const raw = { market: 'USDTNGN', direction: 'buy', hedge_id: 'hdg_1', size_usd: 12000, units: 12000, entry_rate: 1517.3, net_margin_usd: 990 };
+    const raw = {
+      market: 'USDTNGN',
+      direction: 'buy',
+      hedge_id: 'hdg_1',
+      size_usd: 12000,
+      units: 12000,
+      entry_rate: 1517.3,
+      net_margin_usd: 990,
+    };
     const row = positionForPeople({ ...readPosition(raw), raw });
-    expect(row).toEqual({ market: 'USDTNGN', hedge_id: 'hdg_1', units: 12000, net_margin_usd: 990, side: 'buy', notional_usd: 12000, entry_price: 1517.3 });
+    expect(row).toEqual({
+      market: 'USDTNGN',
+      hedge_id: 'hdg_1',
+      units: 12000,
+      net_margin_usd: 990,
+      side: 'buy',
+      notional_usd: 12000,
+      entry_price: 1517.3,
+    });
   });
 
   it('beta: a side the position does not carry, taken from its hedge, is shown', () => {
     const raw = { market: 'USDTNGN', hedge_id: 'hdg_2', notional: 8000, qty: 8000, net_margin_usd: 790 };
     const row = positionForPeople({ ...readPosition(raw), side: 'sell', raw });
-    expect(row).toEqual({ market: 'USDTNGN', hedge_id: 'hdg_2', units: 8000, net_margin_usd: 790, notional_usd: 8000, side: 'sell' });
+    expect(row).toEqual({
+      market: 'USDTNGN',
+      hedge_id: 'hdg_2',
+      units: 8000,
+      net_margin_usd: 790,
+      notional_usd: 8000,
+      side: 'sell',
+    });
   });
 });
 
@@ -146,7 +217,15 @@ describe('historyRecordForPeople', () => {
   });
 
   it('beta: id, notional, opened, closed and funding_usdc', () => {
-    const raw = { id: 'hdg_4', side: 'buy', notional: 10000, opened: '2026-11-22T12:00:00.000Z', closed: '2026-11-22T12:30:00.000Z', funding_usdc: 0, net_pnl_usd: -13.8 };
+    const raw = {
+      id: 'hdg_4',
+      side: 'buy',
+      notional: 10000,
+      opened: '2026-11-22T12:00:00.000Z',
+      closed: '2026-11-22T12:30:00.000Z',
+      funding_usdc: 0,
+      net_pnl_usd: -13.8,
+    };
     expect(historyRecordForPeople(raw)).toEqual({
       side: 'buy',
       net_pnl_usd: -13.8,

@@ -10,11 +10,19 @@ import { EXIT_CODES } from '../../src/exit-codes.js';
 import { ROOT } from '../support/hedge-cli.js';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-const page = renderManPage({ commands: COMMANDS, globalOptions: GLOBAL_OPTIONS, groups: COMMAND_GROUPS, exitCodes: EXIT_CODES, version: VERSION });
+const page = renderManPage({
+  commands: COMMANDS,
+  globalOptions: GLOBAL_OPTIONS,
+  groups: COMMAND_GROUPS,
+  exitCodes: EXIT_CODES,
+  version: VERSION,
+});
 const asRoff = (text: string) => text.replace(/-/g, '\\-');
 
 function leaves(specs: readonly CommandSpec[], prefix: string[] = []): Array<{ path: string[]; spec: CommandSpec }> {
-  return specs.flatMap((spec) => (spec.subcommands ? leaves(spec.subcommands, [...prefix, spec.name]) : [{ path: [...prefix, spec.name], spec }]));
+  return specs.flatMap((spec) =>
+    spec.subcommands ? leaves(spec.subcommands, [...prefix, spec.name]) : [{ path: [...prefix, spec.name], spec }],
+  );
 }
 
 describe('hedge.1', () => {
@@ -24,7 +32,17 @@ describe('hedge.1', () => {
 
   it('has the sections of a manual page, and the version', () => {
     expect(page).toMatch(new RegExp(`^\\.TH HEDGE 1 "" "hedge ${VERSION.replace(/\./g, '\\.')}"`, 'm'));
-    for (const section of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'COMMANDS', 'OPTIONS', 'ENVIRONMENT', 'EXIT STATUS', 'FILES', 'SEE ALSO']) {
+    for (const section of [
+      'NAME',
+      'SYNOPSIS',
+      'DESCRIPTION',
+      'COMMANDS',
+      'OPTIONS',
+      'ENVIRONMENT',
+      'EXIT STATUS',
+      'FILES',
+      'SEE ALSO',
+    ]) {
       expect(page).toContain(`\n.SH ${section}\n`);
     }
     for (const { heading } of COMMAND_GROUPS) expect(page).toContain(`\n.SS ${heading}\n`);

@@ -1,7 +1,13 @@
 // The pure rules of `hedge maturities`: --within, which hedges are settlements to come (from the
 // positions list and the hedges list together), their order and their grouping by UTC day.
 import { describe, expect, it } from 'vitest';
-import { collectMaturities, groupByDay, parseWithin, type MaturityHedge, type MaturityPosition } from '../../src/domain/maturities.js';
+import {
+  collectMaturities,
+  groupByDay,
+  parseWithin,
+  type MaturityHedge,
+  type MaturityPosition,
+} from '../../src/domain/maturities.js';
 import { UsageError } from '../../src/errors.js';
 
 const HOUR = 3_600_000;
@@ -9,8 +15,23 @@ const DAY = 24 * HOUR;
 const NOW = Date.parse('2026-03-02T09:00:00.000Z');
 const at = (ms: number) => new Date(NOW + ms).toISOString();
 
-function hedge(id: string, side: 'buy' | 'sell', notional: number, maturesInMs: number, extra: Partial<MaturityHedge> = {}): MaturityHedge {
-  return { id, market: 'USDTNGN', side, notional_usd: notional, tenor_days: 7, status: 'filled', maturity_at: at(maturesInMs), ...extra };
+function hedge(
+  id: string,
+  side: 'buy' | 'sell',
+  notional: number,
+  maturesInMs: number,
+  extra: Partial<MaturityHedge> = {},
+): MaturityHedge {
+  return {
+    id,
+    market: 'USDTNGN',
+    side,
+    notional_usd: notional,
+    tenor_days: 7,
+    status: 'filled',
+    maturity_at: at(maturesInMs),
+    ...extra,
+  };
 }
 
 describe('parseWithin', () => {
@@ -36,12 +57,35 @@ describe('parseWithin', () => {
 
 describe('collectMaturities', () => {
   const positions: MaturityPosition[] = [
-    { market: 'USDTNGN', side: 'buy', hedgeId: 'hdg_b', notionalUsd: 10_000, markPrice: 1520.5, netPnlUsd: -12.34, accruedCarryUsdc: 1.5 },
-    { market: 'USDTNGN', side: 'sell', hedgeId: 'hdg_s', notionalUsd: 5_000, markPrice: 1520.5, netPnlUsd: 3.21, accruedCarryUsdc: -0.4 },
+    {
+      market: 'USDTNGN',
+      side: 'buy',
+      hedgeId: 'hdg_b',
+      notionalUsd: 10_000,
+      markPrice: 1520.5,
+      netPnlUsd: -12.34,
+      accruedCarryUsdc: 1.5,
+    },
+    {
+      market: 'USDTNGN',
+      side: 'sell',
+      hedgeId: 'hdg_s',
+      notionalUsd: 5_000,
+      markPrice: 1520.5,
+      netPnlUsd: 3.21,
+      accruedCarryUsdc: -0.4,
+    },
   ];
 
   it('one settlement per open hedge, soonest first, with the position’s mark, P&L and carry', () => {
-    const { maturities, undated } = collectMaturities(positions, [hedge('hdg_s', 'sell', 5_000, 3 * DAY, { tenor_days: 3 }), hedge('hdg_b', 'buy', 10_000, DAY + HOUR, { tenor_days: 1 })], NOW);
+    const { maturities, undated } = collectMaturities(
+      positions,
+      [
+        hedge('hdg_s', 'sell', 5_000, 3 * DAY, { tenor_days: 3 }),
+        hedge('hdg_b', 'buy', 10_000, DAY + HOUR, { tenor_days: 1 }),
+      ],
+      NOW,
+    );
     expect(undated).toBe(0);
     expect(maturities).toEqual([
       {
@@ -79,13 +123,38 @@ describe('collectMaturities', () => {
     const hedges = [hedge('hdg_b', 'buy', 10_000, -5 * 60_000), hedge('hdg_s', 'sell', 5_000, 3 * DAY)];
     const { maturities } = collectMaturities(positions, hedges, NOW, 2 * DAY);
     expect(maturities.map((item) => [item.hedge_id, item.matures_in_seconds])).toEqual([['hdg_b', -300]]);
-    expect(collectMaturities(positions, hedges, NOW, 3 * DAY).maturities.map((item) => item.hedge_id)).toEqual(['hdg_b', 'hdg_s']);
+    expect(collectMaturities(positions, hedges, NOW, 3 * DAY).maturities.map((item) => item.hedge_id)).toEqual([
+      'hdg_b',
+      'hdg_s',
+    ]);
   });
 
   it('a side holding several hedges lists each with its own notional and maturity, P&L and carry left to the side', () => {
-    const side: MaturityPosition[] = [{ market: 'USDTNGN', side: 'buy', hedgeId: 'hdg_2', notionalUsd: 15_000, markPrice: 1500, netPnlUsd: 9, accruedCarryUsdc: 2 }];
-    const { maturities } = collectMaturities(side, [hedge('hdg_2', 'buy', 5_000, 7 * DAY), hedge('hdg_1', 'buy', 10_000, DAY)], NOW);
-    expect(maturities.map((item) => [item.hedge_id, item.notional_usd, item.mark_price, item.net_pnl_usd, item.accrued_carry_usdc])).toEqual([
+    const side: MaturityPosition[] = [
+      {
+        market: 'USDTNGN',
+        side: 'buy',
+        hedgeId: 'hdg_2',
+        notionalUsd: 15_000,
+        markPrice: 1500,
+        netPnlUsd: 9,
+        accruedCarryUsdc: 2,
+      },
+    ];
+    const { maturities } = collectMaturities(
+      side,
+      [hedge('hdg_2', 'buy', 5_000, 7 * DAY), hedge('hdg_1', 'buy', 10_000, DAY)],
+      NOW,
+    );
+    expect(
+      maturities.map((item) => [
+        item.hedge_id,
+        item.notional_usd,
+        item.mark_price,
+        item.net_pnl_usd,
+        item.accrued_carry_usdc,
+      ]),
+    ).toEqual([
       ['hdg_1', 10_000, 1500, null, null],
       ['hdg_2', 5_000, 1500, null, null],
     ]);
@@ -102,10 +171,28 @@ describe('collectMaturities', () => {
   });
 
   it('a filled hedge the book holds on a side the positions list does not show yet is listed all the same, without the figures only a line gives', () => {
-    const unlisted = [hedge('hdg_new', 'sell', 2_000, DAY, { tenor_days: 1, client_reference: 'DEAL-9' }), hedge('hdg_opening', 'sell', 1_000, DAY, { status: 'submitted' })];
-    const { maturities, undated } = collectMaturities([positions[0]!], [hedge('hdg_b', 'buy', 10_000, 2 * DAY)], NOW, undefined, unlisted);
+    const unlisted = [
+      hedge('hdg_new', 'sell', 2_000, DAY, { tenor_days: 1, client_reference: 'DEAL-9' }),
+      hedge('hdg_opening', 'sell', 1_000, DAY, { status: 'submitted' }),
+    ];
+    const { maturities, undated } = collectMaturities(
+      [positions[0]!],
+      [hedge('hdg_b', 'buy', 10_000, 2 * DAY)],
+      NOW,
+      undefined,
+      unlisted,
+    );
     expect(undated).toBe(0);
-    expect(maturities.map((item) => [item.hedge_id, item.side, item.client_reference, item.notional_usd, item.mark_price, item.net_pnl_usd])).toEqual([
+    expect(
+      maturities.map((item) => [
+        item.hedge_id,
+        item.side,
+        item.client_reference,
+        item.notional_usd,
+        item.mark_price,
+        item.net_pnl_usd,
+      ]),
+    ).toEqual([
       ['hdg_new', 'sell', 'DEAL-9', 2_000, null, null],
       ['hdg_b', 'buy', null, 10_000, 1520.5, -12.34],
     ]);
@@ -118,11 +205,25 @@ describe('collectMaturities', () => {
     ];
     const { maturities, undated } = collectMaturities(lines, [], NOW);
     expect(undated).toBe(1);
-    expect(maturities).toMatchObject([{ hedge_id: 'hdg_x', side: 'buy', notional_usd: 7_000, tenor_days: null, net_pnl_usd: 1, accrued_carry_usdc: null, day: '2026-03-04' }]);
+    expect(maturities).toMatchObject([
+      {
+        hedge_id: 'hdg_x',
+        side: 'buy',
+        notional_usd: 7_000,
+        tenor_days: null,
+        net_pnl_usd: 1,
+        accrued_carry_usdc: null,
+        day: '2026-03-04',
+      },
+    ]);
   });
 
   it('a position without a market is the account’s only market', () => {
-    const { maturities } = collectMaturities([{ side: 'buy', notionalUsd: 10_000, netPnlUsd: 4 }], [hedge('hdg_b', 'buy', 10_000, DAY)], NOW);
+    const { maturities } = collectMaturities(
+      [{ side: 'buy', notionalUsd: 10_000, netPnlUsd: 4 }],
+      [hedge('hdg_b', 'buy', 10_000, DAY)],
+      NOW,
+    );
     expect(maturities).toMatchObject([{ hedge_id: 'hdg_b', net_pnl_usd: 4 }]);
   });
 });
@@ -130,7 +231,11 @@ describe('collectMaturities', () => {
 describe('groupByDay', () => {
   it('groups by UTC day in order, with each day’s notional', () => {
     const positions: MaturityPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 30_000.5 }];
-    const hedges = [hedge('a', 'buy', 10_000.25, 15 * HOUR), hedge('b', 'buy', 20_000.25, 14 * HOUR + 59 * 60_000), hedge('c', 'buy', 1, 2 * DAY)];
+    const hedges = [
+      hedge('a', 'buy', 10_000.25, 15 * HOUR),
+      hedge('b', 'buy', 20_000.25, 14 * HOUR + 59 * 60_000),
+      hedge('c', 'buy', 1, 2 * DAY),
+    ];
     const days = groupByDay(collectMaturities(positions, hedges, NOW).maturities);
     expect(days.map((day) => [day.day, day.maturities.map((item) => item.hedge_id), day.notional_usd])).toEqual([
       ['2026-03-02', ['b'], 20_000.25],

@@ -25,8 +25,10 @@ describe('the closest option', () => {
     expect(nearestOption('--x', [])).toBeUndefined();
   });
 
-  it('is said in one line with the command\'s help; a value typed with = is not repeated', () => {
-    expect(unknownOptionMessage('--tenr', ['--tenor'], ['quote'])).toBe("unknown option '--tenr' (did you mean --tenor?); `hedge quote --help` lists every option.");
+  it("is said in one line with the command's help; a value typed with = is not repeated", () => {
+    expect(unknownOptionMessage('--tenr', ['--tenor'], ['quote'])).toBe(
+      "unknown option '--tenr' (did you mean --tenor?); `hedge quote --help` lists every option.",
+    );
     expect(unknownOptionMessage('--api-key=hpk_test_secret', ['--base-url'], ['login'])).toBe(
       "unknown option '--api-key'; the closest is --base-url, and `hedge login --help` lists every option.",
     );
@@ -38,13 +40,20 @@ async function run(argv: string[]): Promise<{ code: number; stderr: string }> {
   const stderr = new PassThrough();
   let text = '';
   stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const io = {
+    stdout: new PassThrough(),
+    stderr,
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+  };
   const code = await main(argv, { io, env: {} });
   return { code, stderr: text };
 }
 
 describe('hedge with an unknown option (the parser, in-process)', () => {
-  it('names the closest of the command\'s options and the global ones, and the command\'s help; exit 2', async () => {
+  it("names the closest of the command's options and the global ones, and the command's help; exit 2", async () => {
     expect(await run(['quote', 'USDTNGN', 'buy', '1000', '--tenr', '3'])).toEqual({
       code: 2,
       stderr: "hedge: unknown option '--tenr' (did you mean --tenor?); `hedge quote --help` lists every option.\n",
@@ -52,11 +61,14 @@ describe('hedge with an unknown option (the parser, in-process)', () => {
     // A global option is a candidate too, and a subcommand's help is named by its whole path.
     expect(await run(['journal', 'show', 'a_x', '--jsno'])).toEqual({
       code: 2,
-      stderr: "hedge: unknown option '--jsno' (did you mean --json?); `hedge journal show --help` lists every option.\n",
+      stderr:
+        "hedge: unknown option '--jsno' (did you mean --json?); `hedge journal show --help` lists every option.\n",
     });
     const far = await run(['markets', '--bogus']);
     expect(far.code).toBe(2);
-    expect(far.stderr).toMatch(/^hedge: unknown option '--bogus'; the closest is --[a-z-]+, and `hedge markets --help` lists every option\.\n$/);
+    expect(far.stderr).toMatch(
+      /^hedge: unknown option '--bogus'; the closest is --[a-z-]+, and `hedge markets --help` lists every option\.\n$/,
+    );
   });
 
   it('is the JSON error with --json or --format json|ndjson, and one line otherwise', async () => {
@@ -66,7 +78,9 @@ describe('hedge with an unknown option (the parser, in-process)', () => {
       expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'usage', class: 'usage' });
     }
     // --query makes the data JSON, not the errors.
-    expect((await run(['markets', '--bogus', '--query', 'length(@)'])).stderr).toMatch(/^hedge: unknown option '--bogus'/);
+    expect((await run(['markets', '--bogus', '--query', 'length(@)'])).stderr).toMatch(
+      /^hedge: unknown option '--bogus'/,
+    );
   });
 
   it('jsonErrorsAsked reads --json and a JSON --format off the command line', () => {

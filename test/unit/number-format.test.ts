@@ -2,15 +2,40 @@
 // Intl.NumberFormat on the values a desk sees (the fast path must round as Intl does), and the HTML
 // report's row path builds no formatter per cell.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatFixed, formatMoney, formatRate, formatSignedFixed, formatSignedMoney, formatUpTo, formatUsd } from '../../src/domain/number-format.js';
+import {
+  formatFixed,
+  formatMoney,
+  formatRate,
+  formatSignedFixed,
+  formatSignedMoney,
+  formatUpTo,
+  formatUsd,
+} from '../../src/domain/number-format.js';
 import { formatSignedAmount } from '../../src/domain/money.js';
 import { closedHedgeRow } from '../../src/ui/report-html.js';
 
 function sampleValues(): number[] {
   let seed = 11;
   const next = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
-  const values = [0, -0, 0.5, 1.005, 2.675, 0.125, -0.125, 999.995, -999.995, 1500.5, 1e14 + 0.5, 1e-7, 1e21, -0.0049, 0.004];
-  for (let index = 0; index < 1000; index++) values.push((next() - 0.5) * 10 ** Math.floor(next() * 12), Math.round(next() * 1e6) / 1e4 - 50);
+  const values = [
+    0,
+    -0,
+    0.5,
+    1.005,
+    2.675,
+    0.125,
+    -0.125,
+    999.995,
+    -999.995,
+    1500.5,
+    1e14 + 0.5,
+    1e-7,
+    1e21,
+    -0.0049,
+    0.004,
+  ];
+  for (let index = 0; index < 1000; index++)
+    values.push((next() - 0.5) * 10 ** Math.floor(next() * 12), Math.round(next() * 1e6) / 1e4 - 50);
   return values;
 }
 
@@ -24,7 +49,9 @@ describe('the one number formatter family', () => {
     expect(formatUpTo(25_000, 2)).toBe('25,000');
     for (const value of sampleValues()) {
       for (const decimals of [0, 2]) {
-        expect(formatUpTo(value, decimals), `${value} up to ${decimals}`).toBe(new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals }).format(value));
+        expect(formatUpTo(value, decimals), `${value} up to ${decimals}`).toBe(
+          new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals }).format(value),
+        );
       }
     }
   });
@@ -33,7 +60,13 @@ describe('the one number formatter family', () => {
     expect(formatSignedFixed(10, 2)).toBe('+10.00');
     expect(formatSignedFixed(-0.5, 2)).toBe('-0.50');
     for (const value of sampleValues()) {
-      expect(formatSignedFixed(value, 2), String(value)).toBe(new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'always' }).format(value));
+      expect(formatSignedFixed(value, 2), String(value)).toBe(
+        new Intl.NumberFormat('en-US', {
+          minimumFractionDigits: 2,
+          maximumFractionDigits: 2,
+          signDisplay: 'always',
+        }).format(value),
+      );
     }
   });
 

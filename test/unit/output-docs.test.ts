@@ -36,9 +36,11 @@ const RESOURCES: Array<[string, lists.Resource]> = [
 ];
 
 describe('docs/output.md', () => {
-  it.each(RESOURCES)('%s: its columns and its table of priorities are the code\'s', (name, resource) => {
+  it.each(RESOURCES)("%s: its columns and its table of priorities are the code's", (name, resource) => {
     const text = section(name);
-    expect(text).toContain(`- Columns: ${keys(resource.fields.filter((field) => !field.screenOnly).map((field) => field.key))}\n`);
+    expect(text).toContain(
+      `- Columns: ${keys(resource.fields.filter((field) => !field.screenOnly).map((field) => field.key))}\n`,
+    );
     // The priorities in two tiers (issue 50): what a desk decides on, then the rest; a list without
     // the desk's tier keeps its one order.
     const decisive = resource.decisive ?? 0;
@@ -54,12 +56,17 @@ describe('docs/output.md', () => {
   it("the report's CSV columns are the code's", () => {
     const text = section('report');
     expect(text).toContain(`- CSV and TSV by group: ${keys(REPORT_CSV_COLUMNS)}\n`);
-    expect(text).toContain(`- CSV and TSV \`--by hedge\`: ${keys(REPORT_DEAL_CSV_COLUMNS).replace('`group`', '`group` (the hedge id)')}\n`);
+    expect(text).toContain(
+      `- CSV and TSV \`--by hedge\`: ${keys(REPORT_DEAL_CSV_COLUMNS).replace('`group`', '`group` (the hedge id)')}\n`,
+    );
   });
 
-  it.each(Object.entries(RESULT_FIELDS))("a write's result, %s: the names --fields is checked against before the send are the code's", (name, names) => {
-    const start = page.indexOf('## Results of writes\n');
-    expect(start, 'docs/output.md has no "## Results of writes"').toBeGreaterThanOrEqual(0);
-    expect(page.slice(start)).toContain(`- \`${name}\`: ${keys(names)}`);
-  });
+  it.each(Object.entries(RESULT_FIELDS))(
+    "a write's result, %s: the names --fields is checked against before the send are the code's",
+    (name, names) => {
+      const start = page.indexOf('## Results of writes\n');
+      expect(start, 'docs/output.md has no "## Results of writes"').toBeGreaterThanOrEqual(0);
+      expect(page.slice(start)).toContain(`- \`${name}\`: ${keys(names)}`);
+    },
+  );
 });

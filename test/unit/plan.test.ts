@@ -14,14 +14,34 @@ import {
 import { parseTargetFile } from '../../src/domain/target-file.js';
 import type { TargetRow } from '../../src/domain/target-file.js';
 
-const NGN: PlanMarket = { market: 'USDTNGN', status: 'open', available_capacity_usd: { buy: 1_000_000, sell: 1_000_000 } };
-const GHS: PlanMarket = { market: 'USDTGHS', status: 'open', available_capacity_usd: { buy: 1_000_000, sell: 1_000_000 } };
+const NGN: PlanMarket = {
+  market: 'USDTNGN',
+  status: 'open',
+  available_capacity_usd: { buy: 1_000_000, sell: 1_000_000 },
+};
+const GHS: PlanMarket = {
+  market: 'USDTGHS',
+  status: 'open',
+  available_capacity_usd: { buy: 1_000_000, sell: 1_000_000 },
+};
 
 function plan(overrides: Partial<PlanInput> & Pick<PlanInput, 'targets'>) {
-  return computePlan({ positions: [], markets: [NGN, GHS], availableExposureUsd: 1_000_000, toleranceUsd: 0, ...overrides });
+  return computePlan({
+    positions: [],
+    markets: [NGN, GHS],
+    availableExposureUsd: 1_000_000,
+    toleranceUsd: 0,
+    ...overrides,
+  });
 }
 
-function row(market: string, side: 'buy' | 'sell', notionalUsd: number, line: number, extra: Partial<TargetRow> = {}): TargetRow {
+function row(
+  market: string,
+  side: 'buy' | 'sell',
+  notionalUsd: number,
+  line: number,
+  extra: Partial<TargetRow> = {},
+): TargetRow {
   return { market, side, notionalUsd, line, ...(notionalUsd > 0 ? { tenorDays: 3 as const } : {}), ...extra };
 }
 
@@ -45,9 +65,39 @@ describe('the actions that reach the target', () => {
       markets: [NGN, GHS, { market: 'USDTKES', status: 'open', available_capacity_usd: { buy: 50_000, sell: 50_000 } }],
     });
     expect(result.steps).toEqual([
-      { action: 'reduce', market: 'USDTNGN', side: 'sell', currentUsd: 20_000, targetUsd: 12_500, deltaUsd: -7_500, currentTenorDays: 7, line: 3, notes: [] },
-      { action: 'close', market: 'USDTGHS', side: 'buy', currentUsd: 5_000, targetUsd: 0, deltaUsd: -5_000, currentTenorDays: 1, line: 4, notes: [] },
-      { action: 'add', market: 'USDTNGN', side: 'buy', currentUsd: 10_000, targetUsd: 15_000, deltaUsd: 5_000, currentTenorDays: 3, line: 2, notes: [] },
+      {
+        action: 'reduce',
+        market: 'USDTNGN',
+        side: 'sell',
+        currentUsd: 20_000,
+        targetUsd: 12_500,
+        deltaUsd: -7_500,
+        currentTenorDays: 7,
+        line: 3,
+        notes: [],
+      },
+      {
+        action: 'close',
+        market: 'USDTGHS',
+        side: 'buy',
+        currentUsd: 5_000,
+        targetUsd: 0,
+        deltaUsd: -5_000,
+        currentTenorDays: 1,
+        line: 4,
+        notes: [],
+      },
+      {
+        action: 'add',
+        market: 'USDTNGN',
+        side: 'buy',
+        currentUsd: 10_000,
+        targetUsd: 15_000,
+        deltaUsd: 5_000,
+        currentTenorDays: 3,
+        line: 2,
+        notes: [],
+      },
       {
         action: 'open',
         market: 'USDTKES',
@@ -61,7 +111,9 @@ describe('the actions that reach the target', () => {
         notes: [],
       },
     ]);
-    expect(result.unchanged).toEqual([{ market: 'USDTGHS', side: 'sell', currentUsd: 8_000, targetUsd: 8_000, line: 6 }]);
+    expect(result.unchanged).toEqual([
+      { market: 'USDTGHS', side: 'sell', currentUsd: 8_000, targetUsd: 8_000, line: 6 },
+    ]);
     expect(result.untouched).toEqual([]);
     expect(result.problems).toEqual([]);
     expect(result.atTarget).toBe(false);
@@ -89,7 +141,9 @@ describe('the actions that reach the target', () => {
       ],
       targets: [row('USDTNGN', 'buy', 20_000, 2), row('USDTNGN', 'sell', 20_000, 3), row('USDTGHS', 'buy', 20_000, 4)],
     });
-    expect(result.steps.map((step) => [step.action, step.line, step.tenorDays, step.currentTenorDays, step.notes])).toEqual([
+    expect(
+      result.steps.map((step) => [step.action, step.line, step.tenorDays, step.currentTenorDays, step.notes]),
+    ).toEqual([
       ['add', 2, undefined, 7, ['tenor_differs']],
       ['add', 3, undefined, 3, []],
       // The positions list does not say the tenor: nothing to compare.
@@ -131,7 +185,9 @@ describe('tolerance', () => {
     expect(plan({ toleranceUsd: 50, targets: [row('USDTNGN', 'sell', 50.01, 2)] }).steps[0]!.action).toBe('open');
     const small: PlanPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 50 }];
     expect(plan({ positions: small, toleranceUsd: 50, targets: [row('USDTNGN', 'buy', 0, 2)] }).atTarget).toBe(true);
-    expect(plan({ positions: small, toleranceUsd: 49.99, targets: [row('USDTNGN', 'buy', 0, 2)] }).steps[0]!.action).toBe('close');
+    expect(
+      plan({ positions: small, toleranceUsd: 49.99, targets: [row('USDTNGN', 'buy', 0, 2)] }).steps[0]!.action,
+    ).toBe('close');
   });
 
   it('is exact at 0: only an equal notional is at target', () => {
@@ -214,7 +270,11 @@ describe('pre-trade checks over the whole plan', () => {
   });
 
   it('checks the side capacity of each add or open', () => {
-    const thin: PlanMarket = { market: 'USDTNGN', status: 'open', available_capacity_usd: { buy: 12_000, sell: 500_000 } };
+    const thin: PlanMarket = {
+      market: 'USDTNGN',
+      status: 'open',
+      available_capacity_usd: { buy: 12_000, sell: 500_000 },
+    };
     const result = plan({
       markets: [thin],
       positions: [{ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000 }],
@@ -231,7 +291,9 @@ describe('pre-trade checks over the whole plan', () => {
         details: { requiredUsd: 12_000.01, availableCapacityUsd: 12_000 },
       },
     ]);
-    expect(describePlanProblem(result.problems[0]!)).toBe('add USDTNGN buy needs 12000.01 USD of buy capacity; 12000 USD is available.');
+    expect(describePlanProblem(result.problems[0]!)).toBe(
+      'add USDTNGN buy needs 12000.01 USD of buy capacity; 12000 USD is available.',
+    );
   });
 
   it('refuses new exposure on a market that is not listed or not open, and lets exposure off with a note', () => {
@@ -284,7 +346,17 @@ describe('from a target file to a plan', () => {
       positions: [{ market: 'USDTNGN', side: 'sell', notionalUsd: 25_000, tenorDays: 7 }],
     });
     expect(result.steps).toEqual([
-      { action: 'close', market: 'USDTNGN', side: 'sell', currentUsd: 25_000, targetUsd: 0, deltaUsd: -25_000, currentTenorDays: 7, line: 4, notes: [] },
+      {
+        action: 'close',
+        market: 'USDTNGN',
+        side: 'sell',
+        currentUsd: 25_000,
+        targetUsd: 0,
+        deltaUsd: -25_000,
+        currentTenorDays: 7,
+        line: 4,
+        notes: [],
+      },
       {
         action: 'open',
         market: 'USDTNGN',

@@ -15,20 +15,46 @@ const c = makeChalk(false);
 const buy: SideView = {
   state: 'in-step',
   hedges: [
-    { id: ID_A, status: 'filled', client_reference: 'DEAL-7', notional_usd: 10_000, maturity_at: '2026-03-03T09:00:00.000Z' },
-    { id: ID_B, status: 'submitted', client_reference: 'DEAL-2026-11-ACME-TREASURY-0042', notional_usd: 3_000, maturity_at: '2026-03-09T09:00:00.000Z' },
+    {
+      id: ID_A,
+      status: 'filled',
+      client_reference: 'DEAL-7',
+      notional_usd: 10_000,
+      maturity_at: '2026-03-03T09:00:00.000Z',
+    },
+    {
+      id: ID_B,
+      status: 'submitted',
+      client_reference: 'DEAL-2026-11-ACME-TREASURY-0042',
+      notional_usd: 3_000,
+      maturity_at: '2026-03-09T09:00:00.000Z',
+    },
   ],
 };
-const settling: SideView = { state: 'settling', why: `hedge ${ID_A} is filled on its record, not in the positions list yet`, hedges: [buy.hedges[0]!] };
+const settling: SideView = {
+  state: 'settling',
+  why: `hedge ${ID_A} is filled on its record, not in the positions list yet`,
+  hedges: [buy.hedges[0]!],
+};
 
-const lines = (width: number, sides: Array<SideView | undefined>) => sideSections(sides, { width, chalk: c, nowMs: NOW }).map((section) => ({ ...section, line: stripAnsi(section.line) }));
+const lines = (width: number, sides: Array<SideView | undefined>) =>
+  sideSections(sides, { width, chalk: c, nowMs: NOW }).map((section) => ({
+    ...section,
+    line: stripAnsi(section.line),
+  }));
 
 describe('the hedges under a side', () => {
-  it('each hedge a line under its side\'s row, aligned: id, reference, notional, status, time left (and the UTC maturity where there is room)', () => {
+  it("each hedge a line under its side's row, aligned: id, reference, notional, status, time left (and the UTC maturity where there is room)", () => {
     expect(lines(140, [buy, undefined])).toEqual([
-      { before: 1, line: `  └ ${ID_A}  DEAL-7                           10,000.00 USD  filled     1d 0h  2026-03-03 09:00 UTC` },
+      {
+        before: 1,
+        line: `  └ ${ID_A}  DEAL-7                           10,000.00 USD  filled     1d 0h  2026-03-03 09:00 UTC`,
+      },
       // Only a filled hedge counts down: one being opened has no time left to show.
-      { before: 1, line: `  └ ${ID_B}  DEAL-2026-11-ACME-TREASURY-0042   3,000.00 USD  submitted         2026-03-09 09:00 UTC` },
+      {
+        before: 1,
+        line: `  └ ${ID_B}  DEAL-2026-11-ACME-TREASURY-0042   3,000.00 USD  submitted         2026-03-09 09:00 UTC`,
+      },
     ]);
   });
 
@@ -40,7 +66,10 @@ describe('the hedges under a side', () => {
       `  └ ${ID_B}  DEAL-2026-11…   3,000.00 USD  submitted`,
     ]);
     // Narrower still: the reference and status give way to the time left, never the id or the notional.
-    expect(lines(50, [buy]).map(({ line }) => line)).toEqual([`  └ ${ID_A}  10,000.00 USD`, `  └ ${ID_B}   3,000.00 USD`]);
+    expect(lines(50, [buy]).map(({ line }) => line)).toEqual([
+      `  └ ${ID_A}  10,000.00 USD`,
+      `  └ ${ID_B}   3,000.00 USD`,
+    ]);
   });
 
   it('a settling side says why first, wrapped to the width and never cut, then its hedges', () => {
@@ -54,7 +83,13 @@ describe('the hedges under a side', () => {
   });
 
   it('server text reaches the terminal only through the safe-text filter', () => {
-    const hostile: SideView = { state: 'settling', why: 'views \u001b[2Jdisagree', hedges: [{ id: 'hdg_\u202eevil', status: 'filled\u0007', client_reference: 'REF\u001b]0;x\u0007', notional_usd: 1 }] };
+    const hostile: SideView = {
+      state: 'settling',
+      why: 'views \u001b[2Jdisagree',
+      hedges: [
+        { id: 'hdg_\u202eevil', status: 'filled\u0007', client_reference: 'REF\u001b]0;x\u0007', notional_usd: 1 },
+      ],
+    };
     for (const { line } of sideSections([hostile], { width: 200, chalk: c, nowMs: NOW })) {
       expect(line).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
     }

@@ -42,7 +42,15 @@ function context(options: { key: string; tty: boolean; yes?: boolean; input?: bo
   const ctx = new CommandContext({
     io,
     env: { HEDGE_API_KEY: options.key, HEDGE_BASE_URL: 'http://127.0.0.1:9/partners/sandbox/v2' },
-    globals: { json: false, header: true, demo: false, yes: options.yes ?? false, input: options.input ?? true, color: false, verbose: false },
+    globals: {
+      json: false,
+      header: true,
+      demo: false,
+      yes: options.yes ?? false,
+      input: options.input ?? true,
+      color: false,
+      verbose: false,
+    },
     clock: { now: () => 0, sleep: async () => {} },
     signal: new AbortController().signal,
     output: new Output({ mode: options.tty ? 'table' : 'plain', chalk: makeChalk(false), streams: io, now: () => 0 }),
@@ -56,10 +64,14 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 describe('live key guard', () => {
   it('a live key without a terminal and without --yes is a usage error (exit 2), after the LIVE banner', async () => {
     const { ctx, stderr } = context({ key: LIVE, tty: false });
-    const error = await guardLiveAction(flowPorts(ctx), { action: 'open a hedge', dryRun: false }).catch((e: unknown) => e);
+    const error = await guardLiveAction(flowPorts(ctx), { action: 'open a hedge', dryRun: false }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UsageError);
     expect(exitCodeFor(error)).toBe(2);
-    expect((error as Error).message).toBe('--yes is required to open a hedge with a LIVE key (there is no terminal to confirm on); nothing was sent.');
+    expect((error as Error).message).toBe(
+      '--yes is required to open a hedge with a LIVE key (there is no terminal to confirm on); nothing was sent.',
+    );
     await tick();
     expect(stderr()).toContain(' LIVE  production key hpk_live…UvWx: this will open a hedge with real funds.');
     expect(stderr()).not.toContain(LIVE);
@@ -67,7 +79,9 @@ describe('live key guard', () => {
 
   it('--no-input on a terminal also needs --yes', async () => {
     const { ctx } = context({ key: LIVE, tty: true, input: false });
-    await expect(guardLiveAction(flowPorts(ctx), { action: 'close a position', dryRun: false })).rejects.toThrow(/--no-input forbids asking/);
+    await expect(guardLiveAction(flowPorts(ctx), { action: 'close a position', dryRun: false })).rejects.toThrow(
+      /--no-input forbids asking/,
+    );
   });
 
   it('on a terminal it asks, defaulting to No; No ends the run with exit 8 (declined) and nothing sent', async () => {
@@ -88,7 +102,10 @@ describe('live key guard', () => {
   });
 
   it('--yes skips the question (the banner still shows); so does --dry-run, which sends nothing', async () => {
-    for (const flags of [{ yes: true, dryRun: false }, { yes: false, dryRun: true }]) {
+    for (const flags of [
+      { yes: true, dryRun: false },
+      { yes: false, dryRun: true },
+    ]) {
       const { ctx, questions, stderr } = context({ key: LIVE, tty: false, yes: flags.yes });
       const guard = await guardLiveAction(flowPorts(ctx), { action: 'reduce a hedge', dryRun: flags.dryRun });
       await guard.confirm('Reduce?');

@@ -2,7 +2,11 @@
 // that a notional exactly at a limit passes.
 import { describe, expect, it } from 'vitest';
 import type { Account, Market } from '../../src/api/schemas.js';
-import { preTradeProblem as anyPreTradeProblem, type PreTradeFacts, type PreTradeRequest } from '../../src/domain/pre-trade.js';
+import {
+  preTradeProblem as anyPreTradeProblem,
+  type PreTradeFacts,
+  type PreTradeRequest,
+} from '../../src/domain/pre-trade.js';
 import { PreTradeCheckError, UsageError } from '../../src/errors.js';
 import { describeError } from '../../src/exit-codes.js';
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
@@ -28,9 +32,15 @@ function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest): PreTra
 
 describe('preTradeProblem', () => {
   it('passes a notional within both limits, and one exactly at the tighter limit', () => {
-    expect(preTradeProblem(facts(), { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, action: 'open' })).toBeUndefined();
-    expect(preTradeProblem(facts(), { market: 'USDTNGN', side: 'sell', notionalUsd: 500_000, action: 'open' })).toBeUndefined();
-    expect(preTradeProblem(facts(), { market: 'USDTNGN', side: 'buy', notionalUsd: 600_000, action: 'add' })).toBeUndefined();
+    expect(
+      preTradeProblem(facts(), { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, action: 'open' }),
+    ).toBeUndefined();
+    expect(
+      preTradeProblem(facts(), { market: 'USDTNGN', side: 'sell', notionalUsd: 500_000, action: 'open' }),
+    ).toBeUndefined();
+    expect(
+      preTradeProblem(facts(), { market: 'USDTNGN', side: 'buy', notionalUsd: 600_000, action: 'add' }),
+    ).toBeUndefined();
   });
 
   it('refuses a market that is not listed as bad input, naming the listed ones (exit 2)', () => {
@@ -41,7 +51,12 @@ describe('preTradeProblem', () => {
   });
 
   it('refuses a disabled market', () => {
-    const problem = preTradeProblem(facts({ status: 'disabled' }), { market: 'USDTNGN', side: 'buy', notionalUsd: 1, action: 'open' });
+    const problem = preTradeProblem(facts({ status: 'disabled' }), {
+      market: 'USDTNGN',
+      side: 'buy',
+      notionalUsd: 1,
+      action: 'open',
+    });
     expect(problem!.code).toBe('market_disabled');
   });
 
@@ -54,18 +69,37 @@ describe('preTradeProblem', () => {
   });
 
   it('refuses a notional over the side capacity (the other side is not looked at)', () => {
-    const problem = preTradeProblem(facts({ headroom: 900_000 }), { market: 'USDTNGN', side: 'sell', notionalUsd: 550_000, action: 'add' });
+    const problem = preTradeProblem(facts({ headroom: 900_000 }), {
+      market: 'USDTNGN',
+      side: 'sell',
+      notionalUsd: 550_000,
+      action: 'add',
+    });
     expect(problem!.code).toBe('capacity_exceeded');
     expect(problem!.details).toEqual({ side: 'sell', requested_usd: 550_000, available_capacity_usd: 500_000 });
-    expect(preTradeProblem(facts({ headroom: 900_000 }), { market: 'USDTNGN', side: 'buy', notionalUsd: 550_000, action: 'add' })).toBeUndefined();
+    expect(
+      preTradeProblem(facts({ headroom: 900_000 }), {
+        market: 'USDTNGN',
+        side: 'buy',
+        notionalUsd: 550_000,
+        action: 'add',
+      }),
+    ).toBeUndefined();
   });
 
   it('checks the exposure cap before the capacity, like the service', () => {
-    const problem = preTradeProblem(facts({ buy: 100, headroom: 50 }), { market: 'USDTNGN', side: 'buy', notionalUsd: 1_000, action: 'open' });
+    const problem = preTradeProblem(facts({ buy: 100, headroom: 50 }), {
+      market: 'USDTNGN',
+      side: 'buy',
+      notionalUsd: 1_000,
+      action: 'open',
+    });
     expect(problem!.code).toBe('exposure_exceeded');
   });
 
   it('matches the market name case-insensitively', () => {
-    expect(preTradeProblem(facts(), { market: 'usdtngn', side: 'buy', notionalUsd: 1, action: 'open' })).toBeUndefined();
+    expect(
+      preTradeProblem(facts(), { market: 'usdtngn', side: 'buy', notionalUsd: 1, action: 'open' }),
+    ).toBeUndefined();
   });
 });

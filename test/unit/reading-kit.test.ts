@@ -20,12 +20,28 @@ describe('readNumber', () => {
     expect(readNumber(value)).toBe(expected);
   });
 
-  it.each(['0x10', '0b11', '0o7', 'Infinity', '-Infinity', 'NaN', '', '  ', '1,000', '1_000', '12.5 USD', '1e400', Number.NaN, Number.POSITIVE_INFINITY, null, true, {}, [5]])(
-    '%j is no number',
-    (value) => {
-      expect(readNumber(value)).toBeUndefined();
-    },
-  );
+  it.each([
+    '0x10',
+    '0b11',
+    '0o7',
+    'Infinity',
+    '-Infinity',
+    'NaN',
+    '',
+    '  ',
+    '1,000',
+    '1_000',
+    '12.5 USD',
+    '1e400',
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    null,
+    true,
+    {},
+    [5],
+  ])('%j is no number', (value) => {
+    expect(readNumber(value)).toBeUndefined();
+  });
 
   it('every reader refuses hex the same way: position, history, account, prices', () => {
     expect(readPosition({ side: 'buy', notional_usd: '0x10', size_usd: '16' }).notionalUsd).toBe(16);
@@ -38,7 +54,9 @@ describe('readNumber', () => {
 describe('the field picker', () => {
   it('one name whatever its spelling style; the first usable of the list wins', () => {
     expect(nameKey('Closed-At')).toBe(nameKey('closedAt'));
-    expect(pickField({ SizeUsd: 'n/a', notional: '12' }, ['notional_usd', 'size_usd', 'notional'], readNumber)).toEqual({ value: 12, name: 'notional' });
+    expect(pickField({ SizeUsd: 'n/a', notional: '12' }, ['notional_usd', 'size_usd', 'notional'], readNumber)).toEqual(
+      { value: 12, name: 'notional' },
+    );
     expect(firstField({ pnlUsd: 5 }, ['net_pnl_usd', 'pnl_usd'], readNumber)).toBe(5);
   });
 

@@ -18,7 +18,8 @@ import { clockCheck, describeShape, rateLimitCheck } from '../../src/flows/docto
 import { questionWithUnchecked } from '../../src/flows/pre-trade.js';
 
 const LIST_URL = 'https://api.example.com/partners/acme/v2/hedges?limit=100';
-const read = (data: unknown, meta: Record<string, unknown> = {}, linkHeader?: string) => readPage({ data, meta, linkHeader }, { query: { status: 'filled' }, listUrl: LIST_URL });
+const read = (data: unknown, meta: Record<string, unknown> = {}, linkHeader?: string) =>
+  readPage({ data, meta, linkHeader }, { query: { status: 'filled' }, listUrl: LIST_URL });
 
 describe('paging by detection', () => {
   it('a bare array with nothing said: one page, no word on more', () => {
@@ -30,14 +31,20 @@ describe('paging by detection', () => {
 
   it('meta.next_cursor: sent back as `cursor` with the filters kept; null says it was the last page', () => {
     const page = read([{ id: 'a' }], { next_cursor: 'c1.xyz', page_size: 20 });
-    expect(page.next).toEqual({ query: { status: 'filled', cursor: 'c1.xyz' }, how: 'meta.next_cursor, sent back as cursor' });
+    expect(page.next).toEqual({
+      query: { status: 'filled', cursor: 'c1.xyz' },
+      how: 'meta.next_cursor, sent back as cursor',
+    });
     expect(page.more).toBe(true);
     expect(page.statedPageSize).toEqual({ name: 'page_size', value: 20 });
     expect(read([{ id: 'a' }], { next_cursor: null }).more).toBe(false);
   });
 
   it('a list inside data with a page token beside it; a configured cursor name wins', () => {
-    const page = readPage({ data: { items: [{ id: 'a' }, { id: 'b' }], nextPageToken: 'tok' }, meta: {} }, { query: {}, listUrl: LIST_URL, cursorParam: 'after' });
+    const page = readPage(
+      { data: { items: [{ id: 'a' }, { id: 'b' }], nextPageToken: 'tok' }, meta: {} },
+      { query: {}, listUrl: LIST_URL, cursorParam: 'after' },
+    );
     expect(page.rows).toHaveLength(2);
     expect(page.rowsAt).toBe('data.items');
     expect(page.next?.query).toEqual({ after: 'tok' });
@@ -47,15 +54,24 @@ describe('paging by detection', () => {
   });
 
   it('next links: in meta (absolute or relative) and in a Link header', () => {
-    expect(read([], { links: { next: '/partners/acme/v2/hedges?page=2&limit=100' } }).next?.query).toEqual({ page: '2', limit: '100' });
-    expect(read([], { next: 'https://api.example.com/partners/acme/v2/hedges?after=hdg_9' }).next?.query).toEqual({ after: 'hdg_9' });
-    const header = '<https://api.example.com/partners/acme/v2/hedges?cursor=abc>; rel="next", <https://api.example.com/x?cursor=zz>; rel="prev"';
+    expect(read([], { links: { next: '/partners/acme/v2/hedges?page=2&limit=100' } }).next?.query).toEqual({
+      page: '2',
+      limit: '100',
+    });
+    expect(read([], { next: 'https://api.example.com/partners/acme/v2/hedges?after=hdg_9' }).next?.query).toEqual({
+      after: 'hdg_9',
+    });
+    const header =
+      '<https://api.example.com/partners/acme/v2/hedges?cursor=abc>; rel="next", <https://api.example.com/x?cursor=zz>; rel="prev"';
     expect(nextLink(header)).toBe('https://api.example.com/partners/acme/v2/hedges?cursor=abc');
     expect(read([], {}, header).next).toEqual({ query: { cursor: 'abc' }, how: 'the Link header (rel="next")' });
   });
 
   it('page numbers, an offset, has_more and totals', () => {
-    expect(read([{}], { pagination: { page: 1, total_pages: 3 } }).next?.query).toEqual({ status: 'filled', page: '2' });
+    expect(read([{}], { pagination: { page: 1, total_pages: 3 } }).next?.query).toEqual({
+      status: 'filled',
+      page: '2',
+    });
     expect(read([{}], { pagination: { page: 3, total_pages: 3 } }).more).toBe(false);
     expect(read([{}, {}], { offset: 10, total: 40 }).next?.query).toEqual({ status: 'filled', offset: '12' });
     const hasMore = read([{ id: 'a' }], { has_more: true });
@@ -71,10 +87,28 @@ describe('paging by detection', () => {
 
 describe('prices in any plausible shape', () => {
   it('reads lists, keyed objects, wrappers, bid/ask and decimal strings', () => {
-    expect(parsePrices([{ market: 'USDTKES', price: 130.2 }], ['USDTKES'])).toEqual([{ market: 'USDTKES', price: 130.2 }]);
-    expect(parsePrices({ USDTKES: { mid: '130.2' } }, ['USDTKES'])![0]).toMatchObject({ market: 'USDTKES', price: 130.2 });
-    const wrapped = parsePrices({ rates: [{ pair: 'USDTKES', bid: '130.0', ask: '130.4', as_of: '2026-11-22T08:00:00.000Z' }] }, ['USDTKES']);
-    expect(wrapped).toEqual([{ pair: 'USDTKES', bid: '130.0', ask: '130.4', as_of: '2026-11-22T08:00:00.000Z', market: 'USDTKES', price: 130.2, timestamp: '2026-11-22T08:00:00.000Z' }]);
+    expect(parsePrices([{ market: 'USDTKES', price: 130.2 }], ['USDTKES'])).toEqual([
+      { market: 'USDTKES', price: 130.2 },
+    ]);
+    expect(parsePrices({ USDTKES: { mid: '130.2' } }, ['USDTKES'])![0]).toMatchObject({
+      market: 'USDTKES',
+      price: 130.2,
+    });
+    const wrapped = parsePrices(
+      { rates: [{ pair: 'USDTKES', bid: '130.0', ask: '130.4', as_of: '2026-11-22T08:00:00.000Z' }] },
+      ['USDTKES'],
+    );
+    expect(wrapped).toEqual([
+      {
+        pair: 'USDTKES',
+        bid: '130.0',
+        ask: '130.4',
+        as_of: '2026-11-22T08:00:00.000Z',
+        market: 'USDTKES',
+        price: 130.2,
+        timestamp: '2026-11-22T08:00:00.000Z',
+      },
+    ]);
     expect(parsePrices([{ symbol: 'USDTNGN', rate: 'n/a' }], ['USDTNGN'])).toBeUndefined();
     expect(parsePrices({ note: 'closed' }, ['USDTNGN'])).toBeUndefined();
   });
@@ -82,7 +116,14 @@ describe('prices in any plausible shape', () => {
 
 describe("the server's own data beside hedge's reading", () => {
   it('a numeric string is a number for the rules; asSent gives back the text, in lists and inside our own objects', () => {
-    const sent = { id: 'hdg_1', market: 'USDTKES', side: 'BUY', notional_usd: '10000.00', tenor_days: '3', status: 'settling' };
+    const sent = {
+      id: 'hdg_1',
+      market: 'USDTKES',
+      side: 'BUY',
+      notional_usd: '10000.00',
+      tenor_days: '3',
+      status: 'settling',
+    };
     const parsed = rememberSent(hedgeSchema.parse(sent), sent);
     expect(parsed).toMatchObject({ side: 'buy', notional_usd: 10_000, tenor_days: 3, status: 'settling' });
     expect(asSent(parsed)).toBe(sent);
@@ -99,14 +140,28 @@ describe('wire names: set > learned > guessed', () => {
   it('environment over the profile over what was learned over the default', () => {
     const learned = { notional_field: 'amount_usd', page_size_param: 'per_page' };
     expect(resolveWireSettings({}, {}, learned)).toMatchObject({
-      settings: { changeNotionalField: 'amount_usd', pageSizeParam: 'per_page', pricesParam: 'symbols', cursorParam: '' },
-      sources: { changeNotionalField: 'learned', pageSizeParam: 'learned', pricesParam: 'default', cursorParam: 'default' },
+      settings: {
+        changeNotionalField: 'amount_usd',
+        pageSizeParam: 'per_page',
+        pricesParam: 'symbols',
+        cursorParam: '',
+      },
+      sources: {
+        changeNotionalField: 'learned',
+        pageSizeParam: 'learned',
+        pricesParam: 'default',
+        cursorParam: 'default',
+      },
     });
     const set = resolveWireSettings({ HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' }, { page_size_param: 'size' }, learned);
     expect(set.sources).toMatchObject({ changeNotionalField: 'environment', pageSizeParam: 'profile' });
     // A learned name gone bad is dropped, never an error: nobody typed it.
     const bad = resolveWireSettings({}, {}, { notional_field: 'bad name!' });
-    expect([bad.settings.changeNotionalField, bad.sources.changeNotionalField, bad.problem]).toEqual(['notional_usd', 'default', undefined]);
+    expect([bad.settings.changeNotionalField, bad.sources.changeNotionalField, bad.problem]).toEqual([
+      'notional_usd',
+      'default',
+      undefined,
+    ]);
   });
 
   describe('where learned names are kept', () => {
@@ -117,11 +172,24 @@ describe('wire names: set > learned > guessed', () => {
       dir = mkdtempSync(join(tmpdir(), 'hedge-learned-'));
       const store = new ProfileStore(dir);
       await store.update((data) => {
-        data.profiles.desk = { base_url: 'https://api.example.com/partners/acme/v2', api_key: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA' };
+        data.profiles.desk = {
+          base_url: 'https://api.example.com/partners/acme/v2',
+          api_key: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA',
+        };
       });
-      const profile = learnedScopeOf({ sources: { apiKey: 'profile', baseUrl: 'profile' }, profileName: 'desk', baseUrl: 'https://api.example.com/partners/acme/v2' });
-      const server = learnedScopeOf({ sources: { apiKey: 'environment', baseUrl: 'environment' }, baseUrl: 'http://127.0.0.1:4010/partners/sandbox/v2/' });
-      const demo = learnedScopeOf({ sources: { apiKey: 'demo', baseUrl: 'demo' }, baseUrl: 'http://127.0.0.1:5555/partners/sandbox/v2' });
+      const profile = learnedScopeOf({
+        sources: { apiKey: 'profile', baseUrl: 'profile' },
+        profileName: 'desk',
+        baseUrl: 'https://api.example.com/partners/acme/v2',
+      });
+      const server = learnedScopeOf({
+        sources: { apiKey: 'environment', baseUrl: 'environment' },
+        baseUrl: 'http://127.0.0.1:4010/partners/sandbox/v2/',
+      });
+      const demo = learnedScopeOf({
+        sources: { apiKey: 'demo', baseUrl: 'demo' },
+        baseUrl: 'http://127.0.0.1:5555/partners/sandbox/v2',
+      });
       expect([profile, server, demo]).toEqual([
         { kind: 'profile', name: 'desk' },
         { kind: 'server', key: 'http://127.0.0.1:4010/partners/sandbox/v2' },
@@ -135,7 +203,10 @@ describe('wire names: set > learned > guessed', () => {
       expect(readLearned(data, server)).toEqual({ page_size_param: 'per_page' });
       expect(await resetLearned(store, profile)).toEqual(['profile "desk": notional_field=amount_usd']);
       expect(readLearned(store.read(), demo)).toEqual({ notional_field: 'delta_usd' });
-      expect(await resetLearned(store, 'all')).toEqual(['http://127.0.0.1:4010/partners/sandbox/v2: page_size_param=per_page', 'the demo: notional_field=delta_usd']);
+      expect(await resetLearned(store, 'all')).toEqual([
+        'http://127.0.0.1:4010/partners/sandbox/v2: page_size_param=per_page',
+        'the demo: notional_field=delta_usd',
+      ]);
       expect(store.read().learned_wire).toBeUndefined();
     });
   });
@@ -152,15 +223,26 @@ describe('doctor: clock, rate limits, shapes', () => {
   const at = Date.parse('2026-11-22T08:00:00.000Z');
 
   it('the skew is the median of the Date headers against the middle of each exchange', () => {
-    expect(clockCheck([answer(new Date(at).toUTCString(), at - 450)])).toMatchObject({ status: 'ok', detail: "this machine's clock is within a second of the server (its Date header)" });
+    expect(clockCheck([answer(new Date(at).toUTCString(), at - 450)])).toMatchObject({
+      status: 'ok',
+      detail: "this machine's clock is within a second of the server (its Date header)",
+    });
     // Sent at +450 ms, answered at +550 ms: the middle of the exchange is the middle of the Date's second.
-    expect(clockCheck([answer(new Date(at + 600_000).toUTCString(), at + 450)])).toMatchObject({ status: 'fail', detail: "this machine's clock is 10 min behind the server (its Date header): more than 30 s apart" });
-    expect(clockCheck([answer(new Date(at - 10_000).toUTCString(), at + 450)])).toMatchObject({ status: 'warn', detail: "this machine's clock is 10 s ahead of the server (its Date header)" });
+    expect(clockCheck([answer(new Date(at + 600_000).toUTCString(), at + 450)])).toMatchObject({
+      status: 'fail',
+      detail: "this machine's clock is 10 min behind the server (its Date header): more than 30 s apart",
+    });
+    expect(clockCheck([answer(new Date(at - 10_000).toUTCString(), at + 450)])).toMatchObject({
+      status: 'warn',
+      detail: "this machine's clock is 10 s ahead of the server (its Date header)",
+    });
     expect(clockCheck([answer(undefined, at)])).toMatchObject({ status: 'warn', forWrites: false });
   });
 
   it('rate-limit headers are named when seen', () => {
-    expect(rateLimitCheck([answer(undefined, at, { 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '19' })]).detail).toBe('x-ratelimit-limit: 20, x-ratelimit-remaining: 19');
+    expect(
+      rateLimitCheck([answer(undefined, at, { 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '19' })]).detail,
+    ).toBe('x-ratelimit-limit: 20, x-ratelimit-remaining: 19');
     expect(rateLimitCheck([answer(undefined, at)]).detail).toMatch(/^no rate-limit headers seen on 1 answers/);
   });
 
@@ -177,7 +259,9 @@ describe('optional checks in a live confirmation', () => {
     expect(questionWithUnchecked('Open buy 10,000.00 USD on USDTKES for 3 days?', unchecked)).toBe(
       'Open buy 10,000.00 USD on USDTKES for 3 days — not checked: the exposure headroom, the duplicate reference?',
     );
-    expect(questionWithUnchecked('Close the sell position on USDTKES?', { items: [], warn: () => {} })).toBe('Close the sell position on USDTKES?');
+    expect(questionWithUnchecked('Close the sell position on USDTKES?', { items: [], warn: () => {} })).toBe(
+      'Close the sell position on USDTKES?',
+    );
   });
 });
 
@@ -197,14 +281,21 @@ describe('reading records exactly first, tolerantly when needed', () => {
 
   it('reads a list as the tolerant schema does, whether it came as the spec shows it or with decimal strings', () => {
     const exact = Array.from({ length: 6 }, (_, index) => hedge(index));
-    const strings = exact.map((record, index) => (index >= 2 ? { ...record, notional_usd: String(record.notional_usd), side: 'BUY', tenor_days: '3' } : record));
+    const strings = exact.map((record, index) =>
+      index >= 2 ? { ...record, notional_usd: String(record.notional_usd), side: 'BUY', tenor_days: '3' } : record,
+    );
     for (const rows of [exact, strings]) {
       const read = readRows(hedgeSchema, rows);
       expect(read.success).toBe(true);
       expect(read.success && read.data).toEqual(z.array(hedgeSchema).parse(rows));
     }
     const last = readRows(hedgeSchema, strings);
-    expect(last.success && last.data[5]).toMatchObject({ notional_usd: 1005, side: 'buy', tenor_days: 3, venue_note: 'kept' });
+    expect(last.success && last.data[5]).toMatchObject({
+      notional_usd: 1005,
+      side: 'buy',
+      tenor_days: 3,
+      venue_note: 'kept',
+    });
   });
 
   it('a record neither reading accepts is named with its place, as the whole list read tolerantly names it', () => {
@@ -216,7 +307,13 @@ describe('reading records exactly first, tolerantly when needed', () => {
   });
 
   it('one record: exact, or tolerant, or the tolerant problem', () => {
-    const market = { market: 'USDTNGN', status: 'open', price: '1509.50', available_capacity_usd: { buy: 1, sell: '2' }, net_rate_daily_pct: { buy: 0.1, sell: 0.2 } };
+    const market = {
+      market: 'USDTNGN',
+      status: 'open',
+      price: '1509.50',
+      available_capacity_usd: { buy: 1, sell: '2' },
+      net_rate_daily_pct: { buy: 0.1, sell: 0.2 },
+    };
     expect(readRecord(marketSchema, market)).toEqual(marketSchema.safeParse(market));
     const mixed = readRecord(marketSchema, { ...market, price: 1509.5 });
     expect(mixed.success && mixed.data).toMatchObject({ price: 1509.5, available_capacity_usd: { sell: 2 } });

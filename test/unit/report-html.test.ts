@@ -25,7 +25,10 @@ function records(): HistoryFacts[] {
   return list;
 }
 
-function render(by: ReportGrouping, overrides: Partial<Parameters<typeof renderReportHtml>[1]> = {}): { report: Report; html: string } {
+function render(
+  by: ReportGrouping,
+  overrides: Partial<Parameters<typeof renderReportHtml>[1]> = {},
+): { report: Report; html: string } {
   const facts = records();
   const report = buildReport(facts, [{ netPnlUsd: 12.34 }, { netPnlUsd: -2 }], {
     by,
@@ -46,7 +49,10 @@ function render(by: ReportGrouping, overrides: Partial<Parameters<typeof renderR
 function totalShown(html: string, field: string): string {
   const match = new RegExp(`data-total="${field}"[^>]*>(.*?)</div>`).exec(html);
   if (!match) throw new Error(`no total ${field}`);
-  return match[1].replace(/<span class="words">.*?<\/span>/g, '').replace(/<[^>]+>/g, '').trim();
+  return match[1]
+    .replace(/<span class="words">.*?<\/span>/g, '')
+    .replace(/<[^>]+>/g, '')
+    .trim();
 }
 
 /** The number a totals card holds for scripts: the JSON's, as `data-value`. */
@@ -58,26 +64,43 @@ function totalValue(html: string, field: string): number | undefined {
 const asNumber = (text: string): number => Number(text.replace(/[,+]/g, ''));
 
 /** Anything that makes a browser fetch, run or reference something outside the file. */
-const EXTERNAL = /<script|<img|<link|<iframe|<object|<embed|<video|<audio|<source|@import|@font-face|url\(|https?:|\/\/|\bsrc\s*=|\bhref\s*=|xlink:|xmlns/i;
+const EXTERNAL =
+  /<script|<img|<link|<iframe|<object|<embed|<video|<audio|<source|@import|@font-face|url\(|https?:|\/\/|\bsrc\s*=|\bhref\s*=|xlink:|xmlns/i;
 
 describe('renderReportHtml', () => {
   for (const by of ['week', 'day', 'side', 'tenor', 'market'] as const) {
     it(`--by ${by}: the totals shown are the report's totals`, () => {
       const { report, html } = render(by);
       expect(report.totals.count).toBe(30);
-      for (const field of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'notional_usd', 'count'] as const) {
+      for (const field of [
+        'net_pnl_usd',
+        'gross_pnl_usd',
+        'carry_usdc',
+        'fees_usdc',
+        'notional_usd',
+        'count',
+      ] as const) {
         // Carry and fees are shown from the account's side (paid is negative); the JSON and data-value keep the server's sign.
         const shown = field === 'carry_usdc' || field === 'fees_usdc' ? -report.totals[field]! : report.totals[field];
         expect(asNumber(totalShown(html, field)), field).toBe(shown === 0 ? 0 : shown);
         expect(totalValue(html, field), field).toBe(report.totals[field]);
       }
-      expect(html).toContain(`<th class="num ${report.totals.net_pnl_usd < 0 ? 'neg' : 'pos'}">${totalShown(html, 'net_pnl_usd')}</th>`);
+      expect(html).toContain(
+        `<th class="num ${report.totals.net_pnl_usd < 0 ? 'neg' : 'pos'}">${totalShown(html, 'net_pnl_usd')}</th>`,
+      );
     });
   }
 
   it('signs P&L and writes money with separators and 2 decimals', () => {
-    const report = buildReport([{ netPnlUsd: -1234.5, grossPnlUsd: 1000000, closedAt: '2026-11-02T00:00:00Z' }], [], { by: 'month' });
-    const html = renderReportHtml(report, { account: 'a', environment: 'test', generatedAt: '2026-11-03T00:00:00Z', records: [] });
+    const report = buildReport([{ netPnlUsd: -1234.5, grossPnlUsd: 1000000, closedAt: '2026-11-02T00:00:00Z' }], [], {
+      by: 'month',
+    });
+    const html = renderReportHtml(report, {
+      account: 'a',
+      environment: 'test',
+      generatedAt: '2026-11-03T00:00:00Z',
+      records: [],
+    });
     expect(totalShown(html, 'net_pnl_usd')).toBe('-1,234.50');
     expect(totalShown(html, 'gross_pnl_usd')).toBe('+1,000,000.00');
     expect(totalShown(html, 'carry_usdc')).toBe('—');
@@ -113,7 +136,9 @@ describe('renderReportHtml', () => {
 
   it('escapes the five HTML characters, and the ones that could read as a reference', () => {
     expect(escapeHtml(`a&b<c>d"e'f`)).toBe('a&amp;b&lt;c&gt;d&quot;e&#39;f');
-    expect(escapeHtml('https://x.example/a.css url(y) @import')).toBe('https&#58;&#47;&#47;x.example&#47;a.css url&#40;y) &#64;import');
+    expect(escapeHtml('https://x.example/a.css url(y) @import')).toBe(
+      'https&#58;&#47;&#47;x.example&#47;a.css url&#40;y) &#64;import',
+    );
   });
 
   it('shows the environment, the period and the unrealized line', () => {
@@ -131,10 +156,23 @@ describe('renderReportHtml', () => {
 
   it('labels every tick of the time axis differently: closes a minute apart get seconds, not the same minute five times', () => {
     const base = Date.UTC(2026, 10, 23, 11, 53, 5);
-    const close = records().slice(0, 3).map((record, index) => ({ ...record, market: 'USDTNGN', closedAt: new Date(base + index * 40_000).toISOString() }));
+    const close = records()
+      .slice(0, 3)
+      .map((record, index) => ({
+        ...record,
+        market: 'USDTNGN',
+        closedAt: new Date(base + index * 40_000).toISOString(),
+      }));
     const report = buildReport(close, [], { by: 'hedge' });
-    const html = renderReportHtml(report, { account: 'desk', environment: 'test', generatedAt: new Date(base + 80_000).toISOString(), records: close });
-    const ticks = [...html.matchAll(/<text class="tick" [^>]*text-anchor="(?:start|middle|end)"[^>]*>([^<]*)<\/text>/g)].map((match) => match[1]);
+    const html = renderReportHtml(report, {
+      account: 'desk',
+      environment: 'test',
+      generatedAt: new Date(base + 80_000).toISOString(),
+      records: close,
+    });
+    const ticks = [
+      ...html.matchAll(/<text class="tick" [^>]*text-anchor="(?:start|middle|end)"[^>]*>([^<]*)<\/text>/g),
+    ].map((match) => match[1]);
     const timeTicks = ticks.filter((label) => /\d\d:\d\d/.test(label));
     expect(timeTicks).toHaveLength(5);
     expect(new Set(timeTicks).size).toBe(5);
@@ -143,7 +181,12 @@ describe('renderReportHtml', () => {
 
   it('renders an empty period without charts', () => {
     const report = buildReport([], [], { by: 'day' });
-    const html = renderReportHtml(report, { account: 'desk', environment: 'test', generatedAt: '2026-11-30T12:00:00Z', records: [] });
+    const html = renderReportHtml(report, {
+      account: 'desk',
+      environment: 'test',
+      generatedAt: '2026-11-30T12:00:00Z',
+      records: [],
+    });
     expect(html).not.toContain('<svg');
     expect(html).toContain('No closed hedges with a close time in this period.');
     expect(totalShown(html, 'net_pnl_usd')).toBe('0.00');
@@ -151,10 +194,23 @@ describe('renderReportHtml', () => {
   });
 
   it('says when some records do not give a figure or have no close time', () => {
-    const report = buildReport([{ netPnlUsd: 1, carryUsd: 1, closedAt: '2026-11-02T00:00:00Z' }, { netPnlUsd: 2 }], [], { by: 'side' });
-    const html = renderReportHtml(report, { account: 'desk', environment: 'test', generatedAt: '2026-11-30T12:00:00Z', records: [] });
-    expect(html).toContain('<li>1 closed hedge without a close time is in the totals but not in the cumulative chart.</li>');
-    expect(html).toContain('<li>The carry of 1 hedge is not given; sums cover the others (— where none is given).</li>');
+    const report = buildReport(
+      [{ netPnlUsd: 1, carryUsd: 1, closedAt: '2026-11-02T00:00:00Z' }, { netPnlUsd: 2 }],
+      [],
+      { by: 'side' },
+    );
+    const html = renderReportHtml(report, {
+      account: 'desk',
+      environment: 'test',
+      generatedAt: '2026-11-30T12:00:00Z',
+      records: [],
+    });
+    expect(html).toContain(
+      '<li>1 closed hedge without a close time is in the totals but not in the cumulative chart.</li>',
+    );
+    expect(html).toContain(
+      '<li>The carry of 1 hedge is not given; sums cover the others (— where none is given).</li>',
+    );
   });
 });
 
@@ -169,9 +225,21 @@ describe('niceScale', () => {
 describe('the account a report names', () => {
   it('is the profile and host; never a temporary port of this machine', async () => {
     const { accountName } = await import('../../src/flows/report.js');
-    expect(accountName({ profileName: 'demo', baseUrl: 'http://127.0.0.1:34933/partners/sandbox/v2', sources: { profile: 'demo' } })).toBe('demo (the built-in simulator, test funds)');
-    expect(accountName({ profileName: 'desk', baseUrl: 'http://127.0.0.1:8080/partners/sandbox/v2' })).toBe('desk (a simulator on this machine)');
-    expect(accountName({ baseUrl: 'http://localhost:9/v2' })).toBe('key from HEDGE_API_KEY (a simulator on this machine)');
-    expect(accountName({ profileName: 'desk', baseUrl: 'https://partner.example.com/partners/v2' })).toBe('desk @ partner.example.com');
+    expect(
+      accountName({
+        profileName: 'demo',
+        baseUrl: 'http://127.0.0.1:34933/partners/sandbox/v2',
+        sources: { profile: 'demo' },
+      }),
+    ).toBe('demo (the built-in simulator, test funds)');
+    expect(accountName({ profileName: 'desk', baseUrl: 'http://127.0.0.1:8080/partners/sandbox/v2' })).toBe(
+      'desk (a simulator on this machine)',
+    );
+    expect(accountName({ baseUrl: 'http://localhost:9/v2' })).toBe(
+      'key from HEDGE_API_KEY (a simulator on this machine)',
+    );
+    expect(accountName({ profileName: 'desk', baseUrl: 'https://partner.example.com/partners/v2' })).toBe(
+      'desk @ partner.example.com',
+    );
   });
 });

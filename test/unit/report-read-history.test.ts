@@ -91,7 +91,16 @@ describe('readHistoryRecord', () => {
   });
 
   it('leaves out what it cannot read, and never guesses 0', () => {
-    expect(readHistoryRecord({ net_pnl_usd: -3.5, carry_usdc: 'n/a', fees_usdc: null, side: 'both', tenor_days: 2.5, closed_at: 'yesterday' })).toEqual({
+    expect(
+      readHistoryRecord({
+        net_pnl_usd: -3.5,
+        carry_usdc: 'n/a',
+        fees_usdc: null,
+        side: 'both',
+        tenor_days: 2.5,
+        closed_at: 'yesterday',
+      }),
+    ).toEqual({
       netPnlUsd: -3.5,
     });
   });
@@ -123,7 +132,8 @@ describe('readTimestamp', () => {
   });
 
   it('refuses what is not a time', () => {
-    for (const value of ['Nov 22 2026', '2026-13-40T00:00:00Z', '', true, {}, Number.NaN]) expect(readTimestamp(value), String(value)).toBeUndefined();
+    for (const value of ['Nov 22 2026', '2026-13-40T00:00:00Z', '', true, {}, Number.NaN])
+      expect(readTimestamp(value), String(value)).toBeUndefined();
   });
 });
 

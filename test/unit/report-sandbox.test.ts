@@ -26,7 +26,11 @@ beforeAll(async () => {
   sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 120 });
   const opened = await fetch(`${sandbox.baseUrl}/hedges`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json', 'idempotency-key': 'report-open' },
+    headers: {
+      authorization: `Bearer ${sandbox.apiKey}`,
+      'content-type': 'application/json',
+      'idempotency-key': 'report-open',
+    },
     body: JSON.stringify({ market: 'USDTNGN', side: 'buy', notional_usd: 50_000, tenor_days: 7 }),
   });
   expect(opened.status).toBe(200);
@@ -48,7 +52,10 @@ describe('report over the simulator', () => {
       expect(report.excluded, by).toBe(0);
       expect(report.totals.count, by).toBe(120);
       expect(Math.round(report.totals.net_pnl_usd * 100), by).toBe(exactNetCents);
-      expect(report.groups.reduce((sum, group) => sum + Math.round(group.net_pnl_usd * 100), 0), by).toBe(exactNetCents);
+      expect(
+        report.groups.reduce((sum, group) => sum + Math.round(group.net_pnl_usd * 100), 0),
+        by,
+      ).toBe(exactNetCents);
       expect(report.missing, by).toEqual({ notional_usd: 0, gross_pnl_usd: 0, carry_usdc: 0, fees_usdc: 0 });
     }
   });
@@ -76,10 +83,14 @@ describe('report over the simulator', () => {
   it("the open position's unrealized P&L is the account's", async () => {
     const positions = await get('/positions');
     expect(positions).toHaveLength(1);
-    const report = buildReport([], positions.map((position) => ({ netPnlUsd: readPosition(position).netPnlUsd })), { by: 'side' });
-    const account = (await fetch(`${sandbox.baseUrl}/account`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } }).then((response) =>
-      response.json(),
-    )) as { data: { unrealized_pnl_usd: number } };
+    const report = buildReport(
+      [],
+      positions.map((position) => ({ netPnlUsd: readPosition(position).netPnlUsd })),
+      { by: 'side' },
+    );
+    const account = (await fetch(`${sandbox.baseUrl}/account`, {
+      headers: { authorization: `Bearer ${sandbox.apiKey}` },
+    }).then((response) => response.json())) as { data: { unrealized_pnl_usd: number } };
     expect(report.unrealized).toEqual({ positions: 1, net_pnl_usd: account.data.unrealized_pnl_usd });
   });
 });

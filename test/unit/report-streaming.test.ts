@@ -38,15 +38,18 @@ function facts(count: number): HistoryFacts[] {
 }
 
 describe('the report built record by record', () => {
-  it.each(['day', 'week', 'month', 'side', 'tenor', 'market'] as const)('by %s equals the report of the whole list', (by) => {
-    const records = facts(3_000);
-    const options = { by, since: by === 'week' ? new Date(Date.UTC(2026, 0, 2)) : undefined };
-    const builder = new ReportBuilder(options);
-    const covered = records.filter((record) => builder.add(record)).length;
-    const report = builder.finish([{ netPnlUsd: 3.5 }]);
-    expect(report).toEqual(buildReport(records, [{ netPnlUsd: 3.5 }], options));
-    expect(covered).toBe(report.totals.count);
-  });
+  it.each(['day', 'week', 'month', 'side', 'tenor', 'market'] as const)(
+    'by %s equals the report of the whole list',
+    (by) => {
+      const records = facts(3_000);
+      const options = { by, since: by === 'week' ? new Date(Date.UTC(2026, 0, 2)) : undefined };
+      const builder = new ReportBuilder(options);
+      const covered = records.filter((record) => builder.add(record)).length;
+      const report = builder.finish([{ netPnlUsd: 3.5 }]);
+      expect(report).toEqual(buildReport(records, [{ netPnlUsd: 3.5 }], options));
+      expect(covered).toBe(report.totals.count);
+    },
+  );
 });
 
 describe('the HTML listing through a file', () => {
@@ -70,9 +73,17 @@ describe('the HTML listing through a file', () => {
     const records = facts(5_000);
     const builder = new ReportBuilder({ by: 'week' });
     for (const record of records) builder.add(record);
-    const meta = { account: 'desk', environment: 'test' as const, generatedAt: '2026-02-01T00:00:00.000Z', records: [] };
+    const meta = {
+      account: 'desk',
+      environment: 'test' as const,
+      generatedAt: '2026-02-01T00:00:00.000Z',
+      records: [],
+    };
     const fromPoints = renderReportHtml(builder.finish([]), meta);
-    const fromLine = renderReportHtml(builder.finish([], { points: false }), { ...meta, cumulative: builder.cumulative() });
+    const fromLine = renderReportHtml(builder.finish([], { points: false }), {
+      ...meta,
+      cumulative: builder.cumulative(),
+    });
     expect(fromLine).toBe(fromPoints);
     expect(fromLine).toMatch(/<path class="line" d="M[^"]{40000,}"/);
   });
@@ -97,7 +108,13 @@ describe('JSON written a piece at a time', () => {
   function output(format: 'json' | 'ndjson', extra: { fields?: string[] } = {}) {
     let text = '';
     const stdout = { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream;
-    const out = new Output({ format, chalk: makeChalk(false), streams: { stdout, stderr: stdout }, now: () => 0, ...extra });
+    const out = new Output({
+      format,
+      chalk: makeChalk(false),
+      streams: { stdout, stderr: stdout },
+      now: () => 0,
+      ...extra,
+    });
     return { out, text: () => text };
   }
 

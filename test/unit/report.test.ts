@@ -74,7 +74,13 @@ function generate(count: number, seed: number): Generated {
 }
 
 const cents = (value: number | null): number => (value === null ? 0 : Math.round(value * 100));
-const FIGURES: Array<keyof Omit<ReportFigures, 'count'>> = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
+const FIGURES: Array<keyof Omit<ReportFigures, 'count'>> = [
+  'notional_usd',
+  'gross_pnl_usd',
+  'carry_usdc',
+  'fees_usdc',
+  'net_pnl_usd',
+];
 
 function expectGroupsSumToTotals(report: Report): void {
   expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.totals.count);
@@ -127,7 +133,8 @@ function closedAt(iso: string, netPnlUsd = 1, extra: Partial<HistoryFacts> = {})
   return { netPnlUsd, closedAt: iso, ...extra };
 }
 
-const keysAndCounts = (report: Report): Array<[string, number]> => report.groups.map((group) => [group.key, group.count]);
+const keysAndCounts = (report: Report): Array<[string, number]> =>
+  report.groups.map((group) => [group.key, group.count]);
 
 describe('period', () => {
   const since = new Date('2026-11-01T00:00:00.000Z');
@@ -161,7 +168,11 @@ describe('period', () => {
 describe('time groups (UTC)', () => {
   it('ISO weeks: Sunday closes week 47, Monday opens week 48', () => {
     const report = buildReport(
-      [closedAt('2026-11-22T23:59:59.999Z'), closedAt('2026-11-23T00:00:00.000Z'), closedAt('2026-11-16T00:00:00.000Z')],
+      [
+        closedAt('2026-11-22T23:59:59.999Z'),
+        closedAt('2026-11-23T00:00:00.000Z'),
+        closedAt('2026-11-16T00:00:00.000Z'),
+      ],
       [],
       { by: 'week' },
     );
@@ -212,7 +223,10 @@ describe('time groups (UTC)', () => {
 });
 
 describe('records without a usable close time', () => {
-  const records: HistoryFacts[] = [closedAt('2026-11-02T00:00:00Z', 5, { side: 'buy' }), { netPnlUsd: 7, side: 'sell' }];
+  const records: HistoryFacts[] = [
+    closedAt('2026-11-02T00:00:00Z', 5, { side: 'buy' }),
+    { netPnlUsd: 7, side: 'sell' },
+  ];
 
   it('are excluded (and counted) when grouping by time', () => {
     for (const by of ['day', 'week', 'month'] as const) {
@@ -294,7 +308,9 @@ describe('groups by deal reference (--by ref)', () => {
       { netPnlUsd: -0.1, hedgeId: 'hdg_1', clientReference: 'DEAL-7', notionalUsd: 1000 },
     ];
     const report = buildReport(records, [], { by: 'ref' });
-    expect(report.groups.map((group) => [group.key, group.label, group.count, group.notional_usd, group.net_pnl_usd])).toEqual([
+    expect(
+      report.groups.map((group) => [group.key, group.label, group.count, group.notional_usd, group.net_pnl_usd]),
+    ).toEqual([
       ['DEAL-7', 'DEAL-7', 3, 3000, -0.85],
       ['unknown', 'unknown', 1, 200, 4],
       ['', 'No reference', 1, 500, 2],
@@ -334,7 +350,14 @@ describe('figures a record does not give are unknown, not 0', () => {
 
   it('totals are null when no record gives the figure', () => {
     const bare = buildReport([{ netPnlUsd: 1 }, { netPnlUsd: 2 }], [], { by: 'side' });
-    expect(bare.totals).toEqual({ count: 2, notional_usd: null, gross_pnl_usd: null, carry_usdc: null, fees_usdc: null, net_pnl_usd: 3 });
+    expect(bare.totals).toEqual({
+      count: 2,
+      notional_usd: null,
+      gross_pnl_usd: null,
+      carry_usdc: null,
+      fees_usdc: null,
+      net_pnl_usd: 3,
+    });
   });
 });
 
@@ -394,7 +417,17 @@ describe('parseReportDate', () => {
   });
 
   it('refuses anything else with a message naming the allowed forms', () => {
-    for (const text of ['yesterday', '2026-02-30', '2026-13-01', '2026-11-01T24:00', '7x', '-7d', '', '1.5d', '2026/11/01']) {
+    for (const text of [
+      'yesterday',
+      '2026-02-30',
+      '2026-13-01',
+      '2026-11-01T24:00',
+      '7x',
+      '-7d',
+      '',
+      '1.5d',
+      '2026/11/01',
+    ]) {
       const result = parseReportDate(text, now);
       expect(result.ok, text).toBe(false);
       if (!result.ok) {

@@ -27,7 +27,17 @@ describe('row seals', () => {
     expect(seal).toMatch(/^v1\.[A-Za-z0-9_-]{43}$/);
     expect(sealer.trust({ ...row, seal })).toBe('verified');
     const { request: _request, ...rest } = row;
-    const reordered = JSON.parse(JSON.stringify({ seal, request: { body: { notional_usd: 1000, side: 'buy', market: 'USDTNGN' }, path: row.request.path, method: 'POST' }, ...rest }));
+    const reordered = JSON.parse(
+      JSON.stringify({
+        seal,
+        request: {
+          body: { notional_usd: 1000, side: 'buy', market: 'USDTNGN' },
+          path: row.request.path,
+          method: 'POST',
+        },
+        ...rest,
+      }),
+    );
     expect(sealer.trust(reordered)).toBe('verified');
     // The API key itself is nowhere in the seal.
     expect(seal).not.toContain(KEY);
@@ -52,7 +62,8 @@ describe('row seals', () => {
       { context: { baseline_notional_usd: 500, server_time_ms: 1_795_999_000_000 } },
       { context: undefined },
     ];
-    for (const change of changes) expect(sealer.trust({ ...row, ...change, seal }), JSON.stringify(change)).toBe('forged');
+    for (const change of changes)
+      expect(sealer.trust({ ...row, ...change, seal }), JSON.stringify(change)).toBe('forged');
     expect(rowSealer('sk_test_someone_else_00000000000000').trust({ ...row, seal })).toBe('forged');
     expect(sealer.trust({ ...row, seal: seal.replace(/^v1\./, 'v0.') })).toBe('forged');
     expect(sealer.trust({ ...row, seal: 'v1.' })).toBe('forged');

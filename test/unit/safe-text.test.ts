@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { hasUnsafeText, safeDeep, safeJson, safeMultiline, safeStyled, safeText } from '../../src/security/safe-text.js';
+import {
+  hasUnsafeText,
+  safeDeep,
+  safeJson,
+  safeMultiline,
+  safeStyled,
+  safeText,
+} from '../../src/security/safe-text.js';
 import { slackText } from '../../src/security/slack-text.js';
 
 describe('safeText: escape sequences are shown, never obeyed', () => {
@@ -70,7 +77,17 @@ describe('safeText: invisible characters are made visible', () => {
 
 describe('safeText: clean text passes untouched', () => {
   it('returns the very same string for ordinary Unicode', () => {
-    for (const clean of ['', 'USDTNGN', '₦1,530.33', 'Crème brûlée', '東京 市場', '😀 👍🏽 🇳🇬', '👩‍👩‍👧', 'a\\nb', 'x: "y"']) {
+    for (const clean of [
+      '',
+      'USDTNGN',
+      '₦1,530.33',
+      'Crème brûlée',
+      '東京 市場',
+      '😀 👍🏽 🇳🇬',
+      '👩‍👩‍👧',
+      'a\\nb',
+      'x: "y"',
+    ]) {
       expect(safeText(clean)).toBe(clean);
       expect(safeMultiline(clean)).toBe(clean);
       expect(hasUnsafeText(clean)).toBe(false);
@@ -120,7 +137,9 @@ describe('safeJson', () => {
   it('leaves none of the raw characters JSON.stringify would', () => {
     const json = safeJson(NASTY);
     expect(JSON.stringify(NASTY)).toMatch(/[\u007f-\u009f\u00ad\u2028\u2029\u200b\u202e\u2066\u2069\ufeff]/);
-    expect(json).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/);
+    expect(json).not.toMatch(
+      /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/,
+    );
     expect(json).toContain('"name\\u202e"');
     expect(json).toContain('"\\u009b2J"');
     expect(json).toContain('"\\u007f"');
@@ -146,8 +165,17 @@ describe('safeDeep', () => {
   it('escapes every string and every key, and keeps the rest', () => {
     expect(safeDeep(NASTY)).toEqual({
       'name\\u202e': 'title \\x1b]0;pwned\\x07 clear \\x1b[2J',
-      'zero\\u200bwidth': ['\\x9b2J', '\\x7f', '\\x85 next line', 'sep\\u2028ara\\u2029tor', '\\ufeffbom', 'shy\\u00ad'],
-      nested: { '\\u2066iso\\u2069': { lone: 'x\\ud800y', pair: '😀', naira: '₦1,530.33', nul: '\\x00', tab: 'a\\x09b' } },
+      'zero\\u200bwidth': [
+        '\\x9b2J',
+        '\\x7f',
+        '\\x85 next line',
+        'sep\\u2028ara\\u2029tor',
+        '\\ufeffbom',
+        'shy\\u00ad',
+      ],
+      nested: {
+        '\\u2066iso\\u2069': { lone: 'x\\ud800y', pair: '😀', naira: '₦1,530.33', nul: '\\x00', tab: 'a\\x09b' },
+      },
       numbers: [0, -1.5, 1e21],
       flags: [true, false, null],
       __proto__key: { ['__proto__']: 'stays data' },
@@ -190,7 +218,9 @@ describe('slackText (text a Slack channel renders)', () => {
   });
 
   it("applies safeText's rules too: controls, bidi and zero-width characters are visible escapes", () => {
-    expect(slackText('x\u001b]52;c;ZXZpbA==\u0007\u202e<y>\u200b')).toBe('x\\x1b]52;c;ZXZpbA==\\x07\\u202e&lt;y&gt;\\u200b');
+    expect(slackText('x\u001b]52;c;ZXZpbA==\u0007\u202e<y>\u200b')).toBe(
+      'x\\x1b]52;c;ZXZpbA==\\x07\\u202e&lt;y&gt;\\u200b',
+    );
   });
 
   it('returns clean text as it is', () => {
@@ -199,7 +229,10 @@ describe('slackText (text a Slack channel renders)', () => {
   });
 
   it('with safeDeep: every string and key of a payload', () => {
-    expect(safeDeep({ 'a<b': ['<!channel>', 1, null], nested: { text: 'x\u001b&' } }, slackText)).toEqual({ 'a&lt;b': ['&lt;!channel&gt;', 1, null], nested: { text: 'x\\x1b&amp;' } });
+    expect(safeDeep({ 'a<b': ['<!channel>', 1, null], nested: { text: 'x\u001b&' } }, slackText)).toEqual({
+      'a&lt;b': ['&lt;!channel&gt;', 1, null],
+      nested: { text: 'x\\x1b&amp;' },
+    });
   });
 });
 

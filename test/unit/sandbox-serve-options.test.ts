@@ -21,7 +21,12 @@ describe('hedge sandbox serve: trailing views, several per side, late settlement
 
   it('leaves each unset without its flag: the dialect and the simulator decide', () => {
     const options = parse({});
-    expect([options.viewLagMs, options.severalPerSide, options.settlementDelayMs, options.dayMs]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([options.viewLagMs, options.severalPerSide, options.settlementDelayMs, options.dayMs]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it.each([

@@ -18,7 +18,13 @@ import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/do
 import { makeChalk } from '../../src/ui/color.js';
 import { Output, type OutputMode } from '../../src/ui/output.js';
 import { impactForAccount, renderQuoteCard } from '../../src/ui/quote-card.js';
-import { renderAdditionQuote, renderClosed, renderHedge, renderPositionChange, slippageBps } from '../../src/ui/trade-result.js';
+import {
+  renderAdditionQuote,
+  renderClosed,
+  renderHedge,
+  renderPositionChange,
+  slippageBps,
+} from '../../src/ui/trade-result.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 
@@ -27,7 +33,13 @@ function capture(mode: OutputMode): { output: Output; stdout: () => string; stde
   let err = '';
   const stdout = { write: (chunk: string) => ((out += chunk), true) } as unknown as NodeJS.WritableStream;
   const stderr = { write: (chunk: string) => ((err += chunk), true) } as unknown as NodeJS.WritableStream;
-  const output = new Output({ mode, chalk: makeChalk(false), streams: { stdout, stderr }, now: () => NOW, columns: 200 });
+  const output = new Output({
+    mode,
+    chalk: makeChalk(false),
+    streams: { stdout, stderr },
+    now: () => NOW,
+    columns: 200,
+  });
   return { output, stdout: () => out, stderr: () => err };
 }
 
@@ -83,7 +95,11 @@ describe('money words', () => {
 
 describe('the quote card in that convention', () => {
   it('carry reads "-… you pay" and impact "worse than the market price" for a buy executing above it', () => {
-    const card = renderQuoteCard(capture('table').output, { ...BUY_QUOTE, notional_usd: 10_000, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: -4.4 } }, NOW);
+    const card = renderQuoteCard(
+      capture('table').output,
+      { ...BUY_QUOTE, notional_usd: 10_000, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: -4.4 } },
+      NOW,
+    );
     expect(card).toContain('-4.40 USD (-4.4 bps), worse than the market price');
     expect(card).toContain('-2.10 USDC/day (-0.0420%), you pay');
     expect(card).toContain('-6.30 USDC (-0.1260%), you pay');
@@ -109,7 +125,9 @@ describe('the quote card in that convention', () => {
   });
 
   it('plain output keeps the server numbers as sent', () => {
-    const [header, row] = renderQuoteCard(capture('plain').output, BUY_QUOTE, NOW).split('\n').map((line) => line.split('\t'));
+    const [header, row] = renderQuoteCard(capture('plain').output, BUY_QUOTE, NOW)
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(row![header!.indexOf('carry.daily_usdc')]).toBe('2.1');
     expect(row![header!.indexOf('pricing.price_impact_usd')]).toBe('-2.2');
   });
@@ -117,19 +135,35 @@ describe('the quote card in that convention', () => {
 
 describe('results of open, add, reduce and close', () => {
   it('open: slippage against the quote with words on a card, signed the same in TSV', () => {
-    const hedge = { id: 'hdg_1', status: 'filled', market: 'USDTNGN', side: 'buy', notional_usd: 5000, tenor_days: 3, struck_rate: 1530.6749 };
+    const hedge = {
+      id: 'hdg_1',
+      status: 'filled',
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 5000,
+      tenor_days: 3,
+      struck_rate: 1530.6749,
+    };
     const human = capture('table');
     renderHedge(human.output, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
     expect(human.stdout()).toMatch(/Slippage vs quote\s+│ -1\.0 bps, worse than quoted/);
     const plain = capture('plain');
     renderHedge(plain.output, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
-    const [header, row] = plain.stdout().trim().split('\n').map((line) => line.split('\t'));
+    const [header, row] = plain
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(Number(row![header!.indexOf('slippage_bps')])).toBe(slippageBps('buy', 1530.6749, 1530.5219));
   });
 
   it('add: the quote for the addition on a card (people) or one line on stderr (scripts), carry per day and to maturity', () => {
     const human = capture('table');
-    renderAdditionQuote(human.output, BUY_QUOTE, { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2, position: { notionalUsd: 10_000, entryPrice: 1530.1 } });
+    renderAdditionQuote(human.output, BUY_QUOTE, {
+      maturityAt: '2026-03-04T10:00:00.000Z',
+      daysLeft: 2,
+      position: { notionalUsd: 10_000, entryPrice: 1530.1 },
+    });
     const card = human.stdout();
     expect(card).toContain('Adding 5,000.00 USD to USDTNGN buy (now 10,000.00 USD)');
     expect(card).toMatch(/Execution price\s+│ 1,530\.52 NGN per USDT \(position entry 1,530\.10\)/);
@@ -164,12 +198,16 @@ describe('results of open, add, reduce and close', () => {
     expect(card).toMatch(/Entry\s+│ 1,530\.00 → 1,530\.20 NGN per USDT/);
     // (1530.2 × 15,000 − 1530 × 10,000) / 5,000 = 1530.6: 0.3 bps above the quote, worse for a buy.
     expect(impliedAdditionPrice(change.before, change.after)).toBeCloseTo(1530.6, 9);
-    expect(card).toMatch(/Added at \(implied\)\s+│ 1,530\.60 NGN per USDT, -0\.3 bps, worse than quoted \(quoted 1,530\.55\)/);
+    expect(card).toMatch(
+      /Added at \(implied\)\s+│ 1,530\.60 NGN per USDT, -0\.3 bps, worse than quoted \(quoted 1,530\.55\)/,
+    );
     expect(card).toMatch(/Margin\s+│ 1,000\.00 → 1,500\.00 USDC/);
     const script = capture('plain');
     renderPositionChange(script.output, change);
     expect(script.stdout()).toBe('');
-    expect(script.stderr()).toContain('Position after the add: notional 10,000.00 → 15,000.00 USD; entry 1,530.00 → 1,530.20 NGN per USDT; margin 1,000.00 → 1,500.00 USDC');
+    expect(script.stderr()).toContain(
+      'Position after the add: notional 10,000.00 → 15,000.00 USD; entry 1,530.00 → 1,530.20 NGN per USDT; margin 1,000.00 → 1,500.00 USDC',
+    );
   });
 
   it('reduce: the reduced share of the figures before (proportional) and the balance before → after', () => {
@@ -179,7 +217,14 @@ describe('results of open, add, reduce and close', () => {
       market: 'USDTNGN',
       side: 'sell',
       changeUsd: 5_000,
-      before: { notionalUsd: 20_000, entryPrice: 1530, marginUsdc: 2000, netMarginUsd: 2010, netPnlUsd: 16, accruedCarryUsdc: 4 },
+      before: {
+        notionalUsd: 20_000,
+        entryPrice: 1530,
+        marginUsdc: 2000,
+        netMarginUsd: 2010,
+        netPnlUsd: 16,
+        accruedCarryUsdc: 4,
+      },
       after: { notionalUsd: 15_000, entryPrice: 1530, marginUsdc: 1500 },
       balanceBeforeUsdc: 10_000,
       balanceAfterUsdc: 10_502.49,
@@ -190,7 +235,9 @@ describe('results of open, add, reduce and close', () => {
     expect(card).toMatch(/Realized net P&L \(est\.\)\s+│ \+4\.00 USD/);
     expect(card).toMatch(/Carry in it \(est\.\)\s+│ -1\.00 USDC, you paid/);
     expect(card).toMatch(/Balance change\s+│ \+502\.49 USDC \(10,000\.00 → 10,502\.49\)/);
-    expect(card).toContain('(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce');
+    expect(card).toContain(
+      '(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce',
+    );
   });
 
   it('close: carry and fees on the account side with words; plain keeps the record as sent', () => {
@@ -200,7 +247,15 @@ describe('results of open, add, reduce and close', () => {
       market: 'USDTNGN',
       side: 'buy',
       net_margin_usd: 1001.5,
-      realized: { hedge_id: 'hdg_1', net_pnl_usd: 2.3, gross_pnl_usd: 20, carry_usdc: 7.7, fees_usdc: 10, entry_price: 1530, exit_price: 1533 },
+      realized: {
+        hedge_id: 'hdg_1',
+        net_pnl_usd: 2.3,
+        gross_pnl_usd: 20,
+        carry_usdc: 7.7,
+        fees_usdc: 10,
+        entry_price: 1530,
+        exit_price: 1533,
+      },
     };
     const human = capture('table');
     renderClosed(human.output, summary);
@@ -209,7 +264,11 @@ describe('results of open, add, reduce and close', () => {
     expect(human.stdout()).toMatch(/Net P&L \(USD\)\s+│ \+2\.30/);
     const plain = capture('plain');
     renderClosed(plain.output, summary);
-    const [header, row] = plain.stdout().trim().split('\n').map((line) => line.split('\t'));
+    const [header, row] = plain
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(row![header!.indexOf('carry_usdc')]).toBe('7.7');
     expect(row![header!.indexOf('fees_usdc')]).toBe('10');
   });
@@ -231,7 +290,12 @@ describe('add and open rules', () => {
   });
 
   it('the "already open" note names the position and the add command, and refuses nothing', () => {
-    expect(sideAlreadyOpenNote({ market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, hedgeId: 'hdg_7' }, 'hedge --demo add USDTNGN buy 5000')).toBe(
+    expect(
+      sideAlreadyOpenNote(
+        { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, hedgeId: 'hdg_7' },
+        'hedge --demo add USDTNGN buy 5000',
+      ),
+    ).toBe(
       'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_7). To add to that hedge (same maturity): `hedge --demo add USDTNGN buy 5000`. ' +
         'Opening anyway asks the service for another hedge on the same side, which it may refuse.',
     );

@@ -113,16 +113,25 @@ function loadLog(log: string): Pick<Loaded, 'distFiles' | 'packages' | 'builtins
 }
 
 /** The same recording for a command against a simulator in this process (so not blocking it): its key from `env`, or from a profile in `configDir`. */
-async function loadedAgainst(simulator: { env: Record<string, string> } | undefined, args: string[], configDir = work.path): Promise<Loaded> {
+async function loadedAgainst(
+  simulator: { env: Record<string, string> } | undefined,
+  args: string[],
+  configDir = work.path,
+): Promise<Loaded> {
   const log = join(work.path, `load-${(runs += 1)}.log`);
   writeFileSync(log, '');
-  const result = await runHedge(args, { env: { ...simulator?.env, NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href}`, HEDGE_LOAD_LOG: log }, configDir });
+  const result = await runHedge(args, {
+    env: { ...simulator?.env, NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href}`, HEDGE_LOAD_LOG: log },
+    configDir,
+  });
   return { code: result.code, stdout: result.stdout, ...loadLog(log) };
 }
 
 /** A dist/ file's static imports of other dist/ files (`import … from "./chunk-X.js"`). */
 function staticImports(file: string): string[] {
-  return [...readFileSync(join(DIST, file), 'utf8').matchAll(/^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm)].map((match) => match[1]!);
+  return [...readFileSync(join(DIST, file), 'utf8').matchAll(/^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm)].map(
+    (match) => match[1]!,
+  );
 }
 
 /** dist/cli.js and every chunk it loads as it starts: what `hedge --help` runs. */
@@ -139,7 +148,9 @@ function frontFiles(): Set<string> {
 
 /** The dist/ chunk that holds a module of src/ (esbuild marks each with `// src/…`). */
 function chunkHolding(source: string): string {
-  const holders = readdirSync(DIST).filter((file) => file.endsWith('.js') && readFileSync(join(DIST, file), 'utf8').includes(`\n// ${source}\n`));
+  const holders = readdirSync(DIST).filter(
+    (file) => file.endsWith('.js') && readFileSync(join(DIST, file), 'utf8').includes(`\n// ${source}\n`),
+  );
   expect(holders, source).toHaveLength(1);
   return holders[0]!;
 }
@@ -153,13 +164,22 @@ describe('the bundle', () => {
     expect([...packages]).toEqual(['commander']);
     // Besides dist/ files, the front imports Node built-ins only.
     for (const file of front) {
-      const imported = [...readFileSync(join(DIST, file), 'utf8').matchAll(/^import\s[^;]*?from\s*"([^"]+)";/gm)].map((match) => match[1]!);
-      expect(imported.filter((name) => !name.startsWith('./') && !name.startsWith('node:')), file).toEqual([]);
+      const imported = [...readFileSync(join(DIST, file), 'utf8').matchAll(/^import\s[^;]*?from\s*"([^"]+)";/gm)].map(
+        (match) => match[1]!,
+      );
+      expect(
+        imported.filter((name) => !name.startsWith('./') && !name.startsWith('node:')),
+        file,
+      ).toEqual([]);
     }
   });
 
   it('reaches each command only through a lazy import of a dist/ chunk', () => {
-    const lazy = [...front].flatMap((file) => [...readFileSync(join(DIST, file), 'utf8').matchAll(/\bimport\("\.\/([\w.-]+\.js)"\)/g)].map((match) => match[1]!));
+    const lazy = [...front].flatMap((file) =>
+      [...readFileSync(join(DIST, file), 'utf8').matchAll(/\bimport\("\.\/([\w.-]+\.js)"\)/g)].map(
+        (match) => match[1]!,
+      ),
+    );
     expect(lazy).toContain(chunkHolding('src/cli/run.ts'));
     expect(lazy).toContain(chunkHolding('src/commands/markets.ts'));
     const distFiles = new Set(readdirSync(DIST));
@@ -176,18 +196,33 @@ describe('the bundle', () => {
     const loads = /(?:^(?:import|export)\s[^;]*?from\s*|\bimport\(|(?<![\w$'"`.])(?:__)?require\()"([^"]+)"/gm;
     const strays = readdirSync(DIST)
       .filter((file) => file.endsWith('.js'))
-      .flatMap((file) => [...readFileSync(join(DIST, file), 'utf8').matchAll(loads)].map((match) => `${file}: ${match[1]!}`))
+      .flatMap((file) =>
+        [...readFileSync(join(DIST, file), 'utf8').matchAll(loads)].map((match) => `${file}: ${match[1]!}`),
+      )
       .filter((load) => {
         const name = load.slice(load.indexOf(': ') + 2);
-        return !name.startsWith('./') && !name.startsWith('node:') && !builtinModules.includes(name) && !neverLoaded.includes(name);
+        return (
+          !name.startsWith('./') &&
+          !name.startsWith('node:') &&
+          !builtinModules.includes(name) &&
+          !neverLoaded.includes(name)
+        );
       });
     expect(strays).toEqual([]);
     // The scan sees the loads it checks: the one optional binding is among them.
-    expect(readdirSync(DIST).some((file) => file.endsWith('.js') && /__require\("pg-native"\)/.test(readFileSync(join(DIST, file), 'utf8')))).toBe(true);
+    expect(
+      readdirSync(DIST).some(
+        (file) => file.endsWith('.js') && /__require\("pg-native"\)/.test(readFileSync(join(DIST, file), 'utf8')),
+      ),
+    ).toBe(true);
   });
 
   it('bundles the heavy packages into dist/ chunks (so that the recording below can see them)', () => {
-    const all = new Set(readdirSync(DIST).filter((file) => file.endsWith('.js')).flatMap((file) => [...bundledPackages(join(DIST, file))]));
+    const all = new Set(
+      readdirSync(DIST)
+        .filter((file) => file.endsWith('.js'))
+        .flatMap((file) => [...bundledPackages(join(DIST, file))]),
+    );
     for (const name of HEAVY) expect(has(all, name), name).toBe(true);
   });
 });
@@ -198,7 +233,9 @@ describe('what a request loads', () => {
     try {
       const loaded = await loadedAgainst(simulator, ['markets', '--json']);
       expect(loaded.code).toBe(0);
-      expect(JSON.parse(loaded.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]));
+      expect(JSON.parse(loaded.stdout)).toEqual(
+        expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]),
+      );
       // undici is loaded for a request through a proxy only (test/e2e/tls.test.ts goes through one).
       expect(has(loaded.packages, 'undici')).toBe(false);
       expect(loaded.packages.has('pg')).toBe(false);
@@ -221,7 +258,11 @@ describe('what a request loads', () => {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const profile = { base_url: simulator.env.HEDGE_BASE_URL, api_key: simulator.env.HEDGE_API_KEY };
-      writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'desk', profiles: { desk: profile, spare: profile } }), { mode: 0o600 });
+      writeFileSync(
+        join(dir, 'config.json'),
+        JSON.stringify({ current: 'desk', profiles: { desk: profile, spare: profile } }),
+        { mode: 0o600 },
+      );
       // The key and URL come from the profile only (no simulator env; baseEnv names neither).
       const read = await loadedAgainst(undefined, ['markets', '--json'], dir);
       expect(read.code).toBe(0);
@@ -240,7 +281,7 @@ describe('what a request loads', () => {
 });
 
 describe('what the demo loads', () => {
-  it('`--demo quote` answers over the demo\'s local socket without loading node:crypto; an open loads it (positive control)', async () => {
+  it("`--demo quote` answers over the demo's local socket without loading node:crypto; an open loads it (positive control)", async () => {
     const dir = join(work.path, 'demo');
     const quoteArgs = ['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json'];
     // The first run makes the demo's state (its random id part, a file written): the next one reads it.
@@ -253,29 +294,35 @@ describe('what the demo loads', () => {
     const identity = await runHedge(['--demo', 'whoami', '--json'], { configDir: dir });
     expect(JSON.parse(identity.stdout).base_url).toBe('http://localhost/partners/sandbox/v2');
     // An open sends an Idempotency-Key (crypto's randomUUID) and the simulator hashes its fingerprint.
-    const open = await loadedAgainst(undefined, ['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--yes', '--json', '--no-wait'], dir);
+    const open = await loadedAgainst(
+      undefined,
+      ['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--yes', '--json', '--no-wait'],
+      dir,
+    );
     expect(open.code).toBe(0);
     expect(open.natives).toContain('crypto');
   });
 });
 
 describe('a real start', () => {
-  it.each([['--version'], ['-V'], ['--help'], ['quote', '--help'], ['sandbox', 'serve', '--help']].map((args) => [args.join(' '), args]))(
-    'hedge %s loads the front door only',
-    (_name, args) => {
-      const loaded = loadedBy(args);
-      expect(loaded.code).toBe(0);
-      expect(loaded.stdout).toMatch(/^(\d+\.\d+\.\d+\n|Usage: hedge)/);
-      const front = frontFiles();
-      // The version, and the help at 80 columns (a pipe here), are answered by bin/hedge.js before any of dist/ is loaded.
-      if (['--version', '-V', '--help'].includes(args.join(' '))) expect(loaded.distFiles).toEqual([]);
-      else expect(loaded.distFiles).toContain('cli.js');
-      expect(loaded.distFiles.filter((file) => !front.has(file))).toEqual([]);
-      for (const name of HEAVY) expect(has(loaded.packages, name), name).toBe(false);
-    },
-  );
+  it.each(
+    [['--version'], ['-V'], ['--help'], ['quote', '--help'], ['sandbox', 'serve', '--help']].map((args) => [
+      args.join(' '),
+      args,
+    ]),
+  )('hedge %s loads the front door only', (_name, args) => {
+    const loaded = loadedBy(args);
+    expect(loaded.code).toBe(0);
+    expect(loaded.stdout).toMatch(/^(\d+\.\d+\.\d+\n|Usage: hedge)/);
+    const front = frontFiles();
+    // The version, and the help at 80 columns (a pipe here), are answered by bin/hedge.js before any of dist/ is loaded.
+    if (['--version', '-V', '--help'].includes(args.join(' '))) expect(loaded.distFiles).toEqual([]);
+    else expect(loaded.distFiles).toContain('cli.js');
+    expect(loaded.distFiles.filter((file) => !front.has(file))).toEqual([]);
+    for (const name of HEAVY) expect(has(loaded.packages, name), name).toBe(false);
+  });
 
-  it('the launcher\'s `hedge --help` (dist/help.txt) is the front door\'s at 80 columns; at another width the front door prints it', () => {
+  it("the launcher's `hedge --help` (dist/help.txt) is the front door's at 80 columns; at another width the front door prints it", () => {
     const launcher = loadedBy(['--help']);
     // HEDGE_FORCE_TTY=0 keeps the launcher out of it: the same 80 columns, printed by dist/cli.js.
     const front = loadedBy(['--help'], { HEDGE_FORCE_TTY: '0' });
@@ -302,22 +349,35 @@ describe('a real start', () => {
 
   it('the OS keyring (its module and native binding) is loaded only for a profile whose key is in it (issue 38)', async () => {
     // The dist/ file of src/config/os-keyring.ts, found by what it asks the binding for.
-    const keyringChunks = readdirSync(DIST).filter((file) => file.endsWith('.js') && readFileSync(join(DIST, file), 'utf8').includes('store: "secret-service"'));
+    const keyringChunks = readdirSync(DIST).filter(
+      (file) => file.endsWith('.js') && readFileSync(join(DIST, file), 'utf8').includes('store: "secret-service"'),
+    );
     expect(keyringChunks).toHaveLength(1);
     const mapsFile = join(work.path, 'maps.txt');
     const probe = join(work.path, 'maps-probe.cjs');
     // Which shared objects the process had open when it ended: a dlopen'ed binding shows there.
-    writeFileSync(probe, `process.on('exit', () => { try { require('node:fs').writeFileSync(${JSON.stringify(mapsFile)}, require('node:fs').readFileSync('/proc/self/maps', 'utf8')); } catch {} });\n`);
+    writeFileSync(
+      probe,
+      `process.on('exit', () => { try { require('node:fs').writeFileSync(${JSON.stringify(mapsFile)}, require('node:fs').readFileSync('/proc/self/maps', 'utf8')); } catch {} });\n`,
+    );
     const withProfile = async (name: string, profile: Record<string, string>, env: Record<string, string> = {}) => {
       const dir = join(work.path, name);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'd', profiles: { d: { base_url: 'http://127.0.0.1:9/v2', ...profile } } }), { mode: 0o600 });
+      writeFileSync(
+        join(dir, 'config.json'),
+        JSON.stringify({ current: 'd', profiles: { d: { base_url: 'http://127.0.0.1:9/v2', ...profile } } }),
+        { mode: 0o600 },
+      );
       writeFileSync(mapsFile, '');
       const log = join(work.path, `load-${(runs += 1)}.log`);
       writeFileSync(log, '');
       const result = await runHedge(['positions', '--json', '--timeout', '2'], {
         configDir: dir,
-        env: { ...env, NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href} --require ${probe}`, HEDGE_LOAD_LOG: log },
+        env: {
+          ...env,
+          NODE_OPTIONS: `--import=${pathToFileURL(registerFile).href} --require ${probe}`,
+          HEDGE_LOAD_LOG: log,
+        },
       });
       return { code: result.code, ...loadLog(log), binding: readFileSync(mapsFile, 'utf8').includes('keyring.') };
     };
@@ -330,9 +390,15 @@ describe('a real start', () => {
     // Positive control: a keyring profile loads both. Its "bus" answers the greeting with a refusal, so the
     // binding is loaded and then refused (exit 4, nothing sent).
     const busPath = join(work.path, 'bus.sock');
-    const bus = createServer((socket) => socket.once('data', () => socket.end('REJECTED EXTERNAL\r\n'))).listen(busPath);
+    const bus = createServer((socket) => socket.once('data', () => socket.end('REJECTED EXTERNAL\r\n'))).listen(
+      busPath,
+    );
     try {
-      const keyring = await withProfile('key-in-keyring', { key_keyring: 'd@startup' }, { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` });
+      const keyring = await withProfile(
+        'key-in-keyring',
+        { key_keyring: 'd@startup' },
+        { DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` },
+      );
       expect(keyring.code).toBe(4);
       expect(keyring.distFiles).toEqual(expect.arrayContaining(keyringChunks));
       if (process.platform === 'linux') expect(keyring.binding).toBe(true);

@@ -23,7 +23,8 @@ const ANALYZE = systemdAnalyze();
 function documentedUnit(): string {
   const page = readFileSync(join(ROOT, 'docs', 'keep.md'), 'utf8');
   const block = /```ini\n(# \/etc\/systemd\/system\/hedge-keep\.service\n[\s\S]*?)```/.exec(page);
-  if (!block) throw new Error('docs/keep.md has no ```ini block starting with # /etc/systemd/system/hedge-keep.service');
+  if (!block)
+    throw new Error('docs/keep.md has no ```ini block starting with # /etc/systemd/system/hedge-keep.service');
   return block[1]!;
 }
 
@@ -51,19 +52,26 @@ describe('the systemd unit of docs/keep.md', () => {
     const service = settings(unit, 'Service');
     expect(unitSection.get('Wants')).toEqual(['network-online.target']);
     expect(unitSection.get('After')).toEqual(['network-online.target']);
-    expect(service.get('RestartPreventExitStatus')?.join(' ').split(/\s+/)).toEqual(expect.arrayContaining(['2', '11']));
+    expect(service.get('RestartPreventExitStatus')?.join(' ').split(/\s+/)).toEqual(
+      expect.arrayContaining(['2', '11']),
+    );
     expect(service.get('Restart')).toEqual(['on-failure']);
     expect(service.get('ExecStart')?.[0]).toMatch(/^\/usr\/local\/bin\/hedge keep /);
   });
 
-  it.skipIf(ANALYZE === undefined)('passes systemd-analyze verify with no warning (skipped where systemd-analyze is absent: Debian package systemd)', () => {
-    const dir = tempDir('hedge-unit-');
-    dirs.push(dir);
-    const file = join(dir.path, 'hedge-keep.service');
-    writeFileSync(file, documentedUnit().replaceAll('/usr/local/bin/hedge ', `${HEDGE_BIN} `));
-    const result = spawnSync(ANALYZE!, ['verify', file], { encoding: 'utf8', timeout: 60_000 });
-    // verify exits 0 on an unknown key or a value it cannot parse, warning on stderr: both must be clean.
-    expect(result.status, result.stderr).toBe(0);
-    expect(result.stderr.split('\n').filter((line) => line.includes(file) || line.includes('hedge-keep.service'))).toEqual([]);
-  });
+  it.skipIf(ANALYZE === undefined)(
+    'passes systemd-analyze verify with no warning (skipped where systemd-analyze is absent: Debian package systemd)',
+    () => {
+      const dir = tempDir('hedge-unit-');
+      dirs.push(dir);
+      const file = join(dir.path, 'hedge-keep.service');
+      writeFileSync(file, documentedUnit().replaceAll('/usr/local/bin/hedge ', `${HEDGE_BIN} `));
+      const result = spawnSync(ANALYZE!, ['verify', file], { encoding: 'utf8', timeout: 60_000 });
+      // verify exits 0 on an unknown key or a value it cannot parse, warning on stderr: both must be clean.
+      expect(result.status, result.stderr).toBe(0);
+      expect(
+        result.stderr.split('\n').filter((line) => line.includes(file) || line.includes('hedge-keep.service')),
+      ).toEqual([]);
+    },
+  );
 });

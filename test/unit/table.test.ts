@@ -24,8 +24,21 @@ import {
   TOOL_RESOURCE,
   type Resource,
 } from '../../src/ui/resource-fields.js';
-import { drawTableWith, fitColumns, LINE_DRAWN_AFTER_CELLS, tableCell, type ColumnNeed, type TableInput } from '../../src/ui/table.js';
-import { applyFresh, emptyWatchState, renderWatchScreen, type FormatValue, type WatchModel } from '../../src/ui/watch-view.js';
+import {
+  drawTableWith,
+  fitColumns,
+  LINE_DRAWN_AFTER_CELLS,
+  tableCell,
+  type ColumnNeed,
+  type TableInput,
+} from '../../src/ui/table.js';
+import {
+  applyFresh,
+  emptyWatchState,
+  renderWatchScreen,
+  type FormatValue,
+  type WatchModel,
+} from '../../src/ui/watch-view.js';
 import { loadTableDrawer } from '../../src/ui/table.js';
 import { displayWidth } from '../../src/ui/width.js';
 import { tableHeaders } from '../support/table-text.js';
@@ -53,14 +66,23 @@ describe('fitColumns', () => {
       const count = 2 + Math.floor(random() * 14);
       const needs: ColumnNeed[] = Array.from({ length: count }, (_, index) => {
         const width = 1 + Math.floor(random() * 40);
-        return { key: `c${index}`, width, minWidth: random() < 0.3 ? Math.max(1, width - Math.floor(random() * 20)) : width };
+        return {
+          key: `c${index}`,
+          width,
+          minWidth: random() < 0.3 ? Math.max(1, width - Math.floor(random() * 20)) : width,
+        };
       });
-      const priority = needs.map((need) => need.key).sort(() => random() - 0.5).slice(0, count - Math.floor(random() * 3));
+      const priority = needs
+        .map((need) => need.key)
+        .sort(() => random() - 0.5)
+        .slice(0, count - Math.floor(random() * 3));
       let before = new Set<number>();
       for (let width = 20; width <= 400; width++) {
         const fit = fitColumns(needs, priority, width);
         const kept = new Set(fit.kept.map((column) => column.index));
-        for (const index of before) if (!kept.has(index)) problems.push(`round ${round}: column ${index} shown at ${width - 1}, hidden at ${width}`);
+        for (const index of before)
+          if (!kept.has(index))
+            problems.push(`round ${round}: column ${index} shown at ${width - 1}, hidden at ${width}`);
         const used = fit.kept.reduce((sum, column) => sum + column.width, 0) + 2 * (fit.kept.length - 1);
         if (fit.kept.length > 1 && used > width) problems.push(`round ${round}: ${used} columns used of ${width}`);
         if (fit.kept.length + fit.hidden.length !== count) problems.push(`round ${round}: columns lost at ${width}`);
@@ -76,8 +98,17 @@ describe('fitColumns', () => {
       { key: 'maturity', width: 30, minWidth: 30 },
       { key: 'ref', width: 7, minWidth: 7 },
     ];
-    expect(fitColumns(needs, ['id', 'maturity', 'ref'], 50)).toEqual({ kept: [{ index: 0, width: 28 }], hidden: [1, 2] });
-    expect(fitColumns(needs, ['id', 'ref', 'maturity'], 50)).toEqual({ kept: [{ index: 0, width: 28 }, { index: 2, width: 7 }], hidden: [1] });
+    expect(fitColumns(needs, ['id', 'maturity', 'ref'], 50)).toEqual({
+      kept: [{ index: 0, width: 28 }],
+      hidden: [1, 2],
+    });
+    expect(fitColumns(needs, ['id', 'ref', 'maturity'], 50)).toEqual({
+      kept: [
+        { index: 0, width: 28 },
+        { index: 2, width: 7 },
+      ],
+      hidden: [1],
+    });
   });
 
   it('shrinks a column only to let the ones after it in the list in, and gives room back most important first', () => {
@@ -85,8 +116,14 @@ describe('fitColumns', () => {
       { key: 'ref', width: 20, minWidth: 8 },
       { key: 'net', width: 10, minWidth: 10 },
     ];
-    expect(fitColumns(needs, ['net', 'ref'], 40).kept).toEqual([{ index: 0, width: 20 }, { index: 1, width: 10 }]);
-    expect(fitColumns(needs, ['net', 'ref'], 25).kept).toEqual([{ index: 0, width: 13 }, { index: 1, width: 10 }]);
+    expect(fitColumns(needs, ['net', 'ref'], 40).kept).toEqual([
+      { index: 0, width: 20 },
+      { index: 1, width: 10 },
+    ]);
+    expect(fitColumns(needs, ['net', 'ref'], 25).kept).toEqual([
+      { index: 0, width: 13 },
+      { index: 1, width: 10 },
+    ]);
     expect(fitColumns(needs, ['net', 'ref'], 19).kept).toEqual([{ index: 1, width: 10 }]);
   });
 
@@ -94,7 +131,7 @@ describe('fitColumns', () => {
     expect(fitColumns([{ key: 'a', width: 30, minWidth: 30 }], ['a'], 20).kept).toEqual([{ index: 0, width: 20 }]);
   });
 
-  it('with the desk\'s tier, narrowed headers and short ids: still a prefix, kept at every wider width (issue 50)', () => {
+  it("with the desk's tier, narrowed headers and short ids: still a prefix, kept at every wider width (issue 50)", () => {
     const random = seeded(50);
     const problems: string[] = [];
     for (let round = 0; round < 60; round++) {
@@ -118,7 +155,9 @@ describe('fitColumns', () => {
       for (let width = 20; width <= 400; width++) {
         const fit = fitColumns(needs, priority, width, 2, decisive);
         const kept = new Set(fit.kept.map((column) => column.index));
-        for (const index of before) if (!kept.has(index)) problems.push(`round ${round}: column ${index} shown at ${width - 1}, hidden at ${width}`);
+        for (const index of before)
+          if (!kept.has(index))
+            problems.push(`round ${round}: column ${index} shown at ${width - 1}, hidden at ${width}`);
         const used = fit.kept.reduce((sum, column) => sum + column.width, 0) + 2 * (fit.kept.length - 1);
         if (fit.kept.length > 1 && used > width) problems.push(`round ${round}: ${used} columns used of ${width}`);
         // Kept in priority order: a prefix.
@@ -130,7 +169,7 @@ describe('fitColumns', () => {
     expect(problems).toEqual([]);
   });
 
-  it('narrows headers and shortens ids to keep the desk\'s columns and the amounts, never to take a column of the rest', () => {
+  it("narrows headers and shortens ids to keep the desk's columns and the amounts, never to take a column of the rest", () => {
     const needs: ColumnNeed[] = [
       { key: 'id', width: 28, minWidth: 28, shortWidth: 12 },
       { key: 'side', width: 4, minWidth: 4 },
@@ -141,20 +180,40 @@ describe('fitColumns', () => {
     const priority = ['side', 'net', 'entry', 'id', 'market'];
     // 4 + 7 + 8 and two gaps of 2: the desk's three fit only with two-line headers; room left goes
     // back to them whole (net, then entry); the id (of the rest) would need them whole: hidden.
-    expect(fitColumns(needs, priority, 24, 2, 3)).toEqual({ kept: [{ index: 1, width: 4 }, { index: 2, width: 8 }, { index: 3, width: 7 }], hidden: [0, 4] });
-    expect(fitColumns(needs, priority, 40, 2, 3)).toEqual({ kept: [{ index: 1, width: 4 }, { index: 2, width: 14 }, { index: 3, width: 11 }], hidden: [0, 4] });
+    expect(fitColumns(needs, priority, 24, 2, 3)).toEqual({
+      kept: [
+        { index: 1, width: 4 },
+        { index: 2, width: 8 },
+        { index: 3, width: 7 },
+      ],
+      hidden: [0, 4],
+    });
+    expect(fitColumns(needs, priority, 40, 2, 3)).toEqual({
+      kept: [
+        { index: 1, width: 4 },
+        { index: 2, width: 14 },
+        { index: 3, width: 11 },
+      ],
+      hidden: [0, 4],
+    });
     // Room for the id whole beside them: it is taken; market would need 9 more.
     expect(fitColumns(needs, priority, 70, 2, 3).hidden).toEqual([4]);
     // An id before an amount is shortened for it (no desk tier here: the money column alone), and
     // the header goes back on one line with the room left; side, of the rest, waits.
     const idFirst = ['id', 'net', 'side'];
-    expect(fitColumns(needs.slice(0, 4), idFirst, 30)).toEqual({ kept: [{ index: 0, width: 12 }, { index: 3, width: 11 }], hidden: [1, 2] });
+    expect(fitColumns(needs.slice(0, 4), idFirst, 30)).toEqual({
+      kept: [
+        { index: 0, width: 12 },
+        { index: 3, width: 11 },
+      ],
+      hidden: [1, 2],
+    });
     // The same net P&L, not money: the id stays whole and what does not fit beside it is hidden.
     const plain = needs.slice(0, 4).map((need) => ({ ...need, money: false }));
     expect(fitColumns(plain, idFirst, 30).kept).toEqual([{ index: 0, width: 28 }]);
   });
 
-  it('takes a reference whole only while the desk\'s columns after it still fit beside it; cut to let them in', () => {
+  it("takes a reference whole only while the desk's columns after it still fit beside it; cut to let them in", () => {
     const needs: ColumnNeed[] = [
       { key: 'side', width: 4, minWidth: 4 },
       { key: 'ref', width: 40, minWidth: 10, wholeWhenRoom: true },
@@ -165,9 +224,25 @@ describe('fitColumns', () => {
     const priority = ['side', 'ref', 'net', 'left', 'market'];
     // Whole it would push out net P&L and time left: cut to what they leave (60 − 21 − 3 gaps), and
     // market (of the rest) does not cut it further.
-    expect(fitColumns(needs, priority, 60, 2, 4)).toEqual({ kept: [{ index: 0, width: 4 }, { index: 1, width: 33 }, { index: 2, width: 11 }, { index: 3, width: 6 }], hidden: [4] });
+    expect(fitColumns(needs, priority, 60, 2, 4)).toEqual({
+      kept: [
+        { index: 0, width: 4 },
+        { index: 1, width: 33 },
+        { index: 2, width: 11 },
+        { index: 3, width: 6 },
+      ],
+      hidden: [4],
+    });
     // Room for it whole beside the desk's columns: whole, and market (of the rest) waits.
-    expect(fitColumns(needs, priority, 67, 2, 4)).toEqual({ kept: [{ index: 0, width: 4 }, { index: 1, width: 40 }, { index: 2, width: 11 }, { index: 3, width: 6 }], hidden: [4] });
+    expect(fitColumns(needs, priority, 67, 2, 4)).toEqual({
+      kept: [
+        { index: 0, width: 4 },
+        { index: 1, width: 40 },
+        { index: 2, width: 11 },
+        { index: 3, width: 6 },
+      ],
+      hidden: [4],
+    });
   });
 });
 
@@ -188,7 +263,12 @@ describe('columns that do not fit', () => {
       };
     };
     const input = (lazy: boolean): TableInput => ({
-      columns: [column('id', (row) => `hdg_${row}`, lazy), column('market', () => 'USDTNGN', lazy), column('note', () => 'x'.repeat(40), lazy), column('side', () => 'buy', lazy)],
+      columns: [
+        column('id', (row) => `hdg_${row}`, lazy),
+        column('market', () => 'USDTNGN', lazy),
+        column('note', () => 'x'.repeat(40), lazy),
+        column('side', () => 'buy', lazy),
+      ],
       priority: ['id', 'market', 'note', 'side'],
       rowCount: 3,
       width: 30,
@@ -207,10 +287,35 @@ describe('cli-table3 and the line drawing', () => {
   const c = makeChalk(true);
   const input = (rows: number): TableInput => ({
     columns: [
-      { key: 'id', header: 'Hedge ID', align: 'left', shrink: 'middle', cells: Array.from({ length: rows }, (_, row) => tableCell(`hdg_${String(row).padStart(24, '0')}`)) },
-      { key: 'ref', header: 'Ref', align: 'left', shrink: 'end', minWidth: 8, cells: Array.from({ length: rows }, (_, row) => tableCell(row % 3 === 0 ? c.dim('—') : `DEAL-${row}-取引`)) },
-      { key: 'side', header: 'Side', align: 'left', cells: Array.from({ length: rows }, (_, row) => tableCell(row % 2 ? c.green('buy') : c.magenta('sell'))) },
-      { key: 'net', header: 'Net P&L USD', align: 'right', cells: Array.from({ length: rows }, (_, row) => tableCell(row % 2 ? c.red(`-${row}.50`) : c.green(`+${row}.25`))) },
+      {
+        key: 'id',
+        header: 'Hedge ID',
+        align: 'left',
+        shrink: 'middle',
+        cells: Array.from({ length: rows }, (_, row) => tableCell(`hdg_${String(row).padStart(24, '0')}`)),
+      },
+      {
+        key: 'ref',
+        header: 'Ref',
+        align: 'left',
+        shrink: 'end',
+        minWidth: 8,
+        cells: Array.from({ length: rows }, (_, row) => tableCell(row % 3 === 0 ? c.dim('—') : `DEAL-${row}-取引`)),
+      },
+      {
+        key: 'side',
+        header: 'Side',
+        align: 'left',
+        cells: Array.from({ length: rows }, (_, row) => tableCell(row % 2 ? c.green('buy') : c.magenta('sell'))),
+      },
+      {
+        key: 'net',
+        header: 'Net P&L USD',
+        align: 'right',
+        cells: Array.from({ length: rows }, (_, row) =>
+          tableCell(row % 2 ? c.red(`-${row}.50`) : c.green(`+${row}.25`)),
+        ),
+      },
       {
         key: 'bar',
         header: '',
@@ -224,21 +329,33 @@ describe('cli-table3 and the line drawing', () => {
     totals: { label: 'Total', cells: [tableCell(''), tableCell(''), tableCell(''), tableCell(c.bold('+1.00'))] },
     sections: [
       { before: 0, line: c.bold('Mon 02 Mar 2026 · 2 hedges') },
-      { before: Math.floor(rows / 2), line: c.bold('Tue 03 Mar 2026 · a line longer than any terminal this table is drawn for, by far: it is cut') },
+      {
+        before: Math.floor(rows / 2),
+        line: c.bold('Tue 03 Mar 2026 · a line longer than any terminal this table is drawn for, by far: it is cut'),
+      },
       // Under the last row (a side's hedges under its positions line): after the totals.
-      { before: rows, line: c.dim('  └ hdg_under_the_last_row  a line under the last row, longer than most terminals: it is cut') },
+      {
+        before: rows,
+        line: c.dim('  └ hdg_under_the_last_row  a line under the last row, longer than most terminals: it is cut'),
+      },
     ],
     width: 70,
     chalk: c,
   });
 
-  it.each([3, 40])('draw the same bytes (%i rows, colours, a section, totals, a drawn column, cut cells)', async (rows) => {
-    for (const width of [30, 50, 70, 120]) {
-      const [table3, lines] = await Promise.all([drawTableWith({ ...input(rows), width }, 'cli-table3'), drawTableWith({ ...input(rows), width }, 'lines')]);
-      expect(table3, `${width} columns`).toEqual(lines);
-      for (const line of table3.text.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
-    }
-  });
+  it.each([3, 40])(
+    'draw the same bytes (%i rows, colours, a section, totals, a drawn column, cut cells)',
+    async (rows) => {
+      for (const width of [30, 50, 70, 120]) {
+        const [table3, lines] = await Promise.all([
+          drawTableWith({ ...input(rows), width }, 'cli-table3'),
+          drawTableWith({ ...input(rows), width }, 'lines'),
+        ]);
+        expect(table3, `${width} columns`).toEqual(lines);
+        for (const line of table3.text.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+      }
+    },
+  );
 
   it('a line under the last row comes after the rows and their totals, cut to the width', async () => {
     const { text } = await drawTableWith({ ...input(3), width: 50 }, 'cli-table3');
@@ -254,10 +371,32 @@ describe('cli-table3 and the line drawing', () => {
     const narrow: TableInput = {
       columns: [
         // First on the line, last in priority: hidden here, so the totals label goes across the first columns shown.
-        { key: 'id', header: 'Hedge ID', align: 'left', shrink: 'middle', cells: Array.from({ length: rows }, (_, row) => tableCell(`hdg_${String(row).padStart(24, '0')}`)) },
-        { key: 'ref', header: 'Ref', align: 'left', cells: Array.from({ length: rows }, (_, row) => tableCell(`DEAL-${row + 1}`)) },
-        { key: 'side', header: 'Side', align: 'left', cells: Array.from({ length: rows }, (_, row) => tableCell(row % 2 ? c.green('buy') : c.magenta('sell'))) },
-        { key: 'notional', header: 'Notional USD', align: 'right', money: true, cells: Array.from({ length: rows }, (_, row) => tableCell(`${row + 1}0,000.00`)) },
+        {
+          key: 'id',
+          header: 'Hedge ID',
+          align: 'left',
+          shrink: 'middle',
+          cells: Array.from({ length: rows }, (_, row) => tableCell(`hdg_${String(row).padStart(24, '0')}`)),
+        },
+        {
+          key: 'ref',
+          header: 'Ref',
+          align: 'left',
+          cells: Array.from({ length: rows }, (_, row) => tableCell(`DEAL-${row + 1}`)),
+        },
+        {
+          key: 'side',
+          header: 'Side',
+          align: 'left',
+          cells: Array.from({ length: rows }, (_, row) => tableCell(row % 2 ? c.green('buy') : c.magenta('sell'))),
+        },
+        {
+          key: 'notional',
+          header: 'Notional USD',
+          align: 'right',
+          money: true,
+          cells: Array.from({ length: rows }, (_, row) => tableCell(`${row + 1}0,000.00`)),
+        },
         {
           key: 'time',
           header: 'Time UTC',
@@ -265,17 +404,38 @@ describe('cli-table3 and the line drawing', () => {
           cells: Array.from({ length: rows }, () => tableCell(`2026-03-02 09:00 ${c.dim('(in 6d 23h)')}`)),
           compact: Array.from({ length: rows }, () => tableCell('2026-03-02 09:00')),
         },
-        { key: 'why', header: 'Why', align: 'left', shrink: 'wrap', minWidth: 11, cells: reasons.map((reason) => tableCell(reason)) },
+        {
+          key: 'why',
+          header: 'Why',
+          align: 'left',
+          shrink: 'wrap',
+          minWidth: 11,
+          cells: reasons.map((reason) => tableCell(reason)),
+        },
       ],
       priority: ['ref', 'side', 'notional', 'time', 'why', 'id'],
       decisive: 5,
       rowCount: rows,
-      totals: { label: 'Total (4 hedges)', shortLabel: 'Total (4)', cells: [tableCell(''), tableCell(''), tableCell(''), tableCell(c.bold('100,000.00')), tableCell(''), tableCell('')] },
+      totals: {
+        label: 'Total (4 hedges)',
+        shortLabel: 'Total (4)',
+        cells: [
+          tableCell(''),
+          tableCell(''),
+          tableCell(''),
+          tableCell(c.bold('100,000.00')),
+          tableCell(''),
+          tableCell(''),
+        ],
+      },
       width: 55,
       chalk: c,
     };
     for (const width of [30, 40, 55, 80]) {
-      const [table3, lines] = await Promise.all([drawTableWith({ ...narrow, width }, 'cli-table3'), drawTableWith({ ...narrow, width }, 'lines')]);
+      const [table3, lines] = await Promise.all([
+        drawTableWith({ ...narrow, width }, 'cli-table3'),
+        drawTableWith({ ...narrow, width }, 'lines'),
+      ]);
       expect(table3, `${width} columns`).toEqual(lines);
       for (const line of table3.text.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
     }
@@ -354,7 +514,12 @@ function positionRow(n: number): Record<string, unknown> {
   return row as Record<string, unknown>;
 }
 
-const LISTS: Array<{ name: string; resource: Resource; rows: Record<string, unknown>[]; totals?: Record<string, unknown> }> = [
+const LISTS: Array<{
+  name: string;
+  resource: Resource;
+  rows: Record<string, unknown>[];
+  totals?: Record<string, unknown>;
+}> = [
   { name: 'hedges', resource: HEDGE_RESOURCE, rows: [0, 1, 2, 3].map(hedgeRow) },
   { name: 'positions', resource: POSITION_RESOURCE, rows: [0, 1].map(positionRow) },
   {
@@ -416,21 +581,79 @@ const LISTS: Array<{ name: string; resource: Resource; rows: Record<string, unkn
   {
     name: 'markets',
     resource: marketsResource((rate) => `${rate}% pay`),
-    rows: [{ market: 'USDTNGN', status: 'open', price: 1529.85, available_capacity_usd: { buy: 1_000_000, sell: 800_000 }, net_rate_daily_pct: { buy: 0.0412, sell: -0.0288 } }],
+    rows: [
+      {
+        market: 'USDTNGN',
+        status: 'open',
+        price: 1529.85,
+        available_capacity_usd: { buy: 1_000_000, sell: 800_000 },
+        net_rate_daily_pct: { buy: 0.0412, sell: -0.0288 },
+      },
+    ],
   },
-  { name: 'prices', resource: PRICE_RESOURCE, rows: [{ market: 'USDTNGN', price: 1529.85, timestamp: '2026-03-02T10:00:00.000Z' }] },
+  {
+    name: 'prices',
+    resource: PRICE_RESOURCE,
+    rows: [{ market: 'USDTNGN', price: 1529.85, timestamp: '2026-03-02T10:00:00.000Z' }],
+  },
   {
     name: 'profiles',
     resource: profilesResource(makeChalk(false), true, (environment) => environment ?? '—'),
-    rows: [{ name: 'desk', current: true, environment: 'test', base_url: 'https://hedging-partner.example.com/partners/sandbox/v2', api_key: 'hpk_test_…wxyz', ca_file: null, saved_at: '2026-03-01T09:00:00.000Z' }],
+    rows: [
+      {
+        name: 'desk',
+        current: true,
+        environment: 'test',
+        base_url: 'https://hedging-partner.example.com/partners/sandbox/v2',
+        api_key: 'hpk_test_…wxyz',
+        ca_file: null,
+        saved_at: '2026-03-01T09:00:00.000Z',
+      },
+    ],
   },
   {
     name: 'plan',
     resource: PLAN_RESOURCE,
-    rows: [{ step: 1, market: 'USDTNGN', side: 'buy', current_usd: 0, target_usd: 25_000, action: 'open', delta_usd: 25_000, tenor_days: 7, margin_usdc: 2500, fee_usdc: 12.5, carry_usdc: 71.4, line: 2 }],
+    rows: [
+      {
+        step: 1,
+        market: 'USDTNGN',
+        side: 'buy',
+        current_usd: 0,
+        target_usd: 25_000,
+        action: 'open',
+        delta_usd: 25_000,
+        tenor_days: 7,
+        margin_usdc: 2500,
+        fee_usdc: 12.5,
+        carry_usdc: 71.4,
+        line: 2,
+      },
+    ],
   },
-  { name: 'apply', resource: APPLY_RESOURCE, rows: [{ step: 1, action: 'open', market: 'USDTNGN', side: 'buy', delta_usd: 25_000, outcome: 'filled', hedge_id: ID(1), journal_id: 'a_mwrrf5p1' }] },
-  { name: 'tools', resource: TOOL_RESOURCE, rows: [{ name: 'hedge_open', tier: 'write', offered: 'yes', arguments: 'market side notional tenor (+6 optional)' }] },
+  {
+    name: 'apply',
+    resource: APPLY_RESOURCE,
+    rows: [
+      {
+        step: 1,
+        action: 'open',
+        market: 'USDTNGN',
+        side: 'buy',
+        delta_usd: 25_000,
+        outcome: 'filled',
+        hedge_id: ID(1),
+        journal_id: 'a_mwrrf5p1',
+      },
+    ],
+  },
+  {
+    name: 'tools',
+    resource: TOOL_RESOURCE,
+    rows: [
+      { name: 'hedge_open', tier: 'write', offered: 'yes', arguments: 'market side notional tenor (+6 optional)' },
+    ],
+  },
 ];
 
 /** The column headers of a table (read over its rule: a header on two lines is read whole). */
@@ -445,8 +668,17 @@ async function tableAt(list: (typeof LISTS)[number], columns: number): Promise<{
   let notes = '';
   stdout.on('data', (chunk) => (text += chunk));
   stderr.on('data', (chunk) => (notes += chunk));
-  const output = new Output({ format: 'table', chalk: makeChalk(false), streams: { stdout, stderr }, now: () => NOW, columns });
-  await output.list(list.rows, list.resource, { empty: 'none', totals: list.totals ? { label: 'Total (3 hedges)', row: list.totals } : undefined });
+  const output = new Output({
+    format: 'table',
+    chalk: makeChalk(false),
+    streams: { stdout, stderr },
+    now: () => NOW,
+    columns,
+  });
+  await output.list(list.rows, list.resource, {
+    empty: 'none',
+    totals: list.totals ? { label: 'Total (3 hedges)', row: list.totals } : undefined,
+  });
   return { text, notes };
 }
 
@@ -456,7 +688,8 @@ describe('every list, as the terminal widens', () => {
       let narrower: string[] = [];
       for (const columns of WIDTHS) {
         const { text, notes } = await tableAt(list, columns);
-        for (const line of `${text}${notes}`.trimEnd().split('\n')) expect(displayWidth(line), `${columns}: ${line}`).toBeLessThanOrEqual(columns);
+        for (const line of `${text}${notes}`.trimEnd().split('\n'))
+          expect(displayWidth(line), `${columns}: ${line}`).toBeLessThanOrEqual(columns);
         const shown = headers(text);
         for (const header of narrower) expect(shown, `${list.name} at ${columns} lost ${header}`).toContain(header);
         narrower = shown;
@@ -466,11 +699,20 @@ describe('every list, as the terminal widens', () => {
 
   it('positions at 80 columns: side, reference, notional, entry, mark, net P&L and time to maturity (and the first amount of the rest, net margin)', async () => {
     const { text } = await tableAt(LISTS[1]!, 80);
-    expect(headers(text)).toEqual(['Side', 'Ref', 'Notional USD', 'Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Net margin USD', 'Left']);
+    expect(headers(text)).toEqual([
+      'Side',
+      'Ref',
+      'Notional USD',
+      'Entry NGN/USDT',
+      'Mark NGN/USDT',
+      'Net P&L USD',
+      'Net margin USD',
+      'Left',
+    ]);
     expect(text).toContain('DEAL-42');
   });
 
-  it('rows of several markets: the market joins the desk\'s columns, first; of one market, the rate headers name it', async () => {
+  it("rows of several markets: the market joins the desk's columns, first; of one market, the rate headers name it", async () => {
     const mixed = { ...LISTS[1]!, rows: [positionRow(0), { ...positionRow(1), market: 'USDTKES' }] };
     const { text, notes } = await tableAt(mixed, 80);
     expect(headers(text)[0]).toBe('Market');
@@ -483,7 +725,10 @@ describe('every list, as the terminal widens', () => {
 
   it('the reference is shown at 80 columns in hedges, history, maturities and the journal', async () => {
     for (const name of ['hedges', 'history', 'maturities', 'journal']) {
-      const { text } = await tableAt(LISTS.find((list) => list.name === name)!, 80);
+      const { text } = await tableAt(
+        LISTS.find((list) => list.name === name)!,
+        80,
+      );
       expect(headers(text), name).toContain('Ref');
     }
   });
@@ -508,12 +753,14 @@ describe('every list, as the terminal widens', () => {
       let narrower: string[] = [];
       for (const columns of WIDTHS) {
         const text = await renderReportTable(report, { chalk: makeChalk(false), columns, nowMs: NOW });
-        for (const line of text.split('\n')) expect(displayWidth(line), `${by} ${columns}: ${line}`).toBeLessThanOrEqual(columns);
+        for (const line of text.split('\n'))
+          expect(displayWidth(line), `${by} ${columns}: ${line}`).toBeLessThanOrEqual(columns);
         const shown = headers(text.split('\n').slice(1).join('\n'));
         for (const header of narrower) expect(shown, `${by} at ${columns} lost ${header}`).toContain(header);
         narrower = shown;
       }
-      if (by === 'hedge') expect(narrower).toEqual(expect.arrayContaining(['Ref', 'Entry NGN/USDT', 'Exit NGN/USDT', 'Locked NGN']));
+      if (by === 'hedge')
+        expect(narrower).toEqual(expect.arrayContaining(['Ref', 'Entry NGN/USDT', 'Exit NGN/USDT', 'Locked NGN']));
     }
   });
 
@@ -533,18 +780,45 @@ describe('every list, as the terminal widens', () => {
         { key: 'net_margin_usd', label: 'Net margin USD', kind: 'money' },
       ],
       priority: POSITION_RESOURCE.priority.flatMap((key) => (key === 'mark_price' ? [key, 'trend'] : [key])),
-      rows: [{ key: 'USDTNGN:buy', values: { market: 'USDTNGN', side: 'buy', client_reference: 'DEAL-42', notional_usd: 25_000, mark_price: 1529.85, net_pnl_usd: -8.35, accrued_carry_usdc: 0.51, net_margin_usd: 2479.15 }, maturityAt: '2026-03-09T09:00:00.000Z' }],
+      rows: [
+        {
+          key: 'USDTNGN:buy',
+          values: {
+            market: 'USDTNGN',
+            side: 'buy',
+            client_reference: 'DEAL-42',
+            notional_usd: 25_000,
+            mark_price: 1529.85,
+            net_pnl_usd: -8.35,
+            accrued_carry_usdc: 0.51,
+            net_margin_usd: 2479.15,
+          },
+          maturityAt: '2026-03-09T09:00:00.000Z',
+        },
+      ],
       empty: 'No open positions.',
       countdown: { label: 'Left' },
       trend: { label: 'Mark trend', field: { key: 'mark_price', label: 'Mark', kind: 'rate' } },
     };
-    const output = new Output({ format: 'table', chalk: makeChalk(false), streams: { stdout: new PassThrough(), stderr: new PassThrough() }, now: () => NOW });
+    const output = new Output({
+      format: 'table',
+      chalk: makeChalk(false),
+      streams: { stdout: new PassThrough(), stderr: new PassThrough() },
+      now: () => NOW,
+    });
     const format: FormatValue = (field, value) => output.humanValue(field, value);
     const state = emptyWatchState(2000);
     applyFresh(state, model, NOW, format);
     let narrower: string[] = [];
     for (const columns of WIDTHS) {
-      const lines = renderWatchScreen(state, { columns, chalk: makeChalk(false), now: NOW, format, table, clockTime: () => '10:00:00' });
+      const lines = renderWatchScreen(state, {
+        columns,
+        chalk: makeChalk(false),
+        now: NOW,
+        format,
+        table,
+        clockTime: () => '10:00:00',
+      });
       const shown = headers(lines.slice(1).join('\n'));
       for (const header of narrower) expect(shown, `watch at ${columns} lost ${header}`).toContain(header);
       narrower = shown;

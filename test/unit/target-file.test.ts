@@ -42,7 +42,8 @@ describe('CSV target files', () => {
   });
 
   it('takes the columns in any order, with a BOM, CRLF, blank and comment lines counted in the line numbers', () => {
-    const text = '\ufeff# book for Monday\r\n TENOR_DAYS , notional_usd,side,Market\r\n\r\n3,25k,sell,USDTNGN\r\n# a note\r\n,,,\r\n7,5000,buy,USDTNGN\r\n';
+    const text =
+      '\ufeff# book for Monday\r\n TENOR_DAYS , notional_usd,side,Market\r\n\r\n3,25k,sell,USDTNGN\r\n# a note\r\n,,,\r\n7,5000,buy,USDTNGN\r\n';
     expect(rowsOf(csv(text))).toEqual([
       { market: 'USDTNGN', side: 'sell', notionalUsd: 25_000, tenorDays: 3, line: 4 },
       { market: 'USDTNGN', side: 'buy', notionalUsd: 5_000, tenorDays: 7, line: 7 },
@@ -67,14 +68,25 @@ describe('CSV target files', () => {
       'USDTKES,sell,10k,3,OK-1',
     ].join('\r\n');
     expect(problemsOf(csv(text))).toEqual([
-      { line: 3, message: 'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.' },
-      { line: 5, message: 'market: the value is not a market name; expected 3 to 20 letters and digits such as USDTNGN.' },
+      {
+        line: 3,
+        message:
+          'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+      },
+      {
+        line: 5,
+        message: 'market: the value is not a market name; expected 3 to 20 letters and digits such as USDTNGN.',
+      },
       { line: 5, message: 'side: the value is not allowed; expected buy or sell.' },
       { line: 5, message: 'tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).' },
       { line: 7, message: 'tenor_days: the value is not allowed; expected 1, 3 or 7 (days).' },
       { line: 9, message: 'the same market and side as line 3; one row per market and side.' },
       { line: 10, message: 'tenor_days: missing; required when notional_usd is above 0; expected 1, 3 or 7 (days).' },
-      { line: 10, message: 'client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).' },
+      {
+        line: 10,
+        message:
+          'client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).',
+      },
       { line: 11, message: 'notional_usd: the value has more than 2 decimals (cents).' },
       { line: 12, message: 'the same market and side as line 11; one row per market and side.' },
       { line: 13, message: 'expected 5 fields as in the header, found 4.' },
@@ -84,31 +96,62 @@ describe('CSV target files', () => {
   it('names the line a row starts on when a quoted field spans lines', () => {
     const text = `${HEADER},client_reference\nUSDTNGN,buy,10k,3,"two\nlines"\nUSDTNGN,sell,abc,3,\n`;
     expect(problemsOf(csv(text))).toEqual([
-      { line: 2, message: 'client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).' },
-      { line: 4, message: 'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.' },
+      {
+        line: 2,
+        message:
+          'client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).',
+      },
+      {
+        line: 4,
+        message:
+          'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+      },
     ]);
     expect(problemsOf(csv(`${HEADER},client_reference\nUSDTNGN,buy,"1\n0k",3,\n`))).toEqual([
-      { line: 2, message: 'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.' },
+      {
+        line: 2,
+        message:
+          'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+      },
     ]);
   });
 
   it('stops at a broken quote, keeping the problems of the rows before it', () => {
     const text = [HEADER, 'USDTNGN,buy,nope,3', 'USDTNGN,sell,"10k"x,3', 'USDTGHS,buy,bad,3'].join('\n');
     expect(problemsOf(csv(text))).toEqual([
-      { line: 2, message: 'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.' },
-      { line: 3, message: 'not valid CSV: a closing quote is followed by something other than a comma or the end of the line.' },
+      {
+        line: 2,
+        message:
+          'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+      },
+      {
+        line: 3,
+        message: 'not valid CSV: a closing quote is followed by something other than a comma or the end of the line.',
+      },
     ]);
   });
 
   it('refuses a header with unknown, repeated or missing columns', () => {
     expect(problemsOf(csv('market,side,notional,tenor_days,side\nUSDTNGN,buy,10k,3,buy\n'))).toEqual([
-      { line: 1, message: 'column 3 of the header is not a known column; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.' },
+      {
+        line: 1,
+        message:
+          'column 3 of the header is not a known column; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
+      },
       { line: 1, message: 'column side appears more than once.' },
-      { line: 1, message: 'the header lacks notional_usd; it must name market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before, in any order.' },
+      {
+        line: 1,
+        message:
+          'the header lacks notional_usd; it must name market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before, in any order.',
+      },
     ]);
     // Every required column present: an extra one is a problem, and the rows are still checked.
     expect(problemsOf(csv(`# c\n${HEADER},desk\nUSDTNGN,buy,10k,9,fx\n`))).toEqual([
-      { line: 2, message: 'column 5 of the header is not a known column; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.' },
+      {
+        line: 2,
+        message:
+          'column 5 of the header is not a known column; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
+      },
       { line: 3, message: 'tenor_days: the value is not allowed; expected 1, 3 or 7 (days).' },
     ]);
   });
@@ -131,7 +174,9 @@ describe('CSV target files', () => {
     const long = 'R'.repeat(129);
     const [problem] = problemsOf(csv(`${HEADER},client_reference\nUSDTNGN,buy,10k,3,${long}\n`));
     expect(problem!.line).toBe(2);
-    expect(problem!.message).toBe('client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).');
+    expect(problem!.message).toBe(
+      'client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).',
+    );
   });
 
   it('is read as CSV when the format says so, whatever the first character', () => {
@@ -165,8 +210,11 @@ describe('JSON target files', () => {
   });
 
   it('accepts the { "targets": [...] } wrapper', () => {
-    const text = '\ufeff{ "targets": [ { "market": "USDTNGN", "side": "buy", "notional_usd": 1500.25, "tenor_days": 1 } ] }';
-    expect(rowsOf(json(text))).toEqual([{ market: 'USDTNGN', side: 'buy', notionalUsd: 1_500.25, tenorDays: 1, line: 1 }]);
+    const text =
+      '\ufeff{ "targets": [ { "market": "USDTNGN", "side": "buy", "notional_usd": 1500.25, "tenor_days": 1 } ] }';
+    expect(rowsOf(json(text))).toEqual([
+      { market: 'USDTNGN', side: 'buy', notionalUsd: 1_500.25, tenorDays: 1, line: 1 },
+    ]);
   });
 
   it('lists every problem, each message naming its item', () => {
@@ -179,14 +227,26 @@ describe('JSON target files', () => {
     ]);
     expect(problemsOf(json(text))).toEqual([
       { line: 2, message: 'item 2: notional_usd: expected a string or a number, found a boolean.' },
-      { line: 2, message: 'item 2: a key that is not known; the keys are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.' },
+      {
+        line: 2,
+        message:
+          'item 2: a key that is not known; the keys are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
+      },
       { line: 2, message: 'item 2: the same market and side as item 1; one row per market and side.' },
-      { line: 3, message: 'item 3: expected an object with market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.' },
+      {
+        line: 3,
+        message:
+          'item 3: expected an object with market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
+      },
       { line: 4, message: 'item 4: tenor_days: expected a string or a number, found an array.' },
       { line: 4, message: 'item 4: side: the value is not allowed; expected buy or sell.' },
       { line: 4, message: 'item 4: notional_usd: the value has more than 2 decimals (cents).' },
       { line: 5, message: 'item 5: market: missing; expected a market such as USDTNGN.' },
-      { line: 5, message: 'item 5: notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.' },
+      {
+        line: 5,
+        message:
+          'item 5: notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+      },
     ]);
   });
 
@@ -200,15 +260,40 @@ describe('JSON target files', () => {
       ']}',
     ].join('\n');
     expect(problemsOf(json(text))).toEqual([
-      { line: 2, message: 'item 2: the key notional_usd appears more than once; each key may appear once (JSON would keep only the last).' },
-      { line: 3, message: 'item 3: a key appears more than once; each key may appear once (JSON would keep only the last).' },
-      { line: 3, message: 'item 3: a key that is not known; the keys are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.' },
+      {
+        line: 2,
+        message:
+          'item 2: the key notional_usd appears more than once; each key may appear once (JSON would keep only the last).',
+      },
+      {
+        line: 3,
+        message: 'item 3: a key appears more than once; each key may appear once (JSON would keep only the last).',
+      },
+      {
+        line: 3,
+        message:
+          'item 3: a key that is not known; the keys are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
+      },
     ]);
-    expect(problemsOf(json('{"targets": [], "targets": [{"market": "USDTNGN", "side": "buy", "notional_usd": 1, "tenor_days": 3}]}'))).toEqual([
-      { line: 0, message: 'the key targets appears more than once in one object; each key may appear once (JSON would keep only the last).' },
+    expect(
+      problemsOf(
+        json('{"targets": [], "targets": [{"market": "USDTNGN", "side": "buy", "notional_usd": 1, "tenor_days": 3}]}'),
+      ),
+    ).toEqual([
+      {
+        line: 0,
+        message:
+          'the key targets appears more than once in one object; each key may appear once (JSON would keep only the last).',
+      },
     ]);
     // The same key in two objects is not a repeat.
-    expect(rowsOf(json('[{"market": "USDTNGN", "side": "buy", "notional_usd": 1, "tenor_days": 3}, {"market": "USDTNGN", "side": "sell", "notional_usd": 0}]'))).toHaveLength(2);
+    expect(
+      rowsOf(
+        json(
+          '[{"market": "USDTNGN", "side": "buy", "notional_usd": 1, "tenor_days": 3}, {"market": "USDTNGN", "side": "sell", "notional_usd": 0}]',
+        ),
+      ),
+    ).toHaveLength(2);
   });
 
   it('refuses what is not JSON or not a list of targets, as a problem of the whole file', () => {
@@ -218,7 +303,9 @@ describe('JSON target files', () => {
     // V8 says "Unexpected token ']'" and quotes the input after it: only the kind of problem is kept.
     expect(syntax!.message).toBe('targets.json is not valid JSON: a character that JSON does not allow there.');
     // Where V8 gives a position in its own words, the reason and the line and column are said.
-    expect(problemsOf(json('[{"market": "USDTNGN",\n "side" "buy"}]'))[0]!.message).toMatch(/^targets\.json is not valid JSON: [A-Z][^"]+ \(line 2, column 9\)\.$/);
+    expect(problemsOf(json('[{"market": "USDTNGN",\n "side" "buy"}]'))[0]!.message).toMatch(
+      /^targets\.json is not valid JSON: [A-Z][^"]+ \(line 2, column 9\)\.$/,
+    );
     expect(problemsOf(json('{ "rows": [] }'))).toEqual([
       { line: 0, message: 'targets.json: expected an array of targets or an object { "targets": [...] }.' },
     ]);
@@ -233,10 +320,28 @@ describe('a file that is not a target file at all: what it holds never comes bac
   const files: Array<[string, string]> = [
     ['a password file', `root:x:0:0:${SECRET}:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n`],
     ['an env file', `API_KEY=${SECRET}\nDB_PASSWORD=${SECRET}\n`],
-    ['a CSV with the right header and secret values', `${HEADER},client_reference\n${SECRET},${SECRET},${SECRET},${SECRET},${SECRET}\nUSDTNGN,buy,"${SECRET}\n`],
-    ['a CSV with a secret in each column', `market,side,notional_usd,tenor_days\nUSDTNGN,${SECRET},10k,3\nUSDTNGN,sell,${SECRET},3\nUSDTNGN,buy,10k,${SECRET}\nX${SECRET.slice(0, 9)},buy,10k,3\n`],
+    [
+      'a CSV with the right header and secret values',
+      `${HEADER},client_reference\n${SECRET},${SECRET},${SECRET},${SECRET},${SECRET}\nUSDTNGN,buy,"${SECRET}\n`,
+    ],
+    [
+      'a CSV with a secret in each column',
+      `market,side,notional_usd,tenor_days\nUSDTNGN,${SECRET},10k,3\nUSDTNGN,sell,${SECRET},3\nUSDTNGN,buy,10k,${SECRET}\nX${SECRET.slice(0, 9)},buy,10k,3\n`,
+    ],
     ['a bare JSON string', JSON.stringify(SECRET)],
-    ['JSON with secret keys and values', JSON.stringify([{ [SECRET]: 1, market: SECRET, side: SECRET, notional_usd: SECRET, tenor_days: SECRET, client_reference: `${SECRET}\u0007` }])],
+    [
+      'JSON with secret keys and values',
+      JSON.stringify([
+        {
+          [SECRET]: 1,
+          market: SECRET,
+          side: SECRET,
+          notional_usd: SECRET,
+          tenor_days: SECRET,
+          client_reference: `${SECRET}\u0007`,
+        },
+      ]),
+    ],
     ['JSON that breaks after a secret', `[{"market": "${SECRET}", ${SECRET}}]`],
     ['JSON that starts like a secret', `{${SECRET}`],
     ['a quote opening inside a field', `${HEADER}\nUSD${SECRET}"x",buy,1k,3\n`],
@@ -246,7 +351,8 @@ describe('a file that is not a target file at all: what it holds never comes bac
     expect(problems.length).toBeGreaterThan(0);
     for (const problem of problems) {
       // Not the secret, and no piece of it a dozen characters long either.
-      for (let start = 0; start + 12 <= SECRET.length; start++) expect(problem.message).not.toContain(SECRET.slice(start, start + 12));
+      for (let start = 0; start + 12 <= SECRET.length; start++)
+        expect(problem.message).not.toContain(SECRET.slice(start, start + 12));
       expect(problem.message).not.toMatch(/root:|API_KEY|DB_PASSWORD|daemon/);
     }
   });

@@ -16,8 +16,12 @@ afterEach(() => dirs.splice(0).forEach((dir) => dir.remove()));
 
 describe('the store URL', () => {
   it('is shown with its password redacted, in the user part and as a query parameter', () => {
-    expect(redactStoreUrl('postgres://desk:s3cr3t-pw@db.example:5432/hedge')).toBe('postgres://desk:***@db.example:5432/hedge');
-    expect(redactStoreUrl('postgresql://desk@db/hedge?sslmode=require&password=abc123')).toBe('postgresql://desk@db/hedge?sslmode=require&password=***');
+    expect(redactStoreUrl('postgres://desk:s3cr3t-pw@db.example:5432/hedge')).toBe(
+      'postgres://desk:***@db.example:5432/hedge',
+    );
+    expect(redactStoreUrl('postgresql://desk@db/hedge?sslmode=require&password=abc123')).toBe(
+      'postgresql://desk@db/hedge?sslmode=require&password=***',
+    );
     expect(redactStoreUrl('postgres://desk@db/hedge')).toBe('postgres://desk@db/hedge');
     expect(redactStoreUrl('postgres://desk:pw@[::1')).toBe('postgres://… (not a URL)');
     expect(storeUrlSecrets('postgres://desk:p%40ss@db/x')).toEqual(['p%40ss', 'p@ss']);
@@ -29,10 +33,27 @@ describe('the store URL', () => {
     const dir = tempDir();
     dirs.push(dir);
     const env = { HEDGE_JOURNAL_URL: 'postgres://desk:correct-horse-battery@db.internal:5432/hedge' };
-    const choice = await chooseJournalStore({ demo: false, env, configDir: dir.path, store: async () => new ProfileStore(dir.path) });
-    expect(choice).toEqual({ kind: 'postgres', url: env.HEDGE_JOURNAL_URL, shown: 'postgres://desk:***@db.internal:5432/hedge', source: 'HEDGE_JOURNAL_URL' });
+    const choice = await chooseJournalStore({
+      demo: false,
+      env,
+      configDir: dir.path,
+      store: async () => new ProfileStore(dir.path),
+    });
+    expect(choice).toEqual({
+      kind: 'postgres',
+      url: env.HEDGE_JOURNAL_URL,
+      shown: 'postgres://desk:***@db.internal:5432/hedge',
+      source: 'HEDGE_JOURNAL_URL',
+    });
     expect(scrubSecrets('connect failed for correct-horse-battery')).toBe('connect failed for ***');
-    await expect(chooseJournalStore({ demo: false, env: { HEDGE_JOURNAL_URL: 'mysql://desk:pw1@db/x' }, configDir: dir.path, store: async () => new ProfileStore(dir.path) })).rejects.toThrow(
+    await expect(
+      chooseJournalStore({
+        demo: false,
+        env: { HEDGE_JOURNAL_URL: 'mysql://desk:pw1@db/x' },
+        configDir: dir.path,
+        store: async () => new ProfileStore(dir.path),
+      }),
+    ).rejects.toThrow(
       'HEDGE_JOURNAL_URL: mysql://desk:***@db/x is not a journal store; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…).',
     );
   });
@@ -42,19 +63,38 @@ describe('the store URL', () => {
     dirs.push(dir);
     writeStore(dir.path, {
       current: 'desk',
-      profiles: { desk: { base_url: 'https://api.example/v2', journal_url: 'postgres://desk@team-db/hedge' }, solo: { base_url: 'https://api.example/v2' } },
+      profiles: {
+        desk: { base_url: 'https://api.example/v2', journal_url: 'postgres://desk@team-db/hedge' },
+        solo: { base_url: 'https://api.example/v2' },
+      },
     });
     const choose = (env: Record<string, string>, profileFlag?: string, demo = false) =>
-      chooseJournalStore({ demo, profileFlag, env, configDir: dir.path, store: async () => new ProfileStore(dir.path) });
+      chooseJournalStore({
+        demo,
+        profileFlag,
+        env,
+        configDir: dir.path,
+        store: async () => new ProfileStore(dir.path),
+      });
     const teamEnv = { HEDGE_JOURNAL_URL: 'postgres://ops@env-db/hedge' };
     expect(await choose(teamEnv, undefined, true)).toEqual({ kind: 'file' });
-    expect(await choose({})).toMatchObject({ kind: 'postgres', url: 'postgres://desk@team-db/hedge', source: 'profile "desk"' });
-    expect(await choose(teamEnv)).toMatchObject({ kind: 'postgres', url: 'postgres://ops@env-db/hedge', source: 'HEDGE_JOURNAL_URL' });
+    expect(await choose({})).toMatchObject({
+      kind: 'postgres',
+      url: 'postgres://desk@team-db/hedge',
+      source: 'profile "desk"',
+    });
+    expect(await choose(teamEnv)).toMatchObject({
+      kind: 'postgres',
+      url: 'postgres://ops@env-db/hedge',
+      source: 'HEDGE_JOURNAL_URL',
+    });
     expect(await choose(teamEnv, 'desk')).toMatchObject({ url: 'postgres://desk@team-db/hedge' });
     expect(await choose(teamEnv, 'solo')).toEqual({ kind: 'file' });
     expect(await choose({ HEDGE_PROFILE: 'solo' })).toEqual({ kind: 'file' });
     // Key and base URL both from the environment: no profile is in use, its store is not even read.
-    expect(await choose({ HEDGE_API_KEY: 'sk_test_abcdefgh1234', HEDGE_BASE_URL: 'https://api.example/v2' })).toEqual({ kind: 'file' });
+    expect(await choose({ HEDGE_API_KEY: 'sk_test_abcdefgh1234', HEDGE_BASE_URL: 'https://api.example/v2' })).toEqual({
+      kind: 'file',
+    });
   });
 
   it('a URL that does not parse (a password with / or #) is exit 2 in one line that shows none of the password, which is registered with the scrubber (issue 47)', async () => {
@@ -63,10 +103,19 @@ describe('the store URL', () => {
     const store = async () => new ProfileStore(dir.path);
     for (const [url, password, why] of [
       ['postgres://desk:Zk/Wq9vTr8@db.internal:5432/hedge', 'Zk/Wq9vTr8', 'it does not parse as a URL'],
-      ['postgres://desk:5432#Xb7Lm2Qp@db.internal/hedge', '5432#Xb7Lm2Qp', 'it has a # fragment, which a store URL never has'],
+      [
+        'postgres://desk:5432#Xb7Lm2Qp@db.internal/hedge',
+        '5432#Xb7Lm2Qp',
+        'it has a # fragment, which a store URL never has',
+      ],
       ['postgres://desk:5432?Hn3Vc8Ty@db.internal/hedge', '5432?Hn3Vc8Ty', 'its query holds an @ or a /'],
     ] as const) {
-      const error = await chooseJournalStore({ demo: false, env: { HEDGE_JOURNAL_URL: url }, configDir: dir.path, store }).then(
+      const error = await chooseJournalStore({
+        demo: false,
+        env: { HEDGE_JOURNAL_URL: url },
+        configDir: dir.path,
+        store,
+      }).then(
         () => undefined,
         (failure: unknown) => failure,
       );
@@ -83,7 +132,14 @@ describe('the store URL', () => {
       expect(() => checkJournalUrl(url)).toThrow(`--journal-url: postgres://… (not a URL) cannot be used: ${why};`);
     }
     // Encoded, the same password is a store URL.
-    expect(await chooseJournalStore({ demo: false, env: { HEDGE_JOURNAL_URL: 'postgres://desk:Zk%2FWq9vTr8@db.internal:5432/hedge' }, configDir: dir.path, store })).toMatchObject({
+    expect(
+      await chooseJournalStore({
+        demo: false,
+        env: { HEDGE_JOURNAL_URL: 'postgres://desk:Zk%2FWq9vTr8@db.internal:5432/hedge' },
+        configDir: dir.path,
+        store,
+      }),
+    ).toMatchObject({
       kind: 'postgres',
       shown: 'postgres://desk:***@db.internal:5432/hedge',
     });
@@ -92,7 +148,9 @@ describe('the store URL', () => {
   it('--journal-url: a postgres URL without a password, or `local`; a password on the command line is refused and not echoed', () => {
     expect(checkJournalUrl(' postgres://desk@db:5432/hedge ')).toBe('postgres://desk@db:5432/hedge');
     expect(checkJournalUrl('local')).toBeNull();
-    expect(() => checkJournalUrl('https://db/hedge')).toThrow(/--journal-url: https:\/\/db\/hedge is not allowed; expected postgres:\/\//);
+    expect(() => checkJournalUrl('https://db/hedge')).toThrow(
+      /--journal-url: https:\/\/db\/hedge is not allowed; expected postgres:\/\//,
+    );
     let message = '';
     try {
       checkJournalUrl('postgres://desk:tr0ub4dor-3@db/hedge');

@@ -43,7 +43,7 @@ describe('fitToTerminal (prompt texts)', () => {
     expect(fitted.split('\n')).toEqual(['x'.repeat(68), 'upfront?']);
   });
 
-  it('keeps colour codes and the text\'s own line breaks', () => {
+  it("keeps colour codes and the text's own line breaks", () => {
     const red = new Chalk({ level: 1 }).red('LIVE');
     const fitted = fitToTerminal(`${red} ${QUESTION}\nsecond line`, 60, { lead: 2 });
     expect(fitted).toContain('\u001b[31mLIVE\u001b[39m');
@@ -53,13 +53,22 @@ describe('fitToTerminal (prompt texts)', () => {
 });
 
 describe('reportError', () => {
-  const interrupted = new InterruptedError('Stopped waiting. The order stands: hedge hdg_000001avyhmzx1xu6r26d644 is still being processed.', {
-    hint: 'Check it with `hedge hedges hdg_000001avyhmzx1xu6r26d644 --wait`; or pick up the wait with: hedge resume a_mwrrf5p1',
-  });
+  const interrupted = new InterruptedError(
+    'Stopped waiting. The order stands: hedge hdg_000001avyhmzx1xu6r26d644 is still being processed.',
+    {
+      hint: 'Check it with `hedge hedges hdg_000001avyhmzx1xu6r26d644 --wait`; or pick up the wait with: hedge resume a_mwrrf5p1',
+    },
+  );
 
   it('on a terminal wraps each line at spaces to its width, the hint continuing under its text', () => {
     const err = captured();
-    const code = reportError(describeError(interrupted), interrupted, { stderr: err.stream, chalk: new Chalk({ level: 0 }), json: false, verbose: false, columns: 60 });
+    const code = reportError(describeError(interrupted), interrupted, {
+      stderr: err.stream,
+      chalk: new Chalk({ level: 0 }),
+      json: false,
+      verbose: false,
+      columns: 60,
+    });
     expect(code).toBe(130);
     const lines = err.text().trimEnd().split('\n');
     expect(lines.every((line) => displayWidth(line) <= 60)).toBe(true);
@@ -71,24 +80,43 @@ describe('reportError', () => {
 
   it('in a pipe (no width) or under --json, one line per message', () => {
     const plain = captured();
-    reportError(describeError(interrupted), interrupted, { stderr: plain.stream, chalk: new Chalk({ level: 0 }), json: false, verbose: false });
+    reportError(describeError(interrupted), interrupted, {
+      stderr: plain.stream,
+      chalk: new Chalk({ level: 0 }),
+      json: false,
+      verbose: false,
+    });
     expect(plain.text().trimEnd().split('\n')).toHaveLength(2);
     const json = captured();
-    reportError(describeError(interrupted), interrupted, { stderr: json.stream, chalk: new Chalk({ level: 0 }), json: true, verbose: false, columns: 40 });
+    reportError(describeError(interrupted), interrupted, {
+      stderr: json.stream,
+      chalk: new Chalk({ level: 0 }),
+      json: true,
+      verbose: false,
+      columns: 40,
+    });
     expect(JSON.parse(json.text())).toMatchObject({ error: { code: 'interrupted', message: interrupted.message } });
   });
 });
 
 describe('Output.note', () => {
-  const note = 'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_000001avyhmzx1xu6r26d644). To add to that hedge: hedge add USDTNGN buy 2500.';
+  const note =
+    'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_000001avyhmzx1xu6r26d644). To add to that hedge: hedge add USDTNGN buy 2500.';
   const output = (format: 'json' | 'tsv', stderrColumns?: number) => {
     const err = captured();
-    const out = new Output({ format, chalk: new Chalk({ level: 0 }), streams: { stdout: new PassThrough(), stderr: err.stream }, now: () => 0, columns: 80, stderrColumns });
+    const out = new Output({
+      format,
+      chalk: new Chalk({ level: 0 }),
+      streams: { stdout: new PassThrough(), stderr: err.stream },
+      now: () => 0,
+      columns: 80,
+      stderrColumns,
+    });
     out.note(note);
     return err.text().trimEnd().split('\n');
   };
 
-  it('is wrapped to a terminal\'s stderr under --json too', () => {
+  it("is wrapped to a terminal's stderr under --json too", () => {
     const lines = output('json', 50);
     expect(lines.length).toBeGreaterThan(2);
     expect(lines.every((line) => displayWidth(line) <= 50)).toBe(true);

@@ -22,7 +22,12 @@ describe('sparkline', () => {
   });
 
   it('takes a very long series without overflowing the stack', () => {
-    expect(sparkline(Array.from({ length: 300_000 }, (_, index) => index % 100), 4)).toHaveLength(4);
+    expect(
+      sparkline(
+        Array.from({ length: 300_000 }, (_, index) => index % 100),
+        4,
+      ),
+    ).toHaveLength(4);
   });
 });
 

@@ -10,12 +10,20 @@ import { COMMANDS } from '../../src/cli/manifest.js';
 import type { CommandSpec } from '../../src/runner/command-spec.js';
 
 function commandPaths(specs: readonly CommandSpec[], prefix: string[] = []): string[][] {
-  return specs.flatMap((spec) => [[...prefix, spec.name], ...commandPaths(spec.subcommands ?? [], [...prefix, spec.name])]);
+  return specs.flatMap((spec) => [
+    [...prefix, spec.name],
+    ...commandPaths(spec.subcommands ?? [], [...prefix, spec.name]),
+  ]);
 }
 
 function examplesOf(specs: readonly CommandSpec[]): string[][] {
   return specs.flatMap((spec) => [
-    ...spec.examples.map((example) => example.replace(/^hedge\s+/, '').split(/\s+/).filter(Boolean)),
+    ...spec.examples.map((example) =>
+      example
+        .replace(/^hedge\s+/, '')
+        .split(/\s+/)
+        .filter(Boolean),
+    ),
     ...examplesOf(spec.subcommands ?? []),
   ]);
 }
@@ -30,7 +38,8 @@ async function parsedBy(argv: string[], wholeTree: boolean): Promise<{ parsed: u
   const io = { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
   const parsed: Parsed = await parseCommandLine([...argv], io, 80, wholeTree);
   // The spec is compared by its path (the objects are the manifest's own either way).
-  const comparable = 'invocation' in parsed ? { invocation: { ...parsed.invocation, spec: parsed.invocation.spec.name } } : parsed;
+  const comparable =
+    'invocation' in parsed ? { invocation: { ...parsed.invocation, spec: parsed.invocation.spec.name } } : parsed;
   return { parsed: comparable, out, err };
 }
 
@@ -60,7 +69,8 @@ describe('the typed branch against the whole tree', () => {
     for (const argv of shapes) {
       const branch = await parsedBy(argv, false);
       expect(branch, argv.join(' ')).toEqual(await parsedBy(argv, true));
-      if (typeof branch.parsed === 'object' && branch.parsed !== null && 'invocation' in (branch.parsed as object)) invocations++;
+      if (typeof branch.parsed === 'object' && branch.parsed !== null && 'invocation' in (branch.parsed as object))
+        invocations++;
     }
     // The shapes reach commands, not only problems: every example is a command line that runs.
     expect(invocations).toBeGreaterThan(examplesOf(COMMANDS).length / 2);

@@ -30,7 +30,12 @@ describe('withExtraFields', () => {
   const known: FieldSpec[] = [
     { key: 'market', label: 'Market' },
     { key: 'client_reference', label: 'Ref' },
-    { key: 'capacity_buy', label: 'Capacity buy', get: (row) => (row.available_capacity_usd as { buy: number }).buy, covers: ['available_capacity_usd'] },
+    {
+      key: 'capacity_buy',
+      label: 'Capacity buy',
+      get: (row) => (row.available_capacity_usd as { buy: number }).buy,
+      covers: ['available_capacity_usd'],
+    },
   ];
   const rows = [
     { market: 'USDTNGN', available_capacity_usd: { buy: 1, sell: 2 }, order_tx_hash: '0x1', desk_region: 'lagos' },
@@ -38,8 +43,20 @@ describe('withExtraFields', () => {
   ];
 
   it('puts known fields first, then every other field sorted by name (whatever order the server sent them in)', () => {
-    expect(withExtraFields(known, rows).map((field) => field.key)).toEqual(['market', 'capacity_buy', 'desk_region', 'order_tx_hash', 'risk_tier']);
-    expect(withExtraFields(known, [...rows].reverse()).map((field) => field.key)).toEqual(['market', 'capacity_buy', 'desk_region', 'order_tx_hash', 'risk_tier']);
+    expect(withExtraFields(known, rows).map((field) => field.key)).toEqual([
+      'market',
+      'capacity_buy',
+      'desk_region',
+      'order_tx_hash',
+      'risk_tier',
+    ]);
+    expect(withExtraFields(known, [...rows].reverse()).map((field) => field.key)).toEqual([
+      'market',
+      'capacity_buy',
+      'desk_region',
+      'order_tx_hash',
+      'risk_tier',
+    ]);
   });
 
   it('labels and kinds the extras from their names', () => {
@@ -52,11 +69,20 @@ describe('withExtraFields', () => {
   });
 
   it('leaves out only what the caller omits on purpose', () => {
-    expect(withExtraFields(known, rows, { omit: ['order_tx_hash'] }).map((field) => field.key)).toEqual(['market', 'capacity_buy', 'desk_region', 'risk_tier']);
+    expect(withExtraFields(known, rows, { omit: ['order_tx_hash'] }).map((field) => field.key)).toEqual([
+      'market',
+      'capacity_buy',
+      'desk_region',
+      'risk_tier',
+    ]);
   });
 
   it('drops a known field no row has, unless asked to keep columns stable', () => {
     expect(withExtraFields(known, rows).some((field) => field.key === 'client_reference')).toBe(false);
-    expect(withExtraFields(known, rows, { keepAbsentKnown: true }).map((field) => field.key).slice(0, 3)).toEqual(['market', 'client_reference', 'capacity_buy']);
+    expect(
+      withExtraFields(known, rows, { keepAbsentKnown: true })
+        .map((field) => field.key)
+        .slice(0, 3),
+    ).toEqual(['market', 'client_reference', 'capacity_buy']);
   });
 });

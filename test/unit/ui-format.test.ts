@@ -111,11 +111,31 @@ describe('table cells', () => {
   it('rounds exactly as Intl.NumberFormat does (half away from zero on the shortest decimal), separators included', () => {
     let seed = 7;
     const next = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
-    const values = [0, -0, 0.5, 1.005, 2.675, 0.125, -0.125, 999.995, -999.995, 99.9999, 1e14 + 0.5, 1e-7, 1e21, 1234567.891, -0.0049];
-    for (let index = 0; index < 2000; index++) values.push((next() - 0.5) * 10 ** Math.floor(next() * 14), Math.round(next() * 1e6) / 1e4 - 50);
+    const values = [
+      0,
+      -0,
+      0.5,
+      1.005,
+      2.675,
+      0.125,
+      -0.125,
+      999.995,
+      -999.995,
+      99.9999,
+      1e14 + 0.5,
+      1e-7,
+      1e21,
+      1234567.891,
+      -0.0049,
+    ];
+    for (let index = 0; index < 2000; index++)
+      values.push((next() - 0.5) * 10 ** Math.floor(next() * 14), Math.round(next() * 1e6) / 1e4 - 50);
     for (const value of values) {
       for (const decimals of [0, 1, 2, 4, 6]) {
-        const intl = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+        const intl = new Intl.NumberFormat('en-US', {
+          minimumFractionDigits: decimals,
+          maximumFractionDigits: decimals,
+        }).format(value);
         expect(formatFixed(value, decimals), `${value} to ${decimals}`).toBe(intl);
       }
     }
@@ -134,7 +154,15 @@ describe('table cells', () => {
     expect(formatUtcMinutes('2026-03-05T10:00:59.000Z')).toBe('2026-03-05 10:00');
     expect(formatUtcMinutes('garbage')).toBe('garbage');
     // Whatever the form, the same minute as Date reads it: a canonical UTC stamp straight from its text, the rest through Date.
-    for (const iso of ['2026-03-05T10:00Z', '2026-03-05T10:00:59Z', '2026-12-31T23:59:59.999999Z', '2026-03-05T12:00:00+02:00', '2026-03-05T10:00:00.000', '2026-03-05', '+002026-03-05T10:00:00Z']) {
+    for (const iso of [
+      '2026-03-05T10:00Z',
+      '2026-03-05T10:00:59Z',
+      '2026-12-31T23:59:59.999999Z',
+      '2026-03-05T12:00:00+02:00',
+      '2026-03-05T10:00:00.000',
+      '2026-03-05',
+      '+002026-03-05T10:00:00Z',
+    ]) {
       expect(formatUtcMinutes(iso)).toBe(new Date(iso).toISOString().slice(0, 16).replace('T', ' '));
     }
     expect(formatUtcMinutes('2026-13-05T10:00:00Z')).toBe('2026-13-05T10:00:00Z');

@@ -15,7 +15,10 @@ const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 
 function collector() {
   let text = '';
-  return { stream: { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream, text: () => text };
+  return {
+    stream: { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream,
+    text: () => text,
+  };
 }
 
 function output(format: DataFormat, init: Partial<OutputInit> = {}) {
@@ -37,7 +40,14 @@ const FIELDS: FieldSpec[] = [
   { key: 'market', label: 'Market' },
   { key: 'notional_usd', label: 'Notional', unit: 'USD', kind: 'money' },
   // Computed from a nested object: a column of its own in TSV/CSV.
-  { key: 'capacity_buy_usd', label: 'Capacity buy', unit: 'USD', kind: 'money', covers: ['capacity'], get: (row) => (row.capacity as { buy: number }).buy },
+  {
+    key: 'capacity_buy_usd',
+    label: 'Capacity buy',
+    unit: 'USD',
+    kind: 'money',
+    covers: ['capacity'],
+    get: (row) => (row.capacity as { buy: number }).buy,
+  },
 ];
 const ROWS = [
   { id: 'hdg_1', market: 'USDTNGN', notional_usd: 25000, capacity: { buy: 1, sell: 2 }, zeta: 'z1', alpha: 'a1' },
@@ -49,7 +59,11 @@ describe('tsv and csv', () => {
     const { out, stdout } = output('tsv');
     await out.list(ROWS, FIELDS, { empty: 'none' });
     expect(stdout()).toBe(
-      ['id\tmarket\tnotional_usd\tcapacity_buy_usd\talpha\tzeta', 'hdg_1\tUSDTNGN\t25000\t1\ta1\tz1', 'hdg_2\tUSDTNGN\t10000.5\t3\ta2\t'].join('\n') + '\n',
+      [
+        'id\tmarket\tnotional_usd\tcapacity_buy_usd\talpha\tzeta',
+        'hdg_1\tUSDTNGN\t25000\t1\ta1\tz1',
+        'hdg_2\tUSDTNGN\t10000.5\t3\ta2\t',
+      ].join('\n') + '\n',
     );
   });
 
@@ -78,7 +92,19 @@ describe('tsv and csv', () => {
   it('hashes stay whole in TSV; screen-only fields are not columns', async () => {
     const hash = `0x${'ab'.repeat(32)}`;
     const { out, stdout } = output('tsv');
-    await out.list([{ market: 'USDTNGN', side: 'buy', maturity_at: '2026-03-05T10:00:00.000Z', hedge_id: 'hdg_1', order_tx_hash: hash }], POSITION_FIELDS, { empty: 'none' });
+    await out.list(
+      [
+        {
+          market: 'USDTNGN',
+          side: 'buy',
+          maturity_at: '2026-03-05T10:00:00.000Z',
+          hedge_id: 'hdg_1',
+          order_tx_hash: hash,
+        },
+      ],
+      POSITION_FIELDS,
+      { empty: 'none' },
+    );
     const [header, row] = stdout().split('\n');
     expect(header!.split('\t')).not.toContain('matures_in');
     // The deal reference (joined from the hedge) is a column of its own, right after the side.
@@ -118,7 +144,9 @@ describe('--fields', () => {
         caught = error;
       }
       expect(caught, format).toBeInstanceOf(UsageError);
-      expect((caught as Error).message).toMatch(/^--fields: "nope" is not a field here; available: id, market, notional_usd, capacity_buy_usd, /);
+      expect((caught as Error).message).toMatch(
+        /^--fields: "nope" is not a field here; available: id, market, notional_usd, capacity_buy_usd, /,
+      );
       expect(stdout()).toBe('');
     }
   });
@@ -131,7 +159,9 @@ describe('--fields', () => {
     const json = output('json', { fields: ['notional_usd'] });
     await json.out.list([], FIELDS, { empty: 'none' });
     expect(json.stdout()).toBe('[]\n');
-    await expect(output('tsv', { fields: ['nope'] }).out.list([], FIELDS, { empty: 'none' })).rejects.toThrow(/"nope" is not a field here/);
+    await expect(output('tsv', { fields: ['nope'] }).out.list([], FIELDS, { empty: 'none' })).rejects.toThrow(
+      /"nope" is not a field here/,
+    );
   });
 
   it('applies to records, and to JSON the command prints directly', async () => {
@@ -150,7 +180,13 @@ describe('ndjson and --query', () => {
   it('ndjson: one compact document per element of a list, one line for a record, nothing for []', async () => {
     const list = output('ndjson');
     await list.out.list(ROWS, FIELDS, { empty: 'none' });
-    expect(list.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line))).toEqual(ROWS);
+    expect(
+      list
+        .stdout()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toEqual(ROWS);
     expect(list.stdout().split('\n')).toHaveLength(3);
     const record = output('ndjson');
     record.out.record({ a: 1 }, []);
@@ -161,7 +197,10 @@ describe('ndjson and --query', () => {
   });
 
   it('--query reshapes the JSON data after --fields', async () => {
-    const { out, stdout } = output('json', { query: compileQuery("[?notional_usd > `20000`].id"), fields: ['id', 'notional_usd'] });
+    const { out, stdout } = output('json', {
+      query: compileQuery('[?notional_usd > `20000`].id'),
+      fields: ['id', 'notional_usd'],
+    });
     await out.list(ROWS, FIELDS, { empty: 'none' });
     expect(JSON.parse(stdout())).toEqual(['hdg_1']);
     const nd = output('ndjson', { query: compileQuery('[].{m: market, n: notional_usd}') });
@@ -172,7 +211,9 @@ describe('ndjson and --query', () => {
   it('a bad expression or an unknown function is a UsageError naming --query before any data; a type error when the data shows it', async () => {
     expect(() => compileQuery('[?')).toThrow(UsageError);
     expect(() => compileQuery('[?')).toThrow(/^--query "\[\?": Syntax error/);
-    expect(() => compileQuery('nosuch(@)')).toThrow(/^--query "nosuch\(@\)": unknown function nosuch\(\); expected a JMESPath expression \(https:\/\/jmespath\.site\)\.$/);
+    expect(() => compileQuery('nosuch(@)')).toThrow(
+      /^--query "nosuch\(@\)": unknown function nosuch\(\); expected a JMESPath expression \(https:\/\/jmespath\.site\)\.$/,
+    );
     const run = compileQuery('abs(@)');
     expect(() => run('text')).toThrow(UsageError);
     expect(() => run('text')).toThrow(/^--query "abs\(@\)": Invalid type/);
@@ -202,7 +243,12 @@ describe('tables fitted to the width', () => {
       for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
       expect(tableHeaders(stdout())[0]).toBe('Hedge ID');
       // The columns hidden, and the ids shortened in the middle, named in one note.
-      if (columns < 200) expect(stderr()).toMatch(new RegExp(`^Hidden at ${columns} columns: [a-z_,\\s]+(; shortened:\\s[a-z_,\\s]+)? — see --format tsv or\\s--fields\\.\\n$`));
+      if (columns < 200)
+        expect(stderr()).toMatch(
+          new RegExp(
+            `^Hidden at ${columns} columns: [a-z_,\\s]+(; shortened:\\s[a-z_,\\s]+)? — see --format tsv or\\s--fields\\.\\n$`,
+          ),
+        );
       for (const line of stderr().trimEnd().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
     });
   }
@@ -228,17 +274,37 @@ describe('tables fitted to the width', () => {
     expect(rows[2]).not.toContain('(in 6d 23h)');
   });
 
-  it('at 80 columns the desk\'s columns stay: the id is shortened in the middle (and named) before one of them goes (issue 50)', async () => {
+  it("at 80 columns the desk's columns stay: the id is shortened in the middle (and named) before one of them goes (issue 50)", async () => {
     const { out, stdout, stderr } = output('table', { columns: 80 });
     await out.list(hedges, HEDGE_RESOURCE, { empty: 'none' });
-    expect(tableHeaders(stdout())).toEqual(['Hedge ID', 'Ref', 'Side', 'Notional USD', 'Status', 'Struck NGN/USDT', 'Maturity UTC']);
+    expect(tableHeaders(stdout())).toEqual([
+      'Hedge ID',
+      'Ref',
+      'Side',
+      'Notional USD',
+      'Status',
+      'Struck NGN/USDT',
+      'Maturity UTC',
+    ]);
     expect(stdout()).not.toContain('hdg_000000000000000000000000');
     expect(stdout()).toMatch(/^hdg_000…0000 /m);
-    expect(leftOut(stderr())).toEqual({ hidden: ['market', 'tenor_days', 'opened_at', 'order_tx_hash'], shortened: ['id'] });
+    expect(leftOut(stderr())).toEqual({
+      hidden: ['market', 'tenor_days', 'opened_at', 'order_tx_hash'],
+      shortened: ['id'],
+    });
   });
 
   it('an id is kept whole or hidden (named in the note), never cut while it is not the only column', async () => {
-    const rows = [{ market: 'USDTNGN', side: 'buy', notional_usd: 25000, net_pnl_usd: -8.35, maturity_at: '2026-03-09T09:00:00.000Z', hedge_id: 'hdg_0000084560jvkcy5rq90dq9k' }];
+    const rows = [
+      {
+        market: 'USDTNGN',
+        side: 'buy',
+        notional_usd: 25000,
+        net_pnl_usd: -8.35,
+        maturity_at: '2026-03-09T09:00:00.000Z',
+        hedge_id: 'hdg_0000084560jvkcy5rq90dq9k',
+      },
+    ];
     const narrow = output('table', { columns: 80 });
     await narrow.out.list(rows, POSITION_RESOURCE, { empty: 'none' });
     const line = narrow.stdout().split('\n')[2]!;
@@ -253,7 +319,14 @@ describe('tables fitted to the width', () => {
 
   it('cards fit the width: long values wrap at word boundaries, hashes are shortened', async () => {
     const { out, stdout } = output('table', { columns: 40 });
-    out.record({ id: 'hdg_1', note: 'a long remark that cannot fit on one line of a narrow card', order_tx_hash: `0x${'cd'.repeat(32)}` }, [{ key: 'id', label: 'Hedge ID' }]);
+    out.record(
+      {
+        id: 'hdg_1',
+        note: 'a long remark that cannot fit on one line of a narrow card',
+        order_tx_hash: `0x${'cd'.repeat(32)}`,
+      },
+      [{ key: 'id', label: 'Hedge ID' }],
+    );
     const lines = stdout().trimEnd().split('\n');
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     expect(stdout()).toContain('0xcdcd…cdcd');
@@ -264,7 +337,13 @@ describe('tables fitted to the width', () => {
     const sentence = 'word '.repeat(30).trim();
     const table = output('table', { columns: 40 });
     table.out.note(sentence);
-    expect(table.stderr().trimEnd().split('\n').every((line) => line.length <= 40 && !line.endsWith(' '))).toBe(true);
+    expect(
+      table
+        .stderr()
+        .trimEnd()
+        .split('\n')
+        .every((line) => line.length <= 40 && !line.endsWith(' ')),
+    ).toBe(true);
     const tsv = output('tsv', { columns: 40 });
     tsv.out.note(sentence);
     expect(tsv.stderr()).toBe(`${sentence}\n`);
@@ -281,6 +360,11 @@ describe('CSV cells a spreadsheet would run as formulas', () => {
     expect(spreadsheetSafe('+3')).toBe('+3');
     expect(spreadsheetSafe('1e-5')).toBe('1e-5');
     expect(spreadsheetSafe('DEAL-42')).toBe('DEAL-42');
-    expect(csvText([['ref', 'pnl'], ['=1+1', '-4.5']])).toBe("ref,pnl\n'=1+1,-4.5\n");
+    expect(
+      csvText([
+        ['ref', 'pnl'],
+        ['=1+1', '-4.5'],
+      ]),
+    ).toBe("ref,pnl\n'=1+1,-4.5\n");
   });
 });

@@ -8,13 +8,21 @@ const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 
 function collector() {
   let text = '';
-  return { stream: { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream, text: () => text };
+  return {
+    stream: { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream,
+    text: () => text,
+  };
 }
 
 function output(mode: OutputMode, color = false) {
   const stdout = collector();
   const stderr = collector();
-  const out = new Output({ mode, chalk: makeChalk(color), streams: { stdout: stdout.stream, stderr: stderr.stream }, now: () => NOW });
+  const out = new Output({
+    mode,
+    chalk: makeChalk(color),
+    streams: { stdout: stdout.stream, stderr: stderr.stream },
+    now: () => NOW,
+  });
   return { out, stdout: stdout.text, stderr: stderr.text };
 }
 
@@ -111,7 +119,10 @@ describe('record', () => {
 
   it('table: a titled card with the footer after it', async () => {
     const { out, stdout } = output('table');
-    out.record({ balance_usdc: 1000.5 }, [{ key: 'balance_usdc', label: 'Balance', kind: 'money' }], { title: 'Account', footer: ['after'] });
+    out.record({ balance_usdc: 1000.5 }, [{ key: 'balance_usdc', label: 'Balance', kind: 'money' }], {
+      title: 'Account',
+      footer: ['after'],
+    });
     expect(stdout()).toMatch(/Account[\s\S]*Balance\s+│ 1,000\.50[\s\S]*\nafter\n$/);
   });
 });
@@ -128,7 +139,11 @@ describe('human values', () => {
   it('missing values show a dash; utc times have no relative part', async () => {
     const { out } = output('table');
     expect(out.humanValue({ key: 'x' }, undefined)).toBe('—');
-    expect(out.humanValue({ key: 'closed_at', kind: 'utc' }, '2026-03-02T09:00:00.000Z')).toBe('2026-03-02 09:00:00 UTC');
-    expect(out.humanValue({ key: 'maturity_at', kind: 'time' }, '2026-03-05T10:00:00.000Z')).toBe('2026-03-05 10:00:00 UTC (in 3d 0h)');
+    expect(out.humanValue({ key: 'closed_at', kind: 'utc' }, '2026-03-02T09:00:00.000Z')).toBe(
+      '2026-03-02 09:00:00 UTC',
+    );
+    expect(out.humanValue({ key: 'maturity_at', kind: 'time' }, '2026-03-05T10:00:00.000Z')).toBe(
+      '2026-03-05 10:00:00 UTC (in 3d 0h)',
+    );
   });
 });

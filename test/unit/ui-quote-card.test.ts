@@ -7,7 +7,8 @@ import { impactBps, renderQuoteCard } from '../../src/ui/quote-card.js';
 
 const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 const sink = { write: () => true } as unknown as NodeJS.WritableStream;
-const output = (mode: OutputMode, color = false) => new Output({ mode, chalk: makeChalk(color), streams: { stdout: sink, stderr: sink }, now: () => NOW });
+const output = (mode: OutputMode, color = false) =>
+  new Output({ mode, chalk: makeChalk(color), streams: { stdout: sink, stderr: sink }, now: () => NOW });
 
 const QUOTE: Quote = {
   market: 'USDTNGN',
@@ -66,8 +67,18 @@ describe('renderQuoteCard', () => {
   it('what the server sent is escaped where the card is written: the market in the title, a maturity that is not a time, an extra field', () => {
     let written = '';
     const stdout = { write: (text: string) => ((written += text), true) } as unknown as NodeJS.WritableStream;
-    const terminal = new Output({ mode: 'table', chalk: makeChalk(false), streams: { stdout, stderr: sink }, now: () => NOW });
-    const hostile = { ...QUOTE, market: 'USDTNGN\u001b[2J', maturity: 'soon\u001b]0;pw\u0007', note: 'x\u202ey' } as Quote;
+    const terminal = new Output({
+      mode: 'table',
+      chalk: makeChalk(false),
+      streams: { stdout, stderr: sink },
+      now: () => NOW,
+    });
+    const hostile = {
+      ...QUOTE,
+      market: 'USDTNGN\u001b[2J',
+      maturity: 'soon\u001b]0;pw\u0007',
+      note: 'x\u202ey',
+    } as Quote;
     terminal.write(renderQuoteCard(terminal, hostile, NOW));
     expect(written).not.toMatch(/[\u001b\u0007\u202e]/u);
     expect(written).toContain('Quote USDTNGN\\x1b[2J buy');
@@ -75,7 +86,11 @@ describe('renderQuoteCard', () => {
   });
 
   it('negative carry is earned, and a 1-day tenor reads "1 day"', () => {
-    const earning: Quote = { ...QUOTE, tenor_days: 1, carry: { daily_usdc: -2.79, daily_rate_pct: -0.0279, total_usdc: -2.79, total_rate_pct: -0.0279 } };
+    const earning: Quote = {
+      ...QUOTE,
+      tenor_days: 1,
+      carry: { daily_usdc: -2.79, daily_rate_pct: -0.0279, total_usdc: -2.79, total_rate_pct: -0.0279 },
+    };
     const card = renderQuoteCard(output('table'), earning, NOW);
     expect(card).toContain('+2.79 USDC/day (+0.0279%), you earn');
     expect(card).toContain('Carry over 1 day');
@@ -101,7 +116,13 @@ describe('renderQuoteCard', () => {
     const [header, row, ...rest] = text.split('\n');
     expect(rest).toEqual([]);
     const plain = Object.fromEntries(header!.split('\t').map((key, index) => [key, row!.split('\t')[index]]));
-    expect(header!.split('\t').slice(0, 5)).toEqual(['market', 'side', 'notional_usd', 'tenor_days', 'pricing.market_price']);
+    expect(header!.split('\t').slice(0, 5)).toEqual([
+      'market',
+      'side',
+      'notional_usd',
+      'tenor_days',
+      'pricing.market_price',
+    ]);
     expect(plain).toMatchObject({
       'pricing.execution_price': '1530.5219',
       price_impact_bps: '-4.4',

@@ -45,8 +45,21 @@ function fakeClock(onSleep?: () => void): FakeClock {
   };
 }
 
-function harness(options: { clock: FakeClock; client: Partial<HedgeClient>; globals?: Partial<GlobalOptions>; format?: DataFormat; controller?: AbortController }) {
-  const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+function harness(options: {
+  clock: FakeClock;
+  client: Partial<HedgeClient>;
+  globals?: Partial<GlobalOptions>;
+  format?: DataFormat;
+  controller?: AbortController;
+}) {
+  const io = {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+  };
   let out = '';
   let err = '';
   io.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
@@ -60,22 +73,41 @@ function harness(options: { clock: FakeClock; client: Partial<HedgeClient>; glob
   }
   const format = options.format ?? 'tsv';
   const json = format === 'json' || format === 'ndjson';
-  const globals: GlobalOptions = { json, format, header: true, demo: false, yes: false, input: false, color: false, verbose: false, ...options.globals };
+  const globals: GlobalOptions = {
+    json,
+    format,
+    header: true,
+    demo: false,
+    yes: false,
+    input: false,
+    color: false,
+    verbose: false,
+    ...options.globals,
+  };
   const ctx = new TestContext({
     io,
     env: { TZ: 'UTC' },
     globals,
     clock: options.clock,
     signal: controller.signal,
-    output: new Output({ format, chalk: makeChalk(false), streams: io, now: options.clock.now, fields: globals.fields }),
+    output: new Output({
+      format,
+      chalk: makeChalk(false),
+      streams: io,
+      now: options.clock.now,
+      fields: globals.fields,
+    }),
   });
   return { ctx, controller, stdout: () => out, stderr: () => err };
 }
 
-const hedge = (status: string): Hedge => ({ id: 'hdg_one', market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3, status }) as Hedge;
+const hedge = (status: string): Hedge =>
+  ({ id: 'hdg_one', market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3, status }) as Hedge;
 
 /** `hedge hedges hdg_one --until EXPR` through the one runner, with the real command code. */
-const HEDGES_COMMAND = COMMANDS.find((spec) => spec.name === 'hedges') as CommandSpec & { load: NonNullable<CommandSpec['load']> };
+const HEDGES_COMMAND = COMMANDS.find((spec) => spec.name === 'hedges') as CommandSpec & {
+  load: NonNullable<CommandSpec['load']>;
+};
 
 function hedgesUntil(ctx: CommandContext, until: string, options: Record<string, unknown> = {}): Promise<number> {
   return runCommand(ctx, HEDGES_COMMAND, { args: { id: 'hdg_one' }, options: { until, ...options } });
@@ -164,7 +196,12 @@ describe('--until: cadence and result', () => {
 
   it('--fields and --query shape what is printed, not what the condition sees', async () => {
     const clock = fakeClock();
-    const h = harness({ clock, client: hedgeReads(clock, ['filled']).client, format: 'json', globals: { fields: ['id'] } });
+    const h = harness({
+      clock,
+      client: hedgeReads(clock, ['filled']).client,
+      format: 'json',
+      globals: { fields: ['id'] },
+    });
     expect(await hedgesUntil(h.ctx, "status=='filled' && notional_usd > `5000`")).toBe(0);
     expect(JSON.parse(h.stdout())).toEqual({ id: 'hdg_one' });
   });
@@ -183,7 +220,12 @@ describe('--until: failures', () => {
       getHedge: async () => {
         at.push(clock.now() - START);
         if (at.length === 1) {
-          const limited = new NetworkError('GET /hedges/hdg_one was rate limited (rate_limited): slow down', { endpoint: 'GET /hedges/hdg_one', attempts: 1, status: 429, code: 'rate_limited' });
+          const limited = new NetworkError('GET /hedges/hdg_one was rate limited (rate_limited): slow down', {
+            endpoint: 'GET /hedges/hdg_one',
+            attempts: 1,
+            status: 429,
+            code: 'rate_limited',
+          });
           limited.retryAfterMs = 4_000;
           throw limited;
         }
@@ -203,7 +245,12 @@ describe('--until: failures', () => {
     const client = {
       getHedge: async () => {
         calls += 1;
-        throw new ApiError({ status: 404, code: 'hedge_not_found', message: 'no such hedge', endpoint: 'GET /hedges/hdg_one' });
+        throw new ApiError({
+          status: 404,
+          code: 'hedge_not_found',
+          message: 'no such hedge',
+          endpoint: 'GET /hedges/hdg_one',
+        });
       },
     };
     const h = harness({ clock, client });
@@ -230,7 +277,9 @@ describe('--until: failures', () => {
     const reads = hedgeReads(clock, ['filled']);
     const h = harness({ clock, client: reads.client });
     const error = await hedgesUntil(h.ctx, "status=='filled'", options).catch((caught: unknown) => caught);
-    expect((error as Error).message).toBe(`${flag} cannot be combined with --until (--until already reads again until the condition holds).`);
+    expect((error as Error).message).toBe(
+      `${flag} cannot be combined with --until (--until already reads again until the condition holds).`,
+    );
     expect(reads.at).toEqual([]);
   });
 
@@ -263,20 +312,30 @@ describe('--until on history and report: a date is the close-date bound, anythin
     const { spec, seen } = spy(HISTORY);
     const clock = fakeClock();
     const h = harness({ clock, client: {}, globals: { timeout: 2 } });
-    await expect(runCommand(h.ctx, spec, { args: {}, options: { until: '[0].hedge_id', limit: '5' } })).rejects.toBeInstanceOf(UntilNotMetError);
+    await expect(
+      runCommand(h.ctx, spec, { args: {}, options: { until: '[0].hedge_id', limit: '5' } }),
+    ).rejects.toBeInstanceOf(UntilNotMetError);
     expect(seen[0]).toEqual({ args: {}, options: { limit: '5' } });
   });
 
-  it('a malformed date (it starts with a digit) gets the command\'s own date refusal', async () => {
+  it("a malformed date (it starts with a digit) gets the command's own date refusal", async () => {
     const { spec, seen } = spy(HISTORY);
-    await runCommand(harness({ clock: fakeClock(), client: {} }).ctx, spec, { args: {}, options: { until: '2026-13-45' } });
+    await runCommand(harness({ clock: fakeClock(), client: {} }).ctx, spec, {
+      args: {},
+      options: { until: '2026-13-45' },
+    });
     expect(seen).toEqual([{ args: {}, options: { until: '2026-13-45' } }]);
   });
 
   it('neither a date nor a condition: one line naming both forms', async () => {
     const { spec, seen } = spy(HISTORY);
-    const error = await runCommand(harness({ clock: fakeClock(), client: {} }).ctx, spec, { args: {}, options: { until: 'yesterday[' } }).catch((caught: unknown) => caught);
-    expect((error as Error).message).toMatch(/^--until: "yesterday\[" is neither a date \(2026-11-01, an ISO time, or 7d \/ 2w \/ 1m ago\) nor a JMESPath condition \(/);
+    const error = await runCommand(harness({ clock: fakeClock(), client: {} }).ctx, spec, {
+      args: {},
+      options: { until: 'yesterday[' },
+    }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toMatch(
+      /^--until: "yesterday\[" is neither a date \(2026-11-01, an ISO time, or 7d \/ 2w \/ 1m ago\) nor a JMESPath condition \(/,
+    );
     expect(seen).toEqual([]);
   });
 });

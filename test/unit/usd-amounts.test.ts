@@ -41,7 +41,9 @@ describe('every USD argument and option', () => {
     const dir = join(__dirname, '../../src/commands');
     const flags = readdirSync(dir)
       .filter((file) => file.endsWith('.spec.ts') || file === 'spec-parts.ts')
-      .flatMap((file) => [...readFileSync(join(dir, file), 'utf8').matchAll(/flags: '(--[a-z-]+) <usd>'/g)].map((match) => match[1]!));
+      .flatMap((file) =>
+        [...readFileSync(join(dir, file), 'utf8').matchAll(/flags: '(--[a-z-]+) <usd>'/g)].map((match) => match[1]!),
+      );
     expect(flags.length).toBeGreaterThan(0);
     for (const flag of new Set(flags)) expect(Object.keys(USD_INPUTS), flag).toContain(flag);
   });
@@ -51,23 +53,27 @@ describe('every USD argument and option', () => {
       expect(read(raw)).toBe(expected);
     });
 
-    it.each(['1,0,0', '1000,000', '1,000_000', '10,00', '1e3', '0x10', '5 usd', 'lots', '1.5x', '0.001', '2000000m'])('refuses %j: one line naming it, exit 2', (raw) => {
-      let refusal: unknown;
-      try {
-        read(raw);
-      } catch (error) {
-        refusal = error;
-      }
-      expect(refusal).toBeInstanceOf(UsageError);
-      const message = (refusal as Error).message;
-      expect(message.startsWith(`${name}: `), message).toBe(true);
-      expect(message).not.toContain('\n');
-      expect(describeError(refusal).exitCode).toBe(2);
-    });
+    it.each(['1,0,0', '1000,000', '1,000_000', '10,00', '1e3', '0x10', '5 usd', 'lots', '1.5x', '0.001', '2000000m'])(
+      'refuses %j: one line naming it, exit 2',
+      (raw) => {
+        let refusal: unknown;
+        try {
+          read(raw);
+        } catch (error) {
+          refusal = error;
+        }
+        expect(refusal).toBeInstanceOf(UsageError);
+        const message = (refusal as Error).message;
+        expect(message.startsWith(`${name}: `), message).toBe(true);
+        expect(message).not.toContain('\n');
+        expect(describeError(refusal).exitCode).toBe(2);
+      },
+    );
   });
 
   it('which amounts each takes: a notional and a limit are positive, a tolerance and a headroom 0 or more, a P&L threshold signed', () => {
-    for (const name of ['notional', '--max-notional', '--max-daily-notional']) expect(() => USD_INPUTS[name]!('0'), name).toThrow(/expected a positive USD amount/);
+    for (const name of ['notional', '--max-notional', '--max-daily-notional'])
+      expect(() => USD_INPUTS[name]!('0'), name).toThrow(/expected a positive USD amount/);
     for (const name of ['--tolerance', '--alert-headroom']) {
       expect(USD_INPUTS[name]!('0')).toBe(0);
       expect(() => USD_INPUTS[name]!('-1'), name).toThrow(/expected a USD amount of 0 or more/);
@@ -79,13 +85,21 @@ describe('every USD argument and option', () => {
 
 describe('the file columns read the same grammar', () => {
   it('a target row notional_usd and an exposure amount', () => {
-    const target = parseTargetFile('market,side,notional_usd,tenor_days\nUSDTNGN,buy,"10,000",7\nUSDTNGN,sell,1.5m,7\n', { sourceName: 't.csv' });
+    const target = parseTargetFile(
+      'market,side,notional_usd,tenor_days\nUSDTNGN,buy,"10,000",7\nUSDTNGN,sell,1.5m,7\n',
+      { sourceName: 't.csv' },
+    );
     expect('rows' in target && target.rows.map((row) => row.notionalUsd)).toEqual([10_000, 1_500_000]);
-    const refused = parseTargetFile('market,side,notional_usd,tenor_days\nUSDTNGN,buy,"1,0,0",7\n', { sourceName: 't.csv' });
+    const refused = parseTargetFile('market,side,notional_usd,tenor_days\nUSDTNGN,buy,"1,0,0",7\n', {
+      sourceName: 't.csv',
+    });
     expect('problems' in refused && refused.problems.map((problem) => problem.message)).toEqual([
       'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
     ]);
-    const exposures = parseExposuresFile('id,market,type,amount,currency,due\nA,USDTNGN,payable,"1,0,0",USD,2027-01-01\n', { sourceName: 'e.csv' });
+    const exposures = parseExposuresFile(
+      'id,market,type,amount,currency,due\nA,USDTNGN,payable,"1,0,0",USD,2027-01-01\n',
+      { sourceName: 'e.csv' },
+    );
     expect(JSON.stringify(exposures)).toMatch(/amount: missing or not allowed/);
   });
 

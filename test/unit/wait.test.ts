@@ -47,7 +47,12 @@ function fakeClock(start = 1_000_000): FakeClock {
   };
 }
 
-function makeContext(options: { clock: FakeClock; timeoutSeconds?: number; client?: Partial<HedgeClient>; controller?: AbortController }) {
+function makeContext(options: {
+  clock: FakeClock;
+  timeoutSeconds?: number;
+  client?: Partial<HedgeClient>;
+  controller?: AbortController;
+}) {
   const io = {
     stdout: new PassThrough(),
     stderr: new PassThrough(),
@@ -69,7 +74,16 @@ function makeContext(options: { clock: FakeClock; timeoutSeconds?: number; clien
   const ctx = new TestContext({
     io,
     env: {},
-    globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false, timeout: options.timeoutSeconds },
+    globals: {
+      json: false,
+      header: true,
+      demo: false,
+      yes: false,
+      input: true,
+      color: false,
+      verbose: false,
+      timeout: options.timeoutSeconds,
+    },
     clock: options.clock,
     signal: controller.signal,
     output: new Output({ mode: 'plain', chalk: makeChalk(false), streams: io, now: options.clock.now }),
@@ -199,7 +213,9 @@ describe('waitForHedgeStatus', () => {
       client: { getHedge: async () => (pollTimes.push(clock.now()), hedge('submitted')) },
     });
     const start = clock.now();
-    const error = await waitForHedgeStatus(ctx, 'hdg_test1', { label: 'Submitted', startedAt: start }).catch((e: unknown) => e);
+    const error = await waitForHedgeStatus(ctx, 'hdg_test1', { label: 'Submitted', startedAt: start }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(StillPendingError);
     const pending = error as StillPendingError;
     expect(exitCodeFor(pending)).toBe(7);
@@ -268,8 +284,12 @@ describe('waitForOwnChange and waitForSideClosed', () => {
     // Another actor's +100 shows first (issue 36: the wait used to end on any move); then this add's +5,000.
     const notionals = [10_000, 10_100, 10_100, 15_100];
     let polls = 0;
-    const position = (notional: number) => ({ market: 'USDTNGN', side: 'buy', net_margin_usd: 1000, notional_usd: notional }) as Position;
-    const { ctx } = makeContext({ clock, client: { listPositions: async () => [position(notionals[Math.min(polls++, notionals.length - 1)]!)] } });
+    const position = (notional: number) =>
+      ({ market: 'USDTNGN', side: 'buy', net_margin_usd: 1000, notional_usd: notional }) as Position;
+    const { ctx } = makeContext({
+      clock,
+      client: { listPositions: async () => [position(notionals[Math.min(polls++, notionals.length - 1)]!)] },
+    });
     const outcome = await waitForOwnChange(ctx, {
       label: 'add',
       startedAt: clock.now(),
@@ -297,7 +317,9 @@ describe('waitForOwnChange and waitForSideClosed', () => {
       action: 'add',
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnresolvedError);
-    expect((error as UnresolvedError).message).toContain('neither 10,000.00 USD (before it) nor 10,100.00 USD (with it)');
+    expect((error as UnresolvedError).message).toContain(
+      'neither 10,000.00 USD (before it) nor 10,100.00 USD (with it)',
+    );
   });
 
   it('a whole reduce is visible when the side leaves the positions list, though its hedge still says filled', async () => {

@@ -1,7 +1,13 @@
 // The alert rules of --watch (domain/alerts.ts): which conditions hold for a snapshot, that an
 // alert fires once per condition until it clears, and how --alert-pnl / --alert-maturity are read.
 import { describe, expect, it } from 'vitest';
-import { alertConditions, fireAlerts, parseAlertDuration, parseAlertPnl, type AlertFacts } from '../../src/domain/alerts.js';
+import {
+  alertConditions,
+  fireAlerts,
+  parseAlertDuration,
+  parseAlertPnl,
+  type AlertFacts,
+} from '../../src/domain/alerts.js';
 import { UsageError } from '../../src/errors.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00.000Z');
@@ -14,8 +20,12 @@ function facts(netPnlUsd: number | undefined, maturities: AlertFacts['maturities
 describe('alertConditions', () => {
   it('holds a P&L alert at or below the threshold, not above it, and not when the P&L is unknown', () => {
     const rules = { pnlAtOrBelowUsd: -500 };
-    expect(alertConditions(facts(-500), rules, NOW)).toEqual([{ kind: 'pnl', key: 'pnl', netPnlUsd: -500, thresholdUsd: -500 }]);
-    expect(alertConditions(facts(-612.4), rules, NOW)).toEqual([{ kind: 'pnl', key: 'pnl', netPnlUsd: -612.4, thresholdUsd: -500 }]);
+    expect(alertConditions(facts(-500), rules, NOW)).toEqual([
+      { kind: 'pnl', key: 'pnl', netPnlUsd: -500, thresholdUsd: -500 },
+    ]);
+    expect(alertConditions(facts(-612.4), rules, NOW)).toEqual([
+      { kind: 'pnl', key: 'pnl', netPnlUsd: -612.4, thresholdUsd: -500 },
+    ]);
     expect(alertConditions(facts(-499.99), rules, NOW)).toEqual([]);
     expect(alertConditions(facts(undefined), rules, NOW)).toEqual([]);
   });
@@ -23,8 +33,20 @@ describe('alertConditions', () => {
   it('holds a maturity alert for each hedge maturing within the window, a past maturity included', () => {
     const rules = { maturityWithinMs: 6 * HOUR, maturityWithinText: '6h' };
     const list = facts(undefined, [
-      { key: 'hdg_a', maturityAt: new Date(NOW + 5 * HOUR).toISOString(), market: 'USDTNGN', side: 'buy', hedgeId: 'hdg_a' },
-      { key: 'hdg_b', maturityAt: new Date(NOW + 7 * HOUR).toISOString(), market: 'USDTNGN', side: 'sell', hedgeId: 'hdg_b' },
+      {
+        key: 'hdg_a',
+        maturityAt: new Date(NOW + 5 * HOUR).toISOString(),
+        market: 'USDTNGN',
+        side: 'buy',
+        hedgeId: 'hdg_a',
+      },
+      {
+        key: 'hdg_b',
+        maturityAt: new Date(NOW + 7 * HOUR).toISOString(),
+        market: 'USDTNGN',
+        side: 'sell',
+        hedgeId: 'hdg_b',
+      },
       { key: 'hdg_c', maturityAt: new Date(NOW - 1000).toISOString(), hedgeId: 'hdg_c' },
       { key: 'bad', maturityAt: 'not a time' },
     ]);
@@ -39,7 +61,14 @@ describe('alertConditions', () => {
         side: 'buy',
         hedgeId: 'hdg_a',
       },
-      { kind: 'maturity', key: 'maturity:hdg_c', maturityAt: new Date(NOW - 1000).toISOString(), secondsLeft: 0, within: '6h', hedgeId: 'hdg_c' },
+      {
+        kind: 'maturity',
+        key: 'maturity:hdg_c',
+        maturityAt: new Date(NOW - 1000).toISOString(),
+        secondsLeft: 0,
+        within: '6h',
+        hedgeId: 'hdg_c',
+      },
     ]);
   });
 
@@ -65,8 +94,21 @@ describe('fireAlerts', () => {
   it('keeps each hedge maturity alert apart: a new hedge in the window fires, the one already alerted does not', () => {
     const rules = { maturityWithinMs: HOUR };
     const soon = new Date(NOW + 60_000).toISOString();
-    const first = fireAlerts(new Set(), alertConditions(facts(undefined, [{ key: 'a', maturityAt: soon }]), rules, NOW));
-    const second = fireAlerts(first.active, alertConditions(facts(undefined, [{ key: 'a', maturityAt: soon }, { key: 'b', maturityAt: soon }]), rules, NOW));
+    const first = fireAlerts(
+      new Set(),
+      alertConditions(facts(undefined, [{ key: 'a', maturityAt: soon }]), rules, NOW),
+    );
+    const second = fireAlerts(
+      first.active,
+      alertConditions(
+        facts(undefined, [
+          { key: 'a', maturityAt: soon },
+          { key: 'b', maturityAt: soon },
+        ]),
+        rules,
+        NOW,
+      ),
+    );
     expect(first.fired.map((alert) => alert.key)).toEqual(['maturity:a']);
     expect(second.fired.map((alert) => alert.key)).toEqual(['maturity:b']);
     expect([...second.active]).toEqual(['maturity:a', 'maturity:b']);

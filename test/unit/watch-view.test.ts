@@ -4,7 +4,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeChalk } from '../../src/ui/color.js';
 import { Output } from '../../src/ui/output.js';
-import { applyFresh, clockTimeIn, describeAlert, emptyWatchState, formatCountdown, renderWatchScreen, type WatchModel } from '../../src/ui/watch-view.js';
+import {
+  applyFresh,
+  clockTimeIn,
+  describeAlert,
+  emptyWatchState,
+  formatCountdown,
+  renderWatchScreen,
+  type WatchModel,
+} from '../../src/ui/watch-view.js';
 import { loadTableDrawer, type TableDrawer } from '../../src/ui/table.js';
 import { displayWidth } from '../../src/ui/width.js';
 import { PassThrough } from 'node:stream';
@@ -34,11 +42,27 @@ function positionsModel(mark: number, pnl: number): WatchModel {
       { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' },
       { key: 'accrued_carry_usdc', label: 'Carry', kind: 'money' },
     ],
-    priority: ['market', 'side', 'net_pnl_usd', 'mark_price', 'matures_in', 'notional_usd', 'trend', 'accrued_carry_usdc'],
+    priority: [
+      'market',
+      'side',
+      'net_pnl_usd',
+      'mark_price',
+      'matures_in',
+      'notional_usd',
+      'trend',
+      'accrued_carry_usdc',
+    ],
     rows: [
       {
         key: 'USDTNGN:buy',
-        values: { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, mark_price: mark, net_pnl_usd: pnl, accrued_carry_usdc: 1.25 },
+        values: {
+          market: 'USDTNGN',
+          side: 'buy',
+          notional_usd: 10_000,
+          mark_price: mark,
+          net_pnl_usd: pnl,
+          accrued_carry_usdc: 1.25,
+        },
         maturityAt: new Date(START + 2 * 86_400_000 + 3_723_000).toISOString(),
       },
     ],
@@ -54,7 +78,14 @@ describe('renderWatchScreen', () => {
     const state = emptyWatchState(2000);
     applyFresh(state, positionsModel(1530, 10), START, formatter(false));
     applyFresh(state, positionsModel(1531, 10), START + 2000, formatter(false));
-    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 2000, format: formatter(false), table, clockTime: utc });
+    const lines = renderWatchScreen(state, {
+      columns: 120,
+      chalk: makeChalk(false),
+      now: START + 2000,
+      format: formatter(false),
+      table,
+      clockTime: utc,
+    });
     expect(lines).toEqual([
       'Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop',
       'Market    Side    Notional       Mark  Net P&L  Carry   Matures in  Mark trend',
@@ -68,7 +99,14 @@ describe('renderWatchScreen', () => {
     const state = emptyWatchState(2000);
     applyFresh(state, positionsModel(1530.001, 10), START, formatter(false));
     applyFresh(state, positionsModel(1530.004, 10), START + 2000, formatter(false));
-    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 2000, format: formatter(false), table, clockTime: utc });
+    const lines = renderWatchScreen(state, {
+      columns: 120,
+      chalk: makeChalk(false),
+      now: START + 2000,
+      format: formatter(false),
+      table,
+      clockTime: utc,
+    });
     // The trend is drawn from the marks as shown (1,530.00 twice): level, not a rise.
     expect(lines[3]).toBe('USDTNGN   buy   10,000.00   1,530.00   +10.00   1.25   2d 01:02:01  ▄▄');
   });
@@ -77,7 +115,14 @@ describe('renderWatchScreen', () => {
     const state = emptyWatchState(2000);
     applyFresh(state, positionsModel(1530, 10), START, formatter(false));
     applyFresh(state, positionsModel(1530, -4), START + 2000, formatter(false));
-    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(true), now: START + 2000, format: formatter(true), table, clockTime: utc });
+    const lines = renderWatchScreen(state, {
+      columns: 120,
+      chalk: makeChalk(true),
+      now: START + 2000,
+      format: formatter(true),
+      table,
+      clockTime: utc,
+    });
     const row = lines[3]!;
     // SGR 7 is inverse: around the P&L only.
     expect(row.match(/\u001b\[7m/g)).toHaveLength(1);
@@ -88,7 +133,15 @@ describe('renderWatchScreen', () => {
   it('ticks the countdown with the clock between refreshes', () => {
     const state = emptyWatchState(5000);
     applyFresh(state, positionsModel(1530, 10), START, formatter(false));
-    const at = (ms: number) => renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + ms, format: formatter(false), table, clockTime: utc })[3]!;
+    const at = (ms: number) =>
+      renderWatchScreen(state, {
+        columns: 120,
+        chalk: makeChalk(false),
+        now: START + ms,
+        format: formatter(false),
+        table,
+        clockTime: utc,
+      })[3]!;
     expect(at(0)).toContain('2d 01:02:03');
     expect(at(1000)).toContain('2d 01:02:02');
     expect(at(3000)).toContain('2d 01:02:00');
@@ -97,7 +150,14 @@ describe('renderWatchScreen', () => {
   it('fits 40 columns by dropping the least important columns, never the market, side or P&L', () => {
     const state = emptyWatchState(2000);
     applyFresh(state, positionsModel(1530, 10), START, formatter(false));
-    const lines = renderWatchScreen(state, { columns: 40, chalk: makeChalk(false), now: START, format: formatter(false), table, clockTime: utc });
+    const lines = renderWatchScreen(state, {
+      columns: 40,
+      chalk: makeChalk(false),
+      now: START,
+      format: formatter(false),
+      table,
+      clockTime: utc,
+    });
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     expect(lines[1]).toMatch(/^Market +Side +.*Net P&L/);
     expect(lines[1]).not.toContain('Carry');
@@ -107,25 +167,57 @@ describe('renderWatchScreen', () => {
   it('names on the screen what the width left out (issue 50): a dim note under the table, wrapped, never cut', () => {
     const state = emptyWatchState(2000);
     applyFresh(state, positionsModel(1530, 10), START, formatter(false));
-    const lines = renderWatchScreen(state, { columns: 40, chalk: makeChalk(false), now: START, format: formatter(false), table, clockTime: utc });
+    const lines = renderWatchScreen(state, {
+      columns: 40,
+      chalk: makeChalk(false),
+      now: START,
+      format: formatter(false),
+      table,
+      clockTime: utc,
+    });
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     const shown = lines[1]!;
     const note = lines.slice(4).join(' ');
     expect(note).toMatch(/^Hidden at 40 columns: .* — see --json, or a wider terminal\. Net P&L/);
     // Every column of the model not in the header is named: the fields, the countdown, the trend.
     const hidden = /Hidden at 40 columns: (.*) — see/.exec(note)![1]!.split(', ');
-    const labels: Record<string, string> = { market: 'Market', side: 'Side', notional_usd: 'Notional', mark_price: 'Mark', net_pnl_usd: 'Net P&L', accrued_carry_usdc: 'Carry', matures_in: 'Matures in', trend: 'Mark trend' };
-    for (const [key, label] of Object.entries(labels)) expect(shown.includes(label) || hidden.includes(key), `${key} neither shown nor named`).toBe(true);
+    const labels: Record<string, string> = {
+      market: 'Market',
+      side: 'Side',
+      notional_usd: 'Notional',
+      mark_price: 'Mark',
+      net_pnl_usd: 'Net P&L',
+      accrued_carry_usdc: 'Carry',
+      matures_in: 'Matures in',
+      trend: 'Mark trend',
+    };
+    for (const [key, label] of Object.entries(labels))
+      expect(shown.includes(label) || hidden.includes(key), `${key} neither shown nor named`).toBe(true);
     expect(hidden).toContain('accrued_carry_usdc');
     // Wide enough: nothing to say.
-    const wide = renderWatchScreen(state, { columns: 200, chalk: makeChalk(false), now: START, format: formatter(false), table, clockTime: utc });
+    const wide = renderWatchScreen(state, {
+      columns: 200,
+      chalk: makeChalk(false),
+      now: START,
+      format: formatter(false),
+      table,
+      clockTime: utc,
+    });
     expect(wide.join('\n')).not.toContain('Hidden at');
   });
 
   it('grows a sparkline over the session', () => {
     const state = emptyWatchState(1000);
-    for (const [index, mark] of [1500, 1510, 1505, 1520].entries()) applyFresh(state, positionsModel(mark, 0), START + index * 1000, formatter(false));
-    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 3000, format: formatter(false), table, clockTime: utc });
+    for (const [index, mark] of [1500, 1510, 1505, 1520].entries())
+      applyFresh(state, positionsModel(mark, 0), START + index * 1000, formatter(false));
+    const lines = renderWatchScreen(state, {
+      columns: 120,
+      chalk: makeChalk(false),
+      now: START + 3000,
+      format: formatter(false),
+      table,
+      clockTime: utc,
+    });
     expect(lines[3]).toMatch(/ ▁▅▃█$/);
   });
 
@@ -133,7 +225,14 @@ describe('renderWatchScreen', () => {
     const state = emptyWatchState(2000);
     applyFresh(state, positionsModel(1530, 10), START, formatter(false));
     state.stale = { since: START + 2000, reason: 'service_unavailable: HTTP 503', nextAt: START + 7000 };
-    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START + 4000, format: formatter(false), table, clockTime: utc });
+    const lines = renderWatchScreen(state, {
+      columns: 120,
+      chalk: makeChalk(false),
+      now: START + 4000,
+      format: formatter(false),
+      table,
+      clockTime: utc,
+    });
     expect(lines[0]).toContain('last good refresh 09:00:00');
     expect(lines[3]).toMatch(/^USDTNGN/);
     expect(lines[lines.length - 1]).toBe('STALE since 09:00:02 (service_unavailable: HTTP 503) · next try in 3s');
@@ -145,11 +244,27 @@ describe('renderWatchScreen', () => {
     state.alerts = [
       { alert: { kind: 'pnl', key: 'pnl', netPnlUsd: -600, thresholdUsd: -500 }, at: START },
       {
-        alert: { kind: 'maturity', key: 'maturity:x', maturityAt: new Date(START + 3_600_000).toISOString(), secondsLeft: 3600, within: '6h', market: 'USD\u001b[2JNGN', side: 'buy', hedgeId: 'hdg_x' },
+        alert: {
+          kind: 'maturity',
+          key: 'maturity:x',
+          maturityAt: new Date(START + 3_600_000).toISOString(),
+          secondsLeft: 3600,
+          within: '6h',
+          market: 'USD\u001b[2JNGN',
+          side: 'buy',
+          hedgeId: 'hdg_x',
+        },
         at: START,
       },
     ];
-    const lines = renderWatchScreen(state, { columns: 120, chalk: makeChalk(false), now: START, format: formatter(false), table, clockTime: utc });
+    const lines = renderWatchScreen(state, {
+      columns: 120,
+      chalk: makeChalk(false),
+      now: START,
+      format: formatter(false),
+      table,
+      clockTime: utc,
+    });
     expect(lines.slice(-2)).toEqual([
       'ALERT 09:00:00 net P&L -600.00 USD is at or below -500.00 USD',
       'ALERT 09:00:00 USD\\x1b[2JNGN buy (hdg_x) matures in 01:00:00 (--alert-maturity 6h)',
@@ -172,11 +287,31 @@ describe('renderWatchScreen', () => {
     });
     applyFresh(state, card(5), START, formatter(false));
     applyFresh(state, card(-5), START + 2000, formatter(false));
-    const lines = renderWatchScreen(state, { columns: 80, chalk: makeChalk(false), now: START + 2000, format: formatter(false), table, clockTime: utc });
-    expect(lines.slice(1)).toEqual(['Balance (USDC)        1,000.00 ', 'Unrealized P&L (USD)  -5.00*', 'P&L trend             █▁']);
+    const lines = renderWatchScreen(state, {
+      columns: 80,
+      chalk: makeChalk(false),
+      now: START + 2000,
+      format: formatter(false),
+      table,
+      clockTime: utc,
+    });
+    expect(lines.slice(1)).toEqual([
+      'Balance (USDC)        1,000.00 ',
+      'Unrealized P&L (USD)  -5.00*',
+      'P&L trend             █▁',
+    ]);
     const empty = emptyWatchState(2000);
     applyFresh(empty, { ...positionsModel(1, 1), rows: [], total: undefined }, START, formatter(false));
-    expect(renderWatchScreen(empty, { columns: 80, chalk: makeChalk(false), now: START, format: formatter(false), table, clockTime: utc }).slice(1)).toEqual(['No open positions.']);
+    expect(
+      renderWatchScreen(empty, {
+        columns: 80,
+        chalk: makeChalk(false),
+        now: START,
+        format: formatter(false),
+        table,
+        clockTime: utc,
+      }).slice(1),
+    ).toEqual(['No open positions.']);
   });
 });
 
@@ -193,9 +328,12 @@ describe('formatCountdown and describeAlert', () => {
   });
 
   it('says a maturity already past has been reached', () => {
-    expect(describeAlert({ kind: 'maturity', key: 'k', maturityAt: new Date(START - 1).toISOString(), secondsLeft: 0, within: '1h' }, START)).toBe(
-      'a hedge has reached maturity (--alert-maturity 1h)',
-    );
+    expect(
+      describeAlert(
+        { kind: 'maturity', key: 'k', maturityAt: new Date(START - 1).toISOString(), secondsLeft: 0, within: '1h' },
+        START,
+      ),
+    ).toBe('a hedge has reached maturity (--alert-maturity 1h)');
   });
 });
 

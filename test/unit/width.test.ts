@@ -109,14 +109,23 @@ const PROSE =
 
 describe('wrapWords', () => {
   it('never splits a suggested command in backticks across two lines while it fits a line (issue 40)', () => {
-    const hint = 'One hedge in full, with every field and its transaction hashes whole, is: `hedge --profile desk hedges <ID>`.';
+    const hint =
+      'One hedge in full, with every field and its transaction hashes whole, is: `hedge --profile desk hedges <ID>`.';
     const lines = wrapWords(hint, 80).split('\n');
     expect(lines.every((line) => displayWidth(line) <= 80)).toBe(true);
-    expect(lines).toEqual(['One hedge in full, with every field and its transaction hashes whole, is:', '`hedge --profile desk hedges <ID>`.']);
+    expect(lines).toEqual([
+      'One hedge in full, with every field and its transaction hashes whole, is:',
+      '`hedge --profile desk hedges <ID>`.',
+    ]);
     // Wider than a whole line: broken at its spaces like any text, never between letters.
-    const long = wrapWords('Run `hedge --profile a-very-long-profile-name history --since 2026-01-01 --until 2026-02-01 --all` now.', 40).split('\n');
+    const long = wrapWords(
+      'Run `hedge --profile a-very-long-profile-name history --since 2026-01-01 --until 2026-02-01 --all` now.',
+      40,
+    ).split('\n');
     expect(long.every((line) => displayWidth(line) <= 40)).toBe(true);
-    expect(long.join(' ')).toBe('Run `hedge --profile a-very-long-profile-name history --since 2026-01-01 --until 2026-02-01 --all` now.');
+    expect(long.join(' ')).toBe(
+      'Run `hedge --profile a-very-long-profile-name history --since 2026-01-01 --until 2026-02-01 --all` now.',
+    );
   });
 
   for (const [width, lineCount] of [
@@ -133,7 +142,8 @@ describe('wrapWords', () => {
       }
       // Joining the lines gives the text back: every break was at a space, except inside the one
       // word wider than 40 (the 66-character hash), which is cut at exactly the width.
-      const expected = HASH.length <= width ? PROSE : PROSE.replace(HASH, `${HASH.slice(0, width)} ${HASH.slice(width)}`);
+      const expected =
+        HASH.length <= width ? PROSE : PROSE.replace(HASH, `${HASH.slice(0, width)} ${HASH.slice(width)}`);
       expect(lines.join(' ')).toBe(expected);
       // The lines are full: the next word would not have fitted on the line before it.
       lines.slice(1).forEach((line, index) => {
@@ -142,7 +152,10 @@ describe('wrapWords', () => {
     });
 
     it(`at ${width} columns breaks coloured text where it breaks the same text uncoloured`, () => {
-      const coloured = PROSE.replace('the margin reserved and the maturity', `${RED}$&${FG_OFF}`).replace(HASH, `${BOLD}$&${BOLD_OFF}`);
+      const coloured = PROSE.replace('the margin reserved and the maturity', `${RED}$&${FG_OFF}`).replace(
+        HASH,
+        `${BOLD}$&${BOLD_OFF}`,
+      );
       const lines = wrapWords(coloured, width).split('\n');
       expect(lines.map(plain)).toEqual(wrapWords(PROSE, width).split('\n'));
       for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
@@ -184,7 +197,9 @@ describe('wrapWords', () => {
   });
 
   it('reopens the colour after the indent, not before it', () => {
-    expect(wrapWords(`${BOLD}${RED}aaa bbb${RESET}`, 5, { indent: 2 })).toBe(`  ${BOLD}${RED}aaa${RESET}\n  \u001b[1;31mbbb${RESET}`);
+    expect(wrapWords(`${BOLD}${RED}aaa bbb${RESET}`, 5, { indent: 2 })).toBe(
+      `  ${BOLD}${RED}aaa${RESET}\n  \u001b[1;31mbbb${RESET}`,
+    );
   });
 
   it('returns an empty string for empty text', () => {
@@ -203,9 +218,27 @@ describe('displayWidth on what tables hold', () => {
   });
 });
 
-describe('widths by string-width\'s rules, without loading it', () => {
+describe("widths by string-width's rules, without loading it", () => {
   it('agree with string-width on plain, accented, East Asian, emoji, joined and invisible text', () => {
-    const samples = ['USDTNGN', 'Crédit Agricole', 'e\u0301', '取引 ok', 'ｆｕｌｌ', '한국어', '👍', '👩‍💻 dev', '🇳🇬', 'a\u200bb', '\u202eabc', '©', '✔', '⌚', '#️⃣', '↔', `${RED}赤${FG_OFF}`];
+    const samples = [
+      'USDTNGN',
+      'Crédit Agricole',
+      'e\u0301',
+      '取引 ok',
+      'ｆｕｌｌ',
+      '한국어',
+      '👍',
+      '👩‍💻 dev',
+      '🇳🇬',
+      'a\u200bb',
+      '\u202eabc',
+      '©',
+      '✔',
+      '⌚',
+      '#️⃣',
+      '↔',
+      `${RED}赤${FG_OFF}`,
+    ];
     for (const sample of samples) expect(displayWidth(sample), JSON.stringify(sample)).toBe(stringWidth(sample));
   });
 });

@@ -17,7 +17,12 @@ const credentials: ResolvedCredentials = {
   environment: 'test',
   sources: { apiKey: 'environment', baseUrl: 'environment' },
 };
-const learned = { setting: 'pageSizeParam' as const, value: 'per_page', how: 'refused' as const, evidence: 'the server named per_page' };
+const learned = {
+  setting: 'pageSizeParam' as const,
+  value: 'per_page',
+  how: 'refused' as const,
+  evidence: 'the server named per_page',
+};
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -26,7 +31,14 @@ afterEach(() => {
 
 function memoryWith(store: () => Promise<ProfileStore>, configDir: string): { memory: WireMemory; notices: Notice[] } {
   const notices: Notice[] = [];
-  const memory = new WireMemory({ credentials, configDir, store, log: () => {}, notify: (notice) => notices.push(notice), hedgeCommand: (...words) => `hedge ${words.join(' ')}` });
+  const memory = new WireMemory({
+    credentials,
+    configDir,
+    store,
+    log: () => {},
+    notify: (notice) => notices.push(notice),
+    hedgeCommand: (...words) => `hedge ${words.join(' ')}`,
+  });
   return { memory, notices };
 }
 
@@ -37,18 +49,26 @@ describe('WireMemory.keep', () => {
     const { memory, notices } = memoryWith(async () => new ProfileStore(dir), dir);
     const scope = (await memory.read()).scope;
     await memory.keep(scope, learned);
-    expect(notices.map((notice) => notice.data)).toEqual([{ setting: 'pageSizeParam', value: 'per_page', saved: true }]);
-    expect((await memoryWith(async () => new ProfileStore(dir), dir).memory.read()).names).toEqual({ page_size_param: 'per_page' });
+    expect(notices.map((notice) => notice.data)).toEqual([
+      { setting: 'pageSizeParam', value: 'per_page', saved: true },
+    ]);
+    expect((await memoryWith(async () => new ProfileStore(dir), dir).memory.read()).names).toEqual({
+      page_size_param: 'per_page',
+    });
   });
 
   it('a store that cannot be written: the notice says "not kept" and how to keep it; keep() does not reject', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hedge-wire-memory-'));
     dirs.push(dir);
-    const failing = { update: () => Promise.reject(new Error('Cannot write the config store: EROFS.')) } as unknown as ProfileStore;
+    const failing = {
+      update: () => Promise.reject(new Error('Cannot write the config store: EROFS.')),
+    } as unknown as ProfileStore;
     const { memory, notices } = memoryWith(async () => failing, dir);
     await expect(memory.keep({ kind: 'server', key: credentials.baseUrl }, learned)).resolves.toBeUndefined();
     expect(notices).toHaveLength(1);
     expect(notices[0]!.data).toEqual({ setting: 'pageSizeParam', value: 'per_page', saved: false });
-    expect(notices[0]!.text).toMatch(/not kept \(Cannot write the config store: EROFS\.\); set HEDGE_\w+=per_page to keep it/);
+    expect(notices[0]!.text).toMatch(
+      /not kept \(Cannot write the config store: EROFS\.\); set HEDGE_\w+=per_page to keep it/,
+    );
   });
 });

@@ -10,14 +10,34 @@ const BASE = 'https://api.example.com/partners/acme/v2';
 
 describe('the Link header', () => {
   it.each([
-    ['GitHub style, next among several', '<https://api.github.com/repositories/1/issues?page=2>; rel="next", <https://api.github.com/repositories/1/issues?page=5>; rel="last"', 'https://api.github.com/repositories/1/issues?page=2'],
-    ['next after prev and first', '<https://x/a?p=1>; rel="first", <https://x/a?p=1>; rel="prev", <https://x/a?p=3>; rel="next"', 'https://x/a?p=3'],
-    ['a comma inside the URL (splitting on every comma broke it)', '<https://x/hedges?ids=a,b,c&cursor=9>; rel="next"', 'https://x/hedges?ids=a,b,c&cursor=9'],
-    ['a comma inside a quoted parameter', '<https://x/a?p=0>; rel="prev"; title="back, please", <https://x/a?p=2>; rel="next"; title="on, please"', 'https://x/a?p=2'],
+    [
+      'GitHub style, next among several',
+      '<https://api.github.com/repositories/1/issues?page=2>; rel="next", <https://api.github.com/repositories/1/issues?page=5>; rel="last"',
+      'https://api.github.com/repositories/1/issues?page=2',
+    ],
+    [
+      'next after prev and first',
+      '<https://x/a?p=1>; rel="first", <https://x/a?p=1>; rel="prev", <https://x/a?p=3>; rel="next"',
+      'https://x/a?p=3',
+    ],
+    [
+      'a comma inside the URL (splitting on every comma broke it)',
+      '<https://x/hedges?ids=a,b,c&cursor=9>; rel="next"',
+      'https://x/hedges?ids=a,b,c&cursor=9',
+    ],
+    [
+      'a comma inside a quoted parameter',
+      '<https://x/a?p=0>; rel="prev"; title="back, please", <https://x/a?p=2>; rel="next"; title="on, please"',
+      'https://x/a?p=2',
+    ],
     ['several relation types in one rel', '<https://x/a?p=2>; rel="next last"', 'https://x/a?p=2'],
     ['rel unquoted and in capitals', '<https://x/a?p=2>; REL=Next', 'https://x/a?p=2'],
     ['a relative link', '</partners/acme/v2/hedges?cursor=abc>; rel="next"', '/partners/acme/v2/hedges?cursor=abc'],
-    ['extra parameters and odd spacing', '  <https://x/a?p=2> ;type="application/json" ;  rel = "next"  ', 'https://x/a?p=2'],
+    [
+      'extra parameters and odd spacing',
+      '  <https://x/a?p=2> ;type="application/json" ;  rel = "next"  ',
+      'https://x/a?p=2',
+    ],
     ['a trailing comma', '<https://x/a?p=2>; rel="next",', 'https://x/a?p=2'],
   ])('%s', (_what, header, expected) => {
     expect(nextLink(header)).toBe(expected);
@@ -38,7 +58,10 @@ describe('the Link header', () => {
 });
 
 /** A server's answers by the query asked, and the queries in the order they were asked. */
-function server(pages: Record<string, Partial<PageAnswer>>): { fetchPage: (query: Record<string, string>) => Promise<PageAnswer>; asked: string[] } {
+function server(pages: Record<string, Partial<PageAnswer>>): {
+  fetchPage: (query: Record<string, string>) => Promise<PageAnswer>;
+  asked: string[];
+} {
   const asked: string[] = [];
   return {
     asked,
@@ -52,9 +75,13 @@ function server(pages: Record<string, Partial<PageAnswer>>): { fetchPage: (query
   };
 }
 
-async function walk(pages: ReturnType<typeof server>, options: Parameters<typeof followPages>[1] = {}): Promise<Array<{ rows: unknown; next: string }>> {
+async function walk(
+  pages: ReturnType<typeof server>,
+  options: Parameters<typeof followPages>[1] = {},
+): Promise<Array<{ rows: unknown; next: string }>> {
   const seen: Array<{ rows: unknown; next: string }> = [];
-  for await (const page of followPages(pages.fetchPage, options)) seen.push({ rows: page.reading.rows, next: page.next });
+  for await (const page of followPages(pages.fetchPage, options))
+    seen.push({ rows: page.reading.rows, next: page.next });
   return seen;
 }
 
@@ -115,20 +142,30 @@ describe('hedge api --paginate', () => {
   const answer = (meta: Record<string, unknown>, link?: string) => ({ meta, headers: link ? { link } : {} });
 
   it('reads the page the same way as the lists: a Link header with a comma in its query, page numbers, a cursor token', () => {
-    expect(nextPagePath(BASE, '/hedges', answer({}, `<${BASE}/hedges?ids=a,b&page=2>; rel="next"`))).toBe('/hedges?ids=a,b&page=2');
-    expect(nextPagePath(BASE, '/hedges?status=open', answer({ pagination: { page: 1, total_pages: 3 } }))).toBe('/hedges?status=open&page=2');
-    expect(nextPagePath(BASE, '/hedges?status=open', answer({ pagination: { page: 3, total_pages: 3 } }))).toBeUndefined();
+    expect(nextPagePath(BASE, '/hedges', answer({}, `<${BASE}/hedges?ids=a,b&page=2>; rel="next"`))).toBe(
+      '/hedges?ids=a,b&page=2',
+    );
+    expect(nextPagePath(BASE, '/hedges?status=open', answer({ pagination: { page: 1, total_pages: 3 } }))).toBe(
+      '/hedges?status=open&page=2',
+    );
+    expect(
+      nextPagePath(BASE, '/hedges?status=open', answer({ pagination: { page: 3, total_pages: 3 } })),
+    ).toBeUndefined();
     expect(nextPagePath(BASE, '/hedges', answer({ links: { next: 'tok-9' } }))).toBe('/hedges?cursor=tok-9');
   });
 
-  it('a cursor in the body beside the rows, and the profile\'s cursor parameter, as the lists read them (issue 51)', () => {
+  it("a cursor in the body beside the rows, and the profile's cursor parameter, as the lists read them (issue 51)", () => {
     const inBody = { data: { items: [{ id: 1 }], next_cursor: 'c2' }, meta: {}, headers: {} };
     expect(nextPagePath(BASE, '/hedges?limit=2', inBody)).toBe('/hedges?limit=2&cursor=c2');
     expect(nextPagePath(BASE, '/hedges', inBody, 'after')).toBe('/hedges?after=c2');
-    expect(nextPagePath(BASE, '/hedges', { data: { items: [], next_cursor: null }, meta: {}, headers: {} })).toBeUndefined();
+    expect(
+      nextPagePath(BASE, '/hedges', { data: { items: [], next_cursor: null }, meta: {}, headers: {} }),
+    ).toBeUndefined();
   });
 
   it('a next link is followed only under the base URL', () => {
-    expect(() => nextPagePath(BASE, '/hedges', answer({}, '</other/v2/hedges?page=2>; rel="next"'))).toThrow(/leads outside the base URL/);
+    expect(() => nextPagePath(BASE, '/hedges', answer({}, '</other/v2/hedges?page=2>; rel="next"'))).toThrow(
+      /leads outside the base URL/,
+    );
   });
 });

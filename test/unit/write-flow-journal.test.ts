@@ -21,12 +21,20 @@ function failingJournal(): { journal: Journal; begun: JournalEntry[] } {
   const journal: Journal = {
     location: '/nowhere/journal.jsonl',
     async begin(fields) {
-      const entry = { ...fields, id: `a_test${begun.length}`, created_at: '2026-11-22T10:00:00.000Z', updated_at: '2026-11-22T10:00:00.000Z', outcome: 'pending' } as JournalEntry;
+      const entry = {
+        ...fields,
+        id: `a_test${begun.length}`,
+        created_at: '2026-11-22T10:00:00.000Z',
+        updated_at: '2026-11-22T10:00:00.000Z',
+        outcome: 'pending',
+      } as JournalEntry;
       begun.push(entry);
       return entry;
     },
     async update() {
-      throw new JournalError('Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).');
+      throw new JournalError(
+        'Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).',
+      );
     },
     list: async () => [],
     get: async () => undefined,
@@ -40,11 +48,27 @@ function failingJournal(): { journal: Journal; begun: JournalEntry[] } {
 }
 
 function context(journal: Journal): CommandContext {
-  const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const io = {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+  };
   return new CommandContext({
     io,
     env: { HEDGE_API_KEY: KEY, HEDGE_BASE_URL: 'http://127.0.0.1:9/partners/sandbox/v2' },
-    globals: { json: false, header: true, demo: false, profile: undefined, yes: false, input: false, color: false, verbose: false },
+    globals: {
+      json: false,
+      header: true,
+      demo: false,
+      profile: undefined,
+      yes: false,
+      input: false,
+      color: false,
+      verbose: false,
+    },
     clock: { now: () => Date.parse('2026-11-22T10:00:00.000Z'), sleep: async () => {} },
     signal: new AbortController().signal,
     output: new Output({ mode: 'plain', chalk: makeChalk(false), streams: io, now: () => 0 }),
@@ -57,7 +81,12 @@ function closeAction(sent: string[]): WriteAction<{ status: string }, { status: 
     command: 'close',
     verb: 'close a position',
     argv: ['close', 'USDTNGN', 'buy'],
-    plan: (key) => ({ method: 'POST', path: '/hedges/close', body: { market: 'USDTNGN', side: 'buy' }, idempotencyKey: key }),
+    plan: (key) => ({
+      method: 'POST',
+      path: '/hedges/close',
+      body: { market: 'USDTNGN', side: 'buy' },
+      idempotencyKey: key,
+    }),
     question: () => 'Close?',
     send: async (key) => {
       sent.push(key);
@@ -73,7 +102,11 @@ describe('a journal that cannot be written after the send', () => {
   it('reports the action as sent with its key and the way to finish it (exit 5), never as a journal error', async () => {
     const { journal, begun } = failingJournal();
     const sent: string[] = [];
-    const error = await runWrite(flowPorts(context(journal)), closeAction(sent), { wait: true, dryRun: false, fresh: false }).catch((failure: unknown) => failure);
+    const error = await runWrite(flowPorts(context(journal)), closeAction(sent), {
+      wait: true,
+      dryRun: false,
+      fresh: false,
+    }).catch((failure: unknown) => failure);
 
     expect(sent).toHaveLength(1);
     expect(begun.map((entry) => entry.idempotency_key)).toEqual(sent);

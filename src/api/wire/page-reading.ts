@@ -8,14 +8,47 @@
 import { nextLink } from './link-header.js';
 
 /** Names a page-size query parameter goes by, most common first (the first is our default guess). */
-export const PAGE_SIZE_NAMES = ['limit', 'page_size', 'per_page', 'pageSize', 'perPage', 'size', 'page_limit', 'max_results', 'maxResults', 'count'] as const;
+export const PAGE_SIZE_NAMES = [
+  'limit',
+  'page_size',
+  'per_page',
+  'pageSize',
+  'perPage',
+  'size',
+  'page_limit',
+  'max_results',
+  'maxResults',
+  'count',
+] as const;
 
 /** Where a list hides inside an object `data`, most likely first. */
-const LIST_KEYS = ['items', 'data', 'results', 'records', 'rows', 'entries', 'list', 'hedges', 'history', 'positions', 'markets'];
+const LIST_KEYS = [
+  'items',
+  'data',
+  'results',
+  'records',
+  'rows',
+  'entries',
+  'list',
+  'hedges',
+  'history',
+  'positions',
+  'markets',
+];
 /** Objects that may hold paging facts, inside meta or beside the list. */
 const CONTAINERS = ['pagination', 'paging', 'page_info', 'pageInfo', 'page', 'cursor', 'links', '_links'];
 const NEXT_LINK_KEYS = ['next', 'next_url', 'nextUrl', 'next_page_url', 'nextPageUrl', 'next_link', 'nextLink', 'href'];
-const CURSOR_KEYS = ['next_cursor', 'nextCursor', 'next_page_token', 'nextPageToken', 'next_token', 'nextToken', 'end_cursor', 'endCursor', 'after'];
+const CURSOR_KEYS = [
+  'next_cursor',
+  'nextCursor',
+  'next_page_token',
+  'nextPageToken',
+  'next_token',
+  'nextToken',
+  'end_cursor',
+  'endCursor',
+  'after',
+];
 const MORE_KEYS = ['has_more', 'hasMore', 'has_next', 'hasNext', 'has_next_page', 'hasNextPage', 'more'];
 const PAGE_KEYS = ['page', 'current_page', 'currentPage', 'page_number', 'pageNumber'];
 const PAGES_KEYS = ['total_pages', 'totalPages', 'page_count', 'pageCount', 'last_page', 'lastPage', 'pages'];
@@ -50,7 +83,8 @@ export interface PageReading {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The rows of a list answer: the array itself, or the one array an object `data` carries. */
 export function findRows(data: unknown): { rows?: unknown[]; at: string; rest: Json } {
@@ -72,12 +106,17 @@ function places(meta: Json, rest: Json): Array<{ at: string; value: Json }> {
     { at: 'data', value: rest },
   ];
   for (const { at, value } of [...found]) {
-    for (const key of CONTAINERS) if (isObject(value[key])) found.push({ at: `${at}.${key}`, value: value[key] as Json });
+    for (const key of CONTAINERS)
+      if (isObject(value[key])) found.push({ at: `${at}.${key}`, value: value[key] as Json });
   }
   return found;
 }
 
-function firstOf<T>(sources: Array<{ at: string; value: Json }>, keys: readonly string[], read: (value: unknown) => T | undefined): { at: string; key: string; value: T } | undefined {
+function firstOf<T>(
+  sources: Array<{ at: string; value: Json }>,
+  keys: readonly string[],
+  read: (value: unknown) => T | undefined,
+): { at: string; key: string; value: T } | undefined {
   for (const source of sources) {
     for (const key of keys) {
       if (!(key in source.value)) continue;
@@ -88,15 +127,24 @@ function firstOf<T>(sources: Array<{ at: string; value: Json }>, keys: readonly 
   return undefined;
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
 const whole = (value: unknown): number | undefined => {
-  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+  const number =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d+$/.test(value.trim())
+        ? Number(value)
+        : undefined;
   return number !== undefined && Number.isInteger(number) && number >= 0 ? number : undefined;
 };
-const flag = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : undefined);
+const flag = (value: unknown): boolean | undefined =>
+  typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : undefined;
 /** A key present with null (or '') says "no next page". */
 const present = (sources: Array<{ at: string; value: Json }>, keys: readonly string[]): boolean =>
-  sources.some((source) => keys.some((key) => key in source.value && (source.value[key] === null || source.value[key] === '')));
+  sources.some((source) =>
+    keys.some((key) => key in source.value && (source.value[key] === null || source.value[key] === '')),
+  );
 
 /** A next "link" that is a URL or a path; bare text (`"n1"`) is a cursor token under a link's name. */
 const looksLikeLink = (value: string): boolean => value.includes('/') || value.includes('?');
@@ -123,12 +171,19 @@ export function cursorParameterFor(key: string): string {
  * `listUrl` the URL it was asked at (a relative next link is resolved against it), `cursorParam`
  * a configured name to send a cursor back under (else it is derived from the answer's key).
  */
-export function readPage(answer: { data: unknown; meta: Json; linkHeader?: string | readonly string[] }, request: { query: Record<string, string>; listUrl: string; cursorParam?: string }): PageReading {
+export function readPage(
+  answer: { data: unknown; meta: Json; linkHeader?: string | readonly string[] },
+  request: { query: Record<string, string>; listUrl: string; cursorParam?: string },
+): PageReading {
   const { rows, at, rest } = findRows(answer.data);
   const sources = places(answer.meta, rest);
   const reading: PageReading = { rows, rowsAt: at };
 
-  const stated = firstOf(sources, PAGE_SIZE_NAMES.filter((name) => name !== 'count'), whole);
+  const stated = firstOf(
+    sources,
+    PAGE_SIZE_NAMES.filter((name) => name !== 'count'),
+    whole,
+  );
   if (stated && stated.value > 0) reading.statedPageSize = { name: stated.key, value: stated.value };
   const total = firstOf(sources, TOTAL_KEYS, whole);
   if (total) reading.total = total.value;
@@ -138,7 +193,12 @@ export function readPage(answer: { data: unknown; meta: Json; linkHeader?: strin
   // 1. A next link: the server's own word for the next request.
   const link = firstOf(sources, NEXT_LINK_KEYS, text);
   const header = nextLink(answer.linkHeader);
-  const given = link && looksLikeLink(link.value) ? { value: link.value, how: `${link.at}.${link.key} (a next link)` } : header ? { value: header, how: 'the Link header (rel="next")' } : undefined;
+  const given =
+    link && looksLikeLink(link.value)
+      ? { value: link.value, how: `${link.at}.${link.key} (a next link)` }
+      : header
+        ? { value: header, how: 'the Link header (rel="next")' }
+        : undefined;
   if (given) {
     reading.nextLink = given.value;
     const linkQuery = queryOfLink(given.value, request.listUrl);
@@ -151,7 +211,10 @@ export function readPage(answer: { data: unknown; meta: Json; linkHeader?: strin
   // A next "link" that is bare text is a cursor token (`meta.cursor.next: "n1"`), sent back as a cursor.
   if (link && !looksLikeLink(link.value) && reading.more !== false) {
     const parameter = request.cursorParam ?? 'cursor';
-    reading.next = { query: { ...request.query, [parameter]: link.value }, how: `${link.at}.${link.key}, sent back as ${parameter}` };
+    reading.next = {
+      query: { ...request.query, [parameter]: link.value },
+      how: `${link.at}.${link.key}, sent back as ${parameter}`,
+    };
     reading.more ??= true;
     return reading;
   }
@@ -159,7 +222,10 @@ export function readPage(answer: { data: unknown; meta: Json; linkHeader?: strin
   const cursor = firstOf(sources, CURSOR_KEYS, text);
   if (cursor && reading.more !== false) {
     const parameter = request.cursorParam ?? cursorParameterFor(cursor.key);
-    reading.next = { query: { ...request.query, [parameter]: cursor.value }, how: `${cursor.at}.${cursor.key}, sent back as ${parameter}` };
+    reading.next = {
+      query: { ...request.query, [parameter]: cursor.value },
+      how: `${cursor.at}.${cursor.key}, sent back as ${parameter}`,
+    };
     reading.more ??= true;
     return reading;
   }
@@ -170,15 +236,26 @@ export function readPage(answer: { data: unknown; meta: Json; linkHeader?: strin
   if (nextPage || (page && pages && page.value < pages.value)) {
     const number = nextPage?.value ?? page!.value + 1;
     const parameter = page?.key === 'current_page' || page?.key === 'currentPage' ? 'page' : (page?.key ?? 'page');
-    reading.next = { query: { ...request.query, [parameter]: String(number) }, how: `page numbers (${parameter}=${number})` };
+    reading.next = {
+      query: { ...request.query, [parameter]: String(number) },
+      how: `page numbers (${parameter}=${number})`,
+    };
     reading.more ??= true;
     return reading;
   }
   if (page && pages && page.value >= pages.value) reading.more ??= false;
   // 4. An offset.
   const offset = firstOf(sources, ['offset', 'skip', 'start'], whole);
-  if (offset && rows && rows.length > 0 && (reading.more === true || (reading.total !== undefined && offset.value + rows.length < reading.total))) {
-    reading.next = { query: { ...request.query, [offset.key]: String(offset.value + rows.length) }, how: `${offset.at}.${offset.key} (an offset)` };
+  if (
+    offset &&
+    rows &&
+    rows.length > 0 &&
+    (reading.more === true || (reading.total !== undefined && offset.value + rows.length < reading.total))
+  ) {
+    reading.next = {
+      query: { ...request.query, [offset.key]: String(offset.value + rows.length) },
+      how: `${offset.at}.${offset.key} (an offset)`,
+    };
     reading.more = true;
     return reading;
   }

@@ -70,9 +70,15 @@ async function* walkPages<A extends PageAnswer, R>(
  * through `fetchPage` (which adds the page size, retries a refusal of it, checks the rows: the
  * caller's business).
  */
-export function followPages<A extends PageAnswer>(fetchPage: (query: Record<string, string>) => Promise<A>, options: FollowOptions = {}): AsyncGenerator<FollowedPage<A>> {
+export function followPages<A extends PageAnswer>(
+  fetchPage: (query: Record<string, string>) => Promise<A>,
+  options: FollowOptions = {},
+): AsyncGenerator<FollowedPage<A>> {
   return walkPages({ ...(options.query ?? {}) }, fetchPage, (answer, query) => {
-    const reading = readPage({ data: answer.data, meta: answer.meta, linkHeader: answer.headers.link }, { query, listUrl: answer.url, cursorParam: options.cursorParam });
+    const reading = readPage(
+      { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
+      { query, listUrl: answer.url, cursorParam: options.cursorParam },
+    );
     return { reading, ...(reading.more === false || reading.next === undefined ? {} : { next: reading.next.query }) };
   });
 }
@@ -81,7 +87,12 @@ export function followPages<A extends PageAnswer>(fetchPage: (query: Record<stri
  * `hedge api --paginate`: the same walk over paths (relative to the base URL, query included),
  * each next path given by nextPagePath — a next link followed whole, under the base URL.
  */
-export function followPaths<A extends PageAnswer>(baseUrl: string, path: string, fetchPath: (path: string) => Promise<A>, options: Pick<FollowOptions, 'cursorParam'> = {}): AsyncGenerator<FollowedPage<A, string>> {
+export function followPaths<A extends PageAnswer>(
+  baseUrl: string,
+  path: string,
+  fetchPath: (path: string) => Promise<A>,
+  options: Pick<FollowOptions, 'cursorParam'> = {},
+): AsyncGenerator<FollowedPage<A, string>> {
   return walkPages(path, fetchPath, (answer, asked) => {
     const { reading, next } = readPathPage(baseUrl, asked, answer, options.cursorParam);
     return { reading, ...(next === undefined ? {} : { next }) };
@@ -111,7 +122,9 @@ function underBase(baseUrl: string, link: string): string {
   }
   const target = atBaseOrigin(baseUrl, resolved, "--paginate: the server's next-page link");
   if (!target.pathname.startsWith(base.pathname)) {
-    throw new UsageError(`--paginate: the server's next-page link leads outside the base URL (${target.origin}${target.pathname}); stopped, nothing more was sent.`);
+    throw new UsageError(
+      `--paginate: the server's next-page link leads outside the base URL (${target.origin}${target.pathname}); stopped, nothing more was sent.`,
+    );
   }
   return resolveApiPath(baseUrl, `${target.pathname.slice(base.pathname.length - 1)}${target.search}`);
 }
@@ -126,7 +139,10 @@ function readPathPage(
   const listUrl = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
   const question = path.indexOf('?');
   const query = Object.fromEntries(new URLSearchParams(question < 0 ? '' : path.slice(question + 1)).entries());
-  const reading = readPage({ data: answer.data, meta: answer.meta, linkHeader: answer.headers.link }, { query, listUrl, cursorParam });
+  const reading = readPage(
+    { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
+    { query, listUrl, cursorParam },
+  );
   if (reading.nextLink !== undefined) return { reading, next: underBase(baseUrl, reading.nextLink) };
   if (reading.more === false || reading.next === undefined) return { reading };
   const search = new URLSearchParams(reading.next.query).toString();

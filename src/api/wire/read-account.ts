@@ -21,6 +21,10 @@ export const ACCOUNT_FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>>
  * name it came under dropped, as the same value), every other field as sent (showUnderKnownNames).
  */
 export function accountForPeople(raw: Record<string, unknown>): Record<string, unknown> {
-  const facts = Object.entries(ACCOUNT_FIELD_SYNONYMS).map(([known, synonyms]) => ({ known, value: firstField(raw, synonyms, readNumber), synonyms }));
+  const facts = Object.entries(ACCOUNT_FIELD_SYNONYMS).map(([known, synonyms]) => ({
+    known,
+    value: firstField(raw, synonyms, readNumber),
+    synonyms,
+  }));
   return showUnderKnownNames(raw, facts);
 }

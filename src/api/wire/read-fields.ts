@@ -27,7 +27,11 @@ export type Reader<T> = (value: unknown) => T | undefined;
  * spelling style, and the name it was found under (one of `names`). Pass the record's `fieldsOf`
  * when reading many facts of one record.
  */
-export function pickField<T>(from: Record<string, unknown> | Fields, names: readonly string[], read: Reader<T>): { value: T; name: string } | undefined {
+export function pickField<T>(
+  from: Record<string, unknown> | Fields,
+  names: readonly string[],
+  read: Reader<T>,
+): { value: T; name: string } | undefined {
   const fields = from instanceof Map ? (from as Fields) : fieldsOf(from as Record<string, unknown>);
   for (const name of names) {
     const value = read(fields.get(nameKey(name)));
@@ -37,7 +41,11 @@ export function pickField<T>(from: Record<string, unknown> | Fields, names: read
 }
 
 /** pickField's value alone. */
-export function firstField<T>(from: Record<string, unknown> | Fields, names: readonly string[], read: Reader<T>): T | undefined {
+export function firstField<T>(
+  from: Record<string, unknown> | Fields,
+  names: readonly string[],
+  read: Reader<T>,
+): T | undefined {
   return pickField(from, names, read)?.value;
 }
 

@@ -19,7 +19,15 @@ type Fact = keyof HistoryFacts;
  * our simulator serves (src/api/wire-contract.md, src/sandbox/views.ts).
  */
 export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> = {
-  netPnlUsd: ['net_pnl_usd', 'net_pnl_usdc', 'net_pnl', 'net_realized_pnl_usd', 'realized_net_pnl_usd', 'pnl_net_usd', 'net_profit_usd'],
+  netPnlUsd: [
+    'net_pnl_usd',
+    'net_pnl_usdc',
+    'net_pnl',
+    'net_realized_pnl_usd',
+    'realized_net_pnl_usd',
+    'pnl_net_usd',
+    'net_profit_usd',
+  ],
   grossPnlUsd: [
     'gross_pnl_usd',
     'gross_pnl_usdc',
@@ -30,8 +38,28 @@ export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> =
     'gross_pnl',
     'price_pnl_usd',
   ],
-  carryUsd: ['carry_usdc', 'carry_paid_usdc', 'carry_usd', 'carry_paid_usd', 'total_carry_usdc', 'accrued_carry_usdc', 'carry', 'funding_usdc', 'funding_usd'],
-  feesUsd: ['fees_usdc', 'fees_usd', 'fee_usd', 'fee_usdc', 'total_fees_usdc', 'total_fees_usd', 'fees_paid_usdc', 'fees', 'fee'],
+  carryUsd: [
+    'carry_usdc',
+    'carry_paid_usdc',
+    'carry_usd',
+    'carry_paid_usd',
+    'total_carry_usdc',
+    'accrued_carry_usdc',
+    'carry',
+    'funding_usdc',
+    'funding_usd',
+  ],
+  feesUsd: [
+    'fees_usdc',
+    'fees_usd',
+    'fee_usd',
+    'fee_usdc',
+    'total_fees_usdc',
+    'total_fees_usd',
+    'fees_paid_usdc',
+    'fees',
+    'fee',
+  ],
   notionalUsd: ['notional_usd', 'notional_usdc', 'notional', 'size_usd', 'size_usdc', 'amount_usd', 'size'],
   side: ['side', 'direction', 'position_side'],
   tenorDays: ['tenor_days', 'tenor', 'tenor_d', 'duration_days'],
@@ -41,18 +69,34 @@ export const HISTORY_FIELD_SYNONYMS: Readonly<Record<Fact, readonly string[]>> =
   entryPrice: ['entry_price', 'entry_rate', 'open_price', 'struck_rate', 'avg_entry_price'],
   exitPrice: ['exit_price', 'exit_rate', 'close_price', 'settlement_price', 'settlement_rate'],
   openedAt: ['opened_at', 'open_time', 'opened_time', 'entry_time', 'entered_at', 'created_at', 'opened'],
-  closedAt: ['closed_at', 'close_time', 'closed_time', 'exit_time', 'exited_at', 'settled_at', 'settlement_time', 'closed'],
+  closedAt: [
+    'closed_at',
+    'close_time',
+    'closed_time',
+    'exit_time',
+    'exited_at',
+    'settled_at',
+    'settlement_time',
+    'closed',
+  ],
 };
 
 /**
  * Names a closed-hedge record may give how it ended (`closed`, `settled`): no rule reads it, but it
  * is a name of docs/output.md, so the one shape shows it under ours (historyRecordForPeople).
  */
-export const CLOSE_REASON_SYNONYMS: readonly string[] = ['close_reason', 'exit_reason', 'reason', 'closed_reason', 'closure_reason'];
+export const CLOSE_REASON_SYNONYMS: readonly string[] = [
+  'close_reason',
+  'exit_reason',
+  'reason',
+  'closed_reason',
+  'closure_reason',
+];
 
 /** A nested `{id: …}` (e.g. `hedge: {id}`) is read as its id. */
 function readId(value: unknown): string | undefined {
-  if (value && typeof value === 'object' && !Array.isArray(value)) return readText((value as Record<string, unknown>).id);
+  if (value && typeof value === 'object' && !Array.isArray(value))
+    return readText((value as Record<string, unknown>).id);
   return readText(value);
 }
 
@@ -65,7 +109,13 @@ function readSide(value: unknown): 'buy' | 'sell' | undefined {
 
 /** `7`, `"7"`, `"7d"`, `"7 days"`. */
 function readTenor(value: unknown): number | undefined {
-  const text = typeof value === 'string' ? value.trim().toLowerCase().replace(/\s*d(ays?)?$/, '') : value;
+  const text =
+    typeof value === 'string'
+      ? value
+          .trim()
+          .toLowerCase()
+          .replace(/\s*d(ays?)?$/, '')
+      : value;
   const days = readNumber(text);
   return days !== undefined && Number.isInteger(days) && days > 0 ? days : undefined;
 }
@@ -154,6 +204,10 @@ export function historyRecordForPeople(raw: Record<string, unknown>): Record<str
     value: firstField(fields, HISTORY_FIELD_SYNONYMS[fact], FACT_READERS[fact] as Reader<unknown>),
     synonyms: HISTORY_FIELD_SYNONYMS[fact],
   }));
-  facts.push({ known: CLOSE_REASON_SYNONYMS[0]!, value: firstField(fields, CLOSE_REASON_SYNONYMS, readText), synonyms: CLOSE_REASON_SYNONYMS });
+  facts.push({
+    known: CLOSE_REASON_SYNONYMS[0]!,
+    value: firstField(fields, CLOSE_REASON_SYNONYMS, readText),
+    synonyms: CLOSE_REASON_SYNONYMS,
+  });
   return showUnderKnownNames(raw, facts);
 }

@@ -108,8 +108,13 @@ export function readPosition(raw: Record<string, unknown>): PositionFacts {
  * under our name, the first of its synonyms; every other field as the server sent it
  * (showUnderKnownNames: nothing it sent is lost). TSV, CSV and --raw keep the raw record.
  */
-export function positionInOneShape(raw: Record<string, unknown>, facts: Omit<PositionFacts, 'synonymsUsed'>): Record<string, unknown> {
-  const known = (Object.entries(POSITION_FIELD_SYNONYMS) as Array<[keyof typeof POSITION_FIELD_SYNONYMS, readonly string[]]>).map(([fact, synonyms]) => ({
+export function positionInOneShape(
+  raw: Record<string, unknown>,
+  facts: Omit<PositionFacts, 'synonymsUsed'>,
+): Record<string, unknown> {
+  const known = (
+    Object.entries(POSITION_FIELD_SYNONYMS) as Array<[keyof typeof POSITION_FIELD_SYNONYMS, readonly string[]]>
+  ).map(([fact, synonyms]) => ({
     known: synonyms[0]!,
     value: facts[fact],
     synonyms,

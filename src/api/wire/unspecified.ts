@@ -25,7 +25,12 @@ export interface WireSettings {
 /** The page-size setting's value for a server that takes no page-size parameter at all. */
 export const NO_PAGE_SIZE = 'none';
 
-export const DEFAULT_WIRE_SETTINGS: WireSettings = { pageSizeParam: 'limit', changeNotionalField: 'notional_usd', pricesParam: 'symbols', cursorParam: '' };
+export const DEFAULT_WIRE_SETTINGS: WireSettings = {
+  pageSizeParam: 'limit',
+  changeNotionalField: 'notional_usd',
+  pricesParam: 'symbols',
+  cursorParam: '',
+};
 
 /** Each setting's environment variable and its key in a profile's `wire` object. */
 export const WIRE_SETTING_SOURCES: Record<keyof WireSettings, { env: string; profileKey: string }> = {
@@ -53,7 +58,10 @@ export function resolveWireSettings(
   learnedWire: Readonly<Record<string, unknown>> = {},
 ): { settings: WireSettings; sources: Record<keyof WireSettings, WireSource>; problem?: string } {
   const settings = { ...DEFAULT_WIRE_SETTINGS };
-  const sources = Object.fromEntries(Object.keys(DEFAULT_WIRE_SETTINGS).map((key) => [key, 'default'])) as Record<keyof WireSettings, WireSource>;
+  const sources = Object.fromEntries(Object.keys(DEFAULT_WIRE_SETTINGS).map((key) => [key, 'default'])) as Record<
+    keyof WireSettings,
+    WireSource
+  >;
   for (const key of Object.keys(WIRE_SETTING_SOURCES) as Array<keyof WireSettings>) {
     const { env: variable, profileKey } = WIRE_SETTING_SOURCES[key];
     const fromEnv = env[variable]?.trim();
@@ -71,7 +79,11 @@ export function resolveWireSettings(
       // A learned name that went bad is forgotten rather than refused: nobody typed it.
       if (source === 'learned') continue;
       const where = source === 'environment' ? variable : `the profile's wire.${profileKey}`;
-      return { settings, sources, problem: `${where}: ${JSON.stringify(value)} is not a field or parameter name (letters, digits, "_", "." and "-", at most 64).` };
+      return {
+        settings,
+        sources,
+        problem: `${where}: ${JSON.stringify(value)} is not a field or parameter name (letters, digits, "_", "." and "-", at most 64).`,
+      };
     }
     settings[key] = value;
     sources[key] = source;
@@ -80,7 +92,12 @@ export function resolveWireSettings(
 }
 
 /** POST /hedges/add and /hedges/reduce: `market`, `side` and the notional under its setting's name. */
-export function changeNotionalBody(wire: Pick<WireSettings, 'changeNotionalField'>, market: string, side: string, notionalUsd: number): Record<string, unknown> {
+export function changeNotionalBody(
+  wire: Pick<WireSettings, 'changeNotionalField'>,
+  market: string,
+  side: string,
+  notionalUsd: number,
+): Record<string, unknown> {
   return { market, side, [wire.changeNotionalField]: notionalUsd };
 }
 
@@ -90,7 +107,17 @@ export interface PriceQuote {
   [field: string]: unknown;
 }
 
-const PRICE_FIELDS = ['price', 'mid', 'mid_price', 'midPrice', 'mid_rate', 'rate', 'value', 'last', 'last_price'] as const;
+const PRICE_FIELDS = [
+  'price',
+  'mid',
+  'mid_price',
+  'midPrice',
+  'mid_rate',
+  'rate',
+  'value',
+  'last',
+  'last_price',
+] as const;
 const MARKET_FIELDS = ['market', 'symbol', 'pair', 'instrument', 'ticker'] as const;
 const TIME_FIELDS = ['timestamp', 'ts', 'time', 'as_of', 'asOf', 'updated_at', 'at'] as const;
 /**
@@ -136,7 +163,12 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
     const market = marketOf(fields) ?? fallbackMarket;
     if (!market) return undefined;
     const timestamp = timeOf(fields);
-    const quote: PriceQuote = { ...fields, market, price, ...(timestamp !== undefined && fields.timestamp === undefined ? { timestamp } : {}) };
+    const quote: PriceQuote = {
+      ...fields,
+      market,
+      price,
+      ...(timestamp !== undefined && fields.timestamp === undefined ? { timestamp } : {}),
+    };
     PRICE_SENT.set(quote, fields);
     return quote;
   };
@@ -262,7 +294,12 @@ const synonymKeys = new Map<string, string>();
  * preference (whatever its spelling style), whose value is that fact; not a field an earlier fact
  * already took.
  */
-function sourceOf(row: Record<string, unknown>, names: ReadonlyArray<readonly [string, string]>, value: unknown, synonyms: readonly string[]): string | undefined {
+function sourceOf(
+  row: Record<string, unknown>,
+  names: ReadonlyArray<readonly [string, string]>,
+  value: unknown,
+  synonyms: readonly string[],
+): string | undefined {
   for (const synonym of synonyms) {
     let wanted = synonymKeys.get(synonym);
     if (wanted === undefined) synonymKeys.set(synonym, (wanted = nameKey(synonym)));
