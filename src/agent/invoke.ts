@@ -133,7 +133,7 @@ export async function runInProcess(
     planCheck: call.plan,
   };
   const ctx = session.createContext ? session.createContext(init) : new CommandContext(init);
-  let exitCode = 0;
+  let exitCode: number;
   let error: ErrorDescription | undefined;
   try {
     // Through the one runner: a tool call's `until` polls as the CLI's --until does.

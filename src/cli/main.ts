@@ -64,13 +64,16 @@ class HedgeCommand extends Command {
 
   /** Called by commander's parser (not in its typings) for an option no command on the path declares. */
   unknownOption(flag: string): never {
-    const words: string[] = [];
-    for (let command: Command | null = this; command?.parent; command = command.parent) words.unshift(command.name());
+    const path: Command[] = [];
+    for (let command: Command | null = this as Command; command; command = command.parent) path.push(command);
+    const words = path
+      .filter((command) => command.parent)
+      .map((command) => command.name())
+      .reverse();
     // This command's options first (they win a tie), then each parent's: the global ones last.
-    const candidates: string[] = [];
-    for (let command: Command | null = this; command; command = command.parent) {
-      for (const option of command.options) if (option.long) candidates.push(option.long);
-    }
+    const candidates = path.flatMap((command) =>
+      command.options.flatMap((option) => (option.long ? [option.long] : [])),
+    );
     candidates.push('--help');
     return this.error(unknownOptionMessage(flag, candidates, words), { code: 'commander.unknownOption', exitCode: 2 });
   }

@@ -10,7 +10,7 @@ import { ACCOUNT_FIELDS } from '../ui/resource-fields.js';
 import { accountForPeople } from '../api/wire/read-account.js';
 
 /** `hedge account` takes no options of its own (--watch goes to the live view, --until to run-command). */
-export interface AccountOptions {}
+export type AccountOptions = Record<string, never>;
 
 export function parseAccountOptions(_input: InputOf<typeof ACCOUNT>): AccountOptions {
   return {};

@@ -9,7 +9,7 @@ import { DEMO_STATE_FILE } from '../demo/start-demo.js';
 import type { CommandContext } from '../runtime/context.js';
 
 /** `hedge demo reset` takes no arguments or options. */
-export interface DemoResetOptions {}
+export type DemoResetOptions = Record<string, never>;
 
 export function parseDemoResetOptions(_input: InputOf<typeof DEMO_RESET>): DemoResetOptions {
   return {};

@@ -14,7 +14,7 @@ import { flowPorts } from '../runtime/flow-ports.js';
 const MARKS: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '–', info: '·' };
 
 /** `hedge doctor` takes no arguments or options: it checks what the global flags and HEDGE_* select. */
-export interface DoctorOptions {}
+export type DoctorOptions = Record<string, never>;
 
 export function parseDoctorOptions(_input: InputOf<typeof DOCTOR>): DoctorOptions {
   return {};

@@ -23,7 +23,7 @@ export interface MigrateSummary {
 }
 
 /** `hedge journal migrate` takes no arguments or options: the store comes from HEDGE_JOURNAL_URL or the profile. */
-export interface JournalMigrateOptions {}
+export type JournalMigrateOptions = Record<string, never>;
 
 export function parseJournalMigrateOptions(_input: InputOf<typeof JOURNAL_MIGRATE>): JournalMigrateOptions {
   return {};

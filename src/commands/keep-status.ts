@@ -11,7 +11,7 @@ import { flowPorts } from '../runtime/flow-ports.js';
 /** The exit code when no keeper is running for the account (docs/exit-codes.md). */
 export const KEEPER_DOWN_EXIT = 15;
 
-export interface KeepStatusOptions {}
+export type KeepStatusOptions = Record<string, never>;
 
 export function parseKeepStatusOptions(_input: InputOf<typeof KEEP_STATUS>): KeepStatusOptions {
   return {};

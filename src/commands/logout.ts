@@ -13,7 +13,7 @@ import type { InputOf } from '../runner/command-spec.js';
 import type { LOGOUT } from './logout.spec.js';
 
 /** `hedge logout` takes no options of its own: the profile is the global --profile (or HEDGE_PROFILE). */
-export interface LogoutOptions {}
+export type LogoutOptions = Record<string, never>;
 
 export function parseLogoutOptions(_input: InputOf<typeof LOGOUT>): LogoutOptions {
   return {};

@@ -19,7 +19,7 @@ function carryText(rate: number, compact = false): string {
 }
 
 /** `hedge markets` takes no options of its own (--until is run-command's). */
-export interface MarketsOptions {}
+export type MarketsOptions = Record<string, never>;
 
 export function parseMarketsOptions(_input: InputOf<typeof MARKETS>): MarketsOptions {
   return {};

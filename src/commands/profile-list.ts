@@ -8,7 +8,7 @@ import type { InputOf } from '../runner/command-spec.js';
 import type { PROFILE_LIST } from './profile-list.spec.js';
 
 /** `hedge profile list` takes no arguments or options. */
-export interface ProfileListOptions {}
+export type ProfileListOptions = Record<string, never>;
 
 export function parseProfileListOptions(_input: InputOf<typeof PROFILE_LIST>): ProfileListOptions {
   return {};

@@ -62,8 +62,7 @@ export const CONDITION_FIELDS: readonly string[] = [
   ],
 ];
 
-const FORMATS = ['table', 'csv', 'json', 'plain'] as const;
-type ReportFormat = (typeof FORMATS)[number];
+type ReportFormat = 'table' | 'csv' | 'json' | 'plain';
 
 export interface ReportCommandOptions {
   by: ReportGrouping;

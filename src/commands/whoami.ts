@@ -37,7 +37,7 @@ function describeSource(source: ShownSource | null, variable: string, profile: s
 }
 
 /** `hedge whoami` takes no options of its own: it shows what the global flags and HEDGE_* select (--until is run-command's). */
-export interface WhoamiOptions {}
+export type WhoamiOptions = Record<string, never>;
 
 export function parseWhoamiOptions(_input: InputOf<typeof WHOAMI>): WhoamiOptions {
   return {};

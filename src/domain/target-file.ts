@@ -119,7 +119,7 @@ function parseTargetClientReference(raw: string | undefined): string | undefined
     return parseClientReference(value);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new Error(message.replace(/^--ref:/, 'client_reference:'));
+    throw new Error(message.replace(/^--ref:/, 'client_reference:'), { cause: error });
   }
 }
 

@@ -587,10 +587,10 @@ async function carryOutWrite<S, R>(
   }
   const startedAt = ports.clock.now();
   const ids = action.submitted(answer);
-  let recorded = await afterSend(() => journal.update(entry.id, { outcome: 'submitted', ...ids }));
+  await afterSend(() => journal.update(entry.id, { outcome: 'submitted', ...ids }));
 
   if (!options.wait) {
-    recorded = await afterSend(() =>
+    const recorded = await afterSend(() =>
       journal.update(entry.id, {
         outcome: 'done',
         message: NOT_WAITED_MESSAGE,
@@ -607,7 +607,7 @@ async function carryOutWrite<S, R>(
   }
   const outcome = action.outcome(result);
   const sideAfter = action.sideAfter?.();
-  recorded = await afterSend(() =>
+  const recorded = await afterSend(() =>
     journal.update(entry.id, {
       outcome,
       resolved_at: new Date(ports.clock.now()).toISOString(),

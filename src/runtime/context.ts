@@ -19,8 +19,10 @@ import { Lifetime } from './lifetime.js';
 import { commandDeadline } from '../config/wait-bound.js';
 
 // The class takes the given settings as its own read-only fields (assigned in the constructor).
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- that merge is the point
 export interface CommandContext extends Given {}
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class CommandContext extends Lifetime {
   /** Absolute clock time when --timeout runs out. */
   readonly deadline?: number;

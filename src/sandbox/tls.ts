@@ -129,6 +129,6 @@ export async function generateCertificates(dir?: string): Promise<SandboxCertifi
   } catch (error) {
     if (ownsDir) await rm(target, { recursive: true, force: true });
     const detail = error instanceof Error ? error.message : String(error);
-    throw new Error(`could not generate sandbox TLS certificates with openssl: ${detail}`);
+    throw new Error(`could not generate sandbox TLS certificates with openssl: ${detail}`, { cause: error });
   }
 }

@@ -415,7 +415,7 @@ describe('--watch views, one frame at 60, 80 and 120 columns', () => {
   it('hedges ID --watch (a card): fits, every field on its line', async () => {
     const id = (JSON.parse(await run(['hedges', '--json', '--ref', 'DEAL-42'])) as Array<{ id: string }>)[0]!.id;
     const { wide, at } = await screens(['hedges', id, '--watch', '1', '--count', '1']);
-    const labels = (lines: string[]) => lines.map((line) => /^(\S+(?: \S+)*?)  /.exec(line)?.[1]).filter(Boolean);
+    const labels = (lines: string[]) => lines.map((line) => /^(\S+(?: \S+)*?) {2}/.exec(line)?.[1]).filter(Boolean);
     const all = labels(wide);
     for (const cols of WIDTHS) {
       const lines = at.get(cols)!;

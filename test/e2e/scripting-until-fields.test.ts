@@ -154,7 +154,10 @@ describe('--until on history and report: a date, or a condition on their own dat
       const walk = (value: unknown): void => {
         if (Array.isArray(value)) value.forEach(walk);
         else if (value !== null && typeof value === 'object')
-          for (const [key, inner] of Object.entries(value)) (names.add(key), walk(inner));
+          for (const [key, inner] of Object.entries(value)) {
+            names.add(key);
+            walk(inner);
+          }
       };
       walk(JSON.parse(report.stdout));
       expect([...names].filter((name) => !CONDITION_FIELDS.includes(name))).toEqual([]);

@@ -163,7 +163,7 @@ describe('sandbox state file shared by several processes', () => {
   });
 
   it('a request that arrives while this process saves a write waits for the lock: the saved write is not undone in memory, and the next save keeps it', async () => {
-    let simulator: Simulator | undefined;
+    let simulator: Simulator | undefined = undefined;
     let duringSave: Promise<{ status: number }> | undefined;
     const { a, stateFile } = await twoProcesses({
       stateFileBeforeCommit: async () => {

@@ -77,7 +77,7 @@ describe('the hedges under a side', () => {
     expect(shown.every(({ before }) => before === 2)).toBe(true);
     for (const { line } of shown) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
     const text = shown.map(({ line }) => line);
-    expect(text[0]).toMatch(/^  settling: hedge /);
+    expect(text[0]).toMatch(/^ {2}settling: hedge /);
     expect(text.slice(0, -1).join(' ').replace(/\s+/g, ' ').trim()).toBe(`settling: ${settling.why}`);
     expect(text.at(-1)).toMatch(new RegExp(`^  └ ${ID_A}`));
   });

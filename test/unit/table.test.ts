@@ -361,7 +361,7 @@ describe('cli-table3 and the line drawing', () => {
     const { text } = await drawTableWith({ ...input(3), width: 50 }, 'cli-table3');
     const lines = text.split('\n');
     expect(stripAnsi(lines.at(-2)!)).toMatch(/^Total /);
-    expect(stripAnsi(lines.at(-1)!)).toMatch(/^  └ hdg_under_the_last_row .*…$/);
+    expect(stripAnsi(lines.at(-1)!)).toMatch(/^ {2}└ hdg_under_the_last_row .*…$/);
     expect(displayWidth(lines.at(-1)!)).toBe(50);
   });
 

@@ -71,7 +71,7 @@ describe('list', () => {
     expect(text).toContain('2026-03-02 09:00 (1h 0m ago)');
     // Columns under a ruled header, the totals under a rule of their own, no boxes.
     const lines = text.trimEnd().split('\n');
-    expect(lines[1]).toMatch(/^─+  ─+  ─+  ─+$/);
+    expect(lines[1]).toMatch(/^─+ {2}─+ {2}─+ {2}─+$/);
     expect(lines.at(-2)).toBe(lines[1]);
     expect(lines.at(-1)).toMatch(/^Total \(2 hedges\)\s+\+1,214\.50$/);
     expect(text).not.toMatch(/[│┌└┼]/);

@@ -614,7 +614,7 @@ describe('--watch on a terminal', () => {
     expect(last.replace(/\s+/g, ' ')).toMatch(
       /Hidden at 80 columns: [a-z_, ]*\bnet_margin_usd — see --json, or a wider terminal\./,
     );
-    expect(last).toMatch(/^Net P&L  \+12\.00  ▁█$/m);
+    expect(last).toMatch(/^Net P&L {2}\+12\.00 {2}▁█$/m);
     // Net P&L changed since the refresh before: marked without colour.
     expect(last).toMatch(/\+12\.00\*/);
     for (const line of last.split('\n')) expect(line.length).toBeLessThanOrEqual(80);

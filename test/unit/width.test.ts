@@ -10,7 +10,7 @@ const RESET = '\u001b[0m';
 
 /** The visible text: escape sequences removed. */
 const plain = (text: string): string =>
-  // eslint-disable-next-line no-control-regex
+   
   text.replace(/\u001b\[[0-9;:]*m|\u001b\][^\u0007]*\u0007/g, '');
 
 describe('terminalColumns', () => {
