@@ -1003,11 +1003,12 @@ async function rollHoldingTheBook(
   };
   // An agent's checks judge the roll whole: on a live key the legs its confirmation token was
   // issued for, and its limits — the close of the side (when one is open) and the open.
-  ports.planCheck?.check([...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')]);
-  await ports.tradeGate?.admit(
-    [{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }],
-    'roll',
+  const trades = [{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }];
+  ports.planCheck?.check(
+    [...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')],
+    trades,
   );
+  await ports.tradeGate?.admit(trades, 'roll');
   if (req.write.dryRun) {
     const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
     if (plan.closing)
