@@ -1,15 +1,17 @@
 // One-time confirmation tokens: on a live key (with `hedge mcp --allow-live`) a write tool's first
 // call sends nothing and returns a preview with a token bound to that exact tool, those exact
-// arguments and the requests the preview showed (a hash of each one's method, path and canonical
-// body, in order); only a second call carrying it, before it expires, sends — and only when the
-// requests its command is about to send are still those (PlanWatch): a target file rewritten, or a
-// book that moved, since the preview is refused with nothing sent. The token stands in for the
-// terminal's "are you sure?": it proves the agent saw the preview of what it now sends.
+// arguments and what the preview showed would happen: the requests (a hash of each one's method,
+// path and canonical body, in order) and what they trade (a close's body names no amount: the side
+// it empties does). Only a second call carrying it, before it expires, sends — and only when what
+// its command is about to send is still that (PlanWatch), read under the side's lock: a target file
+// rewritten, or a side or book that moved, since the preview is refused with nothing sent. The token
+// stands in for the terminal's "are you sure?": it proves the agent saw the preview of what it now sends.
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiRequest } from '../api/transport.js';
 import { canonicalJson } from '../journal/canonical-json.js';
-import { UsageError } from '../errors.js';
-import type { PlanCheck } from '../runtime/agent-limits.js';
+import { cents, formatUsd } from '../domain/money.js';
+import { PreTradeCheckError, UsageError } from '../errors.js';
+import type { PlanCheck, Trade } from '../runtime/agent-limits.js';
 import { CONFIRMATION_TOKEN } from './catalogue.js';
 
 /** How long a token lasts when HEDGE_MCP_TOKEN_TTL_SECONDS does not say. */
@@ -35,50 +37,61 @@ interface Issued {
   tool: string;
   /** The call's arguments as canonical JSON (key order does not matter; values do, exactly). */
   bound: string;
-  /** planHash of the requests the preview showed. */
-  plan: string;
+  plan: Plan;
   expiresAt: number;
 }
 
-/** One hash of the requests a plan sends: each one's method, path, query and canonical body, in order (never its key or headers). */
-function planHash(requests: readonly ApiRequest[]): string {
+/** What a plan does, as a token binds it: one hash of its requests and trades, and the USD they trade. */
+interface Plan {
+  hash: string;
+  usd?: number;
+}
+
+/** Each request's method, path, query and canonical body, in order (never its key or headers), and what they trade. */
+function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]): Plan {
   const shown = requests.map(({ method, path, query, body }) => ({
     method,
     path,
     query: query ?? null,
     body: body ?? null,
   }));
-  return createHash('sha256').update(canonicalJson(shown)).digest('hex');
+  const hash = createHash('sha256')
+    .update(canonicalJson({ requests: shown, trades: trades ?? null }))
+    .digest('hex');
+  return { hash, usd: trades && cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0)) };
 }
 
-/**
- * A token brought back with other arguments, or whose run met other requests than its preview
- * showed: nothing was sent, and the call answers with the preview of what it would send now.
- */
+/** A token brought back with other arguments: nothing was sent, and the call answers with the preview of these. */
 export class NotPreviewedError extends UsageError {}
 
 /**
- * The plan of one live write call (runtime PlanCheck). A preview's dry run records the requests its
- * command would send (`seen`); a confirmed run is given the hash its token was issued for, and
- * refuses, before anything leaves, requests that are not those. A run that decides no plan of its
- * own (a resume) keeps the empty plan's hash.
+ * The plan of one live write call (runtime PlanCheck). A preview's dry run records what its command
+ * would send and trade (`seen`); a confirmed run is given the plan its token was issued for, and
+ * refuses, before anything leaves, a plan that is not that one (`preview_changed`: the call then
+ * answers with a new preview). A run that decides no plan of its own (a resume) keeps the empty plan.
  */
 export class PlanWatch implements PlanCheck {
-  seen = planHash([]);
-  /** Set when the confirmed run met another plan (the call then answers with a new preview). */
+  seen = planOf([]);
+  /** Set when the confirmed run met another plan. */
   changed = false;
 
-  constructor(private readonly confirmed?: string) {}
+  constructor(private readonly confirmed?: Plan) {}
 
-  check(requests: readonly ApiRequest[]): void {
-    const hash = planHash(requests);
-    if (this.confirmed !== undefined && hash !== this.confirmed) {
+  check(requests: readonly ApiRequest[], trades: readonly Trade[] | undefined): void {
+    const now = planOf(requests, trades);
+    const then = this.confirmed;
+    if (then !== undefined && now.hash !== then.hash) {
       this.changed = true;
-      throw new NotPreviewedError(
-        `${CONFIRMATION_TOKEN}: what this call would send now is not what its preview showed (the target file, the arguments' effect or the book changed since); nothing was sent. The new preview is in this answer, with its own token.`,
+      const amounts =
+        then.usd !== now.usd ? ` (${formatUsd(then.usd ?? 0)} traded then, ${formatUsd(now.usd ?? 0)} now)` : '';
+      throw new PreTradeCheckError(
+        'preview_changed',
+        `${CONFIRMATION_TOKEN}: what this call would send now is not what its preview showed${amounts}: the side, the book or the target file changed since; nothing was sent. The new preview is in this answer, with its own token.`,
+        { previewed_usd: then.usd ?? null, now_usd: now.usd ?? null },
+        `Read new_preview; call again with its ${CONFIRMATION_TOKEN} if that is still wanted.`,
       );
     }
-    this.seen = hash;
+    this.seen = now;
   }
 }
 
@@ -98,8 +111,8 @@ export class ConfirmationTokens {
     private readonly makeToken: () => string = () => `hct_${randomBytes(18).toString('base64url')}`,
   ) {}
 
-  /** `plan`: planHash of the requests the preview showed (PlanWatch.seen). */
-  issue(tool: string, args: Record<string, unknown>, plan = planHash([])): IssuedToken {
+  /** `plan`: what the preview showed would happen (PlanWatch.seen). */
+  issue(tool: string, args: Record<string, unknown>, plan = planOf([])): IssuedToken {
     this.forgetExpired();
     const token = this.makeToken();
     const expiresAt = this.now() + this.ttlSeconds * 1000;
@@ -112,7 +125,7 @@ export class ConfirmationTokens {
    * stays valid for its own; a redeemed one is gone, whatever happens to the write it allowed.
    * Returns the plan it was issued for: the run is checked against it (PlanWatch).
    */
-  redeem(token: unknown, tool: string, args: Record<string, unknown>): { plan: string } {
+  redeem(token: unknown, tool: string, args: Record<string, unknown>): { plan: Plan } {
     const again = `Call ${tool} without ${CONFIRMATION_TOKEN} for a new preview and token`;
     if (typeof token !== 'string' || token === '')
       throw new UsageError(

@@ -416,6 +416,15 @@ const OWN_CODES: Guidance[] = [
       "The market is not in this agent's allowlist (hedge mcp --markets; details.allowed_markets). Nothing was sent; only the operator can change the list.",
     applies_to: WRITES,
   },
+  {
+    code: 'preview_changed',
+    exit: 'rejected',
+    retryable: false,
+    retry: 'after_fix',
+    what_to_do:
+      "A LIVE write's confirmation_token binds what its preview showed would happen, and the call would now do something else (the side's notional, the book or the target file changed; details.previewed_usd and now_usd): nothing was sent. new_preview in the answer shows it as it is now, with its own token: read it, and call again with that token if it is still wanted.",
+    applies_to: WRITES,
+  },
 ];
 
 function apiGuidance(code: string): Guidance {

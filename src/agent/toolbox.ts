@@ -115,14 +115,15 @@ export class AgentToolbox {
             if ('content' in fresh) return { ...fresh, content: [...fresh.content, text(refusal.message)] };
             return this.failure(tool, args, refusal, messages, { new_preview: fresh.answer });
           };
-          let redeemed: { plan: string };
+          let redeemed: ReturnType<ConfirmationTokens['redeem']>;
           try {
             redeemed = this.tokens.redeem(given?.[CONFIRMATION_TOKEN], tool.name, args);
           } catch (error) {
             if (error instanceof NotPreviewedError) return await previewInstead(describeError(error), '');
             throw error;
           }
-          // The run sends only the requests the token's preview showed (checked before the first leaves).
+          // The run sends only what the token's preview showed would happen: the requests and what they
+          // trade (checked under the side's lock, before the first leaves).
           const plan = new PlanWatch(redeemed.plan);
           const run = await runInProcess(this.session, tool, input, { signal, yes: true, rows, gate, plan });
           if (plan.changed && run.error) return await previewInstead(run.error, run.messages);

@@ -47,6 +47,7 @@ import {
   isRejection,
   journalAhead,
   runWrite,
+  sayMovedSinceAsked,
   type WriteAction,
   type WriteOptions,
   type WriteOutcome,
@@ -1003,11 +1004,12 @@ async function rollHoldingTheBook(
   };
   // An agent's checks judge the roll whole: on a live key the legs its confirmation token was
   // issued for, and its limits — the close of the side (when one is open) and the open.
-  ports.planCheck?.check([...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')]);
-  await ports.tradeGate?.admit(
-    [{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }],
-    'roll',
+  const trades = [{ market: req.market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd }];
+  ports.planCheck?.check(
+    [...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')],
+    trades,
   );
+  await ports.tradeGate?.admit(trades, 'roll');
   if (req.write.dryRun) {
     const shown: Array<{ leg: string; request: PlannedRequestView; note?: string }> = [];
     if (plan.closing)
@@ -1069,6 +1071,15 @@ async function rollHoldingTheBook(
   await guard.confirm(
     `Roll ${req.side} ${req.market}: ${closing ? `close the position${(plan.hedges?.length ?? 0) > 1 ? ` (all ${plan.hedges!.length} of its hedges)` : ''}${returns}, then ` : ''}open ${plan.notionalUsd} USD for ${days(req.tenorDays)}, about ${quote.upfront.total_upfront_usdc.toFixed(2)} USDC upfront?`,
   );
+  // A person's "yes" holds for the card they saw: the side read again under its lock; when it moved,
+  // nothing is sent and the roll is planned and shown again.
+  if (guard.needsConfirmation) {
+    const now = await planRoll(ports, client, req);
+    if (now.notionalUsd !== plan.notionalUsd || !now.closing !== !plan.closing) {
+      sayMovedSinceAsked(ports, req, plan.closing ? plan.notionalUsd : 0, now.closing ? now.notionalUsd : 0);
+      return rollHoldingTheBook(ports, req, guard, client);
+    }
+  }
 
   const group = newGroup(ports);
   const actions = legActions(ports, client, group, request, quote);

@@ -1,5 +1,6 @@
 // What the write flow asks of an agent's call before a write leaves (runWrite's first step): the
-// plan a live confirmation token was issued for (runtime PlanCheck), and the operator's limits
+// plan a live confirmation token was issued for (its requests, and what they trade as the side is
+// now: runtime PlanCheck), and the operator's limits
 // (runtime TradeGate) — on the action's trades before its first send, and again before every retry
 // of it, since the side a close empties may have grown meanwhile (a change still landing answers
 // 409 with Retry-After, and the same request is sent again a second later). And what a journaled
@@ -43,10 +44,12 @@ export async function gateTheSend(
 ): Promise<SendHooks | undefined> {
   // A leg of a plan (an apply's step, a roll's leg) was checked with the plan, by its caller; a
   // journaled action finished again (its row verified: row-trust.ts) is no new plan.
-  if (ports.planCheck && !action.admitted && !run.resumed) ports.planCheck.check([action.plan(run.key)]);
+  const planCheck = !action.admitted && !run.resumed ? ports.planCheck : undefined;
   const gate = ports.tradeGate;
+  // What it trades as the side is now (a close: what it holds), under the side's lock.
+  let judged: readonly Trade[] | undefined = planCheck || gate ? await action.trades?.() : undefined;
+  planCheck?.check([action.plan(run.key)], judged);
   if (!gate) return undefined;
-  let judged: readonly Trade[] | undefined = await action.trades?.();
   if (!action.admitted) {
     // An entry the agent journaled itself was counted when it was first sent: it is judged anew
     // in place of what it recorded, not on top of it.

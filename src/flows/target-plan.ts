@@ -259,8 +259,8 @@ export async function planTarget(
 
 /**
  * For a live write an agent confirms with a token (runtime PlanCheck): the requests the plan's
- * steps send, in order — recorded by the preview's dry run, checked by the confirmed run before its
- * first step. The actions are loaded only then.
+ * steps send, in order, and what each trades (a close step's request names no amount) — recorded by
+ * the preview's dry run, checked by the confirmed run before its first step. The actions are loaded only then.
  */
 export async function checkPlanRequests(
   ports: Pick<
@@ -285,5 +285,8 @@ export async function checkPlanRequests(
 ): Promise<void> {
   if (!ports.planCheck) return;
   const { stepAction } = await import('./trade-actions.js');
-  ports.planCheck.check(steps.map((step, index) => stepAction(ports, client, step, '', `step-${index + 1}`).plan('')));
+  ports.planCheck.check(
+    steps.map((step, index) => stepAction(ports, client, step, '', `step-${index + 1}`).plan('')),
+    planTrades(steps),
+  );
 }

@@ -579,6 +579,8 @@ export function closeAction(
   let hedgeBefore: string | undefined;
   /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
   let inBook: number | undefined;
+  /** What it trades, as last read (the confirmation question shows it). */
+  let traded: number | undefined;
   /** The side as every view showed it once the close was seen there. */
   let after: SideAfter | undefined;
   return {
@@ -610,7 +612,7 @@ export function closeAction(
       };
     },
     question: () =>
-      `Close the ${side} position on ${market}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,
+      `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,
     send: (key, hooks) => client.closeHedge(request, key, hooks),
     // A close trades what the side holds when it is sent: its notional in the book and every add of
     // the side still landing (read before the first send and before each retry).
@@ -622,7 +624,8 @@ export function closeAction(
         addsStillLanding(ports, market, side),
       ]);
       inBook = roundCents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
-      return [{ market, notionalUsd: roundCents(inBook + landing) }];
+      traded = roundCents(inBook + landing);
+      return [{ market, notionalUsd: traded }];
     },
     reconcile: async (entry) =>
       (await reconcileClose(ports, client, entry, request)) as Awaited<

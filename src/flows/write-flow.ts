@@ -55,6 +55,7 @@ import { planDryRun, type RenderedDryRun } from './dry-run.js';
 import { guardLiveAction } from './live-guard.js';
 import { gateTheSend } from './send-gate.js';
 import { utcClock, utcDay } from '../domain/utc-text.js';
+import { formatUsd } from '../domain/money.js';
 
 /** The options every write command shares (WRITE_OPTIONS in the manifest). */
 export interface WriteOptions {
@@ -533,14 +534,19 @@ async function carryOutWrite<S, R>(
   // Read only for the wait: --no-wait sends nothing more than the action needs.
   // A resumed action waits on its own effect as the side shows it now: its recorded baseline moved
   // by every change of the side the journal knows landed since (attributedContext).
-  const before = run.entry
-    ? (await attributedContext(ports, journal, run.entry)).context
-    : options.wait
-      ? await action.before?.(run)
-      : undefined;
+  const readBefore = async () =>
+    run.entry
+      ? (await attributedContext(ports, journal, run.entry)).context
+      : options.wait
+        ? await action.before?.(run)
+        : undefined;
+  let before = await readBefore();
   if (!run.resumed || run.unverified) {
     await action.preview?.();
-    if (!action.confirmed) await guard.confirm(action.question());
+    if (!action.confirmed)
+      await confirmAsShown(ports, guard, action, async () => {
+        before = await readBefore();
+      });
   }
 
   const request = action.plan(run.key);
@@ -615,6 +621,46 @@ async function carryOutWrite<S, R>(
     }),
   );
   return { kind: 'resolved', answer, result, entry: recorded, run: current };
+}
+
+/**
+ * A person's "yes" holds for what the question showed. What the action trades is read before it is
+ * asked and again once answered, under the side's lock: when it differs (a close's request names no
+ * amount, and the side moved meanwhile), nothing is sent; the person is told, and asked again with
+ * the side as it is now (`reread`: the figures the question and the wait use).
+ */
+async function confirmAsShown<S, R>(
+  ports: Pick<FlowPorts, 'notify'>,
+  guard: WriteSetting['guard'],
+  action: WriteAction<S, R>,
+  reread: () => Promise<void>,
+): Promise<void> {
+  const side = action.side;
+  const traded = async () => (await action.trades?.())?.reduce((sum, trade) => sum + trade.notionalUsd, 0);
+  let shown = guard.needsConfirmation && side ? await traded() : undefined;
+  for (;;) {
+    await guard.confirm(action.question());
+    const now = shown === undefined ? undefined : await traded();
+    if (now === undefined || Math.abs(now - shown!) < 0.005) return;
+    sayMovedSinceAsked(ports, side!, shown!, now);
+    await reread();
+    shown = now;
+  }
+}
+
+/** The side moved between a person's question and answer: nothing was sent (the question comes again). */
+export function sayMovedSinceAsked(
+  ports: Pick<FlowPorts, 'notify'>,
+  { market, side }: { market: string; side: string },
+  shownUsd: number,
+  nowUsd: number,
+): void {
+  ports.notify({
+    kind: 'moved-since-asked',
+    level: 'caution',
+    text: `The ${side} side of ${safeText(market)} moved while you were asked: it holds ${formatUsd(nowUsd)} now, not the ${formatUsd(shownUsd)} shown. Nothing was sent.`,
+    data: { market, side, shown_usd: shownUsd, now_usd: nowUsd },
+  });
 }
 
 /** `hedge journal resolve ID --landed|--not-landed`, with the flags that chose the environment. */

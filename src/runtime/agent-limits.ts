@@ -41,9 +41,10 @@ export interface Readmission {
 /**
  * A live write an agent confirmed with a token (src/agent/confirmation.ts): where a command decides
  * its plan (a lone action, an apply's steps, a roll's legs) it passes the requests it is about to
- * send, in order, before the first leaves. A preview's dry run records them; the confirmed run
- * throws when they differ from what the preview showed. Unset at the CLI.
+ * send, in order, and what they trade (a close's body does not say: the side it empties does),
+ * before the first leaves. A preview's dry run records them; the confirmed run throws when they
+ * differ from what the preview showed. Unset at the CLI.
  */
 export interface PlanCheck {
-  check(requests: readonly ApiRequest[]): void;
+  check(requests: readonly ApiRequest[], trades: readonly Trade[] | undefined): void;
 }

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/agent/catalogue.js';
 import { openJournal } from '../../src/journal/index.js';
 import { HEDGE_BIN, ROOT, baseEnv } from '../support/hedge-cli.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { startLiveKeyProxy, type FieldProxy } from '../support/field-proxy.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 
 const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
@@ -18,9 +19,11 @@ const READ_TOOLS = agentTools(COMMANDS)
 
 const startSimulator = useSimulators();
 const transports: StdioClientTransport[] = [];
+const proxies: FieldProxy[] = [];
 afterEach(async () => {
   // Closing ends the server's stdin; the SDK sends SIGTERM, then SIGKILL, if it does not exit.
   await Promise.all(transports.splice(0).map((transport) => transport.close()));
+  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
 });
 
 interface Served {
@@ -61,6 +64,19 @@ async function serve(
 }
 
 const json = (result: { content: Array<{ text: string }> }): any => JSON.parse(result.content[0]!.text);
+
+/**
+ * `hedge mcp --allow-live` on a LIVE key, through a proxy that presents the simulator's own key
+ * upstream (the simulator refuses live keys): a confirmed write really lands on the simulator.
+ */
+async function serveLive(simulator: Simulator, env: Record<string, string> = {}): Promise<Served> {
+  const proxy = await startLiveKeyProxy(simulator.sandbox);
+  proxies.push(proxy);
+  return serve(simulator, {
+    args: ['--allow-live'],
+    env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl, ...env },
+  });
+}
 
 describe('hedge mcp on a test key', () => {
   it('lists every tool, quotes, opens and closes on the simulator, each write journaled', async () => {
@@ -180,7 +196,16 @@ describe('hedge mcp on a live key', () => {
 
   it('with --allow-live a write previews and sends nothing; wrong tokens send nothing; the right one goes ahead once', async () => {
     const simulator = await startSimulator();
-    const { client, call } = await serve(simulator, { args: ['--allow-live'], env: { HEDGE_API_KEY: LIVE_KEY } });
+    const seeded = simulator.seedOpen('buy', 10_000);
+    // A close's token binds what the side holds: where the side cannot be read (this simulator
+    // refuses live keys) there is no token, and nothing is written.
+    const unread = await serve(simulator, { args: ['--allow-live'], env: { HEDGE_API_KEY: LIVE_KEY } });
+    const refusedKey = await unread.call('close', { market: MARKET, side: 'buy' });
+    expect(json(refusedKey)).toMatchObject({ error: { code: 'live_key_refused' }, exit_code: 4 });
+    expect(refusedKey.content.map((part) => part.text).join('\n')).not.toContain('confirmation_token');
+    expect(simulator.writes()).toEqual([]);
+
+    const { client, call } = await serveLive(simulator);
     const closeTool = (await client.listTools()).tools.find((tool) => tool.name === 'close')!;
     expect(Object.keys(closeTool.inputSchema.properties ?? {})).toContain('confirmation_token');
 
@@ -196,17 +221,18 @@ describe('hedge mcp on a live key', () => {
           body: { market: MARKET, side: 'buy' },
           headers: { Authorization: 'Bearer hpk_live…UvWx' },
         },
+        // What closing returns: the side's position as it is.
+        position: { market: MARKET, side: 'buy', notional_usd: 10_000 },
       },
       expires_in_seconds: 120,
     });
     const token: string = shown.confirmation_token;
-    // The preview reads the side's position (what closing returns); this simulator refuses live
-    // keys, so the preview says it could not, and stands. Nothing was written.
-    expect(shown.preview).toMatchObject({ position: null, position_error: { code: 'live_key_refused' } });
-    expect(simulator.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', '/positions']]);
+    expect(simulator.writes()).toEqual([]);
+    const previewed = simulator.requests().length;
 
     const wrong = await call('close', { market: MARKET, side: 'buy', confirmation_token: 'hct_madeup' });
     expect(json(wrong).error).toMatchObject({ code: 'usage', argument: 'confirmation_token' });
+    expect(simulator.requests()).toHaveLength(previewed);
     const otherSide = await call('close', { market: MARKET, side: 'sell', confirmation_token: token });
     expect(json(otherSide).error.message).toMatch(
       /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
@@ -214,44 +240,71 @@ describe('hedge mcp on a live key', () => {
     // Refused with the preview of those arguments instead (its own read of the book, its own token).
     expect(json(otherSide).new_preview).toMatchObject({ sent: false, arguments: { market: MARKET, side: 'sell' } });
     expect(json(otherSide).new_preview.confirmation_token).not.toBe(token);
-    expect(simulator.requests().map((entry) => [entry.method, entry.path])).toEqual([
-      ['GET', '/positions'],
-      ['GET', '/positions'],
-    ]);
+    expect(simulator.writes()).toEqual([]);
 
-    // The token lets the close go ahead; the simulator, which takes test keys only, refuses the key.
+    // The token lets the close go ahead: it closes the side, once.
     const confirmed = await call('close', { market: MARKET, side: 'buy', confirmation_token: token });
-    expect(json(confirmed)).toMatchObject({
-      error: { code: 'live_key_refused', class: 'auth', status: 401 },
-      exit_code: 4,
-    });
-    const afterConfirm = simulator.requests().map((entry) => [entry.method, entry.path, entry.errorCode]);
-    expect(afterConfirm).toEqual([
-      ['GET', '/positions', 'live_key_refused'],
-      ['GET', '/positions', 'live_key_refused'],
-      ['GET', '/positions', 'live_key_refused'],
-    ]);
+    expect(confirmed.isError, confirmed.content[0]!.text).toBeFalsy();
+    expect(json(confirmed)).toMatchObject({ hedge_id: seeded.id, status: 'closed' });
+    expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
+    expect(simulator.active('buy')).toEqual([]);
 
+    const afterConfirm = simulator.requests().length;
     const reused = await call('close', { market: MARKET, side: 'buy', confirmation_token: token });
     expect(json(reused).error.message).toMatch(/^confirmation_token: this token has been used already/);
-    expect(simulator.requests()).toHaveLength(afterConfirm.length);
+    expect(simulator.requests()).toHaveLength(afterConfirm);
   });
 
   it('an expired token sends nothing (HEDGE_MCP_TOKEN_TTL_SECONDS=0: every token has expired when it returns)', async () => {
     const simulator = await startSimulator();
-    const { call } = await serve(simulator, {
-      args: ['--allow-live'],
-      env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_MCP_TOKEN_TTL_SECONDS: '0' },
-    });
+    const { call } = await serveLive(simulator, { HEDGE_MCP_TOKEN_TTL_SECONDS: '0' });
     const shown = json(await call('close', { market: MARKET, side: 'sell' }));
     expect(shown.expires_in_seconds).toBe(0);
+    const previewed = simulator.requests().length;
     const expired = await call('close', { market: MARKET, side: 'sell', confirmation_token: shown.confirmation_token });
     expect(expired.isError).toBe(true);
     expect(json(expired)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
     expect(json(expired).error.message).toMatch(
       /^confirmation_token: this token has expired \(a token lasts 0 s\); nothing was sent\./,
     );
-    // Only the preview's read of the position reached the server.
-    expect(simulator.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', '/positions']]);
+    // Only the preview's reads of the side reached the server.
+    expect(simulator.requests()).toHaveLength(previewed);
+    expect(simulator.writes()).toEqual([]);
+  });
+
+  it("a close's token binds the side as previewed: grown by a colleague since, nothing is sent and a new preview comes back", async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 100);
+    const { call } = await serveLive(simulator);
+    const shown = json(await call('close', { market: MARKET, side: 'buy' }));
+    expect(shown.preview.position).toMatchObject({ notional_usd: 100 });
+
+    // A colleague adds 49,900 to the side (another client of the account), and it lands.
+    await colleagueAdds(simulator, 'buy', 49_900);
+    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
+
+    const refused = await call('close', { market: MARKET, side: 'buy', confirmation_token: shown.confirmation_token });
+    expect(refused.isError).toBe(true);
+    expect(json(refused)).toMatchObject({
+      error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 100, now_usd: 50_000 } },
+      exit_code: 3,
+    });
+    const fresh = json(refused).new_preview;
+    expect(fresh).toMatchObject({ sent: false, tool: 'close', preview: { position: { notional_usd: 50_000 } } });
+    expect(fresh.confirmation_token).not.toBe(shown.confirmation_token);
+    // Nothing was sent or journaled: the server saw no close, and the side holds what the colleague left.
+    expect(simulator.requests('POST', '/hedges/close')).toEqual([]);
+    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
+    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+
+    // The new preview's token closes the side as it now shows it, once.
+    const confirmed = await call('close', {
+      market: MARKET,
+      side: 'buy',
+      confirmation_token: fresh.confirmation_token,
+    });
+    expect(confirmed.isError, confirmed.content[0]!.text).toBeFalsy();
+    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
+    expect(simulator.active('buy')).toEqual([]);
   });
 });

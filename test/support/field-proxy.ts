@@ -46,13 +46,23 @@ export interface ProxiedRequest {
 }
 
 /**
+ * The same server passing every answer on as it came, with the sandbox's own key upstream in place
+ * of the client's: a LIVE key (which the sandbox refuses) served by the sandbox's test account.
+ */
+export function startLiveKeyProxy(sandbox: RunningSandbox): Promise<FieldProxy> {
+  return startAnswerProxy(sandbox, () => {}, `Bearer ${sandbox.apiKey}`);
+}
+
+/**
  * A real HTTP server in front of the sandbox that hands every answer's envelope to `rewrite` before
  * passing it on: a service that answers the spec's open questions otherwise (a history without a
  * field, a list that is empty) without mocking anything — the sandbox still does all the work.
+ * `authorization`: sent upstream in place of the client's.
  */
 export async function startAnswerProxy(
   sandbox: RunningSandbox,
   rewrite: (request: ProxiedRequest, envelope: { data: unknown; [key: string]: unknown }) => void,
+  authorization?: string,
 ): Promise<FieldProxy> {
   const target = new URL(sandbox.baseUrl);
   const server: Server = createServer((req, res) => {
@@ -65,7 +75,7 @@ export async function startAnswerProxy(
           port: target.port,
           method: req.method,
           path: req.url,
-          headers: { ...req.headers, host: target.host },
+          headers: { ...req.headers, host: target.host, ...(authorization ? { authorization } : {}) },
         },
         (answer) => {
           const parts: Buffer[] = [];

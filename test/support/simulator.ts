@@ -141,6 +141,16 @@ export async function openFilledThroughCli(
   return hedge.id;
 }
 
+/** A colleague's add to a side: another client of the account (over HTTP, in the request log), landed. */
+export async function colleagueAdds(simulator: Simulator, side: 'buy' | 'sell', notionalUsd: number): Promise<void> {
+  const added = await simulator.api('POST', '/hedges/add', {
+    body: { market: MARKET, side, notional_usd: notionalUsd },
+    idempotencyKey: randomUUID(),
+  });
+  if (added.status !== 200) throw new Error(`add failed: ${JSON.stringify(added.body?.error)}`);
+  simulator.advance(FILL_DELAY_MS + 1);
+}
+
 /** Env that pins the CLI's own clock to the simulator's time (for frozen simulators). */
 export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }): Record<string, string> {
   return { NODE_OPTIONS: `--import=${FROZEN_CLOCK_PRELOAD}`, READ_E2E_NOW_MS: String(simulator.sandbox.clock.now()) };

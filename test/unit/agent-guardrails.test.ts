@@ -13,7 +13,7 @@ import { openJournal } from '../../src/journal/index.js';
 import { CommandContext } from '../../src/runtime/context.js';
 import { registerSecret } from '../../src/security/secrets.js';
 import { realClock } from '../support/client.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { agentTools } from '../../src/agent/catalogue.js';
 
@@ -208,5 +208,49 @@ describe('the confirmation step of a live write previews the numbers', () => {
     expect(close.preview.limits).toEqual({ this_call_usd: 10_000, max_notional_usd: 50_000 });
     expect(typeof close.preview.position.net_margin_usd).toBe('number');
     expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes']);
+  });
+});
+
+describe('a live token binds the side as previewed; the limits judge it as it is when sent', () => {
+  it('close previewed at 100 under a 1,000 cap, the side grown to 50,000: nothing sent, the new preview refused by the cap', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 100);
+    const { call } = toolbox(simulator, { maxNotionalUsd: 1_000 }, { live: true });
+    const shown = data(await call('close', { market: MARKET, side: 'buy' }));
+    expect(shown.preview.limits).toEqual({ this_call_usd: 100, max_notional_usd: 1_000 });
+    await colleagueAdds(simulator, 'buy', 49_900);
+
+    const refused = await call('close', { market: MARKET, side: 'buy', confirmation_token: shown.confirmation_token });
+    expect(refused.isError).toBe(true);
+    // The side as it is now is over the cap: its preview is refused (no token), and the answer says why it came.
+    expect(data(refused)).toMatchObject({
+      error: { code: 'max_notional_exceeded', details: { this_call_usd: 50_000, max_notional_usd: 1_000 } },
+      exit_code: 3,
+    });
+    expect(refused.content.at(-1)!.text).toMatch(
+      /^confirmation_token: what this call would send now is not what its preview showed \(100\.00 USD traded then, 50,000\.00 USD now\): the side, the book or the target file changed since; nothing was sent\./,
+    );
+    expect(simulator.requests('POST', '/hedges/close')).toEqual([]);
+    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
+    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+  });
+
+  it('roll: the new hedge it would open is the side as previewed; grown since, nothing sent and a new preview', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 100);
+    const { call } = toolbox(simulator, {}, { live: true });
+    const shown = data(await call('roll', { market: MARKET, side: 'buy', tenor: 7 }));
+    await colleagueAdds(simulator, 'buy', 49_900);
+    const refused = data(
+      await call('roll', { market: MARKET, side: 'buy', tenor: 7, confirmation_token: shown.confirmation_token }),
+    );
+    expect(refused).toMatchObject({
+      error: { code: 'preview_changed', details: { previewed_usd: 200, now_usd: 100_000 } },
+      new_preview: { sent: false, tool: 'roll' },
+    });
+    expect(refused.new_preview.confirmation_token).not.toBe(shown.confirmation_token);
+    // Quotes only (the previews'), beside the colleague's add.
+    expect(simulator.writes().map((entry) => entry.path)).toEqual(['/quotes', '/hedges/add', '/quotes']);
+    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
   });
 });

@@ -240,7 +240,10 @@ describe('a live key with --allow-live', () => {
       target(65_000);
       const refused = await call('apply', { file: 'target.csv', confirmation_token: shown.confirmation_token });
       expect(refused.isError).toBe(true);
-      expect(data(refused)).toMatchObject({ error: { code: 'usage', argument: 'confirmation_token' }, exit_code: 2 });
+      expect(data(refused)).toMatchObject({
+        error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 1_000, now_usd: 55_000 } },
+        exit_code: 3,
+      });
       expect(data(refused).error.message).toMatch(
         /^confirmation_token: what this call would send now is not what its preview showed .*; nothing was sent\./,
       );

@@ -1,8 +1,15 @@
 // The guards that run before a write is sent, with fake streams and a scripted prompter: the live
-// key guard (banner, confirmation defaulting to No, --yes, no terminal), the idempotency key
-// (made once, or taken from --idempotency-key and checked), and the dry-run rendering.
+// key guard (banner, confirmation defaulting to No, --yes, no terminal), a person's "yes" holding
+// only for the side the question showed (against the simulator), the idempotency key (made once,
+// or taken from --idempotency-key and checked), and the dry-run rendering.
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runClose } from '../../src/commands/close.js';
+import { runRoll } from '../../src/flows/roll.js';
+import { writeOptionsFrom } from '../../src/flows/write-flow.js';
+import { openJournal } from '../../src/journal/index.js';
+import { clientFor, closeClients, realClock } from '../support/client.js';
+import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { CommandContext } from '../../src/runtime/context.js';
 import { describePlannedRequest } from '../../src/flows/dry-run.js';
 import { idempotencyKeyFor, parseIdempotencyKey } from '../../src/domain/idempotency.js';
@@ -124,6 +131,116 @@ describe('live key guard', () => {
     expect(questions).toEqual([]);
     await tick();
     expect(stderr()).toBe('');
+  });
+});
+
+const startSimulator = useSimulators();
+afterAll(closeClients);
+
+/**
+ * A person at a terminal with a LIVE key whose requests reach the simulator (its client holds the
+ * simulator's test key); `answer` is the person, told which question this is (1, 2, …).
+ */
+function liveTerminal(simulator: Simulator, answer: (asked: number) => Promise<boolean>) {
+  const io = {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    stdoutIsTTY: true,
+    stderrIsTTY: true,
+    stdinIsTTY: true,
+  };
+  let stderr = '';
+  io.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  io.stdout.resume();
+  const questions: string[] = [];
+  const ctx = new CommandContext({
+    io,
+    env: { HEDGE_CONFIG_DIR: simulator.configDir },
+    globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
+    clock: realClock,
+    signal: new AbortController().signal,
+    output: new Output({ mode: 'table', chalk: makeChalk(false), streams: io, now: () => Date.now() }),
+    prompter: {
+      select: () => Promise.reject(new Error('unexpected select')),
+      input: () => Promise.reject(new Error('unexpected input')),
+      password: () => Promise.reject(new Error('unexpected password')),
+      confirm: async ({ message }) => {
+        questions.push(message);
+        return answer(questions.length);
+      },
+    },
+    credentials: {
+      apiKey: LIVE,
+      baseUrl: simulator.baseUrl,
+      environment: 'live',
+      sources: { apiKey: 'environment', baseUrl: 'environment' },
+    },
+    client: clientFor(simulator.sandbox).client,
+  });
+  return { ctx, questions, stderr: () => stderr.replace(/\s+/g, ' ') };
+}
+
+describe("a person's yes holds for the side the question showed", () => {
+  it('close: the side grown while the question was open, nothing is sent; told what changed and asked again', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 100);
+    let closesAtSecondQuestion: number | undefined;
+    const { ctx, questions, stderr } = liveTerminal(simulator, async (asked) => {
+      // Yes to the close of 100; meanwhile a colleague adds 49,900.
+      if (asked === 1) await colleagueAdds(simulator, 'buy', 49_900);
+      else closesAtSecondQuestion = simulator.requests('POST', '/hedges/close').length;
+      return true;
+    });
+    try {
+      await runClose(ctx, { market: MARKET, side: 'buy', write: writeOptionsFrom({}) });
+    } finally {
+      await ctx.dispose();
+    }
+    expect(questions).toHaveLength(2);
+    expect(questions[0]).toMatch(/^LIVE Close the buy position on USDTNGN of 100\.00 USD \(returns about .*\)\?$/);
+    expect(questions[1]).toMatch(/^LIVE Close the buy position on USDTNGN of 50,000\.00 USD \(returns about .*\)\?$/);
+    expect(stderr()).toContain(
+      'The buy side of USDTNGN moved while you were asked: it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.',
+    );
+    // The first yes sent nothing; the second, given with the side as it is, closed it once.
+    expect(closesAtSecondQuestion).toBe(0);
+    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
+    expect(simulator.active('buy')).toEqual([]);
+    const [entry, ...others] = await openJournal({ dir: simulator.configDir }).list();
+    expect(others).toEqual([]);
+    expect(entry).toMatchObject({ command: 'close', outcome: 'done', traded_usd: 50_000 });
+  });
+
+  it('roll: the side grown while the card was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
+    const simulator = await startSimulator();
+    simulator.seedOpen('buy', 100);
+    const { ctx, questions, stderr } = liveTerminal(simulator, async (asked) => {
+      if (asked === 1) await colleagueAdds(simulator, 'buy', 49_900);
+      return asked === 1;
+    });
+    const request = {
+      market: MARKET,
+      side: 'buy' as const,
+      tenorDays: 7 as const,
+      skipChecks: false,
+      write: writeOptionsFrom({}),
+    };
+    let error: unknown;
+    try {
+      await runRoll(flowPorts(ctx), request).catch((failure: unknown) => (error = failure));
+    } finally {
+      await ctx.dispose();
+    }
+    expect(error).toBeInstanceOf(NotConfirmedError);
+    expect(exitCodeFor(error)).toBe(8);
+    expect(questions).toHaveLength(2);
+    expect(questions[0]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 100 USD for 7 days/);
+    expect(questions[1]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 50000 USD for 7 days/);
+    expect(stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');
+    expect(simulator.writes().map((entry) => entry.path)).toEqual(['/quotes', '/hedges/add', '/quotes']);
+    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
+    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
   });
 });
 
