@@ -1,7 +1,8 @@
 // Known secrets never leave the process, data included: a server that echoes the API key inside a
 // data field (or in an error's message) gets it back redacted in every format, in the HTML report
-// and in the journal. No network is mocked: a proxy in front of the simulator plays the echoing
-// server.
+// and in the journal; `hedge api` refuses a request that would carry the key (a file read whole,
+// such as /proc/self/environ) before anything is sent or journaled, a dry run's included. No
+// network is mocked: a proxy in front of the simulator plays the echoing server.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -103,3 +104,32 @@ describe('a key the server echoes in a data field', () => {
   });
 });
 
+describe('hedge api: a request that would carry the key', () => {
+  // /proc/self/environ is the environment of the process that reads it: a process of its own.
+  const spawned = { onSpawn: () => {} };
+
+  it('-F x=@/proc/self/environ --dry-run: refused in one line (exit 2), the key nowhere, nothing sent', async () => {
+    const simulator = await startSimulator();
+    const run = await simulator.hedge(
+      ['api', '-X', 'POST', '/quotes', '-F', 'x=@/proc/self/environ', '--dry-run'],
+      spawned,
+    );
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
+    expect(run.stderr).toMatch(
+      /^hedge: PATH, -f, -F and --input: the request would carry an API key .*nothing was sent\.\n$/,
+    );
+    expect(simulator.sandbox.requestLog).toHaveLength(0);
+  });
+
+  it('sent for real: refused before it is journaled or sent (exit 2)', async () => {
+    const simulator = await startSimulator();
+    const run = await simulator.hedge(['api', '-X', 'POST', '/quotes', '-F', 'x=@/proc/self/environ'], spawned);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
+    expect(simulator.sandbox.requestLog).toHaveLength(0);
+    for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(simulator.apiKey);
+    const rows = JSON.parse((await simulator.hedge(['journal', '--json'])).stdout) as unknown[];
+    expect(rows).toEqual([]);
+  });
+});
