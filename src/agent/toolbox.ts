@@ -5,7 +5,6 @@
 import type { RawInput } from '../runner/command-spec.js';
 import { UsageError } from '../errors.js';
 import { describeError, errorAsJson, type ErrorDescription } from '../exit-codes.js';
-import { scrubSecrets } from '../security/secrets.js';
 import { safeJson } from '../security/safe-text.js';
 import { callArguments, namedArgument, rawInputFor } from './arguments.js';
 import {
@@ -273,7 +272,7 @@ export class AgentToolbox {
       const named = namedArgument(tool, description.message, args);
       if (named) Object.assign(error, { message: named.message, argument: named.argument });
     }
-    const body = scrubSecrets(safeJson({ error, exit_code: description.exitCode, ...more }, 2));
-    return { isError: true, content: [text(body), ...(messages ? [text(scrubSecrets(messages))] : [])] };
+    const body = safeJson({ error, exit_code: description.exitCode, ...more }, 2);
+    return { isError: true, content: [text(body), ...(messages ? [text(messages)] : [])] };
   }
 }

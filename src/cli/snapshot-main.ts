@@ -12,7 +12,6 @@
 import { startupSnapshot } from 'node:v8';
 import { main } from './main.js';
 import { safeText } from '../security/safe-text.js';
-import { scrubSecrets } from '../security/secrets.js';
 
 void Promise.all([
   import('./run.js'),
@@ -39,10 +38,10 @@ startupSnapshot.setDeserializeMainFunction(() => {
       process.exitCode = code;
     },
     // main() reports every failure itself; this is the last net, without the stack, a secret or a
-    // terminal control sequence (the one scrubber and text filter of security/, which bin/hedge.js,
-    // loading no code, cannot import).
+    // terminal control sequence (the one text filter of security/, which redacts secrets too;
+    // bin/hedge.js, loading no code, cannot import it).
     (error: unknown) => {
-      const message = safeText(scrubSecrets(String((error as Error | undefined)?.message ?? error)));
+      const message = safeText(String((error as Error | undefined)?.message ?? error));
       process.stderr.write(`hedge: unexpected failure: ${message}\n`);
       process.exitCode = 1;
     },

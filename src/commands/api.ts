@@ -24,6 +24,7 @@ import {
 import { runWrite, writeOptionsFrom, type WriteOptions } from '../flows/write-flow.js';
 import type { CommandContext } from '../runtime/context.js';
 import { resolveApiPath } from '../security/base-url.js';
+import { containsKeyShape } from '../security/secrets.js';
 import { printAnswers } from '../ui/api-answer.js';
 import { renderDryRun } from '../ui/dry-run-view.js';
 import { flowPorts } from '../runtime/flow-ports.js';
@@ -107,6 +108,12 @@ async function planCall(ctx: CommandContext, opts: ApiOptions): Promise<ApiCall>
   } else if (hasParams) {
     body = params;
   }
+  // hedge's own key is never data the API needs: a request holding it (a file read whole, such as
+  // /proc/self/environ) is refused before anything is sent or journaled, a dry run's included.
+  if (containsKeyShape(`${path} ${JSON.stringify(body) ?? ''}`))
+    throw new UsageError(
+      'PATH, -f, -F and --input: the request would carry an API key (or text shaped like one), which hedge never sends as data; nothing was sent.',
+    );
   const argv = [
     'api',
     ...(opts.method === 'GET' ? [] : ['-X', opts.method]),

@@ -8,7 +8,9 @@
 //   in step   the filled hedges' notional on their records is the positions line's
 //   settling  the views disagree: a filled hedge not yet in the positions list, a line whose hedges
 //             are closed or settled on their records, a notional that differs — or a hedge past its
-//             maturity still shown filled (settled late). Nothing acts on a settling side.
+//             maturity still shown filled (settled late), or an amount that cannot be (a listed side
+//             or a filled hedge holding zero or less: `unreadable`, which a write refuses with exit
+//             14, flows/side-book.ts). Nothing acts on a settling side.
 //
 // Hedges being opened (submitted, submitting, or a status the spec does not name) are listed apart:
 // a side with one is never opened again, whatever the views say.
@@ -45,6 +47,8 @@ export interface SideBook {
   /** What the records say the side holds: the sum of its filled hedges. */
   recordsUsd: number;
   line?: PositionLine;
+  /** An amount the side cannot hold, where it was read. */
+  unreadable?: { endpoint: 'GET /positions' | 'GET /hedges'; notionalUsd: number };
 }
 
 /** Statuses after which a hedge holds nothing. */
@@ -69,6 +73,21 @@ export function reconcileSide(
   const recordsUsd = unsized && line?.notionalUsd !== undefined ? line.notionalUsd : summed;
   const ended = records.filter((record) => FINAL.has(record.status)).map((record) => record.id);
   const book = { filled, opening, ended, recordsUsd, ...(line ? { line } : {}) };
+  const bad = filled.find((record) => record.notionalUsd !== undefined && record.notionalUsd <= 0);
+  if (line?.notionalUsd !== undefined && line.notionalUsd <= 0)
+    return {
+      ...book,
+      state: 'settling',
+      why: `the positions list gives the open side a notional of ${line.notionalUsd} USD, which cannot be`,
+      unreadable: { endpoint: 'GET /positions', notionalUsd: line.notionalUsd },
+    };
+  if (bad)
+    return {
+      ...book,
+      state: 'settling',
+      why: `hedge ${bad.id} is filled with a notional of ${bad.notionalUsd} USD on its record, which cannot be`,
+      unreadable: { endpoint: 'GET /hedges', notionalUsd: bad.notionalUsd! },
+    };
   const matured = filled.find((record) => record.maturityAtMs !== undefined && record.maturityAtMs <= nowMs);
   if (matured)
     return { ...book, state: 'settling', why: `hedge ${matured.id} is past its maturity and not settled yet` };

@@ -7,7 +7,7 @@ import { MAX_PAGE_SIZE } from '../api/wire/unspecified.js';
 import { readNumber } from '../api/wire/read-fields.js';
 import { reconcileSide, type HedgeRecord, type SideBook } from '../domain/book.js';
 import type { Side } from '../domain/vocabulary.js';
-import { UnresolvedError } from '../errors.js';
+import { InvalidResponseError, UnresolvedError } from '../errors.js';
 import type { SideAfter } from '../journal/index.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { safeText } from '../security/safe-text.js';
@@ -120,6 +120,18 @@ function historyHedgeId(record: unknown): string | undefined {
   }
 }
 
+/** A side whose book holds an amount that cannot be (domain/book.ts) is a reading problem (exit 14): never acted on. */
+export function readableBook(book: SideBook, market: string, side: Side): SideBook {
+  if (!book.unreadable) return book;
+  throw new InvalidResponseError(`The ${side} side of ${market} is not acted on: ${safeText(book.why!)}.`, {
+    endpoint: book.unreadable.endpoint,
+    status: 200,
+    field: 'notional_usd',
+    received: String(book.unreadable.notionalUsd),
+    hint: 'Nothing was sent for it. Compare `hedge positions` with `hedge hedges`, and report the answer with --verbose.',
+  });
+}
+
 /** How long a one-shot command waits for a settling side's views to agree before it cannot tell (exit 12); --timeout shortens it. */
 const SETTLE_WAIT_MS = 60_000;
 /** The spec's advised polling cadence. */
@@ -158,7 +170,9 @@ export async function readSidesInStep(
   for (let read = 0; ; read += 1) {
     const views = await SideViews.read(client, (line) => ports.log(line), read === 0 ? justPolled : undefined);
     const nowMs = client.transport.serverNow() ?? ports.clock.now();
-    const books = await Promise.all(sides.map(({ market, side }) => views.book(market, side, nowMs)));
+    const books = await Promise.all(
+      sides.map(async ({ market, side }) => readableBook(await views.book(market, side, nowMs), market, side)),
+    );
     const waiting = books.findIndex((book) => book.state === 'settling' || !(until?.(book) ?? true));
     if (waiting < 0) return { books, hedges: views.hedges, positions: views.positions };
     const { market, side } = sides[waiting]!;

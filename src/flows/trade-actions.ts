@@ -18,7 +18,7 @@ import { bodyOf } from './journal-entry.js';
 import { tradedUsd } from './send-gate.js';
 import { formatRate, shortHash } from '../domain/number-format.js';
 import type { TradeView } from '../outcomes/trade.js';
-import { readSideInStep, sideAfterOf, SideViews, type SideBook } from './side-book.js';
+import { readableBook, readSideInStep, sideAfterOf, SideViews, type SideBook } from './side-book.js';
 import { findSide, type BookPosition } from './positions.js';
 import {
   expectedAfterChange,
@@ -599,7 +599,11 @@ export function closeAction(
     // fill the list trails is counted — a roll compares this figure with what it planned.
     before: async () => {
       const views = await SideViews.read(client, (line) => ports.log(line));
-      const book = await views.book(market, side, client.transport.serverNow() ?? ports.clock.now());
+      const book = readableBook(
+        await views.book(market, side, client.transport.serverNow() ?? ports.clock.now()),
+        market,
+        side,
+      );
       const position = findSide(views.positions, market, side);
       estimate = position?.netMarginUsd;
       hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;

@@ -23,6 +23,8 @@ import { lastHolderOf } from './holder.js';
 import { JournalError } from './journal-error.js';
 import { refuseKeyShaped } from './key-guard.js';
 import { JournalStoreError } from './store-error.js';
+import { safeDeep } from '../security/safe-text.js';
+import { scrubSecrets } from '../security/secrets.js';
 
 const MAX_CANDIDATES_NAMED = 10;
 /** Ids are random past their time part: a taken one is drawn again, a few times at most. */
@@ -68,7 +70,11 @@ export class ClientJournal implements Journal {
 
   async begin(fields: BeginFields): Promise<JournalEntry> {
     checkBeginFields(fields);
-    refuseKeys(fields);
+    refuseKeyShaped(
+      fields,
+      'journal an event',
+      'This is a bug: the journal stores keyFingerprint(key), never the key.',
+    );
     for (let attempt = 0; attempt < ID_TRIES; attempt++) {
       const time = this.now();
       const at = new Date(time).toISOString();
@@ -96,13 +102,12 @@ export class ClientJournal implements Journal {
   async update(id: string, patch: JournalPatch): Promise<JournalEntry> {
     if (patch.outcome !== undefined && !isOutcome(patch.outcome))
       throw new JournalError(`"${String(patch.outcome)}" is not a journal outcome.`);
-    refuseKeys(patch);
     const at = new Date(this.now()).toISOString();
     const final = patch.outcome !== undefined && !isUnresolved({ outcome: patch.outcome });
-    const change = plainJson({
-      ...patch,
-      ...(final && patch.resolved_at === undefined ? { resolved_at: at } : {}),
-    }) as JournalPatch;
+    // What an answer told (a server's message echoing the key) is kept with every secret redacted.
+    const change = plainJson(
+      safeDeep({ ...patch, ...(final && patch.resolved_at === undefined ? { resolved_at: at } : {}) }, scrubSecrets),
+    ) as JournalPatch;
     if (this.failure !== undefined && this.fallback)
       return this.fallback.record(this.known.get(id), id, change, this.failure);
     let entry: JournalEntry | undefined;
@@ -223,11 +228,6 @@ export function matchesRequest(entry: JournalEntry, match: SameRequest): boolean
     (match.leg === undefined || entry.leg === match.leg) &&
     canonicalJson(entry.request.body) === canonicalJson(match.body)
   );
-}
-
-/** Every event is refused when it holds anything shaped like an API key. */
-function refuseKeys(event: object): void {
-  refuseKeyShaped(event, 'journal an event', 'This is a bug: the journal stores keyFingerprint(key), never the key.');
 }
 
 /** The fields a reader relies on; TypeScript checks callers, this catches what slips past it. */

@@ -10,7 +10,11 @@
 // output can be decoded back to the input (JSON output, where the value must survive, uses
 // safeJson, which is exact).
 //
-// A leaf module: Node built-ins only.
+// Every known secret (the API key, a store password) and anything shaped like a key is replaced
+// here too by its redacted form (secrets.ts): every output, data included, passes this one filter
+// — terminal, TSV/CSV, JSON, HTML, Slack, stderr — so no renderer scrubs on its own.
+
+import { holdsSecret, scrubSecrets } from './secrets.js';
 
 // Kept as sources so the single-line, multi-line and JSON variants are built from one list.
 /** C0 controls except LF (LF is added per variant), DEL and C1 controls: written `\xNN`. */
@@ -79,35 +83,47 @@ function hex(code: number, digits: number): string {
   return code.toString(16).padStart(digits, '0');
 }
 
+/** Each character of `class` in the value written as a visible escape; a clean value returned as it is, without allocating. */
+function visible(value: string, test: RegExp, all: RegExp): string {
+  return test.test(value) ? value.replace(all, visibleEscape) : value;
+}
+
 /**
  * The string as it may be printed in one cell or line: every control character (TAB and LF
  * included), escape-sequence introducer, bidi control, zero-width or invisible character and lone
- * surrogate written as a visible escape (a ZWJ inside an emoji excepted). Clean strings (nearly
- * all) are returned as they are, after one regex test and without allocating.
+ * surrogate written as a visible escape (a ZWJ inside an emoji excepted); a known secret redacted.
  */
 export function safeText(value: string): string {
-  return SINGLE_LINE_TEST.test(value) ? value.replace(SINGLE_LINE_ALL, visibleEscape) : value;
+  return visible(scrubSecrets(value), SINGLE_LINE_TEST, SINGLE_LINE_ALL);
 }
 
 /** Like safeText but keeps LF, for messages that span lines. CR is still escaped (it overwrites). */
 export function safeMultiline(value: string): string {
-  return MULTILINE_TEST.test(value) ? value.replace(MULTILINE_ALL, visibleEscape) : value;
+  return visible(scrubSecrets(value), MULTILINE_TEST, MULTILINE_ALL);
 }
 
-/** True when safeText would change the string: for refusing such input (e.g. `--ref`). */
+/** True when safeText would escape characters of the string: for refusing such input (e.g. `--ref`). */
 export function hasUnsafeText(value: string): boolean {
-  return SINGLE_LINE_TEST.test(value) && safeText(value) !== value;
+  return visible(value, SINGLE_LINE_TEST, SINGLE_LINE_ALL) !== value;
 }
 
 /**
  * JSON.stringify, with the characters it leaves raw (DEL, C1 controls, bidi, zero-width, U+2028 and
  * U+2029) written as `\uXXXX`. Those characters only ever occur inside JSON strings, so the result
- * is still valid JSON and parses back to the same value. A value JSON cannot represent at the top
+ * is still valid JSON and parses back to the same value — but for a known secret, which is written
+ * redacted (the exception to "the server's data as sent"). A value JSON cannot represent at the top
  * level (undefined, a function) is written `null`, so the output is always one JSON document.
  */
 export function safeJson(value: unknown, space?: number): string {
-  const json = JSON.stringify(value, null, space) as string | undefined;
+  let json = JSON.stringify(value, null, space) as string | undefined;
   if (json === undefined) return 'null';
+  // Scrubbed value by value, so that a replacement never touches the JSON around it.
+  if (holdsSecret(json))
+    json = JSON.stringify(
+      value,
+      (_key, item: unknown) => (typeof item === 'string' ? scrubSecrets(item) : item),
+      space,
+    );
   return JSON_RAW_TEST.test(json) ? json.replace(JSON_RAW_ALL, jsonEscape) : json;
 }
 
@@ -140,7 +156,8 @@ const SGR = /\u001b\[[0-9;]*m/g;
  * For text we compose and colour ourselves (tables, cards, notes) that may carry server strings:
  * colour codes pass, everything else that could act on a terminal is made visible; newlines stay.
  */
-export function safeStyled(value: string): string {
+export function safeStyled(text: string): string {
+  const value = scrubSecrets(text);
   if (!MULTILINE_TEST.test(value)) return value;
   // Tabs and newlines are our own structure here (TSV, lines); values were filtered cell by cell.
   const keepTabs = (part: string) => part.split('\t').map(safeMultiline).join('\t');

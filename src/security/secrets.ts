@@ -11,8 +11,11 @@ const KEY_SHAPE = /^([A-Za-z][A-Za-z0-9]{1,15})_(live|test)_([A-Za-z0-9_-]{8,200
 
 /** Text that holds something shaped like an API key anywhere in it (never stored or shown as data). */
 export function containsKeyShape(text: string): boolean {
-  return /[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/.test(text);
+  return KEY_MIDDLE.test(text) && /[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/.test(text);
 }
+
+/** A quick test before the key-shape regex: every string that leaves passes (security/safe-text.ts), and most hold neither. */
+const KEY_MIDDLE = /_(?:live|test)_/;
 
 export function environmentOfKey(key: string): Environment | undefined {
   const match = KEY_SHAPE.exec(key);
@@ -51,8 +54,8 @@ export function redactKey(key: string): string {
   return '…';
 }
 
-/** Each secret met so far, and what is shown in its place. */
-const knownSecrets = new Map<string, string>();
+/** Each secret met so far and what is shown in its place, the longest first: a secret inside another is replaced as part of the longer one. */
+let knownSecrets: Array<[secret: string, shown: string]> = [];
 
 /**
  * Remembers a secret so that `scrubSecrets` can remove it from any text leaving the process. A key
@@ -61,23 +64,25 @@ const knownSecrets = new Map<string, string>();
  */
 export function registerSecret(key: string, shownAs?: string): void {
   // A password of a few characters still must not show; a key is never that short.
-  if (key.length >= 8 || (shownAs !== undefined && key.length >= 3)) knownSecrets.set(key, shownAs ?? redactKey(key));
+  if (key.length < 8 && (shownAs === undefined || key.length < 3)) return;
+  knownSecrets = [...knownSecrets.filter(([secret]) => secret !== key), [key, shownAs ?? redactKey(key)]];
+  knownSecrets.sort(([a], [b]) => b.length - a.length);
 }
 
 // Anything shaped like a key, even one never registered (e.g. typed as an unknown flag).
 const KEY_SHAPE_ANYWHERE = /(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{1,15}_(?:live|test)_[A-Za-z0-9_-]{8,200}/g;
 
+/** The text with every known secret and anything shaped like a key replaced by its redacted form. */
 export function scrubSecrets(text: string): string {
   let scrubbed = text;
-  // Longest first: a secret inside another is replaced as part of the longer one.
-  for (const [secret, shown] of [...knownSecrets].sort(([a], [b]) => b.length - a.length)) {
+  for (const [secret, shown] of knownSecrets) {
     if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(shown);
   }
-  return scrubbed.replace(KEY_SHAPE_ANYWHERE, (key) => redactKey(key));
+  return KEY_MIDDLE.test(scrubbed) ? scrubbed.replace(KEY_SHAPE_ANYWHERE, redactKey) : scrubbed;
 }
 
 /** Whether the text holds a secret met so far (a key, a password) or anything shaped like a key. */
 export function holdsSecret(text: string): boolean {
-  for (const secret of knownSecrets.keys()) if (text.includes(secret)) return true;
+  for (const [secret] of knownSecrets) if (text.includes(secret)) return true;
   return containsKeyShape(text);
 }

@@ -1,9 +1,8 @@
 // How a failure reads, from its one description (src/exit-codes.ts describeError): one line for
 // bad input; code, sentence and next step for API errors; a JSON object on stderr under --json.
-// Everything passes the secret scrubber and the untrusted-text filter on its way out.
+// Everything passes the untrusted-text filter, which also redacts known secrets, on its way out.
 import type { ChalkInstance } from 'chalk';
 import { errorAsJson, type ErrorDescription } from '../exit-codes.js';
-import { scrubSecrets } from '../security/secrets.js';
 import { safeJson, safeMultiline, safeText } from '../security/safe-text.js';
 import { withoutColour, wrapWords } from './width.js';
 
@@ -34,7 +33,7 @@ export function reportError(description: ErrorDescription, error: unknown, out: 
           .split('\n')
           .map((line) => wrapWords(line, columns, { hangingIndent: hangingIndentOf(line) }))
           .join('\n');
-  const write = (text: string) => out.stderr.write(`${fitLine(scrubSecrets(text))}\n`);
+  const write = (text: string) => out.stderr.write(`${fitLine(text)}\n`);
   if (out.json) {
     write(safeJson({ error: errorAsJson(description) }));
     if (out.verbose && description.exitCode === 1 && error instanceof Error && error.stack)

@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Journal } from '../../src/journal/backend.js';
 import { openJournal, type BeginFields } from '../../src/journal/index.js';
 import { JournalError } from '../../src/journal/journal-error.js';
+import { redactKey, registerSecret } from '../../src/security/secrets.js';
 import { PostgresJournal } from '../../src/journal/postgres-store.js';
 import { useChildBundle } from '../support/child-bundle.js';
 import { drivePeer, type PeerProcess } from '../support/peer-process.js';
@@ -296,6 +297,22 @@ function conformance(backend: () => Backend): void {
       JournalError,
     );
     expect((await reader.keeperHeartbeats!.read(scope))?.revision).toBe(2);
+  });
+
+  it("a known secret in what an update records (a server's message echoing the key, a password) is stored redacted; the row is resolved", async () => {
+    const key = 'hpk_test_EchoedByTheServer0000001';
+    registerSecret(key);
+    registerSecret('correct-horse-battery', '***');
+    const place = await backend().fresh();
+    const entry = await place.open().begin(fields());
+    const message = `key ${key} may not add today (store password correct-horse-battery)`;
+    await place.open().update(entry.id, { outcome: 'rejected', error_code: 'limit_exceeded', message });
+    const stored = await place.open().get(entry.id);
+    expect(stored).toMatchObject({
+      outcome: 'rejected',
+      message: `key ${redactKey(key)} may not add today (store password ***)`,
+    });
+    expect(JSON.stringify(stored)).not.toMatch(/EchoedByTheServer|correct-horse/);
   });
 }
 
