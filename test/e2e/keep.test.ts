@@ -2,7 +2,7 @@
 // header), and the test moves the server's clock with advance() instead of waiting for maturities.
 // Every assertion is on the server's own state (its hedges, its request log) or on the events the
 // keeper printed, each of which must be valid JSON.
-import { readFileSync } from 'node:fs';
+import { readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { activeNotional, eventAfter, filledActive, HOUR, lines, startKeeper, writeTarget } from '../support/keeper.js';
@@ -356,6 +356,27 @@ describe('hedge keep', () => {
       /its clock is 45 s ahead of this machine's, give or take \d+ ms \(from the stamps on its answers\)/,
     );
   }, 120_000);
+
+  it("a colleague's close after the target file last changed stands, judged on one clock: the server's 45 s behind ours", async () => {
+    const simulator = await startSimulator({ realNow: () => Date.now() - 45_000 });
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
+    const first = await simulator.hedge(['keep', file, '--once']);
+    expect(first.code, first.stderr).toBe(0);
+    await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
+    // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
+    utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
+    const closed = await simulator.hedge(['close', MARKET, 'sell', '--yes']);
+    expect(closed.code, closed.stderr).toBe(0);
+    const opens = simulator.requests('POST', '/hedges').length;
+    const again = await simulator.hedge(['keep', file, '--once']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(lines(again.stdout).find((event) => event.event === 'drift')).toMatchObject({
+      side: 'sell',
+      change: 'open',
+    });
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
+    expect(simulator.active('sell')).toHaveLength(0);
+  });
 
   it('a target of 0 closes what is left (--converge) and never renews it, even at maturity', async () => {
     const simulator = await startSimulator();
