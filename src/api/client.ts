@@ -490,7 +490,7 @@ export class HedgeClient {
 
   /** POST /hedges — returns at `submitted`; poll getHedge for the fill. */
   openHedge(body: OpenRequest, idempotencyKey: string, hooks?: SendHooks): Promise<OpenedHedge> {
-    return this.call(openedHedgeSchema, { ...this.planOpen(body, idempotencyKey), ...hooks });
+    return this.call(openedHedgeSchema, { ...this.planOpen(body, idempotencyKey), ...hooks, stampedBy: 'opened_at' });
   }
 
   planAdd(body: ChangeRequest, idempotencyKey: string): ApiRequest {

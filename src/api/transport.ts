@@ -11,6 +11,7 @@ import { atBaseOrigin, connectsDirectly, isLoopbackAddress } from '../security/b
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { envelopeSchema } from './schemas.js';
+import { ServerClock, type ServerTime } from '../domain/server-clock.js';
 
 // node:http by process.getBuiltinModule, not an ES import: on Node >= 22 an ES import of node:http
 // reads every export of it, and three of them (WebSocket, CloseEvent, MessageEvent) load Node's
@@ -80,6 +81,10 @@ export interface ApiRequest {
   headers?: Record<string, string>;
   /** Told about every answer an attempt got, before it is read as the envelope. */
   onAnswer?: (answer: RawAnswer) => void;
+  /** The field of the answer's data the server stamps this request with (an open's `opened_at`). */
+  stampedBy?: string;
+  /** This key's first send anywhere: its answer's stamp was made while this send() was under way. */
+  firstSend?: boolean;
   /**
    * Awaited before each retry of this request, with why the last attempt is retried: a write an
    * agent's limits allow asks them again here (the side may have moved since), and what it throws
@@ -89,7 +94,7 @@ export interface ApiRequest {
 }
 
 /** What a write's sender adds to its planned request (the plan itself stays as journaled). */
-export type SendHooks = Pick<ApiRequest, 'beforeRetry'>;
+export type SendHooks = Pick<ApiRequest, 'beforeRetry' | 'firstSend'>;
 
 /** One answer as it arrived, before its envelope is read. */
 export interface ObservedAnswer {
@@ -195,7 +200,15 @@ const CONNECT_TIMEOUT = 'UND_ERR_CONNECT_TIMEOUT';
 export class HttpConnections {
   private readonly agents = new Map<string, HttpAgent | HttpsAgent>();
   private readonly proxies = new Map<string, Promise<Dispatcher>>();
+  private readonly clocks = new Map<string, ServerClock>();
   private closed = false;
+
+  /** What this command learned of a server's clock: one per base URL, whichever client's answers taught it (a keeper's steps each build one). */
+  serverClock(baseUrl: string): ServerClock {
+    let clock = this.clocks.get(baseUrl);
+    if (!clock) this.clocks.set(baseUrl, (clock = new ServerClock()));
+    return clock;
+  }
 
   /** The node:http(s) agent for these settings (one per protocol and CA list). */
   agentFor(url: URL, config: TransportConfig): HttpAgent | HttpsAgent {
@@ -407,24 +420,22 @@ interface AttemptOutcome {
 export class Transport {
   readonly config: TransportConfig;
   readonly host: string;
-  /** The server's Date header minus our clock when it arrived, from the latest answer that had one. */
-  private serverOffsetMs?: number;
+  /** The server's clock as its answers tell it, shared by every client of this command on the same server. */
+  readonly serverClock: ServerClock;
 
   constructor(config: TransportConfig) {
     this.config = config;
     this.host = new URL(config.baseUrl).host;
+    this.serverClock = config.connections.serverClock(config.baseUrl);
   }
 
   private log(line: string): void {
     this.config.log?.(scrubSecrets(line));
   }
 
-  /**
-   * The server's time now, estimated from the Date header of its latest answer (to the second);
-   * undefined before any answer carried one. Maturities are the server's: a keeper compares with this.
-   */
-  serverNow(): number | undefined {
-    return this.serverOffsetMs === undefined ? undefined : this.config.clock.now() + this.serverOffsetMs;
+  /** The server's time now, as far as its answers tell it (domain/server-clock.ts): maturities are compared with this. */
+  serverNow(): ServerTime {
+    return this.serverClock.at(this.config.clock.now());
   }
 
   async send(apiRequest: ApiRequest): Promise<ApiResponse> {
@@ -435,7 +446,7 @@ export class Transport {
     for (let attempt = 1; ; attempt += 1) {
       let outcome: AttemptOutcome;
       try {
-        outcome = await this.attempt(apiRequest, url, endpoint, attempt);
+        outcome = await this.attempt(apiRequest, url, endpoint, attempt, started);
       } catch (error) {
         if (error instanceof ApiError) error.idempotencyKey = apiRequest.idempotencyKey;
         throw error;
@@ -500,7 +511,14 @@ export class Transport {
     return error;
   }
 
-  private async attempt(apiRequest: ApiRequest, url: URL, endpoint: string, attempt: number): Promise<AttemptOutcome> {
+  /** `firstSentAt`: when this send() began (its first attempt), the earliest an answer's own stamp can be. */
+  private async attempt(
+    apiRequest: ApiRequest,
+    url: URL,
+    endpoint: string,
+    attempt: number,
+    firstSentAt: number,
+  ): Promise<AttemptOutcome> {
     const config = this.config;
     const clock = config.clock;
     const remaining = config.deadline === undefined ? Infinity : config.deadline - clock.now();
@@ -543,15 +561,15 @@ export class Transport {
       return this.unanswered(error, { apiRequest, endpoint, attempt, sentAt, timeoutMs, timeoutSignal, cutByDeadline });
     }
     const answerHeaders = flatHeaders(responseHeaders);
-    config.observe?.({ endpoint, status, headers: answerHeaders, sentAt, receivedAt: clock.now() });
+    const receivedAt = clock.now();
+    config.observe?.({ endpoint, status, headers: answerHeaders, sentAt, receivedAt });
     apiRequest.onAnswer?.({ status, headers: responseHeaders, text });
     const requestId = headerValue(responseHeaders, 'x-request-id');
-    const serverDate = Date.parse(headerValue(responseHeaders, 'date') ?? '');
-    if (Number.isFinite(serverDate)) this.serverOffsetMs = serverDate - clock.now();
+    this.serverClock.learnDate(answerHeaders.date, sentAt, receivedAt);
     this.log(
       `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
     );
-    return this.readEnvelope({
+    const read = this.readEnvelope({
       status,
       text,
       requestId,
@@ -561,6 +579,14 @@ export class Transport {
       headers: answerHeaders,
       url: url.toString(),
     });
+    const own = apiRequest.firstSend && apiRequest.stampedBy;
+    if (read.response)
+      this.serverClock.learnStamps(
+        read.response.data,
+        receivedAt,
+        own ? { field: own, sentAt: firstSentAt } : undefined,
+      );
+    return read;
   }
 
   /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */

@@ -36,7 +36,7 @@ export async function runMaturities(ctx: CommandContext, opts: MaturitiesOptions
   const sides = await readPositionSides(
     client,
     book,
-    () => client.transport.serverNow() ?? ctx.clock.now(),
+    () => client.transport.serverNow().latestMs,
     (line) => ctx.log(line),
   );
   if (sides.recordsProblem !== undefined) {

@@ -154,7 +154,7 @@ async function readWizardBook(ctx: CommandContext, client: HedgeClient) {
       return undefined;
     }),
   ]);
-  const nowMs = client.transport.serverNow() ?? ctx.clock.now();
+  const nowMs = client.transport.serverNow().latestMs;
   const holding = async (marketName: string, side: Side): Promise<SideHolding | undefined> => {
     if (!views) return undefined;
     const book = await views.book(marketName, side, nowMs);

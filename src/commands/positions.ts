@@ -34,7 +34,7 @@ export async function runPositions(ctx: CommandContext, options: PositionsOption
   const sides = await readPositionSides(
     client,
     book,
-    () => client.transport.serverNow() ?? ctx.clock.now(),
+    () => client.transport.serverNow().latestMs,
     (line) => ctx.log(line),
   );
   if (sides.recordsProblem !== undefined) {

@@ -40,9 +40,10 @@ export interface SideView {
   opening?: { hedgeId: string; status: string };
   /**
    * The side is flat because its newest hedge was closed before its maturity by someone other
-   * than this keeper (a colleague's `hedge close`, the partner desk); when, if the server says.
+   * than this keeper (a colleague's `hedge close`, the partner desk); when, if the server says, on
+   * this machine's clock (the server's closed_at through its clock's offset: the latest it can be).
    */
-  closedOutside?: { hedgeId: string; closedAtMs?: number };
+  closedOutside?: { hedgeId: string; closedAtLocalMs?: number };
   /**
    * The views of the side disagree (domain/book.ts: a filled hedge not yet in the positions list, a
    * closed one still in it, a hedge past its maturity not settled yet), or they do not show this
@@ -92,7 +93,7 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: Ke
     const closed = view.closedOutside;
     if (
       closed &&
-      !(row.statedAtMs !== undefined && closed.closedAtMs !== undefined && row.statedAtMs > closed.closedAtMs)
+      !(row.statedAtMs !== undefined && closed.closedAtLocalMs !== undefined && row.statedAtMs > closed.closedAtLocalMs)
     ) {
       return {
         kind: 'drift',

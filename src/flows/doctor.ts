@@ -1,8 +1,8 @@
 // `hedge doctor`: what a desk runs on day one and whenever something looks off. Every check is a
 // line with its outcome and the next step; nothing is written (GET requests, and one POST /quotes,
 // which opens and stores nothing). The checks, in order:
-//   key and environment · base URL and TLS · the key accepted · clock skew against the server's
-//   Date header · each read endpoint answered and readable (markets, prices, a quote, account,
+//   key and environment · base URL and TLS · the key accepted · the server's clock against ours
+//   (its Date header and the stamps on its answers) · each read endpoint answered and readable (markets, prices, a quote, account,
 //   positions, hedges, one hedge, history) · the wire choices detected (prices shape, page-size
 //   parameter, list paging, position fields, the add/reduce amount, statuses) · rate-limit headers.
 // Ready (exit 0) means every check a write needs passed; the report says which those are.
@@ -19,6 +19,7 @@ import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '
 import { describeError } from '../exit-codes.js';
 import type { FlowPorts } from '../runtime/flow-ports.js';
 import { checkClientOptions } from './key-check.js';
+import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../domain/server-clock.js';
 import { redactKey } from '../security/secrets.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
@@ -116,9 +117,11 @@ export async function runDoctor(
     detail: `the server accepted the key (${firstAnswer ? `${firstAnswer.endpoint} answered ${firstAnswer.status} in ${Math.max(0, firstAnswer.receivedAt - firstAnswer.sentAt)} ms` : `answered in ${ports.clock.now() - started} ms`})`,
     forWrites: true,
   });
-  checks.add(clockCheck(answers));
+  // Said here, learned from every answer the reads below get too.
+  const clock = checks.add({ id: 'clock', title: 'Clock', status: 'skip', detail: '', forWrites: false });
 
   const seen = await checkReads(ports, client, markets, checks);
+  Object.assign(clock, clockCheck(client.transport.serverClock.reading()));
   await checkWireChoices(observed, seen, checks);
 
   // ---- rate limits ----------------------------------------------------------------------------
@@ -547,54 +550,43 @@ function firstRequestFailure(
   return undefined;
 }
 
-/** The server's Date header against this machine's clock, at the middle of each exchange; the median of what was seen. */
-export function clockCheck(answers: readonly ObservedAnswer[]): DoctorCheck {
-  const skews = answers
-    .map((answer) => {
-      const date = answer.headers.date ? Date.parse(answer.headers.date) : Number.NaN;
-      // Date has whole seconds: its second started up to 1 s before the answer; half a second is the middle.
-      return Number.isFinite(date) ? date + 500 - (answer.sentAt + answer.receivedAt) / 2 : undefined;
-    })
-    .filter((skew): skew is number => skew !== undefined)
-    .sort((a, b) => a - b);
-  if (skews.length === 0) {
+/** The server's clock against this machine's, as its answers told it (domain/server-clock.ts): the interval, and what taught it. */
+export function clockCheck(reading: ClockReading): DoctorCheck {
+  const learned = describeServerClock(reading);
+  const moved =
+    reading.disagreedMs === undefined
+      ? ''
+      : `; its answers disagreed by ${formatSpan(reading.disagreedMs)} (a Date header from another clock, or a clock that moved): the newest is used`;
+  const next =
+    "Set this machine's clock right (NTP: `timedatectl set-ntp true`, or your OS's time settings); if it is right, the server's clock is off: tell the provider. Maturities, countdowns and --since/--until are read against these clocks.";
+  if (learned === undefined) {
     return {
       id: 'clock',
       title: 'Clock',
       status: 'warn',
-      detail: 'the server sent no Date header: skew unknown',
-      next: 'Keep this machine on NTP; times and countdowns are read against its clock.',
+      detail: 'the server sent no Date header and no stamp that dates it: its clock is unknown',
+      next: `Keep this machine on NTP. Until an answer dates the server's clock (an open's stamp), hedge takes maturities as up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than this machine's clock says.`,
       forWrites: false,
     };
   }
-  const skew = skews[Math.floor(skews.length / 2)]!;
-  const size = Math.abs(skew);
-  const words =
-    size < 1_000
-      ? 'within a second of the server'
-      : `${formatDuration(size)} ${skew > 0 ? 'behind the server' : 'ahead of the server'}`;
-  const detail = `this machine's clock is ${words} (its Date header)`;
-  if (size <= CLOCK_WARN_MS) return { id: 'clock', title: 'Clock', status: 'ok', detail, forWrites: true };
-  const next =
-    "Set this machine's clock right (NTP: `timedatectl set-ntp true`, or your OS's time settings); if it is right, the server's clock is off: tell the provider. Maturities, countdowns and --since/--until are read against these clocks.";
-  if (size <= CLOCK_FAIL_MS) return { id: 'clock', title: 'Clock', status: 'warn', detail, next, forWrites: true };
-  return {
-    id: 'clock',
-    title: 'Clock',
-    status: 'fail',
-    detail: `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`,
-    next,
-    forWrites: true,
-    failure: 'network',
-  };
-}
-
-function formatDuration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 120) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 120) return `${minutes} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  // How far apart the clocks are at least, and at most (unbounded: nothing bounds one side).
+  const low = reading.lowMs!;
+  const high = reading.highMs ?? Infinity;
+  const least = low > 0 ? low : high < 0 ? -high : 0;
+  const most = Math.max(Math.abs(low), Math.abs(high));
+  const detail = `the server's clock is ${learned}${moved}`;
+  if (least > CLOCK_FAIL_MS)
+    return {
+      id: 'clock',
+      title: 'Clock',
+      status: 'fail',
+      detail: `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`,
+      next,
+      forWrites: true,
+      failure: 'network',
+    };
+  if (most <= CLOCK_WARN_MS && !moved) return { id: 'clock', title: 'Clock', status: 'ok', detail, forWrites: true };
+  return { id: 'clock', title: 'Clock', status: 'warn', detail, next, forWrites: true };
 }
 
 /** Rate-limit headers seen on any answer (the spec does not show the threshold). */

@@ -276,11 +276,8 @@ export async function gatherExposureReport(
   // History's times are the server's: when its clock is far from ours (a simulator's running fast,
   // a server's clock off), the weeks run to its now; otherwise to ours (to the ms, where the Date
   // header is to the second).
-  const serverNowMs = client.transport.serverNow();
-  const nowMs =
-    serverNowMs !== undefined && Math.abs(serverNowMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS
-      ? serverNowMs
-      : ports.clock.now();
+  const serverNowMs = client.transport.serverNow().bestMs;
+  const nowMs = Math.abs(serverNowMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS ? serverNowMs : ports.clock.now();
   return {
     asOf: new Date(nowMs).toISOString(),
     source: sourceName,
@@ -336,15 +333,19 @@ export function exposuresKeepTarget(
     }
     let list = await client.listMarkets();
     // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
-    let nowMs = client.transport.serverNow() ?? ports.clock.now();
-    if (last === undefined && Math.abs(nowMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS) {
+    // The latest it can be: an exposure is let go, a hedge rolled, no later than the server's clock says.
+    let nowMs = client.transport.serverNow().latestMs;
+    if (
+      last === undefined &&
+      Math.abs(client.transport.serverNow().bestMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS
+    ) {
       // A keeper (re)started against a server whose clock is far from ours: if that clock runs fast,
       // a cycle of ours is more of its time, and a lead of two of our intervals would let a due date
       // or a maturity pass before the next cycle. Its rate is measured once, before anything else.
       const firstReadAtMs = ports.clock.now();
       await ports.clock.sleep(RATE_PROBE_MS, ports.signal);
       list = await client.listMarkets();
-      const laterMs = client.transport.serverNow() ?? nowMs;
+      const laterMs = client.transport.serverNow().latestMs;
       rate = rateBetween(nowMs, laterMs, ports.clock.now() - firstReadAtMs);
       nowMs = laterMs;
     } else if (last !== undefined && ports.clock.now() - last.ownMs >= RATE_PROBE_MS) {

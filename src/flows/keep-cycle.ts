@@ -18,7 +18,7 @@ export type EventFields = Omit<KeepEvent, 'at'>;
 const FLAT_SIDE_BACKOFF_CAP_MS = 5 * 60_000;
 export type Actionable = Exclude<KeepDecision, { kind: 'hold' | 'skip' }>;
 
-/** The book as the rows need it, at the server's time (its Date header). */
+/** The book as the rows need it, at the latest the server's clock can read (domain/server-clock.ts). */
 export interface SideReading {
   views: Map<string, SideView>;
   nowMs: number;

@@ -26,6 +26,7 @@ import { changeAction, changeArgv, closeAction, closeArgv, openAction, openArgv 
 import { runWrite, type WriteOptions } from './write-flow.js';
 import { sentBy, type Identity } from './identity.js';
 import { utcStamp } from '../domain/utc-text.js';
+import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ServerTime } from '../domain/server-clock.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
 const KEEP_GROUP_PREFIX = 'keep-';
@@ -66,10 +67,10 @@ export function keeperSteps(
     settlingSince: new Map(),
     noteError: deps.noteError,
   };
-  const say = (what: string, message: string) => {
-    if (clockNotes.has(what)) return;
-    clockNotes.add(what);
-    deps.event({ event: 'notice', code: what === 'skew' ? 'clock_skew' : 'server_time_unknown', message });
+  const say = (code: string, message: string) => {
+    if (clockNotes.has(code)) return;
+    clockNotes.add(code);
+    deps.event({ event: 'notice', code, message });
   };
   const read = (
     ports: Pick<FlowPorts, 'clock' | 'client' | 'credentials' | 'journal' | 'log'>,
@@ -82,7 +83,7 @@ export function keeperSteps(
       ports.client().then((client) => {
         memory.expectations.set(rowKey(row), {
           ...expectation,
-          sinceMs: client.transport.serverNow() ?? ports.clock.now(),
+          sinceMs: client.transport.serverNow().latestMs,
         });
         memory.overdue.delete(rowKey(row));
       });
@@ -112,7 +113,8 @@ export function keeperSteps(
 }
 
 /**
- * The book as the rows need it, at the server's time (its Date header), read fresh: each side from
+ * The book as the rows need it, at the latest the server's clock can read (a roll comes early by what
+ * is not known of it, never late), read fresh: each side from
  * its hedge records and its positions line together (side-book.ts), never one view alone. A side
  * whose views disagree, or that does not show this keeper's own last write in every view yet
  * (`expectations`), is settling: the decision holds it.
@@ -126,9 +128,8 @@ async function readSides(
   const client = await ports.client();
   const sideViews = await SideViews.read(client, (line) => ports.log(line));
   const hedges = sideViews.hedges;
-  const serverNow = client.transport.serverNow();
-  const local = ports.clock.now();
-  const nowMs = serverNow ?? local;
+  const time = client.transport.serverNow();
+  const nowMs = time.latestMs;
   const views = new Map<string, SideView>();
   for (const row of rows) {
     const key = rowKey(row);
@@ -146,7 +147,7 @@ async function readSides(
     const soonest = book.filled.at(-1);
     const covered = book.state === 'in-step' && soonest !== undefined;
     const opening = book.opening[0];
-    let closed = book.state === 'flat' && !opening ? closedOutside(ofSide[0], nowMs, memory.closedByKeeper) : undefined;
+    let closed = book.state === 'flat' && !opening ? closedOutside(ofSide[0], time, memory.closedByKeeper) : undefined;
     if (closed) {
       const rolled = memory.byARoll.get(closed.hedgeId) ?? (await closedByARoll(ports, closed.hedgeId));
       memory.byARoll.set(closed.hedgeId, rolled);
@@ -161,16 +162,23 @@ async function readSides(
       ...(settling ? { settling: { why: settling } } : {}),
     });
   }
-  if (serverNow === undefined) {
-    say('no-date', "The server sends no Date header: maturities are compared with this machine's clock.");
-  } else if (Math.abs(serverNow - local) > SKEW_WORTH_SAYING_MS) {
-    const minutes = Math.round((serverNow - local) / 60_000);
+  const reading = client.transport.serverClock.reading();
+  if (time.assumed) {
     say(
-      'skew',
-      `The server's clock is ${Math.abs(minutes)} min ${minutes > 0 ? 'ahead of' : 'behind'} this machine's: maturities are compared with the server's.`,
+      'server_time_unknown',
+      `The server sends no Date header and no open of this keeper has been answered yet, so its clock is not known: maturities are taken as up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than they may be (rolls come that much early) until an open's answer dates it.`,
+    );
+  } else if (!reading.from.includes('date')) {
+    say('server_time_from_stamps', `The server sends no Date header: its clock is ${describeServerClock(reading)}.`);
+  }
+  const offsetMs = time.bestMs - time.localMs;
+  if (Math.abs(offsetMs) > SKEW_WORTH_SAYING_MS) {
+    say(
+      'clock_skew',
+      `The server's clock is ${formatSpan(Math.abs(offsetMs))} ${offsetMs > 0 ? 'ahead of' : 'behind'} this machine's: maturities are compared with the server's.`,
     );
   }
-  return { views, nowMs, serverTime: serverNow === undefined ? undefined : new Date(serverNow).toISOString() };
+  return { views, nowMs, serverTime: new Date(nowMs).toISOString() };
 }
 
 /** What the keeper remembers between its reads: its own closes, which hedges a roll closed, what its own writes must show. */
@@ -247,20 +255,22 @@ function unmetExpectation(memory: KeeperMemory, key: string, book: SideBook, now
 
 /**
  * The side's newest hedge, closed before its maturity by someone other than this keeper: a
- * colleague's close (design.md: a colleague's manual change wins). One that reached its maturity
- * settled, and is re-opened. `closed_at` is read when the server sends it (the spec does not show it).
+ * colleague's close (design.md: a colleague's manual change wins). One that reached its maturity —
+ * even by the earliest the server's clock can read — settled, and is re-opened. `closed_at` is read
+ * when the server sends it (the spec does not show it), and put on this machine's clock (the latest
+ * it can be there) to be compared with the target file's time.
  */
 function closedOutside(
   newest: Hedge | undefined,
-  nowMs: number,
+  time: ServerTime,
   closedByKeeper: ReadonlySet<string>,
 ): SideView['closedOutside'] {
   if (!newest || newest.status !== 'closed' || closedByKeeper.has(newest.id)) return undefined;
   const maturity = typeof newest.maturity_at === 'string' ? Date.parse(newest.maturity_at) : NaN;
-  if (!(maturity > nowMs)) return undefined;
+  if (!(maturity > time.earliestMs)) return undefined;
   const closedAt = (newest as Record<string, unknown>).closed_at;
-  const closedAtMs = typeof closedAt === 'string' ? Date.parse(closedAt) : NaN;
-  return { hedgeId: newest.id, ...(Number.isFinite(closedAtMs) ? { closedAtMs } : {}) };
+  const closedAtLocalMs = (typeof closedAt === 'string' ? Date.parse(closedAt) : NaN) - time.earliestMs + time.localMs;
+  return { hedgeId: newest.id, ...(Number.isFinite(closedAtLocalMs) ? { closedAtLocalMs } : {}) };
 }
 
 /**

@@ -85,10 +85,12 @@ export async function reconcileOpen(
   const body = bodyOf(entry);
   const market = String(body.market ?? '').toUpperCase();
   const side = body.side;
-  // From the earlier of the entry's creation and the server's time at its first send: the latter is
-  // sealed with the row (row-seal.ts), so a creation time rewritten in a store cannot hide the hedge.
+  // From the earlier of the entry's creation (on the server's clock at the earliest) and the server's
+  // time at its first send: the latter is sealed with the row (row-seal.ts), so a creation time
+  // rewritten in a store cannot hide the hedge.
   const sentAt = typeof entry.context?.server_time_ms === 'number' ? entry.context.server_time_ms : Infinity;
-  const from = Math.min(Date.parse(entry.created_at), sentAt) - CLOCK_SKEW_MS;
+  const time = client.transport.serverNow();
+  const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
   const since = (hedge: Hedge) =>
     hedge.market.toUpperCase() === market && hedge.side === side && Date.parse(String(hedge.opened_at ?? '')) >= from;
   const reference =
@@ -210,7 +212,8 @@ export async function reconcileClose(
     if (hedgeBefore !== undefined) {
       const hedge = await client.getHedge(hedgeBefore).catch(() => undefined);
       const maturity = hedge?.maturity_at ? Date.parse(String(hedge.maturity_at)) : Number.NaN;
-      const now = client.transport?.serverNow?.() ?? ports.clock.now();
+      // The latest the server's clock can read: a hedge that may have matured may have settled.
+      const now = client.transport.serverNow().latestMs;
       if (!hedge || !Number.isFinite(maturity) || maturity <= now) {
         const why = !hedge
           ? `its hedge ${safeText(hedgeBefore)} cannot be read`

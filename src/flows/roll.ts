@@ -422,7 +422,7 @@ async function sideCover(
   side: Side,
 ): Promise<{ hedgeId?: string; notionalUsd?: number; status: string } | undefined> {
   const views = await SideViews.read(client, (line) => ports.log(line));
-  const book = await views.book(market, side, client.transport.serverNow() ?? ports.clock.now());
+  const book = await views.book(market, side, client.transport.serverNow().latestMs);
   const filled = book.filled[0];
   if (filled) return { hedgeId: filled.id, notionalUsd: book.recordsUsd, status: 'filled' };
   if (book.line) return { hedgeId: book.line.hedgeId, notionalUsd: book.line.notionalUsd, status: 'open' };

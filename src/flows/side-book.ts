@@ -169,7 +169,7 @@ export async function readSidesInStep(
   const bound = Math.min(SETTLE_WAIT_MS, ports.deadline === undefined ? Infinity : ports.deadline - started);
   for (let read = 0; ; read += 1) {
     const views = await SideViews.read(client, (line) => ports.log(line), read === 0 ? justPolled : undefined);
-    const nowMs = client.transport.serverNow() ?? ports.clock.now();
+    const nowMs = client.transport.serverNow().latestMs;
     const books = await Promise.all(
       sides.map(async ({ market, side }) => readableBook(await views.book(market, side, nowMs), market, side)),
     );

@@ -599,11 +599,7 @@ export function closeAction(
     // fill the list trails is counted — a roll compares this figure with what it planned.
     before: async () => {
       const views = await SideViews.read(client, (line) => ports.log(line));
-      const book = readableBook(
-        await views.book(market, side, client.transport.serverNow() ?? ports.clock.now()),
-        market,
-        side,
-      );
+      const book = readableBook(await views.book(market, side, client.transport.serverNow().latestMs), market, side);
       const position = findSide(views.positions, market, side);
       estimate = position?.netMarginUsd;
       hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;

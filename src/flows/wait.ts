@@ -234,7 +234,7 @@ export async function waitForOwnChange(
     if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return positions;
     const book = await (
       await SideViews.read(client, (line) => ports.log(line), positions)
-    ).book(options.market, options.side, client.transport.serverNow() ?? ports.clock.now());
+    ).book(options.market, options.side, client.transport.serverNow().latestMs);
     if (book.filled.length === 0 || book.filled.some((record) => record.notionalUsd === undefined)) return positions;
     return positions.map((line) => (line === position ? { ...line, notionalUsd: book.recordsUsd } : line));
   };

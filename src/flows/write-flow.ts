@@ -581,7 +581,8 @@ async function carryOutWrite<S, R>(
   if (reconciled?.kind === 'landed') answer = reconciled.answer;
   else {
     try {
-      answer = await action.send(run.key, sendHooks);
+      // A key never sent before: the stamp on its answer dates this send (the server's clock).
+      answer = await action.send(run.key, { ...sendHooks, firstSend: !run.resumed });
     } catch (error) {
       throw await afterSend(() =>
         recordSendFailure(ports, journal, entry, error, {
@@ -783,10 +784,10 @@ async function alreadyDone<S, R>(
   return { kind: 'recorded', entry };
 }
 
-/** The server's time now, when its answers carried a Date header (the reconcile read just made one). */
+/** The server's time now, when its answers told it (domain/server-clock.ts; the reconcile read just made one). */
 async function serverNow(ports: Pick<FlowPorts, 'client'>): Promise<number | undefined> {
-  const client = await ports.client();
-  return client.transport?.serverNow?.();
+  const time = (await ports.client()).transport?.serverNow?.();
+  return time && !time.assumed ? time.bestMs : undefined;
 }
 
 /**

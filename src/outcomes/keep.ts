@@ -6,7 +6,7 @@ export interface KeepEvent {
   event: 'start' | 'cycle' | 'roll' | 'reopen' | 'drift' | 'converge' | 'skip' | 'notice' | 'error' | 'stop' | 'alert';
   /** Our clock, ISO 8601 UTC. */
   at: string;
-  /** The server's clock as its Date header said (what maturities are compared with). */
+  /** The server's time maturities were compared with: the latest its clock can read (domain/server-clock.ts). */
   server_time?: string;
   market?: string;
   side?: string;

@@ -86,6 +86,8 @@ export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
    * whose clock is off (`hedge doctor` checks the skew). Unset: the sandbox's own time.
    */
   dateSkewMs?: number;
+  /** No `Date` header on any answer, as behind a gateway that strips it. */
+  noDateHeader?: boolean;
 }
 
 type RequestLogStatus = number | 'dropped' | 'stalled' | 'pending';
@@ -391,7 +393,8 @@ class SandboxTraffic {
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock
     // it is the sandbox's, so a client that acts on maturities (hedge keep) sees the same time.
     // dateSkewMs sets it off from the time the sandbox acts on (`hedge doctor`'s clock check).
-    res.setHeader('date', new Date(sandboxTimeMs + (this.options.dateSkewMs ?? 0)).toUTCString());
+    if (this.options.noDateHeader) res.sendDate = false;
+    else res.setHeader('date', new Date(sandboxTimeMs + (this.options.dateSkewMs ?? 0)).toUTCString());
     const method = req.method ?? 'GET';
     const { rawPath, query } = splitUrl(req.url ?? '/');
     const underBase = rawPath.startsWith(`${SANDBOX_BASE_PATH}/`);

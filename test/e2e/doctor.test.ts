@@ -131,10 +131,27 @@ describe('hedge doctor fails with the right line', () => {
     expect(clock).toMatchObject({ status: 'fail', for_writes: true });
     // The Date header has whole seconds: 10 min, give or take one.
     expect(clock.detail).toMatch(
-      /^this machine's clock is (9 min 59 s|10 min|10 min 1 s) behind the server \(its Date header\): more than 30 s apart$/,
+      /^the server's clock is (9 min 59 s|10 min|10 min 1 s) ahead of this machine's, give or take [\d.]+ m?s \(from its Date header\): more than 30 s apart$/,
     );
     expect(clock.next).toMatch(/NTP/);
     expect(report.checks.filter((check) => check.status === 'fail').map((check) => check.check)).toEqual(['clock']);
+  });
+
+  it('a server that sends no Date header, its clock 45 s ahead: the Clock line bounds it from the stamps on its answers', async () => {
+    const simulator = await start({ fillDelayMs: 20, noDateHeader: true });
+    simulator.advance(45_000);
+    const opened = await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '1', '--yes', '--json']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const { report } = await doctor(simulator);
+    const clock = byId(report.checks, 'clock');
+    expect(clock.status).toBe('fail');
+    // The newest stamp (the fill just made) lies before doctor's answer came back: a bound from below.
+    const [, seconds] =
+      /^the server's clock is at least (\d+) s ahead of this machine's \(from the stamps on its answers; nothing bounds it from above: no Date header\): more than 30 s apart$/.exec(
+        clock.detail,
+      ) ?? [];
+    expect(Number(seconds), clock.detail).toBeGreaterThan(30);
+    expect(Number(seconds)).toBeLessThanOrEqual(45);
   });
 
   it('an account hedge cannot read: "Account" fails naming the field and what came, exit 14', async () => {

@@ -2,7 +2,7 @@
 // header), and the test moves the server's clock with advance() instead of waiting for maturities.
 // Every assertion is on the server's own state (its hedges, its request log) or on the events the
 // keeper printed, each of which must be valid JSON.
-import { readFileSync } from 'node:fs';
+import { readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { activeNotional, eventAfter, filledActive, HOUR, lines, startKeeper, writeTarget } from '../support/keeper.js';
@@ -323,6 +323,59 @@ describe('hedge keep', () => {
     expect(final.code, final.stderr).toBe(0);
     await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
     expect(activeNotional(simulator, 'sell'), `delays ${delays.join(', ')} ms`).toBe(2000);
+  });
+
+  it("with no Date header, the server's clock comes from the stamps on its answers: 45 s ahead on a short day, every hedge is rolled before its maturity, none settles", async () => {
+    // A tenor day lasts 20 s; the server's clock runs 45 s ahead of this machine's; roll_before 14 s.
+    const simulator = await startSimulator({ noDateHeader: true, dayMs: 20_000 });
+    simulator.advance(45_000);
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,14s`]);
+    const sells = () =>
+      simulator.hedges().filter((hedge) => hedge.side === 'sell' && ['filled', 'closed'].includes(hedge.status));
+    // Held to its maturity: settled there, or still filled past it.
+    const matured = () =>
+      sells().filter((hedge) => hedge.maturityAtMs <= (hedge.closedAtMs ?? simulator.sandbox.clock.now()));
+    const keeper = startKeeper(simulator, file);
+    await until(
+      () => {
+        if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
+        return keeper.events.filter((event) => event.event === 'roll').length >= 2 || matured().length > 0;
+      },
+      'two rolls',
+      90_000,
+    );
+    expect(matured().map((hedge) => hedge.id)).toEqual([]);
+    await until(() => filledActive(simulator, 'sell').length === 1, 'the second roll filled');
+    keeper.child().kill('SIGTERM');
+    const result = await keeper.done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(matured().map((hedge) => hedge.id)).toEqual([]);
+    expect(sells().filter((hedge) => hedge.status === 'closed')).toHaveLength(2);
+    expect(simulator.requests().some((entry) => entry.path === '/hedges/close')).toBe(true);
+    expect(keeper.events.find((event) => event.code === 'server_time_from_stamps')?.message).toMatch(
+      /its clock is 45 s ahead of this machine's, give or take \d+ ms \(from the stamps on its answers\)/,
+    );
+  }, 120_000);
+
+  it("a colleague's close after the target file last changed stands, judged on one clock: the server's 45 s behind ours", async () => {
+    const simulator = await startSimulator({ realNow: () => Date.now() - 45_000 });
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
+    const first = await simulator.hedge(['keep', file, '--once']);
+    expect(first.code, first.stderr).toBe(0);
+    await until(() => filledActive(simulator, 'sell').length === 1, 'the fill');
+    // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
+    utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
+    const closed = await simulator.hedge(['close', MARKET, 'sell', '--yes']);
+    expect(closed.code, closed.stderr).toBe(0);
+    const opens = simulator.requests('POST', '/hedges').length;
+    const again = await simulator.hedge(['keep', file, '--once']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(lines(again.stdout).find((event) => event.event === 'drift')).toMatchObject({
+      side: 'sell',
+      change: 'open',
+    });
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
+    expect(simulator.active('sell')).toHaveLength(0);
   });
 
   it('a target of 0 closes what is left (--converge) and never renews it, even at maturity', async () => {

@@ -9,7 +9,7 @@ const rules = { toleranceUsd: 0 };
 
 describe('decideRow', () => {
   it('a side a colleague closed before its maturity is drift, not re-opened, until the target says so again', () => {
-    const closed = { closedOutside: { hedgeId: 'hdg_9', closedAtMs: NOW - HOUR } };
+    const closed = { closedOutside: { hedgeId: 'hdg_9', closedAtLocalMs: NOW - HOUR } };
     expect(decideRow(row, closed, NOW, rules)).toEqual({
       kind: 'drift',
       currentUsd: 0,

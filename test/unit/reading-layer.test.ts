@@ -15,6 +15,7 @@ import { learnedScopeOf, readLearned, resetLearned, saveLearned } from '../../sr
 import { ProfileStore } from '../../src/config/profile-store.js';
 import { asSent, rememberSent } from '../../src/domain/as-sent.js';
 import { clockCheck, describeShape, rateLimitCheck } from '../../src/flows/doctor.js';
+import { ServerClock } from '../../src/domain/server-clock.js';
 import { questionWithUnchecked } from '../../src/flows/pre-trade.js';
 
 const LIST_URL = 'https://api.example.com/partners/acme/v2/hedges?limit=100';
@@ -222,21 +223,37 @@ describe('doctor: clock, rate limits, shapes', () => {
   });
   const at = Date.parse('2026-11-22T08:00:00.000Z');
 
-  it('the skew is the median of the Date headers against the middle of each exchange', () => {
-    expect(clockCheck([answer(new Date(at).toUTCString(), at - 450)])).toMatchObject({
+  it("the clock line is the interval the server's answers allow, and what taught it", () => {
+    const learned = (teach: (clock: ServerClock) => void) => {
+      const clock = new ServerClock();
+      teach(clock);
+      return clockCheck(clock.reading());
+    };
+    // Sent at −450 ms, answered at −350 ms: the Date's second is [at, at + 1 s), the offset within [0.35 s, 1.45 s].
+    expect(learned((clock) => clock.learnDate(new Date(at).toUTCString(), at - 450, at - 350))).toMatchObject({
       status: 'ok',
-      detail: "this machine's clock is within a second of the server (its Date header)",
+      detail: "the server's clock is within a second of this machine's, give or take 0.6 s (from its Date header)",
     });
-    // Sent at +450 ms, answered at +550 ms: the middle of the exchange is the middle of the Date's second.
-    expect(clockCheck([answer(new Date(at + 600_000).toUTCString(), at + 450)])).toMatchObject({
-      status: 'fail',
-      detail: "this machine's clock is 10 min behind the server (its Date header): more than 30 s apart",
-    });
-    expect(clockCheck([answer(new Date(at - 10_000).toUTCString(), at + 450)])).toMatchObject({
+    expect(learned((clock) => clock.learnDate(new Date(at + 600_000).toUTCString(), at + 450, at + 550))).toMatchObject(
+      {
+        status: 'fail',
+        detail:
+          "the server's clock is 10 min ahead of this machine's, give or take 0.6 s (from its Date header): more than 30 s apart",
+      },
+    );
+    expect(learned((clock) => clock.learnDate(new Date(at - 10_000).toUTCString(), at + 450, at + 550))).toMatchObject({
       status: 'warn',
-      detail: "this machine's clock is 10 s ahead of the server (its Date header)",
+      detail: "the server's clock is 10 s behind this machine's, give or take 0.6 s (from its Date header)",
     });
-    expect(clockCheck([answer(undefined, at)])).toMatchObject({ status: 'warn', forWrites: false });
+    // No Date header: a stamp of something that already happened bounds it from below only.
+    expect(
+      learned((clock) => clock.learnStamps([{ filled_at: new Date(at + 44_000).toISOString() }], at)),
+    ).toMatchObject({
+      status: 'fail',
+      detail:
+        "the server's clock is at least 44 s ahead of this machine's (from the stamps on its answers; nothing bounds it from above: no Date header): more than 30 s apart",
+    });
+    expect(learned(() => undefined)).toMatchObject({ status: 'warn', forWrites: false });
   });
 
   it('rate-limit headers are named when seen', () => {

@@ -1,0 +1,137 @@
+// The server's clock against this machine's, as the server's own answers tell it: the offset
+// (server − ours) is an interval, never a point, and every answer narrows it —
+//   - its Date header was written between the request's send and the answer's receipt (to the second);
+//   - the stamp on the answer to our own first send of a write (an open's opened_at) was made
+//     between that send and the receipt;
+//   - a time in its data at which something already happened (opened_at, filled_at, closed_at)
+//     lies before the receipt: a bound from below only.
+// Samples that agree narrow it; one that cannot agree means the server's clock moved (a test
+// server's jumps, a gateway sends its own Date): the newest is believed and the gap kept to say. A
+// side nothing bounds is taken as ASSUMED_SKEW_MS beyond what is known, and said where it decides.
+
+export type ClockSource = 'date' | 'stamps';
+
+/** How far past what is known the server's clock is taken to be where nothing bounds it. */
+export const ASSUMED_SKEW_MS = 5 * 60_000;
+
+/** Fields a record stamps with a time something already happened on the server. */
+const PAST_STAMPS = ['opened_at', 'filled_at', 'closed_at'];
+
+interface Bound {
+  ms: number;
+  from: ClockSource;
+}
+
+/** The server's time at one instant of ours, as far as its answers tell it. */
+export interface ServerTime {
+  localMs: number;
+  /** The earliest and latest the server's clock can read then. */
+  earliestMs: number;
+  latestMs: number;
+  /** The one best guess: the middle when both sides are bounded, else as near ours as the known side allows. */
+  bestMs: number;
+  /** A side of the interval is ASSUMED_SKEW_MS, not learned. */
+  assumed: boolean;
+}
+
+/** What was learned, for people: each side's bound (server − ours), what set it, and the last disagreement. */
+export interface ClockReading {
+  lowMs?: number;
+  highMs?: number;
+  from: ClockSource[];
+  disagreedMs?: number;
+}
+
+export class ServerClock {
+  private low?: Bound;
+  private high?: Bound;
+  private disagreedMs?: number;
+
+  /** An answer's Date header, written between `sentAt` and `receivedAt` (our clock). */
+  learnDate(header: string | undefined, sentAt: number, receivedAt: number): void {
+    const ms = Date.parse(header ?? '');
+    if (Number.isFinite(ms)) this.learn('date', ms - receivedAt, ms + 1000 - sentAt);
+  }
+
+  /** An answer's data: its past stamps, and `own`, the field that stamps our own first send of it (at `sentAt`). */
+  learnStamps(data: unknown, receivedAt: number, own?: { field: string; sentAt: number }): void {
+    // Any past stamp bounds it: the greatest as text is one parse for a page of 500 records.
+    let newest = '';
+    for (const record of Array.isArray(data) ? data : [data]) {
+      for (const field of PAST_STAMPS) {
+        const stamp = (record as Record<string, unknown> | null)?.[field];
+        if (typeof stamp === 'string' && stamp > newest) newest = stamp;
+      }
+    }
+    const newestMs = Date.parse(newest);
+    if (Number.isFinite(newestMs)) this.learn('stamps', newestMs - receivedAt);
+    const stamp = own ? (data as Record<string, unknown> | null)?.[own.field] : undefined;
+    const ms = typeof stamp === 'string' ? Date.parse(stamp) : NaN;
+    // A stamp in whole seconds was made within the second it names.
+    if (own && Number.isFinite(ms))
+      this.learn('stamps', ms - receivedAt, ms + (/\.\d/.test(String(stamp)) ? 1 : 1000) - own.sentAt);
+  }
+
+  private learn(from: ClockSource, low: number, high?: number): void {
+    const apart = Math.max(this.high ? low - this.high.ms : 0, this.low && high !== undefined ? this.low.ms - high : 0);
+    if (apart > 0) {
+      this.disagreedMs = apart;
+      this.low = this.high = undefined;
+    }
+    if (!this.low || low > this.low.ms) this.low = { ms: low, from };
+    if (high !== undefined && (!this.high || high < this.high.ms)) this.high = { ms: high, from };
+  }
+
+  at(localMs: number): ServerTime {
+    const low = this.low?.ms;
+    const high = this.high?.ms;
+    const best =
+      low !== undefined && high !== undefined
+        ? (low + high) / 2
+        : Math.min(Math.max(0, low ?? -Infinity), high ?? Infinity);
+    return {
+      localMs,
+      earliestMs: localMs + (low ?? Math.min(high ?? 0, 0) - ASSUMED_SKEW_MS),
+      latestMs: localMs + (high ?? Math.max(low ?? 0, 0) + ASSUMED_SKEW_MS),
+      bestMs: localMs + Math.round(best),
+      assumed: low === undefined || high === undefined,
+    };
+  }
+
+  reading(): ClockReading {
+    return {
+      ...(this.low ? { lowMs: this.low.ms } : {}),
+      ...(this.high ? { highMs: this.high.ms } : {}),
+      from: [...new Set([this.low?.from, this.high?.from].filter((from) => from !== undefined))].sort(),
+      ...(this.disagreedMs === undefined ? {} : { disagreedMs: this.disagreedMs }),
+    };
+  }
+}
+
+/**
+ * The server's clock against ours in words: "45 s ahead of this machine's, give or take 0.5 s (from
+ * its Date header)", "at least 40 s ahead of this machine's (from the stamps on its answers; …)";
+ * undefined when nothing was learned.
+ */
+export function describeServerClock(reading: ClockReading): string | undefined {
+  const { lowMs: low, highMs: high } = reading;
+  if (low === undefined) return undefined;
+  const sources = reading.from.map((from) => (from === 'date' ? 'its Date header' : 'the stamps on its answers'));
+  const learned = `from ${sources.join(' and ')}`;
+  const relation = (ms: number) => `${formatSpan(Math.abs(ms))} ${ms >= 0 ? 'ahead of' : 'behind'} this machine's`;
+  if (high === undefined)
+    return `${low >= 0 ? 'at least' : 'at most'} ${relation(low)} (${learned}; nothing bounds it from above: no Date header)`;
+  const middle = (low + high) / 2;
+  const around = Math.abs(middle) < 1000 ? "within a second of this machine's" : relation(middle);
+  return `${around}, give or take ${formatSpan((high - low) / 2)} (${learned})`;
+}
+
+/** `12 ms`, `0.5 s`, `45 s`, `10 min 1 s`, `2 h 5 min`. */
+export function formatSpan(ms: number): string {
+  if (ms < 1000) return ms < 100 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 120) return `${minutes} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
