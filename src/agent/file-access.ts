@@ -140,23 +140,20 @@ export class FileAccess {
     }
     try {
       // Only a regular file (a FIFO would block the open, a device would never end), opened without
-      // following a link at the last step, the same inode as judged, and at most the bound.
+      // following a link at the last step, and at most the bound.
       const bytes = await readRegularFile(real, { maxBytes: MAX_TARGET_FILE_BYTES, signal, noFollow: true });
       return bytes.toString('utf8');
     } catch (error) {
-      if (!(error instanceof ReadRefused)) {
-        if (signal.aborted) throw error;
-        throw new UsageError(`file: ${shown} cannot be read: ${describeReadError(error)}.`);
-      }
-      switch (error.refusal.kind) {
+      if (signal.aborted && !(error instanceof ReadRefused)) throw error;
+      switch (error instanceof ReadRefused ? error.refusal.kind : undefined) {
         case 'not-regular':
           throw new UsageError(`file: ${shown} is not a regular file; expected a target file (CSV or JSON).`);
         case 'too-large':
           throw new UsageError(
             `file: ${shown} is larger than ${MAX_TARGET_FILE_BYTES / 1024} KiB; a target file is a few rows.`,
           );
-        case 'changed':
-          throw new UsageError(`file: ${shown} changed while it was being opened; nothing was read.`);
+        default:
+          throw new UsageError(`file: ${shown} cannot be read: ${describeReadError(error)}.`);
       }
     }
   }

@@ -1,12 +1,12 @@
 // HTTP on Node's own node:http/node:https: keep-alive connections the command owns, timeouts,
 // proxy from the environment (undici's, loaded only then), optional extra CA, the envelope read
 // off every answer, and the retry loop. Knows nothing of hedges: endpoint methods live in client.ts.
-import { readFileSync } from 'node:fs';
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../security/secrets.js';
+import { readCaFile } from '../security/bounded-read.js';
 import { atBaseOrigin, connectsDirectly, isLoopbackAddress } from '../security/base-url.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
@@ -216,8 +216,8 @@ export class HttpConnections {
     const key = JSON.stringify([url.protocol, config.caFile, config.nodeExtraCaCerts, config.localSocket]);
     let agent = this.agents.get(key);
     if (!agent) {
-      const ca = trustedCertificates(config);
-      // node:https (and the TLS it loads) only for an https:// URL: the sandbox on loopback is plain HTTP.
+      // node:https (and the TLS it loads, and the CA file) only for an https:// URL: the sandbox on loopback is plain HTTP.
+      const ca = url.protocol === 'https:' ? trustedCertificates(config) : undefined;
       agent =
         url.protocol === 'https:'
           ? new (process.getBuiltinModule('node:https').Agent)({ keepAlive: true, ...(ca ? { ca } : {}) })
@@ -279,8 +279,8 @@ export class ConnectionsClosedError extends Error {
  */
 function trustedCertificates(config: TransportConfig): string[] | undefined {
   if (!config.caFile) return undefined;
-  const ca = [...process.getBuiltinModule('node:tls').rootCertificates, readFileSync(config.caFile, 'utf8')];
-  if (config.nodeExtraCaCerts) ca.push(readFileSync(config.nodeExtraCaCerts, 'utf8'));
+  const ca = [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(config.caFile, 'CA file')];
+  if (config.nodeExtraCaCerts) ca.push(readCaFile(config.nodeExtraCaCerts, 'NODE_EXTRA_CA_CERTS'));
   return ca;
 }
 

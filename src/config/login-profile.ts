@@ -1,7 +1,7 @@
 // The pieces of `hedge login` that are not about the terminal: which profile and base URL it is
 // about, reading a key from a pipe, and writing the profile. A key only ever arrives here from
 // a hidden prompt or from stdin: there is no flag for it, so it never lands in shell history or `ps`.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import type { Env } from './credentials.js';
@@ -18,7 +18,7 @@ import {
   storeUrlProblem,
   storeUrlSecrets,
 } from '../security/store-url.js';
-import { ReadRefused, readBoundedStream } from '../security/bounded-read.js';
+import { ReadRefused, readBoundedStream, readCaFile } from '../security/bounded-read.js';
 
 /** Profile `hedge login` (and `logout`) acts on when neither --profile nor HEDGE_PROFILE names one and none is current. */
 const DEFAULT_PROFILE_NAME = 'default';
@@ -45,12 +45,7 @@ export function defaultBaseUrl(flag: string | undefined, env: Env, stored: strin
 export function checkCaFile(raw: string): string {
   const path = resolve(raw);
   if (!existsSync(path)) throw new UsageError(`--ca-file: no such file "${raw}".`);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--ca-file: cannot read "${raw}" (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
-  }
+  const text = readCaFile(path, '--ca-file');
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
     throw new UsageError(`--ca-file: "${raw}" is not a PEM certificate file (no BEGIN CERTIFICATE block).`);
   }

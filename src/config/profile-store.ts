@@ -1,7 +1,9 @@
 // Profiles kept with conf, validated with zod on every read. The file is 0600 in a 0700 folder,
 // written by write-then-rename (conf uses `atomically`, which syncs the file; the folder is synced
 // here after it), and every read-modify-write holds the store's lock so that two `hedge login` at
-// once cannot lose each other's profile.
+// once cannot lose each other's profile. It may hold the key and says where the key goes, so it is
+// read as ssh reads a key: never through a link, a regular file of bounded size that is this
+// user's alone, or refused (security/bounded-read.ts); conf reads it only after that.
 //
 // The lock is the one file lock of hedge (files/file-lock.ts), as the journal's and the demo
 // state's are: a `config.json.lock` folder beside the file, taken over once its holder stopped
@@ -11,12 +13,13 @@
 // (`deserialize`), read here directly. What conf's read adds is nothing hedge uses (a JSON-schema
 // validator, migrations, dot-paths), and loading conf (it imports ajv and semver whole) with the lock
 // cost a request command ~18 ms of CPU (docs/performance.md), so both are loaded by a write only.
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../errors.js';
-import { syncDirectory } from '../files/durable-write.js';
+import { makePrivateDir, syncDirectory } from '../files/durable-write.js';
 import { isLockedError, lockFile } from '../files/file-lock.js';
+import { describeReadError, MAX_INPUT_FILE_BYTES, ReadRefused, readRegularFileSync } from '../security/bounded-read.js';
 import { storeSchema, type StoreData, type StoredProfile } from './store-schema.js';
 
 /** A holder that stopped refreshing its lock this long ago is dead (kill -9) and is taken over. */
@@ -63,15 +66,15 @@ export class ProfileStore {
 
   /** The whole store as it is on disk now (empty when there is no file yet). */
   read(): StoreData {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(this.file, 'utf8');
+      bytes = readRegularFileSync(this.file, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true, guard: 'private' });
     } catch (error) {
       // No file yet reads as an empty store, as conf reads it.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return storeSchema.parse({});
       throw asConfigError(error, this.file, 'read');
     }
-    return parseStoreText(text, this.file);
+    return parseStoreText(bytes.toString('utf8'), this.file);
   }
 
   profile(name: string): StoredProfile | undefined {
@@ -103,8 +106,7 @@ export class ProfileStore {
 
   private ensureDir(): void {
     try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      chmodSync(this.dir, 0o700);
+      makePrivateDir(this.dir);
     } catch (error) {
       throw asConfigError(error, this.dir, 'write');
     }
@@ -148,12 +150,10 @@ function parseStoreText(text: string, file: string): StoreData {
 
 function asConfigError(error: unknown, file: string, action: 'read' | 'write'): ConfigError {
   if (error instanceof ConfigError) return error;
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason =
-    code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-      ? 'permission denied'
-      : (code ?? (error as Error).message);
-  return new ConfigError(`Cannot ${action} the config store ${file}: ${reason}.`, {
-    hint: 'Check the folder exists and is writable, or point HEDGE_CONFIG_DIR at one that is.',
+  const refused = error instanceof ReadRefused || (error as NodeJS.ErrnoException).code === 'ELOOP';
+  return new ConfigError(`Cannot ${action} the config store ${file}: ${describeReadError(error)}.`, {
+    hint: refused
+      ? 'hedge uses its config store only as a regular file, not a link, that is yours alone (as ssh its keys); if others could read it, renew the key it held.'
+      : 'Check the folder exists and is writable, or point HEDGE_CONFIG_DIR at one that is.',
   });
 }

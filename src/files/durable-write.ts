@@ -8,7 +8,17 @@
 //
 // Hand-written rather than write-file-atomic or atomically: neither syncs the folder, so the
 // rename itself could be lost in a crash; the whole of it is these few system calls.
-import { closeSync, constants, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export interface DurableWriteOptions {
@@ -55,6 +65,26 @@ export function writeFileDurably(target: string, data: string | Uint8Array, opti
     throw error;
   }
   syncDirectory(dir);
+}
+
+/**
+ * Makes `dir` (and its parents) where missing and leaves it 0700: the mode given to mkdir is reduced
+ * by the umask, and a folder made earlier may be open to others. `inside`: a folder hedge makes inside
+ * its own (locks/, journal-archive/, keepers/), where a symbolic link is refused (ELOOP), never
+ * followed: following it would chmod and write wherever it points. The folder a person names
+ * (HEDGE_CONFIG_DIR, the XDG folders) may be a link of theirs.
+ */
+export function makePrivateDir(dir: string, options: { inside?: boolean } = {}): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Windows has no modes, and opens no folder.
+  if (process.platform === 'win32') return;
+  // (Linux answers a link opened with O_DIRECTORY and O_NOFOLLOW with ENOTDIR, not ELOOP.)
+  const fd = openSync(dir, constants.O_RDONLY | (options.inside ? constants.O_NOFOLLOW : constants.O_DIRECTORY));
+  try {
+    fchmodSync(fd, 0o700);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Makes a folder's entries durable (a new or renamed file's name is on disk only once its folder is synced). */

@@ -50,7 +50,9 @@ export async function keeperLockPlace(
       ...(journal.keeperHeartbeats ? { storeHeartbeats: journal.keeperHeartbeats } : {}),
     };
   }
-  const { openJournal } = await import('../journal/index.js');
+  const { ensureDir, openJournal } = await import('../journal/index.js');
+  // A folder hedge makes inside the state folder: a link there is refused, not followed.
+  ensureDir(dir, { inside: true });
   const keepers = openJournal({ dir });
   return { scope, dir, where: dir, take: () => keepers.lock(scope, { waitMs: 0 }) };
 }

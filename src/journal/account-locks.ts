@@ -40,10 +40,11 @@ export function claimLock(
   scope: string,
   holder: RecordedHolder,
 ): { held: true } | { held: false; holder: Holder } {
+  // First: a `locks` that is a link is refused before anything is read or written through it.
+  ensureDir(join(dir, LOCKS_DIR_NAME), { inside: true });
   const path = lockFile(dir, scope);
   const existing = readLock(path);
   if (existing && isAlive(existing.holder)) return { held: false, holder: publicHolder(existing.holder) };
-  ensureDir(join(dir, LOCKS_DIR_NAME));
   replaceFileDurably(path, JSON.stringify({ scope, holder } satisfies LockRecord));
   heldHere.add(path);
   return { held: true };

@@ -6,11 +6,12 @@
 // the heartbeat's body as the keeper wrote it, plus `heartbeat_revision` (how many times it was
 // written; a file of an older hedge has none: revision 0).
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeFileDurably } from '../files/durable-write.js';
 import type { KeeperHeartbeats, StoredHeartbeat } from './backend.js';
 import { refuseKeyShaped } from './key-guard.js';
+import { ensureDir } from './segments.js';
+import { MAX_INPUT_FILE_BYTES, readRegularFileSync } from '../security/bounded-read.js';
 
 const REVISION_FIELD = 'heartbeat_revision';
 
@@ -22,7 +23,7 @@ export function heartbeatFile(dir: string, scope: string): string {
 export function readHeartbeatFile(path: string): { body: Record<string, unknown>; revision: number } | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFileSync(path, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true }).toString('utf8');
   } catch {
     return undefined;
   }
@@ -44,7 +45,7 @@ export function readHeartbeatFile(path: string): { body: Record<string, unknown>
 export function writeHeartbeatFile(path: string, body: object): { revision: number } {
   refuseKeyShaped(body, 'write a keeper heartbeat');
   const revision = (readHeartbeatFile(path)?.revision ?? 0) + 1;
-  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+  ensureDir(dirname(path));
   writeFileDurably(path, `${JSON.stringify({ ...body, [REVISION_FIELD]: revision })}\n`);
   return { revision };
 }

@@ -17,4 +17,4 @@ export { openJournal } from './journal.js';
 export { JournalError } from './journal-error.js';
 export { keyFingerprint } from './key-guard.js';
 export { journalDir } from './location.js';
-export { ARCHIVE_DIR_NAME } from './segments.js';
+export { ARCHIVE_DIR_NAME, ensureDir } from './segments.js';

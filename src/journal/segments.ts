@@ -4,24 +4,31 @@
 // (`journal-archive/journal-YYYY-MM-DD.jsonl`, by the UTC day the entry was created), so an append
 // costs the same whatever the journal's history: it reads only the bounded active segment.
 //
-// No file of the journal is ever opened through a symbolic link (O_NOFOLLOW): a journal path that
-// is a link is refused, since following it would write wherever it points.
+// No file or folder the journal makes is ever opened through a symbolic link (O_NOFOLLOW): a journal
+// path that is a link is refused, since following it would write wherever it points. Its files are
+// read and appended to only as regular files that no one but their owner (this user or root) may
+// change (security/bounded-read.ts): another user's edit could drop the row of an action in flight.
 import {
   closeSync,
   constants,
   fsyncSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readSync,
   fstatSync,
   writeSync,
-  chmodSync,
   fchmodSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay } from '../domain/utc-text.js';
-import { syncDirectory, writeFileDurably } from '../files/durable-write.js';
+import { makePrivateDir, syncDirectory, writeFileDurably } from '../files/durable-write.js';
+import {
+  describeReadError,
+  ReadRefused,
+  readRegularFileSync,
+  refuseUnfit,
+  type FileReading,
+} from '../security/bounded-read.js';
 import { foldJournal, isUnresolved, type JournalEntry } from './entry.js';
 import { JournalError } from './journal-error.js';
 
@@ -57,37 +64,17 @@ export function archiveFiles(dir: string): ArchiveFile[] {
     .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
 }
 
+/** How a journal file is read and appended to. */
+const JOURNAL_FILE: FileReading = { maxBytes: Infinity, noFollow: true, guard: 'trusted' };
+
 /** A file's text, never through a symbolic link; undefined when it does not exist. */
 export function readSegment(file: string): string | undefined {
-  let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    return readRegularFileSync(file, JOURNAL_FILE).toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw asJournalError(error, file, 'read');
-  }
-  try {
-    const chunks: Buffer[] = [];
-    const size = fstatSync(fd).size;
-    let buffer = Buffer.allocUnsafe(Math.max(size, 4096));
-    let length = 0;
-    for (;;) {
-      if (length === buffer.length) {
-        chunks.push(buffer);
-        buffer = Buffer.allocUnsafe(buffer.length);
-        length = 0;
-      }
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-    }
-    chunks.push(buffer.subarray(0, length));
-    return Buffer.concat(chunks).toString('utf8');
-  } catch (error) {
-    throw asJournalError(error, file, 'read');
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -100,20 +87,22 @@ function journalIo<T>(path: string, action: 'read' | 'write', act: () => T): T {
   }
 }
 
-export function ensureDir(dir: string): void {
-  journalIo(dir, 'write', () => {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // The mode given to mkdir is reduced by the umask; chmod is not.
-    chmodSync(dir, 0o700);
-  });
+/** The journal's folder, or (`inside`) one it makes inside it: files/durable-write.ts. */
+export function ensureDir(dir: string, options: { inside?: boolean } = {}): void {
+  journalIo(dir, 'write', () => makePrivateDir(dir, options));
 }
 
 /** Opens a journal file to append (created 0600), never through a symbolic link. */
 export function openForAppend(file: string): number {
   try {
     // Read access too: a rotation checks an archive's last byte through the same descriptor.
-    const fd = openSync(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    const fd = openSync(
+      file,
+      constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      0o600,
+    );
     try {
+      refuseUnfit(fstatSync(fd), JOURNAL_FILE, file);
       fchmodSync(fd, 0o600);
     } catch (error) {
       closeSync(fd);
@@ -213,7 +202,7 @@ export function rotate(file: string, text: string, options: RotateOptions): { ke
   if (archived.size === 0) return { kept: linesOf.size, archived: 0 };
 
   const folder = join(dir, ARCHIVE_DIR_NAME);
-  ensureDir(folder);
+  ensureDir(folder, { inside: true });
   for (const [day, dayLines] of archived) {
     const path = join(folder, `journal-${/^\d{4}-\d{2}-\d{2}$/.test(day) ? day : options.today}.jsonl`);
     const fd = openForAppend(path);
@@ -251,38 +240,27 @@ function idOf(line: string): string | undefined {
   }
 }
 
-const FAILURE_REASONS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'the file system is read-only',
-  ENOSPC: 'no space left on the disk',
-  ENOTDIR: 'a part of the path is not a folder',
-  EISDIR: 'it is a folder',
-};
-
 export function asJournalError(error: unknown, path: string, action: 'read' | 'write'): JournalError {
   if (error instanceof JournalError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP') {
     return new JournalError(
-      `The action journal ${path} is a symbolic link; hedge does not follow it (it would ${action === 'write' ? 'write' : 'read'} wherever it points).`,
+      `The action journal's ${path} is a symbolic link; hedge does not follow it (it would ${action === 'write' ? 'write' : 'read'} wherever it points).`,
       {
         path,
-        hint: `Replace the link with a regular file (or remove it), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a folder of your own.`,
+        hint: `Replace the link with the file or folder itself (or remove it), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a folder of your own.`,
         cause: error,
       },
     );
   }
-  const reason =
-    (code !== undefined && Object.hasOwn(FAILURE_REASONS, code) ? FAILURE_REASONS[code] : undefined) ??
-    code ??
-    (error as Error).message;
-  return new JournalError(`Cannot ${action} the action journal ${path}: ${reason}.`, {
+  return new JournalError(`Cannot ${action} the action journal ${path}: ${describeReadError(error)}.`, {
     path,
     hint:
-      action === 'write'
-        ? `Make ${path} writable by this user (or free the disk), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a writable folder.`
-        : `Check that this user can read ${path}.`,
+      error instanceof ReadRefused
+        ? 'hedge uses a journal file only when it is a regular file that no one but you (or root) may change.'
+        : action === 'write'
+          ? `Make ${path} writable by this user (or free the disk), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a writable folder.`
+          : `Check that this user can read ${path}.`,
     cause: error,
   });
 }

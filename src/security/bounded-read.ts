@@ -1,23 +1,27 @@
-// How hedge reads what it is handed to read (a target, exposures or policy file, stdin for `-`, an
-// agent's target file, a key piped to `login`): the one place that decides what may be read and how
-// much of it.
+// How hedge reads a file: what it is handed to read (a target, exposures or policy file, stdin for
+// `-`, an agent's target file, a key piped to `login`) and what it keeps or trusts (the config
+// store, a CA file, the journal): the one place that decides what may be read and how much of it.
 //   - A path must name a regular file. A FIFO would block the open and then wait for a writer that
 //     may never come; a device never ends (/dev/zero); a directory or a socket is not text. It is
 //     judged before it is opened (stat), opened without blocking (O_NONBLOCK: a FIFO swapped in
-//     after the stat opens at once) and judged again on the opened handle, which must be the file
-//     that was judged (same inode).
+//     after the stat opens at once) and judged again, whole, on the opened handle (a file renamed
+//     into place meanwhile, as the journal's rotation does, is judged as what was opened). Nothing
+//     read this way can block, so a stop signal is never kept waiting.
 //   - At most `maxBytes` are read: a file that says it is larger is refused before it is opened, and
 //     one that grows (or lies about its size) is refused when the read passes the bound, never read
 //     whole. A stream (stdin) is read to the same kind of bound, then let go.
+//   - A file that steers hedge (`guard`) is refused, as ssh refuses its keys and config, unless it is
+//     this user's or root's and no one else may change it; one that holds a secret, unless no one
+//     else may read it either.
 //   - Every read stops when its AbortSignal fires (--timeout, Ctrl-C, SIGTERM): the promise rejects
 //     with the signal's reason at once, and a stream is destroyed so that the process can end.
-import { constants, type Stats } from 'node:fs';
-import { lstat, open, stat } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 
 /**
- * The most an input file of the CLI (target, exposures, policy; stdin for `-`) may hold: a target
- * book of a few thousand rows is a few hundred KB; 4 MiB is some 180,000 target rows or 75,000
- * exposures, and still reads and checks in a few seconds.
+ * The most an input file of the CLI (target, exposures, policy; stdin for `-`), the config store or a
+ * CA file may hold: a target book of a few thousand rows is a few hundred KB; 4 MiB is some 180,000
+ * target rows or 75,000 exposures, and still reads and checks in a few seconds.
  */
 export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
 
@@ -28,7 +32,8 @@ export type ReadRefusal =
       found: 'a FIFO (named pipe)' | 'a device' | 'a directory' | 'a socket' | 'not a regular file';
     }
   | { kind: 'too-large'; maxBytes: number }
-  | { kind: 'changed' };
+  | { kind: 'not-yours'; uid: number }
+  | { kind: 'open-to-others'; mode: number; secret: boolean; path: string };
 
 export class ReadRefused extends Error {
   constructor(readonly refusal: ReadRefusal) {
@@ -45,8 +50,10 @@ function describeRefusal(refusal: ReadRefusal): string {
         : `it is ${refusal.found}, not a regular file`;
     case 'too-large':
       return `it holds more than ${sizeInWords(refusal.maxBytes)}`;
-    case 'changed':
-      return 'it changed while it was being opened';
+    case 'not-yours':
+      return `it belongs to another user (uid ${refusal.uid}), who may change it; hedge trusts only files of yours or root's`;
+    case 'open-to-others':
+      return `other users can ${refusal.secret ? 'read or change' : 'change'} it (mode ${refusal.mode.toString(8).padStart(4, '0')}); run \`chmod ${refusal.secret ? '600' : 'go-w'} ${refusal.path}\``;
   }
 }
 
@@ -75,8 +82,12 @@ export function describeReadError(error: unknown): string {
       return 'a part of the path is not a directory';
     case 'ENXIO':
       return 'it is a socket or a device with nothing behind it, not a regular file';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENOSPC':
+      return 'no space left on the disk';
     default:
-      return String(code ?? 'unknown error');
+      return String(code ?? (error as Error | undefined)?.message ?? 'unknown error');
   }
 }
 
@@ -84,6 +95,17 @@ export interface BoundedReadOptions {
   maxBytes: number;
   /** Stops the read: the promise rejects with the signal's reason. */
   signal?: AbortSignal;
+}
+
+export interface FileReading {
+  maxBytes: number;
+  /** A symbolic link at the last step is refused (ELOOP) instead of followed. */
+  noFollow?: boolean;
+  /**
+   * `trusted`: the file steers hedge (a CA file, the journal), so only its owner, this user or root,
+   * may change it; `private`: it may hold a secret (the config store), so only its owner may read it.
+   */
+  guard?: 'trusted' | 'private';
 }
 
 function kindOf(stats: Stats): ReadRefusal | undefined {
@@ -119,46 +141,66 @@ function untilAborted<T>(signal: AbortSignal | undefined, work: () => Promise<T>
   });
 }
 
-/** Reads in pieces of this size, so that a signal is seen between them. */
+/** Reads in pieces of this size. */
 const PIECE_BYTES = 256 * 1024;
 
+/** Throws why this file (judged by path, or already open: the journal to append) may not be read as `reading` asks. */
+export function refuseUnfit(stats: Stats, reading: FileReading, path: string): void {
+  const refusal: ReadRefusal | undefined =
+    kindOf(stats) ?? (stats.size > reading.maxBytes ? { kind: 'too-large', maxBytes: reading.maxBytes } : undefined);
+  if (refusal) throw new ReadRefused(refusal);
+  const uid = process.getuid?.();
+  // Windows has neither owners nor modes here.
+  if (!reading.guard || uid === undefined) return;
+  if (stats.uid !== uid && stats.uid !== 0) throw new ReadRefused({ kind: 'not-yours', uid: stats.uid });
+  const secret = reading.guard === 'private';
+  if (stats.mode & (secret ? 0o077 : 0o022))
+    throw new ReadRefused({ kind: 'open-to-others', mode: stats.mode & 0o777, secret, path });
+}
+
 /**
- * The bytes of a regular file at `path`, at most `maxBytes`. `noFollow`: a symbolic link at the
- * last step is refused (ELOOP) instead of followed (the agent's reader, which judged the real path).
- * Rejects with ReadRefused, an errno error, or the signal's reason.
+ * The bytes of a regular file at `path`, at most `maxBytes`, read at once: nothing it may open can
+ * block. Throws ReadRefused or an errno error.
  */
-export function readRegularFile(path: string, options: BoundedReadOptions & { noFollow?: boolean }): Promise<Buffer> {
-  const { maxBytes, signal } = options;
-  return untilAborted(signal, async () => {
-    const before = await (options.noFollow ? lstat : stat)(path);
-    const refusal = kindOf(before) ?? (before.size > maxBytes ? { kind: 'too-large' as const, maxBytes } : undefined);
-    if (refusal) throw new ReadRefused(refusal);
-    const handle = await open(
-      path,
-      constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? constants.O_NOFOLLOW : 0),
-    );
-    try {
-      const opened = await handle.stat();
-      const openedRefusal = kindOf(opened);
-      if (openedRefusal) throw new ReadRefused(openedRefusal);
-      if (opened.ino !== before.ino || opened.dev !== before.dev) throw new ReadRefused({ kind: 'changed' });
-      const pieces: Buffer[] = [];
-      let total = 0;
-      for (;;) {
-        signal?.throwIfAborted();
-        // One byte past the bound is enough to tell that the file is over it.
-        const piece = Buffer.allocUnsafe(Math.min(PIECE_BYTES, maxBytes + 1 - total));
-        const { bytesRead } = await handle.read(piece, 0, piece.length, null);
-        if (bytesRead === 0) break;
-        pieces.push(piece.subarray(0, bytesRead));
-        total += bytesRead;
-        if (total > maxBytes) throw new ReadRefused({ kind: 'too-large', maxBytes });
-      }
-      return Buffer.concat(pieces, total);
-    } finally {
-      await handle.close();
+export function readRegularFileSync(path: string, reading: FileReading): Buffer {
+  const before = (reading.noFollow ? lstatSync : statSync)(path);
+  // A link not to be followed is refused by the open itself (ELOOP).
+  if (!before.isSymbolicLink()) refuseUnfit(before, reading, path);
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (reading.noFollow ? constants.O_NOFOLLOW : 0));
+  try {
+    refuseUnfit(fstatSync(fd), reading, path);
+    const pieces: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      // One byte past the bound is enough to tell that the file is over it.
+      const piece = Buffer.allocUnsafe(Math.min(PIECE_BYTES, reading.maxBytes + 1 - total));
+      const bytesRead = readSync(fd, piece, 0, piece.length, null);
+      if (bytesRead === 0) break;
+      pieces.push(piece.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > reading.maxBytes) throw new ReadRefused({ kind: 'too-large', maxBytes: reading.maxBytes });
     }
-  });
+    return Buffer.concat(pieces, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A CA file's text (HEDGE_CA_FILE, a profile's ca_file, NODE_EXTRA_CA_CERTS beside them): it decides
+ * whom the key is sent to, so only its owner may change it. Refused in one line naming `what` (exit 2).
+ */
+export function readCaFile(path: string, what: string): string {
+  try {
+    return readRegularFileSync(path, { maxBytes: MAX_INPUT_FILE_BYTES, guard: 'trusted' }).toString('utf8');
+  } catch (error) {
+    throw new UsageError(`${what}: cannot read ${path}: ${describeReadError(error)}; nothing was sent.`);
+  }
+}
+
+/** readRegularFileSync, or the signal's reason as soon as it fires. */
+export function readRegularFile(path: string, options: FileReading & { signal?: AbortSignal }): Promise<Buffer> {
+  return untilAborted(options.signal, async () => readRegularFileSync(path, options));
 }
 
 /**

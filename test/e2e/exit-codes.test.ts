@@ -248,7 +248,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       errorCode: 'config',
       run: async (start) => {
         const simulator = await start();
-        writeFileSync(join(simulator.configDir, 'config.json'), '{"profiles": ');
+        writeFileSync(join(simulator.configDir, 'config.json'), '{"profiles": ', { mode: 0o600 });
         const outcome = outcomeOf(await simulator.hedge(['profile', 'list', '--json']));
         expect(simulator.requests()).toEqual([]);
         return outcome;

@@ -1,15 +1,17 @@
 // Holds, account locks, segments and refusals of the local journal, in-process against real
 // folders. A "holder" that is another process is a real child (`sleep`), so liveness is the
 // system's answer, never a mock: alive while it runs, dead the instant it is killed with SIGKILL.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
+  chownSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -17,6 +19,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeError } from '../../src/exit-codes.js';
+import { keeperLockPlace } from '../../src/flows/keeper-lock.js';
 import { processStart } from '../../src/journal/holder.js';
 import { rotate } from '../../src/journal/segments.js';
 import {
@@ -354,6 +357,78 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     await expect(journal.list()).rejects.toThrow('is a symbolic link');
     expect(readFileSync(target, 'utf8')).toBe('not yours\n');
     expect((await import('node:fs')).statSync(target).mode & 0o777).toBe(0o644);
+  });
+
+  it('a locks/ or journal-archive/ folder that is a symbolic link is refused, never followed: its target keeps its mode and gets no file', async () => {
+    const folder = tempFolder();
+    const dir = join(folder, 'state');
+    const journal = openJournal({ dir, now: () => T0 });
+    for (const key of ['idem-1', 'idem-2']) {
+      const entry = await journal.begin(fields({ idempotency_key: key }));
+      await journal.update(entry.id, { outcome: 'done' });
+    }
+    const target = join(folder, 'elsewhere');
+    mkdirSync(target, { mode: 0o755 });
+    chmodSync(target, 0o755);
+    symlinkSync(target, join(dir, 'locks'));
+    symlinkSync(target, join(dir, ARCHIVE_DIR_NAME));
+
+    const locked = await journal.lock('scope', { waitMs: 0 }).catch((error: unknown) => error);
+    expect(describeError(locked)).toMatchObject({ exitCode: 13, code: 'state', details: { path: join(dir, 'locks') } });
+    expect((locked as Error).message).toBe(
+      `The action journal's ${join(dir, 'locks')} is a symbolic link; hedge does not follow it (it would write wherever it points).`,
+    );
+    expect(() =>
+      rotate(journal.file, readFileSync(journal.file, 'utf8'), { keepResolved: 0, keepBytes: 0, today: '2025-01-15' }),
+    ).toThrow(`${join(dir, ARCHIVE_DIR_NAME)} is a symbolic link`);
+    expect(statSync(target).mode & 0o777).toBe(0o755);
+    expect(readdirSync(target)).toEqual([]);
+  });
+
+  it("the keeper's folder (keepers/ in the state folder) that is a symbolic link is refused before the keeper's lock is taken", async () => {
+    const folder = tempFolder();
+    const target = join(folder, 'elsewhere');
+    mkdirSync(join(folder, 'hedge'), { recursive: true });
+    mkdirSync(target, { mode: 0o755 });
+    chmodSync(target, 0o755);
+    symlinkSync(target, join(folder, 'hedge', 'keepers'));
+    const ports = { env: { XDG_STATE_HOME: folder }, journal: async () => openJournal({ dir: join(folder, 'own') }) };
+    const failure = await keeperLockPlace(ports, { environment: 'test', host: 'partner.example', keyId: KEY_ID })
+      .then((place) => place.take())
+      .catch((error: unknown) => error);
+    expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state' });
+    expect((failure as Error).message).toContain(`${join(folder, 'hedge', 'keepers')} is a symbolic link`);
+    expect(statSync(target).mode & 0o777).toBe(0o755);
+    expect(readdirSync(target)).toEqual([]);
+  });
+
+  it('a journal file another user may change, or that belongs to another user, is refused with the fix; a FIFO without waiting', async () => {
+    const dir = join(tempFolder(), 'state');
+    const journal = openJournal({ dir, now: () => T0 });
+    await journal.begin(fields());
+    const before = readFileSync(journal.file, 'utf8');
+    chmodSync(journal.file, 0o666);
+    const failure = await journal.begin(fields({ idempotency_key: 'idem-0002' })).catch((error: unknown) => error);
+    expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state', details: { path: journal.file } });
+    expect((failure as Error).message).toBe(
+      `Cannot read the action journal ${journal.file}: other users can change it (mode 0666); run \`chmod go-w ${journal.file}\`.`,
+    );
+    await expect(journal.list()).rejects.toThrow('chmod go-w');
+    expect(readFileSync(journal.file, 'utf8')).toBe(before);
+    expect(statSync(journal.file).mode & 0o777).toBe(0o666);
+
+    // Root reads any file: another user's journal is judged by its owner, whatever its mode.
+    chmodSync(journal.file, 0o600);
+    if (process.getuid?.() === 0) {
+      chownSync(journal.file, 65534, 65534);
+      await expect(journal.list()).rejects.toThrow('belongs to another user (uid 65534)');
+      chownSync(journal.file, 0, 0);
+    }
+    expect(await journal.list()).toHaveLength(1);
+
+    rmSync(journal.file);
+    execFileSync('mkfifo', [journal.file]);
+    await expect(journal.list()).rejects.toThrow('it is a FIFO (named pipe), not a regular file');
   });
 
   it('a folder that cannot be made (a file in the way) is exit 13 naming it', async () => {

@@ -1,7 +1,19 @@
 // The profile store on disk: 0600 file in a 0700 folder, a corrupted file reported (naming it)
 // and never overwritten, and fields the CLI does not know kept on every write; its lock is the
 // journal's kind (proper-lockfile), waited for without blocking, taken over from a dead holder.
-import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { check, lock } from 'proper-lockfile';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -32,15 +44,58 @@ describe('ProfileStore', () => {
     });
   });
 
-  it('tightens a store folder and file that were left open to others', async () => {
+  it('tightens a store folder left readable by others; a store file others may read or change is refused with the chmod, untouched', async () => {
     const dir = join(tmp.path, 'open');
     mkdirSync(dir, { mode: 0o755 });
-    writeFileSync(join(dir, 'config.json'), '{"profiles": {}}\n', { mode: 0o644 });
+    const file = join(dir, 'config.json');
+    const text =
+      '{"profiles": {"desk": {"base_url": "https://x/v2", "api_key": "hpk_test_UnitStoreKey000000000001"}}}\n';
+    writeFileSync(file, text, { mode: 0o600 });
     await new ProfileStore(dir).update((data) => {
-      data.current = undefined;
+      data.current = 'desk';
     });
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    for (const mode of [0o644, 0o640, 0o666, 0o602]) {
+      writeFileSync(file, text);
+      chmodSync(file, mode);
+      const store = new ProfileStore(dir);
+      const shown = mode.toString(8).padStart(4, '0');
+      expect(() => store.read()).toThrow(ConfigError);
+      expect(() => store.read()).toThrow(
+        `Cannot read the config store ${file}: other users can read or change it (mode ${shown}); run \`chmod 600 ${file}\`.`,
+      );
+      await expect(store.update((data) => void (data.current = undefined))).rejects.toThrow(`chmod 600 ${file}`);
+      expect(statSync(file).mode & 0o777).toBe(mode);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    }
+  });
+
+  it('a store file that belongs to another user is refused, whatever its mode (root reads any file)', () => {
+    if (process.getuid?.() !== 0) return;
+    const file = join(tmp.path, 'config.json');
+    writeFileSync(file, '{"profiles": {}}\n', { mode: 0o600 });
+    chownSync(file, 65534, 65534);
+    expect(() => new ProfileStore(tmp.path).read()).toThrow(
+      `Cannot read the config store ${file}: it belongs to another user (uid 65534), who may change it; hedge trusts only files of yours or root's.`,
+    );
+  });
+
+  it('a store that is a symbolic link, or larger than the bound, is refused before it is read', async () => {
+    const file = join(tmp.path, 'config.json');
+    const real = join(tmp.path, 'real.json');
+    writeFileSync(real, '{"current": "elsewhere", "profiles": {}}\n', { mode: 0o600 });
+    symlinkSync(real, file);
+    const store = new ProfileStore(tmp.path);
+    expect(() => store.read()).toThrow(
+      `Cannot read the config store ${file}: a symbolic link where a file was expected.`,
+    );
+    await expect(store.update((data) => void (data.current = 'x'))).rejects.toThrow('a symbolic link');
+    expect(readFileSync(real, 'utf8')).toBe('{"current": "elsewhere", "profiles": {}}\n');
+    rmSync(file);
+    // Sparse: it says 5 MiB, and is never read.
+    writeFileSync(file, '', { mode: 0o600 });
+    truncateSync(file, 5 * 1024 * 1024);
+    expect(() => store.read()).toThrow(`Cannot read the config store ${file}: it holds more than 4 MiB.`);
   });
 
   it.each([

@@ -1,0 +1,93 @@
+// The files that hold or steer the key, guarded as ssh guards its keys: a config store others may
+// read or change, a CA file others may change, one that is a FIFO or too large — each refused in one
+// line naming the file (and the chmod that fixes it), before any request; a FIFO at once, never waited
+// on (those runs are spawned: a read that blocks would block the test's own process).
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeFile, writeStore } from '../support/config-store.js';
+import { runHedge } from '../support/hedge-cli.js';
+import { startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
+
+const start = useSimulators();
+
+function profileOf(simulator: Simulator) {
+  return { current: 'desk', profiles: { desk: { base_url: simulator.baseUrl, api_key: simulator.apiKey } } };
+}
+
+describe('the config store', () => {
+  it('open to other users: refused before any request, naming the file and the chmod; a rewritten base_url gets nothing', async () => {
+    const desk = await start();
+    // Where another local user pointed the profile's base_url in a store anyone may write.
+    const listener = await start();
+    const file = storeFile(desk.configDir);
+    writeStore(desk.configDir, profileOf(listener));
+    for (const mode of [0o666, 0o644]) {
+      chmodSync(file, mode);
+      const run = await desk.hedge(['positions'], { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } });
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr.split('\n')[0]).toBe(
+        `hedge: Cannot read the config store ${file}: other users can read or change it (mode ${mode.toString(8).padStart(4, '0')}); run \`chmod 600 ${file}\`.`,
+      );
+      expect(listener.requests()).toEqual([]);
+    }
+    chmodSync(file, 0o600);
+    writeStore(desk.configDir, profileOf(desk));
+    const fixed = await desk.hedge(['positions'], { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } });
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(desk.requests('GET', '/positions')).toHaveLength(1);
+  });
+
+  it('a FIFO is refused at once, never waited on', async () => {
+    const desk = await start();
+    execFileSync('mkfifo', ['-m', '600', storeFile(desk.configDir)]);
+    const run = await runHedge(['positions'], { configDir: desk.configDir, onSpawn: () => undefined });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(
+      `Cannot read the config store ${storeFile(desk.configDir)}: it is a FIFO (named pipe), not a regular file.`,
+    );
+  });
+});
+
+describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
+  let tls: Simulator;
+  beforeAll(async () => {
+    tls = await startSimulator({ preset: 'plain', tls: true });
+  });
+  afterAll(() => tls.close());
+
+  it('one other users may change, or larger than the bound: refused before any request, exit 2', async () => {
+    const ca = join(tls.configDir, 'ca.pem');
+    copyFileSync(tls.sandbox.caFile!, ca);
+    chmodSync(ca, 0o666);
+    const writable = await tls.hedge(['markets'], { env: { HEDGE_CA_FILE: ca } });
+    expect(writable.code, writable.stderr).toBe(2);
+    expect(writable.stderr.split('\n')[0]).toBe(
+      `hedge: CA file: cannot read ${ca}: other users can change it (mode 0666); run \`chmod go-w ${ca}\`; nothing was sent.`,
+    );
+    expect(tls.requests()).toEqual([]);
+
+    const large = join(tls.configDir, 'large.pem');
+    writeFileSync(large, '');
+    truncateSync(large, 5 * 1024 * 1024);
+    const tooLarge = await tls.hedge(['markets'], { env: { HEDGE_CA_FILE: large } });
+    expect(tooLarge.code, tooLarge.stderr).toBe(2);
+    expect(tooLarge.stderr).toContain(`CA file: cannot read ${large}: it holds more than 4 MiB; nothing was sent.`);
+    expect(tls.requests()).toEqual([]);
+
+    chmodSync(ca, 0o644);
+    const readable = await tls.hedge(['markets'], { env: { HEDGE_CA_FILE: ca } });
+    expect(readable.code, readable.stderr).toBe(0);
+  });
+
+  it('a FIFO is refused at once, never waited on', async () => {
+    const fifo = join(tls.configDir, 'ca.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const sent = tls.requests().length;
+    const run = await tls.hedge(['markets'], { env: { HEDGE_CA_FILE: fifo }, onSpawn: () => undefined });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`CA file: cannot read ${fifo}: it is a FIFO (named pipe), not a regular file`);
+    expect(tls.requests()).toHaveLength(sent);
+  });
+});
