@@ -196,6 +196,59 @@ describe('lists never lose rows', () => {
   });
 });
 
+describe('references compared the way the server keeps them', () => {
+  it('delta (keeps client_reference in upper case, filters it without regard to case): every --ref finds DEAL-11 from deal-11', async () => {
+    const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
+    const opened = await simulator.hedge([
+      'open',
+      'USDTNGN',
+      'buy',
+      '1000',
+      '--tenor',
+      '7',
+      '--ref',
+      'deal-11',
+      '--json',
+    ]);
+    expect(opened.code, opened.stderr).toBe(0);
+    const [buy] = simulator.active('buy');
+    expect(buy!.clientReference).toBe('DEAL-11');
+
+    // The duplicate guard: the server's match is a match, whatever its case. Nothing sent.
+    const sent = simulator.writes().length;
+    const duplicate = await simulator.hedge(['open', 'USDTNGN', 'sell', '300', '--tenor', '7', '--ref', ' deal-11 ']);
+    expect(duplicate.code, duplicate.stderr).toBe(3);
+    expect(duplicate.stderr).toContain(`An active hedge already carries client reference " deal-11 ": ${buy!.id}`);
+    expect(simulator.writes()).toHaveLength(sent);
+    expect(simulator.active('sell')).toEqual([]);
+
+    const positions = await simulator.hedge(['positions', '--ref', 'Deal-11', '--json']);
+    expect(JSON.parse(positions.stdout)).toMatchObject([{ side: 'buy', hedge_id: buy!.id }]);
+    const maturities = await simulator.hedge(['maturities', '--ref', 'deal-11', '--json']);
+    expect(JSON.parse(maturities.stdout)).toMatchObject([{ hedge_id: buy!.id }]);
+
+    expect((await simulator.hedge(['close', 'USDTNGN', 'buy', '--json'])).code).toBe(0);
+    const history = await simulator.hedge(['history', '--ref', 'deal-11', '--json']);
+    expect(history.code, history.stderr).toBe(0);
+    expect(JSON.parse(history.stdout)).toMatchObject([{ hedge_id: buy!.id, client_reference: 'DEAL-11' }]);
+    const report = await simulator.hedge(['report', '--by', 'hedge', '--ref', 'deal-11', '--json']);
+    expect(report.code, report.stderr).toBe(0);
+    expect(JSON.parse(report.stdout).groups.map((group: { key: string }) => group.key)).toEqual([buy!.id]);
+
+    // An open whose answer was lost is found by its reference: landed, not sent again.
+    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
+    const lost = await simulator.hedge(['open', 'USDTNGN', 'sell', '300', '--tenor', '7', '--ref', 'deal-12']);
+    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+    expect(lost.code, lost.stderr).toBe(5);
+    const opens = simulator.requests('POST', '/hedges').length;
+    const resumed = await simulator.hedge(['resume', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/carries reference deal-12/);
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
+    expect(simulator.active('sell').map((hedge) => hedge.clientReference)).toEqual(['DEAL-12']);
+  });
+});
+
 describe('optional checks never block a write', () => {
   it('open --ref on a server whose hedge list fails: a warning names what was not checked, and the hedge is opened', async () => {
     const simulator = await start({ fillDelayMs: 20 });
