@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { readStore, storeFile } from '../support/config-store.js';
-import { startFieldProxy } from '../support/field-proxy.js';
+import { startAnswerProxy, startFieldProxy } from '../support/field-proxy.js';
 import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/text.js';
 import { envFor, useSimulators, type Simulator } from '../support/simulator.js';
@@ -246,6 +246,61 @@ describe('references compared the way the server keeps them', () => {
     expect(resumed.stderr).toMatch(/carries reference deal-12/);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
     expect(simulator.active('sell').map((hedge) => hedge.clientReference)).toEqual(['DEAL-12']);
+  });
+});
+
+describe('lists paged by time', () => {
+  it('delta (history pages of at most 40, meta.next_before sent back as before): --limit 100 reads 100, a period every one', async () => {
+    const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
+    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 120 });
+    const newestFirst = [...Object.values(simulator.sandbox.engine.state.accounts)[0]!.history]
+      .reverse()
+      .map((record) => record.hedge_id);
+    const limited = await simulator.hedge(['history', '--limit', '100', '--json']);
+    expect(limited.code, limited.stderr).toBe(0);
+    expect(JSON.parse(limited.stdout).map((record: { hedge_id: string }) => record.hedge_id)).toEqual(
+      newestFirst.slice(0, 100),
+    );
+    expect(limited.stderr).toBe('');
+    const asked = simulator.requests('GET', '/hedges/history').map((entry) => entry.query);
+    expect(asked).toEqual([
+      { limit: '100' },
+      { limit: '60', before: expect.any(String) },
+      { limit: '20', before: expect.any(String) },
+    ]);
+
+    // A period reads page after page to the last (next_before null), whatever its length.
+    const period = await simulator.hedge(['history', '--since', '2000-01-01', '--format', 'ndjson']);
+    expect(period.code, period.stderr).toBe(0);
+    expect(period.stdout.trim().split('\n')).toHaveLength(120);
+    expect(period.stderr).toBe('');
+  });
+
+  it('a server that says more exist and gives no next request hedge can send: said on stderr, with where to look', async () => {
+    const simulator = await start({ dialect: 'delta', fillDelayMs: 20 });
+    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 60 });
+    // The marker in a shape no rule reads: an object.
+    const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
+      const meta = envelope.meta as Record<string, unknown>;
+      if (request.path === '/hedges/history' && typeof meta.next_before === 'string')
+        meta.next_before = { at: meta.next_before };
+    });
+    try {
+      const env = envFor(proxy);
+      const listed = await simulator.hedge(['history', '--limit', '100', '--json'], { env });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout)).toHaveLength(40);
+      expect(listed.stderr).toMatch(/Only 40 of the 100 closed hedges asked could be read: the server says more exist/);
+      const period = await simulator.hedge(['history', '--since', '2000-01-01', '--json'], { env });
+      expect(period.code, period.stderr).toBe(0);
+      expect(JSON.parse(period.stdout)).toHaveLength(40);
+      expect(period.stderr).toMatch(
+        /returned 40 closed hedges and says more exist, but gave no way hedge can ask for them/,
+      );
+      expect(simulator.requests('GET', '/hedges/history')).toHaveLength(2);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 
