@@ -13,7 +13,7 @@ import {
   toAccountSide,
 } from '../domain/money.js';
 import type { FieldSpec } from './fields.js';
-import { HEDGE_FIELDS, insertAfter, REALIZED_FIELDS } from './resource-fields.js';
+import { HEDGE_FIELDS, insertAfter, POSITION_FIELDS, REALIZED_FIELDS } from './resource-fields.js';
 import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from './format.js';
 import type { Output } from './output.js';
 import { safeText } from '../security/safe-text.js';
@@ -25,6 +25,13 @@ export const OPENED_FIELDS: FieldSpec[] = insertAfter(HEDGE_FIELDS, 'struck_rate
   { key: 'quoted_execution_price', label: 'Quoted price', kind: 'rate' },
   { key: 'slippage_bps', label: 'Slippage vs quote', kind: 'text' },
 ]);
+
+/** What an add or reduce prints for scripts: the side after it, the server's answer and the hedge it named. */
+export const CHANGED_SIDE_FIELDS: FieldSpec[] = [
+  ...POSITION_FIELDS,
+  { key: 'hedge', label: 'Hedge' },
+  { key: 'answer', label: 'Answer' },
+];
 
 export const SUBMITTED_FIELDS: FieldSpec[] = [
   { key: 'hedge_id', label: 'Hedge ID' },
