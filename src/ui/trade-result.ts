@@ -1,6 +1,6 @@
 // How the outcome of open, add, reduce and close reads: a card on a terminal, `field<TAB>value`
-// lines in plain mode, and under --json exactly one document (the final hedge, or the submitted
-// record with --no-wait). Everything goes through the output layer.
+// lines in plain mode, and under --json exactly one document (the final hedge, the side after an
+// add or reduce, or the submitted record with --no-wait). Everything goes through the output layer.
 import type { PositionFacts } from '../api/wire/read-position.js';
 import { historyRecordForPeople } from '../api/wire/read-history.js';
 import type { HistoryRecord, Quote } from '../api/schemas.js';
@@ -330,7 +330,7 @@ function derived(change: PositionChange): {
 /**
  * After an add or a partial reduce landed: the position before → after (notional, entry, margin)
  * and, for a reduce, what it realized. A card for people; a line on stderr otherwise (the caller
- * prints the data itself: the hedge as the server sent it).
+ * prints the data itself: the side after the change).
  */
 export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []): void {
   const { before, after } = change;
