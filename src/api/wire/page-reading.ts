@@ -221,10 +221,12 @@ export function readPage(
     reading.more ??= true;
     return reading;
   }
-  // 2. A cursor.
-  const cursor = firstOf(sources, CURSOR_KEYS, token);
+  // 2. A cursor, or any other `next_<name>` marker: sent back as `<name>` (`next_before` → `before`).
+  const markers = [...CURSOR_KEYS, ...markersIn(sources)];
+  const cursor = firstOf(sources, markers, token);
   if (cursor && reading.more !== false) {
-    const parameter = request.cursorParam ?? cursorParameterFor(cursor.key);
+    const named = CURSOR_KEYS.includes(cursor.key) ? request.cursorParam : undefined;
+    const parameter = named ?? cursorParameterFor(cursor.key);
     reading.next = {
       query: { ...request.query, [parameter]: cursor.value },
       how: `${cursor.at}.${cursor.key}, sent back as ${parameter}`,
@@ -262,19 +264,7 @@ export function readPage(
     reading.more = true;
     return reading;
   }
-  // 5. Any other `next_<name>` marker says how it goes back: as `<name>` (`next_before` → `before`).
-  const marker = firstOf(sources, markersIn(sources), token);
-  if (marker && reading.more !== false) {
-    const parameter = cursorParameterFor(marker.key);
-    reading.next = {
-      query: { ...request.query, [parameter]: marker.value },
-      how: `${marker.at}.${marker.key}, sent back as ${parameter}`,
-    };
-    reading.more ??= true;
-    return reading;
-  }
   // A cursor or marker present and empty says this was the last page; one that cannot be sent back, that more exist.
-  const markers = [...CURSOR_KEYS, ...markersIn(sources)];
   if (reading.more === undefined && present(sources, markers)) reading.more = false;
   else if (reading.more === undefined && sources.some(({ value }) => markers.some((key) => isGiven(value[key]))))
     reading.more = true;
